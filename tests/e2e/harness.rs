@@ -1,0 +1,666 @@
+//! Runs the real Claude Code CLI against the mock API, with this repository loaded as a plugin.
+//!
+//! Each [`Project`] owns a temp directory holding the project, a scratch `HOME` (transcripts and Claude Code's
+//! own config go there) and a `LOOPGATE_HOME` (the seal store), so scenarios run in parallel without sharing
+//! anything. Each [`Session`] gets its own mock server, so its recorded requests are its own.
+//!
+//! The CLI is found at `$LOOPGATE_CLAUDE_BIN`, else `<repo>/.tools/node_modules/.bin/claude`, else `claude` on
+//! `PATH`. None found is a test failure that says how to install it: the suite never skips.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::mock_api::{MockApi, Reply, Request};
+
+/// The pinned Claude Code version the suite is written against.
+pub const CLAUDE_VERSION: &str = "2.1.197";
+
+/// The repository root: the plugin directory handed to `--plugin-dir`.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The test build of loopgate.
+pub fn loopgate_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_loopgate"))
+}
+
+/// The Claude Code CLI, checked once per test binary.
+#[track_caller]
+pub fn claude_bin() -> PathBuf {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    match FOUND.get_or_init(find_claude) {
+        Ok(path) => path.clone(),
+        Err(message) => panic!("{message}"),
+    }
+}
+
+fn find_claude() -> Result<PathBuf, String> {
+    let install = "run `scripts/install-claude.sh` (installs @anthropic-ai/claude-code@2.1.197 into .tools/) \
+                   or set LOOPGATE_CLAUDE_BIN to a claude binary";
+    let candidate = if let Some(path) =
+        std::env::var_os("LOOPGATE_CLAUDE_BIN").filter(|p| !p.is_empty())
+    {
+        PathBuf::from(path)
+    } else {
+        let local = repo_root().join(".tools/node_modules/.bin/claude");
+        if local.exists() {
+            local
+        } else {
+            which("claude").ok_or_else(|| {
+                format!("the end-to-end suite needs the Claude Code CLI {CLAUDE_VERSION} and found none: {install}")
+            })?
+        }
+    };
+    let output = Command::new(&candidate)
+        .arg("--version")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .output()
+        .map_err(|e| {
+            format!(
+                "failed to run `{} --version`: {e}; {install}",
+                candidate.display()
+            )
+        })?;
+    let version = String::from_utf8_lossy(&output.stdout);
+    if !version.contains(CLAUDE_VERSION) {
+        return Err(format!(
+            "`{}` is Claude Code `{}`, the suite is pinned to {CLAUDE_VERSION}: {install}",
+            candidate.display(),
+            version.trim()
+        ));
+    }
+    Ok(candidate)
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// A temp project with its own HOME and seal store.
+pub struct Project {
+    _temp: tempfile::TempDir,
+    pub dir: PathBuf,
+    pub home: PathBuf,
+    pub loopgate_home: PathBuf,
+}
+
+impl Project {
+    pub fn new() -> Self {
+        let temp = tempfile::Builder::new()
+            .prefix("loopgate-e2e-")
+            .tempdir()
+            .expect("create a temp dir");
+        // Canonical, so paths compare equal to what the client and hooks report.
+        let root = temp
+            .path()
+            .canonicalize()
+            .expect("canonicalize the temp dir");
+        let dir = root.join("project");
+        let home = root.join("home");
+        let loopgate_home = root.join("loopgate-home");
+        for d in [&dir, &home, &loopgate_home] {
+            fs::create_dir_all(d).expect("create a test dir");
+        }
+        Project {
+            _temp: temp,
+            dir,
+            home,
+            loopgate_home,
+        }
+    }
+
+    /// Makes the project a git repository with one commit of whatever it holds now.
+    pub fn git_init(&self) -> &Self {
+        let git = |args: &[&str]| {
+            let status = Command::new("git")
+                .args(args)
+                .current_dir(&self.dir)
+                .env("HOME", &self.home)
+                .env("GIT_AUTHOR_NAME", "e2e")
+                .env("GIT_AUTHOR_EMAIL", "e2e@example.com")
+                .env("GIT_COMMITTER_NAME", "e2e")
+                .env("GIT_COMMITTER_EMAIL", "e2e@example.com")
+                .stdout(Stdio::null())
+                .status()
+                .expect("run git");
+            assert!(status.success(), "git {args:?} failed");
+        };
+        git(&["init", "-q", "-b", "main"]);
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "fixture"]);
+        self
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    /// Writes a file (parents created), executable if it starts with `#!`.
+    pub fn write(&self, rel: &str, contents: &str) -> &Self {
+        let path = self.path(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).expect("create parent dir");
+        }
+        fs::write(&path, contents).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+        if contents.starts_with("#!") {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod +x");
+        }
+        self
+    }
+
+    #[track_caller]
+    pub fn read(&self, rel: &str) -> String {
+        let path = self.path(rel);
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+    }
+
+    pub fn exists(&self, rel: &str) -> bool {
+        self.path(rel).exists()
+    }
+
+    /// The loop history, one JSON value per line; every line must parse.
+    #[track_caller]
+    pub fn history(&self) -> Vec<Value> {
+        let path = self.path(".claude/pua-loop-history.jsonl");
+        let Ok(text) = fs::read_to_string(&path) else {
+            return Vec::new();
+        };
+        text.lines()
+            .map(|line| {
+                serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("history line is not JSON ({e}): {line}"))
+            })
+            .collect()
+    }
+
+    /// The loop's state file, if there is one.
+    pub fn state(&self) -> Option<String> {
+        fs::read_to_string(self.path(".claude/pua-loop.local.md")).ok()
+    }
+
+    /// Whether a loop is still live: a state file that is not marked ended.
+    pub fn loop_live(&self) -> bool {
+        self.state()
+            .is_some_and(|s| !s.lines().any(|l| l.trim() == "active: false"))
+    }
+
+    /// The `status` of each history record, in order.
+    #[track_caller]
+    pub fn statuses(&self) -> Vec<String> {
+        self.history()
+            .iter()
+            .map(|r| r["status"].as_str().unwrap_or("<none>").to_string())
+            .collect()
+    }
+
+    /// The environment every process of a scenario gets (Claude Code, hooks, loopgate).
+    pub fn env(&self) -> Vec<(String, OsString)> {
+        let bin_dir = loopgate_bin()
+            .parent()
+            .expect("loopgate has a parent dir")
+            .to_path_buf();
+        let mut path = vec![bin_dir];
+        path.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        vec![
+            ("HOME".into(), self.home.clone().into()),
+            (
+                "PATH".into(),
+                std::env::join_paths(path).expect("join PATH"),
+            ),
+            ("LOOPGATE_HOME".into(), self.loopgate_home.clone().into()),
+            ("LOOPGATE_BIN".into(), loopgate_bin().into()),
+            ("ANTHROPIC_API_KEY".into(), "test".into()),
+            (
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+                "1".into(),
+            ),
+            ("DISABLE_AUTOUPDATER".into(), "1".into()),
+            ("DISABLE_TELEMETRY".into(), "1".into()),
+            ("DISABLE_ERROR_REPORTING".into(), "1".into()),
+            ("NO_COLOR".into(), "1".into()),
+        ]
+    }
+
+    /// A command with the scenario's environment and nothing inherited from an enclosing Claude Code session.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy();
+            if key.starts_with("CLAUDE")
+                || key.starts_with("ANTHROPIC")
+                || key.starts_with("LOOPGATE")
+            {
+                cmd.env_remove(&*key);
+            }
+        }
+        for var in [
+            "HTTP_PROXY",
+            "HTTPS_PROXY",
+            "http_proxy",
+            "https_proxy",
+            "ALL_PROXY",
+            "all_proxy",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.envs(self.env()).current_dir(&self.dir);
+        cmd
+    }
+
+    /// Runs `loopgate ARGS` in the project, as a user at a terminal would.
+    pub fn loopgate(&self, args: &[&str]) -> Output {
+        let started = Instant::now();
+        let child = self
+            .command(loopgate_bin())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn loopgate");
+        wait(child, Duration::from_secs(60), started)
+    }
+
+    /// A Claude Code session (`claude -p PROMPT`) in this project.
+    pub fn session(&self, prompt: impl Into<String>) -> Session<'_> {
+        Session {
+            project: self,
+            prompt: prompt.into(),
+            replies: Vec::new(),
+            max_turns: None,
+            timeout: Duration::from_secs(120),
+            extra_args: vec!["--allowedTools".into(), "Bash".into()],
+            cwd: None,
+            plugin_dir: repo_root(),
+            env: Vec::new(),
+        }
+    }
+}
+
+/// What a finished process left.
+#[derive(Debug)]
+pub struct Output {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+    pub timed_out: bool,
+}
+
+fn wait(mut child: std::process::Child, timeout: Duration, started: Instant) -> Output {
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut buf);
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = started + timeout;
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for child") {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            timed_out = true;
+            // The child leads its own process group: take the hooks and tools it started down with it.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            break child.wait().expect("reap child");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+        elapsed: started.elapsed(),
+        timed_out,
+    }
+}
+
+/// A `claude -p` run being set up.
+pub struct Session<'a> {
+    project: &'a Project,
+    prompt: String,
+    replies: Vec<Reply>,
+    max_turns: Option<u32>,
+    timeout: Duration,
+    extra_args: Vec<String>,
+    cwd: Option<PathBuf>,
+    plugin_dir: PathBuf,
+    env: Vec<(String, OsString)>,
+}
+
+impl Session<'_> {
+    /// Sets an environment variable for Claude Code and everything it starts.
+    pub fn env(mut self, key: &str, value: impl Into<OsString>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Uses this session id (a UUID) instead of a random one.
+    pub fn session_id(self, id: &str) -> Self {
+        self.arg("--session-id").arg(id)
+    }
+
+    /// Loads the plugin from this directory instead of the repository.
+    pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.plugin_dir = dir.into();
+        self
+    }
+
+    /// Starts Claude Code in this subdirectory of the project instead of its root.
+    pub fn cwd(mut self, rel: &str) -> Self {
+        self.cwd = Some(self.project.path(rel));
+        self
+    }
+
+    /// Appends scripted model turns.
+    pub fn replies(mut self, replies: impl IntoIterator<Item = Reply>) -> Self {
+        self.replies.extend(replies);
+        self
+    }
+
+    pub fn max_turns(mut self, n: u32) -> Self {
+        self.max_turns = Some(n);
+        self
+    }
+
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Drops the default `--allowedTools Bash` (to see what the plugin's own `allowed-tools` permit).
+    pub fn without_allowed_tools(mut self) -> Self {
+        self.extra_args
+            .retain(|a| a != "--allowedTools" && a != "Bash");
+        self
+    }
+
+    pub fn arg(mut self, arg: impl Into<String>) -> Self {
+        self.extra_args.push(arg.into());
+        self
+    }
+
+    /// Runs the session to its end (or the timeout, which fails the test).
+    #[track_caller]
+    pub fn run(self) -> Run {
+        let api = MockApi::start();
+        api.push(self.replies);
+        let mut cmd = self.project.command(claude_bin());
+        cmd.arg("-p")
+            .arg(&self.prompt)
+            .args([
+                "--output-format",
+                "stream-json",
+                "--verbose",
+                "--include-hook-events",
+            ])
+            .arg("--plugin-dir")
+            .arg(&self.plugin_dir)
+            .args(&self.extra_args)
+            .env("ANTHROPIC_BASE_URL", api.base_url())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        if let Some(n) = self.max_turns {
+            cmd.args(["--max-turns", &n.to_string()]);
+        }
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let started = Instant::now();
+        let child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {}: {e}", claude_bin().display()));
+        let output = wait(child, self.timeout, started);
+        let requests = api.requests();
+        let run = Run {
+            output,
+            requests,
+            api,
+        };
+        assert!(
+            !run.output.timed_out,
+            "claude did not finish within {:?}\n{}",
+            self.timeout,
+            run.describe()
+        );
+        run
+    }
+}
+
+/// A finished `claude -p` run.
+pub struct Run {
+    pub output: Output,
+    /// Every request this run sent to the mock API.
+    pub requests: Vec<Request>,
+    pub api: MockApi,
+}
+
+impl Run {
+    /// The `--output-format stream-json` events, one JSON value per line (non-JSON lines are skipped).
+    pub fn events(&self) -> Vec<Value> {
+        self.output
+            .stdout
+            .lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect()
+    }
+
+    /// The final `result` event (`subtype` is `success`, `error_max_turns`, …).
+    #[track_caller]
+    pub fn result(&self) -> Value {
+        self.events()
+            .into_iter()
+            .rev()
+            .find(|e| e["type"] == "result")
+            .unwrap_or_else(|| {
+                panic!("claude printed no result event\n{}", self.describe());
+            })
+    }
+
+    /// What each run of a hook for `event` ("Stop", "PreToolUse", "SessionStart") printed, parsed as JSON
+    /// (`Value::Null` when it printed nothing), in order.
+    pub fn hook_outputs(&self, event: &str) -> Vec<Value> {
+        self.events()
+            .into_iter()
+            .filter(|e| e["subtype"] == "hook_response" && e["hook_event"] == event)
+            .map(|e| {
+                let stdout = e["stdout"].as_str().unwrap_or_default().trim().to_string();
+                if stdout.is_empty() {
+                    Value::Null
+                } else {
+                    serde_json::from_str(&stdout).unwrap_or(Value::String(stdout))
+                }
+            })
+            .collect()
+    }
+
+    /// Every `systemMessage` the hooks showed the user, in order.
+    pub fn system_messages(&self) -> Vec<String> {
+        ["SessionStart", "PreToolUse", "Stop"]
+            .iter()
+            .flat_map(|event| self.hook_outputs(event))
+            .filter_map(|out| out["systemMessage"].as_str().map(str::to_string))
+            .collect()
+    }
+
+    /// What a failed pre-executed block of a slash command showed the user (`<local-command-stderr>`).
+    pub fn local_command_errors(&self) -> String {
+        let mut out = String::new();
+        for event in self.events() {
+            if event["type"] == "user"
+                && let Some(text) = event["message"]["content"].as_str()
+                && text.contains("<local-command-stderr>")
+            {
+                out.push_str(text);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// The agent's tool results as (is_error, text), in order.
+    pub fn tool_results(&self) -> Vec<(bool, String)> {
+        let mut out = Vec::new();
+        for event in self.events().iter().filter(|e| e["type"] == "user") {
+            for block in event["message"]["content"].as_array().into_iter().flatten() {
+                if block["type"] == "tool_result" {
+                    let mut text = String::new();
+                    crate::mock_api::collect_text(&block["content"], &mut text);
+                    out.push((block["is_error"] == true, text));
+                }
+            }
+        }
+        out
+    }
+
+    /// The requests the scripted agent answered, in order.
+    pub fn agent_requests(&self) -> Vec<&Request> {
+        self.requests.iter().filter(|r| r.scripted).collect()
+    }
+
+    /// The text of the first agent request: what the model received as the prompt.
+    #[track_caller]
+    pub fn prompt_text(&self) -> String {
+        self.agent_requests()
+            .first()
+            .map(|r| r.message_text())
+            .unwrap_or_else(|| {
+                panic!("no agent request reached the mock API\n{}", self.describe());
+            })
+    }
+
+    /// Every "Stop hook feedback" the model received, in order (the hook's `reason`s), without duplicates
+    /// from the conversation being re-sent.
+    pub fn stop_feedback(&self) -> Vec<String> {
+        let Some(last) = self.agent_requests().into_iter().next_back() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for message in last.body["messages"].as_array().into_iter().flatten() {
+            if message["role"] != "user" {
+                continue;
+            }
+            let mut text = String::new();
+            crate::mock_api::collect_text(&message["content"], &mut text);
+            if let Some(at) = text.find(STOP_FEEDBACK) {
+                out.push(text[at + STOP_FEEDBACK.len()..].trim().to_string());
+            }
+        }
+        out
+    }
+
+    /// A summary for assertion messages.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "exit: {:?} ({:?}{})\n--- stdout ---\n{}\n--- stderr ---\n{}\n",
+            self.output.status.code(),
+            self.output.elapsed,
+            if self.output.timed_out {
+                ", TIMED OUT"
+            } else {
+                ""
+            },
+            self.output.stdout.trim(),
+            self.output.stderr.trim()
+        );
+        s.push_str(&format!(
+            "--- {} requests ({} scripted, script left {}, exhausted {}) ---\n",
+            self.requests.len(),
+            self.agent_requests().len(),
+            self.api.remaining(),
+            self.api.exhausted()
+        ));
+        let other: Vec<String> = self
+            .requests
+            .iter()
+            .filter(|r| !r.scripted)
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect();
+        s.push_str(&format!("--- unscripted requests: {other:?} ---\n"));
+        if let Some(last) = self.agent_requests().last() {
+            let text = last.message_text();
+            let tail: String = text
+                .chars()
+                .rev()
+                .take(4000)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            s.push_str(&format!("--- last agent request, text tail ---\n{tail}\n"));
+        }
+        s
+    }
+}
+
+/// How Claude Code 2.1.197 hands a Stop hook's block `reason` to the model.
+pub const STOP_FEEDBACK: &str = "Stop hook feedback:";
+
+/// Whether a process with this pid is alive (zombies count as dead).
+pub fn pid_alive(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            stat.rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next())
+                != Some("Z")
+        }
+        Err(_) => false,
+    }
+}
+
+/// Waits up to `timeout` for `cond`.
+pub fn eventually(timeout: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if cond() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Anything path-like as a `&str` for argument lists.
+pub fn s(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}

@@ -1,0 +1,411 @@
+//! A scripted stand-in for the Anthropic Messages API, in std only.
+//!
+//! The real Claude Code CLI is pointed at it with `ANTHROPIC_BASE_URL`. Every request body is recorded so
+//! tests can assert what the model was shown. Requests from the main agent carry a non-empty `tools` list and
+//! are answered from the script, one scripted [`Reply`] per request; side requests (titles, summaries) get a
+//! one-word answer and do not advance the script. When the script runs out the server answers with a plain
+//! text turn ([`EXHAUSTED`]) so that a runaway loop shows up in assertions instead of hanging.
+//!
+//! HTTP/1.1 only as far as the client needs: keep-alive, `Content-Length` or chunked request bodies, and a
+//! complete SSE body sent with `Content-Length`.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// Text the server answers with once the script is used up.
+pub const EXHAUSTED: &str = "MOCK_SCRIPT_EXHAUSTED";
+
+/// One scripted assistant turn.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// A text-only turn (`stop_reason: end_turn`).
+    Text(String),
+    /// A `Bash` tool call, optionally after some text (`stop_reason: tool_use`).
+    Bash { text: String, command: String },
+    /// Any tool call with a JSON input.
+    Tool { name: String, input: Value },
+}
+
+impl Reply {
+    pub fn text(text: impl Into<String>) -> Self {
+        Reply::Text(text.into())
+    }
+
+    pub fn bash(command: impl Into<String>) -> Self {
+        Reply::Bash {
+            text: String::new(),
+            command: command.into(),
+        }
+    }
+
+    pub fn tool(name: impl Into<String>, input: Value) -> Self {
+        Reply::Tool {
+            name: name.into(),
+            input,
+        }
+    }
+}
+
+/// One request the client sent.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    pub body: Value,
+    /// Whether this request was answered from the script (a main-agent request).
+    pub scripted: bool,
+}
+
+impl Request {
+    /// All text the request's messages carry (text blocks, tool results, string contents), one per line.
+    pub fn message_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(messages) = self.body.get("messages").and_then(Value::as_array) {
+            for message in messages {
+                collect_text(&message["content"], &mut out);
+            }
+        }
+        out
+    }
+}
+
+pub fn collect_text(content: &Value, out: &mut String) {
+    match content {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(blocks) => {
+            for block in blocks {
+                if let Some(text) = block.get("text").and_then(Value::as_str) {
+                    out.push_str(text);
+                    out.push('\n');
+                }
+                if let Some(inner) = block.get("content") {
+                    collect_text(inner, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[derive(Default)]
+struct Shared {
+    script: VecDeque<Reply>,
+    requests: Vec<Request>,
+    exhausted: usize,
+    next_id: u64,
+}
+
+/// A running mock server; it lives until the test process ends (threads are detached).
+#[derive(Clone)]
+pub struct MockApi {
+    addr: SocketAddr,
+    shared: Arc<Mutex<Shared>>,
+}
+
+impl MockApi {
+    /// Starts a server on an ephemeral port of 127.0.0.1.
+    pub fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the mock API on 127.0.0.1");
+        let addr = listener
+            .local_addr()
+            .expect("local address of the mock API");
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        let accept_shared = Arc::clone(&shared);
+        thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let shared = Arc::clone(&accept_shared);
+                thread::spawn(move || {
+                    let _ = serve(stream, &shared);
+                });
+            }
+        });
+        MockApi { addr, shared }
+    }
+
+    /// The value for `ANTHROPIC_BASE_URL`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Appends turns to the script.
+    pub fn push(&self, replies: impl IntoIterator<Item = Reply>) {
+        self.lock().script.extend(replies);
+    }
+
+    /// Scripted turns not yet used.
+    pub fn remaining(&self) -> usize {
+        self.lock().script.len()
+    }
+
+    /// How many main-agent requests found the script empty.
+    pub fn exhausted(&self) -> usize {
+        self.lock().exhausted
+    }
+
+    /// Every request so far, in arrival order.
+    pub fn requests(&self) -> Vec<Request> {
+        self.lock().requests.clone()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn serve(stream: TcpStream, shared: &Mutex<Shared>) -> io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(300)))?;
+    let mut writer = stream.try_clone()?;
+    let mut reader = BufReader::new(stream);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            continue;
+        }
+        let mut parts = line.split(' ');
+        let method = parts.next().unwrap_or_default().to_string();
+        let path = parts.next().unwrap_or_default().to_string();
+
+        let mut content_length = 0usize;
+        let mut chunked = false;
+        let mut close = false;
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header)? == 0 {
+                return Ok(());
+            }
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            let Some((name, value)) = header.split_once(':') else {
+                continue;
+            };
+            let value = value.trim();
+            match name.trim().to_ascii_lowercase().as_str() {
+                "content-length" => content_length = value.parse().unwrap_or(0),
+                "transfer-encoding" => chunked = value.to_ascii_lowercase().contains("chunked"),
+                "connection" => close = value.eq_ignore_ascii_case("close"),
+                _ => {}
+            }
+        }
+        let body = if chunked {
+            read_chunked(&mut reader)?
+        } else {
+            read_exact(&mut reader, content_length)?
+        };
+
+        let (status, content_type, payload) = respond(&method, &path, &body, shared);
+        let head = format!(
+            "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\
+             cache-control: no-cache\r\nrequest-id: req_mock\r\nconnection: {}\r\n\r\n",
+            payload.len(),
+            if close { "close" } else { "keep-alive" },
+        );
+        writer.write_all(head.as_bytes())?;
+        writer.write_all(payload.as_bytes())?;
+        writer.flush()?;
+        if close {
+            return Ok(());
+        }
+    }
+}
+
+fn read_exact(reader: &mut impl Read, len: usize) -> io::Result<Vec<u8>> {
+    let mut body = vec![0; len];
+    reader.read_exact(&mut body)?;
+    Ok(body)
+}
+
+fn read_chunked(reader: &mut BufReader<TcpStream>) -> io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut size = String::new();
+        reader.read_line(&mut size)?;
+        let size = size.trim().split(';').next().unwrap_or("0");
+        let size = usize::from_str_radix(size, 16).unwrap_or(0);
+        if size == 0 {
+            // Trailers end with an empty line.
+            loop {
+                let mut trailer = String::new();
+                if reader.read_line(&mut trailer)? == 0 || trailer.trim_end().is_empty() {
+                    return Ok(body);
+                }
+            }
+        }
+        body.extend(read_exact(reader, size)?);
+        let mut crlf = String::new();
+        reader.read_line(&mut crlf)?;
+    }
+}
+
+fn respond(
+    method: &str,
+    path: &str,
+    body: &[u8],
+    shared: &Mutex<Shared>,
+) -> (&'static str, &'static str, String) {
+    let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    let route = path.split('?').next().unwrap_or_default();
+    let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
+
+    if method != "POST" || route != "/v1/messages" {
+        shared.requests.push(Request {
+            method: method.into(),
+            path: path.into(),
+            body,
+            scripted: false,
+        });
+        if route.ends_with("/count_tokens") {
+            return (
+                "200 OK",
+                "application/json",
+                json!({"input_tokens": 100}).to_string(),
+            );
+        }
+        let error = json!({"type": "error", "error": {"type": "not_found_error", "message": "mock: no such route"}});
+        return ("404 Not Found", "application/json", error.to_string());
+    }
+
+    let has_tools = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|t| !t.is_empty());
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("claude-mock")
+        .to_string();
+    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    shared.next_id += 1;
+    let id = shared.next_id;
+    let reply = if has_tools {
+        shared.script.pop_front().unwrap_or_else(|| {
+            shared.exhausted += 1;
+            Reply::Text(EXHAUSTED.into())
+        })
+    } else {
+        Reply::Text("Mock".into())
+    };
+    shared.requests.push(Request {
+        method: method.into(),
+        path: path.into(),
+        body,
+        scripted: has_tools,
+    });
+    drop(shared);
+
+    let blocks = blocks(&reply, id);
+    if stream {
+        ("200 OK", "text/event-stream", sse(&blocks, &model, id))
+    } else {
+        (
+            "200 OK",
+            "application/json",
+            message(&blocks, &model, id).to_string(),
+        )
+    }
+}
+
+/// The content blocks of a reply, as a complete (non-streamed) message would carry them.
+fn blocks(reply: &Reply, id: u64) -> Vec<Value> {
+    let tool_use = |name: &str, input: &Value| json!({"type": "tool_use", "id": format!("toolu_mock{id:06}"), "name": name, "input": input});
+    match reply {
+        Reply::Text(text) => vec![json!({"type": "text", "text": text})],
+        Reply::Bash { text, command } => {
+            let mut out = Vec::new();
+            if !text.is_empty() {
+                out.push(json!({"type": "text", "text": text}));
+            }
+            out.push(tool_use(
+                "Bash",
+                &json!({"command": command, "description": "scripted step"}),
+            ));
+            out
+        }
+        Reply::Tool { name, input } => vec![tool_use(name, input)],
+    }
+}
+
+fn stop_reason(blocks: &[Value]) -> &'static str {
+    if blocks.iter().any(|b| b["type"] == "tool_use") {
+        "tool_use"
+    } else {
+        "end_turn"
+    }
+}
+
+fn message(blocks: &[Value], model: &str, id: u64) -> Value {
+    json!({
+        "id": format!("msg_mock{id:06}"),
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": blocks,
+        "stop_reason": stop_reason(blocks),
+        "stop_sequence": null,
+        "usage": {"input_tokens": 10, "output_tokens": 10},
+    })
+}
+
+fn sse(blocks: &[Value], model: &str, id: u64) -> String {
+    let mut out = String::new();
+    let mut event = |name: &str, data: Value| {
+        out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
+    };
+    let mut start = message(&[], model, id);
+    start["stop_reason"] = Value::Null;
+    event(
+        "message_start",
+        json!({"type": "message_start", "message": start}),
+    );
+    for (index, block) in blocks.iter().enumerate() {
+        if block["type"] == "text" {
+            event(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}),
+            );
+            event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": index,
+                       "delta": {"type": "text_delta", "text": block["text"]}}),
+            );
+        } else {
+            let mut empty = block.clone();
+            empty["input"] = json!({});
+            event(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": index, "content_block": empty}),
+            );
+            event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": index,
+                       "delta": {"type": "input_json_delta", "partial_json": block["input"].to_string()}}),
+            );
+        }
+        event(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": index}),
+        );
+    }
+    event(
+        "message_delta",
+        json!({"type": "message_delta", "delta": {"stop_reason": stop_reason(blocks), "stop_sequence": null},
+               "usage": {"output_tokens": 10}}),
+    );
+    event("message_stop", json!({"type": "message_stop"}));
+    out
+}
