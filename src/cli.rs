@@ -1,0 +1,105 @@
+//! Command-line surface (stage one of two): clap derive structs whose doc comments are the help text.
+//! Commands validate these into typed configs (e.g. `setup::Config`) before doing anything.
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::state::{Lang, VerifyOn};
+
+/// Keep a coding agent working until an independent, sealed oracle says the task is done.
+#[derive(Debug, Parser)]
+#[command(name = "loopgate", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Start a loop in this project (called by the /pua-loop slash command).
+    Setup(SetupArgs),
+    /// Claude Code hook entry points (read hook JSON on stdin, print hook JSON).
+    Hook {
+        #[command(subcommand)]
+        event: HookEvent,
+    },
+    /// Show the loop of this project: task, iteration, rejections, last verify result.
+    Status {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the history of loops in this project.
+    History {
+        /// Print the raw JSON records, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Only this loop (default: every loop).
+        #[arg(long = "loop", value_name = "LOOP_ID")]
+        loop_id: Option<String>,
+    },
+    /// Run the sealed verify command exactly as the oracle would; never completes the loop.
+    Verify {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// End the loop now and record `cancelled`.
+    Cancel,
+    /// Adopt a paused or orphaned loop into the current Claude Code session.
+    Resume {
+        /// Session to bind the loop to (default: `$CLAUDE_CODE_SESSION_ID`).
+        #[arg(long)]
+        session_id: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookEvent {
+    /// The Stop hook: decide whether the agent may stop.
+    Stop,
+    /// The PreToolUse hook: keep the agent's tools off the oracle's files.
+    PreToolUse,
+    /// The SessionStart hook: resume paused loops, re-inject the loop after compaction.
+    SessionStart,
+}
+
+/// Flags of `loopgate setup`; the same names are recognized in the slash command's text.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SetupArgs {
+    /// Shell command that decides whether the task is done (exit 0 = done). Sealed outside the agent's reach.
+    #[arg(long, value_name = "CMD")]
+    pub verify: Option<String>,
+    /// Stop after this many iterations (0 = unlimited).
+    #[arg(long, value_name = "N")]
+    pub max_iterations: Option<u64>,
+    /// Text the agent must put in <promise>…</promise> to claim completion [default: LOOP_DONE].
+    #[arg(long, value_name = "TEXT")]
+    pub completion_promise: Option<String>,
+    /// Seconds the verify command may run before it is killed [default: 600, at most 3600].
+    #[arg(long, value_name = "SECS")]
+    pub verify_timeout: Option<u64>,
+    /// Files the agent must not change (gitignore-style glob, repeatable), e.g. 'tests/**'.
+    #[arg(long, value_name = "GLOB")]
+    pub seal: Vec<String>,
+    /// Run the verify command only at a promise, or at every stop.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub verify_on: Option<VerifyOn>,
+    /// End the loop after this much wall time, e.g. 45m, 8h, 1h30m.
+    #[arg(long, value_name = "DUR")]
+    pub max_duration: Option<String>,
+    /// Language of the feedback and messages.
+    #[arg(long, value_enum)]
+    pub lang: Option<Lang>,
+    /// Claude Code session that owns the loop (default: `$CLAUDE_CODE_SESSION_ID`).
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// Replace a loop that another session is running in this project.
+    #[arg(long)]
+    pub force: bool,
+    /// Read the raw /pua-loop text from stdin and split it without a shell.
+    #[arg(long)]
+    pub args_stdin: bool,
+    /// The task, as words (or read from stdin with --args-stdin).
+    #[arg(value_name = "TASK")]
+    pub task: Vec<String>,
+}

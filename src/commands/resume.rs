@@ -1,0 +1,47 @@
+//! `loopgate resume`: adopts a paused or orphaned loop into the current Claude Code session.
+
+use crate::error::Error;
+use crate::exit_codes;
+use crate::history::{Record, Status};
+use crate::lifecycle::{Lookup, lookup};
+use crate::project::Project;
+use crate::state::LoopStatus;
+
+/// Runs `loopgate resume`.
+pub fn run(session_id: Option<String>) -> Result<u8, Error> {
+    let session = super::session_from(session_id);
+    if session.is_empty() {
+        return Err(Error::Usage(
+            "no session to resume into: pass `--session-id ID` or run it inside Claude Code (`$CLAUDE_CODE_SESSION_ID`)"
+                .into(),
+        ));
+    }
+    let project = Project::for_terminal();
+    let _lock = super::lock(&project)?;
+    let Lookup::Loop(mut active) = lookup(&project)? else {
+        return Err(Error::NoLoop { root: project.root });
+    };
+    active.reconcile()?;
+    let mut state = active.state();
+    if state.fields.session_id == session && state.fields.status == LoopStatus::Running {
+        println!(
+            "loopgate: loop `{}` already runs in session `{session}`.",
+            state.fields.loop_id
+        );
+        return Ok(exit_codes::OK);
+    }
+    let from = std::mem::replace(&mut state.fields.session_id, session.clone());
+    state.fields.status = LoopStatus::Running;
+    state.fields.pause_reason = None;
+    let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
+        .with("from_session", from)
+        .with("session_id", session.as_str())
+        .with("source", "loopgate resume");
+    active.record(&record)?;
+    active.save(&state)?;
+    println!(
+        "loopgate: loop `{}` now runs in session `{session}` (iteration {}).",
+        state.fields.loop_id, state.fields.iteration
+    );
+    Ok(exit_codes::OK)
+}

@@ -1,0 +1,301 @@
+//! `loopgate setup`: starts a loop — validates the flags into a [`Config`], seals the oracle outside the
+//! project, writes the state file, records `init`, and prints the briefing the agent reads.
+//!
+//! With `--args-stdin` the raw /pua-loop text is read from stdin and split by `args::split` (no shell ever sees
+//! it); flags given on the command line (the slash command passes `--session-id`) fill in what the text lacks.
+
+use std::io::Read;
+
+use clap::Parser;
+
+use crate::args::{self, FlagSpec};
+use crate::cli::SetupArgs;
+use crate::error::Error;
+use crate::history::{Record, Status};
+use crate::lifecycle::{Lookup, lookup};
+use crate::messages;
+use crate::project::Project;
+use crate::seal::{Seal, SealedFiles, Store};
+use crate::state::{self, Lang, LoopStatus, State, StateFields, VerifyOn};
+use crate::{duration, exit_codes};
+
+/// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
+/// above it, or Claude Code kills the hook mid-verify.
+pub const MAX_VERIFY_TIMEOUT: u64 = 3600;
+/// Most bytes of /pua-loop text read from stdin.
+const MAX_ARGS_BYTES: u64 = 1024 * 1024;
+
+/// Flags recognized in the slash command's text (the same as `SetupArgs`).
+const FLAGS: &[FlagSpec] = &[
+    FlagSpec {
+        name: "verify",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "max-iterations",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "completion-promise",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "verify-timeout",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "seal",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "verify-on",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "max-duration",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "lang",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "session-id",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "force",
+        takes_value: false,
+    },
+];
+
+/// Validated setup options: what the command code works with.
+#[derive(Debug)]
+pub struct Config {
+    pub task: String,
+    pub verify: Option<String>,
+    pub max_iterations: u64,
+    pub promise: String,
+    pub verify_timeout: u64,
+    pub seal: Vec<String>,
+    pub verify_on: VerifyOn,
+    pub max_duration: Option<u64>,
+    pub lang: Lang,
+    pub session_id: String,
+    pub force: bool,
+}
+
+#[derive(Parser)]
+#[command(name = "/pua-loop", no_binary_name = true, disable_help_flag = true)]
+struct TextArgs {
+    #[command(flatten)]
+    args: SetupArgs,
+}
+
+impl Config {
+    /// Reads stdin if asked, then validates.
+    pub fn from_args(args: SetupArgs, stdin: impl Read) -> Result<Self, Error> {
+        let args = if args.args_stdin {
+            merge_text(args, stdin)?
+        } else {
+            args
+        };
+        Self::validate(args)
+    }
+
+    fn validate(args: SetupArgs) -> Result<Self, Error> {
+        let usage = |m: String| Err(Error::Usage(m));
+        let task = args.task.join(" ");
+        if task.trim().is_empty() {
+            return usage("no task given: say what the agent should do, e.g. /pua-loop \"fix the parser\" --verify 'cargo test'".into());
+        }
+        let verify = args.verify.filter(|v| !v.trim().is_empty());
+        let verify_timeout = args.verify_timeout.unwrap_or(state::DEFAULT_VERIFY_TIMEOUT);
+        if verify_timeout == 0 || verify_timeout > MAX_VERIFY_TIMEOUT {
+            return usage(format!(
+                "`--verify-timeout {verify_timeout}` is out of range: use 1 to {MAX_VERIFY_TIMEOUT} seconds (the Stop hook itself times out after 3700 s)"
+            ));
+        }
+        let verify_on = args.verify_on.unwrap_or_default();
+        if verify_on == VerifyOn::Always && verify.is_none() {
+            return usage("`--verify-on always` needs a `--verify` command".into());
+        }
+        let promise = args
+            .completion_promise
+            .unwrap_or_else(|| state::DEFAULT_PROMISE.to_string());
+        if promise.trim().is_empty() {
+            return usage("`--completion-promise` must not be empty".into());
+        }
+        SealedFiles::new(&args.seal).map_err(Error::Usage)?;
+        let max_duration = match args.max_duration.as_deref() {
+            Some(text) => Some(
+                duration::parse_secs(text)
+                    .map_err(|e| Error::Usage(format!("`--max-duration`: {e}")))?,
+            ),
+            None => None,
+        };
+        Ok(Self {
+            task,
+            verify,
+            max_iterations: args.max_iterations.unwrap_or(0),
+            promise: crate::signals::collapse(&promise),
+            verify_timeout,
+            seal: args.seal,
+            verify_on,
+            max_duration: max_duration.filter(|&secs| secs > 0),
+            lang: args.lang.unwrap_or_default(),
+            session_id: super::session_from(args.session_id),
+            force: args.force,
+        })
+    }
+}
+
+/// Splits the stdin text and lets the command-line flags fill in what it does not say.
+fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
+    if !cli.task.is_empty() {
+        return Err(Error::Usage(
+            "give the task either as words or on stdin with `--args-stdin`, not both".into(),
+        ));
+    }
+    let mut raw = String::new();
+    stdin
+        .take(MAX_ARGS_BYTES)
+        .read_to_string(&mut raw)
+        .map_err(|e| Error::Usage(format!("failed to read the /pua-loop text from stdin: {e}")))?;
+    let split = args::split(&raw, FLAGS).map_err(Error::Usage)?;
+    let mut argv: Vec<String> = Vec::new();
+    for (flag, value) in split.flags {
+        argv.push(flag);
+        argv.extend(value);
+    }
+    argv.push("--".into());
+    argv.push(split.task);
+    let parsed = TextArgs::try_parse_from(argv)
+        .map_err(|e| Error::Usage(clap_line(&e)))?
+        .args;
+    Ok(SetupArgs {
+        session_id: parsed.session_id.or(cli.session_id),
+        lang: parsed.lang.or(cli.lang),
+        force: parsed.force || cli.force,
+        verify: parsed.verify.or(cli.verify),
+        max_iterations: parsed.max_iterations.or(cli.max_iterations),
+        verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
+        seal: if parsed.seal.is_empty() {
+            cli.seal
+        } else {
+            parsed.seal
+        },
+        ..parsed
+    })
+}
+
+/// The first line of a clap error, without its `error: ` prefix.
+fn clap_line(err: &clap::Error) -> String {
+    let text = err.to_string();
+    let line = text.lines().next().unwrap_or("invalid arguments");
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+/// Runs `loopgate setup`.
+pub fn run(args: SetupArgs) -> Result<u8, Error> {
+    let config = Config::from_args(args, std::io::stdin().lock())?;
+    let project = Project::for_terminal();
+    let store = Store::open();
+    store.clean_stale();
+    let _lock = super::lock(&project)?;
+    replace_existing(&project, &config)?;
+    let files = SealedFiles::new(&config.seal).map_err(Error::Usage)?;
+    let hashes = files.hash_all(&project.root).map_err(|source| Error::Io {
+        action: "hash sealed files under",
+        path: project.root.clone(),
+        source,
+    })?;
+    let state = new_state(&config);
+    let seal = Seal {
+        project_root: project.canonical_root(),
+        fields: state.fields.clone(),
+        task: state.task.clone(),
+        files: hashes,
+        ended: false,
+    };
+    store.save(&project, &seal)?;
+    state.save(&project.state_path())?;
+    let record = Record::new(&state.fields.loop_id, 1, Status::Init)
+        .with("verify_command", config.verify.clone())
+        .with("session_id", config.session_id.as_str())
+        .with("max_iterations", config.max_iterations)
+        .with("sealed_files", seal.files.len());
+    crate::history::append(&project.history_path(), &record)?;
+    println!("{}", messages::briefing(&state, seal.files.len()));
+    Ok(exit_codes::OK)
+}
+
+/// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.
+fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
+    match lookup(project)? {
+        Lookup::None => Ok(()),
+        Lookup::Unsealed(path) => std::fs::remove_file(&path).map_err(|source| Error::Io {
+            action: "remove unsealed state file",
+            path,
+            source,
+        }),
+        Lookup::Loop(active) => {
+            let fields = &active.seal.fields;
+            let other = !fields.session_id.is_empty() && fields.session_id != config.session_id;
+            if other && !config.force {
+                return Err(Error::Conflict {
+                    session: fields.session_id.clone(),
+                    loop_id: fields.loop_id.clone(),
+                });
+            }
+            let record = Record::new(active.loop_id(), fields.iteration, Status::Cancelled)
+                .with("reason", "replaced by a new loop");
+            active.end(&record)
+        }
+    }
+}
+
+fn new_state(config: &Config) -> State {
+    let now = chrono::Utc::now();
+    let fields = StateFields {
+        active: true,
+        status: LoopStatus::Running,
+        loop_id: new_loop_id(now),
+        session_id: config.session_id.clone(),
+        iteration: 1,
+        max_iterations: config.max_iterations,
+        completion_promise: config.promise.clone(),
+        verify_command: config.verify.clone(),
+        verify_timeout: config.verify_timeout,
+        verify_on: config.verify_on,
+        max_duration: config.max_duration,
+        promise_rejections: 0,
+        rejections_in_a_row: 0,
+        started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        sealed: config.seal.clone(),
+        lang: config.lang,
+        last_fingerprint: None,
+        same_failure_streak: 0,
+        pause_reason: None,
+    };
+    State {
+        fields,
+        task: config.task.clone(),
+    }
+}
+
+/// `lg-20261121T193700Z-3f9a1c`: sortable by start time, unique enough to tell loops apart in one history.
+fn new_loop_id(now: chrono::DateTime<chrono::Utc>) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.write_i64(now.timestamp_nanos_opt().unwrap_or_default());
+    format!(
+        "lg-{}-{:06x}",
+        now.format("%Y%m%dT%H%M%SZ"),
+        hasher.finish() & 0xff_ffff
+    )
+}
+
+#[cfg(test)]
+mod tests;

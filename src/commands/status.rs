@@ -1,0 +1,239 @@
+//! `loopgate status`: the project's loop at a glance, for people (`--json` for scripts).
+//!
+//! Everything shown comes from the seal (authoritative) and the history; the state file is not trusted here
+//! either. With no loop running, the outcome of the last loop is shown instead.
+
+use serde_json::{Value, json};
+
+use crate::error::Error;
+use crate::exit_codes;
+use crate::history::{self, Record, Status};
+use crate::lifecycle::{Lookup, lookup};
+use crate::project::Project;
+use crate::state::{LoopStatus, State, VerifyOn};
+
+/// Runs `loopgate status`.
+pub fn run(json_out: bool) -> Result<u8, Error> {
+    let project = Project::for_terminal();
+    let history_path = project.history_path();
+    let read = history::read(&history_path).map_err(|source| Error::Io {
+        action: "read",
+        path: history_path,
+        source,
+    })?;
+    let report = match lookup(&project)? {
+        Lookup::Loop(active) => {
+            loop_report(&active.state(), &read.records, active.seal.files.len())
+        }
+        Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
+        Lookup::None => {
+            json!({"state": "none", "last_loop": read.records.last().map(|r| last_loop(&read.records, r))})
+        }
+    };
+    if json_out {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        println!("{}", render(&report, &project));
+    }
+    Ok(exit_codes::OK)
+}
+
+fn loop_report(state: &State, records: &[Record], sealed_files: usize) -> Value {
+    let f = &state.fields;
+    let elapsed = chrono::DateTime::parse_from_rfc3339(&f.started_at)
+        .map(|start| {
+            chrono::Utc::now()
+                .signed_duration_since(start)
+                .num_seconds()
+                .max(0)
+        })
+        .ok();
+    let last_verify = history::of_loop(records, &f.loop_id)
+        .filter(|r| r.get("duration_ms").is_some() || r.get("sealed_changes").is_some())
+        .last()
+        .map(verify_summary);
+    json!({
+        "state": if f.status == LoopStatus::Paused { "paused" } else { "running" },
+        "loop_id": f.loop_id,
+        "task": state.task,
+        "iteration": f.iteration,
+        "max_iterations": f.max_iterations,
+        "elapsed_secs": elapsed,
+        "max_duration_secs": f.max_duration,
+        "promise_rejections": f.promise_rejections,
+        "rejections_in_a_row": f.rejections_in_a_row,
+        "verify_command": f.verify_command,
+        "verify_timeout": f.verify_timeout,
+        "verify_on": if f.verify_on == VerifyOn::Always { "always" } else { "promise" },
+        "completion_promise": f.completion_promise,
+        "session_id": f.session_id,
+        "pause_reason": f.pause_reason,
+        "sealed": f.sealed,
+        "sealed_files": sealed_files,
+        "last_verify": last_verify,
+    })
+}
+
+fn verify_summary(record: &Record) -> Value {
+    json!({
+        "iteration": record.iteration,
+        "status": record.status.as_str(),
+        "passed": matches!(record.status, Status::Complete) || record.get("passed") == Some(&Value::Bool(true)),
+        "exit": record.get("verify_exit"),
+        "timed_out": record.get("timed_out"),
+        "duration_ms": record.get("duration_ms"),
+        "summary": record.get("summary"),
+        "sealed_changes": record.get("sealed_changes"),
+        "timestamp": record.timestamp,
+    })
+}
+
+fn last_loop(records: &[Record], last: &Record) -> Value {
+    let final_record = history::of_loop(records, &last.loop_id)
+        .filter(|r| r.status.ends_loop())
+        .last();
+    json!({
+        "loop_id": last.loop_id,
+        "outcome": final_record.map(|r| r.status.as_str()),
+        "iteration": final_record.map_or(last.iteration, |r| r.iteration),
+        "timestamp": final_record.map_or(&last.timestamp, |r| &r.timestamp),
+    })
+}
+
+/// The human view of a report.
+fn render(report: &Value, project: &Project) -> String {
+    let s = |key: &str| {
+        report
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let n = |key: &str| report.get(key).and_then(Value::as_u64).unwrap_or(0);
+    match s("state").as_str() {
+        "none" => {
+            let mut out = format!("loopgate: no loop in {}", project.root.display());
+            if let Some(last) = report.get("last_loop").filter(|v| !v.is_null()) {
+                let outcome = last
+                    .get("outcome")
+                    .and_then(Value::as_str)
+                    .unwrap_or("still open (no final record)");
+                out.push_str(&format!(
+                    "\nlast loop: {} — {outcome} at iteration {}",
+                    last.get("loop_id").and_then(Value::as_str).unwrap_or("?"),
+                    last.get("iteration").and_then(Value::as_u64).unwrap_or(0)
+                ));
+            }
+            out
+        }
+        "unsealed" => format!(
+            "loopgate: `{}` has no seal and is not enforced; `loopgate cancel` removes it",
+            s("state_file")
+        ),
+        state => {
+            let max = n("max_iterations");
+            let of = if max > 0 {
+                format!(" / {max}")
+            } else {
+                " (no limit)".to_string()
+            };
+            let elapsed = report
+                .get("elapsed_secs")
+                .and_then(Value::as_u64)
+                .map_or("?".into(), crate::duration::format_secs);
+            let limit = report
+                .get("max_duration_secs")
+                .and_then(Value::as_u64)
+                .map_or(String::new(), |d| {
+                    format!(" of {}", crate::duration::format_secs(d))
+                });
+            let verify = report
+                .get("verify_command")
+                .and_then(Value::as_str)
+                .map_or_else(
+                    || "none (honor system)".to_string(),
+                    |cmd| {
+                        format!(
+                            "{cmd}  (timeout {}s, on {})",
+                            n("verify_timeout"),
+                            s("verify_on")
+                        )
+                    },
+                );
+            let task = s("task");
+            let task_line = task.lines().next().unwrap_or("");
+            let more = if task.lines().count() > 1 { " …" } else { "" };
+            let mut out = format!(
+                "loopgate: loop {} — {state}\n  task:        {task_line}{more}\n  iteration:   {}{of}\n  elapsed:     {elapsed}{limit}\n  rejections:  {} ({} in a row)\n  verify:      {verify}\n  session:     {}",
+                s("loop_id"),
+                n("iteration"),
+                n("promise_rejections"),
+                n("rejections_in_a_row"),
+                if s("session_id").is_empty() {
+                    "none (waiting to be adopted)".to_string()
+                } else {
+                    s("session_id")
+                },
+            );
+            if let Some(last) = report.get("last_verify").filter(|v| !v.is_null()) {
+                out.push_str(&format!("\n  last verify: {}", describe_verify(last)));
+            }
+            if state == "paused" {
+                out.push_str(&format!("\n  paused for:  {}", s("pause_reason")));
+            }
+            let sealed = report
+                .get("sealed")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default();
+            if !sealed.is_empty() {
+                out.push_str(&format!(
+                    "\n  sealed:      {sealed} ({} files)",
+                    n("sealed_files")
+                ));
+            }
+            out
+        }
+    }
+}
+
+fn describe_verify(v: &Value) -> String {
+    let iteration = v.get("iteration").and_then(Value::as_u64).unwrap_or(0);
+    if let Some(changes) = v.get("sealed_changes").and_then(Value::as_array) {
+        return format!(
+            "iteration {iteration}: rejected, {} sealed file(s) changed",
+            changes.len()
+        );
+    }
+    let verdict = if v.get("passed").and_then(Value::as_bool) == Some(true) {
+        "pass"
+    } else {
+        "fail"
+    };
+    let how = if v.get("timed_out").and_then(Value::as_bool) == Some(true) {
+        "timed out".to_string()
+    } else {
+        v.get("exit")
+            .and_then(Value::as_i64)
+            .map_or("killed".into(), |code| format!("exit {code}"))
+    };
+    let secs = v.get("duration_ms").and_then(Value::as_u64).unwrap_or(0) as f64 / 1000.0;
+    let summary = v
+        .get("summary")
+        .and_then(Value::as_str)
+        .and_then(|s| s.lines().next())
+        .filter(|s| !s.is_empty());
+    let mut text = format!("iteration {iteration}: {verdict} ({how}, {secs:.1}s)");
+    if let Some(summary) = summary {
+        text.push_str(&format!(" — {summary}"));
+    }
+    text
+}

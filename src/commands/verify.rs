@@ -1,0 +1,73 @@
+//! `loopgate verify`: the agent's (or user's) self-check. Runs the sealed oracle exactly as the Stop hook would —
+//! sealed files first, then the sealed command — prints the result and records `self_check`. It never completes
+//! the loop: only a promise at a stop does.
+
+use crate::error::Error;
+use crate::exit_codes;
+use crate::history::{Record, Status};
+use crate::lifecycle::{Lookup, lookup};
+use crate::oracle::{self, Caller, Verdict};
+use crate::project::Project;
+
+/// Lines of output printed.
+const TAIL_LINES: usize = 60;
+
+/// Runs `loopgate verify`.
+pub fn run(json: bool) -> Result<u8, Error> {
+    let project = Project::for_terminal();
+    let Lookup::Loop(active) = lookup(&project)? else {
+        return Err(Error::NoLoop { root: project.root });
+    };
+    let iteration = active.seal.fields.iteration;
+    let verdict = oracle::judge(&active, iteration, Caller::SelfCheck)?;
+    let record = Record::new(active.loop_id(), iteration, Status::SelfCheck);
+    let (passed, record, text) = match &verdict {
+        Verdict::Honor => (
+            true,
+            record.with("passed", true),
+            "no verify command is sealed for this loop: the promise alone completes it".to_string(),
+        ),
+        Verdict::SealBroken(changes) => {
+            let list: Vec<String> = changes
+                .iter()
+                .map(|c| format!("  {} ({})", c.path(), c.kind()))
+                .collect();
+            let paths: Vec<&str> = changes.iter().map(|c| c.path()).collect();
+            let text = format!(
+                "FAIL: sealed files changed since the loop started:\n{}\nrestore them with `git checkout -- {}`",
+                list.join("\n"),
+                paths.join(" ")
+            );
+            (
+                false,
+                record.with("passed", false).with("sealed_changes", paths),
+                text,
+            )
+        }
+        Verdict::Pass(run) | Verdict::Fail(run) => {
+            let passed = run.outcome.passed();
+            let word = if passed { "PASS" } else { "FAIL" };
+            let mut text = format!("{word}: `{}` ({})", run.command, run.result_text());
+            if !passed && !run.summary.text.is_empty() {
+                text.push_str(&format!("\n\nsummary:\n{}", run.summary.text));
+            }
+            text.push_str(&format!(
+                "\n\n{}\n\nfull log: {}",
+                run.outcome.tail_text(TAIL_LINES).trim_end(),
+                run.outcome.log_path.display()
+            ));
+            (passed, run.annotate(record).with("passed", passed), text)
+        }
+    };
+    active.record(&record)?;
+    if json {
+        println!("{}", serde_json::to_string(&record).unwrap_or_default());
+    } else {
+        println!("loopgate verify: {text}");
+    }
+    Ok(if passed {
+        exit_codes::OK
+    } else {
+        exit_codes::VERIFY_FAILED
+    })
+}

@@ -1,0 +1,104 @@
+//! The crate's error type: one variant per area, each carrying the path or command it concerns, and the one
+//! exhaustive mapping from errors to exit codes.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::exit_codes;
+use crate::history::HistoryError;
+use crate::seal::SealError;
+use crate::state::StateError;
+use crate::verify::VerifyError;
+
+#[derive(Debug)]
+pub enum Error {
+    /// Bad flags or /pua-loop text; the message names the flag.
+    Usage(String),
+    /// The command needs a loop and the project has none.
+    NoLoop {
+        root: PathBuf,
+    },
+    /// Another session's loop is running in this project.
+    Conflict {
+        session: String,
+        loop_id: String,
+    },
+    State(StateError),
+    Seal(SealError),
+    History(HistoryError),
+    Verify(VerifyError),
+    /// Any other file operation; `action` reads after "failed to".
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// The exit code a terminal command ends with for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Usage(_) => exit_codes::USAGE,
+            Self::NoLoop { .. } => exit_codes::NO_LOOP,
+            Self::Conflict { .. } => exit_codes::CONFLICT,
+            Self::State(_)
+            | Self::Seal(_)
+            | Self::History(_)
+            | Self::Verify(_)
+            | Self::Io { .. } => exit_codes::FAILURE,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Usage(message) => f.write_str(message),
+            Self::NoLoop { root } => write!(
+                f,
+                "no loop in `{}` (start one with /pua-loop)",
+                root.display()
+            ),
+            Self::Conflict { session, loop_id } => write!(
+                f,
+                "a loop (`{loop_id}`) is already running in this project for session `{session}`; cancel it with `loopgate cancel`, or pass `--force` to replace it"
+            ),
+            Self::State(err) => err.fmt(f),
+            Self::Seal(err) => err.fmt(f),
+            Self::History(err) => err.fmt(f),
+            Self::Verify(err) => err.fmt(f),
+            Self::Io {
+                action,
+                path,
+                source,
+            } => write!(f, "failed to {action} `{}`: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<StateError> for Error {
+    fn from(err: StateError) -> Self {
+        Self::State(err)
+    }
+}
+
+impl From<SealError> for Error {
+    fn from(err: SealError) -> Self {
+        Self::Seal(err)
+    }
+}
+
+impl From<HistoryError> for Error {
+    fn from(err: HistoryError) -> Self {
+        Self::History(err)
+    }
+}
+
+impl From<VerifyError> for Error {
+    fn from(err: VerifyError) -> Self {
+        Self::Verify(err)
+    }
+}

@@ -1,0 +1,18 @@
+//! Exit codes are an API: scripts branch on them. Every code loopgate uses is defined and documented here once,
+//! and errors map to them in one exhaustive `match` (`Error::exit_code`).
+//!
+//! Hooks always exit 0 and put their decision in the JSON they print: Claude Code treats any other non-zero exit
+//! as a non-blocking error the user may never see, which would silently disable a loop.
+
+/// Success.
+pub const OK: u8 = 0;
+/// Something failed (I/O, a corrupt file); the message names the file.
+pub const FAILURE: u8 = 1;
+/// The command line or the /pua-loop text was wrong (clap uses 2 as well).
+pub const USAGE: u8 = 2;
+/// The command needs a loop and this project has none.
+pub const NO_LOOP: u8 = 3;
+/// `loopgate verify` ran the oracle and it did not pass.
+pub const VERIFY_FAILED: u8 = 4;
+/// `setup` refused: another session runs a loop here (use `--force`).
+pub const CONFLICT: u8 = 5;

@@ -1,0 +1,112 @@
+//! The block `reason`: everything the model must read to keep going, in a fixed order — header, tampering
+//! notices, escalation, the failure (summary, then the output tail with the log path), the task verbatim, and
+//! how to finish, pause or abort. Claude Code shows `systemMessage` only to the user, so nothing the model needs
+//! may live anywhere else.
+
+use crate::messages::{self, Event, Section};
+use crate::oracle::Run;
+use crate::project::Project;
+use crate::seal::FileChange;
+use crate::state::State;
+
+/// Lines of verify output shown to the model.
+const TAIL_LINES: usize = 40;
+
+/// The failure behind a block, if any.
+#[derive(Clone, Copy)]
+pub enum Failure<'a> {
+    None,
+    Verify {
+        run: &'a Run,
+        same_failure_streak: u64,
+    },
+    Sealed(&'a [FileChange]),
+}
+
+/// Facts for one block reason.
+pub struct Reason<'a> {
+    pub project: &'a Project,
+    pub state: &'a State,
+    pub event: Event,
+    pub failure: Failure<'a>,
+    pub tamper: &'a [String],
+}
+
+impl Reason<'_> {
+    /// Renders the reason.
+    pub fn render(&self) -> String {
+        let f = &self.state.fields;
+        let lang = f.lang;
+        let mut out = vec![messages::header(
+            lang,
+            f.iteration,
+            f.max_iterations,
+            messages::event_name(lang, self.event),
+            f.promise_rejections,
+        )];
+        out.extend(
+            self.tamper
+                .iter()
+                .map(|what| messages::tampered(lang, what)),
+        );
+        if self.event != Event::Continue {
+            out.extend(messages::escalation(lang, f.promise_rejections).map(str::to_string));
+        }
+        out.extend(messages::pressure(lang, f.iteration).map(str::to_string));
+        match &self.failure {
+            Failure::None => {}
+            Failure::Verify {
+                run,
+                same_failure_streak,
+            } => {
+                if *same_failure_streak >= 2 {
+                    out.push(messages::same_failure(lang, *same_failure_streak));
+                }
+                if !run.summary.text.is_empty() {
+                    out.push(format!(
+                        "{}\n{}",
+                        messages::section(lang, Section::Summary),
+                        run.summary.text
+                    ));
+                }
+                let log = self.relative(&run.outcome.log_path);
+                let title = messages::output_tail(lang, &run.command, &run.result_text(), &log);
+                out.push(format!(
+                    "{title}\n```\n{}\n```",
+                    run.outcome.tail_text(TAIL_LINES).trim_end()
+                ));
+            }
+            Failure::Sealed(changes) => {
+                let list: Vec<String> = changes
+                    .iter()
+                    .map(|c| format!("- {} ({})", c.path(), c.kind()))
+                    .collect();
+                let paths: Vec<&str> = changes.iter().map(FileChange::path).collect();
+                out.push(format!(
+                    "{}\n{}",
+                    messages::section(lang, Section::SealedFiles),
+                    list.join("\n")
+                ));
+                out.push(messages::restore_sealed(lang, &paths.join(" ")));
+            }
+        }
+        out.push(format!(
+            "{}\n{}",
+            messages::section(lang, Section::Task),
+            self.state.task.trim_end()
+        ));
+        out.push(messages::how_to_finish(
+            lang,
+            &f.completion_promise,
+            f.verify_command.is_some(),
+        ));
+        out.join("\n\n")
+    }
+
+    fn relative(&self, path: &std::path::Path) -> String {
+        path.strip_prefix(&self.project.root)
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+}

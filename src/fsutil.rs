@@ -1,0 +1,146 @@
+//! Durable file primitives shared by the state file, the seal and the history.
+//!
+//! Invariants: a file we replace is never seen half-written (temp file in the same directory, `sync_all`,
+//! rename), and every read-modify-write happens under an exclusive `File::lock` taken with a bounded wait, so
+//! a stuck process can delay loopgate but never hang it.
+
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long any loopgate process waits for a lock before giving up with an error.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a torn one.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = open_new_private(&tmp, mode)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn open_new_private(path: &Path, mode: u32) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(mode)
+        .open(path)
+}
+
+/// Takes an exclusive lock on `file`, retrying until [`LOCK_WAIT`] has passed.
+pub fn lock_bounded(file: &File) -> io::Result<()> {
+    let deadline = Instant::now() + LOCK_WAIT;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(TryLockError::Error(err)) => return Err(err),
+            Err(TryLockError::WouldBlock) if Instant::now() >= deadline => {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "another loopgate process held the lock for over {}s",
+                        LOCK_WAIT.as_secs()
+                    ),
+                ));
+            }
+            Err(TryLockError::WouldBlock) => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+}
+
+/// An exclusive advisory lock on a lock file, released on drop.
+///
+/// The state file itself cannot carry the lock: it is replaced by rename, so a lock on it would guard an
+/// inode nobody reads any more. The lock lives in a sibling file that is never replaced.
+pub struct LockGuard {
+    file: File,
+}
+
+impl LockGuard {
+    /// Creates (if needed) and locks `path`, waiting at most [`LOCK_WAIT`].
+    pub fn acquire(path: &Path) -> io::Result<Self> {
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        lock_bounded(&file)?;
+        Ok(Self { file })
+    }
+}
+
+impl Drop for LockGuard {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+/// Reads a file that may legitimately be absent: `Ok(None)` when it does not exist.
+pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// Lowercase hex of a byte slice.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_whole_file_and_leaves_no_temp() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("state.md");
+        write_atomic(&path, b"old contents that are longer", 0o644).expect("first write");
+        write_atomic(&path, b"new", 0o644).expect("second write");
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .expect("ls")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "temp file left behind: {names:?}");
+    }
+
+    #[test]
+    fn lock_guard_excludes_a_second_holder_until_dropped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("lock");
+        let guard = LockGuard::acquire(&path).expect("first lock");
+        let other = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .expect("open");
+        assert!(matches!(other.try_lock(), Err(TryLockError::WouldBlock)));
+        drop(guard);
+        assert!(other.try_lock().is_ok());
+    }
+}

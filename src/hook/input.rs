@@ -1,0 +1,131 @@
+//! Hook input: the JSON Claude Code writes on stdin.
+//!
+//! Read with a hard size cap (a runaway writer cannot make the hook allocate without bound) and parsed
+//! leniently: only the fields loopgate uses are read, unknown ones are ignored, and every problem becomes one
+//! line naming the input and the field.
+
+use std::io::Read;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// Largest hook input accepted.
+pub const MAX_INPUT: u64 = 10 * 1024 * 1024;
+
+/// The fields loopgate reads from any hook event.
+#[derive(Debug, Default, Deserialize)]
+pub struct HookInput {
+    #[serde(default)]
+    pub session_id: Option<String>,
+    #[serde(default)]
+    pub transcript_path: Option<String>,
+    #[serde(default)]
+    pub cwd: Option<String>,
+    #[serde(default)]
+    pub hook_event_name: Option<String>,
+    #[serde(default)]
+    pub last_assistant_message: Option<String>,
+    /// SessionStart: `startup`, `resume`, `clear` or `compact`.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// PreToolUse.
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    #[serde(default)]
+    pub tool_input: Option<Value>,
+}
+
+/// Reads and parses the hook input for the event `expected` (e.g. `Stop`).
+pub fn read(reader: impl Read, expected: &str) -> Result<HookInput, String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("failed to read hook input from stdin: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(format!(
+            "hook input on stdin is larger than {} MiB",
+            MAX_INPUT / 1024 / 1024
+        ));
+    }
+    parse(&bytes, expected)
+}
+
+/// Parses hook input bytes; see [`read`].
+pub fn parse(bytes: &[u8], expected: &str) -> Result<HookInput, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err("hook input on stdin is empty (expected a JSON object)".to_string());
+    }
+    let input: HookInput = serde_json::from_slice(bytes)
+        .map_err(|e| format!("hook input on stdin is not valid hook JSON: {e}"))?;
+    match input.hook_event_name.as_deref() {
+        Some(name) if name != expected => {
+            return Err(format!(
+                "hook input is for event `{name}`, but this is the `{expected}` hook"
+            ));
+        }
+        _ => {}
+    }
+    Ok(input)
+}
+
+impl HookInput {
+    /// The session id, required by every event loopgate acts on.
+    pub fn session(&self) -> Result<&str, String> {
+        match self.session_id.as_deref() {
+            Some(id) if !id.is_empty() => Ok(id),
+            _ => Err("hook input has no `session_id`".to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_inputs_get_one_line_errors() {
+        let cases: [(&[u8], &str); 5] = [
+            (b"", "empty"),
+            (b"   \n", "empty"),
+            (b"not json", "not valid hook JSON"),
+            (b"[1,2]", "not valid hook JSON"),
+            (br#"{"hook_event_name":"PreToolUse"}"#, "event `PreToolUse`"),
+        ];
+        for (bytes, expected) in cases {
+            let err = parse(bytes, "Stop").expect_err("must fail");
+            assert!(err.contains(expected) && !err.contains('\n'), "{err}");
+        }
+    }
+
+    #[test]
+    fn wrong_field_types_are_named() {
+        let err = parse(br#"{"session_id": 5}"#, "Stop").expect_err("must fail");
+        assert!(err.contains("invalid type"), "{err}");
+    }
+
+    #[test]
+    fn missing_session_is_named_and_unknown_fields_ignored() {
+        let input = parse(
+            br#"{"hook_event_name":"Stop","future_field":{"x":1}}"#,
+            "Stop",
+        )
+        .expect("parses");
+        assert!(
+            input
+                .session()
+                .expect_err("no session")
+                .contains("session_id")
+        );
+    }
+
+    #[test]
+    fn oversized_input_is_refused_without_reading_it_all() {
+        let huge = std::io::repeat(b' ').take(MAX_INPUT + 100);
+        assert!(
+            read(huge, "Stop")
+                .expect_err("too big")
+                .contains("larger than 10 MiB")
+        );
+    }
+}

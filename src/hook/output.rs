@@ -1,0 +1,68 @@
+//! Hook output: the JSON loopgate prints for Claude Code.
+//!
+//! For Stop, `decision: block` with a `reason` sends the model back to work (the model reads the reason);
+//! printing nothing lets it stop. `systemMessage` is shown to the user only.
+
+use serde::Serialize;
+
+/// What a hook prints; `None` fields are left out.
+#[derive(Debug, Default, Serialize)]
+pub struct HookOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(rename = "systemMessage", skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
+    pub hook_specific: Option<serde_json::Value>,
+}
+
+impl HookOutput {
+    /// Keep the agent working; the model reads `reason`.
+    pub fn block(reason: String, system_message: String) -> Self {
+        Self {
+            decision: Some("block"),
+            reason: Some(reason),
+            system_message: Some(system_message),
+            ..Self::default()
+        }
+    }
+
+    /// Let the agent stop, telling the user why.
+    pub fn allow(system_message: String) -> Self {
+        Self {
+            system_message: Some(system_message),
+            ..Self::default()
+        }
+    }
+
+    /// Extra context for the model at session start.
+    pub fn session_context(context: String, system_message: Option<String>) -> Self {
+        let specific =
+            serde_json::json!({"hookEventName": "SessionStart", "additionalContext": context});
+        Self {
+            hook_specific: Some(specific),
+            system_message,
+            ..Self::default()
+        }
+    }
+
+    /// Refuse a tool call; the model reads the reason as the tool's error.
+    pub fn deny_tool(reason: String) -> Self {
+        let specific = serde_json::json!({
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        });
+        Self {
+            hook_specific: Some(specific),
+            ..Self::default()
+        }
+    }
+
+    /// The JSON line to print.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string())
+    }
+}

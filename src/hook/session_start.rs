@@ -1,0 +1,135 @@
+//! The SessionStart hook: hands a loop to the session that should work on it.
+//!
+//! A paused loop (or one started from a terminal without a session) is adopted by the next session that starts
+//! in the project, and its task reaches the model as additional context. A session's own running loop is
+//! re-injected after compaction or a resume, with the iteration and the last failure, because the summary that
+//! replaces the conversation may have dropped them. Another session's running loop is left alone.
+
+use crate::error::Error;
+use crate::fsutil::LockGuard;
+use crate::history::{self, Record, Status};
+use crate::hook::{HookInput, HookOutput};
+use crate::lifecycle::{ActiveLoop, Lookup, lookup};
+use crate::messages::{self, Handover, HandoverLabel, user};
+use crate::project::Project;
+use crate::state::{LoopStatus, State};
+
+/// Most of the context file handed over.
+const CONTEXT_BYTES: usize = 4096;
+
+/// Handles one SessionStart event.
+pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+    decide(input).map_err(|e| e.to_string())
+}
+
+fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
+    let project = Project::for_hook(input.cwd.as_deref());
+    if !matches!(lookup(&project)?, Lookup::Loop(_)) {
+        return Ok(None);
+    }
+    let session = input.session().map_err(Error::Usage)?;
+    let _lock = LockGuard::acquire(&project.lock_path()).map_err(|source| Error::Io {
+        action: "lock",
+        path: project.lock_path(),
+        source,
+    })?;
+    let Lookup::Loop(mut active) = lookup(&project)? else {
+        return Ok(None);
+    };
+    let f = &active.seal.fields;
+    let adopt = f.status == LoopStatus::Paused || f.session_id.is_empty();
+    if !adopt && f.session_id != session {
+        return Ok(None);
+    }
+    active.reconcile()?;
+    let mut state = active.state();
+    if adopt {
+        let from = std::mem::replace(&mut state.fields.session_id, session.to_string());
+        state.fields.status = LoopStatus::Running;
+        let pause_reason = state.fields.pause_reason.take();
+        let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
+            .with("from_session", from)
+            .with("session_id", session)
+            .with("source", input.source.as_deref().unwrap_or("startup"));
+        active.record(&record)?;
+        active.save(&state)?;
+        let context = context(&active, &state, Handover::Adopted, pause_reason.as_deref());
+        let notice = user::adopted(state.fields.lang, &state.fields.loop_id);
+        return Ok(Some(HookOutput::session_context(context, Some(notice))));
+    }
+    Ok(Some(HookOutput::session_context(
+        context(&active, &state, Handover::Reinjected, None),
+        None,
+    )))
+}
+
+/// The text the model gets: what is happening, why it paused, notes, last failure, the task, how to finish.
+fn context(
+    active: &ActiveLoop,
+    state: &State,
+    kind: Handover,
+    pause_reason: Option<&str>,
+) -> String {
+    let f = &state.fields;
+    let lang = f.lang;
+    let mut parts = vec![messages::handover(
+        lang,
+        kind,
+        f.iteration,
+        f.max_iterations,
+    )];
+    if let Some(reason) = pause_reason {
+        parts.push(format!(
+            "{} {reason}",
+            messages::handover_label(lang, HandoverLabel::PausedBecause)
+        ));
+    }
+    if kind == Handover::Adopted {
+        if let Ok(notes) = std::fs::read(active.project.context_path()) {
+            let notes =
+                String::from_utf8_lossy(&notes[..notes.len().min(CONTEXT_BYTES)]).into_owned();
+            parts.push(format!(
+                "{}\n{}",
+                messages::handover_label(lang, HandoverLabel::Notes),
+                notes.trim_end()
+            ));
+        }
+    }
+    if let Some(failure) = last_failure(active) {
+        parts.push(format!(
+            "{}\n{failure}",
+            messages::handover_label(lang, HandoverLabel::LastFailure)
+        ));
+    }
+    parts.push(format!(
+        "{}\n{}",
+        messages::section(lang, messages::Section::Task),
+        state.task.trim_end()
+    ));
+    parts.push(messages::how_to_finish(
+        lang,
+        &f.completion_promise,
+        f.verify_command.is_some(),
+    ));
+    parts.join("\n\n")
+}
+
+/// The summary (or output tail) of this loop's most recent failed verify, from the history.
+fn last_failure(active: &ActiveLoop) -> Option<String> {
+    let read = history::read(&active.project.history_path()).ok()?;
+    let record = history::of_loop(&read.records, active.loop_id())
+        .filter(|r| matches!(r.status, Status::PromiseRejected | Status::VerifyFailed))
+        .last()?;
+    let text = |key| {
+        record
+            .get(key)
+            .and_then(serde_json::Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    let body = text("summary").or_else(|| text("verify_tail"))?;
+    Some(format!(
+        "(iteration {}) {}",
+        record.iteration,
+        body.trim_end()
+    ))
+}

@@ -1,0 +1,61 @@
+//! loopgate keeps a coding agent working on a task until an independent oracle — a verify command sealed
+//! outside the agent's reach — says the work is done. See `README.md` for the user's view and `SPEC.md` in the
+//! workspace for the contract.
+//!
+//! Layout: `cli` (clap structs) → `commands::*` (terminal commands) and `hook::*` (Claude Code hooks), built on
+//! the concepts `state` (the mirror file), `seal` (the authoritative oracle), `history` (append-only JSONL),
+//! `lifecycle` (find / reconcile / end a loop), `oracle` (judge a claim), `verify` (the process runner),
+//! `summary` (failure synthesis), `feedback` + `messages` (what the model and user read), `signals` (tags in
+//! the agent's message), `guard` (PreToolUse decisions) and `args` (splitting /pua-loop text).
+
+pub mod args;
+pub mod cli;
+pub mod commands;
+pub mod duration;
+pub mod error;
+pub mod exit_codes;
+pub mod feedback;
+pub mod fsutil;
+pub mod guard;
+pub mod history;
+pub mod hook;
+pub mod lifecycle;
+pub mod messages;
+pub mod oracle;
+pub mod project;
+pub mod seal;
+pub mod signals;
+pub mod state;
+pub mod summary;
+pub mod transcript;
+pub mod verify;
+
+use std::io::Write;
+
+use cli::{Cli, Command};
+pub use error::Error;
+
+/// Runs a parsed command line and returns the process exit code. Errors are printed here, once, as one line.
+pub fn run(cli: Cli) -> u8 {
+    let result = match cli.command {
+        Command::Setup(args) => commands::setup::run(args),
+        Command::Hook { event } => Ok(hook::run(&event)),
+        Command::Status { json } => commands::status::run(json),
+        Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),
+        Command::Verify { json } => commands::verify::run(json),
+        Command::Cancel => commands::cancel::run(),
+        Command::Resume { session_id } => commands::resume::run(session_id),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("loopgate: {err}");
+            err.exit_code()
+        }
+    }
+}
+
+/// Writes one line; a closed pipe (`loopgate history | head`) is reported as an error so callers stop quietly.
+pub fn write_line(out: &mut impl Write, line: &str) -> std::io::Result<()> {
+    writeln!(out, "{line}")
+}

@@ -1,0 +1,153 @@
+//! Finding, reconciling, saving and ending the loop of a project — the one place that touches the seal, the
+//! state file and the history together, so every command and hook follows the same rules:
+//!
+//! - the seal is authoritative; the state file is a mirror rewritten from it;
+//! - a deleted, unreadable or edited state file is restored from the seal and recorded as `tamper_detected`
+//!   (an unreadable one is kept aside, never deleted);
+//! - ending a loop appends the final record, marks the seal ended, removes the state file, then the seal.
+
+use std::path::PathBuf;
+
+use crate::error::Error;
+use crate::history::{self, Record, Status};
+use crate::project::Project;
+use crate::seal::{self, Seal, Store};
+use crate::state::{State, StateError};
+
+/// What a project holds.
+pub enum Lookup {
+    /// No loop: no seal and no state file.
+    None,
+    /// A state file without a seal: not enforced (see README, "fail open").
+    Unsealed(PathBuf),
+    /// A loop, reconciled or not yet.
+    Loop(Box<ActiveLoop>),
+}
+
+/// A loop with its seal; `state` equals the seal's state once [`ActiveLoop::reconcile`] ran.
+pub struct ActiveLoop {
+    pub project: Project,
+    pub store: Store,
+    pub seal: Seal,
+    /// What was found wrong with the state file and overruled, in words for the model and the user.
+    pub tamper: Vec<String>,
+}
+
+/// Looks up the project's loop from the seal alone (cheap: no state file parsing). Finishes ending a loop whose
+/// seal says it ended (a crash between the steps of [`ActiveLoop::end`]).
+pub fn lookup(project: &Project) -> Result<Lookup, Error> {
+    let store = Store::open();
+    let Some(seal) = store.load(project)? else {
+        let state = project.state_path();
+        return Ok(if state.exists() {
+            Lookup::Unsealed(state)
+        } else {
+            Lookup::None
+        });
+    };
+    if seal.ended {
+        let _ = std::fs::remove_file(project.state_path());
+        store.remove(project);
+        return Ok(Lookup::None);
+    }
+    Ok(Lookup::Loop(Box::new(ActiveLoop {
+        project: project.clone(),
+        store,
+        seal,
+        tamper: Vec::new(),
+    })))
+}
+
+impl ActiveLoop {
+    /// The loop's state, as sealed.
+    pub fn state(&self) -> State {
+        self.seal.state()
+    }
+
+    pub fn loop_id(&self) -> &str {
+        &self.seal.fields.loop_id
+    }
+
+    /// Compares the state file with the seal; restores it where it differs and records what was found.
+    pub fn reconcile(&mut self) -> Result<(), Error> {
+        let path = self.project.state_path();
+        let sealed = self.seal.state();
+        let problem = match State::load(&path) {
+            Ok(Some(found)) => {
+                let fields = seal::differences(&sealed, &found);
+                (!fields.is_empty())
+                    .then(|| format!("the state file's {} changed", quote_list(&fields)))
+            }
+            Ok(None) => Some("the state file was deleted".to_string()),
+            Err(StateError::Corrupt { problem, .. }) => {
+                let aside = crate::state::keep_aside(&path).map_err(|source| Error::Io {
+                    action: "keep aside corrupt state file",
+                    path: path.clone(),
+                    source,
+                })?;
+                Some(format!(
+                    "the state file was unreadable ({problem}); it was kept at `{}`",
+                    aside.display()
+                ))
+            }
+            Err(err) => return Err(err.into()),
+        };
+        if let Some(what) = problem {
+            sealed.save(&path)?;
+            let record = Record::new(
+                self.loop_id(),
+                sealed.fields.iteration,
+                Status::TamperDetected,
+            )
+            .with("what", what.as_str());
+            self.record(&record)?;
+            self.tamper.push(what);
+        }
+        Ok(())
+    }
+
+    /// Makes `state` the loop's state: seal first (authoritative), then the mirror.
+    pub fn save(&mut self, state: &State) -> Result<(), Error> {
+        self.seal.set_state(state);
+        self.store.save(&self.project, &self.seal)?;
+        state.save(&self.project.state_path())?;
+        Ok(())
+    }
+
+    /// Appends a record to the project's history.
+    pub fn record(&self, record: &Record) -> Result<(), Error> {
+        history::append(&self.project.history_path(), record)?;
+        Ok(())
+    }
+
+    /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
+    pub fn end(self, record: &Record) -> Result<(), Error> {
+        debug_assert!(record.status.ends_loop());
+        self.record(record)?;
+        self.store.mark_ended(&self.project, &self.seal)?;
+        let path = self.project.state_path();
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(Error::Io {
+                    action: "remove state file",
+                    path,
+                    source,
+                });
+            }
+        }
+        self.store.remove(&self.project);
+        Ok(())
+    }
+}
+
+/// `` `a`, `b` and `c` ``
+pub fn quote_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}

@@ -1,0 +1,445 @@
+//! Every sentence loopgate shows the model or the user, in English and Chinese.
+//!
+//! Kept in one place so the two languages stay in step and the wording can be reviewed (and snapshot-tested)
+//! as a whole. Functions take the facts and return finished text; no caller assembles sentences itself.
+
+use crate::state::Lang;
+
+/// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
+pub fn escalation(lang: Lang, rejections: u64) -> Option<&'static str> {
+    Some(match (lang, rejections) {
+        (_, 0) => return None,
+        (Lang::En, 1..=2) => {
+            "Reminder: the oracle decides, not you. Run `loopgate verify` and read its output before you promise again."
+        }
+        (Lang::En, 3..=4) => {
+            "REASSESS. Your fixes keep failing the oracle. Re-read the verify output line by line, write down three different hypotheses for the failure, and test the most likely one before changing code."
+        }
+        (Lang::En, _) => {
+            "FORCED PIVOT. You have been rejected five times or more: you are solving the wrong problem. Go back to the requirement, question every assumption you made, and take a different approach from scratch."
+        }
+        (Lang::Zh, 1..=2) => {
+            "提醒:完成与否由验证命令判定,而不是你。再次承诺前先运行 `loopgate verify` 并阅读输出。"
+        }
+        (Lang::Zh, 3..=4) => {
+            "重新评估。你的修复一再未通过验证。逐行重读验证输出,写下三个不同的失败假设,先验证最可能的一个再改代码。"
+        }
+        (Lang::Zh, _) => {
+            "强制转向。你已被拒绝五次以上:你在解决错误的问题。回到需求本身,质疑你做过的每个假设,换一种全新的方法。"
+        }
+    })
+}
+
+/// Pressure by iteration count, so long loops change tactics instead of repeating themselves.
+pub fn pressure(lang: Lang, iteration: u64) -> Option<&'static str> {
+    Some(match (lang, iteration) {
+        (_, 0..=3) => return None,
+        (Lang::En, 4..=7) => {
+            "You are several iterations in: if the current approach is not converging, change it."
+        }
+        (Lang::En, 8..=15) => {
+            "Read `git log` and `loopgate history` before acting: know what was already tried."
+        }
+        (Lang::En, 16..=30) => {
+            "Check you are not repeating yourself: compare `git diff` with earlier attempts."
+        }
+        (Lang::En, 31..=50) => {
+            "Many iterations without success: rethink the root cause, not the symptom."
+        }
+        (Lang::En, 51..=100) => {
+            "Question the requirement itself: is the verify command testing what the task asks?"
+        }
+        (Lang::En, _) => {
+            "Over 100 iterations. Give an honest assessment; if the task is truly impossible, say so with <loop-abort>reason</loop-abort>."
+        }
+        (Lang::Zh, 4..=7) => "已经迭代多次:如果当前方法没有收敛,换一种方法。",
+        (Lang::Zh, 8..=15) => "行动前先阅读 `git log` 和 `loopgate history`:了解已经尝试过什么。",
+        (Lang::Zh, 16..=30) => "检查你是否在重复自己:把 `git diff` 与之前的尝试对比。",
+        (Lang::Zh, 31..=50) => "多次迭代仍未成功:重新思考根本原因,而不是表面症状。",
+        (Lang::Zh, 51..=100) => "质疑需求本身:验证命令是否在测试任务真正要求的东西?",
+        (Lang::Zh, _) => {
+            "已超过 100 次迭代。请给出诚实的评估;如果任务确实不可能完成,用 <loop-abort>原因</loop-abort> 说明。"
+        }
+    })
+}
+
+/// The first line of every block reason.
+pub fn header(
+    lang: Lang,
+    iteration: u64,
+    max_iterations: u64,
+    what: &str,
+    rejections: u64,
+) -> String {
+    let of = if max_iterations > 0 {
+        format!("/{max_iterations}")
+    } else {
+        String::new()
+    };
+    match lang {
+        Lang::En => format!(
+            "[loopgate] iteration {iteration}{of} · {what} · promise rejections: {rejections}"
+        ),
+        Lang::Zh => {
+            format!("[loopgate] 第 {iteration}{of} 次迭代 · {what} · 承诺被拒次数:{rejections}")
+        }
+    }
+}
+
+/// What happened at this stop, for the header.
+pub fn event_name(lang: Lang, event: Event) -> &'static str {
+    match (lang, event) {
+        (Lang::En, Event::Continue) => "not done yet",
+        (Lang::En, Event::PromiseRejected) => "PROMISE REJECTED: the verify command failed",
+        (Lang::En, Event::SealBroken) => "PROMISE REJECTED: sealed files were changed",
+        (Lang::En, Event::VerifyFailed) => "verify command still failing",
+        (Lang::Zh, Event::Continue) => "尚未完成",
+        (Lang::Zh, Event::PromiseRejected) => "承诺被拒绝:验证命令失败",
+        (Lang::Zh, Event::SealBroken) => "承诺被拒绝:受保护的文件被修改",
+        (Lang::Zh, Event::VerifyFailed) => "验证命令仍然失败",
+    }
+}
+
+/// Kinds of stop that send the agent back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    Continue,
+    PromiseRejected,
+    SealBroken,
+    VerifyFailed,
+}
+
+/// Section titles of the reason.
+pub fn section(lang: Lang, name: Section) -> &'static str {
+    match (lang, name) {
+        (Lang::En, Section::Summary) => "Failure summary:",
+        (Lang::En, Section::Task) => "Your task (unchanged):",
+        (Lang::En, Section::SealedFiles) => "Sealed files changed since the loop started:",
+        (Lang::Zh, Section::Summary) => "失败摘要:",
+        (Lang::Zh, Section::Task) => "你的任务(未变):",
+        (Lang::Zh, Section::SealedFiles) => "自循环开始以来被修改的受保护文件:",
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    Summary,
+    Task,
+    SealedFiles,
+}
+
+/// Title of the verify output tail.
+pub fn output_tail(lang: Lang, command: &str, result: &str, log: &str) -> String {
+    match lang {
+        Lang::En => format!("Last lines of `{command}` ({result}; full log: {log}):"),
+        Lang::Zh => format!("`{command}` 的最后几行输出({result};完整日志:{log}):"),
+    }
+}
+
+/// How to leave the loop honestly.
+pub fn how_to_finish(lang: Lang, promise: &str, has_verify: bool) -> String {
+    match (lang, has_verify) {
+        (Lang::En, true) => format!(
+            "When the work is done, run `loopgate verify` yourself; once it passes, reply with <promise>{promise}</promise> and loopgate runs the sealed verify command to confirm.\nNeed something only the user can give (credentials, a decision)? Reply <loop-pause>what you need</loop-pause>. Truly impossible? Reply <loop-abort>why</loop-abort>."
+        ),
+        (Lang::En, false) => format!(
+            "When the task is truly complete, reply with <promise>{promise}</promise> (there is no verify command: you are on your honor).\nNeed something only the user can give? Reply <loop-pause>what you need</loop-pause>. Truly impossible? Reply <loop-abort>why</loop-abort>."
+        ),
+        (Lang::Zh, true) => format!(
+            "工作完成后,先自己运行 `loopgate verify`;通过后回复 <promise>{promise}</promise>,loopgate 会运行受保护的验证命令确认。\n需要只有用户能提供的东西(凭据、决定)?回复 <loop-pause>你需要什么</loop-pause>。确实无法完成?回复 <loop-abort>原因</loop-abort>。"
+        ),
+        (Lang::Zh, false) => format!(
+            "任务真正完成后,回复 <promise>{promise}</promise>(没有验证命令:全凭诚信)。\n需要只有用户能提供的东西?回复 <loop-pause>你需要什么</loop-pause>。确实无法完成?回复 <loop-abort>原因</loop-abort>。"
+        ),
+    }
+}
+
+/// Called out when the failure is the same as at the previous rejection.
+pub fn same_failure(lang: Lang, times: u64) -> String {
+    match lang {
+        Lang::En => format!(
+            "This is the SAME failure as last time ({times} times in a row): your last change did not affect it."
+        ),
+        Lang::Zh => format!("这与上次的失败完全相同(连续 {times} 次):你上次的修改没有影响它。"),
+    }
+}
+
+/// Told to model and user when the state file disagreed with the seal.
+pub fn tampered(lang: Lang, what: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."
+        ),
+        Lang::Zh => format!("检测到篡改:{what}。已恢复受保护的验证设置,本循环仍由它判定。"),
+    }
+}
+
+/// How to undo changes to sealed files.
+pub fn restore_sealed(lang: Lang, paths: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "These files are sealed: the oracle judges your work against them. Restore them (e.g. `git checkout -- {paths}`) and change the code under test instead."
+        ),
+        Lang::Zh => format!(
+            "这些文件受保护:验证以它们为准。请恢复它们(例如 `git checkout -- {paths}`),改为修改被测试的代码。"
+        ),
+    }
+}
+
+/// Why a session is being given the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handover {
+    /// A paused or unbound loop adopted by this session.
+    Adopted,
+    /// This session's own loop, re-injected after compaction or a resume.
+    Reinjected,
+}
+
+/// The opening of the context a session start hands the model.
+pub fn handover(lang: Lang, kind: Handover, iteration: u64, max_iterations: u64) -> String {
+    let of = if max_iterations > 0 {
+        format!("/{max_iterations}")
+    } else {
+        String::new()
+    };
+    match (lang, kind) {
+        (Lang::En, Handover::Adopted) => format!(
+            "[loopgate] This session has taken over a paused loop (iteration {iteration}{of}). Read `.claude/pua-loop-history.jsonl` (or run `loopgate history`) to see what was tried, then continue the task below. Stopping sends you back to work until the oracle passes."
+        ),
+        (Lang::En, Handover::Reinjected) => format!(
+            "[loopgate] Reminder after context compaction: you are inside a loop (iteration {iteration}{of}). Stopping sends you back to work until the oracle passes."
+        ),
+        (Lang::Zh, Handover::Adopted) => format!(
+            "[loopgate] 本会话接手了一个已暂停的循环(第 {iteration}{of} 次迭代)。先阅读 `.claude/pua-loop-history.jsonl`(或运行 `loopgate history`)了解已尝试的内容,然后继续下面的任务。在验证通过之前,停止会让你回到工作中。"
+        ),
+        (Lang::Zh, Handover::Reinjected) => format!(
+            "[loopgate] 上下文压缩后的提醒:你正处于一个循环中(第 {iteration}{of} 次迭代)。在验证通过之前,停止会让你回到工作中。"
+        ),
+    }
+}
+
+/// Labels inside the handover context.
+pub fn handover_label(lang: Lang, label: HandoverLabel) -> &'static str {
+    match (lang, label) {
+        (Lang::En, HandoverLabel::PausedBecause) => "The loop was paused because the agent needed:",
+        (Lang::En, HandoverLabel::Notes) => "Notes left in `.claude/pua-loop-context.md`:",
+        (Lang::En, HandoverLabel::LastFailure) => "Last verify failure:",
+        (Lang::Zh, HandoverLabel::PausedBecause) => "循环暂停的原因是代理需要:",
+        (Lang::Zh, HandoverLabel::Notes) => "`.claude/pua-loop-context.md` 中留下的笔记:",
+        (Lang::Zh, HandoverLabel::LastFailure) => "上一次验证失败:",
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandoverLabel {
+    PausedBecause,
+    Notes,
+    LastFailure,
+}
+
+/// What `loopgate setup` prints: the agent reads it as the start of its work.
+pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
+    let f = &state.fields;
+    let lang = f.lang;
+    let none = if lang == Lang::Zh { "无" } else { "none" };
+    let iterations = if f.max_iterations > 0 {
+        f.max_iterations.to_string()
+    } else {
+        none.to_string()
+    };
+    let duration = f
+        .max_duration
+        .map_or_else(|| none.to_string(), crate::duration::format_secs);
+    let when = match (lang, f.verify_on) {
+        (Lang::En, crate::state::VerifyOn::Promise) => "runs when you promise",
+        (Lang::En, crate::state::VerifyOn::Always) => "runs at every stop",
+        (Lang::Zh, crate::state::VerifyOn::Promise) => "在你承诺时运行",
+        (Lang::Zh, crate::state::VerifyOn::Always) => "每次停止时运行",
+    };
+    let verify = match (&f.verify_command, lang) {
+        (Some(cmd), Lang::En) => format!(
+            "Verify command (sealed; editing files cannot change it): `{cmd}` (timeout {}s, {when})",
+            f.verify_timeout
+        ),
+        (Some(cmd), Lang::Zh) => format!(
+            "验证命令(已封存,修改文件无法改变它):`{cmd}`(超时 {} 秒,{when})",
+            f.verify_timeout
+        ),
+        (None, Lang::En) => {
+            "No verify command: your promise alone completes the loop, so make it honest."
+                .to_string()
+        }
+        (None, Lang::Zh) => "没有验证命令:你的承诺本身就会结束循环,所以必须诚实。".to_string(),
+    };
+    let sealed = match lang {
+        _ if f.sealed.is_empty() => String::new(),
+        Lang::En => format!(
+            "\nSealed files ({sealed_files} now, matching {}): do not modify, add or delete them.",
+            f.sealed.join(", ")
+        ),
+        Lang::Zh => format!(
+            "\n受保护的文件(当前 {sealed_files} 个,匹配 {}):不要修改、添加或删除。",
+            f.sealed.join(", ")
+        ),
+    };
+    let (title, task, limits, files) = match lang {
+        Lang::En => (
+            "loop started",
+            "Task:",
+            format!("Limits: max iterations {iterations}; max duration {duration}."),
+            "History: `.claude/pua-loop-history.jsonl` (`loopgate history`); status: `loopgate status`.",
+        ),
+        Lang::Zh => (
+            "循环已开始",
+            "任务:",
+            format!("限制:最大迭代次数 {iterations};最长时间 {duration}。"),
+            "历史:`.claude/pua-loop-history.jsonl`(`loopgate history`);状态:`loopgate status`。",
+        ),
+    };
+    let unbound = match lang {
+        _ if !f.session_id.is_empty() => "",
+        Lang::En => {
+            "\nNo Claude Code session was given: the next session that starts in this project adopts the loop (or run `loopgate resume --session-id ID`)."
+        }
+        Lang::Zh => {
+            "\n未指定 Claude Code 会话:此项目中下一个启动的会话会接手该循环(或运行 `loopgate resume --session-id ID`)。"
+        }
+    };
+    format!(
+        "[loopgate] {title}: `{}`\n\n{task}\n{}\n\n{verify}\n{limits}{sealed}{unbound}\n\n{}\n{files}",
+        f.loop_id,
+        state.task.trim_end(),
+        how_to_finish(lang, &f.completion_promise, f.verify_command.is_some()),
+    )
+}
+
+/// One-liners for the user (`systemMessage`).
+pub mod user {
+    use crate::state::Lang;
+
+    pub fn complete(lang: Lang, iteration: u64, rejections: u64, verified: bool) -> String {
+        match (lang, verified) {
+            (Lang::En, true) => format!(
+                "loopgate: ✅ verified complete after {iteration} iteration(s), {rejections} rejected promise(s)."
+            ),
+            (Lang::En, false) => format!(
+                "loopgate: ✅ complete (honor system, no verify command) after {iteration} iteration(s)."
+            ),
+            (Lang::Zh, true) => {
+                format!("loopgate:✅ 经验证完成,共 {iteration} 次迭代,{rejections} 次承诺被拒。")
+            }
+            (Lang::Zh, false) => {
+                format!("loopgate:✅ 已完成(诚信模式,无验证命令),共 {iteration} 次迭代。")
+            }
+        }
+    }
+
+    pub fn rejected(lang: Lang, iteration: u64, result: &str) -> String {
+        match lang {
+            Lang::En => format!(
+                "loopgate: ❌ promise rejected at iteration {iteration} ({result}); the agent continues."
+            ),
+            Lang::Zh => {
+                format!("loopgate:❌ 第 {iteration} 次迭代的承诺被拒绝({result});继续工作。")
+            }
+        }
+    }
+
+    pub fn iteration(lang: Lang, iteration: u64, max: u64) -> String {
+        let of = if max > 0 {
+            format!("/{max}")
+        } else {
+            String::new()
+        };
+        match lang {
+            Lang::En => format!("loopgate: iteration {iteration}{of}"),
+            Lang::Zh => format!("loopgate:第 {iteration}{of} 次迭代"),
+        }
+    }
+
+    pub fn limit(lang: Lang, what: &str, iteration: u64) -> String {
+        match lang {
+            Lang::En => format!(
+                "loopgate: ⏹ loop ended: {what} reached at iteration {iteration}, task NOT verified. See `loopgate history`."
+            ),
+            Lang::Zh => format!(
+                "loopgate:⏹ 循环结束:在第 {iteration} 次迭代达到 {what},任务未通过验证。见 `loopgate history`。"
+            ),
+        }
+    }
+
+    pub fn aborted(lang: Lang, reason: &str) -> String {
+        match lang {
+            Lang::En => format!("loopgate: ⏹ the agent aborted the loop: {reason}"),
+            Lang::Zh => format!("loopgate:⏹ 代理中止了循环:{reason}"),
+        }
+    }
+
+    pub fn adopted(lang: Lang, loop_id: &str) -> String {
+        match lang {
+            Lang::En => format!("loopgate: ▶ this session resumed loop `{loop_id}`."),
+            Lang::Zh => format!("loopgate:▶ 本会话继续了循环 `{loop_id}`。"),
+        }
+    }
+
+    pub fn paused(lang: Lang, need: &str) -> String {
+        match lang {
+            Lang::En => format!(
+                "loopgate: ⏸ loop paused, the agent needs: {need}. The next session here resumes it (or run `loopgate resume`)."
+            ),
+            Lang::Zh => format!(
+                "loopgate:⏸ 循环已暂停,代理需要:{need}。此项目的下一个会话会继续它(或运行 `loopgate resume`)。"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escalation_levels_follow_the_spec() {
+        assert_eq!(escalation(Lang::En, 0), None);
+        assert!(
+            escalation(Lang::En, 2)
+                .expect("reminder")
+                .starts_with("Reminder")
+        );
+        assert!(
+            escalation(Lang::En, 3)
+                .expect("reassess")
+                .starts_with("REASSESS")
+        );
+        assert!(
+            escalation(Lang::En, 4)
+                .expect("reassess")
+                .contains("three different hypotheses")
+        );
+        assert!(
+            escalation(Lang::En, 5)
+                .expect("pivot")
+                .starts_with("FORCED PIVOT")
+        );
+        assert!(
+            escalation(Lang::Zh, 9)
+                .expect("pivot")
+                .starts_with("强制转向")
+        );
+    }
+
+    #[test]
+    fn pressure_levels_follow_the_spec() {
+        let at = |i| pressure(Lang::En, i).unwrap_or("");
+        assert_eq!(at(3), "");
+        assert!(at(4).contains("change it"));
+        assert!(at(8).contains("git log") && at(15).contains("git log"));
+        assert!(at(16).contains("git diff") && at(30).contains("git diff"));
+        assert!(at(31).contains("root cause"));
+        assert!(at(51).contains("requirement") && at(100).contains("requirement"));
+        assert!(at(101).contains("loop-abort"));
+        for i in [4, 8, 16, 31, 51, 101] {
+            assert!(pressure(Lang::Zh, i).is_some());
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Judging a claim: the sealed files first, then the sealed verify command — never what the state file says.
+
+use std::time::Duration;
+
+use crate::error::Error;
+use crate::history::Record;
+use crate::lifecycle::ActiveLoop;
+use crate::seal::{FileChange, SealedFiles};
+use crate::summary::{self, FailureSummary};
+use crate::verify::{self, VerifyOutcome, VerifyRequest};
+
+/// How much of the output tail goes into a history record.
+const HISTORY_TAIL_BYTES: usize = 2048;
+
+/// One run of the verify command, with what was made of its output.
+pub struct Run {
+    pub command: String,
+    pub outcome: VerifyOutcome,
+    pub summary: FailureSummary,
+    pub fingerprint: String,
+}
+
+/// The oracle's answer.
+pub enum Verdict {
+    /// No verify command is sealed: the loop runs on the honor system.
+    Honor,
+    /// Sealed files were added, changed or deleted; the verify command did not run.
+    SealBroken(Vec<FileChange>),
+    Pass(Run),
+    Fail(Run),
+}
+
+/// Who asked for the verdict; a self-check logs to its own file so it never overwrites the oracle's log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caller {
+    StopHook,
+    SelfCheck,
+}
+
+/// Checks the sealed files, then runs the sealed verify command for `iteration`.
+pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verdict, Error> {
+    let fields = &active.seal.fields;
+    let Some(command) = fields.verify_command.clone() else {
+        return Ok(Verdict::Honor);
+    };
+    let changes = sealed_changes(active)?;
+    if !changes.is_empty() {
+        return Ok(Verdict::SealBroken(changes));
+    }
+    let mut log_path = active.project.verify_log_path(&fields.loop_id, iteration);
+    if caller == Caller::SelfCheck {
+        log_path.set_extension("self-check.log");
+    }
+    let request = VerifyRequest {
+        command: &command,
+        cwd: &active.project.root,
+        timeout: Duration::from_secs(fields.verify_timeout),
+        log_path: &log_path,
+    };
+    let outcome = verify::run(&request)?;
+    let text = output_text(&outcome);
+    let summary = summary::summarize(&text);
+    let fingerprint = summary::fingerprint(&text);
+    let run = Run {
+        command,
+        outcome,
+        summary,
+        fingerprint,
+    };
+    Ok(if run.outcome.passed() {
+        Verdict::Pass(run)
+    } else {
+        Verdict::Fail(run)
+    })
+}
+
+/// Sealed files that differ from setup, sorted by path.
+pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
+    let patterns = &active.seal.fields.sealed;
+    if patterns.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sealed = SealedFiles::new(patterns).map_err(Error::Usage)?;
+    let root = &active.project.root;
+    let now = sealed.hash_all(root).map_err(|source| Error::Io {
+        action: "hash sealed files under",
+        path: root.clone(),
+        source,
+    })?;
+    Ok(crate::seal::files::changes(&active.seal.files, &now))
+}
+
+/// Head and tail of the output as text (lossy), for the summary and the fingerprint.
+fn output_text(outcome: &VerifyOutcome) -> String {
+    let head = String::from_utf8_lossy(&outcome.head);
+    if outcome.total_bytes as usize <= outcome.head.len() {
+        return head.into_owned();
+    }
+    format!("{head}\n…\n{}", String::from_utf8_lossy(&outcome.tail))
+}
+
+impl Run {
+    /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`.
+    pub fn result_text(&self) -> String {
+        let o = &self.outcome;
+        let secs = o.duration.as_secs_f64();
+        if o.timed_out {
+            format!("timed out after {secs:.0}s")
+        } else if let Some(signal) = o.signal {
+            format!("killed by signal {signal} after {secs:.1}s")
+        } else {
+            format!("exit {} after {secs:.1}s", o.exit_code.unwrap_or(-1))
+        }
+    }
+
+    /// Adds the verify facts to a history record.
+    pub fn annotate(&self, record: Record) -> Record {
+        let o = &self.outcome;
+        let tail = String::from_utf8_lossy(&o.tail);
+        let cut = tail.len().saturating_sub(HISTORY_TAIL_BYTES);
+        let cut = (cut..tail.len())
+            .find(|&i| tail.is_char_boundary(i))
+            .unwrap_or(tail.len());
+        record
+            .with("verify_exit", o.exit_code)
+            .with("verify_signal", o.signal)
+            .with("timed_out", o.timed_out)
+            .with(
+                "duration_ms",
+                u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX),
+            )
+            .with("verify_tail", &tail[cut..])
+            .with("fingerprint", self.fingerprint.as_str())
+            .with("summary", self.summary.text.as_str())
+            .with("log", o.log_path.to_string_lossy().as_ref())
+    }
+}

@@ -1,0 +1,216 @@
+//! The seal: the oracle of a loop, kept outside the project where the agent's tools do not reach.
+//!
+//! `setup` writes it under `$LOOPGATE_HOME/seals/` (directory 0700, file 0600), keyed by a hash of the project's
+//! canonical root so no id from any file can steer the path. It holds what judges the agent — the verify command,
+//! its timeout, the promise, the limits, the sealed globs and the SHA-256 of every sealed file — and in fact the
+//! whole loop state, including the session it is bound to and the task, so a deleted state file can be restored
+//! and an edited one is recognized field by field. The state file in the project is a mirror for people and
+//! scripts; loopgate never obeys it: where it differs, the seal wins and the difference is recorded as tampering.
+//!
+//! A loop that ends is first marked `ended` (atomic), then its state file is removed, then the seal; a crash
+//! between steps therefore never resurrects an ended loop.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::fsutil;
+use crate::project::{Project, loopgate_home};
+use crate::state::{State, StateFields};
+
+pub mod files;
+pub use files::{FileChange, SealedFiles};
+
+/// Everything sealed for one loop: the whole loop state (the state file is only a mirror of it), the sealed
+/// files' hashes, and where the project lives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seal {
+    pub project_root: PathBuf,
+    pub fields: StateFields,
+    pub task: String,
+    /// Relative path → SHA-256 hex of every file matched by the sealed globs at setup.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    /// Set as the first step of ending a loop; an ended seal is never obeyed.
+    #[serde(default)]
+    pub ended: bool,
+}
+
+impl Seal {
+    /// The state file this seal mirrors.
+    pub fn state(&self) -> State {
+        State {
+            fields: self.fields.clone(),
+            task: self.task.clone(),
+        }
+    }
+
+    /// Takes the new state as authoritative (the caller then mirrors it into the state file).
+    pub fn set_state(&mut self, state: &State) {
+        self.fields = state.fields.clone();
+        self.task.clone_from(&state.task);
+    }
+}
+
+/// Names of the state fields (and `task`) where `found` differs from what the seal holds.
+pub fn differences(sealed: &State, found: &State) -> Vec<String> {
+    let as_map = |fields: &StateFields| match serde_json::to_value(fields) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (want, got) = (as_map(&sealed.fields), as_map(&found.fields));
+    let mut names: Vec<String> = want
+        .keys()
+        .chain(got.keys())
+        .filter(|k| want.get(*k) != got.get(*k))
+        .cloned()
+        .collect();
+    names.sort();
+    names.dedup();
+    if sealed.task != found.task {
+        names.push("task".to_string());
+    }
+    names
+}
+
+/// Failures of the seal store; each names the file.
+#[derive(Debug)]
+pub enum SealError {
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    Corrupt {
+        path: PathBuf,
+        problem: String,
+    },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for SealError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Read { path, source } => {
+                write!(f, "failed to read seal `{}`: {source}", path.display())
+            }
+            Self::Corrupt { path, problem } => {
+                write!(f, "seal `{}` is corrupt: {problem}", path.display())
+            }
+            Self::Write { path, source } => {
+                write!(
+                    f,
+                    "failed to write seal `{}`: {source} (set `LOOPGATE_HOME` to a writable directory)",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SealError {}
+
+/// Where seals live for a project.
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// The store under [`loopgate_home`].
+    pub fn open() -> Self {
+        Self {
+            dir: loopgate_home().join("seals"),
+        }
+    }
+
+    /// The directory holding every seal.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The seal file of a project: named by a hash of its canonical root.
+    pub fn path_for(&self, project: &Project) -> PathBuf {
+        let root = project.canonical_root();
+        let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
+        self.dir
+            .join(format!("{}.json", &fsutil::hex(&digest)[..32]))
+    }
+
+    /// The project's seal, if one exists (ended or not: the caller finishes ending an ended one).
+    pub fn load(&self, project: &Project) -> Result<Option<Seal>, SealError> {
+        let path = self.path_for(project);
+        let Some(bytes) = fsutil::read_optional(&path).map_err(|source| SealError::Read {
+            path: path.clone(),
+            source,
+        })?
+        else {
+            return Ok(None);
+        };
+        let seal: Seal = serde_json::from_slice(&bytes).map_err(|e| SealError::Corrupt {
+            path: path.clone(),
+            problem: e.to_string(),
+        })?;
+        Ok(Some(seal))
+    }
+
+    /// Writes the seal privately (0700 directory, 0600 file) and atomically.
+    pub fn save(&self, project: &Project, seal: &Seal) -> Result<(), SealError> {
+        let path = self.path_for(project);
+        let err = |source| SealError::Write {
+            path: path.clone(),
+            source,
+        };
+        create_private_dir(&self.dir).map_err(err)?;
+        let bytes = serde_json::to_vec_pretty(seal).map_err(|e| err(std::io::Error::other(e)))?;
+        fsutil::write_atomic(&path, &bytes, 0o600).map_err(err)
+    }
+
+    /// First step of ending a loop: mark the seal ended so nothing obeys it again.
+    pub fn mark_ended(&self, project: &Project, seal: &Seal) -> Result<(), SealError> {
+        let ended = Seal {
+            ended: true,
+            ..seal.clone()
+        };
+        self.save(project, &ended)
+    }
+
+    /// Last step of ending a loop.
+    pub fn remove(&self, project: &Project) {
+        let _ = std::fs::remove_file(self.path_for(project));
+    }
+
+    /// Deletes seals left behind by loops that can never be resumed: ended ones (a crash between the steps of
+    /// ending a loop) and those whose project directory is gone. Errors are ignored: cleanup is best effort.
+    pub fn clean_stale(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let stale = match std::fs::read(&path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Seal>(&b).ok())
+            {
+                Some(seal) => seal.ended || !seal.project_root.is_dir(),
+                None => path.extension().is_some_and(|e| e == "tmp"),
+            };
+            if stale {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}

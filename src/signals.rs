@@ -1,0 +1,113 @@
+//! Finding the agent's signals in its last message.
+//!
+//! Only whole tags count: `<loop-abort>reason</loop-abort>` beats `<loop-pause>need</loop-pause>`, which beats
+//! `<promise>TEXT</promise>`. A bare `LOOP_DONE` is not a promise, and a promise whose text differs from the
+//! sealed one (after trimming and collapsing white space on both sides) is ignored.
+
+/// What the agent asked for at this stop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Signal {
+    Abort(String),
+    Pause(String),
+    Promise,
+    None,
+}
+
+/// Scans `message` for the strongest signal. `promise` is the completion promise from the seal.
+pub fn scan(message: &str, promise: &str) -> Signal {
+    if let Some(reason) = tag_contents(message, "loop-abort").next() {
+        return Signal::Abort(reason.trim().to_string());
+    }
+    if let Some(need) = tag_contents(message, "loop-pause").next() {
+        return Signal::Pause(need.trim().to_string());
+    }
+    let wanted = collapse(promise);
+    if tag_contents(message, "promise").any(|text| collapse(text) == wanted) {
+        return Signal::Promise;
+    }
+    Signal::None
+}
+
+/// Trims and collapses every run of white space to one space.
+pub fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The contents of every complete `<name>…</name>` pair, in order.
+fn tag_contents<'a>(text: &'a str, name: &str) -> impl Iterator<Item = &'a str> + 'a {
+    let open = format!("<{name}>");
+    let close = format!("</{name}>");
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let start = rest.find(&open)? + open.len();
+        let len = rest[start..].find(&close)?;
+        let inner = &rest[start..start + len];
+        rest = &rest[start + len + close.len()..];
+        Some(inner)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precedence_is_abort_then_pause_then_promise() {
+        let all = "<promise>LOOP_DONE</promise> <loop-pause>creds</loop-pause> <loop-abort>impossible</loop-abort>";
+        assert_eq!(scan(all, "LOOP_DONE"), Signal::Abort("impossible".into()));
+        let two = "<promise>LOOP_DONE</promise><loop-pause> need a key </loop-pause>";
+        assert_eq!(scan(two, "LOOP_DONE"), Signal::Pause("need a key".into()));
+    }
+
+    #[test]
+    fn promise_must_be_a_whole_tag_with_matching_text() {
+        assert_eq!(scan("LOOP_DONE", "LOOP_DONE"), Signal::None);
+        assert_eq!(scan("<promise>LOOP_DONE", "LOOP_DONE"), Signal::None);
+        assert_eq!(
+            scan("<promise>NOT_DONE</promise>", "LOOP_DONE"),
+            Signal::None
+        );
+        assert_eq!(
+            scan("done: <promise>LOOP_DONE</promise>", "LOOP_DONE"),
+            Signal::Promise
+        );
+    }
+
+    #[test]
+    fn white_space_is_collapsed_on_both_sides() {
+        assert_eq!(
+            scan(
+                "<promise>\n  all   tests\tpass \n</promise>",
+                " all tests  pass"
+            ),
+            Signal::Promise
+        );
+    }
+
+    #[test]
+    fn later_matching_promise_counts_after_a_wrong_one() {
+        assert_eq!(
+            scan(
+                "<promise>x</promise> then <promise>LOOP_DONE</promise>",
+                "LOOP_DONE"
+            ),
+            Signal::Promise
+        );
+    }
+
+    #[test]
+    fn unterminated_tags_do_not_panic() {
+        for text in [
+            "<loop-abort>",
+            "</loop-abort><loop-abort>",
+            "<promise></promise>",
+            "<<promise>>",
+        ] {
+            let _ = scan(text, "LOOP_DONE");
+        }
+        assert_eq!(
+            scan("<loop-abort></loop-abort>", "X"),
+            Signal::Abort(String::new())
+        );
+    }
+}

@@ -1,0 +1,234 @@
+//! The state file `.claude/pua-loop.local.md`: YAML frontmatter, then the task verbatim.
+//!
+//! Invariants: the frontmatter is produced by a YAML serializer (never by pasting strings), the task after the
+//! closing `---` line is kept byte for byte (so a task holding `---` lines, quotes, backticks, `$(…)` or CRLF
+//! line ends round-trips), and every write is atomic. The state file is a convenience copy for humans and
+//! scripts: the oracle fields in it are checked against the seal, which wins (see `seal`).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::fsutil;
+
+/// Default completion promise the agent must echo inside `<promise>` tags.
+pub const DEFAULT_PROMISE: &str = "LOOP_DONE";
+/// Default verify timeout in seconds.
+pub const DEFAULT_VERIFY_TIMEOUT: u64 = 600;
+
+/// Whether the loop is being worked on or waiting for a session to pick it up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum LoopStatus {
+    #[default]
+    Running,
+    Paused,
+}
+
+/// When the verify command runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum VerifyOn {
+    /// Only when the agent claims completion.
+    #[default]
+    Promise,
+    /// At every stop; a pass completes the loop.
+    Always,
+}
+
+/// Language of everything loopgate tells the model and the user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+/// The frontmatter fields. Optional fields default so that older or hand-trimmed files still load; the ones a
+/// loop cannot exist without (`loop_id`, `iteration`) are required and named in the error when missing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StateFields {
+    #[serde(default = "yes")]
+    pub active: bool,
+    #[serde(default)]
+    pub status: LoopStatus,
+    pub loop_id: String,
+    /// Empty when the loop waits to be adopted by a session (`loopgate resume` or the next session start).
+    #[serde(default)]
+    pub session_id: String,
+    pub iteration: u64,
+    /// 0 means unlimited.
+    #[serde(default)]
+    pub max_iterations: u64,
+    #[serde(default = "default_promise")]
+    pub completion_promise: String,
+    #[serde(default)]
+    pub verify_command: Option<String>,
+    #[serde(default = "default_timeout")]
+    pub verify_timeout: u64,
+    #[serde(default)]
+    pub verify_on: VerifyOn,
+    /// Maximum wall time of the loop in seconds; absent means unlimited.
+    #[serde(default)]
+    pub max_duration: Option<u64>,
+    #[serde(default)]
+    pub promise_rejections: u64,
+    #[serde(default)]
+    pub rejections_in_a_row: u64,
+    #[serde(default)]
+    pub started_at: String,
+    #[serde(default)]
+    pub sealed: Vec<String>,
+    #[serde(default)]
+    pub lang: Lang,
+    /// Fingerprint of the last verify failure, to call out the same failure again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_fingerprint: Option<String>,
+    /// How many verify failures in a row had that fingerprint.
+    #[serde(default)]
+    pub same_failure_streak: u64,
+    /// Why the loop was paused, shown to the session that resumes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause_reason: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_promise() -> String {
+    DEFAULT_PROMISE.to_string()
+}
+
+fn default_timeout() -> u64 {
+    DEFAULT_VERIFY_TIMEOUT
+}
+
+/// A loop's state: fields plus the task text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub fields: StateFields,
+    pub task: String,
+}
+
+/// Failures reading or writing the state file; each names the file.
+#[derive(Debug)]
+pub enum StateError {
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    Corrupt {
+        path: PathBuf,
+        problem: String,
+    },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Read { path, source } => {
+                write!(f, "failed to read `{}`: {source}", path.display())
+            }
+            Self::Corrupt { path, problem } => {
+                write!(f, "state file `{}` is corrupt: {problem}", path.display())
+            }
+            Self::Write { path, source } => {
+                write!(f, "failed to write `{}`: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for StateError {}
+
+impl State {
+    /// Renders the file: `---`, the YAML, `---`, the task exactly as given.
+    pub fn render(&self) -> Result<String, String> {
+        let yaml = yaml_serde::to_string(&self.fields).map_err(|e| e.to_string())?;
+        let yaml = yaml.strip_prefix("---\n").unwrap_or(&yaml);
+        Ok(format!("---\n{yaml}---\n{}", self.task))
+    }
+
+    /// Parses a rendered file. Accepts CRLF delimiters; the task keeps its bytes, CRs included.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let rest = strip_delimiter_line(text).ok_or("it does not start with a `---` line")?;
+        let mut offset = 0;
+        for line in rest.split_inclusive('\n') {
+            if is_delimiter(line) {
+                let yaml = &rest[..offset];
+                let task = &rest[offset + line.len()..];
+                let fields: StateFields = yaml_serde::from_str(yaml).map_err(|e| e.to_string())?;
+                return Ok(Self {
+                    fields,
+                    task: task.to_string(),
+                });
+            }
+            offset += line.len();
+        }
+        Err("the frontmatter has no closing `---` line".to_string())
+    }
+
+    /// Loads the state file; `Ok(None)` when there is none.
+    pub fn load(path: &Path) -> Result<Option<Self>, StateError> {
+        let Some(bytes) = fsutil::read_optional(path).map_err(|source| StateError::Read {
+            path: path.into(),
+            source,
+        })?
+        else {
+            return Ok(None);
+        };
+        let text = String::from_utf8(bytes).map_err(|_| StateError::Corrupt {
+            path: path.into(),
+            problem: "it is not valid UTF-8".into(),
+        })?;
+        Self::parse(&text)
+            .map(Some)
+            .map_err(|problem| StateError::Corrupt {
+                path: path.into(),
+                problem,
+            })
+    }
+
+    /// Writes the state file atomically, creating `.claude/` if needed.
+    pub fn save(&self, path: &Path) -> Result<(), StateError> {
+        let write_err = |source| StateError::Write {
+            path: path.into(),
+            source,
+        };
+        let text = self
+            .render()
+            .map_err(|e| write_err(std::io::Error::other(e)))?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(write_err)?;
+        }
+        fsutil::write_atomic(path, text.as_bytes(), 0o644).map_err(write_err)
+    }
+}
+
+/// Moves a corrupt state file aside (never deletes it) and returns where it went.
+pub fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+    let aside = path.with_file_name(format!("pua-loop.local.md.corrupt-{stamp}"));
+    std::fs::rename(path, &aside)?;
+    Ok(aside)
+}
+
+fn is_delimiter(line: &str) -> bool {
+    line.trim_end_matches(['\n', '\r']) == "---"
+}
+
+fn strip_delimiter_line(text: &str) -> Option<&str> {
+    let first = text.split_inclusive('\n').next()?;
+    is_delimiter(first).then(|| &text[first.len()..])
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,98 @@
+use super::*;
+
+pub(crate) fn sample(task: &str) -> State {
+    State {
+        fields: StateFields {
+            active: true,
+            status: LoopStatus::Running,
+            loop_id: "lg-test".into(),
+            session_id: "s1".into(),
+            iteration: 1,
+            max_iterations: 0,
+            completion_promise: DEFAULT_PROMISE.into(),
+            verify_command: Some("cargo test -- --test-threads=1 'it''s'".into()),
+            verify_timeout: 600,
+            verify_on: VerifyOn::Promise,
+            max_duration: None,
+            promise_rejections: 0,
+            rejections_in_a_row: 0,
+            started_at: "2026-11-21T00:00:00Z".into(),
+            sealed: vec!["tests/**".into()],
+            lang: Lang::En,
+            last_fingerprint: None,
+            same_failure_streak: 0,
+            pause_reason: None,
+        },
+        task: task.into(),
+    }
+}
+
+#[test]
+fn task_with_delimiters_quotes_and_substitutions_round_trips_byte_for_byte() {
+    let task = "fix it\n---\nnot: yaml\n---\n\"quoted\" 'single' `tick` $(rm -rf /) \\ back\r\nCRLF line\r\n";
+    let state = sample(task);
+    let text = state.render().expect("render");
+    let back = State::parse(&text).expect("parse");
+    assert_eq!(back, state);
+    assert_eq!(back.task.as_bytes(), task.as_bytes());
+}
+
+#[test]
+fn crlf_frontmatter_parses() {
+    let text = "---\r\nloop_id: a\r\niteration: 3\r\nverify_command: make\r\n---\r\ntask\r\n";
+    let state = State::parse(text).expect("parse");
+    assert_eq!(state.fields.iteration, 3);
+    assert_eq!(state.fields.verify_command.as_deref(), Some("make"));
+    assert_eq!(state.task, "task\r\n");
+}
+
+#[test]
+fn missing_required_field_is_named() {
+    let err = State::parse("---\niteration: 1\n---\ntask").expect_err("must fail");
+    assert!(err.contains("loop_id"), "{err}");
+}
+
+#[test]
+fn wrong_type_is_reported() {
+    let err = State::parse("---\nloop_id: a\niteration: lots\n---\ntask").expect_err("must fail");
+    assert!(err.contains("iteration"), "{err}");
+}
+
+#[test]
+fn broken_yaml_and_missing_delimiters_are_errors_not_panics() {
+    for text in [
+        "",
+        "no frontmatter",
+        "---\nloop_id: [\n---\n",
+        "---\nloop_id: a\niteration: 1\n",
+        "---",
+    ] {
+        assert!(State::parse(text).is_err(), "{text:?} parsed");
+    }
+}
+
+#[test]
+fn load_names_the_file_and_missing_file_is_none() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("state.md");
+    assert!(State::load(&path).expect("load").is_none());
+    std::fs::write(&path, "garbage").expect("write");
+    let err = State::load(&path).expect_err("corrupt").to_string();
+    assert!(err.contains("state.md") && err.contains("corrupt"), "{err}");
+    std::fs::write(&path, [0xff, 0xfe, 0x00]).expect("write");
+    assert!(
+        State::load(&path)
+            .expect_err("binary")
+            .to_string()
+            .contains("UTF-8")
+    );
+}
+
+#[test]
+fn save_then_load_round_trips() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(".claude/pua-loop.local.md");
+    let state = sample("task ---\n---\n");
+    state.save(&path).expect("save");
+    assert_eq!(State::load(&path).expect("load"), Some(state));
+}
