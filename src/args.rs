@@ -53,13 +53,14 @@ pub fn split(raw: &str, known: &[FlagSpec]) -> Result<Split, String> {
             .then(|| lookup(&token.text, known))
             .flatten();
         let Some((spec, inline)) = flag else {
-            if !token.quoted && token.text.starts_with("--") && token.text.len() > 2 {
-                if let Some(near) = nearest(&token.text, known) {
-                    return Err(format!(
-                        "unknown flag `{}` (did you mean `{near}`?)",
-                        token.text
-                    ));
-                }
+            if !token.quoted
+                && token.text.len() > 2
+                && let Some(near) = nearest(&token.text, known)
+            {
+                return Err(format!(
+                    "unknown flag `{}` (did you mean `{near}`?)",
+                    token.text
+                ));
             }
             task_tokens.push(token);
             match task_runs.last_mut() {
@@ -110,7 +111,8 @@ fn lookup<'a>(word: &str, known: &'a [FlagSpec]) -> Option<(&'a FlagSpec, Option
 
 /// A known flag within two edits of a mistyped one, for a helpful error.
 fn nearest(word: &str, known: &[FlagSpec]) -> Option<String> {
-    let name = word[2..].split('=').next().unwrap_or_default();
+    let name = word.strip_prefix("--")?;
+    let name = name.split('=').next().unwrap_or_default();
     if !name.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
         return None;
     }
@@ -172,12 +174,13 @@ fn quoted_at(raw: &str, start: usize) -> Option<Token> {
     let mut text = String::new();
     let mut chars = raw[body..].char_indices().peekable();
     while let Some((offset, c)) = chars.next() {
-        if c == '\\' && quote == '"' {
-            if let Some(&(_, next)) = chars.peek().filter(|(_, n)| *n == '"' || *n == '\\') {
-                text.push(next);
-                chars.next();
-                continue;
-            }
+        if c == '\\'
+            && quote == '"'
+            && let Some(&(_, next)) = chars.peek().filter(|(_, n)| *n == '"' || *n == '\\')
+        {
+            text.push(next);
+            chars.next();
+            continue;
         }
         if c == quote {
             let end = body + offset + 1;
@@ -198,21 +201,19 @@ fn quoted_at(raw: &str, start: usize) -> Option<Token> {
 fn bare_at(raw: &str, start: usize) -> Token {
     let rest = &raw[start..];
     // `--flag='a b'`: the value's quotes hold white space.
-    if rest.starts_with("--") {
-        if let Some(eq) = rest
+    if rest.starts_with("--")
+        && let Some(eq) = rest
             .find('=')
             .filter(|&eq| !rest[..eq].contains(char::is_whitespace))
-        {
-            if let Some(inner) = quoted_at(raw, start + eq + 1) {
-                let text = format!("{}{}", &rest[..=eq], &raw[start + eq + 1..inner.end]);
-                return Token {
-                    text,
-                    start,
-                    end: inner.end,
-                    quoted: false,
-                };
-            }
-        }
+        && let Some(inner) = quoted_at(raw, start + eq + 1)
+    {
+        let text = format!("{}{}", &rest[..=eq], &raw[start + eq + 1..inner.end]);
+        return Token {
+            text,
+            start,
+            end: inner.end,
+            quoted: false,
+        };
     }
     let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
     Token {

@@ -19,10 +19,12 @@ use std::io::Write;
 
 use crate::cli::HookEvent;
 
+/// A hook's decision logic: input in, output (or nothing) out, or a one-line problem.
+type Handler = fn(&HookInput) -> Result<Option<HookOutput>, String>;
+
 /// Runs one hook: reads stdin, decides, prints. Always returns exit code 0 (see module docs).
 pub fn run(event: &HookEvent) -> u8 {
-    let (name, handler): (&str, fn(&HookInput) -> Result<Option<HookOutput>, String>) = match event
-    {
+    let (name, handler): (&str, Handler) = match event {
         HookEvent::Stop => ("Stop", stop::handle),
         HookEvent::PreToolUse => ("PreToolUse", pre_tool_use::handle),
         HookEvent::SessionStart => ("SessionStart", session_start::handle),

@@ -84,16 +84,15 @@ fn context(
             messages::handover_label(lang, HandoverLabel::PausedBecause)
         ));
     }
-    if kind == Handover::Adopted {
-        if let Ok(notes) = std::fs::read(active.project.context_path()) {
-            let notes =
-                String::from_utf8_lossy(&notes[..notes.len().min(CONTEXT_BYTES)]).into_owned();
-            parts.push(format!(
-                "{}\n{}",
-                messages::handover_label(lang, HandoverLabel::Notes),
-                notes.trim_end()
-            ));
-        }
+    if kind == Handover::Adopted
+        && let Ok(notes) = std::fs::read(active.project.context_path())
+    {
+        let notes = String::from_utf8_lossy(&notes[..notes.len().min(CONTEXT_BYTES)]).into_owned();
+        parts.push(format!(
+            "{}\n{}",
+            messages::handover_label(lang, HandoverLabel::Notes),
+            notes.trim_end()
+        ));
     }
     if let Some(failure) = last_failure(active) {
         parts.push(format!(
