@@ -291,6 +291,49 @@ impl Project {
     }
 }
 
+impl Project {
+    /// Processes still running that this scenario started (directly or not): every process of a scenario
+    /// inherits its unique `LOOPGATE_HOME`, so they are found in `/proc/*/environ` with no pid bookkeeping.
+    pub fn leftover_processes(&self) -> Vec<(u32, String)> {
+        let marker = format!("LOOPGATE_HOME={}", self.loopgate_home.display());
+        let Ok(entries) = fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&pid| pid != std::process::id() && pid_alive(pid))
+            .filter(|pid| {
+                fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == marker.as_bytes()))
+            })
+            .map(|pid| {
+                let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                (
+                    pid,
+                    String::from_utf8_lossy(&cmdline)
+                        .replace('\0', " ")
+                        .trim()
+                        .to_string(),
+                )
+            })
+            .collect()
+    }
+
+    fn kill_leftovers(&self) {
+        for (pid, _) in self.leftover_processes() {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        self.kill_leftovers();
+    }
+}
+
 /// What a finished process left.
 #[derive(Debug)]
 pub struct Output {
@@ -454,12 +497,28 @@ impl Session<'_> {
             requests,
             api,
         };
-        assert!(
-            !run.output.timed_out,
-            "claude did not finish within {:?}\n{}",
-            self.timeout,
-            run.describe()
-        );
+        if run.output.timed_out {
+            let leftovers = self.project.leftover_processes();
+            self.project.kill_leftovers();
+            panic!(
+                "claude did not finish within {:?}; still running: {leftovers:?}\n{}",
+                self.timeout,
+                run.describe()
+            );
+        }
+        // Claude Code waits for its hooks, so nothing a scenario started may outlive the session.
+        let mut leftovers = Vec::new();
+        let clean = eventually(Duration::from_secs(3), || {
+            leftovers = self.project.leftover_processes();
+            leftovers.is_empty()
+        });
+        if !clean {
+            self.project.kill_leftovers();
+            panic!(
+                "processes outlived the session: {leftovers:?}\n{}",
+                run.describe()
+            );
+        }
         run
     }
 }
@@ -494,12 +553,16 @@ impl Run {
             })
     }
 
-    /// What each run of a hook for `event` ("Stop", "PreToolUse", "SessionStart") printed, parsed as JSON
-    /// (`Value::Null` when it printed nothing), in order.
-    pub fn hook_outputs(&self, event: &str) -> Vec<Value> {
+    /// What each run of a hook printed, parsed as JSON (`Value::Null` when it printed nothing), in order.
+    /// `hook` is an event ("Stop", "PreToolUse", "SessionStart") or an event with its matcher as Claude Code
+    /// names it ("SessionStart:compact", "PreToolUse:Bash").
+    pub fn hook_outputs(&self, hook: &str) -> Vec<Value> {
         self.events()
             .into_iter()
-            .filter(|e| e["subtype"] == "hook_response" && e["hook_event"] == event)
+            .filter(|e| {
+                e["subtype"] == "hook_response"
+                    && (e["hook_event"] == hook || e["hook_name"] == hook)
+            })
             .map(|e| {
                 let stdout = e["stdout"].as_str().unwrap_or_default().trim().to_string();
                 if stdout.is_empty() {
