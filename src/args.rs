@@ -57,16 +57,11 @@ pub fn split(raw: &str, known: &[FlagSpec]) -> Result<Split, String> {
                 && token.text.len() > 2
                 && let Some(near) = nearest(&token.text, known)
             {
-                return Err(format!(
-                    "unknown flag `{}` (did you mean `{near}`?)",
-                    token.text
-                ));
+                return Err(format!("unknown flag `{}` (did you mean `{near}`?)", token.text));
             }
             task_tokens.push(token);
             match task_runs.last_mut() {
-                Some(run) if tokens[..i - 1].last().is_some_and(|prev| prev.end == run.1) => {
-                    run.1 = token.end
-                }
+                Some(run) if tokens[..i - 1].last().is_some_and(|prev| prev.end == run.1) => run.1 = token.end,
                 _ => task_runs.push((token.start, token.end)),
             }
             continue;
@@ -86,11 +81,7 @@ pub fn split(raw: &str, known: &[FlagSpec]) -> Result<Split, String> {
     }
     split.task = match task_tokens.as_slice() {
         [only] if only.quoted && task_runs.len() == 1 => only.text.clone(),
-        _ => task_runs
-            .iter()
-            .map(|&(s, e)| &raw[s..e])
-            .collect::<Vec<_>>()
-            .join(" "),
+        _ => task_runs.iter().map(|&(s, e)| &raw[s..e]).collect::<Vec<_>>().join(" "),
     };
     Ok(split)
 }
@@ -166,10 +157,7 @@ fn tokenize(raw: &str) -> Vec<Token> {
 }
 
 fn quoted_at(raw: &str, start: usize) -> Option<Token> {
-    let quote = raw[start..]
-        .chars()
-        .next()
-        .filter(|c| *c == '\'' || *c == '"')?;
+    let quote = raw[start..].chars().next().filter(|c| *c == '\'' || *c == '"')?;
     let body = start + 1;
     let mut text = String::new();
     let mut chars = raw[body..].char_indices().peekable();
@@ -202,9 +190,7 @@ fn bare_at(raw: &str, start: usize) -> Token {
     let rest = &raw[start..];
     // `--flag='a b'`: the value's quotes hold white space.
     if rest.starts_with("--")
-        && let Some(eq) = rest
-            .find('=')
-            .filter(|&eq| !rest[..eq].contains(char::is_whitespace))
+        && let Some(eq) = rest.find('=').filter(|&eq| !rest[..eq].contains(char::is_whitespace))
         && let Some(inner) = quoted_at(raw, start + eq + 1)
     {
         let text = format!("{}{}", &rest[..=eq], &raw[start + eq + 1..inner.end]);

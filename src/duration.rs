@@ -31,32 +31,19 @@ pub fn parse_secs(text: &str) -> Result<u64, String> {
             .ok_or_else(bad)?;
         number.clear();
     }
-    if number.is_empty() {
-        Ok(total)
-    } else {
-        Err(bad())
-    }
+    if number.is_empty() { Ok(total) } else { Err(bad()) }
 }
 
 /// Formats seconds compactly: `1h30m`, `45m`, `20s`.
 pub fn format_secs(secs: u64) -> String {
-    let (d, h, m, s) = (
-        secs / 86_400,
-        secs % 86_400 / 3600,
-        secs % 3600 / 60,
-        secs % 60,
-    );
+    let (d, h, m, s) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60, secs % 60);
     let parts = [(d, "d"), (h, "h"), (m, "m"), (s, "s")];
     let text: String = parts
         .iter()
         .filter(|(v, _)| *v > 0)
         .map(|(v, u)| format!("{v}{u}"))
         .collect();
-    if text.is_empty() {
-        "0s".to_string()
-    } else {
-        text
-    }
+    if text.is_empty() { "0s".to_string() } else { text }
 }
 
 #[cfg(test)]

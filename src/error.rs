@@ -42,11 +42,9 @@ impl Error {
             Self::Usage(_) => exit_codes::USAGE,
             Self::NoLoop { .. } => exit_codes::NO_LOOP,
             Self::Conflict { .. } => exit_codes::CONFLICT,
-            Self::State(_)
-            | Self::Seal(_)
-            | Self::History(_)
-            | Self::Verify(_)
-            | Self::Io { .. } => exit_codes::FAILURE,
+            Self::State(_) | Self::Seal(_) | Self::History(_) | Self::Verify(_) | Self::Io { .. } => {
+                exit_codes::FAILURE
+            }
         }
     }
 }
@@ -55,11 +53,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Usage(message) => f.write_str(message),
-            Self::NoLoop { root } => write!(
-                f,
-                "no loop in `{}` (start one with /pua-loop)",
-                root.display()
-            ),
+            Self::NoLoop { root } => write!(f, "no loop in `{}` (start one with /pua-loop)", root.display()),
             Self::Conflict { session, loop_id } => write!(
                 f,
                 "a loop (`{loop_id}`) is already running in this project for session `{session}`; cancel it with `loopgate cancel`, or pass `--force` to replace it"
@@ -68,11 +62,7 @@ impl fmt::Display for Error {
             Self::Seal(err) => err.fmt(f),
             Self::History(err) => err.fmt(f),
             Self::Verify(err) => err.fmt(f),
-            Self::Io {
-                action,
-                path,
-                source,
-            } => write!(f, "failed to {action} `{}`: {source}", path.display()),
+            Self::Io { action, path, source } => write!(f, "failed to {action} `{}`: {source}", path.display()),
         }
     }
 }

@@ -16,10 +16,7 @@ const TAIL_LINES: usize = 40;
 #[derive(Clone, Copy)]
 pub enum Failure<'a> {
     None,
-    Verify {
-        run: &'a Run,
-        same_failure_streak: u64,
-    },
+    Verify { run: &'a Run, same_failure_streak: u64 },
     Sealed(&'a [FileChange]),
 }
 
@@ -44,11 +41,7 @@ impl Reason<'_> {
             messages::event_name(lang, self.event),
             f.promise_rejections,
         )];
-        out.extend(
-            self.tamper
-                .iter()
-                .map(|what| messages::tampered(lang, what)),
-        );
+        out.extend(self.tamper.iter().map(|what| messages::tampered(lang, what)));
         if self.event != Event::Continue {
             out.extend(messages::escalation(lang, f.promise_rejections).map(str::to_string));
         }

@@ -103,12 +103,10 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
 /// Lowercase hex of a byte slice.
 pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        })
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }
 
 #[cfg(test)]
@@ -134,11 +132,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("lock");
         let guard = LockGuard::acquire(&path).expect("first lock");
-        let other = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .expect("open");
+        let other = OpenOptions::new().read(true).write(true).open(&path).expect("open");
         assert!(matches!(other.try_lock(), Err(TryLockError::WouldBlock)));
         drop(guard);
         assert!(other.try_lock().is_ok());

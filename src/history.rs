@@ -62,11 +62,7 @@ impl Status {
     pub fn ends_loop(self) -> bool {
         matches!(
             self,
-            Self::Complete
-                | Self::MaxIterations
-                | Self::MaxDuration
-                | Self::Aborted
-                | Self::Cancelled
+            Self::Complete | Self::MaxIterations | Self::MaxDuration | Self::Aborted | Self::Cancelled
         )
     }
 }
@@ -115,19 +111,14 @@ pub struct HistoryError {
 
 impl fmt::Display for HistoryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "failed to write history `{}`: {}",
-            self.path.display(),
-            self.source
-        )
+        write!(f, "failed to write history `{}`: {}", self.path.display(), self.source)
     }
 }
 
 impl std::error::Error for HistoryError {}
 
-/// Appends one record as one line, under the file lock, with one write. Returns the file length after it.
-pub fn append(path: &Path, record: &Record) -> Result<u64, HistoryError> {
+/// Appends one record as one line, under the file lock, with one write. Returns the byte range it took.
+pub fn append(path: &Path, record: &Record) -> Result<std::ops::Range<u64>, HistoryError> {
     let err = |source| HistoryError {
         path: path.into(),
         source,
@@ -137,16 +128,12 @@ pub fn append(path: &Path, record: &Record) -> Result<u64, HistoryError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(err)?;
+    let mut file = OpenOptions::new().create(true).append(true).open(path).map_err(err)?;
     fsutil::lock_bounded(&file).map_err(err)?;
     file.write_all(&line).map_err(err)?;
     let len = file.metadata().map_err(err)?.len();
     let _ = file.unlock();
-    Ok(len)
+    Ok(len - line.len() as u64..len)
 }
 
 /// What a reader found: the records it could parse, and how many lines it could not.
@@ -179,10 +166,7 @@ pub fn parse(bytes: &[u8]) -> Read {
 }
 
 /// Records of one loop, in order.
-pub fn of_loop<'a>(
-    records: &'a [Record],
-    loop_id: &'a str,
-) -> impl Iterator<Item = &'a Record> + 'a {
+pub fn of_loop<'a>(records: &'a [Record], loop_id: &'a str) -> impl Iterator<Item = &'a Record> + 'a {
     records.iter().filter(move |r| r.loop_id == loop_id)
 }
 
@@ -194,9 +178,7 @@ mod tests {
     fn every_line_is_valid_json_whatever_the_verify_printed() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
-        let nasty = String::from_utf8_lossy(
-            b"\xff\xfe bin \x00\x1b[31m red \\ back \" quote \n newline \t",
-        );
+        let nasty = String::from_utf8_lossy(b"\xff\xfe bin \x00\x1b[31m red \\ back \" quote \n newline \t");
         append(&path, &Record::new("l", 1, Status::Init)).expect("append");
         append(
             &path,
@@ -217,7 +199,8 @@ mod tests {
 
     #[test]
     fn torn_final_line_is_reported_not_fatal() {
-        let bytes = b"{\"loop_id\":\"a\",\"iteration\":1,\"status\":\"init\",\"timestamp\":\"t\"}\n{\"loop_id\":\"a\",\"itera";
+        let bytes =
+            b"{\"loop_id\":\"a\",\"iteration\":1,\"status\":\"init\",\"timestamp\":\"t\"}\n{\"loop_id\":\"a\",\"itera";
         let read = parse(bytes);
         assert_eq!(read.records.len(), 1);
         assert_eq!(read.bad_lines, vec![2]);

@@ -4,6 +4,8 @@
 //! - the seal is authoritative; the state file is a mirror rewritten from it;
 //! - a deleted, unreadable or edited state file is restored from the seal and recorded as `tamper_detected`
 //!   (an unreadable one is kept aside, never deleted);
+//! - the history and the verify logs carry marks in the seal; lines or logs changed by anyone but loopgate are
+//!   reported as `tamper_detected` (they cannot be restored, so the mark is re-taken after reporting);
 //! - ending a loop appends the final record, marks the seal ended, removes the state file, then the seal.
 
 use std::path::PathBuf;
@@ -11,7 +13,7 @@ use std::path::PathBuf;
 use crate::error::Error;
 use crate::history::{self, Record, Status};
 use crate::project::Project;
-use crate::seal::{self, Seal, Store};
+use crate::seal::{self, FileMark, MarkCheck, Seal, Store};
 use crate::state::{State, StateError};
 
 /// What a project holds.
@@ -75,8 +77,7 @@ impl ActiveLoop {
         let problem = match State::load(&path) {
             Ok(Some(found)) => {
                 let fields = seal::differences(&sealed, &found);
-                (!fields.is_empty())
-                    .then(|| format!("the state file's {} changed", quote_list(&fields)))
+                (!fields.is_empty()).then(|| format!("the state file's {} changed", quote_list(&fields)))
             }
             Ok(None) => Some("the state file was deleted".to_string()),
             Err(StateError::Corrupt { problem, .. }) => {
@@ -92,18 +93,66 @@ impl ActiveLoop {
             }
             Err(err) => return Err(err.into()),
         };
-        if let Some(what) = problem {
+        if problem.is_some() {
             sealed.save(&path)?;
-            let record = Record::new(
-                self.loop_id(),
-                sealed.fields.iteration,
-                Status::TamperDetected,
-            )
-            .with("what", what.as_str());
+        }
+        let found: Vec<String> = problem.into_iter().chain(self.check_marks()?).collect();
+        for what in found {
+            let record = Record::new(self.loop_id(), sealed.fields.iteration, Status::TamperDetected)
+                .with("what", what.as_str());
             self.record(&record)?;
             self.tamper.push(what);
         }
         Ok(())
+    }
+
+    /// Checks the history and verify-log marks; forgets the marks of logs found changed (they were reported).
+    fn check_marks(&mut self) -> Result<Vec<String>, Error> {
+        let io = |path: PathBuf| {
+            move |source| Error::Io {
+                action: "check",
+                path,
+                source,
+            }
+        };
+        let mut found = Vec::new();
+        let history = self.project.history_path();
+        if let Some(mark) = &self.seal.history {
+            let what = match mark.check(&history).map_err(io(history.clone()))? {
+                MarkCheck::Unchanged => None,
+                MarkCheck::Missing => Some("the history file was deleted"),
+                MarkCheck::Truncated => Some("the history file was truncated"),
+                MarkCheck::Edited => Some("lines of this loop's history were edited"),
+                MarkCheck::Appended => Some("lines loopgate did not write were appended to the history"),
+            };
+            found.extend(what.map(str::to_string));
+        }
+        let root = self.project.root.clone();
+        let mut kept = Vec::new();
+        for (relative, mark) in std::mem::take(&mut self.seal.logs) {
+            let path = root.join(&relative);
+            match mark.check(&path).map_err(io(path.clone()))? {
+                MarkCheck::Unchanged => kept.push((relative, mark)),
+                MarkCheck::Missing => found.push(format!("the verify log `{relative}` was deleted")),
+                _ => found.push(format!("the verify log `{relative}` was replaced or edited")),
+            }
+        }
+        self.seal.logs = kept;
+        Ok(found)
+    }
+
+    /// Marks a verify log loopgate just wrote, keeping the most recent [`seal::MARKED_LOGS`].
+    pub fn mark_log(&mut self, path: &std::path::Path) {
+        let Ok(mark) = FileMark::take(path, 0) else { return };
+        let relative = path
+            .strip_prefix(&self.project.root)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .into_owned();
+        self.seal.logs.retain(|(p, _)| *p != relative);
+        self.seal.logs.push((relative, mark));
+        let excess = self.seal.logs.len().saturating_sub(seal::MARKED_LOGS);
+        self.seal.logs.drain(..excess);
     }
 
     /// Makes `state` the loop's state: seal first (authoritative), then the mirror.
@@ -114,14 +163,28 @@ impl ActiveLoop {
         Ok(())
     }
 
-    /// Appends a record to the project's history.
-    pub fn record(&self, record: &Record) -> Result<(), Error> {
-        history::append(&self.project.history_path(), record)?;
+    /// Appends a record to the project's history and re-marks this loop's part of it in the seal.
+    pub fn record(&mut self, record: &Record) -> Result<(), Error> {
+        let path = self.project.history_path();
+        let range = history::append(&path, record)?;
+        let start = self
+            .seal
+            .history
+            .as_ref()
+            .filter(|m| m.start < range.start)
+            .map_or(range.start, |m| m.start);
+        let mark = FileMark::take(&path, start).map_err(|source| Error::Io {
+            action: "mark",
+            path,
+            source,
+        })?;
+        self.seal.history = Some(mark);
+        self.store.save(&self.project, &self.seal)?;
         Ok(())
     }
 
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
-    pub fn end(self, record: &Record) -> Result<(), Error> {
+    pub fn end(mut self, record: &Record) -> Result<(), Error> {
         debug_assert!(record.status.ends_loop());
         self.record(record)?;
         self.store.mark_ended(&self.project, &self.seal)?;

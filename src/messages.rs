@@ -18,9 +18,7 @@ pub fn escalation(lang: Lang, rejections: u64) -> Option<&'static str> {
         (Lang::En, _) => {
             "FORCED PIVOT. You have been rejected five times or more: you are solving the wrong problem. Go back to the requirement, question every assumption you made, and take a different approach from scratch."
         }
-        (Lang::Zh, 1..=2) => {
-            "提醒:完成与否由验证命令判定,而不是你。再次承诺前先运行 `loopgate verify` 并阅读输出。"
-        }
+        (Lang::Zh, 1..=2) => "提醒:完成与否由验证命令判定,而不是你。再次承诺前先运行 `loopgate verify` 并阅读输出。",
         (Lang::Zh, 3..=4) => {
             "重新评估。你的修复一再未通过验证。逐行重读验证输出,写下三个不同的失败假设,先验证最可能的一个再改代码。"
         }
@@ -34,21 +32,11 @@ pub fn escalation(lang: Lang, rejections: u64) -> Option<&'static str> {
 pub fn pressure(lang: Lang, iteration: u64) -> Option<&'static str> {
     Some(match (lang, iteration) {
         (_, 0..=3) => return None,
-        (Lang::En, 4..=7) => {
-            "You are several iterations in: if the current approach is not converging, change it."
-        }
-        (Lang::En, 8..=15) => {
-            "Read `git log` and `loopgate history` before acting: know what was already tried."
-        }
-        (Lang::En, 16..=30) => {
-            "Check you are not repeating yourself: compare `git diff` with earlier attempts."
-        }
-        (Lang::En, 31..=50) => {
-            "Many iterations without success: rethink the root cause, not the symptom."
-        }
-        (Lang::En, 51..=100) => {
-            "Question the requirement itself: is the verify command testing what the task asks?"
-        }
+        (Lang::En, 4..=7) => "You are several iterations in: if the current approach is not converging, change it.",
+        (Lang::En, 8..=15) => "Read `git log` and `loopgate history` before acting: know what was already tried.",
+        (Lang::En, 16..=30) => "Check you are not repeating yourself: compare `git diff` with earlier attempts.",
+        (Lang::En, 31..=50) => "Many iterations without success: rethink the root cause, not the symptom.",
+        (Lang::En, 51..=100) => "Question the requirement itself: is the verify command testing what the task asks?",
         (Lang::En, _) => {
             "Over 100 iterations. Give an honest assessment; if the task is truly impossible, say so with <loop-abort>reason</loop-abort>."
         }
@@ -64,22 +52,14 @@ pub fn pressure(lang: Lang, iteration: u64) -> Option<&'static str> {
 }
 
 /// The first line of every block reason.
-pub fn header(
-    lang: Lang,
-    iteration: u64,
-    max_iterations: u64,
-    what: &str,
-    rejections: u64,
-) -> String {
+pub fn header(lang: Lang, iteration: u64, max_iterations: u64, what: &str, rejections: u64) -> String {
     let of = if max_iterations > 0 {
         format!("/{max_iterations}")
     } else {
         String::new()
     };
     match lang {
-        Lang::En => format!(
-            "[loopgate] iteration {iteration}{of} · {what} · promise rejections: {rejections}"
-        ),
+        Lang::En => format!("[loopgate] iteration {iteration}{of} · {what} · promise rejections: {rejections}"),
         Lang::Zh => {
             format!("[loopgate] 第 {iteration}{of} 次迭代 · {what} · 承诺被拒次数:{rejections}")
         }
@@ -167,9 +147,7 @@ pub fn same_failure(lang: Lang, times: u64) -> String {
 /// Told to model and user when the state file disagreed with the seal.
 pub fn tampered(lang: Lang, what: &str) -> String {
     match lang {
-        Lang::En => format!(
-            "TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."
-        ),
+        Lang::En => format!("TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."),
         Lang::Zh => format!("检测到篡改:{what}。已恢复受保护的验证设置,本循环仍由它判定。"),
     }
 }
@@ -180,9 +158,9 @@ pub fn restore_sealed(lang: Lang, paths: &str) -> String {
         Lang::En => format!(
             "These files are sealed: the oracle judges your work against them. Restore them (e.g. `git checkout -- {paths}`) and change the code under test instead."
         ),
-        Lang::Zh => format!(
-            "这些文件受保护:验证以它们为准。请恢复它们(例如 `git checkout -- {paths}`),改为修改被测试的代码。"
-        ),
+        Lang::Zh => {
+            format!("这些文件受保护:验证以它们为准。请恢复它们(例如 `git checkout -- {paths}`),改为修改被测试的代码。")
+        }
     }
 }
 
@@ -265,10 +243,7 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
             "验证命令(已封存,修改文件无法改变它):`{cmd}`(超时 {} 秒,{when})",
             f.verify_timeout
         ),
-        (None, Lang::En) => {
-            "No verify command: your promise alone completes the loop, so make it honest."
-                .to_string()
-        }
+        (None, Lang::En) => "No verify command: your promise alone completes the loop, so make it honest.".to_string(),
         (None, Lang::Zh) => "没有验证命令:你的承诺本身就会结束循环,所以必须诚实。".to_string(),
     };
     let sealed = match lang {
@@ -322,9 +297,9 @@ pub mod user {
             (Lang::En, true) => format!(
                 "loopgate: ✅ verified complete after {iteration} iteration(s), {rejections} rejected promise(s)."
             ),
-            (Lang::En, false) => format!(
-                "loopgate: ✅ complete (honor system, no verify command) after {iteration} iteration(s)."
-            ),
+            (Lang::En, false) => {
+                format!("loopgate: ✅ complete (honor system, no verify command) after {iteration} iteration(s).")
+            }
             (Lang::Zh, true) => {
                 format!("loopgate:✅ 经验证完成,共 {iteration} 次迭代,{rejections} 次承诺被拒。")
             }
@@ -336,9 +311,9 @@ pub mod user {
 
     pub fn rejected(lang: Lang, iteration: u64, result: &str) -> String {
         match lang {
-            Lang::En => format!(
-                "loopgate: ❌ promise rejected at iteration {iteration} ({result}); the agent continues."
-            ),
+            Lang::En => {
+                format!("loopgate: ❌ promise rejected at iteration {iteration} ({result}); the agent continues.")
+            }
             Lang::Zh => {
                 format!("loopgate:❌ 第 {iteration} 次迭代的承诺被拒绝({result});继续工作。")
             }
@@ -346,11 +321,7 @@ pub mod user {
     }
 
     pub fn iteration(lang: Lang, iteration: u64, max: u64) -> String {
-        let of = if max > 0 {
-            format!("/{max}")
-        } else {
-            String::new()
-        };
+        let of = if max > 0 { format!("/{max}") } else { String::new() };
         match lang {
             Lang::En => format!("loopgate: iteration {iteration}{of}"),
             Lang::Zh => format!("loopgate:第 {iteration}{of} 次迭代"),
@@ -387,9 +358,9 @@ pub mod user {
             Lang::En => format!(
                 "loopgate: ⏸ loop paused, the agent needs: {need}. The next session here resumes it (or run `loopgate resume`)."
             ),
-            Lang::Zh => format!(
-                "loopgate:⏸ 循环已暂停,代理需要:{need}。此项目的下一个会话会继续它(或运行 `loopgate resume`)。"
-            ),
+            Lang::Zh => {
+                format!("loopgate:⏸ 循环已暂停,代理需要:{need}。此项目的下一个会话会继续它(或运行 `loopgate resume`)。")
+            }
         }
     }
 }
@@ -401,31 +372,15 @@ mod tests {
     #[test]
     fn escalation_levels_follow_the_spec() {
         assert_eq!(escalation(Lang::En, 0), None);
-        assert!(
-            escalation(Lang::En, 2)
-                .expect("reminder")
-                .starts_with("Reminder")
-        );
-        assert!(
-            escalation(Lang::En, 3)
-                .expect("reassess")
-                .starts_with("REASSESS")
-        );
+        assert!(escalation(Lang::En, 2).expect("reminder").starts_with("Reminder"));
+        assert!(escalation(Lang::En, 3).expect("reassess").starts_with("REASSESS"));
         assert!(
             escalation(Lang::En, 4)
                 .expect("reassess")
                 .contains("three different hypotheses")
         );
-        assert!(
-            escalation(Lang::En, 5)
-                .expect("pivot")
-                .starts_with("FORCED PIVOT")
-        );
-        assert!(
-            escalation(Lang::Zh, 9)
-                .expect("pivot")
-                .starts_with("强制转向")
-        );
+        assert!(escalation(Lang::En, 5).expect("pivot").starts_with("FORCED PIVOT"));
+        assert!(escalation(Lang::Zh, 9).expect("pivot").starts_with("强制转向"));
     }
 
     #[test]

@@ -125,10 +125,7 @@ impl Run {
             .with("verify_exit", o.exit_code)
             .with("verify_signal", o.signal)
             .with("timed_out", o.timed_out)
-            .with(
-                "duration_ms",
-                u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX),
-            )
+            .with("duration_ms", u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX))
             .with("verify_tail", &tail[cut..])
             .with("fingerprint", self.fingerprint.as_str())
             .with("summary", self.summary.text.as_str())

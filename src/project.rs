@@ -81,9 +81,7 @@ impl Project {
 
     /// The canonical root, used to key the seal; falls back to the root as given when it cannot be resolved.
     pub fn canonical_root(&self) -> PathBuf {
-        self.root
-            .canonicalize()
-            .unwrap_or_else(|_| self.root.clone())
+        self.root.canonicalize().unwrap_or_else(|_| self.root.clone())
     }
 }
 
@@ -114,11 +112,7 @@ pub fn safe_name(id: &str) -> String {
             }
         })
         .collect();
-    if cleaned.is_empty() {
-        "_".to_string()
-    } else {
-        cleaned
-    }
+    if cleaned.is_empty() { "_".to_string() } else { cleaned }
 }
 
 #[cfg(test)]
@@ -127,15 +121,7 @@ mod tests {
 
     #[test]
     fn safe_name_never_escapes_a_directory() {
-        for id in [
-            "../../etc/passwd",
-            "a/b",
-            "..",
-            "x\0y",
-            "",
-            "/abs",
-            "ok-id_1",
-        ] {
+        for id in ["../../etc/passwd", "a/b", "..", "x\0y", "", "/abs", "ok-id_1"] {
             let name = safe_name(id);
             assert!(
                 !name.contains('/') && !name.contains('\0') && name != "." && name != "..",

@@ -22,7 +22,12 @@ use crate::project::{Project, loopgate_home};
 use crate::state::{State, StateFields};
 
 pub mod files;
+mod marks;
 pub use files::{FileChange, SealedFiles};
+pub use marks::{FileMark, MarkCheck};
+
+/// How many verify logs keep a mark (the most recent ones).
+pub const MARKED_LOGS: usize = 20;
 
 /// Everything sealed for one loop: the whole loop state (the state file is only a mirror of it), the sealed
 /// files' hashes, and where the project lives.
@@ -37,6 +42,12 @@ pub struct Seal {
     /// Set as the first step of ending a loop; an ended seal is never obeyed.
     #[serde(default)]
     pub ended: bool,
+    /// This loop's part of the history, as loopgate last appended to it.
+    #[serde(default)]
+    pub history: Option<FileMark>,
+    /// The most recent verify logs loopgate wrote (path relative to the project root), oldest first.
+    #[serde(default)]
+    pub logs: Vec<(String, FileMark)>,
 }
 
 impl Seal {
@@ -79,18 +90,9 @@ pub fn differences(sealed: &State, found: &State) -> Vec<String> {
 /// Failures of the seal store; each names the file.
 #[derive(Debug)]
 pub enum SealError {
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    Corrupt {
-        path: PathBuf,
-        problem: String,
-    },
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Read { path: PathBuf, source: std::io::Error },
+    Corrupt { path: PathBuf, problem: String },
+    Write { path: PathBuf, source: std::io::Error },
 }
 
 impl fmt::Display for SealError {
@@ -137,8 +139,7 @@ impl Store {
     pub fn path_for(&self, project: &Project) -> PathBuf {
         let root = project.canonical_root();
         let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-        self.dir
-            .join(format!("{}.json", &fsutil::hex(&digest)[..32]))
+        self.dir.join(format!("{}.json", &fsutil::hex(&digest)[..32]))
     }
 
     /// The project's seal, if one exists (ended or not: the caller finishes ending an ended one).
@@ -208,9 +209,6 @@ impl Store {
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)?;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
 }

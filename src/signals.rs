@@ -63,23 +63,14 @@ mod tests {
     fn promise_must_be_a_whole_tag_with_matching_text() {
         assert_eq!(scan("LOOP_DONE", "LOOP_DONE"), Signal::None);
         assert_eq!(scan("<promise>LOOP_DONE", "LOOP_DONE"), Signal::None);
-        assert_eq!(
-            scan("<promise>NOT_DONE</promise>", "LOOP_DONE"),
-            Signal::None
-        );
-        assert_eq!(
-            scan("done: <promise>LOOP_DONE</promise>", "LOOP_DONE"),
-            Signal::Promise
-        );
+        assert_eq!(scan("<promise>NOT_DONE</promise>", "LOOP_DONE"), Signal::None);
+        assert_eq!(scan("done: <promise>LOOP_DONE</promise>", "LOOP_DONE"), Signal::Promise);
     }
 
     #[test]
     fn white_space_is_collapsed_on_both_sides() {
         assert_eq!(
-            scan(
-                "<promise>\n  all   tests\tpass \n</promise>",
-                " all tests  pass"
-            ),
+            scan("<promise>\n  all   tests\tpass \n</promise>", " all tests  pass"),
             Signal::Promise
         );
     }
@@ -87,10 +78,7 @@ mod tests {
     #[test]
     fn later_matching_promise_counts_after_a_wrong_one() {
         assert_eq!(
-            scan(
-                "<promise>x</promise> then <promise>LOOP_DONE</promise>",
-                "LOOP_DONE"
-            ),
+            scan("<promise>x</promise> then <promise>LOOP_DONE</promise>", "LOOP_DONE"),
             Signal::Promise
         );
     }
@@ -105,9 +93,6 @@ mod tests {
         ] {
             let _ = scan(text, "LOOP_DONE");
         }
-        assert_eq!(
-            scan("<loop-abort></loop-abort>", "X"),
-            Signal::Abort(String::new())
-        );
+        assert_eq!(scan("<loop-abort></loop-abort>", "X"), Signal::Abort(String::new()));
     }
 }

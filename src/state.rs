@@ -116,18 +116,9 @@ pub struct State {
 /// Failures reading or writing the state file; each names the file.
 #[derive(Debug)]
 pub enum StateError {
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    Corrupt {
-        path: PathBuf,
-        problem: String,
-    },
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Read { path: PathBuf, source: std::io::Error },
+    Corrupt { path: PathBuf, problem: String },
+    Write { path: PathBuf, source: std::io::Error },
 }
 
 impl fmt::Display for StateError {
@@ -189,12 +180,10 @@ impl State {
             path: path.into(),
             problem: "it is not valid UTF-8".into(),
         })?;
-        Self::parse(&text)
-            .map(Some)
-            .map_err(|problem| StateError::Corrupt {
-                path: path.into(),
-                problem,
-            })
+        Self::parse(&text).map(Some).map_err(|problem| StateError::Corrupt {
+            path: path.into(),
+            problem,
+        })
     }
 
     /// Writes the state file atomically, creating `.claude/` if needed.
@@ -203,9 +192,7 @@ impl State {
             path: path.into(),
             source,
         };
-        let text = self
-            .render()
-            .map_err(|e| write_err(std::io::Error::other(e)))?;
+        let text = self.render().map_err(|e| write_err(std::io::Error::other(e)))?;
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(write_err)?;
         }

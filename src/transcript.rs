@@ -112,11 +112,7 @@ mod tests {
     fn no_assistant_text_is_none_and_garbage_is_skipped() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("t.jsonl");
-        std::fs::write(
-            &path,
-            format!("not json\n{}\n\u{0}\u{1}", line("user", "hi")),
-        )
-        .expect("write");
+        std::fs::write(&path, format!("not json\n{}\n\u{0}\u{1}", line("user", "hi"))).expect("write");
         assert_eq!(last_assistant_text(&path).expect("read"), None);
     }
 }

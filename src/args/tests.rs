@@ -20,11 +20,7 @@ const KNOWN: &[FlagSpec] = &[
 ];
 
 fn flags(split: &Split) -> Vec<(&str, Option<&str>)> {
-    split
-        .flags
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_deref()))
-        .collect()
+    split.flags.iter().map(|(n, v)| (n.as_str(), v.as_deref())).collect()
 }
 
 #[test]
@@ -37,20 +33,13 @@ fn quoted_task_and_quoted_values() {
     assert_eq!(s.task, "make the parser handle unicode");
     assert_eq!(
         flags(&s),
-        [
-            ("--verify", Some("cargo test")),
-            ("--max-iterations", Some("5"))
-        ]
+        [("--verify", Some("cargo test")), ("--max-iterations", Some("5"))]
     );
 }
 
 #[test]
 fn loose_words_are_kept_verbatim_with_apostrophes_and_backticks() {
-    let s = split(
-        "fix `parse()` so it's   fast --verify \"npm test\" don't stop",
-        KNOWN,
-    )
-    .expect("ok");
+    let s = split("fix `parse()` so it's   fast --verify \"npm test\" don't stop", KNOWN).expect("ok");
     assert_eq!(s.task, "fix `parse()` so it's   fast don't stop");
     assert_eq!(flags(&s), [("--verify", Some("npm test"))]);
 }
@@ -88,11 +77,7 @@ fn double_dash_ends_flags_and_keeps_the_rest_verbatim() {
 
 #[test]
 fn a_flag_inside_a_quoted_task_is_task_text() {
-    let s = split(
-        r#""document what --verify does" --verify 'cargo doc'"#,
-        KNOWN,
-    )
-    .expect("ok");
+    let s = split(r#""document what --verify does" --verify 'cargo doc'"#, KNOWN).expect("ok");
     assert_eq!(s.task, "document what --verify does");
     assert_eq!(flags(&s), [("--verify", Some("cargo doc"))]);
 }
@@ -117,11 +102,7 @@ fn unterminated_quote_is_literal_text() {
 
 #[test]
 fn missing_value_and_typos_are_named() {
-    assert!(
-        split("task --verify", KNOWN)
-            .expect_err("missing")
-            .contains("--verify")
-    );
+    assert!(split("task --verify", KNOWN).expect_err("missing").contains("--verify"));
     let err = split("task --max-iteration 5", KNOWN).expect_err("typo");
     assert!(
         err.contains("--max-iteration") && err.contains("--max-iterations"),

@@ -30,8 +30,7 @@ pub fn run() -> Result<u8, Error> {
         }
         Lookup::Loop(active) => {
             let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.iteration);
-            let record = Record::new(&loop_id, iteration, Status::Cancelled)
-                .with("reason", "cancelled by the user");
+            let record = Record::new(&loop_id, iteration, Status::Cancelled).with("reason", "cancelled by the user");
             active.end(&record)?;
             println!("loopgate: cancelled loop `{loop_id}` at iteration {iteration}.");
             Ok(exit_codes::OK)

@@ -23,10 +23,7 @@ pub fn run(json: bool, loop_id: Option<&str>) -> Result<u8, Error> {
             path.display()
         );
     }
-    let records = read
-        .records
-        .iter()
-        .filter(|r| loop_id.is_none_or(|id| r.loop_id == id));
+    let records = read.records.iter().filter(|r| loop_id.is_none_or(|id| r.loop_id == id));
     let mut out = std::io::stdout().lock();
     for record in records {
         let line = if json {
@@ -61,11 +58,7 @@ fn human(r: &Record) -> String {
     if let Some(changes) = r.get("sealed_changes").and_then(Value::as_array) {
         detail.push(format!("{} sealed file(s) changed", changes.len()));
     }
-    if let Some(summary) = r
-        .get("summary")
-        .and_then(Value::as_str)
-        .and_then(|s| s.lines().next())
-    {
+    if let Some(summary) = r.get("summary").and_then(Value::as_str).and_then(|s| s.lines().next()) {
         detail.push(summary.to_string());
     }
     if let Some(cmd) = r.get("verify_command").and_then(Value::as_str) {

@@ -12,7 +12,7 @@ use crate::args::{self, FlagSpec};
 use crate::cli::SetupArgs;
 use crate::error::Error;
 use crate::history::{Record, Status};
-use crate::lifecycle::{Lookup, lookup};
+use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages;
 use crate::project::Project;
 use crate::seal::{Seal, SealedFiles, Store};
@@ -107,7 +107,10 @@ impl Config {
         let usage = |m: String| Err(Error::Usage(m));
         let task = args.task.join(" ");
         if task.trim().is_empty() {
-            return usage("no task given: say what the agent should do, e.g. /pua-loop \"fix the parser\" --verify 'cargo test'".into());
+            return usage(
+                "no task given: say what the agent should do, e.g. /pua-loop \"fix the parser\" --verify 'cargo test'"
+                    .into(),
+            );
         }
         let verify = args.verify.filter(|v| !v.trim().is_empty());
         let verify_timeout = args.verify_timeout.unwrap_or(state::DEFAULT_VERIFY_TIMEOUT);
@@ -128,10 +131,7 @@ impl Config {
         }
         SealedFiles::new(&args.seal).map_err(Error::Usage)?;
         let max_duration = match args.max_duration.as_deref() {
-            Some(text) => Some(
-                duration::parse_secs(text)
-                    .map_err(|e| Error::Usage(format!("`--max-duration`: {e}")))?,
-            ),
+            Some(text) => Some(duration::parse_secs(text).map_err(|e| Error::Usage(format!("`--max-duration`: {e}")))?),
             None => None,
         };
         Ok(Self {
@@ -180,11 +180,7 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         verify: parsed.verify.or(cli.verify),
         max_iterations: parsed.max_iterations.or(cli.max_iterations),
         verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
-        seal: if parsed.seal.is_empty() {
-            cli.seal
-        } else {
-            parsed.seal
-        },
+        seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
         ..parsed
     })
 }
@@ -217,16 +213,24 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
         task: state.task.clone(),
         files: hashes,
         ended: false,
+        history: None,
+        logs: Vec::new(),
     };
-    store.save(&project, &seal)?;
-    state.save(&project.state_path())?;
+    let sealed_files = seal.files.len();
+    let mut active = ActiveLoop {
+        project,
+        store,
+        seal,
+        tamper: Vec::new(),
+    };
+    active.save(&state)?;
     let record = Record::new(&state.fields.loop_id, 1, Status::Init)
         .with("verify_command", config.verify.clone())
         .with("session_id", config.session_id.as_str())
         .with("max_iterations", config.max_iterations)
-        .with("sealed_files", seal.files.len());
-    crate::history::append(&project.history_path(), &record)?;
-    println!("{}", messages::briefing(&state, seal.files.len()));
+        .with("sealed_files", sealed_files);
+    active.record(&record)?;
+    println!("{}", messages::briefing(&state, sealed_files));
     Ok(exit_codes::OK)
 }
 

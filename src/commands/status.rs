@@ -22,19 +22,14 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
         source,
     })?;
     let report = match lookup(&project)? {
-        Lookup::Loop(active) => {
-            loop_report(&active.state(), &read.records, active.seal.files.len())
-        }
+        Lookup::Loop(active) => loop_report(&active.state(), &read.records, active.seal.files.len()),
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
         Lookup::None => {
             json!({"state": "none", "last_loop": read.records.last().map(|r| last_loop(&read.records, r))})
         }
     };
     if json_out {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
         println!("{}", render(&report, &project));
     }
@@ -44,12 +39,7 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
 fn loop_report(state: &State, records: &[Record], sealed_files: usize) -> Value {
     let f = &state.fields;
     let elapsed = chrono::DateTime::parse_from_rfc3339(&f.started_at)
-        .map(|start| {
-            chrono::Utc::now()
-                .signed_duration_since(start)
-                .num_seconds()
-                .max(0)
-        })
+        .map(|start| chrono::Utc::now().signed_duration_since(start).num_seconds().max(0))
         .ok();
     let last_verify = history::of_loop(records, &f.loop_id)
         .filter(|r| r.get("duration_ms").is_some() || r.get("sealed_changes").is_some())
@@ -105,13 +95,7 @@ fn last_loop(records: &[Record], last: &Record) -> Value {
 
 /// The human view of a report.
 fn render(report: &Value, project: &Project) -> String {
-    let s = |key: &str| {
-        report
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
+    let s = |key: &str| report.get(key).and_then(Value::as_str).unwrap_or("").to_string();
     let n = |key: &str| report.get(key).and_then(Value::as_u64).unwrap_or(0);
     match s("state").as_str() {
         "none" => {
@@ -147,22 +131,11 @@ fn render(report: &Value, project: &Project) -> String {
             let limit = report
                 .get("max_duration_secs")
                 .and_then(Value::as_u64)
-                .map_or(String::new(), |d| {
-                    format!(" of {}", crate::duration::format_secs(d))
-                });
-            let verify = report
-                .get("verify_command")
-                .and_then(Value::as_str)
-                .map_or_else(
-                    || "none (honor system)".to_string(),
-                    |cmd| {
-                        format!(
-                            "{cmd}  (timeout {}s, on {})",
-                            n("verify_timeout"),
-                            s("verify_on")
-                        )
-                    },
-                );
+                .map_or(String::new(), |d| format!(" of {}", crate::duration::format_secs(d)));
+            let verify = report.get("verify_command").and_then(Value::as_str).map_or_else(
+                || "none (honor system)".to_string(),
+                |cmd| format!("{cmd}  (timeout {}s, on {})", n("verify_timeout"), s("verify_on")),
+            );
             let task = s("task");
             let task_line = task.lines().next().unwrap_or("");
             let more = if task.lines().count() > 1 { " …" } else { "" };
@@ -187,18 +160,10 @@ fn render(report: &Value, project: &Project) -> String {
             let sealed = report
                 .get("sealed")
                 .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
+                .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
                 .unwrap_or_default();
             if !sealed.is_empty() {
-                out.push_str(&format!(
-                    "\n  sealed:      {sealed} ({} files)",
-                    n("sealed_files")
-                ));
+                out.push_str(&format!("\n  sealed:      {sealed} ({} files)", n("sealed_files")));
             }
             out
         }

@@ -38,11 +38,7 @@ pub fn run(json: bool) -> Result<u8, Error> {
                 list.join("\n"),
                 paths.join(" ")
             );
-            (
-                false,
-                record.with("passed", false).with("sealed_changes", paths),
-                text,
-            )
+            (false, record.with("passed", false).with("sealed_changes", paths), text)
         }
         Verdict::Pass(run) | Verdict::Fail(run) => {
             let passed = run.outcome.passed();
@@ -59,7 +55,16 @@ pub fn run(json: bool) -> Result<u8, Error> {
             (passed, run.annotate(record).with("passed", passed), text)
         }
     };
-    active.record(&record)?;
+    let _lock = super::lock(&project)?;
+    // The Stop hook may have moved the loop on while the verify ran: record against the seal as it is now.
+    if let Lookup::Loop(mut fresh) = lookup(&project)?
+        && fresh.loop_id() == active.loop_id()
+    {
+        if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
+            fresh.mark_log(&run.outcome.log_path);
+        }
+        fresh.record(&record)?;
+    }
     if json {
         println!("{}", serde_json::to_string(&record).unwrap_or_default());
     } else {

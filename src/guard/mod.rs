@@ -14,11 +14,6 @@ pub enum Verdict {
     Deny { reason: String },
 }
 
-pub fn check(
-    _tool_name: &str,
-    _tool_input: &serde_json::Value,
-    _cwd: &Path,
-    _protected: &Protected,
-) -> Verdict {
+pub fn check(_tool_name: &str, _tool_input: &serde_json::Value, _cwd: &Path, _protected: &Protected) -> Verdict {
     Verdict::Allow
 }

@@ -56,8 +56,8 @@ pub fn parse(bytes: &[u8], expected: &str) -> Result<HookInput, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("hook input on stdin is empty (expected a JSON object)".to_string());
     }
-    let input: HookInput = serde_json::from_slice(bytes)
-        .map_err(|e| format!("hook input on stdin is not valid hook JSON: {e}"))?;
+    let input: HookInput =
+        serde_json::from_slice(bytes).map_err(|e| format!("hook input on stdin is not valid hook JSON: {e}"))?;
     match input.hook_event_name.as_deref() {
         Some(name) if name != expected => {
             return Err(format!(
@@ -106,26 +106,13 @@ mod tests {
 
     #[test]
     fn missing_session_is_named_and_unknown_fields_ignored() {
-        let input = parse(
-            br#"{"hook_event_name":"Stop","future_field":{"x":1}}"#,
-            "Stop",
-        )
-        .expect("parses");
-        assert!(
-            input
-                .session()
-                .expect_err("no session")
-                .contains("session_id")
-        );
+        let input = parse(br#"{"hook_event_name":"Stop","future_field":{"x":1}}"#, "Stop").expect("parses");
+        assert!(input.session().expect_err("no session").contains("session_id"));
     }
 
     #[test]
     fn oversized_input_is_refused_without_reading_it_all() {
         let huge = std::io::repeat(b' ').take(MAX_INPUT + 100);
-        assert!(
-            read(huge, "Stop")
-                .expect_err("too big")
-                .contains("larger than 10 MiB")
-        );
+        assert!(read(huge, "Stop").expect_err("too big").contains("larger than 10 MiB"));
     }
 }

@@ -39,8 +39,7 @@ impl HookOutput {
 
     /// Extra context for the model at session start.
     pub fn session_context(context: String, system_message: Option<String>) -> Self {
-        let specific =
-            serde_json::json!({"hookEventName": "SessionStart", "additionalContext": context});
+        let specific = serde_json::json!({"hookEventName": "SessionStart", "additionalContext": context});
         Self {
             hook_specific: Some(specific),
             system_message,

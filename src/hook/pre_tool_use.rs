@@ -21,10 +21,7 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     // and another session's agent has no business editing this loop's oracle either.
     let tool = input.tool_name.as_deref().unwrap_or_default();
     let tool_input = input.tool_input.clone().unwrap_or(serde_json::Value::Null);
-    let cwd = input
-        .cwd
-        .as_deref()
-        .map_or_else(|| project.root.clone(), PathBuf::from);
+    let cwd = input.cwd.as_deref().map_or_else(|| project.root.clone(), PathBuf::from);
     let protected = protected(&active)?;
     Ok(match guard::check(tool, &tool_input, &cwd, &protected) {
         Verdict::Allow => None,

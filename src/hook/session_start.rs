@@ -64,20 +64,10 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
 }
 
 /// The text the model gets: what is happening, why it paused, notes, last failure, the task, how to finish.
-fn context(
-    active: &ActiveLoop,
-    state: &State,
-    kind: Handover,
-    pause_reason: Option<&str>,
-) -> String {
+fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Option<&str>) -> String {
     let f = &state.fields;
     let lang = f.lang;
-    let mut parts = vec![messages::handover(
-        lang,
-        kind,
-        f.iteration,
-        f.max_iterations,
-    )];
+    let mut parts = vec![messages::handover(lang, kind, f.iteration, f.max_iterations)];
     if let Some(reason) = pause_reason {
         parts.push(format!(
             "{} {reason}",
@@ -126,9 +116,5 @@ fn last_failure(active: &ActiveLoop) -> Option<String> {
             .filter(|s| !s.is_empty())
     };
     let body = text("summary").or_else(|| text("verify_tail"))?;
-    Some(format!(
-        "(iteration {}) {}",
-        record.iteration,
-        body.trim_end()
-    ))
+    Some(format!("(iteration {}) {}", record.iteration, body.trim_end()))
 }

@@ -49,9 +49,7 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
     match signal {
         Signal::Abort(reason) => abort(active, &reason),
         Signal::Pause(need) => pause(active, &need),
-        Signal::None if !wants_verify => {
-            next_iteration(active, Event::Continue, &Failure::None, None)
-        }
+        Signal::None if !wants_verify => next_iteration(active, Event::Continue, &Failure::None, None),
         claim => {
             let iteration = active.seal.fields.iteration;
             drop(lock);
@@ -69,6 +67,9 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
                 return Ok(None);
             }
             fresh.tamper = tamper;
+            if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
+                fresh.mark_log(&run.outcome.log_path);
+            }
             apply_verdict(fresh, verdict, claim == Signal::Promise)
         }
     }
@@ -117,30 +118,19 @@ fn last_message(input: &HookInput) -> String {
         .unwrap_or_default()
 }
 
-fn apply_verdict(
-    active: Box<ActiveLoop>,
-    verdict: Verdict,
-    promised: bool,
-) -> Result<Option<HookOutput>, Error> {
+fn apply_verdict(active: Box<ActiveLoop>, verdict: Verdict, promised: bool) -> Result<Option<HookOutput>, Error> {
     match verdict {
         Verdict::Honor => complete(active, None),
         Verdict::Pass(run) => complete(active, Some(&run)),
         Verdict::SealBroken(changes) => {
             let mut state = active.state();
             count_rejection(&mut state);
-            let paths: Vec<String> = changes
-                .iter()
-                .map(|c| format!("{} ({})", c.path(), c.kind()))
-                .collect();
-            let record = Record::new(
-                active.loop_id(),
-                state.fields.iteration,
-                Status::PromiseRejected,
-            )
-            .with("verify_exit", serde_json::Value::Null)
-            .with("timed_out", false)
-            .with("rejections", state.fields.promise_rejections)
-            .with("sealed_changes", paths);
+            let paths: Vec<String> = changes.iter().map(|c| format!("{} ({})", c.path(), c.kind())).collect();
+            let record = Record::new(active.loop_id(), state.fields.iteration, Status::PromiseRejected)
+                .with("verify_exit", serde_json::Value::Null)
+                .with("timed_out", false)
+                .with("rejections", state.fields.promise_rejections)
+                .with("sealed_changes", paths);
             let summary = format!("{} sealed file(s) changed", changes.len());
             next_iteration_with(
                 active,
@@ -173,14 +163,7 @@ fn apply_verdict(
                 run: &run,
                 same_failure_streak: f.same_failure_streak,
             };
-            next_iteration_with(
-                active,
-                state,
-                event,
-                &failure,
-                record,
-                Some(run.result_text()),
-            )
+            next_iteration_with(active, state, event, &failure, record, Some(run.result_text()))
         }
     }
 }
@@ -264,8 +247,7 @@ fn limit_reached(state: &State) -> Option<(Status, &'static str)> {
 fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<HookOutput>, Error> {
     let f = &active.seal.fields;
     let (lang, iteration, rejections) = (f.lang, f.iteration, f.promise_rejections);
-    let mut record = Record::new(active.loop_id(), iteration, Status::Complete)
-        .with("promise_rejections", rejections);
+    let mut record = Record::new(active.loop_id(), iteration, Status::Complete).with("promise_rejections", rejections);
     if let Some(run) = run {
         record = run.annotate(record);
     }
@@ -290,15 +272,10 @@ fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutput>, 
     let mut state = active.state();
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(need.to_string());
-    active.record(
-        &Record::new(active.loop_id(), state.fields.iteration, Status::Paused).with("reason", need),
-    )?;
+    active.record(&Record::new(active.loop_id(), state.fields.iteration, Status::Paused).with("reason", need))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
-    Ok(Some(HookOutput::allow(user::paused(
-        state.fields.lang,
-        need,
-    ))))
+    Ok(Some(HookOutput::allow(user::paused(state.fields.lang, need))))
 }
 
 /// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop.
@@ -309,9 +286,7 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
         .and_then(|m| m.modified())
         .ok()
         .zip(started)
-        .is_some_and(|(modified, started)| {
-            chrono::DateTime::<chrono::Utc>::from(modified) >= started
-        });
+        .is_some_and(|(modified, started)| chrono::DateTime::<chrono::Utc>::from(modified) >= started);
     if written_by_agent {
         return;
     }
@@ -325,7 +300,7 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
 }
 
 fn with_tamper(message: String, tamper: &[String], lang: crate::state::Lang) -> String {
-    tamper.iter().fold(message, |acc, what| {
-        format!("{acc} {}", messages::tampered(lang, what))
-    })
+    tamper
+        .iter()
+        .fold(message, |acc, what| format!("{acc} {}", messages::tampered(lang, what)))
 }

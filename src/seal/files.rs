@@ -58,9 +58,7 @@ impl SealedFiles {
             let compiled = GlobBuilder::new(&glob)
                 .literal_separator(true)
                 .build()
-                .map_err(|e| {
-                    format!("seal pattern `{pattern}` is not a valid glob: {}", e.kind())
-                })?;
+                .map_err(|e| format!("seal pattern `{pattern}` is not a valid glob: {}", e.kind()))?;
             builder.add(compiled);
             roots.push(root);
         }
@@ -97,12 +95,7 @@ impl SealedFiles {
         Ok(hashes)
     }
 
-    fn walk(
-        &self,
-        project_root: &Path,
-        dir: &Path,
-        out: &mut BTreeMap<String, String>,
-    ) -> io::Result<()> {
+    fn walk(&self, project_root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) -> io::Result<()> {
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -131,10 +124,7 @@ impl SealedFiles {
 }
 
 /// Compares the hashes taken at setup with the files now; sorted by path.
-pub fn changes(
-    sealed: &BTreeMap<String, String>,
-    now: &BTreeMap<String, String>,
-) -> Vec<FileChange> {
+pub fn changes(sealed: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> Vec<FileChange> {
     let mut changes: Vec<FileChange> = sealed
         .iter()
         .filter_map(|(path, hash)| match now.get(path) {
@@ -190,9 +180,7 @@ fn normalize(pattern: &str) -> (String, PathBuf) {
         glob = format!("{{{glob},{glob}/**}}");
     }
     let root: PathBuf = if anchored {
-        body.split('/')
-            .take_while(|part| !has_glob_chars(part))
-            .collect()
+        body.split('/').take_while(|part| !has_glob_chars(part)).collect()
     } else {
         PathBuf::new()
     };

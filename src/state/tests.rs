@@ -80,12 +80,7 @@ fn load_names_the_file_and_missing_file_is_none() {
     let err = State::load(&path).expect_err("corrupt").to_string();
     assert!(err.contains("state.md") && err.contains("corrupt"), "{err}");
     std::fs::write(&path, [0xff, 0xfe, 0x00]).expect("write");
-    assert!(
-        State::load(&path)
-            .expect_err("binary")
-            .to_string()
-            .contains("UTF-8")
-    );
+    assert!(State::load(&path).expect_err("binary").to_string().contains("UTF-8"));
 }
 
 #[test]

@@ -34,10 +34,7 @@ impl VerifyOutcome {
 
 #[derive(Debug)]
 pub enum VerifyError {
-    Spawn {
-        command: String,
-        source: std::io::Error,
-    },
+    Spawn { command: String, source: std::io::Error },
 }
 
 impl std::fmt::Display for VerifyError {

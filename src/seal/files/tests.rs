@@ -35,28 +35,16 @@ fn keys(patterns: &[&str], root: &Path) -> Vec<String> {
 #[test]
 fn anchored_and_unanchored_patterns_follow_gitignore() {
     let dir = tree();
-    assert_eq!(
-        keys(&["tests/**"], dir.path()),
-        ["tests/a.rs", "tests/deep/b.rs"]
-    );
-    assert_eq!(
-        keys(&["tests/"], dir.path()),
-        ["tests/a.rs", "tests/deep/b.rs"]
-    );
-    assert_eq!(
-        keys(&["tests"], dir.path()),
-        ["tests/a.rs", "tests/deep/b.rs"]
-    );
+    assert_eq!(keys(&["tests/**"], dir.path()), ["tests/a.rs", "tests/deep/b.rs"]);
+    assert_eq!(keys(&["tests/"], dir.path()), ["tests/a.rs", "tests/deep/b.rs"]);
+    assert_eq!(keys(&["tests"], dir.path()), ["tests/a.rs", "tests/deep/b.rs"]);
     assert_eq!(keys(&["*.snap"], dir.path()), ["snap/y.snap", "src/x.snap"]);
     assert_eq!(keys(&["README.md"], dir.path()), ["README.md"]);
     assert_eq!(
         keys(&["src/lib.rs", "tests/*.rs"], dir.path()),
         ["src/lib.rs", "tests/a.rs"]
     );
-    assert!(
-        keys(&["**/config"], dir.path()).is_empty(),
-        ".git must never be walked"
-    );
+    assert!(keys(&["**/config"], dir.path()).is_empty(), ".git must never be walked");
 }
 
 #[test]
@@ -82,8 +70,6 @@ fn changes_name_added_changed_and_deleted_files() {
 
 #[test]
 fn invalid_pattern_is_named() {
-    let err = SealedFiles::new(&["tests/[".to_string()])
-        .err()
-        .expect("must fail");
+    let err = SealedFiles::new(&["tests/[".to_string()]).err().expect("must fail");
     assert!(err.contains("tests/["), "{err}");
 }

@@ -1,0 +1,84 @@
+//! In-process benchmarks of the work the hooks do on every stop and every tool call, and of the sealed-file
+//! hashing that runs at every promise. Whole-process timings live in `scripts/bench.sh` (hyperfine).
+//!
+//! Run with `cargo bench --bench core`.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use loopgate::args::{self, FlagSpec};
+use loopgate::history;
+use loopgate::seal::SealedFiles;
+use loopgate::signals;
+use loopgate::state::State;
+
+fn main() {
+    divan::main();
+}
+
+/// A long final message (100 KiB) with the promise at the very end: the worst case for the tag scanner.
+#[divan::bench]
+fn scan_signals_100k_message(bencher: divan::Bencher) {
+    let message = format!(
+        "{}<promise>LOOP_DONE</promise>",
+        "analysis of the failure. ".repeat(4096)
+    );
+    bencher.bench(|| signals::scan(black_box(&message), "LOOP_DONE"));
+}
+
+/// Parsing and rendering the state file with a multi-line task.
+#[divan::bench]
+fn state_round_trip(bencher: divan::Bencher) {
+    let text = "---\nactive: true\nstatus: running\nloop_id: lg-1\nsession_id: s\niteration: 7\nmax_iterations: 50\ncompletion_promise: LOOP_DONE\nverify_command: cargo test --workspace\nverify_timeout: 600\nverify_on: promise\npromise_rejections: 3\nrejections_in_a_row: 1\nstarted_at: 2026-11-21T00:00:00Z\nsealed:\n- tests/**\nlang: en\n---\nmake the parser handle unicode\n---\nwith `code` and $(subst)\n";
+    bencher.bench(|| {
+        let state = State::parse(black_box(text)).expect("parses");
+        state.render().expect("renders")
+    });
+}
+
+/// Splitting typical /pua-loop text.
+#[divan::bench]
+fn split_slash_command_text(bencher: divan::Bencher) {
+    const FLAGS: &[FlagSpec] = &[
+        FlagSpec {
+            name: "verify",
+            takes_value: true,
+        },
+        FlagSpec {
+            name: "max-iterations",
+            takes_value: true,
+        },
+        FlagSpec {
+            name: "seal",
+            takes_value: true,
+        },
+    ];
+    let raw = "\"make the parser handle unicode, it's `parse()` that breaks\" --verify 'cargo test -p parser' --max-iterations 30 --seal 'tests/**'";
+    bencher.bench(|| args::split(black_box(raw), FLAGS).expect("splits"));
+}
+
+/// Parsing a history of 100,000 records (what `loopgate status` and `history` read).
+#[divan::bench(sample_count = 10)]
+fn parse_history_100k(bencher: divan::Bencher) {
+    let line = r#"{"loop_id":"lg-20261121T000000Z-abcdef","iteration":12,"status":"promise_rejected","timestamp":"2026-11-21T00:00:00Z","verify_exit":101,"timed_out":false,"rejections":3,"duration_ms":2311,"verify_tail":"test parser::unicode ... FAILED","fingerprint":"0123456789abcdef"}"#;
+    let bytes = format!("{line}\n").repeat(100_000).into_bytes();
+    bencher.bench(|| history::parse(black_box(&bytes)).records.len());
+}
+
+/// Hashing a sealed tree of 10,000 files totalling 100 MiB (the check at every promise).
+#[divan::bench(sample_count = 5)]
+fn hash_sealed_tree_10k_files_100mib(bencher: divan::Bencher) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    make_tree(dir.path(), 10_000, 100 * 1024 * 1024);
+    let sealed = SealedFiles::new(&["tests/**".to_string()]).expect("compiles");
+    bencher.bench(|| sealed.hash_all(dir.path()).expect("hashes").len());
+}
+
+fn make_tree(root: &Path, files: usize, total: usize) {
+    let body = vec![b'x'; total / files];
+    for i in 0..files {
+        let dir = root.join(format!("tests/d{}", i % 100));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join(format!("f{i}.rs")), &body).expect("write");
+    }
+}
