@@ -39,9 +39,7 @@ fn promise() -> Reply {
 
 fn project_with_check() -> Project {
     let project = Project::new();
-    project
-        .write("check.sh", CHECK_SH)
-        .write("src.txt", "broken\n");
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
     project
 }
 
@@ -50,11 +48,7 @@ struct Timer(&'static str, Instant);
 
 impl Drop for Timer {
     fn drop(&mut self) {
-        eprintln!(
-            "[e2e] {} took {:.1}s",
-            self.0,
-            self.1.elapsed().as_secs_f64()
-        );
+        eprintln!("[e2e] {} took {:.1}s", self.0, self.1.elapsed().as_secs_f64());
     }
 }
 
@@ -92,15 +86,9 @@ fn assert_well_formed_history(project: &Project) {
     let loop_id = &history.first().expect("history has an init record")["loop_id"];
     for record in &history {
         for field in ["loop_id", "iteration", "status", "timestamp"] {
-            assert!(
-                !record[field].is_null(),
-                "history record lacks `{field}`: {record}"
-            );
+            assert!(!record[field].is_null(), "history record lacks `{field}`: {record}");
         }
-        assert_eq!(
-            &record["loop_id"], loop_id,
-            "one loop per scenario: {record}"
-        );
+        assert_eq!(&record["loop_id"], loop_id, "one loop per scenario: {record}");
     }
 }
 
@@ -109,7 +97,9 @@ fn rejected_promise_feeds_verify_output_back_then_fixed_work_completes() {
     let _t = timer("rejected promise, then fixed and completed");
     let project = project_with_check();
     let run = project
-        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --verify-timeout 10 --max-iterations 10"))
+        .session(format!(
+            "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --verify-timeout 10 --max-iterations 10"
+        ))
         .replies([
             Reply::bash("echo still-broken > src.txt"),
             promise(),
@@ -135,21 +125,11 @@ fn rejected_promise_feeds_verify_output_back_then_fixed_work_completes() {
     assert_contains(&feedback[0], "VERIFY-MARK-7", "the stop feedback", &run);
     assert_contains(&feedback[0], "still-broken", "the stop feedback", &run);
     assert_contains(&feedback[0], TASK, "the stop feedback", &run);
-    assert_contains(
-        &feedback[0],
-        "<promise>LOOP_DONE</promise>",
-        "the stop feedback",
-        &run,
-    );
+    assert_contains(&feedback[0], "<promise>LOOP_DONE</promise>", "the stop feedback", &run);
 
     // The second promise was verified and the session ended there, script used up exactly.
     assert_eq!(run.result()["subtype"], "success", "{}", run.describe());
-    assert_eq!(
-        (run.api.remaining(), run.api.exhausted()),
-        (0, 0),
-        "{}",
-        run.describe()
-    );
+    assert_eq!((run.api.remaining(), run.api.exhausted()), (0, 0), "{}", run.describe());
     assert_eq!(
         project.statuses(),
         ["init", "promise_rejected", "complete"],
@@ -167,10 +147,7 @@ fn rejected_promise_feeds_verify_output_back_then_fixed_work_completes() {
             .contains("VERIFY-MARK-7"),
         "{rejected}"
     );
-    assert_eq!(
-        records(&history, "init")[0]["verify_command"],
-        "sh check.sh"
-    );
+    assert_eq!(records(&history, "init")[0]["verify_command"], "sh check.sh");
     assert_well_formed_history(&project);
     assert_ended(&project, &run);
 
@@ -204,12 +181,7 @@ fn without_verify_command_the_promise_is_taken_on_honor() {
         "no feedback expected\n{}",
         run.describe()
     );
-    assert_eq!(
-        project.statuses(),
-        ["init", "complete"],
-        "{}",
-        run.describe()
-    );
+    assert_eq!(project.statuses(), ["init", "complete"], "{}", run.describe());
     assert!(
         project.history()[0]["verify_command"].is_null(),
         "{:?}",
@@ -246,9 +218,7 @@ fn max_iterations_ends_the_loop_and_lets_the_agent_stop() {
         run.describe()
     );
     assert!(
-        !statuses
-            .iter()
-            .any(|s| s == "complete" || s == "promise_rejected"),
+        !statuses.iter().any(|s| s == "complete" || s == "promise_rejected"),
         "{statuses:?}"
     );
     assert_well_formed_history(&project);
@@ -268,7 +238,9 @@ fn abort_tag_ends_the_loop_and_tells_the_user_why() {
         .session(format!("/loopgate:pua-loop {TASK} --verify 'sh check.sh'"))
         .replies([
             Reply::bash("cat src.txt"),
-            Reply::text("The task cannot be done as stated.\n<loop-abort>src.txt is generated, edits are lost</loop-abort>"),
+            Reply::text(
+                "The task cannot be done as stated.\n<loop-abort>src.txt is generated, edits are lost</loop-abort>",
+            ),
         ])
         .run();
 
@@ -277,16 +249,8 @@ fn abort_tag_ends_the_loop_and_tells_the_user_why() {
         "an abort must not be fed back\n{}",
         run.describe()
     );
-    assert_eq!(
-        project.statuses(),
-        ["init", "aborted"],
-        "{}",
-        run.describe()
-    );
-    assert_eq!(
-        project.history()[1]["reason"],
-        "src.txt is generated, edits are lost"
-    );
+    assert_eq!(project.statuses(), ["init", "aborted"], "{}", run.describe());
+    assert_eq!(project.history()[1]["reason"], "src.txt is generated, edits are lost");
     let shown = run.system_messages().join("\n");
     assert_contains(
         &shown,
@@ -309,12 +273,7 @@ fn paused_loop_is_resumed_by_the_next_session_and_completes() {
         )])
         .run();
     assert!(first.stop_feedback().is_empty(), "{}", first.describe());
-    assert_eq!(
-        project.statuses(),
-        ["init", "paused"],
-        "{}",
-        first.describe()
-    );
+    assert_eq!(project.statuses(), ["init", "paused"], "{}", first.describe());
     assert_eq!(project.history()[1]["reason"], "the staging password");
     let state = project.state().expect("a paused loop keeps its state file");
     assert!(state.contains("status: paused"), "{state}");
@@ -365,12 +324,7 @@ fn compaction_reinjects_the_running_loop() {
         .max_turns(1)
         .replies([promise()])
         .run();
-    assert_eq!(
-        project.statuses(),
-        ["init", "promise_rejected"],
-        "{}",
-        first.describe()
-    );
+    assert_eq!(project.statuses(), ["init", "promise_rejected"], "{}", first.describe());
 
     // `/compact` on that session: the summary (scripted) loses everything, the hook brings the loop back.
     let compact = project
@@ -388,12 +342,7 @@ fn compaction_reinjects_the_running_loop() {
                 .map(str::to_string)
         })
         .collect();
-    assert_contains(
-        &context,
-        TASK,
-        "the context re-injected after compaction",
-        &compact,
-    );
+    assert_contains(&context, TASK, "the context re-injected after compaction", &compact);
     assert_contains(
         &context,
         "parser::roundtrip",
@@ -433,15 +382,19 @@ fn cancel_loop_command_ends_a_running_loop_without_the_model() {
         .max_turns(1)
         .replies([Reply::text("Looking around.")])
         .run();
-    assert_eq!(
-        project.statuses(),
-        ["init", "continue"],
-        "{}",
-        first.describe()
-    );
+    assert_eq!(project.statuses(), ["init", "continue"], "{}", first.describe());
     assert!(project.loop_live(), "{}", first.describe());
 
-    // The model of the second session only acknowledges; the cancel already happened.
+    // /loopgate:loop-status shows the loop (to the user and the model) and changes nothing.
+    let status = project
+        .session("/loopgate:loop-status")
+        .replies([Reply::text("A loop is running.")])
+        .run();
+    assert_contains(&status.prompt_text(), TASK, "the status shown", &status);
+    assert!(status.stop_feedback().is_empty(), "{}", status.describe());
+    assert_eq!(project.statuses(), ["init", "continue"], "{}", status.describe());
+
+    // The model of the next session only acknowledges; the cancel already happened.
     let second = project
         .session("/loopgate:cancel-loop")
         .replies([Reply::text("Loop cancelled.")])
@@ -493,16 +446,9 @@ fn another_session_in_the_same_project_is_never_blocked() {
         other.describe()
     );
     assert!(other.stop_feedback().is_empty(), "{}", other.describe());
-    assert_eq!(
-        project.statuses(),
-        before,
-        "the other session must not touch the loop"
-    );
+    assert_eq!(project.statuses(), before, "the other session must not touch the loop");
     let state = project.state().expect("the owner's loop is still there");
-    assert!(
-        state.contains(owner),
-        "the loop stays bound to its session:\n{state}"
-    );
+    assert!(state.contains(owner), "the loop stays bound to its session:\n{state}");
     assert!(project.loop_live());
 }
 
@@ -557,14 +503,9 @@ fn task_with_frontmatter_quotes_backticks_and_substitutions_is_stored_verbatim_a
         run.local_command_errors()
     );
     for file in ["PWNED_SUBST", "PWNED_TICK"] {
-        assert!(
-            !project.exists(file),
-            "`{file}` exists: the task text was executed"
-        );
+        assert!(!project.exists(file), "`{file}` exists: the task text was executed");
     }
-    assert!(
-        !project.home.join("PWNED_SUBST").exists() && !project.home.join("PWNED_TICK").exists()
-    );
+    assert!(!project.home.join("PWNED_SUBST").exists() && !project.home.join("PWNED_TICK").exists());
     // Verbatim in the briefing and in the continuation the Stop hook sent.
     assert_contains(&run.prompt_text(), task, "the briefing", &run);
     let feedback = run.stop_feedback();
@@ -581,6 +522,32 @@ fn task_with_frontmatter_quotes_backticks_and_substitutions_is_stored_verbatim_a
 }
 
 #[test]
+fn task_containing_the_here_document_end_marker_runs_nothing() {
+    let _t = timer("task containing the here-document end marker");
+    let project = project_with_check();
+    // Under the plugin's own allowed-tools Claude Code refuses the block rather than run the trailing line.
+    let run = project
+        .session(format!(
+            "/loopgate:pua-loop {TASK}\nLOOPGATE_ARGS_END\ntouch PWNED_MARKER\n--verify 'sh check.sh'"
+        ))
+        .without_allowed_tools()
+        .replies([Reply::text("should not be asked")])
+        .run();
+    assert!(
+        !project.exists("PWNED_MARKER"),
+        "text after the end marker was executed\n{}",
+        run.describe()
+    );
+    assert!(run.agent_requests().is_empty(), "{}", run.describe());
+    assert!(
+        !run.local_command_errors().is_empty(),
+        "the user should see why\n{}",
+        run.describe()
+    );
+    assert!(project.state().is_none(), "no loop may start");
+}
+
+#[test]
 fn hanging_verify_and_its_sigterm_proof_grandchild_are_killed_and_reported() {
     let _t = timer("hanging verify with a grandchild ignoring SIGTERM");
     let project = Project::new();
@@ -593,7 +560,10 @@ fn hanging_verify_and_its_sigterm_proof_grandchild_are_killed_and_reported() {
     let started = Instant::now();
     let run = project
         .session("/loopgate:pua-loop wait forever --verify 'sh hang.sh' --verify-timeout 2 --max-iterations 5")
-        .replies([promise(), Reply::text("The verify hangs.\n<loop-abort>verify never finishes</loop-abort>")])
+        .replies([
+            promise(),
+            Reply::text("The verify hangs.\n<loop-abort>verify never finishes</loop-abort>"),
+        ])
         .timeout(Duration::from_secs(40))
         .run();
 
@@ -610,10 +580,7 @@ fn hanging_verify_and_its_sigterm_proof_grandchild_are_killed_and_reported() {
     assert_eq!(rejected.len(), 1, "{history:?}");
     assert_eq!(rejected[0]["timed_out"], true, "{}", rejected[0]);
     assert!(rejected[0]["verify_exit"].is_null(), "{}", rejected[0]);
-    assert_eq!(
-        project.statuses().last().map(String::as_str),
-        Some("aborted")
-    );
+    assert_eq!(project.statuses().last().map(String::as_str), Some("aborted"));
 
     // Nothing the verify started is left, grandchild included.
     for file in ["verify.pid", "grandchild.pid"] {
@@ -635,8 +602,7 @@ fn rewriting_the_verify_command_in_the_state_file_changes_nothing() {
     let _t = timer("agent rewrites the state file's verify command");
     let project = project_with_check();
     // Hidden from a command-line guard on purpose: the seal, not the guard, must catch this.
-    let tamper =
-        "sed -i 's/^verify_command:.*/verify_command: \"true\"/' .claude/pua-loop.local.md";
+    let tamper = "sed -i 's/^verify_command:.*/verify_command: \"true\"/' .claude/pua-loop.local.md";
     let encoded = base64(tamper);
     let run = project
         .session(format!(
@@ -671,24 +637,11 @@ fn rewriting_the_verify_command_in_the_state_file_changes_nothing() {
         feedback[0]
     );
     let statuses = project.statuses();
+    assert!(statuses.iter().any(|s| s == "tamper_detected"), "{statuses:?}");
+    assert!(statuses.iter().any(|s| s == "promise_rejected"), "{statuses:?}");
+    assert_eq!(statuses.last().map(String::as_str), Some("complete"), "{statuses:?}");
     assert!(
-        statuses.iter().any(|s| s == "tamper_detected"),
-        "{statuses:?}"
-    );
-    assert!(
-        statuses.iter().any(|s| s == "promise_rejected"),
-        "{statuses:?}"
-    );
-    assert_eq!(
-        statuses.last().map(String::as_str),
-        Some("complete"),
-        "{statuses:?}"
-    );
-    assert!(
-        run.system_messages()
-            .join("\n")
-            .to_lowercase()
-            .contains("tamper"),
+        run.system_messages().join("\n").to_lowercase().contains("tamper"),
         "the user must be told too"
     );
     assert_ended(&project, &run);
@@ -706,11 +659,13 @@ fn agent_cannot_write_the_state_file_or_cancel_the_loop_through_its_tools() {
         .replies([
             Reply::bash("cp /dev/null .claude/pua-loop-history.jsonl"),
             Reply::bash("loopgate cancel"),
+            // The slash commands' allowed-tools let this path run unprompted for a turn: the guard must see it.
+            Reply::bash(format!(
+                "'{}' cancel",
+                harness::s(&harness::repo_root().join("hooks/loopgate.sh"))
+            )),
             Reply::tool("Read", serde_json::json!({"file_path": history})),
-            Reply::tool(
-                "Write",
-                serde_json::json!({"file_path": history, "content": "{}\n"}),
-            ),
+            Reply::tool("Write", serde_json::json!({"file_path": history, "content": "{}\n"})),
             Reply::bash("echo fixed > src.txt"),
             promise(),
         ])
@@ -725,24 +680,22 @@ fn agent_cannot_write_the_state_file_or_cancel_the_loop_through_its_tools() {
         .collect();
     assert_eq!(
         decisions.len(),
-        4,
+        5,
         "one PreToolUse per guarded call: {decisions:?}\n{}",
         run.describe()
     );
     assert!(
-        decisions[..3].iter().all(|d| d == "deny"),
-        "the first three must be denied: {decisions:?}"
+        decisions[..4].iter().all(|d| d == "deny"),
+        "the first four must be denied: {decisions:?}"
     );
-    assert_ne!(decisions[3], "deny", "ordinary work must be allowed");
+    assert_ne!(decisions[4], "deny", "ordinary work must be allowed");
     // The model is told why: a denial comes back as the tool's error.
     let results = run.tool_results();
-    assert!(results[0].0 && results[1].0 && results[3].0, "{results:?}");
-    assert_eq!(
-        project.statuses(),
-        ["init", "complete"],
-        "{}",
-        run.describe()
+    assert!(
+        results[0].0 && results[1].0 && results[2].0 && results[4].0,
+        "{results:?}"
     );
+    assert_eq!(project.statuses(), ["init", "complete"], "{}", run.describe());
     assert_well_formed_history(&project);
 }
 
@@ -769,25 +722,12 @@ fn session_started_in_a_subdirectory_keeps_setup_and_hooks_on_one_project_root()
         run.describe()
     );
     assert_contains(&feedback[0], "VERIFY-MARK-7", "the stop feedback", &run);
-    assert_eq!(
-        (run.api.remaining(), run.api.exhausted()),
-        (0, 0),
-        "{}",
-        run.describe()
-    );
+    assert_eq!((run.api.remaining(), run.api.exhausted()), (0, 0), "{}", run.describe());
     // Claude Code gives hooks the directory it was started in as CLAUDE_PROJECT_DIR; setup must agree.
     let history = std::fs::read_to_string(project.path("sub/dir/.claude/pua-loop-history.jsonl"))
-        .unwrap_or_else(|e| {
-            panic!(
-                "history under the session's project dir: {e}\n{}",
-                run.describe()
-            )
-        });
+        .unwrap_or_else(|e| panic!("history under the session's project dir: {e}\n{}", run.describe()));
     assert!(
-        history
-            .lines()
-            .last()
-            .is_some_and(|l| l.contains("\"complete\"")),
+        history.lines().last().is_some_and(|l| l.contains("\"complete\"")),
         "{history}"
     );
 }
@@ -856,12 +796,7 @@ fn setup_refuses_a_verify_timeout_above_the_stop_hook_timeout() {
         "the model must not start a refused loop\n{}",
         run.describe()
     );
-    assert_contains(
-        &run.local_command_errors(),
-        "3600",
-        "what the user saw",
-        &run,
-    );
+    assert_contains(&run.local_command_errors(), "3600", "what the user saw", &run);
     assert!(project.state().is_none(), "no loop may start");
 }
 
@@ -921,11 +856,7 @@ fn base64(input: &str) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in input.as_bytes().chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {

@@ -46,9 +46,7 @@ pub fn claude_bin() -> PathBuf {
 fn find_claude() -> Result<PathBuf, String> {
     let install = "run `scripts/install-claude.sh` (installs @anthropic-ai/claude-code@2.1.197 into .tools/) \
                    or set LOOPGATE_CLAUDE_BIN to a claude binary";
-    let candidate = if let Some(path) =
-        std::env::var_os("LOOPGATE_CLAUDE_BIN").filter(|p| !p.is_empty())
-    {
+    let candidate = if let Some(path) = std::env::var_os("LOOPGATE_CLAUDE_BIN").filter(|p| !p.is_empty()) {
         PathBuf::from(path)
     } else {
         let local = repo_root().join(".tools/node_modules/.bin/claude");
@@ -64,12 +62,7 @@ fn find_claude() -> Result<PathBuf, String> {
         .arg("--version")
         .env("DISABLE_AUTOUPDATER", "1")
         .output()
-        .map_err(|e| {
-            format!(
-                "failed to run `{} --version`: {e}; {install}",
-                candidate.display()
-            )
-        })?;
+        .map_err(|e| format!("failed to run `{} --version`: {e}; {install}", candidate.display()))?;
     let version = String::from_utf8_lossy(&output.stdout);
     if !version.contains(CLAUDE_VERSION) {
         return Err(format!(
@@ -102,10 +95,7 @@ impl Project {
             .tempdir()
             .expect("create a temp dir");
         // Canonical, so paths compare equal to what the client and hooks report.
-        let root = temp
-            .path()
-            .canonicalize()
-            .expect("canonicalize the temp dir");
+        let root = temp.path().canonicalize().expect("canonicalize the temp dir");
         let dir = root.join("project");
         let home = root.join("home");
         let loopgate_home = root.join("loopgate-home");
@@ -178,10 +168,7 @@ impl Project {
             return Vec::new();
         };
         text.lines()
-            .map(|line| {
-                serde_json::from_str(line)
-                    .unwrap_or_else(|e| panic!("history line is not JSON ({e}): {line}"))
-            })
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("history line is not JSON ({e}): {line}")))
             .collect()
     }
 
@@ -212,22 +199,14 @@ impl Project {
             .expect("loopgate has a parent dir")
             .to_path_buf();
         let mut path = vec![bin_dir];
-        path.extend(std::env::split_paths(
-            &std::env::var_os("PATH").unwrap_or_default(),
-        ));
+        path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
         vec![
             ("HOME".into(), self.home.clone().into()),
-            (
-                "PATH".into(),
-                std::env::join_paths(path).expect("join PATH"),
-            ),
+            ("PATH".into(), std::env::join_paths(path).expect("join PATH")),
             ("LOOPGATE_HOME".into(), self.loopgate_home.clone().into()),
             ("LOOPGATE_BIN".into(), loopgate_bin().into()),
             ("ANTHROPIC_API_KEY".into(), "test".into()),
-            (
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
-                "1".into(),
-            ),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into()),
             ("DISABLE_AUTOUPDATER".into(), "1".into()),
             ("DISABLE_TELEMETRY".into(), "1".into()),
             ("DISABLE_ERROR_REPORTING".into(), "1".into()),
@@ -240,10 +219,7 @@ impl Project {
         let mut cmd = Command::new(program);
         for (key, _) in std::env::vars_os() {
             let key = key.to_string_lossy();
-            if key.starts_with("CLAUDE")
-                || key.starts_with("ANTHROPIC")
-                || key.starts_with("LOOPGATE")
-            {
+            if key.starts_with("CLAUDE") || key.starts_with("ANTHROPIC") || key.starts_with("LOOPGATE") {
                 cmd.env_remove(&*key);
             }
         }
@@ -310,10 +286,7 @@ impl Project {
                 let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
                 (
                     pid,
-                    String::from_utf8_lossy(&cmdline)
-                        .replace('\0', " ")
-                        .trim()
-                        .to_string(),
+                    String::from_utf8_lossy(&cmdline).replace('\0', " ").trim().to_string(),
                 )
             })
             .collect()
@@ -321,9 +294,7 @@ impl Project {
 
     fn kill_leftovers(&self) {
         for (pid, _) in self.leftover_processes() {
-            let _ = Command::new("kill")
-                .args(["-KILL", &pid.to_string()])
-                .status();
+            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
         }
     }
 }
@@ -354,18 +325,8 @@ fn wait(mut child: std::process::Child, timeout: Duration, started: Instant) -> 
             String::from_utf8_lossy(&buf).into_owned()
         })
     };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
     let deadline = started + timeout;
     let mut timed_out = false;
     let status = loop {
@@ -447,8 +408,7 @@ impl Session<'_> {
 
     /// Drops the default `--allowedTools Bash` (to see what the plugin's own `allowed-tools` permit).
     pub fn without_allowed_tools(mut self) -> Self {
-        self.extra_args
-            .retain(|a| a != "--allowedTools" && a != "Bash");
+        self.extra_args.retain(|a| a != "--allowedTools" && a != "Bash");
         self
     }
 
@@ -465,12 +425,7 @@ impl Session<'_> {
         let mut cmd = self.project.command(claude_bin());
         cmd.arg("-p")
             .arg(&self.prompt)
-            .args([
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--include-hook-events",
-            ])
+            .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
             .arg("--plugin-dir")
             .arg(&self.plugin_dir)
             .args(&self.extra_args)
@@ -492,11 +447,7 @@ impl Session<'_> {
             .unwrap_or_else(|e| panic!("spawn {}: {e}", claude_bin().display()));
         let output = wait(child, self.timeout, started);
         let requests = api.requests();
-        let run = Run {
-            output,
-            requests,
-            api,
-        };
+        let run = Run { output, requests, api };
         if run.output.timed_out {
             let leftovers = self.project.leftover_processes();
             self.project.kill_leftovers();
@@ -514,10 +465,7 @@ impl Session<'_> {
         });
         if !clean {
             self.project.kill_leftovers();
-            panic!(
-                "processes outlived the session: {leftovers:?}\n{}",
-                run.describe()
-            );
+            panic!("processes outlived the session: {leftovers:?}\n{}", run.describe());
         }
         run
     }
@@ -559,10 +507,7 @@ impl Run {
     pub fn hook_outputs(&self, hook: &str) -> Vec<Value> {
         self.events()
             .into_iter()
-            .filter(|e| {
-                e["subtype"] == "hook_response"
-                    && (e["hook_event"] == hook || e["hook_name"] == hook)
-            })
+            .filter(|e| e["subtype"] == "hook_response" && (e["hook_event"] == hook || e["hook_name"] == hook))
             .map(|e| {
                 let stdout = e["stdout"].as_str().unwrap_or_default().trim().to_string();
                 if stdout.is_empty() {
@@ -655,11 +600,7 @@ impl Run {
             "exit: {:?} ({:?}{})\n--- stdout ---\n{}\n--- stderr ---\n{}\n",
             self.output.status.code(),
             self.output.elapsed,
-            if self.output.timed_out {
-                ", TIMED OUT"
-            } else {
-                ""
-            },
+            if self.output.timed_out { ", TIMED OUT" } else { "" },
             self.output.stdout.trim(),
             self.output.stderr.trim()
         );
@@ -699,12 +640,7 @@ pub const STOP_FEEDBACK: &str = "Stop hook feedback:";
 /// Whether a process with this pid is alive (zombies count as dead).
 pub fn pid_alive(pid: u32) -> bool {
     match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => {
-            stat.rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().next())
-                != Some("Z")
-        }
+        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"),
         Err(_) => false,
     }
 }

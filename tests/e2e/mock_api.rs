@@ -115,9 +115,7 @@ impl MockApi {
     /// Starts a server on an ephemeral port of 127.0.0.1.
     pub fn start() -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the mock API on 127.0.0.1");
-        let addr = listener
-            .local_addr()
-            .expect("local address of the mock API");
+        let addr = listener.local_addr().expect("local address of the mock API");
         let shared = Arc::new(Mutex::new(Shared::default()));
         let accept_shared = Arc::clone(&shared);
         thread::spawn(move || {
@@ -252,12 +250,7 @@ fn read_chunked(reader: &mut BufReader<TcpStream>) -> io::Result<Vec<u8>> {
     }
 }
 
-fn respond(
-    method: &str,
-    path: &str,
-    body: &[u8],
-    shared: &Mutex<Shared>,
-) -> (&'static str, &'static str, String) {
+fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'static str, &'static str, String) {
     let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
     let route = path.split('?').next().unwrap_or_default();
     let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -270,11 +263,7 @@ fn respond(
             scripted: false,
         });
         if route.ends_with("/count_tokens") {
-            return (
-                "200 OK",
-                "application/json",
-                json!({"input_tokens": 100}).to_string(),
-            );
+            return ("200 OK", "application/json", json!({"input_tokens": 100}).to_string());
         }
         let error = json!({"type": "error", "error": {"type": "not_found_error", "message": "mock: no such route"}});
         return ("404 Not Found", "application/json", error.to_string());
@@ -312,11 +301,7 @@ fn respond(
     if stream {
         ("200 OK", "text/event-stream", sse(&blocks, &model, id))
     } else {
-        (
-            "200 OK",
-            "application/json",
-            message(&blocks, &model, id).to_string(),
-        )
+        ("200 OK", "application/json", message(&blocks, &model, id).to_string())
     }
 }
 
@@ -368,10 +353,7 @@ fn sse(blocks: &[Value], model: &str, id: u64) -> String {
     };
     let mut start = message(&[], model, id);
     start["stop_reason"] = Value::Null;
-    event(
-        "message_start",
-        json!({"type": "message_start", "message": start}),
-    );
+    event("message_start", json!({"type": "message_start", "message": start}));
     for (index, block) in blocks.iter().enumerate() {
         if block["type"] == "text" {
             event(
