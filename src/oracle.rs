@@ -58,7 +58,7 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         log_path: &log_path,
     };
     let outcome = verify::run(&request)?;
-    let text = output_text(&outcome);
+    let text = outcome.output_text();
     let summary = summary::summarize(&text);
     let fingerprint = summary::fingerprint(&text);
     let run = Run {
@@ -88,15 +88,6 @@ pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
         source,
     })?;
     Ok(crate::seal::files::changes(&active.seal.files, &now))
-}
-
-/// Head and tail of the output as text (lossy), for the summary and the fingerprint.
-fn output_text(outcome: &VerifyOutcome) -> String {
-    let head = String::from_utf8_lossy(&outcome.head);
-    if outcome.total_bytes as usize <= outcome.head.len() {
-        return head.into_owned();
-    }
-    format!("{head}\n…\n{}", String::from_utf8_lossy(&outcome.tail))
 }
 
 impl Run {

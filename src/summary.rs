@@ -1,28 +1,176 @@
-//! TEMPORARY (being replaced by the full failure synthesis). Same API.
-#[derive(Debug, Clone, Default)]
+//! Failure synthesis: what a failed verify says, in a few hundred characters, and a fingerprint
+//! that stays the same while the failure does.
+//!
+//! The model reads the summary at the top of the block reason, so it carries what is most useful
+//! first: compile errors, then failing tests with their first error line, then other error lines.
+//! Parsing is line-based and forgiving (no regex engine, no panics on any input): runners are
+//! recognized by their own markers, and each recognized runner's extractor runs, so a verify like
+//! `cargo test && npm test` is summarized by whichever of the two failed. When no runner says
+//! anything useful, a generic pass picks up `error:`, `FAILED`, `panicked at` and assertion lines.
+//!
+//! The fingerprint hashes the *normalized* failure (numbers, durations, hex addresses, temp paths,
+//! timestamps and pids masked; test order ignored), so "the same failure as last time" is
+//! recognized although every run prints different timings.
+
+mod fingerprint;
+mod generic;
+mod gotest;
+mod js;
+mod parsers;
+mod pytest;
+mod rust;
+#[cfg(test)]
+mod tests;
+
+use parsers::{Failure, Found, Lines};
+
+/// Upper bound of [`FailureSummary::text`], in characters.
+pub const SUMMARY_MAX_CHARS: usize = 500;
+/// Upper bound of one line of the summary, in characters.
+const LINE_MAX_CHARS: usize = 200;
+
+/// The test runner whose output was recognized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Runner {
+    /// `cargo test` (libtest) and rustc compile errors.
+    Cargo,
+    /// `cargo nextest run`.
+    Nextest,
+    /// pytest.
+    Pytest,
+    /// Jest.
+    Jest,
+    /// Vitest.
+    Vitest,
+    /// `go test`.
+    GoTest,
+    /// None recognized: generic error lines.
+    #[default]
+    Generic,
+}
+
+/// What a verify output says went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FailureSummary {
+    /// At most [`SUMMARY_MAX_CHARS`] characters, one item per line, most useful first; empty when
+    /// nothing recognizable was found.
     pub text: String,
+    /// The runner the summary comes from (the first recognized runner that reported a failure).
+    pub runner: Runner,
+    /// Failing test names as the runner prints them (`tests::foo`, `tests/x.py::test_y`, …).
     pub failing_tests: Vec<String>,
+    /// First error lines: the failing tests' messages, compile errors, generic error lines.
+    pub errors: Vec<String>,
+    /// The output says no test ran (`running 0 tests`, `no tests ran`, `[no test files]`, …) and
+    /// nothing says one did: a pass like that is suspicious.
     pub zero_tests: bool,
 }
+
+/// Summarizes a verify output (head, `…`, tail as lossy UTF-8; colors and `\r` are tolerated).
 pub fn summarize(output: &str) -> FailureSummary {
-    let text: String = output
-        .lines()
-        .filter(|l| l.contains("error") || l.contains("FAIL"))
-        .take(5)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let lines = Lines::new(output);
+    let detected = parsers::detect(&lines);
+    let mut found = Found::default();
+    let mut runner = None;
+    for &candidate in &detected {
+        let part = parsers::extract(candidate, &lines);
+        if runner.is_none() && !part.is_empty() {
+            runner = Some(candidate);
+        }
+        found.merge(part);
+    }
+    if found.is_empty() {
+        found = generic::extract(&lines);
+    }
+    let runner = runner.or_else(|| detected.first().copied()).unwrap_or(Runner::Generic);
+    let zero = generic::zero_tests(&lines);
+    let text = render(&found, zero);
+    let errors = found
+        .tests
+        .iter()
+        .filter_map(|t| t.message.clone())
+        .chain(found.errors.iter().cloned())
+        .collect();
     FailureSummary {
         text,
-        failing_tests: Vec::new(),
-        zero_tests: false,
+        runner,
+        failing_tests: found.tests.into_iter().map(|t| t.name).collect(),
+        errors,
+        zero_tests: zero.is_some(),
     }
 }
+
+/// A 16-hex-digit fingerprint of the normalized failure: the failing tests and error lines when
+/// the summary found any, else the last lines of the output. Equal fingerprints mean "the same
+/// failure again", whatever the timings, pids, addresses and temp paths.
 pub fn fingerprint(output: &str) -> String {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in output.bytes().filter(|b| !b.is_ascii_digit()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x100000001b3);
+    let summary = summarize(output);
+    fingerprint::of(&summary, output)
+}
+
+/// Renders the items, compile errors first, within [`SUMMARY_MAX_CHARS`].
+fn render(found: &Found, zero: Option<&str>) -> String {
+    let (compile, other): (Vec<&String>, Vec<&String>) = found.errors.iter().partition(|e| e.starts_with("error"));
+    let test_line = |t: &Failure| match &t.message {
+        Some(message) => format!("{}: {message}", t.name),
+        None => t.name.clone(),
+    };
+    let mut items: Vec<String> = compile.into_iter().cloned().collect();
+    let first_test = items.len();
+    items.extend(found.tests.iter().map(test_line));
+    let tests_end = items.len();
+    items.extend(other.into_iter().cloned());
+    if items.is_empty()
+        && let Some(evidence) = zero
+    {
+        items.push(format!("no tests ran (the output says `{evidence}`)"));
     }
-    format!("{h:016x}")
+
+    // Lines in item order while they fit; then, if failing tests were left out, room is made
+    // for a last line that says how many.
+    let mut kept: Vec<String> = Vec::new();
+    let mut used = 0;
+    let mut omitted = 0;
+    for (i, item) in items.iter().enumerate() {
+        let line = clip(item, LINE_MAX_CHARS);
+        let cost = line.chars().count() + usize::from(!kept.is_empty());
+        if used + cost > SUMMARY_MAX_CHARS {
+            if kept.is_empty() {
+                kept.push(clip(&line, SUMMARY_MAX_CHARS));
+            }
+            omitted = tests_end.saturating_sub(i.max(first_test));
+            break;
+        }
+        kept.push(line);
+        used += cost;
+    }
+    if omitted > 0 {
+        loop {
+            let more = format!("… and {omitted} more failing");
+            if used + 1 + more.chars().count() <= SUMMARY_MAX_CHARS {
+                kept.push(more);
+                break;
+            }
+            if kept.len() <= 1 {
+                break;
+            }
+            if let Some(line) = kept.pop() {
+                used -= line.chars().count() + usize::from(!kept.is_empty());
+                if (first_test..tests_end).contains(&kept.len()) {
+                    omitted += 1;
+                }
+            }
+        }
+    }
+    kept.join("\n")
+}
+
+/// `s` cut to at most `max` characters, ending in `…` when cut.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }

@@ -1,0 +1,404 @@
+//! Summaries of real runner output (tests/fixtures/runner-output/, made by its regen.sh) and of a
+//! few hand-made outputs for formats the installed runners do not print; fingerprint stability.
+
+use super::fingerprint::normalize;
+use super::{Runner, SUMMARY_MAX_CHARS, fingerprint, summarize};
+
+macro_rules! fixture {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("../../tests/fixtures/runner-output/", $name, ".txt")),
+        )
+    };
+}
+
+/// What each real output must yield: runner, failing tests (sorted), text snippets, zero tests.
+struct Expect {
+    runner: Runner,
+    tests: &'static [&'static str],
+    snippets: &'static [&'static str],
+    zero: bool,
+}
+
+fn expectation(name: &str) -> Option<Expect> {
+    use Runner::*;
+    let e = |runner, tests, snippets, zero| {
+        Some(Expect {
+            runner,
+            tests,
+            snippets,
+            zero,
+        })
+    };
+    match name {
+        "cargo-fail" | "cargo-fail-rerun" => e(
+            Cargo,
+            &["config::tests::rejects_empty_port", "tests::adds_negative_numbers"],
+            &[
+                "sum of negatives (left: -1, right: -5) at src/lib.rs:34:9",
+                "cannot parse integer from empty string",
+            ],
+            false,
+        ),
+        "cargo-compile-error" => e(
+            Cargo,
+            &[],
+            &["error[E0308]: mismatched types at src/lib.rs:2:18"],
+            false,
+        ),
+        "cargo-zero-tests" => e(Cargo, &[], &["no tests ran (the output says `running 0 tests`)"], true),
+        "nextest-fail" => e(
+            Nextest,
+            &[
+                "sample config::tests::rejects_empty_port",
+                "sample tests::adds_negative_numbers",
+            ],
+            &["sample tests::adds_negative_numbers: assertion `left == right` failed: sum of negatives (left: -1"],
+            false,
+        ),
+        "pytest-fail" | "pytest-fail-rerun" => e(
+            Pytest,
+            &[
+                "tests/test_calc.py::TestConfig::test_load",
+                "tests/test_calc.py::test_add_negative",
+                "tests/test_calc.py::test_parse_port_rejects_empty",
+            ],
+            &[
+                "test_add_negative: assert -1 == -5",
+                "DID NOT RAISE ValueError",
+                "test_load: KeyError: 'host'",
+            ],
+            false,
+        ),
+        "pytest-collection-error" => e(
+            Pytest,
+            &["tests/test_import.py"],
+            &["tests/test_import.py: ModuleNotFoundError: No module named 'missing_module'"],
+            true,
+        ),
+        "pytest-zero-tests" => e(Pytest, &[], &["no tests ran"], true),
+        "jest-fail" => e(
+            Jest,
+            &["parses config", "sum › adds negative numbers"],
+            &[
+                "sum › adds negative numbers: expect(received).toBe(expected) // Object.is equality (Expected: -5, Received: -1)",
+                "(expected: \"host\": \"127.0.0.1\", received: \"host\": \"localhost\")",
+            ],
+            false,
+        ),
+        "jest-zero-tests" => e(Jest, &[], &["No tests found"], true),
+        "vitest-fail" => e(
+            Vitest,
+            &[
+                "src/sum.test.js > parses config",
+                "src/sum.test.js > sum > adds negative numbers",
+            ],
+            &[
+                "adds negative numbers: AssertionError: expected -1 to be -5 // Object.is equality (expected: -5, received: -1)",
+            ],
+            false,
+        ),
+        "vitest-zero-tests" => e(Vitest, &[], &["No test files found"], true),
+        "go-fail" => e(
+            GoTest,
+            &["TestAddNegative", "TestParsePort/empty"],
+            &[
+                "TestAddNegative: calc_test.go:16: Add(-2, -3) = -1; want -5",
+                "TestParsePort/empty: calc_test.go:25:",
+            ],
+            false,
+        ),
+        "go-zero-tests" => e(GoTest, &[], &["[no test files]"], true),
+        "generic-cc-error" => e(Generic, &[], &["main.c:2:5: error: unknown type name ‘intt’"], false),
+        "generic-node-assert" => e(
+            Generic,
+            &[],
+            &[
+                "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: (actual: { port: 8080 }, expected: { port: 8081 })",
+            ],
+            false,
+        ),
+        _ => None,
+    }
+}
+
+#[track_caller]
+fn check(name: &str, output: &str) {
+    let expect = expectation(name).unwrap_or_else(|| panic!("no expectation for {name}"));
+    let summary = summarize(output);
+    let mut tests = summary.failing_tests.clone();
+    tests.sort();
+    assert_eq!(summary.runner, expect.runner, "{name}");
+    assert_eq!(tests, expect.tests, "{name}");
+    for snippet in expect.snippets {
+        assert!(
+            summary.text.contains(snippet),
+            "{name}: {snippet:?} not in\n{}",
+            summary.text
+        );
+    }
+    assert_eq!(summary.zero_tests, expect.zero, "{name}");
+    assert!(summary.text.chars().count() <= SUMMARY_MAX_CHARS, "{name}");
+    assert!(!summary.text.contains("could not compile") && !summary.text.contains("test failed, to rerun"));
+}
+
+#[test]
+fn real_runner_outputs_name_the_failing_tests_and_first_errors() {
+    for (name, output) in [
+        fixture!("cargo-fail"),
+        fixture!("cargo-fail-rerun"),
+        fixture!("cargo-compile-error"),
+        fixture!("cargo-zero-tests"),
+        fixture!("nextest-fail"),
+        fixture!("pytest-fail"),
+        fixture!("pytest-fail-rerun"),
+        fixture!("pytest-collection-error"),
+        fixture!("pytest-zero-tests"),
+        fixture!("jest-fail"),
+        fixture!("jest-zero-tests"),
+        fixture!("vitest-fail"),
+        fixture!("vitest-zero-tests"),
+        fixture!("go-fail"),
+        fixture!("go-zero-tests"),
+        fixture!("generic-cc-error"),
+        fixture!("generic-node-assert"),
+    ] {
+        check(name, output);
+    }
+}
+
+/// With `LOOPGATE_FRESH_RUNNER_OUTPUT=DIR` (after `regen.sh DIR`), checks output the installed
+/// runners print today, so a runner's format change shows up in CI, not in a user's loop.
+#[test]
+fn freshly_generated_runner_output_is_summarized_too() {
+    let Some(dir) = std::env::var_os("LOOPGATE_FRESH_RUNNER_OUTPUT") else {
+        return;
+    };
+    let entries = std::fs::read_dir(&dir).expect("LOOPGATE_FRESH_RUNNER_OUTPUT is a directory");
+    let mut checked = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if path.extension().is_some_and(|e| e == "txt") && expectation(name).is_some() {
+            check(name, &String::from_utf8_lossy(&std::fs::read(&path).expect("read")));
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no runner output in {}", dir.to_string_lossy());
+}
+
+#[test]
+fn compile_errors_come_before_test_failures() {
+    let output = [fixture!("cargo-fail").1, fixture!("cargo-compile-error").1].concat();
+    assert!(summarize(&output).text.starts_with("error[E0308]: mismatched types"));
+}
+
+#[test]
+fn the_runner_that_failed_is_chosen_when_several_ran() {
+    let cargo_pass = "running 3 tests\ntest a ... ok\ntest b ... ok\ntest c ... ok\n\n\
+                      test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n";
+    let summary = summarize(&format!("{cargo_pass}{}", fixture!("pytest-fail").1));
+    assert_eq!(summary.runner, Runner::Pytest);
+    assert_eq!(summary.failing_tests.len(), 3);
+    assert!(!summary.zero_tests);
+}
+
+#[test]
+fn ansi_colors_and_carriage_returns_do_not_hide_failures() {
+    let colored = fixture!("cargo-fail")
+        .1
+        .replace("FAILED", "\x1b[31mFAILED\x1b[0m")
+        .replace("test ", "\r\x1b[2Ktest ");
+    let summary = summarize(&colored);
+    assert_eq!(summary.failing_tests.len(), 2, "{colored}");
+    assert!(!summary.text.contains('\x1b'));
+}
+
+// Hand-made outputs: formats of other versions than the ones installed here.
+
+#[test]
+fn old_rust_panic_format_and_single_token_nextest_names() {
+    let old = "test parse::empty ... FAILED\n\nfailures:\n\n---- parse::empty stdout ----\n\
+               thread 'parse::empty' panicked at 'index out of bounds: the len is 0', src/parse.rs:7:5\n";
+    let summary = summarize(old);
+    assert_eq!(
+        summary.text,
+        "parse::empty: index out of bounds: the len is 0 at src/parse.rs:7:5"
+    );
+    let nextest = "    Starting 2 tests across 1 binary\n        FAIL [   0.004s] crate::parse::empty\n\
+                   ------------\n     Summary [   0.005s] 2 tests run: 1 passed, 1 failed, 0 skipped\n";
+    let summary = summarize(nextest);
+    assert_eq!(
+        (summary.runner, summary.failing_tests),
+        (Runner::Nextest, vec!["crate::parse::empty".to_owned()])
+    );
+}
+
+#[test]
+fn jest_suite_that_failed_to_run_and_go_build_failure() {
+    let jest = "FAIL src/app.test.js\n  ● Test suite failed to run\n\n    SyntaxError: Unexpected token (3:4)\n\n\
+                Test Suites: 1 failed, 1 total\nTests:       0 total\n";
+    let summary = summarize(jest);
+    assert_eq!(
+        summary.text,
+        "src/app.test.js (test suite failed to run): SyntaxError: Unexpected token (3:4)"
+    );
+    let go = "# example.com/calc\n./calc.go:4:9: undefined: sumOf\nFAIL\texample.com/calc [build failed]\nFAIL\n";
+    assert_eq!(summarize(go).text, "./calc.go:4:9: undefined: sumOf");
+}
+
+#[test]
+fn generic_fallback_finds_error_lines_and_assertion_values() {
+    let output = "building…\nok\nError: config file missing\nFAIL: test_load (tests.LoadTest.test_load)\n\
+                  assertion failed\n  left: 3\n right: 4\nmake: *** [Makefile:3: test] Error 1\n";
+    let summary = summarize(output);
+    assert_eq!(summary.runner, Runner::Generic);
+    assert_eq!(
+        summary.text,
+        "Error: config file missing\nFAIL: test_load (tests.LoadTest.test_load)\nassertion failed (left: 3, right: 4)"
+    );
+    let panic = "thread 'main' panicked at src/main.rs:3:5:\nboom\n";
+    assert_eq!(summarize(panic).text, "thread 'main' panicked at src/main.rs:3:5: boom");
+}
+
+#[test]
+fn zero_tests_needs_evidence_and_no_counter_evidence() {
+    assert!(summarize("running 0 tests\n\ntest result: ok. 0 passed; 0 failed\n").zero_tests);
+    assert!(!summarize("running 0 tests\nrunning 3 tests\ntest result: ok. 3 passed; 0 failed\n").zero_tests);
+    assert!(
+        !summarize("==== 10 passed in 0.10s ====\n").zero_tests,
+        "10 passed is not 0 passed"
+    );
+    assert!(summarize("Tests:       0 total\n").zero_tests);
+    assert!(!summarize("all good\n").zero_tests);
+    assert!(summarize("").text.is_empty());
+}
+
+#[test]
+fn summary_stays_short_with_many_failures() {
+    let output: String = (0..300)
+        .map(|i| format!("test module::case_{i} ... FAILED\n"))
+        .collect();
+    let summary = summarize(&output);
+    assert_eq!(summary.failing_tests.len(), 200, "names are capped");
+    assert!(summary.text.chars().count() <= SUMMARY_MAX_CHARS);
+    assert!(summary.text.ends_with("more failing"), "{}", summary.text);
+    let long = format!("error: {}\n", "x".repeat(5000));
+    assert!(summarize(&long).text.chars().count() <= SUMMARY_MAX_CHARS);
+}
+
+#[test]
+fn arbitrary_input_never_panics() {
+    let pieces = [
+        "thread '",
+        "' panicked at ",
+        "'",
+        ":",
+        "FAIL [",
+        "] ",
+        "(",
+        ") ",
+        "--- FAIL: ",
+        "● ",
+        "____",
+        "E ",
+        "FAILED ",
+        " - ",
+        "test ",
+        " ... FAILED",
+        "failures:",
+        "    ",
+        "\x1b[",
+        "\r",
+        "\n",
+        "é",
+        "✕ ",
+        "× ",
+        "left:",
+        "- ",
+        "+ ",
+        ".go:",
+        "0x",
+        "/tmp/",
+        "running 0 tests",
+        "error: ",
+        "FAIL  a > b",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..2000 {
+        let mut input = String::new();
+        for _ in 0..(seed % 24) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            input.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+        }
+        let summary = summarize(&input);
+        assert!(summary.text.chars().count() <= SUMMARY_MAX_CHARS);
+        assert_eq!(fingerprint(&input).len(), 16);
+    }
+}
+
+#[test]
+fn normalize_masks_what_changes_between_runs() {
+    assert_eq!(
+        normalize("thread 'x' (9703) panicked at 0x7ffd1234 in /tmp/run.Ab3/x.rs:3 after 0.12s and 34ms"),
+        "thread 'x' (N) panicked at 0xH in <tmp> after N.Ns and Nms"
+    );
+    assert_eq!(
+        normalize("2024-01-01T12:00:00Z pid=4242 build sample-e6daf73c296d6df0"),
+        "N-N-NTN:N:NZ pid=N build sample-H"
+    );
+    assert_eq!(normalize("run d6af57c7-b138-46fa-8c84-baba83cf71c8"), "run H-H-H-H-H");
+    assert_eq!(
+        normalize("error[E0308] in test_case_12"),
+        "error[E0308] in test_case_12"
+    );
+    assert_eq!(
+        normalize("/var/folders/x7/abc/T/tmp.1 \"/private/tmp/q\""),
+        "<tmp> \"<tmp>\""
+    );
+}
+
+#[test]
+fn fingerprint_is_stable_across_reruns_of_the_same_failure() {
+    for (a, b) in [
+        (fixture!("cargo-fail").1, fixture!("cargo-fail-rerun").1),
+        (fixture!("pytest-fail").1, fixture!("pytest-fail-rerun").1),
+    ] {
+        assert_ne!(a, b, "the reruns differ in pids, timings, temp paths or addresses");
+        assert_eq!(fingerprint(a), fingerprint(b));
+    }
+    let fp = fingerprint(fixture!("cargo-fail").1);
+    assert!(fp.len() == 16 && fp.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    let reordered = fixture!("cargo-fail")
+        .1
+        .replace("test tests::adds_negative_numbers ... FAILED\n", "")
+        + "test tests::adds_negative_numbers ... FAILED\n";
+    assert_eq!(fingerprint(&reordered), fp, "test order does not matter");
+}
+
+#[test]
+fn fingerprint_changes_when_the_failure_does() {
+    let cargo = fixture!("cargo-fail").1;
+    let one_fixed: String = cargo
+        .lines()
+        .filter(|l| !l.contains("rejects_empty_port"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(fingerprint(cargo), fingerprint(&one_fixed));
+    let other_message = cargo.replace("sum of negatives", "sum of positives");
+    assert_ne!(fingerprint(cargo), fingerprint(&other_message));
+    assert_ne!(fingerprint(cargo), fingerprint(fixture!("nextest-fail").1));
+}
+
+#[test]
+fn fingerprint_of_unrecognized_output_uses_the_normalized_tail() {
+    let a = fingerprint("starting\nsomething odd at 12:00:01 (pid 77)\ngave up after 3.2s\n");
+    let b = fingerprint("starting\nsomething odd at 12:05:09 (pid 91)\ngave up after 10.0s\n");
+    assert_eq!(a, b);
+    assert_ne!(a, fingerprint("starting\nsomething else entirely\n"));
+}
