@@ -35,6 +35,15 @@ pub struct ActiveLoop {
     pub tamper: Vec<String>,
 }
 
+/// Takes the project lock, which serializes every read-modify-write of a loop (bounded wait).
+pub fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error> {
+    crate::fsutil::LockGuard::acquire(&project.lock_path()).map_err(|source| Error::Io {
+        action: "lock",
+        path: project.lock_path(),
+        source,
+    })
+}
+
 /// Looks up the project's loop from the seal alone (cheap: no state file parsing). Finishes ending a loop whose
 /// seal says it ended (a crash between the steps of [`ActiveLoop::end`]).
 pub fn lookup(project: &Project) -> Result<Lookup, Error> {

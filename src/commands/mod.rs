@@ -7,18 +7,7 @@ pub mod setup;
 pub mod status;
 pub mod verify;
 
-use crate::error::Error;
-use crate::fsutil::LockGuard;
-use crate::project::Project;
-
-/// Takes the project lock for a terminal command.
-fn lock(project: &Project) -> Result<LockGuard, Error> {
-    LockGuard::acquire(&project.lock_path()).map_err(|source| Error::Io {
-        action: "lock",
-        path: project.lock_path(),
-        source,
-    })
-}
+use crate::lifecycle::lock;
 
 /// The session a terminal command acts for: the flag, else `$CLAUDE_CODE_SESSION_ID` (set inside Claude Code).
 /// An unsubstituted `${CLAUDE_SESSION_ID}` placeholder counts as no session.

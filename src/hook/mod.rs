@@ -10,7 +10,7 @@ mod input;
 mod output;
 mod pre_tool_use;
 mod session_start;
-mod stop;
+pub mod stop;
 
 pub use input::{HookInput, MAX_INPUT};
 pub use output::HookOutput;

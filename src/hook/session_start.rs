@@ -6,7 +6,6 @@
 //! replaces the conversation may have dropped them. Another session's running loop is left alone.
 
 use crate::error::Error;
-use crate::fsutil::LockGuard;
 use crate::history::{self, Record, Status};
 use crate::hook::{HookInput, HookOutput};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
@@ -28,11 +27,7 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
         return Ok(None);
     }
     let session = input.session().map_err(Error::Usage)?;
-    let _lock = LockGuard::acquire(&project.lock_path()).map_err(|source| Error::Io {
-        action: "lock",
-        path: project.lock_path(),
-        source,
-    })?;
+    let _lock = crate::lifecycle::lock(&project)?;
     let Lookup::Loop(mut active) = lookup(&project)? else {
         return Ok(None);
     };

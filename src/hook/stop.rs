@@ -9,10 +9,9 @@ use std::time::Duration;
 
 use crate::error::Error;
 use crate::feedback::{Failure, Reason};
-use crate::fsutil::LockGuard;
 use crate::history::{Record, Status};
 use crate::hook::{HookInput, HookOutput};
-use crate::lifecycle::{ActiveLoop, Lookup, lookup};
+use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::messages::{self, Event, user};
 use crate::oracle::{self, Run, Verdict};
 use crate::project::Project;
@@ -26,19 +25,26 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
 
 fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
     let project = Project::for_hook(input.cwd.as_deref());
-    if !owned_by(&project, input)? {
+    let session = input.session_id.as_deref().unwrap_or_default();
+    at_stop(&project, session, || last_message(input))
+}
+
+/// One stop of `session`'s loop in `project`: the whole decision table. `message` (the agent's last message) is
+/// only read once the loop is known to be this session's. Shared by the Stop hook and `loopgate run`.
+pub fn at_stop(
+    project: &Project,
+    session: &str,
+    message: impl FnOnce() -> String,
+) -> Result<Option<HookOutput>, Error> {
+    if !owned_by(project, session)? {
         return Ok(None);
     }
-    let lock = LockGuard::acquire(&project.lock_path()).map_err(|source| Error::Io {
-        action: "lock",
-        path: project.lock_path(),
-        source,
-    })?;
-    let Some(mut active) = owned_loop(&project, input)? else {
+    let lock = lifecycle::lock(project)?;
+    let Some(mut active) = owned_loop(project, session)? else {
         return Ok(None);
     };
     active.reconcile()?;
-    let message = last_message(input);
+    let message = message();
     let fields = &active.seal.fields;
     let signal = signals::scan(&message, &fields.completion_promise);
     let wants_verify = match &signal {
@@ -54,13 +60,9 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
             let iteration = active.seal.fields.iteration;
             drop(lock);
             let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook)?;
-            let _lock = LockGuard::acquire(&project.lock_path()).map_err(|source| Error::Io {
-                action: "lock",
-                path: project.lock_path(),
-                source,
-            })?;
+            let _lock = lifecycle::lock(project)?;
             let tamper = std::mem::take(&mut active.tamper);
-            let Some(mut fresh) = owned_loop(&project, input)? else {
+            let Some(mut fresh) = owned_loop(project, session)? else {
                 return Ok(None);
             };
             if fresh.loop_id() != active.loop_id() || fresh.seal.fields.iteration != iteration {
@@ -76,7 +78,7 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
 }
 
 /// Whether this session owns a running loop here (cheap: reads the seal only).
-fn owned_by(project: &Project, input: &HookInput) -> Result<bool, Error> {
+fn owned_by(project: &Project, session: &str) -> Result<bool, Error> {
     Ok(match lookup(project)? {
         Lookup::None => false,
         Lookup::Unsealed(path) => {
@@ -85,20 +87,19 @@ fn owned_by(project: &Project, input: &HookInput) -> Result<bool, Error> {
                 path.display()
             )));
         }
-        Lookup::Loop(active) => owns(&active, input),
+        Lookup::Loop(active) => owns(&active, session),
     })
 }
 
-fn owned_loop(project: &Project, input: &HookInput) -> Result<Option<Box<ActiveLoop>>, Error> {
+fn owned_loop(project: &Project, session: &str) -> Result<Option<Box<ActiveLoop>>, Error> {
     Ok(match lookup(project)? {
-        Lookup::Loop(active) if owns(&active, input) => Some(active),
+        Lookup::Loop(active) if owns(&active, session) => Some(active),
         _ => None,
     })
 }
 
-fn owns(active: &ActiveLoop, input: &HookInput) -> bool {
+fn owns(active: &ActiveLoop, session: &str) -> bool {
     let fields = &active.seal.fields;
-    let session = input.session_id.as_deref().unwrap_or_default();
     !session.is_empty() && fields.session_id == session && fields.status == LoopStatus::Running
 }
 
