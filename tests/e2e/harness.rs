@@ -467,6 +467,9 @@ impl Session<'_> {
             self.project.kill_leftovers();
             panic!("processes outlived the session: {leftovers:?}\n{}", run.describe());
         }
+        if std::env::var_os("LOOPGATE_E2E_TRACE").is_some() {
+            eprintln!("{}", run.transcript(&self.prompt));
+        }
         run
     }
 }
@@ -589,6 +592,67 @@ impl Run {
             crate::mock_api::collect_text(&message["content"], &mut text);
             if let Some(at) = text.find(STOP_FEEDBACK) {
                 out.push(text[at + STOP_FEEDBACK.len()..].trim().to_string());
+            }
+        }
+        out
+    }
+
+    /// The session as a readable transcript: the prompt, the agent's turns and tool calls, what the hooks
+    /// said to the model (block reasons) and to the user (`systemMessage`). Printed for every session when
+    /// `LOOPGATE_E2E_TRACE` is set.
+    pub fn transcript(&self, prompt: &str) -> String {
+        let mut out = format!("> {prompt}\n");
+        for event in self.events() {
+            match (event["type"].as_str(), event["subtype"].as_str()) {
+                (Some("assistant"), _) => {
+                    for block in event["message"]["content"].as_array().into_iter().flatten() {
+                        match block["type"].as_str() {
+                            Some("text") => out.push_str(&format!("agent: {}\n", block["text"].as_str().unwrap_or(""))),
+                            Some("tool_use") => {
+                                out.push_str(&format!("agent: {}({})\n", block["name"], block["input"]))
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                (Some("user"), _) => {
+                    if let Some(text) = event["message"]["content"].as_str() {
+                        out.push_str(&format!("[slash command] {text}\n"));
+                    }
+                    for block in event["message"]["content"].as_array().into_iter().flatten() {
+                        if block["type"] == "tool_result" {
+                            let mut text = String::new();
+                            crate::mock_api::collect_text(&block["content"], &mut text);
+                            let error = if block["is_error"] == true { " (error)" } else { "" };
+                            out.push_str(&format!("  tool result{error}: {}\n", text.trim()));
+                        }
+                    }
+                }
+                (Some("system"), Some("hook_response")) => {
+                    let stdout = event["stdout"].as_str().unwrap_or_default().trim();
+                    if stdout.is_empty() {
+                        continue;
+                    }
+                    let name = event["hook_name"].as_str().unwrap_or("hook");
+                    let parsed: Value = serde_json::from_str(stdout).unwrap_or(Value::String(stdout.into()));
+                    if let Some(reason) = parsed["reason"].as_str() {
+                        out.push_str(&format!(
+                            "[{name} -> model, decision {}]\n{reason}\n",
+                            parsed["decision"]
+                        ));
+                    }
+                    if let Some(context) = parsed["hookSpecificOutput"]["additionalContext"].as_str() {
+                        out.push_str(&format!("[{name} -> model context]\n{context}\n"));
+                    }
+                    if let Some(reason) = parsed["hookSpecificOutput"]["permissionDecisionReason"].as_str() {
+                        out.push_str(&format!("[{name} -> model, deny] {reason}\n"));
+                    }
+                    if let Some(message) = parsed["systemMessage"].as_str() {
+                        out.push_str(&format!("[{name} -> user] {message}\n"));
+                    }
+                }
+                (Some("result"), subtype) => out.push_str(&format!("(session ended: {})\n", subtype.unwrap_or("?"))),
+                _ => {}
             }
         }
         out
