@@ -1,0 +1,27 @@
+//! Command-line integration tests: the real `loopgate` binary driven the way Claude Code and a user drive it —
+//! hook JSON on stdin, `setup` text from the slash command, terminal commands — in a temporary project with its
+//! own `HOME` and seal store (see `cli/project.rs`). Each area of SPEC.md has its own module.
+//!
+//! `cargo test --test cli -- --nocapture full_loop_transcript` prints one whole loop as a transcript.
+
+#[path = "cli/project.rs"]
+mod project;
+#[path = "cli/snapshot.rs"]
+mod snapshot;
+
+#[path = "cli/bad_input.rs"]
+mod bad_input;
+#[path = "cli/full_loop.rs"]
+mod full_loop;
+#[path = "cli/session_start.rs"]
+mod session_start;
+#[path = "cli/setup.rs"]
+mod setup;
+#[path = "cli/stop_decisions.rs"]
+mod stop_decisions;
+#[path = "cli/tampering.rs"]
+mod tampering;
+#[path = "cli/terminal.rs"]
+mod terminal;
+#[path = "cli/user_text.rs"]
+mod user_text;

@@ -1,0 +1,120 @@
+//! Snapshots of the texts people and the model read: the briefing, block reasons, the session-start handover,
+//! `status` and `history`. Temp paths, loop ids, timestamps and durations are redacted.
+
+use crate::project::{Project, STATE};
+use crate::snapshot::assert_snapshot;
+
+const PROMISE: &str = "<promise>LOOP_DONE</promise>";
+const FAILING: &str = r#"test -f done.txt || { echo "error: done.txt is missing"; exit 1; }"#;
+
+/// A loop with a failing oracle, sealed tests and a limit; one rejected promise.
+fn rejected_once() -> (Project, String) {
+    let p = Project::new().file("tests/a.txt", "assert a\n");
+    p.setup(
+        "S",
+        &format!("\"make the parser total\" --verify '{FAILING}' --max-iterations 10 --seal 'tests/**'"),
+    );
+    let reason = p.stop("S", PROMISE).blocked().reason;
+    (p, reason)
+}
+
+#[test]
+fn briefing() {
+    let p = Project::new().file("tests/a.txt", "assert a\n");
+    let out = p.setup(
+        "S",
+        &format!(
+            "\"make the parser total\" --verify '{FAILING}' --max-iterations 10 --seal 'tests/**' --max-duration 2h"
+        ),
+    );
+    assert_snapshot("briefing", &p.redact(&out.stdout));
+}
+
+#[test]
+fn reason_not_done_yet() {
+    let p = Project::new();
+    p.setup("S", "\"make the parser total\" --max-iterations 10");
+    let reason = p.stop("S", "working").blocked().reason;
+    assert_snapshot("reason_not_done_yet", &p.redact(&reason));
+}
+
+#[test]
+fn reason_promise_rejected() {
+    let (p, reason) = rejected_once();
+    assert_snapshot("reason_promise_rejected", &p.redact(&reason));
+}
+
+#[test]
+fn reason_promise_rejected_zh() {
+    let p = Project::new();
+    p.setup("S", &format!("\"修复解析器\" --verify '{FAILING}' --lang zh"));
+    let reason = p.stop("S", PROMISE).blocked().reason;
+    assert_snapshot("reason_promise_rejected_zh", &p.redact(&reason));
+}
+
+#[test]
+fn reason_sealed_files_changed() {
+    let p = Project::new()
+        .file("tests/a.txt", "assert a\n")
+        .file("tests/b.txt", "assert b\n");
+    p.setup("S", "\"make the parser total\" --verify 'true' --seal 'tests/**'");
+    p.write("tests/a.txt", "assert true\n");
+    std::fs::remove_file(p.path("tests/b.txt")).expect("delete");
+    p.write("tests/c.txt", "new\n");
+    let reason = p.stop("S", PROMISE).blocked().reason;
+    assert_snapshot("reason_sealed_files_changed", &p.redact(&reason));
+}
+
+#[test]
+fn reason_tampering() {
+    let p = Project::new();
+    p.setup("S", &format!("\"make the parser total\" --verify '{FAILING}'"));
+    let sealed_line = format!("verify_command: '{FAILING}'");
+    p.edit_state(|text| {
+        assert!(text.contains(&sealed_line), "{text}");
+        text.replace(&sealed_line, "verify_command: \"true\"")
+    });
+    let block = p.stop("S", PROMISE).blocked();
+    assert!(p.exists(STATE));
+    assert_snapshot(
+        "reason_tampering",
+        &p.redact(&format!("{}\n\n[systemMessage] {}", block.reason, block.system_message)),
+    );
+}
+
+#[test]
+fn session_start_handover() {
+    let (p, _) = rejected_once();
+    p.stop("S", "<loop-pause>the production DB URL</loop-pause>").allowed();
+    let context = p.session_start("NEW", "startup").additional_context();
+    assert_snapshot("session_start_handover", &p.redact(&context));
+}
+
+#[test]
+fn status_running() {
+    let (p, _) = rejected_once();
+    let out = p.loopgate(["status"]).run();
+    out.success();
+    let text: Vec<String> = p
+        .redact(&out.stdout)
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("elapsed:") {
+                "  elapsed:     [ELAPSED]".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    assert_snapshot("status_running", &text.join("\n"));
+}
+
+#[test]
+fn history_lines() {
+    let (p, _) = rejected_once();
+    p.stop("S", "no signal").blocked();
+    p.loopgate(["cancel"]).run().success();
+    let out = p.loopgate(["history"]).run();
+    out.success();
+    assert_snapshot("history_lines", &p.redact(&out.stdout));
+}
