@@ -39,22 +39,15 @@ fn state_round_trip(bencher: divan::Bencher) {
 /// Splitting typical /pua-loop text.
 #[divan::bench]
 fn split_slash_command_text(bencher: divan::Bencher) {
-    const FLAGS: &[FlagSpec] = &[
-        FlagSpec {
-            name: "verify",
+    let flags: Vec<FlagSpec> = ["verify", "max-iterations", "seal"]
+        .iter()
+        .map(|name| FlagSpec {
+            name: (*name).to_string(),
             takes_value: true,
-        },
-        FlagSpec {
-            name: "max-iterations",
-            takes_value: true,
-        },
-        FlagSpec {
-            name: "seal",
-            takes_value: true,
-        },
-    ];
+        })
+        .collect();
     let raw = "\"make the parser handle unicode, it's `parse()` that breaks\" --verify 'cargo test -p parser' --max-iterations 30 --seal 'tests/**'";
-    bencher.bench(|| args::split(black_box(raw), FLAGS).expect("splits"));
+    bencher.bench(|| args::split(black_box(raw), &flags).expect("splits"));
 }
 
 /// Parsing a history of 100,000 records (what `loopgate status` and `history` read).

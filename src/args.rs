@@ -9,7 +9,7 @@
 
 /// A flag setup understands, and whether it takes a value.
 pub struct FlagSpec {
-    pub name: &'static str,
+    pub name: String,
     pub takes_value: bool,
 }
 
@@ -109,7 +109,7 @@ fn nearest(word: &str, known: &[FlagSpec]) -> Option<String> {
     }
     known
         .iter()
-        .find(|spec| edit_distance(name, spec.name) <= 2)
+        .find(|spec| edit_distance(name, &spec.name) <= 2)
         .map(|spec| format!("--{}", spec.name))
 }
 

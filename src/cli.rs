@@ -16,7 +16,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Start a loop in this project (called by the /pua-loop slash command).
-    Setup(SetupArgs),
+    Setup(Box<SetupArgs>),
     /// Claude Code hook entry points (read hook JSON on stdin, print hook JSON).
     Hook {
         #[command(subcommand)]
@@ -87,6 +87,28 @@ pub struct SetupArgs {
     /// End the loop after this much wall time, e.g. 45m, 8h, 1h30m.
     #[arg(long, value_name = "DUR")]
     pub max_duration: Option<String>,
+    /// Treat a verify that passes while running no tests ("running 0 tests", "no tests ran") as a failure.
+    #[arg(long)]
+    pub require_tests: bool,
+    /// Pause the loop as stalled after N iterations without a working-tree change, or N identical failures
+    /// with no change since the last [default: 10; 0 disables].
+    #[arg(long, value_name = "N")]
+    pub stall_limit: Option<u64>,
+    /// End the loop once the session transcript records this many tokens (input, output and cache).
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u64>,
+    /// Read a score from the verify output (last match; first capture group if any); completes at --target.
+    #[arg(long, value_name = "RE", requires = "target")]
+    pub score_regex: Option<String>,
+    /// The score that completes the loop (with --score-regex).
+    #[arg(long, value_name = "X", requires = "score_regex", allow_negative_numbers = true)]
+    pub target: Option<f64>,
+    /// Whether a higher or a lower score is better [default: higher].
+    #[arg(long, value_enum, requires = "score_regex")]
+    pub direction: Option<crate::score::Direction>,
+    /// Verifies in a row without a better score that count as a stall (with --score-regex; 0 disables).
+    #[arg(long, value_name = "N", requires = "score_regex")]
+    pub plateau: Option<u64>,
     /// Language of the feedback and messages.
     #[arg(long, value_enum)]
     pub lang: Option<Lang>,

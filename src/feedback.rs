@@ -27,6 +27,8 @@ pub struct Reason<'a> {
     pub event: Event,
     pub failure: Failure<'a>,
     pub tamper: &'a [String],
+    /// Stops in a row without a working-tree change, when this one had none.
+    pub unchanged_streak: Option<u64>,
 }
 
 impl Reason<'_> {
@@ -46,12 +48,17 @@ impl Reason<'_> {
             out.extend(messages::escalation(lang, f.promise_rejections).map(str::to_string));
         }
         out.extend(messages::pressure(lang, f.iteration).map(str::to_string));
+        out.extend(
+            self.unchanged_streak
+                .map(|streak| messages::unchanged_tree(lang, streak)),
+        );
         match &self.failure {
             Failure::None => {}
             Failure::Verify {
                 run,
                 same_failure_streak,
             } => {
+                out.extend(run.note.clone());
                 if *same_failure_streak >= 2 {
                     out.push(messages::same_failure(lang, *same_failure_streak));
                 }

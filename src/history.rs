@@ -25,6 +25,8 @@ pub enum Status {
     Complete,
     MaxIterations,
     MaxDuration,
+    /// The token budget (`--max-tokens`) ran out.
+    MaxTokens,
     Aborted,
     Paused,
     Resumed,
@@ -47,6 +49,7 @@ impl Status {
             Self::Complete => "complete",
             Self::MaxIterations => "max_iterations",
             Self::MaxDuration => "max_duration",
+            Self::MaxTokens => "max_tokens",
             Self::Aborted => "aborted",
             Self::Paused => "paused",
             Self::Resumed => "resumed",
@@ -62,7 +65,12 @@ impl Status {
     pub fn ends_loop(self) -> bool {
         matches!(
             self,
-            Self::Complete | Self::MaxIterations | Self::MaxDuration | Self::Aborted | Self::Cancelled
+            Self::Complete
+                | Self::MaxIterations
+                | Self::MaxDuration
+                | Self::MaxTokens
+                | Self::Aborted
+                | Self::Cancelled
         )
     }
 }

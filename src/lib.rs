@@ -22,11 +22,16 @@ pub mod hook;
 pub mod lifecycle;
 pub mod messages;
 pub mod oracle;
+pub mod progress;
 pub mod project;
+pub mod report;
+pub mod score;
 pub mod seal;
 pub mod signals;
 pub mod state;
+pub mod stop;
 pub mod summary;
+pub mod tokens;
 pub mod transcript;
 pub mod verify;
 
@@ -38,7 +43,7 @@ pub use error::Error;
 /// Runs a parsed command line and returns the process exit code. Errors are printed here, once, as one line.
 pub fn run(cli: Cli) -> u8 {
     let result = match cli.command {
-        Command::Setup(args) => commands::setup::run(args),
+        Command::Setup(args) => commands::setup::run(*args),
         Command::Hook { event } => Ok(hook::run(&event)),
         Command::Status { json } => commands::status::run(json),
         Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),

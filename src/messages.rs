@@ -288,6 +288,88 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
     )
 }
 
+/// A verify that exited 0 but ran no tests.
+pub fn no_tests_ran(lang: Lang, required: bool) -> String {
+    match (lang, required) {
+        (Lang::En, true) => "The verify command exited 0 but ran NO tests, and this loop requires tests (`--require-tests`): that is a failure. Make sure the tests are found and run.".into(),
+        (Lang::En, false) => "Suspicious: the verify command passed but ran no tests.".into(),
+        (Lang::Zh, true) => "验证命令以 0 退出,但没有运行任何测试,而本循环要求运行测试(`--require-tests`):这算失败。请确保测试被找到并运行。".into(),
+        (Lang::Zh, false) => "可疑:验证命令通过了,但没有运行任何测试。".into(),
+    }
+}
+
+/// The score gate's verdict on a run that exited 0.
+pub fn score_below(lang: Lang, score: f64, gate: &crate::score::ScoreGate) -> String {
+    let (better, op) = direction_words(lang, gate.direction);
+    match lang {
+        Lang::En => format!(
+            "Score {score} does not meet the target {op} {} ({better} is better).",
+            gate.target
+        ),
+        Lang::Zh => format!("分数 {score} 未达到目标 {op} {}({better}更好)。", gate.target),
+    }
+}
+
+/// The score gate met.
+pub fn score_met(lang: Lang, score: f64, gate: &crate::score::ScoreGate) -> String {
+    let (_, op) = direction_words(lang, gate.direction);
+    match lang {
+        Lang::En => format!("Score {score} meets the target {op} {}.", gate.target),
+        Lang::Zh => format!("分数 {score} 达到目标 {op} {}。", gate.target),
+    }
+}
+
+/// No score in the output.
+pub fn score_missing(lang: Lang, gate: &crate::score::ScoreGate) -> String {
+    match lang {
+        Lang::En => format!(
+            "No score found in the verify output (pattern `{}`): the loop cannot complete without one.",
+            gate.regex
+        ),
+        Lang::Zh => format!("验证输出中没有找到分数(模式 `{}`):没有分数循环无法完成。", gate.regex),
+    }
+}
+
+fn direction_words(lang: Lang, direction: crate::score::Direction) -> (&'static str, &'static str) {
+    use crate::score::Direction;
+    match (lang, direction) {
+        (Lang::En, Direction::Higher) => ("higher", ">="),
+        (Lang::En, Direction::Lower) => ("lower", "<="),
+        (Lang::Zh, Direction::Higher) => ("越高", ">="),
+        (Lang::Zh, Direction::Lower) => ("越低", "<="),
+    }
+}
+
+/// Called out when nothing in the working tree changed since the previous stop.
+pub fn unchanged_tree(lang: Lang, streak: u64) -> String {
+    match lang {
+        Lang::En => format!(
+            "Nothing in the working tree changed since the last iteration ({streak} in a row). Act: change code, or pause if you are blocked."
+        ),
+        Lang::Zh => format!("自上次迭代以来工作区没有任何变化(连续 {streak} 次)。请行动:修改代码,或者在受阻时暂停。"),
+    }
+}
+
+/// Why a loop was paused as stalled; also the report's detail line.
+pub fn stall_reason(lang: Lang, kind: Stall, count: u64) -> String {
+    match (lang, kind) {
+        (Lang::En, Stall::NoChange) => format!("no working-tree change in {count} iterations"),
+        (Lang::En, Stall::SameFailure) => format!("the same failure {count} times in a row with nothing changed since"),
+        (Lang::En, Stall::Plateau) => format!("no better score in {count} verifies"),
+        (Lang::Zh, Stall::NoChange) => format!("{count} 次迭代中工作区没有变化"),
+        (Lang::Zh, Stall::SameFailure) => format!("连续 {count} 次相同的失败,且之后没有任何修改"),
+        (Lang::Zh, Stall::Plateau) => format!("{count} 次验证分数没有提高"),
+    }
+}
+
+/// Kinds of stall the circuit breaker recognizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stall {
+    NoChange,
+    SameFailure,
+    Plateau,
+}
+
 /// One-liners for the user (`systemMessage`).
 pub mod user {
     use crate::state::Lang;
@@ -350,6 +432,31 @@ pub mod user {
         match lang {
             Lang::En => format!("loopgate: ▶ this session resumed loop `{loop_id}`."),
             Lang::Zh => format!("loopgate:▶ 本会话继续了循环 `{loop_id}`。"),
+        }
+    }
+
+    pub fn stalled(lang: Lang, why: &str, report: &str) -> String {
+        match lang {
+            Lang::En => format!(
+                "loopgate: ⏸ loop paused as STALLED: {why}. Report: {report}. Resume with `loopgate resume` (or start a new session here) after giving the agent what it lacks, or `/cancel-loop`."
+            ),
+            Lang::Zh => format!(
+                "loopgate:⏸ 循环因停滞而暂停:{why}。报告:{report}。给代理补充所缺信息后用 `loopgate resume` 继续(或在此项目开始新会话),或 `/cancel-loop`。"
+            ),
+        }
+    }
+
+    pub fn report(lang: Lang, path: &str) -> String {
+        match lang {
+            Lang::En => format!(" Report: {path}"),
+            Lang::Zh => format!(" 报告:{path}"),
+        }
+    }
+
+    pub fn suspicious(lang: Lang) -> String {
+        match lang {
+            Lang::En => " ⚠ the verify passed but ran no tests.".into(),
+            Lang::Zh => " ⚠ 验证通过了,但没有运行任何测试。".into(),
         }
     }
 

@@ -5,7 +5,9 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
+use crate::messages;
 use crate::seal::{FileChange, SealedFiles};
+use crate::state::StateFields;
 use crate::summary::{self, FailureSummary};
 use crate::verify::{self, VerifyOutcome, VerifyRequest};
 
@@ -18,6 +20,12 @@ pub struct Run {
     pub outcome: VerifyOutcome,
     pub summary: FailureSummary,
     pub fingerprint: String,
+    /// The score read with `--score-regex`, if any.
+    pub score: Option<f64>,
+    /// Whether the oracle passed: exit 0, and tests ran if required, and the score met if gated.
+    pub passed: bool,
+    /// Why an exit-0 run did not pass, or why a pass is suspicious; for the model and the user.
+    pub note: Option<String>,
 }
 
 /// The oracle's answer.
@@ -61,17 +69,52 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let text = outcome.output_text();
     let summary = summary::summarize(&text);
     let fingerprint = summary::fingerprint(&text);
+    let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
+    let (passed, note) = assess(fields, &outcome, &summary, score);
     let run = Run {
         command,
         outcome,
         summary,
         fingerprint,
+        score,
+        passed,
+        note,
     };
-    Ok(if run.outcome.passed() {
+    Ok(if run.passed {
         Verdict::Pass(run)
     } else {
         Verdict::Fail(run)
     })
+}
+
+/// Applies `--require-tests` and the score gate on top of the exit code.
+fn assess(
+    fields: &StateFields,
+    outcome: &VerifyOutcome,
+    summary: &FailureSummary,
+    score: Option<f64>,
+) -> (bool, Option<String>) {
+    let lang = fields.lang;
+    if !outcome.passed() {
+        return (false, None);
+    }
+    if summary.zero_tests {
+        let note = messages::no_tests_ran(lang, fields.require_tests);
+        if fields.require_tests {
+            return (false, Some(note));
+        }
+        return (score_met(fields, score).0, Some(note));
+    }
+    score_met(fields, score)
+}
+
+fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>) {
+    let Some(gate) = &fields.score else { return (true, None) };
+    match score {
+        Some(score) if gate.met(score) => (true, Some(messages::score_met(fields.lang, score, gate))),
+        Some(score) => (false, Some(messages::score_below(fields.lang, score, gate))),
+        None => (false, Some(messages::score_missing(fields.lang, gate))),
+    }
 }
 
 /// Sealed files that differ from setup, sorted by path.
@@ -91,16 +134,20 @@ pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
 }
 
 impl Run {
-    /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`.
+    /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
     pub fn result_text(&self) -> String {
         let o = &self.outcome;
         let secs = o.duration.as_secs_f64();
-        if o.timed_out {
+        let text = if o.timed_out {
             format!("timed out after {secs:.0}s")
         } else if let Some(signal) = o.signal {
             format!("killed by signal {signal} after {secs:.1}s")
         } else {
             format!("exit {} after {secs:.1}s", o.exit_code.unwrap_or(-1))
+        };
+        match self.score {
+            Some(score) => format!("{text}, score {score}"),
+            None => text,
         }
     }
 
@@ -121,5 +168,9 @@ impl Run {
             .with("fingerprint", self.fingerprint.as_str())
             .with("summary", self.summary.text.as_str())
             .with("log", o.log_path.to_string_lossy().as_ref())
+            .with("passed", self.passed)
+            .with("zero_tests", self.summary.zero_tests)
+            .with("score", self.score)
+            .with("note", self.note.clone())
     }
 }

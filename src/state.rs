@@ -83,6 +83,34 @@ pub struct StateFields {
     pub sealed: Vec<String>,
     #[serde(default)]
     pub lang: Lang,
+    /// A verify that passes while running no tests counts as a failure (`--require-tests`).
+    #[serde(default)]
+    pub require_tests: bool,
+    /// Iterations without progress that pause the loop as `stalled`; 0 disables.
+    #[serde(default = "default_stall_limit")]
+    pub stall_limit: u64,
+    /// End the loop once the session transcript records this many tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
+    /// Complete on a score read from the verify output instead of the exit code alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<crate::score::ScoreGate>,
+    /// Working-tree fingerprint at the last stop (see `progress`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree_fingerprint: Option<String>,
+    /// Stops in a row at which the working tree had not changed.
+    #[serde(default)]
+    pub unchanged_streak: u64,
+    /// Tokens the session transcript recorded since the loop started (only with `max_tokens`).
+    #[serde(default)]
+    pub tokens_used: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript_cursor: Option<crate::tokens::Cursor>,
+    /// Best score so far and verifies in a row without beating it (only with `score`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_score: Option<f64>,
+    #[serde(default)]
+    pub plateau_streak: u64,
     /// Fingerprint of the last verify failure, to call out the same failure again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_fingerprint: Option<String>,
@@ -100,6 +128,13 @@ fn yes() -> bool {
 
 fn default_promise() -> String {
     DEFAULT_PROMISE.to_string()
+}
+
+/// Default `--stall-limit`.
+pub const DEFAULT_STALL_LIMIT: u64 = 10;
+
+fn default_stall_limit() -> u64 {
+    DEFAULT_STALL_LIMIT
 }
 
 fn default_timeout() -> u64 {
@@ -218,4 +253,4 @@ fn strip_delimiter_line(text: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,23 +1,17 @@
 use super::*;
 
-const KNOWN: &[FlagSpec] = &[
-    FlagSpec {
-        name: "verify",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "max-iterations",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "seal",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "force",
-        takes_value: false,
-    },
-];
+fn known() -> Vec<FlagSpec> {
+    let flag = |name: &str, takes_value| FlagSpec {
+        name: name.to_string(),
+        takes_value,
+    };
+    vec![
+        flag("verify", true),
+        flag("max-iterations", true),
+        flag("seal", true),
+        flag("force", false),
+    ]
+}
 
 fn flags(split: &Split) -> Vec<(&str, Option<&str>)> {
     split.flags.iter().map(|(n, v)| (n.as_str(), v.as_deref())).collect()
@@ -27,7 +21,7 @@ fn flags(split: &Split) -> Vec<(&str, Option<&str>)> {
 fn quoted_task_and_quoted_values() {
     let s = split(
         r#""make the parser handle unicode" --verify 'cargo test' --max-iterations 5"#,
-        KNOWN,
+        &known(),
     )
     .expect("ok");
     assert_eq!(s.task, "make the parser handle unicode");
@@ -39,14 +33,18 @@ fn quoted_task_and_quoted_values() {
 
 #[test]
 fn loose_words_are_kept_verbatim_with_apostrophes_and_backticks() {
-    let s = split("fix `parse()` so it's   fast --verify \"npm test\" don't stop", KNOWN).expect("ok");
+    let s = split(
+        "fix `parse()` so it's   fast --verify \"npm test\" don't stop",
+        &known(),
+    )
+    .expect("ok");
     assert_eq!(s.task, "fix `parse()` so it's   fast don't stop");
     assert_eq!(flags(&s), [("--verify", Some("npm test"))]);
 }
 
 #[test]
 fn substitutions_are_plain_text() {
-    let s = split("rm $(whoami) `id` --verify 'test -f ok'", KNOWN).expect("ok");
+    let s = split("rm $(whoami) `id` --verify 'test -f ok'", &known()).expect("ok");
     assert_eq!(s.task, "rm $(whoami) `id`");
 }
 
@@ -54,7 +52,7 @@ fn substitutions_are_plain_text() {
 fn equals_form_and_repeated_flags() {
     let s = split(
         "--seal='tests/**' --seal=*.snap --verify='make check' do it --force",
-        KNOWN,
+        &known(),
     )
     .expect("ok");
     assert_eq!(
@@ -71,39 +69,43 @@ fn equals_form_and_repeated_flags() {
 
 #[test]
 fn double_dash_ends_flags_and_keeps_the_rest_verbatim() {
-    let s = split("--verify x -- explain --verify and\n---\nmore", KNOWN).expect("ok");
+    let s = split("--verify x -- explain --verify and\n---\nmore", &known()).expect("ok");
     assert_eq!(s.task, "explain --verify and\n---\nmore");
 }
 
 #[test]
 fn a_flag_inside_a_quoted_task_is_task_text() {
-    let s = split(r#""document what --verify does" --verify 'cargo doc'"#, KNOWN).expect("ok");
+    let s = split(r#""document what --verify does" --verify 'cargo doc'"#, &known()).expect("ok");
     assert_eq!(s.task, "document what --verify does");
     assert_eq!(flags(&s), [("--verify", Some("cargo doc"))]);
 }
 
 #[test]
 fn multi_line_task_keeps_line_breaks() {
-    let s = split("first line\n---\n\"second\" line --verify true", KNOWN).expect("ok");
+    let s = split("first line\n---\n\"second\" line --verify true", &known()).expect("ok");
     assert_eq!(s.task, "first line\n---\n\"second\" line");
 }
 
 #[test]
 fn escaped_quotes_in_double_quotes() {
-    let s = split(r#"--verify "echo \"hi\" | grep hi" task"#, KNOWN).expect("ok");
+    let s = split(r#"--verify "echo \"hi\" | grep hi" task"#, &known()).expect("ok");
     assert_eq!(flags(&s), [("--verify", Some(r#"echo "hi" | grep hi"#))]);
 }
 
 #[test]
 fn unterminated_quote_is_literal_text() {
-    let s = split("it's 'broken --verify ok", KNOWN).expect("ok");
+    let s = split("it's 'broken --verify ok", &known()).expect("ok");
     assert_eq!(s.task, "it's 'broken");
 }
 
 #[test]
 fn missing_value_and_typos_are_named() {
-    assert!(split("task --verify", KNOWN).expect_err("missing").contains("--verify"));
-    let err = split("task --max-iteration 5", KNOWN).expect_err("typo");
+    assert!(
+        split("task --verify", &known())
+            .expect_err("missing")
+            .contains("--verify")
+    );
+    let err = split("task --max-iteration 5", &known()).expect_err("typo");
     assert!(
         err.contains("--max-iteration") && err.contains("--max-iterations"),
         "{err}"
@@ -112,7 +114,7 @@ fn missing_value_and_typos_are_named() {
 
 #[test]
 fn unknown_flags_far_from_known_ones_are_task_text() {
-    let s = split("make --help work", KNOWN).expect("ok");
+    let s = split("make --help work", &known()).expect("ok");
     assert_eq!(s.task, "make --help work");
 }
 
@@ -131,6 +133,6 @@ fn never_panics_on_odd_input() {
         "--verify='",
         "é'x' y",
     ] {
-        let _ = split(raw, KNOWN);
+        let _ = split(raw, &known());
     }
 }

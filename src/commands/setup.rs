@@ -15,6 +15,7 @@ use crate::history::{Record, Status};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages;
 use crate::project::Project;
+use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
 use crate::state::{self, Lang, LoopStatus, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
@@ -25,49 +26,21 @@ pub const MAX_VERIFY_TIMEOUT: u64 = 3600;
 /// Most bytes of /pua-loop text read from stdin.
 const MAX_ARGS_BYTES: u64 = 1024 * 1024;
 
-/// Flags recognized in the slash command's text (the same as `SetupArgs`).
-const FLAGS: &[FlagSpec] = &[
-    FlagSpec {
-        name: "verify",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "max-iterations",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "completion-promise",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "verify-timeout",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "seal",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "verify-on",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "max-duration",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "lang",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "session-id",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "force",
-        takes_value: false,
-    },
-];
+/// Flags recognized in the slash command's text: exactly `SetupArgs`'s long flags, read from its clap
+/// definition so the two can never drift apart (`--args-stdin` itself is not one of them).
+fn known_flags() -> Vec<FlagSpec> {
+    use clap::Args;
+    SetupArgs::augment_args(clap::Command::new("setup"))
+        .get_arguments()
+        .filter_map(|arg| {
+            let name = arg.get_long()?;
+            (name != "args-stdin").then(|| FlagSpec {
+                name: name.to_string(),
+                takes_value: arg.get_action().takes_values(),
+            })
+        })
+        .collect()
+}
 
 /// Validated setup options: what the command code works with.
 #[derive(Debug)]
@@ -83,6 +56,10 @@ pub struct Config {
     pub lang: Lang,
     pub session_id: String,
     pub force: bool,
+    pub require_tests: bool,
+    pub stall_limit: u64,
+    pub max_tokens: Option<u64>,
+    pub score: Option<ScoreGate>,
 }
 
 #[derive(Parser)]
@@ -134,6 +111,22 @@ impl Config {
             Some(text) => Some(duration::parse_secs(text).map_err(|e| Error::Usage(format!("`--max-duration`: {e}")))?),
             None => None,
         };
+        let score = match (args.score_regex, args.target) {
+            (Some(regex), Some(target)) => {
+                if verify.is_none() {
+                    return usage("`--score-regex` needs a `--verify` command to read the score from".into());
+                }
+                let gate = ScoreGate {
+                    regex,
+                    target,
+                    direction: args.direction.unwrap_or_default(),
+                    plateau: args.plateau.unwrap_or(0),
+                };
+                gate.validate().map_err(Error::Usage)?;
+                Some(gate)
+            }
+            _ => None,
+        };
         Ok(Self {
             task,
             verify,
@@ -146,6 +139,10 @@ impl Config {
             lang: args.lang.unwrap_or_default(),
             session_id: super::session_from(args.session_id),
             force: args.force,
+            require_tests: args.require_tests,
+            stall_limit: args.stall_limit.unwrap_or(state::DEFAULT_STALL_LIMIT),
+            max_tokens: args.max_tokens.filter(|&n| n > 0),
+            score,
         })
     }
 }
@@ -162,7 +159,7 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         .take(MAX_ARGS_BYTES)
         .read_to_string(&mut raw)
         .map_err(|e| Error::Usage(format!("failed to read the /pua-loop text from stdin: {e}")))?;
-    let split = args::split(&raw, FLAGS).map_err(Error::Usage)?;
+    let split = args::split(&raw, &known_flags()).map_err(Error::Usage)?;
     let mut argv: Vec<String> = Vec::new();
     for (flag, value) in split.flags {
         argv.push(flag);
@@ -181,6 +178,7 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         max_iterations: parsed.max_iterations.or(cli.max_iterations),
         verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
         seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
+        require_tests: parsed.require_tests || cli.require_tests,
         ..parsed
     })
 }
@@ -206,7 +204,10 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
         path: project.root.clone(),
         source,
     })?;
-    let state = new_state(&config);
+    let mut state = new_state(&config);
+    if config.stall_limit > 0 {
+        state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
+    }
     let seal = Seal {
         project_root: project.canonical_root(),
         fields: state.fields.clone(),
@@ -278,6 +279,16 @@ fn new_state(config: &Config) -> State {
         started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         sealed: config.seal.clone(),
         lang: config.lang,
+        require_tests: config.require_tests,
+        stall_limit: config.stall_limit,
+        max_tokens: config.max_tokens,
+        score: config.score.clone(),
+        tree_fingerprint: None,
+        unchanged_streak: 0,
+        tokens_used: 0,
+        transcript_cursor: None,
+        best_score: None,
+        plateau_streak: 0,
         last_fingerprint: None,
         same_failure_streak: 0,
         pause_reason: None,

@@ -1,0 +1,163 @@
+//! The end-of-loop report: when a loop ends without success (a limit, the budget, a stall, an abort), a short
+//! Markdown file for the human who has to decide what happens next — what was attempted, which failures kept
+//! coming back, what changed, and the one question loopgate cannot answer for them.
+//!
+//! Written to `.claude/loopgate/report-<loop_id>.md`; everything in it comes from the history, so it can be
+//! regenerated and never disagrees with it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::history::{Record, Status};
+use crate::project::{Project, safe_name};
+use crate::state::State;
+
+/// Most rows of the attempts table (the latest ones are kept).
+const MAX_ROWS: usize = 40;
+
+/// Writes the report and returns its path (relative to the project root when possible).
+pub fn write(
+    project: &Project,
+    state: &State,
+    records: &[Record],
+    end: Status,
+    detail: &str,
+) -> std::io::Result<PathBuf> {
+    let path = project
+        .work_dir()
+        .join(format!("report-{}.md", safe_name(&state.fields.loop_id)));
+    std::fs::create_dir_all(project.work_dir())?;
+    crate::fsutil::write_atomic(&path, render(state, records, end, detail).as_bytes(), 0o644)?;
+    Ok(path.strip_prefix(&project.root).map(PathBuf::from).unwrap_or(path))
+}
+
+/// The report's text.
+pub fn render(state: &State, records: &[Record], end: Status, detail: &str) -> String {
+    let f = &state.fields;
+    let mine: Vec<&Record> = records.iter().filter(|r| r.loop_id == f.loop_id).collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "# loopgate: loop `{}` stopped without success\n", f.loop_id);
+    let _ = writeln!(
+        out,
+        "- **Outcome:** `{}` at iteration {} — {detail}",
+        end.as_str(),
+        f.iteration
+    );
+    let _ = writeln!(out, "- **Started:** {}", f.started_at);
+    let verify = f
+        .verify_command
+        .as_deref()
+        .map_or("none (honor system)".to_string(), |c| format!("`{c}`"));
+    let _ = writeln!(out, "- **Verify command:** {verify}");
+    let _ = writeln!(
+        out,
+        "- **Promise rejections:** {} ({} in a row)\n",
+        f.promise_rejections, f.rejections_in_a_row
+    );
+    let _ = writeln!(out, "## Task\n\n{}\n", state.task.trim_end());
+    attempts(&mut out, &mine);
+    recurring(&mut out, &mine);
+    let _ = writeln!(out, "## The question for you\n\n{}", question(end, detail, &mine));
+    out
+}
+
+fn attempts(out: &mut String, records: &[&Record]) {
+    let rows: Vec<&&Record> = records.iter().filter(|r| r.status != Status::Init).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Attempts\n\n| iteration | event | verify | summary | working tree |\n|---:|---|---|---|---|"
+    );
+    if rows.len() > MAX_ROWS {
+        let _ = writeln!(out, "| … | {} earlier events omitted | | | |", rows.len() - MAX_ROWS);
+    }
+    for r in rows.iter().skip(rows.len().saturating_sub(MAX_ROWS)) {
+        let text = |key| r.get(key).and_then(Value::as_str).unwrap_or("");
+        let verify = if r.get("timed_out").and_then(Value::as_bool) == Some(true) {
+            "timed out".to_string()
+        } else {
+            r.get("verify_exit")
+                .and_then(Value::as_i64)
+                .map_or(String::new(), |c| format!("exit {c}"))
+        };
+        let summary = text("summary")
+            .lines()
+            .next()
+            .unwrap_or(text("reason"))
+            .replace('|', "\\|");
+        let tree = match r.get("tree_changed").and_then(Value::as_bool) {
+            Some(true) => text("diff_stat").to_string(),
+            Some(false) => "unchanged".to_string(),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {verify} | {summary} | {tree} |",
+            r.iteration,
+            r.status.as_str()
+        );
+    }
+    out.push('\n');
+}
+
+fn recurring(out: &mut String, records: &[&Record]) {
+    let mut by_print: BTreeMap<&str, (Vec<u64>, &str)> = BTreeMap::new();
+    for r in records {
+        if let Some(print) = r.get("fingerprint").and_then(Value::as_str) {
+            let summary = r
+                .get("summary")
+                .and_then(Value::as_str)
+                .and_then(|s| s.lines().next())
+                .unwrap_or("");
+            by_print
+                .entry(print)
+                .or_insert_with(|| (Vec::new(), summary))
+                .0
+                .push(r.iteration);
+        }
+    }
+    let mut repeated: Vec<_> = by_print.into_iter().filter(|(_, (its, _))| its.len() > 1).collect();
+    if repeated.is_empty() {
+        return;
+    }
+    repeated.sort_by_key(|(_, (its, _))| std::cmp::Reverse(its.len()));
+    let _ = writeln!(out, "## Recurring failures\n");
+    for (print, (iterations, summary)) in repeated {
+        let list: Vec<String> = iterations.iter().map(u64::to_string).collect();
+        let what = if summary.is_empty() {
+            format!("failure `{print}`")
+        } else {
+            format!("`{summary}`")
+        };
+        let _ = writeln!(out, "- {}× {what} (iterations {})", iterations.len(), list.join(", "));
+    }
+    out.push('\n');
+}
+
+fn question(end: Status, detail: &str, records: &[&Record]) -> String {
+    let worst = records
+        .iter()
+        .rev()
+        .filter_map(|r| r.get("summary").and_then(Value::as_str).and_then(|s| s.lines().next()))
+        .find(|s| !s.is_empty());
+    let failing = worst.map_or(String::new(), |s| format!(" The last failure was: `{s}`."));
+    match end {
+        Status::Aborted => format!(
+            "The agent judged the task impossible: \"{detail}\". Do you agree? If not, what should it know or do differently? Start a new loop with that in the task."
+        ),
+        Status::Stalled => format!(
+            "The agent stopped making progress ({detail}).{failing} What information, decision or access is it missing? Answer it in the task and resume (`loopgate resume` in a session, or a new /pua-loop)."
+        ),
+        _ => format!(
+            "The agent used its whole budget without passing the verify command.{failing} Is the task feasible as stated? Raise the limit, split the task, or fix the blocker yourself, then start a new loop."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests;

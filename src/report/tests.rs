@@ -1,0 +1,58 @@
+use super::*;
+use crate::history::Record;
+
+fn records() -> Vec<Record> {
+    let mk = |i, status| Record::new("lg-1", i, status);
+    vec![
+        mk(1, Status::Init),
+        mk(1, Status::Continue)
+            .with("tree_changed", true)
+            .with("diff_stat", "1 file changed, 2 insertions(+)"),
+        mk(2, Status::PromiseRejected)
+            .with("verify_exit", 101)
+            .with("summary", "parser::unicode: left != right")
+            .with("fingerprint", "aaa"),
+        mk(3, Status::PromiseRejected)
+            .with("timed_out", true)
+            .with("summary", "parser::unicode: left != right")
+            .with("fingerprint", "aaa"),
+        mk(4, Status::Continue).with("tree_changed", false),
+        Record::new("other-loop", 9, Status::Continue),
+    ]
+}
+
+#[test]
+fn report_lists_attempts_recurring_failures_and_the_question() {
+    let mut state = crate::state::tests::sample("make the parser handle unicode");
+    state.fields.loop_id = "lg-1".into();
+    state.fields.iteration = 4;
+    let text = render(&state, &records(), Status::MaxIterations, "max_iterations reached");
+    assert!(text.contains("# loopgate: loop `lg-1` stopped without success"));
+    assert!(text.contains("| 2 | promise_rejected | exit 101 | parser::unicode: left != right |"));
+    assert!(text.contains("| 3 | promise_rejected | timed out |"));
+    assert!(text.contains("| 4 | continue |  |  | unchanged |"));
+    assert!(text.contains("2× `parser::unicode: left != right` (iterations 2, 3)"));
+    assert!(text.contains("whole budget") && text.contains("The last failure was"));
+    assert!(!text.contains("other-loop"));
+}
+
+#[test]
+fn question_depends_on_how_the_loop_ended() {
+    let state = crate::state::tests::sample("t");
+    let aborted = render(&state, &[], Status::Aborted, "the API does not exist");
+    assert!(aborted.contains("judged the task impossible: \"the API does not exist\""));
+    let stalled = render(&state, &[], Status::Stalled, "no working-tree change in 10 iterations");
+    assert!(stalled.contains("stopped making progress"));
+}
+
+#[test]
+fn write_puts_it_under_the_work_dir() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let project = Project {
+        root: dir.path().to_path_buf(),
+    };
+    let state = crate::state::tests::sample("t");
+    let path = write(&project, &state, &records(), Status::MaxDuration, "45m").expect("write");
+    assert_eq!(path, PathBuf::from(".claude/loopgate/report-lg-test.md"));
+    assert!(dir.path().join(&path).exists());
+}

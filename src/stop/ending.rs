@@ -1,0 +1,128 @@
+//! The ways a stop lets the agent go: the oracle passed (complete), the agent gave up (abort) or needs the user
+//! (pause), a limit was reached, or the loop stalled. A loop that ends without success leaves a report.
+
+use crate::error::Error;
+use crate::history::{self, Record, Status};
+use crate::hook::HookOutput;
+use crate::lifecycle::ActiveLoop;
+use crate::messages::{self, user};
+use crate::oracle::Run;
+use crate::report;
+use crate::state::{Lang, LoopStatus, State};
+
+/// The oracle passed (or there is none): the loop is done.
+pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<HookOutput>, Error> {
+    let f = &active.seal.fields;
+    let (lang, iteration, rejections) = (f.lang, f.iteration, f.promise_rejections);
+    let mut record = Record::new(active.loop_id(), iteration, Status::Complete).with("promise_rejections", rejections);
+    let mut notice = user::complete(lang, iteration, rejections, run.is_some());
+    if let Some(run) = run {
+        record = run.annotate(record);
+        if run.summary.zero_tests {
+            notice.push_str(&user::suspicious(lang));
+        }
+    }
+    let tamper = active.tamper.clone();
+    active.end(&record)?;
+    Ok(Some(HookOutput::allow(with_tamper(notice, &tamper, lang))))
+}
+
+/// The agent says the task cannot be done.
+pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<HookOutput>, Error> {
+    let state = active.state();
+    let lang = state.fields.lang;
+    let record = Record::new(active.loop_id(), state.fields.iteration, Status::Aborted).with("reason", reason);
+    unsuccessful(active, &state, record, user::aborted(lang, reason))
+}
+
+/// Ends the loop with `end` (a limit or an abort), writes the report and tells the user where it is.
+pub fn unsuccessful(
+    active: Box<ActiveLoop>,
+    state: &State,
+    end: Record,
+    notice: String,
+) -> Result<Option<HookOutput>, Error> {
+    let lang = state.fields.lang;
+    let detail = end
+        .get("reason")
+        .and_then(|v| v.as_str())
+        .unwrap_or(end.status.as_str())
+        .to_string();
+    let status = end.status;
+    let tamper = active.tamper.clone();
+    let project = active.project.clone();
+    active.end(&end)?;
+    let notice = notice + &report_notice(&project, state, status, &detail, lang);
+    Ok(Some(HookOutput::allow(with_tamper(notice, &tamper, lang))))
+}
+
+/// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
+pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result<Option<HookOutput>, Error> {
+    let lang = state.fields.lang;
+    state.fields.status = LoopStatus::Paused;
+    state.fields.pause_reason = Some(format!("stalled: {why}"));
+    active.record(&Record::new(active.loop_id(), state.fields.iteration, Status::Stalled).with("reason", why))?;
+    active.save(&state)?;
+    let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
+        .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
+    Ok(Some(HookOutput::allow(with_tamper(
+        user::stalled(lang, why, &path),
+        &active.tamper,
+        lang,
+    ))))
+}
+
+/// The agent needs something only the user can give.
+pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutput>, Error> {
+    let mut state = active.state();
+    state.fields.status = LoopStatus::Paused;
+    state.fields.pause_reason = Some(need.to_string());
+    active.record(&Record::new(active.loop_id(), state.fields.iteration, Status::Paused).with("reason", need))?;
+    active.save(&state)?;
+    write_context_if_missing(&active, &state, need);
+    Ok(Some(HookOutput::allow(user::paused(state.fields.lang, need))))
+}
+
+fn records(active: &ActiveLoop) -> Vec<Record> {
+    history::read(&active.project.history_path())
+        .map(|read| read.records)
+        .unwrap_or_default()
+}
+
+fn report_notice(project: &crate::project::Project, state: &State, status: Status, detail: &str, lang: Lang) -> String {
+    let records = history::read(&project.history_path())
+        .map(|read| read.records)
+        .unwrap_or_default();
+    match report::write(project, state, &records, status, detail) {
+        Ok(path) => user::report(lang, &path.display().to_string()),
+        Err(err) => format!(" (report not written: {err})"),
+    }
+}
+
+/// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop.
+fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
+    let path = active.project.context_path();
+    let started = chrono::DateTime::parse_from_rfc3339(&state.fields.started_at).ok();
+    let written_by_agent = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .ok()
+        .zip(started)
+        .is_some_and(|(modified, started)| chrono::DateTime::<chrono::Utc>::from(modified) >= started);
+    if written_by_agent {
+        return;
+    }
+    let text = format!(
+        "# Paused loop `{}`\n\nPaused at iteration {} because the agent needs: {need}\n\n## Task\n\n{}\n",
+        state.fields.loop_id,
+        state.fields.iteration,
+        state.task.trim_end()
+    );
+    let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
+}
+
+/// Appends the tampering notices to a user message.
+pub fn with_tamper(message: String, tamper: &[String], lang: Lang) -> String {
+    tamper
+        .iter()
+        .fold(message, |acc, what| format!("{acc} {}", messages::tampered(lang, what)))
+}

@@ -1,0 +1,109 @@
+//! Moving a loop to its next iteration: record what happened, end it at a limit, pause it when it stalls, or
+//! block the stop with the feedback the model reads.
+
+use std::time::Duration;
+
+use crate::error::Error;
+use crate::feedback::{Failure, Reason};
+use crate::history::{Record, Status};
+use crate::hook::HookOutput;
+use crate::lifecycle::ActiveLoop;
+use crate::messages::{self, Event, Stall, user};
+use crate::state::State;
+
+use super::{Observed, Step, ending};
+
+/// A stop without a claim (and without a verify): record `continue` and go on.
+pub fn without_claim(active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<HookOutput>, Error> {
+    let mut state = active.state();
+    state.fields.rejections_in_a_row = 0;
+    let record = Record::new(active.loop_id(), state.fields.iteration, Status::Continue);
+    let step = Step {
+        event: Event::Continue,
+        failure: Failure::None,
+        result: None,
+    };
+    next(active, state, &step, record, observed)
+}
+
+/// Records the iteration, then ends the loop at a limit, pauses it if stalled, or blocks with the feedback.
+pub fn next(
+    mut active: Box<ActiveLoop>,
+    mut state: State,
+    step: &Step,
+    record: Record,
+    observed: &Observed,
+) -> Result<Option<HookOutput>, Error> {
+    active.record(&observed.annotate(record))?;
+    let lang = state.fields.lang;
+    let iteration = state.fields.iteration;
+    if let Some((status, what)) = limit_reached(&state) {
+        let end = Record::new(active.loop_id(), iteration, status)
+            .with("promise_rejections", state.fields.promise_rejections)
+            .with("tokens_used", state.fields.tokens_used);
+        return ending::unsuccessful(active, &state, end, user::limit(lang, what, iteration));
+    }
+    if let Some(why) = stalled(&state, observed) {
+        return ending::stall(active, state, &why);
+    }
+    state.fields.iteration += 1;
+    active.save(&state)?;
+    let unchanged = (observed.tree_changed == Some(false)).then_some(state.fields.unchanged_streak);
+    let reason = Reason {
+        project: &active.project,
+        state: &state,
+        event: step.event,
+        failure: step.failure,
+        tamper: &active.tamper,
+        unchanged_streak: unchanged,
+    }
+    .render();
+    let notice = match &step.result {
+        Some(result) if step.event != Event::Continue => user::rejected(lang, iteration, result),
+        _ => user::iteration(lang, state.fields.iteration, state.fields.max_iterations),
+    };
+    Ok(Some(HookOutput::block(
+        reason,
+        ending::with_tamper(notice, &active.tamper, lang),
+    )))
+}
+
+/// `max_iterations`, `max_tokens` or `max_duration`, when reached.
+fn limit_reached(state: &State) -> Option<(Status, &'static str)> {
+    let f = &state.fields;
+    if f.max_iterations > 0 && f.iteration >= f.max_iterations {
+        return Some((Status::MaxIterations, "max_iterations"));
+    }
+    if f.max_tokens.is_some_and(|max| f.tokens_used >= max) {
+        return Some((Status::MaxTokens, "max_tokens"));
+    }
+    let limit = Duration::from_secs(f.max_duration?);
+    let started = chrono::DateTime::parse_from_rfc3339(&f.started_at).ok()?;
+    let elapsed = chrono::Utc::now()
+        .signed_duration_since(started)
+        .to_std()
+        .unwrap_or_default();
+    (elapsed >= limit).then_some((Status::MaxDuration, "max_duration"))
+}
+
+/// The circuit breaker. Trips on N stops in a row without a working-tree change, on N identical failures in a
+/// row when nothing changed since the last one, or on a score plateau — never on a stop that changed the tree,
+/// so a loop that is making changes is never paused.
+fn stalled(state: &State, observed: &Observed) -> Option<String> {
+    let f = &state.fields;
+    let lang = f.lang;
+    if let Some(gate) = &f.score
+        && gate.plateau > 0
+        && f.plateau_streak >= gate.plateau
+    {
+        return Some(messages::stall_reason(lang, Stall::Plateau, f.plateau_streak));
+    }
+    let limit = f.stall_limit;
+    if limit == 0 || observed.tree_changed != Some(false) {
+        return None;
+    }
+    if f.unchanged_streak >= limit {
+        return Some(messages::stall_reason(lang, Stall::NoChange, f.unchanged_streak));
+    }
+    (f.same_failure_streak >= limit).then(|| messages::stall_reason(lang, Stall::SameFailure, f.same_failure_streak))
+}

@@ -1,0 +1,114 @@
+//! The decision at a stop — SPEC.md, "The loop, per Stop event" — shared by the Stop hook and `loopgate run`.
+//!
+//! Fast path first: no loop, another session's loop or a paused loop → nothing to do, nothing touched.
+//! Otherwise the loop is read and written under the project lock, which is released while the verify command
+//! runs (it may take minutes; `loopgate cancel` must not wait for it) and re-checked afterwards: if the loop was
+//! cancelled or moved on meanwhile, the verify result is dropped and the agent may stop.
+//!
+//! Submodules: `observe` (working-tree progress and tokens, at every stop), `verdict` (what a verify run means
+//! for the loop), `iterate` (record, limits, the stall breaker, the block), `ending` (complete, abort, pause,
+//! and the report of a loop that ends without success).
+
+mod ending;
+mod iterate;
+mod observe;
+mod verdict;
+
+use std::path::Path;
+
+use crate::error::Error;
+use crate::feedback::Failure;
+use crate::hook::HookOutput;
+use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
+use crate::messages::Event;
+use crate::oracle::{self, Verdict};
+use crate::project::Project;
+use crate::signals::{self, Signal};
+use crate::state::{LoopStatus, VerifyOn};
+
+pub use observe::Observed;
+
+/// One stop of `session`'s loop in `project`. `message` (the agent's last message) is only produced once the
+/// loop is known to be this session's; `transcript` feeds the token budget.
+pub fn at_stop(
+    project: &Project,
+    session: &str,
+    transcript: Option<&Path>,
+    message: impl FnOnce() -> String,
+) -> Result<Option<HookOutput>, Error> {
+    if !owned_by(project, session)? {
+        return Ok(None);
+    }
+    let lock = lifecycle::lock(project)?;
+    let Some(mut active) = owned_loop(project, session)? else {
+        return Ok(None);
+    };
+    active.reconcile()?;
+    let observed = observe::observe(&mut active, transcript);
+    let message = message();
+    let fields = &active.seal.fields;
+    let signal = signals::scan(&message, &fields.completion_promise);
+    let wants_verify = match &signal {
+        Signal::Promise => true,
+        Signal::None => fields.verify_on == VerifyOn::Always && fields.verify_command.is_some(),
+        Signal::Abort(_) | Signal::Pause(_) => false,
+    };
+    match signal {
+        Signal::Abort(reason) => ending::abort(active, &reason),
+        Signal::Pause(need) => ending::pause(active, &need),
+        Signal::None if !wants_verify => iterate::without_claim(active, &observed),
+        claim => {
+            // Keep what this stop observed before letting go of the lock.
+            let state = active.state();
+            active.save(&state)?;
+            let iteration = state.fields.iteration;
+            drop(lock);
+            let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook)?;
+            let _lock = lifecycle::lock(project)?;
+            let Some(mut fresh) = owned_loop(project, session)? else {
+                return Ok(None);
+            };
+            if fresh.loop_id() != active.loop_id() || fresh.seal.fields.iteration != iteration {
+                return Ok(None);
+            }
+            fresh.tamper = std::mem::take(&mut active.tamper);
+            if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
+                fresh.mark_log(&run.outcome.log_path);
+            }
+            verdict::apply(fresh, verdict, claim == Signal::Promise, &observed)
+        }
+    }
+}
+
+/// Whether this session owns a running loop here (cheap: reads the seal only).
+fn owned_by(project: &Project, session: &str) -> Result<bool, Error> {
+    Ok(match lookup(project)? {
+        Lookup::None => false,
+        Lookup::Unsealed(path) => {
+            return Err(Error::Usage(format!(
+                "`{}` has no seal, so loopgate does not enforce it; run `loopgate cancel` to remove it",
+                path.display()
+            )));
+        }
+        Lookup::Loop(active) => owns(&active, session),
+    })
+}
+
+fn owned_loop(project: &Project, session: &str) -> Result<Option<Box<ActiveLoop>>, Error> {
+    Ok(match lookup(project)? {
+        Lookup::Loop(active) if owns(&active, session) => Some(active),
+        _ => None,
+    })
+}
+
+fn owns(active: &ActiveLoop, session: &str) -> bool {
+    let fields = &active.seal.fields;
+    !session.is_empty() && fields.session_id == session && fields.status == LoopStatus::Running
+}
+
+/// The event and failure a block reason is about, with the one-line result for the user.
+struct Step<'a> {
+    event: Event,
+    failure: Failure<'a>,
+    result: Option<String>,
+}

@@ -1,0 +1,58 @@
+//! What loopgate notices at every stop, whatever the agent said: whether the working tree changed (for the
+//! stall breaker and the "nothing changed" call-out) and how many tokens the session used (for `--max-tokens`).
+//! Both are off when their limits are off, so a loop without them pays nothing here.
+
+use std::path::Path;
+
+use crate::history::Record;
+use crate::lifecycle::ActiveLoop;
+use crate::{progress, tokens};
+
+/// This stop's observations, for the iteration's history record.
+#[derive(Clone, Debug, Default)]
+pub struct Observed {
+    /// `None` when the stall breaker is off.
+    pub tree_changed: Option<bool>,
+    /// `git diff --shortstat HEAD`, taken when the tree changed.
+    pub diff_stat: Option<String>,
+}
+
+/// Updates the loop's progress and token counters in memory (persisted with the stop's other changes).
+pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
+    let root = active.project.root.clone();
+    let f = &mut active.seal.fields;
+    let mut observed = Observed::default();
+    if f.stall_limit > 0 {
+        let probe = progress::probe(&root);
+        let changed = f.tree_fingerprint.as_deref() != Some(probe.fingerprint.as_str());
+        f.unchanged_streak = if changed { 0 } else { f.unchanged_streak + 1 };
+        f.tree_fingerprint = Some(probe.fingerprint);
+        if changed {
+            observed.diff_stat = progress::diff_stat(&root);
+        }
+        observed.tree_changed = Some(changed);
+    }
+    if f.max_tokens.is_some()
+        && let Some(path) = transcript
+    {
+        let cursor = f.transcript_cursor.get_or_insert_with(tokens::Cursor::default);
+        if let Ok(added) = tokens::advance(cursor, path) {
+            f.tokens_used += added;
+        }
+    }
+    observed
+}
+
+impl Observed {
+    /// Adds the observations to the iteration's record.
+    pub fn annotate(&self, record: Record) -> Record {
+        let Some(changed) = self.tree_changed else {
+            return record;
+        };
+        let record = record.with("tree_changed", changed);
+        match &self.diff_stat {
+            Some(stat) => record.with("diff_stat", stat.as_str()),
+            None => record,
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! What the oracle's verdict means for the loop: a pass completes it; a failure (or broken seal) counts a
+//! rejection when the agent had promised, updates the same-failure and score-plateau streaks, and sends the
+//! agent back with the evidence.
+
+use crate::error::Error;
+use crate::feedback::Failure;
+use crate::history::{Record, Status};
+use crate::hook::HookOutput;
+use crate::lifecycle::ActiveLoop;
+use crate::messages::Event;
+use crate::oracle::Verdict;
+use crate::state::State;
+
+use super::{Observed, Step, ending, iterate};
+
+/// Applies `verdict` to the loop. `promised`: the agent claimed completion (else a `verify_on: always` stop).
+pub fn apply(
+    active: Box<ActiveLoop>,
+    verdict: Verdict,
+    promised: bool,
+    observed: &Observed,
+) -> Result<Option<HookOutput>, Error> {
+    match verdict {
+        Verdict::Honor => ending::complete(active, None),
+        Verdict::Pass(run) => ending::complete(active, Some(&run)),
+        Verdict::SealBroken(changes) => {
+            let mut state = active.state();
+            count_rejection(&mut state);
+            let paths: Vec<String> = changes.iter().map(|c| format!("{} ({})", c.path(), c.kind())).collect();
+            let record = Record::new(active.loop_id(), state.fields.iteration, Status::PromiseRejected)
+                .with("verify_exit", serde_json::Value::Null)
+                .with("timed_out", false)
+                .with("rejections", state.fields.promise_rejections)
+                .with("sealed_changes", paths);
+            let step = Step {
+                event: Event::SealBroken,
+                failure: Failure::Sealed(&changes),
+                result: Some(format!("{} sealed file(s) changed", changes.len())),
+            };
+            iterate::next(active, state, &step, record, observed)
+        }
+        Verdict::Fail(run) => {
+            let mut state = active.state();
+            let (status, event) = if promised {
+                count_rejection(&mut state);
+                (Status::PromiseRejected, Event::PromiseRejected)
+            } else {
+                (Status::VerifyFailed, Event::VerifyFailed)
+            };
+            let f = &mut state.fields;
+            let same = f.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
+            f.same_failure_streak = if same { f.same_failure_streak + 1 } else { 1 };
+            f.last_fingerprint = Some(run.fingerprint.clone());
+            if let Some(gate) = f.score.clone() {
+                match run.score {
+                    Some(score) if gate.improves(score, f.best_score) => {
+                        f.best_score = Some(score);
+                        f.plateau_streak = 0;
+                    }
+                    _ => f.plateau_streak += 1,
+                }
+            }
+            let record = run
+                .annotate(Record::new(active.loop_id(), f.iteration, status))
+                .with("rejections", f.promise_rejections);
+            let streak = f.same_failure_streak;
+            let step = Step {
+                event,
+                failure: Failure::Verify {
+                    run: &run,
+                    same_failure_streak: streak,
+                },
+                result: Some(run.result_text()),
+            };
+            iterate::next(active, state, &step, record, observed)
+        }
+    }
+}
+
+fn count_rejection(state: &mut State) {
+    state.fields.promise_rejections += 1;
+    state.fields.rejections_in_a_row += 1;
+}
