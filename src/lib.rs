@@ -32,6 +32,7 @@ pub mod state;
 pub mod stop;
 pub mod summary;
 pub mod tokens;
+pub mod trajectory;
 pub mod transcript;
 pub mod verify;
 

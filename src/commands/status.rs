@@ -64,6 +64,13 @@ fn loop_report(state: &State, records: &[Record], sealed_files: usize) -> Value 
         "sealed": f.sealed,
         "sealed_files": sealed_files,
         "last_verify": last_verify,
+        "trajectory": crate::trajectory::strip(history::of_loop(records, &f.loop_id)),
+        "escalation": crate::trajectory::escalation(f.promise_rejections, f.iteration),
+        "unchanged_streak": f.unchanged_streak,
+        "stall_limit": f.stall_limit,
+        "tokens_used": f.max_tokens.map(|_| f.tokens_used),
+        "max_tokens": f.max_tokens,
+        "best_score": f.best_score,
     })
 }
 
@@ -151,6 +158,14 @@ fn render(report: &Value, project: &Project) -> String {
                     s("session_id")
                 },
             );
+            let strip = s("trajectory");
+            if !strip.is_empty() {
+                out.push_str(&format!("\n  trajectory:  {strip}"));
+            }
+            out.push_str(&format!("\n  escalation:  {}", s("escalation")));
+            if let Some(max) = report.get("max_tokens").and_then(Value::as_u64) {
+                out.push_str(&format!("\n  tokens:      {} / {max}", n("tokens_used")));
+            }
             if let Some(last) = report.get("last_verify").filter(|v| !v.is_null()) {
                 out.push_str(&format!("\n  last verify: {}", describe_verify(last)));
             }
