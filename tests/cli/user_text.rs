@@ -14,6 +14,7 @@ fn rejected_once() -> (Project, String) {
         "S",
         &format!("\"make the parser total\" --verify '{FAILING}' --max-iterations 10 --seal 'tests/**'"),
     );
+    p.write("src/parser.rs", "fn parse() {}\n");
     let reason = p.stop("S", PROMISE).blocked().reason;
     (p, reason)
 }
@@ -34,8 +35,18 @@ fn briefing() {
 fn reason_not_done_yet() {
     let p = Project::new();
     p.setup("S", "\"make the parser total\" --max-iterations 10");
+    p.write("src/parser.rs", "fn parse() {}\n");
     let reason = p.stop("S", "working").blocked().reason;
     assert_snapshot("reason_not_done_yet", &p.redact(&reason));
+}
+
+/// A stop after an iteration that changed nothing in the working tree says so.
+#[test]
+fn reason_nothing_changed() {
+    let p = Project::new();
+    p.setup("S", "\"make the parser total\" --max-iterations 10");
+    let reason = p.stop("S", "thinking").blocked().reason;
+    assert_snapshot("reason_nothing_changed", &p.redact(&reason));
 }
 
 #[test]
@@ -48,6 +59,7 @@ fn reason_promise_rejected() {
 fn reason_promise_rejected_zh() {
     let p = Project::new();
     p.setup("S", &format!("\"修复解析器\" --verify '{FAILING}' --lang zh"));
+    p.write("src/parser.rs", "fn parse() {}\n");
     let reason = p.stop("S", PROMISE).blocked().reason;
     assert_snapshot("reason_promise_rejected_zh", &p.redact(&reason));
 }
@@ -74,6 +86,7 @@ fn reason_tampering() {
         assert!(text.contains(&sealed_line), "{text}");
         text.replace(&sealed_line, "verify_command: \"true\"")
     });
+    p.write("src/parser.rs", "fn parse() {}\n");
     let block = p.stop("S", PROMISE).blocked();
     assert!(p.exists(STATE));
     assert_snapshot(
