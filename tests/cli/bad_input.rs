@@ -77,7 +77,7 @@ fn hook_input_wrong_field_type_names_the_field() {
 /// A Stop event without `session_id` while a loop runs: the hook cannot tell whose stop it is; it must say so,
 /// not silently skip the loop (which would let the agent out with no word to anyone).
 #[test]
-#[ignore = "bug: hook stop ignores a missing session_id silently (src/hook/stop.rs `owns`)"]
+#[ignore = "bug: a missing session_id becomes \"\" (src/hook/stop.rs `handle`) and the loop is skipped silently as not ours"]
 fn hook_input_missing_session_id() {
     let p = running_loop();
     let input = json!({
