@@ -171,15 +171,16 @@ fn quoted_at(raw: &str, start: usize) -> Option<Token> {
             continue;
         }
         if c == quote {
+            // The next quote of the same kind closes the value, as in a shell. If a word goes on after it, the
+            // opening quote was an apostrophe in prose (`'90s`), not a quote: the word is bare.
             let end = body + offset + 1;
-            if raw[end..].chars().next().is_none_or(char::is_whitespace) {
-                return Some(Token {
-                    text,
-                    start,
-                    end,
-                    quoted: true,
-                });
-            }
+            let closes = raw[end..].chars().next().is_none_or(char::is_whitespace);
+            return closes.then_some(Token {
+                text,
+                start,
+                end,
+                quoted: true,
+            });
         }
         text.push(c);
     }

@@ -70,25 +70,13 @@ impl Reason<'_> {
                     ));
                 }
                 let log = self.relative(&run.outcome.log_path);
-                let title = messages::output_tail(lang, &run.command, &run.result_text(), &log);
+                let title = messages::output_tail(lang, &run.command, &run.result_text(lang), &log);
                 out.push(format!(
                     "{title}\n```\n{}\n```",
                     run.outcome.tail_text(TAIL_LINES).trim_end()
                 ));
             }
-            Failure::Sealed(changes) => {
-                let list: Vec<String> = changes
-                    .iter()
-                    .map(|c| format!("- {} ({})", c.path(), c.kind()))
-                    .collect();
-                let paths: Vec<&str> = changes.iter().map(FileChange::path).collect();
-                out.push(format!(
-                    "{}\n{}",
-                    messages::section(lang, Section::SealedFiles),
-                    list.join("\n")
-                ));
-                out.push(messages::restore_sealed(lang, &paths.join(" ")));
-            }
+            Failure::Sealed(changes) => out.push(sealed_changes(lang, changes)),
         }
         out.push(format!(
             "{}\n{}",
@@ -109,4 +97,24 @@ impl Reason<'_> {
             .display()
             .to_string()
     }
+}
+
+/// The list of sealed files that changed, and how to undo each kind of change.
+pub fn sealed_changes(lang: crate::state::Lang, changes: &[FileChange]) -> String {
+    let list: Vec<String> = changes
+        .iter()
+        .map(|c| format!("- {} ({})", c.path(), c.kind()))
+        .collect();
+    let (added, restore): (Vec<&FileChange>, Vec<&FileChange>) =
+        changes.iter().partition(|c| matches!(c, FileChange::Added(_)));
+    format!(
+        "{}\n{}\n\n{}",
+        messages::section(lang, Section::SealedFiles),
+        list.join("\n"),
+        messages::restore_sealed(lang, &paths(&restore), &paths(&added))
+    )
+}
+
+fn paths<'a>(changes: &[&'a FileChange]) -> Vec<&'a str> {
+    changes.iter().map(|c| c.path()).collect()
 }

@@ -65,3 +65,9 @@ pub fn run(cli: Cli) -> u8 {
 pub fn write_line(out: &mut impl Write, line: &str) -> std::io::Result<()> {
     writeln!(out, "{line}")
 }
+
+/// Prints a line to stdout. A reader that went away (`loopgate status | head -1`) is not worth a panic: the
+/// output is simply dropped (Rust ignores SIGPIPE, so the write fails with `BrokenPipe` instead of killing us).
+pub fn say(text: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}

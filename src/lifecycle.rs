@@ -90,7 +90,7 @@ impl ActiveLoop {
             }
             Ok(None) => Some("the state file was deleted".to_string()),
             Err(StateError::Corrupt { problem, .. }) => {
-                let aside = crate::state::keep_aside(&path).map_err(|source| Error::Io {
+                let aside = keep_aside(&path).map_err(|source| Error::Io {
                     action: "keep aside corrupt state file",
                     path: path.clone(),
                     source,
@@ -212,6 +212,26 @@ impl ActiveLoop {
         self.store.remove(&self.project);
         Ok(())
     }
+}
+
+/// Moves a corrupt state file aside (never deletes it) under a name no earlier copy has, and returns it.
+fn keep_aside(path: &std::path::Path) -> std::io::Result<PathBuf> {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+    let name = path
+        .file_name()
+        .map_or_else(|| "state".into(), |n| n.to_string_lossy().into_owned());
+    let aside = (0..)
+        .map(|n| {
+            path.with_file_name(if n == 0 {
+                format!("{name}.corrupt-{stamp}")
+            } else {
+                format!("{name}.corrupt-{stamp}-{n}")
+            })
+        })
+        .find(|candidate| !candidate.exists())
+        .unwrap_or_else(|| path.with_extension("corrupt"));
+    std::fs::rename(path, &aside)?;
+    Ok(aside)
 }
 
 /// `` `a`, `b` and `c` ``

@@ -152,15 +152,21 @@ pub fn tampered(lang: Lang, what: &str) -> String {
     }
 }
 
-/// How to undo changes to sealed files.
-pub fn restore_sealed(lang: Lang, paths: &str) -> String {
+/// How to undo changes to sealed files: restore changed and deleted ones from git, delete added ones.
+pub fn restore_sealed(lang: Lang, restore: &[&str], added: &[&str]) -> String {
+    let mut how = Vec::new();
+    if !restore.is_empty() {
+        how.push(format!("`git checkout -- {}`", restore.join(" ")));
+    }
+    if !added.is_empty() {
+        how.push(format!("`rm -- {}`", added.join(" ")));
+    }
+    let how = how.join(if lang == Lang::Zh { " 和 " } else { " and " });
     match lang {
         Lang::En => format!(
-            "These files are sealed: the oracle judges your work against them. Restore them (e.g. `git checkout -- {paths}`) and change the code under test instead."
+            "These files are sealed: the oracle judges your work against them. Undo your changes ({how}) and change the code under test instead."
         ),
-        Lang::Zh => {
-            format!("这些文件受保护:验证以它们为准。请恢复它们(例如 `git checkout -- {paths}`),改为修改被测试的代码。")
-        }
+        Lang::Zh => format!("这些文件受保护:验证以它们为准。请撤销你的修改({how}),改为修改被测试的代码。"),
     }
 }
 
@@ -368,6 +374,31 @@ pub enum Stall {
     NoChange,
     SameFailure,
     Plateau,
+}
+
+/// How a verify run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    Exit(i32),
+    Signal(i32),
+    TimedOut,
+}
+
+/// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
+pub fn verify_result(lang: Lang, ended: Ended, secs: f64, score: Option<f64>) -> String {
+    let text = match (lang, ended) {
+        (Lang::En, Ended::Exit(code)) => format!("exit {code} after {secs:.1}s"),
+        (Lang::En, Ended::Signal(signal)) => format!("killed by signal {signal} after {secs:.1}s"),
+        (Lang::En, Ended::TimedOut) => format!("timed out after {secs:.0}s"),
+        (Lang::Zh, Ended::Exit(code)) => format!("{secs:.1} 秒后以 {code} 退出"),
+        (Lang::Zh, Ended::Signal(signal)) => format!("{secs:.1} 秒后被信号 {signal} 终止"),
+        (Lang::Zh, Ended::TimedOut) => format!("{secs:.0} 秒后超时"),
+    };
+    match (lang, score) {
+        (_, None) => text,
+        (Lang::En, Some(score)) => format!("{text}, score {score}"),
+        (Lang::Zh, Some(score)) => format!("{text},分数 {score}"),
+    }
 }
 
 /// One-liners for the user (`systemMessage`).

@@ -135,20 +135,16 @@ pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
 
 impl Run {
     /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
-    pub fn result_text(&self) -> String {
+    pub fn result_text(&self, lang: crate::state::Lang) -> String {
         let o = &self.outcome;
-        let secs = o.duration.as_secs_f64();
-        let text = if o.timed_out {
-            format!("timed out after {secs:.0}s")
+        let how = if o.timed_out {
+            messages::Ended::TimedOut
         } else if let Some(signal) = o.signal {
-            format!("killed by signal {signal} after {secs:.1}s")
+            messages::Ended::Signal(signal)
         } else {
-            format!("exit {} after {secs:.1}s", o.exit_code.unwrap_or(-1))
+            messages::Ended::Exit(o.exit_code.unwrap_or(-1))
         };
-        match self.score {
-            Some(score) => format!("{text}, score {score}"),
-            None => text,
-        }
+        messages::verify_result(lang, how, o.duration.as_secs_f64(), self.score)
     }
 
     /// Adds the verify facts to a history record.

@@ -81,7 +81,8 @@ pub fn differences(sealed: &State, found: &State) -> Vec<String> {
         .collect();
     names.sort();
     names.dedup();
-    if sealed.task != found.task {
+    // Line endings alone (an editor or git converting the file) do not change what the task says.
+    if sealed.task.replace("\r\n", "\n") != found.task.replace("\r\n", "\n") {
         names.push("task".to_string());
     }
     names

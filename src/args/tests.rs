@@ -136,3 +136,10 @@ fn never_panics_on_odd_input() {
         let _ = split(raw, &known());
     }
 }
+
+#[test]
+fn a_word_opening_with_an_apostrophe_does_not_swallow_later_flags() {
+    let s = split("support '90s dates --verify 'cargo test'", &known()).expect("ok");
+    assert_eq!(flags(&s), [("--verify", Some("cargo test"))]);
+    assert_eq!(s.task, "support '90s dates");
+}

@@ -25,14 +25,16 @@ pub fn run() -> Result<u8, Error> {
                 path: path.clone(),
                 source,
             })?;
-            println!("loopgate: removed unsealed state file `{}`", path.display());
+            crate::say(format!("loopgate: removed unsealed state file `{}`", path.display()));
             Ok(exit_codes::OK)
         }
         Lookup::Loop(active) => {
             let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.iteration);
             let record = Record::new(&loop_id, iteration, Status::Cancelled).with("reason", "cancelled by the user");
             active.end(&record)?;
-            println!("loopgate: cancelled loop `{loop_id}` at iteration {iteration}.");
+            crate::say(format!(
+                "loopgate: cancelled loop `{loop_id}` at iteration {iteration}."
+            ));
             Ok(exit_codes::OK)
         }
     }

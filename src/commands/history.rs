@@ -64,12 +64,13 @@ fn human(r: &Record) -> String {
     if let Some(cmd) = r.get("verify_command").and_then(Value::as_str) {
         detail.push(format!("verify: {cmd}"));
     }
-    format!(
+    let line = format!(
         "{}  {}  #{:<3} {:<17} {}",
         r.timestamp,
         r.loop_id,
         r.iteration,
         r.status.as_str(),
         detail.join(" · ")
-    )
+    );
+    line.trim_end().to_string()
 }

@@ -24,10 +24,10 @@ pub fn run(session_id: Option<String>) -> Result<u8, Error> {
     active.reconcile()?;
     let mut state = active.state();
     if state.fields.session_id == session && state.fields.status == LoopStatus::Running {
-        println!(
+        crate::say(format!(
             "loopgate: loop `{}` already runs in session `{session}`.",
             state.fields.loop_id
-        );
+        ));
         return Ok(exit_codes::OK);
     }
     let from = std::mem::replace(&mut state.fields.session_id, session.clone());
@@ -39,9 +39,9 @@ pub fn run(session_id: Option<String>) -> Result<u8, Error> {
         .with("source", "loopgate resume");
     active.record(&record)?;
     active.save(&state)?;
-    println!(
+    crate::say(format!(
         "loopgate: loop `{}` now runs in session `{session}` (iteration {}).",
         state.fields.loop_id, state.fields.iteration
-    );
+    ));
     Ok(exit_codes::OK)
 }

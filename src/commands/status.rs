@@ -29,9 +29,9 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
         }
     };
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        crate::say(serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
-        println!("{}", render(&report, &project));
+        crate::say(render(&report, &project));
     }
     Ok(exit_codes::OK)
 }
@@ -178,7 +178,9 @@ fn render(report: &Value, project: &Project) -> String {
                 .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
                 .unwrap_or_default();
             if !sealed.is_empty() {
-                out.push_str(&format!("\n  sealed:      {sealed} ({} files)", n("sealed_files")));
+                let count = n("sealed_files");
+                let plural = if count == 1 { "" } else { "s" };
+                out.push_str(&format!("\n  sealed:      {sealed} ({count} file{plural})"));
             }
             out
         }

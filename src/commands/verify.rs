@@ -28,22 +28,21 @@ pub fn run(json: bool) -> Result<u8, Error> {
             "no verify command is sealed for this loop: the promise alone completes it".to_string(),
         ),
         Verdict::SealBroken(changes) => {
-            let list: Vec<String> = changes
-                .iter()
-                .map(|c| format!("  {} ({})", c.path(), c.kind()))
-                .collect();
             let paths: Vec<&str> = changes.iter().map(|c| c.path()).collect();
             let text = format!(
-                "FAIL: sealed files changed since the loop started:\n{}\nrestore them with `git checkout -- {}`",
-                list.join("\n"),
-                paths.join(" ")
+                "FAIL\n\n{}",
+                crate::feedback::sealed_changes(active.seal.fields.lang, changes)
             );
             (false, record.with("passed", false).with("sealed_changes", paths), text)
         }
         Verdict::Pass(run) | Verdict::Fail(run) => {
             let passed = run.outcome.passed();
             let word = if passed { "PASS" } else { "FAIL" };
-            let mut text = format!("{word}: `{}` ({})", run.command, run.result_text());
+            let mut text = format!(
+                "{word}: `{}` ({})",
+                run.command,
+                run.result_text(active.seal.fields.lang)
+            );
             if !passed && !run.summary.text.is_empty() {
                 text.push_str(&format!("\n\nsummary:\n{}", run.summary.text));
             }
@@ -66,9 +65,9 @@ pub fn run(json: bool) -> Result<u8, Error> {
         fresh.record(&record)?;
     }
     if json {
-        println!("{}", serde_json::to_string(&record).unwrap_or_default());
+        crate::say(serde_json::to_string(&record).unwrap_or_default());
     } else {
-        println!("loopgate verify: {text}");
+        crate::say(format!("loopgate verify: {text}"));
     }
     Ok(if passed {
         exit_codes::OK

@@ -51,13 +51,54 @@ pub fn read(reader: impl Read, expected: &str) -> Result<HookInput, String> {
     parse(&bytes, expected)
 }
 
+/// Fields read as strings; checked one by one so an error can name the field.
+const STRING_FIELDS: &[&str] = &[
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "hook_event_name",
+    "last_assistant_message",
+    "source",
+    "tool_name",
+];
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Parses hook input bytes; see [`read`].
 pub fn parse(bytes: &[u8], expected: &str) -> Result<HookInput, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("hook input on stdin is empty (expected a JSON object)".to_string());
     }
-    let input: HookInput =
+    let value: Value =
         serde_json::from_slice(bytes).map_err(|e| format!("hook input on stdin is not valid hook JSON: {e}"))?;
+    let Value::Object(fields) = &value else {
+        return Err(format!(
+            "hook input on stdin is not valid hook JSON: expected an object, found {}",
+            kind(&value)
+        ));
+    };
+    for name in STRING_FIELDS {
+        match fields.get(*name) {
+            None | Some(Value::Null | Value::String(_)) => {}
+            Some(other) => {
+                return Err(format!(
+                    "hook input field `{name}` must be a string, not {}",
+                    kind(other)
+                ));
+            }
+        }
+    }
+    let input: HookInput =
+        serde_json::from_value(value).map_err(|e| format!("hook input on stdin is not valid hook JSON: {e}"))?;
     match input.hook_event_name.as_deref() {
         Some(name) if name != expected => {
             return Err(format!(
@@ -89,7 +130,7 @@ mod tests {
             (b"", "empty"),
             (b"   \n", "empty"),
             (b"not json", "not valid hook JSON"),
-            (b"[1,2]", "not valid hook JSON"),
+            (b"[1,2]", "expected an object, found an array"),
             (br#"{"hook_event_name":"PreToolUse"}"#, "event `PreToolUse`"),
         ];
         for (bytes, expected) in cases {
@@ -101,7 +142,9 @@ mod tests {
     #[test]
     fn wrong_field_types_are_named() {
         let err = parse(br#"{"session_id": 5}"#, "Stop").expect_err("must fail");
-        assert!(err.contains("invalid type"), "{err}");
+        assert_eq!(err, "hook input field `session_id` must be a string, not a number");
+        let err = parse(br#"{"cwd": ["/x"]}"#, "Stop").expect_err("must fail");
+        assert!(err.contains("`cwd`") && err.contains("an array"), "{err}");
     }
 
     #[test]

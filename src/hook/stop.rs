@@ -10,7 +10,16 @@ pub use crate::stop::at_stop;
 /// Handles one Stop event.
 pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
-    let session = input.session_id.as_deref().unwrap_or_default();
+    let Ok(session) = input.session() else {
+        // Without a session nothing can be decided; say so only when there is a loop to be missed.
+        return match crate::lifecycle::lookup(&project).map_err(|e| e.to_string())? {
+            crate::lifecycle::Lookup::Loop(_) => Err(format!(
+                "hook input has no `session_id`, so the loop in `{}` was not enforced",
+                project.root.display()
+            )),
+            _ => Ok(None),
+        };
+    };
     let transcript = input.transcript_path.as_deref().map(Path::new);
     at_stop(&project, session, transcript, || last_message(input)).map_err(|e| e.to_string())
 }

@@ -31,6 +31,9 @@ pub fn apply(
                 .with("verify_exit", serde_json::Value::Null)
                 .with("timed_out", false)
                 .with("rejections", state.fields.promise_rejections)
+                .with("duration_ms", 0)
+                .with("verify_tail", "")
+                .with("fingerprint", crate::summary::fingerprint(&paths.join("\n")))
                 .with("sealed_changes", paths);
             let step = Step {
                 event: Event::SealBroken,
@@ -70,7 +73,7 @@ pub fn apply(
                     run: &run,
                     same_failure_streak: streak,
                 },
-                result: Some(run.result_text()),
+                result: Some(run.result_text(f.lang)),
             };
             iterate::next(active, state, &step, record, observed)
         }

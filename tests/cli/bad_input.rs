@@ -59,15 +59,14 @@ fn hook_input_not_json() {
 fn hook_input_wrong_field_types() {
     let p = running_loop();
     let input = json!({"session_id": 5, "hook_event_name": "Stop", "cwd": p.root()});
-    fails_open(&p, input.to_string().into_bytes(), "invalid type");
+    fails_open(&p, input.to_string().into_bytes(), "must be a string");
     let input = json!({"session_id": "S", "last_assistant_message": ["a", "list"]});
-    fails_open(&p, input.to_string().into_bytes(), "invalid type");
+    fails_open(&p, input.to_string().into_bytes(), "must be a string");
 }
 
 /// The line names the field that has the wrong type, as `src/hook/input.rs` promises ("every problem becomes
 /// one line naming the input and the field").
 #[test]
-#[ignore = "bug: serde's message names no field: `invalid type: integer `5`, expected a string at line 1 column 81` (src/hook/input.rs `parse`)"]
 fn hook_input_wrong_field_type_names_the_field() {
     let p = running_loop();
     let input = json!({"session_id": 5, "hook_event_name": "Stop", "cwd": p.root()});
@@ -77,7 +76,6 @@ fn hook_input_wrong_field_type_names_the_field() {
 /// A Stop event without `session_id` while a loop runs: the hook cannot tell whose stop it is; it must say so,
 /// not silently skip the loop (which would let the agent out with no word to anyone).
 #[test]
-#[ignore = "bug: a missing session_id becomes \"\" (src/hook/stop.rs `handle`) and the loop is skipped silently as not ours"]
 fn hook_input_missing_session_id() {
     let p = running_loop();
     let input = json!({
@@ -218,11 +216,9 @@ fn state_file_with_crlf_line_ends() {
         assert!(restored.lines().any(|l| l == line), "{key} lost: {restored}");
     }
     assert_eq!(p.state_field("iteration"), "2");
-    // What the code does today: the CR bytes count as a change of the task, recorded as tampering.
+    // Line endings alone are not tampering: an editor or git may convert them.
     assert!(
-        p.last_record("tamper_detected")["what"]
-            .as_str()
-            .is_some_and(|w| w.contains("task")),
+        p.history().iter().all(|r| r["status"] != "tamper_detected"),
         "{:?}",
         p.history()
     );

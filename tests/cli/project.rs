@@ -773,7 +773,7 @@ fn redact_loop_ids(text: &str) -> String {
     out
 }
 
-/// Measured durations (`after 0.0s`, `1.2s`) → `[SECS]`: they differ from run to run.
+/// Measured durations (`after 0.0s`, `1.2s`, `0.0 秒`) → `[SECS]`: they differ from run to run.
 fn redact_seconds(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -789,11 +789,16 @@ fn redact_seconds(text: &str) -> String {
             .strip_prefix('.')
             .map_or(0, |f| f.bytes().take_while(u8::is_ascii_digit).count());
         let end = int + if frac > 0 { 1 + frac } else { 0 };
-        let unit_follows =
-            number[end..].starts_with('s') && !number[end + 1..].starts_with(|c: char| c.is_alphanumeric());
-        if !preceded_by_word && frac > 0 && unit_follows {
+        let unit = if number[end..].starts_with(" 秒") {
+            " 秒".len()
+        } else if number[end..].starts_with('s') && !number[end + 1..].starts_with(|c: char| c.is_alphanumeric()) {
+            1
+        } else {
+            0
+        };
+        if !preceded_by_word && frac > 0 && unit > 0 {
             out.push_str("[SECS]");
-            rest = &number[end + 1..];
+            rest = &number[end + unit..];
         } else {
             out.push_str(&number[..int]);
             rest = &number[int..];

@@ -59,7 +59,6 @@ fn args_stdin_quoted_task_and_every_flag() {
 /// A word starting with an apostrophe (`'90s`) must not swallow the flags after it: losing `--verify` would
 /// silently put the loop on the honor system.
 #[test]
-#[ignore = "bug: a leading apostrophe swallows later flags (src/args.rs `quoted_at`)"]
 fn args_stdin_leading_apostrophe_does_not_swallow_flags() {
     let p = Project::new();
     p.setup("S", "support '90s dates --verify 'cargo test'");

@@ -104,7 +104,6 @@ fn broken_yaml_state_is_kept_aside_and_restored() {
 
 /// Two corrupt state files within the same second must both be kept: "nothing lost".
 #[test]
-#[ignore = "bug: the copy is named by the second only and `rename` replaces an earlier copy of that second (src/state.rs `keep_aside`)"]
 fn corrupt_copies_kept_aside_never_overwrite_each_other() {
     let p = Project::new();
     p.setup("S", "task --verify false");

@@ -139,7 +139,6 @@ fn history_piped_into_head_is_quiet() {
 
 /// Unix manners (style.md item 3): a closed pipe ends `loopgate history` with exit 0, not death by SIGPIPE.
 #[test]
-#[ignore = "bug: killed by SIGPIPE (status 141) instead of exiting 0 (src/main.rs `reset_sigpipe`)"]
 fn history_into_a_closed_pipe_exits_0() {
     let p = Project::new();
     write_long_history(&p);
