@@ -5,6 +5,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::state::{Lang, VerifyOn};
 
+mod run;
+pub use run::RunArgs;
+
 /// Keep a coding agent working until an independent, sealed oracle says the task is done.
 #[derive(Debug, Parser)]
 #[command(name = "loopgate", version, about, propagate_version = true)]
@@ -17,6 +20,8 @@ pub struct Cli {
 pub enum Command {
     /// Start a loop in this project (called by the /pua-loop slash command).
     Setup(Box<SetupArgs>),
+    /// Run an agent CLI in a loop, a fresh process each iteration, until the sealed verify command passes.
+    Run(Box<RunArgs>),
     /// Claude Code hook entry points (read hook JSON on stdin, print hook JSON).
     Hook {
         #[command(subcommand)]

@@ -22,6 +22,17 @@ pub enum Error {
     Conflict {
         session: String,
         loop_id: String,
+        /// The process id of the `loopgate run` that drives that loop, if one does.
+        run_pid: Option<u32>,
+        /// Whether that process still runs (a killed `run` leaves its loop behind).
+        run_alive: bool,
+    },
+    /// `loopgate run` could not start the agent command.
+    AgentStart {
+        command: String,
+        source: std::io::Error,
+        /// What to do about it, appended after the cause.
+        hint: &'static str,
     },
     State(StateError),
     Seal(SealError),
@@ -42,9 +53,12 @@ impl Error {
             Self::Usage(_) => exit_codes::USAGE,
             Self::NoLoop { .. } => exit_codes::NO_LOOP,
             Self::Conflict { .. } => exit_codes::CONFLICT,
-            Self::State(_) | Self::Seal(_) | Self::History(_) | Self::Verify(_) | Self::Io { .. } => {
-                exit_codes::FAILURE
-            }
+            Self::State(_)
+            | Self::Seal(_)
+            | Self::History(_)
+            | Self::Verify(_)
+            | Self::Io { .. }
+            | Self::AgentStart { .. } => exit_codes::FAILURE,
         }
     }
 }
@@ -54,10 +68,30 @@ impl fmt::Display for Error {
         match self {
             Self::Usage(message) => f.write_str(message),
             Self::NoLoop { root } => write!(f, "no loop in `{}` (start one with /pua-loop)", root.display()),
-            Self::Conflict { session, loop_id } => write!(
+            Self::Conflict {
+                loop_id,
+                run_pid: Some(pid),
+                run_alive: true,
+                ..
+            } => write!(
+                f,
+                "a `loopgate run` loop (`{loop_id}`) is running in this project (pid {pid}); stop it with Ctrl-C in its terminal or `loopgate cancel`, or pass `--force` to replace it"
+            ),
+            Self::Conflict {
+                loop_id,
+                run_pid: Some(pid),
+                ..
+            } => write!(
+                f,
+                "a `loopgate run` loop (`{loop_id}`) was left behind by pid {pid}, which is gone; continue it with `loopgate run --resume -- AGENT…`, end it with `loopgate cancel`, or pass `--force` to replace it"
+            ),
+            Self::Conflict { session, loop_id, .. } => write!(
                 f,
                 "a loop (`{loop_id}`) is already running in this project for session `{session}`; cancel it with `loopgate cancel`, or pass `--force` to replace it"
             ),
+            Self::AgentStart { command, source, hint } => {
+                write!(f, "failed to start the agent `{command}`: {source}{hint}")
+            }
             Self::State(err) => err.fmt(f),
             Self::Seal(err) => err.fmt(f),
             Self::History(err) => err.fmt(f),

@@ -16,3 +16,17 @@ pub const NO_LOOP: u8 = 3;
 pub const VERIFY_FAILED: u8 = 4;
 /// `setup` refused: another session runs a loop here (use `--force`).
 pub const CONFLICT: u8 = 5;
+/// `loopgate run`: the loop ended at `--max-iterations`, `--max-duration` or another budget without the oracle
+/// passing.
+pub const LIMIT_REACHED: u8 = 6;
+/// `loopgate run`: the agent gave up with `<loop-abort>…</loop-abort>`.
+pub const ABORTED: u8 = 7;
+/// `loopgate run`: the loop is paused (`<loop-pause>…</loop-pause>`, or stalled) and waits for the user;
+/// `loopgate run --resume -- AGENT…` continues it.
+pub const PAUSED: u8 = 8;
+/// `loopgate run`: the loop was ended from outside (`loopgate cancel`, or replaced with `--force`).
+pub const CANCELLED: u8 = 9;
+/// `loopgate run` was interrupted (Ctrl-C): it stops the agent and the verify command, records `cancelled`,
+/// then re-raises the signal, so a shell sees 128 + its number (130 for SIGINT). A second Ctrl-C exits at once
+/// with 130.
+pub const INTERRUPTED: u8 = 130;

@@ -37,6 +37,9 @@ pub enum Status {
     SelfCheck,
     /// A verify run at a stop with `verify_on: always` that did not pass.
     VerifyFailed,
+    /// `loopgate run` ran the agent command once (before the stop it leads to): `agent_exit`, `agent_signal`,
+    /// `agent_timed_out`, `agent_ms`, `agent_tail`.
+    AgentRun,
 }
 
 impl Status {
@@ -58,6 +61,7 @@ impl Status {
             Self::TamperDetected => "tamper_detected",
             Self::SelfCheck => "self_check",
             Self::VerifyFailed => "verify_failed",
+            Self::AgentRun => "agent_run",
         }
     }
 

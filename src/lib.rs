@@ -49,6 +49,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Status { json } => commands::status::run(json),
         Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),
         Command::Verify { json } => commands::verify::run(json),
+        Command::Run(args) => commands::run::run(*args),
         Command::Cancel => commands::cancel::run(),
         Command::Resume { session_id } => commands::resume::run(session_id),
     };

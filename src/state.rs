@@ -120,6 +120,17 @@ pub struct StateFields {
     /// Why the loop was paused, shown to the session that resumes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_reason: Option<String>,
+    /// What drives the loop when it is not a Claude Code session's Stop hook (absent then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<Driver>,
+}
+
+/// A driver other than the Stop hook: `driver: {kind: run, pid: 4242}` for `loopgate run` (its process id, so
+/// `status` can say whether it still runs and a loop left behind by a killed `run` can be told from a live one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Driver {
+    Run { pid: u32 },
 }
 
 fn yes() -> bool {

@@ -61,6 +61,18 @@ fn human(r: &Record) -> String {
     if let Some(summary) = r.get("summary").and_then(Value::as_str).and_then(|s| s.lines().next()) {
         detail.push(summary.to_string());
     }
+    if r.status == crate::history::Status::AgentRun {
+        let result = match (
+            r.get("agent_timed_out").and_then(Value::as_bool),
+            r.get("agent_exit").and_then(Value::as_i64),
+        ) {
+            (Some(true), _) => "timed out".to_string(),
+            (_, Some(code)) => format!("exit {code}"),
+            _ => "killed".to_string(),
+        };
+        let secs = r.get("agent_ms").and_then(Value::as_u64).unwrap_or(0) as f64 / 1000.0;
+        detail.push(format!("agent {result}, {secs:.1}s"));
+    }
     if let Some(cmd) = r.get("verify_command").and_then(Value::as_str) {
         detail.push(format!("verify: {cmd}"));
     }

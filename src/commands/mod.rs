@@ -3,6 +3,7 @@
 pub mod cancel;
 pub mod history;
 pub mod resume;
+pub mod run;
 pub mod setup;
 pub mod status;
 pub mod verify;

@@ -17,7 +17,7 @@ use crate::messages;
 use crate::project::Project;
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, Lang, LoopStatus, State, StateFields, VerifyOn};
+use crate::state::{self, Driver, Lang, LoopStatus, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
 
 /// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
@@ -60,6 +60,8 @@ pub struct Config {
     pub stall_limit: u64,
     pub max_tokens: Option<u64>,
     pub score: Option<ScoreGate>,
+    /// Set by `loopgate run`, which drives the loop itself; `None` for a Claude Code session's loop.
+    pub driver: Option<Driver>,
 }
 
 #[derive(Parser)]
@@ -143,6 +145,7 @@ impl Config {
             stall_limit: args.stall_limit.unwrap_or(state::DEFAULT_STALL_LIMIT),
             max_tokens: args.max_tokens.filter(|&n| n > 0),
             score,
+            driver: None,
         })
     }
 }
@@ -193,18 +196,32 @@ fn clap_line(err: &clap::Error) -> String {
 /// Runs `loopgate setup`.
 pub fn run(args: SetupArgs) -> Result<u8, Error> {
     let config = Config::from_args(args, std::io::stdin().lock())?;
-    let project = Project::for_terminal();
+    let started = start(&config, Project::for_terminal())?;
+    println!("{}", messages::briefing(&started.state, started.sealed_files));
+    Ok(exit_codes::OK)
+}
+
+/// A loop just started.
+pub struct Started {
+    pub state: State,
+    /// How many files the `--seal` globs matched.
+    pub sealed_files: usize,
+}
+
+/// Starts a loop in `project`, as `setup` does and `loopgate run` reuses: refuses or replaces the loop already
+/// there, seals the oracle, writes the state file and records `init`. Prints nothing.
+pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     let store = Store::open();
     store.clean_stale();
     let _lock = super::lock(&project)?;
-    replace_existing(&project, &config)?;
+    replace_existing(&project, config)?;
     let files = SealedFiles::new(&config.seal).map_err(Error::Usage)?;
     let hashes = files.hash_all(&project.root).map_err(|source| Error::Io {
         action: "hash sealed files under",
         path: project.root.clone(),
         source,
     })?;
-    let mut state = new_state(&config);
+    let mut state = new_state(config);
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
@@ -230,9 +247,12 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
         .with("session_id", config.session_id.as_str())
         .with("max_iterations", config.max_iterations)
         .with("sealed_files", sealed_files);
+    let record = match config.driver {
+        Some(driver) => record.with("driver", serde_json::to_value(driver).unwrap_or_default()),
+        None => record,
+    };
     active.record(&record)?;
-    println!("{}", messages::briefing(&state, sealed_files));
-    Ok(exit_codes::OK)
+    Ok(Started { state, sealed_files })
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.
@@ -248,9 +268,12 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
             let fields = &active.seal.fields;
             let other = !fields.session_id.is_empty() && fields.session_id != config.session_id;
             if other && !config.force {
+                let run_pid = fields.driver.map(|Driver::Run { pid }| pid);
                 return Err(Error::Conflict {
                     session: fields.session_id.clone(),
                     loop_id: fields.loop_id.clone(),
+                    run_pid,
+                    run_alive: run_pid.is_some_and(crate::commands::run::process_alive),
                 });
             }
             let record = Record::new(active.loop_id(), fields.iteration, Status::Cancelled)
@@ -292,6 +315,7 @@ fn new_state(config: &Config) -> State {
         last_fingerprint: None,
         same_failure_streak: 0,
         pause_reason: None,
+        driver: config.driver,
     };
     State {
         fields,

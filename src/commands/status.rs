@@ -60,6 +60,9 @@ fn loop_report(state: &State, records: &[Record], sealed_files: usize) -> Value 
         "verify_on": if f.verify_on == VerifyOn::Always { "always" } else { "promise" },
         "completion_promise": f.completion_promise,
         "session_id": f.session_id,
+        "driver": f.driver.map(|crate::state::Driver::Run { pid }| {
+            json!({"kind": "run", "pid": pid, "running": crate::commands::run::process_alive(pid)})
+        }),
         "pause_reason": f.pause_reason,
         "sealed": f.sealed,
         "sealed_files": sealed_files,
@@ -158,6 +161,15 @@ fn render(report: &Value, project: &Project) -> String {
                     s("session_id")
                 },
             );
+            if let Some(driver) = report.get("driver").filter(|d| !d.is_null()) {
+                let pid = driver.get("pid").and_then(Value::as_u64).unwrap_or(0);
+                let gone = if driver.get("running").and_then(Value::as_bool) == Some(false) {
+                    ", not running: `loopgate run --resume -- AGENT…` continues the loop"
+                } else {
+                    ""
+                };
+                out.push_str(&format!("\n  driver:      loopgate run (pid {pid}{gone})"));
+            }
             let strip = s("trajectory");
             if !strip.is_empty() {
                 out.push_str(&format!("\n  trajectory:  {strip}"));

@@ -32,6 +32,7 @@ pub(crate) fn sample(task: &str) -> State {
             last_fingerprint: None,
             same_failure_streak: 0,
             pause_reason: None,
+            driver: None,
         },
         task: task.into(),
     }

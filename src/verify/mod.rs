@@ -29,7 +29,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -43,6 +43,11 @@ const DRAIN_WINDOW: Duration = Duration::from_millis(100);
 /// After the group is killed, how long the reader may still wait for end-of-file; past that only a
 /// process that left the group (`setsid`) holds the pipe, and its further output is not captured.
 const READER_DEADLINE: Duration = Duration::from_millis(500);
+
+/// The process group of the verify command running now, 0 when none: `loopgate run` stops it on Ctrl-C.
+/// Set once the shell is spawned and cleared before it is reaped, so it never names a group whose id could
+/// have been reused.
+pub static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
 
 /// What to run and where to log it.
 #[derive(Debug, Clone)]
@@ -250,6 +255,7 @@ impl Group {
         // `Child::id` is the kernel's pid_t, widened to u32; the cast gives it back.
         #[allow(clippy::cast_possible_wrap)]
         let pid = child.id() as unix::pid_t;
+        RUNNING_GROUP.store(pid, Ordering::SeqCst);
         Ok(Group {
             child,
             pid,
@@ -258,6 +264,7 @@ impl Group {
     }
 
     fn reap(&mut self) -> io::Result<ExitStatus> {
+        let _ = RUNNING_GROUP.compare_exchange(self.pid, 0, Ordering::SeqCst, Ordering::SeqCst);
         let status = self.child.wait()?;
         self.reaped = true;
         Ok(status)
@@ -267,6 +274,7 @@ impl Group {
 impl Drop for Group {
     fn drop(&mut self) {
         if !self.reaped {
+            let _ = RUNNING_GROUP.compare_exchange(self.pid, 0, Ordering::SeqCst, Ordering::SeqCst);
             unix::kill_group(self.pid);
             let _ = self.child.wait();
         }

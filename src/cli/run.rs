@@ -1,0 +1,104 @@
+//! Flags of `loopgate run`: every `setup` flag that shapes the loop (flattened from [`SetupArgs`], so the two
+//! never drift apart), plus how the agent gets its prompt and how its work is shown.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::SetupArgs;
+
+/// `loopgate run [FLAGS] [TASK]… -- AGENT [ARGS]…`
+#[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("session_id", |a| a.hide(true)),
+    mut_arg("args_stdin", |a| a.hide(true)),
+    mut_arg("max_tokens", |a| a.hide(true)),
+    mut_arg("task", |a| a.help("The task, as words (or from a file with --task-file)")),
+    // `mut_arg` moves an argument to the end; clap finds the `last` positional by that order, so AGENT must
+    // come after TASK again (see the test below).
+    mut_arg("agent", |a| a),
+    after_help = "The prompt is the task (first iteration), then exactly the feedback the Stop hook would give \
+                  (verify output, task, how to finish). Examples:\n  \
+                  loopgate run --verify 'cargo test' 'fix the parser' -- claude -p --allowedTools Bash,Edit,Write\n  \
+                  loopgate run --verify 'npm test' --task-file PROMPT.md -- codex exec\n  \
+                  loopgate run --verify 'pytest' 'make the tests pass' -- aider --yes --message {prompt}"
+)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    /// Read the task from this file (e.g. PROMPT.md) instead of the TASK words.
+    #[arg(long, value_name = "FILE")]
+    pub task_file: Option<PathBuf>,
+    /// Give the agent its prompt on stdin instead of as its last argument.
+    #[arg(long)]
+    pub stdin: bool,
+    /// Complete only when the agent's output holds <promise>…</promise> and the verify passes (default: a
+    /// passing verify after any iteration completes the loop).
+    #[arg(long)]
+    pub require_promise: bool,
+    /// Stop the agent (its whole process group) after this long in one iteration, e.g. 20m; the iteration then
+    /// counts as one without a signal.
+    #[arg(long, value_name = "DUR")]
+    pub agent_timeout: Option<String>,
+    /// Do not stream the agent's output: one line per iteration and the summary.
+    #[arg(long, short, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also show every prompt given to the agent.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Continue this project's paused loop (or one a killed `loopgate run` left behind) instead of starting one.
+    #[arg(long)]
+    pub resume: bool,
+    /// The agent command and its arguments, after `--`. The prompt replaces every `{prompt}` in them; without
+    /// one it is added as the last argument (or written to stdin with `--stdin`).
+    #[arg(last = true, required = true, value_name = "AGENT")]
+    pub agent: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use crate::cli::{Cli, Command};
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    fn parse(args: &[&str]) -> (Vec<String>, Vec<String>) {
+        let cli = Cli::try_parse_from(["loopgate", "run"].iter().chain(args)).expect("parses");
+        let Command::Run(args) = cli.command else {
+            panic!("not run")
+        };
+        (args.setup.task, args.agent)
+    }
+
+    #[test]
+    fn task_words_come_before_the_separator_and_the_agent_after_it() {
+        let (task, agent) = parse(&[
+            "--verify",
+            "cargo test",
+            "fix",
+            "it",
+            "--",
+            "claude",
+            "-p",
+            "--verify",
+            "x",
+        ]);
+        assert_eq!(
+            (task, agent),
+            (
+                vec!["fix".into(), "it".into()],
+                ["claude", "-p", "--verify", "x"].map(String::from).to_vec()
+            )
+        );
+        // Plain words after `--` all belong to the agent (a regression: clap once gave all but the last to TASK).
+        let (task, agent) = parse(&["t", "u", "--", "aider", "--yes", "message", "{prompt}"]);
+        assert_eq!(task, ["t", "u"]);
+        assert_eq!(agent, ["aider", "--yes", "message", "{prompt}"]);
+        let (task, agent) = parse(&["t", "--", "agent", "x", "y"]);
+        assert_eq!((task.len(), agent.len()), (1, 3));
+    }
+}

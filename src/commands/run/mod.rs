@@ -1,0 +1,435 @@
+//! `loopgate run`: the sealed loop around any agent CLI, with a fresh agent process (a fresh context) each
+//! iteration — the original Ralph loop, on the same engine as the Stop hook.
+//!
+//! The loop is started exactly as `setup` starts one (same validation, seal, state file, `init` record), bound
+//! to a session id of this process (`run-<pid>-…`) that no Claude Code session ever has, so no Stop hook claims
+//! it and `setup` refuses to replace it without `--force`. Each iteration runs the agent with the prompt, records
+//! an `agent_run` history record (exit, signal, duration, output tail), then hands the agent's output to
+//! [`crate::stop::at_stop`] — the very decision table of the Stop hook, with its abort / pause / promise
+//! signals, the sealed verify, limits, stall breaker and tamper checks. A block means another iteration, whose
+//! prompt is the block `reason`; anything else ends the run with the loop's outcome as the exit code.
+//!
+//! Modules: `options` (flags → config), `prompt` (what the agent gets, and which of its output counts),
+//! `agent` (the process), `owner` (our loop in the project), `row` + `display` (the terminal), `interrupt`
+//! (Ctrl-C).
+
+mod agent;
+mod display;
+mod interrupt;
+mod options;
+mod owner;
+mod prompt;
+mod row;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::cli::RunArgs;
+use crate::commands::setup;
+use crate::error::Error;
+use crate::exit_codes;
+use crate::project::Project;
+use crate::state::{State, StateFields, VerifyOn};
+
+use display::{Display, Phase, Style};
+use options::{Options, Start, Verbosity};
+use owner::{Ending, Owner};
+use prompt::Via;
+use row::Row;
+
+/// The same agent failure (exit code and output) this many iterations in a row ends the run: the agent is not
+/// working at all (bad flags, no credentials), and an unlimited loop would spin on it.
+const MAX_SAME_AGENT_FAILURES: u32 = 3;
+
+/// Runs `loopgate run`.
+pub fn run(args: RunArgs) -> Result<u8, Error> {
+    let options = Options::from_args(args)?;
+    let project = Project::for_terminal();
+    let owner = Arc::new(Owner {
+        project: project.clone(),
+        session: options.session.clone(),
+    });
+    {
+        let owner = Arc::clone(&owner);
+        interrupt::install(move |signal| {
+            let _ = owner.cancel(&format!("interrupted ({})", interrupt::name(signal)));
+        })
+        .map_err(|source| Error::Io {
+            action: "install signal handlers for the loop in",
+            path: project.root.clone(),
+            source,
+        })?;
+    }
+    let (state, first_prompt) = match &options.start {
+        Start::New(config) => {
+            let started = setup::start(config, project)?;
+            let prompt = prompt::opening(&started.state);
+            (started.state, prompt)
+        }
+        Start::Resume { force } => {
+            let (state, pause_reason) = owner.adopt(*force)?;
+            let prompt = prompt::resumed(&state, pause_reason.as_deref());
+            (state, prompt)
+        }
+    };
+    let display = Display::new(options.verbosity);
+    let mut runner = Runner {
+        loop_id: state.fields.loop_id.clone(),
+        max_iterations: state.fields.max_iterations,
+        options,
+        owner,
+        display,
+        rows: Vec::new(),
+        same_failures: 0,
+        last_failure: None,
+    };
+    runner.header(&state);
+    runner.display.start_ticker();
+    Ok(runner.drive(first_prompt))
+}
+
+/// Whether process `pid` still runs (a zombie does not).
+pub fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    if pid <= 0
+        || unsafe { libc::kill(pid, 0) } != 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EPERM)
+    {
+        return false;
+    }
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit_once(") ").is_none_or(|(_, rest)| !rest.starts_with('Z'))
+    })
+}
+
+struct Runner {
+    options: Options,
+    owner: Arc<Owner>,
+    display: Arc<Display>,
+    loop_id: String,
+    max_iterations: u64,
+    rows: Vec<Row>,
+    /// Iterations in a row in which the agent failed the same way, and how.
+    same_failures: u32,
+    last_failure: Option<(Option<i32>, Vec<u8>)>,
+}
+
+impl Runner {
+    /// Iterates until the loop ends; returns the exit code.
+    fn drive(&mut self, mut prompt: String) -> u8 {
+        loop {
+            if let Some(signal) = interrupt::requested() {
+                return self.interrupted(signal);
+            }
+            let Some(fields) = self.owner.fields() else {
+                let ending = self.owner.ending(&self.loop_id);
+                return self.finish(&ending, None);
+            };
+            let iteration = fields.iteration;
+            self.start_iteration(&fields, &prompt);
+            let outcome = match self.run_agent(&prompt, &fields) {
+                Ok(outcome) => outcome,
+                Err(err) => return self.fail(&err, "the agent could not be started"),
+            };
+            if let Some(signal) = interrupt::requested() {
+                return self.interrupted(signal);
+            }
+            match self.owner.record_agent(iteration, &self.agent_text(), &outcome) {
+                Ok(true) if !outcome.stopped => {}
+                Ok(_) => {
+                    let ending = self.owner.ending(&self.loop_id);
+                    return self.finish(&ending, None);
+                }
+                Err(err) => return self.fail(&err, "loopgate could not record the agent's run"),
+            }
+            // A timed-out agent's output is cut short: the iteration counts as one without a signal.
+            let message = if outcome.timed_out {
+                String::new()
+            } else {
+                prompt::agent_message(&outcome.tail_text(), &prompt)
+            };
+            let offset = self.owner.history_len();
+            self.display.phase(Phase::Checking);
+            let stop = crate::stop::at_stop(&self.owner.project, &self.owner.session, None, || message);
+            if let Some(signal) = interrupt::requested() {
+                return self.interrupted(signal);
+            }
+            let stop = match stop {
+                Ok(stop) => stop,
+                Err(err) => return self.fail(&err, "loopgate failed at the end of an iteration"),
+            };
+            let row = Row::new(iteration, &outcome, &self.owner.records_since(&self.loop_id, offset));
+            self.display.line(&row.line(&self.display, self.max_iterations));
+            self.rows.push(row);
+            if let Some(fields) = self.owner.fields() {
+                self.show_status(&fields);
+            }
+            match stop {
+                Some(out) if out.decision == Some("block") => {
+                    prompt = out.reason.unwrap_or_default();
+                    if let Some(code) = self.agent_keeps_failing(&outcome) {
+                        return code;
+                    }
+                }
+                Some(out) => {
+                    let ending = self.owner.ending(&self.loop_id);
+                    return self.finish(&ending, out.system_message);
+                }
+                None => {
+                    let ending = self.owner.ending(&self.loop_id);
+                    return self.finish(&ending, None);
+                }
+            }
+        }
+    }
+
+    fn run_agent(&self, prompt: &str, fields: &StateFields) -> Result<agent::Outcome, Error> {
+        let argv = prompt::argv(&self.options.agent, prompt, self.options.via);
+        let env = [
+            ("LOOPGATE_LOOP_ID", fields.loop_id.clone()),
+            ("LOOPGATE_ITERATION", fields.iteration.to_string()),
+        ];
+        let spec = agent::Spec {
+            argv: &argv,
+            stdin: (self.options.via == Via::Stdin).then_some(prompt),
+            cwd: &self.owner.project.root,
+            env: &env,
+            timeout: self.agent_deadline(fields),
+        };
+        let display = Arc::clone(&self.display);
+        let owner = Arc::clone(&self.owner);
+        self.display.phase(Phase::Agent);
+        agent::run(&spec, Arc::new(move |bytes| display.agent_output(bytes)), || {
+            owner.still_running()
+        })
+        .map_err(|source| {
+            let hint = match source.kind() {
+                _ if source.raw_os_error() == Some(libc::E2BIG) => {
+                    "; the prompt is too long to pass as an argument: use `--stdin`"
+                }
+                std::io::ErrorKind::NotFound => "; check that it is installed and on `PATH`",
+                std::io::ErrorKind::PermissionDenied => "; check that it is an executable file",
+                _ => "",
+            };
+            Error::AgentStart {
+                command: self.options.agent[0].clone(),
+                source,
+                hint,
+            }
+        })
+    }
+
+    /// `--agent-timeout`, shortened to what is left of `--max-duration`.
+    fn agent_deadline(&self, fields: &StateFields) -> Option<Duration> {
+        let left = fields.max_duration.and_then(|max| {
+            let started = chrono::DateTime::parse_from_rfc3339(&fields.started_at).ok()?;
+            let elapsed = chrono::Utc::now()
+                .signed_duration_since(started)
+                .to_std()
+                .unwrap_or_default();
+            Some(
+                Duration::from_secs(max)
+                    .saturating_sub(elapsed)
+                    .max(Duration::from_secs(1)),
+            )
+        });
+        match (self.options.agent_timeout, left) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Counts iterations in which the agent failed exactly as the one before; ends the run at the limit.
+    fn agent_keeps_failing(&mut self, outcome: &agent::Outcome) -> Option<u8> {
+        if outcome.succeeded() || outcome.timed_out {
+            self.same_failures = 0;
+            self.last_failure = None;
+            return None;
+        }
+        let tail = outcome.tail.len().saturating_sub(1024);
+        let failure = (outcome.exit_code, outcome.tail[tail..].to_vec());
+        self.same_failures = if self.last_failure.as_ref() == Some(&failure) {
+            self.same_failures + 1
+        } else {
+            1
+        };
+        self.last_failure = Some(failure);
+        if self.same_failures < MAX_SAME_AGENT_FAILURES {
+            return None;
+        }
+        let reason = format!(
+            "the agent `{}` failed the same way {} iterations in a row ({}); check that it works on its own",
+            self.options.agent[0],
+            self.same_failures,
+            outcome.result_text()
+        );
+        let _ = self.owner.cancel(&reason);
+        self.finish(&Ending::Cancelled(reason.clone()), None);
+        Some(exit_codes::FAILURE)
+    }
+
+    fn header(&self, state: &State) {
+        let f = &state.fields;
+        let d = &self.display;
+        let task = state.task.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+        d.line(&format!(
+            "{} {} · {}",
+            d.paint("loopgate run", Style::Bold),
+            f.loop_id,
+            truncated(task)
+        ));
+        let verify = match (&f.verify_command, f.verify_on) {
+            (Some(cmd), VerifyOn::Always) => {
+                format!("`{cmd}` after every iteration (timeout {}s)", f.verify_timeout)
+            }
+            (Some(cmd), VerifyOn::Promise) => format!(
+                "`{cmd}` when the agent replies <promise>{}</promise> (timeout {}s)",
+                f.completion_promise, f.verify_timeout
+            ),
+            (None, _) => format!(
+                "none: the agent's <promise>{}</promise> completes the loop (honor system)",
+                f.completion_promise
+            ),
+        };
+        d.line(&format!("  verify: {verify}"));
+        let mut limits = Vec::new();
+        if f.max_iterations > 0 {
+            limits.push(format!("{} iterations", f.max_iterations));
+        }
+        if let Some(secs) = f.max_duration {
+            limits.push(crate::duration::format_secs(secs));
+        }
+        if let Some(t) = self.options.agent_timeout {
+            limits.push(format!("{} per agent run", crate::duration::format_secs(t.as_secs())));
+        }
+        if !limits.is_empty() {
+            d.line(&format!("  limits: {}", limits.join(", ")));
+        }
+        let via = match self.options.via {
+            Via::LastArg => "prompt as the last argument",
+            Via::Placeholder => "prompt in place of {prompt}",
+            Via::Stdin => "prompt on stdin",
+        };
+        d.line(&format!("  agent:  {} ({via})", self.agent_text()));
+    }
+
+    fn start_iteration(&self, fields: &StateFields, prompt: &str) {
+        let d = &self.display;
+        if d.verbosity() != Verbosity::Quiet {
+            let of = if fields.max_iterations > 0 {
+                format!("/{}", fields.max_iterations)
+            } else {
+                String::new()
+            };
+            d.line(&d.paint(&format!("── iteration {}{of} ──", fields.iteration), Style::Dim));
+        }
+        if d.verbosity() == Verbosity::Verbose {
+            d.line(&d.paint(&format!("prompt:\n{}", prompt.trim_end()), Style::Dim));
+        }
+        self.show_status(fields);
+    }
+
+    /// The status line for the iteration `fields` are at, with the last verify seen.
+    fn show_status(&self, fields: &StateFields) {
+        let last_verify = self.rows.last().and_then(|row| {
+            let text = row.verify.trim_start_matches(['✓', '✗', ' ']).to_string();
+            row.verify_passed.map(|passed| (passed, text))
+        });
+        self.display.set_status(display::Status {
+            iteration: fields.iteration,
+            max_iterations: fields.max_iterations,
+            phase: Phase::Starting,
+            phase_since: std::time::Instant::now(),
+            last_verify,
+            stall: stall_level(fields),
+        });
+    }
+
+    /// Prints the summary and the final line; returns the exit code of `ending`.
+    fn finish(&self, ending: &Ending, system_message: Option<String>) -> u8 {
+        let d = &self.display;
+        d.finish();
+        self.summary();
+        let final_line = system_message.unwrap_or_else(|| {
+            let how = match ending {
+                Ending::Complete => "complete".to_string(),
+                Ending::Limit(status) => format!("{} reached", status.as_str()),
+                Ending::Aborted(reason) => format!("aborted by the agent: {reason}"),
+                Ending::Paused { reason, .. } => format!("paused: {reason}"),
+                Ending::Cancelled(reason) => format!("cancelled: {reason}"),
+            };
+            format!("loopgate: loop `{}` {how}", self.loop_id)
+        });
+        let style = match ending {
+            Ending::Complete => Style::Green,
+            Ending::Paused { .. } => Style::Yellow,
+            _ => Style::Red,
+        };
+        d.line(&d.paint(&final_line, style));
+        if let Ending::Paused { .. } = ending {
+            let _ = self.owner.release();
+            d.line(&format!(
+                "loopgate: continue it with `loopgate run --resume -- {}`, in Claude Code (the next session adopts it), or end it with `loopgate cancel`",
+                self.agent_text()
+            ));
+        }
+        ending.exit_code()
+    }
+
+    fn summary(&self) {
+        if self.rows.is_empty() {
+            return;
+        }
+        let rows: Vec<_> = self.rows.iter().map(Row::cells).collect();
+        self.display.line("");
+        self.display.table(&row::HEADER, &rows);
+        self.display.line(&format!(
+            "{} iteration(s) in {}",
+            self.rows.len(),
+            display::clock(self.display.elapsed())
+        ));
+    }
+
+    /// Ends the run on an error: the loop is recorded as cancelled with the reason, never left running.
+    fn fail(&self, err: &Error, what: &str) -> u8 {
+        let _ = self.owner.cancel(&format!("{what}: {err}"));
+        self.display.finish();
+        self.summary();
+        self.display.line(&format!("loopgate: {err}"));
+        err.exit_code()
+    }
+
+    /// The first Ctrl-C: wait for the watcher's bookkeeping, make sure the loop is cancelled, report, re-raise.
+    fn interrupted(&self, signal: i32) -> u8 {
+        interrupt::wait_handled();
+        let _ = self.owner.cancel(&format!("interrupted ({})", interrupt::name(signal)));
+        self.display.finish();
+        self.summary();
+        self.display.line(&self.display.paint(
+            &format!(
+                "loopgate: interrupted ({}): loop `{}` cancelled; the agent and the verify command were stopped",
+                interrupt::name(signal),
+                self.loop_id
+            ),
+            Style::Yellow,
+        ));
+        interrupt::reraise(signal)
+    }
+
+    /// The agent command as typed (prompt not filled in).
+    fn agent_text(&self) -> String {
+        self.options.agent.join(" ")
+    }
+}
+
+/// Stops without progress and the stall limit, once two in a row make it worth showing.
+fn stall_level(fields: &StateFields) -> Option<(u64, u64)> {
+    let level = fields.unchanged_streak.max(fields.same_failure_streak);
+    (fields.stall_limit > 0 && level >= 2).then_some((level, fields.stall_limit))
+}
+
+fn truncated(text: &str) -> String {
+    display::truncate(text.trim(), 80)
+}

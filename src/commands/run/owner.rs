@@ -1,0 +1,212 @@
+//! The loop as `loopgate run` owns it: found by this process's session id, changed only under the project lock
+//! and through `lifecycle` (so the seal's history mark stays right), and read back to learn how it ended.
+
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::history::{self, Record, Status};
+use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
+use crate::project::Project;
+use crate::state::{Driver, LoopStatus, State, StateFields};
+
+use super::agent::Outcome;
+
+/// Bytes of the agent's output tail put in its history record.
+const HISTORY_TAIL_BYTES: usize = 2048;
+
+/// This process's loop in `project`.
+pub struct Owner {
+    pub project: Project,
+    pub session: String,
+}
+
+/// How a loop ended, as far as `loopgate run` is concerned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    Complete,
+    /// `max_iterations`, `max_duration` or another budget.
+    Limit(Status),
+    Aborted(String),
+    /// Paused by the agent or by the stall breaker; the loop waits with its state kept.
+    Paused {
+        reason: String,
+        stalled: bool,
+    },
+    /// Ended from outside (`loopgate cancel`, replaced, taken over), or by this run on an error.
+    Cancelled(String),
+}
+
+impl Ending {
+    pub fn exit_code(&self) -> u8 {
+        use crate::exit_codes;
+        match self {
+            Self::Complete => exit_codes::OK,
+            Self::Limit(_) => exit_codes::LIMIT_REACHED,
+            Self::Aborted(_) => exit_codes::ABORTED,
+            Self::Paused { .. } => exit_codes::PAUSED,
+            Self::Cancelled(_) => exit_codes::CANCELLED,
+        }
+    }
+}
+
+impl Owner {
+    /// The loop, if it is still this process's (running or paused).
+    fn ours(&self) -> Result<Option<Box<ActiveLoop>>, Error> {
+        Ok(match lookup(&self.project)? {
+            Lookup::Loop(active) if active.seal.fields.session_id == self.session => Some(active),
+            _ => None,
+        })
+    }
+
+    /// The sealed fields of our loop, if it is still ours.
+    pub fn fields(&self) -> Option<StateFields> {
+        self.ours().ok().flatten().map(|active| active.seal.fields.clone())
+    }
+
+    /// Whether our loop still runs (asked while the agent works; a read error counts as yes, so a passing
+    /// problem never kills the agent — the next stop reports it).
+    pub fn still_running(&self) -> bool {
+        match self.ours() {
+            Ok(Some(active)) => active.seal.fields.status == LoopStatus::Running,
+            Ok(None) => false,
+            Err(_) => true,
+        }
+    }
+
+    /// Records one run of the agent for `iteration`; `false` when the loop is no longer ours.
+    pub fn record_agent(&self, iteration: u64, command: &str, outcome: &Outcome) -> Result<bool, Error> {
+        let _lock = lifecycle::lock(&self.project)?;
+        let Some(mut active) = self.ours()? else {
+            return Ok(false);
+        };
+        let tail = outcome.tail_text();
+        let cut = tail.len().saturating_sub(HISTORY_TAIL_BYTES);
+        let cut = (cut..tail.len())
+            .find(|&i| tail.is_char_boundary(i))
+            .unwrap_or(tail.len());
+        let record = Record::new(active.loop_id(), iteration, Status::AgentRun)
+            .with("agent", command)
+            .with("agent_exit", outcome.exit_code)
+            .with("agent_signal", outcome.signal)
+            .with("agent_timed_out", outcome.timed_out)
+            .with(
+                "agent_ms",
+                u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
+            )
+            .with("agent_bytes", outcome.total_bytes)
+            .with("agent_tail", &tail[cut..]);
+        active.record(&record)?;
+        Ok(true)
+    }
+
+    /// Ends our loop as `cancelled` with `reason`; `false` when there was none to end.
+    pub fn cancel(&self, reason: &str) -> Result<bool, Error> {
+        let _lock = lifecycle::lock(&self.project)?;
+        let Some(active) = self.ours()? else {
+            return Ok(false);
+        };
+        let iteration = active.seal.fields.iteration;
+        let record = Record::new(active.loop_id(), iteration, Status::Cancelled).with("reason", reason);
+        active.end(&record)?;
+        Ok(true)
+    }
+
+    /// After a pause: the loop waits for anyone now, so it no longer names this (soon gone) process.
+    pub fn release(&self) -> Result<(), Error> {
+        let _lock = lifecycle::lock(&self.project)?;
+        if let Some(mut active) = self.ours()? {
+            let mut state = active.state();
+            state.fields.driver = None;
+            active.save(&state)?;
+        }
+        Ok(())
+    }
+
+    /// Adopts this project's paused loop, one a killed `loopgate run` left behind, or one no session owns
+    /// (any loop with `force`). Returns its state and why it was paused.
+    pub fn adopt(&self, force: bool) -> Result<(State, Option<String>), Error> {
+        let _lock = lifecycle::lock(&self.project)?;
+        let mut active = match lookup(&self.project)? {
+            Lookup::Loop(active) => active,
+            Lookup::None | Lookup::Unsealed(_) => {
+                return Err(Error::NoLoop {
+                    root: self.project.root.clone(),
+                });
+            }
+        };
+        let f = &active.seal.fields;
+        let run_pid = f.driver.map(|Driver::Run { pid }| pid);
+        let run_alive = run_pid.is_some_and(super::process_alive);
+        let waiting = f.status == LoopStatus::Paused || f.session_id.is_empty() || (run_pid.is_some() && !run_alive);
+        if !waiting && !force {
+            return Err(Error::Conflict {
+                session: f.session_id.clone(),
+                loop_id: f.loop_id.clone(),
+                run_pid,
+                run_alive,
+            });
+        }
+        active.reconcile()?;
+        let mut state = active.state();
+        let from = std::mem::replace(&mut state.fields.session_id, self.session.clone());
+        state.fields.status = LoopStatus::Running;
+        state.fields.driver = Some(Driver::Run {
+            pid: std::process::id(),
+        });
+        let pause_reason = state.fields.pause_reason.take();
+        let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
+            .with("from_session", from)
+            .with("session_id", self.session.as_str())
+            .with("source", "loopgate run --resume");
+        active.record(&record)?;
+        active.save(&state)?;
+        Ok((state, pause_reason))
+    }
+
+    /// The size of the history now, to read what a stop appends.
+    pub fn history_len(&self) -> u64 {
+        std::fs::metadata(self.project.history_path()).map_or(0, |m| m.len())
+    }
+
+    /// The records of `loop_id` appended since `offset`.
+    pub fn records_since(&self, loop_id: &str, offset: u64) -> Vec<Record> {
+        let bytes = crate::fsutil::read_optional(&self.project.history_path())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
+        history::parse(&bytes[start..])
+            .records
+            .into_iter()
+            .filter(|r| r.loop_id == loop_id)
+            .collect()
+    }
+
+    /// How the loop `loop_id` ended (or why it waits), read back from the seal and the history.
+    pub fn ending(&self, loop_id: &str) -> Ending {
+        if let Ok(Some(active)) = self.ours()
+            && active.seal.fields.status == LoopStatus::Paused
+        {
+            let reason = active.seal.fields.pause_reason.clone().unwrap_or_default();
+            let stalled = reason.starts_with("stalled");
+            return Ending::Paused { reason, stalled };
+        }
+        let records = history::read(&self.project.history_path())
+            .map(|read| read.records)
+            .unwrap_or_default();
+        let last = history::of_loop(&records, loop_id)
+            .filter(|r| r.status.ends_loop())
+            .last();
+        let reason = |r: &Record| r.get("reason").and_then(Value::as_str).unwrap_or_default().to_string();
+        match last {
+            Some(r) if r.status == Status::Complete => Ending::Complete,
+            Some(r) if r.status == Status::Aborted => Ending::Aborted(reason(r)),
+            Some(r) if r.status == Status::Cancelled => Ending::Cancelled(reason(r)),
+            Some(r) => Ending::Limit(r.status),
+            None => Ending::Cancelled(match self.ours() {
+                Ok(None) => "the loop was taken over by another session".to_string(),
+                _ => "the loop ended without a final record".to_string(),
+            }),
+        }
+    }
+}
