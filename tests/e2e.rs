@@ -868,3 +868,77 @@ fn base64(input: &str) -> String {
     }
     out
 }
+
+/// `loopgate run` around the real `claude -p` (the plugin loaded too): a fresh session each iteration, the first
+/// told the task, the second told exactly why the verify failed — and neither session's own Stop hook claims the
+/// loop, which belongs to the `loopgate run` process.
+#[test]
+fn loopgate_run_drives_claude_p_until_the_verify_passes() {
+    let _t = timer("loopgate run drives claude -p");
+    let project = project_with_check();
+    let api = mock_api::MockApi::start();
+    api.push([
+        Reply::bash("echo still-broken > src.txt"),
+        Reply::text("I changed src.txt.\n\n<promise>LOOP_DONE</promise>"),
+        Reply::bash("echo fixed > src.txt"),
+        Reply::text("Fixed it for real this time."),
+    ]);
+    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
+    let (claude, plugin) = (claude_bin(), harness::repo_root());
+    #[rustfmt::skip]
+    let out = project.loopgate(&[
+        "run", "--verify", "sh check.sh", "--verify-timeout", "10", "--max-iterations", "5", "--stdin", TASK,
+        "--", "env", &base_url, harness::s(&claude), "-p", "--allowedTools", "Bash", "--plugin-dir", harness::s(&plugin),
+    ]);
+    let describe = || format!("{out:#?}\nhistory: {:#?}", project.history());
+    assert_eq!(out.status.code(), Some(0), "{}", describe());
+    assert!(
+        out.stderr.contains("verified complete after 2 iteration(s)"),
+        "{}",
+        describe()
+    );
+    assert_eq!(
+        project.statuses(),
+        ["init", "agent_run", "promise_rejected", "agent_run", "complete"],
+        "{}",
+        describe()
+    );
+    assert!(!project.loop_live(), "the loop should have ended\n{}", describe());
+    assert_eq!(project.read("src.txt"), "fixed\n");
+
+    // Two sessions: the first request of each is a fresh conversation.
+    let requests: Vec<_> = api.requests().into_iter().filter(|r| r.scripted).collect();
+    assert_eq!(requests.len(), 4, "{}", describe());
+    let first = requests[0].message_text();
+    assert!(
+        first.contains(TASK) && first.contains("<promise>LOOP_DONE</promise>"),
+        "{first}"
+    );
+    let second = requests[2].message_text();
+    for needle in ["VERIFY-MARK-7", "still-broken", "PROMISE REJECTED", TASK] {
+        assert!(
+            second.contains(needle),
+            "the second session's prompt lacks {needle:?}:\n{second}"
+        );
+    }
+    assert!(
+        !second.contains("I changed src.txt"),
+        "the second session must start from a fresh context:\n{second}"
+    );
+    assert_eq!((api.remaining(), api.exhausted()), (0, 0), "{}", describe());
+    let runs: Vec<_> = project
+        .history()
+        .into_iter()
+        .filter(|r| r["status"] == "agent_run")
+        .collect();
+    assert!(
+        runs[0]["agent_tail"].as_str().is_some_and(|t| t.contains("LOOP_DONE")),
+        "the agent's reply is recorded: {:?}",
+        runs[0]
+    );
+    assert!(
+        project.leftover_processes().is_empty(),
+        "{:?}",
+        project.leftover_processes()
+    );
+}

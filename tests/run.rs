@@ -363,7 +363,7 @@ fn agent_failing_the_same_way_three_times_ends_the_run() {
     let agent = p.agent("broken", "echo 'error: unknown flag --frobnicate' >&2; exit 3");
     let out = p.loopgate(&["run", "--verify", "sh check.sh", TASK, "--", &agent]);
     out.code(1)
-        .stderr_has("failed the same way 3 iterations in a row (exit 3)");
+        .stderr_has("failed the same way 3 iterations in a row (exit 3: error: unknown flag --frobnicate)");
     assert_eq!(p.statuses().iter().filter(|s| *s == "agent_run").count(), 3);
     assert_eq!(p.statuses().last().map(String::as_str), Some("cancelled"));
 }

@@ -259,8 +259,15 @@ impl Runner {
         if self.same_failures < MAX_SAME_AGENT_FAILURES {
             return None;
         }
+        let tail = outcome.tail_text();
+        let said = tail
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map_or(String::new(), |line| format!(": {}", display::truncate(line, 160)));
         let reason = format!(
-            "the agent `{}` failed the same way {} iterations in a row ({}); check that it works on its own",
+            "the agent `{}` failed the same way {} iterations in a row ({}{said}); check that it works on its own",
             self.options.agent[0],
             self.same_failures,
             outcome.result_text()
