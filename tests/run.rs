@@ -560,3 +560,77 @@ fn bad_flags_are_refused_before_anything_starts() {
     }
     assert!(p.history().is_empty(), "nothing was started");
 }
+
+#[test]
+fn quiet_hides_the_agent_output_and_verbose_shows_every_prompt() {
+    let p = Project::new();
+    let agent = p.agent("fixer", FIXER);
+    let out = p.loopgate(&["run", "--quiet", "--verify", "sh check.sh", TASK, "--", &agent]);
+    out.code(0);
+    assert!(out.stdout.is_empty(), "{out:#?}");
+    assert!(!out.stderr.contains("── iteration"), "{out:#?}");
+    out.stderr_has("iteration 1: agent exit 0")
+        .stderr_has("verify ✗ exit 1");
+
+    std::fs::write(p.path("src.txt"), "broken\n").expect("reset");
+    let out = p.loopgate(&["run", "--verbose", "--verify", "sh check.sh", TASK, "--", &agent]);
+    out.code(0)
+        .stderr_has(&format!("prompt:\n{TASK}"))
+        .stderr_has("prompt:\n[loopgate] iteration 2");
+    assert!(out.stdout.contains("agent at iteration 2"), "{out:#?}");
+}
+
+#[test]
+fn a_relative_agent_path_is_found_from_a_subdirectory() {
+    let p = Project::new();
+    p.agent("fixer", "echo fixed > src.txt");
+    std::fs::create_dir_all(p.path("sub/dir")).expect("mkdir");
+    // A loop already recorded here makes `sub/dir` part of this project (as git finds `.git`).
+    std::fs::create_dir_all(p.path(".claude")).expect("mkdir");
+    std::fs::write(p.path(".claude/pua-loop-history.jsonl"), "").expect("touch");
+    let mut cmd = p.command(&["run", "--verify", "sh check.sh", TASK, "--", "../../agents/fixer"]);
+    cmd.current_dir(p.path("sub/dir"));
+    let out = p.start_with(cmd).wait(Duration::from_secs(30));
+    out.code(0);
+    assert_eq!(p.read("src.txt"), "fixed\n", "the agent ran in the project root");
+}
+
+#[test]
+fn an_agent_that_changes_nothing_is_paused_as_stalled() {
+    let p = Project::new();
+    let agent = p.agent("idler", "echo 'Hmm.'");
+    let out = p.loopgate(&[
+        "run",
+        "--stall-limit",
+        "2",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    out.code(8).stderr_has("loopgate run --resume");
+    let statuses = p.statuses();
+    assert_eq!(statuses.last().map(String::as_str), Some("stalled"), "{statuses:?}");
+    assert!(p.state().is_some_and(|s| s.contains("status: paused")));
+}
+
+#[test]
+fn max_duration_also_stops_a_running_agent() {
+    let p = Project::new();
+    let agent = p.agent("sleeper", SLEEPER);
+    let out = p.loopgate(&[
+        "run",
+        "--max-duration",
+        "2s",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    out.code(6);
+    assert!(out.elapsed < Duration::from_secs(15), "took {:?}", out.elapsed);
+    assert_eq!(p.last("agent_run")["agent_timed_out"], true);
+    assert_eq!(p.statuses().last().map(String::as_str), Some("max_duration"));
+}

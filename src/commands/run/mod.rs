@@ -10,8 +10,8 @@
 //! prompt is the block `reason`; anything else ends the run with the loop's outcome as the exit code.
 //!
 //! Modules: `options` (flags → config), `prompt` (what the agent gets, and which of its output counts),
-//! `agent` (the process), `owner` (our loop in the project), `row` + `display` (the terminal), `interrupt`
-//! (Ctrl-C).
+//! `agent` (the process), `owner` (our loop in the project), `row` (one iteration's result), `screen` (what is
+//! printed) and `display` (how: status line, colors), `interrupt` (Ctrl-C).
 
 mod agent;
 mod display;
@@ -20,6 +20,7 @@ mod options;
 mod owner;
 mod prompt;
 mod row;
+mod screen;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,10 +30,10 @@ use crate::commands::setup;
 use crate::error::Error;
 use crate::exit_codes;
 use crate::project::Project;
-use crate::state::{State, StateFields, VerifyOn};
+use crate::state::StateFields;
 
 use display::{Display, Phase, Style};
-use options::{Options, Start, Verbosity};
+use options::{Options, Start};
 use owner::{Ending, Owner};
 use prompt::Via;
 use row::Row;
@@ -83,7 +84,7 @@ pub fn run(args: RunArgs) -> Result<u8, Error> {
         same_failures: 0,
         last_failure: None,
     };
-    runner.header(&state);
+    screen::header(&runner.display, &state, &runner.options);
     runner.display.start_ticker();
     Ok(runner.drive(first_prompt))
 }
@@ -128,7 +129,8 @@ impl Runner {
                 return self.finish(&ending, None);
             };
             let iteration = fields.iteration;
-            self.start_iteration(&fields, &prompt);
+            screen::iteration(&self.display, &fields, &prompt);
+            screen::status(&self.display, &fields, self.rows.last());
             let outcome = match self.run_agent(&prompt, &fields) {
                 Ok(outcome) => outcome,
                 Err(err) => return self.fail(&err, "the agent could not be started"),
@@ -164,7 +166,7 @@ impl Runner {
             self.display.line(&row.line(&self.display, self.max_iterations));
             self.rows.push(row);
             if let Some(fields) = self.owner.fields() {
-                self.show_status(&fields);
+                screen::status(&self.display, &fields, self.rows.last());
             }
             match stop {
                 Some(out) if out.decision == Some("block") => {
@@ -277,133 +279,22 @@ impl Runner {
         Some(exit_codes::FAILURE)
     }
 
-    fn header(&self, state: &State) {
-        let f = &state.fields;
-        let d = &self.display;
-        let task = state.task.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
-        d.line(&format!(
-            "{} {} · {}",
-            d.paint("loopgate run", Style::Bold),
-            f.loop_id,
-            truncated(task)
-        ));
-        let verify = match (&f.verify_command, f.verify_on) {
-            (Some(cmd), VerifyOn::Always) => {
-                format!("`{cmd}` after every iteration (timeout {}s)", f.verify_timeout)
-            }
-            (Some(cmd), VerifyOn::Promise) => format!(
-                "`{cmd}` when the agent replies <promise>{}</promise> (timeout {}s)",
-                f.completion_promise, f.verify_timeout
-            ),
-            (None, _) => format!(
-                "none: the agent's <promise>{}</promise> completes the loop (honor system)",
-                f.completion_promise
-            ),
-        };
-        d.line(&format!("  verify: {verify}"));
-        let mut limits = Vec::new();
-        if f.max_iterations > 0 {
-            limits.push(format!("{} iterations", f.max_iterations));
-        }
-        if let Some(secs) = f.max_duration {
-            limits.push(crate::duration::format_secs(secs));
-        }
-        if let Some(t) = self.options.agent_timeout {
-            limits.push(format!("{} per agent run", crate::duration::format_secs(t.as_secs())));
-        }
-        if !limits.is_empty() {
-            d.line(&format!("  limits: {}", limits.join(", ")));
-        }
-        let via = match self.options.via {
-            Via::LastArg => "prompt as the last argument",
-            Via::Placeholder => "prompt in place of {prompt}",
-            Via::Stdin => "prompt on stdin",
-        };
-        d.line(&format!("  agent:  {} ({via})", self.agent_text()));
-    }
-
-    fn start_iteration(&self, fields: &StateFields, prompt: &str) {
-        let d = &self.display;
-        if d.verbosity() != Verbosity::Quiet {
-            let of = if fields.max_iterations > 0 {
-                format!("/{}", fields.max_iterations)
-            } else {
-                String::new()
-            };
-            d.line(&d.paint(&format!("── iteration {}{of} ──", fields.iteration), Style::Dim));
-        }
-        if d.verbosity() == Verbosity::Verbose {
-            d.line(&d.paint(&format!("prompt:\n{}", prompt.trim_end()), Style::Dim));
-        }
-        self.show_status(fields);
-    }
-
-    /// The status line for the iteration `fields` are at, with the last verify seen.
-    fn show_status(&self, fields: &StateFields) {
-        let last_verify = self.rows.last().and_then(|row| {
-            let text = row.verify.trim_start_matches(['✓', '✗', ' ']).to_string();
-            row.verify_passed.map(|passed| (passed, text))
-        });
-        self.display.set_status(display::Status {
-            iteration: fields.iteration,
-            max_iterations: fields.max_iterations,
-            phase: Phase::Starting,
-            phase_since: std::time::Instant::now(),
-            last_verify,
-            stall: stall_level(fields),
-        });
-    }
-
     /// Prints the summary and the final line; returns the exit code of `ending`.
     fn finish(&self, ending: &Ending, system_message: Option<String>) -> u8 {
-        let d = &self.display;
-        d.finish();
-        self.summary();
-        let final_line = system_message.unwrap_or_else(|| {
-            let how = match ending {
-                Ending::Complete => "complete".to_string(),
-                Ending::Limit(status) => format!("{} reached", status.as_str()),
-                Ending::Aborted(reason) => format!("aborted by the agent: {reason}"),
-                Ending::Paused { reason, .. } => format!("paused: {reason}"),
-                Ending::Cancelled(reason) => format!("cancelled: {reason}"),
-            };
-            format!("loopgate: loop `{}` {how}", self.loop_id)
-        });
-        let style = match ending {
-            Ending::Complete => Style::Green,
-            Ending::Paused { .. } => Style::Yellow,
-            _ => Style::Red,
-        };
-        d.line(&d.paint(&final_line, style));
+        self.display.finish();
+        screen::summary(&self.display, &self.rows);
+        screen::final_line(&self.display, ending, system_message, &self.loop_id, &self.agent_text());
         if let Ending::Paused { .. } = ending {
             let _ = self.owner.release();
-            d.line(&format!(
-                "loopgate: continue it with `loopgate run --resume -- {}`, in Claude Code (the next session adopts it), or end it with `loopgate cancel`",
-                self.agent_text()
-            ));
         }
         ending.exit_code()
-    }
-
-    fn summary(&self) {
-        if self.rows.is_empty() {
-            return;
-        }
-        let rows: Vec<_> = self.rows.iter().map(Row::cells).collect();
-        self.display.line("");
-        self.display.table(&row::HEADER, &rows);
-        self.display.line(&format!(
-            "{} iteration(s) in {}",
-            self.rows.len(),
-            display::clock(self.display.elapsed())
-        ));
     }
 
     /// Ends the run on an error: the loop is recorded as cancelled with the reason, never left running.
     fn fail(&self, err: &Error, what: &str) -> u8 {
         let _ = self.owner.cancel(&format!("{what}: {err}"));
         self.display.finish();
-        self.summary();
+        screen::summary(&self.display, &self.rows);
         self.display.line(&format!("loopgate: {err}"));
         err.exit_code()
     }
@@ -413,7 +304,7 @@ impl Runner {
         interrupt::wait_handled();
         let _ = self.owner.cancel(&format!("interrupted ({})", interrupt::name(signal)));
         self.display.finish();
-        self.summary();
+        screen::summary(&self.display, &self.rows);
         self.display.line(&self.display.paint(
             &format!(
                 "loopgate: interrupted ({}): loop `{}` cancelled; the agent and the verify command were stopped",
@@ -429,14 +320,4 @@ impl Runner {
     fn agent_text(&self) -> String {
         self.options.agent.join(" ")
     }
-}
-
-/// Stops without progress and the stall limit, once two in a row make it worth showing.
-fn stall_level(fields: &StateFields) -> Option<(u64, u64)> {
-    let level = fields.unchanged_streak.max(fields.same_failure_streak);
-    (fields.stall_limit > 0 && level >= 2).then_some((level, fields.stall_limit))
-}
-
-fn truncated(text: &str) -> String {
-    display::truncate(text.trim(), 80)
 }

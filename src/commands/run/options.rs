@@ -98,10 +98,19 @@ impl Options {
                 &session,
             )?))
         };
+        let mut agent = args.agent;
+        // The agent runs in the project root, which may be above the current directory: a relative path to the
+        // program (`./agent.sh`) means the one the user sees from here.
+        if agent[0].contains('/')
+            && std::path::Path::new(&agent[0]).is_relative()
+            && let Ok(cwd) = std::env::current_dir()
+        {
+            agent[0] = cwd.join(&agent[0]).to_string_lossy().into_owned();
+        }
         Ok(Self {
             start,
             session,
-            agent: args.agent,
+            agent,
             via,
             agent_timeout,
             verbosity,

@@ -69,14 +69,12 @@ impl Row {
 
     /// The line printed when the iteration is over.
     pub fn line(&self, display: &Display, max_iterations: u64) -> String {
-        let of = if max_iterations > 0 {
-            format!("/{max_iterations}")
-        } else {
-            String::new()
-        };
         let mut text = format!(
             "{} agent {} in {} · verify {}",
-            display.paint(&format!("iteration {}{of}:", self.iteration), Style::Bold),
+            display.paint(
+                &format!("iteration {}{}:", self.iteration, super::screen::of(max_iterations)),
+                Style::Bold
+            ),
             self.agent,
             self.agent_time,
             display.paint(&self.verify, self.verify_style()),
