@@ -1,19 +1,135 @@
-//! TEMPORARY placeholder (the full guard is being written). Same API.
+//! The PreToolUse guard's decision: may the agent's tool call go ahead while a loop is active?
+//!
+//! loopgate's promise is that the agent cannot fake "done": the oracle (the sealed verify command and the
+//! sealed files it judges against) and loopgate's own record of the loop (state file, history, verify logs,
+//! seal store) are out of the agent's reach. This module is the first line of that defence: given one tool
+//! call, it says [`Verdict::Allow`] or [`Verdict::Deny`] with a reason the model reads. It is pure apart from
+//! `lstat`s that resolve the paths a call would write; the hook I/O lives elsewhere.
+//!
+//! # What is caught
+//! - `Write`, `Edit`, `MultiEdit`, `NotebookEdit` on a protected file, inside a protected directory, or on a
+//!   sealed file, however the path is written: relative to `cwd`, with `.` / `..`, through symlinks (also
+//!   dangling ones and `link/..`), through a hard link to a protected file.
+//! - Bash commands that plainly write to those paths: redirections, `tee`, `sed -i`, `perl -pi`, `rm`, `mv`,
+//!   `cp` / `install` / `rsync` destinations, `ln`, `truncate`, `chmod`, `chown`, `touch`, `dd of=`,
+//!   `curl -o`, `git rm|mv|clean|stash -u`, `find -delete|-exec`, and `python -c` / `node -e` / `ruby -e` /
+//!   `perl -e` / `awk` code that looks like it writes and names a protected path. Paths may be quoted,
+//!   relative, absolute, globbed, brace-expanded, behind `$CLAUDE_PROJECT_DIR`, `$HOME`, `~`, `$PWD` or a
+//!   variable set earlier in the command, after a `cd`; commands may hide in pipelines, lists, `$(…)`,
+//!   backticks, `bash -c`, `eval`, here-documents and wrappers such as `sudo`, `env`, `timeout`, `xargs`.
+//!   Operations on a directory that *contains* protected paths (`rm -rf .claude`, `mv tests t2`) count.
+//! - `loopgate cancel | setup | resume | seal` run by the agent: by any path, through the plugin's
+//!   `hooks/loopgate.sh`, `npx`, `cargo run --bin loopgate --`, any of the above, or inline code.
+//!
+//! Reading is always allowed, and so is restoring a sealed file from git (`git checkout -- F`,
+//! `git restore F`): that is the fix the deny reasons recommend.
+//!
+//! # Cost
+//! This runs before every tool call, so the common case is kept cheap without a substring pre-filter (one
+//! would miss `r""m`, `$V`, globs and `rm -rf .`, which reach protected paths without naming them): the
+//! command is tokenized (a few microseconds), and the file system is touched only for paths the command would
+//! write, a handful of `lstat`s each. Typical calls cost 2–25 µs; the hook's process start dominates.
+//!
+//! # What is not
+//! This guards against an agent gaming its verifier through the tools it normally uses; it is not a sandbox.
+//! A script file the agent writes and then runs (`python fix.py`), code assembled at run time
+//! (`$(printf '.cl%s' aude)`), stdin-fed `xargs rm`, `source`, loops over globs, archive extraction (`tar -x`), patches
+//! (`git apply`, `patch`) and any process running as the same user can still write anywhere. Those changes
+//! are caught afterwards: sealed files are hashed into the seal and checked before every verify, and the state
+//! file and history are checked against the seal (tamper detection), so the oracle still decides.
+
+mod code;
+mod finding;
+mod lex;
+mod paths;
+mod pattern;
+mod scope;
+mod shell;
+mod verbs;
+mod words;
+
+#[cfg(test)]
+mod tests;
+
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
+use self::scope::Scope;
+
+/// What the guard protects for the active loop.
+#[derive(Debug, Clone, Default)]
 pub struct Protected {
+    /// The project root, canonical (symlinks resolved).
     pub project_root: PathBuf,
+    /// Exact protected files, absolute: the state file `.claude/pua-loop.local.md` and the history
+    /// `.claude/pua-loop-history.jsonl`.
     pub files: Vec<PathBuf>,
+    /// Protected trees, absolute: `.claude/loopgate/` (verify logs) and the seal store (`$LOOPGATE_HOME`).
     pub dirs: Vec<PathBuf>,
+    /// The `--seal` globs, matched against paths relative to `project_root` (e.g. `tests/**`, `**/*.snap`).
     pub sealed: Option<globset::GlobSet>,
+    /// Files that matched the seal at setup, relative to `project_root`, so a deleted-then-recreated one is
+    /// still protected even if the globs would no longer say so.
     pub sealed_files: Vec<PathBuf>,
 }
 
+/// The guard's answer for one tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
+    /// Let the call run.
     Allow,
-    Deny { reason: String },
+    /// Refuse it; `reason` tells the model why and what to do instead.
+    Deny {
+        /// One or two sentences for the model (`permissionDecisionReason`).
+        reason: String,
+    },
 }
 
-pub fn check(_tool_name: &str, _tool_input: &serde_json::Value, _cwd: &Path, _protected: &Protected) -> Verdict {
-    Verdict::Allow
+/// Decides whether a tool call may run.
+///
+/// `tool_name` and `tool_input` are as Claude Code sends them in the PreToolUse hook input; `cwd` is the hook
+/// input's `cwd` (relative values are taken from `protected.project_root`). Variables in Bash commands are
+/// expanded from this process's environment, which the hook shares with the agent's shell. Never panics;
+/// unknown tools and malformed inputs are allowed (the tool itself rejects malformed input).
+#[must_use]
+pub fn check(tool_name: &str, tool_input: &Value, cwd: &Path, protected: &Protected) -> Verdict {
+    check_with_env(tool_name, tool_input, cwd, protected, &|name| std::env::var(name).ok())
+}
+
+/// [`check`] with the environment given explicitly (`HOME`, `LOOPGATE_HOME`, …), for tests and callers that
+/// sanitize it. `$CLAUDE_PROJECT_DIR` always means `protected.project_root`.
+#[must_use]
+pub fn check_with_env(
+    tool_name: &str,
+    tool_input: &Value,
+    cwd: &Path,
+    protected: &Protected,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Verdict {
+    let scope = Scope::new(protected, env);
+    let cwd = paths::absolute(cwd, &protected.project_root);
+    let field = |names: &[&str]| names.iter().find_map(|n| tool_input.get(n).and_then(Value::as_str));
+    let finding = match tool_name {
+        "Write" | "Edit" | "MultiEdit" => field(&["file_path"]).and_then(|p| file_target(&scope, p, &cwd)),
+        "NotebookEdit" => field(&["notebook_path", "file_path"]).and_then(|p| file_target(&scope, p, &cwd)),
+        "Bash" => field(&["command"]).and_then(|c| shell::check(c, &cwd, &scope)),
+        _ => None,
+    };
+    match finding {
+        Some(f) => Verdict::Deny { reason: f.reason() },
+        None => Verdict::Allow,
+    }
+}
+
+/// A file tool's target. Claude Code sends absolute paths; a relative one is taken from `cwd`, and a leading
+/// `~/` is checked both ways since clients differ on expanding it.
+fn file_target(scope: &Scope, path: &str, cwd: &Path) -> Option<finding::Finding> {
+    let home = path.strip_prefix("~/").and_then(|rest| Some(scope.home()?.join(rest)));
+    home.iter()
+        .map(PathBuf::as_path)
+        .chain([Path::new(path)])
+        .filter(|p| !p.as_os_str().is_empty())
+        .find_map(|p| scope.hit_path(p, cwd))
+        .map(finding::Finding::Hit)
 }

@@ -43,6 +43,9 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
         files: vec![
             root.join(crate::project::STATE_FILE),
             root.join(crate::project::HISTORY_FILE),
+            // An agent that disables hooks here would switch the loop off: the settings are part of the oracle.
+            root.join(".claude/settings.json"),
+            root.join(".claude/settings.local.json"),
         ],
         dirs: vec![
             root.join(crate::project::WORK_DIR),

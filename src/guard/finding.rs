@@ -1,0 +1,95 @@
+//! Why the guard denies a tool call, and the message the model reads.
+//!
+//! Every reason says what is protected and what to do instead, in one or two sentences, so the agent gets
+//! back to work rather than trying the next way around the guard.
+
+/// What a denied call would have touched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The state file, the history, the verify logs or the seal store: loopgate's own record.
+    Record,
+    /// A file under `--seal`.
+    Sealed,
+}
+
+/// A protected path reached by a write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub(crate) kind: Kind,
+    /// The protected path as the model knows it (relative to the project root where possible).
+    pub(crate) protected: String,
+    /// The path the command names, when it only *contains* the protected one (`rm -rf .claude`).
+    pub(crate) via: Option<String>,
+}
+
+/// A reason to deny.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Finding {
+    Hit(Hit),
+    /// `loopgate cancel | setup | resume | seal` run by the agent.
+    Loopgate(&'static str),
+    /// Nesting too deep to analyse.
+    TooComplex,
+}
+
+const FINISH: &str = "to finish, reply with <promise>…</promise> (the verify command decides); \
+                      to stop, reply with <loop-abort>reason</loop-abort>";
+
+impl Finding {
+    /// The `permissionDecisionReason` the model reads.
+    pub(crate) fn reason(&self) -> String {
+        match self {
+            Finding::Hit(Hit {
+                kind: Kind::Record,
+                protected,
+                via: None,
+            }) => {
+                format!(
+                    "loopgate: `{protected}` is protected while this loop runs (loopgate's record of the loop, or \
+                     the settings that enforce it) and is not yours to edit; {FINISH}."
+                )
+            }
+            Finding::Hit(Hit {
+                kind: Kind::Record,
+                protected,
+                via: Some(via),
+            }) => format!(
+                "loopgate: this would change `{via}`, which holds `{protected}`, loopgate's record of this loop \
+                 and not yours to edit. Name only the paths you mean; {FINISH}."
+            ),
+            Finding::Hit(Hit {
+                kind: Kind::Sealed,
+                protected,
+                via: None,
+            }) => format!(
+                "loopgate: `{protected}` is sealed for this loop — the oracle judges your work against it. \
+                 Change the code under test instead; to undo an edit, run `git checkout -- {protected}`."
+            ),
+            Finding::Hit(Hit {
+                kind: Kind::Sealed,
+                protected,
+                via: Some(via),
+            }) => format!(
+                "loopgate: this would change `{via}`, which holds `{protected}`, sealed for this loop — the \
+                 oracle judges your work against it. Name only the paths you mean; to undo an edit to a sealed \
+                 file, run `git checkout -- {protected}`."
+            ),
+            Finding::Loopgate("cancel") => "loopgate: only the user can cancel the loop (/cancel-loop); if the \
+                 task is impossible, reply with <loop-abort>reason</loop-abort>."
+                .to_owned(),
+            Finding::Loopgate("setup") => {
+                format!("loopgate: only the user starts a loop (/pua-loop), and one is already running here; {FINISH}.")
+            }
+            Finding::Loopgate("resume") => "loopgate: only the user resumes a loop; if you need something from \
+                 the user, reply with <loop-pause>what you need</loop-pause>."
+                .to_owned(),
+            Finding::Loopgate(_) => "loopgate: the seal is fixed by the user at setup and cannot change inside \
+                 the loop; change the code under test instead, or reply with <loop-abort>reason</loop-abort> \
+                 if the oracle itself is wrong."
+                .to_owned(),
+            Finding::TooComplex => "loopgate: this command nests too deeply for the guard to check; split it \
+                 into simpler commands."
+                .to_owned(),
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Does a path reach something protected?
+//!
+//! A [`Scope`] wraps [`Protected`] for one `check` call: it resolves the protected paths once (lazily, so a
+//! call that writes nothing costs no system call) and answers, for a path a tool call would write:
+//! is it a protected file, inside a protected directory, sealed — or a directory *containing* any of those
+//! (`rm -rf .claude`, `mv tests old`)? Every question errs towards "yes": a false deny costs the agent one
+//! reworded command, a missed one costs the oracle its independence.
+
+mod inexact;
+
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+use super::Protected;
+use super::finding::{Hit, Kind};
+use super::paths;
+
+/// A hard-linked target is compared with at most this many sealed files.
+const MAX_INODE_CHECKS: usize = 10_000;
+/// `find -name` looks at most at this many entries of a protected directory.
+const MAX_DIR_ENTRIES: usize = 256;
+
+/// A protected file or directory, as given and with its symlinks resolved.
+struct Record {
+    given: PathBuf,
+    resolved: PathBuf,
+    dir: bool,
+    display: String,
+}
+
+/// The protected set, prepared for one call.
+pub(crate) struct Scope<'a> {
+    p: &'a Protected,
+    home: Option<PathBuf>,
+    env: &'a dyn Fn(&str) -> Option<String>,
+    records: OnceCell<Vec<Record>>,
+}
+
+impl<'a> Scope<'a> {
+    pub(crate) fn new(p: &'a Protected, env: &'a dyn Fn(&str) -> Option<String>) -> Self {
+        let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+        Scope {
+            p,
+            home,
+            env,
+            records: OnceCell::new(),
+        }
+    }
+
+    pub(crate) fn root(&self) -> &Path {
+        &self.p.project_root
+    }
+
+    pub(crate) fn home(&self) -> Option<&Path> {
+        self.home.as_deref()
+    }
+
+    /// The value of an environment variable as the agent's shell would see it.
+    pub(crate) fn var(&self, name: &str) -> Option<String> {
+        match name {
+            "CLAUDE_PROJECT_DIR" => Some(self.root().to_string_lossy().into_owned()),
+            _ => (self.env)(name),
+        }
+    }
+
+    fn records(&self) -> &[Record] {
+        self.records.get_or_init(|| {
+            let files = self.p.files.iter().map(|f| (f, false));
+            let dirs = self.p.dirs.iter().map(|d| (d, true));
+            files
+                .chain(dirs)
+                .map(|(path, dir)| {
+                    let given = paths::lexical(&paths::absolute(path, self.root()));
+                    let resolved = paths::resolve(&given);
+                    let display = self.display(&given);
+                    Record {
+                        given,
+                        resolved,
+                        dir,
+                        display,
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// How the model should see `abs`: relative to the project root, `~/…`, or absolute.
+    pub(crate) fn display(&self, abs: &Path) -> String {
+        if let Ok(rel) = abs.strip_prefix(self.root()) {
+            if rel.as_os_str().is_empty() {
+                ".".to_owned()
+            } else {
+                rel.display().to_string()
+            }
+        } else if let Some(rel) = self.home().and_then(|h| abs.strip_prefix(h).ok()) {
+            format!("~/{}", rel.display())
+        } else {
+            abs.display().to_string()
+        }
+    }
+
+    /// Sealed files relative to the project root (they should be; absolute ones are tolerated).
+    fn sealed(&self) -> impl Iterator<Item = &Path> {
+        let root = self.root();
+        self.p
+            .sealed_files
+            .iter()
+            .map(move |f| f.strip_prefix(root).unwrap_or(f))
+    }
+
+    fn record_hit(r: &Record, via: Option<String>) -> Hit {
+        Hit {
+            kind: Kind::Record,
+            protected: r.display.clone(),
+            via,
+        }
+    }
+
+    fn sealed_hit(rel: &Path, via: Option<String>) -> Hit {
+        Hit {
+            kind: Kind::Sealed,
+            protected: rel.display().to_string(),
+            via,
+        }
+    }
+
+    /// What a write to the absolute, normalized path `abs` (or into it, if it is a directory) reaches.
+    pub(crate) fn hit_abs(&self, abs: &Path) -> Option<Hit> {
+        for r in self.records() {
+            for q in [&r.given, &r.resolved] {
+                if abs == q {
+                    return Some(Self::record_hit(r, None));
+                }
+                if r.dir && abs.starts_with(q) {
+                    // Name the file inside the protected directory, as the model wrote it.
+                    let inside = r.given.join(abs.strip_prefix(q).unwrap_or(abs));
+                    return Some(Hit {
+                        kind: Kind::Record,
+                        protected: self.display(&inside),
+                        via: None,
+                    });
+                }
+                if q.starts_with(abs) {
+                    return Some(Self::record_hit(r, Some(self.display(abs))));
+                }
+            }
+        }
+        let via = Some(self.display(abs));
+        match abs.strip_prefix(self.root()) {
+            Ok(rel) if !rel.as_os_str().is_empty() => {
+                let globbed = self.p.sealed.as_ref().is_some_and(|g| g.is_match(rel));
+                if globbed || self.sealed().any(|f| f == rel) {
+                    return Some(Self::sealed_hit(rel, None));
+                }
+                self.sealed()
+                    .find(|f| f.starts_with(rel))
+                    .map(|f| Self::sealed_hit(f, via))
+            }
+            _ if self.root().starts_with(abs) => self.sealed().next().map(|f| Self::sealed_hit(f, via)),
+            _ => None,
+        }
+    }
+
+    /// What writing `path` (as written, relative to `cwd`) reaches, through any of its normal forms.
+    pub(crate) fn hit_path(&self, path: &Path, cwd: &Path) -> Option<Hit> {
+        let all = paths::candidates(path, cwd);
+        all.iter()
+            .find_map(|c| self.hit_abs(c))
+            .or_else(|| self.hit_inode(&all[0]))
+    }
+
+    /// A hard link to a protected file is that file.
+    fn hit_inode(&self, path: &Path) -> Option<Hit> {
+        let meta = paths::hard_linked(path)?;
+        for r in self.records().iter().filter(|r| !r.dir) {
+            if paths::same_inode(&meta, &r.given) {
+                return Some(Self::record_hit(r, Some(self.display(path))));
+            }
+        }
+        let root = self.root();
+        self.sealed()
+            .take(MAX_INODE_CHECKS)
+            .find(|f| paths::same_inode(&meta, &root.join(f)))
+            .map(|f| Self::sealed_hit(f, Some(self.display(path))))
+    }
+
+    /// A protected record named in inline interpreter code (by file name, or relative path for directories).
+    pub(crate) fn hit_mention(&self, code: &str) -> Option<Hit> {
+        self.records().iter().find_map(|r| {
+            let needle = match (r.dir, r.given.strip_prefix(self.root())) {
+                (true, Ok(rel)) => rel.to_string_lossy(),
+                _ => r.given.file_name()?.to_string_lossy(),
+            };
+            (!needle.is_empty() && code.contains(&*needle)).then(|| Self::record_hit(r, None))
+        })
+    }
+}
