@@ -312,7 +312,7 @@ pub fn score_below(lang: Lang, score: f64, gate: &crate::score::ScoreGate) -> St
             "Score {score} does not meet the target {op} {} ({better} is better).",
             gate.target
         ),
-        Lang::Zh => format!("分数 {score} 未达到目标 {op} {}({better}更好)。", gate.target),
+        Lang::Zh => format!("分数 {score} 未达到目标 {op} {}({better})。", gate.target),
     }
 }
 
@@ -341,8 +341,8 @@ fn direction_words(lang: Lang, direction: crate::score::Direction) -> (&'static 
     match (lang, direction) {
         (Lang::En, Direction::Higher) => ("higher", ">="),
         (Lang::En, Direction::Lower) => ("lower", "<="),
-        (Lang::Zh, Direction::Higher) => ("越高", ">="),
-        (Lang::Zh, Direction::Lower) => ("越低", "<="),
+        (Lang::Zh, Direction::Higher) => ("越高越好", ">="),
+        (Lang::Zh, Direction::Lower) => ("越低越好", "<="),
     }
 }
 

@@ -152,6 +152,19 @@ fn default_timeout() -> u64 {
     DEFAULT_VERIFY_TIMEOUT
 }
 
+impl StateFields {
+    /// Hands the loop to `session` and sets it running again: a person (or a new session) stepped in, so the
+    /// stall counters start over. Returns the session it belonged to before.
+    pub fn adopt(&mut self, session: &str) -> String {
+        self.status = LoopStatus::Running;
+        self.pause_reason = None;
+        self.unchanged_streak = 0;
+        self.same_failure_streak = 0;
+        self.plateau_streak = 0;
+        std::mem::replace(&mut self.session_id, session.to_string())
+    }
+}
+
 /// A loop's state: fields plus the task text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {

@@ -17,6 +17,8 @@ mod full_loop;
 mod session_start;
 #[path = "cli/setup.rs"]
 mod setup;
+#[path = "cli/stall_and_budgets.rs"]
+mod stall_and_budgets;
 #[path = "cli/stop_decisions.rs"]
 mod stop_decisions;
 #[path = "cli/tampering.rs"]

@@ -30,9 +30,7 @@ pub fn run(session_id: Option<String>) -> Result<u8, Error> {
         ));
         return Ok(exit_codes::OK);
     }
-    let from = std::mem::replace(&mut state.fields.session_id, session.clone());
-    state.fields.status = LoopStatus::Running;
-    state.fields.pause_reason = None;
+    let from = state.fields.adopt(&session);
     let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
         .with("from_session", from)
         .with("session_id", session.as_str())

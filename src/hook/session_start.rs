@@ -39,9 +39,8 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
     active.reconcile()?;
     let mut state = active.state();
     if adopt {
-        let from = std::mem::replace(&mut state.fields.session_id, session.to_string());
-        state.fields.status = LoopStatus::Running;
-        let pause_reason = state.fields.pause_reason.take();
+        let pause_reason = state.fields.pause_reason.clone();
+        let from = state.fields.adopt(session);
         let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
             .with("from_session", from)
             .with("session_id", session)
