@@ -67,7 +67,11 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Usage(message) => f.write_str(message),
-            Self::NoLoop { root } => write!(f, "no loop in `{}` (start one with /pua-loop)", root.display()),
+            Self::NoLoop { root } => write!(
+                f,
+                "no loop in `{}` (start one with /loopgate:pua-loop in Claude Code)",
+                root.display()
+            ),
             Self::Conflict {
                 loop_id,
                 run_pid: Some(pid),

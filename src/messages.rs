@@ -71,10 +71,14 @@ pub fn event_name(lang: Lang, event: Event) -> &'static str {
     match (lang, event) {
         (Lang::En, Event::Continue) => "not done yet",
         (Lang::En, Event::PromiseRejected) => "PROMISE REJECTED: the verify command failed",
+        (Lang::En, Event::PromiseTimedOut) => "PROMISE REJECTED: the verify command timed out",
+        (Lang::En, Event::VerifyTimedOut) => "verify command timed out",
         (Lang::En, Event::SealBroken) => "PROMISE REJECTED: sealed files were changed",
         (Lang::En, Event::VerifyFailed) => "verify command still failing",
         (Lang::Zh, Event::Continue) => "尚未完成",
         (Lang::Zh, Event::PromiseRejected) => "承诺被拒绝:验证命令失败",
+        (Lang::Zh, Event::PromiseTimedOut) => "承诺被拒绝:验证命令超时",
+        (Lang::Zh, Event::VerifyTimedOut) => "验证命令超时",
         (Lang::Zh, Event::SealBroken) => "承诺被拒绝:受保护的文件被修改",
         (Lang::Zh, Event::VerifyFailed) => "验证命令仍然失败",
     }
@@ -85,8 +89,10 @@ pub fn event_name(lang: Lang, event: Event) -> &'static str {
 pub enum Event {
     Continue,
     PromiseRejected,
+    PromiseTimedOut,
     SealBroken,
     VerifyFailed,
+    VerifyTimedOut,
 }
 
 /// Section titles of the reason.
@@ -425,10 +431,14 @@ pub mod user {
     pub fn rejected(lang: Lang, iteration: u64, result: &str) -> String {
         match lang {
             Lang::En => {
-                format!("loopgate: ❌ promise rejected at iteration {iteration} ({result}); the agent continues.")
+                let next = iteration + 1;
+                format!(
+                    "loopgate: ❌ promise rejected at iteration {iteration} ({result}); the agent continues with iteration {next}."
+                )
             }
             Lang::Zh => {
-                format!("loopgate:❌ 第 {iteration} 次迭代的承诺被拒绝({result});继续工作。")
+                let next = iteration + 1;
+                format!("loopgate:❌ 第 {iteration} 次迭代的承诺被拒绝({result});继续第 {next} 次迭代。")
             }
         }
     }
@@ -469,18 +479,18 @@ pub mod user {
     pub fn stalled(lang: Lang, why: &str, report: &str) -> String {
         match lang {
             Lang::En => format!(
-                "loopgate: ⏸ loop paused as STALLED: {why}. Report: {report}. Resume with `loopgate resume` (or start a new session here) after giving the agent what it lacks, or `/cancel-loop`."
+                "loopgate: ⏸ loop paused as STALLED: {why}. Report: {report}. Resume with `loopgate resume` (or start a new session here) after giving the agent what it lacks, or `/loopgate:cancel-loop`."
             ),
             Lang::Zh => format!(
-                "loopgate:⏸ 循环因停滞而暂停:{why}。报告:{report}。给代理补充所缺信息后用 `loopgate resume` 继续(或在此项目开始新会话),或 `/cancel-loop`。"
+                "loopgate:⏸ 循环因停滞而暂停:{why}。报告:{report}。给代理补充所缺信息后用 `loopgate resume` 继续(或在此项目开始新会话),或 `/loopgate:cancel-loop`。"
             ),
         }
     }
 
     pub fn report(lang: Lang, path: &str) -> String {
         match lang {
-            Lang::En => format!(" Report: {path}"),
-            Lang::Zh => format!(" 报告:{path}"),
+            Lang::En => format!(" (report: {path})"),
+            Lang::Zh => format!("(报告:{path})"),
         }
     }
 

@@ -87,7 +87,7 @@ impl Config {
         let task = args.task.join(" ");
         if task.trim().is_empty() {
             return usage(
-                "no task given: say what the agent should do, e.g. /pua-loop \"fix the parser\" --verify 'cargo test'"
+                "no task given: say what the agent should do, e.g. /loopgate:pua-loop \"fix the parser\" --verify 'cargo test'"
                     .into(),
             );
         }

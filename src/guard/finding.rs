@@ -74,11 +74,15 @@ impl Finding {
                  oracle judges your work against it. Name only the paths you mean; to undo an edit to a sealed \
                  file, run `git checkout -- {protected}`."
             ),
-            Finding::Loopgate("cancel") => "loopgate: only the user can cancel the loop (/cancel-loop); if the \
+            Finding::Loopgate("cancel") => {
+                "loopgate: only the user can cancel the loop (/loopgate:cancel-loop); if the \
                  task is impossible, reply with <loop-abort>reason</loop-abort>."
-                .to_owned(),
+                    .to_owned()
+            }
             Finding::Loopgate("setup") => {
-                format!("loopgate: only the user starts a loop (/pua-loop), and one is already running here; {FINISH}.")
+                format!(
+                    "loopgate: only the user starts a loop (/loopgate:pua-loop), and one is already running here; {FINISH}."
+                )
             }
             Finding::Loopgate("resume") => "loopgate: only the user resumes a loop; if you need something from \
                  the user, reply with <loop-pause>what you need</loop-pause>."

@@ -216,7 +216,7 @@ fn reasons_say_why_and_what_instead() {
     );
     let cancel = reason(fx.bash("loopgate cancel"));
     assert!(
-        cancel.contains("/cancel-loop") && cancel.contains("<loop-abort>"),
+        cancel.contains("/loopgate:cancel-loop") && cancel.contains("<loop-abort>"),
         "{cancel}"
     );
     for sub in ["setup", "resume", "seal"] {

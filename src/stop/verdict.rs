@@ -44,11 +44,24 @@ pub fn apply(
         }
         Verdict::Fail(run) => {
             let mut state = active.state();
+            let timed_out = run.outcome.timed_out;
             let (status, event) = if promised {
                 count_rejection(&mut state);
-                (Status::PromiseRejected, Event::PromiseRejected)
+                let event = if timed_out {
+                    Event::PromiseTimedOut
+                } else {
+                    Event::PromiseRejected
+                };
+                (Status::PromiseRejected, event)
             } else {
-                (Status::VerifyFailed, Event::VerifyFailed)
+                (
+                    Status::VerifyFailed,
+                    if timed_out {
+                        Event::VerifyTimedOut
+                    } else {
+                        Event::VerifyFailed
+                    },
+                )
             };
             let f = &mut state.fields;
             let same = f.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());

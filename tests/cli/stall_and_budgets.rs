@@ -214,7 +214,7 @@ fn report_after_max_iterations_lists_recurring_failures() {
     p.stop("S", PROMISE).blocked();
     let notice = p.stop("S", PROMISE).allowed();
     assert!(
-        notice.contains("max_iterations") && notice.contains("Report: .claude/loopgate/report-"),
+        notice.contains("max_iterations") && notice.contains("(report: .claude/loopgate/report-"),
         "{notice}"
     );
     let report = p.read(&format!(".claude/loopgate/report-{id}.md"));
