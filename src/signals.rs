@@ -33,17 +33,22 @@ pub fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The contents of every complete `<name>…</name>` pair, in order.
+/// The contents of every complete `<name>…</name>` pair, in order. Each closing tag pairs with the nearest
+/// opening tag before it, so a stray opener earlier in the message (`<promise> is the tag I use:
+/// <promise>LOOP_DONE</promise>`) cannot swallow a whole tag that follows it.
 fn tag_contents<'a>(text: &'a str, name: &str) -> impl Iterator<Item = &'a str> + 'a {
     let open = format!("<{name}>");
     let close = format!("</{name}>");
     let mut rest = text;
     std::iter::from_fn(move || {
-        let start = rest.find(&open)? + open.len();
-        let len = rest[start..].find(&close)?;
-        let inner = &rest[start..start + len];
-        rest = &rest[start + len + close.len()..];
-        Some(inner)
+        loop {
+            let end = rest.find(&close)?;
+            let before = &rest[..end];
+            rest = &rest[end + close.len()..];
+            if let Some(start) = before.rfind(&open) {
+                return Some(&before[start + open.len()..]);
+            }
+        }
     })
 }
 
@@ -80,6 +85,16 @@ mod tests {
         assert_eq!(
             scan("<promise>x</promise> then <promise>LOOP_DONE</promise>", "LOOP_DONE"),
             Signal::Promise
+        );
+    }
+
+    #[test]
+    fn stray_opening_tag_does_not_swallow_a_whole_promise() {
+        let text = "I end with <promise> tags, like this: <promise>LOOP_DONE</promise>";
+        assert_eq!(scan(text, "LOOP_DONE"), Signal::Promise);
+        assert_eq!(
+            scan("<loop-abort>a <loop-abort>no way</loop-abort>", "X"),
+            Signal::Abort("no way".into())
         );
     }
 

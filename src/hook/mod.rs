@@ -12,7 +12,7 @@ mod pre_tool_use;
 mod session_start;
 pub mod stop;
 
-pub use input::{HookInput, MAX_INPUT};
+pub use input::{HookInput, MAX_INPUT, parse as parse_input};
 pub use output::HookOutput;
 
 use std::io::Write;
