@@ -140,12 +140,35 @@ pub fn append(path: &Path, record: &Record) -> Result<std::ops::Range<u64>, Hist
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
-    let mut file = OpenOptions::new().create(true).append(true).open(path).map_err(err)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(err)?;
     fsutil::lock_bounded(&file).map_err(err)?;
+    let record_len = line.len() as u64;
+    // A process killed in the middle of a large append can leave a partial last line. Start on a new line, so that
+    // line stays one bad line that readers report, and this record stays whole instead of being glued to it.
+    if ends_mid_line(&file).map_err(err)? {
+        line.insert(0, b'\n');
+    }
     file.write_all(&line).map_err(err)?;
     let len = file.metadata().map_err(err)?.len();
     let _ = file.unlock();
-    Ok(len - line.len() as u64..len)
+    Ok(len - record_len..len)
+}
+
+/// Whether a non-empty file's last byte is not a newline.
+fn ends_mid_line(file: &std::fs::File) -> std::io::Result<bool> {
+    use std::os::unix::fs::FileExt;
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(false);
+    }
+    let mut last = [0u8];
+    file.read_exact_at(&mut last, len - 1)?;
+    Ok(last[0] != b'\n')
 }
 
 /// What a reader found: the records it could parse, and how many lines it could not.
@@ -216,6 +239,23 @@ mod tests {
         let read = parse(bytes);
         assert_eq!(read.records.len(), 1);
         assert_eq!(read.bad_lines, vec![2]);
+    }
+
+    #[test]
+    fn append_after_a_torn_line_starts_a_new_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        std::fs::write(&path, "{\"loop_id\":\"a\",\"itera").expect("torn line");
+        let range = append(&path, &Record::new("b", 1, Status::Init)).expect("append");
+        let bytes = std::fs::read(&path).expect("read");
+        let read = parse(&bytes);
+        assert_eq!(read.bad_lines, vec![1]);
+        assert_eq!(read.records.len(), 1);
+        assert_eq!(
+            bytes[usize::try_from(range.start).expect("small")],
+            b'{',
+            "the range is the record itself"
+        );
     }
 
     #[test]
