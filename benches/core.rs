@@ -11,6 +11,7 @@ use loopgate::history;
 use loopgate::seal::SealedFiles;
 use loopgate::signals;
 use loopgate::state::State;
+use loopgate::verify;
 
 fn main() {
     divan::main();
@@ -56,6 +57,55 @@ fn parse_history_100k(bencher: divan::Bencher) {
     let line = r#"{"loop_id":"lg-20261121T000000Z-abcdef","iteration":12,"status":"promise_rejected","timestamp":"2026-11-21T00:00:00Z","verify_exit":101,"timed_out":false,"rejections":3,"duration_ms":2311,"verify_tail":"test parser::unicode ... FAILED","fingerprint":"0123456789abcdef"}"#;
     let bytes = format!("{line}\n").repeat(100_000).into_bytes();
     bencher.bench(|| history::parse(black_box(&bytes)).records.len());
+}
+
+/// Reading one loop's records out of a history of 100,000 records of 100 loops (what `loopgate status` does).
+#[divan::bench(sample_count = 10)]
+fn read_one_loop_of_history_100k(bencher: divan::Bencher) {
+    let mut bytes = Vec::new();
+    for i in 0..100_000u32 {
+        let line = format!(
+            r#"{{"loop_id":"lg-20261121T000000Z-{:06x}","iteration":{},"status":"promise_rejected","timestamp":"2026-11-21T00:00:00Z","verify_exit":101,"timed_out":false,"rejections":3,"duration_ms":2311,"verify_tail":"test parser::unicode ... FAILED\n\u001b[31merror\u001b[0m","fingerprint":"0123456789abcdef"}}"#,
+            i / 1000,
+            i % 1000
+        );
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+    }
+    bencher.bench(|| {
+        history::parse_loop(black_box(&bytes), "lg-20261121T000000Z-000063")
+            .records
+            .len()
+    });
+}
+
+/// The verify runner on `true` (spawn, capture, log, reap), to compare with spawning `sh -c true` directly below.
+#[divan::bench(sample_count = 50)]
+fn verify_runner_true(bencher: divan::Bencher) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("verify.log");
+    let request = verify::VerifyRequest {
+        command: "true",
+        cwd: dir.path(),
+        timeout: std::time::Duration::from_secs(60),
+        log_path: &log,
+    };
+    bencher.bench(|| verify::run(black_box(&request)).expect("runs").passed());
+}
+
+/// `sh -c true` with `std::process::Command`, output discarded: the floor the runner is measured against.
+#[divan::bench(sample_count = 50)]
+fn spawn_sh_true_directly(bencher: divan::Bencher) {
+    bencher.bench(|| {
+        std::process::Command::new("/bin/sh")
+            .args(["-c", "true"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("runs")
+            .success()
+    });
 }
 
 /// Hashing a sealed tree of 10,000 files totalling 100 MiB (the check at every promise).

@@ -12,15 +12,30 @@ use std::time::{Duration, Instant};
 /// How long any loopgate process waits for a lock before giving up with an error.
 pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 
-/// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a torn one.
+/// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a torn one. The data is
+/// flushed to disk before the rename, so a power loss leaves the old file or the new one too.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    replace(path, bytes, mode, true)
+}
+
+/// [`write_atomic`] without the flush to disk (`fsync` costs milliseconds on a busy disk, at every stop): still
+/// atomic for every reader and against a crash of loopgate itself, but a power loss may leave the file empty. Only
+/// for files loopgate can rebuild from a durable one — the state file, a mirror of the seal, which is restored
+/// from the seal whenever it is missing, unreadable or different.
+pub fn write_atomic_unsynced(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    replace(path, bytes, mode, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], mode: u32, sync: bool) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut file = open_new_private(&tmp, mode)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
+        if sync {
+            file.sync_all()?;
+        }
         fs::rename(&tmp, path)
     })();
     if result.is_err() {

@@ -205,6 +205,9 @@ pub fn of_loop<'a>(records: &'a [Record], loop_id: &'a str) -> impl Iterator<Ite
     records.iter().filter(move |r| r.loop_id == loop_id)
 }
 
+mod scan;
+pub use scan::{Glance, Glances, glance_loop, last_record, parse_loop, read_last, read_loop, read_span};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -174,6 +174,15 @@ impl ActiveLoop {
 
     /// Appends a record to the project's history and re-marks this loop's part of it in the seal.
     pub fn record(&mut self, record: &Record) -> Result<(), Error> {
+        self.record_unsaved(record)?;
+        self.store.save(&self.project, &self.seal)?;
+        Ok(())
+    }
+
+    /// [`ActiveLoop::record`] without writing the seal; the caller writes it next ([`ActiveLoop::save`], or
+    /// ending the loop), so a stop writes the seal once, not twice. Until then the seal file's history mark is one
+    /// record behind, as it would be after a crash between the append and the seal write.
+    pub fn record_unsaved(&mut self, record: &Record) -> Result<(), Error> {
         let path = self.project.history_path();
         let range = history::append(&path, record)?;
         let start = self
@@ -188,14 +197,13 @@ impl ActiveLoop {
             source,
         })?;
         self.seal.history = Some(mark);
-        self.store.save(&self.project, &self.seal)?;
         Ok(())
     }
 
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
     pub fn end(mut self, record: &Record) -> Result<(), Error> {
         debug_assert!(record.status.ends_loop());
-        self.record(record)?;
+        self.record_unsaved(record)?;
         self.store.mark_ended(&self.project, &self.seal)?;
         let path = self.project.state_path();
         match std::fs::remove_file(&path) {

@@ -2,8 +2,10 @@
 //! something" from "the agent is going round in circles" without reading file contents.
 //!
 //! In a git work tree: `HEAD`'s id plus, for every path `git status` reports (modified, staged, untracked), its
-//! status, size and modification time — one `git` process, whose index stat cache keeps it fast on large
-//! repositories. Elsewhere: the size and modification time of every file under the root, walked in order and
+//! status, size and modification time — one `git status --porcelain=v2 --branch` process (its `branch.oid` header
+//! is `HEAD`'s id), whose index stat cache keeps it fast on large repositories. When the fingerprint changed, the
+//! stop also records `git diff --shortstat`; [`observe`] starts that process alongside `git status` rather than
+//! after it, and kills it unread when nothing changed, so a stop waits for one git process, not two or three. Elsewhere: the size and modification time of every file under the root, walked in order and
 //! skipping `.git`, `.claude`, `target` and `node_modules` (build output and loopgate's own files are not
 //! progress). `.claude/` is excluded in both, so loopgate's own writes never look like progress.
 
@@ -49,13 +51,37 @@ pub fn probe(root: &Path) -> Probe {
 
 /// `git diff --stat HEAD` summary line (e.g. `3 files changed, 12 insertions(+), 4 deletions(-)`), if in git.
 pub fn diff_stat(root: &Path) -> Option<String> {
-    let out = git(root, &["diff", "--shortstat", "HEAD", "--", ".", ":(exclude).claude"])?;
-    let text = String::from_utf8_lossy(&out).trim().to_string();
-    Some(if text.is_empty() {
+    git(root, DIFF_STAT).map(|out| shortstat_text(&out))
+}
+
+/// The fingerprint, and the `git diff --shortstat` line when the fingerprint differs from `previous` (`None`
+/// outside git). Same results as [`probe`] then [`diff_stat`], in about the time of one git process: the diff runs
+/// side by side with `git status` and is killed unread when nothing changed.
+pub fn observe(root: &Path, previous: Option<&str>) -> (Probe, Option<String>) {
+    let diff = spawn_git(root, DIFF_STAT).ok();
+    let probe = probe(root);
+    let changed = previous != Some(probe.fingerprint.as_str());
+    let stat = diff.and_then(|mut child| {
+        if !changed || probe.method != Method::Git {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        let out = child.wait_with_output().ok()?;
+        out.status.success().then(|| shortstat_text(&out.stdout))
+    });
+    (probe, stat)
+}
+
+const DIFF_STAT: &[&str] = &["diff", "--shortstat", "HEAD", "--", ".", ":(exclude).claude"];
+
+fn shortstat_text(out: &[u8]) -> String {
+    let text = String::from_utf8_lossy(out).trim().to_string();
+    if text.is_empty() {
         "no changes against HEAD".to_string()
     } else {
         text
-    })
+    }
 }
 
 fn git_fingerprint(root: &Path) -> Option<String> {
@@ -63,7 +89,8 @@ fn git_fingerprint(root: &Path) -> Option<String> {
         root,
         &[
             "status",
-            "--porcelain=v1",
+            "--porcelain=v2",
+            "--branch",
             "-z",
             "--untracked-files=all",
             "--",
@@ -71,28 +98,59 @@ fn git_fingerprint(root: &Path) -> Option<String> {
             ":(exclude).claude",
         ],
     )?;
-    let head = git(root, &["rev-parse", "-q", "--verify", "HEAD"]).unwrap_or_default();
     let mut hasher = Sha256::new();
-    hasher.update(&head);
-    for entry in status.split(|&b| b == 0).filter(|e| e.len() > 3) {
-        hasher.update(entry);
-        let path = root.join(String::from_utf8_lossy(&entry[3..]).as_ref());
-        if let Ok(meta) = std::fs::symlink_metadata(&path) {
+    let mut items = status.split(|&b| b == 0).filter(|item| !item.is_empty());
+    while let Some(item) = items.next() {
+        // Of the headers only `HEAD`'s id counts: the branch name or its distance to upstream is not progress.
+        if item.starts_with(b"# ") {
+            if item.starts_with(b"# branch.oid ") {
+                hasher.update(item);
+            }
+            continue;
+        }
+        hasher.update(item);
+        hasher.update([0]);
+        // A rename or copy (`2 …`) is followed by its original path as the next item.
+        if item.starts_with(b"2 ") {
+            hasher.update(items.next().unwrap_or_default());
+        }
+        let Some(path) = changed_path(item) else { continue };
+        if let Ok(meta) = std::fs::symlink_metadata(root.join(String::from_utf8_lossy(path).as_ref())) {
             hash_meta(&mut hasher, &meta);
         }
     }
     Some(fsutil::hex(&hasher.finalize())[..16].to_string())
 }
 
-fn git(root: &Path, args: &[&str]) -> Option<Vec<u8>> {
-    let out = Command::new("git")
-        .args(args)
+/// The path of a `git status --porcelain=v2` entry: after 8 fields for `1` (changed), 9 for `2` (renamed or
+/// copied), 10 for `u` (unmerged), 1 for `?` (untracked) and `!` (ignored).
+fn changed_path(item: &[u8]) -> Option<&[u8]> {
+    let fields = match item.first()? {
+        b'1' => 8,
+        b'2' => 9,
+        b'u' => 10,
+        b'?' | b'!' => 1,
+        _ => return None,
+    };
+    item.splitn(fields + 1, |&b| b == b' ').nth(fields)
+}
+
+fn git_command(root: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.args(args)
         .current_dir(root)
         .env("GIT_OPTIONAL_LOCKS", "0")
         .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
+        .stderr(Stdio::null());
+    cmd
+}
+
+fn spawn_git(root: &Path, args: &[&str]) -> std::io::Result<std::process::Child> {
+    git_command(root, args).stdout(Stdio::piped()).spawn()
+}
+
+fn git(root: &Path, args: &[&str]) -> Option<Vec<u8>> {
+    let out = git_command(root, args).output().ok()?;
     out.status.success().then_some(out.stdout)
 }
 
@@ -191,7 +249,47 @@ mod tests {
         std::fs::write(root.join(".claude/pua-loop.local.md"), "state").expect("write");
         assert_eq!(probe(root), second, "loopgate's own files are not progress");
         std::fs::write(root.join("a.txt"), "2").expect("write");
-        assert_ne!(probe(root), second);
+        let third = probe(root);
+        assert_ne!(third, second);
         assert!(diff_stat(root).is_some());
+        run(root, &["add", "a.txt"]);
+        let staged = probe(root);
+        assert_ne!(staged, third, "staging is a change");
+        run(
+            root,
+            &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "1"],
+        );
+        assert_ne!(probe(root), staged, "a commit moves HEAD");
+        run(root, &["mv", "a.txt", "b c.txt"]);
+        let renamed = probe(root);
+        assert_eq!(probe(root), renamed, "stable with a rename staged");
+        std::fs::write(root.join("b c.txt"), "33").expect("write");
+        assert_ne!(
+            probe(root),
+            renamed,
+            "a renamed file (with a space in its name) is still watched"
+        );
+    }
+
+    #[test]
+    fn observe_takes_the_diff_only_when_the_tree_changed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        run(root, &["init", "-q"]);
+        std::fs::write(root.join("a.txt"), "1\n").expect("write");
+        run(root, &["add", "a.txt"]);
+        run(
+            root,
+            &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "0"],
+        );
+        std::fs::write(root.join("a.txt"), "1\n2\n").expect("write");
+        let (first, stat) = observe(root, None);
+        assert_eq!(first, probe(root));
+        assert_eq!(stat.as_deref(), Some("1 file changed, 1 insertion(+)"));
+        let (again, stat) = observe(root, Some(&first.fingerprint));
+        assert_eq!((again, stat), (first, None), "nothing changed: no diff");
+        let plain = tempfile::tempdir().expect("tempdir");
+        let (outside, stat) = observe(plain.path(), None);
+        assert_eq!((outside.method, stat), (Method::Metadata, None));
     }
 }

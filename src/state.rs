@@ -255,7 +255,8 @@ impl State {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(write_err)?;
         }
-        fsutil::write_atomic(path, text.as_bytes(), 0o644).map_err(write_err)
+        // A mirror of the seal (which is flushed to disk): no flush of its own, see `write_atomic_unsynced`.
+        fsutil::write_atomic_unsynced(path, text.as_bytes(), 0o644).map_err(write_err)
     }
 }
 

@@ -16,16 +16,39 @@ use crate::state::{LoopStatus, State, VerifyOn};
 pub fn run(json_out: bool) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let history_path = project.history_path();
-    let read = history::read(&history_path).map_err(|source| Error::Io {
+    let io = |source| Error::Io {
         action: "read",
-        path: history_path,
+        path: history_path.clone(),
         source,
-    })?;
+    };
+    // Only the records of one loop are parsed (the history holds every loop the project ever ran).
     let report = match lookup(&project)? {
-        Lookup::Loop(active) => loop_report(&active.state(), &read.records, active.seal.files.len()),
+        Lookup::Loop(active) => {
+            // A glance at every event (for the trajectory), the whole record only for the last verify.
+            let glances = history::glance_loop(&history_path, active.loop_id())
+                .map_err(io)?
+                .glances;
+            let last_verify = match glances
+                .iter()
+                .rev()
+                .find(|g| g.duration_ms.is_some() || g.sealed_changes.is_some())
+            {
+                Some(glance) => history::read_span(&history_path, glance.span.clone()).map_err(io)?,
+                None => None,
+            };
+            let events: Vec<Record> = glances.iter().map(history::Glance::to_record).collect();
+            loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len())
+        }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
         Lookup::None => {
-            json!({"state": "none", "last_loop": read.records.last().map(|r| last_loop(&read.records, r))})
+            let last_loop = match history::read_last(&history_path).map_err(io)? {
+                Some(last) => {
+                    let records = history::read_loop(&history_path, &last.loop_id).map_err(io)?.records;
+                    Some(last_loop(&records, &last))
+                }
+                None => None,
+            };
+            json!({"state": "none", "last_loop": last_loop})
         }
     };
     if json_out {
@@ -36,15 +59,14 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
     Ok(exit_codes::OK)
 }
 
-fn loop_report(state: &State, records: &[Record], sealed_files: usize) -> Value {
+/// `events`: the loop's records (at least the fields the trajectory reads); `last_verify`: its last record with
+/// a verify result (`duration_ms`) or a broken seal (`sealed_changes`), whole.
+fn loop_report(state: &State, events: &[Record], last_verify: Option<&Record>, sealed_files: usize) -> Value {
     let f = &state.fields;
     let elapsed = chrono::DateTime::parse_from_rfc3339(&f.started_at)
         .map(|start| chrono::Utc::now().signed_duration_since(start).num_seconds().max(0))
         .ok();
-    let last_verify = history::of_loop(records, &f.loop_id)
-        .filter(|r| r.get("duration_ms").is_some() || r.get("sealed_changes").is_some())
-        .last()
-        .map(verify_summary);
+    let last_verify = last_verify.map(verify_summary);
     json!({
         "state": if f.status == LoopStatus::Paused { "paused" } else { "running" },
         "loop_id": f.loop_id,
@@ -67,7 +89,7 @@ fn loop_report(state: &State, records: &[Record], sealed_files: usize) -> Value 
         "sealed": f.sealed,
         "sealed_files": sealed_files,
         "last_verify": last_verify,
-        "trajectory": crate::trajectory::strip(history::of_loop(records, &f.loop_id)),
+        "trajectory": crate::trajectory::strip(history::of_loop(events, &f.loop_id)),
         "escalation": crate::trajectory::escalation(f.promise_rejections, f.iteration),
         "unchanged_streak": f.unchanged_streak,
         "stall_limit": f.stall_limit,

@@ -99,10 +99,11 @@ fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Opt
 
 /// The summary (or output tail) of this loop's most recent failed verify, from the history.
 fn last_failure(active: &ActiveLoop) -> Option<String> {
-    let read = history::read(&active.project.history_path()).ok()?;
-    let record = history::of_loop(&read.records, active.loop_id())
-        .filter(|r| matches!(r.status, Status::PromiseRejected | Status::VerifyFailed))
-        .last()?;
+    let read = history::read_loop(&active.project.history_path(), active.loop_id()).ok()?;
+    let record = read
+        .records
+        .iter()
+        .rfind(|r| matches!(r.status, Status::PromiseRejected | Status::VerifyFailed))?;
     let text = |key| {
         record
             .get(key)

@@ -61,7 +61,8 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
     let lang = state.fields.lang;
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(format!("stalled: {why}"));
-    active.record(&Record::new(active.loop_id(), state.fields.iteration, Status::Stalled).with("reason", why))?;
+    active
+        .record_unsaved(&Record::new(active.loop_id(), state.fields.iteration, Status::Stalled).with("reason", why))?;
     active.save(&state)?;
     let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
         .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
@@ -77,20 +78,21 @@ pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutpu
     let mut state = active.state();
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(need.to_string());
-    active.record(&Record::new(active.loop_id(), state.fields.iteration, Status::Paused).with("reason", need))?;
+    active
+        .record_unsaved(&Record::new(active.loop_id(), state.fields.iteration, Status::Paused).with("reason", need))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
     Ok(Some(HookOutput::allow(user::paused(state.fields.lang, need))))
 }
 
 fn records(active: &ActiveLoop) -> Vec<Record> {
-    history::read(&active.project.history_path())
+    history::read_loop(&active.project.history_path(), active.loop_id())
         .map(|read| read.records)
         .unwrap_or_default()
 }
 
 fn report_notice(project: &crate::project::Project, state: &State, status: Status, detail: &str, lang: Lang) -> String {
-    let records = history::read(&project.history_path())
+    let records = history::read_loop(&project.history_path(), &state.fields.loop_id)
         .map(|read| read.records)
         .unwrap_or_default();
     match report::write(project, state, &records, status, detail) {

@@ -34,7 +34,8 @@ pub fn next(
     record: Record,
     observed: &Observed,
 ) -> Result<Option<HookOutput>, Error> {
-    active.record(&observed.annotate(record))?;
+    // The seal is written once, below: by `save`, or by ending or pausing the loop.
+    active.record_unsaved(&observed.annotate(record))?;
     let lang = state.fields.lang;
     let iteration = state.fields.iteration;
     if let Some((status, what)) = limit_reached(&state) {

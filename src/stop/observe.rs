@@ -23,13 +23,11 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
     let f = &mut active.seal.fields;
     let mut observed = Observed::default();
     if f.stall_limit > 0 {
-        let probe = progress::probe(&root);
+        let (probe, diff_stat) = progress::observe(&root, f.tree_fingerprint.as_deref());
         let changed = f.tree_fingerprint.as_deref() != Some(probe.fingerprint.as_str());
         f.unchanged_streak = if changed { 0 } else { f.unchanged_streak + 1 };
         f.tree_fingerprint = Some(probe.fingerprint);
-        if changed {
-            observed.diff_stat = progress::diff_stat(&root);
-        }
+        observed.diff_stat = diff_stat;
         observed.tree_changed = Some(changed);
     }
     if f.max_tokens.is_some()

@@ -1,0 +1,119 @@
+use super::*;
+use crate::history::{of_loop, parse};
+
+/// Records of three loops whose ids prefix one another, text mentioning another loop's id, ANSI escapes (JSON
+/// `\u001b`), an id spelled with escapes, a torn line, garbage and a blank line.
+fn sample() -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut add = |line: String| {
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+    };
+    for i in 0..30u64 {
+        let id = ["lg-a", "lg-ab", "lg-b"][usize::try_from(i % 3).expect("small")];
+        let record = Record::new(id, i, Status::Continue).with("verify_tail", "mentions lg-a \u{1b}[31m");
+        add(serde_json::to_string(&record).expect("json"));
+    }
+    add(r#"{"loop_id":"lg-\u0061","iteration":99,"status":"continue","timestamp":"t"}"#.to_string());
+    add(r#"{"loop_id":"lg-a","itera"#.to_string());
+    add("garbage that never names a loop".to_string());
+    add(String::new());
+    add(r#"{"loop_id":"lg-b","iteration":7,"status":"init","timestamp":"t"}"#.to_string());
+    bytes
+}
+
+#[test]
+fn reading_one_loop_equals_filtering_all_records() {
+    let bytes = sample();
+    for id in ["lg-a", "lg-ab", "lg-b", "lg-c", "a", "\"", ""] {
+        let all = parse(&bytes);
+        let want: Vec<&Record> = of_loop(&all.records, id).collect();
+        let got = parse_loop(&bytes, id);
+        assert_eq!(got.records.iter().collect::<Vec<_>>(), want, "loop `{id}`");
+    }
+    let a = parse_loop(&bytes, "lg-a");
+    assert_eq!(
+        a.records.last().map(|r| r.iteration),
+        Some(99),
+        "an escaped id is still found"
+    );
+    assert_eq!(a.bad_lines, vec![32], "the torn line that names the loop is reported");
+    assert_eq!(last_record(&bytes).map(|r| r.iteration), Some(7));
+    assert_eq!(last_record(b"not json\n"), None);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("h.jsonl");
+    assert_eq!(read_last(&path).expect("missing file").map(|r| r.iteration), None);
+    assert!(read_loop(&path, "lg-a").expect("missing file").records.is_empty());
+    // Big enough for several chunks and windows, with a record of another loop at the very end.
+    let mut big = Vec::new();
+    for _ in 0..60 {
+        big.extend_from_slice(&bytes);
+    }
+    let filler = Record::new("lg-old", 0, Status::Continue).with("verify_tail", "x".repeat(100_000));
+    for _ in 0..25 {
+        big.extend_from_slice(serde_json::to_string(&filler).expect("json").as_bytes());
+        big.push(b'\n');
+    }
+    big.extend_from_slice(&bytes);
+    big.extend_from_slice(b"{\"torn");
+    std::fs::write(&path, &big).expect("write");
+    let whole = parse(&big);
+    let from_file = read_loop(&path, "lg-a").expect("read");
+    let in_memory = parse_loop(&big, "lg-a");
+    assert_eq!(from_file.records, in_memory.records);
+    assert_eq!(from_file.bad_lines, in_memory.bad_lines);
+    assert_eq!(
+        from_file.records.iter().collect::<Vec<_>>(),
+        of_loop(&whole.records, "lg-a").collect::<Vec<_>>()
+    );
+    assert_eq!(read_last(&path).expect("read").as_ref(), whole.records.last());
+}
+
+#[test]
+fn glances_match_the_records_and_point_at_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("h.jsonl");
+    let mut bytes = sample();
+    let records = [
+        Record::new("lg-a", 40, Status::PromiseRejected)
+            .with("timed_out", true)
+            .with("duration_ms", 1200)
+            .with("score", serde_json::Value::Null)
+            .with("verify_tail", "x".repeat(5000)),
+        Record::new("lg-a", 41, Status::Continue).with("tree_changed", false),
+        Record::new("lg-a", 42, Status::PromiseRejected).with("sealed_changes", vec!["tests/a.rs (changed)"]),
+    ];
+    for record in &records {
+        bytes.extend_from_slice(serde_json::to_string(record).expect("json").as_bytes());
+        bytes.push(b'\n');
+    }
+    std::fs::write(&path, &bytes).expect("write");
+    let full = read_loop(&path, "lg-a").expect("read");
+    let glances = glance_loop(&path, "lg-a").expect("glance");
+    assert_eq!(glances.bad_lines, full.bad_lines);
+    assert_eq!(glances.glances.len(), full.records.len());
+    for (glance, record) in glances.glances.iter().zip(&full.records) {
+        assert_eq!(
+            read_span(&path, glance.span.clone()).expect("span").as_ref(),
+            Some(record)
+        );
+        let small = glance.to_record();
+        assert_eq!(
+            (&small.loop_id, small.iteration, small.status),
+            (&record.loop_id, record.iteration, record.status)
+        );
+        for key in ["tree_changed", "timed_out", "score", "sealed_changes", "duration_ms"] {
+            assert_eq!(
+                small.get(key),
+                record.get(key),
+                "`{key}` of iteration {}",
+                record.iteration
+            );
+        }
+    }
+    assert_eq!(
+        crate::trajectory::strip(glances.glances.iter().map(Glance::to_record).collect::<Vec<_>>().iter()),
+        crate::trajectory::strip(full.records.iter()),
+    );
+}
