@@ -68,7 +68,7 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let outcome = verify::run(&request)?;
     let text = outcome.output_text();
     let summary = summary::summarize(&text);
-    let fingerprint = summary::fingerprint(&text);
+    let fingerprint = summary::fingerprint_of(&summary, &text);
     let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
     let (passed, note) = assess(fields, &outcome, &summary, score);
     let run = Run {

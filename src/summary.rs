@@ -104,8 +104,12 @@ pub fn summarize(output: &str) -> FailureSummary {
 /// the summary found any, else the last lines of the output. Equal fingerprints mean "the same
 /// failure again", whatever the timings, pids, addresses and temp paths.
 pub fn fingerprint(output: &str) -> String {
-    let summary = summarize(output);
-    fingerprint::of(&summary, output)
+    fingerprint_of(&summarize(output), output)
+}
+
+/// [`fingerprint`] from the output's summary, when the caller has it already (summarizing is the costly part).
+pub fn fingerprint_of(summary: &FailureSummary, output: &str) -> String {
+    fingerprint::of(summary, output)
 }
 
 /// Renders the items, compile errors first, within [`SUMMARY_MAX_CHARS`].

@@ -117,3 +117,30 @@ fn glances_match_the_records_and_point_at_them() {
         crate::trajectory::strip(full.records.iter()),
     );
 }
+
+#[test]
+fn a_line_is_skipped_by_its_leading_id_only_when_it_cannot_be_the_loops_record() {
+    // A second `loop_id` key makes a line no record at all, so the leading id decides.
+    let twice = br#"{"loop_id":"lg-x","iteration":1,"status":"init","timestamp":"t","loop_id":"lg-a"}"#;
+    assert!(serde_json::from_slice::<Record>(twice).is_err());
+    assert_eq!(parse_loop(twice, "lg-a").records, vec![]);
+    assert_eq!(
+        leading_loop_id(br#"{"loop_id":"lg-a","iteration":1}"#),
+        Some(&b"lg-a"[..])
+    );
+    assert_eq!(
+        leading_loop_id(br#"{"loop_id":"lg-\u0061"}"#),
+        None,
+        "escaped: parsed to compare"
+    );
+    assert_eq!(
+        leading_loop_id(br#"{"iteration":1,"loop_id":"lg-a"}"#),
+        None,
+        "another key order: parsed"
+    );
+    assert_eq!(
+        leading_loop_id(br#"{ "loop_id": "lg-a"}"#),
+        None,
+        "other spacing: parsed"
+    );
+}
