@@ -78,16 +78,7 @@ impl Reason<'_> {
             }
             Failure::Sealed(changes) => out.push(sealed_changes(lang, changes)),
         }
-        out.push(format!(
-            "{}\n{}",
-            messages::section(lang, Section::Task),
-            self.state.task.trim_end()
-        ));
-        out.push(messages::how_to_finish(
-            lang,
-            &f.completion_promise,
-            f.verify_command.is_some(),
-        ));
+        out.push(task_and_how_to_finish(self.state));
         out.join("\n\n")
     }
 
@@ -117,4 +108,15 @@ pub fn sealed_changes(lang: crate::state::Lang, changes: &[FileChange]) -> Strin
 
 fn paths<'a>(changes: &[&'a FileChange]) -> Vec<&'a str> {
     changes.iter().map(|c| c.path()).collect()
+}
+
+/// The end of everything that hands the model its work: the task verbatim, then how to finish, pause or abort.
+pub fn task_and_how_to_finish(state: &State) -> String {
+    let f = &state.fields;
+    format!(
+        "{}\n{}\n\n{}",
+        messages::section(f.lang, Section::Task),
+        state.task.trim_end(),
+        messages::how_to_finish(f.lang, &f.completion_promise, f.verify_command.is_some())
+    )
 }

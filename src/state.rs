@@ -152,6 +152,45 @@ fn default_timeout() -> u64 {
     DEFAULT_VERIFY_TIMEOUT
 }
 
+/// A fresh loop's fields, with the same defaults a state file that leaves them out gets: iteration 1, the
+/// default promise, verify timeout and stall limit, nothing counted yet.
+impl Default for StateFields {
+    fn default() -> Self {
+        Self {
+            active: true,
+            status: LoopStatus::Running,
+            loop_id: String::new(),
+            session_id: String::new(),
+            iteration: 1,
+            max_iterations: 0,
+            completion_promise: default_promise(),
+            verify_command: None,
+            verify_timeout: DEFAULT_VERIFY_TIMEOUT,
+            verify_on: VerifyOn::Promise,
+            max_duration: None,
+            promise_rejections: 0,
+            rejections_in_a_row: 0,
+            started_at: String::new(),
+            sealed: Vec::new(),
+            lang: Lang::En,
+            require_tests: false,
+            stall_limit: DEFAULT_STALL_LIMIT,
+            max_tokens: None,
+            score: None,
+            tree_fingerprint: None,
+            unchanged_streak: 0,
+            tokens_used: 0,
+            transcript_cursor: None,
+            best_score: None,
+            plateau_streak: 0,
+            last_fingerprint: None,
+            same_failure_streak: 0,
+            pause_reason: None,
+            driver: None,
+        }
+    }
+}
+
 impl StateFields {
     /// Hands the loop to `session` and sets it running again: a person (or a new session) stepped in, so the
     /// stall counters start over. Returns the session it belonged to before.

@@ -17,7 +17,7 @@ use crate::messages;
 use crate::project::Project;
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, Driver, Lang, LoopStatus, State, StateFields, VerifyOn};
+use crate::state::{self, Driver, Lang, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
 
 /// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
@@ -286,19 +286,14 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
 fn new_state(config: &Config) -> State {
     let now = chrono::Utc::now();
     let fields = StateFields {
-        active: true,
-        status: LoopStatus::Running,
         loop_id: new_loop_id(now),
         session_id: config.session_id.clone(),
-        iteration: 1,
         max_iterations: config.max_iterations,
         completion_promise: config.promise.clone(),
         verify_command: config.verify.clone(),
         verify_timeout: config.verify_timeout,
         verify_on: config.verify_on,
         max_duration: config.max_duration,
-        promise_rejections: 0,
-        rejections_in_a_row: 0,
         started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         sealed: config.seal.clone(),
         lang: config.lang,
@@ -306,16 +301,8 @@ fn new_state(config: &Config) -> State {
         stall_limit: config.stall_limit,
         max_tokens: config.max_tokens,
         score: config.score.clone(),
-        tree_fingerprint: None,
-        unchanged_streak: 0,
-        tokens_used: 0,
-        transcript_cursor: None,
-        best_score: None,
-        plateau_streak: 0,
-        last_fingerprint: None,
-        same_failure_streak: 0,
-        pause_reason: None,
         driver: config.driver,
+        ..StateFields::default()
     };
     State {
         fields,

@@ -84,16 +84,7 @@ fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Opt
             messages::handover_label(lang, HandoverLabel::LastFailure)
         ));
     }
-    parts.push(format!(
-        "{}\n{}",
-        messages::section(lang, messages::Section::Task),
-        state.task.trim_end()
-    ));
-    parts.push(messages::how_to_finish(
-        lang,
-        &f.completion_promise,
-        f.verify_command.is_some(),
-    ));
+    parts.push(crate::feedback::task_and_how_to_finish(state));
     parts.join("\n\n")
 }
 

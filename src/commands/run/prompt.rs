@@ -4,7 +4,7 @@
 //! `reason` the stop logic returned — the same text the Stop hook sends a Claude Code session — so both styles
 //! of loop read alike. A resumed loop opens with the handover a new Claude Code session would get.
 
-use crate::messages::{self, Handover, HandoverLabel, Section};
+use crate::messages::{self, Handover, HandoverLabel};
 use crate::state::State;
 
 /// Where the prompt goes.
@@ -47,16 +47,7 @@ pub fn resumed(state: &State, pause_reason: Option<&str>) -> String {
             messages::handover_label(lang, HandoverLabel::PausedBecause)
         ));
     }
-    parts.push(format!(
-        "{}\n{}",
-        messages::section(lang, Section::Task),
-        state.task.trim_end()
-    ));
-    parts.push(messages::how_to_finish(
-        lang,
-        &f.completion_promise,
-        f.verify_command.is_some(),
-    ));
+    parts.push(crate::feedback::task_and_how_to_finish(state));
     parts.join("\n\n")
 }
 
