@@ -299,14 +299,6 @@ impl State {
     }
 }
 
-/// Moves a corrupt state file aside (never deletes it) and returns where it went.
-pub fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
-    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
-    let aside = path.with_file_name(format!("pua-loop.local.md.corrupt-{stamp}"));
-    std::fs::rename(path, &aside)?;
-    Ok(aside)
-}
-
 fn is_delimiter(line: &str) -> bool {
     line.trim_end_matches(['\n', '\r']) == "---"
 }
