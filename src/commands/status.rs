@@ -24,19 +24,18 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
     // Only the records of one loop are parsed (the history holds every loop the project ever ran).
     let report = match lookup(&project)? {
         Lookup::Loop(active) => {
-            // A glance at every event (for the trajectory), the whole record only for the last verify.
-            let glances = history::glance_loop(&history_path, active.loop_id())
-                .map_err(io)?
-                .glances;
-            let last_verify = match glances
-                .iter()
-                .rev()
-                .find(|g| g.duration_ms.is_some() || g.sealed_changes.is_some())
-            {
-                Some(glance) => history::read_span(&history_path, glance.span.clone()).map_err(io)?,
+            // The latest events, read backwards (for the trajectory); the whole record only for the last verify.
+            let floor = active.seal.history.as_ref().map_or(0, |mark| mark.start);
+            let tail = history::glance_tail(&history_path, active.loop_id(), floor).map_err(io)?;
+            let last_verify = match tail.last_verify {
+                Some(span) => history::read_span(&history_path, span).map_err(io)?,
                 None => None,
             };
-            let events: Vec<Record> = glances.iter().map(history::Glance::to_record).collect();
+            let events: Vec<Record> = tail.glances.iter().map(history::Glance::to_record).collect();
+            let events = Trajectory {
+                events,
+                truncated: tail.truncated,
+            };
             loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len())
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -61,7 +60,13 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
 
 /// `events`: the loop's records (at least the fields the trajectory reads); `last_verify`: its last record with
 /// a verify result (`duration_ms`) or a broken seal (`sealed_changes`), whole.
-fn loop_report(state: &State, events: &[Record], last_verify: Option<&Record>, sealed_files: usize) -> Value {
+/// The latest events of the running loop, and whether earlier ones were left out.
+struct Trajectory {
+    events: Vec<Record>,
+    truncated: bool,
+}
+
+fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Record>, sealed_files: usize) -> Value {
     let f = &state.fields;
     let elapsed = chrono::DateTime::parse_from_rfc3339(&f.started_at)
         .map(|start| chrono::Utc::now().signed_duration_since(start).num_seconds().max(0))
@@ -89,7 +94,11 @@ fn loop_report(state: &State, events: &[Record], last_verify: Option<&Record>, s
         "sealed": f.sealed,
         "sealed_files": sealed_files,
         "last_verify": last_verify,
-        "trajectory": crate::trajectory::strip(history::of_loop(events, &f.loop_id)),
+        "trajectory": format!(
+            "{}{}",
+            if trajectory.truncated { "…" } else { "" },
+            crate::trajectory::strip(history::of_loop(&trajectory.events, &f.loop_id))
+        ),
         "escalation": crate::trajectory::escalation(f.promise_rejections, f.iteration),
         "unchanged_streak": f.unchanged_streak,
         "stall_limit": f.stall_limit,

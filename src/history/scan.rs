@@ -315,7 +315,7 @@ impl<'a, T: FromLine> LoopScan<'a, T> {
 }
 
 /// The id of a line that begins `{"loop_id":"ID"` (as every line loopgate writes does), when ID has no escapes.
-fn leading_loop_id(line: &[u8]) -> Option<&[u8]> {
+pub(super) fn leading_loop_id(line: &[u8]) -> Option<&[u8]> {
     let rest = line.strip_prefix(br#"{"loop_id":""#)?;
     let end = memchr::memchr2(b'"', b'\\', rest)?;
     (rest[end] == b'"').then(|| &rest[..end])
