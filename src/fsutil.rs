@@ -115,6 +115,23 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
     }
 }
 
+/// SHA-256 (lowercase hex) of everything `reader` yields, read in 256 KiB blocks.
+pub fn sha256_hex(mut reader: impl std::io::Read) -> io::Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        hasher.update(&buf[..n]);
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
 /// Lowercase hex of a byte slice.
 pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;

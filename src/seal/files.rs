@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -149,18 +149,9 @@ fn hash_file(path: &Path) -> io::Result<String> {
     if meta.file_type().is_symlink() {
         hasher.update(b"symlink:");
         hasher.update(std::fs::read_link(path)?.as_os_str().as_encoded_bytes());
-    } else {
-        let mut file = File::open(path)?;
-        let mut buf = vec![0u8; 256 * 1024];
-        loop {
-            let n = file.read(&mut buf)?;
-            if n == 0 {
-                break;
-            }
-            hasher.update(&buf[..n]);
-        }
+        return Ok(fsutil::hex(&hasher.finalize()));
     }
-    Ok(fsutil::hex(&hasher.finalize()))
+    fsutil::sha256_hex(File::open(path)?)
 }
 
 /// Turns a gitignore-style pattern into an anchored glob and the directory its matches live under.

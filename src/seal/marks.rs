@@ -11,7 +11,6 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::fsutil;
 
@@ -81,17 +80,7 @@ fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
 fn hash_range(path: &Path, start: u64, end: u64) -> io::Result<String> {
     let mut file = File::open(path)?;
     file.seek(SeekFrom::Start(start))?;
-    let mut reader = file.take(end.saturating_sub(start));
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = reader.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(fsutil::hex(&hasher.finalize()))
+    fsutil::sha256_hex(file.take(end.saturating_sub(start)))
 }
 
 #[cfg(test)]
