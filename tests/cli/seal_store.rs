@@ -1,0 +1,99 @@
+//! The seal store (issue 4, item 5): ids from any file or flag never steer a path out of it, and seals of loops
+//! that can never resume are cleaned up.
+
+use std::fs;
+
+use crate::project::{Project, STATE};
+
+const PROMISE: &str = "<promise>LOOP_DONE</promise>";
+
+/// Session ids with `/` and `..`, and a forged loop id in the state file, never name a file outside the store or
+/// outside `.claude/loopgate/`.
+#[test]
+fn ids_with_slashes_and_dots_never_escape_the_store() {
+    let p = Project::new();
+    let evil = "../../../../tmp/escaped-seal";
+    p.setup(evil, "\"t\" --verify 'exit 1' --stall-limit 0");
+    let seal = p.seal_path();
+    assert_eq!(
+        seal.parent(),
+        Some(p.loopgate_home().join("seals").as_path()),
+        "{}",
+        seal.display()
+    );
+    assert_eq!(p.seal()["fields"]["session_id"], evil);
+    p.stop(evil, PROMISE).blocked();
+    // A forged loop id in the state file is overruled by the seal's, which names the logs.
+    p.edit_state(|text| text.replace(&format!("loop_id: {}", p.loop_id()), "loop_id: ../../../../tmp/forged"));
+    p.stop(evil, PROMISE).blocked();
+    let logs: Vec<String> = fs::read_dir(p.path(".claude/loopgate"))
+        .expect("logs")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("verify-"))
+        .collect();
+    assert_eq!(logs.len(), 2, "{logs:?}");
+    assert!(
+        logs.iter().all(|n| !n.contains("..") && !n.contains("forged")),
+        "{logs:?}"
+    );
+    assert!(!std::path::Path::new("/tmp/escaped-seal").exists() && !std::path::Path::new("/tmp/forged").exists());
+    assert!(
+        p.history().iter().any(|r| r["status"] == "tamper_detected"),
+        "{:?}",
+        p.statuses()
+    );
+    assert_eq!(p.seal_paths().len(), 1);
+}
+
+/// Seals whose project is gone, and seals marked ended (a crash while a loop was ending), are removed by the next
+/// setup that uses the same store; a live loop's seal in another project is kept.
+#[test]
+fn stale_seals_are_cleaned_up_and_live_ones_kept() {
+    let home = Project::new();
+    let shared = home.loopgate_home().to_path_buf();
+    let gone = Project::new();
+    gone.loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("LOOPGATE_HOME", shared.clone())
+        .stdin("\"will be deleted\"")
+        .run()
+        .success();
+    let live = Project::new();
+    live.loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("LOOPGATE_HOME", shared.clone())
+        .stdin("\"still running\"")
+        .run()
+        .success();
+    let seals = |dir: &std::path::Path| fs::read_dir(dir.join("seals")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(seals(&shared), 2);
+    fs::remove_dir_all(gone.root()).expect("delete the project");
+    // A seal left `ended` by a crash in the middle of ending a loop.
+    let ended = shared.join("seals/0123456789abcdef0123456789abcdef.json");
+    let mut copy: serde_json::Value = serde_json::from_slice(
+        &fs::read(
+            fs::read_dir(shared.join("seals"))
+                .expect("ls")
+                .flatten()
+                .next()
+                .expect("one")
+                .path(),
+        )
+        .expect("read"),
+    )
+    .expect("seal json");
+    copy["ended"] = true.into();
+    fs::write(&ended, copy.to_string()).expect("write ended seal");
+    assert_eq!(seals(&shared), 3);
+
+    home.setup("S", "\"new loop\"");
+    assert_eq!(
+        seals(&shared),
+        2,
+        "the deleted project's and the ended seal are gone; the live and new remain"
+    );
+    live.loopgate(["status", "--json"])
+        .env("LOOPGATE_HOME", shared.clone())
+        .run()
+        .stdout_contains("still running");
+    assert!(live.exists(STATE));
+}
