@@ -125,3 +125,43 @@ fn make_tree(root: &Path, files: usize, total: usize) {
         std::fs::write(dir.join(format!("f{i}.rs")), &body).expect("write");
     }
 }
+
+/// The progress probe at every stop (default `--stall-limit 10`) in a git repository of 10,000 files, three of
+/// them modified: one `git status` and the metadata of the changed paths.
+#[divan::bench(sample_count = 20)]
+fn progress_probe_git_10k_files(bencher: divan::Bencher) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    make_tree(dir.path(), 10_000, 10_000 * 512);
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .env("GIT_AUTHOR_NAME", "b")
+            .env("GIT_AUTHOR_EMAIL", "b@b")
+            .env("GIT_COMMITTER_NAME", "b")
+            .env("GIT_COMMITTER_EMAIL", "b@b")
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("git");
+        assert!(ok.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "tree"]);
+    // Files written in the same second as the index are "racily clean" and git re-reads them at every status;
+    // in a real repository they are older. Let a second pass and refresh the index, as any git command does.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    git(&["update-index", "-q", "--refresh"]);
+    for i in 0..3 {
+        std::fs::write(dir.path().join(format!("tests/d{i}/f{i}.rs")), "changed").expect("write");
+    }
+    bencher.bench(|| loopgate::progress::probe(black_box(dir.path())));
+}
+
+/// The same probe outside git: a metadata walk of 10,000 files.
+#[divan::bench(sample_count = 20)]
+fn progress_probe_metadata_10k_files(bencher: divan::Bencher) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    make_tree(dir.path(), 10_000, 10_000 * 512);
+    bencher.bench(|| loopgate::progress::probe(black_box(dir.path())));
+}
