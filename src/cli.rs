@@ -18,7 +18,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Start a loop in this project (called by the /pua-loop slash command).
+    /// Start a loop in this project (called by the /loopgate:pua-loop slash command).
     Setup(Box<SetupArgs>),
     /// Run an agent CLI in a loop, a fresh process each iteration, until the sealed verify command passes.
     Run(Box<RunArgs>),
