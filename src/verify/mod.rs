@@ -20,7 +20,7 @@ mod capture;
 mod error;
 #[cfg(test)]
 mod tests;
-mod unix;
+pub(crate) mod unix;
 
 pub use error::VerifyError;
 

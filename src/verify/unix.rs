@@ -1,5 +1,5 @@
-//! Unix process plumbing for the verify runner: the output pipe, process-group signals, and waiting
-//! for the shell to exit *without reaping it*.
+//! Unix process plumbing for the verify runner (and `loopgate run`'s agent, which uses the same rules): the
+//! output pipe, process-group signals, and waiting for a child to exit *without reaping it*.
 //!
 //! Why not reap at once: a process group id stays reserved while any member, zombies included,
 //! exists. Keeping the shell (the group leader) as an unreaped zombie until the rest of its group
@@ -9,7 +9,7 @@ use std::io::{self, PipeReader, PipeWriter};
 use std::os::fd::{AsRawFd, BorrowedFd};
 use std::time::Duration;
 
-pub(super) use libc::pid_t;
+pub(crate) use libc::pid_t;
 
 /// A pipe for the command's stdout and stderr: the write end goes to the child twice, the read end
 /// is non-blocking so the reader can notice a stop request while a grandchild keeps the pipe open.
@@ -55,14 +55,25 @@ pub(super) fn wait_readable(fd: BorrowedFd<'_>, timeout: Duration) -> io::Result
 /// Blocks until process `pid` (our child) has exited, leaving it a zombie (`WNOWAIT`) so that
 /// its pid, and with it the process-group id, stays reserved until `Child::wait` reaps it.
 pub(super) fn wait_exited_keep_zombie(pid: pid_t) -> io::Result<()> {
+    waitid_keep_zombie(pid, 0).map(|_| ())
+}
+
+/// Whether our child `pid` has exited, without blocking and without reaping it (see above).
+pub(crate) fn exited_keep_zombie(pid: pid_t) -> io::Result<bool> {
+    waitid_keep_zombie(pid, libc::WNOHANG)
+}
+
+/// `waitid(P_PID, pid, WEXITED | WNOWAIT | extra)`, retried on EINTR; true when the child has exited.
+fn waitid_keep_zombie(pid: pid_t, extra: libc::c_int) -> io::Result<bool> {
     let id = libc::id_t::try_from(pid).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
     loop {
         // SAFETY: siginfo_t is plain data; zeroed is a valid value and waitid only writes into it.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
         // SAFETY: valid pointer to `info`; P_PID with our own child's pid.
-        let rc = unsafe { libc::waitid(libc::P_PID, id, &raw mut info, libc::WEXITED | libc::WNOWAIT) };
+        let rc = unsafe { libc::waitid(libc::P_PID, id, &raw mut info, libc::WEXITED | libc::WNOWAIT | extra) };
         if rc == 0 {
-            return Ok(());
+            // SAFETY: waitid filled `info`, or left it zeroed when WNOHANG found nothing exited yet.
+            return Ok(unsafe { info.si_pid() } != 0);
         }
         let err = io::Error::last_os_error();
         if err.kind() != io::ErrorKind::Interrupted {
@@ -81,7 +92,8 @@ pub(super) fn kill_group(pgid: pid_t) {
     signal_group(pgid, libc::SIGKILL);
 }
 
-fn signal_group(pgid: pid_t, signal: libc::c_int) {
+/// Sends `signal` to every process in group `pgid`.
+pub(crate) fn signal_group(pgid: pid_t, signal: libc::c_int) {
     // Never signal group 0 or 1 (our own group, or everything): only a real child's group.
     if pgid > 1 {
         // SAFETY: killpg has no memory effects. ESRCH (group gone) and EPERM (a member changed

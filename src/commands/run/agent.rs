@@ -16,6 +16,7 @@
 //! - **Deadline**: on `--agent-timeout` (or the loop's `--max-duration`), or when the loop stops being ours,
 //!   SIGTERM goes to the group, then SIGKILL after [`crate::verify::KILL_GRACE`].
 
+use crate::verify::unix::{exited_keep_zombie, signal_group};
 use std::io::{self, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -149,7 +150,7 @@ pub fn run(spec: &Spec, sink: Sink, mut keep_going: impl FnMut() -> bool) -> io:
     let mut kill_sent = false;
     let mut last_check = start;
     loop {
-        if exited(pid)? {
+        if exited_keep_zombie(pid)? {
             break;
         }
         let now = Instant::now();
@@ -233,39 +234,5 @@ impl Tail {
             let excess = self.bytes.len() - TAIL_BYTES;
             self.bytes.drain(..excess);
         }
-    }
-}
-
-/// Whether our child `pid` has exited, leaving it a zombie (`WNOWAIT`) so its group id stays reserved.
-fn exited(pid: libc::pid_t) -> io::Result<bool> {
-    let id = libc::id_t::try_from(pid).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-    loop {
-        // SAFETY: siginfo_t is plain data; zeroed is a valid value and waitid only writes into it.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointer to `info`; P_PID with our own child's pid.
-        let rc = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                id,
-                &raw mut info,
-                libc::WEXITED | libc::WNOWAIT | libc::WNOHANG,
-            )
-        };
-        if rc == 0 {
-            // SAFETY: waitid filled `info` (or left it zeroed when nothing has exited yet).
-            return Ok(unsafe { info.si_pid() } != 0);
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
-        }
-    }
-}
-
-/// Sends `signal` to process group `pgid`; never to group 0 or 1 (ours, or everything).
-pub fn signal_group(pgid: libc::pid_t, signal: libc::c_int) {
-    if pgid > 1 {
-        // SAFETY: killpg has no memory effects; ESRCH (the group is gone) leaves nothing to do.
-        unsafe { libc::killpg(pgid, signal) };
     }
 }

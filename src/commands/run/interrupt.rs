@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::agent;
 use crate::exit_codes;
+use crate::verify::unix::signal_group;
 
 /// Signals received so far.
 static COUNT: AtomicUsize = AtomicUsize::new(0);
@@ -136,11 +137,11 @@ fn watch(mut reader: io::PipeReader, on_interrupt: impl FnOnce(i32)) {
             }
             match seen.iter_mut().find(|(g, ..)| *g == group) {
                 None => {
-                    agent::signal_group(group, libc::SIGTERM);
+                    signal_group(group, libc::SIGTERM);
                     seen.push((group, now, false));
                 }
                 Some((_, since, killed)) if !*killed && now - *since >= crate::verify::KILL_GRACE => {
-                    agent::signal_group(group, libc::SIGKILL);
+                    signal_group(group, libc::SIGKILL);
                     *killed = true;
                 }
                 Some(_) => {}
