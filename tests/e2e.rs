@@ -9,6 +9,8 @@
 //! Needs the CLI: `scripts/install-claude.sh` (or `LOOPGATE_CLAUDE_BIN`). Without it every scenario fails
 //! with that instruction; nothing is skipped.
 
+#[path = "support/common.rs"]
+mod common;
 #[path = "e2e/harness.rs"]
 mod harness;
 #[path = "e2e/mock_api.rs"]
@@ -20,18 +22,7 @@ use harness::{Project, Run, claude_bin, eventually, pid_alive};
 use mock_api::Reply;
 use serde_json::Value;
 
-/// A verify script: passes once `src.txt` holds `fixed`, otherwise fails with a recognizable line.
-const CHECK_SH: &str = r#"#!/bin/sh
-if [ "$(cat src.txt 2>/dev/null)" = fixed ]; then
-    echo "check: 3 passed"
-    exit 0
-fi
-echo "test parser::roundtrip ... FAILED"
-echo "VERIFY-MARK-7: expected 'fixed' in src.txt, found '$(cat src.txt 2>/dev/null)'"
-exit 1
-"#;
-
-const TASK: &str = "make src.txt say fixed";
+use common::{CHECK_SH, TASK};
 
 fn promise() -> Reply {
     Reply::text("I believe the work is complete.\n\n<promise>LOOP_DONE</promise>")

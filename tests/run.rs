@@ -2,6 +2,8 @@
 //! given, fix (or fail to fix) the project, print tags, sleep, ignore SIGTERM or leave grandchildren behind.
 //! The real binary runs in a temp project with its own `HOME` and seal store (see `run/support.rs`).
 
+#[path = "support/common.rs"]
+mod common;
 #[path = "run/support.rs"]
 mod support;
 

@@ -2,7 +2,6 @@
 //! and the real binary run in the foreground or the background (for Ctrl-C and concurrent commands).
 
 use std::fs;
-use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -11,19 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// A verify script: passes once `src.txt` holds `fixed`, otherwise fails with a recognizable line.
-pub const CHECK_SH: &str = r#"#!/bin/sh
-if [ "$(cat src.txt 2>/dev/null)" = fixed ]; then
-    echo "check: 3 passed"
-    exit 0
-fi
-echo "test parser::roundtrip ... FAILED"
-echo "VERIFY-MARK-7: expected 'fixed' in src.txt, found '$(cat src.txt 2>/dev/null)'"
-exit 1
-"#;
-
-/// The task most tests give.
-pub const TASK: &str = "make src.txt say fixed";
+pub use crate::common::{CHECK_SH, TASK};
 
 pub struct Project {
     _temp: tempfile::TempDir,
@@ -125,17 +112,7 @@ impl Project {
     pub fn start_with(&self, mut cmd: Command) -> Running {
         cmd.process_group(0);
         let mut child = cmd.spawn().expect("spawn loopgate");
-        let drain = |pipe: Option<Box<dyn Read + Send>>| {
-            thread::spawn(move || {
-                let mut buf = Vec::new();
-                if let Some(mut pipe) = pipe {
-                    let _ = pipe.read_to_end(&mut buf);
-                }
-                String::from_utf8_lossy(&buf).into_owned()
-            })
-        };
-        let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-        let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+        let (stdout, stderr) = crate::common::drain_output(&mut child);
         Running {
             child,
             stdout,
