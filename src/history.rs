@@ -207,7 +207,7 @@ pub fn of_loop<'a>(records: &'a [Record], loop_id: &'a str) -> impl Iterator<Ite
 
 mod scan;
 mod tail;
-pub use scan::{Glance, Glances, glance_loop, last_record, parse_loop, read_last, read_loop, read_span};
+pub use scan::{Glance, last_record, parse_loop, read_last, read_loop, read_span};
 pub use tail::{TAIL_EVENTS, Tail, glance_tail};
 
 #[cfg(test)]

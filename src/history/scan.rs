@@ -8,8 +8,8 @@
 //! control characters; never one loopgate makes — could be spelled many ways: then every line is parsed.)
 //!
 //! Files are read in fixed-size chunks, so memory follows the size of what is kept, not of the history. For
-//! `loopgate status`, which shows one glyph per event of the running loop, a [`Glance`] keeps only the fields it
-//! reads and skips the big ones (verify tails, summaries) without copying them.
+//! `loopgate status`, which shows one glyph per recent event of the running loop (read backwards by `tail`), a
+//! [`Glance`] keeps only the fields it reads and skips the big ones (verify tails, summaries) without copying them.
 
 use std::fs::File;
 use std::io::{self, Read as _, Seek as _, SeekFrom};
@@ -27,14 +27,14 @@ const CHUNK: usize = 1024 * 1024;
 /// Reads the records of one loop; a missing file is an empty history. The same as [`parse_loop`] on the whole
 /// file.
 pub fn read_loop(path: &Path, loop_id: &str) -> io::Result<Read> {
-    let (records, bad_lines) = scan_file::<Record>(path, loop_id)?;
+    let (records, bad_lines) = scan_file(path, loop_id)?;
     Ok(Read { records, bad_lines })
 }
 
 /// The records of one loop, in order: the same as [`super::parse`] then [`super::of_loop`], without parsing the other
 /// loops' lines. `bad_lines` lists the lines that might have been this loop's and did not parse.
 pub fn parse_loop(bytes: &[u8], loop_id: &str) -> Read {
-    let mut scan = LoopScan::<Record>::new(loop_id);
+    let mut scan = LoopScan::new(loop_id);
     scan.feed(bytes);
     Read {
         records: scan.items,
@@ -97,20 +97,6 @@ impl Glance {
     }
 }
 
-/// What [`glance_loop`] found.
-#[derive(Debug, Default)]
-pub struct Glances {
-    pub glances: Vec<Glance>,
-    /// Line numbers (1-based) that might have been this loop's and did not parse.
-    pub bad_lines: Vec<usize>,
-}
-
-/// Glances at the records of one loop (see [`Glance`]); a missing file is an empty history.
-pub fn glance_loop(path: &Path, loop_id: &str) -> io::Result<Glances> {
-    let (glances, bad_lines) = scan_file::<Glance>(path, loop_id)?;
-    Ok(Glances { glances, bad_lines })
-}
-
 /// The whole record at `span` of the history (from a [`Glance`]); `None` if it no longer parses.
 pub fn read_span(path: &Path, span: Range<u64>) -> io::Result<Option<Record>> {
     let mut file = File::open(path)?;
@@ -159,43 +145,14 @@ pub fn last_record(bytes: &[u8]) -> Option<Record> {
         .find_map(|line| serde_json::from_slice(line).ok())
 }
 
-/// What a scan keeps of a line.
-trait FromLine: Sized {
-    /// Parses the line found at byte `span` of the history.
-    fn from_line(line: &[u8], span: Range<u64>) -> Option<Self>;
-    fn loop_id(&self) -> &str;
-}
-
-impl FromLine for Record {
-    fn from_line(line: &[u8], _span: Range<u64>) -> Option<Self> {
-        serde_json::from_slice(line).ok()
-    }
-
-    fn loop_id(&self) -> &str {
-        &self.loop_id
-    }
-}
-
-impl FromLine for Glance {
-    fn from_line(line: &[u8], span: Range<u64>) -> Option<Self> {
-        let mut glance: Glance = serde_json::from_slice(line).ok()?;
-        glance.span = span;
-        Some(glance)
-    }
-
-    fn loop_id(&self) -> &str {
-        &self.loop_id
-    }
-}
-
 /// Scans a history file in chunks of whole lines.
-fn scan_file<T: FromLine>(path: &Path, loop_id: &str) -> io::Result<(Vec<T>, Vec<usize>)> {
+fn scan_file(path: &Path, loop_id: &str) -> io::Result<(Vec<Record>, Vec<usize>)> {
     let mut file = match File::open(path) {
         Ok(file) => file,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
         Err(err) => return Err(err),
     };
-    let mut scan = LoopScan::<T>::new(loop_id);
+    let mut scan = LoopScan::new(loop_id);
     // `buf[..filled]` holds what was read and not yet scanned: the start of a line whose end is still to come.
     let mut buf = vec![0u8; CHUNK];
     let mut filled = 0;
@@ -223,18 +180,17 @@ fn scan_file<T: FromLine>(path: &Path, loop_id: &str) -> io::Result<(Vec<T>, Vec
 }
 
 /// The state of a scan over a history fed in pieces of whole lines.
-struct LoopScan<'a, T> {
+struct LoopScan<'a> {
     loop_id: &'a str,
     /// Finds the id or a `\u` escape; `None` when the id itself would need escaping (every line is parsed then).
     finder: Option<regex::bytes::Regex>,
-    items: Vec<T>,
+    items: Vec<Record>,
     bad_lines: Vec<usize>,
-    /// Lines and bytes fed so far.
+    /// Lines fed so far.
     lines: usize,
-    offset: u64,
 }
 
-impl<'a, T: FromLine> LoopScan<'a, T> {
+impl<'a> LoopScan<'a> {
     fn new(loop_id: &'a str) -> Self {
         let plain = !loop_id.is_empty()
             && !loop_id
@@ -249,7 +205,6 @@ impl<'a, T: FromLine> LoopScan<'a, T> {
             items: Vec::new(),
             bad_lines: Vec::new(),
             lines: 0,
-            offset: 0,
         }
     }
 
@@ -263,7 +218,7 @@ impl<'a, T: FromLine> LoopScan<'a, T> {
                 while let Some(found) = finder.find_at(bytes, from) {
                     let start = memchr::memrchr(b'\n', &bytes[..found.start()]).map_or(0, |i| i + 1);
                     let end = memchr::memchr(b'\n', &bytes[found.end()..]).map_or(bytes.len(), |i| found.end() + i);
-                    if !self.consider(&bytes[start..end], start) {
+                    if !self.consider(&bytes[start..end]) {
                         bad_starts.push(start);
                     }
                     from = end + 1;
@@ -275,7 +230,7 @@ impl<'a, T: FromLine> LoopScan<'a, T> {
             None => {
                 let mut start = 0;
                 for line in bytes.split(|&b| b == b'\n') {
-                    if !line.iter().all(u8::is_ascii_whitespace) && !self.consider(line, start) {
+                    if !line.iter().all(u8::is_ascii_whitespace) && !self.consider(line) {
                         bad_starts.push(start);
                     }
                     start += line.len() + 1;
@@ -291,20 +246,18 @@ impl<'a, T: FromLine> LoopScan<'a, T> {
             self.bad_lines.push(number);
         }
         self.lines += memchr::memchr_iter(b'\n', bytes).count();
-        self.offset += bytes.len() as u64;
     }
 
     /// Keeps the line at `start` of the fed bytes if it is this loop's; false if it does not parse.
-    fn consider(&mut self, line: &[u8], start: usize) -> bool {
+    fn consider(&mut self, line: &[u8]) -> bool {
         // Lines loopgate writes begin with the loop id; one that begins with another id is not this loop's record
         // (a second `loop_id` key would make it no record at all), so it is not parsed — a line holding a `\u`
         // escape (colored test output) costs a substring check, not a parse.
         if leading_loop_id(line).is_some_and(|id| id != self.loop_id.as_bytes()) {
             return true;
         }
-        let begin = self.offset + start as u64;
-        match T::from_line(line, begin..begin + line.len() as u64) {
-            Some(item) if item.loop_id() == self.loop_id => {
+        match serde_json::from_slice::<Record>(line).ok() {
+            Some(item) if item.loop_id == self.loop_id => {
                 self.items.push(item);
                 true
             }
