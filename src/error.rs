@@ -1,7 +1,6 @@
 //! The crate's error type: one variant per area, each carrying the path or command it concerns, and the one
 //! exhaustive mapping from errors to exit codes.
 
-use std::fmt;
 use std::path::PathBuf;
 
 use crate::exit_codes;
@@ -10,15 +9,17 @@ use crate::seal::SealError;
 use crate::state::StateError;
 use crate::verify::VerifyError;
 
-#[derive(Debug)]
+/// Display is one line that reads after "loopgate: " and ends with its cause, so only Display is printed.
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Bad flags or /pua-loop text; the message names the flag.
+    #[error("{0}")]
     Usage(String),
     /// The command needs a loop and the project has none.
-    NoLoop {
-        root: PathBuf,
-    },
-    /// Another session's loop is running in this project.
+    #[error("no loop in `{}` (start one with /loopgate:pua-loop in Claude Code)", root.display())]
+    NoLoop { root: PathBuf },
+    /// Another session's loop, or a `loopgate run`'s, is running in this project.
+    #[error("{}", conflict_text(session, loop_id, *run_pid, *run_alive))]
     Conflict {
         session: String,
         loop_id: String,
@@ -28,17 +29,23 @@ pub enum Error {
         run_alive: bool,
     },
     /// `loopgate run` could not start the agent command.
+    #[error("failed to start the agent `{command}`: {source}{hint}")]
     AgentStart {
         command: String,
         source: std::io::Error,
         /// What to do about it, appended after the cause.
         hint: &'static str,
     },
-    State(StateError),
-    Seal(SealError),
-    History(HistoryError),
-    Verify(VerifyError),
+    #[error(transparent)]
+    State(#[from] StateError),
+    #[error(transparent)]
+    Seal(#[from] SealError),
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
     /// Any other file operation; `action` reads after "failed to".
+    #[error("failed to {action} `{}`: {source}", path.display())]
     Io {
         action: &'static str,
         path: PathBuf,
@@ -63,70 +70,16 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Usage(message) => f.write_str(message),
-            Self::NoLoop { root } => write!(
-                f,
-                "no loop in `{}` (start one with /loopgate:pua-loop in Claude Code)",
-                root.display()
-            ),
-            Self::Conflict {
-                loop_id,
-                run_pid: Some(pid),
-                run_alive: true,
-                ..
-            } => write!(
-                f,
-                "a `loopgate run` loop (`{loop_id}`) is running in this project (pid {pid}); stop it with Ctrl-C in its terminal or `loopgate cancel`, or pass `--force` to replace it"
-            ),
-            Self::Conflict {
-                loop_id,
-                run_pid: Some(pid),
-                ..
-            } => write!(
-                f,
-                "a `loopgate run` loop (`{loop_id}`) was left behind by pid {pid}, which is gone; continue it with `loopgate run --resume -- AGENT…`, end it with `loopgate cancel`, or pass `--force` to replace it"
-            ),
-            Self::Conflict { session, loop_id, .. } => write!(
-                f,
-                "a loop (`{loop_id}`) is already running in this project for session `{session}`; cancel it with `loopgate cancel`, or pass `--force` to replace it"
-            ),
-            Self::AgentStart { command, source, hint } => {
-                write!(f, "failed to start the agent `{command}`: {source}{hint}")
-            }
-            Self::State(err) => err.fmt(f),
-            Self::Seal(err) => err.fmt(f),
-            Self::History(err) => err.fmt(f),
-            Self::Verify(err) => err.fmt(f),
-            Self::Io { action, path, source } => write!(f, "failed to {action} `{}`: {source}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<StateError> for Error {
-    fn from(err: StateError) -> Self {
-        Self::State(err)
-    }
-}
-
-impl From<SealError> for Error {
-    fn from(err: SealError) -> Self {
-        Self::Seal(err)
-    }
-}
-
-impl From<HistoryError> for Error {
-    fn from(err: HistoryError) -> Self {
-        Self::History(err)
-    }
-}
-
-impl From<VerifyError> for Error {
-    fn from(err: VerifyError) -> Self {
-        Self::Verify(err)
+fn conflict_text(session: &str, loop_id: &str, run_pid: Option<u32>, run_alive: bool) -> String {
+    match run_pid {
+        Some(pid) if run_alive => format!(
+            "a `loopgate run` loop (`{loop_id}`) is running in this project (pid {pid}); stop it with Ctrl-C in its terminal or `loopgate cancel`, or pass `--force` to replace it"
+        ),
+        Some(pid) => format!(
+            "a `loopgate run` loop (`{loop_id}`) was left behind by pid {pid}, which is gone; continue it with `loopgate run --resume -- AGENT…`, end it with `loopgate cancel`, or pass `--force` to replace it"
+        ),
+        None => format!(
+            "a loop (`{loop_id}`) is already running in this project for session `{session}`; cancel it with `loopgate cancel`, or pass `--force` to replace it"
+        ),
     }
 }

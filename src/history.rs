@@ -5,7 +5,6 @@
 //! interleave; strings are escaped by serde_json, so whatever bytes a verify printed the line stays valid JSON.
 //! Readers tolerate a torn final line (a crash mid-append) and report it instead of failing.
 
-use std::fmt;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -115,19 +114,12 @@ impl Record {
 }
 
 /// Failure to append to or read the history; names the file.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("failed to write history `{}`: {source}", path.display())]
 pub struct HistoryError {
     pub path: PathBuf,
     pub source: std::io::Error,
 }
-
-impl fmt::Display for HistoryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "failed to write history `{}`: {}", self.path.display(), self.source)
-    }
-}
-
-impl std::error::Error for HistoryError {}
 
 /// Appends one record as one line, under the file lock, with one write. Returns the byte range it took.
 pub fn append(path: &Path, record: &Record) -> Result<std::ops::Range<u64>, HistoryError> {

@@ -11,7 +11,6 @@
 //! between steps therefore never resurrects an ended loop.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -89,34 +88,15 @@ pub fn differences(sealed: &State, found: &State) -> Vec<String> {
 }
 
 /// Failures of the seal store; each names the file.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SealError {
+    #[error("failed to read seal `{}`: {source}", path.display())]
     Read { path: PathBuf, source: std::io::Error },
+    #[error("seal `{}` is corrupt: {problem}", path.display())]
     Corrupt { path: PathBuf, problem: String },
+    #[error("failed to write seal `{}`: {source} (set `LOOPGATE_HOME` to a writable directory)", path.display())]
     Write { path: PathBuf, source: std::io::Error },
 }
-
-impl fmt::Display for SealError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Read { path, source } => {
-                write!(f, "failed to read seal `{}`: {source}", path.display())
-            }
-            Self::Corrupt { path, problem } => {
-                write!(f, "seal `{}` is corrupt: {problem}", path.display())
-            }
-            Self::Write { path, source } => {
-                write!(
-                    f,
-                    "failed to write seal `{}`: {source} (set `LOOPGATE_HOME` to a writable directory)",
-                    path.display()
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for SealError {}
 
 /// Where seals live for a project.
 pub struct Store {

@@ -5,7 +5,6 @@
 //! line ends round-trips), and every write is atomic. The state file is a convenience copy for humans and
 //! scripts: the oracle fields in it are checked against the seal, which wins (see `seal`).
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -212,30 +211,15 @@ pub struct State {
 }
 
 /// Failures reading or writing the state file; each names the file.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum StateError {
+    #[error("failed to read `{}`: {source}", path.display())]
     Read { path: PathBuf, source: std::io::Error },
+    #[error("state file `{}` is corrupt: {problem}", path.display())]
     Corrupt { path: PathBuf, problem: String },
+    #[error("failed to write `{}`: {source}", path.display())]
     Write { path: PathBuf, source: std::io::Error },
 }
-
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Read { path, source } => {
-                write!(f, "failed to read `{}`: {source}", path.display())
-            }
-            Self::Corrupt { path, problem } => {
-                write!(f, "state file `{}` is corrupt: {problem}", path.display())
-            }
-            Self::Write { path, source } => {
-                write!(f, "failed to write `{}`: {source}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for StateError {}
 
 impl State {
     /// Renders the file: `---`, the YAML, `---`, the task exactly as given.
