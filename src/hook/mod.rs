@@ -5,6 +5,10 @@
 //! input, an unreadable file) the hook **fails open**: it lets the agent stop or the tool run, prints one line
 //! naming the file and the problem on stderr, and repeats it to the user in `systemMessage`. It fails closed
 //! (blocks) only where the oracle itself was tampered with — and then the seal, not the tampered file, decides.
+//!
+//! A panic is no exception: Rust would exit 101, which Claude Code treats as a non-blocking error and lets the
+//! agent stop — the loop silently off. [`guarded`] catches it and turns it into the same fail-open answer, with
+//! the panic's message and place, so the user sees that loopgate has a bug instead of a loop that just ended.
 
 mod input;
 mod output;
@@ -16,6 +20,8 @@ pub use input::{HookInput, MAX_INPUT, parse as parse_input};
 pub use output::HookOutput;
 
 use std::io::Write;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Mutex;
 
 use crate::cli::HookEvent;
 
@@ -29,7 +35,11 @@ pub fn run(event: &HookEvent) -> u8 {
         HookEvent::PreToolUse => ("PreToolUse", pre_tool_use::handle),
         HookEvent::SessionStart => ("SessionStart", session_start::handle),
     };
-    let outcome = input::read(std::io::stdin().lock(), name).and_then(|input| handler(&input));
+    let outcome = guarded(name, || {
+        let input = input::read(std::io::stdin().lock(), name)?;
+        debug_panic(name);
+        handler(&input)
+    });
     let output = match outcome {
         Ok(output) => output,
         Err(problem) => {
@@ -44,4 +54,75 @@ pub fn run(event: &HookEvent) -> u8 {
         let _ = writeln!(stdout, "{}", output.to_json());
     }
     crate::exit_codes::OK
+}
+
+/// The message and place of the last panic, kept by the panic hook [`guarded`] installs.
+static PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs a hook's `decide`, turning a panic into a one-line problem (so the hook fails open and says why)
+/// instead of exit 101. The default panic message is replaced by that line, printed once by the caller.
+pub fn guarded<T>(name: &str, decide: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let previous = panic::take_hook();
+    panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        let place = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        *PANIC.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(format!("{message}{place}"));
+    }));
+    let result = panic::catch_unwind(AssertUnwindSafe(decide));
+    panic::set_hook(previous);
+    result.unwrap_or_else(|_| {
+        let what = PANIC
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+            .unwrap_or_else(|| "a panic".to_string());
+        Err(format!(
+            "internal error in the {name} hook: {what}; this is a bug in loopgate, please report it"
+        ))
+    })
+}
+
+/// Debug builds only: `LOOPGATE_DEBUG_PANIC=Stop` (or `PreToolUse`, `SessionStart`) makes that hook panic after
+/// reading its input, so the tests can prove a panic fails open. Release builds have no such switch.
+fn debug_panic(name: &str) {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("LOOPGATE_DEBUG_PANIC").is_some_and(|v| v == name) {
+        panic!("LOOPGATE_DEBUG_PANIC={name}");
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = name;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guarded;
+
+    #[test]
+    fn a_panic_becomes_a_problem_naming_the_hook_the_message_and_the_place() {
+        let out: Result<(), String> = guarded("Stop", || panic!("index out of bounds"));
+        let problem = out.expect_err("a panic is a problem");
+        assert!(
+            problem.starts_with("internal error in the Stop hook: index out of bounds at src/hook/mod.rs:"),
+            "{problem}"
+        );
+        assert!(problem.ends_with("please report it"), "{problem}");
+        let formatted: Result<(), String> = guarded("PreToolUse", || panic!("bad {}", 42));
+        assert!(formatted.expect_err("panic").contains("PreToolUse hook: bad 42 at "));
+    }
+
+    #[test]
+    fn without_a_panic_the_result_passes_through() {
+        assert_eq!(guarded("Stop", || Ok::<_, String>(7)), Ok(7));
+        assert_eq!(
+            guarded::<()>("Stop", || Err("bad input".into())),
+            Err("bad input".to_string())
+        );
+    }
 }

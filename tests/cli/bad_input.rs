@@ -427,3 +427,60 @@ fn verify_leaving_a_grandchild_behind() {
     assert_eq!(rejected["verify_exit"], 1, "{rejected}");
     assert_eq!(rejected["timed_out"], false, "{rejected}");
 }
+
+/// A panic in a hook (issue 14, item 3) must not exit 101, which Claude Code shows to nobody and which lets the
+/// agent stop with the loop silently off: each hook catches it, exits 0, and names the bug to the user. Debug
+/// builds panic on purpose with `LOOPGATE_DEBUG_PANIC=HOOK` after reading the input.
+#[test]
+fn a_panic_in_a_hook_fails_open_and_says_so() {
+    let p = running_loop();
+    let (state, history) = (p.state_text(), p.history_bytes());
+    let out = p.stop_cmd("S", PROMISE).env("LOOPGATE_DEBUG_PANIC", "Stop").run();
+    if !cfg!(debug_assertions) {
+        // A release build (`cargo test --release`) has no such switch: the stop is judged as usual.
+        out.blocked();
+        return;
+    }
+    let message = out.allowed();
+    for text in [out.stderr_line(), message.as_str()] {
+        assert!(
+            text.contains("internal error in the Stop hook: LOOPGATE_DEBUG_PANIC=Stop at src/hook/mod.rs:"),
+            "{out}"
+        );
+        assert!(text.contains("bug in loopgate"), "{out}");
+    }
+    assert!(
+        !out.stderr.contains("panicked at"),
+        "the default panic message is replaced\n{out}"
+    );
+    assert_eq!(
+        (p.state_text(), p.history_bytes()),
+        (state, history),
+        "nothing recorded"
+    );
+    // The loop is still there: the next stop without the switch is judged as usual.
+    p.stop("S", "still working").blocked();
+
+    let tool = json!({"session_id": "S", "cwd": p.root(), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "echo x > .claude/pua-loop.local.md"}});
+    let out = p
+        .loopgate(["hook", "pre-tool-use"])
+        .stdin(tool.to_string())
+        .env("LOOPGATE_DEBUG_PANIC", "PreToolUse")
+        .run();
+    out.success();
+    assert!(
+        out.json()["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("PreToolUse hook")),
+        "{out}"
+    );
+    let start = json!({"session_id": "S", "cwd": p.root(), "hook_event_name": "SessionStart", "source": "startup"});
+    let out = p
+        .loopgate(["hook", "session-start"])
+        .stdin(start.to_string())
+        .env("LOOPGATE_DEBUG_PANIC", "SessionStart")
+        .run();
+    out.success();
+    assert!(out.stderr_line().contains("SessionStart hook"), "{out}");
+}
