@@ -4,7 +4,7 @@
 //!
 //! Layout: `cli` (clap structs) → `commands::*` (terminal commands) and `hook::*` (Claude Code hooks), built on
 //! the concepts `state` (the mirror file), `seal` (the authoritative oracle), `history` (append-only JSONL),
-//! `lifecycle` (find / reconcile / end a loop), `oracle` (judge a claim), `verify` (the process runner),
+//! `lifecycle` (find / reconcile / end a loop), `oracle` (judge a claim), `process` (the supervisor of child processes), `verify` (the verify runner),
 //! `summary` (failure synthesis), `feedback` + `messages` (what the model and user read), `signals` (tags in
 //! the agent's message), `guard` (PreToolUse decisions) and `args` (splitting /pua-loop text).
 
@@ -22,6 +22,7 @@ pub mod hook;
 pub mod lifecycle;
 pub mod messages;
 pub mod oracle;
+pub mod process;
 pub mod progress;
 pub mod project;
 pub mod report;

@@ -273,7 +273,7 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
                     session: fields.session_id.clone(),
                     loop_id: fields.loop_id.clone(),
                     run_pid,
-                    run_alive: run_pid.is_some_and(crate::commands::run::process_alive),
+                    run_alive: run_pid.is_some_and(crate::process::alive),
                 });
             }
             let record = Record::new(active.loop_id(), fields.iteration, Status::Cancelled)

@@ -88,7 +88,7 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         "completion_promise": f.completion_promise,
         "session_id": f.session_id,
         "driver": f.driver.map(|crate::state::Driver::Run { pid }| {
-            json!({"kind": "run", "pid": pid, "running": crate::commands::run::process_alive(pid)})
+            json!({"kind": "run", "pid": pid, "running": crate::process::alive(pid)})
         }),
         "pause_reason": f.pause_reason,
         "sealed": f.sealed,

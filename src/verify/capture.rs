@@ -5,20 +5,15 @@
 //! head buffer. The log file gets the first [`Limits::log_head`] bytes as they arrive (so a person
 //! can `tail -f` it during a long verify) and, at the end, a marker line `[… N bytes omitted …]`
 //! and the last [`Limits::log_tail`] bytes: head and tail kept, never more than about 2 MiB.
+//!
+//! [`Lines`] cuts the same stream into lines for an observer, holding at most one [`MAX_LINE`] line.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
-use std::os::fd::AsFd;
+use std::io::{self, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
-use super::unix;
-
-/// Bytes read from the pipe per `read` call.
-const READ_CHUNK: usize = 64 * 1024;
-/// How often a reader waiting for output checks whether it has been told to stop.
-const POLL_TICK: Duration = Duration::from_millis(50);
+/// The longest line handed to a line observer; the rest of a longer line is dropped (memory stays bounded).
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// Size limits of the capture; [`Limits::DEFAULT`] in production, small ones in tests.
 #[derive(Debug, Clone, Copy)]
@@ -146,24 +141,48 @@ impl Capture {
     }
 }
 
-/// Reads the pipe into `capture` until end-of-file, or until `stop` is set (a process outside the
-/// verify's group still holds the write end). Returns the capture and any read error.
-pub(super) fn pump(mut pipe: io::PipeReader, mut capture: Capture, stop: &AtomicBool) -> (Capture, Option<io::Error>) {
-    let mut buf = vec![0u8; READ_CHUNK];
-    while !stop.load(Ordering::Relaxed) {
-        match pipe.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => capture.push(&buf[..n]),
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
-                if let Err(err) = unix::wait_readable(pipe.as_fd(), POLL_TICK) {
-                    return (capture, Some(err));
-                }
+/// Cuts the output into lines for an observer: each complete line without its `\n`, cut to [`MAX_LINE`] bytes.
+#[derive(Default)]
+pub(super) struct Lines {
+    /// The start of the line being read (at most `MAX_LINE` bytes).
+    partial: Vec<u8>,
+    /// The line being read is longer than `MAX_LINE`; its rest is skipped up to the next `\n`.
+    overlong: bool,
+}
+
+impl Lines {
+    /// Takes the next chunk; calls `on_line` for every line it completes.
+    pub(super) fn push(&mut self, mut chunk: &[u8], on_line: &mut (dyn FnMut(&[u8]) + Send)) {
+        while let Some(end) = memchr::memchr(b'\n', chunk) {
+            let (line, rest) = (&chunk[..end], &chunk[end + 1..]);
+            if self.partial.is_empty() && !self.overlong {
+                on_line(&line[..line.len().min(MAX_LINE)]);
+            } else {
+                self.keep(line);
+                on_line(&self.partial);
+                self.partial.clear();
+                self.overlong = false;
             }
-            Err(err) => return (capture, Some(err)),
+            chunk = rest;
+        }
+        self.keep(chunk);
+    }
+
+    /// The output ended: a last line without `\n` is a line too.
+    pub(super) fn finish(mut self, on_line: &mut (dyn FnMut(&[u8]) + Send)) {
+        if !self.partial.is_empty() || self.overlong {
+            on_line(&self.partial);
+            self.partial.clear();
         }
     }
-    (capture, None)
+
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = MAX_LINE - self.partial.len();
+        if bytes.len() > room {
+            self.overlong = true;
+        }
+        self.partial.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
 }
 
 /// The last `cap` bytes written, in a buffer allocated only as far as output arrives.
@@ -291,6 +310,50 @@ mod tests {
             assert_eq!(fs::read(&path)?, output);
         }
         Ok(())
+    }
+
+    /// Feeds `chunks` to a [`Lines`] and returns the lines it handed out.
+    fn lines_of(chunks: &[&[u8]]) -> Vec<Vec<u8>> {
+        let mut seen = Vec::new();
+        let mut lines = Lines::default();
+        let mut on_line = |line: &[u8]| seen.push(line.to_vec());
+        for chunk in chunks {
+            lines.push(chunk, &mut on_line);
+        }
+        lines.finish(&mut on_line);
+        seen
+    }
+
+    #[test]
+    fn lines_are_whole_across_chunk_boundaries_and_the_last_one_counts_without_newline() {
+        let expected: Vec<Vec<u8>> = vec![b"test a ... ok".to_vec(), b"".to_vec(), b"test result: ok".to_vec()];
+        assert_eq!(lines_of(&[b"test a ... ok\n\ntest result: ok"]), expected);
+        assert_eq!(
+            lines_of(&[b"test a", b" ... ok\n", b"\ntest res", b"ult: ok"]),
+            expected
+        );
+        assert_eq!(lines_of(&[b"te", b"st a ... ok\n\n", b"test result: ok\n"]), expected);
+        assert_eq!(lines_of(&[b""]), Vec::<Vec<u8>>::new());
+        assert_eq!(
+            lines_of(&[b"\r\n"]),
+            vec![b"\r".to_vec()],
+            "only the newline is cut off"
+        );
+    }
+
+    #[test]
+    fn an_overlong_line_is_cut_and_the_next_line_is_whole() {
+        let long = vec![b'x'; MAX_LINE + 10];
+        let whole = [long.as_slice(), b"\nnext\n"].concat();
+        let expected = vec![vec![b'x'; MAX_LINE], b"next".to_vec()];
+        assert_eq!(lines_of(&[&whole]), expected, "in one chunk");
+        let pieces: Vec<&[u8]> = whole.chunks(1000).collect();
+        assert_eq!(lines_of(&pieces), expected, "in many chunks");
+        assert_eq!(
+            lines_of(&[&long]),
+            vec![vec![b'x'; MAX_LINE]],
+            "at the end, without newline"
+        );
     }
 
     #[test]

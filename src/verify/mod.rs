@@ -1,18 +1,14 @@
 //! The verify runner: runs the sealed verify command, the loop's oracle, and records what it did.
 //!
-//! `/bin/sh -c CMD` runs in the project root with stdin from `/dev/null`, in a process group of its
-//! own. Its stdout and stderr share one pipe, so their interleaving is kept and one reader thread
-//! drains it. Invariants:
+//! `/bin/sh -c CMD` runs in the project root with stdin from `/dev/null`, under the process supervisor
+//! ([`crate::process`]): its own process group, stdout and stderr in one pipe (their interleaving kept), on
+//! timeout SIGTERM to the whole group, [`KILL_GRACE`], SIGKILL; never a wait forever on a pipe a grandchild
+//! holds. Here the output goes into a bounded [`capture`]: invariants:
 //!
-//! - **Bounded memory**: whatever the command prints (1 GiB of `yes`), only a small head, a tail
-//!   ring and a 64 KiB read buffer are held; the log file is bounded too (see [`capture`]).
-//! - **Never wait forever on a pipe**: a grandchild (`sleep 100 &`, a daemon that ignores SIGTERM)
-//!   can keep the pipe open after the shell exits. The shell's exit is what counts; after it the
-//!   rest of its group is an orphan and gets SIGKILL, and the reader gets a deadline after which it
-//!   stops even if a process that left the group still holds the pipe.
-//! - **Timeout**: SIGTERM to the whole group, [`KILL_GRACE`], SIGKILL to the group,
-//!   reap. Signals go to the group only while its leader is an unreaped zombie or alive, so the
-//!   group id cannot have been reused.
+//! - **Bounded memory**: whatever the command prints (1 GiB of `yes`), only a small head, a tail ring, a 64 KiB
+//!   read buffer and at most one line of [`MAX_LINE`] bytes are held; the log file is bounded too.
+//! - **A line seam**: [`run_observed`] hands every complete line of the output to a callback as it arrives (for
+//!   scanners that read the stream, e.g. test counts), without keeping more of it.
 //! - A command that does not exist is a failed verify (the shell prints why and exits 127), not an
 //!   error; errors are only for what keeps the oracle from running or being recorded.
 
@@ -20,34 +16,17 @@ mod capture;
 mod error;
 #[cfg(test)]
 mod tests;
-pub(crate) mod unix;
 
+pub use crate::process::KILL_GRACE;
+pub use capture::MAX_LINE;
 pub use error::VerifyError;
 
-use std::io;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use capture::{Capture, Limits};
-
-/// Time between SIGTERM and SIGKILL to the group on timeout.
-pub const KILL_GRACE: Duration = Duration::from_secs(2);
-/// After the shell exits, how long background writers get before the rest of the group is killed.
-const DRAIN_WINDOW: Duration = Duration::from_millis(100);
-/// After the group is killed, how long the reader may still wait for end-of-file; past that only a
-/// process that left the group (`setsid`) holds the pipe, and its further output is not captured.
-const READER_DEADLINE: Duration = Duration::from_millis(500);
-
-/// The process group of the verify command running now, 0 when none: `loopgate run` stops it on Ctrl-C.
-/// Set once the shell is spawned and cleared before it is reaped, so it never names a group whose id could
-/// have been reused.
-pub static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
+use crate::process::{self, Ended, Failure, Watch};
+use capture::{Capture, Limits, Lines};
 
 /// What to run and where to log it.
 #[derive(Debug, Clone)]
@@ -133,150 +112,67 @@ impl VerifyOutcome {
 
 /// Runs the verify command to completion or timeout; see the module docs for the guarantees.
 pub fn run(req: &VerifyRequest) -> Result<VerifyOutcome, VerifyError> {
-    run_with(req, Limits::DEFAULT, KILL_GRACE)
+    run_with(req, Limits::DEFAULT, KILL_GRACE, &mut |_| {})
 }
 
-fn run_with(req: &VerifyRequest, limits: Limits, kill_grace: Duration) -> Result<VerifyOutcome, VerifyError> {
+/// [`run`], also handing each complete line of the output (without its `\n`; a line longer than [`MAX_LINE`]
+/// cut to its first `MAX_LINE` bytes; a last line without `\n` at the end) to `on_line`, in order, as the
+/// command prints it. `on_line` runs on the reader thread.
+pub fn run_observed(
+    req: &VerifyRequest,
+    on_line: &mut (dyn FnMut(&[u8]) + Send),
+) -> Result<VerifyOutcome, VerifyError> {
+    run_with(req, Limits::DEFAULT, KILL_GRACE, on_line)
+}
+
+fn run_with(
+    req: &VerifyRequest,
+    limits: Limits,
+    kill_grace: Duration,
+    on_line: &mut (dyn FnMut(&[u8]) + Send),
+) -> Result<VerifyOutcome, VerifyError> {
     let log_err = |source| VerifyError::Log {
         path: req.log_path.to_owned(),
         source,
     };
-    let spawn_err = |source| VerifyError::Spawn {
-        command: req.command.to_owned(),
-        cwd: req.cwd.to_owned(),
-        source,
+    let mut capture = Capture::create(req.log_path, limits).map_err(log_err)?;
+    let mut lines = Lines::default();
+    let mut command = Command::new("/bin/sh");
+    command.arg("-c").arg(req.command).current_dir(req.cwd);
+    let watch = Watch {
+        timeout: Some(req.timeout),
+        kill_grace,
+        keep_going: None,
     };
-    let wait_err = |source| VerifyError::Wait {
-        command: req.command.to_owned(),
-        source,
-    };
-
-    let capture = Capture::create(req.log_path, limits).map_err(log_err)?;
-    let (pipe, pipe_writer) = unix::output_pipe().map_err(spawn_err)?;
-    let start = Instant::now();
-    let mut group = Group::spawn(req, pipe_writer).map_err(spawn_err)?;
-    let pid = group.pid;
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let (done_tx, done_rx) = mpsc::channel();
-    let reader = {
-        let stop = Arc::clone(&stop);
-        thread::Builder::new()
-            .name("verify-output".into())
-            .spawn(move || {
-                let result = capture::pump(pipe, capture, &stop);
-                let _ = done_tx.send(());
-                result
-            })
-            .map_err(spawn_err)?
-    };
-    let (exit_tx, exit_rx) = mpsc::channel();
-    thread::Builder::new()
-        .name("verify-wait".into())
-        .spawn(move || {
-            let _ = exit_tx.send(unix::wait_exited_keep_zombie(pid));
-        })
-        .map_err(spawn_err)?;
-
-    let timed_out = if wait_exit(&exit_rx, req.timeout).map_err(wait_err)? {
-        false
-    } else {
-        unix::terminate_group(pid);
-        if !wait_exit(&exit_rx, kill_grace).map_err(wait_err)? {
-            unix::kill_group(pid);
-            wait_exit(&exit_rx, Duration::MAX).map_err(wait_err)?;
-        }
-        true
-    };
-    let duration = start.elapsed();
-
-    // The shell is a zombie now. Give background writers a moment, then kill what is left of its
-    // group: those processes are orphans, and may hold the pipe open.
-    let drained = done_rx.recv_timeout(DRAIN_WINDOW).is_ok();
-    unix::kill_group(pid);
-    let status = group.reap().map_err(wait_err)?;
-    if !drained && done_rx.recv_timeout(READER_DEADLINE).is_err() {
-        stop.store(true, Ordering::Relaxed);
-    }
-    let (capture, read_error) = reader.join().map_err(|_| VerifyError::Read {
-        command: req.command.to_owned(),
-        source: io::Error::other("reader panicked"),
-    })?;
-    let captured = capture.finish().map_err(log_err)?;
-    if let Some(source) = read_error {
-        return Err(VerifyError::Read {
+    let exit = process::run(command, None, watch, &mut |chunk| {
+        capture.push(chunk);
+        lines.push(chunk, on_line);
+    })
+    .map_err(|failure| match failure {
+        Failure::Spawn(source) => VerifyError::Spawn {
+            command: req.command.to_owned(),
+            cwd: req.cwd.to_owned(),
+            source,
+        },
+        Failure::Wait(source) => VerifyError::Wait {
             command: req.command.to_owned(),
             source,
-        });
-    }
-
+        },
+        Failure::Read(source) => VerifyError::Read {
+            command: req.command.to_owned(),
+            source,
+        },
+    })?;
+    lines.finish(on_line);
+    let captured = capture.finish().map_err(log_err)?;
     Ok(VerifyOutcome {
-        exit_code: if timed_out { None } else { status.code() },
-        signal: status.signal(),
-        timed_out,
-        duration,
+        exit_code: exit.code(),
+        signal: exit.signal(),
+        timed_out: exit.ended == Ended::TimedOut,
+        duration: exit.duration,
         total_bytes: captured.total,
         head: captured.head,
         tail: captured.tail,
         log_path: req.log_path.to_owned(),
     })
-}
-
-/// Waits up to `timeout` for the exit watcher; `Ok(true)` once the shell has exited.
-fn wait_exit(rx: &Receiver<io::Result<()>>, timeout: Duration) -> io::Result<bool> {
-    match rx.recv_timeout(timeout) {
-        Ok(result) => result.map(|()| true),
-        Err(RecvTimeoutError::Timeout) => Ok(false),
-        Err(RecvTimeoutError::Disconnected) => Err(io::Error::other("exit watcher stopped")),
-    }
-}
-
-/// The running shell and its process group; on drop (an early return) the group is killed and the
-/// shell reaped, so no error path leaves a verify running.
-struct Group {
-    child: Child,
-    pid: unix::pid_t,
-    reaped: bool,
-}
-
-impl Group {
-    fn spawn(req: &VerifyRequest, out: io::PipeWriter) -> io::Result<Group> {
-        // The Command holds the parent's copies of the write end; it is dropped at the end of this
-        // function, so the reader sees end-of-file once the children close theirs.
-        let child = Command::new("/bin/sh")
-            .arg("-c")
-            .arg(req.command)
-            .current_dir(req.cwd)
-            .stdin(Stdio::null())
-            .stdout(out.try_clone()?)
-            .stderr(out)
-            .process_group(0)
-            .spawn()?;
-        // `Child::id` is the kernel's pid_t, widened to u32; the cast gives it back.
-        #[allow(clippy::cast_possible_wrap)]
-        let pid = child.id() as unix::pid_t;
-        RUNNING_GROUP.store(pid, Ordering::SeqCst);
-        Ok(Group {
-            child,
-            pid,
-            reaped: false,
-        })
-    }
-
-    fn reap(&mut self) -> io::Result<ExitStatus> {
-        let _ = RUNNING_GROUP.compare_exchange(self.pid, 0, Ordering::SeqCst, Ordering::SeqCst);
-        let status = self.child.wait()?;
-        self.reaped = true;
-        Ok(status)
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        if !self.reaped {
-            let _ = RUNNING_GROUP.compare_exchange(self.pid, 0, Ordering::SeqCst, Ordering::SeqCst);
-            unix::kill_group(self.pid);
-            let _ = self.child.wait();
-        }
-    }
 }

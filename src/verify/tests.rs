@@ -4,10 +4,11 @@ use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 use super::capture::Limits;
-use super::unix::{self, pid_t};
-use super::{KILL_GRACE, VerifyError, VerifyOutcome, VerifyRequest, run, run_with};
+use super::{VerifyError, VerifyOutcome, VerifyRequest, run, run_observed, run_with};
+use crate::process::tests::gone_soon;
+use crate::process::unix::pid_t;
 
-/// A short kill grace keeps the timeout tests fast; production uses [`KILL_GRACE`].
+/// A short kill grace keeps the timeout tests fast; production uses [`super::KILL_GRACE`].
 const GRACE: Duration = Duration::from_millis(300);
 
 /// Runs `command` in a fresh temp dir (also holding the log) with a short kill grace.
@@ -21,7 +22,8 @@ fn verify(command: &str, timeout: Duration) -> (VerifyOutcome, TempDir) {
         timeout,
         log_path: &log,
     };
-    let outcome = run_with(&req, Limits::DEFAULT, GRACE).unwrap_or_else(|err| panic!("run `{command}`: {err}"));
+    let outcome =
+        run_with(&req, Limits::DEFAULT, GRACE, &mut |_| {}).unwrap_or_else(|err| panic!("run `{command}`: {err}"));
     (outcome, dir)
 }
 
@@ -29,20 +31,6 @@ fn verify(command: &str, timeout: Duration) -> (VerifyOutcome, TempDir) {
 fn read_pid(dir: &TempDir, name: &str) -> pid_t {
     let text = fs::read_to_string(dir.path().join(name)).expect("pid file");
     text.trim().parse().expect("pid")
-}
-
-/// True once `pid` is gone. A SIGKILLed process closes its files (so the verify's reader sees
-/// end-of-file and `run` returns) a moment before it is a zombie, so allow the kernel that moment;
-/// a process the verify failed to kill would still be sleeping its 100 s.
-fn gone_soon(pid: pid_t) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(2);
-    while !unix::process_gone(pid) {
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    true
 }
 
 fn text(outcome: &VerifyOutcome) -> String {
@@ -241,11 +229,6 @@ fn outcome(head: &[u8], tail: &[u8], total: u64) -> VerifyOutcome {
 }
 
 #[test]
-fn default_kill_grace_is_two_seconds() {
-    assert_eq!(KILL_GRACE, Duration::from_secs(2));
-}
-
-#[test]
 fn tail_text_gives_the_last_lines() {
     let out = outcome(b"", b"a\nb\nc\n", 6);
     assert_eq!(out.tail_text(2), "b\nc");
@@ -259,4 +242,23 @@ fn output_text_joins_head_and_tail_without_repeating_the_overlap() {
     assert_eq!(outcome(b"abc", b"abcdef", 6).output_text(), "abcdef");
     assert_eq!(outcome(b"abc", b"cdefg", 7).output_text(), "abcdefg");
     assert_eq!(outcome(b"abc", b"xyz", 100).output_text(), "abc\n…\nxyz");
+}
+
+/// The seam for stream observers: every line reaches the callback, in order, as printed, and the outcome is
+/// the same as without it.
+#[test]
+fn run_observed_hands_every_line_to_the_callback() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("verify.log");
+    let req = VerifyRequest {
+        command: "echo 'test a ... ok'; echo 'boom' >&2; printf 'test result: ok. 1 passed'",
+        cwd: dir.path(),
+        timeout: Duration::from_secs(10),
+        log_path: &log,
+    };
+    let mut lines = Vec::new();
+    let observed = run_observed(&req, &mut |line| lines.push(String::from_utf8_lossy(line).into_owned())).expect("run");
+    assert_eq!(lines, ["test a ... ok", "boom", "test result: ok. 1 passed"]);
+    let plain = run(&req).expect("run");
+    assert_eq!((observed.tail, observed.exit_code), (plain.tail, plain.exit_code));
 }

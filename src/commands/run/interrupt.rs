@@ -1,14 +1,15 @@
 //! Ctrl-C for `loopgate run` (SIGTERM and SIGHUP are treated the same way).
 //!
-//! The agent and the verify command run in process groups of their own, so the terminal's SIGINT reaches only
-//! loopgate; stopping them is loopgate's job. The handler does only async-signal-safe work: it counts, and on
-//! the first signal wakes a watcher thread through a self-pipe; on the second it SIGKILLs both groups and
-//! `_exit`s with 130 at once.
+//! The agent and the verify command run in process groups of their own (under [`crate::process`]), so the
+//! terminal's SIGINT reaches only loopgate; stopping them is loopgate's job. The groups to stop are the
+//! supervisor's registry ([`process::running_groups`]). The handler does only async-signal-safe work: it counts,
+//! and on the first signal wakes a watcher thread through a self-pipe; on the second it SIGKILLs every running
+//! group and `_exit`s with 130 at once.
 //!
 //! The watcher, on the first signal: records `cancelled` for the loop (under the project lock) **before**
 //! stopping anything, so a verify that dies of the signal is dropped by the stop logic (it re-checks the loop
 //! after every verify) instead of being recorded as a failure; then SIGTERM to each group, SIGKILL after
-//! [`crate::verify::KILL_GRACE`], and the same for any group that starts afterwards. The main thread notices
+//! [`process::KILL_GRACE`], and the same for any group that starts afterwards. The main thread notices
 //! [`requested`] after whatever it was waiting for returns, prints its summary and calls [`reraise`], so the
 //! parent shell sees a death by SIGINT (status 130), as Unix tools do.
 
@@ -18,9 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::agent;
 use crate::exit_codes;
-use crate::verify::unix::signal_group;
+use crate::process::{self, unix};
 
 /// Signals received so far.
 static COUNT: AtomicUsize = AtomicUsize::new(0);
@@ -39,11 +39,8 @@ const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 pub fn install(on_interrupt: impl FnOnce(i32) + Send + 'static) -> io::Result<()> {
     let (reader, writer) = io::pipe()?;
     let write_fd = writer.into_raw_fd();
-    // SAFETY: fcntl on a descriptor we own; a full pipe must not block the handler.
-    unsafe {
-        let flags = libc::fcntl(write_fd, libc::F_GETFL);
-        libc::fcntl(write_fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
-    }
+    // A full pipe must not block the handler.
+    unix::set_nonblocking(write_fd)?;
     WAKE.store(write_fd, Ordering::SeqCst);
     thread::Builder::new()
         .name("interrupt".into())
@@ -100,16 +97,8 @@ extern "C" fn on_signal(signal: libc::c_int) {
         unsafe { libc::write(fd, [1u8].as_ptr().cast(), 1) };
         return;
     }
-    // The second signal: no more politeness.
-    for group in [
-        agent::RUNNING_GROUP.load(Ordering::SeqCst),
-        crate::verify::RUNNING_GROUP.load(Ordering::SeqCst),
-    ] {
-        if group > 1 {
-            // SAFETY: killpg is async-signal-safe.
-            unsafe { libc::killpg(group, libc::SIGKILL) };
-        }
-    }
+    // The second signal: no more politeness (atomic loads and killpg: async-signal-safe).
+    process::kill_all_now();
     // SAFETY: _exit is async-signal-safe; nothing is flushed or unwound, on purpose.
     unsafe { libc::_exit(i32::from(exit_codes::INTERRUPTED)) };
 }
@@ -128,20 +117,14 @@ fn watch(mut reader: io::PipeReader, on_interrupt: impl FnOnce(i32)) {
     let mut seen: Vec<(libc::pid_t, Instant, bool)> = Vec::new();
     loop {
         let now = Instant::now();
-        for group in [
-            agent::RUNNING_GROUP.load(Ordering::SeqCst),
-            crate::verify::RUNNING_GROUP.load(Ordering::SeqCst),
-        ] {
-            if group <= 1 {
-                continue;
-            }
+        for group in process::running_groups() {
             match seen.iter_mut().find(|(g, ..)| *g == group) {
                 None => {
-                    signal_group(group, libc::SIGTERM);
+                    unix::terminate_group(group);
                     seen.push((group, now, false));
                 }
-                Some((_, since, killed)) if !*killed && now - *since >= crate::verify::KILL_GRACE => {
-                    signal_group(group, libc::SIGKILL);
+                Some((_, since, killed)) if !*killed && now - *since >= process::KILL_GRACE => {
+                    unix::kill_group(group);
                     *killed = true;
                 }
                 Some(_) => {}

@@ -89,22 +89,6 @@ pub fn run(args: RunArgs) -> Result<u8, Error> {
     Ok(runner.drive(first_prompt))
 }
 
-/// Whether process `pid` still runs (a zombie does not).
-pub fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists and may be signalled.
-    if pid <= 0
-        || unsafe { libc::kill(pid, 0) } != 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EPERM)
-    {
-        return false;
-    }
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-        stat.rsplit_once(") ").is_none_or(|(_, rest)| !rest.starts_with('Z'))
-    })
-}
-
 struct Runner {
     options: Options,
     owner: Arc<Owner>,
@@ -200,11 +184,9 @@ impl Runner {
             env: &env,
             timeout: self.agent_deadline(fields),
         };
-        let display = Arc::clone(&self.display);
-        let owner = Arc::clone(&self.owner);
         self.display.phase(Phase::Agent);
-        agent::run(&spec, Arc::new(move |bytes| display.agent_output(bytes)), || {
-            owner.still_running()
+        agent::run(&spec, &mut |bytes| self.display.agent_output(bytes), || {
+            self.owner.still_running()
         })
         .map_err(|source| {
             let hint = match source.kind() {

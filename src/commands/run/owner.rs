@@ -136,7 +136,7 @@ impl Owner {
         };
         let f = &active.seal.fields;
         let run_pid = f.driver.map(|Driver::Run { pid }| pid);
-        let run_alive = run_pid.is_some_and(super::process_alive);
+        let run_alive = run_pid.is_some_and(crate::process::alive);
         let waiting = f.status == LoopStatus::Paused || f.session_id.is_empty() || (run_pid.is_some() && !run_alive);
         if !waiting && !force {
             return Err(Error::Conflict {

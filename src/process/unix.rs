@@ -1,5 +1,6 @@
-//! Unix process plumbing for the verify runner (and `loopgate run`'s agent, which uses the same rules): the
-//! output pipe, process-group signals, and waiting for a child to exit *without reaping it*.
+//! Unix process plumbing for the supervisor: the output pipe, process-group signals, waiting for a child to exit
+//! *without reaping it*, and whether a process is alive. Only POSIX calls that Linux and macOS both have; no
+//! `/proc`.
 //!
 //! Why not reap at once: a process group id stays reserved while any member, zombies included,
 //! exists. Keeping the shell (the group leader) as an unreaped zombie until the rest of its group
@@ -14,13 +15,13 @@ pub(crate) use libc::pid_t;
 /// A pipe for the command's stdout and stderr: the write end goes to the child twice, the read end
 /// is non-blocking so the reader can notice a stop request while a grandchild keeps the pipe open.
 /// Both ends are close-on-exec (std's `io::pipe`), so no other child inherits the write end.
-pub(super) fn output_pipe() -> io::Result<(PipeReader, PipeWriter)> {
+pub(crate) fn output_pipe() -> io::Result<(PipeReader, PipeWriter)> {
     let (reader, writer) = io::pipe()?;
     set_nonblocking(reader.as_raw_fd())?;
     Ok((reader, writer))
 }
 
-fn set_nonblocking(fd: libc::c_int) -> io::Result<()> {
+pub(crate) fn set_nonblocking(fd: libc::c_int) -> io::Result<()> {
     // SAFETY: fcntl on a descriptor we own; F_GETFL/F_SETFL take and return plain integers.
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
     if flags < 0 {
@@ -52,28 +53,16 @@ pub(super) fn wait_readable(fd: BorrowedFd<'_>, timeout: Duration) -> io::Result
     Ok(())
 }
 
-/// Blocks until process `pid` (our child) has exited, leaving it a zombie (`WNOWAIT`) so that
-/// its pid, and with it the process-group id, stays reserved until `Child::wait` reaps it.
+/// Blocks until process `pid` (our child) has exited, leaving it a zombie (`WNOWAIT`) so that its pid, and with
+/// it the process-group id, stays reserved until `Child::wait` reaps it. Retried on EINTR.
 pub(super) fn wait_exited_keep_zombie(pid: pid_t) -> io::Result<()> {
-    waitid_keep_zombie(pid, 0).map(|_| ())
-}
-
-/// Whether our child `pid` has exited, without blocking and without reaping it (see above).
-pub(crate) fn exited_keep_zombie(pid: pid_t) -> io::Result<bool> {
-    waitid_keep_zombie(pid, libc::WNOHANG)
-}
-
-/// `waitid(P_PID, pid, WEXITED | WNOWAIT | extra)`, retried on EINTR; true when the child has exited.
-fn waitid_keep_zombie(pid: pid_t, extra: libc::c_int) -> io::Result<bool> {
     let id = libc::id_t::try_from(pid).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
     loop {
         // SAFETY: siginfo_t is plain data; zeroed is a valid value and waitid only writes into it.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
         // SAFETY: valid pointer to `info`; P_PID with our own child's pid.
-        let rc = unsafe { libc::waitid(libc::P_PID, id, &raw mut info, libc::WEXITED | libc::WNOWAIT | extra) };
-        if rc == 0 {
-            // SAFETY: waitid filled `info`, or left it zeroed when WNOHANG found nothing exited yet.
-            return Ok(unsafe { info.si_pid() } != 0);
+        if unsafe { libc::waitid(libc::P_PID, id, &raw mut info, libc::WEXITED | libc::WNOWAIT) } == 0 {
+            return Ok(());
         }
         let err = io::Error::last_os_error();
         if err.kind() != io::ErrorKind::Interrupted {
@@ -83,12 +72,12 @@ fn waitid_keep_zombie(pid: pid_t, extra: libc::c_int) -> io::Result<bool> {
 }
 
 /// Sends SIGTERM to every process in group `pgid`. A group that is already empty is not an error.
-pub(super) fn terminate_group(pgid: pid_t) {
+pub(crate) fn terminate_group(pgid: pid_t) {
     signal_group(pgid, libc::SIGTERM);
 }
 
 /// Sends SIGKILL to every process in group `pgid`. A group that is already empty is not an error.
-pub(super) fn kill_group(pgid: pid_t) {
+pub(crate) fn kill_group(pgid: pid_t) {
     signal_group(pgid, libc::SIGKILL);
 }
 
@@ -102,19 +91,16 @@ pub(crate) fn signal_group(pgid: pid_t, signal: libc::c_int) {
     }
 }
 
-/// True when `pid` no longer runs: it does not exist, or it is a zombie waiting for its parent
-/// (in a container PID 1 may never reap orphans, so a zombie counts as gone).
-#[cfg(test)]
-pub(super) fn process_gone(pid: pid_t) -> bool {
-    // SAFETY: signal 0 only checks existence.
-    if unsafe { libc::kill(pid, 0) } != 0 {
-        return io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+/// Whether process `pid` exists (it may belong to another user): `kill(pid, 0)`, the portable liveness check.
+/// A zombie — exited, not yet reaped by its parent — still counts as alive, for the moment its parent takes to
+/// reap it; telling it apart needs `/proc` on Linux and `sysctl` on macOS, which this deliberately avoids.
+pub fn alive(pid: u32) -> bool {
+    let Ok(pid) = pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
     }
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(") ")
-                .map(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X'))
-        })
-        .unwrap_or(false)
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    unsafe { libc::kill(pid, 0) == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM) }
 }
