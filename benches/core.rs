@@ -17,6 +17,29 @@ fn main() {
     divan::main();
 }
 
+/// The PreToolUse guard's decision for typical Bash commands (its docs claim 2–25 µs): an allowed test run, a
+/// pipeline with a redirect to an allowed file, a denied write to the state file, and a denied nested `sh -c`.
+#[divan::bench(args = [
+    "cargo test -p parser 2>&1 | tail -n 40",
+    "grep -rn TODO src | sort | uniq -c > /tmp/todo.txt && echo done",
+    "echo iteration: 99 > .claude/pua-loop.local.md",
+    "bash -c \"cd .claude && sed -i 's/x/y/' pua-loop-history.jsonl\"",
+])]
+fn guard_bash(bencher: divan::Bencher, command: &str) {
+    let root = std::env::temp_dir().join("loopgate-bench-guard");
+    let protected = loopgate::guard::Protected {
+        files: vec![
+            root.join(".claude/pua-loop.local.md"),
+            root.join(".claude/pua-loop-history.jsonl"),
+        ],
+        dirs: vec![root.join(".claude/loopgate")],
+        project_root: root.clone(),
+        ..Default::default()
+    };
+    let input = serde_json::json!({ "command": command });
+    bencher.bench(|| loopgate::guard::check_with_env("Bash", black_box(&input), &root, &protected, &|_| None));
+}
+
 /// A long final message (100 KiB) with the promise at the very end: the worst case for the tag scanner.
 #[divan::bench]
 fn scan_signals_100k_message(bencher: divan::Bencher) {
@@ -126,12 +149,16 @@ fn make_tree(root: &Path, files: usize, total: usize) {
     }
 }
 
-/// The progress probe at every stop (default `--stall-limit 10`) in a git repository of 10,000 files, three of
-/// them modified: one `git status` and the metadata of the changed paths.
-#[divan::bench(sample_count = 20)]
-fn progress_probe_git_10k_files(bencher: divan::Bencher) {
+/// Git work trees of N files (100 directories, 512 bytes each), committed, three of them then modified; made once
+/// per size and shared by the benches below.
+fn git_tree(files: usize) -> std::path::PathBuf {
+    static TREES: std::sync::Mutex<Vec<(usize, tempfile::TempDir)>> = std::sync::Mutex::new(Vec::new());
+    let mut trees = TREES.lock().expect("lock");
+    if let Some((_, dir)) = trees.iter().find(|(n, _)| *n == files) {
+        return dir.path().to_path_buf();
+    }
     let dir = tempfile::tempdir().expect("tempdir");
-    make_tree(dir.path(), 10_000, 10_000 * 512);
+    make_tree(dir.path(), files, files * 512);
     let git = |args: &[&str]| {
         let ok = std::process::Command::new("git")
             .args(args)
@@ -155,7 +182,36 @@ fn progress_probe_git_10k_files(bencher: divan::Bencher) {
     for i in 0..3 {
         std::fs::write(dir.path().join(format!("tests/d{i}/f{i}.rs")), "changed").expect("write");
     }
-    bencher.bench(|| loopgate::progress::probe(black_box(dir.path())));
+    std::fs::write(dir.path().join("untracked.txt"), "new").expect("write");
+    let path = dir.path().to_path_buf();
+    trees.push((files, dir));
+    path
+}
+
+/// The progress probe at every stop (default `--stall-limit 10`) in a git work tree of N files, three modified
+/// and one new: in process, from the index's stat cache and a walk for untracked files.
+#[divan::bench(args = [200, 10_000, 100_000], sample_count = 10)]
+fn progress_probe_git(bencher: divan::Bencher, files: usize) {
+    let dir = git_tree(files);
+    assert_eq!(loopgate::progress::probe(&dir).method, loopgate::progress::Method::Git);
+    bencher.bench(|| loopgate::progress::probe(black_box(&dir)));
+}
+
+/// What the probe replaced, on the same trees: one `git status` process (the fingerprint also read the
+/// changed paths' metadata, and a changed tree cost a `git diff --shortstat` on top).
+#[divan::bench(args = [200, 10_000, 100_000], sample_count = 10)]
+fn git_status_process(bencher: divan::Bencher, files: usize) {
+    let dir = git_tree(files);
+    bencher.bench(|| {
+        std::process::Command::new("git")
+            .args(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"])
+            .current_dir(black_box(&dir))
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .output()
+            .expect("git status")
+            .stdout
+            .len()
+    });
 }
 
 /// The same probe outside git: a metadata walk of 10,000 files.

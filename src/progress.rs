@@ -1,13 +1,23 @@
 //! A cheap fingerprint of the working tree, taken at every stop, so loopgate can tell "the agent changed
 //! something" from "the agent is going round in circles" without reading file contents.
 //!
-//! In a git work tree: `HEAD`'s id plus, for every path `git status` reports (modified, staged, untracked), its
-//! status, size and modification time — one `git status --porcelain=v2 --branch` process (its `branch.oid` header
-//! is `HEAD`'s id), whose index stat cache keeps it fast on large repositories. When the fingerprint changed, the
-//! stop also records `git diff --shortstat`; [`observe`] starts that process alongside `git status` rather than
-//! after it, and kills it unread when nothing changed, so a stop waits for one git process, not two or three. Elsewhere: the size and modification time of every file under the root, walked in order and
-//! skipping `.git`, `.claude`, `target` and `node_modules` (build output and loopgate's own files are not
-//! progress). `.claude/` is excluded in both, so loopgate's own writes never look like progress.
+//! In a git work tree the fingerprint is what `git status` would report, computed in process from git's own
+//! files (`tree`: the index's stat cache, `HEAD`, the ignore rules): no git process, so a stop stays within a
+//! couple of milliseconds. A repository that reader cannot vouch for (a split or sparse index, SHA-256 ids, the
+//! reftable ref store, `GIT_DIR`-style variables; see `repo` and `index`) is asked with one
+//! `git status --porcelain=v2` process instead, as before. Outside git: the size and modification time of every
+//! file under the root, walked in order, skipping `.git`, `.claude`, `target` and `node_modules` (build output
+//! and loopgate's own files are not progress). `.claude/` is excluded everywhere, so loopgate's own writes
+//! never look like progress.
+//!
+//! With the fingerprint comes a one-line summary of the uncommitted work ([`Changes`]: files modified,
+//! new and deleted against the index), which the history records at a stop that changed the tree.
+
+mod index;
+mod repo;
+#[cfg(test)]
+mod tests;
+mod tree;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -24,7 +34,11 @@ const MAX_FILES: usize = 200_000;
 /// How the fingerprint was taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
+    /// In process, from the git index and the work tree.
     Git,
+    /// By a `git status` process (a repository the in-process reader does not support).
+    GitStatus,
+    /// File metadata, outside git.
     Metadata,
 }
 
@@ -35,59 +49,76 @@ pub struct Probe {
     pub method: Method,
 }
 
+/// Uncommitted work against the git index: what `git status` lists as not staged, plus untracked files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Tracked files whose content (or mode) differs from the index.
+    pub modified: u64,
+    /// Untracked files that are not ignored, and intent-to-add ones.
+    pub added: u64,
+    /// Tracked files missing from the work tree.
+    pub deleted: u64,
+}
+
+impl Changes {
+    /// `3 files changed: 1 modified, 1 new, 1 deleted` (zero parts left out), or `no unstaged changes`.
+    pub fn summary(&self) -> String {
+        let total = self.modified + self.added + self.deleted;
+        if total == 0 {
+            return "no unstaged changes".to_string();
+        }
+        let parts: Vec<String> = [
+            (self.modified, "modified"),
+            (self.added, "new"),
+            (self.deleted, "deleted"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        let files = if total == 1 { "file" } else { "files" };
+        format!("{total} {files} changed: {}", parts.join(", "))
+    }
+}
+
 /// Fingerprints the working tree under `root`.
 pub fn probe(root: &Path) -> Probe {
-    match git_fingerprint(root) {
-        Some(fingerprint) => Probe {
-            fingerprint,
-            method: Method::Git,
-        },
-        None => Probe {
-            fingerprint: metadata_fingerprint(root),
-            method: Method::Metadata,
-        },
-    }
+    take(root).0
 }
 
-/// `git diff --stat HEAD` summary line (e.g. `3 files changed, 12 insertions(+), 4 deletions(-)`), if in git.
-pub fn diff_stat(root: &Path) -> Option<String> {
-    git(root, DIFF_STAT).map(|out| shortstat_text(&out))
-}
-
-/// The fingerprint, and the `git diff --shortstat` line when the fingerprint differs from `previous` (`None`
-/// outside git). Same results as [`probe`] then [`diff_stat`], in about the time of one git process: the diff runs
-/// side by side with `git status` and is killed unread when nothing changed.
+/// The fingerprint, and the summary of uncommitted work when the fingerprint differs from `previous` (`None`
+/// outside git, and when nothing changed).
 pub fn observe(root: &Path, previous: Option<&str>) -> (Probe, Option<String>) {
-    let diff = spawn_git(root, DIFF_STAT).ok();
-    let probe = probe(root);
-    let changed = previous != Some(probe.fingerprint.as_str());
-    let stat = diff.and_then(|mut child| {
-        if !changed || probe.method != Method::Git {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        let out = child.wait_with_output().ok()?;
-        out.status.success().then(|| shortstat_text(&out.stdout))
-    });
-    (probe, stat)
+    let (probe, changes) = take(root);
+    let summary = changes
+        .filter(|_| previous != Some(probe.fingerprint.as_str()))
+        .map(|c| c.summary());
+    (probe, summary)
 }
 
-const DIFF_STAT: &[&str] = &["diff", "--shortstat", "HEAD", "--", ".", ":(exclude).claude"];
-
-fn shortstat_text(out: &[u8]) -> String {
-    let text = String::from_utf8_lossy(out).trim().to_string();
-    if text.is_empty() {
-        "no changes against HEAD".to_string()
-    } else {
-        text
+fn take(root: &Path) -> (Probe, Option<Changes>) {
+    let found = match repo::find(root) {
+        Some(repo) => tree::fingerprint(&repo).map(|taken| (taken, Method::Git)),
+        None => None,
+    };
+    let found = found.or_else(|| git_status_fingerprint(root).map(|taken| (taken, Method::GitStatus)));
+    match found {
+        Some(((fingerprint, changes), method)) => (Probe { fingerprint, method }, Some(changes)),
+        None => (
+            Probe {
+                fingerprint: metadata_fingerprint(root),
+                method: Method::Metadata,
+            },
+            None,
+        ),
     }
 }
 
-fn git_fingerprint(root: &Path) -> Option<String> {
-    let status = git(
-        root,
-        &[
+/// The fingerprint by `git status`: `HEAD`'s id plus, for every path it reports, its status line, size and
+/// modification time.
+fn git_status_fingerprint(root: &Path) -> Option<(String, Changes)> {
+    let out = Command::new("git")
+        .args([
             "status",
             "--porcelain=v2",
             "--branch",
@@ -96,10 +127,19 @@ fn git_fingerprint(root: &Path) -> Option<String> {
             "--",
             ".",
             ":(exclude).claude",
-        ],
-    )?;
+        ])
+        .current_dir(root)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
     let mut hasher = Sha256::new();
-    let mut items = status.split(|&b| b == 0).filter(|item| !item.is_empty());
+    let mut changes = Changes::default();
+    let mut items = out.stdout.split(|&b| b == 0).filter(|item| !item.is_empty());
     while let Some(item) = items.next() {
         // Of the headers only `HEAD`'s id counts: the branch name or its distance to upstream is not progress.
         if item.starts_with(b"# ") {
@@ -114,12 +154,24 @@ fn git_fingerprint(root: &Path) -> Option<String> {
         if item.starts_with(b"2 ") {
             hasher.update(items.next().unwrap_or_default());
         }
+        count(item, &mut changes);
         let Some(path) = changed_path(item) else { continue };
         if let Ok(meta) = std::fs::symlink_metadata(root.join(String::from_utf8_lossy(path).as_ref())) {
             hash_meta(&mut hasher, &meta);
         }
     }
-    Some(fsutil::hex(&hasher.finalize())[..16].to_string())
+    Some((fsutil::hex(&hasher.finalize())[..16].to_string(), changes))
+}
+
+/// Counts one `git status --porcelain=v2` entry: its work-tree column (`1 XY …`), or an untracked `?`.
+fn count(item: &[u8], changes: &mut Changes) {
+    match (item.first(), item.get(3)) {
+        (Some(b'?'), _) | (Some(b'1'), Some(b'A')) => changes.added += 1,
+        (Some(b'1' | b'2' | b'u'), Some(b'D')) => changes.deleted += 1,
+        (Some(b'1' | b'2'), Some(b'.')) => {}
+        (Some(b'1' | b'2' | b'u'), Some(_)) => changes.modified += 1,
+        _ => {}
+    }
 }
 
 /// The path of a `git status --porcelain=v2` entry: after 8 fields for `1` (changed), 9 for `2` (renamed or
@@ -133,25 +185,6 @@ fn changed_path(item: &[u8]) -> Option<&[u8]> {
         _ => return None,
     };
     item.splitn(fields + 1, |&b| b == b' ').nth(fields)
-}
-
-fn git_command(root: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new("git");
-    cmd.args(args)
-        .current_dir(root)
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null());
-    cmd
-}
-
-fn spawn_git(root: &Path, args: &[&str]) -> std::io::Result<std::process::Child> {
-    git_command(root, args).stdout(Stdio::piped()).spawn()
-}
-
-fn git(root: &Path, args: &[&str]) -> Option<Vec<u8>> {
-    let out = git_command(root, args).output().ok()?;
-    out.status.success().then_some(out.stdout)
 }
 
 fn metadata_fingerprint(root: &Path) -> String {
@@ -190,106 +223,4 @@ fn hash_meta(hasher: &mut Sha256, meta: &std::fs::Metadata) {
     hasher.update(meta.len().to_le_bytes());
     hasher.update(meta.mtime().to_le_bytes());
     hasher.update(meta.mtime_nsec().to_le_bytes());
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(root: &Path, args: &[&str]) {
-        let ok = Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .stdout(Stdio::null())
-            .status()
-            .expect("git");
-        assert!(ok.success(), "git {args:?}");
-    }
-
-    #[test]
-    fn metadata_probe_sees_changes_but_not_loopgate_files() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join("a.txt"), "1").expect("write");
-        let first = probe(dir.path());
-        assert_eq!(first.method, Method::Metadata);
-        std::fs::create_dir_all(dir.path().join(".claude/loopgate")).expect("mkdir");
-        std::fs::write(dir.path().join(".claude/pua-loop-history.jsonl"), "{}").expect("write");
-        assert_eq!(probe(dir.path()), first, "loopgate's own files are not progress");
-        std::fs::write(dir.path().join("a.txt"), "22").expect("write");
-        assert_ne!(probe(dir.path()), first);
-    }
-
-    #[test]
-    fn git_probe_sees_edits_new_files_and_commits() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path();
-        run(root, &["init", "-q"]);
-        run(
-            root,
-            &[
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "commit",
-                "-q",
-                "--allow-empty",
-                "-m",
-                "0",
-            ],
-        );
-        std::fs::write(root.join("a.txt"), "1").expect("write");
-        let first = probe(root);
-        assert_eq!(first.method, Method::Git);
-        assert_eq!(probe(root), first, "stable when nothing changed");
-        std::fs::write(root.join(".claude-not-ignored.txt"), "x").expect("write");
-        let second = probe(root);
-        assert_ne!(second, first);
-        std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
-        std::fs::write(root.join(".claude/pua-loop.local.md"), "state").expect("write");
-        assert_eq!(probe(root), second, "loopgate's own files are not progress");
-        std::fs::write(root.join("a.txt"), "2").expect("write");
-        let third = probe(root);
-        assert_ne!(third, second);
-        assert!(diff_stat(root).is_some());
-        run(root, &["add", "a.txt"]);
-        let staged = probe(root);
-        assert_ne!(staged, third, "staging is a change");
-        run(
-            root,
-            &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "1"],
-        );
-        assert_ne!(probe(root), staged, "a commit moves HEAD");
-        run(root, &["mv", "a.txt", "b c.txt"]);
-        let renamed = probe(root);
-        assert_eq!(probe(root), renamed, "stable with a rename staged");
-        std::fs::write(root.join("b c.txt"), "33").expect("write");
-        assert_ne!(
-            probe(root),
-            renamed,
-            "a renamed file (with a space in its name) is still watched"
-        );
-    }
-
-    #[test]
-    fn observe_takes_the_diff_only_when_the_tree_changed() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path();
-        run(root, &["init", "-q"]);
-        std::fs::write(root.join("a.txt"), "1\n").expect("write");
-        run(root, &["add", "a.txt"]);
-        run(
-            root,
-            &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "0"],
-        );
-        std::fs::write(root.join("a.txt"), "1\n2\n").expect("write");
-        let (first, stat) = observe(root, None);
-        assert_eq!(first, probe(root));
-        assert_eq!(stat.as_deref(), Some("1 file changed, 1 insertion(+)"));
-        let (again, stat) = observe(root, Some(&first.fingerprint));
-        assert_eq!((again, stat), (first, None), "nothing changed: no diff");
-        let plain = tempfile::tempdir().expect("tempdir");
-        let (outside, stat) = observe(plain.path(), None);
-        assert_eq!((outside.method, stat), (Method::Metadata, None));
-    }
 }

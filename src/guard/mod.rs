@@ -122,6 +122,18 @@ pub fn check_with_env(
     }
 }
 
+/// For the fuzz target `guard_lex` (`fuzz/`), not an API: tokenizes `command` as the guard does and returns
+/// how many simple commands it found, nested ones included; `None` when it nests deeper than the guard follows.
+#[doc(hidden)]
+pub fn lex_for_fuzzing(command: &str) -> Option<usize> {
+    fn count(cmds: &[lex::Cmd]) -> usize {
+        cmds.iter()
+            .map(|c| 1 + c.nested.iter().map(|n| count(n)).sum::<usize>())
+            .sum()
+    }
+    lex::parse(command, 0).ok().map(|cmds| count(&cmds))
+}
+
 /// A file tool's target. Claude Code sends absolute paths; a relative one is taken from `cwd`, and a leading
 /// `~/` is checked both ways since clients differ on expanding it.
 fn file_target(scope: &Scope, path: &str, cwd: &Path) -> Option<finding::Finding> {

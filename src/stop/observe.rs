@@ -13,7 +13,8 @@ use crate::{progress, tokens};
 pub struct Observed {
     /// `None` when the stall breaker is off.
     pub tree_changed: Option<bool>,
-    /// `git diff --shortstat HEAD`, taken when the tree changed.
+    /// The uncommitted work in a git work tree (`2 files changed: 1 modified, 1 new`), taken when the tree
+    /// changed; recorded as `diff_stat`.
     pub diff_stat: Option<String>,
 }
 
