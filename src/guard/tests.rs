@@ -367,37 +367,3 @@ fn never_panics_on_garbage() {
         let _ = fx.check_in("NotebookEdit", &json!({ "notebook_path": cmd }), Path::new("rel"));
     }
 }
-
-/// `cargo test --release -- --ignored --nocapture bench` prints the cost of one `check` call.
-#[test]
-#[ignore = "benchmark"]
-fn bench_check() {
-    let fx = fixture();
-    let cases = [
-        ("Bash", json!({ "command": "cargo test 2>&1 | tail -n 50" })),
-        (
-            "Bash",
-            json!({ "command": "git diff --stat && cargo clippy --all-targets -- -D warnings" }),
-        ),
-        ("Bash", json!({ "command": "echo hi > out.txt" })),
-        ("Edit", json!({ "file_path": fx.fill("{root}/src/lib.rs") })),
-    ];
-    for (tool, input) in &cases {
-        let n = 100_000u32;
-        let start = std::time::Instant::now();
-        for _ in 0..n {
-            std::hint::black_box(fx.check_in(tool, input, &fx.root));
-        }
-        let per = start.elapsed() / n;
-        println!("{tool} {input}: {per:?} per call ({n} calls in {:?})", start.elapsed());
-    }
-}
-
-#[test]
-#[ignore = "debug listing"]
-fn list_reasons() {
-    let fx = fixture();
-    for c in BASH_ATTACKS {
-        println!("{c:?}\n    {:?}", fx.bash(c));
-    }
-}

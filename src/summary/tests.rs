@@ -168,26 +168,32 @@ fn real_runner_outputs_name_the_failing_tests_and_first_errors() {
     }
 }
 
-/// With `LOOPGATE_FRESH_RUNNER_OUTPUT=DIR` (after `regen.sh DIR`), checks output the installed
-/// runners print today, so a runner's format change shows up in CI, not in a user's loop.
+/// The runner outputs on disk, checked one by one: with `LOOPGATE_FRESH_RUNNER_OUTPUT=DIR` (CI sets it after
+/// `regen.sh DIR`) the output the installed runners print today, so a runner's format change shows up in CI,
+/// not in a user's loop; without it, the committed captures. Either way every capture must be there.
 #[test]
-fn freshly_generated_runner_output_is_summarized_too() {
-    let Some(dir) = std::env::var_os("LOOPGATE_FRESH_RUNNER_OUTPUT") else {
-        return;
-    };
-    let entries = std::fs::read_dir(&dir).expect("LOOPGATE_FRESH_RUNNER_OUTPUT is a directory");
-    let mut checked = 0;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
-            continue;
-        };
-        if path.extension().is_some_and(|e| e == "txt") && expectation(name).is_some() {
-            check(name, &String::from_utf8_lossy(&std::fs::read(&path).expect("read")));
-            checked += 1;
-        }
+fn runner_output_on_disk_is_summarized_and_complete() {
+    let dir = std::env::var_os("LOOPGATE_FRESH_RUNNER_OUTPUT").map_or_else(
+        || std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output")),
+        std::path::PathBuf::from,
+    );
+    let committed = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output"));
+    let mut expected: Vec<String> = std::fs::read_dir(committed)
+        .expect("the committed captures")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".txt").map(str::to_string))
+        .collect();
+    expected.sort();
+    assert_eq!(expected.len(), 17, "the committed captures: {expected:?}");
+    for name in &expected {
+        assert!(
+            expectation(name).is_some(),
+            "{name}.txt has no expectation in this test"
+        );
+        let path = dir.join(format!("{name}.txt"));
+        let output = std::fs::read(&path).unwrap_or_else(|e| panic!("`{}`: {e}", path.display()));
+        check(name, &String::from_utf8_lossy(&output));
     }
-    assert!(checked > 0, "no runner output in {}", dir.to_string_lossy());
 }
 
 #[test]
