@@ -4,6 +4,8 @@
 //!
 //! `cargo test --test cli -- --nocapture full_loop_transcript` prints one whole loop as a transcript.
 
+#[path = "support/common.rs"]
+mod common;
 #[path = "cli/project.rs"]
 mod project;
 #[path = "cli/snapshot.rs"]

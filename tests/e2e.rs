@@ -18,11 +18,11 @@ mod mock_api;
 
 use std::time::{Duration, Instant};
 
-use harness::{Project, Run, claude_bin, eventually, pid_alive};
+use harness::{Project, Run, claude_bin};
 use mock_api::Reply;
 use serde_json::Value;
 
-use common::{CHECK_SH, TASK};
+use common::{CHECK_SH, TASK, alive, eventually};
 
 fn promise() -> Reply {
     Reply::text("I believe the work is complete.\n\n<promise>LOOP_DONE</promise>")
@@ -577,7 +577,7 @@ fn hanging_verify_and_its_sigterm_proof_grandchild_are_killed_and_reported() {
     for file in ["verify.pid", "grandchild.pid"] {
         let pid: u32 = project.read(file).trim().parse().expect("a pid");
         assert!(
-            eventually(Duration::from_secs(5), || !pid_alive(pid)),
+            eventually(Duration::from_secs(5), || !alive(pid)),
             "{file}: process {pid} survived the timeout"
         );
     }

@@ -24,27 +24,29 @@ use serde_json::{Value, json};
 use loopgate::history;
 use loopgate::state::State;
 
-const LOOPGATE: &str = env!("CARGO_BIN_EXE_loopgate");
+#[path = "support/common.rs"]
+mod common;
+
+use common::LOOPGATE;
 const STATE: &str = ".claude/pua-loop.local.md";
 const HISTORY: &str = ".claude/pua-loop-history.jsonl";
 /// No single command in this file may take longer (a hung process fails the test instead of hanging it).
 const DEADLINE: Duration = Duration::from_secs(30);
 
-/// A temporary directory with a seal store and any number of projects, and commands with a clean environment.
+/// The shared test sandbox (`tests/support/common.rs`) with any number of projects beside its own, and commands
+/// with a clean environment.
 struct Sandbox {
-    _temp: tempfile::TempDir,
+    shared: common::Sandbox,
     base: PathBuf,
 }
 
 impl Sandbox {
     fn new() -> Self {
-        let temp = tempfile::Builder::new()
-            .prefix("loopgate-robust-")
-            .tempdir()
-            .expect("tempdir");
-        let base = temp.path().canonicalize().expect("canonicalize");
-        fs::create_dir_all(base.join("home")).expect("home");
-        Self { _temp: temp, base }
+        let shared = common::Sandbox::new("loopgate-robust-");
+        Self {
+            base: shared.base.clone(),
+            shared,
+        }
     }
 
     /// A new empty project directory.
@@ -65,8 +67,8 @@ impl Sandbox {
             .current_dir(project)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.base.join("home"))
-            .env("LOOPGATE_HOME", self.base.join("loopgate-home"))
+            .env("HOME", &self.shared.home)
+            .env("LOOPGATE_HOME", &self.shared.loopgate_home)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -557,22 +559,18 @@ fn history_append_killed_at_random_points_never_breaks_readers() {
 
 /// Marks this test process as the reaper of orphans (as init is), so the test sees what a run leaves behind:
 /// killed grandchildren come back to it as zombies to reap, a verify shell loopgate failed to reap would too.
+#[cfg(target_os = "linux")]
 fn become_subreaper() {
     // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes plain integers and only changes this process's attributes.
     let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
     assert_eq!(rc, 0, "prctl(PR_SET_CHILD_SUBREAPER)");
 }
 
-/// The state letter of `/proc/PID/stat` (`R`, `S`, `Z`…), or `None` when the process is gone.
-fn proc_state(pid: i32) -> Option<char> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(") ").and_then(|(_, rest)| rest.chars().next())
-}
-
 /// 100 verify runs that time out (1 s), each with a shell and two grandchildren that ignore SIGTERM: zero
 /// processes left running, zero zombies of loopgate's making, every run reported as timed out. Runs go in
 /// parallel batches of 25 to stay around 15 s.
 #[test]
+#[cfg(target_os = "linux")]
 fn timed_out_verifies_leave_no_process_and_no_zombie() {
     become_subreaper();
     let sandbox = Sandbox::new();
@@ -640,18 +638,23 @@ fn timed_out_verifies_leave_no_process_and_no_zombie() {
 
     // Orphans are reparented to this process; give the kernel a moment to deliver the last SIGKILLs.
     let deadline = Instant::now() + Duration::from_secs(5);
-    let running = |pids: &BTreeSet<i32>| -> Vec<(i32, char)> {
-        pids.iter()
-            .filter_map(|&pid| proc_state(pid).map(|s| (pid, s)))
+    let states = |pids: &BTreeSet<i32>| common::process_states(pids.iter().map(|&p| i64::from(p)));
+    let running = |pids: &BTreeSet<i32>| -> Vec<(i64, char)> {
+        states(pids)
+            .into_iter()
             .filter(|(_, s)| *s != 'Z' && *s != 'X')
             .collect()
     };
     while !running(&grandchildren).is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let alive: Vec<(i32, char)> = running(&shells).into_iter().chain(running(&grandchildren)).collect();
+    let alive: Vec<(i64, char)> = running(&shells).into_iter().chain(running(&grandchildren)).collect();
     assert!(alive.is_empty(), "processes left running: {alive:?}");
-    let shell_zombies: Vec<i32> = shells.iter().copied().filter(|&p| proc_state(p) == Some('Z')).collect();
+    let shell_zombies: Vec<i64> = states(&shells)
+        .into_iter()
+        .filter(|(_, s)| *s == 'Z')
+        .map(|(p, _)| p)
+        .collect();
     assert!(
         shell_zombies.is_empty(),
         "verify shells loopgate did not reap: {shell_zombies:?}"
@@ -659,8 +662,9 @@ fn timed_out_verifies_leave_no_process_and_no_zombie() {
 
     // Reap the killed grandchildren (init's job, done here as subreaper), then check nothing is left at all.
     let mut reaped = 0;
+    let zombies = states(&grandchildren);
     for &pid in &grandchildren {
-        if proc_state(pid) == Some('Z') {
+        if zombies.get(&i64::from(pid)) == Some(&'Z') {
             let mut status = 0;
             // SAFETY: waitpid on a pid that is our (adopted) zombie child; `status` is a valid out-pointer.
             if unsafe { libc::waitpid(pid, &raw mut status, 0) } == pid {
@@ -668,11 +672,9 @@ fn timed_out_verifies_leave_no_process_and_no_zombie() {
             }
         }
     }
-    let left: Vec<i32> = shells
-        .iter()
-        .chain(&grandchildren)
-        .copied()
-        .filter(|&p| proc_state(p).is_some())
+    let left: Vec<i64> = states(&shells)
+        .into_keys()
+        .chain(states(&grandchildren).into_keys())
         .collect();
     assert!(left.is_empty(), "processes (or zombies) left: {left:?}");
     eprintln!(

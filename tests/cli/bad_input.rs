@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use crate::common::alive;
 use crate::full_loop::log_path_in;
-use crate::project::{HISTORY, Project, STATE, eventually, process_alive, set_mode};
+use crate::project::{HISTORY, Project, STATE, eventually, set_mode};
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 /// How long the verify-runner tests give a hook before the harness kills it (their commands sleep longer).
@@ -405,7 +406,7 @@ fn verify_grandchild_ignoring_sigterm() {
     assert!(block.reason.contains("timed out"), "{}", block.reason);
     let pid: u32 = p.read("grandchild.pid").trim().parse().expect("grandchild pid");
     assert!(
-        eventually(Duration::from_secs(5), || !process_alive(pid)),
+        eventually(Duration::from_secs(5), || !alive(pid)),
         "grandchild {pid} survived the timeout"
     );
 }

@@ -1,7 +1,7 @@
 //! The test fixture: a temporary project driven through the real `loopgate` binary.
 //!
-//! Every [`Project`] owns one temporary directory holding the project itself, a `HOME`, a `LOOPGATE_HOME` (the
-//! seal store) and the files the harness uses for each command's stdin / stdout / stderr. Commands run with a
+//! Every [`Project`] owns one shared test sandbox (`tests/support/common.rs`: the project itself, a `HOME`, a
+//! `LOOPGATE_HOME`, the seal store) plus the files the harness uses for each command's stdin / stdout / stderr. Commands run with a
 //! cleared environment (only `PATH`, `HOME`, `LOOPGATE_HOME` and what a test adds), so nothing from the
 //! developer's shell or a surrounding Claude Code session (`CLAUDE_PROJECT_DIR`, `CLAUDE_CODE_SESSION_ID`) leaks
 //! in. Output goes to files, not pipes, so a verify grandchild that keeps a pipe open can never hang the test
@@ -21,17 +21,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-/// The binary under test.
-pub const LOOPGATE: &str = env!("CARGO_BIN_EXE_loopgate");
+use crate::common::Sandbox;
+pub use crate::common::{LOOPGATE, eventually, is_root};
 
 /// How long any one command may run before the watchdog kills it (tests may lower or raise it).
 const DEFAULT_DEADLINE: Duration = Duration::from_secs(60);
 
 /// A temporary project with its own `HOME` and seal store.
 pub struct Project {
-    _temp: TempDir,
+    _sandbox: Sandbox,
     root: PathBuf,
     home: PathBuf,
     loopgate_home: PathBuf,
@@ -45,23 +44,16 @@ pub struct Project {
 impl Project {
     /// An empty project directory (nothing in it, not even `.claude/`).
     pub fn new() -> Self {
-        let temp = tempfile::Builder::new()
-            .prefix("loopgate-cli-")
-            .tempdir()
-            .expect("create temp dir");
-        // Canonical, so paths the binary prints (it canonicalizes) compare equal to ours.
-        let base = temp.path().canonicalize().expect("canonicalize temp dir");
-        let (root, home, io) = (base.join("project"), base.join("home"), base.join("io"));
-        for dir in [&root, &home, &io] {
-            fs::create_dir_all(dir).expect("create fixture dir");
-        }
+        let sandbox = Sandbox::new("loopgate-cli-");
+        let io = sandbox.base.join("io");
+        fs::create_dir_all(&io).expect("create fixture dir");
         Self {
-            _temp: temp,
-            root,
-            home,
-            loopgate_home: base.join("loopgate-home"),
+            root: sandbox.project.clone(),
+            home: sandbox.home.clone(),
+            loopgate_home: sandbox.loopgate_home.clone(),
             io,
-            base,
+            base: sandbox.base.clone(),
+            _sandbox: sandbox,
             runs: AtomicUsize::new(0),
             echo: false,
             nobody: false,
@@ -475,19 +467,6 @@ impl Cmd<'_> {
 const NOBODY: [&str; 4] = ["--reuid=65534", "--regid=65534", "--clear-groups", "--"];
 const NOBODY_ID: u32 = 65534;
 
-/// Whether the tests run as root (file modes do not stop root's writes).
-pub fn is_root() -> bool {
-    fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix("Uid:"))
-                .and_then(|ids| ids.split_whitespace().nth(1).map(|euid| euid == "0"))
-        })
-        .unwrap_or(false)
-}
-
 fn chown_tree(path: &Path, id: u32) {
     let _ = std::os::unix::fs::lchown(path, Some(id), Some(id));
     if path.is_dir() && !path.is_symlink() {
@@ -845,31 +824,6 @@ fn timestamp_at(text: &str) -> Option<usize> {
         .find(|&(_, c)| !(c.is_ascii_digit() || "-:T.Z+".contains(c)))
         .map_or(text.len(), |(i, _)| i);
     is_rfc3339_utc(&text[..end]).then_some(end)
-}
-
-/// Whether a process exists and is not a zombie.
-pub fn process_alive(pid: u32) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .and_then(|(_, rest)| rest.chars().next())
-            .is_some_and(|state| state != 'Z' && state != 'X'),
-        Err(_) => false,
-    }
-}
-
-/// Polls `check` until it holds or `within` passes.
-pub fn eventually(within: Duration, mut check: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    loop {
-        if check() {
-            return true;
-        }
-        if start.elapsed() > within {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 pub fn set_mode(path: &Path, mode: u32) {

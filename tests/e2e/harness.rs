@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common::{Sandbox, alive, eventually};
 use crate::mock_api::{MockApi, Reply, Request};
 
 /// The pinned Claude Code version the suite is written against.
@@ -81,7 +82,7 @@ fn which(name: &str) -> Option<PathBuf> {
 
 /// A temp project with its own HOME and seal store.
 pub struct Project {
-    _temp: tempfile::TempDir,
+    sandbox: Sandbox,
     pub dir: PathBuf,
     pub home: PathBuf,
     pub loopgate_home: PathBuf,
@@ -89,23 +90,12 @@ pub struct Project {
 
 impl Project {
     pub fn new() -> Self {
-        let temp = tempfile::Builder::new()
-            .prefix("loopgate-e2e-")
-            .tempdir()
-            .expect("create a temp dir");
-        // Canonical, so paths compare equal to what the client and hooks report.
-        let root = temp.path().canonicalize().expect("canonicalize the temp dir");
-        let dir = root.join("project");
-        let home = root.join("home");
-        let loopgate_home = root.join("loopgate-home");
-        for d in [&dir, &home, &loopgate_home] {
-            fs::create_dir_all(d).expect("create a test dir");
-        }
+        let sandbox = Sandbox::new("loopgate-e2e-");
         Project {
-            _temp: temp,
-            dir,
-            home,
-            loopgate_home,
+            dir: sandbox.project.clone(),
+            home: sandbox.home.clone(),
+            loopgate_home: sandbox.loopgate_home.clone(),
+            sandbox,
         }
     }
 
@@ -215,24 +205,8 @@ impl Project {
 
     /// A command with the scenario's environment and nothing inherited from an enclosing Claude Code session.
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
-        let mut cmd = Command::new(program);
-        for (key, _) in std::env::vars_os() {
-            let key = key.to_string_lossy();
-            if key.starts_with("CLAUDE") || key.starts_with("ANTHROPIC") || key.starts_with("LOOPGATE") {
-                cmd.env_remove(&*key);
-            }
-        }
-        for var in [
-            "HTTP_PROXY",
-            "HTTPS_PROXY",
-            "http_proxy",
-            "https_proxy",
-            "ALL_PROXY",
-            "all_proxy",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.envs(self.env()).current_dir(&self.dir);
+        let mut cmd = self.sandbox.command(program);
+        cmd.envs(self.env());
         cmd
     }
 
@@ -269,6 +243,7 @@ impl Project {
 impl Project {
     /// Processes still running that this scenario started (directly or not): every process of a scenario
     /// inherits its unique `LOOPGATE_HOME`, so they are found in `/proc/*/environ` with no pid bookkeeping.
+    /// (No portable call lists another process's environment; elsewhere than Linux this finds nothing.)
     pub fn leftover_processes(&self) -> Vec<(u32, String)> {
         let marker = format!("LOOPGATE_HOME={}", self.loopgate_home.display());
         let Ok(entries) = fs::read_dir("/proc") else {
@@ -276,7 +251,7 @@ impl Project {
         };
         entries
             .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-            .filter(|&pid| pid != std::process::id() && pid_alive(pid))
+            .filter(|&pid| pid != std::process::id() && alive(pid))
             .filter(|pid| {
                 fs::read(format!("/proc/{pid}/environ"))
                     .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == marker.as_bytes()))
@@ -689,28 +664,6 @@ impl Run {
 
 /// How Claude Code 2.1.197 hands a Stop hook's block `reason` to the model.
 pub const STOP_FEEDBACK: &str = "Stop hook feedback:";
-
-/// Whether a process with this pid is alive (zombies count as dead).
-pub fn pid_alive(pid: u32) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"),
-        Err(_) => false,
-    }
-}
-
-/// Waits up to `timeout` for `cond`.
-pub fn eventually(timeout: Duration, mut cond: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + timeout;
-    loop {
-        if cond() {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        thread::sleep(Duration::from_millis(50));
-    }
-}
 
 /// Anything path-like as a `&str` for argument lists.
 pub fn s(path: &Path) -> &str {

@@ -1,5 +1,6 @@
-//! A temp project for `loopgate run`: its own `HOME` and seal store, scripted fake agents (small shell scripts),
-//! and the real binary run in the foreground or the background (for Ctrl-C and concurrent commands).
+//! A temp project for `loopgate run` in the shared test sandbox (`tests/support/common.rs`: its own `HOME` and
+//! seal store), scripted fake agents (small shell scripts), and the real binary run in the foreground or the
+//! background (for Ctrl-C and concurrent commands).
 
 use std::fs;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -10,32 +11,21 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-pub use crate::common::{CHECK_SH, TASK};
+pub use crate::common::{CHECK_SH, TASK, alive, eventually};
+use crate::common::{Sandbox, write_file};
 
 pub struct Project {
-    _temp: tempfile::TempDir,
+    sandbox: Sandbox,
     pub dir: PathBuf,
-    home: PathBuf,
-    loopgate_home: PathBuf,
 }
 
 impl Project {
     /// A project holding `check.sh` and a broken `src.txt`.
     pub fn new() -> Self {
-        let temp = tempfile::Builder::new()
-            .prefix("loopgate-run-")
-            .tempdir()
-            .expect("temp dir");
-        let root = temp.path().canonicalize().expect("canonical temp dir");
-        let (dir, home, loopgate_home) = (root.join("project"), root.join("home"), root.join("lg-home"));
-        for d in [&dir, &home, &loopgate_home] {
-            fs::create_dir_all(d).expect("create test dir");
-        }
+        let sandbox = Sandbox::new("loopgate-run-");
         let project = Self {
-            _temp: temp,
-            dir,
-            home,
-            loopgate_home,
+            dir: sandbox.project.clone(),
+            sandbox,
         };
         project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
         project
@@ -47,13 +37,7 @@ impl Project {
 
     /// Writes a file, executable when it starts with `#!`.
     pub fn write(&self, rel: &str, contents: &str) -> &Self {
-        let path = self.path(rel);
-        fs::create_dir_all(path.parent().expect("parent")).expect("create parent");
-        fs::write(&path, contents).expect("write file");
-        if contents.starts_with("#!") {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
-        }
+        write_file(&self.path(rel), contents);
         self
     }
 
@@ -85,17 +69,7 @@ impl Project {
 
     /// `program` in the project with the test's environment.
     pub fn program(&self, program: &str) -> Command {
-        let mut cmd = Command::new(program);
-        for (key, _) in std::env::vars_os() {
-            let key = key.to_string_lossy();
-            if key.starts_with("CLAUDE") || key.starts_with("LOOPGATE") || key == "NO_COLOR" {
-                cmd.env_remove(&*key);
-            }
-        }
-        cmd.current_dir(&self.dir)
-            .env("HOME", &self.home)
-            .env("LOOPGATE_HOME", &self.loopgate_home);
-        cmd
+        self.sandbox.command(program)
     }
 
     /// Runs `loopgate ARGS` to its end (at most a minute).
@@ -240,28 +214,6 @@ impl Output {
     pub fn stderr_has(&self, needle: &str) -> &Self {
         assert!(self.stderr.contains(needle), "stderr lacks {needle:?}: {self:#?}");
         self
-    }
-}
-
-/// Waits up to `timeout` for `cond`.
-pub fn eventually(timeout: Duration, mut cond: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + timeout;
-    loop {
-        if cond() {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        thread::sleep(Duration::from_millis(25));
-    }
-}
-
-/// Whether `pid` runs (a zombie does not).
-pub fn alive(pid: i32) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"),
-        Err(_) => false,
     }
 }
 
