@@ -6,10 +6,10 @@
 //!   (mtime, ctime, size, inode, owner, mode). A match means clean — unless the entry is *racy* (modified in
 //!   the same instant the index was written, so a later edit could leave the same stat data), in which case,
 //!   as for a mismatch, the file's content is hashed as a git blob and compared with the index's object id.
-//!   Equal is clean (an edit undone, a `touch`); different, or too big to hash, adds the file's stat data to
-//!   the fingerprint, so every further edit changes it.
+//!   Equal is clean (an edit undone, a `touch`); different, or too big to hash (over 4 MiB, or past 32 MiB
+//!   hashed in one probe), adds the file's stat data to the fingerprint, so every further edit changes it.
 //! - **Untracked files** that are not ignored (`.gitignore` files, `.git/info/exclude`, the global excludes
-//!   file, as git reads them): each one's path, size and modification time.
+//!   file, matched as git does with the `ignore` crate's gitignore matcher): each one's path and stat data.
 //!
 //! Clean files add nothing but their index entry, so the fingerprint is stable while nothing changes. Only the
 //! project root's subtree counts, and never its `.claude/` directory (loopgate's own files). Submodules are
@@ -20,7 +20,6 @@ use std::fs::{self, Metadata};
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use sha1::Digest as _;
 use sha2::Sha256;
@@ -31,6 +30,8 @@ use super::repo::Repo;
 
 /// Files up to this size are hashed when their stat data cannot vouch for them; bigger ones count by stat.
 const HASH_LIMIT: u64 = 4 * 1024 * 1024;
+/// At most this many bytes are hashed per probe (on each thread); past it, changed files count by stat.
+const HASH_BUDGET: u64 = 32 * 1024 * 1024;
 /// Index entries above which the `lstat`s are spread over threads.
 const PARALLEL_FROM: usize = 4096;
 /// Threads for the `lstat`s of a large index.
@@ -143,7 +144,11 @@ pub fn fingerprint(repo: &Repo) -> Option<(String, Changes)> {
 /// Checks every entry against the work tree, on several threads when there are many.
 fn check_all(work_tree: &Path, entries: &[&Entry], index_mtime: (i64, i64)) -> Vec<Worktree> {
     if entries.len() < PARALLEL_FROM {
-        return entries.iter().map(|e| check(work_tree, e, index_mtime)).collect();
+        let mut budget = HASH_BUDGET;
+        return entries
+            .iter()
+            .map(|e| check(work_tree, e, index_mtime, &mut budget))
+            .collect();
     }
     let chunk = entries.len().div_ceil(THREADS);
     std::thread::scope(|scope| {
@@ -151,8 +156,9 @@ fn check_all(work_tree: &Path, entries: &[&Entry], index_mtime: (i64, i64)) -> V
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
+                    let mut budget = HASH_BUDGET;
                     part.iter()
-                        .map(|e| check(work_tree, e, index_mtime))
+                        .map(|e| check(work_tree, e, index_mtime, &mut budget))
                         .collect::<Vec<_>>()
                 })
             })
@@ -162,7 +168,7 @@ fn check_all(work_tree: &Path, entries: &[&Entry], index_mtime: (i64, i64)) -> V
 }
 
 /// One tracked file next to its index entry, the way git's `ie_match_stat` decides.
-fn check(work_tree: &Path, entry: &Entry, index_mtime: (i64, i64)) -> Worktree {
+fn check(work_tree: &Path, entry: &Entry, index_mtime: (i64, i64), budget: &mut u64) -> Worktree {
     if entry.skip {
         return Worktree::Clean;
     }
@@ -184,8 +190,11 @@ fn check(work_tree: &Path, entry: &Entry, index_mtime: (i64, i64)) -> Worktree {
     if stat_matches(entry, &meta) && !racy {
         return Worktree::Clean;
     }
-    if meta.len() <= HASH_LIMIT && blob_id(&path, &meta).is_some_and(|oid| oid == entry.oid) {
-        return Worktree::Clean;
+    if meta.len() <= HASH_LIMIT.min(*budget) {
+        *budget -= meta.len();
+        if blob_id(&path, &meta).is_some_and(|oid| oid == entry.oid) {
+            return Worktree::Clean;
+        }
     }
     Worktree::Changed(Stat::of(&meta))
 }
@@ -234,72 +243,188 @@ fn blob_id(path: &Path, meta: &Metadata) -> Option<[u8; 20]> {
 
 /// The untracked, not ignored files under the project root, sorted by path, with their stat data (`None` for a
 /// nested repository, which counts by its path).
+///
+/// One `readdir` per directory that is not ignored; a name the index holds is skipped at once, so the ignore
+/// rules are matched only against directories and untracked files. The rules are git's, in its order of
+/// precedence: the `.gitignore` of the deepest directory first, up to the work tree's root, then
+/// `.git/info/exclude`, then the global excludes file.
 fn untracked(repo: &Repo, tracked: &[&[u8]]) -> Vec<(Vec<u8>, Option<Stat>)> {
-    let root = repo.work_tree.join(bytes_path(&repo.prefix));
-    let nested: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
-    let walk = {
-        let (root, nested) = (root.clone(), Arc::clone(&nested));
-        ignore::WalkBuilder::new(&root)
-            .standard_filters(false)
-            .git_ignore(true)
-            .git_exclude(true)
-            .git_global(true)
-            .parents(true)
-            .require_git(true)
-            .filter_entry(move |entry| {
-                let path = entry.path();
-                if entry.file_name() == ".git" || path == root.join(".claude") {
-                    return false;
-                }
-                if entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()) && path.join(".git").exists() {
-                    nested
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push(path.to_path_buf());
-                    return false;
-                }
-                true
-            })
-            .build()
+    let mut walk = Walk {
+        tracked,
+        layers: Vec::new(),
+        found: Vec::new(),
+        own: repo.work_tree.join(bytes_path(&repo.prefix)).join(".claude"),
     };
-    let mut found = Vec::new();
-    for entry in walk.flatten() {
-        if entry.file_type().is_none_or(|t| t.is_dir()) {
-            continue;
-        }
-        let Some(relative) = relative_to(&repo.work_tree, entry.path()) else {
-            continue;
-        };
-        if tracked.binary_search(&relative.as_slice()).is_ok() {
-            continue;
-        }
-        found.push((relative, entry.metadata().ok().map(|m| Stat::of(&m))));
+    for file in [global_excludes(), Some(repo.common_dir.join("info/exclude"))]
+        .into_iter()
+        .flatten()
+    {
+        walk.push_rules(&repo.work_tree, &file);
     }
-    let nested = std::mem::take(&mut *nested.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-    for dir in nested {
-        let Some(relative) = relative_to(&repo.work_tree, &dir) else {
-            continue;
-        };
-        // A submodule is a tracked gitlink; any other repository inside is untracked.
-        if tracked.binary_search(&relative.as_slice()).is_err() {
-            found.push((relative, None));
-        }
+    // The `.gitignore` files of the directories above the project root, inside the work tree.
+    let mut above = repo.work_tree.clone();
+    let prefix = bytes_path(&repo.prefix).to_path_buf();
+    for part in prefix.components() {
+        walk.push_rules(&above, &above.join(".gitignore"));
+        above.push(part);
     }
-    found.sort_by(|a, b| a.0.cmp(&b.0));
-    found
+    let root = repo.work_tree.join(&prefix);
+    let mut relative = repo.prefix.clone();
+    walk.dir(&root, &mut relative);
+    walk.found.sort_by(|a, b| a.0.cmp(&b.0));
+    walk.found
 }
 
-fn relative_to(work_tree: &Path, path: &Path) -> Option<Vec<u8>> {
-    Some(
-        path.strip_prefix(work_tree)
-            .ok()?
-            .as_os_str()
-            .as_encoded_bytes()
-            .to_vec(),
-    )
+/// The state of the untracked walk.
+struct Walk<'a> {
+    /// The index's paths, sorted.
+    tracked: &'a [&'a [u8]],
+    /// The ignore rules in force, lowest precedence first.
+    layers: Vec<ignore::gitignore::Gitignore>,
+    found: Vec<(Vec<u8>, Option<Stat>)>,
+    /// The project's `.claude/`, never walked.
+    own: PathBuf,
+}
+
+impl Walk<'_> {
+    /// Adds the rules of `file` (if it exists), for paths under `root`; true when it did.
+    fn push_rules(&mut self, root: &Path, file: &Path) -> bool {
+        if !file.is_file() {
+            return false;
+        }
+        let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
+        let _ = builder.add(file);
+        match builder.build() {
+            Ok(rules) => {
+                self.layers.push(rules);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn ignored(&self, path: &Path, is_dir: bool) -> bool {
+        for rules in self.layers.iter().rev() {
+            let matched = rules.matched(path, is_dir);
+            if matched.is_ignore() {
+                return true;
+            }
+            if matched.is_whitelist() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Walks `dir`, whose path relative to the work tree is `relative` (empty or ending in `/`).
+    fn dir(&mut self, dir: &Path, relative: &mut Vec<u8>) {
+        let Ok(read) = fs::read_dir(dir) else { return };
+        let entries: Vec<(std::ffi::OsString, fs::FileType)> = read
+            .flatten()
+            .filter_map(|e| Some((e.file_name(), e.file_type().ok()?)))
+            .collect();
+        let pushed = entries
+            .iter()
+            .any(|(name, kind)| name == ".gitignore" && !kind.is_dir())
+            && self.push_rules(dir, &dir.join(".gitignore"));
+        let base = relative.len();
+        for (name, kind) in &entries {
+            if name == ".git" {
+                continue;
+            }
+            relative.truncate(base);
+            relative.extend_from_slice(name.as_encoded_bytes());
+            let path = dir.join(name);
+            if kind.is_dir() {
+                if path == self.own || self.ignored(&path, true) {
+                    continue;
+                }
+                if path.join(".git").exists() {
+                    // Another repository: a submodule (tracked as a gitlink) or, if untracked, one path.
+                    if self.tracked.binary_search(&relative.as_slice()).is_err() {
+                        self.found.push((relative.clone(), None));
+                    }
+                    continue;
+                }
+                relative.push(b'/');
+                self.dir(&path, relative);
+            } else if self.tracked.binary_search(&relative.as_slice()).is_err() && !self.ignored(&path, false) {
+                let stat = fs::symlink_metadata(&path).ok().map(|m| Stat::of(&m));
+                self.found.push((relative.clone(), stat));
+            }
+        }
+        relative.truncate(base);
+        if pushed {
+            self.layers.pop();
+        }
+    }
+}
+
+/// Git's global excludes file: `core.excludesFile` from the user's git config (`~/.gitconfig`, then
+/// `$XDG_CONFIG_HOME/git/config`), else `$XDG_CONFIG_HOME/git/ignore` (`~/.config/git/ignore`).
+fn global_excludes() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let configs = [
+        home.as_ref().map(|h| h.join(".gitconfig")),
+        xdg.as_ref().map(|x| x.join("git/config")),
+    ];
+    let mut found = None;
+    for config in configs.iter().flatten() {
+        if let Some(value) = fs::read_to_string(config)
+            .ok()
+            .and_then(|text| excludes_file_setting(&text))
+        {
+            found = Some(value);
+        }
+    }
+    match found {
+        Some(value) => match value.strip_prefix("~/") {
+            Some(rest) => Some(home?.join(rest)),
+            None => Some(PathBuf::from(value)),
+        },
+        None => Some(xdg?.join("git/ignore")),
+    }
+}
+
+/// The last `excludesFile = VALUE` of the `[core]` section of a git config file's text.
+fn excludes_file_setting(config: &str) -> Option<String> {
+    let mut in_core = false;
+    let mut value = None;
+    for line in config.lines().map(str::trim) {
+        if let Some(section) = line.strip_prefix('[') {
+            in_core = section.trim_end_matches(']').trim().eq_ignore_ascii_case("core");
+        } else if in_core
+            && let Some((key, rest)) = line.split_once('=')
+            && key.trim().eq_ignore_ascii_case("excludesfile")
+        {
+            value = Some(rest.trim().trim_matches('"').to_string());
+        }
+    }
+    value
 }
 
 fn bytes_path(bytes: &[u8]) -> &Path {
     use std::os::unix::ffi::OsStrExt;
     Path::new(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excludes_file_setting;
+
+    #[test]
+    fn the_excludes_file_setting_is_read_from_the_core_section_only() {
+        let config =
+            "[user]\n\texcludesFile = wrong\n[core]\n\tautocrlf = false\n\texcludesfile = \"~/.gitignore_global\"\n";
+        assert_eq!(excludes_file_setting(config).as_deref(), Some("~/.gitignore_global"));
+        assert_eq!(excludes_file_setting("[core]\n\tbare = false\n"), None);
+        assert_eq!(
+            excludes_file_setting("[Core]\nExcludesFile=/etc/ignore\n").as_deref(),
+            Some("/etc/ignore")
+        );
+    }
 }
