@@ -18,6 +18,7 @@ mod repo;
 #[cfg(test)]
 mod tests;
 mod tree;
+mod untracked;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -19,7 +19,7 @@
 use std::fs::{self, Metadata};
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sha1::Digest as _;
 use sha2::Sha256;
@@ -27,6 +27,7 @@ use sha2::Sha256;
 use super::Changes;
 use super::index::{self, Entry};
 use super::repo::Repo;
+use super::untracked::untracked;
 
 /// Files up to this size are hashed when their stat data cannot vouch for them; bigger ones count by stat.
 const HASH_LIMIT: u64 = 4 * 1024 * 1024;
@@ -53,7 +54,7 @@ enum Worktree {
 
 /// The stat data that identifies one version of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Stat {
+pub(super) struct Stat {
     size: u64,
     mtime: (i64, i64),
     ctime: (i64, i64),
@@ -62,7 +63,7 @@ struct Stat {
 }
 
 impl Stat {
-    fn of(meta: &Metadata) -> Stat {
+    pub(super) fn of(meta: &Metadata) -> Stat {
         Stat {
             size: meta.len(),
             mtime: (meta.mtime(), meta.mtime_nsec()),
@@ -241,190 +242,7 @@ fn blob_id(path: &Path, meta: &Metadata) -> Option<[u8; 20]> {
     Some(hasher.finalize().into())
 }
 
-/// The untracked, not ignored files under the project root, sorted by path, with their stat data (`None` for a
-/// nested repository, which counts by its path).
-///
-/// One `readdir` per directory that is not ignored; a name the index holds is skipped at once, so the ignore
-/// rules are matched only against directories and untracked files. The rules are git's, in its order of
-/// precedence: the `.gitignore` of the deepest directory first, up to the work tree's root, then
-/// `.git/info/exclude`, then the global excludes file.
-fn untracked(repo: &Repo, tracked: &[&[u8]]) -> Vec<(Vec<u8>, Option<Stat>)> {
-    let mut walk = Walk {
-        tracked,
-        layers: Vec::new(),
-        found: Vec::new(),
-        own: repo.work_tree.join(bytes_path(&repo.prefix)).join(".claude"),
-    };
-    for file in [global_excludes(), Some(repo.common_dir.join("info/exclude"))]
-        .into_iter()
-        .flatten()
-    {
-        walk.push_rules(&repo.work_tree, &file);
-    }
-    // The `.gitignore` files of the directories above the project root, inside the work tree.
-    let mut above = repo.work_tree.clone();
-    let prefix = bytes_path(&repo.prefix).to_path_buf();
-    for part in prefix.components() {
-        walk.push_rules(&above, &above.join(".gitignore"));
-        above.push(part);
-    }
-    let root = repo.work_tree.join(&prefix);
-    let mut relative = repo.prefix.clone();
-    walk.dir(&root, &mut relative);
-    walk.found.sort_by(|a, b| a.0.cmp(&b.0));
-    walk.found
-}
-
-/// The state of the untracked walk.
-struct Walk<'a> {
-    /// The index's paths, sorted.
-    tracked: &'a [&'a [u8]],
-    /// The ignore rules in force, lowest precedence first.
-    layers: Vec<ignore::gitignore::Gitignore>,
-    found: Vec<(Vec<u8>, Option<Stat>)>,
-    /// The project's `.claude/`, never walked.
-    own: PathBuf,
-}
-
-impl Walk<'_> {
-    /// Adds the rules of `file` (if it exists), for paths under `root`; true when it did.
-    fn push_rules(&mut self, root: &Path, file: &Path) -> bool {
-        if !file.is_file() {
-            return false;
-        }
-        let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
-        let _ = builder.add(file);
-        match builder.build() {
-            Ok(rules) => {
-                self.layers.push(rules);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    fn ignored(&self, path: &Path, is_dir: bool) -> bool {
-        for rules in self.layers.iter().rev() {
-            let matched = rules.matched(path, is_dir);
-            if matched.is_ignore() {
-                return true;
-            }
-            if matched.is_whitelist() {
-                return false;
-            }
-        }
-        false
-    }
-
-    /// Walks `dir`, whose path relative to the work tree is `relative` (empty or ending in `/`).
-    fn dir(&mut self, dir: &Path, relative: &mut Vec<u8>) {
-        let Ok(read) = fs::read_dir(dir) else { return };
-        let entries: Vec<(std::ffi::OsString, fs::FileType)> = read
-            .flatten()
-            .filter_map(|e| Some((e.file_name(), e.file_type().ok()?)))
-            .collect();
-        let pushed = entries
-            .iter()
-            .any(|(name, kind)| name == ".gitignore" && !kind.is_dir())
-            && self.push_rules(dir, &dir.join(".gitignore"));
-        let base = relative.len();
-        for (name, kind) in &entries {
-            if name == ".git" {
-                continue;
-            }
-            relative.truncate(base);
-            relative.extend_from_slice(name.as_encoded_bytes());
-            let path = dir.join(name);
-            if kind.is_dir() {
-                if path == self.own || self.ignored(&path, true) {
-                    continue;
-                }
-                if path.join(".git").exists() {
-                    // Another repository: a submodule (tracked as a gitlink) or, if untracked, one path.
-                    if self.tracked.binary_search(&relative.as_slice()).is_err() {
-                        self.found.push((relative.clone(), None));
-                    }
-                    continue;
-                }
-                relative.push(b'/');
-                self.dir(&path, relative);
-            } else if self.tracked.binary_search(&relative.as_slice()).is_err() && !self.ignored(&path, false) {
-                let stat = fs::symlink_metadata(&path).ok().map(|m| Stat::of(&m));
-                self.found.push((relative.clone(), stat));
-            }
-        }
-        relative.truncate(base);
-        if pushed {
-            self.layers.pop();
-        }
-    }
-}
-
-/// Git's global excludes file: `core.excludesFile` from the user's git config (`~/.gitconfig`, then
-/// `$XDG_CONFIG_HOME/git/config`), else `$XDG_CONFIG_HOME/git/ignore` (`~/.config/git/ignore`).
-fn global_excludes() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| home.as_ref().map(|h| h.join(".config")));
-    let configs = [
-        home.as_ref().map(|h| h.join(".gitconfig")),
-        xdg.as_ref().map(|x| x.join("git/config")),
-    ];
-    let mut found = None;
-    for config in configs.iter().flatten() {
-        if let Some(value) = fs::read_to_string(config)
-            .ok()
-            .and_then(|text| excludes_file_setting(&text))
-        {
-            found = Some(value);
-        }
-    }
-    match found {
-        Some(value) => match value.strip_prefix("~/") {
-            Some(rest) => Some(home?.join(rest)),
-            None => Some(PathBuf::from(value)),
-        },
-        None => Some(xdg?.join("git/ignore")),
-    }
-}
-
-/// The last `excludesFile = VALUE` of the `[core]` section of a git config file's text.
-fn excludes_file_setting(config: &str) -> Option<String> {
-    let mut in_core = false;
-    let mut value = None;
-    for line in config.lines().map(str::trim) {
-        if let Some(section) = line.strip_prefix('[') {
-            in_core = section.trim_end_matches(']').trim().eq_ignore_ascii_case("core");
-        } else if in_core
-            && let Some((key, rest)) = line.split_once('=')
-            && key.trim().eq_ignore_ascii_case("excludesfile")
-        {
-            value = Some(rest.trim().trim_matches('"').to_string());
-        }
-    }
-    value
-}
-
-fn bytes_path(bytes: &[u8]) -> &Path {
+pub(super) fn bytes_path(bytes: &[u8]) -> &Path {
     use std::os::unix::ffi::OsStrExt;
     Path::new(std::ffi::OsStr::from_bytes(bytes))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::excludes_file_setting;
-
-    #[test]
-    fn the_excludes_file_setting_is_read_from_the_core_section_only() {
-        let config =
-            "[user]\n\texcludesFile = wrong\n[core]\n\tautocrlf = false\n\texcludesfile = \"~/.gitignore_global\"\n";
-        assert_eq!(excludes_file_setting(config).as_deref(), Some("~/.gitignore_global"));
-        assert_eq!(excludes_file_setting("[core]\n\tbare = false\n"), None);
-        assert_eq!(
-            excludes_file_setting("[Core]\nExcludesFile=/etc/ignore\n").as_deref(),
-            Some("/etc/ignore")
-        );
-    }
 }
