@@ -164,12 +164,20 @@ pub fn run(
                 result
             })
             .map_err(Failure::Spawn)?;
-        let ended = supervise(pid, &exit_rx, &mut watch).map_err(Failure::Wait)?;
+        let ended = supervise(pid, &exit_rx, &mut watch).map_err(|err| {
+            // Leaving the scope joins the reader: it must not wait for a child that is still running.
+            unix::kill_group(pid);
+            stop_reading.store(true, Ordering::SeqCst);
+            Failure::Wait(err)
+        })?;
         let duration = start.elapsed();
         // The leader is a zombie now: give background writers a moment, then kill what is left of its group.
         let drained = done_rx.recv_timeout(DRAIN_WINDOW).is_ok();
         unix::kill_group(pid);
-        let status = group.reap().map_err(Failure::Wait)?;
+        let status = group.reap().map_err(|err| {
+            stop_reading.store(true, Ordering::SeqCst);
+            Failure::Wait(err)
+        })?;
         if !drained && done_rx.recv_timeout(READER_DEADLINE).is_err() {
             stop_reading.store(true, Ordering::SeqCst);
         }
