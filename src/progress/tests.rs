@@ -208,6 +208,13 @@ fn untracked_files_count_and_ignored_ones_do_not() {
         write(root, ignored, "noise");
         assert_eq!(look(root).0, first, "{ignored} is ignored");
     }
+    // An ignored directory that holds a tracked file: its other files are still ignored.
+    write(root, "build/tracked.txt", "tracked");
+    git(root, &["add", "-f", "build/tracked.txt"]);
+    git(root, &["commit", "-q", "-m", "forced"]);
+    let (first, _) = look(root);
+    write(root, "build/other.bin", "noise");
+    assert_eq!(look(root).0, first, "build/other.bin is ignored");
     write(root, "keep.log", "kept");
     let (kept, summary) = look(root);
     assert_ne!(kept, first, "a negated pattern brings a file back");

@@ -1,6 +1,7 @@
 //! The untracked files of a git work tree that are not ignored, as `git status --untracked-files=all` lists
 //! them, found without a git process: one `readdir` per directory that is not ignored; a name the index holds is
-//! skipped at once, so the ignore rules are matched only against directories and untracked files. The rules
+//! skipped at once, so the ignore rules are read and matched only for untracked files and for directories that
+//! hold no tracked file (`target/`, `node_modules/`, a new directory). The rules
 //! are git's, matched with the `ignore` crate's gitignore matcher, in git's order of precedence: the
 //! `.gitignore` of the deepest directory first, up to the work tree's root, then `.git/info/exclude`, then the
 //! global excludes file.
@@ -44,11 +45,30 @@ pub(super) fn untracked(repo: &Repo, tracked: &[&[u8]]) -> Vec<(Vec<u8>, Option<
 struct Walk<'a> {
     /// The index's paths, sorted.
     tracked: &'a [&'a [u8]],
-    /// The ignore rules in force, lowest precedence first.
-    layers: Vec<ignore::gitignore::Gitignore>,
+    /// The ignore files in force, lowest precedence first.
+    layers: Vec<Layer>,
     found: Vec<(Vec<u8>, Option<Stat>)>,
     /// The project's `.claude/`, never walked.
     own: PathBuf,
+}
+
+/// One ignore file, compiled only when a path is first matched against it (most probes match nothing).
+struct Layer {
+    root: PathBuf,
+    file: PathBuf,
+    rules: std::cell::OnceCell<Option<ignore::gitignore::Gitignore>>,
+}
+
+impl Layer {
+    fn rules(&self) -> Option<&ignore::gitignore::Gitignore> {
+        self.rules
+            .get_or_init(|| {
+                let mut builder = ignore::gitignore::GitignoreBuilder::new(&self.root);
+                let _ = builder.add(&self.file);
+                builder.build().ok()
+            })
+            .as_ref()
+    }
 }
 
 impl Walk<'_> {
@@ -57,20 +77,22 @@ impl Walk<'_> {
         if !file.is_file() {
             return false;
         }
-        let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
-        let _ = builder.add(file);
-        match builder.build() {
-            Ok(rules) => {
-                self.layers.push(rules);
-                true
-            }
-            Err(_) => false,
-        }
+        self.layers.push(Layer {
+            root: root.to_path_buf(),
+            file: file.to_path_buf(),
+            rules: std::cell::OnceCell::new(),
+        });
+        true
     }
 
+    /// Whether git ignores `path`: by the deepest rule that matches it or, for a file, one of its directories.
     fn ignored(&self, path: &Path, is_dir: bool) -> bool {
-        for rules in self.layers.iter().rev() {
-            let matched = rules.matched(path, is_dir);
+        for rules in self.layers.iter().rev().filter_map(Layer::rules) {
+            let matched = if is_dir {
+                rules.matched(path, true)
+            } else {
+                rules.matched_path_or_any_parents(path, false)
+            };
             if matched.is_ignore() {
                 return true;
             }
@@ -81,7 +103,15 @@ impl Walk<'_> {
         false
     }
 
-    /// Walks `dir`, whose path relative to the work tree is `relative` (empty or ending in `/`).
+    /// Whether the index holds a path under the directory `relative` (which ends in `/`).
+    fn holds_under(&self, relative: &[u8]) -> bool {
+        let at = self.tracked.partition_point(|path| *path < relative);
+        self.tracked.get(at).is_some_and(|path| path.starts_with(relative))
+    }
+
+    /// Walks `dir`, whose path relative to the work tree is `relative` (empty or ending in `/`). A directory
+    /// that holds tracked files is walked without asking the ignore rules (its untracked files are matched
+    /// with their directories); one that holds none is matched first, so `target/` is never read.
     fn dir(&mut self, dir: &Path, relative: &mut Vec<u8>) {
         let Ok(read) = fs::read_dir(dir) else { return };
         let entries: Vec<(std::ffi::OsString, fs::FileType)> = read
@@ -99,23 +129,32 @@ impl Walk<'_> {
             }
             relative.truncate(base);
             relative.extend_from_slice(name.as_encoded_bytes());
-            let path = dir.join(name);
             if kind.is_dir() {
-                if path == self.own || self.ignored(&path, true) {
-                    continue;
+                if self.tracked.binary_search(&relative.as_slice()).is_ok() {
+                    continue; // a submodule, recorded in the index as a gitlink
                 }
-                if path.join(".git").exists() {
-                    // Another repository: a submodule (tracked as a gitlink) or, if untracked, one path.
-                    if self.tracked.binary_search(&relative.as_slice()).is_err() {
-                        self.found.push((relative.clone(), None));
-                    }
-                    continue;
-                }
+                let path = dir.join(name);
                 relative.push(b'/');
+                if !self.holds_under(relative) {
+                    if path == self.own || self.ignored(&path, true) {
+                        continue;
+                    }
+                    if path.join(".git").exists() {
+                        // Another repository, not a submodule: one untracked path, as `git status` shows it.
+                        relative.pop();
+                        self.found.push((relative.clone(), None));
+                        continue;
+                    }
+                } else if path == self.own {
+                    continue;
+                }
                 self.dir(&path, relative);
-            } else if self.tracked.binary_search(&relative.as_slice()).is_err() && !self.ignored(&path, false) {
-                let stat = fs::symlink_metadata(&path).ok().map(|m| Stat::of(&m));
-                self.found.push((relative.clone(), stat));
+            } else if self.tracked.binary_search(&relative.as_slice()).is_err() {
+                let path = dir.join(name);
+                if !self.ignored(&path, false) {
+                    let stat = fs::symlink_metadata(&path).ok().map(|m| Stat::of(&m));
+                    self.found.push((relative.clone(), stat));
+                }
             }
         }
         relative.truncate(base);
