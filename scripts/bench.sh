@@ -18,7 +18,7 @@ done
 
 say() { echo "bench: $*" >&2; }
 
-load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+load_start=$(python3 -c 'import os; print(" ".join(f"{x:.2f}" for x in os.getloadavg()))')
 say "building the release binary"
 cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
 bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
