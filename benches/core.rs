@@ -152,6 +152,13 @@ fn make_tree(root: &Path, files: usize, total: usize) {
 /// Git work trees of N files (100 directories, 512 bytes each), committed, three of them then modified; made once
 /// per size and shared by the benches below.
 fn git_tree(files: usize) -> std::path::PathBuf {
+    // `cargo test --all-targets` runs each bench once, as a test (`--test`): that only checks the bench runs, so
+    // it gets a small tree instead of minutes of making 100,000 files.
+    let files = if std::env::args().any(|a| a == "--test") {
+        files.min(200)
+    } else {
+        files
+    };
     static TREES: std::sync::Mutex<Vec<(usize, tempfile::TempDir)>> = std::sync::Mutex::new(Vec::new());
     let mut trees = TREES.lock().expect("lock");
     if let Some((_, dir)) = trees.iter().find(|(n, _)| *n == files) {
