@@ -101,7 +101,14 @@ pub fn fingerprint(repo: &Repo) -> Option<(String, Changes)> {
         .iter()
         .filter(|e| e.path.starts_with(&repo.prefix) && !e.path.starts_with(&own))
         .collect();
-    let states = check_all(&repo.work_tree, &entries, index_mtime);
+    // The two halves are system calls (an `lstat` per tracked file, a `readdir` per directory): run them side by
+    // side, the walk on a thread of its own.
+    let tracked: Vec<&[u8]> = entries.iter().map(|e| e.path.as_slice()).collect();
+    let (states, untracked) = std::thread::scope(|scope| {
+        let walk = scope.spawn(|| untracked(repo, &tracked));
+        let states = check_all(&repo.work_tree, &entries, index_mtime);
+        (states, walk.join().unwrap_or_default())
+    });
 
     let mut hasher = Sha256::new();
     hasher.update(b"loopgate-git-1\0");
@@ -129,8 +136,7 @@ pub fn fingerprint(repo: &Repo) -> Option<(String, Changes)> {
             }
         }
     }
-    let tracked: Vec<&[u8]> = entries.iter().map(|e| e.path.as_slice()).collect();
-    for (path, stat) in untracked(repo, &tracked) {
+    for (path, stat) in untracked {
         hasher.update([3]);
         hasher.update(&path);
         hasher.update([0]);
