@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod cli;
+pub mod closure;
 pub mod commands;
 pub mod duration;
 pub mod error;

@@ -40,7 +40,7 @@
 
 mod code;
 mod finding;
-mod lex;
+pub(crate) mod lex;
 mod paths;
 mod pattern;
 mod scope;
