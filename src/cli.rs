@@ -114,6 +114,19 @@ pub struct SetupArgs {
     /// Verifies in a row without a better score that count as a stall (with --score-regex; 0 disables).
     #[arg(long, value_name = "N", requires = "score_regex")]
     pub plateau: Option<u64>,
+    /// Do not seal the files that define what the verify command runs (its npm script, pytest.ini, conftest.py,
+    /// .cargo/config.toml, the Makefile recipe, scripts it names).
+    #[arg(long)]
+    pub no_closure_seal: bool,
+    /// Let the agent edit or delete existing tests (adding new tests is always allowed).
+    #[arg(long)]
+    pub no_test_seal: bool,
+    /// Accept a passing verify that ran fewer tests, or skipped more, than the most this loop has seen.
+    #[arg(long)]
+    pub no_count_ratchet: bool,
+    /// Accept skip / ignore / xfail / only markers added to the tests, and tests deleted.
+    #[arg(long)]
+    pub no_skip_check: bool,
     /// Language of the feedback and messages.
     #[arg(long, value_enum)]
     pub lang: Option<Lang>,

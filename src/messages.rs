@@ -5,6 +5,8 @@
 
 use crate::state::Lang;
 
+pub mod breach;
+
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub fn escalation(lang: Lang, rejections: u64) -> Option<&'static str> {
     Some(match (lang, rejections) {
@@ -73,13 +75,13 @@ pub fn event_name(lang: Lang, event: Event) -> &'static str {
         (Lang::En, Event::PromiseRejected) => "PROMISE REJECTED: the verify command failed",
         (Lang::En, Event::PromiseTimedOut) => "PROMISE REJECTED: the verify command timed out",
         (Lang::En, Event::VerifyTimedOut) => "verify command timed out",
-        (Lang::En, Event::SealBroken) => "PROMISE REJECTED: sealed files were changed",
+        (Lang::En, Event::SealBroken) => "PROMISE REJECTED: the oracle's sealed inputs were changed",
         (Lang::En, Event::VerifyFailed) => "verify command still failing",
         (Lang::Zh, Event::Continue) => "尚未完成",
         (Lang::Zh, Event::PromiseRejected) => "承诺被拒绝:验证命令失败",
         (Lang::Zh, Event::PromiseTimedOut) => "承诺被拒绝:验证命令超时",
         (Lang::Zh, Event::VerifyTimedOut) => "验证命令超时",
-        (Lang::Zh, Event::SealBroken) => "承诺被拒绝:受保护的文件被修改",
+        (Lang::Zh, Event::SealBroken) => "承诺被拒绝:验证所依赖的受保护输入被修改",
         (Lang::Zh, Event::VerifyFailed) => "验证命令仍然失败",
     }
 }
@@ -100,10 +102,8 @@ pub fn section(lang: Lang, name: Section) -> &'static str {
     match (lang, name) {
         (Lang::En, Section::Summary) => "Failure summary:",
         (Lang::En, Section::Task) => "Your task (unchanged):",
-        (Lang::En, Section::SealedFiles) => "Sealed files changed since the loop started:",
         (Lang::Zh, Section::Summary) => "失败摘要:",
         (Lang::Zh, Section::Task) => "你的任务(未变):",
-        (Lang::Zh, Section::SealedFiles) => "自循环开始以来被修改的受保护文件:",
     }
 }
 
@@ -111,7 +111,6 @@ pub fn section(lang: Lang, name: Section) -> &'static str {
 pub enum Section {
     Summary,
     Task,
-    SealedFiles,
 }
 
 /// Title of the verify output tail.
@@ -155,24 +154,6 @@ pub fn tampered(lang: Lang, what: &str) -> String {
     match lang {
         Lang::En => format!("TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."),
         Lang::Zh => format!("检测到篡改:{what}。已恢复受保护的验证设置,本循环仍由它判定。"),
-    }
-}
-
-/// How to undo changes to sealed files: restore changed and deleted ones from git, delete added ones.
-pub fn restore_sealed(lang: Lang, restore: &[&str], added: &[&str]) -> String {
-    let mut how = Vec::new();
-    if !restore.is_empty() {
-        how.push(format!("`git checkout -- {}`", restore.join(" ")));
-    }
-    if !added.is_empty() {
-        how.push(format!("`rm -- {}`", added.join(" ")));
-    }
-    let how = how.join(if lang == Lang::Zh { " 和 " } else { " and " });
-    match lang {
-        Lang::En => format!(
-            "These files are sealed: the oracle judges your work against them. Undo your changes ({how}) and change the code under test instead."
-        ),
-        Lang::Zh => format!("这些文件受保护:验证以它们为准。请撤销你的修改({how}),改为修改被测试的代码。"),
     }
 }
 
@@ -228,7 +209,7 @@ pub enum HandoverLabel {
 }
 
 /// What `loopgate setup` prints: the agent reads it as the start of its work.
-pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
+pub fn briefing(state: &crate::state::State, sealed_files: usize, closure: (usize, usize)) -> String {
     let f = &state.fields;
     let lang = f.lang;
     let none = if lang == Lang::Zh { "无" } else { "none" };
@@ -269,6 +250,7 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
             f.sealed.join(", ")
         ),
     };
+    let closure = breach::briefing(lang, &f.opt_out, closure, f.verify_command.is_some());
     let (title, task, limits, files) = match lang {
         Lang::En => (
             "loop started",
@@ -293,7 +275,7 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
         }
     };
     format!(
-        "[loopgate] {title}: `{}`\n\n{task}\n{}\n\n{verify}\n{limits}{sealed}{unbound}\n\n{}\n{files}",
+        "[loopgate] {title}: `{}`\n\n{task}\n{}\n\n{verify}\n{limits}{sealed}{closure}{unbound}\n\n{}\n{files}",
         f.loop_id,
         state.task.trim_end(),
         how_to_finish(lang, &f.completion_promise, f.verify_command.is_some()),

@@ -7,9 +7,12 @@ use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::seal::{FileChange, SealedFiles};
-use crate::state::StateFields;
+use crate::state::{Check, StateFields};
 use crate::summary::{self, FailureSummary};
 use crate::verify::{self, VerifyOutcome, VerifyRequest};
+
+mod breach;
+pub use breach::Breach;
 
 /// How much of the output tail goes into a history record.
 const HISTORY_TAIL_BYTES: usize = 2048;
@@ -32,8 +35,8 @@ pub struct Run {
 pub enum Verdict {
     /// No verify command is sealed: the loop runs on the honor system.
     Honor,
-    /// Sealed files were added, changed or deleted; the verify command did not run.
-    SealBroken(Vec<FileChange>),
+    /// The oracle's inputs moved (sealed files, the verify command's closure); the verify command did not run.
+    SealBroken(Breach),
     Pass(Run),
     Fail(Run),
 }
@@ -51,9 +54,9 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let Some(command) = fields.verify_command.clone() else {
         return Ok(Verdict::Honor);
     };
-    let changes = sealed_changes(active)?;
-    if !changes.is_empty() {
-        return Ok(Verdict::SealBroken(changes));
+    let breach = breach(active)?;
+    if !breach.is_empty() {
+        return Ok(Verdict::SealBroken(breach));
     }
     let mut log_path = active.project.verify_log_path(&fields.loop_id, iteration);
     if caller == Caller::SelfCheck {
@@ -115,6 +118,19 @@ fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>)
         Some(score) => (false, Some(messages::score_below(fields.lang, score, gate))),
         None => (false, Some(messages::score_missing(fields.lang, gate))),
     }
+}
+
+/// Everything that moved in the oracle's inputs since setup (or since the user last accepted it).
+pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
+    let root = &active.project.root;
+    let closure = match &active.seal.closure {
+        Some(closure) if active.seal.fields.checks(Check::Closure) => closure.check(root),
+        _ => Vec::new(),
+    };
+    Ok(Breach {
+        sealed: sealed_changes(active)?,
+        closure,
+    })
 }
 
 /// Sealed files that differ from setup, sorted by path.

@@ -48,6 +48,9 @@ pub struct Seal {
     /// The most recent verify logs loopgate wrote (path relative to the project root), oldest first.
     #[serde(default)]
     pub logs: Vec<(String, FileMark)>,
+    /// The files that define what the verify command runs, with the digests of their sealed parts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closure: Option<crate::closure::Closure>,
 }
 
 impl Seal {

@@ -192,14 +192,14 @@ impl Deriver<'_> {
         }
     }
 
-    /// Every argument that names an existing file of the project (not a test file: those are sealed test by
-    /// test, so new tests can be added) is sealed whole.
+    /// Arguments that name a file of the project that is code or configuration (`sh tests/run.sh`, `python
+    /// check.py`, `--config ci.toml`) are sealed whole. Data files (`cat score.txt`) are not: they are often what
+    /// the agent is meant to produce; `--seal` covers the rest. Test files are not sealed whole either: they are
+    /// sealed test by test, so new tests can be added.
     fn named_files(&mut self, argv: &[String], cwd: &Path, text: &str) {
         for word in argv {
-            let word = word
-                .split_once('=')
-                .map_or(word.as_str(), |(flag, v)| if flag.starts_with('-') { v } else { word });
-            if word.is_empty() || word.starts_with('-') {
+            let word = word.split_once('=').map_or(word.as_str(), |(flag, v)| if flag.starts_with('-') { v } else { word });
+            if word.is_empty() || word.starts_with('-') || !is_code_or_config(word) {
                 continue;
             }
             let path = cwd.join(word);
@@ -583,6 +583,18 @@ impl Deriver<'_> {
             });
         }
     }
+}
+
+/// Whether a file name looks like code or configuration rather than data.
+fn is_code_or_config(word: &str) -> bool {
+    const EXTS: &[&str] = &[
+        "sh", "bash", "zsh", "bats", "py", "js", "mjs", "cjs", "ts", "mts", "cts", "rb", "pl", "php", "lua", "mk",
+        "toml", "ini", "cfg", "conf", "yaml", "yml",
+    ];
+    Path::new(word)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTS.contains(&e))
 }
 
 /// `FOO=bar` before a command.

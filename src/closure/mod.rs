@@ -144,6 +144,11 @@ impl Closure {
         accepted
     }
 
+    /// How many files of the closure exist (the rest are sealed as absent).
+    pub fn existing_files(&self) -> usize {
+        self.files.iter().filter(|f| !f.parts.is_empty()).count()
+    }
+
     /// The closure file at `path` (relative to the root, or absolute), if it is one.
     pub fn file(&self, path: &str) -> Option<&SealedFile> {
         self.files.iter().find(|f| f.path == path)

@@ -23,10 +23,10 @@ pub fn apply(
     match verdict {
         Verdict::Honor => ending::complete(active, None),
         Verdict::Pass(run) => ending::complete(active, Some(&run)),
-        Verdict::SealBroken(changes) => {
+        Verdict::SealBroken(breach) => {
             let mut state = active.state();
             count_rejection(&mut state);
-            let paths: Vec<String> = changes.iter().map(|c| format!("{} ({})", c.path(), c.kind())).collect();
+            let paths = breach.lines(crate::state::Lang::En);
             let record = Record::new(active.loop_id(), state.fields.iteration, Status::PromiseRejected)
                 .with("verify_exit", serde_json::Value::Null)
                 .with("timed_out", false)
@@ -37,8 +37,8 @@ pub fn apply(
                 .with("sealed_changes", paths);
             let step = Step {
                 event: Event::SealBroken,
-                failure: Failure::Sealed(&changes),
-                result: Some(format!("{} sealed file(s) changed", changes.len())),
+                failure: Failure::Sealed(&breach),
+                result: Some(crate::messages::breach::result(state.fields.lang, breach.len())),
             };
             iterate::next(active, state, &step, record, observed)
         }

@@ -176,11 +176,12 @@ fn scripts_and_files_named_in_the_command_are_sealed_but_test_files_are_not() {
     let dir = project(&[
         ("ci.sh", "#!/usr/bin/env bash\nnpm test\n"),
         ("check.py", "print('ok')"),
+        ("score.txt", "0.5"),
         ("tests/test_a.py", "def test_a(): pass"),
         ("package.json", r#"{"scripts":{"test":"node t.js"}}"#),
     ]);
     let plan = plan(
-        "./ci.sh && python check.py --data=check.py && pytest tests/test_a.py",
+        "./ci.sh && python check.py --data=check.py && pytest tests/test_a.py && cat score.txt",
         dir.path(),
     );
     assert_eq!(scope_of(&plan, "ci.sh"), Some(&Scope::Whole));
