@@ -50,6 +50,15 @@ pub enum Command {
     },
     /// End the loop now and record `cancelled`.
     Cancel,
+    /// Accept changes to the oracle's sealed inputs as the new baseline (you only: the agent cannot).
+    Allow {
+        /// Files to accept as they are now. Without any, list what changed since the loop started.
+        #[arg(value_name = "PATH")]
+        paths: Vec<std::path::PathBuf>,
+        /// Accept every sealed input as it is now.
+        #[arg(long)]
+        all: bool,
+    },
     /// Adopt a paused or orphaned loop into the current Claude Code session.
     Resume {
         /// Session to bind the loop to (default: `$CLAUDE_CODE_SESSION_ID`).

@@ -4,9 +4,9 @@
 //! may live anywhere else.
 
 use crate::messages::{self, Event, Section};
+use crate::oracle::Breach;
 use crate::oracle::Run;
 use crate::project::Project;
-use crate::oracle::Breach;
 use crate::state::State;
 
 /// Lines of verify output shown to the model.

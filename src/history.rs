@@ -37,6 +37,8 @@ pub enum Status {
     SelfCheck,
     /// A verify run at a stop with `verify_on: always` that did not pass.
     VerifyFailed,
+    /// The user accepted changes to the oracle's sealed inputs (`loopgate allow`): `accepted`.
+    Allowed,
     /// `loopgate run` ran the agent command once (before the stop it leads to): `agent_exit`, `agent_signal`,
     /// `agent_timed_out`, `agent_ms`, `agent_tail`.
     AgentRun,
@@ -62,6 +64,7 @@ impl Status {
             Self::SelfCheck => "self_check",
             Self::VerifyFailed => "verify_failed",
             Self::AgentRun => "agent_run",
+            Self::Allowed => "allowed",
         }
     }
 

@@ -11,6 +11,8 @@ mod snapshot;
 
 #[path = "cli/bad_input.rs"]
 mod bad_input;
+#[path = "cli/closure.rs"]
+mod closure;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/seal_store.rs"]

@@ -198,7 +198,9 @@ impl Deriver<'_> {
     /// sealed test by test, so new tests can be added.
     fn named_files(&mut self, argv: &[String], cwd: &Path, text: &str) {
         for word in argv {
-            let word = word.split_once('=').map_or(word.as_str(), |(flag, v)| if flag.starts_with('-') { v } else { word });
+            let word = word
+                .split_once('=')
+                .map_or(word.as_str(), |(flag, v)| if flag.starts_with('-') { v } else { word });
             if word.is_empty() || word.starts_with('-') || !is_code_or_config(word) {
                 continue;
             }
@@ -251,7 +253,7 @@ impl Deriver<'_> {
                 return;
             }
         };
-        let why = Why::Configures(format!("{pm} {}", words.join(" ")).trim().to_string());
+        let why = Why::Configures(short(&format!("{pm} {}", rest.join(" "))));
         for rc in [".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml"] {
             self.whole(dir.join(rc), why.clone());
         }

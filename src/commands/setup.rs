@@ -10,6 +10,7 @@ use clap::Parser;
 
 use crate::args::{self, FlagSpec};
 use crate::cli::SetupArgs;
+use crate::closure::Closure;
 use crate::error::Error;
 use crate::history::{Record, Status};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
@@ -17,7 +18,6 @@ use crate::messages;
 use crate::project::Project;
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::closure::Closure;
 use crate::state::{self, Check, Driver, Lang, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
 
@@ -257,7 +257,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         ended: false,
         history: None,
         logs: Vec::new(),
-        closure: config.verify.as_deref().map(|command| Closure::take(command, &project.root)),
+        closure: config
+            .verify
+            .as_deref()
+            .map(|command| Closure::take(command, &project.root)),
     };
     let sealed_files = seal.files.len();
     let closure_files = seal

@@ -30,7 +30,7 @@ const WRAPPERS: &[&str] = &[
 ];
 
 /// `loopgate` subcommands only the user may run.
-pub(crate) const FORBIDDEN: &[&str] = &["cancel", "setup", "resume", "seal"];
+pub(crate) const FORBIDDEN: &[&str] = &["cancel", "setup", "resume", "seal", "allow"];
 
 /// The first denial for `command` run in `cwd`, if any.
 pub(crate) fn check(command: &str, cwd: &Path, scope: &Scope) -> Option<Finding> {

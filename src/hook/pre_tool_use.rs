@@ -4,12 +4,16 @@
 //! active loop — state file, history, verify logs, the seal store and the sealed files — and prints a deny.
 //! No loop: allow without reading anything else.
 
+mod edited;
+
 use std::path::{Path, PathBuf};
 
+use crate::closure::Scope;
 use crate::guard::{self, Protected, Verdict};
 use crate::hook::{HookInput, HookOutput};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
+use crate::state::Check;
 
 /// Handles one PreToolUse event.
 pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
@@ -26,6 +30,7 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     Ok(match guard::check(tool, &tool_input, &cwd, &protected) {
         Verdict::Allow => None,
         Verdict::Deny { reason } => Some(HookOutput::deny_tool(reason)),
+        Verdict::Inspect { path } => edited::judge(&active, tool, &tool_input, &path).map(HookOutput::deny_tool),
     })
 }
 
@@ -39,6 +44,35 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
     } else {
         Some(crate::seal::SealedFiles::new(sealed)?.glob_set().clone())
     };
+    let mut sealed_files: Vec<PathBuf> = active.seal.files.keys().map(PathBuf::from).collect();
+    let mut sealed_outside = Vec::new();
+    let mut sealed_names = Vec::new();
+    let mut inspect = Vec::new();
+    if let Some(closure) = active
+        .seal
+        .closure
+        .as_ref()
+        .filter(|_| active.seal.fields.checks(Check::Closure))
+    {
+        for file in &closure.files {
+            let path = PathBuf::from(&file.path);
+            if path.is_absolute() {
+                sealed_outside.push(canonical(&path));
+                continue;
+            }
+            if file.scope != Scope::Whole {
+                inspect.push(path.clone());
+            }
+            sealed_files.push(path);
+        }
+        sealed_names.extend(
+            closure
+                .watches
+                .iter()
+                .filter(|w| w.new_file_counts)
+                .map(|w| w.name.clone()),
+        );
+    }
     Ok(Protected {
         files: vec![
             root.join(crate::project::STATE_FILE),
@@ -52,7 +86,10 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
             canonical(&crate::project::loopgate_home()),
         ],
         sealed: globs,
-        sealed_files: active.seal.files.keys().map(PathBuf::from).collect(),
+        sealed_files,
+        sealed_outside,
+        sealed_names,
+        inspect,
         project_root: root,
     })
 }

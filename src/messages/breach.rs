@@ -126,3 +126,16 @@ pub fn result(lang: Lang, count: usize) -> String {
         Lang::Zh => format!("{count} 项受保护的验证输入被修改"),
     }
 }
+
+/// Why the guard refuses an edit of a partly sealed file.
+pub fn edit_denied(lang: Lang, path: &str, moved: &[String]) -> String {
+    let list = moved.join("; ");
+    match lang {
+        Lang::En => format!(
+            "loopgate: this edit would change what is sealed in `{path}`: {list}. The rest of the file is yours to change; to undo an earlier change, run `git checkout -- {path}`."
+        ),
+        Lang::Zh => format!(
+            "loopgate:此修改会改变 `{path}` 中受保护的内容:{list}。文件的其余部分可以修改;要撤销之前的修改,运行 `git checkout -- {path}`。"
+        ),
+    }
+}
