@@ -19,6 +19,7 @@ pub mod feedback;
 pub mod fsutil;
 pub mod guard;
 pub mod history;
+pub mod inventory;
 pub mod hook;
 pub mod lifecycle;
 pub mod messages;
@@ -36,6 +37,7 @@ pub mod tokens;
 pub mod trajectory;
 pub mod transcript;
 pub mod verify;
+pub mod walk;
 
 use std::io::Write;
 

@@ -209,7 +209,12 @@ pub enum HandoverLabel {
 }
 
 /// What `loopgate setup` prints: the agent reads it as the start of its work.
-pub fn briefing(state: &crate::state::State, sealed_files: usize, closure: (usize, usize)) -> String {
+pub fn briefing(
+    state: &crate::state::State,
+    sealed_files: usize,
+    closure: (usize, usize),
+    tests: (usize, usize),
+) -> String {
     let f = &state.fields;
     let lang = f.lang;
     let none = if lang == Lang::Zh { "无" } else { "none" };
@@ -250,7 +255,7 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize, closure: (usiz
             f.sealed.join(", ")
         ),
     };
-    let closure = breach::briefing(lang, &f.opt_out, closure, f.verify_command.is_some());
+    let closure = breach::briefing(lang, &f.opt_out, closure, tests, f.verify_command.is_some());
     let (title, task, limits, files) = match lang {
         Lang::En => (
             "loop started",

@@ -123,13 +123,19 @@ fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>)
 /// Everything that moved in the oracle's inputs since setup (or since the user last accepted it).
 pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
     let root = &active.project.root;
+    let fields = &active.seal.fields;
     let closure = match &active.seal.closure {
-        Some(closure) if active.seal.fields.checks(Check::Closure) => closure.check(root),
+        Some(closure) if fields.checks(Check::Closure) => closure.check(root),
         _ => Vec::new(),
+    };
+    let tests = match active.store.load_inventory(&active.project)? {
+        Some(inventory) => inventory.check(root, |check| fields.checks(check)),
+        None => Vec::new(),
     };
     Ok(Breach {
         sealed: sealed_changes(active)?,
         closure,
+        tests,
     })
 }
 

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::fsutil;
+use crate::inventory::Inventory;
 use crate::project::{Project, loopgate_home};
 use crate::state::{State, StateFields};
 
@@ -51,6 +52,10 @@ pub struct Seal {
     /// The files that define what the verify command runs, with the digests of their sealed parts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closure: Option<crate::closure::Closure>,
+    /// The test files whose signatures the inventory holds (kept here too, so the guard knows them without
+    /// loading the inventory, which lives in its own file beside the seal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_files: Vec<String>,
 }
 
 impl Seal {
@@ -175,6 +180,41 @@ impl Store {
         fsutil::write_atomic(&path, &bytes, 0o600).map_err(err)
     }
 
+    /// Where a project's test inventory lives: beside its seal.
+    pub fn inventory_path_for(&self, project: &Project) -> PathBuf {
+        self.path_for(project).with_extension("tests.json")
+    }
+
+    /// The project's test inventory, if one was taken.
+    pub fn load_inventory(&self, project: &Project) -> Result<Option<Inventory>, SealError> {
+        let path = self.inventory_path_for(project);
+        let Some(bytes) = fsutil::read_optional(&path).map_err(|source| SealError::Read {
+            path: path.clone(),
+            source,
+        })?
+        else {
+            return Ok(None);
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| SealError::Corrupt {
+                path,
+                problem: e.to_string(),
+            })
+    }
+
+    /// Writes the test inventory privately and atomically.
+    pub fn save_inventory(&self, project: &Project, inventory: &Inventory) -> Result<(), SealError> {
+        let path = self.inventory_path_for(project);
+        let err = |source| SealError::Write {
+            path: path.clone(),
+            source,
+        };
+        create_private_dir(&self.dir).map_err(err)?;
+        let bytes = serde_json::to_vec(inventory).map_err(|e| err(std::io::Error::other(e)))?;
+        fsutil::write_atomic(&path, &bytes, 0o600).map_err(err)
+    }
+
     /// First step of ending a loop: mark the seal ended so nothing obeys it again.
     pub fn mark_ended(&self, project: &Project, seal: &Seal) -> Result<(), SealError> {
         let ended = Seal {
@@ -184,8 +224,9 @@ impl Store {
         self.save(project, &ended)
     }
 
-    /// Last step of ending a loop.
+    /// Last step of ending a loop (the inventory first: a seal without one is still whole).
     pub fn remove(&self, project: &Project) {
+        let _ = std::fs::remove_file(self.inventory_path_for(project));
         let _ = std::fs::remove_file(self.path_for(project));
     }
 
@@ -197,6 +238,13 @@ impl Store {
         };
         for entry in entries.flatten() {
             let path = entry.path();
+            if let Some(seal) = path.to_string_lossy().strip_suffix(".tests.json") {
+                // An inventory outlives its seal only after a crash: it is stale once the seal is gone.
+                if !Path::new(&format!("{seal}.json")).exists() {
+                    let _ = std::fs::remove_file(&path);
+                }
+                continue;
+            }
             let stale = match std::fs::read(&path)
                 .ok()
                 .and_then(|b| serde_json::from_slice::<Seal>(&b).ok())

@@ -12,7 +12,6 @@
 pub mod derive;
 pub mod parts;
 mod recipes;
-mod walk;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -175,7 +174,7 @@ pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
 /// Files the watches match now, with the watch that matched.
 fn watched<'w>(root: &Path, watches: &'w [Watch]) -> Vec<(String, &'w Watch)> {
     let names: Vec<&str> = watches.iter().map(|w| w.name.as_str()).collect();
-    walk::find_named(root, &names)
+    crate::walk::find_named(root, &names)
         .into_iter()
         .filter_map(|path| {
             let name = path.rsplit('/').next().unwrap_or(&path).to_string();

@@ -44,6 +44,14 @@ pub fn run(paths: &[PathBuf], all: bool) -> Result<u8, Error> {
     if let Some(closure) = active.seal.closure.as_mut() {
         accepted.extend(closure.accept(&root, select));
     }
+    if let Some(mut inventory) = active.store.load_inventory(&active.project)? {
+        let changed = inventory.accept(&root, select);
+        if !changed.is_empty() {
+            active.store.save_inventory(&active.project, &inventory)?;
+            active.seal.test_files = inventory.files.keys().cloned().collect();
+            accepted.extend(changed);
+        }
+    }
     if let Some(unknown) = wanted.iter().find(|w| !is_sealed(&active, w)) {
         return Err(Error::Usage(format!(
             "`{unknown}` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
@@ -104,7 +112,9 @@ fn is_sealed(active: &ActiveLoop, key: &str) -> bool {
         .closure
         .as_ref()
         .is_some_and(|c| c.file(key).is_some() || c.watches_name_of(Path::new(key)));
-    globbed || active.seal.files.contains_key(key) || closure
+    let test = active.seal.test_files.iter().any(|t| t == key)
+        || crate::testscan::is_test_file(Path::new(key));
+    globbed || active.seal.files.contains_key(key) || closure || test
 }
 
 /// A path as the seal names it: relative to the project root with `/`, or absolute outside the project.

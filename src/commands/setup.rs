@@ -10,7 +10,6 @@ use clap::Parser;
 
 use crate::args::{self, FlagSpec};
 use crate::cli::SetupArgs;
-use crate::closure::Closure;
 use crate::error::Error;
 use crate::history::{Record, Status};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
@@ -20,6 +19,9 @@ use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
 use crate::state::{self, Check, Driver, Lang, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
+
+mod sealing;
+use sealing::Sealed;
 
 /// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
 /// above it, or Claude Code kills the hook mid-verify.
@@ -218,7 +220,7 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
     let started = start(&config, Project::for_terminal())?;
     println!(
         "{}",
-        messages::briefing(&started.state, started.sealed_files, started.closure_files)
+        messages::briefing(&started.state, started.sealed_files, started.closure_files, started.tests)
     );
     Ok(exit_codes::OK)
 }
@@ -230,6 +232,8 @@ pub struct Started {
     pub sealed_files: usize,
     /// How many files of the verify command's closure exist, and how many it names (absent ones included).
     pub closure_files: (usize, usize),
+    /// How many test files and tests are sealed.
+    pub tests: (usize, usize),
 }
 
 /// Starts a loop in `project`, as `setup` does and `loopgate run` reuses: refuses or replaces the loop already
@@ -239,34 +243,27 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     store.clean_stale();
     let _lock = super::lock(&project)?;
     replace_existing(&project, config)?;
-    let files = SealedFiles::new(&config.seal).map_err(Error::Usage)?;
-    let hashes = files.hash_all(&project.root).map_err(|source| Error::Io {
-        action: "hash sealed files under",
-        path: project.root.clone(),
-        source,
-    })?;
+    let sealed = Sealed::take(config, &project.root)?;
     let mut state = new_state(config);
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
+    }
+    let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
+    if let Some(inventory) = &sealed.inventory {
+        store.save_inventory(&project, inventory)?;
     }
     let seal = Seal {
         project_root: project.canonical_root(),
         fields: state.fields.clone(),
         task: state.task.clone(),
-        files: hashes,
+        files: sealed.files,
         ended: false,
         history: None,
         logs: Vec::new(),
-        closure: config
-            .verify
-            .as_deref()
-            .map(|command| Closure::take(command, &project.root)),
+        closure: sealed.closure,
+        test_files: sealed.inventory.map(|i| i.files.into_keys().collect()).unwrap_or_default(),
     };
     let sealed_files = seal.files.len();
-    let closure_files = seal
-        .closure
-        .as_ref()
-        .map_or((0, 0), |c| (c.existing_files(), c.files.len()));
     let mut active = ActiveLoop {
         project,
         store,
@@ -279,7 +276,9 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         .with("session_id", config.session_id.as_str())
         .with("max_iterations", config.max_iterations)
         .with("sealed_files", sealed_files)
-        .with("closure_files", closure_files.0);
+        .with("closure_files", closure_files.0)
+        .with("test_files", tests.0)
+        .with("tests", tests.1);
     let record = match config.driver {
         Some(driver) => record.with("driver", serde_json::to_value(driver).unwrap_or_default()),
         None => record,
@@ -289,6 +288,7 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         state,
         sealed_files,
         closure_files,
+        tests,
     })
 }
 

@@ -49,14 +49,21 @@ pub fn moved(lang: Lang, m: &Moved) -> String {
     }
 }
 
-/// How to undo: restore files from git, delete files that did not exist; and who may accept a change instead.
-pub fn undo(lang: Lang, restore: &[&str], delete: &[&str]) -> String {
+/// How to undo: restore files from git, delete files that did not exist, take the flagged code out of new
+/// test files; and who may accept a change instead.
+pub fn undo(lang: Lang, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
     let mut how = Vec::new();
     if !restore.is_empty() {
         how.push(format!("`git checkout -- {}`", restore.join(" ")));
     }
     if !delete.is_empty() {
         how.push(format!("`rm -- {}`", delete.join(" ")));
+    }
+    if !edit.is_empty() {
+        how.push(match lang {
+            Lang::En => format!("remove the flagged lines from {}", quoted(edit)),
+            Lang::Zh => format!("删除 {} 中被指出的代码", quoted(edit)),
+        });
     }
     let how = how.join(if lang == Lang::Zh { " 和 " } else { " and " });
     match lang {
@@ -71,7 +78,8 @@ pub fn undo(lang: Lang, restore: &[&str], delete: &[&str]) -> String {
 
 /// The briefing's paragraph on what else is sealed (empty without a verify command).
 /// `closure`: how many files of the closure exist, and how many it names in all (absent ones must stay absent).
-pub fn briefing(lang: Lang, opt_out: &[Check], closure: (usize, usize), has_verify: bool) -> String {
+/// `tests`: how many test files and tests are sealed.
+pub fn briefing(lang: Lang, opt_out: &[Check], closure: (usize, usize), tests: (usize, usize), has_verify: bool) -> String {
     if !has_verify {
         return String::new();
     }
@@ -93,10 +101,13 @@ pub fn briefing(lang: Lang, opt_out: &[Check], closure: (usize, usize), has_veri
             }
         });
     }
+    let (test_files, test_count) = tests;
     if on(Check::Tests) {
         parts.push(match lang {
-            Lang::En => "the existing tests (add new tests freely; do not edit, skip or delete existing ones)".into(),
-            Lang::Zh => "现有的测试(可以随意添加新测试;不要修改、跳过或删除已有测试)".into(),
+            Lang::En => format!(
+                "the {test_count} existing test(s) in {test_files} file(s) (add new tests freely; do not edit, skip or delete existing ones)"
+            ),
+            Lang::Zh => format!("{test_files} 个文件中已有的 {test_count} 个测试(可以随意添加新测试;不要修改、跳过或删除已有测试)"),
         });
     } else if on(Check::Skips) {
         parts.push(match lang {
@@ -117,6 +128,10 @@ pub fn briefing(lang: Lang, opt_out: &[Check], closure: (usize, usize), has_veri
         Lang::En => format!("\nAlso sealed: {}.", parts.join("; ")),
         Lang::Zh => format!("\n同样受保护:{}。", parts.join(";")),
     }
+}
+
+fn quoted(paths: &[&str]) -> String {
+    paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
 }
 
 /// The one-line result for the user: `2 sealed input(s) changed`.

@@ -6,6 +6,7 @@
 //! user wants is accepted from a terminal with `loopgate allow`, never by the agent.
 
 use crate::closure::{self, PartChange};
+use crate::inventory::TestMove;
 use crate::messages::breach as words;
 use crate::seal::FileChange;
 use crate::state::Lang;
@@ -17,23 +18,26 @@ pub struct Breach {
     pub sealed: Vec<FileChange>,
     /// Parts of the closure's configuration files.
     pub closure: Vec<closure::Moved>,
+    /// Existing tests changed, skipped or deleted; setup code added around them.
+    pub tests: Vec<TestMove>,
 }
 
 impl Breach {
     pub fn is_empty(&self) -> bool {
-        self.sealed.is_empty() && self.closure.is_empty()
+        self.sealed.is_empty() && self.closure.is_empty() && self.tests.is_empty()
     }
 
     /// How many items moved.
     pub fn len(&self) -> usize {
-        self.sealed.len() + self.closure.len()
+        self.sealed.len() + self.closure.len() + self.tests.len()
     }
 
     /// One line per item, for the model, the user and the history (`sealed_changes`).
     pub fn lines(&self, lang: Lang) -> Vec<String> {
         let sealed = self.sealed.iter().map(|c| format!("{} ({})", c.path(), c.kind()));
         let closure = self.closure.iter().map(|m| words::moved(lang, m));
-        sealed.chain(closure).collect()
+        let tests = self.tests.iter().map(|t| t.render(lang));
+        sealed.chain(closure).chain(tests).collect()
     }
 
     /// How to undo every item: the files to restore from git and the files to delete.
@@ -54,9 +58,19 @@ impl Breach {
                 restore.push(&moved.path);
             }
         }
+        let mut edit: Vec<&str> = Vec::new();
+        for moved in &self.tests {
+            if moved.new_file {
+                edit.push(&moved.path);
+            } else {
+                restore.push(&moved.path);
+            }
+        }
+        restore.sort_unstable();
         restore.dedup();
         delete.dedup();
-        words::undo(lang, &restore, &delete)
+        edit.dedup();
+        words::undo(lang, &restore, &delete, &edit)
     }
 
     /// The section the block reason and `loopgate verify` show: title, items, how to undo.

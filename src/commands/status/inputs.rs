@@ -19,6 +19,7 @@ pub fn report(seal: &Seal) -> Value {
             "skips": f.checks(Check::Skips),
         },
         "closure": closure,
+        "test_files": seal.test_files.len(),
     })
 }
 

@@ -11,6 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::closure::{self, Moved};
+use crate::inventory;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::breach as words;
 
@@ -22,23 +23,37 @@ pub fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &Path) ->
     // An edit that cannot apply (its `old_string` is not in the file) fails in the tool itself.
     let after = apply(tool, input, &current)?;
     let lang = active.seal.fields.lang;
-    let file = active.seal.closure.as_ref()?.file(&key)?;
-    let now = closure::parts::digests(&file.scope, Some(after.as_bytes()));
-    let moved: Vec<String> = closure::parts::compare(&file.parts, &now)
-        .into_iter()
-        .map(|(part, change)| {
-            words::moved(
-                lang,
-                &Moved {
-                    path: key.clone(),
-                    part,
-                    change,
-                    why: file.why.clone(),
-                },
-            )
-        })
-        .collect();
+    let moved = match active.seal.closure.as_ref().and_then(|c| c.file(&key)) {
+        Some(file) => {
+            let now = closure::parts::digests(&file.scope, Some(after.as_bytes()));
+            closure::parts::compare(&file.parts, &now)
+                .into_iter()
+                .map(|(part, change)| {
+                    let why = file.why.clone();
+                    let path = key.clone();
+                    words::moved(lang, &Moved { path, part, change, why })
+                })
+                .collect()
+        }
+        None => test_findings(active, &key, &after),
+    };
     (!moved.is_empty()).then(|| words::edit_denied(lang, &key, &moved))
+}
+
+/// What the edit would do to the existing tests of a sealed test file, for the checks that are on.
+fn test_findings(active: &ActiveLoop, key: &str, after: &str) -> Vec<String> {
+    let fields = &active.seal.fields;
+    let Ok(Some(inventory)) = active.store.load_inventory(&active.project) else {
+        return Vec::new();
+    };
+    let Some(entry) = inventory.entry(key) else {
+        return Vec::new();
+    };
+    inventory::compare(entry, after)
+        .into_iter()
+        .filter(|finding| fields.checks(inventory::check_of(finding)))
+        .map(|finding| finding.render(fields.lang, key))
+        .collect()
 }
 
 /// The file's content after the tool call, or `None` when the edit does not apply.

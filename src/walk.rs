@@ -1,6 +1,7 @@
-//! Finding files by name anywhere in the project, the way test runners discover them: directories that no
-//! runner collects from (`.git`, `node_modules`, `target`, virtual environments, caches) are not entered, and
-//! symlinks are not followed, so the walk stays cheap on large repositories.
+//! Walking the project the way test runners discover files: directories that no runner collects from (`.git`,
+//! `node_modules`, `target`, virtual environments, caches) are not entered, and symlinks are not followed, so
+//! the walk stays cheap on large repositories. Used for the closure's watched names (`conftest.py`) and the
+//! test inventory.
 
 use std::path::Path;
 
@@ -34,13 +35,23 @@ pub fn find_named(root: &Path, names: &[&str]) -> Vec<String> {
     if names.is_empty() {
         return out;
     }
-    let mut budget = MAX_ENTRIES;
-    walk(root, "", names, &mut out, &mut budget);
+    files(root, |relative, name| {
+        if names.contains(&name) {
+            out.push(relative.to_string());
+        }
+    });
     out.sort();
     out
 }
 
-fn walk(dir: &Path, prefix: &str, names: &[&str], out: &mut Vec<String>, budget: &mut usize) {
+/// Calls `visit(relative path, file name)` for every file (not directory, not followed symlink target) under
+/// `root`, in no particular order.
+pub fn files(root: &Path, mut visit: impl FnMut(&str, &str)) {
+    let mut budget = MAX_ENTRIES;
+    walk(root, "", &mut visit, &mut budget);
+}
+
+fn walk(dir: &Path, prefix: &str, visit: &mut dyn FnMut(&str, &str), budget: &mut usize) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         if *budget == 0 {
@@ -57,10 +68,10 @@ fn walk(dir: &Path, prefix: &str, names: &[&str], out: &mut Vec<String>, budget:
         };
         if kind.is_dir() {
             if !SKIP_DIRS.contains(&name.as_ref()) {
-                walk(&entry.path(), &relative, names, out, budget);
+                walk(&entry.path(), &relative, visit, budget);
             }
-        } else if names.contains(&name.as_ref()) {
-            out.push(relative);
+        } else {
+            visit(&relative, &name);
         }
     }
 }
