@@ -33,6 +33,7 @@ pub mod signals;
 pub mod state;
 pub mod stop;
 pub mod summary;
+pub mod testscan;
 pub mod tokens;
 pub mod trajectory;
 pub mod transcript;
