@@ -18,6 +18,7 @@
 //! beside the seal in its own file, loaded only at a promise or when the guard inspects an edit.
 
 mod listing;
+mod sigs;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -26,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::closure::Ecosystem;
 use crate::state::{Check, Lang as Speech};
-use crate::testscan::{self, FileSig, Finding, Lang};
+use crate::testscan::{self, FileSig, Finding, Lang, Scope};
 
 /// Most test files one inventory holds (a guard against pathological trees; the rest are not sealed).
 const MAX_FILES: usize = 20_000;
@@ -58,10 +59,8 @@ impl StatKey {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     pub stat: StatKey,
-    /// A source file that holds tests but is not a test file (Rust's inline `mod tests`): only its tests are
-    /// sealed.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub inline: bool,
+    /// For a source file that holds tests without being a test file (Rust's inline `mod tests`), the signature
+    /// covers only its tests (`Scope::Inline`).
     pub sig: FileSig,
 }
 
@@ -87,7 +86,6 @@ impl TestMove {
     pub fn render(&self, lang: Speech) -> String {
         self.finding.render(lang, &self.path)
     }
-
 }
 
 /// The check a finding belongs to (so the user's opt-out can drop it): markers and deletions are
@@ -130,7 +128,7 @@ impl Inventory {
 
     /// How many tests the inventory seals.
     pub fn test_count(&self) -> usize {
-        self.files.values().map(|e| testscan::count_tests(&e.sig)).sum()
+        self.files.values().map(|e| sigs::count_tests(&e.sig.units)).sum()
     }
 
     /// What changed in the tests since setup, for the checks that are on; in path order.
@@ -155,13 +153,19 @@ impl Inventory {
             if self.files.contains_key(&candidate.path) {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(root.join(&candidate.path)) else { continue };
-            let empty = FileSig::empty(candidate.lang);
-            moves.extend(testscan::compare(&empty, &text, candidate.lang).into_iter().map(|finding| TestMove {
-                path: candidate.path.clone(),
-                finding,
-                new_file: true,
-            }));
+            let Ok(text) = std::fs::read_to_string(root.join(&candidate.path)) else {
+                continue;
+            };
+            let empty = sigs::empty(candidate.lang);
+            moves.extend(
+                testscan::compare(&empty, &text, candidate.lang)
+                    .into_iter()
+                    .map(|finding| TestMove {
+                        path: candidate.path.clone(),
+                        finding,
+                        new_file: true,
+                    }),
+            );
         }
         moves.retain(|m| checks(check_of(&m.finding)));
         moves.sort_by(|a, b| (&a.path, a.finding.line()).cmp(&(&b.path, b.finding.line())));
@@ -174,7 +178,7 @@ impl Inventory {
         let mut accepted = Vec::new();
         let known: Vec<String> = self.files.keys().cloned().collect();
         for path in known.into_iter().filter(|p| accept(p)) {
-            let inline = self.files.get(&path).is_some_and(|e| e.inline);
+            let inline = self.files.get(&path).is_some_and(|e| e.sig.scope == Scope::Inline);
             let lang = Lang::of(Path::new(&path));
             match lang.and_then(|lang| read_entry(root, &path, lang, inline)) {
                 Some(entry) if self.files.get(&path) != Some(&entry) => {
@@ -206,13 +210,9 @@ impl Inventory {
     }
 }
 
-/// The findings on `text` against the entry's signature (only the tests, for an inline file).
+/// The findings on `text` against the entry's signature (an inline file's signature covers only its tests).
 pub fn compare(entry: &Entry, text: &str) -> Vec<Finding> {
-    if entry.inline {
-        testscan::compare_tests_only(&entry.sig, text, entry.sig.lang)
-    } else {
-        testscan::compare(&entry.sig, text, entry.sig.lang)
-    }
+    testscan::compare(&entry.sig, text, entry.sig.lang)
 }
 
 fn read_entry(root: &Path, path: &str, lang: Lang, inline: bool) -> Option<Entry> {
@@ -220,11 +220,11 @@ fn read_entry(root: &Path, path: &str, lang: Lang, inline: bool) -> Option<Entry
     let stat = StatKey::of(&full)?;
     let text = String::from_utf8_lossy(&std::fs::read(&full).ok()?).into_owned();
     let sig = if inline {
-        FileSig::of_tests_only(lang, &text)
+        FileSig::inline(lang, &text)
     } else {
         FileSig::of(lang, &text)
     };
-    Some(Entry { stat, inline, sig })
+    Some(Entry { stat, sig })
 }
 
 #[cfg(test)]

@@ -678,7 +678,7 @@ fn weakening_a_sealed_test_is_denied_or_caught_and_the_loop_is_still_judged_by_t
     );
     let feedback = run.stop_feedback();
     assert_eq!(feedback.len(), 1, "{}", run.describe());
-    assert_contains(&feedback[0], "sealed files were changed", "the stop feedback", &run);
+    assert_contains(&feedback[0], "sealed inputs were changed", "the stop feedback", &run);
     assert_contains(&feedback[0], "tests/check.sh (changed)", "the stop feedback", &run);
     assert_contains(
         &feedback[0],

@@ -112,8 +112,7 @@ fn is_sealed(active: &ActiveLoop, key: &str) -> bool {
         .closure
         .as_ref()
         .is_some_and(|c| c.file(key).is_some() || c.watches_name_of(Path::new(key)));
-    let test = active.seal.test_files.iter().any(|t| t == key)
-        || crate::testscan::is_test_file(Path::new(key));
+    let test = active.seal.test_files.iter().any(|t| t == key) || crate::testscan::is_test_file(Path::new(key));
     globbed || active.seal.files.contains_key(key) || closure || test
 }
 

@@ -220,7 +220,12 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
     let started = start(&config, Project::for_terminal())?;
     println!(
         "{}",
-        messages::briefing(&started.state, started.sealed_files, started.closure_files, started.tests)
+        messages::briefing(
+            &started.state,
+            started.sealed_files,
+            started.closure_files,
+            started.tests
+        )
     );
     Ok(exit_codes::OK)
 }
@@ -261,7 +266,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         history: None,
         logs: Vec::new(),
         closure: sealed.closure,
-        test_files: sealed.inventory.map(|i| i.files.into_keys().collect()).unwrap_or_default(),
+        test_files: sealed
+            .inventory
+            .map(|i| i.files.into_keys().collect())
+            .unwrap_or_default(),
     };
     let sealed_files = seal.files.len();
     let mut active = ActiveLoop {

@@ -79,7 +79,13 @@ pub fn undo(lang: Lang, restore: &[&str], delete: &[&str], edit: &[&str]) -> Str
 /// The briefing's paragraph on what else is sealed (empty without a verify command).
 /// `closure`: how many files of the closure exist, and how many it names in all (absent ones must stay absent).
 /// `tests`: how many test files and tests are sealed.
-pub fn briefing(lang: Lang, opt_out: &[Check], closure: (usize, usize), tests: (usize, usize), has_verify: bool) -> String {
+pub fn briefing(
+    lang: Lang,
+    opt_out: &[Check],
+    closure: (usize, usize),
+    tests: (usize, usize),
+    has_verify: bool,
+) -> String {
     if !has_verify {
         return String::new();
     }
@@ -102,7 +108,9 @@ pub fn briefing(lang: Lang, opt_out: &[Check], closure: (usize, usize), tests: (
         });
     }
     let (test_files, test_count) = tests;
-    if on(Check::Tests) {
+    if test_files == 0 {
+        // No existing test to protect.
+    } else if on(Check::Tests) {
         parts.push(match lang {
             Lang::En => format!(
                 "the {test_count} existing test(s) in {test_files} file(s) (add new tests freely; do not edit, skip or delete existing ones)"

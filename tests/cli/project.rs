@@ -313,6 +313,8 @@ impl Project {
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            // A seal's test inventory lives beside it (`<seal>.tests.json`).
+            .filter(|p| !p.to_string_lossy().ends_with(".tests.json"))
             .collect();
         paths.sort();
         paths

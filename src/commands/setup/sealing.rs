@@ -41,8 +41,10 @@ impl Sealed {
             });
         };
         let closure = Closure::take(command, root);
+        // No existing test: nothing to protect, and no file to keep.
         let inventory = (on(Check::Tests) || on(Check::Skips))
-            .then(|| Inventory::take(root, inventory::langs_of(&closure.ecosystems)));
+            .then(|| Inventory::take(root, inventory::langs_of(&closure.ecosystems)))
+            .filter(|inventory| !inventory.files.is_empty());
         Ok(Sealed {
             files,
             closure: Some(closure),

@@ -31,7 +31,15 @@ pub fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &Path) ->
                 .map(|(part, change)| {
                     let why = file.why.clone();
                     let path = key.clone();
-                    words::moved(lang, &Moved { path, part, change, why })
+                    words::moved(
+                        lang,
+                        &Moved {
+                            path,
+                            part,
+                            change,
+                            why,
+                        },
+                    )
                 })
                 .collect()
         }
