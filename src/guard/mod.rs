@@ -77,6 +77,8 @@ pub struct Protected {
     pub sealed_outside: Vec<PathBuf>,
     /// File names sealed wherever they appear in the project (`conftest.py`): creating one counts.
     pub sealed_names: Vec<String>,
+    /// Sealed files that did not exist at setup, relative to `project_root`: removing one restores the seal.
+    pub removable: Vec<PathBuf>,
     /// Sealed files of which only a part is sealed (`package.json`'s test script, a test file's existing
     /// tests), relative to `project_root`: a file tool's edit to one is judged on the content it would leave
     /// ([`Verdict::Inspect`]) instead of being refused outright.

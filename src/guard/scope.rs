@@ -124,6 +124,17 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// Whether removing the sealed path `protected` (as [`Hit::protected`] names it) restores the seal: it did
+    /// not exist at setup.
+    pub(crate) fn removable(&self, protected: &str) -> bool {
+        let path = Path::new(protected);
+        let listed = self.p.removable.iter().any(|r| r == path);
+        let named = path
+            .file_name()
+            .is_some_and(|n| self.p.sealed_names.iter().any(|s| n == s.as_str()));
+        listed || (named && !self.sealed().any(|f| f == path))
+    }
+
     /// What a write to the absolute, normalized path `abs` (or into it, if it is a directory) reaches.
     pub(crate) fn hit_abs(&self, abs: &Path) -> Option<Hit> {
         for r in self.records() {

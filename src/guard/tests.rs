@@ -407,6 +407,16 @@ fn closure_files_names_outside_paths_and_inspected_files() {
             "{tool}"
         );
     }
+    // Removing what did not exist at setup restores the seal; removing what did exist does not.
+    fx.protected.sealed_files.push(PathBuf::from("pytest.ini"));
+    fx.protected.removable = vec![PathBuf::from("pytest.ini")];
+    fx.protected.sealed_files.push(PathBuf::from("tests/conftest.py"));
+    for benign in ["rm pytest.ini", "rm -f src/conftest.py", "rm conftest.py"] {
+        assert_eq!(fx.bash(benign), Verdict::Allow, "{benign}");
+    }
+    for attack in ["rm tests/conftest.py", "echo x > pytest.ini", "rm package.json"] {
+        assert!(denied(&fx.bash(attack)), "{attack} was allowed");
+    }
     for benign in [
         "npm install left-pad",
         "cat package.json",

@@ -48,6 +48,7 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
     let mut sealed_outside = Vec::new();
     let mut sealed_names = Vec::new();
     let mut inspect = Vec::new();
+    let mut removable = Vec::new();
     if let Some(closure) = active
         .seal
         .closure
@@ -63,6 +64,9 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
             if file.scope != Scope::Whole {
                 inspect.push(path.clone());
             }
+            if file.parts.is_empty() {
+                removable.push(path.clone());
+            }
             sealed_files.push(path);
         }
         sealed_names.extend(
@@ -72,6 +76,14 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
                 .filter(|w| w.new_file_counts)
                 .map(|w| w.name.clone()),
         );
+    }
+    let fields = &active.seal.fields;
+    if fields.checks(Check::Tests) || fields.checks(Check::Skips) {
+        // Bash may not write existing test files; file tools may, and are judged on what the edit leaves.
+        for path in &active.seal.test_files {
+            inspect.push(PathBuf::from(path));
+            sealed_files.push(PathBuf::from(path));
+        }
     }
     Ok(Protected {
         files: vec![
@@ -90,6 +102,7 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
         sealed_outside,
         sealed_names,
         inspect,
+        removable,
         project_root: root,
     })
 }
