@@ -69,8 +69,10 @@ pub struct FailureSummary {
     /// The output says no test ran (`running 0 tests`, `no tests ran`, `[no test files]`, …) and
     /// nothing says one did: a pass like that is suspicious.
     pub zero_tests: bool,
-    /// The test counts the runners' summary lines report in this output (see [`counts`]); `None`
-    /// when no summary line was recognized.
+    /// The test counts the runners' summary lines report in this text (see [`counts`]); `None`
+    /// when no summary line was recognized. When the text is the head and tail of a longer
+    /// output, the summaries in the middle are missing: a [`CountScanner`] fed the whole stream
+    /// has the full count.
     pub counts: Option<TestCounts>,
 }
 

@@ -22,7 +22,11 @@ impl State {
 
     /// `N passing (…)` opens mocha's summary; `N pending` and `N failing` right after it add to it.
     fn mocha(&mut self, t: &str) -> Option<TestCounts> {
-        let item = number_word(t);
+        let item = if t.starts_with(|c: char| c.is_ascii_digit()) {
+            number_word(t)
+        } else {
+            None
+        };
         let kind = match item {
             Some((_, word)) if word == "passing" || word.starts_with("passing (") && word.ends_with(')') => {
                 self.in_mocha_summary = true;
@@ -40,6 +44,9 @@ impl State {
 
     /// `# tests N` (or `ℹ tests N`) at column 0 opens node's summary; the lines after it add up.
     fn node(&mut self, line: &str) -> Option<TestCounts> {
+        if !self.in_node_summary && !line.starts_with('#') && !line.starts_with('ℹ') {
+            return None;
+        }
         let Some((key, value)) = line
             .strip_prefix("# ")
             .or_else(|| line.strip_prefix("ℹ "))
