@@ -5,8 +5,9 @@
 //! Layout: `cli` (clap structs) → `commands::*` (terminal commands) and `hook::*` (Claude Code hooks), built on
 //! the concepts `state` (the mirror file), `seal` (the authoritative oracle), `history` (append-only JSONL),
 //! `lifecycle` (find / reconcile / end a loop), `oracle` (judge a claim), `verify` (the process runner),
-//! `summary` (failure synthesis), `feedback` + `messages` (what the model and user read), `signals` (tags in
-//! the agent's message), `guard` (PreToolUse decisions) and `args` (splitting /pua-loop text).
+//! `summary` (failure synthesis and test counts), `ratchet` (the best test counts a loop has seen),
+//! `feedback` + `messages` (what the model and user read), `signals` (tags in the agent's message), `guard`
+//! (PreToolUse decisions) and `args` (splitting /pua-loop text).
 
 pub mod args;
 pub mod cli;
@@ -26,6 +27,7 @@ pub mod messages;
 pub mod oracle;
 pub mod progress;
 pub mod project;
+pub mod ratchet;
 pub mod report;
 pub mod score;
 pub mod seal;

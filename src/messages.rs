@@ -297,6 +297,30 @@ pub fn no_tests_ran(lang: Lang, required: bool) -> String {
     }
 }
 
+/// One count the test-count ratchet saw move the wrong way: `ran 40 → 37`, `skipped 0 → 3`.
+pub fn count_moved(lang: Lang, count: crate::ratchet::Count, best: u64, now: u64) -> String {
+    use crate::ratchet::Count;
+    match (lang, count) {
+        (Lang::En, Count::Ran) => format!("ran {best} → {now}"),
+        (Lang::En, Count::Skipped) => format!("skipped {best} → {now}"),
+        (Lang::Zh, Count::Ran) => format!("运行的测试 {best} → {now}"),
+        (Lang::Zh, Count::Skipped) => format!("跳过的测试 {best} → {now}"),
+    }
+}
+
+/// A verify that exited 0 but ran fewer tests, or skipped more, than the loop has seen; `moved`
+/// is `ratchet::describe`'s list.
+pub fn counts_regressed(lang: Lang, moved: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "The verify command passed, but it ran fewer tests or skipped more than this loop has seen ({moved}), so the pass does not count. Deleting, skipping or ignoring a test does not finish the task: restore the tests and make them pass. Only the user can allow fewer tests."
+        ),
+        Lang::Zh => format!(
+            "验证命令通过了,但运行的测试比本循环见过的少,或跳过的更多({moved}),因此这次通过不算数。删除、跳过或忽略测试并不能完成任务:请恢复这些测试并让它们通过。只有用户可以允许减少测试。"
+        ),
+    }
+}
+
 /// The score gate's verdict on a run that exited 0.
 pub fn score_below(lang: Lang, score: f64, gate: &crate::score::ScoreGate) -> String {
     let (better, op) = direction_words(lang, gate.direction);
@@ -478,6 +502,16 @@ pub mod user {
         match lang {
             Lang::En => format!(" (report: {path})"),
             Lang::Zh => format!("(报告:{path})"),
+        }
+    }
+
+    /// A passing verify rejected by the test-count ratchet; `moved` is `ratchet::describe`'s list.
+    pub fn counts_regressed(lang: Lang, moved: &str) -> String {
+        match lang {
+            Lang::En => {
+                format!("loopgate: ❌ the verify passed with fewer tests or more skipped ({moved}); not accepted.")
+            }
+            Lang::Zh => format!("loopgate:❌ 验证通过了,但测试变少或跳过变多({moved});不予接受。"),
         }
     }
 
