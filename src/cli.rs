@@ -55,7 +55,10 @@ pub enum Command {
         /// Files to accept as they are now. Without any, list what changed since the loop started.
         #[arg(value_name = "PATH")]
         paths: Vec<std::path::PathBuf>,
-        /// Accept every sealed input as it is now.
+        /// Accept the test counts of the last verify as the count ratchet's new baseline.
+        #[arg(long)]
+        counts: bool,
+        /// Accept every sealed input as it is now (the test counts included).
         #[arg(long)]
         all: bool,
     },

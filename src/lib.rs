@@ -57,7 +57,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Verify { json } => commands::verify::run(json),
         Command::Run(args) => commands::run::run(*args),
         Command::Cancel => commands::cancel::run(),
-        Command::Allow { paths, all } => commands::allow::run(&paths, all),
+        Command::Allow { paths, counts, all } => commands::allow::run(&paths, counts, all),
         Command::Resume { session_id } => commands::resume::run(session_id),
     };
     match result {

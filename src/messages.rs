@@ -77,12 +77,16 @@ pub fn event_name(lang: Lang, event: Event) -> &'static str {
         (Lang::En, Event::VerifyTimedOut) => "verify command timed out",
         (Lang::En, Event::SealBroken) => "PROMISE REJECTED: the oracle's sealed inputs were changed",
         (Lang::En, Event::VerifyFailed) => "verify command still failing",
+        (Lang::En, Event::CountsRegressed) => {
+            "REJECTED: the verify passed with fewer tests run, or more skipped, than before"
+        }
         (Lang::Zh, Event::Continue) => "尚未完成",
         (Lang::Zh, Event::PromiseRejected) => "承诺被拒绝:验证命令失败",
         (Lang::Zh, Event::PromiseTimedOut) => "承诺被拒绝:验证命令超时",
         (Lang::Zh, Event::VerifyTimedOut) => "验证命令超时",
         (Lang::Zh, Event::SealBroken) => "承诺被拒绝:验证所依赖的受保护输入被修改",
         (Lang::Zh, Event::VerifyFailed) => "验证命令仍然失败",
+        (Lang::Zh, Event::CountsRegressed) => "被拒绝:验证通过了,但运行的测试比之前少或跳过的更多",
     }
 }
 
@@ -95,6 +99,8 @@ pub enum Event {
     SealBroken,
     VerifyFailed,
     VerifyTimedOut,
+    /// The verify passed, but the count ratchet rejected it.
+    CountsRegressed,
 }
 
 /// Section titles of the reason.
@@ -305,6 +311,14 @@ pub fn count_moved(lang: Lang, count: crate::ratchet::Count, best: u64, now: u64
         (Lang::En, Count::Skipped) => format!("skipped {best} → {now}"),
         (Lang::Zh, Count::Ran) => format!("运行的测试 {best} → {now}"),
         (Lang::Zh, Count::Skipped) => format!("跳过的测试 {best} → {now}"),
+    }
+}
+
+/// The user's one-line result of a pass the count ratchet rejected, with how to accept it.
+pub fn counts_result(lang: Lang, moved: &str) -> String {
+    match lang {
+        Lang::En => format!("exit 0, but {moved}; if that is intended, accept it with `loopgate allow --counts`"),
+        Lang::Zh => format!("以 0 退出,但 {moved};如果这是预期的,用 `loopgate allow --counts` 接受"),
     }
 }
 

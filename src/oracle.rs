@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
+use crate::ratchet;
 use crate::seal::{FileChange, SealedFiles};
 use crate::state::{Check, StateFields};
 use crate::summary::{self, FailureSummary};
@@ -29,6 +30,8 @@ pub struct Run {
     pub passed: bool,
     /// Why an exit-0 run did not pass, or why a pass is suspicious; for the model and the user.
     pub note: Option<String>,
+    /// What the run's test counts moved the wrong way (the count ratchet); a pass with any is not one.
+    pub ratchet: Vec<ratchet::Moved>,
 }
 
 /// The oracle's answer.
@@ -73,7 +76,19 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let summary = summary::summarize(&text);
     let fingerprint = summary::fingerprint_of(&summary, &text);
     let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
-    let (passed, note) = assess(fields, &outcome, &summary, score);
+    let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
+    let ratchet = if passed && fields.checks(Check::Counts) {
+        fields.counts_best.check(summary.counts)
+    } else {
+        Vec::new()
+    };
+    if !ratchet.is_empty() {
+        passed = false;
+        note = Some(messages::counts_regressed(
+            fields.lang,
+            &ratchet::describe(fields.lang, &ratchet),
+        ));
+    }
     let run = Run {
         command,
         outcome,
@@ -82,6 +97,7 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         score,
         passed,
         note,
+        ratchet,
     };
     Ok(if run.passed {
         Verdict::Pass(run)
@@ -169,6 +185,19 @@ impl Run {
         messages::verify_result(lang, how, o.duration.as_secs_f64(), self.score)
     }
 
+    /// Records this run's test counts in the loop's ratchet (every verify counts, a failing one too) and as the
+    /// last counts seen (what `loopgate allow --counts` accepts).
+    pub fn observe(&self, fields: &mut StateFields) {
+        let counts = self.summary.counts;
+        let outcome = if self.outcome.passed() {
+            ratchet::Outcome::Passed
+        } else {
+            ratchet::Outcome::Failed
+        };
+        fields.counts_best.observe(counts, outcome);
+        fields.last_counts = counts.or(fields.last_counts);
+    }
+
     /// Adds the verify facts to a history record.
     pub fn annotate(&self, record: Record) -> Record {
         let o = &self.outcome;
@@ -190,5 +219,7 @@ impl Run {
             .with("zero_tests", self.summary.zero_tests)
             .with("score", self.score)
             .with("note", self.note.clone())
+            .with("counts", serde_json::to_value(self.summary.counts).unwrap_or_default())
+            .with("ratchet", serde_json::to_value(&self.ratchet).unwrap_or_default())
     }
 }

@@ -63,6 +63,11 @@ pub struct Moved {
 }
 
 impl Best {
+    /// Nothing recorded yet (no verify printed counts).
+    pub fn is_unset(&self) -> bool {
+        *self == Best::default()
+    }
+
     /// Records a verify's counts; `None` (no summary recognized) records nothing.
     pub fn observe(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
         let Some(counts) = counts else {

@@ -135,6 +135,12 @@ pub struct StateFields {
     /// Why the loop was paused, shown to the session that resumes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_reason: Option<String>,
+    /// The test-count ratchet: the most tests a verify of this loop ran, the fewest a passing one skipped.
+    #[serde(default, skip_serializing_if = "crate::ratchet::Best::is_unset")]
+    pub counts_best: crate::ratchet::Best,
+    /// The test counts of the last verify that printed a summary (what `loopgate allow --counts` accepts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_counts: Option<crate::summary::TestCounts>,
     /// Checks of the oracle's inputs the user turned off at setup (all are on by default).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opt_out: Vec<Check>,
@@ -204,6 +210,8 @@ impl Default for StateFields {
             last_fingerprint: None,
             same_failure_streak: 0,
             pause_reason: None,
+            counts_best: crate::ratchet::Best::default(),
+            last_counts: None,
             opt_out: Vec::new(),
             driver: None,
         }

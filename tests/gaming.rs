@@ -410,7 +410,7 @@ const MOVES: &[Move] = &[
         play: |p| {
             p.write("tests/cases.json", "[{\"args\": [0, 0, 0]}]\n");
         },
-        expect: &["ran 1 test", "most this loop has seen: 2"],
+        expect: &["fewer tests run", "(ran 2 → 1)"],
     },
     Move {
         name: "pytest_case_skipped_through_data",
@@ -422,7 +422,7 @@ const MOVES: &[Move] = &[
                 "[{\"args\": [0, 0, 0]}, {\"args\": [1, 2, 3], \"skip\": true}]\n",
             );
         },
-        expect: &["skipped 1"],
+        expect: &["fewer tests run", "(ran 2 → 1)"],
     },
     // cargo
     Move {

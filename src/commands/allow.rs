@@ -15,15 +15,15 @@ use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 use crate::seal::SealedFiles;
 
-/// Runs `loopgate allow [PATH…] [--all]`.
-pub fn run(paths: &[PathBuf], all: bool) -> Result<u8, Error> {
+/// Runs `loopgate allow [PATH…] [--counts] [--all]`.
+pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let _lock = super::lock(&project)?;
     let Lookup::Loop(mut active) = lookup(&project)? else {
         return Err(Error::NoLoop { root: project.root });
     };
     let lang = active.seal.fields.lang;
-    if paths.is_empty() && !all {
+    if paths.is_empty() && !all && !counts {
         let breach = crate::oracle::breach(&active)?;
         if breach.is_empty() {
             crate::say("loopgate allow: nothing sealed has changed since the loop started.");
@@ -59,8 +59,25 @@ pub fn run(paths: &[PathBuf], all: bool) -> Result<u8, Error> {
     }
     accepted.sort();
     accepted.dedup();
+    if counts || all {
+        let fields = &mut active.seal.fields;
+        match fields.last_counts {
+            Some(last) => {
+                fields.counts_best.rebase(last);
+                accepted.push(format!("test counts (ran {}, skipped {})", last.ran(), last.not_run()));
+            }
+            None if counts => {
+                return Err(Error::Usage(
+                    "no verify of this loop has printed test counts yet, so there are none to accept".into(),
+                ));
+            }
+            None => {}
+        }
+    }
     let record =
         Record::new(active.loop_id(), active.seal.fields.iteration, Status::Allowed).with("accepted", accepted.clone());
+    let state = active.state();
+    active.save(&state)?;
     active.record(&record)?;
     if accepted.is_empty() {
         crate::say("loopgate allow: nothing to accept: the files named are as they were sealed.");

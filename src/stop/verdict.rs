@@ -45,9 +45,12 @@ pub fn apply(
         Verdict::Fail(run) => {
             let mut state = active.state();
             let timed_out = run.outcome.timed_out;
+            let regressed = !run.ratchet.is_empty();
             let (status, event) = if promised {
                 count_rejection(&mut state);
-                let event = if timed_out {
+                let event = if regressed {
+                    Event::CountsRegressed
+                } else if timed_out {
                     Event::PromiseTimedOut
                 } else {
                     Event::PromiseRejected
@@ -56,13 +59,16 @@ pub fn apply(
             } else {
                 (
                     Status::VerifyFailed,
-                    if timed_out {
+                    if regressed {
+                        Event::CountsRegressed
+                    } else if timed_out {
                         Event::VerifyTimedOut
                     } else {
                         Event::VerifyFailed
                     },
                 )
             };
+            run.observe(&mut state.fields);
             let f = &mut state.fields;
             let same = f.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
             f.same_failure_streak = if same { f.same_failure_streak + 1 } else { 1 };
@@ -86,7 +92,11 @@ pub fn apply(
                     run: &run,
                     same_failure_streak: streak,
                 },
-                result: Some(run.result_text(f.lang)),
+                result: Some(if regressed {
+                    crate::messages::counts_result(f.lang, &crate::ratchet::describe(f.lang, &run.ratchet))
+                } else {
+                    run.result_text(f.lang)
+                }),
             };
             iterate::next(active, state, &step, record, observed)
         }

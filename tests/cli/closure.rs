@@ -213,3 +213,55 @@ fn opting_out_leaves_the_closure_unchecked() {
     let notice = p.stop("S", PROMISE).allowed();
     assert!(notice.contains("verified complete"), "{notice}");
 }
+
+/// The count ratchet: a pass that ran fewer tests than an earlier verify is rejected with the numbers, until the
+/// user accepts the new count from a terminal.
+#[test]
+fn a_pass_with_fewer_tests_is_rejected_until_the_user_allows_the_counts() {
+    let p = Project::new()
+        .file("check.sh", "cat result.txt\ntest -f done.txt\n")
+        .file("result.txt", "========== 1 failed, 2 passed in 0.05s ==========\n");
+    p.setup("S", "\"fix it\" --verify 'sh check.sh'");
+    p.stop("S", PROMISE).blocked();
+    assert_eq!(
+        p.last_record("promise_rejected")["counts"],
+        json!({"passed": 2, "failed": 1, "skipped": 0, "ignored": 0})
+    );
+    p.write("done.txt", "")
+        .write("result.txt", "========== 2 passed in 0.05s ==========\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert!(
+        block
+            .reason
+            .contains("REJECTED: the verify passed with fewer tests run, or more skipped, than before"),
+        "{}",
+        block.reason
+    );
+    assert!(block.reason.contains("(ran 3 → 2)"), "{}", block.reason);
+    assert!(
+        block
+            .system_message
+            .contains("exit 0, but ran 3 → 2; if that is intended, accept it with `loopgate allow --counts`"),
+        "{}",
+        block.system_message
+    );
+    assert_eq!(p.last_record("promise_rejected")["ratchet"][0]["count"], "ran");
+
+    p.loopgate(["allow", "--counts"])
+        .run()
+        .success()
+        .stdout_contains("test counts (ran 2, skipped 0)");
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+}
+
+#[test]
+fn allowing_counts_before_any_verify_is_refused() {
+    let p = npm_project();
+    let out = p.loopgate(["allow", "--counts"]).run();
+    out.code(2);
+    assert_eq!(
+        out.stderr_line(),
+        "loopgate: no verify of this loop has printed test counts yet, so there are none to accept"
+    );
+}
