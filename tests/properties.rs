@@ -524,12 +524,7 @@ fn runner_output() -> impl Strategy<Value = Vec<u8>> {
 }
 
 fn counts_strategy() -> impl Strategy<Value = TestCounts> {
-    (0u64..100_000, 0u64..1000, 0u64..1000, 0u64..1000).prop_map(|(passed, failed, skipped, ignored)| TestCounts {
-        passed,
-        failed,
-        skipped,
-        ignored,
-    })
+    (0u64..100_000, 0u64..1000, 0u64..1000, 0u64..1000).prop_map(|(p, f, s, i)| TestCounts::new(p, f, s, i))
 }
 
 proptest! {

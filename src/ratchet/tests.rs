@@ -7,12 +7,7 @@ use crate::state::Lang;
 use crate::summary::TestCounts;
 
 fn run(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCounts> {
-    Some(TestCounts {
-        passed,
-        failed,
-        skipped,
-        ignored,
-    })
+    Some(TestCounts::new(passed, failed, skipped, ignored))
 }
 
 /// The record after these passing runs.
@@ -135,12 +130,7 @@ fn recording_a_rejected_pass_changes_nothing() {
 #[test]
 fn an_allowed_pass_becomes_the_record() {
     let mut best = after_passes(&[run(40, 0, 0, 0)]);
-    best.rebase(TestCounts {
-        passed: 37,
-        failed: 0,
-        skipped: 3,
-        ignored: 0,
-    });
+    best.rebase(TestCounts::new(37, 0, 3, 0));
     assert_eq!(best.check(run(37, 0, 3, 0)), vec![]);
     assert_eq!(
         best.check(run(36, 0, 4, 0)),

@@ -73,6 +73,16 @@ pub struct TestCounts {
 }
 
 impl TestCounts {
+    /// Counts from the four numbers, in the fields' order.
+    pub const fn new(passed: u64, failed: u64, skipped: u64, ignored: u64) -> TestCounts {
+        TestCounts {
+            passed,
+            failed,
+            skipped,
+            ignored,
+        }
+    }
+
     /// Tests that ran: passed plus failed.
     pub fn ran(&self) -> u64 {
         self.passed.saturating_add(self.failed)

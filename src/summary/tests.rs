@@ -25,12 +25,7 @@ struct Expect {
 
 /// Passed, failed, skipped, ignored.
 fn n(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCounts> {
-    Some(TestCounts {
-        passed,
-        failed,
-        skipped,
-        ignored,
-    })
+    Some(TestCounts::new(passed, failed, skipped, ignored))
 }
 
 fn expectation(name: &str) -> Option<Expect> {
@@ -169,11 +164,11 @@ fn expectation(name: &str) -> Option<Expect> {
             Generic,
             &[],
             &[
-                "ERROR: test_parse (test_unit.Arithmetic.test_parse)",
-                "FAIL: test_sub (test_unit.Arithmetic.test_sub)\nAssertionError: 2 != 1",
+                "ERROR: test_parse (test_broken.Broken.test_parse)",
+                "FAIL: test_sub (test_broken.Broken.test_sub)\nAssertionError: 2 != 1",
             ],
             false,
-            n(3, 2, 2, 0),
+            n(4, 2, 3, 0),
         ),
         "mocha-fail" => e(
             Generic,

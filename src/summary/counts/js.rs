@@ -85,12 +85,7 @@ fn jest(t: &str) -> Option<TestCounts> {
     if !rest.ends_with(" total") {
         return None;
     }
-    tally(rest.split(", "), false, |word| match word {
-        "passed" => Some(Some(Kind::Passed)),
-        "failed" => Some(Some(Kind::Failed)),
-        "skipped" | "todo" => Some(Some(Kind::Skipped)),
-        _ => None,
-    })
+    tally(rest.split(", "), false, kind_of)
 }
 
 /// `Tests  1 failed | 10 passed | 2 skipped | 1 todo (14)`.
@@ -101,10 +96,15 @@ fn vitest(t: &str) -> Option<TestCounts> {
     if total.is_empty() || !total.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    tally(items.split(" | "), false, |word| match word {
+    tally(items.split(" | "), false, kind_of)
+}
+
+/// Jest's and Vitest's words (both ignore their total).
+fn kind_of(word: &str) -> Option<Option<Kind>> {
+    match word {
         "passed" => Some(Some(Kind::Passed)),
         "failed" => Some(Some(Kind::Failed)),
         "skipped" | "todo" => Some(Some(Kind::Skipped)),
         _ => None,
-    })
+    }
 }

@@ -5,29 +5,14 @@
 use super::{CountScanner, TestCounts, counts};
 
 fn n(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCounts> {
-    Some(TestCounts {
-        passed,
-        failed,
-        skipped,
-        ignored,
-    })
+    Some(TestCounts::new(passed, failed, skipped, ignored))
 }
 
 #[test]
 fn ran_and_not_run_add_up_the_four_counts() {
-    let c = TestCounts {
-        passed: 7,
-        failed: 2,
-        skipped: 3,
-        ignored: 1,
-    };
+    let c = TestCounts::new(7, 2, 3, 1);
     assert_eq!((c.ran(), c.not_run()), (9, 4));
-    let huge = TestCounts {
-        passed: u64::MAX,
-        failed: 1,
-        skipped: u64::MAX,
-        ignored: 1,
-    };
+    let huge = TestCounts::new(u64::MAX, 1, u64::MAX, 1);
     assert_eq!((huge.ran(), huge.not_run()), (u64::MAX, u64::MAX));
 }
 
