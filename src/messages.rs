@@ -327,10 +327,10 @@ pub fn counts_result(lang: Lang, moved: &str) -> String {
 pub fn counts_regressed(lang: Lang, moved: &str) -> String {
     match lang {
         Lang::En => format!(
-            "The verify command passed, but it ran fewer tests or skipped more than this loop has seen ({moved}), so the pass does not count. Deleting, skipping or ignoring a test does not finish the task: restore the tests and make them pass. Only the user can allow fewer tests."
+            "The verify command passed, but it ran fewer tests or skipped more than this loop has seen ({moved}), so the pass does not count. Deleting, skipping or ignoring a test does not finish the task: restore the tests and make them pass. Only the user can accept fewer tests (`loopgate allow --counts`, in their terminal)."
         ),
         Lang::Zh => format!(
-            "验证命令通过了,但运行的测试比本循环见过的少,或跳过的更多({moved}),因此这次通过不算数。删除、跳过或忽略测试并不能完成任务:请恢复这些测试并让它们通过。只有用户可以允许减少测试。"
+            "验证命令通过了,但运行的测试比本循环见过的少,或跳过的更多({moved}),因此这次通过不算数。删除、跳过或忽略测试并不能完成任务:请恢复这些测试并让它们通过。只有用户可以接受更少的测试(在其终端中运行 `loopgate allow --counts`)。"
         ),
     }
 }
@@ -516,16 +516,6 @@ pub mod user {
         match lang {
             Lang::En => format!(" (report: {path})"),
             Lang::Zh => format!("(报告:{path})"),
-        }
-    }
-
-    /// A passing verify rejected by the test-count ratchet; `moved` is `ratchet::describe`'s list.
-    pub fn counts_regressed(lang: Lang, moved: &str) -> String {
-        match lang {
-            Lang::En => {
-                format!("loopgate: ❌ the verify passed with fewer tests or more skipped ({moved}); not accepted.")
-            }
-            Lang::Zh => format!("loopgate:❌ 验证通过了,但测试变少或跳过变多({moved});不予接受。"),
         }
     }
 
