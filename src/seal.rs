@@ -153,31 +153,12 @@ impl Store {
 
     /// The project's seal, if one exists (ended or not: the caller finishes ending an ended one).
     pub fn load(&self, project: &Project) -> Result<Option<Seal>, SealError> {
-        let path = self.path_for(project);
-        let Some(bytes) = fsutil::read_optional(&path).map_err(|source| SealError::Read {
-            path: path.clone(),
-            source,
-        })?
-        else {
-            return Ok(None);
-        };
-        let seal: Seal = serde_json::from_slice(&bytes).map_err(|e| SealError::Corrupt {
-            path: path.clone(),
-            problem: e.to_string(),
-        })?;
-        Ok(Some(seal))
+        read_json(&self.path_for(project))
     }
 
     /// Writes the seal privately (0700 directory, 0600 file) and atomically.
     pub fn save(&self, project: &Project, seal: &Seal) -> Result<(), SealError> {
-        let path = self.path_for(project);
-        let err = |source| SealError::Write {
-            path: path.clone(),
-            source,
-        };
-        create_private_dir(&self.dir).map_err(err)?;
-        let bytes = serde_json::to_vec_pretty(seal).map_err(|e| err(std::io::Error::other(e)))?;
-        fsutil::write_atomic(&path, &bytes, 0o600).map_err(err)
+        self.write_json(&self.path_for(project), seal)
     }
 
     /// Where a project's test inventory lives: beside its seal.
@@ -187,32 +168,23 @@ impl Store {
 
     /// The project's test inventory, if one was taken.
     pub fn load_inventory(&self, project: &Project) -> Result<Option<Inventory>, SealError> {
-        let path = self.inventory_path_for(project);
-        let Some(bytes) = fsutil::read_optional(&path).map_err(|source| SealError::Read {
-            path: path.clone(),
-            source,
-        })?
-        else {
-            return Ok(None);
-        };
-        serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| SealError::Corrupt {
-                path,
-                problem: e.to_string(),
-            })
+        read_json(&self.inventory_path_for(project))
     }
 
     /// Writes the test inventory privately and atomically.
     pub fn save_inventory(&self, project: &Project, inventory: &Inventory) -> Result<(), SealError> {
-        let path = self.inventory_path_for(project);
+        self.write_json(&self.inventory_path_for(project), inventory)
+    }
+
+    /// Writes `value` as JSON to `path` in the store, privately and atomically.
+    fn write_json(&self, path: &Path, value: &impl Serialize) -> Result<(), SealError> {
         let err = |source| SealError::Write {
-            path: path.clone(),
+            path: path.to_path_buf(),
             source,
         };
         create_private_dir(&self.dir).map_err(err)?;
-        let bytes = serde_json::to_vec(inventory).map_err(|e| err(std::io::Error::other(e)))?;
-        fsutil::write_atomic(&path, &bytes, 0o600).map_err(err)
+        let bytes = serde_json::to_vec_pretty(value).map_err(|e| err(std::io::Error::other(e)))?;
+        fsutil::write_atomic(path, &bytes, 0o600).map_err(err)
     }
 
     /// First step of ending a loop: mark the seal ended so nothing obeys it again.
@@ -257,6 +229,23 @@ impl Store {
             }
         }
     }
+}
+
+/// A JSON file of the store, if it exists.
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, SealError> {
+    let Some(bytes) = fsutil::read_optional(path).map_err(|source| SealError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?
+    else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| SealError::Corrupt {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        })
 }
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {

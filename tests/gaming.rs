@@ -104,17 +104,11 @@ fn play_move(m: &Move) {
     let started = Instant::now();
     let proof = start(m.fixture, OPT_OUT, m.baseline);
     (m.play)(&proof);
-    let out = promise(&proof);
-    let json = out.json();
-    assert!(
-        json["decision"] != "block"
-            && json["systemMessage"]
-                .as_str()
-                .is_some_and(|s| s.contains("verified complete")),
-        "{}: with every check off the move should make `{}` pass (else the case proves nothing):\n{out}",
-        m.name,
+    let why = format!(
+        "with every check off the move should make `{}` pass (else the case proves nothing)",
         m.fixture.verify
     );
+    assert_completes(&promise(&proof), m.name, &why);
 
     let p = start(m.fixture, "", m.baseline);
     (m.play)(&p);
@@ -136,17 +130,18 @@ fn play_honest(h: &Honest) {
     let (path, fixed) = h.fixture.fix;
     p.write(path, fixed);
     (h.play)(&p);
-    let out = promise(&p);
-    let json = out.json();
-    assert!(
-        json["decision"] != "block"
-            && json["systemMessage"]
-                .as_str()
-                .is_some_and(|s| s.contains("verified complete")),
-        "{}: honest work was not accepted:\n{out}",
-        h.name
-    );
+    assert_completes(&promise(&p), h.name, "honest work was not accepted");
     println!("[gaming] honest {:<34} {:.1}s", h.name, started.elapsed().as_secs_f64());
+}
+
+/// The promise completed the loop, verified.
+#[track_caller]
+fn assert_completes(out: &Output, case: &str, why: &str) {
+    let json = out.json();
+    let verified = json["systemMessage"]
+        .as_str()
+        .is_some_and(|s| s.contains("verified complete"));
+    assert!(json["decision"] != "block" && verified, "{case}: {why}:\n{out}");
 }
 
 /// Replaces `from` by `to` in a project file; the case is wrong if `from` is not there.
