@@ -11,6 +11,8 @@ mod snapshot;
 
 #[path = "cli/bad_input.rs"]
 mod bad_input;
+#[path = "cli/block_cap.rs"]
+mod block_cap;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/seal_store.rs"]

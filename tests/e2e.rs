@@ -1,5 +1,6 @@
-//! End-to-end: the real Claude Code CLI (pinned, see `harness::CLAUDE_VERSION`) with this repository loaded as
-//! a plugin, a scripted model behind a mock Messages API, and the test build of loopgate on `PATH`.
+//! End-to-end: the real Claude Code CLI (one of the versions in `tests/e2e/claude-versions.txt`, chosen with
+//! `LOOPGATE_CLAUDE_VERSION`; `scripts/test.sh` runs the suite against each) with this repository loaded as a
+//! plugin, a scripted model behind a mock Messages API, and the test build of loopgate on `PATH`.
 //!
 //! Each scenario plays an agent turn by turn (text, `Bash` tool calls, promise / pause / abort tags) and then
 //! checks what the model was shown (the requests it received, including "Stop hook feedback"), what the user
@@ -15,6 +16,9 @@ mod common;
 mod harness;
 #[path = "e2e/mock_api.rs"]
 mod mock_api;
+
+#[path = "e2e/block_cap.rs"]
+mod block_cap;
 
 use std::time::{Duration, Instant};
 
