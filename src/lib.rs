@@ -52,6 +52,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Run(args) => commands::run::run(*args),
         Command::Cancel => commands::cancel::run(),
         Command::Resume { session_id } => commands::resume::run(session_id),
+        Command::Install(args) => commands::install::install(&args),
+        Command::Uninstall(args) => commands::install::uninstall(&args),
     };
     match result {
         Ok(code) => code,

@@ -736,7 +736,8 @@ fn agent_cannot_write_the_state_file_or_cancel_the_loop_through_its_tools() {
         .arg("--allowedTools")
         .arg("Write")
         .run();
-    // Read is not guarded (no PreToolUse for it); the others are, in order.
+    // PreToolUse sees every call (each one resets Claude Code's stop-hook block count); the guard acts only on
+    // the writing tools: the Read of the history is allowed without a word, the writes are denied.
     let decisions: Vec<Value> = run
         .hook_outputs("PreToolUse")
         .iter()
@@ -744,15 +745,17 @@ fn agent_cannot_write_the_state_file_or_cancel_the_loop_through_its_tools() {
         .collect();
     assert_eq!(
         decisions.len(),
-        5,
-        "one PreToolUse per guarded call: {decisions:?}\n{}",
+        6,
+        "one PreToolUse per tool call: {decisions:?}\n{}",
         run.describe()
     );
-    assert!(
-        decisions[..4].iter().all(|d| d == "deny"),
-        "the first four must be denied: {decisions:?}"
+    let denied: Vec<bool> = decisions.iter().map(|d| d == "deny").collect();
+    assert_eq!(
+        denied,
+        [true, true, true, false, true, false],
+        "the writes and cancels are denied, the Read and the ordinary work are not: {decisions:?}"
     );
-    assert_ne!(decisions[4], "deny", "ordinary work must be allowed");
+    assert_eq!(run.hook_outputs("PreToolUse")[3], Value::Null, "the Read gets no output at all");
     // The model is told why: a denial comes back as the tool's error.
     let results = run.tool_results();
     assert!(

@@ -2,6 +2,7 @@
 
 pub mod cancel;
 pub mod history;
+pub mod install;
 pub mod resume;
 pub mod run;
 pub mod setup;

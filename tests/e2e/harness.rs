@@ -557,14 +557,17 @@ impl Run {
             .collect()
     }
 
-    /// What a failed pre-executed block of a slash command showed the user (`<local-command-stderr>`).
+    /// What a failed pre-executed block of a slash command showed the user (`<local-command-stderr>`): a user
+    /// event's content in 2.1.197, a synthetic assistant event's `local_command_source` in 2.1.330.
     pub fn local_command_errors(&self) -> String {
         let mut out = String::new();
         for event in self.events() {
-            if event["type"] == "user"
-                && let Some(text) = event["message"]["content"].as_str()
-                && text.contains("<local-command-stderr>")
-            {
+            let text = match event["type"].as_str() {
+                Some("user") => event["message"]["content"].as_str(),
+                Some("assistant") => event["local_command_source"].as_str(),
+                _ => None,
+            };
+            if let Some(text) = text.filter(|t| t.contains("<local-command-stderr>")) {
                 out.push_str(text);
                 out.push('\n');
             }
