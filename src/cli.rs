@@ -15,7 +15,7 @@ pub struct Cli {
     /// The project root, as the slash commands pass it (`${CLAUDE_PROJECT_DIR}`); empty is ignored
     /// [default: $CLAUDE_PROJECT_DIR, else the nearest directory up from here with loopgate files].
     #[arg(long, global = true, value_name = "DIR")]
-    pub project_dir: Option<std::path::PathBuf>,
+    pub project_dir: Option<std::ffi::OsString>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -6,7 +6,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = loopgate::cli::Cli::parse();
-    if let Some(dir) = cli.project_dir.as_ref().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = cli.project_dir.as_ref().filter(|d| !d.is_empty()) {
         // `--project-dir` means exactly what `$CLAUDE_PROJECT_DIR` means to every command (the user-level slash
         // commands pass it, as the plugin's do through `hooks/loopgate.sh`).
         // SAFETY: no other thread exists yet, so nothing reads the environment concurrently.

@@ -15,6 +15,8 @@ mod bad_input;
 mod block_cap;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
+#[path = "cli/install.rs"]
+mod install;
 #[path = "cli/seal_store.rs"]
 mod seal_store;
 #[path = "cli/session_start.rs"]

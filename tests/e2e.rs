@@ -19,6 +19,10 @@ mod mock_api;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;
+#[path = "e2e/install.rs"]
+mod install;
+#[path = "e2e/tui.rs"]
+mod tui;
 
 use std::time::{Duration, Instant};
 
@@ -30,6 +34,16 @@ use common::{CHECK_SH, TASK};
 
 fn promise() -> Reply {
     Reply::text("I believe the work is complete.\n\n<promise>LOOP_DONE</promise>")
+}
+
+/// An agent whose first fix fails the verify and whose second passes it.
+fn rejected_then_fixed() -> [Reply; 4] {
+    [
+        Reply::bash("echo still-broken > src.txt"),
+        promise(),
+        Reply::bash("echo fixed > src.txt"),
+        promise(),
+    ]
 }
 
 fn project_with_check() -> Project {
@@ -95,12 +109,7 @@ fn rejected_promise_feeds_verify_output_back_then_fixed_work_completes() {
         .session(format!(
             "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --verify-timeout 10 --max-iterations 10"
         ))
-        .replies([
-            Reply::bash("echo still-broken > src.txt"),
-            promise(),
-            Reply::bash("echo fixed > src.txt"),
-            promise(),
-        ])
+        .replies(rejected_then_fixed())
         .run();
 
     // The setup briefing reached the model with the task and the verify command.
@@ -755,7 +764,11 @@ fn agent_cannot_write_the_state_file_or_cancel_the_loop_through_its_tools() {
         [true, true, true, false, true, false],
         "the writes and cancels are denied, the Read and the ordinary work are not: {decisions:?}"
     );
-    assert_eq!(run.hook_outputs("PreToolUse")[3], Value::Null, "the Read gets no output at all");
+    assert_eq!(
+        run.hook_outputs("PreToolUse")[3],
+        Value::Null,
+        "the Read gets no output at all"
+    );
     // The model is told why: a denial comes back as the tool's error.
     let results = run.tool_results();
     assert!(

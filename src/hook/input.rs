@@ -70,6 +70,9 @@ const STRING_FIELDS: &[&str] = &[
     "prompt_id",
 ];
 
+/// Field names, the type they must have in words, and the check for it.
+type TypedFields = (&'static [&'static str], &'static str, fn(&Value) -> bool);
+
 /// Fields read as booleans.
 const BOOL_FIELDS: &[&str] = &["stop_hook_active"];
 
@@ -97,25 +100,17 @@ pub fn parse(bytes: &[u8], expected: &str) -> Result<HookInput, String> {
             kind(&value)
         ));
     };
-    for name in STRING_FIELDS {
-        match fields.get(*name) {
-            None | Some(Value::Null | Value::String(_)) => {}
-            Some(other) => {
-                return Err(format!(
-                    "hook input field `{name}` must be a string, not {}",
-                    kind(other)
-                ));
-            }
-        }
-    }
-    for name in BOOL_FIELDS {
-        match fields.get(*name) {
-            None | Some(Value::Null | Value::Bool(_)) => {}
-            Some(other) => {
-                return Err(format!(
-                    "hook input field `{name}` must be a boolean, not {}",
-                    kind(other)
-                ));
+    let typed: [TypedFields; 2] = [
+        (STRING_FIELDS, "a string", Value::is_string),
+        (BOOL_FIELDS, "a boolean", Value::is_boolean),
+    ];
+    for (names, what, fits) in typed {
+        for name in names {
+            match fields.get(*name) {
+                Some(value) if !value.is_null() && !fits(value) => {
+                    return Err(format!("hook input field `{name}` must be {what}, not {}", kind(value)));
+                }
+                _ => {}
             }
         }
     }

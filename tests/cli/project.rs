@@ -120,6 +120,11 @@ impl Project {
         &self.root
     }
 
+    /// The `HOME` every command runs with.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
     pub fn loopgate_home(&self) -> &Path {
         &self.loopgate_home
     }

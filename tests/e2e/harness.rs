@@ -259,7 +259,11 @@ impl Project {
                 cmd.env_remove(&*key);
             }
         }
+        // Nothing may reach the developer's own directories (`loopgate install` writes to the data directory).
         for var in [
+            "XDG_DATA_HOME",
+            "XDG_STATE_HOME",
+            "XDG_CONFIG_HOME",
             "HTTP_PROXY",
             "HTTPS_PROXY",
             "http_proxy",
@@ -297,7 +301,7 @@ impl Project {
             timeout: Duration::from_secs(120),
             extra_args: vec!["--allowedTools".into(), "Bash".into()],
             cwd: None,
-            plugin_dir: repo_root(),
+            plugin_dir: Some(repo_root()),
             env: Vec::new(),
         }
     }
@@ -351,6 +355,11 @@ pub struct Output {
     pub timed_out: bool,
 }
 
+/// Waits for a child started now, killing it (and its process group) after `timeout`.
+pub fn wait_output(child: std::process::Child, timeout: Duration) -> Output {
+    wait(child, timeout, Instant::now())
+}
+
 fn wait(mut child: std::process::Child, timeout: Duration, started: Instant) -> Output {
     let (stdout, stderr) = crate::common::drain_output(&mut child);
     let deadline = started + timeout;
@@ -388,7 +397,7 @@ pub struct Session<'a> {
     timeout: Duration,
     extra_args: Vec<String>,
     cwd: Option<PathBuf>,
-    plugin_dir: PathBuf,
+    plugin_dir: Option<PathBuf>,
     env: Vec<(String, OsString)>,
 }
 
@@ -406,7 +415,13 @@ impl Session<'_> {
 
     /// Loads the plugin from this directory instead of the repository.
     pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.plugin_dir = dir.into();
+        self.plugin_dir = Some(dir.into());
+        self
+    }
+
+    /// Loads no plugin with `--plugin-dir`: only what is installed in the scenario's HOME (`loopgate install`).
+    pub fn installed_plugins_only(mut self) -> Self {
+        self.plugin_dir = None;
         self
     }
 
@@ -452,8 +467,11 @@ impl Session<'_> {
         cmd.arg("-p")
             .arg(&self.prompt)
             .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
-            .arg("--plugin-dir")
-            .arg(&self.plugin_dir)
+            .args(
+                self.plugin_dir
+                    .iter()
+                    .flat_map(|dir| [OsString::from("--plugin-dir"), dir.into()]),
+            )
             .args(&self.extra_args)
             .env("ANTHROPIC_BASE_URL", api.base_url())
             .stdin(Stdio::null())

@@ -103,7 +103,9 @@ mod tests {
         }
         let setup = user_command("pua-loop", "/bin/loopgate").expect("pua-loop");
         assert!(
-            setup.contains("--session-id \"${CLAUDE_SESSION_ID}\" <<'LOOPGATE_ARGS_END'\n$ARGUMENTS\nLOOPGATE_ARGS_END\n"),
+            setup.contains(
+                "--session-id \"${CLAUDE_SESSION_ID}\" <<'LOOPGATE_ARGS_END'\n$ARGUMENTS\nLOOPGATE_ARGS_END\n"
+            ),
             "the text goes through the quoted here-document:\n{setup}"
         );
         assert_eq!(user_command("no-such-command", "/bin/loopgate"), None);
@@ -122,7 +124,13 @@ mod tests {
     fn paths_a_shell_would_interpret_are_refused() {
         assert!(check_path("/home/me/.cargo/bin/loopgate").is_ok());
         assert!(check_path("/home/my files/loopgate").is_ok());
-        for bad in ["/a/$HOME/loopgate", "/a/`x`/loopgate", "/a/\"q\"/loopgate", "/a\\b/loopgate", "/a\nb"] {
+        for bad in [
+            "/a/$HOME/loopgate",
+            "/a/`x`/loopgate",
+            "/a/\"q\"/loopgate",
+            "/a\\b/loopgate",
+            "/a\nb",
+        ] {
             let err = check_path(bad).expect_err(bad);
             assert!(err.contains("cargo install --root") && !err.contains('\n'), "{err}");
         }

@@ -32,11 +32,9 @@ impl Claude {
             None => std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
                 .map(|dir| dir.join("claude"))
                 .find(|path| path.is_file())
-                .ok_or_else(|| {
-                    Error::Usage(
-                        "failed to find the Claude Code CLI `claude` on PATH; install Claude Code first, or pass `--claude PATH`"
-                            .to_string(),
-                    )
+                .ok_or_else(|| Error::Tool {
+                    command: "claude".to_string(),
+                    problem: "it is not on PATH; install Claude Code first, or pass `--claude PATH`".to_string(),
                 })?,
         };
         Ok(Self { bin })
@@ -45,7 +43,12 @@ impl Claude {
     /// The ids of the installed plugins named `loopgate`, in any marketplace and scope.
     pub fn installed_loopgate(&self) -> Result<Vec<String>, Error> {
         let json = self.run(&["plugin", "list", "--json"])?;
-        let plugins: Vec<InstalledPlugin> = serde_json::from_str(&json).map_err(|e| self.failed(&["plugin", "list", "--json"], &format!("its output is not the expected JSON list ({e})")))?;
+        let plugins: Vec<InstalledPlugin> = serde_json::from_str(&json).map_err(|e| {
+            self.failed(
+                &["plugin", "list", "--json"],
+                &format!("its output is not the expected JSON list ({e})"),
+            )
+        })?;
         Ok(plugins
             .into_iter()
             .map(|p| p.id)
@@ -97,8 +100,15 @@ impl Claude {
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
-        let last = text.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("no output");
-        let code = output.status.code().map_or_else(|| "a signal".to_string(), |c| c.to_string());
+        let last = text
+            .lines()
+            .map(str::trim)
+            .rfind(|l| !l.is_empty())
+            .unwrap_or("no output");
+        let code = output
+            .status
+            .code()
+            .map_or_else(|| "a signal".to_string(), |c| c.to_string());
         Err(self.failed(args, &format!("it exited with {code}: {last}")))
     }
 

@@ -43,15 +43,6 @@ pub fn load(path: &Path) -> Result<Option<Manifest>, Error> {
 
 /// Writes the manifest atomically.
 pub fn save(path: &Path, manifest: &Manifest) -> Result<(), Error> {
-    let io = |source| Error::Io {
-        action: "write",
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    let mut text = serde_json::to_vec_pretty(manifest).map_err(|e| io(std::io::Error::other(e)))?;
-    text.push(b'\n');
-    crate::fsutil::write_atomic(path, &text, 0o644).map_err(io)
+    let text = serde_json::to_string_pretty(manifest).unwrap_or_default() + "\n";
+    super::write_file(path, &text, 0o644)
 }

@@ -48,9 +48,7 @@ impl Places {
     fn from_env() -> Result<Self, Error> {
         let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let home = || {
-            var("HOME").ok_or_else(|| {
-                Error::Usage("failed to find the home directory: `HOME` is not set".to_string())
-            })
+            var("HOME").ok_or_else(|| Error::Usage("failed to find the home directory: `HOME` is not set".to_string()))
         };
         let data = match var("XDG_DATA_HOME") {
             Some(dir) => dir.join("loopgate"),
@@ -234,6 +232,7 @@ fn install_command(places: &Places, name: &str, binary: &str) -> Result<(), Erro
     Ok(())
 }
 
+/// Writes a file atomically, creating its directory.
 fn write_file(path: &Path, text: &str, mode: u32) -> Result<(), Error> {
     let io = |source| Error::Io {
         action: "write",
