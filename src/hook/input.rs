@@ -33,7 +33,7 @@ pub struct HookInput {
     pub tool_name: Option<String>,
     #[serde(default)]
     pub tool_input: Option<Value>,
-    /// Stop and PreToolUse (Claude Code ≥ 2.1.197): one id per user prompt, the same for every stop and tool call
+    /// Stop and PreToolUse (seen in 2.1.197 and 2.1.330): one id per user prompt, the same for every stop and tool call
     /// of the turns that prompt started.
     #[serde(default)]
     pub prompt_id: Option<String>,
