@@ -25,7 +25,7 @@ fn an_agent_that_only_talks_is_warned_at_the_last_block_and_let_go_at_the_cap_wi
     }
     let notice = p.stop("S", "still thinking").allowed();
     assert!(
-        notice.contains("no tool in its last 8 continuations")
+        notice.contains("no tool in its last 8 continuation(s)")
             && notice.contains("still running")
             && notice.contains("/cancel-loop"),
         "{notice}"
@@ -187,4 +187,33 @@ fn a_rejected_promise_at_the_cap_is_recorded_before_the_turn_is_let_go() {
         "{statuses:?}"
     );
     assert_eq!(p.last_record("promise_rejected")["rejections"], 9);
+}
+
+/// What the model and the user read about the cap, in both languages.
+#[test]
+fn the_cap_messages_read_well_in_english_and_chinese() {
+    for lang in ["en", "zh"] {
+        let p = Project::new();
+        p.setup("S", &format!("\"make progress\" --lang {lang} --stall-limit 0"));
+        let stop = |cap: &str| p.stop_cmd("S", "talking").env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", cap).run();
+        stop("1").blocked();
+        let mut input = p.stop_input("S", "talking");
+        input["stop_hook_active"] = json!(true);
+        let notice = p
+            .loopgate(["hook", "stop"])
+            .stdin(input.to_string())
+            .env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "1")
+            .run()
+            .allowed();
+        let warning = {
+            p.new_prompt("S");
+            let reason = stop("1").blocked().reason;
+            reason[reason.rfind("\n\n").map_or(0, |at| at + 2)..].to_string()
+        };
+        // A turn that never came back: the user typed again.
+        input["stop_hook_active"] = json!(false);
+        let ended = p.loopgate(["hook", "stop"]).stdin(input.to_string()).run().blocked().system_message;
+        let text = format!("last warning (model):\n{warning}\n\nat the cap (user):\n{notice}\n\nturn ended (user):\n{ended}");
+        crate::snapshot::assert_snapshot(&format!("block_cap_{lang}"), &p.redact(&text));
+    }
 }
