@@ -269,3 +269,32 @@ fn project_dir_points_every_command_at_that_project() {
     // An empty value (an unsubstituted variable) is ignored, as in hooks/loopgate.sh.
     p.loopgate(["--project-dir", "", "status"]).run().success();
 }
+
+#[test]
+fn an_outdated_install_is_refreshed_and_the_plugin_reinstalled() {
+    let s = Setup::new();
+    s.run("install").success();
+    // An older loopgate wrote these: another plugin file and a command calling a binary that moved.
+    let hooks = s.home(".local/share/loopgate/plugin/hooks/hooks.json");
+    fs::write(&hooks, "{\"hooks\": {}}\n").expect("age the plugin copy");
+    let command = s.home(".claude/commands/loop-status.md");
+    let old = fs::read_to_string(&command).expect("command").replace(&binary(), "/old/place/loopgate");
+    fs::write(&command, old).expect("age the command");
+    let calls = s.calls().len();
+    let out = s.run("install");
+    out.success();
+    assert!(out.stdout.contains("updated /loop-status"), "{out}");
+    assert!(out.stdout.contains("installed the plugin"), "{out}");
+    assert_eq!(
+        &s.calls()[calls..],
+        [
+            "plugin list --json".to_string(),
+            "plugin uninstall loopgate@loopgate".to_string(),
+            format!("plugin marketplace add {}", s.home(".local/share/loopgate/plugin").display()),
+            "plugin install loopgate@loopgate".to_string(),
+        ]
+    );
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json");
+    assert_eq!(fs::read(&hooks).expect("hooks"), fs::read(repo).expect("repo hooks"));
+    assert!(!fs::read_to_string(&command).expect("command").contains("/old/place"));
+}
