@@ -61,8 +61,9 @@ pub fn at_stop(
     let mut observed = observe::observe(&mut active, transcript);
     observed.tally = tally;
     let decided = decide(project, session, lock, active, &observed, message)?;
+    // (Without a decision — another stop moved the loop on meanwhile — the record alone tells.)
     Ok(match notice {
-        Some(notice) => Some(decided.unwrap_or_default().with_notice_first(notice)),
+        Some(notice) => decided.map(|out| out.with_notice_first(notice)),
         None => decided,
     })
 }
