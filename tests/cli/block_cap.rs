@@ -195,7 +195,11 @@ fn the_cap_messages_read_well_in_english_and_chinese() {
     for lang in ["en", "zh"] {
         let p = Project::new();
         p.setup("S", &format!("\"make progress\" --lang {lang} --stall-limit 0"));
-        let stop = |cap: &str| p.stop_cmd("S", "talking").env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", cap).run();
+        let stop = |cap: &str| {
+            p.stop_cmd("S", "talking")
+                .env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", cap)
+                .run()
+        };
         stop("1").blocked();
         let mut input = p.stop_input("S", "talking");
         input["stop_hook_active"] = json!(true);
@@ -212,8 +216,14 @@ fn the_cap_messages_read_well_in_english_and_chinese() {
         };
         // A turn that never came back: the user typed again.
         input["stop_hook_active"] = json!(false);
-        let ended = p.loopgate(["hook", "stop"]).stdin(input.to_string()).run().blocked().system_message;
-        let text = format!("last warning (model):\n{warning}\n\nat the cap (user):\n{notice}\n\nturn ended (user):\n{ended}");
+        let ended = p
+            .loopgate(["hook", "stop"])
+            .stdin(input.to_string())
+            .run()
+            .blocked()
+            .system_message;
+        let text =
+            format!("last warning (model):\n{warning}\n\nat the cap (user):\n{notice}\n\nturn ended (user):\n{ended}");
         crate::snapshot::assert_snapshot(&format!("block_cap_{lang}"), &p.redact(&text));
     }
 }

@@ -278,7 +278,9 @@ fn an_outdated_install_is_refreshed_and_the_plugin_reinstalled() {
     let hooks = s.home(".local/share/loopgate/plugin/hooks/hooks.json");
     fs::write(&hooks, "{\"hooks\": {}}\n").expect("age the plugin copy");
     let command = s.home(".claude/commands/loop-status.md");
-    let old = fs::read_to_string(&command).expect("command").replace(&binary(), "/old/place/loopgate");
+    let old = fs::read_to_string(&command)
+        .expect("command")
+        .replace(&binary(), "/old/place/loopgate");
     fs::write(&command, old).expect("age the command");
     let calls = s.calls().len();
     let out = s.run("install");
@@ -290,7 +292,10 @@ fn an_outdated_install_is_refreshed_and_the_plugin_reinstalled() {
         [
             "plugin list --json".to_string(),
             "plugin uninstall loopgate@loopgate".to_string(),
-            format!("plugin marketplace add {}", s.home(".local/share/loopgate/plugin").display()),
+            format!(
+                "plugin marketplace add {}",
+                s.home(".local/share/loopgate/plugin").display()
+            ),
             "plugin install loopgate@loopgate".to_string(),
         ]
     );

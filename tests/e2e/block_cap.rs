@@ -47,7 +47,12 @@ fn an_agent_that_only_talks_is_let_go_at_the_cap_and_the_next_message_continues_
         run.describe()
     );
     let shown = run.system_messages().join("\n");
-    assert_contains(&shown, "no tool in its last 8 continuation(s)", "what the user saw", &run);
+    assert_contains(
+        &shown,
+        "no tool in its last 8 continuation(s)",
+        "what the user saw",
+        &run,
+    );
     assert_contains(&shown, "still running", "what the user saw", &run);
     let statuses = project.statuses();
     assert_eq!(statuses.first().map(String::as_str), Some("init"));
