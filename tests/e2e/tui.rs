@@ -95,11 +95,18 @@ impl Tui {
         screen
     }
 
-    /// Types `text` literally, then Enter.
+    /// Types `text` literally and, once the input box shows it, presses Enter.
+    #[track_caller]
     fn type_line(&mut self, text: &str) {
         self.tmux(&["send-keys", "-t", "e2e", "-l", text]);
-        // Let the input box take the text (and its completion menu settle) before Enter.
-        std::thread::sleep(Duration::from_millis(500));
+        let start: String = text.chars().take(12).collect();
+        self.wait_until(
+            &format!("the input box to show {start:?}"),
+            Duration::from_secs(30),
+            |s| s.lines().any(|line| line.starts_with('❯') && line.contains(&start)),
+        );
+        // Let the completion menu settle before Enter.
+        std::thread::sleep(Duration::from_millis(300));
         self.tmux(&["send-keys", "-t", "e2e", "Enter"]);
     }
 
