@@ -12,6 +12,10 @@ pub use run::RunArgs;
 #[derive(Debug, Parser)]
 #[command(name = "loopgate", version, about, propagate_version = true)]
 pub struct Cli {
+    /// The project root, as the slash commands pass it (`${CLAUDE_PROJECT_DIR}`); empty is ignored
+    /// [default: $CLAUDE_PROJECT_DIR, else the nearest directory up from here with loopgate files].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub project_dir: Option<std::ffi::OsString>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -62,12 +66,25 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Make `/pua-loop`, `/cancel-loop` and `/loop-status` work in Claude Code: install the plugin (hooks,
+    /// namespaced commands, skill) unless one is installed, and write the bare user-level commands.
+    Install(InstallArgs),
+    /// Remove exactly what `loopgate install` wrote (never a command file of your own).
+    Uninstall(InstallArgs),
     /// Adopt a paused or orphaned loop into the current Claude Code session.
     Resume {
         /// Session to bind the loop to (default: `$CLAUDE_CODE_SESSION_ID`).
         #[arg(long)]
         session_id: Option<String>,
     },
+}
+
+/// Flags of `loopgate install` and `loopgate uninstall`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct InstallArgs {
+    /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
+    #[arg(long, value_name = "PATH")]
+    pub claude: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

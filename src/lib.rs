@@ -59,6 +59,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Cancel => commands::cancel::run(),
         Command::Allow { paths, counts, all } => commands::allow::run(&paths, counts, all),
         Command::Resume { session_id } => commands::resume::run(session_id),
+        Command::Install(args) => commands::install::install(&args),
+        Command::Uninstall(args) => commands::install::uninstall(&args),
     };
     match result {
         Ok(code) => code,

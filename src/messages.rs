@@ -6,6 +6,7 @@
 use crate::state::Lang;
 
 pub mod breach;
+pub mod cap;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub fn escalation(lang: Lang, rejections: u64) -> Option<&'static str> {

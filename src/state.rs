@@ -147,6 +147,10 @@ pub struct StateFields {
     /// What drives the loop when it is not a Claude Code session's Stop hook (absent then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver: Option<Driver>,
+    /// loopgate's last block, while the turn it continued has not come back to the Stop hook (see
+    /// `stop::block_cap`: Claude Code's stop-hook block cap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_block: Option<crate::stop::block_cap::PendingBlock>,
 }
 
 /// A driver other than the Stop hook: `driver: {kind: run, pid: 4242}` for `loopgate run` (its process id, so
@@ -214,6 +218,7 @@ impl Default for StateFields {
             last_counts: None,
             opt_out: Vec::new(),
             driver: None,
+            pending_block: None,
         }
     }
 }
@@ -232,6 +237,7 @@ impl StateFields {
         self.unchanged_streak = 0;
         self.same_failure_streak = 0;
         self.plateau_streak = 0;
+        self.pending_block = None;
         std::mem::replace(&mut self.session_id, session.to_string())
     }
 }

@@ -1,6 +1,6 @@
 //! Property tests for every parser loopgate runs on text it does not control: the hook JSON Claude Code sends,
-//! the state file's frontmatter, the `/pua-loop` argument splitter, the signal-tag scanner and the test-count
-//! scanner.
+//! the state file's frontmatter, the `/pua-loop` argument splitter, the signal-tag scanner, the test-count
+//! scanner and the block cap.
 //!
 //! Two kinds of property: nothing panics on any input (errors are one line), and round trips hold — a state
 //! rendered and parsed again is equal, its task byte for byte whatever it contains; a task made of safe words
@@ -563,5 +563,31 @@ proptest! {
             let output = format!("{noise}\n{}\n{noise}\n", color(line.clone()));
             prop_assert_eq!(summary::counts(&output), Some(expected), "{}", line);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The stop-hook block cap, read from `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` as Claude Code reads it (JS `parseInt`)
+// ---------------------------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Never panics; a leading integer (after white space and a sign) is the cap, zero or less is none, anything
+    /// else is the default of 8.
+    #[test]
+    fn block_cap_reads_a_leading_integer(
+        space in "[ \t\n]{0,3}",
+        sign in prop::sample::select(vec!["", "+", "-"]),
+        number in 0u64..100_000,
+        rest in nasty_text(),
+    ) {
+        use loopgate::stop::block_cap::{DEFAULT_CAP, cap_from};
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let text = format!("{space}{sign}{number}{rest}");
+        let expected = if sign == "-" || number == 0 { None } else { Some(number) };
+        prop_assert_eq!(cap_from(Some(&text)), expected, "{:?}", text);
+        let not_a_number = format!("{space}{sign}x{rest}");
+        prop_assert_eq!(cap_from(Some(&not_a_number)), Some(DEFAULT_CAP));
     }
 }

@@ -3,6 +3,7 @@
 pub mod allow;
 pub mod cancel;
 pub mod history;
+pub mod install;
 pub mod resume;
 pub mod run;
 pub mod setup;

@@ -107,6 +107,13 @@ pub fn lexical_path(path: &Path) -> PathBuf {
     paths::lexical(path)
 }
 
+/// Whether [`check`] looks at calls of this tool at all: the tools that can write (every other call is allowed
+/// without building the protected set).
+#[must_use]
+pub fn inspects(tool_name: &str) -> bool {
+    matches!(tool_name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash")
+}
+
 /// Decides whether a tool call may run.
 ///
 /// `tool_name` and `tool_input` are as Claude Code sends them in the PreToolUse hook input; `cwd` is the hook

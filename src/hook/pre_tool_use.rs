@@ -2,7 +2,9 @@
 //!
 //! The decision itself lives in `guard` (pure, unit-tested); this module only gathers what is protected for the
 //! active loop — state file, history, verify logs, the seal store and the sealed files — and prints a deny.
-//! No loop: allow without reading anything else.
+//! No loop: allow without reading anything else. The hook sees every tool call (the plugin's matcher is `*`)
+//! because any tool call resets Claude Code's stop-hook block count (`stop::block_cap`); only the tools that
+//! can write (`guard::inspects`) are checked.
 
 mod edited;
 
@@ -21,9 +23,16 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let Lookup::Loop(active) = lookup(&project).map_err(|e| e.to_string())? else {
         return Ok(None);
     };
+    // Every tool call resets Claude Code's count of stop-hook blocks in a row, so loopgate counts it too.
+    if let Ok(session) = input.session() {
+        crate::stop::block_cap::note_tool_call(&active, session);
+    }
+    let tool = input.tool_name.as_deref().unwrap_or_default();
+    if !guard::inspects(tool) {
+        return Ok(None);
+    }
     // Every session is guarded, not only the loop's own: a paused loop's oracle must survive until it resumes,
     // and another session's agent has no business editing this loop's oracle either.
-    let tool = input.tool_name.as_deref().unwrap_or_default();
     let tool_input = input.tool_input.clone().unwrap_or(serde_json::Value::Null);
     let cwd = input.cwd.as_deref().map_or_else(|| project.root.clone(), PathBuf::from);
     let protected = protected(&active)?;

@@ -15,6 +15,8 @@ pub struct Observed {
     pub tree_changed: Option<bool>,
     /// `git diff --shortstat HEAD`, taken when the tree changed.
     pub diff_stat: Option<String>,
+    /// Blocks in a row without a tool call, against Claude Code's cap (`None` outside a Claude Code Stop hook).
+    pub tally: Option<super::block_cap::Tally>,
 }
 
 /// Updates the loop's progress and token counters in memory (persisted with the stop's other changes).
