@@ -44,6 +44,9 @@ pub enum Error {
     History(#[from] HistoryError),
     #[error(transparent)]
     Verify(#[from] VerifyError),
+    /// An outside program (the Claude Code CLI for `loopgate install`) failed; `problem` says how.
+    #[error("failed to run `{command}`: {problem}")]
+    Tool { command: String, problem: String },
     /// Any other file operation; `action` reads after "failed to".
     #[error("failed to {action} `{}`: {source}", path.display())]
     Io {
@@ -65,7 +68,8 @@ impl Error {
             | Self::History(_)
             | Self::Verify(_)
             | Self::Io { .. }
-            | Self::AgentStart { .. } => exit_codes::FAILURE,
+            | Self::AgentStart { .. }
+            | Self::Tool { .. } => exit_codes::FAILURE,
         }
     }
 }

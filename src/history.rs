@@ -36,9 +36,17 @@ pub enum Status {
     SelfCheck,
     /// A verify run at a stop with `verify_on: always` that did not pass.
     VerifyFailed,
+    /// The user accepted changes to the oracle's sealed inputs (`loopgate allow`): `accepted`.
+    Allowed,
     /// `loopgate run` ran the agent command once (before the stop it leads to): `agent_exit`, `agent_signal`,
     /// `agent_timed_out`, `agent_ms`, `agent_tail`.
     AgentRun,
+    /// loopgate let a stop through because one more block would pass Claude Code's stop-hook block cap; the loop
+    /// keeps running: `blocks_without_tool`, `cap`.
+    BlockCap,
+    /// A turn loopgate had blocked ended without coming back to the Stop hook (noticed at the session's next
+    /// stop or session start): `blocks_without_tool`, `cap`, `noticed_at`.
+    TurnEnded,
 }
 
 impl Status {
@@ -61,6 +69,9 @@ impl Status {
             Self::SelfCheck => "self_check",
             Self::VerifyFailed => "verify_failed",
             Self::AgentRun => "agent_run",
+            Self::Allowed => "allowed",
+            Self::BlockCap => "block_cap",
+            Self::TurnEnded => "turn_ended",
         }
     }
 

@@ -1,7 +1,9 @@
 //! Terminal commands, one module each. Each returns the exit code to end with, or an error that maps to one.
 
+pub mod allow;
 pub mod cancel;
 pub mod history;
+pub mod install;
 pub mod resume;
 pub mod run;
 pub mod setup;

@@ -16,6 +16,8 @@ pub struct Observed {
     /// The uncommitted work in a git work tree (`2 files changed: 1 modified, 1 new`), taken when the tree
     /// changed; recorded as `diff_stat`.
     pub diff_stat: Option<String>,
+    /// Blocks in a row without a tool call, against Claude Code's cap (`None` outside a Claude Code Stop hook).
+    pub tally: Option<super::block_cap::Tally>,
 }
 
 /// Updates the loop's progress and token counters in memory (persisted with the stop's other changes).

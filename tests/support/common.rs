@@ -74,7 +74,8 @@ impl Sandbox {
     }
 
     /// Removes what would reach in from outside — Claude Code's and loopgate's variables, API keys, proxies, git
-    /// locations, `NO_COLOR` — and points `HOME` and `LOOPGATE_HOME` into the sandbox.
+    /// locations, the XDG directories (`loopgate install` writes to the data directory), `NO_COLOR` — and points
+    /// `HOME` and `LOOPGATE_HOME` into the sandbox.
     pub fn isolate(&self, cmd: &mut Command) {
         for (key, _) in std::env::vars_os() {
             let key = key.to_string_lossy();
@@ -84,6 +85,7 @@ impl Sandbox {
                 || key.eq_ignore_ascii_case("http_proxy")
                 || key.eq_ignore_ascii_case("https_proxy")
                 || key.eq_ignore_ascii_case("all_proxy")
+                || ["XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"].contains(&&*key)
                 || key == "NO_COLOR";
             if outside {
                 cmd.env_remove(&*key);
