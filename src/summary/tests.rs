@@ -268,16 +268,24 @@ fn real_runner_outputs_name_the_failing_tests_and_first_errors() {
     }
 }
 
-/// Every stored capture has an expectation, so a new capture cannot go unchecked.
-#[test]
-fn every_runner_output_capture_has_an_expectation() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
+/// The committed runner-output captures.
+const CAPTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output");
+
+/// The names of the committed captures (`cargo-fail` for `cargo-fail.txt`), sorted.
+fn capture_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(CAPTURES)
         .expect("fixture directory")
         .flatten()
         .filter_map(|e| e.file_name().to_str()?.strip_suffix(".txt").map(str::to_owned))
         .collect();
     names.sort();
+    names
+}
+
+/// Every stored capture has an expectation, so a new capture cannot go unchecked.
+#[test]
+fn every_runner_output_capture_has_an_expectation() {
+    let names = capture_names();
     assert_eq!(names.len(), 35, "{names:?}");
     for name in names {
         assert!(expectation(&name).is_some(), "no expectation for {name}.txt");
@@ -286,23 +294,12 @@ fn every_runner_output_capture_has_an_expectation() {
 
 /// The runner outputs on disk, checked one by one: with `LOOPGATE_FRESH_RUNNER_OUTPUT=DIR` (CI sets it after
 /// `regen.sh DIR`) the output the installed runners print today, so a runner's format change shows up in CI,
-/// not in a user's loop; without it, the committed captures. Either way every capture must be there (and
-/// every one has an expectation: `every_runner_output_capture_has_an_expectation`).
+/// not in a user's loop; without it, the committed captures. Either way every committed capture must be there.
 #[test]
 fn runner_output_on_disk_is_summarized_and_complete() {
-    let dir = std::env::var_os("LOOPGATE_FRESH_RUNNER_OUTPUT").map_or_else(
-        || std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output")),
-        std::path::PathBuf::from,
-    );
-    let committed = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output"));
-    let mut expected: Vec<String> = std::fs::read_dir(committed)
-        .expect("the committed captures")
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".txt").map(str::to_string))
-        .collect();
-    expected.sort();
-    assert!(!expected.is_empty(), "no committed captures");
-    for name in &expected {
+    let dir = std::env::var_os("LOOPGATE_FRESH_RUNNER_OUTPUT")
+        .map_or_else(|| std::path::PathBuf::from(CAPTURES), std::path::PathBuf::from);
+    for name in &capture_names() {
         let path = dir.join(format!("{name}.txt"));
         let output = std::fs::read(&path).unwrap_or_else(|e| panic!("`{}`: {e}", path.display()));
         check(name, &String::from_utf8_lossy(&output));
