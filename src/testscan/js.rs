@@ -162,25 +162,35 @@ fn call(lx: &Lexed, s: usize, range: Range<usize>, depth: usize) -> Option<Node>
         chain.push(lx.s(i + 1));
         i += 2;
     }
+    let callee_len = chain.len();
+    // Argument lists, tagged templates and further members: `it.skipIf(x).each(table)('title', fn)`.
     let mut groups = Vec::new();
-    while i < range.end && (lx.is(i, b'(') || (lx.kind(i) == Some(TokKind::Str) && lx.s(i).starts_with('`'))) {
+    while i < range.end {
         if lx.is(i, b'(') {
             groups.push(i);
+            i = lx.skip(i);
+        } else if lx.kind(i) == Some(TokKind::Str) && lx.s(i).starts_with('`') {
+            i += 1;
+        } else if lx.is(i, b'.') && lx.kind(i + 1) == Some(TokKind::Ident) && !groups.is_empty() {
+            chain.push(lx.s(i + 1));
+            i += 2;
+        } else {
+            break;
         }
-        i = lx.skip(i);
     }
     if groups.is_empty() {
         return None;
     }
     let root = chain[0];
-    let has = |names: &[&str]| chain.iter().any(|part| names.contains(part));
+    let callee = &chain[..callee_len];
+    let has = |names: &[&str]| callee.iter().any(|part| names.contains(part));
     let kind = if CONTAINER_ROOTS.contains(&root) || has(&["describe"]) {
         UnitKind::Container
     } else if has(&HOOKS) || (root == "test" && has(&["use"])) {
         UnitKind::Setup
     } else if TEST_ROOTS.contains(&root) {
         UnitKind::Test
-    } else if SETUP_OBJECTS.contains(&root) && chain.len() > 1 {
+    } else if SETUP_OBJECTS.contains(&root) && callee_len > 1 {
         UnitKind::Setup
     } else {
         return None;
@@ -194,7 +204,7 @@ fn call(lx: &Lexed, s: usize, range: Range<usize>, depth: usize) -> Option<Node>
             let children = block(lx, body.start, body.end, depth + 1);
             Some(braces::container(lx, name, s, range, body, children))
         }
-        UnitKind::Setup => Some(leaf(lx, kind, chain.join("."), s, range)),
+        UnitKind::Setup => Some(leaf(lx, kind, callee.join("."), s, range)),
         _ => Some(leaf(lx, kind, title(lx, &groups), s, range)),
     }
 }
