@@ -51,14 +51,21 @@ fn gone_tests(units: &[Unit], path: &str, sep: &str, out: &mut Vec<Finding>) {
 }
 
 fn join(path: &str, name: &str, sep: &str) -> String {
-    if path.is_empty() { name.to_string() } else { format!("{path}{sep}{name}") }
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}{sep}{name}")
+    }
 }
 
 /// Whether an old import or other statement and a new one are probably the same statement edited: same kind,
 /// same first word (`TOLERANCE = 1e-6` → `TOLERANCE = 1`, `import os` → `import os, sys`).
 fn same_statement(unit: &Unit, node: &Node) -> bool {
     let first_word = |name: &str| -> String {
-        name.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).find(|w| !w.is_empty()).unwrap_or("").to_string()
+        name.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .find(|w| !w.is_empty())
+            .unwrap_or("")
+            .to_string()
     };
     matches!(unit.kind, UnitKind::Import | UnitKind::Other)
         && unit.kind == node.kind
@@ -176,7 +183,12 @@ impl Judge<'_, '_> {
     /// itself.
     fn gone(&mut self, unit: &Unit, path: &str) {
         let before = self.out.len();
-        gone_tests(std::slice::from_ref(unit), path, sig::separator(self.lang), &mut self.out);
+        gone_tests(
+            std::slice::from_ref(unit),
+            path,
+            sig::separator(self.lang),
+            &mut self.out,
+        );
         if self.out.len() == before {
             self.out.push(Finding::BlockChanged {
                 kind: unit.kind,
@@ -191,7 +203,12 @@ impl Judge<'_, '_> {
     /// Whether `node` takes the name of an existing definition at its level, which in Python (and for
     /// JavaScript function declarations) replaces it.
     fn replaces(&self, old: &[Unit], node: &Node) -> Option<u32> {
-        let named = |kind: UnitKind| matches!(kind, UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup);
+        let named = |kind: UnitKind| {
+            matches!(
+                kind,
+                UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup
+            )
+        };
         let applies = match self.lang {
             Lang::Python => named(node.kind),
             Lang::JavaScript => node.kind == UnitKind::Helper,
@@ -201,7 +218,9 @@ impl Judge<'_, '_> {
             return None;
         }
         old.iter()
-            .find(|unit| named(unit.kind) && unit.name == node.name && (self.lang == Lang::Python || unit.kind == node.kind))
+            .find(|unit| {
+                named(unit.kind) && unit.name == node.name && (self.lang == Lang::Python || unit.kind == node.kind)
+            })
             .map(|unit| unit.line)
     }
 

@@ -40,9 +40,9 @@ impl Finding {
     /// The line of the new file the finding points at, if any.
     pub fn line(&self) -> Option<u32> {
         match self {
-            Finding::TestChanged { line, .. } | Finding::SetupAdded { line, .. } | Finding::MarkerAdded { line, .. } => {
-                Some(*line)
-            }
+            Finding::TestChanged { line, .. }
+            | Finding::SetupAdded { line, .. }
+            | Finding::MarkerAdded { line, .. } => Some(*line),
             Finding::BlockChanged { line, .. } => *line,
             Finding::TestDeleted { .. } => None,
         }
@@ -73,7 +73,10 @@ impl Finding {
                 text: Some(text),
                 ..
             } => match lang {
-                Speech::En => format!("{} `{name}` that existing tests rely on was changed: `{text}`", unit_word(lang, *kind)),
+                Speech::En => format!(
+                    "{} `{name}` that existing tests rely on was changed: `{text}`",
+                    unit_word(lang, *kind)
+                ),
                 Speech::Zh => format!("已有测试依赖的{} `{name}` 被修改:`{text}`", unit_word(lang, *kind)),
             },
             Finding::BlockChanged {
@@ -84,7 +87,10 @@ impl Finding {
                     unit_word(lang, *kind)
                 ),
                 Speech::Zh => {
-                    format!("已有测试依赖的{} `{name}`(原第 {old_line} 行)被删除或修改", unit_word(lang, *kind))
+                    format!(
+                        "已有测试依赖的{} `{name}`(原第 {old_line} 行)被删除或修改",
+                        unit_word(lang, *kind)
+                    )
                 }
             },
             Finding::SetupAdded { kind, what, text, .. } => {
@@ -94,7 +100,10 @@ impl Finding {
                     format!(" `{what}`")
                 };
                 match lang {
-                    Speech::En => format!("new {}{what} runs around existing tests: `{text}`", unit_word(lang, *kind)),
+                    Speech::En => format!(
+                        "new {}{what} runs around existing tests: `{text}`",
+                        unit_word(lang, *kind)
+                    ),
                     Speech::Zh => format!("新增的{}{what}会影响已有测试的运行:`{text}`", unit_word(lang, *kind)),
                 }
             }

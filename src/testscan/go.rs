@@ -16,8 +16,27 @@ use super::{Node, UnitKind};
 /// Keywords after which a line break does not end a statement (Go inserts semicolons only after identifiers,
 /// literals, `break`, `continue`, `fallthrough`, `return`, `++`, `--` and closing brackets).
 const NO_SEMICOLON: [&str; 21] = [
-    "case", "chan", "const", "default", "defer", "else", "for", "func", "go", "goto", "if", "import", "interface",
-    "map", "package", "range", "select", "struct", "switch", "type", "var",
+    "case",
+    "chan",
+    "const",
+    "default",
+    "defer",
+    "else",
+    "for",
+    "func",
+    "go",
+    "goto",
+    "if",
+    "import",
+    "interface",
+    "map",
+    "package",
+    "range",
+    "select",
+    "struct",
+    "switch",
+    "type",
+    "var",
 ];
 
 pub(crate) fn units(lx: &Lexed) -> Vec<Node> {
@@ -44,7 +63,13 @@ fn ends(lx: &Lexed, last: usize, next: usize) -> bool {
 
 fn unit(lx: &Lexed, range: Range<usize>) -> Node {
     let s = range.start;
-    let ident_after = |i: usize| if lx.kind(i) == Some(TokKind::Ident) { lx.s(i).to_string() } else { first_line(lx, s) };
+    let ident_after = |i: usize| {
+        if lx.kind(i) == Some(TokKind::Ident) {
+            lx.s(i).to_string()
+        } else {
+            first_line(lx, s)
+        }
+    };
     match lx.s(s) {
         "import" => leaf(lx, UnitKind::Import, first_line(lx, s), s, range),
         "func" if lx.is(s + 1, b'(') => method(lx, range),
@@ -58,13 +83,19 @@ fn unit(lx: &Lexed, range: Range<usize>) -> Node {
 /// A function declaration: a test, setup or helper by its name and parameters.
 fn func(lx: &Lexed, range: Range<usize>) -> Node {
     let s = range.start;
-    let name = if lx.kind(s + 1) == Some(TokKind::Ident) { lx.s(s + 1) } else { "" };
+    let name = if lx.kind(s + 1) == Some(TokKind::Ident) {
+        lx.s(s + 1)
+    } else {
+        ""
+    };
     // Type parameters come before the parameters: `func F[T any](…)`.
     let mut params = s + 2;
     if lx.is(params, b'[') {
         params = lx.skip(params);
     }
-    let close = lx.partner(params).filter(|&close| lx.is(params, b'(') && close > params);
+    let close = lx
+        .partner(params)
+        .filter(|&close| lx.is(params, b'(') && close > params);
     let inside = close.map_or(params..params, |close| params + 1..close);
     let kind = kind_of(lx, name, inside);
     if name.starts_with("Example") && kind == UnitKind::Test {
@@ -82,7 +113,11 @@ fn func(lx: &Lexed, range: Range<usize>) -> Node {
             gated: false,
         };
     }
-    let name = if name.is_empty() { first_line(lx, s) } else { name.to_string() };
+    let name = if name.is_empty() {
+        first_line(lx, s)
+    } else {
+        name.to_string()
+    };
     leaf(lx, kind, name, s, range)
 }
 
@@ -106,7 +141,11 @@ fn method(lx: &Lexed, range: Range<usize>) -> Node {
         .rev()
         .find(|&i| lx.kind(i) == Some(TokKind::Ident))
         .map_or("", |i| lx.s(i));
-    let method = if lx.kind(recv_end) == Some(TokKind::Ident) { lx.s(recv_end) } else { "" };
+    let method = if lx.kind(recv_end) == Some(TokKind::Ident) {
+        lx.s(recv_end)
+    } else {
+        ""
+    };
     let kind = if SUITE_HOOKS.contains(&method) {
         UnitKind::Setup
     } else if collected(method, "Test") {

@@ -19,8 +19,16 @@ use super::{MAX_DEPTH, Node, UnitKind};
 /// Callees whose call is a test.
 pub(crate) const TEST_ROOTS: [&str; 8] = ["it", "test", "specify", "xit", "xtest", "xspecify", "fit", "ftest"];
 /// Callees whose call is a block of tests.
-pub(crate) const CONTAINER_ROOTS: [&str; 8] =
-    ["describe", "context", "suite", "xdescribe", "xcontext", "xsuite", "fdescribe", "fcontext"];
+pub(crate) const CONTAINER_ROOTS: [&str; 8] = [
+    "describe",
+    "context",
+    "suite",
+    "xdescribe",
+    "xcontext",
+    "xsuite",
+    "fdescribe",
+    "fcontext",
+];
 /// Hooks that run around tests (Jest, Vitest, Mocha BDD and TDD, Playwright as `test.beforeEach`).
 const HOOKS: [&str; 10] = [
     "beforeEach",
@@ -65,8 +73,18 @@ const NO_END: [&str; 24] = [
     "var",
 ];
 /// Keywords that continue the previous line's statement.
-const CONTINUES: [&str; 10] =
-    ["else", "catch", "finally", "instanceof", "in", "of", "as", "satisfies", "extends", "implements"];
+const CONTINUES: [&str; 10] = [
+    "else",
+    "catch",
+    "finally",
+    "instanceof",
+    "in",
+    "of",
+    "as",
+    "satisfies",
+    "extends",
+    "implements",
+];
 
 pub(crate) fn units(lx: &Lexed) -> Vec<Node> {
     block(lx, 0, lx.toks.len(), 0)
@@ -102,7 +120,11 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     while s + 1 < range.end && (lx.is_word(s, "export") || lx.is_word(s, "default") || lx.is_word(s, "declare")) {
         s += 1;
     }
-    let word = if lx.kind(s) == Some(TokKind::Ident) { lx.s(s) } else { "" };
+    let word = if lx.kind(s) == Some(TokKind::Ident) {
+        lx.s(s)
+    } else {
+        ""
+    };
     let other = || leaf(lx, UnitKind::Other, first_line(lx, range.start), s, range.clone());
     match word {
         "import" if !(lx.is(s + 1, b'(') || lx.is(s + 1, b'.')) => {
@@ -126,7 +148,9 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
         "if" if depth < MAX_DEPTH && in_source_tests(lx, s) => {
             // Vitest's in-source tests: `if (import.meta.vitest) { … }` holds tests even in a source file.
             let open = lx.skip(s + 1);
-            let body = lx.partner(open).filter(|&close| lx.is(open, b'{') && close > open && close < range.end);
+            let body = lx
+                .partner(open)
+                .filter(|&close| lx.is(open, b'{') && close > open && close < range.end);
             let body = body.map_or(range.end..range.end, |close| open + 1..close);
             let children = block(lx, body.start, body.end, depth + 1);
             let mut node = braces::container(lx, "import.meta.vitest".into(), s, range, body, children);
@@ -225,7 +249,10 @@ fn title(lx: &Lexed, groups: &[usize]) -> String {
     while end < close && !lx.is(end, b',') {
         end = lx.skip(end);
     }
-    (group + 1..end.min(close)).map(|i| lx.s(i)).collect::<Vec<_>>().join(" ")
+    (group + 1..end.min(close))
+        .map(|i| lx.s(i))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The body of the last callback passed in `groups`: the tokens inside `{…}` after `=>` or `function (…)`.
@@ -272,7 +299,11 @@ fn declaration(lx: &Lexed, s: usize, range: Range<usize>) -> Node {
     } else {
         UnitKind::Other
     };
-    let name = if kind == UnitKind::Import { first_line(lx, range.start) } else { name };
+    let name = if kind == UnitKind::Import {
+        first_line(lx, range.start)
+    } else {
+        name
+    };
     leaf(lx, kind, name, s, range)
 }
 
@@ -316,9 +347,12 @@ fn plain_data(lx: &Lexed, from: usize, to: usize) -> bool {
             Some(TokKind::Str) if text.starts_with('`') => !text.contains("${") && !callee_before,
             Some(TokKind::Punct) => match text {
                 "(" => !callee_before,
-                "=" => arrow_at(lx, k) || (k > from && adjacent(lx, k - 1) && lx.is(k - 1, b'='))
-                    || (adjacent(lx, k) && lx.is(k + 1, b'='))
-                    || (k > from && adjacent(lx, k - 1) && matches!(lx.s(k - 1), "!" | "<" | ">")),
+                "=" => {
+                    arrow_at(lx, k)
+                        || (k > from && adjacent(lx, k - 1) && lx.is(k - 1, b'='))
+                        || (adjacent(lx, k) && lx.is(k + 1, b'='))
+                        || (k > from && adjacent(lx, k - 1) && matches!(lx.s(k - 1), "!" | "<" | ">"))
+                }
                 "+" | "-" => !(adjacent(lx, k) && lx.s(k + 1) == text),
                 _ => true,
             },

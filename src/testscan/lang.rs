@@ -51,9 +51,10 @@ pub fn is_test_file(path: &Path) -> bool {
     if name == "conftest.py" {
         return false;
     }
-    let in_test_dir = path
-        .parent()
-        .is_some_and(|dir| dir.iter().any(|part| part.to_str().is_some_and(|part| TEST_DIRS.contains(&part))));
+    let in_test_dir = path.parent().is_some_and(|dir| {
+        dir.iter()
+            .any(|part| part.to_str().is_some_and(|part| TEST_DIRS.contains(&part)))
+    });
     if in_test_dir {
         return true;
     }
@@ -72,9 +73,17 @@ pub fn is_test_file(path: &Path) -> bool {
 /// to a file without tests, never no to one with them (in the conventional spellings).
 pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
     match lang {
-        Lang::Rust => ["#[test", "test]", "test(", "#[cfg(test", "#[rstest", "proptest!", "#[bench"]
-            .iter()
-            .any(|needle| text.contains(needle)),
+        Lang::Rust => [
+            "#[test",
+            "test]",
+            "test(",
+            "#[cfg(test",
+            "#[rstest",
+            "proptest!",
+            "#[bench",
+        ]
+        .iter()
+        .any(|needle| text.contains(needle)),
         Lang::JavaScript => text.contains("import.meta.vitest"),
         // pytest and `go test` collect only conventionally named files.
         Lang::Python | Lang::Go => false,

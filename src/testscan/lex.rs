@@ -66,7 +66,9 @@ const NO_PARTNER: u32 = u32::MAX;
 impl<'a> Lexed<'a> {
     /// The text of token `i` (empty past the end).
     pub(crate) fn s(&self, i: usize) -> &'a str {
-        self.toks.get(i).map_or("", |tok| self.text.get(tok.start..tok.end).unwrap_or(""))
+        self.toks
+            .get(i)
+            .map_or("", |tok| self.text.get(tok.start..tok.end).unwrap_or(""))
     }
 
     /// Whether token `i` is the punctuation byte `c`.
@@ -107,9 +109,15 @@ impl<'a> Lexed<'a> {
         let Some(tok) = self.toks.get(i) else {
             return 0;
         };
-        let line_start = self.line_starts.get(tok.line.saturating_sub(1) as usize).copied().unwrap_or(0);
+        let line_start = self
+            .line_starts
+            .get(tok.line.saturating_sub(1) as usize)
+            .copied()
+            .unwrap_or(0);
         let indent = self.text.as_bytes().get(line_start..tok.start).unwrap_or(&[]);
-        indent.iter().fold(0, |col, &c| if c == b'\t' { (col / 8 + 1) * 8 } else { col + 1 })
+        indent
+            .iter()
+            .fold(0, |col, &c| if c == b'\t' { (col / 8 + 1) * 8 } else { col + 1 })
     }
 
     /// Line `line` (1-based) of the text, trimmed and cut to a readable length; empty past the end.
@@ -210,7 +218,10 @@ impl<'a> Cursor<'a> {
 
     /// Lines in `b[from..to]`.
     fn lines_in(&self, from: usize, to: usize) -> u32 {
-        let count = self.b.get(from..to).map_or(0, |s| memchr::memchr_iter(b'\n', s).count());
+        let count = self
+            .b
+            .get(from..to)
+            .map_or(0, |s| memchr::memchr_iter(b'\n', s).count());
         u32::try_from(count).unwrap_or(u32::MAX)
     }
 
@@ -278,7 +289,9 @@ impl<'a> Cursor<'a> {
     pub(crate) fn number(&mut self) {
         let mut j = self.i + 1;
         while let Some(&c) = self.b.get(j) {
-            if c.is_ascii_alphanumeric() || c == b'_' || (c == b'.' && self.b.get(j + 1).is_some_and(u8::is_ascii_digit))
+            if c.is_ascii_alphanumeric()
+                || c == b'_'
+                || (c == b'.' && self.b.get(j + 1).is_some_and(u8::is_ascii_digit))
             {
                 j += 1;
             } else {

@@ -123,9 +123,7 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
         "class" if lx.is_word(t, "class") && depth < MAX_DEPTH => {
             return Some(class(lx, lines, start, head, end, depth, name_after(t)));
         }
-        "import" | "from" if lx.kind(t) == Some(TokKind::Ident) => {
-            (UnitKind::Import, lx.line_text(line_of(lx, t)))
-        }
+        "import" | "from" if lx.kind(t) == Some(TokKind::Ident) => (UnitKind::Import, lx.line_text(line_of(lx, t))),
         _ if start == head && end == head + 1 && only_strings(lx, &lines[head]) => return None,
         _ => (UnitKind::Other, lx.line_text(line_of(lx, t))),
     };

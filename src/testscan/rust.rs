@@ -13,7 +13,15 @@ use super::lex::{Lexed, TokKind};
 use super::{MAX_DEPTH, Node, UnitKind};
 
 /// Last path segments of attributes that make a function a test.
-const TEST_ATTRS: [&str; 7] = ["test", "rstest", "test_case", "test_matrix", "wasm_bindgen_test", "quickcheck", "bench"];
+const TEST_ATTRS: [&str; 7] = [
+    "test",
+    "rstest",
+    "test_case",
+    "test_matrix",
+    "wasm_bindgen_test",
+    "quickcheck",
+    "bench",
+];
 
 /// Item keywords whose item ends at `;` even after a `{…}` (`const X: S = S { a: 1 };`).
 const SEMI_ITEMS: [&str; 5] = ["const", "static", "let", "type", "use"];
@@ -48,7 +56,9 @@ fn head(lx: &Lexed, start: usize) -> usize {
             i = lx.skip(i + 1);
         } else if lx.is_word(i, "pub") {
             i = if lx.is(i + 1, b'(') { lx.skip(i + 1) } else { i + 1 };
-        } else if ["unsafe", "async", "default", "safe"].iter().any(|word| lx.is_word(i, word))
+        } else if ["unsafe", "async", "default", "safe"]
+            .iter()
+            .any(|word| lx.is_word(i, word))
             || (lx.is_word(i, "const") && (lx.is_word(i + 1, "fn") || lx.is_word(i + 1, "unsafe")))
         {
             i += 1;
@@ -89,10 +99,18 @@ pub(crate) fn attribute_name<'a>(lx: &Lexed<'a>, attr: &Range<usize>) -> &'a str
 
 fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     let h = head(lx, range.start).min(range.end.saturating_sub(1));
-    let word = if lx.kind(h) == Some(TokKind::Ident) { lx.s(h) } else { "" };
+    let word = if lx.kind(h) == Some(TokKind::Ident) {
+        lx.s(h)
+    } else {
+        ""
+    };
     let next_name = || {
         let at = if lx.is_word(h + 1, "crate") { h + 2 } else { h + 1 };
-        if lx.kind(at) == Some(TokKind::Ident) { lx.s(at).to_string() } else { first_line(lx, h) }
+        if lx.kind(at) == Some(TokKind::Ident) {
+            lx.s(at).to_string()
+        } else {
+            first_line(lx, h)
+        }
     };
     let attrs = attributes(lx, range.start, h);
     let attr_named = |names: &[&str]| attrs.iter().any(|attr| names.contains(&attribute_name(lx, attr)));
@@ -114,7 +132,11 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             node
         }
         "mod" => {
-            let kind = if lx.is(h + 2, b';') { UnitKind::Import } else { UnitKind::Other };
+            let kind = if lx.is(h + 2, b';') {
+                UnitKind::Import
+            } else {
+                UnitKind::Other
+            };
             leaf(lx, kind, next_name(), h, range)
         }
         "use" | "extern" => leaf(lx, UnitKind::Import, first_line(lx, h), h, range),
@@ -143,7 +165,10 @@ fn cfg_test(lx: &Lexed, attr: &Range<usize>) -> bool {
 
 /// A container whose body is the brace group opened at `open`.
 fn block(lx: &Lexed, name: String, h: usize, open: usize, range: Range<usize>, depth: usize) -> Node {
-    let close = lx.partner(open).filter(|&close| close > open && close < range.end).unwrap_or(range.end);
+    let close = lx
+        .partner(open)
+        .filter(|&close| close > open && close < range.end)
+        .unwrap_or(range.end);
     let body = (open + 1).min(close)..close;
     let children = items(lx, body.start, body.end, depth + 1);
     braces::container(lx, name, h, range, body, children)

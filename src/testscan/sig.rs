@@ -62,7 +62,9 @@ impl FileSig {
         let scanned = scan(lang, scope, text);
         let mut counts: BTreeMap<(MarkerKind, &str, &str), u32> = BTreeMap::new();
         for (found, owner) in &scanned.markers {
-            *counts.entry((found.kind, found.key.as_str(), owner.as_str())).or_default() += 1;
+            *counts
+                .entry((found.kind, found.key.as_str(), owner.as_str()))
+                .or_default() += 1;
         }
         let markers = counts
             .into_iter()

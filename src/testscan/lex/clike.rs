@@ -88,7 +88,19 @@ fn js(cur: &mut Cursor, c: u8) {
 
 /// Keywords after which a `/` starts a regular expression rather than a division.
 const REGEX_AFTER: [&str; 14] = [
-    "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield",
+    "return",
+    "typeof",
+    "instanceof",
+    "in",
+    "of",
+    "new",
+    "delete",
+    "void",
+    "throw",
+    "case",
+    "do",
+    "else",
+    "yield",
     "await",
 ];
 
@@ -240,7 +252,9 @@ fn rust_prefixed_literal(b: &[u8], at: usize) -> Option<usize> {
         let mut k = body;
         while let Some(rel) = b.get(k..).and_then(|rest| memchr::memchr(b'"', rest)) {
             let quote = k + rel;
-            if b.get(quote + 1..quote + 1 + hashes).is_some_and(|tail| tail.iter().all(|&c| c == b'#')) {
+            if b.get(quote + 1..quote + 1 + hashes)
+                .is_some_and(|tail| tail.iter().all(|&c| c == b'#'))
+            {
                 return Some(quote + 1 + hashes);
             }
             k = quote + 1;
@@ -272,7 +286,11 @@ fn char_end(b: &[u8], open: usize) -> Option<usize> {
     let first = *b.get(open + 1)?;
     if first == b'\\' {
         // An escape: the closing quote comes within a dozen bytes, on the same line.
-        let window = b.get(open + 3..)?.iter().take(12).position(|&c| c == b'\'' || c == b'\n')?;
+        let window = b
+            .get(open + 3..)?
+            .iter()
+            .take(12)
+            .position(|&c| c == b'\'' || c == b'\n')?;
         let close = open + 3 + window;
         return (b[close] == b'\'').then_some(close + 1);
     }

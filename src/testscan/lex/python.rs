@@ -41,7 +41,9 @@ pub(super) fn lex(cur: &mut Cursor) {
 /// Whether `word` is a string prefix (`r`, `b`, `f`, `u`, `rb`, `fr`, … in any case).
 fn is_prefix(word: &[u8]) -> bool {
     word.len() <= 2
-        && word.iter().all(|c| matches!(c.to_ascii_lowercase(), b'r' | b'b' | b'f' | b'u'))
+        && word
+            .iter()
+            .all(|c| matches!(c.to_ascii_lowercase(), b'r' | b'b' | b'f' | b'u'))
         && !(word.len() == 2 && word[0].eq_ignore_ascii_case(&word[1]))
 }
 

@@ -74,21 +74,28 @@ const CASES: &[Case] = &[
     Case {
         name: "comments and spacing",
         edits: &[
-            ("func TestEmpty(t *testing.T) {\n", "// TestEmpty checks the empty input.\nfunc TestEmpty(t *testing.T) {\n\t/* no input */\n"),
+            (
+                "func TestEmpty(t *testing.T) {\n",
+                "// TestEmpty checks the empty input.\nfunc TestEmpty(t *testing.T) {\n\t/* no input */\n",
+            ),
             ("\t{\"one\", \"1\", 1},", "\t{\"one\",   \"1\", 1}, // the simplest"),
         ],
         expect: &[],
     },
     Case {
         name: "new tests, a new helper and a new suite method",
-        edits: &[
-            (END, "\nfunc TestSpaces(t *testing.T) {\n\tif mustEval(t, \" 1 \") != 1 {\n\t\tt.Fatal(\"spaces\")\n\t}\n}\n\nfunc parseAll(in []string) []int { return nil }\n\nfunc (s *CalcSuite) TestZero() {\n\ts.Equal(0, Eval(\"0\"))\n}\n"),
-        ],
+        edits: &[(
+            END,
+            "\nfunc TestSpaces(t *testing.T) {\n\tif mustEval(t, \" 1 \") != 1 {\n\t\tt.Fatal(\"spaces\")\n\t}\n}\n\nfunc parseAll(in []string) []int { return nil }\n\nfunc (s *CalcSuite) TestZero() {\n\ts.Equal(0, Eval(\"0\"))\n}\n",
+        )],
         expect: &[],
     },
     Case {
         name: "a subtest's check weakened",
-        edits: &[("\t\t\tif got := Eval(tc.in); got != tc.want {", "\t\t\tif got := Eval(tc.in); got != tc.want && false {")],
+        edits: &[(
+            "\t\t\tif got := Eval(tc.in); got != tc.want {",
+            "\t\t\tif got := Eval(tc.in); got != tc.want && false {",
+        )],
         expect: &["changed TestEval"],
     },
     Case {
@@ -98,7 +105,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "a test deleted",
-        edits: &[("func TestEmpty(t *testing.T) {\n\tif Eval(\"\") != 0 {\n\t\tt.Fatal(\"empty input should be 0\")\n\t}\n}\n", "")],
+        edits: &[(
+            "func TestEmpty(t *testing.T) {\n\tif Eval(\"\") != 0 {\n\t\tt.Fatal(\"empty input should be 0\")\n\t}\n}\n",
+            "",
+        )],
         expect: &["deleted TestEmpty"],
     },
     Case {
@@ -123,7 +133,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "a suite test deleted",
-        edits: &[("func (s *CalcSuite) TestNegative() {\n\ts.Equal(-1, Eval(\"-1\"))\n}\n", "")],
+        edits: &[(
+            "func (s *CalcSuite) TestNegative() {\n\ts.Equal(-1, Eval(\"-1\"))\n}\n",
+            "",
+        )],
         expect: &["deleted CalcSuite.TestNegative"],
     },
     Case {
@@ -158,7 +171,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "t.Skipf in a subtest",
-        edits: &[("\t\t\tif got := Eval(tc.in);", "\t\t\tt.Skipf(\"%s\", tc.name)\n\t\t\tif got := Eval(tc.in);")],
+        edits: &[(
+            "\t\t\tif got := Eval(tc.in);",
+            "\t\t\tt.Skipf(\"%s\", tc.name)\n\t\t\tif got := Eval(tc.in);",
+        )],
         expect: &["changed TestEval", "marker Skip t.Skipf(\"%s\", tc.name)"],
     },
     Case {
@@ -168,12 +184,18 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "b.Skip in a benchmark",
-        edits: &[("\tfor i := 0; i < b.N; i++ {", "\tb.Skip()\n\tfor i := 0; i < b.N; i++ {")],
+        edits: &[(
+            "\tfor i := 0; i < b.N; i++ {",
+            "\tb.Skip()\n\tfor i := 0; i < b.N; i++ {",
+        )],
         expect: &["changed BenchmarkEval", "marker Skip b.Skip()"],
     },
     Case {
         name: "testing.Short",
-        edits: &[("\tif Eval(\"\") != 0 {", "\tif testing.Short() {\n\t\treturn\n\t}\n\tif Eval(\"\") != 0 {")],
+        edits: &[(
+            "\tif Eval(\"\") != 0 {",
+            "\tif testing.Short() {\n\t\treturn\n\t}\n\tif Eval(\"\") != 0 {",
+        )],
         expect: &["changed TestEmpty", "marker Skip if testing.Short() {"],
     },
     Case {
@@ -193,7 +215,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "markers in strings and comments do not count",
-        edits: &[("\t\tt.Fatal(\"empty input should be 0\")", "\t\tt.Fatal(\"t.Skip() is not called\") // t.Skip()")],
+        edits: &[(
+            "\t\tt.Fatal(\"empty input should be 0\")",
+            "\t\tt.Fatal(\"t.Skip() is not called\") // t.Skip()",
+        )],
         expect: &["changed TestEmpty"],
     },
 ];

@@ -52,32 +52,51 @@ const CASES: &[Case] = &[
     Case {
         name: "prettier-style reformat: quotes, semicolons, a reflowed table, comments",
         edits: &[
-            ("import { parse } from '../src/parse'", "import { parse } from \"../src/parse\"; // the parser"),
-            ("const CASES = [\n  ['1 + 2', 3],\n  ['2 * 3', 6],\n]", "const CASES = [['1 + 2', 3], ['2 * 3', 6]];"),
+            (
+                "import { parse } from '../src/parse'",
+                "import { parse } from \"../src/parse\"; // the parser",
+            ),
+            (
+                "const CASES = [\n  ['1 + 2', 3],\n  ['2 * 3', 6],\n]",
+                "const CASES = [['1 + 2', 3], ['2 * 3', 6]];",
+            ),
             ("    calls = 0\n  })", "    calls = 0;\n  });"),
-            ("expect(parse('42').eval()).toBe(42)", "expect(\n      parse(\"42\").eval(),\n    ).toBe(42); /* the answer */"),
+            (
+                "expect(parse('42').eval()).toBe(42)",
+                "expect(\n      parse(\"42\").eval(),\n    ).toBe(42); /* the answer */",
+            ),
         ],
         expect: &[],
     },
     Case {
         name: "new tests at top level, inside a nested describe, and a new describe of tests",
         edits: &[
-            ("    test('reports the column'", "    it('rejects a lone operator', () => {\n      expect(() => parse('+')).toThrow()\n    })\n\n    test('reports the column'"),
-            (END, "\ntest('parses negatives', () => {\n  expect(evaluate('-1')).toBe(-1)\n})\n\ndescribe('whitespace', () => {\n  it.each([[' 1', 1]])('trims %s', (t, v) => expect(evaluate(t)).toBe(v))\n})\n"),
+            (
+                "    test('reports the column'",
+                "    it('rejects a lone operator', () => {\n      expect(() => parse('+')).toThrow()\n    })\n\n    test('reports the column'",
+            ),
+            (
+                END,
+                "\ntest('parses negatives', () => {\n  expect(evaluate('-1')).toBe(-1)\n})\n\ndescribe('whitespace', () => {\n  it.each([[' 1', 1]])('trims %s', (t, v) => expect(evaluate(t)).toBe(v))\n})\n",
+            ),
         ],
         expect: &[],
     },
     Case {
         name: "a new import, helper function and constant",
-        edits: &[
-            ("import { parse } from '../src/parse'\n", "import { parse } from '../src/parse'\nimport { format } from '../src/format'\nconst { inspect } = require('node:util')\n\nconst SAMPLE = { text: '1', value: 1 }\nconst double = (n) => n * 2\n\nfunction check(t, v) {\n  expect(evaluate(t)).toBe(v)\n}\n"),
-        ],
+        edits: &[(
+            "import { parse } from '../src/parse'\n",
+            "import { parse } from '../src/parse'\nimport { format } from '../src/format'\nconst { inspect } = require('node:util')\n\nconst SAMPLE = { text: '1', value: 1 }\nconst double = (n) => n * 2\n\nfunction check(t, v) {\n  expect(evaluate(t)).toBe(v)\n}\n",
+        )],
         expect: &[],
     },
     // Weakening edits.
     Case {
         name: "a test body weakened",
-        edits: &[("expect(parse('42').eval()).toBe(42)", "expect(parse('42').eval()).toBeDefined()")],
+        edits: &[(
+            "expect(parse('42').eval()).toBe(42)",
+            "expect(parse('42').eval()).toBeDefined()",
+        )],
         expect: &["changed parse > parses a number"],
     },
     Case {
@@ -87,7 +106,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "a test deleted",
-        edits: &[("\n    test('reports the column', () => {\n      expect(() => parse('1 +')).toThrowError(`column ${4}`)\n    })\n", "")],
+        edits: &[(
+            "\n    test('reports the column', () => {\n      expect(() => parse('1 +')).toThrowError(`column ${4}`)\n    })\n",
+            "",
+        )],
         expect: &["deleted parse > errors > reports the column"],
     },
     Case {
@@ -112,7 +134,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "an existing hook changed",
-        edits: &[("    calls = 0\n  })", "    calls = 0\n    globalThis.lenient = true\n  })")],
+        edits: &[(
+            "    calls = 0\n  })",
+            "    calls = 0\n    globalThis.lenient = true\n  })",
+        )],
         expect: &["block Setup parse > beforeEach"],
     },
     Case {
@@ -122,17 +147,26 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "a new afterAll inside an existing describe",
-        edits: &[("  describe('errors', () => {\n", "  describe('errors', () => {\n    afterAll(() => {})\n")],
+        edits: &[(
+            "  describe('errors', () => {\n",
+            "  describe('errors', () => {\n    afterAll(() => {})\n",
+        )],
         expect: &["setup Setup parse > errors > afterAll"],
     },
     Case {
         name: "a new describe that brings its own hook",
-        edits: &[(END, "\ndescribe('more', () => {\n  beforeAll(() => { globalThis.lenient = true })\n  it('x', () => {})\n})\n")],
+        edits: &[(
+            END,
+            "\ndescribe('more', () => {\n  beforeAll(() => { globalThis.lenient = true })\n  it('x', () => {})\n})\n",
+        )],
         expect: &["setup Setup more > beforeAll"],
     },
     Case {
         name: "vi.mock of the module under test",
-        edits: &[("import { parse } from '../src/parse'\n", "import { parse } from '../src/parse'\nvi.mock('../src/parse', () => ({ parse: () => ({ eval: () => 42 }) }))\n")],
+        edits: &[(
+            "import { parse } from '../src/parse'\n",
+            "import { parse } from '../src/parse'\nvi.mock('../src/parse', () => ({ parse: () => ({ eval: () => 42 }) }))\n",
+        )],
         expect: &["setup Setup vi.mock"],
     },
     Case {
@@ -142,7 +176,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "a custom matcher that always passes",
-        edits: &[(END, "expect.extend({ toBe: () => ({ pass: true, message: () => '' }) })\n")],
+        edits: &[(
+            END,
+            "expect.extend({ toBe: () => ({ pass: true, message: () => '' }) })\n",
+        )],
         expect: &["setup Setup expect.extend"],
     },
     Case {
@@ -159,12 +196,18 @@ const CASES: &[Case] = &[
     Case {
         name: "it.skip",
         edits: &[("  it('parses a number'", "  it.skip('parses a number'")],
-        expect: &["changed parse > parses a number", "marker Skip it.skip('parses a number', () => {"],
+        expect: &[
+            "changed parse > parses a number",
+            "marker Skip it.skip('parses a number', () => {",
+        ],
     },
     Case {
         name: "it.only",
         edits: &[("  it('parses a number'", "  it.only('parses a number'")],
-        expect: &["changed parse > parses a number", "marker Only it.only('parses a number', () => {"],
+        expect: &[
+            "changed parse > parses a number",
+            "marker Only it.only('parses a number', () => {",
+        ],
     },
     Case {
         name: "test.todo on a new test",
@@ -174,27 +217,42 @@ const CASES: &[Case] = &[
     Case {
         name: "it.skipIf",
         edits: &[("  it.each(CASES)", "  it.skipIf(true).each(CASES)")],
-        expect: &["changed parse > evaluates %s", "marker Skip it.skipIf(true).each(CASES)('evaluates %s', (text, value) => {"],
+        expect: &[
+            "changed parse > evaluates %s",
+            "marker Skip it.skipIf(true).each(CASES)('evaluates %s', (text, value) => {",
+        ],
     },
     Case {
         name: "test.fails",
         edits: &[("test('top level'", "test.fails('top level'")],
-        expect: &["changed top level", "marker Xfail test.fails('top level', async () => {"],
+        expect: &[
+            "changed top level",
+            "marker Xfail test.fails('top level', async () => {",
+        ],
     },
     Case {
         name: "xit",
         edits: &[("  it('parses a number'", "  xit('parses a number'")],
-        expect: &["changed parse > parses a number", "marker Skip xit('parses a number', () => {"],
+        expect: &[
+            "changed parse > parses a number",
+            "marker Skip xit('parses a number', () => {",
+        ],
     },
     Case {
         name: "fit",
         edits: &[("  it('parses a number'", "  fit('parses a number'")],
-        expect: &["changed parse > parses a number", "marker Only fit('parses a number', () => {"],
+        expect: &[
+            "changed parse > parses a number",
+            "marker Only fit('parses a number', () => {",
+        ],
     },
     Case {
         name: "describe.skip on a nested block",
         edits: &[("  describe('errors'", "  describe.skip('errors'")],
-        expect: &["block Container parse > errors", "marker Skip describe.skip('errors', () => {"],
+        expect: &[
+            "block Container parse > errors",
+            "marker Skip describe.skip('errors', () => {",
+        ],
     },
     Case {
         name: "xdescribe",
@@ -204,7 +262,10 @@ const CASES: &[Case] = &[
     Case {
         name: "fdescribe",
         edits: &[("  describe('errors'", "  fdescribe('errors'")],
-        expect: &["block Container parse > errors", "marker Only fdescribe('errors', () => {"],
+        expect: &[
+            "block Container parse > errors",
+            "marker Only fdescribe('errors', () => {",
+        ],
     },
     Case {
         name: "this.skip() in a Mocha-style test",
@@ -213,7 +274,10 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "markers in comments, strings and templates do not count",
-        edits: &[("  let calls = 0\n", "  let calls = 0 // it.skip('x')\n  const note = `xit(it.only)`\n")],
+        edits: &[(
+            "  let calls = 0\n",
+            "  let calls = 0 // it.skip('x')\n  const note = `xit(it.only)`\n",
+        )],
         expect: &[],
     },
 ];
@@ -230,7 +294,11 @@ fn js_units_have_the_expected_shape() {
     assert_eq!(
         shape,
         vec![
-            (UnitKind::Import, "import { describe, it, test, expect, beforeEach } from 'vitest'", 1),
+            (
+                UnitKind::Import,
+                "import { describe, it, test, expect, beforeEach } from 'vitest'",
+                1
+            ),
             (UnitKind::Import, "import { parse } from '../src/parse'", 2),
             (UnitKind::Helper, "CASES", 4),
             (UnitKind::Helper, "evaluate", 9),
@@ -281,7 +349,10 @@ describe('load', () => {
 const JEST_CASES: &[Case] = &[
     Case {
         name: "a new test in a context",
-        edits: &[("      expect(() => load('nope.json')).toThrow('ENOENT')\n    })\n", "      expect(() => load('nope.json')).toThrow('ENOENT')\n    })\n    it('names the file', function () {\n      expect(() => load('x')).toThrow(/x/)\n    })\n")],
+        edits: &[(
+            "      expect(() => load('nope.json')).toThrow('ENOENT')\n    })\n",
+            "      expect(() => load('nope.json')).toThrow('ENOENT')\n    })\n    it('names the file', function () {\n      expect(() => load('x')).toThrow(/x/)\n    })\n",
+        )],
         expect: &[],
     },
     Case {
@@ -301,7 +372,10 @@ const JEST_CASES: &[Case] = &[
     },
     Case {
         name: "a new module-level require with a side effect is still an import",
-        edits: &[("const path = require('path')\n", "const path = require('path')\nrequire('./register-mocks')\n")],
+        edits: &[(
+            "const path = require('path')\n",
+            "const path = require('path')\nrequire('./register-mocks')\n",
+        )],
         expect: &["setup Other require('./register-mocks')"],
     },
 ];
@@ -332,7 +406,10 @@ const IN_SOURCE_CASES: &[Case] = &[
     },
     Case {
         name: "a new in-source test",
-        edits: &[("    expect(add(1, 2)).toBe(3)\n  })\n", "    expect(add(1, 2)).toBe(3)\n  })\n  it('adds zero', () => expect(add(0, 0)).toBe(0))\n")],
+        edits: &[(
+            "    expect(add(1, 2)).toBe(3)\n  })\n",
+            "    expect(add(1, 2)).toBe(3)\n  })\n  it('adds zero', () => expect(add(0, 0)).toBe(0))\n",
+        )],
         expect: &[],
     },
     Case {

@@ -25,20 +25,56 @@ fn words(lang: Lang, text: &str) -> Vec<String> {
 fn string_literals_per_language() {
     let table: &[(Lang, &str, &[&str])] = &[
         (Lang::Python, r#"x = 'it''s' + "a#b""#, &["'it'", "'s'", "\"a#b\""]),
-        (Lang::Python, "s = \"\"\"a \"quoted\" ''' b\"\"\"\n", &["\"\"\"a \"quoted\" ''' b\"\"\""]),
+        (
+            Lang::Python,
+            "s = \"\"\"a \"quoted\" ''' b\"\"\"\n",
+            &["\"\"\"a \"quoted\" ''' b\"\"\""],
+        ),
         (Lang::Python, r#"p = rb'\'' + Rb"\"""#, &[r#"rb'\''"#, r#"Rb"\"""#]),
-        (Lang::Python, r#"f = f"{x["a"]} and {y!r:>{w}}""#, &[r#"f"{x["a"]} and {y!r:>{w}}""#]),
-        (Lang::Python, "f = f'{{not a field}}' + f'''{\n'x'\n}'''", &["f'{{not a field}}'", "f'''{\n'x'\n}'''"]),
+        (
+            Lang::Python,
+            r#"f = f"{x["a"]} and {y!r:>{w}}""#,
+            &[r#"f"{x["a"]} and {y!r:>{w}}""#],
+        ),
+        (
+            Lang::Python,
+            "f = f'{{not a field}}' + f'''{\n'x'\n}'''",
+            &["f'{{not a field}}'", "f'''{\n'x'\n}'''"],
+        ),
         (Lang::Python, "bad = 'unterminated\nnext = 1", &["'unterminated"]),
-        (Lang::JavaScript, "const t = `a ${`b ${c}`} d` + 'x'", &["`a ${`b ${c}`} d`", "'x'"]),
-        (Lang::JavaScript, "const t = `${ { a: '}' }.a }`", &["`${ { a: '}' }.a }`"]),
-        (Lang::JavaScript, "const r = /[/]\\/x/g; const d = a / b / c", &["/[/]\\/x/g"]),
+        (
+            Lang::JavaScript,
+            "const t = `a ${`b ${c}`} d` + 'x'",
+            &["`a ${`b ${c}`} d`", "'x'"],
+        ),
+        (
+            Lang::JavaScript,
+            "const t = `${ { a: '}' }.a }`",
+            &["`${ { a: '}' }.a }`"],
+        ),
+        (
+            Lang::JavaScript,
+            "const r = /[/]\\/x/g; const d = a / b / c",
+            &["/[/]\\/x/g"],
+        ),
         (Lang::JavaScript, "if (x) return /re/.test(s)", &["/re/"]),
-        (Lang::Rust, r###"let s = r#"a "quoted" b"#;"###, &[r###"r#"a "quoted" b"#"###]),
-        (Lang::Rust, r#"let b = b"bytes\"" ; let c = b'\''; let d = c"cstr";"#, &[r#"b"bytes\"""#, r"b'\''", r#"c"cstr""#]),
+        (
+            Lang::Rust,
+            r###"let s = r#"a "quoted" b"#;"###,
+            &[r###"r#"a "quoted" b"#"###],
+        ),
+        (
+            Lang::Rust,
+            r#"let b = b"bytes\"" ; let c = b'\''; let d = c"cstr";"#,
+            &[r#"b"bytes\"""#, r"b'\''", r#"c"cstr""#],
+        ),
         (Lang::Rust, "let m = \"multi\nline\";", &["\"multi\nline\""]),
         (Lang::Rust, "fn f<'a>(x: &'a u8) -> char { 'é' }", &["'é'"]),
-        (Lang::Go, "s := `raw\n\"text\"` + \"x\\\"y\"", &["`raw\n\"text\"`", "\"x\\\"y\""]),
+        (
+            Lang::Go,
+            "s := `raw\n\"text\"` + \"x\\\"y\"",
+            &["`raw\n\"text\"`", "\"x\\\"y\""],
+        ),
         (Lang::Go, r"r := '\''", &[r"'\''"]),
     ];
     for (lang, text, want) in table {

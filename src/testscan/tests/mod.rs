@@ -45,7 +45,11 @@ pub(super) fn apply(base: &str, edits: &[(&str, &str)], case: &str) -> String {
             text.push_str(new);
             continue;
         }
-        assert_eq!(text.matches(old).count(), 1, "case `{case}`: `{old}` must occur exactly once");
+        assert_eq!(
+            text.matches(old).count(),
+            1,
+            "case `{case}`: `{old}` must occur exactly once"
+        );
         text = text.replacen(old, new, 1);
     }
     text
@@ -59,7 +63,10 @@ pub(super) fn run_table(lang: Lang, scope: Scope, base: &str, cases: &[Case]) {
         Scope::TestFile => FileSig::of(lang, base),
         Scope::Inline => FileSig::inline(lang, base),
     };
-    assert!(compare(&sig, base, lang).is_empty(), "the base file compared with itself gives findings");
+    assert!(
+        compare(&sig, base, lang).is_empty(),
+        "the base file compared with itself gives findings"
+    );
     let mut failures = Vec::new();
     for case in cases {
         let text = apply(base, case.edits, case.name);
@@ -74,9 +81,19 @@ pub(super) fn run_table(lang: Lang, scope: Scope, base: &str, cases: &[Case]) {
         for finding in &findings {
             for speech in [Speech::En, Speech::Zh] {
                 let line = finding.render(speech, "tests/x");
-                assert!(!line.contains('\n'), "case `{}`: multi-line finding {line:?}", case.name);
+                assert!(
+                    !line.contains('\n'),
+                    "case `{}`: multi-line finding {line:?}",
+                    case.name
+                );
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

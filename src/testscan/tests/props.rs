@@ -193,7 +193,10 @@ fn check_append(lang: Lang, file: &str) -> Result<(), TestCaseError> {
     let edited = format!("{file}{}", appended_test(lang));
     prop_assert_eq!(compare(&sig, &edited, lang), vec![], "appending to:\n{}", file);
     let appended = parse(lang, &edited);
-    prop_assert!(appended.len() == parse(lang, file).len() + 1, "the appended test is one more unit");
+    prop_assert!(
+        appended.len() == parse(lang, file).len() + 1,
+        "the appended test is one more unit"
+    );
     Ok(())
 }
 
@@ -203,7 +206,12 @@ fn deep_nesting_is_answered_without_overflow() {
     let depth = 5_000;
     let texts = [
         (Lang::JavaScript, "describe('a', () => {\n".repeat(depth)),
-        (Lang::Python, (0..2_000).map(|i| format!("{}class T:\n", " ".repeat(i))).collect::<String>()),
+        (
+            Lang::Python,
+            (0..2_000)
+                .map(|i| format!("{}class T:\n", " ".repeat(i)))
+                .collect::<String>(),
+        ),
         (Lang::Rust, "mod m {\n".repeat(depth)),
         (Lang::Rust, "/*".repeat(depth * 10)),
         (Lang::Python, "f'{".repeat(depth * 10)),
@@ -216,4 +224,3 @@ fn deep_nesting_is_answered_without_overflow() {
         let _ = deleted_file(&sig);
     }
 }
-

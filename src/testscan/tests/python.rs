@@ -88,7 +88,10 @@ const CASES: &[Case] = &[
                 "@pytest.mark.parametrize('text,count', [('a', 1), ('a b', 2)])",
             ),
             ("def test_float():\n", "# floats\n\n\ndef test_float():\n\n"),
-            ("        with pytest.raises(ValueError):\n", "        with pytest.raises(\n            ValueError,\n        ):\n"),
+            (
+                "        with pytest.raises(ValueError):\n",
+                "        with pytest.raises(\n            ValueError,\n        ):\n",
+            ),
         ],
         expect: &[],
     },
@@ -130,36 +133,60 @@ const CASES: &[Case] = &[
         name: "new tests at module level and in both classes, a new helper and a new import",
         edits: &[
             ("import os\n", "import os\nimport re\n"),
-            ("class TestErrors:", "def _kinds(tokens):\n    return [t.kind for t in tokens]\n\n\ndef test_empty():\n    assert tokenize(\"\") == []\n\n\nclass TestErrors:"),
-            ("    def test_eq(self):", "    def test_ne(self):\n        self.assertNotEqual(self.tok, Token(\"op\", \"+\"))\n\n    def test_eq(self):"),
-            (END, "\n\nclass TestMore:\n    @pytest.mark.parametrize(\"n\", [1, 2])\n    def test_n(self, n):\n        assert n\n"),
+            (
+                "class TestErrors:",
+                "def _kinds(tokens):\n    return [t.kind for t in tokens]\n\n\ndef test_empty():\n    assert tokenize(\"\") == []\n\n\nclass TestErrors:",
+            ),
+            (
+                "    def test_eq(self):",
+                "    def test_ne(self):\n        self.assertNotEqual(self.tok, Token(\"op\", \"+\"))\n\n    def test_eq(self):",
+            ),
+            (
+                END,
+                "\n\nclass TestMore:\n    @pytest.mark.parametrize(\"n\", [1, 2])\n    def test_n(self, n):\n        assert n\n",
+            ),
         ],
         expect: &[],
     },
     Case {
         name: "a new test inside an existing class",
-        edits: &[("    def test_message(self):", "    def test_tab(self):\n        tokenize(\"\\t\")\n\n    def test_message(self):")],
+        edits: &[(
+            "    def test_message(self):",
+            "    def test_tab(self):\n        tokenize(\"\\t\")\n\n    def test_message(self):",
+        )],
         expect: &[],
     },
     // Weakening edits.
     Case {
         name: "a test body weakened",
-        edits: &[("    assert [t.kind for t in tokens] == [\"name\", \"op\", \"name\"]", "    assert tokens")],
+        edits: &[(
+            "    assert [t.kind for t in tokens] == [\"name\", \"op\", \"name\"]",
+            "    assert tokens",
+        )],
         expect: &["changed test_tokenize_simple"],
     },
     Case {
         name: "a method body weakened",
-        edits: &[("        if os.name == \"nt\":\n            return\n", "        return\n")],
+        edits: &[(
+            "        if os.name == \"nt\":\n            return\n",
+            "        return\n",
+        )],
         expect: &["changed TestErrors::test_message"],
     },
     Case {
         name: "a statement moved out of a block: same tokens, different structure",
-        edits: &[("        if os.name == \"nt\":\n            return\n        with", "        if os.name == \"nt\":\n            pass\n        return\n        with")],
+        edits: &[(
+            "        if os.name == \"nt\":\n            return\n        with",
+            "        if os.name == \"nt\":\n            pass\n        return\n        with",
+        )],
         expect: &["changed TestErrors::test_message"],
     },
     Case {
         name: "a test deleted",
-        edits: &[("def test_float():\n    assert approx(tokenize(\"1.5\")[0].value, 1.5)\n", "")],
+        edits: &[(
+            "def test_float():\n    assert approx(tokenize(\"1.5\")[0].value, 1.5)\n",
+            "",
+        )],
         expect: &["deleted test_float"],
     },
     Case {
@@ -175,7 +202,11 @@ const CASES: &[Case] = &[
     Case {
         name: "a test class renamed out of collection: its tests are gone, its setup is new",
         edits: &[("class TestErrors:", "class Errors:")],
-        expect: &["deleted TestErrors::test_rejects_nul", "deleted TestErrors::test_message", "setup Setup Errors::setup_method"],
+        expect: &[
+            "deleted TestErrors::test_rejects_nul",
+            "deleted TestErrors::test_message",
+            "setup Setup Errors::setup_method",
+        ],
     },
     Case {
         name: "a test redefined later in the module replaces the first",
@@ -209,44 +240,71 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "a new autouse fixture",
-        edits: &[(END, "\n\n@pytest.fixture(autouse=True)\ndef fake_tokenize(monkeypatch):\n    monkeypatch.setattr(\"mypkg.tokenizer.tokenize\", lambda s: [])\n")],
+        edits: &[(
+            END,
+            "\n\n@pytest.fixture(autouse=True)\ndef fake_tokenize(monkeypatch):\n    monkeypatch.setattr(\"mypkg.tokenizer.tokenize\", lambda s: [])\n",
+        )],
         expect: &["setup Setup fake_tokenize"],
     },
     Case {
         name: "a new fixture inside an existing class",
-        edits: &[("    def test_rejects_nul(self):", "    @pytest.fixture(autouse=True)\n    def no_errors(self):\n        yield\n\n    def test_rejects_nul(self):")],
+        edits: &[(
+            "    def test_rejects_nul(self):",
+            "    @pytest.fixture(autouse=True)\n    def no_errors(self):\n        yield\n\n    def test_rejects_nul(self):",
+        )],
         expect: &["setup Setup TestErrors::no_errors"],
     },
     Case {
         name: "new module-level setup and teardown functions",
-        edits: &[(END, "\n\ndef setup_module(module):\n    os.environ[\"TOKENIZER_LENIENT\"] = \"1\"\n")],
+        edits: &[(
+            END,
+            "\n\ndef setup_module(module):\n    os.environ[\"TOKENIZER_LENIENT\"] = \"1\"\n",
+        )],
         expect: &["setup Setup setup_module"],
     },
     Case {
         name: "a new setUpClass in a TestCase",
-        edits: &[("    def setUp(self):", "    @classmethod\n    def setUpClass(cls):\n        pass\n\n    def setUp(self):")],
+        edits: &[(
+            "    def setUp(self):",
+            "    @classmethod\n    def setUpClass(cls):\n        pass\n\n    def setUp(self):",
+        )],
         expect: &["setup Setup TokenTests::setUpClass"],
     },
     Case {
         name: "module-level monkeypatching",
-        edits: &[("TOLERANCE = 1e-6\n", "TOLERANCE = 1e-6\nos.environ[\"TOKENIZER_LENIENT\"] = \"1\"\n")],
+        edits: &[(
+            "TOLERANCE = 1e-6\n",
+            "TOLERANCE = 1e-6\nos.environ[\"TOKENIZER_LENIENT\"] = \"1\"\n",
+        )],
         expect: &["setup Other os.environ[\"TOKENIZER_LENIENT\"] = \"1\""],
     },
     Case {
         name: "a new pytest hook",
-        edits: &[(END, "\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n")],
+        edits: &[(
+            END,
+            "\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n",
+        )],
         expect: &["setup Setup pytest_collection_modifyitems"],
     },
     // Markers.
     Case {
         name: "@pytest.mark.skip",
-        edits: &[("def test_float():", "@pytest.mark.skip(reason=\"flaky\")\ndef test_float():")],
+        edits: &[(
+            "def test_float():",
+            "@pytest.mark.skip(reason=\"flaky\")\ndef test_float():",
+        )],
         expect: &["changed test_float", "marker Skip @pytest.mark.skip(reason=\"flaky\")"],
     },
     Case {
         name: "@pytest.mark.skipif",
-        edits: &[("def test_float():", "@pytest.mark.skipif(True, reason=\"later\")\ndef test_float():")],
-        expect: &["changed test_float", "marker Skip @pytest.mark.skipif(True, reason=\"later\")"],
+        edits: &[(
+            "def test_float():",
+            "@pytest.mark.skipif(True, reason=\"later\")\ndef test_float():",
+        )],
+        expect: &[
+            "changed test_float",
+            "marker Skip @pytest.mark.skipif(True, reason=\"later\")",
+        ],
     },
     Case {
         name: "@pytest.mark.xfail",
@@ -255,62 +313,116 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "pytest.skip() in a body",
-        edits: &[("    tokens = tokenize(sample)\n", "    pytest.skip(\"not yet\")\n    tokens = tokenize(sample)\n")],
+        edits: &[(
+            "    tokens = tokenize(sample)\n",
+            "    pytest.skip(\"not yet\")\n    tokens = tokenize(sample)\n",
+        )],
         expect: &["changed test_tokenize_simple", "marker Skip pytest.skip(\"not yet\")"],
     },
     Case {
         name: "pytest.xfail() in a body",
-        edits: &[("    tokens = tokenize(sample)\n", "    pytest.xfail(\"known\")\n    tokens = tokenize(sample)\n")],
+        edits: &[(
+            "    tokens = tokenize(sample)\n",
+            "    pytest.xfail(\"known\")\n    tokens = tokenize(sample)\n",
+        )],
         expect: &["changed test_tokenize_simple", "marker Xfail pytest.xfail(\"known\")"],
     },
     Case {
         name: "pytest.importorskip at module level",
-        edits: &[("import pytest\n", "import pytest\n\nnumpy = pytest.importorskip(\"numpy\")\n")],
-        expect: &["setup Other numpy = pytest.importorskip(\"numpy\")", "marker Skip numpy = pytest.importorskip(\"numpy\")"],
+        edits: &[(
+            "import pytest\n",
+            "import pytest\n\nnumpy = pytest.importorskip(\"numpy\")\n",
+        )],
+        expect: &[
+            "setup Other numpy = pytest.importorskip(\"numpy\")",
+            "marker Skip numpy = pytest.importorskip(\"numpy\")",
+        ],
     },
     Case {
         name: "a skip in a parametrize case",
-        edits: &[("    (\"a b\", 2),", "    pytest.param(\"a b\", 2, marks=pytest.mark.skip),")],
-        expect: &["changed test_count", "marker Skip pytest.param(\"a b\", 2, marks=pytest.mark.skip),"],
+        edits: &[(
+            "    (\"a b\", 2),",
+            "    pytest.param(\"a b\", 2, marks=pytest.mark.skip),",
+        )],
+        expect: &[
+            "changed test_count",
+            "marker Skip pytest.param(\"a b\", 2, marks=pytest.mark.skip),",
+        ],
     },
     Case {
         name: "@unittest.skip",
-        edits: &[("    def test_eq(self):", "    @unittest.skip(\"broken\")\n    def test_eq(self):")],
+        edits: &[(
+            "    def test_eq(self):",
+            "    @unittest.skip(\"broken\")\n    def test_eq(self):",
+        )],
         expect: &["changed TokenTests::test_eq", "marker Skip @unittest.skip(\"broken\")"],
     },
     Case {
         name: "@unittest.skipIf on the class",
-        edits: &[("class TokenTests(", "@unittest.skipIf(os.name == \"posix\", \"\")\nclass TokenTests(")],
-        expect: &["block Container TokenTests", "marker Skip @unittest.skipIf(os.name == \"posix\", \"\")"],
+        edits: &[(
+            "class TokenTests(",
+            "@unittest.skipIf(os.name == \"posix\", \"\")\nclass TokenTests(",
+        )],
+        expect: &[
+            "block Container TokenTests",
+            "marker Skip @unittest.skipIf(os.name == \"posix\", \"\")",
+        ],
     },
     Case {
         name: "@unittest.expectedFailure",
-        edits: &[("    def test_repr(self):", "    @unittest.expectedFailure\n    def test_repr(self):")],
-        expect: &["changed TokenTests::test_repr", "marker Xfail @unittest.expectedFailure"],
+        edits: &[(
+            "    def test_repr(self):",
+            "    @unittest.expectedFailure\n    def test_repr(self):",
+        )],
+        expect: &[
+            "changed TokenTests::test_repr",
+            "marker Xfail @unittest.expectedFailure",
+        ],
     },
     Case {
         name: "self.skipTest()",
-        edits: &[("        self.assertEqual(repr(self.tok)", "        self.skipTest(\"later\")\n        self.assertEqual(repr(self.tok)")],
+        edits: &[(
+            "        self.assertEqual(repr(self.tok)",
+            "        self.skipTest(\"later\")\n        self.assertEqual(repr(self.tok)",
+        )],
         expect: &["changed TokenTests::test_repr", "marker Skip self.skipTest(\"later\")"],
     },
     Case {
         name: "raise unittest.SkipTest in setUp",
-        edits: &[("        self.tok = Token(\"name\", \"x\")", "        raise unittest.SkipTest(\"off\")")],
-        expect: &["block Setup TokenTests::setUp", "marker Skip raise unittest.SkipTest(\"off\")"],
+        edits: &[(
+            "        self.tok = Token(\"name\", \"x\")",
+            "        raise unittest.SkipTest(\"off\")",
+        )],
+        expect: &[
+            "block Setup TokenTests::setUp",
+            "marker Skip raise unittest.SkipTest(\"off\")",
+        ],
     },
     Case {
         name: "pytestmark at module level",
         edits: &[(END, "\npytestmark = pytest.mark.skip(reason=\"wip\")\n")],
-        expect: &["setup Other pytestmark = pytest.mark.skip(reason=\"wip\")", "marker Skip pytestmark = pytest.mark.skip(reason=\"wip\")"],
+        expect: &[
+            "setup Other pytestmark = pytest.mark.skip(reason=\"wip\")",
+            "marker Skip pytestmark = pytest.mark.skip(reason=\"wip\")",
+        ],
     },
     Case {
         name: "__test__ = False in a class",
-        edits: &[("    \"\"\"Error cases.\"\"\"\n", "    \"\"\"Error cases.\"\"\"\n    __test__ = False\n")],
-        expect: &["setup Other TestErrors::__test__ = False", "marker Exclude __test__ = False"],
+        edits: &[(
+            "    \"\"\"Error cases.\"\"\"\n",
+            "    \"\"\"Error cases.\"\"\"\n    __test__ = False\n",
+        )],
+        expect: &[
+            "setup Other TestErrors::__test__ = False",
+            "marker Exclude __test__ = False",
+        ],
     },
     Case {
         name: "markers in comments and strings do not count",
-        edits: &[("def test_float():\n", "def test_float():\n    # pytest.skip(\"no\")  @pytest.mark.xfail\n")],
+        edits: &[(
+            "def test_float():\n",
+            "def test_float():\n    # pytest.skip(\"no\")  @pytest.mark.xfail\n",
+        )],
         expect: &[],
     },
 ];
@@ -346,7 +458,11 @@ fn python_units_have_the_expected_shape() {
     let errors: Vec<(UnitKind, &str)> = units[11].children.iter().map(|u| (u.kind, u.name.as_str())).collect();
     assert_eq!(
         errors,
-        vec![(UnitKind::Setup, "setup_method"), (UnitKind::Test, "test_rejects_nul"), (UnitKind::Test, "test_message")]
+        vec![
+            (UnitKind::Setup, "setup_method"),
+            (UnitKind::Test, "test_rejects_nul"),
+            (UnitKind::Test, "test_message")
+        ]
     );
     assert!(units[11].shell_hash.is_some() && units[8].shell_hash.is_none());
 }

@@ -57,9 +57,18 @@ const TESTS_CASES: &[Case] = &[
     Case {
         name: "rustfmt-style reflow, trailing commas, doc and line comments",
         edits: &[
-            ("    let out = Command::new(env!(\"CARGO_BIN_EXE_calc\")).args(args).output().unwrap();", "    // Spawn it.\n    let out = Command::new(env!(\"CARGO_BIN_EXE_calc\"))\n        .args(args)\n        .output()\n        .unwrap();"),
-            ("    assert!(out.contains(\"Usage\"), \"{out}\");", "    assert!(\n        out.contains(\"Usage\"),\n        \"{out}\",\n    );"),
-            ("/// Runs the binary.", "/// Runs the binary and returns its standard output.\n/* block /* nested */ comment */"),
+            (
+                "    let out = Command::new(env!(\"CARGO_BIN_EXE_calc\")).args(args).output().unwrap();",
+                "    // Spawn it.\n    let out = Command::new(env!(\"CARGO_BIN_EXE_calc\"))\n        .args(args)\n        .output()\n        .unwrap();",
+            ),
+            (
+                "    assert!(out.contains(\"Usage\"), \"{out}\");",
+                "    assert!(\n        out.contains(\"Usage\"),\n        \"{out}\",\n    );",
+            ),
+            (
+                "/// Runs the binary.",
+                "/// Runs the binary and returns its standard output.\n/* block /* nested */ comment */",
+            ),
         ],
         expect: &[],
     },
@@ -67,18 +76,27 @@ const TESTS_CASES: &[Case] = &[
         name: "new tests, a new helper, a new use and a new module",
         edits: &[
             ("use rstest::rstest;\n", "use rstest::rstest;\nuse std::path::Path;\n"),
-            (END, "\nfn exists(p: &str) -> bool {\n    Path::new(p).exists()\n}\n\n#[test]\nfn prints_version() {\n    assert!(run(&[\"--version\"]).starts_with(\"calc\"));\n}\n\nmod more {\n    #[test]\n    fn empty() {}\n}\n"),
+            (
+                END,
+                "\nfn exists(p: &str) -> bool {\n    Path::new(p).exists()\n}\n\n#[test]\nfn prints_version() {\n    assert!(run(&[\"--version\"]).starts_with(\"calc\"));\n}\n\nmod more {\n    #[test]\n    fn empty() {}\n}\n",
+            ),
         ],
         expect: &[],
     },
     Case {
         name: "a new proptest inside the existing proptest! block",
-        edits: &[("        let _ = run(&[&s]);\n    }\n", "        let _ = run(&[&s]);\n    }\n\n    #[test]\n    fn any_number(n in 0i64..100) {\n        prop_assert!(n >= 0);\n    }\n")],
+        edits: &[(
+            "        let _ = run(&[&s]);\n    }\n",
+            "        let _ = run(&[&s]);\n    }\n\n    #[test]\n    fn any_number(n in 0i64..100) {\n        prop_assert!(n >= 0);\n    }\n",
+        )],
         expect: &[],
     },
     Case {
         name: "a test body weakened",
-        edits: &[("    assert!(out.contains(\"Usage\"), \"{out}\");\n", "    let _ = out;\n")],
+        edits: &[(
+            "    assert!(out.contains(\"Usage\"), \"{out}\");\n",
+            "    let _ = out;\n",
+        )],
         expect: &["changed prints_help"],
     },
     Case {
@@ -88,7 +106,10 @@ const TESTS_CASES: &[Case] = &[
     },
     Case {
         name: "a test deleted",
-        edits: &[("#[test]\nfn rejects_bad_flag() {\n    let out = run(&[\"--nope\"]);\n    assert!(out.contains(r#\"unknown flag \"--nope\"\"#));\n    assert_eq!('\\'', '\\'');\n}\n", "")],
+        edits: &[(
+            "#[test]\nfn rejects_bad_flag() {\n    let out = run(&[\"--nope\"]);\n    assert!(out.contains(r#\"unknown flag \"--nope\"\"#));\n    assert_eq!('\\'', '\\'');\n}\n",
+            "",
+        )],
         expect: &["deleted rejects_bad_flag"],
     },
     Case {
@@ -98,17 +119,26 @@ const TESTS_CASES: &[Case] = &[
     },
     Case {
         name: "a proptest deleted",
-        edits: &[("    #[test]\n    fn never_panics(s in \".*\") {\n        let _ = run(&[&s]);\n    }\n", "")],
+        edits: &[(
+            "    #[test]\n    fn never_panics(s in \".*\") {\n        let _ = run(&[&s]);\n    }\n",
+            "",
+        )],
         expect: &["deleted proptest!::never_panics"],
     },
     Case {
         name: "the helper changed",
-        edits: &[("String::from_utf8_lossy(&out.stdout).into_owned()", "String::from(\"Usage\")")],
+        edits: &[(
+            "String::from_utf8_lossy(&out.stdout).into_owned()",
+            "String::from(\"Usage\")",
+        )],
         expect: &["block Helper run"],
     },
     Case {
         name: "a #[ctor] that runs before every test",
-        edits: &[(END, "\n#[ctor::ctor]\nfn init() {\n    unsafe { std::env::set_var(\"CALC_LENIENT\", \"1\") };\n}\n")],
+        edits: &[(
+            END,
+            "\n#[ctor::ctor]\nfn init() {\n    unsafe { std::env::set_var(\"CALC_LENIENT\", \"1\") };\n}\n",
+        )],
         expect: &["setup Setup init"],
     },
     Case {
@@ -118,7 +148,10 @@ const TESTS_CASES: &[Case] = &[
     },
     Case {
         name: "#[ignore]",
-        edits: &[("#[test]\nfn rejects_bad_flag", "#[test]\n#[ignore = \"flaky\"]\nfn rejects_bad_flag")],
+        edits: &[(
+            "#[test]\nfn rejects_bad_flag",
+            "#[test]\n#[ignore = \"flaky\"]\nfn rejects_bad_flag",
+        )],
         expect: &["changed rejects_bad_flag", "marker Ignore #[ignore = \"flaky\"]"],
     },
     Case {
@@ -143,7 +176,10 @@ const TESTS_CASES: &[Case] = &[
     },
     Case {
         name: "#[cfg_attr(unix, ignore)]",
-        edits: &[("#[test]\nfn prints_help", "#[test]\n#[cfg_attr(unix, ignore)]\nfn prints_help")],
+        edits: &[(
+            "#[test]\nfn prints_help",
+            "#[test]\n#[cfg_attr(unix, ignore)]\nfn prints_help",
+        )],
         expect: &["changed prints_help", "marker Ignore #[cfg_attr(unix, ignore)]"],
     },
     Case {
@@ -158,7 +194,10 @@ const TESTS_CASES: &[Case] = &[
     },
     Case {
         name: "markers in comments and strings do not count",
-        edits: &[("    let out = run(&[\"--help\"]);\n", "    // #[ignore]\n    let out = run(&[\"--help\", \"#[ignore]\"]);\n")],
+        edits: &[(
+            "    let out = run(&[\"--help\"]);\n",
+            "    // #[ignore]\n    let out = run(&[\"--help\", \"#[ignore]\"]);\n",
+        )],
         expect: &["changed prints_help"],
     },
 ];
@@ -237,27 +276,42 @@ mod tests {
 const SOURCE_CASES: &[Case] = &[
     Case {
         name: "the code under test changed",
-        edits: &[("    text.trim().parse().map_err(|e| format!(\"{e}\"))", "    text.trim().parse::<i64>().map_err(|e| e.to_string())")],
+        edits: &[(
+            "    text.trim().parse().map_err(|e| format!(\"{e}\"))",
+            "    text.trim().parse::<i64>().map_err(|e| e.to_string())",
+        )],
         expect: &[],
     },
     Case {
         name: "new source items and a new test module",
-        edits: &[(END, "\npub fn double(n: i64) -> i64 {\n    n * 2\n}\n\n#[cfg(test)]\nmod double_tests {\n    #[test]\n    fn doubles() {\n        assert_eq!(super::double(2), 4);\n    }\n}\n")],
+        edits: &[(
+            END,
+            "\npub fn double(n: i64) -> i64 {\n    n * 2\n}\n\n#[cfg(test)]\nmod double_tests {\n    #[test]\n    fn doubles() {\n        assert_eq!(super::double(2), 4);\n    }\n}\n",
+        )],
         expect: &[],
     },
     Case {
         name: "a new test inside the existing module",
-        edits: &[("    mod nested {", "    #[test]\n    fn negative() {\n        assert_eq!(ok(\"-1\"), -1);\n    }\n\n    mod nested {")],
+        edits: &[(
+            "    mod nested {",
+            "    #[test]\n    fn negative() {\n        assert_eq!(ok(\"-1\"), -1);\n    }\n\n    mod nested {",
+        )],
         expect: &[],
     },
     Case {
         name: "a test weakened",
-        edits: &[("        assert!(eval(\"x\").is_err());\n", "        let _ = eval(\"x\");\n")],
+        edits: &[(
+            "        assert!(eval(\"x\").is_err());\n",
+            "        let _ = eval(\"x\");\n",
+        )],
         expect: &["changed tests::rejects_words"],
     },
     Case {
         name: "a nested test deleted",
-        edits: &[("        #[test]\n        fn deep() {\n            assert_eq!(super::super::eval(\"7\"), Ok(7));\n        }\n", "")],
+        edits: &[(
+            "        #[test]\n        fn deep() {\n            assert_eq!(super::super::eval(\"7\"), Ok(7));\n        }\n",
+            "",
+        )],
         expect: &["deleted tests::nested::deep"],
     },
     Case {
@@ -272,12 +326,22 @@ const SOURCE_CASES: &[Case] = &[
     },
     Case {
         name: "the whole test module removed",
-        edits: &[("#[cfg(test)]\nmod tests {", "#[cfg(test)]\nmod tests_gone {}\nmod old {")],
-        expect: &["deleted tests::number", "deleted tests::rejects_words", "deleted tests::nested::deep"],
+        edits: &[(
+            "#[cfg(test)]\nmod tests {",
+            "#[cfg(test)]\nmod tests_gone {}\nmod old {",
+        )],
+        expect: &[
+            "deleted tests::number",
+            "deleted tests::rejects_words",
+            "deleted tests::nested::deep",
+        ],
     },
     Case {
         name: "#[ignore] in the test module",
-        edits: &[("    #[test]\n    fn number()", "    #[test]\n    #[ignore]\n    fn number()")],
+        edits: &[(
+            "    #[test]\n    fn number()",
+            "    #[test]\n    #[ignore]\n    fn number()",
+        )],
         expect: &["changed tests::number", "marker Ignore #[ignore]"],
     },
 ];
