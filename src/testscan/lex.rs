@@ -229,7 +229,10 @@ impl<'a> Cursor<'a> {
     pub(crate) fn token(&mut self, kind: TokKind, end: usize) {
         let end = end.clamp(self.i + 1, self.b.len().max(self.i + 1));
         let line = self.line;
-        self.line = self.line.saturating_add(self.lines_in(self.i, end));
+        // Only literals and continuations can hold a line break.
+        if matches!(kind, TokKind::Str | TokKind::Cont) {
+            self.line = self.line.saturating_add(self.lines_in(self.i, end));
+        }
         self.toks.push(Tok {
             kind,
             start: self.i,

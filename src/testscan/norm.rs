@@ -25,9 +25,23 @@ pub(crate) struct Norm<'l, 'a> {
     buf: Vec<u8>,
 }
 
+thread_local! {
+    /// A buffer kept between units, so hashing thousands of small units does not allocate thousands of times.
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Norm<'_, '_> {
+    fn drop(&mut self) {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        SCRATCH.with(|scratch| scratch.set(buf));
+    }
+}
+
 impl<'l, 'a> Norm<'l, 'a> {
     pub(crate) fn new(lx: &'l Lexed<'a>) -> Self {
-        Norm { lx, buf: Vec::new() }
+        let buf = SCRATCH.with(std::cell::Cell::take);
+        Norm { lx, buf }
     }
 
     /// Adds tokens `from..to`.
@@ -155,10 +169,12 @@ fn push_string(buf: &mut Vec<u8>, text: &str) {
 
 /// Truncated hex SHA-256 of `bytes`.
 pub(crate) fn digest(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let hash = Sha256::digest(bytes);
     let mut hex = String::with_capacity(HASH_HEX);
     for byte in hash.iter().take(HASH_HEX / 2) {
-        hex.push_str(&format!("{byte:02x}"));
+        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }
     hex
 }
