@@ -90,6 +90,7 @@ pub(crate) fn leaf(lx: &Lexed, kind: UnitKind, name: String, head: usize, range:
         span: span(lx, &range),
         children: Vec::new(),
         gated: false,
+        names: Vec::new(),
     }
 }
 
@@ -116,6 +117,7 @@ pub(crate) fn container(
         span: span(lx, &range),
         children,
         gated: false,
+        names: Vec::new(),
     }
 }
 

@@ -9,6 +9,7 @@
 use std::ops::Range;
 
 use super::braces::{first_line, leaf, line_of, span, statements};
+use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::norm::Norm;
 use super::{Node, UnitKind};
@@ -71,7 +72,10 @@ fn unit(lx: &Lexed, range: Range<usize>) -> Node {
         }
     };
     match lx.s(s) {
-        "import" => leaf(lx, UnitKind::Import, first_line(lx, s), s, range),
+        "import" => {
+            let import = imports::go(lx, s, range.end);
+            imports::classify(leaf(lx, UnitKind::Import, first_line(lx, s), s, range), import)
+        }
         "func" if lx.is(s + 1, b'(') => method(lx, range),
         "func" => func(lx, range),
         "type" | "const" => leaf(lx, UnitKind::Helper, ident_after(s + 1), s, range),
@@ -111,6 +115,7 @@ fn func(lx: &Lexed, range: Range<usize>) -> Node {
             span: span(lx, &range),
             children: Vec::new(),
             gated: false,
+            names: Vec::new(),
         };
     }
     let name = if name.is_empty() {

@@ -13,6 +13,7 @@
 use std::ops::Range;
 
 use super::braces::{self, adjacent, arrow_at, first_line, leaf, statements};
+use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::{MAX_DEPTH, Node, UnitKind};
 
@@ -128,14 +129,24 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     let other = || leaf(lx, UnitKind::Other, first_line(lx, range.start), s, range.clone());
     match word {
         "import" if !(lx.is(s + 1, b'(') || lx.is(s + 1, b'.')) => {
-            leaf(lx, UnitKind::Import, first_line(lx, range.start), s, range.clone())
+            let import = imports::js(lx, s, range.end);
+            imports::classify(
+                leaf(lx, UnitKind::Import, first_line(lx, range.start), s, range.clone()),
+                import,
+            )
         }
         "const" | "let" | "var" => declaration(lx, s, range),
         "function" | "async" if function_at(lx, s) => {
             let name = (s..range.end)
                 .find(|&i| lx.kind(i) == Some(TokKind::Ident) && !matches!(lx.s(i), "async" | "function"))
                 .map_or_else(String::new, |i| lx.s(i).to_string());
-            leaf(lx, UnitKind::Helper, name, s, range)
+            // `function it() {}` would shadow the framework's `it`: that is no helper.
+            let kind = if imports::js_reserved(&name) {
+                UnitKind::Other
+            } else {
+                UnitKind::Helper
+            };
+            leaf(lx, kind, name, s, range)
         }
         "class" | "abstract" => {
             let has_static = (s..range.end).any(|i| lx.is_word(i, "static"));
@@ -208,9 +219,12 @@ fn call(lx: &Lexed, s: usize, range: Range<usize>, depth: usize) -> Option<Node>
     let root = chain[0];
     let callee = &chain[..callee_len];
     let has = |names: &[&str]| callee.iter().any(|part| names.contains(part));
-    let kind = if CONTAINER_ROOTS.contains(&root) || has(&["describe"]) {
+    // Playwright's `test.use(…)` and `test.describe.configure({ retries })` change how tests run.
+    let kind = if callee.last() == Some(&"configure") || (root == "test" && has(&["use"])) {
+        UnitKind::Setup
+    } else if CONTAINER_ROOTS.contains(&root) || has(&["describe"]) {
         UnitKind::Container
-    } else if has(&HOOKS) || (root == "test" && has(&["use"])) {
+    } else if has(&HOOKS) {
         UnitKind::Setup
     } else if TEST_ROOTS.contains(&root) {
         UnitKind::Test
@@ -288,21 +302,20 @@ fn declaration(lx: &Lexed, s: usize, range: Range<usize>) -> Node {
         eq = lx.skip(eq);
     }
     let init = eq + 1;
-    let requires = lx.is_word(init, "require") || (lx.is_word(init, "await") && lx.is_word(init + 1, "import"));
-    let kind = if requires {
-        UnitKind::Import
-    } else if lx.is_word(s, "var") {
+    if lx.is_word(init, "require") || (lx.is_word(init, "await") && lx.is_word(init + 1, "import")) {
+        let import = imports::js_require(lx, s + 1..eq, init);
+        return imports::classify(
+            leaf(lx, UnitKind::Import, first_line(lx, range.start), s, range),
+            import,
+        );
+    }
+    let kind = if lx.is_word(s, "var") || imports::js_reserved(&name) {
         UnitKind::Other
     } else if init >= range.end || function_value(lx, init, range.end) || plain_data(lx, init, range.end) {
         // `let x;` binds `undefined`, and `const`/`let` cannot rebind an existing name.
         UnitKind::Helper
     } else {
         UnitKind::Other
-    };
-    let name = if kind == UnitKind::Import {
-        first_line(lx, range.start)
-    } else {
-        name
     };
     leaf(lx, kind, name, s, range)
 }

@@ -21,6 +21,7 @@ mod braces;
 mod compare;
 mod finding;
 mod go;
+mod imports;
 mod js;
 mod lang;
 mod lex;
@@ -66,8 +67,8 @@ pub enum UnitKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     pub kind: UnitKind,
-    /// The function, class or module name; a JavaScript test's or block's title string; for imports and other
-    /// code, its first line.
+    /// The function, class or module name; a JavaScript test's or block's title string; for an import, the
+    /// module it imports from (see `names`); for other code, its first line.
     pub name: String,
     /// 1-based line of the unit's head (the `def`, `fn`, `func` or call), not of its decorators.
     pub line: u32,
@@ -78,6 +79,10 @@ pub struct Unit {
     /// test inside" is recognized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shell_hash: Option<String>,
+    /// For an import: the names it binds, sorted (its `name` is then the module). Adding names to an import is
+    /// not a change that needs reporting.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Unit>,
 }
@@ -142,6 +147,7 @@ pub(crate) struct Node {
     /// Compiled or run only for tests (`#[cfg(test)] mod`, `if (import.meta.vitest)`): test code even inside a
     /// source file.
     pub(crate) gated: bool,
+    pub(crate) names: Vec<String>,
     pub(crate) children: Vec<Node>,
 }
 
@@ -153,6 +159,7 @@ impl Node {
             line: self.line,
             hash: self.hash,
             shell_hash: self.shell_hash,
+            names: self.names,
             children: self.children.into_iter().map(Node::into_unit).collect(),
         }
     }

@@ -9,6 +9,7 @@
 //! is other code (it runs at import, so it can change what every test sees).
 
 use super::braces::{line_of, span};
+use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::norm::{self, Norm};
 use super::{MAX_DEPTH, Node, UnitKind};
@@ -129,7 +130,7 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
     };
     let mut norm = Norm::new(lx);
     hash_lines(&mut norm, lines, start..end, lines[head].depth);
-    Some(Node {
+    let node = Node {
         kind,
         name,
         line: line_of(lx, def_at),
@@ -138,7 +139,13 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
         span: lines_span(lx, lines, start, end),
         children: Vec::new(),
         gated: false,
-    })
+        names: Vec::new(),
+    };
+    if kind == UnitKind::Import {
+        let tokens = lines[start].first..lines[end - 1].end;
+        return Some(imports::classify(node, imports::python(lx, tokens)));
+    }
+    Some(node)
 }
 
 fn class(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth: usize, name: String) -> Node {
@@ -155,6 +162,7 @@ fn class(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, dept
         span: lines_span(lx, lines, start, end),
         children,
         gated: false,
+        names: Vec::new(),
     }
 }
 

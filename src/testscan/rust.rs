@@ -9,6 +9,7 @@
 use std::ops::Range;
 
 use super::braces::{self, closes_block, first_line, leaf, statements};
+use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::{MAX_DEPTH, Node, UnitKind};
 
@@ -139,7 +140,11 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             };
             leaf(lx, kind, next_name(), h, range)
         }
-        "use" | "extern" => leaf(lx, UnitKind::Import, first_line(lx, h), h, range),
+        "use" => {
+            let import = imports::rust(lx, h, range.end);
+            imports::classify(leaf(lx, UnitKind::Import, first_line(lx, h), h, range), import)
+        }
+        "extern" => leaf(lx, UnitKind::Import, first_line(lx, h), h, range),
         "proptest" if lx.is(h + 1, b'!') && lx.is(h + 2, b'{') && depth < MAX_DEPTH => {
             block(lx, "proptest!".to_string(), h, h + 2, range, depth)
         }

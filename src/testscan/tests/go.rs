@@ -91,6 +91,25 @@ const CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "an import added to the block for a new test",
+        edits: &[
+            ("\t\"fmt\"\n", "\t\"fmt\"\n\t\"strings\"\n"),
+            (
+                END,
+                "\nfunc TestTrim(t *testing.T) {\n\tif Eval(strings.TrimSpace(\" 1\")) != 1 {\n\t\tt.Fatal(\"trim\")\n\t}\n}\n",
+            ),
+        ],
+        expect: &[],
+    },
+    Case {
+        name: "a blank import added: it runs a package's init",
+        edits: &[("\t\"fmt\"\n", "\t\"fmt\"\n\t_ \"example.com/calc/lenient\"\n")],
+        expect: &[
+            "block Import import \"fmt\", \"github.com/stretchr/testify/suite\", \"testing\"",
+            "setup Other import (",
+        ],
+    },
+    Case {
         name: "a subtest's check weakened",
         edits: &[(
             "\t\t\tif got := Eval(tc.in); got != tc.want {",
@@ -236,7 +255,7 @@ fn go_units_have_the_expected_shape() {
         shape,
         vec![
             (UnitKind::Other, "package calc"),
-            (UnitKind::Import, "import ("),
+            (UnitKind::Import, "import"),
             (UnitKind::Helper, "cases"),
             (UnitKind::Test, "TestEval"),
             (UnitKind::Test, "TestEmpty"),

@@ -90,7 +90,52 @@ const CASES: &[Case] = &[
         )],
         expect: &[],
     },
+    Case {
+        name: "names added to the framework import for a new test",
+        edits: &[
+            (
+                "import { describe, it, test, expect, beforeEach } from 'vitest'",
+                "import {\n  beforeEach,\n  describe,\n  expect,\n  it,\n  test,\n  vi,\n} from 'vitest';",
+            ),
+            (
+                END,
+                "\ntest('calls the hook', () => {\n  const spy = vi.fn()\n  spy()\n  expect(spy).toHaveBeenCalled()\n})\n",
+            ),
+        ],
+        expect: &[],
+    },
     // Weakening edits.
+    Case {
+        name: "a new import that rebinds expect",
+        edits: &[(
+            "import { parse } from '../src/parse'\n",
+            "import { parse } from '../src/parse'\nimport { expect as check, expect } from './lenient-expect'\n",
+        )],
+        expect: &["setup Other import { expect as check, expect } from './lenient-expect'"],
+    },
+    Case {
+        name: "a side-effect import",
+        edits: &[(
+            "import { parse } from '../src/parse'\n",
+            "import { parse } from '../src/parse'\nimport './patch-globals'\n",
+        )],
+        expect: &["setup Other import './patch-globals'"],
+    },
+    Case {
+        name: "a declaration that shadows the framework's expect",
+        edits: &[(END, "const expect = (x) => ({ toBe: () => {}, toThrow: () => {} })\n")],
+        expect: &["setup Other expect"],
+    },
+    Case {
+        name: "a function that shadows it",
+        edits: &[(END, "function it(name, fn) {}\n")],
+        expect: &["setup Other it"],
+    },
+    Case {
+        name: "Playwright retries configured for every test",
+        edits: &[(END, "test.describe.configure({ retries: 5 })\n")],
+        expect: &["setup Setup test.describe.configure"],
+    },
     Case {
         name: "a test body weakened",
         edits: &[(
@@ -294,12 +339,8 @@ fn js_units_have_the_expected_shape() {
     assert_eq!(
         shape,
         vec![
-            (
-                UnitKind::Import,
-                "import { describe, it, test, expect, beforeEach } from 'vitest'",
-                1
-            ),
-            (UnitKind::Import, "import { parse } from '../src/parse'", 2),
+            (UnitKind::Import, "vitest", 1),
+            (UnitKind::Import, "../src/parse", 2),
             (UnitKind::Helper, "CASES", 4),
             (UnitKind::Helper, "evaluate", 9),
             (UnitKind::Container, "parse", 13),

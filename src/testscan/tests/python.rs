@@ -149,6 +149,20 @@ const CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "a name added to an existing import, the import reflowed, and a test that uses it",
+        edits: &[
+            (
+                "from mypkg.tokenizer import Token, tokenize\n",
+                "from mypkg.tokenizer import (\n    Token,\n    detokenize,\n    tokenize,\n)\n",
+            ),
+            (
+                END,
+                "\n\ndef test_round_trip():\n    assert detokenize(tokenize(\"a\")) == \"a\"\n",
+            ),
+        ],
+        expect: &[],
+    },
+    Case {
         name: "a new test inside an existing class",
         edits: &[(
             "    def test_message(self):",
@@ -227,6 +241,22 @@ const CASES: &[Case] = &[
         name: "a module constant changed",
         edits: &[("TOLERANCE = 1e-6", "TOLERANCE = 1e9")],
         expect: &["block Other TOLERANCE = 1e-6"],
+    },
+    Case {
+        name: "an import pointed at another module",
+        edits: &[(
+            "from mypkg.tokenizer import Token, tokenize",
+            "from tests.fakes import Token, tokenize",
+        )],
+        expect: &["block Import mypkg.tokenizer (Token, tokenize)"],
+    },
+    Case {
+        name: "a new import that rebinds pytest",
+        edits: &[(
+            "import pytest\n",
+            "import pytest\nimport tests.lenient_pytest as pytest\n",
+        )],
+        expect: &["setup Other import tests.lenient_pytest as pytest"],
     },
     Case {
         name: "an import removed",
@@ -418,6 +448,14 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
+        name: "__test__ = False set on a test function",
+        edits: &[(END, "\ntest_float.__test__ = False\n")],
+        expect: &[
+            "setup Other test_float.__test__ = False",
+            "marker Exclude test_float.__test__ = False",
+        ],
+    },
+    Case {
         name: "markers in comments and strings do not count",
         edits: &[(
             "def test_float():\n",
@@ -439,10 +477,10 @@ fn python_units_have_the_expected_shape() {
     assert_eq!(
         shape,
         vec![
-            (UnitKind::Import, "import os", 2),
-            (UnitKind::Import, "import unittest", 3),
-            (UnitKind::Import, "import pytest", 5),
-            (UnitKind::Import, "from mypkg.tokenizer import Token, tokenize", 7),
+            (UnitKind::Import, "import", 2),
+            (UnitKind::Import, "import", 3),
+            (UnitKind::Import, "import", 5),
+            (UnitKind::Import, "mypkg.tokenizer", 7),
             (UnitKind::Other, "TOLERANCE = 1e-6", 9),
             (UnitKind::Helper, "approx", 12),
             (UnitKind::Setup, "sample", 17),

@@ -84,6 +84,16 @@ const TESTS_CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "a name added to a use, as a group",
+        edits: &[("use std::process::Command;", "use std::process::{Command, Stdio};")],
+        expect: &[],
+    },
+    Case {
+        name: "a use pointed elsewhere",
+        edits: &[("use std::process::Command;", "use crate::fake::Command;")],
+        expect: &["block Import std::process (Command)"],
+    },
+    Case {
         name: "a new proptest inside the existing proptest! block",
         edits: &[(
             "        let _ = run(&[&s]);\n    }\n",
@@ -214,9 +224,9 @@ fn rust_units_have_the_expected_shape() {
     assert_eq!(
         shape,
         vec![
-            (UnitKind::Import, "use std::process::Command;"),
-            (UnitKind::Import, "use proptest::prelude::*;"),
-            (UnitKind::Import, "use rstest::rstest;"),
+            (UnitKind::Import, "std::process"),
+            (UnitKind::Import, "proptest::prelude"),
+            (UnitKind::Import, "rstest"),
             (UnitKind::Import, "common"),
             (UnitKind::Helper, "run"),
             (UnitKind::Test, "prints_help"),
