@@ -6,7 +6,8 @@
 //! the concepts `state` (the mirror file), `seal` (the authoritative oracle), `history` (append-only JSONL),
 //! `lifecycle` (find / reconcile / end a loop), `oracle` (judge a claim), `verify` (the process runner),
 //! `summary` (failure synthesis), `feedback` + `messages` (what the model and user read), `signals` (tags in
-//! the agent's message), `guard` (PreToolUse decisions) and `args` (splitting /pua-loop text).
+//! the agent's message), `guard` (PreToolUse decisions), `args` (splitting /pua-loop text) and `testscan` (what
+//! in a test file decides which tests run, and which edits weaken them).
 
 pub mod args;
 pub mod cli;

@@ -90,6 +90,15 @@ fn extends(unit: &Unit, node: &Node) -> bool {
         && unit.names.iter().all(|name| node.names.contains(name))
 }
 
+/// The name a Python import item binds: `x as y` → `y`; `import a.b` → `a`; `from m import x` → `x`.
+fn python_binding<'n>(module: &str, item: &'n str) -> &'n str {
+    match item.rsplit_once(" as ") {
+        Some((_, alias)) => alias,
+        None if module == "import" => item.split('.').next().unwrap_or(item),
+        None => item,
+    }
+}
+
 struct Judge<'l, 'a> {
     lx: &'l Lexed<'a>,
     lang: Lang,
@@ -227,7 +236,8 @@ impl Judge<'_, '_> {
     }
 
     /// Whether `node` takes the name of an existing definition at its level, which in Python (and for
-    /// JavaScript function declarations) replaces it.
+    /// JavaScript function declarations) replaces it. In Python a name an existing import binds counts too
+    /// (`def parse(s): return 42` after `from mypkg import parse`).
     fn replaces(&self, old: &[Unit], node: &Node) -> Option<u32> {
         let named = |kind: UnitKind| {
             matches!(
@@ -243,9 +253,18 @@ impl Judge<'_, '_> {
         if !applies {
             return None;
         }
+        let imported = |unit: &Unit| {
+            self.lang == Lang::Python
+                && unit.kind == UnitKind::Import
+                && unit
+                    .names
+                    .iter()
+                    .any(|item| python_binding(&unit.name, item) == node.name)
+        };
         old.iter()
             .find(|unit| {
-                named(unit.kind) && unit.name == node.name && (self.lang == Lang::Python || unit.kind == node.kind)
+                (named(unit.kind) && unit.name == node.name && (self.lang == Lang::Python || unit.kind == node.kind))
+                    || imported(unit)
             })
             .map(|unit| unit.line)
     }

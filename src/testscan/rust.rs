@@ -115,7 +115,7 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     };
     let attrs = attributes(lx, range.start, h);
     let attr_named = |names: &[&str]| attrs.iter().any(|attr| names.contains(&attribute_name(lx, attr)));
-    match word {
+    let mut node = match word {
         _ if inner_attribute(lx, range.start) => leaf(lx, UnitKind::Other, first_line(lx, range.start), h, range),
         "fn" => {
             let kind = if attr_named(&TEST_ATTRS) {
@@ -127,11 +127,7 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             };
             leaf(lx, kind, next_name(), h, range)
         }
-        "mod" if lx.is(h + 2, b'{') && depth < MAX_DEPTH => {
-            let mut node = block(lx, next_name(), h, h + 2, range, depth);
-            node.gated = attrs.iter().any(|attr| cfg_test(lx, attr));
-            node
-        }
+        "mod" if lx.is(h + 2, b'{') && depth < MAX_DEPTH => block(lx, next_name(), h, h + 2, range, depth),
         "mod" => {
             let kind = if lx.is(h + 2, b';') {
                 UnitKind::Import
@@ -159,7 +155,9 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             leaf(lx, UnitKind::Helper, name, h, range)
         }
         _ => leaf(lx, UnitKind::Other, first_line(lx, h), h, range),
-    }
+    };
+    node.gated = attrs.iter().any(|attr| cfg_test(lx, attr));
+    node
 }
 
 /// Whether an attribute is `cfg(test)`.

@@ -233,6 +233,11 @@ const CASES: &[Case] = &[
         expect: &["block Helper approx"],
     },
     Case {
+        name: "a function that replaces an imported name",
+        edits: &[(END, "\n\ndef tokenize(text):\n    return []\n")],
+        expect: &["block Helper tokenize"],
+    },
+    Case {
         name: "a helper changed",
         edits: &[("    return abs(a - b) < TOLERANCE", "    return abs(a - b) < 1")],
         expect: &["block Helper approx"],

@@ -257,6 +257,11 @@ impl Default for Env {
 pub struct Env(HashMap<String, i64>);
 
 #[cfg(test)]
+fn sample() -> &'static str {
+    "42"
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -323,6 +328,11 @@ const SOURCE_CASES: &[Case] = &[
             "",
         )],
         expect: &["deleted tests::nested::deep"],
+    },
+    Case {
+        name: "a test-only function outside the test module changed",
+        edits: &[("    \"42\"\n}", "    \"0\"\n}")],
+        expect: &["block Helper sample"],
     },
     Case {
         name: "the test helper changed",
