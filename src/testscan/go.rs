@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::braces::{first_line, leaf, line_of, span, statements};
+use super::braces::{first_line, leaf, statements};
 use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::norm::Norm;
@@ -102,28 +102,20 @@ fn func(lx: &Lexed, range: Range<usize>) -> Node {
         .filter(|&close| lx.is(params, b'(') && close > params);
     let inside = close.map_or(params..params, |close| params + 1..close);
     let kind = kind_of(lx, name, inside);
-    if name.starts_with("Example") && kind == UnitKind::Test {
-        let mut norm = Norm::new(lx);
-        norm.tokens(range.start, range.end);
-        norm.comments(span(lx, &range));
-        return Node {
-            kind,
-            name: name.to_string(),
-            line: line_of(lx, s),
-            hash: norm.finish(),
-            shell_hash: None,
-            span: span(lx, &range),
-            children: Vec::new(),
-            gated: false,
-            names: Vec::new(),
-        };
-    }
+    let example = name.starts_with("Example") && kind == UnitKind::Test;
     let name = if name.is_empty() {
         first_line(lx, s)
     } else {
         name.to_string()
     };
-    leaf(lx, kind, name, s, range)
+    let mut node = leaf(lx, kind, name, s, range.clone());
+    if example {
+        let mut norm = Norm::new(lx);
+        norm.tokens(range.start, range.end);
+        norm.comments(node.span.clone());
+        node.hash = norm.finish();
+    }
+    node
 }
 
 /// Hooks of testify's suites, run around each suite method.

@@ -26,30 +26,7 @@ const PY_RESERVED: [&str; 10] = [
 ];
 const PY_FRAMEWORKS: [&str; 5] = ["pytest", "_pytest", "unittest", "mock", "pytest_asyncio"];
 
-/// Names JavaScript tests rely on (often as globals), and the modules that may bind them.
-const JS_RESERVED: [&str; 21] = [
-    "it",
-    "test",
-    "specify",
-    "describe",
-    "context",
-    "suite",
-    "xit",
-    "xtest",
-    "fit",
-    "xdescribe",
-    "fdescribe",
-    "beforeEach",
-    "beforeAll",
-    "afterEach",
-    "afterAll",
-    "before",
-    "after",
-    "expect",
-    "jest",
-    "vi",
-    "assert",
-];
+/// Modules that may bind the names JavaScript tests rely on ([`super::js::framework_name`]).
 const JS_FRAMEWORKS: [&str; 12] = [
     "vitest",
     "mocha",
@@ -64,11 +41,6 @@ const JS_FRAMEWORKS: [&str; 12] = [
     "expect",
     "jest",
 ];
-
-/// Whether `name` is one the test frameworks bind (JavaScript), so a declaration of it shadows them.
-pub(crate) fn js_reserved(name: &str) -> bool {
-    JS_RESERVED.contains(&name)
-}
 
 /// Tokens `from..to` as text: punctuation joined tight, one space between words.
 fn text(lx: &Lexed, from: usize, to: usize) -> String {
@@ -199,7 +171,7 @@ fn js_import(module: String, names: Vec<String>) -> Import {
         JS_FRAMEWORKS.contains(&module.as_str()) || module.starts_with("@vitest/") || module.starts_with("@jest/");
     let binds_reserved = names.iter().any(|name| {
         let bound = name.rsplit([' ', ':']).next().unwrap_or(name);
-        js_reserved(bound)
+        super::js::framework_name(bound)
     });
     Import {
         suspicious: names.is_empty() || (binds_reserved && !framework),

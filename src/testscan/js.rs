@@ -46,6 +46,16 @@ const HOOKS: [&str; 10] = [
 /// Objects whose method calls at statement level change how tests run: mocks, fake timers, custom matchers.
 const SETUP_OBJECTS: [&str; 4] = ["jest", "vi", "expect", "mock"];
 
+/// Whether `name` is one the test frameworks bind (often as globals): a declaration or import of it from
+/// elsewhere shadows the framework.
+pub(crate) fn framework_name(name: &str) -> bool {
+    TEST_ROOTS.contains(&name)
+        || CONTAINER_ROOTS.contains(&name)
+        || HOOKS.contains(&name)
+        || SETUP_OBJECTS.contains(&name)
+        || name == "assert"
+}
+
 /// Keywords after which a line cannot end a statement.
 const NO_END: [&str; 24] = [
     "in",
@@ -141,7 +151,7 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
                 .find(|&i| lx.kind(i) == Some(TokKind::Ident) && !matches!(lx.s(i), "async" | "function"))
                 .map_or_else(String::new, |i| lx.s(i).to_string());
             // `function it() {}` would shadow the framework's `it`: that is no helper.
-            let kind = if imports::js_reserved(&name) {
+            let kind = if framework_name(&name) {
                 UnitKind::Other
             } else {
                 UnitKind::Helper
@@ -309,7 +319,7 @@ fn declaration(lx: &Lexed, s: usize, range: Range<usize>) -> Node {
             import,
         );
     }
-    let kind = if lx.is_word(s, "var") || imports::js_reserved(&name) {
+    let kind = if lx.is_word(s, "var") || framework_name(&name) {
         UnitKind::Other
     } else if init >= range.end || function_value(lx, init, range.end) || plain_data(lx, init, range.end) {
         // `let x;` binds `undefined`, and `const`/`let` cannot rebind an existing name.
