@@ -12,7 +12,9 @@
 //! character cannot swallow the rest of the file.
 
 mod clike;
+mod js;
 mod python;
+mod rust;
 
 use super::Lang;
 
