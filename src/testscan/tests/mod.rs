@@ -6,6 +6,7 @@ mod go;
 mod js;
 mod lang;
 mod lex;
+mod markers;
 mod props;
 mod python;
 mod rust;
