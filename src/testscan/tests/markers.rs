@@ -6,7 +6,11 @@ use crate::testscan::{Lang, markers};
 /// `(language, line of code, the kinds of marker on it)`.
 const SPELLINGS: &[(Lang, &str, &[MarkerKind])] = &[
     (Lang::Python, "@pytest.mark.skip", &[Skip]),
-    (Lang::Python, "@pytest.mark.skipif(sys.platform == 'win32', reason='x')", &[Skip]),
+    (
+        Lang::Python,
+        "@pytest.mark.skipif(sys.platform == 'win32', reason='x')",
+        &[Skip],
+    ),
     (Lang::Python, "@pytest.mark.xfail(strict=False)", &[Xfail]),
     (Lang::Python, "pytest.skip('x')", &[Skip]),
     (Lang::Python, "pytest.xfail('x')", &[Xfail]),
@@ -19,7 +23,11 @@ const SPELLINGS: &[(Lang, &str, &[MarkerKind])] = &[
     (Lang::Python, "self.skipTest('x')", &[Skip]),
     (Lang::Python, "raise SkipTest('x')", &[Skip]),
     (Lang::Python, "raise unittest.SkipTest('x')", &[Skip]),
-    (Lang::Python, "pytestmark = [pytest.mark.skipif(True, reason='x'), pytest.mark.xfail]", &[Skip, Xfail]),
+    (
+        Lang::Python,
+        "pytestmark = [pytest.mark.skipif(True, reason='x'), pytest.mark.xfail]",
+        &[Skip, Xfail],
+    ),
     (Lang::Python, "__test__ = False", &[Exclude]),
     (Lang::Python, "collect_ignore = ['test_old.py']", &[Exclude]),
     (Lang::Python, "assert x == 1  # pytest.skip('x')", &[]),
