@@ -183,8 +183,9 @@ impl Judge<'_, '_> {
                 old_line: unit.line,
             });
         }
+        let replaceable = self.replaceable(old);
         for node in new_plain.into_iter().chain(new_keyed) {
-            let replaced = self.replaces(old, node);
+            let replaced = self.replaces(&replaceable, node);
             self.added(node, replaced, &join(path, &node.name, sep));
         }
     }
@@ -235,38 +236,43 @@ impl Judge<'_, '_> {
         }
     }
 
-    /// Whether `node` takes the name of an existing definition at its level, which in Python (and for
-    /// JavaScript function declarations) replaces it. In Python a name an existing import binds counts too
-    /// (`def parse(s): return 42` after `from mypkg import parse`).
-    fn replaces(&self, old: &[Unit], node: &Node) -> Option<u32> {
-        let named = |kind: UnitKind| {
-            matches!(
-                kind,
+    /// The names at a level that a new definition of the same name would replace, with their lines: in Python
+    /// every definition's and every name an import binds (`def parse(s): return 42` after
+    /// `from mypkg import parse`); in JavaScript, function declarations'. Rust and Go reject such code.
+    fn replaceable<'u>(&self, old: &'u [Unit]) -> HashMap<&'u str, u32> {
+        let mut names = HashMap::new();
+        for unit in old {
+            match (self.lang, unit.kind) {
+                (Lang::Python, UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup)
+                | (Lang::JavaScript, UnitKind::Helper) => {
+                    names.entry(unit.name.as_str()).or_insert(unit.line);
+                }
+                (Lang::Python, UnitKind::Import) => {
+                    for item in &unit.names {
+                        names.entry(python_binding(&unit.name, item)).or_insert(unit.line);
+                    }
+                }
+                _ => {}
+            }
+        }
+        names
+    }
+
+    /// Whether a new unit replaces an existing definition (see [`Judge::replaceable`]).
+    fn replaces(&self, names: &HashMap<&str, u32>, node: &Node) -> Option<u32> {
+        let defines = match self.lang {
+            Lang::Python => matches!(
+                node.kind,
                 UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup
-            )
-        };
-        let applies = match self.lang {
-            Lang::Python => named(node.kind),
+            ),
             Lang::JavaScript => node.kind == UnitKind::Helper,
             Lang::Rust | Lang::Go => false,
         };
-        if !applies {
-            return None;
+        if defines {
+            names.get(node.name.as_str()).copied()
+        } else {
+            None
         }
-        let imported = |unit: &Unit| {
-            self.lang == Lang::Python
-                && unit.kind == UnitKind::Import
-                && unit
-                    .names
-                    .iter()
-                    .any(|item| python_binding(&unit.name, item) == node.name)
-        };
-        old.iter()
-            .find(|unit| {
-                (named(unit.kind) && unit.name == node.name && (self.lang == Lang::Python || unit.kind == node.kind))
-                    || imported(unit)
-            })
-            .map(|unit| unit.line)
     }
 
     /// A unit with no old counterpart. `replaced`: the line of the old definition it replaces.
