@@ -13,9 +13,15 @@
 //! recognized by their shape, and a unit's hash is taken over its normalized tokens, so reformatting and comment
 //! edits are not changes.
 //!
+//! What it does not see, being lexical: code that new definitions run as they are defined (a new test's
+//! decorator arguments or default values, a new `it(…)`'s title expression), side effects of the modules a test
+//! file imports, tests generated in loops or behind conditions (those statements are "other code": any change to
+//! them is reported, but not test by test), and frameworks beyond the common spellings (Ginkgo's `Describe`, for
+//! one, reads as other code).
+//!
 //! Layout: `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized
-//! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `markers`, `sig` + `compare` (signatures and
-//! findings), `finding` (what the model reads).
+//! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `imports` (modules and the names they bind),
+//! `markers`, `sig` + `compare` (signatures and findings), `finding` (what the model reads).
 
 mod braces;
 mod compare;
