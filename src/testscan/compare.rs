@@ -5,8 +5,9 @@
 //! a multiset of (kind, hash): one that found no equal was changed or removed — paired with a new unit of the
 //! same kind and name when there is one, to point at where it is now.
 //!
-//! Allowed without a finding: new tests, helpers and imports; names added to an existing import; new containers
-//! made only of those; an existing container whose shell is unchanged and that only gained such units. Not allowed: new setup or other code at
+//! Allowed without a finding: new tests, helpers and imports; names added to an existing import; rows added to a
+//! table of test cases (`parametrize`, `.each`, `#[case]`, Go's `[]struct{…}{…}`); new containers made only of
+//! those; an existing container whose shell is unchanged and that only gained such units. Not allowed: new setup or other code at
 //! any level (it runs around existing tests), and in Python, where a later definition replaces an earlier one of
 //! the same name, a new definition named like an existing one. Markers are counted per (kind, spelling, owner);
 //! each one beyond the old count is reported at its line.
@@ -79,6 +80,27 @@ fn display_name(unit: &Unit) -> String {
         (UnitKind::Import, false) => format!("{} ({})", unit.name, unit.names.join(", ")),
         _ => unit.name.clone(),
     }
+}
+
+/// Whether `node` is `unit` with rows added to its tables of test cases, and nothing else changed.
+fn only_gained_rows(unit: &Unit, node: &Node) -> bool {
+    let (Some(old), Some(new)) = (&unit.table, &node.table) else {
+        return false;
+    };
+    if old.skeleton != new.skeleton {
+        return false;
+    }
+    let mut left: HashMap<&str, usize> = HashMap::new();
+    for row in &new.rows {
+        *left.entry(row.as_str()).or_default() += 1;
+    }
+    old.rows.iter().all(|row| match left.get_mut(row.as_str()) {
+        Some(n) if *n > 0 => {
+            *n -= 1;
+            true
+        }
+        _ => false,
+    })
 }
 
 /// Whether `node` is the import `unit` with names added (and none dropped).
@@ -175,6 +197,9 @@ impl Judge<'_, '_> {
                 .position(|node| node.kind == unit.kind && node.name == unit.name)
                 .or_else(|| new_plain.iter().position(|node| same_statement(unit, node)));
             let now = now.map(|at| new_plain.remove(at));
+            if now.is_some_and(|node| node.kind == unit.kind && only_gained_rows(unit, node)) {
+                continue;
+            }
             self.out.push(Finding::BlockChanged {
                 kind: unit.kind,
                 name: join(path, &display_name(unit), sep),
@@ -192,7 +217,7 @@ impl Judge<'_, '_> {
 
     /// An old test or container found again under the same key.
     fn matched(&mut self, unit: &Unit, node: &Node, name: &str) {
-        if unit.hash == node.hash {
+        if unit.hash == node.hash || only_gained_rows(unit, node) {
             return;
         }
         if node.kind == UnitKind::Test {

@@ -36,6 +36,7 @@ mod norm;
 mod python;
 mod rust;
 mod sig;
+mod table;
 #[cfg(test)]
 mod tests;
 
@@ -89,8 +90,21 @@ pub struct Unit {
     /// not a change that needs reporting.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
+    /// For a unit holding a table of test cases (`parametrize`, `.each`, `#[case]`, a Go `[]struct{…}{…}`):
+    /// its hash without the rows, and each row's hash. A unit that only gained rows only gained tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<Table>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Unit>,
+}
+
+/// A unit's table of test cases, hashed row by row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// The unit's hash with every row cut out.
+    pub skeleton: String,
+    /// Each row's hash, in order.
+    pub rows: Vec<String>,
 }
 
 /// What a marker does to the tests it touches.
@@ -154,6 +168,7 @@ pub(crate) struct Node {
     /// source file.
     pub(crate) gated: bool,
     pub(crate) names: Vec<String>,
+    pub(crate) table: Option<Table>,
     pub(crate) children: Vec<Node>,
 }
 
@@ -166,6 +181,7 @@ impl Node {
             hash: self.hash,
             shell_hash: self.shell_hash,
             names: self.names,
+            table: self.table,
             children: self.children.into_iter().map(Node::into_unit).collect(),
         }
     }

@@ -23,6 +23,8 @@ const HASH_HEX: usize = 16;
 pub(crate) struct Norm<'l, 'a> {
     lx: &'l Lexed<'a>,
     buf: Vec<u8>,
+    /// Token ranges left out (a table's rows), sorted and apart.
+    cuts: Vec<std::ops::Range<usize>>,
 }
 
 thread_local! {
@@ -41,39 +43,64 @@ impl Drop for Norm<'_, '_> {
 impl<'l, 'a> Norm<'l, 'a> {
     pub(crate) fn new(lx: &'l Lexed<'a>) -> Self {
         let buf = SCRATCH.with(std::cell::Cell::take);
-        Norm { lx, buf }
+        Norm {
+            lx,
+            buf,
+            cuts: Vec::new(),
+        }
     }
 
-    /// Adds tokens `from..to`.
+    /// Leaves token ranges `cuts` (sorted, apart) out of what `tokens` adds from now on.
+    pub(crate) fn cut(&mut self, cuts: Vec<std::ops::Range<usize>>) {
+        self.cuts = cuts;
+    }
+
+    /// Adds tokens `from..to`, less the cuts.
     pub(crate) fn tokens(&mut self, from: usize, to: usize) {
         let to = to.min(self.lx.toks.len());
-        for i in from..to {
-            let tok = self.lx.toks[i];
-            match tok.kind {
-                TokKind::Cont => continue,
-                TokKind::Punct if self.lx.is(i, b',') && self.trailing_comma(i, to) => continue,
-                // Formatters add or drop JavaScript's optional semicolons; a `return` before a line break is
-                // marked below, so the one place a line break ends a statement still counts.
-                TokKind::Punct
-                    if self.lx.lang == Lang::JavaScript
-                        && self.lx.is(i, b';')
-                        && !(i > from && self.lx.is_word(i - 1, "return")) =>
-                {
-                    continue;
+        let mut cut = self.cuts.partition_point(|range| range.end <= from);
+        let mut i = from;
+        while i < to {
+            match self.cuts.get(cut) {
+                Some(range) if range.start <= i => {
+                    i = i.max(range.end);
+                    cut += 1;
                 }
-                TokKind::Str if matches!(self.lx.lang, Lang::Python | Lang::JavaScript) => {
-                    push_string(&mut self.buf, self.lx.s(i));
+                _ => {
+                    self.token(i, from, to);
+                    i += 1;
                 }
-                _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
             }
-            self.buf.push(SEP);
-            let returns_nothing = matches!(self.lx.lang, Lang::JavaScript | Lang::Go)
-                && self.lx.is_word(i, "return")
-                && i + 1 < to
-                && self.lx.toks[i + 1].line > tok.end_line;
-            if returns_nothing {
-                self.buf.extend_from_slice(&[b';', SEP]);
+        }
+    }
+
+    /// Adds token `i` of the run `from..to`, normalized.
+    fn token(&mut self, i: usize, from: usize, to: usize) {
+        let tok = self.lx.toks[i];
+        match tok.kind {
+            TokKind::Cont => return,
+            TokKind::Punct if self.lx.is(i, b',') && self.trailing_comma(i, to) => return,
+            // Formatters add or drop JavaScript's optional semicolons; a `return` before a line break is marked
+            // below, so the one place a line break ends a statement still counts.
+            TokKind::Punct
+                if self.lx.lang == Lang::JavaScript
+                    && self.lx.is(i, b';')
+                    && !(i > from && self.lx.is_word(i - 1, "return")) =>
+            {
+                return;
             }
+            TokKind::Str if matches!(self.lx.lang, Lang::Python | Lang::JavaScript) => {
+                push_string(&mut self.buf, self.lx.s(i));
+            }
+            _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
+        }
+        self.buf.push(SEP);
+        let returns_nothing = matches!(self.lx.lang, Lang::JavaScript | Lang::Go)
+            && self.lx.is_word(i, "return")
+            && i + 1 < to
+            && self.lx.toks[i + 1].line > tok.end_line;
+        if returns_nothing {
+            self.buf.extend_from_slice(&[b';', SEP]);
         }
     }
 

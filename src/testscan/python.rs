@@ -9,10 +9,10 @@
 //! is other code (it runs at import, so it can change what every test sees).
 
 use super::braces::{line_of, span};
-use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::norm::{self, Norm};
 use super::{MAX_DEPTH, Node, UnitKind};
+use super::{imports, table};
 
 /// Functions pytest, unittest and nose call around tests.
 const SETUP_NAMES: [&str; 19] = [
@@ -130,16 +130,22 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
     };
     let mut norm = Norm::new(lx);
     hash_lines(&mut norm, lines, start..end, lines[head].depth);
+    let hash = norm.finish();
+    drop(norm);
+    let rows = table::rows(lx, lines[start].first..lines[end - 1].end);
+    let table = (!rows.is_empty())
+        .then(|| table::digest(lx, &rows, |norm| hash_lines(norm, lines, start..end, lines[head].depth)));
     let node = Node {
         kind,
         name,
         line: line_of(lx, def_at),
-        hash: norm.finish(),
+        hash,
         shell_hash: None,
         span: lines_span(lx, lines, start, end),
         children: Vec::new(),
         gated: false,
         names: Vec::new(),
+        table,
     };
     if kind == UnitKind::Import {
         let tokens = lines[start].first..lines[end - 1].end;
@@ -163,6 +169,7 @@ fn class(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, dept
         children,
         gated: false,
         names: Vec::new(),
+        table: None,
     }
 }
 

@@ -118,6 +118,14 @@ const CASES: &[Case] = &[
         expect: &["changed TestEval"],
     },
     Case {
+        name: "a case added to the package-level table",
+        edits: &[(
+            "\t{\"sum\", \"1+2\", 3},\n",
+            "\t{\"sum\", \"1+2\", 3},\n\t{\"product\", \"2*3\", 6},\n",
+        )],
+        expect: &[],
+    },
+    Case {
         name: "a case removed from the package-level table",
         edits: &[("\t{\"sum\", \"1+2\", 3},\n", "")],
         expect: &["block Helper cases"],

@@ -379,6 +379,13 @@ describe('load', () => {
     expect(load(path.join(__dirname, file)).port).toBe(port)
   })
 
+  it.each([
+    ['a.json', 80],
+    ['c.json', 443],
+  ])('serves %s on %i', (file, port) => {
+    expect(load(file).port).toBe(port)
+  })
+
   context('missing file', function () {
     it('throws', function () {
       expect(() => load('nope.json')).toThrow('ENOENT')
@@ -388,6 +395,19 @@ describe('load', () => {
 "#;
 
 const JEST_CASES: &[Case] = &[
+    Case {
+        name: "a row added to an .each table",
+        edits: &[(
+            "    ['c.json', 443],\n",
+            "    ['c.json', 443],\n    ['d.json', 8443],\n",
+        )],
+        expect: &[],
+    },
+    Case {
+        name: "a row of an .each table changed",
+        edits: &[("    ['c.json', 443],\n", "    ['c.json', 0],\n")],
+        expect: &["changed load > serves %s on %i"],
+    },
     Case {
         name: "a new test in a context",
         edits: &[(

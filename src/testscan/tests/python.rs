@@ -170,7 +170,25 @@ const CASES: &[Case] = &[
         )],
         expect: &[],
     },
+    Case {
+        name: "a row added to a parametrize table",
+        edits: &[("    (\"a b\", 2),\n])", "    (\"a b\", 2),\n    (\"a b c\", 3),\n])")],
+        expect: &[],
+    },
     // Weakening edits.
+    Case {
+        name: "a row of a parametrize table changed",
+        edits: &[("    (\"a b\", 2),\n", "    (\"a b\", 1),\n")],
+        expect: &["changed test_count"],
+    },
+    Case {
+        name: "an item added to an expected list is no table row",
+        edits: &[(
+            "== [\"name\", \"op\", \"name\"]",
+            "in ([\"name\", \"op\", \"name\"], [])",
+        )],
+        expect: &["changed test_tokenize_simple"],
+    },
     Case {
         name: "a test body weakened",
         edits: &[(

@@ -110,6 +110,16 @@ const TESTS_CASES: &[Case] = &[
         expect: &["changed prints_help"],
     },
     Case {
+        name: "an rstest case added",
+        edits: &[("#[case(2, 4)]\n", "#[case(2, 4)]\n#[case(3, 9)]\n")],
+        expect: &[],
+    },
+    Case {
+        name: "an rstest case changed",
+        edits: &[("#[case(2, 4)]\n", "#[case(2, 5)]\n")],
+        expect: &["changed squares"],
+    },
+    Case {
         name: "an rstest case removed",
         edits: &[("#[case(2, 4)]\n", "")],
         expect: &["changed squares"],
