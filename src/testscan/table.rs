@@ -77,9 +77,9 @@ fn items(lx: &Lexed, from: usize, to: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// The rows of the list or composite literal opened at `open` (if it is one), pushed to `out`.
+/// The rows of the list, tuple or composite literal opened at `open` (if it is one), pushed to `out`.
 fn list_rows(lx: &Lexed, open: usize, out: &mut Vec<Range<usize>>) {
-    if !(lx.is(open, b'[') || lx.is(open, b'{')) {
+    if !(lx.is(open, b'[') || lx.is(open, b'{') || lx.is(open, b'(')) {
         return;
     }
     if let Some(close) = lx.partner(open).filter(|&close| close > open) {
@@ -98,9 +98,7 @@ fn python_parametrize(lx: &Lexed, open: usize, out: &mut Vec<Range<usize>>) {
             n == 1
         };
         if table && (lx.is(value, b'[') || lx.is(value, b'(')) {
-            if let Some(close) = lx.partner(value).filter(|&close| close > value) {
-                out.extend(items(lx, value + 1, close));
-            }
+            list_rows(lx, value, out);
         }
     }
 }
