@@ -61,6 +61,8 @@ pub(crate) struct Lexed<'a> {
     partners: Vec<u32>,
     /// Byte offset where each line starts.
     line_starts: Vec<usize>,
+    /// Names of lists passed whole as tables of test cases (`parametrize("x", CASES)`, `.each(CASES)`).
+    pub(crate) tables: Vec<String>,
 }
 
 const NO_PARTNER: u32 = u32::MAX;
@@ -148,14 +150,17 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
     let partners = pair_brackets(text.as_bytes(), &cur.toks);
     let mut line_starts = vec![0];
     line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
-    Lexed {
+    let mut lexed = Lexed {
         lang,
         text,
         toks: cur.toks,
         comments: cur.comments,
         partners,
         line_starts,
-    }
+        tables: Vec::new(),
+    };
+    lexed.tables = super::table::names(&lexed);
+    lexed
 }
 
 /// Pairs `()`, `[]` and `{}`. A closer that matches an opener deeper in the stack closes it (the openers above

@@ -15,6 +15,9 @@ use super::norm::Norm;
 /// unit with its rows cut out reads the same whatever the number of rows).
 pub(crate) fn rows(lx: &Lexed, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
+    if let Some(list) = named_table(lx, range.start) {
+        list_rows(lx, list, &mut out);
+    }
     let mut i = range.start;
     while i < range.end {
         match lx.lang {
@@ -47,6 +50,51 @@ pub(crate) fn rows(lx: &Lexed, range: Range<usize>) -> Vec<Range<usize>> {
     out.sort_by_key(|row| row.start);
     out.dedup_by(|a, b| a.start < b.end);
     out
+}
+
+/// The names of lists passed whole as a table: `parametrize("a,b", CASES)`, `.each(CASES)`.
+pub(crate) fn names(lx: &Lexed) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in 0..lx.toks.len() {
+        let argument = match lx.lang {
+            super::Lang::Python if lx.is_word(i, "parametrize") && lx.is(i + 1, b'(') => {
+                arguments(lx, i + 1).get(1).cloned()
+            }
+            super::Lang::JavaScript if lx.is_word(i, "each") && lx.is(i + 1, b'(') && i > 0 && lx.is(i - 1, b'.') => {
+                arguments(lx, i + 1).first().cloned()
+            }
+            _ => None,
+        };
+        let Some(argument) = argument else { continue };
+        let end = if lx.is(argument.end.saturating_sub(1), b',') {
+            argument.end - 1
+        } else {
+            argument.end
+        };
+        if end == argument.start + 1 && lx.kind(argument.start) == Some(TokKind::Ident) {
+            out.push(lx.s(argument.start).to_string());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The list opener of a statement at `s` that binds a table by name: `CASES = [` (Python), `const CASES = [`
+/// (JavaScript).
+fn named_table(lx: &Lexed, s: usize) -> Option<usize> {
+    if lx.tables.is_empty() {
+        return None;
+    }
+    let name_at = match lx.lang {
+        super::Lang::Python => s,
+        super::Lang::JavaScript if lx.is_word(s, "const") || lx.is_word(s, "let") => s + 1,
+        _ => return None,
+    };
+    let named = lx.kind(name_at) == Some(TokKind::Ident) && lx.tables.iter().any(|name| name == lx.s(name_at));
+    let list = name_at + 2;
+    (named && lx.is(name_at + 1, b'=') && !lx.is(list, b'=') && (lx.is(list, b'[') || lx.is(list, b'(')))
+        .then_some(list)
 }
 
 /// The top-level arguments of the call whose `(` is at `open`, each with its trailing comma.

@@ -168,6 +168,11 @@ const CASES: &[Case] = &[
         expect: &["block Helper evaluate"],
     },
     Case {
+        name: "a row added to the table passed to .each",
+        edits: &[("  ['2 * 3', 6],\n", "  ['2 * 3', 6],\n  ['2 - 3', -1],\n")],
+        expect: &[],
+    },
+    Case {
         name: "a table of cases shortened",
         edits: &[("  ['2 * 3', 6],\n", "")],
         expect: &["block Helper CASES"],

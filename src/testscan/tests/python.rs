@@ -534,3 +534,42 @@ fn python_markers_on_their_lines() {
     let found: Vec<(u32, MarkerKind)> = markers(Lang::Python, text).iter().map(|m| (m.line, m.kind)).collect();
     assert_eq!(found, vec![(3, MarkerKind::Skip), (5, MarkerKind::Skip)]);
 }
+
+/// A table of cases kept in a module constant and passed whole to `parametrize`.
+const NAMED_TABLE: &str = r#"import pytest
+
+CASES = [
+    ("1", 1),
+    ("1+2", 3),
+]
+
+LIMITS = [1, 2]
+
+
+@pytest.mark.parametrize("text,want", CASES)
+def test_eval(text, want):
+    assert eval(text) == want
+"#;
+
+const NAMED_TABLE_CASES: &[Case] = &[
+    Case {
+        name: "a row added to the table",
+        edits: &[("    (\"1+2\", 3),\n", "    (\"1+2\", 3),\n    (\"2*3\", 6),\n")],
+        expect: &[],
+    },
+    Case {
+        name: "a row of the table changed",
+        edits: &[("    (\"1+2\", 3),\n", "    (\"1+2\", 4),\n")],
+        expect: &["block Other CASES = ["],
+    },
+    Case {
+        name: "an item added to a list that is no table",
+        edits: &[("LIMITS = [1, 2]", "LIMITS = [1, 2, 3]")],
+        expect: &["block Other LIMITS = [1, 2]"],
+    },
+];
+
+#[test]
+fn python_named_table() {
+    run_table(Lang::Python, Scope::TestFile, NAMED_TABLE, NAMED_TABLE_CASES);
+}
