@@ -130,6 +130,51 @@ const SUITE_HOOKS: [&str; 8] = [
     "AfterTest",
 ];
 
+/// Methods a testify suite gets from `suite.Suite` (its assertions, `T`, `Run`): a method of the same name on
+/// the suite type replaces them for every test of the suite.
+const SUITE_CHECKS: [&str; 40] = [
+    "T",
+    "SetT",
+    "SetS",
+    "Run",
+    "Require",
+    "Assert",
+    "Equal",
+    "EqualValues",
+    "EqualError",
+    "Exactly",
+    "NotEqual",
+    "True",
+    "False",
+    "Nil",
+    "NotNil",
+    "NoError",
+    "Error",
+    "ErrorIs",
+    "ErrorAs",
+    "ErrorContains",
+    "Contains",
+    "NotContains",
+    "Len",
+    "Empty",
+    "NotEmpty",
+    "Zero",
+    "NotZero",
+    "Greater",
+    "GreaterOrEqual",
+    "Less",
+    "LessOrEqual",
+    "InDelta",
+    "JSONEq",
+    "Panics",
+    "NotPanics",
+    "Same",
+    "ElementsMatch",
+    "Subset",
+    "Fail",
+    "FailNow",
+];
+
 /// A method: a testify suite test (`func (s *Suite) TestX()`), a suite hook, or a helper. Named `Type.Method`.
 fn method(lx: &Lexed, range: Range<usize>) -> Node {
     let s = range.start;
@@ -143,7 +188,7 @@ fn method(lx: &Lexed, range: Range<usize>) -> Node {
     } else {
         ""
     };
-    let kind = if SUITE_HOOKS.contains(&method) {
+    let kind = if SUITE_HOOKS.contains(&method) || SUITE_CHECKS.contains(&method) {
         UnitKind::Setup
     } else if collected(method, "Test") {
         UnitKind::Test

@@ -211,10 +211,15 @@ pub(crate) fn rust(lx: &Lexed, h: usize, end: usize) -> Option<Import> {
             }
         }
     };
+    // `use fake::assert_eq;` shadows the standard macro.
+    let suspicious = names.iter().any(|name| {
+        let bound = name.rsplit([' ', ':']).next().unwrap_or(name);
+        super::rust::check_macro(bound)
+    });
     Some(Import {
         module,
         names: sorted(names),
-        suspicious: false,
+        suspicious,
     })
 }
 

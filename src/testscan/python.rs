@@ -120,7 +120,10 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
     let def_at = if lx.is_word(t, "async") { t + 1 } else { t };
     let name_after = |i: usize| lx.s(i + 1).to_string();
     let (kind, name) = match lx.s(def_at) {
-        "def" if lx.is_word(def_at, "def") => (def_kind(lx, lines, start, head, lx.s(def_at + 1)), name_after(def_at)),
+        "def" if lx.is_word(def_at, "def") => (
+            def_kind(lx, lines, start, head, lx.s(def_at + 1), depth > 0),
+            name_after(def_at),
+        ),
         "class" if lx.is_word(t, "class") && depth < MAX_DEPTH => {
             return Some(class(lx, lines, start, head, end, depth, name_after(t)));
         }
@@ -173,7 +176,8 @@ fn class(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, dept
     }
 }
 
-fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str) -> UnitKind {
+/// The kind of a `def`; `in_class`: is it a method?
+fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str, in_class: bool) -> UnitKind {
     let decorated_by = |words: &[&str]| {
         lines[start..head]
             .iter()
@@ -182,6 +186,7 @@ fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str) -
     if decorated_by(&["fixture", "hookimpl", "yield_fixture"])
         || SETUP_NAMES.contains(&name)
         || name.starts_with("pytest_")
+        || overrides_framework(name, in_class)
     {
         UnitKind::Setup
     } else if name.starts_with("test") {
@@ -189,6 +194,24 @@ fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str) -
     } else {
         UnitKind::Helper
     }
+}
+
+/// Whether a definition named `name` replaces part of how tests run: in a class, unittest's assertion methods
+/// (`assertEqual`, `fail`), its machinery (`run`, `subTest`, `_callTestMethod`) and special methods (`__init__`
+/// even stops pytest collecting the class); in a module, `__getattr__`.
+fn overrides_framework(name: &str, in_class: bool) -> bool {
+    let camel_after = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    if !in_class {
+        return matches!(name, "__getattr__" | "__dir__");
+    }
+    camel_after("assert")
+        || camel_after("fail")
+        || (name.starts_with("__") && name.ends_with("__"))
+        || name.starts_with("_call")
+        || matches!(name, "run" | "debug" | "subTest" | "skipTest" | "defaultTestResult")
 }
 
 /// Hashes logical lines, each marked with its depth below `base`.

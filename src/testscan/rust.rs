@@ -144,7 +144,20 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
         "proptest" if lx.is(h + 1, b'!') && lx.is(h + 2, b'{') && depth < MAX_DEPTH => {
             block(lx, "proptest!".to_string(), h, h + 2, range, depth)
         }
-        "macro_rules" => leaf(lx, UnitKind::Helper, next_name(), h, range),
+        "macro_rules" => {
+            // `macro_rules! assert_eq { … }` shadows the standard macro in the code after it.
+            let name = if lx.is(h + 1, b'!') {
+                lx.s(h + 2).to_string()
+            } else {
+                next_name()
+            };
+            let kind = if check_macro(&name) {
+                UnitKind::Other
+            } else {
+                UnitKind::Helper
+            };
+            leaf(lx, kind, name, h, range)
+        }
         _ if lx.is(h + 1, b'!') => leaf(lx, UnitKind::Other, format!("{word}!"), h, range),
         "struct" | "enum" | "union" | "trait" | "type" | "const" | "static" => {
             leaf(lx, UnitKind::Helper, next_name(), h, range)
@@ -158,6 +171,29 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     };
     node.gated = attrs.iter().any(|attr| cfg_test(lx, attr));
     node
+}
+
+/// The macros tests check with: a new definition or import of one of these names replaces the real one.
+const CHECK_MACROS: [&str; 14] = [
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "assert_matches",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+    "unreachable",
+    "prop_assert",
+    "prop_assert_eq",
+    "prop_assert_ne",
+    "prop_assume",
+    "matches",
+];
+
+/// Whether `name` is one of the macros tests check with.
+pub(crate) fn check_macro(name: &str) -> bool {
+    CHECK_MACROS.contains(&name)
 }
 
 /// Whether an attribute is `cfg(test)`.

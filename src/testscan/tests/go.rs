@@ -187,6 +187,14 @@ const CASES: &[Case] = &[
         expect: &["setup Setup CalcSuite.SetupTest"],
     },
     Case {
+        name: "a suite method that replaces testify's Equal",
+        edits: &[(
+            END,
+            "\nfunc (s *CalcSuite) Equal(expected, actual interface{}, msg ...interface{}) bool {\n\treturn true\n}\n",
+        )],
+        expect: &["setup Setup CalcSuite.Equal"],
+    },
+    Case {
         name: "a package-level variable initialized by a call",
         edits: &[(END, "\nvar _ = setLenient(true)\n")],
         expect: &["setup Other var _ = setLenient(true)"],

@@ -324,6 +324,30 @@ const CASES: &[Case] = &[
         expect: &["setup Setup TokenTests::setUpClass"],
     },
     Case {
+        name: "an assertion method overridden in a TestCase",
+        edits: &[(
+            "    def setUp(self):",
+            "    def assertEqual(self, first, second, msg=None):\n        pass\n\n    def setUp(self):",
+        )],
+        expect: &["setup Setup TokenTests::assertEqual"],
+    },
+    Case {
+        name: "an __init__ that stops pytest collecting a class",
+        edits: &[(
+            "    def setup_method(self):",
+            "    def __init__(self):\n        pass\n\n    def setup_method(self):",
+        )],
+        expect: &["setup Setup TestErrors::__init__"],
+    },
+    Case {
+        name: "a custom assertion helper in snake case is a helper",
+        edits: &[(
+            "    def test_eq(self):",
+            "    def assert_token(self, tok):\n        self.assertIsInstance(tok, Token)\n\n    def test_eq(self):",
+        )],
+        expect: &[],
+    },
+    Case {
         name: "module-level monkeypatching",
         edits: &[(
             "TOLERANCE = 1e-6\n",

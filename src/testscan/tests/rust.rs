@@ -167,6 +167,27 @@ const TESTS_CASES: &[Case] = &[
         expect: &["setup Other include!"],
     },
     Case {
+        name: "a macro_rules! that shadows assert_eq!",
+        edits: &[(
+            "mod common;\n",
+            "mod common;\n\nmacro_rules! assert_eq {\n    ($($t:tt)*) => {};\n}\n",
+        )],
+        expect: &["setup Other assert_eq"],
+    },
+    Case {
+        name: "a use that shadows assert!",
+        edits: &[(
+            "use rstest::rstest;\n",
+            "use rstest::rstest;\nuse calc::lenient::assert;\n",
+        )],
+        expect: &["setup Other use calc::lenient::assert;"],
+    },
+    Case {
+        name: "a new macro of its own name is a helper",
+        edits: &[(END, "\nmacro_rules! check {\n    ($e:expr) => { assert!($e) };\n}\n")],
+        expect: &[],
+    },
+    Case {
         name: "#[ignore]",
         edits: &[(
             "#[test]\nfn rejects_bad_flag",
