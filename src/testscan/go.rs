@@ -1,10 +1,11 @@
 //! Go units: the top-level declarations of a `_test.go` file.
 //!
 //! `func TestXxx(t *testing.T)`, `BenchmarkXxx(*testing.B)`, `FuzzXxx(*testing.F)` (where `Xxx` does not start
-//! with a lower-case letter) and `ExampleXxx()` are tests, as `go test` collects them; `func init()` and
-//! `func TestMain(m *testing.M)` are setup; `import` is an import; other functions, methods, types, constants and
-//! variables initialized without a call are helpers; the rest (`package`, `var x = f()`) is other code. An
-//! example's hash covers its comments, because `// Output:` is what it checks.
+//! with a lower-case letter) and `ExampleXxx()` are tests, as `go test` collects them, and so are testify suite
+//! methods `TestXxx()`; `func init()`, `func TestMain(m *testing.M)`, suite hooks (`SetupTest`) and suite methods
+//! named like the suite's own checks (`Equal`, `T`) are setup; `import` is an import; other functions, methods,
+//! types, constants and variables initialized without a call are helpers; the rest (`package`, `var x = f()`, a
+//! blank import) is other code. An example's hash covers its comments, because `// Output:` is what it checks.
 
 use std::ops::Range;
 

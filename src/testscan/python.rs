@@ -4,7 +4,8 @@
 //! statements (a head, the lines indented under it, and `elif`/`else`/`except`/`finally` clauses), decorators
 //! into the statement they decorate. A `def` named `test…` is a test, at module level and in any class (pytest
 //! and unittest both collect by that prefix, and a mix-in's tests run in its subclasses); fixtures, pytest hooks,
-//! `load_tests` and the xunit setup/teardown methods are setup; other functions are helpers; classes are
+//! `load_tests`, the xunit setup/teardown methods and methods that replace unittest's own (`assertEqual`, `run`,
+//! `__init__`) are setup; other functions are helpers; classes are
 //! containers; imports are imports; a statement that is only a string (a docstring) is no unit at all; the rest
 //! is other code (it runs at import, so it can change what every test sees).
 

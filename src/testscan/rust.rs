@@ -3,8 +3,9 @@
 //! A `fn` with a test attribute (`#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(…)]`, …: any attribute
 //! whose last path segment names a test) is a test; `#[ctor]`/`#[dtor]` functions run around every test and are
 //! setup; `mod name { … }` and `proptest! { … }` are containers; `use`, `extern crate` and `mod name;` are imports;
-//! other items (functions, types, impls, consts, statics, `macro_rules!`) are helpers; item-level macro calls
-//! and inner attributes (`#![…]`) are other code.
+//! other items (functions, types, impls, consts, statics, `macro_rules!`) are helpers; item-level macro calls,
+//! inner attributes (`#![…]`) and a `macro_rules!` or `use` that takes the name of a check macro (`assert_eq`)
+//! are other code.
 
 use std::ops::Range;
 
