@@ -125,14 +125,9 @@ impl Judge<'_, '_> {
         }
         let mut changed: Vec<&Unit> = pool.into_values().flatten().collect();
         changed.sort_by_key(|unit| unit.line);
-        // An import that only gained names is still the same import.
-        changed.retain(|unit| match new_plain.iter().position(|node| extends(unit, node)) {
-            Some(at) => {
-                new_plain.remove(at);
-                false
-            }
-            None => true,
-        });
+        // An import that only gained names is still the same import (and one new import may take in several
+        // old ones, as `isort` merges them).
+        changed.retain(|unit| !new_plain.iter().any(|node| extends(unit, node)));
         for unit in changed {
             let now = new_plain
                 .iter()

@@ -4,7 +4,8 @@
 //! The hash is taken over the unit's tokens, one separator byte between them: comments and white space are gone.
 //! On top of that, the spellings formatters change freely are made equal: a trailing comma before a closing
 //! bracket (kept in Python and Rust when it makes a one-element tuple), quote style of a plain Python or
-//! JavaScript string (`'a'` and `"a"`), JavaScript's optional semicolons, and Python's line continuations. What formatters cannot change is kept:
+//! JavaScript string (`'a'` and `"a"`), JavaScript's optional semicolons and the parentheses around a lone arrow
+//! function parameter, and Python's line continuations. What formatters cannot change is kept:
 //! Python's block structure (each logical line carries its depth relative to the unit), and a line break right
 //! after a JavaScript or Go `return` (automatic semicolon insertion makes `return` + newline return nothing).
 
@@ -77,6 +78,9 @@ impl<'l, 'a> Norm<'l, 'a> {
     /// Adds token `i` of the run `from..to`, normalized.
     fn token(&mut self, i: usize, from: usize, to: usize) {
         let tok = self.lx.toks[i];
+        if self.lone_arrow_parameter_paren(i) {
+            return;
+        }
         match tok.kind {
             TokKind::Cont => return,
             TokKind::Punct if self.lx.is(i, b',') && self.trailing_comma(i, to) => return,
@@ -127,6 +131,23 @@ impl<'l, 'a> Norm<'l, 'a> {
         let hash = digest(&self.buf);
         self.buf.clear();
         hash
+    }
+
+    /// Whether token `i` is a parenthesis around the one parameter of a JavaScript arrow function: `(x) => x` is
+    /// `x => x` (Prettier adds them).
+    fn lone_arrow_parameter_paren(&self, i: usize) -> bool {
+        if self.lx.lang != Lang::JavaScript {
+            return false;
+        }
+        let (open, close) = match (self.lx.is(i, b'('), self.lx.is(i, b')')) {
+            (true, _) => (i, i + 2),
+            (_, true) => (i.saturating_sub(2), i),
+            _ => return false,
+        };
+        self.lx.is(open, b'(')
+            && self.lx.partner(open) == Some(close)
+            && self.lx.kind(open + 1) == Some(TokKind::Ident)
+            && super::braces::arrow_at(self.lx, close + 1)
     }
 
     /// Whether the comma at `i` is a trailing one a formatter may add or drop: right before a closing bracket,

@@ -370,6 +370,7 @@ fn js_units_have_the_expected_shape() {
 const JEST: &str = r#"'use strict'
 const path = require('path')
 const { load } = require('../lib/config')
+const portOf = file => load(path.join(__dirname, file)).port
 
 jest.setTimeout(10000)
 
@@ -400,6 +401,11 @@ describe('load', () => {
 "#;
 
 const JEST_CASES: &[Case] = &[
+    Case {
+        name: "Prettier's parentheses around a lone arrow parameter",
+        edits: &[("const portOf = file => load", "const portOf = (file) => load")],
+        expect: &[],
+    },
     Case {
         name: "a row added to an .each table",
         edits: &[(

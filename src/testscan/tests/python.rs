@@ -561,6 +561,8 @@ fn python_markers_on_their_lines() {
 
 /// A table of cases kept in a module constant and passed whole to `parametrize`.
 const NAMED_TABLE: &str = r#"import pytest
+from os import path
+from os import sep
 
 CASES = [
     ("1", 1),
@@ -576,6 +578,14 @@ def test_eval(text, want):
 "#;
 
 const NAMED_TABLE_CASES: &[Case] = &[
+    Case {
+        name: "isort merges two imports from one module",
+        edits: &[(
+            "from os import path\nfrom os import sep\n",
+            "from os import path, sep\n",
+        )],
+        expect: &[],
+    },
     Case {
         name: "a row added to the table",
         edits: &[("    (\"1+2\", 3),\n", "    (\"1+2\", 3),\n    (\"2*3\", 6),\n")],
