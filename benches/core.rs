@@ -268,3 +268,65 @@ fn progress_probe_metadata_10k_files(bencher: divan::Bencher) {
     make_tree(dir.path(), 10_000, 10_000 * 512);
     bencher.bench(|| loopgate::progress::probe(black_box(dir.path())));
 }
+
+/// A realistic test file of about `lines` lines in `lang`: tests, helpers, fixtures or hooks, and blocks of
+/// tests, each named apart.
+fn test_file(lang: loopgate::testscan::Lang, lines: usize) -> String {
+    use loopgate::testscan::Lang;
+    let (header, block) = match lang {
+        Lang::Python => (
+            "import pytest\nfrom pkg import parse\n",
+            "\n\n@pytest.fixture\ndef sample_N():\n    return \"a + b\"\n\n\n@pytest.mark.parametrize(\"text,n\", [(\"a\", 1), (\"a b\", 2)])\ndef test_count_N(text, n):\n    assert len(parse(text)) == n  # counts\n\n\nclass TestParseN:\n    def setup_method(self):\n        self.bad = '\\x00'\n\n    def test_rejects_N(self):\n        with pytest.raises(ValueError, match=f\"{self.bad!r}\"):\n            parse(self.bad)\n",
+        ),
+        Lang::JavaScript => (
+            "import { describe, it, expect, beforeEach } from 'vitest'\nimport { parse } from '../src/parse'\n",
+            "\nfunction evaluateN(text) {\n  return parse(text).eval()\n}\n\ndescribe('parse N', () => {\n  beforeEach(() => { globalThis.n = 0 })\n\n  it('parses a number N', () => {\n    expect(evaluateN('42')).toBe(42) // the answer\n  })\n\n  it.each([['1 + 2', 3]])('evaluates %s N', (text, value) => {\n    expect(evaluateN(`${text}`)).toBe(value)\n  })\n})\n",
+        ),
+        Lang::Rust => (
+            "use super::*;\n",
+            "\n/// Parses or panics.\nfn ok_N(text: &str) -> i64 {\n    parse(text).unwrap()\n}\n\n#[test]\nfn parses_number_N() {\n    assert_eq!(ok_N(\"42\"), 42);\n}\n\n#[cfg(test)]\nmod errors_N {\n    #[test]\n    fn rejects_words() {\n        assert!(super::parse(r#\"x\"#).is_err(), \"{}\", 'x');\n    }\n}\n",
+        ),
+        Lang::Go => (
+            "package calc\n\nimport \"testing\"\n",
+            "\nvar casesN = []struct{ in string; want int }{\n\t{\"1\", 1},\n\t{\"1+2\", 3},\n}\n\nfunc TestEvalN(t *testing.T) {\n\tfor _, tc := range casesN {\n\t\tt.Run(tc.in, func(t *testing.T) {\n\t\t\tif got := Eval(tc.in); got != tc.want {\n\t\t\t\tt.Errorf(`got %d`, got) // wrong\n\t\t\t}\n\t\t})\n\t}\n}\n",
+        ),
+    };
+    let mut text = String::from(header);
+    let mut n = 0;
+    while text.lines().count() < lines {
+        text.push_str(&block.replace('N', &n.to_string()));
+        n += 1;
+    }
+    text
+}
+
+const SCANNED_LANGS: [&str; 4] = ["python", "js", "rust", "go"];
+
+fn scanned_lang(name: &str) -> loopgate::testscan::Lang {
+    use loopgate::testscan::Lang;
+    match name {
+        "python" => Lang::Python,
+        "js" => Lang::JavaScript,
+        "rust" => Lang::Rust,
+        _ => Lang::Go,
+    }
+}
+
+/// The test-file scanner taking the signature of a 5,000-line test file (what sealing a test file costs).
+#[divan::bench(args = SCANNED_LANGS)]
+fn testscan_signature_5000_lines(bencher: divan::Bencher, lang: &str) {
+    let lang = scanned_lang(lang);
+    let text = test_file(lang, 5_000);
+    bencher.bench(|| loopgate::testscan::FileSig::of(lang, black_box(&text)));
+}
+
+/// Judging a new version of a 5,000-line test file against its signature: parse, match, markers (what each
+/// promise costs per sealed test file). The new version has one block of tests more.
+#[divan::bench(args = SCANNED_LANGS)]
+fn testscan_compare_5000_lines(bencher: divan::Bencher, lang: &str) {
+    let lang = scanned_lang(lang);
+    let text = test_file(lang, 5_000);
+    let sig = loopgate::testscan::FileSig::of(lang, &text);
+    let edited = test_file(lang, text.lines().count() + 1);
+    bencher.bench(|| loopgate::testscan::compare(&sig, black_box(&edited), lang));
+}

@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use super::lex::Lexed;
 use super::norm::{self, Norm};
+use super::table;
 use super::{Node, UnitKind};
 
 /// Splits tokens `from..to` into statements. `ends(start, last, next)` says whether the statement that began at
@@ -81,15 +82,21 @@ pub(crate) fn line_of(lx: &Lexed, i: usize) -> u32 {
 pub(crate) fn leaf(lx: &Lexed, kind: UnitKind, name: String, head: usize, range: Range<usize>) -> Node {
     let mut norm = Norm::new(lx);
     norm.tokens(range.start, range.end);
+    let hash = norm.finish();
+    drop(norm);
+    let rows = table::rows(lx, range.clone());
+    let table = (!rows.is_empty()).then(|| table::digest(lx, &rows, |norm| norm.tokens(range.start, range.end)));
     Node {
         kind,
         name,
         line: line_of(lx, head),
-        hash: norm.finish(),
+        hash,
         shell_hash: None,
         span: span(lx, &range),
         children: Vec::new(),
         gated: false,
+        names: Vec::new(),
+        table,
     }
 }
 
@@ -116,6 +123,8 @@ pub(crate) fn container(
         span: span(lx, &range),
         children,
         gated: false,
+        names: Vec::new(),
+        table: None,
     }
 }
 

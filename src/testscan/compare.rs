@@ -5,13 +5,18 @@
 //! a multiset of (kind, hash): one that found no equal was changed or removed — paired with a new unit of the
 //! same kind and name when there is one, to point at where it is now.
 //!
-//! Allowed without a finding: new tests, helpers and imports; new containers made only of those; an existing
-//! container whose shell is unchanged and that only gained such units. Not allowed: new setup or other code at
+//! Allowed without a finding: new tests, helpers and imports; names added to an existing import; rows added to a
+//! table of test cases (`parametrize`, `.each`, `#[case]`, Go's `[]struct{…}{…}`); new containers made only of
+//! those; an existing container whose shell is unchanged and that only gained such units. Not allowed: new setup or other code at
 //! any level (it runs around existing tests), and in Python, where a later definition replaces an earlier one of
 //! the same name, a new definition named like an existing one. Markers are counted per (kind, spelling, owner);
 //! each one beyond the old count is reported at its line.
 
+mod same;
+
 use std::collections::HashMap;
+
+use same::{display_name, extends, only_gained_rows, python_binding, same_statement};
 
 use super::lex::Lexed;
 use super::sig::{self, Scanned};
@@ -56,20 +61,6 @@ fn join(path: &str, name: &str, sep: &str) -> String {
     } else {
         format!("{path}{sep}{name}")
     }
-}
-
-/// Whether an old import or other statement and a new one are probably the same statement edited: same kind,
-/// same first word (`TOLERANCE = 1e-6` → `TOLERANCE = 1`, `import os` → `import os, sys`).
-fn same_statement(unit: &Unit, node: &Node) -> bool {
-    let first_word = |name: &str| -> String {
-        name.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-            .find(|w| !w.is_empty())
-            .unwrap_or("")
-            .to_string()
-    };
-    matches!(unit.kind, UnitKind::Import | UnitKind::Other)
-        && unit.kind == node.kind
-        && first_word(&unit.name) == first_word(&node.name)
 }
 
 struct Judge<'l, 'a> {
@@ -134,29 +125,36 @@ impl Judge<'_, '_> {
         }
         let mut changed: Vec<&Unit> = pool.into_values().flatten().collect();
         changed.sort_by_key(|unit| unit.line);
+        // An import that only gained names is still the same import (and one new import may take in several
+        // old ones, as `isort` merges them).
+        changed.retain(|unit| !new_plain.iter().any(|node| extends(unit, node)));
         for unit in changed {
             let now = new_plain
                 .iter()
                 .position(|node| node.kind == unit.kind && node.name == unit.name)
                 .or_else(|| new_plain.iter().position(|node| same_statement(unit, node)));
             let now = now.map(|at| new_plain.remove(at));
+            if now.is_some_and(|node| node.kind == unit.kind && only_gained_rows(unit, node)) {
+                continue;
+            }
             self.out.push(Finding::BlockChanged {
                 kind: unit.kind,
-                name: join(path, &unit.name, sep),
+                name: join(path, &display_name(unit), sep),
                 line: now.map(|node| node.line),
                 text: now.map(|node| self.lx.line_text(node.line)),
                 old_line: unit.line,
             });
         }
+        let replaceable = self.replaceable(old);
         for node in new_plain.into_iter().chain(new_keyed) {
-            let replaced = self.replaces(old, node);
+            let replaced = self.replaces(&replaceable, node);
             self.added(node, replaced, &join(path, &node.name, sep));
         }
     }
 
     /// An old test or container found again under the same key.
     fn matched(&mut self, unit: &Unit, node: &Node, name: &str) {
-        if unit.hash == node.hash {
+        if unit.hash == node.hash || only_gained_rows(unit, node) {
             return;
         }
         if node.kind == UnitKind::Test {
@@ -200,28 +198,43 @@ impl Judge<'_, '_> {
         }
     }
 
-    /// Whether `node` takes the name of an existing definition at its level, which in Python (and for
-    /// JavaScript function declarations) replaces it.
-    fn replaces(&self, old: &[Unit], node: &Node) -> Option<u32> {
-        let named = |kind: UnitKind| {
-            matches!(
-                kind,
+    /// The names at a level that a new definition of the same name would replace, with their lines: in Python
+    /// every definition's and every name an import binds (`def parse(s): return 42` after
+    /// `from mypkg import parse`); in JavaScript, function declarations'. Rust and Go reject such code.
+    fn replaceable<'u>(&self, old: &'u [Unit]) -> HashMap<&'u str, u32> {
+        let mut names = HashMap::new();
+        for unit in old {
+            match (self.lang, unit.kind) {
+                (Lang::Python, UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup)
+                | (Lang::JavaScript, UnitKind::Helper) => {
+                    names.entry(unit.name.as_str()).or_insert(unit.line);
+                }
+                (Lang::Python, UnitKind::Import) => {
+                    for item in &unit.names {
+                        names.entry(python_binding(&unit.name, item)).or_insert(unit.line);
+                    }
+                }
+                _ => {}
+            }
+        }
+        names
+    }
+
+    /// Whether a new unit replaces an existing definition (see [`Judge::replaceable`]).
+    fn replaces(&self, names: &HashMap<&str, u32>, node: &Node) -> Option<u32> {
+        let defines = match self.lang {
+            Lang::Python => matches!(
+                node.kind,
                 UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup
-            )
-        };
-        let applies = match self.lang {
-            Lang::Python => named(node.kind),
+            ),
             Lang::JavaScript => node.kind == UnitKind::Helper,
             Lang::Rust | Lang::Go => false,
         };
-        if !applies {
-            return None;
+        if defines {
+            names.get(node.name.as_str()).copied()
+        } else {
+            None
         }
-        old.iter()
-            .find(|unit| {
-                named(unit.kind) && unit.name == node.name && (self.lang == Lang::Python || unit.kind == node.kind)
-            })
-            .map(|unit| unit.line)
     }
 
     /// A unit with no old counterpart. `replaced`: the line of the old definition it replaces.

@@ -104,7 +104,10 @@ impl Finding {
                         "new {}{what} runs around existing tests: `{text}`",
                         unit_word(lang, *kind)
                     ),
-                    Speech::Zh => format!("新增的{}{what}会影响已有测试的运行:`{text}`", unit_word(lang, *kind)),
+                    Speech::Zh => {
+                        let what = if what.is_empty() { what } else { format!("{what} ") };
+                        format!("新增的{}{what}会影响已有测试的运行:`{text}`", unit_word(lang, *kind))
+                    }
                 }
             }
             Finding::MarkerAdded { kind, text, .. } => match lang {

@@ -1,14 +1,16 @@
 //! Go units: the top-level declarations of a `_test.go` file.
 //!
 //! `func TestXxx(t *testing.T)`, `BenchmarkXxx(*testing.B)`, `FuzzXxx(*testing.F)` (where `Xxx` does not start
-//! with a lower-case letter) and `ExampleXxx()` are tests, as `go test` collects them; `func init()` and
-//! `func TestMain(m *testing.M)` are setup; `import` is an import; other functions, methods, types, constants and
-//! variables initialized without a call are helpers; the rest (`package`, `var x = f()`) is other code. An
-//! example's hash covers its comments, because `// Output:` is what it checks.
+//! with a lower-case letter) and `ExampleXxx()` are tests, as `go test` collects them, and so are testify suite
+//! methods `TestXxx()`; `func init()`, `func TestMain(m *testing.M)`, suite hooks (`SetupTest`) and suite methods
+//! named like the suite's own checks (`Equal`, `T`) are setup; `import` is an import; other functions, methods,
+//! types, constants and variables initialized without a call are helpers; the rest (`package`, `var x = f()`, a
+//! blank import) is other code. An example's hash covers its comments, because `// Output:` is what it checks.
 
 use std::ops::Range;
 
-use super::braces::{first_line, leaf, line_of, span, statements};
+use super::braces::{first_line, leaf, statements};
+use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::norm::Norm;
 use super::{Node, UnitKind};
@@ -71,7 +73,10 @@ fn unit(lx: &Lexed, range: Range<usize>) -> Node {
         }
     };
     match lx.s(s) {
-        "import" => leaf(lx, UnitKind::Import, first_line(lx, s), s, range),
+        "import" => {
+            let import = imports::go(lx, s, range.end);
+            imports::classify(leaf(lx, UnitKind::Import, first_line(lx, s), s, range), import)
+        }
         "func" if lx.is(s + 1, b'(') => method(lx, range),
         "func" => func(lx, range),
         "type" | "const" => leaf(lx, UnitKind::Helper, ident_after(s + 1), s, range),
@@ -98,27 +103,20 @@ fn func(lx: &Lexed, range: Range<usize>) -> Node {
         .filter(|&close| lx.is(params, b'(') && close > params);
     let inside = close.map_or(params..params, |close| params + 1..close);
     let kind = kind_of(lx, name, inside);
-    if name.starts_with("Example") && kind == UnitKind::Test {
-        let mut norm = Norm::new(lx);
-        norm.tokens(range.start, range.end);
-        norm.comments(span(lx, &range));
-        return Node {
-            kind,
-            name: name.to_string(),
-            line: line_of(lx, s),
-            hash: norm.finish(),
-            shell_hash: None,
-            span: span(lx, &range),
-            children: Vec::new(),
-            gated: false,
-        };
-    }
+    let example = name.starts_with("Example") && kind == UnitKind::Test;
     let name = if name.is_empty() {
         first_line(lx, s)
     } else {
         name.to_string()
     };
-    leaf(lx, kind, name, s, range)
+    let mut node = leaf(lx, kind, name, s, range.clone());
+    if example {
+        let mut norm = Norm::new(lx);
+        norm.tokens(range.start, range.end);
+        norm.comments(node.span.clone());
+        node.hash = norm.finish();
+    }
+    node
 }
 
 /// Hooks of testify's suites, run around each suite method.
@@ -131,6 +129,51 @@ const SUITE_HOOKS: [&str; 8] = [
     "TearDownSubTest",
     "BeforeTest",
     "AfterTest",
+];
+
+/// Methods a testify suite gets from `suite.Suite` (its assertions, `T`, `Run`): a method of the same name on
+/// the suite type replaces them for every test of the suite.
+const SUITE_CHECKS: [&str; 40] = [
+    "T",
+    "SetT",
+    "SetS",
+    "Run",
+    "Require",
+    "Assert",
+    "Equal",
+    "EqualValues",
+    "EqualError",
+    "Exactly",
+    "NotEqual",
+    "True",
+    "False",
+    "Nil",
+    "NotNil",
+    "NoError",
+    "Error",
+    "ErrorIs",
+    "ErrorAs",
+    "ErrorContains",
+    "Contains",
+    "NotContains",
+    "Len",
+    "Empty",
+    "NotEmpty",
+    "Zero",
+    "NotZero",
+    "Greater",
+    "GreaterOrEqual",
+    "Less",
+    "LessOrEqual",
+    "InDelta",
+    "JSONEq",
+    "Panics",
+    "NotPanics",
+    "Same",
+    "ElementsMatch",
+    "Subset",
+    "Fail",
+    "FailNow",
 ];
 
 /// A method: a testify suite test (`func (s *Suite) TestX()`), a suite hook, or a helper. Named `Type.Method`.
@@ -146,7 +189,7 @@ fn method(lx: &Lexed, range: Range<usize>) -> Node {
     } else {
         ""
     };
-    let kind = if SUITE_HOOKS.contains(&method) {
+    let kind = if SUITE_HOOKS.contains(&method) || SUITE_CHECKS.contains(&method) {
         UnitKind::Setup
     } else if collected(method, "Test") {
         UnitKind::Test

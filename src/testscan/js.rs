@@ -12,7 +12,10 @@
 
 use std::ops::Range;
 
-use super::braces::{self, adjacent, arrow_at, first_line, leaf, statements};
+mod declaration;
+
+use super::braces::{self, arrow_at, first_line, leaf, statements};
+use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::{MAX_DEPTH, Node, UnitKind};
 
@@ -44,6 +47,16 @@ const HOOKS: [&str; 10] = [
 ];
 /// Objects whose method calls at statement level change how tests run: mocks, fake timers, custom matchers.
 const SETUP_OBJECTS: [&str; 4] = ["jest", "vi", "expect", "mock"];
+
+/// Whether `name` is one the test frameworks bind (often as globals): a declaration or import of it from
+/// elsewhere shadows the framework.
+pub(crate) fn framework_name(name: &str) -> bool {
+    TEST_ROOTS.contains(&name)
+        || CONTAINER_ROOTS.contains(&name)
+        || HOOKS.contains(&name)
+        || SETUP_OBJECTS.contains(&name)
+        || name == "assert"
+}
 
 /// Keywords after which a line cannot end a statement.
 const NO_END: [&str; 24] = [
@@ -128,14 +141,24 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     let other = || leaf(lx, UnitKind::Other, first_line(lx, range.start), s, range.clone());
     match word {
         "import" if !(lx.is(s + 1, b'(') || lx.is(s + 1, b'.')) => {
-            leaf(lx, UnitKind::Import, first_line(lx, range.start), s, range.clone())
+            let import = imports::js(lx, s, range.end);
+            imports::classify(
+                leaf(lx, UnitKind::Import, first_line(lx, range.start), s, range.clone()),
+                import,
+            )
         }
-        "const" | "let" | "var" => declaration(lx, s, range),
+        "const" | "let" | "var" => declaration::unit(lx, s, range),
         "function" | "async" if function_at(lx, s) => {
             let name = (s..range.end)
                 .find(|&i| lx.kind(i) == Some(TokKind::Ident) && !matches!(lx.s(i), "async" | "function"))
                 .map_or_else(String::new, |i| lx.s(i).to_string());
-            leaf(lx, UnitKind::Helper, name, s, range)
+            // `function it() {}` would shadow the framework's `it`: that is no helper.
+            let kind = if framework_name(&name) {
+                UnitKind::Other
+            } else {
+                UnitKind::Helper
+            };
+            leaf(lx, kind, name, s, range)
         }
         "class" | "abstract" => {
             let has_static = (s..range.end).any(|i| lx.is_word(i, "static"));
@@ -186,25 +209,38 @@ fn call(lx: &Lexed, s: usize, range: Range<usize>, depth: usize) -> Option<Node>
         chain.push(lx.s(i + 1));
         i += 2;
     }
+    let callee_len = chain.len();
+    // Argument lists, tagged templates and further members: `it.skipIf(x).each(table)('title', fn)`.
     let mut groups = Vec::new();
-    while i < range.end && (lx.is(i, b'(') || (lx.kind(i) == Some(TokKind::Str) && lx.s(i).starts_with('`'))) {
+    while i < range.end {
         if lx.is(i, b'(') {
             groups.push(i);
+            i = lx.skip(i);
+        } else if lx.kind(i) == Some(TokKind::Str) && lx.s(i).starts_with('`') {
+            i += 1;
+        } else if lx.is(i, b'.') && lx.kind(i + 1) == Some(TokKind::Ident) && !groups.is_empty() {
+            chain.push(lx.s(i + 1));
+            i += 2;
+        } else {
+            break;
         }
-        i = lx.skip(i);
     }
     if groups.is_empty() {
         return None;
     }
     let root = chain[0];
-    let has = |names: &[&str]| chain.iter().any(|part| names.contains(part));
-    let kind = if CONTAINER_ROOTS.contains(&root) || has(&["describe"]) {
+    let callee = &chain[..callee_len];
+    let has = |names: &[&str]| callee.iter().any(|part| names.contains(part));
+    // Playwright's `test.use(…)` and `test.describe.configure({ retries })` change how tests run.
+    let kind = if callee.last() == Some(&"configure") || (root == "test" && has(&["use"])) {
+        UnitKind::Setup
+    } else if CONTAINER_ROOTS.contains(&root) || has(&["describe"]) {
         UnitKind::Container
-    } else if has(&HOOKS) || (root == "test" && has(&["use"])) {
+    } else if has(&HOOKS) {
         UnitKind::Setup
     } else if TEST_ROOTS.contains(&root) {
         UnitKind::Test
-    } else if SETUP_OBJECTS.contains(&root) && chain.len() > 1 {
+    } else if SETUP_OBJECTS.contains(&root) && callee_len > 1 {
         UnitKind::Setup
     } else {
         return None;
@@ -218,7 +254,7 @@ fn call(lx: &Lexed, s: usize, range: Range<usize>, depth: usize) -> Option<Node>
             let children = block(lx, body.start, body.end, depth + 1);
             Some(braces::container(lx, name, s, range, body, children))
         }
-        UnitKind::Setup => Some(leaf(lx, kind, chain.join("."), s, range)),
+        UnitKind::Setup => Some(leaf(lx, kind, callee.join("."), s, range)),
         _ => Some(leaf(lx, kind, title(lx, &groups), s, range)),
     }
 }
@@ -263,90 +299,4 @@ fn callback_body(lx: &Lexed, groups: &[usize]) -> Option<Range<usize>> {
         }
     }
     None
-}
-
-/// `const`/`let`/`var`: an import if it binds `require(…)`; a helper if it binds a function or plain data (no
-/// call, assignment, `new` or `await` in it); other code otherwise (`var` always: it may rebind a name).
-fn declaration(lx: &Lexed, s: usize, range: Range<usize>) -> Node {
-    let name = if lx.kind(s + 1) == Some(TokKind::Ident) {
-        lx.s(s + 1).to_string()
-    } else {
-        first_line(lx, range.start)
-    };
-    let mut eq = s + 1;
-    while eq < range.end && !(lx.is(eq, b'=') && !lx.is(eq + 1, b'=') && !arrow_at(lx, eq)) {
-        eq = lx.skip(eq);
-    }
-    let init = eq + 1;
-    let requires = lx.is_word(init, "require") || (lx.is_word(init, "await") && lx.is_word(init + 1, "import"));
-    let kind = if requires {
-        UnitKind::Import
-    } else if lx.is_word(s, "var") {
-        UnitKind::Other
-    } else if init >= range.end || function_value(lx, init, range.end) || plain_data(lx, init, range.end) {
-        // `let x;` binds `undefined`, and `const`/`let` cannot rebind an existing name.
-        UnitKind::Helper
-    } else {
-        UnitKind::Other
-    };
-    let name = if kind == UnitKind::Import {
-        first_line(lx, range.start)
-    } else {
-        name
-    };
-    leaf(lx, kind, name, s, range)
-}
-
-/// Whether tokens `from..to` are a function expression: `function …`, `async (…) => …`, `x => …`, `(…): T => …`.
-fn function_value(lx: &Lexed, from: usize, to: usize) -> bool {
-    let start = if lx.is_word(from, "async") { from + 1 } else { from };
-    if lx.is_word(start, "function") {
-        return true;
-    }
-    if lx.kind(start) == Some(TokKind::Ident) {
-        return arrow_at(lx, start + 1);
-    }
-    if !(lx.is(start, b'(') || lx.is(start, b'<')) {
-        return false;
-    }
-    let mut k = start;
-    while k < to {
-        if arrow_at(lx, k) {
-            return true;
-        }
-        if lx.is(k, b';') || lx.is(k, b',') {
-            return false;
-        }
-        k = lx.skip(k);
-    }
-    false
-}
-
-/// Whether tokens `from..to` are data whose evaluation runs no code: no call, tagged template, template
-/// substitution, assignment, increment, `new`, `await`, `yield`, `delete` or `import`.
-fn plain_data(lx: &Lexed, from: usize, to: usize) -> bool {
-    (from..to.min(lx.toks.len())).all(|k| {
-        let callee_before = k > from
-            && (matches!(lx.kind(k - 1), Some(TokKind::Ident | TokKind::Str))
-                || lx.is(k - 1, b')')
-                || lx.is(k - 1, b']')
-                || lx.is(k - 1, b'>'));
-        let text = lx.s(k);
-        match lx.kind(k) {
-            Some(TokKind::Ident) => !matches!(text, "new" | "await" | "yield" | "delete" | "import" | "require"),
-            Some(TokKind::Str) if text.starts_with('`') => !text.contains("${") && !callee_before,
-            Some(TokKind::Punct) => match text {
-                "(" => !callee_before,
-                "=" => {
-                    arrow_at(lx, k)
-                        || (k > from && adjacent(lx, k - 1) && lx.is(k - 1, b'='))
-                        || (adjacent(lx, k) && lx.is(k + 1, b'='))
-                        || (k > from && adjacent(lx, k - 1) && matches!(lx.s(k - 1), "!" | "<" | ">"))
-                }
-                "+" | "-" => !(adjacent(lx, k) && lx.s(k + 1) == text),
-                _ => true,
-            },
-            _ => true,
-        }
-    })
 }

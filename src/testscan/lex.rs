@@ -12,7 +12,9 @@
 //! character cannot swallow the rest of the file.
 
 mod clike;
+mod js;
 mod python;
+mod rust;
 
 use super::Lang;
 
@@ -59,6 +61,8 @@ pub(crate) struct Lexed<'a> {
     partners: Vec<u32>,
     /// Byte offset where each line starts.
     line_starts: Vec<usize>,
+    /// Names of lists passed whole as tables of test cases (`parametrize("x", CASES)`, `.each(CASES)`).
+    pub(crate) tables: Vec<String>,
 }
 
 const NO_PARTNER: u32 = u32::MAX;
@@ -146,14 +150,17 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
     let partners = pair_brackets(text.as_bytes(), &cur.toks);
     let mut line_starts = vec![0];
     line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
-    Lexed {
+    let mut lexed = Lexed {
         lang,
         text,
         toks: cur.toks,
         comments: cur.comments,
         partners,
         line_starts,
-    }
+        tables: Vec::new(),
+    };
+    lexed.tables = super::table::names(&lexed);
+    lexed
 }
 
 /// Pairs `()`, `[]` and `{}`. A closer that matches an opener deeper in the stack closes it (the openers above
@@ -229,7 +236,10 @@ impl<'a> Cursor<'a> {
     pub(crate) fn token(&mut self, kind: TokKind, end: usize) {
         let end = end.clamp(self.i + 1, self.b.len().max(self.i + 1));
         let line = self.line;
-        self.line = self.line.saturating_add(self.lines_in(self.i, end));
+        // Only literals and continuations can hold a line break.
+        if matches!(kind, TokKind::Str | TokKind::Cont) {
+            self.line = self.line.saturating_add(self.lines_in(self.i, end));
+        }
         self.toks.push(Tok {
             kind,
             start: self.i,

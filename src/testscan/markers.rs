@@ -73,7 +73,8 @@ fn python(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
         ("SkipTest" | "Skipped", _) if (i.saturating_sub(3)..i).any(|k| lx.is_word(k, "raise")) => {
             Some((Skip, format!("raise {word}")))
         }
-        ("__test__", None) if lx.is(i + 1, b'=') && !lx.is(i + 2, b'=') => Some((Exclude, "__test__ =".into())),
+        // `__test__ = False` in a module or class, or `test_x.__test__ = False` on a function.
+        ("__test__", _) if lx.is(i + 1, b'=') && !lx.is(i + 2, b'=') => Some((Exclude, "__test__ =".into())),
         ("collect_ignore" | "collect_ignore_glob", None) => Some((Exclude, word.to_string())),
         _ => None,
     };

@@ -13,14 +13,21 @@
 //! recognized by their shape, and a unit's hash is taken over its normalized tokens, so reformatting and comment
 //! edits are not changes.
 //!
+//! What it does not see, being lexical: code that new definitions run as they are defined (a new test's
+//! decorator arguments or default values, a new `it(…)`'s title expression), side effects of the modules a test
+//! file imports, tests generated in loops or behind conditions (those statements are "other code": any change to
+//! them is reported, but not test by test), and frameworks beyond the common spellings (Ginkgo's `Describe`, for
+//! one, reads as other code).
+//!
 //! Layout: `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized
-//! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `markers`, `sig` + `compare` (signatures and
-//! findings), `finding` (what the model reads).
+//! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `imports` (modules and the names they bind),
+//! `markers`, `sig` + `compare` (signatures and findings), `finding` (what the model reads).
 
 mod braces;
 mod compare;
 mod finding;
 mod go;
+mod imports;
 mod js;
 mod lang;
 mod lex;
@@ -29,6 +36,7 @@ mod norm;
 mod python;
 mod rust;
 mod sig;
+mod table;
 #[cfg(test)]
 mod tests;
 
@@ -66,8 +74,8 @@ pub enum UnitKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     pub kind: UnitKind,
-    /// The function, class or module name; a JavaScript test's or block's title string; for imports and other
-    /// code, its first line.
+    /// The function, class or module name; a JavaScript test's or block's title string; for an import, the
+    /// module it imports from (see `names`); for other code, its first line.
     pub name: String,
     /// 1-based line of the unit's head (the `def`, `fn`, `func` or call), not of its decorators.
     pub line: u32,
@@ -78,8 +86,25 @@ pub struct Unit {
     /// test inside" is recognized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shell_hash: Option<String>,
+    /// For an import: the names it binds, sorted (its `name` is then the module). Adding names to an import is
+    /// not a change that needs reporting.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// For a unit holding a table of test cases (`parametrize`, `.each`, `#[case]`, a Go `[]struct{…}{…}`):
+    /// its hash without the rows, and each row's hash. A unit that only gained rows only gained tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<Table>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Unit>,
+}
+
+/// A unit's table of test cases, hashed row by row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// The unit's hash with every row cut out.
+    pub skeleton: String,
+    /// Each row's hash, in order.
+    pub rows: Vec<String>,
 }
 
 /// What a marker does to the tests it touches.
@@ -142,6 +167,8 @@ pub(crate) struct Node {
     /// Compiled or run only for tests (`#[cfg(test)] mod`, `if (import.meta.vitest)`): test code even inside a
     /// source file.
     pub(crate) gated: bool,
+    pub(crate) names: Vec<String>,
+    pub(crate) table: Option<Table>,
     pub(crate) children: Vec<Node>,
 }
 
@@ -153,6 +180,8 @@ impl Node {
             line: self.line,
             hash: self.hash,
             shell_hash: self.shell_hash,
+            names: self.names,
+            table: self.table,
             children: self.children.into_iter().map(Node::into_unit).collect(),
         }
     }

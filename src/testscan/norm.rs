@@ -4,7 +4,8 @@
 //! The hash is taken over the unit's tokens, one separator byte between them: comments and white space are gone.
 //! On top of that, the spellings formatters change freely are made equal: a trailing comma before a closing
 //! bracket (kept in Python and Rust when it makes a one-element tuple), quote style of a plain Python or
-//! JavaScript string (`'a'` and `"a"`), JavaScript's optional semicolons, and Python's line continuations. What formatters cannot change is kept:
+//! JavaScript string (`'a'` and `"a"`), JavaScript's optional semicolons and the parentheses around a lone arrow
+//! function parameter, and Python's line continuations. What formatters cannot change is kept:
 //! Python's block structure (each logical line carries its depth relative to the unit), and a line break right
 //! after a JavaScript or Go `return` (automatic semicolon insertion makes `return` + newline return nothing).
 
@@ -23,43 +24,87 @@ const HASH_HEX: usize = 16;
 pub(crate) struct Norm<'l, 'a> {
     lx: &'l Lexed<'a>,
     buf: Vec<u8>,
+    /// Token ranges left out (a table's rows), sorted and apart.
+    cuts: Vec<std::ops::Range<usize>>,
+}
+
+thread_local! {
+    /// A buffer kept between units, so hashing thousands of small units does not allocate thousands of times.
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Norm<'_, '_> {
+    fn drop(&mut self) {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        SCRATCH.with(|scratch| scratch.set(buf));
+    }
 }
 
 impl<'l, 'a> Norm<'l, 'a> {
     pub(crate) fn new(lx: &'l Lexed<'a>) -> Self {
-        Norm { lx, buf: Vec::new() }
+        let buf = SCRATCH.with(std::cell::Cell::take);
+        Norm {
+            lx,
+            buf,
+            cuts: Vec::new(),
+        }
     }
 
-    /// Adds tokens `from..to`.
+    /// Leaves token ranges `cuts` (sorted, apart) out of what `tokens` adds from now on.
+    pub(crate) fn cut(&mut self, cuts: Vec<std::ops::Range<usize>>) {
+        self.cuts = cuts;
+    }
+
+    /// Adds tokens `from..to`, less the cuts.
     pub(crate) fn tokens(&mut self, from: usize, to: usize) {
         let to = to.min(self.lx.toks.len());
-        for i in from..to {
-            let tok = self.lx.toks[i];
-            match tok.kind {
-                TokKind::Cont => continue,
-                TokKind::Punct if self.lx.is(i, b',') && self.trailing_comma(i, to) => continue,
-                // Formatters add or drop JavaScript's optional semicolons; a `return` before a line break is
-                // marked below, so the one place a line break ends a statement still counts.
-                TokKind::Punct
-                    if self.lx.lang == Lang::JavaScript
-                        && self.lx.is(i, b';')
-                        && !(i > from && self.lx.is_word(i - 1, "return")) =>
-                {
-                    continue;
+        let mut cut = self.cuts.partition_point(|range| range.end <= from);
+        let mut i = from;
+        while i < to {
+            match self.cuts.get(cut) {
+                Some(range) if range.start <= i => {
+                    i = i.max(range.end);
+                    cut += 1;
                 }
-                TokKind::Str if matches!(self.lx.lang, Lang::Python | Lang::JavaScript) => {
-                    push_string(&mut self.buf, self.lx.s(i));
+                _ => {
+                    self.token(i, from, to);
+                    i += 1;
                 }
-                _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
             }
-            self.buf.push(SEP);
-            let returns_nothing = matches!(self.lx.lang, Lang::JavaScript | Lang::Go)
-                && self.lx.is_word(i, "return")
-                && i + 1 < to
-                && self.lx.toks[i + 1].line > tok.end_line;
-            if returns_nothing {
-                self.buf.extend_from_slice(&[b';', SEP]);
+        }
+    }
+
+    /// Adds token `i` of the run `from..to`, normalized.
+    fn token(&mut self, i: usize, from: usize, to: usize) {
+        let tok = self.lx.toks[i];
+        if self.lone_arrow_parameter_paren(i) {
+            return;
+        }
+        match tok.kind {
+            TokKind::Cont => return,
+            TokKind::Punct if self.lx.is(i, b',') && self.trailing_comma(i, to) => return,
+            // Formatters add or drop JavaScript's optional semicolons; a `return` before a line break is marked
+            // below, so the one place a line break ends a statement still counts.
+            TokKind::Punct
+                if self.lx.lang == Lang::JavaScript
+                    && self.lx.is(i, b';')
+                    && !(i > from && self.lx.is_word(i - 1, "return")) =>
+            {
+                return;
             }
+            TokKind::Str if matches!(self.lx.lang, Lang::Python | Lang::JavaScript) => {
+                push_string(&mut self.buf, self.lx.s(i));
+            }
+            _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
+        }
+        self.buf.push(SEP);
+        let returns_nothing = matches!(self.lx.lang, Lang::JavaScript | Lang::Go)
+            && self.lx.is_word(i, "return")
+            && i + 1 < to
+            && self.lx.toks[i + 1].line > tok.end_line;
+        if returns_nothing {
+            self.buf.extend_from_slice(&[b';', SEP]);
         }
     }
 
@@ -86,6 +131,23 @@ impl<'l, 'a> Norm<'l, 'a> {
         let hash = digest(&self.buf);
         self.buf.clear();
         hash
+    }
+
+    /// Whether token `i` is a parenthesis around the one parameter of a JavaScript arrow function: `(x) => x` is
+    /// `x => x` (Prettier adds them).
+    fn lone_arrow_parameter_paren(&self, i: usize) -> bool {
+        if self.lx.lang != Lang::JavaScript {
+            return false;
+        }
+        let (open, close) = match (self.lx.is(i, b'('), self.lx.is(i, b')')) {
+            (true, _) => (i, i + 2),
+            (_, true) => (i.saturating_sub(2), i),
+            _ => return false,
+        };
+        self.lx.is(open, b'(')
+            && self.lx.partner(open) == Some(close)
+            && self.lx.kind(open + 1) == Some(TokKind::Ident)
+            && super::braces::arrow_at(self.lx, close + 1)
     }
 
     /// Whether the comma at `i` is a trailing one a formatter may add or drop: right before a closing bracket,
@@ -155,10 +217,12 @@ fn push_string(buf: &mut Vec<u8>, text: &str) {
 
 /// Truncated hex SHA-256 of `bytes`.
 pub(crate) fn digest(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let hash = Sha256::digest(bytes);
     let mut hex = String::with_capacity(HASH_HEX);
     for byte in hash.iter().take(HASH_HEX / 2) {
-        hex.push_str(&format!("{byte:02x}"));
+        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }
     hex
 }

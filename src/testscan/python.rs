@@ -4,7 +4,8 @@
 //! statements (a head, the lines indented under it, and `elif`/`else`/`except`/`finally` clauses), decorators
 //! into the statement they decorate. A `def` named `test…` is a test, at module level and in any class (pytest
 //! and unittest both collect by that prefix, and a mix-in's tests run in its subclasses); fixtures, pytest hooks,
-//! `load_tests` and the xunit setup/teardown methods are setup; other functions are helpers; classes are
+//! `load_tests`, the xunit setup/teardown methods and methods that replace unittest's own (`assertEqual`, `run`,
+//! `__init__`) are setup; other functions are helpers; classes are
 //! containers; imports are imports; a statement that is only a string (a docstring) is no unit at all; the rest
 //! is other code (it runs at import, so it can change what every test sees).
 
@@ -12,6 +13,7 @@ use super::braces::{line_of, span};
 use super::lex::{Lexed, TokKind};
 use super::norm::{self, Norm};
 use super::{MAX_DEPTH, Node, UnitKind};
+use super::{imports, table};
 
 /// Functions pytest, unittest and nose call around tests.
 const SETUP_NAMES: [&str; 19] = [
@@ -119,7 +121,10 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
     let def_at = if lx.is_word(t, "async") { t + 1 } else { t };
     let name_after = |i: usize| lx.s(i + 1).to_string();
     let (kind, name) = match lx.s(def_at) {
-        "def" if lx.is_word(def_at, "def") => (def_kind(lx, lines, start, head, lx.s(def_at + 1)), name_after(def_at)),
+        "def" if lx.is_word(def_at, "def") => (
+            def_kind(lx, lines, start, head, lx.s(def_at + 1), depth > 0),
+            name_after(def_at),
+        ),
         "class" if lx.is_word(t, "class") && depth < MAX_DEPTH => {
             return Some(class(lx, lines, start, head, end, depth, name_after(t)));
         }
@@ -129,16 +134,28 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
     };
     let mut norm = Norm::new(lx);
     hash_lines(&mut norm, lines, start..end, lines[head].depth);
-    Some(Node {
+    let hash = norm.finish();
+    drop(norm);
+    let rows = table::rows(lx, lines[start].first..lines[end - 1].end);
+    let table = (!rows.is_empty())
+        .then(|| table::digest(lx, &rows, |norm| hash_lines(norm, lines, start..end, lines[head].depth)));
+    let node = Node {
         kind,
         name,
         line: line_of(lx, def_at),
-        hash: norm.finish(),
+        hash,
         shell_hash: None,
         span: lines_span(lx, lines, start, end),
         children: Vec::new(),
         gated: false,
-    })
+        names: Vec::new(),
+        table,
+    };
+    if kind == UnitKind::Import {
+        let tokens = lines[start].first..lines[end - 1].end;
+        return Some(imports::classify(node, imports::python(lx, tokens)));
+    }
+    Some(node)
 }
 
 fn class(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth: usize, name: String) -> Node {
@@ -155,10 +172,13 @@ fn class(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, dept
         span: lines_span(lx, lines, start, end),
         children,
         gated: false,
+        names: Vec::new(),
+        table: None,
     }
 }
 
-fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str) -> UnitKind {
+/// The kind of a `def`; `in_class`: is it a method?
+fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str, in_class: bool) -> UnitKind {
     let decorated_by = |words: &[&str]| {
         lines[start..head]
             .iter()
@@ -167,6 +187,7 @@ fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str) -
     if decorated_by(&["fixture", "hookimpl", "yield_fixture"])
         || SETUP_NAMES.contains(&name)
         || name.starts_with("pytest_")
+        || overrides_framework(name, in_class)
     {
         UnitKind::Setup
     } else if name.starts_with("test") {
@@ -174,6 +195,24 @@ fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str) -
     } else {
         UnitKind::Helper
     }
+}
+
+/// Whether a definition named `name` replaces part of how tests run: in a class, unittest's assertion methods
+/// (`assertEqual`, `fail`), its machinery (`run`, `subTest`, `_callTestMethod`) and special methods (`__init__`
+/// even stops pytest collecting the class); in a module, `__getattr__`.
+fn overrides_framework(name: &str, in_class: bool) -> bool {
+    let camel_after = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    if !in_class {
+        return matches!(name, "__getattr__" | "__dir__");
+    }
+    camel_after("assert")
+        || camel_after("fail")
+        || (name.starts_with("__") && name.ends_with("__"))
+        || name.starts_with("_call")
+        || matches!(name, "run" | "debug" | "subTest" | "skipTest" | "defaultTestResult")
 }
 
 /// Hashes logical lines, each marked with its depth below `base`.

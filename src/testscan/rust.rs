@@ -3,12 +3,14 @@
 //! A `fn` with a test attribute (`#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(…)]`, …: any attribute
 //! whose last path segment names a test) is a test; `#[ctor]`/`#[dtor]` functions run around every test and are
 //! setup; `mod name { … }` and `proptest! { … }` are containers; `use`, `extern crate` and `mod name;` are imports;
-//! other items (functions, types, impls, consts, statics, `macro_rules!`) are helpers; item-level macro calls
-//! and inner attributes (`#![…]`) are other code.
+//! other items (functions, types, impls, consts, statics, `macro_rules!`) are helpers; item-level macro calls,
+//! inner attributes (`#![…]`) and a `macro_rules!` or `use` that takes the name of a check macro (`assert_eq`)
+//! are other code.
 
 use std::ops::Range;
 
 use super::braces::{self, closes_block, first_line, leaf, statements};
+use super::imports;
 use super::lex::{Lexed, TokKind};
 use super::{MAX_DEPTH, Node, UnitKind};
 
@@ -114,7 +116,7 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     };
     let attrs = attributes(lx, range.start, h);
     let attr_named = |names: &[&str]| attrs.iter().any(|attr| names.contains(&attribute_name(lx, attr)));
-    match word {
+    let mut node = match word {
         _ if inner_attribute(lx, range.start) => leaf(lx, UnitKind::Other, first_line(lx, range.start), h, range),
         "fn" => {
             let kind = if attr_named(&TEST_ATTRS) {
@@ -126,11 +128,7 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             };
             leaf(lx, kind, next_name(), h, range)
         }
-        "mod" if lx.is(h + 2, b'{') && depth < MAX_DEPTH => {
-            let mut node = block(lx, next_name(), h, h + 2, range, depth);
-            node.gated = attrs.iter().any(|attr| cfg_test(lx, attr));
-            node
-        }
+        "mod" if lx.is(h + 2, b'{') && depth < MAX_DEPTH => block(lx, next_name(), h, h + 2, range, depth),
         "mod" => {
             let kind = if lx.is(h + 2, b';') {
                 UnitKind::Import
@@ -139,11 +137,28 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             };
             leaf(lx, kind, next_name(), h, range)
         }
-        "use" | "extern" => leaf(lx, UnitKind::Import, first_line(lx, h), h, range),
+        "use" => {
+            let import = imports::rust(lx, h, range.end);
+            imports::classify(leaf(lx, UnitKind::Import, first_line(lx, h), h, range), import)
+        }
+        "extern" => leaf(lx, UnitKind::Import, first_line(lx, h), h, range),
         "proptest" if lx.is(h + 1, b'!') && lx.is(h + 2, b'{') && depth < MAX_DEPTH => {
             block(lx, "proptest!".to_string(), h, h + 2, range, depth)
         }
-        "macro_rules" => leaf(lx, UnitKind::Helper, next_name(), h, range),
+        "macro_rules" => {
+            // `macro_rules! assert_eq { … }` shadows the standard macro in the code after it.
+            let name = if lx.is(h + 1, b'!') {
+                lx.s(h + 2).to_string()
+            } else {
+                next_name()
+            };
+            let kind = if check_macro(&name) {
+                UnitKind::Other
+            } else {
+                UnitKind::Helper
+            };
+            leaf(lx, kind, name, h, range)
+        }
         _ if lx.is(h + 1, b'!') => leaf(lx, UnitKind::Other, format!("{word}!"), h, range),
         "struct" | "enum" | "union" | "trait" | "type" | "const" | "static" => {
             leaf(lx, UnitKind::Helper, next_name(), h, range)
@@ -154,7 +169,32 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             leaf(lx, UnitKind::Helper, name, h, range)
         }
         _ => leaf(lx, UnitKind::Other, first_line(lx, h), h, range),
-    }
+    };
+    node.gated = attrs.iter().any(|attr| cfg_test(lx, attr));
+    node
+}
+
+/// The macros tests check with: a new definition or import of one of these names replaces the real one.
+const CHECK_MACROS: [&str; 14] = [
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "assert_matches",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+    "unreachable",
+    "prop_assert",
+    "prop_assert_eq",
+    "prop_assert_ne",
+    "prop_assume",
+    "matches",
+];
+
+/// Whether `name` is one of the macros tests check with.
+pub(crate) fn check_macro(name: &str) -> bool {
+    CHECK_MACROS.contains(&name)
 }
 
 /// Whether an attribute is `cfg(test)`.

@@ -149,6 +149,20 @@ const CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "a name added to an existing import, the import reflowed, and a test that uses it",
+        edits: &[
+            (
+                "from mypkg.tokenizer import Token, tokenize\n",
+                "from mypkg.tokenizer import (\n    Token,\n    detokenize,\n    tokenize,\n)\n",
+            ),
+            (
+                END,
+                "\n\ndef test_round_trip():\n    assert detokenize(tokenize(\"a\")) == \"a\"\n",
+            ),
+        ],
+        expect: &[],
+    },
+    Case {
         name: "a new test inside an existing class",
         edits: &[(
             "    def test_message(self):",
@@ -156,7 +170,25 @@ const CASES: &[Case] = &[
         )],
         expect: &[],
     },
+    Case {
+        name: "a row added to a parametrize table",
+        edits: &[("    (\"a b\", 2),\n])", "    (\"a b\", 2),\n    (\"a b c\", 3),\n])")],
+        expect: &[],
+    },
     // Weakening edits.
+    Case {
+        name: "a row of a parametrize table changed",
+        edits: &[("    (\"a b\", 2),\n", "    (\"a b\", 1),\n")],
+        expect: &["changed test_count"],
+    },
+    Case {
+        name: "an item added to an expected list is no table row",
+        edits: &[(
+            "== [\"name\", \"op\", \"name\"]",
+            "in ([\"name\", \"op\", \"name\"], [])",
+        )],
+        expect: &["changed test_tokenize_simple"],
+    },
     Case {
         name: "a test body weakened",
         edits: &[(
@@ -219,6 +251,11 @@ const CASES: &[Case] = &[
         expect: &["block Helper approx"],
     },
     Case {
+        name: "a function that replaces an imported name",
+        edits: &[(END, "\n\ndef tokenize(text):\n    return []\n")],
+        expect: &["block Helper tokenize"],
+    },
+    Case {
         name: "a helper changed",
         edits: &[("    return abs(a - b) < TOLERANCE", "    return abs(a - b) < 1")],
         expect: &["block Helper approx"],
@@ -227,6 +264,22 @@ const CASES: &[Case] = &[
         name: "a module constant changed",
         edits: &[("TOLERANCE = 1e-6", "TOLERANCE = 1e9")],
         expect: &["block Other TOLERANCE = 1e-6"],
+    },
+    Case {
+        name: "an import pointed at another module",
+        edits: &[(
+            "from mypkg.tokenizer import Token, tokenize",
+            "from tests.fakes import Token, tokenize",
+        )],
+        expect: &["block Import mypkg.tokenizer (Token, tokenize)"],
+    },
+    Case {
+        name: "a new import that rebinds pytest",
+        edits: &[(
+            "import pytest\n",
+            "import pytest\nimport tests.lenient_pytest as pytest\n",
+        )],
+        expect: &["setup Other import tests.lenient_pytest as pytest"],
     },
     Case {
         name: "an import removed",
@@ -269,6 +322,30 @@ const CASES: &[Case] = &[
             "    @classmethod\n    def setUpClass(cls):\n        pass\n\n    def setUp(self):",
         )],
         expect: &["setup Setup TokenTests::setUpClass"],
+    },
+    Case {
+        name: "an assertion method overridden in a TestCase",
+        edits: &[(
+            "    def setUp(self):",
+            "    def assertEqual(self, first, second, msg=None):\n        pass\n\n    def setUp(self):",
+        )],
+        expect: &["setup Setup TokenTests::assertEqual"],
+    },
+    Case {
+        name: "an __init__ that stops pytest collecting a class",
+        edits: &[(
+            "    def setup_method(self):",
+            "    def __init__(self):\n        pass\n\n    def setup_method(self):",
+        )],
+        expect: &["setup Setup TestErrors::__init__"],
+    },
+    Case {
+        name: "a custom assertion helper in snake case is a helper",
+        edits: &[(
+            "    def test_eq(self):",
+            "    def assert_token(self, tok):\n        self.assertIsInstance(tok, Token)\n\n    def test_eq(self):",
+        )],
+        expect: &[],
     },
     Case {
         name: "module-level monkeypatching",
@@ -418,6 +495,14 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
+        name: "__test__ = False set on a test function",
+        edits: &[(END, "\ntest_float.__test__ = False\n")],
+        expect: &[
+            "setup Other test_float.__test__ = False",
+            "marker Exclude test_float.__test__ = False",
+        ],
+    },
+    Case {
         name: "markers in comments and strings do not count",
         edits: &[(
             "def test_float():\n",
@@ -439,10 +524,10 @@ fn python_units_have_the_expected_shape() {
     assert_eq!(
         shape,
         vec![
-            (UnitKind::Import, "import os", 2),
-            (UnitKind::Import, "import unittest", 3),
-            (UnitKind::Import, "import pytest", 5),
-            (UnitKind::Import, "from mypkg.tokenizer import Token, tokenize", 7),
+            (UnitKind::Import, "import", 2),
+            (UnitKind::Import, "import", 3),
+            (UnitKind::Import, "import", 5),
+            (UnitKind::Import, "mypkg.tokenizer", 7),
             (UnitKind::Other, "TOLERANCE = 1e-6", 9),
             (UnitKind::Helper, "approx", 12),
             (UnitKind::Setup, "sample", 17),
@@ -472,4 +557,53 @@ fn python_markers_on_their_lines() {
     let text = "import pytest\n\n@pytest.mark.skip\ndef test_a():\n    pytest.skip('x')\n\n# pytest.skip()\ns = 'pytest.skip()'\n";
     let found: Vec<(u32, MarkerKind)> = markers(Lang::Python, text).iter().map(|m| (m.line, m.kind)).collect();
     assert_eq!(found, vec![(3, MarkerKind::Skip), (5, MarkerKind::Skip)]);
+}
+
+/// A table of cases kept in a module constant and passed whole to `parametrize`.
+const NAMED_TABLE: &str = r#"import pytest
+from os import path
+from os import sep
+
+CASES = [
+    ("1", 1),
+    ("1+2", 3),
+]
+
+LIMITS = [1, 2]
+
+
+@pytest.mark.parametrize("text,want", CASES)
+def test_eval(text, want):
+    assert eval(text) == want
+"#;
+
+const NAMED_TABLE_CASES: &[Case] = &[
+    Case {
+        name: "isort merges two imports from one module",
+        edits: &[(
+            "from os import path\nfrom os import sep\n",
+            "from os import path, sep\n",
+        )],
+        expect: &[],
+    },
+    Case {
+        name: "a row added to the table",
+        edits: &[("    (\"1+2\", 3),\n", "    (\"1+2\", 3),\n    (\"2*3\", 6),\n")],
+        expect: &[],
+    },
+    Case {
+        name: "a row of the table changed",
+        edits: &[("    (\"1+2\", 3),\n", "    (\"1+2\", 4),\n")],
+        expect: &["block Other CASES = ["],
+    },
+    Case {
+        name: "an item added to a list that is no table",
+        edits: &[("LIMITS = [1, 2]", "LIMITS = [1, 2, 3]")],
+        expect: &["block Other LIMITS = [1, 2]"],
+    },
+];
+
+#[test]
+fn python_named_table() {
+    run_table(Lang::Python, Scope::TestFile, NAMED_TABLE, NAMED_TABLE_CASES);
 }
