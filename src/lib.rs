@@ -16,6 +16,7 @@ pub mod error;
 pub mod exit_codes;
 pub mod feedback;
 pub mod fsutil;
+pub mod giveup;
 pub mod guard;
 pub mod history;
 pub mod hook;
