@@ -60,6 +60,10 @@ pub struct GiveUp {
     pub sentence: String,
 }
 
+/// Give-ups in a row, with nothing changed in the working tree, that pause the loop as stalled (or the stall
+/// limit, if lower): the agent was told twice how to pause and did not, so it needs the user.
+pub const STALL_AFTER: u64 = 3;
+
 /// Most characters of the sentence kept for the history and the feedback.
 pub const SENTENCE_CHARS: usize = 200;
 

@@ -362,15 +362,67 @@ pub fn unchanged_tree(lang: Lang, streak: u64) -> String {
     }
 }
 
+/// The answer to a last message that gave up, asked the user or named a blocker without a pause or abort tag:
+/// nobody reads questions inside a loop, so pause if truly blocked, otherwise decide and keep going.
+pub fn give_up_guidance(lang: Lang, kind: crate::giveup::Kind, phrase: &str, streak: u64) -> String {
+    use crate::giveup::Kind;
+    let what = match (lang, kind) {
+        (Lang::En, Kind::GivingUp) => format!(
+            "You wrote \"{phrase}\": that reads as giving up, but you did not pause or abort, so the loop goes on."
+        ),
+        (Lang::En, Kind::AskingUser) => format!(
+            "You asked the user something (\"{phrase}\"), but nobody answers inside the loop: this message comes straight back to you."
+        ),
+        (Lang::En, Kind::ExternalBlocker) => {
+            format!("You named something outside your reach (\"{phrase}\") without pausing the loop.")
+        }
+        (Lang::Zh, Kind::GivingUp) => format!("你写了“{phrase}”:这像是在放弃,但你没有暂停或中止,所以循环会继续。"),
+        (Lang::Zh, Kind::AskingUser) => {
+            format!("你向用户提了问题(“{phrase}”),但循环中没有人会回答:这条消息会直接回到你这里。")
+        }
+        (Lang::Zh, Kind::ExternalBlocker) => format!("你提到了你无法处理的外部条件(“{phrase}”),但没有暂停循环。"),
+    };
+    let how = match (lang, kind) {
+        (Lang::En, Kind::AskingUser) => {
+            "Decide yourself with the most reasonable reading of the task and note the assumption; only if the user alone can decide, reply <loop-pause>your question</loop-pause>."
+        }
+        (Lang::En, _) => {
+            "If you are truly blocked on something only the user can give (credentials, access, a decision), reply <loop-pause>exactly what you need</loop-pause> so they can provide it and resume. Otherwise keep going: work around it (a mock, a local substitute, another approach) and make progress this iteration."
+        }
+        (Lang::Zh, Kind::AskingUser) => {
+            "请按对任务最合理的理解自行决定,并记下你的假设;只有当必须由用户决定时,才回复 <loop-pause>你的问题</loop-pause>。"
+        }
+        (Lang::Zh, _) => {
+            "如果你确实被只有用户能提供的东西阻塞(凭据、访问权限、决定),回复 <loop-pause>你具体需要什么</loop-pause>,以便用户提供后继续。否则请继续:绕过它(模拟、本地替代、换一种方法),在本次迭代中取得进展。"
+        }
+    };
+    let repeat = match lang {
+        _ if streak < 2 => String::new(),
+        Lang::En => format!(
+            " That is {streak} in a row: after {} with nothing changed, loopgate pauses the loop for the user.",
+            crate::giveup::STALL_AFTER
+        ),
+        Lang::Zh => format!(
+            "这已经是连续第 {streak} 次;连续 {} 次且没有任何修改时,loopgate 会暂停循环等待用户。",
+            crate::giveup::STALL_AFTER
+        ),
+    };
+    format!("{what} {how}{repeat}")
+}
+
 /// Why a loop was paused as stalled; also the report's detail line.
 pub fn stall_reason(lang: Lang, kind: Stall, count: u64) -> String {
     match (lang, kind) {
         (Lang::En, Stall::NoChange) => format!("no working-tree change in {count} iterations"),
         (Lang::En, Stall::SameFailure) => format!("the same failure {count} times in a row with nothing changed since"),
         (Lang::En, Stall::Plateau) => format!("no better score in {count} verifies"),
+        (Lang::En, Stall::GaveUp) => {
+            format!("the agent said it was blocked {count} times in a row without pausing, and changed nothing")
+        }
         (Lang::Zh, Stall::NoChange) => format!("{count} 次迭代中工作区没有变化"),
         (Lang::Zh, Stall::SameFailure) => format!("连续 {count} 次相同的失败,且之后没有任何修改"),
         (Lang::Zh, Stall::Plateau) => format!("{count} 次验证分数没有提高"),
+        (Lang::Zh, Stall::GaveUp) => format!("代理连续 {count} 次表示受阻却没有暂停,也没有做任何修改"),
     }
 }
 
@@ -380,6 +432,8 @@ pub enum Stall {
     NoChange,
     SameFailure,
     Plateau,
+    /// The agent kept giving up without a pause tag (`giveup`).
+    GaveUp,
 }
 
 /// How a verify run ended.

@@ -120,6 +120,9 @@ pub struct StateFields {
     /// Why the loop was paused, shown to the session that resumes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_reason: Option<String>,
+    /// Stops in a row whose last message gave up, asked the user or named a blocker without a tag (`giveup`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub give_up_streak: u64,
     /// What drives the loop when it is not a Claude Code session's Stop hook (absent then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver: Option<Driver>,
@@ -131,6 +134,10 @@ pub struct StateFields {
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Driver {
     Run { pid: u32 },
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn yes() -> bool {
@@ -186,6 +193,7 @@ impl Default for StateFields {
             last_fingerprint: None,
             same_failure_streak: 0,
             pause_reason: None,
+            give_up_streak: 0,
             driver: None,
         }
     }
@@ -200,6 +208,7 @@ impl StateFields {
         self.unchanged_streak = 0;
         self.same_failure_streak = 0;
         self.plateau_streak = 0;
+        self.give_up_streak = 0;
         std::mem::replace(&mut self.session_id, session.to_string())
     }
 }

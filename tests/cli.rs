@@ -13,6 +13,8 @@ mod snapshot;
 mod bad_input;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
+#[path = "cli/give_up.rs"]
+mod give_up;
 #[path = "cli/seal_store.rs"]
 mod seal_store;
 #[path = "cli/session_start.rs"]

@@ -31,7 +31,10 @@ fn corpus() -> Vec<Case> {
             };
             assert_eq!(give_up, kind.is_some(), "label and kind disagree: {line}");
             assert!(matches!(fields[2], "en" | "zh"), "bad lang: {line}");
-            assert!(matches!(fields[3], "holdout" | "dev" | "blind1" | "blind2" | "blind3"), "bad set: {line}");
+            assert!(
+                matches!(fields[3], "holdout" | "dev" | "blind1" | "blind2" | "blind3"),
+                "bad set: {line}"
+            );
             cases.push(Case {
                 give_up,
                 kind,
@@ -43,7 +46,10 @@ fn corpus() -> Vec<Case> {
             case.text.push_str(line);
             case.text.push('\n');
         } else {
-            assert!(line.is_empty() || line.starts_with('#'), "text before the first header: {line}");
+            assert!(
+                line.is_empty() || line.starts_with('#'),
+                "text before the first header: {line}"
+            );
         }
     }
     cases
@@ -60,7 +66,12 @@ fn score<'a>(cases: impl Iterator<Item = &'a Case>) -> (f64, f64, usize, Vec<Str
             (true, Some(_)) => tp += 1,
             (false, Some(g)) => {
                 fp += 1;
-                wrong.push(format!("false positive ({:?} on {:?}): {}", g.kind, g.phrase, case.text.trim()));
+                wrong.push(format!(
+                    "false positive ({:?} on {:?}): {}",
+                    g.kind,
+                    g.phrase,
+                    case.text.trim()
+                ));
             }
             (true, None) => {
                 fn_ += 1;
@@ -111,7 +122,10 @@ fn kinds_are_told_apart() {
     let kind = |text: &str| classify(text).map(|g| g.kind);
     assert_eq!(kind("I can't fix this test. I give up."), Some(Kind::GivingUp));
     assert_eq!(kind("Should I keep the old API?"), Some(Kind::AskingUser));
-    assert_eq!(kind("This needs credentials for the staging database."), Some(Kind::ExternalBlocker));
+    assert_eq!(
+        kind("This needs credentials for the staging database."),
+        Some(Kind::ExternalBlocker)
+    );
     assert_eq!(kind("我无法完成这个任务。"), Some(Kind::GivingUp));
     assert_eq!(kind("请问用哪个方案？"), Some(Kind::AskingUser));
     assert_eq!(kind("测试需要数据库的访问凭据。"), Some(Kind::ExternalBlocker));
@@ -166,5 +180,8 @@ fn empty_and_odd_input_is_handled() {
     for text in ["", "\n\n", "```", "`", "“", "?", "。", "I", "ı İ ß ﬁ 🙂 I give up 🙂"] {
         let _ = classify(text);
     }
-    assert_eq!(classify("ı İ 🙂 I give up 🙂").map(|g| g.phrase), Some("I give up".into()));
+    assert_eq!(
+        classify("ı İ 🙂 I give up 🙂").map(|g| g.phrase),
+        Some("I give up".into())
+    );
 }

@@ -44,10 +44,11 @@ pub fn at_stop(
         return Ok(None);
     };
     active.reconcile()?;
-    let observed = observe::observe(&mut active, transcript);
+    let mut observed = observe::observe(&mut active, transcript);
     let message = message();
     let fields = &active.seal.fields;
     let signal = signals::scan(&message, &fields.completion_promise);
+    observed.read(&message, &signal);
     let wants_verify = match &signal {
         Signal::Promise => true,
         Signal::None => fields.verify_on == VerifyOn::Always && fields.verify_command.is_some(),

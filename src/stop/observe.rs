@@ -1,9 +1,11 @@
 //! What loopgate notices at every stop, whatever the agent said: whether the working tree changed (for the
 //! stall breaker and the "nothing changed" call-out) and how many tokens the session used (for `--max-tokens`).
-//! Both are off when their limits are off, so a loop without them pays nothing here.
+//! Both are off when their limits are off, so a loop without them pays nothing here. A stop without a signal
+//! tag also notes whether the agent's message gave up, asked the user or named a blocker (`giveup`).
 
 use std::path::Path;
 
+use crate::giveup::GiveUp;
 use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
 use crate::{progress, tokens};
@@ -15,6 +17,8 @@ pub struct Observed {
     pub tree_changed: Option<bool>,
     /// `git diff --shortstat HEAD`, taken when the tree changed.
     pub diff_stat: Option<String>,
+    /// What the last message gave up on, when it carried no signal tag (set by the caller, see [`Observed::read`]).
+    pub give_up: Option<GiveUp>,
 }
 
 /// Updates the loop's progress and token counters in memory (persisted with the stop's other changes).
@@ -42,8 +46,22 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
 }
 
 impl Observed {
+    /// Notes a give-up in the agent's message; only a message without any signal tag is looked at.
+    pub fn read(&mut self, message: &str, signal: &crate::signals::Signal) {
+        if *signal == crate::signals::Signal::None {
+            self.give_up = crate::giveup::classify(message);
+        }
+    }
+
     /// Adds the observations to the iteration's record.
     pub fn annotate(&self, record: Record) -> Record {
+        let record = match &self.give_up {
+            Some(g) => record
+                .with("kind", g.kind.as_str())
+                .with("phrase", g.phrase.as_str())
+                .with("sentence", g.sentence.as_str()),
+            None => record,
+        };
         let Some(changed) = self.tree_changed else {
             return record;
         };
