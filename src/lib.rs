@@ -11,6 +11,7 @@
 pub mod args;
 pub mod cli;
 pub mod commands;
+pub mod detect;
 pub mod duration;
 pub mod error;
 pub mod exit_codes;

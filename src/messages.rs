@@ -300,6 +300,75 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
     )
 }
 
+/// What `--verify auto` chose, and why, printed by `setup` before the briefing.
+pub fn verify_detected(lang: Lang, found: &crate::detect::Detected) -> String {
+    let why = detect_reason(lang, &found.why);
+    let also = match (lang, found.also.is_empty()) {
+        (_, true) => String::new(),
+        (Lang::En, false) => format!(" Also found: `{}`.", found.also.join("`, `")),
+        (Lang::Zh, false) => format!("还找到了:`{}`。", found.also.join("`、`")),
+    };
+    match lang {
+        Lang::En => format!(
+            "[loopgate] --verify auto chose `{}`: {why}. It is sealed like any verify command.{also}",
+            found.command
+        ),
+        Lang::Zh => format!(
+            "[loopgate] --verify auto 选择了 `{}`:{why}。它与手动指定的验证命令一样被封存。{also}",
+            found.command
+        ),
+    }
+}
+
+/// The facts behind a `--verify auto` choice, as one clause (`Cargo.toml is a workspace, …`).
+pub fn detect_reason(lang: Lang, facts: &[crate::detect::Fact]) -> String {
+    use crate::detect::Fact;
+    let one = |fact: &Fact| match (lang, fact) {
+        (Lang::En, Fact::Recipe { file, target }) => format!("{file} has a `{target}` recipe"),
+        (Lang::En, Fact::Target { file, target }) => format!("{file} has a `{target}` target"),
+        (Lang::En, Fact::Cargo { workspace: true }) => "Cargo.toml is a workspace".into(),
+        (Lang::En, Fact::Cargo { workspace: false }) => "Cargo.toml is here".into(),
+        (Lang::En, Fact::Nextest { installed: true }) => ".config/nextest.toml configures cargo-nextest".into(),
+        (Lang::En, Fact::Nextest { installed: false }) => {
+            ".config/nextest.toml is there, but cargo-nextest is not installed".into()
+        }
+        (Lang::En, Fact::GoMod) => "go.mod is here".into(),
+        (Lang::En, Fact::NodeScript) => "package.json has a `test` script".into(),
+        (Lang::En, Fact::Lockfile { file, manager }) => format!("{file} says {manager}"),
+        (Lang::En, Fact::PackageManagerField { manager }) => format!("its packageManager field says {manager}"),
+        (Lang::En, Fact::NoLockfile) => "no lockfile names another package manager".into(),
+        (Lang::En, Fact::PytestConfig { file }) => format!("{file} configures pytest"),
+        (Lang::En, Fact::Conftest) => "conftest.py is here".into(),
+        (Lang::En, Fact::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
+        (Lang::En, Fact::Pyproject) => "pyproject.toml is here".into(),
+        (Lang::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
+        (Lang::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
+        (Lang::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
+        (Lang::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
+        (Lang::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
+        (Lang::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
+        (Lang::Zh, Fact::Cargo { workspace: true }) => "Cargo.toml 是一个 workspace".into(),
+        (Lang::Zh, Fact::Cargo { workspace: false }) => "存在 Cargo.toml".into(),
+        (Lang::Zh, Fact::Nextest { installed: true }) => ".config/nextest.toml 配置了 cargo-nextest".into(),
+        (Lang::Zh, Fact::Nextest { installed: false }) => "存在 .config/nextest.toml,但没有安装 cargo-nextest".into(),
+        (Lang::Zh, Fact::GoMod) => "存在 go.mod".into(),
+        (Lang::Zh, Fact::NodeScript) => "package.json 中有 `test` 脚本".into(),
+        (Lang::Zh, Fact::Lockfile { file, manager }) => format!("{file} 表明使用 {manager}"),
+        (Lang::Zh, Fact::PackageManagerField { manager }) => format!("packageManager 字段表明使用 {manager}"),
+        (Lang::Zh, Fact::NoLockfile) => "没有指明其他包管理器的锁文件".into(),
+        (Lang::Zh, Fact::PytestConfig { file }) => format!("{file} 配置了 pytest"),
+        (Lang::Zh, Fact::Conftest) => "存在 conftest.py".into(),
+        (Lang::Zh, Fact::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
+        (Lang::Zh, Fact::Pyproject) => "存在 pyproject.toml".into(),
+        (Lang::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
+        (Lang::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
+        (Lang::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
+        (Lang::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
+    };
+    let parts: Vec<String> = facts.iter().map(one).collect();
+    parts.join(if lang == Lang::Zh { "," } else { ", " })
+}
+
 /// A verify that exited 0 but ran no tests.
 pub fn no_tests_ran(lang: Lang, required: bool) -> String {
     match (lang, required) {

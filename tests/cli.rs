@@ -29,5 +29,7 @@ mod stop_decisions;
 mod tampering;
 #[path = "cli/terminal.rs"]
 mod terminal;
+#[path = "cli/verify_auto.rs"]
+mod verify_auto;
 #[path = "cli/user_text.rs"]
 mod user_text;

@@ -62,6 +62,8 @@ pub struct Config {
     pub score: Option<ScoreGate>,
     /// Set by `loopgate run`, which drives the loop itself; `None` for a Claude Code session's loop.
     pub driver: Option<Driver>,
+    /// What `--verify auto` chose and why (see [`Config::resolve_auto_verify`]); `verify` holds the command.
+    pub verify_detected: Option<crate::detect::Detected>,
 }
 
 #[derive(Parser)]
@@ -146,7 +148,20 @@ impl Config {
             max_tokens: args.max_tokens.filter(|&n| n > 0),
             score,
             driver: None,
+            verify_detected: None,
         })
+    }
+
+    /// Turns `--verify auto` into the command detected in `root` (or refuses: nothing fits); from here on it is
+    /// an ordinary verify command, sealed like a typed one.
+    pub fn resolve_auto_verify(&mut self, root: &std::path::Path) -> Result<(), Error> {
+        if self.verify.as_deref().map(str::trim) != Some(crate::detect::AUTO) {
+            return Ok(());
+        }
+        let found = crate::detect::detect(root).map_err(Error::Usage)?;
+        self.verify = Some(found.command.clone());
+        self.verify_detected = Some(found);
+        Ok(())
     }
 }
 
@@ -195,8 +210,13 @@ fn clap_line(err: &clap::Error) -> String {
 
 /// Runs `loopgate setup`.
 pub fn run(args: SetupArgs) -> Result<u8, Error> {
-    let config = Config::from_args(args, std::io::stdin().lock())?;
-    let started = start(&config, Project::for_terminal())?;
+    let mut config = Config::from_args(args, std::io::stdin().lock())?;
+    let project = Project::for_terminal();
+    config.resolve_auto_verify(&project.root)?;
+    let started = start(&config, project)?;
+    if let Some(found) = &config.verify_detected {
+        println!("{}\n", messages::verify_detected(config.lang, found));
+    }
     println!("{}", messages::briefing(&started.state, started.sealed_files));
     Ok(exit_codes::OK)
 }
@@ -247,6 +267,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         .with("session_id", config.session_id.as_str())
         .with("max_iterations", config.max_iterations)
         .with("sealed_files", sealed_files);
+    let record = match &config.verify_detected {
+        Some(found) => record.with("verify_detected", found.reason()),
+        None => record,
+    };
     let record = match config.driver {
         Some(driver) => record.with("driver", serde_json::to_value(driver).unwrap_or_default()),
         None => record,
