@@ -38,6 +38,14 @@ pub enum Error {
     Seal(SealError),
     History(HistoryError),
     Verify(VerifyError),
+    /// A checkpoint command found nothing to work on (no git, no checkpoints); the message says why.
+    NoCheckpoints(String),
+    /// `loopgate rollback` refused: a verify command is running (`what`: its pid and command, if known).
+    VerifyRunning {
+        what: Option<String>,
+    },
+    /// A git command behind the checkpoints failed.
+    Git(crate::checkpoint::GitError),
     /// Any other file operation; `action` reads after "failed to".
     Io {
         action: &'static str,
@@ -52,12 +60,14 @@ impl Error {
         match self {
             Self::Usage(_) => exit_codes::USAGE,
             Self::NoLoop { .. } => exit_codes::NO_LOOP,
-            Self::Conflict { .. } => exit_codes::CONFLICT,
+            Self::Conflict { .. } | Self::VerifyRunning { .. } => exit_codes::CONFLICT,
+            Self::NoCheckpoints(_) => exit_codes::NO_LOOP,
             Self::State(_)
             | Self::Seal(_)
             | Self::History(_)
             | Self::Verify(_)
             | Self::Io { .. }
+            | Self::Git(_)
             | Self::AgentStart { .. } => exit_codes::FAILURE,
         }
     }
@@ -96,6 +106,15 @@ impl fmt::Display for Error {
             Self::AgentStart { command, source, hint } => {
                 write!(f, "failed to start the agent `{command}`: {source}{hint}")
             }
+            Self::NoCheckpoints(why) => f.write_str(why),
+            Self::VerifyRunning { what: Some(what) } => write!(
+                f,
+                "a verify command is running in this project ({what}); roll back when it has finished (`loopgate status` shows the loop)"
+            ),
+            Self::VerifyRunning { what: None } => f.write_str(
+                "a verify command is running in this project; roll back when it has finished (`loopgate status` shows the loop)",
+            ),
+            Self::Git(err) => err.fmt(f),
             Self::State(err) => err.fmt(f),
             Self::Seal(err) => err.fmt(f),
             Self::History(err) => err.fmt(f),
@@ -122,6 +141,12 @@ impl From<SealError> for Error {
 impl From<HistoryError> for Error {
     fn from(err: HistoryError) -> Self {
         Self::History(err)
+    }
+}
+
+impl From<crate::checkpoint::GitError> for Error {
+    fn from(err: crate::checkpoint::GitError) -> Self {
+        Self::Git(err)
     }
 }
 

@@ -9,6 +9,7 @@
 //! the agent's message), `guard` (PreToolUse decisions) and `args` (splitting /pua-loop text).
 
 pub mod args;
+pub mod checkpoint;
 pub mod cli;
 pub mod commands;
 pub mod detect;
@@ -27,6 +28,7 @@ pub mod oracle;
 pub mod progress;
 pub mod project;
 pub mod report;
+pub mod running;
 pub mod score;
 pub mod seal;
 pub mod signals;
@@ -52,6 +54,15 @@ pub fn run(cli: Cli) -> u8 {
         Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),
         Command::Verify { json } => commands::verify::run(json),
         Command::Run(args) => commands::run::run(*args),
+        Command::Checkpoints { json, loop_id } => commands::checkpoints::run(json, loop_id.as_deref()),
+        Command::Diff {
+            from,
+            to,
+            stat,
+            json,
+            loop_id,
+        } => commands::diff::run(&from, to.as_deref(), stat, json, loop_id.as_deref()),
+        Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
         Command::Resume { session_id } => commands::resume::run(session_id),
     };

@@ -369,6 +369,21 @@ pub fn detect_reason(lang: Lang, facts: &[crate::detect::Fact]) -> String {
     parts.join(if lang == Lang::Zh { "," } else { ", " })
 }
 
+/// The line `setup` prints about checkpoints: on (and how to use them), or why not.
+pub fn checkpoints_at_setup(lang: Lang, setup: &crate::checkpoint::Setup) -> String {
+    use crate::checkpoint::Setup;
+    match (lang, setup) {
+        (Lang::En, Setup::On) => "[loopgate] Checkpoints: the working tree is saved at every stop (start = 0); `loopgate checkpoints` lists them, `loopgate diff N` compares, `loopgate rollback N` restores.".into(),
+        (Lang::En, Setup::Off) => "[loopgate] Checkpoints: off (`--no-checkpoints`).".into(),
+        (Lang::En, Setup::NotGit) => "[loopgate] Checkpoints: off, this project is not a git repository (they are git commits under refs/loopgate/).".into(),
+        (Lang::En, Setup::Failed(why)) => format!("[loopgate] Checkpoints: off for this loop, git failed: {why}"),
+        (Lang::Zh, Setup::On) => "[loopgate] 检查点:每次停止时保存工作区(开始时为 0);`loopgate checkpoints` 列出,`loopgate diff N` 比较,`loopgate rollback N` 恢复。".into(),
+        (Lang::Zh, Setup::Off) => "[loopgate] 检查点:已关闭(`--no-checkpoints`)。".into(),
+        (Lang::Zh, Setup::NotGit) => "[loopgate] 检查点:已关闭,此项目不是 git 仓库(检查点是 refs/loopgate/ 下的 git 提交)。".into(),
+        (Lang::Zh, Setup::Failed(why)) => format!("[loopgate] 检查点:本循环已关闭,git 出错:{why}"),
+    }
+}
+
 /// A verify that exited 0 but ran no tests.
 pub fn no_tests_ran(lang: Lang, required: bool) -> String {
     match (lang, required) {

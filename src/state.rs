@@ -123,6 +123,9 @@ pub struct StateFields {
     /// Stops in a row whose last message gave up, asked the user or named a blocker without a tag (`giveup`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub give_up_streak: u64,
+    /// Per-iteration checkpoints of the working tree (absent: off, or not a git work tree; see `checkpoint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<crate::checkpoint::Track>,
     /// What drives the loop when it is not a Claude Code session's Stop hook (absent then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver: Option<Driver>,
@@ -194,6 +197,7 @@ impl Default for StateFields {
             same_failure_streak: 0,
             pause_reason: None,
             give_up_streak: 0,
+            checkpoints: None,
             driver: None,
         }
     }

@@ -11,6 +11,8 @@ mod snapshot;
 
 #[path = "cli/bad_input.rs"]
 mod bad_input;
+#[path = "cli/checkpoints.rs"]
+mod checkpoints;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/give_up.rs"]
@@ -29,7 +31,7 @@ mod stop_decisions;
 mod tampering;
 #[path = "cli/terminal.rs"]
 mod terminal;
-#[path = "cli/verify_auto.rs"]
-mod verify_auto;
 #[path = "cli/user_text.rs"]
 mod user_text;
+#[path = "cli/verify_auto.rs"]
+mod verify_auto;

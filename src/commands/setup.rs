@@ -64,6 +64,8 @@ pub struct Config {
     pub driver: Option<Driver>,
     /// What `--verify auto` chose and why (see [`Config::resolve_auto_verify`]); `verify` holds the command.
     pub verify_detected: Option<crate::detect::Detected>,
+    /// Which checkpoints to keep at the end; `None` with `--no-checkpoints`.
+    pub checkpoints: Option<crate::checkpoint::Keep>,
 }
 
 #[derive(Parser)]
@@ -149,6 +151,7 @@ impl Config {
             score,
             driver: None,
             verify_detected: None,
+            checkpoints: (!args.no_checkpoints).then(|| args.keep_checkpoints.unwrap_or_default()),
         })
     }
 
@@ -218,6 +221,10 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
         println!("{}\n", messages::verify_detected(config.lang, found));
     }
     println!("{}", messages::briefing(&started.state, started.sealed_files));
+    println!(
+        "\n{}",
+        messages::checkpoints_at_setup(config.lang, &started.checkpoints)
+    );
     Ok(exit_codes::OK)
 }
 
@@ -226,6 +233,8 @@ pub struct Started {
     pub state: State,
     /// How many files the `--seal` globs matched.
     pub sealed_files: usize,
+    /// Whether the loop takes checkpoints (and why not).
+    pub checkpoints: crate::checkpoint::Setup,
 }
 
 /// Starts a loop in `project`, as `setup` does and `loopgate run` reuses: refuses or replaces the loop already
@@ -245,6 +254,7 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
+    let checkpoints = crate::checkpoint::start(&project, &mut state.fields, config.checkpoints);
     let seal = Seal {
         project_root: project.canonical_root(),
         fields: state.fields.clone(),
@@ -275,8 +285,17 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         Some(driver) => record.with("driver", serde_json::to_value(driver).unwrap_or_default()),
         None => record,
     };
+    let start_commit = state.fields.checkpoints.as_ref().and_then(|t| t.last.as_ref());
+    let record = match start_commit {
+        Some(taken) => record.with("checkpoint", taken.commit.as_str()),
+        None => record,
+    };
     active.record(&record)?;
-    Ok(Started { state, sealed_files })
+    Ok(Started {
+        state,
+        sealed_files,
+        checkpoints,
+    })
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.

@@ -9,7 +9,10 @@ const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 #[test]
 fn auto_picks_the_makefile_test_target_and_seals_it() {
     let p = Project::new()
-        .file("Makefile", "test:\n\t@grep -q fixed src.txt || { echo MAKE-TEST-RAN; exit 1; }\n")
+        .file(
+            "Makefile",
+            "test:\n\t@grep -q fixed src.txt || { echo MAKE-TEST-RAN; exit 1; }\n",
+        )
         .file("src.txt", "broken\n");
     let out = p.setup("S", "\"make src.txt say fixed\" --verify auto");
     out.stdout_contains("[loopgate] --verify auto chose `make test`: Makefile has a `test` target.")
