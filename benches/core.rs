@@ -130,6 +130,17 @@ fn make_tree(root: &Path, files: usize, total: usize) {
 /// them modified: one `git status` and the metadata of the changed paths.
 #[divan::bench(sample_count = 20)]
 fn progress_probe_git_10k_files(bencher: divan::Bencher) {
+    let dir = git_repo_10k();
+    for i in 0..3 {
+        std::fs::write(dir.path().join(format!("tests/d{i}/f{i}.rs")), "changed").expect("write");
+    }
+    bencher.bench(|| loopgate::progress::probe(black_box(dir.path())));
+}
+
+/// A git repository of 10,000 files (100 directories, 5 MiB) with one commit, its index refreshed after a second
+/// has passed: files written in the same second as the index are "racily clean" and git re-reads them at every
+/// status; in a real repository they are older.
+fn git_repo_10k() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     make_tree(dir.path(), 10_000, 10_000 * 512);
     let git = |args: &[&str]| {
@@ -148,14 +159,108 @@ fn progress_probe_git_10k_files(bencher: divan::Bencher) {
     git(&["init", "-q"]);
     git(&["add", "-A"]);
     git(&["commit", "-q", "-m", "tree"]);
-    // Files written in the same second as the index are "racily clean" and git re-reads them at every status;
-    // in a real repository they are older. Let a second pass and refresh the index, as any git command does.
     std::thread::sleep(std::time::Duration::from_millis(1100));
     git(&["update-index", "-q", "--refresh"]);
-    for i in 0..3 {
-        std::fs::write(dir.path().join(format!("tests/d{i}/f{i}.rs")), "changed").expect("write");
+    dir
+}
+
+/// A loop's fields with checkpoints on, after setup took checkpoint `0` in `root`.
+fn checkpointed_loop(root: &Path) -> loopgate::state::StateFields {
+    let mut fields = loopgate::state::StateFields {
+        loop_id: "lg-bench".into(),
+        ..Default::default()
+    };
+    let project = loopgate::project::Project {
+        root: root.to_path_buf(),
+    };
+    let setup = loopgate::checkpoint::start(&project, &mut fields, Some(loopgate::checkpoint::Keep::Best));
+    assert_eq!(setup, loopgate::checkpoint::Setup::On);
+    fields
+}
+
+/// A stop's checkpoint in a repository of 10,000 files when the agent changed three of them: `git add -A` into
+/// the private index, `write-tree`, `commit-tree`, `update-ref` (the fingerprint differs, so nothing is reused).
+#[divan::bench(sample_count = 20)]
+fn checkpoint_stop_tree_changed_10k_files(bencher: divan::Bencher) {
+    let dir = git_repo_10k();
+    let project = loopgate::project::Project {
+        root: dir.path().to_path_buf(),
+    };
+    let mut fields = checkpointed_loop(dir.path());
+    let mut round = 0u64;
+    bencher
+        .with_inputs(|| {
+            round += 1;
+            for i in 0..3 {
+                let path = dir.path().join(format!("tests/d{i}/f{i}.rs"));
+                std::fs::write(path, format!("changed in round {round}")).expect("write");
+            }
+            fields.iteration = round;
+            fields.tree_fingerprint = Some(format!("round {round}"));
+            fields.clone()
+        })
+        .bench_local_refs(|fields| {
+            let taken = loopgate::checkpoint::at_stop(&project, fields);
+            assert!(matches!(taken, Some(Ok(_))), "{taken:?}");
+        });
+}
+
+/// A stop's checkpoint when the tree fingerprint did not change: the last checkpoint is reused (one
+/// `git update-ref`).
+#[divan::bench(sample_count = 20)]
+fn checkpoint_stop_tree_unchanged_10k_files(bencher: divan::Bencher) {
+    let dir = git_repo_10k();
+    let project = loopgate::project::Project {
+        root: dir.path().to_path_buf(),
+    };
+    let mut fields = checkpointed_loop(dir.path());
+    fields.tree_fingerprint = Some("same".into());
+    if let Some(last) = fields.checkpoints.as_mut().and_then(|t| t.last.as_mut()) {
+        last.fingerprint = Some("same".into());
     }
-    bencher.bench(|| loopgate::progress::probe(black_box(dir.path())));
+    let mut round = 0u64;
+    bencher
+        .with_inputs(|| {
+            round += 1;
+            fields.iteration = round;
+            fields.clone()
+        })
+        .bench_local_refs(|fields| {
+            let taken = loopgate::checkpoint::at_stop(&project, fields);
+            assert!(matches!(taken, Some(Ok(_))), "{taken:?}");
+        });
+}
+
+/// Setup's first checkpoint (`0`) in a repository of 10,000 files: the user's index is copied for its stat
+/// cache, so only the changed files are hashed.
+#[divan::bench(sample_count = 10)]
+fn checkpoint_setup_10k_files(bencher: divan::Bencher) {
+    let dir = git_repo_10k();
+    let project = loopgate::project::Project {
+        root: dir.path().to_path_buf(),
+    };
+    let index = project.work_dir().join("checkpoint-index");
+    bencher
+        .with_inputs(|| {
+            let _ = std::fs::remove_file(&index);
+            loopgate::state::StateFields {
+                loop_id: "lg-bench".into(),
+                ..Default::default()
+            }
+        })
+        .bench_local_refs(|fields| {
+            let setup = loopgate::checkpoint::start(&project, fields, Some(loopgate::checkpoint::Keep::Best));
+            assert_eq!(setup, loopgate::checkpoint::Setup::On);
+        });
+}
+
+/// Give-up detection at a stop without a tag: a 2 KiB progress report (no give-up; every pattern is tried).
+#[divan::bench]
+fn classify_last_message_2k(bencher: divan::Bencher) {
+    let paragraph = "Fixed the off-by-one in `paginate()`: the last page was dropped when the total was an exact multiple of the page size. Added a regression test. ";
+    let message = paragraph.repeat(2048 / paragraph.len() + 1) + "Next I'll run the full suite.";
+    let _ = loopgate::giveup::classify("warm up the patterns");
+    bencher.bench(|| loopgate::giveup::classify(black_box(&message)));
 }
 
 /// The same probe outside git: a metadata walk of 10,000 files.
