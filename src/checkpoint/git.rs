@@ -13,6 +13,9 @@ use crate::project::Project;
 /// leaves `.claude/` out: loopgate's own files and Claude Code's settings are not the agent's work.
 pub const PATHSPEC: [&str; 3] = ["--", ".", ":(exclude).claude"];
 
+/// Settings for commands on the private index (see [`Git::command`]).
+const PRIVATE_INDEX_CONFIG: [&str; 4] = ["-c", "index.skipHash=true", "-c", "core.untrackedCache=true"];
+
 /// git, set up for one project.
 pub struct Git {
     root: PathBuf,
@@ -61,9 +64,11 @@ impl Git {
             .is_ok_and(|out| out.trim_ascii() == b"true")
     }
 
-    /// A git command with the private index.
+    /// A git command with the private index. Its index is written without a checksum and keeps an untracked
+    /// cache (what git's `feature.manyFiles` turns on): loopgate reads and writes it at every changed stop, and
+    /// nobody else ever reads it.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = self.base(args);
+        let mut cmd = self.base(&[&PRIVATE_INDEX_CONFIG[..], args].concat());
         cmd.env("GIT_INDEX_FILE", &self.index);
         cmd
     }

@@ -119,6 +119,10 @@ fn rollback_restores_an_iteration_saves_the_tree_first_and_is_recorded() {
     assert!(!p.exists("dir/two.txt") && !p.exists("dir"), "created after 1: removed");
     assert_eq!(p.read("kept.log"), "ignored\n", "ignored files stay");
     assert_eq!(user_view(&p), before);
+    p.loopgate(["history"])
+        .run()
+        .success()
+        .stdout_contains("rolled_back       to checkpoint 1, the tree before saved as save-1");
     let rolled = p.last_record("rolled_back");
     assert_eq!(
         (rolled["to"].as_str(), rolled["saved"].as_str()),
