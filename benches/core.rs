@@ -11,6 +11,7 @@ use loopgate::history;
 use loopgate::seal::SealedFiles;
 use loopgate::signals;
 use loopgate::state::State;
+use loopgate::summary::{self, CountScanner};
 use loopgate::verify;
 
 fn main() {
@@ -77,6 +78,45 @@ fn read_one_loop_of_history_100k(bencher: divan::Bencher) {
             .records
             .len()
     });
+}
+
+/// 100,000 lines of `cargo test` output: 100 test binaries of 999 tests and their `test result:` lines, some
+/// colored. What counting adds per verify when the runner feeds every line of the stream to the scanner.
+fn cargo_output_100k_lines() -> Vec<u8> {
+    let mut out = Vec::new();
+    for binary in 0..100 {
+        out.extend_from_slice(
+            format!("     Running unittests src/lib.rs (target/debug/deps/m{binary}-0123abcd)\n").as_bytes(),
+        );
+        for test in 0..996 {
+            let status = if test % 50 == 0 { "\x1b[32mok\x1b[0m" } else { "ok" };
+            out.extend_from_slice(format!("test module_{binary}::case_{test} ... {status}\n").as_bytes());
+        }
+        out.extend_from_slice(
+            b"\ntest result: ok. 996 passed; 0 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.01s\n",
+        );
+    }
+    out
+}
+
+/// The scanner fed line by line, as the verify runner would.
+#[divan::bench(sample_count = 20)]
+fn count_tests_cargo_output_100k_lines(bencher: divan::Bencher) {
+    let output = cargo_output_100k_lines();
+    bencher.bench(|| {
+        let mut scanner = CountScanner::new();
+        for line in black_box(&output).split(|&b| b == b'\n') {
+            scanner.feed_line(line);
+        }
+        scanner.finish()
+    });
+}
+
+/// `summary::counts` on the whole text, for comparison.
+#[divan::bench(sample_count = 20)]
+fn count_tests_cargo_output_100k_lines_whole_text(bencher: divan::Bencher) {
+    let output = String::from_utf8(cargo_output_100k_lines()).expect("utf-8");
+    bencher.bench(|| summary::counts(black_box(&output)));
 }
 
 /// The verify runner on `true` (spawn, capture, log, reap), to compare with spawning `sh -c true` directly below.

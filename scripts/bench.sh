@@ -29,6 +29,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export LOOPGATE_HOME="$work/loopgate-home"
 unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID
+# Every measured stop continues the turn the previous one blocked (`stop_hook_active: true`), hundreds of times
+# in a row: with Claude Code's stop-hook block cap off, each one is a plain block (the cap's count still runs).
+export CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0
 session=bench-session
 
 if $quick; then
@@ -78,7 +81,7 @@ stop_input() { # FILE PROJECT TRANSCRIPT with-message|without-message
 import json, sys
 path, cwd, transcript, mode = sys.argv[1:5]
 data = {"session_id": "bench-session", "transcript_path": transcript, "cwd": cwd, "hook_event_name": "Stop",
-        "stop_hook_active": False, "permission_mode": "default"}
+        "stop_hook_active": True, "prompt_id": "bench-prompt", "permission_mode": "default"}
 if mode == "with-message":
     data["last_assistant_message"] = "Still working on the parser; the offset fix is next."
 json.dump(data, open(path, "w"))
@@ -256,16 +259,20 @@ guard_input "$work/g-bash.json" "$work/nostall-msg" Bash '{"command":"cargo test
 guard_input "$work/g-write.json" "$work/nostall-msg" Write "{\"file_path\":\"$work/nostall-msg/src/lib.rs\",\"content\":\"fn main() {}\"}"
 guard_input "$work/g-deny.json" "$work/nostall-msg" Bash '{"command":"echo iteration: 99 > .claude/pua-loop.local.md"}'
 guard_input "$work/g-idle.json" "$work/idle" Bash '{"command":"cargo test"}'
+guard_input "$work/g-read.json" "$work/nostall-msg" Read "{\"file_path\":\"$work/nostall-msg/src/lib.rs\"}"
+guard_input "$work/g-read-idle.json" "$work/idle" Read "{\"file_path\":\"$work/idle/README.md\"}"
 # Sanity: the guard is on (the state-file write is denied, the others are allowed).
 "$bin" hook pre-tool-use < "$work/g-deny.json" | grep -q '"permissionDecision":"deny"' \
     || { echo "bench: the guard did not deny a write to the state file" >&2; exit 1; }
-for allowed in bash write idle; do
+for allowed in bash write idle read read-idle; do
     [ -z "$("$bin" hook pre-tool-use < "$work/g-$allowed.json")" ] || { echo "bench: the guard denied g-$allowed" >&2; exit 1; }
 done
 say "4/5 PreToolUse guard (hyperfine)"
 hyperfine "${runs[@]}" --style basic \
     --export-json "$out/guard.json" --export-markdown "$out/guard.md" \
     -n "guard: no loop" "$bin hook pre-tool-use < $work/g-idle.json" \
+    -n "guard: no loop, Read (any tool: the matcher is *)" "$bin hook pre-tool-use < $work/g-read-idle.json" \
+    -n "guard: loop, Read (not inspected; notes the tool call)" "$bin hook pre-tool-use < $work/g-read.json" \
     -n "guard: loop, Bash allowed" "$bin hook pre-tool-use < $work/g-bash.json" \
     -n "guard: loop, Write allowed" "$bin hook pre-tool-use < $work/g-write.json" \
     -n "guard: loop, Bash denied (writes the state file)" "$bin hook pre-tool-use < $work/g-deny.json" >&2

@@ -1,34 +1,42 @@
 #!/bin/sh
-# Installs the Claude Code CLI version the end-to-end suite is pinned to into .tools/ of this repository
-# (gitignored) and prints the path of the `claude` binary. Idempotent: does nothing when that version is
-# already there. The e2e tests find it at .tools/node_modules/.bin/claude (or $LOOPGATE_CLAUDE_BIN).
+# Installs the Claude Code CLI versions the end-to-end suite runs against (tests/e2e/claude-versions.txt, the
+# one list) into .tools/VERSION/ of this repository (gitignored) and prints the path of each `claude` binary,
+# one per line, in the list's order. Idempotent: a version already there is left alone. The e2e harness finds
+# VERSION's binary at .tools/VERSION/node_modules/.bin/claude (or at $LOOPGATE_CLAUDE_BIN).
 #
-#   scripts/install-claude.sh            # install if needed, print the path
-#   CLAUDE_CODE_VERSION=x.y.z scripts/install-claude.sh   # another version (the suite checks for its pin)
+#   scripts/install-claude.sh                   # every listed version
+#   scripts/install-claude.sh 2.1.330           # only these (each must be in the list)
 set -eu
 
-version=${CLAUDE_CODE_VERSION:-2.1.197}
 repo=$(cd "$(dirname "$0")/.." && pwd)
-tools="$repo/.tools"
-bin="$tools/node_modules/.bin/claude"
+list="$repo/tests/e2e/claude-versions.txt"
+listed=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+[ "$#" -gt 0 ] || set -- $listed
 
-installed() {
-    [ -x "$bin" ] && DISABLE_AUTOUPDATER=1 "$bin" --version 2>/dev/null | grep -q "^$version "
+installed() { # VERSION BIN
+    [ -x "$2" ] && DISABLE_AUTOUPDATER=1 "$2" --version 2>/dev/null | grep -q "^$1 "
 }
 
-if ! installed; then
-    if ! command -v npm >/dev/null 2>&1; then
-        echo "install-claude: npm is needed to install @anthropic-ai/claude-code@$version (install Node.js 18+ and npm)" >&2
-        exit 1
+for version in "$@"; do
+    if ! printf '%s\n' "$listed" | grep -qx "$version"; then
+        echo "install-claude: $version is not in $list; add it there first" >&2
+        exit 2
     fi
-    mkdir -p "$tools"
-    echo "install-claude: installing @anthropic-ai/claude-code@$version into $tools" >&2
-    npm install --prefix "$tools" --no-audit --no-fund --no-save --loglevel=error \
-        "@anthropic-ai/claude-code@$version" >&2
-    if ! installed; then
-        echo "install-claude: $bin is not a working Claude Code $version after npm install" >&2
-        exit 1
+    prefix="$repo/.tools/$version"
+    bin="$prefix/node_modules/.bin/claude"
+    if ! installed "$version" "$bin"; then
+        if ! command -v npm >/dev/null 2>&1; then
+            echo "install-claude: npm is needed to install @anthropic-ai/claude-code@$version (install Node.js 18+ and npm)" >&2
+            exit 1
+        fi
+        mkdir -p "$prefix"
+        echo "install-claude: installing @anthropic-ai/claude-code@$version into $prefix" >&2
+        npm install --prefix "$prefix" --no-audit --no-fund --no-save --loglevel=error \
+            "@anthropic-ai/claude-code@$version" >&2
+        if ! installed "$version" "$bin"; then
+            echo "install-claude: $bin is not a working Claude Code $version after npm install" >&2
+            exit 1
+        fi
     fi
-fi
-
-echo "$bin"
+    echo "$bin"
+done

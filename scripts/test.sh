@@ -1,8 +1,20 @@
 #!/bin/sh
-# The project's test command (README: "Run the tests"). Installs the Claude Code CLI version the end-to-end suite
-# is pinned to into .tools/ (once; needs npm), then runs every test: unit, command-line integration, and the
-# end-to-end suite that drives the real CLI against a scripted local model API. Extra arguments go to cargo test.
+# The project's test command (README: "Run the tests"). Installs the Claude Code CLI versions the end-to-end
+# suite runs against (tests/e2e/claude-versions.txt) into .tools/ (once; needs npm), runs every test — unit,
+# command-line integration and the end-to-end suite against the first listed version — then the end-to-end
+# suite again against each other listed version. Extra arguments go to every cargo test run.
+# With LOOPGATE_CLAUDE_BIN set, the end-to-end suite runs once, against that binary.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-claude.sh >/dev/null
-exec cargo test --locked --all-targets "$@"
+versions=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' tests/e2e/claude-versions.txt | grep -v '^$')
+first=$(printf '%s\n' "$versions" | head -n 1)
+if [ -n "${LOOPGATE_CLAUDE_BIN-}" ]; then
+    exec cargo test --locked --all-targets "$@"
+fi
+echo "== all tests (end-to-end against Claude Code $first)" >&2
+LOOPGATE_CLAUDE_VERSION=$first cargo test --locked --all-targets "$@"
+for version in $(printf '%s\n' "$versions" | tail -n +2); do
+    echo "== end-to-end suite against Claude Code $version" >&2
+    LOOPGATE_CLAUDE_VERSION=$version cargo test --locked --test e2e "$@"
+done

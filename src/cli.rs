@@ -12,6 +12,10 @@ pub use run::RunArgs;
 #[derive(Debug, Parser)]
 #[command(name = "loopgate", version, about, propagate_version = true)]
 pub struct Cli {
+    /// The project root, as the slash commands pass it (`${CLAUDE_PROJECT_DIR}`); empty is ignored
+    /// [default: $CLAUDE_PROJECT_DIR, else the nearest directory up from here with loopgate files].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub project_dir: Option<std::ffi::OsString>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -83,12 +87,37 @@ pub enum Command {
     },
     /// End the loop now and record `cancelled`.
     Cancel,
+    /// Accept changes to the oracle's sealed inputs as the new baseline (you only: the agent cannot).
+    Allow {
+        /// Files to accept as they are now. Without any, list what changed since the loop started.
+        #[arg(value_name = "PATH")]
+        paths: Vec<std::path::PathBuf>,
+        /// Accept the test counts of the last verify as the count ratchet's new baseline.
+        #[arg(long)]
+        counts: bool,
+        /// Accept every sealed input as it is now (the test counts included).
+        #[arg(long)]
+        all: bool,
+    },
+    /// Make `/pua-loop`, `/cancel-loop` and `/loop-status` work in Claude Code: install the plugin (hooks,
+    /// namespaced commands, skill) unless one is installed, and write the bare user-level commands.
+    Install(InstallArgs),
+    /// Remove exactly what `loopgate install` wrote (never a command file of your own).
+    Uninstall(InstallArgs),
     /// Adopt a paused or orphaned loop into the current Claude Code session.
     Resume {
         /// Session to bind the loop to (default: `$CLAUDE_CODE_SESSION_ID`).
         #[arg(long)]
         session_id: Option<String>,
     },
+}
+
+/// Flags of `loopgate install` and `loopgate uninstall`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct InstallArgs {
+    /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
+    #[arg(long, value_name = "PATH")]
+    pub claude: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -154,6 +183,19 @@ pub struct SetupArgs {
     /// Take no checkpoints of the working tree (`loopgate rollback` then has nothing to restore).
     #[arg(long, conflicts_with = "keep_checkpoints")]
     pub no_checkpoints: bool,
+    /// Do not seal the files that define what the verify command runs (its npm script, pytest.ini, conftest.py,
+    /// .cargo/config.toml, the Makefile recipe, scripts it names).
+    #[arg(long)]
+    pub no_closure_seal: bool,
+    /// Let the agent edit or delete existing tests (adding new tests is always allowed).
+    #[arg(long)]
+    pub no_test_seal: bool,
+    /// Accept a passing verify that ran fewer tests, or skipped more, than the most this loop has seen.
+    #[arg(long)]
+    pub no_count_ratchet: bool,
+    /// Accept skip / ignore / xfail / only markers added to the tests, and tests deleted.
+    #[arg(long)]
+    pub no_skip_check: bool,
     /// Language of the feedback and messages.
     #[arg(long, value_enum)]
     pub lang: Option<Lang>,

@@ -46,6 +46,11 @@ pub enum Error {
     },
     /// A git command behind the checkpoints failed.
     Git(crate::checkpoint::GitError),
+    /// An outside program (the Claude Code CLI for `loopgate install`) failed; `problem` says how.
+    Tool {
+        command: String,
+        problem: String,
+    },
     /// Any other file operation; `action` reads after "failed to".
     Io {
         action: &'static str,
@@ -68,7 +73,8 @@ impl Error {
             | Self::Verify(_)
             | Self::Io { .. }
             | Self::Git(_)
-            | Self::AgentStart { .. } => exit_codes::FAILURE,
+            | Self::AgentStart { .. }
+            | Self::Tool { .. } => exit_codes::FAILURE,
         }
     }
 }
@@ -119,6 +125,7 @@ impl fmt::Display for Error {
             Self::Seal(err) => err.fmt(f),
             Self::History(err) => err.fmt(f),
             Self::Verify(err) => err.fmt(f),
+            Self::Tool { command, problem } => write!(f, "failed to run `{command}`: {problem}"),
             Self::Io { action, path, source } => write!(f, "failed to {action} `{}`: {source}", path.display()),
         }
     }

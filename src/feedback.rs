@@ -4,9 +4,9 @@
 //! may live anywhere else.
 
 use crate::messages::{self, Event, Section};
+use crate::oracle::Breach;
 use crate::oracle::Run;
 use crate::project::Project;
-use crate::seal::FileChange;
 use crate::state::State;
 
 /// Lines of verify output shown to the model.
@@ -17,7 +17,7 @@ const TAIL_LINES: usize = 40;
 pub enum Failure<'a> {
     None,
     Verify { run: &'a Run, same_failure_streak: u64 },
-    Sealed(&'a [FileChange]),
+    Sealed(&'a Breach),
 }
 
 /// Facts for one block reason.
@@ -82,7 +82,7 @@ impl Reason<'_> {
                     run.outcome.tail_text(TAIL_LINES).trim_end()
                 ));
             }
-            Failure::Sealed(changes) => out.push(sealed_changes(lang, changes)),
+            Failure::Sealed(breach) => out.push(breach.render(lang)),
         }
         out.push(task_and_how_to_finish(self.state));
         out.join("\n\n")
@@ -94,26 +94,6 @@ impl Reason<'_> {
             .display()
             .to_string()
     }
-}
-
-/// The list of sealed files that changed, and how to undo each kind of change.
-pub fn sealed_changes(lang: crate::state::Lang, changes: &[FileChange]) -> String {
-    let list: Vec<String> = changes
-        .iter()
-        .map(|c| format!("- {} ({})", c.path(), c.kind()))
-        .collect();
-    let (added, restore): (Vec<&FileChange>, Vec<&FileChange>) =
-        changes.iter().partition(|c| matches!(c, FileChange::Added(_)));
-    format!(
-        "{}\n{}\n\n{}",
-        messages::section(lang, Section::SealedFiles),
-        list.join("\n"),
-        messages::restore_sealed(lang, &paths(&restore), &paths(&added))
-    )
-}
-
-fn paths<'a>(changes: &[&'a FileChange]) -> Vec<&'a str> {
-    changes.iter().map(|c| c.path()).collect()
 }
 
 /// The end of everything that hands the model its work: the task verbatim, then how to finish, pause or abort.

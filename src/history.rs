@@ -37,6 +37,8 @@ pub enum Status {
     SelfCheck,
     /// A verify run at a stop with `verify_on: always` that did not pass.
     VerifyFailed,
+    /// The user accepted changes to the oracle's sealed inputs (`loopgate allow`): `accepted`.
+    Allowed,
     /// `loopgate run` ran the agent command once (before the stop it leads to): `agent_exit`, `agent_signal`,
     /// `agent_timed_out`, `agent_ms`, `agent_tail`.
     AgentRun,
@@ -45,6 +47,12 @@ pub enum Status {
     GaveUp,
     /// `loopgate rollback` restored the working tree to a checkpoint: `to`, `saved`, `loop_of_checkpoint`.
     RolledBack,
+    /// loopgate let a stop through because one more block would pass Claude Code's stop-hook block cap; the loop
+    /// keeps running: `blocks_without_tool`, `cap`.
+    BlockCap,
+    /// A turn loopgate had blocked ended without coming back to the Stop hook (noticed at the session's next
+    /// stop or session start): `blocks_without_tool`, `cap`, `noticed_at`.
+    TurnEnded,
 }
 
 impl Status {
@@ -69,6 +77,9 @@ impl Status {
             Self::AgentRun => "agent_run",
             Self::GaveUp => "gave_up",
             Self::RolledBack => "rolled_back",
+            Self::Allowed => "allowed",
+            Self::BlockCap => "block_cap",
+            Self::TurnEnded => "turn_ended",
         }
     }
 

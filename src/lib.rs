@@ -5,12 +5,14 @@
 //! Layout: `cli` (clap structs) → `commands::*` (terminal commands) and `hook::*` (Claude Code hooks), built on
 //! the concepts `state` (the mirror file), `seal` (the authoritative oracle), `history` (append-only JSONL),
 //! `lifecycle` (find / reconcile / end a loop), `oracle` (judge a claim), `verify` (the process runner),
-//! `summary` (failure synthesis), `feedback` + `messages` (what the model and user read), `signals` (tags in
-//! the agent's message), `guard` (PreToolUse decisions) and `args` (splitting /pua-loop text).
+//! `summary` (failure synthesis and test counts), `ratchet` (the best test counts a loop has seen),
+//! `feedback` + `messages` (what the model and user read), `signals` (tags in the agent's message), `guard`
+//! (PreToolUse decisions) and `args` (splitting /pua-loop text).
 
 pub mod args;
 pub mod checkpoint;
 pub mod cli;
+pub mod closure;
 pub mod commands;
 pub mod detect;
 pub mod duration;
@@ -22,11 +24,13 @@ pub mod giveup;
 pub mod guard;
 pub mod history;
 pub mod hook;
+pub mod inventory;
 pub mod lifecycle;
 pub mod messages;
 pub mod oracle;
 pub mod progress;
 pub mod project;
+pub mod ratchet;
 pub mod report;
 pub mod running;
 pub mod score;
@@ -35,10 +39,12 @@ pub mod signals;
 pub mod state;
 pub mod stop;
 pub mod summary;
+pub mod testscan;
 pub mod tokens;
 pub mod trajectory;
 pub mod transcript;
 pub mod verify;
+pub mod walk;
 
 use std::io::Write;
 
@@ -64,7 +70,10 @@ pub fn run(cli: Cli) -> u8 {
         } => commands::diff::run(&from, to.as_deref(), stat, json, loop_id.as_deref()),
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
+        Command::Allow { paths, counts, all } => commands::allow::run(&paths, counts, all),
         Command::Resume { session_id } => commands::resume::run(session_id),
+        Command::Install(args) => commands::install::install(&args),
+        Command::Uninstall(args) => commands::install::uninstall(&args),
     };
     match result {
         Ok(code) => code,

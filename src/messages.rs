@@ -5,6 +5,9 @@
 
 use crate::state::Lang;
 
+pub mod breach;
+pub mod cap;
+
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub fn escalation(lang: Lang, rejections: u64) -> Option<&'static str> {
     Some(match (lang, rejections) {
@@ -73,14 +76,18 @@ pub fn event_name(lang: Lang, event: Event) -> &'static str {
         (Lang::En, Event::PromiseRejected) => "PROMISE REJECTED: the verify command failed",
         (Lang::En, Event::PromiseTimedOut) => "PROMISE REJECTED: the verify command timed out",
         (Lang::En, Event::VerifyTimedOut) => "verify command timed out",
-        (Lang::En, Event::SealBroken) => "PROMISE REJECTED: sealed files were changed",
+        (Lang::En, Event::SealBroken) => "PROMISE REJECTED: the oracle's sealed inputs were changed",
         (Lang::En, Event::VerifyFailed) => "verify command still failing",
+        (Lang::En, Event::CountsRegressed) => {
+            "REJECTED: the verify passed with fewer tests run, or more skipped, than before"
+        }
         (Lang::Zh, Event::Continue) => "尚未完成",
         (Lang::Zh, Event::PromiseRejected) => "承诺被拒绝:验证命令失败",
         (Lang::Zh, Event::PromiseTimedOut) => "承诺被拒绝:验证命令超时",
         (Lang::Zh, Event::VerifyTimedOut) => "验证命令超时",
-        (Lang::Zh, Event::SealBroken) => "承诺被拒绝:受保护的文件被修改",
+        (Lang::Zh, Event::SealBroken) => "承诺被拒绝:验证所依赖的受保护输入被修改",
         (Lang::Zh, Event::VerifyFailed) => "验证命令仍然失败",
+        (Lang::Zh, Event::CountsRegressed) => "被拒绝:验证通过了,但运行的测试比之前少或跳过的更多",
     }
 }
 
@@ -93,6 +100,8 @@ pub enum Event {
     SealBroken,
     VerifyFailed,
     VerifyTimedOut,
+    /// The verify passed, but the count ratchet rejected it.
+    CountsRegressed,
 }
 
 /// Section titles of the reason.
@@ -100,10 +109,8 @@ pub fn section(lang: Lang, name: Section) -> &'static str {
     match (lang, name) {
         (Lang::En, Section::Summary) => "Failure summary:",
         (Lang::En, Section::Task) => "Your task (unchanged):",
-        (Lang::En, Section::SealedFiles) => "Sealed files changed since the loop started:",
         (Lang::Zh, Section::Summary) => "失败摘要:",
         (Lang::Zh, Section::Task) => "你的任务(未变):",
-        (Lang::Zh, Section::SealedFiles) => "自循环开始以来被修改的受保护文件:",
     }
 }
 
@@ -111,7 +118,6 @@ pub fn section(lang: Lang, name: Section) -> &'static str {
 pub enum Section {
     Summary,
     Task,
-    SealedFiles,
 }
 
 /// Title of the verify output tail.
@@ -155,24 +161,6 @@ pub fn tampered(lang: Lang, what: &str) -> String {
     match lang {
         Lang::En => format!("TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."),
         Lang::Zh => format!("检测到篡改:{what}。已恢复受保护的验证设置,本循环仍由它判定。"),
-    }
-}
-
-/// How to undo changes to sealed files: restore changed and deleted ones from git, delete added ones.
-pub fn restore_sealed(lang: Lang, restore: &[&str], added: &[&str]) -> String {
-    let mut how = Vec::new();
-    if !restore.is_empty() {
-        how.push(format!("`git checkout -- {}`", restore.join(" ")));
-    }
-    if !added.is_empty() {
-        how.push(format!("`rm -- {}`", added.join(" ")));
-    }
-    let how = how.join(if lang == Lang::Zh { " 和 " } else { " and " });
-    match lang {
-        Lang::En => format!(
-            "These files are sealed: the oracle judges your work against them. Undo your changes ({how}) and change the code under test instead."
-        ),
-        Lang::Zh => format!("这些文件受保护:验证以它们为准。请撤销你的修改({how}),改为修改被测试的代码。"),
     }
 }
 
@@ -228,7 +216,12 @@ pub enum HandoverLabel {
 }
 
 /// What `loopgate setup` prints: the agent reads it as the start of its work.
-pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
+pub fn briefing(
+    state: &crate::state::State,
+    sealed_files: usize,
+    closure: (usize, usize),
+    tests: (usize, usize),
+) -> String {
     let f = &state.fields;
     let lang = f.lang;
     let none = if lang == Lang::Zh { "无" } else { "none" };
@@ -269,6 +262,7 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
             f.sealed.join(", ")
         ),
     };
+    let closure = breach::briefing(lang, &f.opt_out, closure, tests, f.verify_command.is_some());
     let (title, task, limits, files) = match lang {
         Lang::En => (
             "loop started",
@@ -293,7 +287,7 @@ pub fn briefing(state: &crate::state::State, sealed_files: usize) -> String {
         }
     };
     format!(
-        "[loopgate] {title}: `{}`\n\n{task}\n{}\n\n{verify}\n{limits}{sealed}{unbound}\n\n{}\n{files}",
+        "[loopgate] {title}: `{}`\n\n{task}\n{}\n\n{verify}\n{limits}{sealed}{closure}{unbound}\n\n{}\n{files}",
         f.loop_id,
         state.task.trim_end(),
         how_to_finish(lang, &f.completion_promise, f.verify_command.is_some()),
@@ -391,6 +385,38 @@ pub fn no_tests_ran(lang: Lang, required: bool) -> String {
         (Lang::En, false) => "Suspicious: the verify command passed but ran no tests.".into(),
         (Lang::Zh, true) => "验证命令以 0 退出,但没有运行任何测试,而本循环要求运行测试(`--require-tests`):这算失败。请确保测试被找到并运行。".into(),
         (Lang::Zh, false) => "可疑:验证命令通过了,但没有运行任何测试。".into(),
+    }
+}
+
+/// One count the test-count ratchet saw move the wrong way: `ran 40 → 37`, `skipped 0 → 3`.
+pub fn count_moved(lang: Lang, count: crate::ratchet::Count, best: u64, now: u64) -> String {
+    use crate::ratchet::Count;
+    match (lang, count) {
+        (Lang::En, Count::Ran) => format!("ran {best} → {now}"),
+        (Lang::En, Count::Skipped) => format!("skipped {best} → {now}"),
+        (Lang::Zh, Count::Ran) => format!("运行的测试 {best} → {now}"),
+        (Lang::Zh, Count::Skipped) => format!("跳过的测试 {best} → {now}"),
+    }
+}
+
+/// The user's one-line result of a pass the count ratchet rejected, with how to accept it.
+pub fn counts_result(lang: Lang, moved: &str) -> String {
+    match lang {
+        Lang::En => format!("exit 0, but {moved}; if that is intended, accept it with `loopgate allow --counts`"),
+        Lang::Zh => format!("以 0 退出,但 {moved};如果这是预期的,用 `loopgate allow --counts` 接受"),
+    }
+}
+
+/// A verify that exited 0 but ran fewer tests, or skipped more, than the loop has seen; `moved`
+/// is `ratchet::describe`'s list.
+pub fn counts_regressed(lang: Lang, moved: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "The verify command passed, but it ran fewer tests or skipped more than this loop has seen ({moved}), so the pass does not count. Deleting, skipping or ignoring a test does not finish the task: restore the tests and make them pass. Only the user can accept fewer tests (`loopgate allow --counts`, in their terminal)."
+        ),
+        Lang::Zh => format!(
+            "验证命令通过了,但运行的测试比本循环见过的少,或跳过的更多({moved}),因此这次通过不算数。删除、跳过或忽略测试并不能完成任务:请恢复这些测试并让它们通过。只有用户可以接受更少的测试(在其终端中运行 `loopgate allow --counts`)。"
+        ),
     }
 }
 

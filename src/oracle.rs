@@ -6,10 +6,14 @@ use crate::error::Error;
 use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
+use crate::ratchet;
 use crate::seal::{FileChange, SealedFiles};
-use crate::state::StateFields;
+use crate::state::{Check, StateFields};
 use crate::summary::{self, FailureSummary};
 use crate::verify::{self, VerifyOutcome, VerifyRequest};
+
+mod breach;
+pub use breach::Breach;
 
 /// How much of the output tail goes into a history record.
 const HISTORY_TAIL_BYTES: usize = 2048;
@@ -26,14 +30,16 @@ pub struct Run {
     pub passed: bool,
     /// Why an exit-0 run did not pass, or why a pass is suspicious; for the model and the user.
     pub note: Option<String>,
+    /// What the run's test counts moved the wrong way (the count ratchet); a pass with any is not one.
+    pub ratchet: Vec<ratchet::Moved>,
 }
 
 /// The oracle's answer.
 pub enum Verdict {
     /// No verify command is sealed: the loop runs on the honor system.
     Honor,
-    /// Sealed files were added, changed or deleted; the verify command did not run.
-    SealBroken(Vec<FileChange>),
+    /// The oracle's inputs moved (sealed files, the verify command's closure); the verify command did not run.
+    SealBroken(Breach),
     Pass(Run),
     Fail(Run),
 }
@@ -51,9 +57,9 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let Some(command) = fields.verify_command.clone() else {
         return Ok(Verdict::Honor);
     };
-    let changes = sealed_changes(active)?;
-    if !changes.is_empty() {
-        return Ok(Verdict::SealBroken(changes));
+    let breach = breach(active)?;
+    if !breach.is_empty() {
+        return Ok(Verdict::SealBroken(breach));
     }
     let mut log_path = active.project.verify_log_path(&fields.loop_id, iteration);
     if caller == Caller::SelfCheck {
@@ -73,7 +79,19 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let summary = summary::summarize(&text);
     let fingerprint = summary::fingerprint_of(&summary, &text);
     let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
-    let (passed, note) = assess(fields, &outcome, &summary, score);
+    let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
+    let ratchet = if passed && fields.checks(Check::Counts) {
+        fields.counts_best.check(summary.counts)
+    } else {
+        Vec::new()
+    };
+    if !ratchet.is_empty() {
+        passed = false;
+        note = Some(messages::counts_regressed(
+            fields.lang,
+            &ratchet::describe(fields.lang, &ratchet),
+        ));
+    }
     let run = Run {
         command,
         outcome,
@@ -82,6 +100,7 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         score,
         passed,
         note,
+        ratchet,
     };
     Ok(if run.passed {
         Verdict::Pass(run)
@@ -120,6 +139,25 @@ fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>)
     }
 }
 
+/// Everything that moved in the oracle's inputs since setup (or since the user last accepted it).
+pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
+    let root = &active.project.root;
+    let fields = &active.seal.fields;
+    let closure = match &active.seal.closure {
+        Some(closure) if fields.checks(Check::Closure) => closure.check(root),
+        _ => Vec::new(),
+    };
+    let tests = match active.store.load_inventory(&active.project)? {
+        Some(inventory) => inventory.check(root, |check| fields.checks(check)),
+        None => Vec::new(),
+    };
+    Ok(Breach {
+        sealed: sealed_changes(active)?,
+        closure,
+        tests,
+    })
+}
+
 /// Sealed files that differ from setup, sorted by path.
 pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
     let patterns = &active.seal.fields.sealed;
@@ -150,6 +188,19 @@ impl Run {
         messages::verify_result(lang, how, o.duration.as_secs_f64(), self.score)
     }
 
+    /// Records this run's test counts in the loop's ratchet (every verify counts, a failing one too) and as the
+    /// last counts seen (what `loopgate allow --counts` accepts).
+    pub fn observe(&self, fields: &mut StateFields) {
+        let counts = self.summary.counts;
+        let outcome = if self.outcome.passed() {
+            ratchet::Outcome::Passed
+        } else {
+            ratchet::Outcome::Failed
+        };
+        fields.counts_best.observe(counts, outcome);
+        fields.last_counts = counts.or(fields.last_counts);
+    }
+
     /// Adds the verify facts to a history record.
     pub fn annotate(&self, record: Record) -> Record {
         let o = &self.outcome;
@@ -171,5 +222,7 @@ impl Run {
             .with("zero_tests", self.summary.zero_tests)
             .with("score", self.score)
             .with("note", self.note.clone())
+            .with("counts", serde_json::to_value(self.summary.counts).unwrap_or_default())
+            .with("ratchet", serde_json::to_value(&self.ratchet).unwrap_or_default())
     }
 }

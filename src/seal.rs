@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::fsutil;
+use crate::inventory::Inventory;
 use crate::project::{Project, loopgate_home};
 use crate::state::{State, StateFields};
 
@@ -48,6 +49,13 @@ pub struct Seal {
     /// The most recent verify logs loopgate wrote (path relative to the project root), oldest first.
     #[serde(default)]
     pub logs: Vec<(String, FileMark)>,
+    /// The files that define what the verify command runs, with the digests of their sealed parts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closure: Option<crate::closure::Closure>,
+    /// The test files whose signatures the inventory holds (kept here too, so the guard knows them without
+    /// loading the inventory, which lives in its own file beside the seal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_files: Vec<String>,
 }
 
 impl Seal {
@@ -145,31 +153,38 @@ impl Store {
 
     /// The project's seal, if one exists (ended or not: the caller finishes ending an ended one).
     pub fn load(&self, project: &Project) -> Result<Option<Seal>, SealError> {
-        let path = self.path_for(project);
-        let Some(bytes) = fsutil::read_optional(&path).map_err(|source| SealError::Read {
-            path: path.clone(),
-            source,
-        })?
-        else {
-            return Ok(None);
-        };
-        let seal: Seal = serde_json::from_slice(&bytes).map_err(|e| SealError::Corrupt {
-            path: path.clone(),
-            problem: e.to_string(),
-        })?;
-        Ok(Some(seal))
+        read_json(&self.path_for(project))
     }
 
     /// Writes the seal privately (0700 directory, 0600 file) and atomically.
     pub fn save(&self, project: &Project, seal: &Seal) -> Result<(), SealError> {
-        let path = self.path_for(project);
+        self.write_json(&self.path_for(project), seal)
+    }
+
+    /// Where a project's test inventory lives: beside its seal.
+    pub fn inventory_path_for(&self, project: &Project) -> PathBuf {
+        self.path_for(project).with_extension("tests.json")
+    }
+
+    /// The project's test inventory, if one was taken.
+    pub fn load_inventory(&self, project: &Project) -> Result<Option<Inventory>, SealError> {
+        read_json(&self.inventory_path_for(project))
+    }
+
+    /// Writes the test inventory privately and atomically.
+    pub fn save_inventory(&self, project: &Project, inventory: &Inventory) -> Result<(), SealError> {
+        self.write_json(&self.inventory_path_for(project), inventory)
+    }
+
+    /// Writes `value` as JSON to `path` in the store, privately and atomically.
+    fn write_json(&self, path: &Path, value: &impl Serialize) -> Result<(), SealError> {
         let err = |source| SealError::Write {
-            path: path.clone(),
+            path: path.to_path_buf(),
             source,
         };
         create_private_dir(&self.dir).map_err(err)?;
-        let bytes = serde_json::to_vec_pretty(seal).map_err(|e| err(std::io::Error::other(e)))?;
-        fsutil::write_atomic(&path, &bytes, 0o600).map_err(err)
+        let bytes = serde_json::to_vec_pretty(value).map_err(|e| err(std::io::Error::other(e)))?;
+        fsutil::write_atomic(path, &bytes, 0o600).map_err(err)
     }
 
     /// First step of ending a loop: mark the seal ended so nothing obeys it again.
@@ -181,8 +196,9 @@ impl Store {
         self.save(project, &ended)
     }
 
-    /// Last step of ending a loop.
+    /// Last step of ending a loop (the inventory first: a seal without one is still whole).
     pub fn remove(&self, project: &Project) {
+        let _ = std::fs::remove_file(self.inventory_path_for(project));
         let _ = std::fs::remove_file(self.path_for(project));
     }
 
@@ -194,6 +210,13 @@ impl Store {
         };
         for entry in entries.flatten() {
             let path = entry.path();
+            if let Some(seal) = path.to_string_lossy().strip_suffix(".tests.json") {
+                // An inventory outlives its seal only after a crash: it is stale once the seal is gone.
+                if !Path::new(&format!("{seal}.json")).exists() {
+                    let _ = std::fs::remove_file(&path);
+                }
+                continue;
+            }
             let stale = match std::fs::read(&path)
                 .ok()
                 .and_then(|b| serde_json::from_slice::<Seal>(&b).ok())
@@ -206,6 +229,23 @@ impl Store {
             }
         }
     }
+}
+
+/// A JSON file of the store, if it exists.
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, SealError> {
+    let Some(bytes) = fsutil::read_optional(path).map_err(|source| SealError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?
+    else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| SealError::Corrupt {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        })
 }
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {

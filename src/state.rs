@@ -46,6 +46,21 @@ pub enum Lang {
     Zh,
 }
 
+/// A check on the oracle's inputs that setup turns on by default and the user may opt out of
+/// (`--no-closure-seal`, `--no-test-seal`, `--no-count-ratchet`, `--no-skip-check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// The files that define what the verify command runs (`package.json` scripts, `pytest.ini`, …).
+    Closure,
+    /// The existing tests: edits to them are rejected; new tests are welcome.
+    Tests,
+    /// A passing verify must run at least as many tests, and skip no more, than the most this loop has seen.
+    Counts,
+    /// Skip / ignore / xfail / only markers added, and tests deleted.
+    Skips,
+}
+
 /// The frontmatter fields. Optional fields default so that older or hand-trimmed files still load; the ones a
 /// loop cannot exist without (`loop_id`, `iteration`) are required and named in the error when missing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,9 +141,22 @@ pub struct StateFields {
     /// Per-iteration checkpoints of the working tree (absent: off, or not a git work tree; see `checkpoint`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoints: Option<crate::checkpoint::Track>,
+    /// The test-count ratchet: the most tests a verify of this loop ran, the fewest a passing one skipped.
+    #[serde(default, skip_serializing_if = "crate::ratchet::Best::is_unset")]
+    pub counts_best: crate::ratchet::Best,
+    /// The test counts of the last verify that printed a summary (what `loopgate allow --counts` accepts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_counts: Option<crate::summary::TestCounts>,
+    /// Checks of the oracle's inputs the user turned off at setup (all are on by default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opt_out: Vec<Check>,
     /// What drives the loop when it is not a Claude Code session's Stop hook (absent then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver: Option<Driver>,
+    /// loopgate's last block, while the turn it continued has not come back to the Stop hook (see
+    /// `stop::block_cap`: Claude Code's stop-hook block cap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_block: Option<crate::stop::block_cap::PendingBlock>,
 }
 
 /// A driver other than the Stop hook: `driver: {kind: run, pid: 4242}` for `loopgate run` (its process id, so
@@ -198,12 +226,21 @@ impl Default for StateFields {
             pause_reason: None,
             give_up_streak: 0,
             checkpoints: None,
+            counts_best: crate::ratchet::Best::default(),
+            last_counts: None,
+            opt_out: Vec::new(),
             driver: None,
+            pending_block: None,
         }
     }
 }
 
 impl StateFields {
+    /// Whether a check of the oracle's inputs is on for this loop.
+    pub fn checks(&self, check: Check) -> bool {
+        !self.opt_out.contains(&check)
+    }
+
     /// Hands the loop to `session` and sets it running again: a person (or a new session) stepped in, so the
     /// stall counters start over. Returns the session it belonged to before.
     pub fn adopt(&mut self, session: &str) -> String {
@@ -213,6 +250,7 @@ impl StateFields {
         self.same_failure_streak = 0;
         self.plateau_streak = 0;
         self.give_up_streak = 0;
+        self.pending_block = None;
         std::mem::replace(&mut self.session_id, session.to_string())
     }
 }

@@ -11,7 +11,11 @@
 //! The fingerprint hashes the *normalized* failure (numbers, durations, hex addresses, temp paths,
 //! timestamps and pids masked; test order ignored), so "the same failure as last time" is
 //! recognized although every run prints different timings.
+//!
+//! The test counts (`counts`: passed, failed, skipped, ignored from the runners' summary lines)
+//! come with the summary, and from a scanner the caller can feed the full output line by line.
 
+mod counts;
 mod fingerprint;
 mod generic;
 mod gotest;
@@ -22,6 +26,7 @@ mod rust;
 #[cfg(test)]
 mod tests;
 
+pub use counts::{CountScanner, TestCounts, counts};
 use parsers::{Failure, Found, Lines};
 
 /// Upper bound of [`FailureSummary::text`], in characters.
@@ -64,6 +69,11 @@ pub struct FailureSummary {
     /// The output says no test ran (`running 0 tests`, `no tests ran`, `[no test files]`, …) and
     /// nothing says one did: a pass like that is suspicious.
     pub zero_tests: bool,
+    /// The test counts the runners' summary lines report in this text (see [`counts`]); `None`
+    /// when no summary line was recognized. When the text is the head and tail of a longer
+    /// output, the summaries in the middle are missing: a [`CountScanner`] fed the whole stream
+    /// has the full count.
+    pub counts: Option<TestCounts>,
 }
 
 /// Summarizes a verify output (head, `…`, tail as lossy UTF-8; colors and `\r` are tolerated).
@@ -84,6 +94,10 @@ pub fn summarize(output: &str) -> FailureSummary {
     }
     let runner = runner.or_else(|| detected.first().copied()).unwrap_or(Runner::Generic);
     let zero = generic::zero_tests(&lines);
+    let mut scanner = CountScanner::new();
+    for line in lines.iter() {
+        scanner.feed_clean(line);
+    }
     let text = render(&found, zero);
     let errors = found
         .tests
@@ -97,6 +111,7 @@ pub fn summarize(output: &str) -> FailureSummary {
         failing_tests: found.tests.into_iter().map(|t| t.name).collect(),
         errors,
         zero_tests: zero.is_some(),
+        counts: scanner.finish(),
     }
 }
 

@@ -11,12 +11,18 @@ mod snapshot;
 
 #[path = "cli/bad_input.rs"]
 mod bad_input;
+#[path = "cli/block_cap.rs"]
+mod block_cap;
 #[path = "cli/checkpoints.rs"]
 mod checkpoints;
+#[path = "cli/closure.rs"]
+mod closure;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/give_up.rs"]
 mod give_up;
+#[path = "cli/install.rs"]
+mod install;
 #[path = "cli/seal_store.rs"]
 mod seal_store;
 #[path = "cli/session_start.rs"]

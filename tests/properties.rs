@@ -1,5 +1,6 @@
 //! Property tests for every parser loopgate runs on text it does not control: the hook JSON Claude Code sends,
-//! the state file's frontmatter, the `/pua-loop` argument splitter and the signal-tag scanner.
+//! the state file's frontmatter, the `/pua-loop` argument splitter, the signal-tag scanner, the test-count
+//! scanner and the block cap.
 //!
 //! Two kinds of property: nothing panics on any input (errors are one line), and round trips hold — a state
 //! rendered and parsed again is equal, its task byte for byte whatever it contains; a task made of safe words
@@ -13,6 +14,7 @@ use loopgate::args::{self, FlagSpec};
 use loopgate::hook::parse_input;
 use loopgate::signals::{self, Signal};
 use loopgate::state::{LoopStatus, State, VerifyOn};
+use loopgate::summary::{self, CountScanner, TestCounts};
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -494,5 +496,98 @@ proptest! {
             }
             other => prop_assert!(false, "expected an abort, got {:?} for {:?}", other, message),
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The test-count scanner
+// ---------------------------------------------------------------------------------------------------------
+
+/// Output made of the runners' summary fragments, numbers, escapes and any byte.
+fn runner_output() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(vec![
+            "test result: ok. ", "test result: FAILED. ", " passed", " failed", " ignored", " filtered out", "; ",
+            "    Starting 3 tests across 1 binary", "     Summary [   0.1s] ", " tests run: ", "3/6", " skipped",
+            " (1 slow, 1 leaky)", "=== RUN   T", "--- PASS: T", "--- FAIL: T/x", "--- SKIP: T", "    ", "Ran ",
+            " tests in 0.1s", "OK", "FAILED (failures=", "skipped=", ", ", ")", "(", "Tests:", " total", "Tests  ",
+            " | ", " todo", "# tests ", "# pass ", "ℹ fail ", " passing (1ms)", " pending", " failing", " in 0.1s",
+            "== ", " ==", " xfailed", " errors", "no tests ran", "=", "\x1b[31m", "\x1b[0m", "\r", "\n", "\r\n",
+        ]).prop_map(|s| s.as_bytes().to_vec()),
+        2 => (0u64..20).prop_map(|n| n.to_string().into_bytes()),
+        1 => Just(u64::MAX.to_string().into_bytes()),
+        1 => Just(b"18446744073709551616".to_vec()),
+        1 => any::<char>().prop_map(|c| c.to_string().into_bytes()),
+        1 => prop::collection::vec(any::<u8>(), 1..4),
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+}
+
+fn counts_strategy() -> impl Strategy<Value = TestCounts> {
+    (0u64..100_000, 0u64..1000, 0u64..1000, 0u64..1000).prop_map(|(p, f, s, i)| TestCounts::new(p, f, s, i))
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Any bytes: no panic, and the scanner fed line by line agrees with `counts` on the whole text and with
+    /// the failure summary's counts.
+    #[test]
+    fn count_scanner_never_panics_and_agrees_with_the_whole_text(bytes in runner_output()) {
+        let mut scanner = CountScanner::new();
+        for line in bytes.split(|&b| b == b'\n') {
+            scanner.feed_line(line);
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let whole = summary::counts(&text);
+        prop_assert_eq!(scanner.finish(), whole);
+        prop_assert_eq!(summary::summarize(&text).counts, whole);
+    }
+
+    /// A summary line each runner could print, with any numbers, colored or not, reads back as those numbers.
+    #[test]
+    fn printed_summaries_read_back(c in counts_strategy(), colored in any::<bool>(), noise in "[a-z .:]{0,30}") {
+        let (p, f, s, i) = (c.passed, c.failed, c.skipped, c.ignored);
+        let color = |text: String| if colored { format!("\x1b[1m\x1b[32m{text}\x1b[0m") } else { text };
+        let cases = [
+            (format!("test result: ok. {p} passed; {f} failed; {i} ignored; 0 measured; {s} filtered out; finished in 0.01s"),
+             TestCounts { skipped: 0, ..c }),
+            (format!("     Summary [   1.0s] {} tests run: {p} passed, {f} failed, {s} skipped", p + f),
+             TestCounts { ignored: 0, ..c }),
+            (format!("===== {f} failed, {p} passed, {s} skipped, {i} deselected in 0.12s ====="),
+             TestCounts { ignored: 0, ..c }),
+            (format!("Tests:       {f} failed, {s} skipped, {p} passed, {} total", p + f + s), TestCounts { ignored: 0, ..c }),
+            (format!("      Tests  {f} failed | {p} passed | {s} skipped ({})", p + f + s), TestCounts { ignored: 0, ..c }),
+        ];
+        for (line, expected) in cases {
+            let output = format!("{noise}\n{}\n{noise}\n", color(line.clone()));
+            prop_assert_eq!(summary::counts(&output), Some(expected), "{}", line);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The stop-hook block cap, read from `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` as Claude Code reads it (JS `parseInt`)
+// ---------------------------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Never panics; a leading integer (after white space and a sign) is the cap, zero or less is none, anything
+    /// else is the default of 8.
+    #[test]
+    fn block_cap_reads_a_leading_integer(
+        space in "[ \t\n]{0,3}",
+        sign in prop::sample::select(vec!["", "+", "-"]),
+        number in 0u64..100_000,
+        rest in nasty_text(),
+    ) {
+        use loopgate::stop::block_cap::{DEFAULT_CAP, cap_from};
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let text = format!("{space}{sign}{number}{rest}");
+        let expected = if sign == "-" || number == 0 { None } else { Some(number) };
+        prop_assert_eq!(cap_from(Some(&text)), expected, "{:?}", text);
+        let not_a_number = format!("{space}{sign}x{rest}");
+        prop_assert_eq!(cap_from(Some(&not_a_number)), Some(DEFAULT_CAP));
     }
 }

@@ -1,9 +1,11 @@
 //! Terminal commands, one module each. Each returns the exit code to end with, or an error that maps to one.
 
+pub mod allow;
 pub mod cancel;
 pub mod checkpoints;
 pub mod diff;
 pub mod history;
+pub mod install;
 pub mod resume;
 pub mod rollback;
 pub mod run;

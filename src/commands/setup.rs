@@ -17,8 +17,11 @@ use crate::messages;
 use crate::project::Project;
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, Driver, Lang, State, StateFields, VerifyOn};
+use crate::state::{self, Check, Driver, Lang, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
+
+mod sealing;
+use sealing::Sealed;
 
 /// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
 /// above it, or Claude Code kills the hook mid-verify.
@@ -66,6 +69,8 @@ pub struct Config {
     pub verify_detected: Option<crate::detect::Detected>,
     /// Which checkpoints to keep at the end; `None` with `--no-checkpoints`.
     pub checkpoints: Option<crate::checkpoint::Keep>,
+    /// Checks of the oracle's inputs turned off (`--no-closure-seal` and friends).
+    pub opt_out: Vec<Check>,
 }
 
 #[derive(Parser)]
@@ -88,6 +93,12 @@ impl Config {
 
     fn validate(args: SetupArgs) -> Result<Self, Error> {
         let usage = |m: String| Err(Error::Usage(m));
+        let args_flags = [
+            (args.no_closure_seal, Check::Closure),
+            (args.no_test_seal, Check::Tests),
+            (args.no_count_ratchet, Check::Counts),
+            (args.no_skip_check, Check::Skips),
+        ];
         let task = args.task.join(" ");
         if task.trim().is_empty() {
             return usage(
@@ -152,6 +163,7 @@ impl Config {
             driver: None,
             verify_detected: None,
             checkpoints: (!args.no_checkpoints).then(|| args.keep_checkpoints.unwrap_or_default()),
+            opt_out: opt_outs(&args_flags),
         })
     }
 
@@ -166,6 +178,11 @@ impl Config {
         self.verify_detected = Some(found);
         Ok(())
     }
+}
+
+/// The checks whose `--no-…` flag is set.
+fn opt_outs(flags: &[(bool, Check)]) -> Vec<Check> {
+    flags.iter().filter(|(set, _)| *set).map(|(_, check)| *check).collect()
 }
 
 /// Splits the stdin text and lets the command-line flags fill in what it does not say.
@@ -200,6 +217,10 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
         seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
         require_tests: parsed.require_tests || cli.require_tests,
+        no_closure_seal: parsed.no_closure_seal || cli.no_closure_seal,
+        no_test_seal: parsed.no_test_seal || cli.no_test_seal,
+        no_count_ratchet: parsed.no_count_ratchet || cli.no_count_ratchet,
+        no_skip_check: parsed.no_skip_check || cli.no_skip_check,
         ..parsed
     })
 }
@@ -220,7 +241,15 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
     if let Some(found) = &config.verify_detected {
         println!("{}\n", messages::verify_detected(config.lang, found));
     }
-    println!("{}", messages::briefing(&started.state, started.sealed_files));
+    println!(
+        "{}",
+        messages::briefing(
+            &started.state,
+            started.sealed_files,
+            started.closure_files,
+            started.tests
+        )
+    );
     println!(
         "\n{}",
         messages::checkpoints_at_setup(config.lang, &started.checkpoints)
@@ -235,6 +264,10 @@ pub struct Started {
     pub sealed_files: usize,
     /// Whether the loop takes checkpoints (and why not).
     pub checkpoints: crate::checkpoint::Setup,
+    /// How many files of the verify command's closure exist, and how many it names (absent ones included).
+    pub closure_files: (usize, usize),
+    /// How many test files and tests are sealed.
+    pub tests: (usize, usize),
 }
 
 /// Starts a loop in `project`, as `setup` does and `loopgate run` reuses: refuses or replaces the loop already
@@ -244,25 +277,29 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     store.clean_stale();
     let _lock = super::lock(&project)?;
     replace_existing(&project, config)?;
-    let files = SealedFiles::new(&config.seal).map_err(Error::Usage)?;
-    let hashes = files.hash_all(&project.root).map_err(|source| Error::Io {
-        action: "hash sealed files under",
-        path: project.root.clone(),
-        source,
-    })?;
+    let sealed = Sealed::take(config, &project.root)?;
     let mut state = new_state(config);
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
     let checkpoints = crate::checkpoint::start(&project, &mut state.fields, config.checkpoints);
+    let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
+    if let Some(inventory) = &sealed.inventory {
+        store.save_inventory(&project, inventory)?;
+    }
     let seal = Seal {
         project_root: project.canonical_root(),
         fields: state.fields.clone(),
         task: state.task.clone(),
-        files: hashes,
+        files: sealed.files,
         ended: false,
         history: None,
         logs: Vec::new(),
+        closure: sealed.closure,
+        test_files: sealed
+            .inventory
+            .map(|i| i.files.into_keys().collect())
+            .unwrap_or_default(),
     };
     let sealed_files = seal.files.len();
     let mut active = ActiveLoop {
@@ -276,7 +313,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         .with("verify_command", config.verify.clone())
         .with("session_id", config.session_id.as_str())
         .with("max_iterations", config.max_iterations)
-        .with("sealed_files", sealed_files);
+        .with("sealed_files", sealed_files)
+        .with("closure_files", closure_files.0)
+        .with("test_files", tests.0)
+        .with("tests", tests.1);
     let record = match &config.verify_detected {
         Some(found) => record.with("verify_detected", found.reason()),
         None => record,
@@ -295,6 +335,8 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         state,
         sealed_files,
         checkpoints,
+        closure_files,
+        tests,
     })
 }
 
@@ -345,6 +387,7 @@ fn new_state(config: &Config) -> State {
         max_tokens: config.max_tokens,
         score: config.score.clone(),
         driver: config.driver,
+        opt_out: config.opt_out.clone(),
         ..StateFields::default()
     };
     State {

@@ -3,6 +3,8 @@
 //! Everything shown comes from the seal (authoritative) and the history; the state file is not trusted here
 //! either. With no loop running, the outcome of the last loop is shown instead.
 
+mod inputs;
+
 use serde_json::{Value, json};
 
 use crate::error::Error;
@@ -36,7 +38,9 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
                 events,
                 truncated: tail.truncated,
             };
-            loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len())
+            let mut report = loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len());
+            report["oracle_inputs"] = inputs::report(&active.seal);
+            report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
         Lookup::None => {
@@ -225,6 +229,9 @@ fn render(report: &Value, project: &Project) -> String {
                 let plural = if count == 1 { "" } else { "s" };
                 out.push_str(&format!("\n  sealed:      {sealed} ({count} file{plural})"));
             }
+            if let Some(inputs) = report.get("oracle_inputs") {
+                out.push_str(&inputs::render(inputs));
+            }
             out
         }
     }
@@ -234,7 +241,7 @@ fn describe_verify(v: &Value) -> String {
     let iteration = v.get("iteration").and_then(Value::as_u64).unwrap_or(0);
     if let Some(changes) = v.get("sealed_changes").and_then(Value::as_array) {
         return format!(
-            "iteration {iteration}: rejected, {} sealed file(s) changed",
+            "iteration {iteration}: rejected, {} sealed input(s) changed",
             changes.len()
         );
     }

@@ -27,12 +27,9 @@ pub fn run(json: bool) -> Result<u8, Error> {
             record.with("passed", true),
             "no verify command is sealed for this loop: the promise alone completes it".to_string(),
         ),
-        Verdict::SealBroken(changes) => {
-            let paths: Vec<&str> = changes.iter().map(|c| c.path()).collect();
-            let text = format!(
-                "FAIL\n\n{}",
-                crate::feedback::sealed_changes(active.seal.fields.lang, changes)
-            );
+        Verdict::SealBroken(breach) => {
+            let paths = breach.lines(crate::state::Lang::En);
+            let text = format!("FAIL\n\n{}", breach.render(active.seal.fields.lang));
             (false, record.with("passed", false).with("sealed_changes", paths), text)
         }
         Verdict::Pass(run) | Verdict::Fail(run) => {
@@ -61,6 +58,10 @@ pub fn run(json: bool) -> Result<u8, Error> {
     {
         if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
             fresh.mark_log(&run.outcome.log_path);
+            // A self-check is a real run of the oracle: its counts raise the ratchet like any other.
+            let mut state = fresh.state();
+            run.observe(&mut state.fields);
+            fresh.save(&state)?;
         }
         fresh.record(&record)?;
     }

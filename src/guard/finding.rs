@@ -26,7 +26,7 @@ pub(crate) struct Hit {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Finding {
     Hit(Hit),
-    /// `loopgate cancel | setup | resume | seal` run by the agent.
+    /// `loopgate cancel | setup | resume | seal | allow` run by the agent.
     Loopgate(&'static str),
     /// Nesting too deep to analyse.
     TooComplex,
@@ -86,6 +86,10 @@ impl Finding {
             }
             Finding::Loopgate("resume") => "loopgate: only the user resumes a loop; if you need something from \
                  the user, reply with <loop-pause>what you need</loop-pause>."
+                .to_owned(),
+            Finding::Loopgate("allow") => "loopgate: only the user can accept a change to the oracle's sealed \
+                 inputs (`loopgate allow` in their own terminal); undo your change, or ask with \
+                 <loop-pause>what you need</loop-pause>."
                 .to_owned(),
             Finding::Loopgate(_) => "loopgate: the seal is fixed by the user at setup and cannot change inside \
                  the loop; change the code under test instead, or reply with <loop-abort>reason</loop-abort> \

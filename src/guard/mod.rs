@@ -40,7 +40,7 @@
 
 mod code;
 mod finding;
-mod lex;
+pub(crate) mod lex;
 mod paths;
 mod pattern;
 mod scope;
@@ -70,8 +70,19 @@ pub struct Protected {
     /// The `--seal` globs, matched against paths relative to `project_root` (e.g. `tests/**`, `**/*.snap`).
     pub sealed: Option<globset::GlobSet>,
     /// Files that matched the seal at setup, relative to `project_root`, so a deleted-then-recreated one is
-    /// still protected even if the globs would no longer say so.
+    /// still protected even if the globs would no longer say so. Also the verify command's closure files
+    /// inside the project (existing or not).
     pub sealed_files: Vec<PathBuf>,
+    /// Sealed files outside the project, absolute (`~/.npmrc`, a parent directory's `.cargo/config.toml`).
+    pub sealed_outside: Vec<PathBuf>,
+    /// File names sealed wherever they appear in the project (`conftest.py`): creating one counts.
+    pub sealed_names: Vec<String>,
+    /// Sealed files that did not exist at setup, relative to `project_root`: removing one restores the seal.
+    pub removable: Vec<PathBuf>,
+    /// Sealed files of which only a part is sealed (`package.json`'s test script, a test file's existing
+    /// tests), relative to `project_root`: a file tool's edit to one is judged on the content it would leave
+    /// ([`Verdict::Inspect`]) instead of being refused outright.
+    pub inspect: Vec<PathBuf>,
 }
 
 /// The guard's answer for one tool call.
@@ -84,6 +95,23 @@ pub enum Verdict {
         /// One or two sentences for the model (`permissionDecisionReason`).
         reason: String,
     },
+    /// A file tool edits a partly sealed file: the caller judges the content the edit would leave.
+    Inspect {
+        /// The file, relative to the project root.
+        path: PathBuf,
+    },
+}
+
+/// `path` with `.` and `..` removed textually (no file system access), as the guard compares paths.
+pub fn lexical_path(path: &Path) -> PathBuf {
+    paths::lexical(path)
+}
+
+/// Whether [`check`] looks at calls of this tool at all: the tools that can write (every other call is allowed
+/// without building the protected set).
+#[must_use]
+pub fn inspects(tool_name: &str) -> bool {
+    matches!(tool_name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash")
 }
 
 /// Decides whether a tool call may run.
@@ -116,7 +144,15 @@ pub fn check_with_env(
         "Bash" => field(&["command"]).and_then(|c| shell::check(c, &cwd, &scope)),
         _ => None,
     };
+    let editor = matches!(tool_name, "Write" | "Edit" | "MultiEdit");
     match finding {
+        Some(finding::Finding::Hit(finding::Hit {
+            kind: finding::Kind::Sealed,
+            protected: path,
+            via: None,
+        })) if editor && protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) => Verdict::Inspect {
+            path: PathBuf::from(path),
+        },
         Some(f) => Verdict::Deny { reason: f.reason() },
         None => Verdict::Allow,
     }

@@ -124,6 +124,17 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// Whether removing the sealed path `protected` (as [`Hit::protected`] names it) restores the seal: it did
+    /// not exist at setup.
+    pub(crate) fn removable(&self, protected: &str) -> bool {
+        let path = Path::new(protected);
+        let listed = self.p.removable.iter().any(|r| r == path);
+        let named = path
+            .file_name()
+            .is_some_and(|n| self.p.sealed_names.iter().any(|s| n == s.as_str()));
+        listed || (named && !self.sealed().any(|f| f == path))
+    }
+
     /// What a write to the absolute, normalized path `abs` (or into it, if it is a directory) reaches.
     pub(crate) fn hit_abs(&self, abs: &Path) -> Option<Hit> {
         for r in self.records() {
@@ -146,10 +157,21 @@ impl<'a> Scope<'a> {
             }
         }
         let via = Some(self.display(abs));
+        for f in &self.p.sealed_outside {
+            if abs == f {
+                return Some(Self::sealed_hit(Path::new(&self.display(f)), None));
+            }
+            if f.starts_with(abs) {
+                return Some(Self::sealed_hit(Path::new(&self.display(f)), via));
+            }
+        }
         match abs.strip_prefix(self.root()) {
             Ok(rel) if !rel.as_os_str().is_empty() => {
                 let globbed = self.p.sealed.as_ref().is_some_and(|g| g.is_match(rel));
-                if globbed || self.sealed().any(|f| f == rel) {
+                let named = rel
+                    .file_name()
+                    .is_some_and(|n| self.p.sealed_names.iter().any(|s| n == s.as_str()));
+                if globbed || named || self.sealed().any(|f| f == rel) {
                     return Some(Self::sealed_hit(rel, None));
                 }
                 self.sealed()

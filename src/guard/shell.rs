@@ -11,7 +11,7 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
-use super::finding::{Finding, Hit};
+use super::finding::{Finding, Hit, Kind};
 use super::lex::{self, Cmd, Input};
 use super::paths;
 use super::pattern::{self, PChar};
@@ -30,7 +30,7 @@ const WRAPPERS: &[&str] = &[
 ];
 
 /// `loopgate` subcommands only the user may run.
-pub(crate) const FORBIDDEN: &[&str] = &["cancel", "setup", "resume", "seal"];
+pub(crate) const FORBIDDEN: &[&str] = &["cancel", "setup", "resume", "seal", "allow"];
 
 /// The first denial for `command` run in `cwd`, if any.
 pub(crate) fn check(command: &str, cwd: &Path, scope: &Scope) -> Option<Finding> {
@@ -115,8 +115,9 @@ impl Analyzer<'_, '_> {
                     .for_each(|a| assign(a, st));
                 None
             }
-            "rm" | "unlink" | "rmdir" | "shred" | "truncate" | "touch" | "chmod" | "chown" | "chgrp" | "chattr"
-            | "setfacl" | "mv" | "ln" | "link" | "tee" => self.targets(&operands(&args[1..]), st),
+            "rm" | "unlink" => self.removals(&operands(&args[1..]), st),
+            "rmdir" | "shred" | "truncate" | "touch" | "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" | "mv"
+            | "ln" | "link" | "tee" => self.targets(&operands(&args[1..]), st),
             "cp" | "install" => self.copy(args, st, true),
             "rsync" | "scp" => self.copy(args, st, false),
             "dd" => {
@@ -196,6 +197,19 @@ impl Analyzer<'_, '_> {
 
     pub(super) fn targets(&self, args: &[Arg], st: &State) -> Option<Finding> {
         args.iter().find_map(|a| self.target(a, st))
+    }
+
+    /// Like [`Self::targets`] for `rm`: removing a sealed file that did not exist at setup (a `pytest.ini` or
+    /// `conftest.py` the agent created) restores the seal, so it is allowed.
+    fn removals(&self, args: &[Arg], st: &State) -> Option<Finding> {
+        args.iter().find_map(|a| {
+            self.target(a, st).filter(|finding| match finding {
+                Finding::Hit(hit) => {
+                    !(hit.kind == Kind::Sealed && hit.via.is_none() && self.scope.removable(&hit.protected))
+                }
+                _ => true,
+            })
+        })
     }
 
     /// Whether writing (or removing, or renaming) the path word `a` reaches something protected.

@@ -68,6 +68,7 @@ fn fixture() -> Fixture {
         sealed_files: ["tests/parser.rs", "tests/fixtures/out.snap", "tests/deleted.rs"]
             .map(PathBuf::from)
             .to_vec(),
+        ..Protected::default()
     };
     Fixture {
         _tmp: tmp,
@@ -126,6 +127,7 @@ fn bash_benign_commands_are_allowed() {
         .iter()
         .filter_map(|c| match fx.bash(c) {
             Verdict::Deny { reason } => Some(format!("{c}\n    => {reason}")),
+            Verdict::Inspect { path } => Some(format!("{c}\n    => inspect {}", path.display())),
             Verdict::Allow => None,
         })
         .collect();
@@ -187,7 +189,7 @@ fn malformed_inputs_are_allowed() {
 fn reason(v: Verdict) -> String {
     match v {
         Verdict::Deny { reason } => reason,
-        Verdict::Allow => panic!("expected a denial"),
+        other => panic!("expected a denial, got {other:?}"),
     }
 }
 
@@ -365,6 +367,63 @@ fn never_panics_on_garbage() {
         let cmd = String::from_utf8_lossy(&bytes);
         let _ = fx.check_in("Bash", &json!({ "command": cmd }), &fx.root);
         let _ = fx.check_in("NotebookEdit", &json!({ "notebook_path": cmd }), Path::new("rel"));
+    }
+}
+
+/// The verify command's closure: files outside the project, names sealed anywhere, and partly sealed files
+/// that file tools may edit subject to inspection.
+#[test]
+fn closure_files_names_outside_paths_and_inspected_files() {
+    let mut fx = fixture();
+    let npmrc = fx.home.join(".npmrc");
+    fx.protected.sealed_outside = vec![npmrc.clone()];
+    fx.protected.sealed_names = vec!["conftest.py".into()];
+    fx.protected.sealed_files.push(PathBuf::from("package.json"));
+    fx.protected.inspect = vec![PathBuf::from("package.json")];
+    for attack in [
+        "echo script-shell=true >> ~/.npmrc",
+        "rm {root}/../home/.npmrc",
+        "echo 'collect_ignore=[\".\"]' > src/conftest.py",
+        "touch conftest.py",
+        "echo '{}' > package.json",
+        "sed -i s/jest/true/ package.json",
+    ] {
+        assert!(denied(&fx.bash(attack)), "{attack} was allowed");
+    }
+    assert!(denied(&fx.write(&npmrc.to_string_lossy(), &fx.root)));
+    assert!(denied(&fx.write("{root}/tests/unit/conftest.py", &fx.root)));
+    assert!(denied(&fx.check_in(
+        "NotebookEdit",
+        &json!({"notebook_path": fx.fill("{root}/package.json")}),
+        &fx.root
+    )));
+    for tool in ["Write", "Edit", "MultiEdit"] {
+        let verdict = fx.check_in(tool, &json!({"file_path": fx.fill("{root}/package.json")}), &fx.root);
+        assert_eq!(
+            verdict,
+            Verdict::Inspect {
+                path: PathBuf::from("package.json")
+            },
+            "{tool}"
+        );
+    }
+    // Removing what did not exist at setup restores the seal; removing what did exist does not.
+    fx.protected.sealed_files.push(PathBuf::from("pytest.ini"));
+    fx.protected.removable = vec![PathBuf::from("pytest.ini")];
+    fx.protected.sealed_files.push(PathBuf::from("tests/conftest.py"));
+    for benign in ["rm pytest.ini", "rm -f src/conftest.py", "rm conftest.py"] {
+        assert_eq!(fx.bash(benign), Verdict::Allow, "{benign}");
+    }
+    for attack in ["rm tests/conftest.py", "echo x > pytest.ini", "rm package.json"] {
+        assert!(denied(&fx.bash(attack)), "{attack} was allowed");
+    }
+    for benign in [
+        "npm install left-pad",
+        "cat package.json",
+        "echo x > src/contest.py",
+        "python -m pytest",
+    ] {
+        assert_eq!(fx.bash(benign), Verdict::Allow, "{benign}");
     }
 }
 

@@ -33,6 +33,13 @@ pub struct HookInput {
     pub tool_name: Option<String>,
     #[serde(default)]
     pub tool_input: Option<Value>,
+    /// Stop and PreToolUse (seen in 2.1.197 and 2.1.330): one id per user prompt, the same for every stop and tool call
+    /// of the turns that prompt started.
+    #[serde(default)]
+    pub prompt_id: Option<String>,
+    /// Stop: whether this stop follows a continuation forced by a Stop hook in the same turn.
+    #[serde(default)]
+    pub stop_hook_active: Option<bool>,
 }
 
 /// Reads and parses the hook input for the event `expected` (e.g. `Stop`).
@@ -60,7 +67,14 @@ const STRING_FIELDS: &[&str] = &[
     "last_assistant_message",
     "source",
     "tool_name",
+    "prompt_id",
 ];
+
+/// Field names, the type they must have in words, and the check for it.
+type TypedFields = (&'static [&'static str], &'static str, fn(&Value) -> bool);
+
+/// Fields read as booleans.
+const BOOL_FIELDS: &[&str] = &["stop_hook_active"];
 
 fn kind(value: &Value) -> &'static str {
     match value {
@@ -86,14 +100,17 @@ pub fn parse(bytes: &[u8], expected: &str) -> Result<HookInput, String> {
             kind(&value)
         ));
     };
-    for name in STRING_FIELDS {
-        match fields.get(*name) {
-            None | Some(Value::Null | Value::String(_)) => {}
-            Some(other) => {
-                return Err(format!(
-                    "hook input field `{name}` must be a string, not {}",
-                    kind(other)
-                ));
+    let typed: [TypedFields; 2] = [
+        (STRING_FIELDS, "a string", Value::is_string),
+        (BOOL_FIELDS, "a boolean", Value::is_boolean),
+    ];
+    for (names, what, fits) in typed {
+        for name in names {
+            match fields.get(*name) {
+                Some(value) if !value.is_null() && !fits(value) => {
+                    return Err(format!("hook input field `{name}` must be {what}, not {}", kind(value)));
+                }
+                _ => {}
             }
         }
     }
@@ -145,6 +162,13 @@ mod tests {
         assert_eq!(err, "hook input field `session_id` must be a string, not a number");
         let err = parse(br#"{"cwd": ["/x"]}"#, "Stop").expect_err("must fail");
         assert!(err.contains("`cwd`") && err.contains("an array"), "{err}");
+        let err = parse(br#"{"stop_hook_active": "yes"}"#, "Stop").expect_err("must fail");
+        assert_eq!(
+            err,
+            "hook input field `stop_hook_active` must be a boolean, not a string"
+        );
+        let err = parse(br#"{"prompt_id": 7}"#, "Stop").expect_err("must fail");
+        assert!(err.contains("`prompt_id`"), "{err}");
     }
 
     #[test]

@@ -60,6 +60,16 @@ impl HookOutput {
         }
     }
 
+    /// Puts `notice` before whatever this output already tells the user.
+    #[must_use]
+    pub fn with_notice_first(mut self, notice: String) -> Self {
+        self.system_message = Some(match self.system_message.take() {
+            Some(message) => format!("{notice} {message}"),
+            None => notice,
+        });
+        self
+    }
+
     /// The JSON line to print.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string())

@@ -2,14 +2,20 @@
 //!
 //! The decision itself lives in `guard` (pure, unit-tested); this module only gathers what is protected for the
 //! active loop — state file, history, verify logs, the seal store and the sealed files — and prints a deny.
-//! No loop: allow without reading anything else.
+//! No loop: allow without reading anything else. The hook sees every tool call (the plugin's matcher is `*`)
+//! because any tool call resets Claude Code's stop-hook block count (`stop::block_cap`); only the tools that
+//! can write (`guard::inspects`) are checked.
+
+mod edited;
 
 use std::path::{Path, PathBuf};
 
+use crate::closure::Scope;
 use crate::guard::{self, Protected, Verdict};
 use crate::hook::{HookInput, HookOutput};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
+use crate::state::Check;
 
 /// Handles one PreToolUse event.
 pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
@@ -17,15 +23,23 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let Lookup::Loop(active) = lookup(&project).map_err(|e| e.to_string())? else {
         return Ok(None);
     };
+    // Every tool call resets Claude Code's count of stop-hook blocks in a row, so loopgate counts it too.
+    if let Ok(session) = input.session() {
+        crate::stop::block_cap::note_tool_call(&active, session);
+    }
+    let tool = input.tool_name.as_deref().unwrap_or_default();
+    if !guard::inspects(tool) {
+        return Ok(None);
+    }
     // Every session is guarded, not only the loop's own: a paused loop's oracle must survive until it resumes,
     // and another session's agent has no business editing this loop's oracle either.
-    let tool = input.tool_name.as_deref().unwrap_or_default();
     let tool_input = input.tool_input.clone().unwrap_or(serde_json::Value::Null);
     let cwd = input.cwd.as_deref().map_or_else(|| project.root.clone(), PathBuf::from);
     let protected = protected(&active)?;
     Ok(match guard::check(tool, &tool_input, &cwd, &protected) {
         Verdict::Allow => None,
         Verdict::Deny { reason } => Some(HookOutput::deny_tool(reason)),
+        Verdict::Inspect { path } => edited::judge(&active, tool, &tool_input, &path).map(HookOutput::deny_tool),
     })
 }
 
@@ -39,6 +53,47 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
     } else {
         Some(crate::seal::SealedFiles::new(sealed)?.glob_set().clone())
     };
+    let mut sealed_files: Vec<PathBuf> = active.seal.files.keys().map(PathBuf::from).collect();
+    let mut sealed_outside = Vec::new();
+    let mut sealed_names = Vec::new();
+    let mut inspect = Vec::new();
+    let mut removable = Vec::new();
+    if let Some(closure) = active
+        .seal
+        .closure
+        .as_ref()
+        .filter(|_| active.seal.fields.checks(Check::Closure))
+    {
+        for file in &closure.files {
+            let path = PathBuf::from(&file.path);
+            if path.is_absolute() {
+                sealed_outside.push(canonical(&path));
+                continue;
+            }
+            if file.scope != Scope::Whole {
+                inspect.push(path.clone());
+            }
+            if file.parts.is_empty() {
+                removable.push(path.clone());
+            }
+            sealed_files.push(path);
+        }
+        sealed_names.extend(
+            closure
+                .watches
+                .iter()
+                .filter(|w| w.new_file_counts)
+                .map(|w| w.name.clone()),
+        );
+    }
+    let fields = &active.seal.fields;
+    if fields.checks(Check::Tests) || fields.checks(Check::Skips) {
+        // Bash may not write existing test files; file tools may, and are judged on what the edit leaves.
+        for path in &active.seal.test_files {
+            inspect.push(PathBuf::from(path));
+            sealed_files.push(PathBuf::from(path));
+        }
+    }
     Ok(Protected {
         files: vec![
             root.join(crate::project::STATE_FILE),
@@ -52,7 +107,11 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
             canonical(&crate::project::loopgate_home()),
         ],
         sealed: globs,
-        sealed_files: active.seal.files.keys().map(PathBuf::from).collect(),
+        sealed_files,
+        sealed_outside,
+        sealed_names,
+        inspect,
+        removable,
         project_root: root,
     })
 }

@@ -51,9 +51,20 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
         let notice = user::adopted(state.fields.lang, &state.fields.loop_id);
         return Ok(Some(HookOutput::session_context(context, Some(notice))));
     }
+    // The session's own loop: a block still pending means the turn it continued ended without coming back.
+    let notice =
+        match crate::stop::block_cap::unanswered_at_session_start(&mut active.seal.fields, input.source.as_deref()) {
+            Some(pending) => {
+                let notice = crate::stop::block_cap::report_unanswered(&mut active, &pending, "session_start")?;
+                state = active.state();
+                active.save(&state)?;
+                Some(notice)
+            }
+            None => None,
+        };
     Ok(Some(HookOutput::session_context(
         context(&active, &state, Handover::Reinjected, None),
-        None,
+        notice,
     )))
 }
 

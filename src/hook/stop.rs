@@ -6,6 +6,7 @@ use crate::hook::{HookInput, HookOutput};
 use crate::project::Project;
 
 pub use crate::stop::at_stop;
+use crate::stop::block_cap::Turn;
 
 /// Handles one Stop event.
 pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
@@ -21,7 +22,11 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
         };
     };
     let transcript = input.transcript_path.as_deref().map(Path::new);
-    at_stop(&project, session, transcript, || last_message(input)).map_err(|e| e.to_string())
+    let turn = Turn {
+        prompt_id: input.prompt_id.clone(),
+        stop_hook_active: input.stop_hook_active,
+    };
+    at_stop(&project, session, transcript, Some(&turn), || last_message(input)).map_err(|e| e.to_string())
 }
 
 /// `last_assistant_message`, or the transcript read from its end when the client did not send it.

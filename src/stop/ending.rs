@@ -73,6 +73,23 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
     ))))
 }
 
+/// One more block would pass Claude Code's stop-hook block cap (see `block_cap`): let the turn end here, the
+/// loop still running, and tell the user how to go on. The next message in the session continues the loop.
+pub fn at_block_cap(
+    mut active: Box<ActiveLoop>,
+    mut state: State,
+    tally: &super::block_cap::Tally,
+) -> Result<Option<HookOutput>, Error> {
+    let lang = state.fields.lang;
+    let record = super::block_cap::yielded(active.loop_id(), state.fields.iteration, tally);
+    active.record_unsaved(&record)?;
+    state.fields.iteration += 1;
+    state.fields.pending_block = None;
+    active.save(&state)?;
+    let notice = messages::cap::yielded(lang, tally.without_tool, state.fields.iteration);
+    Ok(Some(HookOutput::allow(with_tamper(notice, &active.tamper, lang))))
+}
+
 /// The agent needs something only the user can give.
 pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutput>, Error> {
     let mut state = active.state();

@@ -12,6 +12,7 @@ use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, Event, Stall, user};
 use crate::state::State;
 
+use super::block_cap::{self, Decision};
 use super::{Observed, Step, ending};
 
 /// A stop without a claim (and without a verify): record `continue` (or `gave_up`) and go on.
@@ -63,7 +64,14 @@ pub fn next(
     if let Some(why) = stalled(&state, observed) {
         return ending::stall(active, state, &why);
     }
+    let cap = observed.tally.as_ref().map(|tally| (tally, block_cap::decide(tally)));
+    if let Some((tally, Decision::Yield)) = cap {
+        return ending::at_block_cap(active, state, tally);
+    }
     state.fields.iteration += 1;
+    if let Some((tally, _)) = cap {
+        block_cap::remember(&mut state.fields, tally);
+    }
     active.save(&state)?;
     let unchanged = (observed.tree_changed == Some(false)).then_some(state.fields.unchanged_streak);
     let reason = Reason {
@@ -76,6 +84,15 @@ pub fn next(
         give_up: observed.give_up.as_ref(),
     }
     .render();
+    let reason = match cap {
+        Some((tally, Decision::Block { last_warning: true })) => {
+            format!(
+                "{reason}\n\n{}",
+                messages::cap::last_warning(lang, tally.cap.unwrap_or_default())
+            )
+        }
+        _ => reason,
+    };
     let notice = match &step.result {
         Some(result) if step.event != Event::Continue => user::rejected(lang, iteration, result),
         _ => user::iteration(lang, state.fields.iteration, state.fields.max_iterations),

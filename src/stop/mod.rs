@@ -7,8 +7,9 @@
 //!
 //! Submodules: `observe` (working-tree progress and tokens, at every stop), `verdict` (what a verify run means
 //! for the loop), `iterate` (record, limits, the stall breaker, the block), `ending` (complete, abort, pause,
-//! and the report of a loop that ends without success).
+//! and the report of a loop that ends without success), `block_cap` (Claude Code's limit on blocks in a row).
 
+pub mod block_cap;
 mod ending;
 mod iterate;
 mod observe;
@@ -29,11 +30,13 @@ use crate::state::{LoopStatus, VerifyOn};
 pub use observe::Observed;
 
 /// One stop of `session`'s loop in `project`. `message` (the agent's last message) is only produced once the
-/// loop is known to be this session's; `transcript` feeds the token budget.
+/// loop is known to be this session's; `transcript` feeds the token budget; `turn` is what a Claude Code Stop
+/// hook says about the turn (`None` for `loopgate run`, which has no block cap).
 pub fn at_stop(
     project: &Project,
     session: &str,
     transcript: Option<&Path>,
+    turn: Option<&block_cap::Turn>,
     message: impl FnOnce() -> String,
 ) -> Result<Option<HookOutput>, Error> {
     if !owned_by(project, session)? {
@@ -44,7 +47,36 @@ pub fn at_stop(
         return Ok(None);
     };
     active.reconcile()?;
+    let mut notice = None;
+    let tally = match turn {
+        Some(turn) => {
+            let (tally, unanswered) = block_cap::arrive(&mut active, turn, block_cap::cap_from_env());
+            if let Some(pending) = unanswered {
+                notice = Some(block_cap::report_unanswered(&mut active, &pending, "stop")?);
+            }
+            Some(tally)
+        }
+        None => None,
+    };
     let mut observed = observe::observe(&mut active, transcript);
+    observed.tally = tally;
+    let decided = decide(project, session, lock, active, observed, message)?;
+    // (Without a decision — another stop moved the loop on meanwhile — the record alone tells.)
+    Ok(match notice {
+        Some(notice) => decided.map(|out| out.with_notice_first(notice)),
+        None => decided,
+    })
+}
+
+/// The decision proper, once the loop is known to be `session`'s and its stop observed.
+fn decide(
+    project: &Project,
+    session: &str,
+    lock: crate::fsutil::LockGuard,
+    mut active: Box<ActiveLoop>,
+    mut observed: Observed,
+    message: impl FnOnce() -> String,
+) -> Result<Option<HookOutput>, Error> {
     let message = message();
     let fields = &active.seal.fields;
     let signal = signals::scan(&message, &fields.completion_promise);

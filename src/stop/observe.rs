@@ -22,6 +22,8 @@ pub struct Observed {
     pub give_up: Option<GiveUp>,
     /// This stop's checkpoint: its commit, or why it could not be taken (`None`: checkpoints are off).
     pub checkpoint: Option<Result<String, String>>,
+    /// Blocks in a row without a tool call, against Claude Code's cap (`None` outside a Claude Code Stop hook).
+    pub tally: Option<super::block_cap::Tally>,
 }
 
 /// Updates the loop's progress and token counters in memory (persisted with the stop's other changes).

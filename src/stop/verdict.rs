@@ -23,10 +23,10 @@ pub fn apply(
     match verdict {
         Verdict::Honor => ending::complete(active, None),
         Verdict::Pass(run) => ending::complete(active, Some(&run)),
-        Verdict::SealBroken(changes) => {
+        Verdict::SealBroken(breach) => {
             let mut state = active.state();
             count_rejection(&mut state);
-            let paths: Vec<String> = changes.iter().map(|c| format!("{} ({})", c.path(), c.kind())).collect();
+            let paths = breach.lines(crate::state::Lang::En);
             let record = Record::new(active.loop_id(), state.fields.iteration, Status::PromiseRejected)
                 .with("verify_exit", serde_json::Value::Null)
                 .with("timed_out", false)
@@ -37,17 +37,20 @@ pub fn apply(
                 .with("sealed_changes", paths);
             let step = Step {
                 event: Event::SealBroken,
-                failure: Failure::Sealed(&changes),
-                result: Some(format!("{} sealed file(s) changed", changes.len())),
+                failure: Failure::Sealed(&breach),
+                result: Some(crate::messages::breach::result(state.fields.lang, breach.len())),
             };
             iterate::next(active, state, &step, record, observed)
         }
         Verdict::Fail(run) => {
             let mut state = active.state();
             let timed_out = run.outcome.timed_out;
+            let regressed = !run.ratchet.is_empty();
             let (status, event) = if promised {
                 count_rejection(&mut state);
-                let event = if timed_out {
+                let event = if regressed {
+                    Event::CountsRegressed
+                } else if timed_out {
                     Event::PromiseTimedOut
                 } else {
                     Event::PromiseRejected
@@ -56,13 +59,16 @@ pub fn apply(
             } else {
                 (
                     Status::VerifyFailed,
-                    if timed_out {
+                    if regressed {
+                        Event::CountsRegressed
+                    } else if timed_out {
                         Event::VerifyTimedOut
                     } else {
                         Event::VerifyFailed
                     },
                 )
             };
+            run.observe(&mut state.fields);
             let f = &mut state.fields;
             let same = f.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
             f.same_failure_streak = if same { f.same_failure_streak + 1 } else { 1 };
@@ -86,7 +92,11 @@ pub fn apply(
                     run: &run,
                     same_failure_streak: streak,
                 },
-                result: Some(run.result_text(f.lang)),
+                result: Some(if regressed {
+                    crate::messages::counts_result(f.lang, &crate::ratchet::describe(f.lang, &run.ratchet))
+                } else {
+                    run.result_text(f.lang)
+                }),
             };
             iterate::next(active, state, &step, record, observed)
         }

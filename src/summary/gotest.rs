@@ -1,5 +1,8 @@
 //! `go test`: `--- FAIL: TestX (0.00s)` with the `file_test.go:12: message` line under it,
 //! build errors (`./x.go:3:1: undefined: y`), panics, and `FAIL\tpkg` lines as a last resort.
+//! Under `-v` a test's log lines come between its `=== RUN   TestX` line and its result instead.
+
+use std::collections::HashMap;
 
 use super::parsers::{Found, Lines};
 
@@ -15,12 +18,19 @@ pub(super) fn is_marker(line: &str) -> bool {
 pub(super) fn extract(lines: &Lines) -> Found {
     let mut found = Found::default();
     let mut packages = Vec::new();
+    let mut runs: HashMap<&str, usize> = HashMap::new();
     for i in 0..lines.len() {
         let line = lines.get(i);
         let t = line.trim_start();
-        if let Some(rest) = t.strip_prefix("--- FAIL: ") {
+        if let Some(name) = t.strip_prefix("=== RUN ") {
+            runs.insert(name.trim(), i);
+        } else if let Some(rest) = t.strip_prefix("--- FAIL: ") {
             let name = rest.split(" (").next().unwrap_or(rest);
-            found.add_test(name, message(lines, i + 1));
+            let message = runs
+                .get(name)
+                .and_then(|&run| verbose_message(lines, run + 1))
+                .or_else(|| message(lines, i + 1));
+            found.add_test(name, message);
         } else if line.starts_with("panic: ") || is_go_location(line) {
             found.add_error(line);
         } else if let Some(package) = line.strip_prefix("FAIL\t") {
@@ -42,12 +52,26 @@ pub(super) fn extract(lines: &Lines) -> Found {
     found
 }
 
-/// The message under a `--- FAIL:` line: its first `file.go:N: …` line or a panic.
+/// The message under a `--- FAIL:` line: its first `file.go:N: …` line or a panic (which `-v`
+/// prints there too), before the next test's lines.
 fn message(lines: &Lines, from: usize) -> Option<String> {
     (from..(from + 8).min(lines.len()))
         .map(|i| lines.get(i))
-        .take_while(|l| !l.trim_start().starts_with("--- ") && !l.starts_with("FAIL"))
+        .take_while(|l| {
+            let t = l.trim_start();
+            !t.starts_with("--- ") && !t.starts_with("=== ") && !l.starts_with("FAIL")
+        })
         .map(str::trim)
+        .find(|t| t.starts_with("panic: ") || is_go_location(t))
+        .map(str::to_owned)
+}
+
+/// Under `-v`: the first `file.go:N: …` line or panic between a test's `=== RUN` line and the
+/// next `=== ` or `--- ` line.
+fn verbose_message(lines: &Lines, from: usize) -> Option<String> {
+    (from..lines.len())
+        .map(|i| lines.get(i).trim())
+        .take_while(|t| !t.starts_with("=== ") && !t.starts_with("--- "))
         .find(|t| t.starts_with("panic: ") || is_go_location(t))
         .map(str::to_owned)
 }

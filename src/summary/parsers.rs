@@ -37,7 +37,8 @@ impl<'a> Lines<'a> {
     }
 }
 
-fn clean(line: &str) -> Cow<'_, str> {
+/// `line` without ANSI escapes, and only its last `\r`-separated rewrite (a trailing `\r` dropped).
+pub(super) fn clean(line: &str) -> Cow<'_, str> {
     let line = line.trim_end_matches('\r');
     let line = line.rsplit('\r').find(|part| !part.is_empty()).unwrap_or(line);
     if !line.contains('\x1b') {

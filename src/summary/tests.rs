@@ -2,7 +2,7 @@
 //! few hand-made outputs for formats the installed runners do not print; fingerprint stability.
 
 use super::fingerprint::normalize;
-use super::{Runner, SUMMARY_MAX_CHARS, fingerprint, summarize};
+use super::{CountScanner, Runner, SUMMARY_MAX_CHARS, TestCounts, fingerprint, summarize};
 
 macro_rules! fixture {
     ($name:literal) => {
@@ -13,24 +13,34 @@ macro_rules! fixture {
     };
 }
 
-/// What each real output must yield: runner, failing tests (sorted), text snippets, zero tests.
+/// What each real output must yield: runner, failing tests (sorted), text snippets, zero tests,
+/// and the test counts.
 struct Expect {
     runner: Runner,
     tests: &'static [&'static str],
     snippets: &'static [&'static str],
     zero: bool,
+    counts: Option<TestCounts>,
+}
+
+/// Passed, failed, skipped, ignored.
+fn n(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCounts> {
+    Some(TestCounts::new(passed, failed, skipped, ignored))
 }
 
 fn expectation(name: &str) -> Option<Expect> {
     use Runner::*;
-    let e = |runner, tests, snippets, zero| {
+    let e = |runner, tests, snippets, zero, counts| {
         Some(Expect {
             runner,
             tests,
             snippets,
             zero,
+            counts,
         })
     };
+    // The passing captures: no failing test and nothing to summarize, only counts.
+    let pass = |runner, counts| e(runner, &[], &[], false, counts);
     match name {
         "cargo-fail" | "cargo-fail-rerun" => e(
             Cargo,
@@ -40,14 +50,22 @@ fn expectation(name: &str) -> Option<Expect> {
                 "cannot parse integer from empty string",
             ],
             false,
+            n(2, 2, 0, 0),
         ),
         "cargo-compile-error" => e(
             Cargo,
             &[],
             &["error[E0308]: mismatched types at src/lib.rs:2:18"],
             false,
+            None,
         ),
-        "cargo-zero-tests" => e(Cargo, &[], &["no tests ran (the output says `running 0 tests`)"], true),
+        "cargo-zero-tests" => e(
+            Cargo,
+            &[],
+            &["no tests ran (the output says `running 0 tests`)"],
+            true,
+            n(0, 0, 0, 0),
+        ),
         "nextest-fail" => e(
             Nextest,
             &[
@@ -56,6 +74,7 @@ fn expectation(name: &str) -> Option<Expect> {
             ],
             &["sample tests::adds_negative_numbers: assertion `left == right` failed: sum of negatives (left: -1"],
             false,
+            n(2, 2, 0, 0),
         ),
         "pytest-fail" | "pytest-fail-rerun" => e(
             Pytest,
@@ -70,14 +89,16 @@ fn expectation(name: &str) -> Option<Expect> {
                 "test_load: KeyError: 'host'",
             ],
             false,
+            n(1, 3, 0, 0),
         ),
         "pytest-collection-error" => e(
             Pytest,
             &["tests/test_import.py"],
             &["tests/test_import.py: ModuleNotFoundError: No module named 'missing_module'"],
             true,
+            n(0, 1, 0, 0),
         ),
-        "pytest-zero-tests" => e(Pytest, &[], &["no tests ran"], true),
+        "pytest-zero-tests" => e(Pytest, &[], &["no tests ran"], true, n(0, 0, 0, 0)),
         "jest-fail" => e(
             Jest,
             &["parses config", "sum › adds negative numbers"],
@@ -86,8 +107,9 @@ fn expectation(name: &str) -> Option<Expect> {
                 "(expected: \"host\": \"127.0.0.1\", received: \"host\": \"localhost\")",
             ],
             false,
+            n(1, 2, 0, 0),
         ),
-        "jest-zero-tests" => e(Jest, &[], &["No tests found"], true),
+        "jest-zero-tests" => e(Jest, &[], &["No tests found"], true, None),
         "vitest-fail" => e(
             Vitest,
             &[
@@ -98,8 +120,9 @@ fn expectation(name: &str) -> Option<Expect> {
                 "adds negative numbers: AssertionError: expected -1 to be -5 // Object.is equality (expected: -5, received: -1)",
             ],
             false,
+            n(1, 2, 0, 0),
         ),
-        "vitest-zero-tests" => e(Vitest, &[], &["No test files found"], true),
+        "vitest-zero-tests" => e(Vitest, &[], &["No test files found"], true, None),
         "go-fail" => e(
             GoTest,
             &["TestAddNegative", "TestParsePort/empty"],
@@ -108,9 +131,16 @@ fn expectation(name: &str) -> Option<Expect> {
                 "TestParsePort/empty: calc_test.go:25:",
             ],
             false,
+            None,
         ),
-        "go-zero-tests" => e(GoTest, &[], &["[no test files]"], true),
-        "generic-cc-error" => e(Generic, &[], &["main.c:2:5: error: unknown type name ‘intt’"], false),
+        "go-zero-tests" => e(GoTest, &[], &["[no test files]"], true, None),
+        "generic-cc-error" => e(
+            Generic,
+            &[],
+            &["main.c:2:5: error: unknown type name ‘intt’"],
+            false,
+            None,
+        ),
         "generic-node-assert" => e(
             Generic,
             &[],
@@ -118,7 +148,48 @@ fn expectation(name: &str) -> Option<Expect> {
                 "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: (actual: { port: 8080 }, expected: { port: 8081 })",
             ],
             false,
+            None,
         ),
+        "go-fail-v" => e(
+            GoTest,
+            &["TestAddNegative", "TestParsePort/empty"],
+            &[
+                "TestAddNegative: calc_test.go:16: Add(-2, -3) = -1; want -5",
+                "TestParsePort/empty: calc_test.go:25: port parser accepted",
+            ],
+            false,
+            n(1, 2, 0, 0),
+        ),
+        "unittest-fail" => e(
+            Generic,
+            &[],
+            &[
+                "ERROR: test_parse (test_broken.Broken.test_parse)",
+                "FAIL: test_sub (test_broken.Broken.test_sub)\nAssertionError: 2 != 1",
+            ],
+            false,
+            n(4, 2, 3, 0),
+        ),
+        "mocha-fail" => e(
+            Generic,
+            &[],
+            &["AssertionError [ERR_ASSERTION]: empty port accepted"],
+            false,
+            n(3, 1, 2, 0),
+        ),
+        "cargo-pass-ignored" => pass(Cargo, n(4, 0, 0, 1)),
+        "cargo-pass-filtered" => pass(Cargo, n(1, 0, 0, 0)),
+        "cargo-workspace-pass" => pass(Cargo, n(8, 0, 0, 3)),
+        "nextest-pass-skipped" | "nextest-pass-nocapture" => pass(Nextest, n(6, 0, 2, 0)),
+        "pytest-pass-skipped" => pass(Pytest, n(4, 0, 3, 0)),
+        "pytest-pass-quiet" => pass(Generic, n(4, 0, 3, 0)),
+        "unittest-pass-skipped" => pass(Generic, n(3, 0, 3, 0)),
+        "go-pass-skipped-v" => pass(GoTest, n(4, 0, 2, 0)),
+        "go-pass-quiet" => pass(GoTest, None),
+        "jest-pass-skipped" => pass(Jest, n(3, 0, 2, 0)),
+        "vitest-pass-skipped" => pass(Vitest, n(3, 0, 2, 0)),
+        "mocha-pass-pending" => pass(Generic, n(2, 0, 2, 0)),
+        "node-test-pass" | "node-test-spec-pass" => pass(Generic, n(3, 0, 2, 0)),
         _ => None,
     }
 }
@@ -139,6 +210,16 @@ fn check(name: &str, output: &str) {
         );
     }
     assert_eq!(summary.zero_tests, expect.zero, "{name}");
+    assert_eq!(summary.counts, expect.counts, "{name}: test counts");
+    if expect.tests.is_empty() && expect.snippets.is_empty() {
+        assert_eq!(summary.text, "", "{name}: a passing run has nothing to summarize");
+    }
+    // Fed line by line with the line endings, as the verify runner feeds the full output.
+    let mut scanner = CountScanner::new();
+    for line in output.split_inclusive('\n') {
+        scanner.feed_line(line.as_bytes());
+    }
+    assert_eq!(scanner.finish(), expect.counts, "{name}: scanner");
     assert!(summary.text.chars().count() <= SUMMARY_MAX_CHARS, "{name}");
     assert!(!summary.text.contains("could not compile") && !summary.text.contains("test failed, to rerun"));
 }
@@ -163,8 +244,43 @@ fn real_runner_outputs_name_the_failing_tests_and_first_errors() {
         fixture!("go-zero-tests"),
         fixture!("generic-cc-error"),
         fixture!("generic-node-assert"),
+        // Passing runs with skips, and failing runs of the runners that are only counted.
+        fixture!("cargo-pass-ignored"),
+        fixture!("cargo-pass-filtered"),
+        fixture!("cargo-workspace-pass"),
+        fixture!("nextest-pass-skipped"),
+        fixture!("nextest-pass-nocapture"),
+        fixture!("pytest-pass-skipped"),
+        fixture!("pytest-pass-quiet"),
+        fixture!("unittest-pass-skipped"),
+        fixture!("unittest-fail"),
+        fixture!("go-pass-skipped-v"),
+        fixture!("go-pass-quiet"),
+        fixture!("go-fail-v"),
+        fixture!("jest-pass-skipped"),
+        fixture!("vitest-pass-skipped"),
+        fixture!("mocha-pass-pending"),
+        fixture!("mocha-fail"),
+        fixture!("node-test-pass"),
+        fixture!("node-test-spec-pass"),
     ] {
         check(name, output);
+    }
+}
+
+/// Every stored capture has an expectation, so a new capture cannot go unchecked.
+#[test]
+fn every_runner_output_capture_has_an_expectation() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("fixture directory")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".txt").map(str::to_owned))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 35, "{names:?}");
+    for name in names {
+        assert!(expectation(&name).is_some(), "no expectation for {name}.txt");
     }
 }
 

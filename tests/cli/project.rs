@@ -17,6 +17,7 @@ use std::fs;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -40,6 +41,9 @@ pub struct Project {
     runs: AtomicUsize,
     echo: bool,
     nobody: bool,
+    /// Sessions whose last [`Project::stop`] was blocked: their next Stop continues that turn, and Claude Code
+    /// says so with `stop_hook_active: true`.
+    continuing: Mutex<BTreeSet<String>>,
 }
 
 impl Project {
@@ -65,6 +69,7 @@ impl Project {
             runs: AtomicUsize::new(0),
             echo: false,
             nobody: false,
+            continuing: Mutex::new(BTreeSet::new()),
         }
     }
 
@@ -113,6 +118,11 @@ impl Project {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The `HOME` every command runs with.
+    pub fn home(&self) -> &Path {
+        &self.home
     }
 
     pub fn loopgate_home(&self) -> &Path {
@@ -191,22 +201,60 @@ impl Project {
         self.loopgate(["hook", event]).stdin(input.to_string()).run()
     }
 
-    /// The Stop hook input Claude Code sends, for `session` with `message` as the last assistant message.
+    /// The Stop hook input Claude Code sends, for `session` with `message` as the last assistant message:
+    /// `stop_hook_active` is true when the session's last [`Project::stop`] was blocked (the turn goes on).
     pub fn stop_input(&self, session: &str, message: &str) -> Value {
+        let continuing = self.continuing().contains(session);
         json!({
             "session_id": session,
             "transcript_path": self.io.join(format!("{session}.jsonl")),
             "cwd": self.root,
+            "prompt_id": format!("prompt-{session}"),
             "permission_mode": "default",
             "hook_event_name": "Stop",
-            "stop_hook_active": false,
+            "stop_hook_active": continuing,
             "last_assistant_message": message,
         })
     }
 
-    /// Runs the Stop hook for `session` with `message` as the last assistant message.
+    /// Runs the Stop hook for `session` with `message` as the last assistant message, as the next stop of the
+    /// same turn when the last one was blocked (Claude Code's count of blocks in a row without a tool call goes
+    /// on; see [`Project::tool_call`]).
     pub fn stop(&self, session: &str, message: &str) -> Output {
-        self.stop_cmd(session, message).run()
+        let out = self.stop_cmd(session, message).run();
+        let blocked = serde_json::from_str::<Value>(out.stdout.trim()).is_ok_and(|json| json["decision"] == "block");
+        let mut continuing = self.continuing();
+        if blocked {
+            continuing.insert(session.to_string());
+        } else {
+            continuing.remove(session);
+        }
+        out
+    }
+
+    /// The user typed a new prompt in `session`: its next Stop starts a new turn (`stop_hook_active: false`).
+    pub fn new_prompt(&self, session: &str) {
+        self.continuing().remove(session);
+    }
+
+    /// The PreToolUse hook for one tool call of `session` (`Read` of a file, by default a harmless one).
+    pub fn tool_call(&self, session: &str, tool: &str, tool_input: Value) -> Output {
+        let input = json!({
+            "session_id": session,
+            "transcript_path": self.io.join(format!("{session}.jsonl")),
+            "cwd": self.root,
+            "prompt_id": format!("prompt-{session}"),
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": tool_input,
+        });
+        self.hook("pre-tool-use", &input)
+    }
+
+    fn continuing(&self) -> std::sync::MutexGuard<'_, BTreeSet<String>> {
+        self.continuing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The Stop hook command, to configure further before running it.
@@ -313,6 +361,8 @@ impl Project {
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            // A seal's test inventory lives beside it (`<seal>.tests.json`).
+            .filter(|p| !p.to_string_lossy().ends_with(".tests.json"))
             .collect();
         paths.sort();
         paths

@@ -77,6 +77,37 @@ fn reason_sealed_files_changed() {
     assert_snapshot("reason_sealed_files_changed", &p.redact(&reason));
 }
 
+/// Every kind of breach of the oracle's inputs in one reason: a `--seal` file, a closure part, a config file
+/// created, a test weakened and a skip marker — in both languages.
+#[test]
+fn reason_oracle_inputs_changed() {
+    for (lang, name) in [
+        ("en", "reason_oracle_inputs_changed"),
+        ("zh", "reason_oracle_inputs_changed_zh"),
+    ] {
+        let p = Project::new()
+            .file("package.json", r#"{"scripts": {"test": "node --test"}}"#)
+            .file("fixtures/golden.txt", "42\n")
+            .file(
+                "test/calc.test.js",
+                "const test = require('node:test');\n\ntest('adds', () => {\n  if (1 + 2 !== 3) throw new Error('no');\n});\n",
+            );
+        p.setup(
+            "S",
+            &format!("\"make it pass\" --verify 'npm test' --seal 'fixtures/**' --lang {lang}"),
+        );
+        p.write("fixtures/golden.txt", "0\n");
+        p.write("package.json", r#"{"scripts": {"test": "node --test || true"}}"#);
+        p.write(".npmrc", "script-shell=/bin/true\n");
+        p.write(
+            "test/calc.test.js",
+            "const test = require('node:test');\n\ntest.skip('adds', () => {\n  if (1 + 2 !== 4) throw new Error('no');\n});\n",
+        );
+        let reason = p.stop("S", PROMISE).blocked().reason;
+        assert_snapshot(name, &p.redact(&reason));
+    }
+}
+
 #[test]
 fn reason_tampering() {
     let p = Project::new();

@@ -4,8 +4,12 @@
 //! own config go there) and a `LOOPGATE_HOME` (the seal store), so scenarios run in parallel without sharing
 //! anything. Each [`Session`] gets its own mock server, so its recorded requests are its own.
 //!
-//! The CLI is found at `$LOOPGATE_CLAUDE_BIN`, else `<repo>/.tools/node_modules/.bin/claude`, else `claude` on
-//! `PATH`. None found is a test failure that says how to install it: the suite never skips.
+//! Which Claude Code: the versions the suite runs against are listed once, in `tests/e2e/claude-versions.txt`
+//! (the first is the default); `LOOPGATE_CLAUDE_VERSION` picks another of them. The binary is
+//! `$LOOPGATE_CLAUDE_BIN` if set, else `<repo>/.tools/VERSION/node_modules/.bin/claude` (what
+//! `scripts/install-claude.sh` installs), else `claude` on `PATH`; it must report a listed version (the chosen
+//! one, when `LOOPGATE_CLAUDE_VERSION` is set). None found is a test failure that says how to install it: the
+//! suite never skips.
 
 use std::ffi::OsString;
 use std::fs;
@@ -19,8 +23,17 @@ use serde_json::Value;
 
 use crate::mock_api::{MockApi, Reply, Request};
 
-/// The pinned Claude Code version the suite is written against.
-pub const CLAUDE_VERSION: &str = "2.1.197";
+/// The list of Claude Code versions the suite runs against (comments and blank lines aside).
+const VERSION_LIST: &str = include_str!("claude-versions.txt");
+
+/// The versions the suite runs against, the default first.
+pub fn listed_versions() -> Vec<&'static str> {
+    VERSION_LIST
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or_default().trim())
+        .filter(|line| !line.is_empty())
+        .collect()
+}
 
 /// The repository root: the plugin directory handed to `--plugin-dir`.
 pub fn repo_root() -> PathBuf {
@@ -32,45 +45,69 @@ pub fn loopgate_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_loopgate"))
 }
 
-/// The Claude Code CLI, checked once per test binary.
+/// The Claude Code CLI this run of the suite drives, checked once per test binary.
 #[track_caller]
 pub fn claude_bin() -> PathBuf {
-    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    found_claude().0.clone()
+}
+
+/// The version of [`claude_bin`], e.g. `2.1.330` (for the few assertions that differ between versions).
+#[track_caller]
+pub fn claude_version() -> &'static str {
+    found_claude().1
+}
+
+#[track_caller]
+fn found_claude() -> &'static (PathBuf, &'static str) {
+    static FOUND: OnceLock<Result<(PathBuf, &'static str), String>> = OnceLock::new();
     match FOUND.get_or_init(find_claude) {
-        Ok(path) => path.clone(),
+        Ok(found) => found,
         Err(message) => panic!("{message}"),
     }
 }
 
-fn find_claude() -> Result<PathBuf, String> {
-    let install = "run `scripts/install-claude.sh` (installs @anthropic-ai/claude-code@2.1.197 into .tools/) \
-                   or set LOOPGATE_CLAUDE_BIN to a claude binary";
+fn find_claude() -> Result<(PathBuf, &'static str), String> {
+    let listed = listed_versions();
+    let chosen = match std::env::var("LOOPGATE_CLAUDE_VERSION").ok().filter(|v| !v.is_empty()) {
+        Some(wanted) => Some(*listed.iter().find(|v| **v == wanted).ok_or_else(|| {
+            format!("LOOPGATE_CLAUDE_VERSION is `{wanted}`, which is not in tests/e2e/claude-versions.txt ({listed:?})")
+        })?),
+        None => None,
+    };
+    let version = chosen.unwrap_or(listed[0]);
+    let install = format!(
+        "run `scripts/install-claude.sh` (installs @anthropic-ai/claude-code@{version} into .tools/{version}/) \
+         or set LOOPGATE_CLAUDE_BIN to a claude binary"
+    );
+    let local = repo_root()
+        .join(".tools")
+        .join(version)
+        .join("node_modules/.bin/claude");
     let candidate = if let Some(path) = std::env::var_os("LOOPGATE_CLAUDE_BIN").filter(|p| !p.is_empty()) {
         PathBuf::from(path)
+    } else if local.exists() {
+        local
     } else {
-        let local = repo_root().join(".tools/node_modules/.bin/claude");
-        if local.exists() {
-            local
-        } else {
-            which("claude").ok_or_else(|| {
-                format!("the end-to-end suite needs the Claude Code CLI {CLAUDE_VERSION} and found none: {install}")
-            })?
-        }
+        which("claude").ok_or_else(|| {
+            format!("the end-to-end suite needs the Claude Code CLI {version} and found none: {install}")
+        })?
     };
     let output = Command::new(&candidate)
         .arg("--version")
         .env("DISABLE_AUTOUPDATER", "1")
         .output()
         .map_err(|e| format!("failed to run `{} --version`: {e}; {install}", candidate.display()))?;
-    let version = String::from_utf8_lossy(&output.stdout);
-    if !version.contains(CLAUDE_VERSION) {
+    let reported = String::from_utf8_lossy(&output.stdout);
+    let reported = reported.split_whitespace().next().unwrap_or_default();
+    let accepted: Vec<&'static str> = chosen.map_or(listed.clone(), |v| vec![v]);
+    let Some(version) = accepted.into_iter().find(|v| *v == reported) else {
         return Err(format!(
-            "`{}` is Claude Code `{}`, the suite is pinned to {CLAUDE_VERSION}: {install}",
+            "`{}` is Claude Code `{reported}`, the suite runs against {} (tests/e2e/claude-versions.txt): {install}",
             candidate.display(),
-            version.trim()
+            chosen.map_or_else(|| listed.join(" or "), str::to_string),
         ));
-    }
-    Ok(candidate)
+    };
+    Ok((candidate, version))
 }
 
 fn which(name: &str) -> Option<PathBuf> {
@@ -222,7 +259,11 @@ impl Project {
                 cmd.env_remove(&*key);
             }
         }
+        // Nothing may reach the developer's own directories (`loopgate install` writes to the data directory).
         for var in [
+            "XDG_DATA_HOME",
+            "XDG_STATE_HOME",
+            "XDG_CONFIG_HOME",
             "HTTP_PROXY",
             "HTTPS_PROXY",
             "http_proxy",
@@ -260,7 +301,7 @@ impl Project {
             timeout: Duration::from_secs(120),
             extra_args: vec!["--allowedTools".into(), "Bash".into()],
             cwd: None,
-            plugin_dir: repo_root(),
+            plugin_dir: Some(repo_root()),
             env: Vec::new(),
         }
     }
@@ -314,6 +355,11 @@ pub struct Output {
     pub timed_out: bool,
 }
 
+/// Waits for a child started now, killing it (and its process group) after `timeout`.
+pub fn wait_output(child: std::process::Child, timeout: Duration) -> Output {
+    wait(child, timeout, Instant::now())
+}
+
 fn wait(mut child: std::process::Child, timeout: Duration, started: Instant) -> Output {
     let (stdout, stderr) = crate::common::drain_output(&mut child);
     let deadline = started + timeout;
@@ -351,7 +397,7 @@ pub struct Session<'a> {
     timeout: Duration,
     extra_args: Vec<String>,
     cwd: Option<PathBuf>,
-    plugin_dir: PathBuf,
+    plugin_dir: Option<PathBuf>,
     env: Vec<(String, OsString)>,
 }
 
@@ -369,7 +415,13 @@ impl Session<'_> {
 
     /// Loads the plugin from this directory instead of the repository.
     pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.plugin_dir = dir.into();
+        self.plugin_dir = Some(dir.into());
+        self
+    }
+
+    /// Loads no plugin with `--plugin-dir`: only what is installed in the scenario's HOME (`loopgate install`).
+    pub fn installed_plugins_only(mut self) -> Self {
+        self.plugin_dir = None;
         self
     }
 
@@ -415,8 +467,11 @@ impl Session<'_> {
         cmd.arg("-p")
             .arg(&self.prompt)
             .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
-            .arg("--plugin-dir")
-            .arg(&self.plugin_dir)
+            .args(
+                self.plugin_dir
+                    .iter()
+                    .flat_map(|dir| [OsString::from("--plugin-dir"), dir.into()]),
+            )
             .args(&self.extra_args)
             .env("ANTHROPIC_BASE_URL", api.base_url())
             .stdin(Stdio::null())
@@ -520,14 +575,17 @@ impl Run {
             .collect()
     }
 
-    /// What a failed pre-executed block of a slash command showed the user (`<local-command-stderr>`).
+    /// What a failed pre-executed block of a slash command showed the user (`<local-command-stderr>`): a user
+    /// event's content in 2.1.197, a synthetic assistant event's `local_command_source` in 2.1.330.
     pub fn local_command_errors(&self) -> String {
         let mut out = String::new();
         for event in self.events() {
-            if event["type"] == "user"
-                && let Some(text) = event["message"]["content"].as_str()
-                && text.contains("<local-command-stderr>")
-            {
+            let text = match event["type"].as_str() {
+                Some("user") => event["message"]["content"].as_str(),
+                Some("assistant") => event["local_command_source"].as_str(),
+                _ => None,
+            };
+            if let Some(text) = text.filter(|t| t.contains("<local-command-stderr>")) {
                 out.push_str(text);
                 out.push('\n');
             }
@@ -687,7 +745,7 @@ impl Run {
     }
 }
 
-/// How Claude Code 2.1.197 hands a Stop hook's block `reason` to the model.
+/// How Claude Code (2.1.197 and 2.1.330 alike) hands a Stop hook's block `reason` to the model.
 pub const STOP_FEEDBACK: &str = "Stop hook feedback:";
 
 /// Whether a process with this pid is alive (zombies count as dead).

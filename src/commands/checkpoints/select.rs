@@ -45,7 +45,7 @@ pub fn select(project: Project, wanted: Option<&str>) -> Result<Selected, Error>
             .map(|(id, _)| id.clone())
             .ok_or_else(|| {
                 Error::NoCheckpoints(format!(
-                    "no loop has left checkpoints in `{}`; loops take them at every stop (start one with /loopgate:pua-loop)",
+                    "no loop has left checkpoints in `{}`; loops take them at every stop (start one with /pua-loop)",
                     project.root.display()
                 ))
             })?,

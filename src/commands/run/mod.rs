@@ -154,7 +154,7 @@ impl Runner {
             };
             let offset = self.owner.history_len();
             self.display.phase(Phase::Checking);
-            let stop = crate::stop::at_stop(&self.owner.project, &self.owner.session, None, || message);
+            let stop = crate::stop::at_stop(&self.owner.project, &self.owner.session, None, None, || message);
             if let Some(signal) = interrupt::requested() {
                 return self.interrupted(signal);
             }

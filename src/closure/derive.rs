@@ -1,0 +1,673 @@
+//! From the verify command to the files that define what it runs — the oracle's *closure*.
+//!
+//! The verify command string is sealed, but `npm test` means whatever `package.json` says, `pytest` obeys
+//! `pytest.ini` and every `conftest.py`, `cargo test` obeys `.cargo/config.toml`, `make test` runs the
+//! Makefile's recipe. An agent that edits those files games the oracle without touching the command. So setup
+//! reads the command the way a shell would (the guard's lexer: `&&`, `;`, pipes, `$(…)`, `sh -c`) and, for
+//! each simple command, adds the files its program reads, recursing into what those files run: an npm script's
+//! text, a Makefile target's recipe (and its prerequisites), a justfile recipe, a shell script named in the
+//! command. Files that would change the run if they *appeared* (a new `conftest.py`, a `pytest.ini` that was
+//! not there) are sealed as absent.
+//!
+//! It never runs anything and never fails: an unknown program adds nothing but the files named in its
+//! arguments; recursion is bounded by [`MAX_DEPTH`] and the plan by [`MAX_TARGETS`].
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::parts::Scope;
+use super::recipes;
+use crate::guard::lex;
+
+/// How deeply scripts, recipes and `sh -c` strings are followed.
+const MAX_DEPTH: usize = 6;
+/// Most files one verify command may seal (a guard against pathological build files).
+const MAX_TARGETS: usize = 256;
+
+/// Why a file belongs to the closure, for the status listing and the rejection messages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "what")]
+pub enum Why {
+    /// Configuration that the named tool reads (`pytest`, `npm test`, `cargo`).
+    Configures(String),
+    /// Named in, or run by, this command text.
+    RunBy(String),
+}
+
+/// A file of the closure: relative to the project root, or absolute outside it (`/home/u/.cargo/config.toml`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub path: String,
+    pub scope: Scope,
+    pub why: Why,
+}
+
+/// A file name that matters wherever it appears in the project (e.g. `conftest.py`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Watch {
+    pub name: String,
+    pub scope: Scope,
+    pub why: Why,
+    /// Whether a new file of this name is a change to the oracle (a new `conftest.py` is; a new crate's
+    /// `Cargo.toml` is not).
+    pub new_file_counts: bool,
+}
+
+/// The language ecosystems the command runs tests in, which decides whose test files are sealed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ecosystem {
+    Rust,
+    Python,
+    Js,
+    Go,
+}
+
+/// What a verify command's closure is made of.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub targets: Vec<Target>,
+    pub watches: Vec<Watch>,
+    /// Empty when no known test runner was recognized: then every ecosystem's tests are sealed.
+    pub ecosystems: BTreeSet<Ecosystem>,
+}
+
+/// Derives the closure of `command` run by `sh -c` in `root`. `home` is where user-level configuration lives
+/// (`~/.npmrc`, `$CARGO_HOME`); `None` leaves it out.
+pub fn derive(command: &str, root: &Path, home: Option<&Path>, cargo_home: Option<&Path>) -> Plan {
+    let mut d = Deriver {
+        root,
+        home,
+        cargo_home,
+        plan: Plan::default(),
+        followed: BTreeSet::new(),
+    };
+    d.source(command, Path::new(""), 0);
+    d.plan
+}
+
+struct Deriver<'a> {
+    root: &'a Path,
+    home: Option<&'a Path>,
+    cargo_home: Option<&'a Path>,
+    plan: Plan,
+    /// Scripts and recipes already followed (file, entry), so cycles end.
+    followed: BTreeSet<(String, String)>,
+}
+
+impl Deriver<'_> {
+    /// Shell source run in `cwd` (relative to the root).
+    fn source(&mut self, src: &str, cwd: &Path, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let Ok(cmds) = lex::parse(src, 0) else { return };
+        let mut cwd = cwd.to_path_buf();
+        self.commands(&cmds, &mut cwd, depth);
+    }
+
+    fn commands(&mut self, cmds: &[lex::Cmd], cwd: &mut PathBuf, depth: usize) {
+        for cmd in cmds {
+            for nested in &cmd.nested {
+                let mut inner = cwd.clone();
+                self.commands(nested, &mut inner, depth + 1);
+            }
+            // Unknown words (`$X`, `$(…)`) are kept as empty strings so positions stay meaningful.
+            let words: Vec<String> = cmd.words.iter().map(|w| w.literal().unwrap_or_default()).collect();
+            let start = words.iter().take_while(|w| is_assignment(w)).count();
+            if words.get(start).is_some_and(|w| w == "cd") {
+                if let Some(dir) = words.get(start + 1).filter(|d| !d.is_empty() && !d.starts_with('-')) {
+                    *cwd = normalize(&cwd.join(dir));
+                }
+                continue;
+            }
+            self.argv(&words[start..], cwd, depth);
+        }
+    }
+
+    /// One simple command's words (after leading `VAR=value`s).
+    fn argv(&mut self, argv: &[String], cwd: &Path, depth: usize) {
+        if depth > MAX_DEPTH || self.plan.targets.len() >= MAX_TARGETS {
+            return;
+        }
+        let Some(verb) = argv.first().filter(|v| !v.is_empty()) else {
+            return;
+        };
+        let name = verb.rsplit('/').next().unwrap_or(verb).to_string();
+        let rest = &argv[1..];
+        let text = argv.join(" ");
+        self.named_files(argv, cwd, &text);
+        match name.as_str() {
+            "env" | "timeout" | "nice" | "time" | "nohup" | "command" | "exec" | "stdbuf" | "xvfb-run" | "sudo"
+            | "npx" | "bunx" | "pnpx" => self.argv(skip_wrapper(&name, rest), cwd, depth),
+            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if rest.first().is_some_and(|w| w == "run") => {
+                self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
+            }
+            "npm" | "pnpm" | "yarn" | "bun" => self.package_manager(&name, rest, cwd, depth),
+            "node" => self.node(rest, cwd, depth),
+            "jest" => self.js(cwd, "jest", &["jest.config"], Some("jest")),
+            "vitest" => self.js(
+                cwd,
+                "vitest",
+                &["vitest.config", "vite.config", "vitest.workspace"],
+                None,
+            ),
+            "mocha" => self.js_files(
+                cwd,
+                "mocha",
+                &[
+                    ".mocharc.js",
+                    ".mocharc.cjs",
+                    ".mocharc.yaml",
+                    ".mocharc.yml",
+                    ".mocharc.json",
+                    ".mocharc.jsonc",
+                ],
+                Some("mocha"),
+            ),
+            "ava" => self.js(cwd, "ava", &["ava.config"], Some("ava")),
+            "playwright" => self.js(cwd, "playwright", &["playwright.config"], None),
+            "tap" => self.js_files(cwd, "tap", &[".taprc"], Some("tap")),
+            "pytest" | "py.test" => self.pytest(cwd),
+            "tox" => self.tox(cwd),
+            "nox" => {
+                self.plan.ecosystems.insert(Ecosystem::Python);
+                self.whole(cwd.join("noxfile.py"), Why::Configures("nox".into()));
+            }
+            _ if name.starts_with("python") => self.python(rest, cwd, depth),
+            "cargo" => self.cargo(rest, cwd),
+            "cargo-nextest" => self.cargo(&[String::from("nextest")], cwd),
+            "go" if rest.iter().any(|w| w == "test" || w == "vet") => {
+                self.plan.ecosystems.insert(Ecosystem::Go);
+            }
+            "make" | "gmake" => self.make(rest, cwd, depth),
+            "just" => self.just(rest, cwd, depth),
+            "sh" | "bash" | "dash" | "zsh" | "ksh" | "source" | "." => self.shell(rest, cwd, depth),
+            _ => {}
+        }
+        if verb.contains('/') || self.is_file(&cwd.join(verb)) {
+            self.follow_script(&cwd.join(verb), cwd, depth, &text);
+        }
+    }
+
+    /// Arguments that name a file of the project that is code or configuration (`sh tests/run.sh`, `python
+    /// check.py`, `--config ci.toml`) are sealed whole. Data files (`cat score.txt`) are not: they are often what
+    /// the agent is meant to produce; `--seal` covers the rest. Test files are not sealed whole either: they are
+    /// sealed test by test, so new tests can be added.
+    fn named_files(&mut self, argv: &[String], cwd: &Path, text: &str) {
+        for word in argv {
+            let word = word
+                .split_once('=')
+                .map_or(word.as_str(), |(flag, v)| if flag.starts_with('-') { v } else { word });
+            if word.is_empty() || word.starts_with('-') || !is_code_or_config(word) {
+                continue;
+            }
+            let path = cwd.join(word);
+            if self.is_file(&path) && !crate::closure::is_test_path(&path) {
+                self.whole(path, Why::RunBy(short(text)));
+            }
+        }
+    }
+
+    fn package_manager(&mut self, pm: &str, rest: &[String], cwd: &Path, depth: usize) {
+        self.plan.ecosystems.insert(Ecosystem::Js);
+        let mut dir = cwd.to_path_buf();
+        let mut words = Vec::new();
+        let mut i = 0;
+        while i < rest.len() {
+            let w = &rest[i];
+            if matches!(w.as_str(), "--prefix" | "-C" | "--dir" | "--cwd") {
+                if let Some(d) = rest.get(i + 1) {
+                    dir = normalize(&cwd.join(d));
+                }
+                i += 2;
+                continue;
+            }
+            if !w.starts_with('-') {
+                words.push(w.clone());
+            }
+            i += 1;
+        }
+        let package = dir.join("package.json");
+        let bytes = std::fs::read(self.root.join(&package)).ok();
+        let has_script = |name: &str| bytes.as_deref().and_then(|b| recipes::npm_script(b, name)).is_some();
+        let first = words.first().map(String::as_str);
+        let script = match (pm, first) {
+            ("bun", Some("test")) => {
+                self.whole(dir.join("bunfig.toml"), Why::Configures("bun test".into()));
+                return;
+            }
+            (_, Some("test" | "t" | "tst")) => Some("test".to_string()),
+            (_, Some("run" | "run-script" | "rum" | "urn")) => words.get(1).cloned(),
+            (_, Some("start")) => Some("start".to_string()),
+            (_, Some("exec" | "x" | "dlx")) => {
+                self.argv(&words[1..], &dir, depth + 1);
+                return;
+            }
+            ("npm", _) | (_, None) => None,
+            (_, Some(other)) if has_script(other) => Some(other.to_string()),
+            (_, Some(_)) => {
+                self.argv(&words, &dir, depth + 1);
+                return;
+            }
+        };
+        let why = Why::Configures(short(&format!("{pm} {}", rest.join(" "))));
+        for rc in [".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml"] {
+            self.whole(dir.join(rc), why.clone());
+        }
+        if let Some(home) = self.home {
+            self.whole(home.join(".npmrc"), why.clone());
+        }
+        let Some(script) = script else { return };
+        let keys = [format!("pre{script}"), script.clone(), format!("post{script}")];
+        let scope = Scope::Json(keys.iter().map(|k| vec!["scripts".to_string(), k.clone()]).collect());
+        self.add(package.clone(), scope, why);
+        for key in &keys {
+            let followed = (package.to_string_lossy().into_owned(), key.clone());
+            if let Some(body) = bytes.as_deref().and_then(|b| recipes::npm_script(b, key))
+                && self.followed.insert(followed)
+            {
+                self.source(&body, &dir, depth + 1);
+            }
+        }
+    }
+
+    fn node(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        self.plan.ecosystems.insert(Ecosystem::Js);
+        if let Some(i) = rest.iter().position(|w| w == "--run") {
+            let script = rest.get(i + 1).cloned().unwrap_or_default();
+            self.package_manager("npm", &["run".to_string(), script], cwd, depth);
+        }
+    }
+
+    /// A JavaScript test runner: its config files under every usual extension, and its `package.json` key.
+    fn js(&mut self, cwd: &Path, tool: &str, stems: &[&str], key: Option<&str>) {
+        const EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json"];
+        let names: Vec<String> = stems
+            .iter()
+            .flat_map(|stem| EXTS.iter().map(move |ext| format!("{stem}.{ext}")))
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.js_files(cwd, tool, &names, key);
+    }
+
+    fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<&str>) {
+        self.plan.ecosystems.insert(Ecosystem::Js);
+        let why = Why::Configures(tool.to_string());
+        for name in names {
+            self.whole(cwd.join(name), why.clone());
+        }
+        if let Some(key) = key {
+            self.add(cwd.join("package.json"), Scope::Json(vec![vec![key.to_string()]]), why);
+        }
+    }
+
+    fn pytest(&mut self, cwd: &Path) {
+        self.plan.ecosystems.insert(Ecosystem::Python);
+        let why = Why::Configures("pytest".into());
+        for name in ["pytest.ini", ".pytest.ini"] {
+            self.whole(cwd.join(name), why.clone());
+        }
+        let pytest_table = vec![vec!["tool".to_string(), "pytest".to_string()]];
+        self.add(cwd.join("pyproject.toml"), Scope::Toml(pytest_table), why.clone());
+        self.add(cwd.join("tox.ini"), Scope::Ini(vec!["pytest".into()]), why.clone());
+        self.add(
+            cwd.join("setup.cfg"),
+            Scope::Ini(vec!["tool:pytest".into()]),
+            why.clone(),
+        );
+        self.watch("conftest.py", Scope::Whole, why, true);
+    }
+
+    fn tox(&mut self, cwd: &Path) {
+        let why = Why::Configures("tox".into());
+        self.whole(cwd.join("tox.ini"), why.clone());
+        let table = vec![vec!["tool".to_string(), "tox".to_string()]];
+        self.add(cwd.join("pyproject.toml"), Scope::Toml(table), why.clone());
+        self.add(cwd.join("setup.cfg"), Scope::Ini(vec!["tox:tox".into()]), why);
+        self.pytest(cwd);
+    }
+
+    fn python(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        self.plan.ecosystems.insert(Ecosystem::Python);
+        let Some(i) = rest.iter().position(|w| w == "-m") else {
+            return;
+        };
+        match rest.get(i + 1).map(String::as_str) {
+            Some("pytest") => self.pytest(cwd),
+            Some("tox") => self.tox(cwd),
+            Some(module) if module != "unittest" => self.argv(&rest[i + 1..], cwd, depth + 1),
+            _ => {}
+        }
+    }
+
+    fn cargo(&mut self, rest: &[String], cwd: &Path) {
+        let words: Vec<&String> = rest
+            .iter()
+            .filter(|w| !w.starts_with('+') && !w.starts_with('-'))
+            .collect();
+        let Some(sub) = words.first() else { return };
+        if sub.as_str() == "make" {
+            self.whole(cwd.join("Makefile.toml"), Why::Configures("cargo make".into()));
+            return;
+        }
+        if !matches!(
+            sub.as_str(),
+            "test" | "t" | "nextest" | "llvm-cov" | "tarpaulin" | "mutants" | "hack"
+        ) {
+            if sub.as_str() == "run" {
+                self.plan.ecosystems.insert(Ecosystem::Rust);
+            }
+            return;
+        }
+        self.plan.ecosystems.insert(Ecosystem::Rust);
+        let why = Why::Configures("cargo".into());
+        // Cargo reads `.cargo/config.toml` in the directory it runs in and in every ancestor, then CARGO_HOME.
+        let start = normalize(&self.root.join(cwd));
+        for dir in start.ancestors() {
+            for name in ["config.toml", "config"] {
+                let path = self.local(&dir.join(".cargo").join(name));
+                self.whole(path, why.clone());
+            }
+        }
+        if let Some(cargo_home) = self.cargo_home {
+            for name in ["config.toml", "config"] {
+                self.whole(cargo_home.join(name), why.clone());
+            }
+        }
+        if sub.as_str() == "nextest" {
+            self.whole(
+                cwd.join(".config/nextest.toml"),
+                Why::Configures("cargo nextest".into()),
+            );
+        }
+        let tables = [
+            "lib",
+            "bin",
+            "test",
+            "bench",
+            "example",
+            "profile.test",
+            "package.autotests",
+            "package.autobins",
+            "package.autolib",
+            "package.autobenches",
+            "package.autoexamples",
+            "package.build",
+            "workspace.members",
+            "workspace.exclude",
+            "workspace.default-members",
+        ];
+        let scope = Scope::Toml(
+            tables
+                .iter()
+                .map(|t| t.split('.').map(str::to_string).collect())
+                .collect(),
+        );
+        self.watch("Cargo.toml", scope, why, false);
+    }
+
+    fn make(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        let mut dir = cwd.to_path_buf();
+        let mut file = None;
+        let mut targets = Vec::new();
+        let mut i = 0;
+        while i < rest.len() {
+            let w = &rest[i];
+            match w.as_str() {
+                "-C" | "--directory" => {
+                    dir = normalize(&cwd.join(rest.get(i + 1).map_or("", String::as_str)));
+                    i += 1;
+                }
+                "-f" | "--file" | "--makefile" => {
+                    file = rest.get(i + 1).cloned();
+                    i += 1;
+                }
+                _ if w.starts_with('-') || w.contains('=') || w.is_empty() => {}
+                _ => targets.push(w.clone()),
+            }
+            i += 1;
+        }
+        let makefile = match file {
+            Some(f) => dir.join(f),
+            None => ["GNUmakefile", "makefile", "Makefile"]
+                .iter()
+                .map(|n| dir.join(n))
+                .find(|p| self.is_file(p))
+                .unwrap_or_else(|| dir.join("Makefile")),
+        };
+        let why = Why::Configures(format!("make {}", targets.join(" ")).trim().to_string());
+        self.whole(makefile.clone(), why.clone());
+        let Ok(text) = std::fs::read_to_string(self.root.join(&makefile)) else {
+            return;
+        };
+        if !self
+            .followed
+            .insert((makefile.to_string_lossy().into_owned(), targets.join(" ")))
+        {
+            return;
+        }
+        let (lines, includes) = recipes::make_recipes(&text, &targets);
+        for include in includes {
+            self.whole(dir.join(include), why.clone());
+        }
+        for line in lines {
+            self.source(&line, &dir, depth + 1);
+        }
+    }
+
+    fn just(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        let mut file = None;
+        let mut recipe = None;
+        let mut i = 0;
+        while i < rest.len() {
+            let w = &rest[i];
+            if matches!(w.as_str(), "-f" | "--justfile") {
+                file = rest.get(i + 1).cloned();
+                i += 2;
+                continue;
+            }
+            if !w.starts_with('-') && recipe.is_none() {
+                recipe = Some(w.clone());
+            }
+            i += 1;
+        }
+        let justfile = match file {
+            Some(f) => cwd.join(f),
+            None => ["justfile", "Justfile", ".justfile", "JUSTFILE"]
+                .iter()
+                .map(|n| cwd.join(n))
+                .find(|p| self.is_file(p))
+                .unwrap_or_else(|| cwd.join("justfile")),
+        };
+        let why = Why::Configures(
+            format!("just {}", recipe.clone().unwrap_or_default())
+                .trim()
+                .to_string(),
+        );
+        self.whole(justfile.clone(), why);
+        let Ok(text) = std::fs::read_to_string(self.root.join(&justfile)) else {
+            return;
+        };
+        if !self.followed.insert((
+            justfile.to_string_lossy().into_owned(),
+            recipe.clone().unwrap_or_default(),
+        )) {
+            return;
+        }
+        for line in recipes::just_recipes(&text, recipe.as_deref()) {
+            self.source(&line, cwd, depth + 1);
+        }
+    }
+
+    fn shell(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        let mut i = 0;
+        while i < rest.len() {
+            let w = &rest[i];
+            if w == "-c" {
+                if let Some(code) = rest.get(i + 1) {
+                    self.source(code, cwd, depth + 1);
+                }
+                return;
+            }
+            if w == "-o" || w == "+o" {
+                i += 2;
+                continue;
+            }
+            if !w.starts_with(['-', '+']) {
+                let text = rest.join(" ");
+                self.follow_script(&cwd.join(w), cwd, depth, &text);
+                return;
+            }
+            i += 1;
+        }
+    }
+
+    /// A script run by the command: sealed whole, and its lines followed when it is a shell script.
+    fn follow_script(&mut self, path: &Path, cwd: &Path, depth: usize, text: &str) {
+        let path = normalize(path);
+        if !self.is_file(&path) {
+            return;
+        }
+        self.whole(path.clone(), Why::RunBy(short(text)));
+        let Ok(body) = std::fs::read_to_string(self.root.join(&path)) else {
+            return;
+        };
+        let shell = path.extension().is_some_and(|e| e == "sh" || e == "bash")
+            || body
+                .lines()
+                .next()
+                .is_some_and(|l| l.starts_with("#!") && l.contains("sh"));
+        if shell
+            && self
+                .followed
+                .insert((path.to_string_lossy().into_owned(), String::new()))
+        {
+            self.source(&body, cwd, depth + 1);
+        }
+    }
+
+    /// An absolute path inside the project as a relative one; outside it, as it is.
+    fn local(&self, abs: &Path) -> PathBuf {
+        abs.strip_prefix(self.root)
+            .map_or_else(|_| abs.to_path_buf(), Path::to_path_buf)
+    }
+
+    fn is_file(&self, relative: &Path) -> bool {
+        let path = self.root.join(relative);
+        path.starts_with(self.root) && !relative.starts_with("..") && path.is_file()
+    }
+
+    fn whole(&mut self, path: PathBuf, why: Why) {
+        self.add(path, Scope::Whole, why);
+    }
+
+    fn add(&mut self, path: PathBuf, scope: Scope, why: Why) {
+        let path = display(&normalize(&path));
+        if let Some(existing) = self.plan.targets.iter_mut().find(|t| t.path == path) {
+            existing.scope.merge(scope);
+            return;
+        }
+        if self.plan.targets.len() < MAX_TARGETS {
+            self.plan.targets.push(Target { path, scope, why });
+        }
+    }
+
+    fn watch(&mut self, name: &str, scope: Scope, why: Why, new_file_counts: bool) {
+        if !self.plan.watches.iter().any(|w| w.name == name) {
+            self.plan.watches.push(Watch {
+                name: name.to_string(),
+                scope,
+                why,
+                new_file_counts,
+            });
+        }
+    }
+}
+
+/// Whether a file name looks like code or configuration rather than data.
+fn is_code_or_config(word: &str) -> bool {
+    const EXTS: &[&str] = &[
+        "sh", "bash", "zsh", "bats", "py", "js", "mjs", "cjs", "ts", "mts", "cts", "rb", "pl", "php", "lua", "mk",
+        "toml", "ini", "cfg", "conf", "yaml", "yml",
+    ];
+    Path::new(word)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTS.contains(&e))
+}
+
+/// `FOO=bar` before a command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=')
+        .is_some_and(|(name, _)| !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// The command a wrapper runs: `timeout 60 pytest` → `pytest`, `env -i A=1 make` → `make`.
+fn skip_wrapper<'a>(wrapper: &str, rest: &'a [String]) -> &'a [String] {
+    let mut i = 0;
+    while let Some(w) = rest.get(i) {
+        let value_flag = matches!(
+            w.as_str(),
+            "-n" | "-s" | "-k" | "-p" | "--package" | "-u" | "--signal" | "--kill-after"
+        );
+        if value_flag {
+            i += 2;
+        } else if w.starts_with('-') || is_assignment(w) || (wrapper == "timeout" && looks_like_duration(w)) {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    rest.get(i..).unwrap_or_default()
+}
+
+fn skip_flags(rest: &[String]) -> &[String] {
+    let i = rest.iter().take_while(|w| w.starts_with('-')).count();
+    &rest[i..]
+}
+
+fn looks_like_duration(w: &str) -> bool {
+    let digits = w.trim_end_matches(['s', 'm', 'h', 'd']);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// `.` and `..` removed textually; a `..` that climbs above a relative path's start is kept.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for comp in path.components() {
+        match comp {
+            Component::CurDir => {}
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// A command text cut to a readable length.
+fn short(text: &str) -> String {
+    const MAX: usize = 80;
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= MAX {
+        return one_line;
+    }
+    let mut cut: String = one_line.chars().take(MAX - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests;

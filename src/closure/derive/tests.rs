@@ -1,0 +1,240 @@
+//! Which files each kind of verify command seals, on small fixture projects.
+
+use std::path::Path;
+
+use super::*;
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+fn plan(command: &str, root: &Path) -> Plan {
+    derive(
+        command,
+        root,
+        Some(Path::new("/home/u")),
+        Some(Path::new("/home/u/.cargo")),
+    )
+}
+
+fn scope_of<'p>(plan: &'p Plan, path: &str) -> Option<&'p Scope> {
+    plan.targets.iter().find(|t| t.path == path).map(|t| &t.scope)
+}
+
+fn json_keys(scope: Option<&Scope>) -> Vec<String> {
+    match scope {
+        Some(Scope::Json(paths)) => paths.iter().map(|p| p.join(".")).collect(),
+        other => panic!("expected JSON keys, got {other:?}"),
+    }
+}
+
+#[test]
+fn npm_test_seals_the_script_its_hooks_and_what_the_script_runs() {
+    let dir = project(&[
+        (
+            "package.json",
+            r#"{"scripts":{"test":"npm run unit && node scripts/check.js","unit":"jest --ci","lint":"eslint"},"jest":{}}"#,
+        ),
+        ("scripts/check.js", "process.exit(0)"),
+    ]);
+    let plan = plan("npm test", dir.path());
+    let keys = json_keys(scope_of(&plan, "package.json"));
+    for key in [
+        "scripts.pretest",
+        "scripts.test",
+        "scripts.posttest",
+        "scripts.unit",
+        "scripts.preunit",
+        "jest",
+    ] {
+        assert!(keys.contains(&key.to_string()), "{key} not in {keys:?}");
+    }
+    assert!(!keys.contains(&"scripts.lint".to_string()));
+    assert_eq!(scope_of(&plan, "scripts/check.js"), Some(&Scope::Whole));
+    assert_eq!(
+        scope_of(&plan, "jest.config.js"),
+        Some(&Scope::Whole),
+        "absent configs are sealed as absent"
+    );
+    assert_eq!(scope_of(&plan, ".npmrc"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "/home/u/.npmrc"), Some(&Scope::Whole));
+    assert_eq!(plan.ecosystems, BTreeSet::from([Ecosystem::Js]));
+}
+
+#[test]
+fn yarn_pnpm_and_bun_spellings() {
+    let dir = project(&[("web/package.json", r#"{"scripts":{"test:unit":"vitest run"}}"#)]);
+    for command in [
+        "cd web && yarn test:unit",
+        "pnpm --dir web run test:unit",
+        "npm --prefix web run test:unit",
+    ] {
+        let plan = plan(command, dir.path());
+        let keys = json_keys(scope_of(&plan, "web/package.json"));
+        assert!(keys.contains(&"scripts.test:unit".to_string()), "{command}: {keys:?}");
+        assert!(scope_of(&plan, "web/vitest.config.ts").is_some(), "{command}");
+        assert!(scope_of(&plan, "web/vite.config.ts").is_some(), "{command}");
+    }
+    let bun = plan("bun test", dir.path());
+    assert!(scope_of(&bun, "bunfig.toml").is_some());
+}
+
+#[test]
+fn pytest_seals_its_config_files_sections_and_every_conftest() {
+    let dir = project(&[("pyproject.toml", "[project]\nname='x'\n")]);
+    for command in [
+        "pytest -q",
+        "python -m pytest tests/",
+        "python3 -m pytest",
+        "uv run pytest",
+        "timeout 300 env PYTHONHASHSEED=0 py.test",
+    ] {
+        let plan = plan(command, dir.path());
+        assert_eq!(scope_of(&plan, "pytest.ini"), Some(&Scope::Whole), "{command}");
+        assert_eq!(
+            scope_of(&plan, "pyproject.toml"),
+            Some(&Scope::Toml(vec![vec!["tool".into(), "pytest".into()]])),
+            "{command}"
+        );
+        assert_eq!(
+            scope_of(&plan, "setup.cfg"),
+            Some(&Scope::Ini(vec!["tool:pytest".into()]))
+        );
+        assert_eq!(scope_of(&plan, "tox.ini"), Some(&Scope::Ini(vec!["pytest".into()])));
+        assert!(
+            plan.watches
+                .iter()
+                .any(|w| w.name == "conftest.py" && w.new_file_counts)
+        );
+        assert_eq!(plan.ecosystems, BTreeSet::from([Ecosystem::Python]), "{command}");
+    }
+    let tox = plan("tox -e py311", dir.path());
+    assert_eq!(
+        scope_of(&tox, "tox.ini"),
+        Some(&Scope::Whole),
+        "tox reads all of tox.ini"
+    );
+}
+
+#[test]
+fn cargo_seals_config_in_every_ancestor_cargo_home_and_manifest_tables() {
+    let dir = project(&[("Cargo.toml", "[package]\nname='x'\n")]);
+    let plan = plan("cargo test --workspace", dir.path());
+    assert!(scope_of(&plan, ".cargo/config.toml").is_some());
+    assert!(scope_of(&plan, "/home/u/.cargo/config.toml").is_some());
+    let parent = dir.path().parent().expect("parent").join(".cargo/config.toml");
+    assert!(
+        scope_of(&plan, &parent.to_string_lossy()).is_some(),
+        "ancestors: {:?}",
+        plan.targets
+    );
+    let manifest = plan
+        .watches
+        .iter()
+        .find(|w| w.name == "Cargo.toml")
+        .expect("Cargo.toml watch");
+    assert!(!manifest.new_file_counts, "a new crate is not a change to the oracle");
+    let nextest = super::derive("cargo nextest run", dir.path(), None, None);
+    assert!(scope_of(&nextest, ".config/nextest.toml").is_some());
+    let build = super::derive("cargo build", dir.path(), None, None);
+    assert!(build.targets.is_empty());
+}
+
+#[test]
+fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
+    let dir = project(&[
+        (
+            "Makefile",
+            "all:\n\techo hi\n\ntest: unit\n\n.PHONY: unit\nunit:\n\t./scripts/test.sh\n",
+        ),
+        (
+            "scripts/test.sh",
+            "#!/bin/sh\nset -e\npython -m pytest -q\nsh tools/extra.sh\n",
+        ),
+        ("tools/extra.sh", "go test ./...\n"),
+        ("justfile", "test:\n    cargo test\n"),
+    ]);
+    let plan = plan("make test", dir.path());
+    assert_eq!(scope_of(&plan, "Makefile"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
+    assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
+    assert_eq!(plan.ecosystems, BTreeSet::from([Ecosystem::Python, Ecosystem::Go]));
+    let just = super::derive("just test", dir.path(), None, None);
+    assert_eq!(scope_of(&just, "justfile"), Some(&Scope::Whole));
+    assert!(scope_of(&just, ".cargo/config.toml").is_some());
+}
+
+#[test]
+fn scripts_and_files_named_in_the_command_are_sealed_but_test_files_are_not() {
+    let dir = project(&[
+        ("ci.sh", "#!/usr/bin/env bash\nnpm test\n"),
+        ("check.py", "print('ok')"),
+        ("score.txt", "0.5"),
+        ("tests/test_a.py", "def test_a(): pass"),
+        ("package.json", r#"{"scripts":{"test":"node t.js"}}"#),
+    ]);
+    let plan = plan(
+        "./ci.sh && python check.py --data=check.py && pytest tests/test_a.py && cat score.txt",
+        dir.path(),
+    );
+    assert_eq!(scope_of(&plan, "ci.sh"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "check.py"), Some(&Scope::Whole));
+    assert!(scope_of(&plan, "package.json").is_some(), "ci.sh runs npm test");
+    assert!(
+        scope_of(&plan, "tests/test_a.py").is_none(),
+        "tests are sealed test by test"
+    );
+    let why = &plan
+        .targets
+        .iter()
+        .find(|t| t.path == "check.py")
+        .expect("check.py")
+        .why;
+    assert_eq!(why, &Why::RunBy("python check.py --data=check.py".into()));
+}
+
+#[test]
+fn nested_shells_substitutions_and_cycles_are_followed_without_running_anything() {
+    let dir = project(&[
+        ("a.sh", "sh b.sh\n"),
+        ("b.sh", "sh a.sh\n$(touch pwned)\n"),
+        ("Makefile", "test:\n\t$(MAKE) test\n"),
+    ]);
+    let plan = plan("bash -c 'sh a.sh' ; echo $(make test)", dir.path());
+    assert!(scope_of(&plan, "a.sh").is_some());
+    assert!(scope_of(&plan, "b.sh").is_some());
+    assert!(scope_of(&plan, "Makefile").is_some());
+    assert!(!dir.path().join("pwned").exists());
+}
+
+#[test]
+fn unknown_commands_and_garbage_seal_nothing_and_never_panic() {
+    let dir = project(&[]);
+    for command in [
+        "",
+        "true",
+        "echo 'unterminated",
+        "$(((((",
+        "cd ../.. && ls",
+        "go build ./...",
+        "\u{0}\u{1}",
+    ] {
+        let plan = plan(command, dir.path());
+        assert!(
+            plan.targets.iter().all(|t| !t.path.starts_with("..")),
+            "{command}: {:?}",
+            plan.targets
+        );
+    }
+    assert!(
+        plan("go test ./...", dir.path()).targets.is_empty(),
+        "go test seals nothing beyond test files"
+    );
+}

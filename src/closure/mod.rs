@@ -1,0 +1,204 @@
+//! The oracle's closure: the files that decide what the sealed verify command actually runs, sealed at setup
+//! and checked before every verify.
+//!
+//! `derive` reads the command and names the files (with why, and which part of each matters); this module
+//! takes their digests at setup ([`Closure::take`]) and compares them at a promise ([`Closure::check`]). Files
+//! that did not exist are sealed as absent, so creating `pytest.ini` or a new `conftest.py` counts. Outside the
+//! closure the agent may change anything — a new dependency in `package.json`, the code under test.
+//!
+//! Nothing is ever reverted: a change is reported with what moved and how to undo it, and the user may accept
+//! it from a terminal (`loopgate allow`), which re-takes the digests ([`Closure::accept`]).
+
+pub mod derive;
+pub mod parts;
+mod recipes;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use derive::{Ecosystem, Watch, Why};
+pub use parts::{PartChange, Parts, Scope};
+
+/// A file of the closure and the digests of its sealed parts at setup (none: it did not exist).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SealedFile {
+    /// Relative to the project root, or absolute outside it.
+    pub path: String,
+    pub scope: Scope,
+    pub why: Why,
+    pub parts: Parts,
+}
+
+/// The sealed closure of a loop's verify command; lives in the seal.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Closure {
+    pub files: Vec<SealedFile>,
+    pub watches: Vec<Watch>,
+    /// The ecosystems whose tests the command runs; empty when none was recognized.
+    pub ecosystems: Vec<Ecosystem>,
+}
+
+/// One sealed part that moved since setup (or since the user last accepted it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub path: String,
+    /// The part's label: [`parts::WHOLE`] for the whole file, `scripts.test`, `[tool:pytest]`, …
+    pub part: String,
+    pub change: PartChange,
+    pub why: Why,
+}
+
+/// Label of a file that exists but cannot be read (e.g. `chmod 000 pytest.ini`): it counts as a change.
+const UNREADABLE: &str = "(the file cannot be read)";
+
+impl Closure {
+    /// Derives the closure of `command` in `root` and takes the digests of every file in it.
+    pub fn take(command: &str, root: &Path) -> Closure {
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+        let cargo_home = std::env::var_os("CARGO_HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|h| h.join(".cargo")));
+        let plan = derive::derive(command, root, home.as_deref(), cargo_home.as_deref());
+        let mut files: Vec<SealedFile> = plan
+            .targets
+            .into_iter()
+            .map(|t| SealedFile {
+                parts: read_parts(root, &t.path, &t.scope),
+                path: t.path,
+                scope: t.scope,
+                why: t.why,
+            })
+            .collect();
+        for (path, watch) in watched(root, &plan.watches) {
+            if !files.iter().any(|f| f.path == path) {
+                files.push(SealedFile {
+                    parts: read_parts(root, &path, &watch.scope),
+                    path,
+                    scope: watch.scope.clone(),
+                    why: watch.why.clone(),
+                });
+            }
+        }
+        Closure {
+            files,
+            watches: plan.watches,
+            ecosystems: plan.ecosystems.into_iter().collect(),
+        }
+    }
+
+    /// Every sealed part that differs from its digest, and every new file a watch counts; sorted by path.
+    pub fn check(&self, root: &Path) -> Vec<Moved> {
+        let mut moved: Vec<Moved> = Vec::new();
+        for file in &self.files {
+            let now = read_parts(root, &file.path, &file.scope);
+            moved.extend(
+                parts::compare(&file.parts, &now)
+                    .into_iter()
+                    .map(|(part, change)| Moved {
+                        path: file.path.clone(),
+                        part,
+                        change,
+                        why: file.why.clone(),
+                    }),
+            );
+        }
+        for (path, watch) in watched(root, &self.watches) {
+            if watch.new_file_counts && !self.files.iter().any(|f| f.path == path) {
+                moved.push(Moved {
+                    path,
+                    part: parts::WHOLE.to_string(),
+                    change: PartChange::Added,
+                    why: watch.why.clone(),
+                });
+            }
+        }
+        moved.sort_by(|a, b| (&a.path, &a.part).cmp(&(&b.path, &b.part)));
+        moved
+    }
+
+    /// Accepts the current content of the closure files `accept` selects (new watched files included) as
+    /// the new baseline; returns the paths whose digests changed.
+    pub fn accept(&mut self, root: &Path, accept: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut accepted = Vec::new();
+        for (path, watch) in watched(root, &self.watches) {
+            if accept(&path) && !self.files.iter().any(|f| f.path == path) {
+                self.files.push(SealedFile {
+                    parts: Parts::new(),
+                    path,
+                    scope: watch.scope.clone(),
+                    why: watch.why.clone(),
+                });
+            }
+        }
+        for file in self.files.iter_mut().filter(|f| accept(&f.path)) {
+            let now = read_parts(root, &file.path, &file.scope);
+            if now != file.parts {
+                file.parts = now;
+                accepted.push(file.path.clone());
+            }
+        }
+        accepted
+    }
+
+    /// How many files of the closure exist (the rest are sealed as absent).
+    pub fn existing_files(&self) -> usize {
+        self.files.iter().filter(|f| !f.parts.is_empty()).count()
+    }
+
+    /// The closure file at `path` (relative to the root, or absolute), if it is one.
+    pub fn file(&self, path: &str) -> Option<&SealedFile> {
+        self.files.iter().find(|f| f.path == path)
+    }
+
+    /// Whether a new file at `relative` would be a change to the oracle (a watched name such as `conftest.py`).
+    pub fn watches_name_of(&self, relative: &Path) -> bool {
+        let name = relative.file_name().map(|n| n.to_string_lossy());
+        self.watches
+            .iter()
+            .any(|w| w.new_file_counts && name.as_deref() == Some(w.name.as_str()))
+    }
+}
+
+/// The digests of a file's sealed parts now.
+pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
+    match std::fs::read(root.join(path)) {
+        Ok(bytes) => parts::digests(scope, Some(&bytes)),
+        Err(err) if err.kind() == io::ErrorKind::NotFound || err.kind() == io::ErrorKind::NotADirectory => Parts::new(),
+        Err(_) => Parts::from([(UNREADABLE.to_string(), String::new())]),
+    }
+}
+
+/// Files the watches match now, with the watch that matched.
+fn watched<'w>(root: &Path, watches: &'w [Watch]) -> Vec<(String, &'w Watch)> {
+    let names: Vec<&str> = watches.iter().map(|w| w.name.as_str()).collect();
+    crate::walk::find_named(root, &names)
+        .into_iter()
+        .filter_map(|path| {
+            let name = path.rsplit('/').next().unwrap_or(&path).to_string();
+            watches.iter().find(|w| w.name == name).map(|w| (path, w))
+        })
+        .collect()
+}
+
+/// Whether a project-relative path is a test file by the usual conventions (tests are sealed test by test,
+/// not as whole files, so new tests can be added).
+pub fn is_test_path(relative: &Path) -> bool {
+    let text = relative.to_string_lossy().replace('\\', "/");
+    let name = text.rsplit('/').next().unwrap_or(&text);
+    let in_test_dir = text
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|d| matches!(d, "tests" | "test" | "__tests__" | "spec"));
+    in_test_dir
+        || (name.starts_with("test_") && name.ends_with(".py"))
+        || name.ends_with("_test.py")
+        || name.ends_with("_test.go")
+        || [".test.", ".spec."].iter().any(|m| name.contains(m))
+}
+
+#[cfg(test)]
+mod tests;

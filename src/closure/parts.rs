@@ -1,0 +1,289 @@
+//! The test-relevant content of a sealed configuration file, as digests that can be compared later.
+//!
+//! Sealing a whole `package.json` would stop an agent from adding a dependency, which is honest work; what
+//! decides what `npm test` runs is only `scripts.test` (and the scripts it calls) and the test runner's own
+//! key. So a sealed file has a [`Scope`]: the whole file, some keys of a JSON or TOML document, or some
+//! sections of an INI file. [`digests`] turns the file's bytes into one digest per sealed *part*, labelled so
+//! a change can be named exactly (`package.json: scripts.test changed`).
+//!
+//! A part that is absent has no digest, so adding `scripts.pretest` shows up as a part that appeared. A file
+//! that no longer parses gets the single label [`UNPARSABLE`]: every part it had then reads as changed.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::fsutil;
+
+/// The label of a whole file's one part.
+pub const WHOLE: &str = "";
+/// The label standing in for every part of a JSON or TOML file that does not parse.
+pub const UNPARSABLE: &str = "(the file does not parse)";
+
+/// Which content of a file is sealed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "parts")]
+pub enum Scope {
+    /// Every byte.
+    Whole,
+    /// These key paths of a JSON document (`["scripts", "test"]`, `["jest"]`).
+    Json(Vec<Vec<String>>),
+    /// These key paths of a TOML document (`["tool", "pytest"]`, `["lib"]`).
+    Toml(Vec<Vec<String>>),
+    /// These sections of an INI file (`tool:pytest`, `pytest`).
+    Ini(Vec<String>),
+}
+
+impl Scope {
+    /// Widens `self` to also cover `other` (the same file reached twice, e.g. `package.json` through
+    /// `npm test` and through the `jest` key). Whole absorbs everything; kinds that differ become whole.
+    pub fn merge(&mut self, other: Scope) {
+        match (&mut *self, other) {
+            (Scope::Whole, _) => {}
+            (_, Scope::Whole) => *self = Scope::Whole,
+            (Scope::Json(mine), Scope::Json(more)) | (Scope::Toml(mine), Scope::Toml(more)) => {
+                for path in more {
+                    if !mine.contains(&path) {
+                        mine.push(path);
+                    }
+                }
+            }
+            (Scope::Ini(mine), Scope::Ini(more)) => {
+                for name in more {
+                    if !mine.contains(&name) {
+                        mine.push(name);
+                    }
+                }
+            }
+            _ => *self = Scope::Whole,
+        }
+    }
+
+    /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
+    pub fn labels(&self) -> Vec<String> {
+        match self {
+            Scope::Whole => Vec::new(),
+            Scope::Json(paths) | Scope::Toml(paths) => paths.iter().map(|p| p.join(".")).collect(),
+            Scope::Ini(names) => names.iter().map(|n| format!("[{n}]")).collect(),
+        }
+    }
+}
+
+/// Part label → SHA-256 hex of the part's canonical form. Empty when the file does not exist.
+pub type Parts = BTreeMap<String, String>;
+
+/// The digests of the sealed parts of a file's bytes (`None`: the file does not exist).
+pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
+    let Some(bytes) = bytes else {
+        return Parts::new();
+    };
+    match scope {
+        Scope::Whole => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
+        Scope::Json(paths) => match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(doc) => tree_parts(paths, |path| lookup_json(&doc, path).map(canonical)),
+            Err(_) => unparsable(bytes),
+        },
+        Scope::Toml(paths) => match std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+        {
+            Some(doc) => tree_parts(paths, |path| {
+                lookup_toml(&doc, path)
+                    .and_then(|v| serde_json::to_value(v).ok())
+                    .map(|v| canonical(&v))
+            }),
+            None => unparsable(bytes),
+        },
+        Scope::Ini(names) => ini_parts(names, &String::from_utf8_lossy(bytes)),
+    }
+}
+
+fn tree_parts(paths: &[Vec<String>], value_at: impl Fn(&[String]) -> Option<String>) -> Parts {
+    paths
+        .iter()
+        .filter_map(|path| Some((path.join("."), sha256(value_at(path)?.as_bytes()))))
+        .collect()
+}
+
+fn unparsable(bytes: &[u8]) -> Parts {
+    Parts::from([(UNPARSABLE.to_string(), sha256(bytes))])
+}
+
+fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a serde_json::Value> {
+    path.iter().try_fold(doc, |v, key| v.get(key))
+}
+
+fn lookup_toml<'a>(doc: &'a toml::Table, path: &[String]) -> Option<&'a toml::Value> {
+    let (first, rest) = path.split_first()?;
+    rest.iter().try_fold(doc.get(first)?, |v, key| v.get(key))
+}
+
+/// JSON with object keys sorted (serde_json's map is a `BTreeMap`), so key order and spacing do not count.
+fn canonical(value: &serde_json::Value) -> String {
+    value.to_string()
+}
+
+/// The lines of each named section, trimmed, without blank and comment lines.
+fn ini_parts(names: &[String], text: &str) -> Parts {
+    let mut found: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut current: Option<&str> = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            let name = name.trim();
+            current = names.iter().find(|n| *n == name).map(String::as_str);
+            if let Some(name) = current {
+                found.entry(name).or_default();
+            }
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if let Some(name) = current {
+            found.entry(name).or_default().push(line);
+        }
+    }
+    found
+        .into_iter()
+        .map(|(name, lines)| (format!("[{name}]"), sha256(lines.join("\n").as_bytes())))
+        .collect()
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    fsutil::hex(&Sha256::digest(bytes))
+}
+
+/// How one sealed part moved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartChange {
+    Added,
+    Changed,
+    Removed,
+}
+
+/// The parts that differ between `sealed` and `now`, by label.
+pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
+    let mut out: Vec<(String, PartChange)> = sealed
+        .iter()
+        .filter_map(|(label, digest)| match now.get(label) {
+            None => Some((label.clone(), PartChange::Removed)),
+            Some(d) if d != digest => Some((label.clone(), PartChange::Changed)),
+            Some(_) => None,
+        })
+        .collect();
+    out.extend(
+        now.keys()
+            .filter(|label| !sealed.contains_key(*label))
+            .map(|label| (label.clone(), PartChange::Added)),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(paths: &[&str]) -> Vec<Vec<String>> {
+        paths
+            .iter()
+            .map(|p| p.split('.').map(str::to_string).collect())
+            .collect()
+    }
+
+    fn moved(scope: &Scope, before: &str, after: &str) -> Vec<(String, PartChange)> {
+        compare(
+            &digests(scope, Some(before.as_bytes())),
+            &digests(scope, Some(after.as_bytes())),
+        )
+    }
+
+    const PACKAGE: &str = r#"{"name":"x","scripts":{"test":"jest","lint":"eslint ."},"dependencies":{"a":"1"}}"#;
+
+    #[test]
+    fn json_keys_outside_the_scope_may_change() {
+        let scope = Scope::Json(keys(&["scripts.test", "scripts.pretest", "jest"]));
+        let after = r#"{
+            "dependencies": {"a": "1", "left-pad": "^1.3.0"},
+            "scripts": {"lint": "eslint src", "test": "jest"},
+            "name": "x"
+        }"#;
+        assert_eq!(moved(&scope, PACKAGE, after), vec![]);
+    }
+
+    #[test]
+    fn json_keys_in_the_scope_are_named_when_they_move() {
+        let scope = Scope::Json(keys(&["scripts.test", "scripts.pretest", "jest"]));
+        let after = r#"{"scripts":{"test":"exit 0","pretest":"x"},"jest":{"bail":true}}"#;
+        assert_eq!(
+            moved(&scope, PACKAGE, after),
+            vec![
+                ("scripts.test".to_string(), PartChange::Changed),
+                ("jest".to_string(), PartChange::Added),
+                ("scripts.pretest".to_string(), PartChange::Added),
+            ]
+        );
+        let gone = moved(&scope, PACKAGE, r#"{"scripts":{}}"#);
+        assert_eq!(gone, vec![("scripts.test".to_string(), PartChange::Removed)]);
+    }
+
+    #[test]
+    fn a_file_that_stops_parsing_moves_every_part() {
+        let scope = Scope::Json(keys(&["scripts.test"]));
+        let moves = moved(&scope, PACKAGE, "{ not json");
+        assert!(moves.contains(&("scripts.test".to_string(), PartChange::Removed)));
+        assert!(moves.contains(&(UNPARSABLE.to_string(), PartChange::Added)));
+    }
+
+    #[test]
+    fn toml_tables_are_compared_by_value_not_by_text() {
+        let scope = Scope::Toml(keys(&["tool.pytest", "lib"]));
+        let before = "[project]\nname = \"x\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n";
+        let reformatted = "[tool.pytest.ini_options]\naddopts   =   \"-q\"   # quiet\n[project]\nname = \"x\"\ndependencies = [\"requests\"]\n";
+        assert_eq!(moved(&scope, before, reformatted), vec![]);
+        let gamed = "[project]\nname = \"x\"\n[tool.pytest.ini_options]\naddopts = \"-q -k 'not slow'\"\n";
+        assert_eq!(
+            moved(&scope, before, gamed),
+            vec![("tool.pytest".to_string(), PartChange::Changed)]
+        );
+    }
+
+    #[test]
+    fn ini_sections_ignore_comments_blank_lines_and_other_sections() {
+        let scope = Scope::Ini(vec!["tool:pytest".into()]);
+        let before = "[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n";
+        let honest = "[metadata]\nname = y\nversion = 2\n\n[tool:pytest]\n# where tests live\ntestpaths = tests\n\n";
+        assert_eq!(moved(&scope, before, honest), vec![]);
+        let gamed = "[metadata]\nname = x\n[tool:pytest]\ntestpaths = tests\naddopts = --deselect tests/test_a.py\n";
+        assert_eq!(
+            moved(&scope, before, gamed),
+            vec![("[tool:pytest]".to_string(), PartChange::Changed)]
+        );
+        let added = moved(&scope, "[metadata]\nname = x\n", "[tool:pytest]\naddopts = -x\n");
+        assert_eq!(added, vec![("[tool:pytest]".to_string(), PartChange::Added)]);
+    }
+
+    #[test]
+    fn whole_files_and_absent_files() {
+        let scope = Scope::Whole;
+        assert_eq!(moved(&scope, "a", "a"), vec![]);
+        assert_eq!(moved(&scope, "a", "b"), vec![(WHOLE.to_string(), PartChange::Changed)]);
+        let created = compare(&digests(&scope, None), &digests(&scope, Some(b"x")));
+        assert_eq!(created, vec![(WHOLE.to_string(), PartChange::Added)]);
+        let deleted = compare(&digests(&scope, Some(b"x")), &digests(&scope, None));
+        assert_eq!(deleted, vec![(WHOLE.to_string(), PartChange::Removed)]);
+    }
+
+    #[test]
+    fn merging_scopes() {
+        let mut scope = Scope::Json(keys(&["scripts.test"]));
+        scope.merge(Scope::Json(keys(&["jest", "scripts.test"])));
+        assert_eq!(scope, Scope::Json(keys(&["scripts.test", "jest"])));
+        scope.merge(Scope::Whole);
+        assert_eq!(scope, Scope::Whole);
+        let mut mixed = Scope::Ini(vec!["pytest".into()]);
+        mixed.merge(Scope::Toml(keys(&["tool.tox"])));
+        assert_eq!(mixed, Scope::Whole);
+    }
+}

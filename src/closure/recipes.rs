@@ -1,0 +1,244 @@
+//! Reading the commands that a build file runs on the verify command's behalf: a `package.json` script, the
+//! recipe of a Makefile target, the body of a justfile recipe. Each reader is forgiving (an odd file yields
+//! fewer commands, never an error) and follows dependencies (`test: build`) so the whole recipe is known.
+
+use std::collections::BTreeSet;
+
+/// How many recipes one lookup follows through dependencies.
+const MAX_RECIPES: usize = 32;
+
+/// The command text of `scripts.<name>` in a `package.json`, if there is one.
+pub fn npm_script(package_json: &[u8], name: &str) -> Option<String> {
+    let doc: serde_json::Value = serde_json::from_slice(package_json).ok()?;
+    doc.get("scripts")?.get(name)?.as_str().map(str::to_string)
+}
+
+/// A rule of a Makefile or justfile: the names it defines, what it depends on, its recipe lines.
+#[derive(Debug, Default, PartialEq)]
+struct Rule {
+    names: Vec<String>,
+    deps: Vec<String>,
+    lines: Vec<String>,
+}
+
+/// The recipe lines that `make TARGET…` runs (no targets: the default goal, the first ordinary target), with
+/// `@`, `-` and `+` prefixes removed and `$(MAKE)` read as `make`; and the files named by `include` lines.
+pub fn make_recipes(makefile: &str, targets: &[String]) -> (Vec<String>, Vec<String>) {
+    let lines = join_continued(makefile);
+    let mut rules: Vec<Rule> = Vec::new();
+    let mut includes = Vec::new();
+    for line in &lines {
+        if let Some(body) = line.strip_prefix('\t') {
+            if let Some(rule) = rules.last_mut() {
+                rule.lines.push(
+                    clean_recipe_line(body)
+                        .replace("$(MAKE)", "make")
+                        .replace("${MAKE}", "make"),
+                );
+            }
+            continue;
+        }
+        let trimmed = line.trim();
+        if let Some(files) = trimmed
+            .strip_prefix("include ")
+            .or_else(|| trimmed.strip_prefix("-include "))
+            .or_else(|| trimmed.strip_prefix("sinclude "))
+        {
+            includes.extend(files.split_whitespace().map(str::to_string));
+            continue;
+        }
+        if let Some(rule) = make_rule_header(trimmed) {
+            rules.push(rule);
+        } else if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            // A variable or directive ends the previous rule's recipe.
+            rules.push(Rule::default());
+        }
+    }
+    let default_goal = rules
+        .iter()
+        .flat_map(|r| r.names.first())
+        .find(|n| !n.starts_with('.') && !n.contains('%'))
+        .cloned();
+    let goals: Vec<String> = if targets.is_empty() {
+        default_goal.into_iter().collect()
+    } else {
+        targets.to_vec()
+    };
+    (follow(&rules, goals), includes)
+}
+
+/// `name other: deps` (not `:=`, `::=` or `?=` assignments).
+fn make_rule_header(line: &str) -> Option<Rule> {
+    if line.starts_with('#') {
+        return None;
+    }
+    let colon = line.find(':')?;
+    let (left, right) = line.split_at(colon);
+    let right = right.trim_start_matches(':');
+    if right.starts_with('=') || left.contains('=') || left.trim().is_empty() {
+        return None;
+    }
+    let (deps, inline) = right.split_once(';').unwrap_or((right, ""));
+    Some(Rule {
+        names: left.split_whitespace().map(str::to_string).collect(),
+        deps: deps
+            .split_whitespace()
+            .filter(|d| *d != "|")
+            .map(str::to_string)
+            .collect(),
+        lines: [inline.trim()]
+            .into_iter()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+    })
+}
+
+/// The body lines of `just RECIPE` (no recipe: `default`, else the first one), following dependencies.
+pub fn just_recipes(justfile: &str, recipe: Option<&str>) -> Vec<String> {
+    let mut rules: Vec<Rule> = Vec::new();
+    for line in justfile.lines() {
+        if line.starts_with([' ', '\t']) {
+            if let Some(rule) = rules.last_mut()
+                && !line.trim().is_empty()
+                && !line.trim_start().starts_with('#')
+            {
+                rule.lines.push(clean_recipe_line(line.trim()));
+            }
+            continue;
+        }
+        let trimmed = line.trim();
+        match just_rule_header(trimmed) {
+            Some(rule) => rules.push(rule),
+            None if !trimmed.is_empty() && !trimmed.starts_with('#') => rules.push(Rule::default()),
+            None => {}
+        }
+    }
+    let goal = match recipe {
+        Some(name) => name.to_string(),
+        None if rules.iter().any(|r| r.names.iter().any(|n| n == "default")) => "default".to_string(),
+        None => match rules.iter().find_map(|r| r.names.first()) {
+            Some(first) => first.clone(),
+            None => return Vec::new(),
+        },
+    };
+    follow(&rules, vec![goal])
+}
+
+/// `[private]`-free recipe headers: `name param='x': dep1 dep2` (not `name := value`).
+fn just_rule_header(line: &str) -> Option<Rule> {
+    if line.starts_with('[') || line.starts_with("set ") || line.starts_with("export ") || line.starts_with("alias ") {
+        return None;
+    }
+    let line = line.trim_start_matches('@');
+    let colon = line.find(':')?;
+    let (left, right) = line.split_at(colon);
+    let right = &right[1..];
+    if right.starts_with('=') {
+        return None;
+    }
+    let name = left.split_whitespace().next()?;
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        return None;
+    }
+    Some(Rule {
+        names: vec![name.to_string()],
+        deps: right
+            .split_whitespace()
+            .take_while(|d| *d != "&&")
+            .map(|d| d.trim_start_matches('(').trim_end_matches(')').to_string())
+            .collect(),
+        lines: Vec::new(),
+    })
+}
+
+/// Recipe lines of `goals` and, depth first, of their dependencies (each rule once).
+fn follow(rules: &[Rule], goals: Vec<String>) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = goals;
+    stack.reverse();
+    let mut out = Vec::new();
+    while let Some(goal) = stack.pop() {
+        if !seen.insert(goal.clone()) || seen.len() > MAX_RECIPES {
+            continue;
+        }
+        for rule in rules.iter().filter(|r| r.names.contains(&goal)) {
+            out.extend(rule.lines.iter().cloned());
+            stack.extend(rule.deps.iter().rev().cloned());
+        }
+    }
+    out
+}
+
+/// A recipe line without make's and just's echo / ignore-error prefixes.
+fn clean_recipe_line(line: &str) -> String {
+    line.trim_start_matches(['@', '-', '+', ' ']).to_string()
+}
+
+/// Lines with backslash continuations joined (recipe lines keep their leading tab).
+fn join_continued(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut pending = String::new();
+    for line in text.lines() {
+        if let Some(head) = line.strip_suffix('\\') {
+            pending.push_str(head);
+            pending.push(' ');
+            continue;
+        }
+        pending.push_str(line);
+        out.push(std::mem::take(&mut pending));
+    }
+    if !pending.is_empty() {
+        out.push(pending);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn make_follows_the_target_and_its_dependencies() {
+        let makefile = "CC ?= cc\n\nall: build\n\nbuild:\n\t$(CC) -o app main.c\n\n.PHONY: test\ntest: build fixtures\n\t@./scripts/run-tests.sh \\\n\t  --fast\n\t-$(MAKE) lint\n\nfixtures:\n\tpython gen.py\n\nlint:\n\tshellcheck *.sh\ninclude rules.mk\n";
+        let (lines, includes) = make_recipes(makefile, &["test".to_string()]);
+        assert_eq!(
+            lines,
+            vec![
+                "./scripts/run-tests.sh  \t  --fast",
+                "make lint",
+                "$(CC) -o app main.c",
+                "python gen.py"
+            ]
+        );
+        assert_eq!(includes, vec!["rules.mk"]);
+        let (default, _) = make_recipes(makefile, &[]);
+        assert_eq!(default, vec!["$(CC) -o app main.c"]);
+    }
+
+    #[test]
+    fn make_ignores_assignments_and_odd_lines() {
+        let (lines, _) = make_recipes("X := a:b\nY ::= c\n%.o: %.c\n\tcc $<\ncheck: ; go test ./...\n", &[]);
+        assert_eq!(lines, vec!["go test ./..."]);
+        assert!(make_recipes("", &["test".into()]).0.is_empty());
+    }
+
+    #[test]
+    fn just_reads_the_recipe_body_and_dependencies() {
+        let justfile = "set shell := [\"bash\", \"-c\"]\nversion := \"1\"\n\n# run the tests\ntest filter='': build\n    cargo test {{filter}}\n    @./check.sh\n\nbuild:\n  cargo build\n\n[private]\ndefault:\n  just --list\n";
+        assert_eq!(
+            just_recipes(justfile, Some("test")),
+            vec!["cargo test {{filter}}", "./check.sh", "cargo build"]
+        );
+        assert_eq!(just_recipes(justfile, None), vec!["just --list"]);
+        assert!(just_recipes(justfile, Some("missing")).is_empty());
+    }
+
+    #[test]
+    fn npm_scripts() {
+        let pkg = br#"{"scripts":{"test":"jest --ci","pretest":"tsc"}}"#;
+        assert_eq!(npm_script(pkg, "test").as_deref(), Some("jest --ci"));
+        assert_eq!(npm_script(pkg, "lint"), None);
+        assert_eq!(npm_script(b"not json", "test"), None);
+    }
+}

@@ -1,0 +1,139 @@
+//! Taking the closure at setup and checking it later, on real files.
+
+use std::path::Path;
+
+use super::*;
+
+fn write(root: &Path, path: &str, text: &str) {
+    let path = root.join(path);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn moved(closure: &Closure, root: &Path) -> Vec<(String, String, PartChange)> {
+    closure
+        .check(root)
+        .into_iter()
+        .map(|m| (m.path, m.part, m.change))
+        .collect()
+}
+
+#[test]
+fn nothing_moves_until_a_sealed_part_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "package.json", r#"{"scripts":{"test":"jest"},"dependencies":{}}"#);
+    write(root, "src/a.js", "module.exports = 1");
+    let closure = Closure::take("npm test", root);
+    assert_eq!(moved(&closure, root), vec![]);
+
+    // Honest: a new dependency, a source change.
+    write(
+        root,
+        "package.json",
+        r#"{"dependencies":{"left-pad":"1"},"scripts":{"test":"jest"}}"#,
+    );
+    write(root, "src/a.js", "module.exports = 2");
+    assert_eq!(moved(&closure, root), vec![]);
+
+    // Gaming: the test script, a new jest config.
+    write(root, "package.json", r#"{"scripts":{"test":"exit 0"}}"#);
+    write(
+        root,
+        "jest.config.js",
+        "module.exports = {testPathIgnorePatterns: ['.']}",
+    );
+    assert_eq!(
+        moved(&closure, root),
+        vec![
+            ("jest.config.js".into(), String::new(), PartChange::Added),
+            ("package.json".into(), "scripts.test".into(), PartChange::Changed),
+        ]
+    );
+}
+
+#[test]
+fn a_new_conftest_anywhere_counts_a_new_crate_does_not() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "tests/conftest.py", "import pytest\n");
+    write(root, "Cargo.toml", "[package]\nname = 'x'\n");
+    let closure = Closure::take("pytest && cargo test", root);
+    assert!(
+        closure.file("tests/conftest.py").is_some(),
+        "existing conftest sealed at setup"
+    );
+    write(root, "tests/unit/conftest.py", "collect_ignore = ['.']\n");
+    write(root, "crates/b/Cargo.toml", "[package]\nname = 'b'\n");
+    assert_eq!(
+        moved(&closure, root),
+        vec![("tests/unit/conftest.py".into(), String::new(), PartChange::Added)]
+    );
+    std::fs::remove_file(root.join("tests/conftest.py")).expect("rm");
+    assert!(moved(&closure, root).contains(&("tests/conftest.py".into(), String::new(), PartChange::Removed)));
+}
+
+#[test]
+fn accepting_re_takes_only_the_selected_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "pytest.ini", "[pytest]\n");
+    let mut closure = Closure::take("pytest", root);
+    write(root, "pytest.ini", "[pytest]\naddopts = -x\n");
+    write(root, "conftest.py", "");
+    assert_eq!(moved(&closure, root).len(), 2);
+    assert_eq!(closure.accept(root, |p| p == "pytest.ini"), vec!["pytest.ini"]);
+    assert_eq!(
+        moved(&closure, root),
+        vec![("conftest.py".into(), String::new(), PartChange::Added)]
+    );
+    assert_eq!(closure.accept(root, |_| true), vec!["conftest.py"]);
+    assert_eq!(moved(&closure, root), vec![]);
+}
+
+#[test]
+fn a_file_that_cannot_be_read_counts_as_changed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "pytest.ini", "[pytest]\n");
+    let closure = Closure::take("pytest", root);
+    // A directory where the file was: reading fails with something other than "not found".
+    std::fs::remove_file(root.join("pytest.ini")).expect("rm");
+    std::fs::create_dir(root.join("pytest.ini")).expect("mkdir");
+    let moves = moved(&closure, root);
+    assert!(
+        moves.contains(&("pytest.ini".into(), UNREADABLE.into(), PartChange::Added)),
+        "{moves:?}"
+    );
+    assert!(
+        moves.contains(&("pytest.ini".into(), String::new(), PartChange::Removed)),
+        "{moves:?}"
+    );
+}
+
+#[test]
+fn test_paths_by_convention() {
+    for yes in [
+        "tests/test_a.py",
+        "test/a.js",
+        "src/__tests__/a.ts",
+        "pkg/a_test.go",
+        "a.test.ts",
+        "web/a.spec.js",
+        "test_x.py",
+        "x_test.py",
+        "tests/it.rs",
+    ] {
+        assert!(is_test_path(Path::new(yes)), "{yes}");
+    }
+    for no in [
+        "src/lib.rs",
+        "conftest.py",
+        "testing.py",
+        "tests",
+        "package.json",
+        "contest.py",
+    ] {
+        assert!(!is_test_path(Path::new(no)), "{no}");
+    }
+}

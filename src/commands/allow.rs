@@ -1,0 +1,142 @@
+//! `loopgate allow`: the user accepts a change to the oracle's inputs as the new baseline.
+//!
+//! A promise is rejected when a sealed file, a file of the verify command's closure or an existing test moved
+//! since setup. Sometimes the user wants exactly that change (the task is to rewrite the test script). Only
+//! the user can say so, from a terminal: the PreToolUse guard refuses `loopgate allow` from the agent, like
+//! `cancel`. Accepting re-takes the digests of the chosen files; everything else stays sealed, and later
+//! changes to an accepted file are caught again. Without arguments it lists what moved, changing nothing.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::exit_codes;
+use crate::history::{Record, Status};
+use crate::lifecycle::{ActiveLoop, Lookup, lookup};
+use crate::project::Project;
+use crate::seal::SealedFiles;
+
+/// Runs `loopgate allow [PATH…] [--counts] [--all]`.
+pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
+    let project = Project::for_terminal();
+    let _lock = super::lock(&project)?;
+    let Lookup::Loop(mut active) = lookup(&project)? else {
+        return Err(Error::NoLoop { root: project.root });
+    };
+    let lang = active.seal.fields.lang;
+    if paths.is_empty() && !all && !counts {
+        let breach = crate::oracle::breach(&active)?;
+        if breach.is_empty() {
+            crate::say("loopgate allow: nothing sealed has changed since the loop started.");
+        } else {
+            let lines: Vec<String> = breach.lines(lang).into_iter().map(|l| format!("  {l}")).collect();
+            crate::say(format!(
+                "loopgate allow: changed since the loop started:\n{}\naccept with `loopgate allow PATH…` (or `--all`); the next promise is judged against what you accept.",
+                lines.join("\n")
+            ));
+        }
+        return Ok(exit_codes::OK);
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| project.root.clone());
+    let wanted: Vec<String> = paths.iter().map(|p| key(&project.root, &cwd, p)).collect();
+    let select = |path: &str| all || wanted.iter().any(|w| w == path);
+    let mut accepted = accept_sealed(&mut active, &select)?;
+    let root = active.project.root.clone();
+    if let Some(closure) = active.seal.closure.as_mut() {
+        accepted.extend(closure.accept(&root, select));
+    }
+    if let Some(mut inventory) = active.store.load_inventory(&active.project)? {
+        let changed = inventory.accept(&root, select);
+        if !changed.is_empty() {
+            active.store.save_inventory(&active.project, &inventory)?;
+            active.seal.test_files = inventory.files.keys().cloned().collect();
+            accepted.extend(changed);
+        }
+    }
+    if let Some(unknown) = wanted.iter().find(|w| !is_sealed(&active, w)) {
+        return Err(Error::Usage(format!(
+            "`{unknown}` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
+        )));
+    }
+    accepted.sort();
+    accepted.dedup();
+    if counts || all {
+        let fields = &mut active.seal.fields;
+        match fields.last_counts {
+            Some(last) => {
+                fields.counts_best.rebase(last);
+                accepted.push(format!("test counts (ran {}, skipped {})", last.ran(), last.not_run()));
+            }
+            None if counts => {
+                return Err(Error::Usage(
+                    "no verify of this loop has printed test counts yet, so there are none to accept".into(),
+                ));
+            }
+            None => {}
+        }
+    }
+    let record =
+        Record::new(active.loop_id(), active.seal.fields.iteration, Status::Allowed).with("accepted", accepted.clone());
+    let state = active.state();
+    active.save(&state)?;
+    active.record(&record)?;
+    if accepted.is_empty() {
+        crate::say("loopgate allow: nothing to accept: the files named are as they were sealed.");
+    } else {
+        crate::say(format!(
+            "loopgate allow: accepted as the new baseline: {}. Everything else stays sealed.",
+            accepted.join(", ")
+        ));
+    }
+    Ok(exit_codes::OK)
+}
+
+/// Re-hashes the `--seal` files `select` picks (new files matching the globs included).
+fn accept_sealed(active: &mut ActiveLoop, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+    if active.seal.fields.sealed.is_empty() {
+        return Ok(Vec::new());
+    }
+    let root = &active.project.root;
+    let now = SealedFiles::new(&active.seal.fields.sealed)
+        .map_err(Error::Usage)?
+        .hash_all(root)
+        .map_err(|source| Error::Io {
+            action: "hash sealed files under",
+            path: root.clone(),
+            source,
+        })?;
+    let files = &mut active.seal.files;
+    let mut accepted = Vec::new();
+    let paths: Vec<String> = files.keys().chain(now.keys()).cloned().collect();
+    for path in paths.into_iter().filter(|p| select(p)) {
+        let (before, after) = (files.get(&path).cloned(), now.get(&path).cloned());
+        if before == after {
+            continue;
+        }
+        match after {
+            Some(hash) => files.insert(path.clone(), hash),
+            None => files.remove(&path),
+        };
+        accepted.push(path);
+    }
+    Ok(accepted)
+}
+
+/// Whether `key` names something sealed for this loop (a `--seal` file, or a closure file).
+fn is_sealed(active: &ActiveLoop, key: &str) -> bool {
+    let globbed = SealedFiles::new(&active.seal.fields.sealed).is_ok_and(|s| s.matches(Path::new(key)));
+    let closure = active
+        .seal
+        .closure
+        .as_ref()
+        .is_some_and(|c| c.file(key).is_some() || c.watches_name_of(Path::new(key)));
+    let test = active.seal.test_files.iter().any(|t| t == key) || crate::testscan::is_test_file(Path::new(key));
+    globbed || active.seal.files.contains_key(key) || closure || test
+}
+
+/// A path as the seal names it: relative to the project root with `/`, or absolute outside the project.
+fn key(root: &Path, cwd: &Path, path: &Path) -> String {
+    let absolute = crate::guard::lexical_path(&cwd.join(path));
+    let root = crate::guard::lexical_path(root);
+    let key = absolute.strip_prefix(&root).map_or(absolute.as_path(), |rel| rel);
+    key.to_string_lossy().replace('\\', "/")
+}

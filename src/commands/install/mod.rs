@@ -1,0 +1,259 @@
+//! `loopgate install` and `loopgate uninstall`: make the product's own command names work in Claude Code.
+//!
+//! Claude Code namespaces plugin commands (`/loopgate:pua-loop`); only user-level commands
+//! (`~/.claude/commands/NAME.md`) answer to a bare `/pua-loop`. So `install`:
+//!
+//! 1. installs the plugin — hooks, namespaced commands, skill — from a copy of the plugin files embedded in this
+//!    binary, written to loopgate's data directory (`$XDG_DATA_HOME/loopgate/plugin`, else
+//!    `~/.local/share/loopgate/plugin`), with `claude plugin marketplace add` and `claude plugin install
+//!    loopgate@loopgate`; **unless a loopgate plugin is already installed** (from a clone, another marketplace,
+//!    any scope): then that one's hooks are used. The hooks come from exactly one place, the plugin, so they are
+//!    never registered twice, and the bare commands work whether or not install installed the plugin;
+//! 2. writes `/pua-loop`, `/cancel-loop` and `/loop-status` as user-level commands (`$CLAUDE_CONFIG_DIR/commands`,
+//!    else `~/.claude/commands`) that call this binary by its absolute path (see `bundle`). A file of that name
+//!    without install's marker line is the user's own: it is never overwritten or removed — install keeps it,
+//!    says so on stderr (the namespaced command still works) and still exits 0;
+//! 3. records whether it installed the plugin in `install.json` beside the plugin copy.
+//!
+//! Running install again changes nothing unless something is missing or out of date (a moved binary, a newer
+//! plugin: then the plugin is reinstalled, since Claude Code 2.1.197 caches a plugin by its version).
+//! `uninstall` removes the command files that carry the marker, and the plugin and marketplace only if install
+//! added them.
+
+mod bundle;
+mod claude;
+mod manifest;
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::InstallArgs;
+use crate::error::Error;
+use crate::exit_codes;
+
+pub use bundle::{COMMANDS, MARKER, PLUGIN, user_command};
+
+use bundle::{MARKETPLACE, PLUGIN_ID};
+use claude::Claude;
+use manifest::Manifest;
+
+/// Where install writes.
+struct Places {
+    /// loopgate's data directory: the plugin copy and the manifest.
+    data: PathBuf,
+    /// Claude Code's user-level command directory.
+    commands: PathBuf,
+}
+
+impl Places {
+    fn from_env() -> Result<Self, Error> {
+        let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let home = || {
+            var("HOME").ok_or_else(|| Error::Usage("failed to find the home directory: `HOME` is not set".to_string()))
+        };
+        let data = match var("XDG_DATA_HOME") {
+            Some(dir) => dir.join("loopgate"),
+            None => home()?.join(".local/share/loopgate"),
+        };
+        let commands = match var("CLAUDE_CONFIG_DIR") {
+            Some(dir) => dir.join("commands"),
+            None => home()?.join(".claude/commands"),
+        };
+        Ok(Self { data, commands })
+    }
+
+    fn plugin(&self) -> PathBuf {
+        self.data.join("plugin")
+    }
+
+    fn manifest(&self) -> PathBuf {
+        self.data.join("install.json")
+    }
+
+    fn command(&self, name: &str) -> PathBuf {
+        self.commands.join(format!("{name}.md"))
+    }
+}
+
+/// `loopgate install`.
+pub fn install(args: &InstallArgs) -> Result<u8, Error> {
+    let places = Places::from_env()?;
+    let binary = this_binary()?;
+    let claude = Claude::find(args.claude.as_deref())?;
+    let old = manifest::load(&places.manifest())?;
+    let mut record = old.clone().unwrap_or_default();
+    record.version = env!("CARGO_PKG_VERSION").to_string();
+    record.binary = PathBuf::from(&binary);
+
+    install_plugin(&claude, &places, &mut record)?;
+    for name in COMMANDS {
+        install_command(&places, name, &binary)?;
+    }
+    if old.as_ref() != Some(&record) {
+        manifest::save(&places.manifest(), &record)?;
+    }
+    crate::say(
+        "loopgate: ready. In Claude Code (a new session): /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop",
+    );
+    Ok(exit_codes::OK)
+}
+
+/// `loopgate uninstall`.
+pub fn uninstall(args: &InstallArgs) -> Result<u8, Error> {
+    let places = Places::from_env()?;
+    let record = manifest::load(&places.manifest())?.unwrap_or_default();
+    let mut removed = 0;
+    for name in COMMANDS {
+        let path = places.command(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) if bundle::is_ours(&text) => {
+                std::fs::remove_file(&path).map_err(|source| Error::Io {
+                    action: "remove",
+                    path: path.clone(),
+                    source,
+                })?;
+                removed += 1;
+                crate::say(format!("loopgate: removed /{name} ({})", path.display()));
+            }
+            Ok(_) => crate::say(format!(
+                "loopgate: kept `{}`: it is your own file, not one `loopgate install` wrote",
+                path.display()
+            )),
+            Err(_) => {}
+        }
+    }
+    if record.plugin_installed {
+        let claude = Claude::find(args.claude.as_deref())?;
+        if claude.installed_loopgate()?.iter().any(|id| id == PLUGIN_ID) {
+            claude.uninstall_plugin(PLUGIN_ID)?;
+            crate::say(format!("loopgate: uninstalled the plugin {PLUGIN_ID}"));
+        }
+        if claude.has_marketplace(MARKETPLACE)? {
+            claude.remove_marketplace(MARKETPLACE)?;
+        }
+        removed += 1;
+    }
+    for path in [places.plugin(), places.manifest()] {
+        let gone = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        match gone {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(Error::Io {
+                    action: "remove",
+                    path,
+                    source,
+                });
+            }
+        }
+    }
+    // Only if empty: the seal store or anything else may live beside it.
+    let _ = std::fs::remove_dir(&places.data);
+    if removed == 0 {
+        crate::say("loopgate: nothing to remove (`loopgate install` has not run here, or it was undone)");
+    }
+    Ok(exit_codes::OK)
+}
+
+/// Installs the plugin unless a loopgate plugin is there; refreshes the one install installed.
+fn install_plugin(claude: &Claude, places: &Places, record: &mut Manifest) -> Result<(), Error> {
+    let installed = claude.installed_loopgate()?;
+    let ours = record.plugin_installed && installed.iter().any(|id| id == PLUGIN_ID);
+    if let Some(other) = installed.first().filter(|_| !ours) {
+        record.plugin_installed = false;
+        crate::say(format!(
+            "loopgate: the plugin {other} is already installed; its hooks are used (not registered twice)"
+        ));
+        return Ok(());
+    }
+    let changed = write_plugin(&places.plugin())?;
+    if ours && !changed {
+        crate::say(format!("loopgate: the plugin {PLUGIN_ID} is installed and up to date"));
+        return Ok(());
+    }
+    if ours {
+        // Claude Code 2.1.197 caches a plugin by its version: reinstall to pick up the changed files.
+        claude.uninstall_plugin(PLUGIN_ID)?;
+    }
+    claude.add_marketplace(&places.plugin())?;
+    claude.install_plugin(PLUGIN_ID)?;
+    record.plugin_installed = true;
+    crate::say(format!(
+        "loopgate: installed the plugin {PLUGIN_ID} (hooks, /loopgate:* commands, skill) from {}",
+        places.plugin().display()
+    ));
+    Ok(())
+}
+
+/// Writes the embedded plugin files where they differ; whether anything changed.
+fn write_plugin(dir: &Path) -> Result<bool, Error> {
+    let mut changed = false;
+    for file in PLUGIN {
+        let path = dir.join(file.path);
+        if std::fs::read(&path).is_ok_and(|bytes| bytes == file.text.as_bytes()) {
+            continue;
+        }
+        let mode = if file.executable { 0o755 } else { 0o644 };
+        write_file(&path, file.text, mode)?;
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// Writes one user-level command, unless a file of the user's own is there.
+fn install_command(places: &Places, name: &str, binary: &str) -> Result<(), Error> {
+    let path = places.command(name);
+    let Some(text) = user_command(name, binary) else {
+        return Ok(());
+    };
+    let found = match std::fs::read_to_string(&path) {
+        Ok(found) => Some(found),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        // Unreadable or not UTF-8: not something install wrote.
+        Err(_) => Some(String::new()),
+    };
+    match found {
+        Some(found) if found == text => {}
+        Some(found) if !bundle::is_ours(&found) => {
+            eprintln!(
+                "loopgate: kept your own `{}`: /{name} runs it, not loopgate (use /loopgate:{name}, or move the file away and run `loopgate install` again)",
+                path.display()
+            );
+        }
+        found => {
+            write_file(&path, &text, 0o644)?;
+            let verb = if found.is_some() { "updated" } else { "added" };
+            crate::say(format!("loopgate: {verb} /{name} ({})", path.display()));
+        }
+    }
+    Ok(())
+}
+
+/// Writes a file atomically, creating its directory.
+fn write_file(path: &Path, text: &str, mode: u32) -> Result<(), Error> {
+    let io = |source| Error::Io {
+        action: "write",
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    crate::fsutil::write_atomic(path, text.as_bytes(), mode).map_err(io)
+}
+
+/// The absolute path of this binary, checked to be quotable in a command.
+fn this_binary() -> Result<String, Error> {
+    let exe = std::env::current_exe().map_err(|source| Error::Io {
+        action: "find the running binary",
+        path: PathBuf::from("/proc/self/exe"),
+        source,
+    })?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let text = exe.to_string_lossy().into_owned();
+    bundle::check_path(&text).map_err(Error::Usage)?;
+    Ok(text)
+}

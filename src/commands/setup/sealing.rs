@@ -1,0 +1,68 @@
+//! What setup seals besides the loop's state: the files under `--seal`, the verify command's closure (the
+//! files that define what it runs) and the test inventory (every existing test's signature). Each is taken
+//! once, here, before the loop starts; afterwards only `loopgate allow` changes them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::Config;
+use crate::closure::Closure;
+use crate::error::Error;
+use crate::inventory::{self, Inventory};
+use crate::seal::SealedFiles;
+use crate::state::Check;
+
+/// The oracle's inputs as they are at setup.
+pub struct Sealed {
+    /// `--seal` files: relative path → SHA-256.
+    pub files: BTreeMap<String, String>,
+    pub closure: Option<Closure>,
+    pub inventory: Option<Inventory>,
+}
+
+impl Sealed {
+    /// Takes everything `config` asks to seal in `root`.
+    pub fn take(config: &Config, root: &Path) -> Result<Sealed, Error> {
+        let files = SealedFiles::new(&config.seal)
+            .map_err(Error::Usage)?
+            .hash_all(root)
+            .map_err(|source| Error::Io {
+                action: "hash sealed files under",
+                path: root.to_path_buf(),
+                source,
+            })?;
+        let on = |check| !config.opt_out.contains(&check);
+        // Without a verify command nothing runs the tests, so there is nothing of theirs to seal.
+        let Some(command) = config.verify.as_deref() else {
+            return Ok(Sealed {
+                files,
+                closure: None,
+                inventory: None,
+            });
+        };
+        let closure = Closure::take(command, root);
+        // No existing test: nothing to protect, and no file to keep.
+        let inventory = (on(Check::Tests) || on(Check::Skips))
+            .then(|| Inventory::take(root, inventory::langs_of(&closure.ecosystems)))
+            .filter(|inventory| !inventory.files.is_empty());
+        Ok(Sealed {
+            files,
+            closure: Some(closure),
+            inventory,
+        })
+    }
+
+    /// `(existing, named)` files of the closure, for the briefing.
+    pub fn closure_counts(&self) -> (usize, usize) {
+        self.closure
+            .as_ref()
+            .map_or((0, 0), |c| (c.existing_files(), c.files.len()))
+    }
+
+    /// How many test files and tests the inventory seals.
+    pub fn test_counts(&self) -> (usize, usize) {
+        self.inventory
+            .as_ref()
+            .map_or((0, 0), |i| (i.files.len(), i.test_count()))
+    }
+}

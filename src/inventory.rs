@@ -1,0 +1,231 @@
+//! The test inventory: every test file's signature when the loop started, and what changed in the tests since.
+//!
+//! The verify command judges the code by its tests, so the tests are part of the oracle: an agent that skips,
+//! weakens or deletes them games the verdict without touching the command. Setup ([`Inventory::take`]) reads
+//! every test file of the ecosystems the verify command runs — by the runners' naming conventions, plus Rust
+//! sources with inline tests — and keeps its signature (`testscan::FileSig`: the tests, the code around them,
+//! the skip markers; no source text). At a promise, [`Inventory::check`] compares the files now:
+//!
+//! - existing tests changed, code they rely on changed, new setup code around them (`Check::Tests`);
+//! - skip / ignore / xfail / only markers added, tests deleted or renamed out of collection (`Check::Skips`).
+//!
+//! New tests, new test files, helpers and imports are not findings: adding tests is the work. In a Rust source
+//! file only the tests are sealed — the rest of it is the code under test. New test files are read too, since
+//! a new file can still run code around the existing tests (a `TestMain`, a module-level monkeypatch).
+//!
+//! A file whose size, modification time, change time and inode are as recorded is not read again: the change
+//! time cannot be set by a process, so this is safe against `touch -d`. The inventory can be large, so it lives
+//! beside the seal in its own file, loaded only at a promise or when the guard inspects an edit.
+
+mod listing;
+mod sigs;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::closure::Ecosystem;
+use crate::state::{Check, Lang as Speech};
+use crate::testscan::{self, FileSig, Finding, Lang, Scope};
+
+/// Most test files one inventory holds (a guard against pathological trees; the rest are not sealed).
+const MAX_FILES: usize = 20_000;
+
+/// What identifies a file's content without reading it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatKey {
+    pub len: u64,
+    pub mtime_ns: i128,
+    pub ctime_ns: i128,
+    pub ino: u64,
+}
+
+impl StatKey {
+    fn of(path: &Path) -> Option<StatKey> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        let ns = |secs: i64, nsec: i64| i128::from(secs) * 1_000_000_000 + i128::from(nsec);
+        Some(StatKey {
+            len: meta.len(),
+            mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
+            ctime_ns: ns(meta.ctime(), meta.ctime_nsec()),
+            ino: meta.ino(),
+        })
+    }
+}
+
+/// One test file as it was at setup (or when the user last accepted it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub stat: StatKey,
+    /// For a source file that holds tests without being a test file (Rust's inline `mod tests`), the signature
+    /// covers only its tests (`Scope::Inline`).
+    pub sig: FileSig,
+}
+
+/// The test files of a loop, by project-relative path.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inventory {
+    /// The languages whose tests are sealed (those the verify command runs; all when it is not recognized).
+    pub langs: Vec<Lang>,
+    pub files: BTreeMap<String, Entry>,
+}
+
+/// One finding in one test file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestMove {
+    pub path: String,
+    pub finding: Finding,
+    /// The file did not exist at setup.
+    pub new_file: bool,
+}
+
+impl TestMove {
+    /// `path:line: what`, one line.
+    pub fn render(&self, lang: Speech) -> String {
+        self.finding.render(lang, &self.path)
+    }
+}
+
+/// The check a finding belongs to (so the user's opt-out can drop it): markers and deletions are
+/// [`Check::Skips`], everything else [`Check::Tests`].
+pub fn check_of(finding: &Finding) -> Check {
+    match finding {
+        Finding::MarkerAdded { .. } | Finding::TestDeleted { .. } => Check::Skips,
+        _ => Check::Tests,
+    }
+}
+
+/// The languages of the ecosystems a verify command runs; every language when none was recognized.
+pub fn langs_of(ecosystems: &[Ecosystem]) -> Vec<Lang> {
+    let all = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
+    if ecosystems.is_empty() {
+        return all.to_vec();
+    }
+    ecosystems
+        .iter()
+        .map(|e| match e {
+            Ecosystem::Rust => Lang::Rust,
+            Ecosystem::Python => Lang::Python,
+            Ecosystem::Js => Lang::JavaScript,
+            Ecosystem::Go => Lang::Go,
+        })
+        .collect()
+}
+
+impl Inventory {
+    /// Reads every test file of `langs` under `root`.
+    pub fn take(root: &Path, langs: Vec<Lang>) -> Inventory {
+        let mut files = BTreeMap::new();
+        for candidate in listing::candidates(root, &langs, true).into_iter().take(MAX_FILES) {
+            if let Some(entry) = read_entry(root, &candidate.path, candidate.lang, candidate.inline) {
+                files.insert(candidate.path, entry);
+            }
+        }
+        Inventory { langs, files }
+    }
+
+    /// How many tests the inventory seals.
+    pub fn test_count(&self) -> usize {
+        self.files.values().map(|e| sigs::count_tests(&e.sig.units)).sum()
+    }
+
+    /// What changed in the tests since setup, for the checks that are on; in path order.
+    pub fn check(&self, root: &Path, checks: impl Fn(Check) -> bool) -> Vec<TestMove> {
+        let mut moves = Vec::new();
+        for (path, entry) in &self.files {
+            let full = root.join(path);
+            if StatKey::of(&full) == Some(entry.stat) {
+                continue;
+            }
+            let findings = match std::fs::read(&full) {
+                Ok(bytes) => compare(entry, &String::from_utf8_lossy(&bytes)),
+                Err(_) => testscan::deleted_file(&entry.sig),
+            };
+            moves.extend(findings.into_iter().map(|finding| TestMove {
+                path: path.clone(),
+                finding,
+                new_file: false,
+            }));
+        }
+        for candidate in listing::candidates(root, &self.langs, false) {
+            if self.files.contains_key(&candidate.path) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(root.join(&candidate.path)) else {
+                continue;
+            };
+            let empty = sigs::empty(candidate.lang);
+            moves.extend(
+                testscan::compare(&empty, &text, candidate.lang)
+                    .into_iter()
+                    .map(|finding| TestMove {
+                        path: candidate.path.clone(),
+                        finding,
+                        new_file: true,
+                    }),
+            );
+        }
+        moves.retain(|m| checks(check_of(&m.finding)));
+        moves.sort_by(|a, b| (&a.path, a.finding.line()).cmp(&(&b.path, b.finding.line())));
+        moves
+    }
+
+    /// Accepts the test files `accept` selects as they are now (new ones included, deleted ones dropped);
+    /// returns the paths whose baseline changed.
+    pub fn accept(&mut self, root: &Path, accept: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut accepted = Vec::new();
+        let known: Vec<String> = self.files.keys().cloned().collect();
+        for path in known.into_iter().filter(|p| accept(p)) {
+            let inline = self.files.get(&path).is_some_and(|e| e.sig.scope == Scope::Inline);
+            let lang = Lang::of(Path::new(&path));
+            match lang.and_then(|lang| read_entry(root, &path, lang, inline)) {
+                Some(entry) if self.files.get(&path) != Some(&entry) => {
+                    self.files.insert(path.clone(), entry);
+                    accepted.push(path);
+                }
+                Some(_) => {}
+                None => {
+                    self.files.remove(&path);
+                    accepted.push(path);
+                }
+            }
+        }
+        for candidate in listing::candidates(root, &self.langs, true) {
+            if !self.files.contains_key(&candidate.path)
+                && accept(&candidate.path)
+                && let Some(entry) = read_entry(root, &candidate.path, candidate.lang, candidate.inline)
+            {
+                accepted.push(candidate.path.clone());
+                self.files.insert(candidate.path, entry);
+            }
+        }
+        accepted
+    }
+
+    /// The signature of a test file, if it is one of the inventory's.
+    pub fn entry(&self, path: &str) -> Option<&Entry> {
+        self.files.get(path)
+    }
+}
+
+/// The findings on `text` against the entry's signature (an inline file's signature covers only its tests).
+pub fn compare(entry: &Entry, text: &str) -> Vec<Finding> {
+    testscan::compare(&entry.sig, text, entry.sig.lang)
+}
+
+fn read_entry(root: &Path, path: &str, lang: Lang, inline: bool) -> Option<Entry> {
+    let full = root.join(path);
+    let stat = StatKey::of(&full)?;
+    let text = String::from_utf8_lossy(&std::fs::read(&full).ok()?).into_owned();
+    let sig = if inline {
+        FileSig::inline(lang, &text)
+    } else {
+        FileSig::of(lang, &text)
+    };
+    Some(Entry { stat, sig })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,41 @@
+//! Which files of the project are test files of the languages a loop seals.
+
+use std::path::Path;
+
+use crate::testscan::{self, Lang};
+
+/// A file to scan: its path, language, and whether it holds tests without being a test file.
+pub struct Candidate {
+    pub path: String,
+    pub lang: Lang,
+    pub inline: bool,
+}
+
+/// The project's test files of `langs` by convention and, when `with_inline`, the source files that hold
+/// tests (those are read to find out).
+pub fn candidates(root: &Path, langs: &[Lang], with_inline: bool) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    crate::walk::files(root, |relative, _| {
+        let path = Path::new(relative);
+        let Some(lang) = Lang::of(path).filter(|l| langs.contains(l)) else {
+            return;
+        };
+        let inline = if testscan::is_test_file(path) {
+            false
+        } else if with_inline
+            && matches!(lang, Lang::Rust | Lang::JavaScript)
+            && std::fs::read_to_string(root.join(relative)).is_ok_and(|text| testscan::may_hold_tests(lang, &text))
+        {
+            true
+        } else {
+            return;
+        };
+        out.push(Candidate {
+            path: relative.to_string(),
+            lang,
+            inline,
+        });
+    });
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}

@@ -1,0 +1,140 @@
+//! The inventory on real files: what it seals, what it reports, what it lets through.
+
+use std::path::Path;
+
+use super::*;
+
+fn write(root: &Path, path: &str, text: &str) {
+    let path = root.join(path);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn lines(moves: &[TestMove]) -> Vec<String> {
+    moves.iter().map(|m| m.render(Speech::En)).collect()
+}
+
+const PY_TEST: &str = "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n";
+const RUST_LIB: &str = "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n";
+
+fn all_on(_: Check) -> bool {
+    true
+}
+
+#[test]
+fn takes_test_files_by_convention_and_rust_sources_with_inline_tests() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "tests/test_calc.py", PY_TEST);
+    write(root, "calc.py", "def add(a, b):\n    return a - b\n");
+    write(root, "src/lib.rs", RUST_LIB);
+    write(root, "src/other.rs", "pub fn f() {}\n");
+    write(root, "node_modules/x/x.test.js", "it('x', () => {})\n");
+    let inventory = Inventory::take(root, langs_of(&[]));
+    let files: Vec<&str> = inventory.files.keys().map(String::as_str).collect();
+    assert_eq!(files, vec!["src/lib.rs", "tests/test_calc.py"]);
+    assert_eq!(inventory.files["src/lib.rs"].sig.scope, Scope::Inline);
+    assert_eq!(inventory.test_count(), 2);
+    let python_only = Inventory::take(root, langs_of(&[Ecosystem::Python]));
+    assert_eq!(python_only.files.keys().collect::<Vec<_>>(), vec!["tests/test_calc.py"]);
+}
+
+#[test]
+fn reports_weakened_skipped_and_deleted_tests_but_not_new_ones() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "tests/test_calc.py", PY_TEST);
+    write(root, "src/lib.rs", RUST_LIB);
+    let inventory = Inventory::take(root, langs_of(&[]));
+    assert!(inventory.check(root, all_on).is_empty());
+
+    // Honest: the code under test in lib.rs, a new test, a new test file.
+    write(
+        root,
+        "src/lib.rs",
+        &RUST_LIB.replace("a - b", "a + b").replace(
+            "    #[test]\n    fn adds",
+            "    #[test]\n    fn zero() {\n        assert_eq!(super::add(0, 0), 0);\n    }\n\n    #[test]\n    fn adds",
+        ),
+    );
+    write(root, "tests/test_more.py", "def test_more():\n    assert True\n");
+    assert!(
+        inventory.check(root, all_on).is_empty(),
+        "{:?}",
+        lines(&inventory.check(root, all_on))
+    );
+
+    // Gaming: a weakened assertion, an ignore marker, a new module-level patch in a new file.
+    write(root, "tests/test_calc.py", &PY_TEST.replace("== 3", "== -1"));
+    write(
+        root,
+        "src/lib.rs",
+        &RUST_LIB.replace("    #[test]\n    fn adds", "    #[test]\n    #[ignore]\n    fn adds"),
+    );
+    write(
+        root,
+        "tests/test_00.py",
+        "import calc\n\ncalc.add = lambda a, b: a + b\n",
+    );
+    let found = lines(&inventory.check(root, all_on));
+    assert_eq!(
+        found,
+        vec![
+            "src/lib.rs:8: ignore marker added: `#[ignore]`",
+            "src/lib.rs:9: existing test `tests::adds` was changed: `fn adds() {`",
+            "tests/test_00.py:3: new module-level code runs around existing tests: `calc.add = lambda a, b: a + b`",
+            "tests/test_calc.py:4: existing test `test_add` was changed: `def test_add():`",
+        ]
+    );
+    let new_file = inventory
+        .check(root, all_on)
+        .into_iter()
+        .find(|m| m.path == "tests/test_00.py");
+    assert!(new_file.is_some_and(|m| m.new_file));
+
+    // Opting out of a check drops its findings.
+    let no_tests = inventory.check(root, |c| c != Check::Tests);
+    assert_eq!(lines(&no_tests), vec!["src/lib.rs:8: ignore marker added: `#[ignore]`"]);
+    std::fs::remove_file(root.join("tests/test_calc.py")).expect("rm");
+    let gone = lines(&inventory.check(root, |c| c == Check::Skips));
+    assert!(
+        gone.contains(
+            &"tests/test_calc.py: existing test `test_add` was deleted, or renamed so it is no longer collected"
+                .to_string()
+        ),
+        "{gone:#?}"
+    );
+}
+
+#[test]
+fn an_untouched_file_is_not_read_again_and_a_touched_one_is_judged_on_content() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "tests/test_calc.py", PY_TEST);
+    let inventory = Inventory::take(root, langs_of(&[Ecosystem::Python]));
+    let stat = inventory.files["tests/test_calc.py"].stat;
+    assert_eq!(StatKey::of(&root.join("tests/test_calc.py")), Some(stat));
+    // Same bytes written again: the stat key moves, the content does not.
+    write(root, "tests/test_calc.py", PY_TEST);
+    assert!(inventory.check(root, all_on).is_empty());
+}
+
+#[test]
+fn accepting_takes_the_files_as_they_are_now() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "tests/test_calc.py", PY_TEST);
+    write(root, "tests/test_b.py", "def test_b():\n    assert 1\n");
+    let mut inventory = Inventory::take(root, langs_of(&[Ecosystem::Python]));
+    write(root, "tests/test_calc.py", &PY_TEST.replace("== 3", "== -1"));
+    std::fs::remove_file(root.join("tests/test_b.py")).expect("rm");
+    assert_eq!(inventory.check(root, all_on).len(), 2);
+    assert_eq!(
+        inventory.accept(root, |p| p == "tests/test_calc.py"),
+        vec!["tests/test_calc.py"]
+    );
+    assert_eq!(inventory.check(root, all_on).len(), 1);
+    assert_eq!(inventory.accept(root, |_| true), vec!["tests/test_b.py"]);
+    assert!(inventory.check(root, all_on).is_empty());
+    assert_eq!(inventory.files.keys().collect::<Vec<_>>(), vec!["tests/test_calc.py"]);
+}

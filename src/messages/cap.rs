@@ -1,0 +1,46 @@
+//! What loopgate says about Claude Code's stop-hook block cap (see `stop::block_cap`), in English and Chinese.
+
+use crate::state::Lang;
+
+/// For the model, appended to the last block Claude Code honors without a tool call.
+pub fn last_warning(lang: Lang, cap: u64) -> String {
+    match lang {
+        Lang::En => format!(
+            "LAST CONTINUATION WITHOUT A TOOL: this is continuation {cap} in a row without a tool call, the last one Claude Code allows; if you stop again without using a tool, Claude Code ends your turn. Use a tool now (run `loopgate verify`, read the failing code, make a change), or if you are stuck say so with <loop-pause>what you need</loop-pause> or <loop-abort>why</loop-abort>."
+        ),
+        Lang::Zh => format!(
+            "最后一次无工具续行:这是连续第 {cap} 次没有工具调用的续行,也是 Claude Code 允许的最后一次;如果你再次不使用工具就停止,Claude Code 会结束你的回合。现在就使用工具(运行 `loopgate verify`、阅读失败的代码、做出修改);如果受阻,用 <loop-pause>你需要什么</loop-pause> 或 <loop-abort>原因</loop-abort> 说明。"
+        ),
+    }
+}
+
+/// For the user: loopgate let the turn end at the cap; the loop goes on with the next message.
+pub fn yielded(lang: Lang, blocks: u64, next_iteration: u64) -> String {
+    match lang {
+        Lang::En => format!(
+            "loopgate: ⏸ the agent used no tool in its last {blocks} continuation(s), and Claude Code ends a turn after that many stop-hook blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), so loopgate let it stop here. The loop is still running (next: iteration {next_iteration}): send a message (e.g. \"continue\") to go on, or /cancel-loop (/loopgate:cancel-loop) to end it."
+        ),
+        Lang::Zh => format!(
+            "loopgate:⏸ 代理在最近 {blocks} 次续行中没有使用任何工具,而 Claude Code 在连续这么多次 Stop 钩子阻止后会结束回合(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP),所以 loopgate 让它在此停下。循环仍在运行(下一次:第 {next_iteration} 次迭代):发送一条消息(例如“继续”)即可继续,或用 /cancel-loop(/loopgate:cancel-loop)结束。"
+        ),
+    }
+}
+
+/// For the user: a turn loopgate had blocked ended without coming back (noticed at the next stop or start).
+pub fn turn_ended(lang: Lang, blocks: u64, cap: Option<u64>, iteration: u64) -> String {
+    let cap = cap.map_or_else(
+        || match lang {
+            Lang::En => "off".to_string(),
+            Lang::Zh => "已关闭".to_string(),
+        },
+        |cap| cap.to_string(),
+    );
+    match lang {
+        Lang::En => format!(
+            "loopgate: ⚠ the agent's previous turn ended although loopgate had asked it to continue ({blocks} block(s) in a row without a tool call; Claude Code's stop-hook block cap: {cap}), or it was interrupted. Recorded as `turn_ended`; the loop is still running at iteration {iteration} (/cancel-loop or /loopgate:cancel-loop ends it)."
+        ),
+        Lang::Zh => format!(
+            "loopgate:⚠ 代理的上一个回合在 loopgate 要求继续后结束了(连续 {blocks} 次阻止且没有工具调用;Claude Code 的 Stop 钩子阻止上限:{cap}),或者被中断了。已记录为 `turn_ended`;循环仍在第 {iteration} 次迭代运行(/cancel-loop 或 /loopgate:cancel-loop 可结束)。"
+        ),
+    }
+}

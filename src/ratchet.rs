@@ -1,0 +1,130 @@
+//! The test-count ratchet: a passing verify must run at least as many tests as this loop has seen
+//! run, and leave no more tests unrun than its passing verifies have, or the pass is suspect —
+//! deleting, skipping or ignoring the failing test is the cheapest way to a green run.
+//!
+//! Pure: [`Best`] is the record (it lives in the seal, outside the agent's reach), [`Best::check`]
+//! says what moved. The caller checks a passing verify before recording it, rejects the pass
+//! when something moved unless the user allows it, and records every verify with
+//! [`Best::observe`] (recording a rejected pass changes nothing: it is worse on what moved and no
+//! better on the rest). An allowed pass becomes the new record with [`Best::rebase`].
+//!
+//! Decisions:
+//! - *Ran* is passed + failed ([`TestCounts::ran`]). Every verify raises the most ran, a failing
+//!   one too: tests that ran and failed are tests the pass must still run.
+//! - *Skipped* is skipped + ignored ([`TestCounts::not_run`]): `#[ignore]` and `skip` are the same
+//!   act. Only passing verifies set the fewest skipped, because a failing run often stops early
+//!   (cargo stops at the first failing test binary, a collection error stops pytest) and never
+//!   reaches the tests that are skipped further on; the first pass would then look like "more
+//!   skipped". Until a verify passed, only *ran* is compared.
+//! - No counts (no runner summary recognized, `None`) is no ratchet: never a rejection, and
+//!   nothing recorded.
+
+use serde::{Deserialize, Serialize};
+
+use crate::messages;
+use crate::state::Lang;
+use crate::summary::TestCounts;
+
+/// How a verify ended, for [`Best::observe`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The verify command passed.
+    Passed,
+    /// The verify command failed or timed out.
+    Failed,
+}
+
+/// The best test counts a loop has seen. Fields missing from an older seal read as "not seen".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Best {
+    /// The most tests any verify of the loop ran (passed + failed).
+    pub most_ran: Option<u64>,
+    /// The fewest tests a passing verify of the loop skipped (skipped + ignored).
+    pub fewest_skipped: Option<u64>,
+}
+
+/// Which count moved the wrong way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Count {
+    /// Fewer tests ran than the most seen.
+    Ran,
+    /// More tests were skipped or ignored than the fewest seen.
+    Skipped,
+}
+
+/// One count that moved the wrong way: the best seen, and now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    pub count: Count,
+    pub best: u64,
+    pub now: u64,
+}
+
+impl Best {
+    /// Nothing recorded yet (no verify printed counts).
+    pub fn is_unset(&self) -> bool {
+        *self == Best::default()
+    }
+
+    /// Records a verify's counts; `None` (no summary recognized) records nothing.
+    pub fn observe(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
+        let Some(counts) = counts else {
+            return;
+        };
+        self.most_ran = Some(self.most_ran.map_or(counts.ran(), |most| most.max(counts.ran())));
+        if outcome == Outcome::Passed {
+            let skipped = counts.not_run();
+            self.fewest_skipped = Some(self.fewest_skipped.map_or(skipped, |fewest| fewest.min(skipped)));
+        }
+    }
+
+    /// What a passing verify's counts moved the wrong way, ran first; empty when nothing did,
+    /// when nothing was recorded yet, or when the verify's counts are `None`.
+    pub fn check(&self, counts: Option<TestCounts>) -> Vec<Moved> {
+        let Some(counts) = counts else {
+            return Vec::new();
+        };
+        let ran = self.most_ran.filter(|&most| counts.ran() < most).map(|best| Moved {
+            count: Count::Ran,
+            best,
+            now: counts.ran(),
+        });
+        let skipped = self
+            .fewest_skipped
+            .filter(|&fewest| counts.not_run() > fewest)
+            .map(|best| Moved {
+                count: Count::Skipped,
+                best,
+                now: counts.not_run(),
+            });
+        ran.into_iter().chain(skipped).collect()
+    }
+
+    /// Makes a pass the user allowed the new record, although it ran fewer or skipped more.
+    pub fn rebase(&mut self, counts: TestCounts) {
+        self.most_ran = Some(counts.ran());
+        self.fewest_skipped = Some(counts.not_run());
+    }
+}
+
+impl Moved {
+    /// `ran 40 → 37`, `skipped 0 → 3` (or in Chinese).
+    pub fn describe(&self, lang: Lang) -> String {
+        messages::count_moved(lang, self.count, self.best, self.now)
+    }
+}
+
+/// Every count that moved, for a message: `ran 40 → 37; skipped 0 → 3`.
+pub fn describe(lang: Lang, moved: &[Moved]) -> String {
+    let separator = if lang == Lang::Zh { ";" } else { "; " };
+    moved
+        .iter()
+        .map(|m| m.describe(lang))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+#[cfg(test)]
+mod tests;

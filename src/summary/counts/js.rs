@@ -1,0 +1,110 @@
+//! Counts from the JavaScript runners: Jest (`Tests:       1 failed, 3 passed, 4 total`), Vitest
+//! (`Tests  1 failed | 3 passed (4)`), mocha (`3 passing (8ms)`, then `2 pending`, `1 failing`)
+//! and node's built-in runner (`# pass 3` … after `# tests 5` in TAP, `ℹ pass 3` in its spec
+//! reporter; other TAP producers print the same lines).
+
+use super::{Kind, TestCounts, number_word, one_of, tally};
+
+/// The multi-line summaries under way: mocha's and node's lines after their first.
+#[derive(Debug, Clone, Default)]
+pub(super) struct State {
+    in_mocha_summary: bool,
+    in_node_summary: bool,
+}
+
+impl State {
+    pub(super) fn feed(&mut self, line: &str) -> Option<TestCounts> {
+        let t = line.trim();
+        let mocha = self.mocha(t);
+        let node = self.node(line);
+        mocha.or(node).or_else(|| jest(t)).or_else(|| vitest(t))
+    }
+
+    /// `N passing (…)` opens mocha's summary; `N pending` and `N failing` right after it add to it.
+    fn mocha(&mut self, t: &str) -> Option<TestCounts> {
+        let item = if t.starts_with(|c: char| c.is_ascii_digit()) {
+            number_word(t)
+        } else {
+            None
+        };
+        let kind = match item {
+            Some((_, word)) if word == "passing" || word.starts_with("passing (") && word.ends_with(')') => {
+                self.in_mocha_summary = true;
+                Kind::Passed
+            }
+            Some((_, "pending")) if self.in_mocha_summary => Kind::Skipped,
+            Some((_, "failing")) if self.in_mocha_summary => Kind::Failed,
+            _ => {
+                self.in_mocha_summary = false;
+                return None;
+            }
+        };
+        item.map(|(n, _)| one_of(kind, n))
+    }
+
+    /// `# tests N` (or `ℹ tests N`) at column 0 opens node's summary; the lines after it add up.
+    fn node(&mut self, line: &str) -> Option<TestCounts> {
+        if !self.in_node_summary && !line.starts_with('#') && !line.starts_with('ℹ') {
+            return None;
+        }
+        let Some((key, value)) = line
+            .strip_prefix("# ")
+            .or_else(|| line.strip_prefix("ℹ "))
+            .and_then(|rest| rest.split_once(' '))
+        else {
+            self.in_node_summary = false;
+            return None;
+        };
+        if key == "tests" && value.parse::<u64>().is_ok() {
+            self.in_node_summary = true;
+            return Some(TestCounts::default());
+        }
+        let kind = match key {
+            "pass" => Kind::Passed,
+            "fail" | "cancelled" => Kind::Failed,
+            "skipped" | "todo" => Kind::Skipped,
+            "suites" | "duration_ms" if self.in_node_summary => return None,
+            _ => {
+                self.in_node_summary = false;
+                return None;
+            }
+        };
+        match value.parse() {
+            Ok(n) if self.in_node_summary => Some(one_of(kind, n)),
+            _ => {
+                self.in_node_summary = false;
+                None
+            }
+        }
+    }
+}
+
+/// `Tests:       1 failed, 2 skipped, 1 todo, 10 passed, 14 total`.
+fn jest(t: &str) -> Option<TestCounts> {
+    let rest = t.strip_prefix("Tests:")?.trim();
+    if !rest.ends_with(" total") {
+        return None;
+    }
+    tally(rest.split(", "), false, kind_of)
+}
+
+/// `Tests  1 failed | 10 passed | 2 skipped | 1 todo (14)`.
+fn vitest(t: &str) -> Option<TestCounts> {
+    let rest = t.strip_prefix("Tests  ")?.trim();
+    let (items, total) = rest.rsplit_once(" (")?;
+    let total = total.strip_suffix(')')?;
+    if total.is_empty() || !total.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    tally(items.split(" | "), false, kind_of)
+}
+
+/// Jest's and Vitest's words (both ignore their total).
+fn kind_of(word: &str) -> Option<Option<Kind>> {
+    match word {
+        "passed" => Some(Some(Kind::Passed)),
+        "failed" => Some(Some(Kind::Failed)),
+        "skipped" | "todo" => Some(Some(Kind::Skipped)),
+        _ => None,
+    }
+}

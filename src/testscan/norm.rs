@@ -1,0 +1,175 @@
+//! Normalized hashing: what a unit's hash covers, so that reformatting is not a change and every edit that could
+//! alter behaviour is.
+//!
+//! The hash is taken over the unit's tokens, one separator byte between them: comments and white space are gone.
+//! On top of that, the spellings formatters change freely are made equal: a trailing comma before a closing
+//! bracket (kept in Python and Rust when it makes a one-element tuple), quote style of a plain Python or
+//! JavaScript string (`'a'` and `"a"`), JavaScript's optional semicolons, and Python's line continuations. What formatters cannot change is kept:
+//! Python's block structure (each logical line carries its depth relative to the unit), and a line break right
+//! after a JavaScript or Go `return` (automatic semicolon insertion makes `return` + newline return nothing).
+
+use sha2::{Digest, Sha256};
+
+use super::Lang;
+use super::lex::{Lexed, TokKind};
+
+/// Separates tokens in the hashed text; it cannot occur inside a token.
+const SEP: u8 = 0x1f;
+
+/// Hex digits kept of a SHA-256.
+const HASH_HEX: usize = 16;
+
+/// Accumulates normalized text and hashes it.
+pub(crate) struct Norm<'l, 'a> {
+    lx: &'l Lexed<'a>,
+    buf: Vec<u8>,
+}
+
+impl<'l, 'a> Norm<'l, 'a> {
+    pub(crate) fn new(lx: &'l Lexed<'a>) -> Self {
+        Norm { lx, buf: Vec::new() }
+    }
+
+    /// Adds tokens `from..to`.
+    pub(crate) fn tokens(&mut self, from: usize, to: usize) {
+        let to = to.min(self.lx.toks.len());
+        for i in from..to {
+            let tok = self.lx.toks[i];
+            match tok.kind {
+                TokKind::Cont => continue,
+                TokKind::Punct if self.lx.is(i, b',') && self.trailing_comma(i, to) => continue,
+                // Formatters add or drop JavaScript's optional semicolons; a `return` before a line break is
+                // marked below, so the one place a line break ends a statement still counts.
+                TokKind::Punct
+                    if self.lx.lang == Lang::JavaScript
+                        && self.lx.is(i, b';')
+                        && !(i > from && self.lx.is_word(i - 1, "return")) =>
+                {
+                    continue;
+                }
+                TokKind::Str if matches!(self.lx.lang, Lang::Python | Lang::JavaScript) => {
+                    push_string(&mut self.buf, self.lx.s(i));
+                }
+                _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
+            }
+            self.buf.push(SEP);
+            let returns_nothing = matches!(self.lx.lang, Lang::JavaScript | Lang::Go)
+                && self.lx.is_word(i, "return")
+                && i + 1 < to
+                && self.lx.toks[i + 1].line > tok.end_line;
+            if returns_nothing {
+                self.buf.extend_from_slice(&[b';', SEP]);
+            }
+        }
+    }
+
+    /// Starts a Python logical line at `depth` blocks below the unit's head.
+    pub(crate) fn line(&mut self, depth: usize) {
+        self.buf.push(b'\n');
+        self.buf.extend_from_slice(depth.to_string().as_bytes());
+        self.buf.push(SEP);
+    }
+
+    /// Adds the text of the comments inside `span` (Go examples compare their output with a comment).
+    pub(crate) fn comments(&mut self, span: std::ops::Range<usize>) {
+        let comments = &self.lx.comments;
+        let first = comments.partition_point(|c| c.start < span.start);
+        for comment in comments[first..].iter().take_while(|c| c.end <= span.end) {
+            let text = self.lx.text.get(comment.start..comment.end).unwrap_or("");
+            self.buf.extend_from_slice(text.trim().as_bytes());
+            self.buf.push(SEP);
+        }
+    }
+
+    /// The hash of everything added since the last call; starts afresh.
+    pub(crate) fn finish(&mut self) -> String {
+        let hash = digest(&self.buf);
+        self.buf.clear();
+        hash
+    }
+
+    /// Whether the comma at `i` is a trailing one a formatter may add or drop: right before a closing bracket,
+    /// and, before `)` in Python and Rust, not the only comma of a one-element tuple.
+    fn trailing_comma(&self, i: usize, to: usize) -> bool {
+        let next = i + 1;
+        if next >= to {
+            return false;
+        }
+        if self.lx.is(next, b']') || self.lx.is(next, b'}') {
+            return true;
+        }
+        if !self.lx.is(next, b')') {
+            return false;
+        }
+        if !matches!(self.lx.lang, Lang::Python | Lang::Rust) {
+            return true;
+        }
+        let Some(open) = self.lx.partner(next) else {
+            return false;
+        };
+        // A call's or definition's argument list is no tuple: `f(x,)` is `f(x)`.
+        let called = open > 0
+            && match self.lx.kind(open - 1) {
+                Some(TokKind::Ident) => !TUPLE_AFTER.contains(&self.lx.s(open - 1)),
+                Some(TokKind::Punct) => self.lx.is(open - 1, b')') || self.lx.is(open - 1, b']'),
+                _ => false,
+            };
+        if called {
+            return true;
+        }
+        let mut k = open + 1;
+        while k < i {
+            if self.lx.is(k, b',') {
+                return true;
+            }
+            k = self.lx.skip(k);
+        }
+        false
+    }
+}
+
+/// Python and Rust keywords after which `(` opens a tuple or parenthesized expression, not an argument list.
+const TUPLE_AFTER: [&str; 27] = [
+    "return", "in", "yield", "await", "not", "and", "or", "if", "elif", "else", "for", "while", "assert", "is",
+    "lambda", "del", "with", "as", "except", "raise", "match", "let", "mut", "break", "move", "print", "case",
+];
+
+/// A plain string (not triple-quoted, not a template or regex, no quote or backslash inside) with double quotes.
+fn push_string(buf: &mut Vec<u8>, text: &str) {
+    let quote_at = text.find(['\'', '"']);
+    if let Some(at) = quote_at {
+        let (prefix, rest) = text.split_at(at);
+        let body = rest.get(1..rest.len().saturating_sub(1)).unwrap_or("");
+        let closed = rest.len() >= 2 && rest.as_bytes()[0] == rest.as_bytes()[rest.len() - 1];
+        let plain = closed && !body.contains(['\'', '"', '\\']) && !prefix.contains('`') && !prefix.contains('/');
+        if plain {
+            buf.extend_from_slice(prefix.as_bytes());
+            buf.push(b'"');
+            buf.extend_from_slice(body.as_bytes());
+            buf.push(b'"');
+            return;
+        }
+    }
+    buf.extend_from_slice(text.as_bytes());
+}
+
+/// Truncated hex SHA-256 of `bytes`.
+pub(crate) fn digest(bytes: &[u8]) -> String {
+    let hash = Sha256::digest(bytes);
+    let mut hex = String::with_capacity(HASH_HEX);
+    for byte in hash.iter().take(HASH_HEX / 2) {
+        hex.push_str(&format!("{byte:02x}"));
+    }
+    hex
+}
+
+/// The hash of a container: its shell's hash and its children's, in order.
+pub(crate) fn combine<'h>(shell: &str, children: impl Iterator<Item = &'h str>) -> String {
+    let mut bytes = Vec::with_capacity(HASH_HEX * 4);
+    bytes.extend_from_slice(shell.as_bytes());
+    for child in children {
+        bytes.push(SEP);
+        bytes.extend_from_slice(child.as_bytes());
+    }
+    digest(&bytes)
+}

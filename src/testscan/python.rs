@@ -1,0 +1,205 @@
+//! Python units, by indentation.
+//!
+//! Tokens are grouped into logical lines (brackets and backslashes continue a line), logical lines into
+//! statements (a head, the lines indented under it, and `elif`/`else`/`except`/`finally` clauses), decorators
+//! into the statement they decorate. A `def` named `test…` is a test, at module level and in any class (pytest
+//! and unittest both collect by that prefix, and a mix-in's tests run in its subclasses); fixtures, pytest hooks,
+//! `load_tests` and the xunit setup/teardown methods are setup; other functions are helpers; classes are
+//! containers; imports are imports; a statement that is only a string (a docstring) is no unit at all; the rest
+//! is other code (it runs at import, so it can change what every test sees).
+
+use super::braces::{line_of, span};
+use super::lex::{Lexed, TokKind};
+use super::norm::{self, Norm};
+use super::{MAX_DEPTH, Node, UnitKind};
+
+/// Functions pytest, unittest and nose call around tests.
+const SETUP_NAMES: [&str; 19] = [
+    "setup_module",
+    "teardown_module",
+    "setup_function",
+    "teardown_function",
+    "setup_class",
+    "teardown_class",
+    "setup_method",
+    "teardown_method",
+    "setup",
+    "teardown",
+    "setUp",
+    "tearDown",
+    "setUpClass",
+    "tearDownClass",
+    "setUpModule",
+    "tearDownModule",
+    "asyncSetUp",
+    "asyncTearDown",
+    "load_tests",
+];
+
+/// Keywords that continue a compound statement at the same indentation.
+const CLAUSES: [&str; 4] = ["elif", "else", "except", "finally"];
+
+/// A logical line: tokens `first..end`, the column it starts at, and its block depth in the file.
+struct Line {
+    first: usize,
+    end: usize,
+    col: usize,
+    depth: usize,
+}
+
+pub(crate) fn units(lx: &Lexed) -> Vec<Node> {
+    let lines = logical_lines(lx);
+    block(lx, &lines, 0, lines.len(), 0)
+}
+
+fn logical_lines(lx: &Lexed) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let n = lx.toks.len();
+    let mut i = 0;
+    while i < n {
+        let first = i;
+        loop {
+            let last = lx.skip(i) - 1;
+            i = last + 1;
+            let continued = lx.toks[last].kind == TokKind::Cont;
+            if i >= n || (!continued && lx.toks[i].line > lx.toks[last].end_line) {
+                break;
+            }
+        }
+        let col = lx.column(first);
+        while stack.last().is_some_and(|&top| top > col) {
+            stack.pop();
+        }
+        if stack.last() != Some(&col) {
+            stack.push(col);
+        }
+        lines.push(Line {
+            first,
+            end: i,
+            col,
+            depth: stack.len() - 1,
+        });
+    }
+    lines
+}
+
+fn block(lx: &Lexed, lines: &[Line], from: usize, to: usize, depth: usize) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < to {
+        let start = i;
+        while i + 1 < to && lx.is(lines[i].first, b'@') {
+            i += 1;
+        }
+        let head = i;
+        let col = lines[head].col;
+        let mut end = head + 1;
+        loop {
+            while end < to && lines[end].col > col {
+                end += 1;
+            }
+            let clause = end < to && lines[end].col == col && CLAUSES.iter().any(|w| lx.is_word(lines[end].first, w));
+            if !clause {
+                break;
+            }
+            end += 1;
+        }
+        if let Some(node) = unit(lx, lines, start, head, end, depth) {
+            out.push(node);
+        }
+        i = end;
+    }
+    out
+}
+
+/// The unit of the statement on lines `start..end` whose head (after decorators) is line `head`.
+fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth: usize) -> Option<Node> {
+    let t = lines[head].first;
+    let def_at = if lx.is_word(t, "async") { t + 1 } else { t };
+    let name_after = |i: usize| lx.s(i + 1).to_string();
+    let (kind, name) = match lx.s(def_at) {
+        "def" if lx.is_word(def_at, "def") => (def_kind(lx, lines, start, head, lx.s(def_at + 1)), name_after(def_at)),
+        "class" if lx.is_word(t, "class") && depth < MAX_DEPTH => {
+            return Some(class(lx, lines, start, head, end, depth, name_after(t)));
+        }
+        "import" | "from" if lx.kind(t) == Some(TokKind::Ident) => (UnitKind::Import, lx.line_text(line_of(lx, t))),
+        _ if start == head && end == head + 1 && only_strings(lx, &lines[head]) => return None,
+        _ => (UnitKind::Other, lx.line_text(line_of(lx, t))),
+    };
+    let mut norm = Norm::new(lx);
+    hash_lines(&mut norm, lines, start..end, lines[head].depth);
+    Some(Node {
+        kind,
+        name,
+        line: line_of(lx, def_at),
+        hash: norm.finish(),
+        shell_hash: None,
+        span: lines_span(lx, lines, start, end),
+        children: Vec::new(),
+        gated: false,
+    })
+}
+
+fn class(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth: usize, name: String) -> Node {
+    let children = block(lx, lines, head + 1, end, depth + 1);
+    let mut norm = Norm::new(lx);
+    hash_lines(&mut norm, lines, start..head + 1, lines[head].depth);
+    let shell = norm.finish();
+    Node {
+        kind: UnitKind::Container,
+        name,
+        line: line_of(lx, lines[head].first),
+        hash: norm::combine(&shell, children.iter().map(|child| child.hash.as_str())),
+        shell_hash: Some(shell),
+        span: lines_span(lx, lines, start, end),
+        children,
+        gated: false,
+    }
+}
+
+fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str) -> UnitKind {
+    let decorated_by = |words: &[&str]| {
+        lines[start..head]
+            .iter()
+            .any(|line| (line.first..line.end).any(|i| words.contains(&lx.s(i)) && lx.kind(i) == Some(TokKind::Ident)))
+    };
+    if decorated_by(&["fixture", "hookimpl", "yield_fixture"])
+        || SETUP_NAMES.contains(&name)
+        || name.starts_with("pytest_")
+    {
+        UnitKind::Setup
+    } else if name.starts_with("test") {
+        UnitKind::Test
+    } else {
+        UnitKind::Helper
+    }
+}
+
+/// Hashes logical lines, each marked with its depth below `base`.
+fn hash_lines(norm: &mut Norm, lines: &[Line], range: std::ops::Range<usize>, base: usize) {
+    for line in &lines[range] {
+        norm.line(line.depth.saturating_sub(base));
+        norm.tokens(line.first, line.end);
+    }
+}
+
+/// Whether a logical line is only string literals, none of them an f-string with a replacement field (which
+/// would run code).
+fn only_strings(lx: &Lexed, line: &Line) -> bool {
+    (line.first..line.end).all(|i| match lx.kind(i) {
+        Some(TokKind::Str) => {
+            let text = lx.s(i);
+            let prefix_len = text.find(['\'', '"']).unwrap_or(0);
+            !(text[..prefix_len].contains(['f', 'F']) && text.contains('{'))
+        }
+        Some(TokKind::Cont) => true,
+        _ => false,
+    })
+}
+
+fn lines_span(lx: &Lexed, lines: &[Line], start: usize, end: usize) -> std::ops::Range<usize> {
+    let first = lines[start].first;
+    let last_end = lines[end - 1].end;
+    span(lx, &(first..last_end))
+}

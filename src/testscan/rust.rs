@@ -1,0 +1,175 @@
+//! Rust units: items and the attributes on them.
+//!
+//! A `fn` with a test attribute (`#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(…)]`, …: any attribute
+//! whose last path segment names a test) is a test; `#[ctor]`/`#[dtor]` functions run around every test and are
+//! setup; `mod name { … }` and `proptest! { … }` are containers; `use`, `extern crate` and `mod name;` are imports;
+//! other items (functions, types, impls, consts, statics, `macro_rules!`) are helpers; item-level macro calls
+//! and inner attributes (`#![…]`) are other code.
+
+use std::ops::Range;
+
+use super::braces::{self, closes_block, first_line, leaf, statements};
+use super::lex::{Lexed, TokKind};
+use super::{MAX_DEPTH, Node, UnitKind};
+
+/// Last path segments of attributes that make a function a test.
+const TEST_ATTRS: [&str; 7] = [
+    "test",
+    "rstest",
+    "test_case",
+    "test_matrix",
+    "wasm_bindgen_test",
+    "quickcheck",
+    "bench",
+];
+
+/// Item keywords whose item ends at `;` even after a `{…}` (`const X: S = S { a: 1 };`).
+const SEMI_ITEMS: [&str; 5] = ["const", "static", "let", "type", "use"];
+
+pub(crate) fn units(lx: &Lexed) -> Vec<Node> {
+    items(lx, 0, lx.toks.len(), 0)
+}
+
+fn items(lx: &Lexed, from: usize, to: usize, depth: usize) -> Vec<Node> {
+    statements(lx, from, to, |start, last, _| ends(lx, start, last))
+        .into_iter()
+        .map(|range| item(lx, range, depth))
+        .collect()
+}
+
+fn ends(lx: &Lexed, start: usize, last: usize) -> bool {
+    if inner_attribute(lx, start) {
+        return lx.skip(start + 2) == last + 1;
+    }
+    closes_block(lx, start, last) && !SEMI_ITEMS.contains(&lx.s(head(lx, start)))
+}
+
+fn inner_attribute(lx: &Lexed, i: usize) -> bool {
+    lx.is(i, b'#') && lx.is(i + 1, b'!') && lx.is(i + 2, b'[')
+}
+
+/// The index of the item's keyword: past outer attributes, visibility and qualifiers.
+fn head(lx: &Lexed, start: usize) -> usize {
+    let mut i = start;
+    loop {
+        if lx.is(i, b'#') && lx.is(i + 1, b'[') {
+            i = lx.skip(i + 1);
+        } else if lx.is_word(i, "pub") {
+            i = if lx.is(i + 1, b'(') { lx.skip(i + 1) } else { i + 1 };
+        } else if ["unsafe", "async", "default", "safe"]
+            .iter()
+            .any(|word| lx.is_word(i, word))
+            || (lx.is_word(i, "const") && (lx.is_word(i + 1, "fn") || lx.is_word(i + 1, "unsafe")))
+        {
+            i += 1;
+        } else if lx.is_word(i, "extern") && lx.kind(i + 1) == Some(TokKind::Str) {
+            i += 2;
+        } else {
+            return i;
+        }
+    }
+}
+
+/// The attributes before `head`, as the ranges inside their brackets.
+fn attributes(lx: &Lexed, start: usize, head: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = start;
+    while i < head {
+        if lx.is(i, b'#') && lx.is(i + 1, b'[') {
+            let end = lx.skip(i + 1);
+            out.push(i + 2..end.saturating_sub(1));
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The last segment of an attribute's path: `tokio::test` → `test`.
+pub(crate) fn attribute_name<'a>(lx: &Lexed<'a>, attr: &Range<usize>) -> &'a str {
+    let mut i = attr.start;
+    let mut name = lx.s(i);
+    while lx.is(i + 1, b':') && lx.is(i + 2, b':') && lx.kind(i + 3) == Some(TokKind::Ident) {
+        i += 3;
+        name = lx.s(i);
+    }
+    name
+}
+
+fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
+    let h = head(lx, range.start).min(range.end.saturating_sub(1));
+    let word = if lx.kind(h) == Some(TokKind::Ident) {
+        lx.s(h)
+    } else {
+        ""
+    };
+    let next_name = || {
+        let at = if lx.is_word(h + 1, "crate") { h + 2 } else { h + 1 };
+        if lx.kind(at) == Some(TokKind::Ident) {
+            lx.s(at).to_string()
+        } else {
+            first_line(lx, h)
+        }
+    };
+    let attrs = attributes(lx, range.start, h);
+    let attr_named = |names: &[&str]| attrs.iter().any(|attr| names.contains(&attribute_name(lx, attr)));
+    match word {
+        _ if inner_attribute(lx, range.start) => leaf(lx, UnitKind::Other, first_line(lx, range.start), h, range),
+        "fn" => {
+            let kind = if attr_named(&TEST_ATTRS) {
+                UnitKind::Test
+            } else if attr_named(&["ctor", "dtor"]) {
+                UnitKind::Setup
+            } else {
+                UnitKind::Helper
+            };
+            leaf(lx, kind, next_name(), h, range)
+        }
+        "mod" if lx.is(h + 2, b'{') && depth < MAX_DEPTH => {
+            let mut node = block(lx, next_name(), h, h + 2, range, depth);
+            node.gated = attrs.iter().any(|attr| cfg_test(lx, attr));
+            node
+        }
+        "mod" => {
+            let kind = if lx.is(h + 2, b';') {
+                UnitKind::Import
+            } else {
+                UnitKind::Other
+            };
+            leaf(lx, kind, next_name(), h, range)
+        }
+        "use" | "extern" => leaf(lx, UnitKind::Import, first_line(lx, h), h, range),
+        "proptest" if lx.is(h + 1, b'!') && lx.is(h + 2, b'{') && depth < MAX_DEPTH => {
+            block(lx, "proptest!".to_string(), h, h + 2, range, depth)
+        }
+        "macro_rules" => leaf(lx, UnitKind::Helper, next_name(), h, range),
+        _ if lx.is(h + 1, b'!') => leaf(lx, UnitKind::Other, format!("{word}!"), h, range),
+        "struct" | "enum" | "union" | "trait" | "type" | "const" | "static" => {
+            leaf(lx, UnitKind::Helper, next_name(), h, range)
+        }
+        "impl" => {
+            let open = (h..range.end).find(|&i| lx.is(i, b'{')).unwrap_or(range.end);
+            let name = (h..open).map(|i| lx.s(i)).collect::<Vec<_>>().join(" ");
+            leaf(lx, UnitKind::Helper, name, h, range)
+        }
+        _ => leaf(lx, UnitKind::Other, first_line(lx, h), h, range),
+    }
+}
+
+/// Whether an attribute is `cfg(test)`.
+fn cfg_test(lx: &Lexed, attr: &Range<usize>) -> bool {
+    let words: Vec<&str> = attr.clone().map(|i| lx.s(i)).collect();
+    words == ["cfg", "(", "test", ")"]
+}
+
+/// A container whose body is the brace group opened at `open`.
+fn block(lx: &Lexed, name: String, h: usize, open: usize, range: Range<usize>, depth: usize) -> Node {
+    let close = lx
+        .partner(open)
+        .filter(|&close| close > open && close < range.end)
+        .unwrap_or(range.end);
+    let body = (open + 1).min(close)..close;
+    let children = items(lx, body.start, body.end, depth + 1);
+    braces::container(lx, name, h, range, body, children)
+}

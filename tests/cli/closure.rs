@@ -1,0 +1,267 @@
+//! The verify command's closure (issue 11): the files that define what it runs are sealed at setup, a promise
+//! made after one of them moved is rejected before the verify runs, honest edits elsewhere pass, the guard
+//! judges edits to partly sealed files on their content, and only the user accepts a change (`loopgate allow`).
+
+use serde_json::json;
+
+use crate::project::Project;
+
+const PROMISE: &str = "<promise>LOOP_DONE</promise>";
+/// `npm test` runs `sh check.sh`, which passes once `done.txt` exists and leaves `verify-ran` behind.
+const PACKAGE: &str = r#"{"name": "app", "version": "1.0.0", "scripts": {"test": "sh check.sh", "lint": "true"}}"#;
+const CHECK: &str = "touch verify-ran\ntest -f done.txt || { echo 'FAIL: done.txt is missing'; exit 1; }\n";
+
+fn npm_project() -> Project {
+    let p = Project::new().file("package.json", PACKAGE).file("check.sh", CHECK);
+    p.setup("S", "\"make the check pass\" --verify 'npm test --silent'");
+    p
+}
+
+/// A PreToolUse call of `tool` with `input`.
+fn tool(p: &Project, tool: &str, input: serde_json::Value) -> crate::project::Output {
+    p.hook(
+        "pre-tool-use",
+        &json!({"session_id": "S", "cwd": p.root(), "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input}),
+    )
+}
+
+fn deny_reason(out: &crate::project::Output) -> String {
+    out.success();
+    let json = out.json();
+    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny", "{out}");
+    json["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn editing_the_npm_test_script_is_rejected_before_the_verify_runs() {
+    let p = npm_project();
+    p.write("package.json", PACKAGE.replace("sh check.sh", "exit 0"));
+    let block = p.stop("S", PROMISE).blocked();
+    assert!(
+        block
+            .reason
+            .contains("- `package.json`: `scripts.test` changed (it configures `npm test --silent`)"),
+        "{}",
+        block.reason
+    );
+    assert!(
+        block.reason.contains("`git checkout -- package.json`"),
+        "{}",
+        block.reason
+    );
+    assert!(
+        block.system_message.contains("1 sealed input(s) of the oracle changed"),
+        "{}",
+        block.system_message
+    );
+    assert!(
+        !p.exists("verify-ran"),
+        "the verify command ran although its closure moved"
+    );
+    let record = p.last_record("promise_rejected");
+    assert_eq!(
+        record["sealed_changes"][0],
+        "`package.json`: `scripts.test` changed (it configures `npm test --silent`)"
+    );
+}
+
+#[test]
+fn the_scripts_the_npm_script_runs_are_sealed_whole() {
+    let p = npm_project();
+    p.write("check.sh", "exit 0\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert!(
+        block
+            .reason
+            .contains("- `check.sh` changed (it is run by `sh check.sh`)"),
+        "{}",
+        block.reason
+    );
+}
+
+#[test]
+fn honest_edits_to_package_json_and_the_code_are_not_flagged() {
+    let p = npm_project();
+    let honest = json!({
+        "name": "app", "version": "1.1.0",
+        "scripts": {"lint": "eslint .", "test": "sh check.sh"},
+        "dependencies": {"left-pad": "^1.3.0"}
+    });
+    p.write("package.json", serde_json::to_string_pretty(&honest).expect("json"));
+    p.write("done.txt", "the fix\n");
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+    assert!(p.exists("verify-ran"));
+}
+
+#[test]
+fn creating_configuration_that_did_not_exist_is_rejected() {
+    let p = Project::new().file("tests/test_a.py", "def test_a():\n    assert False\n");
+    p.setup("S", "\"fix it\" --verify 'python3 -m pytest -q'");
+    p.write("tests/conftest.py", "collect_ignore_glob = ['*']\n");
+    p.write("pytest.ini", "[pytest]\naddopts = -k nothing\n");
+    let block = p.stop("S", PROMISE).blocked();
+    for line in [
+        "- `pytest.ini` was created (it configures `pytest`; it did not exist at setup)",
+        "- `tests/conftest.py` was created (it configures `pytest`; it did not exist at setup)",
+    ] {
+        assert!(block.reason.contains(line), "missing {line:?} in\n{}", block.reason);
+    }
+    assert!(
+        block.reason.contains("`rm -- pytest.ini tests/conftest.py`"),
+        "{}",
+        block.reason
+    );
+}
+
+#[test]
+fn the_user_accepts_a_change_with_loopgate_allow_and_only_that_change() {
+    let p = npm_project();
+    p.write("package.json", PACKAGE.replace("sh check.sh", "exit 0"));
+    p.write("check.sh", "exit 0\n");
+    let listing = p.loopgate(["allow"]).run();
+    listing.success();
+    listing.stdout_contains("`package.json`: `scripts.test` changed");
+    listing.stdout_contains("`check.sh` changed");
+    p.stop("S", PROMISE).blocked();
+
+    p.loopgate(["allow", "package.json"])
+        .run()
+        .success()
+        .stdout_contains("accepted as the new baseline: package.json");
+    assert_eq!(p.last_record("allowed")["accepted"], json!(["package.json"]));
+    let block = p.stop("S", PROMISE).blocked();
+    assert!(block.reason.contains("`check.sh` changed"), "{}", block.reason);
+    assert!(!block.reason.contains("package.json"), "{}", block.reason);
+
+    p.loopgate(["allow", "--all"]).run().success();
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+}
+
+#[test]
+fn allow_refuses_what_is_not_sealed_and_needs_a_loop() {
+    let p = npm_project();
+    let out = p.loopgate(["allow", "src/index.js"]).run();
+    out.code(2);
+    assert_eq!(
+        out.stderr_line(),
+        "loopgate: `src/index.js` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
+    );
+    p.loopgate(["allow"])
+        .run()
+        .success()
+        .stdout_contains("nothing sealed has changed");
+    let none = Project::new();
+    none.loopgate(["allow", "--all"]).run().code(3);
+}
+
+#[test]
+fn the_guard_judges_edits_to_package_json_by_what_they_would_leave() {
+    let p = npm_project();
+    let path = p.path("package.json");
+    let add_dependency = json!({"file_path": path, "old_string": "\"name\": \"app\",", "new_string": "\"name\": \"app\", \"dependencies\": {\"x\": \"1\"},"});
+    tool(&p, "Edit", add_dependency).silent();
+    let weaken = json!({"file_path": path, "old_string": "sh check.sh", "new_string": "true"});
+    let reason = deny_reason(&tool(&p, "Edit", weaken));
+    assert!(reason.contains("`package.json`: `scripts.test` changed"), "{reason}");
+    let rewrite = json!({"file_path": path, "content": PACKAGE.replace("\"lint\": \"true\"", "\"lint\": \"eslint\"")});
+    tool(&p, "Write", rewrite).silent();
+    let pretest =
+        json!({"file_path": path, "content": PACKAGE.replace("\"lint\"", "\"pretest\": \"exit 0\", \"lint\"")});
+    let reason = deny_reason(&tool(&p, "Write", pretest));
+    assert!(reason.contains("`scripts.pretest` was added"), "{reason}");
+    let script = json!({"file_path": p.path("check.sh"), "content": "exit 0\n"});
+    assert!(deny_reason(&tool(&p, "Write", script)).contains("`check.sh` is sealed"));
+    let npmrc = json!({"command": "echo script-shell=/bin/true >> .npmrc"});
+    assert!(deny_reason(&tool(&p, "Bash", npmrc)).contains(".npmrc"));
+    let allow = json!({"command": "loopgate allow --all"});
+    assert!(deny_reason(&tool(&p, "Bash", allow)).contains("only the user can accept"));
+}
+
+#[test]
+fn status_lists_the_closure_and_why() {
+    let p = npm_project();
+    let out = p.loopgate(["status"]).run();
+    out.success();
+    out.stdout_contains("  closure:     package.json [scripts.pretest, scripts.test, scripts.posttest] — it configures `npm test --silent`");
+    out.stdout_contains("check.sh — it is run by `sh check.sh`");
+    out.stdout_contains("configuration file(s) that must stay absent");
+    let json = p.loopgate(["status", "--json"]).run().stdout_json();
+    let inputs = &json["oracle_inputs"];
+    assert_eq!(inputs["checks"]["closure"], true);
+    let files = inputs["closure"].as_array().expect("closure list");
+    assert!(
+        files.iter().any(|f| f["path"] == ".npmrc" && f["exists"] == false),
+        "{inputs}"
+    );
+}
+
+#[test]
+fn opting_out_leaves_the_closure_unchecked() {
+    let p = Project::new().file("package.json", PACKAGE).file("check.sh", CHECK);
+    p.setup(
+        "S",
+        "\"make the check pass\" --verify 'npm test --silent' --no-closure-seal",
+    );
+    let status = p.loopgate(["status"]).run();
+    status.stdout_contains("checks off:  closure (opted out at setup)");
+    p.write("package.json", PACKAGE.replace("sh check.sh", "exit 0"));
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+}
+
+/// The count ratchet: a pass that ran fewer tests than an earlier verify is rejected with the numbers, until the
+/// user accepts the new count from a terminal.
+#[test]
+fn a_pass_with_fewer_tests_is_rejected_until_the_user_allows_the_counts() {
+    let p = Project::new()
+        .file("check.sh", "cat result.txt\ntest -f done.txt\n")
+        .file("result.txt", "========== 1 failed, 2 passed in 0.05s ==========\n");
+    p.setup("S", "\"fix it\" --verify 'sh check.sh'");
+    p.stop("S", PROMISE).blocked();
+    assert_eq!(
+        p.last_record("promise_rejected")["counts"],
+        json!({"passed": 2, "failed": 1, "skipped": 0, "ignored": 0})
+    );
+    p.write("done.txt", "")
+        .write("result.txt", "========== 2 passed in 0.05s ==========\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert!(
+        block
+            .reason
+            .contains("REJECTED: the verify passed with fewer tests run, or more skipped, than before"),
+        "{}",
+        block.reason
+    );
+    assert!(block.reason.contains("(ran 3 → 2)"), "{}", block.reason);
+    assert!(
+        block
+            .system_message
+            .contains("exit 0, but ran 3 → 2; if that is intended, accept it with `loopgate allow --counts`"),
+        "{}",
+        block.system_message
+    );
+    assert_eq!(p.last_record("promise_rejected")["ratchet"][0]["count"], "ran");
+
+    p.loopgate(["allow", "--counts"])
+        .run()
+        .success()
+        .stdout_contains("test counts (ran 2, skipped 0)");
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+}
+
+#[test]
+fn allowing_counts_before_any_verify_is_refused() {
+    let p = npm_project();
+    let out = p.loopgate(["allow", "--counts"]).run();
+    out.code(2);
+    assert_eq!(
+        out.stderr_line(),
+        "loopgate: no verify of this loop has printed test counts yet, so there are none to accept"
+    );
+}

@@ -1,0 +1,305 @@
+//! Issue 12: `loopgate install` / `loopgate uninstall`, against a stand-in `claude` that records each call and
+//! keeps its plugin list in `$HOME/.fake-claude/` (the real CLI is driven by the end-to-end suite). Install
+//! writes the bare user-level commands and installs the plugin once; running it again changes nothing; a
+//! user's own command file is never overwritten or removed; uninstall removes exactly what install wrote.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use crate::project::{LOOPGATE, Output, Project};
+
+/// Answers `plugin list --json`, `plugin marketplace list --json`, `plugin marketplace add|remove`,
+/// `plugin install|uninstall` from files; `FAKE_CLAUDE_FAIL=WORD` makes the call containing WORD fail.
+const FAKE_CLAUDE: &str = r#"#!/bin/sh
+state="$HOME/.fake-claude"
+mkdir -p "$state"
+echo "$*" >> "$state/calls"
+case "$*" in *"${FAKE_CLAUDE_FAIL:-no such call}"*) echo "✘ boom: $*" >&2; exit 1 ;; esac
+list() { [ -f "$state/$1" ] || { echo '[]'; return; }; printf '['; sep=''; while read -r v; do printf '%s{"%s":"%s"}' "$sep" "$2" "$v"; sep=','; done < "$state/$1"; echo ']'; }
+case "$1 $2 $3" in
+    "plugin list --json") list installed id ;;
+    "plugin marketplace list") list marketplaces name ;;
+    "plugin marketplace add") [ -d "$4" ] || exit 1; echo loopgate >> "$state/marketplaces"; echo "$4" > "$state/marketplace-dir" ;;
+    "plugin marketplace remove") grep -vx "$4" "$state/marketplaces" > "$state/m.tmp"; mv "$state/m.tmp" "$state/marketplaces" ;;
+    "plugin install "*) grep -qx "$3" "$state/installed" 2>/dev/null || echo "$3" >> "$state/installed" ;;
+    "plugin uninstall "*) grep -vx "$3" "$state/installed" > "$state/i.tmp"; mv "$state/i.tmp" "$state/installed" ;;
+    *) echo "fake claude: unknown call $*" >&2; exit 2 ;;
+esac
+"#;
+
+struct Setup {
+    p: Project,
+    bin_dir: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let p = Project::new();
+        let bin_dir = p.outside("fake-bin");
+        fs::create_dir_all(&bin_dir).expect("create fake bin dir");
+        let claude = bin_dir.join("claude");
+        fs::write(&claude, FAKE_CLAUDE).expect("write fake claude");
+        fs::set_permissions(&claude, fs::Permissions::from_mode(0o755)).expect("chmod fake claude");
+        Self { p, bin_dir }
+    }
+
+    fn path_var(&self) -> OsString {
+        let mut dirs = vec![self.bin_dir.clone()];
+        dirs.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+        std::env::join_paths(dirs).expect("join PATH")
+    }
+
+    fn run(&self, command: &str) -> Output {
+        self.p.loopgate([command]).env("PATH", self.path_var()).run()
+    }
+
+    fn home(&self, relative: &str) -> PathBuf {
+        self.p.home().join(relative)
+    }
+
+    fn calls(&self) -> Vec<String> {
+        fs::read_to_string(self.home(".fake-claude/calls"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn state(&self, name: &str) -> String {
+        fs::read_to_string(self.home(&format!(".fake-claude/{name}"))).unwrap_or_default()
+    }
+
+    /// Every file under HOME except the stand-in's own records, with its bytes and modification time.
+    fn snapshot(&self) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
+        fn walk(dir: &Path, out: &mut BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)>) {
+            for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.ends_with(".fake-claude") {
+                    continue;
+                }
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    let meta = fs::metadata(&path).expect("metadata");
+                    out.insert(
+                        path.clone(),
+                        (fs::read(&path).expect("read"), meta.modified().expect("mtime")),
+                    );
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        walk(self.p.home(), &mut out);
+        out
+    }
+}
+
+fn binary() -> String {
+    Path::new(LOOPGATE)
+        .canonicalize()
+        .expect("canonical binary")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn install_writes_the_bare_commands_and_installs_the_plugin_and_a_second_run_changes_nothing() {
+    let s = Setup::new();
+    let out = s.run("install");
+    out.success();
+    assert!(out.stdout.contains("/pua-loop \"task\" --verify"), "{out}");
+    for name in ["pua-loop", "cancel-loop", "loop-status"] {
+        let text = fs::read_to_string(s.home(&format!(".claude/commands/{name}.md"))).expect("command written");
+        assert!(text.starts_with("---\n# Written by `loopgate install`"), "{text}");
+        let call = format!("\"{}\" --project-dir \"${{CLAUDE_PROJECT_DIR}}\"", binary());
+        assert!(text.contains(&call), "calls the binary directly:\n{text}");
+        assert!(
+            text.contains(&format!("allowed-tools: Bash(\"{}\":*)", binary())),
+            "{text}"
+        );
+        assert!(text.contains("disable-model-invocation: true"), "{text}");
+    }
+    let plugin = s.home(".local/share/loopgate/plugin");
+    assert_eq!(s.state("marketplace-dir").trim(), plugin.to_string_lossy());
+    assert_eq!(s.state("installed").trim(), "loopgate@loopgate");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for file in [
+        "hooks/hooks.json",
+        "hooks/loopgate.sh",
+        "commands/pua-loop.md",
+        ".claude-plugin/plugin.json",
+    ] {
+        assert_eq!(
+            fs::read(plugin.join(file)).expect("plugin file"),
+            fs::read(root.join(file)).expect("repo file"),
+            "{file} is the repository's"
+        );
+    }
+    let mode = fs::metadata(plugin.join("hooks/loopgate.sh"))
+        .expect("loopgate.sh")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "the hook script is executable");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(s.home(".local/share/loopgate/install.json")).expect("manifest"))
+            .expect("manifest is JSON");
+    assert_eq!(manifest["plugin_installed"], true, "{manifest}");
+
+    // Idempotent: the second run only looks.
+    let before = s.snapshot();
+    let calls = s.calls().len();
+    let again = s.run("install");
+    again.success();
+    assert!(again.stdout.contains("up to date"), "{again}");
+    assert_eq!(s.snapshot(), before, "a second install changed files");
+    assert_eq!(&s.calls()[calls..], ["plugin list --json"]);
+}
+
+#[test]
+fn a_users_own_command_file_is_never_overwritten_or_removed() {
+    let s = Setup::new();
+    let own = s.home(".claude/commands/pua-loop.md");
+    fs::create_dir_all(own.parent().expect("parent")).expect("create commands dir");
+    let mine = "---\ndescription: my own loop\n---\nDo it my way: $ARGUMENTS\n";
+    fs::write(&own, mine).expect("write own command");
+    let out = s.run("install");
+    out.success();
+    assert!(
+        out.stderr.contains("kept your own") && out.stderr.contains("/loopgate:pua-loop"),
+        "{out}"
+    );
+    assert_eq!(fs::read_to_string(&own).expect("own file"), mine);
+    assert!(s.home(".claude/commands/cancel-loop.md").exists());
+
+    let gone = s.run("uninstall");
+    gone.success();
+    assert_eq!(fs::read_to_string(&own).expect("own file survives"), mine);
+    assert!(gone.stdout.contains("kept"), "{gone}");
+    assert!(!s.home(".claude/commands/cancel-loop.md").exists());
+    assert!(!s.home(".claude/commands/loop-status.md").exists());
+}
+
+#[test]
+fn an_installed_loopgate_plugin_is_used_and_never_installed_twice() {
+    let s = Setup::new();
+    fs::create_dir_all(s.home(".fake-claude")).expect("state dir");
+    fs::write(s.home(".fake-claude/installed"), "loopgate@my-clone\n").expect("installed list");
+    let out = s.run("install");
+    out.success();
+    assert!(out.stdout.contains("loopgate@my-clone is already installed"), "{out}");
+    assert_eq!(s.calls(), ["plugin list --json"], "no marketplace add, no install");
+    assert!(s.home(".claude/commands/pua-loop.md").exists());
+    // Uninstall leaves the plugin it did not install.
+    s.run("uninstall").success();
+    assert_eq!(s.state("installed"), "loopgate@my-clone\n");
+    assert!(!s.calls().iter().any(|c| c.contains("uninstall")), "{:?}", s.calls());
+    assert!(!s.home(".claude/commands/pua-loop.md").exists());
+}
+
+#[test]
+fn uninstall_removes_exactly_what_install_wrote() {
+    let s = Setup::new();
+    let settings = s.home(".claude/settings.json");
+    fs::create_dir_all(settings.parent().expect("parent")).expect("create .claude");
+    fs::write(&settings, "{\"theme\": \"dark\"}\n").expect("user settings");
+    let before: Vec<PathBuf> = s.snapshot().into_keys().collect();
+    s.run("install").success();
+    let gone = s.run("uninstall");
+    gone.success();
+    assert!(
+        gone.stdout.contains("uninstalled the plugin loopgate@loopgate"),
+        "{gone}"
+    );
+    let after: Vec<PathBuf> = s.snapshot().into_keys().collect();
+    assert_eq!(after, before, "uninstall left or removed files");
+    assert!(!s.home(".local/share/loopgate").exists());
+    assert_eq!(s.state("installed").trim(), "");
+    assert_eq!(s.state("marketplaces").trim(), "");
+    // Nothing left to do: says so, succeeds.
+    let again = s.run("uninstall");
+    again.success();
+    assert!(again.stdout.contains("nothing to remove"), "{again}");
+}
+
+#[test]
+fn without_claude_or_when_it_fails_install_says_which_command_failed() {
+    let s = Setup::new();
+    let out = s.p.loopgate(["install"]).env("PATH", "/usr/bin:/bin").run();
+    out.code(1);
+    assert_eq!(
+        out.stderr_line(),
+        "loopgate: failed to run `claude`: it is not on PATH; install Claude Code first, or pass `--claude PATH`"
+    );
+    assert!(!s.home(".claude").exists(), "nothing written without claude");
+
+    let out =
+        s.p.loopgate(["install"])
+            .env("PATH", s.path_var())
+            .env("FAKE_CLAUDE_FAIL", "plugin install")
+            .run();
+    out.code(1);
+    let line = out.stderr_line();
+    assert!(
+        line.contains("plugin install loopgate@loopgate`: it exited with 1: ✘ boom"),
+        "{line}"
+    );
+    // `--claude` names the CLI explicitly.
+    let out =
+        s.p.loopgate(["install", "--claude", &s.bin_dir.join("claude").to_string_lossy()])
+            .env("PATH", "/usr/bin:/bin")
+            .run();
+    out.success();
+}
+
+#[test]
+fn project_dir_points_every_command_at_that_project() {
+    let p = Project::new();
+    let root = p.root().to_string_lossy().into_owned();
+    p.loopgate(["--project-dir", &root, "setup", "--session-id", "S", "make it so"])
+        .current_dir("..")
+        .run()
+        .success();
+    assert!(p.exists(".claude/pua-loop.local.md"));
+    let status = p.loopgate(["--project-dir", &root, "status"]).current_dir("..").run();
+    status.success();
+    assert!(status.stdout.contains("make it so"), "{status}");
+    // An empty value (an unsubstituted variable) is ignored, as in hooks/loopgate.sh.
+    p.loopgate(["--project-dir", "", "status"]).run().success();
+}
+
+#[test]
+fn an_outdated_install_is_refreshed_and_the_plugin_reinstalled() {
+    let s = Setup::new();
+    s.run("install").success();
+    // An older loopgate wrote these: another plugin file and a command calling a binary that moved.
+    let hooks = s.home(".local/share/loopgate/plugin/hooks/hooks.json");
+    fs::write(&hooks, "{\"hooks\": {}}\n").expect("age the plugin copy");
+    let command = s.home(".claude/commands/loop-status.md");
+    let old = fs::read_to_string(&command)
+        .expect("command")
+        .replace(&binary(), "/old/place/loopgate");
+    fs::write(&command, old).expect("age the command");
+    let calls = s.calls().len();
+    let out = s.run("install");
+    out.success();
+    assert!(out.stdout.contains("updated /loop-status"), "{out}");
+    assert!(out.stdout.contains("installed the plugin"), "{out}");
+    assert_eq!(
+        &s.calls()[calls..],
+        [
+            "plugin list --json".to_string(),
+            "plugin uninstall loopgate@loopgate".to_string(),
+            format!(
+                "plugin marketplace add {}",
+                s.home(".local/share/loopgate/plugin").display()
+            ),
+            "plugin install loopgate@loopgate".to_string(),
+        ]
+    );
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json");
+    assert_eq!(fs::read(&hooks).expect("hooks"), fs::read(repo).expect("repo hooks"));
+    assert!(!fs::read_to_string(&command).expect("command").contains("/old/place"));
+}
