@@ -189,9 +189,28 @@ fn make_tree(root: &Path, files: usize, total: usize) {
     }
 }
 
-/// Git work trees of N files (100 directories, 512 bytes each), committed, three of them then modified; made once
-/// per size and shared by the benches below.
+/// Git work trees of N files (100 directories, 512 bytes each), committed, three of them then modified and one
+/// untracked file added; made once per size and shared by the probe benches below.
 fn git_tree(files: usize) -> std::path::PathBuf {
+    static TREES: std::sync::Mutex<Vec<(usize, tempfile::TempDir)>> = std::sync::Mutex::new(Vec::new());
+    let mut trees = TREES.lock().expect("lock");
+    if let Some((_, dir)) = trees.iter().find(|(n, _)| *n == files) {
+        return dir.path().to_path_buf();
+    }
+    let dir = git_repo(files);
+    for i in 0..3 {
+        std::fs::write(dir.path().join(format!("tests/d{i}/f{i}.rs")), "changed").expect("write");
+    }
+    std::fs::write(dir.path().join("untracked.txt"), "new").expect("write");
+    let path = dir.path().to_path_buf();
+    trees.push((files, dir));
+    path
+}
+
+/// A git repository of N files (100 directories, 512 bytes each) with one commit, its index refreshed after a
+/// second has passed: files written in the same second as the index are "racily clean" and git re-reads them at
+/// every status; in a real repository they are older.
+fn git_repo(files: usize) -> tempfile::TempDir {
     // `cargo test --all-targets` runs each bench once, as a test (`--test`): that only checks the bench runs, so
     // it gets a small tree instead of minutes of making 100,000 files.
     let files = if std::env::args().any(|a| a == "--test") {
@@ -199,11 +218,6 @@ fn git_tree(files: usize) -> std::path::PathBuf {
     } else {
         files
     };
-    static TREES: std::sync::Mutex<Vec<(usize, tempfile::TempDir)>> = std::sync::Mutex::new(Vec::new());
-    let mut trees = TREES.lock().expect("lock");
-    if let Some((_, dir)) = trees.iter().find(|(n, _)| *n == files) {
-        return dir.path().to_path_buf();
-    }
     let dir = tempfile::tempdir().expect("tempdir");
     make_tree(dir.path(), files, files * 512);
     let git = |args: &[&str]| {
@@ -222,17 +236,101 @@ fn git_tree(files: usize) -> std::path::PathBuf {
     git(&["init", "-q"]);
     git(&["add", "-A"]);
     git(&["commit", "-q", "-m", "tree"]);
-    // Files written in the same second as the index are "racily clean" and git re-reads them at every status;
-    // in a real repository they are older. Let a second pass and refresh the index, as any git command does.
     std::thread::sleep(std::time::Duration::from_millis(1100));
     git(&["update-index", "-q", "--refresh"]);
-    for i in 0..3 {
-        std::fs::write(dir.path().join(format!("tests/d{i}/f{i}.rs")), "changed").expect("write");
+    dir
+}
+
+/// A loop's fields with checkpoints on, after setup took checkpoint `0` in `root`.
+fn checkpointed_loop(root: &Path) -> loopgate::state::StateFields {
+    let mut fields = loopgate::state::StateFields {
+        loop_id: "lg-bench".into(),
+        ..Default::default()
+    };
+    let project = loopgate::project::Project {
+        root: root.to_path_buf(),
+    };
+    let setup = loopgate::checkpoint::start(&project, &mut fields, Some(loopgate::checkpoint::Keep::Best));
+    assert_eq!(setup, loopgate::checkpoint::Setup::On);
+    fields
+}
+
+/// A stop's checkpoint in a repository of 10,000 files when the agent changed three of them: `git add -A` into
+/// the private index, `write-tree`, `commit-tree`, `update-ref` (the fingerprint differs, so nothing is reused).
+#[divan::bench(sample_count = 20)]
+fn checkpoint_stop_tree_changed_10k_files(bencher: divan::Bencher) {
+    bench_checkpoint_stop(bencher, true);
+}
+
+/// A stop's checkpoint when the tree fingerprint did not change: the last checkpoint is reused (one
+/// `git update-ref`).
+#[divan::bench(sample_count = 20)]
+fn checkpoint_stop_tree_unchanged_10k_files(bencher: divan::Bencher) {
+    bench_checkpoint_stop(bencher, false);
+}
+
+/// Times `checkpoint::at_stop` in a checkpointed 10k-file repository, each stop with three files changed (and
+/// a new fingerprint) or with nothing changed (the fingerprint the last checkpoint was taken at).
+fn bench_checkpoint_stop(bencher: divan::Bencher, change: bool) {
+    let dir = git_repo(10_000);
+    let project = loopgate::project::Project {
+        root: dir.path().to_path_buf(),
+    };
+    let mut fields = checkpointed_loop(dir.path());
+    fields.tree_fingerprint = Some("round 0".into());
+    if let Some(last) = fields.checkpoints.as_mut().and_then(|t| t.last.as_mut()) {
+        last.fingerprint = Some("round 0".into());
     }
-    std::fs::write(dir.path().join("untracked.txt"), "new").expect("write");
-    let path = dir.path().to_path_buf();
-    trees.push((files, dir));
-    path
+    let mut round = 0u64;
+    bencher
+        .with_inputs(|| {
+            round += 1;
+            if change {
+                for i in 0..3 {
+                    let path = dir.path().join(format!("tests/d{i}/f{i}.rs"));
+                    std::fs::write(path, format!("changed in round {round}")).expect("write");
+                }
+                fields.tree_fingerprint = Some(format!("round {round}"));
+            }
+            fields.iteration = round;
+            fields.clone()
+        })
+        .bench_local_refs(|fields| {
+            let taken = loopgate::checkpoint::at_stop(&project, fields);
+            assert!(matches!(taken, Some(Ok(_))), "{taken:?}");
+        });
+}
+
+/// Setup's first checkpoint (`0`) in a repository of 10,000 files: the user's index is copied for its stat
+/// cache, so only the changed files are hashed.
+#[divan::bench(sample_count = 10)]
+fn checkpoint_setup_10k_files(bencher: divan::Bencher) {
+    let dir = git_repo(10_000);
+    let project = loopgate::project::Project {
+        root: dir.path().to_path_buf(),
+    };
+    let index = project.work_dir().join("checkpoint-index");
+    bencher
+        .with_inputs(|| {
+            let _ = std::fs::remove_file(&index);
+            loopgate::state::StateFields {
+                loop_id: "lg-bench".into(),
+                ..Default::default()
+            }
+        })
+        .bench_local_refs(|fields| {
+            let setup = loopgate::checkpoint::start(&project, fields, Some(loopgate::checkpoint::Keep::Best));
+            assert_eq!(setup, loopgate::checkpoint::Setup::On);
+        });
+}
+
+/// Give-up detection at a stop without a tag: a 2 KiB progress report (no give-up; every pattern is tried).
+#[divan::bench]
+fn classify_last_message_2k(bencher: divan::Bencher) {
+    let paragraph = "Fixed the off-by-one in `paginate()`: the last page was dropped when the total was an exact multiple of the page size. Added a regression test. ";
+    let message = paragraph.repeat(2048 / paragraph.len() + 1) + "Next I'll run the full suite.";
+    let _ = loopgate::giveup::classify("warm up the patterns");
+    bencher.bench(|| loopgate::giveup::classify(black_box(&message)));
 }
 
 /// The progress probe at every stop (default `--stall-limit 10`) in a git work tree of N files, three modified

@@ -110,13 +110,29 @@ loop_project() { # NAME FLAGS: a git work tree with loopgate's own sources and a
     setup_loop "$work/$1" "\"make the parser handle unicode\" --max-iterations 0 $2"
 }
 for mib in msg "${sizes[@]}"; do
-    loop_project "nostall-$mib" "--stall-limit 0"     # progress probe off
-    loop_project "default-$mib" ""                    # the default: probe on (--stall-limit 10)
+    loop_project "nostall-$mib" "--stall-limit 0 --no-checkpoints"  # progress probe and checkpoints off
+    loop_project "default-$mib" ""                    # the default: probe on (--stall-limit 10), checkpoints on
     # The baseline keeps its own copy of the state file (it rewrites it; loopgate would call that tampering).
     mkdir -p "$work/baseline-$mib/.claude"
     cp "$work/nostall-$mib/.claude/pua-loop.local.md" "$work/baseline-$mib/.claude/"
 done
 loop_project still "--stall-limit 1000000"          # probe on, a tree that never changes, a limit never reached
+loop_project nockpt-msg "--no-checkpoints"          # probe on, checkpoints off: what a checkpoint adds
+# A repository of 10,000 files (100 directories, 5 MiB), as in the divan benches, with and without checkpoints; its
+# index refreshed a second after the commit (files as old as their index are "racily clean" and re-read).
+big_project() { # NAME FLAGS
+    mkdir -p "$work/$1"
+    python3 -c 'import os, sys
+for i in range(10000):
+    d = os.path.join(sys.argv[1], "tests/d%d" % (i % 100)); os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "f%d.rs" % i), "wb").write(b"x" * 512)' "$work/$1"
+    git -C "$work/$1" init -q && git -C "$work/$1" add -A
+    git -C "$work/$1" -c user.name=bench -c user.email=bench@example.com commit -q -m init
+    sleep 1.1 && git -C "$work/$1" update-index -q --refresh
+    setup_loop "$work/$1" "\"make the parser handle unicode\" --max-iterations 0 $2"
+}
+big_project big-default ""
+big_project big-nockpt "--no-checkpoints"
 for mib in "${sizes[@]}"; do
     say "  transcript of $mib MiB"
     transcript "$work/t$mib.jsonl" "$mib"
@@ -125,7 +141,7 @@ for mib in "${sizes[@]}"; do
     done
 done
 stop_input "$work/baseline-idle.json" "$work/idle" "$work/t1.jsonl" without-message
-for project in idle nostall-msg default-msg still; do
+for project in idle nostall-msg default-msg still nockpt-msg big-default big-nockpt; do
     stop_input "$work/$project.json" "$work/$project" "$work/t1.jsonl" with-message
 done
 
@@ -141,11 +157,14 @@ add() { cmds+=(-n "$1" "$2"); preps+=(--prepare "$3"); }
 add "floor: /bin/true (process start)" "/bin/true < $work/idle.json" true
 add "loopgate: no loop" "$bin hook stop < $work/idle.json" true
 add "baseline: no loop" "cd $work/idle && bash $baseline < $work/baseline-idle.json" true
-add "loopgate: loop, message in input, --stall-limit 0" "$bin hook stop < $work/nostall-msg.json" true
+add "loopgate: loop, message in input, --stall-limit 0 --no-checkpoints" "$bin hook stop < $work/nostall-msg.json" true
 add "loopgate: loop, message in input, default (probe on), tree changed" "$bin hook stop < $work/default-msg.json" "$(edit default-msg)"
-add "loopgate: loop, message in input, probe on, tree unchanged" "$bin hook stop < $work/still.json" true
+add "loopgate: loop, message in input, probe on, --no-checkpoints, tree changed" "$bin hook stop < $work/nockpt-msg.json" "$(edit nockpt-msg)"
+add "loopgate: loop, message in input, probe on, tree unchanged (checkpoint reused)" "$bin hook stop < $work/still.json" true
+add "loopgate: loop, 10,000 files, default, 1 file changed" "$bin hook stop < $work/big-default.json" "echo edit >> $work/big-default/tests/d1/f1.rs"
+add "loopgate: loop, 10,000 files, --no-checkpoints, 1 file changed" "$bin hook stop < $work/big-nockpt.json" "echo edit >> $work/big-nockpt/tests/d1/f1.rs"
 for mib in "${sizes[@]}"; do
-    add "loopgate: loop, transcript fallback $mib MiB, --stall-limit 0" "$bin hook stop < $work/nostall-$mib.json" true
+    add "loopgate: loop, transcript fallback $mib MiB, --stall-limit 0 --no-checkpoints" "$bin hook stop < $work/nostall-$mib.json" true
     add "loopgate: loop, transcript fallback $mib MiB, default (probe on)" "$bin hook stop < $work/default-$mib.json" "$(edit "default-$mib")"
     add "baseline: loop, transcript $mib MiB" "cd $work/baseline-$mib && bash $baseline < $work/baseline-$mib.json" true
 done
@@ -153,7 +172,7 @@ say "1/5 hook stop (hyperfine)"
 hyperfine "${runs[@]}" --style basic "${preps[@]}" \
     --export-json "$out/hook-stop.json" --export-markdown "$out/hook-stop.md" "${cmds[@]}" >&2
 # Sanity: the loops were running (not stalled, not ended) all along, so every run measured the loop path.
-for state in "$work"/{nostall,default,baseline}-*/.claude/pua-loop.local.md "$work/still/.claude/pua-loop.local.md"; do
+for state in "$work"/{nostall,default,baseline,big}-*/.claude/pua-loop.local.md "$work"/{still,nockpt-msg}/.claude/pua-loop.local.md; do
     grep -q '^status: running' "$state" \
         || { echo "bench: $state is no longer a running loop; its timings are not the loop path" >&2; exit 1; }
 done
@@ -283,15 +302,25 @@ def table(name):
 print("### Stop hook\n")
 stop = table("hook-stop")
 print("\nBaseline ÷ loopgate (medians; the same decision, side by side in the run above):\n")
-print("| case | baseline | loopgate `--stall-limit 0` | ratio | loopgate default | ratio |")
+print("| case | baseline | loopgate `--stall-limit 0 --no-checkpoints` | ratio | loopgate default | ratio |")
 print("|---|---:|---:|---:|---:|---:|")
 med = lambda name: stop[name]["median"]
 print(f"| no loop | {ms(med('baseline: no loop'))} | {ms(med('loopgate: no loop'))} | {med('baseline: no loop') / med('loopgate: no loop'):.1f}× | — | — |")
 for mib in sizes:
     b = med(f"baseline: loop, transcript {mib} MiB")
-    n = med(f"loopgate: loop, transcript fallback {mib} MiB, --stall-limit 0")
+    n = med(f"loopgate: loop, transcript fallback {mib} MiB, --stall-limit 0 --no-checkpoints")
     d = med(f"loopgate: loop, transcript fallback {mib} MiB, default (probe on)")
     print(f"| loop, {mib} MiB transcript | {ms(b)} | {ms(n)} | {b / n:.0f}× | {ms(d)} | {b / d:.0f}× |")
+print("\nWhat a checkpoint adds to a stop (medians, tree changed, probe on in both):\n")
+print("| project | checkpoints on (default) | `--no-checkpoints` | difference |")
+print("|---|---:|---:|---:|")
+for name, on, off in [
+    ("loopgate's own tree", "loopgate: loop, message in input, default (probe on), tree changed",
+     "loopgate: loop, message in input, probe on, --no-checkpoints, tree changed"),
+    ("10,000 files", "loopgate: loop, 10,000 files, default, 1 file changed",
+     "loopgate: loop, 10,000 files, --no-checkpoints, 1 file changed"),
+]:
+    print(f"| {name} | {ms(med(on))} | {ms(med(off))} | {ms(med(on) - med(off))} |")
 print("\n### Verify runner\n")
 table("verify")
 print(f"\nPeak RSS with 1 GiB of verify output: `loopgate verify` {int(rss_verify) / 1024:.1f} MiB ({secs_verify} s), "

@@ -52,6 +52,39 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the working-tree checkpoints of a loop: iteration, time, verify result, what changed.
+    Checkpoints {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+        /// This loop's checkpoints (default: the running loop, else the latest with checkpoints).
+        #[arg(long = "loop", value_name = "LOOP_ID")]
+        loop_id: Option<String>,
+    },
+    /// Show what changed from checkpoint FROM to checkpoint TO (default: to the working tree now).
+    Diff {
+        /// A checkpoint: an iteration number (`3`, `0` = the start) or a save (`save-1`).
+        from: String,
+        /// Another checkpoint (default: the working tree as it is now).
+        to: Option<String>,
+        /// Only the files and line counts, not the patch.
+        #[arg(long)]
+        stat: bool,
+        /// Print JSON for scripts (files, counts and the patch).
+        #[arg(long)]
+        json: bool,
+        /// The loop the checkpoints belong to (default: as for `checkpoints`).
+        #[arg(long = "loop", value_name = "LOOP_ID")]
+        loop_id: Option<String>,
+    },
+    /// Restore the working tree to a checkpoint; the current tree is saved first as `save-N`.
+    Rollback {
+        /// The checkpoint: an iteration number (`3`, `0` = the start) or a save (`save-1`).
+        to: String,
+        /// The loop the checkpoint belongs to (default: as for `checkpoints`).
+        #[arg(long = "loop", value_name = "LOOP_ID")]
+        loop_id: Option<String>,
+    },
     /// End the loop now and record `cancelled`.
     Cancel,
     /// Accept changes to the oracle's sealed inputs as the new baseline (you only: the agent cannot).
@@ -143,6 +176,13 @@ pub struct SetupArgs {
     /// Verifies in a row without a better score that count as a stall (with --score-regex; 0 disables).
     #[arg(long, value_name = "N", requires = "score_regex")]
     pub plateau: Option<u64>,
+    /// Which per-iteration checkpoints of the working tree to keep when the loop ends: the start, the last and
+    /// the best-scoring (best), all, or none [default: best].
+    #[arg(long, value_enum, value_name = "WHICH")]
+    pub keep_checkpoints: Option<crate::checkpoint::Keep>,
+    /// Take no checkpoints of the working tree (`loopgate rollback` then has nothing to restore).
+    #[arg(long, conflicts_with = "keep_checkpoints")]
+    pub no_checkpoints: bool,
     /// Do not seal the files that define what the verify command runs (its npm script, pytest.ini, conftest.py,
     /// .cargo/config.toml, the Makefile recipe, scripts it names).
     #[arg(long)]

@@ -44,6 +44,15 @@ pub enum Error {
     History(#[from] HistoryError),
     #[error(transparent)]
     Verify(#[from] VerifyError),
+    /// A checkpoint command found nothing to work on (no git, no checkpoints); the message says why.
+    #[error("{0}")]
+    NoCheckpoints(String),
+    /// `loopgate rollback` refused: a verify command is running (`what`: its pid and command, if known).
+    #[error("a verify command is running in this project{}; roll back when it has finished (`loopgate status` shows the loop)", .what.as_ref().map(|w| format!(" ({w})")).unwrap_or_default())]
+    VerifyRunning { what: Option<String> },
+    /// A git command behind the checkpoints failed.
+    #[error(transparent)]
+    Git(#[from] crate::checkpoint::GitError),
     /// An outside program (the Claude Code CLI for `loopgate install`) failed; `problem` says how.
     #[error("failed to run `{command}`: {problem}")]
     Tool { command: String, problem: String },
@@ -62,12 +71,14 @@ impl Error {
         match self {
             Self::Usage(_) => exit_codes::USAGE,
             Self::NoLoop { .. } => exit_codes::NO_LOOP,
-            Self::Conflict { .. } => exit_codes::CONFLICT,
+            Self::Conflict { .. } | Self::VerifyRunning { .. } => exit_codes::CONFLICT,
+            Self::NoCheckpoints(_) => exit_codes::NO_LOOP,
             Self::State(_)
             | Self::Seal(_)
             | Self::History(_)
             | Self::Verify(_)
             | Self::Io { .. }
+            | Self::Git(_)
             | Self::AgentStart { .. }
             | Self::Tool { .. } => exit_codes::FAILURE,
         }

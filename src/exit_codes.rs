@@ -10,11 +10,13 @@ pub const OK: u8 = 0;
 pub const FAILURE: u8 = 1;
 /// The command line or the /pua-loop text was wrong (clap uses 2 as well).
 pub const USAGE: u8 = 2;
-/// The command needs a loop and this project has none.
+/// The command needs a loop and this project has none (or, for `checkpoints`, `diff` and `rollback`, no
+/// checkpoints: not a git repository, or no loop took any).
 pub const NO_LOOP: u8 = 3;
 /// `loopgate verify` ran the oracle and it did not pass.
 pub const VERIFY_FAILED: u8 = 4;
-/// `setup` refused: another session runs a loop here (use `--force`).
+/// `setup` refused: another session runs a loop here (use `--force`); or `rollback` refused: a verify command
+/// is running.
 pub const CONFLICT: u8 = 5;
 /// `loopgate run`: the loop ended at `--max-iterations`, `--max-duration` or another budget without the oracle
 /// passing.

@@ -29,6 +29,8 @@ pub struct Reason<'a> {
     pub tamper: &'a [String],
     /// Stops in a row without a working-tree change, when this one had none.
     pub unchanged_streak: Option<u64>,
+    /// What the agent's last message gave up on (no signal tag), answered first.
+    pub give_up: Option<&'a crate::giveup::GiveUp>,
 }
 
 impl Reason<'_> {
@@ -44,6 +46,10 @@ impl Reason<'_> {
             f.promise_rejections,
         )];
         out.extend(self.tamper.iter().map(|what| messages::tampered(lang, what)));
+        out.extend(
+            self.give_up
+                .map(|g| messages::give_up_guidance(lang, g.kind, &g.phrase, f.give_up_streak)),
+        );
         if self.event != Event::Continue {
             out.extend(messages::escalation(lang, f.promise_rejections).map(str::to_string));
         }

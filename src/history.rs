@@ -41,6 +41,11 @@ pub enum Status {
     /// `loopgate run` ran the agent command once (before the stop it leads to): `agent_exit`, `agent_signal`,
     /// `agent_timed_out`, `agent_ms`, `agent_tail`.
     AgentRun,
+    /// A stop whose last message gave up, asked the user or named an external blocker without a pause or abort
+    /// tag (see `giveup`): `kind`, `phrase`, `sentence`, `give_up_streak`. Recorded instead of `continue`.
+    GaveUp,
+    /// `loopgate rollback` restored the working tree to a checkpoint: `to`, `saved`, `loop_of_checkpoint`.
+    RolledBack,
     /// loopgate let a stop through because one more block would pass Claude Code's stop-hook block cap; the loop
     /// keeps running: `blocks_without_tool`, `cap`.
     BlockCap,
@@ -69,6 +74,8 @@ impl Status {
             Self::SelfCheck => "self_check",
             Self::VerifyFailed => "verify_failed",
             Self::AgentRun => "agent_run",
+            Self::GaveUp => "gave_up",
+            Self::RolledBack => "rolled_back",
             Self::Allowed => "allowed",
             Self::BlockCap => "block_cap",
             Self::TurnEnded => "turn_ended",

@@ -12,14 +12,17 @@
 //! weaken them) and `inventory` (every existing test's signature, checked at a promise).
 
 pub mod args;
+pub mod checkpoint;
 pub mod cli;
 pub mod closure;
 pub mod commands;
+pub mod detect;
 pub mod duration;
 pub mod error;
 pub mod exit_codes;
 pub mod feedback;
 pub mod fsutil;
+pub mod giveup;
 pub mod guard;
 pub mod history;
 pub mod hook;
@@ -32,6 +35,7 @@ pub mod progress;
 pub mod project;
 pub mod ratchet;
 pub mod report;
+pub mod running;
 pub mod score;
 pub mod seal;
 pub mod signals;
@@ -59,6 +63,15 @@ pub fn run(cli: Cli) -> u8 {
         Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),
         Command::Verify { json } => commands::verify::run(json),
         Command::Run(args) => commands::run::run(*args),
+        Command::Checkpoints { json, loop_id } => commands::checkpoints::run(json, loop_id.as_deref()),
+        Command::Diff {
+            from,
+            to,
+            stat,
+            json,
+            loop_id,
+        } => commands::diff::run(&from, to.as_deref(), stat, json, loop_id.as_deref()),
+        Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
         Command::Allow { paths, counts, all } => commands::allow::run(&paths, counts, all),
         Command::Resume { session_id } => commands::resume::run(session_id),

@@ -218,7 +218,19 @@ impl ActiveLoop {
             }
         }
         self.store.remove(&self.project);
+        self.prune_checkpoints();
         Ok(())
+    }
+
+    /// Prunes the ended loop's checkpoints (`--keep-checkpoints`); best effort, after the loop is gone.
+    fn prune_checkpoints(&self) {
+        if self.seal.fields.checkpoints.is_none() {
+            return;
+        }
+        let records = history::read_loop(&self.project.history_path(), self.loop_id())
+            .map(|read| read.records)
+            .unwrap_or_default();
+        let _ = crate::checkpoint::prune::at_end(&self.project, &self.seal.fields, &records);
     }
 }
 

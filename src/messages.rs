@@ -294,6 +294,90 @@ pub fn briefing(
     )
 }
 
+/// What `--verify auto` chose, and why, printed by `setup` before the briefing.
+pub fn verify_detected(lang: Lang, found: &crate::detect::Detected) -> String {
+    let why = detect_reason(lang, &found.why);
+    let also = match (lang, found.also.is_empty()) {
+        (_, true) => String::new(),
+        (Lang::En, false) => format!(" Also found: `{}`.", found.also.join("`, `")),
+        (Lang::Zh, false) => format!("还找到了:`{}`。", found.also.join("`、`")),
+    };
+    match lang {
+        Lang::En => format!(
+            "[loopgate] --verify auto chose `{}`: {why}. It is sealed like any verify command.{also}",
+            found.command
+        ),
+        Lang::Zh => format!(
+            "[loopgate] --verify auto 选择了 `{}`:{why}。它与手动指定的验证命令一样被封存。{also}",
+            found.command
+        ),
+    }
+}
+
+/// The facts behind a `--verify auto` choice, as one clause (`Cargo.toml is a workspace, …`).
+pub fn detect_reason(lang: Lang, facts: &[crate::detect::Fact]) -> String {
+    use crate::detect::Fact;
+    let one = |fact: &Fact| match (lang, fact) {
+        (Lang::En, Fact::Recipe { file, target }) => format!("{file} has a `{target}` recipe"),
+        (Lang::En, Fact::Target { file, target }) => format!("{file} has a `{target}` target"),
+        (Lang::En, Fact::Cargo { workspace: true }) => "Cargo.toml is a workspace".into(),
+        (Lang::En, Fact::Cargo { workspace: false }) => "Cargo.toml is here".into(),
+        (Lang::En, Fact::Nextest { installed: true }) => ".config/nextest.toml configures cargo-nextest".into(),
+        (Lang::En, Fact::Nextest { installed: false }) => {
+            ".config/nextest.toml is there, but cargo-nextest is not installed".into()
+        }
+        (Lang::En, Fact::GoMod) => "go.mod is here".into(),
+        (Lang::En, Fact::NodeScript) => "package.json has a `test` script".into(),
+        (Lang::En, Fact::Lockfile { file, manager }) => format!("{file} says {manager}"),
+        (Lang::En, Fact::PackageManagerField { manager }) => format!("its packageManager field says {manager}"),
+        (Lang::En, Fact::NoLockfile) => "no lockfile names another package manager".into(),
+        (Lang::En, Fact::PytestConfig { file }) => format!("{file} configures pytest"),
+        (Lang::En, Fact::Conftest) => "conftest.py is here".into(),
+        (Lang::En, Fact::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
+        (Lang::En, Fact::Pyproject) => "pyproject.toml is here".into(),
+        (Lang::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
+        (Lang::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
+        (Lang::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
+        (Lang::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
+        (Lang::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
+        (Lang::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
+        (Lang::Zh, Fact::Cargo { workspace: true }) => "Cargo.toml 是一个 workspace".into(),
+        (Lang::Zh, Fact::Cargo { workspace: false }) => "存在 Cargo.toml".into(),
+        (Lang::Zh, Fact::Nextest { installed: true }) => ".config/nextest.toml 配置了 cargo-nextest".into(),
+        (Lang::Zh, Fact::Nextest { installed: false }) => "存在 .config/nextest.toml,但没有安装 cargo-nextest".into(),
+        (Lang::Zh, Fact::GoMod) => "存在 go.mod".into(),
+        (Lang::Zh, Fact::NodeScript) => "package.json 中有 `test` 脚本".into(),
+        (Lang::Zh, Fact::Lockfile { file, manager }) => format!("{file} 表明使用 {manager}"),
+        (Lang::Zh, Fact::PackageManagerField { manager }) => format!("packageManager 字段表明使用 {manager}"),
+        (Lang::Zh, Fact::NoLockfile) => "没有指明其他包管理器的锁文件".into(),
+        (Lang::Zh, Fact::PytestConfig { file }) => format!("{file} 配置了 pytest"),
+        (Lang::Zh, Fact::Conftest) => "存在 conftest.py".into(),
+        (Lang::Zh, Fact::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
+        (Lang::Zh, Fact::Pyproject) => "存在 pyproject.toml".into(),
+        (Lang::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
+        (Lang::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
+        (Lang::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
+        (Lang::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
+    };
+    let parts: Vec<String> = facts.iter().map(one).collect();
+    parts.join(if lang == Lang::Zh { "," } else { ", " })
+}
+
+/// The line `setup` prints about checkpoints: on (and how to use them), or why not.
+pub fn checkpoints_at_setup(lang: Lang, setup: &crate::checkpoint::Setup) -> String {
+    use crate::checkpoint::Setup;
+    match (lang, setup) {
+        (Lang::En, Setup::On) => "[loopgate] Checkpoints: the working tree is saved at every stop (start = 0); `loopgate checkpoints` lists them, `loopgate diff N` compares, `loopgate rollback N` restores.".into(),
+        (Lang::En, Setup::Off) => "[loopgate] Checkpoints: off (`--no-checkpoints`).".into(),
+        (Lang::En, Setup::NotGit) => "[loopgate] Checkpoints: off, this project is not a git repository (they are git commits under refs/loopgate/).".into(),
+        (Lang::En, Setup::Failed(why)) => format!("[loopgate] Checkpoints: off for this loop, git failed: {why}"),
+        (Lang::Zh, Setup::On) => "[loopgate] 检查点:每次停止时保存工作区(开始时为 0);`loopgate checkpoints` 列出,`loopgate diff N` 比较,`loopgate rollback N` 恢复。".into(),
+        (Lang::Zh, Setup::Off) => "[loopgate] 检查点:已关闭(`--no-checkpoints`)。".into(),
+        (Lang::Zh, Setup::NotGit) => "[loopgate] 检查点:已关闭,此项目不是 git 仓库(检查点是 refs/loopgate/ 下的 git 提交)。".into(),
+        (Lang::Zh, Setup::Failed(why)) => format!("[loopgate] 检查点:本循环已关闭,git 出错:{why}"),
+    }
+}
+
 /// A verify that exited 0 but ran no tests.
 pub fn no_tests_ran(lang: Lang, required: bool) -> String {
     match (lang, required) {
@@ -388,15 +472,67 @@ pub fn unchanged_tree(lang: Lang, streak: u64) -> String {
     }
 }
 
+/// The answer to a last message that gave up, asked the user or named a blocker without a pause or abort tag:
+/// nobody reads questions inside a loop, so pause if truly blocked, otherwise decide and keep going.
+pub fn give_up_guidance(lang: Lang, kind: crate::giveup::Kind, phrase: &str, streak: u64) -> String {
+    use crate::giveup::Kind;
+    let what = match (lang, kind) {
+        (Lang::En, Kind::GivingUp) => format!(
+            "You wrote \"{phrase}\": that reads as giving up, but you did not pause or abort, so the loop goes on."
+        ),
+        (Lang::En, Kind::AskingUser) => format!(
+            "You asked the user something (\"{phrase}\"), but nobody answers inside the loop: this message comes straight back to you."
+        ),
+        (Lang::En, Kind::ExternalBlocker) => {
+            format!("You named something outside your reach (\"{phrase}\") without pausing the loop.")
+        }
+        (Lang::Zh, Kind::GivingUp) => format!("你写了“{phrase}”:这像是在放弃,但你没有暂停或中止,所以循环会继续。"),
+        (Lang::Zh, Kind::AskingUser) => {
+            format!("你向用户提了问题(“{phrase}”),但循环中没有人会回答:这条消息会直接回到你这里。")
+        }
+        (Lang::Zh, Kind::ExternalBlocker) => format!("你提到了你无法处理的外部条件(“{phrase}”),但没有暂停循环。"),
+    };
+    let how = match (lang, kind) {
+        (Lang::En, Kind::AskingUser) => {
+            "Decide yourself with the most reasonable reading of the task and note the assumption; only if the user alone can decide, reply <loop-pause>your question</loop-pause>."
+        }
+        (Lang::En, _) => {
+            "If you are truly blocked on something only the user can give (credentials, access, a decision), reply <loop-pause>exactly what you need</loop-pause> so they can provide it and resume. Otherwise keep going: work around it (a mock, a local substitute, another approach) and make progress this iteration."
+        }
+        (Lang::Zh, Kind::AskingUser) => {
+            "请按对任务最合理的理解自行决定,并记下你的假设;只有当必须由用户决定时,才回复 <loop-pause>你的问题</loop-pause>。"
+        }
+        (Lang::Zh, _) => {
+            "如果你确实被只有用户能提供的东西阻塞(凭据、访问权限、决定),回复 <loop-pause>你具体需要什么</loop-pause>,以便用户提供后继续。否则请继续:绕过它(模拟、本地替代、换一种方法),在本次迭代中取得进展。"
+        }
+    };
+    let repeat = match lang {
+        _ if streak < 2 => String::new(),
+        Lang::En => format!(
+            " That is {streak} in a row: after {} with nothing changed, loopgate pauses the loop for the user.",
+            crate::giveup::STALL_AFTER
+        ),
+        Lang::Zh => format!(
+            "这已经是连续第 {streak} 次;连续 {} 次且没有任何修改时,loopgate 会暂停循环等待用户。",
+            crate::giveup::STALL_AFTER
+        ),
+    };
+    format!("{what} {how}{repeat}")
+}
+
 /// Why a loop was paused as stalled; also the report's detail line.
 pub fn stall_reason(lang: Lang, kind: Stall, count: u64) -> String {
     match (lang, kind) {
         (Lang::En, Stall::NoChange) => format!("no working-tree change in {count} iterations"),
         (Lang::En, Stall::SameFailure) => format!("the same failure {count} times in a row with nothing changed since"),
         (Lang::En, Stall::Plateau) => format!("no better score in {count} verifies"),
+        (Lang::En, Stall::GaveUp) => {
+            format!("the agent said it was blocked {count} times in a row without pausing, and changed nothing")
+        }
         (Lang::Zh, Stall::NoChange) => format!("{count} 次迭代中工作区没有变化"),
         (Lang::Zh, Stall::SameFailure) => format!("连续 {count} 次相同的失败,且之后没有任何修改"),
         (Lang::Zh, Stall::Plateau) => format!("{count} 次验证分数没有提高"),
+        (Lang::Zh, Stall::GaveUp) => format!("代理连续 {count} 次表示受阻却没有暂停,也没有做任何修改"),
     }
 }
 
@@ -406,6 +542,8 @@ pub enum Stall {
     NoChange,
     SameFailure,
     Plateau,
+    /// The agent kept giving up without a pause tag (`giveup`).
+    GaveUp,
 }
 
 /// How a verify run ended.

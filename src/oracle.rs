@@ -71,7 +71,10 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         timeout: Duration::from_secs(fields.verify_timeout),
         log_path: &log_path,
     };
+    // Rollback refuses while this marker is held (see `running`).
+    let running = crate::running::VerifyRunning::mark(&active.project, &command);
     let outcome = verify::run(&request)?;
+    drop(running);
     let text = outcome.output_text();
     let summary = summary::summarize(&text);
     let fingerprint = summary::fingerprint_of(&summary, &text);

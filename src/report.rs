@@ -1,6 +1,7 @@
 //! The end-of-loop report: when a loop ends without success (a limit, the budget, a stall, an abort), a short
 //! Markdown file for the human who has to decide what happens next — what was attempted, which failures kept
-//! coming back, what changed, and the one question loopgate cannot answer for them.
+//! coming back, what changed, what the agent said it was blocked on, and the one question loopgate cannot
+//! answer for them.
 //!
 //! Written to `.claude/loopgate/report-<loop_id>.md`; everything in it comes from the history, so it can be
 //! regenerated and never disagrees with it.
@@ -17,6 +18,8 @@ use crate::state::State;
 
 /// Most rows of the attempts table (the latest ones are kept).
 const MAX_ROWS: usize = 40;
+/// Most give-ups quoted (the latest ones).
+const MAX_GIVE_UPS: usize = 10;
 
 /// Writes the report and returns its path (relative to the project root when possible).
 pub fn write(
@@ -60,6 +63,7 @@ pub fn render(state: &State, records: &[Record], end: Status, detail: &str) -> S
     let _ = writeln!(out, "## Task\n\n{}\n", state.task.trim_end());
     attempts(&mut out, &mine);
     recurring(&mut out, &mine);
+    give_ups(&mut out, &mine);
     let _ = writeln!(out, "## The question for you\n\n{}", question(end, detail, &mine));
     out
 }
@@ -85,10 +89,18 @@ fn attempts(out: &mut String, records: &[&Record]) {
                 .and_then(Value::as_i64)
                 .map_or(String::new(), |c| format!("exit {c}"))
         };
+        let said = if text("reason").is_empty() {
+            text("sentence")
+        } else {
+            text("reason")
+        };
         let summary = text("summary")
             .lines()
             .next()
-            .unwrap_or(text("reason"))
+            .unwrap_or(said)
+            .chars()
+            .take(120)
+            .collect::<String>()
             .replace('|', "\\|");
         let tree = match r.get("tree_changed").and_then(Value::as_bool) {
             Some(true) => text("diff_stat").to_string(),
@@ -139,6 +151,30 @@ fn recurring(out: &mut String, records: &[&Record]) {
     out.push('\n');
 }
 
+/// The stops at which the agent gave up, asked or named a blocker without pausing, quoted.
+fn give_ups(out: &mut String, records: &[&Record]) {
+    let found: Vec<&&Record> = records.iter().filter(|r| r.status == Status::GaveUp).collect();
+    if found.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## What the agent said it was blocked on\n\n{} stop(s) gave up, asked you something or named a blocker without pausing the loop:\n",
+        found.len()
+    );
+    for r in found.iter().skip(found.len().saturating_sub(MAX_GIVE_UPS)) {
+        let text = |key| r.get(key).and_then(Value::as_str).unwrap_or("");
+        let _ = writeln!(
+            out,
+            "- iteration {} ({}): \"{}\"",
+            r.iteration,
+            text("kind").replace('_', " "),
+            text("sentence")
+        );
+    }
+    out.push('\n');
+}
+
 fn question(end: Status, detail: &str, records: &[&Record]) -> String {
     let worst = records
         .iter()
@@ -146,6 +182,13 @@ fn question(end: Status, detail: &str, records: &[&Record]) -> String {
         .filter_map(|r| r.get("summary").and_then(Value::as_str).and_then(|s| s.lines().next()))
         .find(|s| !s.is_empty());
     let failing = worst.map_or(String::new(), |s| format!(" The last failure was: `{s}`."));
+    let blocked = records
+        .iter()
+        .rev()
+        .find(|r| r.status == Status::GaveUp)
+        .and_then(|r| r.get("sentence").and_then(Value::as_str))
+        .map_or(String::new(), |s| format!(" The agent last said: \"{s}\"."));
+    let failing = failing + &blocked;
     match end {
         Status::Aborted => format!(
             "The agent judged the task impossible: \"{detail}\". Do you agree? If not, what should it know or do differently? Start a new loop with that in the task."

@@ -134,6 +134,12 @@ pub struct StateFields {
     /// Why the loop was paused, shown to the session that resumes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_reason: Option<String>,
+    /// Stops in a row whose last message gave up, asked the user or named a blocker without a tag (`giveup`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub give_up_streak: u64,
+    /// Per-iteration checkpoints of the working tree (absent: off, or not a git work tree; see `checkpoint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<crate::checkpoint::Track>,
     /// The test-count ratchet: the most tests a verify of this loop ran, the fewest a passing one skipped.
     #[serde(default, skip_serializing_if = "crate::ratchet::Best::is_unset")]
     pub counts_best: crate::ratchet::Best,
@@ -158,6 +164,10 @@ pub struct StateFields {
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Driver {
     Run { pid: u32 },
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn yes() -> bool {
@@ -213,6 +223,8 @@ impl Default for StateFields {
             last_fingerprint: None,
             same_failure_streak: 0,
             pause_reason: None,
+            give_up_streak: 0,
+            checkpoints: None,
             counts_best: crate::ratchet::Best::default(),
             last_counts: None,
             opt_out: Vec::new(),
@@ -236,6 +248,7 @@ impl StateFields {
         self.unchanged_streak = 0;
         self.same_failure_streak = 0;
         self.plateau_streak = 0;
+        self.give_up_streak = 0;
         self.pending_block = None;
         std::mem::replace(&mut self.session_id, session.to_string())
     }

@@ -2,8 +2,8 @@
 //! escalation level the agent is at.
 //!
 //! `·` continued, changing the tree · `∅` continued with nothing changed · `✗` verify failed · `⏱` verify timed
-//! out · `⊘` sealed files changed · `✓` complete · `⏸` paused or stalled · `!` tampering detected. A score
-//! follows its verify in parentheses: `✗(0.81)`.
+//! out · `⊘` sealed files changed · `✓` complete · `⏸` paused or stalled · `!` tampering detected · `?` the
+//! agent gave up or asked without pausing · `↶` rolled back. A score follows its verify in parentheses: `✗(0.81)`.
 
 use serde_json::Value;
 
@@ -25,6 +25,8 @@ fn glyph(r: &Record) -> Option<String> {
         Status::Complete => "✓",
         Status::Paused | Status::Stalled => "⏸",
         Status::TamperDetected => "!",
+        Status::GaveUp => "?",
+        Status::RolledBack => "↶",
         _ => return None,
     };
     Some(match r.get("score").and_then(Value::as_f64) {
@@ -70,9 +72,11 @@ mod tests {
             mk(Status::SelfCheck),
             mk(Status::TamperDetected),
             mk(Status::Stalled),
+            mk(Status::GaveUp),
+            mk(Status::RolledBack),
             mk(Status::Complete),
         ];
-        assert_eq!(strip(records.iter()), "·∅✗(0.81)⏱⊘!⏸✓");
+        assert_eq!(strip(records.iter()), "·∅✗(0.81)⏱⊘!⏸?↶✓");
     }
 
     #[test]

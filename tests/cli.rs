@@ -15,10 +15,14 @@ mod snapshot;
 mod bad_input;
 #[path = "cli/block_cap.rs"]
 mod block_cap;
+#[path = "cli/checkpoints.rs"]
+mod checkpoints;
 #[path = "cli/closure.rs"]
 mod closure;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
+#[path = "cli/give_up.rs"]
+mod give_up;
 #[path = "cli/install.rs"]
 mod install;
 #[path = "cli/seal_store.rs"]
@@ -37,3 +41,5 @@ mod tampering;
 mod terminal;
 #[path = "cli/user_text.rs"]
 mod user_text;
+#[path = "cli/verify_auto.rs"]
+mod verify_auto;

@@ -636,3 +636,16 @@ fn max_duration_also_stops_a_running_agent() {
     assert_eq!(p.last("agent_run")["agent_timed_out"], true);
     assert_eq!(p.statuses().last().map(String::as_str), Some("max_duration"));
 }
+
+/// `--verify auto` works for `loopgate run` too: the header says what was chosen and why, and the oracle runs it.
+#[test]
+fn verify_auto_picks_the_test_command_for_a_run() {
+    let p = Project::new();
+    p.write("Makefile", "test:\n\tsh check.sh\n");
+    let agent = p.agent("fixer", FIXER);
+    let out = p.loopgate(&["run", "--verify", "auto", "--max-iterations", "5", TASK, "--", &agent]);
+    out.code(0)
+        .stderr_has("(--verify auto: Makefile has a `test` target)")
+        .stderr_has("verified complete after 2 iteration(s)");
+    assert_eq!(p.last("init")["verify_command"], "make test");
+}

@@ -47,6 +47,18 @@ fn human(r: &Record) -> String {
     if let Some(what) = r.get("what").and_then(Value::as_str) {
         detail.push(what.to_string());
     }
+    if let (Some(kind), Some(sentence)) = (
+        r.get("kind").and_then(Value::as_str),
+        r.get("sentence").and_then(Value::as_str),
+    ) {
+        detail.push(format!("{}: \"{sentence}\"", kind.replace('_', " ")));
+    }
+    if let (Some(to), Some(saved)) = (
+        r.get("to").and_then(Value::as_str),
+        r.get("saved").and_then(Value::as_str),
+    ) {
+        detail.push(format!("to checkpoint {to}, the tree before saved as {saved}"));
+    }
     if r.get("timed_out").and_then(Value::as_bool) == Some(true) {
         detail.push("timed out".into());
     } else if let Some(code) = r.get("verify_exit").and_then(Value::as_i64) {

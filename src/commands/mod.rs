@@ -2,9 +2,12 @@
 
 pub mod allow;
 pub mod cancel;
+pub mod checkpoints;
+pub mod diff;
 pub mod history;
 pub mod install;
 pub mod resume;
+pub mod rollback;
 pub mod run;
 pub mod setup;
 pub mod status;

@@ -65,6 +65,10 @@ pub struct Config {
     pub score: Option<ScoreGate>,
     /// Set by `loopgate run`, which drives the loop itself; `None` for a Claude Code session's loop.
     pub driver: Option<Driver>,
+    /// What `--verify auto` chose and why (see [`Config::resolve_auto_verify`]); `verify` holds the command.
+    pub verify_detected: Option<crate::detect::Detected>,
+    /// Which checkpoints to keep at the end; `None` with `--no-checkpoints`.
+    pub checkpoints: Option<crate::checkpoint::Keep>,
     /// Checks of the oracle's inputs turned off (`--no-closure-seal` and friends).
     pub opt_out: Vec<Check>,
 }
@@ -157,8 +161,22 @@ impl Config {
             max_tokens: args.max_tokens.filter(|&n| n > 0),
             score,
             driver: None,
+            verify_detected: None,
+            checkpoints: (!args.no_checkpoints).then(|| args.keep_checkpoints.unwrap_or_default()),
             opt_out: opt_outs(&args_flags),
         })
+    }
+
+    /// Turns `--verify auto` into the command detected in `root` (or refuses: nothing fits); from here on it is
+    /// an ordinary verify command, sealed like a typed one.
+    pub fn resolve_auto_verify(&mut self, root: &std::path::Path) -> Result<(), Error> {
+        if self.verify.as_deref().map(str::trim) != Some(crate::detect::AUTO) {
+            return Ok(());
+        }
+        let found = crate::detect::detect(root).map_err(Error::Usage)?;
+        self.verify = Some(found.command.clone());
+        self.verify_detected = Some(found);
+        Ok(())
     }
 }
 
@@ -216,8 +234,13 @@ fn clap_line(err: &clap::Error) -> String {
 
 /// Runs `loopgate setup`.
 pub fn run(args: SetupArgs) -> Result<u8, Error> {
-    let config = Config::from_args(args, std::io::stdin().lock())?;
-    let started = start(&config, Project::for_terminal())?;
+    let mut config = Config::from_args(args, std::io::stdin().lock())?;
+    let project = Project::for_terminal();
+    config.resolve_auto_verify(&project.root)?;
+    let started = start(&config, project)?;
+    if let Some(found) = &config.verify_detected {
+        println!("{}\n", messages::verify_detected(config.lang, found));
+    }
     println!(
         "{}",
         messages::briefing(
@@ -227,6 +250,10 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
             started.tests
         )
     );
+    println!(
+        "\n{}",
+        messages::checkpoints_at_setup(config.lang, &started.checkpoints)
+    );
     Ok(exit_codes::OK)
 }
 
@@ -235,6 +262,8 @@ pub struct Started {
     pub state: State,
     /// How many files the `--seal` globs matched.
     pub sealed_files: usize,
+    /// Whether the loop takes checkpoints (and why not).
+    pub checkpoints: crate::checkpoint::Setup,
     /// How many files of the verify command's closure exist, and how many it names (absent ones included).
     pub closure_files: (usize, usize),
     /// How many test files and tests are sealed.
@@ -253,6 +282,7 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
+    let checkpoints = crate::checkpoint::start(&project, &mut state.fields, config.checkpoints);
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
@@ -287,14 +317,24 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         .with("closure_files", closure_files.0)
         .with("test_files", tests.0)
         .with("tests", tests.1);
+    let record = match &config.verify_detected {
+        Some(found) => record.with("verify_detected", found.reason()),
+        None => record,
+    };
     let record = match config.driver {
         Some(driver) => record.with("driver", serde_json::to_value(driver).unwrap_or_default()),
+        None => record,
+    };
+    let start_commit = state.fields.checkpoints.as_ref().and_then(|t| t.last.as_ref());
+    let record = match start_commit {
+        Some(taken) => record.with("checkpoint", taken.commit.as_str()),
         None => record,
     };
     active.record(&record)?;
     Ok(Started {
         state,
         sealed_files,
+        checkpoints,
         closure_files,
         tests,
     })

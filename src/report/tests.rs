@@ -37,6 +37,34 @@ fn report_lists_attempts_recurring_failures_and_the_question() {
 }
 
 #[test]
+fn give_ups_are_quoted_and_feed_the_question() {
+    let state = crate::state::tests::sample("t");
+    let records = [
+        Record::new("lg-test", 2, Status::GaveUp)
+            .with("kind", "external_blocker")
+            .with("phrase", "needs credentials")
+            .with("sentence", "This needs credentials for the staging DB."),
+        Record::new("lg-test", 3, Status::GaveUp)
+            .with("kind", "asking_user")
+            .with("sentence", "Which one should I keep?"),
+    ];
+    let text = render(
+        &state,
+        &records,
+        Status::Stalled,
+        "the agent said it was blocked 3 times",
+    );
+    assert!(text.contains("## What the agent said it was blocked on"), "{text}");
+    assert!(text.contains("2 stop(s) gave up"), "{text}");
+    assert!(text.contains("- iteration 2 (external blocker): \"This needs credentials for the staging DB.\""));
+    assert!(text.contains("| 3 | gave_up |  | Which one should I keep? |"), "{text}");
+    assert!(
+        text.contains("The agent last said: \"Which one should I keep?\""),
+        "{text}"
+    );
+}
+
+#[test]
 fn question_depends_on_how_the_loop_ended() {
     let state = crate::state::tests::sample("t");
     let aborted = render(&state, &[], Status::Aborted, "the API does not exist");

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::error::Error;
 use crate::feedback::{Failure, Reason};
+use crate::giveup;
 use crate::history::{Record, Status};
 use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
@@ -14,11 +15,16 @@ use crate::state::State;
 use super::block_cap::{self, Decision};
 use super::{Observed, Step, ending};
 
-/// A stop without a claim (and without a verify): record `continue` and go on.
+/// A stop without a claim (and without a verify): record `continue` (or `gave_up`) and go on.
 pub fn without_claim(active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<HookOutput>, Error> {
     let mut state = active.state();
     state.fields.rejections_in_a_row = 0;
-    let record = Record::new(active.loop_id(), state.fields.iteration, Status::Continue);
+    let status = if observed.give_up.is_some() {
+        Status::GaveUp
+    } else {
+        Status::Continue
+    };
+    let record = Record::new(active.loop_id(), state.fields.iteration, status);
     let step = Step {
         event: Event::Continue,
         failure: Failure::None,
@@ -35,6 +41,16 @@ pub fn next(
     record: Record,
     observed: &Observed,
 ) -> Result<Option<HookOutput>, Error> {
+    let f = &mut state.fields;
+    f.give_up_streak = if observed.give_up.is_some() {
+        f.give_up_streak + 1
+    } else {
+        0
+    };
+    let record = match observed.give_up {
+        Some(_) => record.with("give_up_streak", f.give_up_streak),
+        None => record,
+    };
     // The seal is written once, below: by `save`, or by ending or pausing the loop.
     active.record_unsaved(&observed.annotate(record))?;
     let lang = state.fields.lang;
@@ -65,6 +81,7 @@ pub fn next(
         failure: step.failure,
         tamper: &active.tamper,
         unchanged_streak: unchanged,
+        give_up: observed.give_up.as_ref(),
     }
     .render();
     let reason = match cap {
@@ -105,8 +122,8 @@ fn limit_reached(state: &State) -> Option<(Status, &'static str)> {
 }
 
 /// The circuit breaker. Trips on N stops in a row without a working-tree change, on N identical failures in a
-/// row when nothing changed since the last one, or on a score plateau — never on a stop that changed the tree,
-/// so a loop that is making changes is never paused.
+/// row when nothing changed since the last one, on a score plateau, or on [`giveup::STALL_AFTER`] give-ups in a
+/// row (at most N) — never on a stop that changed the tree, so a loop that is making changes is never paused.
 fn stalled(state: &State, observed: &Observed) -> Option<String> {
     let f = &state.fields;
     let lang = f.lang;
@@ -119,6 +136,9 @@ fn stalled(state: &State, observed: &Observed) -> Option<String> {
     let limit = f.stall_limit;
     if limit == 0 || observed.tree_changed != Some(false) {
         return None;
+    }
+    if f.give_up_streak >= giveup::STALL_AFTER.min(limit) {
+        return Some(messages::stall_reason(lang, Stall::GaveUp, f.give_up_streak));
     }
     if f.unchanged_streak >= limit {
         return Some(messages::stall_reason(lang, Stall::NoChange, f.unchanged_streak));

@@ -60,7 +60,7 @@ pub fn at_stop(
     };
     let mut observed = observe::observe(&mut active, transcript);
     observed.tally = tally;
-    let decided = decide(project, session, lock, active, &observed, message)?;
+    let decided = decide(project, session, lock, active, observed, message)?;
     // (Without a decision — another stop moved the loop on meanwhile — the record alone tells.)
     Ok(match notice {
         Some(notice) => decided.map(|out| out.with_notice_first(notice)),
@@ -74,12 +74,13 @@ fn decide(
     session: &str,
     lock: crate::fsutil::LockGuard,
     mut active: Box<ActiveLoop>,
-    observed: &Observed,
+    mut observed: Observed,
     message: impl FnOnce() -> String,
 ) -> Result<Option<HookOutput>, Error> {
     let message = message();
     let fields = &active.seal.fields;
     let signal = signals::scan(&message, &fields.completion_promise);
+    observed.read(&message, &signal);
     let wants_verify = match &signal {
         Signal::Promise => true,
         Signal::None => fields.verify_on == VerifyOn::Always && fields.verify_command.is_some(),
@@ -88,7 +89,7 @@ fn decide(
     match signal {
         Signal::Abort(reason) => ending::abort(active, &reason),
         Signal::Pause(need) => ending::pause(active, &need),
-        Signal::None if !wants_verify => iterate::without_claim(active, observed),
+        Signal::None if !wants_verify => iterate::without_claim(active, &observed),
         claim => {
             // Keep what this stop observed before letting go of the lock.
             let state = active.state();
@@ -107,7 +108,7 @@ fn decide(
             if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
                 fresh.mark_log(&run.outcome.log_path);
             }
-            verdict::apply(fresh, verdict, claim == Signal::Promise, observed)
+            verdict::apply(fresh, verdict, claim == Signal::Promise, &observed)
         }
     }
 }

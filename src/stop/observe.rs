@@ -1,12 +1,15 @@
 //! What loopgate notices at every stop, whatever the agent said: whether the working tree changed (for the
 //! stall breaker and the "nothing changed" call-out) and how many tokens the session used (for `--max-tokens`).
-//! Both are off when their limits are off, so a loop without them pays nothing here.
+//! Both are off when their limits are off, so a loop without them pays nothing here. A stop without a signal
+//! tag also notes whether the agent's message gave up, asked the user or named a blocker (`giveup`). And the
+//! working tree is checkpointed (`checkpoint`), when the loop takes checkpoints.
 
 use std::path::Path;
 
+use crate::giveup::GiveUp;
 use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
-use crate::{progress, tokens};
+use crate::{checkpoint, progress, tokens};
 
 /// This stop's observations, for the iteration's history record.
 #[derive(Clone, Debug, Default)]
@@ -16,23 +19,29 @@ pub struct Observed {
     /// The uncommitted work in a git work tree (`2 files changed: 1 modified, 1 new`), taken when the tree
     /// changed; recorded as `diff_stat`.
     pub diff_stat: Option<String>,
+    /// What the last message gave up on, when it carried no signal tag (set by the caller, see [`Observed::read`]).
+    pub give_up: Option<GiveUp>,
+    /// This stop's checkpoint: its commit, or why it could not be taken (`None`: checkpoints are off).
+    pub checkpoint: Option<Result<String, String>>,
     /// Blocks in a row without a tool call, against Claude Code's cap (`None` outside a Claude Code Stop hook).
     pub tally: Option<super::block_cap::Tally>,
 }
 
 /// Updates the loop's progress and token counters in memory (persisted with the stop's other changes).
 pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
-    let root = active.project.root.clone();
+    let root = active.project.clone();
     let f = &mut active.seal.fields;
     let mut observed = Observed::default();
     if f.stall_limit > 0 {
-        let (probe, diff_stat) = progress::observe(&root, f.tree_fingerprint.as_deref());
+        let (probe, diff_stat) = progress::observe(&root.root, f.tree_fingerprint.as_deref());
         let changed = f.tree_fingerprint.as_deref() != Some(probe.fingerprint.as_str());
         f.unchanged_streak = if changed { 0 } else { f.unchanged_streak + 1 };
         f.tree_fingerprint = Some(probe.fingerprint);
         observed.diff_stat = diff_stat;
         observed.tree_changed = Some(changed);
     }
+    // After the fingerprint: an unchanged tree reuses the last checkpoint.
+    observed.checkpoint = checkpoint::at_stop(&root, f);
     if f.max_tokens.is_some()
         && let Some(path) = transcript
     {
@@ -45,8 +54,27 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
 }
 
 impl Observed {
+    /// Notes a give-up in the agent's message; only a message without any signal tag is looked at.
+    pub fn read(&mut self, message: &str, signal: &crate::signals::Signal) {
+        if *signal == crate::signals::Signal::None {
+            self.give_up = crate::giveup::classify(message);
+        }
+    }
+
     /// Adds the observations to the iteration's record.
     pub fn annotate(&self, record: Record) -> Record {
+        let record = match &self.give_up {
+            Some(g) => record
+                .with("kind", g.kind.as_str())
+                .with("phrase", g.phrase.as_str())
+                .with("sentence", g.sentence.as_str()),
+            None => record,
+        };
+        let record = match &self.checkpoint {
+            Some(Ok(commit)) => record.with("checkpoint", commit.as_str()),
+            Some(Err(error)) => record.with("checkpoint_error", error.as_str()),
+            None => record,
+        };
         let Some(changed) = self.tree_changed else {
             return record;
         };

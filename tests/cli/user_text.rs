@@ -157,6 +157,7 @@ fn status_running() {
 fn history_lines() {
     let (p, _) = rejected_once();
     p.stop("S", "no signal").blocked();
+    p.stop("S", "Should I keep the old parser?").blocked();
     p.loopgate(["cancel"]).run().success();
     let out = p.loopgate(["history"]).run();
     out.success();

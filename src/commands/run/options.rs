@@ -157,6 +157,7 @@ fn new_loop(
         (false, None) => Some(VerifyOn::Promise),
     };
     let mut config = Config::from_args(setup, std::io::empty())?;
+    config.resolve_auto_verify(&crate::project::Project::for_terminal().root)?;
     config.session_id = session.to_string();
     config.driver = Some(Driver::Run {
         pid: std::process::id(),

@@ -33,6 +33,11 @@ pub fn header(d: &Display, state: &State, options: &Options) {
         ),
     };
     d.line(&format!("  verify: {verify}"));
+    if let super::options::Start::New(config) = &options.start
+        && let Some(found) = &config.verify_detected
+    {
+        d.line(&format!("          (--verify auto: {})", found.reason()));
+    }
     let mut limits = Vec::new();
     if f.max_iterations > 0 {
         limits.push(format!("{} iterations", f.max_iterations));

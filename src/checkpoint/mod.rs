@@ -1,0 +1,172 @@
+//! Per-iteration checkpoints: at every stop the working tree is saved as a git commit under
+//! `refs/loopgate/<loop>/<iteration>` (and at setup as iteration `0`, the starting point), so any iteration can
+//! be listed (`loopgate checkpoints`), compared (`loopgate diff`) and restored (`loopgate rollback`).
+//!
+//! Invariants:
+//! - the user's branch, index, stash and HEAD are never touched: checkpoints go through a private index
+//!   (see `snapshot`) and live only under `refs/loopgate/`;
+//! - a checkpoint holds tracked and untracked files under the project root that git does not ignore, except
+//!   `.claude/`; ignored files (build output, `node_modules`) are neither saved nor restored;
+//! - a stop whose tree fingerprint (`progress`) did not change since the last checkpoint reuses it: one
+//!   `git update-ref`, no snapshot;
+//! - taking a checkpoint never fails a stop: an error is recorded in the stop's history record and the loop
+//!   goes on; outside git there are no checkpoints, and setup says so;
+//! - a rollback first saves the current tree as `save-N` (never loses work) and refuses while a verify runs;
+//! - when the loop ends, iteration checkpoints are pruned to the start, the last and the best-scoring
+//!   (`--keep-checkpoints`); saves are kept.
+
+pub mod git;
+pub mod list;
+pub mod prune;
+pub mod restore;
+mod snapshot;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::project::{Project, safe_name};
+use crate::state::StateFields;
+
+pub use git::{Git, GitError};
+
+/// Which iteration checkpoints are kept when the loop ends (`--keep-checkpoints`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Keep {
+    /// The start (`0`), the last one and the one with the best verify result.
+    #[default]
+    Best,
+    /// Every one.
+    All,
+    /// None of them (saves made by a rollback are always kept).
+    None,
+}
+
+/// A loop's checkpoint settings and progress, kept in its seal (absent: checkpoints are off).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Track {
+    pub keep: Keep,
+    /// The latest checkpoint taken, reused while the working tree does not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<Taken>,
+}
+
+/// One checkpoint taken at a stop.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Taken {
+    pub iteration: u64,
+    pub commit: String,
+    /// The working-tree fingerprint (`progress`) when it was taken, if the loop takes fingerprints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+}
+
+/// A checkpoint's name within its loop: an iteration (`3`) or a save made before a rollback (`save-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Name {
+    Iteration(u64),
+    Save(u64),
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Iteration(n) => write!(f, "{n}"),
+            Self::Save(n) => write!(f, "save-{n}"),
+        }
+    }
+}
+
+impl FromStr for Name {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("`{text}` is not a checkpoint: use an iteration number (`3`) or a save (`save-1`)");
+        match text.trim().strip_prefix("save-") {
+            Some(n) => n.parse().map(Self::Save).map_err(|_| bad()),
+            None => text.trim().parse().map(Self::Iteration).map_err(|_| bad()),
+        }
+    }
+}
+
+/// The ref of a checkpoint.
+pub fn refname(loop_id: &str, name: Name) -> String {
+    format!("{}{}/{name}", REFS, safe_name(loop_id))
+}
+
+/// Where every checkpoint lives.
+pub const REFS: &str = "refs/loopgate/";
+
+/// What setup did about checkpoints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setup {
+    /// On; the starting point is checkpoint `0`.
+    On,
+    /// `--no-checkpoints`.
+    Off,
+    /// The project is not in a git work tree.
+    NotGit,
+    /// Git failed; checkpoints are off for this loop (the message says why).
+    Failed(String),
+}
+
+/// At setup: turns checkpoints on for a loop in a git work tree and saves the starting point as `0`.
+pub fn start(project: &Project, fields: &mut StateFields, keep: Option<Keep>) -> Setup {
+    let Some(keep) = keep else {
+        return Setup::Off;
+    };
+    let git = Git::new(project);
+    if !git.is_work_tree() {
+        return Setup::NotGit;
+    }
+    let message = format!("loopgate checkpoint: loop {}, start", fields.loop_id);
+    match snapshot::take(&git, &refname(&fields.loop_id, Name::Iteration(0)), &message) {
+        Ok(commit) => {
+            fields.checkpoints = Some(Track {
+                keep,
+                last: Some(Taken {
+                    iteration: 0,
+                    commit,
+                    fingerprint: fields.tree_fingerprint.clone(),
+                }),
+            });
+            Setup::On
+        }
+        Err(err) => Setup::Failed(err.to_string()),
+    }
+}
+
+/// At a stop: checkpoints the working tree as the current iteration. `None` when checkpoints are off; else
+/// the commit id, or what went wrong (for the stop's history record).
+pub fn at_stop(project: &Project, fields: &mut StateFields) -> Option<Result<String, String>> {
+    let track = fields.checkpoints.as_mut()?;
+    let iteration = fields.iteration;
+    let git = Git::new(project);
+    let refname = refname(&fields.loop_id, Name::Iteration(iteration));
+    let unchanged = track.last.as_ref().filter(|last| {
+        last.iteration < iteration && last.fingerprint.is_some() && last.fingerprint == fields.tree_fingerprint
+    });
+    let taken = match unchanged {
+        Some(last) => snapshot::set_ref(&git, &refname, &last.commit).map(|()| last.commit.clone()),
+        None => {
+            let message = format!("loopgate checkpoint: loop {}, iteration {iteration}", fields.loop_id);
+            snapshot::take(&git, &refname, &message)
+        }
+    };
+    Some(match taken {
+        Ok(commit) => {
+            track.last = Some(Taken {
+                iteration,
+                commit: commit.clone(),
+                fingerprint: fields.tree_fingerprint.clone(),
+            });
+            Ok(commit)
+        }
+        Err(err) => Err(err.to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests;

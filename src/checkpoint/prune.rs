@@ -1,0 +1,85 @@
+//! When a loop ends, its iteration checkpoints are pruned to what is worth keeping (`--keep-checkpoints`):
+//! by default the start (`0`, the tree before the agent touched it), the last one and the one with the best verify
+//! result. Saves made by a rollback are always kept: they hold work that exists nowhere else.
+
+use serde_json::Value;
+
+use super::git::{Git, GitError};
+use super::list::{self, Ref};
+use super::{Keep, Name};
+use crate::history::{Record, Status};
+use crate::project::Project;
+use crate::score::ScoreGate;
+use crate::state::StateFields;
+
+/// Removes the ended loop's checkpoints that `keep` does not keep. Best effort: an error is returned for the
+/// caller to report, never to stop the loop from ending.
+pub fn at_end(project: &Project, fields: &StateFields, records: &[Record]) -> Result<(), GitError> {
+    let Some(track) = &fields.checkpoints else {
+        return Ok(());
+    };
+    if track.keep == Keep::All {
+        return Ok(());
+    }
+    let git = Git::new(project);
+    let refs = list::all(&git)?
+        .remove(&crate::project::safe_name(&fields.loop_id))
+        .unwrap_or_default();
+    let best = best_iteration(records, fields.score.as_ref());
+    let kept = kept(&refs, track.keep, best);
+    let input: String = refs
+        .iter()
+        .filter(|r| !kept.contains(&r.name))
+        .map(|r| format!("delete {}\n", super::refname(&r.loop_id, r.name)))
+        .collect();
+    if input.is_empty() {
+        return Ok(());
+    }
+    git.run_with_input(&["update-ref", "--stdin"], input.into_bytes())
+        .map(drop)
+}
+
+/// The names kept out of `refs`: saves always; with [`Keep::Best`] also the start, the last iteration and `best`.
+pub fn kept(refs: &[Ref], keep: Keep, best: Option<u64>) -> Vec<Name> {
+    let last = refs
+        .iter()
+        .filter_map(|r| match r.name {
+            Name::Iteration(n) => Some(n),
+            Name::Save(_) => None,
+        })
+        .max();
+    refs.iter()
+        .map(|r| r.name)
+        .filter(|name| match (keep, name) {
+            (_, Name::Save(_)) | (Keep::All, _) => true,
+            (Keep::None, Name::Iteration(_)) => false,
+            (Keep::Best, Name::Iteration(n)) => *n == 0 || Some(*n) == last || Some(*n) == best,
+        })
+        .collect()
+}
+
+/// The iteration whose verify did best: the latest that passed, else (with a score gate) the best score (the
+/// latest of equals). `None` when no verify ran.
+pub fn best_iteration(records: &[Record], gate: Option<&ScoreGate>) -> Option<u64> {
+    let verdicts = records.iter().filter(|r| {
+        matches!(
+            r.status,
+            Status::Complete | Status::PromiseRejected | Status::VerifyFailed
+        )
+    });
+    let passed = |r: &Record| r.status == Status::Complete || r.get("passed") == Some(&Value::Bool(true));
+    if let Some(r) = verdicts.clone().rev().find(|r| passed(r)) {
+        return Some(r.iteration);
+    }
+    let gate = gate?;
+    let mut best: Option<(f64, u64)> = None;
+    for r in verdicts {
+        let Some(score) = r.get("score").and_then(Value::as_f64) else {
+            continue;
+        };
+        if best.is_none_or(|(b, _)| !gate.improves(b, Some(score))) {
+            best = Some((score, r.iteration));
+        }
+    }
+    best.map(|(_, iteration)| iteration)
+}

@@ -1,0 +1,296 @@
+//! `--verify auto`: pick the project's own test command from the files at its root, say why, and refuse
+//! clearly when nothing fits. The result is sealed like a typed `--verify` command; nothing downstream knows.
+//!
+//! Order, first match wins (the others are listed as "also found"):
+//! 1. a `test` recipe in a justfile, then a `test` target in a Makefile — the project's declared entry point,
+//!    which often wraps the language tool with setup of its own;
+//! 2. `Cargo.toml` → `cargo test` (`--workspace` for a workspace; `cargo nextest run` when
+//!    `.config/nextest.toml` configures nextest and `cargo-nextest` is installed);
+//! 3. `go.mod` → `go test ./...`;
+//! 4. `package.json` with a real `scripts.test` (not npm's "no test specified" stub) → the package manager its
+//!    lockfile names (`pnpm-lock.yaml`, `yarn.lock`, `bun.lock(b)`, else the `packageManager` field, else npm);
+//! 5. pytest: `pytest.ini`, `[tool.pytest…]` in `pyproject.toml`, `[tool:pytest]` in `setup.cfg`, `[pytest]` in
+//!    `tox.ini`, `conftest.py`, test files under `tests/` or `test/`, or any `pyproject.toml` → `python -m
+//!    pytest` with the project's virtualenv, `uv run` or `poetry run` when their lockfile is there;
+//! 6. a `check` recipe or target (justfile, then Makefile).
+//!
+//! Invariant: reads only the project root (and `tests/` / `test/` one level down) and `PATH`; never runs anything.
+
+use std::path::Path;
+
+mod runners;
+use runners::{just_recipes, make_targets};
+
+/// The `--verify` value that asks for detection.
+pub const AUTO: &str = "auto";
+
+/// The chosen command and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detected {
+    pub command: String,
+    /// Why, as facts about the project (rendered in either language by `messages::detect_reason`).
+    pub why: Vec<Fact>,
+    /// The commands the other matching rules would have chosen.
+    pub also: Vec<String>,
+}
+
+/// One fact behind a choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fact {
+    /// A justfile (`file`) has this recipe.
+    Recipe {
+        file: &'static str,
+        target: &'static str,
+    },
+    /// A Makefile (`file`) has this target.
+    Target {
+        file: &'static str,
+        target: &'static str,
+    },
+    Cargo {
+        workspace: bool,
+    },
+    /// `.config/nextest.toml` configures nextest; whether `cargo-nextest` is installed.
+    Nextest {
+        installed: bool,
+    },
+    GoMod,
+    NodeScript,
+    Lockfile {
+        file: &'static str,
+        manager: &'static str,
+    },
+    PackageManagerField {
+        manager: &'static str,
+    },
+    NoLockfile,
+    /// `pytest.ini`, or a pytest section in `pyproject.toml`, `setup.cfg` or `tox.ini`.
+    PytestConfig {
+        file: &'static str,
+    },
+    Conftest,
+    TestFiles {
+        dir: &'static str,
+    },
+    Pyproject,
+    Virtualenv {
+        python: &'static str,
+    },
+    /// `uv.lock` / `poetry.lock` and the tool is installed.
+    Runner {
+        lock: &'static str,
+        tool: &'static str,
+    },
+    /// `python` is not on `PATH`: `python3` is used.
+    Python3,
+    /// The chosen program is not on `PATH` here (the verify will fail until it is).
+    NotOnPath {
+        program: String,
+    },
+}
+
+impl Detected {
+    /// The reason in English, for the history's `init` record.
+    pub fn reason(&self) -> String {
+        crate::messages::detect_reason(crate::state::Lang::En, &self.why)
+    }
+}
+
+/// A candidate: the command and the facts behind it.
+type Candidate = (String, Vec<Fact>);
+
+/// Detects the test command of the project at `root`, looking programs up on `PATH`.
+pub fn detect(root: &Path) -> Result<Detected, String> {
+    detect_with(root, &on_path)
+}
+
+/// [`detect`] with `installed` deciding whether a program is available (for tests).
+pub fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Detected, String> {
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
+    let justfile = ["justfile", "Justfile", ".justfile"]
+        .into_iter()
+        .find_map(|n| read(n).map(|t| (n, t)));
+    let makefile = ["GNUmakefile", "makefile", "Makefile"]
+        .into_iter()
+        .find_map(|n| read(n).map(|t| (n, t)));
+    let runner = |target: &'static str| -> Option<Candidate> {
+        if let Some((file, text)) = &justfile
+            && just_recipes(text).any(|r| r == target)
+        {
+            return Some((format!("just {target}"), vec![Fact::Recipe { file, target }]));
+        }
+        let (file, text) = makefile.as_ref()?;
+        make_targets(text)
+            .any(|t| t == target)
+            .then(|| (format!("make {target}"), vec![Fact::Target { file, target }]))
+    };
+    let candidates: Vec<Candidate> = [
+        runner("test"),
+        cargo(root, read("Cargo.toml"), installed),
+        read("go.mod").map(|_| ("go test ./...".into(), vec![Fact::GoMod])),
+        node(root, read("package.json")),
+        python(root, &read, installed),
+        runner("check"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut found = candidates.into_iter();
+    let Some((command, mut why)) = found.next() else {
+        return Err(format!(
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/); pass the command with `--verify 'CMD'`",
+            root.display()
+        ));
+    };
+    let program = command.split_whitespace().next().unwrap_or_default();
+    if !program.contains('/') && !installed(program) {
+        why.push(Fact::NotOnPath {
+            program: program.to_string(),
+        });
+    }
+    Ok(Detected {
+        command,
+        why,
+        also: found.map(|(command, _)| command).collect(),
+    })
+}
+
+fn cargo(root: &Path, manifest: Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
+    let manifest = manifest?;
+    let workspace = manifest.lines().any(|l| l.trim() == "[workspace]");
+    let scope = if workspace { " --workspace" } else { "" };
+    let mut why = vec![Fact::Cargo { workspace }];
+    if root.join(".config/nextest.toml").is_file() {
+        let nextest = installed("cargo-nextest");
+        why.push(Fact::Nextest { installed: nextest });
+        if nextest {
+            return Some((format!("cargo nextest run{scope}"), why));
+        }
+    }
+    Some((format!("cargo test{scope}"), why))
+}
+
+fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
+    let json: serde_json::Value = serde_json::from_str(&manifest?).ok()?;
+    let script = json.get("scripts")?.get("test")?.as_str()?;
+    // `npm init` writes a test script that only fails: it is no test command.
+    if script.trim().is_empty() || script.contains("no test specified") {
+        return None;
+    }
+    let locks = [
+        ("pnpm-lock.yaml", "pnpm"),
+        ("yarn.lock", "yarn"),
+        ("bun.lock", "bun"),
+        ("bun.lockb", "bun"),
+        ("package-lock.json", "npm"),
+        ("npm-shrinkwrap.json", "npm"),
+    ];
+    let (manager, fact) = match locks.into_iter().find(|(file, _)| root.join(file).is_file()) {
+        Some((file, manager)) => (manager, Fact::Lockfile { file, manager }),
+        None => match json.get("packageManager").and_then(|v| v.as_str()) {
+            Some(spec) => {
+                let name = spec.split('@').next().unwrap_or("npm");
+                let manager = ["pnpm", "yarn", "bun"]
+                    .into_iter()
+                    .find(|m| *m == name)
+                    .unwrap_or("npm");
+                (manager, Fact::PackageManagerField { manager })
+            }
+            None => ("npm", Fact::NoLockfile),
+        },
+    };
+    // `bun test` is bun's own test runner; `bun run test` runs the script like the others.
+    let command = if manager == "bun" {
+        "bun run test".to_string()
+    } else {
+        format!("{manager} test")
+    };
+    Some((command, vec![Fact::NodeScript, fact]))
+}
+
+fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
+    let section =
+        |file: &str, header: &str| read(file).is_some_and(|t| t.lines().any(|l| l.trim().starts_with(header)));
+    let configured = [
+        ("pyproject.toml", "[tool.pytest"),
+        ("setup.cfg", "[tool:pytest]"),
+        ("tox.ini", "[pytest]"),
+    ]
+    .into_iter()
+    .find(|(file, header)| section(file, header))
+    .map(|(file, _)| file);
+    let why = if root.join("pytest.ini").is_file() {
+        Fact::PytestConfig { file: "pytest.ini" }
+    } else if let Some(file) = configured {
+        Fact::PytestConfig { file }
+    } else if root.join("conftest.py").is_file() {
+        Fact::Conftest
+    } else if let Some(dir) = ["tests", "test"]
+        .into_iter()
+        .find(|dir| has_python_tests(&root.join(dir)))
+    {
+        Fact::TestFiles { dir }
+    } else if root.join("pyproject.toml").is_file() {
+        Fact::Pyproject
+    } else {
+        return None;
+    };
+    let venv = [".venv/bin/python", "venv/bin/python"]
+        .into_iter()
+        .find(|p| root.join(p).is_file());
+    let (command, how) = if let Some(python) = venv {
+        (format!("{python} -m pytest"), Some(Fact::Virtualenv { python }))
+    } else if root.join("uv.lock").is_file() && installed("uv") {
+        (
+            "uv run pytest".to_string(),
+            Some(Fact::Runner {
+                lock: "uv.lock",
+                tool: "uv",
+            }),
+        )
+    } else if root.join("poetry.lock").is_file() && installed("poetry") {
+        (
+            "poetry run pytest".to_string(),
+            Some(Fact::Runner {
+                lock: "poetry.lock",
+                tool: "poetry",
+            }),
+        )
+    } else if installed("python") {
+        ("python -m pytest".to_string(), None)
+    } else {
+        ("python3 -m pytest".to_string(), Some(Fact::Python3))
+    };
+    Some((command, [why].into_iter().chain(how).collect()))
+}
+
+/// Whether `dir` holds `test_*.py` or `*_test.py` files (directly or one level down).
+fn has_python_tests(dir: &Path) -> bool {
+    let is_test = |name: &str| name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            std::fs::read_dir(entry.path())
+                .map(|inner| inner.flatten().any(|e| is_test(&e.file_name().to_string_lossy())))
+                .unwrap_or(false)
+        } else {
+            is_test(&name)
+        }
+    })
+}
+
+/// Whether `program` is an executable file in a `PATH` directory.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program)).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,187 @@
+use super::*;
+
+/// A project directory with `files` (path, contents), detected with only `installed` programs on the PATH.
+fn detect_in(files: &[(&str, &str)], installed: &[&str]) -> Result<Detected, String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (path, contents) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, contents).expect("write");
+    }
+    detect_with(dir.path(), &|program| installed.contains(&program))
+}
+
+#[track_caller]
+fn command(files: &[(&str, &str)], installed: &[&str]) -> String {
+    detect_in(files, installed).expect("detected").command
+}
+
+const ALL: &[&str] = &[
+    "cargo", "go", "npm", "pnpm", "yarn", "bun", "python", "uv", "poetry", "make", "just",
+];
+
+#[test]
+fn rust_cargo_test_workspace_and_nextest() {
+    let found = detect_in(&[("Cargo.toml", "[package]\nname = \"x\"\n")], ALL).expect("found");
+    assert_eq!(
+        (found.command.as_str(), found.reason().as_str()),
+        ("cargo test", "Cargo.toml is here")
+    );
+    assert_eq!(
+        command(&[("Cargo.toml", "[workspace]\nmembers = [\"a\"]\n")], ALL),
+        "cargo test --workspace"
+    );
+    let nextest = [
+        ("Cargo.toml", "[package]\n"),
+        (".config/nextest.toml", "[profile.default]\n"),
+    ];
+    let with = detect_in(&nextest, &["cargo", "cargo-nextest"]).expect("found");
+    assert_eq!(with.command, "cargo nextest run");
+    assert!(with.reason().contains("configures cargo-nextest"), "{}", with.reason());
+    let without = detect_in(&nextest, &["cargo"]).expect("found");
+    assert_eq!(without.command, "cargo test");
+    assert!(
+        without.reason().contains("cargo-nextest is not installed"),
+        "{}",
+        without.reason()
+    );
+}
+
+#[test]
+fn node_package_manager_comes_from_the_lockfile() {
+    let pkg = r#"{"name": "x", "scripts": {"test": "vitest run"}}"#;
+    assert_eq!(command(&[("package.json", pkg)], ALL), "npm test");
+    assert_eq!(
+        command(&[("package.json", pkg), ("package-lock.json", "{}")], ALL),
+        "npm test"
+    );
+    assert_eq!(
+        command(&[("package.json", pkg), ("pnpm-lock.yaml", "")], ALL),
+        "pnpm test"
+    );
+    assert_eq!(command(&[("package.json", pkg), ("yarn.lock", "")], ALL), "yarn test");
+    assert_eq!(
+        command(&[("package.json", pkg), ("bun.lockb", "")], ALL),
+        "bun run test"
+    );
+    let field = r#"{"scripts": {"test": "jest"}, "packageManager": "pnpm@9.1.0"}"#;
+    let found = detect_in(&[("package.json", field)], ALL).expect("found");
+    assert_eq!(found.command, "pnpm test");
+    assert!(found.reason().contains("packageManager field"), "{}", found.reason());
+    let found = detect_in(&[("package.json", pkg), ("yarn.lock", "")], &[]).expect("found");
+    assert!(
+        found.reason().ends_with("note: `yarn` is not on PATH here"),
+        "{}",
+        found.reason()
+    );
+}
+
+#[test]
+fn node_without_a_real_test_script_is_not_a_test_command() {
+    let stub = r#"{"scripts": {"test": "echo \"Error: no test specified\" && exit 1"}}"#;
+    for pkg in [
+        stub,
+        r#"{"scripts": {"build": "tsc"}}"#,
+        "{not json",
+        r#"{"scripts": {"test": 3}}"#,
+    ] {
+        assert!(detect_in(&[("package.json", pkg)], ALL).is_err(), "{pkg}");
+    }
+}
+
+#[test]
+fn python_pytest_from_its_configuration_or_test_files() {
+    for (file, contents, why) in [
+        ("pytest.ini", "[pytest]\n", "pytest.ini configures pytest"),
+        (
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\n",
+            "pyproject.toml configures pytest",
+        ),
+        ("setup.cfg", "[tool:pytest]\n", "setup.cfg configures pytest"),
+        ("tox.ini", "[pytest]\n", "tox.ini configures pytest"),
+        ("conftest.py", "", "conftest.py is here"),
+        ("tests/test_parse.py", "", "tests/ holds Python test files"),
+        ("test/unit/parse_test.py", "", "test/ holds Python test files"),
+        ("pyproject.toml", "[project]\nname = \"x\"\n", "pyproject.toml is here"),
+    ] {
+        let found = detect_in(&[(file, contents)], ALL).expect(file);
+        assert_eq!(
+            (found.command.as_str(), found.reason().as_str()),
+            ("python -m pytest", why),
+            "{file}"
+        );
+    }
+    let ini = ("pytest.ini", "[pytest]\n");
+    assert_eq!(
+        command(&[ini, (".venv/bin/python", "")], ALL),
+        ".venv/bin/python -m pytest"
+    );
+    assert_eq!(command(&[ini, ("uv.lock", "")], ALL), "uv run pytest");
+    assert_eq!(command(&[ini, ("poetry.lock", "")], ALL), "poetry run pytest");
+    assert_eq!(
+        command(&[ini, ("uv.lock", "")], &["python"]),
+        "python -m pytest",
+        "uv not installed"
+    );
+    assert_eq!(command(&[ini], &["python3"]), "python3 -m pytest");
+    assert!(
+        detect_in(&[("tests/data.json", "{}")], ALL).is_err(),
+        "no Python test files"
+    );
+}
+
+#[test]
+fn go_module() {
+    let found = detect_in(&[("go.mod", "module example.com/x\n")], ALL).expect("found");
+    assert_eq!(
+        (found.command.as_str(), found.reason().as_str()),
+        ("go test ./...", "go.mod is here")
+    );
+}
+
+#[test]
+fn makefile_and_justfile_targets() {
+    let make = "CC := gcc\nURL = http://x:80\n.PHONY: test\nbuild:\n\tcc -o x x.c\ntest check: build\n\t./run-tests\n";
+    let found = detect_in(&[("Makefile", make)], ALL).expect("found");
+    assert_eq!(
+        (found.command.as_str(), found.reason().as_str()),
+        ("make test", "Makefile has a `test` target")
+    );
+    assert_eq!(
+        command(&[("Makefile", "all:\n\tcc x.c\ncheck:\n\t./t\n")], ALL),
+        "make check"
+    );
+    assert!(detect_in(&[("Makefile", "TEST := 1\ntest = x\n.PHONY: test\n")], ALL).is_err());
+    let just = "set shell := [\"bash\", \"-c\"]\nalias t := test\n# test: not this\n@test *ARGS: build\n    cargo test {{ARGS}}\n";
+    assert_eq!(command(&[("justfile", just)], ALL), "just test");
+    assert_eq!(command(&[("Justfile", "check:\n  ./check\n")], ALL), "just check");
+    assert!(detect_in(&[("justfile", "version := \"1\"\n")], ALL).is_err());
+}
+
+#[test]
+fn a_declared_test_target_wins_and_the_others_are_named() {
+    let files = [
+        ("Cargo.toml", "[package]\n"),
+        ("Makefile", "test:\n\tcargo test --all-features\n"),
+        ("package.json", r#"{"scripts": {"test": "jest"}}"#),
+    ];
+    let found = detect_in(&files, ALL).expect("found");
+    assert_eq!(found.command, "make test");
+    assert_eq!(found.also, ["cargo test", "npm test"]);
+    let zh = crate::messages::verify_detected(crate::state::Lang::Zh, &found);
+    assert!(
+        zh.contains("选择了 `make test`:Makefile 中有 `test` 目标") && zh.contains("`cargo test`、`npm test`"),
+        "{zh}"
+    );
+    // A `check` target comes after the language tools.
+    let files = [("Cargo.toml", "[package]\n"), ("Makefile", "check:\n\t./lint\n")];
+    assert_eq!(detect_in(&files, ALL).expect("found").command, "cargo test");
+}
+
+#[test]
+fn nothing_fits_is_refused_with_what_was_looked_for() {
+    let err = detect_in(&[("README.md", "# hi\n"), ("src/main.c", "")], ALL).expect_err("nothing fits");
+    assert!(err.starts_with("`--verify auto` found no test command in `"), "{err}");
+    assert!(err.contains("--verify 'CMD'") && err.contains("Cargo.toml"), "{err}");
+}

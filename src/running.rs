@@ -1,0 +1,123 @@
+//! Whether a verify command is running in a project, so `loopgate rollback` can refuse to change the working
+//! tree under it.
+//!
+//! The Stop hook releases the project lock while the verify runs (it may take minutes), so that lock says nothing
+//! about a verify. Instead every verify holds a **shared** lock on `.claude/loopgate/verify.lock` while it runs
+//! (several may run at once: the Stop hook's and a `loopgate verify`), and writes its pid and command into the
+//! file for the refusal message. A rollback takes the **exclusive** lock without waiting — it fails exactly when
+//! a verify runs — and holds it while it restores files, so no verify starts halfway through.
+//!
+//! Invariants: an advisory `flock` dies with its process, so a killed verify never leaves a stale marker; the
+//! marker is best effort for the verify (a verify never fails because the marker could not be taken).
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::fsutil::LOCK_WAIT;
+use crate::project::Project;
+
+/// Held while a verify command runs (shared lock), released on drop.
+pub struct VerifyRunning {
+    file: File,
+}
+
+/// Held while the working tree is being restored (exclusive lock), released on drop.
+pub struct TreeBusy {
+    file: File,
+}
+
+/// The lock file.
+pub fn path(project: &Project) -> PathBuf {
+    project.work_dir().join("verify.lock")
+}
+
+fn open(project: &Project) -> std::io::Result<File> {
+    std::fs::create_dir_all(project.work_dir())?;
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path(project))
+}
+
+impl VerifyRunning {
+    /// Marks `command` as running in `project` until the marker is dropped. Waits at most [`LOCK_WAIT`] for a
+    /// rollback in progress; `None` when the marker cannot be taken (the verify runs anyway).
+    pub fn mark(project: &Project, command: &str) -> Option<Self> {
+        let mut file = open(project).ok()?;
+        let deadline = Instant::now() + LOCK_WAIT;
+        loop {
+            match file.try_lock_shared() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(_) => return None,
+            }
+        }
+        let started = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let line = format!("pid {} since {started}: `{command}`\n", std::process::id());
+        let _ = file.set_len(0).and_then(|()| file.write_all(line.as_bytes()));
+        Some(Self { file })
+    }
+}
+
+impl Drop for VerifyRunning {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+impl TreeBusy {
+    /// Takes the tree for a rollback; `Err(Some(what))` names the verify that is running (from the marker
+    /// file), `Err(None)` when the lock file cannot be opened.
+    pub fn take(project: &Project) -> Result<Self, Option<String>> {
+        let mut file = open(project).map_err(|_| None)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Self { file }),
+            Err(TryLockError::WouldBlock) => {
+                let mut what = String::new();
+                let _ = file
+                    .seek(SeekFrom::Start(0))
+                    .and_then(|_| file.read_to_string(&mut what));
+                Err(Some(what.trim().to_string()))
+            }
+            Err(TryLockError::Error(_)) => Err(None),
+        }
+    }
+}
+
+impl Drop for TreeBusy {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_running_verify_blocks_the_tree_and_releases_it_when_done() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = Project {
+            root: dir.path().to_path_buf(),
+        };
+        let first = VerifyRunning::mark(&project, "cargo test").expect("marked");
+        let second = VerifyRunning::mark(&project, "make check").expect("verifies share the marker");
+        let busy = TreeBusy::take(&project).err().flatten().expect("busy");
+        assert!(
+            busy.contains("make check") && busy.contains(&format!("pid {}", std::process::id())),
+            "{busy}"
+        );
+        drop(first);
+        assert!(TreeBusy::take(&project).is_err(), "one verify still runs");
+        drop(second);
+        let tree = TreeBusy::take(&project).expect("free");
+        drop(tree);
+        assert!(TreeBusy::take(&project).is_ok());
+    }
+}
