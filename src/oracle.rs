@@ -73,10 +73,14 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     };
     // Rollback refuses while this marker is held (see `running`).
     let running = crate::running::VerifyRunning::mark(&active.project, &command);
-    let outcome = verify::run(&request)?;
+    // The counts are read from every line as the command prints it: the kept output is only its head and tail,
+    // and a workspace's per-crate summaries can sit in the cut middle.
+    let mut counter = summary::CountScanner::new();
+    let outcome = verify::run_observed(&request, &mut |line| counter.feed_line(line))?;
     drop(running);
     let text = outcome.output_text();
-    let summary = summary::summarize(&text);
+    let mut summary = summary::summarize(&text);
+    summary.counts = counter.finish();
     let fingerprint = summary::fingerprint_of(&summary, &text);
     let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
     let (mut passed, mut note) = assess(fields, &outcome, &summary, score);

@@ -255,6 +255,30 @@ fn a_pass_with_fewer_tests_is_rejected_until_the_user_allows_the_counts() {
     assert!(notice.contains("verified complete"), "{notice}");
 }
 
+/// The counts come from the whole output as it streams, not from the head and tail the runner keeps: a workspace
+/// whose first crate's summary sits in the cut middle of a long output still counts that crate's tests.
+#[test]
+fn test_counts_are_read_from_the_whole_output_not_the_kept_head_and_tail() {
+    let noise = "x".repeat(99);
+    let p = Project::new().file(
+        "check.sh",
+        &format!(
+            "i=0; while [ $i -lt 200 ]; do echo {noise}; i=$((i+1)); done\n\
+             echo 'test result: ok. 5 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out'\n\
+             i=0; while [ $i -lt 800 ]; do echo {noise}; i=$((i+1)); done\n\
+             echo 'test result: ok. 7 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out'\n\
+             exit 1\n"
+        ),
+    );
+    p.setup("S", "\"fix it\" --verify 'sh check.sh'");
+    p.stop("S", PROMISE).blocked();
+    let record = p.last_record("promise_rejected");
+    assert_eq!(
+        record["counts"],
+        json!({"passed": 12, "failed": 0, "skipped": 0, "ignored": 1})
+    );
+}
+
 #[test]
 fn allowing_counts_before_any_verify_is_refused() {
     let p = npm_project();
