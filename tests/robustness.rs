@@ -11,6 +11,7 @@
 //! file runs with `cargo test` on every change. Random delays come from a seeded generator; the seed is printed
 //! so a failure can be replayed with `LOOPGATE_ROBUSTNESS_SEED=N`.
 
+#[cfg(target_os = "linux")]
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
