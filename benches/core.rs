@@ -324,6 +324,12 @@ fn checkpoint_setup_10k_files(bencher: divan::Bencher) {
         });
 }
 
+/// What the first give-up check of a Stop-hook process pays: compiling every pattern.
+#[divan::bench]
+fn giveup_compile_patterns() -> impl Sized {
+    loopgate::giveup::compile_patterns()
+}
+
 /// Give-up detection at a stop without a tag: a 2 KiB progress report (no give-up; every pattern is tried).
 #[divan::bench]
 fn classify_last_message_2k(bencher: divan::Bencher) {

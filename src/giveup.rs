@@ -67,22 +67,33 @@ pub const STALL_AFTER: u64 = 3;
 /// Most characters of the sentence kept for the history and the feedback.
 pub const SENTENCE_CHARS: usize = 200;
 
+/// Compiles every pattern afresh, as the first [`classify`] of each hook process does (for the bench).
+#[doc(hidden)]
+pub fn compile_patterns() -> impl Sized {
+    patterns::compile()
+}
+
 /// Classifies the agent's last message; `None` when it neither gives up, asks, nor names a blocker.
 pub fn classify(message: &str) -> Option<GiveUp> {
     let text = strip_quoted(message);
     let sentences = sentences(&text);
     let p = &*PATTERNS;
-    let mut found: Vec<(usize, Kind, &str, &str)> = Vec::new();
-    let mut onward_at = None;
-    for (index, sentence) in sentences.iter().enumerate() {
-        let lower = sentence.to_ascii_lowercase();
-        let last = index + 1 == sentences.len();
-        match first_match(p, sentence, &lower, last) {
-            Some((kind, phrase)) => found.push((index, kind, phrase, sentence)),
-            None if moves_on(p, &lower) => onward_at = Some(index),
-            None => {}
-        }
+    let lower: Vec<String> = sentences.iter().map(|s| s.to_ascii_lowercase()).collect();
+    let found: Vec<(usize, Kind, &str, &str)> = sentences
+        .iter()
+        .enumerate()
+        .filter_map(|(index, sentence)| {
+            let last = index + 1 == sentences.len();
+            first_match(p, sentence, &lower[index], last).map(|(kind, phrase)| (index, kind, phrase, *sentence))
+        })
+        .collect();
+    if found.is_empty() {
+        // The common case, and the only search a message without a give-up pays for.
+        return None;
     }
+    let onward_at = (0..sentences.len())
+        .rev()
+        .find(|&index| !found.iter().any(|f| f.0 == index) && moves_on(p, &lower[index]));
     found
         .into_iter()
         .filter(|(index, ..)| onward_at.is_none_or(|at| *index > at))

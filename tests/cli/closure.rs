@@ -262,7 +262,7 @@ fn test_counts_are_read_from_the_whole_output_not_the_kept_head_and_tail() {
     let noise = "x".repeat(99);
     let p = Project::new().file(
         "check.sh",
-        &format!(
+        format!(
             "i=0; while [ $i -lt 200 ]; do echo {noise}; i=$((i+1)); done\n\
              echo 'test result: ok. 5 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out'\n\
              i=0; while [ $i -lt 800 ]; do echo {noise}; i=$((i+1)); done\n\
