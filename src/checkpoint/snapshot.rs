@@ -14,6 +14,8 @@
 //! `.claude/loopgate/checkpoint-index` and is only used under the project lock. Any trouble with it (a stale
 //! lock, a format git cannot read) is answered by starting a fresh one, at the cost of hashing every file once.
 
+use std::path::Path;
+
 use super::git::{Git, GitError, PATHSPEC};
 use crate::progress::Dirty;
 
@@ -48,19 +50,24 @@ pub fn write_tree_from(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
 pub fn staged_tree(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
     let index = git.index();
     let _ = std::fs::remove_file(index.with_file_name("checkpoint-index.lock"));
-    let copied = match std::fs::copy(&dirty.index, index) {
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => std::fs::remove_file(index).or_else(|err| {
-            if err.kind() == std::io::ErrorKind::NotFound {
-                Ok(())
-            } else {
-                Err(err)
-            }
+    if let Some(dir) = index.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    // No index yet (nothing was ever added): an empty private index.
+    let copied = match dirty.index.exists() {
+        true => copy_index(&dirty.index, index),
+        false => std::fs::remove_file(index).or_else(|err| match err.kind() {
+            std::io::ErrorKind::NotFound => Ok(()),
+            _ => Err(err),
         }),
-        copied => copied.map(drop),
     };
     copied.map_err(|err| GitError {
         command: "update-index".to_string(),
-        detail: format!("cannot copy `{}`: {err}", dirty.index.display()),
+        detail: format!(
+            "cannot copy `{}` to `{}`: {err}",
+            dirty.index.display(),
+            index.display()
+        ),
     })?;
     // Relative to the project root, where git runs.
     let input: Vec<u8> = dirty
@@ -114,5 +121,14 @@ fn prepare_index(git: &Git) {
         return;
     };
     let path = git.root().join(String::from_utf8_lossy(&path).trim());
-    let _ = std::fs::copy(path, index);
+    let _ = copy_index(&path, index);
+}
+
+/// Copies the user's index to `to` with its modification time: git trusts an entry's stat data only when the
+/// entry is older than the index file ("racy git"), so a copy dated now would vouch for a file changed in the
+/// same instant the user's index was written.
+pub(super) fn copy_index(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::copy(from, to)?;
+    let modified = std::fs::metadata(from)?.modified()?;
+    std::fs::File::options().write(true).open(to)?.set_modified(modified)
 }

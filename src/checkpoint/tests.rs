@@ -399,7 +399,7 @@ fn the_best_iteration_is_the_latest_pass_else_the_best_score() {
 fn add_all_tree(repo: &Path, root: &Path) -> String {
     let scratch = tempfile::tempdir().expect("tempdir");
     let index = scratch.path().join("index");
-    std::fs::copy(repo.join(".git/index"), &index).expect("the user's index");
+    snapshot::copy_index(&repo.join(".git/index"), &index).expect("the user's index");
     let run = |args: &[&str]| {
         let out = Command::new("git")
             .args(args)
@@ -495,12 +495,14 @@ fn the_dirty_paths_tree_equals_what_git_add_all_writes_over_random_edits() {
             let probe = progress::probe(root);
             let dirty = probe.dirty.expect("the in-process probe lists dirty paths");
             let fast = snapshot::staged_tree(&git_, &dirty).expect("tree");
-            assert_eq!(
-                fast,
-                add_all_tree(root, root),
-                "seed {seed}, step {step}: {:?}",
-                dirty.paths
-            );
+            let slow = add_all_tree(root, root);
+            if fast != slow {
+                let diff = git(root, &["diff-tree", "-r", &fast, &slow]);
+                panic!(
+                    "seed {seed}, step {step}: dirty {:?}; fast {fast} vs add -A {slow}:\n{diff}",
+                    dirty.paths
+                );
+            }
         }
     }
 }
