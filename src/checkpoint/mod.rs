@@ -23,7 +23,7 @@ pub mod git;
 pub mod list;
 pub mod prune;
 pub mod restore;
-mod snapshot;
+pub mod snapshot;
 
 use std::fmt;
 use std::str::FromStr;
