@@ -54,12 +54,13 @@ pub fn staged_tree(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
         let _ = std::fs::create_dir_all(dir);
     }
     // No index yet (nothing was ever added): an empty private index.
-    let copied = match dirty.index.exists() {
-        true => copy_index(&dirty.index, index),
-        false => std::fs::remove_file(index).or_else(|err| match err.kind() {
+    let copied = if dirty.index.exists() {
+        copy_index(&dirty.index, index)
+    } else {
+        std::fs::remove_file(index).or_else(|err| match err.kind() {
             std::io::ErrorKind::NotFound => Ok(()),
             _ => Err(err),
-        }),
+        })
     };
     copied.map_err(|err| GitError {
         command: "update-index".to_string(),

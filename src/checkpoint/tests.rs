@@ -7,12 +7,19 @@ use super::*;
 use crate::history::{Record, Status};
 
 fn git(root: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+    git_with_index(root, None, args)
+}
+
+/// Runs git in `root` (with `index` as its index file, when given); its stdout.
+fn git_with_index(root: &Path, index: Option<&Path>, args: &[&str]) -> String {
+    let mut cmd = Command::new("git");
+    cmd.args(["-c", "user.name=t", "-c", "user.email=t@t"])
         .args(args)
-        .current_dir(root)
-        .output()
-        .expect("git");
+        .current_dir(root);
+    if let Some(index) = index {
+        cmd.env("GIT_INDEX_FILE", index);
+    }
+    let out = cmd.output().expect("git");
     assert!(
         out.status.success(),
         "git {args:?}: {}",
@@ -400,22 +407,8 @@ fn add_all_tree(repo: &Path, root: &Path) -> String {
     let scratch = tempfile::tempdir().expect("tempdir");
     let index = scratch.path().join("index");
     snapshot::copy_index(&repo.join(".git/index"), &index).expect("the user's index");
-    let run = |args: &[&str]| {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .env("GIT_INDEX_FILE", &index)
-            .output()
-            .expect("git");
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    };
-    run(&["add", "-A", "--", ".", ":(exclude).claude"]);
-    run(&["write-tree"])
+    git_with_index(root, Some(&index), &["add", "-A", "--", ".", ":(exclude).claude"]);
+    git_with_index(root, Some(&index), &["write-tree"]).trim().to_string()
 }
 
 /// A small deterministic generator (xorshift), so a failure replays.
