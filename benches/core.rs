@@ -255,48 +255,72 @@ fn checkpointed_loop(root: &Path) -> loopgate::state::StateFields {
     fields
 }
 
-/// A stop's checkpoint in a repository of 10,000 files when the agent changed three of them: `git add -A` into
-/// the private index, `write-tree`, `commit-tree`, `update-ref` (the fingerprint differs, so nothing is reused).
+/// A stop's checkpoint in a repository of 10,000 files when the agent changed three of them: the private index
+/// becomes a copy of the user's, the probe's dirty paths are re-staged (`git update-index`), then `write-tree`,
+/// `commit-tree`, `update-ref`. The probe is the stop's own (taken for the stall breaker), so it is not timed.
 #[divan::bench(sample_count = 20)]
 fn checkpoint_stop_tree_changed_10k_files(bencher: divan::Bencher) {
     bench_checkpoint_stop(bencher, true);
 }
 
-/// A stop's checkpoint when the tree fingerprint did not change: the last checkpoint is reused (one
-/// `git update-ref`).
+/// The same stop the way checkpoints were taken before the dirty paths were used: `git add -A` into the
+/// private index (a scan of every file), `write-tree`, `commit-tree`, `update-ref`; kept to compare on one machine.
+#[divan::bench(sample_count = 20)]
+fn checkpoint_stop_tree_changed_10k_files_add_all(bencher: divan::Bencher) {
+    let dir = git_repo(10_000);
+    let project = loopgate::project::Project {
+        root: dir.path().to_path_buf(),
+    };
+    checkpointed_loop(dir.path());
+    let git = loopgate::checkpoint::Git::new(&project);
+    let mut round = 0u64;
+    bencher
+        .with_inputs(|| {
+            round += 1;
+            change_three_files(dir.path(), round);
+            loopgate::checkpoint::refname("lg-bench", loopgate::checkpoint::Name::Iteration(round))
+        })
+        .bench_local_refs(|refname| {
+            let taken = loopgate::checkpoint::snapshot::take(&git, refname, "bench");
+            assert!(taken.is_ok(), "{taken:?}");
+        });
+}
+
+/// A stop's checkpoint when the tree fingerprint did not change: the last checkpoint is reused, no process runs.
 #[divan::bench(sample_count = 20)]
 fn checkpoint_stop_tree_unchanged_10k_files(bencher: divan::Bencher) {
     bench_checkpoint_stop(bencher, false);
 }
 
-/// Times `checkpoint::at_stop` in a checkpointed 10k-file repository, each stop with three files changed (and
-/// a new fingerprint) or with nothing changed (the fingerprint the last checkpoint was taken at).
+/// Three tracked files of [`git_repo`] with new content for `round`.
+fn change_three_files(root: &Path, round: u64) {
+    for i in 0..3 {
+        let path = root.join(format!("tests/d{i}/f{i}.rs"));
+        std::fs::write(path, format!("changed in round {round}")).expect("write");
+    }
+}
+
+/// Times `checkpoint::at_stop` in a checkpointed 10k-file repository, each stop with three files changed or with
+/// nothing changed, given the stop's probe (taken untimed).
 fn bench_checkpoint_stop(bencher: divan::Bencher, change: bool) {
     let dir = git_repo(10_000);
     let project = loopgate::project::Project {
         root: dir.path().to_path_buf(),
     };
-    let mut fields = checkpointed_loop(dir.path());
-    fields.tree_fingerprint = Some("round 0".into());
-    if let Some(last) = fields.checkpoints.as_mut().and_then(|t| t.last.as_mut()) {
-        last.fingerprint = Some("round 0".into());
-    }
+    let fields = checkpointed_loop(dir.path());
     let mut round = 0u64;
     bencher
         .with_inputs(|| {
             round += 1;
             if change {
-                for i in 0..3 {
-                    let path = dir.path().join(format!("tests/d{i}/f{i}.rs"));
-                    std::fs::write(path, format!("changed in round {round}")).expect("write");
-                }
-                fields.tree_fingerprint = Some(format!("round {round}"));
+                change_three_files(dir.path(), round);
             }
+            let mut fields = fields.clone();
             fields.iteration = round;
-            fields.clone()
+            (fields, loopgate::progress::probe(dir.path()))
         })
-        .bench_local_refs(|fields| {
-            let taken = loopgate::checkpoint::at_stop(&project, fields);
+        .bench_local_refs(|(fields, probe)| {
+            let taken = loopgate::checkpoint::at_stop(&project, fields, Some(probe.clone()));
             assert!(matches!(taken, Some(Ok(_))), "{taken:?}");
         });
 }

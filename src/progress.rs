@@ -20,7 +20,7 @@ mod tests;
 mod tree;
 mod untracked;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use sha2::{Digest, Sha256};
@@ -48,6 +48,22 @@ pub enum Method {
 pub struct Probe {
     pub fingerprint: String,
     pub method: Method,
+    /// The paths found dirty, when taken in process ([`Method::Git`]).
+    pub dirty: Option<Dirty>,
+}
+
+/// What the in-process probe found differing from the user's git index, so a checkpoint can re-stage just
+/// those paths on a copy of that index (what `git add -A` would do, without scanning every file again).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dirty {
+    /// The index file the probe read (it may not exist yet, in a repository where nothing was ever added).
+    pub index: PathBuf,
+    /// The project root in the work tree: `/`-separated, empty or ending in `/`.
+    pub prefix: Vec<u8>,
+    /// Paths from the work tree's root, sorted, under the prefix and outside its `.claude/`: tracked files
+    /// modified, deleted, unmerged or intent-to-add, every submodule (its checked-out commit is not read),
+    /// and untracked files that are not ignored.
+    pub paths: Vec<Vec<u8>>,
 }
 
 /// Uncommitted work against the git index: what `git status` lists as not staged, plus untracked files.
@@ -98,21 +114,25 @@ pub fn observe(root: &Path, previous: Option<&str>) -> (Probe, Option<String>) {
 }
 
 fn take(root: &Path) -> (Probe, Option<Changes>) {
-    let found = match repo::find(root) {
-        Some(repo) => tree::fingerprint(&repo).map(|taken| (taken, Method::Git)),
-        None => None,
-    };
-    let found = found.or_else(|| git_status_fingerprint(root).map(|taken| (taken, Method::GitStatus)));
-    match found {
-        Some(((fingerprint, changes), method)) => (Probe { fingerprint, method }, Some(changes)),
-        None => (
-            Probe {
-                fingerprint: metadata_fingerprint(root),
-                method: Method::Metadata,
-            },
-            None,
-        ),
+    let in_process = repo::find(root).and_then(|repo| tree::fingerprint(&repo));
+    if let Some((fingerprint, changes, dirty)) = in_process {
+        let probe = Probe {
+            fingerprint,
+            method: Method::Git,
+            dirty: Some(dirty),
+        };
+        return (probe, Some(changes));
     }
+    let (fingerprint, changes, method) = match git_status_fingerprint(root) {
+        Some((fingerprint, changes)) => (fingerprint, Some(changes), Method::GitStatus),
+        None => (metadata_fingerprint(root), None, Method::Metadata),
+    };
+    let probe = Probe {
+        fingerprint,
+        method,
+        dirty: None,
+    };
+    (probe, changes)
 }
 
 /// The fingerprint by `git status`: `HEAD`'s id plus, for every path it reports, its status line, size and

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::git::{Git, GitError, PATHSPEC};
-use super::{Name, REFS};
+use super::{Name, REFS, Track};
 
 /// One checkpoint ref.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +46,24 @@ pub fn all(git: &Git) -> Result<BTreeMap<String, Vec<Ref>>, GitError> {
         refs.sort_by_key(|r| r.name);
     }
     Ok(loops)
+}
+
+/// Adds to a running loop's `refs` the iterations its `track` has not written yet: each is its last
+/// checkpoint (same commit, tree and time) under its own name. `refs` stays sorted.
+pub fn add_unwritten(refs: &mut Vec<Ref>, track: &Track) {
+    let Some(last) = &track.last else { return };
+    let Some(base) = refs.iter().find(|r| r.name == Name::Iteration(last.iteration)).cloned() else {
+        return;
+    };
+    for &n in &track.unwritten {
+        if !refs.iter().any(|r| r.name == Name::Iteration(n)) {
+            refs.push(Ref {
+                name: Name::Iteration(n),
+                ..base.clone()
+            });
+        }
+    }
+    refs.sort_by_key(|r| r.name);
 }
 
 /// Lines and files changed from one tree to another, within the project (`.claude/` left out).

@@ -7,8 +7,12 @@
 //!   (see `snapshot`) and live only under `refs/loopgate/`;
 //! - a checkpoint holds tracked and untracked files under the project root that git does not ignore, except
 //!   `.claude/`; ignored files (build output, `node_modules`) are neither saved nor restored;
-//! - a stop whose tree fingerprint (`progress`) did not change since the last checkpoint reuses it: one
-//!   `git update-ref`, no snapshot;
+//! - a stop whose tree fingerprint (`progress`) did not change since the last checkpoint reuses it and runs no
+//!   process: the iteration is noted in the loop's [`Track`] (`unwritten`), whose refs (all at the last
+//!   checkpoint's commit) are written with the next changed stop's ref, in the same `git update-ref --stdin`, or
+//!   when the loop ends; until then `checkpoints`, `diff` and `rollback` read them from the track;
+//! - a stop whose tree changed re-stages only the paths the probe found dirty (see `snapshot`), and its tree
+//!   is the one `git add -A` would write;
 //! - taking a checkpoint never fails a stop: an error is recorded in the stop's history record and the loop
 //!   goes on; outside git there are no checkpoints, and setup says so;
 //! - a rollback first saves the current tree as `save-N` (never loses work) and refuses while a verify runs;
@@ -19,13 +23,14 @@ pub mod git;
 pub mod list;
 pub mod prune;
 pub mod restore;
-mod snapshot;
+pub mod snapshot;
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::progress::{self, Probe};
 use crate::project::{Project, safe_name};
 use crate::state::StateFields;
 
@@ -51,6 +56,10 @@ pub struct Track {
     /// The latest checkpoint taken, reused while the working tree does not change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<Taken>,
+    /// Iterations after `last` whose tree did not change: their checkpoint is `last`'s commit, and their refs
+    /// are not written yet (see the module's invariants).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unwritten: Vec<u64>,
 }
 
 /// One checkpoint taken at a stop.
@@ -122,6 +131,10 @@ pub fn start(project: &Project, fields: &mut StateFields, keep: Option<Keep>) ->
         return Setup::NotGit;
     }
     let message = format!("loopgate checkpoint: loop {}, start", fields.loop_id);
+    let fingerprint = fields
+        .tree_fingerprint
+        .clone()
+        .unwrap_or_else(|| progress::probe(&project.root).fingerprint);
     match snapshot::take(&git, &refname(&fields.loop_id, Name::Iteration(0)), &message) {
         Ok(commit) => {
             fields.checkpoints = Some(Track {
@@ -129,8 +142,9 @@ pub fn start(project: &Project, fields: &mut StateFields, keep: Option<Keep>) ->
                 last: Some(Taken {
                     iteration: 0,
                     commit,
-                    fingerprint: fields.tree_fingerprint.clone(),
+                    fingerprint: Some(fingerprint),
                 }),
+                unwritten: Vec::new(),
             });
             Setup::On
         }
@@ -138,34 +152,59 @@ pub fn start(project: &Project, fields: &mut StateFields, keep: Option<Keep>) ->
     }
 }
 
-/// At a stop: checkpoints the working tree as the current iteration. `None` when checkpoints are off; else
-/// the commit id, or what went wrong (for the stop's history record).
-pub fn at_stop(project: &Project, fields: &mut StateFields) -> Option<Result<String, String>> {
+/// At a stop: checkpoints the working tree as the current iteration. `probe` is this stop's progress probe
+/// when the caller took one (else it is taken here: it tells an unchanged tree and lists the dirty paths).
+/// `None` when checkpoints are off; else the commit id, or what went wrong (for the stop's history record).
+pub fn at_stop(project: &Project, fields: &mut StateFields, probe: Option<Probe>) -> Option<Result<String, String>> {
     let track = fields.checkpoints.as_mut()?;
+    let probe = probe.unwrap_or_else(|| progress::probe(&project.root));
     let iteration = fields.iteration;
-    let git = Git::new(project);
-    let refname = refname(&fields.loop_id, Name::Iteration(iteration));
-    let unchanged = track.last.as_ref().filter(|last| {
-        last.iteration < iteration && last.fingerprint.is_some() && last.fingerprint == fields.tree_fingerprint
-    });
-    let taken = match unchanged {
-        Some(last) => snapshot::set_ref(&git, &refname, &last.commit).map(|()| last.commit.clone()),
-        None => {
-            let message = format!("loopgate checkpoint: loop {}, iteration {iteration}", fields.loop_id);
-            snapshot::take(&git, &refname, &message)
+    if let Some(last) = &track.last
+        && last.iteration < iteration
+        && last.fingerprint.as_deref() == Some(probe.fingerprint.as_str())
+    {
+        if !track.unwritten.contains(&iteration) {
+            track.unwritten.push(iteration);
         }
+        return Some(Ok(last.commit.clone()));
+    }
+    let git = Git::new(project);
+    let message = format!("loopgate checkpoint: loop {}, iteration {iteration}", fields.loop_id);
+    let tree = match &probe.dirty {
+        Some(dirty) => snapshot::write_tree_from(&git, dirty),
+        None => snapshot::write_tree(&git),
     };
+    let taken = tree
+        .and_then(|tree| snapshot::commit(&git, &tree, &message))
+        .and_then(|commit| {
+            let mut refs = unwritten_refs(&fields.loop_id, track);
+            refs.push((refname(&fields.loop_id, Name::Iteration(iteration)), commit.clone()));
+            snapshot::set_refs(&git, &refs).map(|()| commit)
+        });
     Some(match taken {
         Ok(commit) => {
+            track.unwritten.clear();
             track.last = Some(Taken {
                 iteration,
                 commit: commit.clone(),
-                fingerprint: fields.tree_fingerprint.clone(),
+                fingerprint: Some(probe.fingerprint),
             });
             Ok(commit)
         }
         Err(err) => Err(err.to_string()),
     })
+}
+
+/// The refs of `track`'s unwritten iterations, each with the commit it reuses.
+pub fn unwritten_refs(loop_id: &str, track: &Track) -> Vec<(String, String)> {
+    let Some(last) = &track.last else {
+        return Vec::new();
+    };
+    track
+        .unwritten
+        .iter()
+        .map(|&n| (refname(loop_id, Name::Iteration(n)), last.commit.clone()))
+        .collect()
 }
 
 #[cfg(test)]

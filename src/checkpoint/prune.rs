@@ -18,20 +18,28 @@ pub fn at_end(project: &Project, fields: &StateFields, records: &[Record]) -> Re
     let Some(track) = &fields.checkpoints else {
         return Ok(());
     };
-    if track.keep == Keep::All {
+    if track.keep == Keep::All && track.unwritten.is_empty() {
         return Ok(());
     }
     let git = Git::new(project);
-    let refs = list::all(&git)?
+    let mut refs = list::all(&git)?
         .remove(&crate::project::safe_name(&fields.loop_id))
         .unwrap_or_default();
+    list::add_unwritten(&mut refs, track);
     let best = best_iteration(records, fields.score.as_ref());
     let kept = kept(&refs, track.keep, best);
-    let input: String = refs
+    let unwritten = |name: &Name| matches!(name, Name::Iteration(n) if track.unwritten.contains(n));
+    // Unwritten iterations are written when kept; only written refs are deleted.
+    let written = super::unwritten_refs(&fields.loop_id, track)
+        .into_iter()
+        .zip(&track.unwritten)
+        .filter(|(_, n)| kept.contains(&Name::Iteration(**n)))
+        .map(|((refname, commit), _)| format!("update {refname} {commit}\n"));
+    let deleted = refs
         .iter()
-        .filter(|r| !kept.contains(&r.name))
-        .map(|r| format!("delete {}\n", super::refname(&r.loop_id, r.name)))
-        .collect();
+        .filter(|r| !kept.contains(&r.name) && !unwritten(&r.name))
+        .map(|r| format!("delete {}\n", super::refname(&r.loop_id, r.name)));
+    let input: String = written.chain(deleted).collect();
     if input.is_empty() {
         return Ok(());
     }

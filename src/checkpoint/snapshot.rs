@@ -3,12 +3,21 @@
 //!
 //! `git add -A` into the private index → `git write-tree` → `git commit-tree -p HEAD` → `git update-ref`.
 //!
+//! At a stop the in-process progress probe has just listed the paths that differ from the user's index
+//! ([`Dirty`]), so the stop's checkpoint skips the scan: the private index becomes a copy of the user's index,
+//! `git update-index --add --remove --replace` re-stages exactly those paths, and the tree is the one `git add
+//! -A` would have written (files the probe found clean are, by git's own stat check or by content, what the
+//! index holds). Any failure on that path falls back to `git add -A`.
+//!
 //! The private index starts as a copy of the user's index, so its stat cache is warm from the first checkpoint on:
 //! `git add -A` re-reads only files whose size or time changed, as `git status` does. It lives at
 //! `.claude/loopgate/checkpoint-index` and is only used under the project lock. Any trouble with it (a stale
 //! lock, a format git cannot read) is answered by starting a fresh one, at the cost of hashing every file once.
 
+use std::path::Path;
+
 use super::git::{Git, GitError, PATHSPEC};
+use crate::progress::Dirty;
 
 /// Commits the working tree and points `refname` at it; returns the commit id.
 pub fn take(git: &Git, refname: &str, message: &str) -> Result<String, GitError> {
@@ -30,6 +39,53 @@ pub fn write_tree(git: &Git) -> Result<String, GitError> {
     git.text(&["write-tree"])
 }
 
+/// The working tree as a tree object, re-staging only `dirty`'s paths on a copy of the user's index; `git add
+/// -A` ([`write_tree`]) when that fails.
+pub fn write_tree_from(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
+    staged_tree(git, dirty).or_else(|_| write_tree(git))
+}
+
+/// The fast path of [`write_tree_from`], without its fallback: a copy of the user's index, `dirty`'s paths
+/// re-staged, `git write-tree`.
+pub fn staged_tree(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
+    let index = git.index();
+    let _ = std::fs::remove_file(index.with_file_name("checkpoint-index.lock"));
+    if let Some(dir) = index.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    // No index yet (nothing was ever added): an empty private index.
+    let copied = if dirty.index.exists() {
+        copy_index(&dirty.index, index)
+    } else {
+        std::fs::remove_file(index).or_else(|err| match err.kind() {
+            std::io::ErrorKind::NotFound => Ok(()),
+            _ => Err(err),
+        })
+    };
+    copied.map_err(|err| GitError {
+        command: "update-index".to_string(),
+        detail: format!(
+            "cannot copy `{}` to `{}`: {err}",
+            dirty.index.display(),
+            index.display()
+        ),
+    })?;
+    // Relative to the project root, where git runs.
+    let input: Vec<u8> = dirty
+        .paths
+        .iter()
+        .filter_map(|path| path.strip_prefix(dirty.prefix.as_slice()))
+        .flat_map(|path| path.iter().copied().chain([0]))
+        .collect();
+    if !input.is_empty() {
+        git.run_with_input(
+            &["update-index", "--add", "--remove", "--replace", "-z", "--stdin"],
+            input,
+        )?;
+    }
+    git.text(&["write-tree"])
+}
+
 /// A commit of `tree` whose parent is `HEAD` (none in a repository without commits yet).
 pub fn commit(git: &Git, tree: &str, message: &str) -> Result<String, GitError> {
     git.text(&["commit-tree", "--no-gpg-sign", "-p", "HEAD", "-m", message, tree])
@@ -39,6 +95,16 @@ pub fn commit(git: &Git, tree: &str, message: &str) -> Result<String, GitError> 
 /// Points `refname` at `commit`.
 pub fn set_ref(git: &Git, refname: &str, commit: &str) -> Result<(), GitError> {
     git.run(&["update-ref", refname, commit]).map(drop)
+}
+
+/// Points each `(refname, commit)` at its commit, in one `git update-ref --stdin`.
+pub fn set_refs(git: &Git, refs: &[(String, String)]) -> Result<(), GitError> {
+    let input: String = refs
+        .iter()
+        .map(|(refname, commit)| format!("update {refname} {commit}\n"))
+        .collect();
+    git.run_with_input(&["update-ref", "--stdin"], input.into_bytes())
+        .map(drop)
 }
 
 /// Makes sure the private index exists, seeded from the user's index (for its stat cache), without a lock left
@@ -56,5 +122,14 @@ fn prepare_index(git: &Git) {
         return;
     };
     let path = git.root().join(String::from_utf8_lossy(&path).trim());
-    let _ = std::fs::copy(path, index);
+    let _ = copy_index(&path, index);
+}
+
+/// Copies the user's index to `to` with its modification time: git trusts an entry's stat data only when the
+/// entry is older than the index file ("racy git"), so a copy dated now would vouch for a file changed in the
+/// same instant the user's index was written.
+pub(super) fn copy_index(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::copy(from, to)?;
+    let modified = std::fs::metadata(from)?.modified()?;
+    std::fs::File::options().write(true).open(to)?.set_modified(modified)
 }

@@ -7,12 +7,19 @@ use super::*;
 use crate::history::{Record, Status};
 
 fn git(root: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+    git_with_index(root, None, args)
+}
+
+/// Runs git in `root` (with `index` as its index file, when given); its stdout.
+fn git_with_index(root: &Path, index: Option<&Path>, args: &[&str]) -> String {
+    let mut cmd = Command::new("git");
+    cmd.args(["-c", "user.name=t", "-c", "user.email=t@t"])
         .args(args)
-        .current_dir(root)
-        .output()
-        .expect("git");
+        .current_dir(root);
+    if let Some(index) = index {
+        cmd.env("GIT_INDEX_FILE", index);
+    }
+    let out = cmd.output().expect("git");
     assert!(
         out.status.success(),
         "git {args:?}: {}",
@@ -90,7 +97,7 @@ fn checkpoints_hold_tracked_and_untracked_files_and_never_touch_the_user_s_git_s
     write(root, "new/untracked.txt", "fresh\n");
     write(root, ".claude/pua-loop-history.jsonl", "{}\n");
     f.iteration = 1;
-    let commit = at_stop(&p, &mut f).expect("on").expect("taken");
+    let commit = at_stop(&p, &mut f, None).expect("on").expect("taken");
     let files = files_of(root, &commit);
     assert!(files.contains(&"new/untracked.txt".to_string()), "{files:?}");
     assert!(files.contains(&"a.txt".to_string()), "{files:?}");
@@ -118,24 +125,93 @@ fn checkpoints_hold_tracked_and_untracked_files_and_never_touch_the_user_s_git_s
     );
 }
 
+/// A probe that says the tree's fingerprint is `fingerprint`, without listing dirty paths.
+fn probe_saying(fingerprint: &str) -> Option<Probe> {
+    Some(Probe {
+        fingerprint: fingerprint.into(),
+        method: progress::Method::Git,
+        dirty: None,
+    })
+}
+
 #[test]
-fn an_unchanged_fingerprint_reuses_the_last_checkpoint() {
+fn an_unchanged_fingerprint_reuses_the_last_checkpoint_without_a_process() {
     let dir = repo();
     let p = project(dir.path());
     let mut f = fields("lg-b");
     f.tree_fingerprint = Some("same".into());
     start(&p, &mut f, Some(Keep::Best));
-    f.iteration = 1;
-    let first = at_stop(&p, &mut f).expect("on").expect("taken");
+    let start_commit = f
+        .checkpoints
+        .as_ref()
+        .and_then(|t| t.last.clone())
+        .expect("taken")
+        .commit;
     // The tree did change, but the fingerprint says not: the checkpoint is reused, not retaken.
     write(dir.path(), "a.txt", "changed\n");
-    f.iteration = 2;
-    assert_eq!(at_stop(&p, &mut f).expect("on").expect("taken"), first);
-    f.tree_fingerprint = Some("other".into());
+    for iteration in [1, 2] {
+        f.iteration = iteration;
+        let reused = at_stop(&p, &mut f, probe_saying("same")).expect("on").expect("taken");
+        assert_eq!(reused, start_commit);
+    }
+    assert_eq!(f.checkpoints.as_ref().expect("on").unwritten, [1, 2]);
+    let names: Vec<Name> = refs_of(&p, "lg-b").iter().map(|r| r.name).collect();
+    assert_eq!(names, [Name::Iteration(0)], "no ref written (no git process ran)");
+    let mut listed = refs_of(&p, "lg-b");
+    list::add_unwritten(&mut listed, f.checkpoints.as_ref().expect("on"));
+    let listed: Vec<(Name, &str)> = listed.iter().map(|r| (r.name, r.commit.as_str())).collect();
+    let it = Name::Iteration;
+    assert_eq!(
+        listed,
+        [
+            (it(0), &*start_commit),
+            (it(1), &*start_commit),
+            (it(2), &*start_commit)
+        ]
+    );
+
     f.iteration = 3;
-    assert_ne!(at_stop(&p, &mut f).expect("on").expect("taken"), first);
-    let changes: Vec<(Name, String)> = refs_of(&p, "lg-b").into_iter().map(|r| (r.name, r.commit)).collect();
-    assert_eq!(changes[1].1, changes[2].1);
+    let changed = at_stop(&p, &mut f, probe_saying("other")).expect("on").expect("taken");
+    assert_ne!(changed, start_commit);
+    assert!(f.checkpoints.as_ref().expect("on").unwritten.is_empty());
+    let written: Vec<(Name, String)> = refs_of(&p, "lg-b").into_iter().map(|r| (r.name, r.commit)).collect();
+    let expected = [
+        (it(0), &start_commit),
+        (it(1), &start_commit),
+        (it(2), &start_commit),
+        (it(3), &changed),
+    ];
+    assert_eq!(
+        written,
+        expected.map(|(n, c)| (n, c.clone())),
+        "written with the changed stop's ref"
+    );
+}
+
+#[test]
+fn unwritten_iterations_are_written_at_the_end_when_kept() {
+    for (keep, expected) in [
+        (Keep::Best, vec![0, 2]),
+        (Keep::All, vec![0, 1, 2]),
+        (Keep::None, vec![]),
+    ] {
+        let dir = repo();
+        let p = project(dir.path());
+        let mut f = fields("lg-k");
+        f.tree_fingerprint = Some("same".into());
+        start(&p, &mut f, Some(keep));
+        for iteration in [1, 2] {
+            f.iteration = iteration;
+            at_stop(&p, &mut f, probe_saying("same")).expect("on").expect("taken");
+        }
+        prune::at_end(&p, &f, &[]).expect("pruned");
+        let names: Vec<Name> = refs_of(&p, "lg-k").iter().map(|r| r.name).collect();
+        assert_eq!(
+            names,
+            expected.into_iter().map(Name::Iteration).collect::<Vec<_>>(),
+            "{keep:?}"
+        );
+    }
 }
 
 #[test]
@@ -148,7 +224,7 @@ fn rollback_restores_files_removes_new_ones_keeps_ignored_ones_and_can_be_undone
     write(root, "a.txt", "iteration one\n");
     write(root, "notes/one.txt", "1\n");
     f.iteration = 1;
-    at_stop(&p, &mut f);
+    at_stop(&p, &mut f, None);
     write(root, "a.txt", "iteration two\n");
     std::fs::remove_file(root.join("notes/one.txt")).expect("rm");
     write(root, "deep/new/two.txt", "2\n");
@@ -186,7 +262,7 @@ fn changes_are_counted_between_trees_in_one_process() {
     write(root, "a.txt", "staged\nmore\nlines\n");
     write(root, "c.txt", "c\n");
     f.iteration = 1;
-    at_stop(&p, &mut f);
+    at_stop(&p, &mut f, None);
     let refs = refs_of(&p, "lg-d");
     let (t0, t1) = (refs[0].tree.as_str(), refs[1].tree.as_str());
     let changes = list::changes(&Git::new(&p), &[(t0, t1), (t1, t1), (t1, t0)]).expect("changes");
@@ -232,7 +308,11 @@ fn a_repository_without_commits_and_a_plain_directory() {
     let plain = tempfile::tempdir().expect("tempdir");
     let mut f = fields("lg-g");
     assert_eq!(start(&project(plain.path()), &mut f, Some(Keep::Best)), Setup::NotGit);
-    assert_eq!(at_stop(&project(plain.path()), &mut f), None, "off: nothing at a stop");
+    assert_eq!(
+        at_stop(&project(plain.path()), &mut f, None),
+        None,
+        "off: nothing at a stop"
+    );
     assert_eq!(start(&p, &mut f, None), Setup::Off);
 }
 
@@ -246,7 +326,7 @@ fn a_stale_or_unreadable_private_index_is_replaced() {
     std::fs::write(git_.index(), b"garbage").expect("corrupt the private index");
     std::fs::write(git_.index().with_file_name("checkpoint-index.lock"), b"").expect("stale lock");
     f.iteration = 1;
-    let commit = at_stop(&p, &mut f).expect("on").expect("taken despite both");
+    let commit = at_stop(&p, &mut f, None).expect("on").expect("taken despite both");
     assert!(files_of(dir.path(), &commit).contains(&"a.txt".to_string()));
 }
 
@@ -319,4 +399,121 @@ fn the_best_iteration_is_the_latest_pass_else_the_best_score() {
         Some(5),
         "a self-check is not a stop's verdict"
     );
+}
+
+/// The tree `git add -A` writes for the project at `root`, on a fresh copy of the user's index in the
+/// repository at `repo` (the slow path's result).
+fn add_all_tree(repo: &Path, root: &Path) -> String {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let index = scratch.path().join("index");
+    snapshot::copy_index(&repo.join(".git/index"), &index).expect("the user's index");
+    git_with_index(root, Some(&index), &["add", "-A", "--", ".", ":(exclude).claude"]);
+    git_with_index(root, Some(&index), &["write-tree"]).trim().to_string()
+}
+
+/// A small deterministic generator (xorshift), so a failure replays.
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self, sides: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % sides as u64) as usize
+    }
+}
+
+/// One random edit of the kind an agent makes, in `root`, among the `files` it knows of.
+fn random_edit(root: &Path, dice: &mut Dice, files: &mut Vec<String>, step: usize) {
+    let pick = |dice: &mut Dice, files: &[String]| files[dice.roll(files.len())].clone();
+    match dice.roll(10) {
+        0 | 1 if !files.is_empty() => write(root, &pick(dice, files), &format!("edit {step}\n")),
+        2 => {
+            let path = format!("d{}/n{step}.txt", dice.roll(3));
+            write(root, &path, "new\n");
+            files.push(path);
+        }
+        3 if !files.is_empty() => {
+            let path = pick(dice, files);
+            let _ = std::fs::remove_file(root.join(&path));
+            files.retain(|f| *f != path);
+        }
+        4 if !files.is_empty() => {
+            let from = pick(dice, files);
+            let to = format!("moved/r{step}.txt");
+            write(root, &to, "");
+            std::fs::rename(root.join(&from), root.join(&to)).expect("rename");
+            files.retain(|f| *f != from);
+            files.push(to);
+        }
+        5 => {
+            for i in 0..3 {
+                let path = format!("fresh{step}/deep/f{i}.rs");
+                write(root, &path, "fn main() {}\n");
+                files.push(path);
+            }
+        }
+        6 => write(root, &format!("d0/trace{step}.log"), "ignored\n"),
+        // Back to the committed content: the same bytes under a new modification time.
+        7 => write(root, "a.txt", "one\n"),
+        8 if !files.is_empty() => {
+            let path = pick(dice, files);
+            if root.join(&path).exists() {
+                git(root, &["add", "--", &path]);
+            }
+        }
+        _ => {
+            use std::os::unix::fs::PermissionsExt;
+            if let Some(path) = files.iter().find(|f| root.join(f).exists()) {
+                let mode = if dice.roll(2) == 0 { 0o755 } else { 0o644 };
+                std::fs::set_permissions(root.join(path), std::fs::Permissions::from_mode(mode)).expect("chmod");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_dirty_paths_tree_equals_what_git_add_all_writes_over_random_edits() {
+    for seed in [1_u64, 7, 2026] {
+        let dir = repo();
+        let root = dir.path();
+        let p = project(root);
+        let git_ = Git::new(&p);
+        let mut files: Vec<String> = ["a.txt", "b.txt"].map(String::from).to_vec();
+        let mut dice = Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        for step in 0..30 {
+            for _ in 0..=dice.roll(3) {
+                random_edit(root, &mut dice, &mut files, step);
+            }
+            let probe = progress::probe(root);
+            let dirty = probe.dirty.expect("the in-process probe lists dirty paths");
+            let fast = snapshot::staged_tree(&git_, &dirty).expect("tree");
+            let slow = add_all_tree(root, root);
+            if fast != slow {
+                let diff = git(root, &["diff-tree", "-r", &fast, &slow]);
+                panic!(
+                    "seed {seed}, step {step}: dirty {:?}; fast {fast} vs add -A {slow}:\n{diff}",
+                    dirty.paths
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_dirty_paths_tree_of_a_project_in_a_subdirectory_is_add_all_s() {
+    let dir = repo();
+    let root = dir.path();
+    write(root, "sub/in.txt", "in\n");
+    write(root, "sub/gone.txt", "gone\n");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "sub"]);
+    write(root, "sub/in.txt", "changed\n");
+    write(root, "sub/new/x.txt", "x\n");
+    std::fs::remove_file(root.join("sub/gone.txt")).expect("rm");
+    write(root, "outside.txt", "not the project's\n");
+    let p = project(&root.join("sub"));
+    let dirty = progress::probe(&p.root).dirty.expect("in process");
+    let fast = snapshot::staged_tree(&Git::new(&p), &dirty).expect("tree");
+    assert_eq!(fast, add_all_tree(root, &p.root));
 }

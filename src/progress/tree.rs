@@ -24,10 +24,10 @@ use std::path::Path;
 use sha1::Digest as _;
 use sha2::Sha256;
 
-use super::Changes;
 use super::index::{self, Entry};
 use super::repo::Repo;
 use super::untracked::untracked;
+use super::{Changes, Dirty};
 
 /// Files up to this size are hashed when their stat data cannot vouch for them; bigger ones count by stat.
 const HASH_LIMIT: u64 = 4 * 1024 * 1024;
@@ -83,9 +83,9 @@ impl Stat {
     }
 }
 
-/// Fingerprints the project in `repo`; `None` when the index cannot be read by [`index::parse`] (the caller
-/// then asks `git status`).
-pub fn fingerprint(repo: &Repo) -> Option<(String, Changes)> {
+/// Fingerprints the project in `repo`, with the paths found dirty; `None` when the index cannot be read by
+/// [`index::parse`] (the caller then asks `git status`).
+pub fn fingerprint(repo: &Repo) -> Option<(String, Changes, Dirty)> {
     let index_path = repo.git_dir.join("index");
     let (entries, index_mtime) = match fs::read(&index_path) {
         Ok(data) => {
@@ -114,7 +114,17 @@ pub fn fingerprint(repo: &Repo) -> Option<(String, Changes)> {
     hasher.update(b"loopgate-git-1\0");
     hasher.update(repo.head()?.as_bytes());
     let mut changes = Changes::default();
+    let mut dirty = Dirty {
+        index: index_path.clone(),
+        prefix: repo.prefix.clone(),
+        paths: Vec::new(),
+    };
     for (entry, state) in entries.iter().zip(&states) {
+        let gitlink = entry.mode & MODE_TYPE == MODE_GITLINK;
+        if gitlink || *state != Worktree::Clean {
+            // A submodule's checked-out commit is not read here: `git update-index` reads it.
+            dirty.paths.push(entry.path.clone());
+        }
         hasher.update([0, entry.stage]);
         hasher.update(&entry.path);
         hasher.update(entry.mode.to_le_bytes());
@@ -144,8 +154,11 @@ pub fn fingerprint(repo: &Repo) -> Option<(String, Changes)> {
             stat.hash_into(&mut hasher);
         }
         changes.added += 1;
+        dirty.paths.push(path);
     }
-    Some((crate::fsutil::hex(&hasher.finalize())[..16].to_string(), changes))
+    dirty.paths.dedup();
+    let fingerprint = crate::fsutil::hex(&hasher.finalize())[..16].to_string();
+    Some((fingerprint, changes, dirty))
 }
 
 /// Checks every entry against the work tree, on several threads when there are many.

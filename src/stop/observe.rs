@@ -32,16 +32,18 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
     let root = active.project.clone();
     let f = &mut active.seal.fields;
     let mut observed = Observed::default();
+    let mut probe = None;
     if f.stall_limit > 0 {
-        let (probe, diff_stat) = progress::observe(&root.root, f.tree_fingerprint.as_deref());
-        let changed = f.tree_fingerprint.as_deref() != Some(probe.fingerprint.as_str());
+        let (taken, diff_stat) = progress::observe(&root.root, f.tree_fingerprint.as_deref());
+        let changed = f.tree_fingerprint.as_deref() != Some(taken.fingerprint.as_str());
         f.unchanged_streak = if changed { 0 } else { f.unchanged_streak + 1 };
-        f.tree_fingerprint = Some(probe.fingerprint);
+        f.tree_fingerprint = Some(taken.fingerprint.clone());
         observed.diff_stat = diff_stat;
         observed.tree_changed = Some(changed);
+        probe = Some(taken);
     }
-    // After the fingerprint: an unchanged tree reuses the last checkpoint.
-    observed.checkpoint = checkpoint::at_stop(&root, f);
+    // With the same probe: an unchanged tree reuses the last checkpoint, a changed one re-stages its dirty paths.
+    observed.checkpoint = checkpoint::at_stop(&root, f, probe);
     if f.max_tokens.is_some()
         && let Some(path) = transcript
     {

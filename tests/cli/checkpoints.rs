@@ -58,6 +58,16 @@ fn a_loop_checkpoints_every_stop_lists_them_and_prunes_them_at_the_end() {
     p.write("notes.txt", "one\ntwo\n");
     p.stop("S", "wrote notes").blocked();
     p.stop("S", "thinking").blocked();
+    // Nothing changed: no git process ran, so no ref yet; the listing reads iteration 2 from the loop's state.
+    assert_eq!(refs(&p), ["0", "1"]);
+    let unwritten = checkpoints_json(&p);
+    let names: Vec<&str> = unwritten["checkpoints"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    assert_eq!(names, ["0", "1", "2"], "{unwritten}");
     p.write("a.txt", "still broken\n");
     p.stop("S", PROMISE).blocked();
     let report = checkpoints_json(&p);
@@ -66,6 +76,7 @@ fn a_loop_checkpoints_every_stop_lists_them_and_prunes_them_at_the_end() {
     let rows = report["checkpoints"].as_array().expect("rows");
     let names: Vec<&str> = rows.iter().filter_map(|r| r["name"].as_str()).collect();
     assert_eq!(names, ["0", "1", "2", "3"], "{report}");
+    assert_eq!(refs(&p), ["0", "1", "2", "3"], "2 written with 3's ref");
     assert_eq!(rows[0]["stop"], "start");
     assert_eq!(rows[1]["stop"], "continue");
     assert_eq!(rows[1]["changes"]["files"], 1, "notes.txt added: {report}");

@@ -51,7 +51,14 @@ pub fn select(project: Project, wanted: Option<&str>) -> Result<Selected, Error>
             })?,
     };
     let is_running = running.as_ref().is_some_and(|(id, _)| safe_name(id) == loop_id);
-    let refs = loops.remove(&loop_id).unwrap_or_default();
+    let mut refs = loops.remove(&loop_id).unwrap_or_default();
+    if let Some(track) = running
+        .as_ref()
+        .filter(|_| is_running)
+        .and_then(|(_, track)| track.as_ref())
+    {
+        list::add_unwritten(&mut refs, track);
+    }
     if refs.is_empty() {
         let why = if is_running {
             "it was started with `--no-checkpoints`, or before loopgate took checkpoints"
