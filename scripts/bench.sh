@@ -5,13 +5,20 @@
 #
 #   scripts/bench.sh            # everything, with 1 MiB, 200 MiB and 1 GiB transcripts (needs ~2 GiB in $TMPDIR)
 #   scripts/bench.sh --quick    # 1 MiB and 200 MiB only, fewer runs: a smoke test of the script itself
+#   scripts/bench.sh --no-divan # the whole-process timings only (the divan benches take minutes more)
 #
 # Needs: hyperfine and GNU time (Debian: `apt-get install hyperfine time`), python3, git, and for the baseline
 # hook bash, jq, perl, sed, grep, awk. Timing is noisy on a busy machine: check `uptime` first.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-quick=false
-[ "${1-}" = "--quick" ] && quick=true
+quick=false divan=true
+for arg in "$@"; do
+    case $arg in
+        --quick) quick=true ;;
+        --no-divan) divan=false ;;
+        *) echo "bench: unknown argument \`$arg\` (use --quick and/or --no-divan)" >&2; exit 2 ;;
+    esac
+done
 for tool in hyperfine python3 git bash jq perl awk /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "bench: \`$tool\` is needed (apt-get install hyperfine time python3 git jq perl)" >&2; exit 1; }
 done
@@ -280,8 +287,12 @@ hyperfine "${runs[@]}" --style basic \
 # ---------------------------------------------------------------------------------------------------------------
 # 5. In-process benches (divan): sealed-tree hashing, parsers, history reading
 # ---------------------------------------------------------------------------------------------------------------
-say "5/5 divan benches"
-(cd "$repo" && cargo bench --locked --bench core 2>/dev/null) > "$out/divan.txt"
+if $divan; then
+    say "5/5 divan benches"
+    (cd "$repo" && cargo bench --locked --bench core 2>/dev/null) > "$out/divan.txt"
+else
+    echo "(not run: --no-divan)" > "$out/divan.txt"
+fi
 
 # ---------------------------------------------------------------------------------------------------------------
 # Report
