@@ -22,6 +22,7 @@
 pub mod git;
 pub mod list;
 pub mod prune;
+mod ranges;
 pub mod restore;
 pub mod snapshot;
 
@@ -58,7 +59,7 @@ pub struct Track {
     pub last: Option<Taken>,
     /// Iterations after `last` whose tree did not change: their checkpoint is `last`'s commit, and their refs
     /// are not written yet (see the module's invariants).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "ranges")]
     pub unwritten: Vec<u64>,
 }
 
