@@ -1,8 +1,9 @@
 //! `loopgate resume`: adopts a paused or orphaned loop into the current Claude Code session.
 
+use crate::history::{Event, event::Resumed};
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{Record, Status};
+use crate::history::Record;
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 use crate::state::LoopStatus;
@@ -31,10 +32,11 @@ pub fn run(session_id: Option<String>) -> Result<u8, Error> {
         return Ok(exit_codes::OK);
     }
     let from = state.fields.adopt(&session);
-    let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
-        .with("from_session", from)
-        .with("session_id", session.as_str())
-        .with("source", "loopgate resume");
+    let record = Record::new(active.loop_id(), state.fields.iteration, Event::Resumed(Resumed {
+        from_session: from.to_string(),
+        session_id: session.clone(),
+        source: "loopgate resume".into(),
+    }));
     active.record(&record)?;
     active.save(&state)?;
     crate::say(format!(
