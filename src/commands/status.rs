@@ -72,7 +72,8 @@ struct Trajectory {
 
 fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Record>, sealed_files: usize) -> Value {
     let f = &state.fields;
-    let elapsed = chrono::DateTime::parse_from_rfc3339(&f.started_at)
+    let elapsed = f
+        .started()
         .map(|start| chrono::Utc::now().signed_duration_since(start).num_seconds().max(0))
         .ok();
     let last_verify = last_verify.map(verify_summary);

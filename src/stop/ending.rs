@@ -124,7 +124,7 @@ fn report_notice(project: &crate::project::Project, state: &State, status: Statu
 /// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop.
 fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
     let path = active.project.context_path();
-    let started = chrono::DateTime::parse_from_rfc3339(&state.fields.started_at).ok();
+    let started = state.fields.started().ok();
     let written_by_agent = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .ok()

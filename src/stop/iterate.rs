@@ -163,3 +163,30 @@ fn stalled(state: &State, observed: &Observed) -> Option<String> {
     }
     (f.same_failure_streak >= limit).then(|| messages::stall_reason(lang, Stall::SameFailure, f.same_failure_streak))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_duration(started_at: &str) -> State {
+        let mut state = crate::state::tests::sample("t");
+        state.fields.max_iterations = 0;
+        state.fields.max_duration = Some(60);
+        state.fields.started_at = started_at.to_string();
+        state
+    }
+
+    #[test]
+    fn an_unreadable_started_at_is_an_error_not_an_unlimited_loop() {
+        for bad in ["yesterday", "", "2026-13-40T00:00:00Z"] {
+            let problem = limit_reached(&with_duration(bad)).err().expect("an error");
+            assert!(problem.contains("`started_at`") && problem.contains("--max-duration"), "{problem}");
+        }
+        let hour_ago = crate::history::timestamp::format(&(chrono::Utc::now() - chrono::Duration::hours(1)));
+        let reached = limit_reached(&with_duration(&hour_ago)).expect("readable");
+        assert_eq!(reached.map(|(_, what)| what), Some("max_duration"));
+        let mut unlimited = with_duration("yesterday");
+        unlimited.fields.max_duration = None;
+        assert!(limit_reached(&unlimited).expect("no limit to measure").is_none());
+    }
+}
