@@ -163,10 +163,10 @@ mod tail;
 pub mod timestamp;
 pub mod verify;
 pub use event::Event;
-pub use status::Status;
-pub use verify::VerifyResult;
 pub use scan::{Glance, last_record, parse_loop, read_last, read_loop, read_span};
+pub use status::Status;
 pub use tail::{TAIL_EVENTS, Tail, glance_tail};
+pub use verify::VerifyResult;
 
 #[cfg(test)]
 mod tests {

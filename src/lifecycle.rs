@@ -108,7 +108,11 @@ impl ActiveLoop {
         }
         let found: Vec<String> = problem.into_iter().chain(self.check_marks()?).collect();
         for what in found {
-            let record = Record::new(self.loop_id(), sealed.fields.iteration, Event::TamperDetected(Tamper { what: what.clone() }));
+            let record = Record::new(
+                self.loop_id(),
+                sealed.fields.iteration,
+                Event::TamperDetected(Tamper { what: what.clone() }),
+            );
             self.record(&record)?;
             self.tamper.push(what);
         }

@@ -10,8 +10,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-
-
 use crate::history::{Event, Record, Status, VerifyResult};
 use crate::project::{Project, safe_name};
 use crate::state::State;

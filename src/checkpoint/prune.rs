@@ -2,7 +2,6 @@
 //! by default the start (`0`, the tree before the agent touched it), the last one and the one with the best verify
 //! result. Saves made by a rollback are always kept: they hold work that exists nowhere else.
 
-
 use super::git::{Git, GitError};
 use super::list::{self, Ref};
 use super::{Keep, Name};

@@ -286,7 +286,11 @@ fn pruning_keeps_the_start_the_last_the_best_and_every_save() {
 #[test]
 fn the_best_iteration_is_the_latest_pass_else_the_best_score() {
     let verdict = |i, status: &str, score: f64| {
-        crate::history::test_record_of("l", i, serde_json::json!({"status": status, "score": score, "duration_ms": 1}))
+        crate::history::test_record_of(
+            "l",
+            i,
+            serde_json::json!({"status": status, "score": score, "duration_ms": 1}),
+        )
     };
     let records = [
         verdict(1, "promise_rejected", 0.5),
@@ -312,7 +316,11 @@ fn the_best_iteration_is_the_latest_pass_else_the_best_score() {
     let passed = [
         records[0].clone(),
         crate::history::test_record_of("l", 3, serde_json::json!({"status": "self_check", "passed": true})),
-        crate::history::test_record_of("l", 5, serde_json::json!({"status": "promise_rejected", "passed": true})),
+        crate::history::test_record_of(
+            "l",
+            5,
+            serde_json::json!({"status": "promise_rejected", "passed": true}),
+        ),
         crate::history::test_record_of("l", 6, serde_json::json!({"status": "complete"})),
     ];
     assert_eq!(best_iteration(&passed, None), Some(6));

@@ -75,10 +75,13 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
             None => {}
         }
     }
-    let record =
-        Record::new(active.loop_id(), active.seal.fields.iteration, Event::Allowed(Allowed {
+    let record = Record::new(
+        active.loop_id(),
+        active.seal.fields.iteration,
+        Event::Allowed(Allowed {
             accepted: accepted.clone(),
-        }));
+        }),
+    );
     let state = active.state();
     active.save(&state)?;
     active.record(&record)?;

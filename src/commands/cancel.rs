@@ -4,10 +4,10 @@
 //! wait it proceeds without the lock. The Stop hook re-checks the seal after every verify, so it drops its result
 //! instead of resurrecting the loop.
 
-use crate::history::{Event, event::Reason};
 use crate::error::Error;
 use crate::exit_codes;
 use crate::history::Record;
+use crate::history::{Event, event::Reason};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 
@@ -31,7 +31,11 @@ pub fn run() -> Result<u8, Error> {
         }
         Lookup::Loop(active) => {
             let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.iteration);
-            let record = Record::new(&loop_id, iteration, Event::Cancelled(Reason::new("cancelled by the user")));
+            let record = Record::new(
+                &loop_id,
+                iteration,
+                Event::Cancelled(Reason::new("cancelled by the user")),
+            );
             active.end(&record)?;
             crate::say(format!(
                 "loopgate: cancelled loop `{loop_id}` at iteration {iteration}."

@@ -74,12 +74,7 @@ fn row(r: &Ref, change: Option<(&Ref, Change)>, records: &[Record]) -> Value {
     let (stop, verify, time, note) = match r.name {
         Name::Iteration(0) => {
             let init = records.iter().find(|rec| rec.status() == Status::Init);
-            (
-                Some("start".to_string()),
-                None,
-                init.map(|rec| rec.time()),
-                None,
-            )
+            (Some("start".to_string()), None, init.map(|rec| rec.time()), None)
         }
         Name::Iteration(n) => {
             let mine: Vec<&Record> = records.iter().filter(|rec| rec.iteration == n).collect();

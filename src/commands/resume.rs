@@ -1,9 +1,9 @@
 //! `loopgate resume`: adopts a paused or orphaned loop into the current Claude Code session.
 
-use crate::history::{Event, event::Resumed};
 use crate::error::Error;
 use crate::exit_codes;
 use crate::history::Record;
+use crate::history::{Event, event::Resumed};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 use crate::state::LoopStatus;
@@ -32,11 +32,15 @@ pub fn run(session_id: Option<String>) -> Result<u8, Error> {
         return Ok(exit_codes::OK);
     }
     let from = state.fields.adopt(&session);
-    let record = Record::new(active.loop_id(), state.fields.iteration, Event::Resumed(Resumed {
-        from_session: from.to_string(),
-        session_id: session.clone(),
-        source: "loopgate resume".into(),
-    }));
+    let record = Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Resumed(Resumed {
+            from_session: from.to_string(),
+            session_id: session.clone(),
+            source: "loopgate resume".into(),
+        }),
+    );
     active.record(&record)?;
     active.save(&state)?;
     crate::say(format!(

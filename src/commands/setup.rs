@@ -4,7 +4,10 @@
 //! With `--args-stdin` the raw /pua-loop text is read from stdin and split by `args::split` (no shell ever sees
 //! it); flags given on the command line (the slash command passes `--session-id`) fill in what the text lacks.
 
-use crate::history::{Event, event::{Init, Reason}};
+use crate::history::{
+    Event,
+    event::{Init, Reason},
+};
 use std::io::Read;
 
 use clap::Parser;
@@ -355,7 +358,11 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
                     run_alive: run_pid.is_some_and(crate::process::alive),
                 });
             }
-            let record = Record::new(active.loop_id(), fields.iteration, Event::Cancelled(Reason::new("replaced by a new loop")));
+            let record = Record::new(
+                active.loop_id(),
+                fields.iteration,
+                Event::Cancelled(Reason::new("replaced by a new loop")),
+            );
             active.end(&record)
         }
     }

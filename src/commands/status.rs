@@ -129,7 +129,10 @@ fn verify_summary(record: &Record) -> Value {
         map.insert("describe".into(), Value::from(verify.describe()));
         // `exit` was this object's name for `verify_exit` before the history was typed; kept for `jq` users.
         map.insert("exit".into(), json!(verify.exit));
-        map.insert("passed".into(), Value::from(verify.passed || record.status() == Status::Complete));
+        map.insert(
+            "passed".into(),
+            Value::from(verify.passed || record.status() == Status::Complete),
+        );
     }
     value
 }

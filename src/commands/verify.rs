@@ -2,10 +2,10 @@
 //! sealed files first, then the sealed command — prints the result and records `self_check`. It never completes
 //! the loop: only a promise at a stop does.
 
-use crate::history::{Event, VerifyResult};
 use crate::error::Error;
 use crate::exit_codes;
 use crate::history::Record;
+use crate::history::{Event, VerifyResult};
 use crate::lifecycle::{Lookup, lookup};
 use crate::oracle::{self, Caller, Verdict};
 use crate::project::Project;

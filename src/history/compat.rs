@@ -25,7 +25,11 @@ fn every_line_of_the_old_format_reads_into_a_typed_event() {
     assert_eq!(read.records.len(), lines().len());
     let statuses: std::collections::BTreeSet<&str> = read.records.iter().map(|r| r.status().as_str()).collect();
     for status in ALL {
-        assert!(statuses.contains(status.as_str()), "the fixture has no `{}`", status.as_str());
+        assert!(
+            statuses.contains(status.as_str()),
+            "the fixture has no `{}`",
+            status.as_str()
+        );
     }
 }
 
@@ -46,7 +50,8 @@ fn old_lines_write_back_with_the_same_keys_and_values() {
             }
         }
         for (key, value) in &new {
-            let default = matches!(value, Value::Bool(false)) || value == 0 || value == "" || value == &Value::Array(vec![]);
+            let default =
+                matches!(value, Value::Bool(false)) || value == 0 || value == "" || value == &Value::Array(vec![]);
             assert!(
                 old.contains_key(key) || ADDED.contains(&key.as_str()) || default,
                 "new key `{key}` for {text}"
@@ -62,13 +67,20 @@ fn verify_results_of_the_old_format_keep_their_meaning() {
     assert!(verifies.iter().any(|v| v.sealed_changes.is_some()));
     assert!(verifies.iter().any(|v| v.timed_out));
     assert!(verifies.iter().any(|v| v.passed && v.exit == Some(0)));
-    assert!(verifies.iter().any(|v| v.ratchet.as_ref().is_some_and(|r| !r.is_empty())));
+    assert!(
+        verifies
+            .iter()
+            .any(|v| v.ratchet.as_ref().is_some_and(|r| !r.is_empty()))
+    );
     let promise_only = read
         .records
         .iter()
         .filter(|r| r.status() == Status::Complete)
         .any(|r| r.event.verify().is_none());
-    assert!(promise_only, "a loop completed by the promise alone has no verify result");
+    assert!(
+        promise_only,
+        "a loop completed by the promise alone has no verify result"
+    );
 }
 
 const ALL: [Status; 21] = [
@@ -231,7 +243,10 @@ fn the_report_renders_every_old_loop() {
         let rows = super::of_loop(&read.records, id)
             .filter(|r| r.status() != Status::Init)
             .count();
-        let shown = text.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| iteration")).count();
+        let shown = text
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| iteration"))
+            .count();
         assert_eq!(shown, rows.min(40), "loop `{id}`:\n{text}");
     }
     let mut state = crate::state::tests::sample("t");

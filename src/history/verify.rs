@@ -64,7 +64,13 @@ pub struct VerifyResult {
 }
 
 /// Keys whose presence means a record carries a verify result.
-const MARKERS: [&str; 5] = ["verify_exit", "verify_signal", "duration_ms", "sealed_changes", "passed"];
+const MARKERS: [&str; 5] = [
+    "verify_exit",
+    "verify_signal",
+    "duration_ms",
+    "sealed_changes",
+    "passed",
+];
 
 impl VerifyResult {
     /// The refusal recorded when sealed inputs changed: no run, the changed inputs, and their fingerprint.
@@ -106,7 +112,10 @@ impl VerifyResult {
 
     /// The summary's headline, if it has one.
     pub fn headline(&self) -> Option<&str> {
-        self.summary.as_deref().and_then(|s| s.lines().next()).filter(|s| !s.is_empty())
+        self.summary
+            .as_deref()
+            .and_then(|s| s.lines().next())
+            .filter(|s| !s.is_empty())
     }
 
     /// The whole description, the one used everywhere: [`VerifyResult::brief`], then the summary's headline:
@@ -131,7 +140,10 @@ impl VerifyResult {
             format!("{verdict} (no verify command)")
         } else {
             let mut how = self.how();
-            for extra in [self.duration(), self.score.map_or(String::new(), |s| format!("score {s}"))] {
+            for extra in [
+                self.duration(),
+                self.score.map_or(String::new(), |s| format!("score {s}")),
+            ] {
                 if !extra.is_empty() {
                     how.push_str(", ");
                     how.push_str(&extra);
@@ -187,25 +199,47 @@ mod tests {
 
     #[test]
     fn describe_names_the_outcome_time_and_headline() {
-        assert_eq!(run(false, Some(101)).describe(), "fail (exit 101, 3.1s) — 2 failed: a, b");
+        assert_eq!(
+            run(false, Some(101)).describe(),
+            "fail (exit 101, 3.1s) — 2 failed: a, b"
+        );
         assert_eq!(run(false, Some(101)).outcome(), "exit 101");
         assert_eq!(run(true, Some(0)).outcome(), "pass");
-        let timed_out = VerifyResult { timed_out: true, ..run(false, None) };
+        let timed_out = VerifyResult {
+            timed_out: true,
+            ..run(false, None)
+        };
         assert_eq!(timed_out.outcome(), "timed out");
-        let signal = VerifyResult { signal: Some(9), ..run(false, None) };
+        let signal = VerifyResult {
+            signal: Some(9),
+            ..run(false, None)
+        };
         assert_eq!(signal.outcome(), "signal 9");
         let sealed = VerifyResult::sealed(vec!["tests/a.rs (changed)".into()]);
         assert_eq!(sealed.describe(), "rejected: 1 sealed file(s) changed");
-        let honor = VerifyResult { passed: true, ..VerifyResult::default() };
+        let honor = VerifyResult {
+            passed: true,
+            ..VerifyResult::default()
+        };
         assert_eq!(honor.describe(), "pass (no verify command)");
     }
 
     #[test]
     fn glyph_follows_the_outcome_and_carries_the_score() {
         assert_eq!(run(true, Some(0)).glyph(), "✓");
-        let scored = VerifyResult { score: Some(0.81), ..run(false, Some(1)) };
+        let scored = VerifyResult {
+            score: Some(0.81),
+            ..run(false, Some(1))
+        };
         assert_eq!(scored.glyph(), "✗(0.81)");
         assert_eq!(VerifyResult::sealed(vec!["x".into()]).glyph(), "⊘");
-        assert_eq!(VerifyResult { timed_out: true, ..run(false, None) }.glyph(), "⏱");
+        assert_eq!(
+            VerifyResult {
+                timed_out: true,
+                ..run(false, None)
+            }
+            .glyph(),
+            "⏱"
+        );
     }
 }

@@ -5,9 +5,9 @@
 //! re-injected after compaction or a resume, with the iteration and the last failure, because the summary that
 //! replaces the conversation may have dropped them. Another session's running loop is left alone.
 
-use crate::history::{Event, event::Resumed};
 use crate::error::Error;
 use crate::history::{self, Record, Status};
+use crate::history::{Event, event::Resumed};
 use crate::hook::{HookInput, HookOutput};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages::{self, Handover, HandoverLabel, user};
@@ -42,11 +42,15 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
     if adopt {
         let pause_reason = state.fields.pause_reason.clone();
         let from = state.fields.adopt(session);
-        let record = Record::new(active.loop_id(), state.fields.iteration, Event::Resumed(Resumed {
-            from_session: from.to_string(),
-            session_id: session.to_string(),
-            source: input.source.as_deref().unwrap_or("startup").to_string(),
-        }));
+        let record = Record::new(
+            active.loop_id(),
+            state.fields.iteration,
+            Event::Resumed(Resumed {
+                from_session: from.to_string(),
+                session_id: session.to_string(),
+                source: input.source.as_deref().unwrap_or("startup").to_string(),
+            }),
+        );
         active.record(&record)?;
         active.save(&state)?;
         let context = context(&active, &state, Handover::Adopted, pause_reason.as_deref());

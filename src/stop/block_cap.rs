@@ -27,7 +27,10 @@
 //! Invariant: the count only ever errs high (a tool call loopgate did not see leaves it high), so loopgate
 //! lets the agent stop early rather than late; a count that errs low shows up afterwards as `turn_ended`.
 
-use crate::history::{Event, event::{BlockCap, TurnEnded}};
+use crate::history::{
+    Event,
+    event::{BlockCap, TurnEnded},
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;

@@ -38,7 +38,11 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
 pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<HookOutput>, Error> {
     let state = active.state();
     let lang = state.fields.lang;
-    let record = Record::new(active.loop_id(), state.fields.iteration, Event::Aborted(Reason::new(reason)));
+    let record = Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Aborted(Reason::new(reason)),
+    );
     unsuccessful(active, &state, record, user::aborted(lang, reason))
 }
 
@@ -64,8 +68,11 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
     let lang = state.fields.lang;
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(format!("stalled: {why}"));
-    active
-        .record_unsaved(&Record::new(active.loop_id(), state.fields.iteration, Event::Stalled(Reason::new(why))))?;
+    active.record_unsaved(&Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Stalled(Reason::new(why)),
+    ))?;
     active.save(&state)?;
     let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
         .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
@@ -98,8 +105,11 @@ pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutpu
     let mut state = active.state();
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(need.to_string());
-    active
-        .record_unsaved(&Record::new(active.loop_id(), state.fields.iteration, Event::Paused(Reason::new(need))))?;
+    active.record_unsaved(&Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Paused(Reason::new(need)),
+    ))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
     Ok(Some(HookOutput::allow(user::paused(state.fields.lang, need))))

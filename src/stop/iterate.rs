@@ -180,7 +180,10 @@ mod tests {
     fn an_unreadable_started_at_is_an_error_not_an_unlimited_loop() {
         for bad in ["yesterday", "", "2026-13-40T00:00:00Z"] {
             let problem = limit_reached(&with_duration(bad)).err().expect("an error");
-            assert!(problem.contains("`started_at`") && problem.contains("--max-duration"), "{problem}");
+            assert!(
+                problem.contains("`started_at`") && problem.contains("--max-duration"),
+                "{problem}"
+            );
         }
         let hour_ago = crate::history::timestamp::format(&(chrono::Utc::now() - chrono::Duration::hours(1)));
         let reached = limit_reached(&with_duration(&hour_ago)).expect("readable");

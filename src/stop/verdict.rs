@@ -33,7 +33,11 @@ pub fn apply(
                 verify: VerifyResult::sealed(paths),
                 tree: Tree::default(),
             };
-            let record = Record::new(active.loop_id(), state.fields.iteration, history::Event::PromiseRejected(rejected));
+            let record = Record::new(
+                active.loop_id(),
+                state.fields.iteration,
+                history::Event::PromiseRejected(rejected),
+            );
             let step = Step {
                 event: Event::SealBroken,
                 failure: Failure::Sealed(&breach),

@@ -200,7 +200,15 @@ fn a_history_written_by_the_previous_release_is_shown() {
     for (old, new) in fixture.lines().zip(json.stdout.lines()) {
         let old: Value = serde_json::from_str(old).expect("fixture line");
         let new: Value = serde_json::from_str(new).expect("json line");
-        for key in ["loop_id", "iteration", "status", "timestamp", "verify_exit", "summary", "reason"] {
+        for key in [
+            "loop_id",
+            "iteration",
+            "status",
+            "timestamp",
+            "verify_exit",
+            "summary",
+            "reason",
+        ] {
             if !old[key].is_null() {
                 assert_eq!(old[key], new[key], "`{key}`");
             }
@@ -210,7 +218,11 @@ fn a_history_written_by_the_previous_release_is_shown() {
     let status = p.loopgate(["status", "--json"]).run();
     status.success();
     let report: Value = serde_json::from_str(&status.stdout).expect("status json");
-    let last = fixture.lines().last().and_then(|l| serde_json::from_str::<Value>(l).ok()).expect("last");
+    let last = fixture
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .expect("last");
     assert_eq!(report["last_loop"]["loop_id"], last["loop_id"]);
     p.loopgate(["status"]).run().success();
 }

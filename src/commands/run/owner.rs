@@ -1,7 +1,10 @@
 //! The loop as `loopgate run` owns it: found by this process's session id, changed only under the project lock
 //! and through `lifecycle` (so the seal's history mark stays right), and read back to learn how it ended.
 
-use crate::history::{Event, event::{AgentRun, Reason, Resumed}};
+use crate::history::{
+    Event,
+    event::{AgentRun, Reason, Resumed},
+};
 
 use crate::error::Error;
 use crate::history::{self, Record, Status};
@@ -153,11 +156,15 @@ impl Owner {
             pid: std::process::id(),
         });
         let pause_reason = state.fields.pause_reason.take();
-        let record = Record::new(active.loop_id(), state.fields.iteration, Event::Resumed(Resumed {
-            from_session: from.to_string(),
-            session_id: self.session.clone(),
-            source: "loopgate run --resume".into(),
-        }));
+        let record = Record::new(
+            active.loop_id(),
+            state.fields.iteration,
+            Event::Resumed(Resumed {
+                from_session: from.to_string(),
+                session_id: self.session.clone(),
+                source: "loopgate run --resume".into(),
+            }),
+        );
         active.record(&record)?;
         active.save(&state)?;
         Ok((state, pause_reason))

@@ -13,7 +13,11 @@ fn sample() -> Vec<u8> {
     };
     for i in 0..30u64 {
         let id = ["lg-a", "lg-ab", "lg-b"][usize::try_from(i % 3).expect("small")];
-        let record = test_record_of(id, i, json!({"status": "continue", "diff_stat": "mentions lg-a \u{1b}[31m"}));
+        let record = test_record_of(
+            id,
+            i,
+            json!({"status": "continue", "diff_stat": "mentions lg-a \u{1b}[31m"}),
+        );
         add(serde_json::to_string(&record).expect("json"));
     }
     add(r#"{"loop_id":"lg-\u0061","iteration":99,"status":"continue","timestamp":"2026-11-21T19:40:00Z"}"#.to_string());
@@ -52,7 +56,11 @@ fn reading_one_loop_equals_filtering_all_records() {
     for _ in 0..60 {
         big.extend_from_slice(&bytes);
     }
-    let filler = test_record_of("lg-old", 0, json!({"status": "continue", "diff_stat": "x".repeat(100_000)}));
+    let filler = test_record_of(
+        "lg-old",
+        0,
+        json!({"status": "continue", "diff_stat": "x".repeat(100_000)}),
+    );
     for _ in 0..25 {
         big.extend_from_slice(serde_json::to_string(&filler).expect("json").as_bytes());
         big.push(b'\n');
@@ -126,7 +134,14 @@ fn glances_match_the_records_and_point_at_them() {
         assert_eq!(glanced(&small), glanced(record), "iteration {}", record.iteration);
     }
     assert_eq!(
-        crate::trajectory::strip(glances.glances.iter().filter_map(Glance::to_record).collect::<Vec<_>>().iter()),
+        crate::trajectory::strip(
+            glances
+                .glances
+                .iter()
+                .filter_map(Glance::to_record)
+                .collect::<Vec<_>>()
+                .iter()
+        ),
         crate::trajectory::strip(full_tail.iter()),
     );
 }
