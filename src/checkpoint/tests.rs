@@ -4,7 +4,6 @@ use std::process::Command;
 use super::list::{self, Ref};
 use super::prune::{best_iteration, kept};
 use super::*;
-use crate::history::{Record, Status};
 
 fn git(root: &Path, args: &[&str]) -> String {
     let out = Command::new("git")

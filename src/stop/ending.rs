@@ -24,10 +24,8 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
         }),
     );
     let mut notice = user::complete(lang, iteration, rejections, run.is_some());
-    if let Some(run) = run {
-        if run.summary.zero_tests {
-            notice.push_str(&user::suspicious(lang));
-        }
+    if run.is_some_and(|run| run.summary.zero_tests) {
+        notice.push_str(&user::suspicious(lang));
     }
     let tamper = active.tamper.clone();
     active.end(&record)?;

@@ -179,7 +179,7 @@ mod tests {
     #[test]
     fn an_unreadable_started_at_is_an_error_not_an_unlimited_loop() {
         for bad in ["yesterday", "", "2026-13-40T00:00:00Z"] {
-            let problem = limit_reached(&with_duration(bad)).err().expect("an error");
+            let problem = limit_reached(&with_duration(bad)).expect_err("an error");
             assert!(
                 problem.contains("`started_at`") && problem.contains("--max-duration"),
                 "{problem}"
