@@ -4,6 +4,11 @@
 //! line of JSON written with a single `write_all` while holding an exclusive lock, so concurrent hooks never
 //! interleave; strings are escaped by serde_json, so whatever bytes a verify printed the line stays valid JSON.
 //! Readers tolerate a torn final line (a crash mid-append) and report it instead of failing.
+//!
+//! Each line is a typed [`Record`]: the fields every record has, and an [`Event`] — one variant per [`Status`],
+//! each with its own fields (`event`), verify runs carrying one [`VerifyResult`] (`verify`) that is described one
+//! way everywhere. The keys are those the history always had, so files written before the types (the 0.1.0
+//! fixture, `compat`) read the same, and `jq` recipes keep working. Timestamps are date-times (`timestamp`).
 
 use std::fs::OpenOptions;
 use std::io::Write;

@@ -43,8 +43,9 @@ pub fn parse_loop(bytes: &[u8], loop_id: &str) -> Read {
 }
 
 /// The fields of a record that `loopgate status` reads for every event of a loop (its trajectory), and where the
-/// whole record is in the file. Fields that may be absent keep JSON `null` apart from absence, as [`Record::get`]
-/// does. A line loopgate wrote is a valid `Glance` exactly when it is a valid [`Record`].
+/// whole record is in the file. Fields that may be absent keep JSON `null` apart from absence (an old line's `null`
+/// is passed on to [`Glance::to_record`] as it was). A line loopgate wrote is a valid `Glance` exactly when it is a
+/// valid [`Record`]; a hand-written one may not be (say, a bad `timestamp`): `to_record` then gives `None`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Glance {
     pub loop_id: String,

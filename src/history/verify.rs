@@ -73,9 +73,12 @@ const MARKERS: [&str; 5] = [
 ];
 
 impl VerifyResult {
-    /// The refusal recorded when sealed inputs changed: no run, the changed inputs, and their fingerprint.
+    /// The refusal recorded when sealed inputs changed: no run (`duration_ms` 0, an empty `verify_tail`, as the
+    /// history always wrote it), the changed inputs, and their fingerprint.
     pub fn sealed(changes: Vec<String>) -> Self {
         Self {
+            duration_ms: Some(0),
+            tail: Some(String::new()),
             fingerprint: Some(crate::summary::fingerprint(&changes.join("\n"))),
             sealed_changes: Some(changes),
             ..Self::default()
