@@ -148,13 +148,24 @@ mod round_trip {
     }
 
     prop_compose! {
-        fn tree()(changed in proptest::option::of(any::<bool>()), texts in proptest::collection::vec(proptest::option::of(".{0,30}"), 3)) -> Tree {
-            Tree { tree_changed: changed, diff_stat: texts[0].clone(), checkpoint: texts[1].clone(), checkpoint_error: texts[2].clone() }
+        fn tree()(
+            changed in proptest::option::of(any::<bool>()),
+            texts in proptest::collection::vec(proptest::option::of(".{0,30}"), 3),
+        ) -> Tree {
+            Tree {
+                tree_changed: changed,
+                diff_stat: texts[0].clone(),
+                checkpoint: texts[1].clone(),
+                checkpoint_error: texts[2].clone(),
+            }
         }
     }
 
     prop_compose! {
-        fn event()(kind in 0usize..21, s in proptest::collection::vec(".{0,30}", 4), n in proptest::collection::vec(any::<u64>(), 3),
+        fn event()(
+            kind in 0usize..21,
+            s in proptest::collection::vec(".{0,30}", 4),
+            n in proptest::collection::vec(any::<u64>(), 3),
             flag: bool, code in proptest::option::of(any::<i32>()), cap in proptest::option::of(any::<u64>()),
             verify in verify_result(), maybe in proptest::option::of(verify_result()), tree in tree()) -> Event {
             let reason = Reason::new(s[0].clone());
@@ -180,7 +191,11 @@ mod round_trip {
                 6 => Event::MaxTokens(limit),
                 7 => Event::Aborted(reason),
                 8 => Event::Paused(reason),
-                9 => Event::Resumed(Resumed { from_session: s[0].clone(), session_id: s[1].clone(), source: s[2].clone() }),
+                9 => Event::Resumed(Resumed {
+                    from_session: s[0].clone(),
+                    session_id: s[1].clone(),
+                    source: s[2].clone(),
+                }),
                 10 => Event::Cancelled(reason),
                 11 => Event::Stalled(reason),
                 12 => Event::TamperDetected(Tamper { what: s[0].clone() }),
@@ -196,8 +211,19 @@ mod round_trip {
                     agent_bytes: n[1],
                     agent_tail: s[1].clone(),
                 }),
-                17 => Event::GaveUp(GaveUp { kind: s[0].clone(), phrase: s[1].clone(), sentence: s[2].clone(), give_up_streak: n[0], tree }),
-                18 => Event::RolledBack(RolledBack { to: s[0].clone(), commit: s[1].clone(), saved: s[2].clone(), saved_commit: s[3].clone() }),
+                17 => Event::GaveUp(GaveUp {
+                    kind: s[0].clone(),
+                    phrase: s[1].clone(),
+                    sentence: s[2].clone(),
+                    give_up_streak: n[0],
+                    tree,
+                }),
+                18 => Event::RolledBack(RolledBack {
+                    to: s[0].clone(),
+                    commit: s[1].clone(),
+                    saved: s[2].clone(),
+                    saved_commit: s[3].clone(),
+                }),
                 19 => Event::BlockCap(BlockCap { blocks_without_tool: n[0], cap }),
                 _ => Event::TurnEnded(TurnEnded { blocks_without_tool: n[0], cap, noticed_at: s[0].clone() }),
             }
