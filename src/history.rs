@@ -4,131 +4,75 @@
 //! line of JSON written with a single `write_all` while holding an exclusive lock, so concurrent hooks never
 //! interleave; strings are escaped by serde_json, so whatever bytes a verify printed the line stays valid JSON.
 //! Readers tolerate a torn final line (a crash mid-append) and report it instead of failing.
+//!
+//! Each line is a typed [`Record`]: the fields every record has, and an [`Event`] — one variant per [`Status`],
+//! each with its own fields (`event`), verify runs carrying one [`VerifyResult`] (`verify`) that is described one
+//! way everywhere. The keys are those the history always had, so files written before the types (the 0.1.0
+//! fixture, `compat`) read the same, and `jq` recipes keep working. Timestamps are date-times (`timestamp`).
 
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use crate::fsutil;
 
-/// What happened at one point of a loop. Serialized in snake_case (`promise_rejected`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Init,
-    Continue,
-    PromiseRejected,
-    Complete,
-    MaxIterations,
-    MaxDuration,
-    /// The token budget (`--max-tokens`) ran out.
-    MaxTokens,
-    Aborted,
-    Paused,
-    Resumed,
-    Cancelled,
-    Stalled,
-    TamperDetected,
-    /// The agent ran `loopgate verify` itself; recorded, never completes the loop.
-    SelfCheck,
-    /// A verify run at a stop with `verify_on: always` that did not pass.
-    VerifyFailed,
-    /// The user accepted changes to the oracle's sealed inputs (`loopgate allow`): `accepted`.
-    Allowed,
-    /// `loopgate run` ran the agent command once (before the stop it leads to): `agent_exit`, `agent_signal`,
-    /// `agent_timed_out`, `agent_ms`, `agent_tail`.
-    AgentRun,
-    /// A stop whose last message gave up, asked the user or named an external blocker without a pause or abort
-    /// tag (see `giveup`): `kind`, `phrase`, `sentence`, `give_up_streak`. Recorded instead of `continue`.
-    GaveUp,
-    /// `loopgate rollback` restored the working tree to a checkpoint: `to`, `saved`, `loop_of_checkpoint`.
-    RolledBack,
-    /// loopgate let a stop through because one more block would pass Claude Code's stop-hook block cap; the loop
-    /// keeps running: `blocks_without_tool`, `cap`.
-    BlockCap,
-    /// A turn loopgate had blocked ended without coming back to the Stop hook (noticed at the session's next
-    /// stop or session start): `blocks_without_tool`, `cap`, `noticed_at`.
-    TurnEnded,
-}
-
-impl Status {
-    /// The name used in the file.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Init => "init",
-            Self::Continue => "continue",
-            Self::PromiseRejected => "promise_rejected",
-            Self::Complete => "complete",
-            Self::MaxIterations => "max_iterations",
-            Self::MaxDuration => "max_duration",
-            Self::MaxTokens => "max_tokens",
-            Self::Aborted => "aborted",
-            Self::Paused => "paused",
-            Self::Resumed => "resumed",
-            Self::Cancelled => "cancelled",
-            Self::Stalled => "stalled",
-            Self::TamperDetected => "tamper_detected",
-            Self::SelfCheck => "self_check",
-            Self::VerifyFailed => "verify_failed",
-            Self::AgentRun => "agent_run",
-            Self::GaveUp => "gave_up",
-            Self::RolledBack => "rolled_back",
-            Self::Allowed => "allowed",
-            Self::BlockCap => "block_cap",
-            Self::TurnEnded => "turn_ended",
-        }
-    }
-
-    /// Statuses after which the loop is over.
-    pub fn ends_loop(self) -> bool {
-        matches!(
-            self,
-            Self::Complete
-                | Self::MaxIterations
-                | Self::MaxDuration
-                | Self::MaxTokens
-                | Self::Aborted
-                | Self::Cancelled
-        )
-    }
-}
-
-/// One history line: the fields every record has, plus whatever the status carries.
+/// One history line: the fields every record has, and the event with its own fields.
+///
+/// Serialized flat: `{"loop_id", "iteration", "status", "timestamp", …the event's fields}`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Record {
     pub loop_id: String,
     pub iteration: u64,
-    pub status: Status,
-    pub timestamp: String,
+    /// When the record was written (RFC 3339, UTC, whole seconds in the file).
+    #[serde(with = "timestamp")]
+    pub timestamp: DateTime<Utc>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub event: Event,
 }
 
 impl Record {
-    /// A record stamped now (RFC 3339, UTC, seconds).
-    pub fn new(loop_id: &str, iteration: u64, status: Status) -> Self {
+    /// A record stamped now.
+    pub fn new(loop_id: &str, iteration: u64, event: Event) -> Self {
         Self {
             loop_id: loop_id.to_string(),
             iteration,
-            status,
-            timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            extra: Map::new(),
+            timestamp: timestamp::now(),
+            event,
         }
     }
 
-    /// Adds a field (builder style).
-    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.extra.insert(key.to_string(), value.into());
-        self
+    /// The record's status (the event's name).
+    pub fn status(&self) -> Status {
+        self.event.status()
     }
 
-    /// A field's value, if present.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.extra.get(key)
+    /// The timestamp as written in the file: `2026-11-21T19:40:00Z`.
+    pub fn time(&self) -> String {
+        timestamp::format(&self.timestamp)
     }
+}
+
+/// A record read from JSON as a history line would be, `loop_id` `l`, iteration 1 and a fixed time unless
+/// given: for tests that build records of a kind with a few fields.
+#[cfg(test)]
+pub fn test_record(fields: serde_json::Value) -> Record {
+    let mut line = serde_json::json!({"loop_id": "l", "iteration": 1, "timestamp": "2026-11-21T19:40:00Z"});
+    if let (Some(line), Some(fields)) = (line.as_object_mut(), fields.as_object()) {
+        line.extend(fields.clone());
+    }
+    serde_json::from_value(line).unwrap_or_else(|e| panic!("not a record: {e}"))
+}
+
+/// [`test_record`] of loop `loop_id` at `iteration`.
+#[cfg(test)]
+pub fn test_record_of(loop_id: &str, iteration: u64, fields: serde_json::Value) -> Record {
+    let mut record = test_record(fields);
+    record.loop_id = loop_id.to_string();
+    record.iteration = iteration;
+    record
 }
 
 /// Failure to append to or read the history; names the file.
@@ -215,10 +159,19 @@ pub fn of_loop<'a>(records: &'a [Record], loop_id: &'a str) -> impl Iterator<Ite
     records.iter().filter(move |r| r.loop_id == loop_id)
 }
 
+#[cfg(test)]
+mod compat;
+pub mod event;
 mod scan;
+mod status;
 mod tail;
+pub mod timestamp;
+pub mod verify;
+pub use event::Event;
 pub use scan::{Glance, last_record, parse_loop, read_last, read_loop, read_span};
+pub use status::Status;
 pub use tail::{TAIL_EVENTS, Tail, glance_tail};
+pub use verify::VerifyResult;
 
 #[cfg(test)]
 mod tests {
@@ -229,28 +182,25 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         let nasty = String::from_utf8_lossy(b"\xff\xfe bin \x00\x1b[31m red \\ back \" quote \n newline \t");
-        append(&path, &Record::new("l", 1, Status::Init)).expect("append");
-        append(
-            &path,
-            &Record::new("l", 2, Status::PromiseRejected).with("verify_tail", nasty.as_ref()),
-        )
-        .expect("append");
+        append(&path, &test_record(serde_json::json!({"status": "init"}))).expect("append");
+        let mut rejected = test_record(serde_json::json!({"status": "promise_rejected"}));
+        if let Event::PromiseRejected(r) = &mut rejected.event {
+            r.verify.tail = Some(nasty.to_string());
+        }
+        append(&path, &rejected).expect("append");
         let text = std::fs::read_to_string(&path).expect("read");
         assert_eq!(text.lines().count(), 2);
         for line in text.lines() {
-            serde_json::from_str::<Value>(line).expect("valid json line");
+            serde_json::from_str::<serde_json::Value>(line).expect("valid json line");
         }
         let read = read(&path).expect("read");
-        assert_eq!(
-            read.records[1].get("verify_tail").and_then(Value::as_str),
-            Some(nasty.as_ref())
-        );
+        assert_eq!(read.records[1], rejected);
     }
 
     #[test]
     fn torn_final_line_is_reported_not_fatal() {
         let bytes =
-            b"{\"loop_id\":\"a\",\"iteration\":1,\"status\":\"init\",\"timestamp\":\"t\"}\n{\"loop_id\":\"a\",\"itera";
+            b"{\"loop_id\":\"a\",\"iteration\":1,\"status\":\"init\",\"timestamp\":\"2026-11-21T19:40:00Z\"}\n{\"loop_id\":\"a\",\"itera";
         let read = parse(bytes);
         assert_eq!(read.records.len(), 1);
         assert_eq!(read.bad_lines, vec![2]);
@@ -261,7 +211,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         std::fs::write(&path, "{\"loop_id\":\"a\",\"itera").expect("torn line");
-        let range = append(&path, &Record::new("b", 1, Status::Init)).expect("append");
+        let range = append(&path, &test_record(serde_json::json!({"status": "init"}))).expect("append");
         let bytes = std::fs::read(&path).expect("read");
         let read = parse(&bytes);
         assert_eq!(read.bad_lines, vec![1]);
@@ -278,7 +228,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         std::fs::write(&path, "{\"old\":true}\n").expect("seed");
-        append(&path, &Record::new("new", 1, Status::Init)).expect("append");
+        append(&path, &test_record(serde_json::json!({"status": "init"}))).expect("append");
         assert!(
             std::fs::read_to_string(&path)
                 .expect("read")

@@ -8,10 +8,11 @@
 //!   reported as `tamper_detected` (they cannot be restored, so the mark is re-taken after reporting);
 //! - ending a loop appends the final record, marks the seal ended, removes the state file, then the seal.
 
+use crate::history::{Event, event::Tamper};
 use std::path::PathBuf;
 
 use crate::error::Error;
-use crate::history::{self, Record, Status};
+use crate::history::{self, Record};
 use crate::project::Project;
 use crate::seal::{self, FileMark, MarkCheck, Seal, Store};
 use crate::state::{State, StateError};
@@ -107,8 +108,11 @@ impl ActiveLoop {
         }
         let found: Vec<String> = problem.into_iter().chain(self.check_marks()?).collect();
         for what in found {
-            let record = Record::new(self.loop_id(), sealed.fields.iteration, Status::TamperDetected)
-                .with("what", what.as_str());
+            let record = Record::new(
+                self.loop_id(),
+                sealed.fields.iteration,
+                Event::TamperDetected(Tamper { what: what.clone() }),
+            );
             self.record(&record)?;
             self.tamper.push(what);
         }
@@ -202,7 +206,7 @@ impl ActiveLoop {
 
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
     pub fn end(mut self, record: &Record) -> Result<(), Error> {
-        debug_assert!(record.status.ends_loop());
+        debug_assert!(record.status().ends_loop());
         self.record_unsaved(record)?;
         self.store.mark_ended(&self.project, &self.seal)?;
         let path = self.project.state_path();

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::error::Error;
-use crate::history::Record;
+use crate::history::VerifyResult;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::ratchet;
@@ -205,28 +205,30 @@ impl Run {
         fields.last_counts = counts.or(fields.last_counts);
     }
 
-    /// Adds the verify facts to a history record.
-    pub fn annotate(&self, record: Record) -> Record {
+    /// The verify facts as the history records them.
+    pub fn result(&self) -> VerifyResult {
         let o = &self.outcome;
         let tail = String::from_utf8_lossy(&o.tail);
         let cut = tail.len().saturating_sub(HISTORY_TAIL_BYTES);
         let cut = (cut..tail.len())
             .find(|&i| tail.is_char_boundary(i))
             .unwrap_or(tail.len());
-        record
-            .with("verify_exit", o.exit_code)
-            .with("verify_signal", o.signal)
-            .with("timed_out", o.timed_out)
-            .with("duration_ms", u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX))
-            .with("verify_tail", &tail[cut..])
-            .with("fingerprint", self.fingerprint.as_str())
-            .with("summary", self.summary.text.as_str())
-            .with("log", o.log_path.to_string_lossy().as_ref())
-            .with("passed", self.passed)
-            .with("zero_tests", self.summary.zero_tests)
-            .with("score", self.score)
-            .with("note", self.note.clone())
-            .with("counts", serde_json::to_value(self.summary.counts).unwrap_or_default())
-            .with("ratchet", serde_json::to_value(&self.ratchet).unwrap_or_default())
+        VerifyResult {
+            passed: self.passed,
+            exit: o.exit_code,
+            signal: o.signal,
+            timed_out: o.timed_out,
+            duration_ms: Some(u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX)),
+            tail: Some(tail[cut..].to_string()),
+            fingerprint: Some(self.fingerprint.clone()),
+            summary: Some(self.summary.text.clone()),
+            log: Some(o.log_path.to_string_lossy().into_owned()),
+            zero_tests: Some(self.summary.zero_tests),
+            score: self.score,
+            note: self.note.clone(),
+            counts: self.summary.counts,
+            ratchet: Some(self.ratchet.clone()),
+            sealed_changes: None,
+        }
     }
 }

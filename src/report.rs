@@ -10,9 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use serde_json::Value;
-
-use crate::history::{Record, Status};
+use crate::history::{Event, Record, Status, VerifyResult};
 use crate::project::{Project, safe_name};
 use crate::state::State;
 
@@ -69,7 +67,7 @@ pub fn render(state: &State, records: &[Record], end: Status, detail: &str) -> S
 }
 
 fn attempts(out: &mut String, records: &[&Record]) {
-    let rows: Vec<&&Record> = records.iter().filter(|r| r.status != Status::Init).collect();
+    let rows: Vec<&&Record> = records.iter().filter(|r| r.status() != Status::Init).collect();
     if rows.is_empty() {
         return;
     }
@@ -81,37 +79,29 @@ fn attempts(out: &mut String, records: &[&Record]) {
         let _ = writeln!(out, "| … | {} earlier events omitted | | | |", rows.len() - MAX_ROWS);
     }
     for r in rows.iter().skip(rows.len().saturating_sub(MAX_ROWS)) {
-        let text = |key| r.get(key).and_then(Value::as_str).unwrap_or("");
-        let verify = if r.get("timed_out").and_then(Value::as_bool) == Some(true) {
-            "timed out".to_string()
-        } else {
-            r.get("verify_exit")
-                .and_then(Value::as_i64)
-                .map_or(String::new(), |c| format!("exit {c}"))
+        let verify = r.event.verify();
+        let said = match &r.event {
+            Event::GaveUp(g) => g.sentence.as_str(),
+            event => event.reason().unwrap_or(""),
         };
-        let said = if text("reason").is_empty() {
-            text("sentence")
-        } else {
-            text("reason")
-        };
-        let summary = text("summary")
-            .lines()
-            .next()
+        let summary = verify
+            .and_then(VerifyResult::headline)
             .unwrap_or(said)
             .chars()
             .take(120)
             .collect::<String>()
             .replace('|', "\\|");
-        let tree = match r.get("tree_changed").and_then(Value::as_bool) {
-            Some(true) => text("diff_stat").to_string(),
+        let tree = r.event.tree().map_or(String::new(), |t| match t.tree_changed {
+            Some(true) => t.diff_stat.clone().unwrap_or_default(),
             Some(false) => "unchanged".to_string(),
             None => String::new(),
-        };
+        });
+        let verify = verify.map_or(String::new(), VerifyResult::outcome);
         let _ = writeln!(
             out,
             "| {} | {} | {verify} | {summary} | {tree} |",
             r.iteration,
-            r.status.as_str()
+            r.status().as_str()
         );
     }
     out.push('\n');
@@ -120,12 +110,11 @@ fn attempts(out: &mut String, records: &[&Record]) {
 fn recurring(out: &mut String, records: &[&Record]) {
     let mut by_print: BTreeMap<&str, (Vec<u64>, &str)> = BTreeMap::new();
     for r in records {
-        if let Some(print) = r.get("fingerprint").and_then(Value::as_str) {
-            let summary = r
-                .get("summary")
-                .and_then(Value::as_str)
-                .and_then(|s| s.lines().next())
-                .unwrap_or("");
+        let Some(verify) = r.event.verify() else {
+            continue;
+        };
+        if let Some(print) = verify.fingerprint.as_deref() {
+            let summary = verify.headline().unwrap_or("");
             by_print
                 .entry(print)
                 .or_insert_with(|| (Vec::new(), summary))
@@ -153,7 +142,7 @@ fn recurring(out: &mut String, records: &[&Record]) {
 
 /// The stops at which the agent gave up, asked or named a blocker without pausing, quoted.
 fn give_ups(out: &mut String, records: &[&Record]) {
-    let found: Vec<&&Record> = records.iter().filter(|r| r.status == Status::GaveUp).collect();
+    let found: Vec<&&Record> = records.iter().filter(|r| r.status() == Status::GaveUp).collect();
     if found.is_empty() {
         return;
     }
@@ -163,13 +152,13 @@ fn give_ups(out: &mut String, records: &[&Record]) {
         found.len()
     );
     for r in found.iter().skip(found.len().saturating_sub(MAX_GIVE_UPS)) {
-        let text = |key| r.get(key).and_then(Value::as_str).unwrap_or("");
+        let Event::GaveUp(g) = &r.event else { continue };
         let _ = writeln!(
             out,
             "- iteration {} ({}): \"{}\"",
             r.iteration,
-            text("kind").replace('_', " "),
-            text("sentence")
+            g.kind.replace('_', " "),
+            g.sentence
         );
     }
     out.push('\n');
@@ -179,14 +168,15 @@ fn question(end: Status, detail: &str, records: &[&Record]) -> String {
     let worst = records
         .iter()
         .rev()
-        .filter_map(|r| r.get("summary").and_then(Value::as_str).and_then(|s| s.lines().next()))
-        .find(|s| !s.is_empty());
+        .find_map(|r| r.event.verify().and_then(VerifyResult::headline));
     let failing = worst.map_or(String::new(), |s| format!(" The last failure was: `{s}`."));
     let blocked = records
         .iter()
         .rev()
-        .find(|r| r.status == Status::GaveUp)
-        .and_then(|r| r.get("sentence").and_then(Value::as_str))
+        .find_map(|r| match &r.event {
+            Event::GaveUp(g) => Some(g.sentence.as_str()),
+            _ => None,
+        })
         .map_or(String::new(), |s| format!(" The agent last said: \"{s}\"."));
     let failing = failing + &blocked;
     match end {

@@ -272,6 +272,19 @@ pub enum StateError {
     Write { path: PathBuf, source: std::io::Error },
 }
 
+impl StateFields {
+    /// `started_at` as a date-time. Strict: an empty or unparsable value is an error naming the field, so that
+    /// `--max-duration` is never silently disabled.
+    pub fn started(&self) -> Result<chrono::DateTime<chrono::Utc>, String> {
+        crate::history::timestamp::parse(&self.started_at).map_err(|e| {
+            format!(
+                "field `started_at` is not an RFC 3339 date-time ({:?}: {e}), so `--max-duration` cannot be measured",
+                self.started_at
+            )
+        })
+    }
+}
+
 impl State {
     /// Renders the file: `---`, the YAML, `---`, the task exactly as given.
     pub fn render(&self) -> Result<String, String> {

@@ -5,9 +5,7 @@
 //! out · `⊘` sealed files changed · `✓` complete · `⏸` paused or stalled · `!` tampering detected · `?` the
 //! agent gave up or asked without pausing · `↶` rolled back. A score follows its verify in parentheses: `✗(0.81)`.
 
-use serde_json::Value;
-
-use crate::history::{Record, Status};
+use crate::history::{Event, Record, VerifyResult};
 
 /// One glyph (with its score, if any) per event of the loop, oldest first.
 pub fn strip<'a>(records: impl Iterator<Item = &'a Record>) -> String {
@@ -15,24 +13,20 @@ pub fn strip<'a>(records: impl Iterator<Item = &'a Record>) -> String {
 }
 
 fn glyph(r: &Record) -> Option<String> {
-    let timed_out = r.get("timed_out").and_then(Value::as_bool) == Some(true);
-    let base = match r.status {
-        Status::Continue if r.get("tree_changed").and_then(Value::as_bool) == Some(false) => "∅",
-        Status::Continue => "·",
-        Status::PromiseRejected | Status::VerifyFailed if r.get("sealed_changes").is_some() => "⊘",
-        Status::PromiseRejected | Status::VerifyFailed if timed_out => "⏱",
-        Status::PromiseRejected | Status::VerifyFailed => "✗",
-        Status::Complete => "✓",
-        Status::Paused | Status::Stalled => "⏸",
-        Status::TamperDetected => "!",
-        Status::GaveUp => "?",
-        Status::RolledBack => "↶",
+    let base = match &r.event {
+        Event::Continue(tree) if tree.tree_changed == Some(false) => "∅",
+        Event::Continue(_) => "·",
+        Event::PromiseRejected(rejected) | Event::VerifyFailed(rejected) => return Some(rejected.verify.glyph()),
+        Event::Complete(complete) => {
+            return Some(complete.verify.as_ref().map_or("✓".into(), VerifyResult::glyph));
+        }
+        Event::Paused(_) | Event::Stalled(_) => "⏸",
+        Event::TamperDetected(_) => "!",
+        Event::GaveUp(_) => "?",
+        Event::RolledBack(_) => "↶",
         _ => return None,
     };
-    Some(match r.get("score").and_then(Value::as_f64) {
-        Some(score) => format!("{base}({score})"),
-        None => base.to_string(),
-    })
+    Some(base.to_string())
 }
 
 /// The escalation the agent is under: by promise rejections, then by iteration pressure.
@@ -57,25 +51,28 @@ pub fn escalation(rejections: u64, iteration: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
     fn strip_shows_each_event_with_scores() {
-        let mk = |status| Record::new("l", 1, status);
+        let mk = |status: &str| json!({"status": status});
         let records = [
-            mk(Status::Init),
-            mk(Status::Continue).with("tree_changed", true),
-            mk(Status::Continue).with("tree_changed", false),
-            mk(Status::PromiseRejected).with("timed_out", false).with("score", 0.81),
-            mk(Status::PromiseRejected).with("timed_out", true),
-            mk(Status::PromiseRejected).with("sealed_changes", vec!["tests/a.rs (changed)"]),
-            mk(Status::SelfCheck),
-            mk(Status::TamperDetected),
-            mk(Status::Stalled),
-            mk(Status::GaveUp),
-            mk(Status::RolledBack),
-            mk(Status::Complete),
-        ];
+            mk("init"),
+            json!({"status": "continue", "tree_changed": true}),
+            json!({"status": "continue", "tree_changed": false}),
+            json!({"status": "promise_rejected", "timed_out": false, "score": 0.81}),
+            json!({"status": "promise_rejected", "timed_out": true}),
+            json!({"status": "promise_rejected", "sealed_changes": ["tests/a.rs (changed)"]}),
+            mk("self_check"),
+            mk("tamper_detected"),
+            mk("stalled"),
+            mk("gave_up"),
+            mk("rolled_back"),
+            mk("complete"),
+        ]
+        .map(crate::history::test_record);
         assert_eq!(strip(records.iter()), "·∅✗(0.81)⏱⊘!⏸?↶✓");
     }
 

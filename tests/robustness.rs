@@ -548,7 +548,7 @@ fn history_append_killed_at_random_points_never_breaks_readers() {
     let lines = text.lines().count();
     assert_eq!(read.bad_lines, [lines - 1], "only the torn line is bad");
     assert_eq!(
-        read.records.last().map(|r| r.status.as_str()),
+        read.records.last().map(|r| r.status().as_str()),
         Some("self_check"),
         "the record after the torn line is intact"
     );

@@ -2,8 +2,6 @@
 //! by default the start (`0`, the tree before the agent touched it), the last one and the one with the best verify
 //! result. Saves made by a rollback are always kept: they hold work that exists nowhere else.
 
-use serde_json::Value;
-
 use super::git::{Git, GitError};
 use super::list::{self, Ref};
 use super::{Keep, Name};
@@ -71,18 +69,18 @@ pub fn kept(refs: &[Ref], keep: Keep, best: Option<u64>) -> Vec<Name> {
 pub fn best_iteration(records: &[Record], gate: Option<&ScoreGate>) -> Option<u64> {
     let verdicts = records.iter().filter(|r| {
         matches!(
-            r.status,
+            r.status(),
             Status::Complete | Status::PromiseRejected | Status::VerifyFailed
         )
     });
-    let passed = |r: &Record| r.status == Status::Complete || r.get("passed") == Some(&Value::Bool(true));
+    let passed = |r: &Record| r.status() == Status::Complete || r.event.verify().is_some_and(|v| v.passed);
     if let Some(r) = verdicts.clone().rev().find(|r| passed(r)) {
         return Some(r.iteration);
     }
     let gate = gate?;
     let mut best: Option<(f64, u64)> = None;
     for r in verdicts {
-        let Some(score) = r.get("score").and_then(Value::as_f64) else {
+        let Some(score) = r.event.verify().and_then(|v| v.score) else {
             continue;
         };
         if best.is_none_or(|(b, _)| !gate.improves(b, Some(score))) {

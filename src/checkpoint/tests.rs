@@ -4,7 +4,6 @@ use std::process::Command;
 use super::list::{self, Ref};
 use super::prune::{best_iteration, kept};
 use super::*;
-use crate::history::{Record, Status};
 
 fn git(root: &Path, args: &[&str]) -> String {
     git_with_index(root, None, args)
@@ -365,12 +364,18 @@ fn pruning_keeps_the_start_the_last_the_best_and_every_save() {
 
 #[test]
 fn the_best_iteration_is_the_latest_pass_else_the_best_score() {
-    let verdict = |i, status, score: f64| Record::new("l", i, status).with("score", score);
+    let verdict = |i, status: &str, score: f64| {
+        crate::history::test_record_of(
+            "l",
+            i,
+            serde_json::json!({"status": status, "score": score, "duration_ms": 1}),
+        )
+    };
     let records = [
-        verdict(1, Status::PromiseRejected, 0.5),
-        verdict(2, Status::VerifyFailed, 0.9),
-        verdict(3, Status::PromiseRejected, 0.7),
-        Record::new("l", 4, Status::Continue),
+        verdict(1, "promise_rejected", 0.5),
+        verdict(2, "verify_failed", 0.9),
+        verdict(3, "promise_rejected", 0.7),
+        crate::history::test_record_of("l", 4, serde_json::json!({"status": "continue"})),
     ];
     let gate = |direction| crate::score::ScoreGate {
         regex: "x".into(),
@@ -389,9 +394,13 @@ fn the_best_iteration_is_the_latest_pass_else_the_best_score() {
     );
     let passed = [
         records[0].clone(),
-        Record::new("l", 3, Status::SelfCheck).with("passed", true),
-        Record::new("l", 5, Status::PromiseRejected).with("passed", true),
-        Record::new("l", 6, Status::Complete),
+        crate::history::test_record_of("l", 3, serde_json::json!({"status": "self_check", "passed": true})),
+        crate::history::test_record_of(
+            "l",
+            5,
+            serde_json::json!({"status": "promise_rejected", "passed": true}),
+        ),
+        crate::history::test_record_of("l", 6, serde_json::json!({"status": "complete"})),
     ];
     assert_eq!(best_iteration(&passed, None), Some(6));
     assert_eq!(

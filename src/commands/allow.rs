@@ -6,11 +6,12 @@
 //! `cancel`. Accepting re-takes the digests of the chosen files; everything else stays sealed, and later
 //! changes to an accepted file are caught again. Without arguments it lists what moved, changing nothing.
 
+use crate::history::{Event, event::Allowed};
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{Record, Status};
+use crate::history::Record;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 use crate::seal::SealedFiles;
@@ -74,8 +75,13 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
             None => {}
         }
     }
-    let record =
-        Record::new(active.loop_id(), active.seal.fields.iteration, Status::Allowed).with("accepted", accepted.clone());
+    let record = Record::new(
+        active.loop_id(),
+        active.seal.fields.iteration,
+        Event::Allowed(Allowed {
+            accepted: accepted.clone(),
+        }),
+    );
     let state = active.state();
     active.save(&state)?;
     active.record(&record)?;

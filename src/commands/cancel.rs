@@ -6,7 +6,8 @@
 
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{Record, Status};
+use crate::history::Record;
+use crate::history::{Event, event::Reason};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 
@@ -30,7 +31,11 @@ pub fn run() -> Result<u8, Error> {
         }
         Lookup::Loop(active) => {
             let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.iteration);
-            let record = Record::new(&loop_id, iteration, Status::Cancelled).with("reason", "cancelled by the user");
+            let record = Record::new(
+                &loop_id,
+                iteration,
+                Event::Cancelled(Reason::new("cancelled by the user")),
+            );
             active.end(&record)?;
             crate::say(format!(
                 "loopgate: cancelled loop `{loop_id}` at iteration {iteration}."

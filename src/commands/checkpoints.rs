@@ -14,7 +14,7 @@ use crate::checkpoint::Name;
 use crate::checkpoint::list::{self, Change, Ref};
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{self, Record, Status};
+use crate::history::{self, Event, Record, Status};
 use crate::project::Project;
 
 /// Runs `loopgate checkpoints`.
@@ -73,40 +73,37 @@ fn rows(selected: &Selected, records: &[Record]) -> Result<Vec<Value>, Error> {
 fn row(r: &Ref, change: Option<(&Ref, Change)>, records: &[Record]) -> Value {
     let (stop, verify, time, note) = match r.name {
         Name::Iteration(0) => {
-            let init = records.iter().find(|rec| rec.status == Status::Init);
-            (
-                Some("start".to_string()),
-                None,
-                init.map(|rec| rec.timestamp.clone()),
-                None,
-            )
+            let init = records.iter().find(|rec| rec.status() == Status::Init);
+            (Some("start".to_string()), None, init.map(|rec| rec.time()), None)
         }
         Name::Iteration(n) => {
             let mine: Vec<&Record> = records.iter().filter(|rec| rec.iteration == n).collect();
-            let stop = mine.iter().rev().find(|rec| is_stop(rec.status));
+            let stop = mine.iter().rev().find(|rec| is_stop(rec.status()));
             let verdict = mine.iter().rev().find(|rec| {
                 matches!(
-                    rec.status,
+                    rec.status(),
                     Status::PromiseRejected | Status::VerifyFailed | Status::Complete
-                ) && (rec.get("duration_ms").is_some() || rec.get("sealed_changes").is_some())
+                ) && rec.event.verify().is_some()
             });
             (
-                stop.map(|rec| rec.status.as_str().to_string()),
+                stop.map(|rec| rec.status().as_str().to_string()),
                 verdict.map(|rec| verify_of(rec)),
-                stop.map(|rec| rec.timestamp.clone()),
+                stop.map(|rec| rec.time()),
                 None,
             )
         }
         Name::Save(_) => {
             let saved = r.name.to_string();
-            let rolled = records.iter().find(|rec| {
-                rec.status == Status::RolledBack && rec.get("saved").and_then(Value::as_str) == Some(&saved)
+            let rolled = records.iter().find_map(|rec| match &rec.event {
+                Event::RolledBack(back) if back.saved == saved => Some((rec, back)),
+                _ => None,
             });
-            let to = rolled.and_then(|rec| rec.get("to").and_then(Value::as_str));
+            let to = rolled.map(|(_, back)| back.to.as_str());
+            let rolled = rolled.map(|(rec, _)| rec);
             (
                 None,
                 None,
-                rolled.map(|rec| rec.timestamp.clone()),
+                rolled.map(|rec| rec.time()),
                 Some(to.map_or("saved before a rollback".to_string(), |to| {
                     format!("saved before rollback to {to}")
                 })),
@@ -152,13 +149,18 @@ fn is_stop(status: Status) -> bool {
     )
 }
 
+/// A checkpoint's verify in `--json`: the keys it always had, and the one description of the result.
 fn verify_of(r: &Record) -> Value {
+    let Some(v) = r.event.verify() else {
+        return Value::Null;
+    };
     json!({
-        "passed": r.status == Status::Complete || r.get("passed") == Some(&Value::Bool(true)),
-        "exit": r.get("verify_exit"),
-        "timed_out": r.get("timed_out").and_then(Value::as_bool).unwrap_or(false),
-        "score": r.get("score"),
-        "sealed_changes": r.get("sealed_changes").and_then(Value::as_array).map(Vec::len),
+        "passed": r.status() == Status::Complete || v.passed,
+        "exit": v.exit,
+        "timed_out": v.timed_out,
+        "score": v.score,
+        "sealed_changes": v.sealed_changes.as_ref().map(Vec::len),
+        "describe": v.brief(),
     })
 }
 
@@ -205,24 +207,7 @@ fn render(report: &Value) -> String {
 }
 
 fn describe_verify(v: &Value) -> String {
-    if v.is_null() {
-        return "—".into();
-    }
-    let mut text = if v["sealed_changes"].is_u64() {
-        "sealed files changed".to_string()
-    } else if v["passed"] == true {
-        "pass".to_string()
-    } else if v["timed_out"] == true {
-        "fail (timed out)".to_string()
-    } else {
-        v["exit"]
-            .as_i64()
-            .map_or("fail".into(), |code| format!("fail (exit {code})"))
-    };
-    if let Some(score) = v["score"].as_f64() {
-        text.push_str(&format!(", score {score}"));
-    }
-    text
+    v["describe"].as_str().unwrap_or("—").to_string()
 }
 
 fn describe_changes(row: &Value) -> String {

@@ -2,7 +2,8 @@
 
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{Record, Status};
+use crate::history::Record;
+use crate::history::{Event, event::Resumed};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 use crate::state::LoopStatus;
@@ -31,10 +32,15 @@ pub fn run(session_id: Option<String>) -> Result<u8, Error> {
         return Ok(exit_codes::OK);
     }
     let from = state.fields.adopt(&session);
-    let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
-        .with("from_session", from)
-        .with("session_id", session.as_str())
-        .with("source", "loopgate resume");
+    let record = Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Resumed(Resumed {
+            from_session: from.to_string(),
+            session_id: session.clone(),
+            source: "loopgate resume".into(),
+        }),
+    );
     active.record(&record)?;
     active.save(&state)?;
     crate::say(format!(

@@ -8,7 +8,8 @@
 use crate::checkpoint::{Name, restore};
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{self, Record, Status};
+use crate::history::{self, Record};
+use crate::history::{Event, event::RolledBack};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 use crate::running::TreeBusy;
@@ -27,11 +28,16 @@ pub fn run(to: &str, loop_id: Option<&str>) -> Result<u8, Error> {
         Name::Iteration(n) => n,
         Name::Save(_) => 0,
     };
-    let record = Record::new(&selected.loop_id, iteration, Status::RolledBack)
-        .with("to", target.name.to_string())
-        .with("commit", target.commit.as_str())
-        .with("saved", rolled.saved.to_string())
-        .with("saved_commit", rolled.saved_commit.as_str());
+    let record = Record::new(
+        &selected.loop_id,
+        iteration,
+        Event::RolledBack(RolledBack {
+            to: target.name.to_string(),
+            commit: target.commit.clone(),
+            saved: rolled.saved.to_string(),
+            saved_commit: rolled.saved_commit.clone(),
+        }),
+    );
     // With a loop running, its history marks must cover this line too: append through the loop.
     match lookup(project)? {
         Lookup::Loop(mut active) => active.record(&record)?,

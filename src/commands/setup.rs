@@ -4,6 +4,10 @@
 //! With `--args-stdin` the raw /pua-loop text is read from stdin and split by `args::split` (no shell ever sees
 //! it); flags given on the command line (the slash command passes `--session-id`) fill in what the text lacks.
 
+use crate::history::{
+    Event,
+    event::{Init, Reason},
+};
 use std::io::Read;
 
 use clap::Parser;
@@ -11,7 +15,7 @@ use clap::Parser;
 use crate::args::{self, FlagSpec};
 use crate::cli::SetupArgs;
 use crate::error::Error;
-use crate::history::{Record, Status};
+use crate::history::Record;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages;
 use crate::project::Project;
@@ -309,27 +313,20 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         tamper: Vec::new(),
     };
     active.save(&state)?;
-    let record = Record::new(&state.fields.loop_id, 1, Status::Init)
-        .with("verify_command", config.verify.clone())
-        .with("session_id", config.session_id.as_str())
-        .with("max_iterations", config.max_iterations)
-        .with("sealed_files", sealed_files)
-        .with("closure_files", closure_files.0)
-        .with("test_files", tests.0)
-        .with("tests", tests.1);
-    let record = match &config.verify_detected {
-        Some(found) => record.with("verify_detected", found.reason()),
-        None => record,
-    };
-    let record = match config.driver {
-        Some(driver) => record.with("driver", serde_json::to_value(driver).unwrap_or_default()),
-        None => record,
-    };
     let start_commit = state.fields.checkpoints.as_ref().and_then(|t| t.last.as_ref());
-    let record = match start_commit {
-        Some(taken) => record.with("checkpoint", taken.commit.as_str()),
-        None => record,
+    let init = Init {
+        verify_command: config.verify.clone(),
+        session_id: config.session_id.clone(),
+        max_iterations: config.max_iterations,
+        sealed_files: sealed_files as u64,
+        closure_files: closure_files.0 as u64,
+        test_files: tests.0 as u64,
+        tests: tests.1 as u64,
+        verify_detected: config.verify_detected.as_ref().map(|found| found.reason()),
+        driver: config.driver,
+        checkpoint: start_commit.map(|taken| taken.commit.clone()),
     };
+    let record = Record::new(&state.fields.loop_id, 1, Event::Init(init));
     active.record(&record)?;
     Ok(Started {
         state,
@@ -361,8 +358,11 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
                     run_alive: run_pid.is_some_and(crate::process::alive),
                 });
             }
-            let record = Record::new(active.loop_id(), fields.iteration, Status::Cancelled)
-                .with("reason", "replaced by a new loop");
+            let record = Record::new(
+                active.loop_id(),
+                fields.iteration,
+                Event::Cancelled(Reason::new("replaced by a new loop")),
+            );
             active.end(&record)
         }
     }

@@ -4,7 +4,8 @@
 
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{Record, Status};
+use crate::history::Record;
+use crate::history::{Event, VerifyResult};
 use crate::lifecycle::{Lookup, lookup};
 use crate::oracle::{self, Caller, Verdict};
 use crate::project::Project;
@@ -20,17 +21,19 @@ pub fn run(json: bool) -> Result<u8, Error> {
     };
     let iteration = active.seal.fields.iteration;
     let verdict = oracle::judge(&active, iteration, Caller::SelfCheck)?;
-    let record = Record::new(active.loop_id(), iteration, Status::SelfCheck);
-    let (passed, record, text) = match &verdict {
+    let (passed, result, text) = match &verdict {
         Verdict::Honor => (
             true,
-            record.with("passed", true),
+            VerifyResult {
+                passed: true,
+                ..VerifyResult::default()
+            },
             "no verify command is sealed for this loop: the promise alone completes it".to_string(),
         ),
         Verdict::SealBroken(breach) => {
             let paths = breach.lines(crate::state::Lang::En);
             let text = format!("FAIL\n\n{}", breach.render(active.seal.fields.lang));
-            (false, record.with("passed", false).with("sealed_changes", paths), text)
+            (false, VerifyResult::sealed(paths), text)
         }
         Verdict::Pass(run) | Verdict::Fail(run) => {
             let passed = run.outcome.passed();
@@ -48,9 +51,10 @@ pub fn run(json: bool) -> Result<u8, Error> {
                 run.outcome.tail_text(TAIL_LINES).trim_end(),
                 run.outcome.log_path.display()
             ));
-            (passed, run.annotate(record).with("passed", passed), text)
+            (passed, run.result(), text)
         }
     };
+    let record = Record::new(active.loop_id(), iteration, Event::SelfCheck(result));
     let _lock = super::lock(&project)?;
     // The Stop hook may have moved the loop on while the verify ran: record against the seal as it is now.
     if let Lookup::Loop(mut fresh) = lookup(&project)?

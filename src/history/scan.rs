@@ -43,8 +43,9 @@ pub fn parse_loop(bytes: &[u8], loop_id: &str) -> Read {
 }
 
 /// The fields of a record that `loopgate status` reads for every event of a loop (its trajectory), and where the
-/// whole record is in the file. Fields that may be absent keep JSON `null` apart from absence, as [`Record::get`]
-/// does. A line loopgate wrote is a valid `Glance` exactly when it is a valid [`Record`].
+/// whole record is in the file. Fields that may be absent keep JSON `null` apart from absence (an old line's `null`
+/// is passed on to [`Glance::to_record`] as it was). A line loopgate wrote is a valid `Glance` exactly when it is a
+/// valid [`Record`]; a hand-written one may not be (say, a bad `timestamp`): `to_record` then gives `None`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Glance {
     pub loop_id: String,
@@ -72,9 +73,14 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, 
 }
 
 impl Glance {
-    /// The record with only the glanced fields: enough for `trajectory::strip`.
-    pub fn to_record(&self) -> Record {
-        let mut extra = Map::new();
+    /// The record with only the glanced fields: enough for `trajectory::strip`. `None` if they do not make a
+    /// valid record (a line that is a valid `Glance` but not a valid [`Record`]).
+    pub fn to_record(&self) -> Option<Record> {
+        let mut map = Map::new();
+        map.insert("loop_id".into(), Value::from(self.loop_id.as_str()));
+        map.insert("iteration".into(), Value::from(self.iteration));
+        map.insert("status".into(), Value::from(self.status.as_str()));
+        map.insert("timestamp".into(), Value::from(self.timestamp.as_str()));
         let fields = [
             ("tree_changed", &self.tree_changed),
             ("timed_out", &self.timed_out),
@@ -84,16 +90,10 @@ impl Glance {
         ];
         for (key, value) in fields {
             if let Some(value) = value {
-                extra.insert(key.to_string(), value.clone());
+                map.insert(key.to_string(), value.clone());
             }
         }
-        Record {
-            loop_id: self.loop_id.clone(),
-            iteration: self.iteration,
-            status: self.status,
-            timestamp: self.timestamp.clone(),
-            extra,
-        }
+        serde_json::from_value(Value::Object(map)).ok()
     }
 }
 

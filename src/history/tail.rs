@@ -96,25 +96,28 @@ pub fn glance_tail(path: &Path, loop_id: &str, floor: u64) -> io::Result<Tail> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::{Record, Status, append};
+    use serde_json::json;
+
+    use crate::history::{Status, append, test_record_of};
 
     #[test]
     fn reads_the_latest_events_of_one_loop_across_chunks() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
-        append(&path, &Record::new("other", 1, Status::Init)).expect("append");
+        append(&path, &test_record_of("other", 1, json!({"status": "init"}))).expect("append");
         let floor = std::fs::metadata(&path).expect("meta").len();
-        append(&path, &Record::new("me", 1, Status::Init)).expect("append");
+        append(&path, &test_record_of("me", 1, json!({"status": "init"}))).expect("append");
         append(
             &path,
-            &Record::new("me", 1, Status::PromiseRejected).with("duration_ms", 5),
+            &test_record_of("me", 1, json!({"status": "promise_rejected", "duration_ms": 5})),
         )
         .expect("append");
         let big = "x".repeat(300 * 1024);
         for i in 2..300 {
-            let record = Record::new("me", i, Status::Continue).with("note", if i == 150 { big.as_str() } else { "" });
+            let stat = if i == 150 { big.as_str() } else { "" };
+            let record = test_record_of("me", i, json!({"status": "continue", "diff_stat": stat}));
             append(&path, &record).expect("append");
-            append(&path, &Record::new("other", i, Status::Continue)).expect("append");
+            append(&path, &test_record_of("other", i, json!({"status": "continue"}))).expect("append");
         }
         let tail = glance_tail(&path, "me", floor).expect("tail");
         assert_eq!(tail.glances.len(), TAIL_EVENTS);
@@ -123,7 +126,7 @@ mod tests {
         assert_eq!(iterations, (240..300).collect::<Vec<_>>());
         let verify = tail.last_verify.expect("found the verify far back");
         let record = crate::history::read_span(&path, verify).expect("read").expect("record");
-        assert_eq!(record.status, Status::PromiseRejected);
+        assert_eq!(record.status(), Status::PromiseRejected);
 
         let short = glance_tail(&path, "nobody", floor).expect("tail");
         assert!(short.glances.is_empty() && !short.truncated && short.last_verify.is_none());
@@ -134,7 +137,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         for i in 1..=5 {
-            append(&path, &Record::new("me", i, Status::Continue)).expect("append");
+            append(&path, &test_record_of("me", i, json!({"status": "continue"}))).expect("append");
         }
         let tail = glance_tail(&path, "me", 0).expect("tail");
         assert_eq!(

@@ -7,6 +7,7 @@
 
 use crate::error::Error;
 use crate::history::{self, Record, Status};
+use crate::history::{Event, event::Resumed};
 use crate::hook::{HookInput, HookOutput};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages::{self, Handover, HandoverLabel, user};
@@ -41,10 +42,15 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
     if adopt {
         let pause_reason = state.fields.pause_reason.clone();
         let from = state.fields.adopt(session);
-        let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
-            .with("from_session", from)
-            .with("session_id", session)
-            .with("source", input.source.as_deref().unwrap_or("startup"));
+        let record = Record::new(
+            active.loop_id(),
+            state.fields.iteration,
+            Event::Resumed(Resumed {
+                from_session: from.to_string(),
+                session_id: session.to_string(),
+                source: input.source.as_deref().unwrap_or("startup").to_string(),
+            }),
+        );
         active.record(&record)?;
         active.save(&state)?;
         let context = context(&active, &state, Handover::Adopted, pause_reason.as_deref());
@@ -105,13 +111,10 @@ fn last_failure(active: &ActiveLoop) -> Option<String> {
     let record = read
         .records
         .iter()
-        .rfind(|r| matches!(r.status, Status::PromiseRejected | Status::VerifyFailed))?;
-    let text = |key| {
-        record
-            .get(key)
-            .and_then(serde_json::Value::as_str)
-            .filter(|s| !s.is_empty())
-    };
-    let body = text("summary").or_else(|| text("verify_tail"))?;
+        .rfind(|r| matches!(r.status(), Status::PromiseRejected | Status::VerifyFailed))?;
+    let verify = record.event.verify()?;
+    let body = [&verify.summary, &verify.tail]
+        .into_iter()
+        .find_map(|text| text.as_deref().filter(|s| !s.is_empty()))?;
     Some(format!("(iteration {}) {}", record.iteration, body.trim_end()))
 }

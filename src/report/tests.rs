@@ -1,23 +1,28 @@
+use serde_json::json;
+
 use super::*;
-use crate::history::Record;
+use crate::history::{Record, test_record_of};
 
 fn records() -> Vec<Record> {
-    let mk = |i, status| Record::new("lg-1", i, status);
+    let mk = |i, fields| test_record_of("lg-1", i, fields);
     vec![
-        mk(1, Status::Init),
-        mk(1, Status::Continue)
-            .with("tree_changed", true)
-            .with("diff_stat", "1 file changed, 2 insertions(+)"),
-        mk(2, Status::PromiseRejected)
-            .with("verify_exit", 101)
-            .with("summary", "parser::unicode: left != right")
-            .with("fingerprint", "aaa"),
-        mk(3, Status::PromiseRejected)
-            .with("timed_out", true)
-            .with("summary", "parser::unicode: left != right")
-            .with("fingerprint", "aaa"),
-        mk(4, Status::Continue).with("tree_changed", false),
-        Record::new("other-loop", 9, Status::Continue),
+        mk(1, json!({"status": "init"})),
+        mk(
+            1,
+            json!({"status": "continue", "tree_changed": true, "diff_stat": "1 file changed, 2 insertions(+)"}),
+        ),
+        mk(
+            2,
+            json!({"status": "promise_rejected", "verify_exit": 101, "summary": "parser::unicode: left != right",
+                "fingerprint": "aaa"}),
+        ),
+        mk(
+            3,
+            json!({"status": "promise_rejected", "timed_out": true, "summary": "parser::unicode: left != right",
+                "fingerprint": "aaa"}),
+        ),
+        mk(4, json!({"status": "continue", "tree_changed": false})),
+        test_record_of("other-loop", 9, json!({"status": "continue"})),
     ]
 }
 
@@ -40,13 +45,17 @@ fn report_lists_attempts_recurring_failures_and_the_question() {
 fn give_ups_are_quoted_and_feed_the_question() {
     let state = crate::state::tests::sample("t");
     let records = [
-        Record::new("lg-test", 2, Status::GaveUp)
-            .with("kind", "external_blocker")
-            .with("phrase", "needs credentials")
-            .with("sentence", "This needs credentials for the staging DB."),
-        Record::new("lg-test", 3, Status::GaveUp)
-            .with("kind", "asking_user")
-            .with("sentence", "Which one should I keep?"),
+        test_record_of(
+            "lg-test",
+            2,
+            json!({"status": "gave_up", "kind": "external_blocker", "phrase": "needs credentials",
+                "sentence": "This needs credentials for the staging DB."}),
+        ),
+        test_record_of(
+            "lg-test",
+            3,
+            json!({"status": "gave_up", "kind": "asking_user", "sentence": "Which one should I keep?"}),
+        ),
     ];
     let text = render(
         &state,

@@ -27,10 +27,14 @@
 //! Invariant: the count only ever errs high (a tool call loopgate did not see leaves it high), so loopgate
 //! lets the agent stop early rather than late; a count that errs low shows up afterwards as `turn_ended`.
 
+use crate::history::{
+    Event,
+    event::{BlockCap, TurnEnded},
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::history::{Record, Status};
+use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::project::Project;
@@ -143,10 +147,12 @@ pub fn report_unanswered(active: &mut ActiveLoop, pending: &PendingBlock, notice
     let cap = cap_from_env();
     let f = &active.seal.fields;
     let (lang, iteration) = (f.lang, f.iteration);
-    let record = Record::new(active.loop_id(), iteration, Status::TurnEnded)
-        .with("blocks_without_tool", pending.without_tool)
-        .with("cap", cap)
-        .with("noticed_at", noticed_at);
+    let ended = TurnEnded {
+        blocks_without_tool: pending.without_tool,
+        cap,
+        noticed_at: noticed_at.to_string(),
+    };
+    let record = Record::new(active.loop_id(), iteration, Event::TurnEnded(ended));
     active.record_unsaved(&record)?;
     Ok(messages::cap::turn_ended(lang, pending.without_tool, cap, iteration))
 }
@@ -173,9 +179,11 @@ pub fn remember(fields: &mut StateFields, tally: &Tally) {
 
 /// The `block_cap` record of a stop at which loopgate let the turn end.
 pub fn yielded(loop_id: &str, iteration: u64, tally: &Tally) -> Record {
-    Record::new(loop_id, iteration, Status::BlockCap)
-        .with("blocks_without_tool", tally.without_tool)
-        .with("cap", tally.cap)
+    let yielded = BlockCap {
+        blocks_without_tool: tally.without_tool,
+        cap: tally.cap,
+    };
+    Record::new(loop_id, iteration, Event::BlockCap(yielded))
 }
 
 /// Called by PreToolUse for every tool call while a loop exists: a call of the loop's own session after a block

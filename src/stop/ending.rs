@@ -2,7 +2,8 @@
 //! (pause), a limit was reached, or the loop stalled. A loop that ends without success leaves a report.
 
 use crate::error::Error;
-use crate::history::{self, Record, Status};
+use crate::history::event::{self, Reason};
+use crate::history::{self, Event, Record, Status};
 use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, user};
@@ -14,13 +15,17 @@ use crate::state::{Lang, LoopStatus, State};
 pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<HookOutput>, Error> {
     let f = &active.seal.fields;
     let (lang, iteration, rejections) = (f.lang, f.iteration, f.promise_rejections);
-    let mut record = Record::new(active.loop_id(), iteration, Status::Complete).with("promise_rejections", rejections);
+    let record = Record::new(
+        active.loop_id(),
+        iteration,
+        Event::Complete(event::Complete {
+            promise_rejections: rejections,
+            verify: run.map(Run::result),
+        }),
+    );
     let mut notice = user::complete(lang, iteration, rejections, run.is_some());
-    if let Some(run) = run {
-        record = run.annotate(record);
-        if run.summary.zero_tests {
-            notice.push_str(&user::suspicious(lang));
-        }
+    if run.is_some_and(|run| run.summary.zero_tests) {
+        notice.push_str(&user::suspicious(lang));
     }
     let tamper = active.tamper.clone();
     active.end(&record)?;
@@ -31,7 +36,11 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
 pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<HookOutput>, Error> {
     let state = active.state();
     let lang = state.fields.lang;
-    let record = Record::new(active.loop_id(), state.fields.iteration, Status::Aborted).with("reason", reason);
+    let record = Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Aborted(Reason::new(reason)),
+    );
     unsuccessful(active, &state, record, user::aborted(lang, reason))
 }
 
@@ -43,12 +52,8 @@ pub fn unsuccessful(
     notice: String,
 ) -> Result<Option<HookOutput>, Error> {
     let lang = state.fields.lang;
-    let detail = end
-        .get("reason")
-        .and_then(|v| v.as_str())
-        .unwrap_or(end.status.as_str())
-        .to_string();
-    let status = end.status;
+    let status = end.status();
+    let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
     let tamper = active.tamper.clone();
     let project = active.project.clone();
     active.end(&end)?;
@@ -61,8 +66,11 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
     let lang = state.fields.lang;
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(format!("stalled: {why}"));
-    active
-        .record_unsaved(&Record::new(active.loop_id(), state.fields.iteration, Status::Stalled).with("reason", why))?;
+    active.record_unsaved(&Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Stalled(Reason::new(why)),
+    ))?;
     active.save(&state)?;
     let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
         .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
@@ -95,8 +103,11 @@ pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutpu
     let mut state = active.state();
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(need.to_string());
-    active
-        .record_unsaved(&Record::new(active.loop_id(), state.fields.iteration, Status::Paused).with("reason", need))?;
+    active.record_unsaved(&Record::new(
+        active.loop_id(),
+        state.fields.iteration,
+        Event::Paused(Reason::new(need)),
+    ))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
     Ok(Some(HookOutput::allow(user::paused(state.fields.lang, need))))
@@ -121,7 +132,7 @@ fn report_notice(project: &crate::project::Project, state: &State, status: Statu
 /// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop.
 fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
     let path = active.project.context_path();
-    let started = chrono::DateTime::parse_from_rfc3339(&state.fields.started_at).ok();
+    let started = state.fields.started().ok();
     let written_by_agent = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .ok()

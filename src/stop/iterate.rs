@@ -6,11 +6,12 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::feedback::{Failure, Reason};
 use crate::giveup;
-use crate::history::{Record, Status};
+use crate::history::event::{GaveUp, Limit, Tree};
+use crate::history::{Event as HistoryEvent, Record};
 use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, Event, Stall, user};
-use crate::state::State;
+use crate::state::{State, StateError};
 
 use super::block_cap::{self, Decision};
 use super::{Observed, Step, ending};
@@ -19,12 +20,16 @@ use super::{Observed, Step, ending};
 pub fn without_claim(active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<HookOutput>, Error> {
     let mut state = active.state();
     state.fields.rejections_in_a_row = 0;
-    let status = if observed.give_up.is_some() {
-        Status::GaveUp
-    } else {
-        Status::Continue
+    let event = match &observed.give_up {
+        Some(g) => HistoryEvent::GaveUp(GaveUp {
+            kind: g.kind.as_str().to_string(),
+            phrase: g.phrase.clone(),
+            sentence: g.sentence.clone(),
+            ..GaveUp::default()
+        }),
+        None => HistoryEvent::Continue(Tree::default()),
     };
-    let record = Record::new(active.loop_id(), state.fields.iteration, status);
+    let record = Record::new(active.loop_id(), state.fields.iteration, event);
     let step = Step {
         event: Event::Continue,
         failure: Failure::None,
@@ -47,18 +52,24 @@ pub fn next(
     } else {
         0
     };
-    let record = match observed.give_up {
-        Some(_) => record.with("give_up_streak", f.give_up_streak),
-        None => record,
-    };
+    let mut record = record;
+    if let HistoryEvent::GaveUp(g) = &mut record.event {
+        g.give_up_streak = f.give_up_streak;
+    }
     // The seal is written once, below: by `save`, or by ending or pausing the loop.
     active.record_unsaved(&observed.annotate(record))?;
     let lang = state.fields.lang;
     let iteration = state.fields.iteration;
-    if let Some((status, what)) = limit_reached(&state) {
-        let end = Record::new(active.loop_id(), iteration, status)
-            .with("promise_rejections", state.fields.promise_rejections)
-            .with("tokens_used", state.fields.tokens_used);
+    let limit = limit_reached(&state).map_err(|problem| StateError::Corrupt {
+        path: active.project.state_path(),
+        problem,
+    })?;
+    if let Some((event, what)) = limit {
+        let budget = Limit {
+            promise_rejections: state.fields.promise_rejections,
+            tokens_used: state.fields.tokens_used,
+        };
+        let end = Record::new(active.loop_id(), iteration, event(budget));
         return ending::unsuccessful(active, &state, end, user::limit(lang, what, iteration));
     }
     if let Some(why) = stalled(&state, observed) {
@@ -103,22 +114,29 @@ pub fn next(
     )))
 }
 
-/// `max_iterations`, `max_tokens` or `max_duration`, when reached.
-fn limit_reached(state: &State) -> Option<(Status, &'static str)> {
+/// The event ending the loop at a limit.
+type Ending = fn(Limit) -> HistoryEvent;
+
+/// `max_iterations`, `max_tokens` or `max_duration`, when reached; an error when `started_at` cannot be read
+/// and `--max-duration` is set.
+fn limit_reached(state: &State) -> Result<Option<(Ending, &'static str)>, String> {
     let f = &state.fields;
     if f.max_iterations > 0 && f.iteration >= f.max_iterations {
-        return Some((Status::MaxIterations, "max_iterations"));
+        return Ok(Some((HistoryEvent::MaxIterations, "max_iterations")));
     }
     if f.max_tokens.is_some_and(|max| f.tokens_used >= max) {
-        return Some((Status::MaxTokens, "max_tokens"));
+        return Ok(Some((HistoryEvent::MaxTokens, "max_tokens")));
     }
-    let limit = Duration::from_secs(f.max_duration?);
-    let started = chrono::DateTime::parse_from_rfc3339(&f.started_at).ok()?;
+    let Some(max) = f.max_duration else {
+        return Ok(None);
+    };
+    let limit = Duration::from_secs(max);
+    let started = f.started()?;
     let elapsed = chrono::Utc::now()
         .signed_duration_since(started)
         .to_std()
         .unwrap_or_default();
-    (elapsed >= limit).then_some((Status::MaxDuration, "max_duration"))
+    Ok((elapsed >= limit).then_some((HistoryEvent::MaxDuration as Ending, "max_duration")))
 }
 
 /// The circuit breaker. Trips on N stops in a row without a working-tree change, on N identical failures in a
@@ -144,4 +162,34 @@ fn stalled(state: &State, observed: &Observed) -> Option<String> {
         return Some(messages::stall_reason(lang, Stall::NoChange, f.unchanged_streak));
     }
     (f.same_failure_streak >= limit).then(|| messages::stall_reason(lang, Stall::SameFailure, f.same_failure_streak))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_duration(started_at: &str) -> State {
+        let mut state = crate::state::tests::sample("t");
+        state.fields.max_iterations = 0;
+        state.fields.max_duration = Some(60);
+        state.fields.started_at = started_at.to_string();
+        state
+    }
+
+    #[test]
+    fn an_unreadable_started_at_is_an_error_not_an_unlimited_loop() {
+        for bad in ["yesterday", "", "2026-13-40T00:00:00Z"] {
+            let problem = limit_reached(&with_duration(bad)).expect_err("an error");
+            assert!(
+                problem.contains("`started_at`") && problem.contains("--max-duration"),
+                "{problem}"
+            );
+        }
+        let hour_ago = crate::history::timestamp::format(&(chrono::Utc::now() - chrono::Duration::hours(1)));
+        let reached = limit_reached(&with_duration(&hour_ago)).expect("readable");
+        assert_eq!(reached.map(|(_, what)| what), Some("max_duration"));
+        let mut unlimited = with_duration("yesterday");
+        unlimited.fields.max_duration = None;
+        assert!(limit_reached(&unlimited).expect("no limit to measure").is_none());
+    }
 }

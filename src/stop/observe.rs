@@ -63,27 +63,20 @@ impl Observed {
         }
     }
 
-    /// Adds the observations to the iteration's record.
-    pub fn annotate(&self, record: Record) -> Record {
-        let record = match &self.give_up {
-            Some(g) => record
-                .with("kind", g.kind.as_str())
-                .with("phrase", g.phrase.as_str())
-                .with("sentence", g.sentence.as_str()),
-            None => record,
-        };
-        let record = match &self.checkpoint {
-            Some(Ok(commit)) => record.with("checkpoint", commit.as_str()),
-            Some(Err(error)) => record.with("checkpoint_error", error.as_str()),
-            None => record,
-        };
-        let Some(changed) = self.tree_changed else {
+    /// Adds the observations (working tree, checkpoint) to the iteration's record.
+    pub fn annotate(&self, mut record: Record) -> Record {
+        let Some(tree) = record.event.tree_mut() else {
             return record;
         };
-        let record = record.with("tree_changed", changed);
-        match &self.diff_stat {
-            Some(stat) => record.with("diff_stat", stat.as_str()),
-            None => record,
+        match &self.checkpoint {
+            Some(Ok(commit)) => tree.checkpoint = Some(commit.clone()),
+            Some(Err(error)) => tree.checkpoint_error = Some(error.clone()),
+            None => {}
         }
+        tree.tree_changed = self.tree_changed;
+        if self.tree_changed.is_some() {
+            tree.diff_stat = self.diff_stat.clone();
+        }
+        record
     }
 }

@@ -4,7 +4,8 @@
 
 use crate::error::Error;
 use crate::feedback::Failure;
-use crate::history::{Record, Status};
+use crate::history::event::{Rejected, Tree};
+use crate::history::{self, Record, VerifyResult};
 use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::Event;
@@ -27,14 +28,16 @@ pub fn apply(
             let mut state = active.state();
             count_rejection(&mut state);
             let paths = breach.lines(crate::state::Lang::En);
-            let record = Record::new(active.loop_id(), state.fields.iteration, Status::PromiseRejected)
-                .with("verify_exit", serde_json::Value::Null)
-                .with("timed_out", false)
-                .with("rejections", state.fields.promise_rejections)
-                .with("duration_ms", 0)
-                .with("verify_tail", "")
-                .with("fingerprint", crate::summary::fingerprint(&paths.join("\n")))
-                .with("sealed_changes", paths);
+            let rejected = Rejected {
+                rejections: state.fields.promise_rejections,
+                verify: VerifyResult::sealed(paths),
+                tree: Tree::default(),
+            };
+            let record = Record::new(
+                active.loop_id(),
+                state.fields.iteration,
+                history::Event::PromiseRejected(rejected),
+            );
             let step = Step {
                 event: Event::SealBroken,
                 failure: Failure::Sealed(&breach),
@@ -55,10 +58,10 @@ pub fn apply(
                 } else {
                     Event::PromiseRejected
                 };
-                (Status::PromiseRejected, event)
+                (history::Event::PromiseRejected as fn(Rejected) -> history::Event, event)
             } else {
                 (
-                    Status::VerifyFailed,
+                    history::Event::VerifyFailed as fn(Rejected) -> history::Event,
                     if regressed {
                         Event::CountsRegressed
                     } else if timed_out {
@@ -82,9 +85,12 @@ pub fn apply(
                     _ => f.plateau_streak += 1,
                 }
             }
-            let record = run
-                .annotate(Record::new(active.loop_id(), f.iteration, status))
-                .with("rejections", f.promise_rejections);
+            let rejected = Rejected {
+                rejections: f.promise_rejections,
+                verify: run.result(),
+                tree: Tree::default(),
+            };
+            let record = Record::new(active.loop_id(), f.iteration, status(rejected));
             let streak = f.same_failure_streak;
             let step = Step {
                 event,

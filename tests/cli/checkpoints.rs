@@ -90,7 +90,7 @@ fn a_loop_checkpoints_every_stop_lists_them_and_prunes_them_at_the_end() {
         .success()
         .stdout_contains("(running; kept at its end: best)")
         .stdout_contains("no change (same as 1)")
-        .stdout_contains("fail (exit 1)");
+        .stdout_contains("fail (exit 1, ");
     let continued = p.last_record("continue");
     assert!(
         continued["checkpoint"].as_str().is_some_and(|c| c.len() == 40),

@@ -1,6 +1,8 @@
 //! Snapshots of the texts people and the model read: the briefing, block reasons, the session-start handover,
 //! `status` and `history`. Temp paths, loop ids, timestamps and durations are redacted.
 
+use serde_json::Value;
+
 use crate::project::{Project, STATE};
 use crate::snapshot::assert_snapshot;
 
@@ -162,4 +164,65 @@ fn history_lines() {
     let out = p.loopgate(["history"]).run();
     out.success();
     assert_snapshot("history_lines", &p.redact(&out.stdout));
+}
+
+/// A history written by loopgate 0.1.0 (every status, every shape of fields; see `src/history/compat.rs`) is
+/// read whole by `loopgate history` and `loopgate status`, in both forms.
+#[test]
+fn a_history_written_by_the_previous_release_is_shown() {
+    let fixture = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/history-0.1.0.jsonl"
+    ))
+    .expect("fixture");
+    let p = Project::new().file(".claude/pua-loop-history.jsonl", &fixture);
+    let lines = fixture.lines().count();
+
+    let out = p.loopgate(["history"]).run();
+    out.success().stderr_empty();
+    assert_eq!(out.stdout.lines().count(), lines);
+    for shown in [
+        "promise_rejected  fail (exit 1, ",
+        "rejected: 1 sealed file(s) changed",
+        "fail (timed out, ",
+        "self_check        pass (no verify command)",
+        "agent exit 0, ",
+        "asking user: \"",
+        "to checkpoint ",
+        "block(s) without a tool call",
+    ] {
+        out.stdout_contains(shown);
+    }
+
+    let json = p.loopgate(["history", "--json"]).run();
+    json.success().stderr_empty();
+    assert_eq!(json.stdout.lines().count(), lines);
+    for (old, new) in fixture.lines().zip(json.stdout.lines()) {
+        let old: Value = serde_json::from_str(old).expect("fixture line");
+        let new: Value = serde_json::from_str(new).expect("json line");
+        for key in [
+            "loop_id",
+            "iteration",
+            "status",
+            "timestamp",
+            "verify_exit",
+            "summary",
+            "reason",
+        ] {
+            if !old[key].is_null() {
+                assert_eq!(old[key], new[key], "`{key}`");
+            }
+        }
+    }
+
+    let status = p.loopgate(["status", "--json"]).run();
+    status.success();
+    let report: Value = serde_json::from_str(&status.stdout).expect("status json");
+    let last = fixture
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .expect("last");
+    assert_eq!(report["last_loop"]["loop_id"], last["loop_id"]);
+    p.loopgate(["status"]).run().success();
 }

@@ -208,7 +208,9 @@ impl Runner {
     /// `--agent-timeout`, shortened to what is left of `--max-duration`.
     fn agent_deadline(&self, fields: &StateFields) -> Option<Duration> {
         let left = fields.max_duration.and_then(|max| {
-            let started = chrono::DateTime::parse_from_rfc3339(&fields.started_at).ok()?;
+            // An unreadable `started_at` is reported by the Stop hook, which measures `--max-duration`; here the
+            // agent just runs to `--agent-timeout`.
+            let started = fields.started().ok()?;
             let elapsed = chrono::Utc::now()
                 .signed_duration_since(started)
                 .to_std()

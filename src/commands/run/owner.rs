@@ -1,7 +1,10 @@
 //! The loop as `loopgate run` owns it: found by this process's session id, changed only under the project lock
 //! and through `lifecycle` (so the seal's history mark stays right), and read back to learn how it ended.
 
-use serde_json::Value;
+use crate::history::{
+    Event,
+    event::{AgentRun, Reason, Resumed},
+};
 
 use crate::error::Error;
 use crate::history::{self, Record, Status};
@@ -84,17 +87,16 @@ impl Owner {
         let cut = (cut..tail.len())
             .find(|&i| tail.is_char_boundary(i))
             .unwrap_or(tail.len());
-        let record = Record::new(active.loop_id(), iteration, Status::AgentRun)
-            .with("agent", command)
-            .with("agent_exit", outcome.exit_code)
-            .with("agent_signal", outcome.signal)
-            .with("agent_timed_out", outcome.timed_out)
-            .with(
-                "agent_ms",
-                u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
-            )
-            .with("agent_bytes", outcome.total_bytes)
-            .with("agent_tail", &tail[cut..]);
+        let run = AgentRun {
+            agent: command.to_string(),
+            agent_exit: outcome.exit_code,
+            agent_signal: outcome.signal,
+            agent_timed_out: outcome.timed_out,
+            agent_ms: u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
+            agent_bytes: outcome.total_bytes,
+            agent_tail: tail[cut..].to_string(),
+        };
+        let record = Record::new(active.loop_id(), iteration, Event::AgentRun(run));
         active.record(&record)?;
         Ok(true)
     }
@@ -106,7 +108,7 @@ impl Owner {
             return Ok(false);
         };
         let iteration = active.seal.fields.iteration;
-        let record = Record::new(active.loop_id(), iteration, Status::Cancelled).with("reason", reason);
+        let record = Record::new(active.loop_id(), iteration, Event::Cancelled(Reason::new(reason)));
         active.end(&record)?;
         Ok(true)
     }
@@ -154,10 +156,15 @@ impl Owner {
             pid: std::process::id(),
         });
         let pause_reason = state.fields.pause_reason.take();
-        let record = Record::new(active.loop_id(), state.fields.iteration, Status::Resumed)
-            .with("from_session", from)
-            .with("session_id", self.session.as_str())
-            .with("source", "loopgate run --resume");
+        let record = Record::new(
+            active.loop_id(),
+            state.fields.iteration,
+            Event::Resumed(Resumed {
+                from_session: from.to_string(),
+                session_id: self.session.clone(),
+                source: "loopgate run --resume".into(),
+            }),
+        );
         active.record(&record)?;
         active.save(&state)?;
         Ok((state, pause_reason))
@@ -195,14 +202,14 @@ impl Owner {
             .map(|read| read.records)
             .unwrap_or_default();
         let last = history::of_loop(&records, loop_id)
-            .filter(|r| r.status.ends_loop())
+            .filter(|r| r.status().ends_loop())
             .last();
-        let reason = |r: &Record| r.get("reason").and_then(Value::as_str).unwrap_or_default().to_string();
+        let reason = |r: &Record| r.event.reason().unwrap_or_default().to_string();
         match last {
-            Some(r) if r.status == Status::Complete => Ending::Complete,
-            Some(r) if r.status == Status::Aborted => Ending::Aborted(reason(r)),
-            Some(r) if r.status == Status::Cancelled => Ending::Cancelled(reason(r)),
-            Some(r) => Ending::Limit(r.status),
+            Some(r) if r.status() == Status::Complete => Ending::Complete,
+            Some(r) if r.status() == Status::Aborted => Ending::Aborted(reason(r)),
+            Some(r) if r.status() == Status::Cancelled => Ending::Cancelled(reason(r)),
+            Some(r) => Ending::Limit(r.status()),
             None => Ending::Cancelled(match self.ours() {
                 Ok(None) => "the loop was taken over by another session".to_string(),
                 _ => "the loop ended without a final record".to_string(),

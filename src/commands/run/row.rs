@@ -2,9 +2,7 @@
 //! summary table — built from the agent's outcome and the history records its stop appended (the history is
 //! the one source of truth for what the oracle said).
 
-use serde_json::Value;
-
-use crate::history::{Record, Status};
+use crate::history::{Event, Record, Status, VerifyResult};
 
 use super::agent::Outcome;
 use super::display::{Display, Style, clock, truncate};
@@ -29,30 +27,28 @@ impl Row {
     pub fn new(iteration: u64, outcome: &Outcome, records: &[Record]) -> Self {
         let primary = records
             .iter()
-            .find(|r| !matches!(r.status, Status::AgentRun | Status::TamperDetected));
+            .find(|r| !matches!(r.status(), Status::AgentRun | Status::TamperDetected));
         let ending = records
             .iter()
             .rev()
-            .find(|r| r.status.ends_loop() || matches!(r.status, Status::Paused | Status::Stalled))
+            .find(|r| r.status().ends_loop() || matches!(r.status(), Status::Paused | Status::Stalled))
             .filter(|r| !primary.is_some_and(|p| std::ptr::eq(p, *r)));
         let (verify, verify_passed) = primary.map_or(("—".to_string(), None), verify_cell);
         let verify_time = primary
-            .and_then(|r| r.get("duration_ms"))
-            .and_then(Value::as_u64)
-            .map_or(String::new(), |ms| format!("{:.1}s", ms as f64 / 1000.0));
+            .and_then(|r| r.event.verify())
+            .map_or(String::new(), VerifyResult::duration);
         let mut notes: Vec<String> = Vec::new();
         for record in primary.into_iter().chain(ending) {
-            let text = |key| record.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
-            if let Some(line) = text("summary").and_then(|s| s.lines().next()) {
+            if let Some(line) = record.event.verify().and_then(VerifyResult::headline) {
                 notes.push(line.to_string());
             }
-            if let Some(reason) = text("reason") {
-                notes.push(format!("{}: {reason}", record.status.as_str()));
-            } else if record.status.ends_loop() && record.status != Status::Complete {
-                notes.push(record.status.as_str().to_string());
+            if let Some(reason) = record.event.reason().filter(|s| !s.is_empty()) {
+                notes.push(format!("{}: {reason}", record.status().as_str()));
+            } else if record.status().ends_loop() && record.status() != Status::Complete {
+                notes.push(record.status().as_str().to_string());
             }
         }
-        if records.iter().any(|r| r.status == Status::TamperDetected) {
+        if records.iter().any(|r| r.status() == Status::TamperDetected) {
             notes.push("tampering detected".into());
         }
         Self {
@@ -116,35 +112,23 @@ impl Row {
 pub const HEADER: [&str; 6] = ["iter", "agent", "time", "verify", "time", "note"];
 
 fn verify_cell(record: &Record) -> (String, Option<bool>) {
-    let exit = record.get("verify_exit").and_then(Value::as_i64);
-    match record.status {
-        Status::Complete if record.get("verify_exit").is_some() => ("✓ pass".into(), Some(true)),
-        Status::Complete => ("✓ promise (no verify)".into(), None),
-        Status::PromiseRejected | Status::VerifyFailed => {
-            let what = if record.get("sealed_changes").is_some() {
-                "sealed files changed".to_string()
-            } else if record.get("timed_out").and_then(Value::as_bool) == Some(true) {
-                "timed out".to_string()
-            } else if let Some(code) = exit {
-                format!("exit {code}")
-            } else if let Some(signal) = record.get("verify_signal").and_then(Value::as_i64) {
-                format!("signal {signal}")
-            } else {
-                "failed".to_string()
-            };
-            (format!("✗ {what}"), Some(false))
-        }
-        Status::Continue => ("– not run".into(), None),
-        other => (format!("– {}", other.as_str()), None),
+    match &record.event {
+        Event::Complete(c) if c.verify.is_some() => ("✓ pass".into(), Some(true)),
+        Event::Complete(_) => ("✓ promise (no verify)".into(), None),
+        Event::PromiseRejected(r) | Event::VerifyFailed(r) => (format!("✗ {}", r.verify.outcome()), Some(false)),
+        Event::Continue(_) => ("– not run".into(), None),
+        other => (format!("– {}", other.status().as_str()), None),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
-    fn rec(status: Status) -> Record {
-        Record::new("lg", 2, status)
+    fn rec(fields: serde_json::Value) -> Record {
+        crate::history::test_record(fields)
     }
 
     #[test]
@@ -153,29 +137,27 @@ mod tests {
             exit_code: Some(0),
             ..Outcome::default()
         };
-        let failed = rec(Status::VerifyFailed)
-            .with("verify_exit", 1)
-            .with("duration_ms", 3100)
-            .with("summary", "2 failed: a, b\nmore");
-        let row = Row::new(2, &outcome, &[rec(Status::AgentRun), failed]);
+        let failed = rec(json!({"status": "verify_failed", "verify_exit": 1, "duration_ms": 3100,
+            "summary": "2 failed: a, b\nmore"}));
+        let row = Row::new(2, &outcome, &[rec(json!({"status": "agent_run"})), failed]);
         assert_eq!(
             (row.verify.as_str(), row.verify_passed, row.verify_time.as_str()),
             ("✗ exit 1", Some(false), "3.1s")
         );
         assert_eq!(row.note, "2 failed: a, b");
 
-        let limit = rec(Status::MaxIterations);
-        let row = Row::new(2, &outcome, &[rec(Status::Continue), limit]);
+        let limit = rec(json!({"status": "max_iterations"}));
+        let row = Row::new(2, &outcome, &[rec(json!({"status": "continue"})), limit]);
         assert_eq!(
             (row.verify.as_str(), row.note.as_str()),
             ("– not run", "max_iterations")
         );
 
-        let pass = rec(Status::Complete).with("verify_exit", 0).with("duration_ms", 10);
+        let pass = rec(json!({"status": "complete", "passed": true, "verify_exit": 0, "duration_ms": 10}));
         let row = Row::new(2, &outcome, &[pass]);
         assert_eq!((row.verify.as_str(), row.verify_passed), ("✓ pass", Some(true)));
 
-        let paused = rec(Status::Paused).with("reason", "the password");
+        let paused = rec(json!({"status": "paused", "reason": "the password"}));
         let row = Row::new(2, &outcome, &[paused]);
         assert_eq!(
             (row.verify.as_str(), row.note.as_str()),

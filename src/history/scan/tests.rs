@@ -1,5 +1,7 @@
 use super::*;
-use crate::history::{of_loop, parse};
+use serde_json::json;
+
+use crate::history::{of_loop, parse, test_record_of};
 
 /// Records of three loops whose ids prefix one another, text mentioning another loop's id, ANSI escapes (JSON
 /// `\u001b`), an id spelled with escapes, a torn line, garbage and a blank line.
@@ -11,14 +13,18 @@ fn sample() -> Vec<u8> {
     };
     for i in 0..30u64 {
         let id = ["lg-a", "lg-ab", "lg-b"][usize::try_from(i % 3).expect("small")];
-        let record = Record::new(id, i, Status::Continue).with("verify_tail", "mentions lg-a \u{1b}[31m");
+        let record = test_record_of(
+            id,
+            i,
+            json!({"status": "continue", "diff_stat": "mentions lg-a \u{1b}[31m"}),
+        );
         add(serde_json::to_string(&record).expect("json"));
     }
-    add(r#"{"loop_id":"lg-\u0061","iteration":99,"status":"continue","timestamp":"t"}"#.to_string());
+    add(r#"{"loop_id":"lg-\u0061","iteration":99,"status":"continue","timestamp":"2026-11-21T19:40:00Z"}"#.to_string());
     add(r#"{"loop_id":"lg-a","itera"#.to_string());
     add("garbage that never names a loop".to_string());
     add(String::new());
-    add(r#"{"loop_id":"lg-b","iteration":7,"status":"init","timestamp":"t"}"#.to_string());
+    add(r#"{"loop_id":"lg-b","iteration":7,"status":"init","timestamp":"2026-11-21T19:40:00Z"}"#.to_string());
     bytes
 }
 
@@ -50,7 +56,11 @@ fn reading_one_loop_equals_filtering_all_records() {
     for _ in 0..60 {
         big.extend_from_slice(&bytes);
     }
-    let filler = Record::new("lg-old", 0, Status::Continue).with("verify_tail", "x".repeat(100_000));
+    let filler = test_record_of(
+        "lg-old",
+        0,
+        json!({"status": "continue", "diff_stat": "x".repeat(100_000)}),
+    );
     for _ in 0..25 {
         big.extend_from_slice(serde_json::to_string(&filler).expect("json").as_bytes());
         big.push(b'\n');
@@ -76,13 +86,18 @@ fn glances_match_the_records_and_point_at_them() {
     let path = dir.path().join("h.jsonl");
     let mut bytes = sample();
     let records = [
-        Record::new("lg-a", 40, Status::PromiseRejected)
-            .with("timed_out", true)
-            .with("duration_ms", 1200)
-            .with("score", serde_json::Value::Null)
-            .with("verify_tail", "x".repeat(5000)),
-        Record::new("lg-a", 41, Status::Continue).with("tree_changed", false),
-        Record::new("lg-a", 42, Status::PromiseRejected).with("sealed_changes", vec!["tests/a.rs (changed)"]),
+        test_record_of(
+            "lg-a",
+            40,
+            json!({"status": "promise_rejected", "timed_out": true, "duration_ms": 1200, "score": null,
+                "verify_tail": "x".repeat(5000)}),
+        ),
+        test_record_of("lg-a", 41, json!({"status": "continue", "tree_changed": false})),
+        test_record_of(
+            "lg-a",
+            42,
+            json!({"status": "promise_rejected", "sealed_changes": ["tests/a.rs (changed)"]}),
+        ),
     ];
     for record in &records {
         bytes.extend_from_slice(serde_json::to_string(record).expect("json").as_bytes());
@@ -102,22 +117,31 @@ fn glances_match_the_records_and_point_at_them() {
             read_span(&path, glance.span.clone()).expect("span").as_ref(),
             Some(record)
         );
-        let small = glance.to_record();
+        let small = glance.to_record().expect("a valid record");
         assert_eq!(
-            (&small.loop_id, small.iteration, small.status),
-            (&record.loop_id, record.iteration, record.status)
+            (&small.loop_id, small.iteration, small.status()),
+            (&record.loop_id, record.iteration, record.status())
         );
-        for key in ["tree_changed", "timed_out", "score", "sealed_changes", "duration_ms"] {
-            assert_eq!(
-                small.get(key),
-                record.get(key),
-                "`{key}` of iteration {}",
-                record.iteration
-            );
-        }
+        assert_eq!(
+            small.event.tree().map(|t| t.tree_changed),
+            record.event.tree().map(|t| t.tree_changed)
+        );
+        let glanced = |r: &Record| {
+            r.event
+                .verify()
+                .map(|v| (v.timed_out, v.score, v.sealed_changes.clone(), v.duration_ms))
+        };
+        assert_eq!(glanced(&small), glanced(record), "iteration {}", record.iteration);
     }
     assert_eq!(
-        crate::trajectory::strip(glances.glances.iter().map(Glance::to_record).collect::<Vec<_>>().iter()),
+        crate::trajectory::strip(
+            glances
+                .glances
+                .iter()
+                .filter_map(Glance::to_record)
+                .collect::<Vec<_>>()
+                .iter()
+        ),
         crate::trajectory::strip(full_tail.iter()),
     );
 }
