@@ -8,6 +8,10 @@
 //! for `cargo test` on every change (the whole file runs in a few seconds); raise them with `PROPTEST_CASES`.
 
 use proptest::prelude::*;
+
+#[path = "support/proptest_config.rs"]
+mod proptest_config;
+use proptest_config::config;
 use serde_json::{Map, Value, json};
 
 use loopgate::args::{self, FlagSpec};
@@ -15,17 +19,6 @@ use loopgate::hook::parse_input;
 use loopgate::signals::{self, Signal};
 use loopgate::state::{LoopStatus, State, VerifyOn};
 use loopgate::summary::{self, CountScanner, TestCounts};
-
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        // Shrinking a failure is worth a little time; an endless shrink is not.
-        max_shrink_iters: 2_000,
-        // A failure prints its minimal input; it becomes a named regression test, not a file in the tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 /// Text that stresses parsers: tag, YAML and shell fragments, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {

@@ -4,18 +4,13 @@
 
 use proptest::prelude::*;
 
+#[path = "../../../tests/support/proptest_config.rs"]
+mod proptest_config;
+use proptest_config::config;
+
 use crate::testscan::{FileSig, Lang, compare, deleted_file, markers, parse};
 
 const LANGS: [Lang; 4] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
-
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        max_shrink_iters: 2_000,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
