@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::common::alive;
 use crate::full_loop::log_path_in;
-use crate::project::{HISTORY, Project, STATE, eventually, set_mode};
+use crate::project::{HISTORY, Project, STATE, assert_has, eventually, set_mode};
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 /// How long the verify-runner tests give a hook before the harness kills it (their commands sleep longer).
@@ -97,7 +97,7 @@ fn hook_input_with_only_session_id_still_works() {
         .stdin(json!({"session_id": "S"}).to_string())
         .run();
     let block = out.blocked();
-    assert!(block.reason.contains("iteration 2"), "{}", block.reason);
+    assert_has(&block.reason, "iteration 2");
     out.stderr_empty();
 }
 
@@ -132,8 +132,8 @@ fn state_file_with_wrong_types() {
             .replace("max_iterations: 0\n", "max_iterations: [1, 2]\n")
     });
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains("iteration"), "{}", block.reason);
-    assert!(block.reason.contains("kept at"), "{}", block.reason);
+    assert_has(&block.reason, "iteration");
+    assert_has(&block.reason, "kept at");
     assert_eq!(p.state_field("iteration"), "2", "restored and advanced");
     assert!(
         fs::read_dir(p.path(".claude"))
@@ -157,7 +157,7 @@ fn state_file_with_missing_fields() {
             .collect()
     });
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains("loop_id"), "{}", block.reason);
+    assert_has(&block.reason, "loop_id");
     assert_eq!(p.loop_id(), loop_id);
 
     p.edit_state(|text| {
@@ -167,8 +167,8 @@ fn state_file_with_missing_fields() {
             .collect()
     });
     let block = p.stop("S", PROMISE).blocked();
-    assert!(block.reason.contains("verify_command"), "{}", block.reason);
-    assert!(block.reason.contains("PROMISE REJECTED"), "{}", block.reason);
+    assert_has(&block.reason, "verify_command");
+    assert_has(&block.reason, "PROMISE REJECTED");
     assert_eq!(p.state_field("verify_command"), "'false'");
 }
 
@@ -180,7 +180,7 @@ fn state_file_task_with_dash_lines() {
     p.setup("S", &format!("{task}\n--verify 'false'"));
     assert_eq!(p.state_task(), task);
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains(&format!("\n{task}\n")), "{}", block.reason);
+    assert_has(&block.reason, &format!("\n{task}\n"));
     assert!(!block.reason.contains("TAMPERING"), "{}", block.reason);
     p.stop("S", PROMISE).blocked();
     assert_eq!(p.state_task(), task);
@@ -198,8 +198,8 @@ fn state_file_with_crlf_line_ends() {
     p.edit_state(|text| text.replace('\n', "\r\n"));
 
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains("iteration 2/7"), "{}", block.reason);
-    assert!(block.reason.contains(&format!("\n{task}\n")), "{}", block.reason);
+    assert_has(&block.reason, "iteration 2/7");
+    assert_has(&block.reason, &format!("\n{task}\n"));
     let restored = p.state_text().expect("state");
     assert!(!restored.contains('\r'), "rewritten from the seal: {restored:?}");
     assert_eq!(p.state_task(), task);
@@ -260,7 +260,7 @@ fn read_only_claude_dir() {
         set_mode(&p.path(file), 0o644);
     }
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains("iteration 2/9"), "{}", block.reason);
+    assert_has(&block.reason, "iteration 2/9");
     assert!(p.history_bytes().starts_with(&history));
 }
 
@@ -298,12 +298,8 @@ fn verify_command_that_does_not_exist() {
     let p = Project::new();
     p.setup("S", "task --verify 'no-such-command-xyz --check'");
     let block = p.stop("S", PROMISE).blocked();
-    assert!(block.reason.contains("exit 127"), "{}", block.reason);
-    assert!(
-        block.reason.contains("no-such-command-xyz: not found"),
-        "{}",
-        block.reason
-    );
+    assert_has(&block.reason, "exit 127");
+    assert_has(&block.reason, "no-such-command-xyz: not found");
     assert_eq!(p.last_record("promise_rejected")["verify_exit"], 127);
 }
 
@@ -319,8 +315,8 @@ fn verify_printing_binary() {
     );
     p.setup("S", "task --verify 'sh check.sh'");
     let block = p.stop("S", PROMISE).blocked();
-    assert!(block.reason.contains("binary done"), "{}", block.reason);
-    assert!(block.reason.contains("exit 3"), "{}", block.reason);
+    assert_has(&block.reason, "binary done");
+    assert_has(&block.reason, "exit 3");
     let rejected = p.last_record("promise_rejected");
     assert!(
         rejected["verify_tail"]
@@ -381,7 +377,7 @@ fn verify_that_never_exits() {
     let out = p.stop_cmd("S", PROMISE).deadline(RUNNER_DEADLINE).run();
     let block = out.blocked();
     assert!(out.elapsed < Duration::from_secs(15), "took {:?}", out.elapsed);
-    assert!(block.reason.contains("timed out"), "{}", block.reason);
+    assert_has(&block.reason, "timed out");
     assert!(
         block.reason.contains("started"),
         "output before the kill is kept: {}",
@@ -403,7 +399,7 @@ fn verify_grandchild_ignoring_sigterm() {
     let out = p.stop_cmd("S", PROMISE).deadline(RUNNER_DEADLINE).run();
     let block = out.blocked();
     assert!(out.elapsed < Duration::from_secs(15), "took {:?}", out.elapsed);
-    assert!(block.reason.contains("timed out"), "{}", block.reason);
+    assert_has(&block.reason, "timed out");
     let pid: u32 = p.read("grandchild.pid").trim().parse().expect("grandchild pid");
     assert!(
         eventually(Duration::from_secs(5), || !alive(pid)),
@@ -423,7 +419,7 @@ fn verify_leaving_a_grandchild_behind() {
     let out = p.stop_cmd("S", PROMISE).deadline(RUNNER_DEADLINE).run();
     let block = out.blocked();
     assert!(out.elapsed < Duration::from_secs(15), "took {:?}", out.elapsed);
-    assert!(block.reason.contains("quick failure"), "{}", block.reason);
+    assert_has(&block.reason, "quick failure");
     let rejected = p.last_record("promise_rejected");
     assert_eq!(rejected["verify_exit"], 1, "{rejected}");
     assert_eq!(rejected["timed_out"], false, "{rejected}");

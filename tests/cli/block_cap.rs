@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use crate::project::Project;
+use crate::project::{Project, assert_has};
 
 const LAST_WARNING: &str = "LAST CONTINUATION WITHOUT A TOOL";
 
@@ -113,7 +113,7 @@ fn the_cap_comes_from_the_environment_and_zero_disables_it() {
     let first = stop("2");
     first.blocked();
     let second = next("2").blocked();
-    assert!(second.reason.contains(LAST_WARNING), "{}", second.reason);
+    assert_has(&second.reason, LAST_WARNING);
     next("2").allowed();
     assert_eq!(p.last_record("block_cap")["cap"], 2);
     // Disabled: no warning, no yield, however long the agent talks.

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::project::Project;
+use crate::project::{Project, assert_has};
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 /// `npm test` runs `sh check.sh`, which passes once `done.txt` exists and leaves `verify-ran` behind.
@@ -40,23 +40,12 @@ fn editing_the_npm_test_script_is_rejected_before_the_verify_runs() {
     let p = npm_project();
     p.write("package.json", PACKAGE.replace("sh check.sh", "exit 0"));
     let block = p.stop("S", PROMISE).blocked();
-    assert!(
-        block
-            .reason
-            .contains("- `package.json`: `scripts.test` changed (it configures `npm test --silent`)"),
-        "{}",
-        block.reason
+    assert_has(
+        &block.reason,
+        "- `package.json`: `scripts.test` changed (it configures `npm test --silent`)",
     );
-    assert!(
-        block.reason.contains("`git checkout -- package.json`"),
-        "{}",
-        block.reason
-    );
-    assert!(
-        block.system_message.contains("1 sealed input(s) of the oracle changed"),
-        "{}",
-        block.system_message
-    );
+    assert_has(&block.reason, "`git checkout -- package.json`");
+    assert_has(&block.system_message, "1 sealed input(s) of the oracle changed");
     assert!(
         !p.exists("verify-ran"),
         "the verify command ran although its closure moved"
@@ -73,13 +62,7 @@ fn the_scripts_the_npm_script_runs_are_sealed_whole() {
     let p = npm_project();
     p.write("check.sh", "exit 0\n");
     let block = p.stop("S", PROMISE).blocked();
-    assert!(
-        block
-            .reason
-            .contains("- `check.sh` changed (it is run by `sh check.sh`)"),
-        "{}",
-        block.reason
-    );
+    assert_has(&block.reason, "- `check.sh` changed (it is run by `sh check.sh`)");
 }
 
 #[test]
@@ -110,11 +93,7 @@ fn creating_configuration_that_did_not_exist_is_rejected() {
     ] {
         assert!(block.reason.contains(line), "missing {line:?} in\n{}", block.reason);
     }
-    assert!(
-        block.reason.contains("`rm -- pytest.ini tests/conftest.py`"),
-        "{}",
-        block.reason
-    );
+    assert_has(&block.reason, "`rm -- pytest.ini tests/conftest.py`");
 }
 
 #[test]
@@ -134,7 +113,7 @@ fn the_user_accepts_a_change_with_loopgate_allow_and_only_that_change() {
         .stdout_contains("accepted as the new baseline: package.json");
     assert_eq!(p.last_record("allowed")["accepted"], json!(["package.json"]));
     let block = p.stop("S", PROMISE).blocked();
-    assert!(block.reason.contains("`check.sh` changed"), "{}", block.reason);
+    assert_has(&block.reason, "`check.sh` changed");
     assert!(!block.reason.contains("package.json"), "{}", block.reason);
 
     p.loopgate(["allow", "--all"]).run().success();
@@ -230,20 +209,14 @@ fn a_pass_with_fewer_tests_is_rejected_until_the_user_allows_the_counts() {
     p.write("done.txt", "")
         .write("result.txt", "========== 2 passed in 0.05s ==========\n");
     let block = p.stop("S", PROMISE).blocked();
-    assert!(
-        block
-            .reason
-            .contains("REJECTED: the verify passed with fewer tests run, or more skipped, than before"),
-        "{}",
-        block.reason
+    assert_has(
+        &block.reason,
+        "REJECTED: the verify passed with fewer tests run, or more skipped, than before",
     );
-    assert!(block.reason.contains("(ran 3 → 2)"), "{}", block.reason);
-    assert!(
-        block
-            .system_message
-            .contains("exit 0, but ran 3 → 2; if that is intended, accept it with `loopgate allow --counts`"),
-        "{}",
-        block.system_message
+    assert_has(&block.reason, "(ran 3 → 2)");
+    assert_has(
+        &block.system_message,
+        "exit 0, but ran 3 → 2; if that is intended, accept it with `loopgate allow --counts`",
     );
     assert_eq!(p.last_record("promise_rejected")["ratchet"][0]["count"], "ran");
 

@@ -1,6 +1,6 @@
 //! One whole loop, driven by hook JSON from the command line exactly as Claude Code would drive it.
 
-use crate::project::{HISTORY, Project, STATE};
+use crate::project::{HISTORY, Project, STATE, assert_has};
 
 const TASK: &str = "make it pass";
 const VERIFY: &str = r#"test -f done.txt || { echo "check: done.txt is missing"; exit 1; }"#;
@@ -24,12 +24,8 @@ fn full_loop_transcript() {
     // 2. The agent stops without claiming anything: sent back with the task, iteration 2 of 5.
     let block = p.stop("S", "I looked around and made a start.").blocked();
     assert!(block.reason.starts_with("[loopgate] iteration 2/5"), "{}", block.reason);
-    assert!(block.reason.contains(&format!("\n{TASK}\n")), "{}", block.reason);
-    assert!(
-        block.system_message.contains("iteration 2/5"),
-        "{}",
-        block.system_message
-    );
+    assert_has(&block.reason, &format!("\n{TASK}\n"));
+    assert_has(&block.system_message, "iteration 2/5");
 
     // 3. The agent promises, but done.txt does not exist: the sealed verify command rejects the claim.
     let block = p.stop("S", PROMISE).blocked();
@@ -52,11 +48,7 @@ fn full_loop_transcript() {
         "the task verbatim: {reason}"
     );
     assert!(reason.contains("<promise>LOOP_DONE</promise>"), "{reason}");
-    assert!(
-        block.system_message.contains("promise rejected"),
-        "{}",
-        block.system_message
-    );
+    assert_has(&block.system_message, "promise rejected");
 
     // 4. The agent does the work and promises again: the oracle passes, the loop ends.
     p.write("done.txt", "");

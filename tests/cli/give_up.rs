@@ -2,7 +2,7 @@
 //! external blocker without a `<loop-pause>` / `<loop-abort>` tag is recorded as `gave_up`, answered with
 //! guidance in the block reason, counted by the stall breaker and quoted in the report.
 
-use crate::project::Project;
+use crate::project::{Project, assert_has};
 
 /// A blocker named without a pause tag: the loop goes on, the agent is told to pause if truly blocked.
 #[test]
@@ -15,18 +15,11 @@ fn a_named_blocker_without_a_pause_tag_gets_guidance_and_a_gave_up_record() {
             "The client is written, but the tests need credentials for the Stripe sandbox. I can't go further.",
         )
         .blocked();
-    assert!(
-        block
-            .reason
-            .contains("You named something outside your reach (\"need credentials\")"),
-        "{}",
-        block.reason
+    assert_has(
+        &block.reason,
+        "You named something outside your reach (\"need credentials\")",
     );
-    assert!(
-        block.reason.contains("<loop-pause>exactly what you need</loop-pause>"),
-        "{}",
-        block.reason
-    );
+    assert_has(&block.reason, "<loop-pause>exactly what you need</loop-pause>");
     assert!(
         block.reason.contains("wire up the payment client"),
         "the task is still there"
@@ -50,12 +43,8 @@ fn a_question_to_the_user_is_answered_in_the_loop_s_language() {
     let p = Project::new();
     p.setup("S", "\"实现导出功能\" --lang zh");
     let block = p.stop("S", "导出已经完成一半。请问 CSV 要不要包含表头？").blocked();
-    assert!(block.reason.contains("你向用户提了问题(“请问”)"), "{}", block.reason);
-    assert!(
-        block.reason.contains("<loop-pause>你的问题</loop-pause>"),
-        "{}",
-        block.reason
-    );
+    assert_has(&block.reason, "你向用户提了问题(“请问”)");
+    assert_has(&block.reason, "<loop-pause>你的问题</loop-pause>");
     assert_eq!(p.last_record("gave_up")["kind"], "asking_user");
 }
 
@@ -93,7 +82,7 @@ fn repeated_give_ups_with_nothing_changed_stall_the_loop() {
     let message = "I'm stuck: the deploy check needs an AWS profile that is not configured on this machine.";
     p.stop("S", message).blocked();
     let second = p.stop("S", message).blocked();
-    assert!(second.reason.contains("That is 2 in a row"), "{}", second.reason);
+    assert_has(&second.reason, "That is 2 in a row");
     let notice = p.stop("S", message).allowed();
     assert!(
         notice.contains("STALLED") && notice.contains("blocked 3 times in a row without pausing"),

@@ -559,6 +559,12 @@ pub struct Output {
 }
 
 /// A Stop hook's `decision: block`.
+/// Asserts that `text` contains `needle`, showing the whole text when it does not.
+#[track_caller]
+pub fn assert_has(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} is missing from:\n{text}");
+}
+
 pub struct Block {
     pub reason: String,
     pub system_message: String,

@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use crate::project::{HISTORY, Project, STATE, mode_of};
+use crate::project::{HISTORY, Project, STATE, assert_has, mode_of};
 
 /// Prose with apostrophes, backticks, `$(…)`, `---` lines and newlines is stored byte for byte and runs nothing.
 #[test]
@@ -21,7 +21,7 @@ fn args_stdin_keeps_prose_verbatim_and_runs_nothing() {
     assert_eq!(p.state_field("max_iterations"), "3");
     // Through a stop, a status and a verify: still nothing executed.
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains(task), "{}", block.reason);
+    assert_has(&block.reason, task);
     let status = p.loopgate(["status", "--json"]).run();
     status.success();
     assert_eq!(status.stdout_json()["task"], task);
@@ -224,6 +224,6 @@ fn seal_is_private_and_independent_of_the_state_file() {
     p.loopgate(["verify"]).run().code(4).stdout_contains("sealed-oracle");
     p.write(STATE, &forged);
     let block = p.stop("S", "<promise>LOOP_DONE</promise>").blocked();
-    assert!(block.reason.contains("sealed-oracle"), "{}", block.reason);
+    assert_has(&block.reason, "sealed-oracle");
     assert_eq!(p.loop_id(), loop_id, "the forged file was replaced from the seal");
 }

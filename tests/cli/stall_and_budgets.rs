@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use crate::project::{Project, STATE};
+use crate::project::{Project, STATE, assert_has};
 use crate::snapshot::assert_snapshot;
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
@@ -17,12 +17,9 @@ fn stall_limit_pauses_a_loop_that_changes_nothing() {
     let p = Project::new();
     p.setup("S", "\"make progress\" --stall-limit 3");
     let first = p.stop("S", "thinking").blocked();
-    assert!(
-        first
-            .reason
-            .contains("Nothing in the working tree changed since the last iteration (1 in a row)"),
-        "{}",
-        first.reason
+    assert_has(
+        &first.reason,
+        "Nothing in the working tree changed since the last iteration (1 in a row)",
     );
     p.stop("S", "still thinking").blocked();
     let notice = p.stop("S", "still thinking").allowed();
@@ -84,7 +81,7 @@ fn identical_failures_with_nothing_changed_trip_the_breaker() {
     p.setup("S", "\"fix it\" --verify 'echo boom; exit 1' --stall-limit 2");
     p.write("src/a.txt", "1");
     let first = p.stop("S", PROMISE).blocked();
-    assert!(first.reason.contains("PROMISE REJECTED"), "{}", first.reason);
+    assert_has(&first.reason, "PROMISE REJECTED");
     let notice = p.stop("S", PROMISE).allowed();
     assert!(notice.contains("STALLED"), "{notice}");
     assert!(
@@ -131,12 +128,9 @@ fn score_gate_completes_at_the_target() {
         "\"raise accuracy\" --verify 'cat score.txt' --score-regex 'accuracy: ([0-9.]+)' --target 0.9 --verify-on always",
     );
     let block = p.stop("S", "tuned it").blocked();
-    assert!(
-        block
-            .reason
-            .contains("Score 0.5 does not meet the target >= 0.9 (higher is better)."),
-        "{}",
-        block.reason
+    assert_has(
+        &block.reason,
+        "Score 0.5 does not meet the target >= 0.9 (higher is better).",
     );
     assert_eq!(p.last_record("verify_failed")["score"], 0.5);
     p.write("score.txt", "accuracy: 0.93\n");

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::project::{CONTEXT, HISTORY, Project, STATE, transcript_line};
+use crate::project::{CONTEXT, HISTORY, Project, STATE, assert_has, transcript_line};
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 
@@ -159,8 +159,8 @@ fn verify_on_always_runs_at_a_plain_stop() {
         r#"task --verify-on always --verify 'test -f done.txt || { echo "done.txt: not yet"; exit 2; }'"#,
     );
     let block = p.stop("S", "made some progress").blocked();
-    assert!(block.reason.contains("done.txt: not yet"), "{}", block.reason);
-    assert!(block.reason.contains("exit 2"), "{}", block.reason);
+    assert_has(&block.reason, "done.txt: not yet");
+    assert_has(&block.reason, "exit 2");
     let failed = p.history().last().cloned().expect("a record");
     assert_eq!(failed["verify_exit"], 2, "{failed}");
     assert_eq!(failed["rejections"], 0, "a plain stop is no rejected promise: {failed}");
@@ -178,7 +178,7 @@ fn max_iterations_ends_the_loop() {
     let p = Project::new();
     p.setup("S", "task --max-iterations 2 --verify false");
     let block = p.stop("S", "one").blocked();
-    assert!(block.reason.contains("iteration 2/2"), "{}", block.reason);
+    assert_has(&block.reason, "iteration 2/2");
     let message = p.stop("S", "two").allowed();
     assert!(message.contains("max_iterations"), "{message}");
     assert!(message.contains("NOT verified"), "{message}");

@@ -3,7 +3,7 @@
 use std::fs;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::project::{Project, STATE};
+use crate::project::{Project, STATE, assert_has};
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 
@@ -25,10 +25,10 @@ fn edited_verify_command_is_overruled_by_the_seal() {
     p.edit_state(|text| text.replace(&sealed_line, "verify_command: \"true\""));
 
     let block = p.stop("S", PROMISE).blocked();
-    assert!(block.reason.contains("PROMISE REJECTED"), "{}", block.reason);
-    assert!(block.reason.contains("sealed check ran"), "{}", block.reason);
-    assert!(block.reason.contains("TAMPERING DETECTED"), "{}", block.reason);
-    assert!(block.reason.contains("verify_command"), "{}", block.reason);
+    assert_has(&block.reason, "PROMISE REJECTED");
+    assert_has(&block.reason, "sealed check ran");
+    assert_has(&block.reason, "TAMPERING DETECTED");
+    assert_has(&block.reason, "verify_command");
     assert!(
         block.system_message.contains("TAMPERING DETECTED") && block.system_message.contains("verify_command"),
         "the user is told too: {}",
@@ -57,8 +57,8 @@ fn deleted_state_file_is_restored_and_the_loop_continues() {
     fs::remove_file(p.path(STATE)).expect("delete state");
 
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains("iteration 2/9"), "{}", block.reason);
-    assert!(block.reason.contains("deleted"), "{}", block.reason);
+    assert_has(&block.reason, "iteration 2/9");
+    assert_has(&block.reason, "deleted");
     assert_eq!(p.loop_id(), loop_id, "restored, same loop");
     assert_eq!(p.state_field("iteration"), "2");
     assert_eq!(p.state_task(), "keep going");
@@ -176,7 +176,7 @@ fn sealed_change_is_rejected(path: &str, kind: &str, change: impl Fn(&Project)) 
     change(&p);
 
     let block = p.stop("S", PROMISE).blocked();
-    assert!(block.reason.contains("PROMISE REJECTED"), "{}", block.reason);
+    assert_has(&block.reason, "PROMISE REJECTED");
     assert!(
         block.reason.contains(&format!("{path} ({kind})")),
         "names the file: {}",
@@ -278,8 +278,8 @@ fn forged_history_and_edited_verify_log_are_reported() {
     p.write(crate::project::HISTORY, &history);
 
     let block = p.stop("S", "no signal").blocked();
-    assert!(block.reason.contains("TAMPERING DETECTED"), "{}", block.reason);
-    assert!(block.reason.contains("history"), "{}", block.reason);
+    assert_has(&block.reason, "TAMPERING DETECTED");
+    assert_has(&block.reason, "history");
     assert!(block.reason.contains(&log), "names the log: {}", block.reason);
     assert!(block.system_message.contains("TAMPERING DETECTED"));
     let tampered: Vec<String> = p

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::fs;
 
-use crate::project::{HISTORY, Project, STATE};
+use crate::project::{HISTORY, Project, STATE, assert_has};
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 const FAILING: &str = r#"test -f done.txt || { echo "FAIL: done.txt is missing"; exit 1; }"#;
@@ -237,7 +237,7 @@ fn resume_adopts_a_paused_loop() {
 
     p.stop("S", PROMISE).silent();
     let block = p.stop("NEW", "back at it").blocked();
-    assert!(block.reason.contains("iteration 2"), "{}", block.reason);
+    assert_has(&block.reason, "iteration 2");
 }
 
 /// `resume` takes the session from `CLAUDE_CODE_SESSION_ID`; without any session, or any loop, it says so.

@@ -1,7 +1,7 @@
 //! Issue 13: `--verify auto` picks the project's test command at setup, says why, seals it like a typed one,
 //! and refuses clearly when nothing fits.
 
-use crate::project::Project;
+use crate::project::{Project, assert_has};
 
 const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 
@@ -24,7 +24,7 @@ fn auto_picks_the_makefile_test_target_and_seals_it() {
     assert_eq!(init["verify_detected"], "Makefile has a `test` target", "{init}");
     // The oracle runs it: a failure comes back with its output, a pass completes the loop.
     let block = p.stop("S", PROMISE).blocked();
-    assert!(block.reason.contains("MAKE-TEST-RAN"), "{}", block.reason);
+    assert_has(&block.reason, "MAKE-TEST-RAN");
     p.write("src.txt", "fixed\n");
     p.stop("S", PROMISE).allowed();
     assert_eq!(p.statuses(), ["init", "promise_rejected", "complete"]);
