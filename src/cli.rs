@@ -98,6 +98,9 @@ pub enum Command {
         /// Accept every sealed input as it is now (the test counts included).
         #[arg(long)]
         all: bool,
+        /// Accept that these baseline tests no longer run (as named in the rejection or `loopgate status`).
+        #[arg(long, value_name = "NAME", num_args = 1..)]
+        tests: Vec<String>,
     },
     /// Make `/pua-loop`, `/cancel-loop` and `/loop-status` work in Claude Code: install the plugin (hooks,
     /// namespaced commands, skill) unless one is installed, and write the bare user-level commands.
@@ -196,6 +199,12 @@ pub struct SetupArgs {
     /// Accept skip / ignore / xfail / only markers added to the tests, and tests deleted.
     #[arg(long)]
     pub no_skip_check: bool,
+    /// Do not run the verify command at setup; the first verify of the loop becomes the baseline instead.
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Judge a pass by its exit code and totals only, not test by test against the baseline.
+    #[arg(long)]
+    pub no_test_verdict: bool,
     /// Language of the feedback and messages.
     #[arg(long, value_enum)]
     pub lang: Option<Lang>,

@@ -12,6 +12,7 @@
 //! weaken them) and `inventory` (every existing test's signature, checked at a promise).
 
 pub mod args;
+pub mod baseline;
 pub mod checkpoint;
 pub mod cli;
 pub mod closure;
@@ -73,7 +74,12 @@ pub fn run(cli: Cli) -> u8 {
         } => commands::diff::run(&from, to.as_deref(), stat, json, loop_id.as_deref()),
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
-        Command::Allow { paths, counts, all } => commands::allow::run(&paths, counts, all),
+        Command::Allow {
+            paths,
+            counts,
+            all,
+            tests,
+        } => commands::allow::run(&paths, counts, all, &tests),
         Command::Resume { session_id } => commands::resume::run(session_id),
         Command::Install(args) => commands::install::install(&args),
         Command::Uninstall(args) => commands::install::uninstall(&args),

@@ -5,6 +5,7 @@
 
 use crate::state::Lang;
 
+pub mod baseline;
 pub mod breach;
 pub mod cap;
 
@@ -88,6 +89,10 @@ pub fn event_name(lang: Lang, event: Event) -> &'static str {
         (Lang::Zh, Event::SealBroken) => "承诺被拒绝:验证所依赖的受保护输入被修改",
         (Lang::Zh, Event::VerifyFailed) => "验证命令仍然失败",
         (Lang::Zh, Event::CountsRegressed) => "被拒绝:验证通过了,但运行的测试比之前少或跳过的更多",
+        (Lang::En, Event::TestsShort) => {
+            "REJECTED: the verify passed, but not every test of the baseline ran and passed"
+        }
+        (Lang::Zh, Event::TestsShort) => "被拒绝:验证通过了,但并非所有基线测试都运行并通过",
     }
 }
 
@@ -102,6 +107,8 @@ pub enum Event {
     VerifyTimedOut,
     /// The verify passed, but the count ratchet rejected it.
     CountsRegressed,
+    /// The command exited 0 but baseline tests did not run and pass, or no results were reported.
+    TestsShort,
 }
 
 /// Section titles of the reason.

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use crate::baseline::{Baseline, Judged};
 use crate::error::Error;
 use crate::history::VerifyResult;
 use crate::lifecycle::ActiveLoop;
@@ -10,7 +11,7 @@ use crate::ratchet;
 use crate::seal::{FileChange, SealedFiles};
 use crate::state::{Check, StateFields};
 use crate::summary::{self, FailureSummary};
-use crate::verify::{self, VerifyOutcome, VerifyRequest};
+use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
 mod breach;
 pub use breach::Breach;
@@ -32,6 +33,8 @@ pub struct Run {
     pub note: Option<String>,
     /// What the run's test counts moved the wrong way (the count ratchet); a pass with any is not one.
     pub ratchet: Vec<ratchet::Moved>,
+    /// The per-test verdict against the baseline (`Held` when the command failed anyway or the check is off).
+    pub by_name: Judged,
 }
 
 /// The oracle's answer.
@@ -57,9 +60,9 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let Some(command) = fields.verify_command.clone() else {
         return Ok(Verdict::Honor);
     };
-    let breach = breach(active)?;
-    if !breach.is_empty() {
-        return Ok(Verdict::SealBroken(breach));
+    let before = breach(active)?;
+    if !before.is_empty() {
+        return Ok(Verdict::SealBroken(before));
     }
     let mut log_path = active.project.verify_log_path(&fields.loop_id, iteration);
     if caller == Caller::SelfCheck {
@@ -73,14 +76,21 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     };
     // Rollback refuses while this marker is held (see `running`).
     let running = crate::running::VerifyRunning::mark(&active.project, &command);
-    // The counts are read from every line as the command prints it: the kept output is only its head and tail,
-    // and a workspace's per-crate summaries can sit in the cut middle.
-    let mut counter = summary::CountScanner::new();
-    let outcome = verify::run_observed(&request, &mut |line| counter.feed_line(line))?;
+    let progress = match caller {
+        Caller::SelfCheck => Progress::start(&command),
+        Caller::StopHook => Progress::start_quiet(),
+    };
+    let counted = run_counted(&request, &progress)?;
+    progress.finish();
     drop(running);
+    let Counted {
+        outcome,
+        counts,
+        results,
+    } = counted;
     let text = outcome.output_text();
     let mut summary = summary::summarize(&text);
-    summary.counts = counter.finish();
+    summary.counts = counts;
     let fingerprint = summary::fingerprint_of(&summary, &text);
     let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
     let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
@@ -96,6 +106,22 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
             &ratchet::describe(fields.lang, &ratchet),
         ));
     }
+    let by_name = if fields.checks(Check::ByName) {
+        by_name(active, iteration, passed, summary.counts, &results)?
+    } else {
+        Judged::Held
+    };
+    match &by_name {
+        Judged::Held => {}
+        Judged::Short(short) => {
+            passed = false;
+            note = Some(messages::baseline::short(fields.lang, short));
+        }
+        Judged::NoResults => {
+            passed = false;
+            note = Some(messages::baseline::no_results(fields.lang));
+        }
+    }
     let run = Run {
         command,
         outcome,
@@ -105,11 +131,91 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         passed,
         note,
         ratchet,
+        by_name,
     };
+    if run.passed {
+        // Nothing the oracle read may have moved while it ran (a build script or a process left running that
+        // rewrites a test for the run's length and leaves it so).
+        let after = breach(active)?;
+        if !after.is_empty() {
+            return Ok(Verdict::SealBroken(after));
+        }
+    }
     Ok(if run.passed {
         Verdict::Pass(run)
     } else {
         Verdict::Fail(run)
+    })
+}
+
+/// A verify run with the counts and names its runners reported.
+struct Counted {
+    outcome: VerifyOutcome,
+    counts: Option<crate::summary::TestCounts>,
+    results: crate::summary::TestResults,
+}
+
+/// Runs the verify command, reading the counts and test names from every line as the command prints it (the
+/// kept output is only its head and tail, and a workspace's per-crate summaries can sit in the cut middle).
+fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, Error> {
+    let mut counter = summary::CountScanner::new();
+    let outcome = verify::run_observed(request, &mut |line| {
+        counter.feed_line(line);
+        progress.line(line);
+    })?;
+    Ok(Counted {
+        outcome,
+        counts: counter.finish(),
+        results: counter.into_results(),
+    })
+}
+
+/// The baseline run at setup: the sealed verify command once, before the agent's first turn, kept test by
+/// test (iteration 0; its log is the loop's `verify-…-0.log`).
+pub fn baseline(project: &crate::project::Project, fields: &StateFields) -> Result<Option<Baseline>, Error> {
+    let Some(command) = &fields.verify_command else {
+        return Ok(None);
+    };
+    let log_path = project.verify_log_path(&fields.loop_id, 0);
+    let request = VerifyRequest {
+        command,
+        cwd: &project.root,
+        timeout: Duration::from_secs(fields.verify_timeout),
+        log_path: &log_path,
+    };
+    let progress = Progress::start(command);
+    let counted = run_counted(&request, &progress)?;
+    progress.finish();
+    let o = &counted.outcome;
+    Ok(Some(Baseline::of_run(
+        0,
+        o.exit_code,
+        o.timed_out,
+        u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX),
+        counted.counts,
+        counted.results,
+    )))
+}
+
+/// Holds a run that `passed` so far to the baseline, test by name; a baseline without names (none taken at
+/// setup, or its suite reported none) adopts this run's names first (see `crate::baseline`).
+fn by_name(
+    active: &ActiveLoop,
+    iteration: u64,
+    passed: bool,
+    counts: Option<crate::summary::TestCounts>,
+    results: &crate::summary::TestResults,
+) -> Result<Judged, Error> {
+    let store = &active.store;
+    let mut baseline = store.load_baseline(&active.project)?.unwrap_or_default();
+    if baseline.adopt(iteration, counts, results) {
+        store.save_baseline(&active.project, &baseline)?;
+        return Ok(Judged::Held);
+    }
+    Ok(if passed {
+        baseline.judge(counts, results)
+    } else {
+        Judged::Held
     })
 }
 

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::baseline::Baseline;
 use crate::fsutil;
 use crate::inventory::Inventory;
 use crate::project::{Project, loopgate_home};
@@ -25,6 +26,11 @@ pub mod files;
 mod marks;
 pub use files::{FileChange, SealedFiles};
 pub use marks::{FileMark, MarkCheck};
+
+/// The seal's companion files: the test inventory and the baseline run.
+const INVENTORY: &str = "tests";
+const BASELINE: &str = "baseline";
+const COMPANIONS: [&str; 2] = [INVENTORY, BASELINE];
 
 /// How many verify logs keep a mark (the most recent ones).
 pub const MARKED_LOGS: usize = 20;
@@ -141,9 +147,15 @@ impl Store {
         self.write_json(&self.path_for(project), seal)
     }
 
+    /// Where a companion of the project's seal lives (the test inventory, the baseline): beside it, named after
+    /// it, so that ending or cleaning up the seal finds every companion.
+    fn companion_path(&self, project: &Project, companion: &str) -> PathBuf {
+        self.path_for(project).with_extension(format!("{companion}.json"))
+    }
+
     /// Where a project's test inventory lives: beside its seal.
     pub fn inventory_path_for(&self, project: &Project) -> PathBuf {
-        self.path_for(project).with_extension("tests.json")
+        self.companion_path(project, INVENTORY)
     }
 
     /// The project's test inventory, if one was taken.
@@ -154,6 +166,16 @@ impl Store {
     /// Writes the test inventory privately and atomically.
     pub fn save_inventory(&self, project: &Project, inventory: &Inventory) -> Result<(), SealError> {
         self.write_json(&self.inventory_path_for(project), inventory)
+    }
+
+    /// The loop's baseline run (what the verify command ran at setup, test by test), if one was taken.
+    pub fn load_baseline(&self, project: &Project) -> Result<Option<Baseline>, SealError> {
+        read_json(&self.companion_path(project, BASELINE))
+    }
+
+    /// Writes the baseline privately and atomically.
+    pub fn save_baseline(&self, project: &Project, baseline: &Baseline) -> Result<(), SealError> {
+        self.write_json(&self.companion_path(project, BASELINE), baseline)
     }
 
     /// Writes `value` as JSON to `path` in the store, privately and atomically.
@@ -176,9 +198,11 @@ impl Store {
         self.save(project, &ended)
     }
 
-    /// Last step of ending a loop (the inventory first: a seal without one is still whole).
+    /// Last step of ending a loop (the companions first: a seal without them is still whole).
     pub fn remove(&self, project: &Project) {
-        let _ = std::fs::remove_file(self.inventory_path_for(project));
+        for companion in COMPANIONS {
+            let _ = std::fs::remove_file(self.companion_path(project, companion));
+        }
         let _ = std::fs::remove_file(self.path_for(project));
     }
 
@@ -190,8 +214,12 @@ impl Store {
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            if let Some(seal) = path.to_string_lossy().strip_suffix(".tests.json") {
-                // An inventory outlives its seal only after a crash: it is stale once the seal is gone.
+            let name = path.to_string_lossy().into_owned();
+            if let Some(seal) = COMPANIONS
+                .iter()
+                .find_map(|companion| name.strip_suffix(&format!(".{companion}.json")))
+            {
+                // A companion outlives its seal only after a crash: it is stale once the seal is gone.
                 if !Path::new(&format!("{seal}.json")).exists() {
                     let _ = std::fs::remove_file(&path);
                 }

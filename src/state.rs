@@ -58,6 +58,8 @@ pub enum Check {
     Counts,
     /// Skip / ignore / xfail / only markers added, and tests deleted.
     Skips,
+    /// A pass must run and pass every test that ran at baseline, by name (see `baseline`).
+    ByName,
 }
 
 /// The frontmatter fields. Optional fields default so that older or hand-trimmed files still load; the ones a

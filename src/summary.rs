@@ -22,12 +22,14 @@ mod gotest;
 mod js;
 mod parsers;
 mod pytest;
+mod results;
 mod rust;
 #[cfg(test)]
 mod tests;
 
 pub use counts::{CountScanner, TestCounts, counts};
 use parsers::{Failure, Found, Lines};
+pub use results::{Outcome, TestResults};
 
 /// Upper bound of [`FailureSummary::text`], in characters.
 pub const SUMMARY_MAX_CHARS: usize = 500;

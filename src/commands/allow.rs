@@ -16,15 +16,15 @@ use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 use crate::seal::SealedFiles;
 
-/// Runs `loopgate allow [PATH…] [--counts] [--all]`.
-pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
+/// Runs `loopgate allow [PATH…] [--counts] [--all] [--tests NAME…]`.
+pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let _lock = super::lock(&project)?;
     let Lookup::Loop(mut active) = lookup(&project)? else {
         return Err(Error::NoLoop { root: project.root });
     };
     let lang = active.seal.fields.lang;
-    if paths.is_empty() && !all && !counts {
+    if paths.is_empty() && !all && !counts && tests.is_empty() {
         let breach = crate::oracle::breach(&active)?;
         if breach.is_empty() {
             crate::say("loopgate allow: nothing sealed has changed since the loop started.");
@@ -58,6 +58,7 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
             "`{unknown}` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
         )));
     }
+    accepted.extend(allow_tests(&active, tests)?);
     accepted.sort();
     accepted.dedup();
     if counts || all {
@@ -94,6 +95,29 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
         ));
     }
     Ok(exit_codes::OK)
+}
+
+/// Accepts that the named baseline tests no longer run (`--tests`); refuses a name the baseline does not have.
+fn allow_tests(active: &ActiveLoop, names: &[String]) -> Result<Vec<String>, Error> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
+        return Err(Error::Usage(
+            "this loop has no baseline run yet, so no test can be allowed to go (`--tests` names tests of the baseline)"
+                .into(),
+        ));
+    };
+    if let Some(unknown) = baseline.allow(names).first() {
+        return Err(Error::Usage(format!(
+            "`{unknown}` is not a test of this loop's baseline (the rejection lists the exact names)"
+        )));
+    }
+    active.store.save_baseline(&active.project, &baseline)?;
+    Ok(names
+        .iter()
+        .map(|name| format!("test `{name}` no longer required"))
+        .collect())
 }
 
 /// Re-hashes the `--seal` files `select` picks (new files matching the globs included).

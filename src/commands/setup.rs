@@ -6,7 +6,7 @@
 
 use crate::history::{
     Event,
-    event::{Init, Reason},
+    event::{BaselineRun, Init, Reason},
 };
 use std::io::Read;
 
@@ -75,6 +75,8 @@ pub struct Config {
     pub checkpoints: Option<crate::checkpoint::Keep>,
     /// Checks of the oracle's inputs turned off (`--no-closure-seal` and friends).
     pub opt_out: Vec<Check>,
+    /// Run the verify command once at setup (off with `--no-baseline`).
+    pub baseline: bool,
 }
 
 #[derive(Parser)]
@@ -102,6 +104,7 @@ impl Config {
             (args.no_test_seal, Check::Tests),
             (args.no_count_ratchet, Check::Counts),
             (args.no_skip_check, Check::Skips),
+            (args.no_test_verdict, Check::ByName),
         ];
         let task = args.task.join(" ");
         if task.trim().is_empty() {
@@ -168,6 +171,7 @@ impl Config {
             verify_detected: None,
             checkpoints: (!args.no_checkpoints).then(|| args.keep_checkpoints.unwrap_or_default()),
             opt_out: opt_outs(&args_flags),
+            baseline: !args.no_baseline,
         })
     }
 
@@ -225,6 +229,8 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         no_test_seal: parsed.no_test_seal || cli.no_test_seal,
         no_count_ratchet: parsed.no_count_ratchet || cli.no_count_ratchet,
         no_skip_check: parsed.no_skip_check || cli.no_skip_check,
+        no_baseline: parsed.no_baseline || cli.no_baseline,
+        no_test_verdict: parsed.no_test_verdict || cli.no_test_verdict,
         ..parsed
     })
 }
@@ -258,6 +264,21 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
         "\n{}",
         messages::checkpoints_at_setup(config.lang, &started.checkpoints)
     );
+    if config.verify.is_some() {
+        let baseline = match &started.baseline {
+            Some(baseline) => {
+                let log = started.project.verify_log_path(&started.state.fields.loop_id, 0);
+                let log = log
+                    .strip_prefix(&started.project.root)
+                    .unwrap_or(&log)
+                    .display()
+                    .to_string();
+                messages::baseline::at_setup(config.lang, baseline, &log)
+            }
+            None => messages::baseline::skipped(config.lang).to_string(),
+        };
+        println!("\n{baseline}");
+    }
     Ok(exit_codes::OK)
 }
 
@@ -272,10 +293,14 @@ pub struct Started {
     pub closure_files: (usize, usize),
     /// How many test files and tests are sealed.
     pub tests: (usize, usize),
+    /// The verify run at setup, if one was made.
+    pub baseline: Option<crate::baseline::Baseline>,
+    pub project: Project,
 }
 
 /// Starts a loop in `project`, as `setup` does and `loopgate run` reuses: refuses or replaces the loop already
-/// there, seals the oracle, writes the state file and records `init`. Prints nothing.
+/// there, seals the oracle, runs the verify command once as the baseline (unless `--no-baseline`), writes the
+/// state file and records `init`. Prints nothing, but the baseline's status line on a terminal.
 pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     let store = Store::open();
     store.clean_stale();
@@ -290,6 +315,16 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
+    }
+    // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
+    // pre-executed block finishes before the model is asked anything).
+    let baseline = if config.baseline {
+        crate::oracle::baseline(&project, &state.fields)?
+    } else {
+        None
+    };
+    if let Some(baseline) = &baseline {
+        store.save_baseline(&project, baseline)?;
     }
     let seal = Seal {
         project_root: project.canonical_root(),
@@ -325,15 +360,25 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         verify_detected: config.verify_detected.as_ref().map(|found| found.reason()),
         driver: config.driver,
         checkpoint: start_commit.map(|taken| taken.commit.clone()),
+        baseline: baseline.as_ref().map(|b| BaselineRun {
+            exit: b.exit,
+            timed_out: b.timed_out,
+            duration_ms: b.duration_ms,
+            tests: b.tests_ran(),
+            failing: b.failing().into_iter().take(20).map(str::to_string).collect(),
+        }),
     };
     let record = Record::new(&state.fields.loop_id, 1, Event::Init(init));
     active.record(&record)?;
+    let project = active.project;
     Ok(Started {
         state,
         sealed_files,
         checkpoints,
         closure_files,
         tests,
+        baseline,
+        project,
     })
 }
 

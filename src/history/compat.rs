@@ -182,6 +182,13 @@ mod round_trip {
                     verify_detected: (!flag).then(|| s[2].clone()),
                     driver: flag.then_some(crate::state::Driver::Run { pid: 42 }),
                     checkpoint: Some(s[3].clone()),
+                    baseline: flag.then(|| BaselineRun {
+                        exit: Some(1),
+                        timed_out: false,
+                        duration_ms: n[2],
+                        tests: Some(n[0]),
+                        failing: vec![s[1].clone()],
+                    }),
                 }),
                 1 => Event::Continue(tree),
                 2 => Event::PromiseRejected(Rejected { rejections: n[0], verify, tree }),

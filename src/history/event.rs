@@ -81,6 +81,26 @@ pub struct Init {
     /// The checkpoint commit of the tree the loop started from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<String>,
+    /// What the verify command did when run once at setup (absent with `--no-baseline` or no verify command).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineRun>,
+}
+
+/// The baseline run at setup, as the history keeps it (the whole baseline, test by test, is beside the seal).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BaselineRun {
+    /// The shell's exit code; `None` when killed or timed out.
+    pub exit: Option<i32>,
+    #[serde(default)]
+    pub timed_out: bool,
+    #[serde(default)]
+    pub duration_ms: u64,
+    /// Tests that ran, by name where the runner named them, else by its totals; `None`: no result was read.
+    #[serde(default)]
+    pub tests: Option<u64>,
+    /// The first failing tests by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failing: Vec<String>,
 }
 
 /// What a stop did to the working tree, and the checkpoint taken of it.

@@ -2,6 +2,7 @@
 //! rejection when the agent had promised, updates the same-failure and score-plateau streaks, and sends the
 //! agent back with the evidence.
 
+use crate::baseline::Judged;
 use crate::error::Error;
 use crate::feedback::Failure;
 use crate::history::event::{Rejected, Tree};
@@ -49,27 +50,20 @@ pub fn apply(
             let mut state = active.state();
             let timed_out = run.outcome.timed_out;
             let regressed = !run.ratchet.is_empty();
-            let (status, event) = if promised {
+            let short = run.by_name != Judged::Held;
+            let status = if promised {
                 count_rejection(&mut state);
-                let event = if regressed {
-                    Event::CountsRegressed
-                } else if timed_out {
-                    Event::PromiseTimedOut
-                } else {
-                    Event::PromiseRejected
-                };
-                (history::Event::PromiseRejected as fn(Rejected) -> history::Event, event)
+                history::Event::PromiseRejected as fn(Rejected) -> history::Event
             } else {
-                (
-                    history::Event::VerifyFailed as fn(Rejected) -> history::Event,
-                    if regressed {
-                        Event::CountsRegressed
-                    } else if timed_out {
-                        Event::VerifyTimedOut
-                    } else {
-                        Event::VerifyFailed
-                    },
-                )
+                history::Event::VerifyFailed as fn(Rejected) -> history::Event
+            };
+            let event = match (short, regressed, timed_out, promised) {
+                (true, ..) => Event::TestsShort,
+                (_, true, ..) => Event::CountsRegressed,
+                (_, _, true, true) => Event::PromiseTimedOut,
+                (_, _, true, false) => Event::VerifyTimedOut,
+                (.., true) => Event::PromiseRejected,
+                _ => Event::VerifyFailed,
             };
             run.observe(&mut state.fields);
             let f = &mut state.fields;
@@ -98,10 +92,13 @@ pub fn apply(
                     run: &run,
                     same_failure_streak: streak,
                 },
-                result: Some(if regressed {
-                    crate::messages::counts_result(f.lang, &crate::ratchet::describe(f.lang, &run.ratchet))
-                } else {
-                    run.result_text(f.lang)
+                result: Some(match &run.by_name {
+                    Judged::Short(short) => crate::messages::baseline::short_result(f.lang, short.len()),
+                    Judged::NoResults => crate::messages::baseline::no_results_result(f.lang).to_string(),
+                    Judged::Held if regressed => {
+                        crate::messages::counts_result(f.lang, &crate::ratchet::describe(f.lang, &run.ratchet))
+                    }
+                    Judged::Held => run.result_text(f.lang),
                 }),
             };
             iterate::next(active, state, &step, record, observed)

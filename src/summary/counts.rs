@@ -50,6 +50,8 @@
 
 mod go;
 mod js;
+#[cfg(test)]
+mod names_tests;
 mod python;
 mod rust;
 #[cfg(test)]
@@ -58,6 +60,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 use super::parsers::clean;
+use super::results::TestResults;
 
 /// What a verify's test runners reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -101,12 +104,15 @@ impl TestCounts {
     }
 }
 
-/// Reads test counts from a verify output one line at a time; see the module doc for what it
-/// recognizes. Memory stays constant whatever the output's size.
+/// Reads test counts, and the tests by name, from a verify output one line at a time; see the module doc and
+/// `super::results` for what it recognizes. Memory is bounded whatever the output's size: a few counters, and
+/// at most `results::MAX_NAMES` names.
 #[derive(Debug, Clone, Default)]
 pub struct CountScanner {
     total: TestCounts,
     seen: bool,
+    /// The tests reported by name (see `super::results`), from the same lines.
+    results: TestResults,
     rust: rust::State,
     python: python::State,
     js: js::State,
@@ -129,11 +135,12 @@ impl CountScanner {
 
     /// Feeds a line already cleaned of escapes and `\r` rewrites.
     pub(super) fn feed_clean(&mut self, line: &str) {
+        let names = &mut self.results;
         let found = [
-            self.rust.feed(line),
-            self.python.feed(line),
-            self.js.feed(line),
-            self.go.feed(line),
+            self.rust.feed(line, names),
+            self.python.feed(line, names),
+            self.js.feed(line, names),
+            self.go.feed(line, names),
         ];
         for counts in found.into_iter().flatten() {
             self.total.add(counts);
@@ -150,6 +157,12 @@ impl CountScanner {
             seen = true;
         }
         seen.then_some(total)
+    }
+
+    /// The tests reported by name (a go package whose result line never came included).
+    pub fn into_results(mut self) -> TestResults {
+        self.go.flush_into(&mut self.results);
+        self.results
     }
 }
 

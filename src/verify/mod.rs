@@ -14,12 +14,15 @@
 
 mod capture;
 mod error;
+mod progress;
+pub mod reporting;
 #[cfg(test)]
 mod tests;
 
 pub use crate::process::KILL_GRACE;
 pub use capture::MAX_LINE;
 pub use error::VerifyError;
+pub use progress::Progress;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -139,6 +142,7 @@ fn run_with(
     let mut lines = Lines::default();
     let mut command = Command::new("/bin/sh");
     command.arg("-c").arg(req.command).current_dir(req.cwd);
+    command.envs(reporting::env(|name| std::env::var_os(name)));
     let watch = Watch {
         timeout: Some(req.timeout),
         kill_grace,

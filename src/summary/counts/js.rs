@@ -2,19 +2,29 @@
 //! (`Tests  1 failed | 3 passed (4)`), mocha (`3 passing (8ms)`, then `2 pending`, `1 failing`)
 //! and node's built-in runner (`# pass 3` … after `# tests 5` in TAP, `ℹ pass 3` in its spec
 //! reporter; other TAP producers print the same lines).
+//!
+//! Names (see `names.rs` beside this file): Jest and Vitest by test *file* (`PASS src/sum.test.js`,
+//! ` ✓ src/math.test.js (5 tests) 5ms`), because their per-test lines come and go with the number of files
+//! that ran (Jest lists a file's tests only when it is the only one); mocha, node's spec reporter and TAP by
+//! test, the enclosing `describe` titles joined with ` > `.
+
+mod names;
 
 use super::{Kind, TestCounts, number_word, one_of, tally};
+use crate::summary::results::TestResults;
 
-/// The multi-line summaries under way: mocha's and node's lines after their first.
+/// The multi-line summaries under way: mocha's and node's lines after their first; the per-test lines.
 #[derive(Debug, Clone, Default)]
 pub(super) struct State {
     in_mocha_summary: bool,
     in_node_summary: bool,
+    names: names::State,
 }
 
 impl State {
-    pub(super) fn feed(&mut self, line: &str) -> Option<TestCounts> {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
         let t = line.trim();
+        self.names.feed(line, names);
         let mocha = self.mocha(t);
         let node = self.node(line);
         mocha.or(node).or_else(|| jest(t)).or_else(|| vitest(t))

@@ -1,17 +1,27 @@
 //! Counts from pytest (its final `= 1 failed, 3 passed in 0.1s =` line, also without the `=` under
 //! `-q`) and unittest (`Ran N tests in …` and the `OK (…)` or `FAILED (…)` line after it).
+//!
+//! Names: pytest's node ids (`tests/test_calc.py::test_add[2-3]`) from its short test summary
+//! (`PASSED tests/…::test_add`; loopgate asks for every outcome there with `-rap`, see
+//! `crate::verify::reporting`) and from `-v` lines (`tests/…::test_add PASSED [ 50%]`); unittest's
+//! `module.Class.test` from `-v` lines (`test_add (test_calc.Calc.test_add) ... ok`) — without `-v`
+//! unittest prints no names, so only its totals count.
 
 use super::{Kind, TestCounts, tally};
+use crate::summary::results::{Outcome, TestResults};
 
-/// unittest's `Ran N tests` waiting for the verdict line that follows it.
+/// unittest's `Ran N tests` waiting for the verdict line that follows it; whether pytest's short test
+/// summary section is under way.
 #[derive(Debug, Clone, Default)]
 pub(super) struct State {
     unittest_ran: Option<u64>,
+    in_short_summary: bool,
 }
 
 impl State {
-    pub(super) fn feed(&mut self, line: &str) -> Option<TestCounts> {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
         let t = line.trim();
+        self.names(t, names);
         if let Some(ran) = self.unittest_ran {
             if t.is_empty() {
                 return None;
@@ -27,6 +37,73 @@ impl State {
         }
         pytest(t)
     }
+}
+
+impl State {
+    fn names(&mut self, t: &str, names: &mut TestResults) {
+        if t.starts_with('=') {
+            self.in_short_summary = t.trim_matches(|c: char| c == '=' || c == ' ') == "short test summary info";
+            return;
+        }
+        if self.in_short_summary {
+            if let Some((name, outcome)) = short_summary_line(t) {
+                names.record(name, outcome);
+            }
+        } else if let Some((name, outcome)) = pytest_verbose_line(t).or_else(|| unittest_verbose_line(t)) {
+            names.record(&name, outcome);
+        }
+    }
+}
+
+/// pytest's outcome words; skipped and expected failures did not run as tests that must pass.
+fn pytest_outcome(word: &str) -> Option<Option<Outcome>> {
+    Some(match word {
+        "PASSED" | "XPASS" => Some(Outcome::Passed),
+        "FAILED" | "ERROR" => Some(Outcome::Failed),
+        "SKIPPED" | "XFAIL" => None,
+        _ => return None,
+    })
+}
+
+/// `FAILED tests/test_calc.py::test_add - assert 1 == 2`, `PASSED tests/test_calc.py::test_sub`,
+/// `ERROR tests/test_broken.py - ImportError: …` (a module that did not import: the file is the name).
+fn short_summary_line(t: &str) -> Option<(&str, Outcome)> {
+    let (word, rest) = t.split_once(' ')?;
+    let outcome = pytest_outcome(word)??;
+    let name = rest.split_once(" - ").map_or(rest, |(name, _)| name).trim();
+    (!name.starts_with('[')).then_some((name, outcome))
+}
+
+/// `tests/test_calc.py::test_add[1-2] PASSED   [ 50%]` (pytest `-v`).
+fn pytest_verbose_line(t: &str) -> Option<(String, Outcome)> {
+    let (name, rest) = t.split_once(' ')?;
+    if !name.contains("::") {
+        return None;
+    }
+    let word = rest.split_whitespace().next()?;
+    Some((name.to_string(), pytest_outcome(word)??))
+}
+
+/// `test_add (test_calc.Calc.test_add) ... ok` (Python 3.11+) or `test_add (test_calc.Calc) ... FAIL`
+/// (older) → `test_calc.Calc.test_add`.
+fn unittest_verbose_line(t: &str) -> Option<(String, Outcome)> {
+    let (left, result) = t.split_once(" ... ")?;
+    let (method, qualified) = left.strip_suffix(')')?.split_once(" (")?;
+    let identifier = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+    if !identifier(method) || !identifier(qualified) {
+        return None;
+    }
+    let outcome = match result.trim() {
+        "ok" | "unexpected success" => Outcome::Passed,
+        "FAIL" | "ERROR" => Outcome::Failed,
+        _ => return None,
+    };
+    let name = if qualified.ends_with(&format!(".{method}")) {
+        qualified.to_string()
+    } else {
+        format!("{qualified}.{method}")
+    };
+    Some((name, outcome))
 }
 
 /// `3 passed, 2 skipped, 1 deselected, 1 xfailed, 1 warning in 0.05s` inside any `=` padding.

@@ -1,29 +1,120 @@
-//! Counts from `cargo test` (libtest's `test result:` line, one per test binary and per doctest
-//! run) and `cargo nextest run` (its `Summary` line).
+//! Counts and test names from `cargo test` (libtest's `test result:` line, one per test binary and per
+//! doctest run; `test NAME ... ok` per test) and `cargo nextest run` (its `Summary` line; `PASS [ 0.01s]
+//! BINARY NAME` per test).
+//!
+//! Names: libtest's lines name the test within its binary only, so the name is prefixed with the binary cargo
+//! announced (`     Running tests/api.rs (target/debug/deps/api-6cb4…)` → `api`; a crate's unit tests, from
+//! `unittests src/lib.rs`, are the crate's name, and other unit-test targets add their source:
+//! `tool(src/main.rs)`), and doctests with `doc <crate>`; the hash of the binary and a doctest's `(line N)` are
+//! left out, because honest edits move them. nextest names its binaries itself (`crate::api`).
 
 use super::{Kind, TestCounts, tally};
+use crate::summary::results::{Outcome, TestResults};
 
-/// Whether a nextest run is under way: libtest lines inside one are nextest's, not cargo's.
+/// Whether a nextest run is under way (libtest lines inside one are nextest's, not cargo's), and the
+/// test binary cargo test announced last.
 #[derive(Debug, Clone, Default)]
 pub(super) struct State {
     in_nextest_run: bool,
+    binary: String,
 }
 
 impl State {
-    pub(super) fn feed(&mut self, line: &str) -> Option<TestCounts> {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
         if let Some(rest) = line.strip_prefix("test result: ") {
             return if self.in_nextest_run { None } else { libtest(rest) };
+        }
+        if let Some(rest) = line.strip_prefix("test ") {
+            if !self.in_nextest_run {
+                self.libtest_line(rest, names);
+            }
+            return None;
         }
         let t = line.trim_start();
         if let Some(rest) = t.strip_prefix("Summary [") {
             self.in_nextest_run = false;
             return nextest(rest);
         }
-        if t.starts_with("Starting ") && (t.contains(" tests across ") || t.contains(" test across ")) {
+        if let Some(rest) = t.strip_prefix("Running ") {
+            if let Some(binary) = binary_of(rest) {
+                self.binary = binary;
+            }
+        } else if let Some(krate) = t.strip_prefix("Doc-tests ") {
+            self.binary = format!("doc {}", krate.trim());
+        } else if t.starts_with("Starting ") && (t.contains(" tests across ") || t.contains(" test across ")) {
             self.in_nextest_run = true;
+        } else if let Some((name, outcome)) = nextest_line(t) {
+            names.record(name, outcome);
         }
         None
     }
+
+    /// `tests::adds ... ok`, `tests::slow ... ignored, needs a network`, `src/lib.rs - inc (line 3) ... FAILED`.
+    fn libtest_line(&self, rest: &str, names: &mut TestResults) {
+        let Some((name, result)) = rest.rsplit_once(" ... ") else {
+            return;
+        };
+        let outcome = match result.trim_end() {
+            "ok" => Outcome::Passed,
+            "FAILED" => Outcome::Failed,
+            _ => return,
+        };
+        let name = strip_doctest_line(name);
+        if self.binary.is_empty() {
+            names.record(name, outcome);
+        } else {
+            names.record(&format!("{} {name}", self.binary), outcome);
+        }
+    }
+}
+
+/// `unittests src/lib.rs (target/debug/deps/alpha-e62994b938fd5803)` → `alpha`;
+/// `unittests src/main.rs (target/debug/deps/tool-…)` → `tool(src/main.rs)`; `tests/api.rs (…/api-…)` → `api`.
+fn binary_of(rest: &str) -> Option<String> {
+    let (source, path) = rest.trim().rsplit_once(" (")?;
+    let file = path.strip_suffix(')')?.rsplit(['/', '\\']).next()?;
+    let file = file.strip_suffix(".exe").unwrap_or(file);
+    let stem = match file.rsplit_once('-') {
+        Some((stem, hash)) if hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => stem,
+        _ => file,
+    };
+    Some(match source.strip_prefix("unittests ") {
+        Some("src/lib.rs") | None => stem.to_string(),
+        Some(source) => format!("{stem}({source})"),
+    })
+}
+
+/// A doctest's name without its ` (line N)`: adding a line above the item must not rename it.
+fn strip_doctest_line(name: &str) -> &str {
+    match name.rsplit_once(" (line ") {
+        Some((item, line)) if line.trim_end_matches(')').bytes().all(|b| b.is_ascii_digit()) => item,
+        _ => name,
+    }
+}
+
+/// `PASS [   0.009s] (1/4) sample config::tests::parses_port` (the counter is newer nextest's) →
+/// the name after the time and counter, and how it ended. Retries (`TRY 2 PASS`) are left to the final line.
+fn nextest_line(t: &str) -> Option<(&str, Outcome)> {
+    let (status, rest) = t.split_once(" [")?;
+    let outcome = match status {
+        "PASS" | "LEAK" => Outcome::Passed,
+        "FAIL" | "TIMEOUT" | "ABORT" | "LEAK-FAIL" => Outcome::Failed,
+        _ if status.starts_with("SIG") && status.len() > 3 && status[3..].bytes().all(|b| b.is_ascii_uppercase()) => {
+            Outcome::Failed
+        }
+        _ => return None,
+    };
+    let (time, rest) = rest.split_once("] ")?;
+    if !time.trim().ends_with('s') {
+        return None;
+    }
+    let rest = rest.trim();
+    let rest = match rest.strip_prefix('(').and_then(|r| r.split_once(") ")) {
+        Some((counter, after)) if counter.contains('/') => after,
+        _ => rest,
+    };
+    // The binary and the test, separated by a space; a lone word is not a nextest test line.
+    rest.contains(' ').then_some((rest, outcome))
 }
 
 /// `ok. 3 passed; 1 failed; 2 ignored; 0 measured; 5 filtered out; finished in 0.00s`.
