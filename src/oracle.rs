@@ -138,7 +138,10 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         // rewrites a test for the run's length and leaves it so).
         let after = breach(active)?;
         if !after.is_empty() {
-            return Ok(Verdict::SealBroken(after));
+            return Ok(Verdict::SealBroken(Breach {
+                during_run: true,
+                ..after
+            }));
         }
     }
     Ok(if run.passed {
@@ -265,6 +268,7 @@ pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
         sealed: sealed_changes(active)?,
         closure,
         tests,
+        during_run: false,
     })
 }
 

@@ -24,6 +24,7 @@ pub fn at_setup(lang: Lang, baseline: &Baseline, log: &str) -> String {
         (Some(ran), Lang::Zh) => format!("运行了 {ran} 个测试,{} 个失败{}", failing.len(), listed(lang, &failing)),
     };
     let verdict = match (baseline.passed(), lang) {
+        (false, _) if baseline.tests_ran().is_none() => "",
         (true, Lang::En) => {
             "\nThe verify command ALREADY PASSES before any change: either the task is already done, or the verify command does not test it. Check which before you change anything, and tell the user if the task needs a test that does not exist yet."
         }

@@ -4,10 +4,16 @@ use crate::closure::{Moved, PartChange, Why, parts};
 use crate::state::{Check, Lang};
 
 /// The section title.
-pub fn title(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "The oracle's inputs changed since the loop started (the verify command did not run):",
-        Lang::Zh => "自循环开始以来,验证所依赖的输入被修改了(验证命令没有运行):",
+pub fn title(lang: Lang, during_run: bool) -> &'static str {
+    match (lang, during_run) {
+        (Lang::En, false) => "The oracle's inputs changed since the loop started (the verify command did not run):",
+        (Lang::Zh, false) => "自循环开始以来,验证所依赖的输入被修改了(验证命令没有运行):",
+        (Lang::En, true) => {
+            "The oracle's inputs changed WHILE the verify command ran (something it started, or a process left running, rewrote them), so its pass does not count:"
+        }
+        (Lang::Zh, true) => {
+            "验证命令运行期间,验证所依赖的输入被修改了(由它启动的程序或仍在运行的进程改写),因此这次通过不算数:"
+        }
     }
 }
 

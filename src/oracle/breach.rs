@@ -20,6 +20,8 @@ pub struct Breach {
     pub closure: Vec<closure::Moved>,
     /// Existing tests changed, skipped or deleted; setup code added around them.
     pub tests: Vec<TestMove>,
+    /// Found after a passing verify run, not before it: the run itself (or a process beside it) moved them.
+    pub during_run: bool,
 }
 
 impl Breach {
@@ -76,6 +78,11 @@ impl Breach {
     /// The section the block reason and `loopgate verify` show: title, items, how to undo.
     pub fn render(&self, lang: Lang) -> String {
         let items: Vec<String> = self.lines(lang).into_iter().map(|l| format!("- {l}")).collect();
-        format!("{}\n{}\n\n{}", words::title(lang), items.join("\n"), self.undo(lang))
+        format!(
+            "{}\n{}\n\n{}",
+            words::title(lang, self.during_run),
+            items.join("\n"),
+            self.undo(lang)
+        )
     }
 }

@@ -77,6 +77,8 @@ fn unit(lx: &Lexed, range: Range<usize>) -> Node {
             let import = imports::go(lx, s, range.end);
             imports::classify(leaf(lx, UnitKind::Import, first_line(lx, s), s, range), import)
         }
+        // The package clause declares no code; every new file has one.
+        "package" => leaf(lx, UnitKind::Import, first_line(lx, s), s, range),
         "func" if lx.is(s + 1, b'(') => method(lx, range),
         "func" => func(lx, range),
         "type" | "const" => leaf(lx, UnitKind::Helper, ident_after(s + 1), s, range),

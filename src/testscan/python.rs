@@ -115,6 +115,54 @@ fn block(lx: &Lexed, lines: &[Line], from: usize, to: usize, depth: usize) -> Ve
     out
 }
 
+/// `if __name__ == "__main__":` — runs only when the file is a script, never when a runner imports it.
+fn main_guard(lx: &Lexed, t: usize) -> bool {
+    let main = matches!(lx.s(t + 4), "\"__main__\"" | "'__main__'");
+    lx.is_word(t, "if")
+        && lx.is_word(t + 1, "__name__")
+        && lx.is(t + 2, b'=')
+        && lx.is(t + 3, b'=')
+        && main
+        && lx.is(t + 5, b':')
+}
+
+/// `BIG = 10**6`, `A, B = 1, 2`, `CASES: list = [(1, 2)]`: binds names of this module (or class) only and calls
+/// nothing, so it cannot reach the code under test or another test. A monkeypatch assigns to an attribute or an
+/// item (`calc.add = …`) or calls something (`setattr(…)`, `patch(…).start()`), and dunder names and `pytestmark`
+/// speak to the runner: those stay other code.
+fn plain_binding(lx: &Lexed, from: usize, to: usize) -> bool {
+    let name = lx.s(from);
+    if lx.kind(from) != Some(TokKind::Ident)
+        || name.starts_with("__")
+        || name == "pytestmark"
+        || KEYWORDS.contains(&name)
+    {
+        return false;
+    }
+    let mut i = from;
+    // Targets: names and commas, then an optional annotation, up to a lone `=`.
+    while i < to && (lx.kind(i) == Some(TokKind::Ident) || lx.is(i, b',')) {
+        i += 1;
+    }
+    if lx.is(i, b':') {
+        while i < to && !(lx.is(i, b'=') && !lx.is(i + 1, b'=')) {
+            i += 1;
+        }
+    }
+    if !lx.is(i, b'=') || lx.is(i + 1, b'=') {
+        return false;
+    }
+    let calls = (i + 1..to).any(|j| {
+        lx.is(j, b'(') && (lx.kind(j - 1) == Some(TokKind::Ident) || lx.is(j - 1, b')') || lx.is(j - 1, b']'))
+    });
+    !calls
+}
+
+/// Python keywords that can start a statement, so never a plain binding's target.
+const KEYWORDS: &[&str] = &[
+    "assert", "await", "del", "for", "global", "if", "nonlocal", "pass", "raise", "return", "while", "with", "yield",
+];
+
 /// The unit of the statement on lines `start..end` whose head (after decorators) is line `head`.
 fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth: usize) -> Option<Node> {
     let t = lines[head].first;
@@ -130,6 +178,8 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
         }
         "import" | "from" if lx.kind(t) == Some(TokKind::Ident) => (UnitKind::Import, lx.line_text(line_of(lx, t))),
         _ if start == head && end == head + 1 && only_strings(lx, &lines[head]) => return None,
+        _ if depth == 0 && main_guard(lx, t) => (UnitKind::Helper, "__main__".to_string()),
+        _ if start == head && plain_binding(lx, t, lines[end - 1].end) => (UnitKind::Helper, lx.s(t).to_string()),
         _ => (UnitKind::Other, lx.line_text(line_of(lx, t))),
     };
     let mut norm = Norm::new(lx);

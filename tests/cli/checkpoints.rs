@@ -193,7 +193,10 @@ fn diff_compares_checkpoints_and_the_working_tree() {
 #[test]
 fn rollback_refuses_while_a_verify_runs() {
     let p = repo();
-    p.setup("S", "\"t\" --verify 'touch verify-started.log; sleep 3; false'");
+    p.setup(
+        "S",
+        "\"t\" --verify 'touch verify-started.log; sleep 3; false' --no-baseline",
+    );
     std::thread::scope(|scope| {
         let stop = scope.spawn(|| p.stop("S", PROMISE));
         assert!(

@@ -14,6 +14,9 @@ const CHECK: &str = "touch verify-ran\ntest -f done.txt || { echo 'FAIL: done.tx
 fn npm_project() -> Project {
     let p = Project::new().file("package.json", PACKAGE).file("check.sh", CHECK);
     p.setup("S", "\"make the check pass\" --verify 'npm test --silent'");
+    // The baseline ran the check once at setup; what the tests ask is whether a stop runs it again.
+    assert!(p.exists("verify-ran"), "the baseline runs the verify command at setup");
+    std::fs::remove_file(p.path("verify-ran")).expect("remove the baseline's marker");
     p
 }
 

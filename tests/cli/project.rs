@@ -355,8 +355,11 @@ impl Project {
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            // A seal's test inventory lives beside it (`<seal>.tests.json`).
-            .filter(|p| !p.to_string_lossy().ends_with(".tests.json"))
+            // A seal's companions live beside it (`<seal>.tests.json`, `<seal>.baseline.json`).
+            .filter(|p| {
+                let name = p.to_string_lossy();
+                !name.ends_with(".tests.json") && !name.ends_with(".baseline.json")
+            })
             .collect();
         paths.sort();
         paths

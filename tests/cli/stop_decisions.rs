@@ -38,7 +38,7 @@ fn no_loop_is_silent_and_creates_no_files() {
 #[test]
 fn another_sessions_loop_is_left_alone() {
     let p = Project::new();
-    p.setup("S", "task --verify 'touch verify-ran; true'");
+    p.setup("S", "task --verify 'touch verify-ran; true' --no-baseline");
     let (state, history, seal) = (p.state_text(), p.history_bytes(), p.seal());
     p.stop("OTHER", PROMISE).silent();
     p.stop("OTHER", "no signal").silent();
@@ -65,7 +65,7 @@ fn paused_loop_is_silent() {
 #[test]
 fn abort_tag_ends_the_loop_with_the_reason() {
     let p = Project::new();
-    p.setup("S", "task --verify 'touch verify-ran; true'");
+    p.setup("S", "task --verify 'touch verify-ran; true' --no-baseline");
     let message = p
         .stop(
             "S",

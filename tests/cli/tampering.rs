@@ -166,7 +166,10 @@ fn sealed_change_is_rejected(path: &str, kind: &str, change: impl Fn(&Project)) 
         .file("tests/a.txt", "assert a\n")
         .file("tests/b.txt", "assert b\n")
         .file("src/lib.txt", "code\n");
-    p.setup("S", "fix the code --seal 'tests/**' --verify 'touch verify-ran; true'");
+    p.setup(
+        "S",
+        "fix the code --seal 'tests/**' --verify 'touch verify-ran; true' --no-baseline",
+    );
     assert_eq!(
         p.seal()["files"].as_object().map(|f| f.len()),
         Some(2),
@@ -201,7 +204,10 @@ fn sealed_change_is_rejected(path: &str, kind: &str, change: impl Fn(&Project)) 
 #[test]
 fn restoring_sealed_files_lets_the_promise_pass() {
     let p = Project::new().file("tests/a.txt", "assert a\n");
-    p.setup("S", "task --seal 'tests/**' --verify 'touch verify-ran; true'");
+    p.setup(
+        "S",
+        "task --seal 'tests/**' --verify 'touch verify-ran; true' --no-baseline",
+    );
     p.write("tests/a.txt", "assert nothing\n");
     p.stop("S", PROMISE).blocked();
     p.write("tests/a.txt", "assert a\n");

@@ -270,7 +270,7 @@ fn go_units_have_the_expected_shape() {
     assert_eq!(
         shape,
         vec![
-            (UnitKind::Other, "package calc"),
+            (UnitKind::Import, "package calc"),
             (UnitKind::Import, "import"),
             (UnitKind::Helper, "cases"),
             (UnitKind::Test, "TestEval"),

@@ -263,7 +263,7 @@ const CASES: &[Case] = &[
     Case {
         name: "a module constant changed",
         edits: &[("TOLERANCE = 1e-6", "TOLERANCE = 1e9")],
-        expect: &["block Other TOLERANCE = 1e-6"],
+        expect: &["block Helper TOLERANCE"],
     },
     Case {
         name: "an import pointed at another module",
@@ -528,7 +528,7 @@ fn python_units_have_the_expected_shape() {
             (UnitKind::Import, "import", 3),
             (UnitKind::Import, "import", 5),
             (UnitKind::Import, "mypkg.tokenizer", 7),
-            (UnitKind::Other, "TOLERANCE = 1e-6", 9),
+            (UnitKind::Helper, "TOLERANCE", 9),
             (UnitKind::Helper, "approx", 12),
             (UnitKind::Setup, "sample", 17),
             (UnitKind::Setup, "clean_env", 22),
@@ -537,7 +537,7 @@ fn python_units_have_the_expected_shape() {
             (UnitKind::Test, "test_float", 39),
             (UnitKind::Container, "TestErrors", 43),
             (UnitKind::Container, "TokenTests", 60),
-            (UnitKind::Other, "if __name__ == \"__main__\":", 71),
+            (UnitKind::Helper, "__main__", 71),
         ]
     );
     let errors: Vec<(UnitKind, &str)> = units[11].children.iter().map(|u| (u.kind, u.name.as_str())).collect();
@@ -594,12 +594,12 @@ const NAMED_TABLE_CASES: &[Case] = &[
     Case {
         name: "a row of the table changed",
         edits: &[("    (\"1+2\", 3),\n", "    (\"1+2\", 4),\n")],
-        expect: &["block Other CASES = ["],
+        expect: &["block Helper CASES"],
     },
     Case {
         name: "an item added to a list that is no table",
         edits: &[("LIMITS = [1, 2]", "LIMITS = [1, 2, 3]")],
-        expect: &["block Other LIMITS = [1, 2]"],
+        expect: &["block Helper LIMITS"],
     },
 ];
 
