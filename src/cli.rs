@@ -205,6 +205,9 @@ pub struct SetupArgs {
     /// Judge a pass by its exit code and totals only, not test by test against the baseline.
     #[arg(long)]
     pub no_test_verdict: bool,
+    /// Let the agent's new test files take part in the oracle's run (by default they sit it out).
+    #[arg(long)]
+    pub with_new_tests: bool,
     /// Language of the feedback and messages.
     #[arg(long, value_enum)]
     pub lang: Option<Lang>,

@@ -126,6 +126,23 @@ impl Inventory {
         Inventory { langs, files }
     }
 
+    /// The test files (by convention, not Rust sources with inline tests) that did not exist at setup.
+    pub fn new_test_files(&self, root: &Path) -> Vec<String> {
+        listing::candidates(root, &self.langs, false)
+            .into_iter()
+            .filter(|c| !self.files.contains_key(&c.path))
+            .map(|c| c.path)
+            .collect()
+    }
+
+    /// The sealed test files that are test files of their own (not Rust sources with inline tests).
+    pub fn own_test_files(&self) -> impl Iterator<Item = &String> {
+        self.files
+            .iter()
+            .filter(|(_, entry)| entry.sig.scope != Scope::Inline)
+            .map(|(path, _)| path)
+    }
+
     /// How many tests the inventory seals.
     pub fn test_count(&self) -> usize {
         self.files.values().map(|e| sigs::count_tests(&e.sig.units)).sum()

@@ -44,6 +44,7 @@ pub mod state;
 pub mod stop;
 pub mod summary;
 pub mod testscan;
+pub mod testside;
 pub mod tokens;
 pub mod trajectory;
 pub mod transcript;

@@ -204,9 +204,28 @@ impl ActiveLoop {
         Ok(())
     }
 
+    /// Puts back the agent's test files that a killed oracle run left in the stash (see `testside`); a no-op
+    /// (one failed open) when no run was cut short.
+    pub fn put_back_tests(&self) -> Result<(), Error> {
+        let store = &self.store;
+        let Some(journal) =
+            store.load_companion::<crate::testside::Journal>(&self.project, crate::seal::SWAP_JOURNAL)?
+        else {
+            return Ok(());
+        };
+        crate::testside::put_back(&self.project.root, &journal.moved).map_err(|source| Error::Io {
+            action: "put back the test files set aside for the oracle's run under",
+            path: crate::testside::stash_dir(&self.project.root),
+            source,
+        })?;
+        store.remove_companion(&self.project, crate::seal::SWAP_JOURNAL);
+        Ok(())
+    }
+
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
     pub fn end(mut self, record: &Record) -> Result<(), Error> {
         debug_assert!(record.status().ends_loop());
+        self.put_back_tests()?;
         self.record_unsaved(record)?;
         self.store.mark_ended(&self.project, &self.seal)?;
         let path = self.project.state_path();

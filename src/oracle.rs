@@ -80,9 +80,13 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),
     };
-    let counted = run_counted(&request, &progress)?;
+    stand_as_sealed(active)?;
+    let counted = run_counted(&request, &progress);
+    let put_back = active.put_back_tests();
     progress.finish();
     drop(running);
+    let counted = counted?;
+    put_back?;
     let Counted {
         outcome,
         counts,
@@ -149,6 +153,46 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     } else {
         Verdict::Fail(run)
     })
+}
+
+/// Makes the test side stand as sealed for the run (see `testside`): existing test files as sealed, the
+/// agent's new ones aside. The caller puts them back with `put_back_tests`, whatever the run did.
+fn stand_as_sealed(active: &ActiveLoop) -> Result<(), Error> {
+    active.put_back_tests()?;
+    let fields = &active.seal.fields;
+    let (store, project) = (&active.store, &active.project);
+    let Some(inventory) = store.load_inventory(project)? else {
+        return Ok(());
+    };
+    let copies: crate::testside::Copies = store
+        .load_companion(project, crate::seal::TEST_COPIES)?
+        .unwrap_or_default();
+    let plan = crate::testside::Plan {
+        restore: if fields.checks(Check::Tests) {
+            crate::testside::changed(&project.root, &copies)
+        } else {
+            Vec::new()
+        },
+        aside: if fields.checks(Check::NewTestsAside) {
+            inventory.new_test_files(&project.root)
+        } else {
+            Vec::new()
+        },
+    };
+    if plan.is_empty() {
+        return Ok(());
+    }
+    crate::testside::swap(&project.root, &plan, |journal| {
+        store
+            .save_companion(project, crate::seal::SWAP_JOURNAL, journal)
+            .map_err(std::io::Error::other)
+    })
+    .map_err(|source| Error::Io {
+        action: "set the test files aside for the oracle's run under",
+        path: crate::testside::stash_dir(&project.root),
+        source,
+    })?;
+    Ok(())
 }
 
 /// A verify run with the counts and names its runners reported.

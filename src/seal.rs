@@ -27,10 +27,13 @@ mod marks;
 pub use files::{FileChange, SealedFiles};
 pub use marks::{FileMark, MarkCheck};
 
-/// The seal's companion files: the test inventory and the baseline run.
+/// The seal's companion files: the test inventory, the baseline run, the sealed copies of the test files and
+/// the journal of a run that swapped them (see `testside`).
 const INVENTORY: &str = "tests";
 const BASELINE: &str = "baseline";
-const COMPANIONS: [&str; 2] = [INVENTORY, BASELINE];
+pub const TEST_COPIES: &str = "copies";
+pub const SWAP_JOURNAL: &str = "swap";
+const COMPANIONS: [&str; 4] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL];
 
 /// How many verify logs keep a mark (the most recent ones).
 pub const MARKED_LOGS: usize = 20;
@@ -166,6 +169,25 @@ impl Store {
     /// Writes the test inventory privately and atomically.
     pub fn save_inventory(&self, project: &Project, inventory: &Inventory) -> Result<(), SealError> {
         self.write_json(&self.inventory_path_for(project), inventory)
+    }
+
+    /// A companion file (`TEST_COPIES`, `SWAP_JOURNAL`), if it exists.
+    pub fn load_companion<T: serde::de::DeserializeOwned>(
+        &self,
+        project: &Project,
+        companion: &str,
+    ) -> Result<Option<T>, SealError> {
+        read_json(&self.companion_path(project, companion))
+    }
+
+    /// Writes a companion file privately and atomically.
+    pub fn save_companion(&self, project: &Project, companion: &str, value: &impl Serialize) -> Result<(), SealError> {
+        self.write_json(&self.companion_path(project, companion), value)
+    }
+
+    /// Removes a companion file (best effort: a missing one is fine).
+    pub fn remove_companion(&self, project: &Project, companion: &str) {
+        let _ = std::fs::remove_file(self.companion_path(project, companion));
     }
 
     /// The loop's baseline run (what the verify command ran at setup, test by test), if one was taken.

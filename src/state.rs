@@ -60,6 +60,8 @@ pub enum Check {
     Skips,
     /// A pass must run and pass every test that ran at baseline, by name (see `baseline`).
     ByName,
+    /// The agent's new test files sit out the oracle's run (see `testside`); off with `--with-new-tests`.
+    NewTestsAside,
 }
 
 /// The frontmatter fields. Optional fields default so that older or hand-trimmed files still load; the ones a

@@ -49,6 +49,11 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Resu
         let changed = inventory.accept(&root, select);
         if !changed.is_empty() {
             active.store.save_inventory(&active.project, &inventory)?;
+            // The oracle's run uses the accepted versions of the test files from now on.
+            let copies = crate::testside::Copies::take(&root, inventory.own_test_files());
+            active
+                .store
+                .save_companion(&active.project, crate::seal::TEST_COPIES, &copies)?;
             active.seal.test_files = inventory.files.keys().cloned().collect();
             accepted.extend(changed);
         }

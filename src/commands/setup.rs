@@ -105,6 +105,7 @@ impl Config {
             (args.no_count_ratchet, Check::Counts),
             (args.no_skip_check, Check::Skips),
             (args.no_test_verdict, Check::ByName),
+            (args.with_new_tests, Check::NewTestsAside),
         ];
         let task = args.task.join(" ");
         if task.trim().is_empty() {
@@ -231,6 +232,7 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         no_skip_check: parsed.no_skip_check || cli.no_skip_check,
         no_baseline: parsed.no_baseline || cli.no_baseline,
         no_test_verdict: parsed.no_test_verdict || cli.no_test_verdict,
+        with_new_tests: parsed.with_new_tests || cli.with_new_tests,
         ..parsed
     })
 }
@@ -315,6 +317,8 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
+        let copies = crate::testside::Copies::take(&project.root, inventory.own_test_files());
+        store.save_companion(&project, crate::seal::TEST_COPIES, &copies)?;
     }
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).

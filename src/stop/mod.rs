@@ -47,6 +47,7 @@ pub fn at_stop(
         return Ok(None);
     };
     active.reconcile()?;
+    active.put_back_tests()?;
     let mut notice = None;
     let tally = match turn {
         Some(turn) => {

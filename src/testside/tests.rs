@@ -1,0 +1,111 @@
+use std::cell::RefCell;
+
+use super::*;
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+fn read(root: &Path, path: &str) -> Option<String> {
+    std::fs::read_to_string(root.join(path)).ok()
+}
+
+/// The sealed copies as setup took them, then the agent's edits.
+fn sealed_then_edited() -> (tempfile::TempDir, Copies) {
+    let dir = project(&[("tests/test_a.py", "sealed a\n"), ("tests/test_b.py", "sealed b\n")]);
+    let names = ["tests/test_a.py".to_string(), "tests/test_b.py".to_string()];
+    let copies = Copies::take(dir.path(), &names);
+    std::fs::write(dir.path().join("tests/test_a.py"), "agent's a\n").expect("edit");
+    std::fs::remove_file(dir.path().join("tests/test_b.py")).expect("delete");
+    std::fs::write(dir.path().join("tests/test_new.py"), "agent's new\n").expect("new");
+    (dir, copies)
+}
+
+#[test]
+fn during_the_run_the_test_side_stands_as_sealed_and_afterwards_as_the_agent_left_it() {
+    let (dir, copies) = sealed_then_edited();
+    let root = dir.path();
+    let restore = changed(root, &copies);
+    assert_eq!(
+        restore.len(),
+        2,
+        "an edited and a deleted test file differ from their copies"
+    );
+    let plan = Plan {
+        restore,
+        aside: vec!["tests/test_new.py".into()],
+    };
+    let journaled = RefCell::new(None);
+    let journal = swap(root, &plan, |j| {
+        *journaled.borrow_mut() = Some(j.clone());
+        Ok(())
+    })
+    .expect("swap");
+    assert_eq!(
+        journaled.into_inner(),
+        Some(journal.clone()),
+        "the journal is written before anything moves"
+    );
+    assert_eq!(read(root, "tests/test_a.py").as_deref(), Some("sealed a\n"));
+    assert_eq!(read(root, "tests/test_b.py").as_deref(), Some("sealed b\n"));
+    assert_eq!(read(root, "tests/test_new.py"), None);
+
+    put_back(root, &journal.moved).expect("put back");
+    assert_eq!(read(root, "tests/test_a.py").as_deref(), Some("agent's a\n"));
+    assert_eq!(read(root, "tests/test_b.py"), None, "the agent's deletion stands");
+    assert_eq!(read(root, "tests/test_new.py").as_deref(), Some("agent's new\n"));
+    let stash: Vec<_> = std::fs::read_dir(stash_dir(root)).expect("stash").collect();
+    assert!(stash.is_empty(), "the stash is left empty");
+}
+
+#[test]
+fn a_run_killed_right_after_the_journal_loses_nothing_when_recovered() {
+    let (dir, copies) = sealed_then_edited();
+    let root = dir.path();
+    let plan = Plan {
+        restore: changed(root, &copies),
+        aside: vec!["tests/test_new.py".into()],
+    };
+    // The journal is written, then the process dies before the first move.
+    let mut kept = None;
+    let failed = swap(root, &plan, |j| {
+        kept = Some(j.clone());
+        Err(std::io::Error::other("killed"))
+    });
+    assert!(failed.is_err());
+    let journal = kept.expect("journal");
+    put_back(root, &journal.moved).expect("recover");
+    assert_eq!(read(root, "tests/test_a.py").as_deref(), Some("agent's a\n"));
+    assert_eq!(read(root, "tests/test_b.py"), None);
+    assert_eq!(read(root, "tests/test_new.py").as_deref(), Some("agent's new\n"));
+}
+
+#[test]
+fn recovery_after_a_completed_swap_and_a_second_recovery_change_nothing_more() {
+    let (dir, copies) = sealed_then_edited();
+    let root = dir.path();
+    let plan = Plan {
+        restore: changed(root, &copies),
+        aside: vec!["tests/test_new.py".into()],
+    };
+    let journal = swap(root, &plan, |_| Ok(())).expect("swap");
+    // Killed during the run: the next loopgate call recovers from the journal, and may do so twice.
+    put_back(root, &journal.moved).expect("recover");
+    put_back(root, &journal.moved).expect("recover again");
+    assert_eq!(read(root, "tests/test_a.py").as_deref(), Some("agent's a\n"));
+    assert_eq!(read(root, "tests/test_b.py"), None);
+    assert_eq!(read(root, "tests/test_new.py").as_deref(), Some("agent's new\n"));
+}
+
+#[test]
+fn an_unchanged_test_side_plans_nothing() {
+    let dir = project(&[("tests/test_a.py", "same\n")]);
+    let copies = Copies::take(dir.path(), &["tests/test_a.py".to_string()]);
+    assert!(changed(dir.path(), &copies).is_empty());
+}
