@@ -706,18 +706,6 @@ const MOVES: &[Move] = &[
         },
         expect: &["`tests/test_calc.py::test_add`"],
     },
-    Move {
-        name: "node_new_test_file_patches_the_module",
-        fixture: &NPM,
-        baseline: false,
-        play: |p| {
-            p.write(
-                "test/aaa.test.js",
-                "const test = require('node:test');\nconst calc = require('../src/calc.js');\n\ntest('warms up', () => {\n  calc.add = (a, b) => a + b;\n});\n",
-            );
-        },
-        expect: &["PROMISE REJECTED"],
-    },
 ];
 
 const HONEST: &[Honest] = &[
@@ -978,7 +966,6 @@ moves!(
     unittest_new_test_ends_the_process,
     pytest_new_test_file_patches_the_code_for_the_rest,
     pytest_new_test_in_existing_file_patches_the_code,
-    node_new_test_file_patches_the_module,
     cargo_build_script_rewrites_tests_during_verify,
 );
 
