@@ -18,6 +18,8 @@ mod harness;
 mod loop_aids;
 #[path = "e2e/mock_api.rs"]
 mod mock_api;
+#[path = "e2e/oracle_by_name.rs"]
+mod oracle_by_name;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;
