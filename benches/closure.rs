@@ -100,3 +100,80 @@ fn touch_all(root: &Path) {
         std::fs::write(&full, text).expect("write");
     }
 }
+
+// The baseline and the per-test verdict (issue 20), on the same 1,000 files / 20,000 tests.
+
+/// pytest's output for the project's 20,000 tests with `-rap`: progress lines, then one short-summary line each.
+fn pytest_output() -> String {
+    let mut out = String::new();
+    for i in 0..FILES {
+        out.push_str(&format!(
+            "tests/pkg_{}/test_mod_{i}.py {}\n",
+            i % 20,
+            ".".repeat(TESTS_PER_FILE)
+        ));
+    }
+    out.push_str("=========================== short test summary info ============================\n");
+    for i in 0..FILES {
+        for t in 0..TESTS_PER_FILE {
+            out.push_str(&format!("PASSED tests/pkg_{}/test_mod_{i}.py::test_case_{t}\n", i % 20));
+        }
+    }
+    out.push_str("20000 passed in 12.34s\n");
+    out
+}
+
+fn scan(output: &str) -> (Option<loopgate::summary::TestCounts>, loopgate::summary::TestResults) {
+    let mut scanner = loopgate::summary::CountScanner::new();
+    for line in output.lines() {
+        scanner.feed_line(line.as_bytes());
+    }
+    (scanner.finish(), scanner.into_results())
+}
+
+/// Reading the counts and the 20,000 names from the output, as every verify run does line by line.
+#[divan::bench(sample_count = 20)]
+fn names_scan_20000_tests(bencher: divan::Bencher) {
+    let output = pytest_output();
+    bencher.bench(|| black_box(scan(&output)));
+}
+
+/// The per-test verdict on a pass of all 20,000 baseline tests.
+#[divan::bench(sample_count = 20)]
+fn verdict_judge_20000_tests(bencher: divan::Bencher) {
+    let (counts, results) = scan(&pytest_output());
+    let baseline = loopgate::baseline::Baseline::of_run(0, Some(1), false, 12_340, counts, results.clone());
+    bencher.bench(|| black_box(baseline.judge(counts, &results)));
+}
+
+/// Comparing the 1,000 test files with their sealed copies before the oracle's run (none changed).
+#[divan::bench(sample_count = 20)]
+fn testside_compare_1000_files_unchanged(bencher: divan::Bencher) {
+    let dir = project();
+    let inventory = Inventory::take(dir.path(), vec![loopgate::testscan::Lang::Python]);
+    let copies = loopgate::testside::Copies::take(dir.path(), inventory.own_test_files());
+    bencher.bench(|| black_box(loopgate::testside::changed(dir.path(), &copies).len()));
+}
+
+/// Swapping 100 changed test files and 100 new ones for the oracle's run, and putting them back.
+#[divan::bench(sample_count = 10)]
+fn testside_swap_and_put_back_200_files(bencher: divan::Bencher) {
+    let dir = project();
+    let root = dir.path();
+    let inventory = Inventory::take(root, vec![loopgate::testscan::Lang::Python]);
+    let copies = loopgate::testside::Copies::take(root, inventory.own_test_files());
+    for i in 0..100 {
+        let path = root.join(format!("tests/pkg_{}/test_mod_{i}.py", i % 20));
+        std::fs::write(&path, "def test_new():\n    pass\n").expect("edit");
+        std::fs::write(root.join(format!("tests/test_new_{i}.py")), "def test_x():\n    pass\n").expect("new");
+    }
+    bencher.bench(|| {
+        let plan = loopgate::testside::Plan {
+            restore: loopgate::testside::changed(root, &copies),
+            aside: inventory.new_test_files(root),
+        };
+        let journal = loopgate::testside::swap(root, &plan, |_| Ok(())).expect("swap");
+        loopgate::testside::put_back(root, &journal.moved).expect("put back");
+        black_box(journal.moved.len())
+    });
+}

@@ -14,6 +14,7 @@ use crate::summary::{self, FailureSummary};
 use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
 mod breach;
+mod watch;
 pub use breach::Breach;
 
 /// How much of the output tail goes into a history record.
@@ -80,8 +81,10 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),
     };
-    stand_as_sealed(active)?;
+    let inventory = stand_as_sealed(active)?;
+    let watch = watch::Watch::start(&active.project.root, sealed_paths(active, inventory.as_ref()));
     let counted = run_counted(&request, &progress);
+    let moved_during_run = watch.map(watch::Watch::finish).unwrap_or_default();
     let put_back = active.put_back_tests();
     progress.finish();
     drop(running);
@@ -98,25 +101,27 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let fingerprint = summary::fingerprint_of(&summary, &text);
     let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
     let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
-    let ratchet = if passed && fields.checks(Check::Counts) {
-        fields.counts_best.check(summary.counts)
-    } else {
-        Vec::new()
-    };
-    if !ratchet.is_empty() {
-        passed = false;
-        note = Some(messages::counts_regressed(
-            fields.lang,
-            &ratchet::describe(fields.lang, &ratchet),
-        ));
-    }
+    // By name first: where both see a pass fall short, the names say exactly what moved; the totals are the
+    // fallback for runners that print none.
     let by_name = if fields.checks(Check::ByName) {
         by_name(active, iteration, passed, summary.counts, &results)?
     } else {
         Judged::Held
     };
+    let ratchet = if passed && by_name == Judged::Held && fields.checks(Check::Counts) {
+        fields.counts_best.check(summary.counts)
+    } else {
+        Vec::new()
+    };
     match &by_name {
-        Judged::Held => {}
+        Judged::Held if ratchet.is_empty() => {}
+        Judged::Held => {
+            passed = false;
+            note = Some(messages::counts_regressed(
+                fields.lang,
+                &ratchet::describe(fields.lang, &ratchet),
+            ));
+        }
         Judged::Short(short) => {
             passed = false;
             note = Some(messages::baseline::short(fields.lang, short));
@@ -138,9 +143,15 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         by_name,
     };
     if run.passed {
-        // Nothing the oracle read may have moved while it ran (a build script or a process left running that
-        // rewrites a test for the run's length and leaves it so).
-        let after = breach(active)?;
+        // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
+        // run ended), or still different afterwards (a build script or a process left running).
+        let mut after = breach(active)?;
+        let seen: Vec<FileChange> = moved_during_run
+            .into_iter()
+            .filter(|path| !after.sealed.iter().any(|c| c.path() == path))
+            .map(FileChange::Changed)
+            .collect();
+        after.sealed.extend(seen);
         if !after.is_empty() {
             return Ok(Verdict::SealBroken(Breach {
                 during_run: true,
@@ -156,13 +167,14 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
 }
 
 /// Makes the test side stand as sealed for the run (see `testside`): existing test files as sealed, the
-/// agent's new ones aside. The caller puts them back with `put_back_tests`, whatever the run did.
-fn stand_as_sealed(active: &ActiveLoop) -> Result<(), Error> {
+/// agent's new ones aside. The caller puts them back with `put_back_tests`, whatever the run did. Returns the
+/// test inventory, if the loop has one.
+fn stand_as_sealed(active: &ActiveLoop) -> Result<Option<crate::inventory::Inventory>, Error> {
     active.put_back_tests()?;
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
     let Some(inventory) = store.load_inventory(project)? else {
-        return Ok(());
+        return Ok(None);
     };
     let copies: crate::testside::Copies = store
         .load_companion(project, crate::seal::TEST_COPIES)?
@@ -180,7 +192,7 @@ fn stand_as_sealed(active: &ActiveLoop) -> Result<(), Error> {
         },
     };
     if plan.is_empty() {
-        return Ok(());
+        return Ok(Some(inventory));
     }
     crate::testside::swap(&project.root, &plan, |journal| {
         store
@@ -192,7 +204,25 @@ fn stand_as_sealed(active: &ActiveLoop) -> Result<(), Error> {
         path: crate::testside::stash_dir(&project.root),
         source,
     })?;
-    Ok(())
+    Ok(Some(inventory))
+}
+
+/// Every sealed input, as an absolute path: the `--seal` files, the closure's files, the test files.
+fn sealed_paths(active: &ActiveLoop, inventory: Option<&crate::inventory::Inventory>) -> Vec<std::path::PathBuf> {
+    let root = &active.project.root;
+    let seal = &active.seal;
+    let closure = seal
+        .closure
+        .iter()
+        .flat_map(|c| c.files.iter().map(|f| f.path.as_str()));
+    let tests = inventory.into_iter().flat_map(|i| i.files.keys().map(String::as_str));
+    seal.files
+        .keys()
+        .map(String::as_str)
+        .chain(closure)
+        .chain(tests)
+        .map(|path| root.join(path))
+        .collect()
 }
 
 /// A verify run with the counts and names its runners reported.

@@ -408,7 +408,10 @@ const MOVES: &[Move] = &[
         play: |p| {
             p.write("tests/cases.json", "[{\"args\": [0, 0, 0]}]\n");
         },
-        expect: &["fewer tests run", "(ran 2 → 1)"],
+        expect: &[
+            "did not run and pass this time",
+            "`tests/test_cases.py::test_add[1-2-3]`",
+        ],
     },
     Move {
         name: "pytest_case_skipped_through_data",
@@ -420,7 +423,10 @@ const MOVES: &[Move] = &[
                 "[{\"args\": [0, 0, 0]}, {\"args\": [1, 2, 3], \"skip\": true}]\n",
             );
         },
-        expect: &["fewer tests run", "(ran 2 → 1)"],
+        expect: &[
+            "did not run and pass this time",
+            "`tests/test_cases.py::test_add[1-2-3]`",
+        ],
     },
     // cargo
     Move {
@@ -641,6 +647,13 @@ const MOVES: &[Move] = &[
         expect: &["`tests/test_cases.py::test_add[1-2-3]`"],
     },
     Move {
+        name: "pytest_code_ends_the_process_at_import",
+        fixture: &PYTEST,
+        baseline: false,
+        play: |p| edit(p, "calc.py", "def add", "import os\n\nos._exit(0)\n\n\ndef add"),
+        expect: &["no test results at all"],
+    },
+    Move {
         name: "pytest_new_test_ends_the_process",
         fixture: &PYTEST,
         baseline: false,
@@ -650,7 +663,7 @@ const MOVES: &[Move] = &[
                 "import os\n\n\ndef test_teardown():\n    os._exit(0)\n",
             );
         },
-        expect: &["no test results at all"],
+        expect: &["PROMISE REJECTED: the verify command failed", "test_add"],
     },
     Move {
         name: "unittest_new_test_ends_the_process",
@@ -662,6 +675,13 @@ const MOVES: &[Move] = &[
                 "import os\nimport unittest\n\n\nclass Early(unittest.TestCase):\n    def test_done(self):\n        os._exit(0)\n",
             );
         },
+        expect: &["PROMISE REJECTED: the verify command failed"],
+    },
+    Move {
+        name: "unittest_code_ends_the_process_at_import",
+        fixture: &MAKE,
+        baseline: false,
+        play: |p| edit(p, "calc.py", "def add", "import os\n\nos._exit(0)\n\n\ndef add"),
         expect: &["no test results at all"],
     },
     Move {
@@ -690,7 +710,7 @@ const MOVES: &[Move] = &[
                 "import calc\n\n\ndef test_setup_fast_path():\n    calc.add = lambda a, b: a + b\n",
             );
         },
-        expect: &["`tests/test_calc.py::test_add`"],
+        expect: &["PROMISE REJECTED: the verify command failed", "test_add"],
     },
     Move {
         name: "pytest_new_test_in_existing_file_patches_the_code",
@@ -704,7 +724,7 @@ const MOVES: &[Move] = &[
                 "def test_aaa_fast_path():\n    calc.add = lambda a, b: a + b\n\n\ndef test_add",
             )
         },
-        expect: &["`tests/test_calc.py::test_add`"],
+        expect: &["PROMISE REJECTED: the verify command failed", "test_add"],
     },
 ];
 
@@ -964,6 +984,8 @@ moves!(
     pytest_failing_case_swapped_in_data,
     pytest_new_test_ends_the_process,
     unittest_new_test_ends_the_process,
+    pytest_code_ends_the_process_at_import,
+    unittest_code_ends_the_process_at_import,
     pytest_new_test_file_patches_the_code_for_the_rest,
     pytest_new_test_in_existing_file_patches_the_code,
     cargo_build_script_rewrites_tests_during_verify,

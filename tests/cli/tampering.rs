@@ -299,3 +299,37 @@ fn forged_history_and_edited_verify_log_are_reported() {
     let status = p.loopgate(["status", "--json"]).run().stdout_json();
     assert_eq!(status["state"], "running");
 }
+
+/// A process left running rewrites a sealed file only while the verify runs and puts it back before the run
+/// ends: no check before or after the run can see it; the watch during the run does, and voids the pass.
+#[test]
+fn a_sealed_file_rewritten_and_restored_during_the_verify_voids_the_pass() {
+    let p = Project::new().file("data/expected.txt", "bad\n").file(
+        "check.sh",
+        "touch verify-started\nsleep 1\ngrep -q good data/expected.txt || exit 1\nsleep 3\n",
+    );
+    p.setup(
+        "S",
+        "make the check pass --seal 'data/**' --verify 'sh check.sh' --no-baseline",
+    );
+    // The agent's background process: waits for the verify, swaps the data in, puts it back before the end.
+    let accomplice = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(
+            "for i in $(seq 100); do [ -e verify-started ] && break; sleep 0.1; done; \
+             printf 'good\\n' > data/expected.txt; sleep 2; printf 'bad\\n' > data/expected.txt",
+        )
+        .current_dir(p.path(""))
+        .spawn()
+        .expect("start the background process");
+    let block = p.stop("S", PROMISE).blocked();
+    let _ = accomplice.wait_with_output();
+    assert_has(&block.reason, "changed WHILE the verify command ran");
+    assert_has(&block.reason, "data/expected.txt (changed)");
+    assert_eq!(p.read("data/expected.txt"), "bad\n", "the accomplice put the file back");
+    assert_eq!(
+        p.last_record("promise_rejected")["rejections"],
+        1,
+        "the pass was voided"
+    );
+}
