@@ -144,12 +144,13 @@ fn plain_binding(lx: &Lexed, from: usize, to: usize) -> bool {
     while i < to && (lx.kind(i) == Some(TokKind::Ident) || lx.is(i, b',')) {
         i += 1;
     }
+    let lone_equals = |i: usize| lx.is(i, b'=') && !lx.is(i + 1, b'=');
     if lx.is(i, b':') {
-        while i < to && !(lx.is(i, b'=') && !lx.is(i + 1, b'=')) {
+        while i < to && !lone_equals(i) {
             i += 1;
         }
     }
-    if !lx.is(i, b'=') || lx.is(i + 1, b'=') {
+    if !lone_equals(i) {
         return false;
     }
     let calls = (i + 1..to).any(|j| {
