@@ -46,6 +46,10 @@ pub struct Baseline {
     /// Tests the user accepted as gone (`loopgate allow --tests`): no longer required to run.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub allowed: BTreeSet<String>,
+    /// The run was stopped after this many seconds because setup could not wait longer (inside the slash
+    /// command); it keeps no results, so the loop's first verify that reports tests becomes the baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<u64>,
 }
 
 /// A baseline test that a passing run did not hold to.
@@ -87,6 +91,7 @@ impl Baseline {
             counts,
             results,
             allowed: BTreeSet::new(),
+            cut: None,
         }
     }
 

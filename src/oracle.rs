@@ -248,30 +248,44 @@ fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, 
 }
 
 /// The baseline run at setup: the sealed verify command once, before the agent's first turn, kept test by
-/// test (iteration 0; its log is the loop's `verify-…-0.log`).
-pub fn baseline(project: &crate::project::Project, fields: &StateFields) -> Result<Option<Baseline>, Error> {
+/// test (iteration 0; its log is the loop's `verify-…-0.log`). `budget` (seconds) cuts a run that would outlast
+/// the slash command's pre-executed block (see `commands::setup::SLASH_COMMAND_BUDGET`); a cut baseline keeps
+/// no results, so the loop's first verify becomes the baseline.
+pub fn baseline(
+    project: &crate::project::Project,
+    fields: &StateFields,
+    budget: Option<u64>,
+) -> Result<Option<Baseline>, Error> {
     let Some(command) = &fields.verify_command else {
         return Ok(None);
     };
     let log_path = project.verify_log_path(&fields.loop_id, 0);
+    let timeout = budget.map_or(fields.verify_timeout, |budget| budget.min(fields.verify_timeout));
     let request = VerifyRequest {
         command,
         cwd: &project.root,
-        timeout: Duration::from_secs(fields.verify_timeout),
+        timeout: Duration::from_secs(timeout),
         log_path: &log_path,
     };
     let progress = Progress::start(command);
     let counted = run_counted(&request, &progress)?;
     progress.finish();
     let o = &counted.outcome;
-    Ok(Some(Baseline::of_run(
+    let cut = o.timed_out && timeout < fields.verify_timeout;
+    let mut baseline = Baseline::of_run(
         0,
         o.exit_code,
         o.timed_out,
         u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX),
         counted.counts,
         counted.results,
-    )))
+    );
+    if cut {
+        baseline.cut = Some(timeout);
+        baseline.counts = None;
+        baseline.results = crate::summary::TestResults::default();
+    }
+    Ok(Some(baseline))
 }
 
 /// Holds a run that `passed` so far to the baseline, test by name; a baseline without names (none taken at

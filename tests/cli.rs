@@ -13,6 +13,8 @@ mod snapshot;
 
 #[path = "cli/bad_input.rs"]
 mod bad_input;
+#[path = "cli/baseline.rs"]
+mod baseline;
 #[path = "cli/block_cap.rs"]
 mod block_cap;
 #[path = "cli/checkpoints.rs"]

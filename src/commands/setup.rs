@@ -30,6 +30,21 @@ use sealing::Sealed;
 /// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
 /// above it, or Claude Code kills the hook mid-verify.
 pub const MAX_VERIFY_TIMEOUT: u64 = 3600;
+/// Seconds the baseline may run when setup runs inside the slash command's pre-executed block. Claude Code
+/// (checked with 2.1.197 and 2.1.330) moves a pre-executed block that runs past two minutes to the background
+/// and sends the prompt to the model without waiting, so a longer baseline would run while the agent edits. A
+/// baseline that needs longer is cut here and the loop's first verify becomes its baseline; from a terminal
+/// (no session yet, the next session adopts the loop) the baseline has the whole verify timeout.
+pub const SLASH_COMMAND_BUDGET: u64 = 100;
+/// [`SLASH_COMMAND_BUDGET`], or `LOOPGATE_SLASH_COMMAND_BUDGET` (seconds) where a client waits otherwise.
+fn slash_command_budget() -> u64 {
+    std::env::var("LOOPGATE_SLASH_COMMAND_BUDGET")
+        .ok()
+        .and_then(|secs| secs.trim().parse().ok())
+        .filter(|&secs| secs > 0)
+        .unwrap_or(SLASH_COMMAND_BUDGET)
+}
+
 /// Most bytes of /pua-loop text read from stdin.
 const MAX_ARGS_BYTES: u64 = 1024 * 1024;
 
@@ -77,6 +92,8 @@ pub struct Config {
     pub opt_out: Vec<Check>,
     /// Run the verify command once at setup (off with `--no-baseline`).
     pub baseline: bool,
+    /// Setup runs inside the slash command (`--args-stdin`), which Claude Code waits for only so long.
+    pub from_slash_command: bool,
 }
 
 #[derive(Parser)]
@@ -89,12 +106,16 @@ struct TextArgs {
 impl Config {
     /// Reads stdin if asked, then validates.
     pub fn from_args(args: SetupArgs, stdin: impl Read) -> Result<Self, Error> {
-        let args = if args.args_stdin {
+        let from_slash_command = args.args_stdin;
+        let args = if from_slash_command {
             merge_text(args, stdin)?
         } else {
             args
         };
-        Self::validate(args)
+        Ok(Self {
+            from_slash_command,
+            ..Self::validate(args)?
+        })
     }
 
     fn validate(args: SetupArgs) -> Result<Self, Error> {
@@ -173,6 +194,7 @@ impl Config {
             checkpoints: (!args.no_checkpoints).then(|| args.keep_checkpoints.unwrap_or_default()),
             opt_out: opt_outs(&args_flags),
             baseline: !args.no_baseline,
+            from_slash_command: false,
         })
     }
 
@@ -323,7 +345,8 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
     let baseline = if config.baseline {
-        crate::oracle::baseline(&project, &state.fields)?
+        let budget = config.from_slash_command.then(slash_command_budget);
+        crate::oracle::baseline(&project, &state.fields, budget)?
     } else {
         None
     };

@@ -10,6 +10,9 @@ const LISTED: usize = 10;
 
 /// The briefing's paragraph: what the verify command did before the agent's first turn.
 pub fn at_setup(lang: Lang, baseline: &Baseline, log: &str) -> String {
+    if let Some(budget) = baseline.cut {
+        return cut(lang, budget, log);
+    }
     let secs = baseline.duration_ms as f64 / 1000.0;
     let how = ended(lang, baseline, secs);
     let failing = baseline.failing();
@@ -43,6 +46,18 @@ pub fn at_setup(lang: Lang, baseline: &Baseline, log: &str) -> String {
             "Baseline (the verify command, run once before your first turn): {how}; {tests}. Full log: {log}{verdict}"
         ),
         Lang::Zh => format!("基线(在你的第一个回合之前运行一次验证命令):{how};{tests}。完整日志:{log}{verdict}"),
+    }
+}
+
+/// The baseline ran longer than the slash command may wait, and was stopped.
+fn cut(lang: Lang, budget: u64, log: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "Baseline: not taken — the verify command was still running after {budget}s, and Claude Code does not wait longer for the slash command (it would start you while the suite runs). The loop's first verify that reports tests becomes the baseline. (For the user: to take a full baseline of a long suite, start the loop from a terminal in the project — `loopgate setup \"TASK\" --verify 'CMD'`, with live progress and the whole verify timeout — then start Claude Code; its first session adopts the loop.) Partial log: {log}"
+        ),
+        Lang::Zh => format!(
+            "基线:未采集——验证命令在 {budget} 秒后仍在运行,而 Claude Code 不会为斜杠命令等待更久(否则会在测试运行时就让你开始工作)。循环中第一次报告测试的验证将成为基线。(给用户:若要为耗时较长的测试套件采集完整基线,请在项目目录的终端中启动循环——`loopgate setup \"任务\" --verify '命令'`,有实时进度且使用完整的验证超时——然后启动 Claude Code;它的第一个会话会接管该循环。)部分日志:{log}"
+        ),
     }
 }
 
