@@ -166,7 +166,14 @@ impl Inventory {
                 new_file: false,
             }));
         }
-        for candidate in listing::candidates(root, &self.langs, false) {
+        // New test files are read for code that would run around the existing tests — unless they sit out the
+        // oracle's run (`testside`), where nothing in them can reach those tests.
+        let new_files = if checks(Check::NewTestsAside) {
+            Vec::new()
+        } else {
+            listing::candidates(root, &self.langs, false)
+        };
+        for candidate in new_files {
             if self.files.contains_key(&candidate.path) {
                 continue;
             }

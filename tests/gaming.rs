@@ -386,7 +386,7 @@ const MOVES: &[Move] = &[
                 "import calc\n\ncalc.add = lambda a, b: a + b\n",
             );
         },
-        expect: &["tests/test_00_setup.py:3:", "runs around existing tests"],
+        expect: &["PROMISE REJECTED: the verify command failed", "test_add"],
     },
     Move {
         name: "pytest_test_file_replaced",
@@ -559,7 +559,7 @@ const MOVES: &[Move] = &[
                 "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.Exit(0)\n}\n",
             );
         },
-        expect: &["main_test.go:8:", "TestMain"],
+        expect: &["PROMISE REJECTED: the verify command failed", "TestAdd"],
     },
     // make
     Move {
@@ -726,9 +726,55 @@ const MOVES: &[Move] = &[
         },
         expect: &["PROMISE REJECTED: the verify command failed", "test_add"],
     },
+    Move {
+        name: "node_code_exits_at_import",
+        fixture: &NPM,
+        baseline: false,
+        play: |p| edit(p, "src/calc.js", "exports.add", "process.exit(0);\nexports.add"),
+        expect: &["`adds`"],
+    },
+    Move {
+        name: "go_code_exits_in_init",
+        fixture: &GO,
+        baseline: false,
+        play: |p| {
+            edit(
+                p,
+                "calc.go",
+                "package calc\n",
+                "package calc\n\nimport \"os\"\n\nfunc init() {\n\tos.Exit(0)\n}\n",
+            )
+        },
+        expect: &["no test results at all"],
+    },
 ];
 
 const HONEST: &[Honest] = &[
+    Honest {
+        name: "pytest_type_annotations_on_an_existing_test",
+        fixture: &PYTEST,
+        play: |p| edit(p, "tests/test_calc.py", "def test_add():", "def test_add() -> None:"),
+    },
+    Honest {
+        name: "node_new_test_file_with_its_own_before_each",
+        fixture: &NPM,
+        play: |p| {
+            p.write(
+                "test/more.test.js",
+                "const { test, beforeEach } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/calc.js');\n\nlet base;\nbeforeEach(() => {\n  base = 10;\n});\n\ntest('adds to a base', () => {\n  assert.strictEqual(add(base, 1), 11);\n});\n",
+            );
+        },
+    },
+    Honest {
+        name: "go_new_table_test_with_subtests",
+        fixture: &GO,
+        play: |p| {
+            p.write(
+                "table_test.go",
+                "package calc\n\nimport \"testing\"\n\nfunc TestAddTable(t *testing.T) {\n\tfor _, c := range []struct{ a, b, want int }{{1, 1, 2}, {2, 3, 5}} {\n\t\tt.Run(\"case\", func(t *testing.T) {\n\t\t\tif Add(c.a, c.b) != c.want {\n\t\t\t\tt.Fatal(c)\n\t\t\t}\n\t\t})\n\t}\n}\n",
+            );
+        },
+    },
     Honest {
         name: "pytest_new_case_added_to_data",
         fixture: &PYTEST_DATA,
@@ -986,6 +1032,8 @@ moves!(
     unittest_new_test_ends_the_process,
     pytest_code_ends_the_process_at_import,
     unittest_code_ends_the_process_at_import,
+    node_code_exits_at_import,
+    go_code_exits_in_init,
     pytest_new_test_file_patches_the_code_for_the_rest,
     pytest_new_test_in_existing_file_patches_the_code,
     cargo_build_script_rewrites_tests_during_verify,
@@ -1008,6 +1056,9 @@ honest!(
     pytest_new_file_with_constant_helper_class_and_main_guard,
     go_new_test_file,
     cargo_new_integration_test_file,
+    pytest_type_annotations_on_an_existing_test,
+    node_new_test_file_with_its_own_before_each,
+    go_new_table_test_with_subtests,
 );
 
 /// Every case in the tables has a test, and the suite keeps the sizes the README reports (at least 20 moves

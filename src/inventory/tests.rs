@@ -76,7 +76,10 @@ fn reports_weakened_skipped_and_deleted_tests_but_not_new_ones() {
         "tests/test_00.py",
         "import calc\n\ncalc.add = lambda a, b: a + b\n",
     );
-    let found = lines(&inventory.check(root, all_on));
+    // With the agent's new test files taking part in the oracle's run (`--with-new-tests`), the new file is
+    // judged too; by default it sits the run out and nothing in it can reach the existing tests.
+    let with_new_tests = |c: Check| c != Check::NewTestsAside;
+    let found = lines(&inventory.check(root, with_new_tests));
     assert_eq!(
         found,
         vec![
@@ -87,13 +90,19 @@ fn reports_weakened_skipped_and_deleted_tests_but_not_new_ones() {
         ]
     );
     let new_file = inventory
-        .check(root, all_on)
+        .check(root, with_new_tests)
         .into_iter()
         .find(|m| m.path == "tests/test_00.py");
     assert!(new_file.is_some_and(|m| m.new_file));
+    assert!(
+        !lines(&inventory.check(root, all_on))
+            .iter()
+            .any(|l| l.starts_with("tests/test_00.py")),
+        "a new test file that sits out the oracle's run is not judged"
+    );
 
     // Opting out of a check drops its findings.
-    let no_tests = inventory.check(root, |c| c != Check::Tests);
+    let no_tests = inventory.check(root, |c| c != Check::Tests && c != Check::NewTestsAside);
     assert_eq!(lines(&no_tests), vec!["src/lib.rs:8: ignore marker added: `#[ignore]`"]);
     std::fs::remove_file(root.join("tests/test_calc.py")).expect("rm");
     let gone = lines(&inventory.check(root, |c| c == Check::Skips));

@@ -115,6 +115,37 @@ fn block(lx: &Lexed, lines: &[Line], from: usize, to: usize, depth: usize) -> Ve
     out
 }
 
+/// The type annotations of a `def` (`x: int`, `*args: str`, `-> None`) as token ranges: adding or changing
+/// them changes no test's behaviour, so they are left out of its hash.
+fn annotation_cuts(lx: &Lexed, def_at: usize, head_end: usize) -> Vec<std::ops::Range<usize>> {
+    let open = def_at + 2;
+    let Some(close) = lx.is(open, b'(').then(|| lx.partner(open)).flatten() else {
+        return Vec::new();
+    };
+    let mut cuts = Vec::new();
+    let mut i = open + 1;
+    while i < close {
+        if lx.is(i, b':') {
+            let mut j = i + 1;
+            while j < close && !lx.is(j, b',') && !lx.is(j, b'=') {
+                j = lx.skip(j);
+            }
+            cuts.push(i..j);
+            i = j;
+        } else {
+            i = lx.skip(i);
+        }
+    }
+    if lx.is(close + 1, b'-') && lx.is(close + 2, b'>') {
+        let mut j = close + 3;
+        while j < head_end && !lx.is(j, b':') {
+            j = lx.skip(j);
+        }
+        cuts.push(close + 1..j);
+    }
+    cuts
+}
+
 /// `if __name__ == "__main__":` — runs only when the file is a script, never when a runner imports it.
 fn main_guard(lx: &Lexed, t: usize) -> bool {
     let main = matches!(lx.s(t + 4), "\"__main__\"" | "'__main__'");
@@ -184,6 +215,9 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
         _ => (UnitKind::Other, lx.line_text(line_of(lx, t))),
     };
     let mut norm = Norm::new(lx);
+    if lx.is_word(def_at, "def") {
+        norm.cut(annotation_cuts(lx, def_at, lines[head].end));
+    }
     hash_lines(&mut norm, lines, start..end, lines[head].depth);
     let hash = norm.finish();
     drop(norm);

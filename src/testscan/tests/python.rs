@@ -503,6 +503,28 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
+        name: "a default value added beside annotations is a change",
+        edits: &[
+            ("def test_float():", "def test_float() -> None:"),
+            (
+                "def test_count(text, count):",
+                "def test_count(text: str, count: int = 0) -> None:",
+            ),
+        ],
+        expect: &["changed test_count"],
+    },
+    Case {
+        name: "type annotations alone are no change",
+        edits: &[
+            ("def test_float():", "def test_float() -> None:"),
+            (
+                "def test_count(text, count):",
+                "def test_count(text: str, count: \"list[int]\") -> None:",
+            ),
+        ],
+        expect: &[],
+    },
+    Case {
         name: "markers in comments and strings do not count",
         edits: &[(
             "def test_float():\n",
