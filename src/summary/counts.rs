@@ -159,8 +159,14 @@ impl CountScanner {
         seen.then_some(total)
     }
 
-    /// The tests reported by name (a go package whose result line never came included).
+    /// The tests reported by name (a go package whose result line never came included) — only when some runner's
+    /// summary was recognized too: a line that merely looks like a test's (a custom script echoing `test x ...
+    /// FAILED`) is not a runner's report, and names from it would make an honest pass that prints none look
+    /// like one that lost its results.
     pub fn into_results(mut self) -> TestResults {
+        if self.finish().is_none() {
+            return TestResults::default();
+        }
         self.go.flush_into(&mut self.results);
         self.results
     }

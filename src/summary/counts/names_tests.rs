@@ -48,7 +48,8 @@ fn cargo_test_names_carry_the_binary_without_its_hash_and_doctests_without_their
 fn cargo_unit_tests_of_a_binary_target_name_their_source() {
     let out = "     Running unittests src/main.rs (target/debug/deps/tool-0123456789abcdef)\n\
                test cli::parses ... FAILED\n\
-               test cli::slow ... ignored, needs a network\n";
+               test cli::slow ... ignored, needs a network\n\
+               test result: FAILED. 0 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out\n";
     expect(out, &[("tool(src/main.rs) cli::parses", Failed)]);
 }
 
@@ -66,7 +67,7 @@ fn nextest_names_are_its_binary_and_test_without_time_or_counter() {
     // The libtest lines nextest shows as a test's captured output are not tests of their own.
     assert!(got.iter().all(|(name, _)| name.starts_with("sample ")), "{got:?}");
     expect(
-        "        PASS [   0.004s] crate::api inc_twice\n    SIGSEGV [   0.100s] (2/3) crate boom\n",
+        "        PASS [   0.004s] crate::api inc_twice\n    SIGSEGV [   0.100s] (2/3) crate boom\n     Summary [   0.2s] 2 tests run: 1 passed, 1 failed\n",
         &[("crate boom", Failed), ("crate::api inc_twice", Passed)],
     );
 }
@@ -101,7 +102,8 @@ fn unittest_names_come_from_verbose_lines_only() {
     let out = "test_add (test_calc.Calc.test_add) ... ok\n\
                test_sub (test_calc.Calc) ... FAIL\n\
                test_skip (test_calc.Calc.test_skip) ... skipped 'later'\n\
-               test src/lib.rs - inc (line 3) ... ok\n";
+               test src/lib.rs - inc (line 3) ... ok\n\
+               Ran 3 tests in 0.001s\n\nFAILED (failures=1, skipped=1)\n";
     expect(
         out,
         &[
@@ -162,7 +164,7 @@ fn node_test_names_from_tap_and_spec_skip_todo_and_skipped_tests() {
         capture!("node-test-spec-pass"),
         &[("adds", Passed), ("multiplies", Passed), ("subtracts", Passed)],
     );
-    let tap = "TAP version 13\n# Subtest: math\n    # Subtest: adds\n    ok 1 - adds\n    # Subtest: divides\n    not ok 2 - divides\n    1..2\nnot ok 1 - math\nok  \texample.com/x\t0.01s\n";
+    let tap = "TAP version 13\n# Subtest: math\n    # Subtest: adds\n    ok 1 - adds\n    # Subtest: divides\n    not ok 2 - divides\n    1..2\nnot ok 1 - math\nok  \texample.com/x\t0.01s\n# tests 2\n# pass 1\n# fail 1\n";
     expect(
         tap,
         &[("math", Failed), ("math > adds", Passed), ("math > divides", Failed)],
@@ -176,6 +178,17 @@ fn node_test_names_from_tap_and_spec_skip_todo_and_skipped_tests() {
 
 #[test]
 fn numbered_lists_and_check_marks_outside_a_runner_are_not_tests() {
-    expect("1) first step\n2) second step\n✔ done\n", &[("done", Passed)]);
-    expect("Step 1) build\n- item\n", &[]);
+    expect(
+        "1) first step\n2) second step\n✔ done\n1 passing\n",
+        &[("done", Passed)],
+    );
+    expect("Step 1) build\n- item\n1 passing\n", &[]);
+}
+
+/// A script that echoes a test-like line is not a runner: without any runner's summary no name counts, so an
+/// honest pass that prints `all good` is not mistaken for one that lost its results.
+#[test]
+fn names_count_only_from_a_run_that_printed_a_runner_summary() {
+    expect("test parser::roundtrip ... FAILED\nexpected 'fixed'\n", &[]);
+    expect("✔ adds\nPASS src/a.test.js\n", &[]);
 }
