@@ -46,7 +46,7 @@ verify="python3 -m pytest -q -p no:cacheprovider"
 cd "$project"
 
 echo "== 1. setup with the baseline vs the suite alone (1,000 test files, 5,000 tests)"
-hyperfine --warmup 1 --runs 5 \
+hyperfine --warmup 0 --runs 3 \
     -n "pytest alone" "$verify" \
     -n "loopgate setup (baseline on)" "$bin setup --session-id S --force --verify '$verify' fix it" \
     -n "loopgate setup --no-baseline" "$bin setup --session-id S --force --no-baseline --verify '$verify' fix it"
@@ -57,11 +57,11 @@ echo "== 2. what a promise pays: loopgate verify with the issue-20 checks on / o
 printf 'def test_new():\n    pass\n' > tests/test_new.py
 printf '\n\ndef test_added():\n    assert True\n' >> tests/pkg_0/test_mod_0.py
 "$bin" setup --session-id S2 --force --no-test-verdict --with-new-tests --verify "$verify" "fix it" >/dev/null 2>&1 || true
-hyperfine --warmup 1 --runs 5 \
+hyperfine --warmup 0 --runs 3 \
     -n "bare pytest" "$verify" \
     -n "loopgate verify, checks off" "$bin verify"
 "$bin" setup --session-id S --force --verify "$verify" "fix it" >/dev/null
-hyperfine --warmup 1 --runs 5 -n "loopgate verify, per-test verdict and test side on" "$bin verify"
+hyperfine --warmup 0 --runs 3 -n "loopgate verify, per-test verdict and test side on" "$bin verify"
 git checkout -q -- . && rm -f tests/test_new.py
 
 if [ -n "${OLD_BIN:-}" ]; then
