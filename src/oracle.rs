@@ -173,9 +173,7 @@ fn stand_as_sealed(active: &ActiveLoop) -> Result<Option<crate::inventory::Inven
     active.put_back_tests()?;
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
-    let Some(inventory) = store.load_inventory(project)? else {
-        return Ok(None);
-    };
+    let inventory = store.load_inventory(project)?;
     let copies: crate::testside::Copies = store
         .load_companion(project, crate::seal::TEST_COPIES)?
         .unwrap_or_default();
@@ -185,26 +183,24 @@ fn stand_as_sealed(active: &ActiveLoop) -> Result<Option<crate::inventory::Inven
         } else {
             Vec::new()
         },
-        aside: if fields.checks(Check::NewTestsAside) {
-            inventory.new_test_files(&project.root)
-        } else {
-            Vec::new()
+        aside: match &inventory {
+            Some(inventory) if fields.checks(Check::NewTestsAside) => inventory.new_test_files(&project.root),
+            _ => Vec::new(),
         },
     };
-    if plan.is_empty() {
-        return Ok(Some(inventory));
+    if !plan.is_empty() {
+        crate::testside::swap(&project.root, &plan, |journal| {
+            store
+                .save_companion(project, crate::seal::SWAP_JOURNAL, journal)
+                .map_err(std::io::Error::other)
+        })
+        .map_err(|source| Error::Io {
+            action: "set the test files aside for the oracle's run under",
+            path: crate::testside::stash_dir(&project.root),
+            source,
+        })?;
     }
-    crate::testside::swap(&project.root, &plan, |journal| {
-        store
-            .save_companion(project, crate::seal::SWAP_JOURNAL, journal)
-            .map_err(std::io::Error::other)
-    })
-    .map_err(|source| Error::Io {
-        action: "set the test files aside for the oracle's run under",
-        path: crate::testside::stash_dir(&project.root),
-        source,
-    })?;
-    Ok(Some(inventory))
+    Ok(inventory)
 }
 
 /// Every sealed input, as an absolute path: the `--seal` files, the closure's files, the test files.

@@ -6,8 +6,9 @@
 //! harmless-looking addition to an existing test file that does the same. So while the oracle runs the verify
 //! command (at a promise, and at `loopgate verify` so the agent sees the same verdict):
 //!
-//! - every existing test file stands exactly as it was sealed (setup keeps a copy, [`Copies`]); the agent's
-//!   version waits in the stash and comes back right after the run;
+//! - every existing test file, and the test data beside it (snapshots, golden files, `testdata/`, fixtures),
+//!   stands exactly as it was sealed (setup keeps a copy, [`Copies`]); the agent's version waits in the stash and
+//!   comes back right after the run;
 //! - every test file that did not exist at setup sits out the run in the stash.
 //!
 //! Everything else — the code under test, new modules, dependencies, Rust's inline `mod tests` in source files
@@ -30,23 +31,55 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// The content of every existing test file when the loop started (or when the user last accepted it), by
-/// project-relative path. Only UTF-8 test files are kept; others run as they are (they are still sealed by the
-/// inventory's signature).
+/// The content of every existing test file, and of the test data beside them, when the loop started (or when
+/// the user last accepted it), by project-relative path. Test data is every other file under a test directory
+/// (`tests/`, `test/`, `__tests__/`, `spec/`, `testdata/`, `fixtures/`, `__snapshots__/`, `golden/`) and any
+/// `*.snap` or `*.golden` file: snapshots, golden files and case tables are the tests' expectations. Only UTF-8
+/// files of at most [`MAX_DATA_BYTES`] are kept; others run as they are (test code is still sealed by the
+/// inventory's signature). Data read by tests from elsewhere is not covered (observing what a run reads is the
+/// next step).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Copies {
     pub files: BTreeMap<String, String>,
 }
 
+/// Largest test data file kept.
+pub const MAX_DATA_BYTES: u64 = 1024 * 1024;
+/// Directories whose files are the tests' code or data.
+const DATA_DIRS: [&str; 8] = [
+    "tests",
+    "test",
+    "__tests__",
+    "spec",
+    "testdata",
+    "fixtures",
+    "__snapshots__",
+    "golden",
+];
+
 impl Copies {
-    /// Reads `paths` under `root`.
+    /// Reads the test files `paths` under `root`, and the test data beside them (see [`Copies`]).
     pub fn take<'a>(root: &Path, paths: impl IntoIterator<Item = &'a String>) -> Copies {
-        let files = paths
-            .into_iter()
-            .filter_map(|path| Some((path.clone(), std::fs::read_to_string(root.join(path)).ok()?)))
-            .collect();
+        let read = |path: &str| Some((path.to_string(), std::fs::read_to_string(root.join(path)).ok()?));
+        let mut files: BTreeMap<String, String> = paths.into_iter().filter_map(|path| read(path)).collect();
+        crate::walk::files(root, |relative, name| {
+            if files.contains_key(relative) || !is_test_data(relative, name) {
+                return;
+            }
+            let small =
+                std::fs::symlink_metadata(root.join(relative)).is_ok_and(|m| m.is_file() && m.len() <= MAX_DATA_BYTES);
+            if let Some((path, text)) = small.then(|| read(relative)).flatten() {
+                files.insert(path, text);
+            }
+        });
         Copies { files }
     }
+}
+
+/// Whether a file that is not test code is test data: under a test directory, or a snapshot or golden file.
+fn is_test_data(relative: &str, name: &str) -> bool {
+    let in_data_dir = relative.split('/').rev().skip(1).any(|dir| DATA_DIRS.contains(&dir));
+    in_data_dir || name.ends_with(".snap") || name.ends_with(".golden")
 }
 
 /// One file moved for the oracle's run.

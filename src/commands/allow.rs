@@ -45,20 +45,19 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Resu
     if let Some(closure) = active.seal.closure.as_mut() {
         accepted.extend(closure.accept(&root, select));
     }
+    let mut inventory_files: Vec<String> = Vec::new();
     if let Some(mut inventory) = active.store.load_inventory(&active.project)? {
         let changed = inventory.accept(&root, select);
         if !changed.is_empty() {
             active.store.save_inventory(&active.project, &inventory)?;
-            // The oracle's run uses the accepted versions of the test files from now on.
-            let copies = crate::testside::Copies::take(&root, inventory.own_test_files());
-            active
-                .store
-                .save_companion(&active.project, crate::seal::TEST_COPIES, &copies)?;
             active.seal.test_files = inventory.files.keys().cloned().collect();
             accepted.extend(changed);
         }
+        inventory_files = inventory.own_test_files().cloned().collect();
     }
-    if let Some(unknown) = wanted.iter().find(|w| !is_sealed(&active, w)) {
+    // The oracle's run uses the accepted versions of the test files and their data from now on.
+    let copied = accept_copies(&active, &inventory_files, &select, &mut accepted)?;
+    if let Some(unknown) = wanted.iter().find(|w| !is_sealed(&active, w) && !copied.contains(w)) {
         return Err(Error::Usage(format!(
             "`{unknown}` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
         )));
@@ -123,6 +122,36 @@ fn allow_tests(active: &ActiveLoop, names: &[String]) -> Result<Vec<String>, Err
         .iter()
         .map(|name| format!("test `{name}` no longer required"))
         .collect())
+}
+
+/// Re-takes the sealed copies of the test files and their data that `select` picks (see `testside`), adding
+/// what changed to `accepted`; returns every path the copies hold.
+fn accept_copies(
+    active: &ActiveLoop,
+    test_files: &[String],
+    select: &dyn Fn(&str) -> bool,
+    accepted: &mut Vec<String>,
+) -> Result<Vec<String>, Error> {
+    let (store, project) = (&active.store, &active.project);
+    let old: crate::testside::Copies = store
+        .load_companion(project, crate::seal::TEST_COPIES)?
+        .unwrap_or_default();
+    let now = crate::testside::Copies::take(&project.root, test_files);
+    let mut kept = old.clone();
+    let paths: Vec<String> = old.files.keys().chain(now.files.keys()).cloned().collect();
+    for path in paths.into_iter().filter(|p| select(p)) {
+        match now.files.get(&path) {
+            Some(text) => kept.files.insert(path.clone(), text.clone()),
+            None => kept.files.remove(&path),
+        };
+        if kept.files.get(&path) != old.files.get(&path) {
+            accepted.push(path);
+        }
+    }
+    if kept != old {
+        store.save_companion(project, crate::seal::TEST_COPIES, &kept)?;
+    }
+    Ok(old.files.into_keys().chain(now.files.into_keys()).collect())
 }
 
 /// Re-hashes the `--seal` files `select` picks (new files matching the globs included).

@@ -339,7 +339,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
-        let copies = crate::testside::Copies::take(&project.root, inventory.own_test_files());
+    }
+    let own_tests = sealed.inventory.iter().flat_map(|inventory| inventory.own_test_files());
+    let copies = crate::testside::Copies::take(&project.root, own_tests);
+    if !copies.files.is_empty() {
         store.save_companion(&project, crate::seal::TEST_COPIES, &copies)?;
     }
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's

@@ -109,3 +109,29 @@ fn an_unchanged_test_side_plans_nothing() {
     let copies = Copies::take(dir.path(), &["tests/test_a.py".to_string()]);
     assert!(changed(dir.path(), &copies).is_empty());
 }
+
+#[test]
+fn copies_keep_test_data_beside_the_tests_and_snapshots_anywhere() {
+    let dir = project(&[
+        ("tests/test_a.py", "def test_a(): pass\n"),
+        ("tests/cases.json", "[1, 2]\n"),
+        ("src/__snapshots__/view.test.js.snap", "exports[`view 1`] = `<b/>`;\n"),
+        ("pkg/testdata/golden.txt", "expected\n"),
+        ("pkg/output.golden", "gold\n"),
+        ("src/app.py", "code\n"),
+        ("README.md", "docs\n"),
+    ]);
+    let copies = Copies::take(dir.path(), &["tests/test_a.py".to_string()]);
+    let kept: Vec<&str> = copies.files.keys().map(String::as_str).collect();
+    assert_eq!(
+        kept,
+        vec![
+            "pkg/output.golden",
+            "pkg/testdata/golden.txt",
+            "src/__snapshots__/view.test.js.snap",
+            "tests/cases.json",
+            "tests/test_a.py",
+        ],
+        "the code under test and the docs are not test data"
+    );
+}

@@ -136,3 +136,29 @@ fn a_baseline_longer_than_the_slash_command_may_wait_is_cut() {
     assert_has(&out.stdout, "start the loop from a terminal");
     assert_eq!(p.last_record("init")["baseline"]["timed_out"], true);
 }
+
+/// An expected-output file under `tests/` rewritten to the buggy value: the oracle's run reads the sealed copy,
+/// so the pass fails; the agent's version is back afterwards; the user can accept it with `allow PATH`.
+#[test]
+fn test_data_stands_as_sealed_during_the_oracles_run_until_the_user_accepts_it() {
+    let p = Project::new()
+        .file("tests/expected.txt", "good\n")
+        .file("out.txt", "bad\n")
+        .file(
+            "check.sh",
+            "if [ \"$(cat out.txt)\" = \"$(cat tests/expected.txt)\" ]; then echo 'test golden ... ok'; echo 'test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out'; exit 0; fi\n\
+             echo 'test golden ... FAILED'; echo 'test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out'; exit 1\n",
+        );
+    p.setup("S", "\"make out.txt right\" --verify 'sh check.sh'");
+    p.write("tests/expected.txt", "bad\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(&block.reason, "PROMISE REJECTED: the verify command failed");
+    assert_eq!(
+        p.read("tests/expected.txt"),
+        "bad\n",
+        "the agent's version is back after the run"
+    );
+    assert!(!p.exists(".claude/loopgate/stash/0"), "nothing left in the stash");
+    p.loopgate(["allow", "tests/expected.txt"]).run().success();
+    assert!(p.stop("S", PROMISE).allowed().contains("verified complete"));
+}
