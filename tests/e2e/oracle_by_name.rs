@@ -9,16 +9,17 @@ use crate::{assert_contains, assert_ended, promise, records, timer};
 
 const VERIFY: &str = "python3 -m pytest -q -p no:cacheprovider";
 
-/// pytest whose cases come from a data file; `add` is wrong, so the `[1-2-3]` case fails.
+/// pytest whose cases come from a data file outside the test directory (so not test data that stands as sealed:
+/// only the names show a case going); `add` is wrong, so the `[1-2-3]` case fails.
 fn data_project() -> Project {
     let project = Project::new();
     project
         .write("calc.py", "def add(a, b):\n    return a - b\n")
         .write(
             "tests/test_cases.py",
-            "import json\nimport pathlib\n\nimport pytest\n\nimport calc\n\nCASES = json.loads((pathlib.Path(__file__).parent / \"cases.json\").read_text())\n\n\n@pytest.mark.parametrize(\"a,b,want\", CASES)\ndef test_add(a, b, want):\n    assert calc.add(a, b) == want\n",
+            "import json\nimport pathlib\n\nimport pytest\n\nimport calc\n\nCASES = json.loads((pathlib.Path(__file__).parent.parent / \"cases\" / \"add.json\").read_text())\n\n\n@pytest.mark.parametrize(\"a,b,want\", CASES)\ndef test_add(a, b, want):\n    assert calc.add(a, b) == want\n",
         )
-        .write("tests/cases.json", "[[0, 0, 0], [1, 2, 3]]\n");
+        .write("cases/add.json", "[[0, 0, 0], [1, 2, 3]]\n");
     project
 }
 
@@ -31,10 +32,10 @@ fn baseline_in_the_briefing_and_a_data_edit_padded_with_new_tests_is_rejected_by
         .replies([
             // The failing case removed from the data, and two trivial tests so the totals do not move.
             Reply::bash(
-                "echo '[[0, 0, 0]]' > tests/cases.json && printf 'def test_one():\\n    pass\\n\\n\\ndef test_two():\\n    pass\\n' > tests/test_pad.py",
+                "echo '[[0, 0, 0]]' > cases/add.json && printf 'def test_one():\\n    pass\\n\\n\\ndef test_two():\\n    pass\\n' > tests/test_pad.py",
             ),
             promise(),
-            Reply::bash("echo '[[0, 0, 0], [1, 2, 3]]' > tests/cases.json && sed -i 's/a - b/a + b/' calc.py"),
+            Reply::bash("echo '[[0, 0, 0], [1, 2, 3]]' > cases/add.json && sed -i 's/a - b/a + b/' calc.py"),
             promise(),
         ])
         .run();
