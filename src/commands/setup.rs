@@ -304,6 +304,7 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
             .inventory
             .map(|i| i.files.into_keys().collect())
             .unwrap_or_default(),
+        mirror_unwritten: false,
     };
     let sealed_files = seal.files.len();
     let mut active = ActiveLoop {
@@ -311,6 +312,7 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         store,
         seal,
         tamper: Vec::new(),
+        warnings: Vec::new(),
     };
     active.save(&state)?;
     let start_commit = state.fields.checkpoints.as_ref().and_then(|t| t.last.as_ref());

@@ -27,9 +27,9 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
     if run.is_some_and(|run| run.summary.zero_tests) {
         notice.push_str(&user::suspicious(lang));
     }
-    let tamper = active.tamper.clone();
+    let notice = with_tamper(notice, &active);
     active.end(&record)?;
-    Ok(Some(HookOutput::allow(with_tamper(notice, &tamper, lang))))
+    Ok(Some(HookOutput::allow(notice)))
 }
 
 /// The agent says the task cannot be done.
@@ -54,11 +54,11 @@ pub fn unsuccessful(
     let lang = state.fields.lang;
     let status = end.status();
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
-    let tamper = active.tamper.clone();
+    let told = with_tamper(String::new(), &active);
     let project = active.project.clone();
     active.end(&end)?;
-    let notice = notice + &report_notice(&project, state, status, &detail, lang);
-    Ok(Some(HookOutput::allow(with_tamper(notice, &tamper, lang))))
+    let notice = notice + &report_notice(&project, state, status, &detail, lang) + &told;
+    Ok(Some(HookOutput::allow(notice)))
 }
 
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
@@ -76,8 +76,7 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
         .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
     Ok(Some(HookOutput::allow(with_tamper(
         user::stalled(lang, why, &path),
-        &active.tamper,
-        lang,
+        &active,
     ))))
 }
 
@@ -95,7 +94,7 @@ pub fn at_block_cap(
     state.fields.pending_block = None;
     active.save(&state)?;
     let notice = messages::cap::yielded(lang, tally.without_tool, state.fields.iteration);
-    Ok(Some(HookOutput::allow(with_tamper(notice, &active.tamper, lang))))
+    Ok(Some(HookOutput::allow(with_tamper(notice, &active))))
 }
 
 /// The agent needs something only the user can give.
@@ -110,7 +109,10 @@ pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutpu
     ))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
-    Ok(Some(HookOutput::allow(user::paused(state.fields.lang, need))))
+    Ok(Some(HookOutput::allow(with_tamper(
+        user::paused(state.fields.lang, need),
+        &active,
+    ))))
 }
 
 fn records(active: &ActiveLoop) -> Vec<Record> {
@@ -150,9 +152,15 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
     let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
 }
 
-/// Appends the tampering notices to a user message.
-pub fn with_tamper(message: String, tamper: &[String], lang: Lang) -> String {
-    tamper
+/// Appends the tampering notices, then the warnings (a state file that could not be written), to a user message.
+pub fn with_tamper(message: String, active: &ActiveLoop) -> String {
+    let lang = active.seal.fields.lang;
+    let message = active
+        .tamper
         .iter()
-        .fold(message, |acc, what| format!("{acc} {}", messages::tampered(lang, what)))
+        .fold(message, |acc, what| format!("{acc} {}", messages::tampered(lang, what)));
+    active
+        .warnings
+        .iter()
+        .fold(message, |acc, warning| format!("{acc} ⚠ {warning}."))
 }

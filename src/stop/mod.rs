@@ -105,6 +105,7 @@ fn decide(
                 return Ok(None);
             }
             fresh.tamper = std::mem::take(&mut active.tamper);
+            fresh.warnings = std::mem::take(&mut active.warnings);
             if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
                 fresh.mark_log(&run.outcome.log_path);
             }
