@@ -110,7 +110,14 @@ impl Config {
                     .into(),
             );
         }
-        let verify = args.verify.filter(|v| !v.trim().is_empty());
+        // An empty command (a script passing an unset `$TEST_CMD`) would silently turn the oracle off.
+        if args.verify.as_deref().is_some_and(|v| v.trim().is_empty()) {
+            return usage(
+                "`--verify` is empty: give the command that checks the work (e.g. `--verify 'cargo test'`), or leave the flag out for a loop on the honor system"
+                    .into(),
+            );
+        }
+        let verify = args.verify;
         let verify_timeout = args.verify_timeout.unwrap_or(state::DEFAULT_VERIFY_TIMEOUT);
         if verify_timeout == 0 || verify_timeout > MAX_VERIFY_TIMEOUT {
             return usage(format!(
