@@ -30,6 +30,7 @@ pub mod inventory;
 pub mod lifecycle;
 pub mod messages;
 pub mod oracle;
+pub mod printable;
 pub mod process;
 pub mod progress;
 pub mod project;
@@ -72,7 +73,10 @@ pub fn run(cli: Cli) -> u8 {
 /// A project directory (`--project-dir`, or `$CLAUDE_PROJECT_DIR`, which `main` sets from it) that does not
 /// exist: a terminal command would otherwise create it and start a loop there. Hooks keep failing open.
 fn project_dir_problem(command: &Command) -> Option<Error> {
-    if matches!(command, Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_)) {
+    if matches!(
+        command,
+        Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_)
+    ) {
         return None;
     }
     let dir = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|d| !d.is_empty())?;

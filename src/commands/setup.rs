@@ -252,15 +252,13 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
     if let Some(found) = &config.verify_detected {
         println!("{}\n", messages::verify_detected(config.lang, found));
     }
-    println!(
-        "{}",
-        messages::briefing(
-            &started.state,
-            started.sealed_files,
-            started.closure_files,
-            started.tests
-        )
+    let briefing = messages::briefing(
+        &started.state,
+        started.sealed_files,
+        started.closure_files,
+        started.tests,
     );
+    println!("{}", crate::printable::printable(&briefing));
     println!(
         "\n{}",
         messages::checkpoints_at_setup(config.lang, &started.checkpoints)

@@ -57,7 +57,7 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
     if json_out {
         crate::say(serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
-        crate::say(render(&report, &project));
+        crate::say(crate::printable::printable(&render(&report, &project)));
     }
     Ok(exit_codes::OK)
 }

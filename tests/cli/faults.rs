@@ -114,3 +114,138 @@ fn a_full_disk_is_no_accusation() {
     assert_eq!(p.state_field("iteration"), "4", "the state file is whole again");
     assert!(p.exists(STATE) && p.exists(HISTORY));
 }
+
+/// Reported: an escape sequence in a task (a window title, a screen clear) reached the terminal through
+/// `setup` and `status`. Now every control character is shown (`\u{1b}`), never sent as is; `--json` escapes
+/// them as JSON does.
+#[test]
+fn escape_sequences_in_a_task_never_reach_the_terminal() {
+    let p = Project::new();
+    let task = "fix it \u{1b}]0;owned\u{7}\u{1b}[2J\u{1b}[31mred";
+    let setup = p.loopgate(["setup", "--session-id", "S", task]).run();
+    setup.success();
+    let status = p.loopgate(["status"]).run();
+    status.success();
+    p.stop("S", "still at it \u{1b}[2J").blocked();
+    let history = p.loopgate(["history"]).run();
+    for (what, out) in [("setup", &setup), ("status", &status), ("history", &history)] {
+        assert!(
+            !out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{7}'),
+            "{what}:\n{out}"
+        );
+    }
+    assert_has(&setup.stdout, "fix it \\u{1b}]0;owned\\u{7}\\u{1b}[2J");
+    assert_has(&status.stdout, "\\u{1b}[2J");
+    let json = p.loopgate(["status", "--json"]).run().stdout_json();
+    assert_eq!(json["task"], task, "the task itself is kept byte for byte");
+}
+
+/// Reported: `status` and `history` exited 0 with no loop although the README said 3. They are reports, and
+/// Claude Code fails a slash command whose `!` block exits non-zero (checked with 2.1.197: `/loop-status`
+/// showed "Shell command failed" with no loop), so they keep 0 and the README now says so; a script reads
+/// `status --json`'s `state`. Commands that need a loop (`cancel`, `verify`, `allow`) exit 3.
+#[test]
+fn status_and_history_are_reports_and_commands_needing_a_loop_exit_3() {
+    let p = Project::new();
+    p.loopgate(["status"]).run().success().stdout_contains("no loop");
+    assert_eq!(p.loopgate(["status", "--json"]).run().stdout_json()["state"], "none");
+    p.loopgate(["history"]).run().success();
+    for command in ["cancel", "verify"] {
+        p.loopgate([command]).run().code(3);
+    }
+}
+
+/// Reported: `loopgate diff` ignored `NO_COLOR` (git does not read it).
+#[test]
+fn diff_honours_no_color() {
+    let p = Project::new().file("a.txt", "one\n");
+    p.sh(
+        "git init -q && git config color.ui always && git add -A && git -c user.name=t -c user.email=t@t commit -qm a",
+    )
+    .run()
+    .success();
+    p.setup("S", "task");
+    p.write("a.txt", "two\n");
+    let colored = p.loopgate(["diff", "0"]).run();
+    colored.success();
+    assert!(
+        colored.stdout.contains('\u{1b}'),
+        "git colors it as configured:\n{colored}"
+    );
+    let plain = p.loopgate(["diff", "0"]).env("NO_COLOR", "1").run();
+    plain.success().stdout_contains("+two");
+    assert!(!plain.stdout.contains('\u{1b}'), "{plain}");
+}
+
+/// Reported: with the binary missing, every session start told the user to run `cargo install --path` on the
+/// plugin copy `loopgate install` writes, a folder without a `Cargo.toml`. The hint now names a folder that
+/// builds (a clone), or says to clone one.
+#[test]
+fn the_missing_binary_hint_names_a_folder_that_builds() {
+    let p = Project::new();
+    let copy = p.outside("plugin");
+    fs::create_dir_all(copy.join("hooks")).expect("plugin dir");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    fs::copy(repo.join("hooks/loopgate.sh"), copy.join("hooks/loopgate.sh")).expect("copy loopgate.sh");
+    let hint = |plugin_root: &Path| {
+        let out = p
+            .sh("sh \"$CLAUDE_PLUGIN_ROOT/hooks/loopgate.sh\" hook session-start </dev/null")
+            .env("CLAUDE_PLUGIN_ROOT", plugin_root)
+            .env("PATH", "/usr/bin:/bin")
+            .env("LOOPGATE_BIN", "")
+            .run();
+        out.success();
+        out.json()["systemMessage"].as_str().unwrap_or_default().to_string()
+    };
+    let from_copy = hint(&copy);
+    assert_has(&from_copy, "loops are OFF");
+    assert!(
+        !from_copy.contains(&format!("--path {}", copy.display())),
+        "{from_copy}"
+    );
+    assert_has(&from_copy, "from a clone of https://github.com/loopgate/loopgate");
+    // A clone (its own build, if any, left out of the picture: only its Cargo.toml matters here).
+    let clone = p.outside("clone");
+    fs::create_dir_all(clone.join("hooks")).expect("clone dir");
+    fs::copy(repo.join("hooks/loopgate.sh"), clone.join("hooks/loopgate.sh")).expect("copy loopgate.sh");
+    fs::write(clone.join("Cargo.toml"), "[package]\nname = \"loopgate\"\n").expect("Cargo.toml");
+    let from_clone = hint(&clone);
+    assert_has(
+        &from_clone,
+        &format!("cargo install --locked --path {}", clone.display()),
+    );
+}
+
+/// The Stop hook input with `transcript_path` set to `path` and no `last_assistant_message` (older clients),
+/// so the transcript is the fallback for the message too.
+fn stop_with_transcript(p: &Project, path: &Path) -> crate::project::Output {
+    let mut input = p.stop_input("S", "");
+    input["transcript_path"] = serde_json::json!(path);
+    input.as_object_mut().expect("object").remove("last_assistant_message");
+    p.loopgate(["hook", "stop"])
+        .stdin(input.to_string())
+        .deadline(std::time::Duration::from_secs(10))
+        .run()
+}
+
+/// Reported: `--max-tokens` was silently not enforced when the transcript could not be read, a transcript path
+/// of `/dev/zero` grew the hook's memory to gigabytes, and a FIFO hung it. Now only a regular file is read (the
+/// open never blocks), and a budget that cannot be measured is named to the user at that stop.
+#[test]
+fn a_transcript_that_is_no_file_is_refused_and_the_unmeasured_budget_is_named() {
+    let p = Project::new();
+    p.setup("S", "task --max-tokens 1000 --stall-limit 0");
+    let fifo = p.outside("fifo.jsonl");
+    assert!(
+        Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()),
+        "mkfifo"
+    );
+    let missing = p.outside("missing.jsonl");
+    for path in [Path::new("/dev/zero"), fifo.as_path(), missing.as_path()] {
+        let out = stop_with_transcript(&p, path);
+        let block = out.blocked();
+        assert_has(&block.system_message, "`--max-tokens` is not enforced at this stop");
+        assert_has(&block.system_message, &path.display().to_string());
+    }
+    assert_eq!(p.state_field("tokens_used"), "0");
+}
