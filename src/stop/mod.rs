@@ -81,6 +81,13 @@ fn decide(
     let fields = &active.seal.fields;
     let signal = signals::scan(&message, &fields.completion_promise);
     observed.read(&message, &signal);
+    // No tool call since loopgate's last block, no tag and (where it is probed) no change in the working tree:
+    // a give-up by behaviour, whatever the words. A changed tree means something was done, seen or not.
+    let talked_only =
+        observed.tally.as_ref().is_some_and(|t| t.without_tool > 0) && observed.tree_changed != Some(true);
+    if signal == Signal::None && observed.give_up.is_none() && talked_only {
+        observed.give_up = Some(crate::giveup::talk_only(&message));
+    }
     let wants_verify = match &signal {
         Signal::Promise => true,
         Signal::None => fields.verify_on == VerifyOn::Always && fields.verify_command.is_some(),
