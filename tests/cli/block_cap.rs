@@ -40,12 +40,27 @@ fn an_agent_that_only_talks_is_warned_at_the_last_block_and_let_go_at_the_cap_wi
     );
     assert_eq!(p.state_field("active"), "true");
     assert_eq!(p.state_field("iteration"), "10");
+    // A person in a terminal is told what ended the turn and what to do (issue 23: it said only `running`).
+    let status = p.loopgate(["status"]).run();
+    status.success();
+    assert_has(
+        &status.stdout,
+        "turn:        the agent's turn ended at iteration 9: Claude Code's stop-hook block cap",
+    );
+    assert_has(&status.stdout, "send a message in the session");
+    let json = p.loopgate(["status", "--json"]).run().stdout_json();
+    assert!(
+        json["turn_ended"].as_str().is_some_and(|t| t.contains("block cap")),
+        "{json}"
+    );
     // The user sends a message: a new turn, the loop goes on from a count of zero, nothing reported missing.
     p.new_prompt("S");
     let block = p.stop("S", "continuing").blocked();
     assert!(!block.reason.contains(LAST_WARNING), "{}", block.reason);
     assert!(!p.statuses().contains(&"turn_ended".to_string()), "{:?}", p.statuses());
     assert_eq!(p.statuses().last().map(String::as_str), Some("continue"));
+    let json = p.loopgate(["status", "--json"]).run().stdout_json();
+    assert!(json["turn_ended"].is_null(), "the loop moved on: {json}");
 }
 
 #[test]

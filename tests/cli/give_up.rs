@@ -125,7 +125,9 @@ fn talk_only_stops_are_give_ups_whatever_the_words() {
     p.tool_call("S", "Read", serde_json::json!({"file_path": "/etc/hostname"}));
     p.stop("S", "Je réfléchis encore.").blocked();
     assert_eq!(p.statuses().last().map(String::as_str), Some("continue"));
-    let first = p.stop("S", "Je pense que la tâche dépasse ce que je peux faire ici.").blocked();
+    let first = p
+        .stop("S", "Je pense que la tâche dépasse ce que je peux faire ici.")
+        .blocked();
     assert_has(&first.reason, "you used no tool and wrote no tag");
     let record = p.last_record("gave_up");
     assert_eq!(record["kind"], "talk_only", "{record}");
@@ -135,8 +137,13 @@ fn talk_only_stops_are_give_ups_whatever_the_words() {
     assert!(notice.contains("STALLED"), "{notice}");
     assert_eq!(
         p.statuses(),
-        ["init", "continue", "continue", "gave_up", "gave_up", "gave_up", "stalled"]
+        [
+            "init", "continue", "continue", "gave_up", "gave_up", "gave_up", "stalled"
+        ]
     );
     let report = p.read(&format!(".claude/loopgate/report-{}.md", p.loop_id()));
-    assert!(report.contains("Honestly the approach is still unclear to me"), "{report}");
+    assert!(
+        report.contains("Honestly the approach is still unclear to me"),
+        "{report}"
+    );
 }
