@@ -184,3 +184,54 @@ fn a_blocker_without_a_pause_tag_gets_guidance_and_repeated_ones_stall() {
     let state = project.state().expect("a stalled loop is paused, not ended");
     assert!(state.contains("status: paused"), "{state}");
 }
+
+/// Issue 23: give-ups the phrase classifier cannot read — other languages, unseen wording — are seen by what the
+/// agent does: sent back by a block, it only talks (no tool call, no tag, nothing changed). In the real client
+/// each such stop is answered with the give-up guidance and counted, and the third in a row pauses the loop as
+/// stalled with the agent's words in the report, long before Claude Code's block cap ends the turn.
+#[test]
+fn an_agent_that_only_talks_is_seen_giving_up_and_paused_before_the_block_cap() {
+    let _t = timer("talk-only give-up");
+    let project = Project::new();
+    project.write("src.txt", "broken\n");
+    let run = project
+        .session("/loopgate:pua-loop \"make the integration tests pass\" --verify 'grep -q fixed src.txt'")
+        .replies([
+            Reply::bash("cat src.txt"),
+            Reply::text("Je regarde encore le fichier."),
+            Reply::text("Honnêtement, je ne sais pas comment avancer."),
+            Reply::text("这件事超出了我的能力范围。"),
+            Reply::text("Perhaps another time then"),
+        ])
+        .run();
+    let statuses = project.statuses();
+    assert_eq!(
+        statuses,
+        ["init", "continue", "gave_up", "gave_up", "gave_up", "stalled"],
+        "{}",
+        run.describe()
+    );
+    let feedback = run.stop_feedback();
+    assert_eq!(
+        feedback.len(),
+        3,
+        "three blocks, far from the cap of 8\n{}",
+        run.describe()
+    );
+    assert_contains(&feedback[1], "you used no tool and wrote no tag", "the feedback", &run);
+    let gave_up: Vec<_> = project
+        .history()
+        .into_iter()
+        .filter(|r| r["status"] == "gave_up")
+        .collect();
+    assert!(
+        gave_up
+            .iter()
+            .all(|r| r["kind"] == "talk_only" || r["kind"] == "giving_up"),
+        "{gave_up:?}"
+    );
+    let shown = run.system_messages().join("\n");
+    assert_contains(&shown, "STALLED", "what the user saw", &run);
+    let state = project.state().expect("a stalled loop is paused, not ended");
+    assert!(state.contains("status: paused"), "{state}");
+}
