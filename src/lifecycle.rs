@@ -264,15 +264,12 @@ impl ActiveLoop {
         Ok(())
     }
 
-    /// Prunes the ended loop's checkpoints (`--keep-checkpoints`); best effort, after the loop is gone.
+    /// Prunes checkpoints once the loop is gone (`--keep-checkpoints`, see `checkpoint::prune`); best effort.
     fn prune_checkpoints(&self) {
         if self.seal.fields.checkpoints.is_none() {
             return;
         }
-        let records = history::read_loop(&self.project.history_path(), self.loop_id())
-            .map(|read| read.records)
-            .unwrap_or_default();
-        let _ = crate::checkpoint::prune::at_end(&self.project, &self.seal.fields, &records);
+        let _ = crate::checkpoint::prune::at_end(&self.project, &self.seal.fields);
     }
 }
 

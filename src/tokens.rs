@@ -78,6 +78,7 @@ fn usage_of(line: &[u8], last_id: &mut Option<String>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
     use std::io::Write;
 
     fn assistant(id: &str, input: u64, output: u64) -> String {
