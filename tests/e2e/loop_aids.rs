@@ -120,14 +120,14 @@ fn checkpoints_at_real_stops_and_a_rollback_from_the_agent_s_bash_tool() {
         history[1]
     );
     assert_eq!(history[3]["saved"], "save-1", "{}", history[3]);
-    // Pruned at the end: the start, the passing last one, and the save.
+    // The most recent loop keeps every checkpoint (pruned once three newer loops ended), and the save.
     let refs = git(
         &project,
         &["for-each-ref", "--format=%(refname:lstrip=3)", "refs/loopgate/"],
     );
     let mut refs: Vec<&str> = refs.lines().collect();
     refs.sort_unstable();
-    assert_eq!(refs, ["0", "3", "save-1"], "{}", run.describe());
+    assert_eq!(refs, ["0", "1", "2", "3", "save-1"], "{}", run.describe());
     assert_eq!(
         std::fs::read(project.path(".git/index")).expect("index"),
         index,
@@ -137,7 +137,7 @@ fn checkpoints_at_real_stops_and_a_rollback_from_the_agent_s_bash_tool() {
     let listed = project.loopgate(&["checkpoints", "--json"]);
     assert!(listed.status.success(), "{listed:?}");
     let report: serde_json::Value = serde_json::from_str(&listed.stdout).expect("json");
-    assert_eq!(report["checkpoints"][1]["verify"]["passed"], true, "{report}");
+    assert_eq!(report["checkpoints"][3]["verify"]["passed"], true, "{report}");
     assert_ended(&project, &run);
 }
 
