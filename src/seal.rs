@@ -60,6 +60,9 @@ pub struct Seal {
     /// calling it tampering. Cleared once the file is written again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mirror_unwritten: bool,
+    /// The last stop decided, so the same stop heard twice (a hook registered twice) moves the loop once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_stop: Option<crate::stop::duplicate::LastStop>,
 }
 
 impl Seal {

@@ -310,6 +310,7 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
             .map(|i| i.files.into_keys().collect())
             .unwrap_or_default(),
         mirror_unwritten: false,
+        last_stop: None,
     };
     let sealed_files = seal.files.len();
     let mut active = ActiveLoop {

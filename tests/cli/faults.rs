@@ -249,3 +249,65 @@ fn a_transcript_that_is_no_file_is_refused_and_the_unmeasured_budget_is_named() 
     }
     assert_eq!(p.state_field("tokens_used"), "0");
 }
+
+/// Reported: concurrent stops of one session (the Stop hook registered twice runs twice, at once, with the same
+/// input) corrupted the counters — each moved the loop on — and two verify runs writing one log recorded a false
+/// "verify log replaced". Now the same stop heard twice moves the loop once: one decision, one record, one
+/// verify; the twins print nothing (Claude Code takes the one block).
+#[test]
+fn the_same_stop_heard_six_times_moves_the_loop_once() {
+    let p = Project::new();
+    p.setup("S", "task --verify 'sleep 0.3; false'");
+    // Claude Code's transcript of the session: the same for twins, longer for the next real stop.
+    fs::write(p.outside("S.jsonl"), "{\"type\":\"user\"}\n").expect("transcript");
+    let project = &p;
+    // Each batch continues the turn the block before it kept going (`stop_hook_active`).
+    let twins = |message: &str, continuing: bool| -> Vec<crate::project::Output> {
+        let mut input = project.stop_input("S", message);
+        input["stop_hook_active"] = continuing.into();
+        let input = input.to_string();
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..6)
+                .map(|_| {
+                    let input = input.clone();
+                    scope.spawn(move || project.loopgate(["hook", "stop"]).stdin(input).run())
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().expect("a stop")).collect()
+        })
+    };
+    let outs = twins("<promise>LOOP_DONE</promise>", false);
+    let blocks = outs.iter().filter(|o| o.stdout.contains("\"block\"")).count();
+    let shown: Vec<String> = outs.iter().map(ToString::to_string).collect();
+    assert_eq!(blocks, 1, "one decision: {shown:#?}");
+    assert!(
+        outs.iter()
+            .all(|o| o.stdout.contains("\"block\"") || o.stdout.trim().is_empty())
+    );
+    assert_eq!(p.statuses(), ["init", "promise_rejected"]);
+    assert_eq!(p.seal()["fields"]["iteration"], 2);
+
+    let outs = twins("still working", true);
+    assert_eq!(outs.iter().filter(|o| o.stdout.contains("\"block\"")).count(), 1);
+    assert_eq!(
+        p.statuses(),
+        ["init", "promise_rejected", "gave_up"],
+        "one (talk-only) stop"
+    );
+    assert_eq!(
+        p.seal()["fields"]["unchanged_streak"],
+        2,
+        "one per stop: the promise's and this one"
+    );
+    // The next stop, with the same words, is an answer to that block: a new stop (the transcript grew).
+    fs::write(p.outside("S.jsonl"), "{\"type\":\"user\"}\n{\"type\":\"assistant\"}\n").expect("grown");
+    let mut input = p.stop_input("S", "still working");
+    input["stop_hook_active"] = true.into();
+    p.loopgate(["hook", "stop"]).stdin(input.to_string()).run().blocked();
+    assert_eq!(p.seal()["fields"]["iteration"], 4);
+    assert!(
+        p.history().iter().all(|r| r["status"] != "tamper_detected"),
+        "{:?}",
+        p.statuses()
+    );
+}
