@@ -128,6 +128,8 @@ pub enum HookEvent {
     PreToolUse,
     /// The SessionStart hook: resume paused loops, re-inject the loop after compaction.
     SessionStart,
+    /// The StopFailure hook: the turn ended on an API error; record it, keep the loop resumable.
+    StopFailure,
 }
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.

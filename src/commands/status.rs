@@ -121,6 +121,10 @@ fn turn_ended(fields: &crate::state::StateFields, latest: Option<&history::Glanc
     let cap_reached = match latest.status {
         Status::BlockCap => true,
         Status::TurnEnded => false,
+        Status::StopFailure => {
+            let line = crate::messages::cap::stop_failure(fields.lang, None, latest.iteration);
+            return Some(line.trim_start_matches("loopgate: ").to_string());
+        }
         _ => return None,
     };
     Some(crate::messages::cap::status_line(

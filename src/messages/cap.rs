@@ -63,3 +63,17 @@ pub fn status_line(lang: Lang, cap_reached: bool, iteration: u64) -> String {
         ),
     }
 }
+
+/// For the user (and `loopgate status`): the agent's turn ended on an API error (`error`, when known); the loop
+/// is still running and the next message in the session resumes it.
+pub fn stop_failure(lang: Lang, error: Option<&str>, iteration: u64) -> String {
+    let error = error.map_or_else(String::new, |e| format!(" ({e})"));
+    match lang {
+        Lang::En => format!(
+            "loopgate: the agent's turn ended on an API error{error} at iteration {iteration}. The loop is still running: send a message in the session (e.g. \"continue\") once the API answers again, or /cancel-loop to end it."
+        ),
+        Lang::Zh => format!(
+            "loopgate:代理的回合在第 {iteration} 次迭代因 API 错误{error}而结束。循环仍在运行:API 恢复后在会话中发送一条消息(例如“继续”)即可继续,或用 /cancel-loop 结束。"
+        ),
+    }
+}

@@ -12,6 +12,7 @@
 pub mod block_cap;
 pub mod duplicate;
 mod ending;
+pub mod failure;
 mod iterate;
 mod observe;
 mod verdict;

@@ -311,3 +311,41 @@ fn the_same_stop_heard_six_times_moves_the_loop_once() {
         p.statuses()
     );
 }
+
+/// Issue 23, item 5: a turn that ends on an API error (Claude Code's `StopFailure` hook: a rate limit, billing)
+/// is recorded, changes nothing else, forgets the block that waited to be answered (so the next stop does not
+/// report a `turn_ended`), leaves the loop running, and `loopgate status` says what happened and what to do.
+#[test]
+fn a_stop_failure_is_recorded_and_the_loop_stays_resumable() {
+    let p = Project::new();
+    p.setup("S", "task --verify false");
+    p.stop("S", "working").blocked();
+    let input = serde_json::json!({
+        "session_id": "S",
+        "transcript_path": p.outside("S.jsonl"),
+        "cwd": p.root(),
+        "hook_event_name": "StopFailure",
+        "error": "rate_limit",
+        "error_details": {"status": 429},
+    });
+    let out = p.hook("stop-failure", &input);
+    let notice = out.allowed();
+    assert_has(&notice, "API error (rate_limit)");
+    assert_has(&notice, "still running");
+    let record = p.last_record("stop_failure");
+    assert_eq!(record["error"], "rate_limit", "{record}");
+    assert_eq!(record["error_details"], "{\"status\":429}", "{record}");
+    assert_eq!(p.seal()["fields"]["iteration"], 2, "nothing moved");
+    let status = p.loopgate(["status"]).run();
+    status
+        .success()
+        .stdout_contains("turn:        the agent's turn ended on an API error at iteration 2");
+    // Another session's failure is not this loop's.
+    let mut other = input.clone();
+    other["session_id"] = "OTHER".into();
+    p.hook("stop-failure", &other).silent();
+    // The user sends a message once the API answers: the loop goes on, with no `turn_ended`.
+    p.new_prompt("S");
+    p.stop("S", "back at it").blocked();
+    assert_eq!(p.statuses(), ["init", "continue", "stop_failure", "continue"]);
+}

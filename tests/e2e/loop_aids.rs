@@ -235,3 +235,46 @@ fn an_agent_that_only_talks_is_seen_giving_up_and_paused_before_the_block_cap() 
     let state = project.state().expect("a stalled loop is paused, not ended");
     assert!(state.contains("status: paused"), "{state}");
 }
+
+/// Issue 23, item 5: the model API fails mid-loop (a 429 the client is told not to retry). Found with the real
+/// client: in `-p` mode neither 2.1.197 nor 2.1.330 runs the `StopFailure` hook before exiting (a 400 neither),
+/// so what loopgate does with it is covered by `tests/cli/faults.rs`; here the point is the outcome a user
+/// meets — the loop is not lost: it stays running, and resuming the session continues it to the end.
+#[test]
+fn an_api_error_mid_loop_leaves_the_loop_resumable() {
+    let _t = timer("API error mid-loop");
+    let project = Project::new();
+    project.write("src.txt", "broken\n");
+    let session = "eeeeeeee-0000-4000-8000-000000000005";
+    let run = project
+        .session("/loopgate:pua-loop \"make src.txt say fixed\" --verify 'grep -q fixed src.txt'")
+        .arg("--session-id")
+        .arg(session)
+        .env("CLAUDE_CODE_MAX_RETRIES", "0")
+        .replies([
+            Reply::bash("cat src.txt"),
+            Reply::error("429 Too Many Requests", "rate_limit_error"),
+        ])
+        .run();
+    assert!(
+        run.output.stdout.contains("429"),
+        "the turn ended on the error\n{}",
+        run.describe()
+    );
+    let state = project.state().expect("the loop is still there");
+    assert!(state.contains("status: running"), "{state}");
+
+    // The user comes back (`--resume`): the loop goes on and finishes.
+    let resumed = project
+        .session("continue")
+        .arg("--resume")
+        .arg(session)
+        .replies([Reply::bash("echo fixed > src.txt"), promise()])
+        .run();
+    assert_eq!(
+        project.statuses().last().map(String::as_str),
+        Some("complete"),
+        "{}",
+        resumed.describe()
+    );
+}
