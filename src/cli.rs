@@ -159,6 +159,10 @@ pub struct SetupArgs {
     /// Treat a verify that passes while running no tests ("running 0 tests", "no tests ran") as a failure.
     #[arg(long)]
     pub require_tests: bool,
+    /// Send no desktop notification when the loop completes, pauses, stalls or ends (Claude Code shows one in
+    /// terminals that support it).
+    #[arg(long)]
+    pub no_notify: bool,
     /// Pause the loop as stalled after N iterations without a working-tree change, or N identical failures
     /// with no change since the last [default: 10; 0 disables].
     #[arg(long, value_name = "N")]

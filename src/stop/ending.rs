@@ -28,8 +28,9 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
         notice.push_str(&user::suspicious(lang));
     }
     let notice = with_tamper(notice, &active);
+    let out = notify(HookOutput::allow(notice), &active, "loop complete");
     active.end(&record)?;
-    Ok(Some(HookOutput::allow(notice)))
+    Ok(Some(out))
 }
 
 /// The agent says the task cannot be done.
@@ -56,9 +57,14 @@ pub fn unsuccessful(
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
     let told = with_tamper(String::new(), &active);
     let project = active.project.clone();
+    let ended = format!("loop ended without success ({})", status.as_str());
+    let out = notify(HookOutput::default(), &active, &ended);
     active.end(&end)?;
     let notice = notice + &report_notice(&project, state, status, &detail, lang) + &told;
-    Ok(Some(HookOutput::allow(notice)))
+    Ok(Some(HookOutput {
+        system_message: Some(notice),
+        ..out
+    }))
 }
 
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
@@ -74,10 +80,8 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
     active.save(&state)?;
     let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
         .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
-    Ok(Some(HookOutput::allow(with_tamper(
-        user::stalled(lang, why, &path),
-        &active,
-    ))))
+    let out = HookOutput::allow(with_tamper(user::stalled(lang, why, &path), &active));
+    Ok(Some(notify(out, &active, &format!("loop stalled: {why}"))))
 }
 
 /// One more block would pass Claude Code's stop-hook block cap (see `block_cap`): let the turn end here, the
@@ -109,10 +113,8 @@ pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutpu
     ))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
-    Ok(Some(HookOutput::allow(with_tamper(
-        user::paused(state.fields.lang, need),
-        &active,
-    ))))
+    let out = HookOutput::allow(with_tamper(user::paused(state.fields.lang, need), &active));
+    Ok(Some(notify(out, &active, &format!("loop paused: {need}"))))
 }
 
 fn records(active: &ActiveLoop) -> Vec<Record> {
@@ -150,6 +152,15 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
         state.task.trim_end()
     );
     let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
+}
+
+/// Adds the desktop notification to a stop that lets the agent go, unless the loop was set up `--no-notify`.
+fn notify(out: HookOutput, active: &ActiveLoop, text: &str) -> HookOutput {
+    if active.seal.fields.notify {
+        out.with_notification(text)
+    } else {
+        out
+    }
 }
 
 /// Appends the tampering notices, then the warnings (a state file that could not be written), to a user message.

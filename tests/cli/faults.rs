@@ -349,3 +349,31 @@ fn a_stop_failure_is_recorded_and_the_loop_stays_resumable() {
     p.stop("S", "back at it").blocked();
     assert_eq!(p.statuses(), ["init", "continue", "stop_failure", "continue"]);
 }
+
+/// Issue 23, item 5: a desktop notification when a loop completes, pauses, stalls or ends — Claude Code's
+/// `terminalSequence` (2.1.197 and 2.1.330 accept OSC 9) — and none with `--no-notify`.
+#[test]
+fn a_loop_that_lets_the_agent_go_notifies_the_desktop_unless_told_not_to() {
+    let sequence = |out: &crate::project::Output| out.json()["terminalSequence"].as_str().map(str::to_string);
+    let p = Project::new();
+    p.setup("S", "task");
+    let done = p.stop("S", "<promise>LOOP_DONE</promise>");
+    done.allowed();
+    assert_eq!(
+        sequence(&done).as_deref(),
+        Some("\u{1b}]9;loopgate: loop complete\u{7}")
+    );
+    p.setup("S", "task");
+    let paused = p.stop("S", "<loop-pause>the \u{1b}[2J VPN key</loop-pause>");
+    assert_eq!(
+        sequence(&paused).as_deref(),
+        Some("\u{1b}]9;loopgate: loop paused: the [2J VPN key\u{7}")
+    );
+    // A block is no news for the desktop.
+    let q = Project::new();
+    q.setup("S", "task --no-notify --verify false");
+    assert!(sequence(&q.stop("S", "working")).is_none());
+    let aborted = q.stop("S", "<loop-abort>impossible</loop-abort>");
+    aborted.allowed();
+    assert!(sequence(&aborted).is_none(), "{aborted}");
+}
