@@ -377,3 +377,31 @@ fn a_loop_that_lets_the_agent_go_notifies_the_desktop_unless_told_not_to() {
     aborted.allowed();
     assert!(sequence(&aborted).is_none(), "{aborted}");
 }
+
+/// Reported: a 9 MB Bash command made the PreToolUse guard peak at 600 MB (tokenizing it word by word). A
+/// command over 1 MiB is now refused with a reason the model can act on, at once and with little memory.
+#[test]
+fn a_huge_command_is_refused_without_tokenizing_it() {
+    let p = Project::new();
+    p.setup("S", "task");
+    let command = "echo x; ".repeat(1_200_000);
+    let out = p.tool_call("S", "Bash", serde_json::json!({"command": command}));
+    let json = out.json();
+    let decision = &json["hookSpecificOutput"];
+    assert_eq!(decision["permissionDecision"], "deny", "{json}");
+    assert!(
+        decision["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("9.2 MiB") && r.contains("Write tool")),
+        "{json}"
+    );
+    assert!(
+        out.elapsed < std::time::Duration::from_secs(5),
+        "took {:?}",
+        out.elapsed
+    );
+    // Under the limit, the guard still reads every word.
+    let near = format!("{}rm .claude/pua-loop.local.md", "true; ".repeat(100_000));
+    let json = p.tool_call("S", "Bash", serde_json::json!({"command": near})).json();
+    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny", "{json}");
+}
