@@ -104,6 +104,11 @@ pub enum Command {
     Install(InstallArgs),
     /// Remove exactly what `loopgate install` wrote (never a command file of your own).
     Uninstall(InstallArgs),
+    /// Print a shell completion script, e.g. `loopgate completions bash > ~/.local/share/bash-completion/completions/loopgate`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
     /// Adopt a paused or orphaned loop into the current Claude Code session.
     Resume {
         /// Session to bind the loop to (default: `$CLAUDE_CODE_SESSION_ID`).

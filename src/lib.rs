@@ -75,7 +75,7 @@ pub fn run(cli: Cli) -> u8 {
 fn project_dir_problem(command: &Command) -> Option<Error> {
     if matches!(
         command,
-        Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_)
+        Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_) | Command::Completions { .. }
     ) {
         return None;
     }
@@ -111,6 +111,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Command::Resume { session_id } => commands::resume::run(session_id),
         Command::Install(args) => commands::install::install(&args),
         Command::Uninstall(args) => commands::install::uninstall(&args),
+        Command::Completions { shell } => commands::completions::run(shell),
     }
 }
 

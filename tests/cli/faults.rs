@@ -405,3 +405,24 @@ fn a_huge_command_is_refused_without_tokenizing_it() {
     let json = p.tool_call("S", "Bash", serde_json::json!({"command": near})).json();
     assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny", "{json}");
 }
+
+/// Reported: no shell completions. `loopgate completions SHELL` prints one generated from the same definitions
+/// as the help (so every flag is in it), and bash accepts it.
+#[test]
+fn shell_completions_cover_every_command_and_flag() {
+    let p = Project::new();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = p.loopgate(["completions", shell]).run();
+        out.success();
+        for word in ["checkpoints", "rollback", "no-notify", "keep-checkpoints"] {
+            assert_has(&out.stdout, word);
+        }
+    }
+    let bash = p.loopgate(["completions", "bash"]).run().stdout.clone();
+    p.write("c.bash", &bash);
+    p.sh("bash -n c.bash && bash -c '. ./c.bash && complete -p loopgate'")
+        .run()
+        .success()
+        .stdout_contains("_loopgate");
+    p.loopgate(["completions", "tcsh"]).run().code(2);
+}
