@@ -43,7 +43,13 @@ else
 fi
 
 root=${CLAUDE_PLUGIN_ROOT:-$(cd "$(dirname "$0")/.." 2>/dev/null && pwd)}
-message="loopgate: $why, so loops are OFF (no verify, no guard). Install it with \`cargo install --path $root\` (or \`cargo install loopgate\`), or set LOOPGATE_BIN to the binary, then start a new session."
+# Only a clone has a Cargo.toml to build from; the copy `loopgate install` registers has none.
+if [ -f "$root/Cargo.toml" ]; then
+    how="\`cargo install --locked --path $root\`"
+else
+    how="\`cargo install --locked --path CLONE\` from a clone of https://github.com/loopgate/loopgate"
+fi
+message="loopgate: $why, so loops are OFF (no verify, no guard). Install it with $how, or set LOOPGATE_BIN to the binary, then start a new session."
 
 json_escape() {
     printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\n\r'

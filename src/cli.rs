@@ -107,6 +107,11 @@ pub enum Command {
     Install(InstallArgs),
     /// Remove exactly what `loopgate install` wrote (never a command file of your own).
     Uninstall(InstallArgs),
+    /// Print a shell completion script, e.g. `loopgate completions bash > ~/.local/share/bash-completion/completions/loopgate`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
     /// Adopt a paused or orphaned loop into the current Claude Code session.
     Resume {
         /// Session to bind the loop to (default: `$CLAUDE_CODE_SESSION_ID`).
@@ -131,6 +136,8 @@ pub enum HookEvent {
     PreToolUse,
     /// The SessionStart hook: resume paused loops, re-inject the loop after compaction.
     SessionStart,
+    /// The StopFailure hook: the turn ended on an API error; record it, keep the loop resumable.
+    StopFailure,
 }
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.
@@ -160,6 +167,10 @@ pub struct SetupArgs {
     /// Treat a verify that passes while running no tests ("running 0 tests", "no tests ran") as a failure.
     #[arg(long)]
     pub require_tests: bool,
+    /// Send no desktop notification when the loop completes, pauses, stalls or ends (Claude Code shows one in
+    /// terminals that support it).
+    #[arg(long)]
+    pub no_notify: bool,
     /// Pause the loop as stalled after N iterations without a working-tree change, or N identical failures
     /// with no change since the last [default: 10; 0 disables].
     #[arg(long, value_name = "N")]

@@ -106,6 +106,23 @@ impl Drop for LockGuard {
     }
 }
 
+/// Opens `path` for reading only if it is a regular file. Paths from outside (a hook's `transcript_path`) may
+/// name a FIFO, whose open blocks until a writer comes (a hung hook), or a device such as `/dev/zero`, which
+/// never ends (a reader looking for a line end grows without bound). The open does not block (`O_NONBLOCK`,
+/// which regular files ignore), and anything but a regular file is refused.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if file.metadata()?.is_file() {
+        Ok(file)
+    } else {
+        Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"))
+    }
+}
+
 /// Reads a file that may legitimately be absent: `Ok(None)` when it does not exist.
 pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
     match fs::read(path) {

@@ -28,6 +28,9 @@ pub enum Kind {
     AskingUser,
     /// "This needs credentials", "no network access", "you will need to …".
     ExternalBlocker,
+    /// No phrase at all, but the behaviour of one: after loopgate's last block the agent called no tool and
+    /// wrote no tag, in whatever language — it only talked (see [`talk_only`]).
+    TalkOnly,
 }
 
 impl Kind {
@@ -37,6 +40,7 @@ impl Kind {
             Self::GivingUp => "giving_up",
             Self::AskingUser => "asking_user",
             Self::ExternalBlocker => "external_blocker",
+            Self::TalkOnly => "talk_only",
         }
     }
 
@@ -46,6 +50,7 @@ impl Kind {
             Self::ExternalBlocker => 3,
             Self::AskingUser => 2,
             Self::GivingUp => 1,
+            Self::TalkOnly => 0,
         }
     }
 }
@@ -66,6 +71,18 @@ pub const STALL_AFTER: u64 = 3;
 
 /// Most characters of the sentence kept for the history and the feedback.
 pub const SENTENCE_CHARS: usize = 200;
+
+/// A talk-only stop: the agent was sent back by loopgate's block and stopped again without calling a tool or
+/// writing a tag. Words can be missed (a phrasing the classifier has not seen, any language); behaviour cannot:
+/// nothing was tried. The message's opening words are kept, so the report can quote what the agent said.
+pub fn talk_only(message: &str) -> GiveUp {
+    let words = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    GiveUp {
+        kind: Kind::TalkOnly,
+        phrase: String::new(),
+        sentence: shorten(&words, SENTENCE_CHARS),
+    }
+}
 
 /// Compiles every pattern afresh, as the first [`classify`] of each hook process does (for the bench).
 #[doc(hidden)]

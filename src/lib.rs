@@ -31,6 +31,7 @@ pub mod inventory;
 pub mod lifecycle;
 pub mod messages;
 pub mod oracle;
+pub mod printable;
 pub mod process;
 pub mod progress;
 pub mod project;
@@ -58,7 +59,40 @@ pub use error::Error;
 
 /// Runs a parsed command line and returns the process exit code. Errors are printed here, once, as one line.
 pub fn run(cli: Cli) -> u8 {
-    let result = match cli.command {
+    let result = match project_dir_problem(&cli.command) {
+        Some(err) => Err(err),
+        None => dispatch(cli),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("loopgate: {err}");
+            err.exit_code()
+        }
+    }
+}
+
+/// A project directory (`--project-dir`, or `$CLAUDE_PROJECT_DIR`, which `main` sets from it) that does not
+/// exist: a terminal command would otherwise create it and start a loop there. Hooks keep failing open.
+fn project_dir_problem(command: &Command) -> Option<Error> {
+    if matches!(
+        command,
+        Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_) | Command::Completions { .. }
+    ) {
+        return None;
+    }
+    let dir = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|d| !d.is_empty())?;
+    let dir = std::path::Path::new(&dir);
+    (!dir.is_dir()).then(|| {
+        Error::Usage(format!(
+            "project directory `{}` is not a directory: pass an existing project root with `--project-dir` (or fix `$CLAUDE_PROJECT_DIR`)",
+            dir.display()
+        ))
+    })
+}
+
+fn dispatch(cli: Cli) -> Result<u8, Error> {
+    match cli.command {
         Command::Setup(args) => commands::setup::run(*args),
         Command::Hook { event } => Ok(hook::run(&event)),
         Command::Status { json } => commands::status::run(json),
@@ -84,13 +118,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Resume { session_id } => commands::resume::run(session_id),
         Command::Install(args) => commands::install::install(&args),
         Command::Uninstall(args) => commands::install::uninstall(&args),
-    };
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("loopgate: {err}");
-            err.exit_code()
-        }
+        Command::Completions { shell } => commands::completions::run(shell),
     }
 }
 

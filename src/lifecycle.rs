@@ -34,6 +34,8 @@ pub struct ActiveLoop {
     pub seal: Seal,
     /// What was found wrong with the state file and overruled, in words for the model and the user.
     pub tamper: Vec<String>,
+    /// Problems the user should hear about that changed no decision (the state file could not be written).
+    pub warnings: Vec<String>,
 }
 
 /// Takes the project lock, which serializes every read-modify-write of a loop (bounded wait).
@@ -67,6 +69,7 @@ pub fn lookup(project: &Project) -> Result<Lookup, Error> {
         store,
         seal,
         tamper: Vec::new(),
+        warnings: Vec::new(),
     })))
 }
 
@@ -84,7 +87,13 @@ impl ActiveLoop {
     pub fn reconcile(&mut self) -> Result<(), Error> {
         let path = self.project.state_path();
         let sealed = self.seal.state();
-        let problem = match State::load(&path) {
+        // When loopgate's own write did not finish last time, the file holds an earlier state of the loop.
+        let loaded = if self.seal.mirror_unwritten {
+            Ok(Some(sealed.clone()))
+        } else {
+            State::load(&path)
+        };
+        let problem = match loaded {
             Ok(Some(found)) => {
                 let fields = seal::differences(&sealed, &found);
                 (!fields.is_empty()).then(|| format!("the state file's {} changed", quote_list(&fields)))
@@ -103,8 +112,8 @@ impl ActiveLoop {
             }
             Err(err) => return Err(err.into()),
         };
-        if problem.is_some() {
-            sealed.save(&path)?;
+        if problem.is_some() || self.seal.mirror_unwritten {
+            self.write_mirror(&sealed);
         }
         let found: Vec<String> = problem.into_iter().chain(self.check_marks()?).collect();
         for what in found {
@@ -169,11 +178,40 @@ impl ActiveLoop {
     }
 
     /// Makes `state` the loop's state: seal first (authoritative), then the mirror.
+    ///
+    /// Once the seal is written the loop has moved on, whatever happens to the mirror: a mirror that cannot be
+    /// written (a full disk) changes no decision and is not an error. The seal remembers it, so the next
+    /// reconcile restores the file without calling loopgate's own unfinished write tampering, and the user is
+    /// told through [`ActiveLoop::warnings`].
     pub fn save(&mut self, state: &State) -> Result<(), Error> {
         self.seal.set_state(state);
+        self.seal.mirror_unwritten = false;
         self.store.save(&self.project, &self.seal)?;
-        state.save(&self.project.state_path())?;
+        if self.write_mirror(state) {
+            // Best effort: if this write fails too, the seal on disk still holds the state; the next stop then
+            // finds the stale mirror and reports it as changed, the one case left to a person to judge.
+            let _ = self.store.save(&self.project, &self.seal);
+        }
         Ok(())
+    }
+
+    /// Writes the state file; on failure notes it in the seal (in memory) and in the warnings. Returns whether
+    /// the note was newly taken (the caller then writes the seal).
+    fn write_mirror(&mut self, state: &State) -> bool {
+        match state.save(&self.project.state_path()) {
+            Ok(()) => {
+                self.seal.mirror_unwritten = false;
+                false
+            }
+            Err(err) => {
+                self.warnings.push(format!(
+                    "{err}; the loop goes on from its seal, and the file is rewritten once it can be"
+                ));
+                let newly = !self.seal.mirror_unwritten;
+                self.seal.mirror_unwritten = true;
+                newly
+            }
+        }
     }
 
     /// Appends a record to the project's history and re-marks this loop's part of it in the seal.
@@ -245,15 +283,12 @@ impl ActiveLoop {
         Ok(())
     }
 
-    /// Prunes the ended loop's checkpoints (`--keep-checkpoints`); best effort, after the loop is gone.
+    /// Prunes checkpoints once the loop is gone (`--keep-checkpoints`, see `checkpoint::prune`); best effort.
     fn prune_checkpoints(&self) {
         if self.seal.fields.checkpoints.is_none() {
             return;
         }
-        let records = history::read_loop(&self.project.history_path(), self.loop_id())
-            .map(|read| read.records)
-            .unwrap_or_default();
-        let _ = crate::checkpoint::prune::at_end(&self.project, &self.seal.fields, &records);
+        let _ = crate::checkpoint::prune::at_end(&self.project, &self.seal.fields);
     }
 }
 

@@ -498,6 +498,12 @@ pub fn give_up_guidance(lang: Lang, kind: crate::giveup::Kind, phrase: &str, str
             format!("你向用户提了问题(“{phrase}”),但循环中没有人会回答:这条消息会直接回到你这里。")
         }
         (Lang::Zh, Kind::ExternalBlocker) => format!("你提到了你无法处理的外部条件(“{phrase}”),但没有暂停循环。"),
+        (Lang::En, Kind::TalkOnly) => {
+            "Since loopgate sent you back you used no tool and wrote no tag: talking does not move the loop, and this message comes straight back to you.".to_string()
+        }
+        (Lang::Zh, Kind::TalkOnly) => {
+            "自 loopgate 让你继续以来,你没有使用任何工具,也没有写任何标签:只说话不会推进循环,这条消息会直接回到你这里。".to_string()
+        }
     };
     let how = match (lang, kind) {
         (Lang::En, Kind::AskingUser) => {

@@ -64,6 +64,14 @@ pub struct Seal {
     /// loading the inventory, which lives in its own file beside the seal).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub test_files: Vec<String>,
+    /// Set when loopgate could not write the state file after this seal (a full disk, a read-only `.claude/`):
+    /// the file then still holds an earlier state of loopgate's own, which the next reconcile restores without
+    /// calling it tampering. Cleared once the file is written again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mirror_unwritten: bool,
+    /// The last stop decided, so the same stop heard twice (a hook registered twice) moves the loop once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_stop: Option<crate::stop::duplicate::LastStop>,
 }
 
 impl Seal {

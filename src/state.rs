@@ -104,6 +104,9 @@ pub struct StateFields {
     /// A verify that passes while running no tests counts as a failure (`--require-tests`).
     #[serde(default)]
     pub require_tests: bool,
+    /// A desktop notification when the loop completes, pauses, stalls or ends (`--no-notify` turns it off).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub notify: bool,
     /// Iterations without progress that pause the loop as `stalled`; 0 disables.
     #[serde(default = "default_stall_limit")]
     pub stall_limit: u64,
@@ -178,6 +181,11 @@ fn yes() -> bool {
     true
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_yes(value: &bool) -> bool {
+    *value
+}
+
 fn default_promise() -> String {
     DEFAULT_PROMISE.to_string()
 }
@@ -215,6 +223,7 @@ impl Default for StateFields {
             sealed: Vec::new(),
             lang: Lang::En,
             require_tests: false,
+            notify: true,
             stall_limit: DEFAULT_STALL_LIMIT,
             max_tokens: None,
             score: None,

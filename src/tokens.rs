@@ -6,8 +6,7 @@
 //! usage is counted once per message id. What counts: input, output, cache-creation and cache-read tokens — all
 //! the tokens the model processed, which is what a budget of this kind is meant to cap.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -26,7 +25,7 @@ pub struct Cursor {
 /// (another session adopted the loop) or a shorter file starts from the beginning.
 pub fn advance(cursor: &mut Cursor, path: &Path) -> io::Result<u64> {
     let name = path.to_string_lossy();
-    let mut file = File::open(path)?;
+    let mut file = crate::fsutil::open_regular(path)?;
     let len = file.metadata()?.len();
     if cursor.path != name || len < cursor.offset {
         *cursor = Cursor {
@@ -35,7 +34,8 @@ pub fn advance(cursor: &mut Cursor, path: &Path) -> io::Result<u64> {
         };
     }
     file.seek(SeekFrom::Start(cursor.offset))?;
-    let mut reader = BufReader::with_capacity(256 * 1024, file);
+    // What was there when this stop looked; lines appended meanwhile are read at the next stop.
+    let mut reader = BufReader::with_capacity(256 * 1024, file.take(len - cursor.offset));
     let mut line = Vec::new();
     let mut total = 0;
     loop {
@@ -78,6 +78,7 @@ fn usage_of(line: &[u8], last_id: &mut Option<String>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
     use std::io::Write;
 
     fn assistant(id: &str, input: u64, output: u64) -> String {

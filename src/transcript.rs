@@ -5,7 +5,6 @@
 //! chunks, so the cost depends on the size of the last turn, not of the transcript. A scan gives up after
 //! [`MAX_SCAN`] bytes rather than reading a huge file.
 
-use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -17,7 +16,7 @@ const MAX_SCAN: u64 = 32 * 1024 * 1024;
 
 /// The text of the last assistant entry that has any, or `None`.
 pub fn last_assistant_text(path: &Path) -> std::io::Result<Option<String>> {
-    let mut file = File::open(path)?;
+    let mut file = crate::fsutil::open_regular(path)?;
     let len = file.metadata()?.len();
     let floor = len.saturating_sub(MAX_SCAN);
     let mut end = len;
@@ -77,6 +76,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
     use std::io::Write;
 
     fn line(kind: &str, text: &str) -> String {

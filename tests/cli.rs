@@ -21,6 +21,8 @@ mod block_cap;
 mod checkpoints;
 #[path = "cli/closure.rs"]
 mod closure;
+#[path = "cli/faults.rs"]
+mod faults;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/give_up.rs"]

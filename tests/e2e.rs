@@ -423,6 +423,13 @@ fn cancel_loop_command_ends_a_running_loop_without_the_model() {
         "the cancel output should be in the prompt\n{}",
         second.describe()
     );
+
+    // With no loop left, `loopgate status` exits 3 (an API for scripts); the slash command still shows its words.
+    let none = project
+        .session("/loopgate:loop-status")
+        .replies([Reply::text("No loop.")])
+        .run();
+    assert_contains(&none.prompt_text(), "no loop", "the status shown", &none);
 }
 
 #[test]

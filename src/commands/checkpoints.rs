@@ -6,6 +6,7 @@
 
 mod select;
 
+use crate::printable::pad;
 use serde_json::{Value, json};
 
 pub use select::{Selected, select};
@@ -172,13 +173,12 @@ fn render(report: &Value) -> String {
         .as_str()
         .map_or(String::new(), |k| format!("; kept at its end: {k}"));
     let mut out = format!(
-        "loopgate: checkpoints of loop {} ({state}{keep})\n  {:<7} {:<20} {:<17} {:<22} {}",
+        "loopgate: checkpoints of loop {} ({state}{keep})\n  {} {} {} {} changes",
         s(report, "loop_id"),
-        "#",
-        "time (UTC)",
-        "stop",
-        "verify",
-        "changes"
+        pad("#", 7),
+        pad("time (UTC)", 20),
+        pad("stop", 17),
+        pad("verify", 22),
     );
     for row in report["checkpoints"].as_array().into_iter().flatten() {
         let time = s(row, "time").replace('T', " ").trim_end_matches('Z').to_string();
@@ -186,11 +186,11 @@ fn render(report: &Value) -> String {
         let verify = describe_verify(&row["verify"]);
         let changes = describe_changes(row);
         out.push_str(&format!(
-            "\n  {:<7} {:<20} {:<17} {:<22} {changes}",
-            s(row, "name"),
-            time,
-            stop,
-            verify
+            "\n  {} {} {} {} {changes}",
+            pad(&s(row, "name"), 7),
+            pad(&time, 20),
+            pad(&stop, 17),
+            pad(&verify, 22)
         ));
     }
     out.push_str(

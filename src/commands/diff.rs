@@ -31,8 +31,15 @@ pub fn run(from: &str, to: Option<&str>, stat: bool, json_out: bool, loop_id: Op
     };
     let range = [source.commit.as_str(), target.as_str()];
     let args = |extra: &[&str]| -> Vec<String> {
+        // git ignores `NO_COLOR` (https://no-color.org); loopgate honours it for the diff it shows.
+        let no_color: &[&str] = if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+            &["--no-color"]
+        } else {
+            &[]
+        };
         ["--no-pager", "diff", "--relative"]
             .iter()
+            .chain(no_color)
             .chain(extra)
             .chain(&range)
             .chain(&PATHSPEC)

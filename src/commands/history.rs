@@ -27,7 +27,7 @@ pub fn run(json: bool, loop_id: Option<&str>) -> Result<u8, Error> {
         let line = if json {
             serde_json::to_string(record).unwrap_or_default()
         } else {
-            human(record)
+            crate::printable::printable(&human(record)).into_owned()
         };
         if crate::write_line(&mut out, &line).is_err() {
             break;

@@ -3,6 +3,7 @@
 pub mod allow;
 pub mod cancel;
 pub mod checkpoints;
+pub mod completions;
 pub mod diff;
 pub mod history;
 pub mod install;

@@ -79,6 +79,7 @@ pub struct Config {
     pub session_id: String,
     pub force: bool,
     pub require_tests: bool,
+    pub notify: bool,
     pub stall_limit: u64,
     pub max_tokens: Option<u64>,
     pub score: Option<ScoreGate>,
@@ -135,7 +136,14 @@ impl Config {
                     .into(),
             );
         }
-        let verify = args.verify.filter(|v| !v.trim().is_empty());
+        // An empty command (a script passing an unset `$TEST_CMD`) would silently turn the oracle off.
+        if args.verify.as_deref().is_some_and(|v| v.trim().is_empty()) {
+            return usage(
+                "`--verify` is empty: give the command that checks the work (e.g. `--verify 'cargo test'`), or leave the flag out for a loop on the honor system"
+                    .into(),
+            );
+        }
+        let verify = args.verify;
         let verify_timeout = args.verify_timeout.unwrap_or(state::DEFAULT_VERIFY_TIMEOUT);
         if verify_timeout == 0 || verify_timeout > MAX_VERIFY_TIMEOUT {
             return usage(format!(
@@ -186,6 +194,7 @@ impl Config {
             session_id: super::session_from(args.session_id),
             force: args.force,
             require_tests: args.require_tests,
+            notify: !args.no_notify,
             stall_limit: args.stall_limit.unwrap_or(state::DEFAULT_STALL_LIMIT),
             max_tokens: args.max_tokens.filter(|&n| n > 0),
             score,
@@ -248,6 +257,7 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
         seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
         require_tests: parsed.require_tests || cli.require_tests,
+        no_notify: parsed.no_notify || cli.no_notify,
         no_closure_seal: parsed.no_closure_seal || cli.no_closure_seal,
         no_test_seal: parsed.no_test_seal || cli.no_test_seal,
         no_count_ratchet: parsed.no_count_ratchet || cli.no_count_ratchet,
@@ -275,15 +285,13 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
     if let Some(found) = &config.verify_detected {
         println!("{}\n", messages::verify_detected(config.lang, found));
     }
-    println!(
-        "{}",
-        messages::briefing(
-            &started.state,
-            started.sealed_files,
-            started.closure_files,
-            started.tests
-        )
+    let briefing = messages::briefing(
+        &started.state,
+        started.sealed_files,
+        started.closure_files,
+        started.tests,
     );
+    println!("{}", crate::printable::printable(&briefing));
     println!(
         "\n{}",
         messages::checkpoints_at_setup(config.lang, &started.checkpoints)
@@ -369,6 +377,8 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
             .inventory
             .map(|i| i.files.into_keys().collect())
             .unwrap_or_default(),
+        mirror_unwritten: false,
+        last_stop: None,
     };
     let sealed_files = seal.files.len();
     let mut active = ActiveLoop {
@@ -376,6 +386,7 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         store,
         seal,
         tamper: Vec::new(),
+        warnings: Vec::new(),
     };
     active.save(&state)?;
     let start_commit = state.fields.checkpoints.as_ref().and_then(|t| t.last.as_ref());
@@ -458,6 +469,7 @@ fn new_state(config: &Config) -> State {
         sealed: config.seal.clone(),
         lang: config.lang,
         require_tests: config.require_tests,
+        notify: config.notify,
         stall_limit: config.stall_limit,
         max_tokens: config.max_tokens,
         score: config.score.clone(),

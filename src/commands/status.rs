@@ -39,6 +39,7 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
                 truncated: tail.truncated,
             };
             let mut report = loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len());
+            report["turn_ended"] = turn_ended(&active.seal.fields, tail.glances.last()).into();
             report["oracle_inputs"] = inputs::report(&active.seal);
             report
         }
@@ -57,7 +58,7 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
     if json_out {
         crate::say(serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
-        crate::say(render(&report, &project));
+        crate::say(crate::printable::printable(&render(&report, &project)));
     }
     Ok(exit_codes::OK)
 }
@@ -111,6 +112,26 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         "max_tokens": f.max_tokens,
         "best_score": f.best_score,
     })
+}
+
+/// What ended the agent's last turn, when the loop's latest record says a turn ended that loopgate had asked to
+/// go on: Claude Code's block cap, or anything else (`turn_ended`). `None` once the loop moved on.
+fn turn_ended(fields: &crate::state::StateFields, latest: Option<&history::Glance>) -> Option<String> {
+    let latest = latest?;
+    let cap_reached = match latest.status {
+        Status::BlockCap => true,
+        Status::TurnEnded => false,
+        Status::StopFailure => {
+            let line = crate::messages::cap::stop_failure(fields.lang, None, latest.iteration);
+            return Some(line.trim_start_matches("loopgate: ").to_string());
+        }
+        _ => return None,
+    };
+    Some(crate::messages::cap::status_line(
+        fields.lang,
+        cap_reached,
+        latest.iteration,
+    ))
 }
 
 /// The last verify in `--json`: the record's verify result under the history's keys, with its iteration, status,
@@ -221,6 +242,9 @@ fn render(report: &Value, project: &Project) -> String {
                 out.push_str(&format!("\n  trajectory:  {strip}"));
             }
             out.push_str(&format!("\n  escalation:  {}", s("escalation")));
+            if let Some(ended) = report.get("turn_ended").and_then(Value::as_str) {
+                out.push_str(&format!("\n  turn:        {ended}"));
+            }
             if let Some(max) = report.get("max_tokens").and_then(Value::as_u64) {
                 out.push_str(&format!("\n  tokens:      {} / {max}", n("tokens_used")));
             }

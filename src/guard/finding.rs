@@ -30,6 +30,8 @@ pub(crate) enum Finding {
     Loopgate(&'static str),
     /// Nesting too deep to analyse.
     TooComplex,
+    /// A command longer than the guard analyses (its length in bytes).
+    TooLarge(usize),
 }
 
 const FINISH: &str = "to finish, reply with <promise>…</promise> (the verify command decides); \
@@ -98,6 +100,12 @@ impl Finding {
             Finding::TooComplex => "loopgate: this command nests too deeply for the guard to check; split it \
                  into simpler commands."
                 .to_owned(),
+            Finding::TooLarge(bytes) => format!(
+                "loopgate: this command is {:.1} MiB, more than the guard checks ({} MiB); write large content \
+                 with the Write tool, or split the command.",
+                *bytes as f64 / 1_048_576.0,
+                super::shell::MAX_COMMAND / 1_048_576
+            ),
         }
     }
 }

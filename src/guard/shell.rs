@@ -32,8 +32,16 @@ const WRAPPERS: &[&str] = &[
 /// `loopgate` subcommands only the user may run.
 pub(crate) const FORBIDDEN: &[&str] = &["cancel", "setup", "resume", "seal", "allow"];
 
+/// The longest command the guard analyses. Tokenizing costs memory in proportion to the words: a 9 MB command
+/// of short words peaked at 600 MB. Nobody types a command this long; an agent writing a file through a
+/// here-document of that size can write it with the Write tool (which the guard checks by path) instead.
+pub(crate) const MAX_COMMAND: usize = 1024 * 1024;
+
 /// The first denial for `command` run in `cwd`, if any.
 pub(crate) fn check(command: &str, cwd: &Path, scope: &Scope) -> Option<Finding> {
+    if command.len() > MAX_COMMAND {
+        return Some(Finding::TooLarge(command.len()));
+    }
     let an = Analyzer {
         scope,
         loopgate: command.contains("loopgate"),

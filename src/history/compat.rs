@@ -83,7 +83,7 @@ fn verify_results_of_the_old_format_keep_their_meaning() {
     );
 }
 
-const ALL: [Status; 21] = [
+const ALL: [Status; 22] = [
     Status::Init,
     Status::Continue,
     Status::PromiseRejected,
@@ -105,6 +105,7 @@ const ALL: [Status; 21] = [
     Status::RolledBack,
     Status::BlockCap,
     Status::TurnEnded,
+    Status::StopFailure,
 ];
 
 mod round_trip {
@@ -163,7 +164,7 @@ mod round_trip {
 
     prop_compose! {
         fn event()(
-            kind in 0usize..21,
+            kind in 0usize..22,
             s in proptest::collection::vec(".{0,30}", 4),
             n in proptest::collection::vec(any::<u64>(), 3),
             flag: bool, code in proptest::option::of(any::<i32>()), cap in proptest::option::of(any::<u64>()),
@@ -232,7 +233,8 @@ mod round_trip {
                     saved_commit: s[3].clone(),
                 }),
                 19 => Event::BlockCap(BlockCap { blocks_without_tool: n[0], cap }),
-                _ => Event::TurnEnded(TurnEnded { blocks_without_tool: n[0], cap, noticed_at: s[0].clone() }),
+                20 => Event::TurnEnded(TurnEnded { blocks_without_tool: n[0], cap, noticed_at: s[0].clone() }),
+                _ => Event::StopFailure(StopFailure { error: s[0].clone(), error_details: flag.then(|| s[1].clone()) }),
             }
         }
     }

@@ -52,6 +52,9 @@ pub enum Event {
     BlockCap(BlockCap),
     /// A turn loopgate had blocked ended without coming back to the Stop hook.
     TurnEnded(TurnEnded),
+    /// The agent's turn ended on an API error (Claude Code's `StopFailure` hook: a rate limit, billing, a server
+    /// error); the loop keeps running.
+    StopFailure(StopFailure),
 }
 
 /// `init`: how the loop was set up.
@@ -254,6 +257,15 @@ pub struct TurnEnded {
     pub noticed_at: String,
 }
 
+/// `stop_failure`: the error Claude Code named (`rate_limit`, `billing_error`, …) and its details, if any.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StopFailure {
+    #[serde(default)]
+    pub error: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_details: Option<String>,
+}
+
 impl Event {
     /// The status this event is written under.
     pub fn status(&self) -> Status {
@@ -279,6 +291,7 @@ impl Event {
             Self::RolledBack(_) => Status::RolledBack,
             Self::BlockCap(_) => Status::BlockCap,
             Self::TurnEnded(_) => Status::TurnEnded,
+            Self::StopFailure(_) => Status::StopFailure,
         }
     }
 
@@ -360,6 +373,7 @@ impl Event {
                 "{} block(s) without a tool call, noticed at {}",
                 t.blocks_without_tool, t.noticed_at
             )),
+            Self::StopFailure(f) => parts.push(format!("the turn ended on an API error: {}", f.error)),
             _ => {}
         }
         if let Some(verify) = self.verify() {

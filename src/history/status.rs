@@ -40,6 +40,9 @@ pub enum Status {
     /// A turn loopgate had blocked ended without coming back to the Stop hook (noticed at the session's next
     /// stop or session start): `blocks_without_tool`, `cap`, `noticed_at`.
     TurnEnded,
+    /// The agent's turn ended on an API error (Claude Code's `StopFailure` hook); the loop keeps running:
+    /// `error`, `error_details`.
+    StopFailure,
 }
 
 impl Status {
@@ -67,6 +70,7 @@ impl Status {
             Self::Allowed => "allowed",
             Self::BlockCap => "block_cap",
             Self::TurnEnded => "turn_ended",
+            Self::StopFailure => "stop_failure",
         }
     }
 

@@ -40,6 +40,12 @@ pub struct HookInput {
     /// Stop: whether this stop follows a continuation forced by a Stop hook in the same turn.
     #[serde(default)]
     pub stop_hook_active: Option<bool>,
+    /// StopFailure: the kind of API error (`rate_limit`, `billing_error`, …; the hook's matcher field).
+    #[serde(default)]
+    pub error: Option<String>,
+    /// StopFailure: more about the error, in whatever shape Claude Code sends.
+    #[serde(default)]
+    pub error_details: Option<Value>,
 }
 
 /// Reads and parses the hook input for the event `expected` (e.g. `Stop`).
@@ -68,6 +74,7 @@ const STRING_FIELDS: &[&str] = &[
     "source",
     "tool_name",
     "prompt_id",
+    "error",
 ];
 
 /// Field names, the type they must have in words, and the check for it.

@@ -16,6 +16,10 @@ pub struct HookOutput {
     pub system_message: Option<String>,
     #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
     pub hook_specific: Option<serde_json::Value>,
+    /// An escape sequence Claude Code writes to the terminal (2.1.141 and later; present in 2.1.197 and 2.1.330,
+    /// which accept OSC 0/1/2/9/99/777 and BEL only): loopgate's desktop notification.
+    #[serde(rename = "terminalSequence", skip_serializing_if = "Option::is_none")]
+    pub terminal_sequence: Option<String>,
 }
 
 impl HookOutput {
@@ -27,6 +31,16 @@ impl HookOutput {
             system_message: Some(system_message),
             ..Self::default()
         }
+    }
+
+    /// Adds a desktop notification (OSC 9, which terminals such as iTerm2, Windows Terminal, kitty, WezTerm and
+    /// ghostty show): `text` with its control characters dropped, after `loopgate: ` (an OSC 9 body may not
+    /// begin with a digit), at most 120 characters.
+    #[must_use]
+    pub fn with_notification(mut self, text: &str) -> Self {
+        let clean: String = text.chars().filter(|c| !c.is_control()).take(110).collect();
+        self.terminal_sequence = Some(format!("\u{1b}]9;loopgate: {clean}\u{7}"));
+        self
     }
 
     /// Let the agent stop, telling the user why.

@@ -44,3 +44,36 @@ pub fn turn_ended(lang: Lang, blocks: u64, cap: Option<u64>, iteration: u64) -> 
         ),
     }
 }
+
+/// For `loopgate status`, when the loop's latest record says its last turn ended without loopgate letting it
+/// (`turn_ended`) or at Claude Code's block cap (`block_cap`): what ended it and how to go on.
+pub fn status_line(lang: Lang, cap_reached: bool, iteration: u64) -> String {
+    match (lang, cap_reached) {
+        (Lang::En, true) => format!(
+            "the agent's turn ended at iteration {iteration}: Claude Code's stop-hook block cap (it used no tool in the continuations loopgate asked for). The loop is still running: send a message in the session (e.g. \"continue\") to go on, or /cancel-loop to end it"
+        ),
+        (Lang::En, false) => format!(
+            "the agent's turn ended at iteration {iteration} although loopgate had asked it to continue (Claude Code's block cap, Esc, an API error or --max-turns). The loop is still running: send a message in the session to go on, or /cancel-loop to end it"
+        ),
+        (Lang::Zh, true) => format!(
+            "代理的回合在第 {iteration} 次迭代结束:Claude Code 的 Stop 钩子阻止次数上限(在 loopgate 要求的续行中没有使用任何工具)。循环仍在运行:在会话中发送一条消息(例如“继续”)即可继续,或用 /cancel-loop 结束"
+        ),
+        (Lang::Zh, false) => format!(
+            "代理的回合在第 {iteration} 次迭代结束,尽管 loopgate 要求它继续(Claude Code 的阻止上限、Esc、API 错误或 --max-turns)。循环仍在运行:在会话中发送一条消息即可继续,或用 /cancel-loop 结束"
+        ),
+    }
+}
+
+/// For the user (and `loopgate status`): the agent's turn ended on an API error (`error`, when known); the loop
+/// is still running and the next message in the session resumes it.
+pub fn stop_failure(lang: Lang, error: Option<&str>, iteration: u64) -> String {
+    let error = error.map_or_else(String::new, |e| format!(" ({e})"));
+    match lang {
+        Lang::En => format!(
+            "loopgate: the agent's turn ended on an API error{error} at iteration {iteration}. The loop is still running: send a message in the session (e.g. \"continue\") once the API answers again, or /cancel-loop to end it."
+        ),
+        Lang::Zh => format!(
+            "loopgate:代理的回合在第 {iteration} 次迭代因 API 错误{error}而结束。循环仍在运行:API 恢复后在会话中发送一条消息(例如“继续”)即可继续,或用 /cancel-loop 结束。"
+        ),
+    }
+}

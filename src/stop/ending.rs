@@ -27,9 +27,10 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
     if run.is_some_and(|run| run.summary.zero_tests) {
         notice.push_str(&user::suspicious(lang));
     }
-    let tamper = active.tamper.clone();
+    let notice = with_tamper(notice, &active);
+    let out = notify(HookOutput::allow(notice), &active, "loop complete");
     active.end(&record)?;
-    Ok(Some(HookOutput::allow(with_tamper(notice, &tamper, lang))))
+    Ok(Some(out))
 }
 
 /// The agent says the task cannot be done.
@@ -54,11 +55,16 @@ pub fn unsuccessful(
     let lang = state.fields.lang;
     let status = end.status();
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
-    let tamper = active.tamper.clone();
+    let told = with_tamper(String::new(), &active);
     let project = active.project.clone();
+    let ended = format!("loop ended without success ({})", status.as_str());
+    let out = notify(HookOutput::default(), &active, &ended);
     active.end(&end)?;
-    let notice = notice + &report_notice(&project, state, status, &detail, lang);
-    Ok(Some(HookOutput::allow(with_tamper(notice, &tamper, lang))))
+    let notice = notice + &report_notice(&project, state, status, &detail, lang) + &told;
+    Ok(Some(HookOutput {
+        system_message: Some(notice),
+        ..out
+    }))
 }
 
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
@@ -74,11 +80,8 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
     active.save(&state)?;
     let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
         .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
-    Ok(Some(HookOutput::allow(with_tamper(
-        user::stalled(lang, why, &path),
-        &active.tamper,
-        lang,
-    ))))
+    let out = HookOutput::allow(with_tamper(user::stalled(lang, why, &path), &active));
+    Ok(Some(notify(out, &active, &format!("loop stalled: {why}"))))
 }
 
 /// One more block would pass Claude Code's stop-hook block cap (see `block_cap`): let the turn end here, the
@@ -95,7 +98,7 @@ pub fn at_block_cap(
     state.fields.pending_block = None;
     active.save(&state)?;
     let notice = messages::cap::yielded(lang, tally.without_tool, state.fields.iteration);
-    Ok(Some(HookOutput::allow(with_tamper(notice, &active.tamper, lang))))
+    Ok(Some(HookOutput::allow(with_tamper(notice, &active))))
 }
 
 /// The agent needs something only the user can give.
@@ -110,7 +113,8 @@ pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutpu
     ))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
-    Ok(Some(HookOutput::allow(user::paused(state.fields.lang, need))))
+    let out = HookOutput::allow(with_tamper(user::paused(state.fields.lang, need), &active));
+    Ok(Some(notify(out, &active, &format!("loop paused: {need}"))))
 }
 
 fn records(active: &ActiveLoop) -> Vec<Record> {
@@ -150,9 +154,24 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
     let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
 }
 
-/// Appends the tampering notices to a user message.
-pub fn with_tamper(message: String, tamper: &[String], lang: Lang) -> String {
-    tamper
+/// Adds the desktop notification to a stop that lets the agent go, unless the loop was set up `--no-notify`.
+fn notify(out: HookOutput, active: &ActiveLoop, text: &str) -> HookOutput {
+    if active.seal.fields.notify {
+        out.with_notification(text)
+    } else {
+        out
+    }
+}
+
+/// Appends the tampering notices, then the warnings (a state file that could not be written), to a user message.
+pub fn with_tamper(message: String, active: &ActiveLoop) -> String {
+    let lang = active.seal.fields.lang;
+    let message = active
+        .tamper
         .iter()
-        .fold(message, |acc, what| format!("{acc} {}", messages::tampered(lang, what)))
+        .fold(message, |acc, what| format!("{acc} {}", messages::tampered(lang, what)));
+    active
+        .warnings
+        .iter()
+        .fold(message, |acc, warning| format!("{acc} ⚠ {warning}."))
 }

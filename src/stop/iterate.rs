@@ -108,10 +108,7 @@ pub fn next(
         Some(result) if step.event != Event::Continue => user::rejected(lang, iteration, result),
         _ => user::iteration(lang, state.fields.iteration, state.fields.max_iterations),
     };
-    Ok(Some(HookOutput::block(
-        reason,
-        ending::with_tamper(notice, &active.tamper, lang),
-    )))
+    Ok(Some(HookOutput::block(reason, ending::with_tamper(notice, &active))))
 }
 
 /// The event ending the loop at a limit.

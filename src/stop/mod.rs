@@ -10,7 +10,9 @@
 //! and the report of a loop that ends without success), `block_cap` (Claude Code's limit on blocks in a row).
 
 pub mod block_cap;
+pub mod duplicate;
 mod ending;
+pub mod failure;
 mod iterate;
 mod observe;
 mod verdict;
@@ -39,13 +41,32 @@ pub fn at_stop(
     turn: Option<&block_cap::Turn>,
     message: impl FnOnce() -> String,
 ) -> Result<Option<HookOutput>, Error> {
+    let started_ns = duplicate::now_ns();
     if !owned_by(project, session)? {
         return Ok(None);
     }
+    let message = message();
     let lock = lifecycle::lock(project)?;
     let Some(mut active) = owned_loop(project, session)? else {
         return Ok(None);
     };
+    // Twins are told apart by the transcript, which grows between real stops: without one, no stop is a twin.
+    let transcript_len = transcript
+        .and_then(|t| std::fs::metadata(t).ok())
+        .filter(std::fs::Metadata::is_file)
+        .map(|m| m.len());
+    if let (Some(turn), Some(transcript_len)) = (turn, transcript_len) {
+        let key = duplicate::key(session, turn, &message, transcript_len);
+        let timeout = active.seal.fields.verify_timeout;
+        if duplicate::repeats(active.seal.last_stop.as_ref(), &key, started_ns, timeout) {
+            return Ok(None);
+        }
+        active.seal.last_stop = Some(duplicate::LastStop {
+            key,
+            arrived_ns: duplicate::now_ns(),
+            decided_ns: None,
+        });
+    }
     active.reconcile()?;
     active.put_back_tests()?;
     let mut notice = None;
@@ -76,12 +97,20 @@ fn decide(
     lock: crate::fsutil::LockGuard,
     mut active: Box<ActiveLoop>,
     mut observed: Observed,
-    message: impl FnOnce() -> String,
+    message: String,
 ) -> Result<Option<HookOutput>, Error> {
-    let message = message();
+    // Decided from here on (what follows is this stop's own work): a twin that started later is an answer.
+    mark_decided(&mut active);
     let fields = &active.seal.fields;
     let signal = signals::scan(&message, &fields.completion_promise);
     observed.read(&message, &signal);
+    // No tool call since loopgate's last block, no tag and (where it is probed) no change in the working tree:
+    // a give-up by behaviour, whatever the words. A changed tree means something was done, seen or not.
+    let talked_only =
+        observed.tally.as_ref().is_some_and(|t| t.without_tool > 0) && observed.tree_changed != Some(true);
+    if signal == Signal::None && observed.give_up.is_none() && talked_only {
+        observed.give_up = Some(crate::giveup::talk_only(&message));
+    }
     let wants_verify = match &signal {
         Signal::Promise => true,
         Signal::None => fields.verify_on == VerifyOn::Always && fields.verify_command.is_some(),
@@ -106,11 +135,20 @@ fn decide(
                 return Ok(None);
             }
             fresh.tamper = std::mem::take(&mut active.tamper);
+            mark_decided(&mut fresh);
+            fresh.warnings = std::mem::take(&mut active.warnings);
             if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
                 fresh.mark_log(&run.outcome.log_path);
             }
             verdict::apply(fresh, verdict, claim == Signal::Promise, &observed)
         }
+    }
+}
+
+/// Notes in the seal (written with the stop's own write) that the stop in hand has its decision.
+fn mark_decided(active: &mut ActiveLoop) {
+    if let Some(last) = &mut active.seal.last_stop {
+        last.decided_ns = Some(duplicate::now_ns());
     }
 }
 

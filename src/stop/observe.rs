@@ -44,12 +44,26 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
     }
     // With the same probe: an unchanged tree reuses the last checkpoint, a changed one re-stages its dirty paths.
     observed.checkpoint = checkpoint::at_stop(&root, f, probe);
-    if f.max_tokens.is_some()
-        && let Some(path) = transcript
-    {
-        let cursor = f.transcript_cursor.get_or_insert_with(tokens::Cursor::default);
-        if let Ok(added) = tokens::advance(cursor, path) {
-            f.tokens_used += added;
+    if f.max_tokens.is_some() {
+        // A budget that cannot be measured is said so at every stop, never silently lifted.
+        let unmeasured = match transcript {
+            Some(path) => {
+                let cursor = f.transcript_cursor.get_or_insert_with(tokens::Cursor::default);
+                match tokens::advance(cursor, path) {
+                    Ok(added) => {
+                        f.tokens_used += added;
+                        None
+                    }
+                    Err(err) => Some(format!("failed to read the transcript `{}`: {err}", path.display())),
+                }
+            }
+            None => Some("the hook input has no `transcript_path`".to_string()),
+        };
+        if let Some(why) = unmeasured {
+            active.warnings.push(format!(
+                "`--max-tokens` is not enforced at this stop: {why} (the count stays at {})",
+                f.tokens_used
+            ));
         }
     }
     observed

@@ -98,11 +98,11 @@ fn a_loop_checkpoints_every_stop_lists_them_and_prunes_them_at_the_end() {
     );
     p.write("a.txt", "fixed\n");
     p.stop("S", PROMISE).allowed();
-    // Ended: the start, the last and the best (the passing one, also the last) are kept.
-    assert_eq!(refs(&p), ["0", "4"]);
+    // Ended, and the most recent loop: every checkpoint is kept (pruned once it falls out of the last three).
+    assert_eq!(refs(&p), ["0", "1", "2", "3", "4"]);
     let ended = checkpoints_json(&p);
     assert_eq!(ended["running"], false);
-    assert_eq!(ended["checkpoints"][1]["verify"]["passed"], true, "{ended}");
+    assert_eq!(ended["checkpoints"][4]["verify"]["passed"], true, "{ended}");
     assert_eq!(
         user_view(&p),
         before,
@@ -251,7 +251,8 @@ fn bad_names_and_no_checkpoints_are_clear_errors() {
 
 #[test]
 fn keep_checkpoints_all_and_none() {
-    for (keep, expected) in [("all", vec!["0", "1", "2"]), ("none", vec!["save-1"])] {
+    // `all` leaves a `keep-all` marker beside the checkpoints, so later loops never prune them.
+    for (keep, expected) in [("all", vec!["0", "1", "2", "keep-all"]), ("none", vec!["save-1"])] {
         let p = repo();
         p.setup("S", &format!("\"t\" --keep-checkpoints {keep}"));
         p.write("x.txt", "x\n");
@@ -264,4 +265,45 @@ fn keep_checkpoints_all_and_none() {
         p.loopgate(["cancel"]).run().success();
         assert_eq!(refs(&p), expected, "--keep-checkpoints {keep}");
     }
+}
+
+/// Issue 23: checkpoints are kept for the loops a person is likely to come back to. Every checkpoint of the last
+/// three loops stays; when a fourth ends, the oldest is pruned to its start, last and best — unless it was run
+/// with `--keep-checkpoints all`.
+#[test]
+fn the_last_three_loops_keep_every_checkpoint_and_older_ones_are_pruned() {
+    let p = repo();
+    let loop_refs = |id: &str| -> Vec<String> {
+        let out = p
+            .sh(&format!(
+                "git for-each-ref --format='%(refname:lstrip=3)' refs/loopgate/{id}/"
+            ))
+            .run();
+        out.success();
+        out.stdout.lines().map(str::to_string).collect()
+    };
+    p.setup("S", "\"long\" --verify 'grep -q fixed a.txt'");
+    let first = p.loop_id();
+    for i in 0..3 {
+        p.write(&format!("n{i}.txt"), "x\n");
+        p.stop("S", "working").blocked();
+    }
+    p.write("a.txt", "fixed\n");
+    p.stop("S", PROMISE).allowed();
+    assert_eq!(loop_refs(&first), ["0", "1", "2", "3", "4"], "the latest loop is whole");
+    let mut later = Vec::new();
+    for (n, keep) in ["all", "best", "best", "best"].iter().enumerate() {
+        // Loop ids carry their start time to the second: keep them apart.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        p.setup("S", &format!("\"later {n}\" --keep-checkpoints {keep}"));
+        later.push(p.loop_id());
+        p.write(&format!("l{n}.txt"), "x\n");
+        p.stop("S", "working").blocked();
+        p.loopgate(["cancel"]).run().success();
+        let expected: &[&str] = if n < 2 { &["0", "1", "2", "3", "4"] } else { &["0", "4"] };
+        assert_eq!(loop_refs(&first), expected, "after later loop {n}");
+    }
+    // The `all` loop is out of the window too, and whole.
+    assert_eq!(loop_refs(&later[0]), ["0", "1", "keep-all"]);
+    assert_eq!(loop_refs(&later[3]), ["0", "1"], "the newest whole");
 }

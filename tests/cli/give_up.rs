@@ -111,3 +111,39 @@ fn give_ups_while_the_tree_changes_never_stall() {
     assert!(p.statuses().iter().all(|s| s != "stalled"), "{:?}", p.statuses());
     assert_eq!(p.last_record("gave_up")["give_up_streak"], 5);
 }
+
+/// Issue 23: a give-up is seen by behaviour, not only by words. Sent back by a block, the agent stops again with
+/// no tool call and no tag — in words the classifier has never seen, in any language: each such stop is
+/// answered with the give-up guidance and counted, and the third in a row with nothing changed pauses the loop
+/// as stalled, with the agent's words in the report — long before Claude Code's block cap (8).
+#[test]
+fn talk_only_stops_are_give_ups_whatever_the_words() {
+    let p = Project::new();
+    p.setup("S", "\"port the parser\" --verify false");
+    p.stop("S", "Je regarde le code.").blocked();
+    // A tool call between stops is work: that stop is an ordinary continue.
+    p.tool_call("S", "Read", serde_json::json!({"file_path": "/etc/hostname"}));
+    p.stop("S", "Je réfléchis encore.").blocked();
+    assert_eq!(p.statuses().last().map(String::as_str), Some("continue"));
+    let first = p
+        .stop("S", "Je pense que la tâche dépasse ce que je peux faire ici.")
+        .blocked();
+    assert_has(&first.reason, "you used no tool and wrote no tag");
+    let record = p.last_record("gave_up");
+    assert_eq!(record["kind"], "talk_only", "{record}");
+    assert_eq!(record["give_up_streak"], 1, "{record}");
+    p.stop("S", "这个任务我做不到。").blocked();
+    let notice = p.stop("S", "Honestly the approach is still unclear to me").allowed();
+    assert!(notice.contains("STALLED"), "{notice}");
+    assert_eq!(
+        p.statuses(),
+        [
+            "init", "continue", "continue", "gave_up", "gave_up", "gave_up", "stalled"
+        ]
+    );
+    let report = p.read(&format!(".claude/loopgate/report-{}.md", p.loop_id()));
+    assert!(
+        report.contains("Honestly the approach is still unclear to me"),
+        "{report}"
+    );
+}

@@ -149,6 +149,20 @@ fn bad_flags_exit_2_naming_the_flag() {
             "`tests/[unclosed`",
         ),
         (&["setup", "--args-stdin"], "   ", "task"),
+        // An empty verify command (an unset `$TEST_CMD`) is an error, not a loop without an oracle.
+        (&["setup", "--verify", "", "task"], "", "`--verify` is empty"),
+        (&["setup", "--args-stdin"], "task --verify ''", "`--verify` is empty"),
+        (
+            &["setup", "--args-stdin"],
+            "task --verify \"  \"",
+            "`--verify` is empty",
+        ),
+        // A project directory that does not exist is not created.
+        (
+            &["--project-dir", "/nonexistent/loopgate-project", "setup", "task"],
+            "",
+            "--project-dir",
+        ),
         (&["setup", "--args-stdin", "words"], "task", "--args-stdin"),
     ];
     for (args, stdin, flag) in cases {
@@ -163,6 +177,10 @@ fn bad_flags_exit_2_naming_the_flag() {
         assert!(!p.exists(STATE) && !p.exists(HISTORY), "{args:?}: a loop was created");
         assert!(p.seal_paths().is_empty(), "{args:?}: a seal was written");
     }
+    assert!(
+        !std::path::Path::new("/nonexistent").exists(),
+        "`--project-dir` created its directory"
+    );
 }
 
 /// The briefing is what the agent reads first: the task, the oracle, how to finish, pause and abort, the history.

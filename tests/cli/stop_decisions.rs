@@ -134,7 +134,8 @@ fn honor_system_promise_completes() {
 #[test]
 fn bare_loop_done_without_tags_does_not_complete() {
     let p = Project::new();
-    p.setup("S", "task");
+    // Six stops without a tool call would pause the loop as stalled (talk-only) at the fourth.
+    p.setup("S", "task --stall-limit 0");
     for message in [
         "LOOP_DONE",
         "I am done. LOOP_DONE",

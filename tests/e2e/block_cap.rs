@@ -2,6 +2,9 @@
 //! in a row without a tool call (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`). loopgate warns the model at the last block
 //! Claude Code honors and lets the turn end itself at the cap, the loop still running; a tool call resets the
 //! count; a turn the cap ends anyway is recorded as `turn_ended` and the user is told.
+//!
+//! Talk-only stops pause a loop as stalled after three (issue 23), long before the cap; these scenarios turn the
+//! stall breaker off (`--stall-limit 0`), which leaves the cap as the only limit on an agent that only talks.
 
 use serde_json::json;
 
@@ -29,7 +32,9 @@ fn an_agent_that_only_talks_is_let_go_at_the_cap_and_the_next_message_continues_
     let project = project_with_check();
     let session = "dddddddd-0000-4000-8000-000000000004";
     let run = project
-        .session(format!("/loopgate:pua-loop {TASK} --verify 'sh check.sh'"))
+        .session(format!(
+            "/loopgate:pua-loop {TASK} --verify 'sh check.sh' --stall-limit 0"
+        ))
         .session_id(session)
         .replies(talk(12))
         .run();
@@ -89,7 +94,9 @@ fn a_tool_call_resets_the_count_and_the_cap_comes_from_the_environment() {
     replies.push(Reply::tool("Read", json!({"file_path": project.path("src.txt")})));
     replies.extend(talk(6));
     let run = project
-        .session(format!("/loopgate:pua-loop {TASK} --verify 'sh check.sh'"))
+        .session(format!(
+            "/loopgate:pua-loop {TASK} --verify 'sh check.sh' --stall-limit 0"
+        ))
         .env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "3")
         .arg("--allowedTools")
         .arg("Read")
@@ -134,7 +141,9 @@ fn a_turn_the_cap_ends_anyway_is_recorded_and_the_user_is_told_when_the_session_
     std::fs::write(&hooks, text).expect("write hooks.json");
     let session = "eeeeeeee-0000-4000-8000-000000000005";
     let run = project
-        .session(format!("/loopgate:pua-loop {TASK} --verify 'sh check.sh'"))
+        .session(format!(
+            "/loopgate:pua-loop {TASK} --verify 'sh check.sh' --stall-limit 0"
+        ))
         .session_id(session)
         .plugin_dir(&plugin)
         .replies(talk(12))

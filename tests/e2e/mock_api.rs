@@ -30,6 +30,9 @@ pub enum Reply {
     Bash { text: String, command: String },
     /// Any tool call with a JSON input.
     Tool { name: String, input: Value },
+    /// An API error instead of a message: the HTTP status line and the error's `type`
+    /// (`invalid_request_error`, `rate_limit_error`, …).
+    Error { status: &'static str, kind: String },
 }
 
 impl Reply {
@@ -41,6 +44,13 @@ impl Reply {
         Reply::Bash {
             text: String::new(),
             command: command.into(),
+        }
+    }
+
+    pub fn error(status: &'static str, kind: impl Into<String>) -> Self {
+        Reply::Error {
+            status,
+            kind: kind.into(),
         }
     }
 
@@ -297,6 +307,10 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     });
     drop(shared);
 
+    if let Reply::Error { status, kind } = &reply {
+        let error = json!({"type": "error", "error": {"type": kind, "message": format!("mock: scripted {kind}")}});
+        return (status, "application/json", error.to_string());
+    }
     let blocks = blocks(&reply, id);
     if stream {
         ("200 OK", "text/event-stream", sse(&blocks, &model, id))
@@ -322,6 +336,7 @@ fn blocks(reply: &Reply, id: u64) -> Vec<Value> {
             out
         }
         Reply::Tool { name, input } => vec![tool_use(name, input)],
+        Reply::Error { .. } => Vec::new(),
     }
 }
 

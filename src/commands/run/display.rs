@@ -7,6 +7,7 @@
 //! stderr is a terminal, `NO_COLOR` is unset or empty and `TERM` is not `dumb`; with stderr not a terminal,
 //! loopgate writes no escape sequence at all.
 
+use crate::printable;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -226,14 +227,14 @@ impl Display {
     /// The summary table: one row per iteration, columns padded to their widest cell.
     pub fn table(&self, header: &[&str], rows: &[Vec<(String, Option<Style>)>]) {
         let columns = header.len();
-        let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+        // Measured in terminal cells: a Chinese cell is two columns wide.
+        let mut widths: Vec<usize> = header.iter().map(|h| printable::width(h)).collect();
         for row in rows {
             for (i, (cell, _)) in row.iter().enumerate().take(columns) {
-                widths[i] = widths[i].max(cell.chars().count());
+                widths[i] = widths[i].max(printable::width(cell));
             }
         }
-        let pad =
-            |text: &str, width: usize| format!("{text}{}", " ".repeat(width.saturating_sub(text.chars().count())));
+        let pad = printable::pad;
         let head: Vec<String> = header.iter().zip(&widths).map(|(h, w)| pad(h, *w)).collect();
         self.line(&self.paint(head.join("  ").trim_end(), Style::Bold));
         for row in rows {
@@ -263,14 +264,9 @@ pub fn clock(d: Duration) -> String {
     }
 }
 
-/// At most `width` characters, with `…` when cut.
+/// At most `width` terminal cells, with `…` when cut.
 pub fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    printable::truncate(text, width)
 }
 
 /// Columns of the terminal on stderr (80 when unknown).
