@@ -118,6 +118,10 @@ pub struct InstallArgs {
     /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
     #[arg(long, value_name = "PATH")]
     pub claude: Option<std::path::PathBuf>,
+    /// (install) Also turn on Claude Code's OS sandbox in your user settings, so the agent's commands cannot
+    /// write loopgate's seal store (bubblewrap on Linux, Seatbelt on macOS).
+    #[arg(long)]
+    pub sandbox: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -128,6 +132,8 @@ pub enum HookEvent {
     PreToolUse,
     /// The SessionStart hook: resume paused loops, re-inject the loop after compaction.
     SessionStart,
+    /// The UserPromptSubmit hook: carry out a /pua-loop or /cancel-loop that had to wait for the user's prompt.
+    UserPromptSubmit,
 }
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.

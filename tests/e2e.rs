@@ -21,6 +21,8 @@ mod mock_api;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;
+#[path = "e2e/control.rs"]
+mod control;
 #[path = "e2e/install.rs"]
 mod install;
 #[path = "e2e/tui.rs"]

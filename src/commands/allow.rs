@@ -37,6 +37,10 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool) -> Result<u8, Error> {
         }
         return Ok(exit_codes::OK);
     }
+    crate::control::refuse_inside_claude_code(
+        &crate::control::Caller::from_env(),
+        "accept changes to the oracle's inputs",
+    )?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| project.root.clone());
     let wanted: Vec<String> = paths.iter().map(|p| key(&project.root, &cwd, p)).collect();
     let select = |path: &str| all || wanted.iter().any(|w| w == path);

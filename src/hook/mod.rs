@@ -15,6 +15,7 @@ mod output;
 mod pre_tool_use;
 mod session_start;
 pub mod stop;
+mod user_prompt_submit;
 
 pub use input::{HookInput, MAX_INPUT, parse as parse_input};
 pub use output::HookOutput;
@@ -34,6 +35,7 @@ pub fn run(event: &HookEvent) -> u8 {
         HookEvent::Stop => ("Stop", stop::handle),
         HookEvent::PreToolUse => ("PreToolUse", pre_tool_use::handle),
         HookEvent::SessionStart => ("SessionStart", session_start::handle),
+        HookEvent::UserPromptSubmit => ("UserPromptSubmit", user_prompt_submit::handle),
     };
     let outcome = guarded(name, || {
         let input = input::read(std::io::stdin().lock(), name)?;

@@ -1,0 +1,53 @@
+//! `setup` from inside Claude Code: when it may not seal the loop itself, it leaves a [`Request`] for the
+//! `UserPromptSubmit` hook, which carries it out only for the user's own `/pua-loop` with the same text.
+
+use super::{Caller, Kind, Request};
+use crate::error::Error;
+use crate::project::Project;
+use crate::seal::Store;
+
+/// Whether `setup` must leave the loop to the user's prompt — inside Claude Code's sandbox (the seal store is
+/// out of reach), or inside Claude Code with a loop running here (replacing it is the user's call) — and if so
+/// writes the request and says so. `text` is the `--args-stdin` text; a setup without it (flags typed as words,
+/// as an agent would) cannot be matched to a prompt and is refused.
+pub fn defer_setup(caller: &Caller, project: &Project, session: &str, text: Option<&str>) -> Result<bool, Error> {
+    if !caller.in_claude_code {
+        return Ok(false);
+    }
+    // Read only: under the sandbox nothing in the store may be written, and the check must not try.
+    let running = Store::open()
+        .load(project)
+        .ok()
+        .flatten()
+        .is_some_and(|seal| !seal.ended);
+    if !caller.sandboxed && !running {
+        return Ok(false);
+    }
+    let Some(text) = text else {
+        return Err(Error::ControlRefused {
+            action: if running {
+                "replace the running loop"
+            } else {
+                "start a loop inside Claude Code's sandbox except through /pua-loop"
+            },
+            marker: caller.marker.unwrap_or("CLAUDECODE"),
+        });
+    };
+    let path = Request::new(Kind::Setup, session, text)
+        .save(project)
+        .map_err(|source| Error::Io {
+            action: "write the setup request",
+            path: project.root.join(super::request::REQUEST_FILE),
+            source,
+        })?;
+    let why = if caller.sandboxed {
+        "Claude Code's sandbox keeps loopgate's seal store out of reach of the commands it runs"
+    } else {
+        "a loop is already running in this project and only your own prompt may replace it"
+    };
+    println!(
+        "loopgate: {why}, so loopgate's UserPromptSubmit hook seals this loop as your prompt is submitted (request `{}`); the loop's briefing follows. Had anything but your own /pua-loop written this, nothing happens.",
+        path.display()
+    );
+    Ok(true)
+}

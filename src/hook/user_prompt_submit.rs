@@ -1,0 +1,44 @@
+//! The UserPromptSubmit hook: the user's hand in the control plane.
+//!
+//! Claude Code runs it for every prompt the user submits — never for anything the agent does — outside its OS
+//! sandbox, after a slash command's pre-executed block has run, with the submitted text in `prompt`. When that
+//! text is `/pua-loop …` or `/cancel-loop` and the command's block left a matching request (see
+//! `control::request`), the hook carries it out: it seals the loop (the block could not write the seal store
+//! from inside the sandbox, or was asked to replace a running loop) or cancels it. The briefing reaches the
+//! model as `additionalContext`; the user sees one line. Every other prompt costs one string comparison.
+
+use super::{HookInput, HookOutput};
+use crate::control::{Kind, request};
+use crate::project::Project;
+
+pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+    let Some(prompt) = input.prompt.as_deref() else {
+        return Ok(None);
+    };
+    if request::command_of(prompt).is_none() {
+        return Ok(None);
+    }
+    let project = Project::for_hook(input.cwd.as_deref());
+    let session = input.session_id.as_deref().unwrap_or_default();
+    let Some(pending) = request::take(&project, session, prompt) else {
+        return Ok(None);
+    };
+    let output = match pending.kind {
+        Kind::Setup => match crate::commands::setup::start_from_text(project, session, &pending.text) {
+            Ok(briefing) => HookOutput::prompt_context(
+                briefing,
+                "loopgate: the loop is sealed (by the UserPromptSubmit hook, outside Claude Code's sandbox).".into(),
+            ),
+            Err(err) => HookOutput::prompt_context(
+                format!("loopgate: the loop did NOT start: {err}. No loop is running for this prompt."),
+                format!("loopgate: the loop did not start: {err}"),
+            ),
+        },
+        Kind::Cancel => {
+            let done = crate::commands::cancel::cancel_in(&project)
+                .unwrap_or_else(|err| format!("loopgate: nothing was cancelled: {err}"));
+            HookOutput::prompt_context(done.clone(), done)
+        }
+    };
+    Ok(Some(output))
+}
