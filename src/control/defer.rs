@@ -33,13 +33,21 @@ pub fn defer_setup(caller: &Caller, project: &Project, session: &str, text: Opti
             marker: caller.marker.unwrap_or("CLAUDECODE"),
         });
     };
-    let path = Request::new(Kind::Setup, session, text)
-        .save(project)
-        .map_err(|source| Error::Io {
-            action: "write the setup request",
-            path: project.root.join(super::request::REQUEST_FILE),
-            source,
-        })?;
+    let request = Request::new(Kind::Setup, session, text);
+    if super::request::take_ticket(project, &request) {
+        // The hook ran first (Claude Code 2.1.330's order) and recorded the user's own prompt.
+        if !caller.sandboxed {
+            return Ok(false);
+        }
+        return Err(Error::Usage(
+            "this Claude Code version runs loopgate's UserPromptSubmit hook before /pua-loop's block, and inside Claude Code's sandbox the block cannot write loopgate's seal store, so the loop was not started: start it from a terminal (`loopgate setup --session-id ID …` with the session id of `/status`), or turn the sandbox off for this session".into(),
+        ));
+    }
+    let path = request.save(project).map_err(|source| Error::Io {
+        action: "write the setup request",
+        path: project.root.join(super::request::REQUEST_FILE),
+        source,
+    })?;
     let why = if caller.sandboxed {
         "Claude Code's sandbox keeps loopgate's seal store out of reach of the commands it runs"
     } else {

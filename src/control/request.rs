@@ -100,6 +100,52 @@ pub fn take(project: &Project, session: &str, prompt: &str) -> Option<Request> {
     (matches && fresh).then_some(request)
 }
 
+/// Where the ticket for `project` lives: in loopgate's store, beside the seals, named like the seal.
+fn ticket_path(project: &Project) -> PathBuf {
+    let seal = crate::seal::Store::open().path_for(project);
+    let name = seal.file_name().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
+    crate::project::loopgate_home().join("prompts").join(name)
+}
+
+/// Records that the user submitted `prompt` (a loopgate command) in `session`, for a block that runs after the
+/// hook (Claude Code 2.1.330's order). Best effort: a ticket that cannot be written is simply absent.
+pub fn save_ticket(project: &Project, session: &str, prompt: &str) {
+    let Some((kind, text)) = command_of(prompt) else {
+        return;
+    };
+    let path = ticket_path(project);
+    let Ok(bytes) = serde_json::to_vec(&Request::new(kind, session, text)) else {
+        return;
+    };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = crate::fsutil::write_atomic(&path, &bytes, 0o600);
+}
+
+/// Whether the user's prompt already asked for this (a fresh ticket of the same command, session and text);
+/// the ticket is removed when it matches. Only the hook writes tickets, into the store, which Claude Code's
+/// sandbox keeps read-only for the agent's commands.
+pub fn take_ticket(project: &Project, wanted: &Request) -> bool {
+    let path = ticket_path(project);
+    let Some(ticket) = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Request>(&b).ok())
+    else {
+        return false;
+    };
+    let fresh = (chrono::Utc::now().timestamp() - ticket.created).abs() <= MAX_AGE_SECS;
+    let matches = fresh
+        && ticket.kind == wanted.kind
+        && !ticket.session_id.is_empty()
+        && ticket.session_id == wanted.session_id
+        && ticket.text.trim() == wanted.text.trim();
+    if matches {
+        let _ = std::fs::remove_file(&path);
+    }
+    matches
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

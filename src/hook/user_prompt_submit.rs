@@ -21,6 +21,9 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
     let session = input.session_id.as_deref().unwrap_or_default();
     let Some(pending) = request::take(&project, session, prompt) else {
+        // Claude Code 2.1.330 runs this hook *before* the command's block: leave a ticket in the store (which
+        // a sandboxed command cannot write) saying the user submitted this command; the block reads it.
+        request::save_ticket(&project, session, prompt);
         return Ok(None);
     };
     let output = match pending.kind {

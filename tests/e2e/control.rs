@@ -109,7 +109,7 @@ fn assert_oracle_intact(project: &Project, run: &Run) {
 }
 
 #[test]
-fn with_the_sandbox_every_route_fails_at_the_os_level_and_pua_loop_still_works() {
+fn with_the_sandbox_every_route_fails_at_the_os_level() {
     let _t = timer("sandbox: self-approval routes fail at the OS level");
     let project = project();
     enable_sandbox(&project);
@@ -122,6 +122,23 @@ fn with_the_sandbox_every_route_fails_at_the_os_level_and_pua_loop_still_works()
         ))
         .replies(replies)
         .run();
+    if crate::harness::claude_version() != "2.1.197" {
+        // 2.1.330 runs the prompt hook before the block: the block cannot seal inside the sandbox and says so to
+        // the user (the slash command aborts, so no agent turn runs); no loop runs, so there is nothing to
+        // approve or replace. The routes under the sandbox are exercised with 2.1.197 below.
+        assert_contains(
+            &run.local_command_errors(),
+            "runs loopgate's UserPromptSubmit hook before /pua-loop's block",
+            "the block's refusal",
+            &run,
+        );
+        assert!(
+            project.history().is_empty(),
+            "no loop may start: {:?}",
+            project.history()
+        );
+        return;
+    }
     let out = outcomes(&run);
     assert_contains(
         &out,
@@ -129,14 +146,6 @@ fn with_the_sandbox_every_route_fails_at_the_os_level_and_pua_loop_still_works()
         "COULD NOT RUN: the agent's Bash was not sandboxed",
         &run,
     );
-    // /pua-loop's block could not seal, so the prompt hook did: the model got the briefing as context.
-    assert_contains(
-        &run.prompt_text(),
-        "UserPromptSubmit hook seals this loop",
-        "the block's note",
-        &run,
-    );
-    assert_contains(&run.prompt_text(), "sh check.sh", "the briefing", &run);
     for route in ["script", "interpreter", "assembled", "background", "doublefork"] {
         assert!(
             out.lines()
@@ -151,6 +160,15 @@ fn with_the_sandbox_every_route_fails_at_the_os_level_and_pua_loop_still_works()
         "the sealed test\n",
         "the sealed test was edited"
     );
+    // The block ran before the prompt hook: the block could not seal, so the hook did, and the model got the
+    // briefing as context.
+    assert_contains(
+        &run.prompt_text(),
+        "UserPromptSubmit hook seals this loop",
+        "the block's note",
+        &run,
+    );
+    assert_contains(&run.prompt_text(), "sh check.sh", "the briefing", &run);
     assert_oracle_intact(&project, &run);
 }
 
