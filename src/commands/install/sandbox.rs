@@ -135,9 +135,12 @@ mod tests {
         let store = Path::new("/s");
         let (_, warning) = merge(json!({"sandbox": {"excludedCommands": ["docker"]}}), store).expect("merge");
         assert!(warning.is_some_and(|w| w.contains("\"docker\"") && w.contains("outside the sandbox")));
-        assert_eq!(merge(json!([]), store).unwrap_err(), "it is not a JSON object");
         assert_eq!(
-            merge(json!({"sandbox": {"filesystem": {"denyWrite": "x"}}}), store).unwrap_err(),
+            merge(json!([]), store).expect_err("an array"),
+            "it is not a JSON object"
+        );
+        assert_eq!(
+            merge(json!({"sandbox": {"filesystem": {"denyWrite": "x"}}}), store).expect_err("a string"),
             "its `sandbox.filesystem.denyWrite` is not a JSON array"
         );
     }
