@@ -81,6 +81,29 @@ fn outcomes(run: &Run) -> String {
         .join("\n")
 }
 
+/// `/loopgate:pua-loop` with `sh check.sh` as the oracle and `tests/**` sealed, then the agent's `replies`.
+fn start_loop(project: &Project, replies: Vec<Reply>) -> Run {
+    project
+        .session(format!(
+            "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --seal 'tests/**' --max-iterations 2"
+        ))
+        .replies(replies)
+        .run()
+}
+
+/// Every route printed its `ROUTE:` line with a non-zero exit code.
+#[track_caller]
+fn assert_every_route_failed(out: &str, run: &Run) {
+    for route in ["script", "interpreter", "assembled", "background", "doublefork"] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("ROUTE:{route}:")) && !l.ends_with(":0")),
+            "route {route} should have failed:\n{out}\n{}",
+            run.describe()
+        );
+    }
+}
+
 #[track_caller]
 fn assert_oracle_intact(project: &Project, run: &Run) {
     let history = project.history();
@@ -116,12 +139,7 @@ fn with_the_sandbox_every_route_fails_at_the_os_level() {
     let mut replies = vec![Reply::bash("echo SANDBOX_RUNTIME=$SANDBOX_RUNTIME")];
     replies.extend(routes(SCRUB));
     replies.push(promise());
-    let run = project
-        .session(format!(
-            "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --seal 'tests/**' --max-iterations 2"
-        ))
-        .replies(replies)
-        .run();
+    let run = start_loop(&project, replies);
     if crate::harness::claude_version() != "2.1.197" {
         // 2.1.330 runs the prompt hook before the block: the block cannot seal inside the sandbox and says so to
         // the user (the slash command aborts, so no agent turn runs); no loop runs, so there is nothing to
@@ -146,14 +164,7 @@ fn with_the_sandbox_every_route_fails_at_the_os_level() {
         "COULD NOT RUN: the agent's Bash was not sandboxed",
         &run,
     );
-    for route in ["script", "interpreter", "assembled", "background", "doublefork"] {
-        assert!(
-            out.lines()
-                .any(|l| l.starts_with(&format!("ROUTE:{route}:")) && !l.ends_with(":0")),
-            "route {route} should have failed:\n{out}\n{}",
-            run.describe()
-        );
-    }
+    assert_every_route_failed(&out, &run);
     assert_contains(&out, "Read-only file system", "the OS refusal", &run);
     assert_eq!(
         project.read("tests/t.txt"),
@@ -178,21 +189,9 @@ fn without_the_sandbox_every_route_is_refused_by_loopgate() {
     let project = project();
     let mut replies = routes("");
     replies.push(promise());
-    let run = project
-        .session(format!(
-            "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --seal 'tests/**' --max-iterations 2"
-        ))
-        .replies(replies)
-        .run();
+    let run = start_loop(&project, replies);
     let out = outcomes(&run);
-    for route in ["script", "interpreter", "assembled", "background", "doublefork"] {
-        assert!(
-            out.lines()
-                .any(|l| l.starts_with(&format!("ROUTE:{route}:")) && !l.ends_with(":0")),
-            "route {route} should have been refused:\n{out}\n{}",
-            run.describe()
-        );
-    }
+    assert_every_route_failed(&out, &run);
     assert_contains(&out, "refused to accept changes", "loopgate's refusal", &run);
     // The script's edit of the sealed test went through (no OS boundary) and the promise was rejected.
     assert_eq!(project.read("tests/t.txt"), "weakened\n");
