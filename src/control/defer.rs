@@ -34,14 +34,10 @@ pub fn defer_setup(caller: &Caller, project: &Project, session: &str, text: Opti
         });
     };
     let request = Request::new(Kind::Setup, session, text);
-    if super::request::take_ticket(project, &request) {
-        // The hook ran first (Claude Code 2.1.330's order) and recorded the user's own prompt.
-        if !caller.sandboxed {
-            return Ok(false);
-        }
-        return Err(Error::Usage(
-            "this Claude Code version runs loopgate's UserPromptSubmit hook before /pua-loop's block, and inside Claude Code's sandbox the block cannot write loopgate's seal store, so the loop was not started: start it from a terminal (`loopgate setup --session-id ID …` with the session id of `/status`), or turn the sandbox off for this session".into(),
-        ));
+    // The hook may already have run (Claude Code 2.1.330's order) and recorded the user's own prompt.
+    let confirmed = super::request::ticket_matches(project, &request, !caller.sandboxed);
+    if confirmed && !caller.sandboxed {
+        return Ok(false);
     }
     let path = request.save(project).map_err(|source| Error::Io {
         action: "write the setup request",
@@ -53,8 +49,13 @@ pub fn defer_setup(caller: &Caller, project: &Project, session: &str, text: Opti
     } else {
         "a loop is already running in this project and only your own prompt may replace it"
     };
+    let when = if confirmed {
+        "loopgate's PreToolUse hook seals this loop before the agent's first tool call"
+    } else {
+        "loopgate's UserPromptSubmit hook seals this loop as your prompt is submitted"
+    };
     println!(
-        "loopgate: {why}, so loopgate's UserPromptSubmit hook seals this loop as your prompt is submitted (request `{}`); the loop's briefing follows. Had anything but your own /pua-loop written this, nothing happens.",
+        "loopgate: {why}, so {when} (request `{}`); the loop's briefing comes with it. Had anything but your own /pua-loop written this, nothing happens.",
         path.display()
     );
     Ok(true)

@@ -123,10 +123,10 @@ pub fn save_ticket(project: &Project, session: &str, prompt: &str) {
     let _ = crate::fsutil::write_atomic(&path, &bytes, 0o600);
 }
 
-/// Whether the user's prompt already asked for this (a fresh ticket of the same command, session and text);
-/// the ticket is removed when it matches. Only the hook writes tickets, into the store, which Claude Code's
-/// sandbox keeps read-only for the agent's commands.
-pub fn take_ticket(project: &Project, wanted: &Request) -> bool {
+/// Whether the user's prompt already asked for this: a fresh ticket of the same command, session and text.
+/// Only the hook writes tickets, into the store, which Claude Code's sandbox keeps read-only for the agent's
+/// commands. The ticket is removed when `consume` is set and it matches.
+pub fn ticket_matches(project: &Project, wanted: &Request, consume: bool) -> bool {
     let path = ticket_path(project);
     let Some(ticket) = std::fs::read(&path)
         .ok()
@@ -140,10 +140,23 @@ pub fn take_ticket(project: &Project, wanted: &Request) -> bool {
         && !ticket.session_id.is_empty()
         && ticket.session_id == wanted.session_id
         && ticket.text.trim() == wanted.text.trim();
-    if matches {
+    if matches && consume {
         let _ = std::fs::remove_file(&path);
     }
     matches
+}
+
+/// The pending request of `session` that a ticket confirms, taken (both files removed). A request without a
+/// matching ticket is left alone: its prompt may still come (2.1.197's order).
+pub fn take_confirmed(project: &Project, session: &str) -> Option<Request> {
+    let path = path(project);
+    let bytes = std::fs::read(&path).ok()?;
+    let request: Request = serde_json::from_slice(&bytes).ok()?;
+    if session.is_empty() || request.session_id != session || !ticket_matches(project, &request, true) {
+        return None;
+    }
+    let _ = std::fs::remove_file(&path);
+    Some(request)
 }
 
 #[cfg(test)]

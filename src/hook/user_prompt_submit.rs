@@ -8,7 +8,7 @@
 //! model as `additionalContext`; the user sees one line. Every other prompt costs one string comparison.
 
 use super::{HookInput, HookOutput};
-use crate::control::{Kind, request};
+use crate::control::request;
 use crate::project::Project;
 
 pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
@@ -26,22 +26,6 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
         request::save_ticket(&project, session, prompt);
         return Ok(None);
     };
-    let output = match pending.kind {
-        Kind::Setup => match crate::commands::setup::start_from_text(project, session, &pending.text) {
-            Ok(briefing) => HookOutput::prompt_context(
-                briefing,
-                "loopgate: the loop is sealed (by the UserPromptSubmit hook, outside Claude Code's sandbox).".into(),
-            ),
-            Err(err) => HookOutput::prompt_context(
-                format!("loopgate: the loop did NOT start: {err}. No loop is running for this prompt."),
-                format!("loopgate: the loop did not start: {err}"),
-            ),
-        },
-        Kind::Cancel => {
-            let done = crate::commands::cancel::cancel_in(&project)
-                .unwrap_or_else(|err| format!("loopgate: nothing was cancelled: {err}"));
-            HookOutput::prompt_context(done.clone(), done)
-        }
-    };
-    Ok(Some(output))
+    let done = crate::control::carry_out(project, session, &pending);
+    Ok(Some(HookOutput::prompt_context(done.context, done.notice)))
 }

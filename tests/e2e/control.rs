@@ -140,23 +140,6 @@ fn with_the_sandbox_every_route_fails_at_the_os_level() {
     replies.extend(routes(SCRUB));
     replies.push(promise());
     let run = start_loop(&project, replies);
-    if crate::harness::claude_version() != "2.1.197" {
-        // 2.1.330 runs the prompt hook before the block: the block cannot seal inside the sandbox and says so to
-        // the user (the slash command aborts, so no agent turn runs); no loop runs, so there is nothing to
-        // approve or replace. The routes under the sandbox are exercised with 2.1.197 below.
-        assert_contains(
-            &run.local_command_errors(),
-            "runs loopgate's UserPromptSubmit hook before /pua-loop's block",
-            "the block's refusal",
-            &run,
-        );
-        assert!(
-            project.history().is_empty(),
-            "no loop may start: {:?}",
-            project.history()
-        );
-        return;
-    }
     let out = outcomes(&run);
     assert_contains(
         &out,
@@ -171,15 +154,21 @@ fn with_the_sandbox_every_route_fails_at_the_os_level() {
         "the sealed test\n",
         "the sealed test was edited"
     );
-    // The block ran before the prompt hook: the block could not seal, so the hook did, and the model got the
-    // briefing as context.
-    assert_contains(
-        &run.prompt_text(),
-        "UserPromptSubmit hook seals this loop",
-        "the block's note",
-        &run,
-    );
-    assert_contains(&run.prompt_text(), "sh check.sh", "the briefing", &run);
+    // The block could not seal inside the sandbox: a hook did, outside it — the prompt hook when it runs after
+    // the block (2.1.197), else the guard before the agent's first tool call (2.1.330 runs the prompt hook
+    // first) — and the briefing reached the model.
+    let hook = if crate::harness::claude_version() == "2.1.197" {
+        "UserPromptSubmit hook seals this loop"
+    } else {
+        "PreToolUse hook seals this loop before the agent's first tool call"
+    };
+    assert_contains(&run.prompt_text(), hook, "the block's note", &run);
+    let last = run
+        .agent_requests()
+        .last()
+        .map(|r| r.message_text())
+        .unwrap_or_default();
+    assert_contains(&last, "Verify command (sealed", "the briefing the model received", &run);
     assert_oracle_intact(&project, &run);
 }
 
