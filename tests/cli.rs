@@ -19,6 +19,8 @@ mod block_cap;
 mod checkpoints;
 #[path = "cli/closure.rs"]
 mod closure;
+#[path = "cli/control.rs"]
+mod control;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/give_up.rs"]
