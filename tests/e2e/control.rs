@@ -191,3 +191,47 @@ fn without_the_sandbox_every_route_is_refused_by_loopgate() {
     );
     assert_oracle_intact(&project, &run);
 }
+
+#[test]
+fn with_the_sandbox_the_agent_can_verify_and_only_the_users_cancel_loop_ends_the_loop() {
+    let _t = timer("sandbox: loopgate verify inside, /cancel-loop outside");
+    let project = project();
+    enable_sandbox(&project);
+    let first = project
+        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh'"))
+        .max_turns(3)
+        .replies([
+            Reply::bash(format!("{NAME} verify; echo VERIFY:$?")),
+            Reply::bash(format!("{NAME} cancel; echo CANCEL:$?")),
+            Reply::text("Looking around."),
+        ])
+        .run();
+    let out = outcomes(&first);
+    // The self-check runs inside the sandbox and shows the oracle's verdict (it is not recorded there).
+    assert_contains(&out, "loopgate verify: FAIL", "the self-check", &first);
+    assert_contains(&out, "VERIFY:4", "the self-check's exit code", &first);
+    // The agent's cancel is only a request nothing carries out.
+    assert!(
+        project.loop_live(),
+        "the agent cancelled its loop\n{}",
+        first.describe()
+    );
+    let statuses = project.statuses();
+    assert!(
+        !statuses.iter().any(|s| s == "cancelled" || s == "tamper_detected"),
+        "{statuses:?}\n{}",
+        first.describe()
+    );
+    // The user's /cancel-loop (a new session whose model only acknowledges) ends it, from inside the sandbox.
+    let second = project
+        .session("/loopgate:cancel-loop")
+        .replies([Reply::text("Loop cancelled.")])
+        .run();
+    assert_eq!(
+        project.statuses().last().map(String::as_str),
+        Some("cancelled"),
+        "{}",
+        second.describe()
+    );
+    assert!(!project.loop_live(), "{}", second.describe());
+}
