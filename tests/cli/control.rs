@@ -116,3 +116,74 @@ fn setup_from_inside_claude_code_never_replaces_a_running_loop_itself() {
     );
     assert_eq!(p.seal()["fields"]["verify_command"], "true");
 }
+
+/// Claude Code 2.1.330 runs the UserPromptSubmit hook before the command's block: the hook leaves a ticket in
+/// the store, the block (here inside the sandbox, as `SANDBOX_RUNTIME=1` says) leaves the request, and the
+/// guard carries it out before the agent's first tool call — the tool call itself still judged by the guard.
+#[test]
+fn when_the_prompt_hook_runs_first_the_guard_seals_the_confirmed_loop_before_the_first_tool_call() {
+    let p = Project::new();
+    p.write("check.sh", "exit 1\n");
+    let text = "fix it --verify 'sh check.sh'";
+    let prompt = json!({"hook_event_name": "UserPromptSubmit", "session_id": "S", "cwd": p.root(),
+        "prompt": format!("/pua-loop {text}")});
+    assert_eq!(
+        p.hook("user-prompt-submit", &prompt).stdout.trim(),
+        "",
+        "nothing to carry out yet"
+    );
+    let block = p
+        .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("CLAUDECODE", "1")
+        .env("SANDBOX_RUNTIME", "1")
+        .stdin(format!("{text}\n"))
+        .run();
+    block
+        .success()
+        .stdout_contains("PreToolUse hook seals this loop before the agent's first tool call");
+    assert!(
+        !p.exists(".claude/pua-loop.local.md"),
+        "the block sealed nothing itself"
+    );
+    // Another session's tool call carries out nothing.
+    let tool = |session: &str| {
+        json!({"hook_event_name": "PreToolUse", "session_id": session, "cwd": p.root(), "tool_name": "Bash",
+            "tool_input": {"command": "ls"}})
+    };
+    assert_eq!(p.hook("pre-tool-use", &tool("OTHER")).stdout.trim(), "");
+    let out = p.hook("pre-tool-use", &tool("S"));
+    let output: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("hook JSON");
+    assert_eq!(output["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    assert!(
+        output["hookSpecificOutput"]["permissionDecision"].is_null(),
+        "the tool call is not denied: {out}"
+    );
+    let context = output["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(context.contains("`sh check.sh`"), "the briefing: {out}");
+    assert_eq!(p.seal()["fields"]["session_id"], "S");
+    // Carried out once: the next tool call is an ordinary one.
+    assert_eq!(p.hook("pre-tool-use", &tool("S")).stdout.trim(), "");
+    assert_eq!(p.history().iter().filter(|r| r["status"] == "init").count(), 1);
+}
+
+/// An agent inside the sandbox writing a request and no ticket (no prompt of the user's): nothing happens at
+/// its tool calls or stops.
+#[test]
+fn a_request_without_the_users_prompt_is_never_carried_out() {
+    let p = Project::new();
+    p.loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("CLAUDECODE", "1")
+        .env("SANDBOX_RUNTIME", "1")
+        .stdin("fix it --verify true")
+        .run()
+        .success();
+    let tool = json!({"hook_event_name": "PreToolUse", "session_id": "S", "cwd": p.root(), "tool_name": "Bash",
+        "tool_input": {"command": "ls"}});
+    assert_eq!(p.hook("pre-tool-use", &tool).stdout.trim(), "");
+    let stop = json!({"hook_event_name": "Stop", "session_id": "S", "cwd": p.root(), "last_assistant_message": "done"});
+    assert_eq!(p.hook("stop", &stop).stdout.trim(), "");
+    assert!(!p.exists(".claude/pua-loop.local.md"));
+    assert!(p.history().is_empty());
+}
