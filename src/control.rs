@@ -7,16 +7,16 @@
 //!   `CLAUDE_CODE_ENTRYPOINT` in the environment of every command it runs (the agent's Bash tool and a slash
 //!   command's pre-executed block alike), and `SANDBOX_RUNTIME=1` when its OS sandbox wraps the command. Every
 //!   process the agent starts inherits them: a script, an interpreter, a name assembled at run time, a
-//!   background job, a double fork. So `allow` refuses to act with them set, and `setup` from inside Claude
-//!   Code never replaces a running loop itself. A process that scrubs its environment (`env -u …`, `env -i`)
+//!   background job, a double fork. So `allow` refuses to act with them set, and `setup` and `cancel` never
+//!   act by themselves from inside Claude Code. A process that scrubs its environment (`env -u …`, `env -i`)
 //!   gets past this check — which is why it is not the boundary, only the first refusal.
 //! - **The user's prompt.** A slash command's block and the agent's Bash are indistinguishable to the process,
-//!   but only the user submits prompts: Claude Code runs the `UserPromptSubmit` hook (outside its sandbox)
-//!   after the block ran, with the typed text. So what must not be left to the caller — sealing a loop under
-//!   the sandbox, where the block cannot write the seal store; replacing a running loop; cancelling under the
-//!   sandbox — is written as a [`Request`] by the block and carried out by that hook, only when the prompt the
-//!   user submitted is that very command with that very text ([`request`]). An agent can write a request; it
-//!   cannot submit the prompt that carries it out.
+//!   but only the user submits prompts: Claude Code runs the `UserPromptSubmit` hook (outside its sandbox) with
+//!   the typed text. So `/pua-loop` and `/cancel-loop` from inside Claude Code leave a [`Request`] that a hook
+//!   carries out only when the prompt the user submitted is that very command with that very text: the prompt
+//!   hook itself when it runs after the block (Claude Code 2.1.197), else — it ran first (2.1.330) and left a
+//!   ticket in the store — the block acts at once outside the sandbox, or the PreToolUse or Stop hook does
+//!   inside it. An agent can write a request; it cannot submit the prompt that carries it out.
 //!
 //! With Claude Code's sandbox on (`loopgate install --sandbox`) the operating system is the boundary: the seal
 //! store lies outside the directories a sandboxed command may write, so `allow`, `setup` or `cancel` run by

@@ -11,25 +11,28 @@ use crate::history::{Event, event::Reason};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 
-/// Runs `loopgate cancel`. Inside Claude Code's sandbox (where `/cancel-loop`'s block runs) the seal store
-/// cannot be written, so the cancel is left as a request the `UserPromptSubmit` hook carries out for the
-/// user's own `/cancel-loop` (see `control`).
+/// Runs `loopgate cancel`. Inside Claude Code (where `/cancel-loop`'s block runs, and the agent's commands too)
+/// the cancel is the user's only: it is carried out at once when the user's prompt already left its ticket
+/// (Claude Code 2.1.330 runs the prompt hook first) outside the sandbox, else left as a request for a loopgate
+/// hook to carry out for the user's own `/cancel-loop` (see `control`).
 pub fn run() -> Result<u8, Error> {
     let project = Project::for_terminal();
     let caller = crate::control::Caller::from_env();
-    if caller.in_claude_code && caller.sandboxed {
+    if caller.in_claude_code {
         let session = super::session_from(None);
-        crate::control::Request::new(crate::control::Kind::Cancel, &session, "")
-            .save(&project)
-            .map_err(|source| Error::Io {
+        let request = crate::control::Request::new(crate::control::Kind::Cancel, &session, "");
+        let confirmed = crate::control::request::ticket_matches(&project, &request, !caller.sandboxed);
+        if !confirmed || caller.sandboxed {
+            request.save(&project).map_err(|source| Error::Io {
                 action: "write the cancel request",
                 path: project.root.join(crate::control::request::REQUEST_FILE),
                 source,
             })?;
-        crate::say(
-            "loopgate: Claude Code's sandbox keeps loopgate's store out of reach here, so the cancel is carried out by loopgate's UserPromptSubmit hook — only if it came from your own /cancel-loop.",
-        );
-        return Ok(exit_codes::OK);
+            crate::say(
+                "loopgate: inside Claude Code only your own /cancel-loop ends the loop: a loopgate hook carries this cancel out for that prompt (and for nothing else).",
+            );
+            return Ok(exit_codes::OK);
+        }
     }
     crate::say(cancel_in(&project)?);
     Ok(exit_codes::OK)

@@ -4,32 +4,19 @@
 use super::{Caller, Kind, Request};
 use crate::error::Error;
 use crate::project::Project;
-use crate::seal::Store;
 
-/// Whether `setup` must leave the loop to the user's prompt — inside Claude Code's sandbox (the seal store is
-/// out of reach), or inside Claude Code with a loop running here (replacing it is the user's call) — and if so
-/// writes the request and says so. `text` is the `--args-stdin` text; a setup without it (flags typed as words,
-/// as an agent would) cannot be matched to a prompt and is refused.
+/// Whether `setup` must leave the loop to the user's prompt — always from inside Claude Code, where the
+/// agent's commands run too: the seal store may be out of reach (the sandbox), and starting or replacing a
+/// loop is the user's call (else an agent could cancel its loop from a script and start one of its own) — and
+/// if so writes the request and says so. `text` is the `--args-stdin` text; a setup without it (flags typed as
+/// words, as an agent would) cannot be matched to a prompt and is refused.
 pub fn defer_setup(caller: &Caller, project: &Project, session: &str, text: Option<&str>) -> Result<bool, Error> {
     if !caller.in_claude_code {
         return Ok(false);
     }
-    // Read only: under the sandbox nothing in the store may be written, and the check must not try.
-    let running = Store::open()
-        .load(project)
-        .ok()
-        .flatten()
-        .is_some_and(|seal| !seal.ended);
-    if !caller.sandboxed && !running {
-        return Ok(false);
-    }
     let Some(text) = text else {
         return Err(Error::ControlRefused {
-            action: if running {
-                "replace the running loop"
-            } else {
-                "start a loop inside Claude Code's sandbox except through /pua-loop"
-            },
+            action: "start or replace a loop except through /pua-loop",
             marker: caller.marker.unwrap_or("CLAUDECODE"),
         });
     };
@@ -47,7 +34,7 @@ pub fn defer_setup(caller: &Caller, project: &Project, session: &str, text: Opti
     let why = if caller.sandboxed {
         "Claude Code's sandbox keeps loopgate's seal store out of reach of the commands it runs"
     } else {
-        "a loop is already running in this project and only your own prompt may replace it"
+        "inside Claude Code only your own prompt starts or replaces a loop"
     };
     let when = if confirmed {
         "loopgate's PreToolUse hook seals this loop before the agent's first tool call"

@@ -84,7 +84,7 @@ fn setup_from_inside_claude_code_never_replaces_a_running_loop_itself() {
         .run();
     deferred
         .success()
-        .stdout_contains("only your own prompt may replace it");
+        .stdout_contains("only your own prompt starts or replaces a loop");
     assert_eq!(p.seal()["fields"]["loop_id"], loop_id, "the loop was not replaced");
     let prompt =
         |text: &str| json!({"hook_event_name": "UserPromptSubmit", "session_id": "S", "cwd": p.root(), "prompt": text});

@@ -177,11 +177,22 @@ fn without_the_sandbox_every_route_is_refused_by_loopgate() {
     let _t = timer("no sandbox: self-approval routes refused");
     let project = project();
     let mut replies = routes("");
+    // Two steps, in the slash command's own form: end the loop, then start one with an oracle that always
+    // passes. Each only leaves a request that no prompt of the user's carries out.
+    replies.push(Reply::bash(format!(
+        "{NAME} cancel; printf 'fix --verify true' | {NAME} setup --args-stdin --session-id \"$CLAUDE_CODE_SESSION_ID\"; echo TWOSTEP:$?"
+    )));
     replies.push(promise());
     let run = start_loop(&project, replies);
     let out = outcomes(&run);
     assert_every_route_failed(&out, &run);
     assert_contains(&out, "refused to accept changes", "loopgate's refusal", &run);
+    assert_contains(&out, "TWOSTEP:0", "the two steps ran", &run);
+    assert!(
+        !project.statuses().iter().any(|s| s == "cancelled"),
+        "the agent cancelled its loop\n{}",
+        run.describe()
+    );
     // The script's edit of the sealed test went through (no OS boundary) and the promise was rejected.
     assert_eq!(project.read("tests/t.txt"), "weakened\n");
     assert!(
