@@ -17,8 +17,9 @@
 //! `excludedCommands` is left alone but warned about: Claude Code runs a whole command line unsandboxed when
 //! any one of its subcommands matches (read from 2.1.197's command matcher), so it is an escape hatch.
 //! Rules for the project's own files (the sealed tests) belong in the project's `.claude/settings.json`:
-//! Claude Code reads sandbox rules at session start — a rule written mid-session by a hook was not applied to
-//! later commands in 2.1.197 — so a loop cannot add them for itself.
+//! Claude Code reads sandbox rules at session start — a rule a hook wrote mid-session into the project's
+//! `settings.json` or `settings.local.json` was not applied to later commands in 2.1.197 or 2.1.330 — so a loop
+//! cannot add them for itself.
 
 use std::path::Path;
 
