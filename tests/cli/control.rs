@@ -71,10 +71,19 @@ fn allow_from_anything_claude_code_started_is_refused_and_accepts_nothing() {
 fn setup_from_inside_claude_code_never_replaces_a_running_loop_itself() {
     let p = project_with_loop();
     let loop_id = p.seal()["fields"]["loop_id"].clone();
-    // Flags as words (what an agent types): refused outright, by every route.
-    for (route, script) in routes("setup --force --verify true fix") {
-        let out = p.sh(&script).env("CLAUDECODE", "1").run();
-        assert!(out.stdout.contains(&format!("ROUTE:{route}:10")), "{route}: {out}");
+    // Flags as words (what an agent types), or a `loopgate run` taking the loop over: refused outright, by
+    // every route.
+    for args in [
+        "setup --force --verify true fix",
+        "run --force --verify true fix -- true",
+    ] {
+        for (route, script) in routes(args) {
+            let out = p.sh(&script).env("CLAUDECODE", "1").run();
+            assert!(
+                out.stdout.contains(&format!("ROUTE:{route}:10")),
+                "{args}: {route}: {out}"
+            );
+        }
     }
     // The slash command's form: left as a request, which nothing but the user's prompt carries out.
     let deferred = p
