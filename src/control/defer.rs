@@ -1,5 +1,6 @@
-//! `setup` from inside Claude Code: when it may not seal the loop itself, it leaves a [`Request`] for the
-//! `UserPromptSubmit` hook, which carries it out only for the user's own `/pua-loop` with the same text.
+//! `setup` from inside Claude Code: it leaves a [`Request`] that a loopgate hook carries out only for the user's
+//! own `/pua-loop` with the same text — or, when the prompt hook already ran and left its ticket, acts at once
+//! (outside the sandbox) or leaves the request for the PreToolUse / Stop hook (inside it).
 
 use super::{Caller, Kind, Request};
 use crate::error::Error;

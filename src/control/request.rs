@@ -1,14 +1,17 @@
-//! A control action asked for from inside Claude Code, carried out by the `UserPromptSubmit` hook only when
+//! A control action asked for from inside Claude Code, carried out by a loopgate hook only when
 //! the prompt the user submitted is that command with that text.
 //!
 //! Why a file and a hook: a slash command's pre-executed block runs inside Claude Code's sandbox (checked with
 //! 2.1.197 and 2.1.330: it cannot write outside the project and the temp directory), so it cannot write the seal
 //! store; and it runs with the same environment as the agent's Bash tool, so nothing in the process tells the
-//! user's `/pua-loop` from an agent's script. The hook runs outside the sandbox, after the block (checked: the
-//! block's output is written before the hook starts), and Claude Code runs it only for prompts the user
-//! submits, with their text in `prompt`. The request file lives in the project's `.claude/` (the block can
-//! write there); an agent can write one too, but nothing carries it out unless the user submits the matching
-//! command, and the block of that command rewrites the file first.
+//! user's `/pua-loop` from an agent's script. The hook runs outside the sandbox, only for prompts the user
+//! submits, with their text in `prompt`. Claude Code 2.1.197 runs it after the block (the block's output is
+//! written before the hook starts): the hook finds the request and carries it out. 2.1.330 runs it before the
+//! block: the hook then leaves a *ticket* in loopgate's store (which a sandboxed command cannot write), and
+//! whoever comes next — the block outside the sandbox, else the PreToolUse or Stop hook — acts on a request
+//! the ticket confirms. The request file lives in the project's `.claude/` (the block can write there); an
+//! agent can write one too, but nothing carries it out unless the user submits the matching command, and the
+//! block of that command rewrites the file first.
 
 use std::path::PathBuf;
 
