@@ -126,6 +126,10 @@ pub struct InstallArgs {
     /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
     #[arg(long, value_name = "PATH")]
     pub claude: Option<std::path::PathBuf>,
+    /// (install) Also turn on Claude Code's OS sandbox in your user settings, so the agent's commands cannot
+    /// write loopgate's seal store (bubblewrap on Linux, Seatbelt on macOS).
+    #[arg(long)]
+    pub sandbox: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -138,6 +142,8 @@ pub enum HookEvent {
     SessionStart,
     /// The StopFailure hook: the turn ended on an API error; record it, keep the loop resumable.
     StopFailure,
+    /// The UserPromptSubmit hook: carry out a /pua-loop or /cancel-loop that had to wait for the user's prompt.
+    UserPromptSubmit,
 }
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.

@@ -28,6 +28,16 @@ pub enum Error {
         /// Whether that process still runs (a killed `run` leaves its loop behind).
         run_alive: bool,
     },
+    /// A control command (one that changes what the oracle is or accepts) ran inside Claude Code.
+    #[error(
+        "refused to {action} from inside Claude Code (`{marker}` is set, so the loop's agent may have run this): only you may, from your own terminal outside Claude Code"
+    )]
+    ControlRefused {
+        /// What was refused, reading after "refused to".
+        action: &'static str,
+        /// The environment variable that placed the caller inside Claude Code.
+        marker: &'static str,
+    },
     /// `loopgate run` could not start the agent command.
     #[error("failed to start the agent `{command}`: {source}{hint}")]
     AgentStart {
@@ -73,6 +83,7 @@ impl Error {
             Self::NoLoop { .. } => exit_codes::NO_LOOP,
             Self::Conflict { .. } | Self::VerifyRunning { .. } => exit_codes::CONFLICT,
             Self::NoCheckpoints(_) => exit_codes::NO_LOOP,
+            Self::ControlRefused { .. } => exit_codes::CONTROL_REFUSED,
             Self::State(_)
             | Self::Seal(_)
             | Self::History(_)

@@ -28,6 +28,10 @@ pub const ABORTED: u8 = 7;
 pub const PAUSED: u8 = 8;
 /// `loopgate run`: the loop was ended from outside (`loopgate cancel`, or replaced with `--force`).
 pub const CANCELLED: u8 = 9;
+/// A command that changes what the oracle is or accepts (`allow`, `run`, `setup` without `/pua-loop`'s text)
+/// was run from inside Claude Code — where the loop's agent runs — and refused: only a person may, from their
+/// own terminal or through their own prompt.
+pub const CONTROL_REFUSED: u8 = 10;
 /// `loopgate run` was interrupted (Ctrl-C): it stops the agent and the verify command, records `cancelled`,
 /// then re-raises the signal, so a shell sees 128 + its number (130 for SIGINT). A second Ctrl-C exits at once
 /// with 130.

@@ -17,6 +17,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod closure;
 pub mod commands;
+pub mod control;
 pub mod detect;
 pub mod duration;
 pub mod error;

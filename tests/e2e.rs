@@ -23,6 +23,8 @@ mod oracle_by_name;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;
+#[path = "e2e/control.rs"]
+mod control;
 #[path = "e2e/install.rs"]
 mod install;
 #[path = "e2e/tui.rs"]

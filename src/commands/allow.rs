@@ -2,8 +2,10 @@
 //!
 //! A promise is rejected when a sealed file, a file of the verify command's closure or an existing test moved
 //! since setup. Sometimes the user wants exactly that change (the task is to rewrite the test script). Only
-//! the user can say so, from a terminal: the PreToolUse guard refuses `loopgate allow` from the agent, like
-//! `cancel`. Accepting re-takes the digests of the chosen files; everything else stays sealed, and later
+//! the user can say so, from a terminal: the PreToolUse guard refuses `loopgate allow` typed by the agent, and
+//! `allow` itself refuses to accept anything when run from inside Claude Code (`control`: the agent's script,
+//! interpreter, background job or double fork all carry Claude Code's variables; under Claude Code's sandbox the
+//! seal store is read-only to them besides). Accepting re-takes the digests of the chosen files; everything else stays sealed, and later
 //! changes to an accepted file are caught again. Without arguments it lists what moved, changing nothing.
 
 use crate::history::{Event, event::Allowed};
@@ -37,6 +39,10 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Resu
         }
         return Ok(exit_codes::OK);
     }
+    crate::control::refuse_inside_claude_code(
+        &crate::control::Caller::from_env(),
+        "accept changes to the oracle's inputs",
+    )?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| project.root.clone());
     let wanted: Vec<String> = paths.iter().map(|p| key(&project.root, &cwd, p)).collect();
     let select = |path: &str| all || wanted.iter().any(|w| w == path);

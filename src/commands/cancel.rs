@@ -11,23 +11,50 @@ use crate::history::{Event, event::Reason};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 
-/// Runs `loopgate cancel`.
+/// Runs `loopgate cancel`. Inside Claude Code (where `/cancel-loop`'s block runs, and the agent's commands too)
+/// the cancel is the user's only: it is carried out at once when the user's prompt already left its ticket
+/// (Claude Code 2.1.330 runs the prompt hook first) outside the sandbox, else left as a request for a loopgate
+/// hook to carry out for the user's own `/cancel-loop` (see `control`).
 pub fn run() -> Result<u8, Error> {
     let project = Project::for_terminal();
-    let lock = super::lock(&project);
+    let caller = crate::control::Caller::from_env();
+    if caller.in_claude_code {
+        let session = super::session_from(None);
+        let request = crate::control::Request::new(crate::control::Kind::Cancel, &session, "");
+        let confirmed = crate::control::request::ticket_matches(&project, &request, !caller.sandboxed);
+        if !confirmed || caller.sandboxed {
+            request.save(&project).map_err(|source| Error::Io {
+                action: "write the cancel request",
+                path: project.root.join(crate::control::request::REQUEST_FILE),
+                source,
+            })?;
+            crate::say(
+                "loopgate: inside Claude Code only your own /cancel-loop ends the loop: a loopgate hook carries this cancel out for that prompt (and for nothing else).",
+            );
+            return Ok(exit_codes::OK);
+        }
+    }
+    crate::say(cancel_in(&project)?);
+    Ok(exit_codes::OK)
+}
+
+/// Ends the loop of `project` as `cancelled`; the line to show.
+pub fn cancel_in(project: &Project) -> Result<String, Error> {
+    let lock = super::lock(project);
     if let Err(err) = &lock {
         eprintln!("loopgate: {err}; cancelling anyway");
     }
-    match lookup(&project)? {
-        Lookup::None => Err(Error::NoLoop { root: project.root }),
+    match lookup(project)? {
+        Lookup::None => Err(Error::NoLoop {
+            root: project.root.clone(),
+        }),
         Lookup::Unsealed(path) => {
             std::fs::remove_file(&path).map_err(|source| Error::Io {
                 action: "remove",
                 path: path.clone(),
                 source,
             })?;
-            crate::say(format!("loopgate: removed unsealed state file `{}`", path.display()));
-            Ok(exit_codes::OK)
+            Ok(format!("loopgate: removed unsealed state file `{}`", path.display()))
         }
         Lookup::Loop(active) => {
             let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.iteration);
@@ -37,10 +64,9 @@ pub fn run() -> Result<u8, Error> {
                 Event::Cancelled(Reason::new("cancelled by the user")),
             );
             active.end(&record)?;
-            crate::say(format!(
+            Ok(format!(
                 "loopgate: cancelled loop `{loop_id}` at iteration {iteration}."
-            ));
-            Ok(exit_codes::OK)
+            ))
         }
     }
 }

@@ -232,11 +232,7 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
             "give the task either as words or on stdin with `--args-stdin`, not both".into(),
         ));
     }
-    let mut raw = String::new();
-    stdin
-        .take(MAX_ARGS_BYTES)
-        .read_to_string(&mut raw)
-        .map_err(|e| Error::Usage(format!("failed to read the /pua-loop text from stdin: {e}")))?;
+    let raw = read_text(stdin)?;
     let split = args::split(&raw, &known_flags()).map_err(Error::Usage)?;
     let mut argv: Vec<String> = Vec::new();
     for (flag, value) in split.flags {
@@ -276,26 +272,66 @@ fn clap_line(err: &clap::Error) -> String {
     line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
-/// Runs `loopgate setup`.
+/// Reads the raw /pua-loop text (at most [`MAX_ARGS_BYTES`]).
+fn read_text(stdin: impl Read) -> Result<String, Error> {
+    let mut raw = String::new();
+    stdin
+        .take(MAX_ARGS_BYTES)
+        .read_to_string(&mut raw)
+        .map_err(|e| Error::Usage(format!("failed to read the /pua-loop text from stdin: {e}")))?;
+    Ok(raw)
+}
+
+/// Runs `loopgate setup`. From inside Claude Code it may leave the loop to the user's prompt instead (under the
+/// sandbox, or to replace a running loop: see `control::defer_setup`).
 pub fn run(args: SetupArgs) -> Result<u8, Error> {
-    let mut config = Config::from_args(args, std::io::stdin().lock())?;
+    let text = if args.args_stdin {
+        Some(read_text(std::io::stdin().lock())?)
+    } else {
+        None
+    };
+    let mut config = Config::from_args(args, text.as_deref().unwrap_or_default().as_bytes())?;
     let project = Project::for_terminal();
+    let caller = crate::control::Caller::from_env();
+    if crate::control::defer_setup(&caller, &project, &config.session_id, text.as_deref())? {
+        return Ok(exit_codes::OK);
+    }
     config.resolve_auto_verify(&project.root)?;
     let started = start(&config, project)?;
+    println!("{}", crate::printable::printable(&report(&config, &started)));
+    Ok(exit_codes::OK)
+}
+
+/// Starts the loop a `/pua-loop` text asks for, for `session` (the `UserPromptSubmit` hook carrying out a
+/// deferred setup); what the agent reads.
+pub fn start_from_text(project: Project, session: &str, text: &str) -> Result<String, Error> {
+    let args = SetupArgs {
+        args_stdin: true,
+        session_id: Some(session.to_string()),
+        ..SetupArgs::default()
+    };
+    let mut config = Config::from_args(args, text.as_bytes())?;
+    config.resolve_auto_verify(&project.root)?;
+    let started = start(&config, project)?;
+    Ok(report(&config, &started))
+}
+
+/// What setup prints for the agent: the detected verify command, the briefing, the checkpoints line, the baseline.
+fn report(config: &Config, started: &Started) -> String {
+    let mut out = String::new();
     if let Some(found) = &config.verify_detected {
-        println!("{}\n", messages::verify_detected(config.lang, found));
+        out.push_str(&format!("{}\n\n", messages::verify_detected(config.lang, found)));
     }
-    let briefing = messages::briefing(
+    out.push_str(&messages::briefing(
         &started.state,
         started.sealed_files,
         started.closure_files,
         started.tests,
-    );
-    println!("{}", crate::printable::printable(&briefing));
-    println!(
-        "\n{}",
+    ));
+    out.push_str(&format!(
+        "\n\n{}",
         messages::checkpoints_at_setup(config.lang, &started.checkpoints)
-    );
+    ));
     if config.verify.is_some() {
         let baseline = match &started.baseline {
             Some(baseline) => {
@@ -309,9 +345,9 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
             }
             None => messages::baseline::skipped(config.lang).to_string(),
         };
-        println!("\n{baseline}");
+        out.push_str(&format!("\n\n{baseline}"));
     }
-    Ok(exit_codes::OK)
+    out
 }
 
 /// A loop just started.

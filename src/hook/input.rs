@@ -37,6 +37,9 @@ pub struct HookInput {
     /// of the turns that prompt started.
     #[serde(default)]
     pub prompt_id: Option<String>,
+    /// UserPromptSubmit: the text the user submitted (a slash command as typed, e.g. `/pua-loop fix it`).
+    #[serde(default)]
+    pub prompt: Option<String>,
     /// Stop: whether this stop follows a continuation forced by a Stop hook in the same turn.
     #[serde(default)]
     pub stop_hook_active: Option<bool>,
@@ -75,6 +78,7 @@ const STRING_FIELDS: &[&str] = &[
     "tool_name",
     "prompt_id",
     "error",
+    "prompt",
 ];
 
 /// Field names, the type they must have in words, and the check for it.

@@ -16,6 +16,7 @@ mod pre_tool_use;
 mod session_start;
 pub mod stop;
 mod stop_failure;
+mod user_prompt_submit;
 
 pub use input::{HookInput, MAX_INPUT, parse as parse_input};
 pub use output::HookOutput;
@@ -36,6 +37,7 @@ pub fn run(event: &HookEvent) -> u8 {
         HookEvent::PreToolUse => ("PreToolUse", pre_tool_use::handle),
         HookEvent::SessionStart => ("SessionStart", session_start::handle),
         HookEvent::StopFailure => ("StopFailure", stop_failure::handle),
+        HookEvent::UserPromptSubmit => ("UserPromptSubmit", user_prompt_submit::handle),
     };
     let outcome = guarded(name, || {
         let input = input::read(std::io::stdin().lock(), name)?;

@@ -61,6 +61,16 @@ impl HookOutput {
         }
     }
 
+    /// Extra context for the model with the prompt the user submitted (UserPromptSubmit).
+    pub fn prompt_context(context: String, system_message: String) -> Self {
+        let specific = serde_json::json!({"hookEventName": "UserPromptSubmit", "additionalContext": context});
+        Self {
+            hook_specific: Some(specific),
+            system_message: Some(system_message),
+            ..Self::default()
+        }
+    }
+
     /// Refuse a tool call; the model reads the reason as the tool's error.
     pub fn deny_tool(reason: String) -> Self {
         let specific = serde_json::json!({

@@ -17,10 +17,25 @@ use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 use crate::state::Check;
 
-/// Handles one PreToolUse event.
+/// Handles one PreToolUse event. First carries out a `/pua-loop` or `/cancel-loop` the user's prompt confirmed
+/// but no hook could carry out yet (see `control`); its briefing goes to the model with this tool call.
 pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
-    let Lookup::Loop(active) = lookup(&project).map_err(|e| e.to_string())? else {
+    let session = input.session_id.as_deref().unwrap_or_default();
+    let Some(done) = crate::control::carry_out_confirmed(&project, session) else {
+        return decide(input, &project);
+    };
+    let mut output = decide(input, &project)?.unwrap_or_default();
+    let specific = output
+        .hook_specific
+        .get_or_insert_with(|| serde_json::json!({"hookEventName": "PreToolUse"}));
+    specific["additionalContext"] = serde_json::Value::String(done.context);
+    Ok(Some(output.with_notice_first(done.notice)))
+}
+
+/// The guard's decision for one tool call.
+fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, String> {
+    let Lookup::Loop(active) = lookup(project).map_err(|e| e.to_string())? else {
         return Ok(None);
     };
     // Every tool call resets Claude Code's count of stop-hook blocks in a row, so loopgate counts it too.

@@ -21,12 +21,19 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
             _ => Ok(None),
         };
     };
+    // A /pua-loop or /cancel-loop the user's prompt confirmed, in a turn without a tool call (see `control`).
+    let pending = crate::control::carry_out_confirmed(&project, session);
     let transcript = input.transcript_path.as_deref().map(Path::new);
     let turn = Turn {
         prompt_id: input.prompt_id.clone(),
         stop_hook_active: input.stop_hook_active,
     };
-    at_stop(&project, session, transcript, Some(&turn), || last_message(input)).map_err(|e| e.to_string())
+    let output =
+        at_stop(&project, session, transcript, Some(&turn), || last_message(input)).map_err(|e| e.to_string())?;
+    Ok(match pending {
+        Some(done) => Some(output.unwrap_or_default().with_notice_first(done.notice)),
+        None => output,
+    })
 }
 
 /// `last_assistant_message`, or the transcript read from its end when the client did not send it.

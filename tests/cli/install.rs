@@ -303,3 +303,43 @@ fn an_outdated_install_is_refreshed_and_the_plugin_reinstalled() {
     assert_eq!(fs::read(&hooks).expect("hooks"), fs::read(repo).expect("repo hooks"));
     assert!(!fs::read_to_string(&command).expect("command").contains("/old/place"));
 }
+
+/// `install --sandbox` merges Claude Code's sandbox settings into the user's settings file, keeping every key of
+/// theirs, and running it again changes nothing; a settings file that is not JSON is named, and left alone.
+#[test]
+fn install_sandbox_turns_on_claude_codes_sandbox_keeping_the_users_settings() {
+    let s = Setup::new();
+    let settings = s.home(".claude/settings.json");
+    fs::create_dir_all(settings.parent().expect("parent")).expect("mkdir");
+    fs::write(
+        &settings,
+        r#"{"model": "x", "sandbox": {"excludedCommands": ["docker"]}}"#,
+    )
+    .expect("write");
+    let install = || s.p.loopgate(["install", "--sandbox"]).env("PATH", s.path_var()).run();
+    let out = install();
+    out.success().stdout_contains("turned on Claude Code's sandbox");
+    assert!(out.stderr.contains("`sandbox.excludedCommands` (\"docker\")"), "{out}");
+    let written: serde_json::Value = serde_json::from_str(&fs::read_to_string(&settings).expect("read")).expect("json");
+    let store = s.p.loopgate_home().to_string_lossy().into_owned();
+    assert_eq!(
+        written,
+        serde_json::json!({"model": "x", "sandbox": {"excludedCommands": ["docker"], "enabled": true,
+            "allowUnsandboxedCommands": false, "filesystem": {"denyWrite": [store]}}})
+    );
+    install().success();
+    let again: serde_json::Value = serde_json::from_str(&fs::read_to_string(&settings).expect("read")).expect("json");
+    assert_eq!(again, written, "a second run changes nothing");
+
+    fs::write(&settings, "{not json").expect("write");
+    let out = install();
+    out.code(2);
+    assert!(
+        out.stderr_line().starts_with(&format!(
+            "loopgate: failed to update `{}`: it is not valid JSON",
+            settings.display()
+        )),
+        "{out}"
+    );
+    assert_eq!(fs::read_to_string(&settings).expect("read"), "{not json");
+}

@@ -23,6 +23,7 @@
 mod bundle;
 mod claude;
 mod manifest;
+pub mod sandbox;
 
 use std::path::{Path, PathBuf};
 
@@ -42,6 +43,8 @@ struct Places {
     data: PathBuf,
     /// Claude Code's user-level command directory.
     commands: PathBuf,
+    /// Claude Code's user settings file (for `--sandbox`).
+    settings: PathBuf,
 }
 
 impl Places {
@@ -54,11 +57,15 @@ impl Places {
             Some(dir) => dir.join("loopgate"),
             None => home()?.join(".local/share/loopgate"),
         };
-        let commands = match var("CLAUDE_CONFIG_DIR") {
-            Some(dir) => dir.join("commands"),
-            None => home()?.join(".claude/commands"),
+        let config = match var("CLAUDE_CONFIG_DIR") {
+            Some(dir) => dir,
+            None => home()?.join(".claude"),
         };
-        Ok(Self { data, commands })
+        Ok(Self {
+            data,
+            commands: config.join("commands"),
+            settings: config.join("settings.json"),
+        })
     }
 
     fn plugin(&self) -> PathBuf {
@@ -90,6 +97,9 @@ pub fn install(args: &InstallArgs) -> Result<u8, Error> {
     }
     if old.as_ref() != Some(&record) {
         manifest::save(&places.manifest(), &record)?;
+    }
+    if args.sandbox {
+        sandbox::apply(&places.settings, &crate::project::loopgate_home())?;
     }
     crate::say(
         "loopgate: ready. In Claude Code (a new session): /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop",

@@ -44,6 +44,12 @@ const MAX_SAME_AGENT_FAILURES: u32 = 3;
 
 /// Runs `loopgate run`.
 pub fn run(args: RunArgs) -> Result<u8, Error> {
+    // A run seals (or, with `--force` / `--resume`, takes over) a loop itself: from inside Claude Code that
+    // would let the agent replace its own oracle (see `control`).
+    crate::control::refuse_inside_claude_code(
+        &crate::control::Caller::from_env(),
+        "start or take over a loop with `loopgate run`",
+    )?;
     let options = Options::from_args(args)?;
     let project = Project::for_terminal();
     let owner = Arc::new(Owner {

@@ -1,0 +1,43 @@
+//! Carrying out a request for the user: by the `UserPromptSubmit` hook when the command's block ran before it
+//! (Claude Code 2.1.197), or by the `PreToolUse` hook before the agent's first tool call when the prompt hook
+//! ran first and left a ticket in the store (2.1.330). Both hooks run outside Claude Code's sandbox.
+
+use super::{Kind, Request, request};
+use crate::project::Project;
+
+/// What carrying out a request tells the model (`context`) and the user (`notice`).
+pub struct Done {
+    pub context: String,
+    pub notice: String,
+}
+
+/// Seals the loop, or cancels it, as `pending` asks, for `session`.
+pub fn carry_out(project: Project, session: &str, pending: &Request) -> Done {
+    match pending.kind {
+        Kind::Setup => match crate::commands::setup::start_from_text(project, session, &pending.text) {
+            Ok(briefing) => Done {
+                context: briefing,
+                notice: "loopgate: the loop is sealed (by a loopgate hook, outside Claude Code's sandbox).".into(),
+            },
+            Err(err) => Done {
+                context: format!("loopgate: the loop did NOT start: {err}. No loop is running for this prompt."),
+                notice: format!("loopgate: the loop did not start: {err}"),
+            },
+        },
+        Kind::Cancel => {
+            let line = crate::commands::cancel::cancel_in(&project)
+                .unwrap_or_else(|err| format!("loopgate: nothing was cancelled: {err}"));
+            Done {
+                context: line.clone(),
+                notice: line,
+            }
+        }
+    }
+}
+
+/// The pending request of `session` that the user's prompt already confirmed (a ticket in the store), carried
+/// out; `None` — after one `stat` — when there is none.
+pub fn carry_out_confirmed(project: &Project, session: &str) -> Option<Done> {
+    let pending = request::take_confirmed(project, session)?;
+    Some(carry_out(project.clone(), session, &pending))
+}
