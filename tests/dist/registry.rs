@@ -1,0 +1,224 @@
+//! A static npm registry on 127.0.0.1, in std only: what `npm install` and `npm ci` read from a registry, for
+//! the packages `scripts/dist.sh` packed (`target/dist/npm/*.tgz`) and nothing else.
+//!
+//! `GET /NAME` (a scoped name may come as `@scope%2fname`) answers the packument — `dist-tags.latest` and one
+//! version whose manifest is the tarball's own `package.json`, with `dist.tarball`, `dist.shasum` (SHA-1, hex)
+//! and `dist.integrity` (SHA-512, as npm writes it) — and `GET /NAME/-/FILE.tgz` the tarball. Anything else
+//! (audit, other packages) is a 404, so a test that needs a package from the real registry fails instead of
+//! reaching out. Every request path is recorded.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use sha1::Digest as _;
+
+/// One packed package.
+struct Package {
+    manifest: Value,
+    file: String,
+    tarball: Vec<u8>,
+}
+
+/// A running registry; it lives until the test process ends (threads are detached).
+pub struct Registry {
+    addr: SocketAddr,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl Registry {
+    /// Serves every `*.tgz` in `dir`. Panics (the test fails) on an unreadable tarball.
+    pub fn serve(dir: &Path) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the registry on 127.0.0.1");
+        let addr = listener.local_addr().expect("local address of the registry");
+        let base = format!("http://{addr}");
+        let mut packages = BTreeMap::new();
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("read {}: {e}", dir.display())) {
+            let path = entry.expect("directory entry").path();
+            if path.extension().is_none_or(|e| e != "tgz") {
+                continue;
+            }
+            let package = load(&path);
+            let name = package.manifest["name"].as_str().expect("a package name").to_string();
+            packages.insert(name, package);
+        }
+        assert!(!packages.is_empty(), "no *.tgz in {}", dir.display());
+        let packages = Arc::new(
+            packages
+                .into_iter()
+                .map(|(name, p)| {
+                    let document = packument(&base, &name, &p);
+                    (name, (p, document))
+                })
+                .collect::<BTreeMap<_, _>>(),
+        );
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&requests);
+        thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let packages = Arc::clone(&packages);
+                let log = Arc::clone(&log);
+                thread::spawn(move || {
+                    let _ = serve(stream, &packages, &log);
+                });
+            }
+        });
+        Registry { addr, requests }
+    }
+
+    /// The registry URL for npm's `registry` setting.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Every path requested so far, in order.
+    pub fn requests(&self) -> Vec<String> {
+        self.requests.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+}
+
+fn load(path: &Path) -> Package {
+    let tarball = std::fs::read(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let out = Command::new("tar")
+        .arg("-xzOf")
+        .arg(path)
+        .arg("package/package.json")
+        .output()
+        .expect("run tar");
+    assert!(out.status.success(), "{} has no package/package.json", path.display());
+    let manifest: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("package.json in {} is not JSON: {e}", path.display()));
+    let file = path.file_name().and_then(|f| f.to_str()).expect("a file name").to_string();
+    Package {
+        manifest,
+        file,
+        tarball,
+    }
+}
+
+fn packument(base: &str, name: &str, package: &Package) -> Vec<u8> {
+    let version = package.manifest["version"].as_str().expect("a version").to_string();
+    let mut manifest = package.manifest.clone();
+    let short = name.rsplit('/').next().unwrap_or(name);
+    // npm names the tarball after the unscoped name; `npm pack` names the file after the scoped one.
+    manifest["_id"] = json!(format!("{name}@{version}"));
+    manifest["dist"] = json!({
+        "tarball": format!("{base}/{name}/-/{short}-{version}.tgz"),
+        "shasum": hex(&sha1::Sha1::digest(&package.tarball)),
+        "integrity": format!("sha512-{}", base64(&sha2::Sha512::digest(&package.tarball))),
+    });
+    serde_json::to_vec(&json!({
+        "name": name,
+        "dist-tags": { "latest": version },
+        "versions": { version.clone(): manifest },
+    }))
+    .expect("serialize a packument")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(TABLE[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+type Packages = BTreeMap<String, (Package, Vec<u8>)>;
+
+fn serve(stream: TcpStream, packages: &Packages, log: &Mutex<Vec<String>>) -> io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(120)))?;
+    let mut writer = stream.try_clone()?;
+    let mut reader = BufReader::new(stream);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        let mut parts = line.split_whitespace();
+        let method = parts.next().unwrap_or_default().to_string();
+        let path = parts.next().unwrap_or_default().to_string();
+        if method.is_empty() {
+            continue;
+        }
+        let mut length = 0usize;
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header)? == 0 {
+                return Ok(());
+            }
+            if header.trim_end().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':')
+                && name.trim().eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body)?;
+        if let Ok(mut log) = log.lock() {
+            log.push(format!("{method} {path}"));
+        }
+
+        let (status, kind, payload) = respond(&method, &path, packages);
+        let head = format!(
+            "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
+            payload.len()
+        );
+        writer.write_all(head.as_bytes())?;
+        writer.write_all(payload)?;
+        writer.flush()?;
+    }
+}
+
+fn respond<'a>(method: &str, path: &str, packages: &'a Packages) -> (&'static str, &'static str, &'a [u8]) {
+    const MISSING: &[u8] = b"{\"error\":\"not found\"}";
+    let path = path.split('?').next().unwrap_or_default().replace("%2f", "/").replace("%2F", "/");
+    let path = path.trim_start_matches('/');
+    if method != "GET" {
+        return ("404 Not Found", "application/json", MISSING);
+    }
+    if let Some((name, file)) = path.split_once("/-/") {
+        if let Some((package, _)) = packages.get(name) {
+            let short = name.rsplit('/').next().unwrap_or(name);
+            let version = package.manifest["version"].as_str().unwrap_or_default();
+            if file == format!("{short}-{version}.tgz") || file == package.file {
+                return ("200 OK", "application/octet-stream", &package.tarball);
+            }
+        }
+        return ("404 Not Found", "application/json", MISSING);
+    }
+    match packages.get(path) {
+        Some((_, document)) => ("200 OK", "application/json", document),
+        None => ("404 Not Found", "application/json", MISSING),
+    }
+}
+
+#[test]
+fn base64_matches_the_standard_alphabet_with_padding() {
+    assert_eq!(base64(b""), "");
+    assert_eq!(base64(b"f"), "Zg==");
+    assert_eq!(base64(b"fo"), "Zm8=");
+    assert_eq!(base64(b"foo"), "Zm9v");
+    assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+}
