@@ -65,7 +65,10 @@ fn packed() -> &'static Path {
                 "{} lacks {wanted:?}: run `scripts/dist.sh` (LOOPGATE_DIST_DIR names where it wrote)",
                 npm.display()
             );
-            eprintln!("[dist] no packages for {VERSION} in {}: running scripts/dist.sh", npm.display());
+            eprintln!(
+                "[dist] no packages for {VERSION} in {}: running scripts/dist.sh",
+                npm.display()
+            );
             let status = Command::new(repo_root().join("scripts/dist.sh"))
                 .args(["--platforms", platform()])
                 .status()
@@ -87,8 +90,8 @@ struct Machine {
 
 impl Machine {
     fn new() -> Self {
-        let registry = Registry::serve(packed());
         let project = Project::new();
+        let registry = Registry::serve(packed(), Some(project.home.join("served")));
         project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
         let prefix = project.home.join("npm-global");
         let npmrc = format!(
@@ -214,11 +217,17 @@ fn npm_install_then_loopgate_install_runs_a_loop_without_rust() {
     let machine = Machine::new();
     let started = Instant::now();
     machine.ok("npm", &["install", "-g", "loopgate"]);
-    eprintln!("[dist] npm install -g loopgate took {:.1}s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "[dist] npm install -g loopgate took {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
     let downloaded = machine.downloaded();
     assert_eq!(
         downloaded,
-        [format!("loopgate-{VERSION}.tgz"), format!("{}-{VERSION}.tgz", platform())],
+        [
+            format!("loopgate-{VERSION}.tgz"),
+            format!("{}-{VERSION}.tgz", platform())
+        ],
         "npm fetched the launcher and this platform's package, nothing else"
     );
 
@@ -231,13 +240,17 @@ fn npm_install_then_loopgate_install_runs_a_loop_without_rust() {
     assert!(bad.stderr.contains("no-such-command"), "{bad:#?}");
 
     let install = machine.ok(&launcher, &["install"]);
-    assert!(install.stdout.contains("installed the plugin loopgate@loopgate"), "{install:#?}");
+    assert!(
+        install.stdout.contains("installed the plugin loopgate@loopgate"),
+        "{install:#?}"
+    );
     // The commands call the platform package's binary itself, not the Node launcher.
     let command = std::fs::read_to_string(machine.project.home.join(".claude/commands/pua-loop.md"))
         .expect("loopgate install wrote /pua-loop");
-    let native = machine
-        .prefix
-        .join(format!("lib/node_modules/loopgate/node_modules/@loopgate/{}/bin/loopgate", platform()));
+    let native = machine.prefix.join(format!(
+        "lib/node_modules/loopgate/node_modules/@loopgate/{}/bin/loopgate",
+        platform()
+    ));
     assert!(
         command.contains(&format!("\"{}\"", native.display())),
         "/pua-loop calls {}:\n{command}",
@@ -250,9 +263,10 @@ fn npm_install_then_loopgate_install_runs_a_loop_without_rust() {
 #[test]
 fn the_marketplace_plugin_gets_its_binary_from_npm_without_rust() {
     let machine = Machine::new();
-    // The plugin as a marketplace serves it: the repository's plugin files (what a git clone holds).
-    let market = machine.project.home.join("marketplace");
-    std::fs::create_dir_all(&market).expect("create the marketplace directory");
+    // The plugin as users get it: a git repository (served over HTTP by `git http-backend` behind the local
+    // registry, as GitHub serves one) holding the repository's plugin files.
+    let source = machine.project.home.join("marketplace");
+    std::fs::create_dir_all(&source).expect("create the marketplace directory");
     for item in [
         ".claude-plugin",
         "hooks",
@@ -263,17 +277,30 @@ fn the_marketplace_plugin_gets_its_binary_from_npm_without_rust() {
         "package-lock.json",
         "LICENSE",
     ] {
-        let status = Command::new("cp")
-            .arg("-R")
-            .arg(repo_root().join(item))
-            .arg(market.join(item))
-            .status()
-            .expect("run cp");
-        assert!(status.success(), "copy {item} into the marketplace");
+        machine.ok(
+            "cp",
+            &[
+                "-R",
+                harness::s(&repo_root().join(item)),
+                harness::s(&source.join(item)),
+            ],
+        );
     }
+    let served = machine.project.home.join("served/loopgate.git");
+    let git = |args: &[&str]| {
+        let mut all = vec!["-c", "user.name=e2e", "-c", "user.email=e2e@example.com"];
+        all.extend(args);
+        machine.ok("git", &all);
+    };
+    git(&["-C", harness::s(&source), "init", "-q", "-b", "main"]);
+    git(&["-C", harness::s(&source), "add", "-A"]);
+    git(&["-C", harness::s(&source), "commit", "-q", "-m", "loopgate plugin"]);
+    git(&["clone", "-q", "--bare", harness::s(&source), harness::s(&served)]);
+    let url = format!("{}git/loopgate.git", machine.registry.url());
+
     let claude = claude_bin();
     let started = Instant::now();
-    machine.ok(&claude, &["plugin", "marketplace", "add", harness::s(&market)]);
+    machine.ok(&claude, &["plugin", "marketplace", "add", &url]);
     let installed = machine.ok(&claude, &["plugin", "install", "loopgate@loopgate"]);
     eprintln!(
         "[dist] claude plugin marketplace add + install took {:.1}s",
@@ -305,9 +332,5 @@ fn committed_package_files_carry_the_cargo_version() {
         .args(["stamp", "--check"])
         .output()
         .expect("run node npm/pack.mjs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }

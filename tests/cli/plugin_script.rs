@@ -41,7 +41,11 @@ impl Plugin {
             .env("PATH", path)
             .env_remove("LOOPGATE_BIN")
             .stdin(Stdio::null());
-        let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn the script");
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn the script");
         let (stdout, stderr) = crate::common::drain_output(&mut child);
         let finished = crate::common::eventually(Duration::from_secs(20), || {
             child.try_wait().is_ok_and(|status| status.is_some())
@@ -74,7 +78,11 @@ fn the_hook_script_runs_the_binary_npm_installed_into_the_plugin_first() {
     let plugin = Plugin::new();
     plugin.fake("node_modules/@loopgate/linux-x64/bin/loopgate", "npm");
     let recorded = plugin.fake("elsewhere/loopgate", "recorded");
-    fs::write(plugin.root.join("hooks/loopgate.bin"), format!("{}\n", recorded.display())).expect("record");
+    fs::write(
+        plugin.root.join("hooks/loopgate.bin"),
+        format!("{}\n", recorded.display()),
+    )
+    .expect("record");
     let on_path = plugin.sandbox.base.join("path");
     executable(&on_path.join("loopgate"), "#!/bin/sh\necho \"path $*\"\n");
     let path = format!("{}:/usr/bin:/bin", on_path.display());
@@ -86,7 +94,11 @@ fn the_hook_script_runs_the_binary_npm_installed_into_the_plugin_first() {
 fn the_hook_script_runs_the_binary_loopgate_install_recorded_before_path() {
     let plugin = Plugin::new();
     let recorded = plugin.fake("elsewhere/loopgate", "recorded");
-    fs::write(plugin.root.join("hooks/loopgate.bin"), format!("{}\n", recorded.display())).expect("record");
+    fs::write(
+        plugin.root.join("hooks/loopgate.bin"),
+        format!("{}\n", recorded.display()),
+    )
+    .expect("record");
     let on_path = plugin.sandbox.base.join("path");
     executable(&on_path.join("loopgate"), "#!/bin/sh\necho \"path $*\"\n");
     let path = format!("{}:/usr/bin:/bin", on_path.display());

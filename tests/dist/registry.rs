@@ -6,11 +6,15 @@
 //! and `dist.integrity` (SHA-512, as npm writes it) — and `GET /NAME/-/FILE.tgz` the tarball. Anything else
 //! (audit, other packages) is a 404, so a test that needs a package from the real registry fails instead of
 //! reaching out. Every request path is recorded.
+//!
+//! It also serves the bare git repositories of a directory under `/git/` through `git http-backend` (git's own
+//! smart-HTTP CGI program, which shallow clones need): how a test hands Claude Code a marketplace by URL, as a
+//! GitHub repository would be, with no network.
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -33,8 +37,9 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Serves every `*.tgz` in `dir`. Panics (the test fails) on an unreadable tarball.
-    pub fn serve(dir: &Path) -> Self {
+    /// Serves every `*.tgz` in `dir`, and the files under `git` at `/git/…`. Panics (the test fails) on an
+    /// unreadable tarball.
+    pub fn serve(dir: &Path, git: Option<PathBuf>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the registry on 127.0.0.1");
         let addr = listener.local_addr().expect("local address of the registry");
         let base = format!("http://{addr}");
@@ -65,8 +70,9 @@ impl Registry {
                 let Ok(stream) = stream else { continue };
                 let packages = Arc::clone(&packages);
                 let log = Arc::clone(&log);
+                let git = git.clone();
                 thread::spawn(move || {
-                    let _ = serve(stream, &packages, &log);
+                    let _ = serve(stream, &packages, git.as_deref(), &log);
                 });
             }
         });
@@ -95,7 +101,11 @@ fn load(path: &Path) -> Package {
     assert!(out.status.success(), "{} has no package/package.json", path.display());
     let manifest: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("package.json in {} is not JSON: {e}", path.display()));
-    let file = path.file_name().and_then(|f| f.to_str()).expect("a file name").to_string();
+    let file = path
+        .file_name()
+        .and_then(|f| f.to_str())
+        .expect("a file name")
+        .to_string();
     Package {
         manifest,
         file,
@@ -130,7 +140,10 @@ fn base64(bytes: &[u8]) -> String {
     const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
         for i in 0..4 {
             if i <= chunk.len() {
                 out.push(TABLE[(n >> (18 - 6 * i) & 63) as usize] as char);
@@ -144,7 +157,7 @@ fn base64(bytes: &[u8]) -> String {
 
 type Packages = BTreeMap<String, (Package, Vec<u8>)>;
 
-fn serve(stream: TcpStream, packages: &Packages, log: &Mutex<Vec<String>>) -> io::Result<()> {
+fn serve(stream: TcpStream, packages: &Packages, git: Option<&Path>, log: &Mutex<Vec<String>>) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(120)))?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
@@ -160,6 +173,7 @@ fn serve(stream: TcpStream, packages: &Packages, log: &Mutex<Vec<String>>) -> io
             continue;
         }
         let mut length = 0usize;
+        let mut headers = Vec::new();
         loop {
             let mut header = String::new();
             if reader.read_line(&mut header)? == 0 {
@@ -168,10 +182,12 @@ fn serve(stream: TcpStream, packages: &Packages, log: &Mutex<Vec<String>>) -> io
             if header.trim_end().is_empty() {
                 break;
             }
-            if let Some((name, value)) = header.split_once(':')
-                && name.trim().eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse().unwrap_or(0);
+            if let Some((name, value)) = header.split_once(':') {
+                let name = name.trim().to_ascii_lowercase();
+                if name == "content-length" {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                headers.push((name, value.trim().to_string()));
             }
         }
         let mut body = vec![0; length];
@@ -180,7 +196,15 @@ fn serve(stream: TcpStream, packages: &Packages, log: &Mutex<Vec<String>>) -> io
             log.push(format!("{method} {path}"));
         }
 
-        let (status, kind, payload) = respond(&method, &path, packages);
+        let (status, kind, payload);
+        let cgi;
+        match (git, path.strip_prefix("/git")) {
+            (Some(root), Some(rel)) => {
+                cgi = http_backend(root, &method, rel, &headers, &body);
+                (status, kind, payload) = (cgi.0.as_str(), cgi.1.as_str(), cgi.2.as_slice());
+            }
+            _ => (status, kind, payload) = respond(&method, &path, packages),
+        }
         let head = format!(
             "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
             payload.len()
@@ -191,9 +215,80 @@ fn serve(stream: TcpStream, packages: &Packages, log: &Mutex<Vec<String>>) -> io
     }
 }
 
+/// Runs `git http-backend` for one request (CGI: the request in variables and on stdin, headers and body out).
+fn http_backend(
+    root: &Path,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &[u8],
+) -> (String, String, Vec<u8>) {
+    let (path_info, query) = path.split_once('?').unwrap_or((path, ""));
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, v)| v.as_str())
+            .to_string()
+    };
+    let child = Command::new("git")
+        .arg("http-backend")
+        .env("GIT_PROJECT_ROOT", root)
+        .env("GIT_HTTP_EXPORT_ALL", "1")
+        .env("REQUEST_METHOD", method)
+        .env("PATH_INFO", path_info)
+        .env("QUERY_STRING", query)
+        .env("CONTENT_TYPE", header("content-type"))
+        .env("CONTENT_LENGTH", body.len().to_string())
+        .env("HTTP_CONTENT_ENCODING", header("content-encoding"))
+        .env("GIT_PROTOCOL", header("git-protocol"))
+        .env("REMOTE_ADDR", "127.0.0.1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let failed = |why: String| {
+        (
+            "500 Internal Server Error".to_string(),
+            "text/plain".to_string(),
+            why.into_bytes(),
+        )
+    };
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => return failed(format!("git http-backend: {e}")),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(body);
+    }
+    let out = match child.wait_with_output() {
+        Ok(out) => out.stdout,
+        Err(e) => return failed(format!("git http-backend: {e}")),
+    };
+    let Some(split) = out.windows(4).position(|w| w == b"\r\n\r\n") else {
+        return failed("git http-backend printed no headers".to_string());
+    };
+    let (mut status, mut kind) = ("200 OK".to_string(), "application/octet-stream".to_string());
+    for line in String::from_utf8_lossy(&out[..split]).lines() {
+        if let Some((name, value)) = line.split_once(':') {
+            match name.trim().to_ascii_lowercase().as_str() {
+                "status" => status = value.trim().to_string(),
+                "content-type" => kind = value.trim().to_string(),
+                _ => {}
+            }
+        }
+    }
+    (status, kind, out[split + 4..].to_vec())
+}
+
 fn respond<'a>(method: &str, path: &str, packages: &'a Packages) -> (&'static str, &'static str, &'a [u8]) {
     const MISSING: &[u8] = b"{\"error\":\"not found\"}";
-    let path = path.split('?').next().unwrap_or_default().replace("%2f", "/").replace("%2F", "/");
+    let path = path
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .replace("%2f", "/")
+        .replace("%2F", "/");
     let path = path.trim_start_matches('/');
     if method != "GET" {
         return ("404 Not Found", "application/json", MISSING);
