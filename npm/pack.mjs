@@ -28,7 +28,6 @@ const PLATFORMS = [
   { name: "darwin-arm64", target: "aarch64-apple-darwin", os: "darwin", cpu: "arm64" },
 ];
 const SCOPE = "@loopgate";
-const REGISTRY = "https://registry.npmjs.org";
 const PLUGIN_PACKAGE = "loopgate-plugin";
 
 function fail(message) {
@@ -138,12 +137,15 @@ function pack(binDir, outDir) {
 function stamped() {
   const { version, license } = cargoPackage();
   const deps = optionalDependencies(version);
+  // Lockfile entries pin an exact version and carry no `resolved` URL, hence no `integrity`: Claude Code 2.1.330
+  // refuses a download link without an integrity hash, and a hash committed here could only be that of one
+  // particular build, not of every build CI makes. npm fetches NAME@VERSION from the configured registry and
+  // checks it against the registry's own integrity; a published version never changes.
   const lockEntries = Object.fromEntries(
     PLATFORMS.map((p) => [
       `node_modules/${SCOPE}/${p.name}`,
       {
         version,
-        resolved: `${REGISTRY}/${SCOPE}/${p.name}/-/${p.name}-${version}.tgz`,
         cpu: [p.cpu],
         license,
         optional: true,
