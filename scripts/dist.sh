@@ -71,12 +71,14 @@ run_on_host() { # PLATFORM BINARY ARGS...
     esac
 }
 
-# The dynamic libraries a Mach-O binary loads: each must ship with every macOS (/usr/lib, /System/Library),
-# or the binary would not start on a clean Mac. Read from the load commands (no Apple tools here).
-macho_check() { # BINARY CPU
-    python3 - "$1" "$2" <<'EOF'
+# What dyld checks before a Mach-O binary runs, read from its load commands (no Apple tools here): the CPU; the
+# dynamic libraries, each of which must ship with every macOS (/usr/lib, /System/Library); the minimum macOS
+# version (LC_BUILD_VERSION), at most MIN; and, on arm64, a code signature (Apple silicon runs no unsigned
+# code; the linker signs ad hoc).
+macho_check() { # BINARY CPU MIN
+    python3 - "$1" "$2" "$3" <<'EOF'
 import struct, sys
-path, cpu = sys.argv[1], sys.argv[2]
+path, cpu, most = sys.argv[1], sys.argv[2], tuple(int(p) for p in sys.argv[3].split("."))
 data = open(path, "rb").read()
 magic, cputype, _, _, ncmds, _, _, _ = struct.unpack_from("<IiiIIIII", data, 0)
 if magic != 0xFEEDFACF:
@@ -84,17 +86,26 @@ if magic != 0xFEEDFACF:
 want = {"x64": 0x01000007, "arm64": 0x0100000C}[cpu]
 if cputype != want:
     sys.exit(f"{path}: CPU type {cputype:#x}, expected {want:#x} ({cpu})")
-offset, libs = 32, []
+offset, libs, minos, signed = 32, [], None, False
 for _ in range(ncmds):
     cmd, size = struct.unpack_from("<II", data, offset)
     if cmd in (0xC, 0x80000018, 0x8000001F):  # LC_LOAD_DYLIB, LC_LOAD_WEAK_DYLIB, LC_REEXPORT_DYLIB
         name_at = struct.unpack_from("<I", data, offset + 8)[0]
         libs.append(data[offset + name_at:offset + size].split(b"\0")[0].decode())
+    elif cmd == 0x32:  # LC_BUILD_VERSION: platform, minos (xxxx.yy.zz nibbles), sdk
+        packed = struct.unpack_from("<I", data, offset + 12)[0]
+        minos = (packed >> 16, (packed >> 8) & 0xFF)
+    elif cmd == 0x1D:  # LC_CODE_SIGNATURE
+        signed = True
     offset += size
 foreign = [lib for lib in libs if not lib.startswith(("/usr/lib/", "/System/Library/"))]
 if foreign or not libs:
     sys.exit(f"{path}: links libraries a clean macOS lacks: {foreign or 'none at all'}")
-print("  links " + ", ".join(libs))
+if minos is None or minos > most:
+    sys.exit(f"{path}: needs macOS {minos}, expected at most {most} (MACOSX_DEPLOYMENT_TARGET)")
+if cpu == "arm64" and not signed:
+    sys.exit(f"{path}: has no code signature; Apple silicon refuses to run it")
+print(f"  links {', '.join(libs)}; macOS {minos[0]}.{minos[1]}+{'; signed ad hoc' if signed else ''}")
 EOF
 }
 
@@ -102,6 +113,14 @@ echo "$selected" | while read -r target name; do
     echo "== $name: cargo zigbuild --release --target $target" >&2
     rustup target list --installed | grep -qx "$target" || rustup target add "$target" >&2
     # rustc warns that it cannot find a macOS SDK through xcrun; zig brings the system library stubs it links.
+    # The oldest macOS the binary runs on, as rustc's own defaults: without it zig stamps its newest SDK's
+    # version as the minimum, and dyld would refuse the binary on every older macOS.
+    case $name in
+        darwin-x64) MACOSX_DEPLOYMENT_TARGET=10.12 ;;
+        darwin-arm64) MACOSX_DEPLOYMENT_TARGET=11.0 ;;
+        *) MACOSX_DEPLOYMENT_TARGET= ;;
+    esac
+    export MACOSX_DEPLOYMENT_TARGET
     log=$dist/build-$name.log
     if ! cargo zigbuild --locked --quiet --release --target "$target" >"$log" 2>&1; then
         cat "$log" >&2
@@ -127,7 +146,7 @@ echo "$selected" | while read -r target name; do
     # shellcheck disable=SC2254 # the pattern is meant to glob
     case $what in $expect) ;; *) die "$bin is not what $name needs ($expect): $what" ;; esac
     case $name in
-        darwin-*) macho_check "$bin" "${name#darwin-}" >&2 ;;
+        darwin-*) macho_check "$bin" "${name#darwin-}" "$MACOSX_DEPLOYMENT_TARGET" >&2 ;;
         *)
             got=$(run_on_host "$name" "$bin" --version)
             [ "$got" = "loopgate $version" ] || die "$bin --version printed \`$got\`, expected \`loopgate $version\`"

@@ -334,3 +334,52 @@ fn committed_package_files_carry_the_cargo_version() {
         .expect("run node npm/pack.mjs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `cargo binstall` finds what `scripts/dist.sh` made: `[package.metadata.binstall]`'s URL names an archive in
+/// the dist directory for each built target, holding the binary where `bin-dir` says.
+#[test]
+fn binstall_metadata_names_the_archives_dist_makes() {
+    let dist = packed().parent().expect("the dist directory").to_path_buf();
+    let manifest: toml::Table = std::fs::read_to_string(repo_root().join("Cargo.toml"))
+        .expect("read Cargo.toml")
+        .parse()
+        .expect("Cargo.toml parses");
+    let binstall = &manifest["package"]["metadata"]["binstall"];
+    assert_eq!(binstall["pkg-fmt"].as_str(), Some("tgz"));
+    let fill = |template: &str, target: &str| {
+        template
+            .replace("{ repo }", "REPO")
+            .replace("{ name }", "loopgate")
+            .replace("{ version }", VERSION)
+            .replace("{ target }", target)
+            .replace("{ archive-suffix }", ".tar.gz")
+            .replace("{ bin }", "loopgate")
+            .replace("{ binary-ext }", "")
+    };
+    let mut checked = 0;
+    for target in [
+        "x86_64-unknown-linux-musl",
+        "aarch64-unknown-linux-musl",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+    ] {
+        let url = fill(binstall["pkg-url"].as_str().expect("pkg-url"), target);
+        let file = url
+            .strip_prefix(&format!("REPO/releases/download/v{VERSION}/"))
+            .expect("a release asset URL");
+        let archive = dist.join(file);
+        if !archive.exists() {
+            continue;
+        }
+        let listing = Command::new("tar").arg("-tzf").arg(&archive).output().expect("run tar");
+        let listing = String::from_utf8_lossy(&listing.stdout);
+        let bin = fill(binstall["bin-dir"].as_str().expect("bin-dir"), target);
+        assert!(
+            listing.lines().any(|line| line == bin),
+            "{} holds no {bin}:\n{listing}",
+            archive.display()
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "no release archive in {}", dist.display());
+}
