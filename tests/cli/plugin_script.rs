@@ -35,6 +35,20 @@ impl Plugin {
         path
     }
 
+    /// A fake binary recorded in `hooks/loopgate.bin` (as `loopgate install` records one) and another on a
+    /// `PATH`, which is returned.
+    fn recorded_and_on_path(&self) -> (PathBuf, String) {
+        let recorded = self.fake("elsewhere/loopgate", "recorded");
+        fs::write(
+            self.root.join("hooks/loopgate.bin"),
+            format!("{}\n", recorded.display()),
+        )
+        .expect("record");
+        let on_path = self.sandbox.base.join("path");
+        executable(&on_path.join("loopgate"), "#!/bin/sh\necho \"path $*\"\n");
+        (recorded, format!("{}:/usr/bin:/bin", on_path.display()))
+    }
+
     fn run(&self, script: &str, path: &str, args: &[&str]) -> Output {
         let mut cmd = self.sandbox.command(self.root.join(script));
         cmd.args(args)
@@ -77,15 +91,7 @@ fn stdout(out: &Output) -> String {
 fn the_hook_script_runs_the_binary_npm_installed_into_the_plugin_first() {
     let plugin = Plugin::new();
     plugin.fake("node_modules/@loopgate/linux-x64/bin/loopgate", "npm");
-    let recorded = plugin.fake("elsewhere/loopgate", "recorded");
-    fs::write(
-        plugin.root.join("hooks/loopgate.bin"),
-        format!("{}\n", recorded.display()),
-    )
-    .expect("record");
-    let on_path = plugin.sandbox.base.join("path");
-    executable(&on_path.join("loopgate"), "#!/bin/sh\necho \"path $*\"\n");
-    let path = format!("{}:/usr/bin:/bin", on_path.display());
+    let (_, path) = plugin.recorded_and_on_path();
     let out = plugin.run("hooks/loopgate.sh", &path, &["status", "--json"]);
     assert_eq!(stdout(&out), "npm status --json", "{out:?}");
 }
@@ -93,15 +99,7 @@ fn the_hook_script_runs_the_binary_npm_installed_into_the_plugin_first() {
 #[test]
 fn the_hook_script_runs_the_binary_loopgate_install_recorded_before_path() {
     let plugin = Plugin::new();
-    let recorded = plugin.fake("elsewhere/loopgate", "recorded");
-    fs::write(
-        plugin.root.join("hooks/loopgate.bin"),
-        format!("{}\n", recorded.display()),
-    )
-    .expect("record");
-    let on_path = plugin.sandbox.base.join("path");
-    executable(&on_path.join("loopgate"), "#!/bin/sh\necho \"path $*\"\n");
-    let path = format!("{}:/usr/bin:/bin", on_path.display());
+    let (recorded, path) = plugin.recorded_and_on_path();
     let out = plugin.run("hooks/loopgate.sh", &path, &["hook", "stop"]);
     assert_eq!(stdout(&out), "recorded hook stop", "{out:?}");
 

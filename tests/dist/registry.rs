@@ -12,7 +12,7 @@
 //! GitHub repository would be, with no network.
 
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,6 +22,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use sha1::Digest as _;
+
+use crate::mock_api::{HttpRequest, read_request};
 
 /// One packed package.
 struct Package {
@@ -161,37 +163,8 @@ fn serve(stream: TcpStream, packages: &Packages, git: Option<&Path>, log: &Mutex
     stream.set_read_timeout(Some(Duration::from_secs(120)))?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        let mut parts = line.split_whitespace();
-        let method = parts.next().unwrap_or_default().to_string();
-        let path = parts.next().unwrap_or_default().to_string();
-        if method.is_empty() {
-            continue;
-        }
-        let mut length = 0usize;
-        let mut headers = Vec::new();
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header)? == 0 {
-                return Ok(());
-            }
-            if header.trim_end().is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                let name = name.trim().to_ascii_lowercase();
-                if name == "content-length" {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-                headers.push((name, value.trim().to_string()));
-            }
-        }
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body)?;
+    while let Some(request) = read_request(&mut reader)? {
+        let (method, path) = (&request.method, &request.path);
         if let Ok(mut log) = log.lock() {
             log.push(format!("{method} {path}"));
         }
@@ -200,10 +173,10 @@ fn serve(stream: TcpStream, packages: &Packages, git: Option<&Path>, log: &Mutex
         let cgi;
         match (git, path.strip_prefix("/git")) {
             (Some(root), Some(rel)) => {
-                cgi = http_backend(root, &method, rel, &headers, &body);
+                cgi = http_backend(root, rel, &request);
                 (status, kind, payload) = (cgi.0.as_str(), cgi.1.as_str(), cgi.2.as_slice());
             }
-            _ => (status, kind, payload) = respond(&method, &path, packages),
+            _ => (status, kind, payload) = respond(method, path, packages),
         }
         let head = format!(
             "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
@@ -213,35 +186,23 @@ fn serve(stream: TcpStream, packages: &Packages, git: Option<&Path>, log: &Mutex
         writer.write_all(payload)?;
         writer.flush()?;
     }
+    Ok(())
 }
 
 /// Runs `git http-backend` for one request (CGI: the request in variables and on stdin, headers and body out).
-fn http_backend(
-    root: &Path,
-    method: &str,
-    path: &str,
-    headers: &[(String, String)],
-    body: &[u8],
-) -> (String, String, Vec<u8>) {
+fn http_backend(root: &Path, path: &str, request: &HttpRequest) -> (String, String, Vec<u8>) {
     let (path_info, query) = path.split_once('?').unwrap_or((path, ""));
-    let header = |name: &str| {
-        headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or("", |(_, v)| v.as_str())
-            .to_string()
-    };
     let child = Command::new("git")
         .arg("http-backend")
         .env("GIT_PROJECT_ROOT", root)
         .env("GIT_HTTP_EXPORT_ALL", "1")
-        .env("REQUEST_METHOD", method)
+        .env("REQUEST_METHOD", &request.method)
         .env("PATH_INFO", path_info)
         .env("QUERY_STRING", query)
-        .env("CONTENT_TYPE", header("content-type"))
-        .env("CONTENT_LENGTH", body.len().to_string())
-        .env("HTTP_CONTENT_ENCODING", header("content-encoding"))
-        .env("GIT_PROTOCOL", header("git-protocol"))
+        .env("CONTENT_TYPE", request.header("content-type"))
+        .env("CONTENT_LENGTH", request.body.len().to_string())
+        .env("HTTP_CONTENT_ENCODING", request.header("content-encoding"))
+        .env("GIT_PROTOCOL", request.header("git-protocol"))
         .env("REMOTE_ADDR", "127.0.0.1")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -259,7 +220,7 @@ fn http_backend(
         Err(e) => return failed(format!("git http-backend: {e}")),
     };
     if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(body);
+        let _ = stdin.write_all(&request.body);
     }
     let out = match child.wait_with_output() {
         Ok(out) => out.stdout,
