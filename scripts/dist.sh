@@ -122,6 +122,7 @@ echo "$selected" | while read -r target name; do
     esac
     export MACOSX_DEPLOYMENT_TARGET
     log=$dist/build-$name.log
+    started=$(date +%s)
     if ! cargo zigbuild --locked --quiet --release --target "$target" >"$log" 2>&1; then
         cat "$log" >&2
         die "building $target failed (output above)"
@@ -129,6 +130,7 @@ echo "$selected" | while read -r target name; do
     grep -v -e 'xcrun' -e 'the SDK is needed' -e 'pass the path of an Xcode' -e '^ *|$' -e '^ *= note' \
         -e '^ *= help' -e 'generated 1 warning' -e '^$' "$log" >&2 || true
     rm -f "$log"
+    echo "  built in $(($(date +%s) - started)) s" >&2
     built=$target_dir/$target/release/loopgate
     [ -x "$built" ] || die "cargo zigbuild produced no $built"
     mkdir -p "$dist/bin/$name"
@@ -165,12 +167,14 @@ if [ "$qemu_tests" = yes ]; then
     # runner). Integration tests drive the host's Claude Code and tools, so they stay native.
     echo "== linux-arm64: unit tests under qemu" >&2
     log=$dist/test-linux-arm64.log
+    started=$(date +%s)
     if ! CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_RUNNER=qemu-aarch64 \
         cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl >"$log" 2>&1; then
         cat "$log" >&2
         die "the unit tests failed under qemu on linux-arm64 (output above)"
     fi
     grep '^test result' "$log" >&2
+    echo "  built and ran in $(($(date +%s) - started)) s" >&2
     rm -f "$log"
 fi
 

@@ -108,7 +108,14 @@ impl Machine {
         for tool in [&node, &npm, &claude_bin()] {
             dirs.push(tool.parent().expect("a directory").to_path_buf());
         }
-        dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
+        let rust_free = |dir: &Path| !["cargo", "rustc", "loopgate"].iter().any(|t| dir.join(t).exists());
+        // The system's tools (sh, git, coreutils); /usr/local/bin only when no Rust or loopgate is installed there.
+        dirs.extend(
+            ["/usr/local/bin", "/usr/bin", "/bin"]
+                .map(PathBuf::from)
+                .into_iter()
+                .filter(|dir| dir != Path::new("/usr/local/bin") || rust_free(dir)),
+        );
         dirs.dedup();
         for dir in &dirs {
             for tool in ["cargo", "rustc", "loopgate"] {
@@ -258,6 +265,52 @@ fn npm_install_then_loopgate_install_runs_a_loop_without_rust() {
     );
 
     machine.loop_rejected_once_then_complete(&format!("/pua-loop \"{TASK}\" --verify 'sh check.sh'"), Vec::new());
+
+    // A SIGTERM to the launcher reaches the binary, and the launcher dies of it too (128+15 to a shell). The
+    // binary waits for hook input on a pipe this test keeps open, so only the forwarded signal can end it.
+    let mut waiting = machine
+        .project
+        .command(&launcher)
+        .args(["hook", "stop"])
+        .env("PATH", &machine.path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("spawn the launcher");
+    let started = common::eventually(Duration::from_secs(20), || {
+        machine
+            .project
+            .leftover_processes()
+            .iter()
+            .any(|(_, cmdline)| cmdline.contains("@loopgate/") && cmdline.ends_with("hook stop"))
+    });
+    assert!(
+        started,
+        "the launcher started the binary: {:?}",
+        machine.project.leftover_processes()
+    );
+    let kill = Command::new("kill").args(["-TERM", &waiting.id().to_string()]).status();
+    assert!(kill.is_ok_and(|s| s.success()), "kill -TERM the launcher");
+    let status = waiting.wait().expect("reap the launcher");
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(15),
+        "{status:?}"
+    );
+    let leftovers = machine.project.leftover_processes();
+    assert!(leftovers.is_empty(), "the binary outlived its launcher: {leftovers:?}");
+
+    // Without the platform package (npm told to omit optional dependencies), one line says what to do.
+    std::fs::remove_dir_all(machine.prefix.join("lib/node_modules/loopgate/node_modules/@loopgate"))
+        .expect("remove the platform package");
+    let missing = machine.run(&launcher, &["--version"]);
+    assert_eq!(missing.status.code(), Some(127), "{missing:#?}");
+    assert!(
+        missing
+            .stderr
+            .contains(&format!("`@loopgate/{}` is not installed", platform()))
+            && missing.stderr.trim().lines().count() == 1,
+        "{missing:#?}"
+    );
 }
 
 #[test]
