@@ -290,7 +290,13 @@ fn npm_install_then_loopgate_install_runs_a_loop_without_rust() {
     );
     let kill = Command::new("kill").args(["-TERM", &waiting.id().to_string()]).status();
     assert!(kill.is_ok_and(|s| s.success()), "kill -TERM the launcher");
-    let status = waiting.wait().expect("reap the launcher");
+    // Not `wait()` yet: it closes stdin first, and the binary would then end on its own.
+    let mut status = None;
+    common::eventually(Duration::from_secs(20), || {
+        status = waiting.try_wait().ok().flatten();
+        status.is_some()
+    });
+    let status = status.expect("the launcher ended after SIGTERM");
     assert_eq!(
         std::os::unix::process::ExitStatusExt::signal(&status),
         Some(15),
