@@ -73,7 +73,7 @@ run_on_host() { # PLATFORM BINARY ARGS...
 
 # What dyld checks before a Mach-O binary runs, read from its load commands (no Apple tools here): the CPU; the
 # dynamic libraries, each of which must ship with every macOS (/usr/lib, /System/Library); the minimum macOS
-# version (LC_BUILD_VERSION), at most MIN; and, on arm64, a code signature (Apple silicon runs no unsigned
+# version (LC_BUILD_VERSION, or LC_VERSION_MIN_MACOSX before 10.14), at most MIN; and, on arm64, a code signature (Apple silicon runs no unsigned
 # code; the linker signs ad hoc).
 macho_check() { # BINARY CPU MIN
     python3 - "$1" "$2" "$3" <<'EOF'
@@ -92,9 +92,9 @@ for _ in range(ncmds):
     if cmd in (0xC, 0x80000018, 0x8000001F):  # LC_LOAD_DYLIB, LC_LOAD_WEAK_DYLIB, LC_REEXPORT_DYLIB
         name_at = struct.unpack_from("<I", data, offset + 8)[0]
         libs.append(data[offset + name_at:offset + size].split(b"\0")[0].decode())
-    elif cmd == 0x32:  # LC_BUILD_VERSION: platform, minos (xxxx.yy.zz nibbles), sdk
-        packed = struct.unpack_from("<I", data, offset + 12)[0]
-        minos = (packed >> 16, (packed >> 8) & 0xFF)
+    elif cmd in (0x32, 0x24):  # LC_BUILD_VERSION (platform, minos, sdk) or LC_VERSION_MIN_MACOSX (version, sdk)
+        packed = struct.unpack_from("<I", data, offset + (12 if cmd == 0x32 else 8))[0]
+        minos = (packed >> 16, (packed >> 8) & 0xFF)  # xxxx.yy.zz
     elif cmd == 0x1D:  # LC_CODE_SIGNATURE
         signed = True
     offset += size
