@@ -9,6 +9,9 @@
 #   scripts/dist.sh                                 all platforms
 #   scripts/dist.sh --platforms linux-x64,linux-arm64
 #   scripts/dist.sh --qemu-tests                    also run the unit tests of linux-arm64 under qemu
+#   scripts/dist.sh --check-only --platforms darwin-arm64
+#                                                   a quicker debug build, linked and checked like a release
+#                                                   one, packed nowhere (target/dist is left alone): for CI
 #   scripts/dist.sh --stamp                         only write Cargo.toml's version into the committed files
 #                                                   that carry it (package.json, package-lock.json, plugin
 #                                                   manifests), then exit
@@ -25,11 +28,13 @@ repo=$(pwd)
 
 platforms=all
 qemu_tests=no
+check_only=no
 while [ "$#" -gt 0 ]; do
     case $1 in
         --platforms) platforms=${2:?--platforms needs a comma-separated list}; shift 2 ;;
         --platforms=*) platforms=${1#*=}; shift ;;
         --qemu-tests) qemu_tests=yes; shift ;;
+        --check-only) check_only=yes; shift ;;
         --stamp) exec node npm/pack.mjs stamp ;;
         *) echo "dist: unknown argument \`$1\` (see the header of scripts/dist.sh)" >&2; exit 2 ;;
     esac
@@ -54,8 +59,16 @@ done)
 [ -n "$selected" ] || die "--platforms \`$platforms\` names no known platform ($(node npm/pack.mjs platforms | cut -d' ' -f2 | tr '\n' ' '))"
 
 target_dir=${CARGO_TARGET_DIR:-$repo/target}
-dist=$repo/target/dist
-rm -rf "$dist"
+if [ "$check_only" = yes ]; then
+    # Debug binaries must never be packed: they go to a scratch directory that is removed at exit.
+    profile=dev profile_dir=debug
+    dist=$(mktemp -d)
+    trap 'rm -rf "$dist"' EXIT
+else
+    profile=release profile_dir=release
+    dist=$repo/target/dist
+    rm -rf "$dist"
+fi
 mkdir -p "$dist/bin" "$dist/npm"
 
 # Runs a binary built for PLATFORM on this machine: natively when the CPU matches, arm64 under qemu.
@@ -110,7 +123,7 @@ EOF
 }
 
 echo "$selected" | while read -r target name; do
-    echo "== $name: cargo zigbuild --release --target $target" >&2
+    echo "== $name: cargo zigbuild --profile $profile --target $target" >&2
     rustup target list --installed | grep -qx "$target" || rustup target add "$target" >&2
     # rustc warns that it cannot find a macOS SDK through xcrun; zig brings the system library stubs it links.
     # The oldest macOS the binary runs on, as rustc's own defaults: without it zig stamps its newest SDK's
@@ -123,7 +136,7 @@ echo "$selected" | while read -r target name; do
     export MACOSX_DEPLOYMENT_TARGET
     log=$dist/build-$name.log
     started=$(date +%s)
-    if ! cargo zigbuild --locked --quiet --release --target "$target" >"$log" 2>&1; then
+    if ! cargo zigbuild --locked --quiet --profile "$profile" --target "$target" >"$log" 2>&1; then
         cat "$log" >&2
         die "building $target failed (output above)"
     fi
@@ -131,7 +144,7 @@ echo "$selected" | while read -r target name; do
         -e '^ *= help' -e 'generated 1 warning' -e '^$' "$log" >&2 || true
     rm -f "$log"
     echo "  built in $(($(date +%s) - started)) s" >&2
-    built=$target_dir/$target/release/loopgate
+    built=$target_dir/$target/$profile_dir/loopgate
     [ -x "$built" ] || die "cargo zigbuild produced no $built"
     mkdir -p "$dist/bin/$name"
     cp "$built" "$dist/bin/$name/loopgate"
@@ -155,6 +168,7 @@ echo "$selected" | while read -r target name; do
             echo "  runs: $got" >&2 ;;
     esac
 
+    [ "$check_only" = yes ] && continue
     archive=loopgate-$version-$target
     mkdir -p "$dist/$archive"
     cp "$bin" README.md LICENSE "$dist/$archive/"
@@ -178,6 +192,7 @@ if [ "$qemu_tests" = yes ]; then
     rm -f "$log"
 fi
 
+[ "$check_only" = no ] || exit 0
 echo "== npm pack" >&2
 node npm/pack.mjs pack "$dist/bin" "$dist/npm"
 (cd "$dist" && sha256sum ./*.tar.gz npm/*.tgz > SHA256SUMS)
