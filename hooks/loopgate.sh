@@ -3,10 +3,14 @@
 #
 #   loopgate.sh [--project-dir DIR] ARGS...
 #
-# Finds the binary ($LOOPGATE_BIN, else `loopgate` on PATH, else ~/.cargo/bin/loopgate, else a build in this
-# plugin's own target/) and execs it with ARGS. `--project-dir DIR` (used by the slash commands, which get the
-# directory substituted into their text but not in their environment) exports CLAUDE_PROJECT_DIR=DIR, so setup
-# and cancel pick the same project root the hooks are given; an empty DIR is ignored.
+# Finds the binary and execs it with ARGS. In order: $LOOPGATE_BIN; the prebuilt binary npm put in this
+# plugin's node_modules/ (a marketplace install: Claude Code runs `npm ci --ignore-scripts` in the plugin, and npm
+# installs only this platform's @loopgate/* package); the binary that `loopgate install` recorded in
+# hooks/loopgate.bin of the plugin copy it installed (so an npm-installed loopgate is run directly, not through
+# its Node launcher); `loopgate` on PATH; ~/.cargo/bin/loopgate; a build in this plugin's own target/.
+# `--project-dir DIR` (used by the slash commands, which get the directory substituted into their text but not
+# in their environment) exports CLAUDE_PROJECT_DIR=DIR, so setup and cancel pick the same project root the hooks
+# are given; an empty DIR is ignored.
 #
 # A missing binary must never leave a loop silently dead (a hook exiting 127 is invisible in Claude Code), so:
 #   - `hook session-start` tells the user (systemMessage) at every session start;
@@ -25,11 +29,24 @@ if [ "${1-}" = "--project-dir" ]; then
     [ "$#" -gt 0 ] && shift
 fi
 
+# bin/loopgate (the agent's `loopgate`) runs this script with LOOPGATE_FROM_PLUGIN_BIN set: then `loopgate` on
+# PATH may be that very file, so PATH is not searched (it would exec itself forever).
+from_plugin_bin=${LOOPGATE_FROM_PLUGIN_BIN-}
+unset LOOPGATE_FROM_PLUGIN_BIN
+# This script's directory, with built-ins only (no `dirname` process on the hot path).
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+
 if [ -n "${LOOPGATE_BIN-}" ]; then
     [ -x "$LOOPGATE_BIN" ] && exec "$LOOPGATE_BIN" "$@"
     why="LOOPGATE_BIN is set to \`$LOOPGATE_BIN\`, which is not an executable file"
 else
-    if command -v loopgate >/dev/null 2>&1; then
+    for candidate in "$here"/../node_modules/@loopgate/*/bin/loopgate; do
+        [ -x "$candidate" ] && exec "$candidate" "$@"
+    done
+    if [ -r "$here/loopgate.bin" ] && IFS= read -r recorded <"$here/loopgate.bin" && [ -x "$recorded" ]; then
+        exec "$recorded" "$@"
+    fi
+    if [ -z "$from_plugin_bin" ] && command -v loopgate >/dev/null 2>&1; then
         exec loopgate "$@"
     fi
     if [ -n "${HOME-}" ] && [ -x "$HOME/.cargo/bin/loopgate" ]; then

@@ -1,8 +1,10 @@
 #!/bin/sh
 # The project's test command (README: "Run the tests"). Installs the Claude Code CLI versions the end-to-end
 # suite runs against (tests/e2e/claude-versions.txt) into .tools/ (once; needs npm), runs every test — unit,
-# command-line integration and the end-to-end suite against the first listed version — then the end-to-end
-# suite again against each other listed version. Extra arguments go to every cargo test run.
+# command-line integration, the end-to-end suite and the install suite (tests/dist.rs) against the first listed
+# version — then the end-to-end and install suites again against each other listed version. Extra arguments go
+# to every cargo test run. The install suite installs what `scripts/dist.sh` packed (CI runs it first; the suite
+# runs it for this machine's platform when nothing is packed).
 # With LOOPGATE_CLAUDE_BIN set, the end-to-end suite runs once, against that binary.
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,6 +17,6 @@ fi
 echo "== all tests (end-to-end against Claude Code $first)" >&2
 LOOPGATE_CLAUDE_VERSION=$first cargo test --locked --all-targets "$@"
 for version in $(printf '%s\n' "$versions" | tail -n +2); do
-    echo "== end-to-end suite against Claude Code $version" >&2
-    LOOPGATE_CLAUDE_VERSION=$version cargo test --locked --test e2e "$@"
+    echo "== end-to-end and install suites against Claude Code $version" >&2
+    LOOPGATE_CLAUDE_VERSION=$version cargo test --locked --test e2e --test dist "$@"
 done

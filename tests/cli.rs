@@ -31,6 +31,8 @@ mod full_loop;
 mod give_up;
 #[path = "cli/install.rs"]
 mod install;
+#[path = "cli/plugin_script.rs"]
+mod plugin_script;
 #[path = "cli/seal_store.rs"]
 mod seal_store;
 #[path = "cli/session_start.rs"]

@@ -138,6 +138,11 @@ fn install_writes_the_bare_commands_and_installs_the_plugin_and_a_second_run_cha
             "{file} is the repository's"
         );
     }
+    assert_eq!(
+        fs::read_to_string(plugin.join("hooks/loopgate.bin")).expect("the recorded binary"),
+        format!("{}\n", binary()),
+        "the plugin's hooks run the binary that installed it"
+    );
     let mode = fs::metadata(plugin.join("hooks/loopgate.sh"))
         .expect("loopgate.sh")
         .permissions()

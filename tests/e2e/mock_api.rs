@@ -174,48 +174,14 @@ fn serve(stream: TcpStream, shared: &Mutex<Shared>) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(300)))?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            continue;
-        }
-        let mut parts = line.split(' ');
-        let method = parts.next().unwrap_or_default().to_string();
-        let path = parts.next().unwrap_or_default().to_string();
-
-        let mut content_length = 0usize;
-        let mut chunked = false;
-        let mut close = false;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header)? == 0 {
-                return Ok(());
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            let Some((name, value)) = header.split_once(':') else {
-                continue;
-            };
-            let value = value.trim();
-            match name.trim().to_ascii_lowercase().as_str() {
-                "content-length" => content_length = value.parse().unwrap_or(0),
-                "transfer-encoding" => chunked = value.to_ascii_lowercase().contains("chunked"),
-                "connection" => close = value.eq_ignore_ascii_case("close"),
-                _ => {}
-            }
-        }
-        let body = if chunked {
-            read_chunked(&mut reader)?
-        } else {
-            read_exact(&mut reader, content_length)?
-        };
-
+    while let Some(HttpRequest {
+        method,
+        path,
+        body,
+        close,
+        ..
+    }) = read_request(&mut reader)?
+    {
         let (status, content_type, payload) = respond(&method, &path, &body, shared);
         let head = format!(
             "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\
@@ -230,6 +196,76 @@ fn serve(stream: TcpStream, shared: &Mutex<Shared>) -> io::Result<()> {
             return Ok(());
         }
     }
+    Ok(())
+}
+
+/// One HTTP/1.1 request as the local test servers read it (header names lowercased).
+pub struct HttpRequest {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// The client asked to close the connection after the answer.
+    pub close: bool,
+}
+
+impl HttpRequest {
+    /// The value of a header (by its lowercase name), or "".
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
+}
+
+/// Reads the next request of a keep-alive connection (`Content-Length` or chunked body); `None` at its end.
+pub fn read_request(reader: &mut BufReader<TcpStream>) -> io::Result<Option<HttpRequest>> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        if !line.trim_end().is_empty() {
+            break;
+        }
+    }
+    let mut parts = line.trim_end().split(' ');
+    let method = parts.next().unwrap_or_default().to_string();
+    let path = parts.next().unwrap_or_default().to_string();
+    let mut headers = Vec::new();
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 {
+            return Ok(None);
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+    }
+    let mut request = HttpRequest {
+        method,
+        path,
+        headers,
+        body: Vec::new(),
+        close: false,
+    };
+    request.close = request.header("connection").eq_ignore_ascii_case("close");
+    request.body = if request
+        .header("transfer-encoding")
+        .to_ascii_lowercase()
+        .contains("chunked")
+    {
+        read_chunked(reader)?
+    } else {
+        read_exact(reader, request.header("content-length").parse().unwrap_or(0))?
+    };
+    Ok(Some(request))
 }
 
 fn read_exact(reader: &mut impl Read, len: usize) -> io::Result<Vec<u8>> {

@@ -36,6 +36,9 @@ pub const PLUGIN: &[PluginFile] = &[
     plugin_file!("skills/pua-loop/SKILL.md", false),
 ];
 
+/// The file of the installed plugin copy that names the binary its hooks run (read by `hooks/loopgate.sh`).
+pub const RECORDED_BINARY: &str = "hooks/loopgate.bin";
+
 /// The plugin's id in its own marketplace (`claude plugin install loopgate@loopgate`).
 pub const PLUGIN_ID: &str = "loopgate@loopgate";
 /// The marketplace the embedded plugin is registered as.

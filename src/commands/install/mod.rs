@@ -179,7 +179,7 @@ fn install_plugin(claude: &Claude, places: &Places, record: &mut Manifest) -> Re
         ));
         return Ok(());
     }
-    let changed = write_plugin(&places.plugin())?;
+    let changed = write_plugin(&places.plugin(), &record.binary)?;
     if ours && !changed {
         crate::say(format!("loopgate: the plugin {PLUGIN_ID} is installed and up to date"));
         return Ok(());
@@ -198,16 +198,23 @@ fn install_plugin(claude: &Claude, places: &Places, record: &mut Manifest) -> Re
     Ok(())
 }
 
-/// Writes the embedded plugin files where they differ; whether anything changed.
-fn write_plugin(dir: &Path) -> Result<bool, Error> {
+/// Writes the embedded plugin files where they differ, and `hooks/loopgate.bin`: the path of this binary, which
+/// `hooks/loopgate.sh` runs directly (for an npm install, the platform package's binary rather than the Node
+/// launcher on `PATH`, which would add Node's start-up to every hook). Whether anything changed.
+fn write_plugin(dir: &Path, binary: &Path) -> Result<bool, Error> {
+    let recorded = format!("{}\n", binary.display());
+    let files = PLUGIN
+        .iter()
+        .map(|file| (file.path, file.text, file.executable))
+        .chain([(bundle::RECORDED_BINARY, recorded.as_str(), false)]);
     let mut changed = false;
-    for file in PLUGIN {
-        let path = dir.join(file.path);
-        if std::fs::read(&path).is_ok_and(|bytes| bytes == file.text.as_bytes()) {
+    for (rel, text, executable) in files {
+        let path = dir.join(rel);
+        if std::fs::read(&path).is_ok_and(|bytes| bytes == text.as_bytes()) {
             continue;
         }
-        let mode = if file.executable { 0o755 } else { 0o644 };
-        write_file(&path, file.text, mode)?;
+        let mode = if executable { 0o755 } else { 0o644 };
+        write_file(&path, text, mode)?;
         changed = true;
     }
     Ok(changed)
