@@ -106,7 +106,10 @@ pub fn fingerprint(repo: &Repo) -> Option<(String, Changes, Dirty)> {
     // than it saves (it showed up on every stop of the default configuration).
     let tracked: Vec<&[u8]> = entries.iter().map(|e| e.path.as_slice()).collect();
     let (states, untracked) = if entries.len() < PARALLEL_FROM {
-        (check_all(&repo.work_tree, &entries, index_mtime), untracked(repo, &tracked))
+        (
+            check_all(&repo.work_tree, &entries, index_mtime),
+            untracked(repo, &tracked),
+        )
     } else {
         std::thread::scope(|scope| {
             let walk = scope.spawn(|| untracked(repo, &tracked));
