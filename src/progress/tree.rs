@@ -102,13 +102,21 @@ pub fn fingerprint(repo: &Repo) -> Option<(String, Changes, Dirty)> {
         .filter(|e| e.path.starts_with(&repo.prefix) && !e.path.starts_with(&own))
         .collect();
     // The two halves are system calls (an `lstat` per tracked file, a `readdir` per directory): run them side by
-    // side, the walk on a thread of its own.
+    // side, the walk on a thread of its own — except in a small repository, where starting the thread costs more
+    // than it saves (it showed up on every stop of the default configuration).
     let tracked: Vec<&[u8]> = entries.iter().map(|e| e.path.as_slice()).collect();
-    let (states, untracked) = std::thread::scope(|scope| {
-        let walk = scope.spawn(|| untracked(repo, &tracked));
-        let states = check_all(&repo.work_tree, &entries, index_mtime);
-        (states, walk.join().unwrap_or_default())
-    });
+    let (states, untracked) = if entries.len() < PARALLEL_FROM {
+        (
+            check_all(&repo.work_tree, &entries, index_mtime),
+            untracked(repo, &tracked),
+        )
+    } else {
+        std::thread::scope(|scope| {
+            let walk = scope.spawn(|| untracked(repo, &tracked));
+            let states = check_all(&repo.work_tree, &entries, index_mtime);
+            (states, walk.join().unwrap_or_default())
+        })
+    };
 
     let mut hasher = Sha256::new();
     hasher.update(b"loopgate-git-1\0");
