@@ -69,7 +69,7 @@ if [ -n "${OLD_BIN:-}" ]; then
     "$bin" setup --session-id S --force --no-checkpoints --stall-limit 0 --verify "$verify" "fix it" >/dev/null
     printf '%s\n' '{"session_id":"S","hook_event_name":"Stop","cwd":"'"$project"'","stop_hook_active":true,"last_assistant_message":"working on it"}' > "$work/stop.json"
     export CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0
-    hyperfine --warmup 20 --runs 300 -N --input "$work/stop.json" \
-        -n "this build" "$bin hook stop" \
-        -n "old build" "$OLD_BIN hook stop"
+    hyperfine --warmup 20 --runs 300 \
+        -n "this build" "$bin hook stop < $work/stop.json" \
+        -n "old build" "$OLD_BIN hook stop < $work/stop.json"
 fi

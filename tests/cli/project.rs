@@ -355,11 +355,9 @@ impl Project {
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            // A seal's companions live beside it (`<seal>.tests.json`, `<seal>.baseline.json`).
-            .filter(|p| {
-                let name = p.to_string_lossy();
-                !name.ends_with(".tests.json") && !name.ends_with(".baseline.json")
-            })
+            // A seal's companions live beside it (`<seal>.tests.json`, `<seal>.baseline.json`, `<seal>.copies.json`,
+            // …): a seal's own name has no other dot.
+            .filter(|p| p.file_stem().is_some_and(|stem| !stem.to_string_lossy().contains('.')))
             .collect();
         paths.sort();
         paths
