@@ -168,7 +168,11 @@ fn seal(sandbox: &Sandbox) -> Option<Value> {
     let path = entries
         .flatten()
         .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "json"))?;
+        // The seal itself, not a companion beside it (`<seal>.baseline.json`, …): its name has no other dot.
+        .find(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && p.file_stem().is_some_and(|stem| !stem.to_string_lossy().contains('.'))
+        })?;
     serde_json::from_slice(&fs::read(path).ok()?).ok()
 }
 
