@@ -393,7 +393,8 @@ fn ctrl_c_during_the_verify_stops_it_and_records_no_verify_result() {
     let p = Project::new();
     let agent = p.agent("quick", "echo done");
     let verify = "echo $$ > verify.pid; sleep 60 & echo $! > verify-child.pid; wait";
-    let run = p.start(&["run", "--verify", verify, TASK, "--", &agent]);
+    // No baseline: the Ctrl-C must land in the verify after the agent's run, not in the one at setup.
+    let run = p.start(&["run", "--no-baseline", "--verify", verify, TASK, "--", &agent]);
     let (verify_pid, child_pid) = (p.wait_pid("verify.pid"), p.wait_pid("verify-child.pid"));
     run.signal(libc::SIGINT);
     let out = run.wait(Duration::from_secs(30));
