@@ -20,8 +20,14 @@ use super::block_cap::Turn;
 
 /// How long an unfinished decision (no `decided_ns`) holds beyond the verify timeout.
 const STALE_AFTER: Duration = Duration::from_secs(60);
-/// How late a twin may start after the decision began (process start-up jitter, a busy machine).
-const TWIN_WINDOW: Duration = Duration::from_secs(2);
+/// How late a twin may start after the decision (process start-up jitter). Kept well below the quickest real
+/// next stop: with Claude Code 2.1.330, whose transcript can lag, a real next stop repeating the same words came
+/// about 0.3 s after the decision, and a 2 s window took it for a twin and let the agent go unanswered.
+const TWIN_WINDOW: Duration = Duration::from_millis(50);
+
+/// How long after the last decision's final write a twin may still start (process start-up on a busy machine);
+/// far below the quickest real next stop, which needs a model call in between.
+pub const START_JITTER_NS: i128 = 20_000_000;
 
 /// The last stop the loop decided, in the seal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,8 +103,8 @@ mod tests {
         assert!(repeats(Some(&decided), &k, 150, 600), "started before the decision");
         assert!(repeats(Some(&decided), &k, 250, 600), "a twin started a little late");
         assert!(
-            !repeats(Some(&decided), &k, 200 + 3_000_000_000, 600),
-            "an answer to it"
+            !repeats(Some(&decided), &k, 200 + 300_000_000, 600),
+            "an answer to it, 0.3 s later (as quick as 2.1.330 with a lagging transcript)"
         );
         assert!(!repeats(Some(&decided), "other", 150, 600));
         let in_flight = LastStop {

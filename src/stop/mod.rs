@@ -58,7 +58,16 @@ pub fn at_stop(
     if let (Some(turn), Some(transcript_len)) = (turn, transcript_len) {
         let key = duplicate::key(session, turn, &message, transcript_len);
         let timeout = active.seal.fields.verify_timeout;
-        if duplicate::repeats(active.seal.last_stop.as_ref(), &key, started_ns, timeout) {
+        // A real next stop starts after the last decision's final write of the seal (its answer is printed after
+        // that write, then Claude Code asks the model again); a twin was started with the stop it repeats, before
+        // that write or within a process start-up of it.
+        let sealed_ns = std::fs::metadata(active.store.path_for(project))
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX));
+        let after_last_write = sealed_ns.is_some_and(|at| started_ns > at + duplicate::START_JITTER_NS);
+        if !after_last_write && duplicate::repeats(active.seal.last_stop.as_ref(), &key, started_ns, timeout) {
             return Ok(None);
         }
         active.seal.last_stop = Some(duplicate::LastStop {
