@@ -7,9 +7,12 @@
 //! the last message and the transcript's length) and when its decision began. A stop with the same key that
 //! started before that decision, or within [`TWIN_WINDOW`] after it, is the same stop heard twice: it changes
 //! nothing and prints nothing — Claude Code takes the decision of the one that decided (a block from any hook
-//! blocks). A real next stop differs: the transcript has grown by the turn in between, and the agent needed a
-//! model call to get there. Without a readable transcript no stop is taken for a twin. A decision that never
-//! finished (a crash) stops counting after [`STALE_AFTER`].
+//! blocks). A real next stop differs: it starts only after the last decision's final write of the seal (the
+//! answer is printed after it, then the agent needs a model call), so a stop that started later than that write
+//! plus [`START_JITTER_NS`] is never a twin (`stop::at_stop` checks the seal's modification time) — needed
+//! because the transcript, which usually grows between real stops, can lag (Claude Code 2.1.330). Without a
+//! readable transcript no stop is taken for a twin. A decision that never finished (a crash) stops counting
+//! after [`STALE_AFTER`].
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
