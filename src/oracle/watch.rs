@@ -4,7 +4,8 @@
 //!
 //! The directories holding the sealed inputs — the test files, the closure's files (also those sealed as
 //! absent), the `--seal` files — are watched, each without recursion, through the platform's notification
-//! API (`notify`: inotify on Linux, FSEvents on macOS). Any write, creation, removal or rename of a sealed path
+//! API (`notify`: inotify on Linux, kqueue on macOS —
+//! FSEvents would need a framework the release builds cannot link). Any write, creation, removal or rename of a sealed path
 //! during the run, and any new test file appearing, voids a pass and is named. Reads and metadata changes
 //! (`touch`, the runner's access times) are not changes. Files the runner writes for itself (`__pycache__`,
 //! `target/`) are not sealed and pass unnoticed.
