@@ -152,6 +152,7 @@ fn verify_runner_true(bencher: divan::Bencher) {
         cwd: dir.path(),
         timeout: std::time::Duration::from_secs(60),
         log_path: &log,
+        prefix: &[],
     };
     bencher.bench(|| verify::run(black_box(&request)).expect("runs").passed());
 }

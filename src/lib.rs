@@ -48,6 +48,7 @@ pub mod summary;
 pub mod testscan;
 pub mod testside;
 pub mod tokens;
+pub mod trace;
 pub mod trajectory;
 pub mod transcript;
 pub mod verify;

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::baseline::{Baseline, Judged};
+use crate::closure::observed::Observed;
 use crate::error::Error;
 use crate::history::VerifyResult;
 use crate::lifecycle::ActiveLoop;
@@ -74,6 +75,7 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         cwd: &active.project.root,
         timeout: Duration::from_secs(fields.verify_timeout),
         log_path: &log_path,
+        prefix: &[],
     };
     // Rollback refuses while this marker is held (see `running`).
     let running = crate::running::VerifyRunning::mark(&active.project, &command);
@@ -244,28 +246,47 @@ fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, 
 }
 
 /// The baseline run at setup: the sealed verify command once, before the agent's first turn, kept test by
-/// test (iteration 0; its log is the loop's `verify-…-0.log`). `budget` (seconds) cuts a run that would outlast
-/// the slash command's pre-executed block (see `commands::setup::SLASH_COMMAND_BUDGET`); a cut baseline keeps
-/// no results, so the loop's first verify becomes the baseline.
+/// test (iteration 0; its log is the loop's `verify-…-0.log`) and traced where the platform allows, so the
+/// oracle's inputs are what the run was seen to use (see `closure::observed`). `budget` (seconds) cuts a run
+/// that would outlast the slash command's pre-executed block (see `commands::setup::SLASH_COMMAND_BUDGET`); a
+/// cut baseline keeps no results, so the loop's first verify becomes the baseline (what its trace saw up to
+/// the cut is still sealed: everything in it was really used).
 pub fn baseline(
     project: &crate::project::Project,
     fields: &StateFields,
     budget: Option<u64>,
-) -> Result<Option<Baseline>, Error> {
+    derived: Option<&crate::closure::Closure>,
+) -> Result<Option<(Baseline, Observed)>, Error> {
     let Some(command) = &fields.verify_command else {
         return Ok(None);
     };
     let log_path = project.verify_log_path(&fields.loop_id, 0);
+    let trace_path = log_path.with_extension("trace");
+    let tracer = crate::trace::Tracer::find();
+    let prefix = tracer.as_ref().map(|t| t.prefix(&trace_path)).unwrap_or_default();
     let timeout = budget.map_or(fields.verify_timeout, |budget| budget.min(fields.verify_timeout));
     let request = VerifyRequest {
         command,
         cwd: &project.root,
         timeout: Duration::from_secs(timeout),
         log_path: &log_path,
+        prefix: &prefix,
     };
     let progress = Progress::start(command);
-    let counted = run_counted(&request, &progress)?;
+    let counted = run_counted(&request, &progress);
     progress.finish();
+    let observed = match tracer {
+        Ok(_) => {
+            let events = crate::trace::read(&trace_path, &project.root);
+            let _ = std::fs::remove_file(&trace_path);
+            let home = std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(std::path::PathBuf::from);
+            Observed::take(&events, &project.root, home.as_deref(), derived)
+        }
+        Err(why) => Observed::unavailable(why),
+    };
+    let counted = counted?;
     let o = &counted.outcome;
     let cut = o.timed_out && timeout < fields.verify_timeout;
     let mut baseline = Baseline::of_run(
@@ -281,7 +302,7 @@ pub fn baseline(
         baseline.counts = None;
         baseline.results = crate::summary::TestResults::default();
     }
-    Ok(Some(baseline))
+    Ok(Some((baseline, observed)))
 }
 
 /// Holds a run that `passed` so far to the baseline, test by name; a baseline without names (none taken at
@@ -348,9 +369,20 @@ pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
         Some(inventory) => inventory.check(root, |check| fields.checks(check)),
         None => Vec::new(),
     };
+    let observed: Option<Observed> = if fields.checks(Check::Closure) {
+        active.store.load_companion(&active.project, crate::seal::OBSERVED)?
+    } else {
+        None
+    };
+    let (observed, shadows) = match &observed {
+        Some(observed) => (observed.closure.check(root), observed.shadows(root)),
+        None => (Vec::new(), Vec::new()),
+    };
     Ok(Breach {
         sealed: sealed_changes(active)?,
         closure,
+        observed,
+        shadows,
         tests,
         during_run: false,
     })

@@ -33,7 +33,9 @@ const INVENTORY: &str = "tests";
 const BASELINE: &str = "baseline";
 pub const TEST_COPIES: &str = "copies";
 pub const SWAP_JOURNAL: &str = "swap";
-const COMPANIONS: [&str; 4] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL];
+/// What the traced baseline run was seen to use (see `closure::observed`).
+pub const OBSERVED: &str = "observed";
+const COMPANIONS: [&str; 5] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL, OBSERVED];
 
 /// How many verify logs keep a mark (the most recent ones).
 pub const MARKED_LOGS: usize = 20;

@@ -31,6 +31,8 @@ mod full_loop;
 mod give_up;
 #[path = "cli/install.rs"]
 mod install;
+#[path = "cli/observed.rs"]
+mod observed;
 #[path = "cli/plugin_script.rs"]
 mod plugin_script;
 #[path = "cli/seal_store.rs"]

@@ -34,6 +34,8 @@ pub enum Why {
     Configures(String),
     /// Named in, or run by, this command text.
     RunBy(String),
+    /// Seen in the traced baseline run (see `closure::observed`).
+    Observed(super::observed::Seen),
 }
 
 /// A file of the closure: relative to the project root, or absolute outside it (`/home/u/.cargo/config.toml`).

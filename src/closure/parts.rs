@@ -33,6 +33,9 @@ pub enum Scope {
     Toml(Vec<Vec<String>>),
     /// These sections of an INI file (`tool:pytest`, `pytest`).
     Ini(Vec<String>),
+    /// The size and modification time only: a program or library so large that reading every byte at each
+    /// promise would cost more than the check is worth (see `closure::observed`).
+    Stat,
 }
 
 impl Scope {
@@ -63,7 +66,7 @@ impl Scope {
     /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
     pub fn labels(&self) -> Vec<String> {
         match self {
-            Scope::Whole => Vec::new(),
+            Scope::Whole | Scope::Stat => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) => paths.iter().map(|p| p.join(".")).collect(),
             Scope::Ini(names) => names.iter().map(|n| format!("[{n}]")).collect(),
         }
@@ -79,7 +82,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         return Parts::new();
     };
     match scope {
-        Scope::Whole => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
+        Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::Json(paths) => match serde_json::from_slice::<serde_json::Value>(bytes) {
             Ok(doc) => tree_parts(paths, |path| lookup_json(&doc, path).map(canonical)),
             Err(_) => unparsable(bytes),

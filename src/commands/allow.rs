@@ -8,6 +8,7 @@
 //! seal store is read-only to them besides). Accepting re-takes the digests of the chosen files; everything else stays sealed, and later
 //! changes to an accepted file are caught again. Without arguments it lists what moved, changing nothing.
 
+use crate::closure::observed::Observed;
 use crate::history::{Event, event::Allowed};
 use std::path::{Path, PathBuf};
 
@@ -51,6 +52,7 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Resu
     if let Some(closure) = active.seal.closure.as_mut() {
         accepted.extend(closure.accept(&root, select));
     }
+    let observed_keys = accept_observed(&active, &select, &mut accepted)?;
     let mut inventory_files: Vec<String> = Vec::new();
     if let Some(mut inventory) = active.store.load_inventory(&active.project)? {
         let changed = inventory.accept(&root, select);
@@ -63,7 +65,10 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Resu
     }
     // The oracle's run uses the accepted versions of the test files and their data from now on.
     let copied = accept_copies(&active, &inventory_files, &select, &mut accepted)?;
-    if let Some(unknown) = wanted.iter().find(|w| !is_sealed(&active, w) && !copied.contains(w)) {
+    if let Some(unknown) = wanted
+        .iter()
+        .find(|w| !is_sealed(&active, w) && !copied.contains(w) && !observed_keys.contains(w))
+    {
         return Err(Error::Usage(format!(
             "`{unknown}` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
         )));
@@ -189,6 +194,29 @@ fn accept_sealed(active: &mut ActiveLoop, select: &dyn Fn(&str) -> bool) -> Resu
         accepted.push(path);
     }
     Ok(accepted)
+}
+
+/// Accepts the selected files of the observed closure and new entries that shadowed something the baseline
+/// used; returns every path the observed closure seals or would flag (so naming one is not an error).
+fn accept_observed(
+    active: &ActiveLoop,
+    select: &impl Fn(&str) -> bool,
+    accepted: &mut Vec<String>,
+) -> Result<Vec<String>, Error> {
+    let (store, project) = (&active.store, &active.project);
+    let Some(mut observed) = store.load_companion::<Observed>(project, crate::seal::OBSERVED)? else {
+        return Ok(Vec::new());
+    };
+    let root = &project.root;
+    let mut known: Vec<String> = observed.closure.files.iter().map(|f| f.path.clone()).collect();
+    known.extend(observed.shadows(root).into_iter().map(|s| s.path));
+    let mut changed = observed.closure.accept(root, select);
+    changed.extend(observed.accept_entries(root, select));
+    if !changed.is_empty() {
+        store.save_companion(project, crate::seal::OBSERVED, &observed)?;
+        accepted.extend(changed);
+    }
+    Ok(known)
 }
 
 /// Whether `key` names something sealed for this loop (a `--seal` file, or a closure file).

@@ -393,13 +393,18 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     // pre-executed block finishes before the model is asked anything).
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
-        crate::oracle::baseline(&project, &state.fields, budget)?
+        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref())?
     } else {
         None
     };
-    if let Some(baseline) = &baseline {
-        store.save_baseline(&project, baseline)?;
-    }
+    let baseline = match baseline {
+        Some((baseline, observed)) => {
+            store.save_baseline(&project, &baseline)?;
+            store.save_companion(&project, crate::seal::OBSERVED, &observed)?;
+            Some(baseline)
+        }
+        None => None,
+    };
     let seal = Seal {
         project_root: project.canonical_root(),
         fields: state.fields.clone(),

@@ -40,7 +40,12 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
             };
             let mut report = loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len());
             report["turn_ended"] = turn_ended(&active.seal.fields, tail.glances.last()).into();
-            report["oracle_inputs"] = inputs::report(&active.seal);
+            let observed = active
+                .store
+                .load_companion(&active.project, crate::seal::OBSERVED)
+                .ok()
+                .flatten();
+            report["oracle_inputs"] = inputs::report(&active.seal, observed.as_ref());
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),

@@ -1,5 +1,6 @@
 //! What the model and the user read about a breach of the oracle's inputs (see `oracle::breach`).
 
+use crate::closure::observed::{Seen, Shadow, ShadowKind};
 use crate::closure::{Moved, PartChange, Why, parts};
 use crate::state::{Check, Lang};
 
@@ -24,6 +25,54 @@ pub fn why(lang: Lang, why: &Why) -> String {
         (Lang::En, Why::RunBy(command)) => format!("it is run by `{command}`"),
         (Lang::Zh, Why::Configures(tool)) => format!("它是 `{tool}` 的配置"),
         (Lang::Zh, Why::RunBy(command)) => format!("它由 `{command}` 运行"),
+        (lang, Why::Observed(seen)) => observed(lang, seen),
+    }
+}
+
+/// Why an observed file is sealed: what the traced baseline run did with it.
+fn observed(lang: Lang, seen: &Seen) -> String {
+    match (lang, seen) {
+        (Lang::En, Seen::Read) => "the verify run read it at baseline".to_string(),
+        (Lang::En, Seen::Ran) => "the verify run executed it at baseline".to_string(),
+        (Lang::En, Seen::LookedFor) => "the verify run looked for it at baseline".to_string(),
+        (Lang::En, Seen::LookedForProgram { ran: Some(ran) }) => {
+            format!("the verify run looked for a program here at baseline and ran `{ran}` instead")
+        }
+        (Lang::En, Seen::LookedForProgram { ran: None }) => {
+            "the verify run looked for a program here at baseline".to_string()
+        }
+        (Lang::Zh, Seen::Read) => "基线验证运行时读取了它".to_string(),
+        (Lang::Zh, Seen::Ran) => "基线验证运行时执行了它".to_string(),
+        (Lang::Zh, Seen::LookedFor) => "基线验证运行时查找过它".to_string(),
+        (Lang::Zh, Seen::LookedForProgram { ran: Some(ran) }) => {
+            format!("基线验证运行时在此查找程序,实际运行的是 `{ran}`")
+        }
+        (Lang::Zh, Seen::LookedForProgram { ran: None }) => "基线验证运行时在此查找过程序".to_string(),
+    }
+}
+
+/// A new file that would be found instead of something the baseline run used.
+pub fn shadow(lang: Lang, shadow: &Shadow) -> String {
+    let path = &shadow.path;
+    match (lang, &shadow.kind) {
+        (Lang::En, ShadowKind::Module { name, used }) => {
+            format!(
+                "`{path}` is new and would be imported as `{name}` instead of `{used}`, which the verify run imported at baseline"
+            )
+        }
+        (Lang::En, ShadowKind::PathFile) => {
+            format!("`{path}` is new: Python runs a `.pth` file's import lines at start-up, before any test")
+        }
+        (Lang::En, ShadowKind::Plugin) => {
+            format!("`{path}` is new and declares a pytest plugin (a `pytest11` entry point)")
+        }
+        (Lang::Zh, ShadowKind::Module { name, used }) => {
+            format!("新建的 `{path}` 会被当作 `{name}` 导入,取代基线验证运行时导入的 `{used}`")
+        }
+        (Lang::Zh, ShadowKind::PathFile) => {
+            format!("新建了 `{path}`:Python 会在启动时、任何测试之前执行 `.pth` 文件中的 import 行")
+        }
+        (Lang::Zh, ShadowKind::Plugin) => format!("新建的 `{path}` 声明了一个 pytest 插件(`pytest11` 入口点)"),
     }
 }
 

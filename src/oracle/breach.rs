@@ -18,6 +18,10 @@ pub struct Breach {
     pub sealed: Vec<FileChange>,
     /// Parts of the closure's configuration files.
     pub closure: Vec<closure::Moved>,
+    /// Files the traced baseline run read, ran or looked for (see `closure::observed`).
+    pub observed: Vec<closure::Moved>,
+    /// New files that would be found instead of something the baseline run used.
+    pub shadows: Vec<closure::observed::Shadow>,
     /// Existing tests changed, skipped or deleted; setup code added around them.
     pub tests: Vec<TestMove>,
     /// Found after a passing verify run, not before it: the run itself (or a process beside it) moved them.
@@ -26,20 +30,25 @@ pub struct Breach {
 
 impl Breach {
     pub fn is_empty(&self) -> bool {
-        self.sealed.is_empty() && self.closure.is_empty() && self.tests.is_empty()
+        self.sealed.is_empty()
+            && self.closure.is_empty()
+            && self.observed.is_empty()
+            && self.shadows.is_empty()
+            && self.tests.is_empty()
     }
 
     /// How many items moved.
     pub fn len(&self) -> usize {
-        self.sealed.len() + self.closure.len() + self.tests.len()
+        self.sealed.len() + self.closure.len() + self.observed.len() + self.shadows.len() + self.tests.len()
     }
 
     /// One line per item, for the model, the user and the history (`sealed_changes`).
     pub fn lines(&self, lang: Lang) -> Vec<String> {
         let sealed = self.sealed.iter().map(|c| format!("{} ({})", c.path(), c.kind()));
-        let closure = self.closure.iter().map(|m| words::moved(lang, m));
+        let closure = self.closure.iter().chain(&self.observed).map(|m| words::moved(lang, m));
+        let shadows = self.shadows.iter().map(|s| words::shadow(lang, s));
         let tests = self.tests.iter().map(|t| t.render(lang));
-        sealed.chain(closure).chain(tests).collect()
+        sealed.chain(closure).chain(shadows).chain(tests).collect()
     }
 
     /// How to undo every item: the files to restore from git and the files to delete.
@@ -52,7 +61,7 @@ impl Breach {
                 FileChange::Changed(path) | FileChange::Deleted(path) => restore.push(path),
             }
         }
-        for moved in &self.closure {
+        for moved in self.closure.iter().chain(&self.observed) {
             let created = moved.part.is_empty() && moved.change == PartChange::Added;
             if created {
                 delete.push(&moved.path);
@@ -60,6 +69,7 @@ impl Breach {
                 restore.push(&moved.path);
             }
         }
+        delete.extend(self.shadows.iter().map(|s| s.path.as_str()));
         let mut edit: Vec<&str> = Vec::new();
         for moved in &self.tests {
             if moved.new_file {

@@ -24,6 +24,7 @@ pub use capture::MAX_LINE;
 pub use error::VerifyError;
 pub use progress::Progress;
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -42,6 +43,9 @@ pub struct VerifyRequest<'a> {
     pub timeout: Duration,
     /// The bounded log of the full output; parent directories are created.
     pub log_path: &'a Path,
+    /// Words run before `/bin/sh -c COMMAND` (the tracer of the baseline run, see `crate::trace`); usually
+    /// none.
+    pub prefix: &'a [OsString],
 }
 
 /// What the verify command did.
@@ -140,7 +144,14 @@ fn run_with(
     };
     let mut capture = Capture::create(req.log_path, limits).map_err(log_err)?;
     let mut lines = Lines::default();
-    let mut command = Command::new("/bin/sh");
+    let mut command = match req.prefix.split_first() {
+        Some((program, args)) => {
+            let mut command = Command::new(program);
+            command.args(args).arg("/bin/sh");
+            command
+        }
+        None => Command::new("/bin/sh"),
+    };
     command.arg("-c").arg(req.command).current_dir(req.cwd);
     command.envs(reporting::env(|name| std::env::var_os(name)));
     let watch = Watch {

@@ -21,6 +21,7 @@ fn verify(command: &str, timeout: Duration) -> (VerifyOutcome, TempDir) {
         cwd: dir.path(),
         timeout,
         log_path: &log,
+        prefix: &[],
     };
     let outcome =
         run_with(&req, Limits::DEFAULT, GRACE, &mut |_| {}).unwrap_or_else(|err| panic!("run `{command}`: {err}"));
@@ -193,6 +194,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         cwd: &missing,
         timeout: Duration::from_secs(5),
         log_path: &log,
+        prefix: &[],
     })
     .expect_err("spawn");
     assert!(matches!(err, VerifyError::Spawn { .. }));
@@ -209,6 +211,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         cwd: dir.path(),
         timeout: Duration::from_secs(5),
         log_path: &bad_log,
+        prefix: &[],
     })
     .expect_err("log");
     assert!(matches!(err, VerifyError::Log { .. }));
@@ -255,6 +258,7 @@ fn run_observed_hands_every_line_to_the_callback() {
         cwd: dir.path(),
         timeout: Duration::from_secs(10),
         log_path: &log,
+        prefix: &[],
     };
     let mut lines = Vec::new();
     let observed = run_observed(&req, &mut |line| lines.push(String::from_utf8_lossy(line).into_owned())).expect("run");

@@ -4,13 +4,25 @@
 use serde_json::{Value, json};
 
 use crate::closure::Closure;
+use crate::closure::observed::{Observed, Tracing};
 use crate::seal::Seal;
 use crate::state::Check;
 
-/// The `oracle_inputs` object of `status --json`.
-pub fn report(seal: &Seal) -> Value {
+/// The `oracle_inputs` object of `status --json`; `observed` is what the traced baseline run used, if any.
+pub fn report(seal: &Seal, observed: Option<&Observed>) -> Value {
     let f = &seal.fields;
     let closure = seal.closure.as_ref().map(closure_files).unwrap_or_default();
+    let observed = match observed.map(|o| (o, &o.tracing)) {
+        Some((o, Tracing::Traced { events })) => json!({
+            "tracing": "traced",
+            "events": events,
+            "files": closure_files(&o.closure),
+            "searched_dirs": o.searched.len(),
+            "used_modules": o.used.len(),
+        }),
+        Some((_, Tracing::Unavailable { why })) => json!({ "tracing": "unavailable", "why": why }),
+        _ => json!({ "tracing": "not_run" }),
+    };
     json!({
         "checks": {
             "closure": f.checks(Check::Closure),
@@ -19,6 +31,7 @@ pub fn report(seal: &Seal) -> Value {
             "skips": f.checks(Check::Skips),
         },
         "closure": closure,
+        "observed": observed,
         "test_files": seal.test_files.len(),
     })
 }
@@ -97,5 +110,37 @@ pub fn render(report: &Value) -> String {
             absent.len()
         ));
     }
+    out.push_str(&render_observed(report));
     out
+}
+
+/// The `observed:` line: what the traced baseline run sealed, or why the derived closure stands alone.
+fn render_observed(report: &Value) -> String {
+    let label = "\n  observed:    ";
+    match report.pointer("/observed/tracing").and_then(Value::as_str) {
+        Some("traced") => {
+            let files = report
+                .pointer("/observed/files")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let present = files
+                .iter()
+                .filter(|f| f.get("exists").and_then(Value::as_bool) == Some(true))
+                .count();
+            let searched = report
+                .pointer("/observed/searched_dirs")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            format!(
+                "{label}{present} file(s) the baseline run read or ran, {} it looked for (must stay absent), {searched} searched director(ies) — traced with strace (`status --json` lists them)",
+                files.len() - present
+            )
+        }
+        Some("unavailable") => {
+            let why = report.pointer("/observed/why").and_then(Value::as_str).unwrap_or("?");
+            format!("{label}not traced ({why}): the derived closure only")
+        }
+        _ => format!("{label}no traced baseline run (`--no-baseline`): the derived closure only"),
+    }
 }

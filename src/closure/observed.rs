@@ -1,0 +1,628 @@
+//! The observed closure: what the baseline run actually read, ran and looked for, sealed (SPEC.md's second
+//! oracle principle, "observe, don't enumerate"; issue 21).
+//!
+//! [`Observed::take`] turns the traced baseline run's events (`crate::trace`) into seals of the same kind the
+//! derived closure keeps ([`super::SealedFile`]: digests of a file's content, or no digest for a file sealed
+//! as absent), so a promise checks, reports and accepts both the same way. Beside them it keeps what the run
+//! *searched* (the directories it listed, with their entries at setup) and what it *used by name* (the
+//! top-level Python modules it imported and the programs it ran), so a new file that would be found instead
+//! of something the baseline used is a [`Shadow`].
+//!
+//! Where the line is drawn — what is sealed, of everything the run touched:
+//! - **Sealed**: under the project, configuration (a dotfile or a file in a dot-directory, a config name such
+//!   as `pytest.toml`, `conftest.py`, `build.rs`, `jest.config.js`, a `Makefile`), files at the project root
+//!   that are not source code, scripts (`*.sh`, `*.mk`) and programs the run executed, and everything in the
+//!   project's tool places (`node_modules`, a virtual environment, `site-packages`). Above the project,
+//!   configuration in each parent directory (`../pytest.ini`). In the home directory, its dotfiles,
+//!   `~/.config`, `~/.cargo/config.toml` and package places (a user `site-packages`, `node_modules`). Every
+//!   program the run executed from the project or the home directory. A file looked for and not found in those
+//!   places is sealed as absent (`pytest.ini` in a parent directory, `node_modules/.bin/node`), except a
+//!   source file or a directory (creating `src/parser.js` that a failing test looked for is the task).
+//! - **Not sealed**: the code the agent is there to change — source files (by extension: `.py`, `.rs`, `.js`,
+//!   `.go`, …) that are not configuration, and data files below the project root outside test directories;
+//!   the tests and their data (sealed test by test by the inventory, restored as sealed for each oracle run by
+//!   `testside`); dependency manifests and lockfiles (the derived closure seals the parts of a manifest that
+//!   decide what runs, so a new dependency is not flagged); what the run wrote itself (build outputs, caches:
+//!   `target/`, `__pycache__`, any directory with a `CACHEDIR.TAG`); version control and loopgate's own files;
+//!   the system's own directories (`/usr`, `/etc`: a process that can rewrite those can rewrite loopgate).
+//!
+//! Files larger than [`LARGE`] (interpreters, compilers) are sealed by size and modification time
+//! ([`super::Scope::Stat`]) so a promise does not read hundreds of megabytes.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Closure, Scope, SealedFile, Why, read_parts};
+use crate::trace::{Access, Event};
+
+/// Files above this size are sealed by size and modification time, not content.
+pub const LARGE: u64 = 1 << 20;
+
+/// The observed closure of a loop's verify command; kept beside the seal (it can hold thousands of files, and
+/// only a promise reads it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observed {
+    pub tracing: Tracing,
+    /// The files sealed, by content or as absent.
+    pub closure: Closure,
+    /// Directories the run listed, with their entries at setup.
+    #[serde(default)]
+    pub searched: Vec<Searched>,
+    /// What the run used by name.
+    #[serde(default)]
+    pub used: Vec<Used>,
+}
+
+/// Whether the baseline run was traced.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum Tracing {
+    /// No baseline run (`--no-baseline`, or no verify command).
+    #[default]
+    NotRun,
+    /// Traced: this many file events were seen.
+    Traced { events: u64 },
+    /// Not traced, and why; the derived closure stands alone.
+    Unavailable { why: String },
+}
+
+/// What the run saw of a sealed file; the reason given when it moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "seen")]
+pub enum Seen {
+    Read,
+    Ran,
+    /// Looked for and not found.
+    LookedFor,
+    /// A program looked for here and not found; `ran` is the one that ran instead.
+    LookedForProgram {
+        ran: Option<String>,
+    },
+}
+
+/// A directory the run listed (Python's import system, a test runner's collection), and its entries then.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Searched {
+    pub dir: String,
+    pub names: BTreeSet<String>,
+}
+
+/// Something the run used by name, and where it was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Used {
+    pub name: String,
+    pub path: String,
+}
+
+/// A new file that would be found instead of something the baseline run used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shadow {
+    /// The new file (relative to the project root, or absolute).
+    pub path: String,
+    pub kind: ShadowKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShadowKind {
+    /// Named like the module `name`, which the baseline imported from `used`.
+    Module { name: String, used: String },
+    /// A `.pth` file: Python runs its import lines at start-up.
+    PathFile,
+    /// Package metadata declaring a pytest plugin (an entry point in the `pytest11` group).
+    Plugin,
+}
+
+impl Observed {
+    /// Seals what a traced run of a command started in `root` touched; `derived` is the derived closure
+    /// (its files keep their scopes and are not sealed twice), `home` the user's home directory.
+    pub fn take(events: &[Event], root: &Path, home: Option<&Path>, derived: Option<&Closure>) -> Observed {
+        let places = Places::new(root, home, derived);
+        let written: HashSet<&Path> = events
+            .iter()
+            .filter(|e| e.access == Access::Wrote)
+            .map(|e| e.path.as_path())
+            .collect();
+        let programs: BTreeMap<String, String> = events
+            .iter()
+            .filter(|e| e.access == Access::Executed)
+            .filter_map(|e| Some((file_name(&e.path)?.to_string(), places.key(&e.path))))
+            .collect();
+        let mut seen: BTreeMap<String, (PathBuf, Seen)> = BTreeMap::new();
+        let mut listed: BTreeSet<PathBuf> = BTreeSet::new();
+        let mut modules = Modules::default();
+        for event in events {
+            // Python reads a module's cached bytecode when it is fresh; the input is the source beside it.
+            let source = (event.access == Access::Read)
+                .then(|| source_of_bytecode(&event.path))
+                .flatten();
+            let path = source.as_deref().unwrap_or(&event.path);
+            if path.ancestors().any(|a| written.contains(a)) {
+                continue;
+            }
+            // A shell searches `PATH` with `stat`: a name looked for that then ran from elsewhere is a program.
+            let program_lookup = event.access == Access::MissingProgram
+                || (event.access == Access::Missing && file_name(path).is_some_and(|n| programs.contains_key(n)));
+            let seen_as = match event.access {
+                Access::Listed => {
+                    if places.searchable(path) {
+                        listed.insert(path.to_path_buf());
+                    }
+                    continue;
+                }
+                Access::Read => {
+                    modules.note(path);
+                    Seen::Read
+                }
+                Access::Executed => Seen::Ran,
+                _ if program_lookup => Seen::LookedForProgram {
+                    ran: file_name(path).and_then(|n| programs.get(n)).cloned(),
+                },
+                Access::Missing => Seen::LookedFor,
+                Access::MissingProgram | Access::Probed | Access::Wrote => continue,
+            };
+            if !places.sealable(path, &seen_as) {
+                continue;
+            }
+            let key = places.key(path);
+            // What the run did with a path first decides; reading beats looking for (a file created mid-run).
+            seen.entry(key).or_insert((path.to_path_buf(), seen_as));
+        }
+        let files = seen
+            .into_iter()
+            .filter_map(|(key, (path, seen))| {
+                let meta = std::fs::metadata(&path).ok();
+                if meta.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+                    return None;
+                }
+                let scope = if meta.is_some_and(|m| m.len() > LARGE) {
+                    Scope::Stat
+                } else {
+                    Scope::Whole
+                };
+                Some(SealedFile {
+                    parts: read_parts(root, &key, &scope),
+                    path: key,
+                    scope,
+                    why: Why::Observed(seen),
+                })
+            })
+            .collect();
+        let searched = listed
+            .into_iter()
+            .map(|dir| Searched {
+                names: entries(&dir),
+                dir: places.key(&dir),
+            })
+            .collect();
+        Observed {
+            tracing: Tracing::Traced {
+                events: events.len() as u64,
+            },
+            closure: Closure {
+                files,
+                ..Closure::default()
+            },
+            searched,
+            used: modules.used(&places),
+        }
+    }
+
+    /// A loop whose baseline was not traced, and why.
+    pub fn unavailable(why: String) -> Observed {
+        Observed {
+            tracing: Tracing::Unavailable { why },
+            ..Observed::default()
+        }
+    }
+
+    /// New files in the searched directories that would be found instead of what the baseline used.
+    pub fn shadows(&self, root: &Path) -> Vec<Shadow> {
+        let used: HashMap<&str, &Used> = self.used.iter().map(|u| (u.name.as_str(), u)).collect();
+        let mut shadows = Vec::new();
+        for searched in &self.searched {
+            let dir = root.join(&searched.dir);
+            for name in entries(&dir).difference(&searched.names) {
+                let path = join_key(&searched.dir, name);
+                let kind = if name.ends_with(".pth") {
+                    Some(ShadowKind::PathFile)
+                } else if is_metadata_dir(name) {
+                    declares_pytest_plugin(&dir.join(name)).then_some(ShadowKind::Plugin)
+                } else {
+                    module_name(name)
+                        .and_then(|module| used.get(module))
+                        .filter(|u| parent_key(&u.path) != parent_key(&path))
+                        .map(|u| ShadowKind::Module {
+                            name: u.name.clone(),
+                            used: u.path.clone(),
+                        })
+                };
+                if let Some(kind) = kind {
+                    shadows.push(Shadow { path, kind });
+                }
+            }
+        }
+        shadows
+    }
+
+    /// Accepts the current entries of the searched directories that `accept` selects (a shadow the user
+    /// wants); returns the paths accepted.
+    pub fn accept_entries(&mut self, root: &Path, accept: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut accepted = Vec::new();
+        for searched in &mut self.searched {
+            let now = entries(&root.join(&searched.dir));
+            for name in now.difference(&searched.names.clone()) {
+                let path = join_key(&searched.dir, name);
+                if accept(&path) {
+                    searched.names.insert(name.clone());
+                    accepted.push(path);
+                }
+            }
+        }
+        accepted
+    }
+}
+
+/// `size:mtime_ns` of a file, the digest of a [`Scope::Stat`] seal.
+pub fn size_and_time(meta: &std::fs::Metadata) -> String {
+    let nanos = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{}:{nanos}", meta.len())
+}
+
+/// The places the run's paths are judged in.
+struct Places<'a> {
+    root: &'a Path,
+    home: Option<&'a Path>,
+    /// The derived closure's files (relative or absolute, as it keys them).
+    derived: HashSet<&'a str>,
+    /// The project root's ancestors.
+    ancestors: Vec<&'a Path>,
+    /// Whether the project is a cargo package (its `target/` is build output).
+    cargo: bool,
+}
+
+impl<'a> Places<'a> {
+    fn new(root: &'a Path, home: Option<&'a Path>, derived: Option<&'a Closure>) -> Places<'a> {
+        Places {
+            root,
+            home,
+            derived: derived
+                .map(|c| c.files.iter().map(|f| f.path.as_str()).collect())
+                .unwrap_or_default(),
+            ancestors: root.ancestors().skip(1).collect(),
+            cargo: root.join("Cargo.toml").is_file(),
+        }
+    }
+
+    /// How the seal names a path: relative to the root (with `/`), or absolute.
+    fn key(&self, path: &Path) -> String {
+        match path.strip_prefix(self.root) {
+            Ok(relative) => relative.to_string_lossy().replace('\\', "/"),
+            Err(_) => path.to_string_lossy().into_owned(),
+        }
+    }
+
+    /// Whether a path the run touched is one of the oracle's inputs (see the module docs).
+    fn sealable(&self, path: &Path, seen: &Seen) -> bool {
+        let Some(name) = file_name(path) else { return false };
+        if name.ends_with(".pyc") || self.derived.contains(self.key(path).as_str()) {
+            return false;
+        }
+        let absent = matches!(seen, Seen::LookedFor);
+        if let Ok(relative) = path.strip_prefix(self.root) {
+            return self.sealable_in_project(relative, name, seen);
+        }
+        if matches!(seen, Seen::Ran | Seen::LookedForProgram { .. }) {
+            return self.home.is_some_and(|h| path.starts_with(h));
+        }
+        if path.parent().is_some_and(|dir| self.ancestors.contains(&dir)) {
+            return configuration(name) || (absent && in_tool_place(path));
+        }
+        let Some(relative) = self.home.and_then(|h| path.strip_prefix(h).ok()) else {
+            return false;
+        };
+        let depth = relative.components().count();
+        if in_tool_place(relative) {
+            return !in_cache(relative);
+        }
+        (depth == 1 && configuration(name))
+            || relative.starts_with(".config")
+            || relative.starts_with(".cargo/config.toml")
+            || relative.starts_with(".cargo/config")
+    }
+
+    fn sealable_in_project(&self, relative: &Path, name: &str, seen: &Seen) -> bool {
+        let first = relative.components().next().map(|c| c.as_os_str().to_string_lossy());
+        if matches!(first.as_deref(), Some(".git" | ".hg" | ".svn" | ".claude"))
+            || (self.cargo && first.as_deref() == Some("target"))
+            || in_cache(relative)
+            || self.cache_tagged(relative)
+        {
+            return false;
+        }
+        if in_tool_place(relative) || self.in_venv(relative) {
+            return true;
+        }
+        if manifest(name) {
+            return false;
+        }
+        let test_side = super::is_test_path(relative);
+        match seen {
+            Seen::Ran | Seen::LookedForProgram { .. } => true,
+            Seen::LookedFor => config_name(name) || (!test_side && configuration(name) && !source(name)),
+            Seen::Read if test_side => false,
+            Seen::Read => {
+                let at_root = relative.components().count() == 1;
+                let in_dot_dir = relative
+                    .parent()
+                    .is_some_and(|p| p.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.')));
+                config_name(name) || (!source(name) && (at_root || in_dot_dir || configuration(name) || script(name)))
+            }
+        }
+    }
+
+    /// Whether a directory of the project (or above it: the run's `.pth` files live in a venv) is worth
+    /// keeping the entries of: one Python's import system or a runner could find a new module in.
+    fn searchable(&self, dir: &Path) -> bool {
+        match dir.strip_prefix(self.root) {
+            Ok(relative) => {
+                let first = relative.components().next().map(|c| c.as_os_str().to_string_lossy());
+                !(matches!(first.as_deref(), Some(".git" | ".claude"))
+                    || (self.cargo && first.as_deref() == Some("target"))
+                    || in_cache(relative)
+                    || relative.components().any(|c| c.as_os_str() == "node_modules"))
+            }
+            Err(_) => self
+                .home
+                .and_then(|h| dir.strip_prefix(h).ok())
+                .is_some_and(|relative| in_tool_place(relative) && !in_cache(relative)),
+        }
+    }
+
+    /// Inside a directory (below the root) that holds a `CACHEDIR.TAG`: a cache by its own declaration.
+    fn cache_tagged(&self, relative: &Path) -> bool {
+        relative
+            .ancestors()
+            .skip(1)
+            .filter(|a| !a.as_os_str().is_empty())
+            .any(|a| self.root.join(a).join("CACHEDIR.TAG").is_file())
+    }
+
+    /// Inside a virtual environment in the project (a directory with a `pyvenv.cfg`).
+    fn in_venv(&self, relative: &Path) -> bool {
+        relative
+            .ancestors()
+            .skip(1)
+            .filter(|a| !a.as_os_str().is_empty())
+            .any(|a| self.root.join(a).join("pyvenv.cfg").is_file())
+    }
+}
+
+/// The top-level Python modules the run imported, by the files it read.
+#[derive(Default)]
+struct Modules {
+    files: BTreeSet<PathBuf>,
+}
+
+impl Modules {
+    fn note(&mut self, path: &Path) {
+        if file_name(path).and_then(module_name).is_some() {
+            self.files.insert(path.to_path_buf());
+        }
+    }
+
+    /// Each module file's top-level package: up through the directories that hold an `__init__.py`.
+    fn used(&self, places: &Places) -> Vec<Used> {
+        let mut packages: HashMap<PathBuf, bool> = HashMap::new();
+        let mut is_package = |dir: &Path| {
+            *packages
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| dir.join("__init__.py").is_file())
+        };
+        let mut used: BTreeMap<String, String> = BTreeMap::new();
+        for file in &self.files {
+            let Some(name) = file_name(file).filter(|n| n.ends_with(".py") || n.contains(".so")) else {
+                continue;
+            };
+            let mut top = file.clone();
+            while let Some(dir) = top.parent().filter(|d| is_package(d)) {
+                top = dir.to_path_buf();
+            }
+            let module = if top == *file {
+                module_name(name)
+            } else {
+                file_name(&top)
+            };
+            if let Some(module) = module.filter(|m| *m != "__init__" && *m != "__main__") {
+                used.entry(module.to_string()).or_insert_with(|| places.key(&top));
+            }
+        }
+        used.into_iter().map(|(name, path)| Used { name, path }).collect()
+    }
+}
+
+/// `pkg/__pycache__/mod.cpython-311.pyc` → `pkg/mod.py`, where that source exists.
+fn source_of_bytecode(path: &Path) -> Option<PathBuf> {
+    let name = file_name(path)?.strip_suffix(".pyc")?;
+    let cache = path
+        .parent()
+        .filter(|p| p.file_name().is_some_and(|n| n == "__pycache__"))?;
+    let stem = name.split('.').next()?;
+    let source = cache.parent()?.join(format!("{stem}.py"));
+    source.is_file().then_some(source)
+}
+
+fn file_name(path: &Path) -> Option<&str> {
+    path.file_name().and_then(|n| n.to_str())
+}
+
+fn join_key(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+fn parent_key(key: &str) -> &str {
+    key.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// A directory's entry names now (none when it cannot be read).
+fn entries(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The module an entry of a directory on Python's path would be imported as: `calc.py`, `calc/`,
+/// `calc.cpython-311-x86_64-linux-gnu.so` → `calc`.
+fn module_name(name: &str) -> Option<&str> {
+    let stem = [".py", ".pyc"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+        .or_else(|| name.split_once(".cpython-").map(|(stem, _)| stem))
+        .or_else(|| name.strip_suffix(".so"))
+        .or_else(|| (!name.contains('.')).then_some(name))?;
+    (!stem.is_empty() && stem.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(stem)
+}
+
+fn is_metadata_dir(name: &str) -> bool {
+    name.ends_with(".dist-info") || name.ends_with(".egg-info")
+}
+
+fn declares_pytest_plugin(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("entry_points.txt")).is_ok_and(|text| text.contains("[pytest11]"))
+}
+
+/// Source code by extension: the agent's to change (unless its name makes it configuration).
+fn source(name: &str) -> bool {
+    const CODE: &[&str] = &[
+        "py", "pyi", "pyx", "rs", "go", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "c", "h", "cc", "cpp",
+        "cxx", "hpp", "hh", "java", "kt", "kts", "scala", "rb", "php", "swift", "cs", "fs", "m", "mm", "vue", "svelte",
+        "ex", "exs", "erl", "hs", "ml", "clj", "dart", "lua", "r", "jl", "zig",
+    ];
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && CODE.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// Shell and make fragments: tooling, not the code under test.
+fn script(name: &str) -> bool {
+    [".sh", ".bash", ".zsh", ".mk", ".make"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+/// Names that configure a runner or its language's start-up, although some are code (`conftest.py`).
+fn config_name(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "conftest.py",
+        "setup.py",
+        "noxfile.py",
+        "sitecustomize.py",
+        "usercustomize.py",
+        "build.rs",
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
+        "justfile",
+        "Justfile",
+        ".justfile",
+        "rust-toolchain",
+        "pytest.ini",
+        "pytest.toml",
+        ".pytest.ini",
+        ".pytest.toml",
+        "tox.ini",
+    ];
+    let stem_config = name
+        .rsplit_once('.')
+        .is_some_and(|(stem, _)| stem.ends_with(".config") || stem.ends_with(".conf") || stem.ends_with("rc"));
+    NAMES.contains(&name) || stem_config || name.starts_with(".babelrc") || name.ends_with(".pth")
+}
+
+/// Configuration by name or shape: a config name, a dotfile, or a configuration file type.
+fn configuration(name: &str) -> bool {
+    const EXT: &[&str] = &[
+        "ini",
+        "cfg",
+        "toml",
+        "conf",
+        "yaml",
+        "yml",
+        "json",
+        "json5",
+        "env",
+        "properties",
+    ];
+    config_name(name) || name.starts_with('.') || name.rsplit_once('.').is_some_and(|(_, ext)| EXT.contains(&ext))
+}
+
+/// Dependency manifests and lockfiles: the derived closure seals the parts that decide what runs.
+fn manifest(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "Cargo.toml",
+        "Cargo.lock",
+        "package.json",
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "bun.lockb",
+        "pyproject.toml",
+        "poetry.lock",
+        "uv.lock",
+        "Pipfile",
+        "Pipfile.lock",
+        "go.mod",
+        "go.sum",
+        "go.work",
+        "go.work.sum",
+        "setup.cfg",
+    ];
+    NAMES.contains(&name) || (name.starts_with("requirements") && name.ends_with(".txt"))
+}
+
+/// Inside a place tools install packages: `node_modules`, `site-packages`, `dist-packages`.
+fn in_tool_place(path: &Path) -> bool {
+    path.components().any(|c| {
+        matches!(
+            c.as_os_str().to_str(),
+            Some("node_modules" | "site-packages" | "dist-packages")
+        )
+    })
+}
+
+/// Inside a cache or build output by its conventional name.
+fn in_cache(path: &Path) -> bool {
+    path.components().any(|c| {
+        matches!(
+            c.as_os_str().to_str(),
+            Some(
+                "__pycache__"
+                    | ".pytest_cache"
+                    | ".mypy_cache"
+                    | ".ruff_cache"
+                    | ".tox"
+                    | ".nox"
+                    | ".cache"
+                    | ".nyc_output"
+                    | ".next"
+                    | ".turbo"
+                    | ".parcel-cache"
+            )
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests;

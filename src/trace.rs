@@ -1,0 +1,107 @@
+//! Watching what the baseline run touches: the sealed verify command run once under `strace`, so the oracle's
+//! inputs are **observed, not enumerated** (SPEC.md's second oracle principle; `closure::observed` turns what
+//! is seen here into seals).
+//!
+//! Why strace: it is in every Linux distribution's packages (`.ci/run` installs Debian's), it follows every
+//! child process (`-f`), and with `--seccomp-bpf` the kernel stops only on the syscalls asked for, so a test
+//! suite that mostly computes runs at nearly full speed (figures in BENCHMARKS.md). A ptrace crate would mean
+//! writing the syscall decoding that strace already does well.
+//!
+//! What is asked for: every syscall that names a file (`%file`: open, stat, access, execve, readlink, mkdir,
+//! rename, …), `getdents64` (a directory listed) and the process calls (`%process`, for `-f`'s bookkeeping);
+//! `-y` prints every file descriptor with its path (the working directory of `AT_FDCWD` too), so relative
+//! paths resolve without tracking `chdir`. Signals and attach messages are not printed (`-qq`,
+//! `-e signal=none`).
+//!
+//! A traced run must not change the verdict of the run it traces: strace exits with the traced command's exit
+//! status and re-raises a signal that killed it; its own output goes to a file, never to the command's
+//! output. Where it is unavailable — not Linux, not installed, or ptrace refused (a container without the
+//! capability) — [`Tracer::find`] says why and the loop keeps the derived closure alone, which `loopgate
+//! status` shows.
+
+pub mod parse;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub use parse::{Access, Event};
+
+/// Set to `0` to run the baseline untraced (the derived closure alone), e.g. where tracing is too slow.
+pub const TRACE_ENV: &str = "LOOPGATE_TRACE";
+
+/// A working strace.
+#[derive(Clone, Debug)]
+pub struct Tracer {
+    strace: PathBuf,
+}
+
+impl Tracer {
+    /// The strace on `PATH`, if it can trace here; otherwise why not, in words for `loopgate status`.
+    pub fn find() -> Result<Tracer, String> {
+        if !cfg!(target_os = "linux") {
+            return Err("process tracing is built for Linux only".to_string());
+        }
+        if std::env::var_os(TRACE_ENV).is_some_and(|v| v == "0") {
+            return Err(format!("{TRACE_ENV}=0"));
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let Some(strace) = std::env::split_paths(&path)
+            .map(|dir| dir.join("strace"))
+            .find(|candidate| candidate.is_file())
+        else {
+            return Err("strace is not installed (Debian/Ubuntu: apt install strace)".to_string());
+        };
+        let tracer = Tracer { strace };
+        // A run of `true` under the same options proves ptrace and seccomp filters are allowed here.
+        let probe = Command::new(&tracer.strace)
+            .args(tracer.options(Path::new("/dev/null")))
+            .arg("true")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        match probe {
+            Ok(status) if status.success() => Ok(tracer),
+            Ok(_) => Err("strace cannot trace here (ptrace is not permitted, e.g. in a container)".to_string()),
+            Err(err) => Err(format!("strace could not start: {err}")),
+        }
+    }
+
+    /// The words that run a command under this tracer, writing the trace to `out`; the command's own argv
+    /// follows.
+    pub fn prefix(&self, out: &Path) -> Vec<OsString> {
+        let mut argv = vec![self.strace.clone().into_os_string()];
+        argv.extend(self.options(out));
+        argv
+    }
+
+    fn options(&self, out: &Path) -> Vec<OsString> {
+        let mut options: Vec<OsString> = [
+            "-f",
+            "-qq",
+            "-y",
+            "--seccomp-bpf",
+            "-e",
+            "trace=%file,%process,getdents64",
+            "-e",
+            "signal=none",
+            "-o",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        options.push(out.as_os_str().to_owned());
+        options.push("--".into());
+        options
+    }
+}
+
+/// Reads a trace file of a command started in `cwd` into events; a missing or unreadable trace reads as none
+/// (the run is not judged on it).
+pub fn read(path: &Path, cwd: &Path) -> Vec<Event> {
+    match std::fs::read(path) {
+        Ok(bytes) => parse::events(&String::from_utf8_lossy(&bytes), cwd),
+        Err(_) => Vec::new(),
+    }
+}

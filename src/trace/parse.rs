@@ -1,0 +1,330 @@
+//! Reading strace's output (`-f -y`, one line per syscall, `PID name(args) = result`) into what happened to
+//! which path.
+//!
+//! Only the shape strace prints for the syscalls [`super::Tracer`] asks for is read; anything else is
+//! skipped, never an error (a line cut by a killed process, a syscall this module does not know). Paths come
+//! out absolute and lexically normalized (`.` and `..` folded, symlinks not resolved: what the process asked
+//! for is what a later file at that path would answer). A relative path resolves against the directory file
+//! descriptor printed before it (`openat(12</p/tests>, "x")`, `AT_FDCWD</p>`), else against the process's
+//! working directory, followed through `chdir` and inherited over `clone`/`fork`.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+/// What a process did with a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Access {
+    /// Opened for reading (a file's content was an input).
+    Read,
+    /// Ran as a program.
+    Executed,
+    /// Looked for and not there (`ENOENT`): a file created there later would be found.
+    Missing,
+    /// A program looked for and not there (`execve` → `ENOENT`, the shell trying each `PATH` entry): a
+    /// program created there later would run instead.
+    MissingProgram,
+    /// Its entries were read (a directory listed).
+    Listed,
+    /// Its existence or metadata was checked, content not read.
+    Probed,
+    /// Created, written, renamed, removed or had its mode changed: an output of the run, not an input.
+    Wrote,
+}
+
+/// One path a traced process touched, and how.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Event {
+    pub access: Access,
+    pub path: PathBuf,
+}
+
+/// The events of a whole trace, in the order strace wrote them; `cwd` is where the traced command started.
+pub fn events(trace: &str, cwd: &Path) -> Vec<Event> {
+    let mut reader = Reader {
+        cwds: HashMap::new(),
+        pending: HashMap::new(),
+        start: cwd.to_path_buf(),
+        out: Vec::new(),
+    };
+    for line in trace.lines() {
+        reader.line(line);
+    }
+    reader.out
+}
+
+struct Reader {
+    /// Each process's working directory, as last seen.
+    cwds: HashMap<u32, PathBuf>,
+    /// The first half of a syscall another process interrupted (`<unfinished ...>`).
+    pending: HashMap<u32, String>,
+    start: PathBuf,
+    out: Vec<Event>,
+}
+
+impl Reader {
+    fn line(&mut self, line: &str) {
+        let Some((pid, rest)) = line.split_once(' ') else {
+            return;
+        };
+        let Ok(pid) = pid.parse::<u32>() else { return };
+        let rest = rest.trim_start();
+        if let Some(first) = rest.strip_suffix(" <unfinished ...>") {
+            self.pending.insert(pid, first.to_string());
+            return;
+        }
+        let whole;
+        let call = if let Some(resumed) = rest.strip_prefix("<... ") {
+            let Some((_, tail)) = resumed.split_once(" resumed>") else {
+                return;
+            };
+            let Some(first) = self.pending.remove(&pid) else { return };
+            whole = format!("{first}{tail}");
+            whole.as_str()
+        } else {
+            rest
+        };
+        if let Some(syscall) = Syscall::parse(call) {
+            self.syscall(pid, &syscall);
+        }
+    }
+
+    fn cwd(&self, pid: u32) -> PathBuf {
+        self.cwds.get(&pid).cloned().unwrap_or_else(|| self.start.clone())
+    }
+
+    fn syscall(&mut self, pid: u32, call: &Syscall) {
+        // Every `AT_FDCWD</dir>` shows the process's working directory.
+        if let Some(cwd) = call.args.iter().find_map(|a| a.strip_prefix("AT_FDCWD<")) {
+            if let Some(dir) = cwd.strip_suffix('>') {
+                self.cwds.insert(pid, PathBuf::from(unescape(dir)));
+            }
+        }
+        let ok = !call.result.starts_with('-') && !call.result.starts_with('?');
+        let missing = call.result.contains(" ENOENT ");
+        match call.name {
+            "clone" | "clone3" | "fork" | "vfork" => {
+                if let Ok(child) = call.result.split('<').next().unwrap_or("").trim().parse::<u32>() {
+                    let cwd = self.cwd(pid);
+                    self.cwds.insert(child, cwd);
+                }
+            }
+            "chdir" if ok => {
+                if let Some(path) = self.paths(pid, call).into_iter().next() {
+                    self.cwds.insert(pid, path);
+                }
+            }
+            "getdents64" | "getdents" => {
+                if let Some(dir) = call.args.first().and_then(|a| fd_path(a)) {
+                    self.push(Access::Listed, dir);
+                }
+            }
+            "open" | "openat" | "openat2" | "creat" => {
+                let writes = call.name == "creat"
+                    || call.args.iter().any(|a| {
+                        ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"]
+                            .iter()
+                            .any(|f| a.contains(f))
+                    });
+                let directory = call.args.iter().any(|a| a.contains("O_DIRECTORY"));
+                // An unnamed temporary file in a directory writes nothing at the path named.
+                if call.args.iter().any(|a| a.contains("O_TMPFILE")) {
+                    return;
+                }
+                let access = match (ok, missing, writes) {
+                    (true, _, true) => Access::Wrote,
+                    (true, _, false) if directory => return,
+                    (true, _, false) => Access::Read,
+                    (false, true, _) => Access::Missing,
+                    (false, false, _) => return,
+                };
+                // A successful open prints the file it reached: the path after symlinks.
+                let reached = (access == Access::Read).then(|| fd_path(call.result)).flatten();
+                for path in self.paths(pid, call).into_iter().take(1) {
+                    self.push(access, reached.clone().unwrap_or(path));
+                }
+            }
+            "execve" | "execveat" => {
+                let access = match (ok, missing) {
+                    (true, _) => Access::Executed,
+                    (false, true) => Access::MissingProgram,
+                    (false, false) => return,
+                };
+                for path in self.paths(pid, call).into_iter().take(1) {
+                    self.push(access, path);
+                }
+            }
+            "stat" | "lstat" | "newfstatat" | "fstatat64" | "statx" | "access" | "faccessat" | "faccessat2"
+            | "readlink" | "readlinkat" => {
+                let access = match (ok, missing) {
+                    (true, _) => Access::Probed,
+                    (false, true) => Access::Missing,
+                    (false, false) => return,
+                };
+                for path in self.paths(pid, call).into_iter().take(1) {
+                    self.push(access, path);
+                }
+            }
+            "mkdir" | "mkdirat" | "rmdir" | "unlink" | "unlinkat" | "rename" | "renameat" | "renameat2" | "link"
+            | "linkat" | "chmod" | "fchmodat" | "truncate" | "utimensat" | "mknod" | "mknodat" | "chown" | "lchown"
+            | "fchownat"
+                if ok =>
+            {
+                for path in self.paths(pid, call) {
+                    self.push(Access::Wrote, path);
+                }
+            }
+            "symlink" | "symlinkat" if ok => {
+                // The first string is the link's target (its content), not a path touched.
+                for path in self.paths(pid, call).into_iter().skip(1) {
+                    self.push(Access::Wrote, path);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The path arguments of a call, absolute: each string resolved against the directory descriptor before
+    /// it, else the working directory.
+    fn paths(&self, pid: u32, call: &Syscall) -> Vec<PathBuf> {
+        let mut base: Option<PathBuf> = None;
+        let mut paths = Vec::new();
+        for arg in &call.args {
+            if let Some(dir) = fd_path(arg) {
+                base = Some(dir);
+            } else if arg.starts_with('"') {
+                let text = unescape(
+                    arg.trim_start_matches('"')
+                        .trim_end_matches("...")
+                        .trim_end_matches('"'),
+                );
+                if text.is_empty() {
+                    base = None;
+                    continue;
+                }
+                let path = Path::new(&text);
+                let absolute = if path.is_absolute() {
+                    path.to_path_buf()
+                } else {
+                    base.take().unwrap_or_else(|| self.cwd(pid)).join(path)
+                };
+                paths.push(normalize(&absolute));
+                base = None;
+            }
+        }
+        paths
+    }
+
+    fn push(&mut self, access: Access, path: PathBuf) {
+        self.out.push(Event { access, path });
+    }
+}
+
+/// A syscall line split into its name, its top-level arguments and its result (`0`, `3</p/x>`, `-1 ENOENT
+/// (No such file or directory)`).
+struct Syscall<'a> {
+    name: &'a str,
+    args: Vec<&'a str>,
+    result: &'a str,
+}
+
+impl<'a> Syscall<'a> {
+    fn parse(text: &'a str) -> Option<Syscall<'a>> {
+        let open = text.find('(')?;
+        let name = &text[..open];
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return None;
+        }
+        let mut args = Vec::new();
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        let mut start = open + 1;
+        let mut close = None;
+        for (i, c) in text.char_indices().skip_while(|&(i, _)| i <= open) {
+            if in_string {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '"' => in_string = true,
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' if depth > 0 => depth -= 1,
+                ')' if depth > 0 => depth -= 1,
+                ')' => {
+                    close = Some(i);
+                    break;
+                }
+                ',' if depth == 0 => {
+                    args.push(text[start..i].trim());
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        let close = close?;
+        let last = text[start..close].trim();
+        if !last.is_empty() {
+            args.push(last);
+        }
+        let result = text[close + 1..].trim_start().strip_prefix('=')?.trim();
+        Some(Syscall { name, args, result })
+    }
+}
+
+/// The path of a file descriptor as `-y` prints it: `12</p/tests>`, `AT_FDCWD</p>`, a result `3</p/x>`.
+fn fd_path(text: &str) -> Option<PathBuf> {
+    let (fd, rest) = text.split_once('<')?;
+    let valid_fd = fd == "AT_FDCWD" || (!fd.is_empty() && fd.bytes().all(|b| b.is_ascii_digit()));
+    let path = rest.strip_suffix('>')?;
+    (valid_fd && path.starts_with('/')).then(|| PathBuf::from(unescape(path)))
+}
+
+/// Undoes strace's C-style escapes (`\"`, `\\`, `\n`, `\t`, `\xNN`); bytes that are not UTF-8 are replaced.
+fn unescape(text: &str) -> String {
+    if !text.contains('\\') {
+        return text.to_string();
+    }
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut chars = text.bytes().peekable();
+    while let Some(b) = chars.next() {
+        if b != b'\\' {
+            bytes.push(b);
+            continue;
+        }
+        match chars.next() {
+            Some(b'n') => bytes.push(b'\n'),
+            Some(b't') => bytes.push(b'\t'),
+            Some(b'x') => {
+                let hex: Vec<u8> = (0..2).filter_map(|_| chars.next()).collect();
+                let value = std::str::from_utf8(&hex)
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                bytes.push(value.unwrap_or(b'?'));
+            }
+            Some(other) => bytes.push(other),
+            None => bytes.push(b'\\'),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Folds `.` and `..` without touching the file system.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,148 @@
+//! The observed closure (issue 21): setup traces the baseline run with strace and seals what it read, ran and
+//! looked for; a promise is rejected when any of it moved, or when a new file would be found instead of
+//! something the baseline used. Through the real binary, on small shell and Python projects. Each test skips
+//! (saying so) where strace cannot trace, and one test covers that fallback on every machine.
+
+use crate::project::{Project, assert_has};
+
+const PROMISE: &str = "Done.\n\n<promise>LOOP_DONE</promise>";
+
+/// Whether strace can trace here (CI installs it; a container may refuse ptrace).
+fn traced() -> bool {
+    let ok = std::process::Command::new("strace")
+        .args(["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "--", "true"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("strace cannot trace on this machine: the observed-closure test is skipped");
+    }
+    ok
+}
+
+/// A verify command that reads a file whose name it builds at run time (no derivation can name it), and
+/// passes once `fixed` exists.
+fn reads_computed_name() -> Project {
+    Project::new()
+        .file(
+            "check.sh",
+            "kind=settings\nread limit < \"$kind.ini\"\n[ \"$limit\" = 3 ] || exit 2\n[ -e fixed ]\n",
+        )
+        .file("settings.ini", "3\n")
+}
+
+#[test]
+fn a_file_the_baseline_read_is_sealed_though_no_rule_names_it() {
+    if !traced() {
+        return;
+    }
+    let p = reads_computed_name();
+    p.setup("S", "\"fix\" --verify 'sh check.sh'");
+    p.write("fixed", "").write("settings.ini", "3\n# relaxed\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(
+        &block.reason,
+        "`settings.ini` changed (the verify run read it at baseline)",
+    );
+    // The user may accept it; then the honest fix passes.
+    p.loopgate(["allow", "settings.ini"]).run().success();
+    assert!(p.stop("S", PROMISE).allowed().contains("verified complete"));
+}
+
+#[test]
+fn honest_changes_to_the_code_and_new_files_pass() {
+    if !traced() {
+        return;
+    }
+    let p = reads_computed_name()
+        .file("src/lib.py", "x = 1\n")
+        .file("check2.sh", "");
+    p.setup("S", "\"fix\" --verify 'sh check.sh'");
+    p.write("fixed", "")
+        .write("src/lib.py", "x = 2\n")
+        .write("src/new_module.py", "y = 1\n")
+        .write("README.md", "docs\n")
+        .write("docs/guide.md", "more\n");
+    assert!(p.stop("S", PROMISE).allowed().contains("verified complete"));
+}
+
+#[test]
+fn a_program_placed_before_the_one_the_baseline_ran_is_rejected() {
+    if !traced() {
+        return;
+    }
+    let p = Project::new()
+        .file("tools/checker", "#!/bin/sh\n[ -e fixed ]\n")
+        .file("check.sh", "PATH=\"$PWD/bin:$PWD/tools:$PATH\" checker\n");
+    p.sh("chmod +x tools/checker && mkdir bin").run().success();
+    p.setup("S", "\"fix\" --verify 'sh check.sh'");
+    p.write("bin/checker", "#!/bin/sh\nexit 0\n");
+    p.sh("chmod +x bin/checker").run().success();
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(&block.reason, "`bin/checker` was created");
+    assert_has(&block.reason, "ran `tools/checker` instead");
+}
+
+#[test]
+fn a_module_that_would_shadow_what_the_baseline_imported_is_rejected_naming_both() {
+    if !traced()
+        || !std::process::Command::new("python3")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    {
+        return;
+    }
+    let p = Project::new()
+        .file("calc.py", "def add(a, b):\n    return a - b\n")
+        .file(
+            "tests/check_calc.py",
+            "import sys, os\nsys.path.append(os.getcwd())\nimport calc\nassert calc.add(1, 2) == 3\n",
+        );
+    p.setup("S", "\"fix add\" --verify 'python3 tests/check_calc.py'");
+    // A correct copy of the module under test beside the test: found first, since the script's directory
+    // leads sys.path.
+    p.write("tests/calc.py", "def add(a, b):\n    return a + b\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(
+        &block.reason,
+        "`tests/calc.py` is new and would be imported as `calc` instead of `calc.py`",
+    );
+    // The honest fix, once the copy is gone, passes.
+    p.sh("rm tests/calc.py").run().success();
+    p.write("calc.py", "def add(a, b):\n    return a + b\n");
+    assert!(p.stop("S", PROMISE).allowed().contains("verified complete"));
+}
+
+#[test]
+fn a_traced_baseline_keeps_the_verdict_of_the_run_it_traces() {
+    let p = Project::new().file("check.sh", "echo out; echo err >&2; exit 3\n");
+    let out = p.setup("S", "\"t\" --verify 'sh check.sh'");
+    assert_has(&out.stdout, "exit 3");
+    let log = p.read(&format!(".claude/loopgate/verify-{}-0.log", p.loop_id()));
+    assert_has(&log, "out");
+    assert_has(&log, "err");
+    assert!(
+        !log.contains("strace"),
+        "the tracer's own output stays out of the log: {log}"
+    );
+}
+
+#[test]
+fn without_tracing_status_says_the_derived_closure_stands_alone() {
+    let p = reads_computed_name();
+    p.loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("LOOPGATE_TRACE", "0")
+        .stdin("\"fix\" --verify 'sh check.sh'")
+        .run()
+        .success();
+    let status = p.loopgate(["status"]).run();
+    assert_has(
+        &status.stdout,
+        "not traced (LOOPGATE_TRACE=0): the derived closure only",
+    );
+    // And the untraced loop does not see the computed name: the derived closure alone is weaker.
+    p.write("fixed", "").write("settings.ini", "3\n# relaxed\n");
+    assert!(p.stop("S", PROMISE).allowed().contains("verified complete"));
+}
