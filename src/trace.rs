@@ -13,9 +13,12 @@
 //! paths resolve without tracking `chdir`. Signals and attach messages are not printed (`-qq`,
 //! `-e signal=none`).
 //!
-//! A traced run must not change the verdict of the run it traces: strace exits with the traced command's exit
-//! status and re-raises a signal that killed it; its own output goes to a file, never to the command's
-//! output. Where it is unavailable — not Linux, not installed, or ptrace refused (a container without the
+//! A traced run must not change the verdict of the run it traces: with `-D` strace runs as a detached
+//! grandchild and the verify shell stays loopgate's own child, so its exit status, a signal that killed it, its
+//! process group and the supervisor's handling of processes it leaves behind are exactly as without tracing
+//! (strace as the parent would wait for every background process the command left). strace writes each line
+//! as the syscall happens, so the trace is whole when the shell has exited; its output goes to a file, never to
+//! the command's output. Where it is unavailable — not Linux, not installed, or ptrace refused (a container without the
 //! capability) — [`Tracer::find`] says why and the loop keeps the derived closure alone, which `loopgate
 //! status` shows.
 
@@ -78,6 +81,7 @@ impl Tracer {
 
     fn options(&self, out: &Path) -> Vec<OsString> {
         let mut options: Vec<OsString> = [
+            "-D",
             "-f",
             "-qq",
             "-y",

@@ -9,9 +9,10 @@
 //! of something the baseline used is a [`Shadow`].
 //!
 //! Where the line is drawn — what is sealed, of everything the run touched:
-//! - **Sealed**: under the project, configuration (a dotfile or a file in a dot-directory, a config name such
-//!   as `pytest.toml`, `conftest.py`, `build.rs`, `jest.config.js`, a `Makefile`), files at the project root
-//!   that are not source code, scripts (`*.sh`, `*.mk`) and programs the run executed, and everything in the
+//! - **Sealed**: under the project, configuration (a config name anywhere: `pytest.toml`, `conftest.py`,
+//!   `build.rs`, `jest.config.js`, a `Makefile`; a configuration file type — `.ini`, `.toml`, `.json`, `.yaml`,
+//!   `.env`, a dotfile — at the project root or in a dot-directory), scripts (`*.sh`, `*.mk`) and programs the
+//!   run executed, and everything in the
 //!   project's tool places (`node_modules`, a virtual environment, `site-packages`). Above the project,
 //!   configuration in each parent directory (`../pytest.ini`). In the home directory, its dotfiles,
 //!   `~/.config`, `~/.cargo/config.toml` and package places (a user `site-packages`, `node_modules`). Every
@@ -19,7 +20,8 @@
 //!   places is sealed as absent (`pytest.ini` in a parent directory, `node_modules/.bin/node`), except a
 //!   source file or a directory (creating `src/parser.js` that a failing test looked for is the task).
 //! - **Not sealed**: the code the agent is there to change — source files (by extension: `.py`, `.rs`, `.js`,
-//!   `.go`, …) that are not configuration, and data files below the project root outside test directories;
+//!   `.go`, …) that are not configuration, and data files (`src.txt`, `src/data/table.json`: what the code
+//!   reads is the code's);
 //!   the tests and their data (sealed test by test by the inventory, restored as sealed for each oracle run by
 //!   `testside`); dependency manifests and lockfiles (the derived closure seals the parts of a manifest that
 //!   decide what runs, so a new dependency is not flagged); what the run wrote itself (build outputs, caches:
@@ -361,7 +363,8 @@ impl<'a> Places<'a> {
                 let in_dot_dir = relative
                     .parent()
                     .is_some_and(|p| p.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.')));
-                config_name(name) || (!source(name) && (at_root || in_dot_dir || configuration(name) || script(name)))
+                config_name(name)
+                    || (!source(name) && (script(name) || ((at_root || in_dot_dir) && configuration(name))))
             }
         }
     }
@@ -544,9 +547,12 @@ fn config_name(name: &str) -> bool {
         ".pytest.toml",
         "tox.ini",
     ];
-    let stem_config = name
-        .rsplit_once('.')
-        .is_some_and(|(stem, _)| stem.ends_with(".config") || stem.ends_with(".conf") || stem.ends_with("rc"));
+    // `jest.config.js`, `karma.conf.js`, `.mocharc.yml`, `.npmrc`.
+    let rc = |stem: &str| stem.starts_with('.') && stem.ends_with("rc");
+    let stem_config = rc(name)
+        || name
+            .rsplit_once('.')
+            .is_some_and(|(stem, _)| stem.ends_with(".config") || stem.ends_with(".conf") || rc(stem));
     NAMES.contains(&name) || stem_config || name.starts_with(".babelrc") || name.ends_with(".pth")
 }
 

@@ -94,10 +94,12 @@ impl Reader {
 
     fn syscall(&mut self, pid: u32, call: &Syscall) {
         // Every `AT_FDCWD</dir>` shows the process's working directory.
-        if let Some(cwd) = call.args.iter().find_map(|a| a.strip_prefix("AT_FDCWD<")) {
-            if let Some(dir) = cwd.strip_suffix('>') {
-                self.cwds.insert(pid, PathBuf::from(unescape(dir)));
-            }
+        if let Some(dir) = call
+            .args
+            .iter()
+            .find_map(|a| a.strip_prefix("AT_FDCWD<").and_then(|cwd| cwd.strip_suffix('>')))
+        {
+            self.cwds.insert(pid, PathBuf::from(unescape(dir)));
         }
         let ok = !call.result.starts_with('-') && !call.result.starts_with('?');
         let missing = call.result.contains(" ENOENT ");

@@ -111,7 +111,8 @@ fn a_module_that_would_shadow_what_the_baseline_imported_is_rejected_naming_both
     );
     // The honest fix, once the copy is gone, passes.
     p.sh("rm tests/calc.py").run().success();
-    p.write("calc.py", "def add(a, b):\n    return a + b\n");
+    // (A different size: Python trusts its cached bytecode for a source of the same size and second.)
+    p.write("calc.py", "def add(a, b):\n    return a + b  # fixed\n");
     assert!(p.stop("S", PROMISE).allowed().contains("verified complete"));
 }
 

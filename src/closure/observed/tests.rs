@@ -1,1 +1,287 @@
+use std::path::{Path, PathBuf};
 
+use super::*;
+
+/// A project at `<tmp>/w/p` with a home at `<tmp>/home`; files created as named.
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+}
+
+impl Fixture {
+    fn new(files: &[&str]) -> Fixture {
+        let tmp = tempfile::tempdir().expect("test fixture");
+        let root = tmp.path().join("w/p");
+        let home = tmp.path().join("home");
+        for dir in [&root, &home] {
+            std::fs::create_dir_all(dir).expect("test fixture");
+        }
+        let f = Fixture { _tmp: tmp, root, home };
+        for file in files {
+            f.write(file, "x\n");
+        }
+        f
+    }
+
+    fn write(&self, relative: &str, text: &str) {
+        let path = self.root.join(relative);
+        std::fs::create_dir_all(path.parent().expect("test fixture")).expect("test fixture");
+        std::fs::write(path, text).expect("test fixture");
+    }
+
+    fn at(&self, relative: &str) -> PathBuf {
+        self.root.join(relative)
+    }
+
+    fn take(&self, events: &[(Access, PathBuf)]) -> Observed {
+        let events: Vec<Event> = events
+            .iter()
+            .map(|(access, path)| Event {
+                access: *access,
+                path: path.clone(),
+            })
+            .collect();
+        Observed::take(&events, &self.root, Some(&self.home), None)
+    }
+}
+
+fn sealed(observed: &Observed) -> Vec<(&str, bool)> {
+    observed
+        .closure
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), !f.parts.is_empty()))
+        .collect()
+}
+
+#[test]
+fn configuration_scripts_and_tool_places_are_sealed_the_code_and_tests_are_not() {
+    let f = Fixture::new(&[
+        "settings.ini",
+        "scripts/run.sh",
+        "src/calc.py",
+        "src/data/table.json",
+        "tests/test_calc.py",
+        "tests/data/cases.json",
+        "node_modules/jest/index.js",
+        "Cargo.lock",
+        "package.json",
+    ]);
+    let read = |p: &str| (Access::Read, f.at(p));
+    let o = f.take(&[
+        read("settings.ini"),
+        read("scripts/run.sh"),
+        read("src/calc.py"),
+        read("src/data/table.json"),
+        read("tests/test_calc.py"),
+        read("tests/data/cases.json"),
+        read("node_modules/jest/index.js"),
+        read("Cargo.lock"),
+        read("package.json"),
+    ]);
+    assert_eq!(
+        sealed(&o),
+        vec![
+            ("node_modules/jest/index.js", true),
+            ("scripts/run.sh", true),
+            ("settings.ini", true)
+        ]
+    );
+}
+
+#[test]
+fn looked_for_configuration_is_sealed_absent_but_not_a_source_file_or_a_directory_name() {
+    let f = Fixture::new(&[]);
+    let missing = |p: &str| (Access::Missing, f.at(p));
+    let o = f.take(&[
+        missing("pytest.toml"),
+        missing("tests/conftest.py"),
+        missing("build.rs"),
+        missing("src/parser.js"),
+        missing("benches"),
+        missing("src/bin"),
+        missing("tests/fixtures/new.json"),
+        (
+            Access::Missing,
+            f.root.parent().expect("test fixture").join("pytest.ini"),
+        ),
+        (
+            Access::Missing,
+            f.root.parent().expect("test fixture").join("notes.txt"),
+        ),
+    ]);
+    let mut paths: Vec<&str> = sealed(&o).into_iter().map(|(p, _)| p).collect();
+    paths.sort_unstable();
+    let parent_ini = f.root.parent().expect("test fixture").join("pytest.ini");
+    let mut want = vec![
+        "build.rs",
+        "pytest.toml",
+        "tests/conftest.py",
+        parent_ini.to_str().expect("test fixture"),
+    ];
+    want.sort_unstable();
+    assert_eq!(paths, want);
+}
+
+#[test]
+fn what_the_run_wrote_and_caches_are_not_inputs() {
+    let f = Fixture::new(&[
+        "out/report.txt",
+        ".cache/x.ini",
+        "target/debug/x.d",
+        "Cargo.toml",
+        "build/CACHEDIR.TAG",
+        "build/a.cfg",
+    ]);
+    let o = f.take(&[
+        (Access::Wrote, f.at("out")),
+        (Access::Read, f.at("out/report.txt")),
+        (Access::Read, f.at(".cache/x.ini")),
+        (Access::Read, f.at("target/debug/x.d")),
+        (Access::Read, f.at("build/a.cfg")),
+        (Access::Read, f.at(".git/config")),
+    ]);
+    assert_eq!(sealed(&o), vec![]);
+}
+
+#[test]
+fn bytecode_read_stands_for_its_source_and_names_the_module_used() {
+    let f = Fixture::new(&[
+        "lib/pkg/__init__.py",
+        "lib/pkg/core.py",
+        "lib/pkg/__pycache__/core.cpython-311.pyc",
+        "calc.py",
+    ]);
+    let o = f.take(&[
+        (Access::Read, f.at("lib/pkg/__pycache__/core.cpython-311.pyc")),
+        (Access::Read, f.at("calc.py")),
+        (Access::Listed, f.at("lib")),
+        (Access::Listed, f.root.clone()),
+    ]);
+    let used: Vec<(&str, &str)> = o.used.iter().map(|u| (u.name.as_str(), u.path.as_str())).collect();
+    assert_eq!(used, vec![("calc", "calc.py"), ("pkg", "lib/pkg")]);
+    // A package named like the one used, earlier on the path: a shadow naming both.
+    std::fs::create_dir_all(f.at("pkg")).expect("test fixture");
+    f.write("lib/newmod.py", "");
+    f.write("notes.md", "");
+    let shadows = o.shadows(&f.root);
+    assert_eq!(
+        shadows,
+        vec![Shadow {
+            path: "pkg".into(),
+            kind: ShadowKind::Module {
+                name: "pkg".into(),
+                used: "lib/pkg".into()
+            }
+        }]
+    );
+}
+
+#[test]
+fn a_new_pth_file_or_pytest_plugin_in_a_searched_place_is_a_shadow_an_ordinary_package_is_not() {
+    let f = Fixture::new(&[".venv/pyvenv.cfg", ".venv/lib/site-packages/pytest/__init__.py"]);
+    let site = f.at(".venv/lib/site-packages");
+    let mut o = f.take(&[(Access::Listed, site.clone())]);
+    f.write(".venv/lib/site-packages/evil.pth", "import evil\n");
+    f.write(
+        ".venv/lib/site-packages/plug-1.0.dist-info/entry_points.txt",
+        "[pytest11]\nplug = plug\n",
+    );
+    f.write(
+        ".venv/lib/site-packages/requests-2.0.dist-info/METADATA",
+        "Name: requests\n",
+    );
+    f.write(".venv/lib/site-packages/requests/__init__.py", "");
+    let kinds: Vec<(String, ShadowKind)> = o.shadows(&f.root).into_iter().map(|s| (s.path, s.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (".venv/lib/site-packages/evil.pth".to_string(), ShadowKind::PathFile),
+            (
+                ".venv/lib/site-packages/plug-1.0.dist-info".to_string(),
+                ShadowKind::Plugin
+            ),
+        ]
+    );
+    // The user accepts one; the other still shows.
+    let accepted = o.accept_entries(&f.root, |p| p.ends_with(".pth"));
+    assert_eq!(accepted, vec![".venv/lib/site-packages/evil.pth".to_string()]);
+    assert_eq!(o.shadows(&f.root).len(), 1);
+}
+
+#[test]
+fn programs_looked_for_then_run_from_elsewhere_are_sealed_absent() {
+    let f = Fixture::new(&["tools/checker"]);
+    let o = f.take(&[
+        (Access::Missing, f.at("bin/checker")),
+        (Access::Executed, f.at("tools/checker")),
+        (Access::MissingProgram, f.home.join(".local/bin/node")),
+        (Access::Executed, PathBuf::from("/usr/bin/node")),
+        (Access::MissingProgram, PathBuf::from("/usr/local/bin/node")),
+    ]);
+    let files: Vec<(&str, &Why)> = o.closure.files.iter().map(|f| (f.path.as_str(), &f.why)).collect();
+    let home_node = f.home.join(".local/bin/node");
+    assert_eq!(
+        files,
+        vec![
+            (
+                home_node.to_str().expect("test fixture"),
+                &Why::Observed(Seen::LookedForProgram {
+                    ran: Some("/usr/bin/node".into())
+                })
+            ),
+            (
+                "bin/checker",
+                &Why::Observed(Seen::LookedForProgram {
+                    ran: Some("tools/checker".into())
+                })
+            ),
+            ("tools/checker", &Why::Observed(Seen::Ran)),
+        ]
+    );
+}
+
+#[test]
+fn large_files_are_sealed_by_size_and_time() {
+    let f = Fixture::new(&[]);
+    f.write("node_modules/big.node", &"x".repeat(LARGE as usize + 1));
+    let o = f.take(&[(Access::Read, f.at("node_modules/big.node"))]);
+    assert_eq!(o.closure.files[0].scope, Scope::Stat);
+    assert!(o.closure.check(&f.root).is_empty());
+    f.write("node_modules/big.node", &"y".repeat(LARGE as usize + 2));
+    assert_eq!(o.closure.check(&f.root).len(), 1);
+}
+
+#[test]
+fn home_configuration_and_packages_are_sealed_other_home_files_are_not() {
+    let f = Fixture::new(&[]);
+    for (path, text) in [
+        (".npmrc", "x"),
+        (".cargo/registry/cache/a.crate", "x"),
+        ("notes/todo.txt", "x"),
+    ] {
+        let p = f.home.join(path);
+        std::fs::create_dir_all(p.parent().expect("test fixture")).expect("test fixture");
+        std::fs::write(p, text).expect("test fixture");
+    }
+    let o = f.take(&[
+        (Access::Read, f.home.join(".npmrc")),
+        (Access::Read, f.home.join(".cargo/registry/cache/a.crate")),
+        (Access::Read, f.home.join("notes/todo.txt")),
+        (Access::Missing, f.home.join(".config/pip/pip.conf")),
+    ]);
+    let paths: Vec<String> = o.closure.files.iter().map(|f| f.path.clone()).collect();
+    let home = |p: &str| f.home.join(p).to_string_lossy().into_owned();
+    assert_eq!(paths, vec![home(".config/pip/pip.conf"), home(".npmrc")]);
+}
+
+#[test]
+fn module_names_of_directory_entries() {
+    assert_eq!(module_name("calc.py"), Some("calc"));
+    assert_eq!(module_name("calc"), Some("calc"));
+    assert_eq!(module_name("_json.cpython-311-x86_64-linux-gnu.so"), Some("_json"));
+    assert_eq!(module_name("README.md"), None);
+    assert_eq!(module_name("my-tool"), None);
+    assert!(Path::new("x").is_relative());
+}
