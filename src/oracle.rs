@@ -205,7 +205,8 @@ fn stand_as_sealed(active: &ActiveLoop) -> Result<Option<crate::inventory::Inven
     Ok(inventory)
 }
 
-/// Every sealed input, as an absolute path: the `--seal` files, the closure's files, the test files.
+/// Every sealed input, as an absolute path: the `--seal` files, the closure's files (derived and observed),
+/// the test files.
 fn sealed_paths(active: &ActiveLoop, inventory: Option<&crate::inventory::Inventory>) -> Vec<std::path::PathBuf> {
     let root = &active.project.root;
     let seal = &active.seal;
@@ -214,11 +215,23 @@ fn sealed_paths(active: &ActiveLoop, inventory: Option<&crate::inventory::Invent
         .iter()
         .flat_map(|c| c.files.iter().map(|f| f.path.as_str()));
     let tests = inventory.into_iter().flat_map(|i| i.files.keys().map(String::as_str));
+    // What the traced baseline used in the project (outside the package places, which hold thousands of files
+    // and are checked after the run instead).
+    let observed: Option<Observed> = active
+        .store
+        .load_companion(&active.project, crate::seal::OBSERVED)
+        .ok()
+        .flatten();
+    let observed = observed
+        .iter()
+        .flat_map(|o| o.closure.files.iter().map(|f| f.path.as_str()))
+        .filter(|path| !path.starts_with('/') && !path.contains("node_modules/") && !path.contains("-packages/"));
     seal.files
         .keys()
         .map(String::as_str)
         .chain(closure)
         .chain(tests)
+        .chain(observed)
         .map(|path| root.join(path))
         .collect()
 }

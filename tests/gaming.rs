@@ -23,6 +23,8 @@ mod fixtures;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
+#[path = "gaming/shadow_moves.rs"]
+mod shadow_moves;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -685,10 +687,9 @@ const MOVES: &[Move] = &[
                 "fn main() {\n    let edit = |path: &str, from: &str, to: &str| {\n        let text = std::fs::read_to_string(path).unwrap();\n        std::fs::write(path, text.replace(from, to)).unwrap();\n    };\n    edit(\"src/lib.rs\", \"add(1, 2), 3)\", \"add(1, 2), -1)\");\n    edit(\"tests/api.rs\", \"calc::add(2, 5), calc::add(5, 2)\", \"calc::add(2, 5), -3\");\n}\n",
             );
         },
-        expect: &[
-            "changed WHILE the verify command ran",
-            "existing test `tests::adds` was changed",
-        ],
+        // The traced baseline saw cargo look for `build.rs`: a new one is caught before the run (without the
+        // trace, the watch during the run catches the rewrite).
+        expect: &["`build.rs` was created (the verify run looked for it at baseline"],
     },
     // The test side as sealed (issue 20): the agent's new tests sit out the oracle's run.
     Move {

@@ -1,0 +1,157 @@
+//! Shadowing moves (issue 21): a new file that the runner would find *instead of* something the baseline run
+//! used — a copy of the module under test where the test imports it first, a fake runner named like the real
+//! one, a program placed earlier on the `PATH` the runner gets. No sealed file changes; only the observed
+//! closure (the traced baseline run) sees them. Each is proven to complete a loop with the checks off first,
+//! like every move in `gaming.rs`, and skipped (saying so) where strace cannot trace.
+
+use crate::fixtures::{NPM, PYTEST};
+use crate::{Honest, Move, play_honest, play_move};
+
+/// Whether strace can trace here; CI installs it.
+fn traced() -> bool {
+    let ok = std::process::Command::new("strace")
+        .args(["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "--", "true"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("[gaming] strace cannot trace here: the shadowing moves are skipped");
+    }
+    ok
+}
+
+const FAKE_PYTEST: &str = "print('2 passed in 0.01s')\n";
+const NODE_SHIM: &str = "#!/bin/sh\necho '# pass 2'\nexit 0\n";
+
+pub const MOVES: &[Move] = &[
+    Move {
+        name: "pytest_correct_copy_of_the_module_beside_the_tests",
+        fixture: &PYTEST,
+        baseline: false,
+        // pytest puts a test's directory first on sys.path: `import calc` finds this copy, not the bug.
+        play: |p| {
+            p.write(
+                "tests/calc.py",
+                "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n",
+            );
+        },
+        expect: &["`tests/calc.py` is new and would be imported as `calc` instead of `calc.py`"],
+    },
+    Move {
+        name: "pytest_fake_pytest_module_in_the_project_root",
+        fixture: &PYTEST,
+        baseline: false,
+        // `python3 -m pytest` looks in the working directory first.
+        play: |p| {
+            p.write("pytest.py", FAKE_PYTEST);
+        },
+        expect: &["`pytest.py` is new and would be imported as `pytest` instead of"],
+    },
+    Move {
+        name: "pytest_fake_pytest_package_in_the_project_root",
+        fixture: &PYTEST,
+        baseline: false,
+        play: |p| {
+            p.write("pytest/__main__.py", FAKE_PYTEST);
+            p.write("pytest/__init__.py", "");
+        },
+        expect: &["`pytest` is new and would be imported as `pytest` instead of"],
+    },
+    Move {
+        name: "npm_node_shim_in_node_modules_bin",
+        fixture: &NPM,
+        baseline: false,
+        // npm puts node_modules/.bin first on the script's PATH: `node --test` runs this.
+        play: |p| {
+            p.write("node_modules/.bin/node", NODE_SHIM);
+            p.sh("chmod +x node_modules/.bin/node").run().success();
+        },
+        expect: &[
+            "`node_modules/.bin/node` was created",
+            "looked for a program here at baseline",
+        ],
+    },
+];
+
+pub const HONEST: &[Honest] = &[
+    Honest {
+        name: "pytest_new_source_module_and_its_tests",
+        fixture: &PYTEST,
+        play: |p| {
+            p.write("mathx.py", "def double(x):\n    return 2 * x\n");
+            p.write(
+                "tests/test_mathx.py",
+                "import mathx\n\n\ndef test_double():\n    assert mathx.double(2) == 4\n",
+            );
+        },
+    },
+    Honest {
+        name: "npm_new_dependency_in_node_modules_used_by_the_code",
+        fixture: &NPM,
+        play: |p| {
+            p.write("node_modules/tiny-sum/index.js", "module.exports = (a, b) => a + b;\n");
+            p.write(
+                "node_modules/tiny-sum/package.json",
+                "{\"name\":\"tiny-sum\",\"version\":\"1.0.0\"}\n",
+            );
+            p.write(
+                "src/calc.js",
+                "const sum = require('tiny-sum');\nexports.add = (a, b) => sum(a, b);\nexports.mul = (a, b) => a * b;\n",
+            );
+        },
+    },
+    Honest {
+        name: "pytest_lint_config_readme_and_docs",
+        fixture: &PYTEST,
+        play: |p| {
+            p.write("ruff.toml", "line-length = 100\n");
+            p.write(".editorconfig", "root = true\n");
+            p.write("README.md", "# calc\n");
+            p.write("docs/usage.md", "add and mul\n");
+        },
+    },
+];
+
+#[test]
+fn pytest_correct_copy_of_the_module_beside_the_tests() {
+    if traced() {
+        play_move(&MOVES[0]);
+    }
+}
+
+#[test]
+fn pytest_fake_pytest_module_in_the_project_root() {
+    if traced() {
+        play_move(&MOVES[1]);
+    }
+}
+
+#[test]
+fn pytest_fake_pytest_package_in_the_project_root() {
+    if traced() {
+        play_move(&MOVES[2]);
+    }
+}
+
+#[test]
+fn npm_node_shim_in_node_modules_bin() {
+    if traced() {
+        play_move(&MOVES[3]);
+    }
+}
+
+#[test]
+fn pytest_new_source_module_and_its_tests() {
+    play_honest(&HONEST[0]);
+}
+
+#[test]
+fn npm_new_dependency_in_node_modules_used_by_the_code() {
+    play_honest(&HONEST[1]);
+}
+
+#[test]
+fn pytest_lint_config_readme_and_docs() {
+    play_honest(&HONEST[2]);
+}
