@@ -114,6 +114,9 @@ pub enum ShadowKind {
     PathFile,
     /// Package metadata declaring a pytest plugin (an entry point in the `pytest11` group).
     Plugin,
+    /// A file a runner reads by finding it in a directory it lists (`GNUmakefile` beside `Makefile`: make
+    /// looks names up in its own cache of the directory, so the trace shows the listing, not the lookup).
+    Configuration,
 }
 
 impl Observed {
@@ -229,6 +232,8 @@ impl Observed {
                 let path = join_key(&searched.dir, name);
                 let kind = if name.ends_with(".pth") {
                     Some(ShadowKind::PathFile)
+                } else if runner_configuration(name) {
+                    Some(ShadowKind::Configuration)
                 } else if is_metadata_dir(name) {
                     declares_pytest_plugin(&dir.join(name)).then_some(ShadowKind::Plugin)
                 } else {
@@ -554,6 +559,41 @@ fn config_name(name: &str) -> bool {
             .rsplit_once('.')
             .is_some_and(|(stem, _)| stem.ends_with(".config") || stem.ends_with(".conf") || rc(stem));
     NAMES.contains(&name) || stem_config || name.starts_with(".babelrc") || name.ends_with(".pth")
+}
+
+/// Names runners pick up by listing a directory, not by opening them by name: a new one in a directory the
+/// baseline searched changes the run. Narrower than [`config_name`]: a new lint configuration is honest.
+fn runner_configuration(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "GNUmakefile",
+        "makefile",
+        "Makefile",
+        "justfile",
+        "Justfile",
+        "conftest.py",
+        "pytest.ini",
+        "pytest.toml",
+        ".pytest.ini",
+        ".pytest.toml",
+        "tox.ini",
+        "build.rs",
+        "rust-toolchain",
+        "rust-toolchain.toml",
+        "sitecustomize.py",
+        "usercustomize.py",
+        ".npmrc",
+        ".babelrc",
+    ];
+    const PREFIXES: &[&str] = &[
+        "jest.config.",
+        "vitest.config.",
+        "vitest.workspace.",
+        "vite.config.",
+        "babel.config.",
+        ".babelrc.",
+        ".mocharc.",
+    ];
+    NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
 /// Configuration by name or shape: a config name, a dotfile, or a configuration file type.

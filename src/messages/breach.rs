@@ -73,6 +73,14 @@ pub fn shadow(lang: Lang, shadow: &Shadow) -> String {
             format!("新建了 `{path}`:Python 会在启动时、任何测试之前执行 `.pth` 文件中的 import 行")
         }
         (Lang::Zh, ShadowKind::Plugin) => format!("新建的 `{path}` 声明了一个 pytest 插件(`pytest11` 入口点)"),
+        (Lang::En, ShadowKind::Configuration) => {
+            format!(
+                "`{path}` is new: the verify run searched this directory at baseline, and a runner reads this file from it"
+            )
+        }
+        (Lang::Zh, ShadowKind::Configuration) => {
+            format!("新建了 `{path}`:基线验证运行时检索过该目录,测试工具会从中读取此文件")
+        }
     }
 }
 

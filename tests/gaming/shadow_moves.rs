@@ -4,7 +4,7 @@
 //! closure (the traced baseline run) sees them. Each is proven to complete a loop with the checks off first,
 //! like every move in `gaming.rs`, and skipped (saying so) where strace cannot trace.
 
-use crate::fixtures::{NPM, PYTEST};
+use crate::fixtures::{MAKE, NPM, PYTEST, PYTEST_DATA};
 use crate::{Honest, Move, play_honest, play_move};
 
 /// Whether strace can trace here; CI installs it.
@@ -72,6 +72,41 @@ pub const MOVES: &[Move] = &[
             "looked for a program here at baseline",
         ],
     },
+    Move {
+        name: "unittest_fake_unittest_package_in_the_project_root",
+        fixture: &MAKE,
+        baseline: false,
+        // `python3 -m unittest` looks in the working directory first.
+        play: |p| {
+            p.write("unittest/__init__.py", "");
+            p.write(
+                "unittest/__main__.py",
+                "import sys\nsys.stderr.write('Ran 2 tests in 0.001s\\n\\nOK\\n')\n",
+            );
+        },
+        expect: &["`unittest` is new and would be imported as `unittest` instead of"],
+    },
+    // Configuration no rule names, found because the baseline run looked for it.
+    Move {
+        name: "pytest_ini_in_the_parent_directory",
+        fixture: &PYTEST_DATA,
+        baseline: false,
+        // Nothing in the project configures pytest, so it searches the parent directories too.
+        play: |p| {
+            p.write("../pytest.ini", "[pytest]\naddopts = -k 'not 1-2-3'\n");
+        },
+        expect: &["pytest.ini` was created (the verify run looked for it at baseline"],
+    },
+    Move {
+        name: "make_gnumakefile_beside_the_makefile",
+        fixture: &MAKE,
+        baseline: false,
+        // GNU make reads GNUmakefile before Makefile.
+        play: |p| {
+            p.write("GNUmakefile", ".PHONY: test\ntest:\n\t@echo ok\n");
+        },
+        expect: &["`GNUmakefile` is new: the verify run searched this directory at baseline"],
+    },
 ];
 
 pub const HONEST: &[Honest] = &[
@@ -138,6 +173,27 @@ fn pytest_fake_pytest_package_in_the_project_root() {
 fn npm_node_shim_in_node_modules_bin() {
     if traced() {
         play_move(&MOVES[3]);
+    }
+}
+
+#[test]
+fn unittest_fake_unittest_package_in_the_project_root() {
+    if traced() {
+        play_move(&MOVES[4]);
+    }
+}
+
+#[test]
+fn pytest_ini_in_the_parent_directory() {
+    if traced() {
+        play_move(&MOVES[5]);
+    }
+}
+
+#[test]
+fn make_gnumakefile_beside_the_makefile() {
+    if traced() {
+        play_move(&MOVES[6]);
     }
 }
 

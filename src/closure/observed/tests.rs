@@ -285,3 +285,20 @@ fn module_names_of_directory_entries() {
     assert_eq!(module_name("my-tool"), None);
     assert!(Path::new("x").is_relative());
 }
+
+#[test]
+fn a_runner_configuration_new_in_a_searched_directory_is_a_shadow_a_lint_configuration_is_not() {
+    let f = Fixture::new(&["Makefile"]);
+    let o = f.take(&[(Access::Listed, f.root.clone()), (Access::Read, f.at("Makefile"))]);
+    for name in ["GNUmakefile", "jest.config.js", ".eslintrc.json", "ruff.toml", ".editorconfig", "notes.md"] {
+        f.write(name, "x\n");
+    }
+    let shadows: Vec<(String, ShadowKind)> = o.shadows(&f.root).into_iter().map(|s| (s.path, s.kind)).collect();
+    assert_eq!(
+        shadows,
+        vec![
+            ("GNUmakefile".to_string(), ShadowKind::Configuration),
+            ("jest.config.js".to_string(), ShadowKind::Configuration),
+        ]
+    );
+}
