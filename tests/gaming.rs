@@ -71,7 +71,7 @@ fn runner_env() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn setup(p: &Project, fixture: &Fixture, flags: &str) {
+pub(crate) fn setup(p: &Project, fixture: &Fixture, flags: &str) {
     let text = format!(
         "\"fix the bug so the tests pass\" --verify '{}' {flags}",
         fixture.verify

@@ -211,3 +211,49 @@ fn npm_new_dependency_in_node_modules_used_by_the_code() {
 fn pytest_lint_config_readme_and_docs() {
     play_honest(&HONEST[2]);
 }
+
+/// What tracing sees that the derivation missed, on each project of this suite (issue 21, item 2): every
+/// existing file the traced baseline sealed in the project or a parent directory — outside the package places —
+/// must be in the derived closure too, or be listed here with why the rules leave it to the trace.
+#[test]
+fn the_derived_closure_covers_what_tracing_sees_in_each_project() {
+    if !traced() {
+        return;
+    }
+    use crate::fixtures::{CARGO, GO};
+    let left_to_the_trace: &[&str] = &[];
+    for fixture in [&NPM, &PYTEST, &CARGO, &GO, &MAKE, &PYTEST_DATA] {
+        let p = fixture.project();
+        crate::setup(&p, fixture, "");
+        let seals = p.loopgate_home().join("seals");
+        let observed = std::fs::read_dir(&seals)
+            .expect("seal store")
+            .flatten()
+            .find(|e| e.file_name().to_string_lossy().ends_with(".observed.json"))
+            .map(|e| std::fs::read_to_string(e.path()).expect("observed closure"))
+            .expect("the traced baseline's observed closure");
+        let observed: serde_json::Value = serde_json::from_str(&observed).expect("json");
+        let root = p.root().to_string_lossy().into_owned();
+        let parent = p
+            .root()
+            .parent()
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let missed: Vec<String> = observed["closure"]["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .filter(|f| f["parts"].as_object().is_some_and(|parts| !parts.is_empty()))
+            .filter_map(|f| f["path"].as_str().map(str::to_string))
+            .filter(|path| !path.starts_with('/') || path.starts_with(&root) || path.starts_with(&parent))
+            .filter(|path| !path.contains("node_modules/") && !path.contains("-packages/"))
+            .filter(|path| !left_to_the_trace.contains(&path.as_str()))
+            .collect();
+        assert!(
+            missed.is_empty(),
+            "`{}`: the trace sealed what the derivation did not name: {missed:?}",
+            fixture.verify
+        );
+        println!("[gaming] `{}`: the derived closure covers the trace", fixture.verify);
+    }
+}

@@ -290,7 +290,14 @@ fn module_names_of_directory_entries() {
 fn a_runner_configuration_new_in_a_searched_directory_is_a_shadow_a_lint_configuration_is_not() {
     let f = Fixture::new(&["Makefile"]);
     let o = f.take(&[(Access::Listed, f.root.clone()), (Access::Read, f.at("Makefile"))]);
-    for name in ["GNUmakefile", "jest.config.js", ".eslintrc.json", "ruff.toml", ".editorconfig", "notes.md"] {
+    for name in [
+        "GNUmakefile",
+        "jest.config.js",
+        ".eslintrc.json",
+        "ruff.toml",
+        ".editorconfig",
+        "notes.md",
+    ] {
         f.write(name, "x\n");
     }
     let shadows: Vec<(String, ShadowKind)> = o.shadows(&f.root).into_iter().map(|s| (s.path, s.kind)).collect();
