@@ -236,6 +236,10 @@ impl Observed {
                     Some(ShadowKind::Configuration)
                 } else if is_metadata_dir(name) {
                     declares_pytest_plugin(&dir.join(name)).then_some(ShadowKind::Plugin)
+                } else if dir.join("__init__.py").is_file() {
+                    // A package's new file is its submodule (`pkg.types`): it cannot stand in for a top-level
+                    // module.
+                    None
                 } else {
                     module_name(name)
                         .and_then(|module| used.get(module))
@@ -337,8 +341,9 @@ impl<'a> Places<'a> {
         if in_tool_place(relative) {
             return !in_cache(relative);
         }
+        // `~/.config/go/env` is Go's environment file; other extensionless files there are state (telemetry).
         (depth == 1 && configuration(name))
-            || relative.starts_with(".config")
+            || (relative.starts_with(".config") && (configuration(name) || name == "env"))
             || relative.starts_with(".cargo/config.toml")
             || relative.starts_with(".cargo/config")
     }

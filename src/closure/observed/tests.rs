@@ -309,3 +309,20 @@ fn a_runner_configuration_new_in_a_searched_directory_is_a_shadow_a_lint_configu
         ]
     );
 }
+
+#[test]
+fn a_new_module_inside_a_package_is_a_submodule_not_a_shadow() {
+    let f = Fixture::new(&["pkg/__init__.py", "pkg/core.py", "calc.py"]);
+    let stdlib = f.home.join("lib/python3/types.py");
+    std::fs::create_dir_all(stdlib.parent().expect("parent")).expect("test fixture");
+    std::fs::write(&stdlib, "").expect("test fixture");
+    let o = f.take(&[
+        (Access::Read, stdlib.clone()),
+        (Access::Listed, f.at("pkg")),
+        (Access::Listed, f.root.clone()),
+    ]);
+    f.write("pkg/types.py", "");
+    assert_eq!(o.shadows(&f.root), vec![]);
+    f.write("types.py", "");
+    assert_eq!(o.shadows(&f.root).len(), 1, "a top-level `types.py` does shadow it");
+}
