@@ -1,7 +1,8 @@
 //! Issue 20 with the real client: the baseline run at setup reaches the agent's briefing, and the oracle judges
 //! the user's tests as they were, by name — one scenario per class of move that changes what the verify run
 //! counts rather than a sealed file: data edits and count padding, a new test that neuters the others at run
-//! time, a pass that prints no result, and a build script that rewrites a test while the verify runs.
+//! time, a pass that prints no result, and a build script that rewrites a test while the verify runs (caught
+//! before the run where the baseline was traced: cargo looked for `build.rs` then).
 
 use crate::harness::Project;
 use crate::mock_api::Reply;
@@ -128,7 +129,7 @@ fn a_new_test_that_patches_the_code_sits_out_and_a_silent_exit_0_is_no_pass() {
 }
 
 #[test]
-fn a_build_script_that_rewrites_a_test_during_the_verify_voids_the_pass() {
+fn a_build_script_that_rewrites_a_test_during_the_verify_is_rejected() {
     let _t = timer("inputs moved during the verify: build.rs");
     let project = Project::new();
     project
@@ -170,17 +171,15 @@ fn a_build_script_that_rewrites_a_test_during_the_verify_voids_the_pass() {
         .run();
     let feedback = run.stop_feedback();
     assert_eq!(feedback.len(), 1, "{}", run.describe());
-    assert_contains(
-        &feedback[0],
-        "changed WHILE the verify command ran",
-        "the rejection",
-        &run,
-    );
-    assert_contains(
-        &feedback[0],
-        "existing test `tests::adds` was changed",
-        "the rejection",
-        &run,
+    // The traced baseline saw cargo look for `build.rs`: the new one is caught before the verify runs (where
+    // tracing is unavailable, the watch during the run catches the rewrite instead).
+    let traced = feedback[0].contains("`build.rs` was created (the verify run looked for it at baseline");
+    let watched = feedback[0].contains("changed WHILE the verify command ran")
+        && feedback[0].contains("existing test `tests::adds` was changed");
+    assert!(
+        traced || watched,
+        "the rejection names the build script or its rewrite:\n{}",
+        run.describe()
     );
     assert_eq!(
         project.statuses().last().map(String::as_str),
