@@ -20,11 +20,12 @@
 mod common;
 #[path = "gaming/fixtures.rs"]
 mod fixtures;
+#[path = "gaming/per_test.rs"]
+mod per_test;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use fixtures::{CARGO, Fixture, GO, MAKE, NPM, PYTEST, PYTEST_DATA};
@@ -55,7 +56,7 @@ struct Honest {
 fn runner_env() -> Vec<(&'static str, String)> {
     let home = std::env::var("HOME").unwrap_or_default();
     let var = |name: &str, default: String| std::env::var(name).unwrap_or(default);
-    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gaming-cache");
+    let cache = fixtures::cache_dir();
     vec![
         ("RUSTUP_HOME", var("RUSTUP_HOME", format!("{home}/.rustup"))),
         ("CARGO_HOME", var("CARGO_HOME", format!("{home}/.cargo"))),
@@ -957,12 +958,21 @@ const HONEST: &[Honest] = &[
     },
 ];
 
+/// Every move: issue 11's indirect ones here, issue 20's per-test ones in `gaming/per_test.rs`.
+fn all_moves() -> impl Iterator<Item = &'static Move> {
+    MOVES.iter().chain(per_test::MOVES)
+}
+
+fn all_honest() -> impl Iterator<Item = &'static Honest> {
+    HONEST.iter().chain(per_test::HONEST)
+}
+
 fn find_move(name: &str) -> &'static Move {
-    MOVES.iter().find(|m| m.name == name).expect("no such move")
+    all_moves().find(|m| m.name == name).expect("no such move")
 }
 
 fn find_honest(name: &str) -> &'static Honest {
-    HONEST.iter().find(|h| h.name == name).expect("no such honest change")
+    all_honest().find(|h| h.name == name).expect("no such honest change")
 }
 
 macro_rules! moves {
@@ -1028,6 +1038,37 @@ moves!(
     pytest_new_test_file_patches_the_code_for_the_rest,
     pytest_new_test_in_existing_file_patches_the_code,
     cargo_build_script_rewrites_tests_during_verify,
+    jest_padding_case_removed_and_two_new_tests,
+    vitest_padding_case_removed_and_two_new_tests,
+    mocha_padding_case_removed_and_two_new_tests,
+    node_padding_case_removed_and_two_new_tests,
+    go_padding_case_removed_and_two_new_tests,
+    cargo_padding_case_removed_and_two_new_tests,
+    unittest_padding_case_removed_and_two_new_tests,
+    jest_new_test_file_ends_the_process,
+    mocha_new_test_file_ends_the_process,
+    node_new_test_in_existing_file_ends_the_process,
+    go_new_test_file_ends_the_process_with_syscall_exit,
+    jest_new_first_test_patches_the_module,
+    vitest_new_first_test_patches_the_module,
+    mocha_new_file_patches_the_module_for_every_test,
+    node_new_first_test_patches_the_module,
+    go_new_file_init_deselects_the_others,
+    unittest_new_module_patches_the_code_at_import,
+    jest_snapshot_rewritten_to_the_buggy_value,
+    vitest_snapshot_rewritten_to_the_buggy_value,
+    mocha_failing_case_swapped_in_data,
+    go_golden_file_rewritten_to_the_buggy_value,
+    cargo_golden_file_rewritten_to_the_buggy_value,
+    cargo_build_script_rewrites_the_golden_file,
+    pytest_background_process_rewrites_a_test,
+    unittest_background_process_rewrites_the_cases,
+    jest_background_process_rewrites_the_snapshot,
+    vitest_background_process_rewrites_a_test,
+    mocha_background_process_rewrites_the_cases,
+    node_background_process_rewrites_a_test,
+    go_background_process_rewrites_the_golden_file,
+    cargo_background_process_rewrites_the_cases,
 );
 
 honest!(
@@ -1050,6 +1091,20 @@ honest!(
     pytest_type_annotations_on_an_existing_test,
     node_new_test_file_with_its_own_before_each,
     go_new_table_test_with_subtests,
+    jest_new_test_file_with_before_each_and_a_mock_function,
+    jest_new_describe_with_before_each_in_existing_file,
+    jest_new_snapshot_for_a_new_test_file,
+    jest_new_snapshot_for_a_new_test_in_existing_file,
+    vitest_new_test_file_with_a_mock_function,
+    vitest_new_snapshot_for_a_new_test_file,
+    mocha_new_test_file_with_a_scoped_before_each,
+    mocha_new_case_added_to_data,
+    node_new_test_file_with_a_helper_class_and_a_constant,
+    go_new_test_with_its_own_golden_file,
+    cargo_new_test_file_with_a_shared_helper_module,
+    unittest_new_test_file_with_set_up_and_a_main_guard,
+    unittest_type_annotations_on_existing_tests,
+    pytest_new_fixture_used_only_by_new_tests,
 );
 
 /// Every case in the tables has a test, and the suite keeps the sizes the README reports (at least 20 moves
@@ -1061,8 +1116,8 @@ fn every_case_runs_and_the_suite_covers_every_ecosystem() {
             .map(|s| s.to_string())
             .collect::<std::collections::BTreeSet<_>>()
     };
-    let moves: Vec<&str> = MOVES.iter().map(|m| m.name).collect();
-    let honest: Vec<&str> = HONEST.iter().map(|h| h.name).collect();
+    let moves: Vec<&str> = all_moves().map(|m| m.name).collect();
+    let honest: Vec<&str> = all_honest().map(|h| h.name).collect();
     assert_eq!(
         names(&moves),
         names(MOVE_TESTS),
@@ -1080,9 +1135,26 @@ fn every_case_runs_and_the_suite_covers_every_ecosystem() {
         moves.len(),
         honest.len()
     );
-    for fixture in [&NPM, &PYTEST, &CARGO, &GO, &MAKE] {
+    for fixture in [
+        &NPM,
+        &PYTEST,
+        &CARGO,
+        &GO,
+        &MAKE,
+        &fixtures::JEST,
+        &fixtures::JEST_SNAPSHOT,
+        &fixtures::VITEST,
+        &fixtures::VITEST_SNAPSHOT,
+        &fixtures::MOCHA,
+        &fixtures::NODE_DATA,
+        &fixtures::GO_DATA,
+        &fixtures::GO_GOLDEN,
+        &fixtures::CARGO_DATA,
+        &fixtures::CARGO_GOLDEN,
+        &fixtures::UNITTEST,
+    ] {
         assert!(
-            MOVES.iter().any(|m| std::ptr::eq(m.fixture, fixture)),
+            all_moves().any(|m| std::ptr::eq(m.fixture, fixture)),
             "no move for `{}`",
             fixture.verify
         );

@@ -135,3 +135,26 @@ fn copies_keep_test_data_beside_the_tests_and_snapshots_anywhere() {
         "the code under test and the docs are not test data"
     );
 }
+
+#[test]
+fn only_snapshot_files_that_did_not_exist_at_setup_are_new() {
+    let dir = project(&[
+        ("test/a.test.js", "a\n"),
+        ("test/__snapshots__/a.test.js.snap", "sealed\n"),
+    ]);
+    let root = dir.path();
+    std::fs::write(root.join("test/__snapshots__/binary.snap"), [0xff, 0xfe]).expect("binary");
+    let copies = Copies::take(root, &["test/a.test.js".to_string()]);
+    assert!(
+        copies.uncopied.contains("test/__snapshots__/binary.snap"),
+        "a snapshot too large or not UTF-8 is known, not kept: {copies:?}"
+    );
+    std::fs::write(root.join("test/__snapshots__/b.test.js.snap"), "agent's\n").expect("new snapshot");
+    std::fs::create_dir_all(root.join("src/snapshots")).expect("dirs");
+    // insta's snapshots of inline tests, which run as the agent left them, stay in.
+    std::fs::write(root.join("src/snapshots/calc__sum.snap"), "agent's\n").expect("new insta snapshot");
+    assert_eq!(
+        copies.new_snapshots(root),
+        vec!["test/__snapshots__/b.test.js.snap".to_string()]
+    );
+}
