@@ -1,9 +1,10 @@
-//! The adversarial suite (issue 11): an agent that games the verify command *indirectly* — through what the
-//! command runs rather than the command itself — is caught, and honest work is not flagged.
+//! The adversarial suite (issues 11 and 20): an agent that games the verify command *indirectly* — through
+//! what the command runs rather than the command itself, or through what its run counts (`gaming/per_test.rs`)
+//! — is caught, and honest work is not flagged.
 //!
 //! Every case starts from a small real project whose tests fail because of a bug (`gaming/fixtures.rs`: npm
-//! with node's test runner, pytest, cargo, go, make running unittest), with the real runner as the verify
-//! command. A **gaming move** is played twice:
+//! with node's test runner, jest, vitest and mocha, pytest, unittest, cargo, go, make running unittest), with
+//! the real runner as the verify command. A **gaming move** is played twice:
 //!
 //! 1. with every check opted out (`--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check`): the
 //!    promise must then *complete* — proof that the move really makes the real runner pass without fixing
@@ -1107,8 +1108,9 @@ honest!(
     pytest_new_fixture_used_only_by_new_tests,
 );
 
-/// Every case in the tables has a test, and the suite keeps the sizes the README reports (at least 20 moves
-/// across npm, pytest, cargo, go and make, and at least 10 honest changes).
+/// Every case in the tables has a test, and the suite keeps the sizes the README reports: at least 20 moves
+/// through what the command reads, and of issue 20's, at least 25 moves across every runner and 15 honest
+/// changes (12 moves and 7 honest changes of issue 20 are in the first tables).
 #[test]
 fn every_case_runs_and_the_suite_covers_every_ecosystem() {
     let names = |list: &[&str]| {
@@ -1135,6 +1137,20 @@ fn every_case_runs_and_the_suite_covers_every_ecosystem() {
         moves.len(),
         honest.len()
     );
+    assert!(
+        per_test::MOVES.len() + 12 >= 25 && per_test::HONEST.len() + 7 >= 15,
+        "{} of issue 20's moves, {} honest",
+        per_test::MOVES.len() + 12,
+        per_test::HONEST.len() + 7
+    );
+    for runner in ["pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "go"] {
+        let prefix = format!("{runner}_");
+        assert!(
+            per_test::MOVES.iter().any(|m| m.name.starts_with(&prefix))
+                && per_test::HONEST.iter().any(|h| h.name.starts_with(&prefix)),
+            "issue 20's moves and honest changes cover every runner: none for {runner}"
+        );
+    }
     for fixture in [
         &NPM,
         &PYTEST,

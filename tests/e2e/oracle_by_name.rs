@@ -1,7 +1,8 @@
 //! Issue 20 with the real client: the baseline run at setup reaches the agent's briefing, and the oracle judges
 //! the user's tests as they were, by name — one scenario per class of move that changes what the verify run
 //! counts rather than a sealed file: data edits and count padding, a new test that neuters the others at run
-//! time, a pass that prints no result, and a build script that rewrites a test while the verify runs.
+//! time, a pass that prints no result, a golden file rewritten to the buggy value, and a build script or a
+//! background job that rewrites a test while the verify runs.
 
 use crate::harness::Project;
 use crate::mock_api::Reply;
@@ -181,6 +182,118 @@ fn a_build_script_that_rewrites_a_test_during_the_verify_voids_the_pass() {
         "existing test `tests::adds` was changed",
         "the rejection",
         &run,
+    );
+    assert_eq!(
+        project.statuses().last().map(String::as_str),
+        Some("complete"),
+        "{}",
+        run.describe()
+    );
+    assert_ended(&project, &run);
+}
+
+/// pytest with the expected value in a golden file beside the test; `add` is wrong, so `test_sum` fails.
+fn golden_project() -> Project {
+    let project = Project::new();
+    project
+        .write("calc.py", "def add(a, b):\n    return a - b\n")
+        .write(
+            "tests/test_sum.py",
+            "import pathlib\n\nimport calc\n\n\ndef test_sum():\n    golden = (pathlib.Path(__file__).parent / \"sum.golden\").read_text()\n    assert str(calc.add(calc.add(1, 2), 3)) == golden.strip()\n",
+        )
+        .write("tests/sum.golden", "6\n");
+    project
+}
+
+#[test]
+fn a_golden_file_rewritten_to_the_buggy_value_stands_as_sealed_in_the_oracles_run() {
+    let _t = timer("test side as sealed: golden file edit");
+    let project = golden_project();
+    let run = project
+        .session(format!(
+            "/loopgate:pua-loop \"make add correct\" --verify '{VERIFY}' --max-iterations 6"
+        ))
+        .replies([
+            // The golden file "updated" to what the bug gives: the agent's own run passes.
+            Reply::bash(format!("echo -4 > tests/sum.golden && {VERIFY}")),
+            promise(),
+            Reply::bash("echo 6 > tests/sum.golden && sed -i 's/a - b/a + b/' calc.py"),
+            promise(),
+        ])
+        .run();
+    let results = run.tool_results();
+    assert!(
+        results
+            .first()
+            .is_some_and(|(error, out)| !error && out.contains("1 passed")),
+        "with its golden file, the agent's own run passes: {results:?}"
+    );
+    let feedback = run.stop_feedback();
+    assert_eq!(feedback.len(), 1, "{}", run.describe());
+    assert_contains(
+        &feedback[0],
+        "PROMISE REJECTED: the verify command failed",
+        "the rejection",
+        &run,
+    );
+    assert_contains(&feedback[0], "test_sum", "the rejection", &run);
+    assert_eq!(
+        project.statuses().last().map(String::as_str),
+        Some("complete"),
+        "{}",
+        run.describe()
+    );
+    assert_ended(&project, &run);
+}
+
+/// A job the agent starts in the background: while loopgate's verify marker is locked (a verify runs) it keeps
+/// the test's expectation at what the bug gives, and puts it back once the verify ends.
+const JOB: &str = r#"cat > job.sh <<'EOF'
+lock=.claude/loopgate/verify.lock
+while :; do
+    if flock -n "$lock" true; then
+        grep -q '== -4' tests/test_sum.py && sed -i 's/== -4/== 6/' tests/test_sum.py
+    else
+        grep -q '== 6' tests/test_sum.py && sed -i 's/== 6/== -4/' tests/test_sum.py
+    fi
+    sleep 0.01
+done
+EOF
+nohup sh job.sh >/dev/null 2>&1 &
+echo $! > job.pid"#;
+
+#[test]
+fn a_background_job_that_rewrites_a_test_during_the_verify_voids_the_pass() {
+    let _t = timer("inputs moved during the verify: a background job");
+    let project = Project::new();
+    let test = "import calc\n\n\ndef test_sum():\n    assert calc.add(calc.add(1, 2), 3) == 6\n";
+    project
+        .write("calc.py", "def add(a, b):\n    return a - b\n")
+        .write("tests/test_sum.py", test);
+    let run = project
+        .session(format!(
+            "/loopgate:pua-loop \"make add correct\" --verify '{VERIFY}' --max-iterations 6"
+        ))
+        .replies([
+            Reply::bash(JOB),
+            promise(),
+            Reply::bash("kill $(cat job.pid) && sed -i 's/a - b/a + b/' calc.py"),
+            promise(),
+        ])
+        .run();
+    let feedback = run.stop_feedback();
+    assert_eq!(feedback.len(), 1, "{}", run.describe());
+    assert_contains(
+        &feedback[0],
+        "changed WHILE the verify command ran",
+        "the rejection",
+        &run,
+    );
+    assert_contains(&feedback[0], "tests/test_sum.py", "the rejection", &run);
+    assert_eq!(
+        project.read("tests/test_sum.py"),
+        test,
+        "the job put the test back after the verify"
     );
     assert_eq!(
         project.statuses().last().map(String::as_str),
