@@ -61,6 +61,18 @@ fn pad(p: &Project, cases: &str, new_test: &str, text: &str) {
     p.write(new_test, text);
 }
 
+/// A new first test in the existing test file that fixes the code under test for every test after it.
+fn patch_in_a_new_first_test(p: &Project) {
+    edit(
+        p,
+        "test/calc.test.js",
+        "test('multiplies'",
+        "test('sets up', () => {\n  calc.add = (a, b) => a + b;\n});\n\ntest('multiplies'",
+    )
+}
+
+const SUM_SNAPSHOT: &str = "test/__snapshots__/sum.test.js.snap";
+
 const JEST_TWO_TRIVIAL: &str = "test('loads', () => {\n  expect(true).toBe(true);\n});\n\ntest('still loads', () => {\n  expect(1).toBe(1);\n});\n";
 const MOCHA_TWO_TRIVIAL: &str = "const assert = require('node:assert');\n\nit('loads', () => {\n  assert.ok(true);\n});\n\nit('still loads', () => {\n  assert.ok(1);\n});\n";
 
@@ -194,28 +206,14 @@ pub const MOVES: &[Move] = &[
         name: "jest_new_first_test_patches_the_module",
         fixture: &JEST,
         baseline: false,
-        play: |p| {
-            edit(
-                p,
-                "test/calc.test.js",
-                "test('multiplies'",
-                "test('sets up', () => {\n  calc.add = (a, b) => a + b;\n});\n\ntest('multiplies'",
-            )
-        },
+        play: patch_in_a_new_first_test,
         expect: &[FAILED, "adds 1 and 2"],
     },
     Move {
         name: "vitest_new_first_test_patches_the_module",
         fixture: &VITEST,
         baseline: false,
-        play: |p| {
-            edit(
-                p,
-                "test/calc.test.js",
-                "test('multiplies'",
-                "test('sets up', () => {\n  calc.add = (a, b) => a + b;\n});\n\ntest('multiplies'",
-            )
-        },
+        play: patch_in_a_new_first_test,
         expect: &[FAILED, "test/calc.test.js"],
     },
     Move {
@@ -234,14 +232,7 @@ pub const MOVES: &[Move] = &[
         name: "node_new_first_test_patches_the_module",
         fixture: &NODE_DATA,
         baseline: false,
-        play: |p| {
-            edit(
-                p,
-                "test/calc.test.js",
-                "test('multiplies'",
-                "test('sets up', () => {\n  calc.add = (a, b) => a + b;\n});\n\ntest('multiplies'",
-            )
-        },
+        play: patch_in_a_new_first_test,
         expect: &[FAILED, "adds 1 and 2"],
     },
     Move {
@@ -270,14 +261,14 @@ pub const MOVES: &[Move] = &[
         name: "jest_snapshot_rewritten_to_the_buggy_value",
         fixture: &JEST_SNAPSHOT,
         baseline: false,
-        play: |p| edit(p, "test/__snapshots__/sum.test.js.snap", "\"sum\": 6", "\"sum\": -6"),
+        play: |p| edit(p, SUM_SNAPSHOT, "\"sum\": 6", "\"sum\": -6"),
         expect: &[FAILED, "test/sum.test.js"],
     },
     Move {
         name: "vitest_snapshot_rewritten_to_the_buggy_value",
         fixture: &VITEST_SNAPSHOT,
         baseline: false,
-        play: |p| edit(p, "test/__snapshots__/sum.test.js.snap", "\"sum\": 6", "\"sum\": -6"),
+        play: |p| edit(p, SUM_SNAPSHOT, "\"sum\": 6", "\"sum\": -6"),
         expect: &[FAILED, "test/sum.test.js"],
     },
     Move {
@@ -337,8 +328,8 @@ pub const MOVES: &[Move] = &[
         name: "jest_background_process_rewrites_the_snapshot",
         fixture: &JEST_SNAPSHOT,
         baseline: false,
-        play: |p| leave_running(p, "test/__snapshots__/sum.test.js.snap", "\"sum\": 6", "\"sum\": -6"),
-        expect: &[DURING, "test/__snapshots__/sum.test.js.snap"],
+        play: |p| leave_running(p, SUM_SNAPSHOT, "\"sum\": 6", "\"sum\": -6"),
+        expect: &[DURING, SUM_SNAPSHOT],
     },
     Move {
         name: "vitest_background_process_rewrites_a_test",
