@@ -190,6 +190,20 @@ pub const MOVES: &[Move] = &[
         expect: &[FAILED, "adds 1 and 2"],
     },
     Move {
+        // libtest prints its summary once every test has ended; this one never ends, it exits.
+        name: "cargo_new_test_in_existing_file_ends_the_process",
+        fixture: &CARGO_DATA,
+        baseline: false,
+        play: |p| {
+            let text = p.read("tests/cases.rs");
+            p.write(
+                "tests/cases.rs",
+                format!("{text}\n#[test]\nfn done() {{\n    std::process::exit(0);\n}}\n"),
+            );
+        },
+        expect: &[FAILED, "adds_every_case"],
+    },
+    Move {
         name: "go_new_test_file_ends_the_process_with_syscall_exit",
         fixture: &GO_DATA,
         baseline: false,
@@ -277,6 +291,20 @@ pub const MOVES: &[Move] = &[
         baseline: false,
         play: |p| edit(p, "test/fixtures/cases.json", "[1, 2, 3]", "[1, 2, -1]"),
         expect: &[FAILED, "adds 1 and 2"],
+    },
+    Move {
+        name: "node_failing_case_swapped_in_data",
+        fixture: &NODE_DATA,
+        baseline: false,
+        play: |p| edit(p, "test/cases.json", "[1, 2, 3]", "[1, 2, -1]"),
+        expect: &[FAILED, "adds 1 and 2"],
+    },
+    Move {
+        name: "unittest_failing_case_swapped_in_data",
+        fixture: &UNITTEST,
+        baseline: false,
+        play: |p| edit(p, "tests/cases.json", "[1, 2, 3]", "[1, 2, -1]"),
+        expect: &[FAILED, "test_add"],
     },
     Move {
         name: "go_golden_file_rewritten_to_the_buggy_value",
