@@ -85,6 +85,42 @@ impl Copies {
         Copies { files, uncopied }
     }
 
+    /// The modification time of every kept file, to tell afterwards which ones a run wrote
+    /// ([`Copies::drop_run_outputs`]).
+    pub fn stamps(&self, root: &Path) -> BTreeMap<String, Option<std::time::SystemTime>> {
+        self.files
+            .keys()
+            .map(|path| (path.clone(), modified(&root.join(path))))
+            .collect()
+    }
+
+    /// Drops the test data that a run of the verify command itself wrote or removed since `stamps` (the
+    /// baseline's: a log, a report or a cache a test writes under its directory, even with the same content):
+    /// that is the run's output, not the tests' input, so it neither stands as sealed nor is watched during the
+    /// oracle's run. Test files (`is_test`) stay.
+    pub fn drop_run_outputs(
+        &mut self,
+        root: &Path,
+        stamps: &BTreeMap<String, Option<std::time::SystemTime>>,
+        is_test: impl Fn(&str) -> bool,
+    ) {
+        let changed: BTreeSet<String> = changed(root, self)
+            .into_iter()
+            .map(|(path, _)| path.to_string())
+            .collect();
+        let outputs: Vec<String> = self
+            .files
+            .keys()
+            .filter(|path| !is_test(path))
+            .filter(|path| changed.contains(*path) || stamps.get(*path) != Some(&modified(&root.join(path))))
+            .cloned()
+            .collect();
+        for path in outputs {
+            self.files.remove(&path);
+            self.uncopied.insert(path);
+        }
+    }
+
     /// Snapshot files (under a `__snapshots__` directory, as Jest and Vitest keep them) that did not exist at
     /// setup. They belong to the agent's new tests, so they sit out the oracle's run with them: left in, Jest
     /// fails the run on an "obsolete" snapshot file.
@@ -98,6 +134,10 @@ impl Copies {
         });
         out
     }
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::symlink_metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// Whether a file that is not test code is test data: under a test directory, or a snapshot or golden file.

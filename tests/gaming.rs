@@ -1095,6 +1095,7 @@ honest!(
     pytest_type_annotations_on_an_existing_test,
     node_new_test_file_with_its_own_before_each,
     go_new_table_test_with_subtests,
+    pytest_the_fix_alone_in_a_suite_that_writes_a_report_under_tests,
     jest_new_test_file_with_before_each_and_a_mock_function,
     jest_new_describe_with_before_each_in_existing_file,
     jest_new_snapshot_for_a_new_test_file,

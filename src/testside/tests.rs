@@ -158,3 +158,33 @@ fn only_snapshot_files_that_did_not_exist_at_setup_are_new() {
         vec!["test/__snapshots__/b.test.js.snap".to_string()]
     );
 }
+
+#[test]
+fn what_the_baseline_run_wrote_under_a_test_directory_is_its_output_not_test_data() {
+    let dir = project(&[
+        ("tests/test_a.py", "sealed a\n"),
+        ("tests/cases.json", "[1]\n"),
+        ("tests/out/report.txt", "run 1\n"),
+        ("tests/out/tmp.txt", "scratch\n"),
+        ("tests/out/same.txt", "same\n"),
+    ]);
+    let root = dir.path();
+    let mut copies = Copies::take(root, &["tests/test_a.py".to_string()]);
+    let stamps = copies.stamps(root);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // The baseline run rewrites its reports (one with the same content) and removes its scratch file; the test
+    // file changing is not output.
+    std::fs::write(root.join("tests/out/report.txt"), "run 2\n").expect("report");
+    std::fs::write(root.join("tests/out/same.txt"), "same\n").expect("same report");
+    std::fs::remove_file(root.join("tests/out/tmp.txt")).expect("scratch");
+    std::fs::write(root.join("tests/test_a.py"), "odd\n").expect("test");
+    copies.drop_run_outputs(root, &stamps, |path| path == "tests/test_a.py");
+    let kept: Vec<&str> = copies.files.keys().map(String::as_str).collect();
+    assert_eq!(kept, ["tests/cases.json", "tests/test_a.py"]);
+    assert!(
+        ["report.txt", "same.txt", "tmp.txt"]
+            .iter()
+            .all(|name| copies.uncopied.contains(&format!("tests/out/{name}"))),
+        "outputs are known, so not new: {copies:?}"
+    );
+}

@@ -563,3 +563,28 @@ class CalcTest(unittest.TestCase):
     fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
     js: false,
 };
+
+/// pytest whose test writes a report under its own directory at every run (`tests/out/report.txt`, there at
+/// setup, rewritten with the same content): the run's output, which the oracle must not take for a sealed input
+/// moving during the run.
+pub const PYTEST_REPORT: Fixture = Fixture {
+    verify: "python3 -m pytest -q -p no:cacheprovider",
+    files: &[
+        ("calc.py", "def add(a, b):\n    return a - b\n"),
+        (
+            "tests/test_calc.py",
+            r#"import pathlib
+
+import calc
+
+
+def test_add():
+    (pathlib.Path(__file__).parent / "out" / "report.txt").write_text("test_add ran\n")
+    assert calc.add(1, 2) == 3
+"#,
+        ),
+        ("tests/out/report.txt", "test_add ran\n"),
+    ],
+    fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
+    js: false,
+};

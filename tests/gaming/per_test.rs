@@ -8,8 +8,8 @@
 use std::process::Command;
 
 use crate::fixtures::{
-    CARGO_DATA, CARGO_GOLDEN, GO_DATA, GO_GOLDEN, JEST, JEST_SNAPSHOT, MOCHA, NODE_DATA, PYTEST, UNITTEST, VITEST,
-    VITEST_SNAPSHOT,
+    CARGO_DATA, CARGO_GOLDEN, GO_DATA, GO_GOLDEN, JEST, JEST_SNAPSHOT, MOCHA, NODE_DATA, PYTEST, PYTEST_REPORT,
+    UNITTEST, VITEST, VITEST_SNAPSHOT,
 };
 use crate::project::Project;
 use crate::{Honest, Move, edit};
@@ -397,6 +397,12 @@ pub const MOVES: &[Move] = &[
 ];
 
 pub const HONEST: &[Honest] = &[
+    Honest {
+        // What the baseline run itself wrote under `tests/` is output, neither restored nor watched.
+        name: "pytest_the_fix_alone_in_a_suite_that_writes_a_report_under_tests",
+        fixture: &PYTEST_REPORT,
+        play: |_| {},
+    },
     Honest {
         name: "jest_new_test_file_with_before_each_and_a_mock_function",
         fixture: &JEST,
