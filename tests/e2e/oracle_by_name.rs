@@ -24,6 +24,23 @@ fn data_project() -> Project {
     project
 }
 
+/// The loop took exactly one rejection, which says every one of `needles`, and then completed.
+#[track_caller]
+fn rejected_once_then_completed(project: &Project, run: &crate::harness::Run, needles: &[&str]) {
+    let feedback = run.stop_feedback();
+    assert_eq!(feedback.len(), 1, "{}", run.describe());
+    for needle in needles {
+        assert_contains(&feedback[0], needle, "the rejection", run);
+    }
+    assert_eq!(
+        project.statuses().last().map(String::as_str),
+        Some("complete"),
+        "{}",
+        run.describe()
+    );
+    assert_ended(project, run);
+}
+
 #[test]
 fn baseline_in_the_briefing_and_a_data_edit_padded_with_new_tests_is_rejected_by_name() {
     let _t = timer("baseline + per-test verdict: data edit, count padding");
@@ -169,27 +186,14 @@ fn a_build_script_that_rewrites_a_test_during_the_verify_voids_the_pass() {
         .arg("Edit")
         .timeout(std::time::Duration::from_secs(240))
         .run();
-    let feedback = run.stop_feedback();
-    assert_eq!(feedback.len(), 1, "{}", run.describe());
-    assert_contains(
-        &feedback[0],
-        "changed WHILE the verify command ran",
-        "the rejection",
+    rejected_once_then_completed(
+        &project,
         &run,
+        &[
+            "changed WHILE the verify command ran",
+            "existing test `tests::adds` was changed",
+        ],
     );
-    assert_contains(
-        &feedback[0],
-        "existing test `tests::adds` was changed",
-        "the rejection",
-        &run,
-    );
-    assert_eq!(
-        project.statuses().last().map(String::as_str),
-        Some("complete"),
-        "{}",
-        run.describe()
-    );
-    assert_ended(&project, &run);
 }
 
 /// pytest with the expected value in a golden file beside the test; `add` is wrong, so `test_sum` fails.
@@ -228,22 +232,11 @@ fn a_golden_file_rewritten_to_the_buggy_value_stands_as_sealed_in_the_oracles_ru
             .is_some_and(|(error, out)| !error && out.contains("1 passed")),
         "with its golden file, the agent's own run passes: {results:?}"
     );
-    let feedback = run.stop_feedback();
-    assert_eq!(feedback.len(), 1, "{}", run.describe());
-    assert_contains(
-        &feedback[0],
-        "PROMISE REJECTED: the verify command failed",
-        "the rejection",
+    rejected_once_then_completed(
+        &project,
         &run,
+        &["PROMISE REJECTED: the verify command failed", "test_sum"],
     );
-    assert_contains(&feedback[0], "test_sum", "the rejection", &run);
-    assert_eq!(
-        project.statuses().last().map(String::as_str),
-        Some("complete"),
-        "{}",
-        run.describe()
-    );
-    assert_ended(&project, &run);
 }
 
 /// A job the agent starts in the background: while loopgate's verify marker is locked (a verify runs) it keeps
@@ -281,25 +274,14 @@ fn a_background_job_that_rewrites_a_test_during_the_verify_voids_the_pass() {
             promise(),
         ])
         .run();
-    let feedback = run.stop_feedback();
-    assert_eq!(feedback.len(), 1, "{}", run.describe());
-    assert_contains(
-        &feedback[0],
-        "changed WHILE the verify command ran",
-        "the rejection",
-        &run,
-    );
-    assert_contains(&feedback[0], "tests/test_sum.py", "the rejection", &run);
     assert_eq!(
         project.read("tests/test_sum.py"),
         test,
         "the job put the test back after the verify"
     );
-    assert_eq!(
-        project.statuses().last().map(String::as_str),
-        Some("complete"),
-        "{}",
-        run.describe()
+    rejected_once_then_completed(
+        &project,
+        &run,
+        &["changed WHILE the verify command ran", "tests/test_sum.py"],
     );
-    assert_ended(&project, &run);
 }

@@ -218,6 +218,28 @@ pub const PYTEST_DATA: Fixture = Fixture {
 
 // Issue 20's fixtures: every runner, its failing case read from a data file, a snapshot or a golden file.
 
+/// The Jest and Vitest case-table test after its imports (the two runners share the rest).
+macro_rules! case_table_test {
+    ($imports:literal) => {
+        concat!(
+            $imports,
+            "\n\ntest('multiplies', () => {\n  expect(calc.mul(2, 3)).toBe(6);\n});\n\n",
+            "test.each(cases)('adds %i and %i', (a, b, want) => {\n  expect(calc.add(a, b)).toBe(want);\n});\n"
+        )
+    };
+}
+
+/// The Jest and Vitest snapshot test after its imports.
+macro_rules! snapshot_test {
+    ($imports:literal) => {
+        concat!(
+            $imports,
+            "\n\ntest('sums a list', () => {\n",
+            "  expect({ sum: [1, 2, 3].reduce((a, b) => calc.add(a, b), 0) }).toMatchSnapshot();\n});\n"
+        )
+    };
+}
+
 const JEST_PACKAGE: &str = r#"{"name": "calc", "version": "1.0.0", "scripts": {"test": "jest --ci"}}
 "#;
 const CJS_CALC: &str = "exports.add = (a, b) => a - b;\nexports.mul = (a, b) => a * b;\n";
@@ -233,17 +255,7 @@ pub const JEST: Fixture = Fixture {
         ("src/calc.js", CJS_CALC),
         (
             "test/calc.test.js",
-            r#"const calc = require('../src/calc.js');
-const cases = require('./cases.json');
-
-test('multiplies', () => {
-  expect(calc.mul(2, 3)).toBe(6);
-});
-
-test.each(cases)('adds %i and %i', (a, b, want) => {
-  expect(calc.add(a, b)).toBe(want);
-});
-"#,
+            case_table_test!("const calc = require('../src/calc.js');\nconst cases = require('./cases.json');"),
         ),
         ("test/cases.json", CASES),
     ],
@@ -259,12 +271,7 @@ pub const JEST_SNAPSHOT: Fixture = Fixture {
         ("src/calc.js", CJS_CALC),
         (
             "test/sum.test.js",
-            r#"const calc = require('../src/calc.js');
-
-test('sums a list', () => {
-  expect({ sum: [1, 2, 3].reduce((a, b) => calc.add(a, b), 0) }).toMatchSnapshot();
-});
-"#,
+            snapshot_test!("const calc = require('../src/calc.js');"),
         ),
         (
             "test/__snapshots__/sum.test.js.snap",
@@ -288,18 +295,9 @@ pub const VITEST: Fixture = Fixture {
         ("src/calc.js", ESM_CALC),
         (
             "test/calc.test.js",
-            r#"import { expect, test } from 'vitest';
-import { calc } from '../src/calc.js';
-import cases from './cases.json';
-
-test('multiplies', () => {
-  expect(calc.mul(2, 3)).toBe(6);
-});
-
-test.each(cases)('adds %i and %i', (a, b, want) => {
-  expect(calc.add(a, b)).toBe(want);
-});
-"#,
+            case_table_test!(
+                "import { expect, test } from 'vitest';\nimport { calc } from '../src/calc.js';\nimport cases from './cases.json';"
+            ),
         ),
         ("test/cases.json", CASES),
     ],
@@ -315,13 +313,7 @@ pub const VITEST_SNAPSHOT: Fixture = Fixture {
         ("src/calc.js", ESM_CALC),
         (
             "test/sum.test.js",
-            r#"import { expect, test } from 'vitest';
-import { calc } from '../src/calc.js';
-
-test('sums a list', () => {
-  expect({ sum: [1, 2, 3].reduce((a, b) => calc.add(a, b), 0) }).toMatchSnapshot();
-});
-"#,
+            snapshot_test!("import { expect, test } from 'vitest';\nimport { calc } from '../src/calc.js';"),
         ),
         (
             "test/__snapshots__/sum.test.js.snap",
