@@ -155,6 +155,15 @@ fn testside_compare_1000_files_unchanged(bencher: divan::Bencher) {
     bencher.bench(|| black_box(loopgate::testside::changed(dir.path(), &copies).len()));
 }
 
+/// Looking for new snapshot files to set aside with the agent's new tests: one walk of the project.
+#[divan::bench(sample_count = 20)]
+fn testside_new_snapshots_1000_files(bencher: divan::Bencher) {
+    let dir = project();
+    let inventory = Inventory::take(dir.path(), vec![loopgate::testscan::Lang::Python]);
+    let copies = loopgate::testside::Copies::take(dir.path(), inventory.own_test_files());
+    bencher.bench(|| black_box(copies.new_snapshots(dir.path()).len()));
+}
+
 /// Swapping 100 changed test files and 100 new ones for the oracle's run, and putting them back.
 #[divan::bench(sample_count = 10)]
 fn testside_swap_and_put_back_200_files(bencher: divan::Bencher) {

@@ -83,15 +83,21 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),
     };
-    let inventory = stand_as_sealed(active)?;
-    let watch = watch::Watch::start(&active.project.root, sealed_paths(active, inventory.as_ref()));
+    let (inventory, copies) = stand_as_sealed(active)?;
+    let watch = watch::Watch::start(&active.project.root, sealed_paths(active, inventory.as_ref(), &copies));
+    // A change made after the checks above but before the watch began (by a process waiting for the verify to
+    // start) is still there to see now; from here on the watch sees every change.
+    let unwatched = unwatched_changes(active, &copies);
     let counted = run_counted(&request, &progress);
-    let moved_during_run = watch.map(watch::Watch::finish).unwrap_or_default();
+    let mut moved_during_run = watch.map(watch::Watch::finish).unwrap_or_default();
     let put_back = active.put_back_tests();
     progress.finish();
     drop(running);
     let counted = counted?;
     put_back?;
+    moved_during_run.extend(unwatched?);
+    moved_during_run.sort();
+    moved_during_run.dedup();
     let Counted {
         outcome,
         counts,
@@ -168,10 +174,13 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     })
 }
 
-/// Makes the test side stand as sealed for the run (see `testside`): existing test files as sealed, the
-/// agent's new ones aside. The caller puts them back with `put_back_tests`, whatever the run did. Returns the
-/// test inventory, if the loop has one.
-fn stand_as_sealed(active: &ActiveLoop) -> Result<Option<crate::inventory::Inventory>, Error> {
+/// Makes the test side stand as sealed for the run (see `testside`): existing test files and their data as
+/// sealed, the agent's new test files and snapshots aside. The caller puts them back with `put_back_tests`,
+/// whatever the run did. Returns the test inventory, if the loop has one, and the copies that stand in the
+/// run (none when existing tests run as edited).
+fn stand_as_sealed(
+    active: &ActiveLoop,
+) -> Result<(Option<crate::inventory::Inventory>, crate::testside::Copies), Error> {
     active.put_back_tests()?;
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
@@ -186,7 +195,11 @@ fn stand_as_sealed(active: &ActiveLoop) -> Result<Option<crate::inventory::Inven
             Vec::new()
         },
         aside: match &inventory {
-            Some(inventory) if fields.checks(Check::NewTestsAside) => inventory.new_test_files(&project.root),
+            Some(inventory) if fields.checks(Check::NewTestsAside) => {
+                let mut aside = inventory.new_test_files(&project.root);
+                aside.extend(copies.new_snapshots(&project.root));
+                aside
+            }
             _ => Vec::new(),
         },
     };
@@ -202,12 +215,41 @@ fn stand_as_sealed(active: &ActiveLoop) -> Result<Option<crate::inventory::Inven
             source,
         })?;
     }
-    Ok(inventory)
+    let standing = if fields.checks(Check::Tests) {
+        copies
+    } else {
+        crate::testside::Copies::default()
+    };
+    Ok((inventory, standing))
+}
+
+/// The sealed inputs that differ, just before the run, from what it must see: the test side as it stands
+/// sealed (`copies`), the `--seal` files, the closure (derived and observed), the tests.
+fn unwatched_changes(active: &ActiveLoop, copies: &crate::testside::Copies) -> Result<Vec<String>, Error> {
+    let late = breach(active)?;
+    let standing = crate::testside::changed(&active.project.root, copies);
+    let mut paths: Vec<String> = late
+        .sealed
+        .iter()
+        .map(|c| c.path().to_string())
+        .chain(late.closure.iter().chain(&late.observed).map(|m| m.path.clone()))
+        .chain(late.shadows.iter().map(|s| s.path.clone()))
+        .chain(late.tests.iter().map(|t| t.path.clone()))
+        .chain(standing.into_iter().map(|(path, _)| path.to_string()))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    Ok(paths)
 }
 
 /// Every sealed input, as an absolute path: the `--seal` files, the closure's files (derived and observed),
-/// the test files.
-fn sealed_paths(active: &ActiveLoop, inventory: Option<&crate::inventory::Inventory>) -> Vec<std::path::PathBuf> {
+/// the test files and the test data that stands as sealed in the run (a snapshot, a golden file, a case
+/// table).
+fn sealed_paths(
+    active: &ActiveLoop,
+    inventory: Option<&crate::inventory::Inventory>,
+    copies: &crate::testside::Copies,
+) -> Vec<std::path::PathBuf> {
     let root = &active.project.root;
     let seal = &active.seal;
     let closure = seal
@@ -232,6 +274,7 @@ fn sealed_paths(active: &ActiveLoop, inventory: Option<&crate::inventory::Invent
         .chain(closure)
         .chain(tests)
         .chain(observed)
+        .chain(copies.files.keys().map(String::as_str))
         .map(|path| root.join(path))
         .collect()
 }

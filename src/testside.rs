@@ -9,7 +9,8 @@
 //! - every existing test file, and the test data beside it (snapshots, golden files, `testdata/`, fixtures),
 //!   stands exactly as it was sealed (setup keeps a copy, [`Copies`]); the agent's version waits in the stash and
 //!   comes back right after the run;
-//! - every test file that did not exist at setup sits out the run in the stash.
+//! - every test file that did not exist at setup sits out the run in the stash, and so does every new snapshot
+//!   file under `__snapshots__/` (a new test's snapshot, [`Copies::new_snapshots`]).
 //!
 //! Everything else — the code under test, new modules, dependencies, Rust's inline `mod tests` in source files
 //! (they live in the code the agent is there to change) — runs as the agent left it.
@@ -26,7 +27,7 @@
 //! Opt-outs: `--with-new-tests` lets the agent's new test files take part; with `--no-test-seal` the agent may
 //! edit existing tests, so they are not put back as sealed either.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Copies {
     pub files: BTreeMap<String, String>,
+    /// Test data that existed but is not kept (not UTF-8, or larger than [`MAX_DATA_BYTES`]): not new.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub uncopied: BTreeSet<String>,
 }
 
 /// Largest test data file kept.
@@ -62,18 +66,78 @@ impl Copies {
     pub fn take<'a>(root: &Path, paths: impl IntoIterator<Item = &'a String>) -> Copies {
         let read = |path: &str| Some((path.to_string(), std::fs::read_to_string(root.join(path)).ok()?));
         let mut files: BTreeMap<String, String> = paths.into_iter().filter_map(|path| read(path)).collect();
+        let mut uncopied = BTreeSet::new();
         crate::walk::files(root, |relative, name| {
             if files.contains_key(relative) || !is_test_data(relative, name) {
                 return;
             }
             let small =
                 std::fs::symlink_metadata(root.join(relative)).is_ok_and(|m| m.is_file() && m.len() <= MAX_DATA_BYTES);
-            if let Some((path, text)) = small.then(|| read(relative)).flatten() {
-                files.insert(path, text);
+            match small.then(|| read(relative)).flatten() {
+                Some((path, text)) => {
+                    files.insert(path, text);
+                }
+                None => {
+                    uncopied.insert(relative.to_string());
+                }
             }
         });
-        Copies { files }
+        Copies { files, uncopied }
     }
+
+    /// The modification time of every kept file, to tell afterwards which ones a run wrote
+    /// ([`Copies::drop_run_outputs`]).
+    pub fn stamps(&self, root: &Path) -> BTreeMap<String, Option<std::time::SystemTime>> {
+        self.files
+            .keys()
+            .map(|path| (path.clone(), modified(&root.join(path))))
+            .collect()
+    }
+
+    /// Drops the test data that a run of the verify command itself wrote or removed since `stamps` (the
+    /// baseline's: a log, a report or a cache a test writes under its directory, even with the same content):
+    /// that is the run's output, not the tests' input, so it neither stands as sealed nor is watched during the
+    /// oracle's run. Test files (`is_test`) stay.
+    pub fn drop_run_outputs(
+        &mut self,
+        root: &Path,
+        stamps: &BTreeMap<String, Option<std::time::SystemTime>>,
+        is_test: impl Fn(&str) -> bool,
+    ) {
+        let changed: BTreeSet<String> = changed(root, self)
+            .into_iter()
+            .map(|(path, _)| path.to_string())
+            .collect();
+        let outputs: Vec<String> = self
+            .files
+            .keys()
+            .filter(|path| !is_test(path))
+            .filter(|path| changed.contains(*path) || stamps.get(*path) != Some(&modified(&root.join(path))))
+            .cloned()
+            .collect();
+        for path in outputs {
+            self.files.remove(&path);
+            self.uncopied.insert(path);
+        }
+    }
+
+    /// Snapshot files (under a `__snapshots__` directory, as Jest and Vitest keep them) that did not exist at
+    /// setup. They belong to the agent's new tests, so they sit out the oracle's run with them: left in, Jest
+    /// fails the run on an "obsolete" snapshot file.
+    pub fn new_snapshots(&self, root: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        crate::walk::files(root, |relative, _| {
+            let in_snapshots = relative.split('/').rev().skip(1).any(|dir| dir == "__snapshots__");
+            if in_snapshots && !self.files.contains_key(relative) && !self.uncopied.contains(relative) {
+                out.push(relative.to_string());
+            }
+        });
+        out
+    }
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::symlink_metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// Whether a file that is not test code is test data: under a test directory, or a snapshot or golden file.

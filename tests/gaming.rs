@@ -1,9 +1,10 @@
-//! The adversarial suite (issue 11): an agent that games the verify command *indirectly* — through what the
-//! command runs rather than the command itself — is caught, and honest work is not flagged.
+//! The adversarial suite (issues 11 and 20): an agent that games the verify command *indirectly* — through
+//! what the command runs rather than the command itself, or through what its run counts (`gaming/per_test.rs`)
+//! — is caught, and honest work is not flagged.
 //!
 //! Every case starts from a small real project whose tests fail because of a bug (`gaming/fixtures.rs`: npm
-//! with node's test runner, pytest, cargo, go, make running unittest), with the real runner as the verify
-//! command. A **gaming move** is played twice:
+//! with node's test runner, jest, vitest and mocha, pytest, unittest, cargo, go, make running unittest), with
+//! the real runner as the verify command. A **gaming move** is played twice:
 //!
 //! 1. with every check opted out (`--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check`): the
 //!    promise must then *complete* — proof that the move really makes the real runner pass without fixing
@@ -20,13 +21,14 @@
 mod common;
 #[path = "gaming/fixtures.rs"]
 mod fixtures;
+#[path = "gaming/per_test.rs"]
+mod per_test;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use fixtures::{CARGO, Fixture, GO, MAKE, NPM, PYTEST, PYTEST_DATA};
@@ -57,7 +59,7 @@ struct Honest {
 fn runner_env() -> Vec<(&'static str, String)> {
     let home = std::env::var("HOME").unwrap_or_default();
     let var = |name: &str, default: String| std::env::var(name).unwrap_or(default);
-    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gaming-cache");
+    let cache = fixtures::cache_dir();
     vec![
         ("RUSTUP_HOME", var("RUSTUP_HOME", format!("{home}/.rustup"))),
         ("CARGO_HOME", var("CARGO_HOME", format!("{home}/.cargo"))),
@@ -958,12 +960,21 @@ const HONEST: &[Honest] = &[
     },
 ];
 
+/// Every move: issue 11's indirect ones here, issue 20's per-test ones in `gaming/per_test.rs`.
+fn all_moves() -> impl Iterator<Item = &'static Move> {
+    MOVES.iter().chain(per_test::MOVES)
+}
+
+fn all_honest() -> impl Iterator<Item = &'static Honest> {
+    HONEST.iter().chain(per_test::HONEST)
+}
+
 fn find_move(name: &str) -> &'static Move {
-    MOVES.iter().find(|m| m.name == name).expect("no such move")
+    all_moves().find(|m| m.name == name).expect("no such move")
 }
 
 fn find_honest(name: &str) -> &'static Honest {
-    HONEST.iter().find(|h| h.name == name).expect("no such honest change")
+    all_honest().find(|h| h.name == name).expect("no such honest change")
 }
 
 macro_rules! moves {
@@ -1029,6 +1040,40 @@ moves!(
     pytest_new_test_file_patches_the_code_for_the_rest,
     pytest_new_test_in_existing_file_patches_the_code,
     cargo_build_script_rewrites_tests_during_verify,
+    jest_padding_case_removed_and_two_new_tests,
+    vitest_padding_case_removed_and_two_new_tests,
+    mocha_padding_case_removed_and_two_new_tests,
+    node_padding_case_removed_and_two_new_tests,
+    go_padding_case_removed_and_two_new_tests,
+    cargo_padding_case_removed_and_two_new_tests,
+    unittest_padding_case_removed_and_two_new_tests,
+    jest_new_test_file_ends_the_process,
+    mocha_new_test_file_ends_the_process,
+    node_new_test_in_existing_file_ends_the_process,
+    go_new_test_file_ends_the_process_with_syscall_exit,
+    cargo_new_test_in_existing_file_ends_the_process,
+    node_failing_case_swapped_in_data,
+    unittest_failing_case_swapped_in_data,
+    jest_new_first_test_patches_the_module,
+    vitest_new_first_test_patches_the_module,
+    mocha_new_file_patches_the_module_for_every_test,
+    node_new_first_test_patches_the_module,
+    go_new_file_init_deselects_the_others,
+    unittest_new_module_patches_the_code_at_import,
+    jest_snapshot_rewritten_to_the_buggy_value,
+    vitest_snapshot_rewritten_to_the_buggy_value,
+    mocha_failing_case_swapped_in_data,
+    go_golden_file_rewritten_to_the_buggy_value,
+    cargo_golden_file_rewritten_to_the_buggy_value,
+    cargo_build_script_rewrites_the_golden_file,
+    pytest_background_process_rewrites_a_test,
+    unittest_background_process_rewrites_the_cases,
+    jest_background_process_rewrites_the_snapshot,
+    vitest_background_process_rewrites_a_test,
+    mocha_background_process_rewrites_the_cases,
+    node_background_process_rewrites_a_test,
+    go_background_process_rewrites_the_golden_file,
+    cargo_background_process_rewrites_the_cases,
 );
 
 honest!(
@@ -1051,10 +1096,26 @@ honest!(
     pytest_type_annotations_on_an_existing_test,
     node_new_test_file_with_its_own_before_each,
     go_new_table_test_with_subtests,
+    pytest_the_fix_alone_in_a_suite_that_writes_a_report_under_tests,
+    jest_new_test_file_with_before_each_and_a_mock_function,
+    jest_new_describe_with_before_each_in_existing_file,
+    jest_new_snapshot_for_a_new_test_file,
+    jest_new_snapshot_for_a_new_test_in_existing_file,
+    vitest_new_test_file_with_a_mock_function,
+    vitest_new_snapshot_for_a_new_test_file,
+    mocha_new_test_file_with_a_scoped_before_each,
+    mocha_new_case_added_to_data,
+    node_new_test_file_with_a_helper_class_and_a_constant,
+    go_new_test_with_its_own_golden_file,
+    cargo_new_test_file_with_a_shared_helper_module,
+    unittest_new_test_file_with_set_up_and_a_main_guard,
+    unittest_type_annotations_on_existing_tests,
+    pytest_new_fixture_used_only_by_new_tests,
 );
 
-/// Every case in the tables has a test, and the suite keeps the sizes the README reports (at least 20 moves
-/// across npm, pytest, cargo, go and make, and at least 10 honest changes).
+/// Every case in the tables has a test, and the suite keeps the sizes the README reports: at least 20 moves
+/// through what the command reads, and of issue 20's, at least 25 moves across every runner and 15 honest
+/// changes (12 moves and 7 honest changes of issue 20 are in the first tables).
 #[test]
 fn every_case_runs_and_the_suite_covers_every_ecosystem() {
     let names = |list: &[&str]| {
@@ -1062,8 +1123,8 @@ fn every_case_runs_and_the_suite_covers_every_ecosystem() {
             .map(|s| s.to_string())
             .collect::<std::collections::BTreeSet<_>>()
     };
-    let moves: Vec<&str> = MOVES.iter().map(|m| m.name).collect();
-    let honest: Vec<&str> = HONEST.iter().map(|h| h.name).collect();
+    let moves: Vec<&str> = all_moves().map(|m| m.name).collect();
+    let honest: Vec<&str> = all_honest().map(|h| h.name).collect();
     assert_eq!(
         names(&moves),
         names(MOVE_TESTS),
@@ -1081,9 +1142,40 @@ fn every_case_runs_and_the_suite_covers_every_ecosystem() {
         moves.len(),
         honest.len()
     );
-    for fixture in [&NPM, &PYTEST, &CARGO, &GO, &MAKE] {
+    assert!(
+        per_test::MOVES.len() + 12 >= 25 && per_test::HONEST.len() + 7 >= 15,
+        "{} of issue 20's moves, {} honest",
+        per_test::MOVES.len() + 12,
+        per_test::HONEST.len() + 7
+    );
+    for runner in ["pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "go"] {
+        let prefix = format!("{runner}_");
         assert!(
-            MOVES.iter().any(|m| std::ptr::eq(m.fixture, fixture)),
+            per_test::MOVES.iter().any(|m| m.name.starts_with(&prefix))
+                && per_test::HONEST.iter().any(|h| h.name.starts_with(&prefix)),
+            "issue 20's moves and honest changes cover every runner: none for {runner}"
+        );
+    }
+    for fixture in [
+        &NPM,
+        &PYTEST,
+        &CARGO,
+        &GO,
+        &MAKE,
+        &fixtures::JEST,
+        &fixtures::JEST_SNAPSHOT,
+        &fixtures::VITEST,
+        &fixtures::VITEST_SNAPSHOT,
+        &fixtures::MOCHA,
+        &fixtures::NODE_DATA,
+        &fixtures::GO_DATA,
+        &fixtures::GO_GOLDEN,
+        &fixtures::CARGO_DATA,
+        &fixtures::CARGO_GOLDEN,
+        &fixtures::UNITTEST,
+    ] {
+        assert!(
+            all_moves().any(|m| std::ptr::eq(m.fixture, fixture)),
             "no move for `{}`",
             fixture.verify
         );

@@ -384,11 +384,13 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
     }
-    let own_tests = sealed.inventory.iter().flat_map(|inventory| inventory.own_test_files());
-    let copies = crate::testside::Copies::take(&project.root, own_tests);
-    if !copies.files.is_empty() {
-        store.save_companion(&project, crate::seal::TEST_COPIES, &copies)?;
-    }
+    let own_tests: std::collections::BTreeSet<&String> = sealed
+        .inventory
+        .iter()
+        .flat_map(|inventory| inventory.own_test_files())
+        .collect();
+    let mut copies = crate::testside::Copies::take(&project.root, own_tests.iter().copied());
+    let stamps = copies.stamps(&project.root);
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
     let baseline = if config.baseline {
@@ -401,10 +403,16 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         Some((baseline, observed)) => {
             store.save_baseline(&project, &baseline)?;
             store.save_companion(&project, crate::seal::OBSERVED, &observed)?;
+            copies.drop_run_outputs(&project.root, &stamps, |path| {
+                own_tests.iter().any(|t| t.as_str() == path)
+            });
             Some(baseline)
         }
         None => None,
     };
+    if !copies.files.is_empty() || !copies.uncopied.is_empty() {
+        store.save_companion(&project, crate::seal::TEST_COPIES, &copies)?;
+    }
     let seal = Seal {
         project_root: project.canonical_root(),
         fields: state.fields.clone(),

@@ -7,8 +7,9 @@
 //!
 //! Allowed without a finding: new tests, helpers and imports; names added to an existing import; rows added to a
 //! table of test cases (`parametrize`, `.each`, `#[case]`, Go's `[]struct{…}{…}`); new containers made only of
-//! those; an existing container whose shell is unchanged and that only gained such units. Not allowed: new setup or other code at
-//! any level (it runs around existing tests), and in Python, where a later definition replaces an earlier one of
+//! those, and the setup hooks of a new container (they run around its new tests only); an existing container whose
+//! shell is unchanged and that only gained such units. Not allowed: new setup or other code at any level beside
+//! existing tests (it runs around them), and in Python, where a later definition replaces an earlier one of
 //! the same name, a new definition named like an existing one. Markers are counted per (kind, spelling, owner);
 //! each one beyond the old count is reported at its line.
 
@@ -260,7 +261,10 @@ impl Judge<'_, '_> {
                 text,
             }),
             (UnitKind::Container, None) => {
-                for child in &node.children {
+                // Setup in a new container (a `beforeEach` in a new `describe`, `setUp` in a new class) runs
+                // around that container's tests, all of them new; whatever lasting effect it could have on
+                // the existing tests is void in the oracle's run, where this file stands as sealed (`testside`).
+                for child in node.children.iter().filter(|child| child.kind != UnitKind::Setup) {
                     self.added(child, None, &join(name, &child.name, sig::separator(self.lang)));
                 }
             }

@@ -269,7 +269,12 @@ fn def_kind(lx: &Lexed, lines: &[Line], start: usize, head: usize, name: &str, i
             .iter()
             .any(|line| (line.first..line.end).any(|i| words.contains(&lx.s(i)) && lx.kind(i) == Some(TokKind::Ident)))
     };
-    if decorated_by(&["fixture", "hookimpl", "yield_fixture"])
+    let fixture = decorated_by(&["fixture", "yield_fixture"]);
+    // A fixture without `autouse` runs only for the tests that ask for it by name: a helper.
+    if fixture && !decorated_by(&["autouse"]) {
+        UnitKind::Helper
+    } else if fixture
+        || decorated_by(&["hookimpl"])
         || SETUP_NAMES.contains(&name)
         || name.starts_with("pytest_")
         || overrides_framework(name, in_class)

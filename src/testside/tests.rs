@@ -135,3 +135,56 @@ fn copies_keep_test_data_beside_the_tests_and_snapshots_anywhere() {
         "the code under test and the docs are not test data"
     );
 }
+
+#[test]
+fn only_snapshot_files_that_did_not_exist_at_setup_are_new() {
+    let dir = project(&[
+        ("test/a.test.js", "a\n"),
+        ("test/__snapshots__/a.test.js.snap", "sealed\n"),
+    ]);
+    let root = dir.path();
+    std::fs::write(root.join("test/__snapshots__/binary.snap"), [0xff, 0xfe]).expect("binary");
+    let copies = Copies::take(root, &["test/a.test.js".to_string()]);
+    assert!(
+        copies.uncopied.contains("test/__snapshots__/binary.snap"),
+        "a snapshot too large or not UTF-8 is known, not kept: {copies:?}"
+    );
+    std::fs::write(root.join("test/__snapshots__/b.test.js.snap"), "agent's\n").expect("new snapshot");
+    std::fs::create_dir_all(root.join("src/snapshots")).expect("dirs");
+    // insta's snapshots of inline tests, which run as the agent left them, stay in.
+    std::fs::write(root.join("src/snapshots/calc__sum.snap"), "agent's\n").expect("new insta snapshot");
+    assert_eq!(
+        copies.new_snapshots(root),
+        vec!["test/__snapshots__/b.test.js.snap".to_string()]
+    );
+}
+
+#[test]
+fn what_the_baseline_run_wrote_under_a_test_directory_is_its_output_not_test_data() {
+    let dir = project(&[
+        ("tests/test_a.py", "sealed a\n"),
+        ("tests/cases.json", "[1]\n"),
+        ("tests/out/report.txt", "run 1\n"),
+        ("tests/out/tmp.txt", "scratch\n"),
+        ("tests/out/same.txt", "same\n"),
+    ]);
+    let root = dir.path();
+    let mut copies = Copies::take(root, &["tests/test_a.py".to_string()]);
+    let stamps = copies.stamps(root);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // The baseline run rewrites its reports (one with the same content) and removes its scratch file; the test
+    // file changing is not output.
+    std::fs::write(root.join("tests/out/report.txt"), "run 2\n").expect("report");
+    std::fs::write(root.join("tests/out/same.txt"), "same\n").expect("same report");
+    std::fs::remove_file(root.join("tests/out/tmp.txt")).expect("scratch");
+    std::fs::write(root.join("tests/test_a.py"), "odd\n").expect("test");
+    copies.drop_run_outputs(root, &stamps, |path| path == "tests/test_a.py");
+    let kept: Vec<&str> = copies.files.keys().map(String::as_str).collect();
+    assert_eq!(kept, ["tests/cases.json", "tests/test_a.py"]);
+    assert!(
+        ["report.txt", "same.txt", "tmp.txt"]
+            .iter()
+            .all(|name| copies.uncopied.contains(&format!("tests/out/{name}"))),
+        "outputs are known, so not new: {copies:?}"
+    );
+}

@@ -204,12 +204,13 @@ const CASES: &[Case] = &[
         expect: &["setup Setup parse > errors > afterAll"],
     },
     Case {
+        // Its hook runs around its own new tests; in the oracle's run the file stands as sealed (`testside`).
         name: "a new describe that brings its own hook",
         edits: &[(
             END,
             "\ndescribe('more', () => {\n  beforeAll(() => { globalThis.lenient = true })\n  it('x', () => {})\n})\n",
         )],
-        expect: &["setup Setup more > beforeAll"],
+        expect: &[],
     },
     Case {
         name: "vi.mock of the module under test",

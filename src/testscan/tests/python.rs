@@ -232,12 +232,12 @@ const CASES: &[Case] = &[
         expect: &["deleted TokenTests::test_eq"],
     },
     Case {
-        name: "a test class renamed out of collection: its tests are gone, its setup is new",
+        // Its setup method, now in a new class of no test, runs around nothing.
+        name: "a test class renamed out of collection: its tests are gone",
         edits: &[("class TestErrors:", "class Errors:")],
         expect: &[
             "deleted TestErrors::test_rejects_nul",
             "deleted TestErrors::test_message",
-            "setup Setup Errors::setup_method",
         ],
     },
     Case {
@@ -289,7 +289,15 @@ const CASES: &[Case] = &[
     Case {
         name: "an existing fixture changed",
         edits: &[("    return \"a + b\"", "    return \"\"")],
-        expect: &["block Setup sample"],
+        expect: &["block Helper sample"],
+    },
+    Case {
+        name: "a new fixture without autouse, asked for by a new test only",
+        edits: &[(
+            END,
+            "\n\n@pytest.fixture\ndef base():\n    return 10\n\n\ndef test_base(base):\n    assert base\n",
+        )],
+        expect: &[],
     },
     Case {
         name: "a new autouse fixture",
@@ -552,7 +560,7 @@ fn python_units_have_the_expected_shape() {
             (UnitKind::Import, "mypkg.tokenizer", 7),
             (UnitKind::Helper, "TOLERANCE", 9),
             (UnitKind::Helper, "approx", 12),
-            (UnitKind::Setup, "sample", 17),
+            (UnitKind::Helper, "sample", 17),
             (UnitKind::Setup, "clean_env", 22),
             (UnitKind::Test, "test_tokenize_simple", 26),
             (UnitKind::Test, "test_count", 35),
