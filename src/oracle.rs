@@ -244,7 +244,8 @@ fn unwatched_changes(active: &ActiveLoop, copies: &crate::testside::Copies) -> R
 
 /// Every sealed input, as an absolute path: the `--seal` files, the closure's files (derived and observed),
 /// the test files and the test data that stands as sealed in the run (a snapshot, a golden file, a case
-/// table).
+/// table) — each kind only while its check is on (`--no-closure-seal`, `--no-test-seal` turn its watch off
+/// too).
 fn sealed_paths(
     active: &ActiveLoop,
     inventory: Option<&crate::inventory::Inventory>,
@@ -252,18 +253,27 @@ fn sealed_paths(
 ) -> Vec<std::path::PathBuf> {
     let root = &active.project.root;
     let seal = &active.seal;
+    let (closure_on, tests_on) = (seal.fields.checks(Check::Closure), seal.fields.checks(Check::Tests));
     let closure = seal
         .closure
         .iter()
+        .filter(|_| closure_on)
         .flat_map(|c| c.files.iter().map(|f| f.path.as_str()));
-    let tests = inventory.into_iter().flat_map(|i| i.files.keys().map(String::as_str));
+    let tests = inventory
+        .into_iter()
+        .filter(|_| tests_on)
+        .flat_map(|i| i.files.keys().map(String::as_str));
     // What the traced baseline used in the project (outside the package places, which hold thousands of files
     // and are checked after the run instead).
-    let observed: Option<Observed> = active
-        .store
-        .load_companion(&active.project, crate::seal::OBSERVED)
-        .ok()
-        .flatten();
+    let observed: Option<Observed> = if closure_on {
+        active
+            .store
+            .load_companion(&active.project, crate::seal::OBSERVED)
+            .ok()
+            .flatten()
+    } else {
+        None
+    };
     let observed = observed
         .iter()
         .flat_map(|o| o.closure.files.iter().map(|f| f.path.as_str()))

@@ -335,7 +335,9 @@ pub const MOVES: &[Move] = &[
                 "fn main() {\n    std::fs::write(\"tests/golden/sum.txt\", \"-4\\n\").unwrap();\n}\n",
             );
         },
-        expect: &[DURING, "tests/golden/sum.txt"],
+        // Caught before the run: the traced baseline saw cargo look for `build.rs` (untraced, the watch during
+        // the run sees the golden file rewritten).
+        expect: &["`build.rs` was created"],
     },
     // A process the agent left running rewrites a test, or what it reads, only while the verify runs.
     Move {
