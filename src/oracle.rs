@@ -440,10 +440,13 @@ pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
     } else {
         None
     };
-    let (observed, shadows) = match &observed {
+    let (mut observed, mut shadows) = match &observed {
         Some(observed) => (observed.closure.check(root), observed.shadows(root)),
         None => (Vec::new(), Vec::new()),
     };
+    // One item per path: what the derived closure names is reported as it names it.
+    observed.retain(|m| !closure.iter().any(|c| c.path == m.path));
+    shadows.retain(|s| !closure.iter().chain(&observed).any(|c| c.path == s.path));
     Ok(Breach {
         sealed: sealed_changes(active)?,
         closure,

@@ -80,6 +80,7 @@ impl Breach {
         }
         restore.sort_unstable();
         restore.dedup();
+        delete.sort_unstable();
         delete.dedup();
         edit.dedup();
         words::undo(lang, &restore, &delete, &edit)
