@@ -92,7 +92,7 @@ pub enum Fact {
 impl Detected {
     /// The reason in English, for the history's `init` record.
     pub fn reason(&self) -> String {
-        crate::messages::detect_reason(crate::state::Lang::En, &self.why)
+        crate::messages::detect_reason(crate::schema::Speech::En, &self.why)
     }
 }
 

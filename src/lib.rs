@@ -39,6 +39,7 @@ pub mod project;
 pub mod ratchet;
 pub mod report;
 pub mod running;
+pub mod schema;
 pub mod score;
 pub mod seal;
 pub mod signals;

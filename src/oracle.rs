@@ -8,8 +8,9 @@ use crate::history::VerifyResult;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::ratchet;
+use crate::schema::Check;
 use crate::seal::{FileChange, SealedFiles};
-use crate::state::{Check, StateFields};
+use crate::state::StateFields;
 use crate::summary::{self, FailureSummary};
 use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
@@ -374,7 +375,7 @@ pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
 
 impl Run {
     /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
-    pub fn result_text(&self, lang: crate::state::Lang) -> String {
+    pub fn result_text(&self, lang: crate::schema::Speech) -> String {
         let o = &self.outcome;
         let how = if o.timed_out {
             messages::Ended::TimedOut

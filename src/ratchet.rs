@@ -22,7 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::messages;
-use crate::state::Lang;
+use crate::schema::Speech;
 use crate::summary::TestCounts;
 
 /// How a verify ended, for [`Best::observe`].
@@ -111,14 +111,14 @@ impl Best {
 
 impl Moved {
     /// `ran 40 → 37`, `skipped 0 → 3` (or in Chinese).
-    pub fn describe(&self, lang: Lang) -> String {
+    pub fn describe(&self, lang: Speech) -> String {
         messages::count_moved(lang, self.count, self.best, self.now)
     }
 }
 
 /// Every count that moved, for a message: `ran 40 → 37; skipped 0 → 3`.
-pub fn describe(lang: Lang, moved: &[Moved]) -> String {
-    let separator = if lang == Lang::Zh { ";" } else { "; " };
+pub fn describe(lang: Speech, moved: &[Moved]) -> String {
+    let separator = if lang == Speech::Zh { ";" } else { "; " };
     moved
         .iter()
         .map(|m| m.describe(lang))

@@ -19,9 +19,10 @@ use crate::history::Record;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages;
 use crate::project::Project;
+use crate::schema::{Check, Speech};
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, Check, Driver, Lang, State, StateFields, VerifyOn};
+use crate::state::{self, Driver, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
 
 mod sealing;
@@ -75,7 +76,7 @@ pub struct Config {
     pub seal: Vec<String>,
     pub verify_on: VerifyOn,
     pub max_duration: Option<u64>,
-    pub lang: Lang,
+    pub lang: Speech,
     pub session_id: String,
     pub force: bool,
     pub require_tests: bool,

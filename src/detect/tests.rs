@@ -169,7 +169,7 @@ fn a_declared_test_target_wins_and_the_others_are_named() {
     let found = detect_in(&files, ALL).expect("found");
     assert_eq!(found.command, "make test");
     assert_eq!(found.also, ["cargo test", "npm test"]);
-    let zh = crate::messages::verify_detected(crate::state::Lang::Zh, &found);
+    let zh = crate::messages::verify_detected(crate::schema::Speech::Zh, &found);
     assert!(
         zh.contains("选择了 `make test`:Makefile 中有 `test` 目标") && zh.contains("`cargo test`、`npm test`"),
         "{zh}"

@@ -15,7 +15,7 @@ use crate::guard::{self, Protected, Verdict};
 use crate::hook::{HookInput, HookOutput};
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
-use crate::state::Check;
+use crate::schema::Check;
 
 /// Handles one PreToolUse event. First carries out a `/pua-loop` or `/cancel-loop` the user's prompt confirmed
 /// but no hook could carry out yet (see `control`); its briefing goes to the model with this tool call.

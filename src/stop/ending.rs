@@ -9,7 +9,8 @@ use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, user};
 use crate::oracle::Run;
 use crate::report;
-use crate::state::{Lang, LoopStatus, State};
+use crate::schema::Speech;
+use crate::state::{LoopStatus, State};
 
 /// The oracle passed (or there is none): the loop is done.
 pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<HookOutput>, Error> {
@@ -123,7 +124,13 @@ fn records(active: &ActiveLoop) -> Vec<Record> {
         .unwrap_or_default()
 }
 
-fn report_notice(project: &crate::project::Project, state: &State, status: Status, detail: &str, lang: Lang) -> String {
+fn report_notice(
+    project: &crate::project::Project,
+    state: &State,
+    status: Status,
+    detail: &str,
+    lang: Speech,
+) -> String {
     let records = history::read_loop(&project.history_path(), &state.fields.loop_id)
         .map(|read| read.records)
         .unwrap_or_default();

@@ -28,7 +28,7 @@ pub fn apply(
         Verdict::SealBroken(breach) => {
             let mut state = active.state();
             count_rejection(&mut state);
-            let paths = breach.lines(crate::state::Lang::En);
+            let paths = breach.lines(crate::schema::Speech::En);
             let rejected = Rejected {
                 rejections: state.fields.promise_rejections,
                 verify: VerifyResult::sealed(paths),

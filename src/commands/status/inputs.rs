@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use crate::closure::Closure;
+use crate::schema::Check;
 use crate::seal::Seal;
-use crate::state::Check;
 
 /// The `oracle_inputs` object of `status --json`.
 pub fn report(seal: &Seal) -> Value {
@@ -32,7 +32,7 @@ fn closure_files(closure: &Closure) -> Vec<Value> {
             json!({
                 "path": file.path,
                 "sealed": if labels.is_empty() { json!("whole") } else { json!(labels) },
-                "why": crate::messages::breach::why(crate::state::Lang::En, &file.why),
+                "why": crate::messages::breach::why(crate::schema::Speech::En, &file.why),
                 "exists": !file.parts.is_empty(),
             })
         })
