@@ -71,7 +71,7 @@ pub struct Seal {
     pub mirror_unwritten: bool,
     /// The last stop decided, so the same stop heard twice (a hook registered twice) moves the loop once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_stop: Option<crate::stop::duplicate::LastStop>,
+    pub last_stop: Option<crate::schema::LastStop>,
 }
 
 impl Seal {

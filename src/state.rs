@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fsutil;
-use crate::schema::{Check, Speech};
+use crate::schema::{Best, Check, Driver, PendingBlock, Speech, Track};
 
 /// Default completion promise the agent must echo inside `<promise>` tags.
 pub const DEFAULT_PROMISE: &str = "LOOP_DONE";
@@ -119,10 +119,10 @@ pub struct StateFields {
     pub give_up_streak: u64,
     /// Per-iteration checkpoints of the working tree (absent: off, or not a git work tree; see `checkpoint`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checkpoints: Option<crate::checkpoint::Track>,
+    pub checkpoints: Option<Track>,
     /// The test-count ratchet: the most tests a verify of this loop ran, the fewest a passing one skipped.
-    #[serde(default, skip_serializing_if = "crate::ratchet::Best::is_unset")]
-    pub counts_best: crate::ratchet::Best,
+    #[serde(default, skip_serializing_if = "Best::is_unset")]
+    pub counts_best: Best,
     /// The test counts of the last verify that printed a summary (what `loopgate allow --counts` accepts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_counts: Option<crate::summary::TestCounts>,
@@ -135,15 +135,7 @@ pub struct StateFields {
     /// loopgate's last block, while the turn it continued has not come back to the Stop hook (see
     /// `stop::block_cap`: Claude Code's stop-hook block cap).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pending_block: Option<crate::stop::block_cap::PendingBlock>,
-}
-
-/// A driver other than the Stop hook: `driver: {kind: run, pid: 4242}` for `loopgate run` (its process id, so
-/// `status` can say whether it still runs and a loop left behind by a killed `run` can be told from a live one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Driver {
-    Run { pid: u32 },
+    pub pending_block: Option<PendingBlock>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -211,7 +203,7 @@ impl Default for StateFields {
             pause_reason: None,
             give_up_streak: 0,
             checkpoints: None,
-            counts_best: crate::ratchet::Best::default(),
+            counts_best: Best::default(),
             last_counts: None,
             opt_out: Vec::new(),
             driver: None,

@@ -22,56 +22,18 @@
 pub mod git;
 pub mod list;
 pub mod prune;
-mod ranges;
 pub mod restore;
 pub mod snapshot;
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 use crate::progress::{self, Probe};
 use crate::project::{Project, safe_name};
 use crate::state::StateFields;
 
+pub use crate::schema::{Keep, Taken, Track};
 pub use git::{Git, GitError};
-
-/// Which iteration checkpoints are kept when the loop ends (`--keep-checkpoints`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Keep {
-    /// The start (`0`), the last one and the one with the best verify result.
-    #[default]
-    Best,
-    /// Every one.
-    All,
-    /// None of them (saves made by a rollback are always kept).
-    None,
-}
-
-/// A loop's checkpoint settings and progress, kept in its seal (absent: checkpoints are off).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Track {
-    pub keep: Keep,
-    /// The latest checkpoint taken, reused while the working tree does not change.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last: Option<Taken>,
-    /// Iterations after `last` whose tree did not change: their checkpoint is `last`'s commit, and their refs
-    /// are not written yet (see the module's invariants).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "ranges")]
-    pub unwritten: Vec<u64>,
-}
-
-/// One checkpoint taken at a stop.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Taken {
-    pub iteration: u64,
-    pub commit: String,
-    /// The working-tree fingerprint (`progress`) when it was taken, if the loop takes fingerprints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fingerprint: Option<String>,
-}
 
 /// A checkpoint's name within its loop: an iteration (`3`) or a save made before a rollback (`save-1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

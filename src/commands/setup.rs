@@ -19,10 +19,10 @@ use crate::history::Record;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages;
 use crate::project::Project;
-use crate::schema::{Check, Speech};
+use crate::schema::{Check, Driver, Speech};
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, Driver, State, StateFields, VerifyOn};
+use crate::state::{self, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
 
 mod sealing;

@@ -10,7 +10,8 @@ use crate::error::Error;
 use crate::history::{self, Record, Status};
 use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::project::Project;
-use crate::state::{Driver, LoopStatus, State, StateFields};
+use crate::schema::Driver;
+use crate::state::{LoopStatus, State, StateFields};
 
 use super::agent::Outcome;
 
