@@ -22,7 +22,7 @@ use crate::schema::Check;
 pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
     let session = input.session_id.as_deref().unwrap_or_default();
-    let Some(done) = crate::control::carry_out_confirmed(&project, session) else {
+    let Some(done) = super::carry::carry_out_confirmed(&project, session) else {
         return decide(input, &project);
     };
     let mut output = decide(input, &project)?.unwrap_or_default();

@@ -22,7 +22,7 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
         };
     };
     // A /pua-loop or /cancel-loop the user's prompt confirmed, in a turn without a tool call (see `control`).
-    let pending = crate::control::carry_out_confirmed(&project, session);
+    let pending = super::carry::carry_out_confirmed(&project, session);
     let transcript = input.transcript_path.as_deref().map(Path::new);
     let turn = Turn {
         prompt_id: input.prompt_id.clone(),
