@@ -89,13 +89,6 @@ pub enum Fact {
     },
 }
 
-impl Detected {
-    /// The reason in English, for the history's `init` record.
-    pub fn reason(&self) -> String {
-        crate::messages::detect_reason(crate::schema::Speech::En, &self.why)
-    }
-}
-
 /// A candidate: the command and the facts behind it.
 type Candidate = (String, Vec<Fact>);
 

@@ -416,8 +416,18 @@ pub fn counts_result(lang: Speech, moved: &str) -> String {
     }
 }
 
+/// Every count of the ratchet that moved, for a message: `ran 40 → 37; skipped 0 → 3` (or in Chinese).
+pub fn counts_moved(lang: Speech, moved: &[crate::ratchet::Moved]) -> String {
+    let separator = if lang == Speech::Zh { ";" } else { "; " };
+    moved
+        .iter()
+        .map(|m| count_moved(lang, m.count, m.best, m.now))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 /// A verify that exited 0 but ran fewer tests, or skipped more, than the loop has seen; `moved`
-/// is `ratchet::describe`'s list.
+/// is [`counts_moved`]'s list.
 pub fn counts_regressed(lang: Speech, moved: &str) -> String {
     match lang {
         Speech::En => format!(

@@ -120,7 +120,7 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
             passed = false;
             note = Some(messages::counts_regressed(
                 fields.lang,
-                &ratchet::describe(fields.lang, &ratchet),
+                &messages::counts_moved(fields.lang, &ratchet),
             ));
         }
         Judged::Short(short) => {

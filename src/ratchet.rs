@@ -19,8 +19,6 @@
 //! - No counts (no runner summary recognized, `None`) is no ratchet: never a rejection, and
 //!   nothing recorded.
 
-use crate::messages;
-use crate::schema::Speech;
 use crate::summary::TestCounts;
 
 pub use crate::schema::{Best, Count, Moved};
@@ -74,23 +72,6 @@ impl Best {
         self.most_ran = Some(counts.ran());
         self.fewest_skipped = Some(counts.not_run());
     }
-}
-
-impl Moved {
-    /// `ran 40 → 37`, `skipped 0 → 3` (or in Chinese).
-    pub fn describe(&self, lang: Speech) -> String {
-        messages::count_moved(lang, self.count, self.best, self.now)
-    }
-}
-
-/// Every count that moved, for a message: `ran 40 → 37; skipped 0 → 3`.
-pub fn describe(lang: Speech, moved: &[Moved]) -> String {
-    let separator = if lang == Speech::Zh { ";" } else { "; " };
-    moved
-        .iter()
-        .map(|m| m.describe(lang))
-        .collect::<Vec<_>>()
-        .join(separator)
 }
 
 #[cfg(test)]

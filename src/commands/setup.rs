@@ -435,7 +435,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         closure_files: closure_files.0 as u64,
         test_files: tests.0 as u64,
         tests: tests.1 as u64,
-        verify_detected: config.verify_detected.as_ref().map(|found| found.reason()),
+        verify_detected: config
+            .verify_detected
+            .as_ref()
+            .map(|found| crate::messages::detect_reason(crate::schema::Speech::En, &found.why)),
         driver: config.driver,
         checkpoint: start_commit.map(|taken| taken.commit.clone()),
         baseline: baseline.as_ref().map(|b| BaselineRun {

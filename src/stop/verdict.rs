@@ -96,7 +96,7 @@ pub fn apply(
                     Judged::Short(short) => crate::messages::baseline::short_result(f.lang, short.len()),
                     Judged::NoResults => crate::messages::baseline::no_results_result(f.lang).to_string(),
                     Judged::Held if regressed => {
-                        crate::messages::counts_result(f.lang, &crate::ratchet::describe(f.lang, &run.ratchet))
+                        crate::messages::counts_result(f.lang, &crate::messages::counts_moved(f.lang, &run.ratchet))
                     }
                     Judged::Held => run.result_text(f.lang),
                 }),
