@@ -4,7 +4,6 @@
 use crate::error::Error;
 use crate::history::event::{self, Reason};
 use crate::history::{self, Event, Record, Status};
-use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, user};
 use crate::oracle::Run;
@@ -12,8 +11,10 @@ use crate::report;
 use crate::schema::Speech;
 use crate::state::{LoopStatus, State};
 
+use super::{LetGo, Outcome};
+
 /// The oracle passed (or there is none): the loop is done.
-pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<HookOutput>, Error> {
+pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
     let (lang, iteration, rejections) = (f.lang, f.iteration, f.promise_rejections);
     let record = Record::new(
@@ -28,14 +29,17 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
     if run.is_some_and(|run| run.summary.zero_tests) {
         notice.push_str(&user::suspicious(lang));
     }
-    let notice = with_tamper(notice, &active);
-    let out = notify(HookOutput::allow(notice), &active, "loop complete");
+    let out = Outcome::LetGo {
+        how: LetGo::Complete,
+        notice: with_tamper(notice, &active),
+        notification: notification(&active, "loop complete"),
+    };
     active.end(&record)?;
     Ok(Some(out))
 }
 
 /// The agent says the task cannot be done.
-pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<HookOutput>, Error> {
+pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, Error> {
     let state = active.state();
     let lang = state.fields.lang;
     let record = Record::new(
@@ -52,24 +56,29 @@ pub fn unsuccessful(
     state: &State,
     end: Record,
     notice: String,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     let lang = state.fields.lang;
     let status = end.status();
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
     let told = with_tamper(String::new(), &active);
     let project = active.project.clone();
     let ended = format!("loop ended without success ({})", status.as_str());
-    let out = notify(HookOutput::default(), &active, &ended);
+    let notification = notification(&active, &ended);
+    let how = match status {
+        Status::Aborted => LetGo::Aborted(detail.clone()),
+        _ => LetGo::Limit(status),
+    };
     active.end(&end)?;
     let notice = notice + &report_notice(&project, state, status, &detail, lang) + &told;
-    Ok(Some(HookOutput {
-        system_message: Some(notice),
-        ..out
+    Ok(Some(Outcome::LetGo {
+        how,
+        notice,
+        notification,
     }))
 }
 
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
-pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result<Option<HookOutput>, Error> {
+pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result<Option<Outcome>, Error> {
     let lang = state.fields.lang;
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(format!("stalled: {why}"));
@@ -81,8 +90,11 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
     active.save(&state)?;
     let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
         .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
-    let out = HookOutput::allow(with_tamper(user::stalled(lang, why, &path), &active));
-    Ok(Some(notify(out, &active, &format!("loop stalled: {why}"))))
+    Ok(Some(Outcome::LetGo {
+        how: LetGo::Stalled(why.to_string()),
+        notice: with_tamper(user::stalled(lang, why, &path), &active),
+        notification: notification(&active, &format!("loop stalled: {why}")),
+    }))
 }
 
 /// One more block would pass Claude Code's stop-hook block cap (see `block_cap`): let the turn end here, the
@@ -91,7 +103,7 @@ pub fn at_block_cap(
     mut active: Box<ActiveLoop>,
     mut state: State,
     tally: &super::block_cap::Tally,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     let lang = state.fields.lang;
     let record = super::block_cap::yielded(active.loop_id(), state.fields.iteration, tally);
     active.record_unsaved(&record)?;
@@ -99,11 +111,11 @@ pub fn at_block_cap(
     state.fields.pending_block = None;
     active.save(&state)?;
     let notice = messages::cap::yielded(lang, tally.without_tool, state.fields.iteration);
-    Ok(Some(HookOutput::allow(with_tamper(notice, &active))))
+    Ok(Some(goes_on(with_tamper(notice, &active))))
 }
 
 /// The agent needs something only the user can give.
-pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutput>, Error> {
+pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<Outcome>, Error> {
     let mut state = active.state();
     state.fields.status = LoopStatus::Paused;
     state.fields.pause_reason = Some(need.to_string());
@@ -114,8 +126,11 @@ pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutpu
     ))?;
     active.save(&state)?;
     write_context_if_missing(&active, &state, need);
-    let out = HookOutput::allow(with_tamper(user::paused(state.fields.lang, need), &active));
-    Ok(Some(notify(out, &active, &format!("loop paused: {need}"))))
+    Ok(Some(Outcome::LetGo {
+        how: LetGo::Paused(need.to_string()),
+        notice: with_tamper(user::paused(state.fields.lang, need), &active),
+        notification: notification(&active, &format!("loop paused: {need}")),
+    }))
 }
 
 fn records(active: &ActiveLoop) -> Vec<Record> {
@@ -161,12 +176,17 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
     let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
 }
 
-/// Adds the desktop notification to a stop that lets the agent go, unless the loop was set up `--no-notify`.
-fn notify(out: HookOutput, active: &ActiveLoop, text: &str) -> HookOutput {
-    if active.seal.fields.notify {
-        out.with_notification(text)
-    } else {
-        out
+/// The desktop notification of a stop that lets the agent go, unless the loop was set up `--no-notify`.
+fn notification(active: &ActiveLoop, text: &str) -> Option<String> {
+    active.seal.fields.notify.then(|| text.to_string())
+}
+
+/// The turn ends, the loop goes on with the next message in the session; no notification.
+pub fn goes_on(notice: String) -> Outcome {
+    Outcome::LetGo {
+        how: LetGo::GoesOn,
+        notice,
+        notification: None,
     }
 }
 

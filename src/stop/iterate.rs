@@ -8,16 +8,15 @@ use crate::feedback::{Failure, Reason};
 use crate::giveup;
 use crate::history::event::{GaveUp, Limit, Tree};
 use crate::history::{Event as HistoryEvent, Record};
-use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, Event, Stall, user};
 use crate::state::{State, StateError};
 
 use super::block_cap::{self, Decision};
-use super::{Observed, Step, ending};
+use super::{Observed, Outcome, Step, ending};
 
 /// A stop without a claim (and without a verify): record `continue` (or `gave_up`) and go on.
-pub fn without_claim(active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<HookOutput>, Error> {
+pub fn without_claim(active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<Outcome>, Error> {
     let mut state = active.state();
     state.fields.rejections_in_a_row = 0;
     let event = match &observed.give_up {
@@ -45,7 +44,7 @@ pub fn next(
     step: &Step,
     record: Record,
     observed: &Observed,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     let f = &mut state.fields;
     f.give_up_streak = if observed.give_up.is_some() {
         f.give_up_streak + 1
@@ -108,7 +107,10 @@ pub fn next(
         Some(result) if step.event != Event::Continue => user::rejected(lang, iteration, result),
         _ => user::iteration(lang, state.fields.iteration, state.fields.max_iterations),
     };
-    Ok(Some(HookOutput::block(reason, ending::with_tamper(notice, &active))))
+    Ok(Some(Outcome::Block {
+        reason,
+        notice: ending::with_tamper(notice, &active),
+    }))
 }
 
 /// The event ending the loop at a limit.

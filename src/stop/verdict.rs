@@ -7,13 +7,12 @@ use crate::error::Error;
 use crate::feedback::Failure;
 use crate::history::event::{Rejected, Tree};
 use crate::history::{self, Record, VerifyResult};
-use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::Event;
 use crate::oracle::Verdict;
 use crate::state::State;
 
-use super::{Observed, Step, ending, iterate};
+use super::{Observed, Outcome, Step, ending, iterate};
 
 /// Applies `verdict` to the loop. `promised`: the agent claimed completion (else a `verify_on: always` stop).
 pub fn apply(
@@ -21,7 +20,7 @@ pub fn apply(
     verdict: Verdict,
     promised: bool,
     observed: &Observed,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     match verdict {
         Verdict::Honor => ending::complete(active, None),
         Verdict::Pass(run) => ending::complete(active, Some(&run)),

@@ -12,6 +12,7 @@ use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 use crate::schema::Driver;
 use crate::state::{LoopStatus, State, StateFields};
+use crate::stop::LetGo;
 
 use super::agent::Outcome;
 
@@ -41,6 +42,22 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// How a stop that let the agent go ended the loop; `None` when the loop goes on (which a run, having no
+    /// block cap and no API-error hook, does not see).
+    pub fn of(how: LetGo) -> Option<Self> {
+        Some(match how {
+            LetGo::Complete => Self::Complete,
+            LetGo::Limit(status) => Self::Limit(status),
+            LetGo::Aborted(reason) => Self::Aborted(reason),
+            LetGo::Paused(reason) => Self::Paused { reason, stalled: false },
+            LetGo::Stalled(why) => Self::Paused {
+                reason: format!("stalled: {why}"),
+                stalled: true,
+            },
+            LetGo::GoesOn => return None,
+        })
+    }
+
     pub fn exit_code(&self) -> u8 {
         use crate::exit_codes;
         match self {
