@@ -185,6 +185,18 @@ impl ActiveLoop {
     /// told through [`ActiveLoop::warnings`].
     pub fn save(&mut self, state: &State) -> Result<(), Error> {
         self.seal.set_state(state);
+        self.persist(state)
+    }
+
+    /// Writes the loop as the seal holds it now, seal first, then the mirror (see [`ActiveLoop::save`]). A stop
+    /// changes `seal.fields` in place and calls this once: the loop's fields have one copy, the seal's.
+    pub fn write(&mut self) -> Result<(), Error> {
+        let state = self.seal.state(); // the state file is rendered from the fields and the task together
+        self.persist(&state)
+    }
+
+    /// Writes the seal, which already holds `state`, then the mirror.
+    fn persist(&mut self, state: &State) -> Result<(), Error> {
         self.seal.mirror_unwritten = false;
         self.store.save(&self.project, &self.seal)?;
         if self.write_mirror(state) {

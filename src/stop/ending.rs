@@ -40,23 +40,15 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Out
 
 /// The agent says the task cannot be done.
 pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, Error> {
-    let state = active.state();
-    let lang = state.fields.lang;
-    let record = Record::new(
-        active.loop_id(),
-        state.fields.iteration,
-        Event::Aborted(Reason::new(reason)),
-    );
-    unsuccessful(active, &state, record, user::aborted(lang, reason))
+    let f = &active.seal.fields;
+    let notice = user::aborted(f.lang, reason);
+    let record = Record::new(active.loop_id(), f.iteration, Event::Aborted(Reason::new(reason)));
+    unsuccessful(active, record, notice)
 }
 
 /// Ends the loop with `end` (a limit or an abort), writes the report and tells the user where it is.
-pub fn unsuccessful(
-    active: Box<ActiveLoop>,
-    state: &State,
-    end: Record,
-    notice: String,
-) -> Result<Option<Outcome>, Error> {
+pub fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String) -> Result<Option<Outcome>, Error> {
+    let state = active.state(); // for the report, written once the loop has ended
     let lang = state.fields.lang;
     let status = end.status();
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
@@ -69,7 +61,7 @@ pub fn unsuccessful(
         _ => LetGo::Limit(status),
     };
     active.end(&end)?;
-    let notice = notice + &report_notice(&project, state, status, &detail, lang) + &told;
+    let notice = notice + &report_notice(&project, &state, status, &detail, lang) + &told;
     Ok(Some(Outcome::LetGo {
         how,
         notice,
@@ -78,18 +70,25 @@ pub fn unsuccessful(
 }
 
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
-pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result<Option<Outcome>, Error> {
-    let lang = state.fields.lang;
-    state.fields.status = LoopStatus::Paused;
-    state.fields.pause_reason = Some(format!("stalled: {why}"));
+pub fn stall(mut active: Box<ActiveLoop>, why: &str) -> Result<Option<Outcome>, Error> {
+    let f = &mut active.seal.fields;
+    let (lang, iteration) = (f.lang, f.iteration);
+    f.status = LoopStatus::Paused;
+    f.pause_reason = Some(format!("stalled: {why}"));
     active.record_unsaved(&Record::new(
         active.loop_id(),
-        state.fields.iteration,
+        iteration,
         Event::Stalled(Reason::new(why)),
     ))?;
-    active.save(&state)?;
-    let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
-        .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
+    active.write()?;
+    let path = report::write(
+        &active.project,
+        &active.state(),
+        &records(&active),
+        Status::Stalled,
+        why,
+    )
+    .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
     Ok(Some(Outcome::LetGo {
         how: LetGo::Stalled(why.to_string()),
         notice: with_tamper(user::stalled(lang, why, &path), &active),
@@ -99,36 +98,33 @@ pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result
 
 /// One more block would pass Claude Code's stop-hook block cap (see `block_cap`): let the turn end here, the
 /// loop still running, and tell the user how to go on. The next message in the session continues the loop.
-pub fn at_block_cap(
-    mut active: Box<ActiveLoop>,
-    mut state: State,
-    tally: &super::block_cap::Tally,
-) -> Result<Option<Outcome>, Error> {
-    let lang = state.fields.lang;
-    let record = super::block_cap::yielded(active.loop_id(), state.fields.iteration, tally);
+pub fn at_block_cap(mut active: Box<ActiveLoop>, tally: &super::block_cap::Tally) -> Result<Option<Outcome>, Error> {
+    let record = super::block_cap::yielded(active.loop_id(), active.seal.fields.iteration, tally);
     active.record_unsaved(&record)?;
-    state.fields.iteration += 1;
-    state.fields.pending_block = None;
-    active.save(&state)?;
-    let notice = messages::cap::yielded(lang, tally.without_tool, state.fields.iteration);
+    let f = &mut active.seal.fields;
+    f.iteration += 1;
+    f.pending_block = None;
+    let notice = messages::cap::yielded(f.lang, tally.without_tool, f.iteration);
+    active.write()?;
     Ok(Some(goes_on(with_tamper(notice, &active))))
 }
 
 /// The agent needs something only the user can give.
 pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<Outcome>, Error> {
-    let mut state = active.state();
-    state.fields.status = LoopStatus::Paused;
-    state.fields.pause_reason = Some(need.to_string());
+    let f = &mut active.seal.fields;
+    let (lang, iteration) = (f.lang, f.iteration);
+    f.status = LoopStatus::Paused;
+    f.pause_reason = Some(need.to_string());
     active.record_unsaved(&Record::new(
         active.loop_id(),
-        state.fields.iteration,
+        iteration,
         Event::Paused(Reason::new(need)),
     ))?;
-    active.save(&state)?;
-    write_context_if_missing(&active, &state, need);
+    active.write()?;
+    write_context_if_missing(&active, need);
     Ok(Some(Outcome::LetGo {
         how: LetGo::Paused(need.to_string()),
-        notice: with_tamper(user::paused(state.fields.lang, need), &active),
+        notice: with_tamper(user::paused(lang, need), &active),
         notification: notification(&active, &format!("loop paused: {need}")),
     }))
 }
@@ -156,9 +152,10 @@ fn report_notice(
 }
 
 /// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop.
-fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
+fn write_context_if_missing(active: &ActiveLoop, need: &str) {
     let path = active.project.context_path();
-    let started = state.fields.started().ok();
+    let (fields, task) = (&active.seal.fields, &active.seal.task);
+    let started = fields.started().ok();
     let written_by_agent = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .ok()
@@ -169,9 +166,9 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
     }
     let text = format!(
         "# Paused loop `{}`\n\nPaused at iteration {} because the agent needs: {need}\n\n## Task\n\n{}\n",
-        state.fields.loop_id,
-        state.fields.iteration,
-        state.task.trim_end()
+        fields.loop_id,
+        fields.iteration,
+        task.trim_end()
     );
     let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
 }

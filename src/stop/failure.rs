@@ -28,16 +28,15 @@ pub fn record(
         return Ok(None);
     };
     active.reconcile()?;
-    let mut state = active.state();
-    state.fields.pending_block = None;
-    let (lang, iteration) = (state.fields.lang, state.fields.iteration);
+    active.seal.fields.pending_block = None;
+    let (lang, iteration) = (active.seal.fields.lang, active.seal.fields.iteration);
     let failure = StopFailure {
         error: error.to_string(),
         error_details,
     };
     let record = Record::new(active.loop_id(), iteration, Event::StopFailure(failure));
     active.record_unsaved(&record)?;
-    active.save(&state)?;
+    active.write()?;
     let notice = messages::cap::stop_failure(lang, Some(error), iteration);
     Ok(Some(ending::goes_on(ending::with_tamper(notice, &active))))
 }

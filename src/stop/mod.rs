@@ -133,9 +133,8 @@ fn decide(
         Signal::None if !wants_verify => iterate::without_claim(active, &observed),
         claim => {
             // Keep what this stop observed before letting go of the lock.
-            let state = active.state();
-            active.save(&state)?;
-            let iteration = state.fields.iteration;
+            active.write()?;
+            let iteration = active.seal.fields.iteration;
             drop(lock);
             let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook)?;
             let _lock = lifecycle::lock(project)?;
