@@ -1,4 +1,5 @@
-//! The decision at a stop — SPEC.md, "The loop, per Stop event" — shared by the Stop hook and `loopgate run`.
+//! The decision at a stop — `ARCHITECTURE.md`, "The loop, per Stop event" — shared by the Stop hook and
+//! `loopgate run`.
 //!
 //! Fast path first: no loop, another session's loop or a paused loop → nothing to do, nothing touched.
 //! Otherwise the loop is read and written under the project lock, which is released while the verify command
