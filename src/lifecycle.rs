@@ -300,7 +300,8 @@ impl ActiveLoop {
         if self.seal.fields.checkpoints.is_none() {
             return;
         }
-        let _ = crate::checkpoint::prune::at_end(&self.project, &self.seal.fields);
+        let fields = &self.seal.fields;
+        let _ = crate::checkpoint::prune::at_end(&self.project, &fields.loop_id, fields.checkpoints.as_ref());
     }
 }
 

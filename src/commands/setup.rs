@@ -380,7 +380,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
-    let checkpoints = crate::checkpoint::start(&project, &mut state.fields, config.checkpoints);
+    let fingerprint = state.fields.tree_fingerprint.as_deref();
+    let (checkpoints, track) =
+        crate::checkpoint::start(&project, &state.fields.loop_id, fingerprint, config.checkpoints);
+    state.fields.checkpoints = track;
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
