@@ -126,6 +126,9 @@ pub enum SealError {
 /// Where seals live for a project.
 pub struct Store {
     dir: PathBuf,
+    /// The last project root asked for and its seal file: a stop asks several times, and each answer costs a
+    /// `readlink` per component of the root (`canonicalize`).
+    last: std::sync::Mutex<Option<(PathBuf, PathBuf)>>,
 }
 
 impl Store {
@@ -133,6 +136,7 @@ impl Store {
     pub fn open() -> Self {
         Self {
             dir: loopgate_home().join("seals"),
+            last: std::sync::Mutex::new(None),
         }
     }
 
@@ -143,9 +147,17 @@ impl Store {
 
     /// The seal file of a project: named by a hash of its canonical root.
     pub fn path_for(&self, project: &Project) -> PathBuf {
+        let mut last = self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((root, path)) = last.as_ref()
+            && *root == project.root
+        {
+            return path.clone();
+        }
         let root = project.canonical_root();
         let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-        self.dir.join(format!("{}.json", &fsutil::hex(&digest)[..32]))
+        let path = self.dir.join(format!("{}.json", &fsutil::hex(&digest)[..32]));
+        *last = Some((project.root.clone(), path.clone()));
+        path
     }
 
     /// The project's seal, if one exists (ended or not: the caller finishes ending an ended one).
