@@ -35,7 +35,6 @@ pub enum Ending {
     /// Paused by the agent or by the stall breaker; the loop waits with its state kept.
     Paused {
         reason: String,
-        stalled: bool,
     },
     /// Ended from outside (`loopgate cancel`, replaced, taken over), or by this run on an error.
     Cancelled(String),
@@ -49,10 +48,10 @@ impl Ending {
             LetGo::Complete => Self::Complete,
             LetGo::Limit(status) => Self::Limit(status),
             LetGo::Aborted(reason) => Self::Aborted(reason),
-            LetGo::Paused(reason) => Self::Paused { reason, stalled: false },
+            LetGo::Paused(reason) => Self::Paused { reason },
+            // The loop's `pause_reason`, as the stall breaker writes it.
             LetGo::Stalled(why) => Self::Paused {
                 reason: format!("stalled: {why}"),
-                stalled: true,
             },
             LetGo::GoesOn => return None,
         })
@@ -213,8 +212,7 @@ impl Owner {
             && active.seal.fields.status == LoopStatus::Paused
         {
             let reason = active.seal.fields.pause_reason.clone().unwrap_or_default();
-            let stalled = reason.starts_with("stalled");
-            return Ending::Paused { reason, stalled };
+            return Ending::Paused { reason };
         }
         let records = history::read(&self.project.history_path())
             .map(|read| read.records)
