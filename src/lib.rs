@@ -38,6 +38,7 @@ pub mod progress;
 pub mod project;
 pub mod ratchet;
 pub mod report;
+pub mod runners;
 pub mod running;
 pub mod schema;
 pub mod score;
