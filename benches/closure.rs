@@ -10,7 +10,7 @@ use std::path::Path;
 
 use loopgate::closure::Closure;
 use loopgate::inventory::{self, Inventory};
-use loopgate::state::Check;
+use loopgate::schema::Check;
 
 fn main() {
     divan::main();

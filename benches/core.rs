@@ -251,8 +251,10 @@ fn checkpointed_loop(root: &Path) -> loopgate::state::StateFields {
     let project = loopgate::project::Project {
         root: root.to_path_buf(),
     };
-    let setup = loopgate::checkpoint::start(&project, &mut fields, Some(loopgate::checkpoint::Keep::Best));
+    let (setup, track) =
+        loopgate::checkpoint::start(&project, &fields.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
     assert_eq!(setup, loopgate::checkpoint::Setup::On);
+    fields.checkpoints = track;
     fields
 }
 
@@ -321,7 +323,13 @@ fn bench_checkpoint_stop(bencher: divan::Bencher, change: bool) {
             (fields, loopgate::progress::probe(dir.path()))
         })
         .bench_local_refs(|(fields, probe)| {
-            let taken = loopgate::checkpoint::at_stop(&project, fields, Some(probe.clone()));
+            let taken = loopgate::checkpoint::at_stop(
+                &project,
+                &fields.loop_id,
+                fields.iteration,
+                fields.checkpoints.as_mut(),
+                Some(probe.clone()),
+            );
             assert!(matches!(taken, Some(Ok(_))), "{taken:?}");
         });
 }
@@ -344,7 +352,8 @@ fn checkpoint_setup_10k_files(bencher: divan::Bencher) {
             }
         })
         .bench_local_refs(|fields| {
-            let setup = loopgate::checkpoint::start(&project, fields, Some(loopgate::checkpoint::Keep::Best));
+            let (setup, _) =
+                loopgate::checkpoint::start(&project, &fields.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
             assert_eq!(setup, loopgate::checkpoint::Setup::On);
         });
 }

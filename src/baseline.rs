@@ -1,5 +1,5 @@
 //! The baseline: what the sealed verify command ran when the loop started, test by test, and the per-test
-//! verdict that holds a later pass to it (SPEC.md, "Oracle integrity", principle 1: the user's tests, as they
+//! verdict that holds a later pass to it (`ARCHITECTURE.md`, "Oracle integrity", principle 1: the user's tests, as they
 //! were, by name).
 //!
 //! `loopgate setup` runs the verify command once before the agent's first turn (`commands::setup::baseline`)

@@ -3,7 +3,8 @@
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::state::{Lang, VerifyOn};
+use crate::schema::Speech;
+use crate::state::VerifyOn;
 
 mod run;
 pub use run::RunArgs;
@@ -227,7 +228,7 @@ pub struct SetupArgs {
     pub with_new_tests: bool,
     /// Language of the feedback and messages.
     #[arg(long, value_enum)]
-    pub lang: Option<Lang>,
+    pub lang: Option<Speech>,
     /// Claude Code session that owns the loop (default: `$CLAUDE_CODE_SESSION_ID`).
     #[arg(long, value_name = "ID")]
     pub session_id: Option<String>,

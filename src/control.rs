@@ -24,12 +24,10 @@
 //! store directly, and nothing here stops that (the README's threat model says so).
 
 mod caller;
-mod carry;
 mod defer;
 pub mod request;
 
 pub use caller::Caller;
-pub use carry::{Done, carry_out, carry_out_confirmed};
 pub use defer::defer_setup;
 pub use request::{Kind, Request};
 

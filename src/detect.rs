@@ -89,13 +89,6 @@ pub enum Fact {
     },
 }
 
-impl Detected {
-    /// The reason in English, for the history's `init` record.
-    pub fn reason(&self) -> String {
-        crate::messages::detect_reason(crate::state::Lang::En, &self.why)
-    }
-}
-
 /// A candidate: the command and the facts behind it.
 type Candidate = (String, Vec<Fact>);
 
@@ -209,18 +202,16 @@ fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
 }
 
 fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
+    let pytest = crate::runners::PYTEST;
     let section =
         |file: &str, header: &str| read(file).is_some_and(|t| t.lines().any(|l| l.trim().starts_with(header)));
-    let configured = [
-        ("pyproject.toml", "[tool.pytest"),
-        ("setup.cfg", "[tool:pytest]"),
-        ("tox.ini", "[pytest]"),
-    ]
-    .into_iter()
-    .find(|(file, header)| section(file, header))
-    .map(|(file, _)| file);
-    let why = if root.join("pytest.ini").is_file() {
-        Fact::PytestConfig { file: "pytest.ini" }
+    let configured = pytest
+        .sections
+        .iter()
+        .find(|(file, part)| section(file, &part.header()))
+        .map(|(file, _)| *file);
+    let why = if let Some(file) = pytest.files.iter().find(|file| root.join(file).is_file()) {
+        Fact::PytestConfig { file }
     } else if let Some(file) = configured {
         Fact::PytestConfig { file }
     } else if root.join("conftest.py").is_file() {

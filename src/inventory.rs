@@ -26,7 +26,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::closure::Ecosystem;
-use crate::state::{Check, Lang as Speech};
+use crate::schema::{Check, Speech};
 use crate::testscan::{self, FileSig, Finding, Lang, Scope};
 
 /// Most test files one inventory holds (a guard against pathological trees; the rest are not sealed).

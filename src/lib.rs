@@ -1,15 +1,15 @@
 //! loopgate keeps a coding agent working on a task until an independent oracle — a verify command sealed
-//! outside the agent's reach — says the work is done. See `README.md` for the user's view and `SPEC.md` in the
-//! workspace for the contract.
+//! outside the agent's reach — says the work is done. See `README.md` for the user's view and `ARCHITECTURE.md`
+//! for the contract the code follows, the layers and one Stop-hook call traced file by file.
 //!
-//! Layout: `cli` (clap structs) → `commands::*` (terminal commands) and `hook::*` (Claude Code hooks), built on
-//! the concepts `state` (the mirror file), `seal` (the authoritative oracle), `history` (append-only JSONL),
-//! `lifecycle` (find / reconcile / end a loop), `oracle` (judge a claim), `process` (the supervisor of child
-//! processes), `verify` (the verify runner), `summary` (failure synthesis and test counts), `ratchet` (the best
-//! test counts a loop has seen), `feedback` + `messages` (what the model and user read), `signals` (tags in the
-//! agent's message), `guard` (PreToolUse decisions), `args` (splitting /pua-loop text), `closure` (the files that
-//! define what the verify command runs), `testscan` (what in a test file decides which tests run, and which edits
-//! weaken them) and `inventory` (every existing test's signature, checked at a promise).
+//! Layout: `cli` (clap structs) → `commands::*` (terminal commands) and `hook::*` (Claude Code hooks), built on the
+//! concepts `schema` (the persisted vocabulary every layer shares), `state` (the mirror file), `seal` (the
+//! authoritative oracle), `history` (append-only JSONL), `lifecycle` (find / reconcile / end a loop), `oracle` (judge a
+//! claim), `process` (the supervisor of child processes), `verify` (the verify runner), `summary` (failure synthesis
+//! and test counts), `ratchet` (the best test counts a loop has seen), `feedback` + `messages` (what the model and user
+//! read), `signals` (tags in the agent's message), `guard` (PreToolUse decisions), `args` (splitting /pua-loop text),
+//! `closure` (the files that define what the verify command runs), `testscan` (what in a test file decides which tests
+//! run, and which edits weaken them) and `inventory` (every existing test's signature, checked at a promise).
 
 pub mod args;
 pub mod baseline;
@@ -38,7 +38,9 @@ pub mod progress;
 pub mod project;
 pub mod ratchet;
 pub mod report;
+pub mod runners;
 pub mod running;
+pub mod schema;
 pub mod score;
 pub mod seal;
 pub mod signals;

@@ -185,6 +185,18 @@ impl ActiveLoop {
     /// told through [`ActiveLoop::warnings`].
     pub fn save(&mut self, state: &State) -> Result<(), Error> {
         self.seal.set_state(state);
+        self.persist(state)
+    }
+
+    /// Writes the loop as the seal holds it now, seal first, then the mirror (see [`ActiveLoop::save`]). A stop
+    /// changes `seal.fields` in place and calls this once: the loop's fields have one copy, the seal's.
+    pub fn write(&mut self) -> Result<(), Error> {
+        let state = self.seal.state(); // the state file is rendered from the fields and the task together
+        self.persist(&state)
+    }
+
+    /// Writes the seal, which already holds `state`, then the mirror.
+    fn persist(&mut self, state: &State) -> Result<(), Error> {
         self.seal.mirror_unwritten = false;
         self.store.save(&self.project, &self.seal)?;
         if self.write_mirror(state) {
@@ -288,7 +300,8 @@ impl ActiveLoop {
         if self.seal.fields.checkpoints.is_none() {
             return;
         }
-        let _ = crate::checkpoint::prune::at_end(&self.project, &self.seal.fields);
+        let fields = &self.seal.fields;
+        let _ = crate::checkpoint::prune::at_end(&self.project, &fields.loop_id, fields.checkpoints.as_ref());
     }
 }
 

@@ -3,96 +3,96 @@
 //! Kept in one place so the two languages stay in step and the wording can be reviewed (and snapshot-tested)
 //! as a whole. Functions take the facts and return finished text; no caller assembles sentences itself.
 
-use crate::state::Lang;
+use crate::schema::Speech;
 
 pub mod baseline;
 pub mod breach;
 pub mod cap;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
-pub fn escalation(lang: Lang, rejections: u64) -> Option<&'static str> {
+pub fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {
     Some(match (lang, rejections) {
         (_, 0) => return None,
-        (Lang::En, 1..=2) => {
+        (Speech::En, 1..=2) => {
             "Reminder: the oracle decides, not you. Run `loopgate verify` and read its output before you promise again."
         }
-        (Lang::En, 3..=4) => {
+        (Speech::En, 3..=4) => {
             "REASSESS. Your fixes keep failing the oracle. Re-read the verify output line by line, write down three different hypotheses for the failure, and test the most likely one before changing code."
         }
-        (Lang::En, _) => {
+        (Speech::En, _) => {
             "FORCED PIVOT. You have been rejected five times or more: you are solving the wrong problem. Go back to the requirement, question every assumption you made, and take a different approach from scratch."
         }
-        (Lang::Zh, 1..=2) => "提醒:完成与否由验证命令判定,而不是你。再次承诺前先运行 `loopgate verify` 并阅读输出。",
-        (Lang::Zh, 3..=4) => {
+        (Speech::Zh, 1..=2) => "提醒:完成与否由验证命令判定,而不是你。再次承诺前先运行 `loopgate verify` 并阅读输出。",
+        (Speech::Zh, 3..=4) => {
             "重新评估。你的修复一再未通过验证。逐行重读验证输出,写下三个不同的失败假设,先验证最可能的一个再改代码。"
         }
-        (Lang::Zh, _) => {
+        (Speech::Zh, _) => {
             "强制转向。你已被拒绝五次以上:你在解决错误的问题。回到需求本身,质疑你做过的每个假设,换一种全新的方法。"
         }
     })
 }
 
 /// Pressure by iteration count, so long loops change tactics instead of repeating themselves.
-pub fn pressure(lang: Lang, iteration: u64) -> Option<&'static str> {
+pub fn pressure(lang: Speech, iteration: u64) -> Option<&'static str> {
     Some(match (lang, iteration) {
         (_, 0..=3) => return None,
-        (Lang::En, 4..=7) => "You are several iterations in: if the current approach is not converging, change it.",
-        (Lang::En, 8..=15) => "Read `git log` and `loopgate history` before acting: know what was already tried.",
-        (Lang::En, 16..=30) => "Check you are not repeating yourself: compare `git diff` with earlier attempts.",
-        (Lang::En, 31..=50) => "Many iterations without success: rethink the root cause, not the symptom.",
-        (Lang::En, 51..=100) => "Question the requirement itself: is the verify command testing what the task asks?",
-        (Lang::En, _) => {
+        (Speech::En, 4..=7) => "You are several iterations in: if the current approach is not converging, change it.",
+        (Speech::En, 8..=15) => "Read `git log` and `loopgate history` before acting: know what was already tried.",
+        (Speech::En, 16..=30) => "Check you are not repeating yourself: compare `git diff` with earlier attempts.",
+        (Speech::En, 31..=50) => "Many iterations without success: rethink the root cause, not the symptom.",
+        (Speech::En, 51..=100) => "Question the requirement itself: is the verify command testing what the task asks?",
+        (Speech::En, _) => {
             "Over 100 iterations. Give an honest assessment; if the task is truly impossible, say so with <loop-abort>reason</loop-abort>."
         }
-        (Lang::Zh, 4..=7) => "已经迭代多次:如果当前方法没有收敛,换一种方法。",
-        (Lang::Zh, 8..=15) => "行动前先阅读 `git log` 和 `loopgate history`:了解已经尝试过什么。",
-        (Lang::Zh, 16..=30) => "检查你是否在重复自己:把 `git diff` 与之前的尝试对比。",
-        (Lang::Zh, 31..=50) => "多次迭代仍未成功:重新思考根本原因,而不是表面症状。",
-        (Lang::Zh, 51..=100) => "质疑需求本身:验证命令是否在测试任务真正要求的东西?",
-        (Lang::Zh, _) => {
+        (Speech::Zh, 4..=7) => "已经迭代多次:如果当前方法没有收敛,换一种方法。",
+        (Speech::Zh, 8..=15) => "行动前先阅读 `git log` 和 `loopgate history`:了解已经尝试过什么。",
+        (Speech::Zh, 16..=30) => "检查你是否在重复自己:把 `git diff` 与之前的尝试对比。",
+        (Speech::Zh, 31..=50) => "多次迭代仍未成功:重新思考根本原因,而不是表面症状。",
+        (Speech::Zh, 51..=100) => "质疑需求本身:验证命令是否在测试任务真正要求的东西?",
+        (Speech::Zh, _) => {
             "已超过 100 次迭代。请给出诚实的评估;如果任务确实不可能完成,用 <loop-abort>原因</loop-abort> 说明。"
         }
     })
 }
 
 /// The first line of every block reason.
-pub fn header(lang: Lang, iteration: u64, max_iterations: u64, what: &str, rejections: u64) -> String {
+pub fn header(lang: Speech, iteration: u64, max_iterations: u64, what: &str, rejections: u64) -> String {
     let of = if max_iterations > 0 {
         format!("/{max_iterations}")
     } else {
         String::new()
     };
     match lang {
-        Lang::En => format!("[loopgate] iteration {iteration}{of} · {what} · promise rejections: {rejections}"),
-        Lang::Zh => {
+        Speech::En => format!("[loopgate] iteration {iteration}{of} · {what} · promise rejections: {rejections}"),
+        Speech::Zh => {
             format!("[loopgate] 第 {iteration}{of} 次迭代 · {what} · 承诺被拒次数:{rejections}")
         }
     }
 }
 
 /// What happened at this stop, for the header.
-pub fn event_name(lang: Lang, event: Event) -> &'static str {
+pub fn event_name(lang: Speech, event: Event) -> &'static str {
     match (lang, event) {
-        (Lang::En, Event::Continue) => "not done yet",
-        (Lang::En, Event::PromiseRejected) => "PROMISE REJECTED: the verify command failed",
-        (Lang::En, Event::PromiseTimedOut) => "PROMISE REJECTED: the verify command timed out",
-        (Lang::En, Event::VerifyTimedOut) => "verify command timed out",
-        (Lang::En, Event::SealBroken) => "PROMISE REJECTED: the oracle's sealed inputs were changed",
-        (Lang::En, Event::VerifyFailed) => "verify command still failing",
-        (Lang::En, Event::CountsRegressed) => {
+        (Speech::En, Event::Continue) => "not done yet",
+        (Speech::En, Event::PromiseRejected) => "PROMISE REJECTED: the verify command failed",
+        (Speech::En, Event::PromiseTimedOut) => "PROMISE REJECTED: the verify command timed out",
+        (Speech::En, Event::VerifyTimedOut) => "verify command timed out",
+        (Speech::En, Event::SealBroken) => "PROMISE REJECTED: the oracle's sealed inputs were changed",
+        (Speech::En, Event::VerifyFailed) => "verify command still failing",
+        (Speech::En, Event::CountsRegressed) => {
             "REJECTED: the verify passed with fewer tests run, or more skipped, than before"
         }
-        (Lang::Zh, Event::Continue) => "尚未完成",
-        (Lang::Zh, Event::PromiseRejected) => "承诺被拒绝:验证命令失败",
-        (Lang::Zh, Event::PromiseTimedOut) => "承诺被拒绝:验证命令超时",
-        (Lang::Zh, Event::VerifyTimedOut) => "验证命令超时",
-        (Lang::Zh, Event::SealBroken) => "承诺被拒绝:验证所依赖的受保护输入被修改",
-        (Lang::Zh, Event::VerifyFailed) => "验证命令仍然失败",
-        (Lang::Zh, Event::CountsRegressed) => "被拒绝:验证通过了,但运行的测试比之前少或跳过的更多",
-        (Lang::En, Event::TestsShort) => {
+        (Speech::Zh, Event::Continue) => "尚未完成",
+        (Speech::Zh, Event::PromiseRejected) => "承诺被拒绝:验证命令失败",
+        (Speech::Zh, Event::PromiseTimedOut) => "承诺被拒绝:验证命令超时",
+        (Speech::Zh, Event::VerifyTimedOut) => "验证命令超时",
+        (Speech::Zh, Event::SealBroken) => "承诺被拒绝:验证所依赖的受保护输入被修改",
+        (Speech::Zh, Event::VerifyFailed) => "验证命令仍然失败",
+        (Speech::Zh, Event::CountsRegressed) => "被拒绝:验证通过了,但运行的测试比之前少或跳过的更多",
+        (Speech::En, Event::TestsShort) => {
             "REJECTED: the verify passed, but not every test of the baseline ran and passed"
         }
-        (Lang::Zh, Event::TestsShort) => "被拒绝:验证通过了,但并非所有基线测试都运行并通过",
+        (Speech::Zh, Event::TestsShort) => "被拒绝:验证通过了,但并非所有基线测试都运行并通过",
     }
 }
 
@@ -112,12 +112,12 @@ pub enum Event {
 }
 
 /// Section titles of the reason.
-pub fn section(lang: Lang, name: Section) -> &'static str {
+pub fn section(lang: Speech, name: Section) -> &'static str {
     match (lang, name) {
-        (Lang::En, Section::Summary) => "Failure summary:",
-        (Lang::En, Section::Task) => "Your task (unchanged):",
-        (Lang::Zh, Section::Summary) => "失败摘要:",
-        (Lang::Zh, Section::Task) => "你的任务(未变):",
+        (Speech::En, Section::Summary) => "Failure summary:",
+        (Speech::En, Section::Task) => "Your task (unchanged):",
+        (Speech::Zh, Section::Summary) => "失败摘要:",
+        (Speech::Zh, Section::Task) => "你的任务(未变):",
     }
 }
 
@@ -128,46 +128,46 @@ pub enum Section {
 }
 
 /// Title of the verify output tail.
-pub fn output_tail(lang: Lang, command: &str, result: &str, log: &str) -> String {
+pub fn output_tail(lang: Speech, command: &str, result: &str, log: &str) -> String {
     match lang {
-        Lang::En => format!("Last lines of `{command}` ({result}; full log: {log}):"),
-        Lang::Zh => format!("`{command}` 的最后几行输出({result};完整日志:{log}):"),
+        Speech::En => format!("Last lines of `{command}` ({result}; full log: {log}):"),
+        Speech::Zh => format!("`{command}` 的最后几行输出({result};完整日志:{log}):"),
     }
 }
 
 /// How to leave the loop honestly.
-pub fn how_to_finish(lang: Lang, promise: &str, has_verify: bool) -> String {
+pub fn how_to_finish(lang: Speech, promise: &str, has_verify: bool) -> String {
     match (lang, has_verify) {
-        (Lang::En, true) => format!(
+        (Speech::En, true) => format!(
             "When the work is done, run `loopgate verify` yourself; once it passes, reply with <promise>{promise}</promise> and loopgate runs the sealed verify command to confirm.\nNeed something only the user can give (credentials, a decision)? Reply <loop-pause>what you need</loop-pause>. Truly impossible? Reply <loop-abort>why</loop-abort>."
         ),
-        (Lang::En, false) => format!(
+        (Speech::En, false) => format!(
             "When the task is truly complete, reply with <promise>{promise}</promise> (there is no verify command: you are on your honor).\nNeed something only the user can give? Reply <loop-pause>what you need</loop-pause>. Truly impossible? Reply <loop-abort>why</loop-abort>."
         ),
-        (Lang::Zh, true) => format!(
+        (Speech::Zh, true) => format!(
             "工作完成后,先自己运行 `loopgate verify`;通过后回复 <promise>{promise}</promise>,loopgate 会运行受保护的验证命令确认。\n需要只有用户能提供的东西(凭据、决定)?回复 <loop-pause>你需要什么</loop-pause>。确实无法完成?回复 <loop-abort>原因</loop-abort>。"
         ),
-        (Lang::Zh, false) => format!(
+        (Speech::Zh, false) => format!(
             "任务真正完成后,回复 <promise>{promise}</promise>(没有验证命令:全凭诚信)。\n需要只有用户能提供的东西?回复 <loop-pause>你需要什么</loop-pause>。确实无法完成?回复 <loop-abort>原因</loop-abort>。"
         ),
     }
 }
 
 /// Called out when the failure is the same as at the previous rejection.
-pub fn same_failure(lang: Lang, times: u64) -> String {
+pub fn same_failure(lang: Speech, times: u64) -> String {
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "This is the SAME failure as last time ({times} times in a row): your last change did not affect it."
         ),
-        Lang::Zh => format!("这与上次的失败完全相同(连续 {times} 次):你上次的修改没有影响它。"),
+        Speech::Zh => format!("这与上次的失败完全相同(连续 {times} 次):你上次的修改没有影响它。"),
     }
 }
 
 /// Told to model and user when the state file disagreed with the seal.
-pub fn tampered(lang: Lang, what: &str) -> String {
+pub fn tampered(lang: Speech, what: &str) -> String {
     match lang {
-        Lang::En => format!("TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."),
-        Lang::Zh => format!("检测到篡改:{what}。已恢复受保护的验证设置,本循环仍由它判定。"),
+        Speech::En => format!("TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."),
+        Speech::Zh => format!("检测到篡改:{what}。已恢复受保护的验证设置,本循环仍由它判定。"),
     }
 }
 
@@ -181,37 +181,37 @@ pub enum Handover {
 }
 
 /// The opening of the context a session start hands the model.
-pub fn handover(lang: Lang, kind: Handover, iteration: u64, max_iterations: u64) -> String {
+pub fn handover(lang: Speech, kind: Handover, iteration: u64, max_iterations: u64) -> String {
     let of = if max_iterations > 0 {
         format!("/{max_iterations}")
     } else {
         String::new()
     };
     match (lang, kind) {
-        (Lang::En, Handover::Adopted) => format!(
+        (Speech::En, Handover::Adopted) => format!(
             "[loopgate] This session has taken over a paused loop (iteration {iteration}{of}). Read `.claude/pua-loop-history.jsonl` (or run `loopgate history`) to see what was tried, then continue the task below. Stopping sends you back to work until the oracle passes."
         ),
-        (Lang::En, Handover::Reinjected) => format!(
+        (Speech::En, Handover::Reinjected) => format!(
             "[loopgate] Reminder after context compaction: you are inside a loop (iteration {iteration}{of}). Stopping sends you back to work until the oracle passes."
         ),
-        (Lang::Zh, Handover::Adopted) => format!(
+        (Speech::Zh, Handover::Adopted) => format!(
             "[loopgate] 本会话接手了一个已暂停的循环(第 {iteration}{of} 次迭代)。先阅读 `.claude/pua-loop-history.jsonl`(或运行 `loopgate history`)了解已尝试的内容,然后继续下面的任务。在验证通过之前,停止会让你回到工作中。"
         ),
-        (Lang::Zh, Handover::Reinjected) => format!(
+        (Speech::Zh, Handover::Reinjected) => format!(
             "[loopgate] 上下文压缩后的提醒:你正处于一个循环中(第 {iteration}{of} 次迭代)。在验证通过之前,停止会让你回到工作中。"
         ),
     }
 }
 
 /// Labels inside the handover context.
-pub fn handover_label(lang: Lang, label: HandoverLabel) -> &'static str {
+pub fn handover_label(lang: Speech, label: HandoverLabel) -> &'static str {
     match (lang, label) {
-        (Lang::En, HandoverLabel::PausedBecause) => "The loop was paused because the agent needed:",
-        (Lang::En, HandoverLabel::Notes) => "Notes left in `.claude/pua-loop-context.md`:",
-        (Lang::En, HandoverLabel::LastFailure) => "Last verify failure:",
-        (Lang::Zh, HandoverLabel::PausedBecause) => "循环暂停的原因是代理需要:",
-        (Lang::Zh, HandoverLabel::Notes) => "`.claude/pua-loop-context.md` 中留下的笔记:",
-        (Lang::Zh, HandoverLabel::LastFailure) => "上一次验证失败:",
+        (Speech::En, HandoverLabel::PausedBecause) => "The loop was paused because the agent needed:",
+        (Speech::En, HandoverLabel::Notes) => "Notes left in `.claude/pua-loop-context.md`:",
+        (Speech::En, HandoverLabel::LastFailure) => "Last verify failure:",
+        (Speech::Zh, HandoverLabel::PausedBecause) => "循环暂停的原因是代理需要:",
+        (Speech::Zh, HandoverLabel::Notes) => "`.claude/pua-loop-context.md` 中留下的笔记:",
+        (Speech::Zh, HandoverLabel::LastFailure) => "上一次验证失败:",
     }
 }
 
@@ -231,7 +231,7 @@ pub fn briefing(
 ) -> String {
     let f = &state.fields;
     let lang = f.lang;
-    let none = if lang == Lang::Zh { "无" } else { "none" };
+    let none = if lang == Speech::Zh { "无" } else { "none" };
     let iterations = if f.max_iterations > 0 {
         f.max_iterations.to_string()
     } else {
@@ -241,43 +241,45 @@ pub fn briefing(
         .max_duration
         .map_or_else(|| none.to_string(), crate::duration::format_secs);
     let when = match (lang, f.verify_on) {
-        (Lang::En, crate::state::VerifyOn::Promise) => "runs when you promise",
-        (Lang::En, crate::state::VerifyOn::Always) => "runs at every stop",
-        (Lang::Zh, crate::state::VerifyOn::Promise) => "在你承诺时运行",
-        (Lang::Zh, crate::state::VerifyOn::Always) => "每次停止时运行",
+        (Speech::En, crate::state::VerifyOn::Promise) => "runs when you promise",
+        (Speech::En, crate::state::VerifyOn::Always) => "runs at every stop",
+        (Speech::Zh, crate::state::VerifyOn::Promise) => "在你承诺时运行",
+        (Speech::Zh, crate::state::VerifyOn::Always) => "每次停止时运行",
     };
     let verify = match (&f.verify_command, lang) {
-        (Some(cmd), Lang::En) => format!(
+        (Some(cmd), Speech::En) => format!(
             "Verify command (sealed; editing files cannot change it): `{cmd}` (timeout {}s, {when})",
             f.verify_timeout
         ),
-        (Some(cmd), Lang::Zh) => format!(
+        (Some(cmd), Speech::Zh) => format!(
             "验证命令(已封存,修改文件无法改变它):`{cmd}`(超时 {} 秒,{when})",
             f.verify_timeout
         ),
-        (None, Lang::En) => "No verify command: your promise alone completes the loop, so make it honest.".to_string(),
-        (None, Lang::Zh) => "没有验证命令:你的承诺本身就会结束循环,所以必须诚实。".to_string(),
+        (None, Speech::En) => {
+            "No verify command: your promise alone completes the loop, so make it honest.".to_string()
+        }
+        (None, Speech::Zh) => "没有验证命令:你的承诺本身就会结束循环,所以必须诚实。".to_string(),
     };
     let sealed = match lang {
         _ if f.sealed.is_empty() => String::new(),
-        Lang::En => format!(
+        Speech::En => format!(
             "\nSealed files ({sealed_files} now, matching {}): do not modify, add or delete them.",
             f.sealed.join(", ")
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "\n受保护的文件(当前 {sealed_files} 个,匹配 {}):不要修改、添加或删除。",
             f.sealed.join(", ")
         ),
     };
     let closure = breach::briefing(lang, &f.opt_out, closure, tests, f.verify_command.is_some());
     let (title, task, limits, files) = match lang {
-        Lang::En => (
+        Speech::En => (
             "loop started",
             "Task:",
             format!("Limits: max iterations {iterations}; max duration {duration}."),
             "History: `.claude/pua-loop-history.jsonl` (`loopgate history`); status: `loopgate status`.",
         ),
-        Lang::Zh => (
+        Speech::Zh => (
             "循环已开始",
             "任务:",
             format!("限制:最大迭代次数 {iterations};最长时间 {duration}。"),
@@ -286,10 +288,10 @@ pub fn briefing(
     };
     let unbound = match lang {
         _ if !f.session_id.is_empty() => "",
-        Lang::En => {
+        Speech::En => {
             "\nNo Claude Code session was given: the next session that starts in this project adopts the loop (or run `loopgate resume --session-id ID`)."
         }
-        Lang::Zh => {
+        Speech::Zh => {
             "\n未指定 Claude Code 会话:此项目中下一个启动的会话会接手该循环(或运行 `loopgate resume --session-id ID`)。"
         }
     };
@@ -302,19 +304,19 @@ pub fn briefing(
 }
 
 /// What `--verify auto` chose, and why, printed by `setup` before the briefing.
-pub fn verify_detected(lang: Lang, found: &crate::detect::Detected) -> String {
+pub fn verify_detected(lang: Speech, found: &crate::detect::Detected) -> String {
     let why = detect_reason(lang, &found.why);
     let also = match (lang, found.also.is_empty()) {
         (_, true) => String::new(),
-        (Lang::En, false) => format!(" Also found: `{}`.", found.also.join("`, `")),
-        (Lang::Zh, false) => format!("还找到了:`{}`。", found.also.join("`、`")),
+        (Speech::En, false) => format!(" Also found: `{}`.", found.also.join("`, `")),
+        (Speech::Zh, false) => format!("还找到了:`{}`。", found.also.join("`、`")),
     };
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "[loopgate] --verify auto chose `{}`: {why}. It is sealed like any verify command.{also}",
             found.command
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "[loopgate] --verify auto 选择了 `{}`:{why}。它与手动指定的验证命令一样被封存。{also}",
             found.command
         ),
@@ -322,210 +324,220 @@ pub fn verify_detected(lang: Lang, found: &crate::detect::Detected) -> String {
 }
 
 /// The facts behind a `--verify auto` choice, as one clause (`Cargo.toml is a workspace, …`).
-pub fn detect_reason(lang: Lang, facts: &[crate::detect::Fact]) -> String {
+pub fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> String {
     use crate::detect::Fact;
     let one = |fact: &Fact| match (lang, fact) {
-        (Lang::En, Fact::Recipe { file, target }) => format!("{file} has a `{target}` recipe"),
-        (Lang::En, Fact::Target { file, target }) => format!("{file} has a `{target}` target"),
-        (Lang::En, Fact::Cargo { workspace: true }) => "Cargo.toml is a workspace".into(),
-        (Lang::En, Fact::Cargo { workspace: false }) => "Cargo.toml is here".into(),
-        (Lang::En, Fact::Nextest { installed: true }) => ".config/nextest.toml configures cargo-nextest".into(),
-        (Lang::En, Fact::Nextest { installed: false }) => {
+        (Speech::En, Fact::Recipe { file, target }) => format!("{file} has a `{target}` recipe"),
+        (Speech::En, Fact::Target { file, target }) => format!("{file} has a `{target}` target"),
+        (Speech::En, Fact::Cargo { workspace: true }) => "Cargo.toml is a workspace".into(),
+        (Speech::En, Fact::Cargo { workspace: false }) => "Cargo.toml is here".into(),
+        (Speech::En, Fact::Nextest { installed: true }) => ".config/nextest.toml configures cargo-nextest".into(),
+        (Speech::En, Fact::Nextest { installed: false }) => {
             ".config/nextest.toml is there, but cargo-nextest is not installed".into()
         }
-        (Lang::En, Fact::GoMod) => "go.mod is here".into(),
-        (Lang::En, Fact::NodeScript) => "package.json has a `test` script".into(),
-        (Lang::En, Fact::Lockfile { file, manager }) => format!("{file} says {manager}"),
-        (Lang::En, Fact::PackageManagerField { manager }) => format!("its packageManager field says {manager}"),
-        (Lang::En, Fact::NoLockfile) => "no lockfile names another package manager".into(),
-        (Lang::En, Fact::PytestConfig { file }) => format!("{file} configures pytest"),
-        (Lang::En, Fact::Conftest) => "conftest.py is here".into(),
-        (Lang::En, Fact::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
-        (Lang::En, Fact::Pyproject) => "pyproject.toml is here".into(),
-        (Lang::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
-        (Lang::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
-        (Lang::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
-        (Lang::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
-        (Lang::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
-        (Lang::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
-        (Lang::Zh, Fact::Cargo { workspace: true }) => "Cargo.toml 是一个 workspace".into(),
-        (Lang::Zh, Fact::Cargo { workspace: false }) => "存在 Cargo.toml".into(),
-        (Lang::Zh, Fact::Nextest { installed: true }) => ".config/nextest.toml 配置了 cargo-nextest".into(),
-        (Lang::Zh, Fact::Nextest { installed: false }) => "存在 .config/nextest.toml,但没有安装 cargo-nextest".into(),
-        (Lang::Zh, Fact::GoMod) => "存在 go.mod".into(),
-        (Lang::Zh, Fact::NodeScript) => "package.json 中有 `test` 脚本".into(),
-        (Lang::Zh, Fact::Lockfile { file, manager }) => format!("{file} 表明使用 {manager}"),
-        (Lang::Zh, Fact::PackageManagerField { manager }) => format!("packageManager 字段表明使用 {manager}"),
-        (Lang::Zh, Fact::NoLockfile) => "没有指明其他包管理器的锁文件".into(),
-        (Lang::Zh, Fact::PytestConfig { file }) => format!("{file} 配置了 pytest"),
-        (Lang::Zh, Fact::Conftest) => "存在 conftest.py".into(),
-        (Lang::Zh, Fact::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
-        (Lang::Zh, Fact::Pyproject) => "存在 pyproject.toml".into(),
-        (Lang::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
-        (Lang::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
-        (Lang::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
-        (Lang::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
+        (Speech::En, Fact::GoMod) => "go.mod is here".into(),
+        (Speech::En, Fact::NodeScript) => "package.json has a `test` script".into(),
+        (Speech::En, Fact::Lockfile { file, manager }) => format!("{file} says {manager}"),
+        (Speech::En, Fact::PackageManagerField { manager }) => format!("its packageManager field says {manager}"),
+        (Speech::En, Fact::NoLockfile) => "no lockfile names another package manager".into(),
+        (Speech::En, Fact::PytestConfig { file }) => format!("{file} configures pytest"),
+        (Speech::En, Fact::Conftest) => "conftest.py is here".into(),
+        (Speech::En, Fact::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
+        (Speech::En, Fact::Pyproject) => "pyproject.toml is here".into(),
+        (Speech::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
+        (Speech::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
+        (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
+        (Speech::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
+        (Speech::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
+        (Speech::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
+        (Speech::Zh, Fact::Cargo { workspace: true }) => "Cargo.toml 是一个 workspace".into(),
+        (Speech::Zh, Fact::Cargo { workspace: false }) => "存在 Cargo.toml".into(),
+        (Speech::Zh, Fact::Nextest { installed: true }) => ".config/nextest.toml 配置了 cargo-nextest".into(),
+        (Speech::Zh, Fact::Nextest { installed: false }) => "存在 .config/nextest.toml,但没有安装 cargo-nextest".into(),
+        (Speech::Zh, Fact::GoMod) => "存在 go.mod".into(),
+        (Speech::Zh, Fact::NodeScript) => "package.json 中有 `test` 脚本".into(),
+        (Speech::Zh, Fact::Lockfile { file, manager }) => format!("{file} 表明使用 {manager}"),
+        (Speech::Zh, Fact::PackageManagerField { manager }) => format!("packageManager 字段表明使用 {manager}"),
+        (Speech::Zh, Fact::NoLockfile) => "没有指明其他包管理器的锁文件".into(),
+        (Speech::Zh, Fact::PytestConfig { file }) => format!("{file} 配置了 pytest"),
+        (Speech::Zh, Fact::Conftest) => "存在 conftest.py".into(),
+        (Speech::Zh, Fact::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
+        (Speech::Zh, Fact::Pyproject) => "存在 pyproject.toml".into(),
+        (Speech::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
+        (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
+        (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
+        (Speech::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
     };
     let parts: Vec<String> = facts.iter().map(one).collect();
-    parts.join(if lang == Lang::Zh { "," } else { ", " })
+    parts.join(if lang == Speech::Zh { "," } else { ", " })
 }
 
 /// The line `setup` prints about checkpoints: on (and how to use them), or why not.
-pub fn checkpoints_at_setup(lang: Lang, setup: &crate::checkpoint::Setup) -> String {
+pub fn checkpoints_at_setup(lang: Speech, setup: &crate::checkpoint::Setup) -> String {
     use crate::checkpoint::Setup;
     match (lang, setup) {
-        (Lang::En, Setup::On) => "[loopgate] Checkpoints: the working tree is saved at every stop (start = 0); `loopgate checkpoints` lists them, `loopgate diff N` compares, `loopgate rollback N` restores.".into(),
-        (Lang::En, Setup::Off) => "[loopgate] Checkpoints: off (`--no-checkpoints`).".into(),
-        (Lang::En, Setup::NotGit) => "[loopgate] Checkpoints: off, this project is not a git repository (they are git commits under refs/loopgate/).".into(),
-        (Lang::En, Setup::Failed(why)) => format!("[loopgate] Checkpoints: off for this loop, git failed: {why}"),
-        (Lang::Zh, Setup::On) => "[loopgate] 检查点:每次停止时保存工作区(开始时为 0);`loopgate checkpoints` 列出,`loopgate diff N` 比较,`loopgate rollback N` 恢复。".into(),
-        (Lang::Zh, Setup::Off) => "[loopgate] 检查点:已关闭(`--no-checkpoints`)。".into(),
-        (Lang::Zh, Setup::NotGit) => "[loopgate] 检查点:已关闭,此项目不是 git 仓库(检查点是 refs/loopgate/ 下的 git 提交)。".into(),
-        (Lang::Zh, Setup::Failed(why)) => format!("[loopgate] 检查点:本循环已关闭,git 出错:{why}"),
+        (Speech::En, Setup::On) => "[loopgate] Checkpoints: the working tree is saved at every stop (start = 0); `loopgate checkpoints` lists them, `loopgate diff N` compares, `loopgate rollback N` restores.".into(),
+        (Speech::En, Setup::Off) => "[loopgate] Checkpoints: off (`--no-checkpoints`).".into(),
+        (Speech::En, Setup::NotGit) => "[loopgate] Checkpoints: off, this project is not a git repository (they are git commits under refs/loopgate/).".into(),
+        (Speech::En, Setup::Failed(why)) => format!("[loopgate] Checkpoints: off for this loop, git failed: {why}"),
+        (Speech::Zh, Setup::On) => "[loopgate] 检查点:每次停止时保存工作区(开始时为 0);`loopgate checkpoints` 列出,`loopgate diff N` 比较,`loopgate rollback N` 恢复。".into(),
+        (Speech::Zh, Setup::Off) => "[loopgate] 检查点:已关闭(`--no-checkpoints`)。".into(),
+        (Speech::Zh, Setup::NotGit) => "[loopgate] 检查点:已关闭,此项目不是 git 仓库(检查点是 refs/loopgate/ 下的 git 提交)。".into(),
+        (Speech::Zh, Setup::Failed(why)) => format!("[loopgate] 检查点:本循环已关闭,git 出错:{why}"),
     }
 }
 
 /// A verify that exited 0 but ran no tests.
-pub fn no_tests_ran(lang: Lang, required: bool) -> String {
+pub fn no_tests_ran(lang: Speech, required: bool) -> String {
     match (lang, required) {
-        (Lang::En, true) => "The verify command exited 0 but ran NO tests, and this loop requires tests (`--require-tests`): that is a failure. Make sure the tests are found and run.".into(),
-        (Lang::En, false) => "Suspicious: the verify command passed but ran no tests.".into(),
-        (Lang::Zh, true) => "验证命令以 0 退出,但没有运行任何测试,而本循环要求运行测试(`--require-tests`):这算失败。请确保测试被找到并运行。".into(),
-        (Lang::Zh, false) => "可疑:验证命令通过了,但没有运行任何测试。".into(),
+        (Speech::En, true) => "The verify command exited 0 but ran NO tests, and this loop requires tests (`--require-tests`): that is a failure. Make sure the tests are found and run.".into(),
+        (Speech::En, false) => "Suspicious: the verify command passed but ran no tests.".into(),
+        (Speech::Zh, true) => "验证命令以 0 退出,但没有运行任何测试,而本循环要求运行测试(`--require-tests`):这算失败。请确保测试被找到并运行。".into(),
+        (Speech::Zh, false) => "可疑:验证命令通过了,但没有运行任何测试。".into(),
     }
 }
 
 /// One count the test-count ratchet saw move the wrong way: `ran 40 → 37`, `skipped 0 → 3`.
-pub fn count_moved(lang: Lang, count: crate::ratchet::Count, best: u64, now: u64) -> String {
+pub fn count_moved(lang: Speech, count: crate::ratchet::Count, best: u64, now: u64) -> String {
     use crate::ratchet::Count;
     match (lang, count) {
-        (Lang::En, Count::Ran) => format!("ran {best} → {now}"),
-        (Lang::En, Count::Skipped) => format!("skipped {best} → {now}"),
-        (Lang::Zh, Count::Ran) => format!("运行的测试 {best} → {now}"),
-        (Lang::Zh, Count::Skipped) => format!("跳过的测试 {best} → {now}"),
+        (Speech::En, Count::Ran) => format!("ran {best} → {now}"),
+        (Speech::En, Count::Skipped) => format!("skipped {best} → {now}"),
+        (Speech::Zh, Count::Ran) => format!("运行的测试 {best} → {now}"),
+        (Speech::Zh, Count::Skipped) => format!("跳过的测试 {best} → {now}"),
     }
 }
 
 /// The user's one-line result of a pass the count ratchet rejected, with how to accept it.
-pub fn counts_result(lang: Lang, moved: &str) -> String {
+pub fn counts_result(lang: Speech, moved: &str) -> String {
     match lang {
-        Lang::En => format!("exit 0, but {moved}; if that is intended, accept it with `loopgate allow --counts`"),
-        Lang::Zh => format!("以 0 退出,但 {moved};如果这是预期的,用 `loopgate allow --counts` 接受"),
+        Speech::En => format!("exit 0, but {moved}; if that is intended, accept it with `loopgate allow --counts`"),
+        Speech::Zh => format!("以 0 退出,但 {moved};如果这是预期的,用 `loopgate allow --counts` 接受"),
     }
 }
 
+/// Every count of the ratchet that moved, for a message: `ran 40 → 37; skipped 0 → 3` (or in Chinese).
+pub fn counts_moved(lang: Speech, moved: &[crate::ratchet::Moved]) -> String {
+    let separator = if lang == Speech::Zh { ";" } else { "; " };
+    moved
+        .iter()
+        .map(|m| count_moved(lang, m.count, m.best, m.now))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 /// A verify that exited 0 but ran fewer tests, or skipped more, than the loop has seen; `moved`
-/// is `ratchet::describe`'s list.
-pub fn counts_regressed(lang: Lang, moved: &str) -> String {
+/// is [`counts_moved`]'s list.
+pub fn counts_regressed(lang: Speech, moved: &str) -> String {
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "The verify command passed, but it ran fewer tests or skipped more than this loop has seen ({moved}), so the pass does not count. Deleting, skipping or ignoring a test does not finish the task: restore the tests and make them pass. Only the user can accept fewer tests (`loopgate allow --counts`, in their terminal)."
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "验证命令通过了,但运行的测试比本循环见过的少,或跳过的更多({moved}),因此这次通过不算数。删除、跳过或忽略测试并不能完成任务:请恢复这些测试并让它们通过。只有用户可以接受更少的测试(在其终端中运行 `loopgate allow --counts`)。"
         ),
     }
 }
 
 /// The score gate's verdict on a run that exited 0.
-pub fn score_below(lang: Lang, score: f64, gate: &crate::score::ScoreGate) -> String {
+pub fn score_below(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> String {
     let (better, op) = direction_words(lang, gate.direction);
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "Score {score} does not meet the target {op} {} ({better} is better).",
             gate.target
         ),
-        Lang::Zh => format!("分数 {score} 未达到目标 {op} {}({better})。", gate.target),
+        Speech::Zh => format!("分数 {score} 未达到目标 {op} {}({better})。", gate.target),
     }
 }
 
 /// The score gate met.
-pub fn score_met(lang: Lang, score: f64, gate: &crate::score::ScoreGate) -> String {
+pub fn score_met(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> String {
     let (_, op) = direction_words(lang, gate.direction);
     match lang {
-        Lang::En => format!("Score {score} meets the target {op} {}.", gate.target),
-        Lang::Zh => format!("分数 {score} 达到目标 {op} {}。", gate.target),
+        Speech::En => format!("Score {score} meets the target {op} {}.", gate.target),
+        Speech::Zh => format!("分数 {score} 达到目标 {op} {}。", gate.target),
     }
 }
 
 /// No score in the output.
-pub fn score_missing(lang: Lang, gate: &crate::score::ScoreGate) -> String {
+pub fn score_missing(lang: Speech, gate: &crate::score::ScoreGate) -> String {
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "No score found in the verify output (pattern `{}`): the loop cannot complete without one.",
             gate.regex
         ),
-        Lang::Zh => format!("验证输出中没有找到分数(模式 `{}`):没有分数循环无法完成。", gate.regex),
+        Speech::Zh => format!("验证输出中没有找到分数(模式 `{}`):没有分数循环无法完成。", gate.regex),
     }
 }
 
-fn direction_words(lang: Lang, direction: crate::score::Direction) -> (&'static str, &'static str) {
+fn direction_words(lang: Speech, direction: crate::score::Direction) -> (&'static str, &'static str) {
     use crate::score::Direction;
     match (lang, direction) {
-        (Lang::En, Direction::Higher) => ("higher", ">="),
-        (Lang::En, Direction::Lower) => ("lower", "<="),
-        (Lang::Zh, Direction::Higher) => ("越高越好", ">="),
-        (Lang::Zh, Direction::Lower) => ("越低越好", "<="),
+        (Speech::En, Direction::Higher) => ("higher", ">="),
+        (Speech::En, Direction::Lower) => ("lower", "<="),
+        (Speech::Zh, Direction::Higher) => ("越高越好", ">="),
+        (Speech::Zh, Direction::Lower) => ("越低越好", "<="),
     }
 }
 
 /// Called out when nothing in the working tree changed since the previous stop.
-pub fn unchanged_tree(lang: Lang, streak: u64) -> String {
+pub fn unchanged_tree(lang: Speech, streak: u64) -> String {
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "Nothing in the working tree changed since the last iteration ({streak} in a row). Act: change code, or pause if you are blocked."
         ),
-        Lang::Zh => format!("自上次迭代以来工作区没有任何变化(连续 {streak} 次)。请行动:修改代码,或者在受阻时暂停。"),
+        Speech::Zh => format!("自上次迭代以来工作区没有任何变化(连续 {streak} 次)。请行动:修改代码,或者在受阻时暂停。"),
     }
 }
 
 /// The answer to a last message that gave up, asked the user or named a blocker without a pause or abort tag:
 /// nobody reads questions inside a loop, so pause if truly blocked, otherwise decide and keep going.
-pub fn give_up_guidance(lang: Lang, kind: crate::giveup::Kind, phrase: &str, streak: u64) -> String {
+pub fn give_up_guidance(lang: Speech, kind: crate::giveup::Kind, phrase: &str, streak: u64) -> String {
     use crate::giveup::Kind;
     let what = match (lang, kind) {
-        (Lang::En, Kind::GivingUp) => format!(
+        (Speech::En, Kind::GivingUp) => format!(
             "You wrote \"{phrase}\": that reads as giving up, but you did not pause or abort, so the loop goes on."
         ),
-        (Lang::En, Kind::AskingUser) => format!(
+        (Speech::En, Kind::AskingUser) => format!(
             "You asked the user something (\"{phrase}\"), but nobody answers inside the loop: this message comes straight back to you."
         ),
-        (Lang::En, Kind::ExternalBlocker) => {
+        (Speech::En, Kind::ExternalBlocker) => {
             format!("You named something outside your reach (\"{phrase}\") without pausing the loop.")
         }
-        (Lang::Zh, Kind::GivingUp) => format!("你写了“{phrase}”:这像是在放弃,但你没有暂停或中止,所以循环会继续。"),
-        (Lang::Zh, Kind::AskingUser) => {
+        (Speech::Zh, Kind::GivingUp) => format!("你写了“{phrase}”:这像是在放弃,但你没有暂停或中止,所以循环会继续。"),
+        (Speech::Zh, Kind::AskingUser) => {
             format!("你向用户提了问题(“{phrase}”),但循环中没有人会回答:这条消息会直接回到你这里。")
         }
-        (Lang::Zh, Kind::ExternalBlocker) => format!("你提到了你无法处理的外部条件(“{phrase}”),但没有暂停循环。"),
-        (Lang::En, Kind::TalkOnly) => {
+        (Speech::Zh, Kind::ExternalBlocker) => format!("你提到了你无法处理的外部条件(“{phrase}”),但没有暂停循环。"),
+        (Speech::En, Kind::TalkOnly) => {
             "Since loopgate sent you back you used no tool and wrote no tag: talking does not move the loop, and this message comes straight back to you.".to_string()
         }
-        (Lang::Zh, Kind::TalkOnly) => {
+        (Speech::Zh, Kind::TalkOnly) => {
             "自 loopgate 让你继续以来,你没有使用任何工具,也没有写任何标签:只说话不会推进循环,这条消息会直接回到你这里。".to_string()
         }
     };
     let how = match (lang, kind) {
-        (Lang::En, Kind::AskingUser) => {
+        (Speech::En, Kind::AskingUser) => {
             "Decide yourself with the most reasonable reading of the task and note the assumption; only if the user alone can decide, reply <loop-pause>your question</loop-pause>."
         }
-        (Lang::En, _) => {
+        (Speech::En, _) => {
             "If you are truly blocked on something only the user can give (credentials, access, a decision), reply <loop-pause>exactly what you need</loop-pause> so they can provide it and resume. Otherwise keep going: work around it (a mock, a local substitute, another approach) and make progress this iteration."
         }
-        (Lang::Zh, Kind::AskingUser) => {
+        (Speech::Zh, Kind::AskingUser) => {
             "请按对任务最合理的理解自行决定,并记下你的假设;只有当必须由用户决定时,才回复 <loop-pause>你的问题</loop-pause>。"
         }
-        (Lang::Zh, _) => {
+        (Speech::Zh, _) => {
             "如果你确实被只有用户能提供的东西阻塞(凭据、访问权限、决定),回复 <loop-pause>你具体需要什么</loop-pause>,以便用户提供后继续。否则请继续:绕过它(模拟、本地替代、换一种方法),在本次迭代中取得进展。"
         }
     };
     let repeat = match lang {
         _ if streak < 2 => String::new(),
-        Lang::En => format!(
+        Speech::En => format!(
             " That is {streak} in a row: after {} with nothing changed, loopgate pauses the loop for the user.",
             crate::giveup::STALL_AFTER
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "这已经是连续第 {streak} 次;连续 {} 次且没有任何修改时,loopgate 会暂停循环等待用户。",
             crate::giveup::STALL_AFTER
         ),
@@ -534,18 +546,20 @@ pub fn give_up_guidance(lang: Lang, kind: crate::giveup::Kind, phrase: &str, str
 }
 
 /// Why a loop was paused as stalled; also the report's detail line.
-pub fn stall_reason(lang: Lang, kind: Stall, count: u64) -> String {
+pub fn stall_reason(lang: Speech, kind: Stall, count: u64) -> String {
     match (lang, kind) {
-        (Lang::En, Stall::NoChange) => format!("no working-tree change in {count} iterations"),
-        (Lang::En, Stall::SameFailure) => format!("the same failure {count} times in a row with nothing changed since"),
-        (Lang::En, Stall::Plateau) => format!("no better score in {count} verifies"),
-        (Lang::En, Stall::GaveUp) => {
+        (Speech::En, Stall::NoChange) => format!("no working-tree change in {count} iterations"),
+        (Speech::En, Stall::SameFailure) => {
+            format!("the same failure {count} times in a row with nothing changed since")
+        }
+        (Speech::En, Stall::Plateau) => format!("no better score in {count} verifies"),
+        (Speech::En, Stall::GaveUp) => {
             format!("the agent said it was blocked {count} times in a row without pausing, and changed nothing")
         }
-        (Lang::Zh, Stall::NoChange) => format!("{count} 次迭代中工作区没有变化"),
-        (Lang::Zh, Stall::SameFailure) => format!("连续 {count} 次相同的失败,且之后没有任何修改"),
-        (Lang::Zh, Stall::Plateau) => format!("{count} 次验证分数没有提高"),
-        (Lang::Zh, Stall::GaveUp) => format!("代理连续 {count} 次表示受阻却没有暂停,也没有做任何修改"),
+        (Speech::Zh, Stall::NoChange) => format!("{count} 次迭代中工作区没有变化"),
+        (Speech::Zh, Stall::SameFailure) => format!("连续 {count} 次相同的失败,且之后没有任何修改"),
+        (Speech::Zh, Stall::Plateau) => format!("{count} 次验证分数没有提高"),
+        (Speech::Zh, Stall::GaveUp) => format!("代理连续 {count} 次表示受阻却没有暂停,也没有做任何修改"),
     }
 }
 
@@ -568,122 +582,122 @@ pub enum Ended {
 }
 
 /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
-pub fn verify_result(lang: Lang, ended: Ended, secs: f64, score: Option<f64>) -> String {
+pub fn verify_result(lang: Speech, ended: Ended, secs: f64, score: Option<f64>) -> String {
     let text = match (lang, ended) {
-        (Lang::En, Ended::Exit(code)) => format!("exit {code} after {secs:.1}s"),
-        (Lang::En, Ended::Signal(signal)) => format!("killed by signal {signal} after {secs:.1}s"),
-        (Lang::En, Ended::TimedOut) => format!("timed out after {secs:.0}s"),
-        (Lang::Zh, Ended::Exit(code)) => format!("{secs:.1} 秒后以 {code} 退出"),
-        (Lang::Zh, Ended::Signal(signal)) => format!("{secs:.1} 秒后被信号 {signal} 终止"),
-        (Lang::Zh, Ended::TimedOut) => format!("{secs:.0} 秒后超时"),
+        (Speech::En, Ended::Exit(code)) => format!("exit {code} after {secs:.1}s"),
+        (Speech::En, Ended::Signal(signal)) => format!("killed by signal {signal} after {secs:.1}s"),
+        (Speech::En, Ended::TimedOut) => format!("timed out after {secs:.0}s"),
+        (Speech::Zh, Ended::Exit(code)) => format!("{secs:.1} 秒后以 {code} 退出"),
+        (Speech::Zh, Ended::Signal(signal)) => format!("{secs:.1} 秒后被信号 {signal} 终止"),
+        (Speech::Zh, Ended::TimedOut) => format!("{secs:.0} 秒后超时"),
     };
     match (lang, score) {
         (_, None) => text,
-        (Lang::En, Some(score)) => format!("{text}, score {score}"),
-        (Lang::Zh, Some(score)) => format!("{text},分数 {score}"),
+        (Speech::En, Some(score)) => format!("{text}, score {score}"),
+        (Speech::Zh, Some(score)) => format!("{text},分数 {score}"),
     }
 }
 
 /// One-liners for the user (`systemMessage`).
 pub mod user {
-    use crate::state::Lang;
+    use crate::schema::Speech;
 
-    pub fn complete(lang: Lang, iteration: u64, rejections: u64, verified: bool) -> String {
+    pub fn complete(lang: Speech, iteration: u64, rejections: u64, verified: bool) -> String {
         match (lang, verified) {
-            (Lang::En, true) => format!(
+            (Speech::En, true) => format!(
                 "loopgate: ✅ verified complete after {iteration} iteration(s), {rejections} rejected promise(s)."
             ),
-            (Lang::En, false) => {
+            (Speech::En, false) => {
                 format!("loopgate: ✅ complete (honor system, no verify command) after {iteration} iteration(s).")
             }
-            (Lang::Zh, true) => {
+            (Speech::Zh, true) => {
                 format!("loopgate:✅ 经验证完成,共 {iteration} 次迭代,{rejections} 次承诺被拒。")
             }
-            (Lang::Zh, false) => {
+            (Speech::Zh, false) => {
                 format!("loopgate:✅ 已完成(诚信模式,无验证命令),共 {iteration} 次迭代。")
             }
         }
     }
 
-    pub fn rejected(lang: Lang, iteration: u64, result: &str) -> String {
+    pub fn rejected(lang: Speech, iteration: u64, result: &str) -> String {
         match lang {
-            Lang::En => {
+            Speech::En => {
                 let next = iteration + 1;
                 format!(
                     "loopgate: ❌ promise rejected at iteration {iteration} ({result}); the agent continues with iteration {next}."
                 )
             }
-            Lang::Zh => {
+            Speech::Zh => {
                 let next = iteration + 1;
                 format!("loopgate:❌ 第 {iteration} 次迭代的承诺被拒绝({result});继续第 {next} 次迭代。")
             }
         }
     }
 
-    pub fn iteration(lang: Lang, iteration: u64, max: u64) -> String {
+    pub fn iteration(lang: Speech, iteration: u64, max: u64) -> String {
         let of = if max > 0 { format!("/{max}") } else { String::new() };
         match lang {
-            Lang::En => format!("loopgate: iteration {iteration}{of}"),
-            Lang::Zh => format!("loopgate:第 {iteration}{of} 次迭代"),
+            Speech::En => format!("loopgate: iteration {iteration}{of}"),
+            Speech::Zh => format!("loopgate:第 {iteration}{of} 次迭代"),
         }
     }
 
-    pub fn limit(lang: Lang, what: &str, iteration: u64) -> String {
+    pub fn limit(lang: Speech, what: &str, iteration: u64) -> String {
         match lang {
-            Lang::En => format!(
+            Speech::En => format!(
                 "loopgate: ⏹ loop ended: {what} reached at iteration {iteration}, task NOT verified. See `loopgate history`."
             ),
-            Lang::Zh => format!(
+            Speech::Zh => format!(
                 "loopgate:⏹ 循环结束:在第 {iteration} 次迭代达到 {what},任务未通过验证。见 `loopgate history`。"
             ),
         }
     }
 
-    pub fn aborted(lang: Lang, reason: &str) -> String {
+    pub fn aborted(lang: Speech, reason: &str) -> String {
         match lang {
-            Lang::En => format!("loopgate: ⏹ the agent aborted the loop: {reason}"),
-            Lang::Zh => format!("loopgate:⏹ 代理中止了循环:{reason}"),
+            Speech::En => format!("loopgate: ⏹ the agent aborted the loop: {reason}"),
+            Speech::Zh => format!("loopgate:⏹ 代理中止了循环:{reason}"),
         }
     }
 
-    pub fn adopted(lang: Lang, loop_id: &str) -> String {
+    pub fn adopted(lang: Speech, loop_id: &str) -> String {
         match lang {
-            Lang::En => format!("loopgate: ▶ this session resumed loop `{loop_id}`."),
-            Lang::Zh => format!("loopgate:▶ 本会话继续了循环 `{loop_id}`。"),
+            Speech::En => format!("loopgate: ▶ this session resumed loop `{loop_id}`."),
+            Speech::Zh => format!("loopgate:▶ 本会话继续了循环 `{loop_id}`。"),
         }
     }
 
-    pub fn stalled(lang: Lang, why: &str, report: &str) -> String {
+    pub fn stalled(lang: Speech, why: &str, report: &str) -> String {
         match lang {
-            Lang::En => format!(
+            Speech::En => format!(
                 "loopgate: ⏸ loop paused as STALLED: {why}. Report: {report}. Resume with `loopgate resume` (or start a new session here) after giving the agent what it lacks, or `/loopgate:cancel-loop`."
             ),
-            Lang::Zh => format!(
+            Speech::Zh => format!(
                 "loopgate:⏸ 循环因停滞而暂停:{why}。报告:{report}。给代理补充所缺信息后用 `loopgate resume` 继续(或在此项目开始新会话),或 `/loopgate:cancel-loop`。"
             ),
         }
     }
 
-    pub fn report(lang: Lang, path: &str) -> String {
+    pub fn report(lang: Speech, path: &str) -> String {
         match lang {
-            Lang::En => format!(" (report: {path})"),
-            Lang::Zh => format!("(报告:{path})"),
+            Speech::En => format!(" (report: {path})"),
+            Speech::Zh => format!("(报告:{path})"),
         }
     }
 
-    pub fn suspicious(lang: Lang) -> String {
+    pub fn suspicious(lang: Speech) -> String {
         match lang {
-            Lang::En => " ⚠ the verify passed but ran no tests.".into(),
-            Lang::Zh => " ⚠ 验证通过了,但没有运行任何测试。".into(),
+            Speech::En => " ⚠ the verify passed but ran no tests.".into(),
+            Speech::Zh => " ⚠ 验证通过了,但没有运行任何测试。".into(),
         }
     }
 
-    pub fn paused(lang: Lang, need: &str) -> String {
+    pub fn paused(lang: Speech, need: &str) -> String {
         match lang {
-            Lang::En => format!(
+            Speech::En => format!(
                 "loopgate: ⏸ loop paused, the agent needs: {need}. The next session here resumes it (or run `loopgate resume`)."
             ),
-            Lang::Zh => {
+            Speech::Zh => {
                 format!("loopgate:⏸ 循环已暂停,代理需要:{need}。此项目的下一个会话会继续它(或运行 `loopgate resume`)。")
             }
         }
@@ -696,21 +710,21 @@ mod tests {
 
     #[test]
     fn escalation_levels_follow_the_spec() {
-        assert_eq!(escalation(Lang::En, 0), None);
-        assert!(escalation(Lang::En, 2).expect("reminder").starts_with("Reminder"));
-        assert!(escalation(Lang::En, 3).expect("reassess").starts_with("REASSESS"));
+        assert_eq!(escalation(Speech::En, 0), None);
+        assert!(escalation(Speech::En, 2).expect("reminder").starts_with("Reminder"));
+        assert!(escalation(Speech::En, 3).expect("reassess").starts_with("REASSESS"));
         assert!(
-            escalation(Lang::En, 4)
+            escalation(Speech::En, 4)
                 .expect("reassess")
                 .contains("three different hypotheses")
         );
-        assert!(escalation(Lang::En, 5).expect("pivot").starts_with("FORCED PIVOT"));
-        assert!(escalation(Lang::Zh, 9).expect("pivot").starts_with("强制转向"));
+        assert!(escalation(Speech::En, 5).expect("pivot").starts_with("FORCED PIVOT"));
+        assert!(escalation(Speech::Zh, 9).expect("pivot").starts_with("强制转向"));
     }
 
     #[test]
     fn pressure_levels_follow_the_spec() {
-        let at = |i| pressure(Lang::En, i).unwrap_or("");
+        let at = |i| pressure(Speech::En, i).unwrap_or("");
         assert_eq!(at(3), "");
         assert!(at(4).contains("change it"));
         assert!(at(8).contains("git log") && at(15).contains("git log"));
@@ -719,7 +733,7 @@ mod tests {
         assert!(at(51).contains("requirement") && at(100).contains("requirement"));
         assert!(at(101).contains("loop-abort"));
         for i in [4, 8, 16, 31, 51, 101] {
-            assert!(pressure(Lang::Zh, i).is_some());
+            assert!(pressure(Speech::Zh, i).is_some());
         }
     }
 }

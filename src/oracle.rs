@@ -9,8 +9,9 @@ use crate::history::VerifyResult;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::ratchet;
+use crate::schema::Check;
 use crate::seal::{FileChange, SealedFiles};
-use crate::state::{Check, StateFields};
+use crate::state::StateFields;
 use crate::summary::{self, FailureSummary};
 use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
@@ -127,7 +128,7 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
             passed = false;
             note = Some(messages::counts_regressed(
                 fields.lang,
-                &ratchet::describe(fields.lang, &ratchet),
+                &messages::counts_moved(fields.lang, &ratchet),
             ));
         }
         Judged::Short(short) => {
@@ -475,7 +476,7 @@ pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
 
 impl Run {
     /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
-    pub fn result_text(&self, lang: crate::state::Lang) -> String {
+    pub fn result_text(&self, lang: crate::schema::Speech) -> String {
         let o = &self.outcome;
         let how = if o.timed_out {
             messages::Ended::TimedOut

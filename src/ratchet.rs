@@ -19,11 +19,9 @@
 //! - No counts (no runner summary recognized, `None`) is no ratchet: never a rejection, and
 //!   nothing recorded.
 
-use serde::{Deserialize, Serialize};
-
-use crate::messages;
-use crate::state::Lang;
 use crate::summary::TestCounts;
+
+pub use crate::schema::{Best, Count, Moved};
 
 /// How a verify ended, for [`Best::observe`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,40 +32,7 @@ pub enum Outcome {
     Failed,
 }
 
-/// The best test counts a loop has seen. Fields missing from an older seal read as "not seen".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Best {
-    /// The most tests any verify of the loop ran (passed + failed).
-    pub most_ran: Option<u64>,
-    /// The fewest tests a passing verify of the loop skipped (skipped + ignored).
-    pub fewest_skipped: Option<u64>,
-}
-
-/// Which count moved the wrong way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Count {
-    /// Fewer tests ran than the most seen.
-    Ran,
-    /// More tests were skipped or ignored than the fewest seen.
-    Skipped,
-}
-
-/// One count that moved the wrong way: the best seen, and now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Moved {
-    pub count: Count,
-    pub best: u64,
-    pub now: u64,
-}
-
 impl Best {
-    /// Nothing recorded yet (no verify printed counts).
-    pub fn is_unset(&self) -> bool {
-        *self == Best::default()
-    }
-
     /// Records a verify's counts; `None` (no summary recognized) records nothing.
     pub fn observe(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
         let Some(counts) = counts else {
@@ -107,23 +72,6 @@ impl Best {
         self.most_ran = Some(counts.ran());
         self.fewest_skipped = Some(counts.not_run());
     }
-}
-
-impl Moved {
-    /// `ran 40 → 37`, `skipped 0 → 3` (or in Chinese).
-    pub fn describe(&self, lang: Lang) -> String {
-        messages::count_moved(lang, self.count, self.best, self.now)
-    }
-}
-
-/// Every count that moved, for a message: `ran 40 → 37; skipped 0 → 3`.
-pub fn describe(lang: Lang, moved: &[Moved]) -> String {
-    let separator = if lang == Lang::Zh { ";" } else { "; " };
-    moved
-        .iter()
-        .map(|m| m.describe(lang))
-        .collect::<Vec<_>>()
-        .join(separator)
 }
 
 #[cfg(test)]

@@ -73,7 +73,7 @@ pub struct Seal {
     pub mirror_unwritten: bool,
     /// The last stop decided, so the same stop heard twice (a hook registered twice) moves the loop once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_stop: Option<crate::stop::duplicate::LastStop>,
+    pub last_stop: Option<crate::schema::LastStop>,
 }
 
 impl Seal {
@@ -128,6 +128,9 @@ pub enum SealError {
 /// Where seals live for a project.
 pub struct Store {
     dir: PathBuf,
+    /// The last project root asked for and its seal file: a stop asks several times, and each answer costs a
+    /// `readlink` per component of the root (`canonicalize`).
+    last: std::sync::Mutex<Option<(PathBuf, PathBuf)>>,
 }
 
 impl Store {
@@ -135,6 +138,7 @@ impl Store {
     pub fn open() -> Self {
         Self {
             dir: loopgate_home().join("seals"),
+            last: std::sync::Mutex::new(None),
         }
     }
 
@@ -145,9 +149,17 @@ impl Store {
 
     /// The seal file of a project: named by a hash of its canonical root.
     pub fn path_for(&self, project: &Project) -> PathBuf {
+        let mut last = self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((root, path)) = last.as_ref()
+            && *root == project.root
+        {
+            return path.clone();
+        }
         let root = project.canonical_root();
         let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-        self.dir.join(format!("{}.json", &fsutil::hex(&digest)[..32]))
+        let path = self.dir.join(format!("{}.json", &fsutil::hex(&digest)[..32]));
+        *last = Some((project.root.clone(), path.clone()));
+        path
     }
 
     /// The project's seal, if one exists (ended or not: the caller finishes ending an ended one).

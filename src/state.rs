@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fsutil;
+use crate::schema::{Best, Check, Driver, PendingBlock, Speech, Track};
 
 /// Default completion promise the agent must echo inside `<promise>` tags.
 pub const DEFAULT_PROMISE: &str = "LOOP_DONE";
@@ -34,34 +35,6 @@ pub enum VerifyOn {
     Promise,
     /// At every stop; a pass completes the loop.
     Always,
-}
-
-/// Language of everything loopgate tells the model and the user.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-/// A check on the oracle's inputs that setup turns on by default and the user may opt out of
-/// (`--no-closure-seal`, `--no-test-seal`, `--no-count-ratchet`, `--no-skip-check`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Check {
-    /// The files that define what the verify command runs (`package.json` scripts, `pytest.ini`, …).
-    Closure,
-    /// The existing tests: edits to them are rejected; new tests are welcome.
-    Tests,
-    /// A passing verify must run at least as many tests, and skip no more, than the most this loop has seen.
-    Counts,
-    /// Skip / ignore / xfail / only markers added, and tests deleted.
-    Skips,
-    /// A pass must run and pass every test that ran at baseline, by name (see `baseline`).
-    ByName,
-    /// The agent's new test files sit out the oracle's run (see `testside`); off with `--with-new-tests`.
-    NewTestsAside,
 }
 
 /// The frontmatter fields. Optional fields default so that older or hand-trimmed files still load; the ones a
@@ -100,7 +73,7 @@ pub struct StateFields {
     #[serde(default)]
     pub sealed: Vec<String>,
     #[serde(default)]
-    pub lang: Lang,
+    pub lang: Speech,
     /// A verify that passes while running no tests counts as a failure (`--require-tests`).
     #[serde(default)]
     pub require_tests: bool,
@@ -146,10 +119,10 @@ pub struct StateFields {
     pub give_up_streak: u64,
     /// Per-iteration checkpoints of the working tree (absent: off, or not a git work tree; see `checkpoint`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checkpoints: Option<crate::checkpoint::Track>,
+    pub checkpoints: Option<Track>,
     /// The test-count ratchet: the most tests a verify of this loop ran, the fewest a passing one skipped.
-    #[serde(default, skip_serializing_if = "crate::ratchet::Best::is_unset")]
-    pub counts_best: crate::ratchet::Best,
+    #[serde(default, skip_serializing_if = "Best::is_unset")]
+    pub counts_best: Best,
     /// The test counts of the last verify that printed a summary (what `loopgate allow --counts` accepts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_counts: Option<crate::summary::TestCounts>,
@@ -162,15 +135,7 @@ pub struct StateFields {
     /// loopgate's last block, while the turn it continued has not come back to the Stop hook (see
     /// `stop::block_cap`: Claude Code's stop-hook block cap).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pending_block: Option<crate::stop::block_cap::PendingBlock>,
-}
-
-/// A driver other than the Stop hook: `driver: {kind: run, pid: 4242}` for `loopgate run` (its process id, so
-/// `status` can say whether it still runs and a loop left behind by a killed `run` can be told from a live one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Driver {
-    Run { pid: u32 },
+    pub pending_block: Option<PendingBlock>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -221,7 +186,7 @@ impl Default for StateFields {
             rejections_in_a_row: 0,
             started_at: String::new(),
             sealed: Vec::new(),
-            lang: Lang::En,
+            lang: Speech::En,
             require_tests: false,
             notify: true,
             stall_limit: DEFAULT_STALL_LIMIT,
@@ -238,7 +203,7 @@ impl Default for StateFields {
             pause_reason: None,
             give_up_streak: 0,
             checkpoints: None,
-            counts_best: crate::ratchet::Best::default(),
+            counts_best: Best::default(),
             last_counts: None,
             opt_out: Vec::new(),
             driver: None,

@@ -1,4 +1,4 @@
-//! The test side as sealed, for the oracle's run (SPEC.md, "Oracle integrity", principle 1: the user's tests,
+//! The test side as sealed, for the oracle's run (`ARCHITECTURE.md`, "Oracle integrity", principle 1: the user's tests,
 //! as they were). The agent's own tests are for the agent's own runs.
 //!
 //! The test inventory rejects edits to existing tests, but some things it cannot see: a *new* test that runs

@@ -1,6 +1,6 @@
 //! Command-line integration tests: the real `loopgate` binary driven the way Claude Code and a user drive it —
 //! hook JSON on stdin, `setup` text from the slash command, terminal commands — in a temporary project with its
-//! own `HOME` and seal store (see `cli/project.rs`). Each area of SPEC.md has its own module.
+//! own `HOME` and seal store (see `cli/project.rs`). Each area of the contract (`ARCHITECTURE.md`) has its own module.
 //!
 //! `cargo test --test cli -- --nocapture full_loop_transcript` prints one whole loop as a transcript.
 

@@ -10,7 +10,7 @@ mod support;
 use std::time::Duration;
 
 use loopgate::messages::how_to_finish;
-use loopgate::state::Lang;
+use loopgate::schema::Speech;
 use support::{Project, TASK, alive, eventually, s};
 
 /// Records its prompt (last argument) as `prompts/N.txt`, says where it is, fixes the work at iteration 2.
@@ -26,7 +26,7 @@ echo $! > child.pid
 wait"#;
 
 fn opening(task: &str) -> String {
-    format!("{task}\n\n{}", how_to_finish(Lang::En, "LOOP_DONE", true))
+    format!("{task}\n\n{}", how_to_finish(Speech::En, "LOOP_DONE", true))
 }
 
 #[test]

@@ -22,56 +22,17 @@
 pub mod git;
 pub mod list;
 pub mod prune;
-mod ranges;
 pub mod restore;
 pub mod snapshot;
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 use crate::progress::{self, Probe};
 use crate::project::{Project, safe_name};
-use crate::state::StateFields;
 
+pub use crate::schema::{Keep, Taken, Track};
 pub use git::{Git, GitError};
-
-/// Which iteration checkpoints are kept when the loop ends (`--keep-checkpoints`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Keep {
-    /// The start (`0`), the last one and the one with the best verify result.
-    #[default]
-    Best,
-    /// Every one.
-    All,
-    /// None of them (saves made by a rollback are always kept).
-    None,
-}
-
-/// A loop's checkpoint settings and progress, kept in its seal (absent: checkpoints are off).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Track {
-    pub keep: Keep,
-    /// The latest checkpoint taken, reused while the working tree does not change.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last: Option<Taken>,
-    /// Iterations after `last` whose tree did not change: their checkpoint is `last`'s commit, and their refs
-    /// are not written yet (see the module's invariants).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "ranges")]
-    pub unwritten: Vec<u64>,
-}
-
-/// One checkpoint taken at a stop.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Taken {
-    pub iteration: u64,
-    pub commit: String,
-    /// The working-tree fingerprint (`progress`) when it was taken, if the loop takes fingerprints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fingerprint: Option<String>,
-}
 
 /// A checkpoint's name within its loop: an iteration (`3`) or a save made before a rollback (`save-1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -123,22 +84,26 @@ pub enum Setup {
 }
 
 /// At setup: turns checkpoints on for a loop in a git work tree and saves the starting point as `0`.
-pub fn start(project: &Project, fields: &mut StateFields, keep: Option<Keep>) -> Setup {
+/// `fingerprint`: the tree's fingerprint if setup took one (else it is taken here). Returns what happened and,
+/// when on, the loop's new [`Track`] (the caller keeps it in the loop's fields).
+pub fn start(
+    project: &Project,
+    loop_id: &str,
+    fingerprint: Option<&str>,
+    keep: Option<Keep>,
+) -> (Setup, Option<Track>) {
     let Some(keep) = keep else {
-        return Setup::Off;
+        return (Setup::Off, None);
     };
     let git = Git::new(project);
     if !git.is_work_tree() {
-        return Setup::NotGit;
+        return (Setup::NotGit, None);
     }
-    let message = format!("loopgate checkpoint: loop {}, start", fields.loop_id);
-    let fingerprint = fields
-        .tree_fingerprint
-        .clone()
-        .unwrap_or_else(|| progress::probe(&project.root).fingerprint);
-    match snapshot::take(&git, &refname(&fields.loop_id, Name::Iteration(0)), &message) {
+    let message = format!("loopgate checkpoint: loop {loop_id}, start");
+    let fingerprint = fingerprint.map_or_else(|| progress::probe(&project.root).fingerprint, str::to_string);
+    match snapshot::take(&git, &refname(loop_id, Name::Iteration(0)), &message) {
         Ok(commit) => {
-            fields.checkpoints = Some(Track {
+            let track = Track {
                 keep,
                 last: Some(Taken {
                     iteration: 0,
@@ -146,20 +111,26 @@ pub fn start(project: &Project, fields: &mut StateFields, keep: Option<Keep>) ->
                     fingerprint: Some(fingerprint),
                 }),
                 unwritten: Vec::new(),
-            });
-            Setup::On
+            };
+            (Setup::On, Some(track))
         }
-        Err(err) => Setup::Failed(err.to_string()),
+        Err(err) => (Setup::Failed(err.to_string()), None),
     }
 }
 
 /// At a stop: checkpoints the working tree as the current iteration. `probe` is this stop's progress probe
 /// when the caller took one (else it is taken here: it tells an unchanged tree and lists the dirty paths).
-/// `None` when checkpoints are off; else the commit id, or what went wrong (for the stop's history record).
-pub fn at_stop(project: &Project, fields: &mut StateFields, probe: Option<Probe>) -> Option<Result<String, String>> {
-    let track = fields.checkpoints.as_mut()?;
+/// `None` when checkpoints are off (no `track`); else the commit id, or what went wrong (for the stop's history
+/// record).
+pub fn at_stop(
+    project: &Project,
+    loop_id: &str,
+    iteration: u64,
+    track: Option<&mut Track>,
+    probe: Option<Probe>,
+) -> Option<Result<String, String>> {
+    let track = track?;
     let probe = probe.unwrap_or_else(|| progress::probe(&project.root));
-    let iteration = fields.iteration;
     if let Some(last) = &track.last
         && last.iteration < iteration
         && last.fingerprint.as_deref() == Some(probe.fingerprint.as_str())
@@ -170,7 +141,7 @@ pub fn at_stop(project: &Project, fields: &mut StateFields, probe: Option<Probe>
         return Some(Ok(last.commit.clone()));
     }
     let git = Git::new(project);
-    let message = format!("loopgate checkpoint: loop {}, iteration {iteration}", fields.loop_id);
+    let message = format!("loopgate checkpoint: loop {loop_id}, iteration {iteration}");
     let tree = match &probe.dirty {
         Some(dirty) => snapshot::write_tree_from(&git, dirty),
         None => snapshot::write_tree(&git),
@@ -178,8 +149,8 @@ pub fn at_stop(project: &Project, fields: &mut StateFields, probe: Option<Probe>
     let taken = tree
         .and_then(|tree| snapshot::commit(&git, &tree, &message))
         .and_then(|commit| {
-            let mut refs = unwritten_refs(&fields.loop_id, track);
-            refs.push((refname(&fields.loop_id, Name::Iteration(iteration)), commit.clone()));
+            let mut refs = unwritten_refs(loop_id, track);
+            refs.push((refname(loop_id, Name::Iteration(iteration)), commit.clone()));
             snapshot::set_refs(&git, &refs).map(|()| commit)
         });
     Some(match taken {

@@ -10,11 +10,10 @@
 
 use super::git::{Git, GitError};
 use super::list::{self, Ref};
-use super::{Keep, Name};
+use super::{Keep, Name, Track};
 use crate::history::{self, Record, Status};
 use crate::project::Project;
 use crate::score::ScoreGate;
-use crate::state::StateFields;
 
 /// How many of the most recent loops keep every checkpoint (the loop that just ended is one of them).
 pub const RECENT_LOOPS: usize = 3;
@@ -25,13 +24,13 @@ const KEEP_ALL: &str = "keep-all";
 /// Writes the ended loop's unwritten checkpoints, applies its `--keep-checkpoints`, and prunes loops that fell
 /// out of the [`RECENT_LOOPS`] window. Best effort: an error is returned for the caller to report, never to stop
 /// the loop from ending.
-pub fn at_end(project: &Project, fields: &StateFields) -> Result<(), GitError> {
-    let Some(track) = &fields.checkpoints else {
+pub fn at_end(project: &Project, loop_id: &str, track: Option<&Track>) -> Result<(), GitError> {
+    let Some(track) = track else {
         return Ok(());
     };
     let git = Git::new(project);
     let mut loops = list::all(&git)?;
-    let id = crate::project::safe_name(&fields.loop_id);
+    let id = crate::project::safe_name(loop_id);
     let mut refs = loops.remove(&id).unwrap_or_default();
     list::add_unwritten(&mut refs, track);
     // This loop stays whole (it is the most recent), unless it asked for none.
@@ -43,7 +42,7 @@ pub fn at_end(project: &Project, fields: &StateFields) -> Result<(), GitError> {
     let kept_now = kept(&refs, this_keep, None);
     let unwritten = |name: &Name| matches!(name, Name::Iteration(n) if track.unwritten.contains(n));
     // Unwritten iterations are written when kept; only written refs are deleted.
-    let written = super::unwritten_refs(&fields.loop_id, track)
+    let written = super::unwritten_refs(loop_id, track)
         .into_iter()
         .zip(&track.unwritten)
         .filter(|(_, n)| kept_now.contains(&Name::Iteration(**n)))
@@ -54,11 +53,10 @@ pub fn at_end(project: &Project, fields: &StateFields) -> Result<(), GitError> {
         .map(|r| format!("delete {}\n", super::refname(&r.loop_id, r.name)));
     let mut input: String = written.chain(deleted).collect();
     if track.keep == Keep::All
-        && let Some(last) = refs.last().map(|r| r.commit.clone()).or_else(|| {
-            super::unwritten_refs(&fields.loop_id, track)
-                .pop()
-                .map(|(_, commit)| commit)
-        })
+        && let Some(last) = refs
+            .last()
+            .map(|r| r.commit.clone())
+            .or_else(|| super::unwritten_refs(loop_id, track).pop().map(|(_, commit)| commit))
     {
         input.push_str(&format!("update {}{id}/{KEEP_ALL} {last}\n", super::REFS));
     }

@@ -4,6 +4,7 @@ use std::process::Command;
 use super::list::{self, Ref};
 use super::prune::{best_iteration, kept};
 use super::*;
+use crate::state::StateFields;
 
 fn git(root: &Path, args: &[&str]) -> String {
     git_with_index(root, None, args)
@@ -65,6 +66,18 @@ fn project(root: &Path) -> Project {
     Project {
         root: root.to_path_buf(),
     }
+}
+
+/// [`super::start`] on a loop's fields, as setup calls it.
+fn start(project: &Project, f: &mut StateFields, keep: Option<Keep>) -> Setup {
+    let (setup, track) = super::start(project, &f.loop_id, f.tree_fingerprint.as_deref(), keep);
+    f.checkpoints = track;
+    setup
+}
+
+/// [`super::at_stop`] on a loop's fields, as a stop calls it.
+fn at_stop(project: &Project, f: &mut StateFields, probe: Option<Probe>) -> Option<Result<String, String>> {
+    super::at_stop(project, &f.loop_id, f.iteration, f.checkpoints.as_mut(), probe)
 }
 
 fn fields(id: &str) -> StateFields {
@@ -204,7 +217,7 @@ fn unwritten_iterations_are_written_at_the_end_when_kept() {
             f.iteration = iteration;
             at_stop(&p, &mut f, probe_saying("same")).expect("on").expect("taken");
         }
-        prune::at_end(&p, &f).expect("pruned");
+        prune::at_end(&p, &f.loop_id, f.checkpoints.as_ref()).expect("pruned");
         let names: Vec<Name> = refs_of(&p, "lg-k").iter().map(|r| r.name).collect();
         assert_eq!(
             names,

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::parts::Scope;
 use super::recipes;
 use crate::guard::lex;
+use crate::runners::Section;
 
 /// How deeply scripts, recipes and `sh -c` strings are followed.
 const MAX_DEPTH: usize = 6;
@@ -309,17 +310,17 @@ impl Deriver<'_> {
     fn pytest(&mut self, cwd: &Path) {
         self.plan.ecosystems.insert(Ecosystem::Python);
         let why = Why::Configures("pytest".into());
-        for name in ["pytest.ini", ".pytest.ini"] {
+        let pytest = crate::runners::PYTEST;
+        for name in pytest.files {
             self.whole(cwd.join(name), why.clone());
         }
-        let pytest_table = vec![vec!["tool".to_string(), "pytest".to_string()]];
-        self.add(cwd.join("pyproject.toml"), Scope::Toml(pytest_table), why.clone());
-        self.add(cwd.join("tox.ini"), Scope::Ini(vec!["pytest".into()]), why.clone());
-        self.add(
-            cwd.join("setup.cfg"),
-            Scope::Ini(vec!["tool:pytest".into()]),
-            why.clone(),
-        );
+        for (file, section) in pytest.sections {
+            let scope = match section {
+                Section::Toml(path) => Scope::Toml(vec![path.iter().map(ToString::to_string).collect()]),
+                Section::Ini(name) => Scope::Ini(vec![(*name).to_string()]),
+            };
+            self.add(cwd.join(file), scope, why.clone());
+        }
         self.watch("conftest.py", Scope::Whole, why, true);
     }
 

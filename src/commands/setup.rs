@@ -19,9 +19,10 @@ use crate::history::Record;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages;
 use crate::project::Project;
+use crate::schema::{Check, Driver, Speech};
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, Check, Driver, Lang, State, StateFields, VerifyOn};
+use crate::state::{self, State, StateFields, VerifyOn};
 use crate::{duration, exit_codes};
 
 mod sealing;
@@ -75,7 +76,7 @@ pub struct Config {
     pub seal: Vec<String>,
     pub verify_on: VerifyOn,
     pub max_duration: Option<u64>,
-    pub lang: Lang,
+    pub lang: Speech,
     pub session_id: String,
     pub force: bool,
     pub require_tests: bool,
@@ -379,7 +380,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
-    let checkpoints = crate::checkpoint::start(&project, &mut state.fields, config.checkpoints);
+    let fingerprint = state.fields.tree_fingerprint.as_deref();
+    let (checkpoints, track) =
+        crate::checkpoint::start(&project, &state.fields.loop_id, fingerprint, config.checkpoints);
+    state.fields.checkpoints = track;
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
@@ -447,7 +451,10 @@ pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
         closure_files: closure_files.0 as u64,
         test_files: tests.0 as u64,
         tests: tests.1 as u64,
-        verify_detected: config.verify_detected.as_ref().map(|found| found.reason()),
+        verify_detected: config
+            .verify_detected
+            .as_ref()
+            .map(|found| crate::messages::detect_reason(crate::schema::Speech::En, &found.why)),
         driver: config.driver,
         checkpoint: start_commit.map(|taken| taken.commit.clone()),
         baseline: baseline.as_ref().map(|b| BaselineRun {

@@ -98,7 +98,7 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         "verify_on": if f.verify_on == VerifyOn::Always { "always" } else { "promise" },
         "completion_promise": f.completion_promise,
         "session_id": f.session_id,
-        "driver": f.driver.map(|crate::state::Driver::Run { pid }| {
+        "driver": f.driver.map(|crate::schema::Driver::Run { pid }| {
             json!({"kind": "run", "pid": pid, "running": crate::process::alive(pid)})
         }),
         "pause_reason": f.pause_reason,

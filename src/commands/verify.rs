@@ -31,7 +31,7 @@ pub fn run(json: bool) -> Result<u8, Error> {
             "no verify command is sealed for this loop: the promise alone completes it".to_string(),
         ),
         Verdict::SealBroken(breach) => {
-            let paths = breach.lines(crate::state::Lang::En);
+            let paths = breach.lines(crate::schema::Speech::En);
             let text = format!("FAIL\n\n{}", breach.render(active.seal.fields.lang));
             (false, VerifyResult::sealed(paths), text)
         }

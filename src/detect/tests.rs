@@ -1,5 +1,10 @@
 use super::*;
 
+/// The reason in English, as the history's `init` record holds it.
+fn reason(found: &Detected) -> String {
+    crate::messages::detect_reason(crate::schema::Speech::En, &found.why)
+}
+
 /// A project directory with `files` (path, contents), detected with only `installed` programs on the PATH.
 fn detect_in(files: &[(&str, &str)], installed: &[&str]) -> Result<Detected, String> {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -24,7 +29,7 @@ const ALL: &[&str] = &[
 fn rust_cargo_test_workspace_and_nextest() {
     let found = detect_in(&[("Cargo.toml", "[package]\nname = \"x\"\n")], ALL).expect("found");
     assert_eq!(
-        (found.command.as_str(), found.reason().as_str()),
+        (found.command.as_str(), reason(&found).as_str()),
         ("cargo test", "Cargo.toml is here")
     );
     assert_eq!(
@@ -37,13 +42,13 @@ fn rust_cargo_test_workspace_and_nextest() {
     ];
     let with = detect_in(&nextest, &["cargo", "cargo-nextest"]).expect("found");
     assert_eq!(with.command, "cargo nextest run");
-    assert!(with.reason().contains("configures cargo-nextest"), "{}", with.reason());
+    assert!(reason(&with).contains("configures cargo-nextest"), "{}", reason(&with));
     let without = detect_in(&nextest, &["cargo"]).expect("found");
     assert_eq!(without.command, "cargo test");
     assert!(
-        without.reason().contains("cargo-nextest is not installed"),
+        reason(&without).contains("cargo-nextest is not installed"),
         "{}",
-        without.reason()
+        reason(&without)
     );
 }
 
@@ -67,12 +72,12 @@ fn node_package_manager_comes_from_the_lockfile() {
     let field = r#"{"scripts": {"test": "jest"}, "packageManager": "pnpm@9.1.0"}"#;
     let found = detect_in(&[("package.json", field)], ALL).expect("found");
     assert_eq!(found.command, "pnpm test");
-    assert!(found.reason().contains("packageManager field"), "{}", found.reason());
+    assert!(reason(&found).contains("packageManager field"), "{}", reason(&found));
     let found = detect_in(&[("package.json", pkg), ("yarn.lock", "")], &[]).expect("found");
     assert!(
-        found.reason().ends_with("note: `yarn` is not on PATH here"),
+        reason(&found).ends_with("note: `yarn` is not on PATH here"),
         "{}",
-        found.reason()
+        reason(&found)
     );
 }
 
@@ -93,6 +98,8 @@ fn node_without_a_real_test_script_is_not_a_test_command() {
 fn python_pytest_from_its_configuration_or_test_files() {
     for (file, contents, why) in [
         ("pytest.ini", "[pytest]\n", "pytest.ini configures pytest"),
+        // The same list as the closure's (`runners::PYTEST`): pytest 8.1 reads `.pytest.ini` too.
+        (".pytest.ini", "[pytest]\n", ".pytest.ini configures pytest"),
         (
             "pyproject.toml",
             "[tool.pytest.ini_options]\n",
@@ -107,7 +114,7 @@ fn python_pytest_from_its_configuration_or_test_files() {
     ] {
         let found = detect_in(&[(file, contents)], ALL).expect(file);
         assert_eq!(
-            (found.command.as_str(), found.reason().as_str()),
+            (found.command.as_str(), reason(&found).as_str()),
             ("python -m pytest", why),
             "{file}"
         );
@@ -135,7 +142,7 @@ fn python_pytest_from_its_configuration_or_test_files() {
 fn go_module() {
     let found = detect_in(&[("go.mod", "module example.com/x\n")], ALL).expect("found");
     assert_eq!(
-        (found.command.as_str(), found.reason().as_str()),
+        (found.command.as_str(), reason(&found).as_str()),
         ("go test ./...", "go.mod is here")
     );
 }
@@ -145,7 +152,7 @@ fn makefile_and_justfile_targets() {
     let make = "CC := gcc\nURL = http://x:80\n.PHONY: test\nbuild:\n\tcc -o x x.c\ntest check: build\n\t./run-tests\n";
     let found = detect_in(&[("Makefile", make)], ALL).expect("found");
     assert_eq!(
-        (found.command.as_str(), found.reason().as_str()),
+        (found.command.as_str(), reason(&found).as_str()),
         ("make test", "Makefile has a `test` target")
     );
     assert_eq!(
@@ -169,7 +176,7 @@ fn a_declared_test_target_wins_and_the_others_are_named() {
     let found = detect_in(&files, ALL).expect("found");
     assert_eq!(found.command, "make test");
     assert_eq!(found.also, ["cargo test", "npm test"]);
-    let zh = crate::messages::verify_detected(crate::state::Lang::Zh, &found);
+    let zh = crate::messages::verify_detected(crate::schema::Speech::Zh, &found);
     assert!(
         zh.contains("选择了 `make test`:Makefile 中有 `test` 目标") && zh.contains("`cargo test`、`npm test`"),
         "{zh}"

@@ -181,7 +181,7 @@ mod round_trip {
                     test_files: n[0] / 2,
                     tests: n[1] / 3,
                     verify_detected: (!flag).then(|| s[2].clone()),
-                    driver: flag.then_some(crate::state::Driver::Run { pid: 42 }),
+                    driver: flag.then_some(crate::schema::Driver::Run { pid: 42 }),
                     checkpoint: Some(s[3].clone()),
                     baseline: flag.then(|| BaselineRun {
                         exit: Some(1),

@@ -80,7 +80,7 @@ pub struct Init {
     pub verify_detected: Option<String>,
     /// Who drives the loop (`loopgate run`), when not a Claude Code session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub driver: Option<crate::state::Driver>,
+    pub driver: Option<crate::schema::Driver>,
     /// The checkpoint commit of the tree the loop started from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<String>,

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::ratchet::Moved;
+use crate::schema::Moved;
 use crate::summary::TestCounts;
 
 /// What one run of the sealed verify command said (or that the run was refused because sealed inputs changed).

@@ -10,6 +10,7 @@
 //! agent stop — the loop silently off. [`guarded`] catches it and turns it into the same fail-open answer, with
 //! the panic's message and place, so the user sees that loopgate has a bug instead of a loop that just ended.
 
+mod carry;
 mod input;
 mod output;
 mod pre_tool_use;

@@ -1,10 +1,13 @@
-//! The Stop hook: reads the hook input, finds the agent's last message, and hands the decision to `stop`.
+//! The Stop hook: reads the hook input, finds the agent's last message, hands the decision to `stop`, and turns
+//! its [`Outcome`] into Claude Code's JSON (a block with the `reason` the model reads, or a stop allowed with a
+//! `systemMessage` for the user and, at the end of a loop, a desktop notification).
 
 use std::path::Path;
 
 use crate::hook::{HookInput, HookOutput};
 use crate::project::Project;
 
+use crate::stop::Outcome;
 pub use crate::stop::at_stop;
 use crate::stop::block_cap::Turn;
 
@@ -22,18 +25,35 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
         };
     };
     // A /pua-loop or /cancel-loop the user's prompt confirmed, in a turn without a tool call (see `control`).
-    let pending = crate::control::carry_out_confirmed(&project, session);
+    let pending = super::carry::carry_out_confirmed(&project, session);
     let transcript = input.transcript_path.as_deref().map(Path::new);
     let turn = Turn {
         prompt_id: input.prompt_id.clone(),
         stop_hook_active: input.stop_hook_active,
     };
-    let output =
-        at_stop(&project, session, transcript, Some(&turn), || last_message(input)).map_err(|e| e.to_string())?;
+    let output = at_stop(&project, session, transcript, Some(&turn), || last_message(input))
+        .map_err(|e| e.to_string())?
+        .map(output);
     Ok(match pending {
         Some(done) => Some(output.unwrap_or_default().with_notice_first(done.notice)),
         None => output,
     })
+}
+
+/// Claude Code's JSON for a stop's outcome.
+pub fn output(outcome: Outcome) -> HookOutput {
+    match outcome {
+        Outcome::Block { reason, notice } => HookOutput::block(reason, notice),
+        Outcome::LetGo {
+            notice, notification, ..
+        } => {
+            let out = HookOutput::allow(notice);
+            match notification {
+                Some(text) => out.with_notification(&text),
+                None => out,
+            }
+        }
+    }
 }
 
 /// `last_assistant_message`, or the transcript read from its end when the client did not send it.

@@ -18,5 +18,7 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     });
-    crate::stop::failure::record(&project, session, error, details).map_err(|e| e.to_string())
+    crate::stop::failure::record(&project, session, error, details)
+        .map(|outcome| outcome.map(super::stop::output))
+        .map_err(|e| e.to_string())
 }

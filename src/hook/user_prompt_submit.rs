@@ -26,6 +26,6 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
         request::save_ticket(&project, session, prompt);
         return Ok(None);
     };
-    let done = crate::control::carry_out(project, session, &pending);
+    let done = super::carry::carry_out(project, session, &pending);
     Ok(Some(HookOutput::prompt_context(done.context, done.notice)))
 }

@@ -2,119 +2,119 @@
 
 use crate::closure::observed::{Seen, Shadow, ShadowKind};
 use crate::closure::{Moved, PartChange, Why, parts};
-use crate::state::{Check, Lang};
+use crate::schema::{Check, Speech};
 
 /// The section title.
-pub fn title(lang: Lang, during_run: bool) -> &'static str {
+pub fn title(lang: Speech, during_run: bool) -> &'static str {
     match (lang, during_run) {
-        (Lang::En, false) => "The oracle's inputs changed since the loop started (the verify command did not run):",
-        (Lang::Zh, false) => "自循环开始以来,验证所依赖的输入被修改了(验证命令没有运行):",
-        (Lang::En, true) => {
+        (Speech::En, false) => "The oracle's inputs changed since the loop started (the verify command did not run):",
+        (Speech::Zh, false) => "自循环开始以来,验证所依赖的输入被修改了(验证命令没有运行):",
+        (Speech::En, true) => {
             "The oracle's inputs changed WHILE the verify command ran (something it started, or a process left running, rewrote them), so its pass does not count:"
         }
-        (Lang::Zh, true) => {
+        (Speech::Zh, true) => {
             "验证命令运行期间,验证所依赖的输入被修改了(由它启动的程序或仍在运行的进程改写),因此这次通过不算数:"
         }
     }
 }
 
 /// Why a file belongs to the closure, as a clause: `it configures `pytest``.
-pub fn why(lang: Lang, why: &Why) -> String {
+pub fn why(lang: Speech, why: &Why) -> String {
     match (lang, why) {
-        (Lang::En, Why::Configures(tool)) => format!("it configures `{tool}`"),
-        (Lang::En, Why::RunBy(command)) => format!("it is run by `{command}`"),
-        (Lang::Zh, Why::Configures(tool)) => format!("它是 `{tool}` 的配置"),
-        (Lang::Zh, Why::RunBy(command)) => format!("它由 `{command}` 运行"),
+        (Speech::En, Why::Configures(tool)) => format!("it configures `{tool}`"),
+        (Speech::En, Why::RunBy(command)) => format!("it is run by `{command}`"),
+        (Speech::Zh, Why::Configures(tool)) => format!("它是 `{tool}` 的配置"),
+        (Speech::Zh, Why::RunBy(command)) => format!("它由 `{command}` 运行"),
         (lang, Why::Observed(seen)) => observed(lang, seen),
     }
 }
 
 /// Why an observed file is sealed: what the traced baseline run did with it.
-fn observed(lang: Lang, seen: &Seen) -> String {
+fn observed(lang: Speech, seen: &Seen) -> String {
     match (lang, seen) {
-        (Lang::En, Seen::Read) => "the verify run read it at baseline".to_string(),
-        (Lang::En, Seen::Ran) => "the verify run executed it at baseline".to_string(),
-        (Lang::En, Seen::LookedFor) => "the verify run looked for it at baseline".to_string(),
-        (Lang::En, Seen::LookedForProgram { ran: Some(ran) }) => {
+        (Speech::En, Seen::Read) => "the verify run read it at baseline".to_string(),
+        (Speech::En, Seen::Ran) => "the verify run executed it at baseline".to_string(),
+        (Speech::En, Seen::LookedFor) => "the verify run looked for it at baseline".to_string(),
+        (Speech::En, Seen::LookedForProgram { ran: Some(ran) }) => {
             format!("the verify run looked for a program here at baseline and ran `{ran}` instead")
         }
-        (Lang::En, Seen::LookedForProgram { ran: None }) => {
+        (Speech::En, Seen::LookedForProgram { ran: None }) => {
             "the verify run looked for a program here at baseline".to_string()
         }
-        (Lang::Zh, Seen::Read) => "基线验证运行时读取了它".to_string(),
-        (Lang::Zh, Seen::Ran) => "基线验证运行时执行了它".to_string(),
-        (Lang::Zh, Seen::LookedFor) => "基线验证运行时查找过它".to_string(),
-        (Lang::Zh, Seen::LookedForProgram { ran: Some(ran) }) => {
+        (Speech::Zh, Seen::Read) => "基线验证运行时读取了它".to_string(),
+        (Speech::Zh, Seen::Ran) => "基线验证运行时执行了它".to_string(),
+        (Speech::Zh, Seen::LookedFor) => "基线验证运行时查找过它".to_string(),
+        (Speech::Zh, Seen::LookedForProgram { ran: Some(ran) }) => {
             format!("基线验证运行时在此查找程序,实际运行的是 `{ran}`")
         }
-        (Lang::Zh, Seen::LookedForProgram { ran: None }) => "基线验证运行时在此查找过程序".to_string(),
+        (Speech::Zh, Seen::LookedForProgram { ran: None }) => "基线验证运行时在此查找过程序".to_string(),
     }
 }
 
 /// A new file that would be found instead of something the baseline run used.
-pub fn shadow(lang: Lang, shadow: &Shadow) -> String {
+pub fn shadow(lang: Speech, shadow: &Shadow) -> String {
     let path = &shadow.path;
     match (lang, &shadow.kind) {
-        (Lang::En, ShadowKind::Module { name, used }) => {
+        (Speech::En, ShadowKind::Module { name, used }) => {
             format!(
                 "`{path}` is new and would be imported as `{name}` instead of `{used}`, which the verify run imported at baseline"
             )
         }
-        (Lang::En, ShadowKind::PathFile) => {
+        (Speech::En, ShadowKind::PathFile) => {
             format!("`{path}` is new: Python runs a `.pth` file's import lines at start-up, before any test")
         }
-        (Lang::En, ShadowKind::Plugin) => {
+        (Speech::En, ShadowKind::Plugin) => {
             format!("`{path}` is new and declares a pytest plugin (a `pytest11` entry point)")
         }
-        (Lang::Zh, ShadowKind::Module { name, used }) => {
+        (Speech::Zh, ShadowKind::Module { name, used }) => {
             format!("新建的 `{path}` 会被当作 `{name}` 导入,取代基线验证运行时导入的 `{used}`")
         }
-        (Lang::Zh, ShadowKind::PathFile) => {
+        (Speech::Zh, ShadowKind::PathFile) => {
             format!("新建了 `{path}`:Python 会在启动时、任何测试之前执行 `.pth` 文件中的 import 行")
         }
-        (Lang::Zh, ShadowKind::Plugin) => format!("新建的 `{path}` 声明了一个 pytest 插件(`pytest11` 入口点)"),
-        (Lang::En, ShadowKind::Configuration) => {
+        (Speech::Zh, ShadowKind::Plugin) => format!("新建的 `{path}` 声明了一个 pytest 插件(`pytest11` 入口点)"),
+        (Speech::En, ShadowKind::Configuration) => {
             format!(
                 "`{path}` is new: the verify run searched this directory at baseline, and a runner reads this file from it"
             )
         }
-        (Lang::Zh, ShadowKind::Configuration) => {
+        (Speech::Zh, ShadowKind::Configuration) => {
             format!("新建了 `{path}`:基线验证运行时检索过该目录,测试工具会从中读取此文件")
         }
     }
 }
 
 /// One moved part of a closure file.
-pub fn moved(lang: Lang, m: &Moved) -> String {
+pub fn moved(lang: Speech, m: &Moved) -> String {
     let why = why(lang, &m.why);
     let path = &m.path;
     let part = &m.part;
     if part == parts::UNPARSABLE {
         return match lang {
-            Lang::En => format!("`{path}` no longer parses ({why})"),
-            Lang::Zh => format!("`{path}` 已无法解析({why})"),
+            Speech::En => format!("`{path}` no longer parses ({why})"),
+            Speech::Zh => format!("`{path}` 已无法解析({why})"),
         };
     }
     let whole = part == parts::WHOLE;
     match (lang, whole, &m.change) {
-        (Lang::En, true, PartChange::Added) => format!("`{path}` was created ({why}; it did not exist at setup)"),
-        (Lang::En, true, PartChange::Changed) => format!("`{path}` changed ({why})"),
-        (Lang::En, true, PartChange::Removed) => format!("`{path}` was deleted ({why})"),
-        (Lang::En, false, PartChange::Added) => format!("`{path}`: `{part}` was added ({why})"),
-        (Lang::En, false, PartChange::Changed) => format!("`{path}`: `{part}` changed ({why})"),
-        (Lang::En, false, PartChange::Removed) => format!("`{path}`: `{part}` was removed ({why})"),
-        (Lang::Zh, true, PartChange::Added) => format!("新建了 `{path}`({why};开始时它不存在)"),
-        (Lang::Zh, true, PartChange::Changed) => format!("`{path}` 被修改({why})"),
-        (Lang::Zh, true, PartChange::Removed) => format!("`{path}` 被删除({why})"),
-        (Lang::Zh, false, PartChange::Added) => format!("`{path}`:新增了 `{part}`({why})"),
-        (Lang::Zh, false, PartChange::Changed) => format!("`{path}`:`{part}` 被修改({why})"),
-        (Lang::Zh, false, PartChange::Removed) => format!("`{path}`:`{part}` 被删除({why})"),
+        (Speech::En, true, PartChange::Added) => format!("`{path}` was created ({why}; it did not exist at setup)"),
+        (Speech::En, true, PartChange::Changed) => format!("`{path}` changed ({why})"),
+        (Speech::En, true, PartChange::Removed) => format!("`{path}` was deleted ({why})"),
+        (Speech::En, false, PartChange::Added) => format!("`{path}`: `{part}` was added ({why})"),
+        (Speech::En, false, PartChange::Changed) => format!("`{path}`: `{part}` changed ({why})"),
+        (Speech::En, false, PartChange::Removed) => format!("`{path}`: `{part}` was removed ({why})"),
+        (Speech::Zh, true, PartChange::Added) => format!("新建了 `{path}`({why};开始时它不存在)"),
+        (Speech::Zh, true, PartChange::Changed) => format!("`{path}` 被修改({why})"),
+        (Speech::Zh, true, PartChange::Removed) => format!("`{path}` 被删除({why})"),
+        (Speech::Zh, false, PartChange::Added) => format!("`{path}`:新增了 `{part}`({why})"),
+        (Speech::Zh, false, PartChange::Changed) => format!("`{path}`:`{part}` 被修改({why})"),
+        (Speech::Zh, false, PartChange::Removed) => format!("`{path}`:`{part}` 被删除({why})"),
     }
 }
 
 /// How to undo: restore files from git, delete files that did not exist, take the flagged code out of new
 /// test files; and who may accept a change instead.
-pub fn undo(lang: Lang, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
+pub fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
     let mut how = Vec::new();
     if !restore.is_empty() {
         how.push(format!("`git checkout -- {}`", restore.join(" ")));
@@ -124,16 +124,16 @@ pub fn undo(lang: Lang, restore: &[&str], delete: &[&str], edit: &[&str]) -> Str
     }
     if !edit.is_empty() {
         how.push(match lang {
-            Lang::En => format!("remove the flagged lines from {}", quoted(edit)),
-            Lang::Zh => format!("删除 {} 中被指出的代码", quoted(edit)),
+            Speech::En => format!("remove the flagged lines from {}", quoted(edit)),
+            Speech::Zh => format!("删除 {} 中被指出的代码", quoted(edit)),
         });
     }
-    let how = how.join(if lang == Lang::Zh { " 和 " } else { " and " });
+    let how = how.join(if lang == Speech::Zh { " 和 " } else { " and " });
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "The oracle judges your work against these: undo your changes ({how}) and change the code under test instead. If the user truly wants such a change, only they can accept it, from a terminal (`loopgate allow PATH`); ask with <loop-pause>what you need</loop-pause>."
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "验证以这些内容为准:请撤销你的修改({how}),改为修改被测试的代码。如果用户确实需要这样的修改,只有用户能在终端中接受它(`loopgate allow 路径`);请用 <loop-pause>你需要什么</loop-pause> 询问。"
         ),
     }
@@ -143,7 +143,7 @@ pub fn undo(lang: Lang, restore: &[&str], delete: &[&str], edit: &[&str]) -> Str
 /// `closure`: how many files of the closure exist, and how many it names in all (absent ones must stay absent).
 /// `tests`: how many test files and tests are sealed.
 pub fn briefing(
-    lang: Lang,
+    lang: Speech,
     opt_out: &[Check],
     closure: (usize, usize),
     tests: (usize, usize),
@@ -157,15 +157,15 @@ pub fn briefing(
     let (existing, named) = closure;
     if on(Check::Closure) && named > 0 {
         parts.push(match (lang, existing) {
-            (Lang::En, 0) => {
+            (Speech::En, 0) => {
                 "the configuration files the verify command's test runner would read (none exist: do not create them)"
                     .to_string()
             }
-            (Lang::En, n) => format!(
+            (Speech::En, n) => format!(
                 "the {n} file(s) that define what the verify command runs (its scripts and the test runner's configuration; `loopgate status` lists them)"
             ),
-            (Lang::Zh, 0) => "验证命令的测试运行器会读取的配置文件(目前都不存在:不要创建它们)".to_string(),
-            (Lang::Zh, n) => {
+            (Speech::Zh, 0) => "验证命令的测试运行器会读取的配置文件(目前都不存在:不要创建它们)".to_string(),
+            (Speech::Zh, n) => {
                 format!("定义验证命令实际运行内容的 {n} 个文件(脚本和测试运行器配置;`loopgate status` 会列出)")
             }
         });
@@ -175,29 +175,29 @@ pub fn briefing(
         // No existing test to protect.
     } else if on(Check::Tests) {
         parts.push(match lang {
-            Lang::En => format!(
+            Speech::En => format!(
                 "the {test_count} existing test(s) in {test_files} file(s) (add new tests freely; do not edit, skip or delete existing ones)"
             ),
-            Lang::Zh => format!("{test_files} 个文件中已有的 {test_count} 个测试(可以随意添加新测试;不要修改、跳过或删除已有测试)"),
+            Speech::Zh => format!("{test_files} 个文件中已有的 {test_count} 个测试(可以随意添加新测试;不要修改、跳过或删除已有测试)"),
         });
     } else if on(Check::Skips) {
         parts.push(match lang {
-            Lang::En => "no skip / ignore / xfail / only markers may be added and no test deleted".into(),
-            Lang::Zh => "不得添加 skip / ignore / xfail / only 标记,也不得删除测试".into(),
+            Speech::En => "no skip / ignore / xfail / only markers may be added and no test deleted".into(),
+            Speech::Zh => "不得添加 skip / ignore / xfail / only 标记,也不得删除测试".into(),
         });
     }
     if on(Check::Counts) {
         parts.push(match lang {
-            Lang::En => "the number of tests run (a pass that runs fewer tests or skips more is rejected)".into(),
-            Lang::Zh => "运行的测试数量(运行更少测试或跳过更多测试的通过会被拒绝)".into(),
+            Speech::En => "the number of tests run (a pass that runs fewer tests or skips more is rejected)".into(),
+            Speech::Zh => "运行的测试数量(运行更少测试或跳过更多测试的通过会被拒绝)".into(),
         });
     }
     if parts.is_empty() {
         return String::new();
     }
     match lang {
-        Lang::En => format!("\nAlso sealed: {}.", parts.join("; ")),
-        Lang::Zh => format!("\n同样受保护:{}。", parts.join(";")),
+        Speech::En => format!("\nAlso sealed: {}.", parts.join("; ")),
+        Speech::Zh => format!("\n同样受保护:{}。", parts.join(";")),
     }
 }
 
@@ -206,21 +206,21 @@ fn quoted(paths: &[&str]) -> String {
 }
 
 /// The one-line result for the user: `2 sealed input(s) changed`.
-pub fn result(lang: Lang, count: usize) -> String {
+pub fn result(lang: Speech, count: usize) -> String {
     match lang {
-        Lang::En => format!("{count} sealed input(s) of the oracle changed"),
-        Lang::Zh => format!("{count} 项受保护的验证输入被修改"),
+        Speech::En => format!("{count} sealed input(s) of the oracle changed"),
+        Speech::Zh => format!("{count} 项受保护的验证输入被修改"),
     }
 }
 
 /// Why the guard refuses an edit of a partly sealed file.
-pub fn edit_denied(lang: Lang, path: &str, moved: &[String]) -> String {
+pub fn edit_denied(lang: Speech, path: &str, moved: &[String]) -> String {
     let list = moved.join("; ");
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "loopgate: this edit would change what is sealed in `{path}`: {list}. The rest of the file is yours to change; to undo an earlier change, run `git checkout -- {path}`."
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "loopgate:此修改会改变 `{path}` 中受保护的内容:{list}。文件的其余部分可以修改;要撤销之前的修改,运行 `git checkout -- {path}`。"
         ),
     }

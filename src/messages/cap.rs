@@ -1,45 +1,45 @@
 //! What loopgate says about Claude Code's stop-hook block cap (see `stop::block_cap`), in English and Chinese.
 
-use crate::state::Lang;
+use crate::schema::Speech;
 
 /// For the model, appended to the last block Claude Code honors without a tool call.
-pub fn last_warning(lang: Lang, cap: u64) -> String {
+pub fn last_warning(lang: Speech, cap: u64) -> String {
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "LAST CONTINUATION WITHOUT A TOOL: this is continuation {cap} in a row without a tool call, the last one Claude Code allows; if you stop again without using a tool, Claude Code ends your turn. Use a tool now (run `loopgate verify`, read the failing code, make a change), or if you are stuck say so with <loop-pause>what you need</loop-pause> or <loop-abort>why</loop-abort>."
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "最后一次无工具续行:这是连续第 {cap} 次没有工具调用的续行,也是 Claude Code 允许的最后一次;如果你再次不使用工具就停止,Claude Code 会结束你的回合。现在就使用工具(运行 `loopgate verify`、阅读失败的代码、做出修改);如果受阻,用 <loop-pause>你需要什么</loop-pause> 或 <loop-abort>原因</loop-abort> 说明。"
         ),
     }
 }
 
 /// For the user: loopgate let the turn end at the cap; the loop goes on with the next message.
-pub fn yielded(lang: Lang, blocks: u64, next_iteration: u64) -> String {
+pub fn yielded(lang: Speech, blocks: u64, next_iteration: u64) -> String {
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "loopgate: ⏸ the agent used no tool in its last {blocks} continuation(s), and Claude Code ends a turn after that many stop-hook blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), so loopgate let it stop here. The loop is still running (next: iteration {next_iteration}): send a message (e.g. \"continue\") to go on, or /cancel-loop (/loopgate:cancel-loop) to end it."
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "loopgate:⏸ 代理在最近 {blocks} 次续行中没有使用任何工具,而 Claude Code 在连续这么多次 Stop 钩子阻止后会结束回合(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP),所以 loopgate 让它在此停下。循环仍在运行(下一次:第 {next_iteration} 次迭代):发送一条消息(例如“继续”)即可继续,或用 /cancel-loop(/loopgate:cancel-loop)结束。"
         ),
     }
 }
 
 /// For the user: a turn loopgate had blocked ended without coming back (noticed at the next stop or start).
-pub fn turn_ended(lang: Lang, blocks: u64, cap: Option<u64>, iteration: u64) -> String {
+pub fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration: u64) -> String {
     let cap = cap.map_or_else(
         || match lang {
-            Lang::En => "off".to_string(),
-            Lang::Zh => "已关闭".to_string(),
+            Speech::En => "off".to_string(),
+            Speech::Zh => "已关闭".to_string(),
         },
         |cap| cap.to_string(),
     );
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "loopgate: ⚠ the agent's previous turn ended although loopgate had asked it to continue ({blocks} block(s) in a row without a tool call; Claude Code's stop-hook block cap: {cap}), or it was interrupted. Recorded as `turn_ended`; the loop is still running at iteration {iteration} (/cancel-loop or /loopgate:cancel-loop ends it)."
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "loopgate:⚠ 代理的上一个回合在 loopgate 要求继续后结束了(连续 {blocks} 次阻止且没有工具调用;Claude Code 的 Stop 钩子阻止上限:{cap}),或者被中断了。已记录为 `turn_ended`;循环仍在第 {iteration} 次迭代运行(/cancel-loop 或 /loopgate:cancel-loop 可结束)。"
         ),
     }
@@ -47,18 +47,18 @@ pub fn turn_ended(lang: Lang, blocks: u64, cap: Option<u64>, iteration: u64) -> 
 
 /// For `loopgate status`, when the loop's latest record says its last turn ended without loopgate letting it
 /// (`turn_ended`) or at Claude Code's block cap (`block_cap`): what ended it and how to go on.
-pub fn status_line(lang: Lang, cap_reached: bool, iteration: u64) -> String {
+pub fn status_line(lang: Speech, cap_reached: bool, iteration: u64) -> String {
     match (lang, cap_reached) {
-        (Lang::En, true) => format!(
+        (Speech::En, true) => format!(
             "the agent's turn ended at iteration {iteration}: Claude Code's stop-hook block cap (it used no tool in the continuations loopgate asked for). The loop is still running: send a message in the session (e.g. \"continue\") to go on, or /cancel-loop to end it"
         ),
-        (Lang::En, false) => format!(
+        (Speech::En, false) => format!(
             "the agent's turn ended at iteration {iteration} although loopgate had asked it to continue (Claude Code's block cap, Esc, an API error or --max-turns). The loop is still running: send a message in the session to go on, or /cancel-loop to end it"
         ),
-        (Lang::Zh, true) => format!(
+        (Speech::Zh, true) => format!(
             "代理的回合在第 {iteration} 次迭代结束:Claude Code 的 Stop 钩子阻止次数上限(在 loopgate 要求的续行中没有使用任何工具)。循环仍在运行:在会话中发送一条消息(例如“继续”)即可继续,或用 /cancel-loop 结束"
         ),
-        (Lang::Zh, false) => format!(
+        (Speech::Zh, false) => format!(
             "代理的回合在第 {iteration} 次迭代结束,尽管 loopgate 要求它继续(Claude Code 的阻止上限、Esc、API 错误或 --max-turns)。循环仍在运行:在会话中发送一条消息即可继续,或用 /cancel-loop 结束"
         ),
     }
@@ -66,13 +66,13 @@ pub fn status_line(lang: Lang, cap_reached: bool, iteration: u64) -> String {
 
 /// For the user (and `loopgate status`): the agent's turn ended on an API error (`error`, when known); the loop
 /// is still running and the next message in the session resumes it.
-pub fn stop_failure(lang: Lang, error: Option<&str>, iteration: u64) -> String {
+pub fn stop_failure(lang: Speech, error: Option<&str>, iteration: u64) -> String {
     let error = error.map_or_else(String::new, |e| format!(" ({e})"));
     match lang {
-        Lang::En => format!(
+        Speech::En => format!(
             "loopgate: the agent's turn ended on an API error{error} at iteration {iteration}. The loop is still running: send a message in the session (e.g. \"continue\") once the API answers again, or /cancel-loop to end it."
         ),
-        Lang::Zh => format!(
+        Speech::Zh => format!(
             "loopgate:代理的回合在第 {iteration} 次迭代因 API 错误{error}而结束。循环仍在运行:API 恢复后在会话中发送一条消息(例如“继续”)即可继续,或用 /cancel-loop 结束。"
         ),
     }

@@ -8,8 +8,8 @@
 use crate::closure::{self, PartChange};
 use crate::inventory::TestMove;
 use crate::messages::breach as words;
+use crate::schema::Speech;
 use crate::seal::FileChange;
-use crate::state::Lang;
 
 /// Everything that moved, grouped by where it was sealed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -43,7 +43,7 @@ impl Breach {
     }
 
     /// One line per item, for the model, the user and the history (`sealed_changes`).
-    pub fn lines(&self, lang: Lang) -> Vec<String> {
+    pub fn lines(&self, lang: Speech) -> Vec<String> {
         let sealed = self.sealed.iter().map(|c| format!("{} ({})", c.path(), c.kind()));
         let closure = self.closure.iter().chain(&self.observed).map(|m| words::moved(lang, m));
         let shadows = self.shadows.iter().map(|s| words::shadow(lang, s));
@@ -52,7 +52,7 @@ impl Breach {
     }
 
     /// How to undo every item: the files to restore from git and the files to delete.
-    pub fn undo(&self, lang: Lang) -> String {
+    pub fn undo(&self, lang: Speech) -> String {
         let mut restore: Vec<&str> = Vec::new();
         let mut delete: Vec<&str> = Vec::new();
         for change in &self.sealed {
@@ -87,7 +87,7 @@ impl Breach {
     }
 
     /// The section the block reason and `loopgate verify` show: title, items, how to undo.
-    pub fn render(&self, lang: Lang) -> String {
+    pub fn render(&self, lang: Speech) -> String {
         let items: Vec<String> = self.lines(lang).into_iter().map(|l| format!("- {l}")).collect();
         format!(
             "{}\n{}\n\n{}",

@@ -1,9 +1,9 @@
 //! Every transition of the ratchet: first run, more, same, fewer ran, more skipped, failing runs,
 //! no counts, a rejected pass, an allowed pass, and the record's serialized form.
 
-use super::{Best, Count, Moved, Outcome, describe};
+use super::{Best, Count, Moved, Outcome};
 use crate::messages;
-use crate::state::Lang;
+use crate::schema::Speech;
 use crate::summary::TestCounts;
 
 fn run(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCounts> {
@@ -141,21 +141,24 @@ fn an_allowed_pass_becomes_the_record() {
 #[test]
 fn what_moved_reads_in_both_languages() {
     let both = [moved(Count::Ran, 40, 37), moved(Count::Skipped, 0, 3)];
-    assert_eq!(describe(Lang::En, &both), "ran 40 → 37; skipped 0 → 3");
-    assert_eq!(describe(Lang::Zh, &both), "运行的测试 40 → 37;跳过的测试 0 → 3");
-    assert_eq!(describe(Lang::En, &[]), "");
-    let en = messages::counts_regressed(Lang::En, &describe(Lang::En, &both));
+    assert_eq!(messages::counts_moved(Speech::En, &both), "ran 40 → 37; skipped 0 → 3");
+    assert_eq!(
+        messages::counts_moved(Speech::Zh, &both),
+        "运行的测试 40 → 37;跳过的测试 0 → 3"
+    );
+    assert_eq!(messages::counts_moved(Speech::En, &[]), "");
+    let en = messages::counts_regressed(Speech::En, &messages::counts_moved(Speech::En, &both));
     assert!(
         en.contains("(ran 40 → 37; skipped 0 → 3)") && en.contains("restore the tests"),
         "{en}"
     );
-    let zh = messages::counts_regressed(Lang::Zh, &describe(Lang::Zh, &both));
+    let zh = messages::counts_regressed(Speech::Zh, &messages::counts_moved(Speech::Zh, &both));
     assert!(zh.contains("(运行的测试 40 → 37;跳过的测试 0 → 3)"), "{zh}");
     assert!(
-        messages::counts_result(Lang::En, "ran 2 → 1")
+        messages::counts_result(Speech::En, "ran 2 → 1")
             .contains("but ran 2 → 1; if that is intended, accept it with `loopgate allow --counts`")
     );
-    assert!(messages::counts_result(Lang::Zh, "x").contains("loopgate allow --counts"));
+    assert!(messages::counts_result(Speech::Zh, "x").contains("loopgate allow --counts"));
 }
 
 #[test]

@@ -31,7 +31,6 @@ use crate::history::{
     Event,
     event::{BlockCap, TurnEnded},
 };
-use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::history::Record;
@@ -40,22 +39,14 @@ use crate::messages;
 use crate::project::Project;
 use crate::state::{LoopStatus, StateFields};
 
+pub use crate::schema::PendingBlock;
+
 /// The environment variable Claude Code reads its cap from.
 pub const CAP_VAR: &str = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
 /// Claude Code's cap when the variable is unset or not a number.
 pub const DEFAULT_CAP: u64 = 8;
 /// The marker a tool call of the loop's session leaves in `.claude/loopgate/`.
 const TOOL_MARK: &str = "tool-ran";
-
-/// loopgate's last block, kept in the seal until the turn comes back to a Stop.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PendingBlock {
-    /// The `prompt_id` of the stop that blocked, when Claude Code sent one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_id: Option<String>,
-    /// Blocks in a row with no tool call in between, this one included.
-    pub without_tool: u64,
-}
 
 /// What the Stop hook input says about the turn.
 #[derive(Clone, Debug, Default)]

@@ -16,10 +16,10 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::block_cap::Turn;
+pub use crate::schema::LastStop;
 
 /// How long an unfinished decision (no `decided_ns`) holds beyond the verify timeout.
 const STALE_AFTER: Duration = Duration::from_secs(60);
@@ -31,17 +31,6 @@ const TWIN_WINDOW: Duration = Duration::from_millis(50);
 /// How long after the last decision's final write a twin may still start (process start-up on a busy machine);
 /// far below the quickest real next stop, which needs a model call in between.
 pub const START_JITTER_NS: i128 = 20_000_000;
-
-/// The last stop the loop decided, in the seal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LastStop {
-    pub key: String,
-    /// When the stop took the loop (ns since the epoch).
-    pub arrived_ns: i128,
-    /// When its decision was made; `None` while it is being made (a verify running).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub decided_ns: Option<i128>,
-}
 
 /// Nanoseconds since the epoch, now.
 pub fn now_ns() -> i128 {

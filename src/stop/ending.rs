@@ -4,15 +4,17 @@
 use crate::error::Error;
 use crate::history::event::{self, Reason};
 use crate::history::{self, Event, Record, Status};
-use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, user};
 use crate::oracle::Run;
 use crate::report;
-use crate::state::{Lang, LoopStatus, State};
+use crate::schema::Speech;
+use crate::state::{LoopStatus, State};
+
+use super::{LetGo, Outcome};
 
 /// The oracle passed (or there is none): the loop is done.
-pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<HookOutput>, Error> {
+pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
     let (lang, iteration, rejections) = (f.lang, f.iteration, f.promise_rejections);
     let record = Record::new(
@@ -27,94 +29,104 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Hoo
     if run.is_some_and(|run| run.summary.zero_tests) {
         notice.push_str(&user::suspicious(lang));
     }
-    let notice = with_tamper(notice, &active);
-    let out = notify(HookOutput::allow(notice), &active, "loop complete");
+    let out = Outcome::LetGo {
+        how: LetGo::Complete,
+        notice: with_tamper(notice, &active),
+        notification: notification(&active, "loop complete"),
+    };
     active.end(&record)?;
     Ok(Some(out))
 }
 
 /// The agent says the task cannot be done.
-pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<HookOutput>, Error> {
-    let state = active.state();
-    let lang = state.fields.lang;
-    let record = Record::new(
-        active.loop_id(),
-        state.fields.iteration,
-        Event::Aborted(Reason::new(reason)),
-    );
-    unsuccessful(active, &state, record, user::aborted(lang, reason))
+pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, Error> {
+    let f = &active.seal.fields;
+    let notice = user::aborted(f.lang, reason);
+    let record = Record::new(active.loop_id(), f.iteration, Event::Aborted(Reason::new(reason)));
+    unsuccessful(active, record, notice)
 }
 
 /// Ends the loop with `end` (a limit or an abort), writes the report and tells the user where it is.
-pub fn unsuccessful(
-    active: Box<ActiveLoop>,
-    state: &State,
-    end: Record,
-    notice: String,
-) -> Result<Option<HookOutput>, Error> {
+pub fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String) -> Result<Option<Outcome>, Error> {
+    let state = active.state(); // for the report, written once the loop has ended
     let lang = state.fields.lang;
     let status = end.status();
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
     let told = with_tamper(String::new(), &active);
     let project = active.project.clone();
     let ended = format!("loop ended without success ({})", status.as_str());
-    let out = notify(HookOutput::default(), &active, &ended);
+    let notification = notification(&active, &ended);
+    let how = match status {
+        Status::Aborted => LetGo::Aborted(detail.clone()),
+        _ => LetGo::Limit(status),
+    };
     active.end(&end)?;
-    let notice = notice + &report_notice(&project, state, status, &detail, lang) + &told;
-    Ok(Some(HookOutput {
-        system_message: Some(notice),
-        ..out
+    let notice = notice + &report_notice(&project, &state, status, &detail, lang) + &told;
+    Ok(Some(Outcome::LetGo {
+        how,
+        notice,
+        notification,
     }))
 }
 
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
-pub fn stall(mut active: Box<ActiveLoop>, mut state: State, why: &str) -> Result<Option<HookOutput>, Error> {
-    let lang = state.fields.lang;
-    state.fields.status = LoopStatus::Paused;
-    state.fields.pause_reason = Some(format!("stalled: {why}"));
+pub fn stall(mut active: Box<ActiveLoop>, why: &str) -> Result<Option<Outcome>, Error> {
+    let f = &mut active.seal.fields;
+    let (lang, iteration) = (f.lang, f.iteration);
+    f.status = LoopStatus::Paused;
+    f.pause_reason = Some(format!("stalled: {why}"));
     active.record_unsaved(&Record::new(
         active.loop_id(),
-        state.fields.iteration,
+        iteration,
         Event::Stalled(Reason::new(why)),
     ))?;
-    active.save(&state)?;
-    let path = report::write(&active.project, &state, &records(&active), Status::Stalled, why)
-        .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
-    let out = HookOutput::allow(with_tamper(user::stalled(lang, why, &path), &active));
-    Ok(Some(notify(out, &active, &format!("loop stalled: {why}"))))
+    active.write()?;
+    let path = report::write(
+        &active.project,
+        &active.state(),
+        &records(&active),
+        Status::Stalled,
+        why,
+    )
+    .map_or_else(|e| format!("(not written: {e})"), |p| p.display().to_string());
+    Ok(Some(Outcome::LetGo {
+        how: LetGo::Stalled(why.to_string()),
+        notice: with_tamper(user::stalled(lang, why, &path), &active),
+        notification: notification(&active, &format!("loop stalled: {why}")),
+    }))
 }
 
 /// One more block would pass Claude Code's stop-hook block cap (see `block_cap`): let the turn end here, the
 /// loop still running, and tell the user how to go on. The next message in the session continues the loop.
-pub fn at_block_cap(
-    mut active: Box<ActiveLoop>,
-    mut state: State,
-    tally: &super::block_cap::Tally,
-) -> Result<Option<HookOutput>, Error> {
-    let lang = state.fields.lang;
-    let record = super::block_cap::yielded(active.loop_id(), state.fields.iteration, tally);
+pub fn at_block_cap(mut active: Box<ActiveLoop>, tally: &super::block_cap::Tally) -> Result<Option<Outcome>, Error> {
+    let record = super::block_cap::yielded(active.loop_id(), active.seal.fields.iteration, tally);
     active.record_unsaved(&record)?;
-    state.fields.iteration += 1;
-    state.fields.pending_block = None;
-    active.save(&state)?;
-    let notice = messages::cap::yielded(lang, tally.without_tool, state.fields.iteration);
-    Ok(Some(HookOutput::allow(with_tamper(notice, &active))))
+    let f = &mut active.seal.fields;
+    f.iteration += 1;
+    f.pending_block = None;
+    let notice = messages::cap::yielded(f.lang, tally.without_tool, f.iteration);
+    active.write()?;
+    Ok(Some(goes_on(with_tamper(notice, &active))))
 }
 
 /// The agent needs something only the user can give.
-pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<HookOutput>, Error> {
-    let mut state = active.state();
-    state.fields.status = LoopStatus::Paused;
-    state.fields.pause_reason = Some(need.to_string());
+pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<Outcome>, Error> {
+    let f = &mut active.seal.fields;
+    let (lang, iteration) = (f.lang, f.iteration);
+    f.status = LoopStatus::Paused;
+    f.pause_reason = Some(need.to_string());
     active.record_unsaved(&Record::new(
         active.loop_id(),
-        state.fields.iteration,
+        iteration,
         Event::Paused(Reason::new(need)),
     ))?;
-    active.save(&state)?;
-    write_context_if_missing(&active, &state, need);
-    let out = HookOutput::allow(with_tamper(user::paused(state.fields.lang, need), &active));
-    Ok(Some(notify(out, &active, &format!("loop paused: {need}"))))
+    active.write()?;
+    write_context_if_missing(&active, need);
+    Ok(Some(Outcome::LetGo {
+        how: LetGo::Paused(need.to_string()),
+        notice: with_tamper(user::paused(lang, need), &active),
+        notification: notification(&active, &format!("loop paused: {need}")),
+    }))
 }
 
 fn records(active: &ActiveLoop) -> Vec<Record> {
@@ -123,7 +135,13 @@ fn records(active: &ActiveLoop) -> Vec<Record> {
         .unwrap_or_default()
 }
 
-fn report_notice(project: &crate::project::Project, state: &State, status: Status, detail: &str, lang: Lang) -> String {
+fn report_notice(
+    project: &crate::project::Project,
+    state: &State,
+    status: Status,
+    detail: &str,
+    lang: Speech,
+) -> String {
     let records = history::read_loop(&project.history_path(), &state.fields.loop_id)
         .map(|read| read.records)
         .unwrap_or_default();
@@ -134,9 +152,10 @@ fn report_notice(project: &crate::project::Project, state: &State, status: Statu
 }
 
 /// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop.
-fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
+fn write_context_if_missing(active: &ActiveLoop, need: &str) {
     let path = active.project.context_path();
-    let started = state.fields.started().ok();
+    let (fields, task) = (&active.seal.fields, &active.seal.task);
+    let started = fields.started().ok();
     let written_by_agent = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .ok()
@@ -147,19 +166,24 @@ fn write_context_if_missing(active: &ActiveLoop, state: &State, need: &str) {
     }
     let text = format!(
         "# Paused loop `{}`\n\nPaused at iteration {} because the agent needs: {need}\n\n## Task\n\n{}\n",
-        state.fields.loop_id,
-        state.fields.iteration,
-        state.task.trim_end()
+        fields.loop_id,
+        fields.iteration,
+        task.trim_end()
     );
     let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
 }
 
-/// Adds the desktop notification to a stop that lets the agent go, unless the loop was set up `--no-notify`.
-fn notify(out: HookOutput, active: &ActiveLoop, text: &str) -> HookOutput {
-    if active.seal.fields.notify {
-        out.with_notification(text)
-    } else {
-        out
+/// The desktop notification of a stop that lets the agent go, unless the loop was set up `--no-notify`.
+fn notification(active: &ActiveLoop, text: &str) -> Option<String> {
+    active.seal.fields.notify.then(|| text.to_string())
+}
+
+/// The turn ends, the loop goes on with the next message in the session; no notification.
+pub fn goes_on(notice: String) -> Outcome {
+    Outcome::LetGo {
+        how: LetGo::GoesOn,
+        notice,
+        notification: None,
     }
 }
 

@@ -7,12 +7,11 @@
 use crate::error::Error;
 use crate::history::event::StopFailure;
 use crate::history::{Event, Record};
-use crate::hook::HookOutput;
 use crate::lifecycle;
 use crate::messages;
 use crate::project::Project;
 
-use super::{ending, owned_by, owned_loop};
+use super::{Outcome, ending, owned_by, owned_loop};
 
 /// Records the failure for `session`'s loop; nothing when this session runs no loop here.
 pub fn record(
@@ -20,7 +19,7 @@ pub fn record(
     session: &str,
     error: &str,
     error_details: Option<String>,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     if !owned_by(project, session)? {
         return Ok(None);
     }
@@ -29,16 +28,15 @@ pub fn record(
         return Ok(None);
     };
     active.reconcile()?;
-    let mut state = active.state();
-    state.fields.pending_block = None;
-    let (lang, iteration) = (state.fields.lang, state.fields.iteration);
+    active.seal.fields.pending_block = None;
+    let (lang, iteration) = (active.seal.fields.lang, active.seal.fields.iteration);
     let failure = StopFailure {
         error: error.to_string(),
         error_details,
     };
     let record = Record::new(active.loop_id(), iteration, Event::StopFailure(failure));
     active.record_unsaved(&record)?;
-    active.save(&state)?;
+    active.write()?;
     let notice = messages::cap::stop_failure(lang, Some(error), iteration);
-    Ok(Some(HookOutput::allow(ending::with_tamper(notice, &active))))
+    Ok(Some(ending::goes_on(ending::with_tamper(notice, &active))))
 }

@@ -8,18 +8,16 @@ use crate::feedback::{Failure, Reason};
 use crate::giveup;
 use crate::history::event::{GaveUp, Limit, Tree};
 use crate::history::{Event as HistoryEvent, Record};
-use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::{self, Event, Stall, user};
-use crate::state::{State, StateError};
+use crate::state::{StateError, StateFields};
 
 use super::block_cap::{self, Decision};
-use super::{Observed, Step, ending};
+use super::{Observed, Outcome, Step, ending};
 
 /// A stop without a claim (and without a verify): record `continue` (or `gave_up`) and go on.
-pub fn without_claim(active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<HookOutput>, Error> {
-    let mut state = active.state();
-    state.fields.rejections_in_a_row = 0;
+pub fn without_claim(mut active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<Outcome>, Error> {
+    active.seal.fields.rejections_in_a_row = 0;
     let event = match &observed.give_up {
         Some(g) => HistoryEvent::GaveUp(GaveUp {
             kind: g.kind.as_str().to_string(),
@@ -29,24 +27,25 @@ pub fn without_claim(active: Box<ActiveLoop>, observed: &Observed) -> Result<Opt
         }),
         None => HistoryEvent::Continue(Tree::default()),
     };
-    let record = Record::new(active.loop_id(), state.fields.iteration, event);
+    let record = Record::new(active.loop_id(), active.seal.fields.iteration, event);
     let step = Step {
         event: Event::Continue,
         failure: Failure::None,
         result: None,
     };
-    next(active, state, &step, record, observed)
+    next(active, &step, record, observed)
 }
 
 /// Records the iteration, then ends the loop at a limit, pauses it if stalled, or blocks with the feedback.
+/// The loop's fields are changed in place, in the seal, which is written once (by `write`, or by ending or
+/// pausing the loop).
 pub fn next(
     mut active: Box<ActiveLoop>,
-    mut state: State,
     step: &Step,
     record: Record,
     observed: &Observed,
-) -> Result<Option<HookOutput>, Error> {
-    let f = &mut state.fields;
+) -> Result<Option<Outcome>, Error> {
+    let f = &mut active.seal.fields;
     f.give_up_streak = if observed.give_up.is_some() {
         f.give_up_streak + 1
     } else {
@@ -56,34 +55,36 @@ pub fn next(
     if let HistoryEvent::GaveUp(g) = &mut record.event {
         g.give_up_streak = f.give_up_streak;
     }
-    // The seal is written once, below: by `save`, or by ending or pausing the loop.
+    // The seal is written once, below: by `write`, or by ending or pausing the loop.
     active.record_unsaved(&observed.annotate(record))?;
-    let lang = state.fields.lang;
-    let iteration = state.fields.iteration;
-    let limit = limit_reached(&state).map_err(|problem| StateError::Corrupt {
+    let f = &active.seal.fields;
+    let lang = f.lang;
+    let iteration = f.iteration;
+    let limit = limit_reached(f).map_err(|problem| StateError::Corrupt {
         path: active.project.state_path(),
         problem,
     })?;
     if let Some((event, what)) = limit {
         let budget = Limit {
-            promise_rejections: state.fields.promise_rejections,
-            tokens_used: state.fields.tokens_used,
+            promise_rejections: f.promise_rejections,
+            tokens_used: f.tokens_used,
         };
         let end = Record::new(active.loop_id(), iteration, event(budget));
-        return ending::unsuccessful(active, &state, end, user::limit(lang, what, iteration));
+        return ending::unsuccessful(active, end, user::limit(lang, what, iteration));
     }
-    if let Some(why) = stalled(&state, observed) {
-        return ending::stall(active, state, &why);
+    if let Some(why) = stalled(f, observed) {
+        return ending::stall(active, &why);
     }
     let cap = observed.tally.as_ref().map(|tally| (tally, block_cap::decide(tally)));
     if let Some((tally, Decision::Yield)) = cap {
-        return ending::at_block_cap(active, state, tally);
+        return ending::at_block_cap(active, tally);
     }
-    state.fields.iteration += 1;
+    active.seal.fields.iteration += 1;
     if let Some((tally, _)) = cap {
-        block_cap::remember(&mut state.fields, tally);
+        block_cap::remember(&mut active.seal.fields, tally);
     }
-    active.save(&state)?;
+    active.write()?;
+    let state = active.state(); // what the reason shows, as just written
     let unchanged = (observed.tree_changed == Some(false)).then_some(state.fields.unchanged_streak);
     let reason = Reason {
         project: &active.project,
@@ -108,7 +109,10 @@ pub fn next(
         Some(result) if step.event != Event::Continue => user::rejected(lang, iteration, result),
         _ => user::iteration(lang, state.fields.iteration, state.fields.max_iterations),
     };
-    Ok(Some(HookOutput::block(reason, ending::with_tamper(notice, &active))))
+    Ok(Some(Outcome::Block {
+        reason,
+        notice: ending::with_tamper(notice, &active),
+    }))
 }
 
 /// The event ending the loop at a limit.
@@ -116,8 +120,7 @@ type Ending = fn(Limit) -> HistoryEvent;
 
 /// `max_iterations`, `max_tokens` or `max_duration`, when reached; an error when `started_at` cannot be read
 /// and `--max-duration` is set.
-fn limit_reached(state: &State) -> Result<Option<(Ending, &'static str)>, String> {
-    let f = &state.fields;
+fn limit_reached(f: &StateFields) -> Result<Option<(Ending, &'static str)>, String> {
     if f.max_iterations > 0 && f.iteration >= f.max_iterations {
         return Ok(Some((HistoryEvent::MaxIterations, "max_iterations")));
     }
@@ -139,8 +142,7 @@ fn limit_reached(state: &State) -> Result<Option<(Ending, &'static str)>, String
 /// The circuit breaker. Trips on N stops in a row without a working-tree change, on N identical failures in a
 /// row when nothing changed since the last one, on a score plateau, or on [`giveup::STALL_AFTER`] give-ups in a
 /// row (at most N) — never on a stop that changed the tree, so a loop that is making changes is never paused.
-fn stalled(state: &State, observed: &Observed) -> Option<String> {
-    let f = &state.fields;
+fn stalled(f: &StateFields, observed: &Observed) -> Option<String> {
     let lang = f.lang;
     if let Some(gate) = &f.score
         && gate.plateau > 0
@@ -165,12 +167,12 @@ fn stalled(state: &State, observed: &Observed) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn with_duration(started_at: &str) -> State {
+    fn with_duration(started_at: &str) -> StateFields {
         let mut state = crate::state::tests::sample("t");
         state.fields.max_iterations = 0;
         state.fields.max_duration = Some(60);
         state.fields.started_at = started_at.to_string();
-        state
+        state.fields
     }
 
     #[test]
@@ -186,7 +188,7 @@ mod tests {
         let reached = limit_reached(&with_duration(&hour_ago)).expect("readable");
         assert_eq!(reached.map(|(_, what)| what), Some("max_duration"));
         let mut unlimited = with_duration("yesterday");
-        unlimited.fields.max_duration = None;
+        unlimited.max_duration = None;
         assert!(limit_reached(&unlimited).expect("no limit to measure").is_none());
     }
 }

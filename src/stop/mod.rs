@@ -1,4 +1,5 @@
-//! The decision at a stop — SPEC.md, "The loop, per Stop event" — shared by the Stop hook and `loopgate run`.
+//! The decision at a stop — `ARCHITECTURE.md`, "The loop, per Stop event" — shared by the Stop hook and
+//! `loopgate run`.
 //!
 //! Fast path first: no loop, another session's loop or a paused loop → nothing to do, nothing touched.
 //! Otherwise the loop is read and written under the project lock, which is released while the verify command
@@ -7,7 +8,8 @@
 //!
 //! Submodules: `observe` (working-tree progress and tokens, at every stop), `verdict` (what a verify run means
 //! for the loop), `iterate` (record, limits, the stall breaker, the block), `ending` (complete, abort, pause,
-//! and the report of a loop that ends without success), `block_cap` (Claude Code's limit on blocks in a row).
+//! and the report of a loop that ends without success), `block_cap` (Claude Code's limit on blocks in a row),
+//! `outcome` (what the stop decided, in loopgate's terms: the Stop hook and `loopgate run` each read it).
 
 pub mod block_cap;
 pub mod duplicate;
@@ -15,13 +17,13 @@ mod ending;
 pub mod failure;
 mod iterate;
 mod observe;
+mod outcome;
 mod verdict;
 
 use std::path::Path;
 
 use crate::error::Error;
 use crate::feedback::Failure;
-use crate::hook::HookOutput;
 use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::messages::Event;
 use crate::oracle::{self, Verdict};
@@ -30,6 +32,7 @@ use crate::signals::{self, Signal};
 use crate::state::{LoopStatus, VerifyOn};
 
 pub use observe::Observed;
+pub use outcome::{LetGo, Outcome};
 
 /// One stop of `session`'s loop in `project`. `message` (the agent's last message) is only produced once the
 /// loop is known to be this session's; `transcript` feeds the token budget; `turn` is what a Claude Code Stop
@@ -40,7 +43,7 @@ pub fn at_stop(
     transcript: Option<&Path>,
     turn: Option<&block_cap::Turn>,
     message: impl FnOnce() -> String,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     let started_ns = duplicate::now_ns();
     if !owned_by(project, session)? {
         return Ok(None);
@@ -107,7 +110,7 @@ fn decide(
     mut active: Box<ActiveLoop>,
     mut observed: Observed,
     message: String,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     // Decided from here on (what follows is this stop's own work): a twin that started later is an answer.
     mark_decided(&mut active);
     let fields = &active.seal.fields;
@@ -131,9 +134,8 @@ fn decide(
         Signal::None if !wants_verify => iterate::without_claim(active, &observed),
         claim => {
             // Keep what this stop observed before letting go of the lock.
-            let state = active.state();
-            active.save(&state)?;
-            let iteration = state.fields.iteration;
+            active.write()?;
+            let iteration = active.seal.fields.iteration;
             drop(lock);
             let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook)?;
             let _lock = lifecycle::lock(project)?;

@@ -43,7 +43,7 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
         probe = Some(taken);
     }
     // With the same probe: an unchanged tree reuses the last checkpoint, a changed one re-stages its dirty paths.
-    observed.checkpoint = checkpoint::at_stop(&root, f, probe);
+    observed.checkpoint = checkpoint::at_stop(&root, &f.loop_id, f.iteration, f.checkpoints.as_mut(), probe);
     if f.max_tokens.is_some() {
         // A budget that cannot be measured is said so at every stop, never silently lifted.
         let unmeasured = match transcript {

@@ -7,52 +7,47 @@ use crate::error::Error;
 use crate::feedback::Failure;
 use crate::history::event::{Rejected, Tree};
 use crate::history::{self, Record, VerifyResult};
-use crate::hook::HookOutput;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::Event;
 use crate::oracle::Verdict;
-use crate::state::State;
+use crate::state::StateFields;
 
-use super::{Observed, Step, ending, iterate};
+use super::{Observed, Outcome, Step, ending, iterate};
 
 /// Applies `verdict` to the loop. `promised`: the agent claimed completion (else a `verify_on: always` stop).
 pub fn apply(
-    active: Box<ActiveLoop>,
+    mut active: Box<ActiveLoop>,
     verdict: Verdict,
     promised: bool,
     observed: &Observed,
-) -> Result<Option<HookOutput>, Error> {
+) -> Result<Option<Outcome>, Error> {
     match verdict {
         Verdict::Honor => ending::complete(active, None),
         Verdict::Pass(run) => ending::complete(active, Some(&run)),
         Verdict::SealBroken(breach) => {
-            let mut state = active.state();
-            count_rejection(&mut state);
-            let paths = breach.lines(crate::state::Lang::En);
+            let f = &mut active.seal.fields;
+            count_rejection(f);
+            let paths = breach.lines(crate::schema::Speech::En);
             let rejected = Rejected {
-                rejections: state.fields.promise_rejections,
+                rejections: f.promise_rejections,
                 verify: VerifyResult::sealed(paths),
                 tree: Tree::default(),
             };
-            let record = Record::new(
-                active.loop_id(),
-                state.fields.iteration,
-                history::Event::PromiseRejected(rejected),
-            );
+            let (lang, iteration) = (f.lang, f.iteration);
+            let record = Record::new(active.loop_id(), iteration, history::Event::PromiseRejected(rejected));
             let step = Step {
                 event: Event::SealBroken,
                 failure: Failure::Sealed(&breach),
-                result: Some(crate::messages::breach::result(state.fields.lang, breach.len())),
+                result: Some(crate::messages::breach::result(lang, breach.len())),
             };
-            iterate::next(active, state, &step, record, observed)
+            iterate::next(active, &step, record, observed)
         }
         Verdict::Fail(run) => {
-            let mut state = active.state();
             let timed_out = run.outcome.timed_out;
             let regressed = !run.ratchet.is_empty();
             let short = run.by_name != Judged::Held;
             let status = if promised {
-                count_rejection(&mut state);
+                count_rejection(&mut active.seal.fields);
                 history::Event::PromiseRejected as fn(Rejected) -> history::Event
             } else {
                 history::Event::VerifyFailed as fn(Rejected) -> history::Event
@@ -65,8 +60,8 @@ pub fn apply(
                 (.., true) => Event::PromiseRejected,
                 _ => Event::VerifyFailed,
             };
-            run.observe(&mut state.fields);
-            let f = &mut state.fields;
+            run.observe(&mut active.seal.fields);
+            let f = &mut active.seal.fields;
             let same = f.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
             f.same_failure_streak = if same { f.same_failure_streak + 1 } else { 1 };
             f.last_fingerprint = Some(run.fingerprint.clone());
@@ -84,6 +79,7 @@ pub fn apply(
                 verify: run.result(),
                 tree: Tree::default(),
             };
+            let f = &active.seal.fields;
             let record = Record::new(active.loop_id(), f.iteration, status(rejected));
             let streak = f.same_failure_streak;
             let step = Step {
@@ -96,17 +92,17 @@ pub fn apply(
                     Judged::Short(short) => crate::messages::baseline::short_result(f.lang, short.len()),
                     Judged::NoResults => crate::messages::baseline::no_results_result(f.lang).to_string(),
                     Judged::Held if regressed => {
-                        crate::messages::counts_result(f.lang, &crate::ratchet::describe(f.lang, &run.ratchet))
+                        crate::messages::counts_result(f.lang, &crate::messages::counts_moved(f.lang, &run.ratchet))
                     }
                     Judged::Held => run.result_text(f.lang),
                 }),
             };
-            iterate::next(active, state, &step, record, observed)
+            iterate::next(active, &step, record, observed)
         }
     }
 }
 
-fn count_rejection(state: &mut State) {
-    state.fields.promise_rejections += 1;
-    state.fields.rejections_in_a_row += 1;
+fn count_rejection(fields: &mut StateFields) {
+    fields.promise_rejections += 1;
+    fields.rejections_in_a_row += 1;
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{MarkerKind, UnitKind};
-use crate::state::Lang as Speech;
+use crate::schema::Speech;
 
 /// A change to a test file that weakens its existing tests.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

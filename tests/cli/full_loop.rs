@@ -58,7 +58,7 @@ fn full_loop_transcript() {
     assert!(!p.exists(STATE), "state file removed when the loop ends");
     assert!(p.seal_paths().is_empty(), "seal removed when the loop ends");
 
-    // 5. The history tells the story, in order, with the fields SPEC.md names.
+    // 5. The history tells the story, in order, with the fields the README names (see "Files").
     let history = p.history();
     println!("$ cat .claude/pua-loop-history.jsonl");
     print!("{}", p.redact(&p.read(HISTORY)));

@@ -1,5 +1,5 @@
 //! Snapshots of what users and the model read, kept as plain text files under `tests/cli/snapshots/` so a
-//! change of wording shows up in review as a diff (style.md item 12). Redact before comparing (temp paths,
+//! change of wording shows up in review as a diff (`ARCHITECTURE.md`, "Code style", 12). Redact before comparing (temp paths,
 //! loop ids, timestamps, durations: `Project::redact`).
 //!
 //! A mismatch fails the test and writes `NAME.txt.new` beside the snapshot; accept every new text with

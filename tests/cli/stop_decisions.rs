@@ -1,4 +1,4 @@
-//! The Stop hook's decision table (SPEC.md, "The loop, per Stop event"), one row per test.
+//! The Stop hook's decision table (`ARCHITECTURE.md`, "The loop, per Stop event"), one row per test.
 
 use std::time::Duration;
 

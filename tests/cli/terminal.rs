@@ -137,7 +137,7 @@ fn history_piped_into_head_is_quiet() {
     assert!(status == 0 || status == 141, "exit status {status}");
 }
 
-/// Unix manners (style.md item 3): a closed pipe ends `loopgate history` with exit 0, not death by SIGPIPE.
+/// Unix manners (`ARCHITECTURE.md`, "Code style", 3): a closed pipe ends `loopgate history` with exit 0, not death by SIGPIPE.
 #[test]
 fn history_into_a_closed_pipe_exits_0() {
     let p = Project::new();

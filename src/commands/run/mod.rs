@@ -6,8 +6,9 @@
 //! it and `setup` refuses to replace it without `--force`. Each iteration runs the agent with the prompt, records
 //! an `agent_run` history record (exit, signal, duration, output tail), then hands the agent's output to
 //! [`crate::stop::at_stop`] — the very decision table of the Stop hook, with its abort / pause / promise
-//! signals, the sealed verify, limits, stall breaker and tamper checks. A block means another iteration, whose
-//! prompt is the block `reason`; anything else ends the run with the loop's outcome as the exit code.
+//! signals, the sealed verify, limits, stall breaker and tamper checks. Its [`crate::stop::Outcome`] is read
+//! directly: a block means another iteration, whose prompt is the block's `reason`; a let-go ends the run with
+//! how the loop ended (complete, a limit, aborted, paused or stalled) as the exit code.
 //!
 //! Modules: `options` (flags → config), `prompt` (what the agent gets, and which of its output counts),
 //! `agent` (the process), `owner` (our loop in the project), `row` (one iteration's result), `screen` (what is
@@ -31,6 +32,7 @@ use crate::error::Error;
 use crate::exit_codes;
 use crate::project::Project;
 use crate::state::StateFields;
+use crate::stop::Outcome;
 
 use display::{Display, Phase, Style};
 use options::{Options, Start};
@@ -159,16 +161,17 @@ impl Runner {
                 screen::status(&self.display, &fields, self.rows.last());
             }
             match stop {
-                Some(out) if out.decision == Some("block") => {
-                    prompt = out.reason.unwrap_or_default();
+                Some(Outcome::Block { reason, .. }) => {
+                    prompt = reason;
                     if let Some(code) = self.agent_keeps_failing(&outcome) {
                         return code;
                     }
                 }
-                Some(out) => {
-                    let ending = self.owner.ending(&self.loop_id);
-                    return self.finish(&ending, out.system_message);
+                Some(Outcome::LetGo { how, notice, .. }) => {
+                    let ending = Ending::of(how).unwrap_or_else(|| self.owner.ending(&self.loop_id));
+                    return self.finish(&ending, Some(notice));
                 }
+                // Not decided here: the loop was cancelled or taken over meanwhile.
                 None => {
                     let ending = self.owner.ending(&self.loop_id);
                     return self.finish(&ending, None);

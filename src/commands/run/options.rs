@@ -6,7 +6,8 @@ use std::time::Duration;
 use crate::cli::{RunArgs, SetupArgs};
 use crate::commands::setup::Config;
 use crate::error::Error;
-use crate::state::{Driver, VerifyOn};
+use crate::schema::Driver;
+use crate::state::VerifyOn;
 
 use super::prompt::{self, Via};
 

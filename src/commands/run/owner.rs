@@ -10,7 +10,9 @@ use crate::error::Error;
 use crate::history::{self, Record, Status};
 use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::project::Project;
-use crate::state::{Driver, LoopStatus, State, StateFields};
+use crate::schema::Driver;
+use crate::state::{LoopStatus, State, StateFields};
+use crate::stop::LetGo;
 
 use super::agent::Outcome;
 
@@ -33,13 +35,28 @@ pub enum Ending {
     /// Paused by the agent or by the stall breaker; the loop waits with its state kept.
     Paused {
         reason: String,
-        stalled: bool,
     },
     /// Ended from outside (`loopgate cancel`, replaced, taken over), or by this run on an error.
     Cancelled(String),
 }
 
 impl Ending {
+    /// How a stop that let the agent go ended the loop; `None` when the loop goes on (which a run, having no
+    /// block cap and no API-error hook, does not see).
+    pub fn of(how: LetGo) -> Option<Self> {
+        Some(match how {
+            LetGo::Complete => Self::Complete,
+            LetGo::Limit(status) => Self::Limit(status),
+            LetGo::Aborted(reason) => Self::Aborted(reason),
+            LetGo::Paused(reason) => Self::Paused { reason },
+            // The loop's `pause_reason`, as the stall breaker writes it.
+            LetGo::Stalled(why) => Self::Paused {
+                reason: format!("stalled: {why}"),
+            },
+            LetGo::GoesOn => return None,
+        })
+    }
+
     pub fn exit_code(&self) -> u8 {
         use crate::exit_codes;
         match self {
@@ -195,8 +212,7 @@ impl Owner {
             && active.seal.fields.status == LoopStatus::Paused
         {
             let reason = active.seal.fields.pause_reason.clone().unwrap_or_default();
-            let stalled = reason.starts_with("stalled");
-            return Ending::Paused { reason, stalled };
+            return Ending::Paused { reason };
         }
         let records = history::read(&self.project.history_path())
             .map(|read| read.records)

@@ -36,7 +36,10 @@ pub fn header(d: &Display, state: &State, options: &Options) {
     if let super::options::Start::New(config) = &options.start
         && let Some(found) = &config.verify_detected
     {
-        d.line(&format!("          (--verify auto: {})", found.reason()));
+        d.line(&format!(
+            "          (--verify auto: {})",
+            crate::messages::detect_reason(crate::schema::Speech::En, &found.why)
+        ));
     }
     let mut limits = Vec::new();
     if f.max_iterations > 0 {

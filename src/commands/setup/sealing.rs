@@ -9,8 +9,8 @@ use super::Config;
 use crate::closure::Closure;
 use crate::error::Error;
 use crate::inventory::{self, Inventory};
+use crate::schema::Check;
 use crate::seal::SealedFiles;
-use crate::state::Check;
 
 /// The oracle's inputs as they are at setup.
 pub struct Sealed {

@@ -17,7 +17,7 @@ fn text_flags_and_task_are_parsed_and_cli_session_fills_in() {
     assert_eq!(c.verify.as_deref(), Some("cargo test"));
     assert_eq!(
         (c.max_iterations, c.lang, c.session_id.as_str()),
-        (7, Lang::Zh, "s-cli")
+        (7, Speech::Zh, "s-cli")
     );
     assert_eq!(c.seal, ["tests/**"]);
 }

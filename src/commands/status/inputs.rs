@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use crate::closure::Closure;
 use crate::closure::observed::{Observed, Tracing};
+use crate::schema::Check;
 use crate::seal::Seal;
-use crate::state::Check;
 
 /// The `oracle_inputs` object of `status --json`; `observed` is what the traced baseline run used, if any.
 pub fn report(seal: &Seal, observed: Option<&Observed>) -> Value {
@@ -45,7 +45,7 @@ fn closure_files(closure: &Closure) -> Vec<Value> {
             json!({
                 "path": file.path,
                 "sealed": if labels.is_empty() { json!("whole") } else { json!(labels) },
-                "why": crate::messages::breach::why(crate::state::Lang::En, &file.why),
+                "why": crate::messages::breach::why(crate::schema::Speech::En, &file.why),
                 "exists": !file.parts.is_empty(),
             })
         })

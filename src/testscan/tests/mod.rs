@@ -12,7 +12,7 @@ mod python;
 mod rust;
 
 use super::{FileSig, Finding, Lang, Scope, compare};
-use crate::state::Lang as Speech;
+use crate::schema::Speech;
 
 /// An edit of a base file and what it must give. Each `(old, new)` replaces text that occurs exactly once;
 /// `old` may be `END` to append.

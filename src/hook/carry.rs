@@ -1,8 +1,8 @@
-//! Carrying out a request for the user: by the `UserPromptSubmit` hook when the command's block ran before it
+//! Carrying out a request for the user (see `control` for the request itself): by the `UserPromptSubmit` hook when the command's block ran before it
 //! (Claude Code 2.1.197), or by the `PreToolUse` hook before the agent's first tool call when the prompt hook
 //! ran first and left a ticket in the store (2.1.330). Both hooks run outside Claude Code's sandbox.
 
-use super::{Kind, Request, request};
+use crate::control::{Kind, Request, request};
 use crate::project::Project;
 
 /// What carrying out a request tells the model (`context`) and the user (`notice`).

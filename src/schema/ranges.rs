@@ -1,4 +1,4 @@
-//! The unwritten iterations of a [`super::Track`] as ranges in the state file and seal (`"1-310"`,
+//! The unwritten iterations of a [`super::Track`] (see `checkpoint`) as ranges in the state file and seal (`"1-310"`,
 //! `"4-6,9"`): a loop whose tree stays unchanged for hundreds of stops would otherwise list every number on a
 //! line of its own in the user-readable state file. A plain list is read too.
 

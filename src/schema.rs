@@ -1,0 +1,143 @@
+//! The persisted vocabulary: types that the state file, the seal and the history records hold, and that
+//! behaviour modules (checkpoints, the ratchet, the Stop hook, the messages) share. A schema module imports no
+//! behaviour: whatever it holds can be read by every layer above it without an import circle (see
+//! `tests/architecture.rs` and `ARCHITECTURE.md`).
+
+mod ranges;
+
+use serde::{Deserialize, Serialize};
+
+/// Language of everything loopgate tells the model and the user (`--lang en|zh`; the state field `lang`).
+/// Not to be confused with a programming language (`testscan::Lang`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Speech {
+    #[default]
+    En,
+    Zh,
+}
+
+/// A check on the oracle's inputs that setup turns on by default and the user may opt out of
+/// (`--no-closure-seal`, `--no-test-seal`, `--no-count-ratchet`, `--no-skip-check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// The files that define what the verify command runs (`package.json` scripts, `pytest.ini`, …).
+    Closure,
+    /// The existing tests: edits to them are rejected; new tests are welcome.
+    Tests,
+    /// A passing verify must run at least as many tests, and skip no more, than the most this loop has seen.
+    Counts,
+    /// Skip / ignore / xfail / only markers added, and tests deleted.
+    Skips,
+    /// A pass must run and pass every test that ran at baseline, by name (see `baseline`).
+    ByName,
+    /// The agent's new test files sit out the oracle's run (see `testside`); off with `--with-new-tests`.
+    NewTestsAside,
+}
+
+/// A driver other than the Stop hook: `driver: {kind: run, pid: 4242}` for `loopgate run` (its process id, so
+/// `status` can say whether it still runs and a loop left behind by a killed `run` can be told from a live one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Driver {
+    Run { pid: u32 },
+}
+
+// The checkpoint track (behaviour in `checkpoint`).
+
+/// Which iteration checkpoints are kept when the loop ends (`--keep-checkpoints`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Keep {
+    /// The start (`0`), the last one and the one with the best verify result.
+    #[default]
+    Best,
+    /// Every one.
+    All,
+    /// None of them (saves made by a rollback are always kept).
+    None,
+}
+
+/// A loop's checkpoint settings and progress, kept in its seal (absent: checkpoints are off).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Track {
+    pub keep: Keep,
+    /// The latest checkpoint taken, reused while the working tree does not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<Taken>,
+    /// Iterations after `last` whose tree did not change: their checkpoint is `last`'s commit, and their refs
+    /// are not written yet (see the module's invariants).
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "ranges")]
+    pub unwritten: Vec<u64>,
+}
+
+/// One checkpoint taken at a stop.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Taken {
+    pub iteration: u64,
+    pub commit: String,
+    /// The working-tree fingerprint (`progress`) when it was taken, if the loop takes fingerprints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+}
+
+// The test-count ratchet's record (behaviour in `ratchet`).
+
+/// The best test counts a loop has seen. Fields missing from an older seal read as "not seen".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Best {
+    /// The most tests any verify of the loop ran (passed + failed).
+    pub most_ran: Option<u64>,
+    /// The fewest tests a passing verify of the loop skipped (skipped + ignored).
+    pub fewest_skipped: Option<u64>,
+}
+
+impl Best {
+    /// Nothing recorded yet (no verify printed counts).
+    pub fn is_unset(&self) -> bool {
+        *self == Best::default()
+    }
+}
+
+/// Which count moved the wrong way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Count {
+    /// Fewer tests ran than the most seen.
+    Ran,
+    /// More tests were skipped or ignored than the fewest seen.
+    Skipped,
+}
+
+/// One count that moved the wrong way: the best seen, and now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    pub count: Count,
+    pub best: u64,
+    pub now: u64,
+}
+
+// The Stop hook's own records in the seal (behaviour in `stop::block_cap` and `stop::duplicate`).
+
+/// loopgate's last block, kept in the seal until the turn comes back to a Stop.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingBlock {
+    /// The `prompt_id` of the stop that blocked, when Claude Code sent one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_id: Option<String>,
+    /// Blocks in a row with no tool call in between, this one included.
+    pub without_tool: u64,
+}
+
+/// The last stop the loop decided, in the seal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastStop {
+    pub key: String,
+    /// When the stop took the loop (ns since the epoch).
+    pub arrived_ns: i128,
+    /// When its decision was made; `None` while it is being made (a verify running).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_ns: Option<i128>,
+}
