@@ -161,7 +161,7 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
         ("justfile", "test:\n    cargo test\n"),
     ]);
     let plan = plan("make test", dir.path());
-    assert_eq!(scope_of(&plan, "Makefile"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "Makefile"), Some(&Scope::Make(vec!["test".into()])));
     assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Whole));
     assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
