@@ -147,3 +147,105 @@ fn accepting_takes_the_files_as_they_are_now() {
     assert!(inventory.check(root, all_on).is_empty());
     assert_eq!(inventory.files.keys().collect::<Vec<_>>(), vec!["tests/test_calc.py"]);
 }
+
+#[test]
+fn helpers_imported_from_outside_the_test_directories_are_sealed_the_code_under_test_is_not() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "tests/test_calc.py",
+        "from calc import add\nfrom testutil.asserts import assert_sum\n\n\ndef test_add():\n    assert_sum(add, 1, 2, 3)\n",
+    );
+    write(root, "calc.py", "def add(a, b):\n    return a - b\n");
+    write(root, "testutil/__init__.py", "");
+    write(
+        root,
+        "testutil/asserts.py",
+        "def assert_sum(f, a, b, want):\n    assert f(a, b) == want\n",
+    );
+    write(
+        root,
+        "test/calc.test.js",
+        "const { near } = require('../src/testing/near');\nconst calc = require('../src/calc');\n",
+    );
+    write(
+        root,
+        "src/testing/near.js",
+        "exports.near = (a, b) => Math.abs(a - b) < 1e-9;\n",
+    );
+    write(root, "src/calc.js", "exports.add = (a, b) => a - b;\n");
+    let closure = crate::closure::Closure::take("pytest && node --test", root);
+    let inventory = Inventory::take_for(root, &closure);
+    let files: Vec<&str> = inventory.files.keys().map(String::as_str).collect();
+    assert_eq!(
+        files,
+        vec![
+            "src/testing/near.js",
+            "test/calc.test.js",
+            "tests/test_calc.py",
+            "testutil/asserts.py"
+        ]
+    );
+    // Honest: the code under test. Gamed: the helper's assertion.
+    write(root, "calc.py", "def add(a, b):\n    return a + b\n");
+    assert!(inventory.check(root, all_on).is_empty());
+    write(
+        root,
+        "testutil/asserts.py",
+        "def assert_sum(f, a, b, want):\n    pass\n",
+    );
+    let moves = inventory.check(root, all_on);
+    assert_eq!(moves.len(), 1, "{:?}", lines(&moves));
+    assert_eq!(moves[0].path, "testutil/asserts.py");
+}
+
+#[test]
+fn helper_paths_by_their_own_names() {
+    for yes in [
+        "testutil/asserts.py",
+        "src/testing.py",
+        "pkg/test_support/x.go",
+        "lib/testhelpers.js",
+        "spec/fixtures/a.js",
+        "src/mocks/db.ts",
+    ] {
+        assert!(helpers::is_helper_path(yes), "{yes}");
+    }
+    for no in [
+        "calc.py",
+        "src/contest.py",
+        "src/lib/latest.js",
+        "pkg/attest/x.go",
+        "src/helpers.py",
+    ] {
+        assert!(!helpers::is_helper_path(no), "{no}");
+    }
+}
+
+#[test]
+fn the_runners_rules_find_tests_the_conventions_miss() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "app/tests.py",
+        "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+    );
+    write(root, "test.js", "require('node:test')('a', () => {});\n");
+    write(root, "lib/calc_test.js", "require('node:test')('b', () => {});\n");
+    write(
+        root,
+        "build/it/check_test.go",
+        "package it\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n",
+    );
+    let closure = crate::closure::Closure::take("python -m unittest && node --test && go test ./...", root);
+    let inventory = Inventory::take_for(root, &closure);
+    let files: Vec<&str> = inventory.files.keys().map(String::as_str).collect();
+    assert_eq!(
+        files,
+        vec!["app/tests.py", "build/it/check_test.go", "lib/calc_test.js", "test.js"]
+    );
+    write(root, "app/more/tests.py", "def test_b():\n    pass\n");
+    assert_eq!(inventory.new_test_files(root), vec!["app/more/tests.py"]);
+}
