@@ -16,6 +16,8 @@
 //!
 //! `cargo test --test gaming -- --nocapture` prints each case and its time; the README reports the counts.
 
+#[path = "gaming/closure_moves.rs"]
+mod closure_moves;
 #[path = "support/common.rs"]
 mod common;
 #[path = "gaming/fixtures.rs"]

@@ -52,7 +52,13 @@ pub fn imported_helpers<'a>(
             let files = match sig.lang {
                 Lang::Python => python(root, &dir, unit),
                 Lang::JavaScript => js(root, &dir, &unit.name),
-                Lang::Go => go(root, go_module.as_deref(), &unit.name),
+                // A Go import unit holds every path of the block, quoted, as its names.
+                Lang::Go => unit
+                    .names
+                    .iter()
+                    .filter_map(|line| line.split('"').nth(1))
+                    .flat_map(|path| go(root, go_module.as_deref(), path))
+                    .collect(),
                 Lang::Rust => Vec::new(),
             };
             for file in files {

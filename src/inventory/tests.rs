@@ -249,3 +249,34 @@ fn the_runners_rules_find_tests_the_conventions_miss() {
     write(root, "app/more/tests.py", "def test_b():\n    pass\n");
     assert_eq!(inventory.new_test_files(root), vec!["app/more/tests.py"]);
 }
+
+#[test]
+fn go_helper_packages_of_the_module_are_sealed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "go.mod", "module example.com/calc\n\ngo 1.19\n");
+    write(
+        root,
+        "calc.go",
+        "package calc\n\nfunc Add(a, b int) int { return a - b }\n",
+    );
+    write(
+        root,
+        "internal/testutil/equal.go",
+        "package testutil\n\nfunc Same(a, b int) bool { return a == b }\n",
+    );
+    write(root, "internal/testutil/equal_test.go", "package testutil\n");
+    write(
+        root,
+        "calc_test.go",
+        "package calc\n\nimport (\n\t\"testing\"\n\n\ttu \"example.com/calc/internal/testutil\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif !tu.Same(Add(1, 2), 3) {\n\t\tt.Fatal()\n\t}\n}\n",
+    );
+    let closure = crate::closure::Closure::take("go test ./...", root);
+    let inventory = Inventory::take_for(root, &closure);
+    assert!(
+        inventory.files.contains_key("internal/testutil/equal.go"),
+        "{:?}",
+        inventory.files.keys()
+    );
+    assert!(!inventory.files.contains_key("calc.go"));
+}
