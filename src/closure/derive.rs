@@ -519,4 +519,4 @@ fn short(text: &str) -> String {
 #[cfg(test)]
 mod lookup_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::recipes::{Rule, join_continued, make_assignment, make_rule_header};
+use super::recipes::{Rule, join_continued, make_assignment, make_goals, make_rule_header};
 
 /// Variables make itself reads, which matter whether or not a recipe names them.
 const MAKE_VARIABLES: &[&str] = &[
@@ -78,16 +78,7 @@ pub fn parts(makefile: &str, goals: &[String]) -> BTreeMap<String, String> {
             directives.push(trimmed.to_string());
         }
     }
-    let default_goal = rules
-        .iter()
-        .flat_map(|w| w.rule.names.first())
-        .find(|n| !n.starts_with('.') && !n.contains('%'))
-        .cloned();
-    let goals: Vec<String> = if goals.is_empty() {
-        default_goal.into_iter().collect()
-    } else {
-        goals.to_vec()
-    };
+    let goals = make_goals(rules.iter().map(|w| &w.rule), goals);
     let mut out: BTreeMap<String, String> = BTreeMap::new();
     let phony: BTreeSet<&str> = rules
         .iter()

@@ -58,17 +58,22 @@ pub fn make_recipes(makefile: &str, targets: &[String], overrides: &[(String, St
             rules.push(Rule::default());
         }
     }
-    let default_goal = rules
-        .iter()
+    let goals = make_goals(&rules, targets);
+    (follow(&rules, goals), includes)
+}
+
+/// The goals of `make TARGETS…`: the targets, or without any the default goal (the first ordinary target).
+pub(super) fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets: &[String]) -> Vec<String> {
+    if !targets.is_empty() {
+        return targets.to_vec();
+    }
+    rules
+        .into_iter()
         .flat_map(|r| r.names.first())
         .find(|n| !n.starts_with('.') && !n.contains('%'))
-        .cloned();
-    let goals: Vec<String> = if targets.is_empty() {
-        default_goal.into_iter().collect()
-    } else {
-        targets.to_vec()
-    };
-    (follow(&rules, goals), includes)
+        .cloned()
+        .into_iter()
+        .collect()
 }
 
 /// `NAME = value` (also `:=`, `::=`, `?=`, `+=`, with `override` or `export` before it).

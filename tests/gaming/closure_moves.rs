@@ -43,27 +43,27 @@ const SOURCED: Fixture = Fixture {
             "set -e\n. ci/env\npython3 -m unittest discover -s tests -t . -q\n",
         ),
         ("ci/env", "export PYTHONDONTWRITEBYTECODE=1\n"),
-        ("calc.py", "def add(a, b):\n    return a - b\n"),
+        MAKE.files[2],
         ("tests/__init__.py", ""),
         (
             "tests/test_calc.py",
             "import unittest\n\nimport calc\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n",
         ),
     ],
-    fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
+    fix: MAKE.fix,
 };
 
 /// unittest discovering a Django-style `tests.py` (its default pattern is `test*.py`).
 const TESTS_PY: Fixture = Fixture {
     verify: "python3 -m unittest -v",
     files: &[
-        ("calc.py", "def add(a, b):\n    return a - b\n"),
+        MAKE.files[2],
         (
             "tests.py",
             "import unittest\n\nimport calc\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n\n    def test_zero(self):\n        self.assertEqual(calc.add(0, 0), 0)\n",
         ),
     ],
-    fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
+    fix: MAKE.fix,
 };
 
 /// node's test runner with its default patterns: a root `test.js`.
@@ -135,7 +135,7 @@ const PYTEST_HELPER: Fixture = Fixture {
     verify: "python3 -m pytest -q -p no:cacheprovider",
     files: &[
         ("pyproject.toml", "[project]\nname = \"calc\"\nversion = \"0.1.0\"\n"),
-        ("calc.py", "def add(a, b):\n    return a - b\n"),
+        MAKE.files[2],
         (
             "testutil.py",
             "def check_sum(f, a, b, want):\n    got = f(a, b)\n    assert got == want, f\"{a} + {b} = {got}, not {want}\"\n",
@@ -145,7 +145,7 @@ const PYTEST_HELPER: Fixture = Fixture {
             "import calc\nfrom testutil import check_sum\n\n\ndef test_add():\n    check_sum(calc.add, 1, 2, 3)\n\n\ndef test_zero():\n    check_sum(calc.add, 0, 0, 0)\n",
         ),
     ],
-    fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
+    fix: MAKE.fix,
 };
 
 /// node tests that compare through a shared assertion helper in `testing/`.

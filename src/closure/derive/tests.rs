@@ -4,7 +4,8 @@ use std::path::Path;
 
 use super::*;
 
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+/// A temporary project holding `files` (path, text).
+pub(crate) fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     for (path, text) in files {
         let path = dir.path().join(path);

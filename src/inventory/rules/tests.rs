@@ -3,16 +3,7 @@
 use std::path::Path;
 
 use super::*;
-
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
-    dir
-}
+use crate::closure::derive::tests::project;
 
 fn rules(root: &Path, runners: &[Runner]) -> Rules {
     Rules::of(root, runners)
