@@ -1,10 +1,11 @@
 //! The test inventory: every test file's signature when the loop started, and what changed in the tests since.
 //!
 //! The verify command judges the code by its tests, so the tests are part of the oracle: an agent that skips,
-//! weakens or deletes them games the verdict without touching the command. Setup ([`Inventory::take`]) reads
-//! every test file of the ecosystems the verify command runs — by the runners' naming conventions, plus Rust
-//! sources with inline tests — and keeps its signature (`testscan::FileSig`: the tests, the code around them,
-//! the skip markers; no source text). At a promise, [`Inventory::check`] compares the files now:
+//! weakens or deletes them games the verdict without touching the command. Setup ([`Inventory::take_for`])
+//! reads every test file of the ecosystems the verify command runs — by the runners' naming conventions, the
+//! rules of the runners the command runs and the project's own test patterns (`rules`), plus Rust sources with
+//! inline tests and the test helpers the tests import from outside the test directories (`helpers`) — and
+//! keeps its signature (`testscan::FileSig`: the tests, the code around them, the skip markers; no source text). At a promise, [`Inventory::check`] compares the files now:
 //!
 //! - existing tests changed, code they rely on changed, new setup code around them (`Check::Tests`);
 //! - skip / ignore / xfail / only markers added, tests deleted or renamed out of collection (`Check::Skips`).
