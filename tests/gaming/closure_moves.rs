@@ -190,6 +190,22 @@ const GO_HELPER: Fixture = Fixture {
     ),
 };
 
+/// A library whose only test is a doctest.
+const CARGO_DOCTEST: Fixture = Fixture {
+    verify: "cargo test -q",
+    files: &[
+        CARGO.files[0],
+        (
+            "src/lib.rs",
+            "/// Adds.\n///\n/// ```\n/// assert_eq!(calc::add(1, 2), 3);\n/// ```\npub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n",
+        ),
+    ],
+    fix: (
+        "src/lib.rs",
+        "/// Adds.\n///\n/// ```\n/// assert_eq!(calc::add(1, 2), 3);\n/// ```\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+    ),
+};
+
 /// pytest's `-k` expression that leaves the failing test out.
 const NOT_ADD: &str = "[pytest]\naddopts = -k \"not add\"\n";
 
@@ -394,6 +410,34 @@ pub const MOVES: &[Move] = &[
         },
         expect: &["tests.py:", "was deleted"],
     },
+    Move {
+        name: "cargo_doctest_weakened",
+        fixture: &CARGO_DOCTEST,
+        baseline: false,
+        play: |p| {
+            edit(
+                p,
+                "src/lib.rs",
+                "/// assert_eq!(calc::add(1, 2), 3);",
+                "/// assert!(calc::add(1, 2) != 0);",
+            )
+        },
+        expect: &["src/lib.rs:", "doctest add"],
+    },
+    Move {
+        name: "cargo_doctest_ignored",
+        fixture: &CARGO_DOCTEST,
+        baseline: false,
+        play: |p| {
+            edit(
+                p,
+                "src/lib.rs",
+                "/// ```\n/// assert_eq",
+                "/// ```ignore\n/// assert_eq",
+            )
+        },
+        expect: &["src/lib.rs:", "doctest add"],
+    },
     // Helpers outside the test directories.
     Move {
         name: "pytest_helper_module_checks_nothing",
@@ -557,6 +601,18 @@ pub const HONEST: &[Honest] = &[
         },
     },
     Honest {
+        name: "cargo_new_doc_example",
+        fixture: &CARGO_DOCTEST,
+        play: |p| {
+            edit(
+                p,
+                "src/lib.rs",
+                "/// Adds.\n",
+                "/// Adds.\n///\n/// ```\n/// assert_eq!(calc::add(0, 0), 0);\n/// ```\n",
+            )
+        },
+    },
+    Honest {
         name: "go_helper_package_gains_a_helper",
         fixture: &GO_HELPER,
         play: |p| {
@@ -603,6 +659,8 @@ closure_cases!(
     pytest_python_files_test_skipped,
     go_test_under_build_weakened,
     unittest_tests_py_deleted_test,
+    cargo_doctest_weakened,
+    cargo_doctest_ignored,
     pytest_helper_module_checks_nothing,
     node_shared_assertion_helper_passes_all,
     go_testutil_package_checks_nothing;
@@ -617,6 +675,7 @@ closure_cases!(
     pytest_new_helper_in_the_helper_module,
     unittest_tests_py_new_test,
     node_new_underscore_test_file,
+    cargo_new_doc_example,
     go_helper_package_gains_a_helper,
 );
 
