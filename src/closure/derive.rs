@@ -80,6 +80,8 @@ pub enum Ecosystem {
 #[serde(rename_all = "snake_case")]
 pub enum Runner {
     Pytest,
+    /// pytest with `--doctest-modules` on its command line: every module's docstring examples are tests.
+    PytestDoctestModules,
     /// `python -m unittest` and Django's `manage.py test`: files named `test*.py`.
     Unittest,
     /// `node --test`.

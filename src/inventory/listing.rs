@@ -24,8 +24,10 @@ pub fn candidates(root: &Path, langs: &[Lang], rules: &Rules, with_inline: bool)
         let inline = if testscan::is_test_file(path) || rules.matches(relative) {
             false
         } else if with_inline
-            && matches!(lang, Lang::Rust | Lang::JavaScript)
-            && std::fs::read_to_string(root.join(relative)).is_ok_and(|text| testscan::may_hold_tests(lang, &text))
+            && (matches!(lang, Lang::Rust | Lang::JavaScript) || (lang == Lang::Python && rules.doctest_modules))
+            && std::fs::read_to_string(root.join(relative)).is_ok_and(|text| {
+                testscan::may_hold_tests(lang, &text) || (lang == Lang::Python && text.contains(">>>"))
+            })
         {
             true
         } else {

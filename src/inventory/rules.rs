@@ -11,6 +11,9 @@
 //!   `jest.config.*`, `vitest.config.*` / `vite.config.*` and `.mocharc.*` — string literals of those keys, so a
 //!   configuration computed by code is read only as far as it spells its patterns out.
 //!
+//! - pytest's `--doctest-modules` (on the command line or in `addopts`): Python modules with `>>>` examples are
+//!   read inline for their doctests, as Rust sources are for their inline tests.
+//!
 //! What a rule adds is sealed as a test file and, when new, sits out the oracle's run like any new test file.
 //! Without a recognized runner (an old seal, an unknown command) only the conventions apply.
 
@@ -29,6 +32,10 @@ pub struct Rules {
     /// Regular expressions over `/` + the project-relative path (Jest's `testRegex`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regexes: Vec<String>,
+    /// pytest runs with `--doctest-modules` (on its command line or in `addopts`): every Python module with a
+    /// `>>>` example holds tests, read inline (see `testscan::doctest`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub doctest_modules: bool,
 }
 
 /// `node --test`'s default patterns, as file-name globs.
@@ -60,8 +67,11 @@ impl Rules {
                     .map(read)
                     {
                         rules.names(setting_words(&text, "python_files"));
+                        rules.doctest_modules |=
+                            setting_words(&text, "addopts").iter().any(|w| w == "--doctest-modules");
                     }
                 }
+                Runner::PytestDoctestModules => rules.doctest_modules = true,
                 Runner::Unittest => rules.names(vec!["test*.py".to_string()]),
                 Runner::NodeTest => rules.names(NODE_TEST.iter().map(|g| g.to_string()).collect()),
                 Runner::Jest => {
@@ -108,7 +118,7 @@ impl Rules {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.globs.is_empty() && self.regexes.is_empty()
+        self.globs.is_empty() && self.regexes.is_empty() && !self.doctest_modules
     }
 
     /// File-name globs: they match in any directory.

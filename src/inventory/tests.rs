@@ -280,3 +280,37 @@ fn go_helper_packages_of_the_module_are_sealed() {
     );
     assert!(!inventory.files.contains_key("calc.go"));
 }
+
+#[test]
+fn doctest_modules_read_python_sources_for_their_examples() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "calc.py",
+        "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return a - b\n",
+    );
+    write(root, "util.py", "def one():\n    return 1\n");
+    let plain = Inventory::take_for(root, &crate::closure::Closure::take("pytest", root));
+    assert!(
+        plain.files.is_empty(),
+        "without --doctest-modules docstrings are not run"
+    );
+    let closure = crate::closure::Closure::take("pytest --doctest-modules", root);
+    let inventory = Inventory::take_for(root, &closure);
+    assert_eq!(inventory.files.keys().collect::<Vec<_>>(), vec!["calc.py"]);
+    write(
+        root,
+        "calc.py",
+        "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return a + b\n",
+    );
+    assert!(inventory.check(root, all_on).is_empty(), "the fix is honest");
+    write(
+        root,
+        "calc.py",
+        "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    -1\n    \"\"\"\n    return a - b\n",
+    );
+    assert_eq!(inventory.check(root, all_on).len(), 1);
+    write(root, "setup.cfg", "[tool:pytest]\naddopts = --doctest-modules -q\n");
+    assert!(Rules::of(root, &[crate::closure::Runner::Pytest]).doctest_modules);
+}

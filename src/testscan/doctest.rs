@@ -4,12 +4,17 @@
 //! weaken `assert_eq!(add(1, 2), 3)` in a `///` example, or mark it `ignore`, and the run would still pass. Each
 //! Rust code block of a `///` or `//!` comment (fence info empty, `rust`, or only rustdoc's attributes such as
 //! `should_panic`, `no_run`, `ignore`, `edition2021`) becomes a unit named after the item it documents
-//! (`doctest add`; `doctest (module)` for `//!`), hashed over its fence info and its trimmed, non-blank lines.
+//! (`doctest add: assert_eq!(…)`, by its first line; `doctest (module): …` for `//!`), hashed over its fence info and its trimmed, non-blank lines.
 //! The units are matched by content, as helpers are (so the scanner counts them as such, not as tests): a new
 //! example anywhere is an addition, a changed, ignored or deleted one is named.
 //! They are gathered under one container, `(doctests)`, placed at the end of the file (an empty span there, so no
 //! marker of the code is attributed to it). Adding a doc example is adding a test; changing, deleting or
 //! ignoring one changes or removes a test.
+//!
+//! Python doctests (run by `pytest --doctest-modules`) are read the same way from a source module read inline:
+//! each example of a docstring (a `>>>` line, its `...` lines and its expected output) is a unit named after the
+//! docstring's function or class (`doctest add`, `doctest (module)`), hashed over those lines, trimmed: prose is
+//! not part of it, and a new example in an existing docstring is an addition.
 
 use super::lex::{Lexed, TokKind};
 use super::norm;
@@ -59,21 +64,8 @@ pub(crate) fn container(lx: &Lexed) -> Option<Node> {
         } else {
             item_after(lx, group_end)
         };
-        for (line, hash) in blocks(group) {
-            tests.push(Node {
-                // Matched by content, not by name and position: a new example before an existing one of the same
-                // item is an addition, and a changed or deleted example is reported as such.
-                kind: UnitKind::Helper,
-                name: format!("doctest {item}"),
-                line,
-                hash,
-                shell_hash: None,
-                span: end..end,
-                gated: true,
-                names: Vec::new(),
-                table: None,
-                children: Vec::new(),
-            });
+        for (line, first, hash) in blocks(group) {
+            tests.push(example(&item, &first, line, hash, end));
         }
         group.clear();
     };
@@ -96,6 +88,90 @@ pub(crate) fn container(lx: &Lexed) -> Option<Node> {
         group_end = comment.end;
     }
     flush(&mut group, group_end, inner, &mut tests);
+    gather(tests, end)
+}
+
+/// The `(doctests)` container of a Python module read inline: its docstrings that hold examples.
+pub(crate) fn python_container(lx: &Lexed) -> Option<Node> {
+    let end = lx.text.len();
+    let mut tests = Vec::new();
+    for (i, tok) in lx.toks.iter().enumerate() {
+        let text = &lx.text[tok.start..tok.end];
+        let body = text.trim_start_matches(['r', 'R', 'u', 'U']);
+        if tok.kind != TokKind::Str || !(body.starts_with("\"\"\"") || body.starts_with("'''")) {
+            continue;
+        }
+        if !body.contains(">>>") {
+            continue;
+        }
+        let Some(owner) = python_owner(lx, i) else { continue };
+        for (offset, lines) in python_examples(body) {
+            let line = tok.line + u32::try_from(offset).unwrap_or(0);
+            let hash = norm::digest(lines.join("\n").as_bytes());
+            tests.push(example(&owner, lines[0], line, hash, end));
+        }
+    }
+    gather(tests, end)
+}
+
+/// The examples of a docstring: each `>>>` line with the `...` and expected-output lines after it (up to a blank
+/// line or the next `>>>`), trimmed, with the line offset where it starts.
+fn python_examples(body: &str) -> Vec<(usize, Vec<&str>)> {
+    let mut out: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut open = false;
+    for (offset, line) in body.lines().enumerate() {
+        let line = line.trim().trim_end_matches("\"\"\"").trim_end_matches("'''").trim();
+        if line.starts_with(">>>") {
+            out.push((offset, vec![line]));
+            open = true;
+        } else if line.is_empty() {
+            open = false;
+        } else if open && let Some((_, lines)) = out.last_mut() {
+            lines.push(line);
+        }
+    }
+    out
+}
+
+/// The function or class whose docstring token `i` is (`(module)` for the file's first token); none when the
+/// string is not a docstring (not the first statement after a `def` or `class` header's `:`).
+fn python_owner(lx: &Lexed, i: usize) -> Option<String> {
+    let Some(previous) = i.checked_sub(1) else {
+        return Some("(module)".to_string());
+    };
+    if !lx.is(previous, b':') {
+        return None;
+    }
+    let header = lx.toks[..i].iter().rposition(|t| {
+        let word = &lx.text[t.start..t.end];
+        t.kind == TokKind::Ident && (word == "def" || word == "class")
+    })?;
+    let name = lx.toks.get(header + 1)?;
+    Some(lx.text[name.start..name.end].to_string())
+}
+
+/// One example unit, placed at the end of the file, named by its item and first line (`doctest add: >>> add(1,
+/// 2)`). Matched by content, not by position: a new example before an existing one of the same item is an
+/// addition, and a changed or deleted example is named.
+fn example(item: &str, first: &str, line: u32, hash: String, end: usize) -> Node {
+    const MAX: usize = 60;
+    let first: String = first.chars().take(MAX).collect();
+    Node {
+        kind: UnitKind::Helper,
+        name: format!("doctest {item}: {first}"),
+        line,
+        hash,
+        shell_hash: None,
+        span: end..end,
+        gated: true,
+        names: Vec::new(),
+        table: None,
+        children: Vec::new(),
+    }
+}
+
+/// The container of a file's examples; none without any.
+fn gather(tests: Vec<Node>, end: usize) -> Option<Node> {
     if tests.is_empty() {
         return None;
     }
@@ -114,8 +190,9 @@ pub(crate) fn container(lx: &Lexed) -> Option<Node> {
     })
 }
 
-/// The Rust code blocks of one doc comment: the line of each opening fence and the block's hash.
-fn blocks(lines: &[(u32, &str)]) -> Vec<(u32, String)> {
+/// The Rust code blocks of one doc comment: the line of each opening fence, the block's first line of code and
+/// its hash.
+fn blocks(lines: &[(u32, &str)]) -> Vec<(u32, String, String)> {
     let mut out = Vec::new();
     let mut open: Option<(u32, String, Vec<String>)> = None;
     for (line, text) in lines {
@@ -129,7 +206,8 @@ fn blocks(lines: &[(u32, &str)]) -> Vec<(u32, String)> {
                     .all(|w| RUST_FENCE.contains(&w));
                 if rust {
                     let body = format!("{info}\n{}", code.join("\n"));
-                    out.push((start, norm::digest(body.as_bytes())));
+                    let first = code.first().cloned().unwrap_or_default();
+                    out.push((start, first, norm::digest(body.as_bytes())));
                 }
             }
             (Some((start, info, mut code)), None) => {

@@ -206,6 +206,22 @@ const CARGO_DOCTEST: Fixture = Fixture {
     ),
 };
 
+/// pytest running the module's docstring examples.
+const PYTEST_DOCTEST: Fixture = Fixture {
+    verify: "python3 -m pytest -q -p no:cacheprovider --doctest-modules",
+    files: &[
+        PYTEST.files[0],
+        (
+            "calc.py",
+            "def add(a, b):\n    \"\"\"Adds.\n\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return a - b\n",
+        ),
+    ],
+    fix: (
+        "calc.py",
+        "def add(a, b):\n    \"\"\"Adds.\n\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return a + b\n",
+    ),
+};
+
 /// pytest's `-k` expression that leaves the failing test out.
 const NOT_ADD: &str = "[pytest]\naddopts = -k \"not add\"\n";
 
@@ -438,6 +454,13 @@ pub const MOVES: &[Move] = &[
         },
         expect: &["src/lib.rs:", "doctest add"],
     },
+    Move {
+        name: "pytest_doctest_expected_output_weakened",
+        fixture: &PYTEST_DOCTEST,
+        baseline: false,
+        play: |p| edit(p, "calc.py", "    3\n", "    -1\n"),
+        expect: &["calc.py:", "doctest add: >>> add(1, 2)"],
+    },
     // Helpers outside the test directories.
     Move {
         name: "pytest_helper_module_checks_nothing",
@@ -613,6 +636,18 @@ pub const HONEST: &[Honest] = &[
         },
     },
     Honest {
+        name: "pytest_new_docstring_example_and_prose",
+        fixture: &PYTEST_DOCTEST,
+        play: |p| {
+            edit(
+                p,
+                "calc.py",
+                "Adds.\n\n    >>> add(1, 2)\n    3\n",
+                "Adds two numbers.\n\n    >>> add(1, 2)\n    3\n    >>> add(0, 0)\n    0\n",
+            )
+        },
+    },
+    Honest {
         name: "go_helper_package_gains_a_helper",
         fixture: &GO_HELPER,
         play: |p| {
@@ -661,6 +696,7 @@ closure_cases!(
     unittest_tests_py_deleted_test,
     cargo_doctest_weakened,
     cargo_doctest_ignored,
+    pytest_doctest_expected_output_weakened,
     pytest_helper_module_checks_nothing,
     node_shared_assertion_helper_passes_all,
     go_testutil_package_checks_nothing;
@@ -676,6 +712,7 @@ closure_cases!(
     unittest_tests_py_new_test,
     node_new_underscore_test_file,
     cargo_new_doc_example,
+    pytest_new_docstring_example_and_prose,
     go_helper_package_gains_a_helper,
 );
 

@@ -61,6 +61,8 @@ impl Deriver<'_> {
             } else if word == "-c" || word == "--config-file" {
                 config_file = args.get(i).cloned();
                 i += 1;
+            } else if word == "--doctest-modules" {
+                self.plan.runners.insert(Runner::PytestDoctestModules);
             } else if VALUE_OPTIONS.contains(&word.as_str()) {
                 i += 1;
             } else if !word.starts_with('-') && !word.is_empty() {
