@@ -5,6 +5,7 @@
 //! rejected with the defaults, naming what moved); each honest change must complete with the defaults.
 
 use super::fixtures::{CARGO, Fixture, MAKE, NPM, PYTEST, PYTEST_DATA};
+use super::project::Project;
 use super::{Honest, Move, edit, play_honest, play_move};
 
 /// pytest run on a directory named on the command line (its configuration search starts there).
@@ -222,45 +223,53 @@ const PYTEST_DOCTEST: Fixture = Fixture {
     ),
 };
 
-/// pytest's `-k` expression that leaves the failing test out.
-const NOT_ADD: &str = "[pytest]\naddopts = -k \"not add\"\n";
+/// A pytest plugin, loaded by a configuration file's `-p fastpath`, that patches the code under test before any
+/// test imports it: every test runs and passes, so only the configuration file shows the move.
+fn pass_plugin(p: &Project, config: &str, text: &str) {
+    p.write("fastpath.py", "import calc\n\ncalc.add = lambda a, b: a + b\n");
+    p.write(config, text);
+}
+
+/// A wrapper that patches the code under test, then runs `python3 -m MODULE ARGS…` as it was asked to: every test
+/// runs and passes, so only what made the command go through the wrapper shows the move.
+fn shim(p: &Project) {
+    p.write(
+        "shim.py",
+        "import runpy\nimport sys\n\nimport calc\n\ncalc.add = lambda a, b: a + b\nsys.argv = sys.argv[2:]\nrunpy.run_module(sys.argv[0], run_name=\"__main__\", alter_sys=True)\n",
+    );
+}
+
+/// A makefile whose `test` runs the fixture's tests through [`shim`].
+const SHIMMED_MAKEFILE: &str = ".PHONY: test\ntest:\n\tpython3 shim.py -m unittest discover -s tests -t . -q\n";
 
 pub const MOVES: &[Move] = &[
     // Undiscovered configuration.
     Move {
-        name: "pytest_toml_deselects",
+        name: "pytest_toml_loads_a_patching_plugin",
         fixture: &PYTEST,
         baseline: false,
-        play: |p| {
-            p.write("pytest.toml", "[pytest]\naddopts = [\"-k\", \"not add\"]\n");
-        },
+        play: |p| pass_plugin(p, "pytest.toml", "[pytest]\naddopts = [\"-p\", \"fastpath\"]\n"),
         expect: &["`pytest.toml` was created"],
     },
     Move {
-        name: "dot_pytest_toml_deselects",
+        name: "dot_pytest_toml_loads_a_patching_plugin",
         fixture: &PYTEST,
         baseline: false,
-        play: |p| {
-            p.write(".pytest.toml", "[pytest]\naddopts = [\"-k\", \"not add\"]\n");
-        },
+        play: |p| pass_plugin(p, ".pytest.toml", "[pytest]\naddopts = [\"-p\", \"fastpath\"]\n"),
         expect: &["`.pytest.toml` was created"],
     },
     Move {
         name: "pytest_ini_in_the_parent_directory",
         fixture: &PYTEST_DATA,
         baseline: false,
-        play: |p| {
-            p.write("../pytest.ini", "[pytest]\naddopts = -k \"not 1-2-3\"\n");
-        },
+        play: |p| pass_plugin(p, "../pytest.ini", "[pytest]\naddopts = -p fastpath\n"),
         expect: &["/pytest.ini` was created"],
     },
     Move {
         name: "pytest_ini_in_the_named_test_directory",
         fixture: &PYTEST_ARGS,
         baseline: false,
-        play: |p| {
-            p.write("tests/pytest.ini", NOT_ADD);
-        },
+        play: |p| pass_plugin(p, "tests/pytest.ini", "[pytest]\naddopts = -p fastpath\n"),
         expect: &["`tests/pytest.ini` was created"],
     },
     Move {
@@ -268,7 +277,8 @@ pub const MOVES: &[Move] = &[
         fixture: &MAKE,
         baseline: false,
         play: |p| {
-            p.write("GNUmakefile", ".PHONY: test\ntest:\n\t@true\n");
+            shim(p);
+            p.write("GNUmakefile", SHIMMED_MAKEFILE);
         },
         expect: &["`GNUmakefile` was created"],
     },
@@ -277,7 +287,8 @@ pub const MOVES: &[Move] = &[
         fixture: &MAKE,
         baseline: false,
         play: |p| {
-            p.write("makefile", ".PHONY: test\ntest:\n\t@true\n");
+            shim(p);
+            p.write("makefile", SHIMMED_MAKEFILE);
         },
         expect: &["`makefile` was created"],
     },
@@ -286,17 +297,16 @@ pub const MOVES: &[Move] = &[
         fixture: &MAKE_PY,
         baseline: false,
         play: |p| {
-            p.write("local/fast.mk", "PYTHON := true\n");
+            shim(p);
+            p.write("local/fast.mk", "PYTHON := python3 shim.py\n");
         },
         expect: &["`local/fast.mk` was created"],
     },
     Move {
-        name: "make_variable_runs_pytest_whose_ini_deselects",
+        name: "make_variable_runs_pytest_whose_ini_loads_a_plugin",
         fixture: &MAKE_PY,
         baseline: false,
-        play: |p| {
-            p.write("pytest.ini", NOT_ADD);
-        },
+        play: |p| pass_plugin(p, "pytest.ini", "[pytest]\naddopts = -p fastpath\n"),
         expect: &["`pytest.ini` was created"],
     },
     Move {
@@ -317,11 +327,12 @@ pub const MOVES: &[Move] = &[
         expect: &["`Makefile`: `.PHONY` was removed"],
     },
     Move {
-        name: "sourced_settings_file_exits_early",
+        name: "sourced_settings_file_wraps_the_interpreter",
         fixture: &SOURCED,
         baseline: false,
         play: |p| {
-            p.write("ci/env", "exit 0\n");
+            shim(p);
+            p.write("ci/env", "python3() { command python3 shim.py \"$@\"; }\n");
         },
         expect: &["`ci/env` changed"],
     },
@@ -674,17 +685,17 @@ macro_rules! closure_cases {
 
 closure_cases!(
     moves:
-    pytest_toml_deselects,
-    dot_pytest_toml_deselects,
+    pytest_toml_loads_a_patching_plugin,
+    dot_pytest_toml_loads_a_patching_plugin,
     pytest_ini_in_the_parent_directory,
     pytest_ini_in_the_named_test_directory,
     make_gnumakefile_beside_the_makefile,
     make_lowercase_makefile_beside_the_makefile,
     make_wildcard_include_replaces_the_interpreter,
-    make_variable_runs_pytest_whose_ini_deselects,
+    make_variable_runs_pytest_whose_ini_loads_a_plugin,
     make_recipe_of_the_goal_replaced,
     make_goal_no_longer_phony,
-    sourced_settings_file_exits_early,
+    sourced_settings_file_wraps_the_interpreter,
     cargo_config_runner_in_the_parent_directory,
     unittest_tests_py_weakened,
     node_root_test_js_weakened,
