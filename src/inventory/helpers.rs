@@ -6,7 +6,11 @@
 //! directory or the file's stem), lower-cased with `_` and `-` removed, starts with `test` (`testutil/`,
 //! `testing.py`, `test_support/`, `testhelpers.js`) or is `fixtures`, `mocks`, `fakes` or `stubs`. So
 //! `src/calc.py` imported by `tests/test_calc.py` is code under test, and `src/testutil/asserts.py` imported by
-//! it is a helper. Imports are resolved as the runners would: Python modules from the project root, `src/` and
+//! it is a helper. A component that is the project's own name (the `name` of `pyproject.toml`'s `[project]`,
+//! `package.json` or `Cargo.toml`'s `[package]`, the last segment of `go.mod`'s module path, with `-` and `_`
+//! ignored) never makes a helper: a project called `testinfra` is code under test throughout. A module the
+//! project ships for its users' tests (`mypkg/testing.py`) reads as a helper; the user can accept a change to
+//! it (`loopgate allow`). Imports are resolved as the runners would: Python modules from the project root, `src/` and
 //! the test's directory (`from .x import` from the test's package); JavaScript relative specifiers with the
 //! usual extensions and `index` files; Go import paths under the module path of `go.mod` (every non-test
 //! file of the package). Helpers are found from the existing tests at setup; a new helper is the agent's.
@@ -19,8 +23,9 @@ use crate::testscan::{FileSig, Lang, Unit, UnitKind};
 /// Helper directory or stem names that do not start with `test`.
 const HELPER_NAMES: &[&str] = &["fixtures", "mocks", "fakes", "stubs"];
 
-/// Whether a project-relative path names a test helper by its own name (see the module doc).
-pub fn is_helper_path(relative: &str) -> bool {
+/// Whether a project-relative path names a test helper by its own name (see the module doc); `project` is the
+/// project's own name, normalized (see [`project_name`]).
+pub fn is_helper_path(relative: &str, project: Option<&str>) -> bool {
     let path = Path::new(relative);
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
     let dirs = path
@@ -33,8 +38,35 @@ pub fn is_helper_path(relative: &str) -> bool {
             .chars()
             .filter(|c| *c != '_' && *c != '-')
             .collect();
-        norm.starts_with("test") || HELPER_NAMES.contains(&norm.as_str())
+        project != Some(norm.as_str()) && (norm.starts_with("test") || HELPER_NAMES.contains(&norm.as_str()))
     })
+}
+
+/// The project's own name, lower-cased without `-` and `_`: from `pyproject.toml`, `package.json`, `Cargo.toml`
+/// or `go.mod` in the root, the first that names one.
+pub fn project_name(root: &Path) -> Option<String> {
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
+    let toml_name = |name: &str, table: &str| {
+        read(name)?
+            .parse::<toml::Table>()
+            .ok()?
+            .get(table)?
+            .get("name")?
+            .as_str()
+            .map(str::to_string)
+    };
+    let package_json = || {
+        let doc: serde_json::Value = serde_json::from_str(&read("package.json")?).ok()?;
+        doc.get("name")?
+            .as_str()
+            .map(|n| n.rsplit('/').next().unwrap_or(n).to_string())
+    };
+    let go = || go_module(root).map(|m| m.rsplit('/').next().unwrap_or(&m).to_string());
+    let name = toml_name("pyproject.toml", "project")
+        .or_else(package_json)
+        .or_else(|| toml_name("Cargo.toml", "package"))
+        .or_else(go)?;
+    Some(name.to_lowercase().chars().filter(|c| *c != '_' && *c != '-').collect())
 }
 
 /// The helper files (project-relative, with their language) that the test files `tests` import.
@@ -43,6 +75,7 @@ pub fn imported_helpers<'a>(
     tests: impl IntoIterator<Item = (&'a String, &'a FileSig)>,
 ) -> Vec<(String, Lang)> {
     let go_module = go_module(root);
+    let project = project_name(root);
     let mut found: BTreeSet<String> = BTreeSet::new();
     for (path, sig) in tests {
         let dir = Path::new(path).parent().unwrap_or(Path::new("")).to_path_buf();
@@ -63,7 +96,7 @@ pub fn imported_helpers<'a>(
             };
             for file in files {
                 let relative = file.to_string_lossy().replace('\\', "/");
-                if is_helper_path(&relative) && !crate::testscan::is_test_file(&file) {
+                if is_helper_path(&relative, project.as_deref()) && !crate::testscan::is_test_file(&file) {
                     found.insert(relative);
                 }
             }

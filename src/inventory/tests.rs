@@ -210,7 +210,7 @@ fn helper_paths_by_their_own_names() {
         "spec/fixtures/a.js",
         "src/mocks/db.ts",
     ] {
-        assert!(helpers::is_helper_path(yes), "{yes}");
+        assert!(helpers::is_helper_path(yes, Some("calc")), "{yes}");
     }
     for no in [
         "calc.py",
@@ -219,8 +219,17 @@ fn helper_paths_by_their_own_names() {
         "pkg/attest/x.go",
         "src/helpers.py",
     ] {
-        assert!(!helpers::is_helper_path(no), "{no}");
+        assert!(!helpers::is_helper_path(no, Some("calc")), "{no}");
     }
+    // A project whose own name starts with `test` is code under test throughout.
+    assert!(!helpers::is_helper_path("src/test_infra/hosts.py", Some("testinfra")));
+    assert!(helpers::is_helper_path("src/test_infra/hosts.py", None));
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "pyproject.toml", "[project]\nname = \"Test-Infra\"\n");
+    assert_eq!(helpers::project_name(dir.path()).as_deref(), Some("testinfra"));
+    write(dir.path(), "pyproject.toml", "[tool.black]\n");
+    write(dir.path(), "go.mod", "module github.com/acme/testkit\n");
+    assert_eq!(helpers::project_name(dir.path()).as_deref(), Some("testkit"));
 }
 
 #[test]
