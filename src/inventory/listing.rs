@@ -16,12 +16,13 @@ pub struct Candidate {
 /// source files that hold tests (those are read to find out).
 pub fn candidates(root: &Path, langs: &[Lang], rules: &Rules, with_inline: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
+    let matcher = rules.matcher();
     crate::walk::files(root, |relative, _| {
         let path = Path::new(relative);
         let Some(lang) = Lang::of(path).filter(|l| langs.contains(l)) else {
             return;
         };
-        let inline = if testscan::is_test_file(path) || rules.matches(relative) {
+        let inline = if testscan::is_test_file(path) || matcher.matches(relative) {
             false
         } else if with_inline
             && (matches!(lang, Lang::Rust | Lang::JavaScript) || (lang == Lang::Python && rules.doctest_modules))

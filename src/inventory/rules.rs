@@ -102,19 +102,21 @@ impl Rules {
         rules
     }
 
-    /// Whether a project-relative path is a test file by these rules.
-    pub fn matches(&self, relative: &str) -> bool {
-        let globs = self.globs.iter().filter_map(|g| globset::Glob::new(g).ok());
+    /// The rules compiled, to match many paths.
+    pub fn matcher(&self) -> Matcher {
         let mut builder = globset::GlobSetBuilder::new();
-        for glob in globs {
+        for glob in self.globs.iter().filter_map(|g| globset::Glob::new(g).ok()) {
             builder.add(glob);
         }
-        builder.build().is_ok_and(|set| set.is_match(relative))
-            || self
-                .regexes
-                .iter()
-                .filter_map(|r| regex::Regex::new(r).ok())
-                .any(|re| re.is_match(&format!("/{relative}")))
+        Matcher {
+            globs: builder.build().unwrap_or_else(|_| globset::GlobSet::empty()),
+            regexes: self.regexes.iter().filter_map(|r| regex::Regex::new(r).ok()).collect(),
+        }
+    }
+
+    /// Whether a project-relative path is a test file by these rules (compiles them: see [`Rules::matcher`]).
+    pub fn matches(&self, relative: &str) -> bool {
+        self.matcher().matches(relative)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -139,6 +141,19 @@ impl Rules {
                     .push(if glob.contains('/') { glob } else { format!("**/{glob}") });
             }
         }
+    }
+}
+
+/// [`Rules`] compiled.
+pub struct Matcher {
+    globs: globset::GlobSet,
+    regexes: Vec<regex::Regex>,
+}
+
+impl Matcher {
+    /// Whether a project-relative path is a test file by the rules.
+    pub fn matches(&self, relative: &str) -> bool {
+        self.globs.is_match(relative) || self.regexes.iter().any(|re| re.is_match(&format!("/{relative}")))
     }
 }
 
