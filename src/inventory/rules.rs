@@ -14,6 +14,10 @@
 //! - pytest's `--doctest-modules` (on the command line or in `addopts`): Python modules with `>>>` examples are
 //!   read inline for their doctests, as Rust sources are for their inline tests.
 //!
+//! pytest's `python_classes` / `python_functions` are not read: in a file sealed as a test file, a function or
+//! class they would collect is sealed as a helper (changing, deleting or marking it is still named), and the
+//! per-test verdict holds it to its baseline result by name.
+//!
 //! What a rule adds is sealed as a test file and, when new, sits out the oracle's run like any new test file.
 //! Without a recognized runner (an old seal, an unknown command) only the conventions apply.
 
