@@ -323,3 +323,29 @@ fn doctest_modules_read_python_sources_for_their_examples() {
     write(root, "setup.cfg", "[tool:pytest]\naddopts = --doctest-modules -q\n");
     assert!(Rules::of(root, &[crate::closure::Runner::Pytest]).doctest_modules);
 }
+
+#[test]
+fn functions_only_the_projects_python_functions_collect_are_sealed_as_helpers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "setup.cfg",
+        "[tool:pytest]\npython_files = check_*.py\npython_functions = check_*\n",
+    );
+    let text = "import calc\n\n\ndef check_add():\n    assert calc.add(1, 2) == 3\n\n\ndef check_zero():\n    assert calc.add(0, 0) == 0\n";
+    write(root, "checks/check_calc.py", text);
+    let inventory = Inventory::take_for(root, &crate::closure::Closure::take("pytest", root));
+    assert!(inventory.files.contains_key("checks/check_calc.py"));
+    write(root, "checks/check_calc.py", &text.replace("== 3", "is not None"));
+    assert_eq!(inventory.check(root, all_on).len(), 1, "weakened");
+    write(
+        root,
+        "checks/check_calc.py",
+        &text.replace("def check_zero():\n    assert calc.add(0, 0) == 0\n", ""),
+    );
+    assert_eq!(inventory.check(root, all_on).len(), 1, "deleted");
+    let added = format!("{text}\n\ndef check_more():\n    assert calc.add(2, 2) == 4\n");
+    write(root, "checks/check_calc.py", &added);
+    assert!(inventory.check(root, all_on).is_empty(), "added");
+}
