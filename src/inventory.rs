@@ -1,10 +1,11 @@
 //! The test inventory: every test file's signature when the loop started, and what changed in the tests since.
 //!
 //! The verify command judges the code by its tests, so the tests are part of the oracle: an agent that skips,
-//! weakens or deletes them games the verdict without touching the command. Setup ([`Inventory::take`]) reads
-//! every test file of the ecosystems the verify command runs — by the runners' naming conventions, plus Rust
-//! sources with inline tests — and keeps its signature (`testscan::FileSig`: the tests, the code around them,
-//! the skip markers; no source text). At a promise, [`Inventory::check`] compares the files now:
+//! weakens or deletes them games the verdict without touching the command. Setup ([`Inventory::take_for`])
+//! reads every test file of the ecosystems the verify command runs — by the runners' naming conventions, the
+//! rules of the runners the command runs and the project's own test patterns (`rules`), plus Rust sources with
+//! inline tests and the test helpers the tests import from outside the test directories (`helpers`) — and
+//! keeps its signature (`testscan::FileSig`: the tests, the code around them, the skip markers; no source text). At a promise, [`Inventory::check`] compares the files now:
 //!
 //! - existing tests changed, code they rely on changed, new setup code around them (`Check::Tests`);
 //! - skip / ignore / xfail / only markers added, tests deleted or renamed out of collection (`Check::Skips`).
@@ -17,7 +18,9 @@
 //! time cannot be set by a process, so this is safe against `touch -d`. The inventory can be large, so it lives
 //! beside the seal in its own file, loaded only at a promise or when the guard inspects an edit.
 
+mod helpers;
 mod listing;
+pub mod rules;
 mod sigs;
 
 use std::collections::BTreeMap;
@@ -25,9 +28,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::closure::Ecosystem;
+use crate::closure::{Closure, Ecosystem};
 use crate::schema::{Check, Speech};
 use crate::testscan::{self, FileSig, Finding, Lang, Scope};
+use rules::Rules;
 
 /// Most test files one inventory holds (a guard against pathological trees; the rest are not sealed).
 const MAX_FILES: usize = 20_000;
@@ -70,6 +74,9 @@ pub struct Inventory {
     /// The languages whose tests are sealed (those the verify command runs; all when it is not recognized).
     pub langs: Vec<Lang>,
     pub files: BTreeMap<String, Entry>,
+    /// The runners' own rules for which files are tests, beyond the conventions (see [`rules`]).
+    #[serde(default, skip_serializing_if = "Rules::is_empty")]
+    pub rules: Rules,
 }
 
 /// One finding in one test file.
@@ -115,20 +122,47 @@ pub fn langs_of(ecosystems: &[Ecosystem]) -> Vec<Lang> {
 }
 
 impl Inventory {
-    /// Reads every test file of `langs` under `root`.
+    /// Reads every test file of `langs` under `root`, by the naming conventions only.
     pub fn take(root: &Path, langs: Vec<Lang>) -> Inventory {
+        Inventory::take_with(root, langs, Rules::default())
+    }
+
+    /// Reads every test file the verify command's runners would run (their conventions and the project's
+    /// configuration, see [`rules`]) of the languages of `closure`, and the test helpers those tests import
+    /// from outside the test directories (see `helpers`).
+    pub fn take_for(root: &Path, closure: &Closure) -> Inventory {
+        Inventory::take_with(root, langs_of(&closure.ecosystems), Rules::of(root, &closure.runners))
+    }
+
+    fn take_with(root: &Path, langs: Vec<Lang>, rules: Rules) -> Inventory {
         let mut files = BTreeMap::new();
-        for candidate in listing::candidates(root, &langs, true).into_iter().take(MAX_FILES) {
+        for candidate in listing::candidates(root, &langs, &rules, true)
+            .into_iter()
+            .take(MAX_FILES)
+        {
             if let Some(entry) = read_entry(root, &candidate.path, candidate.lang, candidate.inline) {
                 files.insert(candidate.path, entry);
             }
         }
-        Inventory { langs, files }
+        let tests = files
+            .iter()
+            .filter(|(_, e)| e.sig.scope != Scope::Inline)
+            .map(|(path, e)| (path, &e.sig));
+        let helpers = helpers::imported_helpers(root, tests);
+        for (path, lang) in helpers {
+            if langs.contains(&lang)
+                && !files.contains_key(&path)
+                && let Some(entry) = read_entry(root, &path, lang, false)
+            {
+                files.insert(path, entry);
+            }
+        }
+        Inventory { langs, files, rules }
     }
 
     /// The test files (by convention, not Rust sources with inline tests) that did not exist at setup.
     pub fn new_test_files(&self, root: &Path) -> Vec<String> {
-        listing::candidates(root, &self.langs, false)
+        listing::candidates(root, &self.langs, &self.rules, false)
             .into_iter()
             .filter(|c| !self.files.contains_key(&c.path))
             .map(|c| c.path)
@@ -171,7 +205,7 @@ impl Inventory {
         let new_files = if checks(Check::NewTestsAside) {
             Vec::new()
         } else {
-            listing::candidates(root, &self.langs, false)
+            listing::candidates(root, &self.langs, &self.rules, false)
         };
         for candidate in new_files {
             if self.files.contains_key(&candidate.path) {
@@ -216,7 +250,7 @@ impl Inventory {
                 }
             }
         }
-        for candidate in listing::candidates(root, &self.langs, true) {
+        for candidate in listing::candidates(root, &self.langs, &self.rules, true) {
             if !self.files.contains_key(&candidate.path)
                 && accept(&candidate.path)
                 && let Some(entry) = read_entry(root, &candidate.path, candidate.lang, candidate.inline)

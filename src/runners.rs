@@ -30,10 +30,10 @@ pub struct Config {
     pub sections: &'static [(&'static str, Section)],
 }
 
-/// pytest: `pytest.ini` (or `.pytest.ini`, pytest 8.1 and later), else a section of `pyproject.toml`,
-/// `tox.ini` or `setup.cfg`.
+/// pytest: `pytest.ini` (or `.pytest.ini`, pytest 8.1 and later; `pytest.toml`, `.pytest.toml`, pytest 9),
+/// else a section of `pyproject.toml`, `tox.ini` or `setup.cfg`.
 pub const PYTEST: Config = Config {
-    files: &["pytest.ini", ".pytest.ini"],
+    files: &["pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml"],
     sections: &[
         ("pyproject.toml", Section::Toml(&["tool", "pytest"])),
         ("tox.ini", Section::Ini("pytest")),

@@ -17,6 +17,8 @@
 //!
 //! `cargo test --test gaming -- --nocapture` prints each case and its time; the README reports the counts.
 
+#[path = "gaming/closure_moves.rs"]
+mod closure_moves;
 #[path = "support/common.rs"]
 mod common;
 #[path = "gaming/fixtures.rs"]
@@ -565,7 +567,7 @@ const MOVES: &[Move] = &[
         fixture: &MAKE,
         baseline: false,
         play: |p| edit(p, "Makefile", "\tsh scripts/check.sh\n", "\t@true\n"),
-        expect: &["`Makefile` changed (it configures `make test`)"],
+        expect: &["`Makefile`: `test:` changed (it configures `make test`)"],
     },
     Move {
         name: "make_script_replaced",
@@ -689,9 +691,9 @@ const MOVES: &[Move] = &[
                 "fn main() {\n    let edit = |path: &str, from: &str, to: &str| {\n        let text = std::fs::read_to_string(path).unwrap();\n        std::fs::write(path, text.replace(from, to)).unwrap();\n    };\n    edit(\"src/lib.rs\", \"add(1, 2), 3)\", \"add(1, 2), -1)\");\n    edit(\"tests/api.rs\", \"calc::add(2, 5), calc::add(5, 2)\", \"calc::add(2, 5), -3\");\n}\n",
             );
         },
-        // The traced baseline saw cargo look for `build.rs`: a new one is caught before the run (without the
-        // trace, the watch during the run catches the rewrite).
-        expect: &["`build.rs` was created (the verify run looked for it at baseline"],
+        // A package without a build script has `build.rs` sealed as absent (derived, and observed by the trace),
+        // so the move is caught before the verify runs; tests/cli/tampering.rs covers a change made while it runs.
+        expect: &["`build.rs` was created"],
     },
     // The test side as sealed (issue 20): the agent's new tests sit out the oracle's run.
     Move {

@@ -20,7 +20,11 @@ use serde::{Deserialize, Serialize};
 use super::parts::Scope;
 use super::recipes;
 use crate::guard::lex;
-use crate::runners::Section;
+
+mod cargo;
+mod js;
+mod make;
+mod python;
 
 /// How deeply scripts, recipes and `sh -c` strings are followed.
 const MAX_DEPTH: usize = 6;
@@ -47,10 +51,15 @@ pub struct Target {
     pub why: Why,
 }
 
-/// A file name that matters wherever it appears in the project (e.g. `conftest.py`).
+/// A file name that matters wherever it appears in the project (e.g. `conftest.py`), or a file name pattern
+/// that matters in one directory (`mk/*.mk`, from a Makefile's `-include $(wildcard mk/*.mk)`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Watch {
+    /// A file name; with `dir`, a glob over file names (`*.mk`).
     pub name: String,
+    /// The one directory (relative to the project root) the pattern applies to; none: every directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
     pub scope: Scope,
     pub why: Why,
     /// Whether a new file of this name is a change to the oracle (a new `conftest.py` is; a new crate's
@@ -68,6 +77,24 @@ pub enum Ecosystem {
     Go,
 }
 
+/// A test runner the command runs: whose rules say which files are tests (see `inventory::rules`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Runner {
+    Pytest,
+    /// pytest with `--doctest-modules` on its command line: every module's docstring examples are tests.
+    PytestDoctestModules,
+    /// `python -m unittest` and Django's `manage.py test`: files named `test*.py`.
+    Unittest,
+    /// `node --test`.
+    NodeTest,
+    Jest,
+    Vitest,
+    Mocha,
+    Cargo,
+    Go,
+}
+
 /// What a verify command's closure is made of.
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -75,6 +102,8 @@ pub struct Plan {
     pub watches: Vec<Watch>,
     /// Empty when no known test runner was recognized: then every ecosystem's tests are sealed.
     pub ecosystems: BTreeSet<Ecosystem>,
+    /// The test runners recognized in the command.
+    pub runners: BTreeSet<Runner>,
 }
 
 /// Derives the closure of `command` run by `sh -c` in `root`. `home` is where user-level configuration lives
@@ -144,46 +173,36 @@ impl Deriver<'_> {
         self.named_files(argv, cwd, &text);
         match name.as_str() {
             "env" | "timeout" | "nice" | "time" | "nohup" | "command" | "exec" | "stdbuf" | "xvfb-run" | "sudo"
-            | "npx" | "bunx" | "pnpx" => self.argv(skip_wrapper(&name, rest), cwd, depth),
+            | "npx" | "bunx" | "pnpx" | "cross-env" | "nyc" | "c8" => self.argv(skip_wrapper(&name, rest), cwd, depth),
+            "cross-env-shell" => self.source(&skip_wrapper(&name, rest).join(" "), cwd, depth + 1),
+            "dotenv" | "dotenvx" => self.dotenv(rest, cwd, depth),
             "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if rest.first().is_some_and(|w| w == "run") => {
                 self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
             }
             "npm" | "pnpm" | "yarn" | "bun" => self.package_manager(&name, rest, cwd, depth),
             "node" => self.node(rest, cwd, depth),
-            "jest" => self.js(cwd, "jest", &["jest.config"], Some("jest")),
-            "vitest" => self.js(
-                cwd,
-                "vitest",
-                &["vitest.config", "vite.config", "vitest.workspace"],
-                None,
-            ),
-            "mocha" => self.js_files(
-                cwd,
-                "mocha",
-                &[
-                    ".mocharc.js",
-                    ".mocharc.cjs",
-                    ".mocharc.yaml",
-                    ".mocharc.yml",
-                    ".mocharc.json",
-                    ".mocharc.jsonc",
-                ],
-                Some("mocha"),
-            ),
-            "ava" => self.js(cwd, "ava", &["ava.config"], Some("ava")),
+            "jest" => self.jest(cwd),
+            "vitest" => self.vitest(cwd),
+            "mocha" => self.mocha(cwd),
+            "ava" => {
+                self.js(cwd, "ava", &["ava.config"], Some("ava"));
+                self.babel(cwd, "ava");
+            }
             "playwright" => self.js(cwd, "playwright", &["playwright.config"], None),
             "tap" => self.js_files(cwd, "tap", &[".taprc"], Some("tap")),
-            "pytest" | "py.test" => self.pytest(cwd),
+            "pytest" | "py.test" => self.pytest(rest, cwd),
             "tox" => self.tox(cwd),
             "nox" => {
                 self.plan.ecosystems.insert(Ecosystem::Python);
                 self.whole(cwd.join("noxfile.py"), Why::Configures("nox".into()));
             }
+            "coverage" => self.coverage(rest, cwd, depth),
             _ if name.starts_with("python") => self.python(rest, cwd, depth),
             "cargo" => self.cargo(rest, cwd),
             "cargo-nextest" => self.cargo(&[String::from("nextest")], cwd),
             "go" if rest.iter().any(|w| w == "test" || w == "vet") => {
                 self.plan.ecosystems.insert(Ecosystem::Go);
+                self.plan.runners.insert(Runner::Go);
             }
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
@@ -191,7 +210,7 @@ impl Deriver<'_> {
             _ => {}
         }
         if verb.contains('/') || self.is_file(&cwd.join(verb)) {
-            self.follow_script(&cwd.join(verb), cwd, depth, &text);
+            self.follow_script(&cwd.join(verb), cwd, depth, &text, false);
         }
     }
 
@@ -277,190 +296,6 @@ impl Deriver<'_> {
         }
     }
 
-    fn node(&mut self, rest: &[String], cwd: &Path, depth: usize) {
-        self.plan.ecosystems.insert(Ecosystem::Js);
-        if let Some(i) = rest.iter().position(|w| w == "--run") {
-            let script = rest.get(i + 1).cloned().unwrap_or_default();
-            self.package_manager("npm", &["run".to_string(), script], cwd, depth);
-        }
-    }
-
-    /// A JavaScript test runner: its config files under every usual extension, and its `package.json` key.
-    fn js(&mut self, cwd: &Path, tool: &str, stems: &[&str], key: Option<&str>) {
-        const EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json"];
-        let names: Vec<String> = stems
-            .iter()
-            .flat_map(|stem| EXTS.iter().map(move |ext| format!("{stem}.{ext}")))
-            .collect();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.js_files(cwd, tool, &names, key);
-    }
-
-    fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<&str>) {
-        self.plan.ecosystems.insert(Ecosystem::Js);
-        let why = Why::Configures(tool.to_string());
-        for name in names {
-            self.whole(cwd.join(name), why.clone());
-        }
-        if let Some(key) = key {
-            self.add(cwd.join("package.json"), Scope::Json(vec![vec![key.to_string()]]), why);
-        }
-    }
-
-    fn pytest(&mut self, cwd: &Path) {
-        self.plan.ecosystems.insert(Ecosystem::Python);
-        let why = Why::Configures("pytest".into());
-        let pytest = crate::runners::PYTEST;
-        for name in pytest.files {
-            self.whole(cwd.join(name), why.clone());
-        }
-        for (file, section) in pytest.sections {
-            let scope = match section {
-                Section::Toml(path) => Scope::Toml(vec![path.iter().map(ToString::to_string).collect()]),
-                Section::Ini(name) => Scope::Ini(vec![(*name).to_string()]),
-            };
-            self.add(cwd.join(file), scope, why.clone());
-        }
-        self.watch("conftest.py", Scope::Whole, why, true);
-    }
-
-    fn tox(&mut self, cwd: &Path) {
-        let why = Why::Configures("tox".into());
-        self.whole(cwd.join("tox.ini"), why.clone());
-        let table = vec![vec!["tool".to_string(), "tox".to_string()]];
-        self.add(cwd.join("pyproject.toml"), Scope::Toml(table), why.clone());
-        self.add(cwd.join("setup.cfg"), Scope::Ini(vec!["tox:tox".into()]), why);
-        self.pytest(cwd);
-    }
-
-    fn python(&mut self, rest: &[String], cwd: &Path, depth: usize) {
-        self.plan.ecosystems.insert(Ecosystem::Python);
-        let Some(i) = rest.iter().position(|w| w == "-m") else {
-            return;
-        };
-        match rest.get(i + 1).map(String::as_str) {
-            Some("pytest") => self.pytest(cwd),
-            Some("tox") => self.tox(cwd),
-            Some(module) if module != "unittest" => self.argv(&rest[i + 1..], cwd, depth + 1),
-            _ => {}
-        }
-    }
-
-    fn cargo(&mut self, rest: &[String], cwd: &Path) {
-        let words: Vec<&String> = rest
-            .iter()
-            .filter(|w| !w.starts_with('+') && !w.starts_with('-'))
-            .collect();
-        let Some(sub) = words.first() else { return };
-        if sub.as_str() == "make" {
-            self.whole(cwd.join("Makefile.toml"), Why::Configures("cargo make".into()));
-            return;
-        }
-        if !matches!(
-            sub.as_str(),
-            "test" | "t" | "nextest" | "llvm-cov" | "tarpaulin" | "mutants" | "hack"
-        ) {
-            if sub.as_str() == "run" {
-                self.plan.ecosystems.insert(Ecosystem::Rust);
-            }
-            return;
-        }
-        self.plan.ecosystems.insert(Ecosystem::Rust);
-        let why = Why::Configures("cargo".into());
-        // Cargo reads `.cargo/config.toml` in the directory it runs in and in every ancestor, then CARGO_HOME.
-        let start = normalize(&self.root.join(cwd));
-        for dir in start.ancestors() {
-            for name in ["config.toml", "config"] {
-                let path = self.local(&dir.join(".cargo").join(name));
-                self.whole(path, why.clone());
-            }
-        }
-        if let Some(cargo_home) = self.cargo_home {
-            for name in ["config.toml", "config"] {
-                self.whole(cargo_home.join(name), why.clone());
-            }
-        }
-        if sub.as_str() == "nextest" {
-            self.whole(
-                cwd.join(".config/nextest.toml"),
-                Why::Configures("cargo nextest".into()),
-            );
-        }
-        let tables = [
-            "lib",
-            "bin",
-            "test",
-            "bench",
-            "example",
-            "profile.test",
-            "package.autotests",
-            "package.autobins",
-            "package.autolib",
-            "package.autobenches",
-            "package.autoexamples",
-            "package.build",
-            "workspace.members",
-            "workspace.exclude",
-            "workspace.default-members",
-        ];
-        let scope = Scope::Toml(
-            tables
-                .iter()
-                .map(|t| t.split('.').map(str::to_string).collect())
-                .collect(),
-        );
-        self.watch("Cargo.toml", scope, why, false);
-    }
-
-    fn make(&mut self, rest: &[String], cwd: &Path, depth: usize) {
-        let mut dir = cwd.to_path_buf();
-        let mut file = None;
-        let mut targets = Vec::new();
-        let mut i = 0;
-        while i < rest.len() {
-            let w = &rest[i];
-            match w.as_str() {
-                "-C" | "--directory" => {
-                    dir = normalize(&cwd.join(rest.get(i + 1).map_or("", String::as_str)));
-                    i += 1;
-                }
-                "-f" | "--file" | "--makefile" => {
-                    file = rest.get(i + 1).cloned();
-                    i += 1;
-                }
-                _ if w.starts_with('-') || w.contains('=') || w.is_empty() => {}
-                _ => targets.push(w.clone()),
-            }
-            i += 1;
-        }
-        let makefile = match file {
-            Some(f) => dir.join(f),
-            None => ["GNUmakefile", "makefile", "Makefile"]
-                .iter()
-                .map(|n| dir.join(n))
-                .find(|p| self.is_file(p))
-                .unwrap_or_else(|| dir.join("Makefile")),
-        };
-        let why = Why::Configures(format!("make {}", targets.join(" ")).trim().to_string());
-        self.whole(makefile.clone(), why.clone());
-        let Ok(text) = std::fs::read_to_string(self.root.join(&makefile)) else {
-            return;
-        };
-        if !self
-            .followed
-            .insert((makefile.to_string_lossy().into_owned(), targets.join(" ")))
-        {
-            return;
-        }
-        let (lines, includes) = recipes::make_recipes(&text, &targets);
-        for include in includes {
-            self.whole(dir.join(include), why.clone());
-        }
-        for line in lines {
-            self.source(&line, &dir, depth + 1);
-        }
-    }
-
     fn just(&mut self, rest: &[String], cwd: &Path, depth: usize) {
         let mut file = None;
         let mut recipe = None;
@@ -521,15 +356,16 @@ impl Deriver<'_> {
             }
             if !w.starts_with(['-', '+']) {
                 let text = rest.join(" ");
-                self.follow_script(&cwd.join(w), cwd, depth, &text);
+                self.follow_script(&cwd.join(w), cwd, depth, &text, true);
                 return;
             }
             i += 1;
         }
     }
 
-    /// A script run by the command: sealed whole, and its lines followed when it is a shell script.
-    fn follow_script(&mut self, path: &Path, cwd: &Path, depth: usize, text: &str) {
+    /// A script run by the command: sealed whole, and its lines followed when it is a shell script — by its
+    /// extension or `#!` line, or because a shell runs it (`sh FILE`, `. FILE`, `source FILE`: `by_shell`).
+    fn follow_script(&mut self, path: &Path, cwd: &Path, depth: usize, text: &str, by_shell: bool) {
         let path = normalize(path);
         if !self.is_file(&path) {
             return;
@@ -538,7 +374,8 @@ impl Deriver<'_> {
         let Ok(body) = std::fs::read_to_string(self.root.join(&path)) else {
             return;
         };
-        let shell = path.extension().is_some_and(|e| e == "sh" || e == "bash")
+        let shell = by_shell
+            || path.extension().is_some_and(|e| e == "sh" || e == "bash")
             || body
                 .lines()
                 .next()
@@ -582,6 +419,7 @@ impl Deriver<'_> {
         if !self.plan.watches.iter().any(|w| w.name == name) {
             self.plan.watches.push(Watch {
                 name: name.to_string(),
+                dir: None,
                 scope,
                 why,
                 new_file_counts,
@@ -614,7 +452,17 @@ fn skip_wrapper<'a>(wrapper: &str, rest: &'a [String]) -> &'a [String] {
     while let Some(w) = rest.get(i) {
         let value_flag = matches!(
             w.as_str(),
-            "-n" | "-s" | "-k" | "-p" | "--package" | "-u" | "--signal" | "--kill-after"
+            "-n" | "-s"
+                | "-k"
+                | "-p"
+                | "--package"
+                | "-u"
+                | "--signal"
+                | "--kill-after"
+                | "-e"
+                | "-f"
+                | "-r"
+                | "--reporter"
         );
         if value_flag {
             i += 2;
@@ -673,4 +521,6 @@ fn short(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+mod lookup_tests;
+#[cfg(test)]
+pub(crate) mod tests;

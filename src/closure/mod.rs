@@ -10,6 +10,7 @@
 //! it from a terminal (`loopgate allow`), which re-takes the digests ([`Closure::accept`]).
 
 pub mod derive;
+mod makefile;
 pub mod observed;
 pub mod parts;
 mod recipes;
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use derive::{Ecosystem, Watch, Why};
+pub use derive::{Ecosystem, Runner, Watch, Why};
 pub use parts::{PartChange, Parts, Scope};
 
 /// A file of the closure and the digests of its sealed parts at setup (none: it did not exist).
@@ -39,6 +40,10 @@ pub struct Closure {
     pub watches: Vec<Watch>,
     /// The ecosystems whose tests the command runs; empty when none was recognized.
     pub ecosystems: Vec<Ecosystem>,
+    /// The test runners the command runs, whose rules decide which files are tests (seals taken before these
+    /// were recorded have none: the naming conventions alone apply).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runners: Vec<Runner>,
 }
 
 /// One sealed part that moved since setup (or since the user last accepted it).
@@ -87,6 +92,7 @@ impl Closure {
             files,
             watches: plan.watches,
             ecosystems: plan.ecosystems.into_iter().collect(),
+            runners: plan.runners.into_iter().collect(),
         }
     }
 
@@ -157,9 +163,16 @@ impl Closure {
     /// Whether a new file at `relative` would be a change to the oracle (a watched name such as `conftest.py`).
     pub fn watches_name_of(&self, relative: &Path) -> bool {
         let name = relative.file_name().map(|n| n.to_string_lossy());
-        self.watches
-            .iter()
-            .any(|w| w.new_file_counts && name.as_deref() == Some(w.name.as_str()))
+        let dir = relative.parent().map(|d| d.to_string_lossy().replace('\\', "/"));
+        self.watches.iter().any(|w| {
+            w.new_file_counts
+                && match &w.dir {
+                    None => name.as_deref() == Some(w.name.as_str()),
+                    Some(watched) => {
+                        dir.as_deref() == Some(watched) && name.as_deref().is_some_and(|n| name_matches(&w.name, n))
+                    }
+                }
+        })
     }
 }
 
@@ -180,14 +193,42 @@ pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
 
 /// Files the watches match now, with the watch that matched.
 fn watched<'w>(root: &Path, watches: &'w [Watch]) -> Vec<(String, &'w Watch)> {
-    let names: Vec<&str> = watches.iter().map(|w| w.name.as_str()).collect();
-    crate::walk::find_named(root, &names)
+    let names: Vec<&str> = watches
+        .iter()
+        .filter(|w| w.dir.is_none())
+        .map(|w| w.name.as_str())
+        .collect();
+    let mut out: Vec<(String, &Watch)> = crate::walk::find_named(root, &names)
         .into_iter()
         .filter_map(|path| {
             let name = path.rsplit('/').next().unwrap_or(&path).to_string();
-            watches.iter().find(|w| w.name == name).map(|w| (path, w))
+            watches
+                .iter()
+                .find(|w| w.dir.is_none() && w.name == name)
+                .map(|w| (path, w))
         })
-        .collect()
+        .collect();
+    for watch in watches {
+        let Some(dir) = &watch.dir else { continue };
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        let mut found: Vec<String> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name_matches(&watch.name, name))
+            .map(|name| if dir.is_empty() { name } else { format!("{dir}/{name}") })
+            .collect();
+        found.sort();
+        out.extend(found.into_iter().map(|path| (path, watch)));
+    }
+    out
+}
+
+/// Whether a file name matches a watch's name pattern (`*.mk`; a plain name matches itself).
+fn name_matches(pattern: &str, name: &str) -> bool {
+    globset::Glob::new(pattern).map_or(pattern == name, |g| g.compile_matcher().is_match(name))
 }
 
 /// Whether a project-relative path is a test file by the usual conventions (tests are sealed test by test,

@@ -20,6 +20,12 @@ use crate::fsutil;
 pub const WHOLE: &str = "";
 /// The label standing in for every part of a JSON or TOML file that does not parse.
 pub const UNPARSABLE: &str = "(the file does not parse)";
+/// The last segment of a TOML key path that seals only the *test settings* of an array of tables
+/// (`bin.(test settings)`): the entries that set `test`, `doctest`, `harness` or `required-features` (for
+/// `[[bench]]`, only `test`: a bench runs under `cargo test` only when it says so), each reduced to those keys
+/// and its `name` and `path`. So a new `[[bin]]` or a `[[bench]]` with `harness = false` is honest, while
+/// `test = false` on a target whose tests ran (even one declared anew for `src/main.rs`) counts.
+pub const TEST_SETTINGS: &str = "(test settings)";
 
 /// Which content of a file is sealed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +39,8 @@ pub enum Scope {
     Toml(Vec<Vec<String>>),
     /// These sections of an INI file (`tool:pytest`, `pytest`).
     Ini(Vec<String>),
+    /// What a Makefile runs for these goals (none: the default goal), see `closure::makefile`.
+    Make(Vec<String>),
     /// The size and modification time only: a program or library so large that reading every byte at each
     /// promise would cost more than the check is worth (see `closure::observed`).
     Stat,
@@ -52,7 +60,7 @@ impl Scope {
                     }
                 }
             }
-            (Scope::Ini(mine), Scope::Ini(more)) => {
+            (Scope::Ini(mine), Scope::Ini(more)) | (Scope::Make(mine), Scope::Make(more)) => {
                 for name in more {
                     if !mine.contains(&name) {
                         mine.push(name);
@@ -69,6 +77,7 @@ impl Scope {
             Scope::Whole | Scope::Stat => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) => paths.iter().map(|p| p.join(".")).collect(),
             Scope::Ini(names) => names.iter().map(|n| format!("[{n}]")).collect(),
+            Scope::Make(goals) => goals.iter().map(|g| format!("{g}:")).collect(),
         }
     }
 }
@@ -91,14 +100,19 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
         {
-            Some(doc) => tree_parts(paths, |path| {
-                lookup_toml(&doc, path)
+            Some(doc) => tree_parts(paths, |path| match path.split_last() {
+                Some((last, targets)) if last == TEST_SETTINGS => test_settings(&doc, targets),
+                _ => lookup_toml(&doc, path)
                     .and_then(|v| serde_json::to_value(v).ok())
-                    .map(|v| canonical(&v))
+                    .map(|v| canonical(&v)),
             }),
             None => unparsable(bytes),
         },
         Scope::Ini(names) => ini_parts(names, &String::from_utf8_lossy(bytes)),
+        Scope::Make(goals) => super::makefile::parts(&String::from_utf8_lossy(bytes), goals)
+            .into_iter()
+            .map(|(label, text)| (label, sha256(text.as_bytes())))
+            .collect(),
     }
 }
 
@@ -120,6 +134,31 @@ fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a se
 fn lookup_toml<'a>(doc: &'a toml::Table, path: &[String]) -> Option<&'a toml::Value> {
     let (first, rest) = path.split_first()?;
     rest.iter().try_fold(doc.get(first)?, |v, key| v.get(key))
+}
+
+/// The [`TEST_SETTINGS`] of the array of tables at `targets`; none when no entry sets any.
+fn test_settings(doc: &toml::Table, targets: &[String]) -> Option<String> {
+    const KEYS: [&str; 6] = ["name", "path", "test", "doctest", "harness", "required-features"];
+    let bench = targets.last().is_some_and(|t| t == "bench");
+    let mut entries: Vec<String> = lookup_toml(doc, targets)?
+        .as_array()?
+        .iter()
+        .filter_map(toml::Value::as_table)
+        .filter(|entry| {
+            let set = |key: &str| entry.contains_key(key);
+            set("test") || (!bench && (set("doctest") || set("harness") || set("required-features")))
+        })
+        .filter_map(|entry| {
+            let kept: toml::Table = KEYS
+                .iter()
+                .filter_map(|k| Some((k.to_string(), entry.get(*k)?.clone())))
+                .collect();
+            serde_json::to_value(kept).ok().map(|v| canonical(&v))
+        })
+        .collect();
+    // Sorted: the order of the entries does not matter to cargo.
+    entries.sort();
+    (!entries.is_empty()).then(|| entries.join("\n"))
 }
 
 /// JSON with object keys sorted (serde_json's map is a `BTreeMap`), so key order and spacing do not count.

@@ -2,7 +2,7 @@
 //! recipe of a Makefile target, the body of a justfile recipe. Each reader is forgiving (an odd file yields
 //! fewer commands, never an error) and follows dependencies (`test: build`) so the whole recipe is known.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How many recipes one lookup follows through dependencies.
 const MAX_RECIPES: usize = 32;
@@ -15,36 +15,40 @@ pub fn npm_script(package_json: &[u8], name: &str) -> Option<String> {
 
 /// A rule of a Makefile or justfile: the names it defines, what it depends on, its recipe lines.
 #[derive(Debug, Default, PartialEq)]
-struct Rule {
-    names: Vec<String>,
-    deps: Vec<String>,
-    lines: Vec<String>,
+pub(super) struct Rule {
+    pub(super) names: Vec<String>,
+    pub(super) deps: Vec<String>,
+    pub(super) lines: Vec<String>,
 }
 
 /// The recipe lines that `make TARGET…` runs (no targets: the default goal, the first ordinary target), with
-/// `@`, `-` and `+` prefixes removed and `$(MAKE)` read as `make`; and the files named by `include` lines.
-pub fn make_recipes(makefile: &str, targets: &[String]) -> (Vec<String>, Vec<String>) {
+/// `@`, `-` and `+` prefixes removed and variables expanded (see [`expand`]); and the files named by `include`,
+/// `-include` and `sinclude` lines, a `$(wildcard PATTERN)` given as its pattern. `overrides` are the
+/// `NAME=value` words of the make command line, which win over the Makefile's own assignments.
+pub fn make_recipes(makefile: &str, targets: &[String], overrides: &[(String, String)]) -> (Vec<String>, Vec<String>) {
     let lines = join_continued(makefile);
+    let mut vars: BTreeMap<String, String> = BTreeMap::new();
+    for line in &lines {
+        if let Some((name, value)) = make_assignment(line) {
+            vars.entry(name).or_insert(value);
+        }
+    }
+    vars.extend(overrides.iter().cloned());
     let mut rules: Vec<Rule> = Vec::new();
     let mut includes = Vec::new();
     for line in &lines {
         if let Some(body) = line.strip_prefix('\t') {
             if let Some(rule) = rules.last_mut() {
-                rule.lines.push(
-                    clean_recipe_line(body)
-                        .replace("$(MAKE)", "make")
-                        .replace("${MAKE}", "make"),
-                );
+                rule.lines.push(expand(&clean_recipe_line(body), &vars));
             }
             continue;
         }
         let trimmed = line.trim();
-        if let Some(files) = trimmed
-            .strip_prefix("include ")
-            .or_else(|| trimmed.strip_prefix("-include "))
-            .or_else(|| trimmed.strip_prefix("sinclude "))
+        if let Some(files) = ["include ", "-include ", "sinclude "]
+            .iter()
+            .find_map(|directive| trimmed.strip_prefix(directive))
         {
-            includes.extend(files.split_whitespace().map(str::to_string));
+            includes.extend(include_words(files, &vars));
             continue;
         }
         if let Some(rule) = make_rule_header(trimmed) {
@@ -54,21 +58,108 @@ pub fn make_recipes(makefile: &str, targets: &[String]) -> (Vec<String>, Vec<Str
             rules.push(Rule::default());
         }
     }
-    let default_goal = rules
-        .iter()
-        .flat_map(|r| r.names.first())
-        .find(|n| !n.starts_with('.') && !n.contains('%'))
-        .cloned();
-    let goals: Vec<String> = if targets.is_empty() {
-        default_goal.into_iter().collect()
-    } else {
-        targets.to_vec()
-    };
+    let goals = make_goals(&rules, targets);
     (follow(&rules, goals), includes)
 }
 
+/// The goals of `make TARGETS…`: the targets, or without any the default goal (the first ordinary target).
+pub(super) fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets: &[String]) -> Vec<String> {
+    if !targets.is_empty() {
+        return targets.to_vec();
+    }
+    rules
+        .into_iter()
+        .flat_map(|r| r.names.first())
+        .find(|n| !n.starts_with('.') && !n.contains('%'))
+        .cloned()
+        .into_iter()
+        .collect()
+}
+
+/// `NAME = value` (also `:=`, `::=`, `?=`, `+=`, with `override` or `export` before it).
+pub(super) fn make_assignment(line: &str) -> Option<(String, String)> {
+    if line.starts_with('\t') {
+        return None;
+    }
+    let line = line.trim();
+    let line = line
+        .strip_prefix("override ")
+        .or_else(|| line.strip_prefix("export "))
+        .unwrap_or(line);
+    let eq = line.find('=')?;
+    let name = line[..eq].trim_end_matches([':', '?', '+', '!']).trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+        return None;
+    }
+    Some((name.to_string(), line[eq + 1..].trim().to_string()))
+}
+
+/// `$(NAME)` and `${NAME}` replaced by the variable's value, recursively (bounded). `$(MAKE)` is `make`; a
+/// variable the Makefile does not set (make would take it from the environment) reads as its name in lower
+/// case, which is the program such variables usually name (`$(PYTHON) -m pytest` → `python -m pytest`).
+/// Function calls (`$(shell …)`) and automatic variables are left as they are.
+pub fn expand(text: &str, vars: &BTreeMap<String, String>) -> String {
+    let mut text = text.to_string();
+    for _ in 0..8 {
+        let next = expand_once(&text, vars);
+        if next == text {
+            break;
+        }
+        text = next;
+    }
+    text
+}
+
+fn expand_once(text: &str, vars: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let close = match after.chars().next() {
+            Some('(') => ')',
+            Some('{') => '}',
+            _ => {
+                out.push('$');
+                rest = after;
+                continue;
+            }
+        };
+        let name_end = after[1..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        match name_end.map(|n| n + 1) {
+            Some(end) if end > 1 && after[end..].starts_with(close) => {
+                let name = &after[1..end];
+                let value = match name {
+                    "MAKE" => "make".to_string(),
+                    _ => vars.get(name).cloned().unwrap_or_else(|| name.to_lowercase()),
+                };
+                out.push_str(&value);
+                rest = &after[end + 1..];
+            }
+            _ => {
+                out.push('$');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The words of an include line, variables expanded and `$(wildcard a b)` read as `a b`: an include of a
+/// wildcard is an include of whatever matches it.
+fn include_words(text: &str, vars: &BTreeMap<String, String>) -> Vec<String> {
+    expand(text, vars)
+        .replace("$(wildcard", " ")
+        .replace("${wildcard", " ")
+        .replace([')', '}'], " ")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
 /// `name other: deps` (not `:=`, `::=` or `?=` assignments).
-fn make_rule_header(line: &str) -> Option<Rule> {
+pub(super) fn make_rule_header(line: &str) -> Option<Rule> {
     if line.starts_with('#') {
         return None;
     }
@@ -176,7 +267,7 @@ fn clean_recipe_line(line: &str) -> String {
 }
 
 /// Lines with backslash continuations joined (recipe lines keep their leading tab).
-fn join_continued(text: &str) -> Vec<String> {
+pub(super) fn join_continued(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending = String::new();
     for line in text.lines() {
@@ -201,26 +292,30 @@ mod tests {
     #[test]
     fn make_follows_the_target_and_its_dependencies() {
         let makefile = "CC ?= cc\n\nall: build\n\nbuild:\n\t$(CC) -o app main.c\n\n.PHONY: test\ntest: build fixtures\n\t@./scripts/run-tests.sh \\\n\t  --fast\n\t-$(MAKE) lint\n\nfixtures:\n\tpython gen.py\n\nlint:\n\tshellcheck *.sh\ninclude rules.mk\n";
-        let (lines, includes) = make_recipes(makefile, &["test".to_string()]);
+        let (lines, includes) = make_recipes(makefile, &["test".to_string()], &[]);
         assert_eq!(
             lines,
             vec![
                 "./scripts/run-tests.sh  \t  --fast",
                 "make lint",
-                "$(CC) -o app main.c",
+                "cc -o app main.c",
                 "python gen.py"
             ]
         );
         assert_eq!(includes, vec!["rules.mk"]);
-        let (default, _) = make_recipes(makefile, &[]);
-        assert_eq!(default, vec!["$(CC) -o app main.c"]);
+        let (default, _) = make_recipes(makefile, &[], &[]);
+        assert_eq!(default, vec!["cc -o app main.c"]);
     }
 
     #[test]
     fn make_ignores_assignments_and_odd_lines() {
-        let (lines, _) = make_recipes("X := a:b\nY ::= c\n%.o: %.c\n\tcc $<\ncheck: ; go test ./...\n", &[]);
+        let (lines, _) = make_recipes(
+            "X := a:b\nY ::= c\n%.o: %.c\n\tcc $<\ncheck: ; go test ./...\n",
+            &[],
+            &[],
+        );
         assert_eq!(lines, vec!["go test ./..."]);
-        assert!(make_recipes("", &["test".into()]).0.is_empty());
+        assert!(make_recipes("", &["test".into()], &[]).0.is_empty());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use super::rules::Rules;
 use crate::testscan::{self, Lang};
 
 /// A file to scan: its path, language, and whether it holds tests without being a test file.
@@ -11,20 +12,23 @@ pub struct Candidate {
     pub inline: bool,
 }
 
-/// The project's test files of `langs` by convention and, when `with_inline`, the source files that hold
-/// tests (those are read to find out).
-pub fn candidates(root: &Path, langs: &[Lang], with_inline: bool) -> Vec<Candidate> {
+/// The project's test files of `langs` by convention or by the runners' `rules` and, when `with_inline`, the
+/// source files that hold tests (those are read to find out).
+pub fn candidates(root: &Path, langs: &[Lang], rules: &Rules, with_inline: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
+    let matcher = rules.matcher();
     crate::walk::files(root, |relative, _| {
         let path = Path::new(relative);
         let Some(lang) = Lang::of(path).filter(|l| langs.contains(l)) else {
             return;
         };
-        let inline = if testscan::is_test_file(path) {
+        let inline = if testscan::is_test_file(path) || matcher.matches(relative) {
             false
         } else if with_inline
-            && matches!(lang, Lang::Rust | Lang::JavaScript)
-            && std::fs::read_to_string(root.join(relative)).is_ok_and(|text| testscan::may_hold_tests(lang, &text))
+            && (matches!(lang, Lang::Rust | Lang::JavaScript) || (lang == Lang::Python && rules.doctest_modules))
+            && std::fs::read_to_string(root.join(relative)).is_ok_and(|text| {
+                testscan::may_hold_tests(lang, &text) || (lang == Lang::Python && text.contains(">>>"))
+            })
         {
             true
         } else {

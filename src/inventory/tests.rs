@@ -147,3 +147,205 @@ fn accepting_takes_the_files_as_they_are_now() {
     assert!(inventory.check(root, all_on).is_empty());
     assert_eq!(inventory.files.keys().collect::<Vec<_>>(), vec!["tests/test_calc.py"]);
 }
+
+#[test]
+fn helpers_imported_from_outside_the_test_directories_are_sealed_the_code_under_test_is_not() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "tests/test_calc.py",
+        "from calc import add\nfrom testutil.asserts import assert_sum\n\n\ndef test_add():\n    assert_sum(add, 1, 2, 3)\n",
+    );
+    write(root, "calc.py", "def add(a, b):\n    return a - b\n");
+    write(root, "testutil/__init__.py", "");
+    write(
+        root,
+        "testutil/asserts.py",
+        "def assert_sum(f, a, b, want):\n    assert f(a, b) == want\n",
+    );
+    write(
+        root,
+        "test/calc.test.js",
+        "const { near } = require('../src/testing/near');\nconst calc = require('../src/calc');\n",
+    );
+    write(
+        root,
+        "src/testing/near.js",
+        "exports.near = (a, b) => Math.abs(a - b) < 1e-9;\n",
+    );
+    write(root, "src/calc.js", "exports.add = (a, b) => a - b;\n");
+    let closure = crate::closure::Closure::take("pytest && node --test", root);
+    let inventory = Inventory::take_for(root, &closure);
+    let files: Vec<&str> = inventory.files.keys().map(String::as_str).collect();
+    assert_eq!(
+        files,
+        vec![
+            "src/testing/near.js",
+            "test/calc.test.js",
+            "tests/test_calc.py",
+            "testutil/asserts.py"
+        ]
+    );
+    // Honest: the code under test. Gamed: the helper's assertion.
+    write(root, "calc.py", "def add(a, b):\n    return a + b\n");
+    assert!(inventory.check(root, all_on).is_empty());
+    write(
+        root,
+        "testutil/asserts.py",
+        "def assert_sum(f, a, b, want):\n    pass\n",
+    );
+    let moves = inventory.check(root, all_on);
+    assert_eq!(moves.len(), 1, "{:?}", lines(&moves));
+    assert_eq!(moves[0].path, "testutil/asserts.py");
+}
+
+#[test]
+fn helper_paths_by_their_own_names() {
+    for yes in [
+        "testutil/asserts.py",
+        "src/testing.py",
+        "pkg/test_support/x.go",
+        "lib/testhelpers.js",
+        "spec/fixtures/a.js",
+        "src/mocks/db.ts",
+    ] {
+        assert!(helpers::is_helper_path(yes, Some("calc")), "{yes}");
+    }
+    for no in [
+        "calc.py",
+        "src/contest.py",
+        "src/lib/latest.js",
+        "pkg/attest/x.go",
+        "src/helpers.py",
+    ] {
+        assert!(!helpers::is_helper_path(no, Some("calc")), "{no}");
+    }
+    // A project whose own name starts with `test` is code under test throughout.
+    assert!(!helpers::is_helper_path("src/test_infra/hosts.py", Some("testinfra")));
+    assert!(helpers::is_helper_path("src/test_infra/hosts.py", None));
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "pyproject.toml", "[project]\nname = \"Test-Infra\"\n");
+    assert_eq!(helpers::project_name(dir.path()).as_deref(), Some("testinfra"));
+    write(dir.path(), "pyproject.toml", "[tool.black]\n");
+    write(dir.path(), "go.mod", "module github.com/acme/testkit\n");
+    assert_eq!(helpers::project_name(dir.path()).as_deref(), Some("testkit"));
+}
+
+#[test]
+fn the_runners_rules_find_tests_the_conventions_miss() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "app/tests.py",
+        "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+    );
+    write(root, "test.js", "require('node:test')('a', () => {});\n");
+    write(root, "lib/calc_test.js", "require('node:test')('b', () => {});\n");
+    write(
+        root,
+        "build/it/check_test.go",
+        "package it\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n",
+    );
+    let closure = crate::closure::Closure::take("python -m unittest && node --test && go test ./...", root);
+    let inventory = Inventory::take_for(root, &closure);
+    let files: Vec<&str> = inventory.files.keys().map(String::as_str).collect();
+    assert_eq!(
+        files,
+        vec!["app/tests.py", "build/it/check_test.go", "lib/calc_test.js", "test.js"]
+    );
+    write(root, "app/more/tests.py", "def test_b():\n    pass\n");
+    assert_eq!(inventory.new_test_files(root), vec!["app/more/tests.py"]);
+}
+
+#[test]
+fn go_helper_packages_of_the_module_are_sealed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "go.mod", "module example.com/calc\n\ngo 1.19\n");
+    write(
+        root,
+        "calc.go",
+        "package calc\n\nfunc Add(a, b int) int { return a - b }\n",
+    );
+    write(
+        root,
+        "internal/testutil/equal.go",
+        "package testutil\n\nfunc Same(a, b int) bool { return a == b }\n",
+    );
+    write(root, "internal/testutil/equal_test.go", "package testutil\n");
+    write(
+        root,
+        "calc_test.go",
+        "package calc\n\nimport (\n\t\"testing\"\n\n\ttu \"example.com/calc/internal/testutil\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif !tu.Same(Add(1, 2), 3) {\n\t\tt.Fatal()\n\t}\n}\n",
+    );
+    let closure = crate::closure::Closure::take("go test ./...", root);
+    let inventory = Inventory::take_for(root, &closure);
+    assert!(
+        inventory.files.contains_key("internal/testutil/equal.go"),
+        "{:?}",
+        inventory.files.keys()
+    );
+    assert!(!inventory.files.contains_key("calc.go"));
+}
+
+#[test]
+fn doctest_modules_read_python_sources_for_their_examples() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "calc.py",
+        "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return a - b\n",
+    );
+    write(root, "util.py", "def one():\n    return 1\n");
+    let plain = Inventory::take_for(root, &crate::closure::Closure::take("pytest", root));
+    assert!(
+        plain.files.is_empty(),
+        "without --doctest-modules docstrings are not run"
+    );
+    let closure = crate::closure::Closure::take("pytest --doctest-modules", root);
+    let inventory = Inventory::take_for(root, &closure);
+    assert_eq!(inventory.files.keys().collect::<Vec<_>>(), vec!["calc.py"]);
+    write(
+        root,
+        "calc.py",
+        "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return a + b\n",
+    );
+    assert!(inventory.check(root, all_on).is_empty(), "the fix is honest");
+    write(
+        root,
+        "calc.py",
+        "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    -1\n    \"\"\"\n    return a - b\n",
+    );
+    assert_eq!(inventory.check(root, all_on).len(), 1);
+    write(root, "setup.cfg", "[tool:pytest]\naddopts = --doctest-modules -q\n");
+    assert!(Rules::of(root, &[crate::closure::Runner::Pytest]).doctest_modules);
+}
+
+#[test]
+fn functions_only_the_projects_python_functions_collect_are_sealed_as_helpers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "setup.cfg",
+        "[tool:pytest]\npython_files = check_*.py\npython_functions = check_*\n",
+    );
+    let text = "import calc\n\n\ndef check_add():\n    assert calc.add(1, 2) == 3\n\n\ndef check_zero():\n    assert calc.add(0, 0) == 0\n";
+    write(root, "checks/check_calc.py", text);
+    let inventory = Inventory::take_for(root, &crate::closure::Closure::take("pytest", root));
+    assert!(inventory.files.contains_key("checks/check_calc.py"));
+    write(root, "checks/check_calc.py", &text.replace("== 3", "is not None"));
+    assert_eq!(inventory.check(root, all_on).len(), 1, "weakened");
+    write(
+        root,
+        "checks/check_calc.py",
+        &text.replace("def check_zero():\n    assert calc.add(0, 0) == 0\n", ""),
+    );
+    assert_eq!(inventory.check(root, all_on).len(), 1, "deleted");
+    let added = format!("{text}\n\ndef check_more():\n    assert calc.add(2, 2) == 4\n");
+    write(root, "checks/check_calc.py", &added);
+    assert!(inventory.check(root, all_on).is_empty(), "added");
+}

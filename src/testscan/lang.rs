@@ -81,6 +81,8 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
             "#[rstest",
             "proptest!",
             "#[bench",
+            "/// ```",
+            "//! ```",
         ]
         .iter()
         .any(|needle| text.contains(needle)),

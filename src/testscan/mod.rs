@@ -25,6 +25,7 @@
 
 mod braces;
 mod compare;
+mod doctest;
 mod finding;
 mod go;
 mod imports;

@@ -29,7 +29,9 @@ const TEST_ATTRS: [&str; 7] = [
 const SEMI_ITEMS: [&str; 5] = ["const", "static", "let", "type", "use"];
 
 pub(crate) fn units(lx: &Lexed) -> Vec<Node> {
-    items(lx, 0, lx.toks.len(), 0)
+    let mut nodes = items(lx, 0, lx.toks.len(), 0);
+    nodes.extend(super::doctest::container(lx));
+    nodes
 }
 
 fn items(lx: &Lexed, from: usize, to: usize, depth: usize) -> Vec<Node> {

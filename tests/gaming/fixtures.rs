@@ -13,11 +13,11 @@ use crate::project::Project;
 /// An ecosystem fixture: the files, the verify command, the honest fix.
 pub struct Fixture {
     pub verify: &'static str,
-    files: &'static [(&'static str, &'static str)],
+    pub files: &'static [(&'static str, &'static str)],
     /// The file and its fixed content: the honest way to make the tests pass.
     pub fix: (&'static str, &'static str),
     /// The project needs jest, vitest and mocha in its `node_modules`.
-    js: bool,
+    pub js: bool,
 }
 
 impl Fixture {

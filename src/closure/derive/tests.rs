@@ -4,7 +4,8 @@ use std::path::Path;
 
 use super::*;
 
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+/// A temporary project holding `files` (path, text).
+pub(crate) fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     for (path, text) in files {
         let path = dir.path().join(path);
@@ -161,7 +162,7 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
         ("justfile", "test:\n    cargo test\n"),
     ]);
     let plan = plan("make test", dir.path());
-    assert_eq!(scope_of(&plan, "Makefile"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "Makefile"), Some(&Scope::Make(vec!["test".into()])));
     assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Whole));
     assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::Config;
 use crate::closure::Closure;
 use crate::error::Error;
-use crate::inventory::{self, Inventory};
+use crate::inventory::Inventory;
 use crate::schema::Check;
 use crate::seal::SealedFiles;
 
@@ -43,7 +43,7 @@ impl Sealed {
         let closure = Closure::take(command, root);
         // No existing test: nothing to protect, and no file to keep.
         let inventory = (on(Check::Tests) || on(Check::Skips))
-            .then(|| Inventory::take(root, inventory::langs_of(&closure.ecosystems)))
+            .then(|| Inventory::take_for(root, &closure))
             .filter(|inventory| !inventory.files.is_empty());
         Ok(Sealed {
             files,

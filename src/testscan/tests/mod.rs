@@ -2,6 +2,7 @@
 //! the findings it must give (none for honest edits); the lexers on their tricky literals; file conventions;
 //! and properties over arbitrary text.
 
+mod doctest;
 mod go;
 mod js;
 mod lang;

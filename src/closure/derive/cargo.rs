@@ -1,0 +1,119 @@
+//! `cargo test` and friends: what Cargo and rustup read before a test runs.
+//!
+//! - `.cargo/config.toml` (and the older `.cargo/config`) in the directory cargo runs in and every ancestor,
+//!   then `$CARGO_HOME`: a `runner`, `rustflags` or an alias changes what runs.
+//! - `rust-toolchain.toml` / `rust-toolchain` there and in every ancestor: rustup picks the toolchain from the
+//!   nearest one, so a new one can point `cargo` at another toolchain.
+//! - every `Cargo.toml`'s test-related parts: the target tables that decide what is built and run as a test
+//!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
+//!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
+//!   workspace's member lists. Dependencies, metadata and new `[[bin]]` / `[[bench]]` targets stay free.
+//! - a build script where a package has none: `build.rs` beside its `Cargo.toml` (or the file `package.build`
+//!   names) is sealed as absent, since a new build script runs before the tests and can rewrite them. An
+//!   existing build script is the project's code and stays the agent's to change (the oracle's watch during
+//!   the run catches one that rewrites the tests).
+
+use std::path::Path;
+
+use super::{Deriver, Ecosystem, Runner, Why, normalize};
+use crate::closure::parts::{Scope, TEST_SETTINGS};
+
+/// Cargo subcommands that run the tests.
+const TESTING: &[&str] = &["test", "t", "nextest", "llvm-cov", "tarpaulin", "mutants", "hack"];
+
+impl Deriver<'_> {
+    pub(super) fn cargo(&mut self, rest: &[String], cwd: &Path) {
+        let words: Vec<&String> = rest
+            .iter()
+            .filter(|w| !w.starts_with('+') && !w.starts_with('-'))
+            .collect();
+        let Some(sub) = words.first() else { return };
+        if sub.as_str() == "make" {
+            self.whole(cwd.join("Makefile.toml"), Why::Configures("cargo make".into()));
+            return;
+        }
+        if !TESTING.contains(&sub.as_str()) {
+            if sub.as_str() == "run" {
+                self.plan.ecosystems.insert(Ecosystem::Rust);
+            }
+            return;
+        }
+        self.plan.ecosystems.insert(Ecosystem::Rust);
+        self.plan.runners.insert(Runner::Cargo);
+        let why = Why::Configures("cargo".into());
+        let start = normalize(&self.root.join(cwd));
+        for dir in start.ancestors() {
+            for name in [
+                ".cargo/config.toml",
+                ".cargo/config",
+                "rust-toolchain.toml",
+                "rust-toolchain",
+            ] {
+                let path = self.local(&dir.join(name));
+                self.whole(path, why.clone());
+            }
+        }
+        if let Some(cargo_home) = self.cargo_home {
+            for name in ["config.toml", "config"] {
+                self.whole(cargo_home.join(name), why.clone());
+            }
+        }
+        if sub.as_str() == "nextest" {
+            self.whole(
+                cwd.join(".config/nextest.toml"),
+                Why::Configures("cargo nextest".into()),
+            );
+        }
+        self.watch("Cargo.toml", manifest_scope(), why.clone(), false);
+        self.build_scripts(&why);
+    }
+
+    /// Seals as absent the build script of every package that has none.
+    fn build_scripts(&mut self, why: &Why) {
+        for manifest in crate::walk::find_named(self.root, &["Cargo.toml"]) {
+            let Some(table) = std::fs::read_to_string(self.root.join(&manifest))
+                .ok()
+                .and_then(|text| text.parse::<toml::Table>().ok())
+            else {
+                continue;
+            };
+            let Some(package) = table.get("package") else { continue };
+            let dir = Path::new(&manifest).parent().unwrap_or(Path::new(""));
+            let script = match package.get("build") {
+                Some(toml::Value::String(path)) => dir.join(path),
+                Some(_) => continue,
+                None => dir.join("build.rs"),
+            };
+            if !self.root.join(&script).exists() {
+                self.whole(script, why.clone());
+            }
+        }
+    }
+}
+
+/// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs.
+fn manifest_scope() -> Scope {
+    let tables = [
+        "lib",
+        "test",
+        "profile.test",
+        "features.default",
+        "package.autotests",
+        "package.autobins",
+        "package.autolib",
+        "package.autobenches",
+        "package.autoexamples",
+        "package.build",
+        "workspace.members",
+        "workspace.exclude",
+        "workspace.default-members",
+    ];
+    let mut paths: Vec<Vec<String>> = tables
+        .iter()
+        .map(|t| t.split('.').map(str::to_string).collect())
+        .collect();
+    for targets in ["bin", "example", "bench"] {
+        paths.push(vec![targets.to_string(), TEST_SETTINGS.to_string()]);
+    }
+    Scope::Toml(paths)
+}

@@ -1,0 +1,151 @@
+//! JavaScript test runners: their configuration files, the `package.json` keys they read, and the Babel
+//! configuration that rewrites the tests before Jest, Mocha (with `@babel/register`) or AVA run them; and the
+//! `.env` wrappers that set the environment of what they wrap.
+
+use std::path::Path;
+
+use super::{Deriver, Ecosystem, Runner, Why, skip_wrapper};
+
+/// Extensions a JavaScript configuration file may have.
+const EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json"];
+
+/// Babel's project-wide and file-relative configuration files (besides `package.json`'s `babel` key).
+const BABEL: &[&str] = &[
+    "babel.config.js",
+    "babel.config.json",
+    "babel.config.cjs",
+    "babel.config.mjs",
+    "babel.config.cts",
+    ".babelrc",
+    ".babelrc.js",
+    ".babelrc.json",
+    ".babelrc.cjs",
+    ".babelrc.mjs",
+];
+
+/// Mocha's configuration files.
+const MOCHARC: &[&str] = &[
+    ".mocharc.js",
+    ".mocharc.cjs",
+    ".mocharc.mjs",
+    ".mocharc.yaml",
+    ".mocharc.yml",
+    ".mocharc.json",
+    ".mocharc.jsonc",
+];
+
+impl Deriver<'_> {
+    /// `node ARGS…`: `--test` is node's test runner; `--run SCRIPT` runs a `package.json` script; a file given
+    /// to `--env-file` sets the environment.
+    pub(super) fn node(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        self.plan.ecosystems.insert(Ecosystem::Js);
+        if rest.iter().any(|w| w == "--test") {
+            self.plan.runners.insert(Runner::NodeTest);
+        }
+        for (i, word) in rest.iter().enumerate() {
+            let env_file = match word.split_once('=') {
+                Some(("--env-file" | "--env-file-if-exists", file)) => Some(file),
+                _ if word == "--env-file" => rest.get(i + 1).map(String::as_str),
+                _ => None,
+            };
+            if let Some(file) = env_file {
+                self.whole(cwd.join(file), Why::Configures("node".into()));
+            }
+        }
+        if let Some(i) = rest.iter().position(|w| w == "--run") {
+            let script = rest.get(i + 1).cloned().unwrap_or_default();
+            self.package_manager("npm", &["run".to_string(), script], cwd, depth);
+        }
+    }
+
+    pub(super) fn jest(&mut self, cwd: &Path) {
+        self.plan.runners.insert(Runner::Jest);
+        self.js(cwd, "jest", &["jest.config"], Some("jest"));
+        self.babel(cwd, "jest");
+    }
+
+    pub(super) fn vitest(&mut self, cwd: &Path) {
+        self.plan.runners.insert(Runner::Vitest);
+        self.js(
+            cwd,
+            "vitest",
+            &["vitest.config", "vite.config", "vitest.workspace"],
+            None,
+        );
+    }
+
+    pub(super) fn mocha(&mut self, cwd: &Path) {
+        self.plan.runners.insert(Runner::Mocha);
+        self.js_files(cwd, "mocha", MOCHARC, Some("mocha"));
+        self.babel(cwd, "mocha");
+    }
+
+    /// Babel's configuration, which `babel-jest` (Jest's default transform) and `@babel/register` apply to
+    /// every test file.
+    pub(super) fn babel(&mut self, cwd: &Path, tool: &str) {
+        let why = Why::Configures(format!("{tool} (through Babel)"));
+        for name in BABEL {
+            self.whole(cwd.join(name), why.clone());
+        }
+        self.add(
+            cwd.join("package.json"),
+            crate::closure::Scope::Json(vec![vec!["babel".to_string()]]),
+            why,
+        );
+    }
+
+    /// A JavaScript test runner: its config files under every usual extension, and its `package.json` key.
+    pub(super) fn js(&mut self, cwd: &Path, tool: &str, stems: &[&str], key: Option<&str>) {
+        let names: Vec<String> = stems
+            .iter()
+            .flat_map(|stem| EXTS.iter().map(move |ext| format!("{stem}.{ext}")))
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.js_files(cwd, tool, &names, key);
+    }
+
+    pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<&str>) {
+        self.plan.ecosystems.insert(Ecosystem::Js);
+        let why = Why::Configures(tool.to_string());
+        for name in names {
+            self.whole(cwd.join(name), why.clone());
+        }
+        if let Some(key) = key {
+            self.add(
+                cwd.join("package.json"),
+                crate::closure::Scope::Json(vec![vec![key.to_string()]]),
+                why,
+            );
+        }
+    }
+
+    /// `dotenv [-e FILE]… [--] CMD` (dotenv-cli) and `dotenvx run [-f FILE] -- CMD`: the environment files are
+    /// sealed (`.env` when none is named), then the command is followed.
+    pub(super) fn dotenv(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        let why = Why::Configures("dotenv".into());
+        let rest = match rest.first() {
+            Some(run) if run == "run" => &rest[1..],
+            _ => rest,
+        };
+        let mut named = false;
+        for (i, word) in rest.iter().enumerate() {
+            if matches!(word.as_str(), "-e" | "-f" | "--env-file")
+                && let Some(file) = rest.get(i + 1)
+            {
+                self.whole(cwd.join(file), why.clone());
+                named = true;
+            }
+            if word == "--" {
+                break;
+            }
+        }
+        if !named {
+            self.whole(cwd.join(".env"), why);
+        }
+        let command = match rest.iter().position(|w| w == "--") {
+            Some(i) => &rest[i + 1..],
+            None => skip_wrapper("dotenv", rest),
+        };
+        self.argv(command, cwd, depth + 1);
+    }
+}

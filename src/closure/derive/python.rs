@@ -1,0 +1,166 @@
+//! pytest, tox and unittest: the configuration files pytest's own search would find.
+//!
+//! pytest looks for its configuration from the *common ancestor of the paths on its command line* (the
+//! invocation directory when there are none) upward to `/`, and takes the first of `pytest.ini`,
+//! `.pytest.ini`, `pytest.toml`, `.pytest.toml` (pytest 9), a `pyproject.toml` with `[tool.pytest…]`, a
+//! `tox.ini` with `[pytest]` or a `setup.cfg` with `[tool:pytest]` in each directory. Which one wins depends on
+//! which exist, so every candidate in every one of those directories is sealed — existing ones by their pytest
+//! part, the others as absent — including directories above the project: a `pytest.ini` created in a parent
+//! directory is found first when the project has none. `-c FILE` / `--config-file FILE` replaces the search.
+
+use std::path::{Path, PathBuf};
+
+use super::{Deriver, Ecosystem, Runner, Why, normalize};
+use crate::closure::parts::Scope;
+use crate::runners::Section;
+
+/// pytest options whose value is the next word (so it is not a path to collect).
+const VALUE_OPTIONS: &[&str] = &[
+    "-k",
+    "-m",
+    "-p",
+    "-o",
+    "-W",
+    "-n",
+    "-r",
+    "--deselect",
+    "--ignore",
+    "--ignore-glob",
+    "--rootdir",
+    "--confcutdir",
+    "--basetemp",
+    "--junitxml",
+    "--junit-xml",
+    "--maxfail",
+    "--tb",
+    "--durations",
+    "--override-ini",
+    "--cov",
+    "--cov-report",
+    "--import-mode",
+    "--log-level",
+    "--dist",
+    "--numprocesses",
+];
+
+impl Deriver<'_> {
+    /// `pytest ARGS…` run in `cwd`.
+    pub(super) fn pytest(&mut self, args: &[String], cwd: &Path) {
+        self.plan.ecosystems.insert(Ecosystem::Python);
+        self.plan.runners.insert(Runner::Pytest);
+        let why = Why::Configures("pytest".into());
+        let mut paths = Vec::new();
+        let mut config_file = None;
+        let mut i = 0;
+        while let Some(word) = args.get(i) {
+            i += 1;
+            if let Some(file) = word
+                .strip_prefix("--config-file=")
+                .or_else(|| word.strip_prefix("-c").filter(|f| !f.is_empty()))
+            {
+                config_file = Some(file.to_string());
+            } else if word == "-c" || word == "--config-file" {
+                config_file = args.get(i).cloned();
+                i += 1;
+            } else if word == "--doctest-modules" {
+                self.plan.runners.insert(Runner::PytestDoctestModules);
+            } else if VALUE_OPTIONS.contains(&word.as_str()) {
+                i += 1;
+            } else if !word.starts_with('-') && !word.is_empty() {
+                let path = word.split("::").next().unwrap_or(word);
+                let path = normalize(&self.root.join(cwd).join(path));
+                if path.exists() {
+                    paths.push(path);
+                }
+            }
+        }
+        self.watch("conftest.py", Scope::Whole, why.clone(), true);
+        if let Some(file) = config_file {
+            self.whole(cwd.join(file), why);
+            return;
+        }
+        let start = common_ancestor(&paths).unwrap_or_else(|| normalize(&self.root.join(cwd)));
+        let project = normalize(self.root);
+        for dir in start.ancestors() {
+            let local = self.local(dir);
+            let here = |name: &str| local.join(name);
+            let pytest = crate::runners::PYTEST;
+            for name in pytest.files {
+                self.whole(here(name), why.clone());
+            }
+            for (file, section) in pytest.sections {
+                let scope = match section {
+                    Section::Toml(path) => Scope::Toml(vec![path.iter().map(ToString::to_string).collect()]),
+                    Section::Ini(name) => Scope::Ini(vec![(*name).to_string()]),
+                };
+                self.add(here(file), scope, why.clone());
+            }
+            // Inside the project the `conftest.py` watch covers these; above it, only these could be loaded.
+            if !dir.starts_with(&project) {
+                self.whole(here("conftest.py"), why.clone());
+            }
+        }
+    }
+
+    pub(super) fn tox(&mut self, cwd: &Path) {
+        let why = Why::Configures("tox".into());
+        self.whole(cwd.join("tox.ini"), why.clone());
+        let table = vec![vec!["tool".to_string(), "tox".to_string()]];
+        self.add(cwd.join("pyproject.toml"), Scope::Toml(table), why.clone());
+        self.add(cwd.join("setup.cfg"), Scope::Ini(vec!["tox:tox".into()]), why);
+        self.pytest(&[], cwd);
+    }
+
+    /// `python [-X…] -m MODULE ARGS…` or `python SCRIPT ARGS…`.
+    pub(super) fn python(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        self.plan.ecosystems.insert(Ecosystem::Python);
+        let Some(i) = rest.iter().position(|w| w == "-m") else {
+            // Django's `manage.py test` discovers tests as unittest does.
+            if rest.first().is_some_and(|s| s.ends_with("manage.py")) && rest.get(1).is_some_and(|w| w == "test") {
+                self.plan.runners.insert(Runner::Unittest);
+            }
+            return;
+        };
+        let args = rest.get(i + 2..).unwrap_or_default();
+        match rest.get(i + 1).map(String::as_str) {
+            Some("pytest") => self.pytest(args, cwd),
+            Some("tox") => self.tox(cwd),
+            Some("unittest") => {
+                self.plan.runners.insert(Runner::Unittest);
+            }
+            Some("coverage") => self.coverage(args, cwd, depth),
+            Some(_) => self.argv(&rest[i + 1..], cwd, depth + 1),
+            None => {}
+        }
+    }
+
+    /// `coverage run [-m MODULE | SCRIPT] ARGS…`: what it runs, as if Python ran it (a script is sealed as a
+    /// named file).
+    pub(super) fn coverage(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        self.whole(cwd.join(".coveragerc"), Why::Configures("coverage".into()));
+        if rest.first().is_some_and(|w| w == "run") {
+            self.python(&rest[1..], cwd, depth);
+        }
+    }
+}
+
+/// The deepest directory holding every path (a file counts as its directory); none without paths.
+fn common_ancestor(paths: &[PathBuf]) -> Option<PathBuf> {
+    let dirs: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| {
+            if p.is_dir() {
+                p.clone()
+            } else {
+                p.parent().map(Path::to_path_buf).unwrap_or_default()
+            }
+        })
+        .collect();
+    let first = dirs.first()?.clone();
+    Some(
+        first
+            .ancestors()
+            .find(|candidate| dirs.iter().all(|d| d.starts_with(candidate)))
+            .map_or(first.clone(), Path::to_path_buf),
+    )
+}
