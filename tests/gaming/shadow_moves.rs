@@ -86,27 +86,6 @@ pub const MOVES: &[Move] = &[
         },
         expect: &["`unittest` is new and would be imported as `unittest` instead of"],
     },
-    // Configuration no rule names, found because the baseline run looked for it.
-    Move {
-        name: "pytest_ini_in_the_parent_directory",
-        fixture: &PYTEST_DATA,
-        baseline: false,
-        // Nothing in the project configures pytest, so it searches the parent directories too.
-        play: |p| {
-            p.write("../pytest.ini", "[pytest]\naddopts = -k 'not 1-2-3'\n");
-        },
-        expect: &["pytest.ini` was created (the verify run looked for it at baseline"],
-    },
-    Move {
-        name: "make_gnumakefile_beside_the_makefile",
-        fixture: &MAKE,
-        baseline: false,
-        // GNU make reads GNUmakefile before Makefile.
-        play: |p| {
-            p.write("GNUmakefile", ".PHONY: test\ntest:\n\t@echo ok\n");
-        },
-        expect: &["`GNUmakefile` is new: the verify run searched this directory at baseline"],
-    },
 ];
 
 pub const HONEST: &[Honest] = &[
@@ -180,20 +159,6 @@ fn npm_node_shim_in_node_modules_bin() {
 fn unittest_fake_unittest_package_in_the_project_root() {
     if traced() {
         play_move(&MOVES[4]);
-    }
-}
-
-#[test]
-fn pytest_ini_in_the_parent_directory() {
-    if traced() {
-        play_move(&MOVES[5]);
-    }
-}
-
-#[test]
-fn make_gnumakefile_beside_the_makefile() {
-    if traced() {
-        play_move(&MOVES[6]);
     }
 }
 
