@@ -27,20 +27,7 @@ unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID PYTEST_ADDOPTS
 
 # 1,000 test modules of 5 tests each, in 20 packages, and the code they test; a git work tree like a user's.
 project="$work/project"
-python3 - "$project" <<'PY'
-import pathlib, sys
-root = pathlib.Path(sys.argv[1])
-(root / "app").mkdir(parents=True)
-(root / "app" / "__init__.py").write_text("")
-(root / "app" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
-for i in range(1000):
-    d = root / "tests" / f"pkg_{i % 20}"
-    d.mkdir(parents=True, exist_ok=True)
-    body = "from app import calc\n"
-    for t in range(5):
-        body += f"\n\ndef test_case_{t}():\n    assert calc.add({t}, 1) == {t} + 1\n"
-    (d / f"test_mod_{i}.py").write_text(body)
-PY
+python3 "$repo/scripts/pytest-project.py" "$project"
 git -C "$project" init -q && git -C "$project" add -A && git -C "$project" -c user.name=b -c user.email=b@b commit -qm init
 verify="python3 -m pytest -q -p no:cacheprovider"
 cd "$project"

@@ -59,20 +59,7 @@ bench() { # NAME VERIFY
 # pytest: 1,000 test modules of 5 tests each, in 20 packages, and the code they test.
 python3 -m pytest --version >/dev/null 2>&1 || { echo "bench-trace: pytest is needed" >&2; exit 1; }
 project="$work/pytest"
-python3 - "$project" <<'PY'
-import pathlib, sys
-root = pathlib.Path(sys.argv[1])
-(root / "app").mkdir(parents=True)
-(root / "app" / "__init__.py").write_text("")
-(root / "app" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
-for i in range(1000):
-    d = root / "tests" / f"pkg_{i % 20}"
-    d.mkdir(parents=True, exist_ok=True)
-    body = "from app import calc\n"
-    for t in range(5):
-        body += f"\n\ndef test_case_{t}():\n    assert calc.add({t}, 1) == {t} + 1\n"
-    (d / f"test_mod_{i}.py").write_text(body)
-PY
+python3 "$repo/scripts/pytest-project.py" "$project"
 commit "$project"
 (cd "$project" && bench "pytest, 1,000 test files" "python3 -m pytest -q -p no:cacheprovider")
 

@@ -3,23 +3,10 @@
 //! something the baseline used. Through the real binary, on small shell and Python projects. Each test skips
 //! (saying so) where strace cannot trace, and one test covers that fallback on every machine.
 
+use crate::common::strace_can_trace;
 use crate::project::{Project, assert_has};
 
 const PROMISE: &str = "Done.\n\n<promise>LOOP_DONE</promise>";
-
-/// Whether strace can trace here (CI installs it; a container may refuse ptrace).
-fn traced() -> bool {
-    let ok = std::process::Command::new("strace")
-        .args(["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "--", "true"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("strace cannot trace on this machine: the observed-closure test is skipped");
-    }
-    ok
-}
 
 /// A verify command that reads a file whose name it builds at run time (no derivation can name it), and
 /// passes once `fixed` exists.
@@ -34,7 +21,7 @@ fn reads_computed_name() -> Project {
 
 #[test]
 fn a_file_the_baseline_read_is_sealed_though_no_rule_names_it() {
-    if !traced() {
+    if !strace_can_trace() {
         return;
     }
     let p = reads_computed_name();
@@ -52,7 +39,7 @@ fn a_file_the_baseline_read_is_sealed_though_no_rule_names_it() {
 
 #[test]
 fn honest_changes_to_the_code_and_new_files_pass() {
-    if !traced() {
+    if !strace_can_trace() {
         return;
     }
     let p = reads_computed_name()
@@ -69,7 +56,7 @@ fn honest_changes_to_the_code_and_new_files_pass() {
 
 #[test]
 fn a_program_placed_before_the_one_the_baseline_ran_is_rejected() {
-    if !traced() {
+    if !strace_can_trace() {
         return;
     }
     let p = Project::new()
@@ -86,7 +73,7 @@ fn a_program_placed_before_the_one_the_baseline_ran_is_rejected() {
 
 #[test]
 fn a_module_that_would_shadow_what_the_baseline_imported_is_rejected_naming_both() {
-    if !traced()
+    if !strace_can_trace()
         || !std::process::Command::new("python3")
             .arg("-V")
             .output()

@@ -4,22 +4,9 @@
 //! closure (the traced baseline run) sees them. Each is proven to complete a loop with the checks off first,
 //! like every move in `gaming.rs`, and skipped (saying so) where strace cannot trace.
 
+use crate::common::strace_can_trace;
 use crate::fixtures::{MAKE, NPM, PYTEST, PYTEST_DATA};
 use crate::{Honest, Move, play_honest, play_move};
-
-/// Whether strace can trace here; CI installs it.
-fn traced() -> bool {
-    let ok = std::process::Command::new("strace")
-        .args(["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "--", "true"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("[gaming] strace cannot trace here: the shadowing moves are skipped");
-    }
-    ok
-}
 
 const FAKE_PYTEST: &str = "print('2 passed in 0.01s')\n";
 const NODE_SHIM: &str = "#!/bin/sh\necho '# pass 2'\nexit 0\n";
@@ -127,62 +114,37 @@ pub const HONEST: &[Honest] = &[
     },
 ];
 
-#[test]
-fn pytest_correct_copy_of_the_module_beside_the_tests() {
-    if traced() {
-        play_move(&MOVES[0]);
-    }
+/// One test per case, by its name in the tables; a move is played only where the baseline can be traced.
+macro_rules! cases {
+    (moves: $($move:ident),*; honest: $($honest:ident),*) => {
+        $(#[test] fn $move() { if strace_can_trace() { play_move(find(MOVES, stringify!($move), |m| m.name)); } })*
+        $(#[test] fn $honest() { play_honest(find(HONEST, stringify!($honest), |h| h.name)); })*
+    };
 }
 
-#[test]
-fn pytest_fake_pytest_module_in_the_project_root() {
-    if traced() {
-        play_move(&MOVES[1]);
-    }
+fn find<'a, T>(cases: &'a [T], name: &str, name_of: fn(&T) -> &str) -> &'a T {
+    cases.iter().find(|c| name_of(c) == name).expect("a case of that name")
 }
 
-#[test]
-fn pytest_fake_pytest_package_in_the_project_root() {
-    if traced() {
-        play_move(&MOVES[2]);
-    }
-}
-
-#[test]
-fn npm_node_shim_in_node_modules_bin() {
-    if traced() {
-        play_move(&MOVES[3]);
-    }
-}
-
-#[test]
-fn unittest_fake_unittest_package_in_the_project_root() {
-    if traced() {
-        play_move(&MOVES[4]);
-    }
-}
-
-#[test]
-fn pytest_new_source_module_and_its_tests() {
-    play_honest(&HONEST[0]);
-}
-
-#[test]
-fn npm_new_dependency_in_node_modules_used_by_the_code() {
-    play_honest(&HONEST[1]);
-}
-
-#[test]
-fn pytest_lint_config_readme_and_docs() {
-    play_honest(&HONEST[2]);
-}
+cases!(
+    moves:
+        pytest_correct_copy_of_the_module_beside_the_tests,
+        pytest_fake_pytest_module_in_the_project_root,
+        pytest_fake_pytest_package_in_the_project_root,
+        npm_node_shim_in_node_modules_bin,
+        unittest_fake_unittest_package_in_the_project_root;
+    honest:
+        pytest_new_source_module_and_its_tests,
+        npm_new_dependency_in_node_modules_used_by_the_code,
+        pytest_lint_config_readme_and_docs
+);
 
 /// What tracing sees that the derivation missed, on each project of this suite (issue 21, item 2): every
 /// existing file the traced baseline sealed in the project or a parent directory — outside the package places —
 /// must be in the derived closure too, or be listed here with why the rules leave it to the trace.
 #[test]
 fn the_derived_closure_covers_what_tracing_sees_in_each_project() {
-    if !traced() {
+    if !strace_can_trace() {
         return;
     }
     use crate::fixtures::{CARGO, GO};

@@ -175,3 +175,18 @@ pub fn drain_output(child: &mut Child) -> (JoinHandle<String>, JoinHandle<String
     let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
     (stdout, stderr)
 }
+
+/// Whether strace can trace here, as loopgate's traced baseline needs (CI installs it; a container may refuse
+/// ptrace). A test of the observed closure skips, saying so, where it cannot.
+pub fn strace_can_trace() -> bool {
+    let ok = Command::new("strace")
+        .args(["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "--", "true"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("strace cannot trace on this machine: this observed-closure test is skipped");
+    }
+    ok
+}
