@@ -187,13 +187,20 @@ fn a_build_script_that_rewrites_a_test_during_the_verify_voids_the_pass() {
         .arg("Edit")
         .timeout(std::time::Duration::from_secs(240))
         .run();
-    // The traced baseline saw cargo look for `build.rs`: the new one is caught before the verify runs (where
-    // tracing is unavailable, the watch during the run catches the rewrite instead).
-    let traced = run
+    // A package without a build script has `build.rs` sealed as absent, so the guard refuses the agent's write
+    // and the first promise fails on the bug itself; a write the guard cannot see through is caught before the
+    // verify runs, and without either, the watch during the run catches the rewrite.
+    let denied = run
+        .tool_results()
+        .first()
+        .is_some_and(|(error, text)| *error && text.contains("build.rs"));
+    let created = run
         .stop_feedback()
         .first()
-        .is_some_and(|f| f.contains("`build.rs` was created (the verify run looked for it at baseline"));
-    let needles: &[&str] = if traced {
+        .is_some_and(|f| f.contains("`build.rs` was created"));
+    let needles: &[&str] = if denied {
+        &["the verify command failed"]
+    } else if created {
         &["`build.rs` was created"]
     } else {
         &[
