@@ -137,7 +137,13 @@ impl Observed {
         let mut seen: BTreeMap<String, (PathBuf, Seen)> = BTreeMap::new();
         let mut listed: BTreeSet<PathBuf> = BTreeSet::new();
         let mut modules = Modules::default();
-        for event in events {
+        // A run touches the same paths again and again (Python stats a directory dozens of times): judge each
+        // path and access once, in the order first seen.
+        let mut judged: HashSet<(Access, &Path)> = HashSet::new();
+        let distinct = events
+            .iter()
+            .filter(|e| e.access != Access::Probed && judged.insert((e.access, &e.path)));
+        for event in distinct {
             // Python reads a module's cached bytecode when it is fresh; the input is the source beside it.
             let source = (event.access == Access::Read)
                 .then(|| source_of_bytecode(&event.path))
@@ -295,6 +301,8 @@ struct Places<'a> {
     ancestors: Vec<&'a Path>,
     /// Whether the project is a cargo package (its `target/` is build output).
     cargo: bool,
+    /// Directories known to hold (or not) a marker file (`CACHEDIR.TAG`, `pyvenv.cfg`).
+    markers: std::cell::RefCell<HashMap<(PathBuf, &'static str), bool>>,
 }
 
 impl<'a> Places<'a> {
@@ -307,6 +315,7 @@ impl<'a> Places<'a> {
                 .unwrap_or_default(),
             ancestors: root.ancestors().skip(1).collect(),
             cargo: root.join("Cargo.toml").is_file(),
+            markers: std::cell::RefCell::default(),
         }
     }
 
@@ -399,20 +408,27 @@ impl<'a> Places<'a> {
 
     /// Inside a directory (below the root) that holds a `CACHEDIR.TAG`: a cache by its own declaration.
     fn cache_tagged(&self, relative: &Path) -> bool {
-        relative
-            .ancestors()
-            .skip(1)
-            .filter(|a| !a.as_os_str().is_empty())
-            .any(|a| self.root.join(a).join("CACHEDIR.TAG").is_file())
+        self.above_holds(relative, "CACHEDIR.TAG")
     }
 
     /// Inside a virtual environment in the project (a directory with a `pyvenv.cfg`).
     fn in_venv(&self, relative: &Path) -> bool {
+        self.above_holds(relative, "pyvenv.cfg")
+    }
+
+    /// Whether a directory above `relative` (below the root) holds a file `marker`; each directory is looked at
+    /// once per marker.
+    fn above_holds(&self, relative: &Path, marker: &'static str) -> bool {
+        let mut holds = self.markers.borrow_mut();
         relative
             .ancestors()
             .skip(1)
             .filter(|a| !a.as_os_str().is_empty())
-            .any(|a| self.root.join(a).join("pyvenv.cfg").is_file())
+            .any(|a| {
+                *holds
+                    .entry((a.to_path_buf(), marker))
+                    .or_insert_with(|| self.root.join(a).join(marker).is_file())
+            })
     }
 }
 
