@@ -84,10 +84,28 @@ pub fn talk_only(message: &str) -> GiveUp {
     }
 }
 
-/// Compiles every pattern afresh, as the first [`classify`] of each hook process does (for the bench).
+/// Compiles every pattern afresh, as the first [`classify`] of a hook process that needs them all does (for
+/// the bench).
 #[doc(hidden)]
 pub fn compile_patterns() -> impl Sized {
-    patterns::compile()
+    let p = patterns::compile();
+    let all = [
+        &p.external,
+        &p.asking,
+        &p.giving,
+        &p.conditional,
+        &p.workaround,
+        &p.workaround_zh,
+        &p.at_first,
+        &p.onward,
+        &p.resolved,
+        &p.negated,
+        &p.question_to_user,
+    ];
+    for pattern in all {
+        std::sync::LazyLock::force(pattern);
+    }
+    p
 }
 
 /// Classifies the agent's last message; `None` when it neither gives up, asks, nor names a blocker.
