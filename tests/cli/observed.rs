@@ -134,3 +134,52 @@ fn without_tracing_status_says_the_derived_closure_stands_alone() {
     p.write("fixed", "").write("settings.ini", "3\n# relaxed\n");
     assert!(p.stop("S", PROMISE).allowed().contains("verified complete"));
 }
+
+#[test]
+fn a_pth_file_or_a_pytest_plugin_new_in_the_projects_venv_is_rejected_a_new_dependency_is_not() {
+    let python_ok = std::process::Command::new("python3")
+        .args(["-c", "import pytest"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !strace_can_trace() || !python_ok {
+        return;
+    }
+    let p = Project::new()
+        .file("calc.py", "def add(a, b):\n    return a - b\n")
+        .file(
+            "tests/test_calc.py",
+            "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n",
+        );
+    // A virtual environment in the project that sees the machine's pytest.
+    p.sh("python3 -m venv --system-site-packages .venv").run().success();
+    p.setup(
+        "S",
+        "\"fix add\" --verify '.venv/bin/python -m pytest -q -p no:cacheprovider'",
+    );
+    let site = p
+        .sh("ls -d .venv/lib/python3*/site-packages")
+        .run()
+        .stdout
+        .trim()
+        .to_string();
+    // Honest: a new dependency installed into the venv (a package and its metadata, no entry point).
+    p.write(&format!("{site}/tinydep/__init__.py"), "")
+        .write(&format!("{site}/tinydep-1.0.dist-info/METADATA"), "Name: tinydep\n")
+        .write("calc.py", "def add(a, b):\n    return a + b  # fixed\n");
+    let listed = p.loopgate(["allow"]).run();
+    assert_has(&listed.stdout, "nothing sealed has changed");
+    // Gaming: a .pth file (run at start-up) and a pytest plugin declared by new package metadata.
+    p.write(&format!("{site}/zz.pth"), "import os\n").write(
+        &format!("{site}/plug-1.0.dist-info/entry_points.txt"),
+        "[pytest11]\nplug = plug\n",
+    );
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(
+        &block.reason,
+        &format!("`{site}/zz.pth` is new: Python runs a `.pth` file's import lines"),
+    );
+    assert_has(
+        &block.reason,
+        &format!("`{site}/plug-1.0.dist-info` is new and declares a pytest plugin"),
+    );
+}
