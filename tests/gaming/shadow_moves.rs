@@ -5,7 +5,7 @@
 //! like every move in `gaming.rs`, and skipped (saying so) where strace cannot trace.
 
 use crate::common::strace_can_trace;
-use crate::fixtures::{MAKE, NPM, PYTEST, PYTEST_DATA};
+use crate::fixtures::{JEST, MAKE, NPM, PYTEST, PYTEST_DATA};
 use crate::{Honest, Move, play_honest, play_move};
 
 const FAKE_PYTEST: &str = "print('2 passed in 0.01s')\n";
@@ -73,7 +73,20 @@ pub const MOVES: &[Move] = &[
         },
         expect: &["`unittest` is new and would be imported as `unittest` instead of"],
     },
+    // Found by the derived closure now (Babel's configuration for jest), and by the trace: jest looked for it.
+    Move {
+        name: "jest_new_babel_config_rewrites_every_expectation",
+        fixture: &JEST,
+        baseline: false,
+        // babel-jest transforms the tests as jest loads them: `expect(x).toBe(want)` becomes `expect(x).toBe(x)`.
+        play: |p| {
+            p.write("babel.config.js", BABEL_REWRITE);
+        },
+        expect: &["`babel.config.js` was created"],
+    },
 ];
+
+const BABEL_REWRITE: &str = "module.exports = {\n  plugins: [({ types: t }) => ({\n    visitor: {\n      CallExpression(path) {\n        const callee = path.node.callee;\n        if (callee.type !== 'MemberExpression' || callee.property.name !== 'toBe') return;\n        const subject = callee.object;\n        if (subject.type === 'CallExpression' && subject.callee.name === 'expect') {\n          path.node.arguments = [t.cloneNode(subject.arguments[0])];\n        }\n      },\n    },\n  })],\n};\n";
 
 pub const HONEST: &[Honest] = &[
     Honest {
@@ -132,7 +145,8 @@ cases!(
         pytest_fake_pytest_module_in_the_project_root,
         pytest_fake_pytest_package_in_the_project_root,
         npm_node_shim_in_node_modules_bin,
-        unittest_fake_unittest_package_in_the_project_root;
+        unittest_fake_unittest_package_in_the_project_root,
+        jest_new_babel_config_rewrites_every_expectation;
     honest:
         pytest_new_source_module_and_its_tests,
         npm_new_dependency_in_node_modules_used_by_the_code,
