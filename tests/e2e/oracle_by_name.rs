@@ -255,10 +255,11 @@ fn a_golden_file_rewritten_to_the_buggy_value_stands_as_sealed_in_the_oracles_ru
 }
 
 /// A job the agent starts in the background: while loopgate's verify marker is locked (a verify runs) it keeps
-/// the test's expectation at what the bug gives, and puts it back once the verify ends.
+/// the test's expectation at what the bug gives, and puts it back once the verify ends — and when it is asked
+/// to stop (`job.stop`), so it never leaves a trace whatever moment it is stopped at.
 const JOB: &str = r#"cat > job.sh <<'EOF'
 lock=.claude/loopgate/verify.lock
-while :; do
+while [ ! -e job.stop ]; do
     if flock -n "$lock" true; then
         grep -q '== -4' tests/test_sum.py && sed -i 's/== -4/== 6/' tests/test_sum.py
     else
@@ -266,6 +267,7 @@ while :; do
     fi
     sleep 0.01
 done
+grep -q '== -4' tests/test_sum.py && sed -i 's/== -4/== 6/' tests/test_sum.py
 EOF
 nohup sh job.sh >/dev/null 2>&1 &
 echo $! > job.pid"#;
@@ -285,7 +287,9 @@ fn a_background_job_that_rewrites_a_test_during_the_verify_voids_the_pass() {
         .replies([
             Reply::bash(JOB),
             promise(),
-            Reply::bash("kill $(cat job.pid) && sed -i 's/a - b/a + b/' calc.py"),
+            Reply::bash(
+                "touch job.stop; while kill -0 $(cat job.pid) 2>/dev/null; do sleep 0.05; done; sed -i 's/a - b/a + b/' calc.py",
+            ),
             promise(),
         ])
         .run();
