@@ -199,13 +199,17 @@ impl Machine {
     }
 
     /// The tarballs the registry served, by file name.
+    /// The package files npm fetched, sorted (npm fetches them in parallel, in no set order).
     fn downloaded(&self) -> Vec<String> {
-        self.registry
+        let mut files: Vec<String> = self
+            .registry
             .requests()
             .iter()
             .filter_map(|r| r.strip_prefix("GET "))
             .filter_map(|p| p.split_once("/-/").map(|(_, file)| file.to_string()))
-            .collect()
+            .collect();
+        files.sort();
+        files
     }
 }
 
@@ -229,12 +233,13 @@ fn npm_install_then_loopgate_install_runs_a_loop_without_rust() {
         started.elapsed().as_secs_f64()
     );
     let downloaded = machine.downloaded();
+    let mut expected = [
+        format!("loopgate-{VERSION}.tgz"),
+        format!("{}-{VERSION}.tgz", platform()),
+    ];
+    expected.sort();
     assert_eq!(
-        downloaded,
-        [
-            format!("loopgate-{VERSION}.tgz"),
-            format!("{}-{VERSION}.tgz", platform())
-        ],
+        downloaded, expected,
         "npm fetched the launcher and this platform's package, nothing else"
     );
 
