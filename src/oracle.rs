@@ -275,10 +275,7 @@ fn sealed_paths(
     } else {
         None
     };
-    let observed = observed
-        .iter()
-        .flat_map(|o| o.closure.files.iter().map(|f| f.path.as_str()))
-        .filter(|path| !path.starts_with('/') && !path.contains("node_modules/") && !path.contains("-packages/"));
+    let observed = observed.iter().flat_map(Observed::watched_paths);
     seal.files
         .keys()
         .map(String::as_str)

@@ -220,6 +220,16 @@ impl Observed {
         }
     }
 
+    /// The sealed files worth watching while a verify runs: those in the project outside its package places
+    /// (which hold thousands of files and are checked after the run instead).
+    pub fn watched_paths(&self) -> impl Iterator<Item = &str> {
+        self.closure
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .filter(|path| !path.starts_with('/') && !in_tool_place(Path::new(path)))
+    }
+
     /// A loop whose baseline was not traced, and why.
     pub fn unavailable(why: String) -> Observed {
         Observed {
@@ -268,11 +278,14 @@ impl Observed {
     pub fn accept_entries(&mut self, root: &Path, accept: impl Fn(&str) -> bool) -> Vec<String> {
         let mut accepted = Vec::new();
         for searched in &mut self.searched {
-            let now = entries(&root.join(&searched.dir));
-            for name in now.difference(&searched.names.clone()) {
-                let path = join_key(&searched.dir, name);
+            let new: Vec<String> = entries(&root.join(&searched.dir))
+                .difference(&searched.names)
+                .cloned()
+                .collect();
+            for name in new {
+                let path = join_key(&searched.dir, &name);
                 if accept(&path) {
-                    searched.names.insert(name.clone());
+                    searched.names.insert(name);
                     accepted.push(path);
                 }
             }

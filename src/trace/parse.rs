@@ -314,7 +314,7 @@ fn unescape(text: &str) -> String {
 }
 
 /// Folds `.` and `..` without touching the file system.
-pub fn normalize(path: &Path) -> PathBuf {
+fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
