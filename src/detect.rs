@@ -258,19 +258,16 @@ fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn
 /// Whether `dir` holds `test_*.py` or `*_test.py` files (directly or one level down).
 fn has_python_tests(dir: &Path) -> bool {
     let is_test = |name: &str| name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            std::fs::read_dir(entry.path())
-                .map(|inner| inner.flatten().any(|e| is_test(&e.file_name().to_string_lossy())))
-                .unwrap_or(false)
+    let mut found = false;
+    let _ = crate::walk::Walker::skipping(&[]).max_depth(2).walk(dir, |entry| {
+        found = is_test(&entry.name.to_string_lossy());
+        Ok(if found {
+            crate::walk::Flow::Break(())
         } else {
-            is_test(&name)
-        }
-    })
+            crate::walk::Flow::Continue(())
+        })
+    });
+    found
 }
 
 /// Whether `program` is an executable file in a `PATH` directory.
