@@ -375,7 +375,7 @@ fn classify_last_message_2k(bencher: divan::Bencher) {
 
 /// The progress probe at every stop (default `--stall-limit 10`) in a git work tree of N files, three modified
 /// and one new: in process, from the index's stat cache and a walk for untracked files.
-#[divan::bench(args = [200, 10_000, 100_000], sample_count = 10)]
+#[divan::bench(args = [50, 200, 2_000, 5_000, 10_000, 100_000], sample_count = 10)]
 fn progress_probe_git(bencher: divan::Bencher, files: usize) {
     let dir = git_tree(files);
     assert_eq!(loopgate::progress::probe(&dir).method, loopgate::progress::Method::Git);
@@ -384,7 +384,7 @@ fn progress_probe_git(bencher: divan::Bencher, files: usize) {
 
 /// What the probe replaced, on the same trees: one `git status` process (the fingerprint also read the
 /// changed paths' metadata, and a changed tree cost a `git diff --shortstat` on top).
-#[divan::bench(args = [200, 10_000, 100_000], sample_count = 10)]
+#[divan::bench(args = [50, 200, 2_000, 5_000, 10_000, 100_000], sample_count = 10)]
 fn git_status_process(bencher: divan::Bencher, files: usize) {
     let dir = git_tree(files);
     bencher.bench(|| {
