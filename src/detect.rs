@@ -18,8 +18,7 @@
 
 use std::path::Path;
 
-mod runners;
-use runners::{just_recipes, make_targets};
+use crate::recipes::{just_recipe_names, make_targets};
 
 /// The `--verify` value that asks for detection.
 pub const AUTO: &str = "auto";
@@ -108,12 +107,13 @@ pub fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Dete
         .find_map(|n| read(n).map(|t| (n, t)));
     let runner = |target: &'static str| -> Option<Candidate> {
         if let Some((file, text)) = &justfile
-            && just_recipes(text).any(|r| r == target)
+            && just_recipe_names(text).iter().any(|r| r == target)
         {
             return Some((format!("just {target}"), vec![Fact::Recipe { file, target }]));
         }
         let (file, text) = makefile.as_ref()?;
         make_targets(text)
+            .iter()
             .any(|t| t == target)
             .then(|| (format!("make {target}"), vec![Fact::Target { file, target }]))
     };

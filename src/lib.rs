@@ -37,6 +37,7 @@ pub mod process;
 pub mod progress;
 pub mod project;
 pub mod ratchet;
+pub mod recipes;
 pub mod report;
 pub mod runners;
 pub mod running;

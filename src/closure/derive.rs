@@ -18,7 +18,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::parts::Scope;
-use super::recipes;
+use crate::recipes;
 use crate::guard::lex;
 
 mod cargo;

@@ -13,7 +13,6 @@ pub mod derive;
 mod makefile;
 pub mod observed;
 pub mod parts;
-mod recipes;
 
 use std::io;
 use std::path::{Path, PathBuf};
