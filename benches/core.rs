@@ -103,6 +103,37 @@ fn read_one_loop_of_history_100k(bencher: divan::Bencher) {
     });
 }
 
+/// `loopgate status` reading the end of a running loop's history of 100,000 records (all of them the loop's):
+/// its latest events for the trajectory and its last verify, read backwards. Every tenth record a failed verify
+/// with 2 KiB of output (`verify_every = 10`), or none at all (`0`: the reader looks 10,000 events back for one).
+#[divan::bench(args = [10, 0], sample_count = 20)]
+fn history_tail_100k(bencher: divan::Bencher, verify_every: u32) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("history.jsonl");
+    let tail = "test parser::unicode ... FAILED\n".repeat(64);
+    let mut bytes = Vec::new();
+    for i in 0..100_000u32 {
+        let record = if verify_every > 0 && i % verify_every == 0 {
+            serde_json::json!({"loop_id": "lg-20261121T000000Z-abcdef", "iteration": i, "status": "promise_rejected",
+                "timestamp": "2026-11-21T00:00:00Z", "verify_exit": 101, "timed_out": false, "rejections": 3,
+                "duration_ms": 2311, "verify_tail": tail, "fingerprint": "0123456789abcdef"})
+        } else {
+            serde_json::json!({"loop_id": "lg-20261121T000000Z-abcdef", "iteration": i, "status": "continue",
+                "timestamp": "2026-11-21T00:00:00Z", "tree_changed": true,
+                "diff_stat": "3 files changed: 2 modified, 1 new"})
+        };
+        bytes.extend_from_slice(record.to_string().as_bytes());
+        bytes.push(b'\n');
+    }
+    std::fs::write(&path, &bytes).expect("write");
+    bencher.bench(|| {
+        history::read_tail(black_box(&path), "lg-20261121T000000Z-abcdef", 0)
+            .expect("tail")
+            .records
+            .len()
+    });
+}
+
 /// 100,000 lines of `cargo test` output: 100 test binaries of 999 tests and their `test result:` lines, some
 /// colored. What counting adds per verify when the runner feeds every line of the stream to the scanner.
 fn cargo_output_100k_lines() -> Vec<u8> {
