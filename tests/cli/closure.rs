@@ -187,6 +187,32 @@ fn status_lists_the_closure_and_why() {
     assert_eq!(check["why"], "it is run by `sh check.sh`", "{check}");
 }
 
+/// A typo beside real changes accepts nothing, in any kind of input: the error comes before anything is written
+/// (a test's signature lives in a companion file of the seal, the closure in the seal itself).
+#[test]
+fn allow_with_an_unknown_path_accepts_nothing() {
+    let test = "tests/add.test.js";
+    let p = Project::new()
+        .file("package.json", PACKAGE)
+        .file("check.sh", CHECK)
+        .file(test, "test('adds', () => { expect(1 + 1).toBe(2); });\n");
+    p.setup(
+        "S",
+        "\"make the check pass\" --verify 'npm test --silent' --no-baseline",
+    );
+    p.write(test, "test('adds', () => { expect(1 + 1).toBe(3); });\n");
+    p.write("check.sh", "exit 0\n");
+    p.loopgate(["allow", "check.sh", test, "src/index.js"]).run().code(2);
+    let listing = p.loopgate(["allow"]).run();
+    listing.success().stdout_contains("`check.sh` changed");
+    listing.stdout_contains(test);
+    p.loopgate(["allow", "check.sh", test]).run().success();
+    p.loopgate(["allow"])
+        .run()
+        .success()
+        .stdout_contains("nothing sealed has changed");
+}
+
 /// `status` names every kind of sealed input by its source: the user's glob, the derived closure, the tests
 /// and their data.
 #[test]
