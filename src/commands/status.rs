@@ -26,7 +26,7 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
     // Only the records of one loop are parsed (the history holds every loop the project ever ran).
     let report = match lookup(&project)? {
         Lookup::Loop(active) => {
-            // The latest events, read backwards (for the trajectory); the whole record only for the last verify.
+            // The latest events and the last verify, read backwards.
             let floor = active.seal.history.as_ref().map_or(0, |mark| mark.start);
             let tail = history::read_tail(&history_path, active.loop_id(), floor).map_err(io)?;
             let events = Trajectory {
@@ -35,12 +35,10 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
             };
             let mut report = loop_report(&active.state(), &events, tail.last_verify.as_ref(), active.seal.files.len());
             report["turn_ended"] = turn_ended(&active.seal.fields, events.events.last()).into();
-            let observed = active
-                .store
-                .load_companion(&active.project, crate::seal::OBSERVED)
-                .ok()
-                .flatten();
-            report["oracle_inputs"] = inputs::report(&active.seal, observed.as_ref());
+            // A companion that cannot be read leaves the seal's own inputs to show.
+            let sealed =
+                crate::inputs::Inputs::load(&active).unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
+            report["oracle_inputs"] = inputs::report(&active.seal, &sealed);
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -262,7 +260,7 @@ fn render(report: &Value, project: &Project) -> String {
             if !sealed.is_empty() {
                 let count = n("sealed_files");
                 let plural = if count == 1 { "" } else { "s" };
-                out.push_str(&format!("\n  sealed:      {sealed} ({count} file{plural})"));
+                out.push_str(&format!("\n  user glob:   {sealed} ({count} file{plural})"));
             }
             if let Some(inputs) = report.get("oracle_inputs") {
                 out.push_str(&inputs::render(inputs));
