@@ -40,7 +40,11 @@ pub fn make_recipes(makefile: &str, targets: &[String], overrides: &[(String, St
 /// The names of the targets a Makefile's rules define (`test:`, `test check: deps`; not variables such as
 /// `X := a:b`), in order, as [`make_recipes`] reads them: what `make NAME` may be asked for.
 pub fn make_targets(makefile: &str) -> Vec<String> {
-    make_rules(makefile, &[]).0.into_iter().flat_map(|rule| rule.names).collect()
+    make_rules(makefile, &[])
+        .0
+        .into_iter()
+        .flat_map(|rule| rule.names)
+        .collect()
 }
 
 /// A Makefile's rules, with their recipe lines (variables expanded, `overrides` winning), and its include words.

@@ -18,8 +18,8 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::parts::Scope;
-use crate::recipes;
 use crate::guard::lex;
+use crate::recipes;
 
 mod cargo;
 mod js;

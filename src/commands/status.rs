@@ -33,7 +33,12 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
                 events: tail.records,
                 truncated: tail.truncated,
             };
-            let mut report = loop_report(&active.state(), &events, tail.last_verify.as_ref(), active.seal.files.len());
+            let mut report = loop_report(
+                &active.state(),
+                &events,
+                tail.last_verify.as_ref(),
+                active.seal.files.len(),
+            );
             report["turn_ended"] = turn_ended(&active.seal.fields, events.events.last()).into();
             // A companion that cannot be read leaves the seal's own inputs to show.
             let sealed =

@@ -47,6 +47,7 @@ pub fn parse_loop(bytes: &[u8], loop_id: &str) -> Read {
 }
 
 /// What one line of the history is to a reader of one loop (of every loop: `None`).
+#[allow(clippy::large_enum_variant)] // returned once per line and unpacked at once, never stored
 pub(super) enum Line {
     /// A record of the loop.
     Record(Record),
@@ -122,9 +123,8 @@ struct LoopScan<'a> {
 
 impl<'a> LoopScan<'a> {
     fn new(loop_id: Option<&'a str>) -> Self {
-        let plain = |id: &str| {
-            !id.is_empty() && !id.chars().any(|c| c == '"' || c == '\\' || c == '/' || c.is_control())
-        };
+        let plain =
+            |id: &str| !id.is_empty() && !id.chars().any(|c| c == '"' || c == '\\' || c == '/' || c.is_control());
         let finder = loop_id
             .filter(|id| plain(id))
             .and_then(|id| regex::bytes::Regex::new(&format!("{}|{}", regex::escape(id), regex::escape("\\u"))).ok());
