@@ -261,11 +261,7 @@ fn has_python_tests(dir: &Path) -> bool {
     let mut found = false;
     let _ = crate::walk::Walker::skipping(&[]).max_depth(2).walk(dir, |entry| {
         found = is_test(&entry.name.to_string_lossy());
-        Ok(if found {
-            crate::walk::Flow::Break(())
-        } else {
-            crate::walk::Flow::Continue(())
-        })
+        Ok(crate::walk::until(found))
     });
     found
 }

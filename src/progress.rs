@@ -145,11 +145,7 @@ fn metadata_fingerprint(root: &Path) -> String {
         if let Ok(meta) = entry.metadata() {
             hash_meta(&mut hasher, &meta);
         }
-        Ok(if seen >= MAX_FILES {
-            walk::Flow::Break(())
-        } else {
-            walk::Flow::Continue(())
-        })
+        Ok(walk::until(seen >= MAX_FILES))
     });
     fsutil::hex(&hasher.finalize())[..16].to_string()
 }

@@ -89,6 +89,11 @@ impl Entry<'_> {
 /// Whether the visitor wants the walk to go on.
 pub type Flow = ControlFlow<()>;
 
+/// The visitor's answer when it is looking for something: stop once `done`.
+pub fn until(done: bool) -> Flow {
+    if done { Flow::Break(()) } else { Flow::Continue(()) }
+}
+
 impl Walker {
     /// The walk test runners do when they discover files (see the module doc).
     pub const RUNNERS: Walker = Walker {
@@ -429,7 +434,7 @@ mod tests {
         let mut seen = 0;
         let walked = Walker::skipping(&[]).walk(root, |_| {
             seen += 1;
-            Ok(if seen == 2 { Flow::Break(()) } else { Flow::Continue(()) })
+            Ok(until(seen == 2))
         });
         assert!(walked.is_ok());
         assert_eq!(seen, 2, "nothing visited after a break");
