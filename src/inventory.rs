@@ -29,7 +29,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::closure::{Closure, Ecosystem};
-use crate::schema::{Check, Speech};
+use crate::schema::Check;
 use crate::testscan::{self, FileSig, Finding, Lang, Scope};
 use rules::Rules;
 
@@ -86,13 +86,6 @@ pub struct TestMove {
     pub finding: Finding,
     /// The file did not exist at setup.
     pub new_file: bool,
-}
-
-impl TestMove {
-    /// `path:line: what`, one line.
-    pub fn render(&self, lang: Speech) -> String {
-        self.finding.render(lang, &self.path)
-    }
 }
 
 /// The check a finding belongs to (so the user's opt-out can drop it): markers and deletions are

@@ -8,6 +8,7 @@ use crate::schema::Speech;
 pub mod baseline;
 pub mod breach;
 pub mod cap;
+pub mod finding;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {

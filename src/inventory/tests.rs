@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::*;
+use crate::schema::Speech;
 
 fn write(root: &Path, path: &str, text: &str) {
     let path = root.join(path);
@@ -11,7 +12,10 @@ fn write(root: &Path, path: &str, text: &str) {
 }
 
 fn lines(moves: &[TestMove]) -> Vec<String> {
-    moves.iter().map(|m| m.render(Speech::En)).collect()
+    moves
+        .iter()
+        .map(|m| crate::messages::finding::line(Speech::En, &m.path, &m.finding))
+        .collect()
 }
 
 const PY_TEST: &str = "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n";

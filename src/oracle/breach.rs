@@ -47,7 +47,10 @@ impl Breach {
         let sealed = self.sealed.iter().map(|c| format!("{} ({})", c.path(), c.kind()));
         let closure = self.closure.iter().chain(&self.observed).map(|m| words::moved(lang, m));
         let shadows = self.shadows.iter().map(|s| words::shadow(lang, s));
-        let tests = self.tests.iter().map(|t| t.render(lang));
+        let tests = self
+            .tests
+            .iter()
+            .map(|t| crate::messages::finding::line(lang, &t.path, &t.finding));
         sealed.chain(closure).chain(shadows).chain(tests).collect()
     }
 

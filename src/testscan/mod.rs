@@ -21,7 +21,7 @@
 //!
 //! Layout: `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized
 //! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `imports` (modules and the names they bind),
-//! `markers`, `sig` + `compare` (signatures and findings), `finding` (what the model reads).
+//! `markers`, `sig` + `compare` (signatures and findings), `finding` (the facts; `messages::finding` words them).
 
 mod braces;
 mod compare;

@@ -60,7 +60,7 @@ fn test_findings(active: &ActiveLoop, key: &str, after: &str) -> Vec<String> {
     inventory::compare(entry, after)
         .into_iter()
         .filter(|finding| fields.checks(inventory::check_of(finding)))
-        .map(|finding| finding.render(fields.lang, key))
+        .map(|finding| crate::messages::finding::line(fields.lang, key, &finding))
         .collect()
 }
 
