@@ -14,47 +14,30 @@
 //!
 //! The test counts (`counts`: passed, failed, skipped, ignored from the runners' summary lines)
 //! come with the summary, and from a scanner the caller can feed the full output line by line.
+//!
+//! Layout: `runner` (one module per runner family — its markers, failures, counts and test names — and the
+//! table that registers them), `lines` (the cleaned lines and helpers the runner modules share), `generic`
+//! (the fallback), `counts` (the totals and the line-by-line scanner), `results` (tests by name),
+//! `fingerprint`.
 
 mod counts;
 mod fingerprint;
 mod generic;
-mod gotest;
-mod js;
-mod parsers;
-mod pytest;
+mod lines;
 mod results;
-mod rust;
+mod runner;
 #[cfg(test)]
 mod tests;
 
 pub use counts::{CountScanner, TestCounts, counts};
-use parsers::{Failure, Found, Lines};
+use lines::{Failure, Found, Lines};
 pub use results::{Outcome, TestResults};
+pub use runner::Runner;
 
 /// Upper bound of [`FailureSummary::text`], in characters.
 pub const SUMMARY_MAX_CHARS: usize = 500;
 /// Upper bound of one line of the summary, in characters.
 const LINE_MAX_CHARS: usize = 200;
-
-/// The test runner whose output was recognized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Runner {
-    /// `cargo test` (libtest) and rustc compile errors.
-    Cargo,
-    /// `cargo nextest run`.
-    Nextest,
-    /// pytest.
-    Pytest,
-    /// Jest.
-    Jest,
-    /// Vitest.
-    Vitest,
-    /// `go test`.
-    GoTest,
-    /// None recognized: generic error lines.
-    #[default]
-    Generic,
-}
 
 /// What a verify output says went wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -81,11 +64,11 @@ pub struct FailureSummary {
 /// Summarizes a verify output (head, `…`, tail as lossy UTF-8; colors and `\r` are tolerated).
 pub fn summarize(output: &str) -> FailureSummary {
     let lines = Lines::new(output);
-    let detected = parsers::detect(&lines);
+    let detected = runner::detect(&lines);
     let mut found = Found::default();
     let mut runner = None;
     for &candidate in &detected {
-        let part = parsers::extract(candidate, &lines);
+        let part = runner::failures(candidate, &lines);
         if runner.is_none() && !part.is_empty() {
             runner = Some(candidate);
         }

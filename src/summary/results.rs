@@ -2,7 +2,7 @@
 //! test. The oracle's per-test verdict (`crate::baseline`) compares them with the baseline run's, so a pass
 //! reached by removing, skipping or swapping tests is seen by name, not only by totals.
 //!
-//! The names come from the same per-runner line scanners as the counts (`counts/*.rs`): one scanner per runner
+//! The names come from the same per-runner line scanners as the counts (`runner/*.rs`): one scanner per runner
 //! reads its summary and its per-test lines. A name is the runner's own name for the test, qualified where the
 //! runner's line alone would be ambiguous (the cargo test binary, the go package); see each scanner for its
 //! form. What a name must survive is honest work: no line numbers, durations or counters are part of it.
