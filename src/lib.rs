@@ -7,8 +7,8 @@
 //! authoritative oracle), `history` (append-only JSONL), `lifecycle` (find / reconcile / end a loop), `oracle` (judge a
 //! claim), `process` (the supervisor of child processes), `verify` (the verify runner), `summary` (failure synthesis
 //! and test counts), `ratchet` (the best test counts a loop has seen), `feedback` + `messages` (what the model and user
-//! read), `signals` (tags in the agent's message), `guard` (PreToolUse decisions), `args` (splitting /pua-loop text),
-//! `closure` (the files that define what the verify command runs), `testscan` (what in a test file decides which tests
+//! read), `tags` (the promise / pause / abort tags in the agent's message), `guard` (PreToolUse decisions), `args`
+//! (splitting /pua-loop text), `closure` (the files that define what the verify command runs), `testscan` (what in a test file decides which tests
 //! run, and which edits weaken them) and `inventory` (every existing test's signature, checked at a promise).
 
 pub mod args;
@@ -43,7 +43,7 @@ pub mod running;
 pub mod schema;
 pub mod score;
 pub mod seal;
-pub mod signals;
+pub mod tags;
 pub mod state;
 pub mod stop;
 pub mod summary;

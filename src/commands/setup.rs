@@ -186,7 +186,7 @@ impl Config {
             task,
             verify,
             max_iterations: args.max_iterations.unwrap_or(0),
-            promise: crate::signals::collapse(&promise),
+            promise: crate::tags::collapse(&promise),
             verify_timeout,
             seal: args.seal,
             verify_on,

@@ -28,7 +28,7 @@ use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::messages::Event;
 use crate::oracle::{self, Verdict};
 use crate::project::Project;
-use crate::signals::{self, Signal};
+use crate::tags::{self, Signal};
 use crate::state::{LoopStatus, VerifyOn};
 
 pub use observe::Observed;
@@ -114,7 +114,7 @@ fn decide(
     // Decided from here on (what follows is this stop's own work): a twin that started later is an answer.
     mark_decided(&mut active);
     let fields = &active.seal.fields;
-    let signal = signals::scan(&message, &fields.completion_promise);
+    let signal = tags::scan(&message, &fields.completion_promise);
     observed.read(&message, &signal);
     // No tool call since loopgate's last block, no tag and (where it is probed) no change in the working tree:
     // a give-up by behaviour, whatever the words. A changed tree means something was done, seen or not.

@@ -71,8 +71,8 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
 
 impl Observed {
     /// Notes a give-up in the agent's message; only a message without any signal tag is looked at.
-    pub fn read(&mut self, message: &str, signal: &crate::signals::Signal) {
-        if *signal == crate::signals::Signal::None {
+    pub fn read(&mut self, message: &str, signal: &crate::tags::Signal) {
+        if *signal == crate::tags::Signal::None {
             self.give_up = crate::giveup::classify(message);
         }
     }

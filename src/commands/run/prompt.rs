@@ -98,7 +98,7 @@ fn quotes_a_tag(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::signals::{Signal, scan};
+    use crate::tags::{Signal, scan};
 
     const HOW: &str = "When done reply with <promise>LOOP_DONE</promise> and loopgate checks.\nNeed something? Reply <loop-pause>what you need</loop-pause>. Impossible? Reply <loop-abort>why</loop-abort>.";
 

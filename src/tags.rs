@@ -1,4 +1,5 @@
-//! Finding the agent's signals in its last message.
+//! The tags the agent signals with in its last message — abort, pause, promise — found as whole tags. (Not
+//! operating-system signals: those are `process`'s.)
 //!
 //! Only whole tags count: `<loop-abort>reason</loop-abort>` beats `<loop-pause>need</loop-pause>`, which beats
 //! `<promise>TEXT</promise>`. A bare `LOOP_DONE` is not a promise, and a promise whose text differs from the
