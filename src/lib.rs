@@ -6,10 +6,11 @@
 //! concepts `schema` (the persisted vocabulary every layer shares), `state` (the mirror file), `seal` (the
 //! authoritative oracle), `history` (append-only JSONL), `lifecycle` (find / reconcile / end a loop), `oracle` (judge a
 //! claim), `process` (the supervisor of child processes), `verify` (the verify runner), `summary` (failure synthesis
-//! and test counts), `ratchet` (the best test counts a loop has seen), `feedback` + `messages` (what the model and user
-//! read), `tags` (the promise / pause / abort tags in the agent's message), `guard` (PreToolUse decisions), `args`
-//! (splitting /pua-loop text), `closure` (the files that define what the verify command runs), `testscan` (what in a test file decides which tests
-//! run, and which edits weaken them) and `inventory` (every existing test's signature, checked at a promise).
+//! and test counts), `ratchet` (the best test counts a loop has seen), `block_reason` + `messages` (what the model and
+//! user read), `tags` (the promise / pause / abort tags in the agent's message), `guard` (PreToolUse decisions), `args`
+//! (splitting /pua-loop text), `closure` (the files that define what the verify command runs), `testscan` (what in a
+//! test file decides which tests run, and which edits weaken them) and `inventory` (every existing test's signature,
+//! checked at a promise).
 
 pub mod args;
 pub mod baseline;
@@ -22,7 +23,7 @@ pub mod detect;
 pub mod duration;
 pub mod error;
 pub mod exit_codes;
-pub mod feedback;
+pub mod block_reason;
 pub mod fsutil;
 pub mod giveup;
 pub mod guard;

@@ -101,7 +101,7 @@ fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Opt
             messages::handover_label(lang, HandoverLabel::LastFailure)
         ));
     }
-    parts.push(crate::feedback::task_and_how_to_finish(state));
+    parts.push(crate::block_reason::task_and_how_to_finish(state));
     parts.join("\n\n")
 }
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::error::Error;
-use crate::feedback::{Failure, Reason};
+use crate::block_reason::{Failure, Reason};
 use crate::giveup;
 use crate::history::event::{GaveUp, Limit, Tree};
 use crate::history::{Event as HistoryEvent, Record};

@@ -23,7 +23,7 @@ mod verdict;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::feedback::Failure;
+use crate::block_reason::Failure;
 use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::messages::Event;
 use crate::oracle::{self, Verdict};

@@ -4,7 +4,7 @@
 
 use crate::baseline::Judged;
 use crate::error::Error;
-use crate::feedback::Failure;
+use crate::block_reason::Failure;
 use crate::history::event::{Rejected, Tree};
 use crate::history::{self, Record, VerifyResult};
 use crate::lifecycle::ActiveLoop;

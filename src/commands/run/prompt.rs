@@ -47,7 +47,7 @@ pub fn resumed(state: &State, pause_reason: Option<&str>) -> String {
             messages::handover_label(lang, HandoverLabel::PausedBecause)
         ));
     }
-    parts.push(crate::feedback::task_and_how_to_finish(state));
+    parts.push(crate::block_reason::task_and_how_to_finish(state));
     parts.join("\n\n")
 }
 
