@@ -40,7 +40,7 @@ pub mod project;
 pub mod ratchet;
 pub mod report;
 pub mod runners;
-pub mod running;
+pub mod verify_lock;
 pub mod schema;
 pub mod score;
 pub mod seal;

@@ -78,8 +78,8 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         log_path: &log_path,
         prefix: &[],
     };
-    // Rollback refuses while this marker is held (see `running`).
-    let running = crate::running::VerifyRunning::mark(&active.project, &command);
+    // Rollback refuses while this marker is held (see `verify_lock`).
+    let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
     let progress = match caller {
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),

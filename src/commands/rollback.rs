@@ -12,7 +12,7 @@ use crate::history::{self, Record};
 use crate::history::{Event, event::RolledBack};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
-use crate::running::TreeBusy;
+use crate::verify_lock::TreeBusy;
 
 use super::checkpoints::select;
 

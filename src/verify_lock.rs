@@ -1,5 +1,5 @@
-//! Whether a verify command is running in a project, so `loopgate rollback` can refuse to change the working
-//! tree under it.
+//! The verify lock: whether a verify command is running in a project, so `loopgate rollback` can refuse to change
+//! the working tree under it.
 //!
 //! The Stop hook releases the project lock while the verify runs (it may take minutes), so that lock says nothing
 //! about a verify. Instead every verify holds a **shared** lock on `.claude/loopgate/verify.lock` while it runs
