@@ -9,9 +9,9 @@ use std::path::Path;
 use loopgate::args::{self, FlagSpec};
 use loopgate::history;
 use loopgate::seal::SealedFiles;
-use loopgate::tags;
 use loopgate::state::State;
 use loopgate::summary::{self, CountScanner};
+use loopgate::tags;
 use loopgate::verify;
 
 fn main() {

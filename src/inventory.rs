@@ -28,7 +28,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::closure::{Closure, Ecosystem};
+use crate::closure::Closure;
 use crate::schema::Check;
 use crate::testscan::{self, FileSig, Finding, Lang, Scope};
 use rules::Rules;
@@ -97,21 +97,13 @@ pub fn check_of(finding: &Finding) -> Check {
     }
 }
 
-/// The languages of the ecosystems a verify command runs; every language when none was recognized.
-pub fn langs_of(ecosystems: &[Ecosystem]) -> Vec<Lang> {
-    let all = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
+/// The languages whose tests are sealed: the ecosystems a verify command runs; every language when none was
+/// recognized.
+pub fn langs_of(ecosystems: &[Lang]) -> Vec<Lang> {
     if ecosystems.is_empty() {
-        return all.to_vec();
+        return Lang::ALL.to_vec();
     }
-    ecosystems
-        .iter()
-        .map(|e| match e {
-            Ecosystem::Rust => Lang::Rust,
-            Ecosystem::Python => Lang::Python,
-            Ecosystem::Js => Lang::JavaScript,
-            Ecosystem::Go => Lang::Go,
-        })
-        .collect()
+    ecosystems.to_vec()
 }
 
 impl Inventory {

@@ -16,9 +16,9 @@ use serde_json::{Map, Value, json};
 
 use loopgate::args::{self, FlagSpec};
 use loopgate::hook::parse_input;
-use loopgate::tags::{self, Signal};
 use loopgate::state::{LoopStatus, State, VerifyOn};
 use loopgate::summary::{self, CountScanner, TestCounts};
+use loopgate::tags::{self, Signal};
 
 /// Text that stresses parsers: tag, YAML and shell fragments, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::error::Error;
 use crate::block_reason::{Failure, Reason};
+use crate::error::Error;
 use crate::giveup;
 use crate::history::event::{GaveUp, Limit, Tree};
 use crate::history::{Event as HistoryEvent, Record};

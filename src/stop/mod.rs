@@ -22,14 +22,14 @@ mod verdict;
 
 use std::path::Path;
 
-use crate::error::Error;
 use crate::block_reason::Failure;
+use crate::error::Error;
 use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::messages::Event;
 use crate::oracle::{self, Verdict};
 use crate::project::Project;
-use crate::tags::{self, Signal};
 use crate::state::{LoopStatus, VerifyOn};
+use crate::tags::{self, Signal};
 
 pub use observe::Observed;
 pub use outcome::{LetGo, Outcome};

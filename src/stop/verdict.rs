@@ -3,8 +3,8 @@
 //! agent back with the evidence.
 
 use crate::baseline::Judged;
-use crate::error::Error;
 use crate::block_reason::Failure;
+use crate::error::Error;
 use crate::history::event::{Rejected, Tree};
 use crate::history::{self, Record, VerifyResult};
 use crate::lifecycle::ActiveLoop;

@@ -43,9 +43,10 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::schema::Lang;
 pub use compare::{compare, deleted_file};
 pub use finding::Finding;
-pub use lang::{Lang, is_test_file, may_hold_tests};
+pub use lang::{is_test_file, may_hold_tests};
 pub use sig::{FileSig, MarkerCount, Scope};
 
 /// How deeply containers may nest before the rest is treated as one opaque unit.
