@@ -298,7 +298,7 @@ struct Counted {
 /// kept output is only its head and tail, and a workspace's per-crate summaries can sit in the cut middle).
 fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, Error> {
     let mut counter = summary::CountScanner::new();
-    let outcome = verify::run_observed(request, &mut |line| {
+    let outcome = verify::run_with_lines(request, &mut |line| {
         counter.feed_line(line);
         progress.line(line);
     })?;

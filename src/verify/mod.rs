@@ -7,7 +7,7 @@
 //!
 //! - **Bounded memory**: whatever the command prints (1 GiB of `yes`), only a small head, a tail ring, a 64 KiB
 //!   read buffer and at most one line of [`MAX_LINE`] bytes are held; the log file is bounded too.
-//! - **A line seam**: [`run_observed`] hands every complete line of the output to a callback as it arrives (for
+//! - **A line seam**: [`run_with_lines`] hands every complete line of the output to a callback as it arrives (for
 //!   scanners that read the stream, e.g. test counts), without keeping more of it.
 //! - A command that does not exist is a failed verify (the shell prints why and exits 127), not an
 //!   error; errors are only for what keeps the oracle from running or being recorded.
@@ -125,7 +125,7 @@ pub fn run(req: &VerifyRequest) -> Result<VerifyOutcome, VerifyError> {
 /// [`run`], also handing each complete line of the output (without its `\n`; a line longer than [`MAX_LINE`]
 /// cut to its first `MAX_LINE` bytes; a last line without `\n` at the end) to `on_line`, in order, as the
 /// command prints it. `on_line` runs on the reader thread.
-pub fn run_observed(
+pub fn run_with_lines(
     req: &VerifyRequest,
     on_line: &mut (dyn FnMut(&[u8]) + Send),
 ) -> Result<VerifyOutcome, VerifyError> {
