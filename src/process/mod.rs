@@ -56,7 +56,8 @@ pub struct Watch<'a> {
 }
 
 impl Watch<'_> {
-    /// A deadline only, with the production kill grace.
+    /// A deadline only, with the production kill grace (the tests' shorthand).
+    #[cfg(test)]
     pub fn timeout(timeout: Option<Duration>) -> Self {
         Watch {
             timeout,
@@ -71,7 +72,7 @@ impl Watch<'_> {
 pub enum Ended {
     /// It exited (or died of a signal) on its own.
     Exited,
-    /// The [`Watch::timeout`] passed and the group was stopped.
+    /// The watch's `timeout` passed and the group was stopped.
     TimedOut,
     /// [`Watch::keep_going`] said no and the group was stopped.
     Stopped,
