@@ -60,7 +60,7 @@ pub(crate) mod walk;
 use std::io::Write;
 
 use cli::{Cli, Command};
-pub use error::Error;
+use error::Error;
 
 /// Runs a parsed command line and returns the process exit code. Errors are printed here, once, as one line.
 pub fn run(cli: Cli) -> u8 {

@@ -32,10 +32,10 @@ mod tests;
 pub use counts::{CountScanner, TestCounts, counts};
 use lines::{Failure, Found, Lines};
 pub use results::{Outcome, TestResults};
-pub use runner::Runner;
+pub(crate) use runner::Runner;
 
 /// Upper bound of [`FailureSummary::text`], in characters.
-pub const SUMMARY_MAX_CHARS: usize = 500;
+pub(crate) const SUMMARY_MAX_CHARS: usize = 500;
 /// Upper bound of one line of the summary, in characters.
 const LINE_MAX_CHARS: usize = 200;
 
@@ -44,16 +44,16 @@ const LINE_MAX_CHARS: usize = 200;
 pub struct FailureSummary {
     /// At most [`SUMMARY_MAX_CHARS`] characters, one item per line, most useful first; empty when
     /// nothing recognizable was found.
-    pub text: String,
+    pub(crate) text: String,
     /// The runner the summary comes from (the first recognized runner that reported a failure).
-    pub runner: Runner,
+    pub(crate) runner: Runner,
     /// Failing test names as the runner prints them (`tests::foo`, `tests/x.py::test_y`, …).
-    pub failing_tests: Vec<String>,
+    pub(crate) failing_tests: Vec<String>,
     /// First error lines: the failing tests' messages, compile errors, generic error lines.
-    pub errors: Vec<String>,
+    pub(crate) errors: Vec<String>,
     /// The output says no test ran (`running 0 tests`, `no tests ran`, `[no test files]`, …) and
     /// nothing says one did: a pass like that is suspicious.
-    pub zero_tests: bool,
+    pub(crate) zero_tests: bool,
     /// The test counts the runners' summary lines report in this text (see [`counts`]); `None`
     /// when no summary line was recognized. When the text is the head and tail of a longer
     /// output, the summaries in the middle are missing: a [`CountScanner`] fed the whole stream
@@ -103,12 +103,12 @@ pub fn summarize(output: &str) -> FailureSummary {
 /// A 16-hex-digit fingerprint of the normalized failure: the failing tests and error lines when
 /// the summary found any, else the last lines of the output. Equal fingerprints mean "the same
 /// failure again", whatever the timings, pids, addresses and temp paths.
-pub fn fingerprint(output: &str) -> String {
+pub(crate) fn fingerprint(output: &str) -> String {
     fingerprint_of(&summarize(output), output)
 }
 
 /// [`fingerprint`] from the output's summary, when the caller has it already (summarizing is the costly part).
-pub fn fingerprint_of(summary: &FailureSummary, output: &str) -> String {
+pub(crate) fn fingerprint_of(summary: &FailureSummary, output: &str) -> String {
     fingerprint::of(summary, output)
 }
 

@@ -30,7 +30,7 @@ pub fn scan(message: &str, promise: &str) -> Signal {
 }
 
 /// Trims and collapses every run of white space to one space.
-pub fn collapse(text: &str) -> String {
+pub(crate) fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

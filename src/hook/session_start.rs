@@ -18,7 +18,7 @@ use crate::state::{LoopStatus, State};
 const CONTEXT_BYTES: usize = 4096;
 
 /// Handles one SessionStart event.
-pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     decide(input).map_err(|e| e.to_string())
 }
 

@@ -16,7 +16,7 @@ pub fn line(lang: Speech, path: &str, finding: &Finding) -> String {
 }
 
 /// The finding in words, without the location; one line.
-pub fn describe(lang: Speech, finding: &Finding) -> String {
+pub(crate) fn describe(lang: Speech, finding: &Finding) -> String {
     let text = match finding {
         Finding::TestChanged { name, text, .. } => match lang {
             Speech::En => format!("existing test `{name}` was changed: `{text}`"),

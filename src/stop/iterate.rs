@@ -16,7 +16,7 @@ use super::block_cap::{self, Decision};
 use super::{Outcome, Step, Survey, ending};
 
 /// A stop without a claim (and without a verify): record `continue` (or `gave_up`) and go on.
-pub fn without_claim(mut active: Box<ActiveLoop>, survey: &Survey) -> Result<Option<Outcome>, Error> {
+pub(crate) fn without_claim(mut active: Box<ActiveLoop>, survey: &Survey) -> Result<Option<Outcome>, Error> {
     active.seal.fields.rejections_in_a_row = 0;
     let event = match &survey.give_up {
         Some(g) => HistoryEvent::GaveUp(GaveUp {
@@ -39,7 +39,7 @@ pub fn without_claim(mut active: Box<ActiveLoop>, survey: &Survey) -> Result<Opt
 /// Records the iteration, then ends the loop at a limit, pauses it if stalled, or blocks with the feedback.
 /// The loop's fields are changed in place, in the seal, which is written once (by `write`, or by ending or
 /// pausing the loop).
-pub fn next(
+pub(crate) fn next(
     mut active: Box<ActiveLoop>,
     step: &Step,
     record: Record,

@@ -12,9 +12,9 @@
 //! `outcome` (what the stop decided, in loopgate's terms: the Stop hook and `loopgate run` each read it).
 
 pub mod block_cap;
-pub mod duplicate;
+pub(crate) mod duplicate;
 mod ending;
-pub mod failure;
+pub(crate) mod failure;
 mod iterate;
 mod outcome;
 mod survey;
@@ -31,13 +31,13 @@ use crate::project::Project;
 use crate::state::{LoopStatus, VerifyOn};
 use crate::tags::{self, Signal};
 
-pub use outcome::{LetGo, Outcome};
-pub use survey::Survey;
+pub(crate) use outcome::{LetGo, Outcome};
+pub(crate) use survey::Survey;
 
 /// One stop of `session`'s loop in `project`. `message` (the agent's last message) is only produced once the
 /// loop is known to be this session's; `transcript` feeds the token budget; `turn` is what a Claude Code Stop
 /// hook says about the turn (`None` for `loopgate run`, which has no block cap).
-pub fn at_stop(
+pub(crate) fn at_stop(
     project: &Project,
     session: &str,
     transcript: Option<&Path>,

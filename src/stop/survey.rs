@@ -14,23 +14,23 @@ use crate::{checkpoint, progress, tokens};
 /// What this stop noticed, for the iteration's history record. (Not the observed closure of a traced verify run,
 /// `closure::observed`: this is the agent's work as seen at one stop.)
 #[derive(Clone, Debug, Default)]
-pub struct Survey {
+pub(crate) struct Survey {
     /// `None` when the stall breaker is off.
-    pub tree_changed: Option<bool>,
+    pub(crate) tree_changed: Option<bool>,
     /// The uncommitted work in a git work tree (`2 files changed: 1 modified, 1 new`), taken when the tree
     /// changed; recorded as `diff_stat`.
-    pub diff_stat: Option<String>,
+    pub(crate) diff_stat: Option<String>,
     /// What the last message gave up on, when it carried no signal tag (set by the caller, see [`Survey::read`]).
-    pub give_up: Option<GiveUp>,
+    pub(crate) give_up: Option<GiveUp>,
     /// This stop's checkpoint: its commit, or why it could not be taken (`None`: checkpoints are off).
-    pub checkpoint: Option<Result<String, String>>,
+    pub(crate) checkpoint: Option<Result<String, String>>,
     /// Blocks in a row without a tool call, against Claude Code's cap (`None` outside a Claude Code Stop hook).
-    pub tally: Option<super::block_cap::Tally>,
+    pub(crate) tally: Option<super::block_cap::Tally>,
 }
 
 /// Looks at the working tree, takes the checkpoint and counts the tokens; updates the loop's progress and token
 /// counters in memory (persisted with the stop's other changes).
-pub fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey {
+pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey {
     let root = active.project.clone();
     let f = &mut active.seal.fields;
     let mut survey = Survey::default();
@@ -73,14 +73,14 @@ pub fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey {
 
 impl Survey {
     /// Notes a give-up in the agent's message; only a message without any signal tag is looked at.
-    pub fn read(&mut self, message: &str, signal: &crate::tags::Signal) {
+    pub(crate) fn read(&mut self, message: &str, signal: &crate::tags::Signal) {
         if *signal == crate::tags::Signal::None {
             self.give_up = crate::giveup::classify(message);
         }
     }
 
     /// Adds what the survey saw (working tree, checkpoint) to the iteration's record.
-    pub fn annotate(&self, mut record: Record) -> Record {
+    pub(crate) fn annotate(&self, mut record: Record) -> Record {
         let Some(tree) = record.event.tree_mut() else {
             return record;
         };

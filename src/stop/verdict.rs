@@ -15,7 +15,7 @@ use crate::state::StateFields;
 use super::{Outcome, Step, Survey, ending, iterate};
 
 /// Applies `verdict` to the loop. `promised`: the agent claimed completion (else a `verify_on: always` stop).
-pub fn apply(
+pub(crate) fn apply(
     mut active: Box<ActiveLoop>,
     verdict: Verdict,
     promised: bool,

@@ -84,12 +84,12 @@ impl TestCounts {
     }
 
     /// Tests that ran: passed plus failed.
-    pub fn ran(&self) -> u64 {
+    pub(crate) fn ran(&self) -> u64 {
         self.passed.saturating_add(self.failed)
     }
 
     /// Tests that exist but did not run: skipped plus ignored.
-    pub fn not_run(&self) -> u64 {
+    pub(crate) fn not_run(&self) -> u64 {
         self.skipped.saturating_add(self.ignored)
     }
 

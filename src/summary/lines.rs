@@ -63,15 +63,15 @@ pub(super) fn clean(line: &str) -> Cow<'_, str> {
 /// One failing test and its first error line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Failure {
-    pub name: String,
-    pub message: Option<String>,
+    pub(crate) name: String,
+    pub(crate) message: Option<String>,
 }
 
 /// What an extractor found: failing tests in output order, and error lines not tied to a test.
 #[derive(Debug, Default)]
 pub(super) struct Found {
-    pub tests: Vec<Failure>,
-    pub errors: Vec<String>,
+    pub(crate) tests: Vec<Failure>,
+    pub(crate) errors: Vec<String>,
 }
 
 impl Found {

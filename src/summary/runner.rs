@@ -19,7 +19,7 @@ use super::results::TestResults;
 
 /// The test runner whose output was recognized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Runner {
+pub(crate) enum Runner {
     /// `cargo test` (libtest) and rustc compile errors.
     Cargo,
     /// `cargo nextest run`.

@@ -37,7 +37,7 @@ pub enum Finding {
 
 impl Finding {
     /// The line of the new file the finding points at, if any.
-    pub fn line(&self) -> Option<u32> {
+    pub(crate) fn line(&self) -> Option<u32> {
         match self {
             Finding::TestChanged { line, .. }
             | Finding::SetupAdded { line, .. }

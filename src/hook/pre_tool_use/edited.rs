@@ -16,7 +16,7 @@ use crate::lifecycle::ActiveLoop;
 use crate::messages::breach as words;
 
 /// The deny reason for an edit of `relative` that would move a sealed part, or `None` to let it run.
-pub fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &Path) -> Option<String> {
+pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &Path) -> Option<String> {
     let root = &active.project.root;
     let key = relative.to_string_lossy().replace('\\', "/");
     let current = std::fs::read_to_string(root.join(relative)).unwrap_or_default();
