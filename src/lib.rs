@@ -29,6 +29,7 @@ pub mod giveup;
 pub mod guard;
 pub mod history;
 pub mod hook;
+pub(crate) mod inputs;
 pub mod inventory;
 pub(crate) mod lifecycle;
 pub mod messages;
