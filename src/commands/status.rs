@@ -41,8 +41,8 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
             let mut report = loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len());
             report["turn_ended"] = turn_ended(&active.seal.fields, tail.glances.last()).into();
             // A companion that cannot be read leaves the seal's own inputs to show.
-            let sealed =
-                crate::inputs::Inputs::load(&active).unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
+            let sealed = crate::inputs::Inputs::load_to_describe(&active)
+                .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
             report["oracle_inputs"] = inputs::report(&active.seal, &sealed);
             report
         }

@@ -280,13 +280,6 @@ impl Tests {
             .cloned()
             .collect()
     }
-
-    /// How many test files and tests are sealed.
-    pub fn counts(&self) -> (usize, usize) {
-        self.inventory
-            .as_ref()
-            .map_or((self.names.len(), 0), |i| (i.files.len(), i.test_count()))
-    }
 }
 
 impl SealedInput for Tests {

@@ -231,7 +231,9 @@ fn status_lists_every_sealed_input_by_source() {
     out.success();
     out.stdout_contains("  user glob:   docs/** (1 file)");
     out.stdout_contains("  derived:     package.json");
-    out.stdout_contains("  tests:       1 test(s) in 1 file(s), sealed test by test; 1 test data file(s) stand as sealed in the oracle's run");
+    out.stdout_contains(
+        "  tests:       1 test file(s), sealed test by test; 1 test data file(s) stand as sealed in the oracle's run",
+    );
     let json = p.loopgate(["status", "--json"]).run().stdout_json();
     let all = json["oracle_inputs"]["inputs"].as_array().expect("inputs list").clone();
     let source_of = |path: &str| {
