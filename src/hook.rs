@@ -114,7 +114,7 @@ mod tests {
         let out: Result<(), String> = guarded("Stop", || panic!("index out of bounds"));
         let problem = out.expect_err("a panic is a problem");
         assert!(
-            problem.starts_with("internal error in the Stop hook: index out of bounds at src/hook/mod.rs:"),
+            problem.starts_with("internal error in the Stop hook: index out of bounds at src/hook.rs:"),
             "{problem}"
         );
         assert!(problem.ends_with("please report it"), "{problem}");
