@@ -9,9 +9,9 @@ use std::path::Path;
 use loopgate::args::{self, FlagSpec};
 use loopgate::history;
 use loopgate::seal::SealedFiles;
-use loopgate::signals;
 use loopgate::state::State;
 use loopgate::summary::{self, CountScanner};
+use loopgate::tags;
 use loopgate::verify;
 
 fn main() {
@@ -48,7 +48,7 @@ fn scan_signals_100k_message(bencher: divan::Bencher) {
         "{}<promise>LOOP_DONE</promise>",
         "analysis of the failure. ".repeat(4096)
     );
-    bencher.bench(|| signals::scan(black_box(&message), "LOOP_DONE"));
+    bencher.bench(|| tags::scan(black_box(&message), "LOOP_DONE"));
 }
 
 /// Parsing and rendering the state file with a multi-line task.

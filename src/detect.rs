@@ -21,21 +21,21 @@ use std::path::Path;
 use crate::recipes::{just_recipe_names, make_targets};
 
 /// The `--verify` value that asks for detection.
-pub const AUTO: &str = "auto";
+pub(crate) const AUTO: &str = "auto";
 
 /// The chosen command and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Detected {
-    pub command: String,
+pub(crate) struct Detected {
+    pub(crate) command: String,
     /// Why, as facts about the project (rendered in either language by `messages::detect_reason`).
-    pub why: Vec<Fact>,
+    pub(crate) why: Vec<Fact>,
     /// The commands the other matching rules would have chosen.
-    pub also: Vec<String>,
+    pub(crate) also: Vec<String>,
 }
 
 /// One fact behind a choice.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fact {
+pub(crate) enum Fact {
     /// A justfile (`file`) has this recipe.
     Recipe {
         file: &'static str,
@@ -92,12 +92,12 @@ pub enum Fact {
 type Candidate = (String, Vec<Fact>);
 
 /// Detects the test command of the project at `root`, looking programs up on `PATH`.
-pub fn detect(root: &Path) -> Result<Detected, String> {
+pub(crate) fn detect(root: &Path) -> Result<Detected, String> {
     detect_with(root, &on_path)
 }
 
 /// [`detect`] with `installed` deciding whether a program is available (for tests).
-pub fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Detected, String> {
+pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Detected, String> {
     let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
     let justfile = ["justfile", "Justfile", ".justfile"]
         .into_iter()
