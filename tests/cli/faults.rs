@@ -261,11 +261,15 @@ fn the_same_stop_heard_six_times_moves_the_loop_once() {
     // Claude Code's transcript of the session: the same for twins, longer for the next real stop.
     fs::write(p.outside("S.jsonl"), "{\"type\":\"user\"}\n").expect("transcript");
     let project = &p;
-    // Each batch continues the turn the block before it kept going (`stop_hook_active`).
+    // Each batch continues the turn the block before it kept going (`stop_hook_active`). Claude Code starts the
+    // twins at once; so that a loaded test machine cannot start one a whole process start-up late (which would
+    // make it a later stop, not a twin), the test holds the project lock until all six have started and wait.
     let twins = |message: &str, continuing: bool| -> Vec<crate::project::Output> {
         let mut input = project.stop_input("S", message);
         input["stop_hook_active"] = continuing.into();
         let input = input.to_string();
+        let lock = fs::File::open(project.path(".claude/loopgate/lock")).expect("the project lock");
+        lock.lock().expect("hold the project lock");
         std::thread::scope(|scope| {
             let runs: Vec<_> = (0..6)
                 .map(|_| {
@@ -273,6 +277,8 @@ fn the_same_stop_heard_six_times_moves_the_loop_once() {
                     scope.spawn(move || project.loopgate(["hook", "stop"]).stdin(input).run())
                 })
                 .collect();
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            lock.unlock().expect("release the project lock");
             runs.into_iter().map(|r| r.join().expect("a stop")).collect()
         })
     };
