@@ -238,6 +238,7 @@ impl ActiveLoop {
     /// record behind, as it would be after a crash between the append and the seal write.
     pub fn record_unsaved(&mut self, record: &Record) -> Result<(), Error> {
         let path = self.project.history_path();
+        let before = std::fs::metadata(&path).ok();
         let range = history::append(&path, record)?;
         let start = self
             .seal
@@ -245,11 +246,16 @@ impl ActiveLoop {
             .as_ref()
             .filter(|m| m.start < range.start)
             .map_or(range.start, |m| m.start);
-        let mark = FileMark::take(&path, start).map_err(|source| Error::Io {
-            action: "mark",
-            path,
-            source,
-        })?;
+        // Goes on from the last mark when the file was as it left it: a stop reads its own record, not the loop's
+        // whole history (see `seal::marks`).
+        let mark =
+            FileMark::after_append(&path, start, self.seal.history.as_ref(), before.as_ref()).map_err(|source| {
+                Error::Io {
+                    action: "mark",
+                    path,
+                    source,
+                }
+            })?;
         self.seal.history = Some(mark);
         Ok(())
     }
