@@ -317,6 +317,15 @@ impl State {
             source,
         };
         let text = self.render().map_err(|e| write_err(std::io::Error::other(e)))?;
+        Self::write_rendered(path, &text)
+    }
+
+    /// Writes a rendered state file atomically, creating `.claude/` if needed.
+    pub fn write_rendered(path: &Path, text: &str) -> Result<(), StateError> {
+        let write_err = |source| StateError::Write {
+            path: path.into(),
+            source,
+        };
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(write_err)?;
         }
