@@ -28,6 +28,7 @@ pub mod giveup;
 pub mod guard;
 pub mod history;
 pub mod hook;
+pub mod inputs;
 pub mod inventory;
 pub mod lifecycle;
 pub mod messages;

@@ -6,13 +6,15 @@ use crate::baseline::{Baseline, Judged};
 use crate::closure::observed::Observed;
 use crate::error::Error;
 use crate::history::VerifyResult;
+use crate::inputs::{Inputs, Move};
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::ratchet;
 use crate::schema::Check;
-use crate::seal::{FileChange, SealedFiles};
+use crate::seal::FileChange;
 use crate::state::StateFields;
 use crate::summary::{self, FailureSummary};
+use crate::testside::Copies;
 use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
 mod breach;
@@ -63,7 +65,11 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     let Some(command) = fields.verify_command.clone() else {
         return Ok(Verdict::Honor);
     };
-    let before = breach(active)?;
+    // Loaded once: every check of this promise (before, as the run starts, after a pass) reads the same seal.
+    let inputs = Inputs::load(active)?;
+    let root = &active.project.root;
+    let checks = |check| fields.checks(check);
+    let before = Breach::of(inputs.check(root, &checks)?);
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
     }
@@ -84,11 +90,11 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),
     };
-    let (inventory, copies) = stand_as_sealed(active)?;
-    let watch = watch::Watch::start(&active.project.root, sealed_paths(active, inventory.as_ref(), &copies));
+    let copies = stand_as_sealed(active, &inputs)?;
+    let watch = watch::Watch::start(root, inputs.watched(root, &checks));
     // A change made after the checks above but before the watch began (by a process waiting for the verify to
     // start) is still there to see now; from here on the watch sees every change.
-    let unwatched = unwatched_changes(active, &copies);
+    let unwatched = unwatched_changes(&inputs, root, &checks, copies);
     let counted = run_counted(&request, &progress);
     let mut moved_during_run = watch.map(watch::Watch::finish).unwrap_or_default();
     let put_back = active.put_back_tests();
@@ -154,13 +160,13 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
         // run ended), or still different afterwards (a build script or a process left running).
-        let mut after = breach(active)?;
-        let seen: Vec<FileChange> = moved_during_run
+        let mut after = Breach::of(inputs.check(root, &checks)?);
+        let seen: Vec<Move> = moved_during_run
             .into_iter()
-            .filter(|path| !after.sealed.iter().any(|c| c.path() == path))
-            .map(FileChange::Changed)
+            .filter(|path| !after.moves.iter().any(|m| m.path() == path))
+            .map(|path| Move::File(FileChange::Changed(path)))
             .collect();
-        after.sealed.extend(seen);
+        after.moves.extend(seen);
         if !after.is_empty() {
             return Ok(Verdict::SealBroken(Breach {
                 during_run: true,
@@ -177,25 +183,19 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
 
 /// Makes the test side stand as sealed for the run (see `testside`): existing test files and their data as
 /// sealed, the agent's new test files and snapshots aside. The caller puts them back with `put_back_tests`,
-/// whatever the run did. Returns the test inventory, if the loop has one, and the copies that stand in the
-/// run (none when existing tests run as edited).
-fn stand_as_sealed(
-    active: &ActiveLoop,
-) -> Result<(Option<crate::inventory::Inventory>, crate::testside::Copies), Error> {
+/// whatever the run did. Returns the copies that stand in the run (none when existing tests run as edited).
+fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option<&'a Copies>, Error> {
     active.put_back_tests()?;
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
-    let inventory = store.load_inventory(project)?;
-    let copies: crate::testside::Copies = store
-        .load_companion(project, crate::seal::TEST_COPIES)?
-        .unwrap_or_default();
+    let copies = &inputs.data.copies;
     let plan = crate::testside::Plan {
         restore: if fields.checks(Check::Tests) {
-            crate::testside::changed(&project.root, &copies)
+            crate::testside::changed(&project.root, copies)
         } else {
             Vec::new()
         },
-        aside: match &inventory {
+        aside: match &inputs.tests.inventory {
             Some(inventory) if fields.checks(Check::NewTestsAside) => {
                 let mut aside = inventory.new_test_files(&project.root);
                 aside.extend(copies.new_snapshots(&project.root));
@@ -216,75 +216,29 @@ fn stand_as_sealed(
             source,
         })?;
     }
-    let standing = if fields.checks(Check::Tests) {
-        copies
-    } else {
-        crate::testside::Copies::default()
-    };
-    Ok((inventory, standing))
+    Ok(fields.checks(Check::Tests).then_some(copies))
 }
 
 /// The sealed inputs that differ, just before the run, from what it must see: the test side as it stands
-/// sealed (`copies`), the `--seal` files, the closure (derived and observed), the tests.
-fn unwatched_changes(active: &ActiveLoop, copies: &crate::testside::Copies) -> Result<Vec<String>, Error> {
-    let late = breach(active)?;
-    let standing = crate::testside::changed(&active.project.root, copies);
+/// sealed (`copies`), and everything [`Inputs::check`] reports.
+fn unwatched_changes(
+    inputs: &Inputs,
+    root: &std::path::Path,
+    checks: crate::inputs::Checks,
+    copies: Option<&Copies>,
+) -> Result<Vec<String>, Error> {
+    let late = inputs.check(root, checks)?;
+    let standing = copies
+        .map(|copies| crate::testside::changed(root, copies))
+        .unwrap_or_default();
     let mut paths: Vec<String> = late
-        .sealed
         .iter()
-        .map(|c| c.path().to_string())
-        .chain(late.closure.iter().chain(&late.observed).map(|m| m.path.clone()))
-        .chain(late.shadows.iter().map(|s| s.path.clone()))
-        .chain(late.tests.iter().map(|t| t.path.clone()))
+        .map(|m| m.path().to_string())
         .chain(standing.into_iter().map(|(path, _)| path.to_string()))
         .collect();
     paths.sort();
     paths.dedup();
     Ok(paths)
-}
-
-/// Every sealed input, as an absolute path: the `--seal` files, the closure's files (derived and observed),
-/// the test files and the test data that stands as sealed in the run (a snapshot, a golden file, a case
-/// table) — each kind only while its check is on (`--no-closure-seal`, `--no-test-seal` turn its watch off
-/// too).
-fn sealed_paths(
-    active: &ActiveLoop,
-    inventory: Option<&crate::inventory::Inventory>,
-    copies: &crate::testside::Copies,
-) -> Vec<std::path::PathBuf> {
-    let root = &active.project.root;
-    let seal = &active.seal;
-    let (closure_on, tests_on) = (seal.fields.checks(Check::Closure), seal.fields.checks(Check::Tests));
-    let closure = seal
-        .closure
-        .iter()
-        .filter(|_| closure_on)
-        .flat_map(|c| c.files.iter().map(|f| f.path.as_str()));
-    let tests = inventory
-        .into_iter()
-        .filter(|_| tests_on)
-        .flat_map(|i| i.files.keys().map(String::as_str));
-    // What the traced baseline used in the project (outside the package places, which hold thousands of files
-    // and are checked after the run instead).
-    let observed: Option<Observed> = if closure_on {
-        active
-            .store
-            .load_companion(&active.project, crate::seal::OBSERVED)
-            .ok()
-            .flatten()
-    } else {
-        None
-    };
-    let observed = observed.iter().flat_map(Observed::watched_paths);
-    seal.files
-        .keys()
-        .map(String::as_str)
-        .chain(closure)
-        .chain(tests)
-        .chain(observed)
-        .chain(copies.files.keys().map(String::as_str))
-        .map(|path| root.join(path))
-        .collect()
 }
 
 /// A verify run with the counts and names its runners reported.
@@ -423,52 +377,9 @@ fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>)
 
 /// Everything that moved in the oracle's inputs since setup (or since the user last accepted it).
 pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
-    let root = &active.project.root;
     let fields = &active.seal.fields;
-    let closure = match &active.seal.closure {
-        Some(closure) if fields.checks(Check::Closure) => closure.check(root),
-        _ => Vec::new(),
-    };
-    let tests = match active.store.load_inventory(&active.project)? {
-        Some(inventory) => inventory.check(root, |check| fields.checks(check)),
-        None => Vec::new(),
-    };
-    let observed: Option<Observed> = if fields.checks(Check::Closure) {
-        active.store.load_companion(&active.project, crate::seal::OBSERVED)?
-    } else {
-        None
-    };
-    let (mut observed, mut shadows) = match &observed {
-        Some(observed) => (observed.closure.check(root), observed.shadows(root)),
-        None => (Vec::new(), Vec::new()),
-    };
-    // One item per path: what the derived closure names is reported as it names it.
-    observed.retain(|m| !closure.iter().any(|c| c.path == m.path));
-    shadows.retain(|s| !closure.iter().chain(&observed).any(|c| c.path == s.path));
-    Ok(Breach {
-        sealed: sealed_changes(active)?,
-        closure,
-        observed,
-        shadows,
-        tests,
-        during_run: false,
-    })
-}
-
-/// Sealed files that differ from setup, sorted by path.
-pub fn sealed_changes(active: &ActiveLoop) -> Result<Vec<FileChange>, Error> {
-    let patterns = &active.seal.fields.sealed;
-    if patterns.is_empty() {
-        return Ok(Vec::new());
-    }
-    let sealed = SealedFiles::new(patterns).map_err(Error::Usage)?;
-    let root = &active.project.root;
-    let now = sealed.hash_all(root).map_err(|source| Error::Io {
-        action: "hash sealed files under",
-        path: root.clone(),
-        source,
-    })?;
-    Ok(crate::seal::files::changes(&active.seal.files, &now))
+    let moves = Inputs::load(active)?.check(&active.project.root, &|check| fields.checks(check))?;
+    Ok(Breach::of(moves))
 }
 
 impl Run {

@@ -36,6 +36,37 @@ pub enum Check {
     NewTestsAside,
 }
 
+/// Where a sealed input of the oracle comes from: what `loopgate status` says of each file and what a
+/// rejection's history record is grouped by (see `inputs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A file a `--seal GLOB` the user gave matched.
+    UserGlob,
+    /// A file the derivation names for the verify command: its scripts, its runner's configuration.
+    Derived,
+    /// A file the traced baseline run read, ran or looked for (or a directory it searched).
+    Observed,
+    /// An existing test file, sealed test by test.
+    Test,
+    /// Test data beside the tests (a snapshot, a golden file, a case table), which stands as sealed in the
+    /// oracle's run.
+    TestData,
+}
+
+impl Source {
+    /// The name `status` prints and `status --json` writes.
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::UserGlob => "user glob",
+            Source::Derived => "derived",
+            Source::Observed => "observed",
+            Source::Test => "test",
+            Source::TestData => "test data",
+        }
+    }
+}
+
 /// A driver other than the Stop hook: `driver: {kind: run, pid: 4242}` for `loopgate run` (its process id, so
 /// `status` can say whether it still runs and a loop left behind by a killed `run` can be told from a live one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,19 +5,18 @@
 //! the user can say so, from a terminal: the PreToolUse guard refuses `loopgate allow` typed by the agent, and
 //! `allow` itself refuses to accept anything when run from inside Claude Code (`control`: the agent's script,
 //! interpreter, background job or double fork all carry Claude Code's variables; under Claude Code's sandbox the
-//! seal store is read-only to them besides). Accepting re-takes the digests of the chosen files; everything else stays sealed, and later
-//! changes to an accepted file are caught again. Without arguments it lists what moved, changing nothing.
+//! seal store is read-only to them besides). Accepting takes the chosen files again, in every kind of sealed
+//! input at once (`inputs::Inputs::accept`); everything else stays sealed, and later changes to an accepted
+//! file are caught again. Without arguments it lists what moved, changing nothing.
 
-use crate::closure::observed::Observed;
-use crate::history::{Event, event::Allowed};
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::Record;
+use crate::history::{Event, Record, event::Allowed};
+use crate::inputs::Inputs;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
-use crate::seal::SealedFiles;
 
 /// Runs `loopgate allow [PATH…] [--counts] [--all] [--tests NAME…]`.
 pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Result<u8, Error> {
@@ -47,32 +46,16 @@ pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Resu
     let cwd = std::env::current_dir().unwrap_or_else(|_| project.root.clone());
     let wanted: Vec<String> = paths.iter().map(|p| key(&project.root, &cwd, p)).collect();
     let select = |path: &str| all || wanted.iter().any(|w| w == path);
-    let mut accepted = accept_sealed(&mut active, &select)?;
+    let mut inputs = Inputs::load(&active)?;
     let root = active.project.root.clone();
-    if let Some(closure) = active.seal.closure.as_mut() {
-        accepted.extend(closure.accept(&root, select));
-    }
-    let observed_keys = accept_observed(&active, &select, &mut accepted)?;
-    let mut inventory_files: Vec<String> = Vec::new();
-    if let Some(mut inventory) = active.store.load_inventory(&active.project)? {
-        let changed = inventory.accept(&root, select);
-        if !changed.is_empty() {
-            active.store.save_inventory(&active.project, &inventory)?;
-            active.seal.test_files = inventory.files.keys().cloned().collect();
-            accepted.extend(changed);
-        }
-        inventory_files = inventory.own_test_files().cloned().collect();
-    }
-    // The oracle's run uses the accepted versions of the test files and their data from now on.
-    let copied = accept_copies(&active, &inventory_files, &select, &mut accepted)?;
-    if let Some(unknown) = wanted
-        .iter()
-        .find(|w| !is_sealed(&active, w) && !copied.contains(w) && !observed_keys.contains(w))
-    {
+    let mut accepted = inputs.accept(&root, &select)?;
+    // Checked before anything is written: a typo keeps every seal as it was.
+    if let Some(unknown) = wanted.iter().find(|w| !accepted.contains(w) && !inputs.seals(&root, w)) {
         return Err(Error::Usage(format!(
             "`{unknown}` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
         )));
     }
+    inputs.save(&mut active)?;
     accepted.extend(allow_tests(&active, tests)?);
     accepted.sort();
     accepted.dedup();
@@ -133,102 +116,6 @@ fn allow_tests(active: &ActiveLoop, names: &[String]) -> Result<Vec<String>, Err
         .iter()
         .map(|name| format!("test `{name}` no longer required"))
         .collect())
-}
-
-/// Re-takes the sealed copies of the test files and their data that `select` picks (see `testside`), adding
-/// what changed to `accepted`; returns every path the copies hold.
-fn accept_copies(
-    active: &ActiveLoop,
-    test_files: &[String],
-    select: &dyn Fn(&str) -> bool,
-    accepted: &mut Vec<String>,
-) -> Result<Vec<String>, Error> {
-    let (store, project) = (&active.store, &active.project);
-    let old: crate::testside::Copies = store
-        .load_companion(project, crate::seal::TEST_COPIES)?
-        .unwrap_or_default();
-    let now = crate::testside::Copies::take(&project.root, test_files);
-    let mut kept = old.clone();
-    let paths: Vec<String> = old.files.keys().chain(now.files.keys()).cloned().collect();
-    for path in paths.into_iter().filter(|p| select(p)) {
-        match now.files.get(&path) {
-            Some(text) => kept.files.insert(path.clone(), text.clone()),
-            None => kept.files.remove(&path),
-        };
-        if kept.files.get(&path) != old.files.get(&path) {
-            accepted.push(path);
-        }
-    }
-    if kept != old {
-        store.save_companion(project, crate::seal::TEST_COPIES, &kept)?;
-    }
-    Ok(old.files.into_keys().chain(now.files.into_keys()).collect())
-}
-
-/// Re-hashes the `--seal` files `select` picks (new files matching the globs included).
-fn accept_sealed(active: &mut ActiveLoop, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
-    if active.seal.fields.sealed.is_empty() {
-        return Ok(Vec::new());
-    }
-    let root = &active.project.root;
-    let now = SealedFiles::new(&active.seal.fields.sealed)
-        .map_err(Error::Usage)?
-        .hash_all(root)
-        .map_err(|source| Error::Io {
-            action: "hash sealed files under",
-            path: root.clone(),
-            source,
-        })?;
-    let files = &mut active.seal.files;
-    let mut accepted = Vec::new();
-    let paths: Vec<String> = files.keys().chain(now.keys()).cloned().collect();
-    for path in paths.into_iter().filter(|p| select(p)) {
-        let (before, after) = (files.get(&path).cloned(), now.get(&path).cloned());
-        if before == after {
-            continue;
-        }
-        match after {
-            Some(hash) => files.insert(path.clone(), hash),
-            None => files.remove(&path),
-        };
-        accepted.push(path);
-    }
-    Ok(accepted)
-}
-
-/// Accepts the selected files of the observed closure and new entries that shadowed something the baseline
-/// used; returns every path the observed closure seals or would flag (so naming one is not an error).
-fn accept_observed(
-    active: &ActiveLoop,
-    select: &impl Fn(&str) -> bool,
-    accepted: &mut Vec<String>,
-) -> Result<Vec<String>, Error> {
-    let (store, project) = (&active.store, &active.project);
-    let Some(mut observed) = store.load_companion::<Observed>(project, crate::seal::OBSERVED)? else {
-        return Ok(Vec::new());
-    };
-    let root = &project.root;
-    let mut known: Vec<String> = observed.closure.files.iter().map(|f| f.path.clone()).collect();
-    known.extend(observed.shadows(root).into_iter().map(|s| s.path));
-    let mut changed = observed.closure.accept(root, select);
-    changed.extend(observed.accept_entries(root, select));
-    if !changed.is_empty() {
-        store.save_companion(project, crate::seal::OBSERVED, &observed)?;
-        accepted.extend(changed);
-    }
-    Ok(known)
-}
-
-/// Whether `key` names something sealed for this loop (a `--seal` file, or a closure file).
-fn is_sealed(active: &ActiveLoop, key: &str) -> bool {
-    let globbed = SealedFiles::new(&active.seal.fields.sealed).is_ok_and(|s| s.matches(Path::new(key)));
-    let closure = active
-        .seal
-        .closure
-        .as_ref()
-        .is_some_and(|c| c.file(key).is_some() || c.watches_name_of(Path::new(key)));
-    let test = active.seal.test_files.iter().any(|t| t == key) || crate::testscan::is_test_file(Path::new(key));
-    globbed || active.seal.files.contains_key(key) || closure || test
 }
 
 /// A path as the seal names it: relative to the project root with `/`, or absolute outside the project.

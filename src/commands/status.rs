@@ -40,12 +40,10 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
             };
             let mut report = loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len());
             report["turn_ended"] = turn_ended(&active.seal.fields, tail.glances.last()).into();
-            let observed = active
-                .store
-                .load_companion(&active.project, crate::seal::OBSERVED)
-                .ok()
-                .flatten();
-            report["oracle_inputs"] = inputs::report(&active.seal, observed.as_ref());
+            // A companion that cannot be read leaves the seal's own inputs to show.
+            let sealed = crate::inputs::Inputs::load_to_describe(&active)
+                .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
+            report["oracle_inputs"] = inputs::report(&active.seal, &sealed);
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -267,7 +265,7 @@ fn render(report: &Value, project: &Project) -> String {
             if !sealed.is_empty() {
                 let count = n("sealed_files");
                 let plural = if count == 1 { "" } else { "s" };
-                out.push_str(&format!("\n  sealed:      {sealed} ({count} file{plural})"));
+                out.push_str(&format!("\n  user glob:   {sealed} ({count} file{plural})"));
             }
             if let Some(inputs) = report.get("oracle_inputs") {
                 out.push_str(&inputs::render(inputs));

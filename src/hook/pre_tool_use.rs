@@ -10,12 +10,11 @@ mod edited;
 
 use std::path::{Path, PathBuf};
 
-use crate::closure::Scope;
 use crate::guard::{self, Protected, Verdict};
 use crate::hook::{HookInput, HookOutput};
+use crate::inputs::Inputs;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
-use crate::schema::Check;
 
 /// Handles one PreToolUse event. First carries out a `/pua-loop` or `/cancel-loop` the user's prompt confirmed
 /// but no hook could carry out yet (see `control`); its briefing goes to the model with this tool call.
@@ -58,57 +57,18 @@ fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, St
     })
 }
 
-/// What the guard must keep the agent off for this loop.
+/// What the guard must keep the agent off for this loop: loopgate's own files, and the sealed inputs the seal
+/// itself holds (`inputs::Inputs::in_seal`: the guard runs at every tool call and reads no companion file).
 fn protected(active: &ActiveLoop) -> Result<Protected, String> {
     let project = &active.project;
     let root = project.canonical_root();
-    let sealed = &active.seal.fields.sealed;
-    let globs = if sealed.is_empty() {
+    let fields = &active.seal.fields;
+    let sealed = Inputs::in_seal(&active.seal).guard(&|check| fields.checks(check));
+    let globs = if sealed.patterns.is_empty() {
         None
     } else {
-        Some(crate::seal::SealedFiles::new(sealed)?.glob_set().clone())
+        Some(crate::seal::SealedFiles::new(&sealed.patterns)?.glob_set().clone())
     };
-    let mut sealed_files: Vec<PathBuf> = active.seal.files.keys().map(PathBuf::from).collect();
-    let mut sealed_outside = Vec::new();
-    let mut sealed_names = Vec::new();
-    let mut inspect = Vec::new();
-    let mut removable = Vec::new();
-    if let Some(closure) = active
-        .seal
-        .closure
-        .as_ref()
-        .filter(|_| active.seal.fields.checks(Check::Closure))
-    {
-        for file in &closure.files {
-            let path = PathBuf::from(&file.path);
-            if path.is_absolute() {
-                sealed_outside.push(canonical(&path));
-                continue;
-            }
-            if file.scope != Scope::Whole {
-                inspect.push(path.clone());
-            }
-            if file.parts.is_empty() {
-                removable.push(path.clone());
-            }
-            sealed_files.push(path);
-        }
-        sealed_names.extend(
-            closure
-                .watches
-                .iter()
-                .filter(|w| w.new_file_counts)
-                .map(|w| w.name.clone()),
-        );
-    }
-    let fields = &active.seal.fields;
-    if fields.checks(Check::Tests) || fields.checks(Check::Skips) {
-        // Bash may not write existing test files; file tools may, and are judged on what the edit leaves.
-        for path in &active.seal.test_files {
-            inspect.push(PathBuf::from(path));
-            sealed_files.push(PathBuf::from(path));
-        }
-    }
     Ok(Protected {
         files: vec![
             root.join(crate::project::STATE_FILE),
@@ -122,11 +82,11 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
             canonical(&crate::project::loopgate_home()),
         ],
         sealed: globs,
-        sealed_files,
-        sealed_outside,
-        sealed_names,
-        inspect,
-        removable,
+        sealed_files: sealed.files,
+        sealed_outside: sealed.outside.iter().map(|path| canonical(path)).collect(),
+        sealed_names: sealed.names,
+        inspect: sealed.inspect,
+        removable: sealed.removable,
         project_root: root,
     })
 }

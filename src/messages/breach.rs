@@ -18,6 +18,12 @@ pub fn title(lang: Speech, during_run: bool) -> &'static str {
     }
 }
 
+/// A file a `--seal` glob matches that was `added`, `changed` or `deleted`: the same in both languages (the
+/// history records it so).
+pub fn file(path: &str, kind: &str) -> String {
+    format!("{path} ({kind})")
+}
+
 /// Why a file belongs to the closure, as a clause: `it configures `pytest``.
 pub fn why(lang: Speech, why: &Why) -> String {
     match (lang, why) {

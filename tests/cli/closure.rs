@@ -169,7 +169,7 @@ fn status_lists_the_closure_and_why() {
     let p = npm_project();
     let out = p.loopgate(["status"]).run();
     out.success();
-    out.stdout_contains("  closure:     package.json [scripts.pretest, scripts.test, scripts.posttest] — it configures `npm test --silent`");
+    out.stdout_contains("  derived:     package.json [scripts.pretest, scripts.test, scripts.posttest] — it configures `npm test --silent`");
     out.stdout_contains("check.sh — it is run by `sh check.sh`");
     out.stdout_contains("configuration file(s) that must stay absent");
     let json = p.loopgate(["status", "--json"]).run().stdout_json();
@@ -179,6 +179,75 @@ fn status_lists_the_closure_and_why() {
     assert!(
         files.iter().any(|f| f["path"] == ".npmrc" && f["exists"] == false),
         "{inputs}"
+    );
+    // Every sealed input, whatever its kind, with where it comes from and why.
+    let all = inputs["inputs"].as_array().expect("inputs list");
+    let check = all.iter().find(|f| f["path"] == "check.sh").expect("check.sh listed");
+    assert_eq!(check["source"], "derived", "{check}");
+    assert_eq!(check["why"], "it is run by `sh check.sh`", "{check}");
+}
+
+/// A typo beside real changes accepts nothing, in any kind of input: the error comes before anything is written
+/// (a test's signature lives in a companion file of the seal, the closure in the seal itself).
+#[test]
+fn allow_with_an_unknown_path_accepts_nothing() {
+    let test = "tests/add.test.js";
+    let p = Project::new()
+        .file("package.json", PACKAGE)
+        .file("check.sh", CHECK)
+        .file(test, "test('adds', () => { expect(1 + 1).toBe(2); });\n");
+    p.setup(
+        "S",
+        "\"make the check pass\" --verify 'npm test --silent' --no-baseline",
+    );
+    p.write(test, "test('adds', () => { expect(1 + 1).toBe(3); });\n");
+    p.write("check.sh", "exit 0\n");
+    p.loopgate(["allow", "check.sh", test, "src/index.js"]).run().code(2);
+    let listing = p.loopgate(["allow"]).run();
+    listing.success().stdout_contains("`check.sh` changed");
+    listing.stdout_contains(test);
+    p.loopgate(["allow", "check.sh", test]).run().success();
+    p.loopgate(["allow"])
+        .run()
+        .success()
+        .stdout_contains("nothing sealed has changed");
+}
+
+/// `status` names every kind of sealed input by its source: the user's glob, the derived closure, the tests
+/// and their data.
+#[test]
+fn status_lists_every_sealed_input_by_source() {
+    let p = Project::new()
+        .file("package.json", PACKAGE)
+        .file("check.sh", CHECK)
+        .file("docs/spec.md", "the spec\n")
+        .file("tests/add.test.js", "test('adds', () => { expect(1 + 1).toBe(2); });\n")
+        .file("tests/__snapshots__/add.test.js.snap", "exports[`adds 1`] = `2`;\n");
+    p.setup(
+        "S",
+        "\"make the check pass\" --verify 'npm test --silent' --seal 'docs/**' --no-baseline",
+    );
+    let out = p.loopgate(["status"]).run();
+    out.success();
+    out.stdout_contains("  user glob:   docs/** (1 file)");
+    out.stdout_contains("  derived:     package.json");
+    out.stdout_contains(
+        "  tests:       1 test file(s), sealed test by test; 1 test data file(s) stand as sealed in the oracle's run",
+    );
+    let json = p.loopgate(["status", "--json"]).run().stdout_json();
+    let all = json["oracle_inputs"]["inputs"].as_array().expect("inputs list").clone();
+    let source_of = |path: &str| {
+        all.iter()
+            .find(|f| f["path"] == path)
+            .map(|f| f["source"].as_str().unwrap_or_default().to_string())
+    };
+    assert_eq!(source_of("docs/spec.md").as_deref(), Some("user_glob"), "{all:?}");
+    assert_eq!(source_of("package.json").as_deref(), Some("derived"), "{all:?}");
+    assert_eq!(source_of("tests/add.test.js").as_deref(), Some("test"), "{all:?}");
+    assert_eq!(
+        source_of("tests/__snapshots__/add.test.js.snap").as_deref(),
+        Some("test_data"),
+        "{all:?}"
     );
 }
 

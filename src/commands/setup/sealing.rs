@@ -10,7 +10,6 @@ use crate::closure::Closure;
 use crate::error::Error;
 use crate::inventory::Inventory;
 use crate::schema::Check;
-use crate::seal::SealedFiles;
 
 /// The oracle's inputs as they are at setup.
 pub struct Sealed {
@@ -23,14 +22,7 @@ pub struct Sealed {
 impl Sealed {
     /// Takes everything `config` asks to seal in `root`.
     pub fn take(config: &Config, root: &Path) -> Result<Sealed, Error> {
-        let files = SealedFiles::new(&config.seal)
-            .map_err(Error::Usage)?
-            .hash_all(root)
-            .map_err(|source| Error::Io {
-                action: "hash sealed files under",
-                path: root.to_path_buf(),
-                source,
-            })?;
+        let files = crate::inputs::UserGlobs::take(&config.seal, root)?.files;
         let on = |check| !config.opt_out.contains(&check);
         // Without a verify command nothing runs the tests, so there is nothing of theirs to seal.
         let Some(command) = config.verify.as_deref() else {

@@ -1,22 +1,30 @@
-//! The oracle's sealed inputs in `loopgate status`: which checks are on, and the verify command's closure
-//! (each file, the parts of it that are sealed, and why). Read from the seal, never from the state file.
+//! The oracle's sealed inputs in `loopgate status`: which checks are on, and every sealed input by where it
+//! comes from (user glob, derived, observed, test, test data) and why (`inputs::Inputs::describe`). Read from
+//! the seal and its companion files, never from the state file.
 
 use serde_json::{Value, json};
 
-use crate::closure::Closure;
-use crate::closure::observed::{Observed, Tracing};
-use crate::schema::Check;
+use crate::closure::observed::Tracing;
+use crate::inputs::{Described, Inputs};
+use crate::schema::{Check, Source};
 use crate::seal::Seal;
 
-/// The `oracle_inputs` object of `status --json`; `observed` is what the traced baseline run used, if any.
-pub fn report(seal: &Seal, observed: Option<&Observed>) -> Value {
+/// The `oracle_inputs` object of `status --json`: the checks, every sealed file (`inputs`, each with its
+/// `source` and `why`), the derived closure alone (`closure`, as before), how the baseline was traced
+/// (`observed`) and how many test files are sealed.
+pub fn report(seal: &Seal, inputs: &Inputs) -> Value {
     let f = &seal.fields;
-    let closure = seal.closure.as_ref().map(closure_files).unwrap_or_default();
-    let observed = match observed.map(|o| (o, &o.tracing)) {
+    let described = inputs.describe(&|check| f.checks(check));
+    let closure: Vec<Value> = described
+        .iter()
+        .filter(|d| d.source == Source::Derived)
+        .map(file)
+        .collect();
+    let observed = match inputs.observed.as_ref().map(|o| (o, &o.tracing)) {
         Some((o, Tracing::Traced { events })) => json!({
             "tracing": "traced",
             "events": events,
-            "files": closure_files(&o.closure),
+            "files": described.iter().filter(|d| d.source == Source::Observed).map(file).collect::<Vec<_>>(),
             "searched_dirs": o.searched.len(),
             "used_modules": o.used.len(),
         }),
@@ -30,29 +38,39 @@ pub fn report(seal: &Seal, observed: Option<&Observed>) -> Value {
             "counts": f.checks(Check::Counts),
             "skips": f.checks(Check::Skips),
         },
+        "inputs": described.iter().map(file).collect::<Vec<_>>(),
         "closure": closure,
         "observed": observed,
-        "test_files": seal.test_files.len(),
+        "test_files": inputs.tests.names.len(),
     })
 }
 
-fn closure_files(closure: &Closure) -> Vec<Value> {
-    closure
-        .files
-        .iter()
-        .map(|file| {
-            let labels = file.scope.labels();
-            json!({
-                "path": file.path,
-                "sealed": if labels.is_empty() { json!("whole") } else { json!(labels) },
-                "why": crate::messages::breach::why(crate::schema::Speech::En, &file.why),
-                "exists": !file.parts.is_empty(),
-            })
-        })
-        .collect()
+/// One sealed file in the JSON: path, source, which parts are sealed, why, and whether it existed.
+fn file(d: &Described) -> Value {
+    let why = match &d.why {
+        Some(why) => crate::messages::breach::why(crate::schema::Speech::En, why),
+        None => source_why(d.source).to_string(),
+    };
+    json!({
+        "path": d.path,
+        "source": d.source,
+        "sealed": if d.parts.is_empty() { json!("whole") } else { json!(d.parts) },
+        "why": why,
+        "exists": d.exists,
+    })
 }
 
-/// The lines `status` prints for the inputs (none when no check applies).
+/// Why a file of a source that says it alone is sealed.
+fn source_why(source: Source) -> &'static str {
+    match source {
+        Source::UserGlob => "a `--seal` glob matches it",
+        Source::Test => "it holds existing tests, sealed test by test",
+        Source::TestData => "test data: the oracle's run uses it as sealed",
+        Source::Derived | Source::Observed => "",
+    }
+}
+
+/// The lines `status` prints for the inputs, one block per source (none when no check applies).
 pub fn render(report: &Value) -> String {
     let mut out = String::new();
     let off: Vec<&str> = report
@@ -74,9 +92,18 @@ pub fn render(report: &Value) -> String {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    if report.pointer("/checks/closure").and_then(Value::as_bool) == Some(false) {
-        return out;
+    if report.pointer("/checks/closure").and_then(Value::as_bool) != Some(false) {
+        out.push_str(&render_derived(&files));
+        out.push_str(&render_observed(report));
     }
+    out.push_str(&render_tests(report));
+    out
+}
+
+/// The `derived:` block: each existing file of the derived closure with its sealed parts and why, then how
+/// many must stay absent.
+fn render_derived(files: &[Value]) -> String {
+    let mut out = String::new();
     let (mut existing, absent): (Vec<&Value>, Vec<&Value>) = files
         .iter()
         .partition(|f| f.get("exists").and_then(Value::as_bool) == Some(true));
@@ -86,8 +113,8 @@ pub fn render(report: &Value) -> String {
             .and_then(Value::as_str)
             .is_some_and(|p| p.starts_with('/'))
     });
+    let label = |first: bool| if first { "  derived:     " } else { "               " };
     for (i, file) in existing.iter().enumerate() {
-        let label = if i == 0 { "  closure:     " } else { "               " };
         let path = file.get("path").and_then(Value::as_str).unwrap_or("?");
         let parts = match file.get("sealed") {
             Some(Value::Array(parts)) => {
@@ -97,20 +124,15 @@ pub fn render(report: &Value) -> String {
             _ => String::new(),
         };
         let why = file.get("why").and_then(Value::as_str).unwrap_or("");
-        out.push_str(&format!("\n{label}{path}{parts} — {why}"));
+        out.push_str(&format!("\n{}{path}{parts} — {why}", label(i == 0)));
     }
     if !absent.is_empty() {
-        let label = if existing.is_empty() {
-            "  closure:     "
-        } else {
-            "               "
-        };
         out.push_str(&format!(
-            "\n{label}+ {} configuration file(s) that must stay absent (`loopgate status --json` lists them)",
+            "\n{}+ {} configuration file(s) that must stay absent (`loopgate status --json` lists them)",
+            label(existing.is_empty()),
             absent.len()
         ));
     }
-    out.push_str(&render_observed(report));
     out
 }
 
@@ -143,4 +165,27 @@ fn render_observed(report: &Value) -> String {
         }
         _ => format!("{label}no traced baseline run (`--no-baseline`): the derived closure only"),
     }
+}
+
+/// The `tests:` line: the existing tests sealed test by test, and the test data that stands as sealed.
+fn render_tests(report: &Value) -> String {
+    let count = |pointer: &str| report.pointer(pointer).and_then(Value::as_u64).unwrap_or(0);
+    let files = count("/test_files");
+    let data = report.pointer("/inputs").and_then(Value::as_array).map_or(0, |all| {
+        all.iter()
+            .filter(|f| f.get("source").and_then(Value::as_str) == Some("test_data"))
+            .count()
+    });
+    if files == 0 && data == 0 {
+        return String::new();
+    }
+    let mut said = Vec::new();
+    if files > 0 {
+        said.push(format!("{files} test file(s), sealed test by test"));
+    }
+    if data > 0 {
+        said.push(format!("{data} test data file(s) stand as sealed in the oracle's run"));
+    }
+    let line = format!("\n  tests:       {}", said.join("; "));
+    line
 }

@@ -1,0 +1,285 @@
+//! The oracle's sealed inputs, behind one interface (ARCHITECTURE.md, "The sealed-input interface").
+//!
+//! Five kinds of input decide what a pass means. Each is *taken* at setup in its own way, because each needs
+//! something different: the files the user's `--seal` globs match ([`UserGlobs`]), the verify command's
+//! derived closure (`closure::Closure::take`, from the command), what the traced baseline run used (the
+//! observed closure, `closure::observed::Observed::take`, from the trace), the existing tests, one signature
+//! per test (`inventory::Inventory::take_for`), and the test data that stands as sealed in the oracle's run
+//! (`testside::Copies::take`). From then on every kind is handled the same way, through [`SealedInput`]:
+//!
+//! - **check**: what moved since it was taken or last accepted ([`Move`]s); before the verify runs, once more
+//!   as the run starts, and again after a pass;
+//! - **accept**: take again what the user names (`loopgate allow`), never on the agent's word;
+//! - **protect**: the paths watched while the verify runs ([`SealedInput::watched`]) and what the PreToolUse
+//!   guard keeps the agent's tools off ([`SealedInput::guard`]);
+//! - **describe**: each sealed file, where it comes from ([`Source`]) and why (`loopgate status`).
+//!
+//! [`Inputs`] holds all five and is loaded once per promise. The seal itself holds the globs' digests, the
+//! derived closure and the names of the test files; the observed closure, the test inventory and the test data
+//! are companion files beside it, read only here, so the Stop hook's no-promise path and the guard never parse
+//! them ([`Inputs::in_seal`] is what the guard sees).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::closure::observed::Shadow;
+use crate::closure::{self, Closure, Why};
+use crate::error::Error;
+use crate::inventory::TestMove;
+use crate::lifecycle::ActiveLoop;
+use crate::schema::{Check, Source};
+use crate::seal::{FileChange, Seal};
+use crate::testside::Copies;
+
+mod kinds;
+#[cfg(test)]
+mod tests;
+
+pub use kinds::{TestData, Tests, UserGlobs};
+
+/// Which of the loop's opt-out checks are on (`StateFields::checks`).
+pub type Checks<'a> = &'a dyn Fn(Check) -> bool;
+
+/// One thing that moved in a sealed input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Move {
+    /// A file a `--seal` glob matches was added, changed or deleted.
+    File(FileChange),
+    /// A sealed part of a closure file moved: one the derivation names, or one the traced baseline used.
+    Part(Source, closure::Moved),
+    /// A new file would be found instead of something the baseline run used.
+    Shadow(Shadow),
+    /// An existing test was changed, skipped or deleted, or setup code was added around the tests.
+    Test(TestMove),
+}
+
+impl Move {
+    /// The file that moved: relative to the project root, or absolute outside it.
+    pub fn path(&self) -> &str {
+        match self {
+            Move::File(change) => change.path(),
+            Move::Part(_, moved) => &moved.path,
+            Move::Shadow(shadow) => &shadow.path,
+            Move::Test(test) => &test.path,
+        }
+    }
+
+    /// The input it moved in.
+    pub fn source(&self) -> Source {
+        match self {
+            Move::File(_) => Source::UserGlob,
+            Move::Part(source, _) => *source,
+            Move::Shadow(_) => Source::Observed,
+            Move::Test(_) => Source::Test,
+        }
+    }
+}
+
+/// One sealed file, as `loopgate status` lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Described {
+    /// Relative to the project root, or absolute outside it.
+    pub path: String,
+    pub source: Source,
+    /// Why a closure file is sealed (derived or observed); `None` for globs, tests and test data, whose
+    /// source says it.
+    pub why: Option<Why>,
+    /// The labels of the sealed parts (`scripts.test`); empty when the whole file is sealed.
+    pub parts: Vec<String>,
+    /// Whether the file existed when it was sealed (one that did not must stay absent).
+    pub exists: bool,
+}
+
+/// What the PreToolUse guard keeps the agent's tools off.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Protection {
+    /// The `--seal` globs (a new file matching one is sealed too).
+    pub patterns: Vec<String>,
+    /// Project-relative files no tool may write.
+    pub files: Vec<PathBuf>,
+    /// Absolute files outside the project.
+    pub outside: Vec<PathBuf>,
+    /// File names whose creation counts wherever the derivation watches them (`conftest.py`).
+    pub names: Vec<String>,
+    /// Files only partly sealed: a file tool's edit is judged on the content it would leave.
+    pub inspect: Vec<PathBuf>,
+    /// Files sealed as absent: deleting one that an agent created puts it back as sealed.
+    pub removable: Vec<PathBuf>,
+}
+
+/// What every kind of sealed input does after setup (see the module doc). `checks` are the loop's opt-outs:
+/// `--no-closure-seal` turns the closure's checks, watch and guard off, `--no-test-seal` the tests'.
+pub trait SealedInput {
+    /// What moved since the input was taken or last accepted.
+    fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error>;
+    /// Takes again the paths `select` picks, as they are now; returns the paths whose seal changed.
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error>;
+    /// Whether `key` names something this input seals, or would flag (so `loopgate allow KEY` is no error).
+    fn seals(&self, root: &Path, key: &str) -> bool;
+    /// The files to watch while the verify runs (relative to the root, or absolute).
+    fn watched(&self, checks: Checks) -> Vec<&str>;
+    /// Adds what the PreToolUse guard protects of this input.
+    fn guard(&self, checks: Checks, out: &mut Protection);
+    /// Every file sealed.
+    fn describe(&self, checks: Checks) -> Vec<Described>;
+}
+
+/// Every sealed input of a loop.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    pub globs: UserGlobs,
+    pub derived: Option<Closure>,
+    pub observed: Option<closure::observed::Observed>,
+    pub tests: Tests,
+    pub data: TestData,
+    /// Which kinds `accept` changed, so `save` writes only those.
+    accepted: [bool; 5],
+}
+
+impl Inputs {
+    /// Everything sealed for `active`'s loop: the seal's own inputs and its companion files.
+    pub fn load(active: &ActiveLoop) -> Result<Inputs, Error> {
+        let mut inputs = Inputs::in_seal(&active.seal);
+        inputs.tests.inventory = active.store.load_inventory(&active.project)?;
+        let own = inputs.tests.own_files();
+        inputs.load_companions(active, own)?;
+        Ok(inputs)
+    }
+
+    /// What [`Inputs::describe`] needs: everything but the test inventory, whose signatures (a megabyte for a
+    /// thousand test files) say nothing the test files' names in the seal do not. `loopgate status` reads this.
+    pub fn load_to_describe(active: &ActiveLoop) -> Result<Inputs, Error> {
+        let mut inputs = Inputs::in_seal(&active.seal);
+        let names = inputs.tests.names.clone();
+        inputs.load_companions(active, names)?;
+        Ok(inputs)
+    }
+
+    /// The observed closure and the test data, whose own test files are `own_tests`.
+    fn load_companions(&mut self, active: &ActiveLoop, own_tests: Vec<String>) -> Result<(), Error> {
+        let (store, project) = (&active.store, &active.project);
+        self.observed = store.load_companion(project, crate::seal::OBSERVED)?;
+        let copies: Option<Copies> = store.load_companion(project, crate::seal::TEST_COPIES)?;
+        self.data = TestData::new(copies.unwrap_or_default(), own_tests);
+        Ok(())
+    }
+
+    /// The inputs the seal itself holds (the globs' digests, the derived closure, the test files' names),
+    /// without the companion files: what the PreToolUse guard reads at every tool call. The observed closure,
+    /// which can name thousands of files, is protected by the promise's check and the run's watch instead.
+    pub fn in_seal(seal: &Seal) -> Inputs {
+        Inputs {
+            globs: UserGlobs {
+                patterns: seal.fields.sealed.clone(),
+                files: seal.files.clone(),
+            },
+            derived: seal.closure.clone(),
+            tests: Tests {
+                names: seal.test_files.clone(),
+                inventory: None,
+            },
+            ..Inputs::default()
+        }
+    }
+
+    fn kinds(&self) -> [&dyn SealedInput; 5] {
+        [&self.globs, &self.derived, &self.observed, &self.tests, &self.data]
+    }
+
+    /// Everything that moved, in the kinds' order (globs, derived, observed, tests). A closure file is reported
+    /// once, as the first kind that names it: what the derivation names is reported as it names it.
+    pub fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
+        let mut moves = Vec::new();
+        for kind in self.kinds() {
+            moves.extend(kind.check(root, checks)?);
+        }
+        let mut named: HashMap<String, (Source, bool)> = HashMap::new();
+        moves.retain(|m| {
+            let claim = match m {
+                Move::Part(source, _) => (*source, false),
+                Move::Shadow(_) => (Source::Observed, true),
+                Move::File(_) | Move::Test(_) => return true,
+            };
+            *named.entry(m.path().to_string()).or_insert(claim) == claim
+        });
+        Ok(moves)
+    }
+
+    /// Takes again what `select` picks, in every kind; returns the paths accepted, sorted. The test data
+    /// follows the tests: a test file accepted here has its content kept for the oracle's runs from now on.
+    pub fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        let mut accepted = Vec::new();
+        let mut take = |n: usize, kind: &mut dyn SealedInput, flags: &mut [bool; 5]| -> Result<(), Error> {
+            let paths = kind.accept(root, select)?;
+            flags[n] |= !paths.is_empty();
+            accepted.extend(paths);
+            Ok(())
+        };
+        let flags = &mut self.accepted;
+        take(0, &mut self.globs, flags)?;
+        take(1, &mut self.derived, flags)?;
+        take(2, &mut self.observed, flags)?;
+        take(3, &mut self.tests, flags)?;
+        self.data.own_tests = self.tests.own_files();
+        take(4, &mut self.data, flags)?;
+        accepted.sort();
+        accepted.dedup();
+        Ok(accepted)
+    }
+
+    /// Whether any kind seals (or would flag) `key`.
+    pub fn seals(&self, root: &Path, key: &str) -> bool {
+        self.kinds().iter().any(|kind| kind.seals(root, key))
+    }
+
+    /// Every file to watch while the verify runs, as an absolute path.
+    pub fn watched(&self, root: &Path, checks: Checks) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self
+            .kinds()
+            .iter()
+            .flat_map(|kind| kind.watched(checks))
+            .map(|path| root.join(path))
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
+    /// What the PreToolUse guard protects.
+    pub fn guard(&self, checks: Checks) -> Protection {
+        let mut out = Protection::default();
+        for kind in self.kinds() {
+            kind.guard(checks, &mut out);
+        }
+        out
+    }
+
+    /// Every sealed file of every kind, in the kinds' order.
+    pub fn describe(&self, checks: Checks) -> Vec<Described> {
+        self.kinds().iter().flat_map(|kind| kind.describe(checks)).collect()
+    }
+
+    /// Writes back what `accept` changed: the seal's own inputs into `active.seal` (saved with the loop), the
+    /// companion files at once.
+    pub fn save(self, active: &mut ActiveLoop) -> Result<(), Error> {
+        let (store, project) = (&active.store, &active.project);
+        let [globs, derived, observed, tests, data] = self.accepted;
+        if globs {
+            active.seal.files = self.globs.files;
+        }
+        if derived {
+            active.seal.closure = self.derived;
+        }
+        if let (true, Some(observed)) = (observed, &self.observed) {
+            store.save_companion(project, crate::seal::OBSERVED, observed)?;
+        }
+        if let (true, Some(inventory)) = (tests, &self.tests.inventory) {
+            store.save_inventory(project, inventory)?;
+            active.seal.test_files = inventory.files.keys().cloned().collect();
+        }
+        if data {
+            store.save_companion(project, crate::seal::TEST_COPIES, &self.data.copies)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,415 @@
+//! The five kinds of sealed input, each behind [`SealedInput`]: the user's globs, the derived and the observed
+//! closure, the existing tests and their data. Each delegates to the module that knows its kind (`seal::files`,
+//! `closure`, `closure::observed`, `inventory`, `testside`); what is here is only how each answers the
+//! interface's questions.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{Checks, Described, Move, Protection, SealedInput};
+use crate::closure::observed::Observed;
+use crate::closure::{Closure, Scope};
+use crate::error::Error;
+use crate::inventory::Inventory;
+use crate::schema::{Check, Source};
+use crate::seal::SealedFiles;
+use crate::testside::Copies;
+
+/// An input that may be missing (no verify command: no closure; no traced baseline: no observed closure)
+/// seals nothing then.
+impl<T: SealedInput> SealedInput for Option<T> {
+    fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
+        self.as_ref().map_or(Ok(Vec::new()), |input| input.check(root, checks))
+    }
+
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        self.as_mut().map_or(Ok(Vec::new()), |input| input.accept(root, select))
+    }
+
+    fn seals(&self, root: &Path, key: &str) -> bool {
+        self.as_ref().is_some_and(|input| input.seals(root, key))
+    }
+
+    fn watched(&self, checks: Checks) -> Vec<&str> {
+        self.as_ref().map(|input| input.watched(checks)).unwrap_or_default()
+    }
+
+    fn guard(&self, checks: Checks, out: &mut Protection) {
+        if let Some(input) = self {
+            input.guard(checks, out);
+        }
+    }
+
+    fn describe(&self, checks: Checks) -> Vec<Described> {
+        self.as_ref().map(|input| input.describe(checks)).unwrap_or_default()
+    }
+}
+
+/// The files the user's `--seal GLOB`s match, by SHA-256; always checked (no opt-out: the user asked).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UserGlobs {
+    pub patterns: Vec<String>,
+    /// Relative path → SHA-256 hex, as setup (or the last `allow`) took them.
+    pub files: BTreeMap<String, String>,
+}
+
+impl UserGlobs {
+    /// Hashes every file `patterns` match under `root` (setup; a pattern that does not parse is named).
+    pub fn take(patterns: &[String], root: &Path) -> Result<UserGlobs, Error> {
+        let mut globs = UserGlobs {
+            patterns: patterns.to_vec(),
+            files: BTreeMap::new(),
+        };
+        globs.files = globs.now(root)?;
+        Ok(globs)
+    }
+
+    /// The digests of every file the globs match now.
+    fn now(&self, root: &Path) -> Result<BTreeMap<String, String>, Error> {
+        SealedFiles::new(&self.patterns)
+            .map_err(Error::Usage)?
+            .hash_all(root)
+            .map_err(|source| Error::Io {
+                action: "hash sealed files under",
+                path: root.to_path_buf(),
+                source,
+            })
+    }
+}
+
+impl SealedInput for UserGlobs {
+    fn check(&self, root: &Path, _: Checks) -> Result<Vec<Move>, Error> {
+        if self.patterns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let now = self.now(root)?;
+        Ok(crate::seal::files::changes(&self.files, &now)
+            .into_iter()
+            .map(Move::File)
+            .collect())
+    }
+
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        if self.patterns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let now = self.now(root)?;
+        let mut accepted = Vec::new();
+        let paths: Vec<String> = self.files.keys().chain(now.keys()).cloned().collect();
+        for path in paths.into_iter().filter(|p| select(p)) {
+            let after = now.get(&path);
+            if self.files.get(&path) == after {
+                continue;
+            }
+            match after {
+                Some(hash) => self.files.insert(path.clone(), hash.clone()),
+                None => self.files.remove(&path),
+            };
+            accepted.push(path);
+        }
+        accepted.sort();
+        accepted.dedup();
+        Ok(accepted)
+    }
+
+    fn seals(&self, _: &Path, key: &str) -> bool {
+        self.files.contains_key(key) || SealedFiles::new(&self.patterns).is_ok_and(|s| s.matches(Path::new(key)))
+    }
+
+    fn watched(&self, _: Checks) -> Vec<&str> {
+        self.files.keys().map(String::as_str).collect()
+    }
+
+    fn guard(&self, _: Checks, out: &mut Protection) {
+        out.patterns.extend(self.patterns.iter().cloned());
+        out.files.extend(self.files.keys().map(PathBuf::from));
+    }
+
+    fn describe(&self, _: Checks) -> Vec<Described> {
+        self.files
+            .keys()
+            .map(|path| Described {
+                path: path.clone(),
+                source: Source::UserGlob,
+                why: None,
+                parts: Vec::new(),
+                exists: true,
+            })
+            .collect()
+    }
+}
+
+/// A closure's files as `source` seals them: the derived closure, or the observed one's files.
+fn closure_moves(closure: &Closure, root: &Path, source: Source) -> Vec<Move> {
+    closure
+        .check(root)
+        .into_iter()
+        .map(|moved| Move::Part(source, moved))
+        .collect()
+}
+
+fn closure_files(closure: &Closure, source: Source) -> Vec<Described> {
+    closure
+        .files
+        .iter()
+        .map(|file| Described {
+            path: file.path.clone(),
+            source,
+            why: Some(file.why.clone()),
+            parts: file.scope.labels(),
+            exists: !file.parts.is_empty(),
+        })
+        .collect()
+}
+
+/// The derived closure: the files the derivation names for the verify command (`--no-closure-seal` off).
+impl SealedInput for Closure {
+    fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
+        Ok(if checks(Check::Closure) {
+            closure_moves(self, root, Source::Derived)
+        } else {
+            Vec::new()
+        })
+    }
+
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        Ok(Closure::accept(self, root, select))
+    }
+
+    fn seals(&self, _: &Path, key: &str) -> bool {
+        self.file(key).is_some() || self.watches_name_of(Path::new(key))
+    }
+
+    fn watched(&self, checks: Checks) -> Vec<&str> {
+        if !checks(Check::Closure) {
+            return Vec::new();
+        }
+        self.files.iter().map(|f| f.path.as_str()).collect()
+    }
+
+    fn guard(&self, checks: Checks, out: &mut Protection) {
+        if !checks(Check::Closure) {
+            return;
+        }
+        for file in &self.files {
+            let path = PathBuf::from(&file.path);
+            if path.is_absolute() {
+                out.outside.push(path);
+                continue;
+            }
+            if file.scope != Scope::Whole {
+                out.inspect.push(path.clone());
+            }
+            if file.parts.is_empty() {
+                out.removable.push(path.clone());
+            }
+            out.files.push(path);
+        }
+        let names = self
+            .watches
+            .iter()
+            .filter(|w| w.new_file_counts)
+            .map(|w| w.name.clone());
+        out.names.extend(names);
+    }
+
+    fn describe(&self, checks: Checks) -> Vec<Described> {
+        if !checks(Check::Closure) {
+            return Vec::new();
+        }
+        closure_files(self, Source::Derived)
+    }
+}
+
+/// The observed closure: what the traced baseline run read, ran and looked for, and the directories it
+/// searched (a new entry there that would be found instead of what it used is a shadow). Off with the derived
+/// closure (`--no-closure-seal`).
+impl SealedInput for Observed {
+    fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
+        if !checks(Check::Closure) {
+            return Ok(Vec::new());
+        }
+        let mut moves = closure_moves(&self.closure, root, Source::Observed);
+        moves.extend(self.shadows(root).into_iter().map(Move::Shadow));
+        Ok(moves)
+    }
+
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        let mut accepted = self.closure.accept(root, select);
+        accepted.extend(self.accept_entries(root, select));
+        Ok(accepted)
+    }
+
+    fn seals(&self, root: &Path, key: &str) -> bool {
+        self.closure.file(key).is_some() || self.shadows(root).iter().any(|s| s.path == key)
+    }
+
+    fn watched(&self, checks: Checks) -> Vec<&str> {
+        if !checks(Check::Closure) {
+            return Vec::new();
+        }
+        self.watched_paths().collect()
+    }
+
+    /// Nothing: the guard reads the seal alone (see [`super::Inputs::in_seal`]).
+    fn guard(&self, _: Checks, _: &mut Protection) {}
+
+    fn describe(&self, checks: Checks) -> Vec<Described> {
+        if !checks(Check::Closure) {
+            return Vec::new();
+        }
+        closure_files(&self.closure, Source::Observed)
+    }
+}
+
+/// The existing tests: their files' names (kept in the seal, for the guard) and, once loaded, the inventory
+/// of one signature per test.
+#[derive(Clone, Debug, Default)]
+pub struct Tests {
+    pub names: Vec<String>,
+    pub inventory: Option<Inventory>,
+}
+
+impl Tests {
+    /// The sealed test files that are test files of their own (not sources with inline tests): the ones whose
+    /// content the oracle's run restores.
+    pub fn own_files(&self) -> Vec<String> {
+        self.inventory
+            .iter()
+            .flat_map(Inventory::own_test_files)
+            .cloned()
+            .collect()
+    }
+}
+
+impl SealedInput for Tests {
+    /// Edits to existing tests, for the checks that are on (`--no-test-seal` leaves the skip check).
+    fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
+        let moves = match &self.inventory {
+            Some(inventory) => inventory.check(root, checks),
+            None => Vec::new(),
+        };
+        Ok(moves.into_iter().map(Move::Test).collect())
+    }
+
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        let Some(inventory) = self.inventory.as_mut() else {
+            return Ok(Vec::new());
+        };
+        let accepted = inventory.accept(root, select);
+        self.names = inventory.files.keys().cloned().collect();
+        Ok(accepted)
+    }
+
+    /// A sealed test file, or any file the conventions make a test (a new one can be accepted).
+    fn seals(&self, _: &Path, key: &str) -> bool {
+        self.names.iter().any(|t| t == key) || crate::testscan::is_test_file(Path::new(key))
+    }
+
+    fn watched(&self, checks: Checks) -> Vec<&str> {
+        if !checks(Check::Tests) {
+            return Vec::new();
+        }
+        self.names.iter().map(String::as_str).collect()
+    }
+
+    /// Bash may not write an existing test file; a file tool may, judged on what its edit would leave.
+    fn guard(&self, checks: Checks, out: &mut Protection) {
+        if checks(Check::Tests) || checks(Check::Skips) {
+            out.inspect.extend(self.names.iter().map(PathBuf::from));
+            out.files.extend(self.names.iter().map(PathBuf::from));
+        }
+    }
+
+    fn describe(&self, checks: Checks) -> Vec<Described> {
+        if !checks(Check::Tests) && !checks(Check::Skips) {
+            return Vec::new();
+        }
+        self.names
+            .iter()
+            .map(|path| Described {
+                path: path.clone(),
+                source: Source::Test,
+                why: None,
+                parts: Vec::new(),
+                exists: true,
+            })
+            .collect()
+    }
+}
+
+/// The content of the existing test files and of the test data beside them, as sealed: it stands in the
+/// oracle's run in place of the agent's version (see `testside`), so a change to it cannot move the verdict
+/// and is never a rejection; it is watched during the run and accepted like the rest.
+#[derive(Clone, Debug, Default)]
+pub struct TestData {
+    pub copies: Copies,
+    /// The test files whose content is kept (the inventory's own test files, after any `accept`).
+    pub(super) own_tests: Vec<String>,
+}
+
+impl TestData {
+    pub fn new(copies: Copies, own_tests: Vec<String>) -> TestData {
+        TestData { copies, own_tests }
+    }
+}
+
+impl SealedInput for TestData {
+    fn check(&self, _: &Path, _: Checks) -> Result<Vec<Move>, Error> {
+        Ok(Vec::new())
+    }
+
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        let now = Copies::take(root, &self.own_tests);
+        let files = &mut self.copies.files;
+        let paths: Vec<String> = files.keys().chain(now.files.keys()).cloned().collect();
+        let mut accepted = Vec::new();
+        for path in paths.into_iter().filter(|p| select(p)) {
+            let after = now.files.get(&path);
+            if files.get(&path) == after {
+                continue;
+            }
+            match after {
+                Some(text) => files.insert(path.clone(), text.clone()),
+                None => files.remove(&path),
+            };
+            accepted.push(path);
+        }
+        accepted.sort();
+        accepted.dedup();
+        Ok(accepted)
+    }
+
+    fn seals(&self, _: &Path, key: &str) -> bool {
+        self.copies.files.contains_key(key)
+    }
+
+    fn watched(&self, checks: Checks) -> Vec<&str> {
+        if !checks(Check::Tests) {
+            return Vec::new();
+        }
+        self.copies.files.keys().map(String::as_str).collect()
+    }
+
+    /// Nothing beyond the tests: the agent may change test data; the oracle's run uses the sealed copy.
+    fn guard(&self, _: Checks, _: &mut Protection) {}
+
+    fn describe(&self, checks: Checks) -> Vec<Described> {
+        if !checks(Check::Tests) {
+            return Vec::new();
+        }
+        let own: std::collections::BTreeSet<&String> = self.own_tests.iter().collect();
+        self.copies
+            .files
+            .keys()
+            .filter(|path| !own.contains(path))
+            .map(|path| Described {
+                path: path.clone(),
+                source: Source::TestData,
+                why: None,
+                parts: Vec::new(),
+                exists: true,
+            })
+            .collect()
+    }
+}
