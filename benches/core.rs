@@ -9,9 +9,9 @@ use std::path::Path;
 use loopgate::args::{self, FlagSpec};
 use loopgate::history;
 use loopgate::seal::SealedFiles;
-use loopgate::signals;
 use loopgate::state::State;
 use loopgate::summary::{self, CountScanner};
+use loopgate::tags;
 use loopgate::verify;
 
 fn main() {
@@ -48,7 +48,7 @@ fn scan_signals_100k_message(bencher: divan::Bencher) {
         "{}<promise>LOOP_DONE</promise>",
         "analysis of the failure. ".repeat(4096)
     );
-    bencher.bench(|| signals::scan(black_box(&message), "LOOP_DONE"));
+    bencher.bench(|| tags::scan(black_box(&message), "LOOP_DONE"));
 }
 
 /// Parsing and rendering the state file with a multi-line task.
@@ -98,6 +98,37 @@ fn read_one_loop_of_history_100k(bencher: divan::Bencher) {
     }
     bencher.bench(|| {
         history::parse_loop(black_box(&bytes), "lg-20261121T000000Z-000063")
+            .records
+            .len()
+    });
+}
+
+/// `loopgate status` reading the end of a running loop's history of 100,000 records (all of them the loop's):
+/// its latest events for the trajectory and its last verify, read backwards. Every tenth record a failed verify
+/// with 2 KiB of output (`verify_every = 10`), or none at all (`0`: the reader looks 10,000 events back for one).
+#[divan::bench(args = [10, 0], sample_count = 20)]
+fn history_tail_100k(bencher: divan::Bencher, verify_every: u32) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("history.jsonl");
+    let tail = "test parser::unicode ... FAILED\n".repeat(64);
+    let mut bytes = Vec::new();
+    for i in 0..100_000u32 {
+        let record = if verify_every > 0 && i % verify_every == 0 {
+            serde_json::json!({"loop_id": "lg-20261121T000000Z-abcdef", "iteration": i, "status": "promise_rejected",
+                "timestamp": "2026-11-21T00:00:00Z", "verify_exit": 101, "timed_out": false, "rejections": 3,
+                "duration_ms": 2311, "verify_tail": tail, "fingerprint": "0123456789abcdef"})
+        } else {
+            serde_json::json!({"loop_id": "lg-20261121T000000Z-abcdef", "iteration": i, "status": "continue",
+                "timestamp": "2026-11-21T00:00:00Z", "tree_changed": true,
+                "diff_stat": "3 files changed: 2 modified, 1 new"})
+        };
+        bytes.extend_from_slice(record.to_string().as_bytes());
+        bytes.push(b'\n');
+    }
+    std::fs::write(&path, &bytes).expect("write");
+    bencher.bench(|| {
+        history::read_tail(black_box(&path), "lg-20261121T000000Z-abcdef", 0)
+            .expect("tail")
             .records
             .len()
     });
@@ -375,7 +406,7 @@ fn classify_last_message_2k(bencher: divan::Bencher) {
 
 /// The progress probe at every stop (default `--stall-limit 10`) in a git work tree of N files, three modified
 /// and one new: in process, from the index's stat cache and a walk for untracked files.
-#[divan::bench(args = [200, 10_000, 100_000], sample_count = 10)]
+#[divan::bench(args = [50, 200, 2_000, 5_000, 10_000, 100_000], sample_count = 10)]
 fn progress_probe_git(bencher: divan::Bencher, files: usize) {
     let dir = git_tree(files);
     assert_eq!(loopgate::progress::probe(&dir).method, loopgate::progress::Method::Git);
@@ -384,7 +415,7 @@ fn progress_probe_git(bencher: divan::Bencher, files: usize) {
 
 /// What the probe replaced, on the same trees: one `git status` process (the fingerprint also read the
 /// changed paths' metadata, and a changed tree cost a `git diff --shortstat` on top).
-#[divan::bench(args = [200, 10_000, 100_000], sample_count = 10)]
+#[divan::bench(args = [50, 200, 2_000, 5_000, 10_000, 100_000], sample_count = 10)]
 fn git_status_process(bencher: divan::Bencher, files: usize) {
     let dir = git_tree(files);
     bencher.bench(|| {

@@ -30,36 +30,36 @@ use crate::summary::{Outcome, TestCounts, TestResults};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Baseline {
     /// The iteration whose verify run this is: 0 for the run at setup.
-    pub iteration: u64,
+    pub(crate) iteration: u64,
     /// The shell's exit code; `None` when killed or timed out.
-    pub exit: Option<i32>,
+    pub(crate) exit: Option<i32>,
     #[serde(default)]
-    pub timed_out: bool,
+    pub(crate) timed_out: bool,
     #[serde(default)]
-    pub duration_ms: u64,
+    pub(crate) duration_ms: u64,
     /// The runners' totals, if any summary was recognized.
     #[serde(default)]
-    pub counts: Option<TestCounts>,
+    pub(crate) counts: Option<TestCounts>,
     /// Every test reported by name, with how it ended.
     #[serde(default)]
-    pub results: TestResults,
+    pub(crate) results: TestResults,
     /// Tests the user accepted as gone (`loopgate allow --tests`): no longer required to run.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub allowed: BTreeSet<String>,
+    pub(crate) allowed: BTreeSet<String>,
     /// The run was stopped after this many seconds because setup could not wait longer (inside the slash
     /// command); it keeps no results, so the loop's first verify that reports tests becomes the baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cut: Option<u64>,
+    pub(crate) cut: Option<u64>,
 }
 
 /// A baseline test that a passing run did not hold to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shortfall {
-    pub name: String,
+    pub(crate) name: String,
     /// How it ended at baseline.
-    pub was: Outcome,
+    pub(crate) was: Outcome,
     /// How it ended now; `None`: it did not run (removed, renamed, skipped or deselected).
-    pub now: Option<Outcome>,
+    pub(crate) now: Option<Outcome>,
 }
 
 /// The per-test verdict on a run whose command exited 0.
@@ -96,12 +96,12 @@ impl Baseline {
     }
 
     /// The command exited 0 at baseline: the task may already be done, or the verify does not test it.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         !self.timed_out && self.exit == Some(0)
     }
 
     /// How many tests ran at baseline, by name where names were reported, else by the totals.
-    pub fn tests_ran(&self) -> Option<u64> {
+    pub(crate) fn tests_ran(&self) -> Option<u64> {
         if self.results.is_empty() {
             self.counts.map(|c| c.ran())
         } else {
@@ -110,7 +110,7 @@ impl Baseline {
     }
 
     /// The baseline tests that failed, in name order.
-    pub fn failing(&self) -> Vec<&str> {
+    pub(crate) fn failing(&self) -> Vec<&str> {
         self.results.failing().collect()
     }
 
@@ -146,7 +146,7 @@ impl Baseline {
     }
 
     /// Takes a later run's names when the baseline has none yet (see the module docs); whether it did.
-    pub fn adopt(&mut self, iteration: u64, counts: Option<TestCounts>, results: &TestResults) -> bool {
+    pub(crate) fn adopt(&mut self, iteration: u64, counts: Option<TestCounts>, results: &TestResults) -> bool {
         if !self.results.is_empty() || results.is_empty() {
             return false;
         }
@@ -157,7 +157,7 @@ impl Baseline {
     }
 
     /// Accepts that these baseline tests need not run again; the names that are not baseline tests.
-    pub fn allow<'a>(&mut self, names: &'a [String]) -> Vec<&'a str> {
+    pub(crate) fn allow<'a>(&mut self, names: &'a [String]) -> Vec<&'a str> {
         let mut unknown = Vec::new();
         for name in names {
             if self.results.tests.contains_key(name) {

@@ -7,7 +7,7 @@ use crate::schema::Speech;
 use crate::state::VerifyOn;
 
 mod run;
-pub use run::RunArgs;
+pub(crate) use run::RunArgs;
 
 /// Keep a coding agent working until an independent, sealed oracle says the task is done.
 #[derive(Debug, Parser)]
@@ -18,7 +18,7 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub project_dir: Option<std::ffi::OsString>,
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 impl Cli {
@@ -51,7 +51,7 @@ impl Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Start a loop in this project (called by the /loopgate:pua-loop slash command).
     Setup(Box<SetupArgs>),
     /// Run an agent CLI in a loop, a fresh process each iteration, until the sealed verify command passes.
@@ -152,18 +152,18 @@ pub enum Command {
 
 /// Flags of `loopgate install` and `loopgate uninstall`.
 #[derive(Debug, Clone, Default, Args)]
-pub struct InstallArgs {
+pub(crate) struct InstallArgs {
     /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
     #[arg(long, value_name = "PATH")]
-    pub claude: Option<std::path::PathBuf>,
+    pub(crate) claude: Option<std::path::PathBuf>,
     /// (install) Also turn on Claude Code's OS sandbox in your user settings, so the agent's commands cannot
     /// write loopgate's seal store (bubblewrap on Linux, Seatbelt on macOS).
     #[arg(long)]
-    pub sandbox: bool,
+    pub(crate) sandbox: bool,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum HookEvent {
+pub(crate) enum HookEvent {
     /// The Stop hook: decide whether the agent may stop.
     Stop,
     /// The PreToolUse hook: keep the agent's tools off the oracle's files.
@@ -178,98 +178,98 @@ pub enum HookEvent {
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.
 #[derive(Debug, Clone, Default, Args)]
-pub struct SetupArgs {
+pub(crate) struct SetupArgs {
     /// Shell command that decides whether the task is done (exit 0 = done). Sealed outside the agent's reach.
     #[arg(long, value_name = "CMD")]
-    pub verify: Option<String>,
+    pub(crate) verify: Option<String>,
     /// Stop after this many iterations (0 = unlimited).
     #[arg(long, value_name = "N")]
-    pub max_iterations: Option<u64>,
+    pub(crate) max_iterations: Option<u64>,
     /// Text the agent must put in <promise>…</promise> to claim completion [default: LOOP_DONE].
     #[arg(long, value_name = "TEXT")]
-    pub completion_promise: Option<String>,
+    pub(crate) completion_promise: Option<String>,
     /// Seconds the verify command may run before it is killed [default: 600, at most 3600].
     #[arg(long, value_name = "SECS")]
-    pub verify_timeout: Option<u64>,
+    pub(crate) verify_timeout: Option<u64>,
     /// Files the agent must not change (gitignore-style glob, repeatable), e.g. 'tests/**'.
     #[arg(long, value_name = "GLOB")]
-    pub seal: Vec<String>,
+    pub(crate) seal: Vec<String>,
     /// Run the verify command only at a promise, or at every stop.
     #[arg(long, value_enum, value_name = "WHEN")]
-    pub verify_on: Option<VerifyOn>,
+    pub(crate) verify_on: Option<VerifyOn>,
     /// End the loop after this much wall time, e.g. 45m, 8h, 1h30m.
     #[arg(long, value_name = "DUR")]
-    pub max_duration: Option<String>,
+    pub(crate) max_duration: Option<String>,
     /// Treat a verify that passes while running no tests ("running 0 tests", "no tests ran") as a failure.
     #[arg(long)]
-    pub require_tests: bool,
+    pub(crate) require_tests: bool,
     /// Send no desktop notification when the loop completes, pauses, stalls or ends (Claude Code shows one in
     /// terminals that support it).
     #[arg(long)]
-    pub no_notify: bool,
+    pub(crate) no_notify: bool,
     /// Pause the loop as stalled after N iterations without a working-tree change, or N identical failures
     /// with no change since the last [default: 10; 0 disables].
     #[arg(long, value_name = "N")]
-    pub stall_limit: Option<u64>,
+    pub(crate) stall_limit: Option<u64>,
     /// End the loop once the session transcript records this many tokens (input, output and cache).
     #[arg(long, value_name = "N")]
-    pub max_tokens: Option<u64>,
+    pub(crate) max_tokens: Option<u64>,
     /// Read a score from the verify output (last match; first capture group if any); completes at --target.
     #[arg(long, value_name = "RE", requires = "target")]
-    pub score_regex: Option<String>,
+    pub(crate) score_regex: Option<String>,
     /// The score that completes the loop (with --score-regex).
     #[arg(long, value_name = "X", requires = "score_regex", allow_negative_numbers = true)]
-    pub target: Option<f64>,
+    pub(crate) target: Option<f64>,
     /// Whether a higher or a lower score is better [default: higher].
     #[arg(long, value_enum, requires = "score_regex")]
-    pub direction: Option<crate::score::Direction>,
+    pub(crate) direction: Option<crate::score::Direction>,
     /// Verifies in a row without a better score that count as a stall (with --score-regex; 0 disables).
     #[arg(long, value_name = "N", requires = "score_regex")]
-    pub plateau: Option<u64>,
+    pub(crate) plateau: Option<u64>,
     /// Which per-iteration checkpoints of the working tree to keep when the loop ends: the start, the last and
     /// the best-scoring (best), all, or none [default: best].
     #[arg(long, value_enum, value_name = "WHICH")]
-    pub keep_checkpoints: Option<crate::checkpoint::Keep>,
+    pub(crate) keep_checkpoints: Option<crate::checkpoint::Keep>,
     /// Take no checkpoints of the working tree (`loopgate rollback` then has nothing to restore).
     #[arg(long, conflicts_with = "keep_checkpoints")]
-    pub no_checkpoints: bool,
+    pub(crate) no_checkpoints: bool,
     /// Do not seal the files that define what the verify command runs (its npm script, pytest.ini, conftest.py,
     /// .cargo/config.toml, the Makefile recipe, scripts it names).
     #[arg(long)]
-    pub no_closure_seal: bool,
+    pub(crate) no_closure_seal: bool,
     /// Let the agent edit or delete existing tests (adding new tests is always allowed).
     #[arg(long)]
-    pub no_test_seal: bool,
+    pub(crate) no_test_seal: bool,
     /// Accept a passing verify that ran fewer tests, or skipped more, than the most this loop has seen.
     #[arg(long)]
-    pub no_count_ratchet: bool,
+    pub(crate) no_count_ratchet: bool,
     /// Accept skip / ignore / xfail / only markers added to the tests, and tests deleted.
     #[arg(long)]
-    pub no_skip_check: bool,
+    pub(crate) no_skip_check: bool,
     /// Do not run the verify command at setup; the first verify of the loop becomes the baseline instead.
     #[arg(long)]
-    pub no_baseline: bool,
+    pub(crate) no_baseline: bool,
     /// Judge a pass by its exit code and totals only, not test by test against the baseline.
     #[arg(long)]
-    pub no_test_verdict: bool,
+    pub(crate) no_test_verdict: bool,
     /// Let the agent's new test files take part in the oracle's run (by default they sit it out).
     #[arg(long)]
-    pub with_new_tests: bool,
+    pub(crate) with_new_tests: bool,
     /// Language of the feedback and messages.
     #[arg(long, value_enum)]
-    pub lang: Option<Speech>,
+    pub(crate) lang: Option<Speech>,
     /// Claude Code session that owns the loop (default: `$CLAUDE_CODE_SESSION_ID`).
     #[arg(long, value_name = "ID")]
-    pub session_id: Option<String>,
+    pub(crate) session_id: Option<String>,
     /// Replace a loop that another session is running in this project.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// Read the raw /pua-loop text from stdin and split it without a shell.
     #[arg(long)]
-    pub args_stdin: bool,
+    pub(crate) args_stdin: bool,
     /// The task, as words (or read from stdin with --args-stdin).
     #[arg(value_name = "TASK")]
-    pub task: Vec<String>,
+    pub(crate) task: Vec<String>,
 }
 
 #[cfg(test)]

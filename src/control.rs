@@ -25,16 +25,16 @@
 
 mod caller;
 mod defer;
-pub mod request;
+pub(crate) mod request;
 
-pub use caller::Caller;
-pub use defer::defer_setup;
-pub use request::{Kind, Request};
+pub(crate) use caller::Caller;
+pub(crate) use defer::defer_setup;
+pub(crate) use request::{Kind, Request};
 
 use crate::error::Error;
 
 /// Refuses `action` (e.g. "accept changes to the oracle's inputs") to a caller inside Claude Code.
-pub fn refuse_inside_claude_code(caller: &Caller, action: &'static str) -> Result<(), Error> {
+pub(crate) fn refuse_inside_claude_code(caller: &Caller, action: &'static str) -> Result<(), Error> {
     if caller.in_claude_code {
         return Err(Error::ControlRefused {
             action,

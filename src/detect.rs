@@ -18,25 +18,24 @@
 
 use std::path::Path;
 
-mod runners;
-use runners::{just_recipes, make_targets};
+use crate::recipes::{just_recipe_names, make_targets};
 
 /// The `--verify` value that asks for detection.
-pub const AUTO: &str = "auto";
+pub(crate) const AUTO: &str = "auto";
 
 /// The chosen command and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Detected {
-    pub command: String,
+pub(crate) struct Detected {
+    pub(crate) command: String,
     /// Why, as facts about the project (rendered in either language by `messages::detect_reason`).
-    pub why: Vec<Fact>,
+    pub(crate) why: Vec<Fact>,
     /// The commands the other matching rules would have chosen.
-    pub also: Vec<String>,
+    pub(crate) also: Vec<String>,
 }
 
 /// One fact behind a choice.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fact {
+pub(crate) enum Fact {
     /// A justfile (`file`) has this recipe.
     Recipe {
         file: &'static str,
@@ -93,12 +92,12 @@ pub enum Fact {
 type Candidate = (String, Vec<Fact>);
 
 /// Detects the test command of the project at `root`, looking programs up on `PATH`.
-pub fn detect(root: &Path) -> Result<Detected, String> {
+pub(crate) fn detect(root: &Path) -> Result<Detected, String> {
     detect_with(root, &on_path)
 }
 
 /// [`detect`] with `installed` deciding whether a program is available (for tests).
-pub fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Detected, String> {
+pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Detected, String> {
     let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
     let justfile = ["justfile", "Justfile", ".justfile"]
         .into_iter()
@@ -108,12 +107,13 @@ pub fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Dete
         .find_map(|n| read(n).map(|t| (n, t)));
     let runner = |target: &'static str| -> Option<Candidate> {
         if let Some((file, text)) = &justfile
-            && just_recipes(text).any(|r| r == target)
+            && just_recipe_names(text).iter().any(|r| r == target)
         {
             return Some((format!("just {target}"), vec![Fact::Recipe { file, target }]));
         }
         let (file, text) = makefile.as_ref()?;
         make_targets(text)
+            .iter()
             .any(|t| t == target)
             .then(|| (format!("make {target}"), vec![Fact::Target { file, target }]))
     };
@@ -258,19 +258,12 @@ fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn
 /// Whether `dir` holds `test_*.py` or `*_test.py` files (directly or one level down).
 fn has_python_tests(dir: &Path) -> bool {
     let is_test = |name: &str| name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            std::fs::read_dir(entry.path())
-                .map(|inner| inner.flatten().any(|e| is_test(&e.file_name().to_string_lossy())))
-                .unwrap_or(false)
-        } else {
-            is_test(&name)
-        }
-    })
+    let mut found = false;
+    let _ = crate::walk::Walker::skipping(&[]).max_depth(2).walk(dir, |entry| {
+        found = is_test(&entry.name.to_string_lossy());
+        Ok(crate::walk::until(found))
+    });
+    found
 }
 
 /// Whether `program` is an executable file in a `PATH` directory.

@@ -1,7 +1,7 @@
 //! Human durations for `--max-duration`: `90s`, `45m`, `8h`, `2d`, combined as `1h30m`; a bare number is seconds.
 
 /// Parses a duration into seconds; the error says what is accepted.
-pub fn parse_secs(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_secs(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let bad = || format!("`{text}` is not a duration (use e.g. `90s`, `45m`, `8h`, `1h30m`)");
     if text.is_empty() {
@@ -35,7 +35,7 @@ pub fn parse_secs(text: &str) -> Result<u64, String> {
 }
 
 /// Formats seconds compactly: `1h30m`, `45m`, `20s`.
-pub fn format_secs(secs: u64) -> String {
+pub(crate) fn format_secs(secs: u64) -> String {
     let (d, h, m, s) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60, secs % 60);
     let parts = [(d, "d"), (h, "h"), (m, "m"), (s, "s")];
     let text: String = parts

@@ -11,7 +11,7 @@ use crate::verify::VerifyError;
 
 /// Display is one line that reads after "loopgate: " and ends with its cause, so only Display is printed.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub(crate) enum Error {
     /// Bad flags or /pua-loop text; the message names the flag.
     #[error("{0}")]
     Usage(String),
@@ -77,7 +77,7 @@ pub enum Error {
 
 impl Error {
     /// The exit code a terminal command ends with for this error.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Self::Usage(_) => exit_codes::USAGE,
             Self::NoLoop { .. } => exit_codes::NO_LOOP,

@@ -5,34 +5,34 @@
 //! as a non-blocking error the user may never see, which would silently disable a loop.
 
 /// Success.
-pub const OK: u8 = 0;
+pub(crate) const OK: u8 = 0;
 /// Something failed (I/O, a corrupt file); the message names the file.
-pub const FAILURE: u8 = 1;
+pub(crate) const FAILURE: u8 = 1;
 /// The command line or the /pua-loop text was wrong (clap uses 2 as well).
-pub const USAGE: u8 = 2;
+pub(crate) const USAGE: u8 = 2;
 /// The command needs a loop and this project has none (or, for `checkpoints`, `diff` and `rollback`, no
 /// checkpoints: not a git repository, or no loop took any).
-pub const NO_LOOP: u8 = 3;
+pub(crate) const NO_LOOP: u8 = 3;
 /// `loopgate verify` ran the oracle and it did not pass.
-pub const VERIFY_FAILED: u8 = 4;
+pub(crate) const VERIFY_FAILED: u8 = 4;
 /// `setup` refused: another session runs a loop here (use `--force`); or `rollback` refused: a verify command
 /// is running.
-pub const CONFLICT: u8 = 5;
+pub(crate) const CONFLICT: u8 = 5;
 /// `loopgate run`: the loop ended at `--max-iterations`, `--max-duration` or another budget without the oracle
 /// passing.
-pub const LIMIT_REACHED: u8 = 6;
+pub(crate) const LIMIT_REACHED: u8 = 6;
 /// `loopgate run`: the agent gave up with `<loop-abort>…</loop-abort>`.
-pub const ABORTED: u8 = 7;
+pub(crate) const ABORTED: u8 = 7;
 /// `loopgate run`: the loop is paused (`<loop-pause>…</loop-pause>`, or stalled) and waits for the user;
 /// `loopgate run --resume -- AGENT…` continues it.
-pub const PAUSED: u8 = 8;
+pub(crate) const PAUSED: u8 = 8;
 /// `loopgate run`: the loop was ended from outside (`loopgate cancel`, or replaced with `--force`).
-pub const CANCELLED: u8 = 9;
+pub(crate) const CANCELLED: u8 = 9;
 /// A command that changes what the oracle is or accepts (`allow`, `run`, `setup` without `/pua-loop`'s text)
 /// was run from inside Claude Code — where the loop's agent runs — and refused: only a person may, from their
 /// own terminal or through their own prompt.
-pub const CONTROL_REFUSED: u8 = 10;
+pub(crate) const CONTROL_REFUSED: u8 = 10;
 /// `loopgate run` was interrupted (Ctrl-C): it stops the agent and the verify command, records `cancelled`,
 /// then re-raises the signal, so a shell sees 128 + its number (130 for SIGINT). A second Ctrl-C exits at once
 /// with 130.
-pub const INTERRUPTED: u8 = 130;
+pub(crate) const INTERRUPTED: u8 = 130;

@@ -10,11 +10,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How long any loopgate process waits for a lock before giving up with an error.
-pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a torn one. The data is
 /// flushed to disk before the rename, so a power loss leaves the old file or the new one too.
-pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     replace(path, bytes, mode, true)
 }
 
@@ -22,7 +22,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
 /// atomic for every reader and against a crash of loopgate itself, but a power loss may leave the file empty. Only
 /// for files loopgate can rebuild from a durable one — the state file, a mirror of the seal, which is restored
 /// from the seal whenever it is missing, unreadable or different.
-pub fn write_atomic_unsynced(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+pub(crate) fn write_atomic_unsynced(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     replace(path, bytes, mode, false)
 }
 
@@ -55,7 +55,7 @@ fn open_new_private(path: &Path, mode: u32) -> io::Result<File> {
 }
 
 /// Takes an exclusive lock on `file`, retrying until [`LOCK_WAIT`] has passed.
-pub fn lock_bounded(file: &File) -> io::Result<()> {
+pub(crate) fn lock_bounded(file: &File) -> io::Result<()> {
     let deadline = Instant::now() + LOCK_WAIT;
     loop {
         match file.try_lock() {
@@ -79,13 +79,13 @@ pub fn lock_bounded(file: &File) -> io::Result<()> {
 ///
 /// The state file itself cannot carry the lock: it is replaced by rename, so a lock on it would guard an
 /// inode nobody reads any more. The lock lives in a sibling file that is never replaced.
-pub struct LockGuard {
+pub(crate) struct LockGuard {
     file: File,
 }
 
 impl LockGuard {
     /// Creates (if needed) and locks `path`, waiting at most [`LOCK_WAIT`].
-    pub fn acquire(path: &Path) -> io::Result<Self> {
+    pub(crate) fn acquire(path: &Path) -> io::Result<Self> {
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir)?;
         }
@@ -110,7 +110,7 @@ impl Drop for LockGuard {
 /// name a FIFO, whose open blocks until a writer comes (a hung hook), or a device such as `/dev/zero`, which
 /// never ends (a reader looking for a line end grows without bound). The open does not block (`O_NONBLOCK`,
 /// which regular files ignore), and anything but a regular file is refused.
-pub fn open_regular(path: &Path) -> io::Result<File> {
+pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = OpenOptions::new()
         .read(true)
@@ -124,7 +124,7 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 }
 
 /// Reads a file that may legitimately be absent: `Ok(None)` when it does not exist.
-pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
+pub(crate) fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
     match fs::read(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -133,7 +133,7 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
 }
 
 /// SHA-256 (lowercase hex) of everything `reader` yields, read in 256 KiB blocks.
-pub fn sha256_hex(mut reader: impl std::io::Read) -> io::Result<String> {
+pub(crate) fn sha256_hex(mut reader: impl std::io::Read) -> io::Result<String> {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 256 * 1024];
@@ -150,7 +150,7 @@ pub fn sha256_hex(mut reader: impl std::io::Read) -> io::Result<String> {
 }
 
 /// Lowercase hex of a byte slice.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
         let _ = write!(out, "{b:02x}");

@@ -133,27 +133,6 @@ pub struct Read {
     pub bad_lines: Vec<usize>,
 }
 
-/// Reads the whole history; a missing file is an empty history.
-pub fn read(path: &Path) -> std::io::Result<Read> {
-    let bytes = fsutil::read_optional(path)?.unwrap_or_default();
-    Ok(parse(&bytes))
-}
-
-/// Parses history bytes, keeping what is valid and noting what is not.
-pub fn parse(bytes: &[u8]) -> Read {
-    let mut read = Read::default();
-    for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match serde_json::from_slice::<Record>(line) {
-            Ok(record) => read.records.push(record),
-            Err(_) => read.bad_lines.push(index + 1),
-        }
-    }
-    read
-}
-
 /// Records of one loop, in order.
 pub fn of_loop<'a>(records: &'a [Record], loop_id: &'a str) -> impl Iterator<Item = &'a Record> + 'a {
     records.iter().filter(move |r| r.loop_id == loop_id)
@@ -168,9 +147,9 @@ mod tail;
 pub mod timestamp;
 pub mod verify;
 pub use event::Event;
-pub use scan::{Glance, last_record, parse_loop, read_last, read_loop, read_span};
+pub use scan::{parse, parse_loop, read, read_loop};
 pub use status::Status;
-pub use tail::{TAIL_EVENTS, Tail, glance_tail};
+pub use tail::{TAIL_EVENTS, Tail, read_last, read_tail};
 pub use verify::VerifyResult;
 
 #[cfg(test)]

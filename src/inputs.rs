@@ -65,6 +65,7 @@ impl Move {
     }
 
     /// The input it moved in.
+    #[cfg(test)]
     pub fn source(&self) -> Source {
         match self {
             Move::File(_) => Source::UserGlob,

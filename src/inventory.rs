@@ -20,7 +20,7 @@
 
 mod helpers;
 mod listing;
-pub mod rules;
+pub(crate) mod rules;
 mod sigs;
 
 use std::collections::BTreeMap;
@@ -28,8 +28,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::closure::{Closure, Ecosystem};
-use crate::schema::{Check, Speech};
+use crate::closure::Closure;
+use crate::schema::Check;
 use crate::testscan::{self, FileSig, Finding, Lang, Scope};
 use rules::Rules;
 
@@ -38,11 +38,11 @@ const MAX_FILES: usize = 20_000;
 
 /// What identifies a file's content without reading it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StatKey {
-    pub len: u64,
-    pub mtime_ns: i128,
-    pub ctime_ns: i128,
-    pub ino: u64,
+pub(crate) struct StatKey {
+    pub(crate) len: u64,
+    pub(crate) mtime_ns: i128,
+    pub(crate) ctime_ns: i128,
+    pub(crate) ino: u64,
 }
 
 impl StatKey {
@@ -62,63 +62,48 @@ impl StatKey {
 /// One test file as it was at setup (or when the user last accepted it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
-    pub stat: StatKey,
+    pub(crate) stat: StatKey,
     /// For a source file that holds tests without being a test file (Rust's inline `mod tests`), the signature
     /// covers only its tests (`Scope::Inline`).
-    pub sig: FileSig,
+    pub(crate) sig: FileSig,
 }
 
 /// The test files of a loop, by project-relative path.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inventory {
     /// The languages whose tests are sealed (those the verify command runs; all when it is not recognized).
-    pub langs: Vec<Lang>,
+    pub(crate) langs: Vec<Lang>,
     pub files: BTreeMap<String, Entry>,
     /// The runners' own rules for which files are tests, beyond the conventions (see [`rules`]).
     #[serde(default, skip_serializing_if = "Rules::is_empty")]
-    pub rules: Rules,
+    pub(crate) rules: Rules,
 }
 
 /// One finding in one test file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TestMove {
-    pub path: String,
-    pub finding: Finding,
+    pub(crate) path: String,
+    pub(crate) finding: Finding,
     /// The file did not exist at setup.
-    pub new_file: bool,
-}
-
-impl TestMove {
-    /// `path:line: what`, one line.
-    pub fn render(&self, lang: Speech) -> String {
-        self.finding.render(lang, &self.path)
-    }
+    pub(crate) new_file: bool,
 }
 
 /// The check a finding belongs to (so the user's opt-out can drop it): markers and deletions are
 /// [`Check::Skips`], everything else [`Check::Tests`].
-pub fn check_of(finding: &Finding) -> Check {
+pub(crate) fn check_of(finding: &Finding) -> Check {
     match finding {
         Finding::MarkerAdded { .. } | Finding::TestDeleted { .. } => Check::Skips,
         _ => Check::Tests,
     }
 }
 
-/// The languages of the ecosystems a verify command runs; every language when none was recognized.
-pub fn langs_of(ecosystems: &[Ecosystem]) -> Vec<Lang> {
-    let all = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
+/// The languages whose tests are sealed: the ecosystems a verify command runs; every language when none was
+/// recognized.
+pub fn langs_of(ecosystems: &[Lang]) -> Vec<Lang> {
     if ecosystems.is_empty() {
-        return all.to_vec();
+        return Lang::ALL.to_vec();
     }
-    ecosystems
-        .iter()
-        .map(|e| match e {
-            Ecosystem::Rust => Lang::Rust,
-            Ecosystem::Python => Lang::Python,
-            Ecosystem::Js => Lang::JavaScript,
-            Ecosystem::Go => Lang::Go,
-        })
-        .collect()
+    ecosystems.to_vec()
 }
 
 impl Inventory {
@@ -130,7 +115,7 @@ impl Inventory {
     /// Reads every test file the verify command's runners would run (their conventions and the project's
     /// configuration, see [`rules`]) of the languages of `closure`, and the test helpers those tests import
     /// from outside the test directories (see `helpers`).
-    pub fn take_for(root: &Path, closure: &Closure) -> Inventory {
+    pub(crate) fn take_for(root: &Path, closure: &Closure) -> Inventory {
         Inventory::take_with(root, langs_of(&closure.ecosystems), Rules::of(root, &closure.runners))
     }
 
@@ -178,7 +163,7 @@ impl Inventory {
     }
 
     /// How many tests the inventory seals.
-    pub fn test_count(&self) -> usize {
+    pub(crate) fn test_count(&self) -> usize {
         self.files.values().map(|e| sigs::count_tests(&e.sig.units)).sum()
     }
 
@@ -232,7 +217,7 @@ impl Inventory {
 
     /// Accepts the test files `accept` selects as they are now (new ones included, deleted ones dropped);
     /// returns the paths whose baseline changed.
-    pub fn accept(&mut self, root: &Path, accept: impl Fn(&str) -> bool) -> Vec<String> {
+    pub(crate) fn accept(&mut self, root: &Path, accept: impl Fn(&str) -> bool) -> Vec<String> {
         let mut accepted = Vec::new();
         let known: Vec<String> = self.files.keys().cloned().collect();
         for path in known.into_iter().filter(|p| accept(p)) {
@@ -263,13 +248,13 @@ impl Inventory {
     }
 
     /// The signature of a test file, if it is one of the inventory's.
-    pub fn entry(&self, path: &str) -> Option<&Entry> {
+    pub(crate) fn entry(&self, path: &str) -> Option<&Entry> {
         self.files.get(path)
     }
 }
 
 /// The findings on `text` against the entry's signature (an inline file's signature covers only its tests).
-pub fn compare(entry: &Entry, text: &str) -> Vec<Finding> {
+pub(crate) fn compare(entry: &Entry, text: &str) -> Vec<Finding> {
     testscan::compare(&entry.sig, text, entry.sig.lang)
 }
 

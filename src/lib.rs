@@ -6,61 +6,63 @@
 //! concepts `schema` (the persisted vocabulary every layer shares), `state` (the mirror file), `seal` (the
 //! authoritative oracle), `history` (append-only JSONL), `lifecycle` (find / reconcile / end a loop), `oracle` (judge a
 //! claim), `process` (the supervisor of child processes), `verify` (the verify runner), `summary` (failure synthesis
-//! and test counts), `ratchet` (the best test counts a loop has seen), `feedback` + `messages` (what the model and user
-//! read), `signals` (tags in the agent's message), `guard` (PreToolUse decisions), `args` (splitting /pua-loop text),
-//! `closure` (the files that define what the verify command runs), `testscan` (what in a test file decides which tests
-//! run, and which edits weaken them) and `inventory` (every existing test's signature, checked at a promise).
+//! and test counts), `ratchet` (the best test counts a loop has seen), `block_reason` + `messages` (what the model and
+//! user read), `tags` (the promise / pause / abort tags in the agent's message), `guard` (PreToolUse decisions), `args`
+//! (splitting /pua-loop text), `closure` (the files that define what the verify command runs), `testscan` (what in a
+//! test file decides which tests run, and which edits weaken them) and `inventory` (every existing test's signature,
+//! checked at a promise).
 
 pub mod args;
 pub mod baseline;
+pub(crate) mod block_reason;
 pub mod checkpoint;
 pub mod cli;
 pub mod closure;
 pub mod commands;
-pub mod control;
-pub mod detect;
-pub mod duration;
-pub mod error;
-pub mod exit_codes;
-pub mod feedback;
-pub mod fsutil;
+pub(crate) mod control;
+pub(crate) mod detect;
+pub(crate) mod duration;
+pub(crate) mod error;
+pub(crate) mod exit_codes;
+pub(crate) mod fsutil;
 pub mod giveup;
 pub mod guard;
 pub mod history;
 pub mod hook;
-pub mod inputs;
+pub(crate) mod inputs;
 pub mod inventory;
-pub mod lifecycle;
+pub(crate) mod lifecycle;
 pub mod messages;
-pub mod oracle;
-pub mod printable;
-pub mod process;
+pub(crate) mod oracle;
+pub(crate) mod printable;
+pub(crate) mod process;
 pub mod progress;
 pub mod project;
-pub mod ratchet;
-pub mod report;
-pub mod runners;
-pub mod running;
+pub(crate) mod ratchet;
+pub(crate) mod recipes;
+pub(crate) mod report;
+pub(crate) mod runners;
 pub mod schema;
-pub mod score;
+pub(crate) mod score;
 pub mod seal;
-pub mod signals;
 pub mod state;
 pub mod stop;
 pub mod summary;
+pub mod tags;
 pub mod testscan;
 pub mod testside;
-pub mod tokens;
-pub mod trace;
-pub mod trajectory;
-pub mod transcript;
+pub(crate) mod tokens;
+pub(crate) mod trace;
+pub(crate) mod trajectory;
+pub(crate) mod transcript;
 pub mod verify;
-pub mod walk;
+pub(crate) mod verify_lock;
+pub(crate) mod walk;
 
 use std::io::Write;
 
 use cli::{Cli, Command};
-pub use error::Error;
+use error::Error;
 
 /// Runs a parsed command line and returns the process exit code. Errors are printed here, once, as one line.
 pub fn run(cli: Cli) -> u8 {

@@ -18,7 +18,7 @@ use crate::seal::{self, FileMark, MarkCheck, Seal, Store};
 use crate::state::{State, StateError};
 
 /// What a project holds.
-pub enum Lookup {
+pub(crate) enum Lookup {
     /// No loop: no seal and no state file.
     None,
     /// A state file without a seal: not enforced (see README, "fail open").
@@ -28,18 +28,18 @@ pub enum Lookup {
 }
 
 /// A loop with its seal; `state` equals the seal's state once [`ActiveLoop::reconcile`] ran.
-pub struct ActiveLoop {
-    pub project: Project,
-    pub store: Store,
-    pub seal: Seal,
+pub(crate) struct ActiveLoop {
+    pub(crate) project: Project,
+    pub(crate) store: Store,
+    pub(crate) seal: Seal,
     /// What was found wrong with the state file and overruled, in words for the model and the user.
-    pub tamper: Vec<String>,
+    pub(crate) tamper: Vec<String>,
     /// Problems the user should hear about that changed no decision (the state file could not be written).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Takes the project lock, which serializes every read-modify-write of a loop (bounded wait).
-pub fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error> {
+pub(crate) fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error> {
     crate::fsutil::LockGuard::acquire(&project.lock_path()).map_err(|source| Error::Io {
         action: "lock",
         path: project.lock_path(),
@@ -49,7 +49,7 @@ pub fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error> {
 
 /// Looks up the project's loop from the seal alone (cheap: no state file parsing). Finishes ending a loop whose
 /// seal says it ended (a crash between the steps of [`ActiveLoop::end`]).
-pub fn lookup(project: &Project) -> Result<Lookup, Error> {
+pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
     let store = Store::open();
     let Some(seal) = store.load(project)? else {
         let state = project.state_path();
@@ -75,16 +75,16 @@ pub fn lookup(project: &Project) -> Result<Lookup, Error> {
 
 impl ActiveLoop {
     /// The loop's state, as sealed.
-    pub fn state(&self) -> State {
+    pub(crate) fn state(&self) -> State {
         self.seal.state()
     }
 
-    pub fn loop_id(&self) -> &str {
+    pub(crate) fn loop_id(&self) -> &str {
         &self.seal.fields.loop_id
     }
 
     /// Compares the state file with the seal; restores it where it differs and records what was found.
-    pub fn reconcile(&mut self) -> Result<(), Error> {
+    pub(crate) fn reconcile(&mut self) -> Result<(), Error> {
         let path = self.project.state_path();
         let sealed = self.seal.state();
         // When loopgate's own write did not finish last time, the file holds an earlier state of the loop; when
@@ -167,7 +167,7 @@ impl ActiveLoop {
     }
 
     /// Marks a verify log loopgate just wrote, keeping the most recent [`seal::MARKED_LOGS`].
-    pub fn mark_log(&mut self, path: &std::path::Path) {
+    pub(crate) fn mark_log(&mut self, path: &std::path::Path) {
         let Ok(mark) = FileMark::take(path, 0) else { return };
         let relative = path
             .strip_prefix(&self.project.root)
@@ -186,14 +186,14 @@ impl ActiveLoop {
     /// written (a full disk) changes no decision and is not an error. The seal remembers it, so the next
     /// reconcile restores the file without calling loopgate's own unfinished write tampering, and the user is
     /// told through [`ActiveLoop::warnings`].
-    pub fn save(&mut self, state: &State) -> Result<(), Error> {
+    pub(crate) fn save(&mut self, state: &State) -> Result<(), Error> {
         self.seal.set_state(state);
         self.persist(state)
     }
 
     /// Writes the loop as the seal holds it now, seal first, then the mirror (see [`ActiveLoop::save`]). A stop
     /// changes `seal.fields` in place and calls this once: the loop's fields have one copy, the seal's.
-    pub fn write(&mut self) -> Result<(), Error> {
+    pub(crate) fn write(&mut self) -> Result<(), Error> {
         let state = self.seal.state(); // the state file is rendered from the fields and the task together
         self.persist(&state)
     }
@@ -255,7 +255,7 @@ impl ActiveLoop {
     }
 
     /// Appends a record to the project's history and re-marks this loop's part of it in the seal.
-    pub fn record(&mut self, record: &Record) -> Result<(), Error> {
+    pub(crate) fn record(&mut self, record: &Record) -> Result<(), Error> {
         self.record_unsaved(record)?;
         self.store.save(&self.project, &self.seal)?;
         Ok(())
@@ -264,7 +264,7 @@ impl ActiveLoop {
     /// [`ActiveLoop::record`] without writing the seal; the caller writes it next ([`ActiveLoop::save`], or
     /// ending the loop), so a stop writes the seal once, not twice. Until then the seal file's history mark is one
     /// record behind, as it would be after a crash between the append and the seal write.
-    pub fn record_unsaved(&mut self, record: &Record) -> Result<(), Error> {
+    pub(crate) fn record_unsaved(&mut self, record: &Record) -> Result<(), Error> {
         let path = self.project.history_path();
         let before = std::fs::metadata(&path).ok();
         let range = history::append(&path, record)?;
@@ -290,7 +290,7 @@ impl ActiveLoop {
 
     /// Puts back the agent's test files that a killed oracle run left in the stash (see `testside`); a no-op
     /// (one failed open) when no run was cut short.
-    pub fn put_back_tests(&self) -> Result<(), Error> {
+    pub(crate) fn put_back_tests(&self) -> Result<(), Error> {
         let store = &self.store;
         let Some(journal) =
             store.load_companion::<crate::testside::Journal>(&self.project, crate::seal::SWAP_JOURNAL)?
@@ -307,7 +307,7 @@ impl ActiveLoop {
     }
 
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
-    pub fn end(mut self, record: &Record) -> Result<(), Error> {
+    pub(crate) fn end(mut self, record: &Record) -> Result<(), Error> {
         debug_assert!(record.status().ends_loop());
         self.put_back_tests()?;
         self.record_unsaved(record)?;
@@ -365,7 +365,7 @@ fn keep_aside(path: &std::path::Path) -> std::io::Result<PathBuf> {
 }
 
 /// `` `a`, `b` and `c` ``
-pub fn quote_list(names: &[String]) -> String {
+pub(crate) fn quote_list(names: &[String]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     match quoted.as_slice() {
         [] => String::new(),

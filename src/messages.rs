@@ -5,12 +5,13 @@
 
 use crate::schema::Speech;
 
-pub mod baseline;
-pub mod breach;
-pub mod cap;
+pub(crate) mod baseline;
+pub(crate) mod breach;
+pub(crate) mod cap;
+pub mod finding;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
-pub fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {
+pub(crate) fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {
     Some(match (lang, rejections) {
         (_, 0) => return None,
         (Speech::En, 1..=2) => {
@@ -33,7 +34,7 @@ pub fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {
 }
 
 /// Pressure by iteration count, so long loops change tactics instead of repeating themselves.
-pub fn pressure(lang: Speech, iteration: u64) -> Option<&'static str> {
+pub(crate) fn pressure(lang: Speech, iteration: u64) -> Option<&'static str> {
     Some(match (lang, iteration) {
         (_, 0..=3) => return None,
         (Speech::En, 4..=7) => "You are several iterations in: if the current approach is not converging, change it.",
@@ -56,7 +57,7 @@ pub fn pressure(lang: Speech, iteration: u64) -> Option<&'static str> {
 }
 
 /// The first line of every block reason.
-pub fn header(lang: Speech, iteration: u64, max_iterations: u64, what: &str, rejections: u64) -> String {
+pub(crate) fn header(lang: Speech, iteration: u64, max_iterations: u64, what: &str, rejections: u64) -> String {
     let of = if max_iterations > 0 {
         format!("/{max_iterations}")
     } else {
@@ -71,7 +72,7 @@ pub fn header(lang: Speech, iteration: u64, max_iterations: u64, what: &str, rej
 }
 
 /// What happened at this stop, for the header.
-pub fn event_name(lang: Speech, event: Event) -> &'static str {
+pub(crate) fn event_name(lang: Speech, event: Event) -> &'static str {
     match (lang, event) {
         (Speech::En, Event::Continue) => "not done yet",
         (Speech::En, Event::PromiseRejected) => "PROMISE REJECTED: the verify command failed",
@@ -98,7 +99,7 @@ pub fn event_name(lang: Speech, event: Event) -> &'static str {
 
 /// Kinds of stop that send the agent back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Event {
+pub(crate) enum Event {
     Continue,
     PromiseRejected,
     PromiseTimedOut,
@@ -112,7 +113,7 @@ pub enum Event {
 }
 
 /// Section titles of the reason.
-pub fn section(lang: Speech, name: Section) -> &'static str {
+pub(crate) fn section(lang: Speech, name: Section) -> &'static str {
     match (lang, name) {
         (Speech::En, Section::Summary) => "Failure summary:",
         (Speech::En, Section::Task) => "Your task (unchanged):",
@@ -122,13 +123,13 @@ pub fn section(lang: Speech, name: Section) -> &'static str {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Section {
+pub(crate) enum Section {
     Summary,
     Task,
 }
 
 /// Title of the verify output tail.
-pub fn output_tail(lang: Speech, command: &str, result: &str, log: &str) -> String {
+pub(crate) fn output_tail(lang: Speech, command: &str, result: &str, log: &str) -> String {
     match lang {
         Speech::En => format!("Last lines of `{command}` ({result}; full log: {log}):"),
         Speech::Zh => format!("`{command}` 的最后几行输出({result};完整日志:{log}):"),
@@ -154,7 +155,7 @@ pub fn how_to_finish(lang: Speech, promise: &str, has_verify: bool) -> String {
 }
 
 /// Called out when the failure is the same as at the previous rejection.
-pub fn same_failure(lang: Speech, times: u64) -> String {
+pub(crate) fn same_failure(lang: Speech, times: u64) -> String {
     match lang {
         Speech::En => format!(
             "This is the SAME failure as last time ({times} times in a row): your last change did not affect it."
@@ -164,7 +165,7 @@ pub fn same_failure(lang: Speech, times: u64) -> String {
 }
 
 /// Told to model and user when the state file disagreed with the seal.
-pub fn tampered(lang: Speech, what: &str) -> String {
+pub(crate) fn tampered(lang: Speech, what: &str) -> String {
     match lang {
         Speech::En => format!("TAMPERING DETECTED: {what}. The sealed oracle was restored and still judges this loop."),
         Speech::Zh => format!("检测到篡改:{what}。已恢复受保护的验证设置,本循环仍由它判定。"),
@@ -173,7 +174,7 @@ pub fn tampered(lang: Speech, what: &str) -> String {
 
 /// Why a session is being given the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Handover {
+pub(crate) enum Handover {
     /// A paused or unbound loop adopted by this session.
     Adopted,
     /// This session's own loop, re-injected after compaction or a resume.
@@ -181,7 +182,7 @@ pub enum Handover {
 }
 
 /// The opening of the context a session start hands the model.
-pub fn handover(lang: Speech, kind: Handover, iteration: u64, max_iterations: u64) -> String {
+pub(crate) fn handover(lang: Speech, kind: Handover, iteration: u64, max_iterations: u64) -> String {
     let of = if max_iterations > 0 {
         format!("/{max_iterations}")
     } else {
@@ -204,7 +205,7 @@ pub fn handover(lang: Speech, kind: Handover, iteration: u64, max_iterations: u6
 }
 
 /// Labels inside the handover context.
-pub fn handover_label(lang: Speech, label: HandoverLabel) -> &'static str {
+pub(crate) fn handover_label(lang: Speech, label: HandoverLabel) -> &'static str {
     match (lang, label) {
         (Speech::En, HandoverLabel::PausedBecause) => "The loop was paused because the agent needed:",
         (Speech::En, HandoverLabel::Notes) => "Notes left in `.claude/pua-loop-context.md`:",
@@ -216,14 +217,14 @@ pub fn handover_label(lang: Speech, label: HandoverLabel) -> &'static str {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HandoverLabel {
+pub(crate) enum HandoverLabel {
     PausedBecause,
     Notes,
     LastFailure,
 }
 
 /// What `loopgate setup` prints: the agent reads it as the start of its work.
-pub fn briefing(
+pub(crate) fn briefing(
     state: &crate::state::State,
     sealed_files: usize,
     closure: (usize, usize),
@@ -304,7 +305,7 @@ pub fn briefing(
 }
 
 /// What `--verify auto` chose, and why, printed by `setup` before the briefing.
-pub fn verify_detected(lang: Speech, found: &crate::detect::Detected) -> String {
+pub(crate) fn verify_detected(lang: Speech, found: &crate::detect::Detected) -> String {
     let why = detect_reason(lang, &found.why);
     let also = match (lang, found.also.is_empty()) {
         (_, true) => String::new(),
@@ -324,7 +325,7 @@ pub fn verify_detected(lang: Speech, found: &crate::detect::Detected) -> String 
 }
 
 /// The facts behind a `--verify auto` choice, as one clause (`Cargo.toml is a workspace, …`).
-pub fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> String {
+pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> String {
     use crate::detect::Fact;
     let one = |fact: &Fact| match (lang, fact) {
         (Speech::En, Fact::Recipe { file, target }) => format!("{file} has a `{target}` recipe"),
@@ -373,7 +374,7 @@ pub fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> String {
 }
 
 /// The line `setup` prints about checkpoints: on (and how to use them), or why not.
-pub fn checkpoints_at_setup(lang: Speech, setup: &crate::checkpoint::Setup) -> String {
+pub(crate) fn checkpoints_at_setup(lang: Speech, setup: &crate::checkpoint::Setup) -> String {
     use crate::checkpoint::Setup;
     match (lang, setup) {
         (Speech::En, Setup::On) => "[loopgate] Checkpoints: the working tree is saved at every stop (start = 0); `loopgate checkpoints` lists them, `loopgate diff N` compares, `loopgate rollback N` restores.".into(),
@@ -388,7 +389,7 @@ pub fn checkpoints_at_setup(lang: Speech, setup: &crate::checkpoint::Setup) -> S
 }
 
 /// A verify that exited 0 but ran no tests.
-pub fn no_tests_ran(lang: Speech, required: bool) -> String {
+pub(crate) fn no_tests_ran(lang: Speech, required: bool) -> String {
     match (lang, required) {
         (Speech::En, true) => "The verify command exited 0 but ran NO tests, and this loop requires tests (`--require-tests`): that is a failure. Make sure the tests are found and run.".into(),
         (Speech::En, false) => "Suspicious: the verify command passed but ran no tests.".into(),
@@ -398,7 +399,7 @@ pub fn no_tests_ran(lang: Speech, required: bool) -> String {
 }
 
 /// One count the test-count ratchet saw move the wrong way: `ran 40 → 37`, `skipped 0 → 3`.
-pub fn count_moved(lang: Speech, count: crate::ratchet::Count, best: u64, now: u64) -> String {
+pub(crate) fn count_moved(lang: Speech, count: crate::ratchet::Count, best: u64, now: u64) -> String {
     use crate::ratchet::Count;
     match (lang, count) {
         (Speech::En, Count::Ran) => format!("ran {best} → {now}"),
@@ -409,7 +410,7 @@ pub fn count_moved(lang: Speech, count: crate::ratchet::Count, best: u64, now: u
 }
 
 /// The user's one-line result of a pass the count ratchet rejected, with how to accept it.
-pub fn counts_result(lang: Speech, moved: &str) -> String {
+pub(crate) fn counts_result(lang: Speech, moved: &str) -> String {
     match lang {
         Speech::En => format!("exit 0, but {moved}; if that is intended, accept it with `loopgate allow --counts`"),
         Speech::Zh => format!("以 0 退出,但 {moved};如果这是预期的,用 `loopgate allow --counts` 接受"),
@@ -417,7 +418,7 @@ pub fn counts_result(lang: Speech, moved: &str) -> String {
 }
 
 /// Every count of the ratchet that moved, for a message: `ran 40 → 37; skipped 0 → 3` (or in Chinese).
-pub fn counts_moved(lang: Speech, moved: &[crate::ratchet::Moved]) -> String {
+pub(crate) fn counts_moved(lang: Speech, moved: &[crate::ratchet::Moved]) -> String {
     let separator = if lang == Speech::Zh { ";" } else { "; " };
     moved
         .iter()
@@ -428,7 +429,7 @@ pub fn counts_moved(lang: Speech, moved: &[crate::ratchet::Moved]) -> String {
 
 /// A verify that exited 0 but ran fewer tests, or skipped more, than the loop has seen; `moved`
 /// is [`counts_moved`]'s list.
-pub fn counts_regressed(lang: Speech, moved: &str) -> String {
+pub(crate) fn counts_regressed(lang: Speech, moved: &str) -> String {
     match lang {
         Speech::En => format!(
             "The verify command passed, but it ran fewer tests or skipped more than this loop has seen ({moved}), so the pass does not count. Deleting, skipping or ignoring a test does not finish the task: restore the tests and make them pass. Only the user can accept fewer tests (`loopgate allow --counts`, in their terminal)."
@@ -440,7 +441,7 @@ pub fn counts_regressed(lang: Speech, moved: &str) -> String {
 }
 
 /// The score gate's verdict on a run that exited 0.
-pub fn score_below(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> String {
+pub(crate) fn score_below(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> String {
     let (better, op) = direction_words(lang, gate.direction);
     match lang {
         Speech::En => format!(
@@ -452,7 +453,7 @@ pub fn score_below(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> 
 }
 
 /// The score gate met.
-pub fn score_met(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> String {
+pub(crate) fn score_met(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> String {
     let (_, op) = direction_words(lang, gate.direction);
     match lang {
         Speech::En => format!("Score {score} meets the target {op} {}.", gate.target),
@@ -461,7 +462,7 @@ pub fn score_met(lang: Speech, score: f64, gate: &crate::score::ScoreGate) -> St
 }
 
 /// No score in the output.
-pub fn score_missing(lang: Speech, gate: &crate::score::ScoreGate) -> String {
+pub(crate) fn score_missing(lang: Speech, gate: &crate::score::ScoreGate) -> String {
     match lang {
         Speech::En => format!(
             "No score found in the verify output (pattern `{}`): the loop cannot complete without one.",
@@ -482,7 +483,7 @@ fn direction_words(lang: Speech, direction: crate::score::Direction) -> (&'stati
 }
 
 /// Called out when nothing in the working tree changed since the previous stop.
-pub fn unchanged_tree(lang: Speech, streak: u64) -> String {
+pub(crate) fn unchanged_tree(lang: Speech, streak: u64) -> String {
     match lang {
         Speech::En => format!(
             "Nothing in the working tree changed since the last iteration ({streak} in a row). Act: change code, or pause if you are blocked."
@@ -493,7 +494,7 @@ pub fn unchanged_tree(lang: Speech, streak: u64) -> String {
 
 /// The answer to a last message that gave up, asked the user or named a blocker without a pause or abort tag:
 /// nobody reads questions inside a loop, so pause if truly blocked, otherwise decide and keep going.
-pub fn give_up_guidance(lang: Speech, kind: crate::giveup::Kind, phrase: &str, streak: u64) -> String {
+pub(crate) fn give_up_guidance(lang: Speech, kind: crate::giveup::Kind, phrase: &str, streak: u64) -> String {
     use crate::giveup::Kind;
     let what = match (lang, kind) {
         (Speech::En, Kind::GivingUp) => format!(
@@ -546,7 +547,7 @@ pub fn give_up_guidance(lang: Speech, kind: crate::giveup::Kind, phrase: &str, s
 }
 
 /// Why a loop was paused as stalled; also the report's detail line.
-pub fn stall_reason(lang: Speech, kind: Stall, count: u64) -> String {
+pub(crate) fn stall_reason(lang: Speech, kind: Stall, count: u64) -> String {
     match (lang, kind) {
         (Speech::En, Stall::NoChange) => format!("no working-tree change in {count} iterations"),
         (Speech::En, Stall::SameFailure) => {
@@ -565,7 +566,7 @@ pub fn stall_reason(lang: Speech, kind: Stall, count: u64) -> String {
 
 /// Kinds of stall the circuit breaker recognizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stall {
+pub(crate) enum Stall {
     NoChange,
     SameFailure,
     Plateau,
@@ -575,14 +576,14 @@ pub enum Stall {
 
 /// How a verify run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
+pub(crate) enum Ended {
     Exit(i32),
     Signal(i32),
     TimedOut,
 }
 
 /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
-pub fn verify_result(lang: Speech, ended: Ended, secs: f64, score: Option<f64>) -> String {
+pub(crate) fn verify_result(lang: Speech, ended: Ended, secs: f64, score: Option<f64>) -> String {
     let text = match (lang, ended) {
         (Speech::En, Ended::Exit(code)) => format!("exit {code} after {secs:.1}s"),
         (Speech::En, Ended::Signal(signal)) => format!("killed by signal {signal} after {secs:.1}s"),
@@ -599,10 +600,10 @@ pub fn verify_result(lang: Speech, ended: Ended, secs: f64, score: Option<f64>) 
 }
 
 /// One-liners for the user (`systemMessage`).
-pub mod user {
+pub(crate) mod user {
     use crate::schema::Speech;
 
-    pub fn complete(lang: Speech, iteration: u64, rejections: u64, verified: bool) -> String {
+    pub(crate) fn complete(lang: Speech, iteration: u64, rejections: u64, verified: bool) -> String {
         match (lang, verified) {
             (Speech::En, true) => format!(
                 "loopgate: ✅ verified complete after {iteration} iteration(s), {rejections} rejected promise(s)."
@@ -619,7 +620,7 @@ pub mod user {
         }
     }
 
-    pub fn rejected(lang: Speech, iteration: u64, result: &str) -> String {
+    pub(crate) fn rejected(lang: Speech, iteration: u64, result: &str) -> String {
         match lang {
             Speech::En => {
                 let next = iteration + 1;
@@ -634,7 +635,7 @@ pub mod user {
         }
     }
 
-    pub fn iteration(lang: Speech, iteration: u64, max: u64) -> String {
+    pub(crate) fn iteration(lang: Speech, iteration: u64, max: u64) -> String {
         let of = if max > 0 { format!("/{max}") } else { String::new() };
         match lang {
             Speech::En => format!("loopgate: iteration {iteration}{of}"),
@@ -642,7 +643,7 @@ pub mod user {
         }
     }
 
-    pub fn limit(lang: Speech, what: &str, iteration: u64) -> String {
+    pub(crate) fn limit(lang: Speech, what: &str, iteration: u64) -> String {
         match lang {
             Speech::En => format!(
                 "loopgate: ⏹ loop ended: {what} reached at iteration {iteration}, task NOT verified. See `loopgate history`."
@@ -653,21 +654,21 @@ pub mod user {
         }
     }
 
-    pub fn aborted(lang: Speech, reason: &str) -> String {
+    pub(crate) fn aborted(lang: Speech, reason: &str) -> String {
         match lang {
             Speech::En => format!("loopgate: ⏹ the agent aborted the loop: {reason}"),
             Speech::Zh => format!("loopgate:⏹ 代理中止了循环:{reason}"),
         }
     }
 
-    pub fn adopted(lang: Speech, loop_id: &str) -> String {
+    pub(crate) fn adopted(lang: Speech, loop_id: &str) -> String {
         match lang {
             Speech::En => format!("loopgate: ▶ this session resumed loop `{loop_id}`."),
             Speech::Zh => format!("loopgate:▶ 本会话继续了循环 `{loop_id}`。"),
         }
     }
 
-    pub fn stalled(lang: Speech, why: &str, report: &str) -> String {
+    pub(crate) fn stalled(lang: Speech, why: &str, report: &str) -> String {
         match lang {
             Speech::En => format!(
                 "loopgate: ⏸ loop paused as STALLED: {why}. Report: {report}. Resume with `loopgate resume` (or start a new session here) after giving the agent what it lacks, or `/loopgate:cancel-loop`."
@@ -678,21 +679,21 @@ pub mod user {
         }
     }
 
-    pub fn report(lang: Speech, path: &str) -> String {
+    pub(crate) fn report(lang: Speech, path: &str) -> String {
         match lang {
             Speech::En => format!(" (report: {path})"),
             Speech::Zh => format!("(报告:{path})"),
         }
     }
 
-    pub fn suspicious(lang: Speech) -> String {
+    pub(crate) fn suspicious(lang: Speech) -> String {
         match lang {
             Speech::En => " ⚠ the verify passed but ran no tests.".into(),
             Speech::Zh => " ⚠ 验证通过了,但没有运行任何测试。".into(),
         }
     }
 
-    pub fn paused(lang: Speech, need: &str) -> String {
+    pub(crate) fn paused(lang: Speech, need: &str) -> String {
         match lang {
             Speech::En => format!(
                 "loopgate: ⏸ loop paused, the agent needs: {need}. The next session here resumes it (or run `loopgate resume`)."

@@ -84,8 +84,8 @@ pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verd
         log_path: &log_path,
         prefix: &[],
     };
-    // Rollback refuses while this marker is held (see `running`).
-    let running = crate::running::VerifyRunning::mark(&active.project, &command);
+    // Rollback refuses while this marker is held (see `verify_lock`).
+    let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
     let progress = match caller {
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),
@@ -252,7 +252,7 @@ struct Counted {
 /// kept output is only its head and tail, and a workspace's per-crate summaries can sit in the cut middle).
 fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, Error> {
     let mut counter = summary::CountScanner::new();
-    let outcome = verify::run_observed(request, &mut |line| {
+    let outcome = verify::run_with_lines(request, &mut |line| {
         counter.feed_line(line);
         progress.line(line);
     })?;

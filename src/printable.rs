@@ -13,17 +13,17 @@ use std::borrow::Cow;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Terminal cells `text` takes.
-pub fn width(text: &str) -> usize {
+pub(crate) fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
 }
 
 /// `text` followed by spaces up to `cells` cells (nothing added when it is as wide already).
-pub fn pad(text: &str, cells: usize) -> String {
+pub(crate) fn pad(text: &str, cells: usize) -> String {
     format!("{text}{}", " ".repeat(cells.saturating_sub(width(text))))
 }
 
 /// At most `cells` cells of `text`, with `…` when cut.
-pub fn truncate(text: &str, cells: usize) -> String {
+pub(crate) fn truncate(text: &str, cells: usize) -> String {
     if width(text) <= cells {
         return text.to_string();
     }
@@ -42,7 +42,7 @@ pub fn truncate(text: &str, cells: usize) -> String {
 }
 
 /// `text` with its control characters (C0, DEL, C1; not `\n` or `\t`) written out as `\u{…}`.
-pub fn printable(text: &str) -> Cow<'_, str> {
+pub(crate) fn printable(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);

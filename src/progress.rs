@@ -1,14 +1,19 @@
 //! A cheap fingerprint of the working tree, taken at every stop, so loopgate can tell "the agent changed
 //! something" from "the agent is going round in circles" without reading file contents.
 //!
-//! In a git work tree the fingerprint is what `git status` would report, computed in process from git's own
-//! files (`tree`: the index's stat cache, `HEAD`, the ignore rules): no git process, so a stop stays within a
-//! couple of milliseconds. A repository that reader cannot vouch for (a split or sparse index, SHA-256 ids, the
-//! reftable ref store, `GIT_DIR`-style variables; see `repo` and `index`) is asked with one
-//! `git status --porcelain=v2` process instead, as before. Outside git: the size and modification time of every
-//! file under the root, walked in order, skipping `.git`, `.claude`, `target` and `node_modules` (build output
-//! and loopgate's own files are not progress). `.claude/` is excluded everywhere, so loopgate's own writes
-//! never look like progress.
+//! One probe, in two forms. In a git work tree the fingerprint is what `git status` would report, computed in
+//! process from git's own files (`tree`: the index's stat cache, `HEAD`, the ignore rules): no git process, so a
+//! stop stays within a couple of milliseconds. Everywhere else — outside git, and in a repository that reader
+//! cannot vouch for (a split or sparse index, SHA-256 ids, the reftable ref store, `GIT_DIR`-style variables;
+//! see `repo` and `index`) — it is the size and modification time of every file under the root, walked in
+//! order, skipping `.git`, `.claude`, `target` and `node_modules` (build output and loopgate's own files are not
+//! progress). `.claude/` is excluded everywhere, so loopgate's own writes never look like progress.
+//!
+//! There used to be a third form, one `git status` process for the repositories the reader does not support.
+//! It went (issue 19, figures in `BENCHMARKS.md`): one process per stop was 5× slower than the reader on a
+//! 50-file tree and level with it at 2,000–5,000 files, and the reader sees edits `git status` misses (a
+//! same-size rewrite with the modification time set back, in the second of the index's refresh). `git status`
+//! stays in the tests, as the reader's oracle.
 //!
 //! With the fingerprint comes a one-line summary of the uncommitted work ([`Changes`]: files modified,
 //! new and deleted against the index), which the history records at a stop that changed the tree.
@@ -21,14 +26,15 @@ mod tree;
 mod untracked;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use sha2::{Digest, Sha256};
 
 use crate::fsutil;
+use crate::walk::{self, Walker};
 
-/// Directories never walked by the metadata fallback.
-const SKIPPED: &[&str] = &[".git", ".claude", "target", "node_modules"];
+/// The metadata fallback's walk: in name order (the fingerprint hashes the files in the order met), links not
+/// followed (a link counts by its own metadata), never into `.git`, `.claude`, `target` or `node_modules`.
+const METADATA_WALK: Walker = Walker::skipping(&[".git", ".claude", "target", "node_modules"]).sorted();
 /// Most files the metadata fallback looks at; past that the fingerprint covers only the first ones in order.
 const MAX_FILES: usize = 200_000;
 
@@ -37,9 +43,7 @@ const MAX_FILES: usize = 200_000;
 pub enum Method {
     /// In process, from the git index and the work tree.
     Git,
-    /// By a `git status` process (a repository the in-process reader does not support).
-    GitStatus,
-    /// File metadata, outside git.
+    /// File metadata: outside git, or in a repository the in-process reader does not support.
     Metadata,
 }
 
@@ -123,120 +127,27 @@ fn take(root: &Path) -> (Probe, Option<Changes>) {
         };
         return (probe, Some(changes));
     }
-    let (fingerprint, changes, method) = match git_status_fingerprint(root) {
-        Some((fingerprint, changes)) => (fingerprint, Some(changes), Method::GitStatus),
-        None => (metadata_fingerprint(root), None, Method::Metadata),
-    };
     let probe = Probe {
-        fingerprint,
-        method,
+        fingerprint: metadata_fingerprint(root),
+        method: Method::Metadata,
         dirty: None,
     };
-    (probe, changes)
-}
-
-/// The fingerprint by `git status`: `HEAD`'s id plus, for every path it reports, its status line, size and
-/// modification time.
-fn git_status_fingerprint(root: &Path) -> Option<(String, Changes)> {
-    let out = Command::new("git")
-        .args([
-            "status",
-            "--porcelain=v2",
-            "--branch",
-            "-z",
-            "--untracked-files=all",
-            "--",
-            ".",
-            ":(exclude).claude",
-        ])
-        .current_dir(root)
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    let mut hasher = Sha256::new();
-    let mut changes = Changes::default();
-    let mut items = out.stdout.split(|&b| b == 0).filter(|item| !item.is_empty());
-    while let Some(item) = items.next() {
-        // Of the headers only `HEAD`'s id counts: the branch name or its distance to upstream is not progress.
-        if item.starts_with(b"# ") {
-            if item.starts_with(b"# branch.oid ") {
-                hasher.update(item);
-            }
-            continue;
-        }
-        hasher.update(item);
-        hasher.update([0]);
-        // A rename or copy (`2 …`) is followed by its original path as the next item.
-        if item.starts_with(b"2 ") {
-            hasher.update(items.next().unwrap_or_default());
-        }
-        count(item, &mut changes);
-        let Some(path) = changed_path(item) else { continue };
-        if let Ok(meta) = std::fs::symlink_metadata(root.join(String::from_utf8_lossy(path).as_ref())) {
-            hash_meta(&mut hasher, &meta);
-        }
-    }
-    Some((fsutil::hex(&hasher.finalize())[..16].to_string(), changes))
-}
-
-/// Counts one `git status --porcelain=v2` entry: its work-tree column (`1 XY …`), or an untracked `?`.
-fn count(item: &[u8], changes: &mut Changes) {
-    match (item.first(), item.get(3)) {
-        (Some(b'?'), _) | (Some(b'1'), Some(b'A')) => changes.added += 1,
-        (Some(b'1' | b'2' | b'u'), Some(b'D')) => changes.deleted += 1,
-        (Some(b'1' | b'2'), Some(b'.')) => {}
-        (Some(b'1' | b'2' | b'u'), Some(_)) => changes.modified += 1,
-        _ => {}
-    }
-}
-
-/// The path of a `git status --porcelain=v2` entry: after 8 fields for `1` (changed), 9 for `2` (renamed or
-/// copied), 10 for `u` (unmerged), 1 for `?` (untracked) and `!` (ignored).
-fn changed_path(item: &[u8]) -> Option<&[u8]> {
-    let fields = match item.first()? {
-        b'1' => 8,
-        b'2' => 9,
-        b'u' => 10,
-        b'?' | b'!' => 1,
-        _ => return None,
-    };
-    item.splitn(fields + 1, |&b| b == b' ').nth(fields)
+    (probe, None)
 }
 
 fn metadata_fingerprint(root: &Path) -> String {
     let mut hasher = Sha256::new();
     let mut seen = 0;
-    walk(root, root, &mut hasher, &mut seen);
-    fsutil::hex(&hasher.finalize())[..16].to_string()
-}
-
-fn walk(root: &Path, dir: &Path, hasher: &mut Sha256, seen: &mut usize) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for entry in entries {
-        if *seen >= MAX_FILES {
-            return;
-        }
-        let Ok(kind) = entry.file_type() else { continue };
-        let path = entry.path();
-        if kind.is_dir() {
-            if !SKIPPED.iter().any(|s| entry.file_name() == *s) {
-                walk(root, &path, hasher, seen);
-            }
-            continue;
-        }
-        *seen += 1;
-        hasher.update(path.strip_prefix(root).unwrap_or(&path).as_os_str().as_encoded_bytes());
+    let _ = METADATA_WALK.walk(root, |entry| {
+        seen += 1;
+        let path = entry.path;
+        hasher.update(path.strip_prefix(root).unwrap_or(path).as_os_str().as_encoded_bytes());
         if let Ok(meta) = entry.metadata() {
-            hash_meta(hasher, &meta);
+            hash_meta(&mut hasher, &meta);
         }
-    }
+        Ok(walk::until(seen >= MAX_FILES))
+    });
+    fsutil::hex(&hasher.finalize())[..16].to_string()
 }
 
 fn hash_meta(hasher: &mut Sha256, meta: &std::fs::Metadata) {

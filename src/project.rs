@@ -9,13 +9,13 @@ use std::env;
 use std::path::{Path, PathBuf};
 
 /// State file: YAML frontmatter, then the task verbatim.
-pub const STATE_FILE: &str = ".claude/pua-loop.local.md";
+pub(crate) const STATE_FILE: &str = ".claude/pua-loop.local.md";
 /// Append-only JSONL history of every loop in this project.
-pub const HISTORY_FILE: &str = ".claude/pua-loop-history.jsonl";
+pub(crate) const HISTORY_FILE: &str = ".claude/pua-loop-history.jsonl";
 /// Notes the agent leaves for the next session when it pauses.
-pub const CONTEXT_FILE: &str = ".claude/pua-loop-context.md";
+pub(crate) const CONTEXT_FILE: &str = ".claude/pua-loop-context.md";
 /// Verify logs, reports and the lock file.
-pub const WORK_DIR: &str = ".claude/loopgate";
+pub(crate) const WORK_DIR: &str = ".claude/loopgate";
 
 /// A project that may hold a loop.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ pub struct Project {
 
 impl Project {
     /// The project a hook runs for: `$CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else the current directory.
-    pub fn for_hook(cwd: Option<&str>) -> Self {
+    pub(crate) fn for_hook(cwd: Option<&str>) -> Self {
         let root = env::var_os("CLAUDE_PROJECT_DIR")
             .filter(|dir| !dir.is_empty())
             .map(PathBuf::from)
@@ -37,7 +37,7 @@ impl Project {
 
     /// The project a terminal command acts on: `$CLAUDE_PROJECT_DIR` when set (inside Claude Code), else the
     /// nearest ancestor of the current directory with loopgate files, else the current directory itself.
-    pub fn for_terminal() -> Self {
+    pub(crate) fn for_terminal() -> Self {
         if let Some(dir) = env::var_os("CLAUDE_PROJECT_DIR").filter(|d| !d.is_empty()) {
             return Self {
                 root: PathBuf::from(dir),
@@ -52,15 +52,15 @@ impl Project {
         }
     }
 
-    pub fn state_path(&self) -> PathBuf {
+    pub(crate) fn state_path(&self) -> PathBuf {
         self.root.join(STATE_FILE)
     }
 
-    pub fn history_path(&self) -> PathBuf {
+    pub(crate) fn history_path(&self) -> PathBuf {
         self.root.join(HISTORY_FILE)
     }
 
-    pub fn context_path(&self) -> PathBuf {
+    pub(crate) fn context_path(&self) -> PathBuf {
         self.root.join(CONTEXT_FILE)
     }
 
@@ -69,24 +69,24 @@ impl Project {
     }
 
     /// Serializes state updates between hook processes and terminal commands.
-    pub fn lock_path(&self) -> PathBuf {
+    pub(crate) fn lock_path(&self) -> PathBuf {
         self.work_dir().join("lock")
     }
 
     /// Full verify log of one iteration. `loop_id` comes from the seal and is checked to be a safe file name.
-    pub fn verify_log_path(&self, loop_id: &str, iteration: u64) -> PathBuf {
+    pub(crate) fn verify_log_path(&self, loop_id: &str, iteration: u64) -> PathBuf {
         self.work_dir()
             .join(format!("verify-{}-{iteration}.log", safe_name(loop_id)))
     }
 
     /// The canonical root, used to key the seal; falls back to the root as given when it cannot be resolved.
-    pub fn canonical_root(&self) -> PathBuf {
+    pub(crate) fn canonical_root(&self) -> PathBuf {
         self.root.canonicalize().unwrap_or_else(|_| self.root.clone())
     }
 }
 
 /// The seal store: `$LOOPGATE_HOME`, else `$XDG_STATE_HOME/loopgate`, else `~/.local/state/loopgate`.
-pub fn loopgate_home() -> PathBuf {
+pub(crate) fn loopgate_home() -> PathBuf {
     if let Some(home) = env::var_os("LOOPGATE_HOME").filter(|h| !h.is_empty()) {
         return PathBuf::from(home);
     }
@@ -100,7 +100,7 @@ pub fn loopgate_home() -> PathBuf {
 }
 
 /// Maps any id to a string that is safe as one path component: `/`, `..`, NUL and friends cannot escape.
-pub fn safe_name(id: &str) -> String {
+pub(crate) fn safe_name(id: &str) -> String {
     let cleaned: String = id
         .chars()
         .take(96)

@@ -21,11 +21,11 @@
 
 use crate::summary::TestCounts;
 
-pub use crate::schema::{Best, Count, Moved};
+pub(crate) use crate::schema::{Best, Count, Moved};
 
 /// How a verify ended, for [`Best::observe`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The verify command passed.
     Passed,
     /// The verify command failed or timed out.
@@ -34,7 +34,7 @@ pub enum Outcome {
 
 impl Best {
     /// Records a verify's counts; `None` (no summary recognized) records nothing.
-    pub fn observe(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
+    pub(crate) fn observe(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
         let Some(counts) = counts else {
             return;
         };
@@ -47,7 +47,7 @@ impl Best {
 
     /// What a passing verify's counts moved the wrong way, ran first; empty when nothing did,
     /// when nothing was recorded yet, or when the verify's counts are `None`.
-    pub fn check(&self, counts: Option<TestCounts>) -> Vec<Moved> {
+    pub(crate) fn check(&self, counts: Option<TestCounts>) -> Vec<Moved> {
         let Some(counts) = counts else {
             return Vec::new();
         };
@@ -68,7 +68,7 @@ impl Best {
     }
 
     /// Makes a pass the user allowed the new record, although it ran fewer or skipped more.
-    pub fn rebase(&mut self, counts: TestCounts) {
+    pub(crate) fn rebase(&mut self, counts: TestCounts) {
         self.most_ran = Some(counts.ran());
         self.fewest_skipped = Some(counts.not_run());
     }

@@ -20,7 +20,7 @@ const MAX_ROWS: usize = 40;
 const MAX_GIVE_UPS: usize = 10;
 
 /// Writes the report and returns its path (relative to the project root when possible).
-pub fn write(
+pub(crate) fn write(
     project: &Project,
     state: &State,
     records: &[Record],
@@ -36,7 +36,7 @@ pub fn write(
 }
 
 /// The report's text.
-pub fn render(state: &State, records: &[Record], end: Status, detail: &str) -> String {
+pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &str) -> String {
     let f = &state.fields;
     let mine: Vec<&Record> = records.iter().filter(|r| r.loop_id == f.loop_id).collect();
     let mut out = String::new();

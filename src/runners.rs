@@ -4,7 +4,7 @@
 
 /// A part of a file that configures a runner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Section {
+pub(crate) enum Section {
     /// A table of a TOML document, by its key path (`["tool", "pytest"]`).
     Toml(&'static [&'static str]),
     /// A section of an INI file, by its name (`tool:pytest`).
@@ -13,7 +13,7 @@ pub enum Section {
 
 impl Section {
     /// How the section's header line starts (`[tool.pytest` also matches `[tool.pytest.ini_options]`).
-    pub fn header(self) -> String {
+    pub(crate) fn header(self) -> String {
         match self {
             Self::Toml(path) => format!("[{}", path.join(".")),
             Self::Ini(name) => format!("[{name}]"),
@@ -23,16 +23,16 @@ impl Section {
 
 /// Where one runner reads its configuration.
 #[derive(Clone, Copy, Debug)]
-pub struct Config {
+pub(crate) struct Config {
     /// Files that configure the runner whole.
-    pub files: &'static [&'static str],
+    pub(crate) files: &'static [&'static str],
     /// Files with a section for the runner among other things.
-    pub sections: &'static [(&'static str, Section)],
+    pub(crate) sections: &'static [(&'static str, Section)],
 }
 
 /// pytest: `pytest.ini` (or `.pytest.ini`, pytest 8.1 and later; `pytest.toml`, `.pytest.toml`, pytest 9),
 /// else a section of `pyproject.toml`, `tox.ini` or `setup.cfg`.
-pub const PYTEST: Config = Config {
+pub(crate) const PYTEST: Config = Config {
     files: &["pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml"],
     sections: &[
         ("pyproject.toml", Section::Toml(&["tool", "pytest"])),

@@ -8,13 +8,47 @@ mod ranges;
 use serde::{Deserialize, Serialize};
 
 /// Language of everything loopgate tells the model and the user (`--lang en|zh`; the state field `lang`).
-/// Not to be confused with a programming language (`testscan::Lang`).
+/// Not to be confused with a programming language ([`Lang`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Speech {
     #[default]
     En,
     Zh,
+}
+
+/// A programming language whose tests loopgate reads: an ecosystem a verify command runs tests in (the closure
+/// derives them from the command and the seal keeps them), and the language of a test file (the test scanner
+/// and the inventory read it). Not to be confused with the language loopgate speaks ([`Speech`]).
+///
+/// The declaration order is the order the seal lists a command's ecosystems in (a sorted set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    Rust,
+    Python,
+    /// JavaScript and TypeScript (`js`, `jsx`, `mjs`, `cjs`, `ts`, `tsx`, `mts`, `cts`).
+    #[serde(rename = "js")]
+    JavaScript,
+    Go,
+}
+
+impl Lang {
+    /// Every language, in the order the test inventory reads them when the verify command names none.
+    pub const ALL: [Lang; 4] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
+
+    /// The language of a file, by its extension; `None` for anything else.
+    pub fn of(path: &std::path::Path) -> Option<Lang> {
+        const JS_EXTENSIONS: [&str; 8] = ["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"];
+        let ext = path.extension()?.to_str()?;
+        match ext {
+            "py" => Some(Lang::Python),
+            "rs" => Some(Lang::Rust),
+            "go" => Some(Lang::Go),
+            _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
+            _ => None,
+        }
+    }
 }
 
 /// A check on the oracle's inputs that setup turns on by default and the user may opt out of

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// Which way is better.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
-pub enum Direction {
+pub(crate) enum Direction {
     #[default]
     Higher,
     Lower,
@@ -21,25 +21,25 @@ pub enum Direction {
 /// The sealed score gate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScoreGate {
-    pub regex: String,
-    pub target: f64,
+    pub(crate) regex: String,
+    pub(crate) target: f64,
     #[serde(default)]
-    pub direction: Direction,
+    pub(crate) direction: Direction,
     /// Verifies without improvement that count as a stall; 0 disables.
     #[serde(default)]
-    pub plateau: u64,
+    pub(crate) plateau: u64,
 }
 
 impl ScoreGate {
     /// Checks the pattern compiles; the error names the flag.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         Regex::new(&self.regex)
             .map(|_| ())
             .map_err(|e| format!("`--score-regex` is not a valid regex: {e}"))
     }
 
     /// The score in `output`, if the pattern matches and the match parses as a number.
-    pub fn extract(&self, output: &[u8]) -> Option<f64> {
+    pub(crate) fn extract(&self, output: &[u8]) -> Option<f64> {
         let re = Regex::new(&self.regex).ok()?;
         let caps = re.captures_iter(output).last()?;
         let found = caps.get(1).or_else(|| caps.get(0))?;
@@ -48,7 +48,7 @@ impl ScoreGate {
     }
 
     /// Whether `score` meets the target.
-    pub fn met(&self, score: f64) -> bool {
+    pub(crate) fn met(&self, score: f64) -> bool {
         match self.direction {
             Direction::Higher => score >= self.target,
             Direction::Lower => score <= self.target,
@@ -56,7 +56,7 @@ impl ScoreGate {
     }
 
     /// Whether `score` beats `best` (any score beats none).
-    pub fn improves(&self, score: f64, best: Option<f64>) -> bool {
+    pub(crate) fn improves(&self, score: f64, best: Option<f64>) -> bool {
         best.is_none_or(|best| match self.direction {
             Direction::Higher => score > best,
             Direction::Lower => score < best,

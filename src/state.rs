@@ -13,9 +13,9 @@ use crate::fsutil;
 use crate::schema::{Best, Check, Driver, PendingBlock, Speech, Track};
 
 /// Default completion promise the agent must echo inside `<promise>` tags.
-pub const DEFAULT_PROMISE: &str = "LOOP_DONE";
+pub(crate) const DEFAULT_PROMISE: &str = "LOOP_DONE";
 /// Default verify timeout in seconds.
-pub const DEFAULT_VERIFY_TIMEOUT: u64 = 600;
+pub(crate) const DEFAULT_VERIFY_TIMEOUT: u64 = 600;
 
 /// Whether the loop is being worked on or waiting for a session to pick it up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -156,7 +156,7 @@ fn default_promise() -> String {
 }
 
 /// Default `--stall-limit`.
-pub const DEFAULT_STALL_LIMIT: u64 = 10;
+pub(crate) const DEFAULT_STALL_LIMIT: u64 = 10;
 
 fn default_stall_limit() -> u64 {
     DEFAULT_STALL_LIMIT
@@ -214,13 +214,13 @@ impl Default for StateFields {
 
 impl StateFields {
     /// Whether a check of the oracle's inputs is on for this loop.
-    pub fn checks(&self, check: Check) -> bool {
+    pub(crate) fn checks(&self, check: Check) -> bool {
         !self.opt_out.contains(&check)
     }
 
     /// Hands the loop to `session` and sets it running again: a person (or a new session) stepped in, so the
     /// stall counters start over. Returns the session it belonged to before.
-    pub fn adopt(&mut self, session: &str) -> String {
+    pub(crate) fn adopt(&mut self, session: &str) -> String {
         self.status = LoopStatus::Running;
         self.pause_reason = None;
         self.unchanged_streak = 0;
@@ -253,7 +253,7 @@ pub enum StateError {
 impl StateFields {
     /// `started_at` as a date-time. Strict: an empty or unparsable value is an error naming the field, so that
     /// `--max-duration` is never silently disabled.
-    pub fn started(&self) -> Result<chrono::DateTime<chrono::Utc>, String> {
+    pub(crate) fn started(&self) -> Result<chrono::DateTime<chrono::Utc>, String> {
         crate::history::timestamp::parse(&self.started_at).map_err(|e| {
             format!(
                 "field `started_at` is not an RFC 3339 date-time ({:?}: {e}), so `--max-duration` cannot be measured",
@@ -310,8 +310,10 @@ impl State {
         })
     }
 
-    /// Writes the state file atomically, creating `.claude/` if needed.
-    pub fn save(&self, path: &Path) -> Result<(), StateError> {
+    /// Writes the state file atomically, creating `.claude/` if needed (for tests: loopgate itself renders
+    /// first, to note the bytes in the seal, then calls [`State::write_rendered`]).
+    #[cfg(test)]
+    pub(crate) fn save(&self, path: &Path) -> Result<(), StateError> {
         let write_err = |source| StateError::Write {
             path: path.into(),
             source,

@@ -14,63 +14,46 @@
 //!
 //! The test counts (`counts`: passed, failed, skipped, ignored from the runners' summary lines)
 //! come with the summary, and from a scanner the caller can feed the full output line by line.
+//!
+//! Layout: `runner` (one module per runner family — its markers, failures, counts and test names — and the
+//! table that registers them), `lines` (the cleaned lines and helpers the runner modules share), `generic`
+//! (the fallback), `counts` (the totals and the line-by-line scanner), `results` (tests by name),
+//! `fingerprint`.
 
 mod counts;
 mod fingerprint;
 mod generic;
-mod gotest;
-mod js;
-mod parsers;
-mod pytest;
+mod lines;
 mod results;
-mod rust;
+mod runner;
 #[cfg(test)]
 mod tests;
 
 pub use counts::{CountScanner, TestCounts, counts};
-use parsers::{Failure, Found, Lines};
+use lines::{Failure, Found, Lines};
 pub use results::{Outcome, TestResults};
+pub(crate) use runner::Runner;
 
 /// Upper bound of [`FailureSummary::text`], in characters.
-pub const SUMMARY_MAX_CHARS: usize = 500;
+pub(crate) const SUMMARY_MAX_CHARS: usize = 500;
 /// Upper bound of one line of the summary, in characters.
 const LINE_MAX_CHARS: usize = 200;
-
-/// The test runner whose output was recognized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Runner {
-    /// `cargo test` (libtest) and rustc compile errors.
-    Cargo,
-    /// `cargo nextest run`.
-    Nextest,
-    /// pytest.
-    Pytest,
-    /// Jest.
-    Jest,
-    /// Vitest.
-    Vitest,
-    /// `go test`.
-    GoTest,
-    /// None recognized: generic error lines.
-    #[default]
-    Generic,
-}
 
 /// What a verify output says went wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FailureSummary {
     /// At most [`SUMMARY_MAX_CHARS`] characters, one item per line, most useful first; empty when
     /// nothing recognizable was found.
-    pub text: String,
+    pub(crate) text: String,
     /// The runner the summary comes from (the first recognized runner that reported a failure).
-    pub runner: Runner,
+    pub(crate) runner: Runner,
     /// Failing test names as the runner prints them (`tests::foo`, `tests/x.py::test_y`, …).
-    pub failing_tests: Vec<String>,
+    pub(crate) failing_tests: Vec<String>,
     /// First error lines: the failing tests' messages, compile errors, generic error lines.
-    pub errors: Vec<String>,
+    pub(crate) errors: Vec<String>,
     /// The output says no test ran (`running 0 tests`, `no tests ran`, `[no test files]`, …) and
     /// nothing says one did: a pass like that is suspicious.
-    pub zero_tests: bool,
+    pub(crate) zero_tests: bool,
     /// The test counts the runners' summary lines report in this text (see [`counts`]); `None`
     /// when no summary line was recognized. When the text is the head and tail of a longer
     /// output, the summaries in the middle are missing: a [`CountScanner`] fed the whole stream
@@ -81,11 +64,11 @@ pub struct FailureSummary {
 /// Summarizes a verify output (head, `…`, tail as lossy UTF-8; colors and `\r` are tolerated).
 pub fn summarize(output: &str) -> FailureSummary {
     let lines = Lines::new(output);
-    let detected = parsers::detect(&lines);
+    let detected = runner::detect(&lines);
     let mut found = Found::default();
     let mut runner = None;
     for &candidate in &detected {
-        let part = parsers::extract(candidate, &lines);
+        let part = runner::failures(candidate, &lines);
         if runner.is_none() && !part.is_empty() {
             runner = Some(candidate);
         }
@@ -120,12 +103,12 @@ pub fn summarize(output: &str) -> FailureSummary {
 /// A 16-hex-digit fingerprint of the normalized failure: the failing tests and error lines when
 /// the summary found any, else the last lines of the output. Equal fingerprints mean "the same
 /// failure again", whatever the timings, pids, addresses and temp paths.
-pub fn fingerprint(output: &str) -> String {
+pub(crate) fn fingerprint(output: &str) -> String {
     fingerprint_of(&summarize(output), output)
 }
 
 /// [`fingerprint`] from the output's summary, when the caller has it already (summarizing is the costly part).
-pub fn fingerprint_of(summary: &FailureSummary, output: &str) -> String {
+pub(crate) fn fingerprint_of(summary: &FailureSummary, output: &str) -> String {
     fingerprint::of(summary, output)
 }
 

@@ -41,14 +41,14 @@ use serde::{Deserialize, Serialize};
 /// next step).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Copies {
-    pub files: BTreeMap<String, String>,
+    pub(crate) files: BTreeMap<String, String>,
     /// Test data that existed but is not kept (not UTF-8, or larger than [`MAX_DATA_BYTES`]): not new.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub uncopied: BTreeSet<String>,
+    pub(crate) uncopied: BTreeSet<String>,
 }
 
 /// Largest test data file kept.
-pub const MAX_DATA_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_DATA_BYTES: u64 = 1024 * 1024;
 /// Directories whose files are the tests' code or data.
 const DATA_DIRS: [&str; 8] = [
     "tests",
@@ -87,7 +87,7 @@ impl Copies {
 
     /// The modification time of every kept file, to tell afterwards which ones a run wrote
     /// ([`Copies::drop_run_outputs`]).
-    pub fn stamps(&self, root: &Path) -> BTreeMap<String, Option<std::time::SystemTime>> {
+    pub(crate) fn stamps(&self, root: &Path) -> BTreeMap<String, Option<std::time::SystemTime>> {
         self.files
             .keys()
             .map(|path| (path.clone(), modified(&root.join(path))))
@@ -98,7 +98,7 @@ impl Copies {
     /// baseline's: a log, a report or a cache a test writes under its directory, even with the same content):
     /// that is the run's output, not the tests' input, so it neither stands as sealed nor is watched during the
     /// oracle's run. Test files (`is_test`) stay.
-    pub fn drop_run_outputs(
+    pub(crate) fn drop_run_outputs(
         &mut self,
         root: &Path,
         stamps: &BTreeMap<String, Option<std::time::SystemTime>>,
@@ -150,13 +150,13 @@ fn is_test_data(relative: &str, name: &str) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Moved {
     /// Project-relative path of the file.
-    pub path: String,
+    pub(crate) path: String,
     /// The agent's version, under the stash directory.
-    pub stash: String,
+    pub(crate) stash: String,
     /// The sealed copy stands in its place during the run (else the path is empty during the run).
-    pub replaced: bool,
+    pub(crate) replaced: bool,
     /// The agent's file existed when the run began (a sealed test file the agent deleted did not).
-    pub existed: bool,
+    pub(crate) existed: bool,
 }
 
 /// The files swapped for a run, written before the first one moves.
@@ -174,13 +174,13 @@ pub struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.restore.is_empty() && self.aside.is_empty()
     }
 }
 
 /// Where a project's stash lives.
-pub fn stash_dir(root: &Path) -> PathBuf {
+pub(crate) fn stash_dir(root: &Path) -> PathBuf {
     root.join(crate::project::WORK_DIR).join("stash")
 }
 

@@ -15,15 +15,15 @@ use serde_json::Value;
 /// Where the last read of the transcript stopped.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cursor {
-    pub path: String,
-    pub offset: u64,
+    pub(crate) path: String,
+    pub(crate) offset: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_message_id: Option<String>,
+    pub(crate) last_message_id: Option<String>,
 }
 
 /// Reads what was appended to `path` since `cursor` and returns the tokens it records. A different transcript
 /// (another session adopted the loop) or a shorter file starts from the beginning.
-pub fn advance(cursor: &mut Cursor, path: &Path) -> io::Result<u64> {
+pub(crate) fn advance(cursor: &mut Cursor, path: &Path) -> io::Result<u64> {
     let name = path.to_string_lossy();
     let mut file = crate::fsutil::open_regular(path)?;
     let len = file.metadata()?.len();

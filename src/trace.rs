@@ -22,26 +22,26 @@
 //! capability) — [`Tracer::find`] says why and the loop keeps the derived closure alone, which `loopgate
 //! status` shows.
 
-pub mod parse;
+pub(crate) mod parse;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub use parse::{Access, Event};
+pub(crate) use parse::{Access, Event};
 
 /// Set to `0` to run the baseline untraced (the derived closure alone), e.g. where tracing is too slow.
-pub const TRACE_ENV: &str = "LOOPGATE_TRACE";
+pub(crate) const TRACE_ENV: &str = "LOOPGATE_TRACE";
 
 /// A working strace.
 #[derive(Clone, Debug)]
-pub struct Tracer {
+pub(crate) struct Tracer {
     strace: PathBuf,
 }
 
 impl Tracer {
     /// The strace on `PATH`, if it can trace here; otherwise why not, in words for `loopgate status`.
-    pub fn find() -> Result<Tracer, String> {
+    pub(crate) fn find() -> Result<Tracer, String> {
         if !cfg!(target_os = "linux") {
             return Err("process tracing is built for Linux only".to_string());
         }
@@ -73,7 +73,7 @@ impl Tracer {
 
     /// The words that run a command under this tracer, writing the trace to `out`; the command's own argv
     /// follows.
-    pub fn prefix(&self, out: &Path) -> Vec<OsString> {
+    pub(crate) fn prefix(&self, out: &Path) -> Vec<OsString> {
         let mut argv = vec![self.strace.clone().into_os_string()];
         argv.extend(self.options(out));
         argv
@@ -103,7 +103,7 @@ impl Tracer {
 
 /// Reads a trace file of a command started in `cwd` into events; a missing or unreadable trace reads as none
 /// (the run is not judged on it).
-pub fn read(path: &Path, cwd: &Path) -> Vec<Event> {
+pub(crate) fn read(path: &Path, cwd: &Path) -> Vec<Event> {
     match std::fs::read(path) {
         Ok(bytes) => parse::events(&String::from_utf8_lossy(&bytes), cwd),
         Err(_) => Vec::new(),

@@ -8,7 +8,7 @@
 use crate::history::{Event, Record, VerifyResult};
 
 /// One glyph (with its score, if any) per event of the loop, oldest first.
-pub fn strip<'a>(records: impl Iterator<Item = &'a Record>) -> String {
+pub(crate) fn strip<'a>(records: impl Iterator<Item = &'a Record>) -> String {
     records.filter_map(glyph).collect::<Vec<_>>().join("")
 }
 
@@ -30,7 +30,7 @@ fn glyph(r: &Record) -> Option<String> {
 }
 
 /// The escalation the agent is under: by promise rejections, then by iteration pressure.
-pub fn escalation(rejections: u64, iteration: u64) -> String {
+pub(crate) fn escalation(rejections: u64, iteration: u64) -> String {
     let by_rejections = match rejections {
         0 => "none",
         1..=2 => "reminder",

@@ -15,7 +15,7 @@ const CHUNK: u64 = 64 * 1024;
 const MAX_SCAN: u64 = 32 * 1024 * 1024;
 
 /// The text of the last assistant entry that has any, or `None`.
-pub fn last_assistant_text(path: &Path) -> std::io::Result<Option<String>> {
+pub(crate) fn last_assistant_text(path: &Path) -> std::io::Result<Option<String>> {
     let mut file = crate::fsutil::open_regular(path)?;
     let len = file.metadata()?.len();
     let floor = len.saturating_sub(MAX_SCAN);

@@ -1,19 +1,37 @@
-//! Walking the project the way test runners discover files. Used for the closure's watched names
-//! (`conftest.py`), the test inventory and the tests' data.
+//! The one directory walker. Every walk of a tree in loopgate goes through [`Walker`]; what differs between
+//! callers is an option, not another loop over `read_dir`:
 //!
-//! Directories no runner collects from are not entered (`.git`, `node_modules`, virtual environments, caches),
-//! so the walk stays cheap on large repositories. Build directories are another matter: Go, Jest and node's
-//! test runner collect tests from a `build/` or `target/` directory like from any other, so `build`, `dist`
-//! and `target` are entered unless they are build *output*: a directory holding a `CACHEDIR.TAG` (what Cargo
-//! writes in its `target/`), or one the project's root `.gitignore` lists by name (`build/`, `/dist`).
-//! Symbolic links to directories are followed, as pytest and Go's `./...` do, each real directory once (so a
-//! link to an ancestor ends there).
+//! - **which directories are skipped**: a list of names never entered, and for the runners' walk the rule for
+//!   build directories below;
+//! - **whether symbolic links to directories are followed**: the runners' walk follows them, as pytest and Go's
+//!   `./...` do, each real directory once (so a link to an ancestor ends there), and walks them after every
+//!   real directory, so a directory inside the project is always named by its real path;
+//! - **order**: unordered, or each directory's entries in name order with subdirectories walked where they
+//!   come (a stable order, for a fingerprint of the walk);
+//! - **caps**: a budget of directory entries, a depth, and the visitor may stop the walk;
+//! - **errors**: ignored (an unreadable directory is skipped), or returned (a seal must not pass over a file it
+//!   could not read).
+//!
+//! The runners' walk ([`Walker::RUNNERS`], used for the closure's watched names such as `conftest.py`, the test
+//! inventory and the tests' data) never enters directories no runner collects from (`.git`, `node_modules`,
+//! virtual environments, caches), so it stays cheap on large repositories. Build directories are another matter:
+//! Go, Jest and node's test runner collect tests from a `build/` or `target/` directory like from any other, so
+//! `build`, `dist` and `target` are entered unless they are build *output*: a directory holding a `CACHEDIR.TAG`
+//! (what Cargo writes in its `target/`), or one the project's root `.gitignore` lists by name (`build/`, `/dist`).
+//!
+//! Not a walker, so not here: a single `read_dir` of one directory (a glob in one directory, a Go package's
+//! files), and the progress probe's walk for untracked files (`progress::untracked`), which decides every
+//! directory by git's own rules — the index and the `.gitignore` files met on the way — as `git status` does.
 
 use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::fs::{DirEntry, FileType, Metadata};
+use std::io;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-/// Directory names never walked into.
-const SKIP_DIRS: &[&str] = &[
+/// Directory names the runners' walk never enters.
+const RUNNER_SKIP: &[&str] = &[
     ".git",
     ".hg",
     ".svn",
@@ -30,12 +48,147 @@ const SKIP_DIRS: &[&str] = &[
     ".next",
     ".cache",
 ];
-/// Build directories, entered only when they are not build output (see the module doc).
+/// Build directories, entered by the runners' walk only when they are not build output (see the module doc).
 const BUILD_DIRS: &[&str] = &["target", "build", "dist"];
-/// Most directory entries one walk looks at.
-const MAX_ENTRIES: usize = 500_000;
+/// Most directory entries the runners' walk looks at.
+const RUNNER_MAX_ENTRIES: usize = 500_000;
 
-/// Project-relative paths (with `/`) of the files whose name is one of `names`, sorted.
+/// How to walk a tree: what to skip, whether to follow links, in what order, how far (see the module doc).
+#[derive(Clone, Copy, Debug)]
+pub struct Walker {
+    skip: &'static [&'static str],
+    build_output: bool,
+    follow_links: bool,
+    sorted: bool,
+    strict: bool,
+    max_entries: usize,
+    max_depth: usize,
+}
+
+/// One entry met by a walk (never a directory that is walked into: only what is not a directory, after links
+/// are followed when the walk follows them).
+pub struct Entry<'a> {
+    /// The path, through the link when the walk followed one to get here.
+    pub path: &'a Path,
+    /// The path from the walk's root, `/`-separated (lossy for a name that is not UTF-8).
+    pub relative: &'a str,
+    /// The file name.
+    pub name: &'a OsStr,
+    /// The type: of the link's target when the walk follows links, else of the entry itself.
+    pub kind: FileType,
+    entry: &'a DirEntry,
+}
+
+impl Entry<'_> {
+    /// The entry's own metadata (a symbolic link's, not its target's).
+    pub fn metadata(&self) -> io::Result<Metadata> {
+        self.entry.metadata()
+    }
+}
+
+/// Whether the visitor wants the walk to go on.
+pub type Flow = ControlFlow<()>;
+
+/// The visitor's answer when it is looking for something: stop once `done`.
+pub fn until(done: bool) -> Flow {
+    if done { Flow::Break(()) } else { Flow::Continue(()) }
+}
+
+impl Walker {
+    /// The walk test runners do when they discover files (see the module doc).
+    pub const RUNNERS: Walker = Walker {
+        skip: RUNNER_SKIP,
+        build_output: true,
+        follow_links: true,
+        sorted: false,
+        strict: false,
+        max_entries: RUNNER_MAX_ENTRIES,
+        max_depth: usize::MAX,
+    };
+
+    /// A plain walk: skips directories named in `skip`, does not follow links, in no set order, errors ignored,
+    /// no cap.
+    pub const fn skipping(skip: &'static [&'static str]) -> Walker {
+        Walker {
+            skip,
+            build_output: false,
+            follow_links: false,
+            sorted: false,
+            strict: false,
+            max_entries: usize::MAX,
+            max_depth: usize::MAX,
+        }
+    }
+
+    /// Each directory's entries in name order, subdirectories walked where they come.
+    pub const fn sorted(self) -> Walker {
+        Walker { sorted: true, ..self }
+    }
+
+    /// Errors reading a directory (other than its being missing) or an entry end the walk and are returned.
+    pub const fn strict(self) -> Walker {
+        Walker { strict: true, ..self }
+    }
+
+    /// Walks at most `depth` levels: `1` is the root's own entries.
+    pub const fn max_depth(self, depth: usize) -> Walker {
+        Walker {
+            max_depth: depth,
+            ..self
+        }
+    }
+
+    /// Calls `visit` for every file (everything but a directory) under `root`, until it breaks; returns the
+    /// first error of a strict walk or of `visit`.
+    pub fn walk(&self, root: &Path, visit: impl FnMut(&Entry) -> io::Result<Flow>) -> io::Result<()> {
+        self.walk_from(root, root, visit)
+    }
+
+    /// [`Walker::walk`] of `start`, a directory under `root`, naming entries from `root`.
+    pub fn walk_from(
+        &self,
+        root: &Path,
+        start: &Path,
+        mut visit: impl FnMut(&Entry) -> io::Result<Flow>,
+    ) -> io::Result<()> {
+        let mut walk = Walk {
+            options: *self,
+            visit: &mut visit,
+            budget: self.max_entries,
+            seen: HashSet::new(),
+            links: Vec::new(),
+            ignored: if self.build_output {
+                ignored_build_dirs(root)
+            } else {
+                Vec::new()
+            },
+        };
+        if self.follow_links
+            && let Some(id) = dir_id(start)
+        {
+            walk.seen.insert(id);
+        }
+        let prefix = start.strip_prefix(root).unwrap_or(Path::new("")).to_string_lossy();
+        if walk.dir(start, &prefix, 1)?.is_break() {
+            return Ok(());
+        }
+        // Linked directories after every real one, in name order, so a directory inside the project is always
+        // named by its real path and the names do not depend on the order the file system lists entries in.
+        while !walk.links.is_empty() {
+            let mut links = std::mem::take(&mut walk.links);
+            links.sort();
+            for (path, relative, depth) in links {
+                if dir_id(&path).is_some_and(|id| walk.seen.insert(id)) && walk.dir(&path, &relative, depth)?.is_break()
+                {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Project-relative paths (with `/`) of the files whose name is one of `names`, sorted, by the runners' walk.
 pub fn find_named(root: &Path, names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     if names.is_empty() {
@@ -50,31 +203,13 @@ pub fn find_named(root: &Path, names: &[&str]) -> Vec<String> {
     out
 }
 
-/// Calls `visit(relative path, file name)` for every file (not directory) under `root`, in no particular
-/// order; files reached through a linked directory are named by the path through the link.
+/// Calls `visit(relative path, file name)` for every file (not directory) under `root` by the runners' walk, in
+/// no particular order; files reached through a linked directory are named by the path through the link.
 pub fn files(root: &Path, mut visit: impl FnMut(&str, &str)) {
-    let mut walk = Walk {
-        visit: &mut visit,
-        budget: MAX_ENTRIES,
-        seen: HashSet::new(),
-        links: Vec::new(),
-        ignored: ignored_build_dirs(root),
-    };
-    if let Some(id) = dir_id(root) {
-        walk.seen.insert(id);
-    }
-    walk.dir(root, "");
-    // Linked directories after every real one, in name order, so a directory inside the project is always
-    // named by its real path and the names do not depend on the order the file system lists entries in.
-    while !walk.links.is_empty() {
-        let mut links = std::mem::take(&mut walk.links);
-        links.sort();
-        for (path, relative) in links {
-            if dir_id(&path).is_some_and(|id| walk.seen.insert(id)) {
-                walk.dir(&path, &relative);
-            }
-        }
-    }
+    let _ = Walker::RUNNERS.walk(root, |entry| {
+        visit(entry.relative, &entry.name.to_string_lossy());
+        Ok(Flow::Continue(()))
+    });
 }
 
 /// A directory's identity (device, inode), following links.
@@ -85,57 +220,94 @@ fn dir_id(path: &Path) -> Option<(u64, u64)> {
 }
 
 struct Walk<'v> {
-    visit: &'v mut dyn FnMut(&str, &str),
+    options: Walker,
+    visit: &'v mut dyn FnMut(&Entry) -> io::Result<Flow>,
     budget: usize,
-    /// Directories entered, by identity, so a linked directory is walked once.
+    /// Directories entered, by identity, so a linked directory is walked once (when links are followed).
     seen: HashSet<(u64, u64)>,
-    /// Linked directories met, walked after the real ones.
-    links: Vec<(PathBuf, String)>,
+    /// Linked directories met, walked after the real ones: path, relative path, depth.
+    links: Vec<(PathBuf, String, usize)>,
     /// Build directories the root `.gitignore` lists.
     ignored: Vec<String>,
 }
 
 impl Walk<'_> {
-    fn dir(&mut self, dir: &Path, prefix: &str) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for entry in entries.flatten() {
+    /// Walks `dir` (at `depth`, the root's entries being at 1).
+    fn dir(&mut self, dir: &Path, prefix: &str, depth: usize) -> io::Result<Flow> {
+        let strict = self.options.strict;
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(err) if strict && err.kind() != io::ErrorKind::NotFound => return Err(err),
+            Err(_) => return Ok(Flow::Continue(())),
+        };
+        let mut listed = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(entry) => listed.push(entry),
+                Err(err) if strict => return Err(err),
+                Err(_) => {}
+            }
+        }
+        if self.options.sorted {
+            listed.sort_by_key(DirEntry::file_name);
+        }
+        for entry in &listed {
             if self.budget == 0 {
-                return;
+                return Ok(Flow::Break(()));
             }
             self.budget -= 1;
-            let Ok(mut kind) = entry.file_type() else { continue };
+            let mut kind = match entry.file_type() {
+                Ok(kind) => kind,
+                Err(err) if strict => return Err(err),
+                Err(_) => continue,
+            };
             let path = entry.path();
-            let link = kind.is_symlink();
+            let link = self.options.follow_links && kind.is_symlink();
             if link {
                 let Ok(meta) = std::fs::metadata(&path) else { continue };
                 kind = meta.file_type();
             }
             let name = entry.file_name();
-            let name = name.to_string_lossy();
+            let text = name.to_string_lossy();
             let relative = if prefix.is_empty() {
-                name.to_string()
+                text.to_string()
             } else {
-                format!("{prefix}/{name}")
+                format!("{prefix}/{text}")
             };
             if !kind.is_dir() {
-                (self.visit)(&relative, &name);
+                let found = Entry {
+                    path: &path,
+                    relative: &relative,
+                    name: &name,
+                    kind,
+                    entry,
+                };
+                if (self.visit)(&found)?.is_break() {
+                    return Ok(Flow::Break(()));
+                }
                 continue;
             }
-            if SKIP_DIRS.contains(&name.as_ref()) || self.is_build_output(&path, &name, prefix) {
+            if depth >= self.options.max_depth
+                || self.options.skip.contains(&text.as_ref())
+                || self.is_build_output(&path, &text, prefix)
+            {
                 continue;
             }
             if link {
-                self.links.push((path, relative));
+                self.links.push((path, relative, depth + 1));
                 continue;
             }
-            if dir_id(&path).is_some_and(|id| self.seen.insert(id)) {
-                self.dir(&path, &relative);
+            let first = !self.options.follow_links || dir_id(&path).is_some_and(|id| self.seen.insert(id));
+            if first && self.dir(&path, &relative, depth + 1)?.is_break() {
+                return Ok(Flow::Break(()));
             }
         }
+        Ok(Flow::Continue(()))
     }
 
     fn is_build_output(&self, path: &Path, name: &str, prefix: &str) -> bool {
-        BUILD_DIRS.contains(&name)
+        self.options.build_output
+            && BUILD_DIRS.contains(&name)
             && (path.join("CACHEDIR.TAG").is_file() || (prefix.is_empty() && self.ignored.iter().any(|d| d == name)))
     }
 }
@@ -225,5 +397,54 @@ mod tests {
             real, 1,
             "the linked twin of a walked directory is walked once: {found:?}"
         );
+    }
+
+    /// Everything a plain walk visits: relative paths, in the order met.
+    fn visited(walker: Walker, root: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        walker
+            .walk(root, |entry| {
+                out.push(entry.relative.to_string());
+                Ok(Flow::Continue(()))
+            })
+            .expect("walk");
+        out
+    }
+
+    #[test]
+    fn a_sorted_walk_goes_depth_first_in_name_order_and_does_not_follow_links() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for path in ["b/z", "b/a", "a", "c", "skipped/x", "d/skipped/y"] {
+            touch(root, path);
+        }
+        std::os::unix::fs::symlink(root.join("b"), root.join("link")).expect("symlink");
+        let walker = Walker::skipping(&["skipped"]).sorted();
+        assert_eq!(visited(walker, root), ["a", "b/a", "b/z", "c", "link"]);
+        assert_eq!(visited(walker.max_depth(1), root), ["a", "c", "link"]);
+    }
+
+    #[test]
+    fn the_visitor_stops_the_walk_and_a_strict_walk_returns_errors() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for path in ["a/1", "a/2", "b/3"] {
+            touch(root, path);
+        }
+        let mut seen = 0;
+        let walked = Walker::skipping(&[]).walk(root, |_| {
+            seen += 1;
+            Ok(until(seen == 2))
+        });
+        assert!(walked.is_ok());
+        assert_eq!(seen, 2, "nothing visited after a break");
+        let failed = Walker::skipping(&[])
+            .strict()
+            .walk(root, |_| Err(std::io::Error::other("visit")));
+        assert_eq!(failed.expect_err("the visitor's error").to_string(), "visit");
+        let missing = Walker::skipping(&[])
+            .strict()
+            .walk_from(root, &root.join("none"), |_| Ok(Flow::Continue(())));
+        assert!(missing.is_ok(), "a missing directory has no files");
     }
 }

@@ -16,9 +16,9 @@ use serde_json::{Map, Value, json};
 
 use loopgate::args::{self, FlagSpec};
 use loopgate::hook::parse_input;
-use loopgate::signals::{self, Signal};
 use loopgate::state::{LoopStatus, State, VerifyOn};
 use loopgate::summary::{self, CountScanner, TestCounts};
+use loopgate::tags::{self, Signal};
 
 /// Text that stresses parsers: tag, YAML and shell fragments, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -447,7 +447,7 @@ proptest! {
     /// Any message and promise: no panic.
     #[test]
     fn scan_never_panics(message in around(), promise in any::<String>()) {
-        let _ = signals::scan(&message, &promise);
+        let _ = tags::scan(&message, &promise);
     }
 
     /// `<promise>P</promise>` for the sealed P is a promise whatever surrounds it, unless an abort or pause tag
@@ -460,7 +460,7 @@ proptest! {
         pad in ("[ \t\n]{0,2}", "[ \t\n]{0,2}"),
     ) {
         let message = format!("{before}<promise>{}{promise}{}</promise>{after}", pad.0, pad.1);
-        let got = signals::scan(&message, &promise);
+        let got = tags::scan(&message, &promise);
         if has_pair(&message, "loop-abort") {
             prop_assert!(matches!(got, Signal::Abort(_)), "{:?} for {:?}", got, message);
         } else if has_pair(&message, "loop-pause") {
@@ -475,14 +475,14 @@ proptest! {
     fn no_whole_tag_no_signal(text in "[a-zA-Z _<>/-]{0,40}", promise in promise_text()) {
         let message = format!("{text}{promise}");
         prop_assume!(!["promise", "loop-abort", "loop-pause"].iter().any(|n| has_pair(&message, n)));
-        prop_assert_eq!(signals::scan(&message, &promise), Signal::None);
+        prop_assert_eq!(tags::scan(&message, &promise), Signal::None);
     }
 
     /// Abort and pause reasons are trimmed and never contain their own tags.
     #[test]
     fn reasons_are_trimmed_tag_contents(before in around(), reason in "[^<]{0,20}", after in around()) {
         let message = format!("{before}<loop-abort>{reason}</loop-abort>{after}");
-        match signals::scan(&message, "LOOP_DONE") {
+        match tags::scan(&message, "LOOP_DONE") {
             Signal::Abort(got) => {
                 prop_assert_eq!(got.trim(), got.as_str());
                 prop_assert!(!got.contains("<loop-abort>") && !got.contains("</loop-abort>"));

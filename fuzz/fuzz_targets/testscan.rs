@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use loopgate::state::Lang as Speech;
+use loopgate::messages::finding;
+use loopgate::schema::Speech;
 use loopgate::testscan::{FileSig, Lang, compare, deleted_file, markers, parse};
 
 fuzz_target!(|data: &[u8]| {
@@ -18,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     let sig = if selector & 4 == 0 { FileSig::of(lang, old) } else { FileSig::inline(lang, old) };
     for finding in compare(&sig, text, lang).iter().chain(deleted_file(&sig).iter()) {
         for speech in [Speech::En, Speech::Zh] {
-            assert!(!finding.render(speech, "f").contains('\n'));
+            assert!(!finding::line(speech, "f", finding).contains('\n'));
         }
     }
     let own = if selector & 4 == 0 { FileSig::of(lang, text) } else { FileSig::inline(lang, text) };

@@ -10,7 +10,7 @@ use crate::project::Project;
 
 /// Limits every path-taking command to the project (the root may be a subdirectory of the repository) and
 /// leaves `.claude/` out: loopgate's own files and Claude Code's settings are not the agent's work.
-pub const PATHSPEC: [&str; 3] = ["--", ".", ":(exclude).claude"];
+pub(crate) const PATHSPEC: [&str; 3] = ["--", ".", ":(exclude).claude"];
 
 /// Settings for commands on the private index (see [`Git::command`]).
 const PRIVATE_INDEX_CONFIG: [&str; 4] = ["-c", "index.skipHash=true", "-c", "core.untrackedCache=true"];
@@ -25,8 +25,8 @@ pub struct Git {
 #[derive(Debug, thiserror::Error)]
 #[error("`git {command}` failed: {detail}")]
 pub struct GitError {
-    pub command: String,
-    pub detail: String,
+    pub(crate) command: String,
+    pub(crate) detail: String,
 }
 
 impl Git {
@@ -42,16 +42,16 @@ impl Git {
     }
 
     /// The private index file (`.claude/loopgate/checkpoint-index`).
-    pub fn index(&self) -> &Path {
+    pub(crate) fn index(&self) -> &Path {
         &self.index
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
     /// Whether the project root is inside a git work tree (and git runs at all).
-    pub fn is_work_tree(&self) -> bool {
+    pub(crate) fn is_work_tree(&self) -> bool {
         self.user(&["rev-parse", "--is-inside-work-tree"])
             .is_ok_and(|out| out.trim_ascii() == b"true")
     }
@@ -59,30 +59,30 @@ impl Git {
     /// A git command with the private index. Its index is written without a checksum and keeps an untracked
     /// cache (what git's `feature.manyFiles` turns on): loopgate reads and writes it at every changed stop, and
     /// nobody else ever reads it.
-    pub fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut cmd = self.base(&[&PRIVATE_INDEX_CONFIG[..], args].concat());
         cmd.env("GIT_INDEX_FILE", &self.index);
         cmd
     }
 
     /// Runs git with the private index; stdout on success.
-    pub fn run(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn run(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
         output(self.command(args), args, None)
     }
 
     /// [`Git::run`], feeding `input` on stdin.
-    pub fn run_with_input(&self, args: &[&str], input: Vec<u8>) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn run_with_input(&self, args: &[&str], input: Vec<u8>) -> Result<Vec<u8>, GitError> {
         output(self.command(args), args, Some(input))
     }
 
     /// [`Git::run`] as trimmed text.
-    pub fn text(&self, args: &[&str]) -> Result<String, GitError> {
+    pub(crate) fn text(&self, args: &[&str]) -> Result<String, GitError> {
         self.run(args)
             .map(|out| String::from_utf8_lossy(&out).trim().to_string())
     }
 
     /// Runs git with the user's own index (read-only uses: finding it).
-    pub fn user(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn user(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
         let mut cmd = self.base(args);
         cmd.env_remove("GIT_INDEX_FILE");
         output(cmd, args, None)

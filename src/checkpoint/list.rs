@@ -8,17 +8,17 @@ use super::{Name, REFS, Track};
 
 /// One checkpoint ref.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ref {
-    pub loop_id: String,
-    pub name: Name,
-    pub commit: String,
-    pub tree: String,
+pub(crate) struct Ref {
+    pub(crate) loop_id: String,
+    pub(crate) name: Name,
+    pub(crate) commit: String,
+    pub(crate) tree: String,
     /// Commit time, seconds since the epoch (a reused checkpoint keeps the time of the one it reuses).
-    pub time: i64,
+    pub(crate) time: i64,
 }
 
 /// Every checkpoint in the repository, by loop, each loop's sorted by name (iterations, then saves).
-pub fn all(git: &Git) -> Result<BTreeMap<String, Vec<Ref>>, GitError> {
+pub(crate) fn all(git: &Git) -> Result<BTreeMap<String, Vec<Ref>>, GitError> {
     let out = git.run(&[
         "for-each-ref",
         "--format=%(refname)%00%(objectname)%00%(tree)%00%(committerdate:unix)",
@@ -50,7 +50,7 @@ pub fn all(git: &Git) -> Result<BTreeMap<String, Vec<Ref>>, GitError> {
 
 /// Adds to a running loop's `refs` the iterations its `track` has not written yet: each is its last
 /// checkpoint (same commit, tree and time) under its own name. `refs` stays sorted.
-pub fn add_unwritten(refs: &mut Vec<Ref>, track: &Track) {
+pub(crate) fn add_unwritten(refs: &mut Vec<Ref>, track: &Track) {
     let Some(last) = &track.last else { return };
     let Some(base) = refs.iter().find(|r| r.name == Name::Iteration(last.iteration)).cloned() else {
         return;
@@ -68,14 +68,14 @@ pub fn add_unwritten(refs: &mut Vec<Ref>, track: &Track) {
 
 /// Lines and files changed from one tree to another, within the project (`.claude/` left out).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Change {
-    pub files: u64,
-    pub insertions: u64,
-    pub deletions: u64,
+pub(crate) struct Change {
+    pub(crate) files: u64,
+    pub(crate) insertions: u64,
+    pub(crate) deletions: u64,
 }
 
 /// What changed for each `(from, to)` pair of trees, in order, in one git process.
-pub fn changes(git: &Git, pairs: &[(&str, &str)]) -> Result<Vec<Change>, GitError> {
+pub(crate) fn changes(git: &Git, pairs: &[(&str, &str)]) -> Result<Vec<Change>, GitError> {
     if pairs.is_empty() {
         return Ok(Vec::new());
     }

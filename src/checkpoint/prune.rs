@@ -16,7 +16,7 @@ use crate::project::Project;
 use crate::score::ScoreGate;
 
 /// How many of the most recent loops keep every checkpoint (the loop that just ended is one of them).
-pub const RECENT_LOOPS: usize = 3;
+pub(crate) const RECENT_LOOPS: usize = 3;
 
 /// The marker ref name beside a loop's checkpoints when it was run with `--keep-checkpoints all`.
 const KEEP_ALL: &str = "keep-all";
@@ -24,7 +24,7 @@ const KEEP_ALL: &str = "keep-all";
 /// Writes the ended loop's unwritten checkpoints, applies its `--keep-checkpoints`, and prunes loops that fell
 /// out of the [`RECENT_LOOPS`] window. Best effort: an error is returned for the caller to report, never to stop
 /// the loop from ending.
-pub fn at_end(project: &Project, loop_id: &str, track: Option<&Track>) -> Result<(), GitError> {
+pub(crate) fn at_end(project: &Project, loop_id: &str, track: Option<&Track>) -> Result<(), GitError> {
     let Some(track) = track else {
         return Ok(());
     };
@@ -103,7 +103,7 @@ fn older_loops(
 }
 
 /// The names kept out of `refs`: saves always; with [`Keep::Best`] also the start, the last iteration and `best`.
-pub fn kept(refs: &[Ref], keep: Keep, best: Option<u64>) -> Vec<Name> {
+pub(crate) fn kept(refs: &[Ref], keep: Keep, best: Option<u64>) -> Vec<Name> {
     let last = refs
         .iter()
         .filter_map(|r| match r.name {
@@ -123,7 +123,7 @@ pub fn kept(refs: &[Ref], keep: Keep, best: Option<u64>) -> Vec<Name> {
 
 /// The iteration whose verify did best: the latest that passed, else (with a score gate) the best score (the
 /// latest of equals). `None` when no verify ran.
-pub fn best_iteration(records: &[Record], gate: Option<&ScoreGate>) -> Option<u64> {
+pub(crate) fn best_iteration(records: &[Record], gate: Option<&ScoreGate>) -> Option<u64> {
     let verdicts = records.iter().filter(|r| {
         matches!(
             r.status(),

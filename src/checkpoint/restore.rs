@@ -12,14 +12,14 @@ use super::{Name, refname, snapshot};
 
 /// What a rollback did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rolled {
+pub(crate) struct Rolled {
     /// The save holding the working tree as it was before.
-    pub saved: Name,
-    pub saved_commit: String,
+    pub(crate) saved: Name,
+    pub(crate) saved_commit: String,
 }
 
 /// Saves the working tree as the next `save-N` of `loop_id` (after those in `existing`), then restores `target`.
-pub fn rollback(git: &Git, loop_id: &str, existing: &[Ref], target: &Ref) -> Result<Rolled, GitError> {
+pub(crate) fn rollback(git: &Git, loop_id: &str, existing: &[Ref], target: &Ref) -> Result<Rolled, GitError> {
     let next = existing
         .iter()
         .filter_map(|r| match r.name {
@@ -44,6 +44,6 @@ pub fn rollback(git: &Git, loop_id: &str, existing: &[Ref], target: &Ref) -> Res
 }
 
 /// The working tree as a tree object, for comparing a checkpoint with it (`loopgate diff N`).
-pub fn working_tree(git: &Git) -> Result<String, GitError> {
+pub(crate) fn working_tree(git: &Git) -> Result<String, GitError> {
     snapshot::write_tree(git)
 }

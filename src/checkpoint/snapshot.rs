@@ -28,7 +28,7 @@ pub fn take(git: &Git, refname: &str, message: &str) -> Result<String, GitError>
 }
 
 /// The working tree as a tree object (written to the object store, named by nothing).
-pub fn write_tree(git: &Git) -> Result<String, GitError> {
+pub(crate) fn write_tree(git: &Git) -> Result<String, GitError> {
     prepare_index(git);
     let add = |git: &Git| git.run(&[&["add", "-A"][..], &PATHSPEC[..]].concat());
     if add(git).is_err() {
@@ -41,13 +41,13 @@ pub fn write_tree(git: &Git) -> Result<String, GitError> {
 
 /// The working tree as a tree object, re-staging only `dirty`'s paths on a copy of the user's index; `git add
 /// -A` ([`write_tree`]) when that fails.
-pub fn write_tree_from(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
+pub(crate) fn write_tree_from(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
     staged_tree(git, dirty).or_else(|_| write_tree(git))
 }
 
 /// The fast path of [`write_tree_from`], without its fallback: a copy of the user's index, `dirty`'s paths
 /// re-staged, `git write-tree`.
-pub fn staged_tree(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
+pub(crate) fn staged_tree(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
     let index = git.index();
     let _ = std::fs::remove_file(index.with_file_name("checkpoint-index.lock"));
     if let Some(dir) = index.parent() {
@@ -87,18 +87,18 @@ pub fn staged_tree(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
 }
 
 /// A commit of `tree` whose parent is `HEAD` (none in a repository without commits yet).
-pub fn commit(git: &Git, tree: &str, message: &str) -> Result<String, GitError> {
+pub(crate) fn commit(git: &Git, tree: &str, message: &str) -> Result<String, GitError> {
     git.text(&["commit-tree", "--no-gpg-sign", "-p", "HEAD", "-m", message, tree])
         .or_else(|_| git.text(&["commit-tree", "--no-gpg-sign", "-m", message, tree]))
 }
 
 /// Points `refname` at `commit`.
-pub fn set_ref(git: &Git, refname: &str, commit: &str) -> Result<(), GitError> {
+pub(crate) fn set_ref(git: &Git, refname: &str, commit: &str) -> Result<(), GitError> {
     git.run(&["update-ref", refname, commit]).map(drop)
 }
 
 /// Points each `(refname, commit)` at its commit, in one `git update-ref --stdin`.
-pub fn set_refs(git: &Git, refs: &[(String, String)]) -> Result<(), GitError> {
+pub(crate) fn set_refs(git: &Git, refs: &[(String, String)]) -> Result<(), GitError> {
     let input: String = refs
         .iter()
         .map(|(refname, commit)| format!("update {refname} {commit}\n"))

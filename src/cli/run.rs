@@ -23,36 +23,36 @@ use super::SetupArgs;
                   loopgate run --verify 'npm test' --task-file PROMPT.md -- codex exec\n  \
                   loopgate run --verify 'pytest' 'make the tests pass' -- aider --yes --message {prompt}"
 )]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
-    pub setup: SetupArgs,
+    pub(crate) setup: SetupArgs,
     /// Read the task from this file (e.g. PROMPT.md) instead of the TASK words.
     #[arg(long, value_name = "FILE")]
-    pub task_file: Option<PathBuf>,
+    pub(crate) task_file: Option<PathBuf>,
     /// Give the agent its prompt on stdin instead of as its last argument.
     #[arg(long)]
-    pub stdin: bool,
+    pub(crate) stdin: bool,
     /// Complete only when the agent's output holds <promise>…</promise> and the verify passes (default: a
     /// passing verify after any iteration completes the loop).
     #[arg(long)]
-    pub require_promise: bool,
+    pub(crate) require_promise: bool,
     /// Stop the agent (its whole process group) after this long in one iteration, e.g. 20m; the iteration then
     /// counts as one without a signal.
     #[arg(long, value_name = "DUR")]
-    pub agent_timeout: Option<String>,
+    pub(crate) agent_timeout: Option<String>,
     /// Do not stream the agent's output: one line per iteration and the summary.
     #[arg(long, short, conflicts_with = "verbose")]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Also show every prompt given to the agent.
     #[arg(long, short)]
-    pub verbose: bool,
+    pub(crate) verbose: bool,
     /// Continue this project's paused loop (or one a killed `loopgate run` left behind) instead of starting one.
     #[arg(long)]
-    pub resume: bool,
+    pub(crate) resume: bool,
     /// The agent command and its arguments, after `--`. The prompt replaces every `{prompt}` in them; without
     /// one it is added as the last argument (or written to stdin with `--stdin`).
     #[arg(last = true, required = true, value_name = "AGENT")]
-    pub agent: Vec<String>,
+    pub(crate) agent: Vec<String>,
 }
 
 #[cfg(test)]

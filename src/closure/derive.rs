@@ -18,8 +18,9 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::parts::Scope;
-use super::recipes;
 use crate::guard::lex;
+use crate::recipes;
+use crate::schema::Lang;
 
 mod cargo;
 mod js;
@@ -67,16 +68,6 @@ pub struct Watch {
     pub new_file_counts: bool,
 }
 
-/// The language ecosystems the command runs tests in, which decides whose test files are sealed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ecosystem {
-    Rust,
-    Python,
-    Js,
-    Go,
-}
-
 /// A test runner the command runs: whose rules say which files are tests (see `inventory::rules`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -101,7 +92,7 @@ pub struct Plan {
     pub targets: Vec<Target>,
     pub watches: Vec<Watch>,
     /// Empty when no known test runner was recognized: then every ecosystem's tests are sealed.
-    pub ecosystems: BTreeSet<Ecosystem>,
+    pub ecosystems: BTreeSet<Lang>,
     /// The test runners recognized in the command.
     pub runners: BTreeSet<Runner>,
 }
@@ -193,7 +184,7 @@ impl Deriver<'_> {
             "pytest" | "py.test" => self.pytest(rest, cwd),
             "tox" => self.tox(cwd),
             "nox" => {
-                self.plan.ecosystems.insert(Ecosystem::Python);
+                self.plan.ecosystems.insert(Lang::Python);
                 self.whole(cwd.join("noxfile.py"), Why::Configures("nox".into()));
             }
             "coverage" => self.coverage(rest, cwd, depth),
@@ -201,7 +192,7 @@ impl Deriver<'_> {
             "cargo" => self.cargo(rest, cwd),
             "cargo-nextest" => self.cargo(&[String::from("nextest")], cwd),
             "go" if rest.iter().any(|w| w == "test" || w == "vet") => {
-                self.plan.ecosystems.insert(Ecosystem::Go);
+                self.plan.ecosystems.insert(Lang::Go);
                 self.plan.runners.insert(Runner::Go);
             }
             "make" | "gmake" => self.make(rest, cwd, depth),
@@ -234,7 +225,7 @@ impl Deriver<'_> {
     }
 
     fn package_manager(&mut self, pm: &str, rest: &[String], cwd: &Path, depth: usize) {
-        self.plan.ecosystems.insert(Ecosystem::Js);
+        self.plan.ecosystems.insert(Lang::JavaScript);
         let mut dir = cwd.to_path_buf();
         let mut words = Vec::new();
         let mut i = 0;

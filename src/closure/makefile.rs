@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::recipes::{Rule, join_continued, make_assignment, make_goals, make_rule_header};
+use crate::recipes::{Rule, join_continued, make_assignment, make_goals, make_rule_header};
 
 /// Variables make itself reads, which matter whether or not a recipe names them.
 const MAKE_VARIABLES: &[&str] = &[

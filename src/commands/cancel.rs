@@ -15,7 +15,7 @@ use crate::project::Project;
 /// the cancel is the user's only: it is carried out at once when the user's prompt already left its ticket
 /// (Claude Code 2.1.330 runs the prompt hook first) outside the sandbox, else left as a request for a loopgate
 /// hook to carry out for the user's own `/cancel-loop` (see `control`).
-pub fn run() -> Result<u8, Error> {
+pub(crate) fn run() -> Result<u8, Error> {
     let project = Project::for_terminal();
     let caller = crate::control::Caller::from_env();
     if caller.in_claude_code {
@@ -39,7 +39,7 @@ pub fn run() -> Result<u8, Error> {
 }
 
 /// Ends the loop of `project` as `cancelled`; the line to show.
-pub fn cancel_in(project: &Project) -> Result<String, Error> {
+pub(crate) fn cancel_in(project: &Project) -> Result<String, Error> {
     let lock = super::lock(project);
     if let Err(err) = &lock {
         eprintln!("loopgate: {err}; cancelling anyway");

@@ -9,7 +9,7 @@ mod select;
 use crate::printable::pad;
 use serde_json::{Value, json};
 
-pub use select::{Selected, select};
+pub(crate) use select::{Selected, select};
 
 use crate::checkpoint::Name;
 use crate::checkpoint::list::{self, Change, Ref};
@@ -19,7 +19,7 @@ use crate::history::{self, Event, Record, Status};
 use crate::project::Project;
 
 /// Runs `loopgate checkpoints`.
-pub fn run(json_out: bool, loop_id: Option<&str>) -> Result<u8, Error> {
+pub(crate) fn run(json_out: bool, loop_id: Option<&str>) -> Result<u8, Error> {
     let selected = select(Project::for_terminal(), loop_id)?;
     let records = history::read_loop(&selected.project.history_path(), &selected.loop_id)
         .map(|read| read.records)

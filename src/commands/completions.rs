@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::exit_codes;
 
 /// Prints the completion script for `shell` on stdout.
-pub fn run(shell: clap_complete::Shell) -> Result<u8, Error> {
+pub(crate) fn run(shell: clap_complete::Shell) -> Result<u8, Error> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "loopgate", &mut out);
     crate::say(String::from_utf8_lossy(&out).trim_end());

@@ -15,7 +15,13 @@ use crate::project::Project;
 use super::checkpoints::select;
 
 /// Runs `loopgate diff`.
-pub fn run(from: &str, to: Option<&str>, stat: bool, json_out: bool, loop_id: Option<&str>) -> Result<u8, Error> {
+pub(crate) fn run(
+    from: &str,
+    to: Option<&str>,
+    stat: bool,
+    json_out: bool,
+    loop_id: Option<&str>,
+) -> Result<u8, Error> {
     let selected = select(Project::for_terminal(), loop_id)?;
     let git = &selected.git;
     let source = selected.find(from)?;

@@ -6,7 +6,7 @@ use crate::history::{self, Record};
 use crate::project::Project;
 
 /// Runs `loopgate history`.
-pub fn run(json: bool, loop_id: Option<&str>) -> Result<u8, Error> {
+pub(crate) fn run(json: bool, loop_id: Option<&str>) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let path = project.history_path();
     let read = history::read(&path).map_err(|source| Error::Io {

@@ -9,7 +9,7 @@ use crate::project::Project;
 use crate::state::LoopStatus;
 
 /// Runs `loopgate resume`.
-pub fn run(session_id: Option<String>) -> Result<u8, Error> {
+pub(crate) fn run(session_id: Option<String>) -> Result<u8, Error> {
     let session = super::session_from(session_id);
     if session.is_empty() {
         return Err(Error::Usage(

@@ -12,12 +12,12 @@ use crate::history::{self, Record};
 use crate::history::{Event, event::RolledBack};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
-use crate::running::TreeBusy;
+use crate::verify_lock::TreeBusy;
 
 use super::checkpoints::select;
 
 /// Runs `loopgate rollback`.
-pub fn run(to: &str, loop_id: Option<&str>) -> Result<u8, Error> {
+pub(crate) fn run(to: &str, loop_id: Option<&str>) -> Result<u8, Error> {
     let selected = select(Project::for_terminal(), loop_id)?;
     let target = selected.find(to)?.clone();
     let project = &selected.project;

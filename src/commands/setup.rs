@@ -30,13 +30,13 @@ use sealing::Sealed;
 
 /// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
 /// above it, or Claude Code kills the hook mid-verify.
-pub const MAX_VERIFY_TIMEOUT: u64 = 3600;
+pub(crate) const MAX_VERIFY_TIMEOUT: u64 = 3600;
 /// Seconds the baseline may run when setup runs inside the slash command's pre-executed block. Claude Code
 /// (checked with 2.1.197 and 2.1.330) moves a pre-executed block that runs past two minutes to the background
 /// and sends the prompt to the model without waiting, so a longer baseline would run while the agent edits. A
 /// baseline that needs longer is cut here and the loop's first verify becomes its baseline; from a terminal
 /// (no session yet, the next session adopts the loop) the baseline has the whole verify timeout.
-pub const SLASH_COMMAND_BUDGET: u64 = 100;
+pub(crate) const SLASH_COMMAND_BUDGET: u64 = 100;
 /// [`SLASH_COMMAND_BUDGET`], or `LOOPGATE_SLASH_COMMAND_BUDGET` (seconds) where a client waits otherwise.
 fn slash_command_budget() -> u64 {
     std::env::var("LOOPGATE_SLASH_COMMAND_BUDGET")
@@ -67,35 +67,35 @@ fn known_flags() -> Vec<FlagSpec> {
 
 /// Validated setup options: what the command code works with.
 #[derive(Debug)]
-pub struct Config {
-    pub task: String,
-    pub verify: Option<String>,
-    pub max_iterations: u64,
-    pub promise: String,
-    pub verify_timeout: u64,
-    pub seal: Vec<String>,
-    pub verify_on: VerifyOn,
-    pub max_duration: Option<u64>,
-    pub lang: Speech,
-    pub session_id: String,
-    pub force: bool,
-    pub require_tests: bool,
-    pub notify: bool,
-    pub stall_limit: u64,
-    pub max_tokens: Option<u64>,
-    pub score: Option<ScoreGate>,
+pub(crate) struct Config {
+    pub(crate) task: String,
+    pub(crate) verify: Option<String>,
+    pub(crate) max_iterations: u64,
+    pub(crate) promise: String,
+    pub(crate) verify_timeout: u64,
+    pub(crate) seal: Vec<String>,
+    pub(crate) verify_on: VerifyOn,
+    pub(crate) max_duration: Option<u64>,
+    pub(crate) lang: Speech,
+    pub(crate) session_id: String,
+    pub(crate) force: bool,
+    pub(crate) require_tests: bool,
+    pub(crate) notify: bool,
+    pub(crate) stall_limit: u64,
+    pub(crate) max_tokens: Option<u64>,
+    pub(crate) score: Option<ScoreGate>,
     /// Set by `loopgate run`, which drives the loop itself; `None` for a Claude Code session's loop.
-    pub driver: Option<Driver>,
+    pub(crate) driver: Option<Driver>,
     /// What `--verify auto` chose and why (see [`Config::resolve_auto_verify`]); `verify` holds the command.
-    pub verify_detected: Option<crate::detect::Detected>,
+    pub(crate) verify_detected: Option<crate::detect::Detected>,
     /// Which checkpoints to keep at the end; `None` with `--no-checkpoints`.
-    pub checkpoints: Option<crate::checkpoint::Keep>,
+    pub(crate) checkpoints: Option<crate::checkpoint::Keep>,
     /// Checks of the oracle's inputs turned off (`--no-closure-seal` and friends).
-    pub opt_out: Vec<Check>,
+    pub(crate) opt_out: Vec<Check>,
     /// Run the verify command once at setup (off with `--no-baseline`).
-    pub baseline: bool,
+    pub(crate) baseline: bool,
     /// Setup runs inside the slash command (`--args-stdin`), which Claude Code waits for only so long.
-    pub from_slash_command: bool,
+    pub(crate) from_slash_command: bool,
 }
 
 #[derive(Parser)]
@@ -107,7 +107,7 @@ struct TextArgs {
 
 impl Config {
     /// Reads stdin if asked, then validates.
-    pub fn from_args(args: SetupArgs, stdin: impl Read) -> Result<Self, Error> {
+    pub(crate) fn from_args(args: SetupArgs, stdin: impl Read) -> Result<Self, Error> {
         let from_slash_command = args.args_stdin;
         let args = if from_slash_command {
             merge_text(args, stdin)?
@@ -186,7 +186,7 @@ impl Config {
             task,
             verify,
             max_iterations: args.max_iterations.unwrap_or(0),
-            promise: crate::signals::collapse(&promise),
+            promise: crate::tags::collapse(&promise),
             verify_timeout,
             seal: args.seal,
             verify_on,
@@ -210,7 +210,7 @@ impl Config {
 
     /// Turns `--verify auto` into the command detected in `root` (or refuses: nothing fits); from here on it is
     /// an ordinary verify command, sealed like a typed one.
-    pub fn resolve_auto_verify(&mut self, root: &std::path::Path) -> Result<(), Error> {
+    pub(crate) fn resolve_auto_verify(&mut self, root: &std::path::Path) -> Result<(), Error> {
         if self.verify.as_deref().map(str::trim) != Some(crate::detect::AUTO) {
             return Ok(());
         }
@@ -285,7 +285,7 @@ fn read_text(stdin: impl Read) -> Result<String, Error> {
 
 /// Runs `loopgate setup`. From inside Claude Code it may leave the loop to the user's prompt instead (under the
 /// sandbox, or to replace a running loop: see `control::defer_setup`).
-pub fn run(args: SetupArgs) -> Result<u8, Error> {
+pub(crate) fn run(args: SetupArgs) -> Result<u8, Error> {
     let text = if args.args_stdin {
         Some(read_text(std::io::stdin().lock())?)
     } else {
@@ -305,7 +305,7 @@ pub fn run(args: SetupArgs) -> Result<u8, Error> {
 
 /// Starts the loop a `/pua-loop` text asks for, for `session` (the `UserPromptSubmit` hook carrying out a
 /// deferred setup); what the agent reads.
-pub fn start_from_text(project: Project, session: &str, text: &str) -> Result<String, Error> {
+pub(crate) fn start_from_text(project: Project, session: &str, text: &str) -> Result<String, Error> {
     let args = SetupArgs {
         args_stdin: true,
         session_id: Some(session.to_string()),
@@ -352,25 +352,25 @@ fn report(config: &Config, started: &Started) -> String {
 }
 
 /// A loop just started.
-pub struct Started {
-    pub state: State,
+pub(crate) struct Started {
+    pub(crate) state: State,
     /// How many files the `--seal` globs matched.
-    pub sealed_files: usize,
+    pub(crate) sealed_files: usize,
     /// Whether the loop takes checkpoints (and why not).
-    pub checkpoints: crate::checkpoint::Setup,
+    pub(crate) checkpoints: crate::checkpoint::Setup,
     /// How many files of the verify command's closure exist, and how many it names (absent ones included).
-    pub closure_files: (usize, usize),
+    pub(crate) closure_files: (usize, usize),
     /// How many test files and tests are sealed.
-    pub tests: (usize, usize),
+    pub(crate) tests: (usize, usize),
     /// The verify run at setup, if one was made.
-    pub baseline: Option<crate::baseline::Baseline>,
-    pub project: Project,
+    pub(crate) baseline: Option<crate::baseline::Baseline>,
+    pub(crate) project: Project,
 }
 
 /// Starts a loop in `project`, as `setup` does and `loopgate run` reuses: refuses or replaces the loop already
 /// there, seals the oracle, runs the verify command once as the baseline (unless `--no-baseline`), writes the
 /// state file and records `init`. Prints nothing, but the baseline's status line on a terminal.
-pub fn start(config: &Config, project: Project) -> Result<Started, Error> {
+pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error> {
     let store = Store::open();
     store.clean_stale();
     let _lock = super::lock(&project)?;

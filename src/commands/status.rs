@@ -26,20 +26,20 @@ pub fn run(json_out: bool) -> Result<u8, Error> {
     // Only the records of one loop are parsed (the history holds every loop the project ever ran).
     let report = match lookup(&project)? {
         Lookup::Loop(active) => {
-            // The latest events, read backwards (for the trajectory); the whole record only for the last verify.
+            // The latest events and the last verify, read backwards.
             let floor = active.seal.history.as_ref().map_or(0, |mark| mark.start);
-            let tail = history::glance_tail(&history_path, active.loop_id(), floor).map_err(io)?;
-            let last_verify = match tail.last_verify {
-                Some(span) => history::read_span(&history_path, span).map_err(io)?,
-                None => None,
-            };
-            let events: Vec<Record> = tail.glances.iter().filter_map(history::Glance::to_record).collect();
+            let tail = history::read_tail(&history_path, active.loop_id(), floor).map_err(io)?;
             let events = Trajectory {
-                events,
+                events: tail.records,
                 truncated: tail.truncated,
             };
-            let mut report = loop_report(&active.state(), &events, last_verify.as_ref(), active.seal.files.len());
-            report["turn_ended"] = turn_ended(&active.seal.fields, tail.glances.last()).into();
+            let mut report = loop_report(
+                &active.state(),
+                &events,
+                tail.last_verify.as_ref(),
+                active.seal.files.len(),
+            );
+            report["turn_ended"] = turn_ended(&active.seal.fields, events.events.last()).into();
             // A companion that cannot be read leaves the seal's own inputs to show.
             let sealed = crate::inputs::Inputs::load_to_describe(&active)
                 .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
@@ -119,9 +119,9 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
 
 /// What ended the agent's last turn, when the loop's latest record says a turn ended that loopgate had asked to
 /// go on: Claude Code's block cap, or anything else (`turn_ended`). `None` once the loop moved on.
-fn turn_ended(fields: &crate::state::StateFields, latest: Option<&history::Glance>) -> Option<String> {
+fn turn_ended(fields: &crate::state::StateFields, latest: Option<&Record>) -> Option<String> {
     let latest = latest?;
-    let cap_reached = match latest.status {
+    let cap_reached = match latest.status() {
         Status::BlockCap => true,
         Status::TurnEnded => false,
         Status::StopFailure => {

@@ -14,7 +14,7 @@ use crate::project::Project;
 const TAIL_LINES: usize = 60;
 
 /// Runs `loopgate verify`.
-pub fn run(json: bool) -> Result<u8, Error> {
+pub(crate) fn run(json: bool) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let Lookup::Loop(active) = lookup(&project)? else {
         return Err(Error::NoLoop { root: project.root });

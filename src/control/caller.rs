@@ -8,13 +8,13 @@
 
 /// What the environment says about the caller.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Caller {
+pub(crate) struct Caller {
     /// Started (directly or not) by Claude Code.
-    pub in_claude_code: bool,
+    pub(crate) in_claude_code: bool,
     /// Which variable said so (for the error message).
-    pub marker: Option<&'static str>,
+    pub(crate) marker: Option<&'static str>,
     /// Inside Claude Code's OS sandbox (bubblewrap on Linux, Seatbelt on macOS).
-    pub sandboxed: bool,
+    pub(crate) sandboxed: bool,
 }
 
 /// The variables Claude Code sets for every command it runs, the most specific first.
@@ -22,12 +22,12 @@ const MARKERS: [&str; 3] = ["CLAUDE_CODE_SESSION_ID", "CLAUDECODE", "CLAUDE_CODE
 
 impl Caller {
     /// The caller of this process.
-    pub fn from_env() -> Self {
+    pub(crate) fn from_env() -> Self {
         Self::from_lookup(|name| std::env::var(name).ok())
     }
 
     /// The caller as `get` reports the environment (tests pass a map).
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
+    pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
         let set = |name: &str| get(name).is_some_and(|v| !v.trim().is_empty());
         let marker = MARKERS.into_iter().find(|name| set(name));
         Self {

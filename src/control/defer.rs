@@ -11,7 +11,12 @@ use crate::project::Project;
 /// loop is the user's call (else an agent could cancel its loop from a script and start one of its own) — and
 /// if so writes the request and says so. `text` is the `--args-stdin` text; a setup without it (flags typed as
 /// words, as an agent would) cannot be matched to a prompt and is refused.
-pub fn defer_setup(caller: &Caller, project: &Project, session: &str, text: Option<&str>) -> Result<bool, Error> {
+pub(crate) fn defer_setup(
+    caller: &Caller,
+    project: &Project,
+    session: &str,
+    text: Option<&str>,
+) -> Result<bool, Error> {
     if !caller.in_claude_code {
         return Ok(false);
     }

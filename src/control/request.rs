@@ -20,14 +20,14 @@ use serde::{Deserialize, Serialize};
 use crate::project::Project;
 
 /// Where the pending request lives, under the project root.
-pub const REQUEST_FILE: &str = ".claude/loopgate-request.json";
+pub(crate) const REQUEST_FILE: &str = ".claude/loopgate-request.json";
 /// A request older than this is ignored (and removed): the hook runs within a second of the block.
 const MAX_AGE_SECS: i64 = 600;
 
 /// What the user's command asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `/pua-loop TEXT`: start (or replace) the loop with this text.
     Setup,
     /// `/cancel-loop`: end the loop.
@@ -36,18 +36,18 @@ pub enum Kind {
 
 /// A pending request, as the slash command's block wrote it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Request {
-    pub kind: Kind,
+pub(crate) struct Request {
+    pub(crate) kind: Kind,
     /// The session the command ran in; only that session's prompt carries it out.
-    pub session_id: String,
+    pub(crate) session_id: String,
     /// The command's argument text exactly as the block received it (`$ARGUMENTS`).
-    pub text: String,
+    pub(crate) text: String,
     /// When it was written (Unix seconds).
-    pub created: i64,
+    pub(crate) created: i64,
 }
 
 impl Request {
-    pub fn new(kind: Kind, session_id: &str, text: &str) -> Self {
+    pub(crate) fn new(kind: Kind, session_id: &str, text: &str) -> Self {
         Self {
             kind,
             session_id: session_id.to_string(),
@@ -57,7 +57,7 @@ impl Request {
     }
 
     /// Writes the request atomically, replacing any pending one.
-    pub fn save(&self, project: &Project) -> std::io::Result<PathBuf> {
+    pub(crate) fn save(&self, project: &Project) -> std::io::Result<PathBuf> {
         let path = path(project);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
@@ -74,7 +74,7 @@ fn path(project: &Project) -> PathBuf {
 
 /// Which loopgate command a submitted prompt is, and its argument text: `/pua-loop`, `/loopgate:pua-loop`,
 /// `/cancel-loop`, `/loopgate:cancel-loop`. Anything else is `None` (the hook's fast path).
-pub fn command_of(prompt: &str) -> Option<(Kind, &str)> {
+pub(crate) fn command_of(prompt: &str) -> Option<(Kind, &str)> {
     let prompt = prompt.trim_start();
     let name_end = prompt.find(char::is_whitespace).unwrap_or(prompt.len());
     let (name, rest) = prompt.split_at(name_end);
@@ -89,7 +89,7 @@ pub fn command_of(prompt: &str) -> Option<(Kind, &str)> {
 /// Takes the pending request that `prompt`, submitted by the user in `session`, carries out: same command,
 /// same session, same text (surrounding white space aside), written in the last ten minutes. The file is
 /// removed whenever it is read, matched or not, so a request is carried out at most once.
-pub fn take(project: &Project, session: &str, prompt: &str) -> Option<Request> {
+pub(crate) fn take(project: &Project, session: &str, prompt: &str) -> Option<Request> {
     let (kind, text) = command_of(prompt)?;
     let path = path(project);
     let bytes = std::fs::read(&path).ok()?;
@@ -112,7 +112,7 @@ fn ticket_path(project: &Project) -> PathBuf {
 
 /// Records that the user submitted `prompt` (a loopgate command) in `session`, for a block that runs after the
 /// hook (Claude Code 2.1.330's order). Best effort: a ticket that cannot be written is simply absent.
-pub fn save_ticket(project: &Project, session: &str, prompt: &str) {
+pub(crate) fn save_ticket(project: &Project, session: &str, prompt: &str) {
     let Some((kind, text)) = command_of(prompt) else {
         return;
     };
@@ -129,7 +129,7 @@ pub fn save_ticket(project: &Project, session: &str, prompt: &str) {
 /// Whether the user's prompt already asked for this: a fresh ticket of the same command, session and text.
 /// Only the hook writes tickets, into the store, which Claude Code's sandbox keeps read-only for the agent's
 /// commands. The ticket is removed when `consume` is set and it matches.
-pub fn ticket_matches(project: &Project, wanted: &Request, consume: bool) -> bool {
+pub(crate) fn ticket_matches(project: &Project, wanted: &Request, consume: bool) -> bool {
     let path = ticket_path(project);
     let Some(ticket) = std::fs::read(&path)
         .ok()
@@ -151,7 +151,7 @@ pub fn ticket_matches(project: &Project, wanted: &Request, consume: bool) -> boo
 
 /// The pending request of `session` that a ticket confirms, taken (both files removed). A request without a
 /// matching ticket is left alone: its prompt may still come (2.1.197's order).
-pub fn take_confirmed(project: &Project, session: &str) -> Option<Request> {
+pub(crate) fn take_confirmed(project: &Project, session: &str) -> Option<Request> {
     let path = path(project);
     let bytes = std::fs::read(&path).ok()?;
     let request: Request = serde_json::from_slice(&bytes).ok()?;

@@ -1,13 +1,16 @@
-//! Reading the end of one loop's history backwards, for `loopgate status`: its trajectory shows the latest
-//! events, so the cost follows how many are shown, not how long the loop has run (a loop of 100,000 events is
-//! read back only as far as its last [`TAIL_EVENTS`] events and its last verify).
+//! Reading the history backwards from its end, for what sits at its end: the latest events of the running loop
+//! (`loopgate status` shows them as its trajectory, with the loop's last verify) and the history's last record.
+//! The cost follows how much is read back, not how long the history is: a loop of 100,000 events is read back only
+//! as far as its last [`TAIL_EVENTS`] events and its last verify. Lines become typed records in one place
+//! ([`read_line`], shared with the forward reader `scan`).
 
 use std::fs::File;
 use std::io::{self, Read as _, Seek as _, SeekFrom};
-use std::ops::Range;
+use std::ops::ControlFlow;
 use std::path::Path;
 
-use super::scan::{Glance, leading_loop_id};
+use super::Record;
+use super::scan::{Line, read_line};
 
 /// Events of the running loop that `status` shows in its trajectory.
 pub const TAIL_EVENTS: usize = 60;
@@ -19,23 +22,67 @@ const CHUNK: u64 = 256 * 1024;
 /// The latest events of one loop.
 #[derive(Debug, Default)]
 pub struct Tail {
-    /// At most [`TAIL_EVENTS`] glances, oldest first.
-    pub glances: Vec<Glance>,
+    /// At most [`TAIL_EVENTS`] records, oldest first.
+    pub records: Vec<Record>,
     /// Whether the loop has earlier events than these.
     pub truncated: bool,
-    /// Where the loop's last verify record is, if one was found.
-    pub last_verify: Option<Range<u64>>,
+    /// The loop's last record with a verify run (`duration_ms`) or a broken seal (`sealed_changes`), if one was
+    /// found.
+    pub last_verify: Option<Record>,
 }
 
 /// Reads `loop_id`'s latest events from the end of the history down to byte `floor` (where the loop began).
-pub fn glance_tail(path: &Path, loop_id: &str, floor: u64) -> io::Result<Tail> {
-    let mut file = match File::open(path) {
-        Ok(file) => file,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Tail::default()),
-        Err(err) => return Err(err),
-    };
+pub fn read_tail(path: &Path, loop_id: &str, floor: u64) -> io::Result<Tail> {
     let mut tail = Tail::default();
     let mut seen = 0;
+    lines_back(path, floor, |line| {
+        let Line::Record(record) = read_line(line, Some(loop_id)) else {
+            return ControlFlow::Continue(());
+        };
+        seen += 1;
+        let verified = record
+            .event
+            .verify()
+            .is_some_and(|v| v.duration_ms.is_some() || v.sealed_changes.is_some());
+        if tail.last_verify.is_none() && verified {
+            tail.last_verify = Some(record.clone());
+        }
+        if tail.records.len() < TAIL_EVENTS {
+            tail.records.push(record);
+        } else {
+            tail.truncated = true;
+            if tail.last_verify.is_some() || seen > VERIFY_LOOKBACK {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    })?;
+    tail.records.reverse();
+    Ok(tail)
+}
+
+/// The last valid record of the history (`None` for a missing or empty one), read from the end of the file:
+/// the same as the last of [`super::read`]'s records, without reading the rest.
+pub fn read_last(path: &Path) -> io::Result<Option<Record>> {
+    let mut last = None;
+    lines_back(path, 0, |line| match read_line(line, None) {
+        Line::Record(record) => {
+            last = Some(record);
+            ControlFlow::Break(())
+        }
+        Line::Other | Line::Bad => ControlFlow::Continue(()),
+    })?;
+    Ok(last)
+}
+
+/// Calls `visit` with each line (without its newline) of the file at `path`, from the last one back to the one
+/// starting at byte `floor`, until it breaks. A missing file has no lines.
+fn lines_back(path: &Path, floor: u64, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> io::Result<()> {
+    let mut file = match File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(err),
+    };
     let mut end = file.metadata()?.len();
     // Bytes after the last newline of the chunk before: the end of a line that starts in an earlier chunk.
     let mut carry: Vec<u8> = Vec::new();
@@ -61,36 +108,14 @@ pub fn glance_tail(path: &Path, loop_id: &str, floor: u64) -> io::Result<Tail> {
             }
             let line = &chunk[line_start..line_end];
             line_end = line_start.saturating_sub(1);
-            if line.is_empty() || leading_loop_id(line).is_some_and(|id| id != loop_id.as_bytes()) {
-                continue;
-            }
-            let Ok(mut glance) = serde_json::from_slice::<Glance>(line) else {
-                continue;
-            };
-            if glance.loop_id != loop_id {
-                continue;
-            }
-            let at = start + line_start as u64;
-            glance.span = at..at + line.len() as u64;
-            seen += 1;
-            if tail.last_verify.is_none() && (glance.duration_ms.is_some() || glance.sealed_changes.is_some()) {
-                tail.last_verify = Some(glance.span.clone());
-            }
-            if tail.glances.len() < TAIL_EVENTS {
-                tail.glances.push(glance);
-            } else {
-                tail.truncated = true;
-                if tail.last_verify.is_some() || seen > VERIFY_LOOKBACK {
-                    tail.glances.reverse();
-                    return Ok(tail);
-                }
+            if visit(line).is_break() {
+                return Ok(());
             }
         }
         carry = chunk[..first].to_vec();
         end = start;
     }
-    tail.glances.reverse();
-    Ok(tail)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -119,17 +144,16 @@ mod tests {
             append(&path, &record).expect("append");
             append(&path, &test_record_of("other", i, json!({"status": "continue"}))).expect("append");
         }
-        let tail = glance_tail(&path, "me", floor).expect("tail");
-        assert_eq!(tail.glances.len(), TAIL_EVENTS);
+        let tail = read_tail(&path, "me", floor).expect("tail");
+        assert_eq!(tail.records.len(), TAIL_EVENTS);
         assert!(tail.truncated);
-        let iterations: Vec<u64> = tail.glances.iter().map(|g| g.iteration).collect();
+        let iterations: Vec<u64> = tail.records.iter().map(|r| r.iteration).collect();
         assert_eq!(iterations, (240..300).collect::<Vec<_>>());
-        let verify = tail.last_verify.expect("found the verify far back");
-        let record = crate::history::read_span(&path, verify).expect("read").expect("record");
-        assert_eq!(record.status(), Status::PromiseRejected);
+        let record = tail.last_verify.expect("found the verify far back");
+        assert_eq!((record.status(), record.iteration), (Status::PromiseRejected, 1));
 
-        let short = glance_tail(&path, "nobody", floor).expect("tail");
-        assert!(short.glances.is_empty() && !short.truncated && short.last_verify.is_none());
+        let short = read_tail(&path, "nobody", floor).expect("tail");
+        assert!(short.records.is_empty() && !short.truncated && short.last_verify.is_none());
     }
 
     #[test]
@@ -139,16 +163,16 @@ mod tests {
         for i in 1..=5 {
             append(&path, &test_record_of("me", i, json!({"status": "continue"}))).expect("append");
         }
-        let tail = glance_tail(&path, "me", 0).expect("tail");
+        let tail = read_tail(&path, "me", 0).expect("tail");
         assert_eq!(
-            tail.glances.iter().map(|g| g.iteration).collect::<Vec<_>>(),
+            tail.records.iter().map(|r| r.iteration).collect::<Vec<_>>(),
             [1, 2, 3, 4, 5]
         );
         assert!(!tail.truncated && tail.last_verify.is_none());
         assert!(
-            glance_tail(&dir.path().join("missing"), "me", 0)
+            read_tail(&dir.path().join("missing"), "me", 0)
                 .expect("tail")
-                .glances
+                .records
                 .is_empty()
         );
     }

@@ -6,13 +6,13 @@ use crate::control::{Kind, Request, request};
 use crate::project::Project;
 
 /// What carrying out a request tells the model (`context`) and the user (`notice`).
-pub struct Done {
-    pub context: String,
-    pub notice: String,
+pub(crate) struct Done {
+    pub(crate) context: String,
+    pub(crate) notice: String,
 }
 
 /// Seals the loop, or cancels it, as `pending` asks, for `session`.
-pub fn carry_out(project: Project, session: &str, pending: &Request) -> Done {
+pub(crate) fn carry_out(project: Project, session: &str, pending: &Request) -> Done {
     match pending.kind {
         Kind::Setup => match crate::commands::setup::start_from_text(project, session, &pending.text) {
             Ok(briefing) => Done {
@@ -37,7 +37,7 @@ pub fn carry_out(project: Project, session: &str, pending: &Request) -> Done {
 
 /// The pending request of `session` that the user's prompt already confirmed (a ticket in the store), carried
 /// out; `None` — after one `stat` — when there is none.
-pub fn carry_out_confirmed(project: &Project, session: &str) -> Option<Done> {
+pub(crate) fn carry_out_confirmed(project: &Project, session: &str) -> Option<Done> {
     let pending = request::take_confirmed(project, session)?;
     Some(carry_out(project.clone(), session, &pending))
 }

@@ -36,23 +36,23 @@ pub struct HookInput {
     /// Stop and PreToolUse (seen in 2.1.197 and 2.1.330): one id per user prompt, the same for every stop and tool call
     /// of the turns that prompt started.
     #[serde(default)]
-    pub prompt_id: Option<String>,
+    pub(crate) prompt_id: Option<String>,
     /// UserPromptSubmit: the text the user submitted (a slash command as typed, e.g. `/pua-loop fix it`).
     #[serde(default)]
-    pub prompt: Option<String>,
+    pub(crate) prompt: Option<String>,
     /// Stop: whether this stop follows a continuation forced by a Stop hook in the same turn.
     #[serde(default)]
-    pub stop_hook_active: Option<bool>,
+    pub(crate) stop_hook_active: Option<bool>,
     /// StopFailure: the kind of API error (`rate_limit`, `billing_error`, …; the hook's matcher field).
     #[serde(default)]
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// StopFailure: more about the error, in whatever shape Claude Code sends.
     #[serde(default)]
-    pub error_details: Option<Value>,
+    pub(crate) error_details: Option<Value>,
 }
 
 /// Reads and parses the hook input for the event `expected` (e.g. `Stop`).
-pub fn read(reader: impl Read, expected: &str) -> Result<HookInput, String> {
+pub(crate) fn read(reader: impl Read, expected: &str) -> Result<HookInput, String> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_INPUT + 1)
@@ -140,7 +140,7 @@ pub fn parse(bytes: &[u8], expected: &str) -> Result<HookInput, String> {
 
 impl HookInput {
     /// The session id, required by every event loopgate acts on.
-    pub fn session(&self) -> Result<&str, String> {
+    pub(crate) fn session(&self) -> Result<&str, String> {
         match self.session_id.as_deref() {
             Some(id) if !id.is_empty() => Ok(id),
             _ => Err("hook input has no `session_id`".to_string()),

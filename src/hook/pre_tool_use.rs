@@ -18,7 +18,7 @@ use crate::project::Project;
 
 /// Handles one PreToolUse event. First carries out a `/pua-loop` or `/cancel-loop` the user's prompt confirmed
 /// but no hook could carry out yet (see `control`); its briefing goes to the model with this tool call.
-pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
     let session = input.session_id.as_deref().unwrap_or_default();
     let Some(done) = super::carry::carry_out_confirmed(&project, session) else {

@@ -18,7 +18,7 @@ use crate::state::{LoopStatus, State};
 const CONTEXT_BYTES: usize = 4096;
 
 /// Handles one SessionStart event.
-pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     decide(input).map_err(|e| e.to_string())
 }
 
@@ -101,7 +101,7 @@ fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Opt
             messages::handover_label(lang, HandoverLabel::LastFailure)
         ));
     }
-    parts.push(crate::feedback::task_and_how_to_finish(state));
+    parts.push(crate::block_reason::task_and_how_to_finish(state));
     parts.join("\n\n")
 }
 

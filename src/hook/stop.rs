@@ -8,11 +8,11 @@ use crate::hook::{HookInput, HookOutput};
 use crate::project::Project;
 
 use crate::stop::Outcome;
-pub use crate::stop::at_stop;
+pub(crate) use crate::stop::at_stop;
 use crate::stop::block_cap::Turn;
 
 /// Handles one Stop event.
-pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
     let Ok(session) = input.session() else {
         // Without a session nothing can be decided; say so only when there is a loop to be missed.
@@ -41,7 +41,7 @@ pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
 }
 
 /// Claude Code's JSON for a stop's outcome.
-pub fn output(outcome: Outcome) -> HookOutput {
+pub(crate) fn output(outcome: Outcome) -> HookOutput {
     match outcome {
         Outcome::Block { reason, notice } => HookOutput::block(reason, notice),
         Outcome::LetGo {

@@ -8,7 +8,7 @@ use crate::hook::{HookInput, HookOutput};
 use crate::project::Project;
 
 /// Handles one StopFailure event: records it for this session's loop, if it has one.
-pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
     let Ok(session) = input.session() else {
         return Ok(None);

@@ -11,7 +11,7 @@ use super::{HookInput, HookOutput};
 use crate::control::request;
 use crate::project::Project;
 
-pub fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
+pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let Some(prompt) = input.prompt.as_deref() else {
         return Ok(None);
     };

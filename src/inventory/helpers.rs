@@ -25,7 +25,7 @@ const HELPER_NAMES: &[&str] = &["fixtures", "mocks", "fakes", "stubs"];
 
 /// Whether a project-relative path names a test helper by its own name (see the module doc); `project` is the
 /// project's own name, normalized (see [`project_name`]).
-pub fn is_helper_path(relative: &str, project: Option<&str>) -> bool {
+pub(crate) fn is_helper_path(relative: &str, project: Option<&str>) -> bool {
     let path = Path::new(relative);
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
     let dirs = path
@@ -44,7 +44,7 @@ pub fn is_helper_path(relative: &str, project: Option<&str>) -> bool {
 
 /// The project's own name, lower-cased without `-` and `_`: from `pyproject.toml`, `package.json`, `Cargo.toml`
 /// or `go.mod` in the root, the first that names one.
-pub fn project_name(root: &Path) -> Option<String> {
+pub(crate) fn project_name(root: &Path) -> Option<String> {
     let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
     let toml_name = |name: &str, table: &str| {
         read(name)?
@@ -70,7 +70,7 @@ pub fn project_name(root: &Path) -> Option<String> {
 }
 
 /// The helper files (project-relative, with their language) that the test files `tests` import.
-pub fn imported_helpers<'a>(
+pub(crate) fn imported_helpers<'a>(
     root: &Path,
     tests: impl IntoIterator<Item = (&'a String, &'a FileSig)>,
 ) -> Vec<(String, Lang)> {

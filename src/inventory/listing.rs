@@ -6,15 +6,15 @@ use super::rules::Rules;
 use crate::testscan::{self, Lang};
 
 /// A file to scan: its path, language, and whether it holds tests without being a test file.
-pub struct Candidate {
-    pub path: String,
-    pub lang: Lang,
-    pub inline: bool,
+pub(crate) struct Candidate {
+    pub(crate) path: String,
+    pub(crate) lang: Lang,
+    pub(crate) inline: bool,
 }
 
 /// The project's test files of `langs` by convention or by the runners' `rules` and, when `with_inline`, the
 /// source files that hold tests (those are read to find out).
-pub fn candidates(root: &Path, langs: &[Lang], rules: &Rules, with_inline: bool) -> Vec<Candidate> {
+pub(crate) fn candidates(root: &Path, langs: &[Lang], rules: &Rules, with_inline: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
     let matcher = rules.matcher();
     crate::walk::files(root, |relative, _| {

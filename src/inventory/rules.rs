@@ -29,17 +29,17 @@ use crate::closure::Runner;
 
 /// Extra test-file rules of a project, kept in the inventory so new files are judged by the same rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rules {
+pub(crate) struct Rules {
     /// Globs over the project-relative path (`**/check_*.py`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub globs: Vec<String>,
+    pub(crate) globs: Vec<String>,
     /// Regular expressions over `/` + the project-relative path (Jest's `testRegex`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub regexes: Vec<String>,
+    pub(crate) regexes: Vec<String>,
     /// pytest runs with `--doctest-modules` (on its command line or in `addopts`): every Python module with a
     /// `>>>` example holds tests, read inline (see `testscan::doctest`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub doctest_modules: bool,
+    pub(crate) doctest_modules: bool,
 }
 
 /// `node --test`'s default patterns, as file-name globs.
@@ -53,7 +53,7 @@ const NODE_TEST: &[&str] = &[
 
 impl Rules {
     /// The rules of `runners` in the project at `root`.
-    pub fn of(root: &Path, runners: &[Runner]) -> Rules {
+    pub(crate) fn of(root: &Path, runners: &[Runner]) -> Rules {
         let mut rules = Rules::default();
         let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap_or_default();
         for runner in runners {
@@ -107,7 +107,7 @@ impl Rules {
     }
 
     /// The rules compiled, to match many paths.
-    pub fn matcher(&self) -> Matcher {
+    pub(crate) fn matcher(&self) -> Matcher {
         let mut builder = globset::GlobSetBuilder::new();
         for glob in self.globs.iter().filter_map(|g| globset::Glob::new(g).ok()) {
             builder.add(glob);
@@ -119,11 +119,12 @@ impl Rules {
     }
 
     /// Whether a project-relative path is a test file by these rules (compiles them: see [`Rules::matcher`]).
-    pub fn matches(&self, relative: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn matches(&self, relative: &str) -> bool {
         self.matcher().matches(relative)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.globs.is_empty() && self.regexes.is_empty() && !self.doctest_modules
     }
 
@@ -149,14 +150,14 @@ impl Rules {
 }
 
 /// [`Rules`] compiled.
-pub struct Matcher {
+pub(crate) struct Matcher {
     globs: globset::GlobSet,
     regexes: Vec<regex::Regex>,
 }
 
 impl Matcher {
     /// Whether a project-relative path is a test file by the rules.
-    pub fn matches(&self, relative: &str) -> bool {
+    pub(crate) fn matches(&self, relative: &str) -> bool {
         self.globs.is_match(relative) || self.regexes.iter().any(|re| re.is_match(&format!("/{relative}")))
     }
 }

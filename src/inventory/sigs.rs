@@ -4,7 +4,7 @@
 use crate::testscan::{FileSig, Lang, Scope, Unit, UnitKind};
 
 /// How many tests the units hold, at any depth.
-pub fn count_tests(units: &[Unit]) -> usize {
+pub(crate) fn count_tests(units: &[Unit]) -> usize {
     units
         .iter()
         .map(|u| usize::from(u.kind == UnitKind::Test) + count_tests(&u.children))
@@ -12,7 +12,7 @@ pub fn count_tests(units: &[Unit]) -> usize {
 }
 
 /// The signature of a test file that did not exist: no units, no markers.
-pub fn empty(lang: Lang) -> FileSig {
+pub(crate) fn empty(lang: Lang) -> FileSig {
     FileSig {
         lang,
         scope: Scope::TestFile,

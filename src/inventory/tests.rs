@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::*;
+use crate::schema::Speech;
 
 fn write(root: &Path, path: &str, text: &str) {
     let path = root.join(path);
@@ -11,7 +12,10 @@ fn write(root: &Path, path: &str, text: &str) {
 }
 
 fn lines(moves: &[TestMove]) -> Vec<String> {
-    moves.iter().map(|m| m.render(Speech::En)).collect()
+    moves
+        .iter()
+        .map(|m| crate::messages::finding::line(Speech::En, &m.path, &m.finding))
+        .collect()
 }
 
 const PY_TEST: &str = "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n";
@@ -35,7 +39,7 @@ fn takes_test_files_by_convention_and_rust_sources_with_inline_tests() {
     assert_eq!(files, vec!["src/lib.rs", "tests/test_calc.py"]);
     assert_eq!(inventory.files["src/lib.rs"].sig.scope, Scope::Inline);
     assert_eq!(inventory.test_count(), 2);
-    let python_only = Inventory::take(root, langs_of(&[Ecosystem::Python]));
+    let python_only = Inventory::take(root, langs_of(&[Lang::Python]));
     assert_eq!(python_only.files.keys().collect::<Vec<_>>(), vec!["tests/test_calc.py"]);
 }
 
@@ -120,7 +124,7 @@ fn an_untouched_file_is_not_read_again_and_a_touched_one_is_judged_on_content() 
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     write(root, "tests/test_calc.py", PY_TEST);
-    let inventory = Inventory::take(root, langs_of(&[Ecosystem::Python]));
+    let inventory = Inventory::take(root, langs_of(&[Lang::Python]));
     let stat = inventory.files["tests/test_calc.py"].stat;
     assert_eq!(StatKey::of(&root.join("tests/test_calc.py")), Some(stat));
     // Same bytes written again: the stat key moves, the content does not.
@@ -134,7 +138,7 @@ fn accepting_takes_the_files_as_they_are_now() {
     let root = dir.path();
     write(root, "tests/test_calc.py", PY_TEST);
     write(root, "tests/test_b.py", "def test_b():\n    assert 1\n");
-    let mut inventory = Inventory::take(root, langs_of(&[Ecosystem::Python]));
+    let mut inventory = Inventory::take(root, langs_of(&[Lang::Python]));
     write(root, "tests/test_calc.py", &PY_TEST.replace("== 3", "== -1"));
     std::fs::remove_file(root.join("tests/test_b.py")).expect("rm");
     assert_eq!(inventory.check(root, all_on).len(), 2);

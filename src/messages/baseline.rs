@@ -9,7 +9,7 @@ use crate::summary::Outcome;
 const LISTED: usize = 10;
 
 /// The briefing's paragraph: what the verify command did before the agent's first turn.
-pub fn at_setup(lang: Speech, baseline: &Baseline, log: &str) -> String {
+pub(crate) fn at_setup(lang: Speech, baseline: &Baseline, log: &str) -> String {
     if let Some(budget) = baseline.cut {
         return cut(lang, budget, log);
     }
@@ -62,7 +62,7 @@ fn cut(lang: Speech, budget: u64, log: &str) -> String {
 }
 
 /// `--no-baseline`: what the loop gives up.
-pub fn skipped(lang: Speech) -> &'static str {
+pub(crate) fn skipped(lang: Speech) -> &'static str {
     match lang {
         Speech::En => {
             "Baseline: not run (`--no-baseline`); the first verify of the loop is the baseline its later passes are held to."
@@ -97,7 +97,7 @@ fn listed(lang: Speech, names: &[&str]) -> String {
 }
 
 /// Why a pass was not accepted: baseline tests that did not run and pass.
-pub fn short(lang: Speech, short: &[Shortfall]) -> String {
+pub(crate) fn short(lang: Speech, short: &[Shortfall]) -> String {
     let items: Vec<String> = short
         .iter()
         .take(LISTED)
@@ -135,7 +135,7 @@ fn now(lang: Speech, shortfall: &Shortfall) -> &'static str {
 }
 
 /// The one-line result for the user when baseline tests fell short.
-pub fn short_result(lang: Speech, count: usize) -> String {
+pub(crate) fn short_result(lang: Speech, count: usize) -> String {
     match lang {
         Speech::En => format!("exit 0, but {count} baseline test(s) did not run and pass"),
         Speech::Zh => format!("以 0 退出,但有 {count} 个基线测试没有运行并通过"),
@@ -143,7 +143,7 @@ pub fn short_result(lang: Speech, count: usize) -> String {
 }
 
 /// Why a pass was not accepted: it reported no test result where the baseline did.
-pub fn no_results(lang: Speech) -> String {
+pub(crate) fn no_results(lang: Speech) -> String {
     match lang {
         Speech::En => "The verify command exited 0, but its output reports no test results at all (no test names, no runner summary), while at baseline it did: the suite did not show that the tests ran and passed (a test that ends the process early, `os._exit(0)`, `process.exit(0)`, hides every result after it). Find out why the runner printed no results and make the tests run to the end.".into(),
         Speech::Zh => "验证命令以 0 退出,但其输出中完全没有测试结果(没有测试名称,也没有运行器摘要),而基线时有:测试套件没有证明测试运行并通过(提前结束进程的测试,如 `os._exit(0)`、`process.exit(0)`,会隐藏其后的所有结果)。请查明运行器为何没有输出结果,并让测试完整运行。".into(),
@@ -151,7 +151,7 @@ pub fn no_results(lang: Speech) -> String {
 }
 
 /// The one-line result for the user when a pass reported no results.
-pub fn no_results_result(lang: Speech) -> &'static str {
+pub(crate) fn no_results_result(lang: Speech) -> &'static str {
     match lang {
         Speech::En => "exit 0, but no test results were reported (the baseline had them)",
         Speech::Zh => "以 0 退出,但没有报告任何测试结果(基线时有)",

@@ -3,7 +3,7 @@
 use crate::schema::Speech;
 
 /// For the model, appended to the last block Claude Code honors without a tool call.
-pub fn last_warning(lang: Speech, cap: u64) -> String {
+pub(crate) fn last_warning(lang: Speech, cap: u64) -> String {
     match lang {
         Speech::En => format!(
             "LAST CONTINUATION WITHOUT A TOOL: this is continuation {cap} in a row without a tool call, the last one Claude Code allows; if you stop again without using a tool, Claude Code ends your turn. Use a tool now (run `loopgate verify`, read the failing code, make a change), or if you are stuck say so with <loop-pause>what you need</loop-pause> or <loop-abort>why</loop-abort>."
@@ -15,7 +15,7 @@ pub fn last_warning(lang: Speech, cap: u64) -> String {
 }
 
 /// For the user: loopgate let the turn end at the cap; the loop goes on with the next message.
-pub fn yielded(lang: Speech, blocks: u64, next_iteration: u64) -> String {
+pub(crate) fn yielded(lang: Speech, blocks: u64, next_iteration: u64) -> String {
     match lang {
         Speech::En => format!(
             "loopgate: ⏸ the agent used no tool in its last {blocks} continuation(s), and Claude Code ends a turn after that many stop-hook blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), so loopgate let it stop here. The loop is still running (next: iteration {next_iteration}): send a message (e.g. \"continue\") to go on, or /cancel-loop (/loopgate:cancel-loop) to end it."
@@ -27,7 +27,7 @@ pub fn yielded(lang: Speech, blocks: u64, next_iteration: u64) -> String {
 }
 
 /// For the user: a turn loopgate had blocked ended without coming back (noticed at the next stop or start).
-pub fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration: u64) -> String {
+pub(crate) fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration: u64) -> String {
     let cap = cap.map_or_else(
         || match lang {
             Speech::En => "off".to_string(),
@@ -47,7 +47,7 @@ pub fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration: u64) -
 
 /// For `loopgate status`, when the loop's latest record says its last turn ended without loopgate letting it
 /// (`turn_ended`) or at Claude Code's block cap (`block_cap`): what ended it and how to go on.
-pub fn status_line(lang: Speech, cap_reached: bool, iteration: u64) -> String {
+pub(crate) fn status_line(lang: Speech, cap_reached: bool, iteration: u64) -> String {
     match (lang, cap_reached) {
         (Speech::En, true) => format!(
             "the agent's turn ended at iteration {iteration}: Claude Code's stop-hook block cap (it used no tool in the continuations loopgate asked for). The loop is still running: send a message in the session (e.g. \"continue\") to go on, or /cancel-loop to end it"
@@ -66,7 +66,7 @@ pub fn status_line(lang: Speech, cap_reached: bool, iteration: u64) -> String {
 
 /// For the user (and `loopgate status`): the agent's turn ended on an API error (`error`, when known); the loop
 /// is still running and the next message in the session resumes it.
-pub fn stop_failure(lang: Speech, error: Option<&str>, iteration: u64) -> String {
+pub(crate) fn stop_failure(lang: Speech, error: Option<&str>, iteration: u64) -> String {
     let error = error.map_or_else(String::new, |e| format!(" ({e})"));
     match lang {
         Speech::En => format!(

@@ -48,7 +48,7 @@ impl Breach {
                 Move::File(change) => words::file(change.path(), change.kind()),
                 Move::Part(_, moved) => words::moved(lang, moved),
                 Move::Shadow(shadow) => words::shadow(lang, shadow),
-                Move::Test(test) => test.render(lang),
+                Move::Test(test) => crate::messages::finding::line(lang, &test.path, &test.finding),
             })
             .collect()
     }

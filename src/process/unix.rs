@@ -94,7 +94,7 @@ pub(crate) fn signal_group(pgid: pid_t, signal: libc::c_int) {
 /// Whether process `pid` exists (it may belong to another user): `kill(pid, 0)`, the portable liveness check.
 /// A zombie — exited, not yet reaped by its parent — still counts as alive, for the moment its parent takes to
 /// reap it; telling it apart needs `/proc` on Linux and `sysctl` on macOS, which this deliberately avoids.
-pub fn alive(pid: u32) -> bool {
+pub(crate) fn alive(pid: u32) -> bool {
     let Ok(pid) = pid_t::try_from(pid) else {
         return false;
     };

@@ -7,7 +7,7 @@
 //! extended, stage, name length), 16 more with `extended` (version ≥ 3: skip-worktree, intent-to-add), then
 //! the path: NUL-terminated and padded to a multiple of 8 bytes (versions 2, 3), or prefix-compressed against
 //! the previous path (version 4). Invariant: a file this reader cannot vouch for (another version, a split or
-//! sparse index, a truncated entry) is [`None`], and the caller asks `git status` instead.
+//! sparse index, a truncated entry) is [`None`], and the probe falls back to file metadata.
 
 /// One index entry.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,8 @@
 //! linked work trees and submodules), the common directory holding refs, and what `HEAD` points at.
 //!
 //! Invariant: anything unusual — `GIT_DIR`-style variables, the reftable ref store, SHA-256 object ids, a
-//! `core.worktree` — gives [`None`], and the probe asks `git status` instead, which knows them all.
+//! `core.worktree` — gives [`None`], and the probe falls back to file metadata. `GIT_CEILING_DIRECTORIES` is
+//! followed as git does: the search never steps up into one of them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -22,13 +23,12 @@ pub struct Repo {
 }
 
 /// Environment variables that move the repository or the index away from where the files say.
-const GIT_ENV: [&str; 6] = [
+const GIT_ENV: [&str; 5] = [
     "GIT_DIR",
     "GIT_WORK_TREE",
     "GIT_INDEX_FILE",
     "GIT_COMMON_DIR",
     "GIT_OBJECT_DIRECTORY",
-    "GIT_CEILING_DIRECTORIES",
 ];
 
 /// Finds the repository `root` is in, walking up as git does; `None` outside git or when unusual (see above).
@@ -36,6 +36,11 @@ pub fn find(root: &Path) -> Option<Repo> {
     if GIT_ENV.iter().any(|name| std::env::var_os(name).is_some()) {
         return None;
     }
+    find_below(root, &ceilings())
+}
+
+/// [`find`] without the environment: never stepping up into one of `ceilings` (canonical paths).
+pub(super) fn find_below(root: &Path, ceilings: &[PathBuf]) -> Option<Repo> {
     let root = fs::canonicalize(root).ok()?;
     let mut dir = root.as_path();
     let (work_tree, git_dir) = loop {
@@ -48,7 +53,7 @@ pub fn find(root: &Path) -> Option<Repo> {
             let target = text.strip_prefix("gitdir:")?.trim();
             break (dir.to_path_buf(), dir.join(target));
         }
-        dir = dir.parent()?;
+        dir = dir.parent().filter(|parent| !ceilings.iter().any(|c| c == parent))?;
     };
     let common_dir = match fs::read_to_string(git_dir.join("commondir")) {
         Ok(text) => git_dir.join(text.trim()),
@@ -68,6 +73,18 @@ pub fn find(root: &Path) -> Option<Repo> {
         git_dir,
         common_dir,
     })
+}
+
+/// The directories of `GIT_CEILING_DIRECTORIES` (absolute paths, `:`-separated), resolved as git resolves
+/// them: the search for a repository never steps up into one (the starting directory itself is always looked at).
+fn ceilings() -> Vec<PathBuf> {
+    let Some(value) = std::env::var_os("GIT_CEILING_DIRECTORIES") else {
+        return Vec::new();
+    };
+    std::env::split_paths(&value)
+        .filter(|path| path.is_absolute())
+        .map(|path| fs::canonicalize(&path).unwrap_or(path))
+        .collect()
 }
 
 /// False when the repository's config asks for what this reader does not do: SHA-256 object ids, another ref

@@ -43,6 +43,80 @@ fn repo() -> tempfile::TempDir {
     dir
 }
 
+/// What `git status` says of the work tree, the oracle the in-process probe is checked against (it was the
+/// probe's own fallback before issue 19): `HEAD`'s id plus, for every path it reports, its status line, size and
+/// modification time; and the uncommitted work it counts.
+fn git_status_fingerprint(root: &Path) -> Option<(String, Changes)> {
+    let out = Command::new("git")
+        .args([
+            "status",
+            "--porcelain=v2",
+            "--branch",
+            "-z",
+            "--untracked-files=all",
+            "--",
+            ".",
+            ":(exclude).claude",
+        ])
+        .current_dir(root)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let mut hasher = Sha256::new();
+    let mut changes = Changes::default();
+    let mut items = out.stdout.split(|&b| b == 0).filter(|item| !item.is_empty());
+    while let Some(item) = items.next() {
+        // Of the headers only `HEAD`'s id counts: the branch name or its distance to upstream is not progress.
+        if item.starts_with(b"# ") {
+            if item.starts_with(b"# branch.oid ") {
+                hasher.update(item);
+            }
+            continue;
+        }
+        hasher.update(item);
+        hasher.update([0]);
+        // A rename or copy (`2 …`) is followed by its original path as the next item.
+        if item.starts_with(b"2 ") {
+            hasher.update(items.next().unwrap_or_default());
+        }
+        count(item, &mut changes);
+        let Some(path) = changed_path(item) else { continue };
+        if let Ok(meta) = fs::symlink_metadata(root.join(String::from_utf8_lossy(path).as_ref())) {
+            hash_meta(&mut hasher, &meta);
+        }
+    }
+    Some((fsutil::hex(&hasher.finalize())[..16].to_string(), changes))
+}
+
+/// Counts one `git status --porcelain=v2` entry: its work-tree column (`1 XY …`), or an untracked `?`.
+fn count(item: &[u8], changes: &mut Changes) {
+    match (item.first(), item.get(3)) {
+        (Some(b'?'), _) | (Some(b'1'), Some(b'A')) => changes.added += 1,
+        (Some(b'1' | b'2' | b'u'), Some(b'D')) => changes.deleted += 1,
+        (Some(b'1' | b'2'), Some(b'.')) => {}
+        (Some(b'1' | b'2' | b'u'), Some(_)) => changes.modified += 1,
+        _ => {}
+    }
+}
+
+/// The path of a `git status --porcelain=v2` entry: after 8 fields for `1` (changed), 9 for `2` (renamed or
+/// copied), 10 for `u` (unmerged), 1 for `?` (untracked) and `!` (ignored).
+fn changed_path(item: &[u8]) -> Option<&[u8]> {
+    let fields = match item.first()? {
+        b'1' => 8,
+        b'2' => 9,
+        b'u' => 10,
+        b'?' | b'!' => 1,
+        _ => return None,
+    };
+    item.splitn(fields + 1, |&b| b == b' ').nth(fields)
+}
+
 /// The in-process probe, checked against `git status`: both must see a change, or both none, and count the
 /// same uncommitted work. Returns the in-process fingerprint and summary.
 #[track_caller]
@@ -323,17 +397,39 @@ fn a_linked_work_tree_is_read_through_its_git_file() {
 }
 
 #[test]
-fn an_unsupported_repository_falls_back_to_git_status() {
+fn an_unsupported_repository_falls_back_to_file_metadata() {
     let dir = repo();
     let root = dir.path();
     git(root, &["config", "core.splitIndex", "true"]);
     git(root, &["update-index", "--split-index"]);
     let first = probe(root);
-    assert_eq!(first.method, Method::GitStatus, "a split index is left to git");
+    assert_eq!(first.method, Method::Metadata, "a split index is not read in process");
     write(root, "a.txt", "edited\n");
     let (edited, summary) = observe(root, Some(&first.fingerprint));
-    assert_ne!(edited, first);
-    assert_eq!(summary.as_deref(), Some("1 file changed: 1 modified"));
+    assert_ne!(edited, first, "the edit is still seen");
+    assert_eq!(summary, None, "without the index, no count of the uncommitted work");
+}
+
+#[test]
+fn the_search_for_the_repository_stops_below_a_ceiling_directory() {
+    let dir = repo();
+    let root = dir.path();
+    write(root, "sub/inner/c.txt", "c\n");
+    let inner = root.join("sub/inner");
+    let ceiling = |path: &Path| vec![fs::canonicalize(path).expect("canonical")];
+    assert!(repo::find_below(&inner, &[]).is_some());
+    assert!(
+        repo::find_below(&inner, &ceiling(&root.join("sub"))).is_none(),
+        "never steps up into `sub`"
+    );
+    assert!(
+        repo::find_below(&inner, &ceiling(&inner)).is_some(),
+        "the starting directory is looked at, and the ceiling is not above it"
+    );
+    assert!(
+        repo::find_below(root, &ceiling(root)).is_some(),
+        "a ceiling at the work tree itself"
+    );
 }
 
 #[test]

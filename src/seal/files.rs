@@ -14,6 +14,11 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use sha2::{Digest, Sha256};
 
 use crate::fsutil;
+use crate::walk::{Flow, Walker};
+
+/// The sealed files' walk: every directory but `.git`, links not followed (a sealed link is hashed as a link),
+/// and an unreadable directory or entry is an error, never a file silently left out of the seal.
+const SEALED_WALK: Walker = Walker::skipping(&[".git"]).strict();
 
 /// A compiled set of seal patterns.
 pub struct SealedFiles {
@@ -90,36 +95,18 @@ impl SealedFiles {
     pub fn hash_all(&self, project_root: &Path) -> io::Result<BTreeMap<String, String>> {
         let mut hashes = BTreeMap::new();
         for root in &self.roots {
-            self.walk(project_root, &project_root.join(root), &mut hashes)?;
+            SEALED_WALK.walk_from(project_root, &project_root.join(root), |entry| {
+                let Ok(relative) = entry.path.strip_prefix(project_root) else {
+                    return Ok(Flow::Continue(()));
+                };
+                if (entry.kind.is_file() || entry.kind.is_symlink()) && self.matches(relative) {
+                    let key = relative.to_string_lossy().replace('\\', "/");
+                    hashes.insert(key, hash_file(entry.path)?);
+                }
+                Ok(Flow::Continue(()))
+            })?;
         }
         Ok(hashes)
-    }
-
-    fn walk(&self, project_root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) -> io::Result<()> {
-        let entries = match std::fs::read_dir(dir) {
-            Ok(entries) => entries,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(err) => return Err(err),
-        };
-        for entry in entries {
-            let entry = entry?;
-            let kind = entry.file_type()?;
-            let path = entry.path();
-            if kind.is_dir() {
-                if entry.file_name() != ".git" {
-                    self.walk(project_root, &path, out)?;
-                }
-                continue;
-            }
-            let Ok(relative) = path.strip_prefix(project_root) else {
-                continue;
-            };
-            if (kind.is_file() || kind.is_symlink()) && self.matches(relative) {
-                let key = relative.to_string_lossy().replace('\\', "/");
-                out.insert(key, hash_file(&path)?);
-            }
-        }
-        Ok(())
     }
 }
 

@@ -39,10 +39,10 @@ use crate::messages;
 use crate::project::Project;
 use crate::state::{LoopStatus, StateFields};
 
-pub use crate::schema::PendingBlock;
+pub(crate) use crate::schema::PendingBlock;
 
 /// The environment variable Claude Code reads its cap from.
-pub const CAP_VAR: &str = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
+pub(crate) const CAP_VAR: &str = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
 /// Claude Code's cap when the variable is unset or not a number.
 pub const DEFAULT_CAP: u64 = 8;
 /// The marker a tool call of the loop's session leaves in `.claude/loopgate/`.
@@ -50,24 +50,24 @@ const TOOL_MARK: &str = "tool-ran";
 
 /// What the Stop hook input says about the turn.
 #[derive(Clone, Debug, Default)]
-pub struct Turn {
-    pub prompt_id: Option<String>,
-    pub stop_hook_active: Option<bool>,
+pub(crate) struct Turn {
+    pub(crate) prompt_id: Option<String>,
+    pub(crate) stop_hook_active: Option<bool>,
 }
 
 /// The count at one stop, carried from arrival to the block decision.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// The cap in force; `None` when disabled.
-    pub cap: Option<u64>,
+    pub(crate) cap: Option<u64>,
     /// Blocks in a row without a tool call before this stop.
-    pub without_tool: u64,
-    pub prompt_id: Option<String>,
+    pub(crate) without_tool: u64,
+    pub(crate) prompt_id: Option<String>,
 }
 
 /// What loopgate does instead of, or with, a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
+pub(crate) enum Decision {
     /// Block as usual; `last_warning`: this is the last block Claude Code will honor without a tool call.
     Block { last_warning: bool },
     /// Do not block: Claude Code would override it. Let the turn end, the loop still running.
@@ -99,14 +99,14 @@ pub fn cap_from(value: Option<&str>) -> Option<u64> {
 }
 
 /// The cap in this process's environment (the hook inherits Claude Code's).
-pub fn cap_from_env() -> Option<u64> {
+pub(crate) fn cap_from_env() -> Option<u64> {
     cap_from(std::env::var(CAP_VAR).ok().as_deref())
 }
 
 /// Arriving at a stop of the loop's own session: consumes the pending block and the tool marker, and returns
 /// the count so far — and the pending block, when the turn it continued never came back (see
 /// [`report_unanswered`]).
-pub fn arrive(active: &mut ActiveLoop, turn: &Turn, cap: Option<u64>) -> (Tally, Option<PendingBlock>) {
+pub(crate) fn arrive(active: &mut ActiveLoop, turn: &Turn, cap: Option<u64>) -> (Tally, Option<PendingBlock>) {
     let tool_ran = std::fs::remove_file(tool_mark(&active.project)).is_ok();
     let mut tally = Tally {
         cap,
@@ -125,7 +125,7 @@ pub fn arrive(active: &mut ActiveLoop, turn: &Turn, cap: Option<u64>) -> (Tally,
 
 /// A session start of the loop's own session (a resumed conversation, not a compaction inside a turn): a block
 /// still pending means the turn it continued never came back.
-pub fn unanswered_at_session_start(fields: &mut StateFields, source: Option<&str>) -> Option<PendingBlock> {
+pub(crate) fn unanswered_at_session_start(fields: &mut StateFields, source: Option<&str>) -> Option<PendingBlock> {
     if source == Some("compact") {
         return None;
     }
@@ -134,7 +134,11 @@ pub fn unanswered_at_session_start(fields: &mut StateFields, source: Option<&str
 
 /// Records `turn_ended` for a block whose turn never came back (`noticed_at`: `stop` or `session_start`; the
 /// seal is written by the caller) and returns what to tell the user.
-pub fn report_unanswered(active: &mut ActiveLoop, pending: &PendingBlock, noticed_at: &str) -> Result<String, Error> {
+pub(crate) fn report_unanswered(
+    active: &mut ActiveLoop,
+    pending: &PendingBlock,
+    noticed_at: &str,
+) -> Result<String, Error> {
     let cap = cap_from_env();
     let f = &active.seal.fields;
     let (lang, iteration) = (f.lang, f.iteration);
@@ -149,7 +153,7 @@ pub fn report_unanswered(active: &mut ActiveLoop, pending: &PendingBlock, notice
 }
 
 /// Whether to block at this stop, given the count before it.
-pub fn decide(tally: &Tally) -> Decision {
+pub(crate) fn decide(tally: &Tally) -> Decision {
     let next = tally.without_tool.saturating_add(1);
     match tally.cap {
         Some(cap) if next > cap => Decision::Yield,
@@ -161,7 +165,7 @@ pub fn decide(tally: &Tally) -> Decision {
 }
 
 /// Remembers a block about to be issued.
-pub fn remember(fields: &mut StateFields, tally: &Tally) {
+pub(crate) fn remember(fields: &mut StateFields, tally: &Tally) {
     fields.pending_block = Some(PendingBlock {
         prompt_id: tally.prompt_id.clone(),
         without_tool: tally.without_tool.saturating_add(1),
@@ -169,7 +173,7 @@ pub fn remember(fields: &mut StateFields, tally: &Tally) {
 }
 
 /// The `block_cap` record of a stop at which loopgate let the turn end.
-pub fn yielded(loop_id: &str, iteration: u64, tally: &Tally) -> Record {
+pub(crate) fn yielded(loop_id: &str, iteration: u64, tally: &Tally) -> Record {
     let yielded = BlockCap {
         blocks_without_tool: tally.without_tool,
         cap: tally.cap,
@@ -180,7 +184,7 @@ pub fn yielded(loop_id: &str, iteration: u64, tally: &Tally) -> Record {
 /// Called by PreToolUse for every tool call while a loop exists: a call of the loop's own session after a block
 /// leaves the marker the next stop consumes. Cheap (one `open` at most) and silent: a marker that cannot be
 /// written only leaves the count high.
-pub fn note_tool_call(active: &ActiveLoop, session: &str) {
+pub(crate) fn note_tool_call(active: &ActiveLoop, session: &str) {
     let f = &active.seal.fields;
     if f.pending_block.is_none() || f.session_id != session || f.status != LoopStatus::Running {
         return;

@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sha2::{Digest, Sha256};
 
 use super::block_cap::Turn;
-pub use crate::schema::LastStop;
+pub(crate) use crate::schema::LastStop;
 
 /// How long an unfinished decision (no `decided_ns`) holds beyond the verify timeout.
 const STALE_AFTER: Duration = Duration::from_secs(60);
@@ -32,17 +32,17 @@ const TWIN_WINDOW: Duration = Duration::from_millis(100);
 
 /// How long after the last decision's final write a twin may still start (process start-up on a busy machine);
 /// far below the quickest real next stop, which needs a model call in between (the same 100 ms as [`TWIN_WINDOW`]).
-pub const START_JITTER_NS: i128 = 100_000_000;
+pub(crate) const START_JITTER_NS: i128 = 100_000_000;
 
 /// Nanoseconds since the epoch, now.
-pub fn now_ns() -> i128 {
+pub(crate) fn now_ns() -> i128 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX))
 }
 
 /// The key of a Claude Code stop; `transcript_len`: the transcript's length now.
-pub fn key(session: &str, turn: &Turn, message: &str, transcript_len: u64) -> String {
+pub(crate) fn key(session: &str, turn: &Turn, message: &str, transcript_len: u64) -> String {
     let len = transcript_len.to_string();
     let mut hash = Sha256::new();
     for part in [
@@ -63,7 +63,7 @@ pub fn key(session: &str, turn: &Turn, message: &str, transcript_len: u64) -> St
 }
 
 /// Whether a stop with `key`, whose hook started at `started_ns`, repeats `last` (see the module docs).
-pub fn repeats(last: Option<&LastStop>, key: &str, started_ns: i128, verify_timeout: u64) -> bool {
+pub(crate) fn repeats(last: Option<&LastStop>, key: &str, started_ns: i128, verify_timeout: u64) -> bool {
     let Some(last) = last.filter(|l| l.key == key) else {
         return false;
     };

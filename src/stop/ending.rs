@@ -14,7 +14,7 @@ use crate::state::{LoopStatus, State};
 use super::{LetGo, Outcome};
 
 /// The oracle passed (or there is none): the loop is done.
-pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Outcome>, Error> {
+pub(crate) fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
     let (lang, iteration, rejections) = (f.lang, f.iteration, f.promise_rejections);
     let record = Record::new(
@@ -39,7 +39,7 @@ pub fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Out
 }
 
 /// The agent says the task cannot be done.
-pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, Error> {
+pub(crate) fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
     let notice = user::aborted(f.lang, reason);
     let record = Record::new(active.loop_id(), f.iteration, Event::Aborted(Reason::new(reason)));
@@ -47,7 +47,7 @@ pub fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, E
 }
 
 /// Ends the loop with `end` (a limit or an abort), writes the report and tells the user where it is.
-pub fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String) -> Result<Option<Outcome>, Error> {
+pub(crate) fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String) -> Result<Option<Outcome>, Error> {
     let state = active.state(); // for the report, written once the loop has ended
     let lang = state.fields.lang;
     let status = end.status();
@@ -70,7 +70,7 @@ pub fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String) -> Res
 }
 
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
-pub fn stall(mut active: Box<ActiveLoop>, why: &str) -> Result<Option<Outcome>, Error> {
+pub(crate) fn stall(mut active: Box<ActiveLoop>, why: &str) -> Result<Option<Outcome>, Error> {
     let f = &mut active.seal.fields;
     let (lang, iteration) = (f.lang, f.iteration);
     f.status = LoopStatus::Paused;
@@ -98,7 +98,10 @@ pub fn stall(mut active: Box<ActiveLoop>, why: &str) -> Result<Option<Outcome>, 
 
 /// One more block would pass Claude Code's stop-hook block cap (see `block_cap`): let the turn end here, the
 /// loop still running, and tell the user how to go on. The next message in the session continues the loop.
-pub fn at_block_cap(mut active: Box<ActiveLoop>, tally: &super::block_cap::Tally) -> Result<Option<Outcome>, Error> {
+pub(crate) fn at_block_cap(
+    mut active: Box<ActiveLoop>,
+    tally: &super::block_cap::Tally,
+) -> Result<Option<Outcome>, Error> {
     let record = super::block_cap::yielded(active.loop_id(), active.seal.fields.iteration, tally);
     active.record_unsaved(&record)?;
     let f = &mut active.seal.fields;
@@ -110,7 +113,7 @@ pub fn at_block_cap(mut active: Box<ActiveLoop>, tally: &super::block_cap::Tally
 }
 
 /// The agent needs something only the user can give.
-pub fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<Outcome>, Error> {
+pub(crate) fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<Outcome>, Error> {
     let f = &mut active.seal.fields;
     let (lang, iteration) = (f.lang, f.iteration);
     f.status = LoopStatus::Paused;
@@ -179,7 +182,7 @@ fn notification(active: &ActiveLoop, text: &str) -> Option<String> {
 }
 
 /// The turn ends, the loop goes on with the next message in the session; no notification.
-pub fn goes_on(notice: String) -> Outcome {
+pub(crate) fn goes_on(notice: String) -> Outcome {
     Outcome::LetGo {
         how: LetGo::GoesOn,
         notice,
@@ -188,7 +191,7 @@ pub fn goes_on(notice: String) -> Outcome {
 }
 
 /// Appends the tampering notices, then the warnings (a state file that could not be written), to a user message.
-pub fn with_tamper(message: String, active: &ActiveLoop) -> String {
+pub(crate) fn with_tamper(message: String, active: &ActiveLoop) -> String {
     let lang = active.seal.fields.lang;
     let message = active
         .tamper

@@ -14,7 +14,7 @@ use crate::project::Project;
 use super::{Outcome, ending, owned_by, owned_loop};
 
 /// Records the failure for `session`'s loop; nothing when this session runs no loop here.
-pub fn record(
+pub(crate) fn record(
     project: &Project,
     session: &str,
     error: &str,

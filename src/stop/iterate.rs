@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
+use crate::block_reason::{Failure, Reason};
 use crate::error::Error;
-use crate::feedback::{Failure, Reason};
 use crate::giveup;
 use crate::history::event::{GaveUp, Limit, Tree};
 use crate::history::{Event as HistoryEvent, Record};
@@ -13,12 +13,12 @@ use crate::messages::{self, Event, Stall, user};
 use crate::state::{StateError, StateFields};
 
 use super::block_cap::{self, Decision};
-use super::{Observed, Outcome, Step, ending};
+use super::{Outcome, Step, Survey, ending};
 
 /// A stop without a claim (and without a verify): record `continue` (or `gave_up`) and go on.
-pub fn without_claim(mut active: Box<ActiveLoop>, observed: &Observed) -> Result<Option<Outcome>, Error> {
+pub(crate) fn without_claim(mut active: Box<ActiveLoop>, survey: &Survey) -> Result<Option<Outcome>, Error> {
     active.seal.fields.rejections_in_a_row = 0;
-    let event = match &observed.give_up {
+    let event = match &survey.give_up {
         Some(g) => HistoryEvent::GaveUp(GaveUp {
             kind: g.kind.as_str().to_string(),
             phrase: g.phrase.clone(),
@@ -33,20 +33,20 @@ pub fn without_claim(mut active: Box<ActiveLoop>, observed: &Observed) -> Result
         failure: Failure::None,
         result: None,
     };
-    next(active, &step, record, observed)
+    next(active, &step, record, survey)
 }
 
 /// Records the iteration, then ends the loop at a limit, pauses it if stalled, or blocks with the feedback.
 /// The loop's fields are changed in place, in the seal, which is written once (by `write`, or by ending or
 /// pausing the loop).
-pub fn next(
+pub(crate) fn next(
     mut active: Box<ActiveLoop>,
     step: &Step,
     record: Record,
-    observed: &Observed,
+    survey: &Survey,
 ) -> Result<Option<Outcome>, Error> {
     let f = &mut active.seal.fields;
-    f.give_up_streak = if observed.give_up.is_some() {
+    f.give_up_streak = if survey.give_up.is_some() {
         f.give_up_streak + 1
     } else {
         0
@@ -56,7 +56,7 @@ pub fn next(
         g.give_up_streak = f.give_up_streak;
     }
     // The seal is written once, below: by `write`, or by ending or pausing the loop.
-    active.record_unsaved(&observed.annotate(record))?;
+    active.record_unsaved(&survey.annotate(record))?;
     let f = &active.seal.fields;
     let lang = f.lang;
     let iteration = f.iteration;
@@ -72,10 +72,10 @@ pub fn next(
         let end = Record::new(active.loop_id(), iteration, event(budget));
         return ending::unsuccessful(active, end, user::limit(lang, what, iteration));
     }
-    if let Some(why) = stalled(f, observed) {
+    if let Some(why) = stalled(f, survey) {
         return ending::stall(active, &why);
     }
-    let cap = observed.tally.as_ref().map(|tally| (tally, block_cap::decide(tally)));
+    let cap = survey.tally.as_ref().map(|tally| (tally, block_cap::decide(tally)));
     if let Some((tally, Decision::Yield)) = cap {
         return ending::at_block_cap(active, tally);
     }
@@ -85,7 +85,7 @@ pub fn next(
     }
     active.write()?;
     let state = active.state(); // what the reason shows, as just written
-    let unchanged = (observed.tree_changed == Some(false)).then_some(state.fields.unchanged_streak);
+    let unchanged = (survey.tree_changed == Some(false)).then_some(state.fields.unchanged_streak);
     let reason = Reason {
         project: &active.project,
         state: &state,
@@ -93,7 +93,7 @@ pub fn next(
         failure: step.failure,
         tamper: &active.tamper,
         unchanged_streak: unchanged,
-        give_up: observed.give_up.as_ref(),
+        give_up: survey.give_up.as_ref(),
     }
     .render();
     let reason = match cap {
@@ -142,7 +142,7 @@ fn limit_reached(f: &StateFields) -> Result<Option<(Ending, &'static str)>, Stri
 /// The circuit breaker. Trips on N stops in a row without a working-tree change, on N identical failures in a
 /// row when nothing changed since the last one, on a score plateau, or on [`giveup::STALL_AFTER`] give-ups in a
 /// row (at most N) — never on a stop that changed the tree, so a loop that is making changes is never paused.
-fn stalled(f: &StateFields, observed: &Observed) -> Option<String> {
+fn stalled(f: &StateFields, survey: &Survey) -> Option<String> {
     let lang = f.lang;
     if let Some(gate) = &f.score
         && gate.plateau > 0
@@ -151,7 +151,7 @@ fn stalled(f: &StateFields, observed: &Observed) -> Option<String> {
         return Some(messages::stall_reason(lang, Stall::Plateau, f.plateau_streak));
     }
     let limit = f.stall_limit;
-    if limit == 0 || observed.tree_changed != Some(false) {
+    if limit == 0 || survey.tree_changed != Some(false) {
         return None;
     }
     if f.give_up_streak >= giveup::STALL_AFTER.min(limit) {

@@ -6,7 +6,7 @@ use crate::history::Status;
 
 /// The decision at one stop.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Keep the agent working: the model reads `reason`, the user `notice`.
     Block { reason: String, notice: String },
     /// Let the agent stop: `how` the loop ended (or that it waits), what the user reads, and the desktop
@@ -20,7 +20,7 @@ pub enum Outcome {
 
 /// Why a stop let the agent go.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LetGo {
+pub(crate) enum LetGo {
     /// The oracle passed (or there is none): the loop is done.
     Complete,
     /// A limit ended the loop: `max_iterations`, `max_duration`, `max_tokens`.
@@ -39,7 +39,7 @@ pub enum LetGo {
 impl Outcome {
     /// Puts `notice` before whatever this outcome already tells the user.
     #[must_use]
-    pub fn with_notice_first(mut self, first: String) -> Self {
+    pub(crate) fn with_notice_first(mut self, first: String) -> Self {
         let (Self::Block { notice, .. } | Self::LetGo { notice, .. }) = &mut self;
         *notice = format!("{first} {notice}");
         self

@@ -3,8 +3,8 @@
 //! agent back with the evidence.
 
 use crate::baseline::Judged;
+use crate::block_reason::Failure;
 use crate::error::Error;
-use crate::feedback::Failure;
 use crate::history::event::{Rejected, Tree};
 use crate::history::{self, Record, VerifyResult};
 use crate::lifecycle::ActiveLoop;
@@ -12,14 +12,14 @@ use crate::messages::Event;
 use crate::oracle::Verdict;
 use crate::state::StateFields;
 
-use super::{Observed, Outcome, Step, ending, iterate};
+use super::{Outcome, Step, Survey, ending, iterate};
 
 /// Applies `verdict` to the loop. `promised`: the agent claimed completion (else a `verify_on: always` stop).
-pub fn apply(
+pub(crate) fn apply(
     mut active: Box<ActiveLoop>,
     verdict: Verdict,
     promised: bool,
-    observed: &Observed,
+    survey: &Survey,
 ) -> Result<Option<Outcome>, Error> {
     match verdict {
         Verdict::Honor => ending::complete(active, None),
@@ -40,7 +40,7 @@ pub fn apply(
                 failure: Failure::Sealed(&breach),
                 result: Some(crate::messages::breach::result(lang, breach.len())),
             };
-            iterate::next(active, &step, record, observed)
+            iterate::next(active, &step, record, survey)
         }
         Verdict::Fail(run) => {
             let timed_out = run.outcome.timed_out;
@@ -97,7 +97,7 @@ pub fn apply(
                     Judged::Held => run.result_text(f.lang),
                 }),
             };
-            iterate::next(active, &step, record, observed)
+            iterate::next(active, &step, record, survey)
         }
     }
 }

@@ -48,19 +48,16 @@
 //!   (captured output, or `--no-capture`'s pass-through: one libtest run per test) and are not
 //!   counted again; `cargo test --doc && cargo nextest run` counts the doctests and nextest's run.
 
-mod go;
-mod js;
 #[cfg(test)]
 mod names_tests;
-mod python;
-mod rust;
 #[cfg(test)]
 mod tests;
 
 use serde::{Deserialize, Serialize};
 
-use super::parsers::clean;
+use super::lines::clean;
 use super::results::TestResults;
+use super::runner::Scanners;
 
 /// What a verify's test runners reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -87,12 +84,12 @@ impl TestCounts {
     }
 
     /// Tests that ran: passed plus failed.
-    pub fn ran(&self) -> u64 {
+    pub(crate) fn ran(&self) -> u64 {
         self.passed.saturating_add(self.failed)
     }
 
     /// Tests that exist but did not run: skipped plus ignored.
-    pub fn not_run(&self) -> u64 {
+    pub(crate) fn not_run(&self) -> u64 {
         self.skipped.saturating_add(self.ignored)
     }
 
@@ -113,10 +110,8 @@ pub struct CountScanner {
     seen: bool,
     /// The tests reported by name (see `super::results`), from the same lines.
     results: TestResults,
-    rust: rust::State,
-    python: python::State,
-    js: js::State,
-    go: go::State,
+    /// Each runner family's own scanner (`super::runner`).
+    runners: Scanners,
 }
 
 impl CountScanner {
@@ -135,14 +130,7 @@ impl CountScanner {
 
     /// Feeds a line already cleaned of escapes and `\r` rewrites.
     pub(super) fn feed_clean(&mut self, line: &str) {
-        let names = &mut self.results;
-        let found = [
-            self.rust.feed(line, names),
-            self.python.feed(line, names),
-            self.js.feed(line, names),
-            self.go.feed(line, names),
-        ];
-        for counts in found.into_iter().flatten() {
+        for counts in self.runners.feed(line, &mut self.results).into_iter().flatten() {
             self.total.add(counts);
             self.seen = true;
         }
@@ -152,7 +140,7 @@ impl CountScanner {
     pub fn finish(&self) -> Option<TestCounts> {
         let mut total = self.total;
         let mut seen = self.seen;
-        if let Some(last) = self.go.pending() {
+        if let Some(last) = self.runners.pending() {
             total.add(last);
             seen = true;
         }
@@ -167,7 +155,7 @@ impl CountScanner {
         if self.finish().is_none() {
             return TestResults::default();
         }
-        self.go.flush_into(&mut self.results);
+        self.runners.flush_into(&mut self.results);
         self.results
     }
 }
@@ -182,14 +170,14 @@ pub fn counts(output: &str) -> Option<TestCounts> {
 }
 
 /// `12 passed` → `(12, "passed")`; `None` unless the text is a number, a space and a word.
-fn number_word(item: &str) -> Option<(u64, &str)> {
+pub(super) fn number_word(item: &str) -> Option<(u64, &str)> {
     let (number, word) = item.trim().split_once(' ')?;
     let word = word.trim();
     (!word.is_empty()).then_some((number.parse().ok()?, word))
 }
 
 /// Counts of one kind of test, for the runners that report one word at a time.
-fn one_of(kind: Kind, n: u64) -> TestCounts {
+pub(super) fn one_of(kind: Kind, n: u64) -> TestCounts {
     let mut counts = TestCounts::default();
     *match kind {
         Kind::Passed => &mut counts.passed,
@@ -202,7 +190,7 @@ fn one_of(kind: Kind, n: u64) -> TestCounts {
 
 /// Which of the four counts a runner's word adds to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Passed,
     Failed,
     Skipped,
@@ -211,7 +199,7 @@ enum Kind {
 
 /// Adds up `N word` items with `kind_of` naming each word's count (`Some(None)`: a word known not
 /// to count). `None` when an item is not `N word` or a word is unknown and `strict`.
-fn tally<'a>(
+pub(super) fn tally<'a>(
     items: impl Iterator<Item = &'a str>,
     strict: bool,
     kind_of: impl Fn(&str) -> Option<Option<Kind>>,

@@ -7,7 +7,7 @@
 //! failures in any order. Identifiers keep their digits (`test_case_12`, `E0308`).
 
 use super::FailureSummary;
-use super::parsers::Lines;
+use super::lines::Lines;
 
 /// Lines of the output's end used when the summary found nothing.
 const TAIL_LINES: usize = 30;

@@ -1,7 +1,7 @@
 //! The generic fallback for output no runner extractor understood (`make`, compilers, scripts,
 //! runners without an extractor), and the runner-independent "no test ran" check.
 
-use super::parsers::{Found, Lines, detail_of, is_noise, next_text};
+use super::lines::{Found, Lines, detail_of, is_noise, next_text};
 
 /// The generic fallback: error-looking lines, each with up to two assertion details that follow
 /// it (`left:`/`right:`, `expected`/`received`, `actual`).

@@ -2,7 +2,7 @@
 //! test. The oracle's per-test verdict (`crate::baseline`) compares them with the baseline run's, so a pass
 //! reached by removing, skipping or swapping tests is seen by name, not only by totals.
 //!
-//! The names come from the same per-runner line scanners as the counts (`counts/*.rs`): one scanner per runner
+//! The names come from the same per-runner line scanners as the counts (`runner/*.rs`): one scanner per runner
 //! reads its summary and its per-test lines. A name is the runner's own name for the test, qualified where the
 //! runner's line alone would be ambiguous (the cargo test binary, the go package); see each scanner for its
 //! form. What a name must survive is honest work: no line numbers, durations or counters are part of it.
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 /// Names kept at most; past it the results are marked [`TestResults::truncated`] and the rest are dropped,
 /// so memory stays bounded whatever the output.
-pub const MAX_NAMES: usize = 200_000;
+pub(crate) const MAX_NAMES: usize = 200_000;
 /// Characters of one name kept at most.
 const MAX_NAME_CHARS: usize = 500;
 
@@ -33,15 +33,15 @@ pub enum Outcome {
 /// Every test a verify run reported by name, with how it ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TestResults {
-    pub tests: BTreeMap<String, Outcome>,
+    pub(crate) tests: BTreeMap<String, Outcome>,
     /// More than [`MAX_NAMES`] names were reported; the first ones are kept.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub truncated: bool,
+    pub(crate) truncated: bool,
 }
 
 impl TestResults {
     /// Records that `name` ran and ended so; a failure recorded for the same name stays.
-    pub fn record(&mut self, name: &str, outcome: Outcome) {
+    pub(crate) fn record(&mut self, name: &str, outcome: Outcome) {
         let name = name.trim();
         if name.is_empty() {
             return;
@@ -61,16 +61,16 @@ impl TestResults {
         self.tests.insert(name.to_string(), outcome);
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.tests.is_empty()
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.tests.len()
     }
 
     /// The names that failed, in name order.
-    pub fn failing(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn failing(&self) -> impl Iterator<Item = &str> {
         self.tests
             .iter()
             .filter(|(_, outcome)| **outcome == Outcome::Failed)
@@ -78,7 +78,7 @@ impl TestResults {
     }
 
     /// How `name` ended, if it ran.
-    pub fn get(&self, name: &str) -> Option<Outcome> {
+    pub(crate) fn get(&self, name: &str) -> Option<Outcome> {
         self.tests.get(name).copied()
     }
 }

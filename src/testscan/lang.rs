@@ -1,4 +1,4 @@
-//! Which language a file is in, and whether the runners' naming conventions make it a test file.
+//! Whether the runners' naming conventions make a file (of a [`Lang`], see `schema`) a test file.
 //!
 //! The conventions are the runners' defaults: pytest's `test_*.py` / `*_test.py`, Jest's and Vitest's
 //! `*.test.*` / `*.spec.*` and `__tests__/`, Go's `*_test.go`, Cargo's `tests/`, and the `test/`, `tests/`,
@@ -7,38 +7,10 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
-/// A language the scanner reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    Python,
-    /// JavaScript and TypeScript (`js`, `jsx`, `mjs`, `cjs`, `ts`, `tsx`, `mts`, `cts`).
-    #[serde(rename = "js")]
-    JavaScript,
-    Rust,
-    Go,
-}
-
-const JS_EXTENSIONS: [&str; 8] = ["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"];
+use crate::schema::Lang;
 
 /// Directories whose source files are test files.
 const TEST_DIRS: [&str; 4] = ["tests", "test", "__tests__", "spec"];
-
-impl Lang {
-    /// The language of a file, by its extension; `None` for anything else.
-    pub fn of(path: &Path) -> Option<Lang> {
-        let ext = path.extension()?.to_str()?;
-        match ext {
-            "py" => Some(Lang::Python),
-            "rs" => Some(Lang::Rust),
-            "go" => Some(Lang::Go),
-            _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
-            _ => None,
-        }
-    }
-}
 
 /// Whether `path` (relative to the project root) is a test file by convention. Only files of a [`Lang`] count.
 pub fn is_test_file(path: &Path) -> bool {

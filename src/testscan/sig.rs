@@ -14,13 +14,13 @@ use super::{Lang, MarkerKind, Node, Unit, UnitKind};
 /// What is kept of a test file to compare later versions with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileSig {
-    pub lang: Lang,
+    pub(crate) lang: Lang,
     #[serde(default)]
-    pub scope: Scope,
-    pub units: Vec<Unit>,
+    pub(crate) scope: Scope,
+    pub(crate) units: Vec<Unit>,
     /// Markers counted by kind, spelling and owner, in a stable order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub markers: Vec<MarkerCount>,
+    pub(crate) markers: Vec<MarkerCount>,
 }
 
 /// Which parts of a file count.
@@ -39,12 +39,12 @@ pub enum Scope {
 /// How many markers of one kind and spelling one unit holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MarkerCount {
-    pub kind: MarkerKind,
+    pub(crate) kind: MarkerKind,
     /// The spelling that matched, normalized: `mark.skip`, `it.only`, `cfg(FALSE)`, `//go:build ignore`.
-    pub key: String,
+    pub(crate) key: String,
     /// The path of names of the innermost unit holding it (`TestParser::test_x`); empty at file level.
-    pub owner: String,
-    pub count: u32,
+    pub(crate) owner: String,
+    pub(crate) count: u32,
 }
 
 impl FileSig {

@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// What a process did with a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Access {
+pub(crate) enum Access {
     /// Opened for reading (a file's content was an input).
     Read,
     /// Ran as a program.
@@ -34,12 +34,12 @@ pub enum Access {
 /// One path a traced process touched, and how.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Event {
-    pub access: Access,
-    pub path: PathBuf,
+    pub(crate) access: Access,
+    pub(crate) path: PathBuf,
 }
 
 /// The events of a whole trace, in the order strace wrote them; `cwd` is where the traced command started.
-pub fn events(trace: &str, cwd: &Path) -> Vec<Event> {
+pub(crate) fn events(trace: &str, cwd: &Path) -> Vec<Event> {
     let mut reader = Reader {
         cwds: HashMap::new(),
         pending: HashMap::new(),

@@ -13,19 +13,19 @@ use std::io::{self, Write};
 use std::path::Path;
 
 /// The longest line handed to a line observer; the rest of a longer line is dropped (memory stays bounded).
-pub const MAX_LINE: usize = 64 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 
 /// Size limits of the capture; [`Limits::DEFAULT`] in production, small ones in tests.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Limits {
     /// Bytes of the start of the output kept in memory.
-    pub head: usize,
+    pub(crate) head: usize,
     /// Bytes of the end of the output kept in memory for the outcome.
-    pub tail: usize,
+    pub(crate) tail: usize,
     /// Bytes of the start of the output streamed to the log.
-    pub log_head: u64,
+    pub(crate) log_head: u64,
     /// Bytes of the end of the output appended to the log after the omission marker.
-    pub log_tail: usize,
+    pub(crate) log_tail: usize,
 }
 
 impl Limits {
@@ -43,9 +43,9 @@ impl Limits {
 
 /// The captured output once the command is done.
 pub(super) struct Captured {
-    pub head: Vec<u8>,
-    pub tail: Vec<u8>,
-    pub total: u64,
+    pub(crate) head: Vec<u8>,
+    pub(crate) tail: Vec<u8>,
+    pub(crate) total: u64,
 }
 
 /// Output accumulator: head buffer, tail ring and log file.

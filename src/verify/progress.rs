@@ -18,7 +18,7 @@ const SHOWN_CHARS: usize = 60;
 const TICK: Duration = Duration::from_secs(1);
 
 /// The status line of one run; [`Progress::finish`] (or drop) clears it.
-pub struct Progress {
+pub(crate) struct Progress {
     live: Option<Live>,
 }
 
@@ -35,7 +35,7 @@ struct Shared {
 
 impl Progress {
     /// Starts the status line for a run labelled `label`, if standard error is a terminal.
-    pub fn start(label: &str) -> Progress {
+    pub(crate) fn start(label: &str) -> Progress {
         if !std::io::stderr().is_terminal() {
             return Progress { live: None };
         }
@@ -58,12 +58,12 @@ impl Progress {
     }
 
     /// No status line: for runs nobody watches at a terminal (the Stop hook).
-    pub fn start_quiet() -> Progress {
+    pub(crate) fn start_quiet() -> Progress {
         Progress { live: None }
     }
 
     /// A line of the runner's output, as it prints it (called on the reader thread).
-    pub fn line(&self, line: &[u8]) {
+    pub(crate) fn line(&self, line: &[u8]) {
         let Some(live) = &self.live else { return };
         let text = String::from_utf8_lossy(line);
         let text = text.trim();
@@ -76,7 +76,7 @@ impl Progress {
     }
 
     /// Stops redrawing and clears the line.
-    pub fn finish(mut self) {
+    pub(crate) fn finish(mut self) {
         self.stop();
     }
 

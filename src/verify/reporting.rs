@@ -18,7 +18,7 @@
 use std::ffi::OsString;
 
 /// The variables to set for a verify run, given how the environment sets them now.
-pub fn env(current: impl Fn(&str) -> Option<OsString>) -> Vec<(&'static str, OsString)> {
+pub(crate) fn env(current: impl Fn(&str) -> Option<OsString>) -> Vec<(&'static str, OsString)> {
     [("PYTEST_ADDOPTS", "-rap"), ("GOFLAGS", "-v")]
         .into_iter()
         .map(|(name, ours)| {

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 use super::capture::Limits;
-use super::{VerifyError, VerifyOutcome, VerifyRequest, run, run_observed, run_with};
+use super::{VerifyError, VerifyOutcome, VerifyRequest, run, run_with, run_with_lines};
 use crate::process::tests::gone_soon;
 use crate::process::unix::pid_t;
 
@@ -250,7 +250,7 @@ fn output_text_joins_head_and_tail_without_repeating_the_overlap() {
 /// The seam for stream observers: every line reaches the callback, in order, as printed, and the outcome is
 /// the same as without it.
 #[test]
-fn run_observed_hands_every_line_to_the_callback() {
+fn run_with_lines_hands_every_line_to_the_callback() {
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("verify.log");
     let req = VerifyRequest {
@@ -261,8 +261,9 @@ fn run_observed_hands_every_line_to_the_callback() {
         prefix: &[],
     };
     let mut lines = Vec::new();
-    let observed = run_observed(&req, &mut |line| lines.push(String::from_utf8_lossy(line).into_owned())).expect("run");
+    let streamed =
+        run_with_lines(&req, &mut |line| lines.push(String::from_utf8_lossy(line).into_owned())).expect("run");
     assert_eq!(lines, ["test a ... ok", "boom", "test result: ok. 1 passed"]);
     let plain = run(&req).expect("run");
-    assert_eq!((observed.tail, observed.exit_code), (plain.tail, plain.exit_code));
+    assert_eq!((streamed.tail, streamed.exit_code), (plain.tail, plain.exit_code));
 }

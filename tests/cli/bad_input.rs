@@ -441,7 +441,7 @@ fn a_panic_in_a_hook_fails_open_and_says_so() {
     let message = out.allowed();
     for text in [out.stderr_line(), message.as_str()] {
         assert!(
-            text.contains("internal error in the Stop hook: LOOPGATE_DEBUG_PANIC=Stop at src/hook/mod.rs:"),
+            text.contains("internal error in the Stop hook: LOOPGATE_DEBUG_PANIC=Stop at src/hook.rs:"),
             "{out}"
         );
         assert!(text.contains("bug in loopgate"), "{out}");

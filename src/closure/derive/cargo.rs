@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Ecosystem, Runner, Why, normalize};
+use super::{Deriver, Lang, Runner, Why, normalize};
 use crate::closure::parts::{Scope, TEST_SETTINGS};
 
 /// Cargo subcommands that run the tests.
@@ -34,11 +34,11 @@ impl Deriver<'_> {
         }
         if !TESTING.contains(&sub.as_str()) {
             if sub.as_str() == "run" {
-                self.plan.ecosystems.insert(Ecosystem::Rust);
+                self.plan.ecosystems.insert(Lang::Rust);
             }
             return;
         }
-        self.plan.ecosystems.insert(Ecosystem::Rust);
+        self.plan.ecosystems.insert(Lang::Rust);
         self.plan.runners.insert(Runner::Cargo);
         let why = Why::Configures("cargo".into());
         let start = normalize(&self.root.join(cwd));

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Ecosystem, Runner, Why, skip_wrapper};
+use super::{Deriver, Lang, Runner, Why, skip_wrapper};
 
 /// Extensions a JavaScript configuration file may have.
 const EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json"];
@@ -38,7 +38,7 @@ impl Deriver<'_> {
     /// `node ARGS…`: `--test` is node's test runner; `--run SCRIPT` runs a `package.json` script; a file given
     /// to `--env-file` sets the environment.
     pub(super) fn node(&mut self, rest: &[String], cwd: &Path, depth: usize) {
-        self.plan.ecosystems.insert(Ecosystem::Js);
+        self.plan.ecosystems.insert(Lang::JavaScript);
         if rest.iter().any(|w| w == "--test") {
             self.plan.runners.insert(Runner::NodeTest);
         }
@@ -105,7 +105,7 @@ impl Deriver<'_> {
     }
 
     pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<&str>) {
-        self.plan.ecosystems.insert(Ecosystem::Js);
+        self.plan.ecosystems.insert(Lang::JavaScript);
         let why = Why::Configures(tool.to_string());
         for name in names {
             self.whole(cwd.join(name), why.clone());

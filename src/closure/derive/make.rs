@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Deriver, Why, normalize};
 use crate::closure::parts::Scope;
-use crate::closure::recipes;
+use crate::recipes;
 
 /// How many makefiles one `make` may pull in through includes.
 const MAX_INCLUDES: usize = 16;

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Deriver, Ecosystem, Runner, Why, normalize};
+use super::{Deriver, Lang, Runner, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::runners::Section;
 
@@ -46,7 +46,7 @@ const VALUE_OPTIONS: &[&str] = &[
 impl Deriver<'_> {
     /// `pytest ARGS…` run in `cwd`.
     pub(super) fn pytest(&mut self, args: &[String], cwd: &Path) {
-        self.plan.ecosystems.insert(Ecosystem::Python);
+        self.plan.ecosystems.insert(Lang::Python);
         self.plan.runners.insert(Runner::Pytest);
         let why = Why::Configures("pytest".into());
         let mut paths = Vec::new();
@@ -113,7 +113,7 @@ impl Deriver<'_> {
 
     /// `python [-X…] -m MODULE ARGS…` or `python SCRIPT ARGS…`.
     pub(super) fn python(&mut self, rest: &[String], cwd: &Path, depth: usize) {
-        self.plan.ecosystems.insert(Ecosystem::Python);
+        self.plan.ecosystems.insert(Lang::Python);
         let Some(i) = rest.iter().position(|w| w == "-m") else {
             // Django's `manage.py test` discovers tests as unittest does.
             if rest.first().is_some_and(|s| s.ends_with("manage.py")) && rest.get(1).is_some_and(|w| w == "test") {

@@ -65,7 +65,7 @@ fn npm_test_seals_the_script_its_hooks_and_what_the_script_runs() {
     );
     assert_eq!(scope_of(&plan, ".npmrc"), Some(&Scope::Whole));
     assert_eq!(scope_of(&plan, "/home/u/.npmrc"), Some(&Scope::Whole));
-    assert_eq!(plan.ecosystems, BTreeSet::from([Ecosystem::Js]));
+    assert_eq!(plan.ecosystems, BTreeSet::from([Lang::JavaScript]));
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn pytest_seals_its_config_files_sections_and_every_conftest() {
                 .iter()
                 .any(|w| w.name == "conftest.py" && w.new_file_counts)
         );
-        assert_eq!(plan.ecosystems, BTreeSet::from([Ecosystem::Python]), "{command}");
+        assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Python]), "{command}");
     }
     let tox = plan("tox -e py311", dir.path());
     assert_eq!(
@@ -166,7 +166,7 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
     assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Whole));
     assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
-    assert_eq!(plan.ecosystems, BTreeSet::from([Ecosystem::Python, Ecosystem::Go]));
+    assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Python, Lang::Go]));
     let just = super::derive("just test", dir.path(), None, None);
     assert_eq!(scope_of(&just, "justfile"), Some(&Scope::Whole));
     assert!(scope_of(&just, ".cargo/config.toml").is_some());

@@ -8,22 +8,22 @@ use crate::lifecycle::{Lookup, lookup};
 use crate::project::{Project, safe_name};
 
 /// The chosen loop and its checkpoints.
-pub struct Selected {
-    pub project: Project,
-    pub git: Git,
-    pub loop_id: String,
+pub(crate) struct Selected {
+    pub(crate) project: Project,
+    pub(crate) git: Git,
+    pub(crate) loop_id: String,
     /// The loop still runs (or is paused) here.
-    pub running: bool,
+    pub(crate) running: bool,
     /// What the running loop keeps at its end (`None`: it ended, or takes no checkpoints).
-    pub keep: Option<Keep>,
+    pub(crate) keep: Option<Keep>,
     /// Its checkpoints, iterations then saves.
-    pub refs: Vec<Ref>,
+    pub(crate) refs: Vec<Ref>,
     /// Other loops that left checkpoints.
-    pub others: Vec<String>,
+    pub(crate) others: Vec<String>,
 }
 
 /// Finds the loop and its checkpoints; a clear error when there are none.
-pub fn select(project: Project, wanted: Option<&str>) -> Result<Selected, Error> {
+pub(crate) fn select(project: Project, wanted: Option<&str>) -> Result<Selected, Error> {
     let git = Git::new(&project);
     if !git.is_work_tree() {
         return Err(Error::NoCheckpoints(format!(
@@ -86,7 +86,7 @@ pub fn select(project: Project, wanted: Option<&str>) -> Result<Selected, Error>
 
 impl Selected {
     /// The checkpoint named `text` (`3`, `save-1`), or an error listing the ones there are.
-    pub fn find(&self, text: &str) -> Result<&Ref, Error> {
+    pub(crate) fn find(&self, text: &str) -> Result<&Ref, Error> {
         let name: Name = text.parse().map_err(Error::Usage)?;
         self.refs.iter().find(|r| r.name == name).ok_or_else(|| {
             let names: Vec<String> = self.refs.iter().map(|r| r.name.to_string()).collect();

@@ -8,10 +8,10 @@
 //! carries [`MARKER`] as its first frontmatter line (a YAML comment); a file without it is the user's own.
 
 /// One file of the plugin, relative to the plugin's root.
-pub struct PluginFile {
-    pub path: &'static str,
-    pub text: &'static str,
-    pub executable: bool,
+pub(crate) struct PluginFile {
+    pub(crate) path: &'static str,
+    pub(crate) text: &'static str,
+    pub(crate) executable: bool,
 }
 
 macro_rules! plugin_file {
@@ -25,7 +25,7 @@ macro_rules! plugin_file {
 }
 
 /// The plugin as this binary knows it: manifest, marketplace, hooks, namespaced commands, skill.
-pub const PLUGIN: &[PluginFile] = &[
+pub(crate) const PLUGIN: &[PluginFile] = &[
     plugin_file!(".claude-plugin/plugin.json", false),
     plugin_file!(".claude-plugin/marketplace.json", false),
     plugin_file!("hooks/hooks.json", false),
@@ -37,18 +37,18 @@ pub const PLUGIN: &[PluginFile] = &[
 ];
 
 /// The file of the installed plugin copy that names the binary its hooks run (read by `hooks/loopgate.sh`).
-pub const RECORDED_BINARY: &str = "hooks/loopgate.bin";
+pub(crate) const RECORDED_BINARY: &str = "hooks/loopgate.bin";
 
 /// The plugin's id in its own marketplace (`claude plugin install loopgate@loopgate`).
-pub const PLUGIN_ID: &str = "loopgate@loopgate";
+pub(crate) const PLUGIN_ID: &str = "loopgate@loopgate";
 /// The marketplace the embedded plugin is registered as.
-pub const MARKETPLACE: &str = "loopgate";
+pub(crate) const MARKETPLACE: &str = "loopgate";
 
 /// The commands that also get a bare, user-level spelling.
-pub const COMMANDS: [&str; 3] = ["pua-loop", "cancel-loop", "loop-status"];
+pub(crate) const COMMANDS: [&str; 3] = ["pua-loop", "cancel-loop", "loop-status"];
 
 /// The first line of every user-level command loopgate writes.
-pub const MARKER: &str = "# Written by `loopgate install`";
+pub(crate) const MARKER: &str = "# Written by `loopgate install`";
 
 /// How the plugin's commands call loopgate; replaced by the binary's path in the user-level copies.
 const PLUGIN_CALL: &str = "\"${CLAUDE_PLUGIN_ROOT}/hooks/loopgate.sh\"";
@@ -56,7 +56,7 @@ const PLUGIN_CALL: &str = "\"${CLAUDE_PLUGIN_ROOT}/hooks/loopgate.sh\"";
 /// The user-level command `NAME.md` for one of [`COMMANDS`], calling `binary` directly.
 ///
 /// `binary` must be safe inside double quotes (see [`check_path`]).
-pub fn user_command(name: &str, binary: &str) -> Option<String> {
+pub(crate) fn user_command(name: &str, binary: &str) -> Option<String> {
     let path = format!("commands/{name}.md");
     let plugin = PLUGIN.iter().find(|f| f.path == path)?;
     let body = plugin.text.strip_prefix("---\n")?;
@@ -68,13 +68,13 @@ pub fn user_command(name: &str, binary: &str) -> Option<String> {
 }
 
 /// Whether a command file was written by `loopgate install`.
-pub fn is_ours(text: &str) -> bool {
+pub(crate) fn is_ours(text: &str) -> bool {
     text.lines().nth(1).is_some_and(|line| line.starts_with(MARKER))
 }
 
 /// A binary path the commands can quote: inside double quotes a shell still expands `$`, `` ` `` and `\`, and a
 /// `"` or a line break would end the quoting, so such a path is refused (with what to do about it).
-pub fn check_path(path: &str) -> Result<(), String> {
+pub(crate) fn check_path(path: &str) -> Result<(), String> {
     match path.chars().find(|c| matches!(c, '"' | '$' | '`' | '\\' | '\n' | '\r')) {
         None => Ok(()),
         Some(c) => Err(format!(

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use crate::error::Error;
 
 /// A Claude Code CLI to call.
-pub struct Claude {
+pub(crate) struct Claude {
     bin: PathBuf,
 }
 
@@ -26,7 +26,7 @@ struct Marketplace {
 
 impl Claude {
     /// `flag` if given, else `claude` on `PATH`.
-    pub fn find(flag: Option<&Path>) -> Result<Self, Error> {
+    pub(crate) fn find(flag: Option<&Path>) -> Result<Self, Error> {
         let bin = match flag {
             Some(path) => path.to_path_buf(),
             None => std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
@@ -41,7 +41,7 @@ impl Claude {
     }
 
     /// The ids of the installed plugins named `loopgate`, in any marketplace and scope.
-    pub fn installed_loopgate(&self) -> Result<Vec<String>, Error> {
+    pub(crate) fn installed_loopgate(&self) -> Result<Vec<String>, Error> {
         let json = self.run(&["plugin", "list", "--json"])?;
         let plugins: Vec<InstalledPlugin> = serde_json::from_str(&json).map_err(|e| {
             self.failed(
@@ -57,7 +57,7 @@ impl Claude {
     }
 
     /// Whether a marketplace of this name is configured.
-    pub fn has_marketplace(&self, name: &str) -> Result<bool, Error> {
+    pub(crate) fn has_marketplace(&self, name: &str) -> Result<bool, Error> {
         let args = ["plugin", "marketplace", "list", "--json"];
         let json = self.run(&args)?;
         let list: Vec<Marketplace> = serde_json::from_str(&json)
@@ -66,23 +66,23 @@ impl Claude {
     }
 
     /// `claude plugin marketplace add DIR`.
-    pub fn add_marketplace(&self, dir: &Path) -> Result<(), Error> {
+    pub(crate) fn add_marketplace(&self, dir: &Path) -> Result<(), Error> {
         let dir = dir.to_string_lossy();
         self.run(&["plugin", "marketplace", "add", &dir]).map(drop)
     }
 
     /// `claude plugin marketplace remove NAME`.
-    pub fn remove_marketplace(&self, name: &str) -> Result<(), Error> {
+    pub(crate) fn remove_marketplace(&self, name: &str) -> Result<(), Error> {
         self.run(&["plugin", "marketplace", "remove", name]).map(drop)
     }
 
     /// `claude plugin install ID` (user scope).
-    pub fn install_plugin(&self, id: &str) -> Result<(), Error> {
+    pub(crate) fn install_plugin(&self, id: &str) -> Result<(), Error> {
         self.run(&["plugin", "install", id]).map(drop)
     }
 
     /// `claude plugin uninstall ID`.
-    pub fn uninstall_plugin(&self, id: &str) -> Result<(), Error> {
+    pub(crate) fn uninstall_plugin(&self, id: &str) -> Result<(), Error> {
         self.run(&["plugin", "uninstall", id]).map(drop)
     }
 

@@ -10,18 +10,18 @@ use crate::error::Error;
 
 /// What `loopgate install` did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// The loopgate version that wrote it.
-    pub version: String,
+    pub(crate) version: String,
     /// The binary the user-level commands call.
-    pub binary: PathBuf,
+    pub(crate) binary: PathBuf,
     /// Whether install added the `loopgate` marketplace and installed `loopgate@loopgate` (false when a loopgate
     /// plugin was already installed: its hooks are used, and uninstall leaves it).
-    pub plugin_installed: bool,
+    pub(crate) plugin_installed: bool,
 }
 
 /// Reads the manifest; `None` when there is none. A corrupt one is an error naming the file.
-pub fn load(path: &Path) -> Result<Option<Manifest>, Error> {
+pub(crate) fn load(path: &Path) -> Result<Option<Manifest>, Error> {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -42,7 +42,7 @@ pub fn load(path: &Path) -> Result<Option<Manifest>, Error> {
 }
 
 /// Writes the manifest atomically.
-pub fn save(path: &Path, manifest: &Manifest) -> Result<(), Error> {
+pub(crate) fn save(path: &Path, manifest: &Manifest) -> Result<(), Error> {
     let text = serde_json::to_string_pretty(manifest).unwrap_or_default() + "\n";
     super::write_file(path, &text, 0o644)
 }

@@ -38,7 +38,7 @@ pub fn settings(store: &Path) -> Value {
 
 /// `existing` settings with loopgate's sandbox settings merged in (every other key kept); a warning for the
 /// user when something in them still opens the sandbox.
-pub fn merge(mut existing: Value, store: &Path) -> Result<(Value, Option<String>), String> {
+pub(crate) fn merge(mut existing: Value, store: &Path) -> Result<(Value, Option<String>), String> {
     let root = existing.as_object_mut().ok_or("it is not a JSON object")?;
     let sandbox = root.entry("sandbox").or_insert_with(|| json!({}));
     let sandbox = sandbox.as_object_mut().ok_or("its `sandbox` is not a JSON object")?;
@@ -70,7 +70,7 @@ pub fn merge(mut existing: Value, store: &Path) -> Result<(Value, Option<String>
 }
 
 /// Merges the sandbox settings into the user settings file at `path` (created if missing).
-pub fn apply(path: &Path, store: &Path) -> Result<(), Error> {
+pub(crate) fn apply(path: &Path, store: &Path) -> Result<(), Error> {
     let problem = |problem: String| {
         Error::Usage(format!(
             "failed to update `{}`: {problem}; fix or move it, then run `loopgate install --sandbox` again",

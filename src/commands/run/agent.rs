@@ -17,46 +17,46 @@ use std::time::Duration;
 use crate::process::{self, Ended, Failure, Watch};
 
 /// Bytes of the agent's output kept: its final message is at the end.
-pub const TAIL_BYTES: usize = 64 * 1024;
+pub(crate) const TAIL_BYTES: usize = 64 * 1024;
 /// How often `keep_going` (a read of the seal) is asked.
 const OWNERSHIP_CHECK: Duration = Duration::from_secs(1);
 
 /// One run of the agent.
-pub struct Spec<'a> {
+pub(crate) struct Spec<'a> {
     /// Program and arguments, the prompt already in place (see `prompt::argv`).
-    pub argv: &'a [String],
+    pub(crate) argv: &'a [String],
     /// The prompt, when it goes on stdin.
-    pub stdin: Option<&'a str>,
-    pub cwd: &'a Path,
-    pub env: &'a [(&'static str, String)],
-    pub timeout: Option<Duration>,
+    pub(crate) stdin: Option<&'a str>,
+    pub(crate) cwd: &'a Path,
+    pub(crate) env: &'a [(&'static str, String)],
+    pub(crate) timeout: Option<Duration>,
 }
 
 /// What the agent did.
 #[derive(Debug, Clone, Default)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Its exit code; `None` when a signal killed it.
-    pub exit_code: Option<i32>,
-    pub signal: Option<i32>,
+    pub(crate) exit_code: Option<i32>,
+    pub(crate) signal: Option<i32>,
     /// The deadline passed and the group was stopped.
-    pub timed_out: bool,
+    pub(crate) timed_out: bool,
     /// `keep_going` said no (the loop ended elsewhere) and the group was stopped.
-    pub stopped: bool,
-    pub duration: Duration,
+    pub(crate) stopped: bool,
+    pub(crate) duration: Duration,
     /// Bytes it printed, stdout and stderr together.
-    pub total_bytes: u64,
+    pub(crate) total_bytes: u64,
     /// The last [`TAIL_BYTES`] of that.
-    pub tail: Vec<u8>,
+    pub(crate) tail: Vec<u8>,
 }
 
 impl Outcome {
     /// Exited 0 on its own.
-    pub fn succeeded(&self) -> bool {
+    pub(crate) fn succeeded(&self) -> bool {
         self.exit_code == Some(0) && !self.timed_out
     }
 
     /// `exit 0`, `exit 1`, `killed by signal 9`, `timed out`.
-    pub fn result_text(&self) -> String {
+    pub(crate) fn result_text(&self) -> String {
         match (self.timed_out, self.exit_code, self.signal) {
             (true, ..) => "timed out".into(),
             (false, Some(code), _) => format!("exit {code}"),
@@ -66,7 +66,7 @@ impl Outcome {
     }
 
     /// The kept output as text (lossy UTF-8).
-    pub fn tail_text(&self) -> String {
+    pub(crate) fn tail_text(&self) -> String {
         String::from_utf8_lossy(&self.tail).into_owned()
     }
 }
@@ -74,7 +74,7 @@ impl Outcome {
 /// Runs the agent to its exit or deadline. `sink` receives the output as it arrives; `keep_going` is asked about
 /// once a second and stops the agent when it says no. An error means the agent could not be started (or waited
 /// for).
-pub fn run(
+pub(crate) fn run(
     spec: &Spec,
     sink: &mut (dyn FnMut(&[u8]) + Send),
     mut keep_going: impl FnMut() -> bool,

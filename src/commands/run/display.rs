@@ -18,7 +18,7 @@ use super::options::Verbosity;
 
 /// Colors and weights used.
 #[derive(Clone, Copy)]
-pub enum Style {
+pub(crate) enum Style {
     Bold,
     Dim,
     Green,
@@ -29,7 +29,7 @@ pub enum Style {
 
 /// What the loop is doing now.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     Starting,
     Agent,
     Checking,
@@ -37,19 +37,19 @@ pub enum Phase {
 
 /// The facts on the status line.
 #[derive(Clone)]
-pub struct Status {
-    pub iteration: u64,
-    pub max_iterations: u64,
-    pub phase: Phase,
-    pub phase_since: Instant,
+pub(crate) struct Status {
+    pub(crate) iteration: u64,
+    pub(crate) max_iterations: u64,
+    pub(crate) phase: Phase,
+    pub(crate) phase_since: Instant,
     /// Whether the last verify passed, and its result in words.
-    pub last_verify: Option<(bool, String)>,
+    pub(crate) last_verify: Option<(bool, String)>,
     /// Stops without progress so far, and the stall limit.
-    pub stall: Option<(u64, u64)>,
+    pub(crate) stall: Option<(u64, u64)>,
 }
 
 /// The terminal, shared by the main thread, the agent's output thread and the ticker.
-pub struct Display {
+pub(crate) struct Display {
     verbosity: Verbosity,
     color: bool,
     live: bool,
@@ -71,7 +71,7 @@ struct Inner {
 }
 
 impl Display {
-    pub fn new(verbosity: Verbosity) -> Arc<Self> {
+    pub(crate) fn new(verbosity: Verbosity) -> Arc<Self> {
         let stderr_tty = std::io::stderr().is_terminal();
         let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -86,17 +86,17 @@ impl Display {
         })
     }
 
-    pub fn verbosity(&self) -> Verbosity {
+    pub(crate) fn verbosity(&self) -> Verbosity {
         self.verbosity
     }
 
     /// Time since the run started.
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
 
     /// Redraws the status line every second while it is shown.
-    pub fn start_ticker(self: &Arc<Self>) {
+    pub(crate) fn start_ticker(self: &Arc<Self>) {
         if !self.live {
             return;
         }
@@ -111,7 +111,7 @@ impl Display {
     }
 
     /// `text` in `style`, or as is without colors.
-    pub fn paint(&self, text: &str, style: Style) -> String {
+    pub(crate) fn paint(&self, text: &str, style: Style) -> String {
         if !self.color {
             return text.to_string();
         }
@@ -127,7 +127,7 @@ impl Display {
     }
 
     /// Echoes a chunk of the agent's output (not with `--quiet`).
-    pub fn agent_output(&self, bytes: &[u8]) {
+    pub(crate) fn agent_output(&self, bytes: &[u8]) {
         if self.verbosity == Verbosity::Quiet {
             return;
         }
@@ -145,7 +145,7 @@ impl Display {
     }
 
     /// One line of loopgate's own, on stderr, above the status line.
-    pub fn line(&self, text: &str) {
+    pub(crate) fn line(&self, text: &str) {
         let mut inner = self.lock();
         self.clear(&mut inner);
         let mut err = std::io::stderr().lock();
@@ -158,14 +158,14 @@ impl Display {
     }
 
     /// Replaces the status line's facts.
-    pub fn set_status(&self, status: Status) {
+    pub(crate) fn set_status(&self, status: Status) {
         let mut inner = self.lock();
         inner.status = Some(status);
         self.redraw(&mut inner);
     }
 
     /// Moves the status line to a new phase.
-    pub fn phase(&self, phase: Phase) {
+    pub(crate) fn phase(&self, phase: Phase) {
         let mut inner = self.lock();
         if let Some(status) = inner.status.as_mut() {
             status.phase = phase;
@@ -175,7 +175,7 @@ impl Display {
     }
 
     /// Removes the status line for good.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.stop_ticker.store(true, Ordering::SeqCst);
         let mut inner = self.lock();
         inner.status = None;
@@ -225,7 +225,7 @@ impl Display {
     }
 
     /// The summary table: one row per iteration, columns padded to their widest cell.
-    pub fn table(&self, header: &[&str], rows: &[Vec<(String, Option<Style>)>]) {
+    pub(crate) fn table(&self, header: &[&str], rows: &[Vec<(String, Option<Style>)>]) {
         let columns = header.len();
         // Measured in terminal cells: a Chinese cell is two columns wide.
         let mut widths: Vec<usize> = header.iter().map(|h| printable::width(h)).collect();
@@ -254,7 +254,7 @@ impl Display {
 }
 
 /// `4s`, `2m05s`, `1h02m`.
-pub fn clock(d: Duration) -> String {
+pub(crate) fn clock(d: Duration) -> String {
     let secs = d.as_secs();
     match secs {
         0..10 => format!("{:.1}s", d.as_secs_f64()),
@@ -265,7 +265,7 @@ pub fn clock(d: Duration) -> String {
 }
 
 /// At most `width` terminal cells, with `…` when cut.
-pub fn truncate(text: &str, width: usize) -> String {
+pub(crate) fn truncate(text: &str, width: usize) -> String {
     printable::truncate(text, width)
 }
 

@@ -36,7 +36,7 @@ const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 /// Installs the handlers and the watcher; `on_interrupt` (record the cancellation) runs on the watcher thread
 /// at the first signal. SIGPIPE is ignored from here on: a closed terminal pipe or an agent that does not read
 /// its stdin must give an error to handle, not kill loopgate with the agent still running.
-pub fn install(on_interrupt: impl FnOnce(i32) + Send + 'static) -> io::Result<()> {
+pub(crate) fn install(on_interrupt: impl FnOnce(i32) + Send + 'static) -> io::Result<()> {
     let (reader, writer) = io::pipe()?;
     let write_fd = writer.into_raw_fd();
     // A full pipe must not block the handler.
@@ -52,12 +52,12 @@ pub fn install(on_interrupt: impl FnOnce(i32) + Send + 'static) -> io::Result<()
 }
 
 /// The first signal, once one arrived.
-pub fn requested() -> Option<i32> {
+pub(crate) fn requested() -> Option<i32> {
     (COUNT.load(Ordering::SeqCst) > 0).then(|| FIRST.load(Ordering::SeqCst))
 }
 
 /// Waits (bounded) until the watcher has recorded the cancellation and signalled the groups.
-pub fn wait_handled() {
+pub(crate) fn wait_handled() {
     let deadline = Instant::now() + crate::fsutil::LOCK_WAIT + Duration::from_secs(2);
     while !HANDLED.load(Ordering::SeqCst) && Instant::now() < deadline {
         thread::sleep(Duration::from_millis(20));
@@ -65,7 +65,7 @@ pub fn wait_handled() {
 }
 
 /// `SIGINT`, `SIGTERM`, `SIGHUP`.
-pub fn name(signal: i32) -> &'static str {
+pub(crate) fn name(signal: i32) -> &'static str {
     match signal {
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",
@@ -76,7 +76,7 @@ pub fn name(signal: i32) -> &'static str {
 
 /// Dies of `signal` with its default action, so the parent sees how loopgate ended; exits 128 + N if that
 /// somehow returns.
-pub fn reraise(signal: i32) -> u8 {
+pub(crate) fn reraise(signal: i32) -> u8 {
     let _ = set_handler(signal, libc::SIG_DFL);
     // SAFETY: raising a signal whose action is now the default one.
     unsafe {

@@ -16,7 +16,7 @@ const MAX_TASK_BYTES: u64 = 1024 * 1024;
 
 /// How much of the run is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verbosity {
+pub(crate) enum Verbosity {
     /// No agent output: one line per iteration and the summary.
     Quiet,
     /// The agent's output streamed, one line per iteration, the summary.
@@ -27,25 +27,25 @@ pub enum Verbosity {
 
 /// Start a new loop, or continue this project's paused or left-behind one.
 #[derive(Debug)]
-pub enum Start {
+pub(crate) enum Start {
     New(Box<Config>),
     Resume { force: bool },
 }
 
 /// Everything `loopgate run` works with.
 #[derive(Debug)]
-pub struct Options {
-    pub start: Start,
+pub(crate) struct Options {
+    pub(crate) start: Start,
     /// The session id the loop is bound to: `run-<pid>-<random>`, which no Claude Code session ever has.
-    pub session: String,
-    pub agent: Vec<String>,
-    pub via: Via,
-    pub agent_timeout: Option<Duration>,
-    pub verbosity: Verbosity,
+    pub(crate) session: String,
+    pub(crate) agent: Vec<String>,
+    pub(crate) via: Via,
+    pub(crate) agent_timeout: Option<Duration>,
+    pub(crate) verbosity: Verbosity,
 }
 
 impl Options {
-    pub fn from_args(args: RunArgs) -> Result<Self, Error> {
+    pub(crate) fn from_args(args: RunArgs) -> Result<Self, Error> {
         let usage = |m: &str| Err(Error::Usage(m.to_string()));
         let setup = args.setup;
         if setup.session_id.is_some() || setup.args_stdin {

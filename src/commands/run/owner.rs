@@ -20,14 +20,14 @@ use super::agent::Outcome;
 const HISTORY_TAIL_BYTES: usize = 2048;
 
 /// This process's loop in `project`.
-pub struct Owner {
-    pub project: Project,
-    pub session: String,
+pub(crate) struct Owner {
+    pub(crate) project: Project,
+    pub(crate) session: String,
 }
 
 /// How a loop ended, as far as `loopgate run` is concerned.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Ending {
+pub(crate) enum Ending {
     Complete,
     /// `max_iterations`, `max_duration` or another budget.
     Limit(Status),
@@ -43,7 +43,7 @@ pub enum Ending {
 impl Ending {
     /// How a stop that let the agent go ended the loop; `None` when the loop goes on (which a run, having no
     /// block cap and no API-error hook, does not see).
-    pub fn of(how: LetGo) -> Option<Self> {
+    pub(crate) fn of(how: LetGo) -> Option<Self> {
         Some(match how {
             LetGo::Complete => Self::Complete,
             LetGo::Limit(status) => Self::Limit(status),
@@ -57,7 +57,7 @@ impl Ending {
         })
     }
 
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         use crate::exit_codes;
         match self {
             Self::Complete => exit_codes::OK,
@@ -79,13 +79,13 @@ impl Owner {
     }
 
     /// The sealed fields of our loop, if it is still ours.
-    pub fn fields(&self) -> Option<StateFields> {
+    pub(crate) fn fields(&self) -> Option<StateFields> {
         self.ours().ok().flatten().map(|active| active.seal.fields.clone())
     }
 
     /// Whether our loop still runs (asked while the agent works; a read error counts as yes, so a passing
     /// problem never kills the agent — the next stop reports it).
-    pub fn still_running(&self) -> bool {
+    pub(crate) fn still_running(&self) -> bool {
         match self.ours() {
             Ok(Some(active)) => active.seal.fields.status == LoopStatus::Running,
             Ok(None) => false,
@@ -94,7 +94,7 @@ impl Owner {
     }
 
     /// Records one run of the agent for `iteration`; `false` when the loop is no longer ours.
-    pub fn record_agent(&self, iteration: u64, command: &str, outcome: &Outcome) -> Result<bool, Error> {
+    pub(crate) fn record_agent(&self, iteration: u64, command: &str, outcome: &Outcome) -> Result<bool, Error> {
         let _lock = lifecycle::lock(&self.project)?;
         let Some(mut active) = self.ours()? else {
             return Ok(false);
@@ -119,7 +119,7 @@ impl Owner {
     }
 
     /// Ends our loop as `cancelled` with `reason`; `false` when there was none to end.
-    pub fn cancel(&self, reason: &str) -> Result<bool, Error> {
+    pub(crate) fn cancel(&self, reason: &str) -> Result<bool, Error> {
         let _lock = lifecycle::lock(&self.project)?;
         let Some(active) = self.ours()? else {
             return Ok(false);
@@ -131,7 +131,7 @@ impl Owner {
     }
 
     /// After a pause: the loop waits for anyone now, so it no longer names this (soon gone) process.
-    pub fn release(&self) -> Result<(), Error> {
+    pub(crate) fn release(&self) -> Result<(), Error> {
         let _lock = lifecycle::lock(&self.project)?;
         if let Some(mut active) = self.ours()? {
             let mut state = active.state();
@@ -143,7 +143,7 @@ impl Owner {
 
     /// Adopts this project's paused loop, one a killed `loopgate run` left behind, or one no session owns
     /// (any loop with `force`). Returns its state and why it was paused.
-    pub fn adopt(&self, force: bool) -> Result<(State, Option<String>), Error> {
+    pub(crate) fn adopt(&self, force: bool) -> Result<(State, Option<String>), Error> {
         let _lock = lifecycle::lock(&self.project)?;
         let mut active = match lookup(&self.project)? {
             Lookup::Loop(active) => active,
@@ -188,12 +188,12 @@ impl Owner {
     }
 
     /// The size of the history now, to read what a stop appends.
-    pub fn history_len(&self) -> u64 {
+    pub(crate) fn history_len(&self) -> u64 {
         std::fs::metadata(self.project.history_path()).map_or(0, |m| m.len())
     }
 
     /// The records of `loop_id` appended since `offset`.
-    pub fn records_since(&self, loop_id: &str, offset: u64) -> Vec<Record> {
+    pub(crate) fn records_since(&self, loop_id: &str, offset: u64) -> Vec<Record> {
         let bytes = crate::fsutil::read_optional(&self.project.history_path())
             .ok()
             .flatten()
@@ -207,7 +207,7 @@ impl Owner {
     }
 
     /// How the loop `loop_id` ended (or why it waits), read back from the seal and the history.
-    pub fn ending(&self, loop_id: &str) -> Ending {
+    pub(crate) fn ending(&self, loop_id: &str) -> Ending {
         if let Ok(Some(active)) = self.ours()
             && active.seal.fields.status == LoopStatus::Paused
         {

@@ -9,7 +9,7 @@ use crate::state::State;
 
 /// Where the prompt goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Via {
+pub(crate) enum Via {
     /// Appended as the agent's last argument.
     LastArg,
     /// Substituted for every `{prompt}` in its arguments.
@@ -19,10 +19,10 @@ pub enum Via {
 }
 
 /// The placeholder replaced by the prompt in the agent's arguments.
-pub const PLACEHOLDER: &str = "{prompt}";
+pub(crate) const PLACEHOLDER: &str = "{prompt}";
 
 /// The first prompt of a new loop.
-pub fn opening(state: &State) -> String {
+pub(crate) fn opening(state: &State) -> String {
     let f = &state.fields;
     format!(
         "{}\n\n{}",
@@ -32,7 +32,7 @@ pub fn opening(state: &State) -> String {
 }
 
 /// The first prompt of a resumed loop: what a Claude Code session adopting it would be told.
-pub fn resumed(state: &State, pause_reason: Option<&str>) -> String {
+pub(crate) fn resumed(state: &State, pause_reason: Option<&str>) -> String {
     let f = &state.fields;
     let lang = f.lang;
     let mut parts = vec![messages::handover(
@@ -47,12 +47,12 @@ pub fn resumed(state: &State, pause_reason: Option<&str>) -> String {
             messages::handover_label(lang, HandoverLabel::PausedBecause)
         ));
     }
-    parts.push(crate::feedback::task_and_how_to_finish(state));
+    parts.push(crate::block_reason::task_and_how_to_finish(state));
     parts.join("\n\n")
 }
 
 /// The agent's command line with the prompt in place (nothing added when it goes on stdin).
-pub fn argv(agent: &[String], prompt: &str, via: Via) -> Vec<String> {
+pub(crate) fn argv(agent: &[String], prompt: &str, via: Via) -> Vec<String> {
     match via {
         Via::LastArg => agent.iter().cloned().chain([prompt.to_string()]).collect(),
         Via::Placeholder => agent.iter().map(|arg| arg.replace(PLACEHOLDER, prompt)).collect(),
@@ -67,7 +67,7 @@ pub fn argv(agent: &[String], prompt: &str, via: Via) -> Vec<String> {
 /// the text after the last full echo of the prompt counts, and any line of the prompt that carries a tag
 /// *among other words* is removed wherever it appears (a partial echo, or one cut by the output tail). A line
 /// that is nothing but a tag (`<promise>LOOP_DONE</promise>`) is kept: that is how an agent answers.
-pub fn agent_message(output: &str, prompt: &str) -> String {
+pub(crate) fn agent_message(output: &str, prompt: &str) -> String {
     let prompt = prompt.trim();
     let after_echo = match output.rfind(prompt) {
         Some(at) if !prompt.is_empty() => &output[at + prompt.len()..],
@@ -98,7 +98,7 @@ fn quotes_a_tag(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::signals::{Signal, scan};
+    use crate::tags::{Signal, scan};
 
     const HOW: &str = "When done reply with <promise>LOOP_DONE</promise> and loopgate checks.\nNeed something? Reply <loop-pause>what you need</loop-pause>. Impossible? Reply <loop-abort>why</loop-abort>.";
 

@@ -11,20 +11,20 @@ use super::display::{Display, Style, clock, truncate};
 const NOTE_WIDTH: usize = 72;
 
 /// One iteration.
-pub struct Row {
-    pub iteration: u64,
-    pub agent: String,
-    pub agent_ok: bool,
-    pub agent_time: String,
+pub(crate) struct Row {
+    pub(crate) iteration: u64,
+    pub(crate) agent: String,
+    pub(crate) agent_ok: bool,
+    pub(crate) agent_time: String,
     /// `✓ pass`, `✗ exit 1`, `– not run`, …, and whether it passed (`None`: no verify ran).
-    pub verify: String,
-    pub verify_passed: Option<bool>,
-    pub verify_time: String,
-    pub note: String,
+    pub(crate) verify: String,
+    pub(crate) verify_passed: Option<bool>,
+    pub(crate) verify_time: String,
+    pub(crate) note: String,
 }
 
 impl Row {
-    pub fn new(iteration: u64, outcome: &Outcome, records: &[Record]) -> Self {
+    pub(crate) fn new(iteration: u64, outcome: &Outcome, records: &[Record]) -> Self {
         let primary = records
             .iter()
             .find(|r| !matches!(r.status(), Status::AgentRun | Status::TamperDetected));
@@ -64,7 +64,7 @@ impl Row {
     }
 
     /// The line printed when the iteration is over.
-    pub fn line(&self, display: &Display, max_iterations: u64) -> String {
+    pub(crate) fn line(&self, display: &Display, max_iterations: u64) -> String {
         let mut text = format!(
             "{} agent {} in {} · verify {}",
             display.paint(
@@ -85,7 +85,7 @@ impl Row {
     }
 
     /// The cells of the summary table.
-    pub fn cells(&self) -> Vec<(String, Option<Style>)> {
+    pub(crate) fn cells(&self) -> Vec<(String, Option<Style>)> {
         vec![
             (self.iteration.to_string(), None),
             (
@@ -109,7 +109,7 @@ impl Row {
 }
 
 /// The summary table's header, matching [`Row::cells`].
-pub const HEADER: [&str; 6] = ["iter", "agent", "time", "verify", "time", "note"];
+pub(crate) const HEADER: [&str; 6] = ["iter", "agent", "time", "verify", "time", "note"];
 
 fn verify_cell(record: &Record) -> (String, Option<bool>) {
     match &record.event {

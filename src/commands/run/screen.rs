@@ -12,7 +12,7 @@ use super::prompt::Via;
 use super::row::{self, Row};
 
 /// The loop, the oracle, the limits and the agent, before the first iteration.
-pub fn header(d: &Display, state: &State, options: &Options) {
+pub(crate) fn header(d: &Display, state: &State, options: &Options) {
     let f = &state.fields;
     let task = state.task.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
     d.line(&format!(
@@ -63,7 +63,7 @@ pub fn header(d: &Display, state: &State, options: &Options) {
 }
 
 /// The banner above the agent's output (not with `--quiet`) and, with `--verbose`, the prompt.
-pub fn iteration(d: &Display, fields: &StateFields, prompt: &str) {
+pub(crate) fn iteration(d: &Display, fields: &StateFields, prompt: &str) {
     if d.verbosity() != Verbosity::Quiet {
         d.line(&d.paint(
             &format!("── iteration {}{} ──", fields.iteration, of(fields.max_iterations)),
@@ -76,7 +76,7 @@ pub fn iteration(d: &Display, fields: &StateFields, prompt: &str) {
 }
 
 /// The status line for the iteration `fields` are at, with the last verify seen.
-pub fn status(d: &Display, fields: &StateFields, last: Option<&Row>) {
+pub(crate) fn status(d: &Display, fields: &StateFields, last: Option<&Row>) {
     let last_verify = last.and_then(|row| {
         let text = row.verify.trim_start_matches(['✓', '✗', ' ']).to_string();
         row.verify_passed.map(|passed| (passed, text))
@@ -95,7 +95,7 @@ pub fn status(d: &Display, fields: &StateFields, last: Option<&Row>) {
 }
 
 /// The summary table and the run's duration.
-pub fn summary(d: &Display, rows: &[Row]) {
+pub(crate) fn summary(d: &Display, rows: &[Row]) {
     if rows.is_empty() {
         return;
     }
@@ -111,7 +111,7 @@ pub fn summary(d: &Display, rows: &[Row]) {
 
 /// The last line: what the stop logic told the user (its `systemMessage`), or how the loop ended; for a paused
 /// loop, how to go on.
-pub fn final_line(d: &Display, ending: &Ending, system_message: Option<String>, loop_id: &str, agent: &str) {
+pub(crate) fn final_line(d: &Display, ending: &Ending, system_message: Option<String>, loop_id: &str, agent: &str) {
     let line = system_message.unwrap_or_else(|| {
         let how = match ending {
             Ending::Complete => "complete".to_string(),
@@ -136,7 +136,7 @@ pub fn final_line(d: &Display, ending: &Ending, system_message: Option<String>, 
 }
 
 /// `/N` after an iteration number, or nothing without a limit.
-pub fn of(max_iterations: u64) -> String {
+pub(crate) fn of(max_iterations: u64) -> String {
     if max_iterations > 0 {
         format!("/{max_iterations}")
     } else {

@@ -12,16 +12,16 @@ use crate::inventory::Inventory;
 use crate::schema::Check;
 
 /// The oracle's inputs as they are at setup.
-pub struct Sealed {
+pub(crate) struct Sealed {
     /// `--seal` files: relative path → SHA-256.
-    pub files: BTreeMap<String, String>,
-    pub closure: Option<Closure>,
-    pub inventory: Option<Inventory>,
+    pub(crate) files: BTreeMap<String, String>,
+    pub(crate) closure: Option<Closure>,
+    pub(crate) inventory: Option<Inventory>,
 }
 
 impl Sealed {
     /// Takes everything `config` asks to seal in `root`.
-    pub fn take(config: &Config, root: &Path) -> Result<Sealed, Error> {
+    pub(crate) fn take(config: &Config, root: &Path) -> Result<Sealed, Error> {
         let files = crate::inputs::UserGlobs::take(&config.seal, root)?.files;
         let on = |check| !config.opt_out.contains(&check);
         // Without a verify command nothing runs the tests, so there is nothing of theirs to seal.
@@ -45,14 +45,14 @@ impl Sealed {
     }
 
     /// `(existing, named)` files of the closure, for the briefing.
-    pub fn closure_counts(&self) -> (usize, usize) {
+    pub(crate) fn closure_counts(&self) -> (usize, usize) {
         self.closure
             .as_ref()
             .map_or((0, 0), |c| (c.existing_files(), c.files.len()))
     }
 
     /// How many test files and tests the inventory seals.
-    pub fn test_counts(&self) -> (usize, usize) {
+    pub(crate) fn test_counts(&self) -> (usize, usize) {
         self.inventory
             .as_ref()
             .map_or((0, 0), |i| (i.files.len(), i.test_count()))

@@ -16,7 +16,7 @@ use crate::lifecycle::ActiveLoop;
 use crate::messages::breach as words;
 
 /// The deny reason for an edit of `relative` that would move a sealed part, or `None` to let it run.
-pub fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &Path) -> Option<String> {
+pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &Path) -> Option<String> {
     let root = &active.project.root;
     let key = relative.to_string_lossy().replace('\\', "/");
     let current = std::fs::read_to_string(root.join(relative)).unwrap_or_default();
@@ -60,7 +60,7 @@ fn test_findings(active: &ActiveLoop, key: &str, after: &str) -> Vec<String> {
     inventory::compare(entry, after)
         .into_iter()
         .filter(|finding| fields.checks(inventory::check_of(finding)))
-        .map(|finding| finding.render(fields.lang, key))
+        .map(|finding| crate::messages::finding::line(fields.lang, key, &finding))
         .collect()
 }
 

@@ -82,7 +82,7 @@ pub(super) fn run_table(lang: Lang, scope: Scope, base: &str, cases: &[Case]) {
         }
         for finding in &findings {
             for speech in [Speech::En, Speech::Zh] {
-                let line = finding.render(speech, "tests/x");
+                let line = crate::messages::finding::line(speech, "tests/x", finding);
                 assert!(
                     !line.contains('\n'),
                     "case `{}`: multi-line finding {line:?}",
@@ -97,77 +97,5 @@ pub(super) fn run_table(lang: Lang, scope: Scope, base: &str, cases: &[Case]) {
         failures.len(),
         cases.len(),
         failures.join("\n")
-    );
-}
-
-#[test]
-fn findings_in_words() {
-    use super::{MarkerKind, UnitKind};
-    let findings = [
-        Finding::TestChanged {
-            name: "TestErrors::test_message".into(),
-            line: 12,
-            text: "def test_message(self):".into(),
-        },
-        Finding::TestDeleted {
-            name: "parse > errors > reports the column".into(),
-        },
-        Finding::BlockChanged {
-            kind: UnitKind::Helper,
-            name: "approx".into(),
-            line: Some(14),
-            text: Some("def approx(a, b):".into()),
-            old_line: 12,
-        },
-        Finding::BlockChanged {
-            kind: UnitKind::Import,
-            name: "import os".into(),
-            line: None,
-            text: None,
-            old_line: 2,
-        },
-        Finding::SetupAdded {
-            kind: UnitKind::Setup,
-            what: "fake_tokenize".into(),
-            line: 80,
-            text: "@pytest.fixture(autouse=True)".into(),
-        },
-        Finding::SetupAdded {
-            kind: UnitKind::Other,
-            what: "os.environ[\"X\"] = \"1\"".into(),
-            line: 10,
-            text: "os.environ[\"X\"] = \"1\"".into(),
-        },
-        Finding::MarkerAdded {
-            kind: MarkerKind::Skip,
-            line: 21,
-            text: "it.skip('parses a number', () => {".into(),
-        },
-    ];
-    let en: Vec<String> = findings.iter().map(|f| f.render(Speech::En, "tests/t.py")).collect();
-    assert_eq!(
-        en,
-        [
-            "tests/t.py:12: existing test `TestErrors::test_message` was changed: `def test_message(self):`",
-            "tests/t.py: existing test `parse > errors > reports the column` was deleted, or renamed so it is no longer collected",
-            "tests/t.py:14: helper `approx` that existing tests rely on was changed: `def approx(a, b):`",
-            "tests/t.py: import `import os` (line 2 before) that existing tests rely on was removed or changed",
-            "tests/t.py:80: new setup code `fake_tokenize` runs around existing tests: `@pytest.fixture(autouse=True)`",
-            "tests/t.py:10: new module-level code runs around existing tests: `os.environ[\"X\"] = \"1\"`",
-            "tests/t.py:21: skip marker added: `it.skip('parses a number', () => {`",
-        ]
-    );
-    let zh: Vec<String> = findings.iter().map(|f| f.describe(Speech::Zh)).collect();
-    assert_eq!(
-        zh,
-        [
-            "已有测试 `TestErrors::test_message` 被修改:`def test_message(self):`",
-            "已有测试 `parse > errors > reports the column` 被删除,或被改名而不再被收集运行",
-            "已有测试依赖的辅助代码 `approx` 被修改:`def approx(a, b):`",
-            "已有测试依赖的导入 `import os`(原第 2 行)被删除或修改",
-            "新增的前置/后置代码 `fake_tokenize` 会影响已有测试的运行:`@pytest.fixture(autouse=True)`",
-            "新增的模块级代码会影响已有测试的运行:`os.environ[\"X\"] = \"1\"`",
-            "新增了跳过标记:`it.skip('parses a number', () => {`",
-        ]
     );
 }

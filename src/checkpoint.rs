@@ -19,10 +19,10 @@
 //! - when the loop ends, iteration checkpoints are pruned to the start, the last and the best-scoring
 //!   (`--keep-checkpoints`); saves are kept.
 
-pub mod git;
-pub mod list;
-pub mod prune;
-pub mod restore;
+pub(crate) mod git;
+pub(crate) mod list;
+pub(crate) mod prune;
+pub(crate) mod restore;
 pub mod snapshot;
 
 use std::fmt;
@@ -68,7 +68,7 @@ pub fn refname(loop_id: &str, name: Name) -> String {
 }
 
 /// Where every checkpoint lives.
-pub const REFS: &str = "refs/loopgate/";
+pub(crate) const REFS: &str = "refs/loopgate/";
 
 /// What setup did about checkpoints.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,7 +168,7 @@ pub fn at_stop(
 }
 
 /// The refs of `track`'s unwritten iterations, each with the commit it reuses.
-pub fn unwritten_refs(loop_id: &str, track: &Track) -> Vec<(String, String)> {
+pub(crate) fn unwritten_refs(loop_id: &str, track: &Track) -> Vec<(String, String)> {
     let Some(last) = &track.last else {
         return Vec::new();
     };

@@ -1,4 +1,9 @@
-//! Counts from the JavaScript runners: Jest (`Tests:       1 failed, 3 passed, 4 total`), Vitest
+//! JavaScript: Jest, Vitest, mocha and node's built-in runner — their failures, counts and test names.
+//!
+//! Failures: Jest (`● Suite › test` blocks, `✕ test` lines, `FAIL file`) and Vitest (`FAIL  file > suite >
+//! test` blocks, `× test` lines).
+//!
+//! Counts: Jest (`Tests:       1 failed, 3 passed, 4 total`), Vitest
 //! (`Tests  1 failed | 3 passed (4)`), mocha (`3 passing (8ms)`, then `2 pending`, `1 failing`)
 //! and node's built-in runner (`# pass 3` … after `# tests 5` in TAP, `ℹ pass 3` in its spec
 //! reporter; other TAP producers print the same lines).
@@ -10,24 +15,115 @@
 
 mod names;
 
-use super::{Kind, TestCounts, number_word, one_of, tally};
+use crate::summary::counts::{Kind, TestCounts, number_word, one_of, tally};
+use crate::summary::lines::{Found, Lines, details, next_text};
 use crate::summary::results::TestResults;
 
-/// The multi-line summaries under way: mocha's and node's lines after their first; the per-test lines.
+pub(super) fn is_jest_marker(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("Test Suites:")
+        || t.starts_with("Tests:")
+        || t.starts_with("No tests found, exiting")
+        || (t.starts_with("● ") && !t.starts_with("● Console"))
+}
+
+pub(super) fn is_vitest_marker(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("RUN  v")
+        || t.starts_with("Test Files  ")
+        || t.starts_with("No test files found, exiting")
+        || (t.starts_with("FAIL  ") && t.contains(" > "))
+}
+
+/// The failing tests Jest printed.
+pub(super) fn jest_failures(lines: &Lines) -> Found {
+    let mut found = Found::default();
+    let mut file = "";
+    let mut files = Vec::new();
+    for i in 0..lines.len() {
+        let t = lines.get(i).trim();
+        if let Some(path) = t.strip_prefix("FAIL ") {
+            file = path.trim();
+            files.push(file);
+        } else if let Some(title) = t.strip_prefix("● ") {
+            if title.starts_with("Console") {
+                continue;
+            }
+            let name = if title == "Test suite failed to run" {
+                format!("{file} (test suite failed to run)")
+            } else {
+                title.to_owned()
+            };
+            found.add_test(&name, message(lines, i + 1));
+        }
+    }
+    if found.tests.is_empty() {
+        for line in lines.iter() {
+            if let Some(name) = line.trim().strip_prefix("✕ ") {
+                found.add_test(without_duration(name), None);
+            }
+        }
+    }
+    if found.tests.is_empty() {
+        for file in files {
+            found.add_test(file, None);
+        }
+    }
+    found
+}
+
+/// The failing tests Vitest printed.
+pub(super) fn vitest_failures(lines: &Lines) -> Found {
+    let mut found = Found::default();
+    for i in 0..lines.len() {
+        let t = lines.get(i).trim();
+        if let Some(name) = t.strip_prefix("FAIL ") {
+            found.add_test(name, message(lines, i + 1));
+        }
+    }
+    if found.tests.is_empty() {
+        for line in lines.iter() {
+            if let Some(name) = line.trim().strip_prefix("× ") {
+                found.add_test(without_duration(name), None);
+            }
+        }
+    }
+    found
+}
+
+/// The first line of a failure block plus its Expected/Received (or diff) details.
+fn message(lines: &Lines, from: usize) -> Option<String> {
+    let (at, first) = next_text(lines, from, 4)?;
+    Some(format!("{first}{}", details(lines, at + 1, 14)))
+}
+
+/// `adds numbers (3 ms)` or `adds numbers 4ms` → `adds numbers`.
+fn without_duration(name: &str) -> &str {
+    let name = name.trim();
+    if let Some(stripped) = name.strip_suffix(" ms)").and_then(|n| n.rsplit_once(" (")) {
+        return stripped.0;
+    }
+    match name.rsplit_once(' ') {
+        Some((head, last)) if last.ends_with('s') && last.starts_with(|c: char| c.is_ascii_digit()) => head,
+        _ => name,
+    }
+}
+
+/// The count and name scanner, fed every line. Its state: the multi-line summaries under way: mocha's and node's lines after their first; the per-test lines.
 #[derive(Debug, Clone, Default)]
-pub(super) struct State {
+pub(super) struct Scanner {
     in_mocha_summary: bool,
     in_node_summary: bool,
     names: names::State,
 }
 
-impl State {
+impl Scanner {
     pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
         let t = line.trim();
         self.names.feed(line, names);
         let mocha = self.mocha(t);
         let node = self.node(line);
-        mocha.or(node).or_else(|| jest(t)).or_else(|| vitest(t))
+        mocha.or(node).or_else(|| jest_counts(t)).or_else(|| vitest_counts(t))
     }
 
     /// `N passing (…)` opens mocha's summary; `N pending` and `N failing` right after it add to it.
@@ -90,7 +186,7 @@ impl State {
 }
 
 /// `Tests:       1 failed, 2 skipped, 1 todo, 10 passed, 14 total`.
-fn jest(t: &str) -> Option<TestCounts> {
+fn jest_counts(t: &str) -> Option<TestCounts> {
     let rest = t.strip_prefix("Tests:")?.trim();
     if !rest.ends_with(" total") {
         return None;
@@ -99,7 +195,7 @@ fn jest(t: &str) -> Option<TestCounts> {
 }
 
 /// `Tests  1 failed | 10 passed | 2 skipped | 1 todo (14)`.
-fn vitest(t: &str) -> Option<TestCounts> {
+fn vitest_counts(t: &str) -> Option<TestCounts> {
     let rest = t.strip_prefix("Tests  ")?.trim();
     let (items, total) = rest.rsplit_once(" (")?;
     let total = total.strip_suffix(')')?;

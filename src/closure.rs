@@ -13,14 +13,13 @@ pub mod derive;
 mod makefile;
 pub mod observed;
 pub mod parts;
-mod recipes;
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use derive::{Ecosystem, Runner, Watch, Why};
+pub use derive::{Runner, Watch, Why};
 pub use parts::{PartChange, Parts, Scope};
 
 /// A file of the closure and the digests of its sealed parts at setup (none: it did not exist).
@@ -38,8 +37,8 @@ pub struct SealedFile {
 pub struct Closure {
     pub files: Vec<SealedFile>,
     pub watches: Vec<Watch>,
-    /// The ecosystems whose tests the command runs; empty when none was recognized.
-    pub ecosystems: Vec<Ecosystem>,
+    /// The ecosystems (languages) whose tests the command runs; empty when none was recognized.
+    pub ecosystems: Vec<crate::schema::Lang>,
     /// The test runners the command runs, whose rules decide which files are tests (seals taken before these
     /// were recorded have none: the naming conventions alone apply).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

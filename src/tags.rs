@@ -1,4 +1,5 @@
-//! Finding the agent's signals in its last message.
+//! The tags the agent signals with in its last message — abort, pause, promise — found as whole tags. (Not
+//! operating-system signals: those are `process`'s.)
 //!
 //! Only whole tags count: `<loop-abort>reason</loop-abort>` beats `<loop-pause>need</loop-pause>`, which beats
 //! `<promise>TEXT</promise>`. A bare `LOOP_DONE` is not a promise, and a promise whose text differs from the
@@ -29,7 +30,7 @@ pub fn scan(message: &str, promise: &str) -> Signal {
 }
 
 /// Trims and collapses every run of white space to one space.
-pub fn collapse(text: &str) -> String {
+pub(crate) fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

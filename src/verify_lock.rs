@@ -1,5 +1,5 @@
-//! Whether a verify command is running in a project, so `loopgate rollback` can refuse to change the working
-//! tree under it.
+//! The verify lock: whether a verify command is running in a project, so `loopgate rollback` can refuse to change
+//! the working tree under it.
 //!
 //! The Stop hook releases the project lock while the verify runs (it may take minutes), so that lock says nothing
 //! about a verify. Instead every verify holds a **shared** lock on `.claude/loopgate/verify.lock` while it runs
@@ -19,17 +19,17 @@ use crate::fsutil::LOCK_WAIT;
 use crate::project::Project;
 
 /// Held while a verify command runs (shared lock), released on drop.
-pub struct VerifyRunning {
+pub(crate) struct VerifyRunning {
     file: File,
 }
 
 /// Held while the working tree is being restored (exclusive lock), released on drop.
-pub struct TreeBusy {
+pub(crate) struct TreeBusy {
     file: File,
 }
 
 /// The lock file.
-pub fn path(project: &Project) -> PathBuf {
+pub(crate) fn path(project: &Project) -> PathBuf {
     project.work_dir().join("verify.lock")
 }
 
@@ -46,7 +46,7 @@ fn open(project: &Project) -> std::io::Result<File> {
 impl VerifyRunning {
     /// Marks `command` as running in `project` until the marker is dropped. Waits at most [`LOCK_WAIT`] for a
     /// rollback in progress; `None` when the marker cannot be taken (the verify runs anyway).
-    pub fn mark(project: &Project, command: &str) -> Option<Self> {
+    pub(crate) fn mark(project: &Project, command: &str) -> Option<Self> {
         let mut file = open(project).ok()?;
         let deadline = Instant::now() + LOCK_WAIT;
         loop {
@@ -74,7 +74,7 @@ impl Drop for VerifyRunning {
 impl TreeBusy {
     /// Takes the tree for a rollback; `Err(Some(what))` names the verify that is running (from the marker
     /// file), `Err(None)` when the lock file cannot be opened.
-    pub fn take(project: &Project) -> Result<Self, Option<String>> {
+    pub(crate) fn take(project: &Project) -> Result<Self, Option<String>> {
         let mut file = open(project).map_err(|_| None)?;
         match file.try_lock() {
             Ok(()) => Ok(Self { file }),

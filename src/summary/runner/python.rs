@@ -1,4 +1,9 @@
-//! Counts from pytest (its final `= 1 failed, 3 passed in 0.1s =` line, also without the `=` under
+//! Python: pytest and unittest — their failures, counts and test names.
+//!
+//! Failures (pytest): the `short test summary info` lines (`FAILED nodeid - message`), with the `E   …` lines
+//! of the failure sections filling in messages, or standing in when `-rN` hid the summary.
+//!
+//! Counts: pytest (its final `= 1 failed, 3 passed in 0.1s =` line, also without the `=` under
 //! `-q`) and unittest (`Ran N tests in …` and the `OK (…)` or `FAILED (…)` line after it).
 //!
 //! Names: pytest's node ids (`tests/test_calc.py::test_add[2-3]`) from its short test summary
@@ -7,18 +12,76 @@
 //! `module.Class.test` from `-v` lines (`test_add (test_calc.Calc.test_add) ... ok`) — without `-v`
 //! unittest prints no names, so only its totals count.
 
-use super::{Kind, TestCounts, tally};
+use crate::summary::counts::{Kind, TestCounts, tally};
+use crate::summary::lines::{Found, Lines};
 use crate::summary::results::{Outcome, TestResults};
 
-/// unittest's `Ran N tests` waiting for the verdict line that follows it; whether pytest's short test
+pub(super) fn is_marker(line: &str) -> bool {
+    line.contains("test session starts")
+        || line.contains("short test summary info")
+        || ((line.starts_with("FAILED ") || line.starts_with("ERROR ")) && line.contains(".py"))
+        || (line.starts_with('=') && line.contains(" no tests ran in "))
+}
+
+/// The failing tests pytest printed.
+pub(super) fn failures(lines: &Lines) -> Found {
+    let mut found = Found::default();
+    for line in lines.iter() {
+        let Some(rest) = line.strip_prefix("FAILED ").or_else(|| line.strip_prefix("ERROR ")) else {
+            continue;
+        };
+        let (node, message) = match rest.split_once(" - ") {
+            Some((node, message)) => (node, Some(message.trim().to_owned())),
+            None => (rest, None),
+        };
+        if node.contains(".py") && !node.contains(' ') {
+            found.add_test(node, message);
+        }
+    }
+    for (title, message) in sections(lines) {
+        // Section titles: `test_x`, `TestClass.test_x`, `test_x[param]`, `ERROR collecting path.py`.
+        let title = title.strip_prefix("ERROR collecting ").unwrap_or(&title);
+        let suffix = format!("::{}", title.replace('.', "::"));
+        let matches = |node: &str| node == title || node.ends_with(&suffix);
+        match found.test_mut(matches) {
+            Some(test) => {
+                if test.message.is_none() {
+                    test.message = message;
+                }
+            }
+            None => found.add_test(title, message),
+        }
+    }
+    found
+}
+
+/// `____ title ____` sections and the first `E   ` line in each.
+fn sections(lines: &Lines) -> Vec<(String, Option<String>)> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for line in lines.iter() {
+        if line.len() > 6 && line.starts_with("___") && line.ends_with("___") {
+            let title = line.trim_matches('_').trim();
+            if !title.is_empty() {
+                out.push((title.to_owned(), None));
+            }
+        } else if let Some(error) = line.strip_prefix("E ").map(str::trim).filter(|e| !e.is_empty())
+            && let Some((_, message @ None)) = out.last_mut()
+        {
+            *message = Some(error.to_owned());
+        }
+    }
+    out
+}
+
+/// The count and name scanner, fed every line. Its state: unittest's `Ran N tests` waiting for the verdict line that follows it; whether pytest's short test
 /// summary section is under way.
 #[derive(Debug, Clone, Default)]
-pub(super) struct State {
+pub(super) struct Scanner {
     unittest_ran: Option<u64>,
     in_short_summary: bool,
 }
 
-impl State {
+impl Scanner {
     pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
         let t = line.trim();
         self.names(t, names);
@@ -35,11 +98,11 @@ impl State {
             self.unittest_ran = unittest_ran(rest);
             return None;
         }
-        pytest(t)
+        pytest_counts(t)
     }
 }
 
-impl State {
+impl Scanner {
     fn names(&mut self, t: &str, names: &mut TestResults) {
         if t.starts_with('=') {
             self.in_short_summary = t.trim_matches(|c: char| c == '=' || c == ' ') == "short test summary info";
@@ -107,7 +170,7 @@ fn unittest_verbose_line(t: &str) -> Option<(String, Outcome)> {
 }
 
 /// `3 passed, 2 skipped, 1 deselected, 1 xfailed, 1 warning in 0.05s` inside any `=` padding.
-fn pytest(t: &str) -> Option<TestCounts> {
+fn pytest_counts(t: &str) -> Option<TestCounts> {
     let t = t.trim_matches(|c: char| c == '=' || c == ' ');
     // Most lines end otherwise: spare them the search for ` in `.
     if !t.ends_with('s') && !t.ends_with(')') {

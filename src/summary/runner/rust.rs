@@ -1,6 +1,9 @@
-//! Counts and test names from `cargo test` (libtest's `test result:` line, one per test binary and per
-//! doctest run; `test NAME ... ok` per test) and `cargo nextest run` (its `Summary` line; `PASS [ 0.01s]
-//! BINARY NAME` per test).
+//! Rust: `cargo test` (libtest) and `cargo nextest run` — their failures, counts and test names — and rustc's
+//! compile errors.
+//!
+//! Counts and test names: `cargo test` (libtest's `test result:` line, one per test binary and per doctest run;
+//! `test NAME ... ok` per test) and `cargo nextest run` (its `Summary` line; `PASS [ 0.01s] BINARY NAME` per
+//! test).
 //!
 //! Names: libtest's lines name the test within its binary only, so the name is prefixed with the binary cargo
 //! announced (`     Running tests/api.rs (target/debug/deps/api-6cb4…)` → `api`; a crate's unit tests, from
@@ -8,21 +11,142 @@
 //! `tool(src/main.rs)`), and doctests with `doc <crate>`; the hash of the binary and a doctest's `(line N)` are
 //! left out, because honest edits move them. nextest names its binaries itself (`crate::api`).
 
-use super::{Kind, TestCounts, tally};
+use crate::summary::counts::{Kind, TestCounts, tally};
+use crate::summary::lines::{Found, Lines, details, is_noise, next_text};
 use crate::summary::results::{Outcome, TestResults};
 
-/// Whether a nextest run is under way (libtest lines inside one are nextest's, not cargo's), and the
+/// libtest or rustc output, at column 0 (nextest indents the libtest output it captures).
+pub(super) fn is_cargo_marker(line: &str) -> bool {
+    line.starts_with("running ") && line.contains(" test")
+        || line.starts_with("test result: ")
+        || line.starts_with("error[E")
+        || (line.starts_with("---- ") && line.ends_with(" stdout ----"))
+        || (line.starts_with("test ") && (line.ends_with(" ... FAILED") || line.ends_with(" ... ok")))
+}
+
+pub(super) fn is_nextest_marker(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("Nextest run ID")
+        || (t.starts_with("Starting ") && t.contains(" tests across "))
+        || failure(t).is_some()
+}
+
+/// The failing tests and compile errors `cargo test` printed.
+pub(super) fn cargo_failures(lines: &Lines) -> Found {
+    let mut found = Found::default();
+    compile_errors(lines, &mut found);
+    let mut in_list = false;
+    for line in lines.iter() {
+        if let Some(name) = line.strip_prefix("test ").and_then(|r| r.strip_suffix(" ... FAILED")) {
+            found.add_test(name.trim_end_matches(" - should panic"), None);
+        } else if line == "failures:" {
+            in_list = true;
+        } else if in_list {
+            // libtest's closing list: four-space-indented names after `failures:`.
+            match line.strip_prefix("    ") {
+                Some(name) if !name.starts_with(' ') => found.add_test(name, None),
+                _ => in_list = line.is_empty(),
+            }
+        }
+    }
+    panics(lines, &mut found);
+    found
+}
+
+/// The failing tests and compile errors `cargo nextest run` printed.
+pub(super) fn nextest_failures(lines: &Lines) -> Found {
+    let mut found = Found::default();
+    compile_errors(lines, &mut found);
+    for line in lines.iter() {
+        if let Some(name) = failure(line.trim_start()) {
+            found.add_test(name, None);
+        }
+    }
+    panics(lines, &mut found);
+    found
+}
+
+/// `FAIL [   0.004s] (2/4) binary test::name` → `binary test::name`. Retries (`TRY 2 FAIL`) and
+/// passes are not failures; timeouts, aborts, signals and leaks are.
+fn failure(t: &str) -> Option<&str> {
+    let (status, rest) = t.split_once(" [")?;
+    let failed = matches!(status, "FAIL" | "LEAK-FAIL" | "TIMEOUT" | "ABORT")
+        || (status.starts_with("SIG") && status.len() <= 8 && status.chars().all(|c| c.is_ascii_uppercase()));
+    let (duration, rest) = rest.split_once("] ")?;
+    if !failed || !duration.trim().ends_with('s') {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let name = match rest.strip_prefix('(') {
+        Some(counter) => counter.split_once(") ")?.1,
+        None => rest,
+    };
+    Some(name.trim()).filter(|n| !n.is_empty())
+}
+
+/// rustc's `error[E…]:` and `error:` lines, with the ` --> file:line:col` that follows.
+fn compile_errors(lines: &Lines, found: &mut Found) {
+    for i in 0..lines.len() {
+        let line = lines.get(i);
+        if !(line.starts_with("error[E") || line.starts_with("error: ")) || is_noise(line) {
+            continue;
+        }
+        let location = (i + 1..i + 4)
+            .find_map(|j| lines.get(j).trim_start().strip_prefix("--> "))
+            .map(|loc| format!(" at {}", loc.trim()))
+            .unwrap_or_default();
+        found.add_error(&format!("{line}{location}"));
+    }
+}
+
+/// Panic messages, attached to the test whose thread panicked, else kept as error lines.
+/// Formats: `thread 'T' (PID) panicked at FILE:L:C:` + message line (Rust ≥ 1.73, pid since
+/// 1.88), and the older `thread 'T' panicked at 'MESSAGE', FILE:L:C`.
+fn panics(lines: &Lines, found: &mut Found) {
+    for i in 0..lines.len() {
+        let t = lines.get(i).trim_start();
+        let Some((thread, after)) = t.strip_prefix("thread '").and_then(|r| r.split_once('\'')) else {
+            continue;
+        };
+        let Some((_, at)) = after.split_once("panicked at ") else {
+            continue;
+        };
+        let (location, message) = if let Some(location) = at.strip_suffix(':') {
+            (location, next_text(lines, i + 1, 2).map_or("", |(_, m)| m))
+        } else if let Some((message, location)) = at.strip_prefix('\'').and_then(|q| q.rsplit_once("', ")) {
+            (location, message)
+        } else {
+            (at, "")
+        };
+        let message = format!("{message}{} at {location}", details(lines, i + 2, 4))
+            .trim_start()
+            .to_owned();
+        let suffix = format!(" {thread}");
+        match found.test_mut(|name| name == thread || name.ends_with(&suffix)) {
+            Some(test) if test.message.is_none() => test.message = Some(message),
+            Some(_) => {}
+            None if thread == "main" || thread.is_empty() => found.add_error(&format!("panicked: {message}")),
+            None => found.add_test(thread, Some(message)),
+        }
+    }
+}
+
+/// The count and name scanner, fed every line. Its state: whether a nextest run is under way (libtest lines inside one are nextest's, not cargo's), and the
 /// test binary cargo test announced last.
 #[derive(Debug, Clone, Default)]
-pub(super) struct State {
+pub(super) struct Scanner {
     in_nextest_run: bool,
     binary: String,
 }
 
-impl State {
+impl Scanner {
     pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
         if let Some(rest) = line.strip_prefix("test result: ") {
-            return if self.in_nextest_run { None } else { libtest(rest) };
+            return if self.in_nextest_run {
+                None
+            } else {
+                libtest_counts(rest)
+            };
         }
         if let Some(rest) = line.strip_prefix("test ") {
             if !self.in_nextest_run {
@@ -33,7 +157,7 @@ impl State {
         let t = line.trim_start();
         if let Some(rest) = t.strip_prefix("Summary [") {
             self.in_nextest_run = false;
-            return nextest(rest);
+            return nextest_counts(rest);
         }
         if let Some(rest) = t.strip_prefix("Running ") {
             if let Some(binary) = binary_of(rest) {
@@ -118,7 +242,7 @@ fn nextest_line(t: &str) -> Option<(&str, Outcome)> {
 }
 
 /// `ok. 3 passed; 1 failed; 2 ignored; 0 measured; 5 filtered out; finished in 0.00s`.
-fn libtest(rest: &str) -> Option<TestCounts> {
+fn libtest_counts(rest: &str) -> Option<TestCounts> {
     let (verdict, items) = rest.split_once(". ")?;
     if verdict != "ok" && verdict != "FAILED" {
         return None;
@@ -134,7 +258,7 @@ fn libtest(rest: &str) -> Option<TestCounts> {
 }
 
 /// `   0.026s] 6 tests run: 5 passed (1 slow), 1 failed, 2 skipped`, also `3/6 tests run:`.
-fn nextest(rest: &str) -> Option<TestCounts> {
+fn nextest_counts(rest: &str) -> Option<TestCounts> {
     let (_, rest) = rest.split_once("] ")?;
     let (run, items) = rest.split_once(" run: ")?;
     let (number, noun) = run.split_once(' ')?;

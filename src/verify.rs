@@ -6,8 +6,8 @@
 //! holds. Here the output goes into a bounded [`capture`]: invariants:
 //!
 //! - **Bounded memory**: whatever the command prints (1 GiB of `yes`), only a small head, a tail ring, a 64 KiB
-//!   read buffer and at most one line of [`MAX_LINE`] bytes are held; the log file is bounded too.
-//! - **A line seam**: [`run_observed`] hands every complete line of the output to a callback as it arrives (for
+//!   read buffer and at most one line of `capture::MAX_LINE` bytes are held; the log file is bounded too.
+//! - **A line seam**: [`run_with_lines`] hands every complete line of the output to a callback as it arrives (for
 //!   scanners that read the stream, e.g. test counts), without keeping more of it.
 //! - A command that does not exist is a failed verify (the shell prints why and exits 127), not an
 //!   error; errors are only for what keeps the oracle from running or being recorded.
@@ -15,14 +15,13 @@
 mod capture;
 mod error;
 mod progress;
-pub mod reporting;
+pub(crate) mod reporting;
 #[cfg(test)]
 mod tests;
 
-pub use crate::process::KILL_GRACE;
-pub use capture::MAX_LINE;
-pub use error::VerifyError;
-pub use progress::Progress;
+pub(crate) use crate::process::KILL_GRACE;
+pub(crate) use error::VerifyError;
+pub(crate) use progress::Progress;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -52,21 +51,21 @@ pub struct VerifyRequest<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyOutcome {
     /// The shell's exit code; `None` when it was killed by a signal or timed out.
-    pub exit_code: Option<i32>,
+    pub(crate) exit_code: Option<i32>,
     /// The signal that killed the shell, if one did (on timeout: SIGTERM or SIGKILL, usually).
-    pub signal: Option<i32>,
+    pub(crate) signal: Option<i32>,
     /// True when the timeout elapsed and the group was terminated.
-    pub timed_out: bool,
+    pub(crate) timed_out: bool,
     /// From spawn to the shell's exit (including the kill grace on timeout).
-    pub duration: Duration,
+    pub(crate) duration: Duration,
     /// Bytes the command printed, stdout and stderr together.
-    pub total_bytes: u64,
+    pub(crate) total_bytes: u64,
     /// The first 8 KiB of output.
-    pub head: Vec<u8>,
+    pub(crate) head: Vec<u8>,
     /// The last 32 KiB of output (overlaps `head` when the output is short).
-    pub tail: Vec<u8>,
+    pub(crate) tail: Vec<u8>,
     /// The bounded log of the full output.
-    pub log_path: PathBuf,
+    pub(crate) log_path: PathBuf,
 }
 
 impl VerifyOutcome {
@@ -77,7 +76,8 @@ impl VerifyOutcome {
 
     /// The status a shell would report: the exit code, 128+N for death by signal N, and 124 for a
     /// timeout (as coreutils `timeout` does).
-    pub fn exit_status_for_shell(&self) -> i32 {
+    #[cfg(test)]
+    pub(crate) fn exit_status_for_shell(&self) -> i32 {
         match (self.timed_out, self.exit_code, self.signal) {
             (true, _, _) => 124,
             (false, Some(code), _) => code,
@@ -87,7 +87,7 @@ impl VerifyOutcome {
     }
 
     /// The last `max_lines` lines of the output, as lossy UTF-8 without a trailing newline.
-    pub fn tail_text(&self, max_lines: usize) -> String {
+    pub(crate) fn tail_text(&self, max_lines: usize) -> String {
         let text = String::from_utf8_lossy(&self.tail);
         let text = text.strip_suffix('\n').unwrap_or(&text);
         if max_lines == 0 {
@@ -99,7 +99,7 @@ impl VerifyOutcome {
 
     /// The captured output as lossy UTF-8: all of it when head and tail cover it, else the head,
     /// a `…` line and the tail. This is what failure summaries and fingerprints read.
-    pub fn output_text(&self) -> String {
+    pub(crate) fn output_text(&self) -> String {
         let total = usize::try_from(self.total_bytes).unwrap_or(usize::MAX);
         if total <= self.tail.len() {
             return String::from_utf8_lossy(&self.tail).into_owned();
@@ -122,10 +122,10 @@ pub fn run(req: &VerifyRequest) -> Result<VerifyOutcome, VerifyError> {
     run_with(req, Limits::DEFAULT, KILL_GRACE, &mut |_| {})
 }
 
-/// [`run`], also handing each complete line of the output (without its `\n`; a line longer than [`MAX_LINE`]
-/// cut to its first `MAX_LINE` bytes; a last line without `\n` at the end) to `on_line`, in order, as the
+/// [`run`], also handing each complete line of the output (without its `\n`; a line longer than
+/// `capture::MAX_LINE` cut to its first `MAX_LINE` bytes; a last line without `\n` at the end) to `on_line`, in order, as the
 /// command prints it. `on_line` runs on the reader thread.
-pub fn run_observed(
+pub(crate) fn run_with_lines(
     req: &VerifyRequest,
     on_line: &mut (dyn FnMut(&[u8]) + Send),
 ) -> Result<VerifyOutcome, VerifyError> {

@@ -6,5 +6,5 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let (promise, message) = text.split_once('\0').unwrap_or(("LOOP_DONE", &text));
-    let _ = loopgate::signals::scan(message, promise);
+    let _ = loopgate::tags::scan(message, promise);
 });

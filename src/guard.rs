@@ -103,14 +103,14 @@ pub enum Verdict {
 }
 
 /// `path` with `.` and `..` removed textually (no file system access), as the guard compares paths.
-pub fn lexical_path(path: &Path) -> PathBuf {
+pub(crate) fn lexical_path(path: &Path) -> PathBuf {
     paths::lexical(path)
 }
 
 /// Whether [`check`] looks at calls of this tool at all: the tools that can write (every other call is allowed
 /// without building the protected set).
 #[must_use]
-pub fn inspects(tool_name: &str) -> bool {
+pub(crate) fn inspects(tool_name: &str) -> bool {
     matches!(tool_name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash")
 }
 
@@ -121,7 +121,7 @@ pub fn inspects(tool_name: &str) -> bool {
 /// expanded from this process's environment, which the hook shares with the agent's shell. Never panics;
 /// unknown tools and malformed inputs are allowed (the tool itself rejects malformed input).
 #[must_use]
-pub fn check(tool_name: &str, tool_input: &Value, cwd: &Path, protected: &Protected) -> Verdict {
+pub(crate) fn check(tool_name: &str, tool_input: &Value, cwd: &Path, protected: &Protected) -> Verdict {
     check_with_env(tool_name, tool_input, cwd, protected, &|name| std::env::var(name).ok())
 }
 

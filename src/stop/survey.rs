@@ -11,39 +11,41 @@ use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
 use crate::{checkpoint, progress, tokens};
 
-/// This stop's observations, for the iteration's history record.
+/// What this stop noticed, for the iteration's history record. (Not the observed closure of a traced verify run,
+/// `closure::observed`: this is the agent's work as seen at one stop.)
 #[derive(Clone, Debug, Default)]
-pub struct Observed {
+pub(crate) struct Survey {
     /// `None` when the stall breaker is off.
-    pub tree_changed: Option<bool>,
+    pub(crate) tree_changed: Option<bool>,
     /// The uncommitted work in a git work tree (`2 files changed: 1 modified, 1 new`), taken when the tree
     /// changed; recorded as `diff_stat`.
-    pub diff_stat: Option<String>,
-    /// What the last message gave up on, when it carried no signal tag (set by the caller, see [`Observed::read`]).
-    pub give_up: Option<GiveUp>,
+    pub(crate) diff_stat: Option<String>,
+    /// What the last message gave up on, when it carried no signal tag (set by the caller, see [`Survey::read`]).
+    pub(crate) give_up: Option<GiveUp>,
     /// This stop's checkpoint: its commit, or why it could not be taken (`None`: checkpoints are off).
-    pub checkpoint: Option<Result<String, String>>,
+    pub(crate) checkpoint: Option<Result<String, String>>,
     /// Blocks in a row without a tool call, against Claude Code's cap (`None` outside a Claude Code Stop hook).
-    pub tally: Option<super::block_cap::Tally>,
+    pub(crate) tally: Option<super::block_cap::Tally>,
 }
 
-/// Updates the loop's progress and token counters in memory (persisted with the stop's other changes).
-pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
+/// Looks at the working tree, takes the checkpoint and counts the tokens; updates the loop's progress and token
+/// counters in memory (persisted with the stop's other changes).
+pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey {
     let root = active.project.clone();
     let f = &mut active.seal.fields;
-    let mut observed = Observed::default();
+    let mut survey = Survey::default();
     let mut probe = None;
     if f.stall_limit > 0 {
         let (taken, diff_stat) = progress::observe(&root.root, f.tree_fingerprint.as_deref());
         let changed = f.tree_fingerprint.as_deref() != Some(taken.fingerprint.as_str());
         f.unchanged_streak = if changed { 0 } else { f.unchanged_streak + 1 };
         f.tree_fingerprint = Some(taken.fingerprint.clone());
-        observed.diff_stat = diff_stat;
-        observed.tree_changed = Some(changed);
+        survey.diff_stat = diff_stat;
+        survey.tree_changed = Some(changed);
         probe = Some(taken);
     }
     // With the same probe: an unchanged tree reuses the last checkpoint, a changed one re-stages its dirty paths.
-    observed.checkpoint = checkpoint::at_stop(&root, &f.loop_id, f.iteration, f.checkpoints.as_mut(), probe);
+    survey.checkpoint = checkpoint::at_stop(&root, &f.loop_id, f.iteration, f.checkpoints.as_mut(), probe);
     if f.max_tokens.is_some() {
         // A budget that cannot be measured is said so at every stop, never silently lifted.
         let unmeasured = match transcript {
@@ -66,19 +68,19 @@ pub fn observe(active: &mut ActiveLoop, transcript: Option<&Path>) -> Observed {
             ));
         }
     }
-    observed
+    survey
 }
 
-impl Observed {
+impl Survey {
     /// Notes a give-up in the agent's message; only a message without any signal tag is looked at.
-    pub fn read(&mut self, message: &str, signal: &crate::signals::Signal) {
-        if *signal == crate::signals::Signal::None {
+    pub(crate) fn read(&mut self, message: &str, signal: &crate::tags::Signal) {
+        if *signal == crate::tags::Signal::None {
             self.give_up = crate::giveup::classify(message);
         }
     }
 
-    /// Adds the observations (working tree, checkpoint) to the iteration's record.
-    pub fn annotate(&self, mut record: Record) -> Record {
+    /// Adds what the survey saw (working tree, checkpoint) to the iteration's record.
+    pub(crate) fn annotate(&self, mut record: Record) -> Record {
         let Some(tree) = record.event.tree_mut() else {
             return record;
         };

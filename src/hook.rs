@@ -15,12 +15,12 @@ mod input;
 mod output;
 mod pre_tool_use;
 mod session_start;
-pub mod stop;
+pub(crate) mod stop;
 mod stop_failure;
 mod user_prompt_submit;
 
 pub use input::{HookInput, MAX_INPUT, parse as parse_input};
-pub use output::HookOutput;
+pub(crate) use output::HookOutput;
 
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
@@ -32,7 +32,7 @@ use crate::cli::HookEvent;
 type Handler = fn(&HookInput) -> Result<Option<HookOutput>, String>;
 
 /// Runs one hook: reads stdin, decides, prints. Always returns exit code 0 (see module docs).
-pub fn run(event: &HookEvent) -> u8 {
+pub(crate) fn run(event: &HookEvent) -> u8 {
     let (name, handler): (&str, Handler) = match event {
         HookEvent::Stop => ("Stop", stop::handle),
         HookEvent::PreToolUse => ("PreToolUse", pre_tool_use::handle),
@@ -66,7 +66,7 @@ static PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 /// Runs a hook's `decide`, turning a panic into a one-line problem (so the hook fails open and says why)
 /// instead of exit 101. The default panic message is replaced by that line, printed once by the caller.
-pub fn guarded<T>(name: &str, decide: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+pub(crate) fn guarded<T>(name: &str, decide: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     let previous = panic::take_hook();
     panic::set_hook(Box::new(|info| {
         let message = info
@@ -114,7 +114,7 @@ mod tests {
         let out: Result<(), String> = guarded("Stop", || panic!("index out of bounds"));
         let problem = out.expect_err("a panic is a problem");
         assert!(
-            problem.starts_with("internal error in the Stop hook: index out of bounds at src/hook/mod.rs:"),
+            problem.starts_with("internal error in the Stop hook: index out of bounds at src/hook.rs:"),
             "{problem}"
         );
         assert!(problem.ends_with("please report it"), "{problem}");

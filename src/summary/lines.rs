@@ -1,10 +1,8 @@
-//! Shared parsing: cleaned lines, what extractors find, runner detection, and helpers the
-//! extractors use. Everything is plain string matching on single lines,
-//! so no input can make it slow or panic.
+//! What the runner modules share: the output's cleaned lines, what a failure extractor finds ([`Found`]), and
+//! the line helpers the extractors use. Everything is plain string matching on single lines, so no input can
+//! make it slow or panic.
 
 use std::borrow::Cow;
-
-use super::{Runner, generic, gotest, js, pytest, rust};
 
 /// Test names kept at most (the summary shows a few; the history keeps these).
 const MAX_TESTS: usize = 200;
@@ -65,15 +63,15 @@ pub(super) fn clean(line: &str) -> Cow<'_, str> {
 /// One failing test and its first error line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Failure {
-    pub name: String,
-    pub message: Option<String>,
+    pub(crate) name: String,
+    pub(crate) message: Option<String>,
 }
 
 /// What an extractor found: failing tests in output order, and error lines not tied to a test.
 #[derive(Debug, Default)]
 pub(super) struct Found {
-    pub tests: Vec<Failure>,
-    pub errors: Vec<String>,
+    pub(crate) tests: Vec<Failure>,
+    pub(crate) errors: Vec<String>,
 }
 
 impl Found {
@@ -118,42 +116,6 @@ impl Found {
         for error in &other.errors {
             self.add_error(error);
         }
-    }
-}
-
-/// The runners whose markers appear, in extraction order. Nextest output embeds libtest output,
-/// so Cargo is only looked for when nextest is absent.
-pub(super) fn detect(lines: &Lines) -> Vec<Runner> {
-    let any = |f: &dyn Fn(&str) -> bool| lines.iter().any(f);
-    let mut found = Vec::new();
-    if any(&rust::is_nextest_marker) {
-        found.push(Runner::Nextest);
-    } else if any(&rust::is_cargo_marker) {
-        found.push(Runner::Cargo);
-    }
-    if any(&pytest::is_marker) {
-        found.push(Runner::Pytest);
-    }
-    if any(&js::is_vitest_marker) {
-        found.push(Runner::Vitest);
-    } else if any(&js::is_jest_marker) {
-        found.push(Runner::Jest);
-    }
-    if any(&gotest::is_marker) {
-        found.push(Runner::GoTest);
-    }
-    found
-}
-
-pub(super) fn extract(runner: Runner, lines: &Lines) -> Found {
-    match runner {
-        Runner::Cargo => rust::cargo(lines),
-        Runner::Nextest => rust::nextest(lines),
-        Runner::Pytest => pytest::extract(lines),
-        Runner::Jest => js::jest(lines),
-        Runner::Vitest => js::vitest(lines),
-        Runner::GoTest => gotest::extract(lines),
-        Runner::Generic => generic::extract(lines),
     }
 }
 

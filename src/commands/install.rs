@@ -31,7 +31,7 @@ use crate::cli::InstallArgs;
 use crate::error::Error;
 use crate::exit_codes;
 
-pub use bundle::{COMMANDS, MARKER, PLUGIN, user_command};
+pub(crate) use bundle::{COMMANDS, PLUGIN, user_command};
 
 use bundle::{MARKETPLACE, PLUGIN_ID};
 use claude::Claude;
@@ -82,7 +82,7 @@ impl Places {
 }
 
 /// `loopgate install`.
-pub fn install(args: &InstallArgs) -> Result<u8, Error> {
+pub(crate) fn install(args: &InstallArgs) -> Result<u8, Error> {
     let places = Places::from_env()?;
     let binary = this_binary()?;
     let claude = Claude::find(args.claude.as_deref())?;
@@ -108,7 +108,7 @@ pub fn install(args: &InstallArgs) -> Result<u8, Error> {
 }
 
 /// `loopgate uninstall`.
-pub fn uninstall(args: &InstallArgs) -> Result<u8, Error> {
+pub(crate) fn uninstall(args: &InstallArgs) -> Result<u8, Error> {
     let places = Places::from_env()?;
     let record = manifest::load(&places.manifest())?.unwrap_or_default();
     let mut removed = 0;

@@ -21,7 +21,7 @@
 //!
 //! Layout: `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized
 //! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `imports` (modules and the names they bind),
-//! `markers`, `sig` + `compare` (signatures and findings), `finding` (what the model reads).
+//! `markers`, `sig` + `compare` (signatures and findings), `finding` (the facts; `messages::finding` words them).
 
 mod braces;
 mod compare;
@@ -43,13 +43,14 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::schema::Lang;
 pub use compare::{compare, deleted_file};
 pub use finding::Finding;
-pub use lang::{Lang, is_test_file, may_hold_tests};
+pub use lang::{is_test_file, may_hold_tests};
 pub use sig::{FileSig, MarkerCount, Scope};
 
 /// How deeply containers may nest before the rest is treated as one opaque unit.
-pub const MAX_DEPTH: usize = 24;
+pub(crate) const MAX_DEPTH: usize = 24;
 
 /// What a unit of a test file is, as far as the tests in it are concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -74,38 +75,38 @@ pub enum UnitKind {
 /// One unit of a test file. Decorators and attributes belong to the unit they decorate.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
-    pub kind: UnitKind,
+    pub(crate) kind: UnitKind,
     /// The function, class or module name; a JavaScript test's or block's title string; for an import, the
     /// module it imports from (see `names`); for other code, its first line.
-    pub name: String,
+    pub(crate) name: String,
     /// 1-based line of the unit's head (the `def`, `fn`, `func` or call), not of its decorators.
-    pub line: u32,
+    pub(crate) line: u32,
     /// Truncated SHA-256 (16 hex digits) of the unit's normalized tokens: comments dropped, white space outside
     /// string literals ignored (Python keeps its block structure). For a container, it covers the children too.
-    pub hash: String,
+    pub(crate) hash: String,
     /// For a container: the hash of the container with its children cut out, so "the same block with one more
     /// test inside" is recognized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shell_hash: Option<String>,
+    pub(crate) shell_hash: Option<String>,
     /// For an import: the names it binds, sorted (its `name` is then the module). Adding names to an import is
     /// not a change that needs reporting.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// For a unit holding a table of test cases (`parametrize`, `.each`, `#[case]`, a Go `[]struct{…}{…}`):
     /// its hash without the rows, and each row's hash. A unit that only gained rows only gained tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<Table>,
+    pub(crate) table: Option<Table>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub children: Vec<Unit>,
+    pub(crate) children: Vec<Unit>,
 }
 
 /// A unit's table of test cases, hashed row by row.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
+pub(crate) struct Table {
     /// The unit's hash with every row cut out.
-    pub skeleton: String,
+    pub(crate) skeleton: String,
     /// Each row's hash, in order.
-    pub rows: Vec<String>,
+    pub(crate) rows: Vec<String>,
 }
 
 /// What a marker does to the tests it touches.
@@ -130,10 +131,10 @@ pub enum MarkerKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Marker {
     /// 1-based line.
-    pub line: u32,
+    pub(crate) line: u32,
     /// The whole line, trimmed: what the model is shown.
-    pub text: String,
-    pub kind: MarkerKind,
+    pub(crate) text: String,
+    pub(crate) kind: MarkerKind,
 }
 
 /// The units of a file, in order; the file itself is the implicit root container.

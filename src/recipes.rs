@@ -1,6 +1,12 @@
-//! Reading the commands that a build file runs on the verify command's behalf: a `package.json` script, the
-//! recipe of a Makefile target, the body of a justfile recipe. Each reader is forgiving (an odd file yields
-//! fewer commands, never an error) and follows dependencies (`test: build`) so the whole recipe is known.
+//! The one reader of the build files that name commands: a `package.json` script, the rules of a Makefile and
+//! of a justfile. `--verify auto` asks it which targets and recipes there are (`make_targets`,
+//! `just_recipe_names`); the closure asks it what a target runs (`make_recipes`, `just_recipes`, which follow
+//! dependencies — `test: build` — so the whole recipe is known) and how a Makefile's lines read (the line rules
+//! below, for `closure::makefile`). Each reader is forgiving: an odd file yields fewer commands, never an error.
+//!
+//! The line rules are GNU make's and just's, as far as loopgate needs them: continuation lines are joined, a
+//! Makefile line starting with a tab is a recipe line and any other line (indented with spaces or not) a rule
+//! header, an assignment or a directive; a justfile recipe's body is indented.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,10 +21,10 @@ pub fn npm_script(package_json: &[u8], name: &str) -> Option<String> {
 
 /// A rule of a Makefile or justfile: the names it defines, what it depends on, its recipe lines.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct Rule {
-    pub(super) names: Vec<String>,
-    pub(super) deps: Vec<String>,
-    pub(super) lines: Vec<String>,
+pub struct Rule {
+    pub names: Vec<String>,
+    pub deps: Vec<String>,
+    pub lines: Vec<String>,
 }
 
 /// The recipe lines that `make TARGET…` runs (no targets: the default goal, the first ordinary target), with
@@ -26,6 +32,23 @@ pub(super) struct Rule {
 /// `-include` and `sinclude` lines, a `$(wildcard PATTERN)` given as its pattern. `overrides` are the
 /// `NAME=value` words of the make command line, which win over the Makefile's own assignments.
 pub fn make_recipes(makefile: &str, targets: &[String], overrides: &[(String, String)]) -> (Vec<String>, Vec<String>) {
+    let (rules, includes) = make_rules(makefile, overrides);
+    let goals = make_goals(&rules, targets);
+    (follow(&rules, goals), includes)
+}
+
+/// The names of the targets a Makefile's rules define (`test:`, `test check: deps`; not variables such as
+/// `X := a:b`), in order, as [`make_recipes`] reads them: what `make NAME` may be asked for.
+pub fn make_targets(makefile: &str) -> Vec<String> {
+    make_rules(makefile, &[])
+        .0
+        .into_iter()
+        .flat_map(|rule| rule.names)
+        .collect()
+}
+
+/// A Makefile's rules, with their recipe lines (variables expanded, `overrides` winning), and its include words.
+fn make_rules(makefile: &str, overrides: &[(String, String)]) -> (Vec<Rule>, Vec<String>) {
     let lines = join_continued(makefile);
     let mut vars: BTreeMap<String, String> = BTreeMap::new();
     for line in &lines {
@@ -58,12 +81,11 @@ pub fn make_recipes(makefile: &str, targets: &[String], overrides: &[(String, St
             rules.push(Rule::default());
         }
     }
-    let goals = make_goals(&rules, targets);
-    (follow(&rules, goals), includes)
+    (rules, includes)
 }
 
 /// The goals of `make TARGETS…`: the targets, or without any the default goal (the first ordinary target).
-pub(super) fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets: &[String]) -> Vec<String> {
+pub fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets: &[String]) -> Vec<String> {
     if !targets.is_empty() {
         return targets.to_vec();
     }
@@ -77,7 +99,7 @@ pub(super) fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets:
 }
 
 /// `NAME = value` (also `:=`, `::=`, `?=`, `+=`, with `override` or `export` before it).
-pub(super) fn make_assignment(line: &str) -> Option<(String, String)> {
+pub fn make_assignment(line: &str) -> Option<(String, String)> {
     if line.starts_with('\t') {
         return None;
     }
@@ -159,7 +181,7 @@ fn include_words(text: &str, vars: &BTreeMap<String, String>) -> Vec<String> {
 }
 
 /// `name other: deps` (not `:=`, `::=` or `?=` assignments).
-pub(super) fn make_rule_header(line: &str) -> Option<Rule> {
+pub fn make_rule_header(line: &str) -> Option<Rule> {
     if line.starts_with('#') {
         return None;
     }
@@ -187,6 +209,26 @@ pub(super) fn make_rule_header(line: &str) -> Option<Rule> {
 
 /// The body lines of `just RECIPE` (no recipe: `default`, else the first one), following dependencies.
 pub fn just_recipes(justfile: &str, recipe: Option<&str>) -> Vec<String> {
+    let rules = just_rules(justfile);
+    let goal = match recipe {
+        Some(name) => name.to_string(),
+        None if rules.iter().any(|r| r.names.iter().any(|n| n == "default")) => "default".to_string(),
+        None => match rules.iter().find_map(|r| r.names.first()) {
+            Some(first) => first.clone(),
+            None => return Vec::new(),
+        },
+    };
+    follow(&rules, vec![goal])
+}
+
+/// The names of a justfile's recipes (`test:`, `@test *ARGS:`, `test: build`; not settings, aliases or
+/// assignments such as `x := "a"`), in order, as [`just_recipes`] reads them.
+pub fn just_recipe_names(justfile: &str) -> Vec<String> {
+    just_rules(justfile).into_iter().flat_map(|rule| rule.names).collect()
+}
+
+/// A justfile's recipes with their body lines.
+fn just_rules(justfile: &str) -> Vec<Rule> {
     let mut rules: Vec<Rule> = Vec::new();
     for line in justfile.lines() {
         if line.starts_with([' ', '\t']) {
@@ -205,15 +247,7 @@ pub fn just_recipes(justfile: &str, recipe: Option<&str>) -> Vec<String> {
             None => {}
         }
     }
-    let goal = match recipe {
-        Some(name) => name.to_string(),
-        None if rules.iter().any(|r| r.names.iter().any(|n| n == "default")) => "default".to_string(),
-        None => match rules.iter().find_map(|r| r.names.first()) {
-            Some(first) => first.clone(),
-            None => return Vec::new(),
-        },
-    };
-    follow(&rules, vec![goal])
+    rules
 }
 
 /// `[private]`-free recipe headers: `name param='x': dep1 dep2` (not `name := value`).
@@ -267,7 +301,7 @@ fn clean_recipe_line(line: &str) -> String {
 }
 
 /// Lines with backslash continuations joined (recipe lines keep their leading tab).
-pub(super) fn join_continued(text: &str) -> Vec<String> {
+pub fn join_continued(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending = String::new();
     for line in text.lines() {
@@ -327,6 +361,14 @@ mod tests {
         );
         assert_eq!(just_recipes(justfile, None), vec!["just --list"]);
         assert!(just_recipes(justfile, Some("missing")).is_empty());
+    }
+
+    #[test]
+    fn target_and_recipe_names_are_read_by_the_same_rules_as_the_recipes() {
+        let makefile = "X := a:b\nURL = http://x:80\n.PHONY: test\nall \\\n  test: build\n\tcc x.c\n  check: ; ./t\n";
+        assert_eq!(make_targets(makefile), vec![".PHONY", "all", "test", "check"]);
+        let justfile = "set shell := [\"bash\", \"-c\"]\nalias t := test\nversion := \"1\"\n# test: not this\n@test *ARGS: build\n    cargo test\n[private]\nbuild:\n  cargo build\n";
+        assert_eq!(just_recipe_names(justfile), vec!["test", "build"]);
     }
 
     #[test]

@@ -32,32 +32,33 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub use unix::alive;
+pub(crate) use unix::alive;
 
 /// Time between SIGTERM and SIGKILL to the group, on a deadline, a stop, or Ctrl-C.
-pub const KILL_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const KILL_GRACE: Duration = Duration::from_secs(2);
 /// After the leader exits, how long background writers get before the rest of its group is killed.
-pub const DRAIN_WINDOW: Duration = Duration::from_millis(200);
+pub(crate) const DRAIN_WINDOW: Duration = Duration::from_millis(200);
 /// After the group is killed, how long the reader may still wait for end-of-file before it is told to stop.
-pub const READER_DEADLINE: Duration = Duration::from_millis(500);
+pub(crate) const READER_DEADLINE: Duration = Duration::from_millis(500);
 /// Bytes read from the pipe per `read` call.
 const READ_CHUNK: usize = 64 * 1024;
 /// How often a reader waiting for output checks whether it has been told to stop.
 const POLL_TICK: Duration = Duration::from_millis(50);
 
 /// When to stop the child early.
-pub struct Watch<'a> {
+pub(crate) struct Watch<'a> {
     /// Stop the group (TERM, grace, KILL) once this long has passed since the spawn.
-    pub timeout: Option<Duration>,
+    pub(crate) timeout: Option<Duration>,
     /// Time between SIGTERM and SIGKILL; [`KILL_GRACE`] outside tests.
-    pub kill_grace: Duration,
+    pub(crate) kill_grace: Duration,
     /// Asked every so often while the child runs; `false` stops the group (e.g. the loop ended elsewhere).
-    pub keep_going: Option<(Duration, &'a mut dyn FnMut() -> bool)>,
+    pub(crate) keep_going: Option<(Duration, &'a mut dyn FnMut() -> bool)>,
 }
 
 impl Watch<'_> {
-    /// A deadline only, with the production kill grace.
-    pub fn timeout(timeout: Option<Duration>) -> Self {
+    /// A deadline only, with the production kill grace (the tests' shorthand).
+    #[cfg(test)]
+    pub(crate) fn timeout(timeout: Option<Duration>) -> Self {
         Watch {
             timeout,
             kill_grace: KILL_GRACE,
@@ -68,10 +69,10 @@ impl Watch<'_> {
 
 /// Why the child's run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
+pub(crate) enum Ended {
     /// It exited (or died of a signal) on its own.
     Exited,
-    /// The [`Watch::timeout`] passed and the group was stopped.
+    /// The watch's `timeout` passed and the group was stopped.
     TimedOut,
     /// [`Watch::keep_going`] said no and the group was stopped.
     Stopped,
@@ -79,17 +80,17 @@ pub enum Ended {
 
 /// How the child ended.
 #[derive(Clone, Copy, Debug)]
-pub struct Exit {
+pub(crate) struct Exit {
     /// Its wait status (an exit code, or the signal that killed it).
-    pub status: ExitStatus,
-    pub ended: Ended,
+    pub(crate) status: ExitStatus,
+    pub(crate) ended: Ended,
     /// From spawn to the leader's exit (including the kill grace when it was stopped).
-    pub duration: Duration,
+    pub(crate) duration: Duration,
 }
 
 impl Exit {
     /// The exit code, unless a signal killed it or loopgate stopped it.
-    pub fn code(&self) -> Option<i32> {
+    pub(crate) fn code(&self) -> Option<i32> {
         match self.ended {
             Ended::Exited => self.status.code(),
             Ended::TimedOut | Ended::Stopped => None,
@@ -97,14 +98,14 @@ impl Exit {
     }
 
     /// The signal that killed the leader, if one did.
-    pub fn signal(&self) -> Option<i32> {
+    pub(crate) fn signal(&self) -> Option<i32> {
         self.status.signal()
     }
 }
 
 /// What went wrong around the child (never the child's own failure, which is an [`Exit`]).
 #[derive(Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The pipe, the child or a thread could not be started.
     Spawn(io::Error),
     /// Waiting for the child failed (e.g. SIGCHLD is ignored, so it was reaped behind our back).
@@ -117,7 +118,7 @@ pub enum Failure {
 /// `sink` as it arrives. Stdout, stderr and the process group are set here; stdin is `input` through a pipe, or
 /// `/dev/null`. The command is consumed: it holds copies of the pipe's write end, which must be closed for the
 /// reader to see end-of-file.
-pub fn run(
+pub(crate) fn run(
     mut command: Command,
     input: Option<Vec<u8>>,
     mut watch: Watch<'_>,
@@ -328,7 +329,7 @@ fn unregister(pid: unix::pid_t) {
 }
 
 /// The process groups of the supervised children running now. Async-signal-safe (atomic loads only).
-pub fn running_groups() -> impl Iterator<Item = unix::pid_t> {
+pub(crate) fn running_groups() -> impl Iterator<Item = unix::pid_t> {
     GROUPS
         .iter()
         .map(|slot| slot.load(Ordering::SeqCst))
@@ -336,7 +337,7 @@ pub fn running_groups() -> impl Iterator<Item = unix::pid_t> {
 }
 
 /// SIGKILLs every running group at once. Async-signal-safe: for the second Ctrl-C, from a signal handler.
-pub fn kill_all_now() {
+pub(crate) fn kill_all_now() {
     for pid in running_groups() {
         unix::kill_group(pid);
     }

@@ -6,38 +6,38 @@
 //! runs (it may take minutes; `loopgate cancel` must not wait for it) and re-checked afterwards: if the loop was
 //! cancelled or moved on meanwhile, the verify result is dropped and the agent may stop.
 //!
-//! Submodules: `observe` (working-tree progress and tokens, at every stop), `verdict` (what a verify run means
+//! Submodules: `survey` (working-tree progress and tokens, at every stop), `verdict` (what a verify run means
 //! for the loop), `iterate` (record, limits, the stall breaker, the block), `ending` (complete, abort, pause,
 //! and the report of a loop that ends without success), `block_cap` (Claude Code's limit on blocks in a row),
 //! `outcome` (what the stop decided, in loopgate's terms: the Stop hook and `loopgate run` each read it).
 
 pub mod block_cap;
-pub mod duplicate;
+pub(crate) mod duplicate;
 mod ending;
-pub mod failure;
+pub(crate) mod failure;
 mod iterate;
-mod observe;
 mod outcome;
+mod survey;
 mod verdict;
 
 use std::path::Path;
 
+use crate::block_reason::Failure;
 use crate::error::Error;
-use crate::feedback::Failure;
 use crate::lifecycle::{self, ActiveLoop, Lookup, lookup};
 use crate::messages::Event;
 use crate::oracle::{self, Verdict};
 use crate::project::Project;
-use crate::signals::{self, Signal};
 use crate::state::{LoopStatus, VerifyOn};
+use crate::tags::{self, Signal};
 
-pub use observe::Observed;
-pub use outcome::{LetGo, Outcome};
+pub(crate) use outcome::{LetGo, Outcome};
+pub(crate) use survey::Survey;
 
 /// One stop of `session`'s loop in `project`. `message` (the agent's last message) is only produced once the
 /// loop is known to be this session's; `transcript` feeds the token budget; `turn` is what a Claude Code Stop
 /// hook says about the turn (`None` for `loopgate run`, which has no block cap).
-pub fn at_stop(
+pub(crate) fn at_stop(
     project: &Project,
     session: &str,
     transcript: Option<&Path>,
@@ -92,9 +92,9 @@ pub fn at_stop(
         }
         None => None,
     };
-    let mut observed = observe::observe(&mut active, transcript);
-    observed.tally = tally;
-    let decided = decide(project, session, lock, active, observed, message)?;
+    let mut survey = survey::take(&mut active, transcript);
+    survey.tally = tally;
+    let decided = decide(project, session, lock, active, survey, message)?;
     // (Without a decision — another stop moved the loop on meanwhile — the record alone tells.)
     Ok(match notice {
         Some(notice) => decided.map(|out| out.with_notice_first(notice)),
@@ -102,26 +102,25 @@ pub fn at_stop(
     })
 }
 
-/// The decision proper, once the loop is known to be `session`'s and its stop observed.
+/// The decision proper, once the loop is known to be `session`'s and its stop survey.
 fn decide(
     project: &Project,
     session: &str,
     lock: crate::fsutil::LockGuard,
     mut active: Box<ActiveLoop>,
-    mut observed: Observed,
+    mut survey: Survey,
     message: String,
 ) -> Result<Option<Outcome>, Error> {
     // Decided from here on (what follows is this stop's own work): a twin that started later is an answer.
     mark_decided(&mut active);
     let fields = &active.seal.fields;
-    let signal = signals::scan(&message, &fields.completion_promise);
-    observed.read(&message, &signal);
+    let signal = tags::scan(&message, &fields.completion_promise);
+    survey.read(&message, &signal);
     // No tool call since loopgate's last block, no tag and (where it is probed) no change in the working tree:
     // a give-up by behaviour, whatever the words. A changed tree means something was done, seen or not.
-    let talked_only =
-        observed.tally.as_ref().is_some_and(|t| t.without_tool > 0) && observed.tree_changed != Some(true);
-    if signal == Signal::None && observed.give_up.is_none() && talked_only {
-        observed.give_up = Some(crate::giveup::talk_only(&message));
+    let talked_only = survey.tally.as_ref().is_some_and(|t| t.without_tool > 0) && survey.tree_changed != Some(true);
+    if signal == Signal::None && survey.give_up.is_none() && talked_only {
+        survey.give_up = Some(crate::giveup::talk_only(&message));
     }
     let wants_verify = match &signal {
         Signal::Promise => true,
@@ -131,9 +130,9 @@ fn decide(
     match signal {
         Signal::Abort(reason) => ending::abort(active, &reason),
         Signal::Pause(need) => ending::pause(active, &need),
-        Signal::None if !wants_verify => iterate::without_claim(active, &observed),
+        Signal::None if !wants_verify => iterate::without_claim(active, &survey),
         claim => {
-            // Keep what this stop observed before letting go of the lock.
+            // Keep what this stop surveyed before letting go of the lock.
             active.write()?;
             let iteration = active.seal.fields.iteration;
             drop(lock);
@@ -151,7 +150,7 @@ fn decide(
             if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
                 fresh.mark_log(&run.outcome.log_path);
             }
-            verdict::apply(fresh, verdict, claim == Signal::Promise, &observed)
+            verdict::apply(fresh, verdict, claim == Signal::Promise, &survey)
         }
     }
 }

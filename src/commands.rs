@@ -1,18 +1,18 @@
 //! Terminal commands, one module each. Each returns the exit code to end with, or an error that maps to one.
 
-pub mod allow;
-pub mod cancel;
-pub mod checkpoints;
-pub mod completions;
-pub mod diff;
-pub mod history;
+pub(crate) mod allow;
+pub(crate) mod cancel;
+pub(crate) mod checkpoints;
+pub(crate) mod completions;
+pub(crate) mod diff;
+pub(crate) mod history;
 pub mod install;
-pub mod resume;
-pub mod rollback;
-pub mod run;
-pub mod setup;
-pub mod status;
-pub mod verify;
+pub(crate) mod resume;
+pub(crate) mod rollback;
+pub(crate) mod run;
+pub(crate) mod setup;
+pub(crate) mod status;
+pub(crate) mod verify;
 
 use crate::lifecycle::lock;
 

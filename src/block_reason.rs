@@ -14,28 +14,28 @@ const TAIL_LINES: usize = 40;
 
 /// The failure behind a block, if any.
 #[derive(Clone, Copy)]
-pub enum Failure<'a> {
+pub(crate) enum Failure<'a> {
     None,
     Verify { run: &'a Run, same_failure_streak: u64 },
     Sealed(&'a Breach),
 }
 
 /// Facts for one block reason.
-pub struct Reason<'a> {
-    pub project: &'a Project,
-    pub state: &'a State,
-    pub event: Event,
-    pub failure: Failure<'a>,
-    pub tamper: &'a [String],
+pub(crate) struct Reason<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) state: &'a State,
+    pub(crate) event: Event,
+    pub(crate) failure: Failure<'a>,
+    pub(crate) tamper: &'a [String],
     /// Stops in a row without a working-tree change, when this one had none.
-    pub unchanged_streak: Option<u64>,
+    pub(crate) unchanged_streak: Option<u64>,
     /// What the agent's last message gave up on (no signal tag), answered first.
-    pub give_up: Option<&'a crate::giveup::GiveUp>,
+    pub(crate) give_up: Option<&'a crate::giveup::GiveUp>,
 }
 
 impl Reason<'_> {
     /// Renders the reason.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let f = &self.state.fields;
         let lang = f.lang;
         let mut out = vec![messages::header(
@@ -97,7 +97,7 @@ impl Reason<'_> {
 }
 
 /// The end of everything that hands the model its work: the task verbatim, then how to finish, pause or abort.
-pub fn task_and_how_to_finish(state: &State) -> String {
+pub(crate) fn task_and_how_to_finish(state: &State) -> String {
     let f = &state.fields;
     format!(
         "{}\n{}\n\n{}",

@@ -45,7 +45,7 @@ use row::Row;
 const MAX_SAME_AGENT_FAILURES: u32 = 3;
 
 /// Runs `loopgate run`.
-pub fn run(args: RunArgs) -> Result<u8, Error> {
+pub(crate) fn run(args: RunArgs) -> Result<u8, Error> {
     // A run seals (or, with `--force` / `--resume`, takes over) a loop itself: from inside Claude Code that
     // would let the agent replace its own oracle (see `control`).
     crate::control::refuse_inside_claude_code(

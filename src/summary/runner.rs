@@ -1,0 +1,144 @@
+//! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
+//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test) — and the table that
+//! registers them.
+//!
+//! A family's module holds everything read from its output: the markers that recognize it, the failures it
+//! reports (for the summary), and a `Scanner` that reads its counts and test names line by line (for the
+//! ratchet and the per-test verdict). Adding a runner: its functions in its family's module (or a new module
+//! here), a [`Runner`] variant with a row in [`RUNNERS`], and — for a new family — a field of [`Scanners`].
+
+mod go;
+mod js;
+mod python;
+mod rust;
+
+use super::counts::TestCounts;
+use super::generic;
+use super::lines::{Found, Lines};
+use super::results::TestResults;
+
+/// The test runner whose output was recognized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(crate) enum Runner {
+    /// `cargo test` (libtest) and rustc compile errors.
+    Cargo,
+    /// `cargo nextest run`.
+    Nextest,
+    /// pytest.
+    Pytest,
+    /// Jest.
+    Jest,
+    /// Vitest.
+    Vitest,
+    /// `go test`.
+    GoTest,
+    /// None recognized: generic error lines.
+    #[default]
+    Generic,
+}
+
+/// One runner whose failures the summary reads.
+struct Row {
+    runner: Runner,
+    /// A line only this runner prints.
+    is_marker: fn(&str) -> bool,
+    /// The failing tests and error lines in its output.
+    failures: fn(&Lines) -> Found,
+    /// Not looked for when this runner was recognized: nextest's output embeds libtest's, and an output with
+    /// Vitest's markers is read as Vitest's alone.
+    unless: Option<Runner>,
+}
+
+/// Every runner, in extraction order.
+const RUNNERS: [Row; 6] = [
+    Row {
+        runner: Runner::Nextest,
+        is_marker: rust::is_nextest_marker,
+        failures: rust::nextest_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Cargo,
+        is_marker: rust::is_cargo_marker,
+        failures: rust::cargo_failures,
+        unless: Some(Runner::Nextest),
+    },
+    Row {
+        runner: Runner::Pytest,
+        is_marker: python::is_marker,
+        failures: python::failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Vitest,
+        is_marker: js::is_vitest_marker,
+        failures: js::vitest_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Jest,
+        is_marker: js::is_jest_marker,
+        failures: js::jest_failures,
+        unless: Some(Runner::Vitest),
+    },
+    Row {
+        runner: Runner::GoTest,
+        is_marker: go::is_marker,
+        failures: go::failures,
+        unless: None,
+    },
+];
+
+/// The runners whose markers appear, in extraction order.
+pub(super) fn detect(lines: &Lines) -> Vec<Runner> {
+    let mut found = Vec::new();
+    for row in &RUNNERS {
+        if row.unless.is_some_and(|other| found.contains(&other)) {
+            continue;
+        }
+        if lines.iter().any(row.is_marker) {
+            found.push(row.runner);
+        }
+    }
+    found
+}
+
+/// The failures `runner` reports in `lines`.
+pub(super) fn failures(runner: Runner, lines: &Lines) -> Found {
+    match RUNNERS.iter().find(|row| row.runner == runner) {
+        Some(row) => (row.failures)(lines),
+        None => generic::extract(lines),
+    }
+}
+
+/// Every family's count and name scanner, fed the same lines.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scanners {
+    rust: rust::Scanner,
+    python: python::Scanner,
+    js: js::Scanner,
+    go: go::Scanner,
+}
+
+impl Scanners {
+    /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 4] {
+        [
+            self.rust.feed(line, names),
+            self.python.feed(line, names),
+            self.js.feed(line, names),
+            self.go.feed(line, names),
+        ]
+    }
+
+    /// Counts read but not yet reported: go's last result line, a leaf since nothing came under it.
+    pub(super) fn pending(&self) -> Option<TestCounts> {
+        self.go.pending()
+    }
+
+    /// Names read but not yet recorded — go tests whose package line never came (the output was cut) — into
+    /// `names`.
+    pub(super) fn flush_into(&self, names: &mut TestResults) {
+        self.go.flush_into(names);
+    }
+}
