@@ -323,7 +323,7 @@ impl State {
     }
 
     /// Writes a rendered state file atomically, creating `.claude/` if needed.
-    pub fn write_rendered(path: &Path, text: &str) -> Result<(), StateError> {
+    pub(crate) fn write_rendered(path: &Path, text: &str) -> Result<(), StateError> {
         let write_err = |source| StateError::Write {
             path: path.into(),
             source,
