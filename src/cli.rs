@@ -21,6 +21,35 @@ pub struct Cli {
     pub(crate) command: Command,
 }
 
+impl Cli {
+    /// Parses the process's command line. A hook's own command line, `loopgate hook EVENT` and nothing more (as
+    /// `hooks/loopgate.sh` runs it, at every stop and before every tool call), is read without building clap's
+    /// whole command tree, which took a sixth of a stop's CPU; every other command line goes to clap.
+    pub fn from_env() -> Self {
+        Self::hook_line(std::env::args_os().skip(1)).unwrap_or_else(<Self as Parser>::parse)
+    }
+
+    /// `hook EVENT`, EVENT spelled as clap spells [`HookEvent`]'s names (a test holds the two together).
+    fn hook_line(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<Self> {
+        let args: Vec<_> = args.into_iter().take(3).collect();
+        let [hook, event] = args.as_slice() else {
+            return None;
+        };
+        let event = match (hook.to_str()?, event.to_str()?) {
+            ("hook", "stop") => HookEvent::Stop,
+            ("hook", "pre-tool-use") => HookEvent::PreToolUse,
+            ("hook", "session-start") => HookEvent::SessionStart,
+            ("hook", "stop-failure") => HookEvent::StopFailure,
+            ("hook", "user-prompt-submit") => HookEvent::UserPromptSubmit,
+            _ => return None,
+        };
+        Some(Self {
+            project_dir: None,
+            command: Command::Hook { event },
+        })
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Start a loop in this project (called by the /loopgate:pua-loop slash command).
@@ -241,4 +270,34 @@ pub(crate) struct SetupArgs {
     /// The task, as words (or read from stdin with --args-stdin).
     #[arg(value_name = "TASK")]
     pub(crate) task: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// Every hook event clap knows is read the same way without it; anything more on the line goes to clap.
+    #[test]
+    fn a_hook_line_reads_as_clap_reads_it() {
+        let cli = Cli::command();
+        let hook = cli.find_subcommand("hook").expect("the hook command");
+        let names: Vec<&str> = hook.get_subcommands().map(clap::Command::get_name).collect();
+        for name in names {
+            let fast = Cli::hook_line(["hook", name].map(Into::into))
+                .expect("read without clap (a new event: add it to `Cli::hook_line`)");
+            let clap = Cli::try_parse_from(["loopgate", "hook", name]).expect("parses");
+            assert_eq!(format!("{fast:?}"), format!("{clap:?}"), "{name}");
+        }
+        for other in [
+            &["hook", "stop", "--project-dir", "x"][..],
+            &["hook", "nope"],
+            &["hook"],
+            &["status", "stop"],
+            &["--project-dir", "x"],
+        ] {
+            assert!(Cli::hook_line(other.iter().map(Into::into)).is_none(), "{other:?}");
+        }
+    }
 }

@@ -110,6 +110,53 @@ pub fn compile_patterns() -> impl Sized {
 
 /// Classifies the agent's last message; `None` when it neither gives up, asks, nor names a blocker.
 pub fn classify(message: &str) -> Option<GiveUp> {
+    classify_as(message, Anchored::of(message))
+}
+
+/// Which kinds of phrase a message can hold at all: those with an anchor word of one of their patterns' alternatives
+/// in it (see `patterns::Alt`), and a closing question only where it has a question mark. Found by plain
+/// substring search, so the usual message, which holds none, is classified without compiling any pattern (each
+/// stop is a new process, and compiling was the largest part of a stop's CPU time); a kind that cannot match is
+/// not compiled either. Exact: a kind ruled out here finds nothing in [`classify_as`] (tests check the anchors
+/// against the patterns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Anchored {
+    external: bool,
+    asking: bool,
+    giving: bool,
+    question: bool,
+}
+
+impl Anchored {
+    /// Everything possible: the classifier without the prefilter (for the tests that compare the two).
+    #[cfg(test)]
+    const ALL: Self = Self {
+        external: true,
+        asking: true,
+        giving: true,
+        question: true,
+    };
+
+    fn of(message: &str) -> Self {
+        let lower = message.to_ascii_lowercase();
+        Self {
+            external: patterns::anchored(patterns::EXTERNAL, &lower),
+            asking: patterns::anchored(patterns::ASKING, &lower),
+            giving: patterns::anchored(patterns::GIVING, &lower),
+            question: message.contains(['?', '\u{ff1f}']),
+        }
+    }
+
+    fn none(self) -> bool {
+        !(self.external || self.asking || self.giving || self.question)
+    }
+}
+
+/// [`classify`] with the kinds the prefilter left possible.
+fn classify_as(message: &str, anchored: Anchored) -> Option<GiveUp> {
+    if anchored.none() {
+        return None;
+    }
     let text = strip_quoted(message);
     let sentences = sentences(&text);
     let p = &*PATTERNS;
@@ -119,7 +166,8 @@ pub fn classify(message: &str) -> Option<GiveUp> {
         .enumerate()
         .filter_map(|(index, sentence)| {
             let last = index + 1 == sentences.len();
-            first_match(p, sentence, &lower[index], last).map(|(kind, phrase)| (index, kind, phrase, *sentence))
+            first_match(p, anchored, sentence, &lower[index], last)
+                .map(|(kind, phrase)| (index, kind, phrase, *sentence))
         })
         .collect();
     if found.is_empty() {
@@ -141,13 +189,19 @@ pub fn classify(message: &str) -> Option<GiveUp> {
 }
 
 /// The strongest phrase of one sentence that is not conditional and not followed by a workaround.
-fn first_match<'s>(p: &Patterns, sentence: &'s str, lower: &str, last: bool) -> Option<(Kind, &'s str)> {
+fn first_match<'s>(
+    p: &Patterns,
+    anchored: Anchored,
+    sentence: &'s str,
+    lower: &str,
+    last: bool,
+) -> Option<(Kind, &'s str)> {
     let kinds = [
-        (Kind::ExternalBlocker, &p.external),
-        (Kind::AskingUser, &p.asking),
-        (Kind::GivingUp, &p.giving),
+        (Kind::ExternalBlocker, anchored.external, &p.external),
+        (Kind::AskingUser, anchored.asking, &p.asking),
+        (Kind::GivingUp, anchored.giving, &p.giving),
     ];
-    for (kind, regex) in kinds {
+    for (kind, _, regex) in kinds.into_iter().filter(|(_, possible, _)| *possible) {
         for m in regex.find_iter(lower) {
             let (before, after) = (&lower[..m.start()], &lower[m.end()..]);
             if p.conditional.is_match(before) || works_around(p, after) || p.at_first.is_match(lower) {
@@ -157,7 +211,7 @@ fn first_match<'s>(p: &Patterns, sentence: &'s str, lower: &str, last: bool) -> 
         }
     }
     // A closing question to the user ("…, or keep the original formats?"), with no phrase of its own.
-    (last && p.question_to_user.is_match(lower)).then(|| (Kind::AskingUser, sentence.trim()))
+    (last && anchored.question && p.question_to_user.is_match(lower)).then(|| (Kind::AskingUser, sentence.trim()))
 }
 
 /// Whether a sentence without a give-up phrase shows the agent moving on.

@@ -87,13 +87,15 @@ impl ActiveLoop {
     pub(crate) fn reconcile(&mut self) -> Result<(), Error> {
         let path = self.project.state_path();
         let sealed = self.seal.state();
-        // When loopgate's own write did not finish last time, the file holds an earlier state of the loop.
-        let loaded = if self.seal.mirror_unwritten {
+        // When loopgate's own write did not finish last time, the file holds an earlier state of the loop; when
+        // it holds the bytes loopgate last wrote, it is the sealed state.
+        let loaded = if self.seal.mirror_unwritten || self.mirror_as_written(&path) {
             Ok(Some(sealed.clone()))
         } else {
             State::load(&path)
         };
         let problem = match loaded {
+            Ok(Some(found)) if found == sealed => None,
             Ok(Some(found)) => {
                 let fields = seal::differences(&sealed, &found);
                 (!fields.is_empty()).then(|| format!("the state file's {} changed", quote_list(&fields)))
@@ -113,7 +115,8 @@ impl ActiveLoop {
             Err(err) => return Err(err.into()),
         };
         if problem.is_some() || self.seal.mirror_unwritten {
-            self.write_mirror(&sealed);
+            let text = self.render_mirror(&sealed);
+            self.write_mirror(text);
         }
         let found: Vec<String> = problem.into_iter().chain(self.check_marks()?).collect();
         for what in found {
@@ -198,8 +201,9 @@ impl ActiveLoop {
     /// Writes the seal, which already holds `state`, then the mirror.
     fn persist(&mut self, state: &State) -> Result<(), Error> {
         self.seal.mirror_unwritten = false;
+        let text = self.render_mirror(state);
         self.store.save(&self.project, &self.seal)?;
-        if self.write_mirror(state) {
+        if self.write_mirror(text) {
             // Best effort: if this write fails too, the seal on disk still holds the state; the next stop then
             // finds the stale mirror and reports it as changed, the one case left to a person to judge.
             let _ = self.store.save(&self.project, &self.seal);
@@ -207,10 +211,34 @@ impl ActiveLoop {
         Ok(())
     }
 
+    /// Whether the state file holds exactly the bytes loopgate last wrote from the seal (see
+    /// [`Seal::mirror_sha256`]).
+    fn mirror_as_written(&self, path: &std::path::Path) -> bool {
+        let Some(want) = &self.seal.mirror_sha256 else {
+            return false;
+        };
+        crate::fsutil::read_optional(path)
+            .ok()
+            .flatten()
+            .is_some_and(|bytes| sha256(&bytes) == *want)
+    }
+
+    /// Renders the state file for `state` and notes its hash in the seal (in memory), for the next reconcile.
+    fn render_mirror(&mut self, state: &State) -> Result<String, StateError> {
+        let path = self.project.state_path();
+        let text = state.render().map_err(|problem| StateError::Write {
+            path,
+            source: std::io::Error::other(problem),
+        });
+        self.seal.mirror_sha256 = text.as_ref().ok().map(|text| sha256(text.as_bytes()));
+        text
+    }
+
     /// Writes the state file; on failure notes it in the seal (in memory) and in the warnings. Returns whether
     /// the note was newly taken (the caller then writes the seal).
-    fn write_mirror(&mut self, state: &State) -> bool {
-        match state.save(&self.project.state_path()) {
+    fn write_mirror(&mut self, text: Result<String, StateError>) -> bool {
+        let path = self.project.state_path();
+        match text.and_then(|text| State::write_rendered(&path, &text)) {
             Ok(()) => {
                 self.seal.mirror_unwritten = false;
                 false
@@ -238,6 +266,7 @@ impl ActiveLoop {
     /// record behind, as it would be after a crash between the append and the seal write.
     pub(crate) fn record_unsaved(&mut self, record: &Record) -> Result<(), Error> {
         let path = self.project.history_path();
+        let before = std::fs::metadata(&path).ok();
         let range = history::append(&path, record)?;
         let start = self
             .seal
@@ -245,11 +274,16 @@ impl ActiveLoop {
             .as_ref()
             .filter(|m| m.start < range.start)
             .map_or(range.start, |m| m.start);
-        let mark = FileMark::take(&path, start).map_err(|source| Error::Io {
-            action: "mark",
-            path,
-            source,
-        })?;
+        // Goes on from the last mark when the file was as it left it: a stop reads its own record, not the loop's
+        // whole history (see `seal::marks`).
+        let mark =
+            FileMark::after_append(&path, start, self.seal.history.as_ref(), before.as_ref()).map_err(|source| {
+                Error::Io {
+                    action: "mark",
+                    path,
+                    source,
+                }
+            })?;
         self.seal.history = Some(mark);
         Ok(())
     }
@@ -303,6 +337,11 @@ impl ActiveLoop {
         let fields = &self.seal.fields;
         let _ = crate::checkpoint::prune::at_end(&self.project, &fields.loop_id, fields.checkpoints.as_ref());
     }
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    crate::fsutil::hex(&sha2::Sha256::digest(bytes))
 }
 
 /// Moves a corrupt state file aside (never deletes it) under a name no earlier copy has, and returns it.

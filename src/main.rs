@@ -2,10 +2,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = loopgate::cli::Cli::parse();
+    let cli = loopgate::cli::Cli::from_env();
     if let Some(dir) = cli.project_dir.as_ref().filter(|d| !d.is_empty()) {
         // `--project-dir` means exactly what `$CLAUDE_PROJECT_DIR` means to every command (the user-level slash
         // commands pass it, as the plugin's do through `hooks/loopgate.sh`).

@@ -71,6 +71,10 @@ pub struct Seal {
     /// calling it tampering. Cleared once the file is written again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mirror_unwritten: bool,
+    /// SHA-256 of the state file as loopgate last rendered it from this seal: a file with these bytes is
+    /// loopgate's own write and needs no parsing to be compared field by field (a reconcile at every stop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mirror_sha256: Option<String>,
     /// The last stop decided, so the same stop heard twice (a hook registered twice) moves the loop once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_stop: Option<crate::schema::LastStop>,

@@ -310,13 +310,24 @@ impl State {
         })
     }
 
-    /// Writes the state file atomically, creating `.claude/` if needed.
+    /// Writes the state file atomically, creating `.claude/` if needed (for tests: loopgate itself renders
+    /// first, to note the bytes in the seal, then calls [`State::write_rendered`]).
+    #[cfg(test)]
     pub(crate) fn save(&self, path: &Path) -> Result<(), StateError> {
         let write_err = |source| StateError::Write {
             path: path.into(),
             source,
         };
         let text = self.render().map_err(|e| write_err(std::io::Error::other(e)))?;
+        Self::write_rendered(path, &text)
+    }
+
+    /// Writes a rendered state file atomically, creating `.claude/` if needed.
+    pub(crate) fn write_rendered(path: &Path, text: &str) -> Result<(), StateError> {
+        let write_err = |source| StateError::Write {
+            path: path.into(),
+            source,
+        };
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(write_err)?;
         }

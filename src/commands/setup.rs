@@ -431,6 +431,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
             .map(|i| i.files.into_keys().collect())
             .unwrap_or_default(),
         mirror_unwritten: false,
+        mirror_sha256: None,
         last_stop: None,
     };
     let sealed_files = seal.files.len();

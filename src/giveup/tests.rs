@@ -185,3 +185,96 @@ fn empty_and_odd_input_is_handled() {
         Some("I give up".into())
     );
 }
+
+/// The prefilter only rules out what the classifier would not find: over the whole corpus, message by message
+/// and sentence by sentence, and the examples above, the classifier gives the same answer with and without it.
+#[test]
+fn the_anchor_prefilter_agrees_with_the_full_classifier() {
+    let mut texts: Vec<String> = Vec::new();
+    for case in corpus() {
+        texts.extend(sentences(&case.text).iter().map(|s| s.to_string()));
+        texts.push(case.text);
+    }
+    texts.extend(
+        [
+            "still working",
+            "I can't fix this test. I give up.",
+            "Should I keep the old API?",
+            "请问用哪个方案？",
+            "I cannot proceed without the API key. Could you provide it?",
+            "Tests pass now. Anything else?",
+            "You `x` must set it",
+        ]
+        .map(String::from),
+    );
+    let mut ruled_out = 0;
+    for text in &texts {
+        let anchored = Anchored::of(text);
+        ruled_out += usize::from(anchored.none());
+        assert_eq!(classify(text), classify_as(text, Anchored::ALL), "{text}");
+        if let Some(found) = classify_as(text, Anchored::ALL) {
+            let possible = match found.kind {
+                Kind::ExternalBlocker => anchored.external,
+                Kind::AskingUser => anchored.asking || anchored.question,
+                Kind::GivingUp => anchored.giving,
+                Kind::TalkOnly => false,
+            };
+            assert!(possible, "{:?} found but ruled out in: {text}", found.kind);
+        }
+    }
+    // Not a bound to keep, but the prefilter must do something: most sentences of the corpus hold no anchor.
+    assert!(ruled_out > 0, "the prefilter ruled out nothing");
+}
+
+/// Every anchor list covers its pattern: strings generated from each alternative (word boundaries dropped, which
+/// only widens what is generated) all hold one of its anchors, so a message without any cannot match.
+#[test]
+fn every_match_of_an_alternative_holds_one_of_its_anchors() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new(Config::default());
+    for alt in patterns::EXTERNAL
+        .iter()
+        .chain(patterns::ASKING)
+        .chain(patterns::GIVING)
+    {
+        assert!(!alt.anchors.is_empty(), "no anchor for {}", alt.pattern);
+        for word in alt.anchors {
+            assert!(
+                !word.is_empty()
+                    && *word == word.to_ascii_lowercase()
+                    && !word
+                        .chars()
+                        .any(|c| c.is_whitespace() || matches!(c, '`' | '"' | '“' | '”')),
+                "anchor {word:?} of {}: lowercase, no white space, no quote marks",
+                alt.pattern
+            );
+        }
+        let widened = alt.pattern.replace(r"\b", "");
+        let strategy = proptest::string::string_regex(&widened).expect("a pattern proptest can generate from");
+        for _ in 0..512 {
+            let generated = strategy.new_tree(&mut runner).expect("a string").current();
+            let lower = generated.to_ascii_lowercase();
+            assert!(
+                alt.anchors.iter().any(|word| lower.contains(word)),
+                "{generated:?} matches {} but holds none of {:?}",
+                alt.pattern,
+                alt.anchors
+            );
+        }
+    }
+}
+
+#[test]
+fn a_message_without_anchors_is_ruled_out_before_any_pattern() {
+    for text in [
+        "still working",
+        "Refactored the parser; 12 tests added.",
+        "修复了解析器。",
+    ] {
+        assert!(Anchored::of(text).none(), "{text}");
+        assert_eq!(classify(text), None);
+    }
+    let question = Anchored::of("Done. Anything else?");
+    assert!(question.question && !question.none());
+}

@@ -73,6 +73,28 @@ fn deleted_state_file_is_restored_and_the_loop_continues() {
     assert_eq!(p.last_record("promise_rejected")["verify_exit"], 1);
 }
 
+/// loopgate knows its own last write of the state file by its bytes and skips reading it as YAML; a file written
+/// again with the same bytes is still its own, and an edit that keeps the length is still caught field by field.
+#[test]
+fn a_state_file_edit_of_the_same_length_is_caught() {
+    let p = Project::new();
+    p.setup("S", "keep going --max-iterations 9");
+    p.stop("S", "no signal").blocked();
+    p.edit_state(str::to_string); // written again, byte for byte
+    p.stop("S", "no signal").blocked();
+    assert!(
+        !p.statuses().contains(&"tamper_detected".to_string()),
+        "{:?}",
+        p.statuses()
+    );
+    assert_eq!(p.state_field("iteration"), "3");
+    p.edit_state(|text| text.replace("iteration: 3", "iteration: 1"));
+    let block = p.stop("S", "no signal").blocked();
+    assert_has(&block.reason, "TAMPERING DETECTED");
+    assert_has(&p.last_record("tamper_detected")["what"].to_string(), "iteration");
+    assert_eq!(p.state_field("iteration"), "4", "the seal's count goes on");
+}
+
 /// A state file that is not YAML any more is kept aside (not deleted) and replaced from the seal.
 #[test]
 fn broken_yaml_state_is_kept_aside_and_restored() {
