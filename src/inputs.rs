@@ -35,14 +35,14 @@ mod kinds;
 #[cfg(test)]
 mod tests;
 
-pub use kinds::{TestData, Tests, UserGlobs};
+pub(crate) use kinds::{TestData, Tests, UserGlobs};
 
 /// Which of the loop's opt-out checks are on (`StateFields::checks`).
-pub type Checks<'a> = &'a dyn Fn(Check) -> bool;
+pub(crate) type Checks<'a> = &'a dyn Fn(Check) -> bool;
 
 /// One thing that moved in a sealed input.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Move {
+pub(crate) enum Move {
     /// A file a `--seal` glob matches was added, changed or deleted.
     File(FileChange),
     /// A sealed part of a closure file moved: one the derivation names, or one the traced baseline used.
@@ -55,7 +55,7 @@ pub enum Move {
 
 impl Move {
     /// The file that moved: relative to the project root, or absolute outside it.
-    pub fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &str {
         match self {
             Move::File(change) => change.path(),
             Move::Part(_, moved) => &moved.path,
@@ -78,7 +78,7 @@ impl Move {
 
 /// One sealed file, as `loopgate status` lists it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Described {
+pub(crate) struct Described {
     /// Relative to the project root, or absolute outside it.
     pub path: String,
     pub source: Source,
@@ -93,7 +93,7 @@ pub struct Described {
 
 /// What the PreToolUse guard keeps the agent's tools off.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Protection {
+pub(crate) struct Protection {
     /// The `--seal` globs (a new file matching one is sealed too).
     pub patterns: Vec<String>,
     /// Project-relative files no tool may write.
@@ -110,7 +110,7 @@ pub struct Protection {
 
 /// What every kind of sealed input does after setup (see the module doc). `checks` are the loop's opt-outs:
 /// `--no-closure-seal` turns the closure's checks, watch and guard off, `--no-test-seal` the tests'.
-pub trait SealedInput {
+pub(crate) trait SealedInput {
     /// What moved since the input was taken or last accepted.
     fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error>;
     /// Takes again the paths `select` picks, as they are now; returns the paths whose seal changed.
@@ -127,7 +127,7 @@ pub trait SealedInput {
 
 /// Every sealed input of a loop.
 #[derive(Clone, Debug, Default)]
-pub struct Inputs {
+pub(crate) struct Inputs {
     pub globs: UserGlobs,
     pub derived: Option<Closure>,
     pub observed: Option<closure::observed::Observed>,
@@ -139,7 +139,7 @@ pub struct Inputs {
 
 impl Inputs {
     /// Everything sealed for `active`'s loop: the seal's own inputs and its companion files.
-    pub fn load(active: &ActiveLoop) -> Result<Inputs, Error> {
+    pub(crate) fn load(active: &ActiveLoop) -> Result<Inputs, Error> {
         let mut inputs = Inputs::in_seal(&active.seal);
         inputs.tests.inventory = active.store.load_inventory(&active.project)?;
         let own = inputs.tests.own_files();
@@ -149,7 +149,7 @@ impl Inputs {
 
     /// What [`Inputs::describe`] needs: everything but the test inventory, whose signatures (a megabyte for a
     /// thousand test files) say nothing the test files' names in the seal do not. `loopgate status` reads this.
-    pub fn load_to_describe(active: &ActiveLoop) -> Result<Inputs, Error> {
+    pub(crate) fn load_to_describe(active: &ActiveLoop) -> Result<Inputs, Error> {
         let mut inputs = Inputs::in_seal(&active.seal);
         let names = inputs.tests.names.clone();
         inputs.load_companions(active, names)?;
@@ -168,7 +168,7 @@ impl Inputs {
     /// The inputs the seal itself holds (the globs' digests, the derived closure, the test files' names),
     /// without the companion files: what the PreToolUse guard reads at every tool call. The observed closure,
     /// which can name thousands of files, is protected by the promise's check and the run's watch instead.
-    pub fn in_seal(seal: &Seal) -> Inputs {
+    pub(crate) fn in_seal(seal: &Seal) -> Inputs {
         Inputs {
             globs: UserGlobs {
                 patterns: seal.fields.sealed.clone(),
@@ -189,7 +189,7 @@ impl Inputs {
 
     /// Everything that moved, in the kinds' order (globs, derived, observed, tests). A closure file is reported
     /// once, as the first kind that names it: what the derivation names is reported as it names it.
-    pub fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
+    pub(crate) fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
         let mut moves = Vec::new();
         for kind in self.kinds() {
             moves.extend(kind.check(root, checks)?);
@@ -208,7 +208,7 @@ impl Inputs {
 
     /// Takes again what `select` picks, in every kind; returns the paths accepted, sorted. The test data
     /// follows the tests: a test file accepted here has its content kept for the oracle's runs from now on.
-    pub fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+    pub(crate) fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
         let mut accepted = Vec::new();
         let mut take = |n: usize, kind: &mut dyn SealedInput, flags: &mut [bool; 5]| -> Result<(), Error> {
             let paths = kind.accept(root, select)?;
@@ -229,12 +229,12 @@ impl Inputs {
     }
 
     /// Whether any kind seals (or would flag) `key`.
-    pub fn seals(&self, root: &Path, key: &str) -> bool {
+    pub(crate) fn seals(&self, root: &Path, key: &str) -> bool {
         self.kinds().iter().any(|kind| kind.seals(root, key))
     }
 
     /// Every file to watch while the verify runs, as an absolute path.
-    pub fn watched(&self, root: &Path, checks: Checks) -> Vec<PathBuf> {
+    pub(crate) fn watched(&self, root: &Path, checks: Checks) -> Vec<PathBuf> {
         let mut paths: Vec<PathBuf> = self
             .kinds()
             .iter()
@@ -247,7 +247,7 @@ impl Inputs {
     }
 
     /// What the PreToolUse guard protects.
-    pub fn guard(&self, checks: Checks) -> Protection {
+    pub(crate) fn guard(&self, checks: Checks) -> Protection {
         let mut out = Protection::default();
         for kind in self.kinds() {
             kind.guard(checks, &mut out);
@@ -256,13 +256,13 @@ impl Inputs {
     }
 
     /// Every sealed file of every kind, in the kinds' order.
-    pub fn describe(&self, checks: Checks) -> Vec<Described> {
+    pub(crate) fn describe(&self, checks: Checks) -> Vec<Described> {
         self.kinds().iter().flat_map(|kind| kind.describe(checks)).collect()
     }
 
     /// Writes back what `accept` changed: the seal's own inputs into `active.seal` (saved with the loop), the
     /// companion files at once.
-    pub fn save(self, active: &mut ActiveLoop) -> Result<(), Error> {
+    pub(crate) fn save(self, active: &mut ActiveLoop) -> Result<(), Error> {
         let (store, project) = (&active.store, &active.project);
         let [globs, derived, observed, tests, data] = self.accepted;
         if globs {

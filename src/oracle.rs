@@ -19,13 +19,13 @@ use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
 mod breach;
 mod watch;
-pub use breach::Breach;
+pub(crate) use breach::Breach;
 
 /// How much of the output tail goes into a history record.
 const HISTORY_TAIL_BYTES: usize = 2048;
 
 /// One run of the verify command, with what was made of its output.
-pub struct Run {
+pub(crate) struct Run {
     pub command: String,
     pub outcome: VerifyOutcome,
     pub summary: FailureSummary,
@@ -43,7 +43,7 @@ pub struct Run {
 }
 
 /// The oracle's answer.
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// No verify command is sealed: the loop runs on the honor system.
     Honor,
     /// The oracle's inputs moved (sealed files, the verify command's closure); the verify command did not run.
@@ -54,13 +54,13 @@ pub enum Verdict {
 
 /// Who asked for the verdict; a self-check logs to its own file so it never overwrites the oracle's log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Caller {
+pub(crate) enum Caller {
     StopHook,
     SelfCheck,
 }
 
 /// Checks the sealed files, then runs the sealed verify command for `iteration`.
-pub fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verdict, Error> {
+pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verdict, Error> {
     let fields = &active.seal.fields;
     let Some(command) = fields.verify_command.clone() else {
         return Ok(Verdict::Honor);
@@ -269,7 +269,7 @@ fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, 
 /// that would outlast the slash command's pre-executed block (see `commands::setup::SLASH_COMMAND_BUDGET`); a
 /// cut baseline keeps no results, so the loop's first verify becomes the baseline (what its trace saw up to
 /// the cut is still sealed: everything in it was really used).
-pub fn baseline(
+pub(crate) fn baseline(
     project: &crate::project::Project,
     fields: &StateFields,
     budget: Option<u64>,
@@ -376,7 +376,7 @@ fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>)
 }
 
 /// Everything that moved in the oracle's inputs since setup (or since the user last accepted it).
-pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
+pub(crate) fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
     let fields = &active.seal.fields;
     let moves = Inputs::load(active)?.check(&active.project.root, &|check| fields.checks(check))?;
     Ok(Breach::of(moves))
@@ -384,7 +384,7 @@ pub fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
 
 impl Run {
     /// `exit 101 after 3.2s`, `timed out after 600s`, `killed by signal 9 after 1.0s`, plus the score if any.
-    pub fn result_text(&self, lang: crate::schema::Speech) -> String {
+    pub(crate) fn result_text(&self, lang: crate::schema::Speech) -> String {
         let o = &self.outcome;
         let how = if o.timed_out {
             messages::Ended::TimedOut
@@ -398,7 +398,7 @@ impl Run {
 
     /// Records this run's test counts in the loop's ratchet (every verify counts, a failing one too) and as the
     /// last counts seen (what `loopgate allow --counts` accepts).
-    pub fn observe(&self, fields: &mut StateFields) {
+    pub(crate) fn observe(&self, fields: &mut StateFields) {
         let counts = self.summary.counts;
         let outcome = if self.outcome.passed() {
             ratchet::Outcome::Passed
@@ -410,7 +410,7 @@ impl Run {
     }
 
     /// The verify facts as the history records them.
-    pub fn result(&self) -> VerifyResult {
+    pub(crate) fn result(&self) -> VerifyResult {
         let o = &self.outcome;
         let tail = String::from_utf8_lossy(&o.tail);
         let cut = tail.len().saturating_sub(HISTORY_TAIL_BYTES);

@@ -14,14 +14,14 @@ use std::collections::{BTreeMap, BTreeSet};
 const MAX_RECIPES: usize = 32;
 
 /// The command text of `scripts.<name>` in a `package.json`, if there is one.
-pub fn npm_script(package_json: &[u8], name: &str) -> Option<String> {
+pub(crate) fn npm_script(package_json: &[u8], name: &str) -> Option<String> {
     let doc: serde_json::Value = serde_json::from_slice(package_json).ok()?;
     doc.get("scripts")?.get(name)?.as_str().map(str::to_string)
 }
 
 /// A rule of a Makefile or justfile: the names it defines, what it depends on, its recipe lines.
 #[derive(Debug, Default, PartialEq)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub names: Vec<String>,
     pub deps: Vec<String>,
     pub lines: Vec<String>,
@@ -31,7 +31,11 @@ pub struct Rule {
 /// `@`, `-` and `+` prefixes removed and variables expanded (see [`expand`]); and the files named by `include`,
 /// `-include` and `sinclude` lines, a `$(wildcard PATTERN)` given as its pattern. `overrides` are the
 /// `NAME=value` words of the make command line, which win over the Makefile's own assignments.
-pub fn make_recipes(makefile: &str, targets: &[String], overrides: &[(String, String)]) -> (Vec<String>, Vec<String>) {
+pub(crate) fn make_recipes(
+    makefile: &str,
+    targets: &[String],
+    overrides: &[(String, String)],
+) -> (Vec<String>, Vec<String>) {
     let (rules, includes) = make_rules(makefile, overrides);
     let goals = make_goals(&rules, targets);
     (follow(&rules, goals), includes)
@@ -39,7 +43,7 @@ pub fn make_recipes(makefile: &str, targets: &[String], overrides: &[(String, St
 
 /// The names of the targets a Makefile's rules define (`test:`, `test check: deps`; not variables such as
 /// `X := a:b`), in order, as [`make_recipes`] reads them: what `make NAME` may be asked for.
-pub fn make_targets(makefile: &str) -> Vec<String> {
+pub(crate) fn make_targets(makefile: &str) -> Vec<String> {
     make_rules(makefile, &[])
         .0
         .into_iter()
@@ -85,7 +89,7 @@ fn make_rules(makefile: &str, overrides: &[(String, String)]) -> (Vec<Rule>, Vec
 }
 
 /// The goals of `make TARGETS…`: the targets, or without any the default goal (the first ordinary target).
-pub fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets: &[String]) -> Vec<String> {
+pub(crate) fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets: &[String]) -> Vec<String> {
     if !targets.is_empty() {
         return targets.to_vec();
     }
@@ -99,7 +103,7 @@ pub fn make_goals<'r>(rules: impl IntoIterator<Item = &'r Rule>, targets: &[Stri
 }
 
 /// `NAME = value` (also `:=`, `::=`, `?=`, `+=`, with `override` or `export` before it).
-pub fn make_assignment(line: &str) -> Option<(String, String)> {
+pub(crate) fn make_assignment(line: &str) -> Option<(String, String)> {
     if line.starts_with('\t') {
         return None;
     }
@@ -120,7 +124,7 @@ pub fn make_assignment(line: &str) -> Option<(String, String)> {
 /// variable the Makefile does not set (make would take it from the environment) reads as its name in lower
 /// case, which is the program such variables usually name (`$(PYTHON) -m pytest` → `python -m pytest`).
 /// Function calls (`$(shell …)`) and automatic variables are left as they are.
-pub fn expand(text: &str, vars: &BTreeMap<String, String>) -> String {
+pub(crate) fn expand(text: &str, vars: &BTreeMap<String, String>) -> String {
     let mut text = text.to_string();
     for _ in 0..8 {
         let next = expand_once(&text, vars);
@@ -181,7 +185,7 @@ fn include_words(text: &str, vars: &BTreeMap<String, String>) -> Vec<String> {
 }
 
 /// `name other: deps` (not `:=`, `::=` or `?=` assignments).
-pub fn make_rule_header(line: &str) -> Option<Rule> {
+pub(crate) fn make_rule_header(line: &str) -> Option<Rule> {
     if line.starts_with('#') {
         return None;
     }
@@ -208,7 +212,7 @@ pub fn make_rule_header(line: &str) -> Option<Rule> {
 }
 
 /// The body lines of `just RECIPE` (no recipe: `default`, else the first one), following dependencies.
-pub fn just_recipes(justfile: &str, recipe: Option<&str>) -> Vec<String> {
+pub(crate) fn just_recipes(justfile: &str, recipe: Option<&str>) -> Vec<String> {
     let rules = just_rules(justfile);
     let goal = match recipe {
         Some(name) => name.to_string(),
@@ -223,7 +227,7 @@ pub fn just_recipes(justfile: &str, recipe: Option<&str>) -> Vec<String> {
 
 /// The names of a justfile's recipes (`test:`, `@test *ARGS:`, `test: build`; not settings, aliases or
 /// assignments such as `x := "a"`), in order, as [`just_recipes`] reads them.
-pub fn just_recipe_names(justfile: &str) -> Vec<String> {
+pub(crate) fn just_recipe_names(justfile: &str) -> Vec<String> {
     just_rules(justfile).into_iter().flat_map(|rule| rule.names).collect()
 }
 
@@ -301,7 +305,7 @@ fn clean_recipe_line(line: &str) -> String {
 }
 
 /// Lines with backslash continuations joined (recipe lines keep their leading tab).
-pub fn join_continued(text: &str) -> Vec<String> {
+pub(crate) fn join_continued(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending = String::new();
     for line in text.lines() {

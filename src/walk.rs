@@ -55,7 +55,7 @@ const RUNNER_MAX_ENTRIES: usize = 500_000;
 
 /// How to walk a tree: what to skip, whether to follow links, in what order, how far (see the module doc).
 #[derive(Clone, Copy, Debug)]
-pub struct Walker {
+pub(crate) struct Walker {
     skip: &'static [&'static str],
     build_output: bool,
     follow_links: bool,
@@ -67,7 +67,7 @@ pub struct Walker {
 
 /// One entry met by a walk (never a directory that is walked into: only what is not a directory, after links
 /// are followed when the walk follows them).
-pub struct Entry<'a> {
+pub(crate) struct Entry<'a> {
     /// The path, through the link when the walk followed one to get here.
     pub path: &'a Path,
     /// The path from the walk's root, `/`-separated (lossy for a name that is not UTF-8).
@@ -81,22 +81,22 @@ pub struct Entry<'a> {
 
 impl Entry<'_> {
     /// The entry's own metadata (a symbolic link's, not its target's).
-    pub fn metadata(&self) -> io::Result<Metadata> {
+    pub(crate) fn metadata(&self) -> io::Result<Metadata> {
         self.entry.metadata()
     }
 }
 
 /// Whether the visitor wants the walk to go on.
-pub type Flow = ControlFlow<()>;
+pub(crate) type Flow = ControlFlow<()>;
 
 /// The visitor's answer when it is looking for something: stop once `done`.
-pub fn until(done: bool) -> Flow {
+pub(crate) fn until(done: bool) -> Flow {
     if done { Flow::Break(()) } else { Flow::Continue(()) }
 }
 
 impl Walker {
     /// The walk test runners do when they discover files (see the module doc).
-    pub const RUNNERS: Walker = Walker {
+    pub(crate) const RUNNERS: Walker = Walker {
         skip: RUNNER_SKIP,
         build_output: true,
         follow_links: true,
@@ -108,7 +108,7 @@ impl Walker {
 
     /// A plain walk: skips directories named in `skip`, does not follow links, in no set order, errors ignored,
     /// no cap.
-    pub const fn skipping(skip: &'static [&'static str]) -> Walker {
+    pub(crate) const fn skipping(skip: &'static [&'static str]) -> Walker {
         Walker {
             skip,
             build_output: false,
@@ -121,17 +121,17 @@ impl Walker {
     }
 
     /// Each directory's entries in name order, subdirectories walked where they come.
-    pub const fn sorted(self) -> Walker {
+    pub(crate) const fn sorted(self) -> Walker {
         Walker { sorted: true, ..self }
     }
 
     /// Errors reading a directory (other than its being missing) or an entry end the walk and are returned.
-    pub const fn strict(self) -> Walker {
+    pub(crate) const fn strict(self) -> Walker {
         Walker { strict: true, ..self }
     }
 
     /// Walks at most `depth` levels: `1` is the root's own entries.
-    pub const fn max_depth(self, depth: usize) -> Walker {
+    pub(crate) const fn max_depth(self, depth: usize) -> Walker {
         Walker {
             max_depth: depth,
             ..self
@@ -140,12 +140,12 @@ impl Walker {
 
     /// Calls `visit` for every file (everything but a directory) under `root`, until it breaks; returns the
     /// first error of a strict walk or of `visit`.
-    pub fn walk(&self, root: &Path, visit: impl FnMut(&Entry) -> io::Result<Flow>) -> io::Result<()> {
+    pub(crate) fn walk(&self, root: &Path, visit: impl FnMut(&Entry) -> io::Result<Flow>) -> io::Result<()> {
         self.walk_from(root, root, visit)
     }
 
     /// [`Walker::walk`] of `start`, a directory under `root`, naming entries from `root`.
-    pub fn walk_from(
+    pub(crate) fn walk_from(
         &self,
         root: &Path,
         start: &Path,
@@ -189,7 +189,7 @@ impl Walker {
 }
 
 /// Project-relative paths (with `/`) of the files whose name is one of `names`, sorted, by the runners' walk.
-pub fn find_named(root: &Path, names: &[&str]) -> Vec<String> {
+pub(crate) fn find_named(root: &Path, names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     if names.is_empty() {
         return out;
@@ -205,7 +205,7 @@ pub fn find_named(root: &Path, names: &[&str]) -> Vec<String> {
 
 /// Calls `visit(relative path, file name)` for every file (not directory) under `root` by the runners' walk, in
 /// no particular order; files reached through a linked directory are named by the path through the link.
-pub fn files(root: &Path, mut visit: impl FnMut(&str, &str)) {
+pub(crate) fn files(root: &Path, mut visit: impl FnMut(&str, &str)) {
     let _ = Walker::RUNNERS.walk(root, |entry| {
         visit(entry.relative, &entry.name.to_string_lossy());
         Ok(Flow::Continue(()))

@@ -32,7 +32,7 @@ const MAKE_VARIABLES: &[&str] = &[
     "VPATH",
 ];
 /// Label of the part holding directives, special targets and pattern rules.
-pub const DIRECTIVES: &str = "(directives)";
+pub(super) const DIRECTIVES: &str = "(directives)";
 
 /// A rule with its text as written (header and recipe lines, trimmed).
 struct Written {
@@ -41,7 +41,7 @@ struct Written {
 }
 
 /// The sealed parts of a Makefile for `make GOALS…`: label → the part's text (see the module doc).
-pub fn parts(makefile: &str, goals: &[String]) -> BTreeMap<String, String> {
+pub(super) fn parts(makefile: &str, goals: &[String]) -> BTreeMap<String, String> {
     let mut rules: Vec<Written> = Vec::new();
     let mut vars: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut always: BTreeSet<String> = BTreeSet::new();

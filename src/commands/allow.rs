@@ -19,7 +19,7 @@ use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 
 /// Runs `loopgate allow [PATH…] [--counts] [--all] [--tests NAME…]`.
-pub fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Result<u8, Error> {
+pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let _lock = super::lock(&project)?;
     let Lookup::Loop(mut active) = lookup(&project)? else {

@@ -15,7 +15,7 @@ use crate::project::Project;
 use crate::state::{LoopStatus, State, VerifyOn};
 
 /// Runs `loopgate status`.
-pub fn run(json_out: bool) -> Result<u8, Error> {
+pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let history_path = project.history_path();
     let io = |source| Error::Io {

@@ -47,7 +47,7 @@ impl<T: SealedInput> SealedInput for Option<T> {
 
 /// The files the user's `--seal GLOB`s match, by SHA-256; always checked (no opt-out: the user asked).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct UserGlobs {
+pub(crate) struct UserGlobs {
     pub patterns: Vec<String>,
     /// Relative path → SHA-256 hex, as setup (or the last `allow`) took them.
     pub files: BTreeMap<String, String>,
@@ -55,7 +55,7 @@ pub struct UserGlobs {
 
 impl UserGlobs {
     /// Hashes every file `patterns` match under `root` (setup; a pattern that does not parse is named).
-    pub fn take(patterns: &[String], root: &Path) -> Result<UserGlobs, Error> {
+    pub(crate) fn take(patterns: &[String], root: &Path) -> Result<UserGlobs, Error> {
         let mut globs = UserGlobs {
             patterns: patterns.to_vec(),
             files: BTreeMap::new(),
@@ -265,7 +265,7 @@ impl SealedInput for Observed {
 /// The existing tests: their files' names (kept in the seal, for the guard) and, once loaded, the inventory
 /// of one signature per test.
 #[derive(Clone, Debug, Default)]
-pub struct Tests {
+pub(crate) struct Tests {
     pub names: Vec<String>,
     pub inventory: Option<Inventory>,
 }
@@ -273,7 +273,7 @@ pub struct Tests {
 impl Tests {
     /// The sealed test files that are test files of their own (not sources with inline tests): the ones whose
     /// content the oracle's run restores.
-    pub fn own_files(&self) -> Vec<String> {
+    pub(crate) fn own_files(&self) -> Vec<String> {
         self.inventory
             .iter()
             .flat_map(Inventory::own_test_files)
@@ -342,14 +342,14 @@ impl SealedInput for Tests {
 /// oracle's run in place of the agent's version (see `testside`), so a change to it cannot move the verdict
 /// and is never a rejection; it is watched during the run and accepted like the rest.
 #[derive(Clone, Debug, Default)]
-pub struct TestData {
+pub(crate) struct TestData {
     pub copies: Copies,
     /// The test files whose content is kept (the inventory's own test files, after any `accept`).
     pub(super) own_tests: Vec<String>,
 }
 
 impl TestData {
-    pub fn new(copies: Copies, own_tests: Vec<String>) -> TestData {
+    pub(crate) fn new(copies: Copies, own_tests: Vec<String>) -> TestData {
         TestData { copies, own_tests }
     }
 }

@@ -5,7 +5,7 @@ use crate::closure::{Moved, PartChange, Why, parts};
 use crate::schema::{Check, Speech};
 
 /// The section title.
-pub fn title(lang: Speech, during_run: bool) -> &'static str {
+pub(crate) fn title(lang: Speech, during_run: bool) -> &'static str {
     match (lang, during_run) {
         (Speech::En, false) => "The oracle's inputs changed since the loop started (the verify command did not run):",
         (Speech::Zh, false) => "自循环开始以来,验证所依赖的输入被修改了(验证命令没有运行):",
@@ -20,12 +20,12 @@ pub fn title(lang: Speech, during_run: bool) -> &'static str {
 
 /// A file a `--seal` glob matches that was `added`, `changed` or `deleted`: the same in both languages (the
 /// history records it so).
-pub fn file(path: &str, kind: &str) -> String {
+pub(crate) fn file(path: &str, kind: &str) -> String {
     format!("{path} ({kind})")
 }
 
 /// Why a file belongs to the closure, as a clause: `it configures `pytest``.
-pub fn why(lang: Speech, why: &Why) -> String {
+pub(crate) fn why(lang: Speech, why: &Why) -> String {
     match (lang, why) {
         (Speech::En, Why::Configures(tool)) => format!("it configures `{tool}`"),
         (Speech::En, Why::RunBy(command)) => format!("it is run by `{command}`"),
@@ -58,7 +58,7 @@ fn observed(lang: Speech, seen: &Seen) -> String {
 }
 
 /// A new file that would be found instead of something the baseline run used.
-pub fn shadow(lang: Speech, shadow: &Shadow) -> String {
+pub(crate) fn shadow(lang: Speech, shadow: &Shadow) -> String {
     let path = &shadow.path;
     match (lang, &shadow.kind) {
         (Speech::En, ShadowKind::Module { name, used }) => {
@@ -91,7 +91,7 @@ pub fn shadow(lang: Speech, shadow: &Shadow) -> String {
 }
 
 /// One moved part of a closure file.
-pub fn moved(lang: Speech, m: &Moved) -> String {
+pub(crate) fn moved(lang: Speech, m: &Moved) -> String {
     let why = why(lang, &m.why);
     let path = &m.path;
     let part = &m.part;
@@ -120,7 +120,7 @@ pub fn moved(lang: Speech, m: &Moved) -> String {
 
 /// How to undo: restore files from git, delete files that did not exist, take the flagged code out of new
 /// test files; and who may accept a change instead.
-pub fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
+pub(crate) fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
     let mut how = Vec::new();
     if !restore.is_empty() {
         how.push(format!("`git checkout -- {}`", restore.join(" ")));
@@ -148,7 +148,7 @@ pub fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> S
 /// The briefing's paragraph on what else is sealed (empty without a verify command).
 /// `closure`: how many files of the closure exist, and how many it names in all (absent ones must stay absent).
 /// `tests`: how many test files and tests are sealed.
-pub fn briefing(
+pub(crate) fn briefing(
     lang: Speech,
     opt_out: &[Check],
     closure: (usize, usize),
@@ -212,7 +212,7 @@ fn quoted(paths: &[&str]) -> String {
 }
 
 /// The one-line result for the user: `2 sealed input(s) changed`.
-pub fn result(lang: Speech, count: usize) -> String {
+pub(crate) fn result(lang: Speech, count: usize) -> String {
     match lang {
         Speech::En => format!("{count} sealed input(s) of the oracle changed"),
         Speech::Zh => format!("{count} 项受保护的验证输入被修改"),
@@ -220,7 +220,7 @@ pub fn result(lang: Speech, count: usize) -> String {
 }
 
 /// Why the guard refuses an edit of a partly sealed file.
-pub fn edit_denied(lang: Speech, path: &str, moved: &[String]) -> String {
+pub(crate) fn edit_denied(lang: Speech, path: &str, moved: &[String]) -> String {
     let list = moved.join("; ");
     match lang {
         Speech::En => format!(

@@ -16,32 +16,32 @@ use crate::seal::FileChange;
 /// Everything that moved, in the order [`crate::inputs::Inputs::check`] reports it (the user's globs, the
 /// derived closure, the observed closure and its shadows, the tests).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Breach {
+pub(crate) struct Breach {
     pub moves: Vec<Move>,
     /// Found after a passing verify run, not before it: the run itself (or a process beside it) moved them.
     pub during_run: bool,
 }
 
 impl Breach {
-    pub fn of(moves: Vec<Move>) -> Breach {
+    pub(crate) fn of(moves: Vec<Move>) -> Breach {
         Breach {
             moves,
             during_run: false,
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
 
     /// How many items moved.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.moves.len()
     }
 
     /// One line per item, for the model, the user and the history (`sealed_changes`); the sentences are
     /// `messages::breach`'s.
-    pub fn lines(&self, lang: Speech) -> Vec<String> {
+    pub(crate) fn lines(&self, lang: Speech) -> Vec<String> {
         self.moves
             .iter()
             .map(|m| match m {
@@ -54,7 +54,7 @@ impl Breach {
     }
 
     /// How to undo every item: the files to restore from git and the files to delete.
-    pub fn undo(&self, lang: Speech) -> String {
+    pub(crate) fn undo(&self, lang: Speech) -> String {
         let mut restore: Vec<&str> = Vec::new();
         let mut delete: Vec<&str> = Vec::new();
         let mut edit: Vec<&str> = Vec::new();
@@ -79,7 +79,7 @@ impl Breach {
     }
 
     /// The section the block reason and `loopgate verify` show: title, items, how to undo.
-    pub fn render(&self, lang: Speech) -> String {
+    pub(crate) fn render(&self, lang: Speech) -> String {
         let items: Vec<String> = self.lines(lang).into_iter().map(|l| format!("- {l}")).collect();
         format!(
             "{}\n{}\n\n{}",

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, channel};
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 /// A watch over the sealed inputs for one run.
-pub struct Watch {
+pub(super) struct Watch {
     _watcher: RecommendedWatcher,
     events: Receiver<notify::Result<notify::Event>>,
     root: PathBuf,
@@ -29,7 +29,7 @@ pub struct Watch {
 
 impl Watch {
     /// Starts watching `sealed` (absolute paths); `None` when the platform cannot watch them.
-    pub fn start(root: &Path, sealed: impl IntoIterator<Item = PathBuf>) -> Option<Watch> {
+    pub(super) fn start(root: &Path, sealed: impl IntoIterator<Item = PathBuf>) -> Option<Watch> {
         let sealed: BTreeSet<PathBuf> = sealed.into_iter().collect();
         let dirs: BTreeSet<&Path> = sealed
             .iter()
@@ -51,7 +51,7 @@ impl Watch {
 
     /// Stops watching; the sealed paths written, created, removed or renamed during the run, and the new test
     /// files that appeared, relative to the project root where they are under it, in order.
-    pub fn finish(self) -> Vec<String> {
+    pub(super) fn finish(self) -> Vec<String> {
         let Watch {
             _watcher: watcher,
             events,

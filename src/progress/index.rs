@@ -11,7 +11,7 @@
 
 /// One index entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(super) struct Entry {
     pub ctime: (u32, u32),
     pub mtime: (u32, u32),
     pub ino: u32,
@@ -34,7 +34,7 @@ pub struct Entry {
 
 /// The parsed index: its entries, in path order.
 #[derive(Debug)]
-pub struct Index {
+pub(super) struct Index {
     pub entries: Vec<Entry>,
 }
 
@@ -50,7 +50,7 @@ const EXT_INTENT_TO_ADD: u16 = 0x2000;
 const UNSUPPORTED_EXTENSIONS: [&[u8; 4]; 2] = [b"link", b"sdir"];
 
 /// Parses an index file's bytes (SHA-1 object ids only); `None` for anything this reader does not support.
-pub fn parse(data: &[u8]) -> Option<Index> {
+pub(super) fn parse(data: &[u8]) -> Option<Index> {
     if data.len() < 12 + OID || &data[..4] != b"DIRC" {
         return None;
     }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// A project inside a git work tree.
 #[derive(Debug)]
-pub struct Repo {
+pub(super) struct Repo {
     /// The work tree's root.
     pub work_tree: PathBuf,
     /// The project root relative to the work tree, `/`-separated, empty or ending in `/`.
@@ -32,7 +32,7 @@ const GIT_ENV: [&str; 5] = [
 ];
 
 /// Finds the repository `root` is in, walking up as git does; `None` outside git or when unusual (see above).
-pub fn find(root: &Path) -> Option<Repo> {
+pub(super) fn find(root: &Path) -> Option<Repo> {
     if GIT_ENV.iter().any(|name| std::env::var_os(name).is_some()) {
         return None;
     }
@@ -101,7 +101,7 @@ fn supported_config(common_dir: &Path) -> bool {
 
 impl Repo {
     /// What `HEAD` points at: a commit id, or `ref: NAME` for a branch without commits yet.
-    pub fn head(&self) -> Option<String> {
+    pub(super) fn head(&self) -> Option<String> {
         let mut text = fs::read_to_string(self.git_dir.join("HEAD")).ok()?;
         // A symbolic ref may point at another; git allows five levels.
         for _ in 0..5 {

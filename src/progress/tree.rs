@@ -85,7 +85,7 @@ impl Stat {
 
 /// Fingerprints the project in `repo`, with the paths found dirty; `None` when the index cannot be read by
 /// [`index::parse`] (the caller then falls back to file metadata).
-pub fn fingerprint(repo: &Repo) -> Option<(String, Changes, Dirty)> {
+pub(super) fn fingerprint(repo: &Repo) -> Option<(String, Changes, Dirty)> {
     let index_path = repo.git_dir.join("index");
     let (entries, index_mtime) = match fs::read(&index_path) {
         Ok(data) => {

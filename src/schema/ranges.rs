@@ -5,7 +5,7 @@
 use serde::{Deserialize, Deserializer, Serializer};
 
 /// `[1, 2, 3, 7]` → `"1-3,7"` (in the order given; runs of consecutive numbers become ranges).
-pub fn compact(numbers: &[u64]) -> String {
+pub(super) fn compact(numbers: &[u64]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < numbers.len() {
@@ -26,7 +26,7 @@ pub fn compact(numbers: &[u64]) -> String {
 }
 
 /// `"1-3,7"` → `[1, 2, 3, 7]`; a description of the first bad part otherwise.
-pub fn expand(text: &str) -> Result<Vec<u64>, String> {
+pub(super) fn expand(text: &str) -> Result<Vec<u64>, String> {
     let mut numbers = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let bad = || format!("`{part}` is not an iteration or a range of them (`4-6`)");
@@ -53,12 +53,12 @@ pub fn expand(text: &str) -> Result<Vec<u64>, String> {
 const MAX_RANGE: u64 = 1_000_000;
 
 /// Writes the numbers as [`compact`] ranges.
-pub fn serialize<S: Serializer>(numbers: &[u64], serializer: S) -> Result<S::Ok, S::Error> {
+pub(super) fn serialize<S: Serializer>(numbers: &[u64], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&compact(numbers))
 }
 
 /// Reads [`compact`] ranges, or a plain list of numbers.
-pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u64>, D::Error> {
+pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u64>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Form {

@@ -12,7 +12,7 @@ use crate::seal::Seal;
 /// The `oracle_inputs` object of `status --json`: the checks, every sealed file (`inputs`, each with its
 /// `source` and `why`), the derived closure alone (`closure`, as before), how the baseline was traced
 /// (`observed`) and how many test files are sealed.
-pub fn report(seal: &Seal, inputs: &Inputs) -> Value {
+pub(super) fn report(seal: &Seal, inputs: &Inputs) -> Value {
     let f = &seal.fields;
     let described = inputs.describe(&|check| f.checks(check));
     let closure: Vec<Value> = described
@@ -71,7 +71,7 @@ fn source_why(source: Source) -> &'static str {
 }
 
 /// The lines `status` prints for the inputs, one block per source (none when no check applies).
-pub fn render(report: &Value) -> String {
+pub(super) fn render(report: &Value) -> String {
     let mut out = String::new();
     let off: Vec<&str> = report
         .pointer("/checks")
