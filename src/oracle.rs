@@ -398,14 +398,14 @@ impl Run {
 
     /// Records this run's test counts in the loop's ratchet (every verify counts, a failing one too) and as the
     /// last counts seen (what `loopgate allow --counts` accepts).
-    pub(crate) fn observe(&self, fields: &mut StateFields) {
+    pub(crate) fn record_counts(&self, fields: &mut StateFields) {
         let counts = self.summary.counts;
         let outcome = if self.outcome.passed() {
             ratchet::Outcome::Passed
         } else {
             ratchet::Outcome::Failed
         };
-        fields.counts_best.observe(counts, outcome);
+        fields.counts_best.record(counts, outcome);
         fields.last_counts = counts.or(fields.last_counts);
     }
 

@@ -109,7 +109,7 @@ pub fn probe(root: &Path) -> Probe {
 
 /// The fingerprint, and the summary of uncommitted work when the fingerprint differs from `previous` (`None`
 /// outside git, and when nothing changed).
-pub fn observe(root: &Path, previous: Option<&str>) -> (Probe, Option<String>) {
+pub fn probe_since(root: &Path, previous: Option<&str>) -> (Probe, Option<String>) {
     let (probe, changes) = take(root);
     let summary = changes
         .filter(|_| previous != Some(probe.fingerprint.as_str()))

@@ -5,7 +5,7 @@
 //! Pure: [`Best`] is the record (it lives in the seal, outside the agent's reach), [`Best::check`]
 //! says what moved. The caller checks a passing verify before recording it, rejects the pass
 //! when something moved unless the user allows it, and records every verify with
-//! [`Best::observe`] (recording a rejected pass changes nothing: it is worse on what moved and no
+//! [`Best::record`] (recording a rejected pass changes nothing: it is worse on what moved and no
 //! better on the rest). An allowed pass becomes the new record with [`Best::rebase`].
 //!
 //! Decisions:
@@ -23,7 +23,7 @@ use crate::summary::TestCounts;
 
 pub(crate) use crate::schema::{Best, Count, Moved};
 
-/// How a verify ended, for [`Best::observe`].
+/// How a verify ended, for [`Best::record`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Outcome {
     /// The verify command passed.
@@ -34,7 +34,7 @@ pub(crate) enum Outcome {
 
 impl Best {
     /// Records a verify's counts; `None` (no summary recognized) records nothing.
-    pub(crate) fn observe(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
+    pub(crate) fn record(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
         let Some(counts) = counts else {
             return;
         };

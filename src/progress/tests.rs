@@ -405,7 +405,7 @@ fn an_unsupported_repository_falls_back_to_file_metadata() {
     let first = probe(root);
     assert_eq!(first.method, Method::Metadata, "a split index is not read in process");
     write(root, "a.txt", "edited\n");
-    let (edited, summary) = observe(root, Some(&first.fingerprint));
+    let (edited, summary) = probe_since(root, Some(&first.fingerprint));
     assert_ne!(edited, first, "the edit is still seen");
     assert_eq!(summary, None, "without the index, no count of the uncommitted work");
 }
@@ -437,13 +437,13 @@ fn observe_summarizes_only_when_the_tree_changed() {
     let dir = repo();
     let root = dir.path();
     write(root, "a.txt", "alpha\nmore\n");
-    let (first, summary) = observe(root, None);
+    let (first, summary) = probe_since(root, None);
     assert_eq!(first, probe(root));
     assert_eq!(summary.as_deref(), Some("1 file changed: 1 modified"));
-    let (again, summary) = observe(root, Some(&first.fingerprint));
+    let (again, summary) = probe_since(root, Some(&first.fingerprint));
     assert_eq!((again, summary), (first, None), "nothing changed: no summary");
     let plain = tempfile::tempdir().expect("tempdir");
-    let (outside, summary) = observe(plain.path(), None);
+    let (outside, summary) = probe_since(plain.path(), None);
     assert_eq!((outside.method, summary), (Method::Metadata, None));
 }
 

@@ -36,7 +36,7 @@ pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey
     let mut survey = Survey::default();
     let mut probe = None;
     if f.stall_limit > 0 {
-        let (taken, diff_stat) = progress::observe(&root.root, f.tree_fingerprint.as_deref());
+        let (taken, diff_stat) = progress::probe_since(&root.root, f.tree_fingerprint.as_deref());
         let changed = f.tree_fingerprint.as_deref() != Some(taken.fingerprint.as_str());
         f.unchanged_streak = if changed { 0 } else { f.unchanged_streak + 1 };
         f.tree_fingerprint = Some(taken.fingerprint.clone());

@@ -60,7 +60,7 @@ pub(crate) fn apply(
                 (.., true) => Event::PromiseRejected,
                 _ => Event::VerifyFailed,
             };
-            run.observe(&mut active.seal.fields);
+            run.record_counts(&mut active.seal.fields);
             let f = &mut active.seal.fields;
             let same = f.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
             f.same_failure_streak = if same { f.same_failure_streak + 1 } else { 1 };
