@@ -25,14 +25,14 @@ pub(crate) use crate::schema::LastStop;
 const STALE_AFTER: Duration = Duration::from_secs(60);
 /// How late a twin may start after the decision (process start-up jitter). Kept well below the quickest real
 /// next stop: with Claude Code 2.1.330, whose transcript can lag, a real next stop repeating the same words came
-/// about 0.3 s after the decision, and a 2 s window took it for a twin and let the agent go unanswered. 100 ms,
-/// not 50: six twins at once on a loaded 2-core machine started up to ~100 ms late once a stop stopped spending
-/// its first milliseconds compiling the give-up patterns (issue 23, item 6).
-const TWIN_WINDOW: Duration = Duration::from_millis(100);
+/// about 0.3 s after the decision, and a 2 s window took it for a twin and let the agent go unanswered; with
+/// 2.1.197 and a scripted model, a real next stop with the same words came 70 ms after the previous one's, so a
+/// 100 ms window (tried in issue 23) swallowed it too.
+const TWIN_WINDOW: Duration = Duration::from_millis(50);
 
 /// How long after the last decision's final write a twin may still start (process start-up on a busy machine);
-/// far below the quickest real next stop, which needs a model call in between (the same 100 ms as [`TWIN_WINDOW`]).
-pub(crate) const START_JITTER_NS: i128 = 100_000_000;
+/// below the quickest real next stop seen (70 ms, see [`TWIN_WINDOW`]).
+pub(crate) const START_JITTER_NS: i128 = 20_000_000;
 
 /// Nanoseconds since the epoch, now.
 pub(crate) fn now_ns() -> i128 {
