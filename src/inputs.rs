@@ -210,19 +210,17 @@ impl Inputs {
     /// follows the tests: a test file accepted here has its content kept for the oracle's runs from now on.
     pub(crate) fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
         let mut accepted = Vec::new();
-        let mut take = |n: usize, kind: &mut dyn SealedInput, flags: &mut [bool; 5]| -> Result<(), Error> {
+        let kinds: [&mut dyn SealedInput; 4] =
+            [&mut self.globs, &mut self.derived, &mut self.observed, &mut self.tests];
+        for (changed, kind) in self.accepted.iter_mut().zip(kinds) {
             let paths = kind.accept(root, select)?;
-            flags[n] |= !paths.is_empty();
+            *changed |= !paths.is_empty();
             accepted.extend(paths);
-            Ok(())
-        };
-        let flags = &mut self.accepted;
-        take(0, &mut self.globs, flags)?;
-        take(1, &mut self.derived, flags)?;
-        take(2, &mut self.observed, flags)?;
-        take(3, &mut self.tests, flags)?;
+        }
         self.data.own_tests = self.tests.own_files();
-        take(4, &mut self.data, flags)?;
+        let data = self.data.accept(root, select)?;
+        self.accepted[4] |= !data.is_empty();
+        accepted.extend(data);
         accepted.sort();
         accepted.dedup();
         Ok(accepted)

@@ -45,6 +45,29 @@ impl<T: SealedInput> SealedInput for Option<T> {
     }
 }
 
+/// Takes from `now` into `held` the paths `select` picks (a path gone from `now` is dropped); returns those whose
+/// value changed, sorted. Both the globs' digests and the test data's copies are kept this way.
+fn accept_from(
+    held: &mut BTreeMap<String, String>,
+    now: &BTreeMap<String, String>,
+    select: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let paths: std::collections::BTreeSet<String> = held.keys().chain(now.keys()).cloned().collect();
+    let mut accepted = Vec::new();
+    for path in paths.into_iter().filter(|p| select(p)) {
+        let after = now.get(&path);
+        if held.get(&path) == after {
+            continue;
+        }
+        match after {
+            Some(value) => held.insert(path.clone(), value.clone()),
+            None => held.remove(&path),
+        };
+        accepted.push(path);
+    }
+    accepted
+}
+
 /// The files the user's `--seal GLOB`s match, by SHA-256; always checked (no opt-out: the user asked).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct UserGlobs {
@@ -94,22 +117,7 @@ impl SealedInput for UserGlobs {
             return Ok(Vec::new());
         }
         let now = self.now(root)?;
-        let mut accepted = Vec::new();
-        let paths: Vec<String> = self.files.keys().chain(now.keys()).cloned().collect();
-        for path in paths.into_iter().filter(|p| select(p)) {
-            let after = now.get(&path);
-            if self.files.get(&path) == after {
-                continue;
-            }
-            match after {
-                Some(hash) => self.files.insert(path.clone(), hash.clone()),
-                None => self.files.remove(&path),
-            };
-            accepted.push(path);
-        }
-        accepted.sort();
-        accepted.dedup();
-        Ok(accepted)
+        Ok(accept_from(&mut self.files, &now, select))
     }
 
     fn seals(&self, _: &Path, key: &str) -> bool {
@@ -361,23 +369,7 @@ impl SealedInput for TestData {
 
     fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
         let now = Copies::take(root, &self.own_tests);
-        let files = &mut self.copies.files;
-        let paths: Vec<String> = files.keys().chain(now.files.keys()).cloned().collect();
-        let mut accepted = Vec::new();
-        for path in paths.into_iter().filter(|p| select(p)) {
-            let after = now.files.get(&path);
-            if files.get(&path) == after {
-                continue;
-            }
-            match after {
-                Some(text) => files.insert(path.clone(), text.clone()),
-                None => files.remove(&path),
-            };
-            accepted.push(path);
-        }
-        accepted.sort();
-        accepted.dedup();
-        Ok(accepted)
+        Ok(accept_from(&mut self.copies.files, &now.files, select))
     }
 
     fn seals(&self, _: &Path, key: &str) -> bool {
