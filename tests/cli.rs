@@ -23,6 +23,8 @@ mod checkpoints;
 mod closure;
 #[path = "cli/control.rs"]
 mod control;
+#[path = "cli/docs.rs"]
+mod docs;
 #[path = "cli/faults.rs"]
 mod faults;
 #[path = "cli/full_loop.rs"]
