@@ -114,6 +114,17 @@ impl Baseline {
         self.results.failing().collect()
     }
 
+    /// How many tests failed at baseline, counted the way [`Baseline::tests_ran`] counts: by name where names
+    /// were reported, else by the totals. A quiet run (`cargo test -q`) names no test but still says how many
+    /// failed, and "0 failed" there would tell the agent the suite is green.
+    pub(crate) fn tests_failed(&self) -> u64 {
+        if self.results.is_empty() {
+            self.counts.map_or(0, |c| c.failed)
+        } else {
+            self.results.failing().count() as u64
+        }
+    }
+
     /// Judges a run whose command exited 0 against the baseline; see the module docs.
     pub fn judge(&self, counts: Option<TestCounts>, now: &TestResults) -> Judged {
         let had_results = !self.results.is_empty() || self.counts.is_some();

@@ -100,3 +100,23 @@ fn a_test_skipped_at_baseline_is_not_required() {
     assert_eq!(base.tests_ran(), Some(1));
     assert_eq!(base.failing(), Vec::<&str>::new());
 }
+
+#[test]
+fn a_quiet_run_that_names_no_test_still_counts_its_failures() {
+    // `cargo test -q` prints `test result: FAILED. 2 passed; 2 failed; …` but no `test NAME ... ok` lines: the
+    // briefing said "4 test(s) ran, 0 failed" (issue 32).
+    let quiet = Baseline::of_run(
+        0,
+        Some(101),
+        false,
+        300,
+        Some(TestCounts::new(2, 2, 0, 0)),
+        TestResults::default(),
+    );
+    assert_eq!((quiet.tests_ran(), quiet.tests_failed()), (Some(4), 2));
+    let text = crate::messages::baseline::at_setup(crate::schema::Speech::En, &quiet, "LOG");
+    assert!(text.contains("4 test(s) ran, 2 failed"), "{text}");
+    // Where names were reported, the count is by name, as `tests_ran` is.
+    let named = baseline(&[("a", Passed), ("b", Failed)]);
+    assert_eq!((named.tests_ran(), named.tests_failed()), (Some(2), 1));
+}

@@ -21,10 +21,14 @@ pub(crate) fn at_setup(lang: Speech, baseline: &Baseline, log: &str) -> String {
         (None, Speech::Zh) => "无法从输出中读出测试结果(代码可能还无法构建);第一次报告测试的验证将成为基线".to_string(),
         (Some(ran), Speech::En) => format!(
             "{ran} test(s) ran, {} failed{}",
-            failing.len(),
+            baseline.tests_failed(),
             listed(lang, &failing)
         ),
-        (Some(ran), Speech::Zh) => format!("运行了 {ran} 个测试,{} 个失败{}", failing.len(), listed(lang, &failing)),
+        (Some(ran), Speech::Zh) => format!(
+            "运行了 {ran} 个测试,{} 个失败{}",
+            baseline.tests_failed(),
+            listed(lang, &failing)
+        ),
     };
     let verdict = match (baseline.passed(), lang) {
         (false, _) if baseline.tests_ran().is_none() => "",
