@@ -177,6 +177,25 @@ fn node_test_names_from_tap_and_spec_skip_todo_and_skipped_tests() {
 }
 
 #[test]
+fn tape_tests_are_named_by_their_comment_not_by_their_assertions_messages() {
+    // A nested test's own comment names its assertions; a skipped test ran none and is not recorded.
+    expect(
+        capture!("tape-fail"),
+        &[
+            ("adds numbers", Passed),
+            ("handles negatives", Failed),
+            ("inner", Passed),
+        ],
+    );
+    // Two tests whose assertions share a message stay two tests, and the failing one is not hidden.
+    let out = "TAP version 13\n# parses dates\nok 1 should be equal\n# parses times\nok 2 should be equal\nnot ok 3 should be equal\n\n1..3\n# tests 3\n# pass  2\n# fail  1\n";
+    expect(out, &[("parses dates", Passed), ("parses times", Failed)]);
+    // node's TAP keeps naming its tests by their own lines, whatever comment came before.
+    let node = "TAP version 13\n# a console.log line\n# Subtest: adds\nok 1 - adds\n1..1\n# tests 1\n# pass 1\n";
+    expect(node, &[("adds", Passed)]);
+}
+
+#[test]
 fn numbered_lists_and_check_marks_outside_a_runner_are_not_tests() {
     expect(
         "1) first step\n2) second step\n✔ done\n1 passing\n",

@@ -6,7 +6,7 @@
 //! Counts: Jest (`Tests:       1 failed, 3 passed, 4 total`), Vitest
 //! (`Tests  1 failed | 3 passed (4)`), mocha (`3 passing (8ms)`, then `2 pending`, `1 failing`)
 //! and node's built-in runner (`# pass 3` … after `# tests 5` in TAP, `ℹ pass 3` in its spec
-//! reporter; other TAP producers print the same lines).
+//! reporter; other TAP producers print the same lines, tape with the value padded: `# pass  3`).
 //!
 //! Names (see `names.rs` beside this file): Jest and Vitest by test *file* (`PASS src/sum.test.js`,
 //! ` ✓ src/math.test.js (5 tests) 5ms`), because their per-test lines come and go with the number of files
@@ -161,6 +161,8 @@ impl Scanner {
             self.in_node_summary = false;
             return None;
         };
+        // tape pads the value to line the numbers up: `# pass  738`.
+        let value = value.trim_start();
         if key == "tests" && value.parse::<u64>().is_ok() {
             self.in_node_summary = true;
             return Some(TestCounts::default());

@@ -12,6 +12,10 @@
 //!   line closes the titles; a line at column 0 is never a mocha title (npm's `> mocha` banner is not a suite).
 //! - **TAP** (node's test runner when not on a terminal, and other producers): `# Subtest: name` opens a
 //!   test, `ok 3 - name` / `not ok 3 - name` ends it, nested four spaces deeper per level.
+//! - **tape** (TAP of its own): a comment at column 0, `# adds numbers`, names the test, and the assertions
+//!   under it (`ok 1 should be strictly equal`, with no ` - `) are its results: the test failed if one of them
+//!   did. An assertion's message is no test name: hundreds of assertions share `should be equal`, so naming
+//!   by message would make one failing assertion hide among passing ones of the same words.
 
 use crate::summary::results::{Outcome, TestResults};
 
@@ -35,6 +39,8 @@ pub(super) struct State {
     titles: Vec<(usize, String)>,
     /// Open TAP subtests, with their indentation.
     subtests: Vec<(usize, String)>,
+    /// The tape test whose assertions follow (its `# title` comment), if any.
+    tape_test: Option<String>,
     /// The tree reporters' per-test lines are over (mocha's `N passing`, node's `✖ failing tests:`): what
     /// follows repeats failures with other indentation.
     tree_done: bool,
@@ -77,6 +83,12 @@ impl State {
             }
             return true;
         }
+        if indent == 0 {
+            if let Some(comment) = t.strip_prefix("# ") {
+                self.tape_test = tape_title(comment).map(str::to_string);
+                return true;
+            }
+        }
         let (outcome, rest) = if let Some(rest) = t.strip_prefix("not ok ") {
             (Outcome::Failed, rest)
         } else if let Some(rest) = t.strip_prefix("ok ") {
@@ -90,6 +102,7 @@ impl State {
         if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
             return false;
         }
+        let dashed = title.starts_with("- ");
         let title = title.strip_prefix("- ").unwrap_or(title);
         let (title, directive) = title.split_once(" # ").unwrap_or((title, ""));
         self.subtests.retain(|(at, _)| *at < indent);
@@ -97,8 +110,15 @@ impl State {
             let directive = directive.trim_start().to_ascii_uppercase();
             directive.starts_with("SKIP") || directive.starts_with("TODO")
         };
-        if !skipped {
-            names.record(&joined(&self.subtests, title), outcome);
+        if skipped {
+            return true;
+        }
+        match &self.tape_test {
+            // tape's assertion (`ok 1 should be equal`, no ` - `) belongs to the test its comment named.
+            Some(test) if indent == 0 && self.subtests.is_empty() && !dashed => {
+                names.record(test, outcome);
+            }
+            _ => names.record(&joined(&self.subtests, title), outcome),
         }
         true
     }
@@ -134,6 +154,22 @@ impl State {
             self.titles.push((indent, title.to_string()));
         }
     }
+}
+
+/// A TAP comment at column 0 that names a tape test: not a summary line (`# tests 5`, `# pass  4`, `# ok`) and
+/// not a skipped test (`# SKIP name`), whose assertions never run.
+fn tape_title(comment: &str) -> Option<&str> {
+    let comment = comment.trim();
+    let summary = match comment.split_once(' ') {
+        Some((key, value)) => {
+            matches!(
+                key,
+                "tests" | "pass" | "fail" | "skip" | "todo" | "cancelled" | "suites" | "duration_ms"
+            ) && value.trim().parse::<f64>().is_ok()
+        }
+        None => comment == "ok",
+    };
+    (!summary && !comment.is_empty() && !comment.starts_with("SKIP ")).then_some(comment)
 }
 
 /// `PASS src/sum.test.js` or `FAIL src/sum.test.js (5.2 s)` at column 0.
