@@ -1,26 +1,70 @@
-//! The module graph has no circle across top-level modules (`ARCHITECTURE.md`, "Layers").
+//! The layers of `ARCHITECTURE.md` ("Layers") hold, read from the parsed code, not from its text.
 //!
-//! Every file of the library is read from the module tree that `src/lib.rs` declares; each `crate::…` path in
-//! non-test code (a `use`, a path in an expression or a type, a group `crate::{a, b::c}`) is an edge from the
-//! file's top-level module to the one the path names. Test code is left out: a `#[cfg(test)]` module — a file
-//! declared with `#[cfg(test)] mod x;`, everything under it, and a `#[cfg(test)] mod x { … }` block to the end of
-//! its file — may use any layer, as an integration test does. Comments are left out too (a doc link is not a
-//! dependency).
+//! Every file of the library is parsed (`syn`) from the module tree that `src/lib.rs` declares (`#[path]`
+//! attributes followed). Each path in non-test code that names the crate's own modules is an edge from the file's
+//! top-level module to the one the path names: `crate::a::…`, `super::…` and `self::…` resolved against the
+//! module the code sits in (so `super::super::x` counts), the trees of `use` items (`crate::{a, b::c}`), and the
+//! same paths inside macro invocations (`format!("{}", crate::a::f())`), whose tokens `syn` does not parse. Test
+//! code is left out — an item under `#[cfg(test)]` (a test module, inline or in its own file, and everything
+//! under it) may use any layer, as an integration test does — and so are comments and strings, which a parser
+//! never takes for paths.
 //!
-//! The test fails with every circle it finds, each printed as `a → b → … → a` with the files behind each edge,
-//! so the edge to cut is named.
+//! Two rules, both printed with the files behind each offending edge:
+//! - **No upward import.** The layer table of `ARCHITECTURE.md` is read as the source of truth (its rows from
+//!   the bottom up); a module may name modules of its own layer or below. Every top-level module must have a
+//!   row, so a new module is placed deliberately.
+//! - **No circle** among top-level modules, within a layer as across layers.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use syn::visit::Visit;
+
 /// Edges between top-level modules: `from → to → files of `from` that name `to``.
 type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
 
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn no_module_imports_from_a_layer_above_its_own() {
+    let graph = graph(&src());
+    assert!(graph.len() > 20, "the module walk found only {} modules", graph.len());
+    let layers = layers();
+    let unplaced: Vec<&String> = graph.keys().filter(|m| !layers.contains_key(*m)).collect();
+    assert!(
+        unplaced.is_empty(),
+        "top-level module(s) {unplaced:?} have no row in ARCHITECTURE.md's layer table; add each to the layer it \
+         belongs to"
+    );
+    let mut upward = Vec::new();
+    for (from, edges) in &graph {
+        for (to, files) in edges {
+            let (Some(&(low, ref low_name)), Some(&(high, ref high_name))) = (layers.get(to), layers.get(from)) else {
+                continue;
+            };
+            if low > high {
+                let files: Vec<&str> = files.iter().map(String::as_str).collect();
+                upward.push(format!(
+                    "{from} ({high_name}) → {to} ({low_name}): {}",
+                    files.join(", ")
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "{} upward import(s): a module may use only its own layer or those below it (move the shared type down, \
+         e.g. into `schema`, or the sentence into `messages`):\n{}",
+        upward.len(),
+        upward.join("\n")
+    );
+}
+
 #[test]
 fn no_import_circle_among_top_level_modules() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = graph(&src);
-    assert!(graph.len() > 20, "the module walk found only {} modules", graph.len());
+    let graph = graph(&src());
     let circles = circles(&graph);
     let shown: Vec<String> = circles.iter().map(|c| describe(c, &graph)).collect();
     assert!(
@@ -34,8 +78,7 @@ fn no_import_circle_among_top_level_modules() {
 
 #[test]
 fn the_schema_imports_no_behaviour() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = graph(&src);
+    let graph = graph(&src());
     let names = &graph["schema"];
     assert!(
         names.is_empty(),
@@ -44,7 +87,30 @@ fn the_schema_imports_no_behaviour() {
 }
 
 #[test]
-fn the_walk_sees_a_circle_when_there_is_one() {
+fn the_walk_sees_what_text_matching_missed_and_skips_what_is_not_code() {
+    let code = r#"
+        use crate::{a::X, b, c::{d, e}};
+        use super::super::up;
+        fn f() {
+            let x = crate::d::f(); // crate::z
+            let s = "crate::y::in_a_string";
+            println!("{}", crate::m::in_a_macro());
+        }
+        #[cfg(test)]
+        mod tests { use crate::t::only_in_tests; }
+        #[cfg(test)]
+        fn helper() { crate::h::only_in_a_test_helper(); }
+    "#;
+    let file = syn::parse_file(code).expect("parse the sample");
+    // The sample sits in `top::inner::leaf`: `super::super::up` is `top::up`, which stays inside `top`.
+    let module = vec!["top".to_string(), "inner".to_string(), "leaf".to_string()];
+    let mut named = Names::new(&module);
+    named.visit_file(&file);
+    assert_eq!(
+        named.tops.into_iter().collect::<Vec<_>>(),
+        ["a", "b", "c", "d", "m", "top"],
+        "edges read from the sample"
+    );
     let mut graph = Graph::new();
     for (from, to) in [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")] {
         graph
@@ -58,160 +124,295 @@ fn the_walk_sees_a_circle_when_there_is_one() {
     let circles = circles(&graph);
     assert_eq!(circles.len(), 1);
     assert_eq!(describe(&circles[0], &graph).lines().next(), Some("a → b → c → a"));
-    assert_eq!(
-        crate_paths("use crate::{a::X, b, c::{d, e}};\nlet x = crate::d::f(); // crate::z\n"),
-        ["a", "b", "c", "d"]
+}
+
+#[test]
+fn the_layer_table_is_read_from_architecture_md() {
+    let layers = layers();
+    let at = |name: &str| {
+        layers
+            .get(name)
+            .map(|(n, _)| *n)
+            .unwrap_or_else(|| panic!("`{name}` has no row"))
+    };
+    assert_eq!(at("schema"), 0);
+    assert!(at("fsutil") < at("summary") && at("summary") < at("state") && at("state") < at("messages"));
+    assert!(at("messages") < at("oracle") && at("oracle") < at("stop") && at("stop") < at("hook"));
+    assert_eq!(at("commands"), at("hook"), "the front ends share the top layer");
+}
+
+/// The layer of each top-level module, from `ARCHITECTURE.md`'s table (`| layer | modules | what they are |`):
+/// rows from the bottom up, the modules of a row as backticked names (`commands::*` is `commands`).
+fn layers() -> BTreeMap<String, (usize, String)> {
+    let doc = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"));
+    let rows = doc
+        .lines()
+        .skip_while(|line| !line.starts_with("## Layers"))
+        .skip_while(|line| !line.starts_with("| layer |"))
+        .skip(2)
+        .take_while(|line| line.starts_with('|'));
+    let mut layers = BTreeMap::new();
+    for (n, row) in rows.enumerate() {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let (layer, modules) = (cells[1], cells[2]);
+        for module in modules.split('`').skip(1).step_by(2) {
+            let module = module.trim_end_matches("::*");
+            layers.insert(module.to_string(), (n, layer.to_string()));
+        }
+    }
+    assert!(
+        layers.len() > 20,
+        "ARCHITECTURE.md's layer table named only {} modules",
+        layers.len()
     );
+    layers
 }
 
 /// Walks the module tree from `src/lib.rs` and collects the edges of its non-test code.
 fn graph(src: &Path) -> Graph {
     let mut graph = Graph::new();
-    let text = read(&src.join("lib.rs"));
-    for child in children(&text) {
-        let Some(file) = module_file(src, &child.name) else {
+    let file = parse(&src.join("lib.rs"));
+    for item in &file.items {
+        let syn::Item::Mod(module) = item else { continue };
+        if is_test(&module.attrs) {
             continue;
-        };
-        if !child.test {
-            walk(&file, &src.join(&child.name), &child.name, src, &mut graph);
         }
+        let name = module.ident.to_string();
+        graph.entry(name.clone()).or_default();
+        walk_mod(module, src, &[], src, &mut graph);
     }
     graph
 }
 
-fn walk(file: &Path, dir: &Path, top: &str, src: &Path, graph: &mut Graph) {
-    let text = read(file);
-    let text = without_test_block(&text);
-    let edges = graph.entry(top.to_string()).or_default();
-    for to in crate_paths(text) {
-        if to != top && !["self", "super"].contains(&to.as_str()) {
-            let shown = file.strip_prefix(src).unwrap_or(file).display().to_string();
-            edges.entry(to).or_default().insert(shown);
+/// One module declared in `parent` (whose children's files live in `dir`): its own items, then its children.
+fn walk_mod(module: &syn::ItemMod, dir: &Path, parent: &[String], src: &Path, graph: &mut Graph) {
+    let name = module.ident.to_string();
+    let mut path = parent.to_vec();
+    path.push(name.clone());
+    let (items, file, child_dir) = match &module.content {
+        Some((_, items)) => (items.clone(), None, dir.join(&name)),
+        None => {
+            let file = module_file(dir, &name, &module.attrs)
+                .unwrap_or_else(|| panic!("no file for module `{}` in `{}`", path.join("::"), dir.display()));
+            let items = parse(&file).items;
+            (items, Some(file), dir.join(&name))
+        }
+    };
+    let shown = file
+        .as_deref()
+        .map(|f| f.strip_prefix(src).unwrap_or(f).display().to_string())
+        .unwrap_or_else(|| format!("{} (inline)", path.join("::")));
+    let mut names = Names::new(&path);
+    for item in items.iter().filter(|item| !item_is_test(item)) {
+        if let syn::Item::Mod(child) = item {
+            walk_mod(child, &child_dir, &path, src, graph);
+        } else {
+            names.visit_item(item);
         }
     }
-    for child in children(text) {
-        if child.test {
-            continue;
-        }
-        if let Some(path) = module_file(dir, &child.name) {
-            walk(&path, &dir.join(&child.name), top, src, graph);
+    let top = &path[0];
+    let edges = graph.entry(top.clone()).or_default();
+    for to in names.tops {
+        if &to != top {
+            edges.entry(to).or_default().insert(shown.clone());
         }
     }
 }
 
-struct Child {
-    name: String,
-    test: bool,
-}
-
-/// The `mod name;` declarations of a file, and whether each is under `#[cfg(test)]`.
-fn children(text: &str) -> Vec<Child> {
-    let mut out = Vec::new();
-    let mut test = false;
-    for line in text.lines().map(str::trim) {
-        if line.starts_with("#[cfg(test)]") {
-            test = true;
-            continue;
+/// `dir/name.rs`, `dir/name/mod.rs`, or the file a `#[path = "…"]` attribute names (relative to `dir`'s parent
+/// for a module declared in a non-`mod.rs` file, as rustc resolves it for this crate's layout).
+fn module_file(dir: &Path, name: &str, attrs: &[syn::Attribute]) -> Option<PathBuf> {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("path")) {
+        if let syn::Meta::NameValue(syn::MetaNameValue {
+            value: syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s), ..
+            }),
+            ..
+        }) = &attr.meta
+        {
+            let candidate = dir.parent().unwrap_or(dir).join(s.value());
+            return candidate.is_file().then_some(candidate);
         }
-        if line.starts_with("#[") || line.starts_with("//") {
-            continue;
-        }
-        let decl = line
-            .strip_prefix("pub(crate) ")
-            .or_else(|| line.strip_prefix("pub(super) "))
-            .or_else(|| line.strip_prefix("pub "))
-            .unwrap_or(line);
-        if let Some(name) = decl.strip_prefix("mod ").and_then(|rest| rest.strip_suffix(';')) {
-            out.push(Child {
-                name: name.trim().to_string(),
-                test,
-            });
-        }
-        test = false;
     }
-    out
-}
-
-/// `dir/name.rs` or `dir/name/mod.rs`.
-fn module_file(dir: &Path, name: &str) -> Option<PathBuf> {
     [dir.join(format!("{name}.rs")), dir.join(name).join("mod.rs")]
         .into_iter()
         .find(|p| p.is_file())
 }
 
-/// The file up to an inline `#[cfg(test)] mod … {` block (by convention the last item of a file).
-fn without_test_block(text: &str) -> &str {
-    let mut offset = 0;
-    let mut lines = text.split_inclusive('\n').peekable();
-    while let Some(line) = lines.next() {
-        if line.trim() == "#[cfg(test)]"
-            && lines
-                .peek()
-                .is_some_and(|next| next.trim_start().starts_with("mod ") && next.trim_end().ends_with('{'))
-        {
-            return &text[..offset];
+/// `#[cfg(test)]` (or a `cfg` whose predicate is `test` inside `all(…)`): test-only code.
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("cfg") && {
+            let tokens = attr
+                .meta
+                .require_list()
+                .map(|l| l.tokens.to_string())
+                .unwrap_or_default();
+            tokens == "test" || tokens.starts_with("all (test") || tokens.starts_with("all(test")
         }
-        offset += line.len();
-    }
-    text
+    })
 }
 
-/// The top-level modules named by `crate::…` paths outside comments, in order of first appearance.
-fn crate_paths(text: &str) -> Vec<String> {
-    let code: String = text
-        .lines()
-        .map(|line| match line.find("//") {
-            Some(i) => &line[..i],
-            None => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut out: Vec<String> = Vec::new();
-    let mut push = |name: &str| {
-        if !name.is_empty() && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
-        }
+fn item_is_test(item: &syn::Item) -> bool {
+    use syn::Item;
+    let attrs = match item {
+        Item::Const(i) => &i.attrs,
+        Item::Enum(i) => &i.attrs,
+        Item::ExternCrate(i) => &i.attrs,
+        Item::Fn(i) => &i.attrs,
+        Item::Impl(i) => &i.attrs,
+        Item::Macro(i) => &i.attrs,
+        Item::Mod(i) => &i.attrs,
+        Item::Static(i) => &i.attrs,
+        Item::Struct(i) => &i.attrs,
+        Item::Trait(i) => &i.attrs,
+        Item::Type(i) => &i.attrs,
+        Item::Union(i) => &i.attrs,
+        Item::Use(i) => &i.attrs,
+        _ => return false,
     };
-    let mut rest = code.as_str();
-    while let Some(i) = rest.find("crate::") {
-        let preceded = rest[..i]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        rest = &rest[i + "crate::".len()..];
-        if preceded {
-            continue; // `loopgate_crate::…` or the like
+    is_test(attrs)
+}
+
+/// The top-level modules that the paths of some code name, resolved from the module `at` (its path from the
+/// crate root).
+struct Names<'m> {
+    at: &'m [String],
+    tops: BTreeSet<String>,
+}
+
+impl<'m> Names<'m> {
+    fn new(at: &'m [String]) -> Self {
+        Names {
+            at,
+            tops: BTreeSet::new(),
         }
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 1;
-            let mut start = 0;
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' | ',' if depth == 1 => {
-                        push(ident(&group[start..j]));
-                        start = j + 1;
-                        if c == '}' {
-                            break;
-                        }
-                    }
-                    '}' => depth -= 1,
-                    _ => {}
+    }
+
+    /// A path's leading segments (`crate`, `super`, `self`, then names), resolved to the top-level module it
+    /// lands in; a path that does not start at the crate or a relative keyword names no module of ours.
+    fn resolve<'s>(&mut self, segments: impl IntoIterator<Item = &'s str>) {
+        let mut segments = segments.into_iter().peekable();
+        let mut module: Vec<&str> = match segments.peek().copied() {
+            Some("crate") => {
+                segments.next();
+                Vec::new()
+            }
+            Some("super" | "self") => self.at.iter().map(String::as_str).collect(),
+            _ => return,
+        };
+        while let Some(&word) = segments.peek() {
+            match word {
+                "super" => {
+                    module.pop();
+                }
+                "self" => {}
+                _ => break,
+            }
+            segments.next();
+        }
+        let top = module.first().copied().or_else(|| segments.next());
+        if let Some(top) = top.filter(|t| !t.is_empty() && *t != "*") {
+            self.tops.insert(top.to_string());
+        }
+    }
+
+    fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(prefix, &p.tree);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => self.leaf(prefix, &n.ident.to_string()),
+            syn::UseTree::Rename(r) => self.leaf(prefix, &r.ident.to_string()),
+            syn::UseTree::Glob(_) => self.leaf(prefix, "*"),
+            syn::UseTree::Group(g) => {
+                for tree in &g.items {
+                    self.use_tree(prefix, tree);
                 }
             }
-        } else {
-            push(ident(rest));
         }
     }
-    out
+
+    fn leaf(&mut self, prefix: &[String], last: &str) {
+        let all: Vec<&str> = prefix.iter().map(String::as_str).chain([last]).collect();
+        self.resolve(all);
+    }
+
+    /// `crate :: a`, `super :: …` inside a macro's tokens.
+    fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        let flat: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+        for (i, token) in flat.iter().enumerate() {
+            match token {
+                proc_macro2::TokenTree::Group(group) => self.tokens(group.stream()),
+                proc_macro2::TokenTree::Ident(ident) if ident == "crate" || ident == "super" => {
+                    let mut words = vec![ident.to_string()];
+                    let mut j = i + 1;
+                    while let (Some(proc_macro2::TokenTree::Punct(a)), Some(proc_macro2::TokenTree::Punct(b))) =
+                        (flat.get(j), flat.get(j + 1))
+                    {
+                        if a.as_char() != ':' || b.as_char() != ':' {
+                            break;
+                        }
+                        match flat.get(j + 2) {
+                            Some(proc_macro2::TokenTree::Ident(next)) => words.push(next.to_string()),
+                            _ => break,
+                        }
+                        j += 3;
+                    }
+                    if words.len() > 1 {
+                        self.resolve(words.iter().map(String::as_str));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
-fn ident(text: &str) -> &str {
-    let text = text.trim_start();
-    let end = text
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(text.len());
-    &text[..end]
+impl<'ast> Visit<'ast> for Names<'_> {
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if words.len() > 1 {
+            self.resolve(words.iter().map(String::as_str));
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        if !is_test(&item.attrs) {
+            self.use_tree(&mut Vec::new(), &item.tree);
+        }
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.tokens(mac.tokens.clone());
+        syn::visit::visit_macro(self, mac);
+    }
+
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_item_fn(self, item);
+        }
+    }
+
+    fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_impl_item_fn(self, item);
+        }
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        // Inline modules inside a function or block: walked here, with the same resolution (they are rare).
+        if !is_test(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+}
+
+fn parse(path: &Path) -> syn::File {
+    syn::parse_file(&read(path)).unwrap_or_else(|e| panic!("failed to parse `{}`: {e}", path.display()))
 }
 
 /// The strongly connected components of more than one module (Tarjan), each as one cycle through all of them.

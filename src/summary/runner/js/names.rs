@@ -83,11 +83,11 @@ impl State {
             }
             return true;
         }
-        if indent == 0 {
-            if let Some(comment) = t.strip_prefix("# ") {
-                self.tape_test = tape_title(comment).map(str::to_string);
-                return true;
-            }
+        if indent == 0
+            && let Some(comment) = t.strip_prefix("# ")
+        {
+            self.tape_test = tape_title(comment).map(str::to_string);
+            return true;
         }
         let (outcome, rest) = if let Some(rest) = t.strip_prefix("not ok ") {
             (Outcome::Failed, rest)
