@@ -8,7 +8,7 @@
 //! Each line is a typed [`Record`]: the fields every record has, and an [`Event`] — one variant per [`Status`],
 //! each with its own fields (`event`), verify runs carrying one [`VerifyResult`] (`verify`) that is described one
 //! way everywhere. The keys are those the history always had, so files written before the types (the 0.1.0
-//! fixture, `compat`) read the same, and `jq` recipes keep working. Timestamps are date-times (`timestamp`).
+//! fixture, `compat_tests`) read the same, and `jq` recipes keep working. Timestamps are date-times (`timestamp`).
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -139,7 +139,7 @@ pub fn of_loop<'a>(records: &'a [Record], loop_id: &'a str) -> impl Iterator<Ite
 }
 
 #[cfg(test)]
-mod compat;
+mod compat_tests;
 pub mod event;
 mod scan;
 mod status;

@@ -166,7 +166,7 @@ fn history_lines() {
     assert_snapshot("history_lines", &p.redact(&out.stdout));
 }
 
-/// A history written by loopgate 0.1.0 (every status, every shape of fields; see `src/history/compat.rs`) is
+/// A history written by loopgate 0.1.0 (every status, every shape of fields; see `src/history/compat_tests.rs`) is
 /// read whole by `loopgate history` and `loopgate status`, in both forms.
 #[test]
 fn a_history_written_by_the_previous_release_is_shown() {
