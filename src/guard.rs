@@ -83,6 +83,21 @@ pub struct Protected {
     /// tests), relative to `project_root`: a file tool's edit to one is judged on the content it would leave
     /// ([`Verdict::Inspect`]) instead of being refused outright.
     pub inspect: Vec<PathBuf>,
+    /// The control plane outside the loop's own files: loopgate's home (seals, tickets), its binary and install
+    /// places, Claude Code's user settings, commands and plugin cache. Judged like `files` and `dirs`, each
+    /// denial naming what the path is.
+    pub plane: Vec<PlanePath>,
+}
+
+/// One path of the control plane: what it is, for the deny reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanePath {
+    /// Absolute.
+    pub path: PathBuf,
+    /// A tree (everything under it is protected) rather than one file.
+    pub dir: bool,
+    /// What it is, read after "it is" (`loopgate's store of seals and tickets`).
+    pub what: &'static str,
 }
 
 /// The guard's answer for one tool call.
@@ -150,6 +165,7 @@ pub fn check_with_env(
             kind: finding::Kind::Sealed,
             protected: path,
             via: None,
+            ..
         })) if editor && protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) => Verdict::Inspect {
             path: PathBuf::from(path),
         },

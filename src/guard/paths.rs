@@ -139,6 +139,43 @@ pub(crate) fn hard_linked(path: &Path) -> Option<fs::Metadata> {
     fs::metadata(path).ok().filter(|m| m.is_file() && m.nlink() > 1)
 }
 
+/// Whether the file `a` lies on the device of `dir` (so a hard link to it could be inside `dir`).
+#[cfg(unix)]
+pub(crate) fn same_device(a: &fs::Metadata, dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(dir).is_ok_and(|m| m.dev() == a.dev())
+}
+
+/// The file under `dir` that is `a` (same device and inode), looked for among at most `cap` entries, `depth`
+/// levels deep, links not followed. Only called for a file with more than one name.
+#[cfg(unix)]
+pub(crate) fn find_inode(dir: &Path, a: &fs::Metadata, depth: usize, cap: usize) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen = 0;
+    let mut found = None;
+    let _ = crate::walk::Walker::skipping(&[]).max_depth(depth).walk(dir, |entry| {
+        seen += 1;
+        let same = entry
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.ino() == a.ino() && m.dev() == a.dev());
+        if same {
+            found = Some(entry.path.to_path_buf());
+        }
+        Ok(crate::walk::until(found.is_some() || seen >= cap))
+    });
+    found
+}
+
+#[cfg(not(unix))]
+pub(crate) fn same_device(_: &fs::Metadata, _: &Path) -> bool {
+    false
+}
+
+#[cfg(not(unix))]
+pub(crate) fn find_inode(_: &Path, _: &fs::Metadata, _: usize, _: usize) -> Option<PathBuf> {
+    None
+}
+
 #[cfg(not(unix))]
 pub(crate) fn same_inode(_: &fs::Metadata, _: &Path) -> bool {
     false
