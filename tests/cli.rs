@@ -25,6 +25,8 @@ mod closure;
 mod control;
 #[path = "cli/faults.rs"]
 mod faults;
+#[path = "cli/file_tools.rs"]
+mod file_tools;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/give_up.rs"]
