@@ -9,18 +9,22 @@
 //! written before the hook starts): the hook finds the request and carries it out. 2.1.330 runs it before the
 //! block: the hook then leaves a *ticket* in loopgate's store (which a sandboxed command cannot write), and
 //! whoever comes next — the block outside the sandbox, else the PreToolUse or Stop hook — acts on a request
-//! the ticket confirms. The request file lives in the project's `.claude/` (the block can write there); an
-//! agent can write one too, but nothing carries it out unless the user submits the matching command, and the
-//! block of that command rewrites the file first.
+//! the ticket confirms. The request file lives in the project's `.claude/` (the block can write there), or,
+//! where the sandbox keeps `.claude/` read-only, in a temp directory keyed by the project (`place`); an agent
+//! can write one too, but nothing carries it out unless the user submits the matching command, and the block of
+//! that command rewrites the file first.
 
+mod place;
+
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use crate::project::Project;
 
-/// Where the pending request lives, under the project root.
-pub(crate) const REQUEST_FILE: &str = ".claude/loopgate-request.json";
+/// Where the pending request lives, under the project root, when `.claude/` can be written.
+pub(crate) const REQUEST_FILE: &str = place::IN_PROJECT;
 /// A request older than this is ignored (and removed): the hook runs within a second of the block.
 const MAX_AGE_SECS: i64 = 600;
 
@@ -56,20 +60,45 @@ impl Request {
         }
     }
 
-    /// Writes the request atomically, replacing any pending one.
+    /// Writes the request atomically, replacing any pending one, in the project's `.claude/` or else a temp
+    /// directory (`place`); returns where.
     pub(crate) fn save(&self, project: &Project) -> std::io::Result<PathBuf> {
-        let path = path(project);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
-        crate::fsutil::write_atomic(&path, &bytes, 0o600)?;
+        let path = place::save(project, &key(project), &bytes)?;
+        // One pending request per project: an older one in another place must not outlive this one.
+        for other in places(project).into_iter().filter(|p| *p != path) {
+            let _ = std::fs::remove_file(other);
+        }
         Ok(path)
     }
 }
 
-fn path(project: &Project) -> PathBuf {
-    project.root.join(REQUEST_FILE)
+/// The name the project's seal, ticket and temp-directory request share (a hash of its canonical root).
+fn key(project: &Project) -> OsString {
+    let seal = crate::seal::Store::open().path_for(project);
+    seal.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default()
+}
+
+/// Every place a request of `project` may be, its own `.claude/` first.
+fn places(project: &Project) -> Vec<PathBuf> {
+    place::all(project, &key(project))
+}
+
+/// The pending requests of `project`, with their files, in place order; unreadable ones are removed.
+fn pending(project: &Project) -> Vec<(PathBuf, Request)> {
+    let mut out = Vec::new();
+    for path in places(project) {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        match serde_json::from_slice(&bytes) {
+            Ok(request) => out.push((path, request)),
+            Err(_) => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+    out
 }
 
 /// Which loopgate command a submitted prompt is, and its argument text: `/pua-loop`, `/loopgate:pua-loop`,
@@ -91,22 +120,25 @@ pub(crate) fn command_of(prompt: &str) -> Option<(Kind, &str)> {
 /// removed whenever it is read, matched or not, so a request is carried out at most once.
 pub(crate) fn take(project: &Project, session: &str, prompt: &str) -> Option<Request> {
     let (kind, text) = command_of(prompt)?;
-    let path = path(project);
-    let bytes = std::fs::read(&path).ok()?;
-    let _ = std::fs::remove_file(&path);
-    let request: Request = serde_json::from_slice(&bytes).ok()?;
-    let fresh = (chrono::Utc::now().timestamp() - request.created).abs() <= MAX_AGE_SECS;
-    let matches = request.kind == kind
-        && !session.is_empty()
-        && request.session_id == session
-        && request.text.trim() == text.trim();
-    (matches && fresh).then_some(request)
+    let mut found = None;
+    for (path, request) in pending(project) {
+        let _ = std::fs::remove_file(&path);
+        let fresh = (chrono::Utc::now().timestamp() - request.created).abs() <= MAX_AGE_SECS;
+        let matches = request.kind == kind
+            && !session.is_empty()
+            && request.session_id == session
+            && request.text.trim() == text.trim();
+        if matches && fresh && found.is_none() {
+            found = Some(request);
+        }
+    }
+    found
 }
 
 /// Where the ticket for `project` lives: in loopgate's store, beside the seals, named like the seal.
 fn ticket_path(project: &Project) -> PathBuf {
-    let seal = crate::seal::Store::open().path_for(project);
-    let name = seal.file_name().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
+    let mut name = key(project);
+    name.push(".json");
     crate::project::loopgate_home().join("prompts").join(name)
 }
 
@@ -150,14 +182,15 @@ pub(crate) fn ticket_matches(project: &Project, wanted: &Request, consume: bool)
 }
 
 /// The pending request of `session` that a ticket confirms, taken (both files removed). A request without a
-/// matching ticket is left alone: its prompt may still come (2.1.197's order).
+/// matching ticket is left alone: its prompt may still come (2.1.197's order). Costs a failed `open` per place
+/// when there is none (the PreToolUse hook asks at every tool call).
 pub(crate) fn take_confirmed(project: &Project, session: &str) -> Option<Request> {
-    let path = path(project);
-    let bytes = std::fs::read(&path).ok()?;
-    let request: Request = serde_json::from_slice(&bytes).ok()?;
-    if session.is_empty() || request.session_id != session || !ticket_matches(project, &request, true) {
+    if session.is_empty() {
         return None;
     }
+    let (path, request) = pending(project)
+        .into_iter()
+        .find(|(_, request)| request.session_id == session && ticket_matches(project, request, true))?;
     let _ = std::fs::remove_file(&path);
     Some(request)
 }
@@ -224,10 +257,11 @@ mod tests {
         let mut old = Request::new(Kind::Cancel, "s", "");
         old.created -= MAX_AGE_SECS + 1;
         old.save(&project).expect("save");
+        let path = project.root.join(REQUEST_FILE);
         assert!(take(&project, "s", "/cancel-loop").is_none());
-        assert!(!path(&project).exists());
-        std::fs::write(path(&project), "{not json").expect("write");
+        assert!(!path.exists());
+        std::fs::write(&path, "{not json").expect("write");
         assert!(take(&project, "s", "/cancel-loop").is_none());
-        assert!(!path(&project).exists());
+        assert!(!path.exists());
     }
 }
