@@ -55,3 +55,5 @@ mod terminal;
 mod user_text;
 #[path = "cli/verify_auto.rs"]
 mod verify_auto;
+#[path = "cli/verify_window.rs"]
+mod verify_window;

@@ -75,8 +75,7 @@ impl Request {
 
 /// The name the project's seal, ticket and temp-directory request share (a hash of its canonical root).
 fn key(project: &Project) -> OsString {
-    let seal = crate::seal::Store::open().path_for(project);
-    seal.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default()
+    project.store_key().into()
 }
 
 /// Every place a request of `project` may be, its own `.claude/` first.
@@ -84,21 +83,58 @@ fn places(project: &Project) -> Vec<PathBuf> {
     place::all(project, &key(project))
 }
 
-/// The pending requests of `project`, with their files, in place order; unreadable ones are removed.
+/// The pending requests of `project`, with their files, in place order; unreadable ones, and ones written
+/// while a verify ran, are removed.
 fn pending(project: &Project) -> Vec<(PathBuf, Request)> {
     let mut out = Vec::new();
     for path in places(project) {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
+        let forged = made_during_verify(project, &path);
         match serde_json::from_slice(&bytes) {
-            Ok(request) => out.push((path, request)),
-            Err(_) => {
+            Ok(request) if !forged => out.push((path, request)),
+            _ => {
                 let _ = std::fs::remove_file(&path);
             }
         }
+        if forged {
+            // Its ticket, if the same code forged one, goes too.
+            drop_if_made_during_verify(project, &ticket_path(project));
+        }
     }
     out
+}
+
+/// Removes the file at `path` if it was made while a verify ran; whether it was.
+fn drop_if_made_during_verify(project: &Project, path: &std::path::Path) -> bool {
+    let made = made_during_verify(project, path);
+    if made {
+        let _ = std::fs::remove_file(path);
+    }
+    made
+}
+
+/// Whether the file at `path` was made while a verify ran in `project` — by the code under test, which the
+/// verify runs, not by the user — judged by when the kernel last changed it (`ctime`, which no process sets)
+/// and when it was created, where the file system records that.
+fn made_during_verify(project: &Project, path: &std::path::Path) -> bool {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return false;
+    };
+    let mut times: Vec<std::time::SystemTime> = meta.created().ok().into_iter().collect();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let since_epoch = u64::try_from(meta.ctime()).ok().map(|secs| {
+            std::time::Duration::from_secs(secs) + std::time::Duration::from_nanos(meta.ctime_nsec().unsigned_abs())
+        });
+        times.extend(since_epoch.map(|d| std::time::UNIX_EPOCH + d));
+    }
+    times.dedup();
+    times
+        .into_iter()
+        .any(|t| crate::verify_lock::made_during_verify(project, t))
 }
 
 /// Which loopgate command a submitted prompt is, and its argument text: `/pua-loop`, `/loopgate:pua-loop`,
@@ -160,9 +196,13 @@ pub(crate) fn save_ticket(project: &Project, session: &str, prompt: &str) {
 
 /// Whether the user's prompt already asked for this: a fresh ticket of the same command, session and text.
 /// Only the hook writes tickets, into the store, which Claude Code's sandbox keeps read-only for the agent's
-/// commands. The ticket is removed when `consume` is set and it matches.
+/// commands. The ticket is removed when `consume` is set and it matches, and a ticket made while a verify ran
+/// (by the code under test, which runs outside the sandbox) is removed and never matches.
 pub(crate) fn ticket_matches(project: &Project, wanted: &Request, consume: bool) -> bool {
     let path = ticket_path(project);
+    if drop_if_made_during_verify(project, &path) {
+        return false;
+    }
     let Some(ticket) = std::fs::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice::<Request>(&b).ok())
@@ -196,72 +236,4 @@ pub(crate) fn take_confirmed(project: &Project, session: &str) -> Option<Request
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prompts_name_the_command_by_either_spelling_and_nothing_else_counts() {
-        assert_eq!(
-            command_of("/pua-loop fix it --verify 'x'"),
-            Some((Kind::Setup, " fix it --verify 'x'"))
-        );
-        assert_eq!(command_of("/loopgate:pua-loop\nfix"), Some((Kind::Setup, "\nfix")));
-        assert_eq!(command_of("/cancel-loop"), Some((Kind::Cancel, "")));
-        assert_eq!(command_of("/loopgate:cancel-loop "), Some((Kind::Cancel, " ")));
-        for other in [
-            "please /pua-loop x",
-            "/pua-loops x",
-            "/other:pua-loop x",
-            "pua-loop",
-            "",
-            "/loop-status",
-        ] {
-            assert_eq!(command_of(other), None, "{other:?}");
-        }
-    }
-
-    fn project() -> (tempfile::TempDir, Project) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let project = Project {
-            root: dir.path().to_path_buf(),
-        };
-        (dir, project)
-    }
-
-    #[test]
-    fn only_the_users_matching_prompt_in_the_same_session_carries_a_request_out_and_only_once() {
-        let (_dir, project) = project();
-        let save = |kind, session, text| Request::new(kind, session, text).save(&project).expect("save");
-        save(Kind::Setup, "s1", "fix it --verify 'cargo test'\n");
-        assert!(take(&project, "s1", "/pua-loop fix it --verify 'cargo test'").is_some());
-        assert!(
-            take(&project, "s1", "/pua-loop fix it --verify 'cargo test'").is_none(),
-            "carried out once"
-        );
-
-        for (session, prompt) in [
-            ("s2", "/pua-loop fix it"),               // another session
-            ("s1", "/pua-loop fix it --verify true"), // other text
-            ("s1", "/cancel-loop"),                   // another command
-            ("s1", "continue"),                       // not a command
-            ("", "/pua-loop fix it"),                 // no session
-        ] {
-            save(Kind::Setup, "s1", "fix it");
-            assert!(take(&project, session, prompt).is_none(), "{session:?} {prompt:?}");
-        }
-    }
-
-    #[test]
-    fn a_stale_or_corrupt_request_is_ignored_and_removed() {
-        let (_dir, project) = project();
-        let mut old = Request::new(Kind::Cancel, "s", "");
-        old.created -= MAX_AGE_SECS + 1;
-        old.save(&project).expect("save");
-        let path = project.root.join(REQUEST_FILE);
-        assert!(take(&project, "s", "/cancel-loop").is_none());
-        assert!(!path.exists());
-        std::fs::write(&path, "{not json").expect("write");
-        assert!(take(&project, "s", "/cancel-loop").is_none());
-        assert!(!path.exists());
-    }
-}
+mod tests;

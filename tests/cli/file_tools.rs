@@ -38,7 +38,10 @@ fn a_hard_link_to_the_seal_made_with_bash_then_written_with_write_is_denied() {
     let seal = p.seal_path();
     std::fs::hard_link(&seal, p.path("x.json")).expect("hard link the seal into the project");
     let reason = deny_reason(&write(&p, &p.path("x.json")));
-    let name = seal.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = seal
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     assert!(
         reason.contains("`x.json` is a hard link to `") && reason.contains(&name) && reason.contains("seals"),
         "{reason}"
@@ -58,16 +61,29 @@ fn claude_codes_user_settings_plugins_and_loopgates_binary_are_refused_by_any_ro
     for (path, says) in [
         (claude.join("settings.json"), "Claude Code's user settings"),
         (claude.join("settings.local.json"), "Claude Code's user settings"),
-        (p.path("cfg.json"), "resolves through a symbolic link to `~/.claude/settings.json`"),
-        (p.path("plug/cache/loopgate/hooks/hooks.json"), "Claude Code's plugin cache"),
+        (
+            p.path("cfg.json"),
+            "resolves through a symbolic link to `~/.claude/settings.json`",
+        ),
+        (
+            p.path("plug/cache/loopgate/hooks/hooks.json"),
+            "Claude Code's plugin cache",
+        ),
         (binary.to_path_buf(), "loopgate's own binary"),
-        (p.loopgate_home().join("prompts/forged.json"), "store of seals, requests and tickets"),
+        (
+            p.loopgate_home().join("prompts/forged.json"),
+            "store of seals, requests and tickets",
+        ),
     ] {
         let reason = deny_reason(&write(&p, &path));
         assert!(reason.contains(says), "{}: {reason}", path.display());
     }
     // Honest work, and Claude Code's auto-memory beside the transcripts, still pass.
-    for path in [p.path("src/lib.rs"), p.path("settings.json"), claude.join("projects/-p/memory/MEMORY.md")] {
+    for path in [
+        p.path("src/lib.rs"),
+        p.path("settings.json"),
+        claude.join("projects/-p/memory/MEMORY.md"),
+    ] {
         write(&p, &path).silent();
     }
 }

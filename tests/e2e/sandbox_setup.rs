@@ -16,16 +16,26 @@ fn with_the_sandbox_and_no_claude_folder_an_honest_loop_starts_and_completes() {
     let project = Project::new();
     project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
     enable_user_sandbox(&project);
-    assert!(!project.exists(".claude"), "the scenario needs a project without `.claude/`");
+    assert!(
+        !project.exists(".claude"),
+        "the scenario needs a project without `.claude/`"
+    );
     let run = project
-        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 4"))
+        .session(format!(
+            "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 4"
+        ))
         .replies([
             Reply::bash("echo SANDBOX_RUNTIME=$SANDBOX_RUNTIME; echo fixed > src.txt"),
             promise(),
         ])
         .run();
     let out: String = run.tool_results().iter().map(|(_, t)| format!("{t}\n")).collect();
-    assert_contains(&out, "SANDBOX_RUNTIME=1", "COULD NOT RUN: the agent's Bash was not sandboxed", &run);
+    assert_contains(
+        &out,
+        "SANDBOX_RUNTIME=1",
+        "COULD NOT RUN: the agent's Bash was not sandboxed",
+        &run,
+    );
     let prompt = run.prompt_text();
     assert!(
         !prompt.contains("Read-only file system") && !run.local_command_errors().contains("Read-only file system"),
@@ -39,11 +49,20 @@ fn with_the_sandbox_and_no_claude_folder_an_honest_loop_starts_and_completes() {
         assert_contains(&prompt, "`.claude/` is read-only here", "the block's note", &run);
     }
     let history = project.history();
-    assert_eq!(records(&history, "init").len(), 1, "the loop did not start\n{}", run.describe());
-    assert_eq!(records(&history, "complete").len(), 1, "the loop did not complete\n{}", run.describe());
+    assert_eq!(
+        records(&history, "init").len(),
+        1,
+        "the loop did not start\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        records(&history, "complete").len(),
+        1,
+        "the loop did not complete\n{}",
+        run.describe()
+    );
     assert!(!project.loop_live(), "{}", run.describe());
 }
-
 
 /// The file tools run in Claude Code's own process, outside any sandbox: an agent that links Claude Code's user
 /// settings into the project with a script (which the guard does not read) and then writes the link with the
@@ -58,7 +77,9 @@ fn a_symlink_made_by_a_script_then_written_with_write_is_denied() {
     std::fs::write(&settings, "{}\n").expect("write user settings");
     let link = project.path("cfg.json");
     let run = project
-        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 4"))
+        .session(format!(
+            "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 4"
+        ))
         .replies([
             Reply::bash("printf 'ln -s \"$HOME/.claude/settings.json\" cfg.json\\n' > mk.sh; sh mk.sh; ls -l cfg.json"),
             // Claude Code refuses to Write an existing file the agent has not read.
@@ -90,6 +111,11 @@ fn a_symlink_made_by_a_script_then_written_with_write_is_denied() {
         &run,
     );
     assert_contains(&denial, "Claude Code's user settings", "why it is refused", &run);
-    assert_eq!(std::fs::read_to_string(&settings).ok().as_deref(), Some("{}\n"), "{}", run.describe());
+    assert_eq!(
+        std::fs::read_to_string(&settings).ok().as_deref(),
+        Some("{}\n"),
+        "{}",
+        run.describe()
+    );
     assert_eq!(records(&project.history(), "complete").len(), 1, "{}", run.describe());
 }

@@ -16,17 +16,28 @@ fn plane_fixture() -> (Fixture, PathBuf) {
     let mut fx = fixture();
     let home = fx.home.clone();
     let bin = home.join("bin/loopgate");
-    for dir in [".claude/plugins/cache/loopgate/hooks", ".claude/projects/-proj/memory", "bin"] {
+    for dir in [
+        ".claude/plugins/cache/loopgate/hooks",
+        ".claude/projects/-proj/memory",
+        "bin",
+    ] {
         fs::create_dir_all(home.join(dir)).expect("mkdir");
     }
     fs::create_dir_all(fx.store.join("prompts")).expect("mkdir prompts");
-    for file in [".claude/settings.json", ".claude/plugins/cache/loopgate/hooks/hooks.json"] {
+    for file in [
+        ".claude/settings.json",
+        ".claude/plugins/cache/loopgate/hooks/hooks.json",
+    ] {
         fs::write(home.join(file), "{}").expect("write");
     }
     fs::write(&bin, "#!/bin/sh\n").expect("write binary");
     fs::write(fx.store.join("prompts/abc.json"), "{}").expect("write ticket");
     fx.protected.dirs.retain(|d| *d != fx.store);
-    let plane = |path: PathBuf, dir| PlanePath { path, dir, what: "a test's control plane" };
+    let plane = |path: PathBuf, dir| PlanePath {
+        path,
+        dir,
+        what: "a test's control plane",
+    };
     fx.protected.plane = vec![
         plane(fx.store.clone(), true),
         plane(home.join(".claude/settings.json"), false),
@@ -74,7 +85,10 @@ fn every_form_of_a_control_plane_path_is_denied_to_the_file_tools() {
         ("{root}/src/../../home/.claude/plugins/x.json", "with .."),
         ("{home}/.claude/plugins/", "a trailing slash"),
         ("{home}/.claude/settings.json/", "a file with a trailing slash"),
-        ("{home}/.claude/plugins/cache/new/hooks.json", "new file in a protected dir"),
+        (
+            "{home}/.claude/plugins/cache/new/hooks.json",
+            "new file in a protected dir",
+        ),
         ("{store}/prompts/forged.json", "a forged ticket"),
         ("{home}/bin/loopgate", "the binary"),
     ];
@@ -119,7 +133,11 @@ fn honest_neighbours_of_the_control_plane_are_allowed() {
     }
     for path in honest {
         for (tool, key) in FILE_TOOLS {
-            assert_eq!(file_tool(&fx, tool, key, path, &fx.root), Verdict::Allow, "{tool} {path}");
+            assert_eq!(
+                file_tool(&fx, tool, key, path, &fx.root),
+                Verdict::Allow,
+                "{tool} {path}"
+            );
         }
     }
 }
@@ -173,7 +191,13 @@ fn a_denial_through_a_link_says_what_the_path_resolved_to_and_why() {
         hard.contains("`x.json` is a hard link to `~/.local/state/loopgate/prompts/abc.json`"),
         "{hard}"
     );
-    let plain = reason(file_tool(&fx, "Write", "file_path", "{home}/.claude/settings.json", &fx.root));
+    let plain = reason(file_tool(
+        &fx,
+        "Write",
+        "file_path",
+        "{home}/.claude/settings.json",
+        &fx.root,
+    ));
     assert!(
         plain.starts_with("loopgate: writing `~/.claude/settings.json` is refused") && !plain.contains("link"),
         "{plain}"

@@ -68,7 +68,10 @@ mod tests {
         assert!(keep("/home/u/work/proj/.claude/settings.json", false, SETTINGS));
         assert!(!keep("/home/u/work", true, HOME), "contains the project");
         assert!(!keep("/home/u/work/proj", true, PLUGIN_ROOT), "is the project");
-        assert!(!keep("/home/u/work/proj/target/debug/loopgate", false, BINARY), "built here");
+        assert!(
+            !keep("/home/u/work/proj/target/debug/loopgate", false, BINARY),
+            "built here"
+        );
         assert!(keep("/usr/local/bin/loopgate", false, BINARY));
     }
 }
