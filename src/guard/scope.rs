@@ -73,20 +73,20 @@ impl<'a> Scope<'a> {
             let files = self.p.files.iter().map(|f| (f, false, Kind::Record));
             let dirs = self.p.dirs.iter().map(|d| (d, true, Kind::Record));
             let plane = self.p.plane.iter().map(|p| (&p.path, p.dir, Kind::Plane(p.what)));
-            files
+            let all: Vec<_> = files
                 .chain(dirs)
                 .chain(plane)
-                .map(|(path, dir, kind)| {
-                    let given = paths::lexical(&paths::absolute(path, self.root()));
-                    let resolved = paths::resolve(&given);
-                    let display = self.display(&given);
-                    Record {
-                        given,
-                        resolved,
-                        dir,
-                        display,
-                        kind,
-                    }
+                .map(|(path, dir, kind)| (paths::lexical(&paths::absolute(path, self.root())), dir, kind))
+                .collect();
+            let resolved = paths::resolve_all(all.iter().map(|(given, _, _)| given.as_path()));
+            all.into_iter()
+                .zip(resolved)
+                .map(|((given, dir, kind), resolved)| Record {
+                    display: self.display(&given),
+                    given,
+                    resolved,
+                    dir,
+                    kind,
                 })
                 .collect()
         })

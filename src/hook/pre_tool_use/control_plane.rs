@@ -23,7 +23,8 @@ const COMMAND: &str = "a loopgate command installed for the user";
 const PLUGINS: &str = "Claude Code's plugin cache, which holds loopgate's hooks";
 const PLUGIN_ROOT: &str = "the loopgate plugin whose hooks are running";
 
-/// The control plane for a project at `root` (canonical), from this process's environment.
+/// The control plane for a project at `root` (canonical), from this process's environment, without touching
+/// the file system beyond finding this binary.
 pub(super) fn paths(root: &Path) -> Vec<PlanePath> {
     let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     let mut out = vec![plane(crate::project::loopgate_home(), true, HOME)];
@@ -44,8 +45,9 @@ pub(super) fn paths(root: &Path) -> Vec<PlanePath> {
     out
 }
 
+/// One entry, as named: the guard resolves its symlinks only when a call writes something (this runs before
+/// every inspected tool call, most of which write nothing of note).
 fn plane(path: PathBuf, dir: bool, what: &'static str) -> PlanePath {
-    let path = path.canonicalize().unwrap_or(path);
     PlanePath { path, dir, what }
 }
 
