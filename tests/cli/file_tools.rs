@@ -13,17 +13,6 @@ fn write(p: &Project, path: &Path) -> Output {
     p.tool_call("S", "Write", json!({"file_path": path, "content": "{}"}))
 }
 
-#[track_caller]
-fn deny_reason(out: &Output) -> String {
-    out.success();
-    let json = out.json();
-    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny", "{out}");
-    json["hookSpecificOutput"]["permissionDecisionReason"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 fn project_with_loop() -> Project {
     let p = Project::new();
     p.write("check.sh", "exit 1\n").write("src/lib.rs", "// code\n");
@@ -37,7 +26,7 @@ fn a_hard_link_to_the_seal_made_with_bash_then_written_with_write_is_denied() {
     let p = project_with_loop();
     let seal = p.seal_path();
     std::fs::hard_link(&seal, p.path("x.json")).expect("hard link the seal into the project");
-    let reason = deny_reason(&write(&p, &p.path("x.json")));
+    let reason = write(&p, &p.path("x.json")).deny_reason();
     let name = seal
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -75,7 +64,7 @@ fn claude_codes_user_settings_plugins_and_loopgates_binary_are_refused_by_any_ro
             "store of seals, requests and tickets",
         ),
     ] {
-        let reason = deny_reason(&write(&p, &path));
+        let reason = write(&p, &path).deny_reason();
         assert!(reason.contains(says), "{}: {reason}", path.display());
     }
     // Honest work, and Claude Code's auto-memory beside the transcripts, still pass.
