@@ -155,6 +155,11 @@ fn bash_writes_into_the_control_plane_are_denied_and_reads_are_not() {
         "echo {} > x.json",
         "rm -rf ~/.claude",
         "echo x > \"$DIR/.claude/settings.json\"",
+        "rsync -a evil/ ~/.claude/",
+        "cp -r evil/. ~/.claude",
+        "cp -r dotclaude/.claude ~/",
+        "mv settings.json ~/.claude/",
+        "cp x.json ~/.claude/plugins/",
     ] {
         assert!(denied(&fx.bash(attack)), "{attack} was allowed");
     }
@@ -168,6 +173,13 @@ fn bash_writes_into_the_control_plane_are_denied_and_reads_are_not() {
         "echo x > ~/.claude/projects/-proj/memory/MEMORY.md",
         "echo x > h2.txt",
         "python -c \"open('settings.json','w').write('{}')\"",
+        "cp build/out.txt ~/",
+        "cp build/out.txt ~/out.txt",
+        "touch ~/notes.txt",
+        "rm -rf ~/.cache/pip",
+        "mkdir -p ~/.claude/projects/-proj/memory",
+        "cd ~ && ls",
+        "cp -r dist ~/.local/share/myapp",
     ] {
         assert_eq!(fx.bash(benign), Verdict::Allow, "{benign}");
     }
