@@ -38,7 +38,7 @@ impl Analyzer<'_, '_> {
             i += 1;
         }
         let dest = dest.or_else(|| ops.pop());
-        let into = dest.as_ref().and_then(|d| self.into_dir(d, &ops, st));
+        let into = dest.as_ref().and_then(|d| self.copied_into_dir(d, &ops, st));
         let written = match into {
             Some(each) => each
                 .iter()
@@ -51,7 +51,7 @@ impl Analyzer<'_, '_> {
 
     /// The paths a copy into the existing directory `dest` writes (`dest/NAME` per source), when every word is
     /// plain (no variable, glob or brace) and every source has a name; `None` to judge `dest` itself.
-    fn into_dir(&self, dest: &Arg, sources: &[Arg], st: &State) -> Option<Vec<std::path::PathBuf>> {
+    fn copied_into_dir(&self, dest: &Arg, sources: &[Arg], st: &State) -> Option<Vec<std::path::PathBuf>> {
         let plain = |a: &Arg| !a.unknown && !super::pattern::has_glob(&a.chars) && !a.chars.contains(&('{', true));
         if !plain(dest) || sources.is_empty() || !sources.iter().all(plain) {
             return None;
