@@ -7,9 +7,12 @@
 //! `lstat`s that resolve the paths a call would write; the hook I/O lives elsewhere.
 //!
 //! # What is caught
-//! - `Write`, `Edit`, `MultiEdit`, `NotebookEdit` on a protected file, inside a protected directory, or on a
-//!   sealed file, however the path is written: relative to `cwd`, with `.` / `..`, through symlinks (also
-//!   dangling ones and `link/..`), through a hard link to a protected file.
+//! - `Write`, `Edit`, `MultiEdit`, `NotebookEdit` on a protected file, inside a protected directory, on a
+//!   sealed file, or into the control plane outside the project ([`PlanePath`]: loopgate's home, binary and
+//!   install places, Claude Code's user settings and plugin cache), however the path is written: relative to
+//!   `cwd`, with `.` / `..`, through symlinks (also dangling ones, chains and `link/..`), through a hard link to
+//!   a protected file (also one inside a protected directory). These tools run in Claude Code's own process,
+//!   outside any sandbox, so this is their only boundary; the reason names what the path resolved to.
 //! - Bash commands that plainly write to those paths: redirections, `tee`, `sed -i`, `perl -pi`, `rm`, `mv`,
 //!   `cp` / `install` / `rsync` destinations, `ln`, `truncate`, `chmod`, `chown`, `touch`, `dd of=`,
 //!   `curl -o`, `git rm|mv|clean|stash -u`, `find -delete|-exec`, and `python -c` / `node -e` / `ruby -e` /
@@ -65,7 +68,7 @@ pub struct Protected {
     /// Exact protected files, absolute: the state file `.claude/pua-loop.local.md` and the history
     /// `.claude/pua-loop-history.jsonl`.
     pub files: Vec<PathBuf>,
-    /// Protected trees, absolute: `.claude/loopgate/` (verify logs) and the seal store (`$LOOPGATE_HOME`).
+    /// Protected trees, absolute: `.claude/loopgate/` (verify logs).
     pub dirs: Vec<PathBuf>,
     /// The `--seal` globs, matched against paths relative to `project_root` (e.g. `tests/**`, `**/*.snap`).
     pub sealed: Option<globset::GlobSet>,
@@ -83,6 +86,21 @@ pub struct Protected {
     /// tests), relative to `project_root`: a file tool's edit to one is judged on the content it would leave
     /// ([`Verdict::Inspect`]) instead of being refused outright.
     pub inspect: Vec<PathBuf>,
+    /// The control plane outside the loop's own files: loopgate's home (seals, tickets), its binary and install
+    /// places, Claude Code's user settings, commands and plugin cache. Judged like `files` and `dirs`, each
+    /// denial naming what the path is.
+    pub plane: Vec<PlanePath>,
+}
+
+/// One path of the control plane: what it is, for the deny reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanePath {
+    /// Absolute.
+    pub path: PathBuf,
+    /// A tree (everything under it is protected) rather than one file.
+    pub dir: bool,
+    /// What it is, read after "it is" (`loopgate's store of seals and tickets`).
+    pub what: &'static str,
 }
 
 /// The guard's answer for one tool call.
@@ -150,6 +168,7 @@ pub fn check_with_env(
             kind: finding::Kind::Sealed,
             protected: path,
             via: None,
+            ..
         })) if editor && protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) => Verdict::Inspect {
             path: PathBuf::from(path),
         },

@@ -83,6 +83,14 @@ impl Project {
     pub(crate) fn canonical_root(&self) -> PathBuf {
         self.root.canonicalize().unwrap_or_else(|_| self.root.clone())
     }
+
+    /// The project's name in loopgate's store (its seal, ticket and verify windows): 32 hex digits of the
+    /// SHA-256 of its canonical root.
+    pub(crate) fn store_key(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(self.canonical_root().as_os_str().as_encoded_bytes());
+        crate::fsutil::hex(&digest)[..32].to_owned()
+    }
 }
 
 /// The seal store: `$LOOPGATE_HOME`, else `$XDG_STATE_HOME/loopgate`, else `~/.local/state/loopgate`.

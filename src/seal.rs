@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::baseline::Baseline;
 use crate::fsutil;
@@ -159,9 +158,7 @@ impl Store {
         {
             return path.clone();
         }
-        let root = project.canonical_root();
-        let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-        let path = self.dir.join(format!("{}.json", &fsutil::hex(&digest)[..32]));
+        let path = self.dir.join(format!("{}.json", project.store_key()));
         *last = Some((project.root.clone(), path.clone()));
         path
     }

@@ -9,18 +9,25 @@
 //!
 //! Invariants: an advisory `flock` dies with its process, so a killed verify never leaves a stale marker; the
 //! marker is best effort for the verify (a verify never fails because the marker could not be taken).
+//!
+//! The marker also records each verify's window (`windows`), so the control plane can tell a request or ticket
+//! made while a verify ran — by the code under test — from one the user's prompt made: [`made_during_verify`].
+
+mod windows;
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use crate::fsutil::LOCK_WAIT;
 use crate::project::Project;
 
-/// Held while a verify command runs (shared lock), released on drop.
+/// Held while a verify command runs (shared lock), released on drop, when its window is recorded.
 pub(crate) struct VerifyRunning {
     file: File,
+    project: Project,
+    started: SystemTime,
 }
 
 /// Held while the working tree is being restored (exclusive lock), released on drop.
@@ -48,6 +55,7 @@ impl VerifyRunning {
     /// rollback in progress; `None` when the marker cannot be taken (the verify runs anyway).
     pub(crate) fn mark(project: &Project, command: &str) -> Option<Self> {
         let mut file = open(project).ok()?;
+        let started = SystemTime::now();
         let deadline = Instant::now() + LOCK_WAIT;
         loop {
             match file.try_lock_shared() {
@@ -58,16 +66,42 @@ impl VerifyRunning {
                 Err(_) => return None,
             }
         }
-        let started = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        let line = format!("pid {} since {started}: `{command}`\n", std::process::id());
+        let since = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let line = format!("pid {} since {since}: `{command}`\n", std::process::id());
         let _ = file.set_len(0).and_then(|()| file.write_all(line.as_bytes()));
-        Some(Self { file })
+        Some(Self {
+            file,
+            project: project.clone(),
+            started,
+        })
     }
 }
 
 impl Drop for VerifyRunning {
     fn drop(&mut self) {
+        windows::record(&self.project, self.started);
         let _ = self.file.unlock();
+    }
+}
+
+/// Whether a file changed last at `changed` (its `ctime`) was made while a verify ran in `project`: inside a
+/// recorded window, or now, while one is still running.
+pub(crate) fn made_during_verify(project: &Project, changed: SystemTime) -> bool {
+    windows::covers(project, changed) || running(project)
+}
+
+/// Whether a verify holds the marker right now (without waiting, and without creating `.claude/loopgate/`).
+fn running(project: &Project) -> bool {
+    let Ok(file) = OpenOptions::new().read(true).write(true).open(path(project)) else {
+        return false;
+    };
+    match file.try_lock() {
+        Ok(()) => {
+            let _ = file.unlock();
+            false
+        }
+        Err(TryLockError::WouldBlock) => true,
+        Err(TryLockError::Error(_)) => false,
     }
 }
 

@@ -27,6 +27,8 @@ mod control;
 mod docs;
 #[path = "cli/faults.rs"]
 mod faults;
+#[path = "cli/file_tools.rs"]
+mod file_tools;
 #[path = "cli/full_loop.rs"]
 mod full_loop;
 #[path = "cli/give_up.rs"]
@@ -55,3 +57,5 @@ mod terminal;
 mod user_text;
 #[path = "cli/verify_auto.rs"]
 mod verify_auto;
+#[path = "cli/verify_window.rs"]
+mod verify_window;

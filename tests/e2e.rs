@@ -27,6 +27,8 @@ mod block_cap;
 mod control;
 #[path = "e2e/install.rs"]
 mod install;
+#[path = "e2e/sandbox_setup.rs"]
+mod sandbox_setup;
 #[path = "e2e/tui.rs"]
 mod tui;
 

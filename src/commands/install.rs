@@ -37,18 +37,18 @@ use bundle::{MARKETPLACE, PLUGIN_ID};
 use claude::Claude;
 use manifest::Manifest;
 
-/// Where install writes.
-struct Places {
+/// Where install writes (the PreToolUse guard protects these too).
+pub(crate) struct Places {
     /// loopgate's data directory: the plugin copy and the manifest.
-    data: PathBuf,
+    pub(crate) data: PathBuf,
     /// Claude Code's user-level command directory.
-    commands: PathBuf,
+    pub(crate) commands: PathBuf,
     /// Claude Code's user settings file (for `--sandbox`).
-    settings: PathBuf,
+    pub(crate) settings: PathBuf,
 }
 
 impl Places {
-    fn from_env() -> Result<Self, Error> {
+    pub(crate) fn from_env() -> Result<Self, Error> {
         let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let home = || {
             var("HOME").ok_or_else(|| Error::Usage("failed to find the home directory: `HOME` is not set".to_string()))
@@ -76,7 +76,7 @@ impl Places {
         self.data.join("install.json")
     }
 
-    fn command(&self, name: &str) -> PathBuf {
+    pub(crate) fn command(&self, name: &str) -> PathBuf {
         self.commands.join(format!("{name}.md"))
     }
 }

@@ -47,8 +47,13 @@ pub(crate) fn defer_setup(
     } else {
         "loopgate's UserPromptSubmit hook seals this loop as your prompt is submitted"
     };
+    let place = if path.starts_with(&project.root) {
+        String::new()
+    } else {
+        " — the project's `.claude/` is read-only here, so it waits in the temp directory".to_owned()
+    };
     println!(
-        "loopgate: {why}, so {when} (request `{}`); the loop's briefing comes with it. Had anything but your own /pua-loop written this, nothing happens.",
+        "loopgate: {why}, so {when} (request `{}`{place}); the loop's briefing comes with it. Had anything but your own /pua-loop written this, nothing happens.",
         path.display()
     );
     Ok(true)

@@ -9,18 +9,22 @@
 //! written before the hook starts): the hook finds the request and carries it out. 2.1.330 runs it before the
 //! block: the hook then leaves a *ticket* in loopgate's store (which a sandboxed command cannot write), and
 //! whoever comes next — the block outside the sandbox, else the PreToolUse or Stop hook — acts on a request
-//! the ticket confirms. The request file lives in the project's `.claude/` (the block can write there); an
-//! agent can write one too, but nothing carries it out unless the user submits the matching command, and the
-//! block of that command rewrites the file first.
+//! the ticket confirms. The request file lives in the project's `.claude/` (the block can write there), or,
+//! where the sandbox keeps `.claude/` read-only, in a temp directory keyed by the project (`place`); an agent
+//! can write one too, but nothing carries it out unless the user submits the matching command, and the block of
+//! that command rewrites the file first.
 
+mod place;
+
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use crate::project::Project;
 
-/// Where the pending request lives, under the project root.
-pub(crate) const REQUEST_FILE: &str = ".claude/loopgate-request.json";
+/// Where the pending request lives, under the project root, when `.claude/` can be written.
+pub(crate) const REQUEST_FILE: &str = place::IN_PROJECT;
 /// A request older than this is ignored (and removed): the hook runs within a second of the block.
 const MAX_AGE_SECS: i64 = 600;
 
@@ -56,20 +60,81 @@ impl Request {
         }
     }
 
-    /// Writes the request atomically, replacing any pending one.
+    /// Writes the request atomically, replacing any pending one, in the project's `.claude/` or else a temp
+    /// directory (`place`); returns where.
     pub(crate) fn save(&self, project: &Project) -> std::io::Result<PathBuf> {
-        let path = path(project);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
-        crate::fsutil::write_atomic(&path, &bytes, 0o600)?;
+        let path = place::save(project, &key(project), &bytes)?;
+        // One pending request per project: an older one in another place must not outlive this one.
+        for other in places(project).into_iter().filter(|p| *p != path) {
+            let _ = std::fs::remove_file(other);
+        }
         Ok(path)
     }
 }
 
-fn path(project: &Project) -> PathBuf {
-    project.root.join(REQUEST_FILE)
+/// The name the project's seal, ticket and temp-directory request share (a hash of its canonical root).
+fn key(project: &Project) -> OsString {
+    project.store_key().into()
+}
+
+/// Every place a request of `project` may be, its own `.claude/` first.
+fn places(project: &Project) -> Vec<PathBuf> {
+    place::all(project, &key(project))
+}
+
+/// The pending requests of `project`, with their files, in place order; unreadable ones, and ones written
+/// while a verify ran, are removed.
+fn pending(project: &Project) -> Vec<(PathBuf, Request)> {
+    let mut out = Vec::new();
+    for path in places(project) {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let forged = made_during_verify(project, &path);
+        match serde_json::from_slice(&bytes) {
+            Ok(request) if !forged => out.push((path, request)),
+            _ => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+        if forged {
+            // Its ticket, if the same code forged one, goes too.
+            drop_if_made_during_verify(project, &ticket_path(project));
+        }
+    }
+    out
+}
+
+/// Removes the file at `path` if it was made while a verify ran; whether it was.
+fn drop_if_made_during_verify(project: &Project, path: &std::path::Path) -> bool {
+    let made = made_during_verify(project, path);
+    if made {
+        let _ = std::fs::remove_file(path);
+    }
+    made
+}
+
+/// Whether the file at `path` was made while a verify ran in `project` — by the code under test, which the
+/// verify runs, not by the user — judged by when the kernel last changed it (`ctime`, which no process sets)
+/// and when it was created, where the file system records that.
+fn made_during_verify(project: &Project, path: &std::path::Path) -> bool {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return false;
+    };
+    let mut times: Vec<std::time::SystemTime> = meta.created().ok().into_iter().collect();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let since_epoch = u64::try_from(meta.ctime()).ok().map(|secs| {
+            std::time::Duration::from_secs(secs) + std::time::Duration::from_nanos(meta.ctime_nsec().unsigned_abs())
+        });
+        times.extend(since_epoch.map(|d| std::time::UNIX_EPOCH + d));
+    }
+    times.dedup();
+    times
+        .into_iter()
+        .any(|t| crate::verify_lock::made_during_verify(project, t))
 }
 
 /// Which loopgate command a submitted prompt is, and its argument text: `/pua-loop`, `/loopgate:pua-loop`,
@@ -91,22 +156,25 @@ pub(crate) fn command_of(prompt: &str) -> Option<(Kind, &str)> {
 /// removed whenever it is read, matched or not, so a request is carried out at most once.
 pub(crate) fn take(project: &Project, session: &str, prompt: &str) -> Option<Request> {
     let (kind, text) = command_of(prompt)?;
-    let path = path(project);
-    let bytes = std::fs::read(&path).ok()?;
-    let _ = std::fs::remove_file(&path);
-    let request: Request = serde_json::from_slice(&bytes).ok()?;
-    let fresh = (chrono::Utc::now().timestamp() - request.created).abs() <= MAX_AGE_SECS;
-    let matches = request.kind == kind
-        && !session.is_empty()
-        && request.session_id == session
-        && request.text.trim() == text.trim();
-    (matches && fresh).then_some(request)
+    let mut found = None;
+    for (path, request) in pending(project) {
+        let _ = std::fs::remove_file(&path);
+        let fresh = (chrono::Utc::now().timestamp() - request.created).abs() <= MAX_AGE_SECS;
+        let matches = request.kind == kind
+            && !session.is_empty()
+            && request.session_id == session
+            && request.text.trim() == text.trim();
+        if matches && fresh && found.is_none() {
+            found = Some(request);
+        }
+    }
+    found
 }
 
 /// Where the ticket for `project` lives: in loopgate's store, beside the seals, named like the seal.
 fn ticket_path(project: &Project) -> PathBuf {
-    let seal = crate::seal::Store::open().path_for(project);
-    let name = seal.file_name().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
+    let mut name = key(project);
+    name.push(".json");
     crate::project::loopgate_home().join("prompts").join(name)
 }
 
@@ -128,9 +196,13 @@ pub(crate) fn save_ticket(project: &Project, session: &str, prompt: &str) {
 
 /// Whether the user's prompt already asked for this: a fresh ticket of the same command, session and text.
 /// Only the hook writes tickets, into the store, which Claude Code's sandbox keeps read-only for the agent's
-/// commands. The ticket is removed when `consume` is set and it matches.
+/// commands. The ticket is removed when `consume` is set and it matches, and a ticket made while a verify ran
+/// (by the code under test, which runs outside the sandbox) is removed and never matches.
 pub(crate) fn ticket_matches(project: &Project, wanted: &Request, consume: bool) -> bool {
     let path = ticket_path(project);
+    if drop_if_made_during_verify(project, &path) {
+        return false;
+    }
     let Some(ticket) = std::fs::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice::<Request>(&b).ok())
@@ -150,84 +222,18 @@ pub(crate) fn ticket_matches(project: &Project, wanted: &Request, consume: bool)
 }
 
 /// The pending request of `session` that a ticket confirms, taken (both files removed). A request without a
-/// matching ticket is left alone: its prompt may still come (2.1.197's order).
+/// matching ticket is left alone: its prompt may still come (2.1.197's order). Costs a failed `open` per place
+/// when there is none (the PreToolUse hook asks at every tool call).
 pub(crate) fn take_confirmed(project: &Project, session: &str) -> Option<Request> {
-    let path = path(project);
-    let bytes = std::fs::read(&path).ok()?;
-    let request: Request = serde_json::from_slice(&bytes).ok()?;
-    if session.is_empty() || request.session_id != session || !ticket_matches(project, &request, true) {
+    if session.is_empty() {
         return None;
     }
+    let (path, request) = pending(project)
+        .into_iter()
+        .find(|(_, request)| request.session_id == session && ticket_matches(project, request, true))?;
     let _ = std::fs::remove_file(&path);
     Some(request)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prompts_name_the_command_by_either_spelling_and_nothing_else_counts() {
-        assert_eq!(
-            command_of("/pua-loop fix it --verify 'x'"),
-            Some((Kind::Setup, " fix it --verify 'x'"))
-        );
-        assert_eq!(command_of("/loopgate:pua-loop\nfix"), Some((Kind::Setup, "\nfix")));
-        assert_eq!(command_of("/cancel-loop"), Some((Kind::Cancel, "")));
-        assert_eq!(command_of("/loopgate:cancel-loop "), Some((Kind::Cancel, " ")));
-        for other in [
-            "please /pua-loop x",
-            "/pua-loops x",
-            "/other:pua-loop x",
-            "pua-loop",
-            "",
-            "/loop-status",
-        ] {
-            assert_eq!(command_of(other), None, "{other:?}");
-        }
-    }
-
-    fn project() -> (tempfile::TempDir, Project) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let project = Project {
-            root: dir.path().to_path_buf(),
-        };
-        (dir, project)
-    }
-
-    #[test]
-    fn only_the_users_matching_prompt_in_the_same_session_carries_a_request_out_and_only_once() {
-        let (_dir, project) = project();
-        let save = |kind, session, text| Request::new(kind, session, text).save(&project).expect("save");
-        save(Kind::Setup, "s1", "fix it --verify 'cargo test'\n");
-        assert!(take(&project, "s1", "/pua-loop fix it --verify 'cargo test'").is_some());
-        assert!(
-            take(&project, "s1", "/pua-loop fix it --verify 'cargo test'").is_none(),
-            "carried out once"
-        );
-
-        for (session, prompt) in [
-            ("s2", "/pua-loop fix it"),               // another session
-            ("s1", "/pua-loop fix it --verify true"), // other text
-            ("s1", "/cancel-loop"),                   // another command
-            ("s1", "continue"),                       // not a command
-            ("", "/pua-loop fix it"),                 // no session
-        ] {
-            save(Kind::Setup, "s1", "fix it");
-            assert!(take(&project, session, prompt).is_none(), "{session:?} {prompt:?}");
-        }
-    }
-
-    #[test]
-    fn a_stale_or_corrupt_request_is_ignored_and_removed() {
-        let (_dir, project) = project();
-        let mut old = Request::new(Kind::Cancel, "s", "");
-        old.created -= MAX_AGE_SECS + 1;
-        old.save(&project).expect("save");
-        assert!(take(&project, "s", "/cancel-loop").is_none());
-        assert!(!path(&project).exists());
-        std::fs::write(path(&project), "{not json").expect("write");
-        assert!(take(&project, "s", "/cancel-loop").is_none());
-        assert!(!path(&project).exists());
-    }
-}
+mod tests;

@@ -10,6 +10,17 @@ pub(crate) enum Kind {
     Record,
     /// A file under `--seal`.
     Sealed,
+    /// Part of the control plane outside the project (`guard::PlanePath`): what it is.
+    Plane(&'static str),
+}
+
+/// How a path the agent named led to a protected one, when not by its own name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// `written` resolves (symlinks, `..` after a link) to `resolved`.
+    Symlink { written: String, resolved: String },
+    /// `written` is the protected file under another name (same device and inode).
+    HardLink { written: String },
 }
 
 /// A protected path reached by a write.
@@ -20,6 +31,8 @@ pub(crate) struct Hit {
     pub(crate) protected: String,
     /// The path the command names, when it only *contains* the protected one (`rm -rf .claude`).
     pub(crate) via: Option<String>,
+    /// How the named path reached the protected one (a symlink, a hard link), for the reason.
+    pub(crate) route: Option<Route>,
 }
 
 /// A reason to deny.
@@ -40,11 +53,46 @@ const FINISH: &str = "to finish, reply with <promise>…</promise> (the verify c
 impl Finding {
     /// The `permissionDecisionReason` the model reads.
     pub(crate) fn reason(&self) -> String {
+        let Finding::Hit(hit) = self else {
+            return self.plain_reason();
+        };
+        match &hit.route {
+            Some(Route::Symlink { written, resolved }) => format!(
+                "loopgate: `{written}` resolves through a symbolic link to `{resolved}`. {}",
+                self.plain_reason().trim_start_matches("loopgate: ")
+            ),
+            Some(Route::HardLink { written }) => format!(
+                "loopgate: `{written}` is a hard link to `{}` (same file). {}",
+                hit.protected,
+                self.plain_reason().trim_start_matches("loopgate: ")
+            ),
+            None => self.plain_reason(),
+        }
+    }
+
+    /// The reason without the route.
+    fn plain_reason(&self) -> String {
         match self {
+            Finding::Hit(Hit {
+                kind: Kind::Plane(what),
+                protected,
+                via,
+                ..
+            }) => {
+                let named = via.as_ref().map_or_else(
+                    || format!("`{protected}`"),
+                    |via| format!("`{via}`, which holds `{protected}`,"),
+                );
+                format!(
+                    "loopgate: writing {named} is refused: it is {what}, part of the loop's control plane that \
+                     only the user changes (from their own terminal); {FINISH}."
+                )
+            }
             Finding::Hit(Hit {
                 kind: Kind::Record,
                 protected,
                 via: None,
+                ..
             }) => {
                 format!(
                     "loopgate: `{protected}` is protected while this loop runs (loopgate's record of the loop, or \
@@ -55,6 +103,7 @@ impl Finding {
                 kind: Kind::Record,
                 protected,
                 via: Some(via),
+                ..
             }) => format!(
                 "loopgate: this would change `{via}`, which holds `{protected}`, loopgate's record of this loop \
                  and not yours to edit. Name only the paths you mean; {FINISH}."
@@ -63,6 +112,7 @@ impl Finding {
                 kind: Kind::Sealed,
                 protected,
                 via: None,
+                ..
             }) => format!(
                 "loopgate: `{protected}` is sealed for this loop — the oracle judges your work against it. \
                  Change the code under test instead; to undo an edit, run `git checkout -- {protected}`."
@@ -71,6 +121,7 @@ impl Finding {
                 kind: Kind::Sealed,
                 protected,
                 via: Some(via),
+                ..
             }) => format!(
                 "loopgate: this would change `{via}`, which holds `{protected}`, sealed for this loop — the \
                  oracle judges your work against it. Name only the paths you mean; to undo an edit to a sealed \

@@ -52,6 +52,30 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
     resolve_with(path, &mut budget)
 }
 
+/// [`resolve`] for many paths that share directories (`~/.claude/settings.json`, `~/.claude/plugins`, …): each
+/// parent directory is resolved once, then only the last component is looked at (one `lstat`).
+pub(crate) fn resolve_all<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Vec<PathBuf> {
+    let mut parents: Vec<(PathBuf, PathBuf)> = Vec::new();
+    paths
+        .into_iter()
+        .map(|path| match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) => {
+                let known = parents.iter().find(|(p, _)| p == parent).map(|(_, r)| r.clone());
+                let resolved_parent = known.unwrap_or_else(|| {
+                    let r = resolve(parent);
+                    parents.push((parent.to_path_buf(), r.clone()));
+                    r
+                });
+                let mut out = resolved_parent.join(name);
+                let mut budget = MAX_LINKS;
+                follow(&mut out, &mut budget);
+                out
+            }
+            _ => resolve(path),
+        })
+        .collect()
+}
+
 fn resolve_with(path: &Path, budget: &mut u32) -> PathBuf {
     let mut out = PathBuf::new();
     // Once a component is missing nothing below it can exist, so stop asking the file system.
@@ -139,6 +163,43 @@ pub(crate) fn hard_linked(path: &Path) -> Option<fs::Metadata> {
     fs::metadata(path).ok().filter(|m| m.is_file() && m.nlink() > 1)
 }
 
+/// Whether the file `a` lies on the device of `dir` (so a hard link to it could be inside `dir`).
+#[cfg(unix)]
+pub(crate) fn same_device(a: &fs::Metadata, dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(dir).is_ok_and(|m| m.dev() == a.dev())
+}
+
+/// The file under `dir` that is `a` (same device and inode), looked for among at most `cap` entries, `depth`
+/// levels deep, links not followed. Only called for a file with more than one name.
+#[cfg(unix)]
+pub(crate) fn find_inode(dir: &Path, a: &fs::Metadata, depth: usize, cap: usize) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen = 0;
+    let mut found = None;
+    let _ = crate::walk::Walker::skipping(&[]).max_depth(depth).walk(dir, |entry| {
+        seen += 1;
+        let same = entry
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.ino() == a.ino() && m.dev() == a.dev());
+        if same {
+            found = Some(entry.path.to_path_buf());
+        }
+        Ok(crate::walk::until(found.is_some() || seen >= cap))
+    });
+    found
+}
+
+#[cfg(not(unix))]
+pub(crate) fn same_device(_: &fs::Metadata, _: &Path) -> bool {
+    false
+}
+
+#[cfg(not(unix))]
+pub(crate) fn find_inode(_: &Path, _: &fs::Metadata, _: usize, _: usize) -> Option<PathBuf> {
+    None
+}
+
 #[cfg(not(unix))]
 pub(crate) fn same_inode(_: &fs::Metadata, _: &Path) -> bool {
     false
@@ -175,6 +236,26 @@ mod tests {
         assert_eq!(resolve(&root.join("dangling")), root.join("real/gone.txt"));
         let all = candidates(Path::new("link/../y"), &root);
         assert!(all.contains(&root.join("y")) && all.contains(&root.join("real/y")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn resolving_many_paths_at_once_gives_what_resolving_each_gives() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonicalize");
+        fs::create_dir_all(root.join("dotfiles/claude")).expect("mkdir");
+        std::os::unix::fs::symlink(root.join("dotfiles/claude"), root.join(".claude")).expect("symlink dir");
+        std::os::unix::fs::symlink("settings.real.json", root.join("dotfiles/claude/settings.json")).expect("link");
+        let paths = [
+            root.join(".claude/settings.json"),
+            root.join(".claude/plugins"),
+            root.join(".claude/x/../settings.local.json"),
+            root.join("missing/deeper/file"),
+            root.clone(),
+        ];
+        let one_by_one: Vec<PathBuf> = paths.iter().map(|p| resolve(p)).collect();
+        assert_eq!(resolve_all(paths.iter().map(PathBuf::as_path)), one_by_one);
+        assert_eq!(one_by_one[0], root.join("dotfiles/claude/settings.real.json"));
     }
 
     #[cfg(unix)]

@@ -12,13 +12,16 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use super::Protected;
-use super::finding::{Hit, Kind};
+use super::finding::{Hit, Kind, Route};
 use super::paths;
 
 /// A hard-linked target is compared with at most this many sealed files.
 const MAX_INODE_CHECKS: usize = 10_000;
 /// `find -name` looks at most at this many entries of a protected directory.
 const MAX_DIR_ENTRIES: usize = 256;
+/// A hard-linked target is looked for in a protected directory among at most this many entries, this deep.
+const MAX_INODE_WALK: usize = 4096;
+const INODE_WALK_DEPTH: usize = 4;
 
 /// A protected file or directory, as given and with its symlinks resolved.
 struct Record {
@@ -26,6 +29,8 @@ struct Record {
     resolved: PathBuf,
     dir: bool,
     display: String,
+    /// `Kind::Record` for the loop's own files, `Kind::Plane` for the control plane.
+    kind: Kind,
 }
 
 /// The protected set, prepared for one call.
@@ -65,20 +70,23 @@ impl<'a> Scope<'a> {
 
     fn records(&self) -> &[Record] {
         self.records.get_or_init(|| {
-            let files = self.p.files.iter().map(|f| (f, false));
-            let dirs = self.p.dirs.iter().map(|d| (d, true));
-            files
+            let files = self.p.files.iter().map(|f| (f, false, Kind::Record));
+            let dirs = self.p.dirs.iter().map(|d| (d, true, Kind::Record));
+            let plane = self.p.plane.iter().map(|p| (&p.path, p.dir, Kind::Plane(p.what)));
+            let all: Vec<_> = files
                 .chain(dirs)
-                .map(|(path, dir)| {
-                    let given = paths::lexical(&paths::absolute(path, self.root()));
-                    let resolved = paths::resolve(&given);
-                    let display = self.display(&given);
-                    Record {
-                        given,
-                        resolved,
-                        dir,
-                        display,
-                    }
+                .chain(plane)
+                .map(|(path, dir, kind)| (paths::lexical(&paths::absolute(path, self.root())), dir, kind))
+                .collect();
+            let resolved = paths::resolve_all(all.iter().map(|(given, _, _)| given.as_path()));
+            all.into_iter()
+                .zip(resolved)
+                .map(|((given, dir, kind), resolved)| Record {
+                    display: self.display(&given),
+                    given,
+                    resolved,
+                    dir,
+                    kind,
                 })
                 .collect()
         })
@@ -110,9 +118,10 @@ impl<'a> Scope<'a> {
 
     fn record_hit(r: &Record, via: Option<String>) -> Hit {
         Hit {
-            kind: Kind::Record,
+            kind: r.kind.clone(),
             protected: r.display.clone(),
             via,
+            route: None,
         }
     }
 
@@ -121,6 +130,7 @@ impl<'a> Scope<'a> {
             kind: Kind::Sealed,
             protected: rel.display().to_string(),
             via,
+            route: None,
         }
     }
 
@@ -146,9 +156,10 @@ impl<'a> Scope<'a> {
                     // Name the file inside the protected directory, as the model wrote it.
                     let inside = r.given.join(abs.strip_prefix(q).unwrap_or(abs));
                     return Some(Hit {
-                        kind: Kind::Record,
+                        kind: r.kind.clone(),
                         protected: self.display(&inside),
                         via: None,
+                        route: None,
                     });
                 }
                 if q.starts_with(abs) {
@@ -183,32 +194,65 @@ impl<'a> Scope<'a> {
         }
     }
 
-    /// What writing `path` (as written, relative to `cwd`) reaches, through any of its normal forms.
+    /// What writing `path` (as written, relative to `cwd`) reaches, through any of its normal forms. A hit
+    /// through a resolved form or a hard link says so in its `route`, so the reason names what the path became.
     pub(crate) fn hit_path(&self, path: &Path, cwd: &Path) -> Option<Hit> {
         let all = paths::candidates(path, cwd);
-        all.iter()
-            .find_map(|c| self.hit_abs(c))
-            .or_else(|| self.hit_inode(&all[0]))
+        let written = &all[0];
+        if let Some(hit) = self.hit_abs(written) {
+            return Some(hit);
+        }
+        let resolved = all[1..].iter().find_map(|c| Some((c, self.hit_abs(c)?)));
+        let (mut hit, route) = match resolved {
+            Some((c, hit)) => (
+                hit,
+                Route::Symlink {
+                    written: self.display(written),
+                    resolved: self.display(c),
+                },
+            ),
+            None => (
+                self.hit_inode(written)?,
+                Route::HardLink {
+                    written: self.display(written),
+                },
+            ),
+        };
+        hit.route = Some(route);
+        Some(hit)
     }
 
-    /// A hard link to a protected file is that file.
+    /// A hard link to a protected file is that file: a file record, a file inside a protected directory on the
+    /// same device (looked for within a bounded walk — only files with more than one name get here), or a
+    /// sealed file.
     fn hit_inode(&self, path: &Path) -> Option<Hit> {
         let meta = paths::hard_linked(path)?;
-        for r in self.records().iter().filter(|r| !r.dir) {
-            if paths::same_inode(&meta, &r.given) {
-                return Some(Self::record_hit(r, Some(self.display(path))));
+        for r in self.records() {
+            if !r.dir && paths::same_inode(&meta, &r.given) {
+                return Some(Self::record_hit(r, None));
+            }
+            if r.dir && paths::same_device(&meta, &r.resolved) {
+                let found = paths::find_inode(&r.resolved, &meta, INODE_WALK_DEPTH, MAX_INODE_WALK);
+                if let Some(inside) = found {
+                    let shown = r.given.join(inside.strip_prefix(&r.resolved).unwrap_or(&inside));
+                    let mut hit = Self::record_hit(r, None);
+                    hit.protected = self.display(&shown);
+                    return Some(hit);
+                }
             }
         }
         let root = self.root();
         self.sealed()
             .take(MAX_INODE_CHECKS)
             .find(|f| paths::same_inode(&meta, &root.join(f)))
-            .map(|f| Self::sealed_hit(f, Some(self.display(path))))
+            .map(|f| Self::sealed_hit(f, None))
     }
 
     /// A protected record named in inline interpreter code (by file name, or relative path for directories).
+    /// The control plane is not looked for by name (`settings.json`, `plugins` are common words in code);
+    /// its paths in the code's string literals still are, by [`Self::hit_path`].
     pub(crate) fn hit_mention(&self, code: &str) -> Option<Hit> {
-        self.records().iter().find_map(|r| {
+        self.records().iter().filter(|r| r.kind == Kind::Record).find_map(|r| {
             let needle = match (r.dir, r.given.strip_prefix(self.root())) {
                 (true, Ok(rel)) => rel.to_string_lossy(),
                 _ => r.given.file_name()?.to_string_lossy(),

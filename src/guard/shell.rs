@@ -124,10 +124,11 @@ impl Analyzer<'_, '_> {
                 None
             }
             "rm" | "unlink" => self.removals(&operands(&args[1..]), st),
-            "rmdir" | "shred" | "truncate" | "touch" | "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" | "mv"
-            | "ln" | "link" | "tee" => self.targets(&operands(&args[1..]), st),
-            "cp" | "install" => self.copy(args, st, true),
-            "rsync" | "scp" => self.copy(args, st, false),
+            "rmdir" | "shred" | "truncate" | "touch" | "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" | "ln"
+            | "link" | "tee" => self.targets(&operands(&args[1..]), st),
+            "cp" | "install" => self.copy(args, st, true, false),
+            "mv" => self.copy(args, st, true, true),
+            "rsync" | "scp" => self.copy(args, st, false, false),
             "dd" => {
                 let outs: Vec<Arg> = args[1..]
                     .iter()

@@ -10,6 +10,7 @@ use tempfile::TempDir;
 
 use super::{Protected, Verdict, check_with_env};
 
+mod plane;
 mod tables;
 
 use tables::{BASH_ATTACKS, BASH_BENIGN, FILE_ATTACKS, FILE_BENIGN};

@@ -10,12 +10,13 @@ use super::shell::Analyzer;
 use super::words::{Arg, State, literal, operands};
 
 impl Analyzer<'_, '_> {
-    /// `cp SRC… DEST`, `cp -t DEST SRC…`: only the destination is written (sources too for
-    /// `rsync --remove-source-files`).
-    pub(super) fn copy(&self, args: &[Arg], st: &State, short_t: bool) -> Option<Finding> {
+    /// `cp SRC… DEST`, `cp -t DEST SRC…`, `mv SRC… DEST`: only the destination is written (sources too for
+    /// `mv` and `rsync --remove-source-files`). Into an existing directory, what is written is `DEST/NAME` for
+    /// each source, not the directory: `cp out.txt ~/` does not touch `~/.claude` beside it.
+    pub(super) fn copy(&self, args: &[Arg], st: &State, short_t: bool, mv: bool) -> Option<Finding> {
         let mut dest = None;
         let mut ops = Vec::new();
-        let mut moves = false;
+        let mut moves = mv;
         let mut opts = true;
         let mut i = 1;
         while let Some(a) = args.get(i) {
@@ -37,8 +38,34 @@ impl Analyzer<'_, '_> {
             i += 1;
         }
         let dest = dest.or_else(|| ops.pop());
-        self.targets(&dest.into_iter().collect::<Vec<_>>(), st)
-            .or_else(|| if moves { self.targets(&ops, st) } else { None })
+        let into = dest.as_ref().and_then(|d| self.copied_into_dir(d, &ops, st));
+        let written = match into {
+            Some(each) => each
+                .iter()
+                .find_map(|p| self.scope.hit_path(p, &st.cwd))
+                .map(Finding::Hit),
+            None => self.targets(&dest.into_iter().collect::<Vec<_>>(), st),
+        };
+        written.or_else(|| if moves { self.targets(&ops, st) } else { None })
+    }
+
+    /// The paths a copy into the existing directory `dest` writes (`dest/NAME` per source), when every word is
+    /// plain (no variable, glob or brace) and every source has a name; `None` to judge `dest` itself.
+    fn copied_into_dir(&self, dest: &Arg, sources: &[Arg], st: &State) -> Option<Vec<std::path::PathBuf>> {
+        let plain = |a: &Arg| !a.unknown && !super::pattern::has_glob(&a.chars) && !a.chars.contains(&('{', true));
+        if !plain(dest) || sources.is_empty() || !sources.iter().all(plain) {
+            return None;
+        }
+        let dir = paths::lexical(&paths::absolute(Path::new(&dest.text()), &st.cwd));
+        if !std::fs::metadata(paths::resolve(&dir)).is_ok_and(|m| m.is_dir()) {
+            return None;
+        }
+        // `rsync -a src/ dest/` and `cp -r src/. dest` copy the *contents*: judged as writes to `dest` itself.
+        let name = |text: String| {
+            let whole = !(text.ends_with('/') || text.ends_with("/.") || text == ".");
+            whole.then(|| Path::new(&text).file_name().map(std::ffi::OsStr::to_os_string))?
+        };
+        sources.iter().map(|a| Some(dir.join(name(a.text())?))).collect()
     }
 
     /// `sed -i[SUFFIX] SCRIPT FILE…` / `sed -i -e SCRIPT FILE…`.

@@ -6,6 +6,7 @@
 //! because any tool call resets Claude Code's stop-hook block count (`stop::block_cap`); only the tools that
 //! can write (`guard::inspects`) are checked.
 
+mod control_plane;
 mod edited;
 
 use std::path::{Path, PathBuf};
@@ -77,10 +78,8 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
             root.join(".claude/settings.json"),
             root.join(".claude/settings.local.json"),
         ],
-        dirs: vec![
-            root.join(crate::project::WORK_DIR),
-            canonical(&crate::project::loopgate_home()),
-        ],
+        dirs: vec![root.join(crate::project::WORK_DIR)],
+        plane: control_plane::paths(&root),
         sealed: globs,
         sealed_files: sealed.files,
         sealed_outside: sealed.outside.iter().map(|path| canonical(path)).collect(),

@@ -28,16 +28,6 @@ fn tool(p: &Project, tool: &str, input: serde_json::Value) -> crate::project::Ou
     )
 }
 
-fn deny_reason(out: &crate::project::Output) -> String {
-    out.success();
-    let json = out.json();
-    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny", "{out}");
-    json["hookSpecificOutput"]["permissionDecisionReason"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 #[test]
 fn editing_the_npm_test_script_is_rejected_before_the_verify_runs() {
     let p = npm_project();
@@ -148,20 +138,24 @@ fn the_guard_judges_edits_to_package_json_by_what_they_would_leave() {
     let add_dependency = json!({"file_path": path, "old_string": "\"name\": \"app\",", "new_string": "\"name\": \"app\", \"dependencies\": {\"x\": \"1\"},"});
     tool(&p, "Edit", add_dependency).silent();
     let weaken = json!({"file_path": path, "old_string": "sh check.sh", "new_string": "true"});
-    let reason = deny_reason(&tool(&p, "Edit", weaken));
+    let reason = tool(&p, "Edit", weaken).deny_reason();
     assert!(reason.contains("`package.json`: `scripts.test` changed"), "{reason}");
     let rewrite = json!({"file_path": path, "content": PACKAGE.replace("\"lint\": \"true\"", "\"lint\": \"eslint\"")});
     tool(&p, "Write", rewrite).silent();
     let pretest =
         json!({"file_path": path, "content": PACKAGE.replace("\"lint\"", "\"pretest\": \"exit 0\", \"lint\"")});
-    let reason = deny_reason(&tool(&p, "Write", pretest));
+    let reason = tool(&p, "Write", pretest).deny_reason();
     assert!(reason.contains("`scripts.pretest` was added"), "{reason}");
     let script = json!({"file_path": p.path("check.sh"), "content": "exit 0\n"});
-    assert!(deny_reason(&tool(&p, "Write", script)).contains("`check.sh` is sealed"));
+    assert!(tool(&p, "Write", script).deny_reason().contains("`check.sh` is sealed"));
     let npmrc = json!({"command": "echo script-shell=/bin/true >> .npmrc"});
-    assert!(deny_reason(&tool(&p, "Bash", npmrc)).contains(".npmrc"));
+    assert!(tool(&p, "Bash", npmrc).deny_reason().contains(".npmrc"));
     let allow = json!({"command": "loopgate allow --all"});
-    assert!(deny_reason(&tool(&p, "Bash", allow)).contains("only the user can accept"));
+    assert!(
+        tool(&p, "Bash", allow)
+            .deny_reason()
+            .contains("only the user can accept")
+    );
 }
 
 #[test]

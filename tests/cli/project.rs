@@ -648,6 +648,18 @@ impl Output {
         serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{self}"))
     }
 
+    /// The PreToolUse hook's denial: exit 0, a `deny` decision; returns its reason.
+    #[track_caller]
+    pub fn deny_reason(&self) -> String {
+        self.success();
+        let json = self.json();
+        assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny", "{self}");
+        json["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     /// stdout as one JSON document, however it is laid out (`status --json` pretty-prints).
     #[track_caller]
     pub fn stdout_json(&self) -> Value {

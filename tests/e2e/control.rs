@@ -56,6 +56,16 @@ fn project() -> Project {
 /// Claude Code's sandbox settings as `loopgate install --sandbox` writes them, plus a project rule keeping the
 /// sealed `tests/` read-only (a rule Claude Code reads at session start).
 fn enable_sandbox(project: &Project) {
+    project.write(
+        ".claude/settings.json",
+        r#"{"sandbox": {"filesystem": {"denyWrite": ["./tests"]}}}"#,
+    );
+    enable_user_sandbox(project);
+}
+
+/// Claude Code's sandbox settings as `loopgate install --sandbox` writes them (user settings only: the project
+/// keeps whatever `.claude/` it has, or none).
+pub(super) fn enable_user_sandbox(project: &Project) {
     let bwrap =
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).any(|dir| dir.join("bwrap").is_file());
     assert!(
@@ -63,10 +73,6 @@ fn enable_sandbox(project: &Project) {
         "COULD NOT RUN: Claude Code's sandbox needs bubblewrap on Linux (`apt-get install bubblewrap socat`); this scenario does not pass without it"
     );
     let user = serde_json::json!({"sandbox": loopgate::commands::install::sandbox::settings(&project.loopgate_home)});
-    project.write(
-        ".claude/settings.json",
-        r#"{"sandbox": {"filesystem": {"denyWrite": ["./tests"]}}}"#,
-    );
     let path = project.home.join(".claude/settings.json");
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
     std::fs::write(path, user.to_string()).expect("write user settings");

@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::super::finding::Hit;
+use super::super::finding::{Hit, Kind};
 use super::super::paths;
 use super::super::pattern::{self, PChar};
 use super::{MAX_DIR_ENTRIES, Scope};
@@ -16,9 +16,19 @@ impl Scope<'_> {
         let (first, last) = (*tail.first()?, *tail.last()?);
         let via = || Some(tail.iter().map(|c| c.to_string_lossy()).collect::<Vec<_>>().join("/"));
         for r in self.records() {
-            let comps = match r.given.strip_prefix(self.root()) {
-                Ok(rel) => paths::comps(rel),
-                Err(_) => r.given.file_name().into_iter().collect(),
+            let comps = match (r.given.strip_prefix(self.root()), &r.kind) {
+                (Ok(rel), _) => paths::comps(rel),
+                (Err(_), Kind::Record | Kind::Sealed) => r.given.file_name().into_iter().collect(),
+                // The control plane by its last two names (`.claude/settings.json`, `bin/loopgate`), all of
+                // them in the ending: a bare `settings.json` or `plugins` is too common a name to deny.
+                (Err(_), Kind::Plane(_)) => {
+                    let all = paths::comps(&r.given);
+                    let last_two = all[all.len().saturating_sub(2)..].to_vec();
+                    if tail.windows(last_two.len()).any(|w| w == last_two.as_slice()) {
+                        return Some(Self::record_hit(r, None));
+                    }
+                    continue;
+                }
             };
             if let Some(through) = seq_hit(tail, &comps) {
                 return Some(Self::record_hit(r, if through { via() } else { None }));
