@@ -15,7 +15,7 @@ use crate::testscan::lex::{Lexed, TokKind};
 /// How far a look at the stack may be from the test name it searches for, in tokens.
 const CALLER_REACH: usize = 48;
 /// How far the arguments or environment may be from a word compared with, in tokens.
-const NEIGHBOURS: usize = 8;
+const NEIGHBOURS: usize = 16;
 
 /// Attributes a `cfg_attr(test, …)` may switch on without changing what the code does.
 const HARMLESS_ATTRS: &[&str] = &["derive", "allow", "expect", "warn", "deny", "mutants", "coverage"];
@@ -116,14 +116,14 @@ fn ident(lx: &Lexed, i: usize) -> Option<Family> {
     caller(lx, i, word, after_dot, owner).then_some(Family::Caller)
 }
 
-/// A look at the stack followed, within [`CALLER_REACH`] tokens, by a string naming a test.
+/// A look at the stack with a string naming a test within [`CALLER_REACH`] tokens of it.
 fn caller(lx: &Lexed, i: usize, word: &str, after_dot: bool, owner: &str) -> bool {
     let head = CALLER_HEADS.iter().any(|(lang, qualifier, heads)| {
         *lang == lx.lang
             && heads.contains(&word)
             && (qualifier.is_empty() && (after_dot || lx.lang == Lang::Rust) || after_dot && owner == *qualifier)
     });
-    head && (i + 1..(i + CALLER_REACH).min(lx.toks.len()))
+    head && (i.saturating_sub(CALLER_REACH)..(i + CALLER_REACH).min(lx.toks.len()))
         .any(|j| lx.kind(j) == Some(TokKind::Str) && names::names_a_test(content(lx.s(j))))
 }
 
@@ -279,7 +279,7 @@ fn go_embeds<'a>(lx: &'a Lexed, free: &'a [Range<usize>]) -> impl Iterator<Item 
         let text = lx.text.get(comment.start..comment.end)?;
         let args = text.strip_prefix("//go:embed")?;
         args.split_whitespace()
-            .any(|arg| test_path(content(arg)))
+            .any(|arg| test_path(arg.trim_matches(|c| c == '"' || c == '`')))
             .then_some((comment.line, Family::ReadsTests))
     })
 }
