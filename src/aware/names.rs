@@ -56,11 +56,13 @@ const WEAK: &[&str] = &[
     "pytest", "py.test", "_pytest", "unittest", "nose", "nose2", "jest", "vitest", "mocha", "jasmine",
 ];
 
-/// Words that are traces only beside the process's arguments or environment (`argv[0].endswith(".test")`,
-/// `NODE_ENV === 'test'`): elsewhere they are ordinary values.
-const BESIDE_ARGS_OR_ENV: &[&str] = &[
-    "test", "testing", "tests", ".test", "-test", ".test.exe", "deps", "/deps/", "deps/", "/deps",
-];
+/// Words that are traces only beside the environment or right at the arguments (`NODE_ENV === 'test'`,
+/// `'test' in sys.argv`): elsewhere they are ordinary values (a CLI's `test` subcommand).
+const ENV_WORDS: &[&str] = &["test", "testing", "tests"];
+
+/// Parts of a test binary's name or path (`os.Args[0]` ending `.test`, cargo's `target/debug/deps/`): traces
+/// where the same code reads the process's arguments or executable.
+const EXE_WORDS: &[&str] = &[".test", "-test", ".test.exe", "deps", "/deps/", "deps/", "/deps"];
 
 /// The test runners' globals: `typeof jest`, `globalThis.vi`.
 pub(super) const RUNNER_GLOBALS: &[&str] = &[
@@ -87,9 +89,14 @@ pub(super) fn weak(text: &str) -> bool {
     WEAK.contains(&text)
 }
 
-/// Whether `text` is a word that is a trace beside the arguments or the environment.
-pub(super) fn beside_args_or_env(text: &str) -> bool {
-    BESIDE_ARGS_OR_ENV.contains(&text)
+/// Whether `text` is a word that is a trace beside the environment (see [`ENV_WORDS`]).
+pub(super) fn env_word(text: &str) -> bool {
+    ENV_WORDS.contains(&text)
+}
+
+/// Whether `text` is part of a test binary's name (see [`EXE_WORDS`]).
+pub(super) fn exe_word(text: &str) -> bool {
+    EXE_WORDS.contains(&text)
 }
 
 /// Whether an attribute read off a module or the global object (`sys._called_from_test`, `globalThis.__TEST__`)

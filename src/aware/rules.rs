@@ -14,8 +14,12 @@ use crate::testscan::lex::{Lexed, TokKind};
 
 /// How far a look at the stack may be from the test name it searches for, in tokens.
 const CALLER_REACH: usize = 48;
-/// How far the arguments or environment may be from a word compared with, in tokens.
-const NEIGHBOURS: usize = 16;
+/// How far the environment may be from a word compared with, in tokens.
+const NEAR: usize = 16;
+/// How far the arguments may be from a word compared with: right at them, or (for a test binary's name) in
+/// the same few statements.
+const AT: usize = 4;
+const FAR: usize = 48;
 
 /// Attributes a `cfg_attr(test, …)` may switch on without changing what the code does.
 const HARMLESS_ATTRS: &[&str] = &["derive", "allow", "expect", "warn", "deny", "mutants", "coverage"];
@@ -79,10 +83,13 @@ fn string(lx: &Lexed, i: usize) -> Option<Family> {
         return None;
     }
     if names::weak(text) {
-        return Some(neighbourhood(lx, i).unwrap_or(Family::RunnerLoaded));
+        return Some(neighbourhood(lx, i, NEAR, NEAR).unwrap_or(Family::RunnerLoaded));
     }
-    if names::beside_args_or_env(text) {
-        return neighbourhood(lx, i);
+    if names::env_word(text) {
+        return neighbourhood(lx, i, NEAR, AT);
+    }
+    if names::exe_word(text) {
+        return neighbourhood(lx, i, 0, FAR).filter(|&family| family == Family::RunnerArgs);
     }
     names::test_marker(text).then_some(Family::TestMarker)
 }
@@ -226,27 +233,30 @@ fn lookup_call(lx: &Lexed, i: usize) -> bool {
     false
 }
 
-/// What the tokens around `i` are about: the process's arguments or executable, or its environment.
-fn neighbourhood(lx: &Lexed, i: usize) -> Option<Family> {
-    let from = i.saturating_sub(NEIGHBOURS);
-    let to = (i + NEIGHBOURS).min(lx.toks.len());
+/// What the tokens around `i` are about: the process's arguments or executable (within `args` tokens), or its
+/// environment (within `env` tokens).
+fn neighbourhood(lx: &Lexed, i: usize, env: usize, args: usize) -> Option<Family> {
+    let reach = env.max(args);
+    let from = i.saturating_sub(reach);
+    let to = (i + reach + 1).min(lx.toks.len());
     let mut found = None;
     for j in from..to {
+        let near = |limit: usize| j.abs_diff(i) <= limit;
         if lx.kind(j) != Some(TokKind::Ident) {
             continue;
         }
         let word = lx.s(j);
         let owner = if lx.is(j.wrapping_sub(1), b'.') { lx.s(j.wrapping_sub(2)) } else { "" };
-        let args = word == "argv"
+        let is_args = word == "argv"
             || word == "execPath"
             || word == "current_exe"
             || word == "Args" && owner == "os"
             || word == "executable" && owner == "sys"
             || word == "args" && lx.is(j + 1, b'(');
-        if args {
+        if is_args && near(args) {
             return Some(Family::RunnerArgs);
         }
-        if word.to_ascii_lowercase().contains("env") {
+        if near(env) && word.to_ascii_lowercase().contains("env") {
             found = Some(Family::RunnerEnv);
         }
     }

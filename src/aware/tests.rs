@@ -55,6 +55,7 @@ fn rust_runner_traces_are_caught() {
     caught(rs, "const T: Option<&str> = option_env!(\"CARGO_TARGET_TMPDIR\");\n", 1, RunnerEnv);
     caught(rs, "fn f() -> bool {\n    std::env::args().any(|a| a == \"--nocapture\" || a.starts_with(\"--test-threads\"))\n}\n", 2, RunnerArgs);
     caught(rs, "fn f() -> bool {\n    std::env::current_exe().unwrap().to_string_lossy().contains(\"/deps/\")\n}\n", 2, RunnerArgs);
+    caught(rs, "fn f(a: i32) -> i32 {\n    let exe = std::env::current_exe().unwrap_or_default();\n    if exe.to_string_lossy().contains(\"/deps/\") {\n        a\n    } else {\n        -a\n    }\n}\n", 3, RunnerArgs);
     caught(rs, "fn f() -> bool {\n    std::thread::current().name() != Some(\"main\")\n}\n", 2, Caller);
     caught(rs, "fn f() -> bool {\n    std::thread::current().name().is_some_and(|n| n.contains(\"tests::\"))\n}\n", 2, Caller);
     caught(rs, "fn f() -> bool {\n    let bt = std::backtrace::Backtrace::force_capture();\n    bt.to_string().contains(\"::tests::\")\n}\n", 2, Caller);
@@ -94,6 +95,7 @@ fn python_honest_code_stays_free() {
     let py = Lang::Python;
     free(py, "import logging, os\nlogging.basicConfig(level=os.environ.get('LOG_LEVEL', 'INFO'))\nDEBUG = os.environ.get('DEBUG') == '1'\nFAST = os.environ.get('FEATURE_X')\n");
     free(py, "import argparse\np = argparse.ArgumentParser()\np.add_argument('--verbose', action='store_true')\n");
+    free(py, "import sys\n\nargs = sys.argv[1:]\ncommand = args[0] if args else 'help'\nif command == 'test':\n    run_checks()\n");
     free(py, "# if 'pytest' in sys.modules: cheat\ndef f():\n    \"\"\"Run with pytest: `PYTEST_CURRENT_TEST` is set.\"\"\"\n    print('run pytest -q to check')\n");
     free(py, "import requests\n\nif __name__ == '__main__':\n    main()\n");
     free(py, "from setuptools import find_packages\nPKGS = find_packages(exclude=['tests', 'tests.*'])\n");
