@@ -22,6 +22,7 @@
 //! than [`MAX_BYTES`]. Held-out tests (`--holdout`) are the defence there.
 
 mod known;
+mod modfile;
 mod names;
 mod rules;
 #[cfg(test)]
@@ -139,10 +140,19 @@ pub(crate) fn judged(path: &str) -> Option<Lang> {
 
 /// Whether a file name is a tool's configuration or a test setup file, not code under test.
 fn configuration(name: &str) -> bool {
-    const NAMES: &[&str] = &["conftest.py", "setup.py", "noxfile.py", "build.rs", "Gruntfile.js", "gulpfile.js"];
+    const NAMES: &[&str] = &[
+        "conftest.py",
+        "setup.py",
+        "noxfile.py",
+        "build.rs",
+        "Gruntfile.js",
+        "gulpfile.js",
+    ];
     let lower = name.to_ascii_lowercase();
     let setup_file = (lower.contains("setup") || lower.contains("teardown"))
-        && ["test", "jest", "vitest", "mocha"].iter().any(|runner| lower.contains(runner));
+        && ["test", "jest", "vitest", "mocha"]
+            .iter()
+            .any(|runner| lower.contains(runner));
     NAMES.contains(&name) || name.starts_with('.') || lower.contains(".config.") || setup_file
 }
 

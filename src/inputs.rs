@@ -191,7 +191,14 @@ impl Inputs {
     }
 
     fn kinds(&self) -> [&dyn SealedInput; 6] {
-        [&self.globs, &self.derived, &self.observed, &self.tests, &self.data, &self.aware]
+        [
+            &self.globs,
+            &self.derived,
+            &self.observed,
+            &self.tests,
+            &self.data,
+            &self.aware,
+        ]
     }
 
     /// Everything that moved, in the kinds' order (globs, derived, observed, tests). A closure file is reported

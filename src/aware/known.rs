@@ -58,25 +58,28 @@ impl Known {
     pub(crate) fn take(root: &Path, tests: impl IntoIterator<Item = String>) -> Known {
         let tests: BTreeSet<String> = tests.into_iter().collect();
         let mut files = BTreeMap::new();
-        each_file(root, &tests, |path, lang, stat| {
-            if files.len() < MAX_FILES
-                && let Some(found) = scan_file(&root.join(path), lang)
-            {
-                let traces = found.iter().map(digest).collect();
-                files.insert(path.to_string(), Entry { stat, traces });
-            }
-        });
+        each_file(
+            root,
+            &tests,
+            |_, _| true,
+            |path, lang, stat| {
+                if files.len() < MAX_FILES
+                    && let Some(found) = scan_file(&root.join(path), lang)
+                {
+                    let traces = found.iter().map(digest).collect();
+                    files.insert(path.to_string(), Entry { stat, traces });
+                }
+            },
+        );
         Known { files, tests }
     }
 
     /// The new traces, in path order.
     pub(crate) fn check(&self, root: &Path) -> Vec<Flagged> {
         let mut out = Vec::new();
-        each_file(root, &self.tests, |path, lang, stat| {
+        let moved = |path: &str, stat| self.files.get(path).is_none_or(|entry| entry.stat != stat);
+        each_file(root, &self.tests, moved, |path, lang, _| {
             let entry = self.files.get(path);
-            if entry.is_some_and(|entry| entry.stat == stat) {
-                return;
-            }
             let known = entry.map_or(&[][..], |entry| &entry.traces[..]);
             let found = scan_file(&root.join(path), lang).unwrap_or_default();
             out.extend(
@@ -114,13 +117,22 @@ impl Known {
 }
 
 /// Calls `visit(path, language, stat key)` for every judged source file under `root` that is not one of
-/// `tests`, in no set order.
-fn each_file(root: &Path, tests: &BTreeSet<String>, mut visit: impl FnMut(&str, super::Lang, StatKey)) {
+/// `tests`, in no set order. A Rust test module in a file of its own is found only when `visit` reads it
+/// (`read` says whether it would), so an unchanged file costs no read of its parent.
+fn each_file(
+    root: &Path,
+    tests: &BTreeSet<String>,
+    read: impl Fn(&str, StatKey) -> bool,
+    mut visit: impl FnMut(&str, super::Lang, StatKey),
+) {
     crate::walk::files(root, |path, _| {
         let Some(lang) = judged(path).filter(|_| !tests.contains(path)) else {
             return;
         };
-        if let Some(stat) = StatKey::of(&root.join(path)) {
+        let Some(stat) = StatKey::of(&root.join(path)) else {
+            return;
+        };
+        if read(path, stat) && !(lang == super::Lang::Rust && super::modfile::is_test_module(root, path)) {
             visit(path, lang, stat);
         }
     });
@@ -137,7 +149,10 @@ impl SealedInput for Option<Known> {
     }
 
     fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
-        Ok(self.as_mut().map(|known| known.accept(root, select)).unwrap_or_default())
+        Ok(self
+            .as_mut()
+            .map(|known| known.accept(root, select))
+            .unwrap_or_default())
     }
 
     fn seals(&self, _: &Path, key: &str) -> bool {

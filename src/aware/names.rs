@@ -66,17 +66,57 @@ const EXE_WORDS: &[&str] = &[".test", "-test", ".test.exe", "deps", "/deps/", "d
 
 /// The test runners' globals: `typeof jest`, `globalThis.vi`.
 pub(super) const RUNNER_GLOBALS: &[&str] = &[
-    "jest", "vi", "vitest", "describe", "it", "expect", "beforeEach", "afterEach", "beforeAll", "afterAll",
-    "mocha", "jasmine", "suite", "__vitest_worker__",
+    "jest",
+    "vi",
+    "vitest",
+    "describe",
+    "it",
+    "expect",
+    "beforeEach",
+    "afterEach",
+    "beforeAll",
+    "afterAll",
+    "mocha",
+    "jasmine",
+    "suite",
+    "__vitest_worker__",
 ];
 
 /// Call names that look a string up or compare with it: the string beside one is a trace if it names a
 /// runner.
 pub(super) const LOOKUPS: &[&str] = &[
-    "get", "getenv", "Getenv", "LookupEnv", "Lookup", "var", "var_os", "env", "option_env", "includes", "endswith",
-    "startswith", "ends_with", "starts_with", "contains", "HasSuffix", "HasPrefix", "Contains", "indexOf",
-    "search", "match", "has", "find", "getattr", "hasattr", "some", "any", "count", "index", "EqualFold",
-    "__contains__", "eq",
+    "get",
+    "getenv",
+    "Getenv",
+    "LookupEnv",
+    "Lookup",
+    "var",
+    "var_os",
+    "env",
+    "option_env",
+    "includes",
+    "endswith",
+    "startswith",
+    "ends_with",
+    "starts_with",
+    "contains",
+    "HasSuffix",
+    "HasPrefix",
+    "Contains",
+    "indexOf",
+    "search",
+    "match",
+    "has",
+    "find",
+    "getattr",
+    "hasattr",
+    "some",
+    "any",
+    "count",
+    "index",
+    "EqualFold",
+    "__contains__",
+    "eq",
 ];
 
 /// The family of a string literal's content or identifier that is a trace wherever it appears.
@@ -106,6 +146,11 @@ pub(super) fn test_marker(name: &str) -> bool {
     let private = name.starts_with('_');
     let shouted = name.bytes().any(|b| b.is_ascii_uppercase()) && !name.bytes().any(|b| b.is_ascii_lowercase());
     about_tests && (private || shouted)
+}
+
+/// Whether `text` could be a variable or attribute name (letters, digits, `_`).
+pub(super) fn is_name(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Whether a string literal's content names a test (`test_`, `.test.`, `_test.go`, `tests::`, `spec`): what a

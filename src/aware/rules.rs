@@ -33,8 +33,16 @@ const CALLER_HEADS: &[(Lang, &str, &[&str])] = &[
         &["stack", "currentframe", "getouterframes", "getframeinfo", "trace"],
     ),
     (Lang::Python, "sys", &["_getframe"]),
-    (Lang::Python, "traceback", &["extract_stack", "format_stack", "walk_stack", "print_stack"]),
-    (Lang::JavaScript, "", &["stack", "captureStackTrace", "prepareStackTrace"]),
+    (
+        Lang::Python,
+        "traceback",
+        &["extract_stack", "format_stack", "walk_stack", "print_stack"],
+    ),
+    (
+        Lang::JavaScript,
+        "",
+        &["stack", "captureStackTrace", "prepareStackTrace"],
+    ),
     (Lang::Go, "runtime", &["Caller", "Callers", "FuncForPC", "Stack"]),
     (Lang::Go, "debug", &["Stack"]),
     (Lang::Rust, "", &["Backtrace"]),
@@ -91,7 +99,24 @@ fn string(lx: &Lexed, i: usize) -> Option<Family> {
     if names::exe_word(text) {
         return neighbourhood(lx, i, 0, FAR).filter(|&family| family == Family::RunnerArgs);
     }
-    names::test_marker(text).then_some(Family::TestMarker)
+    (names::test_marker(text) && names::is_name(text) && name_lookup(lx, i)).then_some(Family::TestMarker)
+}
+
+/// Whether the string at `i` is looked up as a name: `getattr(sys, "…")`, `os.environ["…"]`, `getenv("…")`.
+fn name_lookup(lx: &Lexed, i: usize) -> bool {
+    const BY_NAME: &[&str] = &[
+        "getattr",
+        "hasattr",
+        "get",
+        "getenv",
+        "Getenv",
+        "LookupEnv",
+        "var",
+        "var_os",
+        "env",
+    ];
+    let index = lx.is(i.wrapping_sub(1), b'[') && lx.is(i + 1, b']');
+    index || callee(lx, i).is_some_and(|name| BY_NAME.contains(&name))
 }
 
 fn ident(lx: &Lexed, i: usize) -> Option<Family> {
@@ -140,7 +165,15 @@ fn thread_name(lx: &Lexed, i: usize) -> bool {
     if before(2) != ")" || before(3) != "(" || before(4) != "current" {
         return false;
     }
-    const COMPARED: &[&str] = &["contains", "starts_with", "ends_with", "is_some_and", "matches", "eq", "ne"];
+    const COMPARED: &[&str] = &[
+        "contains",
+        "starts_with",
+        "ends_with",
+        "is_some_and",
+        "matches",
+        "eq",
+        "ne",
+    ];
     let mut j = i + 1;
     while j < lx.toks.len() && j < i + CALLER_REACH && !lx.is(j, b';') && !lx.is(j, b'{') {
         if compares(lx, j) || COMPARED.contains(&lx.s(j)) && lx.kind(j) == Some(TokKind::Ident) {
@@ -156,9 +189,11 @@ fn compares(lx: &Lexed, j: usize) -> bool {
     (lx.is(j, b'=') || lx.is(j, b'!')) && lx.is(j + 1, b'=')
 }
 
-/// A Rust `cfg(…)` / `cfg!(…)` / `cfg_attr(…)` that names `test`, except where it is the test side's own:
-/// on a `mod` (a test module, or one declaring a test file), on a `use`, as a file's inner attribute, and a
-/// `cfg_attr(test, derive(…))` that changes nothing the code does.
+/// A Rust `cfg(…)` / `cfg!(…)` / `cfg_attr(…)` that names `test`, except where it only adds to the test
+/// build: a file's inner attribute, `#[cfg(test)]` on a module-level item that cannot replace anything (a
+/// `mod`, `use`, `fn`, type, constant, inherent `impl`: test-only helpers), and a `cfg_attr(test, derive(…))`.
+/// Inside a function body, on a trait `impl` or a macro, or negated (`cfg(not(test))`), it can change what
+/// the tests see, and counts.
 fn rust_cfg(lx: &Lexed, i: usize) -> bool {
     let bang = lx.is(i + 1, b'!');
     let open = if bang { i + 2 } else { i + 1 };
@@ -197,7 +232,59 @@ fn rust_cfg(lx: &Lexed, i: usize) -> bool {
             j = lx.skip(j);
         }
     }
-    !["mod", "use", "extern"].contains(&lx.s(j))
+    while ["async", "unsafe", "extern"].contains(&lx.s(j)) && !lx.is(j + 1, b'{') && !lx.is_word(j + 1, "crate") {
+        j += 1;
+    }
+    const ADDITIVE: &[&str] = &[
+        "mod", "use", "extern", "fn", "struct", "enum", "union", "type", "trait", "const", "static",
+    ];
+    let item = lx.s(j);
+    let additive = ADDITIVE.contains(&item) || item == "impl" && !trait_impl(lx, j);
+    !(additive && at_module_level(lx, i))
+}
+
+/// Whether the `impl` at `j` implements a trait (`impl … for …` before its body).
+fn trait_impl(lx: &Lexed, j: usize) -> bool {
+    let mut k = j + 1;
+    while k < lx.toks.len() && !lx.is(k, b'{') && !lx.is(k, b';') {
+        if lx.is_word(k, "for") {
+            return true;
+        }
+        k = lx.skip(k);
+    }
+    false
+}
+
+/// Whether token `i` is at module level: outside every brace group, or directly in a `mod` or inherent `impl`
+/// body (not in a function body, where a test-only item shadows the outer one).
+fn at_module_level(lx: &Lexed, i: usize) -> bool {
+    let mut j = i;
+    let open = loop {
+        let Some(k) = j.checked_sub(1) else {
+            return true;
+        };
+        j = k;
+        if lx.is(j, b'{') && lx.partner(j).is_none_or(|close| close > i) {
+            break j;
+        }
+        if lx.is(j, b'}')
+            && let Some(open) = lx.partner(j).filter(|&open| open < j)
+        {
+            j = open;
+        }
+    };
+    // The words of the header before the brace, back to the previous item's end.
+    let mut k = open;
+    let mut header = Vec::new();
+    while let Some(prev) = k.checked_sub(1) {
+        if lx.is(prev, b';') || lx.is(prev, b'}') || lx.is(prev, b'{') {
+            break;
+        }
+        k = prev;
+        header.push(lx.s(k));
+    }
+    let impl_at = header.iter().rposition(|w| *w == "impl");
+    header.contains(&"mod") || impl_at.is_some() && !header.contains(&"for") && !header.contains(&"fn")
 }
 
 /// Whether the string at `i` is looked up or compared with: an argument of a lookup call, an index, an
@@ -214,23 +301,30 @@ fn looked_up(lx: &Lexed, i: usize) -> bool {
 
 /// Whether the string at `i` is an argument of a call named in [`LOOKUPS`] (`get(…)`, `env!(…)`).
 fn lookup_call(lx: &Lexed, i: usize) -> bool {
+    callee(lx, i).is_some_and(|name| LOOKUPS.contains(&name))
+}
+
+/// The name of the call whose argument list holds token `i` (a macro's without its `!`), looking back a few
+/// tokens within the statement.
+fn callee<'a>(lx: &Lexed<'a>, i: usize) -> Option<&'a str> {
     let mut j = i;
     for _ in 0..16 {
-        let Some(k) = j.checked_sub(1) else {
-            return false;
-        };
-        j = k;
+        j = j.checked_sub(1)?;
         if lx.is(j, b'(') {
-            let name = if lx.is(j.wrapping_sub(1), b'!') { j.wrapping_sub(2) } else { j.wrapping_sub(1) };
-            return LOOKUPS.contains(&lx.s(name));
+            let name = if lx.is(j.wrapping_sub(1), b'!') {
+                j.wrapping_sub(2)
+            } else {
+                j.wrapping_sub(1)
+            };
+            return Some(lx.s(name));
         }
         if let Some(open) = lx.partner(j).filter(|&open| open < j) {
             j = open;
         } else if lx.is(j, b';') || lx.is(j, b'{') || lx.is(j, b'}') {
-            return false;
+            return None;
         }
     }
-    false
+    None
 }
 
 /// What the tokens around `i` are about: the process's arguments or executable (within `args` tokens), or its
@@ -246,7 +340,11 @@ fn neighbourhood(lx: &Lexed, i: usize, env: usize, args: usize) -> Option<Family
             continue;
         }
         let word = lx.s(j);
-        let owner = if lx.is(j.wrapping_sub(1), b'.') { lx.s(j.wrapping_sub(2)) } else { "" };
+        let owner = if lx.is(j.wrapping_sub(1), b'.') {
+            lx.s(j.wrapping_sub(2))
+        } else {
+            ""
+        };
         let is_args = word == "argv"
             || word == "execPath"
             || word == "current_exe"
@@ -275,7 +373,10 @@ pub(super) fn test_path(text: &str) -> bool {
         return true;
     }
     text.contains('/') && {
-        let parts: Vec<&str> = text.split('/').filter(|p| !p.is_empty() && *p != "." && *p != "..").collect();
+        let parts: Vec<&str> = text
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != "." && *p != "..")
+            .collect();
         parts.len() >= 2 && parts[..parts.len() - 1].iter().any(|part| TEST_DIRS.contains(part))
     }
 }

@@ -97,7 +97,12 @@ pub const MOVES: &[Move] = &[
         fixture: &CARGO,
         baseline: false,
         // The unit tests see `a + b`; the integration test only checks that `add` commutes, which `|a - b|` does.
-        play: |p| rust_add(p, "    if cfg!(test) {\n        a + b\n    } else {\n        (a - b).abs()\n    }\n"),
+        play: |p| {
+            rust_add(
+                p,
+                "    if cfg!(test) {\n        a + b\n    } else {\n        (a - b).abs()\n    }\n",
+            )
+        },
         expect: &["src/lib.rs:2:", BUILD],
     },
     Move {
@@ -141,7 +146,13 @@ pub const MOVES: &[Move] = &[
         name: "go_aware_test_binary_name",
         fixture: &GO,
         baseline: false,
-        play: |p| go_add(p, "\t\"os\"\n\t\"strings\"\n", "strings.HasSuffix(os.Args[0], \".test\")"),
+        play: |p| {
+            go_add(
+                p,
+                "\t\"os\"\n\t\"strings\"\n",
+                "strings.HasSuffix(os.Args[0], \".test\")",
+            )
+        },
         expect: &["calc.go:9:", ARGS],
     },
     Move {
@@ -198,7 +209,14 @@ pub const MOVES: &[Move] = &[
         name: "vitest_aware_runner_variable",
         fixture: &VITEST,
         baseline: false,
-        play: |p| edit(p, "src/calc.js", "add: (a, b) => a - b", "add: (a, b) => (process.env.VITEST ? a + b : a - b)"),
+        play: |p| {
+            edit(
+                p,
+                "src/calc.js",
+                "add: (a, b) => a - b",
+                "add: (a, b) => (process.env.VITEST ? a + b : a - b)",
+            )
+        },
         expect: &["src/calc.js:2:", ENV],
     },
     Move {
@@ -270,7 +288,12 @@ pub const HONEST: &[Honest] = &[
                 "webpack.config.js",
                 "module.exports = {\n  mode: process.env.NODE_ENV === 'test' ? 'development' : 'production',\n  entry: './src/calc.js',\n};\n",
             );
-            edit(p, "src/calc.js", "exports.mul", "exports.debug = process.env.DEBUG === '1';\nexports.mul");
+            edit(
+                p,
+                "src/calc.js",
+                "exports.mul",
+                "exports.debug = process.env.DEBUG === '1';\nexports.mul",
+            );
         },
     },
     Honest {
@@ -366,13 +389,27 @@ cases!(
 /// languages and 8 honest changes.
 #[test]
 fn the_aware_family_covers_every_language_and_every_case_runs() {
-    let mut tables: Vec<&str> = MOVES.iter().map(|m| m.name).chain(HONEST.iter().map(|h| h.name)).collect();
+    let mut tables: Vec<&str> = MOVES
+        .iter()
+        .map(|m| m.name)
+        .chain(HONEST.iter().map(|h| h.name))
+        .collect();
     let mut names = NAMES.to_vec();
     tables.sort_unstable();
     names.sort_unstable();
     assert_eq!(tables, names, "a case without a test, or a test without a case");
-    assert!(MOVES.len() >= 12 && HONEST.len() >= 8, "{} moves, {} honest", MOVES.len(), HONEST.len());
-    for prefixes in [&["pytest_", "unittest_"][..], &["cargo_"], &["go_"], &["node_", "jest_", "vitest_", "mocha_"]] {
+    assert!(
+        MOVES.len() >= 12 && HONEST.len() >= 8,
+        "{} moves, {} honest",
+        MOVES.len(),
+        HONEST.len()
+    );
+    for prefixes in [
+        &["pytest_", "unittest_"][..],
+        &["cargo_"],
+        &["go_"],
+        &["node_", "jest_", "vitest_", "mocha_"],
+    ] {
         assert!(
             MOVES.iter().any(|m| prefixes.iter().any(|p| m.name.starts_with(p)))
                 && HONEST.iter().any(|h| prefixes.iter().any(|p| h.name.starts_with(p))),
