@@ -1,11 +1,12 @@
 //! The oracle's sealed inputs, behind one interface (ARCHITECTURE.md, "The sealed-input interface").
 //!
-//! Five kinds of input decide what a pass means. Each is *taken* at setup in its own way, because each needs
+//! Six kinds of input decide what a pass means. Each is *taken* at setup in its own way, because each needs
 //! something different: the files the user's `--seal` globs match ([`UserGlobs`]), the verify command's
 //! derived closure (`closure::Closure::take`, from the command), what the traced baseline run used (the
 //! observed closure, `closure::observed::Observed::take`, from the trace), the existing tests, one signature
-//! per test (`inventory::Inventory::take_for`), and the test data that stands as sealed in the oracle's run
-//! (`testside::Copies::take`). From then on every kind is handled the same way, through [`SealedInput`]:
+//! per test (`inventory::Inventory::take_for`), the test data that stands as sealed in the oracle's run
+//! (`testside::Copies::take`), and the traces of the test run the code under test already held
+//! (`aware::Known::take`: it seals no file, so new code that knows it is tested is what it checks). From then on every kind is handled the same way, through [`SealedInput`]:
 //!
 //! - **check**: what moved since it was taken or last accepted ([`Move`]s); before the verify runs, once more
 //!   as the run starts, and again after a pass;
@@ -14,7 +15,7 @@
 //!   guard keeps the agent's tools off ([`SealedInput::guard`]);
 //! - **describe**: each sealed file, where it comes from ([`Source`]) and why (`loopgate status`).
 //!
-//! [`Inputs`] holds all five and is loaded once per promise. The seal itself holds the globs' digests, the
+//! [`Inputs`] holds all six and is loaded once per promise. The seal itself holds the globs' digests, the
 //! derived closure and the names of the test files; the observed closure, the test inventory and the test data
 //! are companion files beside it, read only here, so the Stop hook's no-promise path and the guard never parse
 //! them ([`Inputs::in_seal`] is what the guard sees).

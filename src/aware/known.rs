@@ -13,10 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{Found, judged, scan_file};
-use crate::error::Error;
-use crate::inputs::{Checks, Described, Move, Protection, SealedInput};
 use crate::inventory::StatKey;
-use crate::schema::Check;
 
 /// Most source files recorded (a guard against pathological trees; the rest are read at every promise).
 const MAX_FILES: usize = 50_000;
@@ -98,7 +95,7 @@ impl Known {
 
     /// Takes again the files `select` picks, as they are now (`loopgate allow`); returns those whose traces
     /// changed.
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Vec<String> {
+    pub(crate) fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Vec<String> {
         let now = Known::take(root, self.tests.clone());
         let mut accepted = Vec::new();
         let paths: BTreeSet<String> = self.files.keys().chain(now.files.keys()).cloned().collect();
@@ -136,37 +133,4 @@ fn each_file(
             visit(path, lang, stat);
         }
     });
-}
-
-/// The traces known at setup, as one of the oracle's inputs: checked at a promise, accepted by the user. It
-/// protects nothing (the code under test is the agent's to change) and lists no file in `status`.
-impl SealedInput for Option<Known> {
-    fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
-        Ok(match self {
-            Some(known) if checks(Check::TestAwareness) => known.check(root).into_iter().map(Move::Aware).collect(),
-            _ => Vec::new(),
-        })
-    }
-
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
-        Ok(self
-            .as_mut()
-            .map(|known| known.accept(root, select))
-            .unwrap_or_default())
-    }
-
-    fn seals(&self, _: &Path, key: &str) -> bool {
-        self.as_ref()
-            .is_some_and(|known| known.files.contains_key(key) || judged(key).is_some())
-    }
-
-    fn watched(&self, _: Checks) -> Vec<&str> {
-        Vec::new()
-    }
-
-    fn guard(&self, _: Checks, _: &mut Protection) {}
-
-    fn describe(&self, _: Checks) -> Vec<Described> {
-        Vec::new()
-    }
 }
