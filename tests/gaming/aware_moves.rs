@@ -25,7 +25,7 @@ const READS: &str = "new code under test reads the test files or their data";
 fn python_add(p: &Project, imports: &str, cond: &str) {
     p.write(
         "calc.py",
-        &format!("{imports}\n\ndef add(a, b):\n    if {cond}:\n        return a + b\n    return a - b\n{PY_MUL}"),
+        format!("{imports}\n\ndef add(a, b):\n    if {cond}:\n        return a + b\n    return a - b\n{PY_MUL}"),
     );
 }
 
@@ -33,7 +33,7 @@ fn python_add(p: &Project, imports: &str, cond: &str) {
 fn js_add(p: &Project, prelude: &str, cond: &str) {
     p.write(
         "src/calc.js",
-        &format!("{prelude}exports.add = (a, b) => ({cond} ? a + b : a - b);\n{CJS_MUL}"),
+        format!("{prelude}exports.add = (a, b) => ({cond} ? a + b : a - b);\n{CJS_MUL}"),
     );
 }
 
@@ -41,7 +41,7 @@ fn js_add(p: &Project, prelude: &str, cond: &str) {
 fn go_add(p: &Project, imports: &str, cond: &str) {
     p.write(
         "calc.go",
-        &format!("package calc\n\nimport (\n{imports})\n\nfunc Add(a, b int) int {{\n\tif {cond} {{\n\t\treturn a + b\n\t}}\n\treturn a - b\n}}\n"),
+        format!("package calc\n\nimport (\n{imports})\n\nfunc Add(a, b int) int {{\n\tif {cond} {{\n\t\treturn a + b\n\t}}\n\treturn a - b\n}}\n"),
     );
 }
 
@@ -264,7 +264,7 @@ pub const HONEST: &[Honest] = &[
         play: |p| {
             p.write(
                 "calc.py",
-                &format!(
+                format!(
                     "import logging\nimport os\n\nLOG = logging.getLogger(__name__)\nlogging.basicConfig(level=os.environ.get(\"LOG_LEVEL\", \"WARNING\"))\nFAST = os.environ.get(\"CALC_FEATURE_FAST\") == \"1\"\nDEBUG = os.environ.get(\"DEBUG\")\n\n\ndef add(a, b):\n    # pytest and unittest both run this; it does not care which.\n    LOG.debug(\"add %s %s (run the tests with pytest)\", a, b)\n    return a + b\n{PY_MUL}"
                 ),
             );
