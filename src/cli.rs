@@ -246,6 +246,10 @@ pub(crate) struct SetupArgs {
     /// Accept skip / ignore / xfail / only markers added to the tests, and tests deleted.
     #[arg(long)]
     pub(crate) no_skip_check: bool,
+    /// Accept new code under test that knows it is being tested (a `cfg(test)` branch outside the test module,
+    /// the runner's variables, modules or flags) or that reads the test files.
+    #[arg(long)]
+    pub(crate) no_test_awareness_check: bool,
     /// Do not run the verify command at setup; the first verify of the loop becomes the baseline instead.
     #[arg(long)]
     pub(crate) no_baseline: bool,

@@ -1,11 +1,12 @@
 //! The oracle's sealed inputs, behind one interface (ARCHITECTURE.md, "The sealed-input interface").
 //!
-//! Five kinds of input decide what a pass means. Each is *taken* at setup in its own way, because each needs
+//! Six kinds of input decide what a pass means. Each is *taken* at setup in its own way, because each needs
 //! something different: the files the user's `--seal` globs match ([`UserGlobs`]), the verify command's
 //! derived closure (`closure::Closure::take`, from the command), what the traced baseline run used (the
 //! observed closure, `closure::observed::Observed::take`, from the trace), the existing tests, one signature
-//! per test (`inventory::Inventory::take_for`), and the test data that stands as sealed in the oracle's run
-//! (`testside::Copies::take`). From then on every kind is handled the same way, through [`SealedInput`]:
+//! per test (`inventory::Inventory::take_for`), the test data that stands as sealed in the oracle's run
+//! (`testside::Copies::take`), and the traces of the test run the code under test already held
+//! (`aware::Known::take`: it seals no file, so new code that knows it is tested is what it checks). From then on every kind is handled the same way, through [`SealedInput`]:
 //!
 //! - **check**: what moved since it was taken or last accepted ([`Move`]s); before the verify runs, once more
 //!   as the run starts, and again after a pass;
@@ -14,7 +15,7 @@
 //!   guard keeps the agent's tools off ([`SealedInput::guard`]);
 //! - **describe**: each sealed file, where it comes from ([`Source`]) and why (`loopgate status`).
 //!
-//! [`Inputs`] holds all five and is loaded once per promise. The seal itself holds the globs' digests, the
+//! [`Inputs`] holds all six and is loaded once per promise. The seal itself holds the globs' digests, the
 //! derived closure and the names of the test files; the observed closure, the test inventory and the test data
 //! are companion files beside it, read only here, so the Stop hook's no-promise path and the guard never parse
 //! them ([`Inputs::in_seal`] is what the guard sees).
@@ -51,6 +52,8 @@ pub(crate) enum Move {
     Shadow(Shadow),
     /// An existing test was changed, skipped or deleted, or setup code was added around the tests.
     Test(TestMove),
+    /// New code under test knows it is being tested, or reads the tests (see `aware`).
+    Aware(crate::aware::Flagged),
 }
 
 impl Move {
@@ -61,6 +64,7 @@ impl Move {
             Move::Part(_, moved) => &moved.path,
             Move::Shadow(shadow) => &shadow.path,
             Move::Test(test) => &test.path,
+            Move::Aware(flagged) => &flagged.path,
         }
     }
 
@@ -72,6 +76,7 @@ impl Move {
             Move::Part(source, _) => *source,
             Move::Shadow(_) => Source::Observed,
             Move::Test(_) => Source::Test,
+            Move::Aware(_) => Source::Code,
         }
     }
 }
@@ -133,8 +138,10 @@ pub(crate) struct Inputs {
     pub observed: Option<closure::observed::Observed>,
     pub tests: Tests,
     pub data: TestData,
+    /// The traces of the test run the code under test held at setup (see `aware`).
+    pub aware: Option<crate::aware::Known>,
     /// Which kinds `accept` changed, so `save` writes only those.
-    accepted: [bool; 5],
+    accepted: [bool; 6],
 }
 
 impl Inputs {
@@ -144,6 +151,7 @@ impl Inputs {
         inputs.tests.inventory = active.store.load_inventory(&active.project)?;
         let own = inputs.tests.own_files();
         inputs.load_companions(active, own)?;
+        inputs.aware = active.store.load_companion(&active.project, crate::seal::AWARE)?;
         Ok(inputs)
     }
 
@@ -183,8 +191,15 @@ impl Inputs {
         }
     }
 
-    fn kinds(&self) -> [&dyn SealedInput; 5] {
-        [&self.globs, &self.derived, &self.observed, &self.tests, &self.data]
+    fn kinds(&self) -> [&dyn SealedInput; 6] {
+        [
+            &self.globs,
+            &self.derived,
+            &self.observed,
+            &self.tests,
+            &self.data,
+            &self.aware,
+        ]
     }
 
     /// Everything that moved, in the kinds' order (globs, derived, observed, tests). A closure file is reported
@@ -199,7 +214,7 @@ impl Inputs {
             let claim = match m {
                 Move::Part(source, _) => (*source, false),
                 Move::Shadow(_) => (Source::Observed, true),
-                Move::File(_) | Move::Test(_) => return true,
+                Move::File(_) | Move::Test(_) | Move::Aware(_) => return true,
             };
             *named.entry(m.path().to_string()).or_insert(claim) == claim
         });
@@ -221,6 +236,9 @@ impl Inputs {
         let data = self.data.accept(root, select)?;
         self.accepted[4] |= !data.is_empty();
         accepted.extend(data);
+        let aware = self.aware.accept(root, select)?;
+        self.accepted[5] |= !aware.is_empty();
+        accepted.extend(aware);
         accepted.sort();
         accepted.dedup();
         Ok(accepted)
@@ -262,7 +280,7 @@ impl Inputs {
     /// companion files at once.
     pub(crate) fn save(self, active: &mut ActiveLoop) -> Result<(), Error> {
         let (store, project) = (&active.store, &active.project);
-        let [globs, derived, observed, tests, data] = self.accepted;
+        let [globs, derived, observed, tests, data, aware] = self.accepted;
         if globs {
             active.seal.files = self.globs.files;
         }
@@ -278,6 +296,9 @@ impl Inputs {
         }
         if data {
             store.save_companion(project, crate::seal::TEST_COPIES, &self.data.copies)?;
+        }
+        if let (true, Some(known)) = (aware, &self.aware) {
+            store.save_companion(project, crate::seal::AWARE, known)?;
         }
         Ok(())
     }

@@ -46,7 +46,7 @@ pub(crate) struct StatKey {
 }
 
 impl StatKey {
-    fn of(path: &Path) -> Option<StatKey> {
+    pub(crate) fn of(path: &Path) -> Option<StatKey> {
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::symlink_metadata(path).ok()?;
         let ns = |secs: i64, nsec: i64| i128::from(secs) * 1_000_000_000 + i128::from(nsec);

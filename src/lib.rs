@@ -13,6 +13,7 @@
 //! checked at a promise).
 
 pub mod args;
+pub mod aware;
 pub mod baseline;
 pub(crate) mod block_reason;
 pub mod checkpoint;

@@ -52,7 +52,8 @@ impl Lang {
 }
 
 /// A check on the oracle's inputs that setup turns on by default and the user may opt out of
-/// (`--no-closure-seal`, `--no-test-seal`, `--no-count-ratchet`, `--no-skip-check`).
+/// (`--no-closure-seal`, `--no-test-seal`, `--no-count-ratchet`, `--no-skip-check`,
+/// `--no-test-awareness-check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Check {
@@ -68,6 +69,8 @@ pub enum Check {
     ByName,
     /// The agent's new test files sit out the oracle's run (see `testside`); off with `--with-new-tests`.
     NewTestsAside,
+    /// New code under test that knows it is being tested, or reads the tests (see `aware`).
+    TestAwareness,
 }
 
 /// Where a sealed input of the oracle comes from: what `loopgate status` says of each file and what a
@@ -86,6 +89,8 @@ pub enum Source {
     /// Test data beside the tests (a snapshot, a golden file, a case table), which stands as sealed in the
     /// oracle's run.
     TestData,
+    /// The code under test, whose traces of the test run are checked (see `aware`); it seals no file.
+    Code,
 }
 
 impl Source {
@@ -97,6 +102,7 @@ impl Source {
             Source::Observed => "observed",
             Source::Test => "test",
             Source::TestData => "test data",
+            Source::Code => "code under test",
         }
     }
 }

@@ -34,7 +34,9 @@ pub const TEST_COPIES: &str = "copies";
 pub const SWAP_JOURNAL: &str = "swap";
 /// What the traced baseline run was seen to use (see `closure::observed`).
 pub const OBSERVED: &str = "observed";
-const COMPANIONS: [&str; 5] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL, OBSERVED];
+/// The traces of the test run the code under test held at setup (see `aware`).
+pub const AWARE: &str = "aware";
+const COMPANIONS: [&str; 6] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL, OBSERVED, AWARE];
 
 /// How many verify logs keep a mark (the most recent ones).
 pub const MARKED_LOGS: usize = 20;

@@ -17,6 +17,8 @@
 //!
 //! `cargo test --test gaming -- --nocapture` prints each case and its time; the README reports the counts.
 
+#[path = "gaming/aware_moves.rs"]
+mod aware_moves;
 #[path = "gaming/closure_moves.rs"]
 mod closure_moves;
 #[path = "support/common.rs"]
@@ -37,8 +39,7 @@ use fixtures::{CARGO, Fixture, GO, MAKE, NPM, PYTEST, PYTEST_DATA};
 use project::{Output, Project};
 
 const PROMISE: &str = "I fixed it.\n\n<promise>LOOP_DONE</promise>";
-const OPT_OUT: &str =
-    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --no-test-verdict --with-new-tests";
+const OPT_OUT: &str = "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --no-test-verdict --with-new-tests --no-test-awareness-check";
 
 /// A gaming move: what the agent does, and what the rejection must say.
 struct Move {

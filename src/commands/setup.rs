@@ -127,6 +127,7 @@ impl Config {
             (args.no_test_seal, Check::Tests),
             (args.no_count_ratchet, Check::Counts),
             (args.no_skip_check, Check::Skips),
+            (args.no_test_awareness_check, Check::TestAwareness),
             (args.no_test_verdict, Check::ByName),
             (args.with_new_tests, Check::NewTestsAside),
         ];
@@ -259,6 +260,7 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         no_test_seal: parsed.no_test_seal || cli.no_test_seal,
         no_count_ratchet: parsed.no_count_ratchet || cli.no_count_ratchet,
         no_skip_check: parsed.no_skip_check || cli.no_skip_check,
+        no_test_awareness_check: parsed.no_test_awareness_check || cli.no_test_awareness_check,
         no_baseline: parsed.no_baseline || cli.no_baseline,
         no_test_verdict: parsed.no_test_verdict || cli.no_test_verdict,
         with_new_tests: parsed.with_new_tests || cli.with_new_tests,
@@ -387,6 +389,9 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
+    }
+    if let Some(known) = &sealed.aware {
+        store.save_companion(&project, crate::seal::AWARE, known)?;
     }
     let own_tests: std::collections::BTreeSet<&String> = sealed
         .inventory

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{Checks, Described, Move, Protection, SealedInput};
+use crate::aware::Known;
 use crate::closure::observed::Observed;
 use crate::closure::{Closure, Scope};
 use crate::error::Error;
@@ -403,5 +404,38 @@ impl SealedInput for TestData {
                 exists: true,
             })
             .collect()
+    }
+}
+
+/// The traces known at setup, as one of the oracle's inputs: checked at a promise, accepted by the user. It
+/// protects nothing (the code under test is the agent's to change) and lists no file in `status`.
+impl SealedInput for Option<Known> {
+    fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
+        Ok(match self {
+            Some(known) if checks(Check::TestAwareness) => known.check(root).into_iter().map(Move::Aware).collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        Ok(self
+            .as_mut()
+            .map(|known| known.accept(root, select))
+            .unwrap_or_default())
+    }
+
+    fn seals(&self, _: &Path, key: &str) -> bool {
+        self.as_ref()
+            .is_some_and(|known| known.files.contains_key(key) || crate::aware::judged(key).is_some())
+    }
+
+    fn watched(&self, _: Checks) -> Vec<&str> {
+        Vec::new()
+    }
+
+    fn guard(&self, _: Checks, _: &mut Protection) {}
+
+    fn describe(&self, _: Checks) -> Vec<Described> {
+        Vec::new()
     }
 }

@@ -74,7 +74,8 @@ impl Fixture {
             observed: Some(observed),
             data: TestData::new(copies, own),
             tests,
-            accepted: [false; 5],
+            aware: None,
+            accepted: [false; 6],
         }
     }
 
@@ -158,7 +159,7 @@ fn whatever_a_check_reports_can_be_named_and_accepting_it_all_leaves_nothing() {
         assert!(accepted.contains(path), "{path} not accepted: {accepted:?}");
     }
     assert_eq!(f.check(&inputs), Vec::new());
-    assert_eq!(inputs.accepted, [true, true, true, true, true]);
+    assert_eq!(inputs.accepted, [true, true, true, true, true, false]);
 }
 
 #[test]
@@ -171,7 +172,7 @@ fn accepting_one_path_leaves_the_others_reported() {
     let left: Vec<String> = f.check(&inputs).iter().map(|m| m.path().to_string()).collect();
     assert!(!left.iter().any(|p| p == "pytest.ini"), "{left:?}");
     assert_eq!(left.len(), 4, "{left:?}");
-    assert_eq!(inputs.accepted, [false, true, true, false, false]);
+    assert_eq!(inputs.accepted, [false, true, true, false, false, false]);
 }
 
 #[test]

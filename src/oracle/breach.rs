@@ -49,6 +49,7 @@ impl Breach {
                 Move::Part(_, moved) => words::moved(lang, moved),
                 Move::Shadow(shadow) => words::shadow(lang, shadow),
                 Move::Test(test) => crate::messages::finding::line(lang, &test.path, &test.finding),
+                Move::Aware(flagged) => crate::messages::aware::line(lang, flagged),
             })
             .collect()
     }
@@ -68,6 +69,7 @@ impl Breach {
                 Move::Part(_, moved) => restore.push(&moved.path),
                 Move::Test(moved) if moved.new_file => edit.push(&moved.path),
                 Move::Test(moved) => restore.push(&moved.path),
+                Move::Aware(flagged) => edit.push(&flagged.path),
             }
         }
         restore.sort_unstable();

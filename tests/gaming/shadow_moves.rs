@@ -135,7 +135,7 @@ macro_rules! cases {
     };
 }
 
-fn find<'a, T>(cases: &'a [T], name: &str, name_of: fn(&T) -> &str) -> &'a T {
+pub(crate) fn find<'a, T>(cases: &'a [T], name: &str, name_of: fn(&T) -> &str) -> &'a T {
     cases.iter().find(|c| name_of(c) == name).expect("a case of that name")
 }
 

@@ -17,6 +17,8 @@ pub(crate) struct Sealed {
     pub(crate) files: BTreeMap<String, String>,
     pub(crate) closure: Option<Closure>,
     pub(crate) inventory: Option<Inventory>,
+    /// The traces of the test run the code under test already holds (see `aware`).
+    pub(crate) aware: Option<crate::aware::Known>,
 }
 
 impl Sealed {
@@ -30,6 +32,7 @@ impl Sealed {
                 files,
                 closure: None,
                 inventory: None,
+                aware: None,
             });
         };
         let closure = Closure::take(command, root);
@@ -37,10 +40,13 @@ impl Sealed {
         let inventory = (on(Check::Tests) || on(Check::Skips))
             .then(|| Inventory::take_for(root, &closure))
             .filter(|inventory| !inventory.files.is_empty());
+        let own_tests = inventory.iter().flat_map(Inventory::own_test_files).cloned();
+        let aware = on(Check::TestAwareness).then(|| crate::aware::Known::take(root, own_tests));
         Ok(Sealed {
             files,
             closure: Some(closure),
             inventory,
+            aware,
         })
     }
 

@@ -37,6 +37,7 @@ pub(super) fn report(seal: &Seal, inputs: &Inputs) -> Value {
             "tests": f.checks(Check::Tests),
             "counts": f.checks(Check::Counts),
             "skips": f.checks(Check::Skips),
+            "test_awareness": f.checks(Check::TestAwareness),
         },
         "inputs": described.iter().map(file).collect::<Vec<_>>(),
         "closure": closure,
@@ -66,6 +67,7 @@ fn source_why(source: Source) -> &'static str {
         Source::UserGlob => "a `--seal` glob matches it",
         Source::Test => "it holds existing tests, sealed test by test",
         Source::TestData => "test data: the oracle's run uses it as sealed",
+        Source::Code => "code under test: new traces of the test run in it are rejected",
         Source::Derived | Source::Observed => "",
     }
 }

@@ -1,0 +1,172 @@
+//! Code under test that knows it is being tested (issue 30): new code outside the test side that branches on
+//! the test runner's presence — the compile-time test configuration outside a test module, the runner's
+//! environment variables, modules, globals or flags, a look at the stack for a test's name, a marker the tests
+//! set — or that reads the test files to learn the expected values. No seal can see such a move: the tests,
+//! their configuration and the runner all stay as they were, and the code is correct only under them.
+//!
+//! The check reads tokens (`testscan::lex`), so comments never count and a string literal counts only for
+//! what it does in the code (`rules`; the names are one table per kind of trace, `names`). A test module in a
+//! source file (`#[cfg(test)] mod tests`, Vitest's `if (import.meta.vitest)`) is test code and stays free, as
+//! do the test files, `conftest.py`, test-support directories (`testutil/`, `__mocks__/`, …: code only the
+//! tests import) and configuration files (`*.config.js`, `.eslintrc.js`, `setup.py`, `build.rs`), where a new
+//! `NODE_ENV === 'test'` is honest configuration.
+//!
+//! Only new traces count: setup records, per source file, its stat key and a digest of every trace it already
+//! held ([`Known`]); at a promise only the files whose stat key moved are read again, and a trace whose digest
+//! (family and line text) was there at setup is the user's. A trace is named by file and line, with how to
+//! undo it ([`Flagged`], worded by `messages::aware`); `loopgate allow PATH` accepts one the user wants.
+//! `--no-test-awareness-check` turns it off.
+//!
+//! What it cannot see: a special case with no marker (`if a == 2 && b == 3 { return 5 }`), a trace built at
+//! run time (a name assembled from pieces, read through a helper the check does not know), a file larger
+//! than [`MAX_BYTES`]. Held-out tests (`--holdout`) are the defence there.
+
+mod known;
+mod modfile;
+mod names;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+use std::ops::Range;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::schema::Lang;
+use crate::testscan::{self, UnitKind, lex};
+pub(crate) use known::{Flagged, Known};
+
+/// Largest file read; a larger one is generated or vendored code, not the agent's.
+pub(crate) const MAX_BYTES: u64 = 2 * 1024 * 1024;
+
+/// What a trace shows the code knows about the test run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// The compile-time test configuration outside a test module: `cfg(test)`, `cfg!(test)`, `cfg(not(test))`.
+    TestBuild,
+    /// A test runner's environment variable: `PYTEST_CURRENT_TEST`, `JEST_WORKER_ID`, `NODE_ENV === 'test'`.
+    RunnerEnv,
+    /// Whether a runner's module or global is loaded: `"pytest" in sys.modules`, `typeof jest`,
+    /// `testing.Testing()`.
+    RunnerLoaded,
+    /// The test binary's flags or name: `--test-threads`, `flag.Lookup("test.v")`, `os.Args[0]` ending `.test`.
+    RunnerArgs,
+    /// Who is calling: the stack searched for a test's name, the thread's name (Rust names it after the test).
+    Caller,
+    /// A marker the test side sets: `sys._called_from_test`, `globalThis.__TEST__`, `os.environ["TESTING"]`.
+    TestMarker,
+    /// A path into the test side: reading the tests or their data to find the expected values.
+    ReadsTests,
+}
+
+/// One trace in one file: where, what the line says, which family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// 1-based.
+    pub line: u32,
+    /// The line, trimmed and cut to a readable length (what the model is shown).
+    pub text: String,
+    pub family: Family,
+}
+
+/// Every trace in `text`, a file of `lang` that is code under test, outside the test modules it holds; one per
+/// line and family, in order.
+pub fn scan(lang: Lang, text: &str) -> Vec<Found> {
+    let lexed = lex::lex(lang, text);
+    let free = test_modules(lang, &lexed);
+    let mut found: Vec<Found> = rules::find(&lexed, &free)
+        .into_iter()
+        .map(|(line, family)| Found {
+            line,
+            text: lexed.line_text(line),
+            family,
+        })
+        .collect();
+    found.sort_by_key(|f| (f.line, f.family));
+    found.dedup_by_key(|f| (f.line, f.family));
+    found
+}
+
+/// The byte ranges of the test modules a source file holds: Rust's `#[cfg(test)] mod … { … }`, Vitest's
+/// in-source `if (import.meta.vitest) { … }` (the containers the test scanner marks as compiled only for tests;
+/// a gated function or `impl` is not a module, and stays judged).
+fn test_modules(lang: Lang, lexed: &lex::Lexed) -> Vec<Range<usize>> {
+    fn walk(nodes: &[testscan::Node], out: &mut Vec<Range<usize>>) {
+        for node in nodes {
+            if node.gated && node.kind == UnitKind::Container {
+                out.push(node.span.clone());
+            } else {
+                walk(&node.children, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if matches!(lang, Lang::Rust | Lang::JavaScript) {
+        walk(&testscan::units(lang, lexed), &mut out);
+    }
+    out
+}
+
+/// Directories whose code only the tests use (test support) and whose traces are therefore the tests' own.
+const SUPPORT_DIRS: &[&str] = &[
+    "testutil",
+    "testutils",
+    "testhelpers",
+    "test_helpers",
+    "test_utils",
+    "test_support",
+    "testsupport",
+    "testing",
+    "__mocks__",
+    "__fixtures__",
+];
+
+/// The language of `path` (relative, `/`-separated) if it is code under test that this check judges: not a
+/// test file, not `conftest.py`, not test support, not a configuration file.
+pub(crate) fn judged(path: &str) -> Option<Lang> {
+    let as_path = Path::new(path);
+    let lang = Lang::of(as_path)?;
+    if testscan::is_test_file(as_path) {
+        return None;
+    }
+    let mut parts = path.split('/');
+    let name = parts.next_back().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    let support = parts.any(|dir| SUPPORT_DIRS.contains(&dir)) || SUPPORT_DIRS.contains(&stem);
+    (!support && !configuration(name)).then_some(lang)
+}
+
+/// Whether a file name is a tool's configuration or a test setup file, not code under test.
+fn configuration(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "conftest.py",
+        "setup.py",
+        "noxfile.py",
+        "build.rs",
+        "Gruntfile.js",
+        "gulpfile.js",
+    ];
+    let lower = name.to_ascii_lowercase();
+    let setup_file = (lower.contains("setup") || lower.contains("teardown"))
+        && ["test", "jest", "vitest", "mocha"]
+            .iter()
+            .any(|runner| lower.contains(runner));
+    NAMES.contains(&name) || name.starts_with('.') || lower.contains(".config.") || setup_file
+}
+
+/// A file's traces, read from disk within [`MAX_BYTES`]; `None` if it cannot be read or is too large.
+pub(crate) fn scan_file(path: &Path, lang: Lang) -> Option<Vec<Found>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    if file.metadata().ok()?.len() > MAX_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return None;
+    }
+    Some(scan(lang, &String::from_utf8_lossy(&bytes)))
+}

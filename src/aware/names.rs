@@ -1,0 +1,161 @@
+//! The names a test runner leaves behind, one table per kind of trace, for every language at once.
+//!
+//! Code under test has no business knowing these names: a runner's environment variables, its modules and
+//! globals, its binary's flags, its stack frames. They are kept language-blind where the trace is (an
+//! environment variable is one whatever reads it) so one row covers a Python module reading `JEST_WORKER_ID`
+//! as well as a script reading it. What makes a trace count (a lookup, a comparison) is `rules`' business.
+
+use super::Family;
+
+/// How a row's text is matched against a string literal's content or an identifier.
+#[derive(Clone, Copy)]
+pub(super) enum Match {
+    Exact(&'static str),
+    Prefix(&'static str),
+}
+
+impl Match {
+    fn hits(self, text: &str) -> bool {
+        match self {
+            Match::Exact(name) => text == name,
+            Match::Prefix(prefix) => text.starts_with(prefix),
+        }
+    }
+}
+
+/// Names that exist only while a test runner runs: any use of one in code under test, as a string or (after
+/// `env.`) an identifier, is a trace. Environment variables, the test binaries' own flags.
+const STRONG: &[(Match, Family)] = &[
+    (Match::Prefix("PYTEST_"), Family::RunnerEnv),
+    (Match::Prefix("JEST_"), Family::RunnerEnv),
+    (Match::Exact("VITEST"), Family::RunnerEnv),
+    (Match::Prefix("VITEST_"), Family::RunnerEnv),
+    (Match::Prefix("MOCHA_"), Family::RunnerEnv),
+    (Match::Exact("NODE_TEST_CONTEXT"), Family::RunnerEnv),
+    (Match::Prefix("RUST_TEST_"), Family::RunnerEnv),
+    (Match::Prefix("NEXTEST"), Family::RunnerEnv),
+    (Match::Exact("CARGO_TARGET_TMPDIR"), Family::RunnerEnv),
+    (Match::Exact("__vitest_worker__"), Family::RunnerLoaded),
+    (Match::Prefix("--test-threads"), Family::RunnerArgs),
+    (Match::Exact("--nocapture"), Family::RunnerArgs),
+    (Match::Exact("--show-output"), Family::RunnerArgs),
+    (Match::Exact("--include-ignored"), Family::RunnerArgs),
+    (Match::Prefix("-test."), Family::RunnerArgs),
+    (Match::Exact("test.v"), Family::RunnerArgs),
+    (Match::Exact("test.run"), Family::RunnerArgs),
+    (Match::Exact("test.short"), Family::RunnerArgs),
+    (Match::Exact("test.count"), Family::RunnerArgs),
+    (Match::Exact("test.timeout"), Family::RunnerArgs),
+    (Match::Exact("test.paniconexit0"), Family::RunnerArgs),
+    (Match::Exact("test.testlogfile"), Family::RunnerArgs),
+];
+
+/// Names that are traces only where the code looks them up or compares with them (`"pytest" in
+/// sys.modules`, `argv[0].endswith(".test")`): as plain data they are words like any other.
+const WEAK: &[&str] = &[
+    "pytest", "py.test", "_pytest", "unittest", "nose", "nose2", "jest", "vitest", "mocha", "jasmine",
+];
+
+/// Words that are traces only beside the environment or right at the arguments (`NODE_ENV === 'test'`,
+/// `'test' in sys.argv`): elsewhere they are ordinary values (a CLI's `test` subcommand).
+const ENV_WORDS: &[&str] = &["test", "testing", "tests"];
+
+/// Parts of a test binary's name or path (`os.Args[0]` ending `.test`, cargo's `target/debug/deps/`): traces
+/// where the same code reads the process's arguments or executable.
+const EXE_WORDS: &[&str] = &[".test", "-test", ".test.exe", "deps", "/deps/", "deps/", "/deps"];
+
+/// The test runners' globals: `typeof jest`, `globalThis.vi`.
+pub(super) const RUNNER_GLOBALS: &[&str] = &[
+    "jest",
+    "vi",
+    "vitest",
+    "describe",
+    "it",
+    "expect",
+    "beforeEach",
+    "afterEach",
+    "beforeAll",
+    "afterAll",
+    "mocha",
+    "jasmine",
+    "suite",
+    "__vitest_worker__",
+];
+
+/// Call names that look a string up or compare with it: the string beside one is a trace if it names a
+/// runner.
+pub(super) const LOOKUPS: &[&str] = &[
+    "get",
+    "getenv",
+    "Getenv",
+    "LookupEnv",
+    "Lookup",
+    "var",
+    "var_os",
+    "env",
+    "option_env",
+    "includes",
+    "endswith",
+    "startswith",
+    "ends_with",
+    "starts_with",
+    "contains",
+    "HasSuffix",
+    "HasPrefix",
+    "Contains",
+    "indexOf",
+    "search",
+    "match",
+    "has",
+    "find",
+    "getattr",
+    "hasattr",
+    "some",
+    "any",
+    "count",
+    "index",
+    "EqualFold",
+    "__contains__",
+    "eq",
+];
+
+/// The family of a string literal's content or identifier that is a trace wherever it appears.
+pub(super) fn strong(text: &str) -> Option<Family> {
+    STRONG.iter().find(|(m, _)| m.hits(text)).map(|&(_, family)| family)
+}
+
+/// Whether `text` names a runner (a trace where it is looked up or compared with).
+pub(super) fn weak(text: &str) -> bool {
+    WEAK.contains(&text)
+}
+
+/// Whether `text` is a word that is a trace beside the environment (see [`ENV_WORDS`]).
+pub(super) fn env_word(text: &str) -> bool {
+    ENV_WORDS.contains(&text)
+}
+
+/// Whether `text` is part of a test binary's name (see [`EXE_WORDS`]).
+pub(super) fn exe_word(text: &str) -> bool {
+    EXE_WORDS.contains(&text)
+}
+
+/// Whether an attribute read off a module or the global object (`sys._called_from_test`, `globalThis.__TEST__`)
+/// is a marker the test side sets: a name about tests that is private (`_x`) or shouted (`IS_TEST`).
+pub(super) fn test_marker(name: &str) -> bool {
+    let about_tests = name.to_ascii_lowercase().contains("test");
+    let private = name.starts_with('_');
+    let shouted = name.bytes().any(|b| b.is_ascii_uppercase()) && !name.bytes().any(|b| b.is_ascii_lowercase());
+    about_tests && (private || shouted)
+}
+
+/// Whether `text` could be a variable or attribute name (letters, digits, `_`).
+pub(super) fn is_name(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Whether a string literal's content names a test (`test_`, `.test.`, `_test.go`, `tests::`, `spec`): what a
+/// look at the stack searches for.
+pub(super) fn names_a_test(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.contains("test") || lower.contains("spec")
+}

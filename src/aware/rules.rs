@@ -1,0 +1,396 @@
+//! The rules, over tokens: what in a file of code under test is a trace of the test runner.
+//!
+//! Tokens, not text: a comment never counts, and a string literal counts only for what it is in the code — a
+//! runner's own name wherever it is (`"PYTEST_CURRENT_TEST"`), a runner's module or flag where it is looked up
+//! or compared with (`"pytest" in sys.modules`), a word like `"test"` only beside the process's arguments or
+//! environment (`NODE_ENV === 'test'`), a path into the test side (`open("tests/test_calc.py")`). Every walk
+//! here is bounded by the token count times a small constant; nothing indexes past the end.
+
+use std::ops::Range;
+
+use super::names::{self, LOOKUPS, RUNNER_GLOBALS};
+use super::{Family, Lang};
+use crate::testscan::lex::{Lexed, TokKind};
+
+/// How far a look at the stack may be from the test name it searches for, in tokens.
+const CALLER_REACH: usize = 48;
+/// How far the environment may be from a word compared with, in tokens.
+const NEAR: usize = 16;
+/// How far the arguments may be from a word compared with: right at them, or (for a test binary's name) in
+/// the same few statements.
+const AT: usize = 4;
+const FAR: usize = 48;
+
+/// Attributes a `cfg_attr(test, …)` may switch on without changing what the code does.
+const HARMLESS_ATTRS: &[&str] = &["derive", "allow", "expect", "warn", "deny", "mutants", "coverage"];
+
+/// Looks at the stack or at who is running: `(language, qualifier, names)`; an empty qualifier means any
+/// `.name` (JavaScript's `new Error().stack`) or a bare name.
+const CALLER_HEADS: &[(Lang, &str, &[&str])] = &[
+    (
+        Lang::Python,
+        "inspect",
+        &["stack", "currentframe", "getouterframes", "getframeinfo", "trace"],
+    ),
+    (Lang::Python, "sys", &["_getframe"]),
+    (
+        Lang::Python,
+        "traceback",
+        &["extract_stack", "format_stack", "walk_stack", "print_stack"],
+    ),
+    (
+        Lang::JavaScript,
+        "",
+        &["stack", "captureStackTrace", "prepareStackTrace"],
+    ),
+    (Lang::Go, "runtime", &["Caller", "Callers", "FuncForPC", "Stack"]),
+    (Lang::Go, "debug", &["Stack"]),
+    (Lang::Rust, "", &["Backtrace"]),
+];
+
+/// Every trace in `lx` outside the byte ranges in `free` (the test modules a source file holds), as
+/// `(line, family)`, in token order.
+pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
+    let mut out = Vec::new();
+    for (i, tok) in lx.toks.iter().enumerate() {
+        if free.iter().any(|span| span.contains(&tok.start)) {
+            continue;
+        }
+        let family = match tok.kind {
+            TokKind::Str => string(lx, i),
+            TokKind::Ident => ident(lx, i),
+            _ => None,
+        };
+        if let Some(family) = family {
+            out.push((tok.line, family));
+        }
+    }
+    if lx.lang == Lang::Go {
+        out.extend(go_embeds(lx, free));
+    }
+    out
+}
+
+/// A string literal's content: prefixes (`r#`, `b`, `f`) and quotes cut off.
+pub(super) fn content(token: &str) -> &str {
+    token
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        .trim_matches('#')
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+}
+
+fn string(lx: &Lexed, i: usize) -> Option<Family> {
+    let text = content(lx.s(i));
+    if let Some(family) = names::strong(text) {
+        return Some(family);
+    }
+    if test_path(text) {
+        return Some(Family::ReadsTests);
+    }
+    if !looked_up(lx, i) {
+        return None;
+    }
+    if names::weak(text) {
+        return Some(neighbourhood(lx, i, NEAR, NEAR).unwrap_or(Family::RunnerLoaded));
+    }
+    if names::env_word(text) {
+        return neighbourhood(lx, i, NEAR, AT);
+    }
+    if names::exe_word(text) {
+        return neighbourhood(lx, i, 0, FAR).filter(|&family| family == Family::RunnerArgs);
+    }
+    (names::test_marker(text) && names::is_name(text) && name_lookup(lx, i)).then_some(Family::TestMarker)
+}
+
+/// Whether the string at `i` is looked up as a name: `getattr(sys, "…")`, `os.environ["…"]`, `getenv("…")`.
+fn name_lookup(lx: &Lexed, i: usize) -> bool {
+    const BY_NAME: &[&str] = &[
+        "getattr",
+        "hasattr",
+        "get",
+        "getenv",
+        "Getenv",
+        "LookupEnv",
+        "var",
+        "var_os",
+        "env",
+    ];
+    let index = lx.is(i.wrapping_sub(1), b'[') && lx.is(i + 1, b']');
+    index || callee(lx, i).is_some_and(|name| BY_NAME.contains(&name))
+}
+
+fn ident(lx: &Lexed, i: usize) -> Option<Family> {
+    let word = lx.s(i);
+    let after_dot = lx.is(i.wrapping_sub(1), b'.');
+    let owner = if after_dot { lx.s(i.wrapping_sub(2)) } else { "" };
+    match lx.lang {
+        Lang::Rust if word == "cfg" || word == "cfg_attr" => return rust_cfg(lx, i).then_some(Family::TestBuild),
+        Lang::Rust if word == "name" && after_dot && thread_name(lx, i) => return Some(Family::Caller),
+        Lang::JavaScript if word == "typeof" && RUNNER_GLOBALS.contains(&lx.s(i + 1)) => {
+            return Some(Family::RunnerLoaded);
+        }
+        Lang::JavaScript if after_dot && owner == "meta" && word == "vitest" => return Some(Family::RunnerLoaded),
+        Lang::Go if owner == "testing" && ["Testing", "Short", "Verbose", "CoverMode"].contains(&word) => {
+            return Some(Family::RunnerLoaded);
+        }
+        _ => {}
+    }
+    if after_dot && owner == "env" && names::strong(word).is_some() {
+        return Some(Family::RunnerEnv);
+    }
+    let global = ["globalThis", "global", "window"].contains(&owner) && lx.lang == Lang::JavaScript;
+    if after_dot && global && RUNNER_GLOBALS.contains(&word) {
+        return Some(Family::RunnerLoaded);
+    }
+    if after_dot && (global || ["sys", "builtins", "__builtins__"].contains(&owner)) && names::test_marker(word) {
+        return Some(Family::TestMarker);
+    }
+    caller(lx, i, word, after_dot, owner).then_some(Family::Caller)
+}
+
+/// A look at the stack with a string naming a test within [`CALLER_REACH`] tokens of it.
+fn caller(lx: &Lexed, i: usize, word: &str, after_dot: bool, owner: &str) -> bool {
+    let head = CALLER_HEADS.iter().any(|(lang, qualifier, heads)| {
+        *lang == lx.lang
+            && heads.contains(&word)
+            && (qualifier.is_empty() && (after_dot || lx.lang == Lang::Rust) || after_dot && owner == *qualifier)
+    });
+    head && (i.saturating_sub(CALLER_REACH)..(i + CALLER_REACH).min(lx.toks.len()))
+        .any(|j| lx.kind(j) == Some(TokKind::Str) && names::names_a_test(content(lx.s(j))))
+}
+
+/// `thread::current().name()` compared with something: the test harness names each test's thread after it.
+fn thread_name(lx: &Lexed, i: usize) -> bool {
+    let before = |k: usize| i.checked_sub(k).map_or("", |j| lx.s(j));
+    if before(2) != ")" || before(3) != "(" || before(4) != "current" {
+        return false;
+    }
+    const COMPARED: &[&str] = &[
+        "contains",
+        "starts_with",
+        "ends_with",
+        "is_some_and",
+        "matches",
+        "eq",
+        "ne",
+    ];
+    let mut j = i + 1;
+    while j < lx.toks.len() && j < i + CALLER_REACH && !lx.is(j, b';') && !lx.is(j, b'{') {
+        if compares(lx, j) || COMPARED.contains(&lx.s(j)) && lx.kind(j) == Some(TokKind::Ident) {
+            return true;
+        }
+        j += 1;
+    }
+    false
+}
+
+/// Whether token `j` starts `==` or `!=`.
+fn compares(lx: &Lexed, j: usize) -> bool {
+    (lx.is(j, b'=') || lx.is(j, b'!')) && lx.is(j + 1, b'=')
+}
+
+/// A Rust `cfg(…)` / `cfg!(…)` / `cfg_attr(…)` that names `test`, except where it only adds to the test
+/// build: a file's inner attribute, `#[cfg(test)]` on a module-level item that cannot replace anything (a
+/// `mod`, `use`, `fn`, type, constant, inherent `impl`: test-only helpers), and a `cfg_attr(test, derive(…))`.
+/// Inside a function body, on a trait `impl` or a macro, or negated (`cfg(not(test))`), it can change what
+/// the tests see, and counts.
+fn rust_cfg(lx: &Lexed, i: usize) -> bool {
+    let bang = lx.is(i + 1, b'!');
+    let open = if bang { i + 2 } else { i + 1 };
+    let Some(close) = lx.partner(open).filter(|&close| lx.is(open, b'(') && close > open) else {
+        return false;
+    };
+    let inside = open + 1..close;
+    if !inside.clone().any(|j| lx.is_word(j, "test")) {
+        return false;
+    }
+    if lx.s(i) == "cfg_attr" {
+        let plain = lx.is_word(open + 1, "test") && lx.is(open + 2, b',');
+        return !(plain && HARMLESS_ATTRS.contains(&lx.s(open + 3)));
+    }
+    if bang {
+        return true;
+    }
+    let before = |k: usize| i.checked_sub(k).map_or("", |j| lx.s(j));
+    if before(1) != "[" {
+        return true;
+    }
+    if before(2) == "!" && before(3) == "#" {
+        // `#![cfg(test)]`: the whole file is a test module.
+        return false;
+    }
+    if inside.clone().any(|j| lx.is_word(j, "not")) {
+        return true;
+    }
+    let mut j = lx.skip(i - 1);
+    while lx.is(j, b'#') && lx.is(j + 1, b'[') {
+        j = lx.skip(j + 1);
+    }
+    if lx.is_word(j, "pub") {
+        j += 1;
+        if lx.is(j, b'(') {
+            j = lx.skip(j);
+        }
+    }
+    while ["async", "unsafe", "extern"].contains(&lx.s(j)) && !lx.is(j + 1, b'{') && !lx.is_word(j + 1, "crate") {
+        j += 1;
+    }
+    const ADDITIVE: &[&str] = &[
+        "mod", "use", "extern", "fn", "struct", "enum", "union", "type", "trait", "const", "static",
+    ];
+    let item = lx.s(j);
+    let additive = ADDITIVE.contains(&item) || item == "impl" && !trait_impl(lx, j);
+    !(additive && at_module_level(lx, i))
+}
+
+/// Whether the `impl` at `j` implements a trait (`impl … for …` before its body).
+fn trait_impl(lx: &Lexed, j: usize) -> bool {
+    let mut k = j + 1;
+    while k < lx.toks.len() && !lx.is(k, b'{') && !lx.is(k, b';') {
+        if lx.is_word(k, "for") {
+            return true;
+        }
+        k = lx.skip(k);
+    }
+    false
+}
+
+/// Whether token `i` is at module level: outside every brace group, or directly in a `mod` or inherent `impl`
+/// body (not in a function body, where a test-only item shadows the outer one).
+fn at_module_level(lx: &Lexed, i: usize) -> bool {
+    let mut j = i;
+    let open = loop {
+        let Some(k) = j.checked_sub(1) else {
+            return true;
+        };
+        j = k;
+        if lx.is(j, b'{') && lx.partner(j).is_none_or(|close| close > i) {
+            break j;
+        }
+        if lx.is(j, b'}')
+            && let Some(open) = lx.partner(j).filter(|&open| open < j)
+        {
+            j = open;
+        }
+    };
+    // The words of the header before the brace, back to the previous item's end.
+    let mut k = open;
+    let mut header = Vec::new();
+    while let Some(prev) = k.checked_sub(1) {
+        if lx.is(prev, b';') || lx.is(prev, b'}') || lx.is(prev, b'{') {
+            break;
+        }
+        k = prev;
+        header.push(lx.s(k));
+    }
+    let impl_at = header.iter().rposition(|w| *w == "impl");
+    header.contains(&"mod") || impl_at.is_some() && !header.contains(&"for") && !header.contains(&"fn")
+}
+
+/// Whether the string at `i` is looked up or compared with: an argument of a lookup call, an index, an
+/// operand of `==` / `!=` / `in`, a `case`.
+fn looked_up(lx: &Lexed, i: usize) -> bool {
+    let prev = |k: usize| i.checked_sub(k);
+    let before = |k: usize| prev(k).map_or("", |j| lx.s(j));
+    let compared = (before(1) == "=" && matches!(before(2), "=" | "!")) || compares(lx, i + 1);
+    let index = before(1) == "["
+        && prev(2).is_some_and(|j| matches!(lx.kind(j), Some(TokKind::Ident)) || lx.is(j, b')') || lx.is(j, b']'));
+    let python_in = lx.is_word(i + 1, "in") || lx.is_word(i + 1, "not") && lx.is_word(i + 2, "in");
+    compared || index || python_in || before(1) == "case" || lookup_call(lx, i)
+}
+
+/// Whether the string at `i` is an argument of a call named in [`LOOKUPS`] (`get(…)`, `env!(…)`).
+fn lookup_call(lx: &Lexed, i: usize) -> bool {
+    callee(lx, i).is_some_and(|name| LOOKUPS.contains(&name))
+}
+
+/// The name of the call whose argument list holds token `i` (a macro's without its `!`), looking back a few
+/// tokens within the statement.
+fn callee<'a>(lx: &Lexed<'a>, i: usize) -> Option<&'a str> {
+    let mut j = i;
+    for _ in 0..16 {
+        j = j.checked_sub(1)?;
+        if lx.is(j, b'(') {
+            let name = if lx.is(j.wrapping_sub(1), b'!') {
+                j.wrapping_sub(2)
+            } else {
+                j.wrapping_sub(1)
+            };
+            return Some(lx.s(name));
+        }
+        if let Some(open) = lx.partner(j).filter(|&open| open < j) {
+            j = open;
+        } else if lx.is(j, b';') || lx.is(j, b'{') || lx.is(j, b'}') {
+            return None;
+        }
+    }
+    None
+}
+
+/// What the tokens around `i` are about: the process's arguments or executable (within `args` tokens), or its
+/// environment (within `env` tokens).
+fn neighbourhood(lx: &Lexed, i: usize, env: usize, args: usize) -> Option<Family> {
+    let reach = env.max(args);
+    let from = i.saturating_sub(reach);
+    let to = (i + reach + 1).min(lx.toks.len());
+    let mut found = None;
+    for j in from..to {
+        let near = |limit: usize| j.abs_diff(i) <= limit;
+        if lx.kind(j) != Some(TokKind::Ident) {
+            continue;
+        }
+        let word = lx.s(j);
+        let owner = if lx.is(j.wrapping_sub(1), b'.') {
+            lx.s(j.wrapping_sub(2))
+        } else {
+            ""
+        };
+        let is_args = word == "argv"
+            || word == "execPath"
+            || word == "current_exe"
+            || word == "Args" && owner == "os"
+            || word == "executable" && owner == "sys"
+            || word == "args" && lx.is(j + 1, b'(');
+        if is_args && near(args) {
+            return Some(Family::RunnerArgs);
+        }
+        if near(env) && word.to_ascii_lowercase().contains("env") {
+            found = Some(Family::RunnerEnv);
+        }
+    }
+    found
+}
+
+/// Whether a string literal's content is a path into the test side: a test file by the runners' conventions,
+/// `conftest.py`, or anything under a tests, snapshots or test-data directory.
+pub(super) fn test_path(text: &str) -> bool {
+    const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "__snapshots__", "testdata"];
+    if text.is_empty() || text.len() > 300 || text.contains(char::is_whitespace) || text.contains("://") {
+        return false;
+    }
+    let path = std::path::Path::new(text);
+    if crate::testscan::is_test_file(path) || path.file_name().is_some_and(|name| name == "conftest.py") {
+        return true;
+    }
+    text.contains('/') && {
+        let parts: Vec<&str> = text
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != "." && *p != "..")
+            .collect();
+        parts.len() >= 2 && parts[..parts.len() - 1].iter().any(|part| TEST_DIRS.contains(part))
+    }
+}
+
+/// Go's `//go:embed` directives (comments the compiler reads) that embed a file of the test side.
+fn go_embeds<'a>(lx: &'a Lexed, free: &'a [Range<usize>]) -> impl Iterator<Item = (u32, Family)> + 'a {
+    lx.comments.iter().filter_map(move |comment| {
+        if free.iter().any(|span| span.contains(&comment.start)) {
+            return None;
+        }
+        let text = lx.text.get(comment.start..comment.end)?;
+        let args = text.strip_prefix("//go:embed")?;
+        args.split_whitespace()
+            .any(|arg| test_path(arg.trim_matches(|c| c == '"' || c == '`')))
+            .then_some((comment.line, Family::ReadsTests))
+    })
+}
