@@ -395,11 +395,13 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         .collect();
     let mut copies = crate::testside::Copies::take(&project.root, own_tests.iter().copied());
     let stamps = copies.stamps(&project.root);
+    let room = build_room(&store, &project, config)?;
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
-        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref())?
+        let env = room.as_ref().map(|(_, env)| env.as_slice());
+        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env)?
     } else {
         None
     };
@@ -478,6 +480,28 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         baseline,
         project,
     })
+}
+
+/// Records the environment of this setup and builds the loop's oracle room, empty (see `room`); with the
+/// environment of the baseline run. `None` without a verify command.
+fn build_room(
+    store: &Store,
+    project: &Project,
+    config: &Config,
+) -> Result<Option<(crate::room::Recorded, Vec<(std::ffi::OsString, std::ffi::OsString)>)>, Error> {
+    let Some(command) = &config.verify else {
+        return Ok(None);
+    };
+    let recorded = crate::room::Recorded::take(std::env::vars_os(), &project.root, command);
+    let room = crate::room::Room::at(store.room_dir(project));
+    room.rebuild(&recorded).map_err(|source| Error::Io {
+        action: "build the oracle's room",
+        path: room.dir().to_path_buf(),
+        source,
+    })?;
+    store.save_companion(project, crate::seal::ROOM, &recorded)?;
+    let env = room.env(&recorded, |name| std::env::var_os(name));
+    Ok(Some((recorded, env)))
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.
