@@ -33,6 +33,10 @@ use std::path::{Path, PathBuf};
 pub(crate) use caches::{Cache, Shared};
 pub(crate) use env::Recorded;
 
+/// `LOOPGATE_ROOM=0` in setup's environment builds no room: the loop's oracle runs in the asking process's
+/// environment with the shared caches, as before the room existed (`status` says so).
+pub(crate) const OFF_ENV: &str = "LOOPGATE_ROOM";
+
 /// The directory of one project's room, and what it holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Room {

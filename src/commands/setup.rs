@@ -483,7 +483,8 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
 }
 
 /// Records the environment of this setup and builds the loop's oracle room, empty (see `room`); with the
-/// environment of the baseline run. `None` without a verify command.
+/// environment of the baseline run. `None` without a verify command, or with `LOOPGATE_ROOM=0` (the run is then
+/// as before the room: the process's environment and the shared caches).
 fn build_room(
     store: &Store,
     project: &Project,
@@ -492,6 +493,9 @@ fn build_room(
     let Some(command) = &config.verify else {
         return Ok(None);
     };
+    if std::env::var_os(crate::room::OFF_ENV).is_some_and(|v| v == "0") {
+        return Ok(None);
+    }
     let recorded = crate::room::Recorded::take(std::env::vars_os(), &project.root, command);
     let room = crate::room::Room::at(store.room_dir(project));
     room.rebuild(&recorded).map_err(|source| Error::Io {
