@@ -69,7 +69,11 @@ impl Room {
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
         for cache in recorded.private() {
             let path = self.path_of(cache);
-            let dir = if cache.file { path.parent().unwrap_or(&self.dir) } else { &path };
+            let dir = if cache.file {
+                path.parent().unwrap_or(&self.dir)
+            } else {
+                &path
+            };
             private_dir(dir)?;
         }
         private_dir(&self.dir)
@@ -93,14 +97,45 @@ impl Room {
     /// The whole environment of an oracle run: the variables recorded at the baseline, the per-session ones
     /// and the secrets from `current` (the process that runs it), the private caches, and the reporting options
     /// (`verify::reporting`).
-    pub(crate) fn env(&self, recorded: &Recorded, current: impl Fn(&str) -> Option<OsString>) -> Vec<(OsString, OsString)> {
+    pub(crate) fn env(
+        &self,
+        recorded: &Recorded,
+        current: impl Fn(&str) -> Option<OsString>,
+    ) -> Vec<(OsString, OsString)> {
         let mut vars = recorded.for_run(current);
         for cache in recorded.private() {
             caches::set(cache, &self.path_of(cache), &mut vars);
         }
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
-        vars.into_iter().map(|(name, value)| (OsString::from(name), value)).collect()
+        vars.into_iter()
+            .map(|(name, value)| (OsString::from(name), value))
+            .collect()
+    }
+}
+
+/// What a loop's room is, for setup's line and `status`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Described {
+    pub dir: PathBuf,
+    /// The private caches' variables (the first of each cache's).
+    pub private: Vec<&'static str>,
+    pub shared: Vec<Shared>,
+    /// How many variables were recorded with their values, and how many secrets by name.
+    pub recorded: usize,
+    pub secrets: usize,
+}
+
+impl Recorded {
+    /// This room as setup and `status` describe it.
+    pub(crate) fn describe(&self, room: &Room) -> Described {
+        Described {
+            dir: room.dir().to_path_buf(),
+            private: self.private().map(Cache::name).collect(),
+            shared: self.shared.clone(),
+            recorded: self.vars.len(),
+            secrets: self.secrets.len(),
+        }
     }
 }
 

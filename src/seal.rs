@@ -309,7 +309,11 @@ impl Store {
                 (!stem.contains('.')).then(|| stem.to_string())
             })
             .collect();
-        for room in std::fs::read_dir(self.dir.with_file_name("rooms")).into_iter().flatten().flatten() {
+        for room in std::fs::read_dir(self.dir.with_file_name("rooms"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let name = room.file_name().to_string_lossy().into_owned();
             if !seals.iter().any(|seal| seal.starts_with(&name)) {
                 crate::room::Room::at(room.path()).remove();

@@ -347,6 +347,10 @@ fn report(config: &Config, started: &Started) -> String {
             None => messages::baseline::skipped(config.lang).to_string(),
         };
         out.push_str(&format!("\n\n{baseline}"));
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::room::at_setup(config.lang, started.room.as_ref())
+        ));
     }
     out
 }
@@ -364,6 +368,8 @@ pub(crate) struct Started {
     pub(crate) tests: (usize, usize),
     /// The verify run at setup, if one was made.
     pub(crate) baseline: Option<crate::baseline::Baseline>,
+    /// The oracle's room (none without a verify command, or with `LOOPGATE_ROOM=0`).
+    pub(crate) room: Option<crate::room::Described>,
     pub(crate) project: Project,
 }
 
@@ -478,6 +484,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         closure_files,
         tests,
         baseline,
+        room: room.map(|(described, _)| described),
         project,
     })
 }
@@ -489,7 +496,7 @@ fn build_room(
     store: &Store,
     project: &Project,
     config: &Config,
-) -> Result<Option<(crate::room::Recorded, Vec<(std::ffi::OsString, std::ffi::OsString)>)>, Error> {
+) -> Result<Option<(crate::room::Described, Vec<(std::ffi::OsString, std::ffi::OsString)>)>, Error> {
     let Some(command) = &config.verify else {
         return Ok(None);
     };
@@ -505,7 +512,7 @@ fn build_room(
     })?;
     store.save_companion(project, crate::seal::ROOM, &recorded)?;
     let env = room.env(&recorded, |name| std::env::var_os(name));
-    Ok(Some((recorded, env)))
+    Ok(Some((recorded.describe(&room), env)))
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.

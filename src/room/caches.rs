@@ -234,7 +234,10 @@ pub(crate) fn set(cache: &Cache, path: &Path, vars: &mut BTreeMap<String, OsStri
 
 /// `word` as one word for `shlex.split` (how pytest splits `PYTEST_ADDOPTS`).
 fn shell_word(word: &str) -> String {
-    if word.bytes().all(|b| b.is_ascii_alphanumeric() || b"=/._-+:,@".contains(&b)) {
+    if word
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"=/._-+:,@".contains(&b))
+    {
         return word.to_string();
     }
     format!("'{}'", word.replace('\'', "'\\''"))

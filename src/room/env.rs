@@ -118,7 +118,10 @@ impl Recorded {
             .iter()
             .map(|(name, value)| (name.clone(), OsString::from(value)))
             .collect();
-        let from_process = PER_SESSION.iter().copied().chain(self.secrets.iter().map(String::as_str));
+        let from_process = PER_SESSION
+            .iter()
+            .copied()
+            .chain(self.secrets.iter().map(String::as_str));
         for name in from_process {
             if let Some(value) = current(name) {
                 vars.insert(name.to_string(), value);
