@@ -1,6 +1,7 @@
 //! What loopgate says about the oracle's room (see `crate::room`), in English and Chinese: setup's line.
 
 use crate::room::Described;
+use crate::room::caches::Why;
 use crate::schema::Speech;
 
 /// Setup's line: where the oracle runs, what is private, what stays the user's and why.
@@ -16,7 +17,7 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
     let shared: Vec<String> = room
         .shared
         .iter()
-        .map(|s| format!("{} ({})", s.var, s.why.describe()))
+        .map(|s| format!("{} ({})", s.var, why(&s.why)))
         .collect();
     let (n, secrets) = (room.recorded, room.secrets);
     match lang {
@@ -38,5 +39,14 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
             }
             line
         }
+    }
+}
+
+/// Why a cache stays the user's, in one clause (setup's line and `status`, in English).
+pub(crate) fn why(why: &Why) -> String {
+    match why {
+        Why::TargetDirConfigured { file } => format!("`{file}` sets `target-dir`"),
+        Why::TargetNamedByPath { file } => format!("`{file}` names `target/` by path"),
+        Why::PytestCacheOff => "the run turns pytest's cache provider off".to_string(),
     }
 }

@@ -152,17 +152,6 @@ pub(crate) enum Why {
     PytestCacheOff,
 }
 
-impl Why {
-    /// One line for people (`status`, setup).
-    pub(crate) fn describe(&self) -> String {
-        match self {
-            Why::TargetDirConfigured { file } => format!("`{file}` sets `target-dir`"),
-            Why::TargetNamedByPath { file } => format!("`{file}` names `target/` by path"),
-            Why::PytestCacheOff => "the run turns pytest's cache provider off".to_string(),
-        }
-    }
-}
-
 /// The caches that stay the user's for a project whose verify command is `command` and whose baseline
 /// environment is `vars`.
 pub(crate) fn decide(root: &Path, command: &str, vars: &BTreeMap<String, String>) -> Vec<Shared> {

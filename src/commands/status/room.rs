@@ -27,7 +27,7 @@ pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
         "dir": described.dir,
         "bytes": room.disk_used(),
         "private": described.private,
-        "shared": described.shared.iter().map(|s| json!({"var": s.var, "why": s.why.describe()})).collect::<Vec<_>>(),
+        "shared": described.shared.iter().map(|s| json!({"var": s.var, "why": crate::messages::room::why(&s.why)})).collect::<Vec<_>>(),
         "environment": {"recorded": described.recorded, "secrets": described.secrets},
         "verdict_reads": "the runner's output (structured reports: not yet)",
     }))
