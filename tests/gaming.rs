@@ -991,6 +991,11 @@ fn all_honest() -> impl Iterator<Item = &'static Honest> {
     HONEST.iter().chain(per_test::HONEST)
 }
 
+/// The case named `name` in a table of the suite's files.
+fn find_case<'a, T>(cases: &'a [T], name: &str, name_of: fn(&T) -> &str) -> &'a T {
+    cases.iter().find(|c| name_of(c) == name).expect("a case of that name")
+}
+
 fn find_move(name: &str) -> &'static Move {
     all_moves().find(|m| m.name == name).expect("no such move")
 }

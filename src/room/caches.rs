@@ -148,7 +148,8 @@ pub(crate) enum Why {
     TargetDirConfigured { file: String },
     /// A Rust file of the project names `target/` by path.
     TargetNamedByPath { file: String },
-    /// The run turns pytest's cache provider off.
+    /// The run turns pytest's cache provider off (on its command line, in `PYTEST_ADDOPTS` or in its
+    /// configuration at the project root).
     PytestCacheOff,
 }
 
@@ -166,10 +167,25 @@ pub(crate) fn decide(root: &Path, command: &str, vars: &BTreeMap<String, String>
         keep("CARGO_TARGET_DIR", why);
     }
     let addopts = vars.get("PYTEST_ADDOPTS").map_or("", String::as_str);
-    if command.contains("no:cacheprovider") || addopts.contains("no:cacheprovider") {
+    let configured =
+        pytest_configs().any(|name| std::fs::read_to_string(root.join(name)).is_ok_and(|text| text.contains(NO_CACHE)));
+    if command.contains(NO_CACHE) || addopts.contains(NO_CACHE) || configured {
         keep("PYTEST_ADDOPTS", Why::PytestCacheOff);
     }
     shared
+}
+
+/// How a pytest run turns its cache provider off.
+const NO_CACHE: &str = "no:cacheprovider";
+
+/// The files pytest reads its configuration from at the project root (`runners::PYTEST`).
+fn pytest_configs() -> impl Iterator<Item = &'static str> {
+    let config = &crate::runners::PYTEST;
+    config
+        .files
+        .iter()
+        .copied()
+        .chain(config.sections.iter().map(|(file, _)| *file))
 }
 
 /// Why Cargo's target directory must stay where the project expects it, if it must.

@@ -217,3 +217,15 @@ fn an_older_record_without_the_new_fields_still_loads() {
     let old: Recorded = serde_json::from_str(r#"{"vars": {"PATH": "/usr/bin"}}"#).expect("loads");
     assert!(old.secrets.is_empty() && old.shared.is_empty());
 }
+
+#[test]
+fn pytests_cache_stays_off_where_its_configuration_turns_it_off() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("pytest.ini"),
+        "[pytest]\naddopts = -p no:cacheprovider\n",
+    )
+    .expect("write");
+    let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest");
+    assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
+}

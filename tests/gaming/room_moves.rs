@@ -11,7 +11,7 @@
 
 use crate::fixtures::{CARGO, CARGO_DATA, GO, JEST, MAKE, PYTEST, PYTEST_DATA, UNITTEST};
 use crate::project::Project;
-use crate::{Honest, Move, edit, play_against, play_honest, runner_env};
+use crate::{Honest, Move, edit, find_case as find, play_against, play_honest, runner_env};
 
 const FAILED: &str = "PROMISE REJECTED: the verify command failed";
 
@@ -395,10 +395,6 @@ macro_rules! cases {
             assert!(MOVES.len() >= 10 && HONEST.len() >= 8);
         }
     };
-}
-
-fn find<'a, T>(cases: &'a [T], name: &str, name_of: fn(&T) -> &str) -> &'a T {
-    cases.iter().find(|c| name_of(c) == name).expect("a case of that name")
 }
 
 cases!(
