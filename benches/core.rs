@@ -184,6 +184,7 @@ fn verify_runner_true(bencher: divan::Bencher) {
         timeout: std::time::Duration::from_secs(60),
         log_path: &log,
         prefix: &[],
+        env: None,
     };
     bencher.bench(|| verify::run(black_box(&request)).expect("runs").passed());
 }

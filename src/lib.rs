@@ -42,6 +42,7 @@ pub mod project;
 pub(crate) mod ratchet;
 pub(crate) mod recipes;
 pub(crate) mod report;
+pub(crate) mod room;
 pub(crate) mod runners;
 pub mod schema;
 pub(crate) mod score;

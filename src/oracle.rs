@@ -1,5 +1,6 @@
 //! Judging a claim: the sealed files first, then the sealed verify command — never what the state file says.
 
+use std::ffi::OsString;
 use std::time::Duration;
 
 use crate::baseline::{Baseline, Judged};
@@ -10,6 +11,7 @@ use crate::inputs::{Inputs, Move};
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::ratchet;
+use crate::room::{Recorded, Room};
 use crate::schema::Check;
 use crate::seal::FileChange;
 use crate::state::StateFields;
@@ -77,12 +79,14 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if caller == Caller::SelfCheck {
         log_path.set_extension("self-check.log");
     }
+    let env = in_room(active)?;
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
         timeout: Duration::from_secs(fields.verify_timeout),
         log_path: &log_path,
         prefix: &[],
+        env: env.as_deref(),
     };
     // Rollback refuses while this marker is held (see `verify_lock`).
     let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
@@ -241,6 +245,22 @@ fn unwatched_changes(
     Ok(paths)
 }
 
+/// The environment of an oracle run in the loop's room (see `room`): the baseline's variables and the private
+/// caches. `None` for a loop set up before the room existed: it runs as it always did.
+pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<Vec<(OsString, OsString)>>, Error> {
+    let (store, project) = (&active.store, &active.project);
+    let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
+        return Ok(None);
+    };
+    let room = Room::at(store.room_dir(project));
+    room.prepare(&recorded).map_err(|source| Error::Io {
+        action: "prepare the oracle's room",
+        path: room.dir().to_path_buf(),
+        source,
+    })?;
+    Ok(Some(room.env(&recorded, |name| std::env::var_os(name))))
+}
+
 /// A verify run with the counts and names its runners reported.
 struct Counted {
     outcome: VerifyOutcome,
@@ -274,6 +294,7 @@ pub(crate) fn baseline(
     fields: &StateFields,
     budget: Option<u64>,
     derived: Option<&crate::closure::Closure>,
+    env: Option<&[(OsString, OsString)]>,
 ) -> Result<Option<(Baseline, Observed)>, Error> {
     let Some(command) = &fields.verify_command else {
         return Ok(None);
@@ -289,6 +310,7 @@ pub(crate) fn baseline(
         timeout: Duration::from_secs(timeout),
         log_path: &log_path,
         prefix: &prefix,
+        env,
     };
     let progress = Progress::start(command);
     let counted = run_counted(&request, &progress);

@@ -36,7 +36,9 @@ pub const SWAP_JOURNAL: &str = "swap";
 pub const OBSERVED: &str = "observed";
 /// The traces of the test run the code under test held at setup (see `aware`).
 pub const AWARE: &str = "aware";
-const COMPANIONS: [&str; 6] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL, OBSERVED, AWARE];
+/// The environment recorded at the baseline and the room's decisions (see `room`).
+pub const ROOM: &str = "room";
+const COMPANIONS: [&str; 7] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL, OBSERVED, AWARE, ROOM];
 
 /// How many verify logs keep a mark (the most recent ones).
 pub const MARKED_LOGS: usize = 20;
@@ -175,6 +177,13 @@ impl Store {
         self.write_json(&self.path_for(project), seal)
     }
 
+    /// The project's oracle room (see `room`): `rooms/` beside the seal store, named like the seal.
+    pub(crate) fn room_dir(&self, project: &Project) -> PathBuf {
+        let seal = self.path_for(project);
+        let name = seal.file_stem().unwrap_or_default().to_string_lossy();
+        self.dir.with_file_name("rooms").join(&name[..name.len().min(16)])
+    }
+
     /// Where a companion of the project's seal lives (the test inventory, the baseline): beside it, named after
     /// it, so that ending or cleaning up the seal finds every companion.
     fn companion_path(&self, project: &Project, companion: &str) -> PathBuf {
@@ -247,6 +256,7 @@ impl Store {
 
     /// Last step of ending a loop (the companions first: a seal without them is still whole).
     pub fn remove(&self, project: &Project) {
+        crate::room::Room::at(self.room_dir(project)).remove();
         for companion in COMPANIONS {
             let _ = std::fs::remove_file(self.companion_path(project, companion));
         }
@@ -281,6 +291,31 @@ impl Store {
             };
             if stale {
                 let _ = std::fs::remove_file(&path);
+            }
+        }
+        self.clean_stale_rooms();
+    }
+
+    /// Removes the rooms (see `room`) whose seal is gone.
+    fn clean_stale_rooms(&self) {
+        let seals: Vec<String> = std::fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let stem = name.strip_suffix(".json")?;
+                (!stem.contains('.')).then(|| stem.to_string())
+            })
+            .collect();
+        for room in std::fs::read_dir(self.dir.with_file_name("rooms"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = room.file_name().to_string_lossy().into_owned();
+            if !seals.iter().any(|seal| seal.starts_with(&name)) {
+                crate::room::Room::at(room.path()).remove();
             }
         }
     }

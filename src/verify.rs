@@ -45,6 +45,9 @@ pub struct VerifyRequest<'a> {
     /// Words run before `/bin/sh -c COMMAND` (the tracer of the baseline run, see `crate::trace`); usually
     /// none.
     pub prefix: &'a [OsString],
+    /// The whole environment of the run (the oracle's room, see `crate::room`); `None` runs it with loopgate's
+    /// own environment and the reporting options (a loop set up before the room existed).
+    pub env: Option<&'a [(OsString, OsString)]>,
 }
 
 /// What the verify command did.
@@ -153,7 +156,14 @@ fn run_with(
         None => Command::new("/bin/sh"),
     };
     command.arg("-c").arg(req.command).current_dir(req.cwd);
-    command.envs(reporting::env(|name| std::env::var_os(name)));
+    match req.env {
+        Some(env) => {
+            command.env_clear().envs(env.iter().map(|(name, value)| (name, value)));
+        }
+        None => {
+            command.envs(reporting::env(|name| std::env::var_os(name)));
+        }
+    }
     let watch = Watch {
         timeout: Some(req.timeout),
         kill_grace,

@@ -30,6 +30,8 @@ mod per_test;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
+#[path = "gaming/room_moves.rs"]
+mod room_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 
@@ -59,7 +61,7 @@ struct Honest {
 }
 
 /// The environment the runners need although the harness clears it: toolchains, shared build caches.
-fn runner_env() -> Vec<(&'static str, String)> {
+pub(crate) fn runner_env() -> Vec<(&'static str, String)> {
     let home = std::env::var("HOME").unwrap_or_default();
     let var = |name: &str, default: String| std::env::var(name).unwrap_or(default);
     let cache = fixtures::cache_dir();
@@ -77,12 +79,20 @@ fn runner_env() -> Vec<(&'static str, String)> {
 }
 
 pub(crate) fn setup(p: &Project, fixture: &Fixture, flags: &str) {
+    setup_with(p, fixture, flags, &[]);
+}
+
+/// [`setup`] with more variables in setup's environment (`LOOPGATE_ROOM=0`).
+fn setup_with(p: &Project, fixture: &Fixture, flags: &str, env: &[(&str, &str)]) {
     let text = format!(
         "\"fix the bug so the tests pass\" --verify '{}' {flags}",
         fixture.verify
     );
     let mut cmd = p.loopgate(["setup", "--args-stdin", "--session-id", "S"]).stdin(text);
     for (k, v) in runner_env() {
+        cmd = cmd.env(k, v);
+    }
+    for (k, v) in env {
         cmd = cmd.env(k, v);
     }
     cmd.run().success();
@@ -97,8 +107,12 @@ fn promise(p: &Project) -> Output {
 }
 
 fn start(fixture: &Fixture, flags: &str, baseline: bool) -> Project {
+    start_with(fixture, flags, &[], baseline)
+}
+
+fn start_with(fixture: &Fixture, flags: &str, env: &[(&str, &str)], baseline: bool) -> Project {
     let p = fixture.project();
-    setup(&p, fixture, flags);
+    setup_with(&p, fixture, flags, env);
     if baseline {
         let first = promise(&p).blocked();
         assert!(
@@ -111,11 +125,17 @@ fn start(fixture: &Fixture, flags: &str, baseline: bool) -> Project {
 }
 
 fn play_move(m: &Move) {
+    play_against(m, OPT_OUT, &[]);
+}
+
+/// Plays `m`: first against an oracle set up with `flags` and `env` in setup's environment, where it must get
+/// through (else the case proves nothing), then against the defaults, where it must be caught.
+fn play_against(m: &Move, flags: &str, env: &[(&str, &str)]) {
     let started = Instant::now();
-    let proof = start(m.fixture, OPT_OUT, m.baseline);
+    let proof = start_with(m.fixture, flags, env, m.baseline);
     (m.play)(&proof);
     let why = format!(
-        "with every check off the move should make `{}` pass (else the case proves nothing)",
+        "set up with `{flags}` and {env:?} the move should make `{}` pass (else the case proves nothing)",
         m.fixture.verify
     );
     assert_completes(&promise(&proof), m.name, &why);
@@ -970,6 +990,11 @@ fn all_moves() -> impl Iterator<Item = &'static Move> {
 
 fn all_honest() -> impl Iterator<Item = &'static Honest> {
     HONEST.iter().chain(per_test::HONEST)
+}
+
+/// The case named `name` in a table of the suite's files.
+fn find_case<'a, T>(cases: &'a [T], name: &str, name_of: fn(&T) -> &str) -> &'a T {
+    cases.iter().find(|c| name_of(c) == name).expect("a case of that name")
 }
 
 fn find_move(name: &str) -> &'static Move {

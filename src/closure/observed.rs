@@ -316,6 +316,8 @@ struct Places<'a> {
     cargo: bool,
     /// Directories known to hold (or not) a marker file (`CACHEDIR.TAG`, `pyvenv.cfg`).
     markers: std::cell::RefCell<HashMap<(PathBuf, &'static str), bool>>,
+    /// Loopgate's home: the oracle's room (`crate::room`) is the run's own caches, never an input.
+    loopgate: PathBuf,
 }
 
 impl<'a> Places<'a> {
@@ -329,6 +331,7 @@ impl<'a> Places<'a> {
             ancestors: root.ancestors().skip(1).collect(),
             cargo: root.join("Cargo.toml").is_file(),
             markers: std::cell::RefCell::default(),
+            loopgate: crate::project::loopgate_home(),
         }
     }
 
@@ -343,7 +346,8 @@ impl<'a> Places<'a> {
     /// Whether a path the run touched is one of the oracle's inputs (see the module docs).
     fn sealable(&self, path: &Path, seen: &Seen) -> bool {
         let Some(name) = file_name(path) else { return false };
-        if name.ends_with(".pyc") || self.derived.contains(self.key(path).as_str()) {
+        if name.ends_with(".pyc") || self.derived.contains(self.key(path).as_str()) || path.starts_with(&self.loopgate)
+        {
             return false;
         }
         let absent = matches!(seen, Seen::LookedFor);
@@ -404,6 +408,9 @@ impl<'a> Places<'a> {
     /// Whether a directory of the project (or above it: the run's `.pth` files live in a venv) is worth
     /// keeping the entries of: one Python's import system or a runner could find a new module in.
     fn searchable(&self, dir: &Path) -> bool {
+        if dir.starts_with(&self.loopgate) {
+            return false;
+        }
         match dir.strip_prefix(self.root) {
             Ok(relative) => {
                 let first = relative.components().next().map(|c| c.as_os_str().to_string_lossy());

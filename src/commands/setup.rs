@@ -349,6 +349,10 @@ fn report(config: &Config, started: &Started) -> String {
             None => messages::baseline::skipped(config.lang).to_string(),
         };
         out.push_str(&format!("\n\n{baseline}"));
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::room::at_setup(config.lang, started.room.as_ref())
+        ));
     }
     out
 }
@@ -366,6 +370,8 @@ pub(crate) struct Started {
     pub(crate) tests: (usize, usize),
     /// The verify run at setup, if one was made.
     pub(crate) baseline: Option<crate::baseline::Baseline>,
+    /// The oracle's room (none without a verify command, or with `LOOPGATE_ROOM=0`).
+    pub(crate) room: Option<crate::room::Described>,
     pub(crate) project: Project,
 }
 
@@ -400,11 +406,13 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         .collect();
     let mut copies = crate::testside::Copies::take(&project.root, own_tests.iter().copied());
     let stamps = copies.stamps(&project.root);
+    let room = build_room(&store, &project, config)?;
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
-        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref())?
+        let env = room.as_ref().map(|(_, env)| env.as_slice());
+        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env)?
     } else {
         None
     };
@@ -481,8 +489,35 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         closure_files,
         tests,
         baseline,
+        room: room.map(|(described, _)| described),
         project,
     })
+}
+
+/// Records the environment of this setup and builds the loop's oracle room, empty (see `room`); with the
+/// environment of the baseline run. `None` without a verify command, or with `LOOPGATE_ROOM=0` (the run is then
+/// as before the room: the process's environment and the shared caches).
+fn build_room(
+    store: &Store,
+    project: &Project,
+    config: &Config,
+) -> Result<Option<(crate::room::Described, Vec<(std::ffi::OsString, std::ffi::OsString)>)>, Error> {
+    let Some(command) = &config.verify else {
+        return Ok(None);
+    };
+    if std::env::var_os(crate::room::OFF_ENV).is_some_and(|v| v == "0") {
+        return Ok(None);
+    }
+    let recorded = crate::room::Recorded::take(std::env::vars_os(), &project.root, command);
+    let room = crate::room::Room::at(store.room_dir(project));
+    room.rebuild(&recorded).map_err(|source| Error::Io {
+        action: "build the oracle's room",
+        path: room.dir().to_path_buf(),
+        source,
+    })?;
+    store.save_companion(project, crate::seal::ROOM, &recorded)?;
+    let env = room.env(&recorded, |name| std::env::var_os(name));
+    Ok(Some((recorded.describe(&room), env)))
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.

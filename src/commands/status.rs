@@ -4,6 +4,7 @@
 //! either. With no loop running, the outcome of the last loop is shown instead.
 
 mod inputs;
+mod room;
 
 use serde_json::{Value, json};
 
@@ -44,6 +45,7 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
             let sealed = crate::inputs::Inputs::load_to_describe(&active)
                 .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
             report["oracle_inputs"] = inputs::report(&active.seal, &sealed);
+            report["room"] = room::report(&active).into();
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -269,6 +271,9 @@ fn render(report: &Value, project: &Project) -> String {
             }
             if let Some(inputs) = report.get("oracle_inputs") {
                 out.push_str(&inputs::render(inputs));
+            }
+            if let Some(room) = report.get("room").filter(|r| !r.is_null()) {
+                out.push_str(&room::render(room));
             }
             out
         }

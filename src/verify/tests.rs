@@ -22,6 +22,7 @@ fn verify(command: &str, timeout: Duration) -> (VerifyOutcome, TempDir) {
         timeout,
         log_path: &log,
         prefix: &[],
+        env: None,
     };
     let outcome =
         run_with(&req, Limits::DEFAULT, GRACE, &mut |_| {}).unwrap_or_else(|err| panic!("run `{command}`: {err}"));
@@ -195,6 +196,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         timeout: Duration::from_secs(5),
         log_path: &log,
         prefix: &[],
+        env: None,
     })
     .expect_err("spawn");
     assert!(matches!(err, VerifyError::Spawn { .. }));
@@ -212,6 +214,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         timeout: Duration::from_secs(5),
         log_path: &bad_log,
         prefix: &[],
+        env: None,
     })
     .expect_err("log");
     assert!(matches!(err, VerifyError::Log { .. }));
@@ -259,6 +262,7 @@ fn run_with_lines_hands_every_line_to_the_callback() {
         timeout: Duration::from_secs(10),
         log_path: &log,
         prefix: &[],
+        env: None,
     };
     let mut lines = Vec::new();
     let streamed =

@@ -98,3 +98,38 @@ fn stale_seals_are_cleaned_up_and_live_ones_kept() {
         .stdout_contains("still running");
     assert!(live.exists(STATE));
 }
+
+/// The oracle's room (issue 29) lives beside the seal store, one per project: setup builds it, `status` shows
+/// it, the loop's end removes it, and a room whose seal is gone is removed by the next setup.
+#[test]
+fn the_oracles_room_lives_and_ends_with_its_loop() {
+    let p = Project::new();
+    p.setup(
+        "S",
+        "\"t\" --verify 'test -d \"$TMPDIR\" && test \"$PYTHONPYCACHEPREFIX\" != \"\"' --stall-limit 0",
+    );
+    let rooms = p.loopgate_home().join("rooms");
+    let room = fs::read_dir(&rooms)
+        .expect("rooms")
+        .flatten()
+        .next()
+        .expect("one room")
+        .path();
+    assert!(room.join("tmp").is_dir() && room.join("pycache").is_dir());
+    let report = p.loopgate(["status", "--json"]).run().stdout_json();
+    assert_eq!(report["room"]["state"], "private", "{report}");
+    assert_eq!(report["room"]["dir"], room.to_string_lossy().as_ref());
+    // The verify command sees the room: the promise passes.
+    assert!(
+        p.stop("S", PROMISE).json()["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("verified complete"))
+    );
+    assert!(!room.exists(), "the loop's end removes its room");
+
+    // A room left by a crash (no seal of its own) goes at the next setup.
+    let stray = rooms.join("0123456789abcdef");
+    fs::create_dir_all(stray.join("tmp")).expect("stray room");
+    p.setup("S", "\"again\" --verify true");
+    assert!(!stray.exists());
+}

@@ -8,7 +8,7 @@
 
 use crate::fixtures::{CARGO, CARGO_DATA, GO, JEST, MOCHA, NPM, PYTEST, UNITTEST, VITEST};
 use crate::project::Project;
-use crate::shadow_moves::find;
+use crate::find_case as find;
 use crate::{Honest, Move, edit, play_honest, play_move};
 
 const PY_MUL: &str = "\n\ndef mul(a, b):\n    return a * b\n";

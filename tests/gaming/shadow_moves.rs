@@ -6,7 +6,7 @@
 
 use crate::common::strace_can_trace;
 use crate::fixtures::{JEST, MAKE, NPM, PYTEST, PYTEST_DATA};
-use crate::{Honest, Move, play_honest, play_move};
+use crate::{Honest, Move, find_case as find, play_honest, play_move};
 
 const FAKE_PYTEST: &str = "print('2 passed in 0.01s')\n";
 const NODE_SHIM: &str = "#!/bin/sh\necho '# pass 2'\nexit 0\n";
@@ -133,10 +133,6 @@ macro_rules! cases {
         $(#[test] fn $move() { if strace_can_trace() { play_move(find(MOVES, stringify!($move), |m| m.name)); } })*
         $(#[test] fn $honest() { play_honest(find(HONEST, stringify!($honest), |h| h.name)); })*
     };
-}
-
-pub(crate) fn find<'a, T>(cases: &'a [T], name: &str, name_of: fn(&T) -> &str) -> &'a T {
-    cases.iter().find(|c| name_of(c) == name).expect("a case of that name")
 }
 
 cases!(

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# What the oracle's room costs (issue 29): the promise on a warm cache, in the room and without it, side by side
+# in one hyperfine run per project, and the disk the room takes.
+#
+#   scripts/bench-room.sh
+#
+# "without the room" is this build with `LOOPGATE_ROOM=0` at setup: the oracle's run as before the room (the
+# process's environment, the shared caches, the tree's `__pycache__` and `target/`), every other check on.
+# A promise is measured as `loopgate verify` (the same judge: seal checks, the test side, the run, the verdict).
+# Projects: a pytest project of 1,000 test files (scripts/pytest-project.py), a small cargo project, and a jest
+# project when `JEST_MODULES` names a node_modules holding jest. Needs hyperfine, python3 with pytest, cargo, git.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+for tool in hyperfine python3 git cargo; do
+    command -v "$tool" >/dev/null || { echo "bench-room: \`$tool\` is needed" >&2; exit 1; }
+done
+cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
+bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
+work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-room.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export LOOPGATE_HOME="$work/home"
+# Bytecode is written, as on a user's machine (a CI image often turns it off).
+unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID PYTEST_ADDOPTS PYTHONDONTWRITEBYTECODE CARGO_TARGET_DIR
+
+# Two copies of a project, one set up in the room and one without it; the baseline runs at setup (cold in the
+# room), then one verify each warms what is left to warm.
+pair() {
+    local name=$1 verify=$2
+    for side in room shared; do
+        git -C "$work/$name-$side" init -q && git -C "$work/$name-$side" add -A
+        git -C "$work/$name-$side" -c user.name=b -c user.email=b@b commit -qm init
+        if [ "$side" = room ]; then
+            (cd "$work/$name-$side" && "$bin" setup --session-id S --verify "$verify" "fix it" >/dev/null)
+        else
+            (cd "$work/$name-$side" && LOOPGATE_ROOM=0 "$bin" setup --session-id S --verify "$verify" "fix it" >/dev/null)
+        fi
+        (cd "$work/$name-$side" && "$bin" verify >/dev/null 2>&1 || true)
+    done
+    echo "== $name: \`$verify\`, warm"
+    hyperfine --warmup 1 --runs "${RUNS:-10}" \
+        -n "$name, without the room" "cd $work/$name-shared && $bin verify" \
+        -n "$name, in the room" "cd $work/$name-room && $bin verify"
+    echo "room: $(du -sh "$(cd "$work/$name-room" && "$bin" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["room"]["dir"])')" | cut -f1)"
+}
+
+python3 "$repo/scripts/pytest-project.py" "$work/pytest-room"
+cp -r "$work/pytest-room" "$work/pytest-shared"
+pair pytest "python3 -m pytest -q"
+
+mkdir -p "$work/cargo-room/src" "$work/cargo-room/tests"
+printf '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n' > "$work/cargo-room/Cargo.toml"
+printf 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n' > "$work/cargo-room/src/lib.rs"
+printf '#[test]\nfn commutes() {\n    assert_eq!(calc::add(2, 5), calc::add(5, 2));\n}\n' > "$work/cargo-room/tests/api.rs"
+cp -r "$work/cargo-room" "$work/cargo-shared"
+pair cargo "cargo test -q"
+
+if [ -n "${JEST_MODULES:-}" ] && [ -x "$JEST_MODULES/.bin/jest" ]; then
+    mkdir -p "$work/jest-room/test" "$work/jest-room/src"
+    printf '{"name": "calc", "version": "1.0.0", "scripts": {"test": "jest --ci"}}\n' > "$work/jest-room/package.json"
+    printf 'exports.add = (a, b) => a + b;\n' > "$work/jest-room/src/calc.js"
+    for i in $(seq 1 50); do
+        printf "const calc = require('../src/calc.js');\ntest('adds $i', () => {\n  expect(calc.add($i, 1)).toBe($i + 1);\n});\n" > "$work/jest-room/test/t$i.test.js"
+    done
+    cp -r "$work/jest-room" "$work/jest-shared"
+    ln -s "$JEST_MODULES" "$work/jest-room/node_modules"
+    ln -s "$JEST_MODULES" "$work/jest-shared/node_modules"
+    pair jest "npm test --silent"
+fi

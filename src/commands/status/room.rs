@@ -1,0 +1,62 @@
+//! `loopgate status`'s room: where the oracle runs, the disk its caches take, what is private, what stays the
+//! user's (see `crate::room`).
+
+use serde_json::{Value, json};
+
+use crate::lifecycle::ActiveLoop;
+use crate::room::{Recorded, Room};
+
+/// The room of a loop with a verify command, for `--json`; `None` without one.
+pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
+    active.seal.fields.verify_command.as_ref()?;
+    let recorded = active
+        .store
+        .load_companion::<Recorded>(&active.project, crate::seal::ROOM)
+        .ok()
+        .flatten();
+    let Some(recorded) = recorded else {
+        return Some(json!({
+            "state": "none",
+            "why": "set up without a room (`LOOPGATE_ROOM=0`, or by a loopgate before it): the oracle runs in the environment of the process that runs it, with the shared caches",
+        }));
+    };
+    let room = Room::at(active.store.room_dir(&active.project));
+    let described = recorded.describe(&room);
+    Some(json!({
+        "state": "private",
+        "dir": described.dir,
+        "bytes": room.disk_used(),
+        "private": described.private,
+        "shared": described.shared.iter().map(|s| json!({"var": s.var, "why": crate::messages::room::why(&s.why)})).collect::<Vec<_>>(),
+        "environment": {"recorded": described.recorded, "secrets": described.secrets},
+        "verdict_reads": "the runner's output (structured reports: not yet)",
+    }))
+}
+
+/// The text lines of [`report`].
+pub(super) fn render(room: &Value) -> String {
+    let s = |key: &str| room.get(key).and_then(Value::as_str).unwrap_or("").to_string();
+    if s("state") != "private" {
+        return format!("\n  room:        none — {}", s("why"));
+    }
+    let list = |key: &str| {
+        room.get(key)
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+            .unwrap_or_default()
+    };
+    let bytes = room.get("bytes").and_then(Value::as_u64).unwrap_or(0);
+    let recorded = room["environment"]["recorded"].as_u64().unwrap_or(0);
+    let mut out = format!(
+        "\n  room:        {} ({:.1} MB)\n    private:   {}\n    env:       as recorded at setup ({recorded} variables)",
+        s("dir"),
+        bytes as f64 / 1e6,
+        list("private"),
+    );
+    for shared in room.get("shared").and_then(Value::as_array).into_iter().flatten() {
+        let field = |key: &str| shared.get(key).and_then(Value::as_str).unwrap_or("");
+        out.push_str(&format!("\n    shared:    {} ({})", field("var"), field("why")));
+    }
+    out.push_str(&format!("\n    verdict:   reads {}", s("verdict_reads")));
+    out
+}

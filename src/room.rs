@@ -1,0 +1,146 @@
+//! The oracle's room (issue 29, first slice): the world the verify command is judged in is built by loopgate,
+//! not inherited from whoever asked for the verdict. Two parts of that world are built here:
+//!
+//! - **Private caches, kept between promises.** Every oracle run of a loop (the baseline at setup, each
+//!   promise, `loopgate verify`) points the runners' caches and temporary directory at a directory of its own
+//!   under loopgate's home (`$LOOPGATE_HOME/rooms/<project>/`, beside the seal store, 0700): bytecode, build
+//!   outputs, test-result and transform caches are then only what an oracle run computed itself, so nothing
+//!   the agent wrote into a cache (a `.pyc` holding a weakened test under the real test's hash and size, a
+//!   stale test binary with its source's old modification time put back, a transform cache in `/tmp`) is
+//!   read. The table of caches is [`caches::CACHES`]. Setup empties the room, so the baseline run is cold and
+//!   nothing of an earlier loop (written while an earlier agent worked) is read; the caches are then kept for
+//!   the loop, so the promise runs warm, and removed when the loop ends (`seal::Store::remove`).
+//! - **The environment recorded at the baseline** ([`Recorded`], a companion of the seal): later oracle runs
+//!   get those variables, not the ones of the process that asks (`loopgate verify` in the agent's shell
+//!   inherits whatever the agent exported). What varies per process or session is taken from the asking
+//!   process instead ([`env::PER_SESSION`]); secrets are recorded by name only (see `env`).
+//!
+//! A loop set up before the room existed has no [`Recorded`]: its runs are today's (the process's
+//! environment, the shared caches), and `status` says so. What is not isolated yet: the tree itself (the code
+//! under test is the agent's, and so is every file beside it that no seal covers), and the room is only as
+//! private as loopgate's home (same user; the PreToolUse guard and, where it is on, the OS sandbox keep the
+//! agent's tools off it).
+
+pub(crate) mod caches;
+pub(crate) mod env;
+#[cfg(test)]
+mod tests;
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub(crate) use caches::{Cache, Shared};
+pub(crate) use env::Recorded;
+
+/// `LOOPGATE_ROOM=0` in setup's environment builds no room: the loop's oracle runs in the asking process's
+/// environment with the shared caches, as before the room existed (`status` says so).
+pub(crate) const OFF_ENV: &str = "LOOPGATE_ROOM";
+
+/// The directory of one project's room, and what it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Room {
+    dir: PathBuf,
+}
+
+impl Room {
+    /// The room at `dir` (see `seal::Store::room_dir`).
+    pub(crate) fn at(dir: PathBuf) -> Self {
+        Self { dir }
+    }
+
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where `cache` lives in this room.
+    pub(crate) fn path_of(&self, cache: &Cache) -> PathBuf {
+        self.dir.join(cache.place)
+    }
+
+    /// Empties the room and builds it again (setup: the baseline starts cold, and nothing an earlier loop
+    /// left is read).
+    pub(crate) fn rebuild(&self, recorded: &Recorded) -> io::Result<()> {
+        self.remove();
+        self.prepare(recorded)
+    }
+
+    /// Makes the room's directories that are missing (private: 0700).
+    pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
+        for cache in recorded.private() {
+            let path = self.path_of(cache);
+            let dir = if cache.file {
+                path.parent().unwrap_or(&self.dir)
+            } else {
+                &path
+            };
+            private_dir(dir)?;
+        }
+        private_dir(&self.dir)
+    }
+
+    /// Removes the room (best effort: a room half removed is emptied again by the next setup).
+    pub(crate) fn remove(&self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+
+    /// Bytes the room's files take (their lengths; best effort).
+    pub(crate) fn disk_used(&self) -> u64 {
+        let mut total = 0;
+        let _ = crate::walk::Walker::skipping(&[]).walk(&self.dir, |entry| {
+            total += entry.metadata().map_or(0, |m| m.len());
+            Ok(crate::walk::until(false))
+        });
+        total
+    }
+
+    /// The whole environment of an oracle run: the variables recorded at the baseline, the per-session ones
+    /// and the secrets from `current` (the process that runs it), the private caches, and the reporting options
+    /// (`verify::reporting`).
+    pub(crate) fn env(
+        &self,
+        recorded: &Recorded,
+        current: impl Fn(&str) -> Option<OsString>,
+    ) -> Vec<(OsString, OsString)> {
+        let mut vars = recorded.for_run(current);
+        for cache in recorded.private() {
+            caches::set(cache, &self.path_of(cache), &mut vars);
+        }
+        let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
+        vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
+        vars.into_iter()
+            .map(|(name, value)| (OsString::from(name), value))
+            .collect()
+    }
+}
+
+/// What a loop's room is, for setup's line and `status`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Described {
+    pub dir: PathBuf,
+    /// The private caches' variables (the first of each cache's).
+    pub private: Vec<&'static str>,
+    pub shared: Vec<Shared>,
+    /// How many variables were recorded with their values, and how many secrets by name.
+    pub recorded: usize,
+    pub secrets: usize,
+}
+
+impl Recorded {
+    /// This room as setup and `status` describe it.
+    pub(crate) fn describe(&self, room: &Room) -> Described {
+        Described {
+            dir: room.dir().to_path_buf(),
+            private: self.private().map(Cache::name).collect(),
+            shared: self.shared.clone(),
+            recorded: self.vars.len(),
+            secrets: self.secrets.len(),
+        }
+    }
+}
+
+fn private_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}

@@ -1,0 +1,231 @@
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::Path;
+
+use super::caches::{self, CACHES, Why};
+use super::{Recorded, Room};
+
+fn vars(list: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+    list.iter()
+        .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+        .collect()
+}
+
+fn recorded(list: &[(&str, &str)]) -> Recorded {
+    let dir = tempfile::tempdir().expect("tempdir");
+    Recorded::take(vars(list), dir.path(), "pytest")
+}
+
+fn run_env(room: &Room, recorded: &Recorded, current: &[(&str, &str)]) -> BTreeMap<String, String> {
+    let current: BTreeMap<String, String> = current.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    room.env(recorded, |name| current.get(name).map(OsString::from))
+        .into_iter()
+        .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+        .collect()
+}
+
+#[test]
+fn a_run_gets_the_recorded_variables_not_the_asking_processs() {
+    let recorded = recorded(&[("PATH", "/usr/bin"), ("LANG", "C.UTF-8")]);
+    let room = Room::at("/state/rooms/abc".into());
+    let env = run_env(
+        &room,
+        &recorded,
+        &[
+            ("PATH", "/agent/bin:/usr/bin"),
+            ("PYTHONPATH", "/agent/shadow"),
+            ("NODE_OPTIONS", "-r ./x"),
+        ],
+    );
+    assert_eq!(env["PATH"], "/usr/bin");
+    assert_eq!(env["LANG"], "C.UTF-8");
+    assert!(
+        !env.contains_key("PYTHONPATH") && !env.contains_key("NODE_OPTIONS"),
+        "{env:?}"
+    );
+}
+
+#[test]
+fn per_session_variables_come_from_the_running_process_and_are_not_recorded() {
+    let recorded = recorded(&[
+        ("PWD", "/setup"),
+        ("SHLVL", "3"),
+        ("CLAUDE_CODE_SSE_PORT", "1"),
+        ("HOME", "/h"),
+    ]);
+    assert_eq!(recorded.vars.keys().collect::<Vec<_>>(), ["HOME"]);
+    let env = run_env(
+        &Room::at("/r".into()),
+        &recorded,
+        &[("SSH_AUTH_SOCK", "/tmp/agent.sock")],
+    );
+    assert_eq!(env["SSH_AUTH_SOCK"], "/tmp/agent.sock");
+    assert!(!env.contains_key("PWD"));
+}
+
+#[test]
+fn secrets_are_recorded_by_name_and_taken_from_the_running_process() {
+    let recorded = recorded(&[
+        ("GITHUB_TOKEN", "ghp_old"),
+        ("AWS_SECRET_ACCESS_KEY", "s"),
+        ("HOME", "/h"),
+    ]);
+    assert!(
+        !recorded.vars.contains_key("GITHUB_TOKEN"),
+        "a secret's value is not written"
+    );
+    assert!(recorded.secrets.contains("GITHUB_TOKEN") && recorded.secrets.contains("AWS_SECRET_ACCESS_KEY"));
+    let json = serde_json::to_string(&recorded).expect("json");
+    assert!(!json.contains("ghp_old"), "{json}");
+    let env = run_env(
+        &Room::at("/r".into()),
+        &recorded,
+        &[("GITHUB_TOKEN", "ghp_new"), ("NPM_TOKEN", "not at baseline")],
+    );
+    assert_eq!(env["GITHUB_TOKEN"], "ghp_new");
+    assert!(
+        !env.contains_key("NPM_TOKEN"),
+        "a secret the baseline did not have is not passed"
+    );
+}
+
+#[test]
+fn every_private_cache_points_into_the_room() {
+    let recorded = recorded(&[("PYTEST_ADDOPTS", "-x"), ("GOFLAGS", "-count=1")]);
+    let room = Room::at("/state/rooms/abc".into());
+    let env = run_env(
+        &room,
+        &recorded,
+        &[("TMPDIR", "/tmp"), ("GOCACHE", "/home/u/.cache/go-build")],
+    );
+    for var in ["TMPDIR", "TMP", "TEMP"] {
+        assert_eq!(env[var], "/state/rooms/abc/tmp");
+    }
+    assert_eq!(env["PYTHONPYCACHEPREFIX"], "/state/rooms/abc/pycache");
+    assert_eq!(env["GOCACHE"], "/state/rooms/abc/go-build");
+    assert_eq!(env["CARGO_TARGET_DIR"], "/state/rooms/abc/cargo-target");
+    assert_eq!(env["BABEL_CACHE_PATH"], "/state/rooms/abc/babel/cache.json");
+    // The user's options first, the room's cache and the reporting options after.
+    assert_eq!(
+        env["PYTEST_ADDOPTS"],
+        "-x -o cache_dir=/state/rooms/abc/pytest-cache -rap"
+    );
+    assert_eq!(env["GOFLAGS"], "-count=1 -v");
+    assert!(
+        !env.contains_key("NODE_COMPILE_CACHE"),
+        "not turned on where the baseline did not"
+    );
+}
+
+#[test]
+fn node_compile_cache_is_private_only_where_the_baseline_turned_it_on() {
+    let recorded = recorded(&[("NODE_COMPILE_CACHE", "/home/u/.cache/node")]);
+    let env = run_env(&Room::at("/r".into()), &recorded, &[]);
+    assert_eq!(env["NODE_COMPILE_CACHE"], "/r/node-compile");
+}
+
+#[test]
+fn pytests_cache_option_is_one_shell_word_whatever_the_path() {
+    let mut vars = BTreeMap::new();
+    let pytest = CACHES.iter().find(|c| c.name() == "PYTEST_ADDOPTS").expect("row");
+    caches::set(pytest, Path::new("/home/a b/it's"), &mut vars);
+    assert_eq!(vars["PYTEST_ADDOPTS"], "-o 'cache_dir=/home/a b/it'\\''s'");
+}
+
+#[test]
+fn pytests_cache_stays_off_where_the_run_turns_it_off() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest -p no:cacheprovider");
+    assert_eq!(recorded.shared.len(), 1);
+    assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
+    let env = run_env(&Room::at("/r".into()), &recorded, &[]);
+    assert_eq!(env["PYTEST_ADDOPTS"], "-rap");
+}
+
+#[test]
+fn cargos_target_stays_where_the_project_names_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("tests")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("tests/cli.rs"),
+        "#[test]\nfn runs() { std::process::Command::new(\"target/debug/tool\"); }\n",
+    )
+    .expect("write");
+    let recorded = Recorded::take(vars(&[]), dir.path(), "cargo test");
+    assert_eq!(
+        recorded.shared[0].why,
+        Why::TargetNamedByPath {
+            file: "tests/cli.rs".into()
+        }
+    );
+    let env = run_env(&Room::at("/r".into()), &recorded, &[]);
+    assert!(!env.contains_key("CARGO_TARGET_DIR"));
+
+    let configured = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(configured.path().join(".cargo")).expect("mkdir");
+    std::fs::write(
+        configured.path().join(".cargo/config.toml"),
+        "[build]\ntarget-dir = \"/big/target\"\n",
+    )
+    .expect("write");
+    let recorded = Recorded::take(vars(&[]), configured.path(), "cargo test");
+    assert!(
+        matches!(recorded.shared[0].why, Why::TargetDirConfigured { .. }),
+        "{:?}",
+        recorded.shared
+    );
+}
+
+#[test]
+fn cargos_target_is_private_for_an_ordinary_project() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("src/lib.rs"),
+        "#[cfg(target_os = \"linux\")]\npub fn f() {}\n",
+    )
+    .expect("write");
+    let recorded = Recorded::take(vars(&[]), dir.path(), "cargo test");
+    assert!(recorded.shared.is_empty(), "{:?}", recorded.shared);
+    assert!(recorded.private().any(|c| c.name() == "CARGO_TARGET_DIR"));
+}
+
+#[test]
+fn rebuilding_the_room_empties_it_and_makes_private_directories() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().expect("tempdir");
+    let room = Room::at(home.path().join("rooms/abc"));
+    let recorded = recorded(&[]);
+    room.rebuild(&recorded).expect("build");
+    std::fs::write(room.dir().join("tmp/planted"), "x").expect("write");
+    assert_eq!(room.disk_used(), 1);
+    room.rebuild(&recorded).expect("rebuild");
+    assert!(!room.dir().join("tmp/planted").exists(), "setup starts the room empty");
+    for dir in ["", "tmp", "pycache", "babel"] {
+        let mode = std::fs::metadata(room.dir().join(dir))
+            .expect("dir")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "{dir}");
+    }
+    room.remove();
+    assert!(!room.dir().exists());
+}
+
+#[test]
+fn an_older_record_without_the_new_fields_still_loads() {
+    let old: Recorded = serde_json::from_str(r#"{"vars": {"PATH": "/usr/bin"}}"#).expect("loads");
+    assert!(old.secrets.is_empty() && old.shared.is_empty());
+}
+
+#[test]
+fn pytests_cache_stays_off_where_its_configuration_turns_it_off() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("pytest.ini"),
+        "[pytest]\naddopts = -p no:cacheprovider\n",
+    )
+    .expect("write");
+    let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest");
+    assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
+}
