@@ -25,6 +25,7 @@ pub(crate) mod duration;
 pub(crate) mod error;
 pub(crate) mod exit_codes;
 pub(crate) mod fsutil;
+pub(crate) mod holdout;
 pub mod giveup;
 pub mod guard;
 pub mod history;

@@ -52,6 +52,7 @@ pub(crate) fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error>
 pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
     let store = Store::open();
     let Some(seal) = store.load(project)? else {
+        crate::holdout::recover_orphan(project);
         let state = project.state_path();
         return Ok(if state.exists() {
             Lookup::Unsealed(state)
@@ -62,6 +63,7 @@ pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
     if seal.ended {
         let _ = std::fs::remove_file(project.state_path());
         store.remove(project);
+        crate::holdout::recover_orphan(project);
         return Ok(Lookup::None);
     }
     Ok(Lookup::Loop(Box::new(ActiveLoop {
@@ -306,10 +308,25 @@ impl ActiveLoop {
         Ok(())
     }
 
+    /// Puts the held-out tests back in the project (see `holdout`) and tells the user. A failure does not keep
+    /// the loop from ending (never trap a user): the files stay safe in the store, and the next loopgate command
+    /// in this project tries again.
+    fn put_back_holdout(&self) {
+        if self.seal.holdout.is_none() {
+            return;
+        }
+        let lang = self.seal.fields.lang;
+        match crate::holdout::restore(&self.project) {
+            Ok(restored) => eprint!("{}", crate::messages::holdout::restored(lang, &restored)),
+            Err(err) => eprintln!("loopgate: {err}; the held-out files wait safely and are put back at the next loopgate command"),
+        }
+    }
+
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
     pub(crate) fn end(mut self, record: &Record) -> Result<(), Error> {
         debug_assert!(record.status().ends_loop());
         self.put_back_tests()?;
+        self.put_back_holdout();
         self.record_unsaved(record)?;
         self.store.mark_ended(&self.project, &self.seal)?;
         let path = self.project.state_path();

@@ -8,6 +8,7 @@ use crate::schema::Speech;
 pub(crate) mod baseline;
 pub(crate) mod breach;
 pub(crate) mod cap;
+pub(crate) mod holdout;
 pub mod finding;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.

@@ -18,6 +18,7 @@ use crate::testside::Copies;
 use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
 mod breach;
+pub(crate) mod holdout;
 mod watch;
 pub(crate) use breach::Breach;
 
@@ -174,6 +175,15 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             }));
         }
     }
+    let mut run = run;
+    if run.passed
+        && let Some(note) = holdout::judge(active, &plan(active, &inputs), &run.command, iteration)?
+    {
+        // Names only: the note is all the model learns of the held-out run (its output stays in a private log).
+        run.passed = false;
+        run.fingerprint = crate::summary::fingerprint_of(&FailureSummary::default(), &note);
+        run.note = Some(note);
+    }
     Ok(if run.passed {
         Verdict::Pass(run)
     } else {
@@ -189,21 +199,7 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
     let copies = &inputs.data.copies;
-    let plan = crate::testside::Plan {
-        restore: if fields.checks(Check::Tests) {
-            crate::testside::changed(&project.root, copies)
-        } else {
-            Vec::new()
-        },
-        aside: match &inputs.tests.inventory {
-            Some(inventory) if fields.checks(Check::NewTestsAside) => {
-                let mut aside = inventory.new_test_files(&project.root);
-                aside.extend(copies.new_snapshots(&project.root));
-                aside
-            }
-            _ => Vec::new(),
-        },
-    };
+    let plan = plan(active, inputs);
     if !plan.is_empty() {
         crate::testside::swap(&project.root, &plan, |journal| {
             store
@@ -217,6 +213,29 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option
         })?;
     }
     Ok(fields.checks(Check::Tests).then_some(copies))
+}
+
+/// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
+/// agent's new test files and snapshots that sit out (see `testside`).
+fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testside::Plan<'a> {
+    let fields = &active.seal.fields;
+    let project = &active.project;
+    let copies = &inputs.data.copies;
+    crate::testside::Plan {
+        restore: if fields.checks(Check::Tests) {
+            crate::testside::changed(&project.root, copies)
+        } else {
+            Vec::new()
+        },
+        aside: match &inputs.tests.inventory {
+            Some(inventory) if fields.checks(Check::NewTestsAside) => {
+                let mut aside = inventory.new_test_files(&project.root);
+                aside.extend(copies.new_snapshots(&project.root));
+                aside
+            }
+            _ => Vec::new(),
+        },
+    }
 }
 
 /// The sealed inputs that differ, just before the run, from what it must see: the test side as it stands

@@ -78,6 +78,9 @@ pub struct Seal {
     /// The last stop decided, so the same stop heard twice (a hook registered twice) moves the loop once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_stop: Option<crate::schema::LastStop>,
+    /// The loop's held-out tests (`--holdout`), moved out of the project or copied from outside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holdout: Option<crate::schema::Holdout>,
 }
 
 impl Seal {

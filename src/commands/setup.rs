@@ -74,6 +74,8 @@ pub(crate) struct Config {
     pub(crate) promise: String,
     pub(crate) verify_timeout: u64,
     pub(crate) seal: Vec<String>,
+    /// `--holdout` values: globs inside the project, directories outside it (see `holdout`).
+    pub(crate) holdout: Vec<String>,
     pub(crate) verify_on: VerifyOn,
     pub(crate) max_duration: Option<u64>,
     pub(crate) lang: Speech,
@@ -162,6 +164,9 @@ impl Config {
             return usage("`--completion-promise` must not be empty".into());
         }
         SealedFiles::new(&args.seal).map_err(Error::Usage)?;
+        if !args.holdout.is_empty() && verify.is_none() {
+            return usage("`--holdout` needs a `--verify` command to run the held-out tests with".into());
+        }
         let max_duration = match args.max_duration.as_deref() {
             Some(text) => Some(duration::parse_secs(text).map_err(|e| Error::Usage(format!("`--max-duration`: {e}")))?),
             None => None,
@@ -189,6 +194,7 @@ impl Config {
             promise: crate::tags::collapse(&promise),
             verify_timeout,
             seal: args.seal,
+            holdout: args.holdout,
             verify_on,
             max_duration: max_duration.filter(|&secs| secs > 0),
             lang: args.lang.unwrap_or_default(),
@@ -253,6 +259,11 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         max_iterations: parsed.max_iterations.or(cli.max_iterations),
         verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
         seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
+        holdout: if parsed.holdout.is_empty() {
+            cli.holdout
+        } else {
+            parsed.holdout
+        },
         require_tests: parsed.require_tests || cli.require_tests,
         no_notify: parsed.no_notify || cli.no_notify,
         no_closure_seal: parsed.no_closure_seal || cli.no_closure_seal,
@@ -348,6 +359,13 @@ fn report(config: &Config, started: &Started) -> String {
         };
         out.push_str(&format!("\n\n{baseline}"));
     }
+    if let Some((holdout, _)) = &started.holdout {
+        out.push_str(&format!("\n\n{}", messages::holdout::at_setup(config.lang, holdout)));
+        if !holdout.in_git.is_empty() {
+            // For the user's terminal only: the model is not told which committed files to look for.
+            eprintln!("{}", messages::holdout::in_git(config.lang, holdout.in_git.len()));
+        }
+    }
     out
 }
 
@@ -364,6 +382,8 @@ pub(crate) struct Started {
     pub(crate) tests: (usize, usize),
     /// The verify run at setup, if one was made.
     pub(crate) baseline: Option<crate::baseline::Baseline>,
+    /// The held-out tests, and how many of them the held-out run at setup reported by name.
+    pub(crate) holdout: Option<(crate::schema::Holdout, Option<usize>)>,
     pub(crate) project: Project,
 }
 
@@ -375,8 +395,33 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     store.clean_stale();
     let _lock = super::lock(&project)?;
     replace_existing(&project, config)?;
+    // Held-out files a crashed loop left out go back before anything of the new loop is taken.
+    let restored = crate::holdout::restore(&project)?;
+    eprint!("{}", messages::holdout::restored(config.lang, &restored));
+    let state = new_state(config);
+    let holdout = if config.holdout.is_empty() {
+        None
+    } else {
+        Some(crate::holdout::take(&project, &config.holdout, &state.fields.loop_id)?)
+    };
+    let root = project.root.clone();
+    let started = seal_and_start(config, project, store, state, holdout);
+    if started.is_err() {
+        // Nothing of a loop that did not start keeps the user's files.
+        let _ = crate::holdout::restore(&Project { root });
+    }
+    started
+}
+
+/// The rest of [`start`], under the project lock, once the held-out files are out of the tree.
+fn seal_and_start(
+    config: &Config,
+    project: Project,
+    store: Store,
+    mut state: State,
+    holdout: Option<crate::schema::Holdout>,
+) -> Result<Started, Error> {
     let sealed = Sealed::take(config, &project.root)?;
-    let mut state = new_state(config);
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
@@ -414,6 +459,22 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         }
         None => None,
     };
+    let holdout_tests = match (&holdout, &config.verify) {
+        (Some(holdout), Some(command)) if config.baseline => {
+            let budget = config.from_slash_command.then(slash_command_budget);
+            let timeout = budget.map_or(config.verify_timeout, |b| b.min(config.verify_timeout));
+            let run = crate::oracle::holdout::baseline(
+                &project,
+                holdout,
+                command,
+                &state.fields.loop_id,
+                timeout,
+                baseline.as_ref(),
+            )?;
+            Some(run.results.len())
+        }
+        _ => None,
+    };
     if !copies.files.is_empty() || !copies.uncopied.is_empty() {
         store.save_companion(&project, crate::seal::TEST_COPIES, &copies)?;
     }
@@ -433,6 +494,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         mirror_unwritten: false,
         mirror_sha256: None,
         last_stop: None,
+        holdout: holdout.clone(),
     };
     let sealed_files = seal.files.len();
     let mut active = ActiveLoop {
@@ -476,6 +538,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         closure_files,
         tests,
         baseline,
+        holdout: holdout.map(|h| (h, holdout_tests)),
         project,
     })
 }
