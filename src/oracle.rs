@@ -176,7 +176,9 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         }
     }
     let mut run = run;
+    // At a promise only: a self-check (`loopgate verify`) would let the agent probe them without a rejection.
     if run.passed
+        && caller == Caller::StopHook
         && let Some(note) = holdout::judge(active, &plan(active, &inputs), &run.command, iteration)?
     {
         // Names only: the note is all the model learns of the held-out run (its output stays in a private log).
