@@ -104,7 +104,12 @@ pub(crate) struct Restored {
 /// private copy and the manifest; the logs stay for the user. A no-op when nothing is out. Every file is
 /// tried; on an error the manifest stays, so the next command tries again, and nothing is removed.
 pub(crate) fn restore(project: &Project) -> Result<Restored, Error> {
-    let dir = dir_for(project);
+    restore_in(&dir_for(project), &project.root)
+}
+
+/// [`restore`] from the store `dir` into the project at `root`.
+pub(crate) fn restore_in(dir: &Path, root: &Path) -> Result<Restored, Error> {
+    let dir = dir.to_path_buf();
     let Some(manifest) = Manifest::load(&dir)? else {
         discard_private(&dir);
         return Ok(Restored::default());
@@ -112,7 +117,7 @@ pub(crate) fn restore(project: &Project) -> Result<Restored, Error> {
     let mut restored = Restored::default();
     let mut first_error = None;
     for (path, sha) in &manifest.moved {
-        match moves::put_back(&dir.join(FILES).join(path), &project.root.join(path), sha) {
+        match moves::put_back(&dir.join(FILES).join(path), &root.join(path), sha) {
             Ok(moves::Back::Moved) => restored.back += 1,
             Ok(moves::Back::AlreadyBack) => {}
             Ok(moves::Back::KeptAside(aside)) => {
@@ -122,7 +127,7 @@ pub(crate) fn restore(project: &Project) -> Result<Restored, Error> {
             Err(source) => {
                 first_error.get_or_insert(Error::Io {
                     action: "put back the held-out file",
-                    path: project.root.join(path),
+                    path: root.join(path),
                     source,
                 });
             }

@@ -58,7 +58,11 @@ fn classify(value: &str, project: &Project) -> Result<Source, Error> {
 /// Takes the held-out tests for a new loop (see the module docs of `holdout`): `values` are the `--holdout`
 /// flags. The caller holds the project lock and has put back any earlier loop's files.
 pub(crate) fn take(project: &Project, values: &[String], loop_id: &str) -> Result<Holdout, Error> {
-    let dir = super::dir_for(project);
+    take_into(super::dir_for(project), project, values, loop_id)
+}
+
+/// [`take`] into the store `dir`.
+pub(crate) fn take_into(dir: PathBuf, project: &Project, values: &[String], loop_id: &str) -> Result<Holdout, Error> {
     let mut moved = BTreeMap::new();
     let mut outside = Vec::new();
     for value in values {
@@ -154,7 +158,7 @@ fn copy_outside(from: &Path, to: &Path) -> Result<BTreeMap<String, String>, Erro
 }
 
 /// Writes the manifest, then moves each file into the store; on an error, puts back what moved.
-fn move_out(project: &Project, dir: &Path, loop_id: &str, moved: &BTreeMap<String, String>) -> Result<(), Error> {
+pub(super) fn move_out(project: &Project, dir: &Path, loop_id: &str, moved: &BTreeMap<String, String>) -> Result<(), Error> {
     if moved.is_empty() {
         return Ok(());
     }
@@ -171,7 +175,7 @@ fn move_out(project: &Project, dir: &Path, loop_id: &str, moved: &BTreeMap<Strin
     for (path, sha) in moved {
         if let Err(source) = moves::move_verified(&project.root.join(path), &dir.join(FILES).join(path), sha) {
             // Every file that moved goes back (the manifest lists them all; one not moved yet is skipped).
-            let _ = super::restore(project);
+            let _ = super::restore_in(dir, &project.root);
             return Err(Error::Io {
                 action: "move the held-out file out of the project",
                 path: project.root.join(path),
