@@ -11,6 +11,7 @@ use tempfile::TempDir;
 use super::{Protected, Verdict, check_with_env};
 
 mod tables;
+mod unread;
 
 use tables::{BASH_ATTACKS, BASH_BENIGN, FILE_ATTACKS, FILE_BENIGN};
 

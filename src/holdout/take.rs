@@ -93,6 +93,7 @@ pub(crate) fn take_into(dir: PathBuf, project: &Project, values: &[String], loop
         sources: values.to_vec(),
         moved,
         copied,
+        outside: outside.into_iter().map(|(_, path)| path).collect(),
         in_git,
     })
 }

@@ -20,6 +20,10 @@ pub struct Holdout {
     /// private copy at the same relative path) → SHA-256.
     #[serde(default)]
     pub copied: BTreeMap<String, String>,
+    /// The directories outside the project the copies came from (canonical): the guard keeps the agent's
+    /// tools from reading them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside: Vec<PathBuf>,
     /// Moved files that git history holds (readable from git objects whatever the guard does).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub in_git: Vec<String>,
