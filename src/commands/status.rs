@@ -3,6 +3,7 @@
 //! Everything shown comes from the seal (authoritative) and the history; the state file is not trusted here
 //! either. With no loop running, the outcome of the last loop is shown instead.
 
+mod holdout;
 mod inputs;
 
 use serde_json::{Value, json};
@@ -44,6 +45,9 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
             let sealed = crate::inputs::Inputs::load_to_describe(&active)
                 .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
             report["oracle_inputs"] = inputs::report(&active.seal, &sealed);
+            if let Some(held) = &active.seal.holdout {
+                report["holdout"] = holdout::report(held);
+            }
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -269,6 +273,9 @@ fn render(report: &Value, project: &Project) -> String {
             }
             if let Some(inputs) = report.get("oracle_inputs") {
                 out.push_str(&inputs::render(inputs));
+            }
+            if let Some(held) = report.get("holdout") {
+                out.push_str(&holdout::render(held));
             }
             out
         }
