@@ -29,6 +29,8 @@ mod faults;
 mod full_loop;
 #[path = "cli/give_up.rs"]
 mod give_up;
+#[path = "cli/holdout.rs"]
+mod holdout;
 #[path = "cli/install.rs"]
 mod install;
 #[path = "cli/observed.rs"]
