@@ -308,25 +308,28 @@ impl ActiveLoop {
         Ok(())
     }
 
-    /// Puts the held-out tests back in the project (see `holdout`) and tells the user. A failure does not keep
-    /// the loop from ending (never trap a user): the files stay safe in the store, and the next loopgate command
-    /// in this project tries again.
-    fn put_back_holdout(&self) {
+    /// Puts the held-out tests back in the project (see `holdout`); what to tell the user. A failure does not
+    /// keep the loop from ending (never trap a user): the files stay safe in the store, and the next loopgate
+    /// command in this project tries again.
+    fn put_back_holdout(&self) -> String {
         if self.seal.holdout.is_none() {
-            return;
+            return String::new();
         }
         let lang = self.seal.fields.lang;
         match crate::holdout::restore(&self.project) {
-            Ok(restored) => eprint!("{}", crate::messages::holdout::restored(lang, &restored)),
-            Err(err) => eprintln!("loopgate: {err}; the held-out files wait safely and are put back at the next loopgate command"),
+            Ok(restored) => crate::messages::holdout::restored(lang, &restored),
+            Err(err) => format!(
+                "loopgate: {err}; the held-out files wait safely and are put back at the next loopgate command\n"
+            ),
         }
     }
 
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
-    pub(crate) fn end(mut self, record: &Record) -> Result<(), Error> {
+    /// Returns what the user should hear about the held-out tests put back (empty when the loop had none).
+    pub(crate) fn end(mut self, record: &Record) -> Result<String, Error> {
         debug_assert!(record.status().ends_loop());
         self.put_back_tests()?;
-        self.put_back_holdout();
+        let told = self.put_back_holdout();
         self.record_unsaved(record)?;
         self.store.mark_ended(&self.project, &self.seal)?;
         let path = self.project.state_path();
@@ -343,7 +346,7 @@ impl ActiveLoop {
         }
         self.store.remove(&self.project);
         self.prune_checkpoints();
-        Ok(())
+        Ok(told)
     }
 
     /// Prunes checkpoints once the loop is gone (`--keep-checkpoints`, see `checkpoint::prune`); best effort.

@@ -569,7 +569,8 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
                 fields.iteration,
                 Event::Cancelled(Reason::new("replaced by a new loop")),
             );
-            active.end(&record)
+            eprint!("{}", active.end(&record)?);
+            Ok(())
         }
     }
 }

@@ -50,7 +50,7 @@ fn setup_moves_the_held_out_files_out_status_shows_them_and_cancel_puts_them_bac
     assert_eq!(json["holdout"]["moved"], serde_json::json!([HELD]), "{json}");
     let cancel = p.loopgate(["cancel"]).run();
     cancel.success();
-    assert_has(&cancel.stderr, "1 held-out file(s) put back in the project");
+    assert_has(&cancel.stdout, "1 held-out file(s) put back in the project");
     assert_eq!(p.read(HELD), held, "back, unchanged");
 }
 
@@ -68,7 +68,10 @@ fn a_special_cased_fix_is_rejected_by_the_held_out_test_name_alone_and_a_general
     let status = p.loopgate(["status"]).run();
     assert_has(&status.stdout, "held-out run: iteration 1: fail (big)");
     p.write("impl", "general\n");
-    p.stop("S", PROMISE).success();
+    let done = p.stop("S", PROMISE);
+    done.success();
+    assert_has(&done.stdout, "verified complete");
+    assert_has(&done.stdout, "1 held-out file(s) put back in the project");
     assert_eq!(p.statuses().last().map(String::as_str), Some("complete"));
     assert_eq!(p.read(HELD), held, "back after the completion");
 }
@@ -149,7 +152,7 @@ fn a_path_recreated_during_the_loop_is_kept_aside_and_the_user_is_told() {
     p.setup("S", SETUP);
     p.write(HELD, "the agent's own\n");
     let cancel = p.loopgate(["cancel"]).run();
-    assert_has(&cancel.stderr, "was recreated during the loop");
+    assert_has(&cancel.stdout, "was recreated during the loop");
     assert_eq!(p.read(HELD), held);
     assert_eq!(p.read(&format!("{HELD}.loopgate-recreated")), "the agent's own\n");
 }
