@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::project::Project;
+pub(crate) use crate::schema::HoldoutRestored as Restored;
 use crate::schema::Holdout;
 
 pub(crate) mod git;
@@ -91,15 +92,6 @@ impl Manifest {
     }
 }
 
-/// What putting the held-out files back did.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct Restored {
-    /// Files moved back into the project.
-    pub(crate) back: usize,
-    /// Paths recreated during the loop: (project-relative path, where that copy was kept).
-    pub(crate) kept_aside: Vec<(String, PathBuf)>,
-}
-
 /// Puts every held-out file of `project` back (see the module docs), then removes the store's copies, the
 /// private copy and the manifest; the logs stay for the user. A no-op when nothing is out. Every file is
 /// tried; on an error the manifest stays, so the next command tries again, and nothing is removed.
@@ -145,10 +137,10 @@ pub(crate) fn restore_in(dir: &Path, root: &Path) -> Result<Restored, Error> {
 /// live loop owns them: called by `lifecycle::lookup` when it finds no seal, or an ended one. Cheap when
 /// nothing is out (one `stat`); skipped while another process holds the project lock (a setup moving files
 /// out right now), which finishes or, crashing, frees the lock for the next command.
-pub(crate) fn recover_orphan(project: &Project) {
+pub(crate) fn recover_orphan(project: &Project) -> Option<Result<Restored, Error>> {
     let dir = dir_for(project);
     if !dir.join(MANIFEST).exists() {
-        return;
+        return None;
     }
     let Ok(lock) = std::fs::OpenOptions::new()
         .read(true)
@@ -157,10 +149,10 @@ pub(crate) fn recover_orphan(project: &Project) {
         .truncate(false)
         .open(project.lock_path())
     else {
-        return;
+        return None;
     };
     if lock.try_lock().is_err() {
-        return;
+        return None;
     }
     // Re-checked under the lock: a setup may have finished (and sealed a loop that owns them) meanwhile.
     let owned = crate::seal::Store::open()
@@ -168,13 +160,9 @@ pub(crate) fn recover_orphan(project: &Project) {
         .ok()
         .flatten()
         .is_some_and(|seal| !seal.ended && seal.holdout.is_some());
-    if !owned {
-        match restore(project) {
-            Ok(restored) => eprint!("{}", crate::messages::holdout::restored(crate::schema::Speech::En, &restored)),
-            Err(err) => eprintln!("loopgate: {err}"),
-        }
-    }
+    let done = (!owned).then(|| restore(project));
     let _ = lock.unlock();
+    done
 }
 
 /// Removes what only a running loop needs: the store's copies, the private copy and its build outputs.

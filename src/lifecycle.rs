@@ -52,7 +52,7 @@ pub(crate) fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error>
 pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
     let store = Store::open();
     let Some(seal) = store.load(project)? else {
-        crate::holdout::recover_orphan(project);
+        recover_held_out(project);
         let state = project.state_path();
         return Ok(if state.exists() {
             Lookup::Unsealed(state)
@@ -63,7 +63,7 @@ pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
     if seal.ended {
         let _ = std::fs::remove_file(project.state_path());
         store.remove(project);
-        crate::holdout::recover_orphan(project);
+        recover_held_out(project);
         return Ok(Lookup::None);
     }
     Ok(Lookup::Loop(Box::new(ActiveLoop {
@@ -73,6 +73,16 @@ pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
         tamper: Vec::new(),
         warnings: Vec::new(),
     })))
+}
+
+/// Puts back the held-out files of a loop that ended without doing so (see `holdout::recover_orphan`), and
+/// tells whoever reads stderr (a terminal command's user; a hook's is logged by Claude Code).
+fn recover_held_out(project: &Project) {
+    match crate::holdout::recover_orphan(project) {
+        None => {}
+        Some(Ok(restored)) => eprint!("{}", crate::messages::holdout::restored(crate::schema::Speech::En, &restored)),
+        Some(Err(err)) => eprintln!("loopgate: {err}; the held-out files wait safely in the store"),
+    }
 }
 
 impl ActiveLoop {

@@ -6,7 +6,7 @@
 mod holdout;
 mod ranges;
 
-pub use holdout::Holdout;
+pub use holdout::{Holdout, HoldoutRestored};
 
 use serde::{Deserialize, Serialize};
 

@@ -2,8 +2,7 @@
 //! names held-out tests and says that they failed, never what they assert or print: the agent cannot fit the
 //! code to tests it has never seen.
 
-use crate::holdout::Restored;
-use crate::schema::{Holdout, Speech};
+use crate::schema::{Holdout, HoldoutRestored as Restored, Speech};
 
 /// Names listed at most; the rest are counted.
 const LISTED: usize = 10;

@@ -40,3 +40,12 @@ impl Holdout {
         self.len() == 0
     }
 }
+
+/// What putting a loop's held-out files back did (for the words the user reads).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HoldoutRestored {
+    /// Files moved back into the project.
+    pub back: usize,
+    /// Paths recreated during the loop: (project-relative path, where that copy was kept).
+    pub kept_aside: Vec<(String, PathBuf)>,
+}
