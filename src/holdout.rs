@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::project::Project;
-pub(crate) use crate::schema::HoldoutRestored as Restored;
 use crate::schema::Holdout;
+pub(crate) use crate::schema::HoldoutRestored as Restored;
 
 pub(crate) mod git;
 pub(crate) mod moves;
@@ -111,7 +111,7 @@ pub(crate) fn restore_in(dir: &Path, root: &Path) -> Result<Restored, Error> {
     for (path, sha) in &manifest.moved {
         match moves::put_back(&dir.join(FILES).join(path), &root.join(path), sha) {
             Ok(moves::Back::Moved) => restored.back += 1,
-            Ok(moves::Back::AlreadyBack) => {}
+            Ok(moves::Back::Already) => {}
             Ok(moves::Back::KeptAside(aside)) => {
                 restored.back += 1;
                 restored.kept_aside.push((path.clone(), aside));
@@ -239,10 +239,10 @@ pub(crate) fn save_last(holdout: &Holdout, last: &LastRun) -> Result<(), Error> 
 
 /// Where the held-out run's full logs go: private, for the user (`loopgate status` names the last one).
 pub(crate) fn log_path(holdout: &Holdout, loop_id: &str, iteration: u64) -> PathBuf {
-    holdout
-        .dir
-        .join("logs")
-        .join(format!("holdout-{}-{iteration}.log", crate::project::safe_name(loop_id)))
+    holdout.dir.join("logs").join(format!(
+        "holdout-{}-{iteration}.log",
+        crate::project::safe_name(loop_id)
+    ))
 }
 
 pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {

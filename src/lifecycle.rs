@@ -80,7 +80,10 @@ pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
 fn recover_held_out(project: &Project) {
     match crate::holdout::recover_orphan(project) {
         None => {}
-        Some(Ok(restored)) => eprint!("{}", crate::messages::holdout::restored(crate::schema::Speech::En, &restored)),
+        Some(Ok(restored)) => eprint!(
+            "{}",
+            crate::messages::holdout::restored(crate::schema::Speech::En, &restored)
+        ),
         Some(Err(err)) => eprintln!("loopgate: {err}; the held-out files wait safely in the store"),
     }
 }

@@ -8,8 +8,8 @@ use crate::schema::Speech;
 pub(crate) mod baseline;
 pub(crate) mod breach;
 pub(crate) mod cap;
-pub(crate) mod holdout;
 pub mod finding;
+pub(crate) mod holdout;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub(crate) fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {

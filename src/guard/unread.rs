@@ -165,12 +165,18 @@ fn git(words: &[String], unreadable: &Unreadable) -> Option<String> {
         }
     };
     let args: Vec<&String> = rest.collect();
-    let named = unreadable.in_git.iter().find(|held| args.iter().any(|arg| names(arg, held)));
+    let named = unreadable
+        .in_git
+        .iter()
+        .find(|held| args.iter().any(|arg| names(arg, held)));
     if let Some(held) = named {
         return Some(refused_git(Some(held)));
     }
     let prints = WHOLE_TREE.contains(&sub)
-        || (WITH_PATCH.contains(&sub) && args.iter().any(|a| PATCH_FLAGS.contains(&a.as_str()) || a.starts_with("-U")));
+        || (WITH_PATCH.contains(&sub)
+            && args
+                .iter()
+                .any(|a| PATCH_FLAGS.contains(&a.as_str()) || a.starts_with("-U")));
     if !prints {
         return None;
     }
@@ -179,9 +185,9 @@ fn git(words: &[String], unreadable: &Unreadable) -> Option<String> {
         None => Vec::new(),
     };
     let narrowed = !pathspec.is_empty()
-        && pathspec
-            .iter()
-            .all(|spec| !spec.contains(['*', '?', '[', ':']) && !unreadable.in_git.iter().any(|held| covers(spec, held)));
+        && pathspec.iter().all(|spec| {
+            !spec.contains(['*', '?', '[', ':']) && !unreadable.in_git.iter().any(|held| covers(spec, held))
+        });
     (!narrowed).then(|| refused_git(None))
 }
 

@@ -15,7 +15,15 @@ pub(crate) fn in_history<'a>(root: &Path, paths: impl IntoIterator<Item = &'a St
     let output = Command::new("git")
         .arg("-C")
         .arg(root)
-        .args(["log", "--all", "--format=", "--name-only", "--relative", "--no-renames", "--"])
+        .args([
+            "log",
+            "--all",
+            "--format=",
+            "--name-only",
+            "--relative",
+            "--no-renames",
+            "--",
+        ])
         .args(&paths)
         .stdin(Stdio::null())
         .stderr(Stdio::null())

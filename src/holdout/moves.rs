@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 pub(crate) enum Back {
     Moved,
     /// Its store copy was already gone: it came back earlier (a repeated or interrupted put-back).
-    AlreadyBack,
+    Already,
     /// The path had been recreated; that copy was kept here.
     KeptAside(PathBuf),
 }
@@ -27,7 +27,10 @@ pub(crate) fn move_verified(from: &Path, to: &Path, sha: &str) -> io::Result<()>
         std::fs::create_dir_all(dir)?;
     }
     if std::fs::symlink_metadata(to).is_ok() {
-        return Err(io::Error::new(io::ErrorKind::AlreadyExists, format!("`{}` exists", to.display())));
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("`{}` exists", to.display()),
+        ));
     }
     match std::fs::rename(from, to) {
         Ok(()) => return Ok(()),
@@ -64,14 +67,14 @@ fn copy_synced(from: &Path, to: &Path) -> io::Result<()> {
 /// Puts a held-out file back from `stored` to `home` (see [`Back`]).
 pub(crate) fn put_back(stored: &Path, home: &Path, sha: &str) -> io::Result<Back> {
     if std::fs::symlink_metadata(stored).is_err() {
-        return Ok(Back::AlreadyBack);
+        return Ok(Back::Already);
     }
     let mut kept = None;
     if let Ok(meta) = std::fs::symlink_metadata(home) {
         // The same content already there (a copy that came back but whose store copy was not yet removed).
         if meta.is_file() && sha256_of(home).is_ok_and(|s| s == sha) {
             std::fs::remove_file(stored)?;
-            return Ok(Back::AlreadyBack);
+            return Ok(Back::Already);
         }
         let aside = aside_name(home);
         std::fs::rename(home, &aside)?;
@@ -83,7 +86,10 @@ pub(crate) fn put_back(stored: &Path, home: &Path, sha: &str) -> io::Result<Back
 
 /// `dir/name.loopgate-recreated`, or `…-2`, `…-3` when taken.
 fn aside_name(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     (1..)
         .map(|n| match n {
             1 => path.with_file_name(format!("{name}.loopgate-recreated")),

@@ -117,9 +117,8 @@ fn sync_file(from: &Path, to: &Path, kind: std::fs::FileType) -> io::Result<()> 
         return Ok(());
     }
     let meta = std::fs::metadata(from)?;
-    let same = std::fs::symlink_metadata(to).is_ok_and(|m| {
-        m.is_file() && m.len() == meta.len() && m.modified().ok() == meta.modified().ok()
-    });
+    let same = std::fs::symlink_metadata(to)
+        .is_ok_and(|m| m.is_file() && m.len() == meta.len() && m.modified().ok() == meta.modified().ok());
     if same {
         return Ok(());
     }

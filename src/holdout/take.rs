@@ -159,7 +159,12 @@ fn copy_outside(from: &Path, to: &Path) -> Result<BTreeMap<String, String>, Erro
 }
 
 /// Writes the manifest, then moves each file into the store; on an error, puts back what moved.
-pub(super) fn move_out(project: &Project, dir: &Path, loop_id: &str, moved: &BTreeMap<String, String>) -> Result<(), Error> {
+pub(super) fn move_out(
+    project: &Project,
+    dir: &Path,
+    loop_id: &str,
+    moved: &BTreeMap<String, String>,
+) -> Result<(), Error> {
     if moved.is_empty() {
         return Ok(());
     }

@@ -21,7 +21,10 @@ fn read(root: &Path, path: &str) -> Option<String> {
 const PROJECT: [(&str, &str); 3] = [
     ("calc.py", "def add(a, b):\n    return a - b\n"),
     ("tests/test_calc.py", "def test_add(): pass\n"),
-    ("tests/acceptance/test_more.py", "def test_big(): assert add(10, 20) == 30\n"),
+    (
+        "tests/acceptance/test_more.py",
+        "def test_big(): assert add(10, 20) == 30\n",
+    ),
 ];
 
 fn take_acceptance(project: &Project, store: &Path) -> Holdout {
@@ -39,8 +42,14 @@ fn setup_moves_the_matching_files_out_and_the_end_puts_them_back_unchanged() {
     let (_t, project, store) = setup(&PROJECT);
     let holdout = take_acceptance(&project, &store);
     assert_eq!(holdout.moved.len(), 1, "{holdout:?}");
-    assert!(read(&project.root, "tests/acceptance/test_more.py").is_none(), "moved out");
-    assert!(read(&project.root, "tests/test_calc.py").is_some(), "the visible test stays");
+    assert!(
+        read(&project.root, "tests/acceptance/test_more.py").is_none(),
+        "moved out"
+    );
+    assert!(
+        read(&project.root, "tests/test_calc.py").is_some(),
+        "the visible test stays"
+    );
     assert!(store.join(MANIFEST).exists(), "the manifest lists what is out");
     let restored = restore_in(&store, &project.root).expect("restore");
     assert_eq!(restored.back, 1);
@@ -62,12 +71,22 @@ fn a_path_recreated_during_the_loop_is_kept_beside_the_file_that_comes_back() {
     std::fs::create_dir_all(project.root.join("tests/acceptance")).expect("dir");
     std::fs::write(project.root.join(path), "the agent's own\n").expect("recreate");
     let restored = restore_in(&store, &project.root).expect("restore");
-    assert_eq!(read(&project.root, path).as_deref(), Some(PROJECT[2].1), "the held-out file is back");
+    assert_eq!(
+        read(&project.root, path).as_deref(),
+        Some(PROJECT[2].1),
+        "the held-out file is back"
+    );
     let aside = project.root.join("tests/acceptance/test_more.py.loopgate-recreated");
     assert_eq!(restored.kept_aside, vec![(path.to_string(), aside.clone())]);
-    assert_eq!(std::fs::read_to_string(&aside).expect("kept").as_str(), "the agent's own\n");
+    assert_eq!(
+        std::fs::read_to_string(&aside).expect("kept").as_str(),
+        "the agent's own\n"
+    );
     let line = crate::messages::holdout::restored(crate::schema::Speech::En, &restored);
-    assert!(line.contains("was recreated during the loop") && line.contains(".loopgate-recreated"), "{line}");
+    assert!(
+        line.contains("was recreated during the loop") && line.contains(".loopgate-recreated"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -80,7 +99,12 @@ fn a_put_back_cut_short_after_the_file_came_back_finishes_without_a_duplicate() 
     let restored = restore_in(&store, &project.root).expect("restore");
     assert!(restored.kept_aside.is_empty(), "{restored:?}");
     assert_eq!(read(&project.root, path).as_deref(), Some(PROJECT[2].1));
-    assert!(!project.root.join("tests/acceptance/test_more.py.loopgate-recreated").exists());
+    assert!(
+        !project
+            .root
+            .join("tests/acceptance/test_more.py.loopgate-recreated")
+            .exists()
+    );
 }
 
 #[test]
@@ -104,7 +128,10 @@ fn a_glob_that_matches_nothing_is_a_one_line_error_naming_it() {
     let err = take::take_into(store, &project, &["acceptance/**".to_string()], "lg-test")
         .expect_err("no match")
         .to_string();
-    assert!(err.contains("`--holdout acceptance/**`") && err.contains("matched no file"), "{err}");
+    assert!(
+        err.contains("`--holdout acceptance/**`") && err.contains("matched no file"),
+        "{err}"
+    );
     assert!(!err.contains('\n'), "{err}");
 }
 
@@ -121,14 +148,20 @@ fn an_outside_directory_is_copied_and_later_edits_there_do_not_change_the_held_o
     std::fs::write(outside.join("tests/test_hidden.py"), "edited later\n").expect("edit");
     let kept = std::fs::read_to_string(store.join(OUTSIDE).join("tests/test_hidden.py")).expect("copy");
     assert_eq!(kept, "original\n");
-    assert_eq!(read(&outside, "tests/test_hidden.py").as_deref(), Some("edited later\n"), "never moved");
+    assert_eq!(
+        read(&outside, "tests/test_hidden.py").as_deref(),
+        Some("edited later\n"),
+        "never moved"
+    );
 }
 
 #[test]
 fn a_directory_inside_the_project_is_refused_as_an_outside_path() {
     let (_t, project, store) = setup(&PROJECT);
     let inside = project.root.join("tests").display().to_string();
-    let err = take::take_into(store, &project, &[inside], "lg-test").expect_err("inside").to_string();
+    let err = take::take_into(store, &project, &[inside], "lg-test")
+        .expect_err("inside")
+        .to_string();
     assert!(err.contains("is inside the project"), "{err}");
     assert!(read(&project.root, "tests/test_calc.py").is_some(), "nothing moved");
 }
@@ -152,22 +185,38 @@ fn the_private_copy_leaves_out_vcs_and_build_outputs_links_dependencies_and_lays
     };
     let tree = room::build(&project.root, &store, &overlay).expect("build");
     assert_eq!(read(&tree, "calc.py").as_deref(), Some("agent's code\n"));
-    assert_eq!(read(&tree, "tests/test_calc.py").as_deref(), Some("sealed\n"), "stands as sealed");
-    assert!(read(&tree, "tests/test_new.py").is_none(), "the agent's new test sits out");
-    assert_eq!(read(&tree, "tests/acceptance/test_more.py").as_deref(), Some("held out\n"));
+    assert_eq!(
+        read(&tree, "tests/test_calc.py").as_deref(),
+        Some("sealed\n"),
+        "stands as sealed"
+    );
+    assert!(
+        read(&tree, "tests/test_new.py").is_none(),
+        "the agent's new test sits out"
+    );
+    assert_eq!(
+        read(&tree, "tests/acceptance/test_more.py").as_deref(),
+        Some("held out\n")
+    );
     assert!(!tree.join(".git").exists() && !tree.join("target").exists());
     assert_eq!(
         std::fs::read_link(tree.join("node_modules")).expect("link"),
         project.root.join("node_modules")
     );
-    assert!(read(&project.root, "tests/acceptance/test_more.py").is_none(), "never in the user's tree");
+    assert!(
+        read(&project.root, "tests/acceptance/test_more.py").is_none(),
+        "never in the user's tree"
+    );
     // The next promise: a removed file goes from the copy, an edited one is copied again.
     std::fs::remove_file(project.root.join("calc.py")).expect("rm");
     std::fs::write(project.root.join("lib.py"), "new module\n").expect("new");
     let tree = room::build(&project.root, &store, &overlay).expect("rebuild");
     assert!(read(&tree, "calc.py").is_none());
     assert_eq!(read(&tree, "lib.py").as_deref(), Some("new module\n"));
-    assert_eq!(read(&tree, "tests/acceptance/test_more.py").as_deref(), Some("held out\n"));
+    assert_eq!(
+        read(&tree, "tests/acceptance/test_more.py").as_deref(),
+        Some("held out\n")
+    );
 }
 
 #[test]

@@ -28,7 +28,11 @@ pub(crate) fn failed(lang: Speech, failing: &[String], exit: &str) -> String {
         }
     } else {
         match lang {
-            Speech::En => format!("{} held-out test(s) failed or did not run: {}", failing.len(), names(lang, failing)),
+            Speech::En => format!(
+                "{} held-out test(s) failed or did not run: {}",
+                failing.len(),
+                names(lang, failing)
+            ),
             Speech::Zh => format!("{} 个保留测试失败或未运行:{}", failing.len(), names(lang, failing)),
         }
     };
@@ -74,7 +78,10 @@ pub(crate) fn restored(lang: Speech, restored: &Restored) -> String {
     let mut out = String::new();
     if restored.back > 0 {
         out.push_str(&match lang {
-            Speech::En => format!("loopgate: {} held-out file(s) put back in the project.\n", restored.back),
+            Speech::En => format!(
+                "loopgate: {} held-out file(s) put back in the project.\n",
+                restored.back
+            ),
             Speech::Zh => format!("loopgate:{} 个保留文件已放回项目。\n", restored.back),
         });
     }

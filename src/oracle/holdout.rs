@@ -39,7 +39,14 @@ pub(super) fn judge(
         held_out: holdout::sources(holdout).to_vec(),
     };
     let log = holdout::log_path(holdout, &fields.loop_id, iteration);
-    let counted = run_in(&active.project.root, holdout, &overlay, command, &log, fields.verify_timeout)?;
+    let counted = run_in(
+        &active.project.root,
+        holdout,
+        &overlay,
+        command,
+        &log,
+        fields.verify_timeout,
+    )?;
     let baseline = holdout::load_baseline(holdout).unwrap_or_default();
     let failing = failing(&baseline, &counted.results);
     let passed = counted.outcome.passed() && failing.is_empty();

@@ -40,10 +40,16 @@ fn setup_moves_the_held_out_files_out_status_shows_them_and_cancel_puts_them_bac
     let p = project();
     let held = p.read(HELD);
     let out = p.setup("S", SETUP);
-    assert_has(&out.stdout, "Held-out tests: the user keeps 1 acceptance test file(s) from you");
+    assert_has(
+        &out.stdout,
+        "Held-out tests: the user keeps 1 acceptance test file(s) from you",
+    );
     assert!(!p.exists(HELD), "moved out of the project");
     let status = p.loopgate(["status"]).run();
-    assert_has(&status.stdout, "held out:    1 file(s) kept from the agent (tests/acceptance/**)");
+    assert_has(
+        &status.stdout,
+        "held out:    1 file(s) kept from the agent (tests/acceptance/**)",
+    );
     assert_has(&status.stdout, "at setup: 1 held-out test(s) ran, 1 failed");
     let json: serde_json::Value = serde_json::from_str(&p.loopgate(["status", "--json"]).run().stdout).expect("json");
     assert_eq!(json["holdout"]["files"], 1, "{json}");
@@ -63,8 +69,15 @@ fn a_special_cased_fix_is_rejected_by_the_held_out_test_name_alone_and_a_general
     let block = p.stop("S", PROMISE).blocked();
     assert_has(&block.reason, "PROMISE REJECTED by the held-out tests");
     assert_has(&block.reason, "1 held-out test(s) failed or did not run: `big`");
-    assert!(!block.reason.contains(SECRET), "the held-out output reached the model: {}", block.reason);
-    assert!(!p.history_bytes().windows(SECRET.len()).any(|w| w == SECRET.as_bytes()), "nor the history");
+    assert!(
+        !block.reason.contains(SECRET),
+        "the held-out output reached the model: {}",
+        block.reason
+    );
+    assert!(
+        !p.history_bytes().windows(SECRET.len()).any(|w| w == SECRET.as_bytes()),
+        "nor the history"
+    );
     let status = p.loopgate(["status"]).run();
     assert_has(&status.stdout, "held-out run: iteration 1: fail (big)");
     p.write("impl", "general\n");
@@ -108,7 +121,10 @@ fn an_outside_directory_is_copied_not_moved_and_runs_at_the_promise() {
     std::fs::create_dir_all(outside.join("tests/acceptance")).expect("dir");
     std::fs::write(outside.join(HELD), q.read(HELD)).expect("write");
     std::fs::remove_file(q.path(HELD)).expect("rm");
-    q.setup("S", &format!("\"fix add\" --verify 'sh check.sh' --holdout '{}'", outside.display()));
+    q.setup(
+        "S",
+        &format!("\"fix add\" --verify 'sh check.sh' --holdout '{}'", outside.display()),
+    );
     assert!(outside.join(HELD).exists(), "never moved");
     q.write("impl", "special\n");
     let block = q.stop("S", PROMISE).blocked();
@@ -172,10 +188,22 @@ fn the_guard_keeps_the_agent_from_reading_the_held_out_store_but_not_the_project
     let p = project();
     p.setup("S", SETUP);
     let store = p.loopgate_home().join("holdout");
-    let read = p.tool_call("S", "Read", serde_json::json!({"file_path": store.join("x").display().to_string()}));
+    let read = p.tool_call(
+        "S",
+        "Read",
+        serde_json::json!({"file_path": store.join("x").display().to_string()}),
+    );
     assert_has(&read.stdout, "held-out test material");
-    let bash = p.tool_call("S", "Bash", serde_json::json!({"command": format!("ls -R {}", store.display())}));
+    let bash = p.tool_call(
+        "S",
+        "Bash",
+        serde_json::json!({"command": format!("ls -R {}", store.display())}),
+    );
     assert_has(&bash.stdout, "held-out test material");
-    let ordinary = p.tool_call("S", "Read", serde_json::json!({"file_path": p.path("check.sh").display().to_string()}));
+    let ordinary = p.tool_call(
+        "S",
+        "Read",
+        serde_json::json!({"file_path": p.path("check.sh").display().to_string()}),
+    );
     assert!(!ordinary.stdout.contains("deny"), "{}", ordinary.stdout);
 }

@@ -44,7 +44,12 @@ fn a_special_cased_fix_fails_the_held_out_test_and_a_general_fix_completes_witho
         .run();
     let feedback = run.stop_feedback();
     assert_eq!(feedback.len(), 1, "{}", run.describe());
-    assert_contains(&feedback[0], "PROMISE REJECTED by the held-out tests", "the rejection", &run);
+    assert_contains(
+        &feedback[0],
+        "PROMISE REJECTED by the held-out tests",
+        "the rejection",
+        &run,
+    );
     assert_contains(
         &feedback[0],
         "`tests/acceptance/test_more.py::test_add_large`",
@@ -67,5 +72,9 @@ fn a_special_cased_fix_fails_the_held_out_test_and_a_general_fix_completes_witho
         run.describe()
     );
     assert_ended(&project, &run);
-    assert_eq!(project.read(ACCEPTANCE), acceptance, "the held-out test is back, unchanged");
+    assert_eq!(
+        project.read(ACCEPTANCE),
+        acceptance,
+        "the held-out test is back, unchanged"
+    );
 }

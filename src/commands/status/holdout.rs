@@ -69,8 +69,20 @@ pub(super) fn render(v: &Value) -> String {
             let how = if last["passed"] == true {
                 "pass".to_string()
             } else {
-                let failing: Vec<&str> = last["failing"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-                format!("fail ({})", if failing.is_empty() { "no test named".to_string() } else { failing.join(", ") })
+                let failing: Vec<&str> = last["failing"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                format!(
+                    "fail ({})",
+                    if failing.is_empty() {
+                        "no test named".to_string()
+                    } else {
+                        failing.join(", ")
+                    }
+                )
             };
             format!(
                 "\n  held-out run: iteration {}: {how}, {:.1}s; full log (yours only): {}",

@@ -9,10 +9,7 @@ use crate::guard::unread::{Unreadable, check};
 
 fn unreadable() -> Unreadable {
     Unreadable {
-        dirs: vec![
-            PathBuf::from("/lg/holdout"),
-            PathBuf::from("/home/u/acceptance/proj"),
-        ],
+        dirs: vec![PathBuf::from("/lg/holdout"), PathBuf::from("/home/u/acceptance/proj")],
         in_git: vec!["tests/acceptance/test_more.py".to_string()],
     }
 }
@@ -45,10 +42,16 @@ fn allowed(tool: &str, input: serde_json::Value) {
 
 #[test]
 fn file_tools_may_not_read_the_held_out_store_or_an_outside_directory() {
-    refused("Read", json!({"file_path": "/lg/holdout/abc/files/tests/acceptance/test_more.py"}));
+    refused(
+        "Read",
+        json!({"file_path": "/lg/holdout/abc/files/tests/acceptance/test_more.py"}),
+    );
     refused("Read", json!({"file_path": "~/acceptance/proj/tests/test_x.py"}));
     refused("Grep", json!({"pattern": "assert", "path": "/home/u/acceptance/proj"}));
-    refused("Glob", json!({"pattern": "**/*.py", "path": "/lg/holdout/../holdout/abc"}));
+    refused(
+        "Glob",
+        json!({"pattern": "**/*.py", "path": "/lg/holdout/../holdout/abc"}),
+    );
     allowed("Read", json!({"file_path": "/p/calc.py"}));
     allowed("Grep", json!({"pattern": "assert", "path": "/p/tests"}));
     allowed("Read", json!({"file_path": "/lg/seals/x.json"}));
@@ -56,20 +59,35 @@ fn file_tools_may_not_read_the_held_out_store_or_an_outside_directory() {
 
 #[test]
 fn bash_may_not_name_held_out_material() {
-    refused("Bash", json!({"command": "cat /lg/holdout/abc/files/tests/acceptance/test_more.py"}));
+    refused(
+        "Bash",
+        json!({"command": "cat /lg/holdout/abc/files/tests/acceptance/test_more.py"}),
+    );
     refused("Bash", json!({"command": "ls ~/acceptance/proj"}));
     refused("Bash", json!({"command": "cat $HOME/acceptance/proj/tests/test_x.py"}));
-    refused("Bash", json!({"command": "python3 -c \"print(open('/lg/holdout/abc/x').read())\""}));
-    refused("Bash", json!({"command": "cd /tmp && find $LOOPGATE_HOME/holdout -name '*.py'"}));
+    refused(
+        "Bash",
+        json!({"command": "python3 -c \"print(open('/lg/holdout/abc/x').read())\""}),
+    );
+    refused(
+        "Bash",
+        json!({"command": "cd /tmp && find $LOOPGATE_HOME/holdout -name '*.py'"}),
+    );
     allowed("Bash", json!({"command": "cat calc.py && python3 -m pytest -q"}));
     allowed("Bash", json!({"command": "ls /lg/seals"}));
 }
 
 #[test]
 fn git_may_not_print_a_held_out_file_from_history() {
-    refused("Bash", json!({"command": "git show HEAD:tests/acceptance/test_more.py"}));
+    refused(
+        "Bash",
+        json!({"command": "git show HEAD:tests/acceptance/test_more.py"}),
+    );
     refused("Bash", json!({"command": "git log -p -- tests/acceptance"}));
-    refused("Bash", json!({"command": "git checkout -- tests/acceptance/test_more.py"}));
+    refused(
+        "Bash",
+        json!({"command": "git checkout -- tests/acceptance/test_more.py"}),
+    );
     refused("Bash", json!({"command": "git -C /p log --patch"}));
     refused("Bash", json!({"command": "git diff"}));
     refused("Bash", json!({"command": "git stash"}));
@@ -90,6 +108,10 @@ fn without_held_out_files_in_git_history_git_is_left_alone() {
     };
     for command in ["git diff", "git show HEAD", "git log -p", "git stash"] {
         let input = json!({ "command": command });
-        assert_eq!(check("Bash", &input, Path::new("/p"), &outside_only, &env), None, "{command}");
+        assert_eq!(
+            check("Bash", &input, Path::new("/p"), &outside_only, &env),
+            None,
+            "{command}"
+        );
     }
 }
