@@ -86,7 +86,7 @@ impl Manifest {
     }
 
     fn save(&self, dir: &Path) -> std::io::Result<()> {
-        create_private_dir(dir)?;
+        crate::seal::create_private_dir(dir)?;
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
         crate::fsutil::write_atomic(&dir.join(MANIFEST), &bytes, 0o600)
     }
@@ -209,7 +209,7 @@ fn write_private(dir: &Path, name: &str, value: &impl Serialize) -> Result<(), E
     let bytes = serde_json::to_vec_pretty(value).map_err(std::io::Error::other);
     bytes
         .and_then(|bytes| {
-            create_private_dir(dir)?;
+            crate::seal::create_private_dir(dir)?;
             crate::fsutil::write_atomic(&path, &bytes, 0o600)
         })
         .map_err(|source| Error::Io {
@@ -245,11 +245,6 @@ pub(crate) fn log_path(holdout: &Holdout, loop_id: &str, iteration: u64) -> Path
     ))
 }
 
-pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-}
 
 #[cfg(test)]
 mod tests;

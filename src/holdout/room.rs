@@ -56,7 +56,7 @@ pub(crate) struct Overlay<'a> {
 /// root.
 pub(crate) fn build(root: &Path, dir: &Path, overlay: &Overlay) -> io::Result<PathBuf> {
     let tree = dir.join(TREE);
-    super::create_private_dir(dir)?;
+    crate::seal::create_private_dir(dir)?;
     std::fs::create_dir_all(&tree)?;
     let mut present = BTreeSet::new();
     COPY_WALK.walk(root, |entry| {
