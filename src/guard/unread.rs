@@ -2,8 +2,8 @@
 //! else, but not the tests the user keeps from it.
 //!
 //! What is refused:
-//! - `Read`, `Grep`, `Glob`, `NotebookRead` (and any tool naming a `file_path`, `path` or `notebook_path`)
-//!   under the held-out store or an outside directory the tests came from;
+//! - `Read`, `Grep`, `Glob`, `NotebookRead` (and any tool naming a `file_path`, `path` or `notebook_path`; Glob's
+//!   `pattern` too) under the held-out store or an outside directory the tests came from;
 //! - Bash commands that name those directories (also inside `python -c` code, through `~`, `$HOME` or a
 //!   variable of the environment);
 //! - when git history holds a held-out file: git commands that name it (or a directory holding it), and git
@@ -75,7 +75,13 @@ pub(crate) fn check(
         let command = tool_input.get("command").and_then(Value::as_str)?;
         return bash(command, cwd, unreadable, home.as_deref(), env);
     }
-    ["file_path", "path", "notebook_path"]
+    // Glob's pattern may itself be an absolute path (`/…/holdout/**`); Grep's is a regular expression.
+    let fields: &[&str] = if tool_name == "Glob" {
+        &["file_path", "path", "notebook_path", "pattern"]
+    } else {
+        &["file_path", "path", "notebook_path"]
+    };
+    fields
         .iter()
         .filter_map(|field| tool_input.get(field).and_then(Value::as_str))
         .find_map(|path| {

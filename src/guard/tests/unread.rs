@@ -52,6 +52,8 @@ fn file_tools_may_not_read_the_held_out_store_or_an_outside_directory() {
         "Glob",
         json!({"pattern": "**/*.py", "path": "/lg/holdout/../holdout/abc"}),
     );
+    refused("Glob", json!({"pattern": "/lg/holdout/**/*.py"}));
+    allowed("Glob", json!({"pattern": "tests/**/*.py"}));
     allowed("Read", json!({"file_path": "/p/calc.py"}));
     allowed("Grep", json!({"pattern": "assert", "path": "/p/tests"}));
     allowed("Read", json!({"file_path": "/lg/seals/x.json"}));
