@@ -33,10 +33,15 @@ pub(crate) fn move_verified(from: &Path, to: &Path, sha: &str) -> io::Result<()>
         ));
     }
     match std::fs::rename(from, to) {
-        Ok(()) => return Ok(()),
-        Err(e) if e.kind() != io::ErrorKind::CrossesDevices => return Err(e),
-        Err(_) => {}
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::CrossesDevices => copy_then_remove(from, to, sha),
+        Err(e) => Err(e),
     }
+}
+
+/// The move across file systems: a copy beside `to` under a temporary name, synced, checked against `sha`,
+/// renamed into place; only then is `from` removed. On any error `from` stays and the temporary copy goes.
+pub(crate) fn copy_then_remove(from: &Path, to: &Path, sha: &str) -> io::Result<()> {
     let temp = to.with_file_name(format!(
         ".{}.loopgate-tmp",
         to.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()

@@ -230,3 +230,20 @@ fn moving_onto_an_existing_file_is_refused_and_keeps_both() {
     assert_eq!(std::fs::read_to_string(&from).expect("a"), "a");
     assert_eq!(std::fs::read_to_string(&to).expect("b"), "b");
 }
+
+#[test]
+fn a_move_across_file_systems_checks_the_copy_by_hash_before_removing_the_original() {
+    let temp = tempfile::tempdir().expect("temp");
+    let (from, to) = (temp.path().join("a"), temp.path().join("sub/b"));
+    std::fs::write(&from, "held out\n").expect("a");
+    std::fs::create_dir_all(temp.path().join("sub")).expect("dir");
+    // A hash that does not match (the file changed while it moved): the original stays, no copy is left.
+    let err = moves::copy_then_remove(&from, &to, "0000").expect_err("mismatch");
+    assert!(err.to_string().contains("does not match"), "{err}");
+    assert!(from.exists() && !to.exists());
+    assert_eq!(std::fs::read_dir(temp.path().join("sub")).expect("dir").count(), 0, "no temporary copy left");
+    let sha = moves::sha256_of(&from).expect("sha");
+    moves::copy_then_remove(&from, &to, &sha).expect("move");
+    assert!(!from.exists());
+    assert_eq!(std::fs::read_to_string(&to).expect("b"), "held out\n");
+}
