@@ -245,6 +245,5 @@ pub(crate) fn log_path(holdout: &Holdout, loop_id: &str, iteration: u64) -> Path
     ))
 }
 
-
 #[cfg(test)]
 mod tests;

@@ -241,7 +241,11 @@ fn a_move_across_file_systems_checks_the_copy_by_hash_before_removing_the_origin
     let err = moves::copy_then_remove(&from, &to, "0000").expect_err("mismatch");
     assert!(err.to_string().contains("does not match"), "{err}");
     assert!(from.exists() && !to.exists());
-    assert_eq!(std::fs::read_dir(temp.path().join("sub")).expect("dir").count(), 0, "no temporary copy left");
+    assert_eq!(
+        std::fs::read_dir(temp.path().join("sub")).expect("dir").count(),
+        0,
+        "no temporary copy left"
+    );
     let sha = moves::sha256_of(&from).expect("sha");
     moves::copy_then_remove(&from, &to, &sha).expect("move");
     assert!(!from.exists());
