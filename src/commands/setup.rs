@@ -359,8 +359,11 @@ fn report(config: &Config, started: &Started) -> String {
         };
         out.push_str(&format!("\n\n{baseline}"));
     }
-    if let Some((holdout, _)) = &started.holdout {
-        out.push_str(&format!("\n\n{}", messages::holdout::at_setup(config.lang, holdout)));
+    if let Some((holdout, tests)) = &started.holdout {
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::holdout::at_setup(config.lang, holdout, *tests)
+        ));
         if !holdout.in_git.is_empty() {
             // For the user's terminal only: the model is not told which committed files to look for.
             eprintln!("{}", messages::holdout::in_git(config.lang, holdout.in_git.len()));
@@ -442,6 +445,7 @@ fn seal_and_start(
     let stamps = copies.stamps(&project.root);
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
+    let baseline_began = std::time::Instant::now();
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
         crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref())?
@@ -461,17 +465,25 @@ fn seal_and_start(
     };
     let holdout_tests = match (&holdout, &config.verify) {
         (Some(holdout), Some(command)) if config.baseline => {
-            let budget = config.from_slash_command.then(slash_command_budget);
-            let timeout = budget.map_or(config.verify_timeout, |b| b.min(config.verify_timeout));
-            let run = crate::oracle::holdout::baseline(
-                &project,
-                holdout,
-                command,
-                &state.fields.loop_id,
-                timeout,
-                baseline.as_ref(),
-            )?;
-            Some(run.results.len())
+            // Inside the slash command both runs share its budget; with none left, the names stay unknown.
+            let left = config
+                .from_slash_command
+                .then(|| slash_command_budget().saturating_sub(baseline_began.elapsed().as_secs()));
+            match left.map_or(config.verify_timeout, |left| left.min(config.verify_timeout)) {
+                0 => None,
+                timeout => Some(
+                    crate::oracle::holdout::baseline(
+                        &project,
+                        holdout,
+                        command,
+                        &state.fields.loop_id,
+                        timeout,
+                        baseline.as_ref(),
+                    )?
+                    .results
+                    .len(),
+                ),
+            }
         }
         _ => None,
     };

@@ -46,18 +46,26 @@ pub(crate) fn failed(lang: Speech, failing: &[String], exit: &str) -> String {
     }
 }
 
-/// The briefing's line: the loop has held-out tests, which run at the promise.
-pub(crate) fn at_setup(lang: Speech, holdout: &Holdout) -> String {
-    match lang {
+/// The briefing's line: the loop has held-out tests, which run at the promise. `tests`: how many held-out tests
+/// the held-out run at setup reported by name (`None`: not run); none is worth a warning to the user, since
+/// then only that run's exit code judges them.
+pub(crate) fn at_setup(lang: Speech, holdout: &Holdout, tests: Option<usize>) -> String {
+    let files = holdout.len();
+    let mut out = match lang {
         Speech::En => format!(
-            "Held-out tests: the user keeps {} acceptance test file(s) from you. They run only when you claim completion, after the verify command passes; you will see only the names of those that fail.",
-            holdout.len()
+            "Held-out tests: the user keeps {files} acceptance test file(s) from you. They run only when you claim completion, after the verify command passes; you will see only the names of those that fail."
         ),
         Speech::Zh => format!(
-            "保留测试:用户向你保留了 {} 个验收测试文件。它们只在你声明完成、且验证命令通过之后运行;你只会看到失败测试的名称。",
-            holdout.len()
+            "保留测试:用户向你保留了 {files} 个验收测试文件。它们只在你声明完成、且验证命令通过之后运行;你只会看到失败测试的名称。"
         ),
+    };
+    if tests == Some(0) {
+        out.push_str(match lang {
+            Speech::En => " (For the user: the held-out run at setup reported no held-out test by name — does the verify command collect them? Until one reports names, only that run's exit code judges them.)",
+            Speech::Zh => "(给用户:设置时的保留测试运行没有按名称报告任何保留测试——验证命令会收集它们吗?在报告出名称之前,只以该运行的退出码判定。)",
+        });
     }
+    out
 }
 
 /// For the user at setup: held-out files that git history holds.

@@ -207,3 +207,16 @@ fn the_guard_keeps_the_agent_from_reading_the_held_out_store_but_not_the_project
     );
     assert!(!ordinary.stdout.contains("deny"), "{}", ordinary.stdout);
 }
+
+#[test]
+fn a_verify_command_that_does_not_collect_the_held_out_tests_is_pointed_out_at_setup() {
+    let p = project().file("acceptance-notes/big.txt", "not a test the command runs\n");
+    let out = p.setup(
+        "S",
+        "\"fix add\" --verify 'sh check.sh' --holdout 'acceptance-notes/**'",
+    );
+    assert_has(
+        &out.stdout,
+        "the held-out run at setup reported no held-out test by name",
+    );
+}
