@@ -41,6 +41,8 @@ pub(crate) struct Run {
     pub ratchet: Vec<ratchet::Moved>,
     /// The per-test verdict against the baseline (`Held` when the command failed anyway or the check is off).
     pub by_name: Judged,
+    /// The held-out tests failed after this run passed (`note` names them; see `oracle::holdout`).
+    pub held_out_failed: bool,
 }
 
 /// The oracle's answer.
@@ -157,6 +159,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         note,
         ratchet,
         by_name,
+        held_out_failed: false,
     };
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
@@ -183,6 +186,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     {
         // Names only: the note is all the model learns of the held-out run (its output stays in a private log).
         run.passed = false;
+        run.held_out_failed = true;
         run.fingerprint = crate::summary::fingerprint_of(&FailureSummary::default(), &note);
         run.note = Some(note);
     }

@@ -46,6 +46,14 @@ pub(crate) fn failed(lang: Speech, failing: &[String], exit: &str) -> String {
     }
 }
 
+/// The history's and the user's one-line result of a promise the held-out tests rejected.
+pub(crate) fn result(lang: Speech) -> &'static str {
+    match lang {
+        Speech::En => "the verify passed; held-out tests failed",
+        Speech::Zh => "验证通过;保留测试失败",
+    }
+}
+
 /// The briefing's line: the loop has held-out tests, which run at the promise. `tests`: how many held-out tests
 /// the held-out run at setup reported by name (`None`: not run); none is worth a warning to the user, since
 /// then only that run's exit code judges them.

@@ -67,6 +67,10 @@ fn a_special_cased_fix_is_rejected_by_the_held_out_test_name_alone_and_a_general
     p.setup("S", SETUP);
     p.write("impl", "special\n");
     let block = p.stop("S", PROMISE).blocked();
+    assert_has(
+        &block.reason,
+        "PROMISE REJECTED: the verify passed, but held-out tests failed",
+    );
     assert_has(&block.reason, "PROMISE REJECTED by the held-out tests");
     assert_has(&block.reason, "1 held-out test(s) failed or did not run: `big`");
     assert!(
