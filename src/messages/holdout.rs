@@ -18,9 +18,33 @@ fn names(lang: Speech, failing: &[String]) -> String {
     }
 }
 
+/// A held-out test's name without what it was called with: a parameter id (pytest's `test_add[10-20-30]`) or a
+/// subtest (Go's `TestAdd/10+20`) can spell the inputs and the expected value, which is what the agent must not
+/// fit to. The cases of one test become one name.
+pub(crate) fn without_cases(name: &str) -> String {
+    let cut = if let Some(at) = name.find("::") {
+        name[at..].find('[').map(|i| at + i)
+    } else {
+        let after = name.rfind(' ').map_or(0, |i| i + 1);
+        name[after..].find('/').map(|i| after + i)
+    };
+    match cut {
+        Some(at) => format!(
+            "{}{}",
+            &name[..at],
+            if name[at..].starts_with('[') { "[…]" } else { "/…" }
+        ),
+        None => name.to_string(),
+    }
+}
+
 /// The note of a promise the held-out tests rejected: the visible tests pass, these held-out tests did not.
-/// `failing` are test names only; `exit` is how the held-out run ended when it named no failing test.
+/// `failing` are test names only (their cases cut, see [`without_cases`]); `exit` is how the held-out run ended
+/// when it named no failing test.
 pub(crate) fn failed(lang: Speech, failing: &[String], exit: &str) -> String {
+    let mut failing: Vec<String> = failing.iter().map(|name| without_cases(name)).collect();
+    failing.dedup();
+    let failing = failing.as_slice();
     let which = if failing.is_empty() {
         match lang {
             Speech::En => format!("the held-out run failed ({exit}) without naming a test"),
@@ -114,4 +138,30 @@ pub(crate) fn restored(lang: Speech, restored: &Restored) -> String {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_out_names_lose_the_cases_that_spell_inputs_and_expected_values() {
+        let names = [
+            "tests/acceptance/test_more.py::test_add[10-20-30]".to_string(),
+            "tests/acceptance/test_more.py::test_add[7-8-15]".to_string(),
+            "example.com/calc TestAdd/10+20=30".to_string(),
+            "calc tests::adds_big".to_string(),
+        ];
+        let text = failed(Speech::En, &names, "exit 1");
+        assert!(text.contains("`tests/acceptance/test_more.py::test_add[…]`"), "{text}");
+        assert!(text.contains("`example.com/calc TestAdd/…`"), "{text}");
+        assert!(text.contains("`calc tests::adds_big`"), "{text}");
+        for secret in ["10-20-30", "7-8-15", "10+20=30"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        assert!(
+            text.contains("3 held-out test(s)"),
+            "the cases of one test are one name: {text}"
+        );
+    }
 }

@@ -19,7 +19,8 @@ pub(super) fn report(holdout: &Holdout) -> Value {
         json!({
             "iteration": last.iteration,
             "passed": last.passed,
-            "failing": last.failing,
+            // Cut as the model reads them: the agent may run `status` too (the full names are in the log).
+            "failing": last.failing.iter().map(|name| crate::messages::holdout::without_cases(name)).collect::<Vec<_>>(),
             "duration_ms": last.duration_ms,
             "log": last.log,
         })
