@@ -166,13 +166,28 @@ pub(crate) fn recover_orphan(project: &Project) -> Option<Result<Restored, Error
 }
 
 /// Removes what only a running loop needs: the store's copies, the private copy and its build outputs.
+/// The user's moved files are never deleted here: `files/` goes only once empty (every file back), and one left
+/// there without a manifest (a manifest deleted by hand) stays for a person to recover.
 fn discard_private(dir: &Path) {
-    for sub in [FILES, OUTSIDE, room::TREE, room::TARGET] {
+    for sub in [OUTSIDE, room::TREE, room::TARGET] {
         let _ = std::fs::remove_dir_all(dir.join(sub));
     }
+    remove_empty_dirs(&dir.join(FILES));
     for file in [BASELINE, LAST] {
         let _ = std::fs::remove_file(dir.join(file));
     }
+}
+
+/// Removes `dir` and the directories under it, deepest first, if they hold no file; best effort.
+fn remove_empty_dirs(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_empty_dirs(&entry.path());
+            }
+        }
+    }
+    let _ = std::fs::remove_dir(dir);
 }
 
 /// The directory where the held-out files of a loop wait, to lay them over the private copy: moved files

@@ -63,6 +63,14 @@ pub(crate) fn take(project: &Project, values: &[String], loop_id: &str) -> Resul
 
 /// [`take`] into the store `dir`.
 pub(crate) fn take_into(dir: PathBuf, project: &Project, values: &[String], loop_id: &str) -> Result<Holdout, Error> {
+    if dir.join(MANIFEST).exists() || dir.join(FILES).exists() {
+        // Never expected (setup puts an earlier loop's files back first); never overwritten either.
+        return Err(Error::Io {
+            action: "take held-out tests: an earlier loop's held-out files are still in",
+            path: dir.join(FILES),
+            source: std::io::Error::other("put them back first (any loopgate command in the project tries)"),
+        });
+    }
     let mut moved = BTreeMap::new();
     let mut outside = Vec::new();
     for value in values {

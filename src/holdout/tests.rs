@@ -251,3 +251,17 @@ fn a_move_across_file_systems_checks_the_copy_by_hash_before_removing_the_origin
     assert!(!from.exists());
     assert_eq!(std::fs::read_to_string(&to).expect("b"), "held out\n");
 }
+
+#[test]
+fn a_moved_file_left_without_its_manifest_is_never_deleted() {
+    let (_t, project, store) = setup(&PROJECT);
+    take_acceptance(&project, &store);
+    std::fs::remove_file(store.join(MANIFEST)).expect("manifest lost");
+    restore_in(&store, &project.root).expect("nothing to put back");
+    let kept = store.join(FILES).join("tests/acceptance/test_more.py");
+    assert_eq!(std::fs::read_to_string(&kept).expect("still there"), PROJECT[2].1);
+    // And a new loop refuses to take over the store while it holds them.
+    let err = take::take_into(store.clone(), &project, &["calc.py".to_string()], "lg-2").expect_err("refused");
+    assert!(err.to_string().contains("still in"), "{err}");
+    assert!(project.root.join("calc.py").exists());
+}
