@@ -194,6 +194,11 @@ pub(crate) struct SetupArgs {
     /// Files the agent must not change (gitignore-style glob, repeatable), e.g. 'tests/**'.
     #[arg(long, value_name = "GLOB")]
     pub(crate) seal: Vec<String>,
+    /// Acceptance tests the agent never sees (repeatable): a glob inside the project ('tests/acceptance/**'),
+    /// whose files wait outside the project until the loop ends, or a directory outside it (~/acceptance/proj),
+    /// laid over the project's layout. They run only at a promise, in a private copy of the project.
+    #[arg(long, value_name = "GLOB|DIR")]
+    pub(crate) holdout: Vec<String>,
     /// Run the verify command only at a promise, or at every stop.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) verify_on: Option<VerifyOn>,

@@ -24,7 +24,7 @@
 //! - `loopgate cancel | setup | resume | seal` run by the agent: by any path, through the plugin's
 //!   `hooks/loopgate.sh`, `npx`, `cargo run --bin loopgate --`, any of the above, or inline code.
 //!
-//! Reading is always allowed, and so is restoring a sealed file from git (`git checkout -- F`,
+//! Reading is allowed, but for the user's held-out tests (`unread`), and so is restoring a sealed file from git (`git checkout -- F`,
 //! `git restore F`): that is the fix the deny reasons recommend.
 //!
 //! # Cost
@@ -48,8 +48,11 @@ mod paths;
 mod pattern;
 mod scope;
 mod shell;
+pub(crate) mod unread;
 mod verbs;
 mod words;
+
+pub use unread::Unreadable;
 
 #[cfg(test)]
 mod tests;

@@ -29,6 +29,7 @@ pub(crate) mod fsutil;
 pub mod giveup;
 pub mod guard;
 pub mod history;
+pub(crate) mod holdout;
 pub mod hook;
 pub(crate) mod inputs;
 pub mod inventory;

@@ -52,6 +52,7 @@ pub(crate) fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error>
 pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
     let store = Store::open();
     let Some(seal) = store.load(project)? else {
+        recover_held_out(project);
         let state = project.state_path();
         return Ok(if state.exists() {
             Lookup::Unsealed(state)
@@ -62,6 +63,7 @@ pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
     if seal.ended {
         let _ = std::fs::remove_file(project.state_path());
         store.remove(project);
+        recover_held_out(project);
         return Ok(Lookup::None);
     }
     Ok(Lookup::Loop(Box::new(ActiveLoop {
@@ -71,6 +73,19 @@ pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
         tamper: Vec::new(),
         warnings: Vec::new(),
     })))
+}
+
+/// Puts back the held-out files of a loop that ended without doing so (see `holdout::recover_orphan`), and
+/// tells whoever reads stderr (a terminal command's user; a hook's is logged by Claude Code).
+fn recover_held_out(project: &Project) {
+    match crate::holdout::recover_orphan(project) {
+        None => {}
+        Some(Ok(restored)) => eprint!(
+            "{}",
+            crate::messages::holdout::restored(crate::schema::Speech::En, &restored)
+        ),
+        Some(Err(err)) => eprintln!("loopgate: {err}; the held-out files wait safely in the store"),
+    }
 }
 
 impl ActiveLoop {
@@ -306,10 +321,28 @@ impl ActiveLoop {
         Ok(())
     }
 
+    /// Puts the held-out tests back in the project (see `holdout`); what to tell the user. A failure does not
+    /// keep the loop from ending (never trap a user): the files stay safe in the store, and the next loopgate
+    /// command in this project tries again.
+    fn put_back_holdout(&self) -> String {
+        if self.seal.holdout.is_none() {
+            return String::new();
+        }
+        let lang = self.seal.fields.lang;
+        match crate::holdout::restore(&self.project) {
+            Ok(restored) => crate::messages::holdout::restored(lang, &restored),
+            Err(err) => format!(
+                "loopgate: {err}; the held-out files wait safely and are put back at the next loopgate command\n"
+            ),
+        }
+    }
+
     /// Ends the loop with its final record. Crash-safe order: record, mark ended, remove state, remove seal.
-    pub(crate) fn end(mut self, record: &Record) -> Result<(), Error> {
+    /// Returns what the user should hear about the held-out tests put back (empty when the loop had none).
+    pub(crate) fn end(mut self, record: &Record) -> Result<String, Error> {
         debug_assert!(record.status().ends_loop());
         self.put_back_tests()?;
+        let told = self.put_back_holdout();
         self.record_unsaved(record)?;
         self.store.mark_ended(&self.project, &self.seal)?;
         let path = self.project.state_path();
@@ -326,7 +359,7 @@ impl ActiveLoop {
         }
         self.store.remove(&self.project);
         self.prune_checkpoints();
-        Ok(())
+        Ok(told)
     }
 
     /// Prunes checkpoints once the loop is gone (`--keep-checkpoints`, see `checkpoint::prune`); best effort.

@@ -11,6 +11,7 @@ pub(crate) mod breach;
 pub(crate) mod cap;
 pub mod finding;
 pub(crate) mod room;
+pub(crate) mod holdout;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub(crate) fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {
@@ -96,6 +97,8 @@ pub(crate) fn event_name(lang: Speech, event: Event) -> &'static str {
             "REJECTED: the verify passed, but not every test of the baseline ran and passed"
         }
         (Speech::Zh, Event::TestsShort) => "被拒绝:验证通过了,但并非所有基线测试都运行并通过",
+        (Speech::En, Event::HeldOutFailed) => "PROMISE REJECTED: the verify passed, but held-out tests failed",
+        (Speech::Zh, Event::HeldOutFailed) => "承诺被拒绝:验证通过了,但保留测试失败",
     }
 }
 
@@ -112,6 +115,8 @@ pub(crate) enum Event {
     CountsRegressed,
     /// The command exited 0 but baseline tests did not run and pass, or no results were reported.
     TestsShort,
+    /// The verify passed, but the held-out tests (`--holdout`) did not.
+    HeldOutFailed,
 }
 
 /// Section titles of the reason.

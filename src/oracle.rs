@@ -20,6 +20,7 @@ use crate::testside::Copies;
 use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
 
 mod breach;
+pub(crate) mod holdout;
 mod watch;
 pub(crate) use breach::Breach;
 
@@ -42,6 +43,8 @@ pub(crate) struct Run {
     pub ratchet: Vec<ratchet::Moved>,
     /// The per-test verdict against the baseline (`Held` when the command failed anyway or the check is off).
     pub by_name: Judged,
+    /// The held-out tests failed after this run passed (`note` names them; see `oracle::holdout`).
+    pub held_out_failed: bool,
 }
 
 /// The oracle's answer.
@@ -160,6 +163,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         note,
         ratchet,
         by_name,
+        held_out_failed: false,
     };
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
@@ -178,6 +182,18 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             }));
         }
     }
+    let mut run = run;
+    // At a promise only: a self-check (`loopgate verify`) would let the agent probe them without a rejection.
+    if run.passed
+        && caller == Caller::StopHook
+        && let Some(note) = holdout::judge(active, &plan(active, &inputs), &run.command, iteration)?
+    {
+        // Names only: the note is all the model learns of the held-out run (its output stays in a private log).
+        run.passed = false;
+        run.held_out_failed = true;
+        run.fingerprint = crate::summary::fingerprint_of(&FailureSummary::default(), &note);
+        run.note = Some(note);
+    }
     Ok(if run.passed {
         Verdict::Pass(run)
     } else {
@@ -193,21 +209,7 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
     let copies = &inputs.data.copies;
-    let plan = crate::testside::Plan {
-        restore: if fields.checks(Check::Tests) {
-            crate::testside::changed(&project.root, copies)
-        } else {
-            Vec::new()
-        },
-        aside: match &inputs.tests.inventory {
-            Some(inventory) if fields.checks(Check::NewTestsAside) => {
-                let mut aside = inventory.new_test_files(&project.root);
-                aside.extend(copies.new_snapshots(&project.root));
-                aside
-            }
-            _ => Vec::new(),
-        },
-    };
+    let plan = plan(active, inputs);
     if !plan.is_empty() {
         crate::testside::swap(&project.root, &plan, |journal| {
             store
@@ -221,6 +223,29 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option
         })?;
     }
     Ok(fields.checks(Check::Tests).then_some(copies))
+}
+
+/// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
+/// agent's new test files and snapshots that sit out (see `testside`).
+fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testside::Plan<'a> {
+    let fields = &active.seal.fields;
+    let project = &active.project;
+    let copies = &inputs.data.copies;
+    crate::testside::Plan {
+        restore: if fields.checks(Check::Tests) {
+            crate::testside::changed(&project.root, copies)
+        } else {
+            Vec::new()
+        },
+        aside: match &inputs.tests.inventory {
+            Some(inventory) if fields.checks(Check::NewTestsAside) => {
+                let mut aside = inventory.new_test_files(&project.root);
+                aside.extend(copies.new_snapshots(&project.root));
+                aside
+            }
+            _ => Vec::new(),
+        },
+    }
 }
 
 /// The sealed inputs that differ, just before the run, from what it must see: the test side as it stands

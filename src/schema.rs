@@ -3,7 +3,10 @@
 //! behaviour: whatever it holds can be read by every layer above it without an import circle (see
 //! `tests/architecture.rs` and `ARCHITECTURE.md`).
 
+mod holdout;
 mod ranges;
+
+pub use holdout::{Holdout, HoldoutRestored};
 
 use serde::{Deserialize, Serialize};
 

@@ -81,6 +81,9 @@ pub struct Seal {
     /// The last stop decided, so the same stop heard twice (a hook registered twice) moves the loop once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_stop: Option<crate::schema::LastStop>,
+    /// The loop's held-out tests (`--holdout`), moved out of the project or copied from outside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holdout: Option<crate::schema::Holdout>,
 }
 
 impl Seal {
@@ -338,7 +341,8 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, S
         })
 }
 
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+/// Creates `dir` (and its parents) private to the user: 0700.
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))

@@ -33,6 +33,8 @@ mod file_tools;
 mod full_loop;
 #[path = "cli/give_up.rs"]
 mod give_up;
+#[path = "cli/holdout.rs"]
+mod holdout;
 #[path = "cli/install.rs"]
 mod install;
 #[path = "cli/observed.rs"]

@@ -14,6 +14,8 @@
 mod common;
 #[path = "e2e/harness.rs"]
 mod harness;
+#[path = "e2e/holdout.rs"]
+mod holdout;
 #[path = "e2e/loop_aids.rs"]
 mod loop_aids;
 #[path = "e2e/mock_api.rs"]

@@ -63,9 +63,9 @@ pub(crate) fn cancel_in(project: &Project) -> Result<String, Error> {
                 iteration,
                 Event::Cancelled(Reason::new("cancelled by the user")),
             );
-            active.end(&record)?;
+            let back = active.end(&record)?;
             Ok(format!(
-                "loopgate: cancelled loop `{loop_id}` at iteration {iteration}."
+                "{back}loopgate: cancelled loop `{loop_id}` at iteration {iteration}."
             ))
         }
     }

@@ -74,6 +74,8 @@ pub(crate) struct Config {
     pub(crate) promise: String,
     pub(crate) verify_timeout: u64,
     pub(crate) seal: Vec<String>,
+    /// `--holdout` values: globs inside the project, directories outside it (see `holdout`).
+    pub(crate) holdout: Vec<String>,
     pub(crate) verify_on: VerifyOn,
     pub(crate) max_duration: Option<u64>,
     pub(crate) lang: Speech,
@@ -163,6 +165,9 @@ impl Config {
             return usage("`--completion-promise` must not be empty".into());
         }
         SealedFiles::new(&args.seal).map_err(Error::Usage)?;
+        if !args.holdout.is_empty() && verify.is_none() {
+            return usage("`--holdout` needs a `--verify` command to run the held-out tests with".into());
+        }
         let max_duration = match args.max_duration.as_deref() {
             Some(text) => Some(duration::parse_secs(text).map_err(|e| Error::Usage(format!("`--max-duration`: {e}")))?),
             None => None,
@@ -190,6 +195,7 @@ impl Config {
             promise: crate::tags::collapse(&promise),
             verify_timeout,
             seal: args.seal,
+            holdout: args.holdout,
             verify_on,
             max_duration: max_duration.filter(|&secs| secs > 0),
             lang: args.lang.unwrap_or_default(),
@@ -254,6 +260,11 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
         max_iterations: parsed.max_iterations.or(cli.max_iterations),
         verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
         seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
+        holdout: if parsed.holdout.is_empty() {
+            cli.holdout
+        } else {
+            parsed.holdout
+        },
         require_tests: parsed.require_tests || cli.require_tests,
         no_notify: parsed.no_notify || cli.no_notify,
         no_closure_seal: parsed.no_closure_seal || cli.no_closure_seal,
@@ -354,6 +365,16 @@ fn report(config: &Config, started: &Started) -> String {
             messages::room::at_setup(config.lang, started.room.as_ref())
         ));
     }
+    if let Some((holdout, tests)) = &started.holdout {
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::holdout::at_setup(config.lang, holdout, *tests)
+        ));
+        if !holdout.in_git.is_empty() {
+            // For the user's terminal only: the model is not told which committed files to look for.
+            eprintln!("{}", messages::holdout::in_git(config.lang, holdout.in_git.len()));
+        }
+    }
     out
 }
 
@@ -372,6 +393,8 @@ pub(crate) struct Started {
     pub(crate) baseline: Option<crate::baseline::Baseline>,
     /// The oracle's room (none without a verify command, or with `LOOPGATE_ROOM=0`).
     pub(crate) room: Option<crate::room::Described>,
+    /// The held-out tests, and how many of them the held-out run at setup reported by name.
+    pub(crate) holdout: Option<(crate::schema::Holdout, Option<usize>)>,
     pub(crate) project: Project,
 }
 
@@ -383,8 +406,33 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     store.clean_stale();
     let _lock = super::lock(&project)?;
     replace_existing(&project, config)?;
+    // Held-out files a crashed loop left out go back before anything of the new loop is taken.
+    let restored = crate::holdout::restore(&project)?;
+    eprint!("{}", messages::holdout::restored(config.lang, &restored));
+    let state = new_state(config);
+    let holdout = if config.holdout.is_empty() {
+        None
+    } else {
+        Some(crate::holdout::take(&project, &config.holdout, &state.fields.loop_id)?)
+    };
+    let root = project.root.clone();
+    let started = seal_and_start(config, project, store, state, holdout);
+    if started.is_err() {
+        // Nothing of a loop that did not start keeps the user's files.
+        let _ = crate::holdout::restore(&Project { root });
+    }
+    started
+}
+
+/// The rest of [`start`], under the project lock, once the held-out files are out of the tree.
+fn seal_and_start(
+    config: &Config,
+    project: Project,
+    store: Store,
+    mut state: State,
+    holdout: Option<crate::schema::Holdout>,
+) -> Result<Started, Error> {
     let sealed = Sealed::take(config, &project.root)?;
-    let mut state = new_state(config);
     if config.stall_limit > 0 {
         state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
@@ -409,6 +457,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     let room = build_room(&store, &project, config)?;
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
+    let baseline_began = std::time::Instant::now();
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
         let env = room.as_ref().map(|(_, env)| env.as_slice());
@@ -426,6 +475,30 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
             Some(baseline)
         }
         None => None,
+    };
+    let holdout_tests = match (&holdout, &config.verify) {
+        (Some(holdout), Some(command)) if config.baseline => {
+            // Inside the slash command both runs share its budget; with none left, the names stay unknown.
+            let left = config
+                .from_slash_command
+                .then(|| slash_command_budget().saturating_sub(baseline_began.elapsed().as_secs()));
+            match left.map_or(config.verify_timeout, |left| left.min(config.verify_timeout)) {
+                0 => None,
+                timeout => Some(
+                    crate::oracle::holdout::baseline(
+                        &project,
+                        holdout,
+                        command,
+                        &state.fields.loop_id,
+                        timeout,
+                        baseline.as_ref(),
+                    )?
+                    .results
+                    .len(),
+                ),
+            }
+        }
+        _ => None,
     };
     if !copies.files.is_empty() || !copies.uncopied.is_empty() {
         store.save_companion(&project, crate::seal::TEST_COPIES, &copies)?;
@@ -446,6 +519,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         mirror_unwritten: false,
         mirror_sha256: None,
         last_stop: None,
+        holdout: holdout.clone(),
     };
     let sealed_files = seal.files.len();
     let mut active = ActiveLoop {
@@ -490,6 +564,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         tests,
         baseline,
         room: room.map(|(described, _)| described),
+        holdout: holdout.map(|h| (h, holdout_tests)),
         project,
     })
 }
@@ -546,7 +621,8 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
                 fields.iteration,
                 Event::Cancelled(Reason::new("replaced by a new loop")),
             );
-            active.end(&record)
+            eprint!("{}", active.end(&record)?);
+            Ok(())
         }
     }
 }

@@ -3,6 +3,7 @@
 //! Everything shown comes from the seal (authoritative) and the history; the state file is not trusted here
 //! either. With no loop running, the outcome of the last loop is shown instead.
 
+mod holdout;
 mod inputs;
 mod room;
 
@@ -46,6 +47,9 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
                 .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
             report["oracle_inputs"] = inputs::report(&active.seal, &sealed);
             report["room"] = room::report(&active).into();
+            if let Some(held) = &active.seal.holdout {
+                report["holdout"] = holdout::report(held);
+            }
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -274,6 +278,9 @@ fn render(report: &Value, project: &Project) -> String {
             }
             if let Some(room) = report.get("room").filter(|r| !r.is_null()) {
                 out.push_str(&room::render(room));
+            }
+            if let Some(held) = report.get("holdout") {
+                out.push_str(&holdout::render(held));
             }
             out
         }

@@ -12,6 +12,7 @@ use super::{Protected, Verdict, check_with_env};
 
 mod plane;
 mod tables;
+mod unread;
 
 use tables::{BASH_ATTACKS, BASH_BENIGN, FILE_ATTACKS, FILE_BENIGN};
 

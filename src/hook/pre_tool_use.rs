@@ -43,13 +43,25 @@ fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, St
         crate::stop::block_cap::note_tool_call(&active, session);
     }
     let tool = input.tool_name.as_deref().unwrap_or_default();
+    let tool_input = input.tool_input.clone().unwrap_or(serde_json::Value::Null);
+    let cwd = input.cwd.as_deref().map_or_else(|| project.root.clone(), PathBuf::from);
+    if let Some(holdout) = &active.seal.holdout {
+        let unreadable = guard::Unreadable {
+            dirs: std::iter::once(canonical(&crate::holdout::store_root()))
+                .chain(holdout.outside.iter().cloned())
+                .collect(),
+            in_git: holdout.in_git.clone(),
+        };
+        let env = |name: &str| std::env::var(name).ok();
+        if let Some(reason) = guard::unread::check(tool, &tool_input, &cwd, &unreadable, &env) {
+            return Ok(Some(HookOutput::deny_tool(reason)));
+        }
+    }
     if !guard::inspects(tool) {
         return Ok(None);
     }
     // Every session is guarded, not only the loop's own: a paused loop's oracle must survive until it resumes,
     // and another session's agent has no business editing this loop's oracle either.
-    let tool_input = input.tool_input.clone().unwrap_or(serde_json::Value::Null);
-    let cwd = input.cwd.as_deref().map_or_else(|| project.root.clone(), PathBuf::from);
     let protected = protected(&active)?;
     Ok(match guard::check(tool, &tool_input, &cwd, &protected) {
         Verdict::Allow => None,

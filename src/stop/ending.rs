@@ -29,13 +29,19 @@ pub(crate) fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Opt
     if run.is_some_and(|run| run.summary.zero_tests) {
         notice.push_str(&user::suspicious(lang));
     }
-    let out = Outcome::LetGo {
+    let notice = with_tamper(notice, &active);
+    let notification = notification(&active, "loop complete");
+    let back = active.end(&record)?;
+    Ok(Some(Outcome::LetGo {
         how: LetGo::Complete,
-        notice: with_tamper(notice, &active),
-        notification: notification(&active, "loop complete"),
-    };
-    active.end(&record)?;
-    Ok(Some(out))
+        notice: notice + &held_out_back(&back),
+        notification,
+    }))
+}
+
+/// The held-out tests' put-back lines, as a sentence after the notice.
+fn held_out_back(lines: &str) -> String {
+    lines.lines().map(|line| format!(" {line}")).collect()
 }
 
 /// The agent says the task cannot be done.
@@ -60,8 +66,8 @@ pub(crate) fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String)
         Status::Aborted => LetGo::Aborted(detail.clone()),
         _ => LetGo::Limit(status),
     };
-    active.end(&end)?;
-    let notice = notice + &report_notice(&project, &state, status, &detail, lang) + &told;
+    let back = active.end(&end)?;
+    let notice = notice + &report_notice(&project, &state, status, &detail, lang) + &told + &held_out_back(&back);
     Ok(Some(Outcome::LetGo {
         how,
         notice,

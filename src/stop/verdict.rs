@@ -53,6 +53,7 @@ pub(crate) fn apply(
                 history::Event::VerifyFailed as fn(Rejected) -> history::Event
             };
             let event = match (short, regressed, timed_out, promised) {
+                _ if run.held_out_failed => Event::HeldOutFailed,
                 (true, ..) => Event::TestsShort,
                 (_, true, ..) => Event::CountsRegressed,
                 (_, _, true, true) => Event::PromiseTimedOut,
@@ -91,6 +92,7 @@ pub(crate) fn apply(
                 result: Some(match &run.by_name {
                     Judged::Short(short) => crate::messages::baseline::short_result(f.lang, short.len()),
                     Judged::NoResults => crate::messages::baseline::no_results_result(f.lang).to_string(),
+                    Judged::Held if run.held_out_failed => crate::messages::holdout::result(f.lang).to_string(),
                     Judged::Held if regressed => {
                         crate::messages::counts_result(f.lang, &crate::messages::counts_moved(f.lang, &run.ratchet))
                     }

@@ -126,7 +126,7 @@ impl Owner {
         };
         let iteration = active.seal.fields.iteration;
         let record = Record::new(active.loop_id(), iteration, Event::Cancelled(Reason::new(reason)));
-        active.end(&record)?;
+        eprint!("{}", active.end(&record)?);
         Ok(true)
     }
 

@@ -1,0 +1,149 @@
+//! The held-out run (see `crate::holdout`): after the sealed verify passes at a promise, the same command runs
+//! once more in the private copy with the held-out tests present. A pass of both completes the loop.
+//!
+//! Its output never reaches the model: the verdict is read from the runners' per-test results (the same
+//! `summary` readers as the oracle's run), and a failure becomes a note that names the failing held-out tests
+//! and nothing else — no assertion text, no output tail. The full log is private (`loopgate status` names it).
+//!
+//! Which tests are held-out is learned at setup, as the baseline is (`ARCHITECTURE.md`, "Oracle integrity",
+//! principle 1): the held-out set runs once in the private copy, and the tests it reports that the visible
+//! baseline did not are the held-out tests. At a promise each of them must run again and pass: one that did
+//! not run is a failure, not a pass.
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use super::{Counted, run_counted};
+use crate::baseline::Baseline;
+use crate::error::Error;
+use crate::holdout::{self, LastRun, room};
+use crate::lifecycle::ActiveLoop;
+use crate::schema::Holdout;
+use crate::summary::{Outcome, TestResults};
+use crate::verify::{Progress, VerifyRequest};
+
+/// Runs the verify command in the private copy with the held-out tests; the names-only note when they fail.
+pub(super) fn judge(
+    active: &ActiveLoop,
+    plan: &crate::testside::Plan,
+    command: &str,
+    iteration: u64,
+) -> Result<Option<String>, Error> {
+    let Some(holdout) = &active.seal.holdout else {
+        return Ok(None);
+    };
+    let fields = &active.seal.fields;
+    let overlay = room::Overlay {
+        sealed: plan.restore.clone(),
+        left_out: plan.aside.clone(),
+        held_out: holdout::sources(holdout).to_vec(),
+    };
+    let log = holdout::log_path(holdout, &fields.loop_id, iteration);
+    let counted = run_in(
+        &active.project.root,
+        holdout,
+        &overlay,
+        command,
+        &log,
+        fields.verify_timeout,
+    )?;
+    let baseline = holdout::load_baseline(holdout).unwrap_or_default();
+    let failing = failing(&baseline, &counted.results);
+    let passed = counted.outcome.passed() && failing.is_empty();
+    let last = LastRun {
+        iteration,
+        passed,
+        failing: failing.clone(),
+        duration_ms: u64::try_from(counted.outcome.duration.as_millis()).unwrap_or(u64::MAX),
+        log,
+    };
+    holdout::save_last(holdout, &last)?;
+    if passed {
+        return Ok(None);
+    }
+    let exit = match counted.outcome.exit_code {
+        _ if counted.outcome.timed_out => "timed out".to_string(),
+        Some(code) => format!("exit {code}"),
+        None => "killed".to_string(),
+    };
+    Ok(Some(crate::messages::holdout::failed(fields.lang, &failing, &exit)))
+}
+
+/// The held-out run at setup, in the private copy: records which held-out tests exist and how they ended
+/// (those the visible `visible` baseline did not report). `budget` as for the visible baseline.
+pub(crate) fn baseline(
+    project: &crate::project::Project,
+    holdout: &Holdout,
+    command: &str,
+    loop_id: &str,
+    timeout: u64,
+    visible: Option<&Baseline>,
+) -> Result<Baseline, Error> {
+    let overlay = room::Overlay {
+        sealed: Vec::new(),
+        left_out: Vec::new(),
+        held_out: holdout::sources(holdout).to_vec(),
+    };
+    let log = holdout::log_path(holdout, loop_id, 0);
+    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout)?;
+    let mut results = TestResults::default();
+    for (name, &outcome) in &counted.results.tests {
+        if visible.is_none_or(|v| !v.results.tests.contains_key(name)) {
+            results.record(name, outcome);
+        }
+    }
+    let o = &counted.outcome;
+    let baseline = Baseline::of_run(
+        0,
+        o.exit_code,
+        o.timed_out,
+        u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX),
+        None,
+        results,
+    );
+    holdout::save_baseline(holdout, &baseline)?;
+    Ok(baseline)
+}
+
+/// The held-out tests that did not pass now: every one the setup run reported (a test that failed there
+/// must pass now; one that did not run is a failure), and every test of this run that failed.
+fn failing(baseline: &Baseline, now: &TestResults) -> Vec<String> {
+    let mut out: Vec<String> = baseline
+        .results
+        .tests
+        .keys()
+        .filter(|name| now.get(name) != Some(Outcome::Passed))
+        .cloned()
+        .collect();
+    out.extend(now.failing().map(str::to_string));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Brings the private copy up to date and runs `command` in it, with Cargo's private target directory.
+fn run_in(
+    root: &std::path::Path,
+    holdout: &Holdout,
+    overlay: &room::Overlay,
+    command: &str,
+    log: &std::path::Path,
+    timeout: u64,
+) -> Result<Counted, Error> {
+    let tree = room::build(root, &holdout.dir, overlay).map_err(|source| Error::Io {
+        action: "build the private copy for the held-out tests in",
+        path: holdout.dir.join(room::TREE),
+        source,
+    })?;
+    let mut target = OsString::from("CARGO_TARGET_DIR=");
+    target.push(holdout.dir.join(room::TARGET));
+    let prefix = [OsString::from("env"), target];
+    let request = VerifyRequest {
+        command,
+        cwd: &tree,
+        timeout: Duration::from_secs(timeout),
+        log_path: log,
+        prefix: &prefix,
+    };
+    run_counted(&request, &Progress::start_quiet())
+}

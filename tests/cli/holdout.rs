@@ -1,0 +1,226 @@
+//! Held-out tests (issue 30) through the real binary: setup moves them out (or copies an outside directory),
+//! the promise runs them in a private copy and names only the failing ones, and every end puts them back —
+//! cancel, completion, a new setup, and the next command after a crash. The runner's lines are printed by a
+//! small shell script (libtest's format); the e2e scenario uses pytest and the real client.
+
+use crate::project::{Project, assert_has};
+
+const PROMISE: &str = "Done.\n\n<promise>LOOP_DONE</promise>";
+const HELD: &str = "tests/acceptance/big.sh";
+/// What only the held-out test prints when it fails: must never reach the model.
+const SECRET: &str = "SECRET_ASSERTION_91c2";
+
+/// `impl` says how `add` is written: `wrong`, `special` (fitted to the visible test's inputs) or `general`.
+/// The visible test passes with `special` and `general`; the held-out one only with `general`. With `quit` the
+/// code under test ends the suite (exit 0) after the visible test.
+fn project() -> Project {
+    Project::new()
+        .file("impl", "wrong\n")
+        .file(
+            "check.sh",
+            "pass=0; fail=0\n\
+             ok() { echo \"test $1 ... ok\"; pass=$((pass+1)); }\n\
+             ko() { echo \"test $1 ... FAILED\"; fail=$((fail+1)); }\n\
+             if grep -qE 'special|general' impl; then ok visible; else ko visible; fi\n\
+             if grep -q quit impl; then echo \"test result: ok. $pass passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\"; exit 0; fi\n\
+             for f in tests/acceptance/*.sh; do if [ -e \"$f\" ]; then . \"./$f\"; fi; done\n\
+             if [ $fail = 0 ]; then echo \"test result: ok. $pass passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\"; exit 0; fi\n\
+             echo \"test result: FAILED. $pass passed; $fail failed; 0 ignored; 0 measured; 0 filtered out\"; exit 101\n",
+        )
+        .file(
+            HELD,
+            format!("if grep -q general impl; then ok big; else ko big; echo 'assertion failed: {SECRET}'; fi\n"),
+        )
+}
+
+const SETUP: &str = "\"fix add\" --verify 'sh check.sh' --holdout 'tests/acceptance/**'";
+
+#[test]
+fn setup_moves_the_held_out_files_out_status_shows_them_and_cancel_puts_them_back() {
+    let p = project();
+    let held = p.read(HELD);
+    let out = p.setup("S", SETUP);
+    assert_has(
+        &out.stdout,
+        "Held-out tests: the user keeps 1 acceptance test file(s) from you",
+    );
+    assert!(!p.exists(HELD), "moved out of the project");
+    let status = p.loopgate(["status"]).run();
+    assert_has(
+        &status.stdout,
+        "held out:    1 file(s) kept from the agent (tests/acceptance/**)",
+    );
+    assert_has(&status.stdout, "at setup: 1 held-out test(s) ran, 1 failed");
+    let json: serde_json::Value = serde_json::from_str(&p.loopgate(["status", "--json"]).run().stdout).expect("json");
+    assert_eq!(json["holdout"]["files"], 1, "{json}");
+    assert_eq!(json["holdout"]["moved"], serde_json::json!([HELD]), "{json}");
+    let cancel = p.loopgate(["cancel"]).run();
+    cancel.success();
+    assert_has(&cancel.stdout, "1 held-out file(s) put back in the project");
+    assert_eq!(p.read(HELD), held, "back, unchanged");
+}
+
+#[test]
+fn a_special_cased_fix_is_rejected_by_the_held_out_test_name_alone_and_a_general_fix_completes() {
+    let p = project();
+    let held = p.read(HELD);
+    p.setup("S", SETUP);
+    p.write("impl", "special\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(
+        &block.reason,
+        "PROMISE REJECTED: the verify passed, but held-out tests failed",
+    );
+    assert_has(&block.reason, "PROMISE REJECTED by the held-out tests");
+    assert_has(&block.reason, "1 held-out test(s) failed or did not run: `big`");
+    assert!(
+        !block.reason.contains(SECRET),
+        "the held-out output reached the model: {}",
+        block.reason
+    );
+    assert!(
+        !p.history_bytes().windows(SECRET.len()).any(|w| w == SECRET.as_bytes()),
+        "nor the history"
+    );
+    let status = p.loopgate(["status"]).run();
+    assert_has(&status.stdout, "held-out run: iteration 1: fail (big)");
+    p.write("impl", "general\n");
+    let done = p.stop("S", PROMISE);
+    done.success();
+    assert_has(&done.stdout, "verified complete");
+    assert_has(&done.stdout, "1 held-out file(s) put back in the project");
+    assert_eq!(p.statuses().last().map(String::as_str), Some("complete"));
+    assert_eq!(p.read(HELD), held, "back after the completion");
+}
+
+#[test]
+fn a_held_out_test_that_does_not_run_at_the_promise_is_a_failure() {
+    let p = project();
+    p.setup("S", SETUP);
+    // The code under test ends the suite before the held-out test reports, yet exits 0.
+    p.write("impl", "general quit\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(&block.reason, "`big`");
+}
+
+#[test]
+fn a_glob_that_matches_nothing_is_a_one_line_usage_error_and_nothing_moves() {
+    let p = project();
+    let out = p
+        .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .stdin("\"fix add\" --verify 'sh check.sh' --holdout 'acceptance/**'")
+        .run();
+    out.code(2);
+    assert_has(&out.stderr, "`--holdout acceptance/**`: matched no file");
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(p.exists(HELD) && p.state_text().is_none());
+}
+
+#[test]
+fn an_outside_directory_is_copied_not_moved_and_runs_at_the_promise() {
+    let p = Project::new();
+    let q = project();
+    // The outside directory mirrors the project's layout.
+    let outside = p.outside("acceptance");
+    std::fs::create_dir_all(outside.join("tests/acceptance")).expect("dir");
+    std::fs::write(outside.join(HELD), q.read(HELD)).expect("write");
+    std::fs::remove_file(q.path(HELD)).expect("rm");
+    q.setup(
+        "S",
+        &format!("\"fix add\" --verify 'sh check.sh' --holdout '{}'", outside.display()),
+    );
+    assert!(outside.join(HELD).exists(), "never moved");
+    q.write("impl", "special\n");
+    let block = q.stop("S", PROMISE).blocked();
+    assert_has(&block.reason, "`big`");
+    assert!(!block.reason.contains(SECRET), "{}", block.reason);
+}
+
+#[test]
+fn a_held_out_file_is_not_sealed_as_a_visible_test_even_when_a_seal_glob_matches_it() {
+    let p = project();
+    p.setup("S", &format!("{SETUP} --seal 'tests/**'"));
+    let seal = p.seal();
+    assert!(!seal["files"].to_string().contains("acceptance"), "{seal}");
+    assert!(!seal["test_files"].to_string().contains("acceptance"), "{seal}");
+}
+
+#[test]
+fn a_new_setup_puts_the_replaced_loops_files_back_first() {
+    let p = project();
+    p.setup("S", SETUP);
+    p.setup("S", "\"another task\" --verify 'sh check.sh'");
+    assert!(p.exists(HELD), "the replaced loop's held-out file is back");
+}
+
+#[test]
+fn after_a_crash_that_lost_the_seal_the_next_command_puts_them_back() {
+    let p = project();
+    let held = p.read(HELD);
+    p.setup("S", SETUP);
+    for path in p.seal_paths() {
+        std::fs::remove_file(path).expect("lose the seal");
+    }
+    p.loopgate(["status"]).run().success();
+    assert_eq!(p.read(HELD), held);
+}
+
+#[test]
+fn a_path_recreated_during_the_loop_is_kept_aside_and_the_user_is_told() {
+    let p = project();
+    let held = p.read(HELD);
+    p.setup("S", SETUP);
+    p.write(HELD, "the agent's own\n");
+    let cancel = p.loopgate(["cancel"]).run();
+    assert_has(&cancel.stdout, "was recreated during the loop");
+    assert_eq!(p.read(HELD), held);
+    assert_eq!(p.read(&format!("{HELD}.loopgate-recreated")), "the agent's own\n");
+}
+
+#[test]
+fn a_loop_ended_by_its_iteration_limit_puts_them_back() {
+    let p = project();
+    let held = p.read(HELD);
+    p.setup("S", &format!("{SETUP} --max-iterations 1"));
+    p.stop("S", "still working").success();
+    assert_eq!(p.statuses().last().map(String::as_str), Some("max_iterations"));
+    assert_eq!(p.read(HELD), held);
+}
+
+#[test]
+fn the_guard_keeps_the_agent_from_reading_the_held_out_store_but_not_the_project() {
+    let p = project();
+    p.setup("S", SETUP);
+    let store = p.loopgate_home().join("holdout");
+    let read = p.tool_call(
+        "S",
+        "Read",
+        serde_json::json!({"file_path": store.join("x").display().to_string()}),
+    );
+    assert_has(&read.stdout, "held-out test material");
+    let bash = p.tool_call(
+        "S",
+        "Bash",
+        serde_json::json!({"command": format!("ls -R {}", store.display())}),
+    );
+    assert_has(&bash.stdout, "held-out test material");
+    let ordinary = p.tool_call(
+        "S",
+        "Read",
+        serde_json::json!({"file_path": p.path("check.sh").display().to_string()}),
+    );
+    assert!(!ordinary.stdout.contains("deny"), "{}", ordinary.stdout);
+}
+
+#[test]
+fn a_verify_command_that_does_not_collect_the_held_out_tests_is_pointed_out_at_setup() {
+    let p = project().file("acceptance-notes/big.txt", "not a test the command runs\n");
+    let out = p.setup(
+        "S",
+        "\"fix add\" --verify 'sh check.sh' --holdout 'acceptance-notes/**'",
+    );
+    assert_has(
+        &out.stdout,
+        "the held-out run at setup reported no held-out test by name",
+    );
+}
