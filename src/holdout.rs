@@ -19,7 +19,7 @@
 //!
 //! A moved file that git history holds can still be read back from git objects (`git show HEAD:path`); setup
 //! says so ([`git::in_history`]) and recommends an outside directory. What runs them is `oracle::holdout`; the
-//! private copy is [`room`].
+//! private copy is [`copy`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ pub(crate) use crate::schema::HoldoutRestored as Restored;
 
 pub(crate) mod git;
 pub(crate) mod moves;
-pub(crate) mod room;
+pub(crate) mod copy;
 mod take;
 
 pub(crate) use take::take;
@@ -169,7 +169,7 @@ pub(crate) fn recover_orphan(project: &Project) -> Option<Result<Restored, Error
 /// The user's moved files are never deleted here: `files/` goes only once empty (every file back), and one left
 /// there without a manifest (a manifest deleted by hand) stays for a person to recover.
 fn discard_private(dir: &Path) {
-    for sub in [OUTSIDE, room::TREE, room::TARGET] {
+    for sub in [OUTSIDE, copy::TREE, copy::TARGET] {
         let _ = std::fs::remove_dir_all(dir.join(sub));
     }
     remove_empty_dirs(&dir.join(FILES));

@@ -178,12 +178,12 @@ fn the_private_copy_leaves_out_vcs_and_build_outputs_links_dependencies_and_lays
     ]);
     std::fs::create_dir_all(store.join(FILES).join("tests/acceptance")).expect("dir");
     std::fs::write(store.join(FILES).join("tests/acceptance/test_more.py"), "held out\n").expect("held");
-    let overlay = room::Overlay {
+    let overlay = copy::Overlay {
         sealed: vec![("tests/test_calc.py", "sealed\n")],
         left_out: vec!["tests/test_new.py".to_string()],
         held_out: vec![store.join(FILES), store.join(OUTSIDE)],
     };
-    let tree = room::build(&project.root, &store, &overlay).expect("build");
+    let tree = copy::build(&project.root, &store, &overlay).expect("build");
     assert_eq!(read(&tree, "calc.py").as_deref(), Some("agent's code\n"));
     assert_eq!(
         read(&tree, "tests/test_calc.py").as_deref(),
@@ -210,7 +210,7 @@ fn the_private_copy_leaves_out_vcs_and_build_outputs_links_dependencies_and_lays
     // The next promise: a removed file goes from the copy, an edited one is copied again.
     std::fs::remove_file(project.root.join("calc.py")).expect("rm");
     std::fs::write(project.root.join("lib.py"), "new module\n").expect("new");
-    let tree = room::build(&project.root, &store, &overlay).expect("rebuild");
+    let tree = copy::build(&project.root, &store, &overlay).expect("rebuild");
     assert!(read(&tree, "calc.py").is_none());
     assert_eq!(read(&tree, "lib.py").as_deref(), Some("new module\n"));
     assert_eq!(

@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::{Counted, run_counted};
 use crate::baseline::Baseline;
 use crate::error::Error;
-use crate::holdout::{self, LastRun, room};
+use crate::holdout::{self, LastRun, copy};
 use crate::lifecycle::ActiveLoop;
 use crate::schema::Holdout;
 use crate::summary::{Outcome, TestResults};
@@ -33,12 +33,14 @@ pub(super) fn judge(
         return Ok(None);
     };
     let fields = &active.seal.fields;
-    let overlay = room::Overlay {
+    let overlay = copy::Overlay {
         sealed: plan.restore.clone(),
         left_out: plan.aside.clone(),
         held_out: holdout::sources(holdout).to_vec(),
     };
     let log = holdout::log_path(holdout, &fields.loop_id, iteration);
+    // The room's environment and private caches, as for the visible run (the Cargo target stays the copy's own).
+    let env = super::in_room(active)?;
     let counted = run_in(
         &active.project.root,
         holdout,
@@ -46,6 +48,7 @@ pub(super) fn judge(
         command,
         &log,
         fields.verify_timeout,
+        env.as_deref(),
     )?;
     let baseline = holdout::load_baseline(holdout).unwrap_or_default();
     let failing = failing(&baseline, &counted.results);
@@ -79,13 +82,13 @@ pub(crate) fn baseline(
     timeout: u64,
     visible: Option<&Baseline>,
 ) -> Result<Baseline, Error> {
-    let overlay = room::Overlay {
+    let overlay = copy::Overlay {
         sealed: Vec::new(),
         left_out: Vec::new(),
         held_out: holdout::sources(holdout).to_vec(),
     };
     let log = holdout::log_path(holdout, loop_id, 0);
-    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout)?;
+    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout, None)?;
     let mut results = TestResults::default();
     for (name, &outcome) in &counted.results.tests {
         if visible.is_none_or(|v| !v.results.tests.contains_key(name)) {
@@ -125,18 +128,19 @@ fn failing(baseline: &Baseline, now: &TestResults) -> Vec<String> {
 fn run_in(
     root: &std::path::Path,
     holdout: &Holdout,
-    overlay: &room::Overlay,
+    overlay: &copy::Overlay,
     command: &str,
     log: &std::path::Path,
     timeout: u64,
+    env: Option<&[(OsString, OsString)]>,
 ) -> Result<Counted, Error> {
-    let tree = room::build(root, &holdout.dir, overlay).map_err(|source| Error::Io {
+    let tree = copy::build(root, &holdout.dir, overlay).map_err(|source| Error::Io {
         action: "build the private copy for the held-out tests in",
-        path: holdout.dir.join(room::TREE),
+        path: holdout.dir.join(copy::TREE),
         source,
     })?;
     let mut target = OsString::from("CARGO_TARGET_DIR=");
-    target.push(holdout.dir.join(room::TARGET));
+    target.push(holdout.dir.join(copy::TARGET));
     let prefix = [OsString::from("env"), target];
     let request = VerifyRequest {
         command,
@@ -144,6 +148,7 @@ fn run_in(
         timeout: Duration::from_secs(timeout),
         log_path: log,
         prefix: &prefix,
+        env,
     };
     run_counted(&request, &Progress::start_quiet())
 }
