@@ -22,7 +22,7 @@ mod linux;
 mod macos;
 pub mod rewrite;
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -92,7 +92,8 @@ fn platform_probe() -> Protection {
 /// prepared here, before any `fork`: on Linux the child only enters a ready ruleset. Where confinement is not
 /// available, or preparing it fails, the command is returned plain with the reason (never an error: confinement
 /// must not keep honest work from running).
-pub fn command(plane: &Plane, program: &OsString, args: &[OsString]) -> (Command, Protection) {
+pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args: &[A]) -> (Command, Protection) {
+    let program = program.as_ref();
     let plain = || {
         let mut command = Command::new(program);
         command.args(args);
@@ -121,7 +122,7 @@ pub fn command(plane: &Plane, program: &OsString, args: &[OsString]) -> (Command
 /// Enters the confinement for `plane` in this process, then replaces it with `program args…`; returns only if
 /// that `exec` failed. Where confinement is unavailable or cannot be entered the command still runs (the reason
 /// is what [`probe`] reports to setup and `loopgate status`).
-pub fn exec(plane: &Plane, program: &OsString, args: &[OsString]) -> std::io::Error {
+pub fn exec(plane: &Plane, program: &OsStr, args: &[OsString]) -> std::io::Error {
     use std::os::unix::process::CommandExt;
     #[cfg(target_os = "linux")]
     if let Protection::Landlock { abi } = probe()

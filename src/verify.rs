@@ -25,7 +25,6 @@ pub(crate) use progress::Progress;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use crate::process::{self, Ended, Failure, Watch};
@@ -144,15 +143,11 @@ fn run_with(
     };
     let mut capture = Capture::create(req.log_path, limits).map_err(log_err)?;
     let mut lines = Lines::default();
-    let mut command = match req.prefix.split_first() {
-        Some((program, args)) => {
-            let mut command = Command::new(program);
-            command.args(args).arg("/bin/sh");
-            command
-        }
-        None => Command::new("/bin/sh"),
-    };
-    command.arg("-c").arg(req.command).current_dir(req.cwd);
+    // The oracle's run executes code the agent wrote: it runs confined, off the control plane (`confine`).
+    let shell: [OsString; 3] = ["/bin/sh".into(), "-c".into(), req.command.into()];
+    let argv: Vec<&OsString> = req.prefix.iter().chain(&shell).collect();
+    let (mut command, _) = crate::confine::command(&crate::plane::Plane::for_home(), argv[0], &argv[1..]);
+    command.current_dir(req.cwd);
     command.envs(reporting::env(|name| std::env::var_os(name)));
     let watch = Watch {
         timeout: Some(req.timeout),

@@ -8,14 +8,14 @@
 //! file into another directory (`mv a/x b/`), which honest work does all the time.
 
 use std::collections::BTreeSet;
-use std::ffi::OsString;
+use std::ffi::OsStr;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use landlock::{ABI, Access, AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr};
+use landlock::{ABI, AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr};
 
 use super::Protection;
 use crate::plane::Plane;
@@ -101,7 +101,7 @@ impl Domain {
     }
 
     /// `program args…`, entering this domain between `fork` and `exec`.
-    pub(super) fn command(self, program: &OsString, args: &[OsString]) -> Command {
+    pub(super) fn command<A: AsRef<OsStr>>(self, program: &OsStr, args: &[A]) -> Command {
         let mut command = Command::new(program);
         command.args(args);
         let ruleset = self.ruleset;

@@ -3,7 +3,7 @@
 //! no directory above the plane is closed to new entries as on Linux. Seatbelt judges paths: a hard link made
 //! before the loop started is not covered.
 
-use std::ffi::OsString;
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Command;
 
@@ -33,7 +33,7 @@ pub(super) fn profile(plane: &Plane) -> String {
     format!("(version 1)\n(allow default)\n(deny file-write*{rules})\n")
 }
 
-pub(super) fn command(plane: &Plane, program: &OsString, args: &[OsString]) -> Command {
+pub(super) fn command<A: AsRef<OsStr>>(plane: &Plane, program: &OsStr, args: &[A]) -> Command {
     let mut command = Command::new(SANDBOX_EXEC);
     command.arg("-p").arg(profile(plane)).arg(program).args(args);
     command

@@ -6,6 +6,7 @@
 //! because any tool call resets Claude Code's stop-hook block count (`stop::block_cap`); only the tools that
 //! can write (`guard::inspects`) are checked.
 
+mod confined;
 mod edited;
 
 use std::path::{Path, PathBuf};
@@ -51,7 +52,7 @@ fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, St
     let cwd = input.cwd.as_deref().map_or_else(|| project.root.clone(), PathBuf::from);
     let protected = protected(&active)?;
     Ok(match guard::check(tool, &tool_input, &cwd, &protected) {
-        Verdict::Allow => None,
+        Verdict::Allow => confined::rewrite(tool, &tool_input, &protected.sealed_outside),
         Verdict::Deny { reason } => Some(HookOutput::deny_tool(reason)),
         Verdict::Inspect { path } => edited::judge(&active, tool, &tool_input, &path).map(HookOutput::deny_tool),
     })

@@ -11,7 +11,6 @@
 
 use std::io;
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use crate::process::{self, Ended, Failure, Watch};
@@ -83,9 +82,10 @@ pub(crate) fn run(
         .argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty agent command"))?;
-    let mut command = Command::new(program);
+    // The agent is loopgate's child: it runs confined off the control plane, as its Bash commands do in a hook
+    // loop (`confine`), and everything it starts inherits that.
+    let (mut command, _) = crate::confine::command(&crate::plane::Plane::for_home(), program, args);
     command
-        .args(args)
         .current_dir(spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)));
     let mut tail = Tail::default();
