@@ -29,6 +29,10 @@ use std::sync::OnceLock;
 
 use crate::plane::Plane;
 
+/// Set in a confined command's environment (`landlock` or `seatbelt`) once its confinement is in place: for
+/// people and tests to see that it is; nothing trusts it.
+pub const CONFINED_VAR: &str = "LOOPGATE_CONFINED";
+
 /// Whether this machine can confine a process, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Protection {
@@ -102,7 +106,11 @@ pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args:
     match probe() {
         #[cfg(target_os = "linux")]
         Protection::Landlock { abi } => match linux::Domain::prepare(plane, *abi) {
-            Ok(domain) => (domain.command(program, args), Protection::Landlock { abi: *abi }),
+            Ok(domain) => {
+                let mut command = domain.command(program, args);
+                command.env(CONFINED_VAR, "landlock");
+                (command, Protection::Landlock { abi: *abi })
+            }
             Err(err) => (
                 plain(),
                 Protection::Unprotected {
@@ -111,7 +119,11 @@ pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args:
             ),
         },
         #[cfg(target_os = "macos")]
-        Protection::Seatbelt => (macos::command(plane, program, args), Protection::Seatbelt),
+        Protection::Seatbelt => {
+            let mut command = macos::command(plane, program, args);
+            command.env(CONFINED_VAR, "seatbelt");
+            (command, Protection::Seatbelt)
+        }
         other => {
             let _ = plane;
             (plain(), other.clone())
@@ -129,10 +141,14 @@ pub fn exec(plane: &Plane, program: &OsStr, args: &[OsString]) -> std::io::Error
         && let Ok(domain) = linux::Domain::prepare(plane, *abi)
     {
         // Entered here rather than between fork and exec: an error is then the domain's, not the command's.
-        if let Err(err) = domain.enter_now() {
-            eprintln!("loopgate: control plane unprotected: Landlock could not be entered: {err}");
+        let mut command = Command::new(program);
+        match domain.enter_now() {
+            Ok(()) => {
+                command.env(CONFINED_VAR, "landlock");
+            }
+            Err(err) => eprintln!("loopgate: control plane unprotected: Landlock could not be entered: {err}"),
         }
-        return Command::new(program).args(args).exec();
+        return command.args(args).exec();
     }
     command(plane, program, args).0.exec()
 }

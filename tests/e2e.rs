@@ -29,6 +29,8 @@ mod control;
 mod install;
 #[path = "e2e/tui.rs"]
 mod tui;
+#[path = "e2e/confine.rs"]
+mod confine;
 
 use std::time::{Duration, Instant};
 

@@ -133,7 +133,7 @@ fn confined_bash_every_route_fails_and_the_working_directory_follows_a_cd() {
     fs::create_dir_all(user_settings.parent().expect("parent")).expect("mkdir");
     fs::write(&user_settings, "{\"user\": true}").expect("settings");
     let mut replies = vec![
-        Reply::bash("mkdir -p sub && cd sub && echo IN_SUB"),
+        Reply::bash("mkdir -p sub && cd sub && echo IN_SUB CONFINED=$LOOPGATE_CONFINED"),
         Reply::bash("echo CWD_NOW=$(pwd); cd .."),
     ];
     replies.extend(routes());
@@ -150,7 +150,7 @@ fn confined_bash_every_route_fails_and_the_working_directory_follows_a_cd() {
         .run();
     let out = outcomes(&run);
     assert_rewritten(&run);
-    assert_contains(&out, "IN_SUB", "the cd", &run);
+    assert_contains(&out, "IN_SUB CONFINED=landlock", "the cd, confined", &run);
     assert!(
         out.lines().any(|l| l.starts_with("CWD_NOW=") && l.ends_with("/project/sub")),
         "the working directory did not follow the confined `cd sub`:\n{out}\n{}",
@@ -242,4 +242,88 @@ fn confined_verify_the_code_under_test_cannot_write_the_store() {
         .filter(|f| f.contains("forged"))
         .collect();
     assert!(forged.is_empty(), "forged files in the store: {forged:?}\n{}", run.describe());
+}
+
+/// A route, a `cd` and a write in the project, for the two modes below.
+fn cd_and_route() -> Vec<Reply> {
+    vec![
+        Reply::bash("echo SANDBOX_RUNTIME=${SANDBOX_RUNTIME:-none} CONFINED=$LOOPGATE_CONFINED; mkdir -p sub && cd sub && echo made > made.txt && echo IN_SUB"),
+        Reply::bash("echo CWD_NOW=$(pwd); cd .."),
+        Reply::bash(format!(
+            "{STORE}; mkdir -p \"$S/tickets\" && echo forged > \"$S/tickets/forged.json\"; echo ROUTE:ticket:$?"
+        )),
+        promise(),
+    ]
+}
+
+#[track_caller]
+fn assert_confined_cd_and_route(project: &Project, run: &Run) {
+    let out = outcomes(run);
+    assert_rewritten(run);
+    assert_contains(&out, "CONFINED=landlock", "COULD NOT RUN: Landlock was not entered", run);
+    assert!(
+        out.lines().any(|l| l.starts_with("CWD_NOW=") && l.ends_with("/project/sub")),
+        "the working directory did not follow the confined `cd sub`:\n{out}\n{}",
+        run.describe()
+    );
+    assert_eq!(project.read("sub/made.txt"), "made\n");
+    assert!(
+        out.lines().any(|l| l.starts_with("ROUTE:ticket:") && !l.ends_with(":0")),
+        "the forged ticket was written:\n{out}\n{}",
+        run.describe()
+    );
+    assert!(!project.loopgate_home.join("tickets/forged.json").exists());
+}
+
+#[test]
+fn confined_bash_with_claude_codes_sandbox_on_as_well() {
+    let _t = timer("confine: with Claude Code's sandbox too");
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    crate::control::enable_sandbox(&project);
+    let run = project
+        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 1"))
+        .replies(cd_and_route())
+        .run();
+    let out = outcomes(&run);
+    assert_contains(&out, "SANDBOX_RUNTIME=1", "COULD NOT RUN: the agent's Bash was not sandboxed", &run);
+    // Landlock is entered inside bubblewrap too (`loopgate confine` says so when it cannot be).
+    assert!(!out.contains("control plane unprotected"), "{out}\n{}", run.describe());
+    assert_confined_cd_and_route(&project, &run);
+}
+
+#[test]
+fn confined_bash_in_bypass_permissions_mode() {
+    let _t = timer("confine: bypass-permissions mode");
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    // As root, Claude Code refuses `--dangerously-skip-permissions` unless it is told it runs in a sandbox.
+    let run = project
+        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 1"))
+        .without_allowed_tools()
+        .arg("--dangerously-skip-permissions")
+        .env("IS_SANDBOX", "1")
+        .replies(cd_and_route())
+        .run();
+    assert_confined_cd_and_route(&project, &run);
+}
+
+#[test]
+fn confined_bash_keeps_the_users_permission_prompt() {
+    let _t = timer("confine: the rewrite approves nothing by itself");
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    // No `--allowedTools Bash`: a command that writes needs the user's approval, which `-p` mode refuses.
+    let run = project
+        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 1"))
+        .without_allowed_tools()
+        .replies([Reply::bash("touch made-by-bash"), promise()])
+        .run();
+    assert_rewritten(&run);
+    assert!(!project.exists("made-by-bash"), "the rewritten command ran without approval\n{}", run.describe());
+    assert!(
+        run.tool_results().iter().any(|(error, _)| *error),
+        "the command was not refused\n{}",
+        run.describe()
+    );
 }

@@ -55,7 +55,7 @@ fn project() -> Project {
 
 /// Claude Code's sandbox settings as `loopgate install --sandbox` writes them, plus a project rule keeping the
 /// sealed `tests/` read-only (a rule Claude Code reads at session start).
-fn enable_sandbox(project: &Project) {
+pub(super) fn enable_sandbox(project: &Project) {
     let bwrap =
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).any(|dir| dir.join("bwrap").is_file());
     assert!(
