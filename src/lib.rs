@@ -86,7 +86,11 @@ pub fn run(cli: Cli) -> u8 {
 fn project_dir_problem(command: &Command) -> Option<Error> {
     if matches!(
         command,
-        Command::Hook { .. } | Command::Confine(_) | Command::Install(_) | Command::Uninstall(_) | Command::Completions { .. }
+        Command::Hook { .. }
+            | Command::Confine(_)
+            | Command::Install(_)
+            | Command::Uninstall(_)
+            | Command::Completions { .. }
     ) {
         return None;
     }

@@ -24,11 +24,7 @@ impl Plane {
     /// The plane for a loop whose seal store is `home`: the store, this binary, Claude Code's user settings and
     /// plugin cache, and `outside` (the loop's sealed files outside the project).
     pub fn new(home: &Path, outside: &[PathBuf]) -> Plane {
-        let mut plane = Plane::default();
-        plane.add(home);
-        for exe in own_binary() {
-            plane.add(&exe);
-        }
+        let mut plane = Plane::loopgate_own(home);
         let claude = claude_dir();
         for name in ["settings.json", "settings.local.json", "plugins"] {
             plane.add(&claude.join(name));
@@ -42,6 +38,25 @@ impl Plane {
     /// The plane of the loopgate home `project::loopgate_home()` names, with no sealed file outside the project.
     pub fn for_home() -> Plane {
         Plane::new(&crate::project::loopgate_home(), &[])
+    }
+
+    /// The plane for the agent CLI `loopgate run` starts: the store and this binary, not Claude Code's user
+    /// files. The agent CLI writes its own configuration and transcripts there (Claude Code fails to start its
+    /// session when `~/.claude` is closed to new entries), and in `loopgate run` the oracle runs in loopgate, not
+    /// in a hook that configuration could switch off. The agent's own Bash commands are still rewritten by the
+    /// PreToolUse hook when it runs with loopgate's plugin, and those keep off the whole plane.
+    pub fn for_agent_cli() -> Plane {
+        Plane::loopgate_own(&crate::project::loopgate_home())
+    }
+
+    /// The store `home` and this binary.
+    fn loopgate_own(home: &Path) -> Plane {
+        let mut plane = Plane::default();
+        plane.add(home);
+        for exe in own_binary() {
+            plane.add(&exe);
+        }
+        plane
     }
 
     /// Adds one path (made absolute and canonical as far as it exists); a duplicate is ignored.
@@ -144,7 +159,12 @@ mod tests {
         assert!(!plane.covers(&real.join("shared/other.json")));
         let exe = std::env::current_exe().expect("exe");
         assert!(plane.covers(&exe));
-        assert!(plane.paths().iter().any(|p| p.ends_with(".claude/settings.json") || p.ends_with("settings.json")));
+        assert!(
+            plane
+                .paths()
+                .iter()
+                .any(|p| p.ends_with(".claude/settings.json") || p.ends_with("settings.json"))
+        );
         assert!(plane.paths().iter().any(|p| p.ends_with("plugins")));
         let mut again = plane.clone();
         again.add(&home);

@@ -23,14 +23,14 @@ mod oracle_by_name;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;
+#[path = "e2e/confine.rs"]
+mod confine;
 #[path = "e2e/control.rs"]
 mod control;
 #[path = "e2e/install.rs"]
 mod install;
 #[path = "e2e/tui.rs"]
 mod tui;
-#[path = "e2e/confine.rs"]
-mod confine;
 
 use std::time::{Duration, Instant};
 

@@ -112,7 +112,10 @@ fn write_all(fd: libc::c_int, mut bytes: &[u8]) {
 fn shell(given: Option<&str>) -> OsString {
     given
         .filter(|shell| {
-            let name = Path::new(shell).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let name = Path::new(shell)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
             SHELLS.contains(&name.trim_start_matches('-'))
         })
         .unwrap_or("sh")

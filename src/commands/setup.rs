@@ -334,7 +334,10 @@ fn report(config: &Config, started: &Started) -> String {
         messages::checkpoints_at_setup(config.lang, &started.checkpoints)
     ));
     if let crate::confine::Protection::Unprotected { why } = crate::confine::probe() {
-        out.push_str(&format!("\n\n{}", messages::control_plane_unprotected(config.lang, why)));
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::control_plane_unprotected(config.lang, why)
+        ));
     }
     if config.verify.is_some() {
         let baseline = match &started.baseline {

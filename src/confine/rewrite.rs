@@ -66,7 +66,10 @@ mod tests {
     use proptest::prelude::*;
 
     fn paths() -> (PathBuf, PathBuf) {
-        (PathBuf::from("/opt/lg bin/loopgate"), PathBuf::from("/home/u/.local/state/loopgate"))
+        (
+            PathBuf::from("/opt/lg bin/loopgate"),
+            PathBuf::from("/home/u/.local/state/loopgate"),
+        )
     }
 
     #[test]

@@ -16,9 +16,14 @@ fn confined(home: &Path, script: &str) -> (std::process::ExitStatus, Protection)
 fn the_probe_reports_landlock_here_and_says_so_in_words() {
     // CI and the workplace run a kernel with Landlock: a probe that finds none here is a failure, not a skip.
     let found = probe();
-    assert!(matches!(found, Protection::Landlock { abi } if *abi >= 2), "no Landlock: {found}");
+    assert!(
+        matches!(found, Protection::Landlock { abi } if *abi >= 2),
+        "no Landlock: {found}"
+    );
     assert!(found.to_string().starts_with("protected (Landlock ABI "));
-    let off = Protection::Unprotected { why: "no kernel support".into() };
+    let off = Protection::Unprotected {
+        why: "no kernel support".into(),
+    };
     assert_eq!(off.to_string(), "unprotected (no kernel support)");
 }
 
@@ -37,11 +42,17 @@ fn a_confined_shell_cannot_write_the_store_but_can_write_beside_it() {
     assert!(protection.is_protected());
     assert!(!status.success(), "a ticket was written");
     assert!(!home.join("tickets/t.json").exists());
-    let (status, _) = confined(&home, &format!("echo x >> '{h}/seal.json' || rm -f '{h}/seal.json' || mv '{h}' '{h}.gone'"));
+    let (status, _) = confined(
+        &home,
+        &format!("echo x >> '{h}/seal.json' || rm -f '{h}/seal.json' || mv '{h}' '{h}.gone'"),
+    );
     assert!(!status.success());
     assert_eq!(std::fs::read_to_string(home.join("seal.json")).expect("seal"), "{}");
     // Honest work beside it: new files and directories in the project, and a new file below a granted sibling.
-    let (status, _) = confined(&home, &format!("mkdir -p '{p}/target/debug' && echo ok > '{p}/target/debug/x' && mv '{p}/target/debug/x' '{p}/y'"));
+    let (status, _) = confined(
+        &home,
+        &format!("mkdir -p '{p}/target/debug' && echo ok > '{p}/target/debug/x' && mv '{p}/target/debug/x' '{p}/y'"),
+    );
     assert!(status.success());
     assert!(root.join("project/y").exists());
 }

@@ -55,12 +55,18 @@ impl Fixture {
     }
 
     fn unchanged(&self) {
-        assert_eq!(fs::read_to_string(self.path("store/seals/seal.json")).expect("seal"), "{}");
+        assert_eq!(
+            fs::read_to_string(self.path("store/seals/seal.json")).expect("seal"),
+            "{}"
+        );
         assert_eq!(
             fs::read_to_string(self.path("home/.claude/settings.json")).expect("settings"),
             "{\"user\":true}"
         );
-        assert_eq!(fs::read(self.path("bin/loopgate")).expect("bin"), fs::read(LOOPGATE).expect("loopgate"));
+        assert_eq!(
+            fs::read(self.path("bin/loopgate")).expect("bin"),
+            fs::read(LOOPGATE).expect("loopgate")
+        );
         let forged: Vec<_> = walk(&self.path("store"))
             .into_iter()
             .filter(|p| p.to_string_lossy().contains("forged"))
@@ -94,7 +100,10 @@ fn assert_routes_failed(out: &Output, names: &[&str]) {
             "route {name} should have failed:\n{stdout}\n{stderr}"
         );
     }
-    assert!(stderr.contains("Permission denied") || stderr.contains("cross-device"), "{stderr}");
+    assert!(
+        stderr.contains("Permission denied") || stderr.contains("cross-device"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -117,8 +126,17 @@ rm -rf "$S"; echo ROUTE:remove-store:$?
     assert_routes_failed(
         &out,
         &[
-            "grandchild", "double-fork", "background", "env-i", "python", "hard-link", "symlink", "mv-binary",
-            "settings", "plugins", "remove-store",
+            "grandchild",
+            "double-fork",
+            "background",
+            "env-i",
+            "python",
+            "hard-link",
+            "symlink",
+            "mv-binary",
+            "settings",
+            "plugins",
+            "remove-store",
         ],
     );
     fx.unchanged();
@@ -180,6 +198,13 @@ cd sub' 3>&1 1>&4 4>&-); }} 4>&1; echo \"rc=$? dir=$d\"",
         .output()
         .expect("bash");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains(&format!("rc=0 dir={}", fx.path("project/sub").display())), "{stdout}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(4), "the background job held the capture: {:?} {stdout}", started.elapsed());
+    assert!(
+        stdout.contains(&format!("rc=0 dir={}", fx.path("project/sub").display())),
+        "{stdout}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "the background job held the capture: {:?} {stdout}",
+        started.elapsed()
+    );
 }

@@ -82,12 +82,10 @@ pub(crate) fn run(
         .argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty agent command"))?;
-    // The agent is loopgate's child: it runs confined off the control plane, as its Bash commands do in a hook
-    // loop (`confine`), and everything it starts inherits that.
-    let (mut command, _) = crate::confine::command(&crate::plane::Plane::for_home(), program, args);
-    command
-        .current_dir(spec.cwd)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)));
+    // The agent is loopgate's child: it runs confined off the store and loopgate's binary (`confine`), and
+    // everything it starts inherits that.
+    let (mut command, _) = crate::confine::command(&crate::plane::Plane::for_agent_cli(), program, args);
+    command.current_dir(spec.cwd).envs(spec.env.iter().map(|(k, v)| (k, v)));
     let mut tail = Tail::default();
     let watch = Watch {
         timeout: spec.timeout,
