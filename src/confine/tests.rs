@@ -7,7 +7,7 @@ use super::*;
 fn confined(home: &Path, script: &str) -> (std::process::ExitStatus, Protection) {
     let plane = Plane::new(home, &[]);
     let args: Vec<OsString> = vec!["-c".into(), script.into()];
-    let (mut command, protection) = command(&plane, &OsString::from("sh"), &args);
+    let (mut command, protection) = command(&plane, "sh", &args);
     let status = command.status().expect("run sh");
     (status, protection)
 }
