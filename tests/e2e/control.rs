@@ -73,7 +73,7 @@ pub(super) fn enable_sandbox(project: &Project) {
 }
 
 /// The routes' outcome lines from the tool results.
-fn outcomes(run: &Run) -> String {
+pub(super) fn outcomes(run: &Run) -> String {
     run.tool_results()
         .iter()
         .map(|(_, text)| text.as_str())
@@ -105,7 +105,7 @@ fn assert_every_route_failed(out: &str, run: &Run) {
 }
 
 #[track_caller]
-fn assert_oracle_intact(project: &Project, run: &Run) {
+pub(super) fn assert_oracle_intact(project: &Project, run: &Run) {
     let history = project.history();
     assert_eq!(
         records(&history, "init").len(),
