@@ -41,12 +41,16 @@ impl Plane {
     }
 
     /// The plane for the agent CLI `loopgate run` starts: the store and this binary, not Claude Code's user
-    /// files. The agent CLI writes its own configuration and transcripts there (Claude Code fails to start its
-    /// session when `~/.claude` is closed to new entries), and in `loopgate run` the oracle runs in loopgate, not
-    /// in a hook that configuration could switch off. The agent's own Bash commands are still rewritten by the
+    /// files. The agent CLI writes its own configuration and transcripts there, and in `loopgate run` the oracle
+    /// runs in loopgate, not in a hook that configuration could switch off. `None` when that plane would close
+    /// `$HOME` to new entries (the store in its default place, `~/.local/state/loopgate`): an agent CLI creates
+    /// files directly in `$HOME` (Claude Code's `~/.claude.json`, `~/.claude/`) and fails without them (measured
+    /// with 2.1.197: its Bash tool ran nothing). The agent's own Bash commands are still rewritten by the
     /// PreToolUse hook when it runs with loopgate's plugin, and those keep off the whole plane.
-    pub fn for_agent_cli() -> Plane {
-        Plane::loopgate_own(&crate::project::loopgate_home())
+    pub fn for_agent_cli() -> Option<Plane> {
+        let plane = Plane::loopgate_own(&crate::project::loopgate_home());
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+        (!plane.closes(Path::new(&home))).then_some(plane)
     }
 
     /// The store `home` and this binary.
@@ -65,6 +69,12 @@ impl Plane {
         if !self.paths.contains(&path) {
             self.paths.push(path);
         }
+    }
+
+    /// Whether confinement closes `dir` to new entries: it lies above a protected path (see `confine`).
+    pub fn closes(&self, dir: &Path) -> bool {
+        let dir = resolve(dir);
+        self.paths.iter().any(|p| p != &dir && p.starts_with(&dir))
     }
 
     /// The protected paths, in the order they were added.
@@ -159,6 +169,7 @@ mod tests {
         assert!(!plane.covers(&real.join("shared/other.json")));
         let exe = std::env::current_exe().expect("exe");
         assert!(plane.covers(&exe));
+        assert!(plane.closes(dir.path()) && !plane.closes(&home) && !plane.closes(&home.join("x")));
         assert!(
             plane
                 .paths()

@@ -103,5 +103,14 @@ mod tests {
             prop_assert!(is_wrapped(&exe, &home, &[], &wrapped));
             prop_assert_eq!(unquote(&quote(&original)), Some(original.clone()));
         }
+
+        #[test]
+        fn the_shell_reads_the_quoted_word_back_exactly(original in "[^\\x00]{0,40}") {
+            let out = std::process::Command::new("sh")
+                .args(["-c", &format!("printf %s {}", quote(&original))])
+                .output()
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(String::from_utf8_lossy(&out.stdout), original);
+        }
     }
 }

@@ -368,3 +368,40 @@ fn confined_bash_keeps_the_users_permission_prompt() {
         run.describe()
     );
 }
+
+/// `loopgate run` with Claude Code without loopgate's plugin, so no hook rewrites its Bash: what the agent's
+/// commands show is the confinement of the agent process itself, and Claude Code still works under it. (The
+/// store lies beside `$HOME` here; below it, the agent runs unconfined — see `Plane::for_agent_cli`.)
+#[test]
+fn loopgate_run_confines_the_agent_it_starts() {
+    let _t = timer("confine: loopgate run's agent");
+    let project = project_with_check();
+    let store = project.loopgate_home.clone();
+    let api = crate::mock_api::MockApi::start();
+    api.push([
+        Reply::bash(
+            "echo \"$LOOPGATE_CONFINED\" > confined.txt; echo fixed > src.txt; mkdir -p \"$LOOPGATE_HOME/forged\"; echo ROUTE:$?",
+        ),
+        Reply::text("Done.\n\n<promise>LOOP_DONE</promise>"),
+    ]);
+    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
+    let claude = crate::harness::claude_bin();
+    #[rustfmt::skip]
+    let child = project
+        .command(loopgate_bin())
+        .args([
+            "run", "--verify", "sh check.sh", "--verify-timeout", "10", "--max-iterations", "2", "--stdin", TASK,
+            "--", "env", &base_url, crate::harness::s(&claude), "-p", "--allowedTools", "Bash",
+        ])
+        .current_dir(&project.dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn loopgate run");
+    let out = crate::harness::wait_output(child, std::time::Duration::from_secs(120));
+    assert_eq!(out.status.code(), Some(0), "{out:#?}");
+    assert_eq!(project.read("confined.txt").trim(), "landlock", "{out:#?}");
+    assert!(!store.join("forged").exists(), "the agent wrote the store\n{out:#?}");
+    assert_eq!(project.read("src.txt"), "fixed\n");
+}
