@@ -153,5 +153,5 @@ pub fn exec(plane: &Plane, program: &OsStr, args: &[OsString]) -> std::io::Error
     command(plane, program, args).0.exec()
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 mod tests;
