@@ -185,6 +185,7 @@ fn verify_runner_true(bencher: divan::Bencher) {
         log_path: &log,
         prefix: &[],
         env: None,
+        writable: &[],
     };
     bencher.bench(|| verify::run(black_box(&request)).expect("runs").passed());
 }
@@ -499,4 +500,24 @@ fn testscan_compare_5000_lines(bencher: divan::Bencher, lang: &str) {
     let sig = loopgate::testscan::FileSig::of(lang, &text);
     let edited = test_file(lang, text.lines().count() + 1);
     bencher.bench(|| loopgate::testscan::compare(&sig, black_box(&edited), lang));
+}
+
+/// The PreToolUse rewrite of a Bash command to run confined (quoting and the idempotence check).
+#[divan::bench]
+fn confine_rewrite(bencher: divan::Bencher) {
+    let exe = Path::new("/home/u/.cargo/bin/loopgate");
+    let home = Path::new("/home/u/.local/state/loopgate");
+    let command = "cd crates/parser && cargo test -- --nocapture 2>&1 | tail -n 40 # it's fine";
+    bencher.bench(|| {
+        let wrapped = loopgate::confine::rewrite::wrap(exe, home, &[], black_box(command));
+        black_box(loopgate::confine::rewrite::is_wrapped(exe, home, &[], &wrapped))
+    });
+}
+
+/// Preparing the confinement of one command for this machine's plane (on Linux: the Landlock ruleset, one rule
+/// per entry beside the protected paths' ancestors), the work `loopgate confine` does before it runs the command.
+#[divan::bench(sample_count = 50)]
+fn confine_prepare(bencher: divan::Bencher) {
+    let plane = loopgate::plane::Plane::for_home();
+    bencher.bench(|| black_box(loopgate::confine::command(&plane, "true", &[] as &[&str])));
 }

@@ -117,6 +117,9 @@ pub(crate) enum Command {
     },
     /// End the loop now and record `cancelled`.
     Cancel,
+    /// Run a command confined so that it cannot write the control plane (loopgate's store, its binary, Claude
+    /// Code's user settings and plugins); the exit code is the command's. The agent's Bash commands run this way.
+    Confine(ConfineArgs),
     /// Accept changes to the oracle's sealed inputs as the new baseline (you only: the agent cannot).
     Allow {
         /// Files to accept as they are now. Without any, list what changed since the loop started.
@@ -309,4 +312,24 @@ mod tests {
             assert!(Cli::hook_line(other.iter().map(Into::into)).is_none(), "{other:?}");
         }
     }
+}
+
+/// `loopgate confine`: a command, or a shell script (`-c`), and what it may not write.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ConfineArgs {
+    /// The loopgate store to protect (default: `$LOOPGATE_HOME` or the platform's state directory).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) loop_home: Option<std::path::PathBuf>,
+    /// Another path to protect (the loop's sealed files outside the project); repeatable.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) protect: Vec<std::path::PathBuf>,
+    /// With `-c`: the shell that runs the script (the calling shell's `$0`; an unknown name runs `sh`).
+    #[arg(long, value_name = "SHELL", requires = "script")]
+    pub(crate) shell: Option<String>,
+    /// Run this script in the shell and report its last directory on descriptor 3 when that is open.
+    #[arg(short = 'c', value_name = "SCRIPT", conflicts_with = "command")]
+    pub(crate) script: Option<String>,
+    /// The command and its arguments.
+    #[arg(last = true, value_name = "CMD", required_unless_present = "script")]
+    pub(crate) command: Vec<std::ffi::OsString>,
 }

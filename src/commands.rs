@@ -4,6 +4,7 @@ pub(crate) mod allow;
 pub(crate) mod cancel;
 pub(crate) mod checkpoints;
 pub(crate) mod completions;
+pub(crate) mod confine;
 pub(crate) mod diff;
 pub(crate) mod history;
 pub mod install;

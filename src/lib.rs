@@ -20,6 +20,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod closure;
 pub mod commands;
+pub mod confine;
 pub(crate) mod control;
 pub(crate) mod detect;
 pub(crate) mod duration;
@@ -36,6 +37,7 @@ pub mod inventory;
 pub(crate) mod lifecycle;
 pub mod messages;
 pub(crate) mod oracle;
+pub mod plane;
 pub(crate) mod printable;
 pub(crate) mod process;
 pub mod progress;
@@ -87,7 +89,11 @@ pub fn run(cli: Cli) -> u8 {
 fn project_dir_problem(command: &Command) -> Option<Error> {
     if matches!(
         command,
-        Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_) | Command::Completions { .. }
+        Command::Hook { .. }
+            | Command::Confine(_)
+            | Command::Install(_)
+            | Command::Uninstall(_)
+            | Command::Completions { .. }
     ) {
         return None;
     }
@@ -119,6 +125,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         } => commands::diff::run(&from, to.as_deref(), stat, json, loop_id.as_deref()),
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
+        Command::Confine(args) => Ok(commands::confine::run(args)),
         Command::Allow {
             paths,
             counts,

@@ -380,6 +380,18 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
     parts.join(if lang == Speech::Zh { "," } else { ", " })
 }
 
+/// Said once at setup when the machine cannot confine the agent's commands (`confine::probe`).
+pub(crate) fn control_plane_unprotected(lang: Speech, why: &str) -> String {
+    match lang {
+        Speech::En => format!(
+            "[loopgate] control plane: unprotected ({why}) — the agent's commands are not confined; loopgate's own checks still apply, and Claude Code's sandbox (`loopgate install --sandbox`) adds an OS boundary."
+        ),
+        Speech::Zh => format!(
+            "[loopgate] 控制面:未受保护({why})——智能体的命令未被隔离;loopgate 自身的检查仍然有效,Claude Code 的沙箱(`loopgate install --sandbox`)可增加操作系统边界。"
+        ),
+    }
+}
+
 /// The line `setup` prints about checkpoints: on (and how to use them), or why not.
 pub(crate) fn checkpoints_at_setup(lang: Speech, setup: &crate::checkpoint::Setup) -> String {
     use crate::checkpoint::Setup;

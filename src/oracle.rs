@@ -83,6 +83,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         log_path.set_extension("self-check.log");
     }
     let env = in_room(active)?;
+    let room = [active.store.room_dir(&active.project)];
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
@@ -90,6 +91,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         log_path: &log_path,
         prefix: &[],
         env: env.as_deref(),
+        writable: if env.is_some() { &room } else { &[] },
     };
     // Rollback refuses while this marker is held (see `verify_lock`).
     let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
@@ -320,6 +322,7 @@ pub(crate) fn baseline(
     budget: Option<u64>,
     derived: Option<&crate::closure::Closure>,
     env: Option<&[(OsString, OsString)]>,
+    room: &[std::path::PathBuf],
 ) -> Result<Option<(Baseline, Observed)>, Error> {
     let Some(command) = &fields.verify_command else {
         return Ok(None);
@@ -336,6 +339,7 @@ pub(crate) fn baseline(
         log_path: &log_path,
         prefix: &prefix,
         env,
+        writable: room,
     };
     let progress = Progress::start(command);
     let counted = run_counted(&request, &progress);

@@ -53,6 +53,7 @@ pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &st
         .as_deref()
         .map_or("none (honor system)".to_string(), |c| format!("`{c}`"));
     let _ = writeln!(out, "- **Verify command:** {verify}");
+    let _ = writeln!(out, "- **Control plane:** {}", crate::confine::probe());
     let _ = writeln!(
         out,
         "- **Promise rejections:** {} ({} in a row)\n",

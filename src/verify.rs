@@ -25,7 +25,6 @@ pub(crate) use progress::Progress;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use crate::process::{self, Ended, Failure, Watch};
@@ -48,6 +47,9 @@ pub struct VerifyRequest<'a> {
     /// The whole environment of the run (the oracle's room, see `crate::room`); `None` runs it with loopgate's
     /// own environment and the reporting options (a loop set up before the room existed).
     pub env: Option<&'a [(OsString, OsString)]>,
+    /// Directories under loopgate's home the run may write although the rest of it is closed to the run (see
+    /// `plane`): the room of private caches, a private copy of the tree. Usually none.
+    pub writable: &'a [PathBuf],
 }
 
 /// What the verify command did.
@@ -147,18 +149,20 @@ fn run_with(
     };
     let mut capture = Capture::create(req.log_path, limits).map_err(log_err)?;
     let mut lines = Lines::default();
-    let mut command = match req.prefix.split_first() {
-        Some((program, args)) => {
-            let mut command = Command::new(program);
-            command.args(args).arg("/bin/sh");
-            command
-        }
-        None => Command::new("/bin/sh"),
-    };
-    command.arg("-c").arg(req.command).current_dir(req.cwd);
+    // The oracle's run executes code the agent wrote: it runs confined, off the control plane (`confine`), but
+    // for its own places under loopgate's home (its room, a private copy of the tree).
+    let mut plane = crate::plane::Plane::for_home();
+    for dir in req.writable {
+        plane.allow(dir);
+    }
+    let shell: [OsString; 3] = ["/bin/sh".into(), "-c".into(), req.command.into()];
+    let argv: Vec<&OsString> = req.prefix.iter().chain(&shell).collect();
+    let (mut command, protection) = crate::confine::command(&plane, argv[0], &argv[1..]);
+    command.current_dir(req.cwd);
     match req.env {
         Some(env) => {
             command.env_clear().envs(env.iter().map(|(name, value)| (name, value)));
+            crate::confine::mark(&mut command, &protection);
         }
         None => {
             command.envs(reporting::env(|name| std::env::var_os(name)));

@@ -21,6 +21,8 @@ mod block_cap;
 mod checkpoints;
 #[path = "cli/closure.rs"]
 mod closure;
+#[path = "cli/confine.rs"]
+mod confine;
 #[path = "cli/control.rs"]
 mod control;
 #[path = "cli/docs.rs"]

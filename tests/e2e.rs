@@ -27,6 +27,8 @@ mod room;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;
+#[path = "e2e/confine.rs"]
+mod confine;
 #[path = "e2e/control.rs"]
 mod control;
 #[path = "e2e/install.rs"]

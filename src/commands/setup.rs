@@ -346,6 +346,12 @@ fn report(config: &Config, started: &Started) -> String {
         "\n\n{}",
         messages::checkpoints_at_setup(config.lang, &started.checkpoints)
     ));
+    if let crate::confine::Protection::Unprotected { why } = crate::confine::probe() {
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::control_plane_unprotected(config.lang, why)
+        ));
+    }
     if config.verify.is_some() {
         let baseline = match &started.baseline {
             Some(baseline) => {
@@ -461,7 +467,8 @@ fn seal_and_start(
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
         let env = room.as_ref().map(|(_, env)| env.as_slice());
-        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env)?
+        let writable = if env.is_some() { vec![store.room_dir(&project)] } else { Vec::new() };
+        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env, &writable)?
     } else {
         None
     };

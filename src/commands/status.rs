@@ -50,6 +50,7 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
             if let Some(held) = &active.seal.holdout {
                 report["holdout"] = holdout::report(held);
             }
+            report["control_plane"] = crate::confine::probe().to_string().into();
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -237,6 +238,9 @@ fn render(report: &Value, project: &Project) -> String {
                     s("session_id")
                 },
             );
+            if let Some(plane) = report.get("control_plane").and_then(Value::as_str) {
+                out.push_str(&format!("\n  control plane: {plane}"));
+            }
             if let Some(driver) = report.get("driver").filter(|d| !d.is_null()) {
                 let pid = driver.get("pid").and_then(Value::as_u64).unwrap_or(0);
                 let gone = if driver.get("running").and_then(Value::as_bool) == Some(false) {

@@ -7,6 +7,7 @@
 //! can write (`guard::inspects`) are checked.
 
 mod control_plane;
+mod confined;
 mod edited;
 
 use std::path::{Path, PathBuf};
@@ -64,7 +65,7 @@ fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, St
     // and another session's agent has no business editing this loop's oracle either.
     let protected = protected(&active)?;
     Ok(match guard::check(tool, &tool_input, &cwd, &protected) {
-        Verdict::Allow => None,
+        Verdict::Allow => confined::rewrite(tool, &tool_input, &protected.sealed_outside),
         Verdict::Deny { reason } => Some(HookOutput::deny_tool(reason)),
         Verdict::Inspect { path } => edited::judge(&active, tool, &tool_input, &path).map(HookOutput::deny_tool),
     })

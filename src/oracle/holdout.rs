@@ -41,6 +41,7 @@ pub(super) fn judge(
     let log = holdout::log_path(holdout, &fields.loop_id, iteration);
     // The room's environment and private caches, as for the visible run (the Cargo target stays the copy's own).
     let env = super::in_room(active)?;
+    let room = env.is_some().then(|| active.store.room_dir(&active.project));
     let counted = run_in(
         &active.project.root,
         holdout,
@@ -49,6 +50,7 @@ pub(super) fn judge(
         &log,
         fields.verify_timeout,
         env.as_deref(),
+        room.as_deref(),
     )?;
     let baseline = holdout::load_baseline(holdout).unwrap_or_default();
     let failing = failing(&baseline, &counted.results);
@@ -88,7 +90,7 @@ pub(crate) fn baseline(
         held_out: holdout::sources(holdout).to_vec(),
     };
     let log = holdout::log_path(holdout, loop_id, 0);
-    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout, None)?;
+    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout, None, None)?;
     let mut results = TestResults::default();
     for (name, &outcome) in &counted.results.tests {
         if visible.is_none_or(|v| !v.results.tests.contains_key(name)) {
@@ -133,6 +135,7 @@ fn run_in(
     log: &std::path::Path,
     timeout: u64,
     env: Option<&[(OsString, OsString)]>,
+    room: Option<&std::path::Path>,
 ) -> Result<Counted, Error> {
     let tree = copy::build(root, &holdout.dir, overlay).map_err(|source| Error::Io {
         action: "build the private copy for the held-out tests in",
@@ -142,6 +145,9 @@ fn run_in(
     let mut target = OsString::from("CARGO_TARGET_DIR=");
     target.push(holdout.dir.join(copy::TARGET));
     let prefix = [OsString::from("env"), target];
+    // The copy and its target are the run's own; so is the room whose caches the environment names.
+    let mut writable = vec![tree.clone(), holdout.dir.join(copy::TARGET)];
+    writable.extend(room.map(std::path::Path::to_path_buf));
     let request = VerifyRequest {
         command,
         cwd: &tree,
@@ -149,6 +155,7 @@ fn run_in(
         log_path: log,
         prefix: &prefix,
         env,
+        writable: &writable,
     };
     run_counted(&request, &Progress::start_quiet())
 }

@@ -172,8 +172,9 @@ fn when_the_prompt_hook_runs_first_the_guard_seals_the_confirmed_loop_before_the
         .unwrap_or_default();
     assert!(context.contains("`sh check.sh`"), "the briefing: {out}");
     assert_eq!(p.seal()["fields"]["session_id"], "S");
-    // Carried out once: the next tool call is an ordinary one.
-    assert_eq!(p.hook("pre-tool-use", &tool("S")).stdout.trim(), "");
+    // Carried out once: the next tool call is an ordinary one (its Bash command only rewritten to run confined).
+    let next = p.hook("pre-tool-use", &tool("S"));
+    assert!(!next.stdout.contains("additionalContext"), "{next}");
     assert_eq!(p.history().iter().filter(|r| r["status"] == "init").count(), 1);
 }
 

@@ -391,7 +391,7 @@ impl Project {
             .replace(&self.root.display().to_string(), "[PROJECT]")
             .replace(&self.loopgate_home.display().to_string(), "[LOOPGATE_HOME]")
             .replace(&self.io.display().to_string(), "[IO]");
-        redact_seconds(&redact_timestamps(&redact_loop_ids(&text)))
+        redact_abi(&redact_seconds(&redact_timestamps(&redact_loop_ids(&text))))
     }
 
     fn next_io(&self, kind: &str) -> PathBuf {
@@ -794,6 +794,17 @@ pub fn is_rfc3339_utc(text: &str) -> bool {
 }
 
 /// `lg-20261121T193700Z-3f9a1c` → `[LOOP_ID]`.
+/// `Landlock ABI 6` → `Landlock ABI [N]`: the kernel's version, not loopgate's output.
+fn redact_abi(text: &str) -> String {
+    let mut parts = text.split("Landlock ABI ");
+    let mut out = parts.next().unwrap_or_default().to_string();
+    for part in parts {
+        out.push_str("Landlock ABI [N]");
+        out.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
+    }
+    out
+}
+
 fn redact_loop_ids(text: &str) -> String {
     const LEN: usize = "lg-20261121T193700Z-3f9a1c".len();
     let is_loop_id = |s: &str| {

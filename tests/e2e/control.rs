@@ -55,7 +55,7 @@ fn project() -> Project {
 
 /// Claude Code's sandbox settings as `loopgate install --sandbox` writes them, plus a project rule keeping the
 /// sealed `tests/` read-only (a rule Claude Code reads at session start).
-fn enable_sandbox(project: &Project) {
+pub(super) fn enable_sandbox(project: &Project) {
     project.write(
         ".claude/settings.json",
         r#"{"sandbox": {"filesystem": {"denyWrite": ["./tests"]}}}"#,
@@ -79,7 +79,7 @@ pub(super) fn enable_user_sandbox(project: &Project) {
 }
 
 /// The routes' outcome lines from the tool results.
-fn outcomes(run: &Run) -> String {
+pub(super) fn outcomes(run: &Run) -> String {
     run.tool_results()
         .iter()
         .map(|(_, text)| text.as_str())
@@ -111,7 +111,7 @@ fn assert_every_route_failed(out: &str, run: &Run) {
 }
 
 #[track_caller]
-fn assert_oracle_intact(project: &Project, run: &Run) {
+pub(super) fn assert_oracle_intact(project: &Project, run: &Run) {
     let history = project.history();
     assert_eq!(
         records(&history, "init").len(),

@@ -11,7 +11,6 @@
 
 use std::io;
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use crate::process::{self, Ended, Failure, Watch};
@@ -83,11 +82,17 @@ pub(crate) fn run(
         .argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty agent command"))?;
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(spec.cwd)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)));
+    // The agent is loopgate's child: it runs confined off the store and loopgate's binary (`confine`), and
+    // everything it starts inherits that — unless that would close `$HOME` (`Plane::for_agent_cli`).
+    let mut command = match crate::plane::Plane::for_agent_cli() {
+        Some(plane) => crate::confine::command(&plane, program, args).0,
+        None => {
+            let mut command = std::process::Command::new(program);
+            command.args(args);
+            command
+        }
+    };
+    command.current_dir(spec.cwd).envs(spec.env.iter().map(|(k, v)| (k, v)));
     let mut tail = Tail::default();
     let watch = Watch {
         timeout: spec.timeout,

@@ -60,6 +60,15 @@ pub(crate) fn header(d: &Display, state: &State, options: &Options) {
         Via::Stdin => "prompt on stdin",
     };
     d.line(&format!("  agent:  {} ({via})", options.agent.join(" ")));
+    let protection = crate::confine::probe();
+    let confined = if !protection.is_protected() {
+        format!("not confined, control plane: {protection}")
+    } else if crate::plane::Plane::for_agent_cli().is_some() {
+        format!("confined, control plane: {protection}")
+    } else {
+        "not confined: the store lies below $HOME, which confinement would close to the agent CLI's own files (its Bash commands are confined by the plugin's hook)".to_string()
+    };
+    d.line(&format!("          {confined}"));
 }
 
 /// The banner above the agent's output (not with `--quiet`) and, with `--verbose`, the prompt.

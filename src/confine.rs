@@ -1,0 +1,170 @@
+//! Confinement: runs a process so that neither it nor anything it starts can write the loop's control plane
+//! (`plane::Plane`). It is how the control plane stays the user's in the default install: the agent's Bash
+//! commands (rewritten by the PreToolUse hook to run under `loopgate confine`), the agent `loopgate run` starts,
+//! and the oracle's own verify run (which runs code the agent wrote) all run confined.
+//!
+//! - **Linux**: a Landlock domain (`linux.rs`), unprivileged, inherited by every child, impossible to drop.
+//!   Landlock can only allow, so the plane is protected by making each directory above a protected path closed to
+//!   new entries: a new file directly in `$HOME`, `~/.claude` or `~/.local/state` cannot be created while
+//!   confined (existing files there stay writable). The project root is never such a directory — the plane holds
+//!   nothing inside the project — so builds, package installs, virtualenvs and git work as before.
+//! - **macOS**: a Seatbelt profile (`macos.rs`) through `sandbox-exec`, which has deny rules.
+//! - **Elsewhere**, or where the kernel refuses: the command runs unconfined, and [`probe`] says why, so setup,
+//!   `loopgate status` and the report can say `control plane: unprotected (why)` instead of pretending.
+//!
+//! What stays outside: in-project files (the project's `.claude/settings*.json`, the state file, sealed tests)
+//! are the guard's and the seal's job, and Claude Code's own file tools (Write, Edit) run in Claude Code's
+//! process, which is not confined; the guard judges those.
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "macos")]
+mod macos;
+pub mod rewrite;
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::plane::Plane;
+
+/// Set in a confined command's environment (`landlock` or `seatbelt`) once its confinement is in place: for
+/// people and tests to see that it is; nothing trusts it.
+pub const CONFINED_VAR: &str = "LOOPGATE_CONFINED";
+
+/// Whether this machine can confine a process, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Protection {
+    /// Linux Landlock, at this ABI version.
+    Landlock { abi: u32 },
+    /// macOS Seatbelt (`sandbox-exec`).
+    Seatbelt,
+    /// No confinement: the commands run, and nothing at the OS level keeps them off the control plane.
+    Unprotected { why: String },
+}
+
+impl Protection {
+    pub fn is_protected(&self) -> bool {
+        !matches!(self, Protection::Unprotected { .. })
+    }
+}
+
+impl fmt::Display for Protection {
+    /// `protected (Landlock ABI 6)` / `protected (Seatbelt)` / `unprotected (why)`, after "control plane: ".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Protection::Landlock { abi } => write!(f, "protected (Landlock ABI {abi})"),
+            Protection::Seatbelt => write!(f, "protected (Seatbelt)"),
+            Protection::Unprotected { why } => write!(f, "unprotected ({why})"),
+        }
+    }
+}
+
+/// This machine's confinement, probed once per process. `LOOPGATE_CONFINE=off` turns it off (reported as
+/// unprotected, so it is never silent).
+pub fn probe() -> &'static Protection {
+    static PROBED: OnceLock<Protection> = OnceLock::new();
+    PROBED.get_or_init(|| {
+        if std::env::var_os("LOOPGATE_CONFINE").is_some_and(|v| v == "off") {
+            return Protection::Unprotected {
+                why: "turned off by LOOPGATE_CONFINE=off".into(),
+            };
+        }
+        platform_probe()
+    })
+}
+
+#[cfg(target_os = "linux")]
+fn platform_probe() -> Protection {
+    linux::probe()
+}
+
+#[cfg(target_os = "macos")]
+fn platform_probe() -> Protection {
+    macos::probe()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn platform_probe() -> Protection {
+    Protection::Unprotected {
+        why: "no confinement on this operating system".into(),
+    }
+}
+
+/// `program args…` as a command that runs confined to keep off `plane`, and how it is protected. Everything is
+/// prepared here, before any `fork`: on Linux the child only enters a ready ruleset. Where confinement is not
+/// available, or preparing it fails, the command is returned plain with the reason (never an error: confinement
+/// must not keep honest work from running).
+pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args: &[A]) -> (Command, Protection) {
+    let program = program.as_ref();
+    let plain = || {
+        let mut command = Command::new(program);
+        command.args(args);
+        command
+    };
+    match probe() {
+        #[cfg(target_os = "linux")]
+        Protection::Landlock { abi } => match linux::Domain::prepare(plane, *abi) {
+            Ok(domain) => {
+                let mut command = domain.command(program, args);
+                command.env(CONFINED_VAR, "landlock");
+                (command, Protection::Landlock { abi: *abi })
+            }
+            Err(err) => (
+                plain(),
+                Protection::Unprotected {
+                    why: format!("the Landlock ruleset could not be built: {err}"),
+                },
+            ),
+        },
+        #[cfg(target_os = "macos")]
+        Protection::Seatbelt => {
+            let mut command = macos::command(plane, program, args);
+            command.env(CONFINED_VAR, "seatbelt");
+            (command, Protection::Seatbelt)
+        }
+        other => {
+            let _ = plane;
+            (plain(), other.clone())
+        }
+    }
+}
+
+/// Sets the marker a confined command carries (`LOOPGATE_CONFINED`) again, after its environment was replaced.
+pub(crate) fn mark(command: &mut Command, protection: &Protection) {
+    match protection {
+        Protection::Landlock { .. } => {
+            command.env(CONFINED_VAR, "landlock");
+        }
+        Protection::Seatbelt => {
+            command.env(CONFINED_VAR, "seatbelt");
+        }
+        Protection::Unprotected { .. } => {}
+    }
+}
+
+/// Enters the confinement for `plane` in this process, then replaces it with `program args…`; returns only if
+/// that `exec` failed. Where confinement is unavailable or cannot be entered the command still runs (the reason
+/// is what [`probe`] reports to setup and `loopgate status`).
+pub fn exec(plane: &Plane, program: &OsStr, args: &[OsString]) -> std::io::Error {
+    use std::os::unix::process::CommandExt;
+    #[cfg(target_os = "linux")]
+    if let Protection::Landlock { abi } = probe()
+        && let Ok(domain) = linux::Domain::prepare(plane, *abi)
+    {
+        // Entered here rather than between fork and exec: an error is then the domain's, not the command's.
+        let mut command = Command::new(program);
+        match domain.enter_now() {
+            Ok(()) => {
+                command.env(CONFINED_VAR, "landlock");
+            }
+            Err(err) => eprintln!("loopgate: control plane unprotected: Landlock could not be entered: {err}"),
+        }
+        return command.args(args).exec();
+    }
+    command(plane, program, args).0.exec()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests;

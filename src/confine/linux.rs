@@ -1,0 +1,137 @@
+//! Landlock on Linux. Landlock is an allow-list with no deny rule, so "every write but the plane" is built as
+//! full write rights on every sibling subtree along each protected path's ancestor chain, and no rights on the
+//! ancestors themselves (so no new entry can appear directly in one of them) nor on the protected paths.
+//!
+//! Only write rights are handled: reading and executing are never restricted. Symbolic links met while listing
+//! an ancestor are skipped (a rule on one would follow it, possibly into the plane); what they point to is
+//! reached through its own real path, which has its own rule. ABI 1 is not used: it forbids moving or linking a
+//! file into another directory (`mv a/x b/`), which honest work does all the time.
+
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use landlock::{ABI, AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr};
+
+use super::Protection;
+use crate::plane::Plane;
+
+/// `LANDLOCK_CREATE_RULESET_VERSION`: asks the kernel for its Landlock ABI version.
+const CREATE_RULESET_VERSION: libc::c_uint = 1;
+
+/// The kernel's Landlock support.
+pub(super) fn probe() -> Protection {
+    // SAFETY: with a null attribute, size 0 and the VERSION flag the call only returns a number.
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            CREATE_RULESET_VERSION,
+        )
+    };
+    match abi {
+        n if n >= 2 => Protection::Landlock {
+            abi: u32::try_from(n).unwrap_or(u32::MAX),
+        },
+        1 => Protection::Unprotected {
+            why: "this kernel's Landlock (ABI 1) cannot let files move between directories".into(),
+        },
+        _ => Protection::Unprotected {
+            why: match io::Error::last_os_error().raw_os_error() {
+                Some(libc::ENOSYS) => "this kernel has no Landlock".into(),
+                Some(libc::EOPNOTSUPP) => "Landlock is disabled on this kernel (boot option `lsm=`)".into(),
+                _ => format!("Landlock is not available: {}", io::Error::last_os_error()),
+            },
+        },
+    }
+}
+
+/// A prepared Landlock domain: the ruleset's file descriptor, ready to be entered after `fork`.
+pub(super) struct Domain {
+    ruleset: OwnedFd,
+}
+
+impl Domain {
+    /// Builds the ruleset for `plane` on a kernel of Landlock `abi`.
+    pub(super) fn prepare(plane: &Plane, abi: u32) -> io::Result<Domain> {
+        let abi = ABI::from(i32::try_from(abi).unwrap_or(i32::MAX));
+        // Device ioctls and Unix socket connections are not writes to a file: left unhandled, hence allowed.
+        let access = AccessFs::from_write(abi) & !(AccessFs::IoctlDev | AccessFs::ResolveUnix);
+        let file_access = access & AccessFs::from_file(abi);
+        let mut ruleset = Ruleset::default()
+            .handle_access(access)
+            .and_then(Ruleset::create)
+            .map_err(io::Error::other)?;
+        for (path, is_dir) in granted(plane) {
+            let Ok(fd) = PathFd::new(&path) else { continue };
+            let rights = if is_dir { access } else { file_access };
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(fd, rights))
+                .map_err(|e| io::Error::other(format!("`{}`: {e}", path.display())))?;
+        }
+        let ruleset: Option<OwnedFd> = ruleset.into();
+        ruleset
+            .map(|ruleset| Domain { ruleset })
+            .ok_or_else(|| io::Error::other("Landlock created no ruleset"))
+    }
+
+    /// Enters the domain (the calling thread, and everything it starts afterwards). Async-signal-safe: two
+    /// system calls, no allocation, so it may run between `fork` and `exec`.
+    pub(super) fn enter(fd: libc::c_int) -> io::Result<()> {
+        // SAFETY: plain system calls on integers; `fd` is a Landlock ruleset kept open by the caller.
+        unsafe {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::syscall(libc::SYS_landlock_restrict_self, fd, 0u32) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+
+    /// Enters the domain in the calling process now.
+    pub(super) fn enter_now(&self) -> io::Result<()> {
+        Domain::enter(self.ruleset.as_raw_fd())
+    }
+
+    /// `program args…`, entering this domain between `fork` and `exec`.
+    pub(super) fn command<A: AsRef<OsStr>>(self, program: &OsStr, args: &[A]) -> Command {
+        let mut command = Command::new(program);
+        command.args(args);
+        let ruleset = self.ruleset;
+        // SAFETY: the closure only makes the two system calls of `enter`; the descriptor lives in the closure,
+        // which the command owns, and Landlock opened it close-on-exec.
+        unsafe {
+            command.pre_exec(move || Domain::enter(ruleset.as_raw_fd()));
+        }
+        command
+    }
+}
+
+/// What gets full write rights: every entry of every ancestor of a protected path that is neither protected
+/// nor itself such an ancestor, with whether it is a directory. Symbolic links are skipped.
+fn granted(plane: &Plane) -> Vec<(PathBuf, bool)> {
+    let protected: BTreeSet<&Path> = plane.paths().iter().map(PathBuf::as_path).collect();
+    let chain: BTreeSet<&Path> = plane.paths().iter().flat_map(|p| p.ancestors().skip(1)).collect();
+    let mut out = Vec::new();
+    for dir in &chain {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else { continue };
+            let path = entry.path();
+            if kind.is_symlink() || protected.contains(path.as_path()) || chain.contains(path.as_path()) {
+                continue;
+            }
+            out.push((path, kind.is_dir()));
+        }
+    }
+    // A carve-out below a protected path: its own rule grants it, whatever its parents are denied.
+    out.extend(plane.writable().iter().filter(|dir| dir.is_dir()).map(|dir| (dir.clone(), true)));
+    out
+}

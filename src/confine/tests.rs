@@ -1,0 +1,85 @@
+use std::ffi::OsString;
+use std::path::Path;
+
+use super::*;
+
+/// Runs `sh -c SCRIPT` confined to keep off a plane of `home`; its exit status.
+fn confined(home: &Path, script: &str) -> (std::process::ExitStatus, Protection) {
+    let plane = Plane::new(home, &[]);
+    let args: Vec<OsString> = vec!["-c".into(), script.into()];
+    let (mut command, protection) = command(&plane, "sh", &args);
+    let status = command.status().expect("run sh");
+    (status, protection)
+}
+
+#[test]
+fn the_probe_reports_landlock_here_and_says_so_in_words() {
+    // CI and the workplace run a kernel with Landlock: a probe that finds none here is a failure, not a skip.
+    let found = probe();
+    assert!(
+        matches!(found, Protection::Landlock { abi } if *abi >= 2),
+        "no Landlock: {found}"
+    );
+    assert!(found.to_string().starts_with("protected (Landlock ABI "));
+    let off = Protection::Unprotected {
+        why: "no kernel support".into(),
+    };
+    assert_eq!(off.to_string(), "unprotected (no kernel support)");
+}
+
+#[test]
+fn a_confined_shell_cannot_write_the_store_but_can_write_beside_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let home = root.join("state/loopgate");
+    std::fs::create_dir_all(home.join("tickets")).expect("mkdir");
+    std::fs::write(home.join("seal.json"), "{}").expect("seal");
+    std::fs::create_dir_all(root.join("project")).expect("project");
+    let h = home.display();
+    let p = root.join("project");
+    let p = p.display();
+    let (status, protection) = confined(&home, &format!("echo forged > '{h}/tickets/t.json'"));
+    assert!(protection.is_protected());
+    assert!(!status.success(), "a ticket was written");
+    assert!(!home.join("tickets/t.json").exists());
+    let (status, _) = confined(
+        &home,
+        &format!("echo x >> '{h}/seal.json' || rm -f '{h}/seal.json' || mv '{h}' '{h}.gone'"),
+    );
+    assert!(!status.success());
+    assert_eq!(std::fs::read_to_string(home.join("seal.json")).expect("seal"), "{}");
+    // Honest work beside it: new files and directories in the project, and a new file below a granted sibling.
+    let (status, _) = confined(
+        &home,
+        &format!("mkdir -p '{p}/target/debug' && echo ok > '{p}/target/debug/x' && mv '{p}/target/debug/x' '{p}/y'"),
+    );
+    assert!(status.success());
+    assert!(root.join("project/y").exists());
+}
+
+#[test]
+fn a_link_out_of_the_store_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let home = root.join("store");
+    std::fs::create_dir_all(&home).expect("mkdir");
+    std::fs::write(home.join("seal.json"), "{}").expect("seal");
+    std::fs::create_dir_all(root.join("project")).expect("project");
+    let script = format!(
+        "ln '{0}/seal.json' '{1}/project/hard' || mv '{0}/seal.json' '{1}/project/moved'",
+        home.display(),
+        root.display()
+    );
+    let (status, _) = confined(&home, &script);
+    assert!(!status.success());
+    assert!(!root.join("project/hard").exists() && !root.join("project/moved").exists());
+    // A symlink may be made (it is a new name in the project), but writing through it reaches the store's path.
+    let script = format!(
+        "ln -s '{0}/seal.json' '{1}/project/link' && echo forged > '{1}/project/link'",
+        home.display(),
+        root.display()
+    );
+    let (status, _) = confined(&home, &script);
+    assert!(!status.success());
+    assert_eq!(std::fs::read_to_string(home.join("seal.json")).expect("seal"), "{}");
+}

@@ -1,0 +1,210 @@
+//! `loopgate confine`: a confined command and everything it starts — a grandchild, a double fork, a background
+//! job, `env -i`, an interpreter, a hard link, a symlink, `mv` over the binary — cannot write the loopgate store,
+//! the binary or Claude Code's user settings, while honest work (the project, `/tmp`, `target/`, git) goes on.
+//!
+//! The fixture lives under Cargo's target temp directory, not `/tmp`: Landlock closes every directory above a
+//! protected path to new entries, and here `/tmp` itself must stay a place where new files can be made, as it
+//! is for a real user whose store is `~/.local/state/loopgate`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::LOOPGATE;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    base: PathBuf,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::Builder::new()
+            .prefix("confine-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("tempdir");
+        let base = dir.path().canonicalize().expect("canonical");
+        for sub in ["project", "home/.claude/plugins", "store/seals", "bin"] {
+            fs::create_dir_all(base.join(sub)).expect("mkdir");
+        }
+        fs::write(base.join("store/seals/seal.json"), "{}").expect("seal");
+        fs::write(base.join("home/.claude/settings.json"), "{\"user\":true}").expect("settings");
+        fs::copy(LOOPGATE, base.join("bin/loopgate")).expect("copy loopgate");
+        Fixture { _dir: dir, base }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.base.join(rel)
+    }
+
+    /// `bin/loopgate confine --loop-home store -- sh -c SCRIPT` in the project, `$S` naming the store.
+    fn confined(&self, script: &str) -> Output {
+        Command::new(self.path("bin/loopgate"))
+            .args(["confine", "--loop-home"])
+            .arg(self.path("store"))
+            .args(["--", "sh", "-c", script])
+            .current_dir(self.path("project"))
+            .env("HOME", self.path("home"))
+            .env("S", self.path("store"))
+            .env("BIN", self.path("bin/loopgate"))
+            .env_remove("LOOPGATE_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("LOOPGATE_BIN")
+            .output()
+            .expect("run loopgate confine")
+    }
+
+    fn unchanged(&self) {
+        assert_eq!(
+            fs::read_to_string(self.path("store/seals/seal.json")).expect("seal"),
+            "{}"
+        );
+        assert_eq!(
+            fs::read_to_string(self.path("home/.claude/settings.json")).expect("settings"),
+            "{\"user\":true}"
+        );
+        assert_eq!(
+            fs::read(self.path("bin/loopgate")).expect("bin"),
+            fs::read(LOOPGATE).expect("loopgate")
+        );
+        let forged: Vec<_> = walk(&self.path("store"))
+            .into_iter()
+            .filter(|p| p.to_string_lossy().contains("forged"))
+            .collect();
+        assert!(forged.is_empty(), "forged files in the store: {forged:?}");
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        }
+        out.push(path);
+    }
+    out
+}
+
+/// Each route prints `ROUTE:name:status`; every status must be non-zero.
+#[track_caller]
+fn assert_routes_failed(out: &Output, names: &[&str]) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for name in names {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("ROUTE:{name}:")) && !l.ends_with(":0")),
+            "route {name} should have failed:\n{stdout}\n{stderr}"
+        );
+    }
+    assert!(
+        stderr.contains("Permission denied") || stderr.contains("cross-device"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn confine_no_descendant_of_a_confined_command_can_write_the_control_plane() {
+    let fx = Fixture::new();
+    let script = r#"
+sh -c 'sh -c "echo x > \"$S/seals/forged-grandchild\""'; echo ROUTE:grandchild:$?
+(setsid sh -c 'echo x > "$S/forged-df"' &); sleep 0.3; test -e "$S/forged-df"; echo ROUTE:double-fork:$?
+(echo x > "$S/forged-bg") & wait $!; echo ROUTE:background:$?
+env -i /bin/sh -c "echo x > '$S/forged-envi'"; echo ROUTE:env-i:$?
+python3 -c "import os; open(os.environ['S'] + '/seals/seal.json', 'w').write('forged')"; echo ROUTE:python:$?
+ln "$S/seals/seal.json" hard-linked; echo ROUTE:hard-link:$?
+ln -s "$S/seals" store-link && echo x > store-link/forged-sym; echo ROUTE:symlink:$?
+cp /bin/true new-bin && mv -f new-bin "$BIN"; echo ROUTE:mv-binary:$?
+echo '{}' > "$HOME/.claude/settings.json"; echo ROUTE:settings:$?
+mkdir "$HOME/.claude/plugins/forged"; echo ROUTE:plugins:$?
+rm -rf "$S"; echo ROUTE:remove-store:$?
+"#;
+    let out = fx.confined(script);
+    assert_routes_failed(
+        &out,
+        &[
+            "grandchild",
+            "double-fork",
+            "background",
+            "env-i",
+            "python",
+            "hard-link",
+            "symlink",
+            "mv-binary",
+            "settings",
+            "plugins",
+            "remove-store",
+        ],
+    );
+    fx.unchanged();
+    assert!(!fx.path("home/.claude/plugins/forged").exists());
+}
+
+#[test]
+fn confine_honest_work_goes_on_and_the_exit_code_is_the_commands() {
+    let fx = Fixture::new();
+    let script = r#"set -e
+mkdir -p target/debug node_modules/x && echo built > target/debug/app && echo '{}' > node_modules/x/package.json
+t=$(mktemp) && echo tmp > "$t" && rm "$t"
+git init -q && git add -A && git -c user.name=a -c user.email=a@b commit -qm honest
+exit 7
+"#;
+    let out = fx.confined(script);
+    assert_eq!(out.status.code(), Some(7), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(fx.path("project/target/debug/app").exists());
+    assert!(fx.path("project/.git/HEAD").exists());
+    fx.unchanged();
+}
+
+#[test]
+fn confine_a_missing_command_is_127_and_a_non_executable_one_126() {
+    let fx = Fixture::new();
+    fs::write(fx.path("project/plain.txt"), "not a program").expect("write");
+    let run = |program: &str| {
+        Command::new(fx.path("bin/loopgate"))
+            .args(["confine", "--loop-home"])
+            .arg(fx.path("store"))
+            .args(["--", program])
+            .current_dir(fx.path("project"))
+            .output()
+            .expect("run")
+    };
+    let missing = run("no-such-program-here");
+    assert_eq!(missing.status.code(), Some(127));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such-program-here"));
+    assert_eq!(run("./plain.txt").status.code(), Some(126));
+}
+
+#[test]
+fn confine_the_script_form_reports_its_directory_on_descriptor_three() {
+    let fx = Fixture::new();
+    fs::create_dir_all(fx.path("project/sub")).expect("mkdir");
+    // What the PreToolUse rewrite runs: the outer shell follows the confined shell's `cd`, and a background job
+    // (its own output elsewhere, as Claude Code would see it end)
+    // does not keep it waiting.
+    let outer = format!(
+        "{{ d=$('{}' confine --loop-home '{}' --shell \"$0\" -c '{{ cd sub && sleep 5; }} >/dev/null 2>&1 &
+cd sub' 3>&1 1>&4 4>&-); }} 4>&1; echo \"rc=$? dir=$d\"",
+        fx.path("bin/loopgate").display(),
+        fx.path("store").display()
+    );
+    let started = std::time::Instant::now();
+    let out = Command::new("bash")
+        .args(["-c", &outer])
+        .current_dir(fx.path("project"))
+        .output()
+        .expect("bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("rc=0 dir={}", fx.path("project/sub").display())),
+        "{stdout}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "the background job held the capture: {:?} {stdout}",
+        started.elapsed()
+    );
+}
