@@ -9,6 +9,9 @@
 //!   read buffer and at most one line of `capture::MAX_LINE` bytes are held; the log file is bounded too.
 //! - **A line seam**: [`run_with_lines`] hands every complete line of the output to a callback as it arrives (for
 //!   scanners that read the stream, e.g. test counts), without keeping more of it.
+//! - **Interrupts** (`crate::interrupt`): a verify is not started once loopgate was interrupted, and a run that
+//!   was stopped by one returns [`VerifyError::Interrupted`]; its log goes to `LOG.partial`, which replaces
+//!   `LOG` only when the run completes, so an interrupted run never empties the last complete run's log.
 //! - A command that does not exist is a failed verify (the shell prints why and exits 127), not an
 //!   error; errors are only for what keeps the oracle from running or being recorded.
 
@@ -132,6 +135,13 @@ pub(crate) fn run_with_lines(
     run_with(req, Limits::DEFAULT, KILL_GRACE, on_line)
 }
 
+/// Where a run's log is written until the run completes: `LOG.partial`.
+fn partial_path(log_path: &Path) -> PathBuf {
+    let mut path = log_path.as_os_str().to_owned();
+    path.push(".partial");
+    PathBuf::from(path)
+}
+
 fn run_with(
     req: &VerifyRequest,
     limits: Limits,
@@ -142,7 +152,15 @@ fn run_with(
         path: req.log_path.to_owned(),
         source,
     };
-    let mut capture = Capture::create(req.log_path, limits).map_err(log_err)?;
+    let interrupted = |signal| VerifyError::Interrupted {
+        command: req.command.to_owned(),
+        signal,
+    };
+    crate::interrupt::check().map_err(interrupted)?;
+    // Written beside the log and renamed over it only when the run was not interrupted: an interrupted run never
+    // empties the log of the last complete one (which the seal may have marked, see `ActiveLoop::mark_log`).
+    let partial = partial_path(req.log_path);
+    let mut capture = Capture::create(&partial, limits).map_err(log_err)?;
     let mut lines = Lines::default();
     let mut command = match req.prefix.split_first() {
         Some((program, args)) => {
@@ -180,6 +198,8 @@ fn run_with(
     })?;
     lines.finish(on_line);
     let captured = capture.finish().map_err(log_err)?;
+    crate::interrupt::check().map_err(interrupted)?;
+    std::fs::rename(&partial, req.log_path).map_err(log_err)?;
     Ok(VerifyOutcome {
         exit_code: exit.code(),
         signal: exit.signal(),

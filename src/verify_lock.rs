@@ -45,14 +45,14 @@ fn open(project: &Project) -> std::io::Result<File> {
 
 impl VerifyRunning {
     /// Marks `command` as running in `project` until the marker is dropped. Waits at most [`LOCK_WAIT`] for a
-    /// rollback in progress; `None` when the marker cannot be taken (the verify runs anyway).
+    /// rollback in progress (less once loopgate is interrupted); `None` when the marker cannot be taken (the verify runs anyway).
     pub(crate) fn mark(project: &Project, command: &str) -> Option<Self> {
         let mut file = open(project).ok()?;
         let deadline = Instant::now() + LOCK_WAIT;
         loop {
             match file.try_lock_shared() {
                 Ok(()) => break,
-                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline && crate::interrupt::check().is_ok() => {
                     std::thread::sleep(Duration::from_millis(20));
                 }
                 Err(_) => return None,

@@ -31,6 +31,8 @@ mod full_loop;
 mod give_up;
 #[path = "cli/install.rs"]
 mod install;
+#[path = "cli/interrupt.rs"]
+mod interrupt;
 #[path = "cli/observed.rs"]
 mod observed;
 #[path = "cli/plugin_script.rs"]
