@@ -268,7 +268,9 @@ fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, 
 /// oracle's inputs are what the run was seen to use (see `closure::observed`). `budget` (seconds) cuts a run
 /// that would outlast the slash command's pre-executed block (see `commands::setup::SLASH_COMMAND_BUDGET`); a
 /// cut baseline keeps no results, so the loop's first verify becomes the baseline (what its trace saw up to
-/// the cut is still sealed: everything in it was really used).
+/// the cut is still sealed: everything in it was really used). A command that cannot start at all (not found,
+/// not executable: `VerifyOutcome::could_not_start`) is refused here, with the shell's own line: such a loop
+/// could never pass.
 pub(crate) fn baseline(
     project: &crate::project::Project,
     fields: &StateFields,
@@ -306,6 +308,11 @@ pub(crate) fn baseline(
     };
     let counted = counted?;
     let o = &counted.outcome;
+    if let Some(line) = o.could_not_start(command) {
+        return Err(Error::Usage(format!(
+            "verify command `{command}` cannot start: the shell said `{line}`; pass one that exists and is executable with `--verify` (a command that starts and fails is fine)"
+        )));
+    }
     let cut = o.timed_out && timeout < fields.verify_timeout;
     let mut baseline = Baseline::of_run(
         0,

@@ -89,6 +89,35 @@ impl VerifyOutcome {
         }
     }
 
+    /// The shell's own line when the command could not start at all: exit 126 or 127 with a line such as
+    /// `sh: 1: NAME: not found` or `sh: line 1: ./NAME: Permission denied`, where NAME is a word of `command`
+    /// itself. A program the command runs further down that is missing (`npm test` whose `jest` is not
+    /// installed) names a word that is not in `command`: that command started, and may be fixed by the agent.
+    pub(crate) fn could_not_start(&self, command: &str) -> Option<String> {
+        if !matches!(self.exit_code, Some(126 | 127)) {
+            return None;
+        }
+        const SAID: [&str; 4] = [
+            ": not found",
+            ": command not found",
+            ": Permission denied",
+            ": cannot execute",
+        ];
+        let words: Vec<&str> = command
+            .split(|c: char| c.is_whitespace() || ";&|()".contains(c))
+            .collect();
+        let text = String::from_utf8_lossy(&self.tail);
+        text.lines()
+            .find(|line| {
+                SAID.iter().any(|said| {
+                    let Some(at) = line.find(said) else { return false };
+                    let name = line[..at].rsplit(": ").next().unwrap_or_default();
+                    !name.is_empty() && words.contains(&name)
+                })
+            })
+            .map(|line| line.trim().to_string())
+    }
+
     /// The last `max_lines` lines of the output, as lossy UTF-8 without a trailing newline.
     pub(crate) fn tail_text(&self, max_lines: usize) -> String {
         let text = String::from_utf8_lossy(&self.tail);

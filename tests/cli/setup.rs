@@ -245,3 +245,27 @@ fn seal_is_private_and_independent_of_the_state_file() {
     assert_has(&block.reason, "sealed-oracle");
     assert_eq!(p.loop_id(), loop_id, "the forged file was replaced from the seal");
 }
+
+/// A verify command that cannot start is refused at setup with the shell's own line (issue 33, item 4); one that
+/// starts and fails still starts a loop.
+#[test]
+fn setup_refuses_a_verify_command_that_cannot_start() {
+    let p = Project::new().file("check.sh", "echo hi\n");
+    for (verify, said) in [
+        ("nosuch-cmd-xyz --all", "nosuch-cmd-xyz: not found"),
+        ("./check.sh", "Permission denied"),
+    ] {
+        let out = p
+            .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+            .stdin(format!("task --verify '{verify}'"))
+            .run();
+        out.code(2);
+        let line = out.stderr_line();
+        assert!(
+            line.contains("cannot start") && line.contains(said) && line.contains("--verify"),
+            "{out}"
+        );
+        assert!(!p.exists(".claude/pua-loop.local.md"), "no loop starts: {out}");
+    }
+    p.setup("S", "task --verify 'echo failing; exit 1'");
+}
