@@ -68,6 +68,17 @@ impl Project {
         self.root.join(WORK_DIR)
     }
 
+    /// Makes the work directory ignore itself, as cargo's `target/` does: a `.gitignore` holding `*` inside it,
+    /// so the logs and the stash never show in `git status` nor go in with `git add -A`, and the user's own
+    /// `.gitignore` is left alone. Best effort and silent (a read-only tree still gets its loop); an existing
+    /// file is kept as the user may have edited it.
+    pub(crate) fn ignore_work_dir(&self) {
+        let path = self.work_dir().join(".gitignore");
+        if std::fs::symlink_metadata(&path).is_err() && std::fs::create_dir_all(self.work_dir()).is_ok() {
+            let _ = std::fs::write(path, "*\n");
+        }
+    }
+
     /// Serializes state updates between hook processes and terminal commands.
     pub(crate) fn lock_path(&self) -> PathBuf {
         self.work_dir().join("lock")

@@ -374,6 +374,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     let store = Store::open();
     store.clean_stale();
     let _lock = super::lock(&project)?;
+    project.ignore_work_dir();
     replace_existing(&project, config)?;
     let sealed = Sealed::take(config, &project.root)?;
     let mut state = new_state(config);

@@ -269,3 +269,22 @@ fn setup_refuses_a_verify_command_that_cannot_start() {
     }
     p.setup("S", "task --verify 'echo failing; exit 1'");
 }
+
+/// Setup makes `.claude/loopgate/` ignore itself (issue 33, item 8): its logs and stash never show in
+/// `git status`; the user's own `.gitignore` is not touched.
+#[test]
+fn setup_keeps_the_work_directory_out_of_git_status() {
+    let p = Project::new().file(".gitignore", "target/\n");
+    p.sh("git init -q").run().success();
+    let out = p.setup("S", "task --verify 'echo ok'");
+    assert!(!out.stdout.contains("gitignore"), "said nothing about it: {out}");
+    assert_eq!(p.read(".claude/loopgate/.gitignore"), "*\n");
+    assert_eq!(p.read(".gitignore"), "target/\n", "the user's .gitignore is untouched");
+    let status = p.sh("git status --porcelain --untracked-files=all").run();
+    status.success();
+    assert!(
+        p.exists(&format!(".claude/loopgate/verify-{}-0.log", p.loop_id())),
+        "the baseline's log is there"
+    );
+    assert!(!status.stdout.contains(".claude/loopgate/"), "{}", status.stdout);
+}
