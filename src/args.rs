@@ -59,6 +59,12 @@ pub fn split(raw: &str, known: &[FlagSpec]) -> Result<Split, String> {
             {
                 return Err(format!("unknown flag `{}` (did you mean `{near}`?)", token.text));
             }
+            if !token.quoted && looks_like_flag(&token.text) {
+                let name = token.text.split('=').next().unwrap_or_default();
+                return Err(format!(
+                    "unknown flag `{name}`: setup has no such flag (`loopgate setup --help` lists them); if it belongs to the task, quote the task (\"…\") or put it after `--`"
+                ));
+            }
             task_tokens.push(token);
             match task_runs.last_mut() {
                 Some(run) if tokens[..i - 1].last().is_some_and(|prev| prev.end == run.1) => run.1 = token.end,
@@ -98,6 +104,17 @@ fn lookup<'a>(word: &str, known: &'a [FlagSpec]) -> Option<(&'a FlagSpec, Option
         return None;
     }
     Some((spec, inline))
+}
+
+/// Whether an unquoted word is written as a flag: `--`, a letter, then letters, digits, `-` or `_` (and an
+/// optional `=value`). Prose such as `-->` or `--1` is not.
+fn looks_like_flag(word: &str) -> bool {
+    let Some(body) = word.strip_prefix("--") else {
+        return false;
+    };
+    let name = body.split('=').next().unwrap_or_default();
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// A known flag within two edits of a mistyped one, for a helpful error.

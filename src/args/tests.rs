@@ -113,8 +113,9 @@ fn missing_value_and_typos_are_named() {
 }
 
 #[test]
-fn unknown_flags_far_from_known_ones_are_task_text() {
-    let s = split("make --help work", &known()).expect("ok");
+fn unknown_flags_far_from_known_ones_are_task_text_only_when_quoted() {
+    assert!(split("make --help work", &known()).is_err());
+    let s = split("\"make --help work\"", &known()).expect("ok");
     assert_eq!(s.task, "make --help work");
 }
 
@@ -142,4 +143,26 @@ fn a_word_opening_with_an_apostrophe_does_not_swallow_later_flags() {
     let s = split("support '90s dates --verify 'cargo test'", &known()).expect("ok");
     assert_eq!(flags(&s), [("--verify", Some("cargo test"))]);
     assert_eq!(s.task, "support '90s dates");
+}
+
+/// Issue 33, item 10: an unknown `--word` outside the quoted task is an error naming it (a near miss still gets
+/// "did you mean"); quoted, or after `--`, it stays in the task.
+#[test]
+fn an_unknown_flag_is_an_error_unless_quoted() {
+    let err = split(r#""Fix add" --verify true --budget 5"#, &known()).expect_err("unknown flag");
+    assert!(
+        err.contains("unknown flag `--budget`") && err.contains("quote"),
+        "{err}"
+    );
+    let err = split("fix it --new-flag=3", &known()).expect_err("unknown flag");
+    assert!(err.contains("`--new-flag`"), "{err}");
+    let err = split("fix it --max-iteration 3", &known()).expect_err("near miss");
+    assert!(err.contains("did you mean `--max-iterations`"), "{err}");
+
+    let s = split(r#""handle --budget in the parser" --verify true"#, &known()).expect("quoted");
+    assert_eq!(s.task, "handle --budget in the parser");
+    let s = split("--verify true -- handle --budget too", &known()).expect("after --");
+    assert_eq!(s.task, "handle --budget too");
+    let s = split("arrows --> and --1 are prose --verify true", &known()).expect("prose");
+    assert_eq!(s.task, "arrows --> and --1 are prose");
 }

@@ -119,6 +119,12 @@ fn bad_flags_exit_2_naming_the_flag() {
         (&["setup", "--max-iterations", "many", "task"], "", "--max-iterations"),
         (&["setup", "--verify-on", "sometimes", "task"], "", "--verify-on"),
         (&["setup", "--args-stdin"], "task --verfy 'true'", "--verfy"),
+        // Issue 33, item 10: an unknown flag far from any known one is an error too, not task text.
+        (
+            &["setup", "--args-stdin"],
+            "\"Fix add\" --verify true --budget 5",
+            "--budget",
+        ),
         (
             &["setup", "--args-stdin"],
             "task --max-iterations abc",
