@@ -78,16 +78,34 @@ impl TreeBusy {
         let mut file = open(project).map_err(|_| None)?;
         match file.try_lock() {
             Ok(()) => Ok(Self { file }),
-            Err(TryLockError::WouldBlock) => {
-                let mut what = String::new();
-                let _ = file
-                    .seek(SeekFrom::Start(0))
-                    .and_then(|_| file.read_to_string(&mut what));
-                Err(Some(what.trim().to_string()))
-            }
+            Err(TryLockError::WouldBlock) => Err(Some(marker(&mut file))),
             Err(TryLockError::Error(_)) => Err(None),
         }
     }
+}
+
+/// The verify running in `project` now, as its marker names it (`pid … since …: \`cmd\``), for `loopgate
+/// status`; `None` when none runs. Takes the exclusive lock for an instant when it is free (a rollback starting
+/// at that very instant is refused as if a verify ran); never creates the file.
+pub(crate) fn running(project: &Project) -> Option<String> {
+    let mut file = OpenOptions::new().read(true).open(path(project)).ok()?;
+    match file.try_lock() {
+        Ok(()) => {
+            let _ = file.unlock();
+            None
+        }
+        Err(TryLockError::WouldBlock) => Some(marker(&mut file)),
+        Err(TryLockError::Error(_)) => None,
+    }
+}
+
+/// The marker line a verify wrote into the lock file.
+fn marker(file: &mut File) -> String {
+    let mut what = String::new();
+    let _ = file
+        .seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_string(&mut what));
+    what.trim().to_string()
 }
 
 impl Drop for TreeBusy {
@@ -113,9 +131,11 @@ mod tests {
             busy.contains("make check") && busy.contains(&format!("pid {}", std::process::id())),
             "{busy}"
         );
+        assert!(running(&project).is_some_and(|what| what.contains("make check")));
         drop(first);
         assert!(TreeBusy::take(&project).is_err(), "one verify still runs");
         drop(second);
+        assert_eq!(running(&project), None);
         let tree = TreeBusy::take(&project).expect("free");
         drop(tree);
         assert!(TreeBusy::take(&project).is_ok());
