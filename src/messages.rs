@@ -175,8 +175,10 @@ pub(crate) fn tampered(lang: Speech, what: &str) -> String {
 /// Why a session is being given the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Handover {
-    /// A paused or unbound loop adopted by this session.
+    /// A paused loop adopted by this session.
     Adopted,
+    /// A loop started from a terminal (bound to no session yet), taken up by this session.
+    Started,
     /// This session's own loop, re-injected after compaction or a resume.
     Reinjected,
 }
@@ -191,6 +193,12 @@ pub(crate) fn handover(lang: Speech, kind: Handover, iteration: u64, max_iterati
     match (lang, kind) {
         (Speech::En, Handover::Adopted) => format!(
             "[loopgate] This session has taken over a paused loop (iteration {iteration}{of}). Read `.claude/pua-loop-history.jsonl` (or run `loopgate history`) to see what was tried, then continue the task below. Stopping sends you back to work until the oracle passes."
+        ),
+        (Speech::En, Handover::Started) => format!(
+            "[loopgate] This session has taken up a loop started from a terminal (iteration {iteration}{of}). Work on the task below. Stopping sends you back to work until the oracle passes."
+        ),
+        (Speech::Zh, Handover::Started) => format!(
+            "[loopgate] 本会话接手了一个从终端启动的循环(第 {iteration}{of} 次迭代)。请完成下面的任务。在验证通过之前,停止会让你回到工作中。"
         ),
         (Speech::En, Handover::Reinjected) => format!(
             "[loopgate] Reminder after context compaction: you are inside a loop (iteration {iteration}{of}). Stopping sends you back to work until the oracle passes."

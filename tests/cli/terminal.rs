@@ -327,3 +327,20 @@ fn status_at_a_glance_fits_80_columns() {
     assert!(unknown.stderr_line().contains("no loop `nosuch`"), "{unknown}");
     p.loopgate(["history", "--loop", &p.loop_id()]).run().success();
 }
+
+/// Issue 33, item 9: the "start one with …" hint names the command that works as printed — the bare `/pua-loop`
+/// once the user-level command is installed, else the plugin's `/loopgate:pua-loop`.
+#[test]
+fn no_loop_hint_names_the_slash_command_that_works() {
+    let p = Project::new();
+    let plugin = p.loopgate(["verify"]).run();
+    plugin.code(3);
+    assert!(
+        plugin.stderr_line().contains("start one with /loopgate:pua-loop "),
+        "{plugin}"
+    );
+    crate::common::write_file(&p.home().join(".claude/commands/pua-loop.md"), "---\n---\n");
+    let bare = p.loopgate(["verify"]).run();
+    bare.code(3);
+    assert!(bare.stderr_line().contains("start one with /pua-loop "), "{bare}");
+}
