@@ -40,6 +40,8 @@ pub(crate) struct Run {
     pub ratchet: Vec<ratchet::Moved>,
     /// The per-test verdict against the baseline (`Held` when the command failed anyway or the check is off).
     pub by_name: Judged,
+    /// The agent's new test files (and new snapshots) that sat out this run in the stash (see `testside`).
+    pub sat_out: Vec<String>,
 }
 
 /// The oracle's answer.
@@ -90,7 +92,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),
     };
-    let copies = stand_as_sealed(active, &inputs)?;
+    let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
     let watch = watch::Watch::start(root, inputs.watched(root, &checks));
     // A change made after the checks above but before the watch began (by a process waiting for the verify to
     // start) is still there to see now; from here on the watch sees every change.
@@ -156,6 +158,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         note,
         ratchet,
         by_name,
+        sat_out,
     };
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
@@ -183,8 +186,9 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
 
 /// Makes the test side stand as sealed for the run (see `testside`): existing test files and their data as
 /// sealed, the agent's new test files and snapshots aside. The caller puts them back with `put_back_tests`,
-/// whatever the run did. Returns the copies that stand in the run (none when existing tests run as edited).
-fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option<&'a Copies>, Error> {
+/// whatever the run did. Returns the copies that stand in the run (none when existing tests run as edited), and
+/// the new files set aside.
+fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Option<&'a Copies>, Vec<String>), Error> {
     active.put_back_tests()?;
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
@@ -216,7 +220,7 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option
             source,
         })?;
     }
-    Ok(fields.checks(Check::Tests).then_some(copies))
+    Ok((fields.checks(Check::Tests).then_some(copies), plan.aside))
 }
 
 /// The sealed inputs that differ, just before the run, from what it must see: the test side as it stands

@@ -344,3 +344,35 @@ fn no_loop_hint_names_the_slash_command_that_works() {
     bare.code(3);
     assert!(bare.stderr_line().contains("start one with /pua-loop "), "{bare}");
 }
+
+/// Issue 33, item 9: `loopgate verify` quotes a changed test by the line that changed (not its `def` line),
+/// gives a person at a terminal no instructions meant for the agent (the agent's Bash tool still gets them),
+/// and says which new test files sat out the run.
+#[test]
+fn verify_quotes_the_changed_line_speaks_to_a_person_and_names_tests_that_sat_out() {
+    let original = "def test_a():\n    x = 1\n    assert x == 1\n";
+    let p = Project::new().file("tests/test_a.py", original);
+    p.setup("S", "task --verify 'true'");
+    p.write("tests/test_a.py", "def test_a():\n    x = 1\n    assert True\n");
+
+    let person = p.loopgate(["verify"]).run();
+    person.code(4);
+    person.stdout_contains("existing test `test_a` was changed: `assert True`");
+    person.stdout_contains("tests/test_a.py:3:");
+    person.stdout_contains("loopgate allow");
+    assert!(
+        !person.stdout.contains("<loop-pause>"),
+        "agent's instructions shown to a person:\n{person}"
+    );
+
+    let agent = p.loopgate(["verify"]).env("CLAUDECODE", "1").run();
+    agent.code(4);
+    agent.stdout_contains("<loop-pause>");
+
+    p.write("tests/test_a.py", original);
+    p.write("tests/test_new.py", "def test_new():\n    pass\n");
+    let sat_out = p.loopgate(["verify"]).run();
+    sat_out.success();
+    sat_out.stdout_contains("Not in this run: 1 new test file(s) sat out");
+    sat_out.stdout_contains("tests/test_new.py");
+}
