@@ -166,3 +166,24 @@ fn an_unknown_flag_is_an_error_unless_quoted() {
     let s = split("arrows --> and --1 are prose --verify true", &known()).expect("prose");
     assert_eq!(s.task, "arrows --> and --1 are prose");
 }
+
+/// Issue 33, item 9: `--max-duration 5 years` is an error naming the unit, not 5 seconds with "years" added to
+/// the task; a unit in the value, or a number followed by prose, is fine.
+#[test]
+fn a_duration_unit_written_apart_is_an_error_naming_it() {
+    let known = [FlagSpec {
+        name: "max-duration".into(),
+        takes_value: true,
+    }];
+    for (raw, named) in [
+        ("fix --max-duration 5 years", "`--max-duration 5 years`"),
+        ("fix --max-duration 10 min", "`--max-duration 10 min`"),
+    ] {
+        let err = split(raw, &known).expect_err(raw);
+        assert!(err.contains(named), "{err}");
+    }
+    let s = split("fix --max-duration 5d", &known).expect("one word");
+    assert_eq!(s.flags, [("--max-duration".to_string(), Some("5d".to_string()))]);
+    let s = split("--max-duration 300 fix the years column", &known).expect("prose");
+    assert_eq!(s.task, "fix the years column");
+}

@@ -141,6 +141,11 @@ fn bad_flags_exit_2_naming_the_flag() {
             "--verify-timeout",
         ),
         (&["setup", "--args-stdin"], "task --max-duration 5x", "--max-duration"),
+        (
+            &["setup", "--args-stdin"],
+            "task --max-duration 5 years",
+            "`--max-duration 5 years`",
+        ),
         (&["setup", "--args-stdin"], "task --verify-on always", "--verify-on"),
         (&["setup", "--args-stdin"], "task --lang fr", "--lang"),
         (&["setup", "--args-stdin"], "task --verify", "--verify"),
