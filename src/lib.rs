@@ -142,7 +142,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             all,
             tests,
         } => commands::allow::run(&paths, counts, all, &tests),
-        Command::Resume { session_id } => commands::resume::run(session_id),
+        Command::Resume { session_id, force } => commands::resume::run(session_id, force),
         Command::Install(args) => commands::install::install(&args),
         Command::Uninstall(args) => commands::install::uninstall(&args),
         Command::Completions { shell } => commands::completions::run(shell),
