@@ -59,6 +59,12 @@ pub fn split(raw: &str, known: &[FlagSpec]) -> Result<Split, String> {
             {
                 return Err(format!("unknown flag `{}` (did you mean `{near}`?)", token.text));
             }
+            if !token.quoted && looks_like_flag(&token.text) {
+                let name = token.text.split('=').next().unwrap_or_default();
+                return Err(format!(
+                    "unknown flag `{name}`: setup has no such flag (`loopgate setup --help` lists them); if it belongs to the task, quote the task (\"…\") or put it after `--`"
+                ));
+            }
             task_tokens.push(token);
             match task_runs.last_mut() {
                 Some(run) if tokens[..i - 1].last().is_some_and(|prev| prev.end == run.1) => run.1 = token.end,
@@ -75,6 +81,12 @@ pub fn split(raw: &str, known: &[FlagSpec]) -> Result<Split, String> {
                 .get(i)
                 .ok_or_else(|| format!("`--{}` needs a value", spec.name))?;
             i += 1;
+            if let Some(unit) = loose_unit(spec, value, tokens.get(i)) {
+                return Err(format!(
+                    "`--{} {} {unit}`: a unit goes in the value, as one word (`90s`, `45m`, `8h`, `2d`); `{unit}` is not task text",
+                    spec.name, value.text
+                ));
+            }
             Some(value.text.clone())
         };
         split.flags.push((format!("--{}", spec.name), value));
@@ -98,6 +110,37 @@ fn lookup<'a>(word: &str, known: &'a [FlagSpec]) -> Option<(&'a FlagSpec, Option
         return None;
     }
     Some((spec, inline))
+}
+
+/// Flags whose value is a length of time.
+const DURATION_FLAGS: [&str; 2] = ["max-duration", "verify-timeout"];
+/// Words that name a unit of time (what a user types after a number: `5 years`, `10 min`).
+const TIME_WORDS: [&str; 15] = [
+    "s", "sec", "second", "min", "minute", "h", "hr", "hour", "d", "day", "week", "mo", "month", "yr", "year",
+];
+
+/// The unit word of a duration written in two words (`--max-duration 5 years`): a bare number, then a time
+/// word (`years`, `min`, `hours`…), which would otherwise become task text and leave the number as seconds.
+fn loose_unit<'a>(spec: &FlagSpec, value: &Token, next: Option<&'a Token>) -> Option<&'a str> {
+    let next = next.filter(|next| !next.quoted && next.start > value.end)?;
+    let word = next.text.to_ascii_lowercase();
+    let singular = word.strip_suffix('s').filter(|w| !w.is_empty()).unwrap_or(&word);
+    (DURATION_FLAGS.contains(&spec.name.as_str())
+        && !value.quoted
+        && value.text.chars().all(|c| c.is_ascii_digit())
+        && (TIME_WORDS.contains(&word.as_str()) || TIME_WORDS.contains(&singular)))
+    .then_some(next.text.as_str())
+}
+
+/// Whether an unquoted word is written as a flag: `--`, a letter, then letters, digits, `-` or `_` (and an
+/// optional `=value`). Prose such as `-->` or `--1` is not.
+fn looks_like_flag(word: &str) -> bool {
+    let Some(body) = word.strip_prefix("--") else {
+        return false;
+    };
+    let name = body.split('=').next().unwrap_or_default();
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// A known flag within two edits of a mistyped one, for a helpful error.

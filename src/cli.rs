@@ -150,6 +150,9 @@ pub(crate) enum Command {
         /// Session to bind the loop to (default: `$CLAUDE_CODE_SESSION_ID`).
         #[arg(long)]
         session_id: Option<String>,
+        /// Take the loop even when another session is running it (not paused).
+        #[arg(long)]
+        force: bool,
     },
 }
 

@@ -32,7 +32,8 @@ pub(crate) const CANCELLED: u8 = 9;
 /// was run from inside Claude Code — where the loop's agent runs — and refused: only a person may, from their
 /// own terminal or through their own prompt.
 pub(crate) const CONTROL_REFUSED: u8 = 10;
-/// `loopgate run` was interrupted (Ctrl-C): it stops the agent and the verify command, records `cancelled`,
-/// then re-raises the signal, so a shell sees 128 + its number (130 for SIGINT). A second Ctrl-C exits at once
-/// with 130.
+/// Interrupted (Ctrl-C, SIGTERM, SIGHUP; `crate::interrupt`): `run`, `verify`, `setup` and `rollback` stop the
+/// verify command (and `run` the agent, recording `cancelled`), put back the test files a verify set aside, then
+/// re-raise the signal, so a shell sees 128 + its number (130 for SIGINT). A second Ctrl-C exits at once with
+/// 130.
 pub(crate) const INTERRUPTED: u8 = 130;

@@ -209,6 +209,15 @@ impl Inputs {
         for kind in self.kinds() {
             moves.extend(kind.check(root, checks)?);
         }
+        // A changed test is quoted by the line that changed: the test data kind keeps the sealed text.
+        for m in &mut moves {
+            if let Move::Test(test) = m
+                && let Some(old) = self.data.copies.files.get(&test.path)
+                && let Ok(new) = std::fs::read_to_string(root.join(&test.path))
+            {
+                test.finding.point_at_change(old, &new);
+            }
+        }
         let mut named: HashMap<String, (Source, bool)> = HashMap::new();
         moves.retain(|m| {
             let claim = match m {

@@ -33,6 +33,7 @@ pub mod history;
 pub(crate) mod holdout;
 pub mod hook;
 pub(crate) mod inputs;
+pub(crate) mod interrupt;
 pub mod inventory;
 pub(crate) mod lifecycle;
 pub mod messages;
@@ -71,16 +72,35 @@ use error::Error;
 
 /// Runs a parsed command line and returns the process exit code. Errors are printed here, once, as one line.
 pub fn run(cli: Cli) -> u8 {
+    // The commands that run the verify command or change the working tree tidy up before they die of a signal
+    // (`interrupt`); `loopgate run` installs its own handlers, which also cancel its loop, and the Stop hook
+    // installs them before it runs the verify. Without handlers, `requested` stays `None`.
+    if matches!(
+        cli.command,
+        Command::Verify { .. } | Command::Rollback { .. } | Command::Setup(_)
+    ) {
+        let _ = interrupt::install_quiet();
+    }
     let result = match project_dir_problem(&cli.command) {
         Some(err) => Err(err),
         None => dispatch(cli),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(err) => {
             eprintln!("loopgate: {err}");
             err.exit_code()
         }
+    };
+    match interrupt::requested() {
+        Some(signal) => {
+            eprintln!(
+                "loopgate: interrupted ({}): stopped cleanly (no verify command left running, no test file left aside)",
+                interrupt::name(signal)
+            );
+            interrupt::reraise(signal)
+        }
+        None => code,
     }
 }
 
@@ -132,7 +152,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             all,
             tests,
         } => commands::allow::run(&paths, counts, all, &tests),
-        Command::Resume { session_id } => commands::resume::run(session_id),
+        Command::Resume { session_id, force } => commands::resume::run(session_id, force),
         Command::Install(args) => commands::install::install(&args),
         Command::Uninstall(args) => commands::install::uninstall(&args),
         Command::Completions { shell } => commands::completions::run(shell),

@@ -182,8 +182,10 @@ pub(crate) fn tampered(lang: Speech, what: &str) -> String {
 /// Why a session is being given the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Handover {
-    /// A paused or unbound loop adopted by this session.
+    /// A paused loop adopted by this session.
     Adopted,
+    /// A loop started from a terminal (bound to no session yet), taken up by this session.
+    Started,
     /// This session's own loop, re-injected after compaction or a resume.
     Reinjected,
 }
@@ -198,6 +200,12 @@ pub(crate) fn handover(lang: Speech, kind: Handover, iteration: u64, max_iterati
     match (lang, kind) {
         (Speech::En, Handover::Adopted) => format!(
             "[loopgate] This session has taken over a paused loop (iteration {iteration}{of}). Read `.claude/pua-loop-history.jsonl` (or run `loopgate history`) to see what was tried, then continue the task below. Stopping sends you back to work until the oracle passes."
+        ),
+        (Speech::En, Handover::Started) => format!(
+            "[loopgate] This session has taken up a loop started from a terminal (iteration {iteration}{of}). Work on the task below. Stopping sends you back to work until the oracle passes."
+        ),
+        (Speech::Zh, Handover::Started) => format!(
+            "[loopgate] 本会话接手了一个从终端启动的循环(第 {iteration}{of} 次迭代)。请完成下面的任务。在验证通过之前,停止会让你回到工作中。"
         ),
         (Speech::En, Handover::Reinjected) => format!(
             "[loopgate] Reminder after context compaction: you are inside a loop (iteration {iteration}{of}). Stopping sends you back to work until the oracle passes."
@@ -620,6 +628,7 @@ pub(crate) fn verify_result(lang: Speech, ended: Ended, secs: f64, score: Option
 
 /// One-liners for the user (`systemMessage`).
 pub(crate) mod user {
+    use crate::project::slash_command;
     use crate::schema::Speech;
 
     pub(crate) fn complete(lang: Speech, iteration: u64, rejections: u64, verified: bool) -> String {
@@ -688,12 +697,14 @@ pub(crate) mod user {
     }
 
     pub(crate) fn stalled(lang: Speech, why: &str, report: &str) -> String {
+        // The commands as the user can type them here (bare once `loopgate install` wrote them).
+        let (resume, cancel) = (slash_command("resume-loop"), slash_command("cancel-loop"));
         match lang {
             Speech::En => format!(
-                "loopgate: ⏸ loop paused as STALLED: {why}. Report: {report}. Resume with `loopgate resume` (or start a new session here) after giving the agent what it lacks, or `/loopgate:cancel-loop`."
+                "loopgate: ⏸ loop paused as STALLED: {why}. Report: {report}. Give the agent what it lacks, then type {resume} in this session (or start a new session here), or {cancel}."
             ),
             Speech::Zh => format!(
-                "loopgate:⏸ 循环因停滞而暂停:{why}。报告:{report}。给代理补充所缺信息后用 `loopgate resume` 继续(或在此项目开始新会话),或 `/loopgate:cancel-loop`。"
+                "loopgate:⏸ 循环因停滞而暂停:{why}。报告:{report}。给代理补充所缺信息后在本会话输入 {resume} 继续(或在此项目开始新会话),或 {cancel}。"
             ),
         }
     }
@@ -713,12 +724,15 @@ pub(crate) mod user {
     }
 
     pub(crate) fn paused(lang: Speech, need: &str) -> String {
+        let resume = slash_command("resume-loop");
         match lang {
             Speech::En => format!(
-                "loopgate: ⏸ loop paused, the agent needs: {need}. The next session here resumes it (or run `loopgate resume`)."
+                "loopgate: ⏸ loop paused, the agent needs: {need}. Answer it, then type {resume} in this session (or start a new session here)."
             ),
             Speech::Zh => {
-                format!("loopgate:⏸ 循环已暂停,代理需要:{need}。此项目的下一个会话会继续它(或运行 `loopgate resume`)。")
+                format!(
+                    "loopgate:⏸ 循环已暂停,代理需要:{need}。回答后在本会话输入 {resume} 继续(或在此项目开始新会话)。"
+                )
             }
         }
     }

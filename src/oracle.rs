@@ -45,6 +45,8 @@ pub(crate) struct Run {
     pub by_name: Judged,
     /// The held-out tests failed after this run passed (`note` names them; see `oracle::holdout`).
     pub held_out_failed: bool,
+    /// The agent's new test files (and new snapshots) that sat out this run in the stash (see `testside`).
+    pub sat_out: Vec<String>,
 }
 
 /// The oracle's answer.
@@ -99,7 +101,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Caller::SelfCheck => Progress::start(&command),
         Caller::StopHook => Progress::start_quiet(),
     };
-    let copies = stand_as_sealed(active, &inputs)?;
+    let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
     let watch = watch::Watch::start(root, inputs.watched(root, &checks));
     // A change made after the checks above but before the watch began (by a process waiting for the verify to
     // start) is still there to see now; from here on the watch sees every change.
@@ -166,6 +168,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         ratchet,
         by_name,
         held_out_failed: false,
+        sat_out,
     };
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
@@ -205,8 +208,9 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
 
 /// Makes the test side stand as sealed for the run (see `testside`): existing test files and their data as
 /// sealed, the agent's new test files and snapshots aside. The caller puts them back with `put_back_tests`,
-/// whatever the run did. Returns the copies that stand in the run (none when existing tests run as edited).
-fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option<&'a Copies>, Error> {
+/// whatever the run did. Returns the copies that stand in the run (none when existing tests run as edited), and
+/// the new files set aside.
+fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Option<&'a Copies>, Vec<String>), Error> {
     active.put_back_tests()?;
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
@@ -224,7 +228,7 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<Option
             source,
         })?;
     }
-    Ok(fields.checks(Check::Tests).then_some(copies))
+    Ok((fields.checks(Check::Tests).then_some(copies), plan.aside))
 }
 
 /// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
@@ -315,7 +319,9 @@ fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, 
 /// oracle's inputs are what the run was seen to use (see `closure::observed`). `budget` (seconds) cuts a run
 /// that would outlast the slash command's pre-executed block (see `commands::setup::SLASH_COMMAND_BUDGET`); a
 /// cut baseline keeps no results, so the loop's first verify becomes the baseline (what its trace saw up to
-/// the cut is still sealed: everything in it was really used).
+/// the cut is still sealed: everything in it was really used). A command that cannot start at all (not found,
+/// not executable: `VerifyOutcome::could_not_start`) is refused here, with the shell's own line: such a loop
+/// could never pass.
 pub(crate) fn baseline(
     project: &crate::project::Project,
     fields: &StateFields,
@@ -357,6 +363,11 @@ pub(crate) fn baseline(
     };
     let counted = counted?;
     let o = &counted.outcome;
+    if let Some(line) = o.could_not_start(command) {
+        return Err(Error::Usage(format!(
+            "verify command `{command}` cannot start: the shell said `{line}`; pass one that exists and is executable with `--verify` (a command that starts and fails is fine)"
+        )));
+    }
     let cut = o.timed_out && timeout < fields.verify_timeout;
     let mut baseline = Baseline::of_run(
         0,

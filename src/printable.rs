@@ -6,7 +6,7 @@
 //! would write it in a string (`\u{1b}`). JSON output needs none of this: JSON escapes them itself.
 //!
 //! Table columns are measured in terminal cells, not characters: a Chinese character takes two, a combining
-//! accent none ([`width`], [`pad`], [`truncate`]).
+//! accent none ([`width`], [`pad`], [`truncate`], [`wrap`]).
 
 use std::borrow::Cow;
 
@@ -41,6 +41,41 @@ pub(crate) fn truncate(text: &str, cells: usize) -> String {
     out
 }
 
+/// Every line of `text` folded to at most `cells` cells, at spaces where it can, its continuation lines indented
+/// by `indent` spaces (the value column of `status`'s `label:` lines); a word longer than a line is cut.
+pub(crate) fn wrap(text: &str, cells: usize, indent: usize) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.split('\n') {
+        let mut rest = line.to_string();
+        let mut lead = String::new();
+        while width(&lead) + width(&rest) > cells {
+            let room = cells.saturating_sub(width(&lead)).max(1);
+            let mut cut = 0;
+            let mut used = 0;
+            let mut last_space = None;
+            for (at, c) in rest.char_indices() {
+                let w = c.width().unwrap_or(0);
+                if used + w > room {
+                    break;
+                }
+                if c == ' ' && at > 0 {
+                    last_space = Some(at);
+                }
+                used += w;
+                cut = at + c.len_utf8();
+            }
+            let cut = last_space
+                .filter(|&at| !rest[..at].trim().is_empty())
+                .unwrap_or(cut.max(1));
+            out.push(format!("{lead}{}", rest[..cut].trim_end()));
+            rest = rest[cut..].trim_start().to_string();
+            lead = " ".repeat(indent);
+        }
+        out.push(format!("{lead}{rest}"));
+    }
+    out.join("\n")
+}
+
 /// `text` with its control characters (C0, DEL, C1; not `\n` or `\t`) written out as `\u{…}`.
 pub(crate) fn printable(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
@@ -70,6 +105,21 @@ mod tests {
             "fix it\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{d}\nnext\tline\\u{9b}31m"
         );
         assert!(matches!(printable("plain 中文\n"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn long_lines_fold_at_spaces_under_the_value_column() {
+        use super::{width, wrap};
+        let line = format!("  verify:      {}", "word ".repeat(30));
+        let folded = wrap(&line, 80, 15);
+        assert!(folded.lines().count() > 1, "{folded}");
+        assert!(folded.lines().all(|l| width(l) <= 80), "{folded}");
+        assert!(
+            folded.lines().skip(1).all(|l| l.starts_with(&" ".repeat(15))),
+            "{folded}"
+        );
+        assert_eq!(wrap("short\nlines", 80, 15), "short\nlines");
+        assert!(wrap(&"x".repeat(200), 80, 15).lines().all(|l| width(l) <= 80));
     }
 
     #[test]

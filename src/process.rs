@@ -2,8 +2,10 @@
 //! process group of its own, streams its output, and stops the whole group on a deadline. Both callers use it,
 //! so both follow the same rules with the same constants:
 //!
-//! - **Own group**: the child leads a new process group (so Ctrl-C at the terminal reaches only loopgate, which
-//!   then stops the group), and every signal goes to the whole group: SIGTERM, [`KILL_GRACE`], SIGKILL.
+//! - **Own group**: the child leads a new process group, and every signal goes to the whole group: SIGTERM,
+//!   [`KILL_GRACE`], SIGKILL. So Ctrl-C at the terminal reaches only loopgate; every command that runs a child
+//!   here (`run`, `verify`, `setup`'s baseline, the Stop hook's verify) installs `crate::interrupt`'s handlers,
+//!   which stop the group before loopgate dies of the signal.
 //! - **One pipe** for stdout and stderr, so their interleaving is kept, drained by one reader thread that hands
 //!   each chunk to the caller's sink as it arrives. The sink decides what is kept: memory stays bounded.
 //! - **The leader stays unreaped until its group is dealt with**: its exit is observed with `waitid(WNOWAIT)`,
@@ -12,7 +14,7 @@
 //!   hits an unrelated group that reused the id.
 //! - **Never wait forever on the pipe**: after the group is killed only a process that left it (`setsid`) can
 //!   hold the pipe; [`READER_DEADLINE`] later the reader is told to stop and its further output is dropped.
-//! - **One registry** of the groups running now ([`running_groups`]), which `loopgate run`'s Ctrl-C handler
+//! - **One registry** of the groups running now ([`running_groups`]), which the Ctrl-C handler (`crate::interrupt`)
 //!   reads (it is async-signal-safe: atomics only). A group is listed from spawn until just before its leader is
 //!   reaped, so the handler never signals a reused id.
 //!

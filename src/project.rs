@@ -17,6 +17,24 @@ pub(crate) const CONTEXT_FILE: &str = ".claude/pua-loop-context.md";
 /// Verify logs, reports and the lock file.
 pub(crate) const WORK_DIR: &str = ".claude/loopgate";
 
+/// Claude Code's user configuration directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub(crate) fn claude_config_dir() -> Option<PathBuf> {
+    let var = |name| env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("CLAUDE_CONFIG_DIR").or_else(|| var("HOME").map(|home| home.join(".claude")))
+}
+
+/// How the user types loopgate's slash command `name` (`pua-loop`): the bare `/pua-loop` when a user-level
+/// command of that name is installed (`loopgate install` writes them), else the plugin's `/loopgate:pua-loop`
+/// (plugin commands are always namespaced). Hints name the one that works as printed.
+pub(crate) fn slash_command(name: &str) -> String {
+    let bare = claude_config_dir().is_some_and(|dir| dir.join("commands").join(format!("{name}.md")).is_file());
+    if bare {
+        format!("/{name}")
+    } else {
+        format!("/loopgate:{name}")
+    }
+}
+
 /// A project that may hold a loop.
 #[derive(Clone, Debug)]
 pub struct Project {
@@ -66,6 +84,17 @@ impl Project {
 
     pub fn work_dir(&self) -> PathBuf {
         self.root.join(WORK_DIR)
+    }
+
+    /// Makes the work directory ignore itself, as cargo's `target/` does: a `.gitignore` holding `*` inside it,
+    /// so the logs and the stash never show in `git status` nor go in with `git add -A`, and the user's own
+    /// `.gitignore` is left alone. Best effort and silent (a read-only tree still gets its loop); an existing
+    /// file is kept as the user may have edited it.
+    pub(crate) fn ignore_work_dir(&self) {
+        let path = self.work_dir().join(".gitignore");
+        if std::fs::symlink_metadata(&path).is_err() && std::fs::create_dir_all(self.work_dir()).is_ok() {
+            let _ = std::fs::write(path, "*\n");
+        }
     }
 
     /// Serializes state updates between hook processes and terminal commands.

@@ -185,7 +185,7 @@ fn question(end: Status, detail: &str, records: &[&Record]) -> String {
             "The agent judged the task impossible: \"{detail}\". Do you agree? If not, what should it know or do differently? Start a new loop with that in the task."
         ),
         Status::Stalled => format!(
-            "The agent stopped making progress ({detail}).{failing} What information, decision or access is it missing? Answer it in the task and resume (`loopgate resume` in a session, or a new /loopgate:pua-loop)."
+            "The agent stopped making progress ({detail}).{failing} What information, decision or access is it missing? Answer it in the session and type /resume-loop there (or /loopgate:resume-loop, the plugin's spelling), or start a new /pua-loop."
         ),
         _ => format!(
             "The agent used its whole budget without passing the verify command.{failing} Is the task feasible as stated? Raise the limit, split the task, or fix the blocker yourself, then start a new loop."

@@ -136,6 +136,9 @@ fn decide(
             active.write()?;
             let iteration = active.seal.fields.iteration;
             drop(lock);
+            // Claude Code stops a hook past its timeout: the verify's group is stopped and the stash put back
+            // first (installed here, not at every stop: the fast path stays free of it).
+            let _ = crate::interrupt::install_quiet();
             let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook)?;
             let _lock = lifecycle::lock(project)?;
             let Some(mut fresh) = owned_loop(project, session)? else {

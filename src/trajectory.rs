@@ -29,6 +29,30 @@ fn glyph(r: &Record) -> Option<String> {
     Some(base.to_string())
 }
 
+/// What each glyph means, in the order [`legend`] lists them.
+const MEANINGS: [(&str, &str); 10] = [
+    ("·", "changed"),
+    ("∅", "unchanged"),
+    ("✗", "verify failed"),
+    ("⏱", "timed out"),
+    ("⊘", "sealed files changed"),
+    ("✓", "complete"),
+    ("⏸", "paused"),
+    ("!", "tampering"),
+    ("?", "gave up"),
+    ("↶", "rolled back"),
+];
+
+/// A one-line legend of the glyphs `strip` holds (only those): `· changed  ✗ verify failed`.
+pub(crate) fn legend(strip: &str) -> String {
+    MEANINGS
+        .iter()
+        .filter(|(glyph, _)| strip.contains(glyph))
+        .map(|(glyph, meaning)| format!("{glyph} {meaning}"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
 /// The escalation the agent is under: by promise rejections, then by iteration pressure.
 pub(crate) fn escalation(rejections: u64, iteration: u64) -> String {
     let by_rejections = match rejections {
@@ -74,6 +98,12 @@ mod tests {
         ]
         .map(crate::history::test_record);
         assert_eq!(strip(records.iter()), "·∅✗(0.81)⏱⊘!⏸?↶✓");
+    }
+
+    #[test]
+    fn legend_names_only_the_glyphs_shown() {
+        assert_eq!(legend("·✗(0.81)·"), "· changed  ✗ verify failed");
+        assert_eq!(legend(""), "");
     }
 
     #[test]

@@ -9,6 +9,9 @@
 //!   read buffer and at most one line of `capture::MAX_LINE` bytes are held; the log file is bounded too.
 //! - **A line seam**: [`run_with_lines`] hands every complete line of the output to a callback as it arrives (for
 //!   scanners that read the stream, e.g. test counts), without keeping more of it.
+//! - **Interrupts** (`crate::interrupt`): a verify is not started once loopgate was interrupted, and a run that
+//!   was stopped by one returns [`VerifyError::Interrupted`]; its log goes to `LOG.partial`, which replaces
+//!   `LOG` only when the run completes, so an interrupted run never empties the last complete run's log.
 //! - A command that does not exist is a failed verify (the shell prints why and exits 127), not an
 //!   error; errors are only for what keeps the oracle from running or being recorded.
 
@@ -91,6 +94,35 @@ impl VerifyOutcome {
         }
     }
 
+    /// The shell's own line when the command could not start at all: exit 126 or 127 with a line such as
+    /// `sh: 1: NAME: not found` or `sh: line 1: ./NAME: Permission denied`, where NAME is a word of `command`
+    /// itself. A program the command runs further down that is missing (`npm test` whose `jest` is not
+    /// installed) names a word that is not in `command`: that command started, and may be fixed by the agent.
+    pub(crate) fn could_not_start(&self, command: &str) -> Option<String> {
+        if !matches!(self.exit_code, Some(126 | 127)) {
+            return None;
+        }
+        const SAID: [&str; 4] = [
+            ": not found",
+            ": command not found",
+            ": Permission denied",
+            ": cannot execute",
+        ];
+        let words: Vec<&str> = command
+            .split(|c: char| c.is_whitespace() || ";&|()".contains(c))
+            .collect();
+        let text = String::from_utf8_lossy(&self.tail);
+        text.lines()
+            .find(|line| {
+                SAID.iter().any(|said| {
+                    let Some(at) = line.find(said) else { return false };
+                    let name = line[..at].rsplit(": ").next().unwrap_or_default();
+                    !name.is_empty() && words.contains(&name)
+                })
+            })
+            .map(|line| line.trim().to_string())
+    }
+
     /// The last `max_lines` lines of the output, as lossy UTF-8 without a trailing newline.
     pub(crate) fn tail_text(&self, max_lines: usize) -> String {
         let text = String::from_utf8_lossy(&self.tail);
@@ -137,6 +169,13 @@ pub(crate) fn run_with_lines(
     run_with(req, Limits::DEFAULT, KILL_GRACE, on_line)
 }
 
+/// Where a run's log is written until the run completes: `LOG.partial`.
+fn partial_path(log_path: &Path) -> PathBuf {
+    let mut path = log_path.as_os_str().to_owned();
+    path.push(".partial");
+    PathBuf::from(path)
+}
+
 fn run_with(
     req: &VerifyRequest,
     limits: Limits,
@@ -147,7 +186,15 @@ fn run_with(
         path: req.log_path.to_owned(),
         source,
     };
-    let mut capture = Capture::create(req.log_path, limits).map_err(log_err)?;
+    let interrupted = |signal| VerifyError::Interrupted {
+        command: req.command.to_owned(),
+        signal,
+    };
+    crate::interrupt::check().map_err(interrupted)?;
+    // Written beside the log and renamed over it only when the run was not interrupted: an interrupted run never
+    // empties the log of the last complete one (which the seal may have marked, see `ActiveLoop::mark_log`).
+    let partial = partial_path(req.log_path);
+    let mut capture = Capture::create(&partial, limits).map_err(log_err)?;
     let mut lines = Lines::default();
     // The oracle's run executes code the agent wrote: it runs confined, off the control plane (`confine`), but
     // for its own places under loopgate's home (its room, a private copy of the tree).
@@ -194,6 +241,8 @@ fn run_with(
     })?;
     lines.finish(on_line);
     let captured = capture.finish().map_err(log_err)?;
+    crate::interrupt::check().map_err(interrupted)?;
+    std::fs::rename(&partial, req.log_path).map_err(log_err)?;
     Ok(VerifyOutcome {
         exit_code: exit.code(),
         signal: exit.signal(),

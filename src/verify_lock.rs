@@ -52,7 +52,7 @@ fn open(project: &Project) -> std::io::Result<File> {
 
 impl VerifyRunning {
     /// Marks `command` as running in `project` until the marker is dropped. Waits at most [`LOCK_WAIT`] for a
-    /// rollback in progress; `None` when the marker cannot be taken (the verify runs anyway).
+    /// rollback in progress (less once loopgate is interrupted); `None` when the marker cannot be taken (the verify runs anyway).
     pub(crate) fn mark(project: &Project, command: &str) -> Option<Self> {
         let mut file = open(project).ok()?;
         let started = SystemTime::now();
@@ -60,7 +60,7 @@ impl VerifyRunning {
         loop {
             match file.try_lock_shared() {
                 Ok(()) => break,
-                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline && crate::interrupt::check().is_ok() => {
                     std::thread::sleep(Duration::from_millis(20));
                 }
                 Err(_) => return None,
@@ -87,22 +87,7 @@ impl Drop for VerifyRunning {
 /// Whether a file changed last at `changed` (its `ctime`) was made while a verify ran in `project`: inside a
 /// recorded window, or now, while one is still running.
 pub(crate) fn made_during_verify(project: &Project, changed: SystemTime) -> bool {
-    windows::covers(project, changed) || running(project)
-}
-
-/// Whether a verify holds the marker right now (without waiting, and without creating `.claude/loopgate/`).
-fn running(project: &Project) -> bool {
-    let Ok(file) = OpenOptions::new().read(true).write(true).open(path(project)) else {
-        return false;
-    };
-    match file.try_lock() {
-        Ok(()) => {
-            let _ = file.unlock();
-            false
-        }
-        Err(TryLockError::WouldBlock) => true,
-        Err(TryLockError::Error(_)) => false,
-    }
+    windows::covers(project, changed) || running(project).is_some()
 }
 
 impl TreeBusy {
@@ -112,16 +97,34 @@ impl TreeBusy {
         let mut file = open(project).map_err(|_| None)?;
         match file.try_lock() {
             Ok(()) => Ok(Self { file }),
-            Err(TryLockError::WouldBlock) => {
-                let mut what = String::new();
-                let _ = file
-                    .seek(SeekFrom::Start(0))
-                    .and_then(|_| file.read_to_string(&mut what));
-                Err(Some(what.trim().to_string()))
-            }
+            Err(TryLockError::WouldBlock) => Err(Some(marker(&mut file))),
             Err(TryLockError::Error(_)) => Err(None),
         }
     }
+}
+
+/// The verify running in `project` now, as its marker names it (`pid … since …: \`cmd\``), for `loopgate
+/// status`; `None` when none runs. Takes the exclusive lock for an instant when it is free (a rollback starting
+/// at that very instant is refused as if a verify ran); never creates the file.
+pub(crate) fn running(project: &Project) -> Option<String> {
+    let mut file = OpenOptions::new().read(true).open(path(project)).ok()?;
+    match file.try_lock() {
+        Ok(()) => {
+            let _ = file.unlock();
+            None
+        }
+        Err(TryLockError::WouldBlock) => Some(marker(&mut file)),
+        Err(TryLockError::Error(_)) => None,
+    }
+}
+
+/// The marker line a verify wrote into the lock file.
+fn marker(file: &mut File) -> String {
+    let mut what = String::new();
+    let _ = file
+        .seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_string(&mut what));
+    what.trim().to_string()
 }
 
 impl Drop for TreeBusy {
@@ -147,9 +150,11 @@ mod tests {
             busy.contains("make check") && busy.contains(&format!("pid {}", std::process::id())),
             "{busy}"
         );
+        assert!(running(&project).is_some_and(|what| what.contains("make check")));
         drop(first);
         assert!(TreeBusy::take(&project).is_err(), "one verify still runs");
         drop(second);
+        assert_eq!(running(&project), None);
         let tree = TreeBusy::take(&project).expect("free");
         drop(tree);
         assert!(TreeBusy::take(&project).is_ok());

@@ -39,6 +39,8 @@ mod give_up;
 mod holdout;
 #[path = "cli/install.rs"]
 mod install;
+#[path = "cli/interrupt.rs"]
+mod interrupt;
 #[path = "cli/observed.rs"]
 mod observed;
 #[path = "cli/plugin_script.rs"]

@@ -957,6 +957,7 @@ fn copy_plugin(dest: &std::path::Path) {
         "hooks/loopgate.sh",
         "commands/pua-loop.md",
         "commands/cancel-loop.md",
+        "commands/resume-loop.md",
         "commands/loop-status.md",
         "skills/pua-loop/SKILL.md",
     ] {

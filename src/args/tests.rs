@@ -113,8 +113,9 @@ fn missing_value_and_typos_are_named() {
 }
 
 #[test]
-fn unknown_flags_far_from_known_ones_are_task_text() {
-    let s = split("make --help work", &known()).expect("ok");
+fn unknown_flags_far_from_known_ones_are_task_text_only_when_quoted() {
+    assert!(split("make --help work", &known()).is_err());
+    let s = split("\"make --help work\"", &known()).expect("ok");
     assert_eq!(s.task, "make --help work");
 }
 
@@ -142,4 +143,47 @@ fn a_word_opening_with_an_apostrophe_does_not_swallow_later_flags() {
     let s = split("support '90s dates --verify 'cargo test'", &known()).expect("ok");
     assert_eq!(flags(&s), [("--verify", Some("cargo test"))]);
     assert_eq!(s.task, "support '90s dates");
+}
+
+/// Issue 33, item 10: an unknown `--word` outside the quoted task is an error naming it (a near miss still gets
+/// "did you mean"); quoted, or after `--`, it stays in the task.
+#[test]
+fn an_unknown_flag_is_an_error_unless_quoted() {
+    let err = split(r#""Fix add" --verify true --budget 5"#, &known()).expect_err("unknown flag");
+    assert!(
+        err.contains("unknown flag `--budget`") && err.contains("quote"),
+        "{err}"
+    );
+    let err = split("fix it --new-flag=3", &known()).expect_err("unknown flag");
+    assert!(err.contains("`--new-flag`"), "{err}");
+    let err = split("fix it --max-iteration 3", &known()).expect_err("near miss");
+    assert!(err.contains("did you mean `--max-iterations`"), "{err}");
+
+    let s = split(r#""handle --budget in the parser" --verify true"#, &known()).expect("quoted");
+    assert_eq!(s.task, "handle --budget in the parser");
+    let s = split("--verify true -- handle --budget too", &known()).expect("after --");
+    assert_eq!(s.task, "handle --budget too");
+    let s = split("arrows --> and --1 are prose --verify true", &known()).expect("prose");
+    assert_eq!(s.task, "arrows --> and --1 are prose");
+}
+
+/// Issue 33, item 9: `--max-duration 5 years` is an error naming the unit, not 5 seconds with "years" added to
+/// the task; a unit in the value, or a number followed by prose, is fine.
+#[test]
+fn a_duration_unit_written_apart_is_an_error_naming_it() {
+    let known = [FlagSpec {
+        name: "max-duration".into(),
+        takes_value: true,
+    }];
+    for (raw, named) in [
+        ("fix --max-duration 5 years", "`--max-duration 5 years`"),
+        ("fix --max-duration 10 min", "`--max-duration 10 min`"),
+    ] {
+        let err = split(raw, &known).expect_err(raw);
+        assert!(err.contains(named), "{err}");
+    }
+    let s = split("fix --max-duration 5d", &known).expect("one word");
+    assert_eq!(s.flags, [("--max-duration".to_string(), Some("5d".to_string()))]);
+    let s = split("--max-duration 300 fix the years column", &known).expect("prose");
+    assert_eq!(s.task, "fix the years column");
 }

@@ -6,7 +6,7 @@
 
 mod select;
 
-use crate::printable::pad;
+use crate::printable::{pad, truncate};
 use serde_json::{Value, json};
 
 pub(crate) use select::{Selected, select};
@@ -165,36 +165,45 @@ fn verify_of(r: &Record) -> Value {
     })
 }
 
+/// Column widths of the human table (cells): with the two-space margin and a space between columns, 80 in all.
+const NAME: usize = 6;
+const TIME: usize = 11;
+const STOP: usize = 16;
+const VERIFY: usize = 21;
+const CHANGES: usize = 80 - 2 - NAME - TIME - STOP - VERIFY - 4;
+
 /// The human view.
 fn render(report: &Value) -> String {
     let s = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
     let state = if report["running"] == true { "running" } else { "ended" };
-    let keep = report["keep"]
-        .as_str()
-        .map_or(String::new(), |k| format!("; kept at its end: {k}"));
+    let keep = report["keep"].as_str().map_or(String::new(), |k| format!(", keep {k}"));
+    // The table fits 80 columns: the time without its year and seconds (`--json` has them), the verify and
+    // the changes cut with `…` to their columns.
     let mut out = format!(
         "loopgate: checkpoints of loop {} ({state}{keep})\n  {} {} {} {} changes",
         s(report, "loop_id"),
-        pad("#", 7),
-        pad("time (UTC)", 20),
-        pad("stop", 17),
-        pad("verify", 22),
+        pad("#", NAME),
+        pad("time (UTC)", TIME),
+        pad("stop", STOP),
+        pad("verify", VERIFY),
     );
     for row in report["checkpoints"].as_array().into_iter().flatten() {
-        let time = s(row, "time").replace('T', " ").trim_end_matches('Z').to_string();
+        let time = s(row, "time");
+        let time = time.get(5..16).unwrap_or(&time).replace('T', " ");
         let stop = row["stop"].as_str().map_or_else(|| s(row, "note"), str::to_string);
         let verify = describe_verify(&row["verify"]);
         let changes = describe_changes(row);
         out.push_str(&format!(
-            "\n  {} {} {} {} {changes}",
-            pad(&s(row, "name"), 7),
-            pad(&time, 20),
-            pad(&stop, 17),
-            pad(&verify, 22)
+            "\n  {} {} {} {} {}",
+            pad(&truncate(&s(row, "name"), NAME), NAME),
+            pad(&time, TIME),
+            pad(&truncate(&stop, STOP), STOP),
+            pad(&truncate(&verify, VERIFY), VERIFY),
+            truncate(&changes, CHANGES)
         ));
     }
     out.push_str(
-        "\nCompare with `loopgate diff N [M]`; restore with `loopgate rollback N` (the tree now is saved first).",
+        "\nCompare with `loopgate diff N [M]`; restore with `loopgate rollback N`\n(the tree now is saved first).",
     );
     if let Some(others) = report["other_loops"].as_array().filter(|o| !o.is_empty()) {
         let names: Vec<&str> = others.iter().filter_map(Value::as_str).collect();
@@ -203,7 +212,7 @@ fn render(report: &Value) -> String {
             names.join(", ")
         ));
     }
-    out
+    crate::printable::wrap(&out, 80, 2)
 }
 
 fn describe_verify(v: &Value) -> String {
@@ -212,7 +221,7 @@ fn describe_verify(v: &Value) -> String {
 
 fn describe_changes(row: &Value) -> String {
     if let Some(same) = row["same_as"].as_str() {
-        return format!("no change (same as {same})");
+        return format!("same as {same}");
     }
     let c = &row["changes"];
     if c.is_null() {
@@ -224,7 +233,7 @@ fn describe_changes(row: &Value) -> String {
     }
     let plural = if files == 1 { "" } else { "s" };
     format!(
-        "{files} file{plural}, +{} −{} since {}",
+        "{files} file{plural} +{} −{} vs {}",
         c["insertions"].as_u64().unwrap_or(0),
         c["deletions"].as_u64().unwrap_or(0),
         c["from"].as_str().unwrap_or("?")

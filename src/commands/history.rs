@@ -1,4 +1,5 @@
-//! `loopgate history`: the project's loops, one line per record (`--json`: the records as stored).
+//! `loopgate history`: the project's loops, one line per record (`--json`: the records as stored). `--loop ID`
+//! that names no loop of the history is a usage error (exit 2), not an empty success.
 
 use crate::error::Error;
 use crate::exit_codes;
@@ -20,6 +21,14 @@ pub(crate) fn run(json: bool, loop_id: Option<&str>) -> Result<u8, Error> {
             read.bad_lines,
             path.display()
         );
+    }
+    if let Some(id) = loop_id
+        && !read.records.iter().any(|r| r.loop_id == id)
+    {
+        return Err(Error::Usage(format!(
+            "no loop `{id}` in `{}`; `loopgate history` lists every loop with its id",
+            path.display()
+        )));
     }
     let records = read.records.iter().filter(|r| loop_id.is_none_or(|id| r.loop_id == id));
     let mut out = std::io::stdout().lock();

@@ -57,7 +57,7 @@ impl Places {
             Some(dir) => dir.join("loopgate"),
             None => home()?.join(".local/share/loopgate"),
         };
-        let config = match var("CLAUDE_CONFIG_DIR") {
+        let config = match crate::project::claude_config_dir() {
             Some(dir) => dir,
             None => home()?.join(".claude"),
         };

@@ -1,4 +1,12 @@
-//! `loopgate resume`: adopts a paused or orphaned loop into the current Claude Code session.
+//! `loopgate resume`: adopts a paused or orphaned loop into a Claude Code session.
+//!
+//! From a terminal it binds the loop to `--session-id` at once. Inside Claude Code (where `/resume-loop`'s block
+//! runs, and the agent's commands too) a resume is the user's only, like a cancel (see `control`): the agent
+//! paused to ask the user something, and only the user's own `/resume-loop` prompt sends it back to work — it is
+//! carried out at once when that prompt already left its ticket, else left as a request for a loopgate hook.
+//!
+//! A loop another session is *running* (not paused, not waiting) is not taken without `--force`: rebinding it
+//! would leave that session's stops unjudged.
 
 use crate::error::Error;
 use crate::exit_codes;
@@ -9,43 +17,73 @@ use crate::project::Project;
 use crate::state::LoopStatus;
 
 /// Runs `loopgate resume`.
-pub(crate) fn run(session_id: Option<String>) -> Result<u8, Error> {
+pub(crate) fn run(session_id: Option<String>, force: bool) -> Result<u8, Error> {
     let session = super::session_from(session_id);
     if session.is_empty() {
         return Err(Error::Usage(
-            "no session to resume into: pass `--session-id ID` or run it inside Claude Code (`$CLAUDE_CODE_SESSION_ID`)"
+            "no session to resume into: pass `--session-id ID` (`loopgate status` shows the loop's), or type /resume-loop in the Claude Code session"
                 .into(),
         ));
     }
     let project = Project::for_terminal();
-    let _lock = super::lock(&project)?;
-    let Lookup::Loop(mut active) = lookup(&project)? else {
-        return Err(Error::NoLoop { root: project.root });
+    let caller = crate::control::Caller::from_env();
+    if caller.in_claude_code {
+        let request = crate::control::Request::new(crate::control::Kind::Resume, &session, "");
+        let confirmed = crate::control::request::ticket_matches(&project, &request, !caller.sandboxed);
+        if !confirmed || caller.sandboxed {
+            request.save(&project).map_err(|source| Error::Io {
+                action: "write the resume request",
+                path: project.root.join(crate::control::request::REQUEST_FILE),
+                source,
+            })?;
+            crate::say(
+                "loopgate: inside Claude Code only your own /resume-loop resumes the loop: a loopgate hook carries this resume out for that prompt (and for nothing else).",
+            );
+            return Ok(exit_codes::OK);
+        }
+    }
+    crate::say(resume_in(&project, &session, force)?);
+    Ok(exit_codes::OK)
+}
+
+/// Binds the loop of `project` to `session`, recording `resumed`; the line to show. A loop another session
+/// runs is refused unless `force`.
+pub(crate) fn resume_in(project: &Project, session: &str, force: bool) -> Result<String, Error> {
+    let _lock = super::lock(project)?;
+    let Lookup::Loop(mut active) = lookup(project)? else {
+        return Err(Error::NoLoop {
+            root: project.root.clone(),
+        });
     };
     active.reconcile()?;
     let mut state = active.state();
-    if state.fields.session_id == session && state.fields.status == LoopStatus::Running {
-        crate::say(format!(
+    let f = &state.fields;
+    if f.session_id == session && f.status == LoopStatus::Running {
+        return Ok(format!(
             "loopgate: loop `{}` already runs in session `{session}`.",
-            state.fields.loop_id
+            f.loop_id
         ));
-        return Ok(exit_codes::OK);
     }
-    let from = state.fields.adopt(&session);
+    if f.status == LoopStatus::Running && !f.session_id.is_empty() && !force {
+        return Err(Error::Usage(format!(
+            "loop `{}` is running in session `{}`, not paused: resuming it here takes it from that session, whose stops would no longer be judged; pass `--force` to take it anyway",
+            f.loop_id, f.session_id
+        )));
+    }
+    let from = state.fields.adopt(session);
     let record = Record::new(
         active.loop_id(),
         state.fields.iteration,
         Event::Resumed(Resumed {
             from_session: from.to_string(),
-            session_id: session.clone(),
+            session_id: session.to_string(),
             source: "loopgate resume".into(),
         }),
     );
     active.record(&record)?;
     active.save(&state)?;
-    crate::say(format!(
+    Ok(format!(
         "loopgate: loop `{}` now runs in session `{session}` (iteration {}).",
         state.fields.loop_id, state.fields.iteration
-    ));
-    Ok(exit_codes::OK)
+    ))
 }

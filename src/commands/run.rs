@@ -12,11 +12,10 @@
 //!
 //! Modules: `options` (flags → config), `prompt` (what the agent gets, and which of its output counts),
 //! `agent` (the process), `owner` (our loop in the project), `row` (one iteration's result), `screen` (what is
-//! printed) and `display` (how: status line, colors), `interrupt` (Ctrl-C).
+//! printed) and `display` (how: status line, colors); Ctrl-C is `crate::interrupt`.
 
 mod agent;
 mod display;
-mod interrupt;
 mod options;
 mod owner;
 mod prompt;
@@ -30,6 +29,7 @@ use crate::cli::RunArgs;
 use crate::commands::setup;
 use crate::error::Error;
 use crate::exit_codes;
+use crate::interrupt;
 use crate::project::Project;
 use crate::state::StateFields;
 use crate::stop::Outcome;

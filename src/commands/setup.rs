@@ -411,6 +411,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     let store = Store::open();
     store.clean_stale();
     let _lock = super::lock(&project)?;
+    project.ignore_work_dir();
     replace_existing(&project, config)?;
     // Held-out files a crashed loop left out go back before anything of the new loop is taken.
     let restored = crate::holdout::restore(&project)?;

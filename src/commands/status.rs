@@ -1,7 +1,10 @@
 //! `loopgate status`: the project's loop at a glance, for people (`--json` for scripts).
 //!
 //! Everything shown comes from the seal (authoritative) and the history; the state file is not trusted here
-//! either. With no loop running, the outcome of the last loop is shown instead.
+//! either. With no loop running, the outcome of the last loop is shown instead. The human view fits 80 columns:
+//! a longer line folds under the value column. It shows the baseline until the first verify, a verify running
+//! now (`verify_lock`), who ran the last verify (a self-check, or a stop at a promise) and a legend of the
+//! trajectory's glyphs.
 
 mod holdout;
 mod inputs;
@@ -15,6 +18,11 @@ use crate::history::{self, Record, Status};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 use crate::state::{LoopStatus, State, VerifyOn};
+
+/// The terminal width the human view fits (longer lines fold under the value column).
+const WIDTH: usize = 80;
+/// Where the values of `  label:      value` lines start.
+const VALUE_COLUMN: usize = 15;
 
 /// Runs `loopgate status`.
 pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
@@ -42,6 +50,8 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
                 active.seal.files.len(),
             );
             report["turn_ended"] = turn_ended(&active.seal.fields, events.events.last()).into();
+            report["baseline"] = baseline(&events.events);
+            report["verify_running"] = crate::verify_lock::running(&project).into();
             // A companion that cannot be read leaves the seal's own inputs to show.
             let sealed = crate::inputs::Inputs::load_to_describe(&active)
                 .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
@@ -144,6 +154,19 @@ fn turn_ended(fields: &crate::state::StateFields, latest: Option<&Record>) -> Op
     ))
 }
 
+/// The baseline run at setup (from the loop's `init` record, when the tail still holds it), with its description.
+fn baseline(events: &[Record]) -> Value {
+    let run = events.iter().find_map(|r| match &r.event {
+        history::Event::Init(init) => init.baseline.as_ref(),
+        _ => None,
+    });
+    run.map_or(Value::Null, |run| {
+        let mut value = serde_json::to_value(run).unwrap_or_default();
+        value["describe"] = run.describe().into();
+        value
+    })
+}
+
 /// The last verify in `--json`: the record's verify result under the history's keys, with its iteration, status,
 /// time and its description (the one `loopgate history` and the `run` table use).
 fn verify_summary(record: &Record) -> Value {
@@ -152,6 +175,13 @@ fn verify_summary(record: &Record) -> Value {
         "status": record.status().as_str(),
         "timestamp": record.time(),
         "passed": record.status() == Status::Complete,
+        // Who ran it: `loopgate verify` (a self-check), or a stop (at a promise, or every stop with `verify_on:
+        // always`).
+        "kind": match record.status() {
+            Status::SelfCheck => "self-check",
+            Status::PromiseRejected | Status::Complete => "promise",
+            _ => "stop",
+        },
     });
     if let (Some(map), Some(verify)) = (value.as_object_mut(), record.event.verify()) {
         if let Ok(Value::Object(fields)) = serde_json::to_value(verify) {
@@ -253,6 +283,7 @@ fn render(report: &Value, project: &Project) -> String {
             let strip = s("trajectory");
             if !strip.is_empty() {
                 out.push_str(&format!("\n  trajectory:  {strip}"));
+                out.push_str(&format!("\n  legend:      {}", crate::trajectory::legend(&strip)));
             }
             out.push_str(&format!("\n  escalation:  {}", s("escalation")));
             if let Some(ended) = report.get("turn_ended").and_then(Value::as_str) {
@@ -261,8 +292,16 @@ fn render(report: &Value, project: &Project) -> String {
             if let Some(max) = report.get("max_tokens").and_then(Value::as_u64) {
                 out.push_str(&format!("\n  tokens:      {} / {max}", n("tokens_used")));
             }
-            if let Some(last) = report.get("last_verify").filter(|v| !v.is_null()) {
-                out.push_str(&format!("\n  last verify: {}", describe_verify(last)));
+            if let Some(running) = report.get("verify_running").and_then(Value::as_str) {
+                out.push_str(&format!("\n  verifying:   now ({running})"));
+            }
+            match report.get("last_verify").filter(|v| !v.is_null()) {
+                Some(last) => out.push_str(&format!("\n  last verify: {}", describe_verify(last))),
+                None => {
+                    if let Some(baseline) = report.pointer("/baseline/describe").and_then(Value::as_str) {
+                        out.push_str(&format!("\n  baseline:    {baseline}"));
+                    }
+                }
             }
             if state == "paused" {
                 out.push_str(&format!("\n  paused for:  {}", s("pause_reason")));
@@ -286,14 +325,16 @@ fn render(report: &Value, project: &Project) -> String {
             if let Some(held) = report.get("holdout") {
                 out.push_str(&holdout::render(held));
             }
-            out
+            crate::printable::wrap(&out, WIDTH, VALUE_COLUMN)
         }
     }
 }
 
-/// `iteration 3: exit 1, 0.2s — 2 failed: …` (from the `describe` [`verify_summary`] put in the report).
+/// `iteration 3 (promise): exit 1, 0.2s — 2 failed: …` (from the `describe` [`verify_summary`] put in the
+/// report).
 fn describe_verify(v: &Value) -> String {
     let iteration = v.get("iteration").and_then(Value::as_u64).unwrap_or(0);
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("stop");
     let text = v.get("describe").and_then(Value::as_str).unwrap_or("no verify");
-    format!("iteration {iteration}: {text}")
+    format!("iteration {iteration} ({kind}): {text}")
 }

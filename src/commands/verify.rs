@@ -1,6 +1,7 @@
 //! `loopgate verify`: the agent's (or user's) self-check. Runs the sealed oracle exactly as the Stop hook would —
 //! sealed files first, then the sealed command — prints the result and records `self_check`. It never completes
-//! the loop: only a promise at a stop does.
+//! the loop: only a promise at a stop does. It says which of the agent's new test files sat out the run, and a
+//! person at a terminal (stdin a terminal, or not inside Claude Code) is not given the agent's instructions.
 
 use crate::error::Error;
 use crate::exit_codes;
@@ -20,6 +21,9 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
         return Err(Error::NoLoop { root: project.root });
     };
     let iteration = active.seal.fields.iteration;
+    // A person at a terminal (not the agent's Bash tool) is not given the instructions meant for the agent.
+    let person =
+        std::io::IsTerminal::is_terminal(&std::io::stdin()) || !crate::control::Caller::from_env().in_claude_code;
     let verdict = oracle::judge(&active, iteration, Caller::SelfCheck)?;
     let (passed, result, text) = match &verdict {
         Verdict::Honor => (
@@ -32,7 +36,7 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
         ),
         Verdict::SealBroken(breach) => {
             let paths = breach.lines(crate::schema::Speech::En);
-            let text = format!("FAIL\n\n{}", breach.render(active.seal.fields.lang));
+            let text = format!("FAIL\n\n{}", breach.render_for(active.seal.fields.lang, person));
             (false, VerifyResult::sealed(paths), text)
         }
         Verdict::Pass(run) | Verdict::Fail(run) => {
@@ -45,6 +49,10 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
             );
             if !passed && !run.summary.text.is_empty() {
                 text.push_str(&format!("\n\nsummary:\n{}", run.summary.text));
+            }
+            if !run.sat_out.is_empty() {
+                let said = crate::messages::breach::sat_out(active.seal.fields.lang, &run.sat_out);
+                text.push_str(&format!("\n\n{said}"));
             }
             text.push_str(&format!(
                 "\n\n{}\n\nfull log: {}",

@@ -36,6 +36,8 @@ pub(crate) enum Kind {
     Setup,
     /// `/cancel-loop`: end the loop.
     Cancel,
+    /// `/resume-loop`: resume the paused loop in this session.
+    Resume,
 }
 
 /// A pending request, as the slash command's block wrote it.
@@ -138,7 +140,7 @@ fn made_during_verify(project: &Project, path: &std::path::Path) -> bool {
 }
 
 /// Which loopgate command a submitted prompt is, and its argument text: `/pua-loop`, `/loopgate:pua-loop`,
-/// `/cancel-loop`, `/loopgate:cancel-loop`. Anything else is `None` (the hook's fast path).
+/// `/cancel-loop`, `/loopgate:cancel-loop`, `/resume-loop`, `/loopgate:resume-loop`. Anything else is `None` (the hook's fast path).
 pub(crate) fn command_of(prompt: &str) -> Option<(Kind, &str)> {
     let prompt = prompt.trim_start();
     let name_end = prompt.find(char::is_whitespace).unwrap_or(prompt.len());
@@ -146,6 +148,7 @@ pub(crate) fn command_of(prompt: &str) -> Option<(Kind, &str)> {
     let kind = match name.strip_prefix("/loopgate:").or_else(|| name.strip_prefix('/'))? {
         "pua-loop" => Kind::Setup,
         "cancel-loop" => Kind::Cancel,
+        "resume-loop" => Kind::Resume,
         _ => return None,
     };
     Some((kind, rest))

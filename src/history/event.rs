@@ -106,6 +106,33 @@ pub struct BaselineRun {
     pub failing: Vec<String>,
 }
 
+impl BaselineRun {
+    /// `fail (exit 1, 0.3s) — 12 tests, failing: a, b` for `loopgate status`.
+    pub fn describe(&self) -> String {
+        let verdict = if self.exit == Some(0) && !self.timed_out {
+            "pass"
+        } else {
+            "fail"
+        };
+        let how = match (self.timed_out, self.exit) {
+            (true, _) => "timed out".to_string(),
+            (false, Some(code)) => format!("exit {code}"),
+            (false, None) => "killed".to_string(),
+        };
+        #[allow(clippy::cast_precision_loss)]
+        let secs = self.duration_ms as f64 / 1000.0;
+        let mut text = format!("{verdict} ({how}, {secs:.1}s)");
+        match self.tests {
+            Some(tests) => text.push_str(&format!(" — {tests} test(s)")),
+            None => text.push_str(" — no test results read"),
+        }
+        if !self.failing.is_empty() {
+            text.push_str(&format!(", failing: {}", self.failing.join(", ")));
+        }
+        text
+    }
+}
+
 /// What a stop did to the working tree, and the checkpoint taken of it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tree {

@@ -11,7 +11,7 @@ pub(crate) struct Done {
     pub(crate) notice: String,
 }
 
-/// Seals the loop, or cancels it, as `pending` asks, for `session`.
+/// Seals the loop, cancels it or resumes it, as `pending` asks, for `session`.
 pub(crate) fn carry_out(project: Project, session: &str, pending: &Request) -> Done {
     match pending.kind {
         Kind::Setup => match crate::commands::setup::start_from_text(project, session, &pending.text) {
@@ -27,6 +27,14 @@ pub(crate) fn carry_out(project: Project, session: &str, pending: &Request) -> D
         Kind::Cancel => {
             let line = crate::commands::cancel::cancel_in(&project)
                 .unwrap_or_else(|err| format!("loopgate: nothing was cancelled: {err}"));
+            Done {
+                context: line.clone(),
+                notice: line,
+            }
+        }
+        Kind::Resume => {
+            let line = crate::commands::resume::resume_in(&project, session, false)
+                .unwrap_or_else(|err| format!("loopgate: nothing was resumed: {err}"));
             Done {
                 context: line.clone(),
                 notice: line,

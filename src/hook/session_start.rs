@@ -33,7 +33,8 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
         return Ok(None);
     };
     let f = &active.seal.fields;
-    let adopt = f.status == LoopStatus::Paused || f.session_id.is_empty();
+    let paused = f.status == LoopStatus::Paused;
+    let adopt = paused || f.session_id.is_empty();
     if !adopt && f.session_id != session {
         return Ok(None);
     }
@@ -53,7 +54,9 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
         );
         active.record(&record)?;
         active.save(&state)?;
-        let context = context(&active, &state, Handover::Adopted, pause_reason.as_deref());
+        // "Taken over a paused loop" only for one that was paused; a loop started from a terminal was waiting.
+        let kind = if paused { Handover::Adopted } else { Handover::Started };
+        let context = context(&active, &state, kind, pause_reason.as_deref());
         let notice = user::adopted(state.fields.lang, &state.fields.loop_id);
         return Ok(Some(HookOutput::session_context(context, Some(notice))));
     }
@@ -85,7 +88,7 @@ fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Opt
             messages::handover_label(lang, HandoverLabel::PausedBecause)
         ));
     }
-    if kind == Handover::Adopted
+    if kind != Handover::Reinjected
         && let Ok(notes) = std::fs::read(active.project.context_path())
     {
         let notes = String::from_utf8_lossy(&notes[..notes.len().min(CONTEXT_BYTES)]).into_owned();

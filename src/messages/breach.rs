@@ -121,6 +121,31 @@ pub(crate) fn moved(lang: Speech, m: &Moved) -> String {
 /// How to undo: restore files from git, delete files that did not exist, take the flagged code out of new
 /// test files; and who may accept a change instead.
 pub(crate) fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
+    let how = how(lang, restore, delete, edit);
+    match lang {
+        Speech::En => format!(
+            "The oracle judges your work against these: undo your changes ({how}) and change the code under test instead. If the user truly wants such a change, only they can accept it, from a terminal (`loopgate allow PATH`); ask with <loop-pause>what you need</loop-pause>."
+        ),
+        Speech::Zh => format!(
+            "验证以这些内容为准:请撤销你的修改({how}),改为修改被测试的代码。如果用户确实需要这样的修改,只有用户能在终端中接受它(`loopgate allow 路径`);请用 <loop-pause>你需要什么</loop-pause> 询问。"
+        ),
+    }
+}
+
+/// [`undo`] for a person at a terminal (`loopgate verify` outside Claude Code): the same two ways, put back or
+/// accept, without the instructions meant for the agent.
+pub(crate) fn undo_for_person(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
+    let how = how(lang, restore, delete, edit);
+    match lang {
+        Speech::En => {
+            format!("To put them back: {how}. To accept them as the oracle's new inputs: `loopgate allow PATH…`.")
+        }
+        Speech::Zh => format!("恢复原状:{how}。接受它们作为验证的新输入:`loopgate allow 路径…`。"),
+    }
+}
+
+/// The commands that undo the moves: restore from git, delete, take the flagged code out.
+fn how(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
     let mut how = Vec::new();
     if !restore.is_empty() {
         how.push(format!("`git checkout -- {}`", restore.join(" ")));
@@ -134,13 +159,20 @@ pub(crate) fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str
             Speech::Zh => format!("删除 {} 中被指出的代码", quoted(edit)),
         });
     }
-    let how = how.join(if lang == Speech::Zh { " 和 " } else { " and " });
+    how.join(if lang == Speech::Zh { " 和 " } else { " and " })
+}
+
+/// What `loopgate verify` says of the agent's new test files that sat out its run (see `crate::testside`).
+pub(crate) fn sat_out(lang: Speech, files: &[String]) -> String {
+    let list = files.join(", ");
     match lang {
         Speech::En => format!(
-            "The oracle judges your work against these: undo your changes ({how}) and change the code under test instead. If the user truly wants such a change, only they can accept it, from a terminal (`loopgate allow PATH`); ask with <loop-pause>what you need</loop-pause>."
+            "Not in this run: {} new test file(s) sat out, so they cannot change the verdict on the sealed tests (run them yourself to see them): {list}",
+            files.len()
         ),
         Speech::Zh => format!(
-            "验证以这些内容为准:请撤销你的修改({how}),改为修改被测试的代码。如果用户确实需要这样的修改,只有用户能在终端中接受它(`loopgate allow 路径`);请用 <loop-pause>你需要什么</loop-pause> 询问。"
+            "未参与本次运行:{} 个新测试文件被暂时移开,因此不会影响对受保护测试的判定(请自行运行它们查看结果):{list}",
+            files.len()
         ),
     }
 }

@@ -124,6 +124,7 @@ mod tests {
                 name: "TestErrors::test_message".into(),
                 line: 12,
                 text: "def test_message(self):".into(),
+                old_line: 12,
             },
             Finding::TestDeleted {
                 name: "parse > errors > reports the column".into(),

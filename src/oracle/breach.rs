@@ -54,8 +54,9 @@ impl Breach {
             .collect()
     }
 
-    /// How to undo every item: the files to restore from git and the files to delete.
-    pub(crate) fn undo(&self, lang: Speech) -> String {
+    /// How to undo every item: the files to restore from git and the files to delete; worded for the agent, or
+    /// (`person`) for someone at a terminal.
+    fn undo(&self, lang: Speech, person: bool) -> String {
         let mut restore: Vec<&str> = Vec::new();
         let mut delete: Vec<&str> = Vec::new();
         let mut edit: Vec<&str> = Vec::new();
@@ -77,17 +78,26 @@ impl Breach {
         delete.sort_unstable();
         delete.dedup();
         edit.dedup();
-        words::undo(lang, &restore, &delete, &edit)
+        if person {
+            words::undo_for_person(lang, &restore, &delete, &edit)
+        } else {
+            words::undo(lang, &restore, &delete, &edit)
+        }
     }
 
     /// The section the block reason and `loopgate verify` show: title, items, how to undo.
     pub(crate) fn render(&self, lang: Speech) -> String {
+        self.render_for(lang, false)
+    }
+
+    /// [`Breach::render`], for a person at a terminal when `person` (no instructions meant for the agent).
+    pub(crate) fn render_for(&self, lang: Speech, person: bool) -> String {
         let items: Vec<String> = self.lines(lang).into_iter().map(|l| format!("- {l}")).collect();
         format!(
             "{}\n{}\n\n{}",
             words::title(lang, self.during_run),
             items.join("\n"),
-            self.undo(lang)
+            self.undo(lang, person)
         )
     }
 }

@@ -163,6 +163,7 @@ impl Judge<'_, '_> {
                 name: name.to_string(),
                 line: node.line,
                 text: self.lx.line_text(node.line),
+                old_line: unit.line,
             });
             return;
         }
@@ -242,10 +243,11 @@ impl Judge<'_, '_> {
     fn added(&mut self, node: &Node, replaced: Option<u32>, name: &str) {
         let text = self.lx.line_text(node.line);
         match (node.kind, replaced) {
-            (UnitKind::Test, Some(_)) => self.out.push(Finding::TestChanged {
+            (UnitKind::Test, Some(old_line)) => self.out.push(Finding::TestChanged {
                 name: name.to_string(),
                 line: node.line,
                 text,
+                old_line,
             }),
             (UnitKind::Container | UnitKind::Helper, Some(old_line)) => self.out.push(Finding::BlockChanged {
                 kind: node.kind,

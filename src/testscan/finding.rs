@@ -12,7 +12,15 @@ use super::{MarkerKind, UnitKind};
 #[serde(tag = "finding", rename_all = "snake_case")]
 pub enum Finding {
     /// An existing test's code changed (its body, decorators, title line), or a new definition replaces it.
-    TestChanged { name: String, line: u32, text: String },
+    /// `line`/`text`: its head in the new file until [`Finding::point_at_change`] finds the line that changed;
+    /// `old_line`: its head at setup (0 when unknown, in records written before it was kept).
+    TestChanged {
+        name: String,
+        line: u32,
+        text: String,
+        #[serde(default)]
+        old_line: u32,
+    },
     /// An existing test is gone, or renamed so the runner no longer collects it (`test_x` → `_test_x`).
     TestDeleted { name: String },
     /// An existing helper, import, setup, block or other code changed (`line`/`text`: where it is now) or is
@@ -36,6 +44,38 @@ pub enum Finding {
 }
 
 impl Finding {
+    /// Points a changed test at the first line that differs from the sealed text, walking the old and the new
+    /// file from the test's head (setup's `old` text, the file `new` now): the line a person would quote, not the
+    /// `def` line. Leaves the head when the texts agree from there on (only lines were removed at the end).
+    pub(crate) fn point_at_change(&mut self, old: &str, new: &str) {
+        const MAX_CHARS: usize = 160;
+        let Finding::TestChanged {
+            line, text, old_line, ..
+        } = self
+        else {
+            return;
+        };
+        if *old_line == 0 || *line == 0 {
+            return;
+        }
+        let old_lines = old.lines().skip(*old_line as usize - 1);
+        let mut new_lines = new.lines().skip(*line as usize - 1);
+        let mut at = *line;
+        for old in old_lines {
+            let Some(new) = new_lines.next() else { return };
+            if old.trim() != new.trim() {
+                *line = at;
+                *text = new.trim().chars().take(MAX_CHARS).collect();
+                return;
+            }
+            at += 1;
+        }
+        if let Some(new) = new_lines.next() {
+            *line = at;
+            *text = new.trim().chars().take(MAX_CHARS).collect();
+        }
+    }
+
     /// The line of the new file the finding points at, if any.
     pub(crate) fn line(&self) -> Option<u32> {
         match self {

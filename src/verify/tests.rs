@@ -275,3 +275,33 @@ fn run_with_lines_hands_every_line_to_the_callback() {
     let plain = run(&req).expect("run");
     assert_eq!((streamed.tail, streamed.exit_code), (plain.tail, plain.exit_code));
 }
+
+/// A command that cannot start (not found, not executable) is told apart by the shell's own line naming a word
+/// of the command; one that starts and fails, or whose own child is missing, is not.
+#[test]
+fn could_not_start_names_the_shells_line_for_the_command_itself() {
+    let secs = Duration::from_secs(10);
+    let (missing, _dir) = verify("nosuch-cmd-xyz --check", secs);
+    let line = missing.could_not_start("nosuch-cmd-xyz --check").expect("not found");
+    assert!(line.contains("nosuch-cmd-xyz") && line.contains("not found"), "{line}");
+
+    let (denied, _dir) = verify("printf 'echo hi\\n' > t.sh && chmod 644 t.sh && ./t.sh", secs);
+    let line = denied
+        .could_not_start("printf 'echo hi\\n' > t.sh && chmod 644 t.sh && ./t.sh")
+        .expect("not executable");
+    assert!(line.contains("Permission denied"), "{line}");
+
+    let inner = "printf 'nosuch-inner-xyz\\n' > t.sh && sh t.sh";
+    let (started, _dir) = verify(inner, secs);
+    assert_eq!(started.exit_code, Some(127), "{}", text(&started));
+    assert_eq!(
+        started.could_not_start(inner),
+        None,
+        "its own child is missing: it started"
+    );
+
+    for fails in ["exit 127", "echo nope; exit 1"] {
+        let (outcome, _dir) = verify(fails, secs);
+        assert_eq!(outcome.could_not_start(fails), None, "`{fails}` started");
+    }
+}

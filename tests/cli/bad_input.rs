@@ -292,11 +292,12 @@ fn lock_that_cannot_be_taken() {
     assert_eq!(p.read(".claude/loopgate"), "not a directory", "left as it was");
 }
 
-/// A verify command that does not exist is a failed verify (127) whose reason says so.
+/// A verify command that does not exist (gone since setup, which refuses one that cannot start) is a failed
+/// verify (127) whose reason says so.
 #[test]
 fn verify_command_that_does_not_exist() {
     let p = Project::new();
-    p.setup("S", "task --verify 'no-such-command-xyz --check'");
+    p.setup("S", "task --no-baseline --verify 'no-such-command-xyz --check'");
     let block = p.stop("S", PROMISE).blocked();
     assert_has(&block.reason, "exit 127");
     assert_has(&block.reason, "no-such-command-xyz: not found");

@@ -88,9 +88,12 @@ fn a_loop_checkpoints_every_stop_lists_them_and_prunes_them_at_the_end() {
     let human = p.loopgate(["checkpoints"]).run();
     human
         .success()
-        .stdout_contains("(running; kept at its end: best)")
-        .stdout_contains("no change (same as 1)")
+        .stdout_contains("(running, keep best)")
+        .stdout_contains("same as 1")
         .stdout_contains("fail (exit 1, ");
+    // Issue 33, item 7: the table fits an 80-column terminal.
+    let wide: Vec<&str> = human.stdout.lines().filter(|l| l.chars().count() > 80).collect();
+    assert!(wide.is_empty(), "lines wider than 80 columns: {wide:#?}");
     let continued = p.last_record("continue");
     assert!(
         continued["checkpoint"].as_str().is_some_and(|c| c.len() == 40),

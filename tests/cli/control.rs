@@ -197,3 +197,52 @@ fn a_request_without_the_users_prompt_is_never_carried_out() {
     assert!(!p.exists(".claude/pua-loop.local.md"));
     assert!(p.history().is_empty());
 }
+
+/// Issue 33, item 5: a loop paused in a session resumes in that same session by the user's own `/resume-loop`
+/// (the agent's `loopgate resume` leaves only a request nothing carries out); `resume` from a terminal refuses
+/// to take a loop another session is running, unless `--force`.
+#[test]
+fn resume_loop_resumes_a_paused_loop_in_the_same_session_by_the_users_prompt_only() {
+    let p = project_with_loop();
+    p.stop("S", "<loop-pause>which database?</loop-pause>").allowed();
+    assert_eq!(p.state_field("status"), "paused");
+    let prompt =
+        |text: &str| json!({"hook_event_name": "UserPromptSubmit", "session_id": "S", "cwd": p.root(), "prompt": text});
+    // The slash command's block (inside Claude Code): a request only.
+    let block = p
+        .loopgate(["resume"])
+        .env("CLAUDECODE", "1")
+        .env("CLAUDE_CODE_SESSION_ID", "S")
+        .run();
+    block
+        .success()
+        .stdout_contains("only your own /resume-loop resumes the loop");
+    assert_eq!(p.state_field("status"), "paused", "nothing resumed by the block itself");
+    // Another prompt carries out nothing (and uses the request up).
+    assert_eq!(p.hook("user-prompt-submit", &prompt("go on")).stdout.trim(), "");
+    assert_eq!(p.state_field("status"), "paused");
+    // The user's own /resume-loop does.
+    p.loopgate(["resume"])
+        .env("CLAUDECODE", "1")
+        .env("CLAUDE_CODE_SESSION_ID", "S")
+        .run()
+        .success();
+    let out = p.hook("user-prompt-submit", &prompt("/resume-loop"));
+    assert!(out.stdout.contains("now runs in session `S`"), "{out}");
+    assert_eq!(p.state_field("status"), "running");
+    assert_eq!(p.last_record("resumed")["session_id"], "S");
+    p.stop("S", "back at it").blocked();
+
+    // From a terminal: a loop another session runs is not taken without `--force`.
+    let refused = p.loopgate(["resume", "--session-id", "OTHER"]).run();
+    refused.code(2);
+    assert!(
+        refused.stderr_line().contains("is running in session `S`") && refused.stderr_line().contains("--force"),
+        "{refused}"
+    );
+    assert_eq!(p.state_field("session_id"), "S");
+    p.loopgate(["resume", "--session-id", "OTHER", "--force"])
+        .run()
+        .success()
+        .stdout_contains("now runs in session `OTHER`");
+}

@@ -111,7 +111,7 @@ fn install_writes_the_bare_commands_and_installs_the_plugin_and_a_second_run_cha
     let out = s.run("install");
     out.success();
     assert!(out.stdout.contains("/pua-loop \"task\" --verify"), "{out}");
-    for name in ["pua-loop", "cancel-loop", "loop-status"] {
+    for name in ["pua-loop", "cancel-loop", "resume-loop", "loop-status"] {
         let text = fs::read_to_string(s.home(&format!(".claude/commands/{name}.md"))).expect("command written");
         assert!(text.starts_with("---\n# Written by `loopgate install`"), "{text}");
         let call = format!("\"{}\" --project-dir \"${{CLAUDE_PROJECT_DIR}}\"", binary());

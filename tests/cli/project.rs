@@ -614,9 +614,15 @@ impl Output {
         self
     }
 
+    /// stdout has `needle`, as printed or with `status`'s folded lines (a continuation under the value column,
+    /// 15 spaces in: the human view fits 80 columns) joined back.
     #[track_caller]
     pub fn stdout_contains(&self, needle: &str) -> &Self {
-        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}\n{self}");
+        let unfolded = self.stdout.replace(&format!("\n{}", " ".repeat(15)), " ");
+        assert!(
+            self.stdout.contains(needle) || unfolded.contains(needle),
+            "stdout lacks {needle:?}\n{self}"
+        );
         self
     }
 

@@ -21,6 +21,7 @@ fn paused_loop_is_adopted_by_a_new_session() {
         "the production DB URL",
         "done.txt is missing",
         "<promise>LOOP_DONE</promise>",
+        "taken over a paused loop",
     ] {
         assert!(context.contains(needle), "context lacks {needle:?}:\n{context}");
     }
@@ -85,6 +86,9 @@ fn unbound_loop_is_adopted_by_the_next_session() {
 
     let context = p.session_start("FIRST", "startup").additional_context();
     assert!(context.contains("task from a terminal"), "{context}");
+    // Issue 33, item 9: it was never paused, so it is not "taken over a paused loop".
+    assert!(!context.contains("paused"), "{context}");
+    assert!(context.contains("started from a terminal"), "{context}");
     assert_eq!(p.state_field("session_id"), "FIRST");
     p.stop("FIRST", "working").blocked();
     p.session_start("SECOND", "startup").silent();

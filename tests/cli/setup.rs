@@ -119,6 +119,12 @@ fn bad_flags_exit_2_naming_the_flag() {
         (&["setup", "--max-iterations", "many", "task"], "", "--max-iterations"),
         (&["setup", "--verify-on", "sometimes", "task"], "", "--verify-on"),
         (&["setup", "--args-stdin"], "task --verfy 'true'", "--verfy"),
+        // Issue 33, item 10: an unknown flag far from any known one is an error too, not task text.
+        (
+            &["setup", "--args-stdin"],
+            "\"Fix add\" --verify true --budget 5",
+            "--budget",
+        ),
         (
             &["setup", "--args-stdin"],
             "task --max-iterations abc",
@@ -135,6 +141,11 @@ fn bad_flags_exit_2_naming_the_flag() {
             "--verify-timeout",
         ),
         (&["setup", "--args-stdin"], "task --max-duration 5x", "--max-duration"),
+        (
+            &["setup", "--args-stdin"],
+            "task --max-duration 5 years",
+            "`--max-duration 5 years`",
+        ),
         (&["setup", "--args-stdin"], "task --verify-on always", "--verify-on"),
         (&["setup", "--args-stdin"], "task --lang fr", "--lang"),
         (&["setup", "--args-stdin"], "task --verify", "--verify"),
@@ -244,4 +255,47 @@ fn seal_is_private_and_independent_of_the_state_file() {
     let block = p.stop("S", "<promise>LOOP_DONE</promise>").blocked();
     assert_has(&block.reason, "sealed-oracle");
     assert_eq!(p.loop_id(), loop_id, "the forged file was replaced from the seal");
+}
+
+/// A verify command that cannot start is refused at setup with the shell's own line (issue 33, item 4); one that
+/// starts and fails still starts a loop.
+#[test]
+fn setup_refuses_a_verify_command_that_cannot_start() {
+    let p = Project::new().file("check.sh", "echo hi\n");
+    for (verify, said) in [
+        ("nosuch-cmd-xyz --all", "nosuch-cmd-xyz: not found"),
+        ("./check.sh", "Permission denied"),
+    ] {
+        let out = p
+            .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+            .stdin(format!("task --verify '{verify}'"))
+            .run();
+        out.code(2);
+        let line = out.stderr_line();
+        assert!(
+            line.contains("cannot start") && line.contains(said) && line.contains("--verify"),
+            "{out}"
+        );
+        assert!(!p.exists(".claude/pua-loop.local.md"), "no loop starts: {out}");
+    }
+    p.setup("S", "task --verify 'echo failing; exit 1'");
+}
+
+/// Setup makes `.claude/loopgate/` ignore itself (issue 33, item 8): its logs and stash never show in
+/// `git status`; the user's own `.gitignore` is not touched.
+#[test]
+fn setup_keeps_the_work_directory_out_of_git_status() {
+    let p = Project::new().file(".gitignore", "target/\n");
+    p.sh("git init -q").run().success();
+    let out = p.setup("S", "task --verify 'echo ok'");
+    assert!(!out.stdout.contains("gitignore"), "said nothing about it: {out}");
+    assert_eq!(p.read(".claude/loopgate/.gitignore"), "*\n");
+    assert_eq!(p.read(".gitignore"), "target/\n", "the user's .gitignore is untouched");
+    let status = p.sh("git status --porcelain --untracked-files=all").run();
+    status.success();
+    assert!(
+        p.exists(&format!(".claude/loopgate/verify-{}-0.log", p.loop_id())),
+        "the baseline's log is there"
+    );
+    assert!(!status.stdout.contains(".claude/loopgate/"), "{}", status.stdout);
 }

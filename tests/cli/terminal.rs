@@ -27,9 +27,10 @@ fn status_human_and_json_from_a_subdirectory() {
         "first line of the task …",
         "2 / 4",
         "rejections:  1",
-        FAILING,
+        // 80 columns: the command folds under its column (`--json` has it whole, below).
+        "verify:      test -f done.txt || {",
         "session:     S",
-        "last verify: iteration 1: fail (exit 1",
+        "last verify: iteration 1 (promise): fail (exit 1",
     ] {
         human.stdout_contains(needle);
     }
@@ -259,4 +260,119 @@ fn resume_errors_and_the_session_variable() {
         .run()
         .success();
     assert_eq!(p.state_field("session_id"), "FROM-ENV");
+}
+
+/// Issue 33, item 7: `status` at a glance — the baseline before the first verify, a verify running now, who ran
+/// the last verify, a legend of the trajectory, 80 columns; `history --loop` with an unknown id exits 2.
+#[test]
+fn status_at_a_glance_fits_80_columns() {
+    let p = Project::new();
+    let long_task = "make the parser total ".repeat(8);
+    p.setup(
+        "S",
+        &format!(
+            "\"{long_task}\" --verify '{FAILING} # a long comment to make this verify command wider than any terminal'"
+        ),
+    );
+    let narrow = |out: &crate::project::Output| {
+        let wide: Vec<&str> = out.stdout.lines().filter(|l| l.chars().count() > 80).collect();
+        assert!(wide.is_empty(), "lines wider than 80 columns: {wide:#?}\n{out}");
+    };
+    let before = p.loopgate(["status"]).run();
+    before.success().stdout_contains("baseline:    fail (exit 1, ");
+    narrow(&before);
+    assert!(!before.stdout.contains("last verify:"), "{before}");
+
+    p.stop("S", PROMISE).blocked();
+    let promised = p.loopgate(["status"]).run();
+    promised
+        .success()
+        .stdout_contains("last verify: iteration 1 (promise): fail")
+        .stdout_contains("legend:      ✗ verify failed");
+    assert!(!promised.stdout.contains("baseline:"), "{promised}");
+    narrow(&promised);
+    assert_eq!(
+        p.loopgate(["status", "--json"]).run().stdout_json()["last_verify"]["kind"],
+        "promise"
+    );
+
+    p.loopgate(["verify"]).run().code(4);
+    p.loopgate(["status"])
+        .run()
+        .stdout_contains("last verify: iteration 2 (self-check): fail");
+
+    // A verify holds the verify lock (shared) while it runs, with its marker written in the file.
+    let lock = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(p.path(".claude/loopgate/verify.lock"))
+        .expect("lock file");
+    lock.lock_shared().expect("shared lock");
+    fs::write(
+        p.path(".claude/loopgate/verify.lock"),
+        "pid 42 since now: `make check`\n",
+    )
+    .expect("marker");
+    let running = p.loopgate(["status"]).run();
+    running
+        .success()
+        .stdout_contains("verifying:   now (pid 42 since now: `make check`)");
+    drop(lock);
+    assert!(!p.loopgate(["status"]).run().stdout.contains("verifying:"));
+
+    let unknown = p.loopgate(["history", "--loop", "nosuch"]).run();
+    unknown.code(2);
+    assert!(unknown.stderr_line().contains("no loop `nosuch`"), "{unknown}");
+    p.loopgate(["history", "--loop", &p.loop_id()]).run().success();
+}
+
+/// Issue 33, item 9: the "start one with …" hint names the command that works as printed — the bare `/pua-loop`
+/// once the user-level command is installed, else the plugin's `/loopgate:pua-loop`.
+#[test]
+fn no_loop_hint_names_the_slash_command_that_works() {
+    let p = Project::new();
+    let plugin = p.loopgate(["verify"]).run();
+    plugin.code(3);
+    assert!(
+        plugin.stderr_line().contains("start one with /loopgate:pua-loop "),
+        "{plugin}"
+    );
+    crate::common::write_file(&p.home().join(".claude/commands/pua-loop.md"), "---\n---\n");
+    let bare = p.loopgate(["verify"]).run();
+    bare.code(3);
+    assert!(bare.stderr_line().contains("start one with /pua-loop "), "{bare}");
+}
+
+/// Issue 33, item 9: `loopgate verify` quotes a changed test by the line that changed (not its `def` line),
+/// gives a person at a terminal no instructions meant for the agent (the agent's Bash tool still gets them),
+/// and says which new test files sat out the run.
+#[test]
+fn verify_quotes_the_changed_line_speaks_to_a_person_and_names_tests_that_sat_out() {
+    let original = "def test_a():\n    x = 1\n    assert x == 1\n";
+    let p = Project::new().file("tests/test_a.py", original);
+    p.setup("S", "task --verify 'true'");
+    p.write("tests/test_a.py", "def test_a():\n    x = 1\n    assert True\n");
+
+    let person = p.loopgate(["verify"]).run();
+    person.code(4);
+    person.stdout_contains("existing test `test_a` was changed: `assert True`");
+    person.stdout_contains("tests/test_a.py:3:");
+    person.stdout_contains("loopgate allow");
+    assert!(
+        !person.stdout.contains("<loop-pause>"),
+        "agent's instructions shown to a person:\n{person}"
+    );
+
+    let agent = p.loopgate(["verify"]).env("CLAUDECODE", "1").run();
+    agent.code(4);
+    agent.stdout_contains("<loop-pause>");
+
+    p.write("tests/test_a.py", original);
+    p.write("tests/test_new.py", "def test_new():\n    pass\n");
+    let sat_out = p.loopgate(["verify"]).run();
+    sat_out.success();
+    sat_out.stdout_contains("Not in this run: 1 new test file(s) sat out");
+    sat_out.stdout_contains("tests/test_new.py");
 }

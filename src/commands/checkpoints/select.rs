@@ -45,8 +45,9 @@ pub(crate) fn select(project: Project, wanted: Option<&str>) -> Result<Selected,
             .map(|(id, _)| id.clone())
             .ok_or_else(|| {
                 Error::NoCheckpoints(format!(
-                    "no loop has left checkpoints in `{}`; loops take them at every stop (start one with /pua-loop)",
-                    project.root.display()
+                    "no loop has left checkpoints in `{}`; loops take them at every stop (start one with {})",
+                    project.root.display(),
+                    crate::project::slash_command("pua-loop")
                 ))
             })?,
     };

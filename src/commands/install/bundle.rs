@@ -32,6 +32,7 @@ pub(crate) const PLUGIN: &[PluginFile] = &[
     plugin_file!("hooks/loopgate.sh", true),
     plugin_file!("commands/pua-loop.md", false),
     plugin_file!("commands/cancel-loop.md", false),
+    plugin_file!("commands/resume-loop.md", false),
     plugin_file!("commands/loop-status.md", false),
     plugin_file!("skills/pua-loop/SKILL.md", false),
 ];
@@ -45,7 +46,7 @@ pub(crate) const PLUGIN_ID: &str = "loopgate@loopgate";
 pub(crate) const MARKETPLACE: &str = "loopgate";
 
 /// The commands that also get a bare, user-level spelling.
-pub(crate) const COMMANDS: [&str; 3] = ["pua-loop", "cancel-loop", "loop-status"];
+pub(crate) const COMMANDS: [&str; 4] = ["pua-loop", "cancel-loop", "resume-loop", "loop-status"];
 
 /// The first line of every user-level command loopgate writes.
 pub(crate) const MARKER: &str = "# Written by `loopgate install`";

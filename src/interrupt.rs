@@ -1,17 +1,25 @@
-//! Ctrl-C for `loopgate run` (SIGTERM and SIGHUP are treated the same way).
+//! Ctrl-C, SIGTERM and SIGHUP for the commands that run the verify command or change the working tree:
+//! `loopgate run`, `verify`, `rollback`, `setup` (its baseline), and the Stop hook while it runs the verify
+//! (Claude Code stops a hook that runs past its timeout). Without this, the first signal would kill
+//! loopgate at once and leave behind what only loopgate can tidy: the verify command running on as an orphan
+//! (it leads a process group of its own, so the terminal's SIGINT never reaches it), the agent's test files in
+//! the stash (`crate::testside`), a log half written.
 //!
-//! The agent and the verify command run in process groups of their own (under [`crate::process`]), so the
-//! terminal's SIGINT reaches only loopgate; stopping them is loopgate's job. The groups to stop are the
-//! supervisor's registry ([`process::running_groups`]). The handler does only async-signal-safe work: it counts,
-//! and on the first signal wakes a watcher thread through a self-pipe; on the second it SIGKILLs every running
-//! group and `_exit`s with 130 at once.
+//! So the first signal is caught, and the command finishes its own way: every supervised group is stopped (the
+//! supervisor's registry, [`process::running_groups`]), the run returns as stopped, the stash is put back, and a
+//! verify not yet started is not started ([`check`]). The command then reports and calls [`reraise`], so the
+//! parent shell sees a death by the signal (128 + N, 130 for SIGINT), as Unix tools do. Locks are `flock`s,
+//! released when the process ends.
 //!
-//! The watcher, on the first signal: records `cancelled` for the loop (under the project lock) **before**
-//! stopping anything, so a verify that dies of the signal is dropped by the stop logic (it re-checks the loop
-//! after every verify) instead of being recorded as a failure; then SIGTERM to each group, SIGKILL after
-//! [`process::KILL_GRACE`], and the same for any group that starts afterwards. The main thread notices
-//! [`requested`] after whatever it was waiting for returns, prints its summary and calls [`reraise`], so the
-//! parent shell sees a death by SIGINT (status 130), as Unix tools do.
+//! The handler does only async-signal-safe work: it counts, and on the first signal wakes a watcher thread
+//! through a self-pipe; on the second it SIGKILLs every running group and `_exit`s with 130 at once (a person
+//! who presses Ctrl-C twice wants out; test files a killed run left in the stash are put back by the next stop,
+//! `loopgate verify` or `loopgate cancel`, from the stash's journal).
+//!
+//! The watcher, on the first signal: runs the command's `on_interrupt` (`loopgate run` records `cancelled`
+//! there, under the project lock, **before** stopping anything, so a verify that dies of the signal is dropped
+//! by the stop logic instead of being recorded as a failure); then SIGTERM to each group, SIGKILL after
+//! [`process::KILL_GRACE`], and the same for any group that starts afterwards.
 
 use std::io::{self, Read};
 use std::os::fd::IntoRawFd;
@@ -28,6 +36,8 @@ static COUNT: AtomicUsize = AtomicUsize::new(0);
 static FIRST: AtomicI32 = AtomicI32::new(0);
 /// Write end of the self-pipe, -1 before [`install`].
 static WAKE: AtomicI32 = AtomicI32::new(-1);
+/// Set by the first [`install`]; later calls change nothing (the first command's `on_interrupt` stays).
+static INSTALLED: AtomicBool = AtomicBool::new(false);
 /// Set once the watcher has recorded the cancellation and signalled the groups.
 static HANDLED: AtomicBool = AtomicBool::new(false);
 
@@ -37,6 +47,9 @@ const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 /// at the first signal. SIGPIPE is ignored from here on: a closed terminal pipe or an agent that does not read
 /// its stdin must give an error to handle, not kill loopgate with the agent still running.
 pub(crate) fn install(on_interrupt: impl FnOnce(i32) + Send + 'static) -> io::Result<()> {
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return Ok(());
+    }
     let (reader, writer) = io::pipe()?;
     let write_fd = writer.into_raw_fd();
     // A full pipe must not block the handler.
@@ -49,6 +62,19 @@ pub(crate) fn install(on_interrupt: impl FnOnce(i32) + Send + 'static) -> io::Re
         set_handler(signal, on_signal as *const () as libc::sighandler_t)?;
     }
     set_handler(libc::SIGPIPE, libc::SIG_IGN)
+}
+
+/// Installs the handlers for a command with nothing to record at the first signal (`verify`, `rollback`,
+/// `setup`, the Stop hook before it runs the verify): the groups are stopped, the command notices
+/// [`requested`] and tidies up.
+pub(crate) fn install_quiet() -> io::Result<()> {
+    install(|_| {})
+}
+
+/// `Err(signal)` once a signal arrived: what a command checks before it starts something it would only have to
+/// stop again (a verify run).
+pub(crate) fn check() -> Result<(), i32> {
+    requested().map_or(Ok(()), Err)
 }
 
 /// The first signal, once one arrived.

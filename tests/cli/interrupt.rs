@@ -1,0 +1,255 @@
+//! Interrupts (issue 33, item 1): `loopgate verify` and `setup`'s baseline, stopped by SIGINT, SIGTERM or
+//! SIGHUP before the verify starts, while it runs, and while the agent's new test file sits in the stash. After
+//! each: the verify's process group is gone (no orphan), the stash is put back, the verify lock is free, the log
+//! of the last complete run is intact, the next stop finds no tampering, and loopgate died of the signal it got
+//! (style point 3: re-raised after cleanup).
+//!
+//! No timing: the tests wait for conditions (the handler installed, the verify's pid file written, the new test
+//! file gone into the stash) with generous bounds, and only then send the signal.
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use crate::common::{alive, drain_output};
+use crate::project::{LOOPGATE, Project, eventually};
+
+/// Bound for every wait below: generous, since the machine may be busy.
+const PATIENCE: Duration = Duration::from_secs(60);
+/// The verify command: passes at once, unless `$LG_HANG` names a file: then it writes its pid there and sleeps.
+const VERIFY: &str = r#"if [ -n "$LG_HANG" ]; then echo $$ > "$LG_HANG"; exec sleep 300; fi; exit 0"#;
+const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// When the signal is sent.
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    /// After the handlers are installed, while a rollback (the test, holding the verify lock) keeps the verify
+    /// from starting.
+    Before,
+    /// While the verify command runs.
+    Running,
+    /// While the verify command runs and the agent's new test file sits out the run in the stash.
+    Stashed,
+}
+
+/// A project with a Python test, a loop whose verify hangs on demand, and one complete `loopgate verify` (whose
+/// self-check log the seal marks).
+fn project() -> Project {
+    let p = Project::new().file("tests/test_a.py", "def test_a():\n    assert True\n");
+    p.setup("S", &format!("\"interrupt me\" --no-closure-seal --verify '{VERIFY}'"));
+    p.loopgate(["verify"]).run().success();
+    p
+}
+
+/// `loopgate ARGS` in the project's environment (plus `env`), started and left running.
+fn spawn(p: &Project, args: &[&str], env: &[(&str, &Path)]) -> Child {
+    spawn_with(p, args, env, "")
+}
+
+/// [`spawn`] with `stdin` written to it.
+fn spawn_with(p: &Project, args: &[&str], env: &[(&str, &Path)], stdin: &str) -> Child {
+    let mut command = Command::new(LOOPGATE);
+    command
+        .args(args)
+        .current_dir(p.root())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", p.home())
+        .env("LOOPGATE_HOME", p.loopgate_home())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("spawn loopgate");
+    let mut pipe = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut pipe, stdin.as_bytes()).expect("write stdin");
+    child
+}
+
+/// Whether `pid` catches `signal` (its handler is installed), from `/proc/PID/status`.
+fn catches(pid: u32, signal: i32) -> bool {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (signal - 1)) != 0)
+}
+
+/// The pid the hanging verify wrote, once it did.
+fn verify_pid(file: &Path) -> Option<i32> {
+    fs::read_to_string(file).ok()?.trim().parse().ok()
+}
+
+/// Sends `signal`, waits for loopgate to end, and checks it died of that signal; returns its stderr.
+#[track_caller]
+fn interrupt(mut child: Child, signal: i32) -> String {
+    let (_, stderr) = drain_output(&mut child);
+    let pid = i32::try_from(child.id()).expect("pid");
+    // SAFETY: kill(2) with a pid this test started and still owns (not yet reaped).
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill");
+    let ended = eventually(PATIENCE, || child.try_wait().expect("try_wait").is_some());
+    if !ended {
+        let _ = child.kill();
+    }
+    let status = child.wait().expect("wait");
+    let stderr = stderr.join().expect("stderr");
+    assert!(ended, "loopgate did not end after signal {signal}: {stderr}");
+    assert_eq!(
+        status.signal(),
+        Some(signal),
+        "loopgate must re-raise signal {signal} after cleanup, got {status:?}: {stderr}"
+    );
+    stderr
+}
+
+/// The verify lock is free: an exclusive lock can be taken at once.
+#[track_caller]
+fn assert_lock_free(p: &Project) {
+    let file = fs::File::open(p.path(".claude/loopgate/verify.lock")).expect("verify.lock");
+    assert!(file.try_lock().is_ok(), "the verify lock is still held");
+}
+
+fn case(phase: Phase, signal: i32) {
+    let p = project();
+    let log = p.path(&format!(".claude/loopgate/verify-{}-1.self-check.log", p.loop_id()));
+    let logged = fs::read(&log).expect("the first self-check's log");
+    let pid_file = p.path("verify.pid");
+    let new_test = "tests/test_new.py";
+    if matches!(phase, Phase::Stashed) {
+        p.write(new_test, "def test_new():\n    assert True\n");
+    }
+    // A rollback holds the lock exclusively: `loopgate verify` waits for it before it starts the command.
+    let held = matches!(phase, Phase::Before).then(|| {
+        let file = fs::File::create(p.path(".claude/loopgate/verify.lock")).expect("lock file");
+        file.lock().expect("lock");
+        file
+    });
+    let child = spawn(&p, &["verify"], &[("LG_HANG", &pid_file)]);
+    let pid = child.id();
+    let ready = match phase {
+        Phase::Before => eventually(PATIENCE, || SIGNALS.iter().all(|&s| catches(pid, s))),
+        Phase::Running => eventually(PATIENCE, || verify_pid(&pid_file).is_some()),
+        Phase::Stashed => eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+    };
+    assert!(ready, "{phase:?}: loopgate never reached the phase");
+    let stderr = interrupt(child, signal);
+    drop(held);
+
+    let context = format!("{phase:?}, signal {signal}: {stderr}");
+    match (phase, verify_pid(&pid_file)) {
+        (Phase::Before, started) => assert_eq!(started, None, "the verify started after the signal: {context}"),
+        (_, Some(verify)) => assert!(
+            eventually(PATIENCE, || !alive(verify)),
+            "the verify command ({verify}) was left running: {context}"
+        ),
+        (_, None) => panic!("no verify pid: {context}"),
+    }
+    if matches!(phase, Phase::Stashed) {
+        assert!(p.exists(new_test), "the new test file was left in the stash: {context}");
+    }
+    assert_lock_free(&p);
+    assert_eq!(
+        fs::read(&log).ok(),
+        Some(logged),
+        "the last complete run's log changed: {context}"
+    );
+    let stop = p.stop("S", "still working");
+    stop.blocked();
+    assert!(
+        !p.statuses().iter().any(|s| s == "tamper_detected") && !stop.stdout.contains("TAMPER"),
+        "the next stop was accused of tampering: {context}\n{}",
+        stop.stdout
+    );
+}
+
+#[test]
+fn verify_interrupted_before_the_run_cleans_up_and_reraises() {
+    for signal in SIGNALS {
+        case(Phase::Before, signal);
+    }
+}
+
+#[test]
+fn verify_interrupted_while_running_stops_the_group_and_reraises() {
+    for signal in SIGNALS {
+        case(Phase::Running, signal);
+    }
+}
+
+#[test]
+fn verify_interrupted_while_stashed_puts_the_tests_back() {
+    for signal in SIGNALS {
+        case(Phase::Stashed, signal);
+    }
+}
+
+/// `setup` interrupted during its baseline: the baseline is stopped and no loop is left half started.
+#[test]
+fn setup_interrupted_during_the_baseline_starts_no_loop() {
+    for signal in SIGNALS {
+        let p = Project::new();
+        let pid_file = p.path("baseline.pid");
+        let child = spawn(
+            &p,
+            &[
+                "setup",
+                "--session-id",
+                "S",
+                "--no-closure-seal",
+                "--verify",
+                VERIFY,
+                "interrupt",
+                "me",
+            ],
+            &[("LG_HANG", &pid_file)],
+        );
+        assert!(
+            eventually(PATIENCE, || verify_pid(&pid_file).is_some()),
+            "the baseline never started"
+        );
+        let stderr = interrupt(child, signal);
+        let verify = verify_pid(&pid_file).expect("pid");
+        assert!(
+            eventually(PATIENCE, || !alive(verify)),
+            "the baseline was left running: {stderr}"
+        );
+        assert!(!p.exists(".claude/pua-loop.local.md"), "a loop was started: {stderr}");
+        p.loopgate(["status"]).run().success().stdout_contains("no loop");
+    }
+}
+
+/// The Stop hook stopped mid-verify (Claude Code ends a hook past its timeout): the verify's group is stopped,
+/// the new test file put back, and the next stop is not accused of tampering.
+#[test]
+fn stop_hook_stopped_mid_verify_leaves_nothing_behind() {
+    let p = project();
+    let pid_file = p.path("verify.pid");
+    let new_test = "tests/test_new.py";
+    p.write(new_test, "def test_new():\n    assert True\n");
+    let input = p.stop_input("S", "<promise>LOOP_DONE</promise>").to_string();
+    let child = spawn_with(&p, &["hook", "stop"], &[("LG_HANG", &pid_file)], &input);
+    assert!(
+        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+        "the verify never ran with the new test aside"
+    );
+    let stderr = interrupt(child, libc::SIGTERM);
+    let verify = verify_pid(&pid_file).expect("pid");
+    assert!(
+        eventually(PATIENCE, || !alive(verify)),
+        "the verify was left running: {stderr}"
+    );
+    assert!(p.exists(new_test), "the new test file was left in the stash: {stderr}");
+    assert_lock_free(&p);
+    let stop = p.stop("S", "still working");
+    stop.blocked();
+    assert!(
+        !p.statuses().iter().any(|s| s == "tamper_detected"),
+        "the next stop was accused of tampering: {}",
+        stop.stdout
+    );
+}
