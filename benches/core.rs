@@ -185,7 +185,7 @@ fn verify_runner_true(bencher: divan::Bencher) {
         log_path: &log,
         prefix: &[],
         env: None,
-        writable: &[],
+        plane: None,
     };
     bencher.bench(|| verify::run(black_box(&request)).expect("runs").passed());
 }

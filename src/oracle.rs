@@ -85,7 +85,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         log_path.set_extension("self-check.log");
     }
     let env = in_room(active)?;
-    let room = [active.store.room_dir(&active.project)];
+    let plane = env.is_some().then(|| room_plane(&active.store.room_dir(&active.project)));
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
@@ -93,7 +93,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         log_path: &log_path,
         prefix: &[],
         env: env.as_deref(),
-        writable: if env.is_some() { &room } else { &[] },
+        plane: plane.as_ref(),
     };
     // Rollback refuses while this marker is held (see `verify_lock`).
     let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
@@ -292,6 +292,14 @@ pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<Vec<(OsString, OsStr
     Ok(Some(room.env(&recorded, |name| std::env::var_os(name))))
 }
 
+/// What an oracle run in the room at `dir` may not write: loopgate's control plane, but for the room itself
+/// (its private caches and temporary directory live under loopgate's home).
+pub(crate) fn room_plane(dir: &std::path::Path) -> crate::plane::Plane {
+    let mut plane = crate::plane::Plane::for_home();
+    plane.allow(dir);
+    plane
+}
+
 /// A verify run with the counts and names its runners reported.
 struct Counted {
     outcome: VerifyOutcome,
@@ -328,7 +336,7 @@ pub(crate) fn baseline(
     budget: Option<u64>,
     derived: Option<&crate::closure::Closure>,
     env: Option<&[(OsString, OsString)]>,
-    room: &[std::path::PathBuf],
+    plane: Option<&crate::plane::Plane>,
 ) -> Result<Option<(Baseline, Observed)>, Error> {
     let Some(command) = &fields.verify_command else {
         return Ok(None);
@@ -345,7 +353,7 @@ pub(crate) fn baseline(
         log_path: &log_path,
         prefix: &prefix,
         env,
-        writable: room,
+        plane,
     };
     let progress = Progress::start(command);
     let counted = run_counted(&request, &progress);

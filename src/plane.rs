@@ -21,6 +21,9 @@ pub struct Plane {
     /// Directories below a protected path that stay writable: an oracle run's own places under loopgate's home
     /// (its room of private caches, a private copy of the tree), which Landlock grants on their own.
     writable: Vec<PathBuf>,
+    /// Nothing but `writable` (and the devices) may be written at all: the held-out run, whose code under test
+    /// sits beside tests the agent must never read, so it may not copy them anywhere the agent looks.
+    only_writable: bool,
 }
 
 impl Plane {
@@ -72,6 +75,23 @@ impl Plane {
         if !self.paths.contains(&path) {
             self.paths.push(path);
         }
+    }
+
+    /// A plane that lets a process write `dirs` (and the devices under `/dev`) and nothing else.
+    pub fn only(dirs: &[PathBuf]) -> Plane {
+        let mut plane = Plane {
+            only_writable: true,
+            ..Plane::default()
+        };
+        for dir in dirs {
+            plane.allow(dir);
+        }
+        plane
+    }
+
+    /// Whether nothing but [`Plane::writable`] may be written (see [`Plane::only`]).
+    pub fn is_only(&self) -> bool {
+        self.only_writable
     }
 
     /// Keeps `dir` writable although it lies below a protected path (see the `writable` field).

@@ -50,9 +50,9 @@ pub struct VerifyRequest<'a> {
     /// The whole environment of the run (the oracle's room, see `crate::room`); `None` runs it with loopgate's
     /// own environment and the reporting options (a loop set up before the room existed).
     pub env: Option<&'a [(OsString, OsString)]>,
-    /// Directories under loopgate's home the run may write although the rest of it is closed to the run (see
-    /// `plane`): the room of private caches, a private copy of the tree. Usually none.
-    pub writable: &'a [PathBuf],
+    /// What the run may not write (see `plane`); `None`: loopgate's whole control plane. An oracle run in a room
+    /// passes the plane with its room carved out; the held-out run, one that writes nothing but its own places.
+    pub plane: Option<&'a crate::plane::Plane>,
 }
 
 /// What the verify command did.
@@ -198,10 +198,7 @@ fn run_with(
     let mut lines = Lines::default();
     // The oracle's run executes code the agent wrote: it runs confined, off the control plane (`confine`), but
     // for its own places under loopgate's home (its room, a private copy of the tree).
-    let mut plane = crate::plane::Plane::for_home();
-    for dir in req.writable {
-        plane.allow(dir);
-    }
+    let plane = req.plane.cloned().unwrap_or_else(crate::plane::Plane::for_home);
     let shell: [OsString; 3] = ["/bin/sh".into(), "-c".into(), req.command.into()];
     let argv: Vec<&OsString> = req.prefix.iter().chain(&shell).collect();
     let (mut command, protection) = crate::confine::command(&plane, argv[0], &argv[1..]);

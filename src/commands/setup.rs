@@ -468,8 +468,8 @@ fn seal_and_start(
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
         let env = room.as_ref().map(|(_, env)| env.as_slice());
-        let writable = if env.is_some() { vec![store.room_dir(&project)] } else { Vec::new() };
-        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env, &writable)?
+        let plane = env.map(|_| crate::oracle::room_plane(&store.room_dir(&project)));
+        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env, plane.as_ref())?
     } else {
         None
     };
@@ -500,6 +500,7 @@ fn seal_and_start(
                         &state.fields.loop_id,
                         timeout,
                         baseline.as_ref(),
+                        room.as_ref().map(|(_, env)| (env.as_slice(), store.room_dir(&project))),
                     )?
                     .results
                     .len(),

@@ -117,6 +117,11 @@ impl Domain {
 /// What gets full write rights: every entry of every ancestor of a protected path that is neither protected
 /// nor itself such an ancestor, with whether it is a directory. Symbolic links are skipped.
 fn granted(plane: &Plane) -> Vec<(PathBuf, bool)> {
+    let carved = plane.writable().iter().filter(|dir| dir.is_dir()).map(|dir| (dir.clone(), true));
+    if plane.is_only() {
+        // Nothing else: the listed directories and the devices (`/dev/null`, a terminal).
+        return carved.chain([(PathBuf::from("/dev"), true)]).collect();
+    }
     let protected: BTreeSet<&Path> = plane.paths().iter().map(PathBuf::as_path).collect();
     let chain: BTreeSet<&Path> = plane.paths().iter().flat_map(|p| p.ancestors().skip(1)).collect();
     let mut out = Vec::new();
@@ -132,6 +137,6 @@ fn granted(plane: &Plane) -> Vec<(PathBuf, bool)> {
         }
     }
     // A carve-out below a protected path: its own rule grants it, whatever its parents are denied.
-    out.extend(plane.writable().iter().filter(|dir| dir.is_dir()).map(|dir| (dir.clone(), true)));
+    out.extend(carved);
     out
 }

@@ -22,15 +22,33 @@ pub(super) fn probe() -> Protection {
     }
 }
 
-/// The profile: allow by default, deny writing the plane.
+/// The profile: allow by default, deny writing the plane, then allow its carve-outs again (a later rule wins);
+/// for [`Plane::only`], deny every write but the carve-outs and the devices.
 pub(super) fn profile(plane: &Plane) -> String {
+    let denied = if plane.is_only() { String::new() } else { filters(plane.paths()) };
+    let mut allowed = filters(plane.writable());
+    if plane.is_only() {
+        allowed.push_str(" (subpath \"/dev\")");
+    }
+    let mut profile = String::from("(version 1)\n(allow default)\n");
+    if plane.is_only() || !denied.is_empty() {
+        profile.push_str(&format!("(deny file-write*{denied})\n"));
+    }
+    if !allowed.is_empty() {
+        profile.push_str(&format!("(allow file-write*{allowed})\n"));
+    }
+    profile
+}
+
+/// ` (subpath "/a") (literal "/b/f")`: a directory and all below it, a file by its own path.
+fn filters(paths: &[std::path::PathBuf]) -> String {
     let mut rules = String::new();
-    for path in plane.paths() {
+    for path in paths {
         let text = path.to_string_lossy().replace('\\', "\\\\").replace('"', "\\\"");
         let filter = if path.is_dir() { "subpath" } else { "literal" };
         rules.push_str(&format!(" ({filter} \"{text}\")"));
     }
-    format!("(version 1)\n(allow default)\n(deny file-write*{rules})\n")
+    rules
 }
 
 pub(super) fn command<A: AsRef<OsStr>>(plane: &Plane, program: &OsStr, args: &[A]) -> Command {

@@ -83,3 +83,34 @@ fn a_link_out_of_the_store_is_refused() {
     assert!(!status.success());
     assert_eq!(std::fs::read_to_string(home.join("seal.json")).expect("seal"), "{}");
 }
+
+#[test]
+fn a_plane_carves_out_the_room_and_an_only_plane_writes_nothing_else() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let home = root.join("store");
+    for sub in ["seals", "rooms/r1", "holdout/h/tree", "holdout/h/files"] {
+        std::fs::create_dir_all(home.join(sub)).expect("mkdir");
+    }
+    std::fs::create_dir_all(root.join("project")).expect("project");
+    let run = |plane: &Plane, script: &str| {
+        let args: Vec<OsString> = vec!["-c".into(), script.into()];
+        let (mut command, protection) = command(plane, "sh", &args);
+        assert!(protection.is_protected());
+        command.status().expect("run sh").success()
+    };
+    let (h, p) = (home.display(), root.join("project"));
+    let p = p.display();
+    // The room's plane: the room is the run's own, the rest of the store is not.
+    let mut room = Plane::new(&home, &[]);
+    room.allow(&home.join("rooms/r1"));
+    assert!(run(&room, &format!("mkdir -p '{h}/rooms/r1/tmp' && echo x > '{h}/rooms/r1/tmp/f'")));
+    assert!(!run(&room, &format!("echo x > '{h}/seals/s.json'")));
+    assert!(run(&room, &format!("echo x > '{p}/new.txt'")), "the project stays writable");
+    // The held-out run's plane: its copy and nothing else — not the project, not the held-out originals.
+    let only = Plane::only(&[home.join("holdout/h/tree")]);
+    assert!(run(&only, &format!("echo x > '{h}/holdout/h/tree/out' && echo y > /dev/null")));
+    assert!(!run(&only, &format!("echo leak > '{p}/leak.txt'")));
+    assert!(!run(&only, &format!("echo x > '{h}/holdout/h/files/test_x.py'")));
+    assert!(!root.join("project/leak.txt").exists());
+}

@@ -83,6 +83,7 @@ pub(crate) fn baseline(
     loop_id: &str,
     timeout: u64,
     visible: Option<&Baseline>,
+    room: Option<(&[(OsString, OsString)], std::path::PathBuf)>,
 ) -> Result<Baseline, Error> {
     let overlay = copy::Overlay {
         sealed: Vec::new(),
@@ -90,7 +91,8 @@ pub(crate) fn baseline(
         held_out: holdout::sources(holdout).to_vec(),
     };
     let log = holdout::log_path(holdout, loop_id, 0);
-    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout, None, None)?;
+    let (env, room) = room.map_or((None, None), |(env, dir)| (Some(env), Some(dir)));
+    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout, env, room.as_deref())?;
     let mut results = TestResults::default();
     for (name, &outcome) in &counted.results.tests {
         if visible.is_none_or(|v| !v.results.tests.contains_key(name)) {
@@ -145,9 +147,18 @@ fn run_in(
     let mut target = OsString::from("CARGO_TARGET_DIR=");
     target.push(holdout.dir.join(copy::TARGET));
     let prefix = [OsString::from("env"), target];
-    // The copy and its target are the run's own; so is the room whose caches the environment names.
-    let mut writable = vec![tree.clone(), holdout.dir.join(copy::TARGET)];
-    writable.extend(room.map(std::path::Path::to_path_buf));
+    // The run may write its copy, its target and the room whose caches the environment names — nothing else:
+    // the code under test sits beside tests the agent must never read, and may not copy them where the agent
+    // looks (the project, the shared temporary directory). Without a room, the temporary directory is shared.
+    let target_dir = holdout.dir.join(copy::TARGET);
+    std::fs::create_dir_all(&target_dir).map_err(|source| Error::Io {
+        action: "create the held-out run's Cargo target in",
+        path: target_dir.clone(),
+        source,
+    })?;
+    let mut writable = vec![tree.clone(), target_dir];
+    writable.push(room.map_or_else(std::env::temp_dir, std::path::Path::to_path_buf));
+    let plane = crate::plane::Plane::only(&writable);
     let request = VerifyRequest {
         command,
         cwd: &tree,
@@ -155,7 +166,7 @@ fn run_in(
         log_path: log,
         prefix: &prefix,
         env,
-        writable: &writable,
+        plane: Some(&plane),
     };
     run_counted(&request, &Progress::start_quiet())
 }

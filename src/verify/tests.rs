@@ -23,7 +23,7 @@ fn verify(command: &str, timeout: Duration) -> (VerifyOutcome, TempDir) {
         log_path: &log,
         prefix: &[],
         env: None,
-        writable: &[],
+        plane: None,
     };
     let outcome =
         run_with(&req, Limits::DEFAULT, GRACE, &mut |_| {}).unwrap_or_else(|err| panic!("run `{command}`: {err}"));
@@ -198,7 +198,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         log_path: &log,
         prefix: &[],
         env: None,
-        writable: &[],
+        plane: None,
     })
     .expect_err("spawn");
     assert!(matches!(err, VerifyError::Spawn { .. }));
@@ -217,7 +217,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         log_path: &bad_log,
         prefix: &[],
         env: None,
-        writable: &[],
+        plane: None,
     })
     .expect_err("log");
     assert!(matches!(err, VerifyError::Log { .. }));
@@ -266,7 +266,7 @@ fn run_with_lines_hands_every_line_to_the_callback() {
         log_path: &log,
         prefix: &[],
         env: None,
-        writable: &[],
+        plane: None,
     };
     let mut lines = Vec::new();
     let streamed =
