@@ -424,9 +424,11 @@ impl SealedInput for Option<Known> {
             .unwrap_or_default())
     }
 
-    fn seals(&self, _: &Path, key: &str) -> bool {
+    /// Only a file that holds a new trace now: the code under test is the agent's, so `loopgate allow` of a
+    /// code file with nothing flagged names nothing sealed.
+    fn seals(&self, root: &Path, key: &str) -> bool {
         self.as_ref()
-            .is_some_and(|known| known.files.contains_key(key) || crate::aware::judged(key).is_some())
+            .is_some_and(|known| known.check(root).iter().any(|flagged| flagged.path == key))
     }
 
     fn watched(&self, _: Checks) -> Vec<&str> {
