@@ -18,8 +18,10 @@ use crate::project::{LOOPGATE, Project, eventually};
 
 /// Bound for every wait below: generous, since the machine may be busy.
 const PATIENCE: Duration = Duration::from_secs(60);
-/// The verify command: passes at once, unless `$LG_HANG` names a file: then it writes its pid there and sleeps.
-const VERIFY: &str = r#"if [ -n "$LG_HANG" ]; then echo $$ > "$LG_HANG"; exec sleep 300; fi; exit 0"#;
+/// The verify command: passes at once, unless `$LG_HANG` (or, once, the file `.lg-hang`) names a file: then it
+/// writes its pid there and sleeps. The file is how a run after setup is asked to hang: the oracle's room runs
+/// the verify with the environment recorded at setup, not the environment of the process that asks.
+const VERIFY: &str = r#"H="${LG_HANG:-$(cat .lg-hang 2>/dev/null)}"; rm -f .lg-hang; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; exit 0"#;
 const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 /// When the signal is sent.
@@ -63,6 +65,9 @@ fn spawn_with(p: &Project, args: &[&str], env: &[(&str, &Path)], stdin: &str) ->
         .stderr(Stdio::piped());
     for (key, value) in env {
         command.env(key, value);
+        if *key == "LG_HANG" {
+            p.write(".lg-hang", value.to_string_lossy().as_ref());
+        }
     }
     let mut child = command.spawn().expect("spawn loopgate");
     let mut pipe = child.stdin.take().expect("stdin");

@@ -391,7 +391,7 @@ impl Project {
             .replace(&self.root.display().to_string(), "[PROJECT]")
             .replace(&self.loopgate_home.display().to_string(), "[LOOPGATE_HOME]")
             .replace(&self.io.display().to_string(), "[IO]");
-        redact_abi(&redact_seconds(&redact_timestamps(&redact_loop_ids(&text))))
+        redact_room(&redact_abi(&redact_seconds(&redact_timestamps(&redact_loop_ids(&text)))))
     }
 
     fn next_io(&self, kind: &str) -> PathBuf {
@@ -801,12 +801,24 @@ pub fn is_rfc3339_utc(text: &str) -> bool {
 
 /// `lg-20261121T193700Z-3f9a1c` → `[LOOP_ID]`.
 /// `Landlock ABI 6` → `Landlock ABI [N]`: the kernel's version, not loopgate's output.
+/// The kernel's Landlock ABI (`Landlock ABI 7` → `Landlock ABI [N]`).
 fn redact_abi(text: &str) -> String {
-    let mut parts = text.split("Landlock ABI ");
+    redact_after(text, "Landlock ABI ", "[N]", |c| c.is_ascii_digit())
+}
+
+/// The oracle's room, named after the seal (`rooms/f3739ce9fe0368de` → `rooms/[ROOM]`).
+fn redact_room(text: &str) -> String {
+    redact_after(text, "/rooms/", "[ROOM]", |c| c.is_ascii_hexdigit())
+}
+
+/// Every run of characters `part_of` accepts right after `marker`, as `placeholder`.
+fn redact_after(text: &str, marker: &str, placeholder: &str, part_of: fn(char) -> bool) -> String {
+    let mut parts = text.split(marker);
     let mut out = parts.next().unwrap_or_default().to_string();
     for part in parts {
-        out.push_str("Landlock ABI [N]");
-        out.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
+        out.push_str(marker);
+        out.push_str(placeholder);
+        out.push_str(part.trim_start_matches(part_of));
     }
     out
 }

@@ -1,7 +1,10 @@
 //! No ticket or request made while a verify runs is honoured (issue 31, item 4): the verify runs code the agent
 //! wrote, outside Claude Code's sandbox, and that code can write the files the user's `/pua-loop` leaves — the
 //! request in `.claude/` and the ticket in loopgate's store. Made during the verify's window, both are ignored
-//! and removed; the same files made afterwards, as the user's prompt makes them, still work.
+//! and removed; the same files made afterwards, as the user's prompt makes them, still work. Where the oracle's
+//! run is confined (`confine`), it cannot write the ticket at all; this check is the second line of defence, for
+//! machines without confinement, so the forging runs here with `LOOPGATE_CONFINE=off` — and once confined, to
+//! show the first line holds.
 
 use serde_json::json;
 
@@ -58,7 +61,10 @@ fn tool_call(p: &Project) -> Output {
 fn a_ticket_and_request_forged_by_the_verify_are_ignored_and_removed() {
     let (p, key) = project_whose_verify_forges(true);
     let ticket = p.loopgate_home().join(format!("prompts/{key}.json"));
-    p.stop("S", "<promise>LOOP_DONE</promise>").success();
+    p.stop_cmd("S", "<promise>LOOP_DONE</promise>")
+        .env("LOOPGATE_CONFINE", "off")
+        .run()
+        .success();
     assert!(
         ticket.exists() && p.exists(".claude/loopgate-request.json"),
         "the verify forged both"
@@ -104,4 +110,14 @@ fn a_request_written_during_a_verify_is_not_carried_out_by_the_users_prompt() {
         !p.exists(".claude/loopgate-request.json"),
         "the forged request is removed"
     );
+}
+
+#[test]
+fn a_confined_verify_cannot_write_the_ticket_at_all() {
+    let (p, key) = project_whose_verify_forges(true);
+    let ticket = p.loopgate_home().join(format!("prompts/{key}.json"));
+    p.stop("S", "<promise>LOOP_DONE</promise>").success();
+    assert!(!ticket.exists(), "the confined verify wrote a ticket into loopgate's store");
+    tool_call(&p).success();
+    assert_eq!(p.seal()["fields"]["verify_command"], "sh check.sh", "the oracle was replaced");
 }
