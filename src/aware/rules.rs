@@ -21,6 +21,9 @@ const NEAR: usize = 16;
 const AT: usize = 4;
 const FAR: usize = 48;
 
+/// Most tokens a walk over an item's header (to an `impl`'s body, back from a brace) takes.
+const MAX_WALK: usize = 4096;
+
 /// Attributes a `cfg_attr(test, …)` may switch on without changing what the code does.
 const HARMLESS_ATTRS: &[&str] = &["derive", "allow", "expect", "warn", "deny", "mutants", "coverage"];
 
@@ -51,6 +54,11 @@ const CALLER_HEADS: &[(Lang, &str, &[&str])] = &[
 /// Every trace in `lx` outside the byte ranges in `free` (the test modules a source file holds), as
 /// `(line, family)`, in token order.
 pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
+    let braces = if lx.lang == Lang::Rust {
+        enclosing_braces(lx)
+    } else {
+        Vec::new()
+    };
     let mut out = Vec::new();
     for (i, tok) in lx.toks.iter().enumerate() {
         if free.iter().any(|span| span.contains(&tok.start)) {
@@ -58,7 +66,7 @@ pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
         }
         let family = match tok.kind {
             TokKind::Str => string(lx, i),
-            TokKind::Ident => ident(lx, i),
+            TokKind::Ident => ident(lx, i, &braces),
             _ => None,
         };
         if let Some(family) = family {
@@ -119,12 +127,30 @@ fn name_lookup(lx: &Lexed, i: usize) -> bool {
     index || callee(lx, i).is_some_and(|name| BY_NAME.contains(&name))
 }
 
-fn ident(lx: &Lexed, i: usize) -> Option<Family> {
+/// For each token, the brace that encloses it (one forward pass, so a file of thousands of attributes stays
+/// linear).
+fn enclosing_braces(lx: &Lexed) -> Vec<Option<usize>> {
+    let mut stack: Vec<usize> = Vec::new();
+    let mut out = Vec::with_capacity(lx.toks.len());
+    for j in 0..lx.toks.len() {
+        out.push(stack.last().copied());
+        match lx.partner(j) {
+            Some(close) if close > j && lx.is(j, b'{') => stack.push(j),
+            Some(open) if open < j && lx.is(j, b'}') => while stack.pop().is_some_and(|top| top != open) {},
+            _ => {}
+        }
+    }
+    out
+}
+
+fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
     let word = lx.s(i);
     let after_dot = lx.is(i.wrapping_sub(1), b'.');
     let owner = if after_dot { lx.s(i.wrapping_sub(2)) } else { "" };
     match lx.lang {
-        Lang::Rust if word == "cfg" || word == "cfg_attr" => return rust_cfg(lx, i).then_some(Family::TestBuild),
+        Lang::Rust if word == "cfg" || word == "cfg_attr" => {
+            return rust_cfg(lx, i, braces).then_some(Family::TestBuild);
+        }
         Lang::Rust if word == "name" && after_dot && thread_name(lx, i) => return Some(Family::Caller),
         Lang::JavaScript if word == "typeof" && RUNNER_GLOBALS.contains(&lx.s(i + 1)) => {
             return Some(Family::RunnerLoaded);
@@ -194,7 +220,7 @@ fn compares(lx: &Lexed, j: usize) -> bool {
 /// `mod`, `use`, `fn`, type, constant, inherent `impl`: test-only helpers), and a `cfg_attr(test, derive(…))`.
 /// Inside a function body, on a trait `impl` or a macro, or negated (`cfg(not(test))`), it can change what
 /// the tests see, and counts.
-fn rust_cfg(lx: &Lexed, i: usize) -> bool {
+fn rust_cfg(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> bool {
     let bang = lx.is(i + 1, b'!');
     let open = if bang { i + 2 } else { i + 1 };
     let Some(close) = lx.partner(open).filter(|&close| lx.is(open, b'(') && close > open) else {
@@ -240,13 +266,13 @@ fn rust_cfg(lx: &Lexed, i: usize) -> bool {
     ];
     let item = lx.s(j);
     let additive = ADDITIVE.contains(&item) || item == "impl" && !trait_impl(lx, j);
-    !(additive && at_module_level(lx, i))
+    !(additive && at_module_level(lx, braces.get(i).copied().flatten()))
 }
 
 /// Whether the `impl` at `j` implements a trait (`impl … for …` before its body).
 fn trait_impl(lx: &Lexed, j: usize) -> bool {
     let mut k = j + 1;
-    while k < lx.toks.len() && !lx.is(k, b'{') && !lx.is(k, b';') {
+    while k < lx.toks.len().min(j + MAX_WALK) && !lx.is(k, b'{') && !lx.is(k, b';') {
         if lx.is_word(k, "for") {
             return true;
         }
@@ -255,28 +281,16 @@ fn trait_impl(lx: &Lexed, j: usize) -> bool {
     false
 }
 
-/// Whether token `i` is at module level: outside every brace group, or directly in a `mod` or inherent `impl`
-/// body (not in a function body, where a test-only item shadows the outer one).
-fn at_module_level(lx: &Lexed, i: usize) -> bool {
-    let mut j = i;
-    let open = loop {
-        let Some(k) = j.checked_sub(1) else {
-            return true;
-        };
-        j = k;
-        if lx.is(j, b'{') && lx.partner(j).is_none_or(|close| close > i) {
-            break j;
-        }
-        if lx.is(j, b'}')
-            && let Some(open) = lx.partner(j).filter(|&open| open < j)
-        {
-            j = open;
-        }
+/// Whether a token whose enclosing brace is `open` is at module level: outside every brace group, or directly
+/// in a `mod` or inherent `impl` body (not in a function body, where a test-only item shadows the outer one).
+fn at_module_level(lx: &Lexed, open: Option<usize>) -> bool {
+    let Some(open) = open else {
+        return true;
     };
     // The words of the header before the brace, back to the previous item's end.
     let mut k = open;
     let mut header = Vec::new();
-    while let Some(prev) = k.checked_sub(1) {
+    while let Some(prev) = k.checked_sub(1).filter(|_| header.len() < MAX_WALK) {
         if lx.is(prev, b';') || lx.is(prev, b'}') || lx.is(prev, b'{') {
             break;
         }

@@ -478,6 +478,14 @@ fn a_broken_or_huge_file_is_read_without_panicking() {
     );
 }
 
+#[test]
+fn thousands_of_test_attributes_are_scanned_in_one_pass() {
+    let helpers = "#[cfg(test)]\nfn helper() {}\n".repeat(20_000);
+    assert_eq!(found(Lang::Rust, &helpers), Vec::new());
+    let in_body = format!("fn f() {{\n{}}}\n", "    #[cfg(test)]\n    let x = 1;\n".repeat(20_000));
+    assert_eq!(found(Lang::Rust, &in_body).len(), 20_000);
+}
+
 /// Snippets that are traces in code; inside a comment or a sentence they must never count.
 const TRACES: &[&str] = &[
     "cfg!(test)",
