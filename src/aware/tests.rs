@@ -425,8 +425,14 @@ fn only_traces_added_since_setup_are_flagged() {
     let flagged: Vec<(String, u32)> = known.check(root).into_iter().map(|f| (f.path, f.found.line)).collect();
     assert_eq!(flagged, [("calc.py".to_string(), 5), ("new.py".to_string(), 2)]);
 
+    // `loopgate allow` knows a file with a trace, and refuses one without any as not sealed.
+    write("plain.py", "def f():\n    return 1\n");
+    let wrapped = Some(known);
+    let seals = |path: &str| crate::inputs::SealedInput::seals(&wrapped, root, path);
+    assert!(seals("calc.py") && seals("new.py") && !seals("plain.py") && !seals("tests/test_calc.py"));
+
     // Accepting a file makes its traces known.
-    let mut accepted = Some(known);
+    let mut accepted = wrapped;
     let paths = crate::inputs::SealedInput::accept(&mut accepted, root, &|p| p == "new.py").expect("accept");
     assert_eq!(paths, ["new.py"]);
     let flagged: Vec<String> = accepted

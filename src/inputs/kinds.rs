@@ -424,9 +424,9 @@ impl SealedInput for Option<Known> {
             .unwrap_or_default())
     }
 
-    fn seals(&self, _: &Path, key: &str) -> bool {
-        self.as_ref()
-            .is_some_and(|known| known.files.contains_key(key) || crate::aware::judged(key).is_some())
+    /// A file of code under test that holds a trace of the test run (new, or known at setup).
+    fn seals(&self, root: &Path, key: &str) -> bool {
+        self.as_ref().is_some_and(|known| known.holds(root, key))
     }
 
     fn watched(&self, _: Checks) -> Vec<&str> {
