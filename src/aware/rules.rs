@@ -98,14 +98,15 @@ fn string(lx: &Lexed, i: usize) -> Option<Family> {
     if !looked_up(lx, i) {
         return None;
     }
+    let reach = |env, args, modules| neighbourhood(lx, i, Reach { env, args, modules });
     if names::weak(text) {
-        return Some(neighbourhood(lx, i, NEAR, NEAR).unwrap_or(Family::RunnerLoaded));
+        return reach(NEAR, NEAR, NEAR);
     }
     if names::env_word(text) {
-        return neighbourhood(lx, i, NEAR, AT);
+        return reach(NEAR, AT, 0);
     }
     if names::exe_word(text) {
-        return neighbourhood(lx, i, 0, FAR).filter(|&family| family == Family::RunnerArgs);
+        return reach(0, FAR, 0);
     }
     (names::test_marker(text) && names::is_name(text) && name_lookup(lx, i)).then_some(Family::TestMarker)
 }
@@ -341,13 +342,21 @@ fn callee<'a>(lx: &Lexed<'a>, i: usize) -> Option<&'a str> {
     None
 }
 
-/// What the tokens around `i` are about: the process's arguments or executable (within `args` tokens), or its
-/// environment (within `env` tokens).
-fn neighbourhood(lx: &Lexed, i: usize, env: usize, args: usize) -> Option<Family> {
-    let reach = env.max(args);
-    let from = i.saturating_sub(reach);
-    let to = (i + reach + 1).min(lx.toks.len());
-    let mut found = None;
+/// How far from a word each kind of neighbour counts, in tokens (0: not at all).
+#[derive(Clone, Copy)]
+struct Reach {
+    env: usize,
+    args: usize,
+    modules: usize,
+}
+
+/// What the tokens around `i` are about, first match wins: the process's arguments or executable, the loaded
+/// modules (`sys.modules`, `require.cache`, `find_spec`), the environment — each within its [`Reach`].
+fn neighbourhood(lx: &Lexed, i: usize, reach: Reach) -> Option<Family> {
+    let widest = reach.env.max(reach.args).max(reach.modules);
+    let from = i.saturating_sub(widest);
+    let to = (i + widest + 1).min(lx.toks.len());
+    let (mut modules, mut env) = (false, false);
     for j in from..to {
         let near = |limit: usize| j.abs_diff(i) <= limit;
         if lx.kind(j) != Some(TokKind::Ident) {
@@ -365,20 +374,24 @@ fn neighbourhood(lx: &Lexed, i: usize, env: usize, args: usize) -> Option<Family
             || word == "Args" && owner == "os"
             || word == "executable" && owner == "sys"
             || word == "args" && lx.is(j + 1, b'(');
-        if is_args && near(args) {
+        if is_args && near(reach.args) {
             return Some(Family::RunnerArgs);
         }
-        if near(env) && word.to_ascii_lowercase().contains("env") {
-            found = Some(Family::RunnerEnv);
-        }
+        modules |= near(reach.modules) && ["modules", "cache", "find_spec", "find_loader", "loaded"].contains(&word);
+        env |= near(reach.env) && names::env_ident(word);
     }
-    found
+    if modules {
+        Some(Family::RunnerLoaded)
+    } else {
+        env.then_some(Family::RunnerEnv)
+    }
 }
 
 /// Whether a string literal's content is a path into the test side: a test file by the runners' conventions,
 /// `conftest.py`, or anything under a tests, snapshots or test-data directory.
 pub(super) fn test_path(text: &str) -> bool {
-    const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "__snapshots__", "testdata"];
+    // Not `spec/`: an API's `spec/openapi.yaml` is no test (a test file under it is, by `is_test_file`).
+    const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "__snapshots__", "testdata"];
     if text.is_empty() || text.len() > 300 || text.contains(char::is_whitespace) || text.contains("://") {
         return false;
     }

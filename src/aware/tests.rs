@@ -237,6 +237,9 @@ fn python_honest_code_stays_free() {
     free(
         py,
         &[
+            "import json\nPKG = json.load(open('package.json'))\nHAS_JEST = PKG.get('devDependencies', {}).get('jest')\n",
+            "def route(envelope):\n    if envelope.kind == 'test':\n        return 'sandbox'\n",
+            "SPEC = open('spec/openapi.yaml').read()\n",
             "import logging, os\nlogging.basicConfig(level=os.environ.get('LOG_LEVEL', 'INFO'))\nDEBUG = os.environ.get('DEBUG') == '1'\nFAST = os.environ.get('FEATURE_X')\n",
             "import argparse\np = argparse.ArgumentParser()\np.add_argument('--verbose', action='store_true')\n",
             "def kind(stem):\n    return stem.endswith('_test') or stem.startswith('test_')\n",
@@ -297,6 +300,7 @@ fn javascript_honest_code_stays_free() {
     free(
         js,
         &[
+            "function report(err) {\n  console.error(err.stack);\n  return 'see the latest log, inspect it';\n}\n",
             "const level = process.env.LOG_LEVEL || 'info';\nconst debug = process.env.DEBUG === '1';\nif (process.env.FEATURE_X) {}\n",
             "const isProd = process.env.NODE_ENV === 'production';\n",
             "// process.env.JEST_WORKER_ID\nconsole.log('run jest or vitest');\nconst msg = `typeof jest`;\n",
