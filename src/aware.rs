@@ -158,9 +158,15 @@ fn configuration(name: &str) -> bool {
 
 /// A file's traces, read from disk within [`MAX_BYTES`]; `None` if it cannot be read or is too large.
 pub(crate) fn scan_file(path: &Path, lang: Lang) -> Option<Vec<Found>> {
+    read_source(path).map(|text| scan(lang, &text))
+}
+
+/// A source file's text (invalid UTF-8 replaced), if it is a regular file of at most [`MAX_BYTES`].
+fn read_source(path: &Path) -> Option<String> {
     use std::io::Read;
     let file = std::fs::File::open(path).ok()?;
-    if file.metadata().ok()?.len() > MAX_BYTES {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_BYTES {
         return None;
     }
     let mut bytes = Vec::new();
@@ -168,5 +174,5 @@ pub(crate) fn scan_file(path: &Path, lang: Lang) -> Option<Vec<Found>> {
     if bytes.len() as u64 > MAX_BYTES {
         return None;
     }
-    Some(scan(lang, &String::from_utf8_lossy(&bytes)))
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }

@@ -76,21 +76,28 @@ impl Known {
         let mut out = Vec::new();
         let moved = |path: &str, stat| self.files.get(path).is_none_or(|entry| entry.stat != stat);
         each_file(root, &self.tests, moved, |path, lang, _| {
-            let entry = self.files.get(path);
-            let known = entry.map_or(&[][..], |entry| &entry.traces[..]);
-            let found = scan_file(&root.join(path), lang).unwrap_or_default();
-            out.extend(
-                found
-                    .into_iter()
-                    .filter(|f| !known.contains(&digest(f)))
-                    .map(|found| Flagged {
-                        path: path.to_string(),
-                        found,
-                    }),
-            );
+            out.extend(self.new_in(root, path, lang).into_iter().map(|found| Flagged {
+                path: path.to_string(),
+                found,
+            }));
         });
         out.sort_by(|a, b| (&a.path, a.found.line).cmp(&(&b.path, b.found.line)));
         out
+    }
+
+    /// Whether `path` holds a trace now or held one at setup: what `loopgate allow PATH` may accept.
+    pub(crate) fn holds(&self, root: &Path, path: &str) -> bool {
+        let known = self.files.get(path).is_some_and(|entry| !entry.traces.is_empty());
+        let now = || judged(path).is_some_and(|lang| !self.new_in(root, path, lang).is_empty());
+        known || now()
+    }
+
+    /// The traces in `path` (of `lang`) that were not there at setup.
+    fn new_in(&self, root: &Path, path: &str, lang: super::Lang) -> Vec<Found> {
+        let known = self.files.get(path).map_or(&[][..], |entry| &entry.traces[..]);
+        let mut found = scan_file(&root.join(path), lang).unwrap_or_default();
+        found.retain(|f| !known.contains(&digest(f)));
+        found
     }
 
     /// Takes again the files `select` picks, as they are now (`loopgate allow`); returns those whose traces

@@ -38,7 +38,7 @@ pub(super) fn is_test_module(root: &Path, path: &str) -> bool {
     parents
         .iter()
         .filter(|parent| parent.as_str() != path)
-        .filter_map(|parent| read_bounded(&root.join(parent)))
+        .filter_map(|parent| super::read_source(&root.join(parent)))
         .any(|text| declares_test_module(&text, name))
 }
 
@@ -48,14 +48,4 @@ fn declares_test_module(text: &str, name: &str) -> bool {
     testscan::units(Lang::Rust, &lexed)
         .iter()
         .any(|node| node.gated && node.name == name && matches!(node.kind, UnitKind::Import | UnitKind::Container))
-}
-
-fn read_bounded(path: &Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > super::MAX_BYTES {
-        return None;
-    }
-    std::fs::read(path)
-        .ok()
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }

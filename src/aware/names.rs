@@ -153,9 +153,26 @@ pub(super) fn is_name(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// Whether a string literal's content names a test (`test_`, `.test.`, `_test.go`, `tests::`, `spec`): what a
-/// look at the stack searches for.
+/// Whether a string literal's content names a test — a word `test`, `tests`, `spec`, a runner's name, or a Go
+/// `TestX` (`test_add`, `.test.`, `calc_test.go`, `tests::`, `__tests__`) — what a look at the stack searches
+/// for. Words, so `latest` or `inspect` do not count.
 pub(super) fn names_a_test(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    lower.contains("test") || lower.contains("spec")
+    const WORDS: &[&str] = &["test", "tests", "spec", "specs", "__tests__", "testing"];
+    text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .flat_map(|word| word.split('_').chain([word]))
+        .any(|word| {
+            let lower = word.to_ascii_lowercase();
+            WORDS.contains(&lower.as_str())
+                || WEAK.contains(&lower.as_str())
+                || word
+                    .strip_prefix("Test")
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        })
+}
+
+/// Whether an identifier names the environment: `env`, `environ`, `getenv`, `NODE_ENV`, `app_env`,
+/// `environment`.
+pub(super) fn env_ident(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    ["env", "environ", "getenv", "lookupenv", "environment"].contains(&lower.as_str()) || lower.ends_with("_env")
 }

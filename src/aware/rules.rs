@@ -8,6 +8,8 @@
 
 use std::ops::Range;
 
+mod rust;
+
 use super::names::{self, LOOKUPS, RUNNER_GLOBALS};
 use super::{Family, Lang};
 use crate::testscan::lex::{Lexed, TokKind};
@@ -20,9 +22,8 @@ const NEAR: usize = 16;
 /// the same few statements.
 const AT: usize = 4;
 const FAR: usize = 48;
-
-/// Attributes a `cfg_attr(test, …)` may switch on without changing what the code does.
-const HARMLESS_ATTRS: &[&str] = &["derive", "allow", "expect", "warn", "deny", "mutants", "coverage"];
+/// How far a look at who is running may be from the comparison that decides, in tokens.
+pub(super) const REACH: usize = CALLER_REACH;
 
 /// Looks at the stack or at who is running: `(language, qualifier, names)`; an empty qualifier means any
 /// `.name` (JavaScript's `new Error().stack`) or a bare name.
@@ -51,14 +52,24 @@ const CALLER_HEADS: &[(Lang, &str, &[&str])] = &[
 /// Every trace in `lx` outside the byte ranges in `free` (the test modules a source file holds), as
 /// `(line, family)`, in token order.
 pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
+    let braces = if lx.lang == Lang::Rust {
+        rust::enclosing_braces(lx)
+    } else {
+        Vec::new()
+    };
     let mut out = Vec::new();
+    // The test modules come in order and do not overlap: one pointer walks them beside the tokens.
+    let mut span = 0;
     for (i, tok) in lx.toks.iter().enumerate() {
-        if free.iter().any(|span| span.contains(&tok.start)) {
+        while free.get(span).is_some_and(|s| s.end <= tok.start) {
+            span += 1;
+        }
+        if free.get(span).is_some_and(|s| s.contains(&tok.start)) {
             continue;
         }
         let family = match tok.kind {
             TokKind::Str => string(lx, i),
-            TokKind::Ident => ident(lx, i),
+            TokKind::Ident => ident(lx, i, &braces),
             _ => None,
         };
         if let Some(family) = family {
@@ -90,14 +101,15 @@ fn string(lx: &Lexed, i: usize) -> Option<Family> {
     if !looked_up(lx, i) {
         return None;
     }
+    let reach = |env, args, modules| neighbourhood(lx, i, Reach { env, args, modules });
     if names::weak(text) {
-        return Some(neighbourhood(lx, i, NEAR, NEAR).unwrap_or(Family::RunnerLoaded));
+        return reach(NEAR, NEAR, NEAR);
     }
     if names::env_word(text) {
-        return neighbourhood(lx, i, NEAR, AT);
+        return reach(NEAR, AT, 0);
     }
     if names::exe_word(text) {
-        return neighbourhood(lx, i, 0, FAR).filter(|&family| family == Family::RunnerArgs);
+        return reach(0, FAR, 0);
     }
     (names::test_marker(text) && names::is_name(text) && name_lookup(lx, i)).then_some(Family::TestMarker)
 }
@@ -119,13 +131,15 @@ fn name_lookup(lx: &Lexed, i: usize) -> bool {
     index || callee(lx, i).is_some_and(|name| BY_NAME.contains(&name))
 }
 
-fn ident(lx: &Lexed, i: usize) -> Option<Family> {
+fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
     let word = lx.s(i);
     let after_dot = lx.is(i.wrapping_sub(1), b'.');
     let owner = if after_dot { lx.s(i.wrapping_sub(2)) } else { "" };
     match lx.lang {
-        Lang::Rust if word == "cfg" || word == "cfg_attr" => return rust_cfg(lx, i).then_some(Family::TestBuild),
-        Lang::Rust if word == "name" && after_dot && thread_name(lx, i) => return Some(Family::Caller),
+        Lang::Rust if word == "cfg" || word == "cfg_attr" => {
+            return rust::cfg_test(lx, i, braces).then_some(Family::TestBuild);
+        }
+        Lang::Rust if word == "name" && after_dot && rust::thread_name(lx, i) => return Some(Family::Caller),
         Lang::JavaScript if word == "typeof" && RUNNER_GLOBALS.contains(&lx.s(i + 1)) => {
             return Some(Family::RunnerLoaded);
         }
@@ -159,132 +173,9 @@ fn caller(lx: &Lexed, i: usize, word: &str, after_dot: bool, owner: &str) -> boo
         .any(|j| lx.kind(j) == Some(TokKind::Str) && names::names_a_test(content(lx.s(j))))
 }
 
-/// `thread::current().name()` compared with something: the test harness names each test's thread after it.
-fn thread_name(lx: &Lexed, i: usize) -> bool {
-    let before = |k: usize| i.checked_sub(k).map_or("", |j| lx.s(j));
-    if before(2) != ")" || before(3) != "(" || before(4) != "current" {
-        return false;
-    }
-    const COMPARED: &[&str] = &[
-        "contains",
-        "starts_with",
-        "ends_with",
-        "is_some_and",
-        "matches",
-        "eq",
-        "ne",
-    ];
-    let mut j = i + 1;
-    while j < lx.toks.len() && j < i + CALLER_REACH && !lx.is(j, b';') && !lx.is(j, b'{') {
-        if compares(lx, j) || COMPARED.contains(&lx.s(j)) && lx.kind(j) == Some(TokKind::Ident) {
-            return true;
-        }
-        j += 1;
-    }
-    false
-}
-
 /// Whether token `j` starts `==` or `!=`.
-fn compares(lx: &Lexed, j: usize) -> bool {
+pub(super) fn compares(lx: &Lexed, j: usize) -> bool {
     (lx.is(j, b'=') || lx.is(j, b'!')) && lx.is(j + 1, b'=')
-}
-
-/// A Rust `cfg(…)` / `cfg!(…)` / `cfg_attr(…)` that names `test`, except where it only adds to the test
-/// build: a file's inner attribute, `#[cfg(test)]` on a module-level item that cannot replace anything (a
-/// `mod`, `use`, `fn`, type, constant, inherent `impl`: test-only helpers), and a `cfg_attr(test, derive(…))`.
-/// Inside a function body, on a trait `impl` or a macro, or negated (`cfg(not(test))`), it can change what
-/// the tests see, and counts.
-fn rust_cfg(lx: &Lexed, i: usize) -> bool {
-    let bang = lx.is(i + 1, b'!');
-    let open = if bang { i + 2 } else { i + 1 };
-    let Some(close) = lx.partner(open).filter(|&close| lx.is(open, b'(') && close > open) else {
-        return false;
-    };
-    let inside = open + 1..close;
-    if !inside.clone().any(|j| lx.is_word(j, "test")) {
-        return false;
-    }
-    if lx.s(i) == "cfg_attr" {
-        let plain = lx.is_word(open + 1, "test") && lx.is(open + 2, b',');
-        return !(plain && HARMLESS_ATTRS.contains(&lx.s(open + 3)));
-    }
-    if bang {
-        return true;
-    }
-    let before = |k: usize| i.checked_sub(k).map_or("", |j| lx.s(j));
-    if before(1) != "[" {
-        return true;
-    }
-    if before(2) == "!" && before(3) == "#" {
-        // `#![cfg(test)]`: the whole file is a test module.
-        return false;
-    }
-    if inside.clone().any(|j| lx.is_word(j, "not")) {
-        return true;
-    }
-    let mut j = lx.skip(i - 1);
-    while lx.is(j, b'#') && lx.is(j + 1, b'[') {
-        j = lx.skip(j + 1);
-    }
-    if lx.is_word(j, "pub") {
-        j += 1;
-        if lx.is(j, b'(') {
-            j = lx.skip(j);
-        }
-    }
-    while ["async", "unsafe", "extern"].contains(&lx.s(j)) && !lx.is(j + 1, b'{') && !lx.is_word(j + 1, "crate") {
-        j += 1;
-    }
-    const ADDITIVE: &[&str] = &[
-        "mod", "use", "extern", "fn", "struct", "enum", "union", "type", "trait", "const", "static",
-    ];
-    let item = lx.s(j);
-    let additive = ADDITIVE.contains(&item) || item == "impl" && !trait_impl(lx, j);
-    !(additive && at_module_level(lx, i))
-}
-
-/// Whether the `impl` at `j` implements a trait (`impl … for …` before its body).
-fn trait_impl(lx: &Lexed, j: usize) -> bool {
-    let mut k = j + 1;
-    while k < lx.toks.len() && !lx.is(k, b'{') && !lx.is(k, b';') {
-        if lx.is_word(k, "for") {
-            return true;
-        }
-        k = lx.skip(k);
-    }
-    false
-}
-
-/// Whether token `i` is at module level: outside every brace group, or directly in a `mod` or inherent `impl`
-/// body (not in a function body, where a test-only item shadows the outer one).
-fn at_module_level(lx: &Lexed, i: usize) -> bool {
-    let mut j = i;
-    let open = loop {
-        let Some(k) = j.checked_sub(1) else {
-            return true;
-        };
-        j = k;
-        if lx.is(j, b'{') && lx.partner(j).is_none_or(|close| close > i) {
-            break j;
-        }
-        if lx.is(j, b'}')
-            && let Some(open) = lx.partner(j).filter(|&open| open < j)
-        {
-            j = open;
-        }
-    };
-    // The words of the header before the brace, back to the previous item's end.
-    let mut k = open;
-    let mut header = Vec::new();
-    while let Some(prev) = k.checked_sub(1) {
-        if lx.is(prev, b';') || lx.is(prev, b'}') || lx.is(prev, b'{') {
-            break;
-        }
-        k = prev;
-        header.push(lx.s(k));
-    }
-    let impl_at = header.iter().rposition(|w| *w == "impl");
-    header.contains(&"mod") || impl_at.is_some() && !header.contains(&"for") && !header.contains(&"fn")
 }
 
 /// Whether the string at `i` is looked up or compared with: an argument of a lookup call, an index, an
@@ -327,13 +218,21 @@ fn callee<'a>(lx: &Lexed<'a>, i: usize) -> Option<&'a str> {
     None
 }
 
-/// What the tokens around `i` are about: the process's arguments or executable (within `args` tokens), or its
-/// environment (within `env` tokens).
-fn neighbourhood(lx: &Lexed, i: usize, env: usize, args: usize) -> Option<Family> {
-    let reach = env.max(args);
-    let from = i.saturating_sub(reach);
-    let to = (i + reach + 1).min(lx.toks.len());
-    let mut found = None;
+/// How far from a word each kind of neighbour counts, in tokens (0: not at all).
+#[derive(Clone, Copy)]
+struct Reach {
+    env: usize,
+    args: usize,
+    modules: usize,
+}
+
+/// What the tokens around `i` are about, first match wins: the process's arguments or executable, the loaded
+/// modules (`sys.modules`, `require.cache`, `find_spec`), the environment — each within its [`Reach`].
+fn neighbourhood(lx: &Lexed, i: usize, reach: Reach) -> Option<Family> {
+    let widest = reach.env.max(reach.args).max(reach.modules);
+    let from = i.saturating_sub(widest);
+    let to = (i + widest + 1).min(lx.toks.len());
+    let (mut modules, mut env) = (false, false);
     for j in from..to {
         let near = |limit: usize| j.abs_diff(i) <= limit;
         if lx.kind(j) != Some(TokKind::Ident) {
@@ -351,20 +250,24 @@ fn neighbourhood(lx: &Lexed, i: usize, env: usize, args: usize) -> Option<Family
             || word == "Args" && owner == "os"
             || word == "executable" && owner == "sys"
             || word == "args" && lx.is(j + 1, b'(');
-        if is_args && near(args) {
+        if is_args && near(reach.args) {
             return Some(Family::RunnerArgs);
         }
-        if near(env) && word.to_ascii_lowercase().contains("env") {
-            found = Some(Family::RunnerEnv);
-        }
+        modules |= near(reach.modules) && ["modules", "cache", "find_spec", "find_loader", "loaded"].contains(&word);
+        env |= near(reach.env) && names::env_ident(word);
     }
-    found
+    if modules {
+        Some(Family::RunnerLoaded)
+    } else {
+        env.then_some(Family::RunnerEnv)
+    }
 }
 
 /// Whether a string literal's content is a path into the test side: a test file by the runners' conventions,
 /// `conftest.py`, or anything under a tests, snapshots or test-data directory.
 pub(super) fn test_path(text: &str) -> bool {
-    const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "__snapshots__", "testdata"];
+    // Not `spec/`: an API's `spec/openapi.yaml` is no test (a test file under it is, by `is_test_file`).
+    const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "__snapshots__", "testdata"];
     if text.is_empty() || text.len() > 300 || text.contains(char::is_whitespace) || text.contains("://") {
         return false;
     }

@@ -11,18 +11,24 @@ fn found(lang: Lang, text: &str) -> Vec<(u32, Family)> {
     scan(lang, text).into_iter().map(|f| (f.line, f.family)).collect()
 }
 
+/// Each `(text, line, family)`: the trace is found on its line.
 #[track_caller]
-fn caught(lang: Lang, text: &str, line: u32, family: Family) {
-    let found = found(lang, text);
-    assert!(
-        found.contains(&(line, family)),
-        "expected {family:?} on line {line} in:\n{text}\nfound {found:?}"
-    );
+fn caught(lang: Lang, cases: &[(&str, u32, Family)]) {
+    for &(text, line, family) in cases {
+        let found = found(lang, text);
+        assert!(
+            found.contains(&(line, family)),
+            "expected {family:?} on line {line} in:\n{text}\nfound {found:?}"
+        );
+    }
 }
 
+/// Each text: nothing is found.
 #[track_caller]
-fn free(lang: Lang, text: &str) {
-    assert_eq!(found(lang, text), Vec::new(), "honest code was flagged:\n{text}");
+fn free(lang: Lang, texts: &[&str]) {
+    for text in texts {
+        assert_eq!(found(lang, text), Vec::new(), "honest code was flagged:\n{text}");
+    }
 }
 
 #[test]
@@ -30,84 +36,64 @@ fn rust_test_build_outside_a_test_module_is_caught() {
     let rs = Lang::Rust;
     caught(
         rs,
-        "pub fn add(a: i32, b: i32) -> i32 {\n    if cfg!(test) { a + b } else { a - b }\n}\n",
-        2,
-        TestBuild,
-    );
-    caught(
-        rs,
-        "#[cfg(test)]\nimpl PartialEq for Money {\n    fn eq(&self, _: &Self) -> bool { true }\n}\n",
-        1,
-        TestBuild,
-    );
-    caught(
-        rs,
-        "const FIX: bool = false;\nfn add(a: i32, b: i32) -> i32 {\n    #[cfg(test)]\n    const FIX: bool = true;\n    if FIX { a + b } else { a - b }\n}\n",
-        3,
-        TestBuild,
-    );
-    caught(
-        rs,
-        "fn add(a: i32, b: i32) -> i32 {\n    #[cfg(test)]\n    {\n        return a + b;\n    }\n    a - b\n}\n",
-        2,
-        TestBuild,
-    );
-    caught(
-        rs,
-        "#[cfg(test)]\nmacro_rules! add { ($a:expr, $b:expr) => { $a + $b }; }\n",
-        1,
-        TestBuild,
-    );
-    caught(
-        rs,
-        "impl Iterator for Calc {\n    type Item = i32;\n    #[cfg(test)]\n    fn next(&mut self) -> Option<i32> { None }\n}\n",
-        3,
-        TestBuild,
-    );
-    caught(rs, "#[cfg(not(test))]\nmod real;\n", 1, TestBuild);
-    caught(
-        rs,
-        "#[cfg(all(test, unix))]\nimpl Default for Calc { fn default() -> Self { Calc } }\n",
-        1,
-        TestBuild,
-    );
-    caught(rs, "#[cfg_attr(test, path = \"fake.rs\")]\nmod imp;\n", 1, TestBuild);
-    caught(
-        rs,
-        "fn f() {\n    let on = cfg!(any(test, doctest));\n}\n",
-        2,
-        TestBuild,
+        &[
+            (
+                "pub fn add(a: i32, b: i32) -> i32 {\n    if cfg!(test) { a + b } else { a - b }\n}\n",
+                2,
+                TestBuild,
+            ),
+            (
+                "#[cfg(test)]\nimpl PartialEq for Money {\n    fn eq(&self, _: &Self) -> bool { true }\n}\n",
+                1,
+                TestBuild,
+            ),
+            (
+                "const FIX: bool = false;\nfn add(a: i32, b: i32) -> i32 {\n    #[cfg(test)]\n    const FIX: bool = true;\n    if FIX { a + b } else { a - b }\n}\n",
+                3,
+                TestBuild,
+            ),
+            (
+                "fn add(a: i32, b: i32) -> i32 {\n    #[cfg(test)]\n    {\n        return a + b;\n    }\n    a - b\n}\n",
+                2,
+                TestBuild,
+            ),
+            (
+                "#[cfg(test)]\nmacro_rules! add { ($a:expr, $b:expr) => { $a + $b }; }\n",
+                1,
+                TestBuild,
+            ),
+            (
+                "impl Iterator for Calc {\n    type Item = i32;\n    #[cfg(test)]\n    fn next(&mut self) -> Option<i32> { None }\n}\n",
+                3,
+                TestBuild,
+            ),
+            ("#[cfg(not(test))]\nmod real;\n", 1, TestBuild),
+            (
+                "#[cfg(all(test, unix))]\nimpl Default for Calc { fn default() -> Self { Calc } }\n",
+                1,
+                TestBuild,
+            ),
+            ("#[cfg_attr(test, path = \"fake.rs\")]\nmod imp;\n", 1, TestBuild),
+            ("fn f() {\n    let on = cfg!(any(test, doctest));\n}\n", 2, TestBuild),
+        ],
     );
 }
 
 #[test]
 fn rust_test_modules_and_build_settings_stay_free() {
     let rs = Lang::Rust;
+    // Test modules (inline or declared as files), build settings, test-only helpers at module level.
     free(
         rs,
-        "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert!(cfg!(test)); }\n}\n",
-    );
-    free(
-        rs,
-        "#[cfg(test)]\nmod tests;\n#[cfg(test)]\nuse std::collections::HashMap;\n",
-    );
-    free(rs, "#![cfg(test)]\nfn helper() {}\n");
-    free(
-        rs,
-        "#[cfg(debug_assertions)]\nfn check() {}\n#[cfg(feature = \"fast\")]\nfn fast() {}\nfn f() { if cfg!(debug_assertions) {} }\n",
-    );
-    free(
-        rs,
-        "#[cfg_attr(test, derive(PartialEq, Debug))]\npub struct Point { x: i32 }\n",
-    );
-    // Test-only helpers at module level only add to the test build.
-    free(
-        rs,
-        "#[cfg(test)]\npub(crate) fn sample() -> Calc { Calc }\n\nimpl Calc {\n    #[cfg(test)]\n    pub fn for_tests() -> Self { Calc }\n}\n\n#[cfg(test)]\nimpl Calc {\n    fn probe(&self) {}\n}\n#[cfg(test)]\nconst LIMIT: usize = 3;\n#[cfg(test)]\npub struct Fake;\n",
-    );
-    free(
-        rs,
-        "mod outer {\n    #[cfg(test)]\n    mod tests {\n        fn f() { if cfg!(test) {} }\n    }\n}\n",
+        &[
+            "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert!(cfg!(test)); }\n}\n",
+            "#[cfg(test)]\nmod tests;\n#[cfg(test)]\nuse std::collections::HashMap;\n",
+            "#![cfg(test)]\nfn helper() {}\n",
+            "#[cfg(debug_assertions)]\nfn check() {}\n#[cfg(feature = \"fast\")]\nfn fast() {}\nfn f() { if cfg!(debug_assertions) {} }\n",
+            "#[cfg_attr(test, derive(PartialEq, Debug))]\npub struct Point { x: i32 }\n",
+            "#[cfg(test)]\npub(crate) fn sample() -> Calc { Calc }\n\nimpl Calc {\n    #[cfg(test)]\n    pub fn for_tests() -> Self { Calc }\n}\n\n#[cfg(test)]\nimpl Calc {\n    fn probe(&self) {}\n}\n#[cfg(test)]\nconst LIMIT: usize = 3;\n#[cfg(test)]\npub struct Fake;\n",
+            "mod outer {\n    #[cfg(test)]\n    mod tests {\n        fn f() { if cfg!(test) {} }\n    }\n}\n",
+        ],
     );
 }
 
@@ -116,63 +102,58 @@ fn rust_runner_traces_are_caught() {
     let rs = Lang::Rust;
     caught(
         rs,
-        "fn f() -> bool {\n    std::env::var(\"RUST_TEST_THREADS\").is_ok()\n}\n",
-        2,
-        RunnerEnv,
-    );
-    caught(
-        rs,
-        "fn f() -> bool {\n    std::env::var_os(\"NEXTEST_RUN_ID\").is_some()\n}\n",
-        2,
-        RunnerEnv,
-    );
-    caught(
-        rs,
-        "const T: Option<&str> = option_env!(\"CARGO_TARGET_TMPDIR\");\n",
-        1,
-        RunnerEnv,
-    );
-    caught(
-        rs,
-        "fn f() -> bool {\n    std::env::args().any(|a| a == \"--nocapture\" || a.starts_with(\"--test-threads\"))\n}\n",
-        2,
-        RunnerArgs,
-    );
-    caught(
-        rs,
-        "fn f() -> bool {\n    std::env::current_exe().unwrap().to_string_lossy().contains(\"/deps/\")\n}\n",
-        2,
-        RunnerArgs,
-    );
-    caught(
-        rs,
-        "fn f(a: i32) -> i32 {\n    let exe = std::env::current_exe().unwrap_or_default();\n    if exe.to_string_lossy().contains(\"/deps/\") {\n        a\n    } else {\n        -a\n    }\n}\n",
-        3,
-        RunnerArgs,
-    );
-    caught(
-        rs,
-        "fn f() -> bool {\n    std::thread::current().name() != Some(\"main\")\n}\n",
-        2,
-        Caller,
-    );
-    caught(
-        rs,
-        "fn f() -> bool {\n    std::thread::current().name().is_some_and(|n| n.contains(\"tests::\"))\n}\n",
-        2,
-        Caller,
-    );
-    caught(
-        rs,
-        "fn f() -> bool {\n    let bt = std::backtrace::Backtrace::force_capture();\n    bt.to_string().contains(\"::tests::\")\n}\n",
-        2,
-        Caller,
-    );
-    caught(
-        rs,
-        "const EXPECTED: &str = include_str!(\"../tests/api.rs\");\n",
-        1,
-        ReadsTests,
+        &[
+            (
+                "fn f() -> bool {\n    std::env::var(\"RUST_TEST_THREADS\").is_ok()\n}\n",
+                2,
+                RunnerEnv,
+            ),
+            (
+                "fn f() -> bool {\n    std::env::var_os(\"NEXTEST_RUN_ID\").is_some()\n}\n",
+                2,
+                RunnerEnv,
+            ),
+            (
+                "const T: Option<&str> = option_env!(\"CARGO_TARGET_TMPDIR\");\n",
+                1,
+                RunnerEnv,
+            ),
+            (
+                "fn f() -> bool {\n    std::env::args().any(|a| a == \"--nocapture\" || a.starts_with(\"--test-threads\"))\n}\n",
+                2,
+                RunnerArgs,
+            ),
+            (
+                "fn f() -> bool {\n    std::env::current_exe().unwrap().to_string_lossy().contains(\"/deps/\")\n}\n",
+                2,
+                RunnerArgs,
+            ),
+            (
+                "fn f(a: i32) -> i32 {\n    let exe = std::env::current_exe().unwrap_or_default();\n    if exe.to_string_lossy().contains(\"/deps/\") {\n        a\n    } else {\n        -a\n    }\n}\n",
+                3,
+                RunnerArgs,
+            ),
+            (
+                "fn f() -> bool {\n    std::thread::current().name() != Some(\"main\")\n}\n",
+                2,
+                Caller,
+            ),
+            (
+                "fn f() -> bool {\n    std::thread::current().name().is_some_and(|n| n.contains(\"tests::\"))\n}\n",
+                2,
+                Caller,
+            ),
+            (
+                "fn f() -> bool {\n    let bt = std::backtrace::Backtrace::force_capture();\n    bt.to_string().contains(\"::tests::\")\n}\n",
+                2,
+                Caller,
+            ),
+            (
+                "const EXPECTED: &str = include_str!(\"../tests/api.rs\");\n",
+                1,
+                ReadsTests,
+            ),
+        ],
     );
 }
 
@@ -181,21 +162,14 @@ fn rust_honest_code_stays_free() {
     let rs = Lang::Rust;
     free(
         rs,
-        "fn init() {\n    let level = std::env::var(\"RUST_LOG\").unwrap_or_default();\n    if std::env::var(\"FEATURE_X\").is_ok() {}\n}\n",
+        &[
+            "fn init() {\n    let level = std::env::var(\"RUST_LOG\").unwrap_or_default();\n    if std::env::var(\"FEATURE_X\").is_ok() {}\n}\n",
+            "fn main() {\n    let verbose = std::env::args().any(|a| a == \"--verbose\" || a == \"-v\");\n}\n",
+            "fn who() -> String {\n    format!(\"{:?}\", std::thread::current().name())\n}\n",
+            "// cfg!(test) and RUST_TEST_THREADS in a comment\n/// `std::env::var(\"PYTEST_CURRENT_TEST\")` in a doc comment\nfn f() { println!(\"run cargo test --test-threads 1\"); }\n",
+            "use serde::Deserialize;\nfn f() -> &'static str { \"tests\" }\n",
+        ],
     );
-    free(
-        rs,
-        "fn main() {\n    let verbose = std::env::args().any(|a| a == \"--verbose\" || a == \"-v\");\n}\n",
-    );
-    free(
-        rs,
-        "fn who() -> String {\n    format!(\"{:?}\", std::thread::current().name())\n}\n",
-    );
-    free(
-        rs,
-        "// cfg!(test) and RUST_TEST_THREADS in a comment\n/// `std::env::var(\"PYTEST_CURRENT_TEST\")` in a doc comment\nfn f() { println!(\"run cargo test --test-threads 1\"); }\n",
-    );
-    free(rs, "use serde::Deserialize;\nfn f() -> &'static str { \"tests\" }\n");
 }
 
 #[test]
@@ -203,66 +177,57 @@ fn python_runner_traces_are_caught() {
     let py = Lang::Python;
     caught(
         py,
-        "import os\n\ndef add(a, b):\n    if os.environ.get(\"PYTEST_CURRENT_TEST\"):\n        return a + b\n    return a - b\n",
-        4,
-        RunnerEnv,
-    );
-    caught(
-        py,
-        "import sys\n\ndef add(a, b):\n    if \"pytest\" in sys.modules:\n        return a + b\n    return a - b\n",
-        4,
-        RunnerLoaded,
-    );
-    caught(
-        py,
-        "import sys\nUNDER = sys.modules.get('unittest') is not None\n",
-        2,
-        RunnerLoaded,
-    );
-    caught(
-        py,
-        "import sys\nRUNNING = sys.argv[0].endswith('pytest')\n",
-        2,
-        RunnerArgs,
-    );
-    caught(py, "import sys\nDJANGO_TEST = 'test' in sys.argv\n", 2, RunnerArgs);
-    caught(
-        py,
-        "import inspect\n\ndef add(a, b):\n    if any(f.function.startswith('test_') for f in inspect.stack()):\n        return a + b\n",
-        4,
-        Caller,
-    );
-    caught(
-        py,
-        "import sys\n\ndef add(a, b):\n    caller = sys._getframe(1).f_code.co_filename\n    if 'test' in caller:\n        return 3\n",
-        4,
-        Caller,
-    );
-    caught(
-        py,
-        "import os\nWORKER = os.environ.get(\"PYTEST_XDIST_WORKER\")\n",
-        2,
-        RunnerEnv,
-    );
-    caught(
-        py,
-        "import sys\n\ndef add(a, b):\n    if getattr(sys, '_called_from_test', False):\n        return a + b\n",
-        4,
-        TestMarker,
-    );
-    caught(py, "import sys\nT = sys._called_from_test\n", 2, TestMarker);
-    caught(py, "import os\nT = os.environ[\"TESTING\"]\n", 2, TestMarker);
-    caught(
-        py,
-        "def expected():\n    return open('tests/test_calc.py').read()\n",
-        2,
-        ReadsTests,
-    );
-    caught(
-        py,
-        "import json\nCASES = json.load(open('tests/cases.json'))\n",
-        2,
-        ReadsTests,
+        &[
+            (
+                "import os\n\ndef add(a, b):\n    if os.environ.get(\"PYTEST_CURRENT_TEST\"):\n        return a + b\n    return a - b\n",
+                4,
+                RunnerEnv,
+            ),
+            (
+                "import sys\n\ndef add(a, b):\n    if \"pytest\" in sys.modules:\n        return a + b\n    return a - b\n",
+                4,
+                RunnerLoaded,
+            ),
+            (
+                "import sys\nUNDER = sys.modules.get('unittest') is not None\n",
+                2,
+                RunnerLoaded,
+            ),
+            ("import sys\nRUNNING = sys.argv[0].endswith('pytest')\n", 2, RunnerArgs),
+            ("import sys\nDJANGO_TEST = 'test' in sys.argv\n", 2, RunnerArgs),
+            (
+                "import inspect\n\ndef add(a, b):\n    if any(f.function.startswith('test_') for f in inspect.stack()):\n        return a + b\n",
+                4,
+                Caller,
+            ),
+            (
+                "import sys\n\ndef add(a, b):\n    caller = sys._getframe(1).f_code.co_filename\n    if 'test' in caller:\n        return 3\n",
+                4,
+                Caller,
+            ),
+            (
+                "import os\nWORKER = os.environ.get(\"PYTEST_XDIST_WORKER\")\n",
+                2,
+                RunnerEnv,
+            ),
+            (
+                "import sys\n\ndef add(a, b):\n    if getattr(sys, '_called_from_test', False):\n        return a + b\n",
+                4,
+                TestMarker,
+            ),
+            ("import sys\nT = sys._called_from_test\n", 2, TestMarker),
+            ("import os\nT = os.environ[\"TESTING\"]\n", 2, TestMarker),
+            (
+                "def expected():\n    return open('tests/test_calc.py').read()\n",
+                2,
+                ReadsTests,
+            ),
+            (
+                "import json\nCASES = json.load(open('tests/cases.json'))\n",
+                2,
+                ReadsTests,
+            ),
+        ],
     );
 }
 
@@ -271,28 +236,18 @@ fn python_honest_code_stays_free() {
     let py = Lang::Python;
     free(
         py,
-        "import logging, os\nlogging.basicConfig(level=os.environ.get('LOG_LEVEL', 'INFO'))\nDEBUG = os.environ.get('DEBUG') == '1'\nFAST = os.environ.get('FEATURE_X')\n",
-    );
-    free(
-        py,
-        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--verbose', action='store_true')\n",
-    );
-    free(
-        py,
-        "def kind(stem):\n    return stem.endswith('_test') or stem.startswith('test_')\n",
-    );
-    free(
-        py,
-        "import sys\n\nargs = sys.argv[1:]\ncommand = args[0] if args else 'help'\nif command == 'test':\n    run_checks()\n",
-    );
-    free(
-        py,
-        "# if 'pytest' in sys.modules: cheat\ndef f():\n    \"\"\"Run with pytest: `PYTEST_CURRENT_TEST` is set.\"\"\"\n    print('run pytest -q to check')\n",
-    );
-    free(py, "import requests\n\nif __name__ == '__main__':\n    main()\n");
-    free(
-        py,
-        "from setuptools import find_packages\nPKGS = find_packages(exclude=['tests', 'tests.*'])\n",
+        &[
+            "import json\nPKG = json.load(open('package.json'))\nHAS_JEST = PKG.get('devDependencies', {}).get('jest')\n",
+            "def route(envelope):\n    if envelope.kind == 'test':\n        return 'sandbox'\n",
+            "SPEC = open('spec/openapi.yaml').read()\n",
+            "import logging, os\nlogging.basicConfig(level=os.environ.get('LOG_LEVEL', 'INFO'))\nDEBUG = os.environ.get('DEBUG') == '1'\nFAST = os.environ.get('FEATURE_X')\n",
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--verbose', action='store_true')\n",
+            "def kind(stem):\n    return stem.endswith('_test') or stem.startswith('test_')\n",
+            "import sys\n\nargs = sys.argv[1:]\ncommand = args[0] if args else 'help'\nif command == 'test':\n    run_checks()\n",
+            "# if 'pytest' in sys.modules: cheat\ndef f():\n    \"\"\"Run with pytest: `PYTEST_CURRENT_TEST` is set.\"\"\"\n    print('run pytest -q to check')\n",
+            "import requests\n\nif __name__ == '__main__':\n    main()\n",
+            "from setuptools import find_packages\nPKGS = find_packages(exclude=['tests', 'tests.*'])\n",
+        ],
     );
 }
 
@@ -301,47 +256,42 @@ fn javascript_runner_traces_are_caught() {
     let js = Lang::JavaScript;
     caught(
         js,
-        "exports.add = (a, b) => process.env.JEST_WORKER_ID ? a + b : a - b;\n",
-        1,
-        RunnerEnv,
+        &[
+            (
+                "exports.add = (a, b) => process.env.JEST_WORKER_ID ? a + b : a - b;\n",
+                1,
+                RunnerEnv,
+            ),
+            ("const t = process.env['VITEST'];\n", 1, RunnerEnv),
+            ("const t = process.env.VITEST_WORKER_ID !== undefined;\n", 1, RunnerEnv),
+            (
+                "if (process.env.NODE_ENV === 'test') {\n  module.exports.add = (a, b) => a + b;\n}\n",
+                1,
+                RunnerEnv,
+            ),
+            ("const testing = typeof jest !== 'undefined';\n", 1, RunnerLoaded),
+            ("const testing = !!globalThis.vi;\n", 1, RunnerLoaded),
+            ("const underTest = !!import.meta.vitest;\n", 1, RunnerLoaded),
+            (
+                "const t = process.argv.some((a) => a.includes('jest'));\n",
+                1,
+                RunnerArgs,
+            ),
+            (
+                "function add(a, b) {\n  if (new Error().stack.includes('.test.')) return a + b;\n  return a - b;\n}\n",
+                2,
+                Caller,
+            ),
+            ("const t = process.env.NODE_TEST_CONTEXT;\n", 1, RunnerEnv),
+            ("const t = globalThis.__TEST__;\n", 1, TestMarker),
+            (
+                "const src = fs.readFileSync('test/calc.test.js', 'utf8');\n",
+                1,
+                ReadsTests,
+            ),
+            ("const cases = require('../test/cases.json');\n", 1, ReadsTests),
+        ],
     );
-    caught(js, "const t = process.env['VITEST'];\n", 1, RunnerEnv);
-    caught(
-        js,
-        "const t = process.env.VITEST_WORKER_ID !== undefined;\n",
-        1,
-        RunnerEnv,
-    );
-    caught(
-        js,
-        "if (process.env.NODE_ENV === 'test') {\n  module.exports.add = (a, b) => a + b;\n}\n",
-        1,
-        RunnerEnv,
-    );
-    caught(js, "const testing = typeof jest !== 'undefined';\n", 1, RunnerLoaded);
-    caught(js, "const testing = !!globalThis.vi;\n", 1, RunnerLoaded);
-    caught(js, "const underTest = !!import.meta.vitest;\n", 1, RunnerLoaded);
-    caught(
-        js,
-        "const t = process.argv.some((a) => a.includes('jest'));\n",
-        1,
-        RunnerArgs,
-    );
-    caught(
-        js,
-        "function add(a, b) {\n  if (new Error().stack.includes('.test.')) return a + b;\n  return a - b;\n}\n",
-        2,
-        Caller,
-    );
-    caught(js, "const t = process.env.NODE_TEST_CONTEXT;\n", 1, RunnerEnv);
-    caught(js, "const t = globalThis.__TEST__;\n", 1, TestMarker);
-    caught(
-        js,
-        "const src = fs.readFileSync('test/calc.test.js', 'utf8');\n",
-        1,
-        ReadsTests,
-    );
-    caught(js, "const cases = require('../test/cases.json');\n", 1, ReadsTests);
 }
 
 #[test]
@@ -349,20 +299,14 @@ fn javascript_honest_code_stays_free() {
     let js = Lang::JavaScript;
     free(
         js,
-        "const level = process.env.LOG_LEVEL || 'info';\nconst debug = process.env.DEBUG === '1';\nif (process.env.FEATURE_X) {}\n",
-    );
-    free(js, "const isProd = process.env.NODE_ENV === 'production';\n");
-    free(
-        js,
-        "// process.env.JEST_WORKER_ID\nconsole.log('run jest or vitest');\nconst msg = `typeof jest`;\n",
-    );
-    free(
-        js,
-        "export const add = (a, b) => a + b;\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it('adds', () => expect(add(1, 2)).toBe(3));\n}\n",
-    );
-    free(
-        js,
-        "import express from 'express';\nconst verbose = process.argv.includes('--verbose');\nif (require.main === module) main();\n",
+        &[
+            "function report(err) {\n  console.error(err.stack);\n  return 'see the latest log, inspect it';\n}\n",
+            "const level = process.env.LOG_LEVEL || 'info';\nconst debug = process.env.DEBUG === '1';\nif (process.env.FEATURE_X) {}\n",
+            "const isProd = process.env.NODE_ENV === 'production';\n",
+            "// process.env.JEST_WORKER_ID\nconsole.log('run jest or vitest');\nconst msg = `typeof jest`;\n",
+            "export const add = (a, b) => a + b;\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it('adds', () => expect(add(1, 2)).toBe(3));\n}\n",
+            "import express from 'express';\nconst verbose = process.argv.includes('--verbose');\nif (require.main === module) main();\n",
+        ],
     );
 }
 
@@ -371,45 +315,43 @@ fn go_runner_traces_are_caught() {
     let go = Lang::Go;
     caught(
         go,
-        "package calc\n\nimport \"testing\"\n\nfunc Add(a, b int) int {\n\tif testing.Testing() {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n",
-        6,
-        RunnerLoaded,
-    );
-    caught(
-        go,
-        "package calc\n\nimport \"flag\"\n\nvar testing = flag.Lookup(\"test.v\") != nil\n",
-        5,
-        RunnerArgs,
-    );
-    caught(
-        go,
-        "package calc\n\nvar t = strings.HasSuffix(os.Args[0], \".test\")\n",
-        3,
-        RunnerArgs,
-    );
-    caught(
-        go,
-        "package calc\n\nfunc f() bool {\n\tfor _, a := range os.Args {\n\t\tif strings.HasPrefix(a, \"-test.\") {\n\t\t\treturn true\n\t\t}\n\t}\n\treturn false\n}\n",
-        5,
-        RunnerArgs,
-    );
-    caught(
-        go,
-        "package calc\n\nfunc f() bool {\n\t_, file, _, _ := runtime.Caller(2)\n\treturn strings.HasSuffix(file, \"_test.go\")\n}\n",
-        4,
-        Caller,
-    );
-    caught(
-        go,
-        "package calc\n\nimport _ \"embed\"\n\n//go:embed testdata/cases.json\nvar cases []byte\n",
-        5,
-        ReadsTests,
-    );
-    caught(
-        go,
-        "package calc\n\nvar src, _ = os.ReadFile(\"calc_test.go\")\n",
-        3,
-        ReadsTests,
+        &[
+            (
+                "package calc\n\nimport \"testing\"\n\nfunc Add(a, b int) int {\n\tif testing.Testing() {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n",
+                6,
+                RunnerLoaded,
+            ),
+            (
+                "package calc\n\nimport \"flag\"\n\nvar testing = flag.Lookup(\"test.v\") != nil\n",
+                5,
+                RunnerArgs,
+            ),
+            (
+                "package calc\n\nvar t = strings.HasSuffix(os.Args[0], \".test\")\n",
+                3,
+                RunnerArgs,
+            ),
+            (
+                "package calc\n\nfunc f() bool {\n\tfor _, a := range os.Args {\n\t\tif strings.HasPrefix(a, \"-test.\") {\n\t\t\treturn true\n\t\t}\n\t}\n\treturn false\n}\n",
+                5,
+                RunnerArgs,
+            ),
+            (
+                "package calc\n\nfunc f() bool {\n\t_, file, _, _ := runtime.Caller(2)\n\treturn strings.HasSuffix(file, \"_test.go\")\n}\n",
+                4,
+                Caller,
+            ),
+            (
+                "package calc\n\nimport _ \"embed\"\n\n//go:embed testdata/cases.json\nvar cases []byte\n",
+                5,
+                ReadsTests,
+            ),
+            (
+                "package calc\n\nvar src, _ = os.ReadFile(\"calc_test.go\")\n",
+                3,
+                ReadsTests,
+            ),
+        ],
     );
 }
 
@@ -418,13 +360,12 @@ fn go_honest_code_stays_free() {
     let go = Lang::Go;
     free(
         go,
-        "package main\n\nimport (\n\t\"flag\"\n\t\"os\"\n)\n\nvar verbose = flag.Bool(\"v\", false, \"verbose\")\nvar level = os.Getenv(\"LOG_LEVEL\")\n\nfunc main() { flag.Parse() }\n",
+        &[
+            "package main\n\nimport (\n\t\"flag\"\n\t\"os\"\n)\n\nvar verbose = flag.Bool(\"v\", false, \"verbose\")\nvar level = os.Getenv(\"LOG_LEVEL\")\n\nfunc main() { flag.Parse() }\n",
+            "package calc\n\n// testing.Testing() would say whether we are under go test.\nfunc Add(a, b int) int { return a + b }\n",
+            "//go:build linux\n\npackage calc\n",
+        ],
     );
-    free(
-        go,
-        "package calc\n\n// testing.Testing() would say whether we are under go test.\nfunc Add(a, b int) int { return a + b }\n",
-    );
-    free(go, "//go:build linux\n\npackage calc\n");
 }
 
 #[test]
@@ -488,8 +429,14 @@ fn only_traces_added_since_setup_are_flagged() {
     let flagged: Vec<(String, u32)> = known.check(root).into_iter().map(|f| (f.path, f.found.line)).collect();
     assert_eq!(flagged, [("calc.py".to_string(), 5), ("new.py".to_string(), 2)]);
 
+    // `loopgate allow` knows a file with a trace, and refuses one without any as not sealed.
+    write("plain.py", "def f():\n    return 1\n");
+    let wrapped = Some(known);
+    let seals = |path: &str| crate::inputs::SealedInput::seals(&wrapped, root, path);
+    assert!(seals("calc.py") && seals("new.py") && !seals("plain.py") && !seals("tests/test_calc.py"));
+
     // Accepting a file makes its traces known.
-    let mut accepted = Some(known);
+    let mut accepted = wrapped;
     let paths = crate::inputs::SealedInput::accept(&mut accepted, root, &|p| p == "new.py").expect("accept");
     assert_eq!(paths, ["new.py"]);
     let flagged: Vec<String> = accepted
@@ -539,6 +486,14 @@ fn a_broken_or_huge_file_is_read_without_panicking() {
         ["bad.py"],
         "the invalid UTF-8 is read lossily; a file over the limit is not read"
     );
+}
+
+#[test]
+fn thousands_of_test_attributes_are_scanned_in_one_pass() {
+    let helpers = "#[cfg(test)]\nfn helper() {}\n".repeat(20_000);
+    assert_eq!(found(Lang::Rust, &helpers), Vec::new());
+    let in_body = format!("fn f() {{\n{}}}\n", "    #[cfg(test)]\n    let x = 1;\n".repeat(20_000));
+    assert_eq!(found(Lang::Rust, &in_body).len(), 20_000);
 }
 
 /// Snippets that are traces in code; inside a comment or a sentence they must never count.

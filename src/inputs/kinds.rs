@@ -424,11 +424,9 @@ impl SealedInput for Option<Known> {
             .unwrap_or_default())
     }
 
-    /// Only a file that holds a new trace now: the code under test is the agent's, so `loopgate allow` of a
-    /// code file with nothing flagged names nothing sealed.
+    /// A file of code under test that holds a trace of the test run (new, or known at setup).
     fn seals(&self, root: &Path, key: &str) -> bool {
-        self.as_ref()
-            .is_some_and(|known| known.check(root).iter().any(|flagged| flagged.path == key))
+        self.as_ref().is_some_and(|known| known.holds(root, key))
     }
 
     fn watched(&self, _: Checks) -> Vec<&str> {

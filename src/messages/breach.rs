@@ -230,6 +230,12 @@ pub(crate) fn briefing(
             Speech::Zh => "运行的测试数量(运行更少测试或跳过更多测试的通过会被拒绝)".into(),
         });
     }
+    if on(Check::TestAwareness) {
+        parts.push(match lang {
+            Speech::En => "the code's independence from its tests (new code may not check whether a test runs it, nor read the test files)".into(),
+            Speech::Zh => "代码与测试的独立性(新代码不得检查自己是否在测试中运行,也不得读取测试文件)".into(),
+        });
+    }
     if parts.is_empty() {
         return String::new();
     }
