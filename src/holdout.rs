@@ -142,6 +142,7 @@ pub(crate) fn recover_orphan(project: &Project) -> Option<Result<Restored, Error
     if !dir.join(MANIFEST).exists() {
         return None;
     }
+    let _ = std::fs::create_dir_all(project.work_dir());
     let Ok(lock) = std::fs::OpenOptions::new()
         .read(true)
         .write(true)

@@ -157,7 +157,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             note = Some(messages::baseline::no_results(fields.lang));
         }
     }
-    let run = Run {
+    let mut run = Run {
         command,
         outcome,
         summary,
@@ -187,7 +187,6 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             }));
         }
     }
-    let mut run = run;
     // At a promise only: a self-check (`loopgate verify`) would let the agent probe them without a rejection.
     if run.passed
         && caller == Caller::StopHook

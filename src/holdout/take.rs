@@ -187,7 +187,11 @@ pub(super) fn move_out(
         source,
     })?;
     for (path, sha) in moved {
-        if let Err(source) = moves::move_verified(&project.root.join(path), &dir.join(FILES).join(path), sha) {
+        let result = moves::move_verified(&project.root.join(path), &dir.join(FILES).join(path), sha);
+        if result.is_ok() {
+            remove_emptied_parents(&project.root, path);
+        }
+        if let Err(source) = result {
             // Every file that moved goes back (the manifest lists them all; one not moved yet is skipped).
             let _ = super::restore_in(dir, &project.root);
             return Err(Error::Io {
@@ -198,4 +202,16 @@ pub(super) fn move_out(
         }
     }
     Ok(())
+}
+
+/// Removes the directories of `path` (project-relative) that moving it left empty, up to the project root: an
+/// empty `tests/acceptance/` would tell where the held-out tests live. Putting back recreates them.
+fn remove_emptied_parents(root: &Path, path: &str) {
+    let mut dir = Path::new(path).parent();
+    while let Some(relative) = dir.filter(|d| !d.as_os_str().is_empty()) {
+        if std::fs::remove_dir(root.join(relative)).is_err() {
+            break;
+        }
+        dir = relative.parent();
+    }
 }

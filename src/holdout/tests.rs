@@ -95,6 +95,7 @@ fn a_put_back_cut_short_after_the_file_came_back_finishes_without_a_duplicate() 
     take_acceptance(&project, &store);
     // A crash between the copy back and removing the store's copy: the same content on both sides.
     let path = "tests/acceptance/test_more.py";
+    std::fs::create_dir_all(project.root.join("tests/acceptance")).expect("dir");
     std::fs::copy(store.join(FILES).join(path), project.root.join(path)).expect("copy back");
     let restored = restore_in(&store, &project.root).expect("restore");
     assert!(restored.kept_aside.is_empty(), "{restored:?}");

@@ -224,3 +224,32 @@ fn a_verify_command_that_does_not_collect_the_held_out_tests_is_pointed_out_at_s
         "the held-out run at setup reported no held-out test by name",
     );
 }
+
+#[test]
+fn a_held_out_file_in_git_history_is_pointed_out_and_git_may_not_show_it() {
+    let p = project();
+    p.sh("git init -q && git add -A && git -c user.name=u -c user.email=u@example.com commit -qm init")
+        .run()
+        .success();
+    let out = p.setup("S", SETUP);
+    assert_has(&out.stderr, "git history holds 1 of the held-out files");
+    assert!(
+        !out.stdout.contains(HELD),
+        "the model is not told which: {}",
+        out.stdout
+    );
+    assert_has(
+        &p.loopgate(["status"]).run().stdout,
+        &format!("git history holds {HELD}"),
+    );
+    let show = p.tool_call(
+        "S",
+        "Bash",
+        serde_json::json!({"command": format!("git show HEAD:{HELD}")}),
+    );
+    assert_has(&show.stdout, "is a held-out test");
+    let diff = p.tool_call("S", "Bash", serde_json::json!({"command": "git diff"}));
+    assert_has(&diff.stdout, "could print a held-out test from history");
+    let narrowed = p.tool_call("S", "Bash", serde_json::json!({"command": "git diff -- impl"}));
+    assert!(!narrowed.stdout.contains("deny"), "{}", narrowed.stdout);
+}

@@ -42,6 +42,13 @@ fn a_special_cased_fix_fails_the_held_out_test_and_a_general_fix_completes_witho
             promise(),
         ])
         .run();
+    let results = run.tool_results();
+    assert!(
+        results
+            .first()
+            .is_some_and(|(_, out)| out.contains("test_calc.py") && !out.contains("test_more.py")),
+        "the held-out test is not in the project while the loop runs: {results:?}"
+    );
     let feedback = run.stop_feedback();
     assert_eq!(feedback.len(), 1, "{}", run.describe());
     assert_contains(
