@@ -52,26 +52,39 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
     resolve_with(path, &mut budget)
 }
 
-/// [`resolve`] for many paths that share directories (`~/.claude/settings.json`, `~/.claude/plugins`, …): each
-/// parent directory is resolved once, then only the last component is looked at (one `lstat`).
+/// [`resolve`] for many paths that share directories (`~/.claude/settings.json`, `~/.claude/plugins`, the
+/// project's `.claude/…`): every directory prefix is resolved once for all of them, so each path costs an
+/// `lstat` only for the components no earlier path had. A path with `..` is resolved on its own.
 pub(crate) fn resolve_all<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Vec<PathBuf> {
-    let mut parents: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // A prefix as written → (its resolution, whether it exists so that deeper components are worth probing).
+    let mut memo: std::collections::HashMap<PathBuf, (PathBuf, bool)> = std::collections::HashMap::new();
     paths
         .into_iter()
-        .map(|path| match (path.parent(), path.file_name()) {
-            (Some(parent), Some(name)) => {
-                let known = parents.iter().find(|(p, _)| p == parent).map(|(_, r)| r.clone());
-                let resolved_parent = known.unwrap_or_else(|| {
-                    let r = resolve(parent);
-                    parents.push((parent.to_path_buf(), r.clone()));
-                    r
-                });
-                let mut out = resolved_parent.join(name);
-                let mut budget = MAX_LINKS;
-                follow(&mut out, &mut budget);
-                out
+        .map(|path| {
+            if path.components().any(|c| c == Component::ParentDir) {
+                return resolve(path);
             }
-            _ => resolve(path),
+            let mut budget = MAX_LINKS;
+            let (mut out, mut prefix, mut probing) = (PathBuf::new(), PathBuf::new(), true);
+            for comp in path.components() {
+                prefix.push(comp);
+                match comp {
+                    Component::Prefix(_) | Component::RootDir => out.push(comp),
+                    Component::Normal(name) => {
+                        if let Some((known, exists)) = memo.get(&prefix) {
+                            (out, probing) = (known.clone(), *exists);
+                            continue;
+                        }
+                        out.push(name);
+                        if probing {
+                            probing = follow(&mut out, &mut budget);
+                        }
+                        memo.insert(prefix.clone(), (out.clone(), probing));
+                    }
+                    Component::CurDir | Component::ParentDir => {}
+                }
+            }
+            out
         })
         .collect()
 }

@@ -28,9 +28,15 @@ struct Record {
     given: PathBuf,
     resolved: PathBuf,
     dir: bool,
-    display: String,
     /// `Kind::Record` for the loop's own files, `Kind::Plane` for the control plane.
     kind: Kind,
+}
+
+impl Record {
+    /// The record as given and, when symlinks make it differ, as resolved.
+    fn forms(&self) -> impl Iterator<Item = &PathBuf> {
+        std::iter::once(&self.given).chain((self.resolved != self.given).then_some(&self.resolved))
+    }
 }
 
 /// The protected set, prepared for one call.
@@ -82,7 +88,6 @@ impl<'a> Scope<'a> {
             all.into_iter()
                 .zip(resolved)
                 .map(|((given, dir, kind), resolved)| Record {
-                    display: self.display(&given),
                     given,
                     resolved,
                     dir,
@@ -116,10 +121,10 @@ impl<'a> Scope<'a> {
             .map(move |f| f.strip_prefix(root).unwrap_or(f))
     }
 
-    fn record_hit(r: &Record, via: Option<String>) -> Hit {
+    fn record_hit(&self, r: &Record, via: Option<String>) -> Hit {
         Hit {
             kind: r.kind.clone(),
-            protected: r.display.clone(),
+            protected: self.display(&r.given),
             via,
             route: None,
         }
@@ -148,9 +153,9 @@ impl<'a> Scope<'a> {
     /// What a write to the absolute, normalized path `abs` (or into it, if it is a directory) reaches.
     pub(crate) fn hit_abs(&self, abs: &Path) -> Option<Hit> {
         for r in self.records() {
-            for q in [&r.given, &r.resolved] {
+            for q in r.forms() {
                 if abs == q {
-                    return Some(Self::record_hit(r, None));
+                    return Some(self.record_hit(r, None));
                 }
                 if r.dir && abs.starts_with(q) {
                     // Name the file inside the protected directory, as the model wrote it.
@@ -163,7 +168,7 @@ impl<'a> Scope<'a> {
                     });
                 }
                 if q.starts_with(abs) {
-                    return Some(Self::record_hit(r, Some(self.display(abs))));
+                    return Some(self.record_hit(r, Some(self.display(abs))));
                 }
             }
         }
@@ -229,13 +234,13 @@ impl<'a> Scope<'a> {
         let meta = paths::hard_linked(path)?;
         for r in self.records() {
             if !r.dir && paths::same_inode(&meta, &r.given) {
-                return Some(Self::record_hit(r, None));
+                return Some(self.record_hit(r, None));
             }
             if r.dir && paths::same_device(&meta, &r.resolved) {
                 let found = paths::find_inode(&r.resolved, &meta, INODE_WALK_DEPTH, MAX_INODE_WALK);
                 if let Some(inside) = found {
                     let shown = r.given.join(inside.strip_prefix(&r.resolved).unwrap_or(&inside));
-                    let mut hit = Self::record_hit(r, None);
+                    let mut hit = self.record_hit(r, None);
                     hit.protected = self.display(&shown);
                     return Some(hit);
                 }
@@ -257,7 +262,7 @@ impl<'a> Scope<'a> {
                 (true, Ok(rel)) => rel.to_string_lossy(),
                 _ => r.given.file_name()?.to_string_lossy(),
             };
-            (!needle.is_empty() && code.contains(&*needle)).then(|| Self::record_hit(r, None))
+            (!needle.is_empty() && code.contains(&*needle)).then(|| self.record_hit(r, None))
         })
     }
 }

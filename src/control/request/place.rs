@@ -57,7 +57,10 @@ pub(super) fn save(project: &Project, key: &OsString, bytes: &[u8]) -> io::Resul
     let tail = last_error.map_or_else(String::new, |(temp, e)| {
         format!("; nor in the temp directory (`{}`: {e})", temp.display())
     });
-    Err(io::Error::new(err.kind(), format!("{err}{tail}")))
+    Err(io::Error::new(
+        err.kind(),
+        format!("{err}{tail}; create the project's `.claude/` folder from your own terminal and run the command again"),
+    ))
 }
 
 /// Creates `dir` (and its parents) readable by this user only, where it is created.

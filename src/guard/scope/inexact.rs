@@ -25,13 +25,13 @@ impl Scope<'_> {
                     let all = paths::comps(&r.given);
                     let last_two = all[all.len().saturating_sub(2)..].to_vec();
                     if tail.windows(last_two.len()).any(|w| w == last_two.as_slice()) {
-                        return Some(Self::record_hit(r, None));
+                        return Some(self.record_hit(r, None));
                     }
                     continue;
                 }
             };
             if let Some(through) = seq_hit(tail, &comps) {
-                return Some(Self::record_hit(r, if through { via() } else { None }));
+                return Some(self.record_hit(r, if through { via() } else { None }));
             }
         }
         for f in self.sealed() {
@@ -65,12 +65,12 @@ impl Scope<'_> {
         let shown = || Some(pat.iter().map(|&(c, _)| c).collect::<String>());
         for v in &variants {
             for r in self.records() {
-                for q in [&r.given, &r.resolved] {
+                for q in r.forms() {
                     let qc = paths::comps(q);
                     let inside = r.dir && v.len() > qc.len() && reaches(&v[..qc.len()], &qc);
                     if inside || reaches(v, &qc) {
                         let through = qc.len() > v.len();
-                        return Some(Self::record_hit(r, if through { shown() } else { None }));
+                        return Some(self.record_hit(r, if through { shown() } else { None }));
                     }
                 }
             }
@@ -113,10 +113,10 @@ impl Scope<'_> {
         for c in paths::candidates(path, cwd) {
             let via = Some(self.display(&c));
             for r in self.records() {
-                for q in [&r.given, &r.resolved] {
+                for q in r.forms() {
                     let under = q.starts_with(&c) || (r.dir && c.starts_with(q));
                     if under && (named(q.file_name()) || (r.dir && listed(q))) {
-                        return Some(Self::record_hit(r, via));
+                        return Some(self.record_hit(r, via));
                     }
                 }
             }
