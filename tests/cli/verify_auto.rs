@@ -63,6 +63,7 @@ fn auto_refuses_when_nothing_fits_and_starts_no_loop() {
 #[test]
 fn only_the_bare_word_auto_is_detection() {
     let p = Project::new();
-    p.setup("S", "\"t\" --verify 'auto --fix'");
+    // No baseline: `auto` is no program here, and a verify command that cannot start is refused at the baseline.
+    p.setup("S", "\"t\" --no-baseline --verify 'auto --fix'");
     assert_eq!(p.state_field("verify_command"), "auto --fix");
 }
