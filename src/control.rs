@@ -28,7 +28,7 @@ mod defer;
 pub(crate) mod request;
 
 pub(crate) use caller::Caller;
-pub(crate) use defer::defer_setup;
+pub(crate) use defer::{defer_setup, defer_to_prompt};
 pub(crate) use request::{Kind, Request};
 
 use crate::error::Error;

@@ -10,8 +10,9 @@
 //! - **A line seam**: [`run_with_lines`] hands every complete line of the output to a callback as it arrives (for
 //!   scanners that read the stream, e.g. test counts), without keeping more of it.
 //! - **Interrupts** (`crate::interrupt`): a verify is not started once loopgate was interrupted, and a run that
-//!   was stopped by one returns [`VerifyError::Interrupted`]; its log goes to `LOG.partial`, which replaces
-//!   `LOG` only when the run completes, so an interrupted run never empties the last complete run's log.
+//!   was stopped by one returns [`VerifyError::Interrupted`]. A run's log is written to a file of its own
+//!   beside `LOG` and renamed over it only when the run completes (a stopped run's file is removed), so an
+//!   interrupted run never empties the last complete run's log, and runs at once never share a file.
 //! - A command that does not exist is a failed verify (the shell prints why and exits 127), not an
 //!   error; errors are only for what keeps the oracle from running or being recorded.
 
@@ -169,10 +170,13 @@ pub(crate) fn run_with_lines(
     run_with(req, Limits::DEFAULT, KILL_GRACE, on_line)
 }
 
-/// Where a run's log is written until the run completes: `LOG.partial`.
+/// Where a run's log is written until the run completes: `LOG.PID-N.partial`, one per run, so runs of the same
+/// iteration at once (two stops, many self-checks) never write or rename each other's file.
 fn partial_path(log_path: &Path) -> PathBuf {
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut path = log_path.as_os_str().to_owned();
-    path.push(".partial");
+    path.push(format!(".{}-{n}.partial", std::process::id()));
     PathBuf::from(path)
 }
 
@@ -237,8 +241,13 @@ fn run_with(
         },
     })?;
     lines.finish(on_line);
-    let captured = capture.finish().map_err(log_err)?;
-    crate::interrupt::check().map_err(interrupted)?;
+    let captured = capture.finish().map_err(log_err);
+    if let Err(signal) = crate::interrupt::check() {
+        // A stopped run's output is no verdict: its file goes, the last complete run's log stays.
+        let _ = std::fs::remove_file(&partial);
+        return Err(interrupted(signal));
+    }
+    let captured = captured?;
     std::fs::rename(&partial, req.log_path).map_err(log_err)?;
     Ok(VerifyOutcome {
         exit_code: exit.code(),

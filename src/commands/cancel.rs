@@ -18,21 +18,10 @@ use crate::project::Project;
 pub(crate) fn run() -> Result<u8, Error> {
     let project = Project::for_terminal();
     let caller = crate::control::Caller::from_env();
-    if caller.in_claude_code {
-        let session = super::session_from(None);
-        let request = crate::control::Request::new(crate::control::Kind::Cancel, &session, "");
-        let confirmed = crate::control::request::ticket_matches(&project, &request, !caller.sandboxed);
-        if !confirmed || caller.sandboxed {
-            request.save(&project).map_err(|source| Error::Io {
-                action: "write the cancel request",
-                path: project.root.join(crate::control::request::REQUEST_FILE),
-                source,
-            })?;
-            crate::say(
-                "loopgate: inside Claude Code only your own /cancel-loop ends the loop: a loopgate hook carries this cancel out for that prompt (and for nothing else).",
-            );
-            return Ok(exit_codes::OK);
-        }
+    let session = super::session_from(None);
+    let what = ("/cancel-loop", "ends the loop", "cancel");
+    if crate::control::defer_to_prompt(&caller, &project, crate::control::Kind::Cancel, &session, what)? {
+        return Ok(exit_codes::OK);
     }
     crate::say(cancel_in(&project)?);
     Ok(exit_codes::OK)

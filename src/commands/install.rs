@@ -95,11 +95,15 @@ pub(crate) fn install(args: &InstallArgs) -> Result<u8, Error> {
     for name in COMMANDS {
         install_command(&places, name, &binary)?;
     }
+    if args.sandbox {
+        let prior = sandbox::apply(&places.settings, &crate::project::loopgate_home())?;
+        // The first install's view of the settings is what uninstall restores; a later one sees loopgate's own.
+        if record.sandbox.is_none() && !prior.changes_nothing() {
+            record.sandbox = Some(prior);
+        }
+    }
     if old.as_ref() != Some(&record) {
         manifest::save(&places.manifest(), &record)?;
-    }
-    if args.sandbox {
-        sandbox::apply(&places.settings, &crate::project::loopgate_home())?;
     }
     crate::say(
         "loopgate: ready. In Claude Code (a new session): /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop",
@@ -109,9 +113,24 @@ pub(crate) fn install(args: &InstallArgs) -> Result<u8, Error> {
 
 /// `loopgate uninstall`.
 pub(crate) fn uninstall(args: &InstallArgs) -> Result<u8, Error> {
+    if args.sandbox {
+        return Err(Error::Usage(
+            "`--sandbox` is a flag of `loopgate install`; `loopgate uninstall` already puts back the sandbox settings install changed"
+                .into(),
+        ));
+    }
     let places = Places::from_env()?;
     let record = manifest::load(&places.manifest())?.unwrap_or_default();
     let mut removed = 0;
+    if let Some(prior) = &record.sandbox {
+        match sandbox::unapply(&places.settings, &crate::project::loopgate_home(), prior) {
+            Ok(line) => crate::say(line),
+            Err(why) => crate::say(format!(
+                "loopgate: left Claude Code's sandbox settings as they are: {why}; `loopgate install --sandbox` had turned on `sandbox.enabled` and set `sandbox.allowUnsandboxedCommands` to false — change them back by hand if you want"
+            )),
+        }
+        removed += 1;
+    }
     for name in COMMANDS {
         let path = places.command(name);
         match std::fs::read_to_string(&path) {

@@ -27,20 +27,9 @@ pub(crate) fn run(session_id: Option<String>, force: bool) -> Result<u8, Error> 
     }
     let project = Project::for_terminal();
     let caller = crate::control::Caller::from_env();
-    if caller.in_claude_code {
-        let request = crate::control::Request::new(crate::control::Kind::Resume, &session, "");
-        let confirmed = crate::control::request::ticket_matches(&project, &request, !caller.sandboxed);
-        if !confirmed || caller.sandboxed {
-            request.save(&project).map_err(|source| Error::Io {
-                action: "write the resume request",
-                path: project.root.join(crate::control::request::REQUEST_FILE),
-                source,
-            })?;
-            crate::say(
-                "loopgate: inside Claude Code only your own /resume-loop resumes the loop: a loopgate hook carries this resume out for that prompt (and for nothing else).",
-            );
-            return Ok(exit_codes::OK);
-        }
+    let what = ("/resume-loop", "resumes the loop", "resume");
+    if crate::control::defer_to_prompt(&caller, &project, crate::control::Kind::Resume, &session, what)? {
+        return Ok(exit_codes::OK);
     }
     crate::say(resume_in(&project, &session, force)?);
     Ok(exit_codes::OK)

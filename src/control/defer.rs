@@ -1,6 +1,7 @@
 //! `setup` from inside Claude Code: it leaves a [`Request`] that a loopgate hook carries out only for the user's
 //! own `/pua-loop` with the same text — or, when the prompt hook already ran and left its ticket, acts at once
-//! (outside the sandbox) or leaves the request for the PreToolUse / Stop hook (inside it).
+//! (outside the sandbox) or leaves the request for the PreToolUse / Stop hook (inside it). `cancel` and `resume`
+//! do the same for `/cancel-loop` and `/resume-loop` ([`defer_to_prompt`]).
 
 use super::{Caller, Kind, Request};
 use crate::error::Error;
@@ -56,5 +57,35 @@ pub(crate) fn defer_setup(
         "loopgate: {why}, so {when} (request `{}`{place}); the loop's briefing comes with it. Had anything but your own /pua-loop written this, nothing happens.",
         path.display()
     );
+    Ok(true)
+}
+
+/// Whether `loopgate cancel` or `resume` (`kind`) must leave its action to the user's own slash command: from
+/// inside Claude Code, unless the user's prompt already left its ticket and we run outside the sandbox. If so,
+/// writes the request and says so, with `command` (`/cancel-loop`), what it `does` (`ends the loop`) and the
+/// action's `noun` (`cancel`).
+pub(crate) fn defer_to_prompt(
+    caller: &Caller,
+    project: &Project,
+    kind: Kind,
+    session: &str,
+    (command, does, noun): (&str, &str, &str),
+) -> Result<bool, Error> {
+    if !caller.in_claude_code {
+        return Ok(false);
+    }
+    let request = Request::new(kind, session, "");
+    let confirmed = super::request::ticket_matches(project, &request, !caller.sandboxed);
+    if confirmed && !caller.sandboxed {
+        return Ok(false);
+    }
+    request.save(project).map_err(|source| Error::Io {
+        action: "write the request",
+        path: project.root.join(super::request::REQUEST_FILE),
+        source,
+    })?;
+    crate::say(format!(
+        "loopgate: inside Claude Code only your own {command} {does}: a loopgate hook carries this {noun} out for that prompt (and for nothing else)."
+    ));
     Ok(true)
 }

@@ -21,7 +21,7 @@ pub enum VerifyError {
     #[error("failed to wait for verify command `{command}`: {source}")]
     Wait { command: String, source: io::Error },
     /// loopgate was interrupted (Ctrl-C, SIGTERM, SIGHUP; see `crate::interrupt`): the command was not started,
-    /// or was stopped; its output, if any, stays in the log's `.partial` file, and the log of the last complete run is untouched.
+    /// or was stopped; the log of the last complete run is untouched.
     #[error("verify command `{command}` was stopped: loopgate was interrupted ({})", crate::interrupt::name(*signal))]
     Interrupted { command: String, signal: i32 },
     /// Reading the output pipe failed.

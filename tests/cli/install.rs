@@ -324,7 +324,17 @@ fn install_sandbox_turns_on_claude_codes_sandbox_keeping_the_users_settings() {
     let install = || s.p.loopgate(["install", "--sandbox"]).env("PATH", s.path_var()).run();
     let out = install();
     out.success().stdout_contains("turned on Claude Code's sandbox");
+    // Issue 33, item 6: every change is said, old value → new, and that uninstall puts them back.
+    out.stdout_contains("sandbox.enabled: unset → true")
+        .stdout_contains("sandbox.allowUnsandboxedCommands: unset → false")
+        .stdout_contains("for every project")
+        .stdout_contains("`loopgate uninstall` puts these back");
     assert!(out.stderr.contains("`sandbox.excludedCommands` (\"docker\")"), "{out}");
+    let text = fs::read_to_string(&settings).expect("read");
+    assert!(
+        text.find("\"model\"") < text.find("\"sandbox\""),
+        "the user's key order is kept:\n{text}"
+    );
     let written: serde_json::Value = serde_json::from_str(&fs::read_to_string(&settings).expect("read")).expect("json");
     let store = s.p.loopgate_home().to_string_lossy().into_owned();
     assert_eq!(
@@ -335,6 +345,25 @@ fn install_sandbox_turns_on_claude_codes_sandbox_keeping_the_users_settings() {
     install().success();
     let again: serde_json::Value = serde_json::from_str(&fs::read_to_string(&settings).expect("read")).expect("json");
     assert_eq!(again, written, "a second run changes nothing");
+
+    // `uninstall --sandbox` is refused; `uninstall` puts the settings back as they were.
+    let refused = s.p.loopgate(["uninstall", "--sandbox"]).env("PATH", s.path_var()).run();
+    refused.code(2);
+    assert!(
+        refused
+            .stderr_line()
+            .contains("`--sandbox` is a flag of `loopgate install`"),
+        "{refused}"
+    );
+    let out = s.p.loopgate(["uninstall"]).env("PATH", s.path_var()).run();
+    out.success().stdout_contains("put Claude Code's sandbox settings");
+    let restored: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&settings).expect("read")).expect("json");
+    assert_eq!(
+        restored,
+        serde_json::json!({"model": "x", "sandbox": {"excludedCommands": ["docker"]}})
+    );
+    install().success();
 
     fs::write(&settings, "{not json").expect("write");
     let out = install();

@@ -119,6 +119,12 @@ fn assert_lock_free(p: &Project) {
     assert!(file.try_lock().is_ok(), "the verify lock is still held");
 }
 
+fn every_signal(phase: Phase) {
+    for signal in SIGNALS {
+        case(phase, signal);
+    }
+}
+
 fn case(phase: Phase, signal: i32) {
     let p = project();
     let log = p.path(&format!(".claude/loopgate/verify-{}-1.self-check.log", p.loop_id()));
@@ -174,23 +180,17 @@ fn case(phase: Phase, signal: i32) {
 
 #[test]
 fn verify_interrupted_before_the_run_cleans_up_and_reraises() {
-    for signal in SIGNALS {
-        case(Phase::Before, signal);
-    }
+    every_signal(Phase::Before);
 }
 
 #[test]
 fn verify_interrupted_while_running_stops_the_group_and_reraises() {
-    for signal in SIGNALS {
-        case(Phase::Running, signal);
-    }
+    every_signal(Phase::Running);
 }
 
 #[test]
 fn verify_interrupted_while_stashed_puts_the_tests_back() {
-    for signal in SIGNALS {
-        case(Phase::Stashed, signal);
-    }
+    every_signal(Phase::Stashed);
 }
 
 /// `setup` interrupted during its baseline: the baseline is stopped and no loop is left half started.

@@ -255,10 +255,16 @@ fn resume_errors_and_the_session_variable() {
     out.code(2);
     assert!(out.stderr_line().contains("--session-id"), "{out}");
 
+    // Inside Claude Code (the variable says so) the resume is the user's `/resume-loop` only: a request for that
+    // session, carried out by the prompt hook (issue 33, item 5).
     p.loopgate(["resume"])
         .env("CLAUDE_CODE_SESSION_ID", "FROM-ENV")
         .run()
-        .success();
+        .success()
+        .stdout_contains("only your own /resume-loop");
+    assert_eq!(p.state_field("session_id"), "S");
+    let prompt = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "FROM-ENV", "cwd": p.root(), "prompt": "/loopgate:resume-loop"});
+    p.hook("user-prompt-submit", &prompt).success();
     assert_eq!(p.state_field("session_id"), "FROM-ENV");
 }
 

@@ -369,7 +369,11 @@ pub const MOVES: &[Move] = &[
                 "self.assertTrue(calc.add)",
             )
         },
-        expect: &["tests.py:7:", "existing test `CalcTest::test_add` was changed"],
+        // Quoted by the line that changed (issue 33), not the `def` on line 7.
+        expect: &[
+            "tests.py:8:",
+            "existing test `CalcTest::test_add` was changed: `self.assertTrue(calc.add)`",
+        ],
     },
     Move {
         name: "node_root_test_js_weakened",

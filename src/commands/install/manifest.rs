@@ -18,6 +18,10 @@ pub(crate) struct Manifest {
     /// Whether install added the `loopgate` marketplace and installed `loopgate@loopgate` (false when a loopgate
     /// plugin was already installed: its hooks are used, and uninstall leaves it).
     pub(crate) plugin_installed: bool,
+    /// The sandbox settings as they were before `install --sandbox` first changed them; `uninstall` puts them
+    /// back. `None`: install never changed them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) sandbox: Option<super::sandbox::Prior>,
 }
 
 /// Reads the manifest; `None` when there is none. A corrupt one is an error naming the file.
