@@ -1,8 +1,9 @@
 //! The control plane of a loop: the paths outside the project that a confined process (the agent's Bash, the
 //! agent `loopgate run` starts, the oracle's own verify run) may not write. Whoever writes one of them can replace
 //! or approve the oracle: loopgate's home (the seal store, requests and tickets), loopgate's own binary, Claude
-//! Code's user settings and hook configuration and its plugin cache, and the running loop's sealed files that lie
-//! outside the project.
+//! Code's user settings and hook configuration, its plugin cache, user-level commands and shell snapshots, the
+//! files in `$HOME` that run code later outside any confinement (`~/.claude.json`, shell startup files), and the
+//! running loop's sealed files that lie outside the project.
 //!
 //! In-project files (the project's `.claude/settings*.json`, the state file, sealed tests) are deliberately not
 //! here: confinement (`confine`) can only deny a path by making every directory above it read-only for new
@@ -32,8 +33,13 @@ impl Plane {
     pub fn new(home: &Path, outside: &[PathBuf]) -> Plane {
         let mut plane = Plane::loopgate_own(home);
         let claude = claude_dir();
-        for name in ["settings.json", "settings.local.json", "plugins"] {
+        for name in CLAUDE_FILES {
             plane.add(&claude.join(name));
+        }
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            for name in HOME_FILES {
+                plane.add(&Path::new(&home).join(name));
+            }
         }
         for path in outside {
             plane.add(path);
@@ -125,6 +131,31 @@ impl Plane {
         self.paths.iter().any(|p| path.starts_with(p))
     }
 }
+
+/// What in Claude Code's user directory decides what runs outside any confinement: the settings and hooks, the
+/// plugins (loopgate's own hooks among them), the user-level slash commands (`loopgate install` writes
+/// `/pua-loop` there; a `!` block runs unconfined when the user types it) and the shell snapshots, which the
+/// Bash tool's outer, unconfined shell sources before every command.
+const CLAUDE_FILES: &[&str] = &[
+    "settings.json",
+    "settings.local.json",
+    "plugins",
+    "commands",
+    "shell-snapshots",
+];
+
+/// Files in `$HOME` whose contents run unconfined later: Claude Code's own configuration (`~/.claude.json`: MCP
+/// servers it starts) and the shells' startup files (Claude Code snapshots them from an unconfined shell).
+const HOME_FILES: &[&str] = &[
+    ".claude.json",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+];
 
 /// loopgate's binary as it runs now (the file a hook or the agent's `loopgate` executes), and, when it was
 /// started through a link, the link as well: replacing either replaces what the hooks run.

@@ -28,6 +28,10 @@ pub struct HookInput {
     /// SessionStart: `startup`, `resume`, `clear` or `compact`.
     #[serde(default)]
     pub source: Option<String>,
+    /// Claude Code's permission mode for this call (`default`, `acceptEdits`, `plan`, `bypassPermissions`,
+    /// `auto`, …; seen in the Stop and PreToolUse input of 2.1.197 and 2.1.330).
+    #[serde(default)]
+    pub(crate) permission_mode: Option<String>,
     /// PreToolUse.
     #[serde(default)]
     pub tool_name: Option<String>,

@@ -65,7 +65,12 @@ fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, St
     // and another session's agent has no business editing this loop's oracle either.
     let protected = protected(&active)?;
     Ok(match guard::check(tool, &tool_input, &cwd, &protected) {
-        Verdict::Allow => confined::rewrite(tool, &tool_input, &protected.sealed_outside),
+        Verdict::Allow => confined::rewrite(
+            tool,
+            &tool_input,
+            &protected.sealed_outside,
+            input.permission_mode.as_deref(),
+        ),
         Verdict::Deny { reason } => Some(HookOutput::deny_tool(reason)),
         Verdict::Inspect { path } => edited::judge(&active, tool, &tool_input, &path).map(HookOutput::deny_tool),
     })

@@ -24,11 +24,23 @@ impl Fixture {
             .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
             .expect("tempdir");
         let base = dir.path().canonicalize().expect("canonical");
-        for sub in ["project", "home/.claude/plugins", "store/seals", "bin"] {
+        for sub in [
+            "project",
+            "home/.claude/plugins",
+            "home/.claude/shell-snapshots",
+            "store/seals",
+            "bin",
+        ] {
             fs::create_dir_all(base.join(sub)).expect("mkdir");
         }
         fs::write(base.join("store/seals/seal.json"), "{}").expect("seal");
         fs::write(base.join("home/.claude/settings.json"), "{\"user\":true}").expect("settings");
+        fs::write(
+            base.join("home/.claude/shell-snapshots/snapshot-bash-1.sh"),
+            "# snapshot\n",
+        )
+        .expect("snapshot");
+        fs::write(base.join("home/.bashrc"), "# bashrc\n").expect("bashrc");
         fs::copy(LOOPGATE, base.join("bin/loopgate")).expect("copy loopgate");
         Fixture { _dir: dir, base }
     }
@@ -50,8 +62,7 @@ impl Fixture {
             .env_remove("LOOPGATE_HOME")
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("LOOPGATE_BIN")
-            .output()
-            .expect("run loopgate confine")
+            .output_retrying()
     }
 
     fn unchanged(&self) {
@@ -63,6 +74,16 @@ impl Fixture {
             fs::read_to_string(self.path("home/.claude/settings.json")).expect("settings"),
             "{\"user\":true}"
         );
+        for (file, text) in [
+            ("home/.claude/shell-snapshots/snapshot-bash-1.sh", "# snapshot\n"),
+            ("home/.bashrc", "# bashrc\n"),
+        ] {
+            assert_eq!(
+                fs::read_to_string(self.path(file)).expect(file),
+                text,
+                "{file} was changed"
+            );
+        }
         assert_eq!(
             fs::read(self.path("bin/loopgate")).expect("bin"),
             fs::read(LOOPGATE).expect("loopgate")
@@ -72,6 +93,26 @@ impl Fixture {
             .filter(|p| p.to_string_lossy().contains("forged"))
             .collect();
         assert!(forged.is_empty(), "forged files in the store: {forged:?}");
+    }
+}
+
+/// `Command::output` that retries while the copied binary is "Text file busy": another test thread's child,
+/// forked while the copy was open for writing, holds it until that child execs.
+trait OutputRetrying {
+    fn output_retrying(&mut self) -> Output;
+}
+
+impl OutputRetrying for Command {
+    fn output_retrying(&mut self) -> Output {
+        for _ in 0..50 {
+            match self.output() {
+                Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                result => return result.expect("run loopgate confine"),
+            }
+        }
+        self.output().expect("run loopgate confine")
     }
 }
 
@@ -121,6 +162,8 @@ cp /bin/true new-bin && mv -f new-bin "$BIN"; echo ROUTE:mv-binary:$?
 echo '{}' > "$HOME/.claude/settings.json"; echo ROUTE:settings:$?
 mkdir "$HOME/.claude/plugins/forged"; echo ROUTE:plugins:$?
 rm -rf "$S"; echo ROUTE:remove-store:$?
+echo 'touch /tmp/escaped' >> "$HOME/.claude/shell-snapshots/snapshot-bash-1.sh"; echo ROUTE:snapshot:$?
+echo 'touch /tmp/escaped' >> "$HOME/.bashrc"; echo ROUTE:bashrc:$?
 "#;
     let out = fx.confined(script);
     assert_routes_failed(
@@ -137,6 +180,8 @@ rm -rf "$S"; echo ROUTE:remove-store:$?
             "settings",
             "plugins",
             "remove-store",
+            "snapshot",
+            "bashrc",
         ],
     );
     fx.unchanged();
@@ -169,8 +214,7 @@ fn confine_a_missing_command_is_127_and_a_non_executable_one_126() {
             .arg(fx.path("store"))
             .args(["--", program])
             .current_dir(fx.path("project"))
-            .output()
-            .expect("run")
+            .output_retrying()
     };
     let missing = run("no-such-program-here");
     assert_eq!(missing.status.code(), Some(127));

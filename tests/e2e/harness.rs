@@ -231,6 +231,9 @@ impl Project {
             ("PATH".into(), std::env::join_paths(path).expect("join PATH")),
             ("LOOPGATE_HOME".into(), self.loopgate_home.clone().into()),
             ("LOOPGATE_BIN".into(), loopgate_bin().into()),
+            // Confinement closes the directories above the store and `~/.claude` to new entries — here the
+            // system temp directory itself, which a real user's store (`~/.local/state`) never makes one.
+            ("TMPDIR".into(), self.tmp_dir().into()),
             ("ANTHROPIC_API_KEY".into(), "test".into()),
             ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into()),
             ("DISABLE_AUTOUPDATER".into(), "1".into()),
@@ -238,6 +241,13 @@ impl Project {
             ("DISABLE_ERROR_REPORTING".into(), "1".into()),
             ("NO_COLOR".into(), "1".into()),
         ]
+    }
+
+    /// The scenario's own temporary directory (`$TMPDIR` of every process it starts).
+    fn tmp_dir(&self) -> PathBuf {
+        let dir = self.sandbox.base.join("tmp");
+        let _ = fs::create_dir_all(&dir);
+        dir
     }
 
     /// A command with the scenario's environment and nothing inherited from an enclosing Claude Code session.

@@ -9,6 +9,12 @@
 //!
 //! Nothing is rewritten where the machine cannot confine (`confine::probe`): the command would run unconfined
 //! anyway, and setup, `status` and the report say so.
+//!
+//! Nor in Claude Code's `auto` permission mode (2.1.330's interactive default). There Claude Code approves
+//! commands it judges safe by their text, and a rewritten command is never one of them: every Bash call would
+//! ask the user (measured: `tests/e2e/tui.rs`). A guard that asks at every command gets turned off, so in that
+//! mode the agent's commands run as typed; the oracle's own run stays confined, and the README's threat model
+//! says what that leaves open.
 
 use std::path::PathBuf;
 
@@ -17,9 +23,46 @@ use serde_json::Value;
 use crate::confine::rewrite;
 use crate::hook::HookOutput;
 
-/// The rewrite of a Bash call, or `None` (another tool, no command, already confined, nothing to confine with).
-pub(super) fn rewrite(tool: &str, tool_input: &Value, outside: &[PathBuf]) -> Option<HookOutput> {
-    if tool != "Bash" || !crate::confine::probe().is_protected() {
+/// loopgate's own commands that the agent may run and that must keep writing loopgate's records (`rollback`
+/// records its restore in the seal): a command that is exactly `loopgate SUBCOMMAND WORDS…`, with words of plain
+/// characters only (nothing a shell would expand or chain), runs this binary by its absolute path, unconfined —
+/// so no other program can run outside the domain through it. Anything else is confined.
+const OWN_COMMANDS: &[&str] = &["rollback", "verify", "status", "history", "checkpoints", "diff"];
+
+fn own_command(exe: &std::path::Path, command: &str) -> Option<String> {
+    let plain = |word: &str| {
+        !word.is_empty()
+            && word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._/=:,+-".contains(&b))
+    };
+    let mut words = command.split([' ', '\t']).filter(|w| !w.is_empty());
+    let (Some("loopgate"), Some(sub)) = (words.next(), words.next()) else {
+        return None;
+    };
+    let rest: Vec<&str> = words.collect();
+    (OWN_COMMANDS.contains(&sub) && rest.iter().all(|w| plain(w))).then(|| {
+        format!("{} {sub} {}", rewrite::quote(&exe.to_string_lossy()), rest.join(" "))
+            .trim_end()
+            .to_string()
+    })
+}
+
+/// The permission modes in which a rewritten command would make Claude Code ask where the original did not.
+const MODES_THAT_JUDGE_THE_TEXT: &[&str] = &["auto"];
+
+/// The rewrite of a Bash call, or `None` (another tool, no command, already confined, nothing to confine with,
+/// a permission mode that judges commands by their text).
+pub(super) fn rewrite(
+    tool: &str,
+    tool_input: &Value,
+    outside: &[PathBuf],
+    permission_mode: Option<&str>,
+) -> Option<HookOutput> {
+    if tool != "Bash"
+        || permission_mode.is_some_and(|mode| MODES_THAT_JUDGE_THE_TEXT.contains(&mode))
+        || !crate::confine::probe().is_protected()
+    {
         return None;
     }
     let command = tool_input.get("command")?.as_str()?;
@@ -28,10 +71,54 @@ pub(super) fn rewrite(tool: &str, tool_input: &Value, outside: &[PathBuf]) -> Op
     if rewrite::is_wrapped(&exe, &home, outside, command) {
         return None;
     }
+    let rewritten = own_command(&exe, command).unwrap_or_else(|| rewrite::wrap(&exe, &home, outside, command));
     let mut updated = tool_input.clone();
-    updated["command"] = Value::String(rewrite::wrap(&exe, &home, outside, command));
+    updated["command"] = Value::String(rewritten);
     Some(HookOutput {
         hook_specific: Some(serde_json::json!({"hookEventName": "PreToolUse", "updatedInput": updated})),
         ..HookOutput::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{own_command, rewrite};
+    use std::path::Path;
+
+    #[test]
+    fn a_bash_call_is_rewritten_unless_claude_code_judges_commands_by_their_text() {
+        let input = serde_json::json!({"command": "echo hi > out.txt"});
+        let rewritten = rewrite("Bash", &input, &[], Some("default")).expect("rewritten in the default mode");
+        let command = rewritten.hook_specific.expect("specific")["updatedInput"]["command"].clone();
+        assert!(command.as_str().is_some_and(|c| c.contains("confine")), "{command}");
+        assert!(rewrite("Bash", &input, &[], Some("bypassPermissions")).is_some());
+        assert!(rewrite("Bash", &input, &[], None).is_some());
+        assert!(rewrite("Bash", &input, &[], Some("auto")).is_none(), "auto mode asks at every rewritten command");
+        assert!(rewrite("Read", &input, &[], Some("default")).is_none());
+    }
+
+    #[test]
+    fn only_a_plain_own_command_runs_unconfined_and_by_absolute_path() {
+        let exe = Path::new("/opt/lg/loopgate");
+        assert_eq!(
+            own_command(exe, "loopgate rollback 1").as_deref(),
+            Some("'/opt/lg/loopgate' rollback 1")
+        );
+        assert_eq!(
+            own_command(exe, "loopgate verify").as_deref(),
+            Some("'/opt/lg/loopgate' verify")
+        );
+        for confined in [
+            "loopgate rollback 1; touch x",
+            "loopgate rollback $(touch x)",
+            "loopgate allow --all",
+            "loopgate verify && sh evil.sh",
+            "loopgate status\nrm -rf ~",
+            "loopgate diff `x`",
+            "./loopgate rollback 1",
+            "loopgate",
+        ] {
+            assert_eq!(own_command(exe, confined), None, "{confined}");
+        }
+    }
 }
