@@ -31,9 +31,9 @@ use crate::project::Project;
 use crate::schema::Holdout;
 pub(crate) use crate::schema::HoldoutRestored as Restored;
 
+pub(crate) mod copy;
 pub(crate) mod git;
 pub(crate) mod moves;
-pub(crate) mod copy;
 mod take;
 
 pub(crate) use take::take;

@@ -85,7 +85,9 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         log_path.set_extension("self-check.log");
     }
     let env = in_room(active)?;
-    let plane = env.is_some().then(|| room_plane(&active.store.room_dir(&active.project)));
+    let plane = env
+        .is_some()
+        .then(|| room_plane(&active.store.room_dir(&active.project)));
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,

@@ -469,7 +469,14 @@ fn seal_and_start(
         let budget = config.from_slash_command.then(slash_command_budget);
         let env = room.as_ref().map(|(_, env)| env.as_slice());
         let plane = env.map(|_| crate::oracle::room_plane(&store.room_dir(&project)));
-        crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env, plane.as_ref())?
+        crate::oracle::baseline(
+            &project,
+            &state.fields,
+            budget,
+            sealed.closure.as_ref(),
+            env,
+            plane.as_ref(),
+        )?
     } else {
         None
     };
@@ -585,7 +592,7 @@ fn build_room(
     store: &Store,
     project: &Project,
     config: &Config,
-) -> Result<Option<(crate::room::Described, Vec<(std::ffi::OsString, std::ffi::OsString)>)>, Error> {
+) -> Result<Option<(crate::room::Described, crate::room::Env)>, Error> {
     let Some(command) = &config.verify else {
         return Ok(None);
     };

@@ -117,7 +117,11 @@ impl Domain {
 /// What gets full write rights: every entry of every ancestor of a protected path that is neither protected
 /// nor itself such an ancestor, with whether it is a directory. Symbolic links are skipped.
 fn granted(plane: &Plane) -> Vec<(PathBuf, bool)> {
-    let carved = plane.writable().iter().filter(|dir| dir.is_dir()).map(|dir| (dir.clone(), true));
+    let carved = plane
+        .writable()
+        .iter()
+        .filter(|dir| dir.is_dir())
+        .map(|dir| (dir.clone(), true));
     if plane.is_only() {
         // Nothing else: the listed directories and the devices (`/dev/null`, a terminal).
         return carved.chain([(PathBuf::from("/dev"), true)]).collect();

@@ -25,7 +25,11 @@ pub(super) fn probe() -> Protection {
 /// The profile: allow by default, deny writing the plane, then allow its carve-outs again (a later rule wins);
 /// for [`Plane::only`], deny every write but the carve-outs and the devices.
 pub(super) fn profile(plane: &Plane) -> String {
-    let denied = if plane.is_only() { String::new() } else { filters(plane.paths()) };
+    let denied = if plane.is_only() {
+        String::new()
+    } else {
+        filters(plane.paths())
+    };
     let mut allowed = filters(plane.writable());
     if plane.is_only() {
         allowed.push_str(" (subpath \"/dev\")");

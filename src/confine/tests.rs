@@ -104,12 +104,21 @@ fn a_plane_carves_out_the_room_and_an_only_plane_writes_nothing_else() {
     // The room's plane: the room is the run's own, the rest of the store is not.
     let mut room = Plane::new(&home, &[]);
     room.allow(&home.join("rooms/r1"));
-    assert!(run(&room, &format!("mkdir -p '{h}/rooms/r1/tmp' && echo x > '{h}/rooms/r1/tmp/f'")));
+    assert!(run(
+        &room,
+        &format!("mkdir -p '{h}/rooms/r1/tmp' && echo x > '{h}/rooms/r1/tmp/f'")
+    ));
     assert!(!run(&room, &format!("echo x > '{h}/seals/s.json'")));
-    assert!(run(&room, &format!("echo x > '{p}/new.txt'")), "the project stays writable");
+    assert!(
+        run(&room, &format!("echo x > '{p}/new.txt'")),
+        "the project stays writable"
+    );
     // The held-out run's plane: its copy and nothing else — not the project, not the held-out originals.
     let only = Plane::only(&[home.join("holdout/h/tree")]);
-    assert!(run(&only, &format!("echo x > '{h}/holdout/h/tree/out' && echo y > /dev/null")));
+    assert!(run(
+        &only,
+        &format!("echo x > '{h}/holdout/h/tree/out' && echo y > /dev/null")
+    ));
     assert!(!run(&only, &format!("echo leak > '{p}/leak.txt'")));
     assert!(!run(&only, &format!("echo x > '{h}/holdout/h/files/test_x.py'")));
     assert!(!root.join("project/leak.txt").exists());

@@ -6,8 +6,8 @@
 //! because any tool call resets Claude Code's stop-hook block count (`stop::block_cap`); only the tools that
 //! can write (`guard::inspects`) are checked.
 
-mod control_plane;
 mod confined;
+mod control_plane;
 mod edited;
 
 use std::path::{Path, PathBuf};

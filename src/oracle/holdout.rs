@@ -49,8 +49,7 @@ pub(super) fn judge(
         command,
         &log,
         fields.verify_timeout,
-        env.as_deref(),
-        room.as_deref(),
+        env.as_deref().zip(room.as_deref()),
     )?;
     let baseline = holdout::load_baseline(holdout).unwrap_or_default();
     let failing = failing(&baseline, &counted.results);
@@ -91,8 +90,8 @@ pub(crate) fn baseline(
         held_out: holdout::sources(holdout).to_vec(),
     };
     let log = holdout::log_path(holdout, loop_id, 0);
-    let (env, room) = room.map_or((None, None), |(env, dir)| (Some(env), Some(dir)));
-    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout, env, room.as_deref())?;
+    let room = room.as_ref().map(|(env, dir)| (*env, dir.as_path()));
+    let counted = run_in(&project.root, holdout, &overlay, command, &log, timeout, room)?;
     let mut results = TestResults::default();
     for (name, &outcome) in &counted.results.tests {
         if visible.is_none_or(|v| !v.results.tests.contains_key(name)) {
@@ -136,9 +135,9 @@ fn run_in(
     command: &str,
     log: &std::path::Path,
     timeout: u64,
-    env: Option<&[(OsString, OsString)]>,
-    room: Option<&std::path::Path>,
+    room: Option<(&[(OsString, OsString)], &std::path::Path)>,
 ) -> Result<Counted, Error> {
+    let (env, room) = room.map_or((None, None), |(env, dir)| (Some(env), Some(dir)));
     let tree = copy::build(root, &holdout.dir, overlay).map_err(|source| Error::Io {
         action: "build the private copy for the held-out tests in",
         path: holdout.dir.join(copy::TREE),

@@ -391,7 +391,9 @@ impl Project {
             .replace(&self.root.display().to_string(), "[PROJECT]")
             .replace(&self.loopgate_home.display().to_string(), "[LOOPGATE_HOME]")
             .replace(&self.io.display().to_string(), "[IO]");
-        redact_room(&redact_abi(&redact_seconds(&redact_timestamps(&redact_loop_ids(&text)))))
+        redact_room(&redact_abi(&redact_seconds(&redact_timestamps(&redact_loop_ids(
+            &text,
+        )))))
     }
 
     fn next_io(&self, kind: &str) -> PathBuf {

@@ -117,7 +117,14 @@ fn a_confined_verify_cannot_write_the_ticket_at_all() {
     let (p, key) = project_whose_verify_forges(true);
     let ticket = p.loopgate_home().join(format!("prompts/{key}.json"));
     p.stop("S", "<promise>LOOP_DONE</promise>").success();
-    assert!(!ticket.exists(), "the confined verify wrote a ticket into loopgate's store");
+    assert!(
+        !ticket.exists(),
+        "the confined verify wrote a ticket into loopgate's store"
+    );
     tool_call(&p).success();
-    assert_eq!(p.seal()["fields"]["verify_command"], "sh check.sh", "the oracle was replaced");
+    assert_eq!(
+        p.seal()["fields"]["verify_command"],
+        "sh check.sh",
+        "the oracle was replaced"
+    );
 }

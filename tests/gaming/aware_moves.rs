@@ -6,9 +6,9 @@
 //! defaults, the file and line named. The honest changes beside them read environment variables, flags and
 //! feature switches for their own reasons, or hold tests in a source file, and must pass.
 
+use crate::find_case as find;
 use crate::fixtures::{CARGO, CARGO_DATA, GO, JEST, MOCHA, NPM, PYTEST, UNITTEST, VITEST};
 use crate::project::Project;
-use crate::find_case as find;
 use crate::{Honest, Move, edit, play_honest, play_move};
 
 const PY_MUL: &str = "\n\ndef mul(a, b):\n    return a * b\n";

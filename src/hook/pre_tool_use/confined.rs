@@ -93,7 +93,10 @@ mod tests {
         assert!(command.as_str().is_some_and(|c| c.contains("confine")), "{command}");
         assert!(rewrite("Bash", &input, &[], Some("bypassPermissions")).is_some());
         assert!(rewrite("Bash", &input, &[], None).is_some());
-        assert!(rewrite("Bash", &input, &[], Some("auto")).is_none(), "auto mode asks at every rewritten command");
+        assert!(
+            rewrite("Bash", &input, &[], Some("auto")).is_none(),
+            "auto mode asks at every rewritten command"
+        );
         assert!(rewrite("Read", &input, &[], Some("default")).is_none());
     }
 
