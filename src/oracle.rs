@@ -247,7 +247,7 @@ fn unwatched_changes(
 
 /// The environment of an oracle run in the loop's room (see `room`): the baseline's variables and the private
 /// caches. `None` for a loop set up before the room existed: it runs as it always did.
-pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<Vec<(OsString, OsString)>>, Error> {
+pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<crate::room::Env>, Error> {
     let (store, project) = (&active.store, &active.project);
     let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
         return Ok(None);

@@ -33,6 +33,9 @@ use std::path::{Path, PathBuf};
 pub(crate) use caches::{Cache, Shared};
 pub(crate) use env::Recorded;
 
+/// The whole environment of one run: every variable, with its value.
+pub(crate) type Env = Vec<(OsString, OsString)>;
+
 /// `LOOPGATE_ROOM=0` in setup's environment builds no room: the loop's oracle runs in the asking process's
 /// environment with the shared caches, as before the room existed (`status` says so).
 pub(crate) const OFF_ENV: &str = "LOOPGATE_ROOM";

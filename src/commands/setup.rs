@@ -496,7 +496,7 @@ fn build_room(
     store: &Store,
     project: &Project,
     config: &Config,
-) -> Result<Option<(crate::room::Described, Vec<(std::ffi::OsString, std::ffi::OsString)>)>, Error> {
+) -> Result<Option<(crate::room::Described, crate::room::Env)>, Error> {
     let Some(command) = &config.verify else {
         return Ok(None);
     };
