@@ -48,6 +48,16 @@ fn planted_bytecode_and_an_exported_variable_do_not_reach_the_oracles_run() {
         "the briefing",
         &run,
     );
+    let planted = std::fs::read_dir(project.path("tests/__pycache__"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().contains("-pytest-"));
+    assert!(
+        planted,
+        "the agent's bytecode should be in the tree: {}",
+        run.describe()
+    );
     let feedback = run.stop_feedback();
     assert_eq!(feedback.len(), 1, "{}", run.describe());
     assert_contains(
