@@ -79,7 +79,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if caller == Caller::SelfCheck {
         log_path.set_extension("self-check.log");
     }
-    let env = in_room(active)?;
+    let (env, _throwaway) = in_room(active)?.unzip();
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
@@ -246,19 +246,20 @@ fn unwatched_changes(
 }
 
 /// The environment of an oracle run in the loop's room (see `room`): the baseline's variables and the private
-/// caches. `None` for a loop set up before the room existed: it runs as it always did.
-pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<crate::room::Env>, Error> {
+/// caches, with the run's own room where the loop's cannot be written (kept until the run ends). `None` for a
+/// loop set up before the room existed: it runs as it always did.
+fn in_room(active: &ActiveLoop) -> Result<Option<(crate::room::Env, Option<crate::room::Throwaway>)>, Error> {
     let (store, project) = (&active.store, &active.project);
     let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
         return Ok(None);
     };
-    let room = Room::at(store.room_dir(project));
-    room.prepare(&recorded).map_err(|source| Error::Io {
+    let dir = store.room_dir(project);
+    let (room, throwaway) = Room::at(dir.clone()).ready(&recorded).map_err(|source| Error::Io {
         action: "prepare the oracle's room",
-        path: room.dir().to_path_buf(),
+        path: dir,
         source,
     })?;
-    Ok(Some(room.env(&recorded, |name| std::env::var_os(name))))
+    Ok(Some((room.env(&recorded, |name| std::env::var_os(name)), throwaway)))
 }
 
 /// A verify run with the counts and names its runners reported.

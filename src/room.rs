@@ -82,6 +82,29 @@ impl Room {
         private_dir(&self.dir)
     }
 
+    /// The room ready for a run: this one, or — where it cannot be written (inside Claude Code's sandbox,
+    /// loopgate's home is read-only to the agent's commands, so `loopgate verify` there cannot use it) — a fresh
+    /// room in the process's temporary directory for this run alone, removed when the [`Throwaway`] is dropped.
+    /// A fresh room holds nothing anyone planted; it only runs cold.
+    pub(crate) fn ready(self, recorded: &Recorded) -> io::Result<(Room, Option<Throwaway>)> {
+        if self.prepare(recorded).and_then(|()| self.probe()).is_ok() {
+            return Ok((self, None));
+        }
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let fresh = Room::at(std::env::temp_dir().join(format!("loopgate-room-{}-{nanos}", std::process::id())));
+        fresh.rebuild(recorded)?;
+        Ok((fresh.clone(), Some(Throwaway(fresh))))
+    }
+
+    /// Whether a run could write its temporary files here.
+    fn probe(&self) -> io::Result<()> {
+        let probe = self.dir.join(".loopgate-probe");
+        std::fs::write(&probe, b"")?;
+        std::fs::remove_file(probe)
+    }
+
     /// Removes the room (best effort: a room half removed is emptied again by the next setup).
     pub(crate) fn remove(&self) {
         let _ = std::fs::remove_dir_all(&self.dir);
@@ -114,6 +137,16 @@ impl Room {
         vars.into_iter()
             .map(|(name, value)| (OsString::from(name), value))
             .collect()
+    }
+}
+
+/// A room made for one run (see [`Room::ready`]), removed when dropped.
+#[derive(Debug)]
+pub(crate) struct Throwaway(Room);
+
+impl Drop for Throwaway {
+    fn drop(&mut self) {
+        self.0.remove();
     }
 }
 

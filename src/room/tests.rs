@@ -229,3 +229,21 @@ fn pytests_cache_stays_off_where_its_configuration_turns_it_off() {
     let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest");
     assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
 }
+
+#[test]
+fn a_room_that_cannot_be_written_gives_way_to_a_fresh_one_for_the_run() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let blocked = home.path().join("file");
+    std::fs::write(&blocked, "not a directory").expect("write");
+    let recorded = recorded(&[]);
+    let (room, throwaway) = Room::at(blocked.join("rooms/abc")).ready(&recorded).expect("a room");
+    assert!(throwaway.is_some());
+    assert!(room.dir().starts_with(std::env::temp_dir()) && room.dir().join("tmp").is_dir());
+    drop(throwaway);
+    assert!(!room.dir().exists(), "removed after the run");
+
+    let (room, throwaway) = Room::at(home.path().join("rooms/abc"))
+        .ready(&recorded)
+        .expect("a room");
+    assert!(throwaway.is_none() && room.dir().starts_with(home.path()));
+}
