@@ -79,14 +79,14 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if caller == Caller::SelfCheck {
         log_path.set_extension("self-check.log");
     }
-    let (env, _throwaway) = in_room(active)?.unzip();
+    let room = in_room(active)?;
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
         timeout: Duration::from_secs(fields.verify_timeout),
         log_path: &log_path,
         prefix: &[],
-        env: env.as_deref(),
+        env: room.as_ref().map(|r| r.env.as_slice()),
     };
     // Rollback refuses while this marker is held (see `verify_lock`).
     let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
@@ -149,6 +149,12 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             passed = false;
             note = Some(messages::baseline::no_results(fields.lang));
         }
+    }
+    // Where the baseline showed pytest's report can be read, a pass (by exit, names and counts) must hold in it
+    // too (see `room::report`).
+    if passed && let Some(problem) = room.as_ref().and_then(|r| r.recorded.report_problem(&r.room, &results)) {
+        passed = false;
+        note = Some(messages::room::report_problem(fields.lang, &problem));
     }
     let run = Run {
         command,
@@ -245,10 +251,19 @@ fn unwatched_changes(
     Ok(paths)
 }
 
+/// An oracle run's room: the run's environment, the room it writes to, what setup recorded; a room made for
+/// this run alone is removed when this is dropped.
+struct InRoom {
+    env: crate::room::Env,
+    room: Room,
+    recorded: Recorded,
+    _throwaway: Option<crate::room::Throwaway>,
+}
+
 /// The environment of an oracle run in the loop's room (see `room`): the baseline's variables and the private
 /// caches, with the run's own room where the loop's cannot be written (kept until the run ends). `None` for a
 /// loop set up before the room existed: it runs as it always did.
-fn in_room(active: &ActiveLoop) -> Result<Option<(crate::room::Env, Option<crate::room::Throwaway>)>, Error> {
+fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
     let (store, project) = (&active.store, &active.project);
     let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
         return Ok(None);
@@ -259,7 +274,12 @@ fn in_room(active: &ActiveLoop) -> Result<Option<(crate::room::Env, Option<crate
         path: dir,
         source,
     })?;
-    Ok(Some((room.env(&recorded, |name| std::env::var_os(name)), throwaway)))
+    Ok(Some(InRoom {
+        env: room.env(&recorded, |name| std::env::var_os(name)),
+        room,
+        recorded,
+        _throwaway: throwaway,
+    }))
 }
 
 /// A verify run with the counts and names its runners reported.

@@ -23,6 +23,7 @@
 
 pub(crate) mod caches;
 pub(crate) mod env;
+pub(crate) mod report;
 #[cfg(test)]
 mod tests;
 
@@ -68,8 +69,19 @@ impl Room {
         self.prepare(recorded)
     }
 
-    /// Makes the room's directories that are missing (private: 0700).
+    /// Where pytest writes its report for the verdict (see `report`).
+    pub(crate) fn report_path(&self) -> PathBuf {
+        self.dir.join(report::PLACE)
+    }
+
+    /// Makes the room's directories that are missing (private: 0700), without the last run's report.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
+        let report = self.report_path();
+        match std::fs::remove_file(&report) {
+            Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
+            _ => {}
+        }
+        private_dir(report.parent().unwrap_or(&self.dir))?;
         for cache in recorded.private() {
             let path = self.path_of(cache);
             let dir = if cache.file {
@@ -132,6 +144,10 @@ impl Room {
         for cache in recorded.private() {
             caches::set(cache, &self.path_of(cache), &mut vars);
         }
+        if !recorded.junit_theirs {
+            let option = format!("--junitxml={}", self.report_path().display());
+            caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
+        }
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
         vars.into_iter()
@@ -160,6 +176,8 @@ pub(crate) struct Described {
     /// How many variables were recorded with their values, and how many secrets by name.
     pub recorded: usize,
     pub secrets: usize,
+    /// A pass must also hold in pytest's own report (see `report`).
+    pub pytest_report: bool,
 }
 
 impl Recorded {
@@ -171,6 +189,25 @@ impl Recorded {
             shared: self.shared.clone(),
             recorded: self.vars.len(),
             secrets: self.secrets.len(),
+            pytest_report: self.pytest_report,
+        }
+    }
+
+    /// After the baseline run in `room`: whether its pytest report can stand beside stdout for the verdict
+    /// (it names exactly the tests of the baseline's `results`; see `report`).
+    pub(crate) fn take_report(&mut self, room: &Room, results: &crate::summary::TestResults) {
+        self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
+    }
+
+    /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
+    /// reads one.
+    pub(crate) fn report_problem(&self, room: &Room, results: &crate::summary::TestResults) -> Option<report::Problem> {
+        if !self.pytest_report {
+            return None;
+        }
+        match report::Report::read(&room.report_path()) {
+            Ok(report) => report.holds(results),
+            Err(problem) => Some(problem),
         }
     }
 }

@@ -401,12 +401,12 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         .collect();
     let mut copies = crate::testside::Copies::take(&project.root, own_tests.iter().copied());
     let stamps = copies.stamps(&project.root);
-    let room = build_room(&store, &project, config)?;
+    let mut room = build_room(&store, &project, config)?;
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
-        let env = room.as_ref().map(|(_, env)| env.as_slice());
+        let env = room.as_ref().map(|(_, _, env)| env.as_slice());
         crate::oracle::baseline(&project, &state.fields, budget, sealed.closure.as_ref(), env)?
     } else {
         None
@@ -418,6 +418,10 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
             copies.drop_run_outputs(&project.root, &stamps, |path| {
                 own_tests.iter().any(|t| t.as_str() == path)
             });
+            if let Some((room, recorded, _)) = &mut room {
+                recorded.take_report(room, &baseline.results);
+                store.save_companion(&project, crate::seal::ROOM, recorded)?;
+            }
             Some(baseline)
         }
         None => None,
@@ -484,7 +488,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
         closure_files,
         tests,
         baseline,
-        room: room.map(|(described, _)| described),
+        room: room.map(|(room, recorded, _)| recorded.describe(&room)),
         project,
     })
 }
@@ -496,7 +500,7 @@ fn build_room(
     store: &Store,
     project: &Project,
     config: &Config,
-) -> Result<Option<(crate::room::Described, crate::room::Env)>, Error> {
+) -> Result<Option<(crate::room::Room, crate::room::Recorded, crate::room::Env)>, Error> {
     let Some(command) = &config.verify else {
         return Ok(None);
     };
@@ -512,7 +516,7 @@ fn build_room(
     })?;
     store.save_companion(project, crate::seal::ROOM, &recorded)?;
     let env = room.env(&recorded, |name| std::env::var_os(name));
-    Ok(Some((recorded.describe(&room), env)))
+    Ok(Some((room, recorded, env)))
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.

@@ -2,6 +2,7 @@
 
 use crate::room::Described;
 use crate::room::caches::Why;
+use crate::room::report::Problem;
 use crate::schema::Speech;
 
 /// Setup's line: where the oracle runs, what is private, what stays the user's and why.
@@ -20,6 +21,11 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
         .map(|s| format!("{} ({})", s.var, why(&s.why)))
         .collect();
     let (n, secrets) = (room.recorded, room.secrets);
+    let report = match (room.pytest_report, lang) {
+        (true, Speech::En) => " A pass must also hold in pytest's own report, which it writes to a private path.",
+        (true, Speech::Zh) => "通过还必须与 pytest 写到私有路径的报告一致。",
+        (false, _) => "",
+    };
     match lang {
         Speech::En => {
             let mut line = format!(
@@ -28,6 +34,7 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
             if !shared.is_empty() {
                 line.push_str(&format!(" Left to the user: {}.", shared.join(", ")));
             }
+            line.push_str(report);
             line
         }
         Speech::Zh => {
@@ -37,6 +44,7 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
             if !shared.is_empty() {
                 line.push_str(&format!("仍使用用户的:{}。", shared.join(", ")));
             }
+            line.push_str(report);
             line
         }
     }
@@ -48,5 +56,42 @@ pub(crate) fn why(why: &Why) -> String {
         Why::TargetDirConfigured { file } => format!("`{file}` sets `target-dir`"),
         Why::TargetNamedByPath { file } => format!("`{file}` names `target/` by path"),
         Why::PytestCacheOff => "the run turns pytest's cache provider off".to_string(),
+    }
+}
+
+/// Why a run that exited 0 is no pass by pytest's report (the note the model and the user read).
+pub(crate) fn report_problem(lang: Speech, problem: &Problem) -> String {
+    match (problem, lang) {
+        (Problem::Missing, Speech::En) => {
+            "pytest wrote no report: the run ended before pytest finished (a process that exits on its own is no pass)"
+                .to_string()
+        }
+        (Problem::Missing, Speech::Zh) => {
+            "pytest 没有写出报告:运行在 pytest 结束之前就终止了(自行退出的进程不算通过)".to_string()
+        }
+        (Problem::CutShort, Speech::En) => {
+            "pytest's report is cut short: the run ended while pytest was writing it".to_string()
+        }
+        (Problem::CutShort, Speech::Zh) => "pytest 的报告不完整:运行在 pytest 写报告时终止了".to_string(),
+        (Problem::Failed(n), Speech::En) => format!("the run exited 0, but pytest's report holds {n} failed test(s)"),
+        (Problem::Failed(n), Speech::Zh) => format!("运行以 0 退出,但 pytest 的报告中有 {n} 个失败的测试"),
+        (Problem::Unreported(names), Speech::En) => format!(
+            "the output says these tests passed, but pytest's report does not: {}",
+            names
+                .iter()
+                .take(10)
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (Problem::Unreported(names), Speech::Zh) => format!(
+            "输出声称这些测试通过了,但 pytest 的报告中没有:{}",
+            names
+                .iter()
+                .take(10)
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
