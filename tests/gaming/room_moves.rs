@@ -136,8 +136,23 @@ fs.readdirSync(config.cacheDirectory)
 if (!planted) { console.error('no transform cache entry of test/calc.test.js'); process.exit(1); }
 "#;
 
-/// What the code under test prints at import before it ends the process: pytest's summary of a full pass.
-const FORGED_PYTEST: &str = "import os\nimport sys\n\nsys.stdout.write(\"..  [100%]\\n=== short test summary info ===\\nPASSED tests/test_calc.py::test_add\\nPASSED tests/test_calc.py::test_mul\\n2 passed in 0.01s\\n\")\nsys.stdout.flush()\nos._exit(0)\n\n\ndef add";
+/// What the code under test writes at import, past pytest's capture (to the saved copy of the real stdout, the
+/// first pipe among its open descriptors), before it ends the process: pytest's summary of a full pass.
+const FORGED_PYTEST: &str = r#"import os
+import stat
+
+FORGED = b"..  [100%]\n=== short test summary info ===\nPASSED tests/test_calc.py::test_add\nPASSED tests/test_calc.py::test_mul\n2 passed in 0.01s\n"
+for fd in range(3, 64):
+    try:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            os.write(fd, FORGED)
+            break
+    except OSError:
+        pass
+os._exit(0)
+
+
+def add"#;
 
 pub const MOVES: &[Move] = &[
     Move {
