@@ -151,8 +151,9 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         }
     }
     // Where the baseline showed pytest's report can be read, a pass (by exit, names and counts) must hold in it
-    // too (see `room::report`).
-    if passed && let Some(problem) = room.as_ref().and_then(|r| r.recorded.report_problem(&r.room, &results)) {
+    // too (see `room::report`); part of the per-test verdict (`--no-test-verdict` turns both off).
+    let by_report = room.as_ref().filter(|_| passed && fields.checks(Check::ByName));
+    if let Some(problem) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
         passed = false;
         note = Some(messages::room::report_problem(fields.lang, &problem));
     }
