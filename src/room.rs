@@ -1,5 +1,5 @@
 //! The oracle's room (issue 29, first slice): the world the verify command is judged in is built by loopgate,
-//! not inherited from whoever asked for the verdict. Two parts of that world are built here:
+//! not inherited from whoever asked for the verdict. These parts of that world are built here:
 //!
 //! - **Private caches, kept between promises.** Every oracle run of a loop (the baseline at setup, each
 //!   promise, `loopgate verify`) points the runners' caches and temporary directory at a directory of its own
@@ -14,6 +14,8 @@
 //!   get those variables, not the ones of the process that asks (`loopgate verify` in the agent's shell
 //!   inherits whatever the agent exported). What varies per process or session is taken from the asking
 //!   process instead ([`env::PER_SESSION`]); secrets are recorded by name only (see `env`).
+//! - **pytest's report through a private path** ([`report`]): the room is also where pytest writes the JUnit
+//!   report a pass must hold in, where the baseline showed it can.
 //!
 //! A loop set up before the room existed has no [`Recorded`]: its runs are today's (the process's
 //! environment, the shared caches), and `status` says so. What is not isolated yet: the tree itself (the code
