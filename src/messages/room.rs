@@ -21,33 +21,31 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
         .map(|s| format!("{} ({})", s.var, why(&s.why)))
         .collect();
     let (n, secrets) = (room.recorded, room.secrets);
-    let report = match (room.pytest_report, lang) {
-        (true, Speech::En) => " A pass must also hold in pytest's own report, which it writes to a private path.",
-        (true, Speech::Zh) => "通过还必须与 pytest 写到私有路径的报告一致。",
-        (false, _) => "",
-    };
-    match lang {
-        Speech::En => {
-            let mut line = format!(
+    let (mut line, left, stop, report) = match lang {
+        Speech::En => (
+            format!(
                 "The oracle runs with private caches ({private}) in `{dir}`, kept for this loop, and with the environment recorded now ({n} variables; {secrets} secrets by name only, their values taken when it runs)."
-            );
-            if !shared.is_empty() {
-                line.push_str(&format!(" Left to the user: {}.", shared.join(", ")));
-            }
-            line.push_str(report);
-            line
-        }
-        Speech::Zh => {
-            let mut line = format!(
+            ),
+            " Left to the user: ",
+            ".",
+            " A pass must also hold in pytest's own report, which it writes to a private path.",
+        ),
+        Speech::Zh => (
+            format!(
                 "oracle 使用私有缓存({private},位于 `{dir}`,在本循环内保留)和此刻记录的环境运行({n} 个变量;{secrets} 个机密只记名字,运行时取值)。"
-            );
-            if !shared.is_empty() {
-                line.push_str(&format!("仍使用用户的:{}。", shared.join(", ")));
-            }
-            line.push_str(report);
-            line
-        }
+            ),
+            "仍使用用户的:",
+            "。",
+            "通过还必须与 pytest 写到私有路径的报告一致。",
+        ),
+    };
+    if !shared.is_empty() {
+        line.push_str(&format!("{left}{}{stop}", shared.join(", ")));
     }
+    if room.pytest_report {
+        line.push_str(report);
+    }
+    line
 }
 
 /// Why a cache stays the user's, in one clause (setup's line and `status`, in English).
@@ -77,21 +75,20 @@ pub(crate) fn report_problem(lang: Speech, problem: &Problem) -> String {
         (Problem::Failed(n), Speech::Zh) => format!("运行以 0 退出,但 pytest 的报告中有 {n} 个失败的测试"),
         (Problem::Unreported(names), Speech::En) => format!(
             "the output says these tests passed, but pytest's report does not: {}",
-            names
-                .iter()
-                .take(10)
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(names)
         ),
-        (Problem::Unreported(names), Speech::Zh) => format!(
-            "输出声称这些测试通过了,但 pytest 的报告中没有:{}",
-            names
-                .iter()
-                .take(10)
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        (Problem::Unreported(names), Speech::Zh) => {
+            format!("输出声称这些测试通过了,但 pytest 的报告中没有:{}", listed(names))
+        }
     }
+}
+
+/// The first names of a list, in backticks.
+fn listed(names: &[String]) -> String {
+    names
+        .iter()
+        .take(10)
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
