@@ -391,7 +391,7 @@ impl Project {
             .replace(&self.root.display().to_string(), "[PROJECT]")
             .replace(&self.loopgate_home.display().to_string(), "[LOOPGATE_HOME]")
             .replace(&self.io.display().to_string(), "[IO]");
-        redact_seconds(&redact_timestamps(&redact_loop_ids(&text)))
+        redact_seconds(&redact_timestamps(&redact_loop_ids(&redact_rooms(&text))))
     }
 
     fn next_io(&self, kind: &str) -> PathBuf {
@@ -782,6 +782,25 @@ pub fn is_rfc3339_utc(text: &str) -> bool {
 }
 
 /// `lg-20261121T193700Z-3f9a1c` → `[LOOP_ID]`.
+/// `rooms/0123456789abcdef` (the oracle's room, named by a hash of the temporary project's path) → `rooms/[ROOM]`.
+fn redact_rooms(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("rooms/") {
+        let (before, after) = rest.split_at(at + "rooms/".len());
+        out.push_str(before);
+        let hex = after.bytes().take_while(u8::is_ascii_hexdigit).count();
+        if hex == 16 {
+            out.push_str("[ROOM]");
+            rest = &after[hex..];
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn redact_loop_ids(text: &str) -> String {
     const LEN: usize = "lg-20261121T193700Z-3f9a1c".len();
     let is_loop_id = |s: &str| {
