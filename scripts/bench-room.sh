@@ -8,7 +8,9 @@
 # process's environment, the shared caches, the tree's `__pycache__` and `target/`), every other check on.
 # A promise is measured as `loopgate verify` (the same judge: seal checks, the test side, the run, the verdict).
 # Projects: a pytest project of 1,000 test files (scripts/pytest-project.py), a small cargo project, and a jest
-# project when `JEST_MODULES` names a node_modules holding jest. Needs hyperfine, python3 with pytest, cargo, git.
+# project when `JEST_MODULES` names a node_modules holding jest (the gaming suite installs one in
+# target/tmp/gaming-cache/js/node_modules). `PROJECTS="cargo jest"` picks some. Needs hyperfine, python3 with
+# pytest, cargo, git.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 for tool in hyperfine python3 git cargo; do
@@ -43,18 +45,24 @@ pair() {
     echo "room: $(du -sh "$(cd "$work/$name-room" && "$bin" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["room"]["dir"])')" | cut -f1)"
 }
 
-python3 "$repo/scripts/pytest-project.py" "$work/pytest-room"
-cp -r "$work/pytest-room" "$work/pytest-shared"
-pair pytest "python3 -m pytest -q"
+wanted() { case " ${PROJECTS:-pytest cargo jest} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
-mkdir -p "$work/cargo-room/src" "$work/cargo-room/tests"
-printf '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n' > "$work/cargo-room/Cargo.toml"
-printf 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n' > "$work/cargo-room/src/lib.rs"
-printf '#[test]\nfn commutes() {\n    assert_eq!(calc::add(2, 5), calc::add(5, 2));\n}\n' > "$work/cargo-room/tests/api.rs"
-cp -r "$work/cargo-room" "$work/cargo-shared"
-pair cargo "cargo test -q"
+if wanted pytest; then
+    python3 "$repo/scripts/pytest-project.py" "$work/pytest-room"
+    cp -r "$work/pytest-room" "$work/pytest-shared"
+    pair pytest "python3 -m pytest -q"
+fi
 
-if [ -n "${JEST_MODULES:-}" ] && [ -x "$JEST_MODULES/.bin/jest" ]; then
+if wanted cargo; then
+    mkdir -p "$work/cargo-room/src" "$work/cargo-room/tests"
+    printf '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n' > "$work/cargo-room/Cargo.toml"
+    printf 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n' > "$work/cargo-room/src/lib.rs"
+    printf '#[test]\nfn commutes() {\n    assert_eq!(calc::add(2, 5), calc::add(5, 2));\n}\n' > "$work/cargo-room/tests/api.rs"
+    cp -r "$work/cargo-room" "$work/cargo-shared"
+    pair cargo "cargo test -q"
+fi
+
+if wanted jest && [ -n "${JEST_MODULES:-}" ] && [ -x "$JEST_MODULES/.bin/jest" ]; then
     mkdir -p "$work/jest-room/test" "$work/jest-room/src"
     printf '{"name": "calc", "version": "1.0.0", "scripts": {"test": "jest --ci"}}\n' > "$work/jest-room/package.json"
     printf 'exports.add = (a, b) => a + b;\n' > "$work/jest-room/src/calc.js"

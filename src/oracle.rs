@@ -84,17 +84,15 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if caller == Caller::SelfCheck {
         log_path.set_extension("self-check.log");
     }
-    let env = in_room(active)?;
-    let plane = env
-        .is_some()
-        .then(|| room_plane(&active.store.room_dir(&active.project)));
+    let room = in_room(active)?;
+    let plane = room.as_ref().map(|r| room_plane(r.room.dir()));
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
         timeout: Duration::from_secs(fields.verify_timeout),
         log_path: &log_path,
         prefix: &[],
-        env: env.as_deref(),
+        env: room.as_ref().map(|r| r.env.as_slice()),
         plane: plane.as_ref(),
     };
     // Rollback refuses while this marker is held (see `verify_lock`).
@@ -158,6 +156,13 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             passed = false;
             note = Some(messages::baseline::no_results(fields.lang));
         }
+    }
+    // Where the baseline showed pytest's report can be read, a pass (by exit, names and counts) must hold in it
+    // too (see `room::report`); part of the per-test verdict (`--no-test-verdict` turns both off).
+    let by_report = room.as_ref().filter(|_| passed && fields.checks(Check::ByName));
+    if let Some(problem) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
+        passed = false;
+        note = Some(messages::room::report_problem(fields.lang, &problem));
     }
     let mut run = Run {
         command,
@@ -277,20 +282,35 @@ fn unwatched_changes(
     Ok(paths)
 }
 
+/// An oracle run's room: the run's environment, the room it writes to, what setup recorded; a room made for
+/// this run alone is removed when this is dropped.
+pub(crate) struct InRoom {
+    pub(crate) env: crate::room::Env,
+    pub(crate) room: Room,
+    recorded: Recorded,
+    _throwaway: Option<crate::room::Throwaway>,
+}
+
 /// The environment of an oracle run in the loop's room (see `room`): the baseline's variables and the private
-/// caches. `None` for a loop set up before the room existed: it runs as it always did.
-pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<Vec<(OsString, OsString)>>, Error> {
+/// caches, with the run's own room where the loop's cannot be written (kept until the run ends). `None` for a
+/// loop set up before the room existed: it runs as it always did.
+pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
     let (store, project) = (&active.store, &active.project);
     let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
         return Ok(None);
     };
-    let room = Room::at(store.room_dir(project));
-    room.prepare(&recorded).map_err(|source| Error::Io {
+    let dir = store.room_dir(project);
+    let (room, throwaway) = Room::at(dir.clone()).ready(&recorded).map_err(|source| Error::Io {
         action: "prepare the oracle's room",
-        path: room.dir().to_path_buf(),
+        path: dir,
         source,
     })?;
-    Ok(Some(room.env(&recorded, |name| std::env::var_os(name))))
+    Ok(Some(InRoom {
+        env: room.env(&recorded, |name| std::env::var_os(name)),
+        room,
+        recorded,
+        _throwaway: throwaway,
+    }))
 }
 
 /// What an oracle run in the room at `dir` may not write: loopgate's control plane, but for the room itself

@@ -1,5 +1,5 @@
 //! The oracle's room (issue 29, first slice): the world the verify command is judged in is built by loopgate,
-//! not inherited from whoever asked for the verdict. Two parts of that world are built here:
+//! not inherited from whoever asked for the verdict. These parts of that world are built here:
 //!
 //! - **Private caches, kept between promises.** Every oracle run of a loop (the baseline at setup, each
 //!   promise, `loopgate verify`) points the runners' caches and temporary directory at a directory of its own
@@ -14,6 +14,8 @@
 //!   get those variables, not the ones of the process that asks (`loopgate verify` in the agent's shell
 //!   inherits whatever the agent exported). What varies per process or session is taken from the asking
 //!   process instead ([`env::PER_SESSION`]); secrets are recorded by name only (see `env`).
+//! - **pytest's report through a private path** ([`report`]): the room is also where pytest writes the JUnit
+//!   report a pass must hold in, where the baseline showed it can.
 //!
 //! A loop set up before the room existed has no [`Recorded`]: its runs are today's (the process's
 //! environment, the shared caches), and `status` says so. What is not isolated yet: the tree itself (the code
@@ -23,6 +25,7 @@
 
 pub(crate) mod caches;
 pub(crate) mod env;
+pub(crate) mod report;
 #[cfg(test)]
 mod tests;
 
@@ -33,8 +36,8 @@ use std::path::{Path, PathBuf};
 pub(crate) use caches::{Cache, Shared};
 pub(crate) use env::Recorded;
 
-/// The whole environment of an oracle run in a room, as `(name, value)` pairs.
-pub(crate) type Env = Vec<(std::ffi::OsString, std::ffi::OsString)>;
+/// The whole environment of one run: every variable, with its value.
+pub(crate) type Env = Vec<(OsString, OsString)>;
 
 /// `LOOPGATE_ROOM=0` in setup's environment builds no room: the loop's oracle runs in the asking process's
 /// environment with the shared caches, as before the room existed (`status` says so).
@@ -68,8 +71,19 @@ impl Room {
         self.prepare(recorded)
     }
 
-    /// Makes the room's directories that are missing (private: 0700).
+    /// Where pytest writes its report for the verdict (see `report`).
+    pub(crate) fn report_path(&self) -> PathBuf {
+        self.dir.join(report::PLACE)
+    }
+
+    /// Makes the room's directories that are missing (private: 0700), without the last run's report.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
+        let report = self.report_path();
+        match std::fs::remove_file(&report) {
+            Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
+            _ => {}
+        }
+        private_dir(report.parent().unwrap_or(&self.dir))?;
         for cache in recorded.private() {
             let path = self.path_of(cache);
             let dir = if cache.file {
@@ -80,6 +94,29 @@ impl Room {
             private_dir(dir)?;
         }
         private_dir(&self.dir)
+    }
+
+    /// The room ready for a run: this one, or — where it cannot be written (inside Claude Code's sandbox,
+    /// loopgate's home is read-only to the agent's commands, so `loopgate verify` there cannot use it) — a fresh
+    /// room in the process's temporary directory for this run alone, removed when the [`Throwaway`] is dropped.
+    /// A fresh room holds nothing anyone planted; it only runs cold.
+    pub(crate) fn ready(self, recorded: &Recorded) -> io::Result<(Room, Option<Throwaway>)> {
+        if self.prepare(recorded).and_then(|()| self.probe()).is_ok() {
+            return Ok((self, None));
+        }
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let fresh = Room::at(std::env::temp_dir().join(format!("loopgate-room-{}-{nanos}", std::process::id())));
+        fresh.rebuild(recorded)?;
+        Ok((fresh.clone(), Some(Throwaway(fresh))))
+    }
+
+    /// Whether a run could write its temporary files here.
+    fn probe(&self) -> io::Result<()> {
+        let probe = self.dir.join(".loopgate-probe");
+        std::fs::write(&probe, b"")?;
+        std::fs::remove_file(probe)
     }
 
     /// Removes the room (best effort: a room half removed is emptied again by the next setup).
@@ -109,11 +146,25 @@ impl Room {
         for cache in recorded.private() {
             caches::set(cache, &self.path_of(cache), &mut vars);
         }
+        if !recorded.junit_theirs {
+            let option = format!("--junitxml={}", self.report_path().display());
+            caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
+        }
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
         vars.into_iter()
             .map(|(name, value)| (OsString::from(name), value))
             .collect()
+    }
+}
+
+/// A room made for one run (see [`Room::ready`]), removed when dropped.
+#[derive(Debug)]
+pub(crate) struct Throwaway(Room);
+
+impl Drop for Throwaway {
+    fn drop(&mut self) {
+        self.0.remove();
     }
 }
 
@@ -127,6 +178,8 @@ pub(crate) struct Described {
     /// How many variables were recorded with their values, and how many secrets by name.
     pub recorded: usize,
     pub secrets: usize,
+    /// A pass must also hold in pytest's own report (see `report`).
+    pub pytest_report: bool,
 }
 
 impl Recorded {
@@ -138,6 +191,25 @@ impl Recorded {
             shared: self.shared.clone(),
             recorded: self.vars.len(),
             secrets: self.secrets.len(),
+            pytest_report: self.pytest_report,
+        }
+    }
+
+    /// After the baseline run in `room`: whether its pytest report can stand beside stdout for the verdict
+    /// (it names exactly the tests of the baseline's `results`; see `report`).
+    pub(crate) fn take_report(&mut self, room: &Room, results: &crate::summary::TestResults) {
+        self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
+    }
+
+    /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
+    /// reads one.
+    pub(crate) fn report_problem(&self, room: &Room, results: &crate::summary::TestResults) -> Option<report::Problem> {
+        if !self.pytest_report {
+            return None;
+        }
+        match report::Report::read(&room.report_path()) {
+            Ok(report) => report.holds(results),
+            Err(problem) => Some(problem),
         }
     }
 }

@@ -461,14 +461,14 @@ fn seal_and_start(
         .collect();
     let mut copies = crate::testside::Copies::take(&project.root, own_tests.iter().copied());
     let stamps = copies.stamps(&project.root);
-    let room = build_room(&store, &project, config)?;
+    let mut room = build_room(&store, &project, config)?;
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
     let baseline_began = std::time::Instant::now();
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
-        let env = room.as_ref().map(|(_, env)| env.as_slice());
-        let plane = env.map(|_| crate::oracle::room_plane(&store.room_dir(&project)));
+        let env = room.as_ref().map(|(_, _, env)| env.as_slice());
+        let plane = room.as_ref().map(|(room, _, _)| crate::oracle::room_plane(room.dir()));
         crate::oracle::baseline(
             &project,
             &state.fields,
@@ -487,6 +487,10 @@ fn seal_and_start(
             copies.drop_run_outputs(&project.root, &stamps, |path| {
                 own_tests.iter().any(|t| t.as_str() == path)
             });
+            if let Some((room, recorded, _)) = &mut room {
+                recorded.take_report(room, &baseline.results);
+                store.save_companion(&project, crate::seal::ROOM, recorded)?;
+            }
             Some(baseline)
         }
         None => None,
@@ -507,7 +511,8 @@ fn seal_and_start(
                         &state.fields.loop_id,
                         timeout,
                         baseline.as_ref(),
-                        room.as_ref().map(|(_, env)| (env.as_slice(), store.room_dir(&project))),
+                        room.as_ref()
+                            .map(|(room, _, env)| (env.as_slice(), room.dir().to_path_buf())),
                     )?
                     .results
                     .len(),
@@ -579,7 +584,7 @@ fn seal_and_start(
         closure_files,
         tests,
         baseline,
-        room: room.map(|(described, _)| described),
+        room: room.map(|(room, recorded, _)| recorded.describe(&room)),
         holdout: holdout.map(|h| (h, holdout_tests)),
         project,
     })
@@ -592,7 +597,7 @@ fn build_room(
     store: &Store,
     project: &Project,
     config: &Config,
-) -> Result<Option<(crate::room::Described, crate::room::Env)>, Error> {
+) -> Result<Option<(crate::room::Room, crate::room::Recorded, crate::room::Env)>, Error> {
     let Some(command) = &config.verify else {
         return Ok(None);
     };
@@ -608,7 +613,7 @@ fn build_room(
     })?;
     store.save_companion(project, crate::seal::ROOM, &recorded)?;
     let env = room.env(&recorded, |name| std::env::var_os(name));
-    Ok(Some((recorded.describe(&room), env)))
+    Ok(Some((room, recorded, env)))
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.

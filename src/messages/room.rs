@@ -2,6 +2,7 @@
 
 use crate::room::Described;
 use crate::room::caches::Why;
+use crate::room::report::Problem;
 use crate::schema::Speech;
 
 /// Setup's line: where the oracle runs, what is private, what stays the user's and why.
@@ -20,26 +21,31 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
         .map(|s| format!("{} ({})", s.var, why(&s.why)))
         .collect();
     let (n, secrets) = (room.recorded, room.secrets);
-    match lang {
-        Speech::En => {
-            let mut line = format!(
+    let (mut line, left, stop, report) = match lang {
+        Speech::En => (
+            format!(
                 "The oracle runs with private caches ({private}) in `{dir}`, kept for this loop, and with the environment recorded now ({n} variables; {secrets} secrets by name only, their values taken when it runs)."
-            );
-            if !shared.is_empty() {
-                line.push_str(&format!(" Left to the user: {}.", shared.join(", ")));
-            }
-            line
-        }
-        Speech::Zh => {
-            let mut line = format!(
+            ),
+            " Left to the user: ",
+            ".",
+            " A pass must also hold in pytest's own report, which it writes to a private path.",
+        ),
+        Speech::Zh => (
+            format!(
                 "oracle 使用私有缓存({private},位于 `{dir}`,在本循环内保留)和此刻记录的环境运行({n} 个变量;{secrets} 个机密只记名字,运行时取值)。"
-            );
-            if !shared.is_empty() {
-                line.push_str(&format!("仍使用用户的:{}。", shared.join(", ")));
-            }
-            line
-        }
+            ),
+            "仍使用用户的:",
+            "。",
+            "通过还必须与 pytest 写到私有路径的报告一致。",
+        ),
+    };
+    if !shared.is_empty() {
+        line.push_str(&format!("{left}{}{stop}", shared.join(", ")));
     }
+    if room.pytest_report {
+        line.push_str(report);
+    }
+    line
 }
 
 /// Why a cache stays the user's, in one clause (setup's line and `status`, in English).
@@ -49,4 +55,40 @@ pub(crate) fn why(why: &Why) -> String {
         Why::TargetNamedByPath { file } => format!("`{file}` names `target/` by path"),
         Why::PytestCacheOff => "the run turns pytest's cache provider off".to_string(),
     }
+}
+
+/// Why a run that exited 0 is no pass by pytest's report (the note the model and the user read).
+pub(crate) fn report_problem(lang: Speech, problem: &Problem) -> String {
+    match (problem, lang) {
+        (Problem::Missing, Speech::En) => {
+            "pytest wrote no report: the run ended before pytest finished (a process that exits on its own is no pass)"
+                .to_string()
+        }
+        (Problem::Missing, Speech::Zh) => {
+            "pytest 没有写出报告:运行在 pytest 结束之前就终止了(自行退出的进程不算通过)".to_string()
+        }
+        (Problem::CutShort, Speech::En) => {
+            "pytest's report is cut short: the run ended while pytest was writing it".to_string()
+        }
+        (Problem::CutShort, Speech::Zh) => "pytest 的报告不完整:运行在 pytest 写报告时终止了".to_string(),
+        (Problem::Failed(n), Speech::En) => format!("the run exited 0, but pytest's report holds {n} failed test(s)"),
+        (Problem::Failed(n), Speech::Zh) => format!("运行以 0 退出,但 pytest 的报告中有 {n} 个失败的测试"),
+        (Problem::Unreported(names), Speech::En) => format!(
+            "the output says these tests passed, but pytest's report does not: {}",
+            listed(names)
+        ),
+        (Problem::Unreported(names), Speech::Zh) => {
+            format!("输出声称这些测试通过了,但 pytest 的报告中没有:{}", listed(names))
+        }
+    }
+}
+
+/// The first names of a list, in backticks.
+fn listed(names: &[String]) -> String {
+    names
+        .iter()
+        .take(10)
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -40,8 +40,7 @@ pub(super) fn judge(
     };
     let log = holdout::log_path(holdout, &fields.loop_id, iteration);
     // The room's environment and private caches, as for the visible run (the Cargo target stays the copy's own).
-    let env = super::in_room(active)?;
-    let room = env.is_some().then(|| active.store.room_dir(&active.project));
+    let room = super::in_room(active)?;
     let counted = run_in(
         &active.project.root,
         holdout,
@@ -49,7 +48,7 @@ pub(super) fn judge(
         command,
         &log,
         fields.verify_timeout,
-        env.as_deref().zip(room.as_deref()),
+        room.as_ref().map(|r| (r.env.as_slice(), r.room.dir())),
     )?;
     let baseline = holdout::load_baseline(holdout).unwrap_or_default();
     let failing = failing(&baseline, &counted.results);

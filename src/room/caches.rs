@@ -175,6 +175,15 @@ pub(crate) fn decide(root: &Path, command: &str, vars: &BTreeMap<String, String>
     shared
 }
 
+/// Whether the project asks pytest for a JUnit report of its own (on the command line, in `PYTEST_ADDOPTS` or in
+/// its configuration): the room then adds none, since the last `--junitxml` wins and theirs must stay theirs.
+pub(crate) fn junit_theirs(root: &Path, command: &str, vars: &BTreeMap<String, String>) -> bool {
+    let addopts = vars.get("PYTEST_ADDOPTS").map_or("", String::as_str);
+    [command, addopts].iter().any(|text| text.contains("junit"))
+        || pytest_configs()
+            .any(|name| std::fs::read_to_string(root.join(name)).is_ok_and(|text| text.contains("junit")))
+}
+
 /// How a pytest run turns its cache provider off.
 const NO_CACHE: &str = "no:cacheprovider";
 
@@ -225,20 +234,25 @@ pub(crate) fn set(cache: &Cache, path: &Path, vars: &mut BTreeMap<String, OsStri
                 vars.insert((*var).to_string(), path.as_os_str().to_owned());
             }
         }
-        How::PytestOption => {
-            let mut value = vars.get(cache.name()).cloned().unwrap_or_default();
-            if !value.is_empty() {
-                value.push(" ");
-            }
-            value.push("-o ");
-            value.push(shell_word(&format!("cache_dir={}", path.display())));
-            vars.insert(cache.name().to_string(), value);
-        }
+        How::PytestOption => add_pytest_option(
+            vars,
+            &format!("-o {}", shell_word(&format!("cache_dir={}", path.display()))),
+        ),
     }
 }
 
+/// Appends `option` (one or more words, already quoted) to `PYTEST_ADDOPTS`, after what is there.
+pub(crate) fn add_pytest_option(vars: &mut BTreeMap<String, OsString>, option: &str) {
+    let mut value = vars.get("PYTEST_ADDOPTS").cloned().unwrap_or_default();
+    if !value.is_empty() {
+        value.push(" ");
+    }
+    value.push(option);
+    vars.insert("PYTEST_ADDOPTS".to_string(), value);
+}
+
 /// `word` as one word for `shlex.split` (how pytest splits `PYTEST_ADDOPTS`).
-fn shell_word(word: &str) -> String {
+pub(crate) fn shell_word(word: &str) -> String {
     if word
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b"=/._-+:,@".contains(&b))

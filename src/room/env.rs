@@ -80,6 +80,13 @@ pub(crate) struct Recorded {
     /// The caches left to the user, and why.
     #[serde(default)]
     pub shared: Vec<Shared>,
+    /// A pass must also hold in pytest's report (see `report`): the baseline's report named exactly the tests
+    /// its output did.
+    #[serde(default)]
+    pub pytest_report: bool,
+    /// The project asks pytest for a report of its own: the room adds none.
+    #[serde(default)]
+    pub junit_theirs: bool,
 }
 
 impl Recorded {
@@ -100,6 +107,7 @@ impl Recorded {
             }
         }
         recorded.shared = caches::decide(root, command, &recorded.vars);
+        recorded.junit_theirs = caches::junit_theirs(root, command, &recorded.vars);
         recorded
     }
 

@@ -108,7 +108,7 @@ fn every_private_cache_points_into_the_room() {
     // The user's options first, the room's cache and the reporting options after.
     assert_eq!(
         env["PYTEST_ADDOPTS"],
-        "-x -o cache_dir=/state/rooms/abc/pytest-cache -rap"
+        "-x -o cache_dir=/state/rooms/abc/pytest-cache --junitxml=/state/rooms/abc/report/pytest.xml -rap"
     );
     assert_eq!(env["GOFLAGS"], "-count=1 -v");
     assert!(
@@ -139,7 +139,7 @@ fn pytests_cache_stays_off_where_the_run_turns_it_off() {
     assert_eq!(recorded.shared.len(), 1);
     assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
     let env = run_env(&Room::at("/r".into()), &recorded, &[]);
-    assert_eq!(env["PYTEST_ADDOPTS"], "-rap");
+    assert_eq!(env["PYTEST_ADDOPTS"], "--junitxml=/r/report/pytest.xml -rap");
 }
 
 #[test]
@@ -228,4 +228,36 @@ fn pytests_cache_stays_off_where_its_configuration_turns_it_off() {
     .expect("write");
     let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest");
     assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
+}
+
+#[test]
+fn a_room_that_cannot_be_written_gives_way_to_a_fresh_one_for_the_run() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let blocked = home.path().join("file");
+    std::fs::write(&blocked, "not a directory").expect("write");
+    let recorded = recorded(&[]);
+    let (room, throwaway) = Room::at(blocked.join("rooms/abc")).ready(&recorded).expect("a room");
+    assert!(throwaway.is_some());
+    assert!(room.dir().starts_with(std::env::temp_dir()) && room.dir().join("tmp").is_dir());
+    drop(throwaway);
+    assert!(!room.dir().exists(), "removed after the run");
+
+    let (room, throwaway) = Room::at(home.path().join("rooms/abc"))
+        .ready(&recorded)
+        .expect("a room");
+    assert!(throwaway.is_none() && room.dir().starts_with(home.path()));
+}
+
+#[test]
+fn a_project_with_its_own_junit_report_keeps_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("pytest.ini"),
+        "[pytest]\naddopts = --junitxml=out/junit.xml\n",
+    )
+    .expect("write");
+    let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest");
+    assert!(recorded.junit_theirs);
+    let env = run_env(&Room::at("/r".into()), &recorded, &[]);
+    assert!(!env["PYTEST_ADDOPTS"].contains("junitxml"), "{env:?}");
 }

@@ -391,7 +391,7 @@ impl Project {
             .replace(&self.root.display().to_string(), "[PROJECT]")
             .replace(&self.loopgate_home.display().to_string(), "[LOOPGATE_HOME]")
             .replace(&self.io.display().to_string(), "[IO]");
-        redact_room(&redact_abi(&redact_seconds(&redact_timestamps(&redact_loop_ids(
+        redact_abi(&redact_seconds(&redact_timestamps(&redact_loop_ids(&redact_rooms(
             &text,
         )))))
     }
@@ -803,14 +803,8 @@ pub fn is_rfc3339_utc(text: &str) -> bool {
 
 /// `lg-20261121T193700Z-3f9a1c` → `[LOOP_ID]`.
 /// `Landlock ABI 6` → `Landlock ABI [N]`: the kernel's version, not loopgate's output.
-/// The kernel's Landlock ABI (`Landlock ABI 7` → `Landlock ABI [N]`).
 fn redact_abi(text: &str) -> String {
     redact_after(text, "Landlock ABI ", "[N]", |c| c.is_ascii_digit())
-}
-
-/// The oracle's room, named after the seal (`rooms/f3739ce9fe0368de` → `rooms/[ROOM]`).
-fn redact_room(text: &str) -> String {
-    redact_after(text, "/rooms/", "[ROOM]", |c| c.is_ascii_hexdigit())
 }
 
 /// Every run of characters `part_of` accepts right after `marker`, as `placeholder`.
@@ -822,6 +816,25 @@ fn redact_after(text: &str, marker: &str, placeholder: &str, part_of: fn(char) -
         out.push_str(placeholder);
         out.push_str(part.trim_start_matches(part_of));
     }
+    out
+}
+
+/// `rooms/0123456789abcdef` (the oracle's room, named by a hash of the temporary project's path) → `rooms/[ROOM]`.
+fn redact_rooms(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("rooms/") {
+        let (before, after) = rest.split_at(at + "rooms/".len());
+        out.push_str(before);
+        let hex = after.bytes().take_while(u8::is_ascii_hexdigit).count();
+        if hex == 16 {
+            out.push_str("[ROOM]");
+            rest = &after[hex..];
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
     out
 }
 

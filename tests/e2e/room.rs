@@ -10,16 +10,18 @@ use crate::{assert_contains, assert_ended, promise, timer};
 
 const VERIFY: &str = "python3 -m pytest -q";
 
-/// Writes pytest's rewritten-test cache for `tests/test_calc.py` holding the test with `== 3` made `== -1`.
+/// Writes pytest's rewritten-test cache for `tests/test_calc.py` holding the test with `== 3` made `== -1` (the
+/// test found by a glob: the guard denies a command that names a sealed file beside a write; it is no sandbox).
 const PLANT: &str = r#"python3 - <<'END'
-import importlib.util, marshal, sys, pytest
-src = "tests/test_calc.py"
+import glob, importlib.util, marshal, os, sys, pytest
+src = glob.glob("tests/t*.py")[0]
 text = open(src).read().replace("== 3", "== -1")
-code = compile(text, __import__("os").path.abspath(src), "exec")
+code = compile(text, os.path.abspath(src), "exec")
 tag = "%s-pytest-%s" % (sys.implementation.cache_tag, pytest.__version__)
 head = importlib.util.MAGIC_NUMBER + b"\3\0\0\0" + importlib.util.source_hash(open(src, "rb").read())[:8]
-__import__("os").makedirs("tests/__pycache__", exist_ok=True)
-open("tests/__pycache__/test_calc.%s.pyc" % tag, "wb").write(head + marshal.dumps(code))
+cache = os.path.join(os.path.dirname(src), "__pycache__")
+os.makedirs(cache, exist_ok=True)
+open(os.path.join(cache, os.path.basename(src)[:-3] + "." + tag + ".pyc"), "wb").write(head + marshal.dumps(code))
 END
 mkdir -p shadow && printf 'def add(a, b):\n    return a + b\n' > shadow/calc.py && PYTHONPATH=shadow loopgate verify; true"#;
 
@@ -47,6 +49,16 @@ fn planted_bytecode_and_an_exported_variable_do_not_reach_the_oracles_run() {
         "The oracle runs with private caches",
         "the briefing",
         &run,
+    );
+    let planted = std::fs::read_dir(project.path("tests/__pycache__"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().contains("-pytest-"));
+    assert!(
+        planted,
+        "the agent's bytecode should be in the tree: {}",
+        run.describe()
     );
     let feedback = run.stop_feedback();
     assert_eq!(feedback.len(), 1, "{}", run.describe());

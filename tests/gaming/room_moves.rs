@@ -136,6 +136,24 @@ fs.readdirSync(config.cacheDirectory)
 if (!planted) { console.error('no transform cache entry of test/calc.test.js'); process.exit(1); }
 "#;
 
+/// What the code under test writes at import, past pytest's capture (to the saved copy of the real stdout, the
+/// first pipe among its open descriptors), before it ends the process: pytest's summary of a full pass.
+const FORGED_PYTEST: &str = r#"import os
+import stat
+
+FORGED = b"..  [100%]\n=== short test summary info ===\nPASSED tests/test_calc.py::test_add\nPASSED tests/test_calc.py::test_mul\n2 passed in 0.01s\n"
+for fd in range(3, 64):
+    try:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            os.write(fd, FORGED)
+            break
+    except OSError:
+        pass
+os._exit(0)
+
+
+def add"#;
+
 pub const MOVES: &[Move] = &[
     Move {
         name: "unittest_test_bytecode_under_the_sources_mtime_and_size",
@@ -229,6 +247,14 @@ pub const MOVES: &[Move] = &[
             );
         },
         expect: &[FAILED, "adds 1 and 2"],
+    },
+    Move {
+        name: "pytest_code_prints_every_baseline_test_passed_and_exits_0",
+        fixture: &PYTEST,
+        baseline: false,
+        // A forged report on stdout, named test by test, then the process ends before pytest can say otherwise.
+        play: |p| edit(p, "calc.py", "def add", FORGED_PYTEST),
+        expect: &["pytest wrote no report"],
     },
     Move {
         name: "cargo_stale_test_binaries_under_sources_put_back_with_old_mtimes",
@@ -405,6 +431,7 @@ cases!(
         pytest_rewritten_test_bytecode_under_the_sources_hash,
         pytest_rewritten_bytecode_of_a_data_driven_test,
         jest_transform_cache_in_the_temporary_directory,
+        pytest_code_prints_every_baseline_test_passed_and_exits_0,
         cargo_stale_test_binaries_under_sources_put_back_with_old_mtimes,
         cargo_stale_data_test_binary_under_its_source_put_back,
         cargo_test_binaries_swapped_in_the_target_directory,

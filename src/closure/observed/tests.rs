@@ -326,3 +326,22 @@ fn a_new_module_inside_a_package_is_a_submodule_not_a_shadow() {
     f.write("types.py", "");
     assert_eq!(o.shadows(&f.root).len(), 1, "a top-level `types.py` does shadow it");
 }
+
+/// The oracle's room (`crate::room`) lives in loopgate's home, by default under the user's home: the test
+/// binaries and temporary programs a run executes from it are the run's own outputs, never inputs to seal (a
+/// rebuilt test binary would read as a program that changed).
+#[test]
+fn what_the_run_ran_or_read_in_loopgates_home_is_never_sealed() {
+    let f = Fixture::new(&[]);
+    let mut places = Places::new(&f.root, Some(&f.home), None);
+    places.loopgate = f.home.join(".local/state/loopgate");
+    let in_room = places.loopgate.join("rooms/0123/cargo-target/debug/deps/calc-9f2a");
+    let elsewhere = f.home.join("bin/calc-9f2a");
+    assert!(
+        places.sealable(&elsewhere, &Seen::Ran),
+        "a program run from the home is sealed"
+    );
+    assert!(!places.sealable(&in_room, &Seen::Ran));
+    assert!(!places.sealable(&places.loopgate.join("rooms/0123/tmp/.npmrc"), &Seen::LookedFor));
+    assert!(!places.searchable(&places.loopgate.join("rooms/0123/pycache/site-packages")));
+}

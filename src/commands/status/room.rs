@@ -29,7 +29,11 @@ pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
         "private": described.private,
         "shared": described.shared.iter().map(|s| json!({"var": s.var, "why": crate::messages::room::why(&s.why)})).collect::<Vec<_>>(),
         "environment": {"recorded": described.recorded, "secrets": described.secrets},
-        "verdict_reads": "the runner's output (structured reports: not yet)",
+        "verdict_reads": if described.pytest_report {
+            "pytest's own JUnit report, written to a private path, beside the runner's output"
+        } else {
+            "the runner's output (no structured report: pytest's was not usable at the baseline, or no pytest ran)"
+        },
     }))
 }
 

@@ -1,0 +1,210 @@
+//! pytest's report through a private path (issue 29, item 2, for pytest): every oracle run asks pytest for a
+//! JUnit XML report in the room (`--junitxml=…` after the user's own `PYTEST_ADDOPTS`), a path the code under
+//! test does not know and the agent's tools cannot write. Stdout stays what the model reads; a *pass* must
+//! also hold in the report, so code under test that prints a plausible pytest summary — every baseline test
+//! `PASSED` — and ends the process with status 0 before pytest finishes is no pass: pytest never wrote its report.
+//!
+//! The report is used only where the baseline showed it can be: at setup, the report of the baseline run must
+//! name exactly the tests the baseline read from stdout ([`Report::matches`]). A verify command that runs pytest
+//! twice (each run overwrites the report), runs other runners beside it, or runs pytest from another directory
+//! (stdout's names are then relative to it) falls back to stdout alone, and `status` says which one the
+//! verdict reads. A pass is then refused when the report is missing, cut short (no closing tag), holds a failed
+//! test (the exit disagrees with it), or lacks a test stdout says passed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::summary::{Outcome, TestResults};
+
+/// Where the report is written, in the room.
+pub(crate) const PLACE: &str = "report/pytest.xml";
+
+/// Why a passing run's report does not hold the pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Problem {
+    Missing,
+    CutShort,
+    /// The report holds failed tests although the run exited 0 (this many).
+    Failed(usize),
+    /// Tests stdout says passed that the report does not hold as passed.
+    Unreported(Vec<String>),
+}
+
+/// A pytest JUnit report: every test by its stdout name (`tests/test_x.py::TestC::test_m[1]`'s report form,
+/// `tests.test_x.TestC` and `test_m[1]`, joined as `tests.test_x.TestC::test_m[1]`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Report {
+    pub tests: BTreeMap<String, Outcome>,
+}
+
+impl Report {
+    /// Reads the report at `path`.
+    pub(crate) fn read(path: &Path) -> Result<Report, Problem> {
+        let text = std::fs::read_to_string(path).map_err(|_| Problem::Missing)?;
+        parse(&text)
+    }
+
+    /// Whether the report names exactly the tests `results` holds (read from stdout), no more, no fewer.
+    pub(crate) fn matches(&self, results: &TestResults) -> bool {
+        !results.truncated
+            && !self.tests.is_empty()
+            && results.tests.len() == self.tests.len()
+            && results
+                .tests
+                .keys()
+                .all(|name| self.tests.contains_key(&junit_name(name)))
+    }
+
+    /// Why a run that passed by its exit status and stdout (`results`) does not pass by this report.
+    pub(crate) fn holds(&self, results: &TestResults) -> Option<Problem> {
+        let failed = self.tests.values().filter(|o| **o == Outcome::Failed).count();
+        if failed > 0 {
+            return Some(Problem::Failed(failed));
+        }
+        let unreported: Vec<String> = results
+            .tests
+            .iter()
+            .filter(|(name, outcome)| {
+                **outcome == Outcome::Passed && self.tests.get(&junit_name(name)) != Some(&Outcome::Passed)
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        (!unreported.is_empty()).then_some(Problem::Unreported(unreported))
+    }
+}
+
+/// A stdout test id as the report names it (pytest's `mangle_test_address`): the file path dotted without
+/// `.py`, the classes joined to it with dots, `::` before the test's own name.
+fn junit_name(nodeid: &str) -> String {
+    let (path, params) = match nodeid.find('[') {
+        Some(at) => nodeid.split_at(at),
+        None => (nodeid, ""),
+    };
+    let mut names: Vec<String> = path.split("::").map(str::to_string).collect();
+    if let Some(file) = names.first_mut() {
+        *file = file.replace('/', ".");
+        if let Some(stem) = file.strip_suffix(".py") {
+            *file = stem.to_string();
+        }
+    }
+    let name = names.pop().unwrap_or_default();
+    format!("{}::{name}{params}", names.join("."))
+}
+
+/// The tests of a report, each with how it ended (a skipped test did not run, as in `summary::results`).
+fn parse(text: &str) -> Result<Report, Problem> {
+    if !(text.trim_end().ends_with("</testsuites>") || text.trim_end().ends_with("</testsuite>")) {
+        return Err(Problem::CutShort);
+    }
+    let mut report = Report::default();
+    let mut rest = text;
+    while let Some(at) = rest.find("<testcase ") {
+        rest = &rest[at..];
+        let head_end = rest.find('>').ok_or(Problem::CutShort)?;
+        let head = &rest[..head_end];
+        let (body, next) = if head.ends_with('/') {
+            ("", &rest[head_end + 1..])
+        } else {
+            let close = rest.find("</testcase>").ok_or(Problem::CutShort)?;
+            (&rest[head_end + 1..close], &rest[close..])
+        };
+        let name = format!("{}::{}", attribute(head, "classname"), attribute(head, "name"));
+        let outcome = if body.contains("<failure") || body.contains("<error") {
+            Some(Outcome::Failed)
+        } else if body.contains("<skipped") {
+            None
+        } else {
+            Some(Outcome::Passed)
+        };
+        if let Some(outcome) = outcome {
+            let before = report.tests.entry(name).or_insert(outcome);
+            *before = (*before).max(outcome);
+        }
+        rest = next;
+    }
+    Ok(report)
+}
+
+/// The value of `name="…"` in a tag, unescaped.
+fn attribute(head: &str, name: &str) -> String {
+    let key = format!(" {name}=\"");
+    let Some(start) = head.find(&key).map(|at| at + key.len()) else {
+        return String::new();
+    };
+    let value = head[start..].split('"').next().unwrap_or_default();
+    value
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REPORT: &str = r#"<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="0" failures="1" skipped="1" tests="4"><testcase classname="tests.test_calc" name="test_add" time="0.001"><failure message="assert -1 == 3">x</failure></testcase><testcase classname="tests.test_calc" name="test_mul" time="0.001" /><testcase classname="tests.test_calc.TestCases" name="test_case[a&amp;b-1]" time="0.0"/><testcase classname="tests.test_calc" name="test_later" time="0.0"><skipped type="pytest.skip" message="later">s</skipped></testcase></testsuite></testsuites>"#;
+
+    fn results(list: &[(&str, Outcome)]) -> TestResults {
+        let mut results = TestResults::default();
+        for (name, outcome) in list {
+            results.record(name, *outcome);
+        }
+        results
+    }
+
+    #[test]
+    fn a_report_reads_as_stdouts_names() {
+        let report = parse(REPORT).expect("parses");
+        let stdout = results(&[
+            ("tests/test_calc.py::test_add", Outcome::Failed),
+            ("tests/test_calc.py::test_mul", Outcome::Passed),
+            ("tests/test_calc.py::TestCases::test_case[a&b-1]", Outcome::Passed),
+        ]);
+        assert!(report.matches(&stdout), "{report:?}");
+        assert_eq!(report.holds(&stdout), Some(Problem::Failed(1)));
+    }
+
+    #[test]
+    fn a_forged_pass_does_not_hold() {
+        let report = parse(
+            REPORT
+                .replace("<failure message=\"assert -1 == 3\">x</failure>", "")
+                .as_str(),
+        )
+        .expect("parses");
+        let forged = results(&[
+            ("tests/test_calc.py::test_add", Outcome::Passed),
+            ("tests/test_calc.py::test_invented", Outcome::Passed),
+        ]);
+        assert_eq!(
+            report.holds(&forged),
+            Some(Problem::Unreported(vec!["tests/test_calc.py::test_invented".into()]))
+        );
+        let honest = results(&[("tests/test_calc.py::test_add", Outcome::Passed)]);
+        assert_eq!(report.holds(&honest), None);
+    }
+
+    #[test]
+    fn a_report_cut_short_or_missing_is_no_report() {
+        let cut = &REPORT[..REPORT.len() / 2];
+        assert_eq!(parse(cut), Err(Problem::CutShort));
+        assert_eq!(
+            Report::read(Path::new("/nonexistent/report.xml")),
+            Err(Problem::Missing)
+        );
+    }
+
+    #[test]
+    fn stdout_with_other_runners_names_does_not_match() {
+        let report = parse(REPORT).expect("parses");
+        let mixed = results(&[
+            ("tests/test_calc.py::test_add", Outcome::Failed),
+            ("tests/test_calc.py::test_mul", Outcome::Passed),
+            ("tests/test_calc.py::TestCases::test_case[a&b-1]", Outcome::Passed),
+            ("calc::tests::adds", Outcome::Passed),
+        ]);
+        assert!(!report.matches(&mixed));
+    }
+}
