@@ -35,6 +35,11 @@ fn binary_copy(project: &Project) -> PathBuf {
 const STORE: &str = "S=\"$(cd \"$HOME/..\" && pwd)/loopgate-home\"";
 
 /// The routes; each prints `ROUTE:<name>:<status>`, where a non-zero status means it failed.
+/// `body` written to `NAME.sh` by a quoted here-document, then run: a route whose paths the command text hides.
+fn script(name: &str, body: &str) -> String {
+    format!("cat > {name}.sh <<'END'\n{body}\nEND\nsh {name}.sh")
+}
+
 fn routes() -> Vec<Reply> {
     let route = |name: &str, body: String| Reply::bash(format!("{STORE}; {body}; echo ROUTE:{name}:$?"));
     vec![
@@ -52,11 +57,13 @@ fn routes() -> Vec<Reply> {
             "ticket",
             "mkdir -p \"$S/tickets\" && echo '{\"forged\":true}' > \"$S/tickets/forged.json\"".into(),
         ),
-        route("settings", "echo '{}' > \"$HOME/.claude/settings.json\"".into()),
-        route("binary", "cp /bin/true \"$LOOPGATE_BIN\"".into()),
+        // Through a script: the guard refuses these when it can read the path in the command; the OS must refuse
+        // them where it cannot.
+        route("settings", script("w1", "echo '{}' > \"$HOME/.claude/settings.json\"")),
+        route("binary", script("w2", "cp /bin/true \"$LOOPGATE_BIN\"")),
         route(
             "mv-binary",
-            "cp /bin/true lg.new && mv -f lg.new \"$LOOPGATE_BIN\"".into(),
+            script("w3", "cp /bin/true lg.new && mv -f lg.new \"$LOOPGATE_BIN\""),
         ),
         route(
             "python",

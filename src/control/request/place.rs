@@ -73,20 +73,22 @@ fn create_private_dir(dir: &std::path::Path) -> io::Result<()> {
 }
 
 /// The temp directories a sandboxed block may have written to: its `$TMPDIR` (when this process has one),
-/// Claude Code's sandbox temp directory, and the system's.
+/// Claude Code's sandbox temp directory — `claude-<uid>` in the temp directory Claude Code itself was given
+/// (`$TMPDIR`, else `/tmp`: a user with a `TMPDIR` of their own gets `$TMPDIR/claude-<uid>`, seen with the
+/// end-to-end suite's own `TMPDIR`) — and the system's.
 fn temp_dirs() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("TMPDIR")
-        .filter(|t| !t.is_empty())
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
+    let tmpdir = std::env::var_os("TMPDIR").filter(|t| !t.is_empty()).map(PathBuf::from);
+    let mut dirs: Vec<PathBuf> = tmpdir.iter().cloned().collect();
     #[cfg(unix)]
     {
         // SAFETY: `getuid` has no preconditions and cannot fail.
         let uid = unsafe { libc::getuid() };
-        dirs.push(PathBuf::from(format!("/tmp/claude-{uid}")));
+        let sandbox = format!("claude-{uid}");
+        dirs.extend(tmpdir.iter().map(|dir| dir.join(&sandbox)));
+        dirs.push(PathBuf::from("/tmp").join(&sandbox));
     }
     dirs.push(std::env::temp_dir());
-    dirs.dedup();
+    let mut seen = std::collections::BTreeSet::new();
+    dirs.retain(|dir| seen.insert(dir.clone()));
     dirs
 }
