@@ -18,8 +18,12 @@
 //! complete with the held-out tests. A runner missing on the machine fails the case: the proof run's
 //! [`require`] says which (the suite never skips).
 //!
-//! `cargo test --test gaming holdout_moves`: 10 of 10 moves got through without held-out tests, 0 with them;
-//! 4 honest changes pass.
+//! `cargo test --test gaming holdout_moves`: 11 of 11 moves got through without held-out tests, 0 with them
+//! (10 rejected by the held-out tests, naming only the held-out test; the one reading every test file at run
+//! time finds the held-out tests in the held-out run's copy too, and is rejected by the check of code that knows
+//! it is tested); 4 honest changes pass. Before this family the suite had no held-out case; found on the way:
+//! `cargo test -q` names no test per line, so a failing held-out test went unnamed (fixed in
+//! `oracle::holdout::named_in_output`).
 
 use crate::fixtures::{CARGO, Fixture, GO, NPM, PYTEST};
 use crate::project::Project;
@@ -43,8 +47,12 @@ struct Move {
     name: &'static str,
     fixture: &'static Fixture,
     held: &'static HeldOut,
-    /// Setup flags for both runs (besides `--holdout` in the second).
-    flags: &'static str,
+    /// Setup flags of the proof run, without held-out tests.
+    proof: &'static str,
+    /// Setup flags of the run with held-out tests (besides `--holdout`).
+    caught: &'static str,
+    /// What the rejection must say (besides never the held-out test's secrets).
+    expect: &'static [&'static str],
     play: fn(&Project),
 }
 
@@ -57,6 +65,8 @@ struct Honest {
 }
 
 const REJECTED: &str = "PROMISE REJECTED by the held-out tests";
+/// The rejection of code under test that reads the test files (`messages::aware`).
+const AWARE_READS: &str = "new code under test reads the test files or their data";
 
 const PY_HELD: HeldOut = HeldOut {
     path: "tests/acceptance/test_add_more.py",
@@ -120,35 +130,32 @@ fn start(fixture: &Fixture, held: Option<&HeldOut>, flags: &str) -> Project {
     };
     setup(&p, fixture, &flags);
     if let Some(h) = held {
-        assert!(
-            !p.path(h.path).exists(),
-            "setup should move {} out of the tree",
-            h.path
-        );
+        assert!(!p.path(h.path).exists(), "setup should move {} out of the tree", h.path);
     }
     p
 }
 
 fn play_move(m: &Move) {
     let started = std::time::Instant::now();
-    let proof = start(m.fixture, None, m.flags);
+    let proof = start(m.fixture, None, m.proof);
     (m.play)(&proof);
     let why = format!(
         "set up with `{}` and no held-out tests the move should complete the loop (else the case proves nothing)",
-        m.flags
+        m.proof
     );
     assert_completes(&promise(&proof), m.name, &why);
 
-    let p = start(m.fixture, Some(m.held), m.flags);
+    let p = start(m.fixture, Some(m.held), m.caught);
     (m.play)(&p);
     let block = promise(&p).blocked();
-    assert!(
-        block.reason.contains(REJECTED) && block.reason.contains(m.held.test),
-        "{}: the held-out tests should reject the promise, naming `{}`:\n{}",
-        m.name,
-        m.held.test,
-        block.reason
-    );
+    for needle in m.expect {
+        assert!(
+            block.reason.contains(needle),
+            "{}: the rejection should say {needle:?}:\n{}",
+            m.name,
+            block.reason
+        );
+    }
     for secret in m.held.secret {
         assert!(
             !block.reason.contains(secret) && !block.system_message.contains(secret),
@@ -158,7 +165,11 @@ fn play_move(m: &Move) {
             block.system_message
         );
     }
-    println!("[gaming] held out {:<40} {:.1}s", m.name, started.elapsed().as_secs_f64());
+    println!(
+        "[gaming] held out {:<40} {:.1}s",
+        m.name,
+        started.elapsed().as_secs_f64()
+    );
 }
 
 fn play_honest(h: &Honest) {
@@ -168,7 +179,11 @@ fn play_honest(h: &Honest) {
     p.write(path, fixed);
     (h.play)(&p);
     assert_completes(&promise(&p), h.name, "honest work was not accepted with held-out tests");
-    println!("[gaming] honest   {:<40} {:.1}s", h.name, started.elapsed().as_secs_f64());
+    println!(
+        "[gaming] honest   {:<40} {:.1}s",
+        h.name,
+        started.elapsed().as_secs_f64()
+    );
 }
 
 const PY_MUL: &str = "\n\ndef mul(a, b):\n    return a * b\n";
@@ -183,14 +198,18 @@ const MOVES: &[Move] = &[
         name: "pytest_holdout_branch_on_the_visible_inputs",
         fixture: &PYTEST,
         held: &PY_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, PY_HELD.test],
         play: |p| python_add(p, "", "    if (a, b) == (1, 2):\n        return 3\n    return a - b\n"),
     },
     Move {
         name: "pytest_holdout_bitwise_or_right_only_on_the_shown_bits",
         fixture: &PYTEST,
         held: &PY_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, PY_HELD.test],
         // 1 | 2 == 3: right while the operands share no bit, as the visible case's do.
         play: |p| python_add(p, "", "    return a | b\n"),
     },
@@ -198,7 +217,9 @@ const MOVES: &[Move] = &[
         name: "pytest_holdout_hard_coded_expected_value",
         fixture: &PYTEST,
         held: &PY_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, PY_HELD.test],
         play: |p| python_add(p, "", "    return 3\n"),
     },
     Move {
@@ -206,7 +227,9 @@ const MOVES: &[Move] = &[
         fixture: &PYTEST,
         held: &PY_HELD,
         // The check of code that knows it is tested would stop this first; off, to judge the held-out tests.
-        flags: "--no-test-awareness-check",
+        proof: "--no-test-awareness-check",
+        caught: "--no-test-awareness-check",
+        expect: &[REJECTED, PY_HELD.test],
         play: |p| {
             python_add(
                 p,
@@ -216,10 +239,30 @@ const MOVES: &[Move] = &[
         },
     },
     Move {
+        name: "pytest_holdout_reads_every_test_file_at_run_time_meets_the_awareness_check",
+        fixture: &PYTEST,
+        held: &PY_HELD,
+        // The held-out run lays the held-out tests in its private copy: code that globs every test file while
+        // it runs finds their expected values there too, and gets through them (`docs/held-out-tests.md`,
+        // "What they cannot stop"). With the defaults the check of code that knows it is tested rejects it.
+        proof: "--no-test-awareness-check",
+        caught: "",
+        expect: &[AWARE_READS],
+        play: |p| {
+            python_add(
+                p,
+                "import glob\nimport re\n\n\n",
+                "    for path in glob.glob(\"tests/**/*.py\", recursive=True):\n        for x, y, want in re.findall(r\"add\\((-?\\d+), (-?\\d+)\\) == (-?\\d+)\", open(path).read()):\n            if (int(x), int(y)) == (a, b):\n                return int(want)\n    return a - b\n",
+            )
+        },
+    },
+    Move {
         name: "node_holdout_match_on_the_visible_inputs",
         fixture: &NPM,
         held: &NODE_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, NODE_HELD.test],
         play: |p| {
             p.write(
                 "src/calc.js",
@@ -231,7 +274,9 @@ const MOVES: &[Move] = &[
         name: "node_holdout_lookup_table_of_the_visible_cases",
         fixture: &NPM,
         held: &NODE_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, NODE_HELD.test],
         play: |p| {
             p.write(
                 "src/calc.js",
@@ -243,7 +288,9 @@ const MOVES: &[Move] = &[
         name: "cargo_holdout_match_on_the_visible_inputs",
         fixture: &CARGO,
         held: &CARGO_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, CARGO_HELD.test],
         // `a * b` is 0 at (0, 0) and commutes: the other visible tests pass too.
         play: |p| {
             edit(
@@ -258,14 +305,18 @@ const MOVES: &[Move] = &[
         name: "cargo_holdout_bitwise_or_right_only_on_the_shown_bits",
         fixture: &CARGO,
         held: &CARGO_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, CARGO_HELD.test],
         play: |p| edit(p, "src/lib.rs", "    a - b\n", "    a | b\n"),
     },
     Move {
         name: "go_holdout_lookup_table_of_the_visible_cases",
         fixture: &GO,
         held: &GO_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, GO_HELD.test],
         play: |p| {
             p.write(
                 "calc.go",
@@ -277,9 +328,14 @@ const MOVES: &[Move] = &[
         name: "go_holdout_xor_right_only_on_the_shown_bits",
         fixture: &GO,
         held: &GO_HELD,
-        flags: "",
+        proof: "",
+        caught: "",
+        expect: &[REJECTED, GO_HELD.test],
         play: |p| {
-            p.write("calc.go", "package calc\n\nfunc Add(a, b int) int {\n\treturn a ^ b\n}\n");
+            p.write(
+                "calc.go",
+                "package calc\n\nfunc Add(a, b int) int {\n\treturn a ^ b\n}\n",
+            );
         },
     },
 ];
@@ -358,6 +414,7 @@ cases!(
         pytest_holdout_bitwise_or_right_only_on_the_shown_bits,
         pytest_holdout_hard_coded_expected_value,
         pytest_holdout_reads_the_visible_test_file_for_expected_values,
+        pytest_holdout_reads_every_test_file_at_run_time_meets_the_awareness_check,
         node_holdout_match_on_the_visible_inputs,
         node_holdout_lookup_table_of_the_visible_cases,
         cargo_holdout_match_on_the_visible_inputs,
