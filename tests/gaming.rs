@@ -25,6 +25,8 @@ mod closure_moves;
 mod common;
 #[path = "gaming/fixtures.rs"]
 mod fixtures;
+#[path = "gaming/holdout_moves.rs"]
+mod holdout_moves;
 #[path = "gaming/per_test.rs"]
 mod per_test;
 #[path = "cli/project.rs"]

@@ -51,7 +51,10 @@ pub(super) fn judge(
         room.as_ref().map(|r| (r.env.as_slice(), r.room.dir())),
     )?;
     let baseline = holdout::load_baseline(holdout).unwrap_or_default();
-    let failing = failing(&baseline, &counted.results);
+    let mut failing = failing(&baseline, &counted.results);
+    if failing.is_empty() && !counted.outcome.passed() {
+        failing = named_in_output(&counted.outcome.output_text());
+    }
     let passed = counted.outcome.passed() && failing.is_empty();
     let last = LastRun {
         iteration,
@@ -126,6 +129,17 @@ fn failing(baseline: &Baseline, now: &TestResults) -> Vec<String> {
     out
 }
 
+/// The failing tests a run that reported none by line still names in its output — `cargo test -q` prints no
+/// `test NAME ... ok` lines but closes with its list of failures — when a known runner printed them: names only,
+/// never the messages or error lines, and nothing from the generic reader, whose lines can be assertion text.
+fn named_in_output(output: &str) -> Vec<String> {
+    let summary = crate::summary::summarize(output);
+    if summary.runner == crate::summary::Runner::Generic {
+        return Vec::new();
+    }
+    summary.failing_tests
+}
+
 /// Brings the private copy up to date and runs `command` in it, with Cargo's private target directory.
 fn run_in(
     root: &std::path::Path,
@@ -167,4 +181,22 @@ fn run_in(
         plane: Some(&plane),
     };
     run_counted(&request, &Progress::start_quiet())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_in_output;
+
+    #[test]
+    fn a_quiet_cargo_run_names_its_failing_held_out_test_and_nothing_it_asserted() {
+        let out = "\nrunning 1 test\n.\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\
+                   running 1 test\nadds_big --- FAILED\n\nfailures:\n\n---- adds_big stdout ----\n\n\
+                   thread 'adds_big' (1) panicked at tests/acceptance_add.rs:3:5:\nassertion `left == right` failed\n  left: 7\n right: 8\n\n\
+                   failures:\n    adds_big\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.15s\n\n\
+                   error: test failed, to rerun pass `--test acceptance_add`\n";
+        let names = named_in_output(out);
+        assert_eq!(names, ["adds_big"]);
+        // An output no runner is recognized in names nothing: its error lines may be the assertions.
+        assert!(named_in_output("FAILED: expected 8 for (3, 5)\n").is_empty());
+    }
 }
