@@ -385,6 +385,15 @@ impl Project {
         self.state_field("loop_id")
     }
 
+    /// The project's own temporary directory (`$TMPDIR` of every command): loopgate's store lies in the
+    /// system's (`/tmp/…/loopgate-home`), and confinement closes every directory above the store to new entries —
+    /// `/tmp` itself here, which a user's store in `~/.local/state` never makes one.
+    pub fn tmp_dir(&self) -> PathBuf {
+        let dir = self.loopgate_home.parent().unwrap_or(&self.root).join("tmp");
+        let _ = fs::create_dir_all(&dir);
+        dir
+    }
+
     /// Replaces temp paths and loop ids with stable placeholders, for printing and snapshots.
     pub fn redact(&self, text: &str) -> String {
         let text = text
@@ -465,6 +474,7 @@ impl Cmd<'_> {
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", &p.home)
             .env("LOOPGATE_HOME", &p.loopgate_home)
+            .env("TMPDIR", p.tmp_dir())
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::from(fs::File::open(&stdin_path).expect("open stdin file")))
             .stdout(file(&stdout_path))

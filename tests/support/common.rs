@@ -92,6 +92,12 @@ impl Sandbox {
             }
         }
         cmd.env("HOME", &self.home).env("LOOPGATE_HOME", &self.loopgate_home);
+        // The sandbox's own temporary directory: loopgate's store lies in the system's (`/tmp/…/loopgate-home`),
+        // and confinement closes every directory above the store to new entries — `/tmp` itself here, which a
+        // user's store in `~/.local/state` never makes one (rustdoc, for one, makes its directory in `$TMPDIR`).
+        let tmp = self.base.join("tmp");
+        let _ = std::fs::create_dir_all(&tmp);
+        cmd.env("TMPDIR", tmp);
     }
 
     /// A path in the project.
