@@ -257,15 +257,21 @@ pub(crate) fn result(lang: Speech, count: usize) -> String {
     }
 }
 
-/// Why the guard refuses an edit of a partly sealed file.
-pub(crate) fn edit_denied(lang: Speech, path: &str, moved: &[String]) -> String {
+/// Why the guard refuses an edit of a partly sealed file; `tracked`: git can restore it.
+pub(crate) fn edit_denied(lang: Speech, path: &str, moved: &[String], tracked: bool) -> String {
     let list = moved.join("; ");
-    match lang {
-        Speech::En => format!(
+    match (lang, tracked) {
+        (Speech::En, true) => format!(
             "loopgate: this edit would change what is sealed in `{path}`: {list}. The rest of the file is yours to change; to undo an earlier change, run `git checkout -- {path}`."
         ),
-        Speech::Zh => format!(
+        (Speech::En, false) => format!(
+            "loopgate: this edit would change what is sealed in `{path}`: {list}. The rest of the file is yours to change; git does not track it, so to undo an earlier change put the sealed part back as it was when the loop started."
+        ),
+        (Speech::Zh, true) => format!(
             "loopgate:此修改会改变 `{path}` 中受保护的内容:{list}。文件的其余部分可以修改;要撤销之前的修改,运行 `git checkout -- {path}`。"
+        ),
+        (Speech::Zh, false) => format!(
+            "loopgate:此修改会改变 `{path}` 中受保护的内容:{list}。文件的其余部分可以修改;git 未跟踪该文件,要撤销之前的修改,请把受保护的部分恢复为循环开始时的内容。"
         ),
     }
 }
