@@ -227,7 +227,7 @@ pub(crate) fn tracked(root: &Path, relative: &str) -> bool {
         return false;
     }
     std::process::Command::new("git")
-        .arg("-C")
+        .args(["--literal-pathspecs", "-C"])
         .arg(root)
         .args(["ls-files", "--error-unmatch", "--", relative])
         .stdin(std::process::Stdio::null())
