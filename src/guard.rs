@@ -25,7 +25,12 @@
 //!   `hooks/loopgate.sh`, `npx`, `cargo run --bin loopgate --`, any of the above, or inline code.
 //!
 //! Reading is allowed, but for the user's held-out tests (`unread`), and so is restoring a sealed file from git (`git checkout -- F`,
-//! `git restore F`): that is the fix the deny reasons recommend.
+//! `git restore F`) or removing one that did not exist at setup (`rm -- F`): the fixes the deny reasons
+//! recommend, each only where it works (git only for a file git tracks).
+//!
+//! What is sealed comes from the promise's own sealed inputs (`inputs::Inputs::guard`, [`Protected::seal`]): a
+//! file a `--seal` glob matches is sealed whole and refused to every tool, as the promise rejects any change to
+//! it; only a partly sealed file (a test file, `package.json`) is judged on what an edit would leave.
 //!
 //! # Cost
 //! This runs before every tool call, so the common case is kept cheap without a substring pre-filter (one
