@@ -28,7 +28,7 @@
 //! `git restore F`) or removing one that did not exist at setup (`rm -- F`): the fixes the deny reasons
 //! recommend, each only where it works (git only for a file git tracks).
 //!
-//! What is sealed comes from the promise's own sealed inputs (`inputs::Inputs::guard`, [`Protected::seal`]): a
+//! What is sealed comes from the promise's own sealed inputs (`inputs::Inputs::guard`, `Protected::seal`): a
 //! file a `--seal` glob matches is sealed whole and refused to every tool, as the promise rejects any change to
 //! it; only a partly sealed file (a test file, `package.json`) is judged on what an edit would leave.
 //!
