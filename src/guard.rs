@@ -25,7 +25,12 @@
 //!   `hooks/loopgate.sh`, `npx`, `cargo run --bin loopgate --`, any of the above, or inline code.
 //!
 //! Reading is allowed, but for the user's held-out tests (`unread`), and so is restoring a sealed file from git (`git checkout -- F`,
-//! `git restore F`): that is the fix the deny reasons recommend.
+//! `git restore F`) or removing one that did not exist at setup (`rm -- F`): the fixes the deny reasons
+//! recommend, each only where it works (git only for a file git tracks).
+//!
+//! What is sealed comes from the promise's own sealed inputs (`inputs::Inputs::guard`, `Protected::seal`): a
+//! file a `--seal` glob matches is sealed whole and refused to every tool, as the promise rejects any change to
+//! it; only a partly sealed file (a test file, `package.json`) is judged on what an edit would leave.
 //!
 //! # Cost
 //! This runs before every tool call, so the common case is kept cheap without a substring pre-filter (one
@@ -93,6 +98,28 @@ pub struct Protected {
     /// places, Claude Code's user settings, commands and plugin cache. Judged like `files` and `dirs`, each
     /// denial naming what the path is.
     pub plane: Vec<PlanePath>,
+}
+
+impl Protected {
+    /// Adds what the oracle's sealed inputs protect (`inputs::Inputs::guard`, the code the promise's check
+    /// shares), so the guard refuses what the promise would reject and no more.
+    pub(crate) fn seal(&mut self, sealed: crate::inputs::Protection) -> Result<(), String> {
+        self.sealed = if sealed.patterns.is_empty() {
+            None
+        } else {
+            Some(crate::seal::SealedFiles::new(&sealed.patterns)?.glob_set().clone())
+        };
+        self.sealed_files = sealed.files;
+        self.sealed_outside = sealed
+            .outside
+            .iter()
+            .map(|path| path.canonicalize().unwrap_or_else(|_| path.clone()))
+            .collect();
+        self.sealed_names = sealed.names;
+        self.inspect = sealed.inspect;
+        self.removable = sealed.removable;
+        Ok(())
+    }
 }
 
 /// One path of the control plane: what it is, for the deny reason.
@@ -175,9 +202,44 @@ pub fn check_with_env(
         })) if editor && protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) => Verdict::Inspect {
             path: PathBuf::from(path),
         },
-        Some(f) => Verdict::Deny { reason: f.reason() },
+        Some(f) => {
+            let undo = match &f {
+                finding::Finding::Hit(hit) if hit.kind == finding::Kind::Sealed => undo(&scope, &hit.protected),
+                _ => finding::Undo::Git,
+            };
+            Verdict::Deny { reason: f.reason(undo) }
+        }
         None => Verdict::Allow,
     }
+}
+
+/// How the sealed `protected` (as a [`finding::Hit`] names it) is put back: removed if it did not exist at
+/// setup, restored from git if git tracks it, by hand otherwise (untracked, outside the project, no repository).
+fn undo(scope: &Scope, protected: &str) -> finding::Undo {
+    if scope.removable(protected) {
+        finding::Undo::Remove
+    } else if tracked(scope.root(), protected) {
+        finding::Undo::Git
+    } else {
+        finding::Undo::ByHand
+    }
+}
+
+/// Whether git tracks `relative` in the repository at `root` (`git checkout -- FILE` can restore it). Only
+/// asked when a call is refused, so the process it starts costs nothing on the common path.
+pub(crate) fn tracked(root: &Path, relative: &str) -> bool {
+    if Path::new(relative).is_absolute() || relative.starts_with("~/") {
+        return false;
+    }
+    std::process::Command::new("git")
+        .args(["--literal-pathspecs", "-C"])
+        .arg(root)
+        .args(["ls-files", "--error-unmatch", "--", relative])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
 }
 
 /// For the fuzz target `guard_lex` (`fuzz/`), not an API: tokenizes `command` as the guard does and returns

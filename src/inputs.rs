@@ -271,12 +271,16 @@ impl Inputs {
         paths
     }
 
-    /// What the PreToolUse guard protects.
+    /// What the PreToolUse guard protects. A file the user's `--seal` globs match is sealed whole, whatever
+    /// else seals a part of it (a test file under `tests/**`): the promise rejects any byte of change to it
+    /// ([`UserGlobs`]' check), so the guard refuses every edit of it instead of judging the parts.
     pub(crate) fn guard(&self, checks: Checks) -> Protection {
         let mut out = Protection::default();
         for kind in self.kinds() {
             kind.guard(checks, &mut out);
         }
+        let whole = self.globs.matcher();
+        out.inspect.retain(|path| !whole(&path.to_string_lossy()));
         out
     }
 

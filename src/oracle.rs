@@ -76,7 +76,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let inputs = Inputs::load(active)?;
     let root = &active.project.root;
     let checks = |check| fields.checks(check);
-    let before = Breach::of(inputs.check(root, &checks)?);
+    let before = Breach::of(inputs.check(root, &checks)?, root);
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
     }
@@ -180,13 +180,14 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
         // run ended), or still different afterwards (a build script or a process left running).
-        let mut after = Breach::of(inputs.check(root, &checks)?);
+        let mut moves = inputs.check(root, &checks)?;
         let seen: Vec<Move> = moved_during_run
             .into_iter()
-            .filter(|path| !after.moves.iter().any(|m| m.path() == path))
+            .filter(|path| !moves.iter().any(|m| m.path() == path))
             .map(|path| Move::File(FileChange::Changed(path)))
             .collect();
-        after.moves.extend(seen);
+        moves.extend(seen);
+        let after = Breach::of(moves, root);
         if !after.is_empty() {
             return Ok(Verdict::SealBroken(Breach {
                 during_run: true,
@@ -469,8 +470,9 @@ fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>)
 /// Everything that moved in the oracle's inputs since setup (or since the user last accepted it).
 pub(crate) fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
     let fields = &active.seal.fields;
-    let moves = Inputs::load(active)?.check(&active.project.root, &|check| fields.checks(check))?;
-    Ok(Breach::of(moves))
+    let root = &active.project.root;
+    let moves = Inputs::load(active)?.check(root, &|check| fields.checks(check))?;
+    Ok(Breach::of(moves, root))
 }
 
 impl Run {

@@ -35,6 +35,8 @@ mod file_tools;
 mod full_loop;
 #[path = "cli/give_up.rs"]
 mod give_up;
+#[path = "cli/guard_seal.rs"]
+mod guard_seal;
 #[path = "cli/holdout.rs"]
 mod holdout;
 #[path = "cli/install.rs"]

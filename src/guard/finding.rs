@@ -35,6 +35,35 @@ pub(crate) struct Hit {
     pub(crate) route: Option<Route>,
 }
 
+/// How a sealed file the guard refuses is put back, should an earlier change have reached it: the same
+/// advice the promise's rejection gives (`oracle::breach`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Undo {
+    /// It did not exist when the loop started and must stay absent: `rm -- FILE`.
+    Remove,
+    /// Git tracks it: `git checkout -- FILE`.
+    Git,
+    /// Neither (untracked, outside the project, or no git repository): its content as it was at setup.
+    ByHand,
+}
+
+impl Undo {
+    /// The clause that ends a deny reason for `path`.
+    fn advice(self, path: &str) -> String {
+        match self {
+            Undo::Remove => format!(
+                "it did not exist when the loop started and must stay absent; if you created it, remove it \
+                 with `rm -- {path}`"
+            ),
+            Undo::Git => format!("to undo an earlier change, run `git checkout -- {path}`"),
+            Undo::ByHand => format!(
+                "git does not track it, so to undo an earlier change put its content back as it was when the \
+                 loop started; only the user can accept a change, with `loopgate allow {path}` in a terminal"
+            ),
+        }
+    }
+}
+
 /// A reason to deny.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Finding {
@@ -51,27 +80,27 @@ const FINISH: &str = "to finish, reply with <promise>…</promise> (the verify c
                       to stop, reply with <loop-abort>reason</loop-abort>";
 
 impl Finding {
-    /// The `permissionDecisionReason` the model reads.
-    pub(crate) fn reason(&self) -> String {
+    /// The `permissionDecisionReason` the model reads; `undo` says how a sealed file is put back.
+    pub(crate) fn reason(&self, undo: Undo) -> String {
         let Finding::Hit(hit) = self else {
-            return self.plain_reason();
+            return self.plain_reason(undo);
         };
         match &hit.route {
             Some(Route::Symlink { written, resolved }) => format!(
                 "loopgate: `{written}` resolves through a symbolic link to `{resolved}`. {}",
-                self.plain_reason().trim_start_matches("loopgate: ")
+                self.plain_reason(undo).trim_start_matches("loopgate: ")
             ),
             Some(Route::HardLink { written }) => format!(
                 "loopgate: `{written}` is a hard link to `{}` (same file). {}",
                 hit.protected,
-                self.plain_reason().trim_start_matches("loopgate: ")
+                self.plain_reason(undo).trim_start_matches("loopgate: ")
             ),
-            None => self.plain_reason(),
+            None => self.plain_reason(undo),
         }
     }
 
     /// The reason without the route.
-    fn plain_reason(&self) -> String {
+    fn plain_reason(&self, undo: Undo) -> String {
         match self {
             Finding::Hit(Hit {
                 kind: Kind::Plane(what),
@@ -115,7 +144,8 @@ impl Finding {
                 ..
             }) => format!(
                 "loopgate: `{protected}` is sealed for this loop — the oracle judges your work against it. \
-                 Change the code under test instead; to undo an edit, run `git checkout -- {protected}`."
+                 Change the code under test instead; {}.",
+                undo.advice(protected)
             ),
             Finding::Hit(Hit {
                 kind: Kind::Sealed,
@@ -124,8 +154,8 @@ impl Finding {
                 ..
             }) => format!(
                 "loopgate: this would change `{via}`, which holds `{protected}`, sealed for this loop — the \
-                 oracle judges your work against it. Name only the paths you mean; to undo an edit to a sealed \
-                 file, run `git checkout -- {protected}`."
+                 oracle judges your work against it. Name only the paths you mean; for `{protected}`, {}.",
+                undo.advice(protected)
             ),
             Finding::Loopgate("cancel") => {
                 "loopgate: only the user can cancel the loop (/loopgate:cancel-loop); if the \

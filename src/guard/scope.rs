@@ -140,14 +140,17 @@ impl<'a> Scope<'a> {
     }
 
     /// Whether removing the sealed path `protected` (as [`Hit::protected`] names it) restores the seal: it did
-    /// not exist at setup.
+    /// not exist at setup (a closure file sealed as absent, a `conftest.py` or a file a `--seal` glob matches
+    /// that no sealed file is).
     pub(crate) fn removable(&self, protected: &str) -> bool {
         let path = Path::new(protected);
         let listed = self.p.removable.iter().any(|r| r == path);
         let named = path
             .file_name()
             .is_some_and(|n| self.p.sealed_names.iter().any(|s| n == s.as_str()));
-        listed || (named && !self.sealed().any(|f| f == path))
+        let literal = !protected.contains(['*', '?', '[', '{']) && !path.is_absolute();
+        let globbed = literal && self.p.sealed.as_ref().is_some_and(|g| g.is_match(path));
+        listed || ((named || globbed) && !self.sealed().any(|f| f == path))
     }
 
     /// What a write to the absolute, normalized path `abs` (or into it, if it is a directory) reaches.

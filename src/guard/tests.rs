@@ -11,6 +11,7 @@ use tempfile::TempDir;
 use super::{Protected, Verdict, check_with_env};
 
 mod plane;
+mod seal;
 mod tables;
 mod unread;
 
@@ -200,7 +201,7 @@ fn reasons_say_why_and_what_instead() {
     let fx = fixture();
     let sealed = reason(fx.bash("sed -i s/a/b/ tests/parser.rs"));
     assert!(
-        sealed.contains("`tests/parser.rs` is sealed") && sealed.contains("git checkout -- tests/parser.rs"),
+        sealed.contains("`tests/parser.rs` is sealed") && sealed.contains("`loopgate allow tests/parser.rs`"),
         "{sealed}"
     );
     let state = reason(fx.write("{root}/.claude/pua-loop.local.md", &fx.root));

@@ -83,12 +83,7 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
     let root = project.canonical_root();
     let fields = &active.seal.fields;
     let sealed = Inputs::in_seal(&active.seal).guard(&|check| fields.checks(check));
-    let globs = if sealed.patterns.is_empty() {
-        None
-    } else {
-        Some(crate::seal::SealedFiles::new(&sealed.patterns)?.glob_set().clone())
-    };
-    Ok(Protected {
+    let mut protected = Protected {
         files: vec![
             root.join(crate::project::STATE_FILE),
             root.join(crate::project::HISTORY_FILE),
@@ -98,14 +93,11 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
         ],
         dirs: vec![root.join(crate::project::WORK_DIR)],
         plane: control_plane::paths(&root),
-        sealed: globs,
-        sealed_files: sealed.files,
-        sealed_outside: sealed.outside.iter().map(|path| canonical(path)).collect(),
-        sealed_names: sealed.names,
-        inspect: sealed.inspect,
-        removable: sealed.removable,
         project_root: root,
-    })
+        ..Protected::default()
+    };
+    protected.seal(sealed)?;
+    Ok(protected)
 }
 
 fn canonical(path: &Path) -> PathBuf {

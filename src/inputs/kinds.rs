@@ -88,6 +88,20 @@ impl UserGlobs {
         Ok(globs)
     }
 
+    /// Whether the project-relative `key` is sealed whole: it was sealed at setup, or a glob matches it now
+    /// (a new file there is a breach too).
+    pub(crate) fn covers(&self, key: &str) -> bool {
+        self.matcher()(key)
+    }
+
+    /// [`UserGlobs::covers`] with the globs compiled once, for many keys.
+    pub(crate) fn matcher(&self) -> impl Fn(&str) -> bool + '_ {
+        let set = (!self.patterns.is_empty())
+            .then(|| SealedFiles::new(&self.patterns).ok())
+            .flatten();
+        move |key| self.files.contains_key(key) || set.as_ref().is_some_and(|s| s.matches(Path::new(key)))
+    }
+
     /// The digests of every file the globs match now.
     fn now(&self, root: &Path) -> Result<BTreeMap<String, String>, Error> {
         SealedFiles::new(&self.patterns)
@@ -122,7 +136,7 @@ impl SealedInput for UserGlobs {
     }
 
     fn seals(&self, _: &Path, key: &str) -> bool {
-        self.files.contains_key(key) || SealedFiles::new(&self.patterns).is_ok_and(|s| s.matches(Path::new(key)))
+        self.covers(key)
     }
 
     fn watched(&self, _: Checks) -> Vec<&str> {

@@ -120,8 +120,8 @@ pub(crate) fn moved(lang: Speech, m: &Moved) -> String {
 
 /// How to undo: restore files from git, delete files that did not exist, take the flagged code out of new
 /// test files; and who may accept a change instead.
-pub(crate) fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
-    let how = how(lang, restore, delete, edit);
+pub(crate) fn undo(lang: Speech, restore: &[&str], by_hand: &[&str], delete: &[&str], edit: &[&str]) -> String {
+    let how = how(lang, restore, by_hand, delete, edit);
     match lang {
         Speech::En => format!(
             "The oracle judges your work against these: undo your changes ({how}) and change the code under test instead. If the user truly wants such a change, only they can accept it, from a terminal (`loopgate allow PATH`); ask with <loop-pause>what you need</loop-pause>."
@@ -134,8 +134,14 @@ pub(crate) fn undo(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str
 
 /// [`undo`] for a person at a terminal (`loopgate verify` outside Claude Code): the same two ways, put back or
 /// accept, without the instructions meant for the agent.
-pub(crate) fn undo_for_person(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
-    let how = how(lang, restore, delete, edit);
+pub(crate) fn undo_for_person(
+    lang: Speech,
+    restore: &[&str],
+    by_hand: &[&str],
+    delete: &[&str],
+    edit: &[&str],
+) -> String {
+    let how = how(lang, restore, by_hand, delete, edit);
     match lang {
         Speech::En => {
             format!("To put them back: {how}. To accept them as the oracle's new inputs: `loopgate allow PATH…`.")
@@ -144,8 +150,8 @@ pub(crate) fn undo_for_person(lang: Speech, restore: &[&str], delete: &[&str], e
     }
 }
 
-/// The commands that undo the moves: restore from git, delete, take the flagged code out.
-fn how(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String {
+/// The commands that undo the moves: restore from git or by hand, delete, take the flagged code out.
+fn how(lang: Speech, restore: &[&str], by_hand: &[&str], delete: &[&str], edit: &[&str]) -> String {
     let mut how = Vec::new();
     if !restore.is_empty() {
         how.push(format!("`git checkout -- {}`", restore.join(" ")));
@@ -157,6 +163,22 @@ fn how(lang: Speech, restore: &[&str], delete: &[&str], edit: &[&str]) -> String
         how.push(match lang {
             Speech::En => format!("remove the flagged lines from {}", quoted(edit)),
             Speech::Zh => format!("删除 {} 中被指出的代码", quoted(edit)),
+        });
+    }
+    if !by_hand.is_empty() {
+        how.push(match lang {
+            Speech::En if by_hand.len() == 1 => format!(
+                "put back {} as it was when the loop started: git does not track it, so `git checkout` cannot",
+                quoted(by_hand)
+            ),
+            Speech::En => format!(
+                "put back {} as they were when the loop started: git does not track them, so `git checkout` cannot",
+                quoted(by_hand)
+            ),
+            Speech::Zh => format!(
+                "把 {} 恢复为循环开始时的内容:git 未跟踪,`git checkout` 无法恢复",
+                quoted(by_hand)
+            ),
         });
     }
     how.join(if lang == Speech::Zh { " 和 " } else { " and " })
@@ -257,15 +279,21 @@ pub(crate) fn result(lang: Speech, count: usize) -> String {
     }
 }
 
-/// Why the guard refuses an edit of a partly sealed file.
-pub(crate) fn edit_denied(lang: Speech, path: &str, moved: &[String]) -> String {
+/// Why the guard refuses an edit of a partly sealed file; `tracked`: git can restore it.
+pub(crate) fn edit_denied(lang: Speech, path: &str, moved: &[String], tracked: bool) -> String {
     let list = moved.join("; ");
-    match lang {
-        Speech::En => format!(
+    match (lang, tracked) {
+        (Speech::En, true) => format!(
             "loopgate: this edit would change what is sealed in `{path}`: {list}. The rest of the file is yours to change; to undo an earlier change, run `git checkout -- {path}`."
         ),
-        Speech::Zh => format!(
+        (Speech::En, false) => format!(
+            "loopgate: this edit would change what is sealed in `{path}`: {list}. The rest of the file is yours to change; git does not track it, so to undo an earlier change put the sealed part back as it was when the loop started."
+        ),
+        (Speech::Zh, true) => format!(
             "loopgate:此修改会改变 `{path}` 中受保护的内容:{list}。文件的其余部分可以修改;要撤销之前的修改,运行 `git checkout -- {path}`。"
+        ),
+        (Speech::Zh, false) => format!(
+            "loopgate:此修改会改变 `{path}` 中受保护的内容:{list}。文件的其余部分可以修改;git 未跟踪该文件,要撤销之前的修改,请把受保护的部分恢复为循环开始时的内容。"
         ),
     }
 }

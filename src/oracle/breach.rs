@@ -20,13 +20,27 @@ pub(crate) struct Breach {
     pub moves: Vec<Move>,
     /// Found after a passing verify run, not before it: the run itself (or a process beside it) moved them.
     pub during_run: bool,
+    /// The moved files git does not track (or that lie outside the project, or with no repository at all):
+    /// `git checkout` cannot put them back, so the advice says to restore them by hand.
+    pub untracked: Vec<String>,
 }
 
 impl Breach {
-    pub(crate) fn of(moves: Vec<Move>) -> Breach {
+    /// What moved in the project at `root`; asks git which of the moved files it can restore.
+    pub(crate) fn of(moves: Vec<Move>, root: &std::path::Path) -> Breach {
+        let paths: Vec<&str> = moves.iter().map(Move::path).collect();
+        let tracked = tracked(root, &paths);
+        let mut untracked: Vec<String> = paths
+            .into_iter()
+            .filter(|path| !tracked.contains(*path))
+            .map(str::to_string)
+            .collect();
+        untracked.sort();
+        untracked.dedup();
         Breach {
             moves,
             during_run: false,
+            untracked,
         }
     }
 
@@ -73,15 +87,21 @@ impl Breach {
                 Move::Aware(flagged) => edit.push(&flagged.path),
             }
         }
+        let (restore, by_hand): (Vec<&str>, Vec<&str>) = restore
+            .into_iter()
+            .partition(|path| !self.untracked.iter().any(|u| u == path));
+        let (mut restore, mut by_hand) = (restore, by_hand);
         restore.sort_unstable();
         restore.dedup();
+        by_hand.sort_unstable();
+        by_hand.dedup();
         delete.sort_unstable();
         delete.dedup();
         edit.dedup();
         if person {
-            words::undo_for_person(lang, &restore, &delete, &edit)
+            words::undo_for_person(lang, &restore, &by_hand, &delete, &edit)
         } else {
-            words::undo(lang, &restore, &delete, &edit)
+            words::undo(lang, &restore, &by_hand, &delete, &edit)
         }
     }
 
@@ -99,5 +119,75 @@ impl Breach {
             items.join("\n"),
             self.undo(lang, person)
         )
+    }
+}
+
+/// Which of `paths` (project-relative) git tracks in the repository at `root`: none without git or a
+/// repository. Asked once per rejection.
+fn tracked(root: &std::path::Path, paths: &[&str]) -> std::collections::BTreeSet<String> {
+    let inside: Vec<&str> = paths
+        .iter()
+        .copied()
+        .filter(|p| !std::path::Path::new(p).is_absolute())
+        .collect();
+    if inside.is_empty() {
+        return std::collections::BTreeSet::new();
+    }
+    let output = std::process::Command::new("git")
+        .args(["--literal-pathspecs", "-C"])
+        .arg(root)
+        .args(["ls-files", "-z", "--"])
+        .args(&inside)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    match output {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout)
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect(),
+        _ => std::collections::BTreeSet::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::Command;
+
+    use super::*;
+
+    fn git(root: &std::path::Path, args: &[&str]) {
+        let ok = Command::new("git").arg("-C").arg(root).args(args).status();
+        assert!(ok.is_ok_and(|s| s.success()), "git {args:?}");
+    }
+
+    #[test]
+    fn the_advice_restores_from_git_only_what_git_tracks() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("tests")).expect("mkdir");
+        std::fs::write(root.join("tests/kept.txt"), "a\n").expect("write");
+        let moves = || {
+            vec![
+                Move::File(FileChange::Changed("tests/kept.txt".into())),
+                Move::File(FileChange::Changed("tests/loose.txt".into())),
+                Move::File(FileChange::Added("tests/new.txt".into())),
+            ]
+        };
+        // No repository: nothing is restored from git.
+        let text = Breach::of(moves(), root).render(Speech::En);
+        assert!(!text.contains("git checkout --"), "{text}");
+        assert!(
+            text.contains("put back `tests/kept.txt`, `tests/loose.txt` as they were"),
+            "{text}"
+        );
+        assert!(text.contains("`rm -- tests/new.txt`"), "{text}");
+        git(root, &["init", "-q"]);
+        git(root, &["add", "tests/kept.txt"]);
+        let text = Breach::of(moves(), root).render_for(Speech::En, true);
+        assert!(text.contains("`git checkout -- tests/kept.txt`"), "{text}");
+        assert!(text.contains("put back `tests/loose.txt` as it was"), "{text}");
+        assert!(text.contains("`rm -- tests/new.txt`"), "{text}");
     }
 }

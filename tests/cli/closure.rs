@@ -37,7 +37,7 @@ fn editing_the_npm_test_script_is_rejected_before_the_verify_runs() {
         &block.reason,
         "- `package.json`: `scripts.test` changed (it configures `npm test --silent`)",
     );
-    assert_has(&block.reason, "`git checkout -- package.json`");
+    assert_has(&block.reason, "put back `package.json` as it was when the loop started");
     assert_has(&block.system_message, "1 sealed input(s) of the oracle changed");
     assert!(
         !p.exists("verify-ran"),

@@ -45,7 +45,7 @@ pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &P
         }
         None => test_findings(active, &key, &after),
     };
-    (!moved.is_empty()).then(|| words::edit_denied(lang, &key, &moved))
+    (!moved.is_empty()).then(|| words::edit_denied(lang, &key, &moved, crate::guard::tracked(root, &key)))
 }
 
 /// What the edit would do to the existing tests of a sealed test file, for the checks that are on.
