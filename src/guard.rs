@@ -28,7 +28,7 @@
 //! `git restore F`) or removing one that did not exist at setup (`rm -- F`): the fixes the deny reasons
 //! recommend, each only where it works (git only for a file git tracks).
 //!
-//! What is sealed comes from the promise's own sealed inputs (`inputs::Inputs::guard`, `Protected::seal`): a
+//! What is sealed comes from the promise's own sealed inputs (`inputs::Inputs::guard`, `inputs::Protection::seal_into`): a
 //! file a `--seal` glob matches is sealed whole and refused to every tool, as the promise rejects any change to
 //! it; only a partly sealed file (a test file, `package.json`) is judged on what an edit would leave.
 //!
@@ -98,28 +98,6 @@ pub struct Protected {
     /// places, Claude Code's user settings, commands and plugin cache. Judged like `files` and `dirs`, each
     /// denial naming what the path is.
     pub plane: Vec<PlanePath>,
-}
-
-impl Protected {
-    /// Adds what the oracle's sealed inputs protect (`inputs::Inputs::guard`, the code the promise's check
-    /// shares), so the guard refuses what the promise would reject and no more.
-    pub(crate) fn seal(&mut self, sealed: crate::inputs::Protection) -> Result<(), String> {
-        self.sealed = if sealed.patterns.is_empty() {
-            None
-        } else {
-            Some(crate::seal::SealedFiles::new(&sealed.patterns)?.glob_set().clone())
-        };
-        self.sealed_files = sealed.files;
-        self.sealed_outside = sealed
-            .outside
-            .iter()
-            .map(|path| path.canonicalize().unwrap_or_else(|_| path.clone()))
-            .collect();
-        self.sealed_names = sealed.names;
-        self.inspect = sealed.inspect;
-        self.removable = sealed.removable;
-        Ok(())
-    }
 }
 
 /// One path of the control plane: what it is, for the deny reason.

@@ -113,6 +113,29 @@ pub(crate) struct Protection {
     pub removable: Vec<PathBuf>,
 }
 
+impl Protection {
+    /// Hands what the oracle's sealed inputs protect to the guard's `Protected` (the code the promise's check
+    /// shares), so the guard refuses what the promise would reject and no more. Here, not in `guard`: the guard
+    /// is a leaf and knows nothing of the sealed inputs or the seal.
+    pub(crate) fn seal_into(self, guard: &mut crate::guard::Protected) -> Result<(), String> {
+        guard.sealed = if self.patterns.is_empty() {
+            None
+        } else {
+            Some(crate::seal::SealedFiles::new(&self.patterns)?.glob_set().clone())
+        };
+        guard.sealed_files = self.files;
+        guard.sealed_outside = self
+            .outside
+            .iter()
+            .map(|path| path.canonicalize().unwrap_or_else(|_| path.clone()))
+            .collect();
+        guard.sealed_names = self.names;
+        guard.inspect = self.inspect;
+        guard.removable = self.removable;
+        Ok(())
+    }
+}
+
 /// What every kind of sealed input does after setup (see the module doc). `checks` are the loop's opt-outs:
 /// `--no-closure-seal` turns the closure's checks, watch and guard off, `--no-test-seal` the tests'.
 pub(crate) trait SealedInput {

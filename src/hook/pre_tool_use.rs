@@ -96,7 +96,7 @@ fn protected(active: &ActiveLoop) -> Result<Protected, String> {
         project_root: root,
         ..Protected::default()
     };
-    protected.seal(sealed)?;
+    sealed.seal_into(&mut protected)?;
     Ok(protected)
 }
 

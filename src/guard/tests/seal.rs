@@ -59,7 +59,10 @@ impl Project {
             project_root: self.root.clone(),
             ..Protected::default()
         };
-        protected.seal(inputs.guard(&|_| true)).expect("globs compile");
+        inputs
+            .guard(&|_| true)
+            .seal_into(&mut protected)
+            .expect("globs compile");
         check_with_env(tool, input, &self.root, &protected, &|_| None)
     }
 
