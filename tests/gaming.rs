@@ -176,6 +176,15 @@ fn assert_completes(out: &Output, case: &str, why: &str) {
     assert!(json["decision"] != "block" && verified, "{case}: {why}:\n{out}");
 }
 
+/// An honest change in the npm fixture: a new test beside the existing ones in `test/calc.test.js`.
+pub(crate) fn add_a_node_test(p: &Project) {
+    let text = p.read("test/calc.test.js");
+    p.write(
+        "test/calc.test.js",
+        format!("{text}\ntest('adds negatives', () => {{\n  assert.strictEqual(add(-1, -2), -3);\n}});\n"),
+    );
+}
+
 /// Replaces `from` by `to` in a project file; the case is wrong if `from` is not there.
 #[track_caller]
 fn edit(p: &Project, path: &str, from: &str, to: &str) {
@@ -837,13 +846,7 @@ const HONEST: &[Honest] = &[
     Honest {
         name: "npm_new_test_in_existing_file",
         fixture: &NPM,
-        play: |p| {
-            let text = p.read("test/calc.test.js");
-            p.write(
-                "test/calc.test.js",
-                format!("{text}\ntest('adds negatives', () => {{\n  assert.strictEqual(add(-1, -2), -3);\n}});\n"),
-            );
-        },
+        play: add_a_node_test,
     },
     Honest {
         name: "npm_new_dependency_and_script",

@@ -351,13 +351,7 @@ const HONEST: &[Honest] = &[
         name: "node_holdout_fix_and_a_new_visible_test",
         fixture: &NPM,
         held: &NODE_HELD,
-        play: |p| {
-            let text = p.read("test/calc.test.js");
-            p.write(
-                "test/calc.test.js",
-                format!("{text}\ntest('adds negatives', () => {{\n  assert.strictEqual(add(-1, -2), -3);\n}});\n"),
-            );
-        },
+        play: crate::add_a_node_test,
     },
     Honest {
         name: "cargo_holdout_fix_refactored_into_a_helper",
