@@ -166,5 +166,13 @@ pub fn exec(plane: &Plane, program: &OsStr, args: &[OsString]) -> std::io::Error
     command(plane, program, args).0.exec()
 }
 
+#[cfg(test)]
+/// Whether this test run has Landlock: always on CI's and the workplace's kernels, except under qemu-user
+/// (`scripts/dist.sh --qemu-tests` says so with `LOOPGATE_TEST_NO_LANDLOCK=1`), which does not emulate Landlock's
+/// system calls. Only that explicit word turns the expectation around; nothing is skipped silently.
+pub(crate) fn landlock_expected() -> bool {
+    std::env::var_os("LOOPGATE_TEST_NO_LANDLOCK").is_none()
+}
+
 #[cfg(all(test, target_os = "linux"))]
 mod tests;

@@ -88,6 +88,11 @@ mod tests {
     #[test]
     fn a_bash_call_is_rewritten_unless_claude_code_judges_commands_by_their_text() {
         let input = serde_json::json!({"command": "echo hi > out.txt"});
+        if !crate::confine::landlock_expected() {
+            // Nothing to confine with: nothing is rewritten, whatever the mode.
+            assert!(rewrite("Bash", &input, &[], Some("default")).is_none());
+            return;
+        }
         let rewritten = rewrite("Bash", &input, &[], Some("default")).expect("rewritten in the default mode");
         let command = rewritten.hook_specific.expect("specific")["updatedInput"]["command"].clone();
         assert!(command.as_str().is_some_and(|c| c.contains("confine")), "{command}");
