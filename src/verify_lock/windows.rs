@@ -55,8 +55,43 @@ pub(super) fn record(project: &Project, start: SystemTime) {
     let _ = crate::fsutil::write_atomic_unsynced(&path, text.as_bytes(), 0o600);
 }
 
-/// Whether `at` falls inside a recorded window.
+/// How far a file's change time may lag the clock the window was read from. The kernel stamps `ctime` from its
+/// coarse clock, which trails the fine clock `SystemTime::now` reads by up to one scheduler tick (10 ms at the
+/// slowest common tick rate); a file the verify wrote in its first instant can carry a `ctime` just before the
+/// window opened (seen on CI). The user's prompt cannot land this close to a verify: the model answers between
+/// any tool call and the Stop hook that runs the verify.
+const COARSE_CLOCK_SLACK: Duration = Duration::from_millis(50);
+
+/// Whether `at` falls inside a recorded window, widened by [`COARSE_CLOCK_SLACK`] on both sides.
 pub(super) fn covers(project: &Project, at: SystemTime) -> bool {
     let at = nanos(at);
-    read(project).iter().any(|&(start, end)| start <= at && at <= end)
+    let slack = COARSE_CLOCK_SLACK.as_nanos();
+    read(project)
+        .iter()
+        .any(|&(start, end)| start.saturating_sub(slack) <= at && at <= end + slack)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_stamped_by_the_coarse_clock_just_before_the_window_is_covered_and_an_older_one_is_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = Project {
+            root: dir.path().to_path_buf(),
+        };
+        let start = SystemTime::now();
+        record(&project, start);
+        assert!(
+            covers(&project, start - Duration::from_millis(8)),
+            "one coarse tick early"
+        );
+        assert!(covers(&project, start + Duration::from_millis(1)));
+        assert!(
+            !covers(&project, start - Duration::from_secs(2)),
+            "a request made before the verify"
+        );
+        let _ = std::fs::remove_file(path(&project));
+    }
 }
