@@ -99,10 +99,10 @@ pub(crate) fn detect(root: &Path) -> Result<Detected, String> {
 /// [`detect`] with `installed` deciding whether a program is available (for tests).
 pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Detected, String> {
     let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
-    let justfile = ["justfile", "Justfile", ".justfile"]
+    let justfile = crate::recipes::JUSTFILES
         .into_iter()
         .find_map(|n| read(n).map(|t| (n, t)));
-    let makefile = ["GNUmakefile", "makefile", "Makefile"]
+    let makefile = crate::recipes::MAKEFILES
         .into_iter()
         .find_map(|n| read(n).map(|t| (n, t)));
     let runner = |target: &'static str| -> Option<Candidate> {
@@ -153,7 +153,13 @@ fn cargo(root: &Path, manifest: Option<String>, installed: &dyn Fn(&str) -> bool
     let workspace = manifest.lines().any(|l| l.trim() == "[workspace]");
     let scope = if workspace { " --workspace" } else { "" };
     let mut why = vec![Fact::Cargo { workspace }];
-    if root.join(".config/nextest.toml").is_file() {
+    if crate::runner::Runner::Nextest
+        .row()
+        .config
+        .files
+        .iter()
+        .any(|file| root.join(file).is_file())
+    {
         let nextest = installed("cargo-nextest");
         why.push(Fact::Nextest { installed: nextest });
         if nextest {
@@ -202,7 +208,7 @@ fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
 }
 
 fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
-    let pytest = crate::runners::PYTEST;
+    let pytest = crate::runner::Runner::Pytest.row().config;
     let section =
         |file: &str, header: &str| read(file).is_some_and(|t| t.lines().any(|l| l.trim().starts_with(header)));
     let configured = pytest

@@ -47,7 +47,7 @@ pub(crate) mod ratchet;
 pub(crate) mod recipes;
 pub(crate) mod report;
 pub(crate) mod room;
-pub(crate) mod runners;
+pub(crate) mod runner;
 pub mod schema;
 pub(crate) mod score;
 pub mod seal;

@@ -12,6 +12,7 @@ pub(crate) mod cap;
 pub mod finding;
 pub(crate) mod holdout;
 pub(crate) mod room;
+pub(crate) mod runner;
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub(crate) fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {

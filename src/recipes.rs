@@ -10,6 +10,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The names GNU make looks for without `-f`, in its order: it reads the first that exists.
+pub(crate) const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
+
+/// The names just looks for, in its order.
+pub(crate) const JUSTFILES: [&str; 4] = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
+
+/// Whether a file name is one make or just reads without being told (`Makefile`, `justfile`, …).
+pub(crate) fn is_build_file(name: &str) -> bool {
+    MAKEFILES.contains(&name) || JUSTFILES.contains(&name)
+}
+
 /// How many recipes one lookup follows through dependencies.
 const MAX_RECIPES: usize = 32;
 

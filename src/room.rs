@@ -146,8 +146,10 @@ impl Room {
         for cache in recorded.private() {
             caches::set(cache, &self.path_of(cache), &mut vars);
         }
-        if !recorded.junit_theirs {
-            let option = format!("--junitxml={}", self.report_path().display());
+        if !recorded.junit_theirs
+            && let crate::runner::Report::Private { option, .. } = crate::runner::Runner::Pytest.row().report
+        {
+            let option = format!("{option}{}", self.report_path().display());
             caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
         }
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());

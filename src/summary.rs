@@ -45,8 +45,9 @@ pub struct FailureSummary {
     /// At most [`SUMMARY_MAX_CHARS`] characters, one item per line, most useful first; empty when
     /// nothing recognizable was found.
     pub(crate) text: String,
-    /// The runner the summary comes from (the first recognized runner that reported a failure).
-    pub(crate) runner: Runner,
+    /// The runner the summary comes from (the first recognized runner that reported a failure); `None`
+    /// when no runner was recognized and the generic reading made the summary.
+    pub(crate) runner: Option<Runner>,
     /// Failing test names as the runner prints them (`tests::foo`, `tests/x.py::test_y`, …).
     pub(crate) failing_tests: Vec<String>,
     /// First error lines: the failing tests' messages, compile errors, generic error lines.
@@ -77,7 +78,7 @@ pub fn summarize(output: &str) -> FailureSummary {
     if found.is_empty() {
         found = generic::extract(&lines);
     }
-    let runner = runner.or_else(|| detected.first().copied()).unwrap_or(Runner::Generic);
+    let runner = runner.or_else(|| detected.first().copied());
     let zero = generic::zero_tests(&lines);
     let mut scanner = CountScanner::new();
     for line in lines.iter() {

@@ -68,23 +68,10 @@ pub struct Watch {
     pub new_file_counts: bool,
 }
 
-/// A test runner the command runs: whose rules say which files are tests (see `inventory::rules`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Runner {
-    Pytest,
-    /// pytest with `--doctest-modules` on its command line: every module's docstring examples are tests.
-    PytestDoctestModules,
-    /// `python -m unittest` and Django's `manage.py test`: files named `test*.py`.
-    Unittest,
-    /// `node --test`.
-    NodeTest,
-    Jest,
-    Vitest,
-    Mocha,
-    Cargo,
-    Go,
-}
+/// A test runner the command runs: whose rules say which files are tests (see `inventory::rules`). The
+/// one type of the runner table (`runner`); the closure never records `Runner::Nextest` (it reads cargo's
+/// configuration for it as `Runner::Cargo`).
+pub use crate::runner::Runner;
 
 /// What a verify command's closure is made of.
 #[derive(Debug, Default)]
@@ -305,7 +292,7 @@ impl Deriver<'_> {
         }
         let justfile = match file {
             Some(f) => cwd.join(f),
-            None => ["justfile", "Justfile", ".justfile", "JUSTFILE"]
+            None => recipes::JUSTFILES
                 .iter()
                 .map(|n| cwd.join(n))
                 .find(|p| self.is_file(p))

@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Closure, Scope, SealedFile, Why, read_parts};
+use crate::recipes;
 use crate::trace::{Access, Event};
 
 /// Files above this size are sealed by size and modification time, not content.
@@ -580,17 +581,7 @@ fn config_name(name: &str) -> bool {
         "sitecustomize.py",
         "usercustomize.py",
         "build.rs",
-        "Makefile",
-        "makefile",
-        "GNUmakefile",
-        "justfile",
-        "Justfile",
-        ".justfile",
         "rust-toolchain",
-        "pytest.ini",
-        "pytest.toml",
-        ".pytest.ini",
-        ".pytest.toml",
         "tox.ini",
     ];
     // `jest.config.js`, `karma.conf.js`, `.mocharc.yml`, `.npmrc`.
@@ -599,23 +590,19 @@ fn config_name(name: &str) -> bool {
         || name
             .rsplit_once('.')
             .is_some_and(|(stem, _)| stem.ends_with(".config") || stem.ends_with(".conf") || rc(stem));
-    NAMES.contains(&name) || stem_config || name.starts_with(".babelrc") || name.ends_with(".pth")
+    NAMES.contains(&name)
+        || recipes::is_build_file(name)
+        || crate::runner::is_config_name(name)
+        || stem_config
+        || name.starts_with(".babelrc")
+        || name.ends_with(".pth")
 }
 
 /// Names runners pick up by listing a directory, not by opening them by name: a new one in a directory the
 /// baseline searched changes the run. Narrower than [`config_name`]: a new lint configuration is honest.
 fn runner_configuration(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "GNUmakefile",
-        "makefile",
-        "Makefile",
-        "justfile",
-        "Justfile",
         "conftest.py",
-        "pytest.ini",
-        "pytest.toml",
-        ".pytest.ini",
-        ".pytest.toml",
         "tox.ini",
         "build.rs",
         "rust-toolchain",
@@ -625,16 +612,11 @@ fn runner_configuration(name: &str) -> bool {
         ".npmrc",
         ".babelrc",
     ];
-    const PREFIXES: &[&str] = &[
-        "jest.config.",
-        "vitest.config.",
-        "vitest.workspace.",
-        "vite.config.",
-        "babel.config.",
-        ".babelrc.",
-        ".mocharc.",
-    ];
-    NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+    const PREFIXES: &[&str] = &["babel.config.", ".babelrc.", ".mocharc."];
+    NAMES.contains(&name)
+        || recipes::is_build_file(name)
+        || crate::runner::is_config_name(name)
+        || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
 /// Configuration by name or shape: a config name, a dotfile, or a configuration file type.

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::closure::Runner;
+use crate::runner::{Config, Doctests, Runner};
 
 /// Extra test-file rules of a project, kept in the inventory so new files are judged by the same rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,63 +42,31 @@ pub(crate) struct Rules {
     pub(crate) doctest_modules: bool,
 }
 
-/// `node --test`'s default patterns, as file-name globs.
-const NODE_TEST: &[&str] = &[
-    "*.test.{js,cjs,mjs}",
-    "*-test.{js,cjs,mjs}",
-    "*_test.{js,cjs,mjs}",
-    "test-*.{js,cjs,mjs}",
-    "test.{js,cjs,mjs}",
-];
-
 impl Rules {
-    /// The rules of `runners` in the project at `root`.
+    /// The rules of `runners` in the project at `root`: each runner's defaults and the settings of its
+    /// configuration files at the root, as its row of `runner` declares them.
     pub(crate) fn of(root: &Path, runners: &[Runner]) -> Rules {
         let mut rules = Rules::default();
-        let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap_or_default();
         for runner in runners {
-            match runner {
-                Runner::Pytest => {
-                    for text in [
-                        "pytest.ini",
-                        ".pytest.ini",
-                        "pytest.toml",
-                        ".pytest.toml",
-                        "pyproject.toml",
-                        "tox.ini",
-                        "setup.cfg",
-                    ]
-                    .map(read)
-                    {
-                        rules.names(setting_words(&text, "python_files"));
-                        rules.doctest_modules |=
-                            setting_words(&text, "addopts").iter().any(|w| w == "--doctest-modules");
-                    }
+            let row = runner.row();
+            let tests = &row.tests;
+            rules.names(tests.names.iter().map(|g| g.to_string()).collect());
+            if tests.doctests == Doctests::Always {
+                rules.doctest_modules = true;
+            }
+            for text in config_texts(root, &row.config) {
+                for key in tests.name_settings {
+                    rules.names(setting_words(&text, key));
                 }
-                Runner::PytestDoctestModules => rules.doctest_modules = true,
-                Runner::Unittest => rules.names(vec!["test*.py".to_string()]),
-                Runner::NodeTest => rules.names(NODE_TEST.iter().map(|g| g.to_string()).collect()),
-                Runner::Jest => {
-                    for text in jest_sources(root) {
-                        rules.paths(string_values(&text, "testMatch"));
-                        rules.regexes.extend(string_values(&text, "testRegex"));
-                    }
+                for key in tests.path_keys {
+                    rules.paths(string_values(&text, key));
                 }
-                Runner::Vitest => {
-                    for text in config_texts(root, &["vitest.config", "vite.config"]) {
-                        rules.paths(string_values(&text, "include"));
-                    }
+                for key in tests.regex_keys {
+                    rules.regexes.extend(string_values(&text, key));
                 }
-                Runner::Mocha => {
-                    let mut texts = config_texts(root, &[".mocharc"]);
-                    texts.push(read(".mocharc.yml"));
-                    texts.push(read(".mocharc.yaml"));
-                    texts.push(package_key(root, "mocha"));
-                    for text in texts {
-                        rules.paths(string_values(&text, "spec"));
-                    }
+                if let Doctests::When { setting, word } = tests.doctests {
+                    rules.doctest_modules |= setting_words(&text, setting).iter().any(|w| w == word);
                 }
-                Runner::Cargo | Runner::Go => {}
             }
         }
         rules.globs.sort();
@@ -289,19 +257,16 @@ fn package_key(root: &Path, key: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The texts of `STEM.{js,cjs,mjs,ts,cts,mts,json}` in the root.
-fn config_texts(root: &Path, stems: &[&str]) -> Vec<String> {
-    let exts = ["js", "cjs", "mjs", "ts", "cts", "mts", "json", "jsonc"];
-    stems
+/// The texts of a runner's configuration files at the root, and of its `package.json` key.
+fn config_texts(root: &Path, config: &Config) -> Vec<String> {
+    let mut texts: Vec<String> = config
+        .file_names()
         .iter()
-        .flat_map(|stem| exts.iter().map(move |ext| root.join(format!("{stem}.{ext}"))))
-        .filter_map(|path| std::fs::read_to_string(path).ok())
-        .collect()
-}
-
-fn jest_sources(root: &Path) -> Vec<String> {
-    let mut texts = config_texts(root, &["jest.config"]);
-    texts.push(package_key(root, "jest"));
+        .filter_map(|name| std::fs::read_to_string(root.join(name)).ok())
+        .collect();
+    if let Some(key) = config.package_key {
+        texts.push(package_key(root, key));
+    }
     texts
 }
 

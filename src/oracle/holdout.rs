@@ -134,7 +134,7 @@ fn failing(baseline: &Baseline, now: &TestResults) -> Vec<String> {
 /// never the messages or error lines, and nothing from the generic reader, whose lines can be assertion text.
 fn named_in_output(output: &str) -> Vec<String> {
     let summary = crate::summary::summarize(output);
-    if summary.runner == crate::summary::Runner::Generic {
+    if summary.runner.is_none() {
         return Vec::new();
     }
     summary.failing_tests

@@ -187,9 +187,9 @@ pub(crate) fn junit_theirs(root: &Path, command: &str, vars: &BTreeMap<String, S
 /// How a pytest run turns its cache provider off.
 const NO_CACHE: &str = "no:cacheprovider";
 
-/// The files pytest reads its configuration from at the project root (`runners::PYTEST`).
+/// The files pytest reads its configuration from at the project root (its row of `runner`).
 fn pytest_configs() -> impl Iterator<Item = &'static str> {
-    let config = &crate::runners::PYTEST;
+    let config = &crate::runner::Runner::Pytest.row().config;
     config
         .files
         .iter()

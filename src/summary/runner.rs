@@ -4,8 +4,10 @@
 //!
 //! A family's module holds everything read from its output: the markers that recognize it, the failures it
 //! reports (for the summary), and a `Scanner` that reads its counts and test names line by line (for the
-//! ratchet and the per-test verdict). Adding a runner: its functions in its family's module (or a new module
-//! here), a [`Runner`] variant with a row in [`RUNNERS`], and — for a new family — a field of [`Scanners`].
+//! ratchet and the per-test verdict). The runners are the one [`Runner`] of the runner table (`crate::runner`,
+//! which holds what is declared about each: configuration, test files, report); what is read from their output
+//! needs the line helpers here. Adding a runner: its functions in its family's module (or a new module here),
+//! a row in [`RUNNERS`], and — for a new family — a field of [`Scanners`].
 
 mod go;
 mod js;
@@ -16,26 +18,7 @@ use super::counts::TestCounts;
 use super::generic;
 use super::lines::{Found, Lines};
 use super::results::TestResults;
-
-/// The test runner whose output was recognized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub(crate) enum Runner {
-    /// `cargo test` (libtest) and rustc compile errors.
-    Cargo,
-    /// `cargo nextest run`.
-    Nextest,
-    /// pytest.
-    Pytest,
-    /// Jest.
-    Jest,
-    /// Vitest.
-    Vitest,
-    /// `go test`.
-    GoTest,
-    /// None recognized: generic error lines.
-    #[default]
-    Generic,
-}
+pub(crate) use crate::runner::Runner;
 
 /// One runner whose failures the summary reads.
 struct Row {
@@ -82,7 +65,7 @@ const RUNNERS: [Row; 6] = [
         unless: Some(Runner::Vitest),
     },
     Row {
-        runner: Runner::GoTest,
+        runner: Runner::Go,
         is_marker: go::is_marker,
         failures: go::failures,
         unless: None,
@@ -103,7 +86,7 @@ pub(super) fn detect(lines: &Lines) -> Vec<Runner> {
     found
 }
 
-/// The failures `runner` reports in `lines`.
+/// The failures `runner` reports in `lines` (a runner without a row here: the generic reading).
 pub(super) fn failures(runner: Runner, lines: &Lines) -> Found {
     match RUNNERS.iter().find(|row| row.runner == runner) {
         Some(row) => (row.failures)(lines),

@@ -16,7 +16,7 @@ macro_rules! fixture {
 /// What each real output must yield: runner, failing tests (sorted), text snippets, zero tests,
 /// and the test counts.
 struct Expect {
-    runner: Runner,
+    runner: Option<Runner>,
     tests: &'static [&'static str],
     snippets: &'static [&'static str],
     zero: bool,
@@ -30,17 +30,28 @@ fn n(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCounts>
 
 fn expectation(name: &str) -> Option<Expect> {
     use Runner::*;
-    let e = |runner, tests, snippets, zero, counts| {
+    /// No runner recognized: the generic reading.
+    #[allow(non_upper_case_globals)]
+    const Generic: Option<Runner> = None;
+    fn e(
+        runner: impl Into<Option<Runner>>,
+        tests: &'static [&'static str],
+        snippets: &'static [&'static str],
+        zero: bool,
+        counts: Option<TestCounts>,
+    ) -> Option<Expect> {
         Some(Expect {
-            runner,
+            runner: runner.into(),
             tests,
             snippets,
             zero,
             counts,
         })
-    };
+    }
     // The passing captures: no failing test and nothing to summarize, only counts.
-    let pass = |runner, counts| e(runner, &[], &[], false, counts);
+    fn pass(runner: impl Into<Option<Runner>>, counts: Option<TestCounts>) -> Option<Expect> {
+        e(runner, &[], &[], false, counts)
+    }
     match name {
         "cargo-fail" | "cargo-fail-rerun" => e(
             Cargo,
@@ -124,7 +135,7 @@ fn expectation(name: &str) -> Option<Expect> {
         ),
         "vitest-zero-tests" => e(Vitest, &[], &["No test files found"], true, None),
         "go-fail" => e(
-            GoTest,
+            Go,
             &["TestAddNegative", "TestParsePort/empty"],
             &[
                 "TestAddNegative: calc_test.go:16: Add(-2, -3) = -1; want -5",
@@ -133,7 +144,7 @@ fn expectation(name: &str) -> Option<Expect> {
             false,
             None,
         ),
-        "go-zero-tests" => e(GoTest, &[], &["[no test files]"], true, None),
+        "go-zero-tests" => e(Go, &[], &["[no test files]"], true, None),
         "generic-cc-error" => e(
             Generic,
             &[],
@@ -151,7 +162,7 @@ fn expectation(name: &str) -> Option<Expect> {
             None,
         ),
         "go-fail-v" => e(
-            GoTest,
+            Go,
             &["TestAddNegative", "TestParsePort/empty"],
             &[
                 "TestAddNegative: calc_test.go:16: Add(-2, -3) = -1; want -5",
@@ -184,8 +195,8 @@ fn expectation(name: &str) -> Option<Expect> {
         "pytest-pass-skipped" => pass(Pytest, n(4, 0, 3, 0)),
         "pytest-pass-quiet" => pass(Generic, n(4, 0, 3, 0)),
         "unittest-pass-skipped" => pass(Generic, n(3, 0, 3, 0)),
-        "go-pass-skipped-v" => pass(GoTest, n(4, 0, 2, 0)),
-        "go-pass-quiet" => pass(GoTest, None),
+        "go-pass-skipped-v" => pass(Go, n(4, 0, 2, 0)),
+        "go-pass-quiet" => pass(Go, None),
         "jest-pass-skipped" => pass(Jest, n(3, 0, 2, 0)),
         "vitest-pass-skipped" => pass(Vitest, n(3, 0, 2, 0)),
         "mocha-pass-pending" => pass(Generic, n(2, 0, 2, 0)),
@@ -320,7 +331,7 @@ fn the_runner_that_failed_is_chosen_when_several_ran() {
     let cargo_pass = "running 3 tests\ntest a ... ok\ntest b ... ok\ntest c ... ok\n\n\
                       test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n";
     let summary = summarize(&format!("{cargo_pass}{}", fixture!("pytest-fail").1));
-    assert_eq!(summary.runner, Runner::Pytest);
+    assert_eq!(summary.runner, Some(Runner::Pytest));
     assert_eq!(summary.failing_tests.len(), 3);
     assert!(!summary.zero_tests);
 }
@@ -352,7 +363,7 @@ fn old_rust_panic_format_and_single_token_nextest_names() {
     let summary = summarize(nextest);
     assert_eq!(
         (summary.runner, summary.failing_tests),
-        (Runner::Nextest, vec!["crate::parse::empty".to_owned()])
+        (Some(Runner::Nextest), vec!["crate::parse::empty".to_owned()])
     );
 }
 
@@ -374,7 +385,7 @@ fn generic_fallback_finds_error_lines_and_assertion_values() {
     let output = "building…\nok\nError: config file missing\nFAIL: test_load (tests.LoadTest.test_load)\n\
                   assertion failed\n  left: 3\n right: 4\nmake: *** [Makefile:3: test] Error 1\n";
     let summary = summarize(output);
-    assert_eq!(summary.runner, Runner::Generic);
+    assert_eq!(summary.runner, None);
     assert_eq!(
         summary.text,
         "Error: config file missing\nFAIL: test_load (tests.LoadTest.test_load)\nassertion failed (left: 3, right: 4)"

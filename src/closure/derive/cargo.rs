@@ -59,10 +59,9 @@ impl Deriver<'_> {
             }
         }
         if sub.as_str() == "nextest" {
-            self.whole(
-                cwd.join(".config/nextest.toml"),
-                Why::Configures("cargo nextest".into()),
-            );
+            for file in Runner::Nextest.row().config.files {
+                self.whole(cwd.join(file), Why::Configures("cargo nextest".into()));
+            }
         }
         self.watch("Cargo.toml", manifest_scope(), why.clone(), false);
         self.build_scripts(&why);

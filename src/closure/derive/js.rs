@@ -6,9 +6,6 @@ use std::path::Path;
 
 use super::{Deriver, Lang, Runner, Why, skip_wrapper};
 
-/// Extensions a JavaScript configuration file may have.
-const EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json"];
-
 /// Babel's project-wide and file-relative configuration files (besides `package.json`'s `babel` key).
 const BABEL: &[&str] = &[
     "babel.config.js",
@@ -21,17 +18,6 @@ const BABEL: &[&str] = &[
     ".babelrc.json",
     ".babelrc.cjs",
     ".babelrc.mjs",
-];
-
-/// Mocha's configuration files.
-const MOCHARC: &[&str] = &[
-    ".mocharc.js",
-    ".mocharc.cjs",
-    ".mocharc.mjs",
-    ".mocharc.yaml",
-    ".mocharc.yml",
-    ".mocharc.json",
-    ".mocharc.jsonc",
 ];
 
 impl Deriver<'_> {
@@ -59,25 +45,26 @@ impl Deriver<'_> {
     }
 
     pub(super) fn jest(&mut self, cwd: &Path) {
-        self.plan.runners.insert(Runner::Jest);
-        self.js(cwd, "jest", &["jest.config"], Some("jest"));
+        self.runner_config(Runner::Jest, cwd);
         self.babel(cwd, "jest");
     }
 
     pub(super) fn vitest(&mut self, cwd: &Path) {
-        self.plan.runners.insert(Runner::Vitest);
-        self.js(
-            cwd,
-            "vitest",
-            &["vitest.config", "vite.config", "vitest.workspace"],
-            None,
-        );
+        self.runner_config(Runner::Vitest, cwd);
     }
 
     pub(super) fn mocha(&mut self, cwd: &Path) {
-        self.plan.runners.insert(Runner::Mocha);
-        self.js_files(cwd, "mocha", MOCHARC, Some("mocha"));
+        self.runner_config(Runner::Mocha, cwd);
         self.babel(cwd, "mocha");
+    }
+
+    /// A JavaScript test runner: the configuration files of its row (`runner`) and its `package.json` key.
+    fn runner_config(&mut self, runner: Runner, cwd: &Path) {
+        self.plan.runners.insert(runner);
+        let row = runner.row();
+        let names = row.config.file_names();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.js_files(cwd, row.name, &names, row.config.package_key);
     }
 
     /// Babel's configuration, which `babel-jest` (Jest's default transform) and `@babel/register` apply to
@@ -94,11 +81,12 @@ impl Deriver<'_> {
         );
     }
 
-    /// A JavaScript test runner: its config files under every usual extension, and its `package.json` key.
+    /// A JavaScript tool outside the runner table (AVA, Playwright): its config files under every
+    /// JavaScript extension, and its `package.json` key.
     pub(super) fn js(&mut self, cwd: &Path, tool: &str, stems: &[&str], key: Option<&str>) {
         let names: Vec<String> = stems
             .iter()
-            .flat_map(|stem| EXTS.iter().map(move |ext| format!("{stem}.{ext}")))
+            .flat_map(|stem| crate::runner::JS_EXTS.iter().map(move |ext| format!("{stem}.{ext}")))
             .collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         self.js_files(cwd, tool, &names, key);

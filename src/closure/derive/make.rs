@@ -47,7 +47,7 @@ impl Deriver<'_> {
             Some(f) => dir.join(f),
             None => {
                 let mut found = None;
-                for name in ["GNUmakefile", "makefile", "Makefile"] {
+                for name in recipes::MAKEFILES {
                     let path = dir.join(name);
                     if self.is_file(&path) {
                         found = Some(path);

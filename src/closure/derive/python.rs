@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Deriver, Lang, Runner, Why, normalize};
 use crate::closure::parts::Scope;
-use crate::runners::Section;
+use crate::runner::Section;
 
 /// pytest options whose value is the next word (so it is not a path to collect).
 const VALUE_OPTIONS: &[&str] = &[
@@ -84,7 +84,7 @@ impl Deriver<'_> {
         for dir in start.ancestors() {
             let local = self.local(dir);
             let here = |name: &str| local.join(name);
-            let pytest = crate::runners::PYTEST;
+            let pytest = Runner::Pytest.row().config;
             for name in pytest.files {
                 self.whole(here(name), why.clone());
             }

@@ -14,10 +14,18 @@ pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
         .load_companion::<Recorded>(&active.project, crate::seal::ROOM)
         .ok()
         .flatten();
+    let runners = active
+        .seal
+        .closure
+        .as_ref()
+        .map(|c| c.runners.as_slice())
+        .unwrap_or_default();
+    let output_only = crate::messages::runner::output_only(active.seal.fields.lang, runners);
     let Some(recorded) = recorded else {
         return Some(json!({
             "state": "none",
             "why": "set up without a room (`LOOPGATE_ROOM=0`, or by a loopgate before it): the oracle runs in the environment of the process that runs it, with the shared caches",
+            "output_only": output_only,
         }));
     };
     let room = Room::at(active.store.room_dir(&active.project));
@@ -34,14 +42,20 @@ pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
         } else {
             "the runner's output (no structured report: pytest's was not usable at the baseline, or no pytest ran)"
         },
+        "output_only": output_only,
     }))
 }
 
 /// The text lines of [`report`].
 pub(super) fn render(room: &Value) -> String {
     let s = |key: &str| room.get(key).and_then(Value::as_str).unwrap_or("").to_string();
+    let output_only = room
+        .get("output_only")
+        .and_then(Value::as_str)
+        .map(|line| format!("\n    reports:   {line}"))
+        .unwrap_or_default();
     if s("state") != "private" {
-        return format!("\n  room:        none — {}", s("why"));
+        return format!("\n  room:        none — {}{output_only}", s("why"));
     }
     let list = |key: &str| {
         room.get(key)
@@ -62,5 +76,6 @@ pub(super) fn render(room: &Value) -> String {
         out.push_str(&format!("\n    shared:    {} ({})", field("var"), field("why")));
     }
     out.push_str(&format!("\n    verdict:   reads {}", s("verdict_reads")));
+    out.push_str(&output_only);
     out
 }

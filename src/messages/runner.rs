@@ -1,0 +1,53 @@
+//! What loopgate says about the runner table (see `crate::runner`), in English and Chinese: `status`'s line
+//! on the runners whose verdict has no structured report to read beside their output.
+
+use crate::runner::{NoReport, Runner};
+use crate::schema::Speech;
+
+/// Why `runner` has no report through a private channel, in one clause.
+pub(crate) fn no_report(lang: Speech, why: NoReport) -> &'static str {
+    match (why, lang) {
+        (NoReport::CommandLineOnly, Speech::En) => {
+            "its report is asked for on its command line or in the project's configuration only"
+        }
+        (NoReport::CommandLineOnly, Speech::Zh) => "它的报告只能通过命令行或项目配置请求",
+        (NoReport::ProjectConfigOnly, Speech::En) => {
+            "its JUnit report's path comes only from a profile of the project's `.config/nextest.toml`"
+        }
+        (NoReport::ProjectConfigOnly, Speech::Zh) => {
+            "它的 JUnit 报告路径只能来自项目 `.config/nextest.toml` 中的 profile"
+        }
+        (NoReport::StdoutOnly, Speech::En) => {
+            "its structured stream (`-json`) is its stdout, which the code under test writes to as well"
+        }
+        (NoReport::StdoutOnly, Speech::Zh) => "它的结构化输出(`-json`)就是标准输出,被测代码同样可以写入",
+        (NoReport::Unstable, Speech::En) => "it has no stable structured report",
+        (NoReport::Unstable, Speech::Zh) => "它没有稳定的结构化报告",
+        (NoReport::NotBuiltIn, Speech::En) => "it writes no structured report",
+        (NoReport::NotBuiltIn, Speech::Zh) => "它不写结构化报告",
+    }
+}
+
+/// `status`'s line: the runners of the verify command whose verdict reads their output alone, and why; `None`
+/// when every one of them has a report (or none was recognized).
+pub(crate) fn output_only(lang: Speech, runners: &[Runner]) -> Option<String> {
+    let list: Vec<String> = runners
+        .iter()
+        .filter_map(|r| {
+            r.row()
+                .report
+                .missing()
+                .map(|why| format!("{} ({})", r.name(), no_report(lang, why)))
+        })
+        .collect();
+    if list.is_empty() {
+        return None;
+    }
+    Some(match lang {
+        Speech::En => format!(
+            "no private report, the verdict reads the output alone: {}",
+            list.join("; ")
+        ),
+        Speech::Zh => format!("没有私有报告,裁决只读取输出:{}", list.join(";")),
+    })
+}

@@ -1,0 +1,264 @@
+//! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
+//! family's file (`rust.rs`: cargo test, nextest; `python.rs`: pytest, unittest; `js.rs`: `node --test`, Jest,
+//! Vitest, Mocha; `go.rs`: go test). A row holds what is *declared* about the runner — the files it reads its
+//! configuration from and how they are found, which files are its tests, and whether it can write a structured
+//! report through a channel only loopgate knows — and every module that needs one of those facts asks the
+//! table: the closure (`closure::derive`, which seals the configuration), the inventory (`inventory::rules`,
+//! which reads the test-file rules), `--verify auto` (`detect`), the summary (`summary`, whose output readers
+//! are keyed by this type), the oracle's room (`room`, which asks pytest's row for its report) and `status`
+//! (which says, in one line per runner, when the verdict has no report to read beside the output).
+//!
+//! A leaf: it imports nothing of the crate, so the leaves above (`detect`) may ask it too. What is *read from
+//! a run's output* (markers, failures, counts, test names) needs the summary's line helpers and stays in
+//! `summary/runner/<family>.rs`, keyed by the same [`Runner`].
+//!
+//! The serde names are persisted (the seal's closure records the runners the verify command runs): a variant
+//! is never renamed.
+
+mod go;
+mod js;
+mod python;
+mod rust;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+/// A test runner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Runner {
+    Pytest,
+    /// pytest with `--doctest-modules` on its command line: every module's docstring examples are tests.
+    PytestDoctestModules,
+    /// `python -m unittest` and Django's `manage.py test`.
+    Unittest,
+    /// `node --test`.
+    NodeTest,
+    Jest,
+    Vitest,
+    Mocha,
+    /// `cargo test` (libtest; rustc's compile errors are read with it).
+    Cargo,
+    /// `cargo nextest run` (the closure records it as [`Runner::Cargo`], whose configuration it reads too).
+    Nextest,
+    /// `go test`.
+    Go,
+}
+
+impl Runner {
+    /// Every runner, in the table's order.
+    pub(crate) const ALL: [Runner; 10] = [
+        Runner::Pytest,
+        Runner::PytestDoctestModules,
+        Runner::Unittest,
+        Runner::NodeTest,
+        Runner::Jest,
+        Runner::Vitest,
+        Runner::Mocha,
+        Runner::Cargo,
+        Runner::Nextest,
+        Runner::Go,
+    ];
+
+    /// This runner's row of the table.
+    pub(crate) fn row(self) -> &'static Row {
+        match self {
+            Runner::Pytest => &python::PYTEST,
+            Runner::PytestDoctestModules => &python::PYTEST_DOCTEST_MODULES,
+            Runner::Unittest => &python::UNITTEST,
+            Runner::NodeTest => &js::NODE_TEST,
+            Runner::Jest => &js::JEST,
+            Runner::Vitest => &js::VITEST,
+            Runner::Mocha => &js::MOCHA,
+            Runner::Cargo => &rust::CARGO,
+            Runner::Nextest => &rust::NEXTEST,
+            Runner::Go => &go::GO,
+        }
+    }
+
+    /// The runner's name as the user types it (`pytest`, `jest`, `cargo test`).
+    pub(crate) fn name(self) -> &'static str {
+        self.row().name
+    }
+}
+
+/// What is declared about one runner.
+#[derive(Debug)]
+pub(crate) struct Row {
+    pub(crate) name: &'static str,
+    /// Where it reads its configuration, in the directory it runs in.
+    pub(crate) config: Config,
+    /// Which files are its tests, beyond the naming conventions of their language (`testscan`).
+    pub(crate) tests: TestFiles,
+    /// Whether it can write a structured report to a path only loopgate knows.
+    pub(crate) report: Report,
+}
+
+/// Where a runner reads its configuration. Only the files at the directory it runs in are listed here; the
+/// runners that search further (cargo up the directory tree and in `$CARGO_HOME`, pytest's `conftest.py` in
+/// every directory, go's `go.work` upward) are followed by the closure's functions for them
+/// (`closure::derive::{cargo, python}`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Config {
+    /// Files that configure the runner whole.
+    pub(crate) files: &'static [&'static str],
+    /// File stems read under every JavaScript configuration extension ([`JS_EXTS`]: `jest.config` is
+    /// `jest.config.js`, `jest.config.ts`, …).
+    pub(crate) js_stems: &'static [&'static str],
+    /// Files with a section for the runner among other things.
+    pub(crate) sections: &'static [(&'static str, Section)],
+    /// The key of `package.json` that configures it (`jest`, `mocha`).
+    pub(crate) package_key: Option<&'static str>,
+}
+
+impl Config {
+    const NONE: Config = Config {
+        files: &[],
+        js_stems: &[],
+        sections: &[],
+        package_key: None,
+    };
+
+    /// Every file name this configuration may be read from (not `package.json`'s key): the whole files, the
+    /// JavaScript stems under each extension, then the files with a section.
+    pub(crate) fn file_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.files.iter().map(|f| f.to_string()).collect();
+        names.extend(
+            self.js_stems
+                .iter()
+                .flat_map(|stem| JS_EXTS.iter().map(move |ext| format!("{stem}.{ext}"))),
+        );
+        names.extend(self.sections.iter().map(|(file, _)| file.to_string()));
+        names
+    }
+}
+
+/// Whether a file name configures a runner of the table wherever it runs: one of its whole files
+/// (`pytest.ini`, `.mocharc.yml`) or a JavaScript stem under any extension (`jest.config.ts`). Files named by
+/// a path (`.config/nextest.toml`) and files with a section among other things (`pyproject.toml`) are not
+/// configuration by their name alone.
+pub(crate) fn is_config_name(name: &str) -> bool {
+    Runner::ALL.iter().any(|runner| {
+        let config = runner.row().config;
+        config.files.iter().any(|file| !file.contains('/') && *file == name)
+            || config.js_stems.iter().any(|stem| {
+                name.strip_prefix(stem)
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .is_some_and(|ext| JS_EXTS.contains(&ext))
+            })
+    })
+}
+
+/// Extensions a JavaScript configuration file may have (`.jsonc`: Mocha reads `.mocharc.jsonc`).
+pub(crate) const JS_EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json", "jsonc"];
+
+/// A part of a file that configures a runner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Section {
+    /// A table of a TOML document, by its key path (`["tool", "pytest"]`).
+    Toml(&'static [&'static str]),
+    /// A section of an INI file, by its name (`tool:pytest`).
+    Ini(&'static str),
+}
+
+impl Section {
+    /// How the section's header line starts (`[tool.pytest` also matches `[tool.pytest.ini_options]`).
+    pub(crate) fn header(self) -> String {
+        match self {
+            Self::Toml(path) => format!("[{}", path.join(".")),
+            Self::Ini(name) => format!("[{name}]"),
+        }
+    }
+}
+
+/// Which files a runner takes for tests: its defaults, and the settings of its configuration that change them
+/// (read from the files of [`Config`] by `inventory::rules`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TestFiles {
+    /// File-name globs it takes by default, in any directory (unittest's `test*.py`).
+    pub(crate) names: &'static [&'static str],
+    /// INI / TOML settings that list file-name globs (pytest's `python_files`).
+    pub(crate) name_settings: &'static [&'static str],
+    /// JavaScript / JSON / YAML keys that list path globs (Jest's `testMatch`, Vitest's `include`, Mocha's
+    /// `spec`).
+    pub(crate) path_keys: &'static [&'static str],
+    /// Keys that hold regular expressions over `/` + the path (Jest's `testRegex`).
+    pub(crate) regex_keys: &'static [&'static str],
+    /// Whether the runner reads docstring examples in every module as tests.
+    pub(crate) doctests: Doctests,
+}
+
+impl TestFiles {
+    const NONE: TestFiles = TestFiles {
+        names: &[],
+        name_settings: &[],
+        path_keys: &[],
+        regex_keys: &[],
+        doctests: Doctests::Never,
+    };
+}
+
+/// When a runner runs every module's doctests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Doctests {
+    Never,
+    Always,
+    /// When this INI / TOML setting holds this word (pytest: `addopts` with `--doctest-modules`).
+    When {
+        setting: &'static str,
+        word: &'static str,
+    },
+}
+
+/// A runner's structured report for the verdict (issue 29, item 2): per-test results written where only
+/// loopgate looks, in the runner's own format, so that code under test that prints a plausible summary and
+/// exits 0 is no pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Report {
+    /// The runner writes it when an environment variable it reads its options from (`var`) holds `option`
+    /// followed by the path (pytest: `PYTEST_ADDOPTS`, `--junitxml=`), so the sealed command runs unchanged.
+    Private {
+        format: Format,
+        var: &'static str,
+        option: &'static str,
+    },
+    /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
+    None(NoReport),
+}
+
+/// A structured report's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// JUnit XML (pytest's `--junitxml`, nextest's `[profile.*.junit]`).
+    JunitXml,
+}
+
+/// Why a runner has no structured report through a private channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoReport {
+    /// The report is asked for on the command line or in the project's configuration only (Jest's `--json
+    /// --outputFile`, Vitest's `--reporter=json --outputFile`, Mocha's `--reporter json`); none of them reads
+    /// it from the environment, and the sealed command is not rewritten.
+    CommandLineOnly,
+    /// The report's path comes only from a profile of the project's own configuration (nextest's
+    /// `[profile.NAME.junit]` in `.config/nextest.toml`, selected by `NEXTEST_PROFILE`): a project without
+    /// one has none, and loopgate does not write into the project's configuration.
+    ProjectConfigOnly,
+    /// The structured stream is the runner's stdout (`go test -json`), which the code under test writes to too.
+    StdoutOnly,
+    /// The runner has no stable structured report (libtest's JSON needs `-Z unstable-options`).
+    Unstable,
+    /// The runner writes no structured report at all (unittest).
+    NotBuiltIn,
+}
+
+impl Report {
+    /// Why there is none, where there is none.
+    pub(crate) fn missing(self) -> Option<NoReport> {
+        match self {
+            Report::Private { .. } => None,
+            Report::None(why) => Some(why),
+        }
+    }
+}

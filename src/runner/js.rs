@@ -1,0 +1,75 @@
+//! JavaScript's runners: `node --test`, Jest, Vitest and Mocha. Babel's configuration, which Jest and Mocha
+//! apply through a transform, is the closure's (`closure::derive::js`).
+
+use super::{Config, NoReport, Report, Row, TestFiles};
+
+/// `node --test`: no configuration file; its default patterns, anywhere but `node_modules`. Its JUnit reporter
+/// is asked for on the command line (`--test-reporter=junit --test-reporter-destination=FILE`).
+pub(super) const NODE_TEST: Row = Row {
+    name: "node --test",
+    config: Config::NONE,
+    tests: TestFiles {
+        names: &[
+            "*.test.{js,cjs,mjs}",
+            "*-test.{js,cjs,mjs}",
+            "*_test.{js,cjs,mjs}",
+            "test-*.{js,cjs,mjs}",
+            "test.{js,cjs,mjs}",
+        ],
+        ..TestFiles::NONE
+    },
+    report: Report::None(NoReport::CommandLineOnly),
+};
+
+/// Jest: `jest.config.*` or `package.json`'s `jest`; `testMatch` (path globs) and `testRegex`.
+pub(super) const JEST: Row = Row {
+    name: "jest",
+    config: Config {
+        js_stems: &["jest.config"],
+        package_key: Some("jest"),
+        ..Config::NONE
+    },
+    tests: TestFiles {
+        path_keys: &["testMatch"],
+        regex_keys: &["testRegex"],
+        ..TestFiles::NONE
+    },
+    report: Report::None(NoReport::CommandLineOnly),
+};
+
+/// Vitest: `vitest.config.*`, `vite.config.*` or `vitest.workspace.*`; `include` (path globs).
+pub(super) const VITEST: Row = Row {
+    name: "vitest",
+    config: Config {
+        js_stems: &["vitest.config", "vite.config", "vitest.workspace"],
+        ..Config::NONE
+    },
+    tests: TestFiles {
+        path_keys: &["include"],
+        ..TestFiles::NONE
+    },
+    report: Report::None(NoReport::CommandLineOnly),
+};
+
+/// Mocha: its `.mocharc.*` files or `package.json`'s `mocha`; `spec` (path globs).
+pub(super) const MOCHA: Row = Row {
+    name: "mocha",
+    config: Config {
+        files: &[
+            ".mocharc.js",
+            ".mocharc.cjs",
+            ".mocharc.mjs",
+            ".mocharc.yaml",
+            ".mocharc.yml",
+            ".mocharc.json",
+            ".mocharc.jsonc",
+        ],
+        package_key: Some("mocha"),
+        ..Config::NONE
+    },
+    tests: TestFiles {
+        path_keys: &["spec"],
+        ..TestFiles::NONE
+    },
+    report: Report::None(NoReport::CommandLineOnly),
+};

@@ -1,0 +1,61 @@
+//! Python's runners: pytest (and pytest running every module's doctests) and unittest.
+
+use super::{Config, Doctests, Format, Report, Row, Section, TestFiles};
+
+/// pytest: `pytest.ini` (or `.pytest.ini`, pytest 8.1 and later; `pytest.toml`, `.pytest.toml`, pytest 9),
+/// else a section of `pyproject.toml`, `tox.ini` or `setup.cfg`, in the directory it runs in (`conftest.py`
+/// in every directory is the closure's: `closure::derive::python`).
+const PYTEST_CONFIG: Config = Config {
+    files: &["pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml"],
+    js_stems: &[],
+    sections: &[
+        ("pyproject.toml", Section::Toml(&["tool", "pytest"])),
+        ("tox.ini", Section::Ini("pytest")),
+        ("setup.cfg", Section::Ini("tool:pytest")),
+    ],
+    package_key: None,
+};
+
+/// pytest's JUnit XML, asked for through `PYTEST_ADDOPTS` (after the user's own options), read by
+/// `room::report`.
+const PYTEST_REPORT: Report = Report::Private {
+    format: Format::JunitXml,
+    var: "PYTEST_ADDOPTS",
+    option: "--junitxml=",
+};
+
+pub(super) const PYTEST: Row = Row {
+    name: "pytest",
+    config: PYTEST_CONFIG,
+    tests: TestFiles {
+        name_settings: &["python_files"],
+        doctests: Doctests::When {
+            setting: "addopts",
+            word: "--doctest-modules",
+        },
+        ..TestFiles::NONE
+    },
+    report: PYTEST_REPORT,
+};
+
+pub(super) const PYTEST_DOCTEST_MODULES: Row = Row {
+    name: "pytest --doctest-modules",
+    config: PYTEST_CONFIG,
+    tests: TestFiles {
+        doctests: Doctests::Always,
+        ..TestFiles::NONE
+    },
+    report: PYTEST_REPORT,
+};
+
+/// unittest (and Django's `manage.py test`): its default pattern `test*.py`, which takes `tests.py`. It has
+/// no configuration file and no structured report of its own.
+pub(super) const UNITTEST: Row = Row {
+    name: "unittest",
+    config: Config::NONE,
+    tests: TestFiles {
+        names: &["test*.py"],
+        ..TestFiles::NONE
+    },
+    report: Report::None(super::NoReport::NotBuiltIn),
+};

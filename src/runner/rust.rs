@@ -1,0 +1,23 @@
+//! Rust's runners: `cargo test` (libtest) and `cargo nextest run`. Their tests are the crate's sources, read
+//! by the test scanner's conventions; cargo's configuration is searched up the directory tree and in
+//! `$CARGO_HOME` by the closure (`closure::derive::cargo`).
+
+use super::{Config, NoReport, Report, Row, TestFiles};
+
+pub(super) const CARGO: Row = Row {
+    name: "cargo test",
+    config: Config::NONE,
+    tests: TestFiles::NONE,
+    report: Report::None(NoReport::Unstable),
+};
+
+/// nextest: `.config/nextest.toml` at the workspace root (what makes `--verify auto` choose it).
+pub(super) const NEXTEST: Row = Row {
+    name: "cargo nextest",
+    config: Config {
+        files: &[".config/nextest.toml"],
+        ..Config::NONE
+    },
+    tests: TestFiles::NONE,
+    report: Report::None(NoReport::ProjectConfigOnly),
+};

@@ -1,0 +1,65 @@
+//! The table itself: one row per runner, the persisted names, the facts other modules rely on.
+
+use super::*;
+
+#[test]
+fn every_runner_has_its_own_row_and_name() {
+    let mut names: Vec<&str> = Runner::ALL.iter().map(|r| r.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), Runner::ALL.len(), "two runners share a name");
+}
+
+#[test]
+fn the_persisted_names_load() {
+    // Seals written before the table record the closure's runners by these names.
+    let old = r#"["pytest","pytest_doctest_modules","unittest","node_test","jest","vitest","mocha","cargo","go"]"#;
+    let runners: Vec<Runner> = serde_json::from_str(old).expect("an old seal's runners load");
+    assert_eq!(runners.len(), 9);
+    assert_eq!(
+        serde_json::to_string(&Runner::Nextest).ok().as_deref(),
+        Some("\"nextest\"")
+    );
+}
+
+#[test]
+fn only_pytest_writes_a_report_through_the_environment() {
+    let private: Vec<Runner> = Runner::ALL
+        .into_iter()
+        .filter(|r| r.row().report.missing().is_none())
+        .collect();
+    assert_eq!(private, vec![Runner::Pytest, Runner::PytestDoctestModules]);
+    assert_eq!(Runner::Go.row().report.missing(), Some(NoReport::StdoutOnly));
+    assert_eq!(Runner::Cargo.row().report.missing(), Some(NoReport::Unstable));
+}
+
+#[test]
+fn configuration_file_names_cover_stems_and_sections() {
+    let jest = Runner::Jest.row().config.file_names();
+    assert!(jest.contains(&"jest.config.ts".to_string()), "{jest:?}");
+    let pytest = Runner::Pytest.row().config.file_names();
+    assert_eq!(pytest.first().map(String::as_str), Some("pytest.ini"));
+    assert!(pytest.contains(&"setup.cfg".to_string()), "{pytest:?}");
+}
+
+#[test]
+fn configuration_names_are_the_rows_files_and_stems() {
+    for name in [
+        "pytest.ini",
+        ".mocharc.yml",
+        "jest.config.ts",
+        "vite.config.mjs",
+        "vitest.workspace.json",
+    ] {
+        assert!(is_config_name(name), "{name}");
+    }
+    for name in [
+        "pyproject.toml",
+        "nextest.toml",
+        "jest.config.bak",
+        "jest.configure.js",
+        "setup.cfg",
+    ] {
+        assert!(!is_config_name(name), "{name}");
+    }
+}
