@@ -63,3 +63,28 @@ fn configuration_names_are_the_rows_files_and_stems() {
         assert!(!is_config_name(name), "{name}");
     }
 }
+
+/// pytest's row asks for a JUnit report; the oracle's reader (`room::report`) reads a real one (made by
+/// `tests/fixtures/runner-output/regen.sh` with `pytest-fail-reported.txt`, the same run's output) as the output's
+/// names, and the output's failures hold in it.
+#[test]
+fn pytests_report_reads_a_real_capture_as_its_output_does() {
+    let Report::Private { format, var, option } = Runner::Pytest.row().report else {
+        panic!("pytest's row has a private report");
+    };
+    assert_eq!(
+        (format, var, option),
+        (Format::JunitXml, "PYTEST_ADDOPTS", "--junitxml=")
+    );
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/runner-output");
+    let report = crate::room::report::Report::read(std::path::Path::new(&format!("{dir}/pytest-fail-report.xml")))
+        .expect("the capture reads");
+    let output = std::fs::read_to_string(format!("{dir}/pytest-fail-reported.txt")).expect("the capture reads");
+    let mut scanner = crate::summary::CountScanner::new();
+    for line in output.split_inclusive('\n') {
+        scanner.feed_line(line.as_bytes());
+    }
+    let results = scanner.into_results();
+    assert!(report.matches(&results), "{report:?}\n{results:?}");
+    assert_eq!(report.holds(&results), Some(crate::room::report::Problem::Failed(3)));
+}

@@ -53,7 +53,8 @@ fn expectation(name: &str) -> Option<Expect> {
         e(runner, &[], &[], false, counts)
     }
     match name {
-        "cargo-fail" | "cargo-fail-rerun" => e(
+        // `cargo-fail-quiet`: `cargo test -q` prints a dot per passing test and names only the failing ones.
+        "cargo-fail" | "cargo-fail-rerun" | "cargo-fail-quiet" => e(
             Cargo,
             &["config::tests::rejects_empty_port", "tests::adds_negative_numbers"],
             &[
@@ -87,7 +88,8 @@ fn expectation(name: &str) -> Option<Expect> {
             false,
             n(2, 2, 0, 0),
         ),
-        "pytest-fail" | "pytest-fail-rerun" => e(
+        // `pytest-fail-reported`: as the oracle runs it (`-rap`, and its JUnit report through the environment).
+        "pytest-fail" | "pytest-fail-rerun" | "pytest-fail-reported" => e(
             Pytest,
             &[
                 "tests/test_calc.py::TestConfig::test_load",
@@ -242,10 +244,12 @@ fn real_runner_outputs_name_the_failing_tests_and_first_errors() {
     for (name, output) in [
         fixture!("cargo-fail"),
         fixture!("cargo-fail-rerun"),
+        fixture!("cargo-fail-quiet"),
         fixture!("cargo-compile-error"),
         fixture!("cargo-zero-tests"),
         fixture!("nextest-fail"),
         fixture!("pytest-fail"),
+        fixture!("pytest-fail-reported"),
         fixture!("pytest-fail-rerun"),
         fixture!("pytest-collection-error"),
         fixture!("pytest-zero-tests"),
@@ -300,7 +304,7 @@ fn capture_names() -> Vec<String> {
 #[test]
 fn every_runner_output_capture_has_an_expectation() {
     let names = capture_names();
-    assert_eq!(names.len(), 36, "{names:?}");
+    assert_eq!(names.len(), 38, "{names:?}");
     for name in names {
         assert!(expectation(&name).is_some(), "no expectation for {name}.txt");
     }
