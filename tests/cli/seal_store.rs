@@ -133,3 +133,31 @@ fn the_oracles_room_lives_and_ends_with_its_loop() {
     p.setup("S", "\"again\" --verify true");
     assert!(!stray.exists());
 }
+
+/// Where a runner of the verify command has no structured report through a private channel (issue 29, item 2),
+/// `status` says so in one line, naming the runner and why; a command whose runners all have one (pytest) gets
+/// no such line. The runners come from the runner table, as the closure recognized them.
+#[test]
+fn status_names_the_runners_whose_verdict_reads_their_output_alone() {
+    let p = Project::new();
+    // `true` passes first, so neither runner runs; the closure still recognizes both.
+    p.setup(
+        "S",
+        "\"t\" --verify 'true || go test ./... || npx jest' --stall-limit 0",
+    );
+    let report = p.loopgate(["status", "--json"]).run().stdout_json();
+    let line = report["room"]["output_only"].as_str().unwrap_or_default().to_string();
+    assert!(
+        line.starts_with("no private report, the verdict reads the output alone: ")
+            && line.contains("go test (its structured stream (`-json`) is its stdout")
+            && line.contains("jest (its report is asked for on its command line"),
+        "{report}"
+    );
+    p.loopgate(["status"])
+        .run()
+        .stdout_contains(&format!("reports:   {line}"));
+
+    p.setup("S", "\"t\" --verify 'true || python -m pytest' --stall-limit 0");
+    let report = p.loopgate(["status", "--json"]).run().stdout_json();
+    assert!(report["room"]["output_only"].is_null(), "{report}");
+}
