@@ -1,5 +1,7 @@
 //! Which files are tests by the runners' own rules, beyond the naming conventions `testscan::is_test_file`
-//! knows: the defaults of the runner the verify command runs and the project's own configuration.
+//! knows: the defaults of the runner the verify command runs and the project's own configuration. Both come
+//! from the runner's row of `runner` (`TestFiles`: the default globs, the settings and keys that list test
+//! files; `Config`: the files they are read from); this module reads those settings out of the files:
 //!
 //! - pytest: `python_files` from `pytest.ini`, `.pytest.ini`, `pytest.toml`, `.pytest.toml`, `pyproject.toml`
 //!   (`[tool.pytest.ini_options]`, `[tool.pytest]`), `tox.ini` (`[pytest]`) or `setup.cfg` (`[tool:pytest]`)
