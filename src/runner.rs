@@ -110,6 +110,9 @@ pub(crate) struct Config {
     pub(crate) sections: &'static [(&'static str, Section)],
     /// The key of `package.json` that configures it (`jest`, `mocha`).
     pub(crate) package_key: Option<&'static str>,
+    /// Files it loads from every directory on the way to its tests, whatever their content (pytest's
+    /// `conftest.py`): a new one anywhere changes the run.
+    pub(crate) every_dir: &'static [&'static str],
 }
 
 impl Config {
@@ -118,6 +121,7 @@ impl Config {
         js_stems: &[],
         sections: &[],
         package_key: None,
+        every_dir: &[],
     };
 
     /// Every file name this configuration may be read from (not `package.json`'s key): the whole files, the
@@ -135,13 +139,17 @@ impl Config {
 }
 
 /// Whether a file name configures a runner of the table wherever it runs: one of its whole files
-/// (`pytest.ini`, `.mocharc.yml`) or a JavaScript stem under any extension (`jest.config.ts`). Files named by
+/// (`pytest.ini`, `.mocharc.yml`), a file it loads from every directory (`conftest.py`) or a JavaScript stem under any extension (`jest.config.ts`). Files named by
 /// a path (`.config/nextest.toml`) and files with a section among other things (`pyproject.toml`) are not
 /// configuration by their name alone.
 pub(crate) fn is_config_name(name: &str) -> bool {
     Runner::ALL.iter().any(|runner| {
         let config = runner.row().config;
-        config.files.iter().any(|file| !file.contains('/') && *file == name)
+        config
+            .files
+            .iter()
+            .chain(config.every_dir)
+            .any(|file| !file.contains('/') && *file == name)
             || config.js_stems.iter().any(|stem| {
                 name.strip_prefix(stem)
                     .and_then(|rest| rest.strip_prefix('.'))

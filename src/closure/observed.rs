@@ -575,7 +575,6 @@ fn script(name: &str) -> bool {
 /// Names that configure a runner or its language's start-up, although some are code (`conftest.py`).
 fn config_name(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "conftest.py",
         "setup.py",
         "noxfile.py",
         "sitecustomize.py",
@@ -602,7 +601,6 @@ fn config_name(name: &str) -> bool {
 /// baseline searched changes the run. Narrower than [`config_name`]: a new lint configuration is honest.
 fn runner_configuration(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "conftest.py",
         "tox.ini",
         "build.rs",
         "rust-toolchain",

@@ -3,8 +3,8 @@
 use super::{Config, Doctests, Format, Report, Row, Section, TestFiles};
 
 /// pytest: `pytest.ini` (or `.pytest.ini`, pytest 8.1 and later; `pytest.toml`, `.pytest.toml`, pytest 9),
-/// else a section of `pyproject.toml`, `tox.ini` or `setup.cfg`, in the directory it runs in (`conftest.py`
-/// in every directory is the closure's: `closure::derive::python`).
+/// else a section of `pyproject.toml`, `tox.ini` or `setup.cfg`, in the directory it runs in (searched upward
+/// by the closure: `closure::derive::python`); and `conftest.py` in every directory.
 const PYTEST_CONFIG: Config = Config {
     files: &["pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml"],
     js_stems: &[],
@@ -14,6 +14,7 @@ const PYTEST_CONFIG: Config = Config {
         ("setup.cfg", Section::Ini("tool:pytest")),
     ],
     package_key: None,
+    every_dir: &["conftest.py"],
 };
 
 /// pytest's JUnit XML, asked for through `PYTEST_ADDOPTS` (after the user's own options), read by

@@ -74,7 +74,9 @@ impl Deriver<'_> {
                 }
             }
         }
-        self.watch("conftest.py", Scope::Whole, why.clone(), true);
+        for name in Runner::Pytest.row().config.every_dir {
+            self.watch(name, Scope::Whole, why.clone(), true);
+        }
         if let Some(file) = config_file {
             self.whole(cwd.join(file), why);
             return;
@@ -97,7 +99,9 @@ impl Deriver<'_> {
             }
             // Inside the project the `conftest.py` watch covers these; above it, only these could be loaded.
             if !dir.starts_with(&project) {
-                self.whole(here("conftest.py"), why.clone());
+                for name in pytest.every_dir {
+                    self.whole(here(name), why.clone());
+                }
             }
         }
     }
