@@ -98,7 +98,7 @@ fn node_without_a_real_test_script_is_not_a_test_command() {
 fn python_pytest_from_its_configuration_or_test_files() {
     for (file, contents, why) in [
         ("pytest.ini", "[pytest]\n", "pytest.ini configures pytest"),
-        // The same list as the closure's (`runners::PYTEST`): pytest 8.1 reads `.pytest.ini` too.
+        // The same list as the closure's (pytest's row of `runner`): pytest 8.1 reads `.pytest.ini` too.
         (".pytest.ini", "[pytest]\n", ".pytest.ini configures pytest"),
         (
             "pyproject.toml",
