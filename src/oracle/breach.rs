@@ -87,6 +87,13 @@ impl Breach {
                 Move::Aware(flagged) => edit.push(&flagged.path),
             }
         }
+        // Outside the project (an absolute path): possibly the user's own change to their machine.
+        let is_outside = |path: &&str| std::path::Path::new(path).is_absolute();
+        let mut outside: Vec<&str> = restore.iter().chain(&delete).copied().filter(is_outside).collect();
+        restore.retain(|path| !is_outside(path));
+        delete.retain(|path| !is_outside(path));
+        outside.sort_unstable();
+        outside.dedup();
         let (restore, by_hand): (Vec<&str>, Vec<&str>) = restore
             .into_iter()
             .partition(|path| !self.untracked.iter().any(|u| u == path));
@@ -99,9 +106,9 @@ impl Breach {
         delete.dedup();
         edit.dedup();
         if person {
-            words::undo_for_person(lang, &restore, &by_hand, &delete, &edit)
+            words::undo_for_person(lang, &restore, &by_hand, &delete, &edit, &outside)
         } else {
-            words::undo(lang, &restore, &by_hand, &delete, &edit)
+            words::undo(lang, &restore, &by_hand, &delete, &edit, &outside)
         }
     }
 
