@@ -60,6 +60,10 @@ pub struct Observed {
     /// What the run used by name.
     #[serde(default)]
     pub used: Vec<Used>,
+    /// The test side's modules and where the baseline loaded them (see `super::resolved`); a promise run
+    /// that loads one from elsewhere is rejected.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loaded: Vec<super::resolved::Loaded>,
 }
 
 /// Whether the baseline run was traced.
@@ -222,6 +226,7 @@ impl Observed {
             },
             searched,
             used: modules.used(&places),
+            loaded: Vec::new(),
         }
     }
 
@@ -351,10 +356,7 @@ impl<'a> Places<'a> {
 
     /// How the seal names a path: relative to the root (with `/`), or absolute.
     fn key(&self, path: &Path) -> String {
-        match path.strip_prefix(self.root) {
-            Ok(relative) => relative.to_string_lossy().replace('\\', "/"),
-            Err(_) => path.to_string_lossy().into_owned(),
-        }
+        key_of(self.root, path)
     }
 
     /// Whether a path the run touched is one of the oracle's inputs (see the module docs).
@@ -527,8 +529,16 @@ impl Modules {
     }
 }
 
+/// How the seal names a path of a run started in `root`: relative to it (with `/`), or absolute.
+pub(super) fn key_of(root: &Path, path: &Path) -> String {
+    match path.strip_prefix(root) {
+        Ok(relative) => relative.to_string_lossy().replace('\\', "/"),
+        Err(_) => path.to_string_lossy().into_owned(),
+    }
+}
+
 /// `pkg/__pycache__/mod.cpython-311.pyc` → `pkg/mod.py`, where that source exists.
-fn source_of_bytecode(path: &Path) -> Option<PathBuf> {
+pub(super) fn source_of_bytecode(path: &Path) -> Option<PathBuf> {
     let name = file_name(path)?.strip_suffix(".pyc")?;
     let cache = path
         .parent()
@@ -567,7 +577,7 @@ fn entries(dir: &Path) -> BTreeSet<String> {
 
 /// The module an entry of a directory on Python's path would be imported as: `calc.py`, `calc/`,
 /// `calc.cpython-311-x86_64-linux-gnu.so` → `calc`.
-fn module_name(name: &str) -> Option<&str> {
+pub(super) fn module_name(name: &str) -> Option<&str> {
     let stem = [".py", ".pyc"]
         .iter()
         .find_map(|ext| name.strip_suffix(ext))
@@ -738,7 +748,7 @@ fn manifest(name: &str) -> bool {
 }
 
 /// Inside a place tools install packages: `node_modules`, `site-packages`, `dist-packages`.
-fn in_tool_place(path: &Path) -> bool {
+pub(super) fn in_tool_place(path: &Path) -> bool {
     path.components().any(|c| {
         matches!(
             c.as_os_str().to_str(),
