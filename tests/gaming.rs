@@ -23,6 +23,8 @@ mod aware_moves;
 mod closure_moves;
 #[path = "support/common.rs"]
 mod common;
+#[path = "gaming/family_moves.rs"]
+mod family_moves;
 #[path = "gaming/fixtures.rs"]
 mod fixtures;
 #[path = "gaming/holdout_moves.rs"]
