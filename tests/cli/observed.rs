@@ -183,3 +183,72 @@ fn a_pth_file_or_a_pytest_plugin_new_in_the_projects_venv_is_rejected_a_new_depe
         &format!("`{site}/plug-1.0.dist-info` is new and declares a pytest plugin"),
     );
 }
+
+/// Issue 29, item 3: a test dependency the promise run loads from another place than the baseline did is
+/// rejected naming both places — here a weakened copy of pytest's runner, in the venv, put first on `sys.path` by a `.pth`
+/// that looks installed (its distribution's `RECORD` lists it, so it is no shadow), which nothing sealed before
+/// the run can see. With the closure checks off the same move completes the loop: it really fools the run.
+#[test]
+fn a_test_dependency_loaded_from_another_place_than_at_the_baseline_is_rejected_naming_both() {
+    let python_ok = std::process::Command::new("python3")
+        .args(["-c", "import pytest"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !strace_can_trace() || !python_ok {
+        return;
+    }
+    let play = |flags: &str| {
+        let p = Project::new()
+            .file("calc.py", "def add(a, b):\n    return a - b\n")
+            .file(
+                "tests/test_calc.py",
+                "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n",
+            )
+            .file("vendored_pytest.sh", include_str!("../support/vendored_pytest.sh"));
+        p.sh("python3 -m venv --system-site-packages .venv").run().success();
+        p.setup(
+            "S",
+            &format!("\"fix add\" --verify '.venv/bin/python -m pytest -q -p no:cacheprovider' {flags}"),
+        );
+        let site = p
+            .sh("ls -d .venv/lib/python3*/site-packages")
+            .run()
+            .stdout
+            .trim()
+            .to_string();
+        p.sh(&format!(
+            "sh vendored_pytest.sh {site}/_vendor && rm vendored_pytest.sh"
+        ))
+        .run()
+        .success();
+        let pth = format!(
+            "import sys; sys.path.insert(0, {:?})\n",
+            p.path(&format!("{site}/_vendor")).to_string_lossy()
+        );
+        p.write(&format!("{site}/vendor.pth"), &pth);
+        let digest = p
+            .sh(&format!(
+                "python3 -c 'import base64, hashlib, sys; print(base64.urlsafe_b64encode(hashlib.sha256(open(sys.argv[1], \"rb\").read()).digest()).rstrip(b\"=\").decode())' {site}/vendor.pth"
+            ))
+            .run()
+            .stdout
+            .trim()
+            .to_string();
+        p.write(
+            &format!("{site}/vendor-1.0.dist-info/RECORD"),
+            &format!("vendor.pth,sha256={digest},{}\n", pth.len()),
+        );
+        p.stop("S", PROMISE)
+    };
+    let unguarded = play("--no-closure-seal --no-test-awareness-check");
+    assert!(unguarded.allowed().contains("verified complete"), "{unguarded}");
+    let block = play("").blocked();
+    assert_has(
+        &block.reason,
+        "the run loaded the test side from other places than the baseline did",
+    );
+    assert_has(
+        &block.reason,
+        "/site-packages/_vendor/_pytest/python.py` (at the baseline: `",
+    );
+}
