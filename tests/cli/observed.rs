@@ -236,7 +236,7 @@ fn a_test_dependency_loaded_from_another_place_than_at_the_baseline_is_rejected_
             .to_string();
         p.write(
             &format!("{site}/vendor-1.0.dist-info/RECORD"),
-            &format!("vendor.pth,sha256={digest},{}\n", pth.len()),
+            format!("vendor.pth,sha256={digest},{}\n", pth.len()),
         );
         p.stop("S", PROMISE)
     };
