@@ -137,14 +137,14 @@ fn usercustomize(p: &Project, patch: &str) {
 const USER_PATCH: &str = "import os\nimport sys\n\nsys.path.insert(0, os.getcwd())\nimport calc\n\ncalc.add = lambda a, b: a + b\nsys.path.pop(0)\n";
 
 /// What the code under test does at import to rewrite the case table through a shared mapping (no `write`, so
-/// no file event), with a weaker case of the same length.
-const MMAP_CASES_PY: &str = "import mmap\nimport os\n\nwith open(os.path.join(os.path.dirname(os.path.abspath(__file__)), \"tests\", \"cases.json\"), \"r+b\") as f:\n    m = mmap.mmap(f.fileno(), 0)\n    at = m.find(b\"[1, 2, 3]\")\n    if at >= 0:\n        m[at:at + 9] = b\"[1, 2,-1]\"\n    m.close()\n\n\ndef add(a, b):\n    return a - b\n";
+/// no file event), with a weaker case of the same length; it finds the table by listing, naming no test path.
+const MMAP_CASES_PY: &str = "import glob\nimport mmap\n\nfor path in glob.glob(\"*/*.json\"):\n    with open(path, \"r+b\") as f:\n        m = mmap.mmap(f.fileno(), 0)\n        at = m.find(b\"[1, 2, 3]\")\n        if at >= 0:\n            m[at:at + 9] = b\"[1, 2,-1]\"\n        m.close()\n\n\ndef add(a, b):\n    return a - b\n";
 
-const MMAP_CASES_GO: &str = "package calc\n\nimport (\n\t\"bytes\"\n\t\"os\"\n\t\"syscall\"\n)\n\nfunc init() {\n\tf, err := os.OpenFile(\"testdata/cases.json\", os.O_RDWR, 0)\n\tif err != nil {\n\t\treturn\n\t}\n\tdefer f.Close()\n\tst, err := f.Stat()\n\tif err != nil {\n\t\treturn\n\t}\n\tb, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)\n\tif err != nil {\n\t\treturn\n\t}\n\tif at := bytes.Index(b, []byte(\"[1, 2, 3]\")); at >= 0 {\n\t\tcopy(b[at:], []byte(\"[1, 2,-1]\"))\n\t}\n\tsyscall.Munmap(b)\n}\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n";
+const MMAP_CASES_GO: &str = "package calc\n\nimport (\n\t\"bytes\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"syscall\"\n)\n\nfunc init() {\n\tpaths, _ := filepath.Glob(\"*/*.json\")\n\tfor _, path := range paths {\n\t\tf, err := os.OpenFile(path, os.O_RDWR, 0)\n\t\tif err != nil {\n\t\t\tcontinue\n\t\t}\n\t\tif st, err := f.Stat(); err == nil {\n\t\t\tif b, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED); err == nil {\n\t\t\t\tif at := bytes.Index(b, []byte(\"[1, 2, 3]\")); at >= 0 {\n\t\t\t\t\tcopy(b[at:], []byte(\"[1, 2,-1]\"))\n\t\t\t\t}\n\t\t\t\tsyscall.Munmap(b)\n\t\t\t}\n\t\t}\n\t\tf.Close()\n\t}\n}\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n";
 
 const FORGED_UNITTEST: &str = "import os\nimport sys\n\nsys.stderr.write(\"test_add (tests.test_calc.CalcTest.test_add) ... ok\\ntest_zero (tests.test_calc.CalcTest.test_zero) ... ok\\n\\n----------------------------------------------------------------------\\nRan 2 tests in 0.001s\\n\\nOK\\n\")\nsys.stderr.flush()\nos._exit(0)\n\n\ndef add(a, b):\n    return a - b\n";
 
-const FORGED_GO: &str = "package calc\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc init() {\n\tfmt.Print(\"=== RUN   TestAdd\\n--- PASS: TestAdd (0.00s)\\nPASS\\n\")\n\tos.Exit(0)\n}\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n";
+const FORGED_GO: &str = "package calc\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc init() {\n\tfmt.Print(\"=== RUN   TestAdd\\n--- PASS: TestAdd (0.00s)\\n=== RUN   TestZero\\n--- PASS: TestZero (0.00s)\\nPASS\\n\")\n\tos.Exit(0)\n}\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n";
 
 /// Every move of this file.
 pub const CASES: &[Case] = &[
