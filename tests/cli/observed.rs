@@ -151,7 +151,9 @@ fn a_pth_file_or_a_pytest_plugin_new_in_the_projects_venv_is_rejected_a_new_depe
             "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n",
         );
     // A virtual environment in the project that sees the machine's pytest.
-    p.sh("python3 -m venv --system-site-packages .venv").run().success();
+    p.sh("python3 -m venv --without-pip --system-site-packages .venv")
+        .run()
+        .success();
     p.setup(
         "S",
         "\"fix add\" --verify '.venv/bin/python -m pytest -q -p no:cacheprovider'",
@@ -162,9 +164,25 @@ fn a_pth_file_or_a_pytest_plugin_new_in_the_projects_venv_is_rejected_a_new_depe
         .stdout
         .trim()
         .to_string();
-    // Honest: a new dependency installed into the venv (a package and its metadata, no entry point).
+    // Honest: a new dependency installed into the venv (a package and its metadata, no entry point), and an
+    // editable install of the project (`pip install -e .`): a `.pth` its distribution's `RECORD` lists with
+    // its digest (issue 29's false rejection: it was taken for shadowing).
+    let pth = "import __editable___calc_0_1_0_finder; __editable___calc_0_1_0_finder.install()\n";
     p.write(&format!("{site}/tinydep/__init__.py"), "")
         .write(&format!("{site}/tinydep-1.0.dist-info/METADATA"), "Name: tinydep\n")
+        .write(&format!("{site}/__editable__.calc-0.1.0.pth"), pth)
+        .write(
+            &format!("{site}/__editable___calc_0_1_0_finder.py"),
+            "def install():\n    pass\n",
+        )
+        .write(
+            &format!("{site}/calc-0.1.0.dist-info/RECORD"),
+            format!(
+                "__editable__.calc-0.1.0.pth,sha256={},{}\n__editable___calc_0_1_0_finder.py,,\n",
+                record_digest(pth),
+                pth.len()
+            ),
+        )
         .write("calc.py", "def add(a, b):\n    return a + b  # fixed\n");
     let listed = p.loopgate(["allow"]).run();
     assert_has(&listed.stdout, "nothing sealed has changed");
@@ -205,7 +223,9 @@ fn a_test_dependency_loaded_from_another_place_than_at_the_baseline_is_rejected_
                 "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n",
             )
             .file("vendored_pytest.sh", include_str!("../support/vendored_pytest.sh"));
-        p.sh("python3 -m venv --system-site-packages .venv").run().success();
+        p.sh("python3 -m venv --without-pip --system-site-packages .venv")
+            .run()
+            .success();
         p.setup(
             "S",
             &format!("\"fix add\" --verify '.venv/bin/python -m pytest -q -p no:cacheprovider' {flags}"),
@@ -226,17 +246,9 @@ fn a_test_dependency_loaded_from_another_place_than_at_the_baseline_is_rejected_
             p.path(&format!("{site}/_vendor")).to_string_lossy()
         );
         p.write(&format!("{site}/vendor.pth"), &pth);
-        let digest = p
-            .sh(&format!(
-                "python3 -c 'import base64, hashlib, sys; print(base64.urlsafe_b64encode(hashlib.sha256(open(sys.argv[1], \"rb\").read()).digest()).rstrip(b\"=\").decode())' {site}/vendor.pth"
-            ))
-            .run()
-            .stdout
-            .trim()
-            .to_string();
         p.write(
             &format!("{site}/vendor-1.0.dist-info/RECORD"),
-            format!("vendor.pth,sha256={digest},{}\n", pth.len()),
+            format!("vendor.pth,sha256={},{}\n", record_digest(&pth), pth.len()),
         );
         p.stop("S", PROMISE)
     };
@@ -251,4 +263,17 @@ fn a_test_dependency_loaded_from_another_place_than_at_the_baseline_is_rejected_
         &block.reason,
         "/site-packages/_vendor/_pytest/python.py` (at the baseline: `",
     );
+}
+
+/// A file's digest as a wheel's `RECORD` writes it: unpadded URL-safe base64 of its SHA-256, computed by Python.
+fn record_digest(content: &str) -> String {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import base64, hashlib, sys; print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).rstrip(b'=').decode())",
+            content,
+        ])
+        .output()
+        .expect("python3");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
