@@ -169,6 +169,30 @@ mod tests {
         assert!(ok.is_ok_and(|s| s.success()), "git {args:?}");
     }
 
+    /// Issue 29: what lies outside the project may be the user's own change; the agent is never told to delete
+    /// or put it back, only to undo what it did there itself.
+    #[test]
+    fn the_advice_never_tells_the_agent_to_delete_or_restore_what_lies_outside_the_project() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let moves = vec![
+            Move::File(FileChange::Added("/home/u/.inputrc".into())),
+            Move::File(FileChange::Changed("/home/u/.npmrc".into())),
+            Move::File(FileChange::Added("tests/new.txt".into())),
+        ];
+        for lang in [Speech::En, Speech::Zh] {
+            let text = Breach::of(moves.clone(), tmp.path()).render(lang);
+            assert!(!text.contains("rm -- /home"), "{text}");
+            assert!(!text.contains("put back `/home"), "{text}");
+            assert!(text.contains("`rm -- tests/new.txt`"), "{text}");
+            assert!(text.contains("`/home/u/.inputrc`, `/home/u/.npmrc`"), "{text}");
+        }
+        let en = Breach::of(moves, tmp.path()).render(Speech::En);
+        assert!(
+            en.contains("outside the project, undo only what you did there yourself"),
+            "{en}"
+        );
+    }
+
     #[test]
     fn the_advice_restores_from_git_only_what_git_tracks() {
         let tmp = tempfile::tempdir().expect("tempdir");
