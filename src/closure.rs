@@ -13,6 +13,7 @@ pub mod derive;
 mod makefile;
 pub mod observed;
 pub mod parts;
+pub mod resolved;
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -158,9 +158,44 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     })
 }
 
+/// Unpadded URL-safe base64 (RFC 4648 §5) of a byte slice: how a wheel's `RECORD` writes a file's digest
+/// (`sha256=…`, PEP 376 / 627).
+pub(crate) fn base64_url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_url_matches_the_rfc_vectors_without_padding() {
+        let cases = [
+            ("", ""),
+            ("f", "Zg"),
+            ("fo", "Zm8"),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(base64_url(input.as_bytes()), want);
+        }
+        assert_eq!(base64_url(&[0xfb, 0xff]), "-_8");
+    }
 
     #[test]
     fn atomic_write_replaces_whole_file_and_leaves_no_temp() {

@@ -86,12 +86,24 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     }
     let room = in_room(active)?;
     let plane = room.as_ref().map(|r| room_plane(r.room.dir()));
+    // Where the baseline was traced, the promise run is traced too, so where it loads the test side from can
+    // be compared with the baseline's (see `closure::resolved`).
+    let resolution = inputs
+        .observed
+        .as_ref()
+        .filter(|o| !o.loaded.is_empty() && fields.checks(Check::Closure))
+        .and_then(|o| Some((o, crate::trace::Tracer::find().ok()?)));
+    let trace_path = log_path.with_extension("trace");
+    let prefix = resolution
+        .as_ref()
+        .map(|(_, tracer)| tracer.prefix(&trace_path))
+        .unwrap_or_default();
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
         timeout: Duration::from_secs(fields.verify_timeout),
         log_path: &log_path,
-        prefix: &[],
+        prefix: &prefix,
         env: room.as_ref().map(|r| r.env.as_slice()),
         plane: plane.as_ref(),
     };
@@ -163,6 +175,18 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if let Some(problem) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
         passed = false;
         note = Some(messages::room::report_problem(fields.lang, &problem));
+    }
+    if let Some((observed, _)) = resolution.as_ref().filter(|_| passed) {
+        let events = crate::trace::read(&trace_path, root);
+        let pycache = crate::closure::resolved::pycache_prefix(request.env);
+        let redirects = crate::closure::resolved::redirects(&observed.loaded, &events, root, pycache.as_deref());
+        if !redirects.is_empty() {
+            passed = false;
+            note = Some(messages::room::redirected(fields.lang, &redirects));
+        }
+    }
+    if resolution.is_some() {
+        let _ = std::fs::remove_file(&trace_path);
     }
     let mut run = Run {
         command,
@@ -387,7 +411,10 @@ pub(crate) fn baseline(
             let home = std::env::var_os("HOME")
                 .filter(|h| !h.is_empty())
                 .map(std::path::PathBuf::from);
-            Observed::take(&events, &project.root, home.as_deref(), derived)
+            let mut observed = Observed::take(&events, &project.root, home.as_deref(), derived);
+            let pycache = crate::closure::resolved::pycache_prefix(env);
+            observed.loaded = crate::closure::resolved::test_side(&events, &project.root, pycache.as_deref());
+            observed
         }
         Err(why) => Observed::unavailable(why),
     };

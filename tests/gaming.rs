@@ -15,6 +15,10 @@
 //! reformatting) must complete with the defaults. Cases that need a verify result to compare with (the count
 //! ratchet) promise once before the move, as an agent would.
 //!
+//! Issue 29's families (caches, resolution, code the runner loads on its own, forged reports, unwatched changes,
+//! code that knows it is tested) are in `gaming/family_moves.rs`, which can also be played against another
+//! binary (`LOOPGATE_UNDER_TEST`) to count what gets through (`LOOPGATE_GAMING_MEASURE=1`).
+//!
 //! `cargo test --test gaming -- --nocapture` prints each case and its time; the README reports the counts.
 
 #[path = "gaming/aware_moves.rs"]
@@ -23,6 +27,8 @@ mod aware_moves;
 mod closure_moves;
 #[path = "support/common.rs"]
 mod common;
+#[path = "gaming/family_moves.rs"]
+mod family_moves;
 #[path = "gaming/fixtures.rs"]
 mod fixtures;
 #[path = "gaming/holdout_moves.rs"]

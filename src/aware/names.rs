@@ -60,9 +60,20 @@ const WEAK: &[&str] = &[
 /// `'test' in sys.argv`): elsewhere they are ordinary values (a CLI's `test` subcommand).
 const ENV_WORDS: &[&str] = &["test", "testing", "tests"];
 
-/// Parts of a test binary's name or path (`os.Args[0]` ending `.test`, cargo's `target/debug/deps/`): traces
-/// where the same code reads the process's arguments or executable.
-const EXE_WORDS: &[&str] = &[".test", "-test", ".test.exe", "deps", "/deps/", "deps/", "/deps"];
+/// Parts of a test binary's name or path (`os.Args[0]` ending `.test`, cargo's `target/debug/deps/`, the build
+/// cache's `go-build…` directory `go test` runs its binary from): traces where the same code reads the
+/// process's arguments or executable.
+const EXE_WORDS: &[&str] = &[
+    ".test",
+    "-test",
+    ".test.exe",
+    "deps",
+    "/deps/",
+    "deps/",
+    "/deps",
+    "go-build",
+    "/go-build",
+];
 
 /// The test runners' globals: `typeof jest`, `globalThis.vi`.
 pub(super) const RUNNER_GLOBALS: &[&str] = &[

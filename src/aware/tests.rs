@@ -332,6 +332,11 @@ fn go_runner_traces_are_caught() {
                 RunnerArgs,
             ),
             (
+                "package calc\n\nvar t = strings.Contains(os.Args[0], \"/go-build\")\n",
+                3,
+                RunnerArgs,
+            ),
+            (
                 "package calc\n\nfunc f() bool {\n\tfor _, a := range os.Args {\n\t\tif strings.HasPrefix(a, \"-test.\") {\n\t\t\treturn true\n\t\t}\n\t}\n\treturn false\n}\n",
                 5,
                 RunnerArgs,

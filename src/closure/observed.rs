@@ -16,9 +16,14 @@
 //!   project's tool places (`node_modules`, a virtual environment, `site-packages`). Above the project,
 //!   configuration in each parent directory (`../pytest.ini`). In the home directory, its dotfiles,
 //!   `~/.config`, `~/.cargo/config.toml` and package places (a user `site-packages`, `node_modules`). Every
-//!   program the run executed from the project or the home directory. A file looked for and not found in those
-//!   places is sealed as absent (`pytest.ini` in a parent directory, `node_modules/.bin/node`), except a
-//!   source file or a directory (creating `src/parser.js` that a failing test looked for is the task).
+//!   program the run executed from the project or the home directory. A file looked for and not found is
+//!   sealed as absent in the project (`node_modules/.bin/node`), except a source file or a directory (creating
+//!   `src/parser.js` that a failing test looked for is the task), and above it only where the run searched up
+//!   from the project — the same name looked for in the project too (`pytest.ini`, `.cargo/config.toml` in a
+//!   parent directory). What the run looks for on its own in the user's places (`~/.inputrc`, the user
+//!   site-packages, a program on `PATH` in the home) and finds there later is the user's machine changing: what
+//!   changed outside the project since the baseline, that the agent did not do through the project, is the
+//!   user's (issue 29; the oracle's room keeps it as it was).
 //! - **Not sealed**: the code the agent is there to change — source files (by extension: `.py`, `.rs`, `.js`,
 //!   `.go`, …) that are not configuration, and data files (`src.txt`, `src/data/table.json`: what the code
 //!   reads is the code's);
@@ -56,6 +61,10 @@ pub struct Observed {
     /// What the run used by name.
     #[serde(default)]
     pub used: Vec<Used>,
+    /// The test side's modules and where the baseline loaded them (see `super::resolved`); a promise run
+    /// that loads one from elsewhere is rejected.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loaded: Vec<super::resolved::Loaded>,
 }
 
 /// Whether the baseline run was traced.
@@ -124,7 +133,7 @@ impl Observed {
     /// Seals what a traced run of a command started in `root` touched; `derived` is the derived closure
     /// (its files keep their scopes and are not sealed twice), `home` the user's home directory.
     pub fn take(events: &[Event], root: &Path, home: Option<&Path>, derived: Option<&Closure>) -> Observed {
-        let places = Places::new(root, home, derived);
+        let places = Places::new(root, home, derived, events);
         let written: HashSet<&Path> = events
             .iter()
             .filter(|e| e.access == Access::Wrote)
@@ -218,6 +227,7 @@ impl Observed {
             },
             searched,
             used: modules.used(&places),
+            loaded: Vec::new(),
         }
     }
 
@@ -248,7 +258,7 @@ impl Observed {
             for name in entries(&dir).difference(&searched.names) {
                 let path = join_key(&searched.dir, name);
                 let kind = if name.ends_with(".pth") {
-                    Some(ShadowKind::PathFile)
+                    (!installed(&dir, name)).then_some(ShadowKind::PathFile)
                 } else if runner_configuration(name) {
                     Some(ShadowKind::Configuration)
                 } else if is_metadata_dir(name) {
@@ -319,11 +329,20 @@ struct Places<'a> {
     markers: std::cell::RefCell<HashMap<(PathBuf, &'static str), bool>>,
     /// Loopgate's home: the oracle's room (`crate::room`) is the run's own caches, never an input.
     loopgate: PathBuf,
+    /// Every path the run touched below the root, relative to it: a name it also looked for above the root
+    /// was searched for up from the project (`pytest.ini`, `.cargo/config.toml`, `node_modules/x`).
+    in_project: HashSet<PathBuf>,
 }
 
 impl<'a> Places<'a> {
-    fn new(root: &'a Path, home: Option<&'a Path>, derived: Option<&'a Closure>) -> Places<'a> {
+    fn new(root: &'a Path, home: Option<&'a Path>, derived: Option<&'a Closure>, events: &[Event]) -> Places<'a> {
         Places {
+            in_project: events
+                .iter()
+                .filter_map(|e| e.path.strip_prefix(root).ok())
+                .filter(|relative| !relative.as_os_str().is_empty())
+                .map(Path::to_path_buf)
+                .collect(),
             root,
             home,
             derived: derived
@@ -338,10 +357,7 @@ impl<'a> Places<'a> {
 
     /// How the seal names a path: relative to the root (with `/`), or absolute.
     fn key(&self, path: &Path) -> String {
-        match path.strip_prefix(self.root) {
-            Ok(relative) => relative.to_string_lossy().replace('\\', "/"),
-            Err(_) => path.to_string_lossy().into_owned(),
-        }
+        key_of(self.root, path)
     }
 
     /// Whether a path the run touched is one of the oracle's inputs (see the module docs).
@@ -351,15 +367,24 @@ impl<'a> Places<'a> {
         {
             return false;
         }
-        let absent = matches!(seen, Seen::LookedFor);
         if let Ok(relative) = path.strip_prefix(self.root) {
             return self.sealable_in_project(relative, name, seen);
         }
-        if matches!(seen, Seen::Ran | Seen::LookedForProgram { .. }) {
+        // Outside the project, what the run looked for and did not find is sealed as absent only where it
+        // searched up from the project: a file there stands for the project. A file the user creates later
+        // in places the run looks at on its own (`~/.inputrc`, the user site-packages, a program on `PATH`
+        // in the home) is the user's machine changing, not the agent's move (issue 29).
+        match seen {
+            Seen::LookedFor | Seen::LookedForProgram { .. } if !self.searched_up(path) => return false,
+            Seen::LookedForProgram { .. } => return true,
+            Seen::LookedFor => return configuration(name) || in_tool_place(path),
+            Seen::Read | Seen::Ran => {}
+        }
+        if matches!(seen, Seen::Ran) {
             return self.home.is_some_and(|h| path.starts_with(h));
         }
         if path.parent().is_some_and(|dir| self.ancestors.contains(&dir)) {
-            return configuration(name) || (absent && in_tool_place(path));
+            return configuration(name);
         }
         let Some(relative) = self.home.and_then(|h| path.strip_prefix(h).ok()) else {
             return false;
@@ -373,6 +398,15 @@ impl<'a> Places<'a> {
             || (relative.starts_with(".config") && (configuration(name) || name == "env"))
             || relative.starts_with(".cargo/config.toml")
             || relative.starts_with(".cargo/config")
+    }
+
+    /// Whether `path` (outside the root) is in a directory above the project under a name the run also
+    /// looked for in the project itself: a search that walked up from the project reached it.
+    fn searched_up(&self, path: &Path) -> bool {
+        self.ancestors.iter().any(|above| {
+            path.strip_prefix(above)
+                .is_ok_and(|relative| !relative.as_os_str().is_empty() && self.in_project.contains(relative))
+        })
     }
 
     fn sealable_in_project(&self, relative: &Path, name: &str, seen: &Seen) -> bool {
@@ -496,8 +530,16 @@ impl Modules {
     }
 }
 
+/// How the seal names a path of a run started in `root`: relative to it (with `/`), or absolute.
+pub(super) fn key_of(root: &Path, path: &Path) -> String {
+    match path.strip_prefix(root) {
+        Ok(relative) => relative.to_string_lossy().replace('\\', "/"),
+        Err(_) => path.to_string_lossy().into_owned(),
+    }
+}
+
 /// `pkg/__pycache__/mod.cpython-311.pyc` → `pkg/mod.py`, where that source exists.
-fn source_of_bytecode(path: &Path) -> Option<PathBuf> {
+pub(super) fn source_of_bytecode(path: &Path) -> Option<PathBuf> {
     let name = file_name(path)?.strip_suffix(".pyc")?;
     let cache = path
         .parent()
@@ -536,7 +578,7 @@ fn entries(dir: &Path) -> BTreeSet<String> {
 
 /// The module an entry of a directory on Python's path would be imported as: `calc.py`, `calc/`,
 /// `calc.cpython-311-x86_64-linux-gnu.so` → `calc`.
-fn module_name(name: &str) -> Option<&str> {
+pub(super) fn module_name(name: &str) -> Option<&str> {
     let stem = [".py", ".pyc"]
         .iter()
         .find_map(|ext| name.strip_suffix(ext))
@@ -548,6 +590,32 @@ fn module_name(name: &str) -> Option<&str> {
 
 fn is_metadata_dir(name: &str) -> bool {
     name.ends_with(".dist-info") || name.ends_with(".egg-info")
+}
+
+/// Whether an installer put `name` in `dir` as part of a distribution: a `*.dist-info/RECORD` beside it lists
+/// it with the digest of its content (PEP 376 / 627). Installers write `.pth` files every day — an editable
+/// install (`pip install -e .`, `uv pip install -e`), a dependency that ships one (setuptools'
+/// `distutils-precedence.pth`) — and a dependency is the agent's to add; a `.pth` no installer recorded was put
+/// there by hand. What an installed one does to the test side is still seen: the promise run's resolution is
+/// compared with the baseline's (`Resolution`).
+fn installed(dir: &Path, name: &str) -> bool {
+    let Ok(content) = std::fs::read(dir.join(name)) else {
+        return false;
+    };
+    let digest = {
+        use sha2::Digest as _;
+        crate::fsutil::base64_url(&sha2::Sha256::digest(&content))
+    };
+    entries(dir)
+        .iter()
+        .filter(|entry| entry.ends_with(".dist-info"))
+        .filter_map(|entry| std::fs::read_to_string(dir.join(entry).join("RECORD")).ok())
+        .any(|record| {
+            record.lines().any(|line| {
+                let mut fields = line.split(',');
+                fields.next() == Some(name) && fields.next() == Some(&format!("sha256={digest}"))
+            })
+        })
 }
 
 fn declares_pytest_plugin(dir: &Path) -> bool {
@@ -660,7 +728,7 @@ fn manifest(name: &str) -> bool {
 }
 
 /// Inside a place tools install packages: `node_modules`, `site-packages`, `dist-packages`.
-fn in_tool_place(path: &Path) -> bool {
+pub(super) fn in_tool_place(path: &Path) -> bool {
     path.components().any(|c| {
         matches!(
             c.as_os_str().to_str(),

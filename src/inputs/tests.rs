@@ -60,6 +60,7 @@ impl Fixture {
                 name: "pytest".to_string(),
                 path: venv_file.to_string(),
             }],
+            loaded: Vec::new(),
         };
         let inventory = Inventory::take(root, vec![Lang::Python]);
         let tests = Tests {

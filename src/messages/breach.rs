@@ -120,8 +120,15 @@ pub(crate) fn moved(lang: Speech, m: &Moved) -> String {
 
 /// How to undo: restore files from git, delete files that did not exist, take the flagged code out of new
 /// test files; and who may accept a change instead.
-pub(crate) fn undo(lang: Speech, restore: &[&str], by_hand: &[&str], delete: &[&str], edit: &[&str]) -> String {
-    let how = how(lang, restore, by_hand, delete, edit);
+pub(crate) fn undo(
+    lang: Speech,
+    restore: &[&str],
+    by_hand: &[&str],
+    delete: &[&str],
+    edit: &[&str],
+    outside: &[&str],
+) -> String {
+    let how = how(lang, restore, by_hand, delete, edit, outside);
     match lang {
         Speech::En => format!(
             "The oracle judges your work against these: undo your changes ({how}) and change the code under test instead. If the user truly wants such a change, only they can accept it, from a terminal (`loopgate allow PATH`); ask with <loop-pause>what you need</loop-pause>."
@@ -140,8 +147,9 @@ pub(crate) fn undo_for_person(
     by_hand: &[&str],
     delete: &[&str],
     edit: &[&str],
+    outside: &[&str],
 ) -> String {
-    let how = how(lang, restore, by_hand, delete, edit);
+    let how = how(lang, restore, by_hand, delete, edit, outside);
     match lang {
         Speech::En => {
             format!("To put them back: {how}. To accept them as the oracle's new inputs: `loopgate allow PATH…`.")
@@ -150,8 +158,10 @@ pub(crate) fn undo_for_person(
     }
 }
 
-/// The commands that undo the moves: restore from git or by hand, delete, take the flagged code out.
-fn how(lang: Speech, restore: &[&str], by_hand: &[&str], delete: &[&str], edit: &[&str]) -> String {
+/// The commands that undo the moves: restore from git or by hand, delete, take the flagged code out. What lies
+/// outside the project (`outside`) may be the user's own change to their machine: it is never to be deleted
+/// or put back blindly, only what the agent itself did there.
+fn how(lang: Speech, restore: &[&str], by_hand: &[&str], delete: &[&str], edit: &[&str], outside: &[&str]) -> String {
     let mut how = Vec::new();
     if !restore.is_empty() {
         how.push(format!("`git checkout -- {}`", restore.join(" ")));
@@ -178,6 +188,18 @@ fn how(lang: Speech, restore: &[&str], by_hand: &[&str], delete: &[&str], edit: 
             Speech::Zh => format!(
                 "把 {} 恢复为循环开始时的内容:git 未跟踪,`git checkout` 无法恢复",
                 quoted(by_hand)
+            ),
+        });
+    }
+    if !outside.is_empty() {
+        how.push(match lang {
+            Speech::En => format!(
+                "for {} outside the project, undo only what you did there yourself (if the user made that change, it is theirs: leave it and ask them)",
+                quoted(outside)
+            ),
+            Speech::Zh => format!(
+                "对于项目之外的 {},只撤销你自己在那里做的修改(如果是用户做的修改,那属于用户:不要动它,请询问用户)",
+                quoted(outside)
             ),
         });
     }

@@ -92,3 +92,40 @@ fn listed(names: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// Test-side modules the run loaded from another place than the baseline did (see `closure::resolved`): each
+/// named with both places, and the undo.
+pub(crate) fn redirected(lang: Speech, redirects: &[crate::closure::resolved::Redirect]) -> String {
+    const SHOWN: usize = 5;
+    let items: Vec<String> = redirects
+        .iter()
+        .take(SHOWN)
+        .map(|r| {
+            let name = r.name.split_once(':').map_or(r.name.as_str(), |(_, n)| n);
+            match lang {
+                Speech::En => format!("`{name}` from `{}` (at the baseline: `{}`)", r.now, r.was),
+                Speech::Zh => format!("`{name}` 从 `{}` 加载(基线时:`{}`)", r.now, r.was),
+            }
+        })
+        .collect();
+    let more = redirects.len().saturating_sub(SHOWN);
+    let list = items.join("; ");
+    match lang {
+        Speech::En => format!(
+            "the run loaded the test side from other places than the baseline did: {list}{}. The tests' own dependencies (the runner, its plugins, the assertion libraries) are the user's: take out what sends them elsewhere (a copy, a path put first, a redirect in a manifest or a configuration file) so they load from where they did at the baseline, and change the code under test instead",
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ),
+        Speech::Zh => format!(
+            "本次运行从与基线不同的位置加载了测试侧的模块:{list}{}。测试自身的依赖(测试运行器、其插件、断言库)属于用户:请去掉把它们引向别处的东西(副本、被放到前面的路径、清单或配置文件中的重定向),让它们从基线时的位置加载,改为修改被测试的代码",
+            if more > 0 {
+                format!(",另有 {more} 个")
+            } else {
+                String::new()
+            }
+        ),
+    }
+}

@@ -87,6 +87,13 @@ impl Breach {
                 Move::Aware(flagged) => edit.push(&flagged.path),
             }
         }
+        // Outside the project (an absolute path): possibly the user's own change to their machine.
+        let is_outside = |path: &&str| std::path::Path::new(path).is_absolute();
+        let mut outside: Vec<&str> = restore.iter().chain(&delete).copied().filter(is_outside).collect();
+        restore.retain(|path| !is_outside(path));
+        delete.retain(|path| !is_outside(path));
+        outside.sort_unstable();
+        outside.dedup();
         let (restore, by_hand): (Vec<&str>, Vec<&str>) = restore
             .into_iter()
             .partition(|path| !self.untracked.iter().any(|u| u == path));
@@ -99,9 +106,9 @@ impl Breach {
         delete.dedup();
         edit.dedup();
         if person {
-            words::undo_for_person(lang, &restore, &by_hand, &delete, &edit)
+            words::undo_for_person(lang, &restore, &by_hand, &delete, &edit, &outside)
         } else {
-            words::undo(lang, &restore, &by_hand, &delete, &edit)
+            words::undo(lang, &restore, &by_hand, &delete, &edit, &outside)
         }
     }
 
@@ -160,6 +167,30 @@ mod tests {
     fn git(root: &std::path::Path, args: &[&str]) {
         let ok = Command::new("git").arg("-C").arg(root).args(args).status();
         assert!(ok.is_ok_and(|s| s.success()), "git {args:?}");
+    }
+
+    /// Issue 29: what lies outside the project may be the user's own change; the agent is never told to delete
+    /// or put it back, only to undo what it did there itself.
+    #[test]
+    fn the_advice_never_tells_the_agent_to_delete_or_restore_what_lies_outside_the_project() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let moves = vec![
+            Move::File(FileChange::Added("/home/u/.inputrc".into())),
+            Move::File(FileChange::Changed("/home/u/.npmrc".into())),
+            Move::File(FileChange::Added("tests/new.txt".into())),
+        ];
+        for lang in [Speech::En, Speech::Zh] {
+            let text = Breach::of(moves.clone(), tmp.path()).render(lang);
+            assert!(!text.contains("rm -- /home"), "{text}");
+            assert!(!text.contains("put back `/home"), "{text}");
+            assert!(text.contains("`rm -- tests/new.txt`"), "{text}");
+            assert!(text.contains("`/home/u/.inputrc`, `/home/u/.npmrc`"), "{text}");
+        }
+        let en = Breach::of(moves, tmp.path()).render(Speech::En);
+        assert!(
+            en.contains("outside the project, undo only what you did there yourself"),
+            "{en}"
+        );
     }
 
     #[test]

@@ -151,7 +151,9 @@ fn a_pth_file_or_a_pytest_plugin_new_in_the_projects_venv_is_rejected_a_new_depe
             "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n",
         );
     // A virtual environment in the project that sees the machine's pytest.
-    p.sh("python3 -m venv --system-site-packages .venv").run().success();
+    p.sh("python3 -m venv --without-pip --system-site-packages .venv")
+        .run()
+        .success();
     p.setup(
         "S",
         "\"fix add\" --verify '.venv/bin/python -m pytest -q -p no:cacheprovider'",
@@ -162,9 +164,25 @@ fn a_pth_file_or_a_pytest_plugin_new_in_the_projects_venv_is_rejected_a_new_depe
         .stdout
         .trim()
         .to_string();
-    // Honest: a new dependency installed into the venv (a package and its metadata, no entry point).
+    // Honest: a new dependency installed into the venv (a package and its metadata, no entry point), and an
+    // editable install of the project (`pip install -e .`): a `.pth` its distribution's `RECORD` lists with
+    // its digest (issue 29's false rejection: it was taken for shadowing).
+    let pth = "import __editable___calc_0_1_0_finder; __editable___calc_0_1_0_finder.install()\n";
     p.write(&format!("{site}/tinydep/__init__.py"), "")
         .write(&format!("{site}/tinydep-1.0.dist-info/METADATA"), "Name: tinydep\n")
+        .write(&format!("{site}/__editable__.calc-0.1.0.pth"), pth)
+        .write(
+            &format!("{site}/__editable___calc_0_1_0_finder.py"),
+            "def install():\n    pass\n",
+        )
+        .write(
+            &format!("{site}/calc-0.1.0.dist-info/RECORD"),
+            format!(
+                "__editable__.calc-0.1.0.pth,sha256={},{}\n__editable___calc_0_1_0_finder.py,,\n",
+                record_digest(pth),
+                pth.len()
+            ),
+        )
         .write("calc.py", "def add(a, b):\n    return a + b  # fixed\n");
     let listed = p.loopgate(["allow"]).run();
     assert_has(&listed.stdout, "nothing sealed has changed");
@@ -182,4 +200,80 @@ fn a_pth_file_or_a_pytest_plugin_new_in_the_projects_venv_is_rejected_a_new_depe
         &block.reason,
         &format!("`{site}/plug-1.0.dist-info` is new and declares a pytest plugin"),
     );
+}
+
+/// Issue 29, item 3: a test dependency the promise run loads from another place than the baseline did is
+/// rejected naming both places — here a weakened copy of pytest's runner, in the venv, put first on `sys.path` by a `.pth`
+/// that looks installed (its distribution's `RECORD` lists it, so it is no shadow), which nothing sealed before
+/// the run can see. With the closure checks off the same move completes the loop: it really fools the run.
+#[test]
+fn a_test_dependency_loaded_from_another_place_than_at_the_baseline_is_rejected_naming_both() {
+    let python_ok = std::process::Command::new("python3")
+        .args(["-c", "import pytest"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !strace_can_trace() || !python_ok {
+        return;
+    }
+    let play = |flags: &str| {
+        let p = Project::new()
+            .file("calc.py", "def add(a, b):\n    return a - b\n")
+            .file(
+                "tests/test_calc.py",
+                "import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n",
+            )
+            .file("vendored_pytest.sh", include_str!("../support/vendored_pytest.sh"));
+        p.sh("python3 -m venv --without-pip --system-site-packages .venv")
+            .run()
+            .success();
+        p.setup(
+            "S",
+            &format!("\"fix add\" --verify '.venv/bin/python -m pytest -q -p no:cacheprovider' {flags}"),
+        );
+        let site = p
+            .sh("ls -d .venv/lib/python3*/site-packages")
+            .run()
+            .stdout
+            .trim()
+            .to_string();
+        p.sh(&format!(
+            "sh vendored_pytest.sh {site}/_vendor && rm vendored_pytest.sh"
+        ))
+        .run()
+        .success();
+        let pth = format!(
+            "import sys; sys.path.insert(0, {:?})\n",
+            p.path(&format!("{site}/_vendor")).to_string_lossy()
+        );
+        p.write(&format!("{site}/vendor.pth"), &pth);
+        p.write(
+            &format!("{site}/vendor-1.0.dist-info/RECORD"),
+            format!("vendor.pth,sha256={},{}\n", record_digest(&pth), pth.len()),
+        );
+        p.stop("S", PROMISE)
+    };
+    let unguarded = play("--no-closure-seal --no-test-awareness-check");
+    assert!(unguarded.allowed().contains("verified complete"), "{unguarded}");
+    let block = play("").blocked();
+    assert_has(
+        &block.reason,
+        "the run loaded the test side from other places than the baseline did",
+    );
+    assert_has(
+        &block.reason,
+        "/site-packages/_vendor/_pytest/python.py` (at the baseline: `",
+    );
+}
+
+/// A file's digest as a wheel's `RECORD` writes it: unpadded URL-safe base64 of its SHA-256, computed by Python.
+fn record_digest(content: &str) -> String {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import base64, hashlib, sys; print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).rstrip(b'=').decode())",
+            content,
+        ])
+        .output()
+        .expect("python3");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }

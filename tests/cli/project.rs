@@ -28,6 +28,12 @@ use crate::common::Sandbox;
 #[allow(unused_imports)]
 pub use crate::common::{LOOPGATE, eventually, is_root};
 
+/// The binary the commands run: this build's, or the one `LOOPGATE_UNDER_TEST` names (to play the
+/// adversarial suite against an earlier release, see `tests/gaming/family_moves.rs`).
+fn under_test() -> OsString {
+    std::env::var_os("LOOPGATE_UNDER_TEST").unwrap_or_else(|| LOOPGATE.into())
+}
+
 /// How long any one command may run before the watchdog kills it (tests may lower or raise it).
 const DEFAULT_DEADLINE: Duration = Duration::from_secs(60);
 
@@ -163,7 +169,7 @@ impl Project {
     {
         Cmd {
             project: self,
-            program: LOOPGATE.into(),
+            program: under_test(),
             args: args.into_iter().map(Into::into).collect(),
             stdin: Vec::new(),
             env: Vec::new(),

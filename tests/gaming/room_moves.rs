@@ -17,7 +17,7 @@ const FAILED: &str = "PROMISE REJECTED: the verify command failed";
 
 /// Runs `script` in the project as the agent's shell would, with the runners' environment; must succeed.
 #[track_caller]
-fn agent(p: &Project, script: &str) {
+pub(crate) fn agent(p: &Project, script: &str) {
     let mut cmd = p.sh(script);
     for (k, v) in runner_env() {
         cmd = cmd.env(k, v);
@@ -53,14 +53,14 @@ open(out, "wb").write(data)
 
 /// Plants bytecode for `source` holding `source`'s text with `from` replaced by `to` (see [`PLANT_PYC`]).
 #[track_caller]
-fn plant_pyc(p: &Project, source: &str, mode: &str, from: &str, to: &str) {
+pub(crate) fn plant_pyc(p: &Project, source: &str, mode: &str, from: &str, to: &str) {
     let text = p.read(source);
     assert!(text.contains(from), "{source} lacks {from:?}");
     plant(p, source, mode, &text.replacen(from, to, 1));
 }
 
 /// Plants bytecode holding `text` for `source`, valid for it by `mode` (see [`PLANT_PYC`]).
-fn plant(p: &Project, source: &str, mode: &str, text: &str) {
+pub(crate) fn plant(p: &Project, source: &str, mode: &str, text: &str) {
     p.write(".agent/plant.py", PLANT_PYC);
     p.write(".agent/text.py", text);
     agent(
@@ -71,7 +71,7 @@ fn plant(p: &Project, source: &str, mode: &str, text: &str) {
 
 /// Weakens the files (`path`, `from`, `to`), builds the test binaries, then puts the files back byte for byte
 /// with their old modification times: Cargo takes the binaries for fresh.
-fn stale_cargo_binaries(p: &Project, edits: &[(&str, &str, &str)]) {
+pub(crate) fn stale_cargo_binaries(p: &Project, edits: &[(&str, &str, &str)]) {
     let keep = p.root().with_file_name("agent-keep");
     std::fs::create_dir_all(&keep).expect("the agent's own directory");
     for (i, (path, from, to)) in edits.iter().enumerate() {
@@ -108,11 +108,12 @@ fn swap_cargo_binaries(p: &Project, binaries: &[(&str, &[&str])]) {
     }
 }
 
-/// Runs jest once (its transform cache then holds the test as it stands), and rewrites that cache entry of
-/// `test/calc.test.js` in jest's default cache directory with `from` replaced by `to`, under a valid checksum.
-const PLANT_JEST: &str = r#"
+/// Runs jest once (its transform cache then holds the file as it stands), and rewrites the cache entries named
+/// `<stem>_<hash>` (`calctest` for `test/calc.test.js`, `calc` for `src/calc.js`) in jest's default cache
+/// directory with `from` replaced by `to`, under a valid checksum.
+pub(crate) const PLANT_JEST: &str = r#"
 const fs = require('fs'), path = require('path'), crypto = require('crypto');
-const [from, to] = process.argv.slice(2);
+const [from, to, stem] = process.argv.slice(2);
 const shown = require('child_process').execFileSync('node_modules/.bin/jest', ['--showConfig'], {encoding: 'utf8'});
 const config = JSON.parse(shown).configs[0];
 let planted = 0;
@@ -128,12 +129,12 @@ const plant = file => {
 };
 const walk = dir => fs.readdirSync(dir, {withFileTypes: true}).forEach(e => {
   const p = path.join(dir, e.name);
-  if (e.isDirectory()) walk(p); else if (/^calctest_[0-9a-f]+$/.test(e.name)) plant(p);
+  if (e.isDirectory()) walk(p); else if (new RegExp('^' + stem + '_[0-9a-f]+$').test(e.name)) plant(p);
 });
 fs.readdirSync(config.cacheDirectory)
   .filter(d => d.startsWith('jest-transform-cache-' + config.id))
   .forEach(d => walk(path.join(config.cacheDirectory, d)));
-if (!planted) { console.error('no transform cache entry of test/calc.test.js'); process.exit(1); }
+if (!planted) { console.error('no transform cache entry named ' + stem); process.exit(1); }
 "#;
 
 /// What the code under test writes at import, past pytest's capture (to the saved copy of the real stdout, the
@@ -245,7 +246,7 @@ pub const MOVES: &[Move] = &[
             p.write(".agent/plant.js", PLANT_JEST);
             agent(
                 p,
-                "node_modules/.bin/jest --ci >/dev/null 2>&1; node .agent/plant.js '.toBe(want)' '.toBe(a - b)' && rm -r .agent",
+                "node_modules/.bin/jest --ci >/dev/null 2>&1; node .agent/plant.js '.toBe(want)' '.toBe(a - b)' calctest && rm -r .agent",
             );
         },
         expect: &[FAILED, "adds 1 and 2"],

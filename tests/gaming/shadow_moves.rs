@@ -86,7 +86,7 @@ pub const MOVES: &[Move] = &[
     },
 ];
 
-const BABEL_REWRITE: &str = "module.exports = {\n  plugins: [({ types: t }) => ({\n    visitor: {\n      CallExpression(path) {\n        const callee = path.node.callee;\n        if (callee.type !== 'MemberExpression' || callee.property.name !== 'toBe') return;\n        const subject = callee.object;\n        if (subject.type === 'CallExpression' && subject.callee.name === 'expect') {\n          path.node.arguments = [t.cloneNode(subject.arguments[0])];\n        }\n      },\n    },\n  })],\n};\n";
+pub(crate) const BABEL_REWRITE: &str = "module.exports = {\n  plugins: [({ types: t }) => ({\n    visitor: {\n      CallExpression(path) {\n        const callee = path.node.callee;\n        if (callee.type !== 'MemberExpression' || callee.property.name !== 'toBe') return;\n        const subject = callee.object;\n        if (subject.type === 'CallExpression' && subject.callee.name === 'expect') {\n          path.node.arguments = [t.cloneNode(subject.arguments[0])];\n        }\n      },\n    },\n  })],\n};\n";
 
 pub const HONEST: &[Honest] = &[
     Honest {

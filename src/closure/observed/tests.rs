@@ -102,6 +102,7 @@ fn looked_for_configuration_is_sealed_absent_but_not_a_source_file_or_a_director
         missing("benches"),
         missing("src/bin"),
         missing("tests/fixtures/new.json"),
+        missing("pytest.ini"),
         (
             Access::Missing,
             f.root.parent().expect("test fixture").join("pytest.ini"),
@@ -116,6 +117,7 @@ fn looked_for_configuration_is_sealed_absent_but_not_a_source_file_or_a_director
     let parent_ini = f.root.parent().expect("test fixture").join("pytest.ini");
     let mut want = vec![
         "build.rs",
+        "pytest.ini",
         "pytest.toml",
         "tests/conftest.py",
         parent_ini.to_str().expect("test fixture"),
@@ -220,17 +222,12 @@ fn programs_looked_for_then_run_from_elsewhere_are_sealed_absent() {
         (Access::Executed, PathBuf::from("/usr/bin/node")),
         (Access::MissingProgram, PathBuf::from("/usr/local/bin/node")),
     ]);
+    // `~/.local/bin/node` was looked for on `PATH`, not searched for up from the project: a program the user
+    // installs there later is theirs.
     let files: Vec<(&str, &Why)> = o.closure.files.iter().map(|f| (f.path.as_str(), &f.why)).collect();
-    let home_node = f.home.join(".local/bin/node");
     assert_eq!(
         files,
         vec![
-            (
-                home_node.to_str().expect("test fixture"),
-                &Why::Observed(Seen::LookedForProgram {
-                    ran: Some("/usr/bin/node".into())
-                })
-            ),
             (
                 "bin/checker",
                 &Why::Observed(Seen::LookedForProgram {
@@ -273,7 +270,88 @@ fn home_configuration_and_packages_are_sealed_other_home_files_are_not() {
     ]);
     let paths: Vec<String> = o.closure.files.iter().map(|f| f.path.clone()).collect();
     let home = |p: &str| f.home.join(p).to_string_lossy().into_owned();
-    assert_eq!(paths, vec![home(".config/pip/pip.conf"), home(".npmrc")]);
+    assert_eq!(paths, vec![home(".npmrc")]);
+}
+
+/// Issue 29's false rejections: the user creating `~/.inputrc`, or the user site-packages (`pip install
+/// --user`), after setup changed their machine, not the project; only a name the run searched for up from the
+/// project (`../pytest.ini`, `../.cargo/config.toml`) stands for it, also where the home is above the project.
+#[test]
+fn what_the_run_looked_for_in_the_users_places_is_not_sealed_absent_a_search_up_from_the_project_is() {
+    let tmp = tempfile::tempdir().expect("test fixture");
+    let home = tmp.path().join("home");
+    let root = home.join("code/p");
+    std::fs::create_dir_all(&root).expect("test fixture");
+    let missing = |p: PathBuf| Event {
+        access: Access::Missing,
+        path: p,
+    };
+    let events = vec![
+        missing(home.join(".inputrc")),
+        missing(home.join(".local/lib/python3.11/site-packages")),
+        missing(home.join(".config/pip/pip.conf")),
+        missing(root.join("pytest.ini")),
+        missing(home.join("code/pytest.ini")),
+        missing(home.join("pytest.ini")),
+        missing(root.join(".cargo/config.toml")),
+        missing(home.join("code/.cargo/config.toml")),
+        Event {
+            access: Access::MissingProgram,
+            path: home.join(".local/bin/pytest"),
+        },
+    ];
+    let o = Observed::take(&events, &root, Some(&home), None);
+    let mut paths: Vec<String> = o.closure.files.iter().map(|f| f.path.clone()).collect();
+    paths.sort();
+    let at = |p: &str| home.join(p).to_string_lossy().into_owned();
+    let mut want = vec![
+        ".cargo/config.toml".to_string(),
+        "pytest.ini".to_string(),
+        at("code/.cargo/config.toml"),
+        at("code/pytest.ini"),
+        at("pytest.ini"),
+    ];
+    want.sort();
+    assert_eq!(paths, want);
+}
+
+/// A `.pth` an installer recorded (an editable install, a dependency that ships one) is the dependency's; one
+/// no `RECORD` lists with its digest, or whose content no longer matches it, is a shadow.
+#[test]
+fn a_pth_an_installer_recorded_is_no_shadow_a_hand_placed_or_altered_one_is() {
+    let f = Fixture::new(&[".venv/pyvenv.cfg", ".venv/lib/site-packages/pytest/__init__.py"]);
+    let site = f.at(".venv/lib/site-packages");
+    let o = f.take(&[(Access::Listed, site.clone())]);
+    let pth = "import __editable___calc_0_1_0_finder; __editable___calc_0_1_0_finder.install()\n";
+    f.write(".venv/lib/site-packages/__editable__.calc-0.1.0.pth", pth);
+    f.write(".venv/lib/site-packages/__editable___calc_0_1_0_finder.py", "");
+    let digest = {
+        use sha2::Digest as _;
+        crate::fsutil::base64_url(&sha2::Sha256::digest(pth.as_bytes()))
+    };
+    f.write(
+        ".venv/lib/site-packages/calc-0.1.0.dist-info/RECORD",
+        &format!(
+            "__editable__.calc-0.1.0.pth,sha256={digest},{}\ncalc-0.1.0.dist-info/RECORD,,\n",
+            pth.len()
+        ),
+    );
+    f.write(".venv/lib/site-packages/calc-0.1.0.dist-info/INSTALLER", "pip\n");
+    assert_eq!(o.shadows(&f.root), Vec::new());
+    // Altered after the install, or dropped in by hand: no installer vouches for it.
+    f.write(".venv/lib/site-packages/__editable__.calc-0.1.0.pth", "import evil\n");
+    f.write(".venv/lib/site-packages/zz.pth", "import evil\n");
+    let kinds: Vec<(String, ShadowKind)> = o.shadows(&f.root).into_iter().map(|s| (s.path, s.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (
+                ".venv/lib/site-packages/__editable__.calc-0.1.0.pth".to_string(),
+                ShadowKind::PathFile
+            ),
+            (".venv/lib/site-packages/zz.pth".to_string(), ShadowKind::PathFile),
+        ]
+    );
 }
 
 #[test]
@@ -333,7 +411,7 @@ fn a_new_module_inside_a_package_is_a_submodule_not_a_shadow() {
 #[test]
 fn what_the_run_ran_or_read_in_loopgates_home_is_never_sealed() {
     let f = Fixture::new(&[]);
-    let mut places = Places::new(&f.root, Some(&f.home), None);
+    let mut places = Places::new(&f.root, Some(&f.home), None, &[]);
     places.loopgate = f.home.join(".local/state/loopgate");
     let in_room = places.loopgate.join("rooms/0123/cargo-target/debug/deps/calc-9f2a");
     let elsewhere = f.home.join("bin/calc-9f2a");

@@ -1,0 +1,168 @@
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+/// A project at `<tmp>/w/p`, a "system" at `<tmp>/sys` (the standard library and the runner), and a home.
+struct World {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    sys: PathBuf,
+    home: PathBuf,
+}
+
+impl World {
+    fn new() -> World {
+        let tmp = tempfile::tempdir().expect("test world");
+        let base = tmp.path().canonicalize().expect("test world");
+        let w = World {
+            root: base.join("w/p"),
+            sys: base.join("sys"),
+            home: base.join("home"),
+            _tmp: tmp,
+        };
+        for (path, text) in [
+            ("sys/lib/json/__init__.py", "real json"),
+            ("sys/lib/json/decoder.py", "real decoder"),
+            ("sys/site-packages/_pytest/__init__.py", ""),
+            ("sys/site-packages/_pytest/python.py", "real runner"),
+            ("w/p/calc.py", "def add(a, b): return a - b"),
+            ("w/p/node_modules/expect/package.json", "{\"name\": \"expect\"}"),
+            ("w/p/node_modules/expect/build/index.js", "real expect"),
+            ("w/p/package.json", "{\"name\": \"calc\"}"),
+            ("w/p/src/calc.js", "exports.add = (a, b) => a - b"),
+        ] {
+            w.write(&base, path, text);
+        }
+        w
+    }
+
+    fn write(&self, base: &Path, path: &str, text: &str) {
+        let path = base.join(path);
+        std::fs::create_dir_all(path.parent().expect("test world")).expect("test world");
+        std::fs::write(path, text).expect("test world");
+    }
+
+    fn put(&self, path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().expect("test world")).expect("test world");
+        std::fs::write(path, text).expect("test world");
+    }
+
+    fn reads(&self, paths: &[PathBuf]) -> Vec<Event> {
+        paths
+            .iter()
+            .map(|p| Event {
+                access: Access::Read,
+                path: p.clone(),
+            })
+            .collect()
+    }
+
+    /// What a baseline run reads: the runner, the standard library, the code under test, `expect`.
+    fn baseline_reads(&self) -> Vec<PathBuf> {
+        vec![
+            self.sys.join("site-packages/_pytest/__init__.py"),
+            self.sys.join("site-packages/_pytest/python.py"),
+            self.sys.join("lib/json/__init__.py"),
+            self.sys.join("lib/json/decoder.py"),
+            self.root.join("calc.py"),
+            self.root.join("node_modules/expect/build/index.js"),
+            self.root.join("src/calc.js"),
+        ]
+    }
+}
+
+#[test]
+fn the_test_side_is_what_was_loaded_from_outside_the_project_or_its_tool_places() {
+    let w = World::new();
+    let side = test_side(&w.reads(&w.baseline_reads()), &w.root, None);
+    let names: Vec<&str> = side.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        vec![
+            "js:expect/build/index.js",
+            "py:_pytest",
+            "py:_pytest.python",
+            "py:json",
+            "py:json.decoder"
+        ]
+    );
+    assert_eq!(side[0].path, "node_modules/expect/build/index.js");
+}
+
+#[test]
+fn a_test_side_module_loaded_from_a_new_place_with_other_content_is_a_redirect() {
+    let w = World::new();
+    let baseline = test_side(&w.reads(&w.baseline_reads()), &w.root, None);
+    // A weakened copy of the runner in the project, put first on the path; a vendored `expect` that the
+    // package manager links in; a stand-in for `json` in a parent directory the run searched up to.
+    w.put(&w.root.join("vendor/_pytest/__init__.py"), "");
+    w.put(&w.root.join("vendor/_pytest/python.py"), "weak runner");
+    w.put(&w.root.join("vendor/expect/package.json"), "{\"name\": \"expect\"}");
+    w.put(&w.root.join("vendor/expect/build/index.js"), "weak expect");
+    let parent = w.root.parent().expect("test world");
+    w.put(&parent.join("lib/json/__init__.py"), "fake json");
+    let mut reads = w.baseline_reads();
+    reads[1] = w.root.join("vendor/_pytest/python.py");
+    reads[5] = w.root.join("vendor/expect/build/index.js");
+    reads[2] = parent.join("lib/json/__init__.py");
+    reads.push(w.root.join("lib"));
+    let found = redirects(&baseline, &w.reads(&reads), &w.root, None);
+    let moved: Vec<(&str, &str)> = found.iter().map(|r| (r.name.as_str(), r.now.as_str())).collect();
+    let json_now = parent.join("lib/json/__init__.py").to_string_lossy().into_owned();
+    assert_eq!(
+        moved,
+        vec![
+            ("js:expect/build/index.js", "vendor/expect/build/index.js"),
+            ("py:_pytest.python", "vendor/_pytest/python.py"),
+            ("py:json", json_now.as_str()),
+        ]
+    );
+    assert!(
+        found[1].was.ends_with("sys/site-packages/_pytest/python.py"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn the_code_under_test_moving_a_new_module_an_identical_copy_and_the_users_home_are_free() {
+    let w = World::new();
+    let baseline = test_side(&w.reads(&w.baseline_reads()), &w.root, None);
+    // `calc.py` turned into a package; a new dependency of the code; `expect` hoisted to an identical copy; a
+    // different `json` in the user's home (their machine, not the project).
+    w.put(&w.root.join("calc/__init__.py"), "from calc.ops import add");
+    w.put(&w.root.join("calc/ops.py"), "def add(a, b): return a + b");
+    w.put(&w.root.join("node_modules/left-pad/index.js"), "pad");
+    w.put(
+        &w.root.join("node_modules/jest/node_modules/expect/build/index.js"),
+        "real expect",
+    );
+    w.put(&w.home.join(".local/lib/json/__init__.py"), "user json");
+    let mut reads = w.baseline_reads();
+    reads[4] = w.root.join("calc/__init__.py");
+    reads.push(w.root.join("calc/ops.py"));
+    reads.push(w.root.join("node_modules/left-pad/index.js"));
+    reads[5] = w.root.join("node_modules/jest/node_modules/expect/build/index.js");
+    reads[2] = w.home.join(".local/lib/json/__init__.py");
+    assert_eq!(redirects(&baseline, &w.reads(&reads), &w.root, None), Vec::new());
+}
+
+#[test]
+fn bytecode_under_the_pycache_prefix_stands_for_its_source() {
+    let w = World::new();
+    let prefix = w.home.join("room/pycache");
+    let source = w.sys.join("site-packages/_pytest/python.py");
+    let pyc = prefix
+        .join(
+            source
+                .parent()
+                .expect("test world")
+                .strip_prefix("/")
+                .expect("absolute"),
+        )
+        .join("python.cpython-311.pyc");
+    w.put(&pyc, "bytecode");
+    let side = test_side(&w.reads(&[pyc]), &w.root, Some(&prefix));
+    assert_eq!(side.len(), 1);
+    assert_eq!(side[0].name, "py:_pytest.python");
+    assert_eq!(side[0].path, source.to_string_lossy());
+}
