@@ -7,7 +7,7 @@ use crate::schema::Speech;
 use crate::state::VerifyOn;
 
 mod run;
-pub(crate) use run::RunArgs;
+pub(crate) use run::{RunArgs, Until};
 
 /// Keep a coding agent working until an independent, sealed oracle says the task is done.
 #[derive(Debug, Parser)]
@@ -117,6 +117,13 @@ pub(crate) enum Command {
     },
     /// End the loop now and record `cancelled`.
     Cancel,
+    /// Take the winner of the last tournament (`loopgate run --candidates N`) into your branch (you only: the
+    /// agent cannot).
+    Accept {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
+    },
     /// Run a command confined so that it cannot write the control plane (loopgate's store, its binary, Claude
     /// Code's user settings and plugins); the exit code is the command's. The agent's Bash commands run this way.
     Confine(ConfineArgs),

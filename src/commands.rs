@@ -1,5 +1,6 @@
 //! Terminal commands, one module each. Each returns the exit code to end with, or an error that maps to one.
 
+pub(crate) mod accept;
 pub(crate) mod allow;
 pub(crate) mod cancel;
 pub(crate) mod checkpoints;

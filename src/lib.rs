@@ -145,6 +145,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         } => commands::diff::run(&from, to.as_deref(), stat, json, loop_id.as_deref()),
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
+        Command::Accept { id } => commands::accept::run(id.as_deref()),
         Command::Confine(args) => Ok(commands::confine::run(args)),
         Command::Allow {
             paths,

@@ -14,6 +14,22 @@
 
 use std::path::{Path, PathBuf};
 
+/// Set by a tournament (`loopgate run --candidates`) for each candidate's `loopgate run`: the candidate's
+/// worktree, under `<store>/worktrees/`, which its agent and its oracle runs must be able to write. Only a
+/// directory strictly inside that folder is honoured; a process already confined cannot widen its confinement by
+/// setting it (Landlock and Seatbelt only narrow).
+pub const CANDIDATE_TREE_ENV: &str = "LOOPGATE_CANDIDATE_TREE";
+
+/// The candidate worktree [`CANDIDATE_TREE_ENV`] names, if it lies inside `home`'s `worktrees/` folder.
+fn candidate_tree(home: &Path) -> Option<PathBuf> {
+    let tree = std::env::var_os(CANDIDATE_TREE_ENV).filter(|t| !t.is_empty())?;
+    let tree = resolve(Path::new(&tree));
+    let folder = resolve(&home.join("worktrees"));
+    let inside = tree.strip_prefix(&folder).ok()?;
+    (inside.components().count() >= 1 && !inside.components().any(|c| c == std::path::Component::ParentDir))
+        .then_some(tree)
+}
+
 /// The set of paths a confined process may not write (each canonical where it exists; a path that does not exist
 /// yet is kept as given, so creating it is denied too).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -65,10 +81,14 @@ impl Plane {
         (!plane.closes(Path::new(&home))).then_some(plane)
     }
 
-    /// The store `home` and this binary.
+    /// The store `home` and this binary; a tournament candidate's own worktree, which lies in the store, stays
+    /// writable (see [`CANDIDATE_TREE_ENV`]).
     fn loopgate_own(home: &Path) -> Plane {
         let mut plane = Plane::default();
         plane.add(home);
+        if let Some(tree) = candidate_tree(home) {
+            plane.allow(&tree);
+        }
         for exe in own_binary() {
             plane.add(&exe);
         }

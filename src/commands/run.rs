@@ -15,12 +15,14 @@
 //! printed) and `display` (how: status line, colors); Ctrl-C is `crate::interrupt`.
 
 mod agent;
+pub(crate) mod agents;
 mod display;
 mod options;
 mod owner;
 mod prompt;
 mod row;
 mod screen;
+pub(crate) mod tournament;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,13 +47,20 @@ use row::Row;
 const MAX_SAME_AGENT_FAILURES: u32 = 3;
 
 /// Runs `loopgate run`.
-pub(crate) fn run(args: RunArgs) -> Result<u8, Error> {
+pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     // A run seals (or, with `--force` / `--resume`, takes over) a loop itself: from inside Claude Code that
     // would let the agent replace its own oracle (see `control`).
     crate::control::refuse_inside_claude_code(
         &crate::control::Caller::from_env(),
         "start or take over a loop with `loopgate run`",
     )?;
+    if args.tournament.candidates.is_some() {
+        return tournament::run(args);
+    }
+    if !args.tournament.agents.is_empty() {
+        let t = &args.tournament;
+        args.agent = agents::per_candidate(1, &t.agents, &t.models, &args.agent)?.remove(0);
+    }
     let options = Options::from_args(args)?;
     let project = Project::for_terminal();
     let owner = Arc::new(Owner {
