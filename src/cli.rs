@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::schema::Speech;
 use crate::state::VerifyOn;
 
-mod run;
+pub(crate) mod run;
 pub(crate) use run::{RunArgs, Until};
 
 /// Keep a coding agent working until an independent, sealed oracle says the task is done.
@@ -286,6 +286,10 @@ pub(crate) struct SetupArgs {
     /// Replace a loop that another session is running in this project.
     #[arg(long)]
     pub(crate) force: bool,
+    /// Best of N (`loopgate run` only): N loops from one commit, each in its own worktree, under one sealed
+    /// oracle. From /pua-loop it starts no loop and prints the terminal command instead (docs/tournament.md).
+    #[arg(long, value_name = "N")]
+    pub(crate) candidates: Option<u32>,
     /// Read the raw /pua-loop text from stdin and split it without a shell.
     #[arg(long)]
     pub(crate) args_stdin: bool,

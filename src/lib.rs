@@ -22,6 +22,7 @@ pub mod closure;
 pub mod commands;
 pub mod confine;
 pub(crate) mod control;
+pub(crate) mod cost;
 pub(crate) mod detect;
 pub(crate) mod duration;
 pub(crate) mod error;

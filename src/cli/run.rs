@@ -52,19 +52,19 @@ pub(crate) struct RunArgs {
     /// Best of N: several loops under one sealed oracle (see `docs/tournament.md`).
     #[command(flatten)]
     pub(crate) tournament: TournamentArgs,
+    /// Cost receipts and the dollar budget (see `docs/cost.md`).
+    #[command(flatten)]
+    pub(crate) cost: CostArgs,
     /// The agent command and its arguments, after `--`. The prompt replaces every `{prompt}` in them; without
     /// one it is added as the last argument (or written to stdin with `--stdin`).
     #[arg(last = true, required_unless_present = "agents", value_name = "AGENT")]
     pub(crate) agent: Vec<String>,
 }
 
-/// The flags of a tournament (`--candidates N`), kept apart from the loop's own so that the loop's settings can
+/// The flags of a tournament (`--candidates N`, which is a setup flag so that `/pua-loop` knows it), kept apart from the loop's own so that the loop's settings can
 /// change without touching them.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct TournamentArgs {
-    /// Run N loops from the same commit, each in its own git worktree, all judged by one sealed oracle.
-    #[arg(long, value_name = "N")]
-    pub(crate) candidates: Option<u32>,
     /// How many candidates run at once [default: the machine's cores].
     #[arg(long, value_name = "N", requires = "candidates")]
     pub(crate) jobs: Option<u32>,
@@ -78,6 +78,19 @@ pub(crate) struct TournamentArgs {
     /// Models, comma-separated, one per candidate in turn (passed to a built-in agent's `--model`).
     #[arg(long = "model", value_name = "MODELS", value_delimiter = ',', requires = "agents")]
     pub(crate) models: Vec<String>,
+}
+
+/// The dollar budget of a run, and the price table that counts it.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct CostArgs {
+    /// End the loop (or the whole tournament) once the agent's runs have cost this many US dollars, e.g. 2.50;
+    /// checked after each iteration. Needs an agent that reports its usage (`claude -p --output-format json`).
+    #[arg(long, value_name = "USD")]
+    pub(crate) max_cost: Option<f64>,
+    /// Prices per model, a JSON file overriding the built-in table [default: $LOOPGATE_HOME/prices.json if it
+    /// exists].
+    #[arg(long, value_name = "FILE")]
+    pub(crate) prices: Option<PathBuf>,
 }
 
 /// How a tournament ends.

@@ -218,6 +218,7 @@ mod round_trip {
                     agent_ms: n[0],
                     agent_bytes: n[1],
                     agent_tail: s[1].clone(),
+                    receipt: None,
                 }),
                 17 => Event::GaveUp(GaveUp {
                     kind: s[0].clone(),

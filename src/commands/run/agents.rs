@@ -30,11 +30,18 @@ pub(crate) const AGENTS: &[Agent] = &[
 ];
 
 /// Claude Code in print mode, allowed the tools an unattended iteration needs (root refuses
-/// `--dangerously-skip-permissions`).
+/// `--dangerously-skip-permissions`), reporting in JSON: its usage is the iteration's cost receipt (`cost`).
 fn claude(model: Option<&str>) -> Vec<String> {
-    let mut argv: Vec<String> = ["claude", "-p", "--allowedTools", "Bash,Edit,Write,Read,Glob,Grep"]
-        .map(String::from)
-        .to_vec();
+    let mut argv: Vec<String> = [
+        "claude",
+        "-p",
+        "--output-format",
+        "json",
+        "--allowedTools",
+        "Bash,Edit,Write,Read,Glob,Grep",
+    ]
+    .map(String::from)
+    .to_vec();
     if let Some(model) = model {
         argv.extend(["--model".to_string(), model.to_string()]);
     }

@@ -42,13 +42,15 @@ pub(crate) use git::{git as run_git, remove_worktree, toplevel};
 const MAX_CANDIDATES: u32 = 32;
 /// How often the running candidates are looked at.
 const POLL: Duration = Duration::from_millis(200);
+/// How often their cost is added up (each candidate's history is read).
+const COST_CHECK: Duration = Duration::from_secs(1);
 /// The variable that tells a candidate's `loopgate run` (and so its agent's confinement) its worktree.
 const TREE_ENV: &str = crate::plane::CANDIDATE_TREE_ENV;
 
 /// Runs a tournament; the exit code is 0 when a candidate won.
 pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     let t = args.tournament.clone();
-    let n = t.candidates.unwrap_or(1);
+    let n = args.setup.candidates.unwrap_or(1);
     if n == 0 || n > MAX_CANDIDATES {
         return Err(Error::Usage(format!(
             "`--candidates` takes 1 to {MAX_CANDIDATES}, not {n}"
@@ -75,6 +77,10 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     if let Some(timeout) = &args.agent_timeout {
         child_flags.extend(["--agent-timeout".to_string(), timeout.clone()]);
     }
+    if let Some(prices) = &args.cost.prices {
+        child_flags.extend(["--prices".to_string(), prices.to_string_lossy().into_owned()]);
+    }
+    args.setup.candidates = None;
     let options = Options::from_args(args)?;
     let Start::New(config) = options.start else {
         return Err(Error::Usage("`--resume` does not go with `--candidates`".into()));
@@ -143,8 +149,10 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     let mut entrants: Vec<Entrant> = names
         .iter()
         .zip(&argvs)
-        .map(|(name, argv)| Entrant {
+        .zip(&loop_ids)
+        .map(|((name, argv), loop_id)| Entrant {
             name: name.clone(),
+            loop_id: loop_id.clone(),
             tree: dir.join(name),
             argv: argv.clone(),
             child: None,
@@ -154,14 +162,15 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         })
         .collect();
     let _ = crate::interrupt::install(|_| {});
-    let interrupted = compete(&mut entrants, &child_flags, &dir, jobs, t.until);
+    let rules = Rules {
+        jobs,
+        until: t.until,
+        max_cost: options.cost.max_cost,
+    };
+    let (interrupted, spent) = compete(&mut entrants, &child_flags, &dir, &rules);
 
     let direction = config.score.as_ref().map(|gate| gate.direction);
-    let candidates: Vec<Candidate> = entrants
-        .iter()
-        .zip(&loop_ids)
-        .map(|(e, loop_id)| clone::result(e, loop_id, &base, &id))
-        .collect();
+    let candidates: Vec<Candidate> = entrants.iter().map(|e| clone::result(e, &base, &id)).collect();
     let standings: Vec<rank::Standing> = candidates
         .iter()
         .map(|c| rank::Standing {
@@ -183,6 +192,7 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         candidates,
         winner,
         accepted: false,
+        budget_spent: spent,
     };
     tournament.save()?;
     report(&tournament);
@@ -196,9 +206,17 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     })
 }
 
+/// How the candidates run: how many at once, when the tournament ends, and its dollar budget.
+struct Rules {
+    jobs: usize,
+    until: Until,
+    max_cost: Option<f64>,
+}
+
 /// One candidate while the tournament runs.
 pub(crate) struct Entrant {
     pub(crate) name: String,
+    pub(crate) loop_id: String,
     pub(crate) tree: PathBuf,
     pub(crate) argv: Vec<String>,
     child: Option<Child>,
@@ -208,15 +226,19 @@ pub(crate) struct Entrant {
     pub(crate) seconds: f64,
 }
 
-/// Runs the candidates, at most `jobs` at once, until the end rule says so; returns the signal that
-/// interrupted the tournament, if one did.
-fn compete(entrants: &mut [Entrant], flags: &[String], dir: &Path, jobs: usize, until: Until) -> Option<i32> {
+/// Runs the candidates, at most `jobs` at once, until the end rule or the budget says so; returns the signal
+/// that interrupted the tournament, if one did, and whether the budget (`--max-cost`, over every candidate) was
+/// spent.
+fn compete(entrants: &mut [Entrant], flags: &[String], dir: &Path, rules: &Rules) -> (Option<i32>, bool) {
     let mut next = 0;
     let mut decided = false;
+    let mut spent = false;
+    let mut last_count = Instant::now();
     loop {
         let interrupted = crate::interrupt::requested();
         let running = entrants.iter().filter(|e| e.child.is_some()).count();
-        if !decided && interrupted.is_none() && next < entrants.len() && running < jobs {
+        let open = !decided && !spent && interrupted.is_none();
+        if open && next < entrants.len() && running < rules.jobs {
             let entrant = &mut entrants[next];
             next += 1;
             match spawn(entrant, flags, dir) {
@@ -228,8 +250,8 @@ fn compete(entrants: &mut [Entrant], flags: &[String], dir: &Path, jobs: usize, 
             }
             continue;
         }
-        if running == 0 && (decided || interrupted.is_some() || next >= entrants.len()) {
-            return interrupted;
+        if running == 0 && (!open || next >= entrants.len()) {
+            return (interrupted, spent);
         }
         std::thread::sleep(POLL);
         for entrant in entrants.iter_mut() {
@@ -244,11 +266,32 @@ fn compete(entrants: &mut [Entrant], flags: &[String], dir: &Path, jobs: usize, 
                 ending_word(entrant.exit),
                 entrant.seconds
             );
-            if until == Until::First && entrant.exit == Some(exit_codes::OK) {
+            if rules.until == Until::First && entrant.exit == Some(exit_codes::OK) {
                 decided = true;
             }
         }
-        if decided {
+        if let Some(max) = rules.max_cost
+            && !spent
+            && last_count.elapsed() >= COST_CHECK
+        {
+            last_count = Instant::now();
+            let dollars: f64 = entrants
+                .iter()
+                .filter(|e| e.started.is_some())
+                .filter_map(|e| {
+                    super::spent_in(&Project { root: e.tree.clone() }, &e.loop_id)
+                        .0
+                        .cost_usd
+                })
+                .sum();
+            if dollars >= max {
+                eprintln!(
+                    "loopgate: the tournament's cost budget is spent: ${dollars:.4} of --max-cost ${max:.2}; stopping the candidates"
+                );
+                spent = true;
+            }
+        }
+        if decided || spent {
             for entrant in entrants.iter().filter(|e| e.child.is_some()) {
                 if let Some(child) = &entrant.child {
                     // SIGTERM: its `loopgate run` stops its agent and verify and records the loop cancelled.
@@ -301,8 +344,12 @@ fn report(t: &Tournament) {
     for (i, c) in t.candidates.iter().enumerate() {
         let mark = if t.winner == Some(i) { "★" } else { " " };
         let score = c.score.map_or(String::new(), |s| format!(", score {s}"));
+        let cost = c
+            .cost
+            .as_ref()
+            .map_or(String::new(), |r| format!(", {}", crate::cost::describe(r)));
         eprintln!(
-            " {mark} {:<4} {:<16} {:<15} {} iteration(s), {} line(s) changed{score}, {:.0}s",
+            " {mark} {:<4} {:<16} {:<15} {} iteration(s), {} line(s) changed{score}, {:.0}s{cost}",
             c.name,
             super::display::truncate(&c.agent, 16),
             c.ending,
@@ -316,6 +363,9 @@ fn report(t: &Tournament) {
                 super::display::truncate(&c.gamed.join("; "), 200)
             );
         }
+    }
+    if t.budget_spent {
+        eprintln!("loopgate: the tournament ended on its cost budget (--max-cost)");
     }
     match t.winner() {
         Some(w) => eprintln!(

@@ -71,10 +71,12 @@ pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String
 
 /// A finished candidate's result: how its loop ended, its iterations, last score and what it tried to change
 /// of the oracle (from its history), its work committed on `loopgate/<tournament>/cK` and the diff's size.
-pub(crate) fn result(entrant: &Entrant, loop_id: &str, base: &str, tournament: &str) -> Candidate {
+pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candidate {
+    let loop_id = entrant.loop_id.as_str();
     let project = Project {
         root: entrant.tree.clone(),
     };
+    let (spent, runs) = crate::commands::run::spent_in(&project, loop_id);
     let records: Vec<Value> = std::fs::read_to_string(project.history_path())
         .unwrap_or_default()
         .lines()
@@ -123,11 +125,23 @@ pub(crate) fn result(entrant: &Entrant, loop_id: &str, base: &str, tournament: &
         commit,
         gamed,
         seconds: entrant.seconds,
+        cost: (runs > 0).then_some(spent),
     }
 }
 
 /// The agent as the report shows it: the program's file name and its arguments.
 fn agent_name(argv: &[String]) -> String {
+    // `env VAR=value … program`: the program is what tells the candidates apart.
+    let argv = match argv.first().map(String::as_str) {
+        Some("env") => {
+            let rest = &argv[1..];
+            &rest[rest
+                .iter()
+                .take_while(|w| w.contains('=') && !w.starts_with('-'))
+                .count()..]
+        }
+        _ => argv,
+    };
     let Some((program, args)) = argv.split_first() else {
         return String::new();
     };

@@ -24,6 +24,9 @@ pub(crate) struct Tournament {
     /// Set by `loopgate accept`.
     #[serde(default)]
     pub(crate) accepted: bool,
+    /// The tournament was ended by `--max-cost`.
+    #[serde(default)]
+    pub(crate) budget_spent: bool,
 }
 
 /// One candidate's result.
@@ -46,6 +49,9 @@ pub(crate) struct Candidate {
     #[serde(default)]
     pub(crate) gamed: Vec<String>,
     pub(crate) seconds: f64,
+    /// What its agent's runs cost, when the agent reported its usage.
+    #[serde(default)]
+    pub(crate) cost: Option<crate::cost::Receipt>,
 }
 
 /// The directory of tournament records.
