@@ -117,6 +117,19 @@ pub(crate) enum Command {
     },
     /// End the loop now and record `cancelled`.
     Cancel,
+    /// Draw a loop's iterations (or a tournament's candidates): tests passing, score against target, cost and
+    /// time, as a self-contained HTML page; prints its path.
+    Report {
+        /// Write the HTML page (the one format so far).
+        #[arg(long)]
+        html: bool,
+        /// This loop (default: the running loop, else the latest of the history).
+        #[arg(long = "loop", value_name = "LOOP_ID", conflicts_with = "tournament")]
+        loop_id: Option<String>,
+        /// A tournament instead (default with no id: the latest of this repository).
+        #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
+        tournament: Option<String>,
+    },
     /// Take the winner of the last tournament (`loopgate run --candidates N`) into your branch (you only: the
     /// agent cannot).
     Accept {

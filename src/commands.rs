@@ -9,6 +9,7 @@ pub(crate) mod confine;
 pub(crate) mod diff;
 pub(crate) mod history;
 pub mod install;
+pub(crate) mod report;
 pub(crate) mod resume;
 pub(crate) mod rollback;
 pub(crate) mod run;

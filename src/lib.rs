@@ -147,6 +147,11 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
         Command::Accept { id } => commands::accept::run(id.as_deref()),
+        Command::Report {
+            html,
+            loop_id,
+            tournament,
+        } => commands::report::run(html, loop_id.as_deref(), tournament.as_deref()),
         Command::Confine(args) => Ok(commands::confine::run(args)),
         Command::Allow {
             paths,

@@ -193,5 +193,6 @@ fn question(end: Status, detail: &str, records: &[&Record]) -> String {
     }
 }
 
+pub(crate) mod html;
 #[cfg(test)]
 mod tests;

@@ -117,3 +117,54 @@ fn three_candidates_one_games_two_pass_and_the_smaller_diff_wins_only_once_accep
         project.leftover_processes()
     );
 }
+
+/// `--max-cost` ends a whole tournament: the first candidate's first iteration (its usage reported by
+/// `claude -p --output-format json`, priced by the table) spends the budget, so it is stopped and the others
+/// never start; nobody wins, and the receipt is in the first candidate's history.
+#[test]
+fn max_cost_stops_a_tournament() {
+    let _t = timer("tournament: --max-cost stops it");
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    project.git_init();
+    let api = MockApi::start();
+    api.push((0..4).map(|i| Reply::text(format!("Still thinking ({i})."))));
+    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
+    let claude = claude_bin();
+    #[rustfmt::skip]
+    let child = project
+        .command(harness::loopgate_bin())
+        .args([
+            "run", "--candidates", "3", "--jobs", "1", "--max-cost", "0.000001", "--verify", "sh check.sh",
+            "--verify-timeout", "10", "--max-iterations", "4", "--stdin", TASK,
+            "--", "env", &base_url, harness::s(&claude), "-p", "--output-format", "json", "--allowedTools", "Bash",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn loopgate run --candidates");
+    let out = harness::wait_output(child, Duration::from_secs(300));
+    let describe = || format!("{out:#?}");
+    assert_eq!(out.status.code(), Some(6), "no winner: {}", describe());
+    assert!(out.stderr.contains("cost budget is spent"), "{}", describe());
+    for name in ["c2", "c3"] {
+        let line = out
+            .stderr
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_default();
+        assert!(line.contains("not started"), "{name}: {line}\n{}", describe());
+    }
+    let c1 = out
+        .stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("c1 "))
+        .unwrap_or_default();
+    assert!(
+        c1.contains("cancelled") && c1.contains('$'),
+        "c1 is stopped and its cost shown: {c1}\n{}",
+        describe()
+    );
+    assert_eq!(project.read("src.txt"), "broken\n");
+}

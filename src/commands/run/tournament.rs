@@ -192,10 +192,26 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         candidates,
         winner,
         accepted: false,
+        target: config.score.as_ref().map(|gate| gate.target),
         budget_spent: spent,
     };
     tournament.save()?;
+    for candidate in &tournament.candidates {
+        let copy = record::history_copy(&tournament.id, &candidate.name);
+        let _ = crate::seal::create_private_dir(copy.parent().unwrap_or(&dir));
+        let _ = std::fs::copy(
+            Project {
+                root: candidate.worktree.clone(),
+            }
+            .history_path(),
+            copy,
+        );
+    }
     report(&tournament);
+    match crate::commands::report::tournament_page(&tournament) {
+        Ok(path) => eprintln!("loopgate: the picture: {}", path.display()),
+        Err(err) => eprintln!("loopgate: {err}"),
+    }
     if let Some(signal) = interrupted {
         return Ok(crate::interrupt::reraise(signal));
     }

@@ -88,7 +88,11 @@ pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candida
         .rev()
         .filter_map(|r| r["status"].as_str())
         .find(|s| ENDINGS.contains(s))
-        .unwrap_or("unfinished")
+        .unwrap_or(if entrant.started.is_some() {
+            "unfinished"
+        } else {
+            "not started"
+        })
         .to_string();
     let iterations = records.iter().filter(|r| r["status"] == "agent_run").count() as u64;
     let score = records.iter().rev().find_map(|r| r["score"].as_f64());

@@ -24,6 +24,9 @@ pub(crate) struct Tournament {
     /// Set by `loopgate accept`.
     #[serde(default)]
     pub(crate) accepted: bool,
+    /// The score's target (`--target`), drawn on the picture.
+    #[serde(default)]
+    pub(crate) target: Option<f64>,
     /// The tournament was ended by `--max-cost`.
     #[serde(default)]
     pub(crate) budget_spent: bool,
@@ -62,6 +65,16 @@ pub(crate) fn dir() -> PathBuf {
 /// Where the worktrees of tournament `id` live (a directory the candidates' confinement opens, one each).
 pub(crate) fn worktrees(id: &str) -> PathBuf {
     crate::project::loopgate_home().join("worktrees").join(id)
+}
+
+/// Where a candidate's history is kept once the tournament ends (its worktree goes at `accept`).
+pub(crate) fn history_copy(id: &str, name: &str) -> PathBuf {
+    dir().join(id).join(format!("{name}.jsonl"))
+}
+
+/// The picture of tournament `id`.
+pub(crate) fn picture(id: &str) -> PathBuf {
+    dir().join(format!("{id}.html"))
 }
 
 impl Tournament {
