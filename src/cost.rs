@@ -102,7 +102,7 @@ impl Prices {
             user.push((pattern, price));
         }
         // The longest pattern is the most specific.
-        user.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        user.sort_by_key(|(pattern, _)| std::cmp::Reverse(pattern.len()));
         Ok(Self { user })
     }
 

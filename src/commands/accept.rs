@@ -21,7 +21,7 @@ pub(crate) fn run(id: Option<&str>) -> Result<u8, Error> {
         .into_iter()
         .find(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
     {
-        return Err(Error::ControlRefused {
+        return Err(Error::AgentRefused {
             action: "accept a tournament's winner",
             marker,
         });

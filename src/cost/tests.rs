@@ -53,18 +53,18 @@ fn the_users_file_overrides_the_table_and_bad_input_names_the_file_and_field() {
         r#"{"models": {"x": {"input": -1, "output": 1, "cache_write": 0, "cache_read": 0}}}"#,
     )
     .expect("write");
-    let err = Prices::load(Some(&file)).unwrap_err();
+    let err = Prices::load(Some(&file)).expect_err("refused");
     assert!(
         err.contains("prices.json") && err.contains("`models.x.input`") && !err.contains('\n'),
         "{err}"
     );
     std::fs::write(&file, r#"{"models": {"x": {"inptu": 1}}}"#).expect("write");
-    let err = Prices::load(Some(&file)).unwrap_err();
+    let err = Prices::load(Some(&file)).expect_err("refused");
     assert!(
         err.contains("prices.json") && err.contains("inptu") && !err.contains('\n'),
         "{err}"
     );
-    let missing = Prices::load(Some(&dir.join("none.json"))).unwrap_err();
+    let missing = Prices::load(Some(&dir.join("none.json"))).expect_err("refused");
     assert!(missing.contains("none.json"), "{missing}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -90,9 +90,9 @@ pub(crate) fn points(lane: &Lane) -> Vec<Point> {
 pub(crate) fn render(title: &str, lanes: &[Lane], target: Option<f64>) -> String {
     let series: Vec<(String, Vec<Point>)> = lanes.iter().map(|l| (l.name.clone(), points(l))).collect();
     let mut out = String::new();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>{STYLE}</style></head>\n<body>\n<h1>{}</h1>\n",
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>{STYLE}</style></head>\n<body>\n<h1>{}</h1>",
         escape(title),
         escape(title)
     );
@@ -149,21 +149,21 @@ fn chart(
         lo = lo.min(t);
         hi = hi.max(t);
     }
-    if hi - lo < f64::EPSILON {
+    if (hi - lo).abs() < f64::EPSILON {
         hi = lo + 1.0;
     }
     let x = |i: f64| LEFT + (i - min_x) / (max_x - min_x).max(1.0) * (WIDTH - LEFT - RIGHT);
     let y = |v: f64| TOP + (hi - v) / (hi - lo) * (HEIGHT - TOP - BOTTOM);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"{}\">\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"{}\">",
         escape(title)
     );
     // Axes, the extreme values on the y axis, the iterations on the x axis.
     let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<path class=\"axis\" d=\"M{x0} {y0} V{y1} H{x1}\"/>\n<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text>\n<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text>\n",
+        "<path class=\"axis\" d=\"M{x0} {y0} V{y1} H{x1}\"/>\n<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text>\n<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text>",
         x0 - 4.0,
         y(hi) + 4.0,
         number(hi),
@@ -174,24 +174,24 @@ fn chart(
     let step = ((max_x - min_x) / 10.0).ceil().max(1.0) as u64;
     let mut i = min_x as u64;
     while i as f64 <= max_x {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<text x=\"{:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{i}</text>\n",
+            "<text x=\"{:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{i}</text>",
             x(i as f64),
             y1 + 14.0
         );
         i += step;
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<text x=\"{:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">iteration</text>\n",
+        "<text x=\"{:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">iteration</text>",
         (x0 + x1) / 2.0,
         HEIGHT - 4.0
     );
     if let Some(t) = target {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<line class=\"target\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{:.1}\" y2=\"{:.1}\"><title>target {}</title></line>\n",
+            "<line class=\"target\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{:.1}\" y2=\"{:.1}\"><title>target {}</title></line>",
             y(t),
             y(t),
             number(t)

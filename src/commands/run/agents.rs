@@ -4,13 +4,16 @@
 
 use crate::error::Error;
 
+/// Builds one iteration's command of an agent for a model.
+type Build = fn(model: Option<&str>) -> Vec<String>;
+
 /// One agent CLI loopgate knows how to start.
 pub(crate) struct Agent {
     /// The name `--agent` takes.
     pub(crate) name: &'static str,
     /// The command for one iteration with `model` (the prompt is added as its last argument), or `None` when
     /// loopgate has no adapter for it yet (the command after `--` still runs it).
-    pub(crate) command: Option<fn(model: Option<&str>) -> Vec<String>>,
+    pub(crate) command: Option<Build>,
 }
 
 /// Every built-in agent.
@@ -103,9 +106,13 @@ mod tests {
         assert_eq!(argv[0].last().map(String::as_str), Some("a"));
         assert_eq!(argv[1].last().map(String::as_str), Some("b"));
         assert_eq!(argv[2].last().map(String::as_str), Some("a"));
-        let err = per_candidate(1, &["vim".into()], &[], &[]).unwrap_err().to_string();
+        let err = per_candidate(1, &["vim".into()], &[], &[])
+            .expect_err("refused")
+            .to_string();
         assert!(err.contains("unknown agent `vim`") && err.contains("claude"), "{err}");
-        let err = per_candidate(1, &["codex".into()], &[], &[]).unwrap_err().to_string();
+        let err = per_candidate(1, &["codex".into()], &[], &[])
+            .expect_err("refused")
+            .to_string();
         assert!(err.contains("no built-in adapter for `codex`"), "{err}");
         let fallback = vec!["my-agent".to_string()];
         assert_eq!(
