@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 /// setting it (Landlock and Seatbelt only narrow).
 pub const CANDIDATE_TREE_ENV: &str = "LOOPGATE_CANDIDATE_TREE";
 
-/// The candidate worktree [`CANDIDATE_TREE_ENV`] names, if it lies inside `home`'s `worktrees/` folder.
-fn candidate_tree(home: &Path) -> Option<PathBuf> {
-    let tree = std::env::var_os(CANDIDATE_TREE_ENV).filter(|t| !t.is_empty())?;
+/// The candidate worktree `named` (the value of [`CANDIDATE_TREE_ENV`]), if it lies inside `home`'s `worktrees/`
+/// folder.
+fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let tree = named.filter(|t| !t.is_empty())?;
     let tree = resolve(Path::new(&tree));
     let folder = resolve(&home.join("worktrees"));
     let inside = tree.strip_prefix(&folder).ok()?;
@@ -86,7 +87,7 @@ impl Plane {
     fn loopgate_own(home: &Path) -> Plane {
         let mut plane = Plane::default();
         plane.add(home);
-        if let Some(tree) = candidate_tree(home) {
+        if let Some(tree) = candidate_tree(home, std::env::var_os(CANDIDATE_TREE_ENV)) {
             plane.allow(&tree);
         }
         for exe in own_binary() {
@@ -233,6 +234,27 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_worktree_inside_the_stores_worktrees_folder_is_opened() {
+        let home = Path::new("/nonexistent-loopgate-home");
+        let named = |p: &str| Some(std::ffi::OsString::from(p));
+        assert_eq!(
+            candidate_tree(home, named("/nonexistent-loopgate-home/worktrees/t-1/c2")),
+            Some(PathBuf::from("/nonexistent-loopgate-home/worktrees/t-1/c2"))
+        );
+        for outside in [
+            "/nonexistent-loopgate-home",
+            "/nonexistent-loopgate-home/worktrees",
+            "/nonexistent-loopgate-home/seals",
+            "/nonexistent-loopgate-home/worktrees/../seals",
+            "/elsewhere",
+            "",
+        ] {
+            assert_eq!(candidate_tree(home, named(outside)), None, "{outside}");
+        }
+        assert_eq!(candidate_tree(home, None), None);
+    }
 
     #[test]
     fn resolve_keeps_the_missing_tail_and_canonicalizes_the_rest() {

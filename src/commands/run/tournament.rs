@@ -350,7 +350,7 @@ fn ending_word(exit: Option<u8>) -> &'static str {
         Some(exit_codes::PAUSED) => "paused",
         Some(exit_codes::CANCELLED) => "cancelled",
         Some(_) => "failed",
-        None => "killed",
+        None => "stopped",
     }
 }
 
