@@ -7,14 +7,18 @@
 #
 #   scripts/bench-tournament.sh            # N = 4
 #   CANDIDATES=8 scripts/bench-tournament.sh
+#   BIN=target/debug/loopgate scripts/bench-tournament.sh   # a build of your own, no release build
 #
 # Needs git. Each figure is the median of RUNS (default 3) runs; noisy on a busy machine.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${CANDIDATES:-4}
 runs=${RUNS:-3}
-cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
-bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
+# BIN=path/to/loopgate measures that build instead of building a release one.
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
+fi
+bin="${BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/loopgate}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-tournament.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID
