@@ -22,6 +22,7 @@ bin="${BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/loopgate}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-tournament.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID
+export LOOPGATE_HOME="$work/home"
 
 # 10,000 files of about 100 bytes in 100 directories, one commit.
 project="$work/project"
@@ -43,11 +44,10 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 now() { date +%s.%N; }
 
 time_one() { # $1: extra flags. The previous run's store and worktrees go first, as after `loopgate accept`.
-    rm -rf "$work/home"
+    rm -rf "$LOOPGATE_HOME"
     git -C "$project" worktree prune
     git -C "$project" for-each-ref --format='%(refname)' refs/heads/loopgate refs/loopgate |
         xargs -r -n1 git -C "$project" update-ref -d
-    export LOOPGATE_HOME="$work/home"
     local start end
     start=$(now)
     (cd "$project" && "$bin" run $1 --verify 'sh check.sh' --max-iterations 1 'nothing to do' -- true \
