@@ -6,8 +6,8 @@ use clap::{Args, Parser, Subcommand};
 use crate::schema::Speech;
 use crate::state::VerifyOn;
 
-mod run;
-pub(crate) use run::RunArgs;
+pub(crate) mod run;
+pub(crate) use run::{RunArgs, Until};
 
 /// Keep a coding agent working until an independent, sealed oracle says the task is done.
 #[derive(Debug, Parser)]
@@ -117,6 +117,26 @@ pub(crate) enum Command {
     },
     /// End the loop now and record `cancelled`.
     Cancel,
+    /// Draw a loop's iterations (or a tournament's candidates): tests passing, score against target, cost and
+    /// time, as a self-contained HTML page; prints its path.
+    Report {
+        /// Write the HTML page (the one format so far).
+        #[arg(long)]
+        html: bool,
+        /// This loop (default: the running loop, else the latest of the history).
+        #[arg(long = "loop", value_name = "LOOP_ID", conflicts_with = "tournament")]
+        loop_id: Option<String>,
+        /// A tournament instead (default with no id: the latest of this repository).
+        #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
+        tournament: Option<String>,
+    },
+    /// Take the winner of the last tournament (`loopgate run --candidates N`) into your branch (you only: the
+    /// agent cannot).
+    Accept {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
+    },
     /// Run a command confined so that it cannot write the control plane (loopgate's store, its binary, Claude
     /// Code's user settings and plugins); the exit code is the command's. The agent's Bash commands run this way.
     Confine(ConfineArgs),
@@ -279,6 +299,10 @@ pub(crate) struct SetupArgs {
     /// Replace a loop that another session is running in this project.
     #[arg(long)]
     pub(crate) force: bool,
+    /// Best of N (`loopgate run` only): N loops from one commit, each in its own worktree, under one sealed
+    /// oracle. From /pua-loop it starts no loop and prints the terminal command instead (docs/tournament.md).
+    #[arg(long, value_name = "N")]
+    pub(crate) candidates: Option<u32>,
     /// Read the raw /pua-loop text from stdin and split it without a shell.
     #[arg(long)]
     pub(crate) args_stdin: bool,

@@ -1,5 +1,6 @@
 //! Terminal commands, one module each. Each returns the exit code to end with, or an error that maps to one.
 
+pub(crate) mod accept;
 pub(crate) mod allow;
 pub(crate) mod cancel;
 pub(crate) mod checkpoints;
@@ -8,6 +9,7 @@ pub(crate) mod confine;
 pub(crate) mod diff;
 pub(crate) mod history;
 pub mod install;
+pub(crate) mod report;
 pub(crate) mod resume;
 pub(crate) mod rollback;
 pub(crate) mod run;

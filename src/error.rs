@@ -38,6 +38,16 @@ pub(crate) enum Error {
         /// The environment variable that placed the caller inside Claude Code.
         marker: &'static str,
     },
+    /// A user's command (`accept`) ran inside a process a loop's agent started.
+    #[error(
+        "refused to {action} from inside a loop's agent (`{marker}` is set, so the agent may have run this): only you may, from your own terminal"
+    )]
+    AgentRefused {
+        /// What was refused, reading after "refused to".
+        action: &'static str,
+        /// The environment variable that marks the agent's processes.
+        marker: &'static str,
+    },
     /// `loopgate run` could not start the agent command.
     #[error("failed to start the agent `{command}`: {source}{hint}")]
     AgentStart {
@@ -83,7 +93,7 @@ impl Error {
             Self::NoLoop { .. } => exit_codes::NO_LOOP,
             Self::Conflict { .. } | Self::VerifyRunning { .. } => exit_codes::CONFLICT,
             Self::NoCheckpoints(_) => exit_codes::NO_LOOP,
-            Self::ControlRefused { .. } => exit_codes::CONTROL_REFUSED,
+            Self::ControlRefused { .. } | Self::AgentRefused { .. } => exit_codes::CONTROL_REFUSED,
             Self::State(_)
             | Self::Seal(_)
             | Self::History(_)

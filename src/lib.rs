@@ -22,6 +22,7 @@ pub mod closure;
 pub mod commands;
 pub mod confine;
 pub(crate) mod control;
+pub(crate) mod cost;
 pub(crate) mod detect;
 pub(crate) mod duration;
 pub(crate) mod error;
@@ -145,6 +146,12 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         } => commands::diff::run(&from, to.as_deref(), stat, json, loop_id.as_deref()),
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
+        Command::Accept { id } => commands::accept::run(id.as_deref()),
+        Command::Report {
+            html,
+            loop_id,
+            tournament,
+        } => commands::report::run(html, loop_id.as_deref(), tournament.as_deref()),
         Command::Confine(args) => Ok(commands::confine::run(args)),
         Command::Allow {
             paths,

@@ -739,6 +739,23 @@ pub(crate) mod user {
     }
 }
 
+/// What `/pua-loop … --candidates N` prints instead of starting a loop: the terminal command of the tournament.
+pub(crate) fn tournament_from_slash_command(lang: Speech, command: &str) -> String {
+    match lang {
+        Speech::En => format!(
+            "No loop was started. A tournament (--candidates) runs several agent processes of its own, each in its \
+             own worktree, outside this session: run it in your terminal, from the repository's top level:\n\n    \
+             {command}\n\nthen `loopgate accept` to take the winner (see docs/tournament.md). Do not work on the task \
+             in this session; tell the user this in one line."
+        ),
+        Speech::Zh => format!(
+            "没有启动循环。锦标赛(--candidates)会在本会话之外启动多个独立的智能体进程,各自在自己的工作树中运行:请在终端中、\
+             在仓库顶层运行:\n\n    {command}\n\n然后用 `loopgate accept` 采纳胜者(见 docs/tournament.md)。不要在本会话中处理该任务;\
+             用一行话告诉用户这一点。"
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

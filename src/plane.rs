@@ -14,6 +14,23 @@
 
 use std::path::{Path, PathBuf};
 
+/// Set by a tournament (`loopgate run --candidates`) for each candidate's `loopgate run`: the candidate's
+/// worktree, under `<store>/worktrees/`, which its agent and its oracle runs must be able to write. Only a
+/// directory strictly inside that folder is honoured; a process already confined cannot widen its confinement by
+/// setting it (Landlock and Seatbelt only narrow).
+pub const CANDIDATE_TREE_ENV: &str = "LOOPGATE_CANDIDATE_TREE";
+
+/// The candidate worktree `named` (the value of [`CANDIDATE_TREE_ENV`]), if it lies inside `home`'s `worktrees/`
+/// folder.
+fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let tree = named.filter(|t| !t.is_empty())?;
+    let tree = resolve(Path::new(&tree));
+    let folder = resolve(&home.join("worktrees"));
+    let inside = tree.strip_prefix(&folder).ok()?;
+    (inside.components().count() >= 1 && !inside.components().any(|c| c == std::path::Component::ParentDir))
+        .then_some(tree)
+}
+
 /// The set of paths a confined process may not write (each canonical where it exists; a path that does not exist
 /// yet is kept as given, so creating it is denied too).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -65,10 +82,14 @@ impl Plane {
         (!plane.closes(Path::new(&home))).then_some(plane)
     }
 
-    /// The store `home` and this binary.
+    /// The store `home` and this binary; a tournament candidate's own worktree, which lies in the store, stays
+    /// writable (see [`CANDIDATE_TREE_ENV`]).
     fn loopgate_own(home: &Path) -> Plane {
         let mut plane = Plane::default();
         plane.add(home);
+        if let Some(tree) = candidate_tree(home, std::env::var_os(CANDIDATE_TREE_ENV)) {
+            plane.allow(&tree);
+        }
         for exe in own_binary() {
             plane.add(&exe);
         }
@@ -213,6 +234,27 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_worktree_inside_the_stores_worktrees_folder_is_opened() {
+        let home = Path::new("/nonexistent-loopgate-home");
+        let named = |p: &str| Some(std::ffi::OsString::from(p));
+        assert_eq!(
+            candidate_tree(home, named("/nonexistent-loopgate-home/worktrees/t-1/c2")),
+            Some(PathBuf::from("/nonexistent-loopgate-home/worktrees/t-1/c2"))
+        );
+        for outside in [
+            "/nonexistent-loopgate-home",
+            "/nonexistent-loopgate-home/worktrees",
+            "/nonexistent-loopgate-home/seals",
+            "/nonexistent-loopgate-home/worktrees/../seals",
+            "/elsewhere",
+            "",
+        ] {
+            assert_eq!(candidate_tree(home, named(outside)), None, "{outside}");
+        }
+        assert_eq!(candidate_tree(home, None), None);
+    }
 
     #[test]
     fn resolve_keeps_the_missing_tail_and_canonicalizes_the_rest() {

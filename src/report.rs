@@ -61,6 +61,7 @@ pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &st
     );
     let _ = writeln!(out, "## Task\n\n{}\n", state.task.trim_end());
     attempts(&mut out, &mine);
+    progress(&mut out, &f.loop_id, records);
     recurring(&mut out, &mine);
     give_ups(&mut out, &mine);
     let _ = writeln!(out, "## The question for you\n\n{}", question(end, detail, &mine));
@@ -106,6 +107,37 @@ fn attempts(out: &mut String, records: &[&Record]) {
         );
     }
     out.push('\n');
+}
+
+/// Tests passing, score, cost so far and time so far per iteration (the numbers `loopgate report --html` draws),
+/// when any was recorded.
+fn progress(out: &mut String, loop_id: &str, records: &[Record]) {
+    let lane = html::Lane {
+        name: loop_id.to_string(),
+        loop_id: loop_id.to_string(),
+        records: records.to_vec(),
+    };
+    let points = html::points(&lane);
+    let recorded = |p: &html::Point| p.passing.is_some() || p.score.is_some() || p.cost.is_some_and(|c| c > 0.0);
+    if !points.iter().any(recorded) {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Progress\n\n| iteration | tests passing | score | cost so far | time so far |\n|---:|---:|---:|---:|---:|"
+    );
+    for p in points.iter().skip(points.len().saturating_sub(MAX_ROWS)) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {:.0}s |",
+            p.iteration,
+            p.passing.map_or("–".to_string(), |n| n.to_string()),
+            p.score.map_or("–".to_string(), |s| s.to_string()),
+            p.cost.map_or("?".to_string(), |c| format!("${c:.4}")),
+            p.seconds
+        );
+    }
+    let _ = writeln!(out, "\nThe picture: `loopgate report --html --loop {loop_id}`.\n");
 }
 
 fn recurring(out: &mut String, records: &[&Record]) {
@@ -193,5 +225,6 @@ fn question(end: Status, detail: &str, records: &[&Record]) -> String {
     }
 }
 
+pub(crate) mod html;
 #[cfg(test)]
 mod tests;

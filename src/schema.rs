@@ -215,3 +215,26 @@ pub struct LastStop {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_ns: Option<i128>,
 }
+
+// Cost receipts (behaviour in `cost`).
+
+/// What one run of the agent used and cost, as its own JSON output reported the usage.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Receipt {
+    /// Input tokens not read from the prompt cache.
+    #[serde(default)]
+    pub tokens_in: u64,
+    #[serde(default)]
+    pub tokens_out: u64,
+    #[serde(default)]
+    pub cache_read: u64,
+    #[serde(default)]
+    pub cache_write: u64,
+    /// The model(s) the usage was reported for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
+    /// Dollars: priced by the table where it knows every model, else what the agent reported; absent when
+    /// neither could say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}

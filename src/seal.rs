@@ -248,6 +248,31 @@ impl Store {
         fsutil::write_atomic(path, &bytes, 0o600).map_err(err)
     }
 
+    /// Copies the companions of `from`'s seal (the inventory, the baseline, the test copies, what the traced run
+    /// observed, the recorded environment) to `to`'s, with `from`'s root replaced by `to`'s in their paths: a
+    /// tournament seals and baselines once and gives every candidate's worktree the same oracle. The room's
+    /// caches are not copied (each candidate's oracle runs start cold in a room of their own).
+    pub fn copy_companions(&self, from: &Project, to: &Project) -> Result<(), SealError> {
+        let (old, new) = (json_path(&from.root), json_path(&to.root));
+        for companion in COMPANIONS {
+            let source = self.companion_path(from, companion);
+            let Some(bytes) = fsutil::read_optional(&source).map_err(|e| SealError::Read {
+                path: source.clone(),
+                source: e,
+            })?
+            else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes).replace(&old, &new);
+            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| SealError::Corrupt {
+                path: source.clone(),
+                problem: e.to_string(),
+            })?;
+            self.write_json(&self.companion_path(to, companion), &value)?;
+        }
+        Ok(())
+    }
+
     /// First step of ending a loop: mark the seal ended so nothing obeys it again.
     pub fn mark_ended(&self, project: &Project, seal: &Seal) -> Result<(), SealError> {
         let ended = Seal {
@@ -322,6 +347,12 @@ impl Store {
             }
         }
     }
+}
+
+/// `path` as it appears inside a JSON string (escaped, without the quotes).
+pub(crate) fn json_path(path: &Path) -> String {
+    let quoted = serde_json::to_string(&path.to_string_lossy()).unwrap_or_default();
+    quoted.trim_matches('"').to_string()
 }
 
 /// A JSON file of the store, if it exists.

@@ -61,6 +61,8 @@ mod stop_decisions;
 mod tampering;
 #[path = "cli/terminal.rs"]
 mod terminal;
+#[path = "cli/tournament.rs"]
+mod tournament;
 #[path = "cli/user_text.rs"]
 mod user_text;
 #[path = "cli/verify_auto.rs"]

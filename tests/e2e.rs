@@ -24,6 +24,8 @@ mod mock_api;
 mod oracle_by_name;
 #[path = "e2e/room.rs"]
 mod room;
+#[path = "e2e/tournament.rs"]
+mod tournament;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;

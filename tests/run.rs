@@ -4,6 +4,8 @@
 
 #[path = "support/common.rs"]
 mod common;
+#[path = "run/picture.rs"]
+mod picture;
 #[path = "run/support.rs"]
 mod support;
 

@@ -49,10 +49,59 @@ pub(crate) struct RunArgs {
     /// Continue this project's paused loop (or one a killed `loopgate run` left behind) instead of starting one.
     #[arg(long)]
     pub(crate) resume: bool,
+    /// Best of N: several loops under one sealed oracle (see `docs/tournament.md`).
+    #[command(flatten)]
+    pub(crate) tournament: TournamentArgs,
+    /// Cost receipts and the dollar budget (see `docs/cost.md`).
+    #[command(flatten)]
+    pub(crate) cost: CostArgs,
     /// The agent command and its arguments, after `--`. The prompt replaces every `{prompt}` in them; without
     /// one it is added as the last argument (or written to stdin with `--stdin`).
-    #[arg(last = true, required = true, value_name = "AGENT")]
+    #[arg(last = true, required_unless_present = "agents", value_name = "AGENT")]
     pub(crate) agent: Vec<String>,
+}
+
+/// The flags of a tournament (`--candidates N`, which is a setup flag so that `/pua-loop` knows it), kept apart from the loop's own so that the loop's settings can
+/// change without touching them.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct TournamentArgs {
+    /// How many candidates run at once [default: the machine's cores].
+    #[arg(long, value_name = "N", requires = "candidates")]
+    pub(crate) jobs: Option<u32>,
+    /// When the tournament ends: `first` (the first to pass wins) or `all` (all finish, the best wins).
+    #[arg(long, value_enum, requires = "candidates", default_value_t = Until::All)]
+    pub(crate) until: Until,
+    /// Built-in agents by name, comma-separated, one per candidate in turn (e.g. `claude,codex`), instead of
+    /// the command after `--`.
+    #[arg(long = "agent", id = "agents", value_name = "NAMES", value_delimiter = ',')]
+    pub(crate) agents: Vec<String>,
+    /// Models, comma-separated, one per candidate in turn (passed to a built-in agent's `--model`).
+    #[arg(long = "model", value_name = "MODELS", value_delimiter = ',', requires = "agents")]
+    pub(crate) models: Vec<String>,
+}
+
+/// The dollar budget of a run, and the price table that counts it.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct CostArgs {
+    /// End the loop (or the whole tournament) once the agent's runs have cost this many US dollars, e.g. 2.50;
+    /// checked after each iteration. Needs an agent that reports its usage (`claude -p --output-format json`).
+    #[arg(long, value_name = "USD")]
+    pub(crate) max_cost: Option<f64>,
+    /// Prices per model, a JSON file overriding the built-in table [default: $LOOPGATE_HOME/prices.json if it
+    /// exists].
+    #[arg(long, value_name = "FILE")]
+    pub(crate) prices: Option<PathBuf>,
+}
+
+/// How a tournament ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Until {
+    /// The first candidate to pass wins; the others are stopped.
+    First,
+    /// Every candidate runs to its end; the best passing one wins.
+    #[default]
+    All,
 }
 
 #[cfg(test)]

@@ -15,12 +15,14 @@
 //! printed) and `display` (how: status line, colors); Ctrl-C is `crate::interrupt`.
 
 mod agent;
+pub(crate) mod agents;
 mod display;
 mod options;
 mod owner;
 mod prompt;
 mod row;
 mod screen;
+pub(crate) mod tournament;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,6 +38,7 @@ use crate::stop::Outcome;
 
 use display::{Display, Phase, Style};
 use options::{Options, Start};
+pub(crate) use owner::spent_in;
 use owner::{Ending, Owner};
 use prompt::Via;
 use row::Row;
@@ -45,13 +48,20 @@ use row::Row;
 const MAX_SAME_AGENT_FAILURES: u32 = 3;
 
 /// Runs `loopgate run`.
-pub(crate) fn run(args: RunArgs) -> Result<u8, Error> {
+pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     // A run seals (or, with `--force` / `--resume`, takes over) a loop itself: from inside Claude Code that
     // would let the agent replace its own oracle (see `control`).
     crate::control::refuse_inside_claude_code(
         &crate::control::Caller::from_env(),
         "start or take over a loop with `loopgate run`",
     )?;
+    if args.setup.candidates.is_some() {
+        return tournament::run(args);
+    }
+    if !args.tournament.agents.is_empty() {
+        let t = &args.tournament;
+        args.agent = agents::per_candidate(1, &t.agents, &t.models, &args.agent)?.remove(0);
+    }
     let options = Options::from_args(args)?;
     let project = Project::for_terminal();
     let owner = Arc::new(Owner {
@@ -130,7 +140,12 @@ impl Runner {
             if let Some(signal) = interrupt::requested() {
                 return self.interrupted(signal);
             }
-            match self.owner.record_agent(iteration, &self.agent_text(), &outcome) {
+            let tail = outcome.tail_text();
+            let receipt = crate::cost::from_output(&tail, &self.options.cost.prices);
+            match self
+                .owner
+                .record_agent(iteration, &self.agent_text(), &outcome, receipt)
+            {
                 Ok(true) if !outcome.stopped => {}
                 Ok(_) => {
                     let ending = self.owner.ending(&self.loop_id);
@@ -139,10 +154,11 @@ impl Runner {
                 Err(err) => return self.fail(&err, "loopgate could not record the agent's run"),
             }
             // A timed-out agent's output is cut short: the iteration counts as one without a signal.
+            // An agent that reports in JSON (`claude -p --output-format json`) says its last message in `result`.
             let message = if outcome.timed_out {
                 String::new()
             } else {
-                prompt::agent_message(&outcome.tail_text(), &prompt)
+                prompt::agent_message(&crate::cost::result_text(&tail).unwrap_or(tail), &prompt)
             };
             let offset = self.owner.history_len();
             self.display.phase(Phase::Checking);
@@ -163,6 +179,9 @@ impl Runner {
             match stop {
                 Some(Outcome::Block { reason, .. }) => {
                     prompt = reason;
+                    if let Some(code) = self.over_budget() {
+                        return code;
+                    }
                     if let Some(code) = self.agent_keeps_failing(&outcome) {
                         return code;
                     }
@@ -272,10 +291,29 @@ impl Runner {
         Some(exit_codes::FAILURE)
     }
 
+    /// Ends the loop when `--max-cost` is spent (checked between iterations: the one that crossed it finished).
+    fn over_budget(&self) -> Option<u8> {
+        let max = self.options.cost.max_cost?;
+        let (spent, _) = self.owner.spent(&self.loop_id);
+        let dollars = spent.cost_usd.unwrap_or(0.0);
+        if dollars < max {
+            return None;
+        }
+        let reason = format!("the cost budget is spent: ${dollars:.4} of --max-cost ${max:.2}");
+        let _ = self.owner.cancel(&reason);
+        self.finish(&Ending::Cancelled(reason), None);
+        Some(exit_codes::LIMIT_REACHED)
+    }
+
     /// Prints the summary and the final line; returns the exit code of `ending`.
     fn finish(&self, ending: &Ending, system_message: Option<String>) -> u8 {
         self.display.finish();
         screen::summary(&self.display, &self.rows);
+        let (spent, runs) = self.owner.spent(&self.loop_id);
+        if runs > 0 {
+            self.display
+                .line(&format!("loopgate: cost: {}", crate::cost::describe(&spent)));
+        }
         screen::final_line(&self.display, ending, system_message, &self.loop_id, &self.agent_text());
         if let Ending::Paused { .. } = ending {
             let _ = self.owner.release();

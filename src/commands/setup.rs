@@ -98,6 +98,8 @@ pub(crate) struct Config {
     pub(crate) baseline: bool,
     /// Setup runs inside the slash command (`--args-stdin`), which Claude Code waits for only so long.
     pub(crate) from_slash_command: bool,
+    /// `--candidates N`: a tournament, which `loopgate run` runs; setup only names the command.
+    pub(crate) candidates: Option<u32>,
 }
 
 #[derive(Parser)]
@@ -212,6 +214,7 @@ impl Config {
             opt_out: opt_outs(&args_flags),
             baseline: !args.no_baseline,
             from_slash_command: false,
+            candidates: args.candidates.filter(|&n| n > 0),
         })
     }
 
@@ -305,6 +308,14 @@ pub(crate) fn run(args: SetupArgs) -> Result<u8, Error> {
         None
     };
     let mut config = Config::from_args(args, text.as_deref().unwrap_or_default().as_bytes())?;
+    if let Some(n) = config.candidates {
+        // A tournament's candidates are agent processes of their own, outside this session: the user starts it.
+        println!(
+            "{}",
+            messages::tournament_from_slash_command(config.lang, &terminal_command(&config, n))
+        );
+        return Ok(exit_codes::OK);
+    }
     let project = Project::for_terminal();
     let caller = crate::control::Caller::from_env();
     if crate::control::defer_setup(&caller, &project, &config.session_id, text.as_deref())? {
@@ -325,9 +336,42 @@ pub(crate) fn start_from_text(project: Project, session: &str, text: &str) -> Re
         ..SetupArgs::default()
     };
     let mut config = Config::from_args(args, text.as_bytes())?;
+    if let Some(n) = config.candidates {
+        return Ok(messages::tournament_from_slash_command(
+            config.lang,
+            &terminal_command(&config, n),
+        ));
+    }
     config.resolve_auto_verify(&project.root)?;
     let started = start(&config, project)?;
     Ok(report(&config, &started))
+}
+
+/// The `loopgate run --candidates N …` command a `/pua-loop … --candidates N` stands for: the oracle's flags
+/// and the task, each quoted for a POSIX shell, and Claude Code as the agent.
+fn terminal_command(config: &Config, n: u32) -> String {
+    let quote = |text: &str| format!("'{}'", text.replace('\'', "'\\''"));
+    let mut words = vec![
+        "loopgate".to_string(),
+        "run".into(),
+        "--candidates".into(),
+        n.to_string(),
+    ];
+    if let Some(verify) = &config.verify {
+        words.extend(["--verify".into(), quote(verify)]);
+    }
+    if config.max_iterations > 0 {
+        words.extend(["--max-iterations".into(), config.max_iterations.to_string()]);
+    }
+    if let Some(secs) = config.max_duration {
+        words.extend(["--max-duration".into(), format!("{secs}s")]);
+    }
+    for glob in &config.seal {
+        words.extend(["--seal".into(), quote(glob)]);
+    }
+    words.push(quote(&config.task));
+    words.extend(["--", "claude", "-p", "--allowedTools", "Bash,Edit,Write"].map(String::from));
+    words.join(" ")
 }
 
 /// What setup prints for the agent: the detected verify command, the briefing, the checkpoints line, the baseline.

@@ -61,6 +61,10 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
                 report["holdout"] = holdout::report(held);
             }
             report["control_plane"] = crate::confine::probe().to_string().into();
+            let (spent, runs) = crate::commands::run::spent_in(&project, active.loop_id());
+            if runs > 0 {
+                report["cost"] = serde_json::to_value(&spent).unwrap_or_default();
+            }
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -291,6 +295,12 @@ fn render(report: &Value, project: &Project) -> String {
             }
             if let Some(max) = report.get("max_tokens").and_then(Value::as_u64) {
                 out.push_str(&format!("\n  tokens:      {} / {max}", n("tokens_used")));
+            }
+            if let Some(spent) = report
+                .get("cost")
+                .and_then(|c| serde_json::from_value::<crate::cost::Receipt>(c.clone()).ok())
+            {
+                out.push_str(&format!("\n  cost:        {}", crate::cost::describe(&spent)));
             }
             if let Some(running) = report.get("verify_running").and_then(Value::as_str) {
                 out.push_str(&format!("\n  verifying:   now ({running})"));

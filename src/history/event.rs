@@ -233,6 +233,9 @@ pub struct AgentRun {
     pub agent_bytes: u64,
     #[serde(default)]
     pub agent_tail: String,
+    /// What the run used and cost, when the agent's output reported its usage (see `cost`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::schema::Receipt>,
 }
 
 /// `gave_up`: the sentence that gave up, and how many stops in a row did.
@@ -393,6 +396,9 @@ impl Event {
                     (false, None) => "killed".to_string(),
                 };
                 parts.push(format!("agent {result}, {:.1}s", a.agent_ms as f64 / 1000.0));
+                if let Some(receipt) = &a.receipt {
+                    parts.push(crate::cost::describe(receipt));
+                }
             }
             Self::Allowed(a) => parts.push(format!("accepted: {}", a.accepted.join(", "))),
             Self::BlockCap(b) => parts.push(format!("{} block(s) without a tool call", b.blocks_without_tool)),

@@ -93,3 +93,32 @@ fn write_puts_it_under_the_work_dir() {
     assert_eq!(path, PathBuf::from(".claude/loopgate/report-lg-test.md"));
     assert!(dir.path().join(&path).exists());
 }
+
+#[test]
+fn the_report_shows_tests_passing_score_and_cost_per_iteration_when_recorded() {
+    let mut state = crate::state::tests::sample("make it fast");
+    state.fields.loop_id = "lg-1".into();
+    let mk = |i, fields| test_record_of("lg-1", i, fields);
+    let records = vec![
+        mk(0, json!({"status": "init"})),
+        mk(
+            1,
+            json!({"status": "agent_run", "receipt": {"tokens_in": 5, "cost_usd": 0.25}}),
+        ),
+        mk(
+            1,
+            json!({"status": "verify_failed", "verify_exit": 1, "score": 0.5,
+                "counts": {"passed": 3, "failed": 2, "skipped": 0, "ignored": 0}}),
+        ),
+    ];
+    let text = render(&state, &records, Status::MaxIterations, "max_iterations reached");
+    assert!(text.contains("## Progress"), "{text}");
+    assert!(text.contains("| 1 | 3 | 0.5 | $0.2500 |"), "{text}");
+    let quiet = render(
+        &state,
+        &self::records(),
+        Status::MaxIterations,
+        "max_iterations reached",
+    );
+    assert!(!quiet.contains("## Progress"), "nothing to show, no section:\n{quiet}");
+}

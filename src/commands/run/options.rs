@@ -42,6 +42,31 @@ pub(crate) struct Options {
     pub(crate) via: Via,
     pub(crate) agent_timeout: Option<Duration>,
     pub(crate) verbosity: Verbosity,
+    pub(crate) cost: Budget,
+}
+
+/// The run's dollar budget and the table that prices the agent's usage.
+#[derive(Debug, Default)]
+pub(crate) struct Budget {
+    pub(crate) max_cost: Option<f64>,
+    pub(crate) prices: crate::cost::Prices,
+}
+
+impl Budget {
+    /// `--max-cost` checked, `--prices` (or the default file) read; errors name the flag or the file.
+    pub(crate) fn from_args(args: &crate::cli::run::CostArgs) -> Result<Self, Error> {
+        if let Some(max) = args.max_cost
+            && !(max.is_finite() && max > 0.0)
+        {
+            return Err(Error::Usage(format!(
+                "`--max-cost {max}`: give a number of dollars above 0, e.g. 2.50"
+            )));
+        }
+        Ok(Self {
+            max_cost: args.max_cost,
+            prices: crate::cost::Prices::load(args.prices.as_deref()).map_err(Error::Usage)?,
+        })
+    }
 }
 
 impl Options {
@@ -83,6 +108,7 @@ impl Options {
             (false, true) => Verbosity::Verbose,
             (false, false) => Verbosity::Normal,
         };
+        let cost = Budget::from_args(&args.cost)?;
         let session = new_session();
         let start = if args.resume {
             if args.task_file.is_some() || args.require_promise || shapes_the_loop(&setup) {
@@ -115,6 +141,7 @@ impl Options {
             via,
             agent_timeout,
             verbosity,
+            cost,
         })
     }
 }

@@ -94,7 +94,13 @@ impl Owner {
     }
 
     /// Records one run of the agent for `iteration`; `false` when the loop is no longer ours.
-    pub(crate) fn record_agent(&self, iteration: u64, command: &str, outcome: &Outcome) -> Result<bool, Error> {
+    pub(crate) fn record_agent(
+        &self,
+        iteration: u64,
+        command: &str,
+        outcome: &Outcome,
+        receipt: Option<crate::cost::Receipt>,
+    ) -> Result<bool, Error> {
         let _lock = lifecycle::lock(&self.project)?;
         let Some(mut active) = self.ours()? else {
             return Ok(false);
@@ -112,6 +118,7 @@ impl Owner {
             agent_ms: u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
             agent_bytes: outcome.total_bytes,
             agent_tail: tail[cut..].to_string(),
+            receipt,
         };
         let record = Record::new(active.loop_id(), iteration, Event::AgentRun(run));
         active.record(&record)?;
@@ -187,6 +194,11 @@ impl Owner {
         Ok((state, pause_reason))
     }
 
+    /// What the agent's runs of loop `loop_id` cost so far: the sum of their receipts, and how many runs had one.
+    pub(crate) fn spent(&self, loop_id: &str) -> (crate::cost::Receipt, usize) {
+        spent_in(&self.project, loop_id)
+    }
+
     /// The size of the history now, to read what a stop appends.
     pub(crate) fn history_len(&self) -> u64 {
         std::fs::metadata(self.project.history_path()).map_or(0, |m| m.len())
@@ -232,4 +244,19 @@ impl Owner {
             }),
         }
     }
+}
+
+/// What the agent's runs of loop `loop_id` in `project` cost so far, and how many runs reported a receipt.
+pub(crate) fn spent_in(project: &Project, loop_id: &str) -> (crate::cost::Receipt, usize) {
+    let records = history::read_loop(&project.history_path(), loop_id)
+        .map(|read| read.records)
+        .unwrap_or_default();
+    let receipts: Vec<&crate::cost::Receipt> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::AgentRun(run) => run.receipt.as_ref(),
+            _ => None,
+        })
+        .collect();
+    (crate::cost::total(receipts.iter().copied()), receipts.len())
 }

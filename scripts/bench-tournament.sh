@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Cost of a tournament's machinery (issue 35): on a git repository of 10,000 files, one `loopgate run` against
+# `loopgate run --candidates N`, both with an agent that does nothing and a verify command that passes at once, so
+# what is timed is loopgate's own work — sealing and the baseline once, then per candidate a worktree, a copy of
+# the seal, its child `loopgate run`, and at the end the commit of its work and the diff. Also the disk one
+# candidate's worktree takes (its files, and git's administrative directory for it).
+#
+#   scripts/bench-tournament.sh            # N = 4
+#   CANDIDATES=8 scripts/bench-tournament.sh
+#   BIN=target/debug/loopgate scripts/bench-tournament.sh   # a build of your own, no release build
+#
+# Needs git. Each figure is the median of RUNS (default 3) runs; noisy on a busy machine.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=${CANDIDATES:-4}
+runs=${RUNS:-3}
+# BIN=path/to/loopgate measures that build instead of building a release one.
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
+fi
+bin="${BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/loopgate}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-tournament.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID
+export LOOPGATE_HOME="$work/home"
+
+# 10,000 files of about 100 bytes in 100 directories, one commit.
+project="$work/project"
+mkdir -p "$project"
+for d in $(seq -w 0 99); do
+    mkdir -p "$project/src/d$d"
+    for f in $(seq -w 0 99); do
+        printf 'module %s/%s\nline two of a small source file\nand a third line to make it real\n' "$d" "$f" \
+            > "$project/src/d$d/f$f.txt"
+    done
+done
+printf '#!/bin/sh\ntest -f src/d00/f00.txt && echo "check: 1 passed"\n' > "$project/check.sh"
+git -C "$project" init -q -b main
+git -C "$project" add -A
+git -C "$project" -c user.name=bench -c user.email=bench@localhost commit -qm fixture
+echo "files: $(git -C "$project" ls-files | wc -l)"
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+now() { date +%s.%N; }
+
+time_one() { # $1: extra flags. The previous run's store and worktrees go first, as after `loopgate accept`.
+    rm -rf "$LOOPGATE_HOME"
+    git -C "$project" worktree prune
+    git -C "$project" for-each-ref --format='%(refname)' refs/heads/loopgate refs/loopgate |
+        xargs -r -n1 git -C "$project" update-ref -d
+    local start end
+    start=$(now)
+    (cd "$project" && "$bin" run $1 --verify 'sh check.sh' --max-iterations 1 'nothing to do' -- true \
+        >/dev/null 2>"$work/last.err")
+    end=$(now)
+    echo "$end - $start" | bc -l
+}
+
+single=$(for _ in $(seq "$runs"); do time_one ""; done | median)
+tournament=$(for _ in $(seq "$runs"); do time_one "--candidates $n --jobs $n"; done | median)
+sealed=$(sed -n 's/.*sealed and baselined once in \([0-9.]*\)s; .* ready in \([0-9.]*\)s.*/\1 \2/p' "$work/last.err")
+seal_once=${sealed% *}
+ready=${sealed#* }
+per=$(echo "($tournament - $single) / ($n - 1)" | bc -l)
+per_prep=$(echo "($ready - $seal_once) / ($n - 1)" | bc -l)
+
+# Disk: one candidate's worktree (without loopgate's .claude) and git's directory for it.
+tree=$(ls -d "$LOOPGATE_HOME"/worktrees/*/c2)
+files_kb=$(du -sk --exclude=.claude "$tree" | cut -f1)
+admin_kb=$(du -sk "$(git -C "$tree" rev-parse --absolute-git-dir)" | cut -f1)
+store_kb=$(du -sk "$LOOPGATE_HOME/seals" | cut -f1)
+
+printf 'single loop (setup + 1 iteration + end):       %.2f s\n' "$single"
+printf 'tournament of %d (same, every candidate):       %.2f s\n' "$n" "$tournament"
+printf 'added per extra candidate, whole run:          %.2f s\n' "$per"
+printf 'of which worktree + seal copy, per candidate:  %.2f s (the seal and baseline, once: %.2f s)\n' "$per_prep" "$seal_once"
+printf 'disk per worktree: %d KiB of files, %d KiB in .git/worktrees; all seals of the tournament: %d KiB\n' \
+    "$files_kb" "$admin_kb" "$store_kb"

@@ -1,0 +1,181 @@
+//! One oracle for every candidate: the loop sealed in the first worktree is copied, seal and companions, to
+//! each other worktree with its own root and loop id, and left waiting for its `loopgate run --resume`. And,
+//! at the end, each candidate's result read back from its worktree.
+
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::history::{self, Record, Status};
+use crate::lifecycle::{ActiveLoop, Lookup, lookup};
+use crate::project::Project;
+use crate::seal::{Seal, Store, json_path};
+
+use super::Entrant;
+use super::git;
+use super::record::Candidate;
+
+/// Leaves the loop of `project` waiting for any session (its candidate's `loopgate run --resume` adopts it).
+pub(crate) fn release(project: &Project) -> Result<(), Error> {
+    let _lock = crate::lifecycle::lock(project)?;
+    let Lookup::Loop(mut active) = lookup(project)? else {
+        return Err(Error::NoLoop {
+            root: project.root.clone(),
+        });
+    };
+    let mut state = active.state();
+    state.fields.session_id.clear();
+    state.fields.driver = None;
+    active.save(&state)
+}
+
+/// Gives `to` a copy of `from`'s loop (released), as loop `loop_id`; returns the id.
+pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String, Error> {
+    let store = Store::open();
+    let seal = store.load(from)?.ok_or_else(|| Error::NoLoop {
+        root: from.root.clone(),
+    })?;
+    let corrupt = |problem: String| crate::seal::SealError::Corrupt {
+        path: store.path_for(from),
+        problem,
+    };
+    let text = serde_json::to_string(&seal)
+        .map_err(|e| corrupt(e.to_string()))?
+        .replace(&json_path(&from.root), &json_path(&to.root));
+    let mut seal: Seal = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+    let from_id = std::mem::replace(&mut seal.fields.loop_id, loop_id.to_string());
+    seal.history = None;
+    seal.logs.clear();
+    seal.mirror_sha256 = None;
+    seal.mirror_unwritten = false;
+    store.copy_companions(from, to)?;
+    to.ignore_work_dir();
+    let init = history::read(&from.history_path()).ok().and_then(|read| {
+        read.records
+            .into_iter()
+            .find(|r| r.loop_id == from_id && r.status() == Status::Init)
+    });
+    let _lock = crate::lifecycle::lock(to)?;
+    let mut active = ActiveLoop {
+        project: to.clone(),
+        store,
+        seal,
+        tamper: Vec::new(),
+        warnings: Vec::new(),
+    };
+    if let Some(init) = init {
+        active.record_unsaved(&Record::new(loop_id, 0, init.event))?;
+    }
+    active.write()?;
+    Ok(loop_id.to_string())
+}
+
+/// A finished candidate's result: how its loop ended, its iterations, last score and what it tried to change
+/// of the oracle (from its history), its work committed on `loopgate/<tournament>/cK` and the diff's size.
+pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candidate {
+    let loop_id = entrant.loop_id.as_str();
+    let project = Project {
+        root: entrant.tree.clone(),
+    };
+    let (spent, runs) = crate::commands::run::spent_in(&project, loop_id);
+    let records: Vec<Value> = std::fs::read_to_string(project.history_path())
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|r| r["loop_id"] == loop_id)
+        .collect();
+    let ending = records
+        .iter()
+        .rev()
+        .filter_map(|r| r["status"].as_str())
+        .find(|s| ENDINGS.contains(s))
+        .unwrap_or(if entrant.started.is_some() {
+            "unfinished"
+        } else {
+            "not started"
+        })
+        .to_string();
+    let iterations = records.iter().filter(|r| r["status"] == "agent_run").count() as u64;
+    let score = records.iter().rev().find_map(|r| r["score"].as_f64());
+    let mut gamed: Vec<String> = records
+        .iter()
+        .flat_map(|r| {
+            let sealed = r["sealed_changes"].as_array().into_iter().flatten();
+            let tamper = (r["status"] == "tamper_detected").then(|| r["what"].clone());
+            sealed.cloned().chain(tamper)
+        })
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    gamed.sort();
+    gamed.dedup();
+    let branch = format!("loopgate/{tournament}/{}", entrant.name);
+    let message = format!("loopgate tournament {tournament}: candidate {}", entrant.name);
+    let commit = git::commit_candidate(&entrant.tree, &branch, &message)
+        .map_err(|err| eprintln!("loopgate: candidate {}: {err}", entrant.name))
+        .ok();
+    let diff_lines = commit
+        .as_deref()
+        .and_then(|c| git::diff_lines(&entrant.tree, base, c).ok())
+        .unwrap_or(0);
+    Candidate {
+        name: entrant.name.clone(),
+        agent: agent_name(&entrant.argv),
+        worktree: entrant.tree.clone(),
+        loop_id: loop_id.to_string(),
+        ending,
+        iterations,
+        score,
+        diff_lines,
+        branch: commit.is_some().then_some(branch),
+        commit,
+        gamed,
+        seconds: entrant.seconds,
+        cost: (runs > 0).then_some(spent),
+    }
+}
+
+/// The agent as the report shows it: the program's file name and its arguments.
+fn agent_name(argv: &[String]) -> String {
+    // `env VAR=value … program`: the program is what tells the candidates apart.
+    let argv = match argv.first().map(String::as_str) {
+        Some("env") => {
+            let rest = &argv[1..];
+            &rest[rest
+                .iter()
+                .take_while(|w| w.contains('=') && !w.starts_with('-'))
+                .count()..]
+        }
+        _ => argv,
+    };
+    let Some((program, args)) = argv.split_first() else {
+        return String::new();
+    };
+    let name = std::path::Path::new(program)
+        .file_name()
+        .map_or_else(|| program.clone(), |n| n.to_string_lossy().into_owned());
+    std::iter::once(name)
+        .chain(args.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The history statuses that end a loop.
+const ENDINGS: [&str; 7] = [
+    "complete",
+    "max_iterations",
+    "max_duration",
+    "max_tokens",
+    "aborted",
+    "cancelled",
+    "stalled",
+];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_endings_are_history_statuses_that_end_a_loop() {
+        for status in super::ENDINGS {
+            let parsed: super::Status = serde_json::from_value(serde_json::json!(status)).expect(status);
+            assert!(parsed.ends_loop() || parsed == super::Status::Stalled, "{status}");
+        }
+    }
+}

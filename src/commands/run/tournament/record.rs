@@ -1,0 +1,121 @@
+//! The record of a tournament, kept in loopgate's store (`tournaments/<id>.json`, out of the agents' reach):
+//! where it started, every candidate's result, and the winner that `loopgate accept` takes into the user's
+//! branch.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::cli::Until;
+use crate::error::Error;
+
+/// One tournament.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Tournament {
+    pub(crate) id: String,
+    /// The user's repository (its top level).
+    pub(crate) repo: PathBuf,
+    /// The commit every candidate started from.
+    pub(crate) base: String,
+    pub(crate) until: Until,
+    pub(crate) candidates: Vec<Candidate>,
+    /// The index in `candidates` of the winner, if one passed.
+    pub(crate) winner: Option<usize>,
+    /// Set by `loopgate accept`.
+    #[serde(default)]
+    pub(crate) accepted: bool,
+    /// The score's target (`--target`), drawn on the picture.
+    #[serde(default)]
+    pub(crate) target: Option<f64>,
+    /// The tournament was ended by `--max-cost`.
+    #[serde(default)]
+    pub(crate) budget_spent: bool,
+}
+
+/// One candidate's result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Candidate {
+    /// `c1`, `c2`, …
+    pub(crate) name: String,
+    pub(crate) agent: String,
+    pub(crate) worktree: PathBuf,
+    pub(crate) loop_id: String,
+    /// How its loop ended: `complete`, `max_iterations`, `cancelled`, …
+    pub(crate) ending: String,
+    pub(crate) iterations: u64,
+    pub(crate) score: Option<f64>,
+    pub(crate) diff_lines: u64,
+    /// The branch holding its work, and the commit.
+    pub(crate) branch: Option<String>,
+    pub(crate) commit: Option<String>,
+    /// The oracle's inputs it changed, as the rejections named them: a candidate that tried to game the oracle.
+    #[serde(default)]
+    pub(crate) gamed: Vec<String>,
+    pub(crate) seconds: f64,
+    /// What its agent's runs cost, when the agent reported its usage.
+    #[serde(default)]
+    pub(crate) cost: Option<crate::cost::Receipt>,
+}
+
+/// The directory of tournament records.
+pub(crate) fn dir() -> PathBuf {
+    crate::project::loopgate_home().join("tournaments")
+}
+
+/// Where the worktrees of tournament `id` live (a directory the candidates' confinement opens, one each).
+pub(crate) fn worktrees(id: &str) -> PathBuf {
+    crate::project::loopgate_home().join("worktrees").join(id)
+}
+
+/// Where a candidate's history is kept once the tournament ends (its worktree goes at `accept`).
+pub(crate) fn history_copy(id: &str, name: &str) -> PathBuf {
+    dir().join(id).join(format!("{name}.jsonl"))
+}
+
+/// The picture of tournament `id`.
+pub(crate) fn picture(id: &str) -> PathBuf {
+    dir().join(format!("{id}.html"))
+}
+
+impl Tournament {
+    pub(crate) fn save(&self) -> Result<(), Error> {
+        let path = dir().join(format!("{}.json", self.id));
+        let io = |source| Error::Io {
+            action: "write the tournament record",
+            path: path.clone(),
+            source,
+        };
+        crate::seal::create_private_dir(&dir()).map_err(io)?;
+        let bytes = serde_json::to_vec_pretty(self).map_err(|e| io(std::io::Error::other(e)))?;
+        crate::fsutil::write_atomic(&path, &bytes, 0o600).map_err(io)
+    }
+
+    /// Tournament `id`, or the latest one of `repo`.
+    pub(crate) fn find(id: Option<&str>, repo: &Path) -> Result<Self, Error> {
+        let mut found: Vec<Self> = std::fs::read_dir(dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let path = entry.path();
+                let bytes = std::fs::read(&path).ok()?;
+                serde_json::from_slice::<Self>(&bytes).ok()
+            })
+            .filter(|t| id.map_or(t.repo == repo, |id| t.id == id))
+            .collect();
+        found.sort_by(|a, b| a.id.cmp(&b.id));
+        found.pop().ok_or_else(|| {
+            Error::Usage(match id {
+                Some(id) => format!("no tournament `{id}`: `loopgate run --candidates N` prints its id"),
+                None => format!(
+                    "no tournament for `{}`: start one with `loopgate run --candidates N`",
+                    repo.display()
+                ),
+            })
+        })
+    }
+
+    pub(crate) fn winner(&self) -> Option<&Candidate> {
+        self.winner.and_then(|i| self.candidates.get(i))
+    }
+}

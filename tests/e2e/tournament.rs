@@ -1,0 +1,170 @@
+//! Issue 35 with the real client: `loopgate run --candidates 3` runs three `claude -p` loops, each in its own
+//! worktree under the store, all judged by one oracle sealed once. The first candidate games the oracle (it
+//! rewrites the verify script) and is rejected and named; the other two pass, and the one with the smaller diff
+//! wins. The user's branch and tree stay as they were until `loopgate accept`, which the agent may not run.
+//! `--jobs 1` runs the candidates one after another, so the one scripted model serves them in order.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::common::{CHECK_SH, TASK};
+use crate::harness::{self, Project, claude_bin};
+use crate::mock_api::{MockApi, Reply};
+use crate::timer;
+
+fn git(project: &Project, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(&project.dir)
+        .env("HOME", &project.home)
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn three_candidates_one_games_two_pass_and_the_smaller_diff_wins_only_once_accepted() {
+    let _t = timer("tournament: three claude -p candidates under one oracle");
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    project.git_init();
+    let base = git(&project, &["rev-parse", "HEAD"]);
+    let api = MockApi::start();
+    api.push([
+        // c1 games: the verify script itself is made to pass.
+        Reply::bash("printf '#!/bin/sh\\nexit 0\\n' > check.sh"),
+        Reply::text("All checks pass now."),
+        // c2 passes with a larger change.
+        Reply::bash("echo fixed > src.txt && printf 'one\\ntwo\\nthree\\nfour\\n' > notes.txt"),
+        Reply::text("Fixed, with notes."),
+        // c3 passes with the smallest change.
+        Reply::bash("echo fixed > src.txt"),
+        Reply::text("Fixed."),
+    ]);
+    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
+    let claude = claude_bin();
+    #[rustfmt::skip]
+    let child = project
+        .command(harness::loopgate_bin())
+        .args([
+            "run", "--candidates", "3", "--jobs", "1", "--until", "all", "--verify", "sh check.sh",
+            "--verify-timeout", "10", "--max-iterations", "1", "--stdin", TASK,
+            "--", "env", &base_url, harness::s(&claude), "-p", "--allowedTools", "Bash",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn loopgate run --candidates");
+    let out = harness::wait_output(child, Duration::from_secs(300));
+    let describe = || format!("{out:#?}\nrequests: {}", api.requests().len());
+    assert_eq!(out.status.code(), Some(0), "{}", describe());
+    assert!(out.stderr.contains("sealed and baselined once"), "{}", describe());
+    assert!(out.stderr.contains("winner: c3"), "{}", describe());
+    assert!(
+        out.stderr.contains("claude -p"),
+        "the report names each candidate's agent: {}",
+        describe()
+    );
+    let c1 = out
+        .stderr
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("c1 "))
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        c1.contains("max_iterations")
+            && c1.contains("rejected for changing the oracle's inputs")
+            && c1.contains("check.sh"),
+        "the gaming candidate is named:\n{c1}\n{}",
+        describe()
+    );
+    assert_eq!((api.remaining(), api.exhausted()), (0, 0), "{}", describe());
+
+    // Nothing of the user's moved: the branch, the files, the index.
+    assert_eq!(git(&project, &["rev-parse", "HEAD"]), base);
+    assert_eq!(project.read("src.txt"), "broken\n");
+    assert_eq!(project.read("check.sh"), CHECK_SH);
+    assert_eq!(git(&project, &["status", "--porcelain", "--untracked-files=no"]), "");
+
+    // The agent's environment may not accept; the user may.
+    let refused = project
+        .command(harness::loopgate_bin())
+        .arg("accept")
+        .env("LOOPGATE_LOOP_ID", "lg-agent")
+        .output()
+        .expect("run loopgate accept");
+    assert_eq!(refused.status.code(), Some(10), "{refused:?}");
+    assert_eq!(git(&project, &["rev-parse", "HEAD"]), base);
+    let accepted = project.loopgate(&["accept"]);
+    assert_eq!(accepted.status.code(), Some(0), "{accepted:#?}");
+    assert_eq!(project.read("src.txt"), "fixed\n");
+    assert!(!project.exists("notes.txt"), "the larger diff lost");
+    assert_eq!(
+        project.read("check.sh"),
+        CHECK_SH,
+        "the gaming candidate's change is not taken"
+    );
+    assert!(
+        project.leftover_processes().is_empty(),
+        "{:?}",
+        project.leftover_processes()
+    );
+}
+
+/// `--max-cost` ends a whole tournament: the first candidate's first iteration (its usage reported by
+/// `claude -p --output-format json`, priced by the table) spends the budget, so it is stopped and the others
+/// never start; nobody wins, and the receipt is in the first candidate's history.
+#[test]
+fn max_cost_stops_a_tournament() {
+    let _t = timer("tournament: --max-cost stops it");
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    project.git_init();
+    let api = MockApi::start();
+    api.push((0..4).map(|i| Reply::text(format!("Still thinking ({i})."))));
+    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
+    let claude = claude_bin();
+    #[rustfmt::skip]
+    let child = project
+        .command(harness::loopgate_bin())
+        .args([
+            "run", "--candidates", "3", "--jobs", "1", "--max-cost", "0.000001", "--verify", "sh check.sh",
+            "--verify-timeout", "10", "--max-iterations", "4", "--stdin", TASK,
+            "--", "env", &base_url, harness::s(&claude), "-p", "--output-format", "json", "--allowedTools", "Bash",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn loopgate run --candidates");
+    let out = harness::wait_output(child, Duration::from_secs(300));
+    let describe = || format!("{out:#?}");
+    assert_eq!(out.status.code(), Some(6), "no winner: {}", describe());
+    assert!(out.stderr.contains("cost budget is spent"), "{}", describe());
+    for name in ["c2", "c3"] {
+        let line = out
+            .stderr
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_default();
+        assert!(line.contains("not started"), "{name}: {line}\n{}", describe());
+    }
+    let c1 = out
+        .stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("c1 "))
+        .unwrap_or_default();
+    assert!(
+        c1.contains("cancelled") && c1.contains('$'),
+        "c1 is stopped and its cost shown: {c1}\n{}",
+        describe()
+    );
+    assert_eq!(project.read("src.txt"), "broken\n");
+}
