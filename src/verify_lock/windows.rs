@@ -58,17 +58,18 @@ pub(super) fn record(project: &Project, start: SystemTime) {
 /// How far a file's change time may lag the clock the window was read from. The kernel stamps `ctime` from its
 /// coarse clock, which trails the fine clock `SystemTime::now` reads by up to one scheduler tick (10 ms at the
 /// slowest common tick rate); a file the verify wrote in its first instant can carry a `ctime` just before the
-/// window opened (seen on CI). The user's prompt cannot land this close to a verify: the model answers between
-/// any tool call and the Stop hook that runs the verify.
+/// window opened (seen on CI). The user's prompt cannot land this close before a verify: the model answers between
+/// any tool call and the Stop hook that runs the verify. The window's end needs no slack — a lagging stamp only
+/// moves a file the verify wrote further inside — and gets none, so a file written just after it stays the user's.
 const COARSE_CLOCK_SLACK: Duration = Duration::from_millis(50);
 
-/// Whether `at` falls inside a recorded window, widened by [`COARSE_CLOCK_SLACK`] on both sides.
+/// Whether `at` falls inside a recorded window, opened [`COARSE_CLOCK_SLACK`] early.
 pub(super) fn covers(project: &Project, at: SystemTime) -> bool {
     let at = nanos(at);
     let slack = COARSE_CLOCK_SLACK.as_nanos();
     read(project)
         .iter()
-        .any(|&(start, end)| start.saturating_sub(slack) <= at && at <= end + slack)
+        .any(|&(start, end)| start.saturating_sub(slack) <= at && at <= end)
 }
 
 #[cfg(test)]

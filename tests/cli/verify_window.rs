@@ -82,7 +82,9 @@ fn a_ticket_and_request_forged_by_the_verify_are_ignored_and_removed() {
         "the forged request is removed"
     );
     // The same files made outside a verify — as the user's prompt and block make them — are carried out, so
-    // what stopped the forgery above is the window, not the files' form.
+    // what stopped the forgery above is the window, not the files' form. A person's prompt never lands within
+    // one clock tick of a verify's end (the kernel's coarse clock dates a file up to a tick early); wait that out.
+    std::thread::sleep(std::time::Duration::from_millis(50));
     let out = p.sh("sh src/forge.sh").run();
     out.success();
     let carried = tool_call(&p);
