@@ -69,6 +69,7 @@ fn a_stop_continues_the_blocked_turn_only_when_claude_code_says_so() {
     let turn = |prompt: Option<&str>, active: Option<bool>| Turn {
         prompt_id: prompt.map(str::to_string),
         stop_hook_active: active,
+        ..Turn::default()
     };
     assert!(same_turn(&pending, &turn(Some("p1"), Some(true))));
     // `stop_hook_active` is what counts when it is there.

@@ -1,0 +1,93 @@
+//! Google Gemini CLI (facts checked with the real client 0.61.0 in `docs/agents.md`): `AfterAgent` is its Stop,
+//! `BeforeTool` its PreToolUse, `BeforeAgent` its UserPromptSubmit. What differs from Claude Code:
+//!
+//! - the last message: `prompt_response` is the model's text over the **whole run**, not its last message, so
+//!   only its tail ([`TAIL_CHARS`]) is read for the signals;
+//! - `stop_hook_active` is unreliable (false again after a continued turn that used a tool), so it is not read:
+//!   whether a stop follows loopgate's block comes from loopgate's own record, and the turn from the user's
+//!   `prompt` (the same for every stop of one prompt);
+//! - the tools: `run_shell_command` is Bash, `write_file` Write, `replace` Edit, `read_file` Read;
+//! - the answers: a tool is refused with `{"decision":"deny","reason":…}` and a command rewritten with
+//!   `hookSpecificOutput.tool_input`;
+//! - no cap on blocks in a row, so loopgate keeps its own.
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::Adapter;
+use crate::cli::HookEvent;
+use crate::hook::{HookInput, HookOutput};
+
+pub(super) struct Gemini;
+
+/// How much of the end of `prompt_response` is the agent's last message, for the signals.
+pub(super) const TAIL_CHARS: usize = 2000;
+
+/// Gemini's tool names and the Claude Code tool each one is, for the guard.
+const TOOLS: &[(&str, &str)] = &[
+    ("run_shell_command", "Bash"),
+    ("write_file", "Write"),
+    ("replace", "Edit"),
+    ("read_file", "Read"),
+];
+
+impl Adapter for Gemini {
+    fn event_name(&self, event: &HookEvent) -> Option<&'static str> {
+        match event {
+            HookEvent::Stop => Some("AfterAgent"),
+            HookEvent::PreToolUse => Some("BeforeTool"),
+            HookEvent::SessionStart => Some("SessionStart"),
+            HookEvent::UserPromptSubmit => Some("BeforeAgent"),
+            HookEvent::StopFailure => None,
+        }
+    }
+
+    fn read(&self, event: &HookEvent, input: &mut HookInput) {
+        if let Some(name) = &input.tool_name
+            && let Some((_, claude)) = TOOLS.iter().find(|(gemini, _)| gemini == name)
+        {
+            input.tool_name = Some((*claude).to_string());
+            if let Some(Value::Object(args)) = input.tool_input.as_mut()
+                && !args.contains_key("file_path")
+                && let Some(path) = args.get("absolute_path").cloned()
+            {
+                args.insert("file_path".into(), path);
+            }
+        }
+        if matches!(event, HookEvent::Stop) {
+            input.stop_hook_active = None;
+            if input.last_assistant_message.is_none() {
+                input.last_assistant_message = input.prompt_response.as_deref().map(tail);
+            }
+            input.prompt_id = input.prompt.as_deref().map(prompt_key);
+        }
+    }
+
+    fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
+        output.terminal_sequence = None;
+        let name = self.event_name(event).unwrap_or_default();
+        if let Some(mut specific) = output.hook_specific.take() {
+            if specific["permissionDecision"] == "deny" {
+                output.decision = Some("deny");
+                output.reason = specific["permissionDecisionReason"].as_str().map(str::to_string);
+            } else if let Some(updated) = specific.get("updatedInput").cloned() {
+                output.hook_specific = Some(json!({"hookEventName": name, "tool_input": updated}));
+            } else if let Some(context) = specific.get_mut("additionalContext").map(Value::take) {
+                output.hook_specific = Some(json!({"hookEventName": name, "additionalContext": context}));
+            }
+        }
+        output.to_json()
+    }
+}
+
+/// The last [`TAIL_CHARS`] characters of the run's text.
+fn tail(response: &str) -> String {
+    let skip = response.chars().count().saturating_sub(TAIL_CHARS);
+    response.chars().skip(skip).collect()
+}
+
+/// A short key for the user's prompt: every stop of one prompt shares it, and the seal holds no user text.
+fn prompt_key(prompt: &str) -> String {
+    let digest = Sha256::digest(prompt.as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
