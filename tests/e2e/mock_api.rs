@@ -1,6 +1,10 @@
-//! A scripted stand-in for the Anthropic Messages API, in std only.
+//! A scripted stand-in for a model API, in std only: the Anthropic Messages API (Claude Code), or the OpenAI
+//! Responses API (Codex CLI), chosen by [`Wire`]. The script, the recording and the HTTP plumbing are shared;
+//! only the answer's encoding differs.
 //!
-//! The real Claude Code CLI is pointed at it with `ANTHROPIC_BASE_URL`. Every request body is recorded so
+//! The real Claude Code CLI is pointed at it with `ANTHROPIC_BASE_URL`, Codex CLI with a model provider whose
+//! `base_url` is [`MockApi::base_url`] + `/v1`. It also serves as the clients' HTTP(S) proxy: a `CONNECT` (a
+//! request bound for anywhere else than 127.0.0.1) is refused and recorded ([`MockApi::escaped`]). Every request body is recorded so
 //! tests can assert what the model was shown. Requests from the main agent carry a non-empty `tools` list and
 //! are answered from the script, one scripted [`Reply`] per request; side requests (titles, summaries) get a
 //! one-word answer and do not advance the script. When the script runs out the server answers with a plain
@@ -73,12 +77,16 @@ pub struct Request {
 }
 
 impl Request {
-    /// All text the request's messages carry (text blocks, tool results, string contents), one per line.
+    /// All text the request's messages carry (text blocks, tool results, string contents), one per line:
+    /// Anthropic's `messages`, or the Responses API's `input` items (with function call outputs).
     pub fn message_text(&self) -> String {
         let mut out = String::new();
-        if let Some(messages) = self.body.get("messages").and_then(Value::as_array) {
-            for message in messages {
+        for key in ["messages", "input"] {
+            for message in self.body.get(key).and_then(Value::as_array).into_iter().flatten() {
                 collect_text(&message["content"], &mut out);
+                if let Some(output) = message.get("output") {
+                    collect_text(output, &mut out);
+                }
             }
         }
         out
@@ -106,10 +114,22 @@ pub fn collect_text(content: &Value, out: &mut String) {
     }
 }
 
+/// The model API a mock speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wire {
+    /// Anthropic's Messages API (`POST /v1/messages`).
+    #[default]
+    Anthropic,
+    /// OpenAI's Responses API, streamed (`POST /v1/responses`).
+    Responses,
+}
+
 #[derive(Default)]
 struct Shared {
+    wire: Wire,
     script: VecDeque<Reply>,
     requests: Vec<Request>,
+    escaped: Vec<String>,
     exhausted: usize,
     next_id: u64,
 }
@@ -124,9 +144,17 @@ pub struct MockApi {
 impl MockApi {
     /// Starts a server on an ephemeral port of 127.0.0.1.
     pub fn start() -> Self {
+        Self::start_for(Wire::Anthropic)
+    }
+
+    /// Starts a server speaking `wire`.
+    pub fn start_for(wire: Wire) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the mock API on 127.0.0.1");
         let addr = listener.local_addr().expect("local address of the mock API");
-        let shared = Arc::new(Mutex::new(Shared::default()));
+        let shared = Arc::new(Mutex::new(Shared {
+            wire,
+            ..Shared::default()
+        }));
         let accept_shared = Arc::clone(&shared);
         thread::spawn(move || {
             for stream in listener.incoming() {
@@ -158,6 +186,13 @@ impl MockApi {
     /// How many main-agent requests found the script empty.
     pub fn exhausted(&self) -> usize {
         self.lock().exhausted
+    }
+
+    /// Where the client tried to go other than this server (the `CONNECT` targets it asked its proxy for).
+    /// (The agent suite, `tests/agents.rs`, asserts it; the Claude Code suite turns traffic off instead.)
+    #[allow(dead_code)]
+    pub fn escaped(&self) -> Vec<String> {
+        self.lock().escaped.clone()
     }
 
     /// Every request so far, in arrival order.
@@ -300,8 +335,16 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
     let route = path.split('?').next().unwrap_or_default();
     let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
-
-    if method != "POST" || route != "/v1/messages" {
+    if method == "CONNECT" {
+        shared.escaped.push(path.to_string());
+        return ("403 Forbidden", "text/plain", "mock: no network beyond 127.0.0.1".into());
+    }
+    let wire = shared.wire;
+    let endpoint = match wire {
+        Wire::Anthropic => "/v1/messages",
+        Wire::Responses => "/v1/responses",
+    };
+    if method != "POST" || route != endpoint {
         shared.requests.push(Request {
             method: method.into(),
             path: path.into(),
@@ -346,6 +389,9 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     if let Reply::Error { status, kind } = &reply {
         let error = json!({"type": "error", "error": {"type": kind, "message": format!("mock: scripted {kind}")}});
         return (status, "application/json", error.to_string());
+    }
+    if wire == Wire::Responses {
+        return ("200 OK", "text/event-stream", responses_sse(&reply, id));
     }
     let blocks = blocks(&reply, id);
     if stream {
@@ -440,5 +486,43 @@ fn sse(blocks: &[Value], model: &str, id: u64) -> String {
                "usage": {"output_tokens": 10}}),
     );
     event("message_stop", json!({"type": "message_stop"}));
+    out
+}
+
+/// A reply as the Responses API streams it: the output item (a message, or a `function_call` of Codex's shell
+/// tool `exec_command`), then `response.completed` with usage.
+fn responses_sse(reply: &Reply, id: u64) -> String {
+    let call = |name: &str, arguments: Value| {
+        json!({"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")})
+    };
+    let message = |text: &str| {
+        json!({"type": "message", "role": "assistant", "id": format!("msg_mock{id:06}"),
+               "content": [{"type": "output_text", "text": text}]})
+    };
+    let items = match reply {
+        Reply::Text(text) => vec![message(text)],
+        Reply::Bash { text, command } => {
+            let mut items = Vec::new();
+            if !text.is_empty() {
+                items.push(message(text));
+            }
+            items.push(call("exec_command", json!({"cmd": command})));
+            items
+        }
+        Reply::Tool { name, input } => vec![call(name, input.clone())],
+        Reply::Error { .. } => Vec::new(),
+    };
+    let response_id = format!("resp_mock{id:06}");
+    let mut out = String::new();
+    let mut event = |data: Value| {
+        out.push_str(&format!("event: {}\ndata: {data}\n\n", data["type"].as_str().unwrap_or_default()));
+    };
+    event(json!({"type": "response.created", "response": {"id": response_id}}));
+    for (index, item) in items.into_iter().enumerate() {
+        event(json!({"type": "response.output_item.done", "output_index": index, "item": item}));
+    }
+    event(json!({"type": "response.completed", "response": {"id": response_id, "usage": {
+        "input_tokens": 10, "input_tokens_details": null, "output_tokens": 10,
+        "output_tokens_details": null, "total_tokens": 20}}}));
     out
 }

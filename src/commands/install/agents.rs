@@ -49,7 +49,10 @@ const SPECS: [Spec; 2] = [
         hooks_file: "hooks.json",
         per_second: 1,
         commands_dir: "prompts",
-        command_file: |name, body| (format!("{name}.md"), format!("{MARK}\n{body}\n")),
+        command_file: |name, body| {
+            let text = format!("---\ndescription: \"loopgate: /{name} ({MARK})\"\n---\n{body}\n");
+            (format!("{name}.md"), text)
+        },
     },
     Spec {
         agent: Agent::Gemini,
@@ -67,7 +70,7 @@ const SPECS: [Spec; 2] = [
 ];
 
 /// The first line of every file install writes (a command file without it is the user's own).
-const MARK: &str = "loopgate-installed: do not edit (loopgate install --agent rewrites it)";
+const MARK: &str = "loopgate-installed: loopgate install --agent rewrites this file";
 /// The lines around the trust tables install writes in Codex's `config.toml`.
 const TRUST_BEGIN: &str = "# loopgate install --agent codex: hook trust (begin)";
 const TRUST_END: &str = "# loopgate install --agent codex: hook trust (end)";
@@ -269,10 +272,26 @@ pub(crate) fn codex_hook_hash(event: &str, handler: &Value) -> String {
             "async": false,
         }],
     });
-    // serde_json's map keeps keys sorted (no `preserve_order`), which is the canonical form Codex hashes.
-    let digest = Sha256::digest(identity.to_string().as_bytes());
+    let digest = Sha256::digest(canonical(&identity).as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     format!("sha256:{hex}")
+}
+
+/// Compact JSON with every object's keys sorted, whatever order the map keeps (`preserve_order` may be on).
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            let fields: Vec<String> = entries
+                .into_iter()
+                .map(|(key, value)| format!("{}:{}", Value::String(key.clone()), canonical(value)))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
+    }
 }
 
 fn trust_block(hooks_path: &Path, placed: &[Placed]) -> String {
@@ -304,8 +323,9 @@ fn without_trust(text: &str) -> String {
 /// or one that already trusts one of these keys outside loopgate's block (a second table would break it).
 fn with_trust(text: &str, block: &str, path: &Path) -> Result<String, Error> {
     let rest = without_trust(text);
-    let combined = if rest.is_empty() || rest.ends_with('\n') {
-        format!("{rest}\n{block}")
+    let rest = rest.trim_end_matches('\n');
+    let combined = if rest.is_empty() {
+        block.to_string()
     } else {
         format!("{rest}\n\n{block}")
     };

@@ -24,6 +24,7 @@ fn tally(cap: Option<u64>, without_tool: u64) -> Tally {
         cap,
         without_tool,
         prompt_id: Some("p1".into()),
+        own_cap: false,
     }
 }
 
