@@ -1,7 +1,6 @@
 //! Drives an agent CLI other than Claude Code (`codex exec`) in a harness [`Project`], against a scripted mock
 //! model API, with loopgate's hooks installed the way a user installs them (`loopgate install --agent`).
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -90,7 +89,6 @@ pub struct Session<'a> {
     agent: Agent,
     api: MockApi,
     prompt: String,
-    env: Vec<(String, OsString)>,
 }
 
 impl<'a> Session<'a> {
@@ -100,17 +98,11 @@ impl<'a> Session<'a> {
             agent,
             api: api.clone(),
             prompt: prompt.into(),
-            env: Vec::new(),
         }
     }
 
     pub fn replies(self, replies: impl IntoIterator<Item = Reply>) -> Self {
         self.api.push(replies);
-        self
-    }
-
-    pub fn env(mut self, key: &str, value: impl Into<OsString>) -> Self {
-        self.env.push((key.into(), value.into()));
         self
     }
 
@@ -133,7 +125,6 @@ impl<'a> Session<'a> {
             cmd.env(var, self.api.base_url());
         }
         cmd.env("NO_PROXY", "127.0.0.1,localhost").env("no_proxy", "127.0.0.1,localhost");
-        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let child = cmd.spawn().unwrap_or_else(|e| panic!("spawn {}: {e}", self.agent.bin().display()));

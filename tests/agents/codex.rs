@@ -92,22 +92,20 @@ fn codex_cancel_ends_the_loop_and_another_session_is_left_alone() {
 #[test]
 fn codex_runaway_stops_at_loopgates_own_cap_and_other_sessions_are_left_alone() {
     let (project, api) = project();
-    let talk = || Reply::text("Still thinking about it.");
-    let run = Session::new(&project, CODEX, &api, start("--max-iterations 50"))
-        .env("LOOPGATE_BLOCK_CAP", "3")
-        .replies((0..10).map(|_| talk()))
+    // The stall breaker would pause an agent that only talks after three stops; off, the cap is the only limit.
+    let talk = |i| Reply::text(format!("Let me think about it some more ({i})."));
+    let run = Session::new(&project, CODEX, &api, start("--max-iterations 50 --stall-limit 0"))
+        .replies((1..=12).map(talk))
         .run();
-    // One turn, three continuations loopgate asked for, then loopgate let it stop: Codex has no cap of its own.
-    assert_eq!(run.agent_requests().len(), 4, "{}", run.describe());
-    let statuses = project.statuses();
-    assert_has(&statuses, "block_cap", &run.describe());
+    // One turn and the eight continuations loopgate's default cap allows (the last with a warning), then loopgate
+    // let it stop: Codex has no cap of its own and would have gone on.
+    assert_eq!(run.agent_requests().len(), 9, "{}", run.describe());
+    assert!(run.last_text().contains("LAST CONTINUATION WITHOUT A TOOL"), "{}", run.describe());
+    assert_has(&project.statuses(), "block_cap", &run.describe());
     assert!(project.loop_live(), "the loop goes on with the next message\n{}", run.describe());
     let history = project.history().len();
     // Another session in the project: its stop is not the loop's, nothing is decided or recorded.
-    let other = Session::new(&project, CODEX, &api, "hello")
-        .env("LOOPGATE_BLOCK_CAP", "3")
-        .replies([Reply::text("hi")])
-        .run();
+    let other = Session::new(&project, CODEX, &api, "hello").replies([Reply::text("hi")]).run();
     assert_eq!(other.agent_requests().len(), 1, "not blocked\n{}", other.describe());
     assert_eq!(project.history().len(), history, "{:?}", project.statuses());
 }
