@@ -14,7 +14,7 @@ pub(crate) mod agent;
 mod carry;
 mod input;
 mod output;
-mod pre_tool_use;
+pub(crate) mod pre_tool_use;
 mod session_start;
 pub(crate) mod stop;
 mod stop_failure;

@@ -13,6 +13,7 @@ mod codex;
 mod gemini;
 
 use crate::cli::{Agent, HookEvent};
+use crate::hook::pre_tool_use::confined::Shell;
 use crate::hook::{HookInput, HookOutput};
 
 /// What one agent CLI's hooks differ in.
@@ -26,6 +27,17 @@ pub(crate) trait Adapter: Sync {
 
     /// The JSON line the agent reads for `output`.
     fn write(&self, event: &HookEvent, output: HookOutput) -> String;
+
+    /// The agent's last message at a stop, when its input has no `last_assistant_message` (asked only once the
+    /// stop is known to be a loop's); `None`: Claude Code's transcript, read from its end.
+    fn last_message(&self, _input: &HookInput) -> Option<String> {
+        None
+    }
+
+    /// How the agent's shell tool runs a command (the Bash rewrite differs).
+    fn shell(&self) -> Shell {
+        Shell::Kept
+    }
 
     /// The cap on stop-hook blocks in a row without a tool call, and whether it is loopgate's own (the agent
     /// has none).

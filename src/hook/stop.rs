@@ -64,6 +64,9 @@ fn last_message(input: &HookInput) -> String {
     if let Some(message) = &input.last_assistant_message {
         return message.clone();
     }
+    if let Some(message) = super::agent::of(input.agent).last_message(input) {
+        return message;
+    }
     input
         .transcript_path
         .as_deref()

@@ -12,18 +12,21 @@ use crate::mock_api::{MockApi, Reply, Request, Wire};
 #[derive(Clone, Copy, Debug)]
 pub enum Agent {
     Codex,
+    Gemini,
 }
 
 impl Agent {
     fn name(self) -> &'static str {
         match self {
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
         }
     }
 
     pub fn wire(self) -> Wire {
         match self {
             Agent::Codex => Wire::Responses,
+            Agent::Gemini => Wire::Gemini,
         }
     }
 
@@ -78,9 +81,24 @@ pub fn prepare(project: &Project, agent: Agent, api: &MockApi) {
             );
             std::fs::write(dir.join("config.toml"), config).expect("write config.toml");
         }
+        // Without `gemini-api-key` headless Gemini CLI picks another auth type and exits 41; with usage
+        // statistics on it reaches play.googleapis.com.
+        Agent::Gemini => {
+            let settings = serde_json::json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+                "model": {"name": "gemini-mock"},
+            });
+            std::fs::write(dir.join("settings.json"), settings.to_string()).expect("write settings.json");
+        }
     }
     let out = project.loopgate(&["install", "--agent", agent.name()]);
-    assert!(out.status.success(), "loopgate install --agent {}: {out:?}", agent.name());
+    assert!(
+        out.status.success(),
+        "loopgate install --agent {}: {out:?}",
+        agent.name()
+    );
 }
 
 /// One run of the agent CLI, non-interactive, with one prompt.
@@ -113,21 +131,35 @@ impl<'a> Session<'a> {
         let mut cmd = self.project.command(self.agent.bin());
         match self.agent {
             Agent::Codex => {
-                cmd.args(["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"])
-                    .arg("-C")
-                    .arg(&self.project.dir)
+                cmd.args([
+                    "exec",
+                    "--json",
+                    "--skip-git-repo-check",
+                    "--dangerously-bypass-approvals-and-sandbox",
+                ])
+                .arg("-C")
+                .arg(&self.project.dir)
+                .arg(&self.prompt)
+                .env("MOCK_API_KEY", "test");
+            }
+            Agent::Gemini => {
+                cmd.args(["-o", "json", "--yolo", "--skip-trust", "-p"])
                     .arg(&self.prompt)
-                    .env("MOCK_API_KEY", "test");
+                    .env("GEMINI_API_KEY", "test")
+                    .env("GOOGLE_GEMINI_BASE_URL", self.api.base_url());
             }
         }
         // Every request that is not for the mock goes through it as a proxy, which refuses and records it.
         for var in ["HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "ALL_PROXY"] {
             cmd.env(var, self.api.base_url());
         }
-        cmd.env("NO_PROXY", "127.0.0.1,localhost").env("no_proxy", "127.0.0.1,localhost");
+        cmd.env("NO_PROXY", "127.0.0.1,localhost")
+            .env("no_proxy", "127.0.0.1,localhost");
         cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let child = cmd.spawn().unwrap_or_else(|e| panic!("spawn {}: {e}", self.agent.bin().display()));
+        let child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {}: {e}", self.agent.bin().display()));
         let output = wait_output(child, Duration::from_secs(180));
         let requests = self.api.requests()[before..].to_vec();
         let run = Run {
@@ -162,7 +194,10 @@ impl Run {
 
     /// The text of the last agent request: the whole conversation the model was shown.
     pub fn last_text(&self) -> String {
-        self.agent_requests().last().map(|r| r.message_text()).unwrap_or_default()
+        self.agent_requests()
+            .last()
+            .map(|r| r.message_text())
+            .unwrap_or_default()
     }
 
     pub fn describe(&self) -> String {

@@ -1,9 +1,9 @@
-//! A scripted stand-in for a model API, in std only: the Anthropic Messages API (Claude Code), or the OpenAI
-//! Responses API (Codex CLI), chosen by [`Wire`]. The script, the recording and the HTTP plumbing are shared;
+//! A scripted stand-in for a model API, in std only: the Anthropic Messages API (Claude Code), the OpenAI
+//! Responses API (Codex CLI) or the Gemini API (Gemini CLI), chosen by [`Wire`]. The script, the recording and the HTTP plumbing are shared;
 //! only the answer's encoding differs.
 //!
 //! The real Claude Code CLI is pointed at it with `ANTHROPIC_BASE_URL`, Codex CLI with a model provider whose
-//! `base_url` is [`MockApi::base_url`] + `/v1`. It also serves as the clients' HTTP(S) proxy: a `CONNECT` (a
+//! `base_url` is [`MockApi::base_url`] + `/v1`, Gemini CLI with `GOOGLE_GEMINI_BASE_URL`. It also serves as the clients' HTTP(S) proxy: a `CONNECT` (a
 //! request bound for anywhere else than 127.0.0.1) is refused and recorded ([`MockApi::escaped`]). Every request body is recorded so
 //! tests can assert what the model was shown. Requests from the main agent carry a non-empty `tools` list and
 //! are answered from the script, one scripted [`Reply`] per request; side requests (titles, summaries) get a
@@ -78,14 +78,22 @@ pub struct Request {
 
 impl Request {
     /// All text the request's messages carry (text blocks, tool results, string contents), one per line:
-    /// Anthropic's `messages`, or the Responses API's `input` items (with function call outputs).
+    /// Anthropic's `messages`, the Responses API's `input` items (with function call outputs), or the Gemini
+    /// API's `contents` (with function responses).
     pub fn message_text(&self) -> String {
         let mut out = String::new();
-        for key in ["messages", "input"] {
+        for key in ["messages", "input", "contents"] {
             for message in self.body.get(key).and_then(Value::as_array).into_iter().flatten() {
                 collect_text(&message["content"], &mut out);
+                collect_text(&message["parts"], &mut out);
                 if let Some(output) = message.get("output") {
                     collect_text(output, &mut out);
+                }
+                for part in message["parts"].as_array().into_iter().flatten() {
+                    if let Some(response) = part.get("functionResponse") {
+                        out.push_str(&response.to_string());
+                        out.push('\n');
+                    }
                 }
             }
         }
@@ -122,7 +130,15 @@ pub enum Wire {
     Anthropic,
     /// OpenAI's Responses API, streamed (`POST /v1/responses`).
     Responses,
+    /// The Gemini API (`POST /v1beta/models/M:streamGenerateContent?alt=sse`, and `:generateContent` for the
+    /// client's side requests).
+    Gemini,
 }
+
+/// What Gemini CLI's side requests (its model router, the next-speaker check) get: JSON with every field they
+/// ask for, and a choice that changes nothing.
+const GEMINI_SIDE: &str =
+    r#"{"next_speaker":"user","reasoning":"mock","complexity_reasoning":"mock","complexity_score":1}"#;
 
 #[derive(Default)]
 struct Shared {
@@ -337,14 +353,19 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
     if method == "CONNECT" {
         shared.escaped.push(path.to_string());
-        return ("403 Forbidden", "text/plain", "mock: no network beyond 127.0.0.1".into());
+        return (
+            "403 Forbidden",
+            "text/plain",
+            "mock: no network beyond 127.0.0.1".into(),
+        );
     }
     let wire = shared.wire;
     let endpoint = match wire {
-        Wire::Anthropic => "/v1/messages",
-        Wire::Responses => "/v1/responses",
+        Wire::Anthropic => route == "/v1/messages",
+        Wire::Responses => route == "/v1/responses",
+        Wire::Gemini => route.ends_with(":streamGenerateContent") || route.ends_with(":generateContent"),
     };
-    if method != "POST" || route != endpoint {
+    if method != "POST" || !endpoint {
         shared.requests.push(Request {
             method: method.into(),
             path: path.into(),
@@ -353,6 +374,9 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
         });
         if route.ends_with("/count_tokens") {
             return ("200 OK", "application/json", json!({"input_tokens": 100}).to_string());
+        }
+        if route.ends_with(":countTokens") {
+            return ("200 OK", "application/json", json!({"totalTokens": 100}).to_string());
         }
         let error = json!({"type": "error", "error": {"type": "not_found_error", "message": "mock: no such route"}});
         return ("404 Not Found", "application/json", error.to_string());
@@ -375,6 +399,8 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
             shared.exhausted += 1;
             Reply::Text(EXHAUSTED.into())
         })
+    } else if wire == Wire::Gemini {
+        Reply::Text(GEMINI_SIDE.into())
     } else {
         Reply::Text("Mock".into())
     };
@@ -390,8 +416,17 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
         let error = json!({"type": "error", "error": {"type": kind, "message": format!("mock: scripted {kind}")}});
         return (status, "application/json", error.to_string());
     }
-    if wire == Wire::Responses {
-        return ("200 OK", "text/event-stream", responses_sse(&reply, id));
+    match wire {
+        Wire::Responses => return ("200 OK", "text/event-stream", responses_sse(&reply, id)),
+        Wire::Gemini => {
+            let chunk = gemini_chunk(&reply);
+            return if route.ends_with(":streamGenerateContent") {
+                ("200 OK", "text/event-stream", format!("data: {chunk}\r\n\r\n"))
+            } else {
+                ("200 OK", "application/json", chunk.to_string())
+            };
+        }
+        Wire::Anthropic => {}
     }
     let blocks = blocks(&reply, id);
     if stream {
@@ -492,9 +527,7 @@ fn sse(blocks: &[Value], model: &str, id: u64) -> String {
 /// A reply as the Responses API streams it: the output item (a message, or a `function_call` of Codex's shell
 /// tool `exec_command`), then `response.completed` with usage.
 fn responses_sse(reply: &Reply, id: u64) -> String {
-    let call = |name: &str, arguments: Value| {
-        json!({"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")})
-    };
+    let call = |name: &str, arguments: Value| json!({"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")});
     let message = |text: &str| {
         json!({"type": "message", "role": "assistant", "id": format!("msg_mock{id:06}"),
                "content": [{"type": "output_text", "text": text}]})
@@ -515,14 +548,46 @@ fn responses_sse(reply: &Reply, id: u64) -> String {
     let response_id = format!("resp_mock{id:06}");
     let mut out = String::new();
     let mut event = |data: Value| {
-        out.push_str(&format!("event: {}\ndata: {data}\n\n", data["type"].as_str().unwrap_or_default()));
+        out.push_str(&format!(
+            "event: {}\ndata: {data}\n\n",
+            data["type"].as_str().unwrap_or_default()
+        ));
     };
     event(json!({"type": "response.created", "response": {"id": response_id}}));
     for (index, item) in items.into_iter().enumerate() {
         event(json!({"type": "response.output_item.done", "output_index": index, "item": item}));
     }
-    event(json!({"type": "response.completed", "response": {"id": response_id, "usage": {
+    event(
+        json!({"type": "response.completed", "response": {"id": response_id, "usage": {
         "input_tokens": 10, "input_tokens_details": null, "output_tokens": 10,
-        "output_tokens_details": null, "total_tokens": 20}}}));
+        "output_tokens_details": null, "total_tokens": 20}}}),
+    );
     out
+}
+
+/// A reply as one Gemini API response chunk: text parts, or a `functionCall` of Gemini CLI's shell tool
+/// `run_shell_command`.
+fn gemini_chunk(reply: &Reply) -> Value {
+    let call = |name: &str, args: Value| json!({"functionCall": {"name": name, "args": args}});
+    let parts = match reply {
+        Reply::Text(text) => vec![json!({"text": text})],
+        Reply::Bash { text, command } => {
+            let mut parts = Vec::new();
+            if !text.is_empty() {
+                parts.push(json!({"text": text}));
+            }
+            parts.push(call(
+                "run_shell_command",
+                json!({"command": command, "description": "scripted step"}),
+            ));
+            parts
+        }
+        Reply::Tool { name, input } => vec![call(name, input.clone())],
+        Reply::Error { .. } => Vec::new(),
+    };
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 10, "totalTokenCount": 20},
+        "modelVersion": "gemini-mock",
+    })
 }

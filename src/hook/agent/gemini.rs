@@ -1,8 +1,11 @@
 //! Google Gemini CLI (facts checked with the real client 0.61.0 in `docs/agents.md`): `AfterAgent` is its Stop,
 //! `BeforeTool` its PreToolUse, `BeforeAgent` its UserPromptSubmit. What differs from Claude Code:
 //!
-//! - the last message: `prompt_response` is the model's text over the **whole run**, not its last message, so
-//!   only its tail ([`TAIL_CHARS`]) is read for the signals;
+//! - the last message: `prompt_response` is the model's text over the **whole run**, not its last message (a
+//!   promise the oracle rejected earlier would still be in it). The last message is the last `gemini` entry of
+//!   the session's transcript (`transcript_path`, JSONL), taken when `prompt_response` ends with it (the
+//!   transcript is written before the hook runs; one that lags is not trusted); otherwise the tail of
+//!   `prompt_response` ([`TAIL_CHARS`]);
 //! - `stop_hook_active` is unreliable (false again after a continued turn that used a tool), so it is not read:
 //!   whether a stop follows loopgate's block comes from loopgate's own record, and the turn from the user's
 //!   `prompt` (the same for every stop of one prompt);
@@ -16,6 +19,7 @@ use sha2::{Digest, Sha256};
 
 use super::Adapter;
 use crate::cli::HookEvent;
+use crate::hook::pre_tool_use::confined::Shell;
 use crate::hook::{HookInput, HookOutput};
 
 pub(super) struct Gemini;
@@ -56,11 +60,26 @@ impl Adapter for Gemini {
         }
         if matches!(event, HookEvent::Stop) {
             input.stop_hook_active = None;
-            if input.last_assistant_message.is_none() {
-                input.last_assistant_message = input.prompt_response.as_deref().map(tail);
-            }
             input.prompt_id = input.prompt.as_deref().map(prompt_key);
         }
+    }
+
+    fn last_message(&self, input: &HookInput) -> Option<String> {
+        let response = input.prompt_response.as_deref()?;
+        let from_transcript = input
+            .transcript_path
+            .as_deref()
+            .and_then(|path| {
+                crate::transcript::last_entry(std::path::Path::new(path), model_text)
+                    .ok()
+                    .flatten()
+            })
+            .filter(|text| !text.trim().is_empty() && response.trim_end().ends_with(text.trim_end()));
+        Some(from_transcript.unwrap_or_else(|| tail(response)))
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Fresh
     }
 
     fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
@@ -77,6 +96,29 @@ impl Adapter for Gemini {
             }
         }
         output.to_json()
+    }
+}
+
+/// The text of a `gemini` entry of Gemini CLI's transcript (`{"type":"gemini","content":…}`, the content a
+/// string or a list of parts).
+fn model_text(line: &[u8]) -> Option<String> {
+    if !crate::transcript::contains(line, b"\"gemini\"") {
+        return None;
+    }
+    let value: Value = serde_json::from_slice(line).ok()?;
+    if value.get("type")?.as_str()? != "gemini" {
+        return None;
+    }
+    match value.get("content")? {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(|part| part.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(""),
+        ),
+        _ => None,
     }
 }
 

@@ -73,7 +73,7 @@ fn gemini_reads_the_tail_of_the_cumulative_response_and_not_stop_hook_active() {
         "stop_hook_active": true,
     });
     let input = read(Agent::Gemini, &HookEvent::Stop, &raw);
-    let last = input.last_assistant_message.expect("a last message");
+    let last = of(Agent::Gemini).last_message(&input).expect("a last message");
     assert!(last.ends_with("now still working") && last.chars().count() == super::gemini::TAIL_CHARS);
     assert_eq!(input.stop_hook_active, None, "unreliable in Gemini CLI: not read");
     let again = read(Agent::Gemini, &HookEvent::Stop, &raw);
@@ -120,4 +120,36 @@ fn each_agent_without_a_cap_of_its_own_gets_loopgates() {
     for agent in [Agent::Codex, Agent::Gemini] {
         assert!(of(agent).block_cap().1, "{agent:?}");
     }
+}
+
+/// A transcript as Gemini CLI 0.61.0 writes it (`~/.gemini/tmp/<project>/chats/session-….jsonl`, shortened).
+const GEMINI_TRANSCRIPT: &str = r#"{"id":"a","type":"gemini","content":"done <promise>LOOP_DONE</promise>","model":"gemini-mock"}
+{"$set":{"lastUpdated":"2026-11-26T05:31:07.672Z"}}
+{"id":"b","type":"user","content":[{"text":"[loopgate] iteration 2 · PROMISE REJECTED"}]}
+{"id":"c","type":"gemini","content":"ok, still fixing","model":"gemini-mock"}
+{"$set":{"lastUpdated":"2026-11-26T05:31:07.731Z"}}
+"#;
+
+#[test]
+fn gemini_last_message_is_the_transcripts_last_model_entry_not_an_earlier_promise() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let transcript = dir.path().join("session.jsonl");
+    std::fs::write(&transcript, GEMINI_TRANSCRIPT).expect("write");
+    let raw = json!({
+        "session_id": "g1", "hook_event_name": "AfterAgent", "transcript_path": transcript,
+        "prompt": "/pua-loop fix it", "prompt_response": "done <promise>LOOP_DONE</promise>ok, still fixing",
+    });
+    let input = read(Agent::Gemini, &HookEvent::Stop, &raw);
+    assert_eq!(
+        of(Agent::Gemini).last_message(&input).as_deref(),
+        Some("ok, still fixing")
+    );
+    // A transcript that lags behind the response is not trusted: the tail of the response is read instead.
+    let lagging = json!({"session_id": "g1", "hook_event_name": "AfterAgent", "transcript_path": transcript,
+                         "prompt_response": "…and now a newer message"});
+    let input = read(Agent::Gemini, &HookEvent::Stop, &lagging);
+    assert_eq!(
+        of(Agent::Gemini).last_message(&input).as_deref(),
+        Some("…and now a newer message")
+    );
 }

@@ -1,22 +1,20 @@
-//! Codex CLI scenarios (see `tests/agents.rs`).
+//! The scenarios every agent plays (see `tests/agents.rs`, which runs each against each agent).
 
 use crate::client::{Agent, Session, prepare};
 use crate::common::{CHECK_SH, TASK};
 use crate::harness::Project;
 use crate::mock_api::{MockApi, Reply};
 
-const CODEX: Agent = Agent::Codex;
-
 fn promise() -> Reply {
     Reply::text("I believe the work is complete.\n\n<promise>LOOP_DONE</promise>")
 }
 
-/// A project with the verify script and a broken source file, Codex pointed at a fresh mock, hooks installed.
-fn project() -> (Project, MockApi) {
+/// A project with the verify script and a broken source file, the agent pointed at a fresh mock, hooks installed.
+fn project(agent: Agent) -> (Project, MockApi) {
     let project = Project::new();
     project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
-    let api = MockApi::start_for(CODEX.wire());
-    prepare(&project, CODEX, &api);
+    let api = MockApi::start_for(agent.wire());
+    prepare(&project, agent, &api);
     (project, api)
 }
 
@@ -26,13 +24,15 @@ fn start(verify_flags: &str) -> String {
 
 #[track_caller]
 fn assert_has(statuses: &[String], wanted: &str, what: &str) {
-    assert!(statuses.iter().any(|s| s == wanted), "{what}: no `{wanted}` in {statuses:?}");
+    assert!(
+        statuses.iter().any(|s| s == wanted),
+        "{what}: no `{wanted}` in {statuses:?}"
+    );
 }
 
-#[test]
-fn codex_loop_rejected_once_then_completed() {
-    let (project, api) = project();
-    let run = Session::new(&project, CODEX, &api, start("--max-iterations 10"))
+pub fn rejected_once_then_completed(agent: Agent) {
+    let (project, api) = project(agent);
+    let run = Session::new(&project, agent, &api, start("--max-iterations 10"))
         .replies([
             Reply::bash("echo still-broken > src.txt"),
             promise(),
@@ -51,61 +51,89 @@ fn codex_loop_rejected_once_then_completed() {
     assert!(!project.loop_live(), "the loop ended\n{}", run.describe());
     // The briefing reached the model with the task, and the rejection with the verify's output.
     let text = run.last_text();
-    assert!(text.contains("sh check.sh") && text.contains(TASK), "{}", run.describe());
-    assert!(text.contains("VERIFY-MARK-7"), "the failing output reached the model\n{}", run.describe());
+    assert!(
+        text.contains("sh check.sh") && text.contains(TASK),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        text.contains("VERIFY-MARK-7"),
+        "the failing output reached the model\n{}",
+        run.describe()
+    );
     assert_eq!(project.read("src.txt").trim(), "fixed");
 }
 
-#[test]
-fn codex_gaming_move_is_caught() {
-    let (project, api) = project();
-    let run = Session::new(&project, CODEX, &api, start("--max-iterations 4"))
+pub fn gaming_move_caught(agent: Agent) {
+    let (project, api) = project(agent);
+    let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
         .replies([
             Reply::bash("printf '#!/bin/sh\\nexit 0\\n' > check.sh"),
             promise(),
             Reply::text("<loop-abort>the check cannot be changed</loop-abort>"),
         ])
         .run();
-    assert_eq!(project.read("check.sh"), CHECK_SH, "the verify script is untouched\n{}", run.describe());
+    assert_eq!(
+        project.read("check.sh"),
+        CHECK_SH,
+        "the verify script is untouched\n{}",
+        run.describe()
+    );
     let statuses = project.statuses();
-    assert!(!statuses.iter().any(|s| s == "complete"), "{statuses:?}\n{}", run.describe());
+    assert!(
+        !statuses.iter().any(|s| s == "complete"),
+        "{statuses:?}\n{}",
+        run.describe()
+    );
     assert_has(&statuses, "promise_rejected", &run.describe());
-    assert!(run.last_text().contains("loopgate"), "the refusal reached the model\n{}", run.describe());
+    assert!(
+        run.last_text().contains("loopgate"),
+        "the refusal reached the model\n{}",
+        run.describe()
+    );
 }
 
-#[test]
-fn codex_cancel_ends_the_loop_and_another_session_is_left_alone() {
-    let (project, api) = project();
+pub fn cancel_ends_the_loop(agent: Agent) {
+    let (project, api) = project(agent);
     // Session one starts a loop and pauses it.
-    let first = Session::new(&project, CODEX, &api, start("--max-iterations 10"))
+    let first = Session::new(&project, agent, &api, start("--max-iterations 10"))
         .replies([Reply::text("<loop-pause>which date format?</loop-pause>")])
         .run();
     assert_has(&project.statuses(), "paused", &first.describe());
     // Session two cancels it.
-    let second = Session::new(&project, CODEX, &api, "/cancel-loop")
+    let second = Session::new(&project, agent, &api, "/cancel-loop")
         .replies([Reply::text("Cancelled.")])
         .run();
     assert_has(&project.statuses(), "cancelled", &second.describe());
     assert!(!project.loop_live(), "{}", second.describe());
 }
 
-#[test]
-fn codex_runaway_stops_at_loopgates_own_cap_and_other_sessions_are_left_alone() {
-    let (project, api) = project();
+pub fn runaway_stops_at_the_cap_and_other_sessions_are_left_alone(agent: Agent) {
+    let (project, api) = project(agent);
     // The stall breaker would pause an agent that only talks after three stops; off, the cap is the only limit.
     let talk = |i| Reply::text(format!("Let me think about it some more ({i})."));
-    let run = Session::new(&project, CODEX, &api, start("--max-iterations 50 --stall-limit 0"))
+    let run = Session::new(&project, agent, &api, start("--max-iterations 50 --stall-limit 0"))
         .replies((1..=12).map(talk))
         .run();
     // One turn and the eight continuations loopgate's default cap allows (the last with a warning), then loopgate
-    // let it stop: Codex has no cap of its own and would have gone on.
+    // let it stop: the agent has no cap of its own and would have gone on.
     assert_eq!(run.agent_requests().len(), 9, "{}", run.describe());
-    assert!(run.last_text().contains("LAST CONTINUATION WITHOUT A TOOL"), "{}", run.describe());
+    assert!(
+        run.last_text().contains("LAST CONTINUATION WITHOUT A TOOL"),
+        "{}",
+        run.describe()
+    );
     assert_has(&project.statuses(), "block_cap", &run.describe());
-    assert!(project.loop_live(), "the loop goes on with the next message\n{}", run.describe());
+    assert!(
+        project.loop_live(),
+        "the loop goes on with the next message\n{}",
+        run.describe()
+    );
     let history = project.history().len();
     // Another session in the project: its stop is not the loop's, nothing is decided or recorded.
-    let other = Session::new(&project, CODEX, &api, "hello").replies([Reply::text("hi")]).run();
+    let other = Session::new(&project, agent, &api, "hello")
+        .replies([Reply::text("hi")])
+        .run();
     assert_eq!(other.agent_requests().len(), 1, "not blocked\n{}", other.describe());
     assert_eq!(project.history().len(), history, "{:?}", project.statuses());
 }
