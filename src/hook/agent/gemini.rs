@@ -9,6 +9,9 @@
 //! - `stop_hook_active` is unreliable (false again after a continued turn that used a tool), so it is not read:
 //!   whether a stop follows loopgate's block comes from loopgate's own record, and the turn from the user's
 //!   `prompt` (the same for every stop of one prompt);
+//! - the prompt: a SessionStart hook's context comes first in the user's prompt, as `<hook_context>…
+//!   </hook_context>` (checked: a session that resumed a paused loop, then `/cancel-loop`), so the prompt
+//!   hook reads what follows it;
 //! - the tools: `run_shell_command` is Bash, `write_file` Write, `replace` Edit, `read_file` Read;
 //! - the answers: a tool is refused with `{"decision":"deny","reason":…}` and a command rewritten with
 //!   `hookSpecificOutput.tool_input`;
@@ -57,6 +60,12 @@ impl Adapter for Gemini {
             {
                 args.insert("file_path".into(), path);
             }
+        }
+        if matches!(event, HookEvent::UserPromptSubmit)
+            && let Some(prompt) = input.prompt.as_mut()
+            && let Some(typed) = after_hook_context(prompt)
+        {
+            *prompt = typed.to_string();
         }
         if matches!(event, HookEvent::Stop) {
             input.stop_hook_active = None;
@@ -120,6 +129,13 @@ fn model_text(line: &[u8]) -> Option<String> {
         ),
         _ => None,
     }
+}
+
+/// What the user typed after the context a SessionStart hook put before it, if there is such a context.
+fn after_hook_context(prompt: &str) -> Option<&str> {
+    let rest = prompt.trim_start().strip_prefix("<hook_context>")?;
+    let (_, typed) = rest.split_once("</hook_context>")?;
+    Some(typed.trim_start())
 }
 
 /// The last [`TAIL_CHARS`] characters of the run's text.

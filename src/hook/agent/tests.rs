@@ -153,3 +153,14 @@ fn gemini_last_message_is_the_transcripts_last_model_entry_not_an_earlier_promis
         Some("…and now a newer message")
     );
 }
+
+#[test]
+fn gemini_prompt_is_read_after_a_session_start_context() {
+    let raw = json!({"session_id": "g2", "hook_event_name": "BeforeAgent",
+                     "prompt": "<hook_context>[loopgate] resumed loop …\nYour task: x</hook_context>\n\n/cancel-loop"});
+    let input = read(Agent::Gemini, &HookEvent::UserPromptSubmit, &raw);
+    assert_eq!(input.prompt.as_deref(), Some("/cancel-loop"));
+    let plain = json!({"session_id": "g2", "hook_event_name": "BeforeAgent", "prompt": "fix <hook_context>"});
+    let input = read(Agent::Gemini, &HookEvent::UserPromptSubmit, &plain);
+    assert_eq!(input.prompt.as_deref(), Some("fix <hook_context>"));
+}
