@@ -49,9 +49,13 @@ pub(crate) struct RunArgs {
     /// Continue this project's paused loop (or one a killed `loopgate run` left behind) instead of starting one.
     #[arg(long)]
     pub(crate) resume: bool,
+    /// Run this agent CLI the way its adapter runs it non-interactively (`claude -p`, `codex exec`,
+    /// `gemini -p`), instead of a command after `--`.
+    #[arg(long = "agent", id = "agent_cli", value_enum, value_name = "CLI")]
+    pub(crate) agent_cli: Option<super::Agent>,
     /// The agent command and its arguments, after `--`. The prompt replaces every `{prompt}` in them; without
     /// one it is added as the last argument (or written to stdin with `--stdin`).
-    #[arg(last = true, required = true, value_name = "AGENT")]
+    #[arg(last = true, required_unless_present = "agent_cli", value_name = "AGENT")]
     pub(crate) agent: Vec<String>,
 }
 

@@ -28,6 +28,10 @@ pub(crate) trait Adapter: Sync {
     /// The JSON line the agent reads for `output`.
     fn write(&self, event: &HookEvent, output: HookOutput) -> String;
 
+    /// The command that runs the agent once, non-interactively, the prompt added as its last argument
+    /// (`loopgate run --agent`).
+    fn run_command(&self) -> &'static [&'static str];
+
     /// The agent's last message at a stop, when its input has no `last_assistant_message` (asked only once the
     /// stop is known to be a loop's); `None`: Claude Code's transcript, read from its end.
     fn last_message(&self, _input: &HookInput) -> Option<String> {

@@ -45,13 +45,20 @@ pub(crate) struct Options {
 }
 
 impl Options {
-    pub(crate) fn from_args(args: RunArgs) -> Result<Self, Error> {
+    pub(crate) fn from_args(mut args: RunArgs) -> Result<Self, Error> {
         let usage = |m: &str| Err(Error::Usage(m.to_string()));
         let setup = args.setup;
         if setup.session_id.is_some() || setup.args_stdin {
             return usage(
                 "`--session-id` and `--args-stdin` belong to `loopgate setup`; `loopgate run` binds its loop to itself",
             );
+        }
+        if let (Some(cli), true) = (args.agent_cli, args.agent.is_empty()) {
+            args.agent = crate::hook::agent::of(cli)
+                .run_command()
+                .iter()
+                .map(|s| (*s).to_string())
+                .collect();
         }
         if args.agent.first().is_none_or(|program| program.trim().is_empty()) {
             return usage("no agent command after `--`: e.g. `loopgate run --verify 'cargo test' TASK -- claude -p`");
@@ -205,4 +212,28 @@ fn new_session() -> String {
             .as_nanos(),
     );
     format!("run-{}-{:06x}", std::process::id(), hasher.finish() & 0xff_ffff)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::cli::{Agent, Cli, Command};
+
+    /// `loopgate run --agent NAME`: the command line is the agent adapter's (`hook::agent`), nothing after `--`.
+    #[test]
+    fn an_agent_cli_by_name_runs_as_its_adapter_says() {
+        let cli =
+            Cli::try_parse_from(["loopgate", "run", "--agent", "codex", "--verify", "true", "fix"]).expect("parses");
+        let Command::Run(args) = cli.command else {
+            panic!("not run")
+        };
+        assert_eq!(args.agent_cli, Some(Agent::Codex));
+        let options = super::Options::from_args(*args).expect("valid");
+        assert_eq!(options.agent, ["codex", "exec"]);
+        assert!(
+            Cli::try_parse_from(["loopgate", "run", "--verify", "true", "fix"]).is_err(),
+            "an agent is needed"
+        );
+    }
 }

@@ -17,6 +17,10 @@ impl Adapter for Claude {
         })
     }
 
+    fn run_command(&self) -> &'static [&'static str] {
+        &["claude", "-p"]
+    }
+
     fn write(&self, _event: &HookEvent, output: HookOutput) -> String {
         output.to_json()
     }

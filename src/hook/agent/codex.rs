@@ -33,6 +33,10 @@ impl Adapter for Codex {
         }
     }
 
+    fn run_command(&self) -> &'static [&'static str] {
+        &["codex", "exec"]
+    }
+
     fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
         output.terminal_sequence = None;
         if matches!(event, HookEvent::PreToolUse)

@@ -91,6 +91,10 @@ impl Adapter for Gemini {
         Shell::Fresh
     }
 
+    fn run_command(&self) -> &'static [&'static str] {
+        &["gemini", "-p"]
+    }
+
     fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
         output.terminal_sequence = None;
         let name = self.event_name(event).unwrap_or_default();
