@@ -207,9 +207,40 @@ impl Agent {
     pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|agent| agent.name() == name)
     }
+
+    /// The agent's name for a loopgate hook event (what its input's `hook_event_name` says), or `None` when it
+    /// has no such event. One table: the adapters (`hook::agent`) check inputs by it, install writes it.
+    pub(crate) fn event_name(self, event: &HookEvent) -> Option<&'static str> {
+        let claude = match event {
+            HookEvent::Stop => "Stop",
+            HookEvent::PreToolUse => "PreToolUse",
+            HookEvent::SessionStart => "SessionStart",
+            HookEvent::StopFailure => "StopFailure",
+            HookEvent::UserPromptSubmit => "UserPromptSubmit",
+        };
+        match (self, event) {
+            (Agent::Claude, _) => Some(claude),
+            (Agent::Codex | Agent::Gemini, HookEvent::StopFailure) => None,
+            (Agent::Codex, _) => Some(claude),
+            (Agent::Gemini, HookEvent::Stop) => Some("AfterAgent"),
+            (Agent::Gemini, HookEvent::PreToolUse) => Some("BeforeTool"),
+            (Agent::Gemini, HookEvent::UserPromptSubmit) => Some("BeforeAgent"),
+            (Agent::Gemini, HookEvent::SessionStart) => Some("SessionStart"),
+        }
+    }
+
+    /// The command that runs the agent once, non-interactively, the prompt added as its last argument
+    /// (`loopgate run --agent`).
+    pub(crate) fn run_command(self) -> &'static [&'static str] {
+        match self {
+            Agent::Claude => &["claude", "-p"],
+            Agent::Codex => &["codex", "exec"],
+            Agent::Gemini => &["gemini", "-p"],
+        }
+    }
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Copy, Subcommand)]
 pub(crate) enum HookEvent {
     /// The Stop hook: decide whether the agent may stop.
     Stop,
@@ -221,6 +252,19 @@ pub(crate) enum HookEvent {
     StopFailure,
     /// The UserPromptSubmit hook: carry out a /pua-loop or /cancel-loop that had to wait for the user's prompt.
     UserPromptSubmit,
+}
+
+impl HookEvent {
+    /// The event on the command line (`loopgate hook [--agent A] EVENT`), as clap spells it.
+    pub(crate) fn arg(self) -> &'static str {
+        match self {
+            HookEvent::Stop => "stop",
+            HookEvent::PreToolUse => "pre-tool-use",
+            HookEvent::SessionStart => "session-start",
+            HookEvent::StopFailure => "stop-failure",
+            HookEvent::UserPromptSubmit => "user-prompt-submit",
+        }
+    }
 }
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.

@@ -44,7 +44,7 @@ pub(crate) fn run(agent: Agent, event: &HookEvent) -> u8 {
         HookEvent::UserPromptSubmit => ("UserPromptSubmit", user_prompt_submit::handle),
     };
     let outcome = guarded(name, || {
-        let expected = adapter.event_name(event).unwrap_or(name);
+        let expected = agent.event_name(event).unwrap_or(name);
         let mut input = input::read(std::io::stdin().lock(), expected)?;
         input.agent = agent;
         adapter.read(event, &mut input);

@@ -1,12 +1,14 @@
 //! One adapter per agent CLI: the seam between an agent's hook wire format and loopgate's hooks.
 //!
 //! The decision (`stop::Outcome`, the guard's verdict, the carried-out `/pua-loop`) is the same for every agent;
-//! an adapter owns only what differs: the agent's names for the events, how its input becomes a [`HookInput`]
+//! an adapter owns only what differs (the agent's names for the events are `cli::Agent::event_name`, the table
+//! install writes from): how its input becomes a [`HookInput`]
 //! (field names, the last message, whether `stop_hook_active` can be trusted, the tool names), how a
 //! [`HookOutput`] becomes its JSON, and its cap on stop-hook blocks in a row (or that it has none, and loopgate
-//! keeps its own). Installing an agent's hooks is `commands::install::agents`, which asks [`Adapter::events`].
+//! keeps its own). Installing an agent's hooks is `commands::install::agents`.
 //!
-//! A new agent is a variant of `cli::Agent`, one module here implementing [`Adapter`], and its row in [`of`].
+//! A new agent is a variant of `cli::Agent` (with its event names and run command), one module here implementing
+//! [`Adapter`], its row in [`of`], its row in `commands::install::agents::SPECS`, and a line in `tests/agents.rs`.
 
 mod claude;
 mod codex;
@@ -18,19 +20,11 @@ use crate::hook::{HookInput, HookOutput};
 
 /// What one agent CLI's hooks differ in.
 pub(crate) trait Adapter: Sync {
-    /// The agent's name for a loopgate hook event (what its input's `hook_event_name` says), or `None` when the
-    /// agent has no such event.
-    fn event_name(&self, event: &HookEvent) -> Option<&'static str>;
-
     /// Fills loopgate's view of the input from the agent's own fields.
     fn read(&self, _event: &HookEvent, _input: &mut HookInput) {}
 
     /// The JSON line the agent reads for `output`.
     fn write(&self, event: &HookEvent, output: HookOutput) -> String;
-
-    /// The command that runs the agent once, non-interactively, the prompt added as its last argument
-    /// (`loopgate run --agent`).
-    fn run_command(&self) -> &'static [&'static str];
 
     /// The agent's last message at a stop, when its input has no `last_assistant_message` (asked only once the
     /// stop is known to be a loop's); `None`: Claude Code's transcript, read from its end.
@@ -56,25 +50,6 @@ pub(crate) fn of(agent: Agent) -> &'static dyn Adapter {
         Agent::Claude => &claude::Claude,
         Agent::Codex => &codex::Codex,
         Agent::Gemini => &gemini::Gemini,
-    }
-}
-
-/// The hook events loopgate installs for an agent, in loopgate's names, with the agent's matcher (`None`: all).
-pub(crate) const INSTALLED: [(HookEvent, Option<&str>); 4] = [
-    (HookEvent::SessionStart, None),
-    (HookEvent::UserPromptSubmit, None),
-    (HookEvent::PreToolUse, None),
-    (HookEvent::Stop, None),
-];
-
-/// The command-line spelling of a loopgate hook event (`loopgate hook --agent A EVENT`).
-pub(crate) fn event_arg(event: &HookEvent) -> &'static str {
-    match event {
-        HookEvent::Stop => "stop",
-        HookEvent::PreToolUse => "pre-tool-use",
-        HookEvent::SessionStart => "session-start",
-        HookEvent::StopFailure => "stop-failure",
-        HookEvent::UserPromptSubmit => "user-prompt-submit",
     }
 }
 

@@ -1,6 +1,7 @@
 //! `loopgate install --agent codex|gemini`: the hooks of an agent CLI other than Claude Code, and its commands.
 //!
-//! What each agent's hooks are called and how they answer is the adapter's (`hook::agent`); this module writes
+//! What each agent's hooks are called is `cli::Agent::event_name`, how they answer the adapter's (`hook::agent`);
+//! this module writes
 //! the configuration that makes the agent call them, from one table ([`SPECS`]):
 //!
 //! - the hook configuration (Codex: `$CODEX_HOME/hooks.json`, Gemini: `~/.gemini/settings.json`, key `hooks`):
@@ -24,7 +25,6 @@ use sha2::{Digest, Sha256};
 
 use crate::cli::{Agent, HookEvent};
 use crate::error::Error;
-use crate::hook::agent::{self, INSTALLED};
 
 /// How one agent is configured.
 struct Spec {
@@ -74,6 +74,14 @@ const MARK: &str = "loopgate-installed: loopgate install --agent rewrites this f
 /// The lines around the trust tables install writes in Codex's `config.toml`.
 const TRUST_BEGIN: &str = "# loopgate install --agent codex: hook trust (begin)";
 const TRUST_END: &str = "# loopgate install --agent codex: hook trust (end)";
+
+/// The hook events loopgate installs, in loopgate's names, with the agent's matcher (`None`: every call).
+const INSTALLED: [(HookEvent, Option<&str>); 4] = [
+    (HookEvent::SessionStart, None),
+    (HookEvent::UserPromptSubmit, None),
+    (HookEvent::PreToolUse, None),
+    (HookEvent::Stop, None),
+];
 
 /// The Stop hook runs the verify command: its timeout must be above the longest verify (3600 s).
 const STOP_TIMEOUT_S: u64 = 3700;
@@ -207,10 +215,9 @@ fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Plac
         .map(|object| object.entry("hooks").or_insert_with(|| json!({})))
         .filter(|hooks| hooks.is_object())
         .ok_or_else(|| Error::Usage("the agent's hook configuration has a `hooks` that is not an object".into()))?;
-    let adapter = agent::of(spec.agent);
     let mut placed = Vec::new();
     for (event, matcher) in INSTALLED {
-        let Some(name) = adapter.event_name(&event) else {
+        let Some(name) = spec.agent.event_name(&event) else {
             continue;
         };
         let seconds = if matches!(event, HookEvent::Stop) {
@@ -222,7 +229,7 @@ fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Plac
             "{} hook --agent {} {}",
             crate::confine::rewrite::quote(binary),
             spec.agent.name(),
-            agent::event_arg(&event)
+            event.arg()
         );
         let handler = json!({"type": "command", "command": command, "timeout": seconds * spec.per_second});
         let mut group = json!({"hooks": [handler.clone()]});

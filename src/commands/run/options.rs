@@ -54,11 +54,7 @@ impl Options {
             );
         }
         if let (Some(cli), true) = (args.agent_cli, args.agent.is_empty()) {
-            args.agent = crate::hook::agent::of(cli)
-                .run_command()
-                .iter()
-                .map(|s| (*s).to_string())
-                .collect();
+            args.agent = cli.run_command().iter().map(|s| (*s).to_string()).collect();
         }
         if args.agent.first().is_none_or(|program| program.trim().is_empty()) {
             return usage("no agent command after `--`: e.g. `loopgate run --verify 'cargo test' TASK -- claude -p`");

@@ -7,20 +7,6 @@ use crate::hook::HookOutput;
 pub(super) struct Claude;
 
 impl Adapter for Claude {
-    fn event_name(&self, event: &HookEvent) -> Option<&'static str> {
-        Some(match event {
-            HookEvent::Stop => "Stop",
-            HookEvent::PreToolUse => "PreToolUse",
-            HookEvent::SessionStart => "SessionStart",
-            HookEvent::StopFailure => "StopFailure",
-            HookEvent::UserPromptSubmit => "UserPromptSubmit",
-        })
-    }
-
-    fn run_command(&self) -> &'static [&'static str] {
-        &["claude", "-p"]
-    }
-
     fn write(&self, _event: &HookEvent, output: HookOutput) -> String {
         output.to_json()
     }

@@ -17,24 +17,10 @@ use crate::hook::{HookInput, HookOutput};
 pub(super) struct Codex;
 
 impl Adapter for Codex {
-    fn event_name(&self, event: &HookEvent) -> Option<&'static str> {
-        match event {
-            HookEvent::Stop => Some("Stop"),
-            HookEvent::PreToolUse => Some("PreToolUse"),
-            HookEvent::SessionStart => Some("SessionStart"),
-            HookEvent::UserPromptSubmit => Some("UserPromptSubmit"),
-            HookEvent::StopFailure => None,
-        }
-    }
-
     fn read(&self, _event: &HookEvent, input: &mut HookInput) {
         if input.prompt_id.is_none() {
             input.prompt_id = input.turn_id.clone();
         }
-    }
-
-    fn run_command(&self) -> &'static [&'static str] {
-        &["codex", "exec"]
     }
 
     fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {

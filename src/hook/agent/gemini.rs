@@ -39,16 +39,6 @@ const TOOLS: &[(&str, &str)] = &[
 ];
 
 impl Adapter for Gemini {
-    fn event_name(&self, event: &HookEvent) -> Option<&'static str> {
-        match event {
-            HookEvent::Stop => Some("AfterAgent"),
-            HookEvent::PreToolUse => Some("BeforeTool"),
-            HookEvent::SessionStart => Some("SessionStart"),
-            HookEvent::UserPromptSubmit => Some("BeforeAgent"),
-            HookEvent::StopFailure => None,
-        }
-    }
-
     fn read(&self, event: &HookEvent, input: &mut HookInput) {
         if let Some(name) = &input.tool_name
             && let Some((_, claude)) = TOOLS.iter().find(|(gemini, _)| gemini == name)
@@ -91,13 +81,9 @@ impl Adapter for Gemini {
         Shell::Fresh
     }
 
-    fn run_command(&self) -> &'static [&'static str] {
-        &["gemini", "-p"]
-    }
-
     fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
         output.terminal_sequence = None;
-        let name = self.event_name(event).unwrap_or_default();
+        let name = crate::cli::Agent::Gemini.event_name(event).unwrap_or_default();
         if let Some(mut specific) = output.hook_specific.take() {
             if specific["permissionDecision"] == "deny" {
                 output.decision = Some("deny");

@@ -9,7 +9,7 @@ use crate::hook::{HookOutput, input};
 
 fn read(agent: Agent, event: &HookEvent, raw: &Value) -> crate::hook::HookInput {
     let adapter = of(agent);
-    let name = adapter.event_name(event).expect("the agent has this event");
+    let name = agent.event_name(event).expect("the agent has this event");
     let mut input = input::parse(raw.to_string().as_bytes(), name).expect("parses");
     adapter.read(event, &mut input);
     input
