@@ -122,7 +122,9 @@ pub fn collect_text(content: &Value, out: &mut String) {
     }
 }
 
-/// The model API a mock speaks.
+/// The model API a mock speaks. (The Claude Code suite speaks only Anthropic's; the agent suite, `tests/agents.rs`,
+/// the others.)
+#[allow(dead_code)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Wire {
     /// Anthropic's Messages API (`POST /v1/messages`).
