@@ -3,8 +3,8 @@
 //! install --agent`, a scripted model behind a mock API on 127.0.0.1 (`tests/e2e/mock_api.rs`, shared with the
 //! Claude Code suite: the Responses API for Codex, the Gemini API for Gemini), and the test build of loopgate.
 //!
-//! Per agent: a loop rejected once and then completed; a gaming move caught; cancel; a session that is not the
-//! loop's own left alone; loopgate's own block cap. Every scenario also fails on any request that left
+//! Per agent: a loop rejected once and then completed; a gaming move caught; cancel; the agent's shell command
+//! confined; a session that is not the loop's own left alone; loopgate's own block cap. Every scenario also fails on any request that left
 //! 127.0.0.1 (the mock is the client's proxy and refuses and records every `CONNECT`).
 //!
 //! Needs the CLIs: `scripts/install-agents.sh` (or `LOOPGATE_CODEX_BIN`, `LOOPGATE_GEMINI_BIN`). Without it every scenario fails with
@@ -43,6 +43,11 @@ macro_rules! agent_suite {
             #[test]
             fn cancel_ends_the_loop() {
                 scenarios::cancel_ends_the_loop($agent);
+            }
+
+            #[test]
+            fn shell_command_runs_confined() {
+                scenarios::shell_command_runs_confined($agent);
             }
 
             #[test]

@@ -86,8 +86,10 @@ pub fn gaming_move_caught(agent: Agent) {
         run.describe()
     );
     assert_has(&statuses, "promise_rejected", &run.describe());
+    // The guard refused the write, and the model read why (Codex: "Command blocked by PreToolUse hook: …",
+    // Gemini: a function response "Tool execution blocked: …").
     assert!(
-        run.last_text().contains("loopgate"),
+        run.last_text().contains("`check.sh` is sealed for this loop"),
         "the refusal reached the model\n{}",
         run.describe()
     );
@@ -136,4 +138,32 @@ pub fn runaway_stops_at_the_cap_and_other_sessions_are_left_alone(agent: Agent) 
         .run();
     assert_eq!(other.agent_requests().len(), 1, "not blocked\n{}", other.describe());
     assert_eq!(project.history().len(), history, "{:?}", project.statuses());
+}
+
+/// The agent's shell command runs confined: a script that writes into loopgate's seal store (by a path the
+/// guard cannot see in the command) is stopped by the kernel, through the agent's own command rewrite.
+pub fn shell_command_runs_confined(agent: Agent) {
+    let (project, api) = project(agent);
+    let probe = project.loopgate_home.join("written-by-the-agent");
+    project.write("w.sh", &format!("touch '{}'\necho fixed > src.txt\n", probe.display()));
+    let run = Session::new(&project, agent, &api, start("--max-iterations 3"))
+        .replies([Reply::bash("sh w.sh"), promise()])
+        .run();
+    assert!(
+        project.loopgate_home.is_dir(),
+        "the loop sealed its oracle\n{}",
+        run.describe()
+    );
+    assert!(
+        !probe.exists(),
+        "the agent's command wrote the seal store\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        project.read("src.txt").trim(),
+        "fixed",
+        "the rest of the script ran\n{}",
+        run.describe()
+    );
+    assert_has(&project.statuses(), "complete", &run.describe());
 }
