@@ -85,6 +85,12 @@ impl Places {
 /// `loopgate install`.
 pub(crate) fn install(args: &InstallArgs) -> Result<u8, Error> {
     if args.agent != crate::cli::Agent::Claude {
+        if args.sandbox {
+            return Err(Error::Usage(format!(
+                "`--sandbox` turns on Claude Code's sandbox; it has no meaning with `--agent {}`",
+                args.agent.name()
+            )));
+        }
         agents::install(args.agent, &this_binary()?)?;
         return Ok(exit_codes::OK);
     }

@@ -319,8 +319,15 @@ fn trust_block(hooks_path: &Path, placed: &[Placed]) -> String {
 fn without_trust(text: &str) -> String {
     match (text.find(TRUST_BEGIN), text.find(TRUST_END)) {
         (Some(begin), Some(end)) if end > begin => {
+            // The blank line install put before the block goes with it.
+            let before = text[..begin].trim_end_matches('\n');
             let after = &text[end + TRUST_END.len()..];
-            format!("{}{}", &text[..begin], after.strip_prefix('\n').unwrap_or(after))
+            let after = after.strip_prefix('\n').unwrap_or(after);
+            if before.is_empty() {
+                after.to_string()
+            } else {
+                format!("{before}\n{after}")
+            }
         }
         _ => text.to_string(),
     }
