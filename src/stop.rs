@@ -86,7 +86,12 @@ pub(crate) fn at_stop(
         Some(turn) => {
             let (tally, unanswered) = block_cap::arrive(&mut active, turn, turn.cap);
             if let Some(pending) = unanswered {
-                notice = Some(block_cap::report_unanswered(&mut active, &pending, "stop")?);
+                notice = Some(block_cap::report_unanswered(
+                    &mut active,
+                    &pending,
+                    "stop",
+                    (turn.cap, turn.own_cap),
+                )?);
             }
             Some(tally)
         }

@@ -47,7 +47,8 @@ pub(crate) fn own_cap_yielded(lang: Speech, blocks: u64, next_iteration: u64) ->
 }
 
 /// For the user: a turn loopgate had blocked ended without coming back (noticed at the next stop or start).
-pub(crate) fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration: u64) -> String {
+/// `own`: the cap is loopgate's (the agent has none).
+pub(crate) fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration: u64, own: bool) -> String {
     let cap = cap.map_or_else(
         || match lang {
             Speech::En => "off".to_string(),
@@ -55,12 +56,18 @@ pub(crate) fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration:
         },
         |cap| cap.to_string(),
     );
+    let whose = match (lang, own) {
+        (Speech::En, true) => "loopgate's cap on them",
+        (Speech::En, false) => "Claude Code's stop-hook block cap",
+        (Speech::Zh, true) => "loopgate 的上限",
+        (Speech::Zh, false) => "Claude Code 的 Stop 钩子阻止上限",
+    };
     match lang {
         Speech::En => format!(
-            "loopgate: ⚠ the agent's previous turn ended although loopgate had asked it to continue ({blocks} block(s) in a row without a tool call; Claude Code's stop-hook block cap: {cap}), or it was interrupted. Recorded as `turn_ended`; the loop is still running at iteration {iteration} (/cancel-loop or /loopgate:cancel-loop ends it)."
+            "loopgate: ⚠ the agent's previous turn ended although loopgate had asked it to continue ({blocks} block(s) in a row without a tool call; {whose}: {cap}), or it was interrupted. Recorded as `turn_ended`; the loop is still running at iteration {iteration} (/cancel-loop or /loopgate:cancel-loop ends it)."
         ),
         Speech::Zh => format!(
-            "loopgate:⚠ 代理的上一个回合在 loopgate 要求继续后结束了(连续 {blocks} 次阻止且没有工具调用;Claude Code 的 Stop 钩子阻止上限:{cap}),或者被中断了。已记录为 `turn_ended`;循环仍在第 {iteration} 次迭代运行(/cancel-loop 或 /loopgate:cancel-loop 可结束)。"
+            "loopgate:⚠ 代理的上一个回合在 loopgate 要求继续后结束了(连续 {blocks} 次阻止且没有工具调用;{whose}:{cap}),或者被中断了。已记录为 `turn_ended`;循环仍在第 {iteration} 次迭代运行(/cancel-loop 或 /loopgate:cancel-loop 可结束)。"
         ),
     }
 }

@@ -151,13 +151,14 @@ pub(crate) fn unanswered_at_session_start(fields: &mut StateFields, source: Opti
 }
 
 /// Records `turn_ended` for a block whose turn never came back (`noticed_at`: `stop` or `session_start`; the
-/// seal is written by the caller) and returns what to tell the user.
+/// seal is written by the caller) and returns what to tell the user. `cap` is the cap in force for the agent and
+/// whether it is loopgate's own (see [`Turn`]).
 pub(crate) fn report_unanswered(
     active: &mut ActiveLoop,
     pending: &PendingBlock,
     noticed_at: &str,
+    (cap, own): (Option<u64>, bool),
 ) -> Result<String, Error> {
-    let cap = cap_from_env();
     let f = &active.seal.fields;
     let (lang, iteration) = (f.lang, f.iteration);
     let ended = TurnEnded {
@@ -167,7 +168,13 @@ pub(crate) fn report_unanswered(
     };
     let record = Record::new(active.loop_id(), iteration, Event::TurnEnded(ended));
     active.record_unsaved(&record)?;
-    Ok(messages::cap::turn_ended(lang, pending.without_tool, cap, iteration))
+    Ok(messages::cap::turn_ended(
+        lang,
+        pending.without_tool,
+        cap,
+        iteration,
+        own,
+    ))
 }
 
 /// Whether to block at this stop, given the count before it.
