@@ -29,11 +29,14 @@ impl Cli {
         Self::hook_line(std::env::args_os().skip(1)).unwrap_or_else(<Self as Parser>::parse)
     }
 
-    /// `hook EVENT`, EVENT spelled as clap spells [`HookEvent`]'s names (a test holds the two together).
+    /// `hook EVENT` or `hook --agent AGENT EVENT`, EVENT and AGENT spelled as clap spells [`HookEvent`]'s and
+    /// [`Agent`]'s names (a test holds them together).
     fn hook_line(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<Self> {
-        let args: Vec<_> = args.into_iter().take(3).collect();
-        let [hook, event] = args.as_slice() else {
-            return None;
+        let args: Vec<_> = args.into_iter().take(5).collect();
+        let (hook, agent, event) = match args.as_slice() {
+            [hook, event] => (hook, Agent::Claude, event),
+            [hook, flag, agent, event] if flag == "--agent" => (hook, Agent::from_name(agent.to_str()?)?, event),
+            _ => return None,
         };
         let event = match (hook.to_str()?, event.to_str()?) {
             ("hook", "stop") => HookEvent::Stop,
@@ -45,7 +48,7 @@ impl Cli {
         };
         Some(Self {
             project_dir: None,
-            command: Command::Hook { event },
+            command: Command::Hook { agent, event },
         })
     }
 }
@@ -56,8 +59,11 @@ pub(crate) enum Command {
     Setup(Box<SetupArgs>),
     /// Run an agent CLI in a loop, a fresh process each iteration, until the sealed verify command passes.
     Run(Box<RunArgs>),
-    /// Claude Code hook entry points (read hook JSON on stdin, print hook JSON).
+    /// Agent hook entry points (read hook JSON on stdin, print hook JSON).
     Hook {
+        /// The agent CLI whose hook this is (its input and output format).
+        #[arg(long, value_enum, default_value_t = Agent::Claude)]
+        agent: Agent,
         #[command(subcommand)]
         event: HookEvent,
     },
@@ -179,6 +185,10 @@ pub(crate) enum Command {
 /// Flags of `loopgate install` and `loopgate uninstall`.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct InstallArgs {
+    /// The agent CLI to install loopgate's hooks and commands for (`codex`: `~/.codex/hooks.json`, its trust in
+    /// `config.toml`, `/prompts:pua-loop`; `gemini`: `~/.gemini/settings.json` and `/pua-loop`).
+    #[arg(long, value_enum, default_value_t = Agent::Claude)]
+    pub(crate) agent: Agent,
     /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
     #[arg(long, value_name = "PATH")]
     pub(crate) claude: Option<std::path::PathBuf>,
@@ -188,7 +198,69 @@ pub(crate) struct InstallArgs {
     pub(crate) sandbox: bool,
 }
 
-#[derive(Debug, Subcommand)]
+/// The agent CLIs loopgate has a hook adapter for (`hook::agent`): each reads its own hook input and writes its own
+/// output; the decision under them is the same.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Agent {
+    /// Claude Code (the plugin's hooks).
+    #[default]
+    Claude,
+    /// OpenAI Codex CLI (`~/.codex/hooks.json`).
+    Codex,
+    /// Google Gemini CLI (`~/.gemini/settings.json`).
+    Gemini,
+}
+
+impl Agent {
+    /// Every agent, in the order the docs list them.
+    pub(crate) const ALL: [Agent; 3] = [Agent::Claude, Agent::Codex, Agent::Gemini];
+
+    /// The name on the command line (`--agent NAME`).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|agent| agent.name() == name)
+    }
+
+    /// The agent's name for a loopgate hook event (what its input's `hook_event_name` says), or `None` when it
+    /// has no such event. One table: the adapters (`hook::agent`) check inputs by it, install writes it.
+    pub(crate) fn event_name(self, event: &HookEvent) -> Option<&'static str> {
+        let claude = match event {
+            HookEvent::Stop => "Stop",
+            HookEvent::PreToolUse => "PreToolUse",
+            HookEvent::SessionStart => "SessionStart",
+            HookEvent::StopFailure => "StopFailure",
+            HookEvent::UserPromptSubmit => "UserPromptSubmit",
+        };
+        match (self, event) {
+            (Agent::Claude, _) => Some(claude),
+            (Agent::Codex | Agent::Gemini, HookEvent::StopFailure) => None,
+            (Agent::Codex, _) => Some(claude),
+            (Agent::Gemini, HookEvent::Stop) => Some("AfterAgent"),
+            (Agent::Gemini, HookEvent::PreToolUse) => Some("BeforeTool"),
+            (Agent::Gemini, HookEvent::UserPromptSubmit) => Some("BeforeAgent"),
+            (Agent::Gemini, HookEvent::SessionStart) => Some("SessionStart"),
+        }
+    }
+
+    /// The command that runs the agent once, non-interactively, the prompt added as its last argument
+    /// (`loopgate run --agent`).
+    pub(crate) fn run_command(self) -> &'static [&'static str] {
+        match self {
+            Agent::Claude => &["claude", "-p"],
+            Agent::Codex => &["codex", "exec"],
+            Agent::Gemini => &["gemini", "-p"],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Subcommand)]
 pub(crate) enum HookEvent {
     /// The Stop hook: decide whether the agent may stop.
     Stop,
@@ -200,6 +272,19 @@ pub(crate) enum HookEvent {
     StopFailure,
     /// The UserPromptSubmit hook: carry out a /pua-loop or /cancel-loop that had to wait for the user's prompt.
     UserPromptSubmit,
+}
+
+impl HookEvent {
+    /// The event on the command line (`loopgate hook [--agent A] EVENT`), as clap spells it.
+    pub(crate) fn arg(self) -> &'static str {
+        match self {
+            HookEvent::Stop => "stop",
+            HookEvent::PreToolUse => "pre-tool-use",
+            HookEvent::SessionStart => "session-start",
+            HookEvent::StopFailure => "stop-failure",
+            HookEvent::UserPromptSubmit => "user-prompt-submit",
+        }
+    }
 }
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.
@@ -328,10 +413,18 @@ mod tests {
                 .expect("read without clap (a new event: add it to `Cli::hook_line`)");
             let clap = Cli::try_parse_from(["loopgate", "hook", name]).expect("parses");
             assert_eq!(format!("{fast:?}"), format!("{clap:?}"), "{name}");
+            for agent in Agent::ALL {
+                let line = ["hook", "--agent", agent.name(), name];
+                let fast = Cli::hook_line(line.map(Into::into)).expect("read without clap");
+                let clap = Cli::try_parse_from(std::iter::once("loopgate").chain(line)).expect("parses");
+                assert_eq!(format!("{fast:?}"), format!("{clap:?}"), "{line:?}");
+            }
         }
         for other in [
             &["hook", "stop", "--project-dir", "x"][..],
             &["hook", "nope"],
+            &["hook", "--agent", "nope", "stop"],
+            &["hook", "--agnt", "codex", "stop"],
             &["hook"],
             &["status", "stop"],
             &["--project-dir", "x"],

@@ -10,10 +10,11 @@
 //! agent stop — the loop silently off. [`guarded`] catches it and turns it into the same fail-open answer, with
 //! the panic's message and place, so the user sees that loopgate has a bug instead of a loop that just ended.
 
+pub(crate) mod agent;
 mod carry;
 mod input;
 mod output;
-mod pre_tool_use;
+pub(crate) mod pre_tool_use;
 mod session_start;
 pub(crate) mod stop;
 mod stop_failure;
@@ -26,13 +27,15 @@ use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
 
-use crate::cli::HookEvent;
+use crate::cli::{Agent, HookEvent};
 
 /// A hook's decision logic: input in, output (or nothing) out, or a one-line problem.
 type Handler = fn(&HookInput) -> Result<Option<HookOutput>, String>;
 
-/// Runs one hook: reads stdin, decides, prints. Always returns exit code 0 (see module docs).
-pub(crate) fn run(event: &HookEvent) -> u8 {
+/// Runs one hook of `agent`: reads stdin, decides, prints in that agent's format (`agent`). Always returns exit
+/// code 0 (see module docs).
+pub(crate) fn run(agent: Agent, event: &HookEvent) -> u8 {
+    let adapter = agent::of(agent);
     let (name, handler): (&str, Handler) = match event {
         HookEvent::Stop => ("Stop", stop::handle),
         HookEvent::PreToolUse => ("PreToolUse", pre_tool_use::handle),
@@ -41,7 +44,10 @@ pub(crate) fn run(event: &HookEvent) -> u8 {
         HookEvent::UserPromptSubmit => ("UserPromptSubmit", user_prompt_submit::handle),
     };
     let outcome = guarded(name, || {
-        let input = input::read(std::io::stdin().lock(), name)?;
+        let expected = agent.event_name(event).unwrap_or(name);
+        let mut input = input::read(std::io::stdin().lock(), expected)?;
+        input.agent = agent;
+        adapter.read(event, &mut input);
         debug_panic(name);
         handler(&input)
     });
@@ -56,7 +62,7 @@ pub(crate) fn run(event: &HookEvent) -> u8 {
     };
     if let Some(output) = output {
         let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, "{}", output.to_json());
+        let _ = writeln!(stdout, "{}", adapter.write(event, output));
     }
     crate::exit_codes::OK
 }

@@ -131,7 +131,7 @@ fn project_dir_problem(command: &Command) -> Option<Error> {
 fn dispatch(cli: Cli) -> Result<u8, Error> {
     match cli.command {
         Command::Setup(args) => commands::setup::run(*args),
-        Command::Hook { event } => Ok(hook::run(&event)),
+        Command::Hook { agent, event } => Ok(hook::run(agent, &event)),
         Command::Status { json } => commands::status::run(json),
         Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),
         Command::Verify { json } => commands::verify::run(json),

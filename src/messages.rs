@@ -5,6 +5,7 @@
 
 use crate::schema::Speech;
 
+pub(crate) mod agents;
 pub(crate) mod aware;
 pub(crate) mod baseline;
 pub(crate) mod breach;

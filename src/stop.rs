@@ -84,9 +84,14 @@ pub(crate) fn at_stop(
     let mut notice = None;
     let tally = match turn {
         Some(turn) => {
-            let (tally, unanswered) = block_cap::arrive(&mut active, turn, block_cap::cap_from_env());
+            let (tally, unanswered) = block_cap::arrive(&mut active, turn, turn.cap);
             if let Some(pending) = unanswered {
-                notice = Some(block_cap::report_unanswered(&mut active, &pending, "stop")?);
+                notice = Some(block_cap::report_unanswered(
+                    &mut active,
+                    &pending,
+                    "stop",
+                    (turn.cap, turn.own_cap),
+                )?);
             }
             Some(tally)
         }

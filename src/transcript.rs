@@ -16,6 +16,12 @@ const MAX_SCAN: u64 = 32 * 1024 * 1024;
 
 /// The text of the last assistant entry that has any, or `None`.
 pub(crate) fn last_assistant_text(path: &Path) -> std::io::Result<Option<String>> {
+    last_entry(path, assistant_text)
+}
+
+/// What `entry` makes of the last line, read backwards from the end, of which it makes anything: the reader
+/// for another agent's transcript format (Gemini CLI's, `hook::agent::gemini`).
+pub(crate) fn last_entry(path: &Path, entry: fn(&[u8]) -> Option<String>) -> std::io::Result<Option<String>> {
     let mut file = crate::fsutil::open_regular(path)?;
     let len = file.metadata()?.len();
     let floor = len.saturating_sub(MAX_SCAN);
@@ -36,7 +42,7 @@ pub(crate) fn last_assistant_text(path: &Path) -> std::io::Result<Option<String>
             Vec::new()
         };
         for line in lines.iter().rev() {
-            if let Some(text) = assistant_text(line) {
+            if let Some(text) = entry(line) {
                 return Ok(Some(text));
             }
         }
@@ -69,7 +75,7 @@ fn assistant_text(line: &[u8]) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
 

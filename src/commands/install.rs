@@ -20,6 +20,7 @@
 //! `uninstall` removes the command files that carry the marker, and the plugin and marketplace only if install
 //! added them.
 
+mod agents;
 mod bundle;
 mod claude;
 mod manifest;
@@ -83,6 +84,16 @@ impl Places {
 
 /// `loopgate install`.
 pub(crate) fn install(args: &InstallArgs) -> Result<u8, Error> {
+    if args.agent != crate::cli::Agent::Claude {
+        if args.sandbox {
+            return Err(Error::Usage(format!(
+                "`--sandbox` turns on Claude Code's sandbox; it has no meaning with `--agent {}`",
+                args.agent.name()
+            )));
+        }
+        agents::install(args.agent, &this_binary()?)?;
+        return Ok(exit_codes::OK);
+    }
     let places = Places::from_env()?;
     let binary = this_binary()?;
     let claude = Claude::find(args.claude.as_deref())?;
@@ -118,6 +129,10 @@ pub(crate) fn uninstall(args: &InstallArgs) -> Result<u8, Error> {
             "`--sandbox` is a flag of `loopgate install`; `loopgate uninstall` already puts back the sandbox settings install changed"
                 .into(),
         ));
+    }
+    if args.agent != crate::cli::Agent::Claude {
+        agents::uninstall(args.agent)?;
+        return Ok(exit_codes::OK);
     }
     let places = Places::from_env()?;
     let record = manifest::load(&places.manifest())?.unwrap_or_default();

@@ -12,9 +12,13 @@ use serde_json::Value;
 /// Largest hook input accepted.
 pub const MAX_INPUT: u64 = 10 * 1024 * 1024;
 
-/// The fields loopgate reads from any hook event.
+/// The fields loopgate reads from any hook event, in Claude Code's terms: another agent's adapter
+/// (`hook::agent`) fills them from its own input.
 #[derive(Debug, Default, Deserialize)]
 pub struct HookInput {
+    /// The agent whose hook this is (set by the adapter, never read from the input).
+    #[serde(skip)]
+    pub(crate) agent: crate::cli::Agent,
     #[serde(default)]
     pub session_id: Option<String>,
     #[serde(default)]
@@ -41,6 +45,12 @@ pub struct HookInput {
     /// of the turns that prompt started.
     #[serde(default)]
     pub(crate) prompt_id: Option<String>,
+    /// Codex CLI: one id per user prompt, like Claude Code's `prompt_id` (Stop, PreToolUse, UserPromptSubmit).
+    #[serde(default)]
+    pub(crate) turn_id: Option<String>,
+    /// Gemini CLI's AfterAgent: the model's text over the whole run so far (cumulative, not the last message).
+    #[serde(default)]
+    pub(crate) prompt_response: Option<String>,
     /// UserPromptSubmit: the text the user submitted (a slash command as typed, e.g. `/pua-loop fix it`).
     #[serde(default)]
     pub(crate) prompt: Option<String>,
@@ -83,6 +93,8 @@ const STRING_FIELDS: &[&str] = &[
     "prompt_id",
     "error",
     "prompt",
+    "turn_id",
+    "prompt_response",
 ];
 
 /// Field names, the type they must have in words, and the check for it.

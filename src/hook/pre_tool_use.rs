@@ -6,7 +6,7 @@
 //! because any tool call resets Claude Code's stop-hook block count (`stop::block_cap`); only the tools that
 //! can write (`guard::inspects`) are checked.
 
-mod confined;
+pub(crate) mod confined;
 mod control_plane;
 mod edited;
 
@@ -70,6 +70,7 @@ fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, St
             &tool_input,
             &protected.sealed_outside,
             input.permission_mode.as_deref(),
+            super::agent::of(input.agent).shell(),
         ),
         Verdict::Deny { reason } => Some(HookOutput::deny_tool(reason)),
         Verdict::Inspect { path } => edited::judge(&active, tool, &tool_input, &path).map(HookOutput::deny_tool),

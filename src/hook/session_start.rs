@@ -64,7 +64,8 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
     let notice =
         match crate::stop::block_cap::unanswered_at_session_start(&mut active.seal.fields, input.source.as_deref()) {
             Some(pending) => {
-                let notice = crate::stop::block_cap::report_unanswered(&mut active, &pending, "session_start")?;
+                let cap = super::agent::of(input.agent).block_cap();
+                let notice = crate::stop::block_cap::report_unanswered(&mut active, &pending, "session_start", cap)?;
                 state = active.state();
                 active.save(&state)?;
                 Some(notice)

@@ -27,9 +27,12 @@ pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     // A /pua-loop or /cancel-loop the user's prompt confirmed, in a turn without a tool call (see `control`).
     let pending = super::carry::carry_out_confirmed(&project, session);
     let transcript = input.transcript_path.as_deref().map(Path::new);
+    let (cap, own_cap) = super::agent::of(input.agent).block_cap();
     let turn = Turn {
         prompt_id: input.prompt_id.clone(),
         stop_hook_active: input.stop_hook_active,
+        cap,
+        own_cap,
     };
     let output = at_stop(&project, session, transcript, Some(&turn), || last_message(input))
         .map_err(|e| e.to_string())?
@@ -60,6 +63,9 @@ pub(crate) fn output(outcome: Outcome) -> HookOutput {
 fn last_message(input: &HookInput) -> String {
     if let Some(message) = &input.last_assistant_message {
         return message.clone();
+    }
+    if let Some(message) = super::agent::of(input.agent).last_message(input) {
+        return message;
     }
     input
         .transcript_path

@@ -53,6 +53,11 @@ const TOOL_MARK: &str = "tool-ran";
 pub(crate) struct Turn {
     pub(crate) prompt_id: Option<String>,
     pub(crate) stop_hook_active: Option<bool>,
+    /// The cap on blocks in a row without a tool call in force for this agent; `None` when there is none.
+    pub(crate) cap: Option<u64>,
+    /// The cap is loopgate's own (`LOOPGATE_BLOCK_CAP`): the agent has none and would follow an always-blocking
+    /// hook forever (Codex CLI, Gemini CLI), so loopgate stops the runaway itself.
+    pub(crate) own_cap: bool,
 }
 
 /// The count at one stop, carried from arrival to the block decision.
@@ -63,6 +68,8 @@ pub(crate) struct Tally {
     /// Blocks in a row without a tool call before this stop.
     pub(crate) without_tool: u64,
     pub(crate) prompt_id: Option<String>,
+    /// The cap is loopgate's own (see [`Turn::own_cap`]).
+    pub(crate) own_cap: bool,
 }
 
 /// What loopgate does instead of, or with, a block.
@@ -103,6 +110,16 @@ pub(crate) fn cap_from_env() -> Option<u64> {
     cap_from(std::env::var(CAP_VAR).ok().as_deref())
 }
 
+/// The variable loopgate reads its own cap from, for agents that have none.
+pub(crate) const OWN_CAP_VAR: &str = "LOOPGATE_BLOCK_CAP";
+
+/// loopgate's own cap on blocks in a row without a tool call, for an agent that has none (Codex CLI ran an
+/// always-blocking hook 393 times in two minutes): `LOOPGATE_BLOCK_CAP`, read like Claude Code's variable
+/// (default 8, 0 turns it off).
+pub(crate) fn own_cap_from_env() -> Option<u64> {
+    cap_from(std::env::var(OWN_CAP_VAR).ok().as_deref())
+}
+
 /// Arriving at a stop of the loop's own session: consumes the pending block and the tool marker, and returns
 /// the count so far — and the pending block, when the turn it continued never came back (see
 /// [`report_unanswered`]).
@@ -112,6 +129,7 @@ pub(crate) fn arrive(active: &mut ActiveLoop, turn: &Turn, cap: Option<u64>) -> 
         cap,
         without_tool: 0,
         prompt_id: turn.prompt_id.clone(),
+        own_cap: turn.own_cap,
     };
     let Some(pending) = active.seal.fields.pending_block.take() else {
         return (tally, None);
@@ -133,13 +151,14 @@ pub(crate) fn unanswered_at_session_start(fields: &mut StateFields, source: Opti
 }
 
 /// Records `turn_ended` for a block whose turn never came back (`noticed_at`: `stop` or `session_start`; the
-/// seal is written by the caller) and returns what to tell the user.
+/// seal is written by the caller) and returns what to tell the user. `cap` is the cap in force for the agent and
+/// whether it is loopgate's own (see [`Turn`]).
 pub(crate) fn report_unanswered(
     active: &mut ActiveLoop,
     pending: &PendingBlock,
     noticed_at: &str,
+    (cap, own): (Option<u64>, bool),
 ) -> Result<String, Error> {
-    let cap = cap_from_env();
     let f = &active.seal.fields;
     let (lang, iteration) = (f.lang, f.iteration);
     let ended = TurnEnded {
@@ -149,7 +168,13 @@ pub(crate) fn report_unanswered(
     };
     let record = Record::new(active.loop_id(), iteration, Event::TurnEnded(ended));
     active.record_unsaved(&record)?;
-    Ok(messages::cap::turn_ended(lang, pending.without_tool, cap, iteration))
+    Ok(messages::cap::turn_ended(
+        lang,
+        pending.without_tool,
+        cap,
+        iteration,
+        own,
+    ))
 }
 
 /// Whether to block at this stop, given the count before it.

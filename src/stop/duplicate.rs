@@ -85,6 +85,7 @@ mod tests {
         let turn = Turn {
             prompt_id: Some("p".into()),
             stop_hook_active: Some(true),
+            ..Turn::default()
         };
         let k = key("S", &turn, "working", 10);
         assert_ne!(k, key("S", &turn, "working!", 10));

@@ -113,7 +113,11 @@ pub(crate) fn at_block_cap(
     let f = &mut active.seal.fields;
     f.iteration += 1;
     f.pending_block = None;
-    let notice = messages::cap::yielded(f.lang, tally.without_tool, f.iteration);
+    let notice = if tally.own_cap {
+        messages::cap::own_cap_yielded(f.lang, tally.without_tool, f.iteration)
+    } else {
+        messages::cap::yielded(f.lang, tally.without_tool, f.iteration)
+    };
     active.write()?;
     Ok(Some(goes_on(with_tamper(notice, &active))))
 }

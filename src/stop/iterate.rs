@@ -100,7 +100,7 @@ pub(crate) fn next(
         Some((tally, Decision::Block { last_warning: true })) => {
             format!(
                 "{reason}\n\n{}",
-                messages::cap::last_warning(lang, tally.cap.unwrap_or_default())
+                messages::cap::last_warning(lang, tally.cap.unwrap_or_default(), tally.own_cap)
             )
         }
         _ => reason,

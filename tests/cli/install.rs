@@ -377,3 +377,68 @@ fn install_sandbox_turns_on_claude_codes_sandbox_keeping_the_users_settings() {
     );
     assert_eq!(fs::read_to_string(&settings).expect("read"), "{not json");
 }
+
+/// Issue 34: `loopgate install --agent codex` writes Codex's hooks, their trust and the loop's prompts; again, it
+/// changes nothing; the user's own hooks and settings are kept; uninstall removes exactly what it wrote.
+#[test]
+fn install_for_codex_keeps_the_users_hooks_and_uninstall_removes_only_loopgates() {
+    let p = Project::new();
+    let codex = p.home().join(".codex");
+    fs::create_dir_all(&codex).expect("create ~/.codex");
+    let own_hook = r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"my-notify"}]}]}}"#;
+    fs::write(codex.join("hooks.json"), own_hook).expect("write hooks.json");
+    fs::write(codex.join("config.toml"), "model = \"o3\"\n").expect("write config.toml");
+    let run = |args: &[&str]| p.loopgate(args.iter().copied()).run();
+
+    run(&["install", "--agent", "codex"]).success();
+    let hooks = fs::read_to_string(codex.join("hooks.json")).expect("hooks.json");
+    let config = fs::read_to_string(codex.join("config.toml")).expect("config.toml");
+    run(&["install", "--agent", "codex"]).success();
+    assert_eq!(
+        fs::read_to_string(codex.join("hooks.json")).expect("again"),
+        hooks,
+        "install twice = once"
+    );
+    assert_eq!(fs::read_to_string(codex.join("config.toml")).expect("again"), config);
+
+    let parsed: serde_json::Value = serde_json::from_str(&hooks).expect("JSON");
+    let stop = parsed["hooks"]["Stop"].as_array().expect("Stop groups");
+    assert_eq!(stop.len(), 2, "the user's hook and loopgate's: {hooks}");
+    assert_eq!(stop[0]["hooks"][0]["command"], "my-notify");
+    let ours = stop[1]["hooks"][0]["command"].as_str().expect("loopgate's command");
+    assert!(
+        ours.ends_with(" hook --agent codex stop") && ours.starts_with(&format!("'{LOOPGATE}")),
+        "{ours}"
+    );
+    assert_eq!(
+        stop[1]["hooks"][0]["timeout"], 3700,
+        "above the longest verify, in seconds"
+    );
+    for event in ["SessionStart", "UserPromptSubmit", "PreToolUse"] {
+        assert_eq!(
+            parsed["hooks"][event].as_array().map(Vec::len),
+            Some(1),
+            "{event}: {hooks}"
+        );
+    }
+    // Trust for each of loopgate's hooks, at its place (the Stop group is the second: index 1).
+    assert!(config.starts_with("model = \"o3\"\n"), "{config}");
+    let key = format!("[hooks.state.\"{}:stop:1:0\"]", codex.join("hooks.json").display());
+    assert!(config.contains(&key), "{config}");
+    assert_eq!(config.matches("trusted_hash = \"sha256:").count(), 4, "{config}");
+    let prompt = fs::read_to_string(codex.join("prompts/pua-loop.md")).expect("the /prompts:pua-loop command");
+    assert!(prompt.ends_with("\n/pua-loop $ARGUMENTS\n"), "{prompt}");
+
+    run(&["uninstall", "--agent", "codex"]).success();
+    let left: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(codex.join("hooks.json")).expect("hooks.json")).expect("JSON");
+    assert_eq!(
+        left["hooks"]["Stop"],
+        serde_json::json!([{"hooks": [{"type": "command", "command": "my-notify"}]}])
+    );
+    assert_eq!(
+        fs::read_to_string(codex.join("config.toml")).expect("config"),
+        "model = \"o3\"\n"
+    );
+    assert!(!codex.join("prompts/pua-loop.md").exists());
+}

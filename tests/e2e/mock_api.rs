@@ -1,6 +1,10 @@
-//! A scripted stand-in for the Anthropic Messages API, in std only.
+//! A scripted stand-in for a model API, in std only: the Anthropic Messages API (Claude Code), the OpenAI
+//! Responses API (Codex CLI) or the Gemini API (Gemini CLI), chosen by [`Wire`]. The script, the recording and the HTTP plumbing are shared;
+//! only the answer's encoding differs.
 //!
-//! The real Claude Code CLI is pointed at it with `ANTHROPIC_BASE_URL`. Every request body is recorded so
+//! The real Claude Code CLI is pointed at it with `ANTHROPIC_BASE_URL`, Codex CLI with a model provider whose
+//! `base_url` is [`MockApi::base_url`] + `/v1`, Gemini CLI with `GOOGLE_GEMINI_BASE_URL`. It also serves as the clients' HTTP(S) proxy: a `CONNECT` (a
+//! request bound for anywhere else than 127.0.0.1) is refused and recorded ([`MockApi::escaped`]). Every request body is recorded so
 //! tests can assert what the model was shown. Requests from the main agent carry a non-empty `tools` list and
 //! are answered from the script, one scripted [`Reply`] per request; side requests (titles, summaries) get a
 //! one-word answer and do not advance the script. When the script runs out the server answers with a plain
@@ -73,12 +77,24 @@ pub struct Request {
 }
 
 impl Request {
-    /// All text the request's messages carry (text blocks, tool results, string contents), one per line.
+    /// All text the request's messages carry (text blocks, tool results, string contents), one per line:
+    /// Anthropic's `messages`, the Responses API's `input` items (with function call outputs), or the Gemini
+    /// API's `contents` (with function responses).
     pub fn message_text(&self) -> String {
         let mut out = String::new();
-        if let Some(messages) = self.body.get("messages").and_then(Value::as_array) {
-            for message in messages {
+        for key in ["messages", "input", "contents"] {
+            for message in self.body.get(key).and_then(Value::as_array).into_iter().flatten() {
                 collect_text(&message["content"], &mut out);
+                collect_text(&message["parts"], &mut out);
+                if let Some(output) = message.get("output") {
+                    collect_text(output, &mut out);
+                }
+                for part in message["parts"].as_array().into_iter().flatten() {
+                    if let Some(response) = part.get("functionResponse") {
+                        out.push_str(&response.to_string());
+                        out.push('\n');
+                    }
+                }
             }
         }
         out
@@ -106,10 +122,32 @@ pub fn collect_text(content: &Value, out: &mut String) {
     }
 }
 
+/// The model API a mock speaks. (The Claude Code suite speaks only Anthropic's; the agent suite, `tests/agents.rs`,
+/// the others.)
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wire {
+    /// Anthropic's Messages API (`POST /v1/messages`).
+    #[default]
+    Anthropic,
+    /// OpenAI's Responses API, streamed (`POST /v1/responses`).
+    Responses,
+    /// The Gemini API (`POST /v1beta/models/M:streamGenerateContent?alt=sse`, and `:generateContent` for the
+    /// client's side requests).
+    Gemini,
+}
+
+/// What Gemini CLI's side requests (its model router, the next-speaker check) get: JSON with every field they
+/// ask for, and a choice that changes nothing.
+const GEMINI_SIDE: &str =
+    r#"{"next_speaker":"user","reasoning":"mock","complexity_reasoning":"mock","complexity_score":1}"#;
+
 #[derive(Default)]
 struct Shared {
+    wire: Wire,
     script: VecDeque<Reply>,
     requests: Vec<Request>,
+    escaped: Vec<String>,
     exhausted: usize,
     next_id: u64,
 }
@@ -124,9 +162,17 @@ pub struct MockApi {
 impl MockApi {
     /// Starts a server on an ephemeral port of 127.0.0.1.
     pub fn start() -> Self {
+        Self::start_for(Wire::Anthropic)
+    }
+
+    /// Starts a server speaking `wire`.
+    pub fn start_for(wire: Wire) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the mock API on 127.0.0.1");
         let addr = listener.local_addr().expect("local address of the mock API");
-        let shared = Arc::new(Mutex::new(Shared::default()));
+        let shared = Arc::new(Mutex::new(Shared {
+            wire,
+            ..Shared::default()
+        }));
         let accept_shared = Arc::clone(&shared);
         thread::spawn(move || {
             for stream in listener.incoming() {
@@ -158,6 +204,13 @@ impl MockApi {
     /// How many main-agent requests found the script empty.
     pub fn exhausted(&self) -> usize {
         self.lock().exhausted
+    }
+
+    /// Where the client tried to go other than this server (the `CONNECT` targets it asked its proxy for).
+    /// (The agent suite, `tests/agents.rs`, asserts it; the Claude Code suite turns traffic off instead.)
+    #[allow(dead_code)]
+    pub fn escaped(&self) -> Vec<String> {
+        self.lock().escaped.clone()
     }
 
     /// Every request so far, in arrival order.
@@ -300,8 +353,21 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
     let route = path.split('?').next().unwrap_or_default();
     let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
-
-    if method != "POST" || route != "/v1/messages" {
+    if method == "CONNECT" {
+        shared.escaped.push(path.to_string());
+        return (
+            "403 Forbidden",
+            "text/plain",
+            "mock: no network beyond 127.0.0.1".into(),
+        );
+    }
+    let wire = shared.wire;
+    let endpoint = match wire {
+        Wire::Anthropic => route == "/v1/messages",
+        Wire::Responses => route == "/v1/responses",
+        Wire::Gemini => route.ends_with(":streamGenerateContent") || route.ends_with(":generateContent"),
+    };
+    if method != "POST" || !endpoint {
         shared.requests.push(Request {
             method: method.into(),
             path: path.into(),
@@ -310,6 +376,9 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
         });
         if route.ends_with("/count_tokens") {
             return ("200 OK", "application/json", json!({"input_tokens": 100}).to_string());
+        }
+        if route.ends_with(":countTokens") {
+            return ("200 OK", "application/json", json!({"totalTokens": 100}).to_string());
         }
         let error = json!({"type": "error", "error": {"type": "not_found_error", "message": "mock: no such route"}});
         return ("404 Not Found", "application/json", error.to_string());
@@ -332,6 +401,8 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
             shared.exhausted += 1;
             Reply::Text(EXHAUSTED.into())
         })
+    } else if wire == Wire::Gemini {
+        Reply::Text(GEMINI_SIDE.into())
     } else {
         Reply::Text("Mock".into())
     };
@@ -346,6 +417,18 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     if let Reply::Error { status, kind } = &reply {
         let error = json!({"type": "error", "error": {"type": kind, "message": format!("mock: scripted {kind}")}});
         return (status, "application/json", error.to_string());
+    }
+    match wire {
+        Wire::Responses => return ("200 OK", "text/event-stream", responses_sse(&reply, id)),
+        Wire::Gemini => {
+            let chunk = gemini_chunk(&reply);
+            return if route.ends_with(":streamGenerateContent") {
+                ("200 OK", "text/event-stream", format!("data: {chunk}\r\n\r\n"))
+            } else {
+                ("200 OK", "application/json", chunk.to_string())
+            };
+        }
+        Wire::Anthropic => {}
     }
     let blocks = blocks(&reply, id);
     if stream {
@@ -441,4 +524,72 @@ fn sse(blocks: &[Value], model: &str, id: u64) -> String {
     );
     event("message_stop", json!({"type": "message_stop"}));
     out
+}
+
+/// A reply as the Responses API streams it: the output item (a message, or a `function_call` of Codex's shell
+/// tool `exec_command`), then `response.completed` with usage.
+fn responses_sse(reply: &Reply, id: u64) -> String {
+    let call = |name: &str, arguments: Value| json!({"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")});
+    let message = |text: &str| {
+        json!({"type": "message", "role": "assistant", "id": format!("msg_mock{id:06}"),
+               "content": [{"type": "output_text", "text": text}]})
+    };
+    let items = match reply {
+        Reply::Text(text) => vec![message(text)],
+        Reply::Bash { text, command } => {
+            let mut items = Vec::new();
+            if !text.is_empty() {
+                items.push(message(text));
+            }
+            items.push(call("exec_command", json!({"cmd": command})));
+            items
+        }
+        Reply::Tool { name, input } => vec![call(name, input.clone())],
+        Reply::Error { .. } => Vec::new(),
+    };
+    let response_id = format!("resp_mock{id:06}");
+    let mut out = String::new();
+    let mut event = |data: Value| {
+        out.push_str(&format!(
+            "event: {}\ndata: {data}\n\n",
+            data["type"].as_str().unwrap_or_default()
+        ));
+    };
+    event(json!({"type": "response.created", "response": {"id": response_id}}));
+    for (index, item) in items.into_iter().enumerate() {
+        event(json!({"type": "response.output_item.done", "output_index": index, "item": item}));
+    }
+    event(
+        json!({"type": "response.completed", "response": {"id": response_id, "usage": {
+        "input_tokens": 10, "input_tokens_details": null, "output_tokens": 10,
+        "output_tokens_details": null, "total_tokens": 20}}}),
+    );
+    out
+}
+
+/// A reply as one Gemini API response chunk: text parts, or a `functionCall` of Gemini CLI's shell tool
+/// `run_shell_command`.
+fn gemini_chunk(reply: &Reply) -> Value {
+    let call = |name: &str, args: Value| json!({"functionCall": {"name": name, "args": args}});
+    let parts = match reply {
+        Reply::Text(text) => vec![json!({"text": text})],
+        Reply::Bash { text, command } => {
+            let mut parts = Vec::new();
+            if !text.is_empty() {
+                parts.push(json!({"text": text}));
+            }
+            parts.push(call(
+                "run_shell_command",
+                json!({"command": command, "description": "scripted step"}),
+            ));
+            parts
+        }
+        Reply::Tool { name, input } => vec![call(name, input.clone())],
+        Reply::Error { .. } => Vec::new(),
+    };
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 10, "totalTokenCount": 20},
+        "modelVersion": "gemini-mock",
+    })
 }

@@ -24,11 +24,11 @@ pub(crate) const AGENTS: &[Agent] = &[
     },
     Agent {
         name: "codex",
-        command: None,
+        command: Some(codex),
     },
     Agent {
         name: "gemini",
-        command: None,
+        command: Some(gemini),
     },
 ];
 
@@ -47,6 +47,25 @@ fn claude(model: Option<&str>) -> Vec<String> {
     .to_vec();
     if let Some(model) = model {
         argv.extend(["--model".to_string(), model.to_string()]);
+    }
+    argv
+}
+
+/// Codex CLI's non-interactive command, as its adapter runs it (`cli::Agent::run_command`).
+fn codex(model: Option<&str>) -> Vec<String> {
+    adapter(crate::cli::Agent::Codex, model)
+}
+
+/// Gemini CLI's non-interactive command, as its adapter runs it.
+fn gemini(model: Option<&str>) -> Vec<String> {
+    adapter(crate::cli::Agent::Gemini, model)
+}
+
+/// An adapter's plain non-interactive command line, with `-m MODEL` (both Codex and Gemini spell it so).
+fn adapter(agent: crate::cli::Agent, model: Option<&str>) -> Vec<String> {
+    let mut argv: Vec<String> = agent.run_command().iter().map(|s| (*s).to_string()).collect();
+    if let Some(model) = model {
+        argv.extend(["-m".to_string(), model.to_string()]);
     }
     argv
 }
@@ -110,10 +129,8 @@ mod tests {
             .expect_err("refused")
             .to_string();
         assert!(err.contains("unknown agent `vim`") && err.contains("claude"), "{err}");
-        let err = per_candidate(1, &["codex".into()], &[], &[])
-            .expect_err("refused")
-            .to_string();
-        assert!(err.contains("no built-in adapter for `codex`"), "{err}");
+        let codex = per_candidate(1, &["codex".into()], &["m".into()], &[]).expect("codex has an adapter");
+        assert_eq!(codex[0], ["codex", "exec", "-m", "m"], "as the adapter runs it");
         let fallback = vec!["my-agent".to_string()];
         assert_eq!(
             per_candidate(2, &[], &[], &fallback).expect("fallback"),

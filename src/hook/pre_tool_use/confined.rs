@@ -51,6 +51,17 @@ fn own_command(exe: &std::path::Path, command: &str) -> Option<String> {
 /// The permission modes in which a rewritten command would make Claude Code ask where the original did not.
 const MODES_THAT_JUDGE_THE_TEXT: &[&str] = &["auto"];
 
+/// How an agent's shell tool runs a command, as far as the rewrite cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shell {
+    /// One shell for the session (Claude Code, Codex CLI): the rewrite carries the command's last directory
+    /// back to it, through a command substitution.
+    Kept,
+    /// A fresh shell per command that refuses command substitution (Gemini CLI 0.61.0: "Command injection
+    /// detected"): the command runs under `loopgate confine -c` with nothing around it.
+    Fresh,
+}
+
 /// The rewrite of a Bash call, or `None` (another tool, no command, already confined, nothing to confine with,
 /// a permission mode that judges commands by their text).
 pub(super) fn rewrite(
@@ -58,6 +69,7 @@ pub(super) fn rewrite(
     tool_input: &Value,
     outside: &[PathBuf],
     permission_mode: Option<&str>,
+    shell: Shell,
 ) -> Option<HookOutput> {
     if tool != "Bash"
         || permission_mode.is_some_and(|mode| MODES_THAT_JUDGE_THE_TEXT.contains(&mode))
@@ -68,10 +80,14 @@ pub(super) fn rewrite(
     let command = tool_input.get("command")?.as_str()?;
     let exe = std::env::current_exe().ok()?;
     let home = crate::project::loopgate_home();
-    if rewrite::is_wrapped(&exe, &home, outside, command) {
+    let fresh = fresh_head(&exe, &home, outside);
+    if rewrite::is_wrapped(&exe, &home, outside, command) || command.starts_with(&fresh) {
         return None;
     }
-    let rewritten = own_command(&exe, command).unwrap_or_else(|| rewrite::wrap(&exe, &home, outside, command));
+    let rewritten = own_command(&exe, command).unwrap_or_else(|| match shell {
+        Shell::Kept => rewrite::wrap(&exe, &home, outside, command),
+        Shell::Fresh => format!("{fresh}{}", rewrite::quote(command)),
+    });
     let mut updated = tool_input.clone();
     updated["command"] = Value::String(rewritten);
     Some(HookOutput {
@@ -80,9 +96,24 @@ pub(super) fn rewrite(
     })
 }
 
+/// The start of a [`Shell::Fresh`] rewrite: `loopgate confine` by its absolute path, what it protects, `-c`.
+fn fresh_head(exe: &std::path::Path, home: &std::path::Path, outside: &[PathBuf]) -> String {
+    let mut head = format!(
+        "{} confine --loop-home {}",
+        rewrite::quote(&exe.to_string_lossy()),
+        rewrite::quote(&home.to_string_lossy())
+    );
+    for path in outside {
+        head.push_str(" --protect ");
+        head.push_str(&rewrite::quote(&path.to_string_lossy()));
+    }
+    head.push_str(" -c ");
+    head
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{own_command, rewrite};
+    use super::{Shell, own_command, rewrite};
     use std::path::Path;
 
     #[test]
@@ -90,19 +121,33 @@ mod tests {
         let input = serde_json::json!({"command": "echo hi > out.txt"});
         if !crate::confine::landlock_expected() {
             // Nothing to confine with: nothing is rewritten, whatever the mode.
-            assert!(rewrite("Bash", &input, &[], Some("default")).is_none());
+            assert!(rewrite("Bash", &input, &[], Some("default"), Shell::Kept).is_none());
             return;
         }
-        let rewritten = rewrite("Bash", &input, &[], Some("default")).expect("rewritten in the default mode");
+        let rewritten =
+            rewrite("Bash", &input, &[], Some("default"), Shell::Kept).expect("rewritten in the default mode");
         let command = rewritten.hook_specific.expect("specific")["updatedInput"]["command"].clone();
         assert!(command.as_str().is_some_and(|c| c.contains("confine")), "{command}");
-        assert!(rewrite("Bash", &input, &[], Some("bypassPermissions")).is_some());
-        assert!(rewrite("Bash", &input, &[], None).is_some());
+        assert!(rewrite("Bash", &input, &[], Some("bypassPermissions"), Shell::Kept).is_some());
+        assert!(rewrite("Bash", &input, &[], None, Shell::Kept).is_some());
         assert!(
-            rewrite("Bash", &input, &[], Some("auto")).is_none(),
+            rewrite("Bash", &input, &[], Some("auto"), Shell::Kept).is_none(),
             "auto mode asks at every rewritten command"
         );
-        assert!(rewrite("Read", &input, &[], Some("default")).is_none());
+        assert!(rewrite("Read", &input, &[], Some("default"), Shell::Kept).is_none());
+        // A fresh shell per command that refuses `$(…)` (Gemini CLI): the command under confine, nothing more.
+        let fresh = rewrite("Bash", &input, &[], None, Shell::Fresh).expect("rewritten");
+        let command = fresh.hook_specific.expect("specific")["updatedInput"]["command"].clone();
+        let command = command.as_str().expect("a command");
+        assert!(
+            command.ends_with(" -c 'echo hi > out.txt'") && !command.contains("$("),
+            "{command}"
+        );
+        let again = serde_json::json!({"command": command});
+        assert!(
+            rewrite("Bash", &again, &[], None, Shell::Fresh).is_none(),
+            "not wrapped twice"
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ fn tally(cap: Option<u64>, without_tool: u64) -> Tally {
         cap,
         without_tool,
         prompt_id: Some("p1".into()),
+        own_cap: false,
     }
 }
 
@@ -69,6 +70,7 @@ fn a_stop_continues_the_blocked_turn_only_when_claude_code_says_so() {
     let turn = |prompt: Option<&str>, active: Option<bool>| Turn {
         prompt_id: prompt.map(str::to_string),
         stop_hook_active: active,
+        ..Turn::default()
     };
     assert!(same_turn(&pending, &turn(Some("p1"), Some(true))));
     // `stop_hook_active` is what counts when it is there.

@@ -1,0 +1,429 @@
+//! `loopgate install --agent codex|gemini`: the hooks of an agent CLI other than Claude Code, and its commands.
+//!
+//! What each agent's hooks are called is `cli::Agent::event_name`, how they answer the adapter's (`hook::agent`);
+//! this module writes
+//! the configuration that makes the agent call them, from one table ([`SPECS`]):
+//!
+//! - the hook configuration (Codex: `$CODEX_HOME/hooks.json`, Gemini: `~/.gemini/settings.json`, key `hooks`):
+//!   one group per event that runs `loopgate hook --agent A EVENT` by this binary's absolute path. Groups
+//!   loopgate wrote before are replaced, everything else in the file is kept;
+//! - Codex runs a hook only once it is trusted, and skips an untrusted one without a word. Trust is a
+//!   `[hooks.state."FILE:EVENT:GROUP:INDEX"] trusted_hash` table in `config.toml`, the hash Codex computes
+//!   itself (checked with 0.169.0: a hook with that entry runs with no `--dangerously-bypass-hook-trust`);
+//!   install writes those tables between two marker lines, replacing its own on the next run;
+//! - the commands that start, cancel and resume a loop: prompts that expand to `/pua-loop ARGS`,
+//!   `/cancel-loop`, `/resume-loop`, which the prompt hook (run for the user's prompts only) carries out.
+//!   Typed as such in `codex exec` or `gemini -p` they work the same.
+//!
+//! Gemini CLI loads settings hooks only in a trusted folder; install says so (it cannot trust a folder it does
+//! not know).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::cli::{Agent, HookEvent};
+use crate::error::Error;
+
+/// How one agent is configured.
+struct Spec {
+    agent: Agent,
+    /// Its configuration directory: the variable that moves it, and its name under `$HOME`.
+    dir_var: &'static str,
+    dir_name: &'static str,
+    /// The hook configuration file in that directory.
+    hooks_file: &'static str,
+    /// A hook's `timeout` in this agent's unit, per second.
+    per_second: u64,
+    /// The commands directory and how one command file reads.
+    commands_dir: &'static str,
+    command_file: fn(name: &str, expands_to: &str) -> (String, String),
+}
+
+const SPECS: [Spec; 2] = [
+    Spec {
+        agent: Agent::Codex,
+        dir_var: "CODEX_HOME",
+        dir_name: ".codex",
+        hooks_file: "hooks.json",
+        per_second: 1,
+        commands_dir: "prompts",
+        command_file: |name, body| {
+            let text = format!("---\ndescription: \"loopgate: /{name} ({MARK})\"\n---\n{body}\n");
+            (format!("{name}.md"), text)
+        },
+    },
+    Spec {
+        agent: Agent::Gemini,
+        dir_var: "GEMINI_CLI_HOME",
+        dir_name: ".gemini",
+        hooks_file: "settings.json",
+        per_second: 1000,
+        commands_dir: "commands",
+        command_file: |name, body| {
+            let body = body.replace("$ARGUMENTS", "{{args}}");
+            let quoted = Value::String(body).to_string();
+            (format!("{name}.toml"), format!("# {MARK}\nprompt = {quoted}\n"))
+        },
+    },
+];
+
+/// The first line of every file install writes (a command file without it is the user's own).
+const MARK: &str = "loopgate-installed: loopgate install --agent rewrites this file";
+/// The lines around the trust tables install writes in Codex's `config.toml`.
+const TRUST_BEGIN: &str = "# loopgate install --agent codex: hook trust (begin)";
+const TRUST_END: &str = "# loopgate install --agent codex: hook trust (end)";
+
+/// The hook events loopgate installs, in loopgate's names, with the agent's matcher (`None`: every call).
+const INSTALLED: [(HookEvent, Option<&str>); 4] = [
+    (HookEvent::SessionStart, None),
+    (HookEvent::UserPromptSubmit, None),
+    (HookEvent::PreToolUse, None),
+    (HookEvent::Stop, None),
+];
+
+/// The Stop hook runs the verify command: its timeout must be above the longest verify (3600 s).
+const STOP_TIMEOUT_S: u64 = 3700;
+const OTHER_TIMEOUT_S: u64 = 60;
+
+/// The commands, and the prompt each expands to.
+const COMMANDS: [(&str, &str); 4] = [
+    ("pua-loop", "/pua-loop $ARGUMENTS"),
+    ("cancel-loop", "/cancel-loop"),
+    ("resume-loop", "/resume-loop"),
+    ("loop-status", "Run `loopgate status` and show me its output as it is."),
+];
+
+fn spec(agent: Agent) -> Result<&'static Spec, Error> {
+    SPECS
+        .iter()
+        .find(|spec| spec.agent == agent)
+        .ok_or_else(|| Error::Usage(format!("no agent install for `{}`", agent.name())))
+}
+
+fn config_dir(spec: &Spec) -> Result<PathBuf, Error> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(dir) = var(spec.dir_var) {
+        return Ok(dir);
+    }
+    var("HOME")
+        .map(|home| home.join(spec.dir_name))
+        .ok_or_else(|| Error::Usage("failed to find the home directory: `HOME` is not set".to_string()))
+}
+
+/// `loopgate install --agent A`: hooks, trust (Codex) and commands; prints what it did.
+pub(crate) fn install(agent: Agent, binary: &str) -> Result<(), Error> {
+    let spec = spec(agent)?;
+    let dir = config_dir(spec)?;
+    let hooks_path = dir.join(spec.hooks_file);
+    let mut config = read_json(&hooks_path)?;
+    let placed = place_hooks(spec, &mut config, binary)?;
+    write(
+        &hooks_path,
+        &(serde_json::to_string_pretty(&config).unwrap_or_default() + "\n"),
+    )?;
+    if agent == Agent::Codex {
+        let toml_path = dir.join("config.toml");
+        let text = read_text(&toml_path)?;
+        let trusted = trust_block(&hooks_path, &placed);
+        write(&toml_path, &with_trust(&text, &trusted, &toml_path)?)?;
+    }
+    let commands = dir.join(spec.commands_dir);
+    for (name, body) in COMMANDS {
+        let (file, text) = (spec.command_file)(name, body);
+        let path = commands.join(file);
+        match std::fs::read_to_string(&path) {
+            Ok(old) if !old.contains(MARK) => {
+                crate::say(format!(
+                    "loopgate: kept `{}`: it is not one loopgate wrote",
+                    path.display()
+                ));
+            }
+            _ => write(&path, &text)?,
+        }
+    }
+    crate::say(crate::messages::agents::installed(agent, &hooks_path));
+    Ok(())
+}
+
+/// `loopgate uninstall --agent A`: removes loopgate's hook groups, its trust tables and its command files.
+pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
+    let spec = spec(agent)?;
+    let dir = config_dir(spec)?;
+    let hooks_path = dir.join(spec.hooks_file);
+    if hooks_path.exists() {
+        let mut config = read_json(&hooks_path)?;
+        remove_ours(spec, &mut config);
+        write(
+            &hooks_path,
+            &(serde_json::to_string_pretty(&config).unwrap_or_default() + "\n"),
+        )?;
+    }
+    let toml_path = dir.join("config.toml");
+    if agent == Agent::Codex && toml_path.exists() {
+        write(&toml_path, &without_trust(&read_text(&toml_path)?))?;
+    }
+    for (name, body) in COMMANDS {
+        let path = dir.join(spec.commands_dir).join((spec.command_file)(name, body).0);
+        if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(MARK)) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+    crate::say(format!(
+        "loopgate: removed loopgate's hooks and commands for {}",
+        agent.name()
+    ));
+    Ok(())
+}
+
+/// A hook group loopgate wrote for this agent.
+fn ours(spec: &Spec, group: &Value) -> bool {
+    let needle = format!(" hook --agent {} ", spec.agent.name());
+    group["hooks"].as_array().is_some_and(|hooks| {
+        hooks
+            .iter()
+            .any(|h| h["command"].as_str().is_some_and(|c| c.contains(&needle)))
+    })
+}
+
+fn remove_ours(spec: &Spec, config: &mut Value) {
+    if let Some(hooks) = config.get_mut("hooks").and_then(Value::as_object_mut) {
+        for groups in hooks.values_mut() {
+            if let Some(groups) = groups.as_array_mut() {
+                groups.retain(|group| !ours(spec, group));
+            }
+        }
+    }
+}
+
+/// One hook loopgate placed: the agent's event name, the group's index, the handler.
+struct Placed {
+    event: &'static str,
+    group: usize,
+    handler: Value,
+}
+
+/// Puts loopgate's groups in `config` (replacing its earlier ones) and says where each went.
+fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Placed>, Error> {
+    if !config.is_object() {
+        *config = json!({});
+    }
+    remove_ours(spec, config);
+    let hooks = config
+        .as_object_mut()
+        .map(|object| object.entry("hooks").or_insert_with(|| json!({})))
+        .filter(|hooks| hooks.is_object())
+        .ok_or_else(|| Error::Usage("the agent's hook configuration has a `hooks` that is not an object".into()))?;
+    let mut placed = Vec::new();
+    for (event, matcher) in INSTALLED {
+        let Some(name) = spec.agent.event_name(&event) else {
+            continue;
+        };
+        let seconds = if matches!(event, HookEvent::Stop) {
+            STOP_TIMEOUT_S
+        } else {
+            OTHER_TIMEOUT_S
+        };
+        let command = format!(
+            "{} hook --agent {} {}",
+            crate::confine::rewrite::quote(binary),
+            spec.agent.name(),
+            event.arg()
+        );
+        let handler = json!({"type": "command", "command": command, "timeout": seconds * spec.per_second});
+        let mut group = json!({"hooks": [handler.clone()]});
+        if let Some(matcher) = matcher {
+            group["matcher"] = matcher.into();
+        }
+        let groups = hooks
+            .as_object_mut()
+            .map(|h| h.entry(name).or_insert_with(|| json!([])))
+            .and_then(Value::as_array_mut)
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "the agent's hook configuration has a `hooks.{name}` that is not a list"
+                ))
+            })?;
+        groups.push(group);
+        placed.push(Placed {
+            event: name,
+            group: groups.len() - 1,
+            handler,
+        });
+    }
+    Ok(placed)
+}
+
+/// Codex's name of an event in trust keys and hashes (`PreToolUse` → `pre_tool_use`).
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The hash Codex trusts a hook by: SHA-256 of the compact JSON, keys sorted, of the event's label and the
+/// hook's group with this one handler (no matcher: none; `async` false; the timeout in seconds).
+pub(crate) fn codex_hook_hash(event: &str, handler: &Value) -> String {
+    let identity = json!({
+        "event_name": snake(event),
+        "hooks": [{
+            "type": "command",
+            "command": handler["command"],
+            "timeout": handler["timeout"],
+            "async": false,
+        }],
+    });
+    let digest = Sha256::digest(canonical(&identity).as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// Compact JSON with every object's keys sorted, whatever order the map keeps (`preserve_order` may be on).
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            let fields: Vec<String> = entries
+                .into_iter()
+                .map(|(key, value)| format!("{}:{}", Value::String(key.clone()), canonical(value)))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
+    }
+}
+
+fn trust_block(hooks_path: &Path, placed: &[Placed]) -> String {
+    let mut block = format!("{TRUST_BEGIN}\n");
+    for hook in placed {
+        let key = format!("{}:{}:{}:0", hooks_path.display(), snake(hook.event), hook.group);
+        block.push_str(&format!(
+            "[hooks.state.{}]\ntrusted_hash = \"{}\"\n",
+            Value::String(key),
+            codex_hook_hash(hook.event, &hook.handler)
+        ));
+    }
+    block.push_str(TRUST_END);
+    block.push('\n');
+    block
+}
+
+fn without_trust(text: &str) -> String {
+    match (text.find(TRUST_BEGIN), text.find(TRUST_END)) {
+        (Some(begin), Some(end)) if end > begin => {
+            // The blank line install put before the block goes with it.
+            let before = text[..begin].trim_end_matches('\n');
+            let after = &text[end + TRUST_END.len()..];
+            let after = after.strip_prefix('\n').unwrap_or(after);
+            if before.is_empty() {
+                after.to_string()
+            } else {
+                format!("{before}\n{after}")
+            }
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// `config.toml` with loopgate's trust tables replaced by `block`; refuses a file Codex itself could not read,
+/// or one that already trusts one of these keys outside loopgate's block (a second table would break it).
+fn with_trust(text: &str, block: &str, path: &Path) -> Result<String, Error> {
+    let rest = without_trust(text);
+    let rest = rest.trim_end_matches('\n');
+    let combined = if rest.is_empty() {
+        block.to_string()
+    } else {
+        format!("{rest}\n\n{block}")
+    };
+    toml::from_str::<toml::Table>(&combined).map_err(|e| {
+        Error::Usage(format!(
+            "failed to record hook trust in `{}`: {}; trust loopgate's hooks with Codex's `/hooks` instead",
+            path.display(),
+            e.message()
+        ))
+    })?;
+    Ok(combined)
+}
+
+fn read_text(path: &Path) -> Result<String, Error> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(source) => Err(Error::Io {
+            action: "read",
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+fn read_json(path: &Path) -> Result<Value, Error> {
+    let text = read_text(path)?;
+    if text.trim().is_empty() {
+        return Ok(json!({}));
+    }
+    serde_json::from_str(&text).map_err(|e| Error::Usage(format!("`{}` is not valid JSON: {e}", path.display())))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    let io = |source| Error::Io {
+        action: "write",
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(io)?;
+    }
+    crate::fsutil::write_atomic(path, text.as_bytes(), 0o644).map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hash Codex 0.169.0 trusted for this handler (recorded: the hook ran with no bypass flag).
+    #[test]
+    fn the_trust_hash_is_the_one_codex_computes() {
+        let handler = json!({"type": "command", "command": "cat > /tmp/h34p/stop-$(date +%s%N).json", "timeout": 30});
+        assert_eq!(
+            codex_hook_hash("Stop", &handler),
+            "sha256:ae77af737190078896b2d078d15b572b8a40627e1d64dec9cb05d1bf18c515f7"
+        );
+    }
+
+    #[test]
+    fn trust_tables_are_replaced_not_repeated_and_the_rest_is_kept() {
+        let path = Path::new("/h/.codex/config.toml");
+        let block = trust_block(
+            Path::new("/h/.codex/hooks.json"),
+            &[Placed {
+                event: "PreToolUse",
+                group: 1,
+                handler: json!({"command": "x", "timeout": 60}),
+            }],
+        );
+        assert!(
+            block.contains("[hooks.state.\"/h/.codex/hooks.json:pre_tool_use:1:0\"]"),
+            "{block}"
+        );
+        let once = with_trust("model = \"m\"\n", &block, path).expect("valid");
+        let twice = with_trust(&once, &block, path).expect("valid");
+        assert_eq!(once, twice);
+        assert!(twice.starts_with("model = \"m\"\n"));
+        assert_eq!(without_trust(&twice).trim_end(), "model = \"m\"");
+        let clash = block.replace(TRUST_BEGIN, "").replace(TRUST_END, "");
+        let err = with_trust(&clash, &block, path);
+        assert!(
+            err.is_err(),
+            "a key trusted outside loopgate's block would be a second table"
+        );
+    }
+}

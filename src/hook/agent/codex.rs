@@ -1,0 +1,37 @@
+//! OpenAI Codex CLI (checked with the real client, 0.169.0): its hooks take Claude Code's input fields
+//! (`session_id`, `transcript_path`, `cwd`, `stop_hook_active`, `last_assistant_message`, `tool_name: "Bash"`
+//! with `tool_input.command`) plus `turn_id` (one per user prompt, as Claude Code's `prompt_id`), and Claude
+//! Code's output, with two differences:
+//!
+//! - its output schemas refuse unknown fields, so `terminalSequence` (Claude Code's desktop notification) is
+//!   left out;
+//! - a rewritten command (`updatedInput`) runs only with `permissionDecision: "allow"`.
+//!
+//! Codex has no cap on stop-hook blocks in a row (an always-blocking hook ran 393 times in two minutes), so
+//! loopgate keeps its own (`LOOPGATE_BLOCK_CAP`).
+
+use super::Adapter;
+use crate::cli::HookEvent;
+use crate::hook::{HookInput, HookOutput};
+
+pub(super) struct Codex;
+
+impl Adapter for Codex {
+    fn read(&self, _event: &HookEvent, input: &mut HookInput) {
+        if input.prompt_id.is_none() {
+            input.prompt_id = input.turn_id.clone();
+        }
+    }
+
+    fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
+        output.terminal_sequence = None;
+        if matches!(event, HookEvent::PreToolUse)
+            && let Some(specific) = output.hook_specific.as_mut()
+            && specific.get("updatedInput").is_some()
+            && specific.get("permissionDecision").is_none()
+        {
+            specific["permissionDecision"] = "allow".into();
+        }
+        output.to_json()
+    }
+}

@@ -1,0 +1,141 @@
+//! Google Gemini CLI (facts checked with the real client 0.61.0 in `docs/agents.md`): `AfterAgent` is its Stop,
+//! `BeforeTool` its PreToolUse, `BeforeAgent` its UserPromptSubmit. What differs from Claude Code:
+//!
+//! - the last message: `prompt_response` is the model's text over the **whole run**, not its last message (a
+//!   promise the oracle rejected earlier would still be in it). The last message is the last `gemini` entry of
+//!   the session's transcript (`transcript_path`, JSONL), taken when `prompt_response` ends with it (the
+//!   transcript is written before the hook runs; one that lags is not trusted); otherwise the tail of
+//!   `prompt_response` ([`TAIL_CHARS`]);
+//! - `stop_hook_active` is unreliable (false again after a continued turn that used a tool), so it is not read:
+//!   whether a stop follows loopgate's block comes from loopgate's own record, and the turn from the user's
+//!   `prompt` (the same for every stop of one prompt);
+//! - the prompt: a SessionStart hook's context comes first in the user's prompt, as `<hook_context>…
+//!   </hook_context>` (checked: a session that resumed a paused loop, then `/cancel-loop`), so the prompt
+//!   hook reads what follows it;
+//! - the tools: `run_shell_command` is Bash, `write_file` Write, `replace` Edit, `read_file` Read;
+//! - the answers: a tool is refused with `{"decision":"deny","reason":…}` and a command rewritten with
+//!   `hookSpecificOutput.tool_input`;
+//! - no cap on blocks in a row, so loopgate keeps its own.
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::Adapter;
+use crate::cli::HookEvent;
+use crate::hook::pre_tool_use::confined::Shell;
+use crate::hook::{HookInput, HookOutput};
+
+pub(super) struct Gemini;
+
+/// How much of the end of `prompt_response` is the agent's last message, for the signals.
+pub(super) const TAIL_CHARS: usize = 2000;
+
+/// Gemini's tool names and the Claude Code tool each one is, for the guard.
+const TOOLS: &[(&str, &str)] = &[
+    ("run_shell_command", "Bash"),
+    ("write_file", "Write"),
+    ("replace", "Edit"),
+    ("read_file", "Read"),
+];
+
+impl Adapter for Gemini {
+    fn read(&self, event: &HookEvent, input: &mut HookInput) {
+        if let Some(name) = &input.tool_name
+            && let Some((_, claude)) = TOOLS.iter().find(|(gemini, _)| gemini == name)
+        {
+            input.tool_name = Some((*claude).to_string());
+            if let Some(Value::Object(args)) = input.tool_input.as_mut()
+                && !args.contains_key("file_path")
+                && let Some(path) = args.get("absolute_path").cloned()
+            {
+                args.insert("file_path".into(), path);
+            }
+        }
+        if matches!(event, HookEvent::UserPromptSubmit)
+            && let Some(prompt) = input.prompt.as_mut()
+            && let Some(typed) = after_hook_context(prompt)
+        {
+            *prompt = typed.to_string();
+        }
+        if matches!(event, HookEvent::Stop) {
+            input.stop_hook_active = None;
+            input.prompt_id = input.prompt.as_deref().map(prompt_key);
+        }
+    }
+
+    fn last_message(&self, input: &HookInput) -> Option<String> {
+        let response = input.prompt_response.as_deref()?;
+        let from_transcript = input
+            .transcript_path
+            .as_deref()
+            .and_then(|path| {
+                crate::transcript::last_entry(std::path::Path::new(path), model_text)
+                    .ok()
+                    .flatten()
+            })
+            .filter(|text| !text.trim().is_empty() && response.trim_end().ends_with(text.trim_end()));
+        Some(from_transcript.unwrap_or_else(|| tail(response)))
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Fresh
+    }
+
+    fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
+        output.terminal_sequence = None;
+        let name = crate::cli::Agent::Gemini.event_name(event).unwrap_or_default();
+        if let Some(mut specific) = output.hook_specific.take() {
+            if specific["permissionDecision"] == "deny" {
+                output.decision = Some("deny");
+                output.reason = specific["permissionDecisionReason"].as_str().map(str::to_string);
+            } else if let Some(updated) = specific.get("updatedInput").cloned() {
+                output.hook_specific = Some(json!({"hookEventName": name, "tool_input": updated}));
+            } else if let Some(context) = specific.get_mut("additionalContext").map(Value::take) {
+                output.hook_specific = Some(json!({"hookEventName": name, "additionalContext": context}));
+            }
+        }
+        output.to_json()
+    }
+}
+
+/// The text of a `gemini` entry of Gemini CLI's transcript (`{"type":"gemini","content":…}`, the content a
+/// string or a list of parts).
+fn model_text(line: &[u8]) -> Option<String> {
+    if !crate::transcript::contains(line, b"\"gemini\"") {
+        return None;
+    }
+    let value: Value = serde_json::from_slice(line).ok()?;
+    if value.get("type")?.as_str()? != "gemini" {
+        return None;
+    }
+    match value.get("content")? {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(|part| part.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(""),
+        ),
+        _ => None,
+    }
+}
+
+/// What the user typed after the context a SessionStart hook put before it, if there is such a context.
+fn after_hook_context(prompt: &str) -> Option<&str> {
+    let rest = prompt.trim_start().strip_prefix("<hook_context>")?;
+    let (_, typed) = rest.split_once("</hook_context>")?;
+    Some(typed.trim_start())
+}
+
+/// The last [`TAIL_CHARS`] characters of the run's text.
+fn tail(response: &str) -> String {
+    let skip = response.chars().count().saturating_sub(TAIL_CHARS);
+    response.chars().skip(skip).collect()
+}
+
+/// A short key for the user's prompt: every stop of one prompt shares it, and the seal holds no user text.
+fn prompt_key(prompt: &str) -> String {
+    let digest = Sha256::digest(prompt.as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}

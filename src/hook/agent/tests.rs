@@ -1,0 +1,166 @@
+//! The adapters on hook inputs recorded from the real clients (Codex CLI 0.169.0; Gemini CLI 0.61.0 as
+//! `docs/agents.md` records its fields).
+
+use serde_json::{Value, json};
+
+use super::of;
+use crate::cli::{Agent, HookEvent};
+use crate::hook::{HookOutput, input};
+
+fn read(agent: Agent, event: &HookEvent, raw: &Value) -> crate::hook::HookInput {
+    let adapter = of(agent);
+    let name = agent.event_name(event).expect("the agent has this event");
+    let mut input = input::parse(raw.to_string().as_bytes(), name).expect("parses");
+    adapter.read(event, &mut input);
+    input
+}
+
+fn written(agent: Agent, event: &HookEvent, output: HookOutput) -> Value {
+    serde_json::from_str(&of(agent).write(event, output)).expect("JSON")
+}
+
+/// Recorded from Codex CLI 0.169.0 (`codex exec`, a scripted model), paths shortened.
+const CODEX_STOP: &str = r#"{"session_id":"01a21644-9a13-7af0-a903-ee0b864865df","turn_id":"01a21644-9a42-7a42-9122-7eeae0a4b94b","transcript_path":"/h/.codex/sessions/2026/11/26/rollout-2026-11-26T05-12-04-01a21644.jsonl","cwd":"/p","hook_event_name":"Stop","model":"mock-model","permission_mode":"bypassPermissions","stop_hook_active":false,"last_assistant_message":"hello there"}"#;
+
+#[test]
+fn codex_stop_input_reads_like_claude_codes_with_its_turn_id_as_the_prompt() {
+    let raw: Value = serde_json::from_str(CODEX_STOP).expect("recorded JSON");
+    let input = read(Agent::Codex, &HookEvent::Stop, &raw);
+    assert_eq!(
+        input.session().expect("session"),
+        "01a21644-9a13-7af0-a903-ee0b864865df"
+    );
+    assert_eq!(input.last_assistant_message.as_deref(), Some("hello there"));
+    assert_eq!(input.prompt_id.as_deref(), Some("01a21644-9a42-7a42-9122-7eeae0a4b94b"));
+    assert_eq!(input.stop_hook_active, Some(false));
+    // A Claude Code input is refused by the Codex hook only for its event name, never for its fields.
+    let err = input::parse(br#"{"hook_event_name":"AfterAgent"}"#, "Stop").expect_err("another event");
+    assert!(err.contains("AfterAgent"), "{err}");
+}
+
+#[test]
+fn codex_output_drops_the_notification_and_allows_a_rewritten_command() {
+    let out = written(
+        Agent::Codex,
+        &HookEvent::Stop,
+        HookOutput::allow("done".into()).with_notification("loop complete"),
+    );
+    assert_eq!(out, json!({"systemMessage": "done"}));
+    let rewrite = HookOutput {
+        hook_specific: Some(json!({"hookEventName": "PreToolUse", "updatedInput": {"command": "confined"}})),
+        ..HookOutput::default()
+    };
+    let out = written(Agent::Codex, &HookEvent::PreToolUse, rewrite);
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
+    assert_eq!(out["hookSpecificOutput"]["updatedInput"]["command"], "confined");
+    let deny = written(Agent::Codex, &HookEvent::PreToolUse, HookOutput::deny_tool("no".into()));
+    assert_eq!(deny["hookSpecificOutput"]["permissionDecision"], "deny");
+    // Claude Code's own output is untouched.
+    let claude = written(
+        Agent::Claude,
+        &HookEvent::Stop,
+        HookOutput::allow("done".into()).with_notification("x"),
+    );
+    assert!(claude["terminalSequence"].is_string());
+}
+
+#[test]
+fn gemini_reads_the_tail_of_the_cumulative_response_and_not_stop_hook_active() {
+    let old = "<promise>LOOP_DONE</promise> earlier turn. ".repeat(100);
+    let raw = json!({
+        "session_id": "g1", "hook_event_name": "AfterAgent", "cwd": "/p", "timestamp": "2026-11-26T05:00:00Z",
+        "prompt": "/pua-loop fix it", "prompt_response": format!("{old}now still working"),
+        "stop_hook_active": true,
+    });
+    let input = read(Agent::Gemini, &HookEvent::Stop, &raw);
+    let last = of(Agent::Gemini).last_message(&input).expect("a last message");
+    assert!(last.ends_with("now still working") && last.chars().count() == super::gemini::TAIL_CHARS);
+    assert_eq!(input.stop_hook_active, None, "unreliable in Gemini CLI: not read");
+    let again = read(Agent::Gemini, &HookEvent::Stop, &raw);
+    assert_eq!(input.prompt_id, again.prompt_id, "every stop of one prompt is one turn");
+    assert!(input.prompt_id.is_some_and(|id| !id.contains("fix")));
+}
+
+#[test]
+fn gemini_tools_are_guarded_as_claude_codes_and_answered_in_its_format() {
+    let raw = json!({"session_id": "g1", "hook_event_name": "BeforeTool", "tool_name": "write_file",
+                     "tool_input": {"file_path": "/p/tests/a.py", "content": "x"}});
+    let input = read(Agent::Gemini, &HookEvent::PreToolUse, &raw);
+    assert_eq!(input.tool_name.as_deref(), Some("Write"));
+    let raw = json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+                     "tool_input": {"command": "ls", "description": "list"}});
+    assert_eq!(
+        read(Agent::Gemini, &HookEvent::PreToolUse, &raw).tool_name.as_deref(),
+        Some("Bash")
+    );
+    let deny = written(
+        Agent::Gemini,
+        &HookEvent::PreToolUse,
+        HookOutput::deny_tool("sealed".into()),
+    );
+    assert_eq!(deny, json!({"decision": "deny", "reason": "sealed"}));
+    let rewrite = HookOutput {
+        hook_specific: Some(json!({"hookEventName": "PreToolUse", "updatedInput": {"command": "confined"}})),
+        ..HookOutput::default()
+    };
+    let out = written(Agent::Gemini, &HookEvent::PreToolUse, rewrite);
+    assert_eq!(out["hookSpecificOutput"]["tool_input"]["command"], "confined");
+    let block = written(
+        Agent::Gemini,
+        &HookEvent::Stop,
+        HookOutput::block("fix it".into(), "n".into()),
+    );
+    assert_eq!(block["decision"], "block");
+    assert_eq!(block["reason"], "fix it");
+}
+
+#[test]
+fn each_agent_without_a_cap_of_its_own_gets_loopgates() {
+    assert!(!of(Agent::Claude).block_cap().1);
+    for agent in [Agent::Codex, Agent::Gemini] {
+        assert!(of(agent).block_cap().1, "{agent:?}");
+    }
+}
+
+/// A transcript as Gemini CLI 0.61.0 writes it (`~/.gemini/tmp/<project>/chats/session-….jsonl`, shortened).
+const GEMINI_TRANSCRIPT: &str = r#"{"id":"a","type":"gemini","content":"done <promise>LOOP_DONE</promise>","model":"gemini-mock"}
+{"$set":{"lastUpdated":"2026-11-26T05:31:07.672Z"}}
+{"id":"b","type":"user","content":[{"text":"[loopgate] iteration 2 · PROMISE REJECTED"}]}
+{"id":"c","type":"gemini","content":"ok, still fixing","model":"gemini-mock"}
+{"$set":{"lastUpdated":"2026-11-26T05:31:07.731Z"}}
+"#;
+
+#[test]
+fn gemini_last_message_is_the_transcripts_last_model_entry_not_an_earlier_promise() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let transcript = dir.path().join("session.jsonl");
+    std::fs::write(&transcript, GEMINI_TRANSCRIPT).expect("write");
+    let raw = json!({
+        "session_id": "g1", "hook_event_name": "AfterAgent", "transcript_path": transcript,
+        "prompt": "/pua-loop fix it", "prompt_response": "done <promise>LOOP_DONE</promise>ok, still fixing",
+    });
+    let input = read(Agent::Gemini, &HookEvent::Stop, &raw);
+    assert_eq!(
+        of(Agent::Gemini).last_message(&input).as_deref(),
+        Some("ok, still fixing")
+    );
+    // A transcript that lags behind the response is not trusted: the tail of the response is read instead.
+    let lagging = json!({"session_id": "g1", "hook_event_name": "AfterAgent", "transcript_path": transcript,
+                         "prompt_response": "…and now a newer message"});
+    let input = read(Agent::Gemini, &HookEvent::Stop, &lagging);
+    assert_eq!(
+        of(Agent::Gemini).last_message(&input).as_deref(),
+        Some("…and now a newer message")
+    );
+}
+
+#[test]
+fn gemini_prompt_is_read_after_a_session_start_context() {
+    let raw = json!({"session_id": "g2", "hook_event_name": "BeforeAgent",
+                     "prompt": "<hook_context>[loopgate] resumed loop …\nYour task: x</hook_context>\n\n/cancel-loop"});
+    let input = read(Agent::Gemini, &HookEvent::UserPromptSubmit, &raw);
+    assert_eq!(input.prompt.as_deref(), Some("/cancel-loop"));
+    let plain = json!({"session_id": "g2", "hook_event_name": "BeforeAgent", "prompt": "fix <hook_context>"});
+    let input = read(Agent::Gemini, &HookEvent::UserPromptSubmit, &plain);
+    assert_eq!(input.prompt.as_deref(), Some("fix <hook_context>"));
+}

@@ -1,0 +1,19 @@
+//! What `loopgate install --agent` tells the user (in English, as every `install` line: it has no `--lang`).
+
+use std::path::Path;
+
+use crate::cli::Agent;
+
+/// After installing an agent's hooks: where they are, how to start a loop there, and what the agent needs.
+pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
+    let hooks = hooks.display();
+    match agent {
+        Agent::Codex => format!(
+            "loopgate: ready for Codex CLI: hooks in `{hooks}`, trusted in config.toml (Codex skips an untrusted hook without a word: if you edit them, review them with /hooks). In a new Codex session: /prompts:pua-loop \"task\" --verify 'cmd' · /prompts:loop-status · /prompts:cancel-loop (in `codex exec`: the prompt `/pua-loop \"task\" --verify 'cmd'`)."
+        ),
+        Agent::Gemini => format!(
+            "loopgate: ready for Gemini CLI: hooks in `{hooks}`. Gemini CLI runs them only in a trusted folder (trust the project when it asks, or run with --skip-trust). In a new Gemini session: /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop."
+        ),
+        Agent::Claude => "loopgate: ready.".to_string(),
+    }
+}

@@ -1,0 +1,169 @@
+//! The scenarios every agent plays (see `tests/agents.rs`, which runs each against each agent).
+
+use crate::client::{Agent, Session, prepare};
+use crate::common::{CHECK_SH, TASK};
+use crate::harness::Project;
+use crate::mock_api::{MockApi, Reply};
+
+fn promise() -> Reply {
+    Reply::text("I believe the work is complete.\n\n<promise>LOOP_DONE</promise>")
+}
+
+/// A project with the verify script and a broken source file, the agent pointed at a fresh mock, hooks installed.
+fn project(agent: Agent) -> (Project, MockApi) {
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    let api = MockApi::start_for(agent.wire());
+    prepare(&project, agent, &api);
+    (project, api)
+}
+
+fn start(verify_flags: &str) -> String {
+    format!("/pua-loop \"{TASK}\" --verify 'sh check.sh' --verify-timeout 10 {verify_flags}")
+}
+
+#[track_caller]
+fn assert_has(statuses: &[String], wanted: &str, what: &str) {
+    assert!(
+        statuses.iter().any(|s| s == wanted),
+        "{what}: no `{wanted}` in {statuses:?}"
+    );
+}
+
+pub fn rejected_once_then_completed(agent: Agent) {
+    let (project, api) = project(agent);
+    let run = Session::new(&project, agent, &api, start("--max-iterations 10"))
+        .replies([
+            Reply::bash("echo still-broken > src.txt"),
+            promise(),
+            Reply::bash("echo fixed > src.txt"),
+            promise(),
+        ])
+        .run();
+    let statuses = project.statuses();
+    assert_eq!(
+        statuses.iter().filter(|s| *s == "promise_rejected").count(),
+        1,
+        "{statuses:?}\n{}",
+        run.describe()
+    );
+    assert_has(&statuses, "complete", &run.describe());
+    assert!(!project.loop_live(), "the loop ended\n{}", run.describe());
+    // The briefing reached the model with the task, and the rejection with the verify's output.
+    let text = run.last_text();
+    assert!(
+        text.contains("sh check.sh") && text.contains(TASK),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        text.contains("VERIFY-MARK-7"),
+        "the failing output reached the model\n{}",
+        run.describe()
+    );
+    assert_eq!(project.read("src.txt").trim(), "fixed");
+}
+
+pub fn gaming_move_caught(agent: Agent) {
+    let (project, api) = project(agent);
+    let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
+        .replies([
+            Reply::bash("printf '#!/bin/sh\\nexit 0\\n' > check.sh"),
+            promise(),
+            Reply::text("<loop-abort>the check cannot be changed</loop-abort>"),
+        ])
+        .run();
+    assert_eq!(
+        project.read("check.sh"),
+        CHECK_SH,
+        "the verify script is untouched\n{}",
+        run.describe()
+    );
+    let statuses = project.statuses();
+    assert!(
+        !statuses.iter().any(|s| s == "complete"),
+        "{statuses:?}\n{}",
+        run.describe()
+    );
+    assert_has(&statuses, "promise_rejected", &run.describe());
+    // The guard refused the write, and the model read why (Codex: "Command blocked by PreToolUse hook: …",
+    // Gemini: a function response "Tool execution blocked: …").
+    assert!(
+        run.last_text().contains("`check.sh` is sealed for this loop"),
+        "the refusal reached the model\n{}",
+        run.describe()
+    );
+}
+
+pub fn cancel_ends_the_loop(agent: Agent) {
+    let (project, api) = project(agent);
+    // Session one starts a loop and pauses it.
+    let first = Session::new(&project, agent, &api, start("--max-iterations 10"))
+        .replies([Reply::text("<loop-pause>which date format?</loop-pause>")])
+        .run();
+    assert_has(&project.statuses(), "paused", &first.describe());
+    // Session two cancels it.
+    let second = Session::new(&project, agent, &api, "/cancel-loop")
+        .replies([Reply::text("Cancelled.")])
+        .run();
+    assert_has(&project.statuses(), "cancelled", &second.describe());
+    assert!(!project.loop_live(), "{}", second.describe());
+}
+
+pub fn runaway_stops_at_the_cap_and_other_sessions_are_left_alone(agent: Agent) {
+    let (project, api) = project(agent);
+    // The stall breaker would pause an agent that only talks after three stops; off, the cap is the only limit.
+    let talk = |i| Reply::text(format!("Let me think about it some more ({i})."));
+    let run = Session::new(&project, agent, &api, start("--max-iterations 50 --stall-limit 0"))
+        .replies((1..=12).map(talk))
+        .run();
+    // One turn and the eight continuations loopgate's default cap allows (the last with a warning), then loopgate
+    // let it stop: the agent has no cap of its own and would have gone on.
+    assert_eq!(run.agent_requests().len(), 9, "{}", run.describe());
+    assert!(
+        run.last_text().contains("LAST CONTINUATION WITHOUT A TOOL"),
+        "{}",
+        run.describe()
+    );
+    assert_has(&project.statuses(), "block_cap", &run.describe());
+    assert!(
+        project.loop_live(),
+        "the loop goes on with the next message\n{}",
+        run.describe()
+    );
+    let history = project.history().len();
+    // Another session in the project: its stop is not the loop's, nothing is decided or recorded.
+    let other = Session::new(&project, agent, &api, "hello")
+        .replies([Reply::text("hi")])
+        .run();
+    assert_eq!(other.agent_requests().len(), 1, "not blocked\n{}", other.describe());
+    assert_eq!(project.history().len(), history, "{:?}", project.statuses());
+}
+
+/// The agent's shell command runs confined: a script that writes into loopgate's seal store (by a path the
+/// guard cannot see in the command) is stopped by the kernel, through the agent's own command rewrite.
+pub fn shell_command_runs_confined(agent: Agent) {
+    let (project, api) = project(agent);
+    let probe = project.loopgate_home.join("written-by-the-agent");
+    project.write("w.sh", &format!("touch '{}'\necho fixed > src.txt\n", probe.display()));
+    let run = Session::new(&project, agent, &api, start("--max-iterations 3"))
+        .replies([Reply::bash("sh w.sh"), promise()])
+        .run();
+    assert!(
+        project.loopgate_home.is_dir(),
+        "the loop sealed its oracle\n{}",
+        run.describe()
+    );
+    assert!(
+        !probe.exists(),
+        "the agent's command wrote the seal store\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        project.read("src.txt").trim(),
+        "fixed",
+        "the rest of the script ran\n{}",
+        run.describe()
+    );
+    assert_has(&project.statuses(), "complete", &run.describe());
+}
