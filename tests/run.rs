@@ -420,8 +420,8 @@ fn a_second_ctrl_c_kills_at_once() {
     let second = std::time::Instant::now();
     let out = run.wait(Duration::from_secs(30));
     out.code(130);
-    // Counted from the second Ctrl-C, not from the start (setup's baseline run is slow on a loaded machine): a
-    // run that waited out the first one's grace on a stubborn agent would hang here, not end.
+    // Counted from the second Ctrl-C, not from the start (setup's baseline run is slow on a loaded machine); a
+    // loose bound, since it only has to tell "ends now" from "waits on a stubborn agent that ignores TERM".
     assert!(second.elapsed() < Duration::from_secs(10), "took {:?}", second.elapsed());
     for pid in [agent_pid, child_pid] {
         assert!(eventually(Duration::from_secs(5), || !alive(pid)), "{pid} still runs");
