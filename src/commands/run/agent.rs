@@ -122,7 +122,10 @@ pub(crate) fn run(
 /// before the agent starts, so that a client that never ran here (a fresh container with an API key) works
 /// confined. Measured: Claude Code 2.1.197's Bash tool fails without `session-env`; 2.1.330 needs none of them.
 const FIRST_RUN_DIRS: &[(&str, &[&str])] = &[
-    ("claude", &["projects", "session-env", "sessions", "shell-snapshots", "todos"]),
+    (
+        "claude",
+        &["projects", "session-env", "sessions", "shell-snapshots", "todos"],
+    ),
     ("codex", &[]),
     ("gemini", &[]),
 ];
@@ -131,10 +134,11 @@ const FIRST_RUN_DIRS: &[(&str, &[&str])] = &[
 /// Errors are ignored: the agent then reports what it could not create.
 fn make_first_run_dirs(argv: &[String]) {
     let named = |word: &String| Path::new(word).file_name().and_then(|n| n.to_str()).map(str::to_owned);
-    let Some((name, dirs)) = argv
-        .iter()
-        .find_map(|word| FIRST_RUN_DIRS.iter().find(|(name, _)| named(word).as_deref() == Some(*name)))
-    else {
+    let Some((name, dirs)) = argv.iter().find_map(|word| {
+        FIRST_RUN_DIRS
+            .iter()
+            .find(|(name, _)| named(word).as_deref() == Some(*name))
+    }) else {
         return;
     };
     let base = match *name {
