@@ -307,6 +307,29 @@ mod tests {
     }
 
     #[test]
+    fn the_agent_cli_keeps_writing_its_own_files_and_nothing_else_of_the_plane() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = dir.path().join("store");
+        let commands = Plane::new(&home, &[]);
+        let agent = Plane::for_agent_cli(&home, &[]);
+        let own = |plane: &Plane, name: &str| plane.paths().iter().any(|p| p.ends_with(name));
+        for name in [".claude.json", "shell-snapshots"] {
+            assert!(own(&commands, name) && !own(&agent, name), "{name}");
+        }
+        for name in ["settings.json", "plugins", "commands", ".bashrc"] {
+            assert!(own(&commands, name) && own(&agent, name), "{name}");
+        }
+        assert!(agent.covers(&home.join("tickets/t.json")));
+        // What only the guard keeps: confinement would close a directory honest work creates entries in.
+        assert!(!own(&commands, ".cargo/bin/loopgate"));
+        assert!(
+            entries(&home)
+                .iter()
+                .any(|e| e.path.ends_with(".cargo/bin/loopgate") && e.reach == Reach::Guard)
+        );
+    }
+
+    #[test]
     fn the_plane_holds_the_home_the_binary_and_claude_settings_and_covers_what_lies_below() {
         let dir = tempfile::tempdir().expect("tempdir");
         let home = dir.path().join("store");
