@@ -197,6 +197,13 @@ fn confined_bash_every_route_fails_and_the_working_directory_follows_a_cd() {
         Reply::bash("echo CWD_NOW=$(pwd); cd .."),
     ];
     replies.extend(routes(STORE));
+    // A symlink then the Write tool, which Claude Code runs in its own process: the guard's to refuse, through
+    // the link the `symlink` route left in the project.
+    let through_link = project.dir.join("store-link/forged-write.json");
+    replies.push(Reply::tool(
+        "Write",
+        serde_json::json!({"file_path": through_link, "content": "{}"}),
+    ));
     replies.push(Reply::bash(
         "mkdir -p target/debug && echo built > target/debug/app && git init -q && git add -A && git -c user.name=a -c user.email=a@b commit -qm honest && echo HONEST:$?",
     ));
@@ -205,10 +212,19 @@ fn confined_bash_every_route_fails_and_the_working_directory_follows_a_cd() {
         .session(format!(
             "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --seal 'tests/**' --max-iterations 2"
         ))
+        .arg("--allowedTools")
+        .arg("Write")
         .env("LOOPGATE_BIN", &bin)
         .replies(replies)
         .run();
     let out = outcomes(&run);
+    assert!(
+        run.tool_results()
+            .iter()
+            .any(|(error, text)| *error && text.contains("control plane")),
+        "the Write tool through the symlink was not refused by the guard\n{}",
+        run.describe()
+    );
     assert_rewritten(&run);
     assert_contains(&out, "IN_SUB CONFINED=landlock", "the cd, confined", &run);
     assert!(
