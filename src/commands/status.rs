@@ -60,7 +60,8 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
             if let Some(held) = &active.seal.holdout {
                 report["holdout"] = holdout::report(held);
             }
-            report["control_plane"] = control_plane(&active).into();
+            let plane = active.store.control_plane(&active.project, &active.seal.fields.loop_id);
+            report["control_plane"] = plane.to_string().into();
             report
         }
         Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
@@ -337,22 +338,4 @@ fn describe_verify(v: &Value) -> String {
     let kind = v.get("kind").and_then(Value::as_str).unwrap_or("stop");
     let text = v.get("describe").and_then(Value::as_str).unwrap_or("no verify");
     format!("iteration {iteration} ({kind}): {text}")
-}
-
-/// `protected (Landlock ABI N)`, or `unprotected (why)`: where the machine cannot confine, and where the loop's
-/// agent ran in Claude Code's auto mode, in which its commands are not rewritten (the PreToolUse hook noted it).
-fn control_plane(active: &crate::lifecycle::ActiveLoop) -> String {
-    let probe = crate::confine::probe();
-    let unconfined: Option<String> = active
-        .store
-        .load_companion(&active.project, crate::confine::UNCONFINED)
-        .ok()
-        .flatten();
-    if probe.is_protected() && unconfined.as_ref() == Some(&active.seal.fields.loop_id) {
-        return crate::confine::Protection::Unprotected {
-            why: crate::confine::AUTO_MODE.into(),
-        }
-        .to_string();
-    }
-    probe.to_string()
 }
