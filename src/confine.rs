@@ -33,6 +33,14 @@ use crate::plane::Plane;
 /// people and tests to see that it is; nothing trusts it.
 pub const CONFINED_VAR: &str = "LOOPGATE_CONFINED";
 
+/// The seal store's companion that names the loop (its `loop_id`) whose agent's commands ran unconfined because
+/// Claude Code was in auto mode (see `hook::pre_tool_use::confined`): the notice is given once per loop, and
+/// `loopgate status` shows the gap.
+pub const UNCONFINED: &str = "unconfined";
+
+/// Why the agent's commands are not confined in Claude Code's auto mode, after "control plane: unprotected (…)".
+pub const AUTO_MODE: &str = "auto mode";
+
 /// Whether this machine can confine a process, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Protection {

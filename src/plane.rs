@@ -10,7 +10,8 @@
 //! entries, and the project root must stay a place where honest work creates files (`target/`, `node_modules/`,
 //! `.venv/`, `.git/`). They stay the guard's and the seal's job.
 //!
-//! One type for every user: confinement builds its domain from it, and the guard can ask it too.
+//! One table, [`ROWS`], for every user: confinement builds its domain from it ([`Plane`]), and the PreToolUse
+//! guard judges the file tools' paths by it ([`entries`]); each row says who keeps it ([`Reach`]) and why.
 
 use std::path::{Path, PathBuf};
 
@@ -45,23 +46,10 @@ pub struct Plane {
 }
 
 impl Plane {
-    /// The plane for a loop whose seal store is `home`: the store, this binary, Claude Code's user settings and
-    /// plugin cache, and `outside` (the loop's sealed files outside the project).
+    /// The plane of the Bash commands of a loop whose seal store is `home`: every row of [`ROWS`] the
+    /// confinement of commands keeps, and `outside` (the loop's sealed files outside the project).
     pub fn new(home: &Path, outside: &[PathBuf]) -> Plane {
-        let mut plane = Plane::loopgate_own(home);
-        let claude = claude_dir();
-        for name in CLAUDE_FILES {
-            plane.add(&claude.join(name));
-        }
-        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-            for name in HOME_FILES {
-                plane.add(&Path::new(&home).join(name));
-            }
-        }
-        for path in outside {
-            plane.add(path);
-        }
-        plane
+        Plane::of(home, outside, Reach::Commands)
     }
 
     /// The plane of the loopgate home `project::loopgate_home()` names, with no sealed file outside the project.
@@ -69,29 +57,28 @@ impl Plane {
         Plane::new(&crate::project::loopgate_home(), &[])
     }
 
-    /// The plane for the agent CLI `loopgate run` starts: the store and this binary, not Claude Code's user
-    /// files. The agent CLI writes its own configuration and transcripts there, and in `loopgate run` the oracle
-    /// runs in loopgate, not in a hook that configuration could switch off. `None` when that plane would close
-    /// `$HOME` to new entries (the store in its default place, `~/.local/state/loopgate`): an agent CLI creates
-    /// files directly in `$HOME` (Claude Code's `~/.claude.json`, `~/.claude/`) and fails without them (measured
-    /// with 2.1.197: its Bash tool ran nothing). The agent's own Bash commands are still rewritten by the
-    /// PreToolUse hook when it runs with loopgate's plugin, and those keep off the whole plane.
-    pub fn for_agent_cli() -> Option<Plane> {
-        let plane = Plane::loopgate_own(&crate::project::loopgate_home());
-        let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
-        (!plane.closes(Path::new(&home))).then_some(plane)
+    /// The plane of the agent CLI `loopgate run` starts (and everything it runs): that of [`Plane::new`] but for
+    /// what the agent CLI itself writes as it works ([`Reach::Commands`] rows: Claude Code's `~/.claude.json`
+    /// and its shell snapshots). Under Landlock it closes `$HOME` to new entries when the store lies below it
+    /// (its default place): measured with Claude Code 2.1.197 and 2.1.330, a client that has run before (its
+    /// `~/.claude/` and `~/.claude.json` exist) works — its lock and temporary files beside `~/.claude.json`
+    /// are refused and it falls back to writing the file in place.
+    pub fn for_agent_cli(home: &Path, outside: &[PathBuf]) -> Plane {
+        Plane::of(home, outside, Reach::AgentCli)
     }
 
-    /// The store `home` and this binary; a tournament candidate's own worktree, which lies in the store, stays
-    /// writable (see [`CANDIDATE_TREE_ENV`]).
-    fn loopgate_own(home: &Path) -> Plane {
+    fn of(home: &Path, outside: &[PathBuf], reach: Reach) -> Plane {
         let mut plane = Plane::default();
-        plane.add(home);
+        for entry in entries(home) {
+            if entry.reach >= reach {
+                plane.add(&entry.path);
+            }
+        }
+        for path in outside {
+            plane.add(path);
+        }
         if let Some(tree) = candidate_tree(home, std::env::var_os(CANDIDATE_TREE_ENV)) {
             plane.allow(&tree);
-        }
-        for exe in own_binary() {
-            plane.add(&exe);
         }
         plane
     }
@@ -153,30 +140,135 @@ impl Plane {
     }
 }
 
-/// What in Claude Code's user directory decides what runs outside any confinement: the settings and hooks, the
-/// plugins (loopgate's own hooks among them), the user-level slash commands (`loopgate install` writes
-/// `/pua-loop` there; a `!` block runs unconfined when the user types it) and the shell snapshots, which the
-/// Bash tool's outer, unconfined shell sources before every command.
-const CLAUDE_FILES: &[&str] = &[
-    "settings.json",
-    "settings.local.json",
-    "plugins",
-    "commands",
-    "shell-snapshots",
+/// Who keeps a row of the plane off, from the narrowest to the widest reach. Every row is the guard's (the file
+/// tools judge a path exactly, at no cost to honest work); confinement keeps only some of them, because under
+/// Landlock protecting a path closes each directory above it to new entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reach {
+    /// The PreToolUse guard only.
+    Guard,
+    /// The guard and the confinement of the agent's commands (and the oracle's run), not the agent CLI
+    /// `loopgate run` starts, which writes it itself.
+    Commands,
+    /// Everything, the agent CLI of `loopgate run` included.
+    AgentCli,
+}
+
+/// Where a row's path is found.
+#[derive(Clone, Copy, Debug)]
+enum Anchor {
+    /// loopgate's home: the store of seals, requests and tickets.
+    Store,
+    /// loopgate's binary as it runs now, the link it was started through, and `$LOOPGATE_BIN` (the binary the
+    /// plugin's hooks run, `hooks/loopgate.sh`).
+    Binary,
+    /// `$HOME`.
+    Home,
+    /// loopgate's data directory, where `loopgate install` keeps the plugin copy (see [`data_dir`]).
+    Data,
+    /// Claude Code's user directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    Claude,
+    /// `$CLAUDE_PLUGIN_ROOT`: the plugin whose hooks run (set in the hooks' environment).
+    PluginRoot,
+}
+
+/// One path of the control plane.
+struct Row {
+    anchor: Anchor,
+    /// Below the anchor (`""`: the anchor itself).
+    name: &'static str,
+    /// A tree rather than one file.
+    dir: bool,
+    /// What it is, read after "it is" in the guard's denial.
+    what: &'static str,
+    reach: Reach,
+}
+
+/// The control plane, one row per path: whoever writes one of them can replace or approve the oracle, or
+/// switch loopgate's hooks off. The guard (`hook::pre_tool_use::control_plane`) and every confinement
+/// ([`Plane::new`], [`Plane::for_agent_cli`]) read this table.
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    Row { anchor: Anchor::Store, name: "", dir: true, what: "loopgate's home: the store of seals, requests and tickets", reach: Reach::AgentCli },
+    Row { anchor: Anchor::Binary, name: "", dir: false, what: BINARY, reach: Reach::AgentCli },
+    // Not the binary that runs (that is the row above): confinement would close `~/.cargo/bin` to `cargo install`.
+    Row { anchor: Anchor::Home, name: ".cargo/bin/loopgate", dir: false, what: BINARY, reach: Reach::Guard },
+    // The source `loopgate install` installs the plugin from; the hooks run from the plugin cache below.
+    // Confinement would close `~/.local/share` to every tool's first run.
+    Row { anchor: Anchor::Data, name: "", dir: true, what: "loopgate's installed plugin (its hooks and commands)", reach: Reach::Guard },
+    Row { anchor: Anchor::Claude, name: "settings.json", dir: false, what: SETTINGS, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Claude, name: "settings.local.json", dir: false, what: SETTINGS, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Claude, name: "plugins", dir: true, what: "Claude Code's plugin cache, which holds loopgate's hooks", reach: Reach::AgentCli },
+    // `loopgate install` writes `/pua-loop` there; a `!` block runs unconfined when the user types it.
+    Row { anchor: Anchor::Claude, name: "commands", dir: true, what: "Claude Code's user-level commands, loopgate's among them", reach: Reach::AgentCli },
+    // The Bash tool's outer, unconfined shell sources one before every command.
+    Row { anchor: Anchor::Claude, name: "shell-snapshots", dir: true, what: RUNS_LATER, reach: Reach::Commands },
+    // Claude Code's own configuration: the MCP servers it starts.
+    Row { anchor: Anchor::Home, name: ".claude.json", dir: false, what: RUNS_LATER, reach: Reach::Commands },
+    // The shells' startup files: Claude Code snapshots them from an unconfined shell.
+    Row { anchor: Anchor::Home, name: ".bashrc", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Home, name: ".bash_profile", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Home, name: ".bash_login", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Home, name: ".profile", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Home, name: ".zshrc", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Home, name: ".zshenv", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
+    Row { anchor: Anchor::Home, name: ".zprofile", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
+    // A plugin loaded from a directory (`--plugin-dir`): the confined command is not told where it is.
+    Row { anchor: Anchor::PluginRoot, name: "", dir: true, what: "the loopgate plugin whose hooks are running", reach: Reach::Guard },
 ];
 
-/// Files in `$HOME` whose contents run unconfined later: Claude Code's own configuration (`~/.claude.json`: MCP
-/// servers it starts) and the shells' startup files (Claude Code snapshots them from an unconfined shell).
-const HOME_FILES: &[&str] = &[
-    ".claude.json",
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-];
+const BINARY: &str = "loopgate's own binary, which the hooks run";
+const SETTINGS: &str = "Claude Code's user settings, where hooks and the sandbox are configured";
+const RUNS_LATER: &str = "a file whose contents Claude Code runs later outside any confinement";
+
+/// One path of the plane, as named (nothing resolved: the guard resolves a path only when a call writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub path: PathBuf,
+    /// A tree (everything under it) rather than one file.
+    pub dir: bool,
+    /// What it is, read after "it is".
+    pub what: &'static str,
+    pub reach: Reach,
+    /// loopgate's own binary (or plugin): left to honest work when it is built inside the project.
+    pub own_build: bool,
+}
+
+/// Every path of the plane for the store `home`, from this process's environment; a row whose anchor is not
+/// set (no `HOME`, no `$CLAUDE_PLUGIN_ROOT`) is left out.
+pub fn entries(home: &Path) -> Vec<Entry> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let mut out = Vec::new();
+    for row in ROWS {
+        let bases: Vec<PathBuf> = match row.anchor {
+            Anchor::Store => vec![home.to_path_buf()],
+            Anchor::Binary => own_binary(),
+            Anchor::Home => var("HOME").into_iter().collect(),
+            Anchor::Data => data_dir().into_iter().collect(),
+            Anchor::Claude => crate::project::claude_config_dir().into_iter().collect(),
+            Anchor::PluginRoot => var("CLAUDE_PLUGIN_ROOT").into_iter().collect(),
+        };
+        let own_build = matches!(row.anchor, Anchor::Binary | Anchor::PluginRoot);
+        out.extend(bases.into_iter().map(|base| Entry {
+            path: if row.name.is_empty() { base } else { base.join(row.name) },
+            dir: row.dir,
+            what: row.what,
+            reach: row.reach,
+            own_build,
+        }));
+    }
+    out
+}
+
+/// loopgate's data directory (`loopgate install` keeps its plugin copy there): `$XDG_DATA_HOME/loopgate`, else
+/// `~/.local/share/loopgate`; `None` without either variable.
+pub fn data_dir() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    match var("XDG_DATA_HOME") {
+        Some(dir) => Some(dir.join("loopgate")),
+        None => var("HOME").map(|home| home.join(".local/share/loopgate")),
+    }
+}
 
 /// loopgate's binary as it runs now (the file a hook or the agent's `loopgate` executes), and, when it was
 /// started through a link, the link as well: replacing either replaces what the hooks run.
@@ -190,21 +282,10 @@ fn own_binary() -> Vec<PathBuf> {
             out.push(real);
         }
     }
-    // The binary the plugin's hooks run (`hooks/loopgate.sh` prefers `$LOOPGATE_BIN`).
     if let Some(bin) = std::env::var_os("LOOPGATE_BIN").filter(|b| !b.is_empty()) {
         out.push(PathBuf::from(bin));
     }
     out
-}
-
-/// Claude Code's user directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-fn claude_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    std::env::var_os("HOME")
-        .map_or_else(|| PathBuf::from("/"), PathBuf::from)
-        .join(".claude")
 }
 
 /// `path` made absolute, with its longest existing prefix canonical (symlinks and `..` resolved) and the rest
@@ -264,6 +345,29 @@ mod tests {
         std::os::unix::fs::symlink(real.join("a"), real.join("link")).expect("symlink");
         assert_eq!(resolve(&real.join("link/new/file")), real.join("a/new/file"));
         assert_eq!(resolve(&real.join("a/../a/x")), real.join("a/x"));
+    }
+
+    #[test]
+    fn the_agent_cli_keeps_writing_its_own_files_and_nothing_else_of_the_plane() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = dir.path().join("store");
+        let commands = Plane::new(&home, &[]);
+        let agent = Plane::for_agent_cli(&home, &[]);
+        let own = |plane: &Plane, name: &str| plane.paths().iter().any(|p| p.ends_with(name));
+        for name in [".claude.json", "shell-snapshots"] {
+            assert!(own(&commands, name) && !own(&agent, name), "{name}");
+        }
+        for name in ["settings.json", "plugins", "commands", ".bashrc"] {
+            assert!(own(&commands, name) && own(&agent, name), "{name}");
+        }
+        assert!(agent.covers(&home.join("tickets/t.json")));
+        // What only the guard keeps: confinement would close a directory honest work creates entries in.
+        assert!(!own(&commands, ".cargo/bin/loopgate"));
+        assert!(
+            entries(&home)
+                .iter()
+                .any(|e| e.path.ends_with(".cargo/bin/loopgate") && e.reach == Reach::Guard)
+        );
     }
 
     #[test]

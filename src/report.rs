@@ -31,12 +31,19 @@ pub(crate) fn write(
         .work_dir()
         .join(format!("report-{}.md", safe_name(&state.fields.loop_id)));
     std::fs::create_dir_all(project.work_dir())?;
-    crate::fsutil::write_atomic(&path, render(state, records, end, detail).as_bytes(), 0o644)?;
+    let plane = crate::seal::Store::open().control_plane(project, &state.fields.loop_id);
+    crate::fsutil::write_atomic(&path, render(state, records, end, detail, &plane).as_bytes(), 0o644)?;
     Ok(path.strip_prefix(&project.root).map(PathBuf::from).unwrap_or(path))
 }
 
-/// The report's text.
-pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &str) -> String {
+/// The report's text; `plane` is how the loop's control plane was protected (`seal::Store::control_plane`).
+pub(crate) fn render(
+    state: &State,
+    records: &[Record],
+    end: Status,
+    detail: &str,
+    plane: &crate::confine::Protection,
+) -> String {
     let f = &state.fields;
     let mine: Vec<&Record> = records.iter().filter(|r| r.loop_id == f.loop_id).collect();
     let mut out = String::new();
@@ -53,7 +60,7 @@ pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &st
         .as_deref()
         .map_or("none (honor system)".to_string(), |c| format!("`{c}`"));
     let _ = writeln!(out, "- **Verify command:** {verify}");
-    let _ = writeln!(out, "- **Control plane:** {}", crate::confine::probe());
+    let _ = writeln!(out, "- **Control plane:** {plane}");
     let _ = writeln!(
         out,
         "- **Promise rejections:** {} ({} in a row)\n",

@@ -222,6 +222,20 @@ impl Store {
         self.write_json(&self.companion_path(project, companion), value)
     }
 
+    /// How the control plane of the loop `loop_id` is protected: the machine's confinement, unless the loop's
+    /// agent ran in Claude Code's auto mode, where its commands are not rewritten (the PreToolUse hook leaves the
+    /// companion `confine::UNCONFINED`). `loopgate status` and the end-of-loop report both say it.
+    pub fn control_plane(&self, project: &Project, loop_id: &str) -> crate::confine::Protection {
+        let probe = crate::confine::probe();
+        let unconfined: Option<String> = self.load_companion(project, crate::confine::UNCONFINED).ok().flatten();
+        if probe.is_protected() && unconfined.as_deref() == Some(loop_id) {
+            return crate::confine::Protection::Unprotected {
+                why: crate::confine::AUTO_MODE.into(),
+            };
+        }
+        probe.clone()
+    }
+
     /// Removes a companion file (best effort: a missing one is fine).
     pub fn remove_companion(&self, project: &Project, companion: &str) {
         let _ = std::fs::remove_file(self.companion_path(project, companion));

@@ -38,7 +38,7 @@ use bundle::{MARKETPLACE, PLUGIN_ID};
 use claude::Claude;
 use manifest::Manifest;
 
-/// Where install writes (the PreToolUse guard protects these too).
+/// Where install writes (the control plane, `plane::ROWS`, holds these too).
 pub(crate) struct Places {
     /// loopgate's data directory: the plugin copy and the manifest.
     pub(crate) data: PathBuf,
@@ -54,8 +54,9 @@ impl Places {
         let home = || {
             var("HOME").ok_or_else(|| Error::Usage("failed to find the home directory: `HOME` is not set".to_string()))
         };
-        let data = match var("XDG_DATA_HOME") {
-            Some(dir) => dir.join("loopgate"),
+        // The plane's own answer, so the guard protects exactly the place install writes.
+        let data = match crate::plane::data_dir() {
+            Some(dir) => dir,
             None => home()?.join(".local/share/loopgate"),
         };
         let config = match crate::project::claude_config_dir() {

@@ -205,8 +205,10 @@ impl Runner {
             ("LOOPGATE_LOOP_ID", fields.loop_id.clone()),
             ("LOOPGATE_ITERATION", fields.iteration.to_string()),
         ];
+        let protect = self.owner.sealed_outside();
         let spec = agent::Spec {
             argv: &argv,
+            protect: &protect,
             stdin: (self.options.via == Via::Stdin).then_some(prompt),
             cwd: &self.owner.project.root,
             env: &env,

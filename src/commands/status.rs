@@ -60,7 +60,8 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
             if let Some(held) = &active.seal.holdout {
                 report["holdout"] = holdout::report(held);
             }
-            report["control_plane"] = crate::confine::probe().to_string().into();
+            let plane = active.store.control_plane(&active.project, &active.seal.fields.loop_id);
+            report["control_plane"] = plane.to_string().into();
             let (spent, runs) = crate::commands::run::spent_in(&project, active.loop_id());
             if runs > 0 {
                 report["cost"] = serde_json::to_value(&spent).unwrap_or_default();

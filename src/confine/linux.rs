@@ -15,7 +15,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use landlock::{ABI, AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr};
+use landlock::{ABI, AccessFs, Ruleset, RulesetAttr};
 
 use super::Protection;
 use crate::plane::Plane;
@@ -57,27 +57,27 @@ pub(super) struct Domain {
 }
 
 impl Domain {
-    /// Builds the ruleset for `plane` on a kernel of Landlock `abi`.
+    /// Builds the ruleset for `plane` on a kernel of Landlock `abi`. The rules are added with the system call
+    /// itself, not the crate's `PathFd` / `PathBeneath`, which look each path up again (`fstat`, `fcntl`): the
+    /// directory listing already says which entry is a directory, and this runs before every confined command
+    /// (two system calls per rule instead of five; `BENCHMARKS.md`).
     pub(super) fn prepare(plane: &Plane, abi: u32) -> io::Result<Domain> {
         let abi = ABI::from(i32::try_from(abi).unwrap_or(i32::MAX));
         // Device ioctls and Unix socket connections are not writes to a file: left unhandled, hence allowed.
         let access = AccessFs::from_write(abi) & !(AccessFs::IoctlDev | AccessFs::ResolveUnix);
         let file_access = access & AccessFs::from_file(abi);
-        let mut ruleset = Ruleset::default()
+        let ruleset: Option<OwnedFd> = Ruleset::default()
             .handle_access(access)
             .and_then(Ruleset::create)
-            .map_err(io::Error::other)?;
+            .map_err(io::Error::other)?
+            .into();
+        let ruleset = ruleset.ok_or_else(|| io::Error::other("Landlock created no ruleset"))?;
         for (path, is_dir) in granted(plane) {
-            let Ok(fd) = PathFd::new(&path) else { continue };
             let rights = if is_dir { access } else { file_access };
-            ruleset = ruleset
-                .add_rule(PathBeneath::new(fd, rights))
+            add_rule(&ruleset, &path, rights.bits())
                 .map_err(|e| io::Error::other(format!("`{}`: {e}", path.display())))?;
         }
-        let ruleset: Option<OwnedFd> = ruleset.into();
-        ruleset
-            .map(|ruleset| Domain { ruleset })
-            .ok_or_else(|| io::Error::other("Landlock created no ruleset"))
+        Ok(Domain { ruleset })
     }
 
     /// Enters the domain (the calling thread, and everything it starts afterwards). Async-signal-safe: two
@@ -111,6 +111,50 @@ impl Domain {
             command.pre_exec(move || Domain::enter(ruleset.as_raw_fd()));
         }
         command
+    }
+}
+
+/// `struct landlock_path_beneath_attr` (packed, as the kernel declares it).
+#[repr(C, packed)]
+struct PathBeneathAttr {
+    allowed_access: u64,
+    parent_fd: i32,
+}
+
+/// `LANDLOCK_RULE_PATH_BENEATH`.
+const RULE_PATH_BENEATH: libc::c_int = 1;
+
+/// Grants `rights` below `path`. A path that is gone (removed since it was listed) is skipped.
+fn add_rule(ruleset: &OwnedFd, path: &Path, rights: u64) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return Ok(());
+    };
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe { libc::open(c_path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Ok(());
+    }
+    // SAFETY: `fd` was just opened and is owned here.
+    let fd = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+    let attr = PathBeneathAttr {
+        allowed_access: rights,
+        parent_fd: fd.as_raw_fd(),
+    };
+    // SAFETY: the attribute lives across the call; both descriptors are open.
+    let done = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset.as_raw_fd(),
+            RULE_PATH_BENEATH,
+            std::ptr::addr_of!(attr),
+            0u32,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 

@@ -276,7 +276,13 @@ fn the_report_renders_every_old_loop() {
     for id in ids {
         let mut state = crate::state::tests::sample("t");
         state.fields.loop_id = id.to_string();
-        let text = crate::report::render(&state, &read.records, Status::MaxIterations, "max_iterations reached");
+        let text = crate::report::render(
+            &state,
+            &read.records,
+            Status::MaxIterations,
+            "max_iterations reached",
+            crate::confine::probe(),
+        );
         let rows = super::of_loop(&read.records, id)
             .filter(|r| r.status() != Status::Init)
             .count();
@@ -291,7 +297,13 @@ fn the_report_renders_every_old_loop() {
     }
     let mut state = crate::state::tests::sample("t");
     state.fields.loop_id = "lg-20261123T161121Z-5a1242".into();
-    let text = crate::report::render(&state, &read.records, Status::MaxIterations, "x");
+    let text = crate::report::render(
+        &state,
+        &read.records,
+        Status::MaxIterations,
+        "x",
+        crate::confine::probe(),
+    );
     assert!(
         text.contains("| 1 | promise_rejected | exit 1 | error: done.txt is missing |"),
         "{text}"

@@ -71,7 +71,11 @@ fn decide(input: &HookInput, project: &Project) -> Result<Option<HookOutput>, St
             &protected.sealed_outside,
             input.permission_mode.as_deref(),
             super::agent::of(input.agent).shell(),
-        ),
+        )
+        .or_else(|| {
+            confined::auto_mode_notice(&active, tool, input.permission_mode.as_deref())
+                .map(|notice| HookOutput::default().with_notice_first(notice))
+        }),
         Verdict::Deny { reason } => Some(HookOutput::deny_tool(reason)),
         Verdict::Inspect { path } => edited::judge(&active, tool, &tool_input, &path).map(HookOutput::deny_tool),
     })

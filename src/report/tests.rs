@@ -31,7 +31,13 @@ fn report_lists_attempts_recurring_failures_and_the_question() {
     let mut state = crate::state::tests::sample("make the parser handle unicode");
     state.fields.loop_id = "lg-1".into();
     state.fields.iteration = 4;
-    let text = render(&state, &records(), Status::MaxIterations, "max_iterations reached");
+    let text = render(
+        &state,
+        &records(),
+        Status::MaxIterations,
+        "max_iterations reached",
+        crate::confine::probe(),
+    );
     assert!(text.contains("# loopgate: loop `lg-1` stopped without success"));
     assert!(text.contains("| 2 | promise_rejected | exit 101 | parser::unicode: left != right |"));
     assert!(text.contains("| 3 | promise_rejected | timed out |"));
@@ -62,6 +68,7 @@ fn give_ups_are_quoted_and_feed_the_question() {
         &records,
         Status::Stalled,
         "the agent said it was blocked 3 times",
+        crate::confine::probe(),
     );
     assert!(text.contains("## What the agent said it was blocked on"), "{text}");
     assert!(text.contains("2 stop(s) gave up"), "{text}");
@@ -76,9 +83,21 @@ fn give_ups_are_quoted_and_feed_the_question() {
 #[test]
 fn question_depends_on_how_the_loop_ended() {
     let state = crate::state::tests::sample("t");
-    let aborted = render(&state, &[], Status::Aborted, "the API does not exist");
+    let aborted = render(
+        &state,
+        &[],
+        Status::Aborted,
+        "the API does not exist",
+        crate::confine::probe(),
+    );
     assert!(aborted.contains("judged the task impossible: \"the API does not exist\""));
-    let stalled = render(&state, &[], Status::Stalled, "no working-tree change in 10 iterations");
+    let stalled = render(
+        &state,
+        &[],
+        Status::Stalled,
+        "no working-tree change in 10 iterations",
+        crate::confine::probe(),
+    );
     assert!(stalled.contains("stopped making progress"));
 }
 
@@ -111,7 +130,13 @@ fn the_report_shows_tests_passing_score_and_cost_per_iteration_when_recorded() {
                 "counts": {"passed": 3, "failed": 2, "skipped": 0, "ignored": 0}}),
         ),
     ];
-    let text = render(&state, &records, Status::MaxIterations, "max_iterations reached");
+    let text = render(
+        &state,
+        &records,
+        Status::MaxIterations,
+        "max_iterations reached",
+        crate::confine::probe(),
+    );
     assert!(text.contains("## Progress"), "{text}");
     assert!(text.contains("| 1 | 3 | 0.5 | $0.2500 |"), "{text}");
     let quiet = render(
@@ -119,6 +144,7 @@ fn the_report_shows_tests_passing_score_and_cost_per_iteration_when_recorded() {
         &self::records(),
         Status::MaxIterations,
         "max_iterations reached",
+        crate::confine::probe(),
     );
     assert!(!quiet.contains("## Progress"), "nothing to show, no section:\n{quiet}");
 }

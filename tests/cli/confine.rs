@@ -252,3 +252,45 @@ cd sub' 3>&1 1>&4 4>&-); }} 4>&1; echo \"rc=$? dir=$d\"",
         started.elapsed()
     );
 }
+
+/// Claude Code's auto mode asks at every rewritten command, so the hook does not rewrite there: the gap is said
+/// once per loop (a `systemMessage` at the first Bash call) and `loopgate status` shows it.
+#[test]
+fn confine_in_auto_mode_the_gap_is_said_once_and_status_shows_it() {
+    let p = crate::project::Project::new();
+    p.write("check.sh", "exit 1\n");
+    p.setup("S", "fix it --verify 'sh check.sh'");
+    let call = |mode: &str| {
+        let input = serde_json::json!({
+            "session_id": "S",
+            "cwd": p.root(),
+            "hook_event_name": "PreToolUse",
+            "permission_mode": mode,
+            "tool_name": "Bash",
+            "tool_input": {"command": "echo hi"},
+        });
+        let out = p.hook("pre-tool-use", &input);
+        // Nothing to say is no output at all.
+        if out.stdout.trim().is_empty() {
+            serde_json::Value::Null
+        } else {
+            out.json()
+        }
+    };
+    let first = call("auto");
+    assert!(
+        first["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("control plane: unprotected (auto mode)")),
+        "{first}"
+    );
+    assert!(first["hookSpecificOutput"]["updatedInput"].is_null(), "{first}");
+    assert_eq!(call("auto")["systemMessage"], serde_json::Value::Null, "said twice");
+    assert!(call("default")["hookSpecificOutput"]["updatedInput"]["command"].is_string());
+    let status = p.loopgate(["status"]).run();
+    assert!(
+        status.stdout.contains("control plane: unprotected (auto mode)"),
+        "{}",
+        status.stdout
+    );
+}

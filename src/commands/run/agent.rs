@@ -27,6 +27,8 @@ pub(crate) struct Spec<'a> {
     /// The prompt, when it goes on stdin.
     pub(crate) stdin: Option<&'a str>,
     pub(crate) cwd: &'a Path,
+    /// The loop's sealed files outside the project, kept off like the rest of the control plane.
+    pub(crate) protect: &'a [std::path::PathBuf],
     pub(crate) env: &'a [(&'static str, String)],
     pub(crate) timeout: Option<Duration>,
 }
@@ -82,16 +84,13 @@ pub(crate) fn run(
         .argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty agent command"))?;
-    // The agent is loopgate's child: it runs confined off the store and loopgate's binary (`confine`), and
-    // everything it starts inherits that — unless that would close `$HOME` (`Plane::for_agent_cli`).
-    let mut command = match crate::plane::Plane::for_agent_cli() {
-        Some(plane) => crate::confine::command(&plane, program, args).0,
-        None => {
-            let mut command = std::process::Command::new(program);
-            command.args(args);
-            command
-        }
-    };
+    // The agent is loopgate's child: it runs confined off the control plane (`plane::Plane::for_agent_cli`), and
+    // everything it starts inherits that.
+    let plane = crate::plane::Plane::for_agent_cli(&crate::project::loopgate_home(), spec.protect);
+    if crate::confine::probe().is_protected() {
+        make_first_run_dirs(spec.argv);
+    }
+    let (mut command, _) = crate::confine::command(&plane, program, args);
     command.current_dir(spec.cwd).envs(spec.env.iter().map(|(k, v)| (k, v)));
     let mut tail = Tail::default();
     let watch = Watch {
@@ -116,6 +115,41 @@ pub(crate) fn run(
         total_bytes: tail.total,
         tail: tail.bytes,
     })
+}
+
+/// What an agent CLI makes on its first run in a directory that confinement closes to new entries (`$HOME`,
+/// Claude Code's user directory: see `plane::Plane::for_agent_cli`), by the program's name: loopgate makes them
+/// before the agent starts, so that a client that never ran here (a fresh container with an API key) works
+/// confined. Measured: Claude Code 2.1.197's Bash tool fails without `session-env`; 2.1.330 needs none of them.
+const FIRST_RUN_DIRS: &[(&str, &[&str])] = &[
+    (
+        "claude",
+        &["projects", "session-env", "sessions", "shell-snapshots", "todos"],
+    ),
+    ("codex", &[]),
+    ("gemini", &[]),
+];
+
+/// Makes the directories of [`FIRST_RUN_DIRS`] for the agent CLI `argv` names (it may come after `env VAR=…`).
+/// Errors are ignored: the agent then reports what it could not create.
+fn make_first_run_dirs(argv: &[String]) {
+    let named = |word: &String| Path::new(word).file_name().and_then(|n| n.to_str()).map(str::to_owned);
+    let Some((name, dirs)) = argv.iter().find_map(|word| {
+        FIRST_RUN_DIRS
+            .iter()
+            .find(|(name, _)| named(word).as_deref() == Some(*name))
+    }) else {
+        return;
+    };
+    let base = match *name {
+        "claude" => crate::project::claude_config_dir(),
+        other => std::env::var_os("HOME").map(|home| Path::new(&home).join(format!(".{other}"))),
+    };
+    let Some(base) = base else { return };
+    let _ = std::fs::create_dir_all(&base);
+    for dir in *dirs {
+        let _ = std::fs::create_dir_all(base.join(dir));
+    }
 }
 
 /// The last [`TAIL_BYTES`] of the output and the total count.

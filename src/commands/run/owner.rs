@@ -83,6 +83,17 @@ impl Owner {
         self.ours().ok().flatten().map(|active| active.seal.fields.clone())
     }
 
+    /// The loop's sealed files outside the project, which the agent's confinement keeps off too (`Plane`).
+    pub(crate) fn sealed_outside(&self) -> Vec<std::path::PathBuf> {
+        let Ok(Some(active)) = self.ours() else {
+            return Vec::new();
+        };
+        let fields = &active.seal.fields;
+        crate::inputs::Inputs::in_seal(&active.seal)
+            .guard(&|check| fields.checks(check))
+            .outside
+    }
+
     /// Whether our loop still runs (asked while the agent works; a read error counts as yes, so a passing
     /// problem never kills the agent — the next stop reports it).
     pub(crate) fn still_running(&self) -> bool {

@@ -61,12 +61,10 @@ pub(crate) fn header(d: &Display, state: &State, options: &Options) {
     };
     d.line(&format!("  agent:  {} ({via})", options.agent.join(" ")));
     let protection = crate::confine::probe();
-    let confined = if !protection.is_protected() {
-        format!("not confined, control plane: {protection}")
-    } else if crate::plane::Plane::for_agent_cli().is_some() {
+    let confined = if protection.is_protected() {
         format!("confined, control plane: {protection}")
     } else {
-        "not confined: the store lies below $HOME, which confinement would close to the agent CLI's own files (its Bash commands are confined by the plugin's hook)".to_string()
+        format!("not confined, control plane: {protection}")
     };
     d.line(&format!("          {confined}"));
 }

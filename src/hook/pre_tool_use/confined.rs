@@ -62,6 +62,36 @@ pub(crate) enum Shell {
     Fresh,
 }
 
+/// The notice for a Bash call that runs unconfined because of auto mode, the first time in this loop (`None`
+/// after that, in another mode, or where the machine cannot confine anyway: setup said so already).
+pub(super) fn auto_mode_notice(
+    active: &crate::lifecycle::ActiveLoop,
+    tool: &str,
+    permission_mode: Option<&str>,
+) -> Option<String> {
+    let judged = permission_mode.is_some_and(|mode| MODES_THAT_JUDGE_THE_TEXT.contains(&mode));
+    if tool != "Bash" || !judged || !crate::confine::probe().is_protected() {
+        return None;
+    }
+    let loop_id = &active.seal.fields.loop_id;
+    let seen: Option<String> = active
+        .store
+        .load_companion(&active.project, crate::confine::UNCONFINED)
+        .ok()
+        .flatten();
+    if seen.as_ref() == Some(loop_id) {
+        return None;
+    }
+    // Not written: the notice comes again at the next call, which is better than never.
+    let _ = active
+        .store
+        .save_companion(&active.project, crate::confine::UNCONFINED, loop_id);
+    Some(crate::messages::control_plane_unprotected(
+        active.seal.fields.lang,
+        crate::confine::AUTO_MODE,
+    ))
+}
+
 /// The rewrite of a Bash call, or `None` (another tool, no command, already confined, nothing to confine with,
 /// a permission mode that judges commands by their text).
 pub(super) fn rewrite(
