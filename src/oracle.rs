@@ -86,6 +86,21 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     }
     let room = in_room(active)?;
     let plane = room.as_ref().map(|r| room_plane(r.room.dir()));
+    // Rollback refuses while this marker is held (see `verify_lock`).
+    let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
+    let progress = match caller {
+        Caller::SelfCheck => Progress::start(&command),
+        Caller::StopHook => Progress::start_quiet(),
+    };
+    let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
+    // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
+    let tree = match room.as_ref().map(|r| r.tree(active)).transpose() {
+        Ok(tree) => tree.flatten(),
+        Err(err) => {
+            let _ = active.put_back_tests();
+            return Err(err);
+        }
+    };
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
@@ -94,14 +109,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         prefix: &[],
         env: room.as_ref().map(|r| r.env.as_slice()),
         plane: plane.as_ref(),
+        mount: tree.as_ref().map(|(mount, _)| mount),
     };
-    // Rollback refuses while this marker is held (see `verify_lock`).
-    let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
-    let progress = match caller {
-        Caller::SelfCheck => Progress::start(&command),
-        Caller::StopHook => Progress::start_quiet(),
-    };
-    let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
     let watch = watch::Watch::start(root, inputs.watched(root, &checks));
     // A change made after the checks above but before the watch began (by a process waiting for the verify to
     // start) is still there to see now; from here on the watch sees every change.
@@ -163,6 +172,11 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if let Some(problem) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
         passed = false;
         note = Some(messages::room::report_problem(fields.lang, &problem));
+    }
+    let left_out = tree.map(|(_, done)| done.left_out).unwrap_or_default();
+    if !passed && !left_out.is_empty() {
+        let said = messages::room::left_out(fields.lang, &left_out);
+        note = Some(note.map_or_else(|| said.clone(), |note| format!("{note}\n{said}")));
     }
     let mut run = Run {
         command,
@@ -314,6 +328,30 @@ pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
     }))
 }
 
+impl InRoom {
+    /// The room's tree for this run, synced from the project as it stands now, where the loop's runs stand in it
+    /// (see `room::tree`); `None` where they stand in the project's own tree.
+    fn tree(&self, active: &ActiveLoop) -> Result<Option<(crate::room::Mount, crate::room::tree::Done)>, Error> {
+        if self.recorded.tree != Some(crate::room::TreeState::Mounted) {
+            return Ok(None);
+        }
+        let (store, project) = (&active.store, &active.project);
+        let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? else {
+            return Ok(None);
+        };
+        let (mount, done) = self
+            .room
+            .mount_tree(&project.root, &mut synced)
+            .map_err(|source| Error::Io {
+                action: "sync the oracle's tree in",
+                path: self.room.dir().to_path_buf(),
+                source,
+            })?;
+        store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
+        Ok(Some((mount, done)))
+    }
+}
+
 /// What an oracle run in the room at `dir` may not write: loopgate's control plane, but for the room itself
 /// (its private caches and temporary directory live under loopgate's home).
 pub(crate) fn room_plane(dir: &std::path::Path) -> crate::plane::Plane {
@@ -359,12 +397,14 @@ pub(crate) fn baseline(
     derived: Option<&crate::closure::Closure>,
     env: Option<&[(OsString, OsString)]>,
     plane: Option<&crate::plane::Plane>,
+    mount: Option<&crate::room::Mount>,
 ) -> Result<Option<(Baseline, Observed)>, Error> {
     let Some(command) = &fields.verify_command else {
         return Ok(None);
     };
     let log_path = project.verify_log_path(&fields.loop_id, 0);
-    let trace_path = log_path.with_extension("trace");
+    // In the room's tree the project's `.claude/` is not there: the tracer writes to the room instead.
+    let trace_path = mount.map_or_else(|| log_path.with_extension("trace"), |m| m.in_room("baseline.trace"));
     let tracer = crate::trace::Tracer::find();
     let prefix = tracer.as_ref().map(|t| t.prefix(&trace_path)).unwrap_or_default();
     let timeout = budget.map_or(fields.verify_timeout, |budget| budget.min(fields.verify_timeout));
@@ -376,6 +416,7 @@ pub(crate) fn baseline(
         prefix: &prefix,
         env,
         plane,
+        mount,
     };
     let progress = Progress::start(command);
     let counted = run_counted(&request, &progress);
