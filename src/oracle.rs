@@ -354,9 +354,13 @@ impl InRoom {
 
 /// What an oracle run in the room at `dir` may not write: loopgate's control plane, but for the room itself
 /// (its private caches and temporary directory live under loopgate's home).
+///
+/// The room's tree gets a rule of its own: mounted over the project, it is reached through the project's path, and
+/// Landlock never looks at the directory a mount hides, so the project's rule no longer covers it.
 pub(crate) fn room_plane(dir: &std::path::Path) -> crate::plane::Plane {
     let mut plane = crate::plane::Plane::for_home();
     plane.allow(dir);
+    plane.allow(&dir.join(crate::room::tree::PLACE));
     plane
 }
 
