@@ -68,10 +68,7 @@ pub(super) fn render(room: &Value) -> String {
     }
     let tree = |key: &str| room["tree"].get(key).and_then(Value::as_str).unwrap_or("").to_string();
     out.push_str(&if tree("state") == "mounted" {
-        format!(
-            "\n    tree:      a private copy mounted at the project's path ({})",
-            tree("dir")
-        )
+        "\n    tree:      a private copy in the room, mounted at the project's path".to_string()
     } else {
         format!(
             "\n    tree:      falls back to the project's own tree — {}",
