@@ -36,6 +36,8 @@ mod project;
 mod room_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
+#[path = "gaming/tree_moves.rs"]
+mod tree_moves;
 
 use std::time::Instant;
 
