@@ -20,6 +20,11 @@
 mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
+#[cfg(target_os = "linux")]
+pub(crate) mod mount;
+#[cfg(not(target_os = "linux"))]
+#[path = "confine/mount_other.rs"]
+pub(crate) mod mount;
 pub mod rewrite;
 
 use std::ffi::{OsStr, OsString};
@@ -104,7 +109,7 @@ pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args:
 pub type First = Box<dyn FnMut() -> std::io::Result<()> + Send + Sync>;
 
 /// [`command`], with `first` taken in the child before the confinement is entered: the oracle's run mounts its
-/// tree there (`room::mount`), which a Landlock domain would forbid. Not taken under Seatbelt (no mounts there).
+/// tree there (`mount`), which a Landlock domain would forbid. Not taken under Seatbelt (no mounts there).
 pub fn command_after<A: AsRef<OsStr>>(
     plane: &Plane,
     first: Option<First>,

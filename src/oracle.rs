@@ -332,7 +332,9 @@ impl InRoom {
     /// The room's tree for this run, synced from the project as it stands now, where the loop's runs stand in it
     /// (see `room::tree`); `None` where they stand in the project's own tree.
     fn tree(&self, active: &ActiveLoop) -> Result<Option<(crate::room::Mount, crate::room::tree::Done)>, Error> {
-        if self.recorded.tree != Some(crate::room::TreeState::Mounted) {
+        // A process that cannot enter a namespace now (`loopgate verify` inside Claude Code's sandbox, which
+        // allows none) runs in the project's own tree, as where setup found none; the Stop hook runs outside it.
+        if self.recorded.tree != Some(crate::room::TreeState::Mounted) || crate::room::mount::probe().is_err() {
             return Ok(None);
         }
         let (store, project) = (&active.store, &active.project);
@@ -347,7 +349,9 @@ impl InRoom {
                 path: self.room.dir().to_path_buf(),
                 source,
             })?;
-        store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
+        // Best effort: a manifest not saved (a seal store the process cannot write) only makes the next sync copy
+        // more, since a file is skipped only when both it and its copy are as the manifest says.
+        let _ = store.save_companion(project, crate::seal::ROOM_TREE, &synced);
         Ok(Some((mount, done)))
     }
 }

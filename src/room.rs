@@ -25,11 +25,6 @@
 
 pub(crate) mod caches;
 pub(crate) mod env;
-#[cfg(target_os = "linux")]
-pub(crate) mod mount;
-#[cfg(not(target_os = "linux"))]
-#[path = "room/mount_other.rs"]
-pub(crate) mod mount;
 pub(crate) mod report;
 #[cfg(test)]
 mod tests;
@@ -39,9 +34,9 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub(crate) use crate::confine::mount::{self, Mount};
 pub(crate) use caches::{Cache, Shared};
 pub(crate) use env::Recorded;
-pub(crate) use mount::Mount;
 pub(crate) use tree::Synced;
 
 /// The whole environment of one run: every variable, with its value.

@@ -54,9 +54,9 @@ pub struct VerifyRequest<'a> {
     /// What the run may not write (see `plane`); `None`: loopgate's whole control plane. An oracle run in a room
     /// passes the plane with its room carved out; the held-out run, one that writes nothing but its own places.
     pub plane: Option<&'a crate::plane::Plane>,
-    /// The room's tree mounted at the project's path for the run (see `room::mount`); `None`: the project's own
+    /// The room's tree mounted at the project's path for the run (see `confine::mount`); `None`: the project's own
     /// tree.
-    pub mount: Option<&'a crate::room::Mount>,
+    pub mount: Option<&'a crate::confine::mount::Mount>,
 }
 
 /// What the verify command did.

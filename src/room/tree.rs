@@ -1,6 +1,6 @@
 //! The room's own tree (issue 29, item 1): the verify command runs in a copy of the project that loopgate builds
 //! itself, under the room (`<room>/tree`), mounted at the project's own path where the platform allows it (see
-//! `mount`). The copy is kept between promises and synced, not rebuilt.
+//! `confine::mount`). The copy is kept between promises and synced, not rebuilt.
 //!
 //! What it holds:
 //! - **the code under test as it stands at this stop**, and the test side as the oracle's run must see it (the
