@@ -24,6 +24,10 @@ bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
 work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-room.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export LOOPGATE_HOME="$work/home"
+# The oracle's run is confined off loopgate's home, so no new entry may appear in the directories above it
+# (`$work`, and `/tmp` itself when the work directory is there): the run without the room gets a temporary
+# directory that exists beforehand.
+mkdir -p "$work/tmp" && export TMPDIR="$work/tmp"
 # Bytecode is written, as on a user's machine (a CI image often turns it off).
 unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID PYTEST_ADDOPTS PYTHONDONTWRITEBYTECODE CARGO_TARGET_DIR
 
