@@ -341,6 +341,7 @@ impl InRoom {
         let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? else {
             return Ok(None);
         };
+        let known = synced.files.len();
         let (mount, done) = self
             .room
             .mount_tree(&project.root, &mut synced)
@@ -349,9 +350,12 @@ impl InRoom {
                 path: self.room.dir().to_path_buf(),
                 source,
             })?;
-        // Best effort: a manifest not saved (a seal store the process cannot write) only makes the next sync copy
-        // more, since a file is skipped only when both it and its copy are as the manifest says.
-        let _ = store.save_companion(project, crate::seal::ROOM_TREE, &synced);
+        // Written only when the sync changed it (a warm promise writes nothing), and best effort: a manifest not
+        // saved (a seal store the process cannot write) only makes the next sync copy more, since a file is
+        // skipped only when both it and its copy are as the manifest says.
+        if done.copied > 0 || done.removed > 0 || synced.files.len() != known {
+            let _ = store.save_companion(project, crate::seal::ROOM_TREE, &synced);
+        }
         Ok(Some((mount, done)))
     }
 }
