@@ -186,6 +186,7 @@ fn verify_runner_true(bencher: divan::Bencher) {
         prefix: &[],
         env: None,
         plane: None,
+        mount: None,
     };
     bencher.bench(|| verify::run(black_box(&request)).expect("runs").passed());
 }

@@ -4,8 +4,11 @@
 #
 #   scripts/bench-room.sh
 #
-# "without the room" is this build with `LOOPGATE_ROOM=0` at setup: the oracle's run as before the room (the
-# process's environment, the shared caches, the tree's `__pycache__` and `target/`), every other check on.
+# Three sides, each this build, every other check on: "without the room" is `LOOPGATE_ROOM=0` at setup (the
+# process's environment, the shared caches, the tree's `__pycache__` and `target/`); "room, project's tree" is
+# `LOOPGATE_ROOM_TREE=0` (private caches and the recorded environment, in the project's own tree: the promise
+# before the clean-room tree); "in the room" is the default (the room's own tree, synced by stat and mounted at
+# the project's path, where user namespaces work).
 # A promise is measured as `loopgate verify` (the same judge: seal checks, the test side, the run, the verdict).
 # Projects: a pytest project of 1,000 test files (scripts/pytest-project.py), a small cargo project, and a jest
 # project when `JEST_MODULES` names a node_modules holding jest (the gaming suite installs one in
@@ -21,6 +24,10 @@ bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
 work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-room.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export LOOPGATE_HOME="$work/home"
+# The oracle's run is confined off loopgate's home, so no new entry may appear in the directories above it
+# (`$work`, and `/tmp` itself when the work directory is there): the run without the room gets a temporary
+# directory that exists beforehand.
+mkdir -p "$work/tmp" && export TMPDIR="$work/tmp"
 # Bytecode is written, as on a user's machine (a CI image often turns it off).
 unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID PYTEST_ADDOPTS PYTHONDONTWRITEBYTECODE CARGO_TARGET_DIR
 
@@ -28,21 +35,26 @@ unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID PYTEST_ADDOPTS PYTHONDONTWRITEBY
 # room), then one verify each warms what is left to warm.
 pair() {
     local name=$1 verify=$2
-    for side in room shared; do
+    cp -r "$work/$name-room" "$work/$name-caches"
+    for side in room caches shared; do
         git -C "$work/$name-$side" init -q && git -C "$work/$name-$side" add -A
         git -C "$work/$name-$side" -c user.name=b -c user.email=b@b commit -qm init
-        if [ "$side" = room ]; then
-            (cd "$work/$name-$side" && "$bin" setup --session-id S --verify "$verify" "fix it" >/dev/null)
-        else
-            (cd "$work/$name-$side" && LOOPGATE_ROOM=0 "$bin" setup --session-id S --verify "$verify" "fix it" >/dev/null)
-        fi
+        case $side in
+            room) (cd "$work/$name-$side" && "$bin" setup --session-id S --verify "$verify" "fix it" >/dev/null) ;;
+            caches) (cd "$work/$name-$side" && LOOPGATE_ROOM_TREE=0 "$bin" setup --session-id S --verify "$verify" "fix it" >/dev/null) ;;
+            shared) (cd "$work/$name-$side" && LOOPGATE_ROOM=0 "$bin" setup --session-id S --verify "$verify" "fix it" >/dev/null) ;;
+        esac
         (cd "$work/$name-$side" && "$bin" verify >/dev/null 2>&1 || true)
     done
     echo "== $name: \`$verify\`, warm"
     hyperfine --warmup 1 --runs "${RUNS:-10}" \
         -n "$name, without the room" "cd $work/$name-shared && $bin verify" \
+        -n "$name, room, project's tree" "cd $work/$name-caches && $bin verify" \
         -n "$name, in the room" "cd $work/$name-room && $bin verify"
-    echo "room: $(du -sh "$(cd "$work/$name-room" && "$bin" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["room"]["dir"])')" | cut -f1)"
+    local dir
+    dir=$(cd "$work/$name-room" && "$bin" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["room"]["dir"])')
+    echo "room: $(du -sh "$dir" | cut -f1) (its tree: $(du -sh "$dir/tree" 2>/dev/null | cut -f1); the project: $(du -sh --exclude=.git "$work/$name-room" | cut -f1))"
+    (cd "$work/$name-room" && "$bin" status | grep 'tree:')
 }
 
 wanted() { case " ${PROJECTS:-pytest cargo jest} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }

@@ -20,6 +20,11 @@
 mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
+#[cfg(target_os = "linux")]
+pub(crate) mod mount;
+#[cfg(not(target_os = "linux"))]
+#[path = "confine/mount_other.rs"]
+pub(crate) mod mount;
 pub mod rewrite;
 
 use std::ffi::{OsStr, OsString};
@@ -105,17 +110,37 @@ fn platform_probe() -> Protection {
 /// available, or preparing it fails, the command is returned plain with the reason (never an error: confinement
 /// must not keep honest work from running).
 pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args: &[A]) -> (Command, Protection) {
+    command_after(plane, None, program, args)
+}
+
+/// A step the child takes between `fork` and `exec`, before it enters the confinement (see [`command_after`]).
+pub type First = Box<dyn FnMut() -> std::io::Result<()> + Send + Sync>;
+
+/// [`command`], with `first` taken in the child before the confinement is entered: the oracle's run mounts its
+/// tree there (`mount`), which a Landlock domain would forbid. Not taken under Seatbelt (no mounts there).
+pub fn command_after<A: AsRef<OsStr>>(
+    plane: &Plane,
+    first: Option<First>,
+    program: impl AsRef<OsStr>,
+    args: &[A],
+) -> (Command, Protection) {
     let program = program.as_ref();
-    let plain = || {
+    let plain = move || {
         let mut command = Command::new(program);
         command.args(args);
+        if let Some(first) = first {
+            // SAFETY: the caller's step is async-signal-safe (see `First`'s users).
+            unsafe {
+                std::os::unix::process::CommandExt::pre_exec(&mut command, first);
+            }
+        }
         command
     };
     match probe() {
         #[cfg(target_os = "linux")]
         Protection::Landlock { abi } => match linux::Domain::prepare(plane, *abi) {
             Ok(domain) => {
-                let mut command = domain.command(program, args);
+                let mut command = domain.confine(plain());
                 command.env(CONFINED_VAR, "landlock");
                 (command, Protection::Landlock { abi: *abi })
             }
@@ -128,6 +153,7 @@ pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args:
         },
         #[cfg(target_os = "macos")]
         Protection::Seatbelt => {
+            drop(plain);
             let mut command = macos::command(plane, program, args);
             command.env(CONFINED_VAR, "seatbelt");
             (command, Protection::Seatbelt)

@@ -177,6 +177,16 @@ pub(crate) fn base64_url(bytes: &[u8]) -> String {
     out
 }
 
+/// Removes whatever is at `path` (a file, a link, a directory where a file now goes); nothing there is fine.
+pub(crate) fn remove_any(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

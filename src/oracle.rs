@@ -86,6 +86,21 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     }
     let room = in_room(active)?;
     let plane = room.as_ref().map(|r| room_plane(r.room.dir()));
+    // Rollback refuses while this marker is held (see `verify_lock`).
+    let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
+    let progress = match caller {
+        Caller::SelfCheck => Progress::start(&command),
+        Caller::StopHook => Progress::start_quiet(),
+    };
+    let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
+    // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
+    let tree = match room.as_ref().map(|r| r.tree(active)).transpose() {
+        Ok(tree) => tree.flatten(),
+        Err(err) => {
+            let _ = active.put_back_tests();
+            return Err(err);
+        }
+    };
     // Where the baseline was traced, the promise run is traced too, so where it loads the test side from can
     // be compared with the baseline's (see `closure::resolved`).
     let resolution = inputs
@@ -93,7 +108,11 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         .as_ref()
         .filter(|o| !o.loaded.is_empty() && fields.checks(Check::Closure))
         .and_then(|o| Some((o, crate::trace::Tracer::find().ok()?)));
-    let trace_path = log_path.with_extension("trace");
+    // As at the baseline, in the room's tree the project's `.claude/` is not there: the tracer writes to the room.
+    let trace_path = tree.as_ref().map_or_else(
+        || log_path.with_extension("trace"),
+        |(mount, _)| mount.in_room("promise.trace"),
+    );
     let prefix = resolution
         .as_ref()
         .map(|(_, tracer)| tracer.prefix(&trace_path))
@@ -106,14 +125,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         prefix: &prefix,
         env: room.as_ref().map(|r| r.env.as_slice()),
         plane: plane.as_ref(),
+        mount: tree.as_ref().map(|(mount, _)| mount),
     };
-    // Rollback refuses while this marker is held (see `verify_lock`).
-    let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
-    let progress = match caller {
-        Caller::SelfCheck => Progress::start(&command),
-        Caller::StopHook => Progress::start_quiet(),
-    };
-    let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
     let watch = watch::Watch::start(root, inputs.watched(root, &checks));
     // A change made after the checks above but before the watch began (by a process waiting for the verify to
     // start) is still there to see now; from here on the watch sees every change.
@@ -187,6 +200,11 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     }
     if resolution.is_some() {
         let _ = std::fs::remove_file(&trace_path);
+    }
+    let left_out = tree.map(|(_, done)| done.left_out).unwrap_or_default();
+    if !passed && !left_out.is_empty() {
+        let said = messages::room::left_out(fields.lang, &left_out);
+        note = Some(note.map_or_else(|| said.clone(), |note| format!("{note}\n{said}")));
     }
     let mut run = Run {
         command,
@@ -338,11 +356,47 @@ pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
     }))
 }
 
+impl InRoom {
+    /// The room's tree for this run, synced from the project as it stands now, where the loop's runs stand in it
+    /// (see `room::tree`); `None` where they stand in the project's own tree.
+    fn tree(&self, active: &ActiveLoop) -> Result<Option<(crate::room::Mount, crate::room::tree::Done)>, Error> {
+        // A process that cannot enter a namespace now (`loopgate verify` inside Claude Code's sandbox, which
+        // allows none) runs in the project's own tree, as where setup found none; the Stop hook runs outside it.
+        if self.recorded.tree != Some(crate::room::TreeState::Mounted) || crate::room::mount::probe().is_err() {
+            return Ok(None);
+        }
+        let (store, project) = (&active.store, &active.project);
+        let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? else {
+            return Ok(None);
+        };
+        let known = synced.files.len();
+        let (mount, done) = self
+            .room
+            .mount_tree(&project.root, &mut synced)
+            .map_err(|source| Error::Io {
+                action: "sync the oracle's tree in",
+                path: self.room.dir().to_path_buf(),
+                source,
+            })?;
+        // Written only when the sync changed it (a warm promise writes nothing), and best effort: a manifest not
+        // saved (a seal store the process cannot write) only makes the next sync copy more, since a file is
+        // skipped only when both it and its copy are as the manifest says.
+        if done.copied > 0 || done.removed > 0 || synced.files.len() != known {
+            let _ = store.save_companion(project, crate::seal::ROOM_TREE, &synced);
+        }
+        Ok(Some((mount, done)))
+    }
+}
+
 /// What an oracle run in the room at `dir` may not write: loopgate's control plane, but for the room itself
 /// (its private caches and temporary directory live under loopgate's home).
+///
+/// The room's tree gets a rule of its own: mounted over the project, it is reached through the project's path, and
+/// Landlock never looks at the directory a mount hides, so the project's rule no longer covers it.
 pub(crate) fn room_plane(dir: &std::path::Path) -> crate::plane::Plane {
     let mut plane = crate::plane::Plane::for_home();
     plane.allow(dir);
+    plane.allow(&dir.join(crate::room::tree::PLACE));
     plane
 }
 
@@ -383,12 +437,14 @@ pub(crate) fn baseline(
     derived: Option<&crate::closure::Closure>,
     env: Option<&[(OsString, OsString)]>,
     plane: Option<&crate::plane::Plane>,
+    mount: Option<&crate::room::Mount>,
 ) -> Result<Option<(Baseline, Observed)>, Error> {
     let Some(command) = &fields.verify_command else {
         return Ok(None);
     };
     let log_path = project.verify_log_path(&fields.loop_id, 0);
-    let trace_path = log_path.with_extension("trace");
+    // In the room's tree the project's `.claude/` is not there: the tracer writes to the room instead.
+    let trace_path = mount.map_or_else(|| log_path.with_extension("trace"), |m| m.in_room("baseline.trace"));
     let tracer = crate::trace::Tracer::find();
     let prefix = tracer.as_ref().map(|t| t.prefix(&trace_path)).unwrap_or_default();
     let timeout = budget.map_or(fields.verify_timeout, |budget| budget.min(fields.verify_timeout));
@@ -400,6 +456,7 @@ pub(crate) fn baseline(
         prefix: &prefix,
         env,
         plane,
+        mount,
     };
     let progress = Progress::start(command);
     let counted = run_counted(&request, &progress);

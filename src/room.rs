@@ -28,13 +28,16 @@ pub(crate) mod env;
 pub(crate) mod report;
 #[cfg(test)]
 mod tests;
+pub(crate) mod tree;
 
 use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub(crate) use crate::confine::mount::{self, Mount};
 pub(crate) use caches::{Cache, Shared};
 pub(crate) use env::Recorded;
+pub(crate) use tree::Synced;
 
 /// The whole environment of one run: every variable, with its value.
 pub(crate) type Env = Vec<(OsString, OsString)>;
@@ -42,6 +45,35 @@ pub(crate) type Env = Vec<(OsString, OsString)>;
 /// `LOOPGATE_ROOM=0` in setup's environment builds no room: the loop's oracle runs in the asking process's
 /// environment with the shared caches, as before the room existed (`status` says so).
 pub(crate) const OFF_ENV: &str = "LOOPGATE_ROOM";
+
+/// `LOOPGATE_ROOM_TREE=0` in setup's environment keeps the room (caches, environment) but runs the oracle in the
+/// project's own tree, as before the room had a tree (`status` says so).
+pub(crate) const TREE_OFF_ENV: &str = "LOOPGATE_ROOM_TREE";
+
+/// Where the oracle's runs of a loop stand, decided at setup (the baseline and every promise alike).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub(crate) enum TreeState {
+    /// In the room's own tree, mounted at the project's path (see `tree`, `mount`).
+    Mounted,
+    /// In the project's own tree, and why.
+    Fallback { why: String },
+}
+
+impl TreeState {
+    /// The decision for a setup whose environment is `vars`: mounted where this machine can.
+    pub(crate) fn decide(vars: &std::collections::BTreeMap<String, String>) -> TreeState {
+        if vars.get(TREE_OFF_ENV).is_some_and(|v| v == "0") {
+            return TreeState::Fallback {
+                why: format!("turned off by {TREE_OFF_ENV}=0"),
+            };
+        }
+        match mount::probe() {
+            Ok(()) => TreeState::Mounted,
+            Err(why) => TreeState::Fallback { why },
+        }
+    }
+}
 
 /// The directory of one project's room, and what it holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,6 +151,14 @@ impl Room {
         std::fs::remove_file(probe)
     }
 
+    /// The room's tree for a run of the project at `root`: synced (see `tree`), and its mounts.
+    pub(crate) fn mount_tree(&self, root: &Path, synced: &mut Synced) -> io::Result<(Mount, tree::Done)> {
+        let tree = self.dir.join(tree::PLACE);
+        let done = synced.sync(root, &tree)?;
+        let mount = Mount::prepare(root, &tree, &done.bound, &crate::project::loopgate_home(), &self.dir)?;
+        Ok((mount, done))
+    }
+
     /// Removes the room (best effort: a room half removed is emptied again by the next setup).
     pub(crate) fn remove(&self) {
         let _ = std::fs::remove_dir_all(&self.dir);
@@ -182,6 +222,8 @@ pub(crate) struct Described {
     pub secrets: usize,
     /// A pass must also hold in pytest's own report (see `report`).
     pub pytest_report: bool,
+    /// Where the runs stand (see [`TreeState`]).
+    pub tree: Option<TreeState>,
 }
 
 impl Recorded {
@@ -194,6 +236,7 @@ impl Recorded {
             recorded: self.vars.len(),
             secrets: self.secrets.len(),
             pytest_report: self.pytest_report,
+            tree: self.tree.clone(),
         }
     }
 

@@ -38,7 +38,18 @@ pub const OBSERVED: &str = "observed";
 pub const AWARE: &str = "aware";
 /// The environment recorded at the baseline and the room's decisions (see `room`).
 pub const ROOM: &str = "room";
-const COMPANIONS: [&str; 7] = [INVENTORY, BASELINE, TEST_COPIES, SWAP_JOURNAL, OBSERVED, AWARE, ROOM];
+/// The room's tree: the baseline's files and the stat of every file copied (`room::Synced`).
+pub const ROOM_TREE: &str = "room-tree";
+const COMPANIONS: [&str; 8] = [
+    INVENTORY,
+    BASELINE,
+    TEST_COPIES,
+    SWAP_JOURNAL,
+    OBSERVED,
+    AWARE,
+    ROOM,
+    ROOM_TREE,
+];
 
 /// How many verify logs keep a mark (the most recent ones).
 pub const MARKED_LOGS: usize = 20;

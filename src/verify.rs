@@ -54,6 +54,9 @@ pub struct VerifyRequest<'a> {
     /// What the run may not write (see `plane`); `None`: loopgate's whole control plane. An oracle run in a room
     /// passes the plane with its room carved out; the held-out run, one that writes nothing but its own places.
     pub plane: Option<&'a crate::plane::Plane>,
+    /// The room's tree mounted at the project's path for the run (see `confine::mount`); `None`: the project's own
+    /// tree.
+    pub mount: Option<&'a crate::confine::mount::Mount>,
 }
 
 /// What the verify command did.
@@ -205,7 +208,11 @@ fn run_with(
     let plane = req.plane.cloned().unwrap_or_else(crate::plane::Plane::for_home);
     let shell: [OsString; 3] = ["/bin/sh".into(), "-c".into(), req.command.into()];
     let argv: Vec<&OsString> = req.prefix.iter().chain(&shell).collect();
-    let (mut command, protection) = crate::confine::command(&plane, argv[0], &argv[1..]);
+    let first = req
+        .mount
+        .cloned()
+        .map(|mount| -> crate::confine::First { Box::new(move || mount.enter()) });
+    let (mut command, protection) = crate::confine::command_after(&plane, first, argv[0], &argv[1..]);
     command.current_dir(req.cwd);
     match req.env {
         Some(env) => {

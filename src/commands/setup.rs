@@ -506,6 +506,10 @@ fn seal_and_start(
     let mut copies = crate::testside::Copies::take(&project.root, own_tests.iter().copied());
     let stamps = copies.stamps(&project.root);
     let mut room = build_room(&store, &project, config)?;
+    let mount = match &mut room {
+        Some((room, recorded, _)) => build_tree(&store, &project, room, recorded, &copies)?,
+        None => None,
+    };
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
     // pre-executed block finishes before the model is asked anything).
     let baseline_began = std::time::Instant::now();
@@ -520,6 +524,7 @@ fn seal_and_start(
             sealed.closure.as_ref(),
             env,
             plane.as_ref(),
+            mount.as_ref(),
         )?
     } else {
         None
@@ -658,6 +663,39 @@ fn build_room(
     store.save_companion(project, crate::seal::ROOM, &recorded)?;
     let env = room.env(&recorded, |name| std::env::var_os(name));
     Ok(Some((room, recorded, env)))
+}
+
+/// The room's tree for the baseline run (see `room::tree`), where this machine can mount it: the baseline's
+/// files are recorded (what is absent now stays out of later runs where a runner would load it on its own) and
+/// the tree is copied. Where it cannot be prepared after all, the loop's runs stand in the project's own tree and
+/// the room says why (setup's line and `status`).
+fn build_tree(
+    store: &Store,
+    project: &Project,
+    room: &crate::room::Room,
+    recorded: &mut crate::room::Recorded,
+    copies: &crate::testside::Copies,
+) -> Result<Option<crate::room::Mount>, Error> {
+    if recorded.tree != Some(crate::room::TreeState::Mounted) {
+        return Ok(None);
+    }
+    let built = crate::room::Synced::baseline(&project.root, copies.files.keys()).and_then(|mut synced| {
+        let (mount, _) = room.mount_tree(&project.root, &mut synced)?;
+        Ok((mount, synced))
+    });
+    match built {
+        Ok((mount, synced)) => {
+            store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
+            Ok(Some(mount))
+        }
+        Err(err) => {
+            recorded.tree = Some(crate::room::TreeState::Fallback {
+                why: format!("its tree could not be built: {err}"),
+            });
+            store.save_companion(project, crate::seal::ROOM, recorded)?;
+            Ok(None)
+        }
+    }
 }
 
 /// Refuses to replace another session's loop without `--force`; ends a replaced loop as `cancelled`.

@@ -8,7 +8,6 @@
 //! file into another directory (`mv a/x b/`), which honest work does all the time.
 
 use std::collections::BTreeSet;
-use std::ffi::OsStr;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
@@ -100,10 +99,8 @@ impl Domain {
         Domain::enter(self.ruleset.as_raw_fd())
     }
 
-    /// `program args…`, entering this domain between `fork` and `exec`.
-    pub(super) fn command<A: AsRef<OsStr>>(self, program: &OsStr, args: &[A]) -> Command {
-        let mut command = Command::new(program);
-        command.args(args);
+    /// `command`, entering this domain between `fork` and `exec` (after the steps it already takes there).
+    pub(super) fn confine(self, mut command: Command) -> Command {
         let ruleset = self.ruleset;
         // SAFETY: the closure only makes the two system calls of `enter`; the descriptor lives in the closure,
         // which the command owns, and Landlock opened it close-on-exec.

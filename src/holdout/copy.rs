@@ -110,7 +110,7 @@ fn sync_file(from: &Path, to: &Path, kind: std::fs::FileType) -> io::Result<()> 
     if kind.is_symlink() {
         let target = std::fs::read_link(from)?;
         if std::fs::read_link(to).ok().as_ref() != Some(&target) {
-            remove_any(to)?;
+            crate::fsutil::remove_any(to)?;
             ensure_parent(to)?;
             std::os::unix::fs::symlink(&target, to)?;
         }
@@ -122,7 +122,7 @@ fn sync_file(from: &Path, to: &Path, kind: std::fs::FileType) -> io::Result<()> 
     if same {
         return Ok(());
     }
-    remove_any(to)?;
+    crate::fsutil::remove_any(to)?;
     ensure_parent(to)?;
     std::fs::copy(from, to)?;
     if let Ok(time) = meta.modified() {
@@ -143,27 +143,17 @@ fn link_dependency(target: &Path, link: &Path) -> io::Result<()> {
     if current.as_deref() == Some(target) {
         return Ok(());
     }
-    remove_any(link)?;
+    crate::fsutil::remove_any(link)?;
     std::os::unix::fs::symlink(target, link)
 }
 
 /// Writes `bytes` at `path` as a new file (never through a link the copy holds).
 fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    remove_any(path)?;
+    crate::fsutil::remove_any(path)?;
     ensure_parent(path)?;
     std::fs::write(path, bytes)
 }
 
 fn ensure_parent(path: &Path) -> io::Result<()> {
     path.parent().map_or(Ok(()), std::fs::create_dir_all)
-}
-
-/// Removes whatever is at `path` (a file, a link, a directory where a file now goes); nothing there is fine.
-fn remove_any(path: &Path) -> io::Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
-        Ok(_) => std::fs::remove_file(path),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
-    }
 }

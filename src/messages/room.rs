@@ -1,8 +1,8 @@
 //! What loopgate says about the oracle's room (see `crate::room`), in English and Chinese: setup's line.
 
-use crate::room::Described;
 use crate::room::caches::Why;
 use crate::room::report::Problem;
+use crate::room::{Described, TreeState};
 use crate::schema::Speech;
 
 /// Setup's line: where the oracle runs, what is private, what stays the user's and why.
@@ -45,6 +45,8 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
     if room.pytest_report {
         line.push_str(report);
     }
+    line.push(' ');
+    line.push_str(&tree(lang, room.tree.as_ref()));
     line
 }
 
@@ -127,5 +129,31 @@ pub(crate) fn redirected(lang: Speech, redirects: &[crate::closure::resolved::Re
                 String::new()
             }
         ),
+    }
+}
+
+/// What a failed run adds when the room's tree left new files out (see `room::tree`): the model must know its
+/// new file was not in the run, and why.
+pub(crate) fn left_out(lang: Speech, files: &[String]) -> String {
+    let list = files.join(", ");
+    match lang {
+        Speech::En => format!(
+            "Not in the oracle's run: {list}. New files that a test runner loads on its own (a conftest.py, __init__.py or runner configuration above the sealed tests, a sitecustomize.py, a .pth, a __mocks__ file) are left out of the oracle's tree when they did not exist at setup; put what they do in the code under test instead."
+        ),
+        Speech::Zh => format!(
+            "未参与 oracle 的运行:{list}。测试运行器会自动加载的新文件(受保护测试之上的 conftest.py、__init__.py 或运行器配置、sitecustomize.py、.pth、__mocks__ 文件)若在 setup 时不存在,就不会进入 oracle 的目录树;请把它们的作用放进被测代码。"
+        ),
+    }
+}
+
+/// Where the oracle's runs stand, for setup's line and `status` (see `room::tree`).
+pub(crate) fn tree(lang: Speech, tree: Option<&TreeState>) -> String {
+    match (lang, tree) {
+        (Speech::En, Some(TreeState::Mounted)) => "It runs in a private copy of the project mounted at the project's own path: the code as it stands at each stop, the tests as sealed, no build outputs or caches of the tree, the installed dependencies the user's; new files a runner would load on its own stay out.".to_string(),
+        (Speech::Zh, Some(TreeState::Mounted)) => "它在挂载到项目原路径上的项目私有副本中运行:每次停止时的代码、封存时的测试、不含目录树中的构建产物和缓存、已安装的依赖沿用用户的;运行器会自动加载的新文件不会进入。".to_string(),
+        (Speech::En, Some(TreeState::Fallback { why })) => format!("It runs in the project's own tree, not a private copy: {why}."),
+        (Speech::Zh, Some(TreeState::Fallback { why })) => format!("它在项目自己的目录树中运行,而不是私有副本:{why}。"),
+        (Speech::En, None) => "It runs in the project's own tree (set up before the room had a tree).".to_string(),
+        (Speech::Zh, None) => "它在项目自己的目录树中运行(在 room 拥有目录树之前设置)。".to_string(),
     }
 }

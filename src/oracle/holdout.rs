@@ -179,6 +179,7 @@ fn run_in(
         prefix: &prefix,
         env,
         plane: Some(&plane),
+        mount: None,
     };
     run_counted(&request, &Progress::start_quiet())
 }

@@ -87,6 +87,9 @@ pub(crate) struct Recorded {
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,
+    /// Where the oracle's runs stand; `None` for a loop set up before the room had a tree (the project's own).
+    #[serde(default)]
+    pub tree: Option<super::TreeState>,
 }
 
 impl Recorded {
@@ -108,6 +111,7 @@ impl Recorded {
         }
         recorded.shared = caches::decide(root, command, &recorded.vars);
         recorded.junit_theirs = caches::junit_theirs(root, command, &recorded.vars);
+        recorded.tree = Some(super::TreeState::decide(&recorded.vars));
         recorded
     }
 

@@ -261,3 +261,65 @@ fn a_project_with_its_own_junit_report_keeps_it() {
     let env = run_env(&Room::at("/r".into()), &recorded, &[]);
     assert!(!env["PYTEST_ADDOPTS"].contains("junitxml"), "{env:?}");
 }
+
+/// The tree mounted at the project's path: the run sees the copy there, writes into it (never the project),
+/// finds the user's dependencies at their place, and cannot see loopgate's home but for its room. Expected
+/// wherever unprivileged user namespaces work; `LOOPGATE_TEST_NO_USERNS=1` says a machine has none.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgates_home() {
+    if std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() {
+        assert!(super::mount::probe().is_err());
+        return;
+    }
+    super::mount::probe().expect("user namespaces work here");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let root = base.join("project");
+    let home = base.join("home");
+    let room = Room::at(home.join("rooms/abc"));
+    std::fs::create_dir_all(root.join("node_modules/dep")).expect("mkdir");
+    std::fs::write(root.join("node_modules/dep/index.js"), "user's dep").expect("write");
+    std::fs::write(root.join("calc.py"), "agent's code").expect("write");
+    std::fs::write(root.join("conftest.py"), "").expect("write");
+    std::fs::create_dir_all(home.join("seals")).expect("mkdir");
+    std::fs::write(home.join("seals/seal.json"), "secret").expect("write");
+    let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
+    std::fs::write(root.join("calc.py"), "agent's code, edited").expect("write");
+    std::fs::write(root.join("stale.pyc"), "").expect("write");
+    std::fs::create_dir_all(room.dir()).expect("mkdir");
+    let (mount, done) = super::tree::Synced::sync(&mut synced, &root, &room.dir().join("tree"))
+        .and_then(|done| {
+            let mount = super::Mount::prepare(&root, &room.dir().join("tree"), &done.bound, &home, room.dir())?;
+            Ok((mount, done))
+        })
+        .expect("mount prepared");
+    assert_eq!(done.bound, ["node_modules"]);
+    let log = base.join("verify.log");
+    let script = format!(
+        "cat calc.py; echo; cat node_modules/dep/index.js; echo; echo out > written.txt; \
+         test -e {home}/seals/seal.json && echo SEEN || echo HIDDEN; touch {room}/ok && echo ROOM",
+        home = home.display(),
+        room = room.dir().display()
+    );
+    let request = crate::verify::VerifyRequest {
+        command: &script,
+        cwd: &root,
+        timeout: std::time::Duration::from_secs(60),
+        log_path: &log,
+        prefix: &[],
+        env: None,
+        plane: None,
+        mount: Some(&mount),
+    };
+    let outcome = crate::verify::run(&request).expect("runs");
+    let text = outcome.output_text();
+    assert!(outcome.passed(), "{text}");
+    assert!(
+        text.contains("agent's code, edited\nuser's dep\nHIDDEN\nROOM"),
+        "{text}"
+    );
+    assert!(!root.join("written.txt").exists(), "the run wrote into the project");
+    assert!(room.dir().join("tree/written.txt").exists());
+    assert!(room.dir().join("ok").exists());
+}

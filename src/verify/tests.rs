@@ -24,6 +24,7 @@ fn verify(command: &str, timeout: Duration) -> (VerifyOutcome, TempDir) {
         prefix: &[],
         env: None,
         plane: None,
+        mount: None,
     };
     let outcome =
         run_with(&req, Limits::DEFAULT, GRACE, &mut |_| {}).unwrap_or_else(|err| panic!("run `{command}`: {err}"));
@@ -199,6 +200,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         prefix: &[],
         env: None,
         plane: None,
+        mount: None,
     })
     .expect_err("spawn");
     assert!(matches!(err, VerifyError::Spawn { .. }));
@@ -218,6 +220,7 @@ fn missing_cwd_is_a_spawn_error_and_bad_log_path_a_log_error() {
         prefix: &[],
         env: None,
         plane: None,
+        mount: None,
     })
     .expect_err("log");
     assert!(matches!(err, VerifyError::Log { .. }));
@@ -267,6 +270,7 @@ fn run_with_lines_hands_every_line_to_the_callback() {
         prefix: &[],
         env: None,
         plane: None,
+        mount: None,
     };
     let mut lines = Vec::new();
     let streamed =

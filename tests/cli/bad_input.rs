@@ -392,7 +392,8 @@ fn verify_that_never_exits() {
 /// A grandchild that ignores SIGTERM and holds the output pipe: killed with the group at the timeout.
 #[test]
 fn verify_grandchild_ignoring_sigterm() {
-    let p = Project::new();
+    // The grandchild's pid file is read from the project: the run stands in the project's own tree.
+    let p = Project::new().in_project_tree();
     p.setup(
         "S",
         "task --verify-timeout 1 --verify '(trap \"\" TERM; exec sleep 60) & echo $! > grandchild.pid; wait'",

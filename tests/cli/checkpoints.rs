@@ -195,7 +195,8 @@ fn diff_compares_checkpoints_and_the_working_tree() {
 /// A rollback refuses while a verify command runs (the Stop hook releases the project lock meanwhile).
 #[test]
 fn rollback_refuses_while_a_verify_runs() {
-    let p = repo();
+    // The verify's marker is read from the project: the run stands in the project's own tree.
+    let p = repo().in_project_tree();
     p.setup(
         "S",
         "\"t\" --verify 'touch verify-started.log; sleep 3; false' --no-baseline",

@@ -12,7 +12,10 @@ const PACKAGE: &str = r#"{"name": "app", "version": "1.0.0", "scripts": {"test":
 const CHECK: &str = "touch verify-ran\ntest -f done.txt || { echo 'FAIL: done.txt is missing'; exit 1; }\n";
 
 fn npm_project() -> Project {
-    let p = Project::new().file("package.json", PACKAGE).file("check.sh", CHECK);
+    let p = Project::new()
+        .in_project_tree()
+        .file("package.json", PACKAGE)
+        .file("check.sh", CHECK);
     p.setup("S", "\"make the check pass\" --verify 'npm test --silent'");
     // The baseline ran the check once at setup; what the tests ask is whether a stop runs it again.
     assert!(p.exists("verify-ran"), "the baseline runs the verify command at setup");
@@ -247,7 +250,10 @@ fn status_lists_every_sealed_input_by_source() {
 
 #[test]
 fn opting_out_leaves_the_closure_unchecked() {
-    let p = Project::new().file("package.json", PACKAGE).file("check.sh", CHECK);
+    let p = Project::new()
+        .in_project_tree()
+        .file("package.json", PACKAGE)
+        .file("check.sh", CHECK);
     p.setup(
         "S",
         "\"make the check pass\" --verify 'npm test --silent' --no-closure-seal",

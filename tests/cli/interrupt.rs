@@ -18,10 +18,19 @@ use crate::project::{LOOPGATE, Project, eventually};
 
 /// Bound for every wait below: generous, since the machine may be busy.
 const PATIENCE: Duration = Duration::from_secs(60);
-/// The verify command: passes at once, unless `$LG_HANG` (or, once, the file `.lg-hang`) names a file: then it
-/// writes its pid there and sleeps. The file is how a run after setup is asked to hang: the oracle's room runs
-/// the verify with the environment recorded at setup, not the environment of the process that asks.
-const VERIFY: &str = r#"H="${LG_HANG:-$(cat .lg-hang 2>/dev/null)}"; rm -f .lg-hang; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; exit 0"#;
+/// The verify command: passes at once, unless `$LG_HANG` (or, once, the file `$HOME/signals/hang`) names a file:
+/// then it writes its pid there and sleeps. The file is how a run after setup is asked to hang: the oracle's room
+/// runs the verify with the environment recorded at setup, not the environment of the process that asks. Both
+/// files live outside the project: the oracle's run stands in the room's own copy of the tree, so what it writes
+/// or removes there never reaches the project.
+const VERIFY: &str = r#"H="${LG_HANG:-$(cat "$HOME/signals/hang" 2>/dev/null)}"; rm -f "$HOME/signals/hang"; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; exit 0"#;
+
+/// Where the verify command writes its pid, outside the project (see [`VERIFY`]).
+fn signal_path(p: &Project, name: &str) -> std::path::PathBuf {
+    let dir = p.home().join("signals");
+    fs::create_dir_all(&dir).expect("signals dir");
+    dir.join(name)
+}
 const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 /// When the signal is sent.
@@ -66,7 +75,7 @@ fn spawn_with(p: &Project, args: &[&str], env: &[(&str, &Path)], stdin: &str) ->
     for (key, value) in env {
         command.env(key, value);
         if *key == "LG_HANG" {
-            p.write(".lg-hang", value.to_string_lossy().as_ref());
+            fs::write(signal_path(p, "hang"), value.to_string_lossy().as_ref()).expect("hang file");
         }
     }
     let mut child = command.spawn().expect("spawn loopgate");
@@ -129,7 +138,7 @@ fn case(phase: Phase, signal: i32) {
     let p = project();
     let log = p.path(&format!(".claude/loopgate/verify-{}-1.self-check.log", p.loop_id()));
     let logged = fs::read(&log).expect("the first self-check's log");
-    let pid_file = p.path("verify.pid");
+    let pid_file = signal_path(&p, "verify.pid");
     let new_test = "tests/test_new.py";
     if matches!(phase, Phase::Stashed) {
         p.write(new_test, "def test_new():\n    assert True\n");
@@ -198,7 +207,7 @@ fn verify_interrupted_while_stashed_puts_the_tests_back() {
 fn setup_interrupted_during_the_baseline_starts_no_loop() {
     for signal in SIGNALS {
         let p = Project::new();
-        let pid_file = p.path("baseline.pid");
+        let pid_file = signal_path(&p, "baseline.pid");
         let child = spawn(
             &p,
             &[
@@ -233,7 +242,7 @@ fn setup_interrupted_during_the_baseline_starts_no_loop() {
 #[test]
 fn stop_hook_stopped_mid_verify_leaves_nothing_behind() {
     let p = project();
-    let pid_file = p.path("verify.pid");
+    let pid_file = signal_path(&p, "verify.pid");
     let new_test = "tests/test_new.py";
     p.write(new_test, "def test_new():\n    assert True\n");
     let input = p.stop_input("S", "<promise>LOOP_DONE</promise>").to_string();

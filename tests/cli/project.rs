@@ -48,6 +48,8 @@ pub struct Project {
     runs: AtomicUsize,
     echo: bool,
     nobody: bool,
+    /// The oracle runs in the project's own tree (`LOOPGATE_ROOM_TREE=0`, see [`Project::in_project_tree`]).
+    project_tree: bool,
     /// Sessions whose last [`Project::stop`] was blocked: their next Stop continues that turn, and Claude Code
     /// says so with `stop_hook_active: true`.
     continuing: Mutex<BTreeSet<String>>,
@@ -69,8 +71,17 @@ impl Project {
             runs: AtomicUsize::new(0),
             echo: false,
             nobody: false,
+            project_tree: false,
             continuing: Mutex::new(BTreeSet::new()),
         }
+    }
+
+    /// Sets loops up with the oracle in the project's own tree (`LOOPGATE_ROOM_TREE=0`), for the tests that watch
+    /// the verify command through files it writes or removes in the project (a marker, a pid file): in the
+    /// room's own tree (the default) those land in the room's copy.
+    pub fn in_project_tree(mut self) -> Self {
+        self.project_tree = true;
+        self
     }
 
     /// Prints every command with its stdin, stdout, stderr and exit status (visible with `--nocapture`), with
@@ -481,6 +492,7 @@ impl Cmd<'_> {
             .env("HOME", &p.home)
             .env("LOOPGATE_HOME", &p.loopgate_home)
             .env("TMPDIR", p.tmp_dir())
+            .envs(p.project_tree.then_some(("LOOPGATE_ROOM_TREE", "0")))
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::from(fs::File::open(&stdin_path).expect("open stdin file")))
             .stdout(file(&stdout_path))

@@ -161,3 +161,49 @@ fn status_names_the_runners_whose_verdict_reads_their_output_alone() {
     let report = p.loopgate(["status", "--json"]).run().stdout_json();
     assert!(report["room"]["output_only"].is_null(), "{report}");
 }
+
+/// The oracle runs in the room's own tree (issue 29): a copy of the project mounted at the project's path, so
+/// the verify command sees the code at its usual path but not `.claude/`, and what it writes lands in the copy,
+/// never in the project. `status` says so.
+#[test]
+fn the_oracle_runs_in_a_private_tree_at_the_projects_path() {
+    let p = Project::new();
+    p.write("calc.txt", "broken\n");
+    let root = p.root().canonicalize().expect("canonical");
+    p.setup(
+        "S",
+        &format!(
+            "\"t\" --verify 'test \"$PWD\" = \"{}\" && grep -q fixed calc.txt && test ! -e .claude && echo out > written.txt' --stall-limit 0",
+            root.display()
+        ),
+    );
+    let report = p.loopgate(["status", "--json"]).run().stdout_json();
+    assert_eq!(report["room"]["tree"]["state"], "mounted", "{report}");
+    p.write("calc.txt", "fixed\n");
+    let out = p.stop("S", PROMISE);
+    assert!(
+        out.json()["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("verified complete")),
+        "{out}"
+    );
+    assert!(!p.exists("written.txt"), "the oracle's run wrote into the project");
+}
+
+/// `LOOPGATE_ROOM_TREE=0` keeps the room's caches and environment but runs in the project's own tree; setup and
+/// `status` say so, with the reason (never silently).
+#[test]
+fn the_tree_turned_off_is_said_at_setup_and_in_status() {
+    let p = Project::new();
+    let out = p
+        .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("LOOPGATE_ROOM_TREE", "0")
+        .stdin("\"t\" --verify 'echo out > written.txt' --stall-limit 0")
+        .run();
+    out.success();
+    out.stdout_contains("It runs in the project's own tree, not a private copy: turned off by LOOPGATE_ROOM_TREE=0.");
+    p.loopgate(["status"])
+        .run()
+        .stdout_contains("tree:      falls back to the project's own tree — turned off by LOOPGATE_ROOM_TREE=0");
+    assert!(p.exists("written.txt"), "the run is today's, in the project");
+}

@@ -225,7 +225,8 @@ fn sealed_change_is_rejected(path: &str, kind: &str, change: impl Fn(&Project)) 
 /// After restoring the sealed files the same promise passes.
 #[test]
 fn restoring_sealed_files_lets_the_promise_pass() {
-    let p = Project::new().file("tests/a.txt", "assert a\n");
+    // The verify's marker is read from the project: the run stands in the project's own tree.
+    let p = Project::new().in_project_tree().file("tests/a.txt", "assert a\n");
     p.setup(
         "S",
         "task --seal 'tests/**' --verify 'touch verify-ran; true' --no-baseline",
@@ -326,10 +327,14 @@ fn forged_history_and_edited_verify_log_are_reported() {
 /// ends: no check before or after the run can see it; the watch during the run does, and voids the pass.
 #[test]
 fn a_sealed_file_rewritten_and_restored_during_the_verify_voids_the_pass() {
-    let p = Project::new().file("data/expected.txt", "bad\n").file(
-        "check.sh",
-        "touch verify-started\nsleep 1\ngrep -q good data/expected.txt || exit 1\nsleep 3\n",
-    );
+    // In the room's own tree the rewrite would not even reach the run; this is the fallback's watch at work.
+    let p = Project::new()
+        .in_project_tree()
+        .file("data/expected.txt", "bad\n")
+        .file(
+            "check.sh",
+            "touch verify-started\nsleep 1\ngrep -q good data/expected.txt || exit 1\nsleep 3\n",
+        );
     p.setup(
         "S",
         "make the check pass --seal 'data/**' --verify 'sh check.sh' --no-baseline",

@@ -34,7 +34,9 @@ fn forge(ticket: bool, p: &Project) -> String {
 /// A loop whose verify command runs the code under test (`src/*.sh`), which the agent then makes forge the
 /// control files; the verify fails.
 fn project_whose_verify_forges(ticket: bool) -> (Project, String) {
-    let p = Project::new();
+    // In the room's own tree the verify can write neither (no `.claude/` in the copy, loopgate's home hidden):
+    // these tests are of the fallback, where the run stands in the project's own tree.
+    let p = Project::new().in_project_tree();
     p.write(
         "check.sh",
         "for f in src/*.sh; do [ -f \"$f\" ] && sh \"$f\" \"$KEY\"; done\nexit 1\n",

@@ -289,19 +289,26 @@ fn confined_verify_the_code_under_test_cannot_write_the_store() {
             "#!/bin/sh\npython3 -c 'import app, sys; sys.exit(0 if app.value() == \"fixed\" else 1)' && echo 'check: 1 passed'\n",
         )
         .write("app.py", "def value():\n    return 'broken'\n");
-    // The code under test, imported by the oracle's own run at the promise: it tries the store.
-    let app = "import os\nstore = os.path.join(os.path.dirname(os.environ['HOME']), 'loopgate-home')\ntry:\n    os.makedirs(store + '/requests', exist_ok=True)\n    open(store + '/requests/forged-request', 'w').write('x')\n    mark = 'WROTE'\nexcept OSError:\n    mark = 'DENIED'\nopen('verify-mark.txt', 'w').write(mark)\ndef value():\n    return 'fixed'\n";
+    // The code under test, imported by the oracle's own run at the promise: it tries the store. It leaves its
+    // mark outside the project (in a directory of `$HOME` made beforehand), since the oracle's run stands in the
+    // room's own copy of the tree and what it writes there never reaches the project.
+    std::fs::create_dir_all(project.home.join("marks")).expect("marks dir");
+    let app = "import os\nstore = os.path.join(os.path.dirname(os.environ['HOME']), 'loopgate-home')\ntry:\n    os.makedirs(store + '/requests', exist_ok=True)\n    open(store + '/requests/forged-request', 'w').write('x')\n    mark = 'WROTE'\nexcept OSError:\n    mark = 'DENIED'\nopen(os.environ['HOME'] + '/marks/verify-mark.txt', 'w').write(mark)\ndef value():\n    return 'fixed'\n";
     let run = project
         .session(format!(
             "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 3"
         ))
         .replies([
-            Reply::bash(format!("cat > app.py <<'END'\n{app}END\nrm -f verify-mark.txt")),
+            Reply::bash(format!(
+                "cat > app.py <<'END'\n{app}END\nrm -f \"$HOME/marks/verify-mark.txt\""
+            )),
             promise(),
         ])
         .run();
     assert_eq!(
-        project.read("verify-mark.txt").trim(),
+        std::fs::read_to_string(project.home.join("marks/verify-mark.txt"))
+            .unwrap_or_default()
+            .trim(),
         "DENIED",
         "the oracle's run wrote the store\n{}",
         run.describe()

@@ -2,7 +2,8 @@
 //! the bytecode pytest's assertion rewriter would keep for a weakened test (valid for the untouched test's
 //! source hash), and runs `loopgate verify` from its shell with a variable that would shadow the code under
 //! test: the promise runs with the private bytecode cache and the environment recorded at setup, so the real
-//! test fails and the promise is rejected; the honest fix then completes the loop.
+//! test fails and the promise is rejected; the honest fix then completes the loop. The run stands in the room's
+//! own tree, mounted at the project's path, where neither the tree's `__pycache__` nor `.claude/` is copied.
 
 use crate::harness::Project;
 use crate::mock_api::Reply;
@@ -47,6 +48,13 @@ fn planted_bytecode_and_an_exported_variable_do_not_reach_the_oracles_run() {
     assert_contains(
         &run.prompt_text(),
         "The oracle runs with private caches",
+        "the briefing",
+        &run,
+    );
+    // Where this machine has user namespaces the run stands in the room's own tree (issue 29, item 1).
+    assert_contains(
+        &run.prompt_text(),
+        "It runs in a private copy of the project mounted at the project's own path",
         "the briefing",
         &run,
     );

@@ -37,6 +37,11 @@ pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
         "private": described.private,
         "shared": described.shared.iter().map(|s| json!({"var": s.var, "why": crate::messages::room::why(&s.why)})).collect::<Vec<_>>(),
         "environment": {"recorded": described.recorded, "secrets": described.secrets},
+        "tree": match &described.tree {
+            Some(crate::room::TreeState::Mounted) => json!({"state": "mounted", "dir": room.dir().join(crate::room::tree::PLACE)}),
+            Some(crate::room::TreeState::Fallback { why }) => json!({"state": "fallback", "why": why}),
+            None => json!({"state": "fallback", "why": "set up before the room had a tree"}),
+        },
         "verdict_reads": if described.pytest_report {
             "pytest's own JUnit report, written to a private path, beside the runner's output"
         } else {
@@ -75,6 +80,15 @@ pub(super) fn render(room: &Value) -> String {
         let field = |key: &str| shared.get(key).and_then(Value::as_str).unwrap_or("");
         out.push_str(&format!("\n    shared:    {} ({})", field("var"), field("why")));
     }
+    let tree = |key: &str| room["tree"].get(key).and_then(Value::as_str).unwrap_or("").to_string();
+    out.push_str(&if tree("state") == "mounted" {
+        "\n    tree:      a private copy in the room, mounted at the project's path".to_string()
+    } else {
+        format!(
+            "\n    tree:      falls back to the project's own tree — {}",
+            tree("why")
+        )
+    });
     out.push_str(&format!("\n    verdict:   reads {}", s("verdict_reads")));
     out.push_str(&output_only);
     out

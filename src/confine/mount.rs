@@ -1,0 +1,208 @@
+//! The room's tree at the project's own path (Linux): the verify command runs in a mount namespace of its own,
+//! entered between `fork` and `exec` with an unprivileged user namespace (what `unshare -Ur` and bubblewrap
+//! do), where the room's copy of the tree (`tree`) is mounted over the project's directory, so absolute paths in
+//! configuration and snapshots keep working. Inside it:
+//!
+//! - the user's dependency and version-control directories (`tree::BOUND`) are mounted back at their place;
+//! - loopgate's home is hidden (each directory beside the room's way down under an empty private file system,
+//!   each file under `/dev/null`), but for the room itself (its caches and temporary directory): the run
+//!   cannot read the seal store, the held-out tests or another loop's room;
+//! - the uid and gid are the user's own (mapped to themselves), so the run is no root: permission tests keep
+//!   their verdict. What the namespace changes: files of other users (root's `/usr`) show as `nobody`, and
+//!   set-uid programs do not gain privileges.
+//!
+//! Landlock's confinement (`confine`) is entered after the mounts (a Landlock domain forbids mounting): the run
+//! still cannot write outside its tree, its caches and what the plane leaves open. Where the kernel refuses
+//! user namespaces, [`probe`] says why and the run is today's (setup and `status` say so).
+
+use std::ffi::CString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Everything the child needs, prepared before `fork`: the child only makes system calls. (A descriptor opened
+/// before the namespace cannot be the source of a bind inside it, so every mount names paths, and the user's
+/// directories are bound into the copy before the copy covers the project.)
+#[derive(Clone, Debug)]
+pub struct Mount {
+    root: CString,
+    tree: CString,
+    /// `(the project's directory, its mount point in the copy)` of each bound directory.
+    binds: Vec<(CString, CString)>,
+    /// What of loopgate's home is covered: directories by an empty file system, files by `/dev/null`.
+    hide: Vec<(CString, bool)>,
+    uid_map: CString,
+    gid_map: CString,
+    /// The room's real directory (for files a run in the namespace writes for loopgate, e.g. the trace).
+    room: PathBuf,
+}
+
+impl Mount {
+    /// The mounts for a run of the project at `root` in its copy `tree`, with `bound` (project-relative) mounted
+    /// from the project, and loopgate's `home` hidden but for `room`.
+    pub(crate) fn prepare(root: &Path, tree: &Path, bound: &[String], home: &Path, room: &Path) -> io::Result<Mount> {
+        let root = root.canonicalize()?;
+        let room = room.canonicalize()?;
+        let tree = tree.canonicalize()?;
+        let binds = bound
+            .iter()
+            .map(|relative| Ok((cstring(&root.join(relative))?, cstring(&tree.join(relative))?)))
+            .collect::<io::Result<Vec<_>>>()?;
+        let home = crate::plane::resolve(home);
+        let mut hide = Vec::new();
+        if !root.starts_with(&home) && !home.starts_with(&root) {
+            // Every entry beside the room's way down from the home: the room itself stays visible.
+            let mut keep = room.as_path();
+            while let Some(parent) = keep.parent().filter(|p| p.starts_with(&home)) {
+                for entry in std::fs::read_dir(parent)?.flatten() {
+                    let path = entry.path();
+                    let Ok(kind) = entry.file_type() else { continue };
+                    if path != keep && !kind.is_symlink() {
+                        hide.push((cstring(&path)?, kind.is_dir()));
+                    }
+                }
+                keep = parent;
+            }
+        }
+        // SAFETY: getuid and getgid cannot fail.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        Ok(Mount {
+            root: cstring(&root)?,
+            tree: cstring(&tree)?,
+            binds,
+            hide,
+            uid_map: CString::new(format!("{uid} {uid} 1\n")).map_err(io::Error::other)?,
+            gid_map: CString::new(format!("{gid} {gid} 1\n")).map_err(io::Error::other)?,
+            room,
+        })
+    }
+
+    /// A path in the room's real directory, which the run sees at the same path.
+    pub(crate) fn in_room(&self, name: &str) -> PathBuf {
+        self.room.join(name)
+    }
+
+    /// Enters the namespace and makes the mounts. Async-signal-safe (system calls on prepared strings, no
+    /// allocation), so it runs between `fork` and `exec`.
+    pub(crate) fn enter(&self) -> io::Result<()> {
+        enter_namespace(&self.uid_map, &self.gid_map)?;
+        for (source, target) in &self.binds {
+            bind(source, target)?;
+        }
+        bind(&self.tree, &self.root)?;
+        for (path, is_dir) in &self.hide {
+            if *is_dir {
+                let tmpfs = c"tmpfs";
+                // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
+                check(unsafe {
+                    libc::mount(
+                        tmpfs.as_ptr(),
+                        path.as_ptr(),
+                        tmpfs.as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        c"mode=0700".as_ptr().cast(),
+                    )
+                })?;
+            } else {
+                bind(c"/dev/null", path)?;
+            }
+        }
+        // The working directory was entered before the mounts: enter it again, now the copy.
+        // SAFETY: chdir(2) on a NUL-terminated path.
+        check(unsafe { libc::chdir(self.root.as_ptr()) })
+    }
+}
+
+/// Whether this machine can run the verify command in a mount namespace of its own, probed once per process
+/// with a child that enters one; the reason where it cannot.
+pub(crate) fn probe() -> Result<(), String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED
+        .get_or_init(|| {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: getuid and getgid cannot fail.
+            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+            let maps = (
+                CString::new(format!("{uid} {uid} 1\n")).map_err(|e| e.to_string())?,
+                CString::new(format!("{gid} {gid} 1\n")).map_err(|e| e.to_string())?,
+            );
+            let mut child = std::process::Command::new("/bin/sh");
+            child.args(["-c", "exit 0"]).stdin(std::process::Stdio::null());
+            // SAFETY: the closure makes system calls on strings prepared before the fork.
+            unsafe {
+                child.pre_exec(move || enter_namespace(&maps.0, &maps.1));
+            }
+            match child.status() {
+                Ok(status) if status.success() => Ok(()),
+                Ok(status) => Err(format!("a process in a mount namespace of its own ended with {status}")),
+                Err(err) => Err(format!("this kernel refuses an unprivileged user namespace ({err})")),
+            }
+        })
+        .clone()
+}
+
+/// Enters a new user and mount namespace with the caller's own uid and gid, its mounts private to it.
+fn enter_namespace(uid_map: &CString, gid_map: &CString) -> io::Result<()> {
+    // SAFETY: plain system calls on NUL-terminated strings prepared by the caller.
+    unsafe {
+        check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS))?;
+        write_file(c"/proc/self/setgroups", c"deny")?;
+        write_file(c"/proc/self/uid_map", uid_map)?;
+        write_file(c"/proc/self/gid_map", gid_map)?;
+        check(libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ))
+    }
+}
+
+/// Writes `text` to the file at `path` (open, one write, close).
+unsafe fn write_file(path: &std::ffi::CStr, text: &std::ffi::CStr) -> io::Result<()> {
+    // SAFETY: open/write/close on NUL-terminated strings the caller keeps alive.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        check(fd)?;
+        let bytes = text.to_bytes();
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        libc::close(fd);
+        if written < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// A recursive bind mount of `source` at `target`.
+fn bind(source: &std::ffi::CStr, target: &std::ffi::CStr) -> io::Result<()> {
+    // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
+    check(unsafe {
+        libc::mount(
+            source.as_ptr(),
+            target.as_ptr(),
+            std::ptr::null(),
+            libc::MS_BIND | libc::MS_REC,
+            std::ptr::null(),
+        )
+    })
+}
+
+fn check(result: libc::c_int) -> io::Result<()> {
+    if result < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+fn cstring(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("`{}` holds a NUL byte", path.display()),
+        )
+    })
+}

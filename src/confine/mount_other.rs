@@ -1,0 +1,35 @@
+//! Where there are no mount namespaces (macOS, the BSDs) the room's tree cannot stand at the project's path, so
+//! the verify command runs in the project's own tree, with the room's private caches, environment and the
+//! confinement this platform has (`confine`); setup and `status` say so.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Never built here: [`probe`] always says why.
+#[derive(Clone, Debug)]
+pub enum Mount {}
+
+impl Mount {
+    pub(crate) fn prepare(
+        _root: &Path,
+        _tree: &Path,
+        _bound: &[String],
+        _home: &Path,
+        _room: &Path,
+    ) -> io::Result<Mount> {
+        Err(io::Error::other(probe().err().unwrap_or_default()))
+    }
+
+    pub(crate) fn in_room(&self, _name: &str) -> PathBuf {
+        match *self {}
+    }
+
+    pub(crate) fn enter(&self) -> io::Result<()> {
+        match *self {}
+    }
+}
+
+/// Why the tree cannot be mounted on this platform.
+pub(crate) fn probe() -> Result<(), String> {
+    Err("this operating system has no mount namespaces".to_string())
+}

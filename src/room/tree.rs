@@ -1,0 +1,334 @@
+//! The room's own tree (issue 29, item 1): the verify command runs in a copy of the project that loopgate builds
+//! itself, under the room (`<room>/tree`), mounted at the project's own path where the platform allows it (see
+//! `confine::mount`). The copy is kept between promises and synced, not rebuilt.
+//!
+//! What it holds:
+//! - **the code under test as it stands at this stop**, and the test side as the oracle's run must see it (the
+//!   run's test files stand as sealed in the project while it is synced, see `oracle::stand_as_sealed`);
+//! - **not** the tree's build outputs and caches ([`SKIPPED`]: `target/`, `__pycache__/`, `.pytest_cache/`…):
+//!   the run computes its own, in the room's private caches or in the copy, where they stay between promises;
+//! - **not** a file the runners load on their own that was absent at the baseline ([`left_out`]): a new
+//!   `conftest.py`, `__init__.py`, runner or toolchain configuration above a baseline test, a new
+//!   `sitecustomize.py`, `.pth` or jest `__mocks__/` file anywhere. These reach tests that were the user's; new
+//!   code and new tests reach nothing of the user's and are always copied (a module turned into a package, a
+//!   new crate of the workspace, a new configuration below no baseline test);
+//! - the dependency and version-control directories ([`BOUND`]: `node_modules`, `.venv`, `venv`, `.git`…) are
+//!   not copied: the user's own are mounted at their place. Installed dependencies are the user's side, and a
+//!   dependency the agent installs is honest work; a redirected or edited test dependency is the resolution
+//!   check's to see (issue 29, item 3), not the tree's.
+//!
+//! Sync by stat: a file is copied again when its size, modification time, inode or change time differs from
+//! what was copied last (`ctime` catches a file put back with an old modification time), or when the copy's own
+//! stat is not what the last sync left (a run wrote into its tree). Copies are reflinks (`FICLONE`) where the
+//! filesystem has them, else plain copies; never hard links (a write through one would change the user's
+//! file). The stat manifest and the baseline's list of files live in the seal store (a companion), which the
+//! run cannot write. A directory left empty is not carried (as git carries none).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::walk::{Flow, Walker};
+
+/// The copy's place in the room.
+pub(crate) const PLACE: &str = "tree";
+
+/// Directories the user's own are mounted over, at their place (where the project has one as a directory).
+pub(crate) const BOUND: &[&str] = &["node_modules", ".venv", "venv", ".git", ".hg", ".svn", ".jj"];
+
+/// Files a runner loads from every directory above the tests on its own: new ones are left out where a baseline
+/// test lies at or below them.
+const ABOVE_TESTS: &[&str] = &[
+    "conftest.py",
+    "__init__.py",
+    "pytest.ini",
+    ".pytest.ini",
+    "tox.ini",
+    "setup.cfg",
+    "pyproject.toml",
+    "package.json",
+    "Cargo.toml",
+    "go.mod",
+    "go.work",
+    "rust-toolchain",
+    "rust-toolchain.toml",
+    ".python-version",
+    ".nvmrc",
+    ".node-version",
+    ".tool-versions",
+    ".babelrc",
+    "tsconfig.json",
+    "Directory.Build.props",
+];
+
+/// Name prefixes of runner configuration (`jest.config.ts`, `babel.config.cjs`, `.mocharc.yml`…), treated as
+/// [`ABOVE_TESTS`].
+const CONFIG_PREFIXES: &[&str] = &[
+    "jest.config.",
+    "vitest.config.",
+    "vite.config.",
+    "babel.config.",
+    ".babelrc.",
+    ".mocharc.",
+    "karma.conf.",
+    "phpunit.xml",
+];
+
+/// What a run loads whatever directory it is in: new ones are left out anywhere.
+const ANYWHERE: &[&str] = &["sitecustomize.py", "usercustomize.py"];
+
+/// The baseline's files and the stat of every file copied: a companion of the seal (`seal::ROOM_TREE`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Synced {
+    /// Every file of the tree at the baseline.
+    pub baseline: BTreeSet<String>,
+    /// The directories that held a test file (or its data) at the baseline.
+    pub test_dirs: BTreeSet<String>,
+    /// What each file was when it was last copied, and what its copy was then.
+    pub files: BTreeMap<String, Stamp>,
+}
+
+/// The stat of a file and of its copy, as the last sync left them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Stamp {
+    pub source: Stat,
+    pub copy: Stat,
+}
+
+/// Size, modification and change times (nanoseconds), inode. The copy's is taken after the sync set its
+/// modification time, so any later write to it moves its change time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Stat {
+    pub len: u64,
+    pub mtime: i128,
+    pub ctime: i128,
+    pub ino: u64,
+}
+
+impl Stat {
+    fn of(meta: &std::fs::Metadata) -> Stat {
+        Stat {
+            len: meta.len(),
+            mtime: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+            ctime: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
+            ino: meta.ino(),
+        }
+    }
+}
+
+/// What one sync did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Done {
+    /// Files copied (new or changed since the last sync).
+    pub copied: usize,
+    /// Files removed from the copy.
+    pub removed: usize,
+    /// New files the runners would load on their own, left out (see [`left_out`]).
+    pub left_out: Vec<String>,
+    /// Directories of the project's own to mount over the copy at the same relative path ([`BOUND`]).
+    pub bound: Vec<String>,
+}
+
+impl Synced {
+    /// The baseline of the project at `root`: its files now, and the directories of `test_files` (the sealed
+    /// test files and their data, project-relative), with test-named files found in the walk.
+    pub(crate) fn baseline<'a>(root: &Path, test_files: impl IntoIterator<Item = &'a String>) -> io::Result<Synced> {
+        let mut synced = Synced::default();
+        WALK.walk(root, |entry| {
+            synced.baseline.insert(entry.relative.to_string());
+            Ok(Flow::Continue(()))
+        })?;
+        let named = synced
+            .baseline
+            .iter()
+            .filter(|path| test_named(path))
+            .map(|path| parent_of(path));
+        let mut dirs: BTreeSet<String> = test_files.into_iter().map(|path| parent_of(path)).collect();
+        dirs.extend(named);
+        synced.test_dirs = dirs;
+        Ok(synced)
+    }
+
+    /// Brings the copy at `tree` up to date with `root`; returns what it did.
+    pub(crate) fn sync(&mut self, root: &Path, tree: &Path) -> io::Result<Done> {
+        super::private_dir(tree)?;
+        let mut done = Done::default();
+        let mut present = BTreeSet::new();
+        // Each directory holding a file is looked in for a bound directory: the root always.
+        let mut dirs = BTreeSet::from([String::new()]);
+        WALK.walk(root, |entry| {
+            let relative = entry.relative;
+            if !self.baseline.contains(relative) && self.left_out(relative) {
+                done.left_out.push(relative.to_string());
+                return Ok(Flow::Continue(()));
+            }
+            let to = tree.join(relative);
+            let meta = entry.metadata()?;
+            if !(meta.is_file() || meta.file_type().is_symlink()) {
+                return Ok(Flow::Continue(()));
+            }
+            present.insert(relative.to_string());
+            dirs.insert(parent_of(relative));
+            let source = Stat::of(&meta);
+            let copy = std::fs::symlink_metadata(&to).ok().map(|m| Stat::of(&m));
+            let last = self.files.get(relative);
+            if last.is_some_and(|s| s.source == source && Some(s.copy) == copy) {
+                return Ok(Flow::Continue(()));
+            }
+            copy_one(entry.path, &to, &meta)?;
+            let copy = Stat::of(&std::fs::symlink_metadata(&to)?);
+            self.files.insert(relative.to_string(), Stamp { source, copy });
+            done.copied += 1;
+            Ok(Flow::Continue(()))
+        })?;
+        for dir in &dirs {
+            for name in BOUND {
+                let relative = if dir.is_empty() {
+                    (*name).to_string()
+                } else {
+                    format!("{dir}/{name}")
+                };
+                if std::fs::symlink_metadata(root.join(&relative)).is_ok_and(|m| m.is_dir()) {
+                    done.bound.push(relative);
+                }
+            }
+        }
+        self.files.retain(|path, _| present.contains(path));
+        let mut stale = Vec::new();
+        WALK.walk(tree, |entry| {
+            if !present.contains(entry.relative) {
+                stale.push(entry.path.to_path_buf());
+            }
+            Ok(Flow::Continue(()))
+        })?;
+        done.removed = stale.len();
+        for path in stale {
+            crate::fsutil::remove_any(&path)?;
+        }
+        for relative in &done.bound {
+            let at = tree.join(relative);
+            if !std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir()) {
+                crate::fsutil::remove_any(&at)?;
+                std::fs::create_dir_all(&at)?;
+            }
+        }
+        done.bound.sort();
+        Ok(done)
+    }
+
+    /// Whether a file absent at the baseline is one the runners load on their own where it would reach a
+    /// baseline test (see the module doc).
+    pub(crate) fn left_out(&self, relative: &str) -> bool {
+        let name = relative.rsplit('/').next().unwrap_or(relative);
+        let dir = parent_of(relative);
+        if ANYWHERE.contains(&name) || name.ends_with(".pth") || dir.split('/').any(|part| part == "__mocks__") {
+            return true;
+        }
+        let config = ABOVE_TESTS.contains(&name)
+            || CONFIG_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
+            || dir == ".cargo" && name.starts_with("config")
+            || dir.ends_with("/.cargo") && name.starts_with("config");
+        let above = dir
+            .strip_suffix(".cargo")
+            .map_or(dir.as_str(), |d| d.trim_end_matches('/'));
+        config && self.test_dirs.iter().any(|tests| at_or_below(tests, above))
+    }
+}
+
+/// The walk of the project and of the copy: everything but the build outputs and caches (the run's own stay in
+/// the copy), loopgate's and Claude Code's in-project files, and the [`BOUND`] directories.
+const WALK: Walker = Walker::skipping(SKIPPED).strict();
+const SKIPPED: &[&str] = &[
+    ".claude",
+    "target",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    ".tox",
+    ".nox",
+    ".next",
+    ".turbo",
+    ".parcel-cache",
+    ".gradle",
+    ".cache",
+    "node_modules",
+    ".venv",
+    "venv",
+    ".git",
+    ".hg",
+    ".svn",
+    ".jj",
+];
+
+/// Whether the directory `dir` is `top` or lies below it (`""` is the root).
+fn at_or_below(dir: &str, top: &str) -> bool {
+    top.is_empty() || dir == top || dir.strip_prefix(top).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// The directory part of a relative path (`""` at the root).
+fn parent_of(relative: &str) -> String {
+    relative
+        .rsplit_once('/')
+        .map_or(String::new(), |(dir, _)| dir.to_string())
+}
+
+/// A file named as a test by the common runners' conventions (for a baseline without an inventory).
+fn test_named(relative: &str) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    let in_test_dir = relative
+        .split('/')
+        .any(|part| matches!(part, "tests" | "test" | "__tests__" | "spec"));
+    in_test_dir
+        || name.starts_with("test_") && name.ends_with(".py")
+        || name.ends_with("_test.py")
+        || name.ends_with("_test.go")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+}
+
+/// Copies one file (or symbolic link) of the project to `to`: a new file, never written through what was there.
+fn copy_one(from: &Path, to: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
+    crate::fsutil::remove_any(to)?;
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    if meta.file_type().is_symlink() {
+        return std::os::unix::fs::symlink(std::fs::read_link(from)?, to);
+    }
+    let mut source = std::fs::File::open(from)?;
+    let mut copy = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(to)?
+    };
+    if !reflink(&source, &copy) {
+        io::copy(&mut source, &mut copy)?;
+    }
+    copy.set_permissions(meta.permissions())?;
+    copy.set_modified(meta.modified()?)?;
+    Ok(())
+}
+
+/// Makes `copy` share `source`'s blocks (`FICLONE`) where the filesystem can; `false` where it cannot.
+#[cfg(target_os = "linux")]
+fn reflink(source: &std::fs::File, copy: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: an ioctl on two open descriptors this function borrows; no memory is passed.
+    unsafe { libc::ioctl(copy.as_raw_fd(), libc::FICLONE, source.as_raw_fd()) == 0 }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reflink(_source: &std::fs::File, _copy: &std::fs::File) -> bool {
+    false
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,204 @@
+use std::path::Path;
+
+use super::*;
+
+fn write(root: &Path, relative: &str, text: &str) {
+    let path = root.join(relative);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn read(root: &Path, relative: &str) -> Option<String> {
+    std::fs::read_to_string(root.join(relative)).ok()
+}
+
+/// A project with a test under `tests/`, a module, and its baseline.
+fn project() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf, Synced) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("project");
+    let tree = dir.path().join("room/tree");
+    write(&root, "src/calc.py", "def add(a, b): return a + b\n");
+    write(&root, "tests/test_calc.py", "from calc import add\n");
+    write(&root, "tests/data/case.json", "{}\n");
+    let synced = Synced::baseline(&root, ["tests/test_calc.py".to_string()].iter()).expect("baseline");
+    (dir, root, tree, synced)
+}
+
+#[test]
+fn a_sync_copies_new_and_changed_files_and_removes_deleted_ones() {
+    let (_dir, root, tree, mut synced) = project();
+    let first = synced.sync(&root, &tree).expect("sync");
+    assert_eq!(first.copied, 3);
+    assert_eq!(read(&tree, "tests/data/case.json").as_deref(), Some("{}\n"));
+    let again = synced.sync(&root, &tree).expect("sync");
+    assert_eq!(
+        (again.copied, again.removed),
+        (0, 0),
+        "an unchanged tree copies nothing"
+    );
+    write(&root, "src/calc.py", "def add(a, b): return b + a\n");
+    write(&root, "src/new_module.py", "X = 1\n");
+    std::fs::remove_file(root.join("tests/data/case.json")).expect("rm");
+    let done = synced.sync(&root, &tree).expect("sync");
+    assert_eq!((done.copied, done.removed), (2, 1));
+    assert_eq!(
+        read(&tree, "src/calc.py").as_deref(),
+        Some("def add(a, b): return b + a\n")
+    );
+    assert_eq!(read(&tree, "src/new_module.py").as_deref(), Some("X = 1\n"));
+    assert_eq!(read(&tree, "tests/data/case.json"), None);
+    assert!(!synced.files.contains_key("tests/data/case.json"));
+}
+
+#[test]
+fn a_file_put_back_with_its_old_modification_time_is_copied_again() {
+    let (_dir, root, tree, mut synced) = project();
+    synced.sync(&root, &tree).expect("sync");
+    let path = root.join("src/calc.py");
+    let old = std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime");
+    // Same size, same modification time: only the change time (and the content) moved.
+    std::fs::write(&path, "def add(a, b): return a - b\n").expect("write");
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.set_modified(old))
+        .expect("touch");
+    assert_eq!(synced.sync(&root, &tree).expect("sync").copied, 1);
+    assert_eq!(
+        read(&tree, "src/calc.py").as_deref(),
+        Some("def add(a, b): return a - b\n")
+    );
+}
+
+#[test]
+fn what_a_run_wrote_into_its_tree_is_undone_by_the_next_sync() {
+    let (_dir, root, tree, mut synced) = project();
+    synced.sync(&root, &tree).expect("sync");
+    write(&tree, "src/calc.py", "def add(a, b): return 3\n");
+    write(&tree, "tests/conftest.py", "planted = True\n");
+    let done = synced.sync(&root, &tree).expect("sync");
+    assert_eq!((done.copied, done.removed), (1, 1));
+    assert_eq!(
+        read(&tree, "src/calc.py").as_deref(),
+        Some("def add(a, b): return a + b\n")
+    );
+    assert_eq!(read(&tree, "tests/conftest.py"), None);
+}
+
+#[test]
+fn a_symbolic_link_is_copied_as_a_link_and_copies_are_never_hard_links() {
+    let (_dir, root, tree, mut synced) = project();
+    std::os::unix::fs::symlink("calc.py", root.join("src/alias.py")).expect("symlink");
+    synced.sync(&root, &tree).expect("sync");
+    assert_eq!(
+        std::fs::read_link(tree.join("src/alias.py")).expect("link"),
+        Path::new("calc.py")
+    );
+    let (source, copy) = (
+        std::fs::metadata(root.join("src/calc.py")).expect("meta"),
+        std::fs::metadata(tree.join("src/calc.py")).expect("meta"),
+    );
+    assert_ne!(source.ino(), copy.ino());
+    assert_eq!(
+        source.modified().ok(),
+        copy.modified().ok(),
+        "the copy keeps the file's time"
+    );
+}
+
+#[test]
+fn build_outputs_and_caches_are_not_copied_and_the_runs_own_are_kept() {
+    let (_dir, root, tree, mut synced) = project();
+    write(&root, "target/debug/stale-test-binary", "old");
+    write(&root, "tests/__pycache__/test_calc.cpython-312.pyc", "weakened");
+    write(&root, ".pytest_cache/v/cache/lastfailed", "{}");
+    write(&root, ".claude/pua-loop.local.md", "state");
+    synced.sync(&root, &tree).expect("sync");
+    for path in [
+        "target/debug/stale-test-binary",
+        "tests/__pycache__/test_calc.cpython-312.pyc",
+        ".pytest_cache/v/cache/lastfailed",
+        ".claude/pua-loop.local.md",
+    ] {
+        assert_eq!(read(&tree, path), None, "{path}");
+    }
+    write(&tree, "target/debug/built-by-the-oracle", "fresh");
+    synced.sync(&root, &tree).expect("sync");
+    assert_eq!(
+        read(&tree, "target/debug/built-by-the-oracle").as_deref(),
+        Some("fresh")
+    );
+}
+
+#[test]
+fn new_files_a_runner_loads_on_its_own_stay_out_where_they_reach_a_baseline_test() {
+    let (_dir, root, tree, mut synced) = project();
+    let left = [
+        "conftest.py",
+        "tests/conftest.py",
+        "tests/__init__.py",
+        "sitecustomize.py",
+        "src/usercustomize.py",
+        "src/shadow.pth",
+        "__mocks__/fs.js",
+        "jest.config.js",
+        "tests/pytest.ini",
+        ".cargo/config.toml",
+    ];
+    let kept = [
+        // A module turned into a package, a new module, a new crate, a conftest beside the agent's own new tests.
+        "src/calc/__init__.py",
+        "src/helpers.py",
+        "crates/extra/Cargo.toml",
+        "newtests/conftest.py",
+        "docs/conf.py",
+    ];
+    for path in left.iter().chain(&kept) {
+        write(&root, path, "x = 1\n");
+    }
+    let done = synced.sync(&root, &tree).expect("sync");
+    let mut expected: Vec<String> = left.iter().map(|p| (*p).to_string()).collect();
+    expected.sort();
+    let mut got = done.left_out.clone();
+    got.sort();
+    assert_eq!(got, expected);
+    for path in left {
+        assert_eq!(read(&tree, path), None, "{path}");
+    }
+    for path in kept {
+        assert!(read(&tree, path).is_some(), "{path}");
+    }
+}
+
+#[test]
+fn a_file_the_runner_loads_that_existed_at_the_baseline_is_copied() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("project");
+    write(&root, "tests/conftest.py", "import pytest\n");
+    write(&root, "tests/test_a.py", "def test_a(): pass\n");
+    let mut synced = Synced::baseline(&root, std::iter::empty()).expect("baseline");
+    write(&root, "tests/conftest.py", "import pytest  # edited\n");
+    let done = synced.sync(&root, &dir.path().join("tree")).expect("sync");
+    assert!(done.left_out.is_empty(), "{done:?}");
+    assert_eq!(
+        read(&dir.path().join("tree"), "tests/conftest.py").as_deref(),
+        Some("import pytest  # edited\n")
+    );
+}
+
+#[test]
+fn dependency_and_vcs_directories_are_bound_not_copied() {
+    let (_dir, root, tree, mut synced) = project();
+    write(&root, "node_modules/left-pad/index.js", "module.exports = 1\n");
+    write(&root, "packages/web/package.json", "{}\n");
+    write(&root, "packages/web/node_modules/dep/index.js", "1\n");
+    write(&root, ".venv/lib/site.py", "\n");
+    write(&root, ".git/HEAD", "ref: refs/heads/main\n");
+    let done = synced.sync(&root, &tree).expect("sync");
+    assert_eq!(
+        done.bound,
+        [".git", ".venv", "node_modules", "packages/web/node_modules"]
+    );
+    assert!(tree.join("node_modules").is_dir(), "a mount point");
+    assert_eq!(read(&tree, "node_modules/left-pad/index.js"), None);
+}
