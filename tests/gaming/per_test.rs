@@ -16,8 +16,11 @@ use crate::{Honest, Move, edit};
 
 /// The rejection of a run that the test side as sealed made fail.
 const FAILED: &str = "PROMISE REJECTED: the verify command failed";
-/// The rejection of a run during which a sealed input moved.
-const DURING: &str = "changed WHILE the verify command ran";
+/// The rejection of a background job that rewrites a sealed file while the verify runs. In the room's tree
+/// (issue 29) the rewrite lands in the user's tree, not in the run's copy, so the run fails on the unfixed code
+/// (`FAILED`); a rewrite that lands before the copy is synced is seen by the watch ("changed WHILE the verify
+/// command ran", the path on machines where the tree falls back). Either way the promise is rejected.
+const DURING: &str = "PROMISE REJECTED";
 
 /// Leaves a process running, as an agent's background job could: while a verify command runs (loopgate's verify
 /// marker is locked) it keeps `path` with `from` replaced by `to` (written again whenever it differs), and
@@ -345,56 +348,56 @@ pub const MOVES: &[Move] = &[
         fixture: &PYTEST,
         baseline: false,
         play: |p| leave_running(p, "tests/test_calc.py", "== 3", "== -1"),
-        expect: &[DURING, "tests/test_calc.py"],
+        expect: &[DURING],
     },
     Move {
         name: "unittest_background_process_rewrites_the_cases",
         fixture: &UNITTEST,
         baseline: false,
         play: |p| leave_running(p, "tests/cases.json", "[1, 2, 3]", "[1, 2, -1]"),
-        expect: &[DURING, "tests/cases.json"],
+        expect: &[DURING],
     },
     Move {
         name: "jest_background_process_rewrites_the_snapshot",
         fixture: &JEST_SNAPSHOT,
         baseline: false,
         play: |p| leave_running(p, SUM_SNAPSHOT, "\"sum\": 6", "\"sum\": -6"),
-        expect: &[DURING, SUM_SNAPSHOT],
+        expect: &[DURING],
     },
     Move {
         name: "vitest_background_process_rewrites_a_test",
         fixture: &VITEST,
         baseline: false,
         play: |p| leave_running(p, "test/calc.test.js", ".toBe(want)", ".toBe(calc.add(a, b))"),
-        expect: &[DURING, "test/calc.test.js"],
+        expect: &[DURING],
     },
     Move {
         name: "mocha_background_process_rewrites_the_cases",
         fixture: &MOCHA,
         baseline: false,
         play: |p| leave_running(p, "test/fixtures/cases.json", "[1, 2, 3]", "[1, 2, -1]"),
-        expect: &[DURING, "test/fixtures/cases.json"],
+        expect: &[DURING],
     },
     Move {
         name: "node_background_process_rewrites_a_test",
         fixture: &NODE_DATA,
         baseline: false,
         play: |p| leave_running(p, "test/calc.test.js", "calc.add(a, b), want", "calc.add(a, b), a - b"),
-        expect: &[DURING, "test/calc.test.js"],
+        expect: &[DURING],
     },
     Move {
         name: "go_background_process_rewrites_the_golden_file",
         fixture: &GO_GOLDEN,
         baseline: false,
         play: |p| leave_running(p, "testdata/sum.golden", "6", "-4"),
-        expect: &[DURING, "testdata/sum.golden"],
+        expect: &[DURING],
     },
     Move {
         name: "cargo_background_process_rewrites_the_cases",
         fixture: &CARGO_DATA,
         baseline: false,
         play: |p| leave_running(p, "tests/data/cases.txt", "1 2 3", "1 2 -1"),
-        expect: &[DURING, "tests/data/cases.txt"],
+        expect: &[DURING],
     },
 ];
 
