@@ -74,10 +74,7 @@ pub(super) fn rewrite(
     let rewritten = own_command(&exe, command).unwrap_or_else(|| rewrite::wrap(&exe, &home, outside, command));
     let mut updated = tool_input.clone();
     updated["command"] = Value::String(rewritten);
-    Some(HookOutput {
-        hook_specific: Some(serde_json::json!({"hookEventName": "PreToolUse", "updatedInput": updated})),
-        ..HookOutput::default()
-    })
+    Some(HookOutput::rewrite_tool(updated))
 }
 
 #[cfg(test)]
@@ -94,7 +91,8 @@ mod tests {
             return;
         }
         let rewritten = rewrite("Bash", &input, &[], Some("default")).expect("rewritten in the default mode");
-        let command = rewritten.hook_specific.expect("specific")["updatedInput"]["command"].clone();
+        let wire: serde_json::Value = serde_json::from_str(&rewritten.to_json()).expect("json");
+        let command = wire["hookSpecificOutput"]["updatedInput"]["command"].clone();
         assert!(command.as_str().is_some_and(|c| c.contains("confine")), "{command}");
         assert!(rewrite("Bash", &input, &[], Some("bypassPermissions")).is_some());
         assert!(rewrite("Bash", &input, &[], None).is_some());
