@@ -233,8 +233,11 @@ fn opt_outs(flags: &[(bool, Check)]) -> Vec<Check> {
     flags.iter().filter(|(set, _)| *set).map(|(_, check)| *check).collect()
 }
 
-/// Splits the stdin text and lets the command-line flags fill in what it does not say.
-fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
+/// Splits the stdin text and lets the command-line flags fill in what it does not say: the text is parsed by
+/// clap ([`text_command`]) and laid over the command line's flags with clap's own `update_from_arg_matches`, so
+/// every flag of [`SetupArgs`] — a new one too — is merged the same way (the text wins where it gives a flag).
+fn merge_text(mut cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
+    use clap::FromArgMatches;
     if !cli.task.is_empty() {
         return Err(Error::Usage(
             "give the task either as words or on stdin with `--args-stdin`, not both".into(),
@@ -249,33 +252,28 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
     }
     argv.push("--".into());
     argv.push(split.task);
-    let parsed = TextArgs::try_parse_from(argv)
-        .map_err(|e| Error::Usage(clap_line(&e)))?
-        .args;
-    Ok(SetupArgs {
-        session_id: parsed.session_id.or(cli.session_id),
-        lang: parsed.lang.or(cli.lang),
-        force: parsed.force || cli.force,
-        verify: parsed.verify.or(cli.verify),
-        max_iterations: parsed.max_iterations.or(cli.max_iterations),
-        verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
-        seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
-        holdout: if parsed.holdout.is_empty() {
-            cli.holdout
+    let matches = text_command()
+        .try_get_matches_from(argv)
+        .map_err(|e| Error::Usage(clap_line(&e)))?;
+    cli.update_from_arg_matches(&matches)
+        .map_err(|e| Error::Usage(clap_line(&e)))?;
+    Ok(cli)
+}
+
+/// The parser of the slash command's text: [`SetupArgs`]' flags, except that a switch (`--force`) the text does
+/// not give has no value at all rather than a default `false`, so `update_from_arg_matches` leaves the command
+/// line's value alone (clap updates a field whenever its argument has a value, a default one included).
+fn text_command() -> clap::Command {
+    use clap::{ArgAction, CommandFactory};
+    TextArgs::command().mut_args(|arg| {
+        if matches!(arg.get_action(), ArgAction::SetTrue) {
+            arg.action(ArgAction::Set)
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("true")
         } else {
-            parsed.holdout
-        },
-        require_tests: parsed.require_tests || cli.require_tests,
-        no_notify: parsed.no_notify || cli.no_notify,
-        no_closure_seal: parsed.no_closure_seal || cli.no_closure_seal,
-        no_test_seal: parsed.no_test_seal || cli.no_test_seal,
-        no_count_ratchet: parsed.no_count_ratchet || cli.no_count_ratchet,
-        no_skip_check: parsed.no_skip_check || cli.no_skip_check,
-        no_test_awareness_check: parsed.no_test_awareness_check || cli.no_test_awareness_check,
-        no_baseline: parsed.no_baseline || cli.no_baseline,
-        no_test_verdict: parsed.no_test_verdict || cli.no_test_verdict,
-        with_new_tests: parsed.with_new_tests || cli.with_new_tests,
-        ..parsed
+            arg
+        }
     })
 }
 
