@@ -78,3 +78,21 @@ fn save_then_load_round_trips() {
     state.save(&path).expect("save");
     assert_eq!(State::load(&path).expect("load"), Some(state));
 }
+
+/// State files and seals a loopgate before the settings were split into `LoopConfig` and `LoopProgress` wrote
+/// (`tests/fixtures/state-0.1.0/`: a scored loop with limits, checkpoints and a pending block; a paused one with
+/// counts and a give-up streak) load, and re-save byte for byte: the files on disk keep their keys and order.
+#[test]
+fn state_files_and_seals_of_the_previous_layout_resave_byte_for_byte() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/state-0.1.0");
+    for name in ["scored", "paused"] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.local.md"))).expect("state fixture");
+        let state = State::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(state.render().expect("render"), text, "{name}.local.md");
+        let bytes = std::fs::read(dir.join(format!("{name}.seal.json"))).expect("seal fixture");
+        let seal: crate::seal::Seal = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let again = serde_json::to_vec_pretty(&seal).expect("seal json");
+        assert_eq!(String::from_utf8_lossy(&again), String::from_utf8_lossy(&bytes), "{name}.seal.json");
+        assert_eq!(seal.state().render().expect("render"), text, "{name}: the seal mirrors the state file");
+    }
+}
