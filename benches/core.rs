@@ -285,9 +285,9 @@ fn checkpointed_loop(root: &Path) -> loopgate::state::StateFields {
         root: root.to_path_buf(),
     };
     let (setup, track) =
-        loopgate::checkpoint::start(&project, &fields.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
+        loopgate::checkpoint::start(&project, &fields.config.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
     assert_eq!(setup, loopgate::checkpoint::Setup::On);
-    fields.checkpoints = track;
+    fields.progress.checkpoints = track;
     fields
 }
 
@@ -352,15 +352,15 @@ fn bench_checkpoint_stop(bencher: divan::Bencher, change: bool) {
                 change_three_files(dir.path(), round);
             }
             let mut fields = fields.clone();
-            fields.iteration = round;
+            fields.progress.iteration = round;
             (fields, loopgate::progress::probe(dir.path()))
         })
         .bench_local_refs(|(fields, probe)| {
             let taken = loopgate::checkpoint::at_stop(
                 &project,
-                &fields.loop_id,
-                fields.iteration,
-                fields.checkpoints.as_mut(),
+                &fields.config.loop_id,
+                fields.progress.iteration,
+                fields.progress.checkpoints.as_mut(),
                 Some(probe.clone()),
             );
             assert!(matches!(taken, Some(Ok(_))), "{taken:?}");
@@ -386,7 +386,7 @@ fn checkpoint_setup_10k_files(bencher: divan::Bencher) {
         })
         .bench_local_refs(|fields| {
             let (setup, _) =
-                loopgate::checkpoint::start(&project, &fields.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
+                loopgate::checkpoint::start(&project, &fields.config.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
             assert_eq!(setup, loopgate::checkpoint::Setup::On);
         });
 }

@@ -69,7 +69,7 @@ pub(crate) enum Caller {
 /// Checks the sealed files, then runs the sealed verify command for `iteration`.
 pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verdict, Error> {
     let fields = &active.seal.fields;
-    let Some(command) = fields.verify_command.clone() else {
+    let Some(command) = fields.config.verify.verify_command.clone() else {
         return Ok(Verdict::Honor);
     };
     // Loaded once: every check of this promise (before, as the run starts, after a pass) reads the same seal.
@@ -80,7 +80,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
     }
-    let mut log_path = active.project.verify_log_path(&fields.loop_id, iteration);
+    let mut log_path = active.project.verify_log_path(&fields.config.loop_id, iteration);
     if caller == Caller::SelfCheck {
         log_path.set_extension("self-check.log");
     }
@@ -89,7 +89,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
-        timeout: Duration::from_secs(fields.verify_timeout),
+        timeout: Duration::from_secs(fields.config.verify.verify_timeout),
         log_path: &log_path,
         prefix: &[],
         env: room.as_ref().map(|r| r.env.as_slice()),
@@ -125,7 +125,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let mut summary = summary::summarize(&text);
     summary.counts = counts;
     let fingerprint = summary::fingerprint_of(&summary, &text);
-    let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
+    let score = fields.config.verify.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
     let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
     // By name first: where both see a pass fall short, the names say exactly what moved; the totals are the
     // fallback for runners that print none.
@@ -135,7 +135,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Judged::Held
     };
     let ratchet = if passed && by_name == Judged::Held && fields.checks(Check::Counts) {
-        fields.counts_best.check(summary.counts)
+        fields.progress.counts.counts_best.check(summary.counts)
     } else {
         Vec::new()
     };
@@ -144,17 +144,17 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Judged::Held => {
             passed = false;
             note = Some(messages::counts_regressed(
-                fields.lang,
-                &messages::counts_moved(fields.lang, &ratchet),
+                fields.config.lang,
+                &messages::counts_moved(fields.config.lang, &ratchet),
             ));
         }
         Judged::Short(short) => {
             passed = false;
-            note = Some(messages::baseline::short(fields.lang, short));
+            note = Some(messages::baseline::short(fields.config.lang, short));
         }
         Judged::NoResults => {
             passed = false;
-            note = Some(messages::baseline::no_results(fields.lang));
+            note = Some(messages::baseline::no_results(fields.config.lang));
         }
     }
     // Where the baseline showed pytest's report can be read, a pass (by exit, names and counts) must hold in it
@@ -162,7 +162,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let by_report = room.as_ref().filter(|_| passed && fields.checks(Check::ByName));
     if let Some(problem) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
         passed = false;
-        note = Some(messages::room::report_problem(fields.lang, &problem));
+        note = Some(messages::room::report_problem(fields.config.lang, &problem));
     }
     let mut run = Run {
         command,
@@ -360,14 +360,14 @@ pub(crate) fn baseline(
     env: Option<&[(OsString, OsString)]>,
     plane: Option<&crate::plane::Plane>,
 ) -> Result<Option<(Baseline, Observed)>, Error> {
-    let Some(command) = &fields.verify_command else {
+    let Some(command) = &fields.config.verify.verify_command else {
         return Ok(None);
     };
-    let log_path = project.verify_log_path(&fields.loop_id, 0);
+    let log_path = project.verify_log_path(&fields.config.loop_id, 0);
     let trace_path = log_path.with_extension("trace");
     let tracer = crate::trace::Tracer::find();
     let prefix = tracer.as_ref().map(|t| t.prefix(&trace_path)).unwrap_or_default();
-    let timeout = budget.map_or(fields.verify_timeout, |budget| budget.min(fields.verify_timeout));
+    let timeout = budget.map_or(fields.config.verify.verify_timeout, |budget| budget.min(fields.config.verify.verify_timeout));
     let request = VerifyRequest {
         command,
         cwd: &project.root,
@@ -398,7 +398,7 @@ pub(crate) fn baseline(
             "verify command `{command}` cannot start: the shell said `{line}`; pass one that exists and is executable with `--verify` (a command that starts and fails is fine)"
         )));
     }
-    let cut = o.timed_out && timeout < fields.verify_timeout;
+    let cut = o.timed_out && timeout < fields.config.verify.verify_timeout;
     let mut baseline = Baseline::of_run(
         0,
         o.exit_code,
@@ -444,13 +444,13 @@ fn assess(
     summary: &FailureSummary,
     score: Option<f64>,
 ) -> (bool, Option<String>) {
-    let lang = fields.lang;
+    let lang = fields.config.lang;
     if !outcome.passed() {
         return (false, None);
     }
     if summary.zero_tests {
-        let note = messages::no_tests_ran(lang, fields.require_tests);
-        if fields.require_tests {
+        let note = messages::no_tests_ran(lang, fields.config.verify.require_tests);
+        if fields.config.verify.require_tests {
             return (false, Some(note));
         }
         return (score_met(fields, score).0, Some(note));
@@ -459,11 +459,11 @@ fn assess(
 }
 
 fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>) {
-    let Some(gate) = &fields.score else { return (true, None) };
+    let Some(gate) = &fields.config.verify.score else { return (true, None) };
     match score {
-        Some(score) if gate.met(score) => (true, Some(messages::score_met(fields.lang, score, gate))),
-        Some(score) => (false, Some(messages::score_below(fields.lang, score, gate))),
-        None => (false, Some(messages::score_missing(fields.lang, gate))),
+        Some(score) if gate.met(score) => (true, Some(messages::score_met(fields.config.lang, score, gate))),
+        Some(score) => (false, Some(messages::score_below(fields.config.lang, score, gate))),
+        None => (false, Some(messages::score_missing(fields.config.lang, gate))),
     }
 }
 
@@ -498,8 +498,8 @@ impl Run {
         } else {
             ratchet::Outcome::Failed
         };
-        fields.counts_best.record(counts, outcome);
-        fields.last_counts = counts.or(fields.last_counts);
+        fields.progress.counts.counts_best.record(counts, outcome);
+        fields.progress.counts.last_counts = counts.or(fields.progress.counts.last_counts);
     }
 
     /// The verify facts as the history records them.

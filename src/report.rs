@@ -29,7 +29,7 @@ pub(crate) fn write(
 ) -> std::io::Result<PathBuf> {
     let path = project
         .work_dir()
-        .join(format!("report-{}.md", safe_name(&state.fields.loop_id)));
+        .join(format!("report-{}.md", safe_name(&state.fields.config.loop_id)));
     std::fs::create_dir_all(project.work_dir())?;
     crate::fsutil::write_atomic(&path, render(state, records, end, detail).as_bytes(), 0o644)?;
     Ok(path.strip_prefix(&project.root).map(PathBuf::from).unwrap_or(path))
@@ -38,18 +38,18 @@ pub(crate) fn write(
 /// The report's text.
 pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &str) -> String {
     let f = &state.fields;
-    let mine: Vec<&Record> = records.iter().filter(|r| r.loop_id == f.loop_id).collect();
+    let mine: Vec<&Record> = records.iter().filter(|r| r.loop_id == f.config.loop_id).collect();
     let mut out = String::new();
-    let _ = writeln!(out, "# loopgate: loop `{}` stopped without success\n", f.loop_id);
+    let _ = writeln!(out, "# loopgate: loop `{}` stopped without success\n", f.config.loop_id);
     let _ = writeln!(
         out,
         "- **Outcome:** `{}` at iteration {} — {detail}",
         end.as_str(),
-        f.iteration
+        f.progress.iteration
     );
-    let _ = writeln!(out, "- **Started:** {}", f.started_at);
+    let _ = writeln!(out, "- **Started:** {}", f.config.started_at);
     let verify = f
-        .verify_command
+        .config.verify.verify_command
         .as_deref()
         .map_or("none (honor system)".to_string(), |c| format!("`{c}`"));
     let _ = writeln!(out, "- **Verify command:** {verify}");
@@ -57,7 +57,7 @@ pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &st
     let _ = writeln!(
         out,
         "- **Promise rejections:** {} ({} in a row)\n",
-        f.promise_rejections, f.rejections_in_a_row
+        f.progress.rejections.promise_rejections, f.progress.rejections.rejections_in_a_row
     );
     let _ = writeln!(out, "## Task\n\n{}\n", state.task.trim_end());
     attempts(&mut out, &mine);

@@ -353,7 +353,7 @@ fn report(config: &Config, started: &Started) -> String {
     if config.verify.is_some() {
         let baseline = match &started.baseline {
             Some(baseline) => {
-                let log = started.project.verify_log_path(&started.state.fields.loop_id, 0);
+                let log = started.project.verify_log_path(&started.state.fields.config.loop_id, 0);
                 let log = log
                     .strip_prefix(&started.project.root)
                     .unwrap_or(&log)
@@ -418,7 +418,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     let holdout = if config.holdout.is_empty() {
         None
     } else {
-        Some(crate::holdout::take(&project, &config.holdout, &state.fields.loop_id)?)
+        Some(crate::holdout::take(&project, &config.holdout, &state.fields.config.loop_id)?)
     };
     let root = project.root.clone();
     let started = seal_and_start(config, project, store, state, holdout);
@@ -439,12 +439,12 @@ fn seal_and_start(
 ) -> Result<Started, Error> {
     let sealed = Sealed::take(config, &project.root)?;
     if config.stall_limit > 0 {
-        state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
+        state.fields.progress.stall.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
-    let fingerprint = state.fields.tree_fingerprint.as_deref();
+    let fingerprint = state.fields.progress.stall.tree_fingerprint.as_deref();
     let (checkpoints, track) =
-        crate::checkpoint::start(&project, &state.fields.loop_id, fingerprint, config.checkpoints);
-    state.fields.checkpoints = track;
+        crate::checkpoint::start(&project, &state.fields.config.loop_id, fingerprint, config.checkpoints);
+    state.fields.progress.checkpoints = track;
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
@@ -506,7 +506,7 @@ fn seal_and_start(
                         &project,
                         holdout,
                         command,
-                        &state.fields.loop_id,
+                        &state.fields.config.loop_id,
                         timeout,
                         baseline.as_ref(),
                         room.as_ref()
@@ -549,7 +549,7 @@ fn seal_and_start(
         warnings: Vec::new(),
     };
     active.save(&state)?;
-    let start_commit = state.fields.checkpoints.as_ref().and_then(|t| t.last.as_ref());
+    let start_commit = state.fields.progress.checkpoints.as_ref().and_then(|t| t.last.as_ref());
     let init = Init {
         verify_command: config.verify.clone(),
         session_id: config.session_id.clone(),
@@ -572,7 +572,7 @@ fn seal_and_start(
             failing: b.failing().into_iter().take(20).map(str::to_string).collect(),
         }),
     };
-    let record = Record::new(&state.fields.loop_id, 1, Event::Init(init));
+    let record = Record::new(&state.fields.config.loop_id, 1, Event::Init(init));
     active.record(&record)?;
     let project = active.project;
     Ok(Started {
@@ -625,19 +625,19 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
         }),
         Lookup::Loop(active) => {
             let fields = &active.seal.fields;
-            let other = !fields.session_id.is_empty() && fields.session_id != config.session_id;
+            let other = !fields.progress.session_id.is_empty() && fields.progress.session_id != config.session_id;
             if other && !config.force {
-                let run_pid = fields.driver.map(|Driver::Run { pid }| pid);
+                let run_pid = fields.progress.driver.map(|Driver::Run { pid }| pid);
                 return Err(Error::Conflict {
-                    session: fields.session_id.clone(),
-                    loop_id: fields.loop_id.clone(),
+                    session: fields.progress.session_id.clone(),
+                    loop_id: fields.config.loop_id.clone(),
                     run_pid,
                     run_alive: run_pid.is_some_and(crate::process::alive),
                 });
             }
             let record = Record::new(
                 active.loop_id(),
-                fields.iteration,
+                fields.progress.iteration,
                 Event::Cancelled(Reason::new("replaced by a new loop")),
             );
             eprint!("{}", active.end(&record)?);

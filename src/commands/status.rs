@@ -196,7 +196,7 @@ fn report(project: &Project) -> Result<StatusReport, Error> {
             };
             let state = active.state();
             let report = Box::new(loop_report(&state, &events, tail.last_verify.as_ref(), extra));
-            if state.fields.status == LoopStatus::Paused {
+            if state.fields.progress.status == LoopStatus::Paused {
                 StatusReport::Paused(report)
             } else {
                 StatusReport::Running(report)
@@ -244,39 +244,39 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         .ok()
         .and_then(|secs| u64::try_from(secs).ok());
     LoopReport {
-        loop_id: f.loop_id.clone(),
+        loop_id: f.config.loop_id.clone(),
         task: state.task.clone(),
-        iteration: f.iteration,
-        max_iterations: f.max_iterations,
+        iteration: f.progress.iteration,
+        max_iterations: f.config.limits.max_iterations,
         elapsed_secs: elapsed,
-        max_duration_secs: f.max_duration,
-        promise_rejections: f.promise_rejections,
-        rejections_in_a_row: f.rejections_in_a_row,
-        verify_command: f.verify_command.clone(),
-        verify_timeout: f.verify_timeout,
-        verify_on: f.verify_on,
-        completion_promise: f.completion_promise.clone(),
-        session_id: f.session_id.clone(),
-        driver: f.driver.map(|crate::schema::Driver::Run { pid }| DriverReport {
+        max_duration_secs: f.config.limits.max_duration,
+        promise_rejections: f.progress.rejections.promise_rejections,
+        rejections_in_a_row: f.progress.rejections.rejections_in_a_row,
+        verify_command: f.config.verify.verify_command.clone(),
+        verify_timeout: f.config.verify.verify_timeout,
+        verify_on: f.config.verify.verify_on,
+        completion_promise: f.config.completion_promise.clone(),
+        session_id: f.progress.session_id.clone(),
+        driver: f.progress.driver.map(|crate::schema::Driver::Run { pid }| DriverReport {
             kind: "run",
             pid,
             running: crate::process::alive(pid),
         }),
-        pause_reason: f.pause_reason.clone(),
-        sealed: f.sealed.clone(),
+        pause_reason: f.progress.pause_reason.clone(),
+        sealed: f.config.sealed.clone(),
         sealed_files: extra.sealed_files,
         last_verify: last_verify.map(verify_summary),
         trajectory: format!(
             "{}{}",
             if trajectory.truncated { "…" } else { "" },
-            crate::trajectory::strip(history::of_loop(&trajectory.events, &f.loop_id))
+            crate::trajectory::strip(history::of_loop(&trajectory.events, &f.config.loop_id))
         ),
-        escalation: crate::trajectory::escalation(f.promise_rejections, f.iteration),
-        unchanged_streak: f.unchanged_streak,
-        stall_limit: f.stall_limit,
-        tokens_used: f.max_tokens.map(|_| f.tokens_used),
-        max_tokens: f.max_tokens,
-        best_score: f.best_score,
+        escalation: crate::trajectory::escalation(f.progress.rejections.promise_rejections, f.progress.iteration),
+        unchanged_streak: f.progress.stall.unchanged_streak,
+        stall_limit: f.config.limits.stall_limit,
+        tokens_used: f.config.limits.max_tokens.map(|_| f.progress.tokens.tokens_used),
+        max_tokens: f.config.limits.max_tokens,
+        best_score: f.progress.score.best_score,
         turn_ended: extra.turn_ended,
         baseline: extra.baseline,
         verify_running: extra.verify_running,
@@ -295,13 +295,13 @@ fn turn_ended(fields: &crate::state::StateFields, latest: Option<&Record>) -> Op
         Status::BlockCap => true,
         Status::TurnEnded => false,
         Status::StopFailure => {
-            let line = crate::messages::cap::stop_failure(fields.lang, None, latest.iteration);
+            let line = crate::messages::cap::stop_failure(fields.config.lang, None, latest.iteration);
             return Some(line.trim_start_matches("loopgate: ").to_string());
         }
         _ => return None,
     };
     Some(crate::messages::cap::status_line(
-        fields.lang,
+        fields.config.lang,
         cap_reached,
         latest.iteration,
     ))

@@ -274,7 +274,7 @@ fn the_report_renders_every_old_loop() {
     let ids: std::collections::BTreeSet<&str> = read.records.iter().map(|r| r.loop_id.as_str()).collect();
     for id in ids {
         let mut state = crate::state::tests::sample("t");
-        state.fields.loop_id = id.to_string();
+        state.fields.config.loop_id = id.to_string();
         let text = crate::report::render(&state, &read.records, Status::MaxIterations, "max_iterations reached");
         let rows = super::of_loop(&read.records, id)
             .filter(|r| r.status() != Status::Init)
@@ -286,7 +286,7 @@ fn the_report_renders_every_old_loop() {
         assert_eq!(shown, rows.min(40), "loop `{id}`:\n{text}");
     }
     let mut state = crate::state::tests::sample("t");
-    state.fields.loop_id = "lg-20261123T161121Z-5a1242".into();
+    state.fields.config.loop_id = "lg-20261123T161121Z-5a1242".into();
     let text = crate::report::render(&state, &read.records, Status::MaxIterations, "x");
     assert!(
         text.contains("| 1 | promise_rejected | exit 1 | error: done.txt is missing |"),

@@ -29,8 +29,8 @@ fn records() -> Vec<Record> {
 #[test]
 fn report_lists_attempts_recurring_failures_and_the_question() {
     let mut state = crate::state::tests::sample("make the parser handle unicode");
-    state.fields.loop_id = "lg-1".into();
-    state.fields.iteration = 4;
+    state.fields.config.loop_id = "lg-1".into();
+    state.fields.progress.iteration = 4;
     let text = render(&state, &records(), Status::MaxIterations, "max_iterations reached");
     assert!(text.contains("# loopgate: loop `lg-1` stopped without success"));
     assert!(text.contains("| 2 | promise_rejected | exit 101 | parser::unicode: left != right |"));

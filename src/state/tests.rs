@@ -28,8 +28,8 @@ fn task_with_delimiters_quotes_and_substitutions_round_trips_byte_for_byte() {
 fn crlf_frontmatter_parses() {
     let text = "---\r\nloop_id: a\r\niteration: 3\r\nverify_command: make\r\n---\r\ntask\r\n";
     let state = State::parse(text).expect("parse");
-    assert_eq!(state.fields.iteration, 3);
-    assert_eq!(state.fields.verify_command.as_deref(), Some("make"));
+    assert_eq!(state.fields.progress.iteration, 3);
+    assert_eq!(state.fields.config.verify.verify_command.as_deref(), Some("make"));
     assert_eq!(state.task, "task\r\n");
 }
 

@@ -43,7 +43,7 @@ pub(super) struct Environment {
 
 /// The room of a loop with a verify command; `None` without one.
 pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
-    active.seal.fields.verify_command.as_ref()?;
+    active.seal.fields.config.verify.verify_command.as_ref()?;
     let recorded = active
         .store
         .load_companion::<Recorded>(&active.project, crate::seal::ROOM)
