@@ -103,6 +103,10 @@ pub(crate) fn task_and_how_to_finish(state: &State) -> String {
         "{}\n{}\n\n{}",
         messages::section(f.config.lang, Section::Task),
         state.task.trim_end(),
-        messages::how_to_finish(f.config.lang, &f.config.completion_promise, f.config.verify.verify_command.is_some())
+        messages::how_to_finish(
+            f.config.lang,
+            &f.config.completion_promise,
+            f.config.verify.verify_command.is_some()
+        )
     )
 }

@@ -368,7 +368,11 @@ impl ActiveLoop {
             return;
         }
         let fields = &self.seal.fields;
-        let _ = crate::checkpoint::prune::at_end(&self.project, &fields.config.loop_id, fields.progress.checkpoints.as_ref());
+        let _ = crate::checkpoint::prune::at_end(
+            &self.project,
+            &fields.config.loop_id,
+            fields.progress.checkpoints.as_ref(),
+        );
     }
 }
 

@@ -254,7 +254,9 @@ pub(crate) fn briefing(
         none.to_string()
     };
     let duration = f
-        .config.limits.max_duration
+        .config
+        .limits
+        .max_duration
         .map_or_else(|| none.to_string(), crate::duration::format_secs);
     let when = match (lang, f.config.verify.verify_on) {
         (Speech::En, crate::state::VerifyOn::Promise) => "runs when you promise",
@@ -287,7 +289,13 @@ pub(crate) fn briefing(
             f.config.sealed.join(", ")
         ),
     };
-    let closure = breach::briefing(lang, &f.config.opt_out, closure, tests, f.config.verify.verify_command.is_some());
+    let closure = breach::briefing(
+        lang,
+        &f.config.opt_out,
+        closure,
+        tests,
+        f.config.verify.verify_command.is_some(),
+    );
     let (title, task, limits, files) = match lang {
         Speech::En => (
             "loop started",
@@ -315,7 +323,11 @@ pub(crate) fn briefing(
         "[loopgate] {title}: `{}`\n\n{task}\n{}\n\n{verify}\n{limits}{sealed}{closure}{unbound}\n\n{}\n{files}",
         f.config.loop_id,
         state.task.trim_end(),
-        how_to_finish(lang, &f.config.completion_promise, f.config.verify.verify_command.is_some()),
+        how_to_finish(
+            lang,
+            &f.config.completion_promise,
+            f.config.verify.verify_command.is_some()
+        ),
     )
 }
 

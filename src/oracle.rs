@@ -125,7 +125,12 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let mut summary = summary::summarize(&text);
     summary.counts = counts;
     let fingerprint = summary::fingerprint_of(&summary, &text);
-    let score = fields.config.verify.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
+    let score = fields
+        .config
+        .verify
+        .score
+        .as_ref()
+        .and_then(|gate| gate.extract(text.as_bytes()));
     let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
     // By name first: where both see a pass fall short, the names say exactly what moved; the totals are the
     // fallback for runners that print none.
@@ -367,7 +372,9 @@ pub(crate) fn baseline(
     let trace_path = log_path.with_extension("trace");
     let tracer = crate::trace::Tracer::find();
     let prefix = tracer.as_ref().map(|t| t.prefix(&trace_path)).unwrap_or_default();
-    let timeout = budget.map_or(fields.config.verify.verify_timeout, |budget| budget.min(fields.config.verify.verify_timeout));
+    let timeout = budget.map_or(fields.config.verify.verify_timeout, |budget| {
+        budget.min(fields.config.verify.verify_timeout)
+    });
     let request = VerifyRequest {
         command,
         cwd: &project.root,
@@ -459,7 +466,9 @@ fn assess(
 }
 
 fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>) {
-    let Some(gate) = &fields.config.verify.score else { return (true, None) };
+    let Some(gate) = &fields.config.verify.score else {
+        return (true, None);
+    };
     match score {
         Some(score) if gate.met(score) => (true, Some(messages::score_met(fields.config.lang, score, gate))),
         Some(score) => (false, Some(messages::score_below(fields.config.lang, score, gate))),

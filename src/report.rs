@@ -49,7 +49,9 @@ pub(crate) fn render(state: &State, records: &[Record], end: Status, detail: &st
     );
     let _ = writeln!(out, "- **Started:** {}", f.config.started_at);
     let verify = f
-        .config.verify.verify_command
+        .config
+        .verify
+        .verify_command
         .as_deref()
         .map_or("none (honor system)".to_string(), |c| format!("`{c}`"));
     let _ = writeln!(out, "- **Verify command:** {verify}");

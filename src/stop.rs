@@ -124,7 +124,9 @@ fn decide(
     }
     let wants_verify = match &signal {
         Signal::Promise => true,
-        Signal::None => fields.config.verify.verify_on == VerifyOn::Always && fields.config.verify.verify_command.is_some(),
+        Signal::None => {
+            fields.config.verify.verify_on == VerifyOn::Always && fields.config.verify.verify_command.is_some()
+        }
         Signal::Abort(_) | Signal::Pause(_) => false,
     };
     match signal {

@@ -345,7 +345,10 @@ fn same_session_stopping_twice_at_once_stays_consistent() {
         statuses(&records)
     );
     let seal = seal(&sandbox).expect("seal");
-    assert_eq!(seal["fields"]["iteration"].as_u64(), Some(state.fields.progress.iteration));
+    assert_eq!(
+        seal["fields"]["iteration"].as_u64(),
+        Some(state.fields.progress.iteration)
+    );
 }
 
 /// The same, with a promise and a failing verify at every stop: the lock is released while the verify runs, so
@@ -512,7 +515,10 @@ fn stop_killed_at_random_points_leaves_old_or_new_state() {
         .count();
     let state = State::load(&project.join(STATE)).expect("load").expect("state");
     let seal = seal(&sandbox).expect("seal");
-    assert_eq!(seal["fields"]["iteration"].as_u64(), Some(state.fields.progress.iteration));
+    assert_eq!(
+        seal["fields"]["iteration"].as_u64(),
+        Some(state.fields.progress.iteration)
+    );
     eprintln!(
         "stop: {landed} of 120 kills landed mid-run, {advanced} left the next iteration's state; \
          {tamper_reports} `tamper_detected` records (a crash between two writes looks like tampering)"

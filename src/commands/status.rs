@@ -257,11 +257,14 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         verify_on: f.config.verify.verify_on,
         completion_promise: f.config.completion_promise.clone(),
         session_id: f.progress.session_id.clone(),
-        driver: f.progress.driver.map(|crate::schema::Driver::Run { pid }| DriverReport {
-            kind: "run",
-            pid,
-            running: crate::process::alive(pid),
-        }),
+        driver: f
+            .progress
+            .driver
+            .map(|crate::schema::Driver::Run { pid }| DriverReport {
+                kind: "run",
+                pid,
+                running: crate::process::alive(pid),
+            }),
         pause_reason: f.progress.pause_reason.clone(),
         sealed: f.config.sealed.clone(),
         sealed_files: extra.sealed_files,

@@ -81,7 +81,12 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
 fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Option<&str>) -> String {
     let f = &state.fields;
     let lang = f.config.lang;
-    let mut parts = vec![messages::handover(lang, kind, f.progress.iteration, f.config.limits.max_iterations)];
+    let mut parts = vec![messages::handover(
+        lang,
+        kind,
+        f.progress.iteration,
+        f.config.limits.max_iterations,
+    )];
     if let Some(reason) = pause_reason {
         parts.push(format!(
             "{} {reason}",

@@ -72,7 +72,11 @@ pub(super) fn judge(
         Some(code) => format!("exit {code}"),
         None => "killed".to_string(),
     };
-    Ok(Some(crate::messages::holdout::failed(fields.config.lang, &failing, &exit)))
+    Ok(Some(crate::messages::holdout::failed(
+        fields.config.lang,
+        &failing,
+        &exit,
+    )))
 }
 
 /// The held-out run at setup, in the private copy: records which held-out tests exist and how they ended

@@ -186,7 +186,10 @@ pub(crate) fn yielded(loop_id: &str, iteration: u64, tally: &Tally) -> Record {
 /// written only leaves the count high.
 pub(crate) fn note_tool_call(active: &ActiveLoop, session: &str) {
     let f = &active.seal.fields;
-    if f.progress.pending_block.is_none() || f.progress.session_id != session || f.progress.status != LoopStatus::Running {
+    if f.progress.pending_block.is_none()
+        || f.progress.session_id != session
+        || f.progress.status != LoopStatus::Running
+    {
         return;
     }
     let _ = std::fs::OpenOptions::new()

@@ -16,7 +16,11 @@ use super::{LetGo, Outcome};
 /// The oracle passed (or there is none): the loop is done.
 pub(crate) fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
-    let (lang, iteration, rejections) = (f.config.lang, f.progress.iteration, f.progress.rejections.promise_rejections);
+    let (lang, iteration, rejections) = (
+        f.config.lang,
+        f.progress.iteration,
+        f.progress.rejections.promise_rejections,
+    );
     let record = Record::new(
         active.loop_id(),
         iteration,
@@ -48,7 +52,11 @@ fn held_out_back(lines: &str) -> String {
 pub(crate) fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
     let notice = user::aborted(f.config.lang, reason);
-    let record = Record::new(active.loop_id(), f.progress.iteration, Event::Aborted(Reason::new(reason)));
+    let record = Record::new(
+        active.loop_id(),
+        f.progress.iteration,
+        Event::Aborted(Reason::new(reason)),
+    );
     unsuccessful(active, record, notice)
 }
 

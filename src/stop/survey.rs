@@ -38,19 +38,33 @@ pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey
     if f.config.limits.stall_limit > 0 {
         let (taken, diff_stat) = progress::probe_since(&root.root, f.progress.stall.tree_fingerprint.as_deref());
         let changed = f.progress.stall.tree_fingerprint.as_deref() != Some(taken.fingerprint.as_str());
-        f.progress.stall.unchanged_streak = if changed { 0 } else { f.progress.stall.unchanged_streak + 1 };
+        f.progress.stall.unchanged_streak = if changed {
+            0
+        } else {
+            f.progress.stall.unchanged_streak + 1
+        };
         f.progress.stall.tree_fingerprint = Some(taken.fingerprint.clone());
         survey.diff_stat = diff_stat;
         survey.tree_changed = Some(changed);
         probe = Some(taken);
     }
     // With the same probe: an unchanged tree reuses the last checkpoint, a changed one re-stages its dirty paths.
-    survey.checkpoint = checkpoint::at_stop(&root, &f.config.loop_id, f.progress.iteration, f.progress.checkpoints.as_mut(), probe);
+    survey.checkpoint = checkpoint::at_stop(
+        &root,
+        &f.config.loop_id,
+        f.progress.iteration,
+        f.progress.checkpoints.as_mut(),
+        probe,
+    );
     if f.config.limits.max_tokens.is_some() {
         // A budget that cannot be measured is said so at every stop, never silently lifted.
         let unmeasured = match transcript {
             Some(path) => {
-                let cursor = f.progress.tokens.transcript_cursor.get_or_insert_with(tokens::Cursor::default);
+                let cursor = f
+                    .progress
+                    .tokens
+                    .transcript_cursor
+                    .get_or_insert_with(tokens::Cursor::default);
                 match tokens::advance(cursor, path) {
                     Ok(added) => {
                         f.progress.tokens.tokens_used += added;

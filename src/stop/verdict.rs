@@ -64,7 +64,11 @@ pub(crate) fn apply(
             run.record_counts(&mut active.seal.fields);
             let f = &mut active.seal.fields;
             let same = f.progress.rejections.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
-            f.progress.rejections.same_failure_streak = if same { f.progress.rejections.same_failure_streak + 1 } else { 1 };
+            f.progress.rejections.same_failure_streak = if same {
+                f.progress.rejections.same_failure_streak + 1
+            } else {
+                1
+            };
             f.progress.rejections.last_fingerprint = Some(run.fingerprint.clone());
             if let Some(gate) = f.config.verify.score.clone() {
                 match run.score {
@@ -93,9 +97,10 @@ pub(crate) fn apply(
                     Judged::Short(short) => crate::messages::baseline::short_result(f.config.lang, short.len()),
                     Judged::NoResults => crate::messages::baseline::no_results_result(f.config.lang).to_string(),
                     Judged::Held if run.held_out_failed => crate::messages::holdout::result(f.config.lang).to_string(),
-                    Judged::Held if regressed => {
-                        crate::messages::counts_result(f.config.lang, &crate::messages::counts_moved(f.config.lang, &run.ratchet))
-                    }
+                    Judged::Held if regressed => crate::messages::counts_result(
+                        f.config.lang,
+                        &crate::messages::counts_moved(f.config.lang, &run.ratchet),
+                    ),
                     Judged::Held => run.result_text(f.config.lang),
                 }),
             };

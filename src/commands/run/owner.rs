@@ -156,7 +156,9 @@ impl Owner {
         let f = &active.seal.fields;
         let run_pid = f.progress.driver.map(|Driver::Run { pid }| pid);
         let run_alive = run_pid.is_some_and(crate::process::alive);
-        let waiting = f.progress.status == LoopStatus::Paused || f.progress.session_id.is_empty() || (run_pid.is_some() && !run_alive);
+        let waiting = f.progress.status == LoopStatus::Paused
+            || f.progress.session_id.is_empty()
+            || (run_pid.is_some() && !run_alive);
         if !waiting && !force {
             return Err(Error::Conflict {
                 session: f.progress.session_id.clone(),

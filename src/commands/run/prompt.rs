@@ -27,7 +27,11 @@ pub(crate) fn opening(state: &State) -> String {
     format!(
         "{}\n\n{}",
         state.task.trim_end(),
-        messages::how_to_finish(f.config.lang, &f.config.completion_promise, f.config.verify.verify_command.is_some())
+        messages::how_to_finish(
+            f.config.lang,
+            &f.config.completion_promise,
+            f.config.verify.verify_command.is_some()
+        )
     )
 }
 

@@ -22,7 +22,10 @@ pub(crate) fn header(d: &Display, state: &State, options: &Options) {
         display::truncate(task.trim(), 80)
     ));
     let verify = match (&f.config.verify.verify_command, f.config.verify.verify_on) {
-        (Some(cmd), VerifyOn::Always) => format!("`{cmd}` after every iteration (timeout {}s)", f.config.verify.verify_timeout),
+        (Some(cmd), VerifyOn::Always) => format!(
+            "`{cmd}` after every iteration (timeout {}s)",
+            f.config.verify.verify_timeout
+        ),
         (Some(cmd), VerifyOn::Promise) => format!(
             "`{cmd}` when the agent replies <promise>{}</promise> (timeout {}s)",
             f.config.completion_promise, f.config.verify.verify_timeout
@@ -75,7 +78,11 @@ pub(crate) fn header(d: &Display, state: &State, options: &Options) {
 pub(crate) fn iteration(d: &Display, fields: &StateFields, prompt: &str) {
     if d.verbosity() != Verbosity::Quiet {
         d.line(&d.paint(
-            &format!("── iteration {}{} ──", fields.progress.iteration, of(fields.config.limits.max_iterations)),
+            &format!(
+                "── iteration {}{} ──",
+                fields.progress.iteration,
+                of(fields.config.limits.max_iterations)
+            ),
             Style::Dim,
         ));
     }
@@ -91,8 +98,13 @@ pub(crate) fn status(d: &Display, fields: &StateFields, last: Option<&Row>) {
         row.verify_passed.map(|passed| (passed, text))
     });
     // Stops without progress against the stall limit, once two in a row make it worth showing.
-    let level = fields.progress.stall.unchanged_streak.max(fields.progress.rejections.same_failure_streak);
-    let stall = (fields.config.limits.stall_limit > 0 && level >= 2).then_some((level, fields.config.limits.stall_limit));
+    let level = fields
+        .progress
+        .stall
+        .unchanged_streak
+        .max(fields.progress.rejections.same_failure_streak);
+    let stall =
+        (fields.config.limits.stall_limit > 0 && level >= 2).then_some((level, fields.config.limits.stall_limit));
     d.set_status(display::Status {
         iteration: fields.progress.iteration,
         max_iterations: fields.config.limits.max_iterations,
