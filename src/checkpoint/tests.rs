@@ -70,21 +70,31 @@ fn project(root: &Path) -> Project {
 
 /// [`super::start`] on a loop's fields, as setup calls it.
 fn start(project: &Project, f: &mut StateFields, keep: Option<Keep>) -> Setup {
-    let (setup, track) = super::start(project, &f.config.loop_id, f.progress.stall.tree_fingerprint.as_deref(), keep);
+    let (setup, track) = super::start(
+        project,
+        &f.config.loop_id,
+        f.progress.stall.tree_fingerprint.as_deref(),
+        keep,
+    );
     f.progress.checkpoints = track;
     setup
 }
 
 /// [`super::at_stop`] on a loop's fields, as a stop calls it.
 fn at_stop(project: &Project, f: &mut StateFields, probe: Option<Probe>) -> Option<Result<String, String>> {
-    super::at_stop(project, &f.config.loop_id, f.progress.iteration, f.progress.checkpoints.as_mut(), probe)
+    super::at_stop(
+        project,
+        &f.config.loop_id,
+        f.progress.iteration,
+        f.progress.checkpoints.as_mut(),
+        probe,
+    )
 }
 
 fn fields(id: &str) -> StateFields {
-    StateFields {
-        loop_id: id.into(),
-        ..StateFields::default()
-    }
+    let mut fields = StateFields::default();
+    fields.config.loop_id = id.into();
+    fields
 }
 
 fn files_of(root: &Path, commit: &str) -> Vec<String> {
@@ -154,7 +164,8 @@ fn an_unchanged_fingerprint_reuses_the_last_checkpoint_without_a_process() {
     f.progress.stall.tree_fingerprint = Some("same".into());
     start(&p, &mut f, Some(Keep::Best));
     let start_commit = f
-        .progress.checkpoints
+        .progress
+        .checkpoints
         .as_ref()
         .and_then(|t| t.last.clone())
         .expect("taken")
@@ -315,7 +326,10 @@ fn a_repository_without_commits_and_a_plain_directory() {
         "no HEAD yet: a commit without parent"
     );
     assert_eq!(
-        files_of(dir.path(), &f.progress.checkpoints.expect("on").last.expect("taken").commit),
+        files_of(
+            dir.path(),
+            &f.progress.checkpoints.expect("on").last.expect("taken").commit
+        ),
         ["x.txt"]
     );
     let plain = tempfile::tempdir().expect("tempdir");

@@ -22,7 +22,7 @@ use crate::project::Project;
 use crate::schema::{Check, Driver, Speech};
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, State, StateFields, VerifyOn};
+use crate::state::{self, Limits, LoopConfig, LoopProgress, State, StateFields, VerifyConfig, VerifyOn};
 use crate::{duration, exit_codes};
 
 mod sealing;
@@ -418,7 +418,11 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     let holdout = if config.holdout.is_empty() {
         None
     } else {
-        Some(crate::holdout::take(&project, &config.holdout, &state.fields.config.loop_id)?)
+        Some(crate::holdout::take(
+            &project,
+            &config.holdout,
+            &state.fields.config.loop_id,
+        )?)
     };
     let root = project.root.clone();
     let started = seal_and_start(config, project, store, state, holdout);
@@ -649,25 +653,33 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
 fn new_state(config: &Config) -> State {
     let now = chrono::Utc::now();
     let fields = StateFields {
-        loop_id: new_loop_id(now),
-        session_id: config.session_id.clone(),
-        max_iterations: config.max_iterations,
-        completion_promise: config.promise.clone(),
-        verify_command: config.verify.clone(),
-        verify_timeout: config.verify_timeout,
-        verify_on: config.verify_on,
-        max_duration: config.max_duration,
-        started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        sealed: config.seal.clone(),
-        lang: config.lang,
-        require_tests: config.require_tests,
-        notify: config.notify,
-        stall_limit: config.stall_limit,
-        max_tokens: config.max_tokens,
-        score: config.score.clone(),
-        driver: config.driver,
-        opt_out: config.opt_out.clone(),
-        ..StateFields::default()
+        config: LoopConfig {
+            loop_id: new_loop_id(now),
+            completion_promise: config.promise.clone(),
+            started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            sealed: config.seal.clone(),
+            lang: config.lang,
+            notify: config.notify,
+            opt_out: config.opt_out.clone(),
+            verify: VerifyConfig {
+                verify_command: config.verify.clone(),
+                verify_timeout: config.verify_timeout,
+                verify_on: config.verify_on,
+                require_tests: config.require_tests,
+                score: config.score.clone(),
+            },
+            limits: Limits {
+                max_iterations: config.max_iterations,
+                max_duration: config.max_duration,
+                max_tokens: config.max_tokens,
+                stall_limit: config.stall_limit,
+            },
+        },
+        progress: LoopProgress {
+            session_id: config.session_id.clone(),
+            driver: config.driver,
+            ..LoopProgress::default()
+        },
     };
     State {
         fields,

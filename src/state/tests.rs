@@ -3,12 +3,20 @@ use super::*;
 pub(crate) fn sample(task: &str) -> State {
     State {
         fields: StateFields {
-            loop_id: "lg-test".into(),
-            session_id: "s1".into(),
-            verify_command: Some("cargo test -- --test-threads=1 'it''s'".into()),
-            started_at: "2026-11-21T00:00:00Z".into(),
-            sealed: vec!["tests/**".into()],
-            ..StateFields::default()
+            config: LoopConfig {
+                loop_id: "lg-test".into(),
+                started_at: "2026-11-21T00:00:00Z".into(),
+                sealed: vec!["tests/**".into()],
+                verify: VerifyConfig {
+                    verify_command: Some("cargo test -- --test-threads=1 'it''s'".into()),
+                    ..VerifyConfig::default()
+                },
+                ..LoopConfig::default()
+            },
+            progress: LoopProgress {
+                session_id: "s1".into(),
+                ..LoopProgress::default()
+            },
         },
         task: task.into(),
     }
@@ -92,7 +100,15 @@ fn state_files_and_seals_of_the_previous_layout_resave_byte_for_byte() {
         let bytes = std::fs::read(dir.join(format!("{name}.seal.json"))).expect("seal fixture");
         let seal: crate::seal::Seal = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let again = serde_json::to_vec_pretty(&seal).expect("seal json");
-        assert_eq!(String::from_utf8_lossy(&again), String::from_utf8_lossy(&bytes), "{name}.seal.json");
-        assert_eq!(seal.state().render().expect("render"), text, "{name}: the seal mirrors the state file");
+        assert_eq!(
+            String::from_utf8_lossy(&again),
+            String::from_utf8_lossy(&bytes),
+            "{name}.seal.json"
+        );
+        assert_eq!(
+            seal.state().render().expect("render"),
+            text,
+            "{name}: the seal mirrors the state file"
+        );
     }
 }

@@ -107,7 +107,11 @@ pub(crate) fn next(
     };
     let notice = match &step.result {
         Some(result) if step.event != Event::Continue => user::rejected(lang, iteration, result),
-        _ => user::iteration(lang, state.fields.progress.iteration, state.fields.config.limits.max_iterations),
+        _ => user::iteration(
+            lang,
+            state.fields.progress.iteration,
+            state.fields.config.limits.max_iterations,
+        ),
     };
     Ok(Some(Outcome::Block {
         reason,
@@ -124,7 +128,11 @@ fn limit_reached(f: &StateFields) -> Result<Option<(Ending, &'static str)>, Stri
     if f.config.limits.max_iterations > 0 && f.progress.iteration >= f.config.limits.max_iterations {
         return Ok(Some((HistoryEvent::MaxIterations, "max_iterations")));
     }
-    if f.config.limits.max_tokens.is_some_and(|max| f.progress.tokens.tokens_used >= max) {
+    if f.config
+        .limits
+        .max_tokens
+        .is_some_and(|max| f.progress.tokens.tokens_used >= max)
+    {
         return Ok(Some((HistoryEvent::MaxTokens, "max_tokens")));
     }
     let Some(max) = f.config.limits.max_duration else {
@@ -148,19 +156,32 @@ fn stalled(f: &StateFields, survey: &Survey) -> Option<String> {
         && gate.plateau > 0
         && f.progress.score.plateau_streak >= gate.plateau
     {
-        return Some(messages::stall_reason(lang, Stall::Plateau, f.progress.score.plateau_streak));
+        return Some(messages::stall_reason(
+            lang,
+            Stall::Plateau,
+            f.progress.score.plateau_streak,
+        ));
     }
     let limit = f.config.limits.stall_limit;
     if limit == 0 || survey.tree_changed != Some(false) {
         return None;
     }
     if f.progress.stall.give_up_streak >= giveup::STALL_AFTER.min(limit) {
-        return Some(messages::stall_reason(lang, Stall::GaveUp, f.progress.stall.give_up_streak));
+        return Some(messages::stall_reason(
+            lang,
+            Stall::GaveUp,
+            f.progress.stall.give_up_streak,
+        ));
     }
     if f.progress.stall.unchanged_streak >= limit {
-        return Some(messages::stall_reason(lang, Stall::NoChange, f.progress.stall.unchanged_streak));
+        return Some(messages::stall_reason(
+            lang,
+            Stall::NoChange,
+            f.progress.stall.unchanged_streak,
+        ));
     }
-    (f.progress.rejections.same_failure_streak >= limit).then(|| messages::stall_reason(lang, Stall::SameFailure, f.progress.rejections.same_failure_streak))
+    (f.progress.rejections.same_failure_streak >= limit)
+        .then(|| messages::stall_reason(lang, Stall::SameFailure, f.progress.rejections.same_failure_streak))
 }
 
 #[cfg(test)]
@@ -188,7 +209,7 @@ mod tests {
         let reached = limit_reached(&with_duration(&hour_ago)).expect("readable");
         assert_eq!(reached.map(|(_, what)| what), Some("max_duration"));
         let mut unlimited = with_duration("yesterday");
-        unlimited.max_duration = None;
+        unlimited.config.limits.max_duration = None;
         assert!(limit_reached(&unlimited).expect("no limit to measure").is_none());
     }
 }

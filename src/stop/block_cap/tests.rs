@@ -82,13 +82,11 @@ fn a_stop_continues_the_blocked_turn_only_when_claude_code_says_so() {
 
 #[test]
 fn a_compaction_inside_a_turn_is_not_a_turn_that_ended() {
-    let mut fields = StateFields {
-        pending_block: Some(PendingBlock {
-            prompt_id: None,
-            without_tool: 1,
-        }),
-        ..StateFields::default()
-    };
+    let mut fields = StateFields::default();
+    fields.progress.pending_block = Some(PendingBlock {
+        prompt_id: None,
+        without_tool: 1,
+    });
     assert_eq!(unanswered_at_session_start(&mut fields, Some("compact")), None);
     assert!(fields.progress.pending_block.is_some());
     assert!(unanswered_at_session_start(&mut fields, Some("resume")).is_some());
@@ -98,12 +96,10 @@ fn a_compaction_inside_a_turn_is_not_a_turn_that_ended() {
 #[test]
 fn the_pending_block_round_trips_through_the_state_file() {
     let mut state = crate::state::State {
-        fields: StateFields {
-            loop_id: "lg-1".into(),
-            ..StateFields::default()
-        },
+        fields: StateFields::default(),
         task: "task\n".into(),
     };
+    state.fields.config.loop_id = "lg-1".into();
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("state.md");
     state.save(&path).expect("save");
