@@ -503,9 +503,9 @@ impl Run {
     pub(crate) fn record_counts(&self, fields: &mut StateFields) {
         let counts = self.summary.counts;
         let outcome = if self.outcome.passed() {
-            ratchet::Outcome::Passed
+            ratchet::RunVerdict::Passed
         } else {
-            ratchet::Outcome::Failed
+            ratchet::RunVerdict::Failed
         };
         fields.progress.counts.counts_best.record(counts, outcome);
         fields.progress.counts.last_counts = counts.or(fields.progress.counts.last_counts);

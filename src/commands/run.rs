@@ -180,7 +180,7 @@ impl Runner {
         }
     }
 
-    fn run_agent(&self, prompt: &str, fields: &StateFields) -> Result<agent::Outcome, Error> {
+    fn run_agent(&self, prompt: &str, fields: &StateFields) -> Result<agent::AgentExit, Error> {
         let argv = prompt::argv(&self.options.agent, prompt, self.options.via);
         let env = [
             ("LOOPGATE_LOOP_ID", fields.config.loop_id.clone()),
@@ -237,7 +237,7 @@ impl Runner {
     }
 
     /// Counts iterations in which the agent failed exactly as the one before; ends the run at the limit.
-    fn agent_keeps_failing(&mut self, outcome: &agent::Outcome) -> Option<u8> {
+    fn agent_keeps_failing(&mut self, outcome: &agent::AgentExit) -> Option<u8> {
         if outcome.succeeded() || outcome.timed_out {
             self.same_failures = 0;
             self.last_failure = None;

@@ -14,7 +14,7 @@ use crate::schema::Driver;
 use crate::state::{LoopStatus, State, StateFields};
 use crate::stop::LetGo;
 
-use super::agent::Outcome;
+use super::agent::AgentExit;
 
 /// Bytes of the agent's output tail put in its history record.
 const HISTORY_TAIL_BYTES: usize = 2048;
@@ -94,7 +94,7 @@ impl Owner {
     }
 
     /// Records one run of the agent for `iteration`; `false` when the loop is no longer ours.
-    pub(crate) fn record_agent(&self, iteration: u64, command: &str, outcome: &Outcome) -> Result<bool, Error> {
+    pub(crate) fn record_agent(&self, iteration: u64, command: &str, outcome: &AgentExit) -> Result<bool, Error> {
         let _lock = lifecycle::lock(&self.project)?;
         let Some(mut active) = self.ours()? else {
             return Ok(false);
