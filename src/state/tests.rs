@@ -51,6 +51,9 @@ fn missing_required_field_is_named() {
 fn wrong_type_is_reported() {
     let err = State::parse("---\nloop_id: a\niteration: lots\n---\ntask").expect_err("must fail");
     assert!(err.contains("iteration"), "{err}");
+    // A field of a feature's sub-struct, flattened twice, is named too.
+    let err = State::parse("---\nloop_id: a\niteration: 1\nverify_timeout: soon\n---\ntask").expect_err("must fail");
+    assert!(err.contains("`verify_timeout`"), "{err}");
 }
 
 #[test]
