@@ -278,17 +278,19 @@ fn git_repo(files: usize) -> tempfile::TempDir {
 
 /// A loop's fields with checkpoints on, after setup took checkpoint `0` in `root`.
 fn checkpointed_loop(root: &Path) -> loopgate::state::StateFields {
-    let mut fields = loopgate::state::StateFields {
-        loop_id: "lg-bench".into(),
-        ..Default::default()
-    };
+    let mut fields = loopgate::state::StateFields::default();
+    fields.config.loop_id = "lg-bench".into();
     let project = loopgate::project::Project {
         root: root.to_path_buf(),
     };
-    let (setup, track) =
-        loopgate::checkpoint::start(&project, &fields.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
+    let (setup, track) = loopgate::checkpoint::start(
+        &project,
+        &fields.config.loop_id,
+        None,
+        Some(loopgate::checkpoint::Keep::Best),
+    );
     assert_eq!(setup, loopgate::checkpoint::Setup::On);
-    fields.checkpoints = track;
+    fields.progress.checkpoints = track;
     fields
 }
 
@@ -353,15 +355,15 @@ fn bench_checkpoint_stop(bencher: divan::Bencher, change: bool) {
                 change_three_files(dir.path(), round);
             }
             let mut fields = fields.clone();
-            fields.iteration = round;
+            fields.progress.iteration = round;
             (fields, loopgate::progress::probe(dir.path()))
         })
         .bench_local_refs(|(fields, probe)| {
             let taken = loopgate::checkpoint::at_stop(
                 &project,
-                &fields.loop_id,
-                fields.iteration,
-                fields.checkpoints.as_mut(),
+                &fields.config.loop_id,
+                fields.progress.iteration,
+                fields.progress.checkpoints.as_mut(),
                 Some(probe.clone()),
             );
             assert!(matches!(taken, Some(Ok(_))), "{taken:?}");
@@ -380,14 +382,17 @@ fn checkpoint_setup_10k_files(bencher: divan::Bencher) {
     bencher
         .with_inputs(|| {
             let _ = std::fs::remove_file(&index);
-            loopgate::state::StateFields {
-                loop_id: "lg-bench".into(),
-                ..Default::default()
-            }
+            let mut fields = loopgate::state::StateFields::default();
+            fields.config.loop_id = "lg-bench".into();
+            fields
         })
         .bench_local_refs(|fields| {
-            let (setup, _) =
-                loopgate::checkpoint::start(&project, &fields.loop_id, None, Some(loopgate::checkpoint::Keep::Best));
+            let (setup, _) = loopgate::checkpoint::start(
+                &project,
+                &fields.config.loop_id,
+                None,
+                Some(loopgate::checkpoint::Keep::Best),
+            );
             assert_eq!(setup, loopgate::checkpoint::Setup::On);
         });
 }

@@ -37,23 +37,23 @@ impl Reason<'_> {
     /// Renders the reason.
     pub(crate) fn render(&self) -> String {
         let f = &self.state.fields;
-        let lang = f.lang;
+        let lang = f.config.lang;
         let mut out = vec![messages::header(
             lang,
-            f.iteration,
-            f.max_iterations,
+            f.progress.iteration,
+            f.config.limits.max_iterations,
             messages::event_name(lang, self.event),
-            f.promise_rejections,
+            f.progress.rejections.promise_rejections,
         )];
         out.extend(self.tamper.iter().map(|what| messages::tampered(lang, what)));
         out.extend(
             self.give_up
-                .map(|g| messages::give_up_guidance(lang, g.kind, &g.phrase, f.give_up_streak)),
+                .map(|g| messages::give_up_guidance(lang, g.kind, &g.phrase, f.progress.stall.give_up_streak)),
         );
         if self.event != Event::Continue {
-            out.extend(messages::escalation(lang, f.promise_rejections).map(str::to_string));
+            out.extend(messages::escalation(lang, f.progress.rejections.promise_rejections).map(str::to_string));
         }
-        out.extend(messages::pressure(lang, f.iteration).map(str::to_string));
+        out.extend(messages::pressure(lang, f.progress.iteration).map(str::to_string));
         out.extend(
             self.unchanged_streak
                 .map(|streak| messages::unchanged_tree(lang, streak)),
@@ -101,8 +101,12 @@ pub(crate) fn task_and_how_to_finish(state: &State) -> String {
     let f = &state.fields;
     format!(
         "{}\n{}\n\n{}",
-        messages::section(f.lang, Section::Task),
+        messages::section(f.config.lang, Section::Task),
         state.task.trim_end(),
-        messages::how_to_finish(f.lang, &f.completion_promise, f.verify_command.is_some())
+        messages::how_to_finish(
+            f.config.lang,
+            &f.config.completion_promise,
+            f.config.verify.verify_command.is_some()
+        )
     )
 }

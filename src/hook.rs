@@ -13,7 +13,7 @@
 pub(crate) mod agent;
 mod carry;
 mod input;
-mod output;
+pub(crate) mod output;
 pub(crate) mod pre_tool_use;
 mod session_start;
 pub(crate) mod stop;

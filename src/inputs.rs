@@ -202,7 +202,7 @@ impl Inputs {
     pub(crate) fn in_seal(seal: &Seal) -> Inputs {
         Inputs {
             globs: UserGlobs {
-                patterns: seal.fields.sealed.clone(),
+                patterns: seal.fields.config.sealed.clone(),
                 files: seal.files.clone(),
             },
             derived: seal.closure.clone(),

@@ -95,7 +95,7 @@ impl ActiveLoop {
     }
 
     pub(crate) fn loop_id(&self) -> &str {
-        &self.seal.fields.loop_id
+        &self.seal.fields.config.loop_id
     }
 
     /// Compares the state file with the seal; restores it where it differs and records what was found.
@@ -137,7 +137,7 @@ impl ActiveLoop {
         for what in found {
             let record = Record::new(
                 self.loop_id(),
-                sealed.fields.iteration,
+                sealed.fields.progress.iteration,
                 Event::TamperDetected(Tamper { what: what.clone() }),
             );
             self.record(&record)?;
@@ -328,7 +328,7 @@ impl ActiveLoop {
         if self.seal.holdout.is_none() {
             return String::new();
         }
-        let lang = self.seal.fields.lang;
+        let lang = self.seal.fields.config.lang;
         match crate::holdout::restore(&self.project) {
             Ok(restored) => crate::messages::holdout::restored(lang, &restored),
             Err(err) => format!(
@@ -364,11 +364,15 @@ impl ActiveLoop {
 
     /// Prunes checkpoints once the loop is gone (`--keep-checkpoints`, see `checkpoint::prune`); best effort.
     fn prune_checkpoints(&self) {
-        if self.seal.fields.checkpoints.is_none() {
+        if self.seal.fields.progress.checkpoints.is_none() {
             return;
         }
         let fields = &self.seal.fields;
-        let _ = crate::checkpoint::prune::at_end(&self.project, &fields.loop_id, fields.checkpoints.as_ref());
+        let _ = crate::checkpoint::prune::at_end(
+            &self.project,
+            &fields.config.loop_id,
+            fields.progress.checkpoints.as_ref(),
+        );
     }
 }
 

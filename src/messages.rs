@@ -248,30 +248,32 @@ pub(crate) fn briefing(
     tests: (usize, usize),
 ) -> String {
     let f = &state.fields;
-    let lang = f.lang;
+    let lang = f.config.lang;
     let none = if lang == Speech::Zh { "无" } else { "none" };
-    let iterations = if f.max_iterations > 0 {
-        f.max_iterations.to_string()
+    let iterations = if f.config.limits.max_iterations > 0 {
+        f.config.limits.max_iterations.to_string()
     } else {
         none.to_string()
     };
     let duration = f
+        .config
+        .limits
         .max_duration
         .map_or_else(|| none.to_string(), crate::duration::format_secs);
-    let when = match (lang, f.verify_on) {
+    let when = match (lang, f.config.verify.verify_on) {
         (Speech::En, crate::state::VerifyOn::Promise) => "runs when you promise",
         (Speech::En, crate::state::VerifyOn::Always) => "runs at every stop",
         (Speech::Zh, crate::state::VerifyOn::Promise) => "在你承诺时运行",
         (Speech::Zh, crate::state::VerifyOn::Always) => "每次停止时运行",
     };
-    let verify = match (&f.verify_command, lang) {
+    let verify = match (&f.config.verify.verify_command, lang) {
         (Some(cmd), Speech::En) => format!(
             "Verify command (sealed; editing files cannot change it): `{cmd}` (timeout {}s, {when})",
-            f.verify_timeout
+            f.config.verify.verify_timeout
         ),
         (Some(cmd), Speech::Zh) => format!(
             "验证命令(已封存,修改文件无法改变它):`{cmd}`(超时 {} 秒,{when})",
-            f.verify_timeout
+            f.config.verify.verify_timeout
         ),
         (None, Speech::En) => {
             "No verify command: your promise alone completes the loop, so make it honest.".to_string()
@@ -279,17 +281,23 @@ pub(crate) fn briefing(
         (None, Speech::Zh) => "没有验证命令:你的承诺本身就会结束循环,所以必须诚实。".to_string(),
     };
     let sealed = match lang {
-        _ if f.sealed.is_empty() => String::new(),
+        _ if f.config.sealed.is_empty() => String::new(),
         Speech::En => format!(
             "\nSealed files ({sealed_files} now, matching {}): do not modify, add or delete them.",
-            f.sealed.join(", ")
+            f.config.sealed.join(", ")
         ),
         Speech::Zh => format!(
             "\n受保护的文件(当前 {sealed_files} 个,匹配 {}):不要修改、添加或删除。",
-            f.sealed.join(", ")
+            f.config.sealed.join(", ")
         ),
     };
-    let closure = breach::briefing(lang, &f.opt_out, closure, tests, f.verify_command.is_some());
+    let closure = breach::briefing(
+        lang,
+        &f.config.opt_out,
+        closure,
+        tests,
+        f.config.verify.verify_command.is_some(),
+    );
     let (title, task, limits, files) = match lang {
         Speech::En => (
             "loop started",
@@ -305,7 +313,7 @@ pub(crate) fn briefing(
         ),
     };
     let unbound = match lang {
-        _ if !f.session_id.is_empty() => "",
+        _ if !f.progress.session_id.is_empty() => "",
         Speech::En => {
             "\nNo Claude Code session was given: the next session that starts in this project adopts the loop (or run `loopgate resume --session-id ID`)."
         }
@@ -315,9 +323,13 @@ pub(crate) fn briefing(
     };
     format!(
         "[loopgate] {title}: `{}`\n\n{task}\n{}\n\n{verify}\n{limits}{sealed}{closure}{unbound}\n\n{}\n{files}",
-        f.loop_id,
+        f.config.loop_id,
         state.task.trim_end(),
-        how_to_finish(lang, &f.completion_promise, f.verify_command.is_some()),
+        how_to_finish(
+            lang,
+            &f.config.completion_promise,
+            f.config.verify.verify_command.is_some()
+        ),
     )
 }
 

@@ -69,7 +69,7 @@ pub(crate) enum Caller {
 /// Checks the sealed files, then runs the sealed verify command for `iteration`.
 pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Result<Verdict, Error> {
     let fields = &active.seal.fields;
-    let Some(command) = fields.verify_command.clone() else {
+    let Some(command) = fields.config.verify.verify_command.clone() else {
         return Ok(Verdict::Honor);
     };
     // Loaded once: every check of this promise (before, as the run starts, after a pass) reads the same seal.
@@ -80,7 +80,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
     }
-    let mut log_path = active.project.verify_log_path(&fields.loop_id, iteration);
+    let mut log_path = active.project.verify_log_path(&fields.config.loop_id, iteration);
     if caller == Caller::SelfCheck {
         log_path.set_extension("self-check.log");
     }
@@ -120,7 +120,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let request = VerifyRequest {
         command: &command,
         cwd: &active.project.root,
-        timeout: Duration::from_secs(fields.verify_timeout),
+        timeout: Duration::from_secs(fields.config.verify.verify_timeout),
         log_path: &log_path,
         prefix: &prefix,
         env: room.as_ref().map(|r| r.env.as_slice()),
@@ -150,7 +150,12 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let mut summary = summary::summarize(&text);
     summary.counts = counts;
     let fingerprint = summary::fingerprint_of(&summary, &text);
-    let score = fields.score.as_ref().and_then(|gate| gate.extract(text.as_bytes()));
+    let score = fields
+        .config
+        .verify
+        .score
+        .as_ref()
+        .and_then(|gate| gate.extract(text.as_bytes()));
     let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
     // By name first: where both see a pass fall short, the names say exactly what moved; the totals are the
     // fallback for runners that print none.
@@ -160,7 +165,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Judged::Held
     };
     let ratchet = if passed && by_name == Judged::Held && fields.checks(Check::Counts) {
-        fields.counts_best.check(summary.counts)
+        fields.progress.counts.counts_best.check(summary.counts)
     } else {
         Vec::new()
     };
@@ -169,17 +174,17 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Judged::Held => {
             passed = false;
             note = Some(messages::counts_regressed(
-                fields.lang,
-                &messages::counts_moved(fields.lang, &ratchet),
+                fields.config.lang,
+                &messages::counts_moved(fields.config.lang, &ratchet),
             ));
         }
         Judged::Short(short) => {
             passed = false;
-            note = Some(messages::baseline::short(fields.lang, short));
+            note = Some(messages::baseline::short(fields.config.lang, short));
         }
         Judged::NoResults => {
             passed = false;
-            note = Some(messages::baseline::no_results(fields.lang));
+            note = Some(messages::baseline::no_results(fields.config.lang));
         }
     }
     // Where the baseline showed pytest's report can be read, a pass (by exit, names and counts) must hold in it
@@ -187,7 +192,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let by_report = room.as_ref().filter(|_| passed && fields.checks(Check::ByName));
     if let Some(problem) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
         passed = false;
-        note = Some(messages::room::report_problem(fields.lang, &problem));
+        note = Some(messages::room::report_problem(fields.config.lang, &problem));
     }
     if let Some((observed, _)) = resolution.as_ref().filter(|_| passed) {
         let events = crate::trace::read(&trace_path, root);
@@ -195,7 +200,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         let redirects = crate::closure::resolved::redirects(&observed.loaded, &events, root, pycache.as_deref());
         if !redirects.is_empty() {
             passed = false;
-            note = Some(messages::room::redirected(fields.lang, &redirects));
+            note = Some(messages::room::redirected(fields.config.lang, &redirects));
         }
     }
     if resolution.is_some() {
@@ -203,7 +208,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     }
     let left_out = tree.map(|(_, done)| done.left_out).unwrap_or_default();
     if !passed && !left_out.is_empty() {
-        let said = messages::room::left_out(fields.lang, &left_out);
+        let said = messages::room::left_out(fields.config.lang, &left_out);
         note = Some(note.map_or_else(|| said.clone(), |note| format!("{note}\n{said}")));
     }
     let mut run = Run {
@@ -439,15 +444,17 @@ pub(crate) fn baseline(
     plane: Option<&crate::plane::Plane>,
     mount: Option<&crate::room::Mount>,
 ) -> Result<Option<(Baseline, Observed)>, Error> {
-    let Some(command) = &fields.verify_command else {
+    let Some(command) = &fields.config.verify.verify_command else {
         return Ok(None);
     };
-    let log_path = project.verify_log_path(&fields.loop_id, 0);
+    let log_path = project.verify_log_path(&fields.config.loop_id, 0);
     // In the room's tree the project's `.claude/` is not there: the tracer writes to the room instead.
     let trace_path = mount.map_or_else(|| log_path.with_extension("trace"), |m| m.in_room("baseline.trace"));
     let tracer = crate::trace::Tracer::find();
     let prefix = tracer.as_ref().map(|t| t.prefix(&trace_path)).unwrap_or_default();
-    let timeout = budget.map_or(fields.verify_timeout, |budget| budget.min(fields.verify_timeout));
+    let timeout = budget.map_or(fields.config.verify.verify_timeout, |budget| {
+        budget.min(fields.config.verify.verify_timeout)
+    });
     let request = VerifyRequest {
         command,
         cwd: &project.root,
@@ -482,7 +489,7 @@ pub(crate) fn baseline(
             "verify command `{command}` cannot start: the shell said `{line}`; pass one that exists and is executable with `--verify` (a command that starts and fails is fine)"
         )));
     }
-    let cut = o.timed_out && timeout < fields.verify_timeout;
+    let cut = o.timed_out && timeout < fields.config.verify.verify_timeout;
     let mut baseline = Baseline::of_run(
         0,
         o.exit_code,
@@ -528,13 +535,13 @@ fn assess(
     summary: &FailureSummary,
     score: Option<f64>,
 ) -> (bool, Option<String>) {
-    let lang = fields.lang;
+    let lang = fields.config.lang;
     if !outcome.passed() {
         return (false, None);
     }
     if summary.zero_tests {
-        let note = messages::no_tests_ran(lang, fields.require_tests);
-        if fields.require_tests {
+        let note = messages::no_tests_ran(lang, fields.config.verify.require_tests);
+        if fields.config.verify.require_tests {
             return (false, Some(note));
         }
         return (score_met(fields, score).0, Some(note));
@@ -543,11 +550,13 @@ fn assess(
 }
 
 fn score_met(fields: &StateFields, score: Option<f64>) -> (bool, Option<String>) {
-    let Some(gate) = &fields.score else { return (true, None) };
+    let Some(gate) = &fields.config.verify.score else {
+        return (true, None);
+    };
     match score {
-        Some(score) if gate.met(score) => (true, Some(messages::score_met(fields.lang, score, gate))),
-        Some(score) => (false, Some(messages::score_below(fields.lang, score, gate))),
-        None => (false, Some(messages::score_missing(fields.lang, gate))),
+        Some(score) if gate.met(score) => (true, Some(messages::score_met(fields.config.lang, score, gate))),
+        Some(score) => (false, Some(messages::score_below(fields.config.lang, score, gate))),
+        None => (false, Some(messages::score_missing(fields.config.lang, gate))),
     }
 }
 
@@ -578,12 +587,12 @@ impl Run {
     pub(crate) fn record_counts(&self, fields: &mut StateFields) {
         let counts = self.summary.counts;
         let outcome = if self.outcome.passed() {
-            ratchet::Outcome::Passed
+            ratchet::RunVerdict::Passed
         } else {
-            ratchet::Outcome::Failed
+            ratchet::RunVerdict::Failed
         };
-        fields.counts_best.record(counts, outcome);
-        fields.last_counts = counts.or(fields.last_counts);
+        fields.progress.counts.counts_best.record(counts, outcome);
+        fields.progress.counts.last_counts = counts.or(fields.progress.counts.last_counts);
     }
 
     /// The verify facts as the history records them.

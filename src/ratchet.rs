@@ -25,7 +25,7 @@ pub(crate) use crate::schema::{Best, Count, Moved};
 
 /// How a verify ended, for [`Best::record`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub(crate) enum RunVerdict {
     /// The verify command passed.
     Passed,
     /// The verify command failed or timed out.
@@ -34,12 +34,12 @@ pub(crate) enum Outcome {
 
 impl Best {
     /// Records a verify's counts; `None` (no summary recognized) records nothing.
-    pub(crate) fn record(&mut self, counts: Option<TestCounts>, outcome: Outcome) {
+    pub(crate) fn record(&mut self, counts: Option<TestCounts>, outcome: RunVerdict) {
         let Some(counts) = counts else {
             return;
         };
         self.most_ran = Some(self.most_ran.map_or(counts.ran(), |most| most.max(counts.ran())));
-        if outcome == Outcome::Passed {
+        if outcome == RunVerdict::Passed {
             let skipped = counts.not_run();
             self.fewest_skipped = Some(self.fewest_skipped.map_or(skipped, |fewest| fewest.min(skipped)));
         }

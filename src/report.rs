@@ -29,9 +29,9 @@ pub(crate) fn write(
 ) -> std::io::Result<PathBuf> {
     let path = project
         .work_dir()
-        .join(format!("report-{}.md", safe_name(&state.fields.loop_id)));
+        .join(format!("report-{}.md", safe_name(&state.fields.config.loop_id)));
     std::fs::create_dir_all(project.work_dir())?;
-    let plane = crate::seal::Store::open().control_plane(project, &state.fields.loop_id);
+    let plane = crate::seal::Store::open().control_plane(project, &state.fields.config.loop_id);
     crate::fsutil::write_atomic(&path, render(state, records, end, detail, &plane).as_bytes(), 0o644)?;
     Ok(path.strip_prefix(&project.root).map(PathBuf::from).unwrap_or(path))
 }
@@ -45,17 +45,19 @@ pub(crate) fn render(
     plane: &crate::confine::Protection,
 ) -> String {
     let f = &state.fields;
-    let mine: Vec<&Record> = records.iter().filter(|r| r.loop_id == f.loop_id).collect();
+    let mine: Vec<&Record> = records.iter().filter(|r| r.loop_id == f.config.loop_id).collect();
     let mut out = String::new();
-    let _ = writeln!(out, "# loopgate: loop `{}` stopped without success\n", f.loop_id);
+    let _ = writeln!(out, "# loopgate: loop `{}` stopped without success\n", f.config.loop_id);
     let _ = writeln!(
         out,
         "- **Outcome:** `{}` at iteration {} — {detail}",
         end.as_str(),
-        f.iteration
+        f.progress.iteration
     );
-    let _ = writeln!(out, "- **Started:** {}", f.started_at);
+    let _ = writeln!(out, "- **Started:** {}", f.config.started_at);
     let verify = f
+        .config
+        .verify
         .verify_command
         .as_deref()
         .map_or("none (honor system)".to_string(), |c| format!("`{c}`"));
@@ -64,11 +66,11 @@ pub(crate) fn render(
     let _ = writeln!(
         out,
         "- **Promise rejections:** {} ({} in a row)\n",
-        f.promise_rejections, f.rejections_in_a_row
+        f.progress.rejections.promise_rejections, f.progress.rejections.rejections_in_a_row
     );
     let _ = writeln!(out, "## Task\n\n{}\n", state.task.trim_end());
     attempts(&mut out, &mine);
-    progress(&mut out, &f.loop_id, records);
+    progress(&mut out, &f.config.loop_id, records);
     recurring(&mut out, &mine);
     give_ups(&mut out, &mine);
     let _ = writeln!(out, "## The question for you\n\n{}", question(end, detail, &mine));

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fsutil;
-use crate::schema::{Best, Check, Driver, PendingBlock, Speech, Track};
+use crate::schema::Check;
 
 /// Default completion promise the agent must echo inside `<promise>` tags.
 pub(crate) const DEFAULT_PROMISE: &str = "LOOP_DONE";
@@ -37,198 +37,33 @@ pub enum VerifyOn {
     Always,
 }
 
-/// The frontmatter fields. Optional fields default so that older or hand-trimmed files still load; the ones a
-/// loop cannot exist without (`loop_id`, `iteration`) are required and named in the error when missing.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StateFields {
-    #[serde(default = "yes")]
-    pub active: bool,
-    #[serde(default)]
-    pub status: LoopStatus,
-    pub loop_id: String,
-    /// Empty when the loop waits to be adopted by a session (`loopgate resume` or the next session start).
-    #[serde(default)]
-    pub session_id: String,
-    pub iteration: u64,
-    /// 0 means unlimited.
-    #[serde(default)]
-    pub max_iterations: u64,
-    #[serde(default = "default_promise")]
-    pub completion_promise: String,
-    #[serde(default)]
-    pub verify_command: Option<String>,
-    #[serde(default = "default_timeout")]
-    pub verify_timeout: u64,
-    #[serde(default)]
-    pub verify_on: VerifyOn,
-    /// Maximum wall time of the loop in seconds; absent means unlimited.
-    #[serde(default)]
-    pub max_duration: Option<u64>,
-    #[serde(default)]
-    pub promise_rejections: u64,
-    #[serde(default)]
-    pub rejections_in_a_row: u64,
-    #[serde(default)]
-    pub started_at: String,
-    #[serde(default)]
-    pub sealed: Vec<String>,
-    #[serde(default)]
-    pub lang: Speech,
-    /// A verify that passes while running no tests counts as a failure (`--require-tests`).
-    #[serde(default)]
-    pub require_tests: bool,
-    /// A desktop notification when the loop completes, pauses, stalls or ends (`--no-notify` turns it off).
-    #[serde(default = "yes", skip_serializing_if = "is_yes")]
-    pub notify: bool,
-    /// Iterations without progress that pause the loop as `stalled`; 0 disables.
-    #[serde(default = "default_stall_limit")]
-    pub stall_limit: u64,
-    /// End the loop once the session transcript records this many tokens.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_tokens: Option<u64>,
-    /// Complete on a score read from the verify output instead of the exit code alone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub score: Option<crate::score::ScoreGate>,
-    /// Working-tree fingerprint at the last stop (see `progress`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tree_fingerprint: Option<String>,
-    /// Stops in a row at which the working tree had not changed.
-    #[serde(default)]
-    pub unchanged_streak: u64,
-    /// Tokens the session transcript recorded since the loop started (only with `max_tokens`).
-    #[serde(default)]
-    pub tokens_used: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub transcript_cursor: Option<crate::tokens::Cursor>,
-    /// Best score so far and verifies in a row without beating it (only with `score`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub best_score: Option<f64>,
-    #[serde(default)]
-    pub plateau_streak: u64,
-    /// Fingerprint of the last verify failure, to call out the same failure again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_fingerprint: Option<String>,
-    /// How many verify failures in a row had that fingerprint.
-    #[serde(default)]
-    pub same_failure_streak: u64,
-    /// Why the loop was paused, shown to the session that resumes it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pause_reason: Option<String>,
-    /// Stops in a row whose last message gave up, asked the user or named a blocker without a tag (`giveup`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub give_up_streak: u64,
-    /// Per-iteration checkpoints of the working tree (absent: off, or not a git work tree; see `checkpoint`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checkpoints: Option<Track>,
-    /// The test-count ratchet: the most tests a verify of this loop ran, the fewest a passing one skipped.
-    #[serde(default, skip_serializing_if = "Best::is_unset")]
-    pub counts_best: Best,
-    /// The test counts of the last verify that printed a summary (what `loopgate allow --counts` accepts).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_counts: Option<crate::summary::TestCounts>,
-    /// Checks of the oracle's inputs the user turned off at setup (all are on by default).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub opt_out: Vec<Check>,
-    /// What drives the loop when it is not a Claude Code session's Stop hook (absent then).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub driver: Option<Driver>,
-    /// loopgate's last block, while the turn it continued has not come back to the Stop hook (see
-    /// `stop::block_cap`: Claude Code's stop-hook block cap).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pending_block: Option<PendingBlock>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-fn yes() -> bool {
-    true
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
-fn is_yes(value: &bool) -> bool {
-    *value
-}
-
-fn default_promise() -> String {
-    DEFAULT_PROMISE.to_string()
-}
+mod fields;
+pub use fields::{
+    CountsProgress, Limits, LoopConfig, LoopProgress, Rejections, ScoreProgress, Stall, StateFields, TokenCount,
+    VerifyConfig,
+};
 
 /// Default `--stall-limit`.
 pub(crate) const DEFAULT_STALL_LIMIT: u64 = 10;
 
-fn default_stall_limit() -> u64 {
-    DEFAULT_STALL_LIMIT
-}
-
-fn default_timeout() -> u64 {
-    DEFAULT_VERIFY_TIMEOUT
-}
-
-/// A fresh loop's fields, with the same defaults a state file that leaves them out gets: iteration 1, the
-/// default promise, verify timeout and stall limit, nothing counted yet.
-impl Default for StateFields {
-    fn default() -> Self {
-        Self {
-            active: true,
-            status: LoopStatus::Running,
-            loop_id: String::new(),
-            session_id: String::new(),
-            iteration: 1,
-            max_iterations: 0,
-            completion_promise: default_promise(),
-            verify_command: None,
-            verify_timeout: DEFAULT_VERIFY_TIMEOUT,
-            verify_on: VerifyOn::Promise,
-            max_duration: None,
-            promise_rejections: 0,
-            rejections_in_a_row: 0,
-            started_at: String::new(),
-            sealed: Vec::new(),
-            lang: Speech::En,
-            require_tests: false,
-            notify: true,
-            stall_limit: DEFAULT_STALL_LIMIT,
-            max_tokens: None,
-            score: None,
-            tree_fingerprint: None,
-            unchanged_streak: 0,
-            tokens_used: 0,
-            transcript_cursor: None,
-            best_score: None,
-            plateau_streak: 0,
-            last_fingerprint: None,
-            same_failure_streak: 0,
-            pause_reason: None,
-            give_up_streak: 0,
-            checkpoints: None,
-            counts_best: Best::default(),
-            last_counts: None,
-            opt_out: Vec::new(),
-            driver: None,
-            pending_block: None,
-        }
-    }
-}
-
 impl StateFields {
     /// Whether a check of the oracle's inputs is on for this loop.
     pub(crate) fn checks(&self, check: Check) -> bool {
-        !self.opt_out.contains(&check)
+        !self.config.opt_out.contains(&check)
     }
 
     /// Hands the loop to `session` and sets it running again: a person (or a new session) stepped in, so the
     /// stall counters start over. Returns the session it belonged to before.
     pub(crate) fn adopt(&mut self, session: &str) -> String {
-        self.status = LoopStatus::Running;
-        self.pause_reason = None;
-        self.unchanged_streak = 0;
-        self.same_failure_streak = 0;
-        self.plateau_streak = 0;
-        self.give_up_streak = 0;
-        self.pending_block = None;
-        std::mem::replace(&mut self.session_id, session.to_string())
+        let p = &mut self.progress;
+        p.status = LoopStatus::Running;
+        p.pause_reason = None;
+        p.stall.unchanged_streak = 0;
+        p.rejections.same_failure_streak = 0;
+        p.score.plateau_streak = 0;
+        p.stall.give_up_streak = 0;
+        p.pending_block = None;
+        std::mem::replace(&mut p.session_id, session.to_string())
     }
 }
 
@@ -254,10 +89,10 @@ impl StateFields {
     /// `started_at` as a date-time. Strict: an empty or unparsable value is an error naming the field, so that
     /// `--max-duration` is never silently disabled.
     pub(crate) fn started(&self) -> Result<chrono::DateTime<chrono::Utc>, String> {
-        crate::history::timestamp::parse(&self.started_at).map_err(|e| {
+        crate::history::timestamp::parse(&self.config.started_at).map_err(|e| {
             format!(
                 "field `started_at` is not an RFC 3339 date-time ({:?}: {e}), so `--max-duration` cannot be measured",
-                self.started_at
+                self.config.started_at
             )
         })
     }
@@ -280,7 +115,8 @@ impl State {
             if is_delimiter(line) {
                 let yaml = &rest[..offset];
                 let task = &rest[offset + line.len()..];
-                let fields: StateFields = yaml_serde::from_str(yaml).map_err(|e| e.to_string())?;
+                let fields: StateFields =
+                    yaml_serde::from_str(yaml).map_err(|e| StateFields::name_the_field(yaml, e.to_string()))?;
                 return Ok(Self {
                     fields,
                     task: task.to_string(),

@@ -60,7 +60,7 @@ pub(crate) fn at_stop(
         .map(|m| m.len());
     if let (Some(turn), Some(transcript_len)) = (turn, transcript_len) {
         let key = duplicate::key(session, turn, &message, transcript_len);
-        let timeout = active.seal.fields.verify_timeout;
+        let timeout = active.seal.fields.config.verify.verify_timeout;
         // A real next stop starts after the last decision's final write of the seal (its answer is printed after
         // that write, then Claude Code asks the model again); a twin was started with the stop it repeats, before
         // that write or within a process start-up of it.
@@ -119,7 +119,7 @@ fn decide(
     // Decided from here on (what follows is this stop's own work): a twin that started later is an answer.
     mark_decided(&mut active);
     let fields = &active.seal.fields;
-    let signal = tags::scan(&message, &fields.completion_promise);
+    let signal = tags::scan(&message, &fields.config.completion_promise);
     survey.read(&message, &signal);
     // No tool call since loopgate's last block, no tag and (where it is probed) no change in the working tree:
     // a give-up by behaviour, whatever the words. A changed tree means something was done, seen or not.
@@ -129,7 +129,9 @@ fn decide(
     }
     let wants_verify = match &signal {
         Signal::Promise => true,
-        Signal::None => fields.verify_on == VerifyOn::Always && fields.verify_command.is_some(),
+        Signal::None => {
+            fields.config.verify.verify_on == VerifyOn::Always && fields.config.verify.verify_command.is_some()
+        }
         Signal::Abort(_) | Signal::Pause(_) => false,
     };
     match signal {
@@ -139,7 +141,7 @@ fn decide(
         claim => {
             // Keep what this stop surveyed before letting go of the lock.
             active.write()?;
-            let iteration = active.seal.fields.iteration;
+            let iteration = active.seal.fields.progress.iteration;
             drop(lock);
             // Claude Code stops a hook past its timeout: the verify's group is stopped and the stash put back
             // first (installed here, not at every stop: the fast path stays free of it).
@@ -149,7 +151,7 @@ fn decide(
             let Some(mut fresh) = owned_loop(project, session)? else {
                 return Ok(None);
             };
-            if fresh.loop_id() != active.loop_id() || fresh.seal.fields.iteration != iteration {
+            if fresh.loop_id() != active.loop_id() || fresh.seal.fields.progress.iteration != iteration {
                 return Ok(None);
             }
             fresh.tamper = std::mem::take(&mut active.tamper);
@@ -193,7 +195,7 @@ fn owned_loop(project: &Project, session: &str) -> Result<Option<Box<ActiveLoop>
 
 fn owns(active: &ActiveLoop, session: &str) -> bool {
     let fields = &active.seal.fields;
-    !session.is_empty() && fields.session_id == session && fields.status == LoopStatus::Running
+    !session.is_empty() && fields.progress.session_id == session && fields.progress.status == LoopStatus::Running
 }
 
 /// The event and failure a block reason is about, with the one-line result for the user.

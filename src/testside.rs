@@ -148,7 +148,7 @@ fn is_test_data(relative: &str, name: &str) -> bool {
 
 /// One file moved for the oracle's run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Moved {
+pub struct SetAside {
     /// Project-relative path of the file.
     pub(crate) path: String,
     /// The agent's version, under the stash directory.
@@ -162,7 +162,7 @@ pub struct Moved {
 /// The files swapped for a run, written before the first one moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Journal {
-    pub moved: Vec<Moved>,
+    pub moved: Vec<SetAside>,
 }
 
 /// What to swap for one run: existing test files that differ from their sealed copy, and new test files.
@@ -209,7 +209,7 @@ pub fn swap(
         moved: restore
             .chain(aside)
             .enumerate()
-            .map(|(n, (path, replaced))| Moved {
+            .map(|(n, (path, replaced))| SetAside {
                 path: path.to_string(),
                 stash: n.to_string(),
                 replaced,
@@ -228,7 +228,7 @@ pub fn swap(
     Ok(journal)
 }
 
-fn swap_one(root: &Path, stash: &Path, moved: &Moved, sealed: Option<&str>) -> std::io::Result<()> {
+fn swap_one(root: &Path, stash: &Path, moved: &SetAside, sealed: Option<&str>) -> std::io::Result<()> {
     let path = root.join(&moved.path);
     match std::fs::rename(&path, stash.join(&moved.stash)) {
         Ok(()) => {}
@@ -249,7 +249,7 @@ fn swap_one(root: &Path, stash: &Path, moved: &Moved, sealed: Option<&str>) -> s
 
 /// Puts the agent's versions back after the run (or after a crash); the stash is left empty. Every file is
 /// tried; the first error is returned.
-pub fn put_back(root: &Path, moved: &[Moved]) -> std::io::Result<()> {
+pub fn put_back(root: &Path, moved: &[SetAside]) -> std::io::Result<()> {
     let stash = stash_dir(root);
     let mut first_error = None;
     for m in moved {

@@ -226,30 +226,30 @@ fn generated() -> impl Strategy<Value = Generated> {
 fn build(g: &Generated) -> State {
     let mut state = base_state();
     let f = &mut state.fields;
-    f.loop_id.clone_from(&g.loop_id);
-    f.session_id.clone_from(&g.session_id);
-    f.completion_promise.clone_from(&g.promise);
-    f.verify_command.clone_from(&g.verify);
-    f.started_at.clone_from(&g.started_at);
-    f.sealed.clone_from(&g.sealed);
-    f.pause_reason.clone_from(&g.pause_reason);
-    f.last_fingerprint.clone_from(&g.last_fingerprint);
+    f.config.loop_id.clone_from(&g.loop_id);
+    f.progress.session_id.clone_from(&g.session_id);
+    f.config.completion_promise.clone_from(&g.promise);
+    f.config.verify.verify_command.clone_from(&g.verify);
+    f.config.started_at.clone_from(&g.started_at);
+    f.config.sealed.clone_from(&g.sealed);
+    f.progress.pause_reason.clone_from(&g.pause_reason);
+    f.progress.rejections.last_fingerprint.clone_from(&g.last_fingerprint);
     [
-        f.iteration,
-        f.max_iterations,
-        f.verify_timeout,
-        f.promise_rejections,
-        f.stall_limit,
+        f.progress.iteration,
+        f.config.limits.max_iterations,
+        f.config.verify.verify_timeout,
+        f.progress.rejections.promise_rejections,
+        f.config.limits.stall_limit,
     ] = g.numbers;
-    f.active = g.flags.0;
-    f.status = if g.flags.1 {
+    f.progress.active = g.flags.0;
+    f.progress.status = if g.flags.1 {
         LoopStatus::Paused
     } else {
         LoopStatus::Running
     };
-    f.verify_on = if g.flags.2 { VerifyOn::Always } else { VerifyOn::Promise };
-    f.max_duration = g.max_duration;
-    f.best_score = g.best_score;
+    f.config.verify.verify_on = if g.flags.2 { VerifyOn::Always } else { VerifyOn::Promise };
+    f.config.limits.max_duration = g.max_duration;
+    f.progress.score.best_score = g.best_score;
     state.task.clone_from(&g.task);
     state
 }
@@ -278,8 +278,8 @@ proptest! {
         iteration in any::<u64>(),
     ) {
         let mut state = base_state();
-        state.fields.loop_id = loop_id;
-        state.fields.iteration = iteration;
+        state.fields.config.loop_id = loop_id;
+        state.fields.progress.iteration = iteration;
         state.task = task;
         let text = state.render().expect("renders");
         let split = text.len() - state.task.len();

@@ -290,7 +290,7 @@ fn stops_in_many_projects_share_one_seal_store() {
         assert_eq!(decision["decision"], "block", "{}", describe(&out));
         let project = &projects[i];
         let state = State::load(&project.join(STATE)).expect("load").expect("state");
-        assert_eq!(state.fields.iteration, 2);
+        assert_eq!(state.fields.progress.iteration, 2);
         assert_eq!(state.task, format!("task {i}"));
         assert_eq!(statuses(&history_lines(project)), ["init", "continue"]);
     }
@@ -327,7 +327,7 @@ fn same_session_stopping_twice_at_once_stays_consistent() {
     }
     assert_eq!(blocks, 2 * rounds, "a stop without a claim always blocks");
     let state = State::load(&project.join(STATE)).expect("load").expect("state");
-    assert_eq!(state.fields.iteration, 1 + blocks);
+    assert_eq!(state.fields.progress.iteration, 1 + blocks);
     let records = history_lines(&project);
     let continues: Vec<u64> = records
         .iter()
@@ -345,7 +345,10 @@ fn same_session_stopping_twice_at_once_stays_consistent() {
         statuses(&records)
     );
     let seal = seal(&sandbox).expect("seal");
-    assert_eq!(seal["fields"]["iteration"].as_u64(), Some(state.fields.iteration));
+    assert_eq!(
+        seal["fields"]["iteration"].as_u64(),
+        Some(state.fields.progress.iteration)
+    );
 }
 
 /// The same, with a promise and a failing verify at every stop: the lock is released while the verify runs, so
@@ -377,8 +380,8 @@ fn same_session_promising_twice_at_once_counts_each_rejection_once() {
     }
     assert!(blocks >= 15, "at least one block per round, got {blocks}");
     let state = State::load(&project.join(STATE)).expect("load").expect("state");
-    assert_eq!(state.fields.iteration, 1 + blocks);
-    assert_eq!(state.fields.promise_rejections, blocks);
+    assert_eq!(state.fields.progress.iteration, 1 + blocks);
+    assert_eq!(state.fields.progress.rejections.promise_rejections, blocks);
     let records = history_lines(&project);
     let rejected = records.iter().filter(|r| r["status"] == "promise_rejected").count() as u64;
     assert_eq!(rejected, blocks, "{:?}", statuses(&records));
@@ -461,7 +464,7 @@ fn setup_killed_at_random_points_leaves_old_or_new_state() {
         replaced_new += usize::from(assert_old_or_new(
             &project,
             Some(&old),
-            |s| s.task == "new task" && s.fields.verify_command.as_deref() == Some("false"),
+            |s| s.task == "new task" && s.fields.config.verify.verify_command.as_deref() == Some("false"),
             &context,
         ));
         assert_readers_survive(&sandbox, &project, &context);
@@ -492,11 +495,11 @@ fn stop_killed_at_random_points_leaves_old_or_new_state() {
         let child = sandbox.spawn(&project, &["hook", "stop"], &input);
         landed += usize::from(kill_after(child, rng.delay(typical * 3 / 2)));
         let context = format!("stop, round {round}");
-        let next = before.fields.iteration + 1;
+        let next = before.fields.progress.iteration + 1;
         advanced += usize::from(assert_old_or_new(
             &project,
             Some(&old),
-            |s| s.fields.iteration == next && s.task == before.task,
+            |s| s.fields.progress.iteration == next && s.task == before.task,
             &context,
         ));
         assert_readers_survive(&sandbox, &project, &context);
@@ -512,7 +515,10 @@ fn stop_killed_at_random_points_leaves_old_or_new_state() {
         .count();
     let state = State::load(&project.join(STATE)).expect("load").expect("state");
     let seal = seal(&sandbox).expect("seal");
-    assert_eq!(seal["fields"]["iteration"].as_u64(), Some(state.fields.iteration));
+    assert_eq!(
+        seal["fields"]["iteration"].as_u64(),
+        Some(state.fields.progress.iteration)
+    );
     eprintln!(
         "stop: {landed} of 120 kills landed mid-run, {advanced} left the next iteration's state; \
          {tamper_reports} `tamper_detected` records (a crash between two writes looks like tampering)"

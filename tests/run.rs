@@ -422,7 +422,11 @@ fn a_second_ctrl_c_kills_at_once() {
     out.code(130);
     // Counted from the second Ctrl-C, not from the start (setup's baseline run is slow on a loaded machine); a
     // loose bound, since it only has to tell "ends now" from "waits on a stubborn agent that ignores TERM".
-    assert!(second.elapsed() < Duration::from_secs(10), "took {:?}", second.elapsed());
+    assert!(
+        second.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        second.elapsed()
+    );
     for pid in [agent_pid, child_pid] {
         assert!(eventually(Duration::from_secs(5), || !alive(pid)), "{pid} still runs");
     }

@@ -70,21 +70,31 @@ fn project(root: &Path) -> Project {
 
 /// [`super::start`] on a loop's fields, as setup calls it.
 fn start(project: &Project, f: &mut StateFields, keep: Option<Keep>) -> Setup {
-    let (setup, track) = super::start(project, &f.loop_id, f.tree_fingerprint.as_deref(), keep);
-    f.checkpoints = track;
+    let (setup, track) = super::start(
+        project,
+        &f.config.loop_id,
+        f.progress.stall.tree_fingerprint.as_deref(),
+        keep,
+    );
+    f.progress.checkpoints = track;
     setup
 }
 
 /// [`super::at_stop`] on a loop's fields, as a stop calls it.
 fn at_stop(project: &Project, f: &mut StateFields, probe: Option<Probe>) -> Option<Result<String, String>> {
-    super::at_stop(project, &f.loop_id, f.iteration, f.checkpoints.as_mut(), probe)
+    super::at_stop(
+        project,
+        &f.config.loop_id,
+        f.progress.iteration,
+        f.progress.checkpoints.as_mut(),
+        probe,
+    )
 }
 
 fn fields(id: &str) -> StateFields {
-    StateFields {
-        loop_id: id.into(),
-        ..StateFields::default()
-    }
+    let mut fields = StateFields::default();
+    fields.config.loop_id = id.into();
+    fields
 }
 
 fn files_of(root: &Path, commit: &str) -> Vec<String> {
@@ -108,7 +118,7 @@ fn checkpoints_hold_tracked_and_untracked_files_and_never_touch_the_user_s_git_s
     assert_eq!(start(&p, &mut f, Some(Keep::Best)), Setup::On);
     write(root, "new/untracked.txt", "fresh\n");
     write(root, ".claude/pua-loop-history.jsonl", "{}\n");
-    f.iteration = 1;
+    f.progress.iteration = 1;
     let commit = at_stop(&p, &mut f, None).expect("on").expect("taken");
     let files = files_of(root, &commit);
     assert!(files.contains(&"new/untracked.txt".to_string()), "{files:?}");
@@ -151,9 +161,10 @@ fn an_unchanged_fingerprint_reuses_the_last_checkpoint_without_a_process() {
     let dir = repo();
     let p = project(dir.path());
     let mut f = fields("lg-b");
-    f.tree_fingerprint = Some("same".into());
+    f.progress.stall.tree_fingerprint = Some("same".into());
     start(&p, &mut f, Some(Keep::Best));
     let start_commit = f
+        .progress
         .checkpoints
         .as_ref()
         .and_then(|t| t.last.clone())
@@ -162,15 +173,15 @@ fn an_unchanged_fingerprint_reuses_the_last_checkpoint_without_a_process() {
     // The tree did change, but the fingerprint says not: the checkpoint is reused, not retaken.
     write(dir.path(), "a.txt", "changed\n");
     for iteration in [1, 2] {
-        f.iteration = iteration;
+        f.progress.iteration = iteration;
         let reused = at_stop(&p, &mut f, probe_saying("same")).expect("on").expect("taken");
         assert_eq!(reused, start_commit);
     }
-    assert_eq!(f.checkpoints.as_ref().expect("on").unwritten, [1, 2]);
+    assert_eq!(f.progress.checkpoints.as_ref().expect("on").unwritten, [1, 2]);
     let names: Vec<Name> = refs_of(&p, "lg-b").iter().map(|r| r.name).collect();
     assert_eq!(names, [Name::Iteration(0)], "no ref written (no git process ran)");
     let mut listed = refs_of(&p, "lg-b");
-    list::add_unwritten(&mut listed, f.checkpoints.as_ref().expect("on"));
+    list::add_unwritten(&mut listed, f.progress.checkpoints.as_ref().expect("on"));
     let listed: Vec<(Name, &str)> = listed.iter().map(|r| (r.name, r.commit.as_str())).collect();
     let it = Name::Iteration;
     assert_eq!(
@@ -182,10 +193,10 @@ fn an_unchanged_fingerprint_reuses_the_last_checkpoint_without_a_process() {
         ]
     );
 
-    f.iteration = 3;
+    f.progress.iteration = 3;
     let changed = at_stop(&p, &mut f, probe_saying("other")).expect("on").expect("taken");
     assert_ne!(changed, start_commit);
-    assert!(f.checkpoints.as_ref().expect("on").unwritten.is_empty());
+    assert!(f.progress.checkpoints.as_ref().expect("on").unwritten.is_empty());
     let written: Vec<(Name, String)> = refs_of(&p, "lg-b").into_iter().map(|r| (r.name, r.commit)).collect();
     let expected = [
         (it(0), &start_commit),
@@ -211,13 +222,13 @@ fn unwritten_iterations_are_written_at_the_end_when_kept() {
         let dir = repo();
         let p = project(dir.path());
         let mut f = fields("lg-k");
-        f.tree_fingerprint = Some("same".into());
+        f.progress.stall.tree_fingerprint = Some("same".into());
         start(&p, &mut f, Some(keep));
         for iteration in [1, 2] {
-            f.iteration = iteration;
+            f.progress.iteration = iteration;
             at_stop(&p, &mut f, probe_saying("same")).expect("on").expect("taken");
         }
-        prune::at_end(&p, &f.loop_id, f.checkpoints.as_ref()).expect("pruned");
+        prune::at_end(&p, &f.config.loop_id, f.progress.checkpoints.as_ref()).expect("pruned");
         let names: Vec<Name> = refs_of(&p, "lg-k").iter().map(|r| r.name).collect();
         assert_eq!(
             names,
@@ -236,7 +247,7 @@ fn rollback_restores_files_removes_new_ones_keeps_ignored_ones_and_can_be_undone
     start(&p, &mut f, Some(Keep::Best));
     write(root, "a.txt", "iteration one\n");
     write(root, "notes/one.txt", "1\n");
-    f.iteration = 1;
+    f.progress.iteration = 1;
     at_stop(&p, &mut f, None);
     write(root, "a.txt", "iteration two\n");
     std::fs::remove_file(root.join("notes/one.txt")).expect("rm");
@@ -274,7 +285,7 @@ fn changes_are_counted_between_trees_in_one_process() {
     start(&p, &mut f, Some(Keep::All));
     write(root, "a.txt", "staged\nmore\nlines\n");
     write(root, "c.txt", "c\n");
-    f.iteration = 1;
+    f.progress.iteration = 1;
     at_stop(&p, &mut f, None);
     let refs = refs_of(&p, "lg-d");
     let (t0, t1) = (refs[0].tree.as_str(), refs[1].tree.as_str());
@@ -315,7 +326,10 @@ fn a_repository_without_commits_and_a_plain_directory() {
         "no HEAD yet: a commit without parent"
     );
     assert_eq!(
-        files_of(dir.path(), &f.checkpoints.expect("on").last.expect("taken").commit),
+        files_of(
+            dir.path(),
+            &f.progress.checkpoints.expect("on").last.expect("taken").commit
+        ),
         ["x.txt"]
     );
     let plain = tempfile::tempdir().expect("tempdir");
@@ -338,7 +352,7 @@ fn a_stale_or_unreadable_private_index_is_replaced() {
     let git_ = Git::new(&p);
     std::fs::write(git_.index(), b"garbage").expect("corrupt the private index");
     std::fs::write(git_.index().with_file_name("checkpoint-index.lock"), b"").expect("stale lock");
-    f.iteration = 1;
+    f.progress.iteration = 1;
     let commit = at_stop(&p, &mut f, None).expect("on").expect("taken despite both");
     assert!(files_of(dir.path(), &commit).contains(&"a.txt".to_string()));
 }

@@ -25,7 +25,7 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
     let Lookup::Loop(mut active) = lookup(&project)? else {
         return Err(Error::NoLoop { root: project.root });
     };
-    let lang = active.seal.fields.lang;
+    let lang = active.seal.fields.config.lang;
     if paths.is_empty() && !all && !counts && tests.is_empty() {
         let breach = crate::oracle::breach(&active)?;
         if breach.is_empty() {
@@ -61,9 +61,9 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
     accepted.dedup();
     if counts || all {
         let fields = &mut active.seal.fields;
-        match fields.last_counts {
+        match fields.progress.counts.last_counts {
             Some(last) => {
-                fields.counts_best.rebase(last);
+                fields.progress.counts.counts_best.rebase(last);
                 accepted.push(format!("test counts (ran {}, skipped {})", last.ran(), last.not_run()));
             }
             None if counts => {
@@ -76,7 +76,7 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
     }
     let record = Record::new(
         active.loop_id(),
-        active.seal.fields.iteration,
+        active.seal.fields.progress.iteration,
         Event::Allowed(Allowed {
             accepted: accepted.clone(),
         }),

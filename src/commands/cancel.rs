@@ -46,7 +46,7 @@ pub(crate) fn cancel_in(project: &Project) -> Result<String, Error> {
             Ok(format!("loopgate: removed unsealed state file `{}`", path.display()))
         }
         Lookup::Loop(active) => {
-            let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.iteration);
+            let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.progress.iteration);
             let record = Record::new(
                 &loop_id,
                 iteration,

@@ -60,7 +60,10 @@ fn loop_page(project: &Project, loop_id: Option<&str>) -> Result<PathBuf, Error>
         source,
     })?;
     let running = match lookup(project)? {
-        Lookup::Loop(active) => Some((active.seal.fields.loop_id.clone(), active.seal.fields.score.clone())),
+        Lookup::Loop(active) => Some((
+            active.seal.fields.config.loop_id.clone(),
+            active.seal.fields.config.verify.score.clone(),
+        )),
         _ => None,
     };
     let id = loop_id

@@ -47,22 +47,22 @@ pub(crate) fn resume_in(project: &Project, session: &str, force: bool) -> Result
     active.reconcile()?;
     let mut state = active.state();
     let f = &state.fields;
-    if f.session_id == session && f.status == LoopStatus::Running {
+    if f.progress.session_id == session && f.progress.status == LoopStatus::Running {
         return Ok(format!(
             "loopgate: loop `{}` already runs in session `{session}`.",
-            f.loop_id
+            f.config.loop_id
         ));
     }
-    if f.status == LoopStatus::Running && !f.session_id.is_empty() && !force {
+    if f.progress.status == LoopStatus::Running && !f.progress.session_id.is_empty() && !force {
         return Err(Error::Usage(format!(
             "loop `{}` is running in session `{}`, not paused: resuming it here takes it from that session, whose stops would no longer be judged; pass `--force` to take it anyway",
-            f.loop_id, f.session_id
+            f.config.loop_id, f.progress.session_id
         )));
     }
     let from = state.fields.adopt(session);
     let record = Record::new(
         active.loop_id(),
-        state.fields.iteration,
+        state.fields.progress.iteration,
         Event::Resumed(Resumed {
             from_session: from.to_string(),
             session_id: session.to_string(),
@@ -73,6 +73,6 @@ pub(crate) fn resume_in(project: &Project, session: &str, force: bool) -> Result
     active.save(&state)?;
     Ok(format!(
         "loopgate: loop `{}` now runs in session `{session}` (iteration {}).",
-        state.fields.loop_id, state.fields.iteration
+        state.fields.config.loop_id, state.fields.progress.iteration
     ))
 }

@@ -93,8 +93,8 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     };
     let display = Display::new(options.verbosity);
     let mut runner = Runner {
-        loop_id: state.fields.loop_id.clone(),
-        max_iterations: state.fields.max_iterations,
+        loop_id: state.fields.config.loop_id.clone(),
+        max_iterations: state.fields.config.limits.max_iterations,
         options,
         owner,
         display,
@@ -130,7 +130,7 @@ impl Runner {
                 let ending = self.owner.ending(&self.loop_id);
                 return self.finish(&ending, None);
             };
-            let iteration = fields.iteration;
+            let iteration = fields.progress.iteration;
             screen::iteration(&self.display, &fields, &prompt);
             screen::status(&self.display, &fields, self.rows.last());
             let outcome = match self.run_agent(&prompt, &fields) {
@@ -199,11 +199,11 @@ impl Runner {
         }
     }
 
-    fn run_agent(&self, prompt: &str, fields: &StateFields) -> Result<agent::Outcome, Error> {
+    fn run_agent(&self, prompt: &str, fields: &StateFields) -> Result<agent::AgentExit, Error> {
         let argv = prompt::argv(&self.options.agent, prompt, self.options.via);
         let env = [
-            ("LOOPGATE_LOOP_ID", fields.loop_id.clone()),
-            ("LOOPGATE_ITERATION", fields.iteration.to_string()),
+            ("LOOPGATE_LOOP_ID", fields.config.loop_id.clone()),
+            ("LOOPGATE_ITERATION", fields.progress.iteration.to_string()),
         ];
         let protect = self.owner.sealed_outside();
         let spec = agent::Spec {
@@ -237,7 +237,7 @@ impl Runner {
 
     /// `--agent-timeout`, shortened to what is left of `--max-duration`.
     fn agent_deadline(&self, fields: &StateFields) -> Option<Duration> {
-        let left = fields.max_duration.and_then(|max| {
+        let left = fields.config.limits.max_duration.and_then(|max| {
             // An unreadable `started_at` is reported by the Stop hook, which measures `--max-duration`; here the
             // agent just runs to `--agent-timeout`.
             let started = fields.started().ok()?;
@@ -258,7 +258,7 @@ impl Runner {
     }
 
     /// Counts iterations in which the agent failed exactly as the one before; ends the run at the limit.
-    fn agent_keeps_failing(&mut self, outcome: &agent::Outcome) -> Option<u8> {
+    fn agent_keeps_failing(&mut self, outcome: &agent::AgentExit) -> Option<u8> {
         if outcome.succeeded() || outcome.timed_out {
             self.same_failures = 0;
             self.last_failure = None;

@@ -22,7 +22,7 @@ use crate::project::Project;
 use crate::schema::{Check, Driver, Speech};
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
-use crate::state::{self, State, StateFields, VerifyOn};
+use crate::state::{self, Limits, LoopConfig, LoopProgress, State, StateFields, VerifyConfig, VerifyOn};
 use crate::{duration, exit_codes};
 
 mod sealing;
@@ -236,8 +236,11 @@ fn opt_outs(flags: &[(bool, Check)]) -> Vec<Check> {
     flags.iter().filter(|(set, _)| *set).map(|(_, check)| *check).collect()
 }
 
-/// Splits the stdin text and lets the command-line flags fill in what it does not say.
-fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
+/// Splits the stdin text and lets the command-line flags fill in what it does not say: the text is parsed by
+/// clap ([`text_command`]) and laid over the command line's flags with clap's own `update_from_arg_matches`, so
+/// every flag of [`SetupArgs`] — a new one too — is merged the same way (the text wins where it gives a flag).
+fn merge_text(mut cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
+    use clap::FromArgMatches;
     if !cli.task.is_empty() {
         return Err(Error::Usage(
             "give the task either as words or on stdin with `--args-stdin`, not both".into(),
@@ -252,33 +255,28 @@ fn merge_text(cli: SetupArgs, stdin: impl Read) -> Result<SetupArgs, Error> {
     }
     argv.push("--".into());
     argv.push(split.task);
-    let parsed = TextArgs::try_parse_from(argv)
-        .map_err(|e| Error::Usage(clap_line(&e)))?
-        .args;
-    Ok(SetupArgs {
-        session_id: parsed.session_id.or(cli.session_id),
-        lang: parsed.lang.or(cli.lang),
-        force: parsed.force || cli.force,
-        verify: parsed.verify.or(cli.verify),
-        max_iterations: parsed.max_iterations.or(cli.max_iterations),
-        verify_timeout: parsed.verify_timeout.or(cli.verify_timeout),
-        seal: if parsed.seal.is_empty() { cli.seal } else { parsed.seal },
-        holdout: if parsed.holdout.is_empty() {
-            cli.holdout
+    let matches = text_command()
+        .try_get_matches_from(argv)
+        .map_err(|e| Error::Usage(clap_line(&e)))?;
+    cli.update_from_arg_matches(&matches)
+        .map_err(|e| Error::Usage(clap_line(&e)))?;
+    Ok(cli)
+}
+
+/// The parser of the slash command's text: [`SetupArgs`]' flags, except that a switch (`--force`) the text does
+/// not give has no value at all rather than a default `false`, so `update_from_arg_matches` leaves the command
+/// line's value alone (clap updates a field whenever its argument has a value, a default one included).
+fn text_command() -> clap::Command {
+    use clap::{ArgAction, CommandFactory};
+    TextArgs::command().mut_args(|arg| {
+        if matches!(arg.get_action(), ArgAction::SetTrue) {
+            arg.action(ArgAction::Set)
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("true")
         } else {
-            parsed.holdout
-        },
-        require_tests: parsed.require_tests || cli.require_tests,
-        no_notify: parsed.no_notify || cli.no_notify,
-        no_closure_seal: parsed.no_closure_seal || cli.no_closure_seal,
-        no_test_seal: parsed.no_test_seal || cli.no_test_seal,
-        no_count_ratchet: parsed.no_count_ratchet || cli.no_count_ratchet,
-        no_skip_check: parsed.no_skip_check || cli.no_skip_check,
-        no_test_awareness_check: parsed.no_test_awareness_check || cli.no_test_awareness_check,
-        no_baseline: parsed.no_baseline || cli.no_baseline,
-        no_test_verdict: parsed.no_test_verdict || cli.no_test_verdict,
-        with_new_tests: parsed.with_new_tests || cli.with_new_tests,
-        ..parsed
+            arg
+        }
     })
 }
 
@@ -399,7 +397,7 @@ fn report(config: &Config, started: &Started) -> String {
     if config.verify.is_some() {
         let baseline = match &started.baseline {
             Some(baseline) => {
-                let log = started.project.verify_log_path(&started.state.fields.loop_id, 0);
+                let log = started.project.verify_log_path(&started.state.fields.config.loop_id, 0);
                 let log = log
                     .strip_prefix(&started.project.root)
                     .unwrap_or(&log)
@@ -464,7 +462,11 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     let holdout = if config.holdout.is_empty() {
         None
     } else {
-        Some(crate::holdout::take(&project, &config.holdout, &state.fields.loop_id)?)
+        Some(crate::holdout::take(
+            &project,
+            &config.holdout,
+            &state.fields.config.loop_id,
+        )?)
     };
     let root = project.root.clone();
     let started = seal_and_start(config, project, store, state, holdout);
@@ -485,12 +487,12 @@ fn seal_and_start(
 ) -> Result<Started, Error> {
     let sealed = Sealed::take(config, &project.root)?;
     if config.stall_limit > 0 {
-        state.fields.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
+        state.fields.progress.stall.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
-    let fingerprint = state.fields.tree_fingerprint.as_deref();
+    let fingerprint = state.fields.progress.stall.tree_fingerprint.as_deref();
     let (checkpoints, track) =
-        crate::checkpoint::start(&project, &state.fields.loop_id, fingerprint, config.checkpoints);
-    state.fields.checkpoints = track;
+        crate::checkpoint::start(&project, &state.fields.config.loop_id, fingerprint, config.checkpoints);
+    state.fields.progress.checkpoints = track;
     let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
     if let Some(inventory) = &sealed.inventory {
         store.save_inventory(&project, inventory)?;
@@ -557,7 +559,7 @@ fn seal_and_start(
                         &project,
                         holdout,
                         command,
-                        &state.fields.loop_id,
+                        &state.fields.config.loop_id,
                         timeout,
                         baseline.as_ref(),
                         room.as_ref()
@@ -600,7 +602,7 @@ fn seal_and_start(
         warnings: Vec::new(),
     };
     active.save(&state)?;
-    let start_commit = state.fields.checkpoints.as_ref().and_then(|t| t.last.as_ref());
+    let start_commit = state.fields.progress.checkpoints.as_ref().and_then(|t| t.last.as_ref());
     let init = Init {
         verify_command: config.verify.clone(),
         session_id: config.session_id.clone(),
@@ -623,7 +625,7 @@ fn seal_and_start(
             failing: b.failing().into_iter().take(20).map(str::to_string).collect(),
         }),
     };
-    let record = Record::new(&state.fields.loop_id, 1, Event::Init(init));
+    let record = Record::new(&state.fields.config.loop_id, 1, Event::Init(init));
     active.record(&record)?;
     let project = active.project;
     Ok(Started {
@@ -709,19 +711,19 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
         }),
         Lookup::Loop(active) => {
             let fields = &active.seal.fields;
-            let other = !fields.session_id.is_empty() && fields.session_id != config.session_id;
+            let other = !fields.progress.session_id.is_empty() && fields.progress.session_id != config.session_id;
             if other && !config.force {
-                let run_pid = fields.driver.map(|Driver::Run { pid }| pid);
+                let run_pid = fields.progress.driver.map(|Driver::Run { pid }| pid);
                 return Err(Error::Conflict {
-                    session: fields.session_id.clone(),
-                    loop_id: fields.loop_id.clone(),
+                    session: fields.progress.session_id.clone(),
+                    loop_id: fields.config.loop_id.clone(),
                     run_pid,
                     run_alive: run_pid.is_some_and(crate::process::alive),
                 });
             }
             let record = Record::new(
                 active.loop_id(),
-                fields.iteration,
+                fields.progress.iteration,
                 Event::Cancelled(Reason::new("replaced by a new loop")),
             );
             eprint!("{}", active.end(&record)?);
@@ -733,25 +735,33 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
 fn new_state(config: &Config) -> State {
     let now = chrono::Utc::now();
     let fields = StateFields {
-        loop_id: new_loop_id(now),
-        session_id: config.session_id.clone(),
-        max_iterations: config.max_iterations,
-        completion_promise: config.promise.clone(),
-        verify_command: config.verify.clone(),
-        verify_timeout: config.verify_timeout,
-        verify_on: config.verify_on,
-        max_duration: config.max_duration,
-        started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        sealed: config.seal.clone(),
-        lang: config.lang,
-        require_tests: config.require_tests,
-        notify: config.notify,
-        stall_limit: config.stall_limit,
-        max_tokens: config.max_tokens,
-        score: config.score.clone(),
-        driver: config.driver,
-        opt_out: config.opt_out.clone(),
-        ..StateFields::default()
+        config: LoopConfig {
+            loop_id: new_loop_id(now),
+            completion_promise: config.promise.clone(),
+            started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            sealed: config.seal.clone(),
+            lang: config.lang,
+            notify: config.notify,
+            opt_out: config.opt_out.clone(),
+            verify: VerifyConfig {
+                verify_command: config.verify.clone(),
+                verify_timeout: config.verify_timeout,
+                verify_on: config.verify_on,
+                require_tests: config.require_tests,
+                score: config.score.clone(),
+            },
+            limits: Limits {
+                max_iterations: config.max_iterations,
+                max_duration: config.max_duration,
+                max_tokens: config.max_tokens,
+                stall_limit: config.stall_limit,
+            },
+        },
+        progress: LoopProgress {
+            session_id: config.session_id.clone(),
+            driver: config.driver,
+            ..LoopProgress::default()
+        },
     };
     State {
         fields,

@@ -5,16 +5,23 @@
 //! a longer line folds under the value column. It shows the baseline until the first verify, a verify running
 //! now (`verify_lock`), who ran the last verify (a self-check, or a stop at a promise) and a legend of the
 //! trajectory's glyphs.
+//!
+//! One typed [`StatusReport`] is built, then rendered twice: by serde for `--json` (a public interface: its keys
+//! are the serde names of these structs, pinned by the `status_*_json` snapshots in `tests/cli/`) and by
+//! [`render`] for people, which reads the same fields — so a renamed key cannot show a silently wrong screen.
 
 mod holdout;
 mod inputs;
 mod room;
 
-use serde_json::{Value, json};
+use std::path::PathBuf;
+
+use serde::{Serialize, Serializer};
 
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::{self, Record, Status};
+use crate::history::event::BaselineRun;
+use crate::history::{self, Record, Status, VerifyResult};
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::Project;
 use crate::state::{LoopStatus, State, VerifyOn};
@@ -24,62 +31,133 @@ const WIDTH: usize = 80;
 /// Where the values of `  label:      value` lines start.
 const VALUE_COLUMN: usize = 15;
 
+/// What `loopgate status` reports, whichever way it is shown; `state` names the variant in the JSON.
+#[derive(Debug, Serialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
+enum StatusReport {
+    Running(Box<LoopReport>),
+    Paused(Box<LoopReport>),
+    /// A state file without a seal: shown, never enforced.
+    Unsealed {
+        state_file: PathBuf,
+    },
+    /// No loop: the outcome of the last one the history holds, if any.
+    None {
+        last_loop: Option<LastLoop>,
+    },
+}
+
+/// The running (or paused) loop, in the order `--json` has always listed its keys.
+#[derive(Debug, Serialize)]
+struct LoopReport {
+    loop_id: String,
+    task: String,
+    iteration: u64,
+    max_iterations: u64,
+    elapsed_secs: Option<u64>,
+    max_duration_secs: Option<u64>,
+    promise_rejections: u64,
+    rejections_in_a_row: u64,
+    verify_command: Option<String>,
+    verify_timeout: u64,
+    verify_on: VerifyOn,
+    completion_promise: String,
+    session_id: String,
+    driver: Option<DriverReport>,
+    pause_reason: Option<String>,
+    sealed: Vec<String>,
+    sealed_files: usize,
+    last_verify: Option<VerifySummary>,
+    trajectory: String,
+    escalation: String,
+    unchanged_streak: u64,
+    stall_limit: u64,
+    tokens_used: Option<u64>,
+    max_tokens: Option<u64>,
+    best_score: Option<f64>,
+    /// What ended the agent's last turn (see [`turn_ended`]).
+    turn_ended: Option<String>,
+    baseline: Option<BaselineReport>,
+    /// Who runs a verify now (`verify_lock`).
+    verify_running: Option<String>,
+    oracle_inputs: inputs::InputsReport,
+    room: Option<room::RoomReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    holdout: Option<holdout::HoldoutReport>,
+    control_plane: String,
+    /// What the loop's agent runs cost so far (`loopgate run`'s receipts), when any was recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<crate::cost::Receipt>,
+}
+
+/// What drives the loop when it is not a Claude Code session.
+#[derive(Debug, Serialize)]
+struct DriverReport {
+    kind: &'static str,
+    pid: u32,
+    running: bool,
+}
+
+/// The baseline run at setup, under the history's keys, with its description.
+#[derive(Debug, Serialize)]
+struct BaselineReport {
+    #[serde(flatten)]
+    run: BaselineRun,
+    describe: String,
+}
+
+/// The last verify in `--json`: its record's iteration, status and time, who ran it, and the verify result under
+/// the history's keys (without the output's tail) with its description — the one `loopgate history` and the
+/// `run` table use.
+#[derive(Debug, Serialize)]
+struct VerifySummary {
+    iteration: u64,
+    status: &'static str,
+    timestamp: String,
+    passed: bool,
+    /// Who ran it: `self-check` (`loopgate verify`), `promise` (a stop at a promise) or `stop` (every stop with
+    /// `verify_on: always`).
+    kind: &'static str,
+    #[serde(flatten)]
+    result: Option<VerifyDetail>,
+}
+
+/// The verify result part of [`VerifySummary`].
+#[derive(Debug, Serialize)]
+struct VerifyDetail {
+    #[serde(flatten, serialize_with = "history_keys")]
+    result: VerifyResult,
+    describe: String,
+    /// `exit` was this object's name for `verify_exit` before the history was typed; kept for `jq` users.
+    exit: Option<i32>,
+}
+
+/// A verify result under the history's keys, less `passed` (the summary's own, which also counts a `complete`
+/// record) and `verify_tail` (the log holds the output).
+fn history_keys<S: Serializer>(result: &VerifyResult, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut map = match serde_json::to_value(result) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    map.shift_remove("passed");
+    map.shift_remove("verify_tail");
+    map.serialize(serializer)
+}
+
+/// How the project's last loop ended, when none runs.
+#[derive(Debug, Serialize)]
+struct LastLoop {
+    loop_id: String,
+    /// The status of its final record; `None` when the loop has none (still open).
+    outcome: Option<&'static str>,
+    iteration: u64,
+    timestamp: String,
+}
+
 /// Runs `loopgate status`.
 pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
     let project = Project::for_terminal();
-    let history_path = project.history_path();
-    let io = |source| Error::Io {
-        action: "read",
-        path: history_path.clone(),
-        source,
-    };
-    // Only the records of one loop are parsed (the history holds every loop the project ever ran).
-    let report = match lookup(&project)? {
-        Lookup::Loop(active) => {
-            // The latest events and the last verify, read backwards.
-            let floor = active.seal.history.as_ref().map_or(0, |mark| mark.start);
-            let tail = history::read_tail(&history_path, active.loop_id(), floor).map_err(io)?;
-            let events = Trajectory {
-                events: tail.records,
-                truncated: tail.truncated,
-            };
-            let mut report = loop_report(
-                &active.state(),
-                &events,
-                tail.last_verify.as_ref(),
-                active.seal.files.len(),
-            );
-            report["turn_ended"] = turn_ended(&active.seal.fields, events.events.last()).into();
-            report["baseline"] = baseline(&events.events);
-            report["verify_running"] = crate::verify_lock::running(&project).into();
-            // A companion that cannot be read leaves the seal's own inputs to show.
-            let sealed = crate::inputs::Inputs::load_to_describe(&active)
-                .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
-            report["oracle_inputs"] = inputs::report(&active.seal, &sealed);
-            report["room"] = room::report(&active).into();
-            if let Some(held) = &active.seal.holdout {
-                report["holdout"] = holdout::report(held);
-            }
-            let plane = active.store.control_plane(&active.project, &active.seal.fields.loop_id);
-            report["control_plane"] = plane.to_string().into();
-            let (spent, runs) = crate::commands::run::spent_in(&project, active.loop_id());
-            if runs > 0 {
-                report["cost"] = serde_json::to_value(&spent).unwrap_or_default();
-            }
-            report
-        }
-        Lookup::Unsealed(path) => json!({"state": "unsealed", "state_file": path}),
-        Lookup::None => {
-            let last_loop = match history::read_last(&history_path).map_err(io)? {
-                Some(last) => {
-                    let records = history::read_loop(&history_path, &last.loop_id).map_err(io)?.records;
-                    Some(last_loop(&records, &last))
-                }
-                None => None,
-            };
-            json!({"state": "none", "last_loop": last_loop})
-        }
-    };
+    let report = report(&project)?;
     if json_out {
         crate::say(serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
@@ -88,55 +166,140 @@ pub(crate) fn run(json_out: bool) -> Result<u8, Error> {
     Ok(exit_codes::OK)
 }
 
-/// `events`: the loop's records (at least the fields the trajectory reads); `last_verify`: its last record with
-/// a verify result (`duration_ms`) or a broken seal (`sealed_changes`), whole.
+/// The report of the project's loop, from the seal and the history. Only the records of one loop are parsed
+/// (the history holds every loop the project ever ran).
+fn report(project: &Project) -> Result<StatusReport, Error> {
+    let history_path = project.history_path();
+    let io = |source| Error::Io {
+        action: "read",
+        path: history_path.clone(),
+        source,
+    };
+    Ok(match lookup(project)? {
+        Lookup::Loop(active) => {
+            // The latest events and the last verify, read backwards.
+            let floor = active.seal.history.as_ref().map_or(0, |mark| mark.start);
+            let tail = history::read_tail(&history_path, active.loop_id(), floor).map_err(io)?;
+            let events = Trajectory {
+                events: tail.records,
+                truncated: tail.truncated,
+            };
+            // A companion that cannot be read leaves the seal's own inputs to show.
+            let sealed = crate::inputs::Inputs::load_to_describe(&active)
+                .unwrap_or_else(|_| crate::inputs::Inputs::in_seal(&active.seal));
+            let extra = Extra {
+                sealed_files: active.seal.files.len(),
+                turn_ended: turn_ended(&active.seal.fields, events.events.last()),
+                baseline: baseline(&events.events),
+                verify_running: crate::verify_lock::running(project),
+                oracle_inputs: inputs::report(&active.seal, &sealed),
+                room: room::report(&active),
+                holdout: active.seal.holdout.as_ref().map(holdout::report),
+                control_plane: active
+                    .store
+                    .control_plane(&active.project, &active.seal.fields.config.loop_id)
+                    .to_string(),
+                cost: {
+                    let (spent, runs) = crate::commands::run::spent_in(project, active.loop_id());
+                    (runs > 0).then_some(spent)
+                },
+            };
+            let state = active.state();
+            let report = Box::new(loop_report(&state, &events, tail.last_verify.as_ref(), extra));
+            if state.fields.progress.status == LoopStatus::Paused {
+                StatusReport::Paused(report)
+            } else {
+                StatusReport::Running(report)
+            }
+        }
+        Lookup::Unsealed(state_file) => StatusReport::Unsealed { state_file },
+        Lookup::None => {
+            let last_loop = match history::read_last(&history_path).map_err(io)? {
+                Some(last) => {
+                    let records = history::read_loop(&history_path, &last.loop_id).map_err(io)?.records;
+                    Some(last_loop(&records, &last))
+                }
+                None => None,
+            };
+            StatusReport::None { last_loop }
+        }
+    })
+}
+
 /// The latest events of the running loop, and whether earlier ones were left out.
 struct Trajectory {
     events: Vec<Record>,
     truncated: bool,
 }
 
-fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Record>, sealed_files: usize) -> Value {
+/// The parts of a loop's report that come from beside the state: the seal, its companions, the project.
+struct Extra {
+    sealed_files: usize,
+    turn_ended: Option<String>,
+    baseline: Option<BaselineReport>,
+    verify_running: Option<String>,
+    oracle_inputs: inputs::InputsReport,
+    room: Option<room::RoomReport>,
+    holdout: Option<holdout::HoldoutReport>,
+    control_plane: String,
+    cost: Option<crate::cost::Receipt>,
+}
+
+/// `last_verify`: the loop's last record with a verify result (`duration_ms`) or a broken seal
+/// (`sealed_changes`), whole.
+fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Record>, extra: Extra) -> LoopReport {
     let f = &state.fields;
     let elapsed = f
         .started()
         .map(|start| chrono::Utc::now().signed_duration_since(start).num_seconds().max(0))
-        .ok();
-    let last_verify = last_verify.map(verify_summary);
-    json!({
-        "state": if f.status == LoopStatus::Paused { "paused" } else { "running" },
-        "loop_id": f.loop_id,
-        "task": state.task,
-        "iteration": f.iteration,
-        "max_iterations": f.max_iterations,
-        "elapsed_secs": elapsed,
-        "max_duration_secs": f.max_duration,
-        "promise_rejections": f.promise_rejections,
-        "rejections_in_a_row": f.rejections_in_a_row,
-        "verify_command": f.verify_command,
-        "verify_timeout": f.verify_timeout,
-        "verify_on": if f.verify_on == VerifyOn::Always { "always" } else { "promise" },
-        "completion_promise": f.completion_promise,
-        "session_id": f.session_id,
-        "driver": f.driver.map(|crate::schema::Driver::Run { pid }| {
-            json!({"kind": "run", "pid": pid, "running": crate::process::alive(pid)})
-        }),
-        "pause_reason": f.pause_reason,
-        "sealed": f.sealed,
-        "sealed_files": sealed_files,
-        "last_verify": last_verify,
-        "trajectory": format!(
+        .ok()
+        .and_then(|secs| u64::try_from(secs).ok());
+    LoopReport {
+        loop_id: f.config.loop_id.clone(),
+        task: state.task.clone(),
+        iteration: f.progress.iteration,
+        max_iterations: f.config.limits.max_iterations,
+        elapsed_secs: elapsed,
+        max_duration_secs: f.config.limits.max_duration,
+        promise_rejections: f.progress.rejections.promise_rejections,
+        rejections_in_a_row: f.progress.rejections.rejections_in_a_row,
+        verify_command: f.config.verify.verify_command.clone(),
+        verify_timeout: f.config.verify.verify_timeout,
+        verify_on: f.config.verify.verify_on,
+        completion_promise: f.config.completion_promise.clone(),
+        session_id: f.progress.session_id.clone(),
+        driver: f
+            .progress
+            .driver
+            .map(|crate::schema::Driver::Run { pid }| DriverReport {
+                kind: "run",
+                pid,
+                running: crate::process::alive(pid),
+            }),
+        pause_reason: f.progress.pause_reason.clone(),
+        sealed: f.config.sealed.clone(),
+        sealed_files: extra.sealed_files,
+        last_verify: last_verify.map(verify_summary),
+        trajectory: format!(
             "{}{}",
             if trajectory.truncated { "…" } else { "" },
-            crate::trajectory::strip(history::of_loop(&trajectory.events, &f.loop_id))
+            crate::trajectory::strip(history::of_loop(&trajectory.events, &f.config.loop_id))
         ),
-        "escalation": crate::trajectory::escalation(f.promise_rejections, f.iteration),
-        "unchanged_streak": f.unchanged_streak,
-        "stall_limit": f.stall_limit,
-        "tokens_used": f.max_tokens.map(|_| f.tokens_used),
-        "max_tokens": f.max_tokens,
-        "best_score": f.best_score,
-    })
+        escalation: crate::trajectory::escalation(f.progress.rejections.promise_rejections, f.progress.iteration),
+        unchanged_streak: f.progress.stall.unchanged_streak,
+        stall_limit: f.config.limits.stall_limit,
+        tokens_used: f.config.limits.max_tokens.map(|_| f.progress.tokens.tokens_used),
+        max_tokens: f.config.limits.max_tokens,
+        best_score: f.progress.score.best_score,
+        turn_ended: extra.turn_ended,
+        baseline: extra.baseline,
+        verify_running: extra.verify_running,
+        oracle_inputs: extra.oracle_inputs,
+        room: extra.room,
+        holdout: extra.holdout,
+        control_plane: extra.control_plane,
+        cost: extra.cost,
+    }
 }
 
 /// What ended the agent's last turn, when the loop's latest record says a turn ended that loopgate had asked to
@@ -147,205 +310,178 @@ fn turn_ended(fields: &crate::state::StateFields, latest: Option<&Record>) -> Op
         Status::BlockCap => true,
         Status::TurnEnded => false,
         Status::StopFailure => {
-            let line = crate::messages::cap::stop_failure(fields.lang, None, latest.iteration);
+            let line = crate::messages::cap::stop_failure(fields.config.lang, None, latest.iteration);
             return Some(line.trim_start_matches("loopgate: ").to_string());
         }
         _ => return None,
     };
     Some(crate::messages::cap::status_line(
-        fields.lang,
+        fields.config.lang,
         cap_reached,
         latest.iteration,
     ))
 }
 
 /// The baseline run at setup (from the loop's `init` record, when the tail still holds it), with its description.
-fn baseline(events: &[Record]) -> Value {
+fn baseline(events: &[Record]) -> Option<BaselineReport> {
     let run = events.iter().find_map(|r| match &r.event {
         history::Event::Init(init) => init.baseline.as_ref(),
         _ => None,
-    });
-    run.map_or(Value::Null, |run| {
-        let mut value = serde_json::to_value(run).unwrap_or_default();
-        value["describe"] = run.describe().into();
-        value
+    })?;
+    Some(BaselineReport {
+        run: run.clone(),
+        describe: run.describe(),
     })
 }
 
-/// The last verify in `--json`: the record's verify result under the history's keys, with its iteration, status,
-/// time and its description (the one `loopgate history` and the `run` table use).
-fn verify_summary(record: &Record) -> Value {
-    let mut value = json!({
-        "iteration": record.iteration,
-        "status": record.status().as_str(),
-        "timestamp": record.time(),
-        "passed": record.status() == Status::Complete,
-        // Who ran it: `loopgate verify` (a self-check), or a stop (at a promise, or every stop with `verify_on:
-        // always`).
-        "kind": match record.status() {
+/// The last verify of a loop's report.
+fn verify_summary(record: &Record) -> VerifySummary {
+    let verify = record.event.verify();
+    VerifySummary {
+        iteration: record.iteration,
+        status: record.status().as_str(),
+        timestamp: record.time(),
+        passed: verify.is_some_and(|v| v.passed) || record.status() == Status::Complete,
+        kind: match record.status() {
             Status::SelfCheck => "self-check",
             Status::PromiseRejected | Status::Complete => "promise",
             _ => "stop",
         },
-    });
-    if let (Some(map), Some(verify)) = (value.as_object_mut(), record.event.verify()) {
-        if let Ok(Value::Object(fields)) = serde_json::to_value(verify) {
-            map.extend(fields.into_iter().filter(|(key, _)| key != "verify_tail"));
-        }
-        map.insert("describe".into(), Value::from(verify.describe()));
-        // `exit` was this object's name for `verify_exit` before the history was typed; kept for `jq` users.
-        map.insert("exit".into(), json!(verify.exit));
-        map.insert(
-            "passed".into(),
-            Value::from(verify.passed || record.status() == Status::Complete),
-        );
+        result: verify.map(|verify| VerifyDetail {
+            result: verify.clone(),
+            describe: verify.describe(),
+            exit: verify.exit,
+        }),
     }
-    value
 }
 
-fn last_loop(records: &[Record], last: &Record) -> Value {
+fn last_loop(records: &[Record], last: &Record) -> LastLoop {
     let final_record = history::of_loop(records, &last.loop_id)
         .filter(|r| r.status().ends_loop())
         .last();
-    json!({
-        "loop_id": last.loop_id,
-        "outcome": final_record.map(|r| r.status().as_str()),
-        "iteration": final_record.map_or(last.iteration, |r| r.iteration),
-        "timestamp": final_record.map_or(last.time(), Record::time),
-    })
+    LastLoop {
+        loop_id: last.loop_id.clone(),
+        outcome: final_record.map(|r| r.status().as_str()),
+        iteration: final_record.map_or(last.iteration, |r| r.iteration),
+        timestamp: final_record.map_or(last.time(), Record::time),
+    }
 }
 
 /// The human view of a report.
-fn render(report: &Value, project: &Project) -> String {
-    let s = |key: &str| report.get(key).and_then(Value::as_str).unwrap_or("").to_string();
-    let n = |key: &str| report.get(key).and_then(Value::as_u64).unwrap_or(0);
-    match s("state").as_str() {
-        "none" => {
+fn render(report: &StatusReport, project: &Project) -> String {
+    match report {
+        StatusReport::None { last_loop } => {
             let mut out = format!("loopgate: no loop in {}", project.root.display());
-            if let Some(last) = report.get("last_loop").filter(|v| !v.is_null()) {
-                let outcome = last
-                    .get("outcome")
-                    .and_then(Value::as_str)
-                    .unwrap_or("still open (no final record)");
+            if let Some(last) = last_loop {
+                let outcome = last.outcome.unwrap_or("still open (no final record)");
                 out.push_str(&format!(
                     "\nlast loop: {} — {outcome} at iteration {}",
-                    last.get("loop_id").and_then(Value::as_str).unwrap_or("?"),
-                    last.get("iteration").and_then(Value::as_u64).unwrap_or(0)
+                    last.loop_id, last.iteration
                 ));
             }
             out
         }
-        "unsealed" => format!(
+        StatusReport::Unsealed { state_file } => format!(
             "loopgate: `{}` has no seal and is not enforced; `loopgate cancel` removes it",
-            s("state_file")
+            state_file.display()
         ),
-        state => {
-            let max = n("max_iterations");
-            let of = if max > 0 {
-                format!(" / {max}")
-            } else {
-                " (no limit)".to_string()
-            };
-            let elapsed = report
-                .get("elapsed_secs")
-                .and_then(Value::as_u64)
-                .map_or("?".into(), crate::duration::format_secs);
-            let limit = report
-                .get("max_duration_secs")
-                .and_then(Value::as_u64)
-                .map_or(String::new(), |d| format!(" of {}", crate::duration::format_secs(d)));
-            let verify = report.get("verify_command").and_then(Value::as_str).map_or_else(
-                || "none (honor system)".to_string(),
-                |cmd| format!("{cmd}  (timeout {}s, on {})", n("verify_timeout"), s("verify_on")),
-            );
-            let task = s("task");
-            let task_line = task.lines().next().unwrap_or("");
-            let more = if task.lines().count() > 1 { " …" } else { "" };
-            let mut out = format!(
-                "loopgate: loop {} — {state}\n  task:        {task_line}{more}\n  iteration:   {}{of}\n  elapsed:     {elapsed}{limit}\n  rejections:  {} ({} in a row)\n  verify:      {verify}\n  session:     {}",
-                s("loop_id"),
-                n("iteration"),
-                n("promise_rejections"),
-                n("rejections_in_a_row"),
-                if s("session_id").is_empty() {
-                    "none (waiting to be adopted)".to_string()
-                } else {
-                    s("session_id")
-                },
-            );
-            if let Some(plane) = report.get("control_plane").and_then(Value::as_str) {
-                out.push_str(&format!("\n  control plane: {plane}"));
-            }
-            if let Some(driver) = report.get("driver").filter(|d| !d.is_null()) {
-                let pid = driver.get("pid").and_then(Value::as_u64).unwrap_or(0);
-                let gone = if driver.get("running").and_then(Value::as_bool) == Some(false) {
-                    ", not running: `loopgate run --resume -- AGENT…` continues the loop"
-                } else {
-                    ""
-                };
-                out.push_str(&format!("\n  driver:      loopgate run (pid {pid}{gone})"));
-            }
-            let strip = s("trajectory");
-            if !strip.is_empty() {
-                out.push_str(&format!("\n  trajectory:  {strip}"));
-                out.push_str(&format!("\n  legend:      {}", crate::trajectory::legend(&strip)));
-            }
-            out.push_str(&format!("\n  escalation:  {}", s("escalation")));
-            if let Some(ended) = report.get("turn_ended").and_then(Value::as_str) {
-                out.push_str(&format!("\n  turn:        {ended}"));
-            }
-            if let Some(max) = report.get("max_tokens").and_then(Value::as_u64) {
-                out.push_str(&format!("\n  tokens:      {} / {max}", n("tokens_used")));
-            }
-            if let Some(spent) = report
-                .get("cost")
-                .and_then(|c| serde_json::from_value::<crate::cost::Receipt>(c.clone()).ok())
-            {
-                out.push_str(&format!("\n  cost:        {}", crate::cost::describe(&spent)));
-            }
-            if let Some(running) = report.get("verify_running").and_then(Value::as_str) {
-                out.push_str(&format!("\n  verifying:   now ({running})"));
-            }
-            match report.get("last_verify").filter(|v| !v.is_null()) {
-                Some(last) => out.push_str(&format!("\n  last verify: {}", describe_verify(last))),
-                None => {
-                    if let Some(baseline) = report.pointer("/baseline/describe").and_then(Value::as_str) {
-                        out.push_str(&format!("\n  baseline:    {baseline}"));
-                    }
-                }
-            }
-            if state == "paused" {
-                out.push_str(&format!("\n  paused for:  {}", s("pause_reason")));
-            }
-            let sealed = report
-                .get("sealed")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
-                .unwrap_or_default();
-            if !sealed.is_empty() {
-                let count = n("sealed_files");
-                let plural = if count == 1 { "" } else { "s" };
-                out.push_str(&format!("\n  user glob:   {sealed} ({count} file{plural})"));
-            }
-            if let Some(inputs) = report.get("oracle_inputs") {
-                out.push_str(&inputs::render(inputs));
-            }
-            if let Some(room) = report.get("room").filter(|r| !r.is_null()) {
-                out.push_str(&room::render(room));
-            }
-            if let Some(held) = report.get("holdout") {
-                out.push_str(&holdout::render(held));
-            }
-            crate::printable::wrap(&out, WIDTH, VALUE_COLUMN)
-        }
+        StatusReport::Running(report) => render_loop(report, "running"),
+        StatusReport::Paused(report) => render_loop(report, "paused"),
     }
 }
 
-/// `iteration 3 (promise): exit 1, 0.2s — 2 failed: …` (from the `describe` [`verify_summary`] put in the
-/// report).
-fn describe_verify(v: &Value) -> String {
-    let iteration = v.get("iteration").and_then(Value::as_u64).unwrap_or(0);
-    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("stop");
-    let text = v.get("describe").and_then(Value::as_str).unwrap_or("no verify");
-    format!("iteration {iteration} ({kind}): {text}")
+/// The human view of a running or paused loop.
+fn render_loop(r: &LoopReport, state: &str) -> String {
+    let of = if r.max_iterations > 0 {
+        format!(" / {}", r.max_iterations)
+    } else {
+        " (no limit)".to_string()
+    };
+    let elapsed = r.elapsed_secs.map_or("?".into(), crate::duration::format_secs);
+    let limit = r
+        .max_duration_secs
+        .map_or(String::new(), |d| format!(" of {}", crate::duration::format_secs(d)));
+    let verify_on = if r.verify_on == VerifyOn::Always {
+        "always"
+    } else {
+        "promise"
+    };
+    let verify = r.verify_command.as_ref().map_or_else(
+        || "none (honor system)".to_string(),
+        |cmd| format!("{cmd}  (timeout {}s, on {verify_on})", r.verify_timeout),
+    );
+    let task_line = r.task.lines().next().unwrap_or("");
+    let more = if r.task.lines().count() > 1 { " …" } else { "" };
+    let session = if r.session_id.is_empty() {
+        "none (waiting to be adopted)"
+    } else {
+        &r.session_id
+    };
+    let mut out = format!(
+        "loopgate: loop {} — {state}\n  task:        {task_line}{more}\n  iteration:   {}{of}\n  elapsed:     {elapsed}{limit}\n  rejections:  {} ({} in a row)\n  verify:      {verify}\n  session:     {session}",
+        r.loop_id, r.iteration, r.promise_rejections, r.rejections_in_a_row,
+    );
+    out.push_str(&format!("\n  control plane: {}", r.control_plane));
+    if let Some(driver) = &r.driver {
+        let gone = if driver.running {
+            ""
+        } else {
+            ", not running: `loopgate run --resume -- AGENT…` continues the loop"
+        };
+        out.push_str(&format!("\n  driver:      loopgate run (pid {}{gone})", driver.pid));
+    }
+    if !r.trajectory.is_empty() {
+        out.push_str(&format!("\n  trajectory:  {}", r.trajectory));
+        out.push_str(&format!(
+            "\n  legend:      {}",
+            crate::trajectory::legend(&r.trajectory)
+        ));
+    }
+    out.push_str(&format!("\n  escalation:  {}", r.escalation));
+    if let Some(ended) = &r.turn_ended {
+        out.push_str(&format!("\n  turn:        {ended}"));
+    }
+    if let Some(max) = r.max_tokens {
+        out.push_str(&format!("\n  tokens:      {} / {max}", r.tokens_used.unwrap_or(0)));
+    }
+    if let Some(spent) = &r.cost {
+        out.push_str(&format!("\n  cost:        {}", crate::cost::describe(spent)));
+    }
+    if let Some(running) = &r.verify_running {
+        out.push_str(&format!("\n  verifying:   now ({running})"));
+    }
+    match &r.last_verify {
+        Some(last) => out.push_str(&format!("\n  last verify: {}", describe_verify(last))),
+        None => {
+            if let Some(baseline) = &r.baseline {
+                out.push_str(&format!("\n  baseline:    {}", baseline.describe));
+            }
+        }
+    }
+    if state == "paused" {
+        out.push_str(&format!("\n  paused for:  {}", r.pause_reason.as_deref().unwrap_or("")));
+    }
+    if !r.sealed.is_empty() {
+        let count = r.sealed_files;
+        let plural = if count == 1 { "" } else { "s" };
+        out.push_str(&format!(
+            "\n  user glob:   {} ({count} file{plural})",
+            r.sealed.join(", ")
+        ));
+    }
+    out.push_str(&inputs::render(&r.oracle_inputs));
+    if let Some(room) = &r.room {
+        out.push_str(&room::render(room));
+    }
+    if let Some(held) = &r.holdout {
+        out.push_str(&holdout::render(held));
+    }
+    crate::printable::wrap(&out, WIDTH, VALUE_COLUMN)
+}
+
+/// `iteration 3 (promise): exit 1, 0.2s — 2 failed: …` (the verify's description, or `no verify` for a record
+/// without one).
+fn describe_verify(v: &VerifySummary) -> String {
+    let text = v.result.as_ref().map_or("no verify", |r| r.describe.as_str());
+    format!("iteration {} ({}): {text}", v.iteration, v.kind)
 }

@@ -20,7 +20,7 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
     let Lookup::Loop(active) = lookup(&project)? else {
         return Err(Error::NoLoop { root: project.root });
     };
-    let iteration = active.seal.fields.iteration;
+    let iteration = active.seal.fields.progress.iteration;
     // A person at a terminal (not the agent's Bash tool) is not given the instructions meant for the agent.
     let person =
         std::io::IsTerminal::is_terminal(&std::io::stdin()) || !crate::control::Caller::from_env().in_claude_code;
@@ -36,7 +36,7 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
         ),
         Verdict::SealBroken(breach) => {
             let paths = breach.lines(crate::schema::Speech::En);
-            let text = format!("FAIL\n\n{}", breach.render_for(active.seal.fields.lang, person));
+            let text = format!("FAIL\n\n{}", breach.render_for(active.seal.fields.config.lang, person));
             (false, VerifyResult::sealed(paths), text)
         }
         Verdict::Pass(run) | Verdict::Fail(run) => {
@@ -45,13 +45,13 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
             let mut text = format!(
                 "{word}: `{}` ({})",
                 run.command,
-                run.result_text(active.seal.fields.lang)
+                run.result_text(active.seal.fields.config.lang)
             );
             if !passed && !run.summary.text.is_empty() {
                 text.push_str(&format!("\n\nsummary:\n{}", run.summary.text));
             }
             if !run.sat_out.is_empty() {
-                let said = crate::messages::breach::sat_out(active.seal.fields.lang, &run.sat_out);
+                let said = crate::messages::breach::sat_out(active.seal.fields.config.lang, &run.sat_out);
                 text.push_str(&format!("\n\n{said}"));
             }
             text.push_str(&format!(

@@ -275,7 +275,7 @@ fn the_report_renders_every_old_loop() {
     let ids: std::collections::BTreeSet<&str> = read.records.iter().map(|r| r.loop_id.as_str()).collect();
     for id in ids {
         let mut state = crate::state::tests::sample("t");
-        state.fields.loop_id = id.to_string();
+        state.fields.config.loop_id = id.to_string();
         let text = crate::report::render(
             &state,
             &read.records,
@@ -296,7 +296,7 @@ fn the_report_renders_every_old_loop() {
         assert_eq!(shown, rows.min(40), "loop `{id}`:\n{text}");
     }
     let mut state = crate::state::tests::sample("t");
-    state.fields.loop_id = "lg-20261123T161121Z-5a1242".into();
+    state.fields.config.loop_id = "lg-20261123T161121Z-5a1242".into();
     let text = crate::report::render(
         &state,
         &read.records,

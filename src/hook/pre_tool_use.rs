@@ -26,12 +26,10 @@ pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let Some(done) = super::carry::carry_out_confirmed(&project, session) else {
         return decide(input, &project);
     };
-    let mut output = decide(input, &project)?.unwrap_or_default();
-    let specific = output
-        .hook_specific
-        .get_or_insert_with(|| serde_json::json!({"hookEventName": "PreToolUse"}));
-    specific["additionalContext"] = serde_json::Value::String(done.context);
-    Ok(Some(output.with_notice_first(done.notice)))
+    let output = decide(input, &project)?.unwrap_or_default();
+    Ok(Some(
+        output.with_tool_context(done.context).with_notice_first(done.notice),
+    ))
 }
 
 /// The guard's decision for one tool call.

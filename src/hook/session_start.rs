@@ -33,19 +33,19 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
         return Ok(None);
     };
     let f = &active.seal.fields;
-    let paused = f.status == LoopStatus::Paused;
-    let adopt = paused || f.session_id.is_empty();
-    if !adopt && f.session_id != session {
+    let paused = f.progress.status == LoopStatus::Paused;
+    let adopt = paused || f.progress.session_id.is_empty();
+    if !adopt && f.progress.session_id != session {
         return Ok(None);
     }
     active.reconcile()?;
     let mut state = active.state();
     if adopt {
-        let pause_reason = state.fields.pause_reason.clone();
+        let pause_reason = state.fields.progress.pause_reason.clone();
         let from = state.fields.adopt(session);
         let record = Record::new(
             active.loop_id(),
-            state.fields.iteration,
+            state.fields.progress.iteration,
             Event::Resumed(Resumed {
                 from_session: from.to_string(),
                 session_id: session.to_string(),
@@ -57,7 +57,7 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
         // "Taken over a paused loop" only for one that was paused; a loop started from a terminal was waiting.
         let kind = if paused { Handover::Adopted } else { Handover::Started };
         let context = context(&active, &state, kind, pause_reason.as_deref());
-        let notice = user::adopted(state.fields.lang, &state.fields.loop_id);
+        let notice = user::adopted(state.fields.config.lang, &state.fields.config.loop_id);
         return Ok(Some(HookOutput::session_context(context, Some(notice))));
     }
     // The session's own loop: a block still pending means the turn it continued ended without coming back.
@@ -81,8 +81,13 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
 /// The text the model gets: what is happening, why it paused, notes, last failure, the task, how to finish.
 fn context(active: &ActiveLoop, state: &State, kind: Handover, pause_reason: Option<&str>) -> String {
     let f = &state.fields;
-    let lang = f.lang;
-    let mut parts = vec![messages::handover(lang, kind, f.iteration, f.max_iterations)];
+    let lang = f.config.lang;
+    let mut parts = vec![messages::handover(
+        lang,
+        kind,
+        f.progress.iteration,
+        f.config.limits.max_iterations,
+    )];
     if let Some(reason) = pause_reason {
         parts.push(format!(
             "{} {reason}",

@@ -38,7 +38,7 @@ pub(super) fn judge(
         left_out: plan.aside.clone(),
         held_out: holdout::sources(holdout).to_vec(),
     };
-    let log = holdout::log_path(holdout, &fields.loop_id, iteration);
+    let log = holdout::log_path(holdout, &fields.config.loop_id, iteration);
     // The room's environment and private caches, as for the visible run (the Cargo target stays the copy's own).
     let room = super::in_room(active)?;
     let counted = run_in(
@@ -47,7 +47,7 @@ pub(super) fn judge(
         &overlay,
         command,
         &log,
-        fields.verify_timeout,
+        fields.config.verify.verify_timeout,
         room.as_ref().map(|r| (r.env.as_slice(), r.room.dir())),
     )?;
     let baseline = holdout::load_baseline(holdout).unwrap_or_default();
@@ -72,7 +72,11 @@ pub(super) fn judge(
         Some(code) => format!("exit {code}"),
         None => "killed".to_string(),
     };
-    Ok(Some(crate::messages::holdout::failed(fields.lang, &failing, &exit)))
+    Ok(Some(crate::messages::holdout::failed(
+        fields.config.lang,
+        &failing,
+        &exit,
+    )))
 }
 
 /// The held-out run at setup, in the private copy: records which held-out tests exist and how they ended

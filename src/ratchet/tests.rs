@@ -1,7 +1,7 @@
 //! Every transition of the ratchet: first run, more, same, fewer ran, more skipped, failing runs,
 //! no counts, a rejected pass, an allowed pass, and the record's serialized form.
 
-use super::{Best, Count, Moved, Outcome};
+use super::{Best, Count, Moved, RunVerdict};
 use crate::messages;
 use crate::schema::Speech;
 use crate::summary::TestCounts;
@@ -14,7 +14,7 @@ fn run(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCount
 fn after_passes(runs: &[Option<TestCounts>]) -> Best {
     let mut best = Best::default();
     for counts in runs {
-        best.record(*counts, Outcome::Passed);
+        best.record(*counts, RunVerdict::Passed);
     }
     best
 }
@@ -34,7 +34,7 @@ fn more_tests_or_the_same_are_fine_and_raise_the_record() {
     let mut best = after_passes(&[run(40, 0, 2, 0)]);
     assert_eq!(best.check(run(40, 0, 2, 0)), vec![], "the same");
     assert_eq!(best.check(run(45, 0, 1, 0)), vec![], "more ran, fewer skipped");
-    best.record(run(45, 0, 1, 0), Outcome::Passed);
+    best.record(run(45, 0, 1, 0), RunVerdict::Passed);
     assert_eq!(
         best,
         Best {
@@ -72,7 +72,7 @@ fn more_skipped_or_ignored_is_reported_even_when_as_many_ran() {
 #[test]
 fn a_failing_run_still_raises_the_most_ran() {
     let mut best = Best::default();
-    best.record(run(38, 2, 0, 0), Outcome::Failed);
+    best.record(run(38, 2, 0, 0), RunVerdict::Failed);
     assert_eq!(best.most_ran, Some(40));
     // The failing test deleted: the pass ran one test fewer.
     assert_eq!(best.check(run(39, 0, 0, 0)), vec![moved(Count::Ran, 40, 39)]);
@@ -85,15 +85,15 @@ fn a_failing_run_still_raises_the_most_ran() {
 fn a_failing_run_that_stopped_early_does_not_lower_the_fewest_skipped() {
     // cargo stopped at the first failing binary: the ignored tests of the next one never showed.
     let mut best = Best::default();
-    best.record(run(3, 1, 0, 0), Outcome::Failed);
+    best.record(run(3, 1, 0, 0), RunVerdict::Failed);
     assert_eq!(best.fewest_skipped, None);
     assert_eq!(
         best.check(run(20, 0, 0, 2)),
         vec![],
         "the first pass sets the fewest skipped"
     );
-    best.record(run(20, 0, 0, 2), Outcome::Passed);
-    best.record(run(5, 1, 0, 0), Outcome::Failed);
+    best.record(run(20, 0, 0, 2), RunVerdict::Passed);
+    best.record(run(5, 1, 0, 0), RunVerdict::Failed);
     assert_eq!(
         best,
         Best {
@@ -108,11 +108,11 @@ fn no_counts_is_no_ratchet_and_no_record() {
     let mut best = after_passes(&[run(40, 0, 0, 0)]);
     assert_eq!(best.check(None), vec![]);
     let before = best;
-    best.record(None, Outcome::Passed);
-    best.record(None, Outcome::Failed);
+    best.record(None, RunVerdict::Passed);
+    best.record(None, RunVerdict::Failed);
     assert_eq!(best, before);
     let mut empty = Best::default();
-    empty.record(None, Outcome::Failed);
+    empty.record(None, RunVerdict::Failed);
     assert_eq!(empty, Best::default());
 }
 
@@ -122,7 +122,7 @@ fn recording_a_rejected_pass_changes_nothing() {
     let before = best;
     let worse = run(37, 0, 4, 0);
     assert_eq!(best.check(worse).len(), 2);
-    best.record(worse, Outcome::Passed);
+    best.record(worse, RunVerdict::Passed);
     assert_eq!(best, before);
     assert_eq!(best.check(worse).len(), 2, "still rejected the next time");
 }

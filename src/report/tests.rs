@@ -29,8 +29,8 @@ fn records() -> Vec<Record> {
 #[test]
 fn report_lists_attempts_recurring_failures_and_the_question() {
     let mut state = crate::state::tests::sample("make the parser handle unicode");
-    state.fields.loop_id = "lg-1".into();
-    state.fields.iteration = 4;
+    state.fields.config.loop_id = "lg-1".into();
+    state.fields.progress.iteration = 4;
     let text = render(
         &state,
         &records(),
@@ -116,7 +116,7 @@ fn write_puts_it_under_the_work_dir() {
 #[test]
 fn the_report_shows_tests_passing_score_and_cost_per_iteration_when_recorded() {
     let mut state = crate::state::tests::sample("make it fast");
-    state.fields.loop_id = "lg-1".into();
+    state.fields.config.loop_id = "lg-1".into();
     let mk = |i, fields| test_record_of("lg-1", i, fields);
     let records = vec![
         mk(0, json!({"status": "init"})),

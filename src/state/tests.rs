@@ -3,12 +3,20 @@ use super::*;
 pub(crate) fn sample(task: &str) -> State {
     State {
         fields: StateFields {
-            loop_id: "lg-test".into(),
-            session_id: "s1".into(),
-            verify_command: Some("cargo test -- --test-threads=1 'it''s'".into()),
-            started_at: "2026-11-21T00:00:00Z".into(),
-            sealed: vec!["tests/**".into()],
-            ..StateFields::default()
+            config: LoopConfig {
+                loop_id: "lg-test".into(),
+                started_at: "2026-11-21T00:00:00Z".into(),
+                sealed: vec!["tests/**".into()],
+                verify: VerifyConfig {
+                    verify_command: Some("cargo test -- --test-threads=1 'it''s'".into()),
+                    ..VerifyConfig::default()
+                },
+                ..LoopConfig::default()
+            },
+            progress: LoopProgress {
+                session_id: "s1".into(),
+                ..LoopProgress::default()
+            },
         },
         task: task.into(),
     }
@@ -28,8 +36,8 @@ fn task_with_delimiters_quotes_and_substitutions_round_trips_byte_for_byte() {
 fn crlf_frontmatter_parses() {
     let text = "---\r\nloop_id: a\r\niteration: 3\r\nverify_command: make\r\n---\r\ntask\r\n";
     let state = State::parse(text).expect("parse");
-    assert_eq!(state.fields.iteration, 3);
-    assert_eq!(state.fields.verify_command.as_deref(), Some("make"));
+    assert_eq!(state.fields.progress.iteration, 3);
+    assert_eq!(state.fields.config.verify.verify_command.as_deref(), Some("make"));
     assert_eq!(state.task, "task\r\n");
 }
 
@@ -43,6 +51,9 @@ fn missing_required_field_is_named() {
 fn wrong_type_is_reported() {
     let err = State::parse("---\nloop_id: a\niteration: lots\n---\ntask").expect_err("must fail");
     assert!(err.contains("iteration"), "{err}");
+    // A field of a feature's sub-struct, flattened twice, is named too.
+    let err = State::parse("---\nloop_id: a\niteration: 1\nverify_timeout: soon\n---\ntask").expect_err("must fail");
+    assert!(err.contains("`verify_timeout`"), "{err}");
 }
 
 #[test]
@@ -77,4 +88,30 @@ fn save_then_load_round_trips() {
     let state = sample("task ---\n---\n");
     state.save(&path).expect("save");
     assert_eq!(State::load(&path).expect("load"), Some(state));
+}
+
+/// State files and seals a loopgate before the settings were split into `LoopConfig` and `LoopProgress` wrote
+/// (`tests/fixtures/state-0.1.0/`: a scored loop with limits, checkpoints and a pending block; a paused one with
+/// counts and a give-up streak) load, and re-save byte for byte: the files on disk keep their keys and order.
+#[test]
+fn state_files_and_seals_of_the_previous_layout_resave_byte_for_byte() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/state-0.1.0");
+    for name in ["scored", "paused"] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.local.md"))).expect("state fixture");
+        let state = State::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(state.render().expect("render"), text, "{name}.local.md");
+        let bytes = std::fs::read(dir.join(format!("{name}.seal.json"))).expect("seal fixture");
+        let seal: crate::seal::Seal = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let again = serde_json::to_vec_pretty(&seal).expect("seal json");
+        assert_eq!(
+            String::from_utf8_lossy(&again),
+            String::from_utf8_lossy(&bytes),
+            "{name}.seal.json"
+        );
+        assert_eq!(
+            seal.state().render().expect("render"),
+            text,
+            "{name}: the seal mirrors the state file"
+        );
+    }
 }

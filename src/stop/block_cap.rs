@@ -131,7 +131,7 @@ pub(crate) fn arrive(active: &mut ActiveLoop, turn: &Turn, cap: Option<u64>) -> 
         prompt_id: turn.prompt_id.clone(),
         own_cap: turn.own_cap,
     };
-    let Some(pending) = active.seal.fields.pending_block.take() else {
+    let Some(pending) = active.seal.fields.progress.pending_block.take() else {
         return (tally, None);
     };
     if same_turn(&pending, turn) {
@@ -147,7 +147,7 @@ pub(crate) fn unanswered_at_session_start(fields: &mut StateFields, source: Opti
     if source == Some("compact") {
         return None;
     }
-    fields.pending_block.take()
+    fields.progress.pending_block.take()
 }
 
 /// Records `turn_ended` for a block whose turn never came back (`noticed_at`: `stop` or `session_start`; the
@@ -160,7 +160,7 @@ pub(crate) fn report_unanswered(
     (cap, own): (Option<u64>, bool),
 ) -> Result<String, Error> {
     let f = &active.seal.fields;
-    let (lang, iteration) = (f.lang, f.iteration);
+    let (lang, iteration) = (f.config.lang, f.progress.iteration);
     let ended = TurnEnded {
         blocks_without_tool: pending.without_tool,
         cap,
@@ -191,7 +191,7 @@ pub(crate) fn decide(tally: &Tally) -> Decision {
 
 /// Remembers a block about to be issued.
 pub(crate) fn remember(fields: &mut StateFields, tally: &Tally) {
-    fields.pending_block = Some(PendingBlock {
+    fields.progress.pending_block = Some(PendingBlock {
         prompt_id: tally.prompt_id.clone(),
         without_tool: tally.without_tool.saturating_add(1),
     });
@@ -211,7 +211,10 @@ pub(crate) fn yielded(loop_id: &str, iteration: u64, tally: &Tally) -> Record {
 /// written only leaves the count high.
 pub(crate) fn note_tool_call(active: &ActiveLoop, session: &str) {
     let f = &active.seal.fields;
-    if f.pending_block.is_none() || f.session_id != session || f.status != LoopStatus::Running {
+    if f.progress.pending_block.is_none()
+        || f.progress.session_id != session
+        || f.progress.status != LoopStatus::Running
+    {
         return;
     }
     let _ = std::fs::OpenOptions::new()

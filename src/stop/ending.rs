@@ -16,7 +16,11 @@ use super::{LetGo, Outcome};
 /// The oracle passed (or there is none): the loop is done.
 pub(crate) fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
-    let (lang, iteration, rejections) = (f.lang, f.iteration, f.promise_rejections);
+    let (lang, iteration, rejections) = (
+        f.config.lang,
+        f.progress.iteration,
+        f.progress.rejections.promise_rejections,
+    );
     let record = Record::new(
         active.loop_id(),
         iteration,
@@ -47,15 +51,19 @@ fn held_out_back(lines: &str) -> String {
 /// The agent says the task cannot be done.
 pub(crate) fn abort(active: Box<ActiveLoop>, reason: &str) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
-    let notice = user::aborted(f.lang, reason);
-    let record = Record::new(active.loop_id(), f.iteration, Event::Aborted(Reason::new(reason)));
+    let notice = user::aborted(f.config.lang, reason);
+    let record = Record::new(
+        active.loop_id(),
+        f.progress.iteration,
+        Event::Aborted(Reason::new(reason)),
+    );
     unsuccessful(active, record, notice)
 }
 
 /// Ends the loop with `end` (a limit or an abort), writes the report and tells the user where it is.
 pub(crate) fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String) -> Result<Option<Outcome>, Error> {
     let state = active.state(); // for the report, written once the loop has ended
-    let lang = state.fields.lang;
+    let lang = state.fields.config.lang;
     let status = end.status();
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
     let told = with_tamper(String::new(), &active);
@@ -78,9 +86,9 @@ pub(crate) fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String)
 /// The circuit breaker tripped: pause (not end) the loop, so the user can unblock it and resume.
 pub(crate) fn stall(mut active: Box<ActiveLoop>, why: &str) -> Result<Option<Outcome>, Error> {
     let f = &mut active.seal.fields;
-    let (lang, iteration) = (f.lang, f.iteration);
-    f.status = LoopStatus::Paused;
-    f.pause_reason = Some(format!("stalled: {why}"));
+    let (lang, iteration) = (f.config.lang, f.progress.iteration);
+    f.progress.status = LoopStatus::Paused;
+    f.progress.pause_reason = Some(format!("stalled: {why}"));
     active.record_unsaved(&Record::new(
         active.loop_id(),
         iteration,
@@ -108,15 +116,15 @@ pub(crate) fn at_block_cap(
     mut active: Box<ActiveLoop>,
     tally: &super::block_cap::Tally,
 ) -> Result<Option<Outcome>, Error> {
-    let record = super::block_cap::yielded(active.loop_id(), active.seal.fields.iteration, tally);
+    let record = super::block_cap::yielded(active.loop_id(), active.seal.fields.progress.iteration, tally);
     active.record_unsaved(&record)?;
     let f = &mut active.seal.fields;
-    f.iteration += 1;
-    f.pending_block = None;
+    f.progress.iteration += 1;
+    f.progress.pending_block = None;
     let notice = if tally.own_cap {
-        messages::cap::own_cap_yielded(f.lang, tally.without_tool, f.iteration)
+        messages::cap::own_cap_yielded(f.config.lang, tally.without_tool, f.progress.iteration)
     } else {
-        messages::cap::yielded(f.lang, tally.without_tool, f.iteration)
+        messages::cap::yielded(f.config.lang, tally.without_tool, f.progress.iteration)
     };
     active.write()?;
     Ok(Some(goes_on(with_tamper(notice, &active))))
@@ -125,9 +133,9 @@ pub(crate) fn at_block_cap(
 /// The agent needs something only the user can give.
 pub(crate) fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<Outcome>, Error> {
     let f = &mut active.seal.fields;
-    let (lang, iteration) = (f.lang, f.iteration);
-    f.status = LoopStatus::Paused;
-    f.pause_reason = Some(need.to_string());
+    let (lang, iteration) = (f.config.lang, f.progress.iteration);
+    f.progress.status = LoopStatus::Paused;
+    f.progress.pause_reason = Some(need.to_string());
     active.record_unsaved(&Record::new(
         active.loop_id(),
         iteration,
@@ -155,7 +163,7 @@ fn report_notice(
     detail: &str,
     lang: Speech,
 ) -> String {
-    let records = history::read_loop(&project.history_path(), &state.fields.loop_id)
+    let records = history::read_loop(&project.history_path(), &state.fields.config.loop_id)
         .map(|read| read.records)
         .unwrap_or_default();
     match report::write(project, state, &records, status, detail) {
@@ -179,8 +187,8 @@ fn write_context_if_missing(active: &ActiveLoop, need: &str) {
     }
     let text = format!(
         "# Paused loop `{}`\n\nPaused at iteration {} because the agent needs: {need}\n\n## Task\n\n{}\n",
-        fields.loop_id,
-        fields.iteration,
+        fields.config.loop_id,
+        fields.progress.iteration,
         task.trim_end()
     );
     let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
@@ -188,7 +196,7 @@ fn write_context_if_missing(active: &ActiveLoop, need: &str) {
 
 /// The desktop notification of a stop that lets the agent go, unless the loop was set up `--no-notify`.
 fn notification(active: &ActiveLoop, text: &str) -> Option<String> {
-    active.seal.fields.notify.then(|| text.to_string())
+    active.seal.fields.config.notify.then(|| text.to_string())
 }
 
 /// The turn ends, the loop goes on with the next message in the session; no notification.
@@ -202,7 +210,7 @@ pub(crate) fn goes_on(notice: String) -> Outcome {
 
 /// Appends the tampering notices, then the warnings (a state file that could not be written), to a user message.
 pub(crate) fn with_tamper(message: String, active: &ActiveLoop) -> String {
-    let lang = active.seal.fields.lang;
+    let lang = active.seal.fields.config.lang;
     let message = active
         .tamper
         .iter()

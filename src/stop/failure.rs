@@ -28,8 +28,8 @@ pub(crate) fn record(
         return Ok(None);
     };
     active.reconcile()?;
-    active.seal.fields.pending_block = None;
-    let (lang, iteration) = (active.seal.fields.lang, active.seal.fields.iteration);
+    active.seal.fields.progress.pending_block = None;
+    let (lang, iteration) = (active.seal.fields.config.lang, active.seal.fields.progress.iteration);
     let failure = StopFailure {
         error: error.to_string(),
         error_details,

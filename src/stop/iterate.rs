@@ -17,7 +17,7 @@ use super::{Outcome, Step, Survey, ending};
 
 /// A stop without a claim (and without a verify): record `continue` (or `gave_up`) and go on.
 pub(crate) fn without_claim(mut active: Box<ActiveLoop>, survey: &Survey) -> Result<Option<Outcome>, Error> {
-    active.seal.fields.rejections_in_a_row = 0;
+    active.seal.fields.progress.rejections.rejections_in_a_row = 0;
     let event = match &survey.give_up {
         Some(g) => HistoryEvent::GaveUp(GaveUp {
             kind: g.kind.as_str().to_string(),
@@ -27,7 +27,7 @@ pub(crate) fn without_claim(mut active: Box<ActiveLoop>, survey: &Survey) -> Res
         }),
         None => HistoryEvent::Continue(Tree::default()),
     };
-    let record = Record::new(active.loop_id(), active.seal.fields.iteration, event);
+    let record = Record::new(active.loop_id(), active.seal.fields.progress.iteration, event);
     let step = Step {
         event: Event::Continue,
         failure: Failure::None,
@@ -46,28 +46,28 @@ pub(crate) fn next(
     survey: &Survey,
 ) -> Result<Option<Outcome>, Error> {
     let f = &mut active.seal.fields;
-    f.give_up_streak = if survey.give_up.is_some() {
-        f.give_up_streak + 1
+    f.progress.stall.give_up_streak = if survey.give_up.is_some() {
+        f.progress.stall.give_up_streak + 1
     } else {
         0
     };
     let mut record = record;
     if let HistoryEvent::GaveUp(g) = &mut record.event {
-        g.give_up_streak = f.give_up_streak;
+        g.give_up_streak = f.progress.stall.give_up_streak;
     }
     // The seal is written once, below: by `write`, or by ending or pausing the loop.
     active.record_unsaved(&survey.annotate(record))?;
     let f = &active.seal.fields;
-    let lang = f.lang;
-    let iteration = f.iteration;
+    let lang = f.config.lang;
+    let iteration = f.progress.iteration;
     let limit = limit_reached(f).map_err(|problem| StateError::Corrupt {
         path: active.project.state_path(),
         problem,
     })?;
     if let Some((event, what)) = limit {
         let budget = Limit {
-            promise_rejections: f.promise_rejections,
-            tokens_used: f.tokens_used,
+            promise_rejections: f.progress.rejections.promise_rejections,
+            tokens_used: f.progress.tokens.tokens_used,
         };
         let end = Record::new(active.loop_id(), iteration, event(budget));
         return ending::unsuccessful(active, end, user::limit(lang, what, iteration));
@@ -79,13 +79,13 @@ pub(crate) fn next(
     if let Some((tally, Decision::Yield)) = cap {
         return ending::at_block_cap(active, tally);
     }
-    active.seal.fields.iteration += 1;
+    active.seal.fields.progress.iteration += 1;
     if let Some((tally, _)) = cap {
         block_cap::remember(&mut active.seal.fields, tally);
     }
     active.write()?;
     let state = active.state(); // what the reason shows, as just written
-    let unchanged = (survey.tree_changed == Some(false)).then_some(state.fields.unchanged_streak);
+    let unchanged = (survey.tree_changed == Some(false)).then_some(state.fields.progress.stall.unchanged_streak);
     let reason = Reason {
         project: &active.project,
         state: &state,
@@ -107,7 +107,11 @@ pub(crate) fn next(
     };
     let notice = match &step.result {
         Some(result) if step.event != Event::Continue => user::rejected(lang, iteration, result),
-        _ => user::iteration(lang, state.fields.iteration, state.fields.max_iterations),
+        _ => user::iteration(
+            lang,
+            state.fields.progress.iteration,
+            state.fields.config.limits.max_iterations,
+        ),
     };
     Ok(Some(Outcome::Block {
         reason,
@@ -121,13 +125,17 @@ type Ending = fn(Limit) -> HistoryEvent;
 /// `max_iterations`, `max_tokens` or `max_duration`, when reached; an error when `started_at` cannot be read
 /// and `--max-duration` is set.
 fn limit_reached(f: &StateFields) -> Result<Option<(Ending, &'static str)>, String> {
-    if f.max_iterations > 0 && f.iteration >= f.max_iterations {
+    if f.config.limits.max_iterations > 0 && f.progress.iteration >= f.config.limits.max_iterations {
         return Ok(Some((HistoryEvent::MaxIterations, "max_iterations")));
     }
-    if f.max_tokens.is_some_and(|max| f.tokens_used >= max) {
+    if f.config
+        .limits
+        .max_tokens
+        .is_some_and(|max| f.progress.tokens.tokens_used >= max)
+    {
         return Ok(Some((HistoryEvent::MaxTokens, "max_tokens")));
     }
-    let Some(max) = f.max_duration else {
+    let Some(max) = f.config.limits.max_duration else {
         return Ok(None);
     };
     let limit = Duration::from_secs(max);
@@ -143,24 +151,37 @@ fn limit_reached(f: &StateFields) -> Result<Option<(Ending, &'static str)>, Stri
 /// row when nothing changed since the last one, on a score plateau, or on [`giveup::STALL_AFTER`] give-ups in a
 /// row (at most N) — never on a stop that changed the tree, so a loop that is making changes is never paused.
 fn stalled(f: &StateFields, survey: &Survey) -> Option<String> {
-    let lang = f.lang;
-    if let Some(gate) = &f.score
+    let lang = f.config.lang;
+    if let Some(gate) = &f.config.verify.score
         && gate.plateau > 0
-        && f.plateau_streak >= gate.plateau
+        && f.progress.score.plateau_streak >= gate.plateau
     {
-        return Some(messages::stall_reason(lang, Stall::Plateau, f.plateau_streak));
+        return Some(messages::stall_reason(
+            lang,
+            Stall::Plateau,
+            f.progress.score.plateau_streak,
+        ));
     }
-    let limit = f.stall_limit;
+    let limit = f.config.limits.stall_limit;
     if limit == 0 || survey.tree_changed != Some(false) {
         return None;
     }
-    if f.give_up_streak >= giveup::STALL_AFTER.min(limit) {
-        return Some(messages::stall_reason(lang, Stall::GaveUp, f.give_up_streak));
+    if f.progress.stall.give_up_streak >= giveup::STALL_AFTER.min(limit) {
+        return Some(messages::stall_reason(
+            lang,
+            Stall::GaveUp,
+            f.progress.stall.give_up_streak,
+        ));
     }
-    if f.unchanged_streak >= limit {
-        return Some(messages::stall_reason(lang, Stall::NoChange, f.unchanged_streak));
+    if f.progress.stall.unchanged_streak >= limit {
+        return Some(messages::stall_reason(
+            lang,
+            Stall::NoChange,
+            f.progress.stall.unchanged_streak,
+        ));
     }
-    (f.same_failure_streak >= limit).then(|| messages::stall_reason(lang, Stall::SameFailure, f.same_failure_streak))
+    (f.progress.rejections.same_failure_streak >= limit)
+        .then(|| messages::stall_reason(lang, Stall::SameFailure, f.progress.rejections.same_failure_streak))
 }
 
 #[cfg(test)]
@@ -169,9 +190,9 @@ mod tests {
 
     fn with_duration(started_at: &str) -> StateFields {
         let mut state = crate::state::tests::sample("t");
-        state.fields.max_iterations = 0;
-        state.fields.max_duration = Some(60);
-        state.fields.started_at = started_at.to_string();
+        state.fields.config.limits.max_iterations = 0;
+        state.fields.config.limits.max_duration = Some(60);
+        state.fields.config.started_at = started_at.to_string();
         state.fields
     }
 
@@ -188,7 +209,7 @@ mod tests {
         let reached = limit_reached(&with_duration(&hour_ago)).expect("readable");
         assert_eq!(reached.map(|(_, what)| what), Some("max_duration"));
         let mut unlimited = with_duration("yesterday");
-        unlimited.max_duration = None;
+        unlimited.config.limits.max_duration = None;
         assert!(limit_reached(&unlimited).expect("no limit to measure").is_none());
     }
 }

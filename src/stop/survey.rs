@@ -35,25 +35,39 @@ pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey
     let f = &mut active.seal.fields;
     let mut survey = Survey::default();
     let mut probe = None;
-    if f.stall_limit > 0 {
-        let (taken, diff_stat) = progress::probe_since(&root.root, f.tree_fingerprint.as_deref());
-        let changed = f.tree_fingerprint.as_deref() != Some(taken.fingerprint.as_str());
-        f.unchanged_streak = if changed { 0 } else { f.unchanged_streak + 1 };
-        f.tree_fingerprint = Some(taken.fingerprint.clone());
+    if f.config.limits.stall_limit > 0 {
+        let (taken, diff_stat) = progress::probe_since(&root.root, f.progress.stall.tree_fingerprint.as_deref());
+        let changed = f.progress.stall.tree_fingerprint.as_deref() != Some(taken.fingerprint.as_str());
+        f.progress.stall.unchanged_streak = if changed {
+            0
+        } else {
+            f.progress.stall.unchanged_streak + 1
+        };
+        f.progress.stall.tree_fingerprint = Some(taken.fingerprint.clone());
         survey.diff_stat = diff_stat;
         survey.tree_changed = Some(changed);
         probe = Some(taken);
     }
     // With the same probe: an unchanged tree reuses the last checkpoint, a changed one re-stages its dirty paths.
-    survey.checkpoint = checkpoint::at_stop(&root, &f.loop_id, f.iteration, f.checkpoints.as_mut(), probe);
-    if f.max_tokens.is_some() {
+    survey.checkpoint = checkpoint::at_stop(
+        &root,
+        &f.config.loop_id,
+        f.progress.iteration,
+        f.progress.checkpoints.as_mut(),
+        probe,
+    );
+    if f.config.limits.max_tokens.is_some() {
         // A budget that cannot be measured is said so at every stop, never silently lifted.
         let unmeasured = match transcript {
             Some(path) => {
-                let cursor = f.transcript_cursor.get_or_insert_with(tokens::Cursor::default);
+                let cursor = f
+                    .progress
+                    .tokens
+                    .transcript_cursor
+                    .get_or_insert_with(tokens::Cursor::default);
                 match tokens::advance(cursor, path) {
                     Ok(added) => {
-                        f.tokens_used += added;
+                        f.progress.tokens.tokens_used += added;
                         None
                     }
                     Err(err) => Some(format!("failed to read the transcript `{}`: {err}", path.display())),
@@ -64,7 +78,7 @@ pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey
         if let Some(why) = unmeasured {
             active.warnings.push(format!(
                 "`--max-tokens` is not enforced at this stop: {why} (the count stays at {})",
-                f.tokens_used
+                f.progress.tokens.tokens_used
             ));
         }
     }

@@ -29,11 +29,11 @@ pub(crate) fn apply(
             count_rejection(f);
             let paths = breach.lines(crate::schema::Speech::En);
             let rejected = Rejected {
-                rejections: f.promise_rejections,
+                rejections: f.progress.rejections.promise_rejections,
                 verify: VerifyResult::sealed(paths),
                 tree: Tree::default(),
             };
-            let (lang, iteration) = (f.lang, f.iteration);
+            let (lang, iteration) = (f.config.lang, f.progress.iteration);
             let record = Record::new(active.loop_id(), iteration, history::Event::PromiseRejected(rejected));
             let step = Step {
                 event: Event::SealBroken,
@@ -63,26 +63,30 @@ pub(crate) fn apply(
             };
             run.record_counts(&mut active.seal.fields);
             let f = &mut active.seal.fields;
-            let same = f.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
-            f.same_failure_streak = if same { f.same_failure_streak + 1 } else { 1 };
-            f.last_fingerprint = Some(run.fingerprint.clone());
-            if let Some(gate) = f.score.clone() {
+            let same = f.progress.rejections.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
+            f.progress.rejections.same_failure_streak = if same {
+                f.progress.rejections.same_failure_streak + 1
+            } else {
+                1
+            };
+            f.progress.rejections.last_fingerprint = Some(run.fingerprint.clone());
+            if let Some(gate) = f.config.verify.score.clone() {
                 match run.score {
-                    Some(score) if gate.improves(score, f.best_score) => {
-                        f.best_score = Some(score);
-                        f.plateau_streak = 0;
+                    Some(score) if gate.improves(score, f.progress.score.best_score) => {
+                        f.progress.score.best_score = Some(score);
+                        f.progress.score.plateau_streak = 0;
                     }
-                    _ => f.plateau_streak += 1,
+                    _ => f.progress.score.plateau_streak += 1,
                 }
             }
             let rejected = Rejected {
-                rejections: f.promise_rejections,
+                rejections: f.progress.rejections.promise_rejections,
                 verify: run.result(),
                 tree: Tree::default(),
             };
             let f = &active.seal.fields;
-            let record = Record::new(active.loop_id(), f.iteration, status(rejected));
-            let streak = f.same_failure_streak;
+            let record = Record::new(active.loop_id(), f.progress.iteration, status(rejected));
+            let streak = f.progress.rejections.same_failure_streak;
             let step = Step {
                 event,
                 failure: Failure::Verify {
@@ -90,13 +94,14 @@ pub(crate) fn apply(
                     same_failure_streak: streak,
                 },
                 result: Some(match &run.by_name {
-                    Judged::Short(short) => crate::messages::baseline::short_result(f.lang, short.len()),
-                    Judged::NoResults => crate::messages::baseline::no_results_result(f.lang).to_string(),
-                    Judged::Held if run.held_out_failed => crate::messages::holdout::result(f.lang).to_string(),
-                    Judged::Held if regressed => {
-                        crate::messages::counts_result(f.lang, &crate::messages::counts_moved(f.lang, &run.ratchet))
-                    }
-                    Judged::Held => run.result_text(f.lang),
+                    Judged::Short(short) => crate::messages::baseline::short_result(f.config.lang, short.len()),
+                    Judged::NoResults => crate::messages::baseline::no_results_result(f.config.lang).to_string(),
+                    Judged::Held if run.held_out_failed => crate::messages::holdout::result(f.config.lang).to_string(),
+                    Judged::Held if regressed => crate::messages::counts_result(
+                        f.config.lang,
+                        &crate::messages::counts_moved(f.config.lang, &run.ratchet),
+                    ),
+                    Judged::Held => run.result_text(f.config.lang),
                 }),
             };
             iterate::next(active, &step, record, survey)
@@ -105,6 +110,6 @@ pub(crate) fn apply(
 }
 
 fn count_rejection(fields: &mut StateFields) {
-    fields.promise_rejections += 1;
-    fields.rejections_in_a_row += 1;
+    fields.progress.rejections.promise_rejections += 1;
+    fields.progress.rejections.rejections_in_a_row += 1;
 }

@@ -155,6 +155,47 @@ fn status_running() {
     assert_snapshot("status_running", &text.join("\n"));
 }
 
+/// `status --json` is a public interface: its keys, their order and their values' shapes are pinned here
+/// (values that change from run to run — times, durations, disk use — are redacted).
+#[test]
+fn status_running_json() {
+    let (p, _) = rejected_once();
+    let out = p.loopgate(["status", "--json"]).run();
+    out.success();
+    let mut json = out.stdout_json();
+    redact_volatile(&mut json);
+    let text = serde_json::to_string_pretty(&json).expect("json");
+    assert_snapshot("status_running_json", &p.redact(&text));
+}
+
+/// `status --json` with no loop running: the last loop's outcome.
+#[test]
+fn status_ended_json() {
+    let (p, _) = rejected_once();
+    p.loopgate(["cancel"]).run().success();
+    let out = p.loopgate(["status", "--json"]).run();
+    out.success();
+    assert_snapshot("status_ended_json", &p.redact(&out.stdout));
+}
+
+/// Replaces the values of `status --json` that differ from run to run by their kind.
+fn redact_volatile(value: &mut Value) {
+    const VOLATILE: [&str; 5] = ["elapsed_secs", "duration_ms", "bytes", "timestamp", "pid"];
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if VOLATILE.contains(&key.as_str()) && !v.is_null() {
+                    *v = Value::String(format!("[{}]", key.to_uppercase()));
+                } else {
+                    redact_volatile(v);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_volatile),
+        _ => {}
+    }
+}
+
 #[test]
 fn history_lines() {
     let (p, _) = rejected_once();

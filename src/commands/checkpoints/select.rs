@@ -33,7 +33,10 @@ pub(crate) fn select(project: Project, wanted: Option<&str>) -> Result<Selected,
     }
     let mut loops = list::all(&git)?;
     let running = match lookup(&project)? {
-        Lookup::Loop(active) => Some((active.loop_id().to_string(), active.seal.fields.checkpoints.clone())),
+        Lookup::Loop(active) => Some((
+            active.loop_id().to_string(),
+            active.seal.fields.progress.checkpoints.clone(),
+        )),
         _ => None,
     };
     let loop_id = match (wanted, &running) {

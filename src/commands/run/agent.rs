@@ -35,7 +35,7 @@ pub(crate) struct Spec<'a> {
 
 /// What the agent did.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Outcome {
+pub(crate) struct AgentExit {
     /// Its exit code; `None` when a signal killed it.
     pub(crate) exit_code: Option<i32>,
     pub(crate) signal: Option<i32>,
@@ -50,7 +50,7 @@ pub(crate) struct Outcome {
     pub(crate) tail: Vec<u8>,
 }
 
-impl Outcome {
+impl AgentExit {
     /// Exited 0 on its own.
     pub(crate) fn succeeded(&self) -> bool {
         self.exit_code == Some(0) && !self.timed_out
@@ -79,7 +79,7 @@ pub(crate) fn run(
     spec: &Spec,
     sink: &mut (dyn FnMut(&[u8]) + Send),
     mut keep_going: impl FnMut() -> bool,
-) -> io::Result<Outcome> {
+) -> io::Result<AgentExit> {
     let (program, args) = spec
         .argv
         .split_first()
@@ -106,7 +106,7 @@ pub(crate) fn run(
     .map_err(|failure| match failure {
         Failure::Spawn(err) | Failure::Wait(err) | Failure::Read(err) => err,
     })?;
-    Ok(Outcome {
+    Ok(AgentExit {
         exit_code: exit.code(),
         signal: exit.signal(),
         timed_out: exit.ended == Ended::TimedOut,

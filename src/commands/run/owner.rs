@@ -14,7 +14,7 @@ use crate::schema::Driver;
 use crate::state::{LoopStatus, State, StateFields};
 use crate::stop::LetGo;
 
-use super::agent::Outcome;
+use super::agent::AgentExit;
 
 /// Bytes of the agent's output tail put in its history record.
 const HISTORY_TAIL_BYTES: usize = 2048;
@@ -73,7 +73,7 @@ impl Owner {
     /// The loop, if it is still this process's (running or paused).
     fn ours(&self) -> Result<Option<Box<ActiveLoop>>, Error> {
         Ok(match lookup(&self.project)? {
-            Lookup::Loop(active) if active.seal.fields.session_id == self.session => Some(active),
+            Lookup::Loop(active) if active.seal.fields.progress.session_id == self.session => Some(active),
             _ => None,
         })
     }
@@ -98,7 +98,7 @@ impl Owner {
     /// problem never kills the agent — the next stop reports it).
     pub(crate) fn still_running(&self) -> bool {
         match self.ours() {
-            Ok(Some(active)) => active.seal.fields.status == LoopStatus::Running,
+            Ok(Some(active)) => active.seal.fields.progress.status == LoopStatus::Running,
             Ok(None) => false,
             Err(_) => true,
         }
@@ -109,7 +109,7 @@ impl Owner {
         &self,
         iteration: u64,
         command: &str,
-        outcome: &Outcome,
+        outcome: &AgentExit,
         receipt: Option<crate::cost::Receipt>,
     ) -> Result<bool, Error> {
         let _lock = lifecycle::lock(&self.project)?;
@@ -142,7 +142,7 @@ impl Owner {
         let Some(active) = self.ours()? else {
             return Ok(false);
         };
-        let iteration = active.seal.fields.iteration;
+        let iteration = active.seal.fields.progress.iteration;
         let record = Record::new(active.loop_id(), iteration, Event::Cancelled(Reason::new(reason)));
         eprint!("{}", active.end(&record)?);
         Ok(true)
@@ -153,7 +153,7 @@ impl Owner {
         let _lock = lifecycle::lock(&self.project)?;
         if let Some(mut active) = self.ours()? {
             let mut state = active.state();
-            state.fields.driver = None;
+            state.fields.progress.driver = None;
             active.save(&state)?;
         }
         Ok(())
@@ -172,28 +172,30 @@ impl Owner {
             }
         };
         let f = &active.seal.fields;
-        let run_pid = f.driver.map(|Driver::Run { pid }| pid);
+        let run_pid = f.progress.driver.map(|Driver::Run { pid }| pid);
         let run_alive = run_pid.is_some_and(crate::process::alive);
-        let waiting = f.status == LoopStatus::Paused || f.session_id.is_empty() || (run_pid.is_some() && !run_alive);
+        let waiting = f.progress.status == LoopStatus::Paused
+            || f.progress.session_id.is_empty()
+            || (run_pid.is_some() && !run_alive);
         if !waiting && !force {
             return Err(Error::Conflict {
-                session: f.session_id.clone(),
-                loop_id: f.loop_id.clone(),
+                session: f.progress.session_id.clone(),
+                loop_id: f.config.loop_id.clone(),
                 run_pid,
                 run_alive,
             });
         }
         active.reconcile()?;
         let mut state = active.state();
-        let from = std::mem::replace(&mut state.fields.session_id, self.session.clone());
-        state.fields.status = LoopStatus::Running;
-        state.fields.driver = Some(Driver::Run {
+        let from = std::mem::replace(&mut state.fields.progress.session_id, self.session.clone());
+        state.fields.progress.status = LoopStatus::Running;
+        state.fields.progress.driver = Some(Driver::Run {
             pid: std::process::id(),
         });
-        let pause_reason = state.fields.pause_reason.take();
+        let pause_reason = state.fields.progress.pause_reason.take();
         let record = Record::new(
             active.loop_id(),
-            state.fields.iteration,
+            state.fields.progress.iteration,
             Event::Resumed(Resumed {
                 from_session: from.to_string(),
                 session_id: self.session.clone(),
@@ -232,9 +234,9 @@ impl Owner {
     /// How the loop `loop_id` ended (or why it waits), read back from the seal and the history.
     pub(crate) fn ending(&self, loop_id: &str) -> Ending {
         if let Ok(Some(active)) = self.ours()
-            && active.seal.fields.status == LoopStatus::Paused
+            && active.seal.fields.progress.status == LoopStatus::Paused
         {
-            let reason = active.seal.fields.pause_reason.clone().unwrap_or_default();
+            let reason = active.seal.fields.progress.pause_reason.clone().unwrap_or_default();
             return Ending::Paused { reason };
         }
         let records = history::read(&self.project.history_path())

@@ -27,19 +27,23 @@ pub(crate) fn opening(state: &State) -> String {
     format!(
         "{}\n\n{}",
         state.task.trim_end(),
-        messages::how_to_finish(f.lang, &f.completion_promise, f.verify_command.is_some())
+        messages::how_to_finish(
+            f.config.lang,
+            &f.config.completion_promise,
+            f.config.verify.verify_command.is_some()
+        )
     )
 }
 
 /// The first prompt of a resumed loop: what a Claude Code session adopting it would be told.
 pub(crate) fn resumed(state: &State, pause_reason: Option<&str>) -> String {
     let f = &state.fields;
-    let lang = f.lang;
+    let lang = f.config.lang;
     let mut parts = vec![messages::handover(
         lang,
         Handover::Adopted,
-        f.iteration,
-        f.max_iterations,
+        f.progress.iteration,
+        f.config.limits.max_iterations,
     )];
     if let Some(reason) = pause_reason {
         parts.push(format!(

@@ -4,7 +4,7 @@
 
 use crate::history::{Event, Record, Status, VerifyResult};
 
-use super::agent::Outcome;
+use super::agent::AgentExit;
 use super::display::{Display, Style, clock, truncate};
 
 /// Widest note shown in the table.
@@ -24,7 +24,7 @@ pub(crate) struct Row {
 }
 
 impl Row {
-    pub(crate) fn new(iteration: u64, outcome: &Outcome, records: &[Record]) -> Self {
+    pub(crate) fn new(iteration: u64, outcome: &AgentExit, records: &[Record]) -> Self {
         let primary = records
             .iter()
             .find(|r| !matches!(r.status(), Status::AgentRun | Status::TamperDetected));
@@ -133,9 +133,9 @@ mod tests {
 
     #[test]
     fn rows_say_what_the_oracle_said() {
-        let outcome = Outcome {
+        let outcome = AgentExit {
             exit_code: Some(0),
-            ..Outcome::default()
+            ..AgentExit::default()
         };
         let failed = rec(json!({"status": "verify_failed", "verify_exit": 1, "duration_ms": 3100,
             "summary": "2 failed: a, b\nmore"}));

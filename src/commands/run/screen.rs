@@ -18,18 +18,21 @@ pub(crate) fn header(d: &Display, state: &State, options: &Options) {
     d.line(&format!(
         "{} {} · {}",
         d.paint("loopgate run", Style::Bold),
-        f.loop_id,
+        f.config.loop_id,
         display::truncate(task.trim(), 80)
     ));
-    let verify = match (&f.verify_command, f.verify_on) {
-        (Some(cmd), VerifyOn::Always) => format!("`{cmd}` after every iteration (timeout {}s)", f.verify_timeout),
+    let verify = match (&f.config.verify.verify_command, f.config.verify.verify_on) {
+        (Some(cmd), VerifyOn::Always) => format!(
+            "`{cmd}` after every iteration (timeout {}s)",
+            f.config.verify.verify_timeout
+        ),
         (Some(cmd), VerifyOn::Promise) => format!(
             "`{cmd}` when the agent replies <promise>{}</promise> (timeout {}s)",
-            f.completion_promise, f.verify_timeout
+            f.config.completion_promise, f.config.verify.verify_timeout
         ),
         (None, _) => format!(
             "none: the agent's <promise>{}</promise> completes the loop (honor system)",
-            f.completion_promise
+            f.config.completion_promise
         ),
     };
     d.line(&format!("  verify: {verify}"));
@@ -42,10 +45,10 @@ pub(crate) fn header(d: &Display, state: &State, options: &Options) {
         ));
     }
     let mut limits = Vec::new();
-    if f.max_iterations > 0 {
-        limits.push(format!("{} iterations", f.max_iterations));
+    if f.config.limits.max_iterations > 0 {
+        limits.push(format!("{} iterations", f.config.limits.max_iterations));
     }
-    if let Some(secs) = f.max_duration {
+    if let Some(secs) = f.config.limits.max_duration {
         limits.push(crate::duration::format_secs(secs));
     }
     if let Some(t) = options.agent_timeout {
@@ -73,7 +76,11 @@ pub(crate) fn header(d: &Display, state: &State, options: &Options) {
 pub(crate) fn iteration(d: &Display, fields: &StateFields, prompt: &str) {
     if d.verbosity() != Verbosity::Quiet {
         d.line(&d.paint(
-            &format!("── iteration {}{} ──", fields.iteration, of(fields.max_iterations)),
+            &format!(
+                "── iteration {}{} ──",
+                fields.progress.iteration,
+                of(fields.config.limits.max_iterations)
+            ),
             Style::Dim,
         ));
     }
@@ -89,11 +96,16 @@ pub(crate) fn status(d: &Display, fields: &StateFields, last: Option<&Row>) {
         row.verify_passed.map(|passed| (passed, text))
     });
     // Stops without progress against the stall limit, once two in a row make it worth showing.
-    let level = fields.unchanged_streak.max(fields.same_failure_streak);
-    let stall = (fields.stall_limit > 0 && level >= 2).then_some((level, fields.stall_limit));
+    let level = fields
+        .progress
+        .stall
+        .unchanged_streak
+        .max(fields.progress.rejections.same_failure_streak);
+    let stall =
+        (fields.config.limits.stall_limit > 0 && level >= 2).then_some((level, fields.config.limits.stall_limit));
     d.set_status(display::Status {
-        iteration: fields.iteration,
-        max_iterations: fields.max_iterations,
+        iteration: fields.progress.iteration,
+        max_iterations: fields.config.limits.max_iterations,
         phase: Phase::Starting,
         phase_since: Instant::now(),
         last_verify,

@@ -130,7 +130,7 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     let started = setup::start(&config, first.clone())?;
     let sealed_in = prepared.elapsed();
     clone::release(&first)?;
-    let mut loop_ids = vec![started.state.fields.loop_id.clone()];
+    let mut loop_ids = vec![started.state.fields.config.loop_id.clone()];
     for name in &names[1..] {
         let tree = Project { root: dir.join(name) };
         git::add_worktree(&repo, &tree.root, &base)?;

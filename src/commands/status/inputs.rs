@@ -2,7 +2,7 @@
 //! comes from (user glob, derived, observed, test, test data) and why (`inputs::Inputs::describe`). Read from
 //! the seal and its companion files, never from the state file.
 
-use serde_json::{Value, json};
+use serde::{Serialize, Serializer};
 
 use crate::closure::observed::Tracing;
 use crate::inputs::{Described, Inputs};
@@ -12,53 +12,121 @@ use crate::seal::Seal;
 /// The `oracle_inputs` object of `status --json`: the checks, every sealed file (`inputs`, each with its
 /// `source` and `why`), the derived closure alone (`closure`, as before), how the baseline was traced
 /// (`observed`) and how many test files are sealed.
-pub(super) fn report(seal: &Seal, inputs: &Inputs) -> Value {
-    let f = &seal.fields;
-    let described = inputs.describe(&|check| f.checks(check));
-    let closure: Vec<Value> = described
-        .iter()
-        .filter(|d| d.source == Source::Derived)
-        .map(file)
-        .collect();
-    let observed = match inputs.observed.as_ref().map(|o| (o, &o.tracing)) {
-        Some((o, Tracing::Traced { events })) => json!({
-            "tracing": "traced",
-            "events": events,
-            "files": described.iter().filter(|d| d.source == Source::Observed).map(file).collect::<Vec<_>>(),
-            "searched_dirs": o.searched.len(),
-            "used_modules": o.used.len(),
-        }),
-        Some((_, Tracing::Unavailable { why })) => json!({ "tracing": "unavailable", "why": why }),
-        _ => json!({ "tracing": "not_run" }),
-    };
-    json!({
-        "checks": {
-            "closure": f.checks(Check::Closure),
-            "tests": f.checks(Check::Tests),
-            "counts": f.checks(Check::Counts),
-            "skips": f.checks(Check::Skips),
-            "test_awareness": f.checks(Check::TestAwareness),
-        },
-        "inputs": described.iter().map(file).collect::<Vec<_>>(),
-        "closure": closure,
-        "observed": observed,
-        "test_files": inputs.tests.names.len(),
-    })
+#[derive(Debug, Serialize)]
+pub(super) struct InputsReport {
+    checks: Checks,
+    inputs: Vec<FileReport>,
+    closure: Vec<FileReport>,
+    observed: ObservedReport,
+    test_files: usize,
+}
+
+/// Which checks of the oracle's inputs are on (all are, unless opted out at setup).
+#[derive(Debug, Serialize)]
+struct Checks {
+    closure: bool,
+    tests: bool,
+    counts: bool,
+    skips: bool,
+    test_awareness: bool,
+}
+
+impl Checks {
+    /// The names of the checks turned off, in the JSON's order.
+    fn off(&self) -> Vec<&'static str> {
+        [
+            ("closure", self.closure),
+            ("tests", self.tests),
+            ("counts", self.counts),
+            ("skips", self.skips),
+            ("test_awareness", self.test_awareness),
+        ]
+        .into_iter()
+        .filter(|(_, on)| !on)
+        .map(|(name, _)| name)
+        .collect()
+    }
+}
+
+/// How the baseline run was traced, and what the trace sealed.
+#[derive(Debug, Serialize)]
+#[serde(tag = "tracing", rename_all = "snake_case")]
+enum ObservedReport {
+    Traced {
+        events: u64,
+        files: Vec<FileReport>,
+        searched_dirs: usize,
+        used_modules: usize,
+    },
+    Unavailable {
+        why: String,
+    },
+    /// No traced baseline run (`--no-baseline`).
+    NotRun,
 }
 
 /// One sealed file in the JSON: path, source, which parts are sealed, why, and whether it existed.
-fn file(d: &Described) -> Value {
+#[derive(Debug, Serialize)]
+struct FileReport {
+    path: String,
+    source: Source,
+    /// `"whole"`, or the labels of the sealed parts.
+    #[serde(serialize_with = "parts_or_whole")]
+    sealed: Vec<String>,
+    why: String,
+    exists: bool,
+}
+
+fn parts_or_whole<S: Serializer>(parts: &Vec<String>, serializer: S) -> Result<S::Ok, S::Error> {
+    if parts.is_empty() {
+        serializer.serialize_str("whole")
+    } else {
+        parts.serialize(serializer)
+    }
+}
+
+/// The inputs of a loop's report.
+pub(super) fn report(seal: &Seal, inputs: &Inputs) -> InputsReport {
+    let f = &seal.fields;
+    let described = inputs.describe(&|check| f.checks(check));
+    let of = |source: Source| described.iter().filter(move |d| d.source == source).map(file);
+    let observed = match inputs.observed.as_ref().map(|o| (o, &o.tracing)) {
+        Some((o, Tracing::Traced { events })) => ObservedReport::Traced {
+            events: *events,
+            files: of(Source::Observed).collect(),
+            searched_dirs: o.searched.len(),
+            used_modules: o.used.len(),
+        },
+        Some((_, Tracing::Unavailable { why })) => ObservedReport::Unavailable { why: why.clone() },
+        _ => ObservedReport::NotRun,
+    };
+    InputsReport {
+        checks: Checks {
+            closure: f.checks(Check::Closure),
+            tests: f.checks(Check::Tests),
+            counts: f.checks(Check::Counts),
+            skips: f.checks(Check::Skips),
+            test_awareness: f.checks(Check::TestAwareness),
+        },
+        inputs: described.iter().map(file).collect(),
+        closure: of(Source::Derived).collect(),
+        observed,
+        test_files: inputs.tests.names.len(),
+    }
+}
+
+fn file(d: &Described) -> FileReport {
     let why = match &d.why {
         Some(why) => crate::messages::breach::why(crate::schema::Speech::En, why),
         None => source_why(d.source).to_string(),
     };
-    json!({
-        "path": d.path,
-        "source": d.source,
-        "sealed": if d.parts.is_empty() { json!("whole") } else { json!(d.parts) },
-        "why": why,
-        "exists": d.exists,
-    })
+    FileReport {
+        path: d.path.clone(),
+        source: d.source,
+        sealed: d.parts.clone(),
+        why,
+        exists: d.exists,
+    }
 }
 
 /// Why a file of a source that says it alone is sealed.
@@ -73,30 +141,15 @@ fn source_why(source: Source) -> &'static str {
 }
 
 /// The lines `status` prints for the inputs, one block per source (none when no check applies).
-pub(super) fn render(report: &Value) -> String {
+pub(super) fn render(report: &InputsReport) -> String {
     let mut out = String::new();
-    let off: Vec<&str> = report
-        .pointer("/checks")
-        .and_then(Value::as_object)
-        .map(|checks| {
-            checks
-                .iter()
-                .filter(|(_, on)| on.as_bool() == Some(false))
-                .map(|(name, _)| name.as_str())
-                .collect()
-        })
-        .unwrap_or_default();
+    let off = report.checks.off();
     if !off.is_empty() {
         out.push_str(&format!("\n  checks off:  {} (opted out at setup)", off.join(", ")));
     }
-    let files = report
-        .pointer("/closure")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    if report.pointer("/checks/closure").and_then(Value::as_bool) != Some(false) {
-        out.push_str(&render_derived(&files));
-        out.push_str(&render_observed(report));
+    if report.checks.closure {
+        out.push_str(&render_derived(&report.closure));
+        out.push_str(&render_observed(&report.observed));
     }
     out.push_str(&render_tests(report));
     out
@@ -104,29 +157,19 @@ pub(super) fn render(report: &Value) -> String {
 
 /// The `derived:` block: each existing file of the derived closure with its sealed parts and why, then how
 /// many must stay absent.
-fn render_derived(files: &[Value]) -> String {
+fn render_derived(files: &[FileReport]) -> String {
     let mut out = String::new();
-    let (mut existing, absent): (Vec<&Value>, Vec<&Value>) = files
-        .iter()
-        .partition(|f| f.get("exists").and_then(Value::as_bool) == Some(true));
+    let (mut existing, absent): (Vec<&FileReport>, Vec<&FileReport>) = files.iter().partition(|f| f.exists);
     // The project's own files first, then those outside it (`~/.npmrc`).
-    existing.sort_by_key(|f| {
-        f.get("path")
-            .and_then(Value::as_str)
-            .is_some_and(|p| p.starts_with('/'))
-    });
+    existing.sort_by_key(|f| f.path.starts_with('/'));
     let label = |first: bool| if first { "  derived:     " } else { "               " };
     for (i, file) in existing.iter().enumerate() {
-        let path = file.get("path").and_then(Value::as_str).unwrap_or("?");
-        let parts = match file.get("sealed") {
-            Some(Value::Array(parts)) => {
-                let names: Vec<&str> = parts.iter().filter_map(Value::as_str).collect();
-                format!(" [{}]", names.join(", "))
-            }
-            _ => String::new(),
+        let parts = if file.sealed.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", file.sealed.join(", "))
         };
-        let why = file.get("why").and_then(Value::as_str).unwrap_or("");
-        out.push_str(&format!("\n{}{path}{parts} — {why}", label(i == 0)));
+        out.push_str(&format!("\n{}{}{parts} — {}", label(i == 0), file.path, file.why));
     }
     if !absent.is_empty() {
         out.push_str(&format!(
@@ -139,45 +182,29 @@ fn render_derived(files: &[Value]) -> String {
 }
 
 /// The `observed:` line: what the traced baseline run sealed, or why the derived closure stands alone.
-fn render_observed(report: &Value) -> String {
+fn render_observed(observed: &ObservedReport) -> String {
     let label = "\n  observed:    ";
-    match report.pointer("/observed/tracing").and_then(Value::as_str) {
-        Some("traced") => {
-            let files = report
-                .pointer("/observed/files")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let present = files
-                .iter()
-                .filter(|f| f.get("exists").and_then(Value::as_bool) == Some(true))
-                .count();
-            let searched = report
-                .pointer("/observed/searched_dirs")
-                .and_then(Value::as_u64)
-                .unwrap_or(0);
+    match observed {
+        ObservedReport::Traced {
+            files, searched_dirs, ..
+        } => {
+            let present = files.iter().filter(|f| f.exists).count();
             format!(
-                "{label}{present} file(s) the baseline run read or ran, {} it looked for (must stay absent), {searched} searched director(ies) — traced with strace (`status --json` lists them)",
+                "{label}{present} file(s) the baseline run read or ran, {} it looked for (must stay absent), {searched_dirs} searched director(ies) — traced with strace (`status --json` lists them)",
                 files.len() - present
             )
         }
-        Some("unavailable") => {
-            let why = report.pointer("/observed/why").and_then(Value::as_str).unwrap_or("?");
-            format!("{label}not traced ({why}): the derived closure only")
+        ObservedReport::Unavailable { why } => format!("{label}not traced ({why}): the derived closure only"),
+        ObservedReport::NotRun => {
+            format!("{label}no traced baseline run (`--no-baseline`): the derived closure only")
         }
-        _ => format!("{label}no traced baseline run (`--no-baseline`): the derived closure only"),
     }
 }
 
 /// The `tests:` line: the existing tests sealed test by test, and the test data that stands as sealed.
-fn render_tests(report: &Value) -> String {
-    let count = |pointer: &str| report.pointer(pointer).and_then(Value::as_u64).unwrap_or(0);
-    let files = count("/test_files");
-    let data = report.pointer("/inputs").and_then(Value::as_array).map_or(0, |all| {
-        all.iter()
-            .filter(|f| f.get("source").and_then(Value::as_str) == Some("test_data"))
-            .count()
-    });
+fn render_tests(report: &InputsReport) -> String {
+    let files = report.test_files;
+    let data = report.inputs.iter().filter(|f| f.source == Source::TestData).count();
     if files == 0 && data == 0 {
         return String::new();
     }
@@ -188,6 +215,5 @@ fn render_tests(report: &Value) -> String {
     if data > 0 {
         said.push(format!("{data} test data file(s) stand as sealed in the oracle's run"));
     }
-    let line = format!("\n  tests:       {}", said.join("; "));
-    line
+    format!("\n  tests:       {}", said.join("; "))
 }

@@ -1,14 +1,64 @@
 //! `loopgate status`'s room: where the oracle runs, the disk its caches take, what is private, what stays the
-//! user's (see `crate::room`).
+//! user's, and the runners whose verdict reads their output alone (see `crate::room`, `crate::runner`).
 
-use serde_json::{Value, json};
+use std::path::PathBuf;
+
+use serde::Serialize;
 
 use crate::lifecycle::ActiveLoop;
-use crate::room::{Recorded, Room};
+use crate::room::{Recorded, Room, TreeState};
 
-/// The room of a loop with a verify command, for `--json`; `None` without one.
-pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
-    active.seal.fields.verify_command.as_ref()?;
+/// The `room` object of `status --json`; `state` names the variant. `output_only` names the runners with no
+/// structured report through a private channel (`messages::runner::output_only`), in both variants.
+#[derive(Debug, Serialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub(super) enum RoomReport {
+    /// Set up without a room: why.
+    None {
+        why: &'static str,
+        output_only: Option<String>,
+    },
+    Private {
+        dir: PathBuf,
+        /// The disk the room's caches take now.
+        bytes: u64,
+        /// The private caches' variables.
+        private: Vec<&'static str>,
+        shared: Vec<SharedReport>,
+        environment: Environment,
+        /// Where the oracle's run stands: the room's own tree, or the project's and why (`room::tree`).
+        tree: TreeReport,
+        /// What the verdict reads: the runner's output, or pytest's own report beside it.
+        verdict_reads: &'static str,
+        output_only: Option<String>,
+    },
+}
+
+/// A cache left shared, and why.
+#[derive(Debug, Serialize)]
+pub(super) struct SharedReport {
+    var: String,
+    why: String,
+}
+
+/// How many variables setup recorded with their values, and how many secrets by name only.
+#[derive(Debug, Serialize)]
+pub(super) struct Environment {
+    recorded: usize,
+    secrets: usize,
+}
+
+/// The `tree` object: `mounted` with the copy's place, or `fallback` with the reason.
+#[derive(Debug, Serialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub(super) enum TreeReport {
+    Mounted { dir: PathBuf },
+    Fallback { why: String },
+}
+
+/// The room of a loop with a verify command; `None` without one.
+pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
+    active.seal.fields.config.verify.verify_command.as_ref()?;
     let recorded = active
         .store
         .load_companion::<Recorded>(&active.project, crate::seal::ROOM)
@@ -20,76 +70,99 @@ pub(super) fn report(active: &ActiveLoop) -> Option<Value> {
         .as_ref()
         .map(|c| c.runners.as_slice())
         .unwrap_or_default();
-    let output_only = crate::messages::runner::output_only(active.seal.fields.lang, runners);
+    let output_only = crate::messages::runner::output_only(active.seal.fields.config.lang, runners);
     let Some(recorded) = recorded else {
-        return Some(json!({
-            "state": "none",
-            "why": "set up without a room (`LOOPGATE_ROOM=0`, or by a loopgate before it): the oracle runs in the environment of the process that runs it, with the shared caches",
-            "output_only": output_only,
-        }));
+        return Some(RoomReport::None {
+            why: "set up without a room (`LOOPGATE_ROOM=0`, or by a loopgate before it): the oracle runs in the environment of the process that runs it, with the shared caches",
+            output_only,
+        });
     };
     let room = Room::at(active.store.room_dir(&active.project));
     let described = recorded.describe(&room);
-    Some(json!({
-        "state": "private",
-        "dir": described.dir,
-        "bytes": room.disk_used(),
-        "private": described.private,
-        "shared": described.shared.iter().map(|s| json!({"var": s.var, "why": crate::messages::room::why(&s.why)})).collect::<Vec<_>>(),
-        "environment": {"recorded": described.recorded, "secrets": described.secrets},
-        "tree": match &described.tree {
-            Some(crate::room::TreeState::Mounted) => json!({"state": "mounted", "dir": room.dir().join(crate::room::tree::PLACE)}),
-            Some(crate::room::TreeState::Fallback { why }) => json!({"state": "fallback", "why": why}),
-            None => json!({"state": "fallback", "why": "set up before the room had a tree"}),
+    let tree = match &described.tree {
+        Some(TreeState::Mounted) => TreeReport::Mounted {
+            dir: room.dir().join(crate::room::tree::PLACE),
         },
-        "verdict_reads": if described.pytest_report {
+        Some(TreeState::Fallback { why }) => TreeReport::Fallback { why: why.clone() },
+        None => TreeReport::Fallback {
+            why: "set up before the room had a tree".to_string(),
+        },
+    };
+    Some(RoomReport::Private {
+        bytes: room.disk_used(),
+        private: described.private,
+        shared: described
+            .shared
+            .iter()
+            .map(|s| SharedReport {
+                var: s.var.clone(),
+                why: crate::messages::room::why(&s.why),
+            })
+            .collect(),
+        environment: Environment {
+            recorded: described.recorded,
+            secrets: described.secrets,
+        },
+        tree,
+        verdict_reads: if described.pytest_report {
             "pytest's own JUnit report, written to a private path, beside the runner's output"
         } else {
             "the runner's output (no structured report: pytest's was not usable at the baseline, or no pytest ran)"
         },
-        "output_only": output_only,
-    }))
+        output_only,
+        dir: described.dir,
+    })
 }
 
 /// The text lines of [`report`].
-pub(super) fn render(room: &Value) -> String {
-    let s = |key: &str| room.get(key).and_then(Value::as_str).unwrap_or("").to_string();
-    let output_only = room
-        .get("output_only")
-        .and_then(Value::as_str)
-        .map(|line| format!("\n    reports:   {line}"))
-        .unwrap_or_default();
-    if s("state") != "private" {
-        return format!("\n  room:        none — {}{output_only}", s("why"));
-    }
-    let list = |key: &str| {
-        room.get(key)
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+pub(super) fn render(room: &RoomReport) -> String {
+    let reports = |output_only: &Option<String>| {
+        output_only
+            .as_ref()
+            .map(|line| format!("\n    reports:   {line}"))
             .unwrap_or_default()
     };
-    let bytes = room.get("bytes").and_then(Value::as_u64).unwrap_or(0);
-    let recorded = room["environment"]["recorded"].as_u64().unwrap_or(0);
+    let (dir, bytes, private, shared, environment, tree, verdict_reads, output_only) = match room {
+        RoomReport::None { why, output_only } => {
+            return format!("\n  room:        none — {why}{}", reports(output_only));
+        }
+        RoomReport::Private {
+            dir,
+            bytes,
+            private,
+            shared,
+            environment,
+            tree,
+            verdict_reads,
+            output_only,
+        } => (
+            dir,
+            bytes,
+            private,
+            shared,
+            environment,
+            tree,
+            verdict_reads,
+            output_only,
+        ),
+    };
     let mut out = format!(
-        "\n  room:        {} ({:.1} MB)\n    private:   {}\n    env:       as recorded at setup ({recorded} variables)",
-        s("dir"),
-        bytes as f64 / 1e6,
-        list("private"),
+        "\n  room:        {} ({:.1} MB)\n    private:   {}\n    env:       as recorded at setup ({} variables)",
+        dir.display(),
+        *bytes as f64 / 1e6,
+        private.join(", "),
+        environment.recorded,
     );
-    for shared in room.get("shared").and_then(Value::as_array).into_iter().flatten() {
-        let field = |key: &str| shared.get(key).and_then(Value::as_str).unwrap_or("");
-        out.push_str(&format!("\n    shared:    {} ({})", field("var"), field("why")));
+    for shared in shared {
+        out.push_str(&format!("\n    shared:    {} ({})", shared.var, shared.why));
     }
-    let tree = |key: &str| room["tree"].get(key).and_then(Value::as_str).unwrap_or("").to_string();
-    out.push_str(&if tree("state") == "mounted" {
-        "\n    tree:      a private copy in the room, mounted at the project's path".to_string()
-    } else {
-        format!(
-            "\n    tree:      falls back to the project's own tree — {}",
-            tree("why")
-        )
+    out.push_str(&match tree {
+        TreeReport::Mounted { .. } => {
+            "\n    tree:      a private copy in the room, mounted at the project's path".to_string()
+        }
+        TreeReport::Fallback { why } => format!("\n    tree:      falls back to the project's own tree — {why}"),
     });
-    out.push_str(&format!("\n    verdict:   reads {}", s("verdict_reads")));
-    out.push_str(&output_only);
+    out.push_str(&format!("\n    verdict:   reads {verdict_reads}"));
+    out.push_str(&reports(output_only));
     out
 }

@@ -12,6 +12,7 @@
 
 use super::Adapter;
 use crate::cli::HookEvent;
+use crate::hook::output::{Answer, ToolVerdict};
 use crate::hook::{HookInput, HookOutput};
 
 pub(super) struct Codex;
@@ -23,15 +24,23 @@ impl Adapter for Codex {
         }
     }
 
-    fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
-        output.terminal_sequence = None;
-        if matches!(event, HookEvent::PreToolUse)
-            && let Some(specific) = output.hook_specific.as_mut()
-            && specific.get("updatedInput").is_some()
-            && specific.get("permissionDecision").is_none()
-        {
-            specific["permissionDecision"] = "allow".into();
+    fn write(&self, _event: &HookEvent, mut output: HookOutput) -> String {
+        output.notification = None;
+        let rewrite = matches!(
+            output.answer,
+            Answer::Tool {
+                verdict: Some(ToolVerdict::Rewrite { .. }),
+                ..
+            }
+        );
+        let text = output.to_json();
+        if !rewrite {
+            return text;
         }
-        output.to_json()
+        let Ok(mut wire) = serde_json::from_str::<serde_json::Value>(&text) else {
+            return text;
+        };
+        wire["hookSpecificOutput"]["permissionDecision"] = "allow".into();
+        wire.to_string()
     }
 }

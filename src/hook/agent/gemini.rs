@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 
 use super::Adapter;
 use crate::cli::HookEvent;
+use crate::hook::output::{Answer, ToolVerdict};
 use crate::hook::pre_tool_use::confined::Shell;
 use crate::hook::{HookInput, HookOutput};
 
@@ -81,20 +82,39 @@ impl Adapter for Gemini {
         Shell::Fresh
     }
 
+    /// Gemini CLI's own keys: a refused tool is `decision: deny` with the reason, a rewritten one
+    /// `hookSpecificOutput.tool_input`, context `hookSpecificOutput.additionalContext`; a Stop answer and the
+    /// user's line are as in Claude Code; no desktop notification.
     fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
-        output.terminal_sequence = None;
+        output.notification = None;
         let name = crate::cli::Agent::Gemini.event_name(event).unwrap_or_default();
-        if let Some(mut specific) = output.hook_specific.take() {
-            if specific["permissionDecision"] == "deny" {
-                output.decision = Some("deny");
-                output.reason = specific["permissionDecisionReason"].as_str().map(str::to_string);
-            } else if let Some(updated) = specific.get("updatedInput").cloned() {
-                output.hook_specific = Some(json!({"hookEventName": name, "tool_input": updated}));
-            } else if let Some(context) = specific.get_mut("additionalContext").map(Value::take) {
-                output.hook_specific = Some(json!({"hookEventName": name, "additionalContext": context}));
+        let mut wire = serde_json::Map::new();
+        let context = match &output.answer {
+            Answer::Allow | Answer::Block { .. } => return output.to_json(),
+            Answer::Tool {
+                verdict: Some(ToolVerdict::Deny { reason }),
+                ..
+            } => {
+                wire.insert("decision".into(), "deny".into());
+                wire.insert("reason".into(), reason.as_str().into());
+                None
             }
+            Answer::Tool {
+                verdict: Some(ToolVerdict::Rewrite { input }),
+                ..
+            } => Some(json!({"hookEventName": name, "tool_input": input})),
+            Answer::Tool { verdict: None, context } => context
+                .as_ref()
+                .map(|context| json!({"hookEventName": name, "additionalContext": context})),
+            Answer::Context { context, .. } => Some(json!({"hookEventName": name, "additionalContext": context})),
+        };
+        if let Some(notice) = &output.notice {
+            wire.insert("systemMessage".into(), notice.as_str().into());
         }
-        output.to_json()
+        if let Some(specific) = context {
+            wire.insert("hookSpecificOutput".into(), specific);
+        }
+        Value::Object(wire).to_string()
     }
 }
 

@@ -46,10 +46,7 @@ fn codex_output_drops_the_notification_and_allows_a_rewritten_command() {
         HookOutput::allow("done".into()).with_notification("loop complete"),
     );
     assert_eq!(out, json!({"systemMessage": "done"}));
-    let rewrite = HookOutput {
-        hook_specific: Some(json!({"hookEventName": "PreToolUse", "updatedInput": {"command": "confined"}})),
-        ..HookOutput::default()
-    };
+    let rewrite = HookOutput::rewrite_tool(json!({"command": "confined"}));
     let out = written(Agent::Codex, &HookEvent::PreToolUse, rewrite);
     assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
     assert_eq!(out["hookSpecificOutput"]["updatedInput"]["command"], "confined");
@@ -99,10 +96,7 @@ fn gemini_tools_are_guarded_as_claude_codes_and_answered_in_its_format() {
         HookOutput::deny_tool("sealed".into()),
     );
     assert_eq!(deny, json!({"decision": "deny", "reason": "sealed"}));
-    let rewrite = HookOutput {
-        hook_specific: Some(json!({"hookEventName": "PreToolUse", "updatedInput": {"command": "confined"}})),
-        ..HookOutput::default()
-    };
+    let rewrite = HookOutput::rewrite_tool(json!({"command": "confined"}));
     let out = written(Agent::Gemini, &HookEvent::PreToolUse, rewrite);
     assert_eq!(out["hookSpecificOutput"]["tool_input"]["command"], "confined");
     let block = written(

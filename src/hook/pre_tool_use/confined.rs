@@ -73,7 +73,7 @@ pub(super) fn auto_mode_notice(
     if tool != "Bash" || !judged || !crate::confine::probe().is_protected() {
         return None;
     }
-    let loop_id = &active.seal.fields.loop_id;
+    let loop_id = &active.seal.fields.config.loop_id;
     let seen: Option<String> = active
         .store
         .load_companion(&active.project, crate::confine::UNCONFINED)
@@ -87,7 +87,7 @@ pub(super) fn auto_mode_notice(
         .store
         .save_companion(&active.project, crate::confine::UNCONFINED, loop_id);
     Some(crate::messages::control_plane_unprotected(
-        active.seal.fields.lang,
+        active.seal.fields.config.lang,
         crate::confine::AUTO_MODE,
     ))
 }
@@ -120,10 +120,7 @@ pub(super) fn rewrite(
     });
     let mut updated = tool_input.clone();
     updated["command"] = Value::String(rewritten);
-    Some(HookOutput {
-        hook_specific: Some(serde_json::json!({"hookEventName": "PreToolUse", "updatedInput": updated})),
-        ..HookOutput::default()
-    })
+    Some(HookOutput::rewrite_tool(updated))
 }
 
 /// The start of a [`Shell::Fresh`] rewrite: `loopgate confine` by its absolute path, what it protects, `-c`.
@@ -156,7 +153,8 @@ mod tests {
         }
         let rewritten =
             rewrite("Bash", &input, &[], Some("default"), Shell::Kept).expect("rewritten in the default mode");
-        let command = rewritten.hook_specific.expect("specific")["updatedInput"]["command"].clone();
+        let wire: serde_json::Value = serde_json::from_str(&rewritten.to_json()).expect("json");
+        let command = wire["hookSpecificOutput"]["updatedInput"]["command"].clone();
         assert!(command.as_str().is_some_and(|c| c.contains("confine")), "{command}");
         assert!(rewrite("Bash", &input, &[], Some("bypassPermissions"), Shell::Kept).is_some());
         assert!(rewrite("Bash", &input, &[], None, Shell::Kept).is_some());
@@ -167,7 +165,8 @@ mod tests {
         assert!(rewrite("Read", &input, &[], Some("default"), Shell::Kept).is_none());
         // A fresh shell per command that refuses `$(…)` (Gemini CLI): the command under confine, nothing more.
         let fresh = rewrite("Bash", &input, &[], None, Shell::Fresh).expect("rewritten");
-        let command = fresh.hook_specific.expect("specific")["updatedInput"]["command"].clone();
+        let wire: serde_json::Value = serde_json::from_str(&fresh.to_json()).expect("json");
+        let command = wire["hookSpecificOutput"]["updatedInput"]["command"].clone();
         let command = command.as_str().expect("a command");
         assert!(
             command.ends_with(" -c 'echo hi > out.txt'") && !command.contains("$("),

@@ -22,7 +22,7 @@ pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &P
     let current = std::fs::read_to_string(root.join(relative)).unwrap_or_default();
     // An edit that cannot apply (its `old_string` is not in the file) fails in the tool itself.
     let after = apply(tool, input, &current)?;
-    let lang = active.seal.fields.lang;
+    let lang = active.seal.fields.config.lang;
     let moved = match active.seal.closure.as_ref().and_then(|c| c.file(&key)) {
         Some(file) => {
             let now = closure::parts::digests(&file.scope, Some(after.as_bytes()));
@@ -60,7 +60,7 @@ fn test_findings(active: &ActiveLoop, key: &str, after: &str) -> Vec<String> {
     inventory::compare(entry, after)
         .into_iter()
         .filter(|finding| fields.checks(inventory::check_of(finding)))
-        .map(|finding| crate::messages::finding::line(fields.lang, key, &finding))
+        .map(|finding| crate::messages::finding::line(fields.config.lang, key, &finding))
         .collect()
 }
 

@@ -53,7 +53,7 @@ fn remembering_a_block_counts_it() {
     let mut fields = StateFields::default();
     remember(&mut fields, &tally(Some(8), 2));
     assert_eq!(
-        fields.pending_block,
+        fields.progress.pending_block,
         Some(PendingBlock {
             prompt_id: Some("p1".into()),
             without_tool: 3
@@ -84,38 +84,34 @@ fn a_stop_continues_the_blocked_turn_only_when_claude_code_says_so() {
 
 #[test]
 fn a_compaction_inside_a_turn_is_not_a_turn_that_ended() {
-    let mut fields = StateFields {
-        pending_block: Some(PendingBlock {
-            prompt_id: None,
-            without_tool: 1,
-        }),
-        ..StateFields::default()
-    };
+    let mut fields = StateFields::default();
+    fields.progress.pending_block = Some(PendingBlock {
+        prompt_id: None,
+        without_tool: 1,
+    });
     assert_eq!(unanswered_at_session_start(&mut fields, Some("compact")), None);
-    assert!(fields.pending_block.is_some());
+    assert!(fields.progress.pending_block.is_some());
     assert!(unanswered_at_session_start(&mut fields, Some("resume")).is_some());
-    assert_eq!(fields.pending_block, None);
+    assert_eq!(fields.progress.pending_block, None);
 }
 
 #[test]
 fn the_pending_block_round_trips_through_the_state_file() {
     let mut state = crate::state::State {
-        fields: StateFields {
-            loop_id: "lg-1".into(),
-            ..StateFields::default()
-        },
+        fields: StateFields::default(),
         task: "task\n".into(),
     };
+    state.fields.config.loop_id = "lg-1".into();
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("state.md");
     state.save(&path).expect("save");
     let text = std::fs::read_to_string(&path).expect("read");
     assert!(!text.contains("pending_block"), "absent when none:\n{text}");
-    state.fields.pending_block = Some(PendingBlock {
+    state.fields.progress.pending_block = Some(PendingBlock {
         prompt_id: Some("p-1".into()),
         without_tool: 5,
     });
     state.save(&path).expect("save");
     let back = crate::state::State::load(&path).expect("load").expect("present");
-    assert_eq!(back.fields.pending_block, state.fields.pending_block);
+    assert_eq!(back.fields.progress.pending_block, state.fields.progress.pending_block);
 }

@@ -23,8 +23,8 @@ pub(crate) fn release(project: &Project) -> Result<(), Error> {
         });
     };
     let mut state = active.state();
-    state.fields.session_id.clear();
-    state.fields.driver = None;
+    state.fields.progress.session_id.clear();
+    state.fields.progress.driver = None;
     active.save(&state)
 }
 
@@ -42,7 +42,7 @@ pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String
         .map_err(|e| corrupt(e.to_string()))?
         .replace(&json_path(&from.root), &json_path(&to.root));
     let mut seal: Seal = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
-    let from_id = std::mem::replace(&mut seal.fields.loop_id, loop_id.to_string());
+    let from_id = std::mem::replace(&mut seal.fields.config.loop_id, loop_id.to_string());
     seal.history = None;
     seal.logs.clear();
     seal.mirror_sha256 = None;
