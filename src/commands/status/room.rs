@@ -18,20 +18,24 @@ pub(super) enum RoomReport {
         why: &'static str,
         output_only: Option<String>,
     },
-    Private {
-        dir: PathBuf,
-        /// The disk the room's caches take now.
-        bytes: u64,
-        /// The private caches' variables.
-        private: Vec<&'static str>,
-        shared: Vec<SharedReport>,
-        environment: Environment,
-        /// Where the oracle's run stands: the room's own tree, or the project's and why (`room::tree`).
-        tree: TreeReport,
-        /// What the verdict reads: the runner's output, or pytest's own report beside it.
-        verdict_reads: &'static str,
-        output_only: Option<String>,
-    },
+    Private(PrivateRoom),
+}
+
+/// A room of private caches, as `status --json` lists it.
+#[derive(Debug, Serialize)]
+pub(super) struct PrivateRoom {
+    dir: PathBuf,
+    /// The disk the room's caches take now.
+    bytes: u64,
+    /// The private caches' variables.
+    private: Vec<&'static str>,
+    shared: Vec<SharedReport>,
+    environment: Environment,
+    /// Where the oracle's run stands: the room's own tree, or the project's and why (`room::tree`).
+    tree: TreeReport,
+    /// What the verdict reads: the runner's output, or pytest's own report beside it.
+    verdict_reads: &'static str,
+    output_only: Option<String>,
 }
 
 /// A cache left shared, and why.
@@ -88,7 +92,7 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
             why: "set up before the room had a tree".to_string(),
         },
     };
-    Some(RoomReport::Private {
+    Some(RoomReport::Private(PrivateRoom {
         bytes: room.disk_used(),
         private: described.private,
         shared: described
@@ -111,7 +115,7 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
         },
         output_only,
         dir: described.dir,
-    })
+    }))
 }
 
 /// The text lines of [`report`].
@@ -122,47 +126,29 @@ pub(super) fn render(room: &RoomReport) -> String {
             .map(|line| format!("\n    reports:   {line}"))
             .unwrap_or_default()
     };
-    let (dir, bytes, private, shared, environment, tree, verdict_reads, output_only) = match room {
+    let room = match room {
         RoomReport::None { why, output_only } => {
             return format!("\n  room:        none — {why}{}", reports(output_only));
         }
-        RoomReport::Private {
-            dir,
-            bytes,
-            private,
-            shared,
-            environment,
-            tree,
-            verdict_reads,
-            output_only,
-        } => (
-            dir,
-            bytes,
-            private,
-            shared,
-            environment,
-            tree,
-            verdict_reads,
-            output_only,
-        ),
+        RoomReport::Private(room) => room,
     };
     let mut out = format!(
         "\n  room:        {} ({:.1} MB)\n    private:   {}\n    env:       as recorded at setup ({} variables)",
-        dir.display(),
-        *bytes as f64 / 1e6,
-        private.join(", "),
-        environment.recorded,
+        room.dir.display(),
+        room.bytes as f64 / 1e6,
+        room.private.join(", "),
+        room.environment.recorded,
     );
-    for shared in shared {
+    for shared in &room.shared {
         out.push_str(&format!("\n    shared:    {} ({})", shared.var, shared.why));
     }
-    out.push_str(&match tree {
+    out.push_str(&match &room.tree {
         TreeReport::Mounted { .. } => {
             "\n    tree:      a private copy in the room, mounted at the project's path".to_string()
         }
         TreeReport::Fallback { why } => format!("\n    tree:      falls back to the project's own tree — {why}"),
     });
-    out.push_str(&format!("\n    verdict:   reads {verdict_reads}"));
-    out.push_str(&reports(output_only));
+    out.push_str(&format!("\n    verdict:   reads {}", room.verdict_reads));
+    out.push_str(&reports(&room.output_only));
     out
 }
