@@ -190,12 +190,15 @@ if [ "$qemu_tests" = yes ]; then
     # qemu-user does not emulate Landlock's system calls: the confinement tests expect none there (and check
     # that none is reported), where on the host they require it.
     export LOOPGATE_TEST_NO_LANDLOCK=1
+    # The one unit test that enters a user and mount namespace is left to the native run: under qemu-user those
+    # system calls are the host kernel's, reached through an emulated fork (the native suite runs it).
+    skip_under_qemu=a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgates_home
     if ! cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl --no-run >"$log" 2>&1; then
         cat "$log" >&2
         die "the unit tests did not build for linux-arm64 (output above)"
     fi
     attempt=1
-    until timeout --kill-after=10 180 cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl >"$log" 2>&1; do
+    until timeout --kill-after=10 180 cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl -- --skip "$skip_under_qemu" >"$log" 2>&1; do
         status=$?
         if [ "$status" -ne 124 ] && [ "$status" -ne 137 ] || [ "$attempt" -ge 3 ]; then
             cat "$log" >&2
