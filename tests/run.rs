@@ -394,10 +394,16 @@ fn ctrl_c_stops_the_agent_records_cancelled_and_exits_130() {
 fn ctrl_c_during_the_verify_stops_it_and_records_no_verify_result() {
     let p = Project::new();
     let agent = p.agent("quick", "echo done");
-    let verify = "echo $$ > verify.pid; sleep 60 & echo $! > verify-child.pid; wait";
+    // The pids go outside the project: the oracle's run stands in the room's copy of it.
+    let (verify_pid, child_pid) = (p.signal_path("verify.pid"), p.signal_path("verify-child.pid"));
+    let verify = format!(
+        "echo $$ > '{}'; sleep 60 & echo $! > '{}'; wait",
+        verify_pid.display(),
+        child_pid.display()
+    );
     // No baseline: the Ctrl-C must land in the verify after the agent's run, not in the one at setup.
-    let run = p.start(&["run", "--no-baseline", "--verify", verify, TASK, "--", &agent]);
-    let (verify_pid, child_pid) = (p.wait_pid("verify.pid"), p.wait_pid("verify-child.pid"));
+    let run = p.start(&["run", "--no-baseline", "--verify", &verify, TASK, "--", &agent]);
+    let (verify_pid, child_pid) = (p.wait_pid_at(&verify_pid), p.wait_pid_at(&child_pid));
     run.signal(libc::SIGINT);
     let out = run.wait(Duration::from_secs(30));
     out.interrupted();

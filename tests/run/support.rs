@@ -129,14 +129,27 @@ impl Project {
     /// Waits for a pid file the fake agent writes; returns the pid.
     #[track_caller]
     pub fn wait_pid(&self, rel: &str) -> i32 {
+        self.wait_pid_at(&self.path(rel))
+    }
+
+    /// A file in `$HOME/signals/` (the folder made here): where a verify command writes what a test must read,
+    /// since the oracle's run stands in the room's own copy of the project and what it writes there never
+    /// reaches the project. (Not `$HOME` itself: confinement closes it to new entries, as it holds Claude Code's
+    /// settings.)
+    pub fn signal_path(&self, name: &str) -> PathBuf {
+        let dir = self.sandbox.home.join("signals");
+        fs::create_dir_all(&dir).expect("signals dir");
+        dir.join(name)
+    }
+
+    /// The pid written to `path`, waited for.
+    pub fn wait_pid_at(&self, path: &Path) -> i32 {
         let mut pid = None;
         let found = eventually(Duration::from_secs(20), || {
-            pid = fs::read_to_string(self.path(rel))
-                .ok()
-                .and_then(|t| t.trim().parse().ok());
+            pid = fs::read_to_string(path).ok().and_then(|t| t.trim().parse().ok());
             pid.is_some()
         });
-        assert!(found, "`{rel}` was never written");
+        assert!(found, "`{}` was never written", path.display());
         pid.expect("pid")
     }
 }
