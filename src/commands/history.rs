@@ -6,15 +6,29 @@ use crate::exit_codes;
 use crate::history::{self, Record};
 use crate::project::Project;
 
+/// Every record of `project`'s history, or the error naming the file (`history` and `report` both read it whole).
+pub(super) fn read_all(project: &Project) -> Result<history::Read, Error> {
+    let path = project.history_path();
+    history::read(&path).map_err(|source| Error::Io {
+        action: "read",
+        path,
+        source,
+    })
+}
+
+/// The usage error for a `--loop ID` that names no loop of `project`'s history.
+pub(super) fn no_such_loop(project: &Project, id: &str) -> Error {
+    Error::Usage(format!(
+        "no loop `{id}` in `{}`; `loopgate history` lists every loop with its id",
+        project.history_path().display()
+    ))
+}
+
 /// Runs `loopgate history`.
 pub(crate) fn run(json: bool, loop_id: Option<&str>) -> Result<u8, Error> {
     let project = Project::for_terminal();
     let path = project.history_path();
-    let read = history::read(&path).map_err(|source| Error::Io {
-        action: "read",
-        path: path.clone(),
-        source,
-    })?;
+    let read = read_all(&project)?;
     if !read.bad_lines.is_empty() {
         eprintln!(
             "loopgate: skipped unreadable line(s) {:?} of `{}`",
@@ -25,10 +39,7 @@ pub(crate) fn run(json: bool, loop_id: Option<&str>) -> Result<u8, Error> {
     if let Some(id) = loop_id
         && !read.records.iter().any(|r| r.loop_id == id)
     {
-        return Err(Error::Usage(format!(
-            "no loop `{id}` in `{}`; `loopgate history` lists every loop with its id",
-            path.display()
-        )));
+        return Err(no_such_loop(&project, id));
     }
     let records = read.records.iter().filter(|r| loop_id.is_none_or(|id| r.loop_id == id));
     let mut out = std::io::stdout().lock();

@@ -53,12 +53,7 @@ pub(crate) fn tournament_page(t: &Tournament) -> Result<PathBuf, Error> {
 
 /// Draws loop `loop_id` of `project` (default: the running loop, else the latest); returns the page's path.
 fn loop_page(project: &Project, loop_id: Option<&str>) -> Result<PathBuf, Error> {
-    let path = project.history_path();
-    let read = history::read(&path).map_err(|source| Error::Io {
-        action: "read",
-        path: path.clone(),
-        source,
-    })?;
+    let read = super::history::read_all(project)?;
     let running = match lookup(project)? {
         Lookup::Loop(active) => Some((
             active.seal.fields.config.loop_id.clone(),
@@ -74,10 +69,7 @@ fn loop_page(project: &Project, loop_id: Option<&str>) -> Result<PathBuf, Error>
             root: project.root.clone(),
         })?;
     if !read.records.iter().any(|r| r.loop_id == id) {
-        return Err(Error::Usage(format!(
-            "no loop `{id}` in `{}`; `loopgate history` lists every loop with its id",
-            path.display()
-        )));
+        return Err(super::history::no_such_loop(project, &id));
     }
     let target = running
         .filter(|(running, _)| *running == id)
