@@ -377,7 +377,7 @@ impl InRoom {
         let known = synced.files.len();
         let (mount, done) = self
             .room
-            .mount_tree(&project.root, &mut synced)
+            .mount_tree(&project.root, &self.recorded.vars, &mut synced)
             .map_err(|source| Error::Io {
                 action: "sync the oracle's tree in",
                 path: self.room.dir().to_path_buf(),

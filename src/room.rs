@@ -25,6 +25,7 @@
 
 pub(crate) mod caches;
 pub(crate) mod env;
+pub(crate) mod outside;
 pub(crate) mod report;
 #[cfg(test)]
 mod tests;
@@ -151,11 +152,29 @@ impl Room {
         std::fs::remove_file(probe)
     }
 
-    /// The room's tree for a run of the project at `root`: synced (see `tree`), and its mounts.
-    pub(crate) fn mount_tree(&self, root: &Path, synced: &mut Synced) -> io::Result<(Mount, tree::Done)> {
+    /// The room's tree for a run of the project at `root` with the baseline's variables `vars`: synced (see
+    /// `tree`), and its mounts (the sealed files read-only, the places outside the project as at the baseline,
+    /// see `outside`).
+    pub(crate) fn mount_tree(
+        &self,
+        root: &Path,
+        vars: &std::collections::BTreeMap<String, String>,
+        synced: &mut Synced,
+    ) -> io::Result<(Mount, tree::Done)> {
         let tree = self.dir.join(tree::PLACE);
-        let done = synced.sync(root, &tree)?;
-        let mount = Mount::prepare(root, &tree, &done.bound, &crate::project::loopgate_home(), &self.dir)?;
+        let mut done = synced.sync(root, &tree)?;
+        let hidden = synced.outside.hidden(vars, &root.canonicalize()?);
+        let sealed: Vec<String> = synced.sealed.iter().cloned().collect();
+        let mount = Mount::prepare(
+            root,
+            &tree,
+            &done.bound,
+            &crate::project::loopgate_home(),
+            &self.dir,
+            &hidden.cover,
+            &sealed,
+        )?;
+        done.outside = hidden;
         Ok((mount, done))
     }
 

@@ -681,8 +681,10 @@ fn build_tree(
     if recorded.tree != Some(crate::room::TreeState::Mounted) {
         return Ok(None);
     }
-    let built = crate::room::Synced::baseline(&project.root, copies.files.keys()).and_then(|mut synced| {
-        let (mount, _) = room.mount_tree(&project.root, &mut synced)?;
+    let sealed = copies.files.keys().chain(&copies.uncopied);
+    let built = crate::room::Synced::baseline(&project.root, sealed).and_then(|mut synced| {
+        synced.outside = crate::room::outside::Outside::take(&recorded.vars, &project.root.canonicalize()?);
+        let (mount, _) = room.mount_tree(&project.root, &recorded.vars, &mut synced)?;
         Ok((mount, synced))
     });
     match built {

@@ -30,8 +30,17 @@ pub struct Mount {
     tree: CString,
     /// `(the project's directory, its mount point in the copy)` of each bound directory.
     binds: Vec<(CString, CString)>,
-    /// What of loopgate's home is covered: directories by an empty file system, files by `/dev/null`.
+    /// What is covered: of loopgate's home, and the places outside the project that were not there at the
+    /// baseline (`room::outside`); directories by an empty file system, files by `/dev/null`.
     hide: Vec<(CString, bool)>,
+    /// The sealed test files and data, at the project's path: each bound read-only over itself once the copy
+    /// covers the project, so no write of the run (a shared mapping, `truncate`, a write through
+    /// `/proc/self/fd`, a rename over it) changes what the tests read. Files, not their directories: a test
+    /// may create files beside itself.
+    readonly: Vec<CString>,
+    /// The flags the copy's mount has that a read-only remount inside a user namespace must keep (the kernel
+    /// refuses to drop a flag the outer namespace locked).
+    locked: libc::c_ulong,
     uid_map: CString,
     gid_map: CString,
     /// The room's real directory (for files a run in the namespace writes for loopgate, e.g. the trace).
@@ -40,8 +49,17 @@ pub struct Mount {
 
 impl Mount {
     /// The mounts for a run of the project at `root` in its copy `tree`, with `bound` (project-relative) mounted
-    /// from the project, and loopgate's `home` hidden but for `room`.
-    pub(crate) fn prepare(root: &Path, tree: &Path, bound: &[String], home: &Path, room: &Path) -> io::Result<Mount> {
+    /// from the project, loopgate's `home` hidden but for `room`, the places of `outside` covered, and the
+    /// `sealed` files (project-relative) read-only.
+    pub(crate) fn prepare(
+        root: &Path,
+        tree: &Path,
+        bound: &[String],
+        home: &Path,
+        room: &Path,
+        outside: &[(PathBuf, bool)],
+        sealed: &[String],
+    ) -> io::Result<Mount> {
         let root = root.canonicalize()?;
         let room = room.canonicalize()?;
         let tree = tree.canonicalize()?;
@@ -65,6 +83,16 @@ impl Mount {
                 keep = parent;
             }
         }
+        for (path, is_dir) in outside {
+            hide.push((cstring(path)?, *is_dir));
+        }
+        let mut readonly = Vec::new();
+        for relative in sealed {
+            if std::fs::symlink_metadata(tree.join(relative)).is_ok_and(|m| m.is_file()) {
+                readonly.push(cstring(&root.join(relative))?);
+            }
+        }
+        let locked = if readonly.is_empty() { 0 } else { locked_flags(&tree)? };
         // SAFETY: getuid and getgid cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         Ok(Mount {
@@ -72,6 +100,8 @@ impl Mount {
             tree: cstring(&tree)?,
             binds,
             hide,
+            readonly,
+            locked,
             uid_map: CString::new(format!("{uid} {uid} 1\n")).map_err(io::Error::other)?,
             gid_map: CString::new(format!("{gid} {gid} 1\n")).map_err(io::Error::other)?,
             room,
@@ -91,6 +121,19 @@ impl Mount {
             bind(source, target)?;
         }
         bind(&self.tree, &self.root)?;
+        for path in &self.readonly {
+            bind(path, path)?;
+            // SAFETY: mount(2) with a NUL-terminated string that outlives the call.
+            check(unsafe {
+                libc::mount(
+                    std::ptr::null(),
+                    path.as_ptr(),
+                    std::ptr::null(),
+                    libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | self.locked,
+                    std::ptr::null(),
+                )
+            })?;
+        }
         for (path, is_dir) in &self.hide {
             if *is_dir {
                 let tmpfs = c"tmpfs";
@@ -188,6 +231,29 @@ fn bind(source: &std::ffi::CStr, target: &std::ffi::CStr) -> io::Result<()> {
             std::ptr::null(),
         )
     })
+}
+
+/// `statvfs`'s flag for `relatime` (the kernel's `ST_RELATIME`; the `libc` crate names it for glibc only).
+const ST_RELATIME: libc::c_ulong = 4096;
+
+/// The mount flags of the file system holding `path` that a remount must repeat.
+fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
+    let path = cstring(path)?;
+    // SAFETY: statvfs(2) on a NUL-terminated path into a zeroed struct it fills.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    check(unsafe { libc::statvfs(path.as_ptr(), &raw mut stat) })?;
+    let pairs = [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (ST_RELATIME, libc::MS_RELATIME),
+    ];
+    Ok(pairs
+        .iter()
+        .filter(|(st, _)| stat.f_flag & st != 0)
+        .fold(0, |flags, (_, ms)| flags | ms))
 }
 
 fn check(result: libc::c_int) -> io::Result<()> {

@@ -16,6 +16,8 @@ impl Mount {
         _bound: &[String],
         _home: &Path,
         _room: &Path,
+        _outside: &[(PathBuf, bool)],
+        _sealed: &[String],
     ) -> io::Result<Mount> {
         Err(io::Error::other(probe().err().unwrap_or_default()))
     }

@@ -89,6 +89,12 @@ pub(crate) struct Synced {
     pub test_dirs: BTreeSet<String>,
     /// What each file was when it was last copied, and what its copy was then.
     pub files: BTreeMap<String, Stamp>,
+    /// The sealed test files and data: read-only in the run's namespace (`confine::mount`).
+    #[serde(default)]
+    pub sealed: BTreeSet<String>,
+    /// The places outside the project the runners read on their own, as the baseline found them.
+    #[serde(default)]
+    pub outside: super::outside::Outside,
 }
 
 /// The stat of a file and of its copy, as the last sync left them.
@@ -130,11 +136,14 @@ pub(crate) struct Done {
     pub left_out: Vec<String>,
     /// Directories of the project's own to mount over the copy at the same relative path ([`BOUND`]).
     pub bound: Vec<String>,
+    /// What of the places outside the project is covered for the run, and what changed in place
+    /// (`room::outside`; filled by `Room::mount_tree`).
+    pub outside: super::outside::Hidden,
 }
 
 impl Synced {
-    /// The baseline of the project at `root`: its files now, and the directories of `test_files` (the sealed
-    /// test files and their data, project-relative), with test-named files found in the walk.
+    /// The baseline of the project at `root`: its files now, `test_files` (the sealed test files and their data,
+    /// project-relative) and their directories, with test-named files found in the walk.
     pub(crate) fn baseline<'a>(root: &Path, test_files: impl IntoIterator<Item = &'a String>) -> io::Result<Synced> {
         let mut synced = Synced::default();
         WALK.walk(root, |entry| {
@@ -146,7 +155,8 @@ impl Synced {
             .iter()
             .filter(|path| test_named(path))
             .map(|path| parent_of(path));
-        let mut dirs: BTreeSet<String> = test_files.into_iter().map(|path| parent_of(path)).collect();
+        synced.sealed = test_files.into_iter().cloned().collect();
+        let mut dirs: BTreeSet<String> = synced.sealed.iter().map(|path| parent_of(path)).collect();
         dirs.extend(named);
         synced.test_dirs = dirs;
         Ok(synced)

@@ -65,14 +65,6 @@ pub struct Case {
 /// Their proof runs; their guarded half is skipped with a note until that work lands.
 pub const NEEDS_ROOM_TREE: &[(&str, &str)] = &[
     (
-        "pytest_usercustomize_in_a_user_site_created_after_setup",
-        "what lies outside the project (the user site-packages) is as at the baseline in the room",
-    ),
-    (
-        "unittest_usercustomize_in_a_user_site_created_after_setup",
-        "what lies outside the project (the user site-packages) is as at the baseline in the room",
-    ),
-    (
         "unittest_code_prints_a_verbose_pass_for_every_test_and_exits_0",
         "unittest has no structured report yet: the verdict must read one through a private channel (item 2)",
     ),
@@ -83,14 +75,6 @@ pub const NEEDS_ROOM_TREE: &[(&str, &str)] = &[
     (
         "mocha_code_prints_a_passing_spec_report_and_exits_0",
         "mocha's report must come through a private channel (a reporter writing to a file only loopgate knows, item 2)",
-    ),
-    (
-        "go_code_rewrites_the_case_data_through_a_shared_mapping",
-        "a write through a shared mapping raises no file event: the test side must be a private copy in the room",
-    ),
-    (
-        "unittest_code_rewrites_the_case_data_through_a_shared_mapping",
-        "a write through a shared mapping raises no file event: the test side must be a private copy in the room",
     ),
 ];
 
