@@ -263,7 +263,9 @@ fn a_project_with_its_own_junit_report_keeps_it() {
 }
 
 /// The tree mounted at the project's path: the run sees the copy there, writes into it (never the project),
-/// finds the user's dependencies at their place, and cannot see loopgate's home but for its room. Expected
+/// finds the user's dependencies at their place, and cannot see loopgate's home but for its room; a sealed file
+/// is read-only (no write, truncate, rename over it or removal) though its directory takes new files, and a
+/// place outside the project that is covered shows empty. Expected
 /// wherever unprivileged user namespaces work; `LOOPGATE_TEST_NO_USERNS=1` says a machine has none.
 #[cfg(target_os = "linux")]
 #[test]
@@ -282,6 +284,12 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
     std::fs::write(root.join("node_modules/dep/index.js"), "user's dep").expect("write");
     std::fs::write(root.join("calc.py"), "agent's code").expect("write");
     std::fs::write(root.join("conftest.py"), "").expect("write");
+    std::fs::create_dir_all(root.join("tests")).expect("mkdir");
+    std::fs::write(root.join("tests/cases.json"), "[1, 2, 3]").expect("write");
+    // A place outside the project that was not there at the baseline (a user site made since).
+    let site = base.join("user/site-packages");
+    std::fs::create_dir_all(&site).expect("mkdir");
+    std::fs::write(site.join("usercustomize.py"), "planted").expect("write");
     std::fs::create_dir_all(home.join("seals")).expect("mkdir");
     std::fs::write(home.join("seals/seal.json"), "secret").expect("write");
     let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
@@ -290,7 +298,10 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
     std::fs::create_dir_all(room.dir()).expect("mkdir");
     let (mount, done) = super::tree::Synced::sync(&mut synced, &root, &room.dir().join("tree"))
         .and_then(|done| {
-            let mount = super::Mount::prepare(&root, &room.dir().join("tree"), &done.bound, &home, room.dir())?;
+            let outside = [(site.clone(), true)];
+            let sealed = ["tests/cases.json".to_string()];
+            let tree = room.dir().join("tree");
+            let mount = super::Mount::prepare(&root, &tree, &done.bound, &home, room.dir(), &outside, &sealed)?;
             Ok((mount, done))
         })
         .expect("mount prepared");
@@ -298,9 +309,16 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
     let log = base.join("verify.log");
     let script = format!(
         "cat calc.py; echo; cat node_modules/dep/index.js; echo; echo out > written.txt; \
-         test -e {home}/seals/seal.json && echo SEEN || echo HIDDEN; touch {room}/ok && echo ROOM",
+         test -e {home}/seals/seal.json && echo SEEN || echo HIDDEN; touch {room}/ok && echo ROOM; \
+         ls -A {site}; echo SITE; \
+         (echo weaker > tests/cases.json) 2>/dev/null || echo NO-WRITE; \
+         truncate -s 0 tests/cases.json 2>/dev/null || echo NO-TRUNCATE; \
+         echo weaker > tests/new.json && (mv tests/new.json tests/cases.json 2>/dev/null || echo NO-RENAME); \
+         rm -f tests/cases.json 2>/dev/null; cat tests/cases.json; echo; \
+         echo beside > tests/scratch.txt && echo BESIDE",
         home = home.display(),
-        room = room.dir().display()
+        room = room.dir().display(),
+        site = site.display()
     );
     let request = crate::verify::VerifyRequest {
         command: &script,
@@ -316,8 +334,14 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
     let text = outcome.output_text();
     assert!(outcome.passed(), "{text}");
     assert!(
-        text.contains("agent's code, edited\nuser's dep\nHIDDEN\nROOM"),
+        text.contains(
+            "agent's code, edited\nuser's dep\nHIDDEN\nROOM\nSITE\nNO-WRITE\nNO-TRUNCATE\nNO-RENAME\n[1, 2, 3]\nBESIDE"
+        ),
         "{text}"
+    );
+    assert!(
+        site.join("usercustomize.py").exists(),
+        "the place is covered, not emptied"
     );
     assert!(!root.join("written.txt").exists(), "the run wrote into the project");
     assert!(room.dir().join("tree/written.txt").exists());
