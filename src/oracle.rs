@@ -206,10 +206,26 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if resolution.is_some() {
         let _ = std::fs::remove_file(&trace_path);
     }
-    let left_out = tree.map(|(_, done)| done.left_out).unwrap_or_default();
-    if !passed && !left_out.is_empty() {
-        let said = messages::room::left_out(fields.config.lang, &left_out);
-        note = Some(note.map_or_else(|| said.clone(), |note| format!("{note}\n{said}")));
+    let (left_out, covered) = tree
+        .map(|(_, done)| {
+            let covered: Vec<String> = done
+                .outside
+                .cover
+                .iter()
+                .map(|(path, _)| path.display().to_string())
+                .collect();
+            (done.left_out, covered)
+        })
+        .unwrap_or_default();
+    if !passed {
+        let lang = fields.config.lang;
+        let said = [
+            (!left_out.is_empty()).then(|| messages::room::left_out(lang, &left_out)),
+            (!covered.is_empty()).then(|| messages::room::covered_outside(lang, &covered)),
+        ];
+        for said in said.into_iter().flatten() {
+            note = Some(note.map_or_else(|| said.clone(), |note| format!("{note}\n{said}")));
+        }
     }
     let mut run = Run {
         command,

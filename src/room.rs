@@ -18,10 +18,11 @@
 //!   report a pass must hold in, where the baseline showed it can.
 //!
 //! A loop set up before the room existed has no [`Recorded`]: its runs are today's (the process's
-//! environment, the shared caches), and `status` says so. What is not isolated yet: the tree itself (the code
-//! under test is the agent's, and so is every file beside it that no seal covers), and the room is only as
-//! private as loopgate's home (same user; the PreToolUse guard and, where it is on, the OS sandbox keep the
-//! agent's tools off it).
+//! environment, the shared caches), and `status` says so. The room's own tree (`tree`, mounted by
+//! `confine::mount`, its sealed test files read-only) and the places outside the project that runners read on
+//! their own, as at the baseline (`outside`), are where user namespaces work; elsewhere the run stands in the
+//! project's tree and setup and `status` say so. The room is only as private as loopgate's home (same user;
+//! the PreToolUse guard and, where it is on, the OS sandbox keep the agent's tools off it).
 
 pub(crate) mod caches;
 pub(crate) mod env;

@@ -132,6 +132,20 @@ pub(crate) fn redirected(lang: Speech, redirects: &[crate::closure::resolved::Re
     }
 }
 
+/// What a failed run adds when places outside the project were covered for it (see `room::outside`): what was
+/// added there since setup did not reach the run.
+pub(crate) fn covered_outside(lang: Speech, paths: &[String]) -> String {
+    let list = paths.join(", ");
+    match lang {
+        Speech::En => format!(
+            "Not seen by the oracle's run, outside the project: {list}. What was added since setup to the places a runner reads on its own (the user site-packages, ~/.npmrc, ~/.node_modules, cargo's or Go's user configuration) is hidden from the oracle's run; put what it does in the code under test instead."
+        ),
+        Speech::Zh => format!(
+            "oracle 的运行看不到项目之外的:{list}。setup 之后在运行器会自动读取的位置(用户 site-packages、~/.npmrc、~/.node_modules、cargo 或 Go 的用户配置)中新增的内容对 oracle 的运行不可见;请把它们的作用放进被测代码。"
+        ),
+    }
+}
+
 /// What a failed run adds when the room's tree left new files out (see `room::tree`): the model must know its
 /// new file was not in the run, and why.
 pub(crate) fn left_out(lang: Speech, files: &[String]) -> String {
@@ -149,8 +163,8 @@ pub(crate) fn left_out(lang: Speech, files: &[String]) -> String {
 /// Where the oracle's runs stand, for setup's line and `status` (see `room::tree`).
 pub(crate) fn tree(lang: Speech, tree: Option<&TreeState>) -> String {
     match (lang, tree) {
-        (Speech::En, Some(TreeState::Mounted)) => "It runs in a private copy of the project mounted at the project's own path: the code as it stands at each stop, the tests as sealed, no build outputs or caches of the tree, the installed dependencies the user's; new files a runner would load on its own stay out.".to_string(),
-        (Speech::Zh, Some(TreeState::Mounted)) => "它在挂载到项目原路径上的项目私有副本中运行:每次停止时的代码、封存时的测试、不含目录树中的构建产物和缓存、已安装的依赖沿用用户的;运行器会自动加载的新文件不会进入。".to_string(),
+        (Speech::En, Some(TreeState::Mounted)) => "It runs in a private copy of the project mounted at the project's own path: the code as it stands at each stop, the tests as sealed (read-only), no build outputs or caches of the tree, the installed dependencies the user's; new files a runner would load on its own stay out, and so does what was added since setup to the places outside the project that runners read on their own (a user site-packages, ~/.npmrc).".to_string(),
+        (Speech::Zh, Some(TreeState::Mounted)) => "它在挂载到项目原路径上的项目私有副本中运行:每次停止时的代码、封存时的测试(只读)、不含目录树中的构建产物和缓存、已安装的依赖沿用用户的;运行器会自动加载的新文件不会进入,setup 之后在项目之外运行器会自动读取的位置(用户 site-packages、~/.npmrc)中新增的内容也不会进入。".to_string(),
         (Speech::En, Some(TreeState::Fallback { why })) => format!("It runs in the project's own tree, not a private copy: {why}."),
         (Speech::Zh, Some(TreeState::Fallback { why })) => format!("它在项目自己的目录树中运行,而不是私有副本:{why}。"),
         (Speech::En, None) => "It runs in the project's own tree (set up before the room had a tree).".to_string(),
