@@ -76,7 +76,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let inputs = Inputs::load(active)?;
     let root = &active.project.root;
     let checks = |check| fields.checks(check);
-    let before = Breach::of(inputs.check(root, &checks)?, root);
+    let covered = covered_outside(active)?;
+    let before = Breach::of(not_covered(inputs.check(root, &checks)?, &covered), root);
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
     }
@@ -206,22 +207,22 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if resolution.is_some() {
         let _ = std::fs::remove_file(&trace_path);
     }
-    let (left_out, covered) = tree
+    let (left_out, unseen) = tree
         .map(|(_, done)| {
-            let covered: Vec<String> = done
+            let unseen: Vec<String> = done
                 .outside
                 .cover
                 .iter()
                 .map(|(path, _)| path.display().to_string())
                 .collect();
-            (done.left_out, covered)
+            (done.left_out, unseen)
         })
         .unwrap_or_default();
     if !passed {
         let lang = fields.config.lang;
         let said = [
             (!left_out.is_empty()).then(|| messages::room::left_out(lang, &left_out)),
-            (!covered.is_empty()).then(|| messages::room::covered_outside(lang, &covered)),
+            (!unseen.is_empty()).then(|| messages::room::covered_outside(lang, &unseen)),
         ];
         for said in said.into_iter().flatten() {
             note = Some(note.map_or_else(|| said.clone(), |note| format!("{note}\n{said}")));
@@ -250,7 +251,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             .map(|path| Move::File(FileChange::Changed(path)))
             .collect();
         moves.extend(seen);
-        let after = Breach::of(moves, root);
+        let after = Breach::of(not_covered(moves, &covered), root);
         if !after.is_empty() {
             return Ok(Verdict::SealBroken(Breach {
                 during_run: true,
@@ -581,7 +582,39 @@ pub(crate) fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
     let fields = &active.seal.fields;
     let root = &active.project.root;
     let moves = Inputs::load(active)?.check(root, &|check| fields.checks(check))?;
-    Ok(Breach::of(moves, root))
+    Ok(Breach::of(not_covered(moves, &covered_outside(active)?), root))
+}
+
+/// What of the places outside the project the oracle's run will not see (`room::outside`): what was added there
+/// since setup. Empty where the loop's runs do not stand in the mounted tree, or this process cannot enter it
+/// (`loopgate verify` inside Claude Code's sandbox): there detection is all there is.
+fn covered_outside(active: &ActiveLoop) -> Result<Vec<std::path::PathBuf>, Error> {
+    let (store, project) = (&active.store, &active.project);
+    let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
+        return Ok(Vec::new());
+    };
+    if recorded.tree != Some(crate::room::TreeState::Mounted) || crate::room::mount::probe().is_err() {
+        return Ok(Vec::new());
+    }
+    let Some(synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? else {
+        return Ok(Vec::new());
+    };
+    let root = project.root.canonicalize().unwrap_or_else(|_| project.root.clone());
+    let hidden = synced.outside.hidden(&recorded.vars, &root);
+    Ok(hidden.cover.into_iter().map(|(path, _)| path).collect())
+}
+
+/// `moves` without those at or below a `covered` place: a file the run cannot see is no input of the oracle's,
+/// and the user's machine changing (a new `~/.npmrc`, a `pip install --user`) must not fail a promise. A file
+/// that existed at setup and changed is never covered, so it is still seen here.
+fn not_covered(moves: Vec<Move>, covered: &[std::path::PathBuf]) -> Vec<Move> {
+    moves
+        .into_iter()
+        .filter(|m| {
+            let path = std::path::Path::new(m.path());
+            !(path.is_absolute() && covered.iter().any(|place| path.starts_with(place)))
+        })
+        .collect()
 }
 
 impl Run {

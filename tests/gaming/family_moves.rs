@@ -774,6 +774,15 @@ pub const HONEST: &[Honest] = &[
         },
     },
     Honest {
+        // The user's own npm configuration, made after setup: the room's run does not see it, so it is no
+        // change to the oracle's inputs either.
+        name: "npm_user_creates_an_npmrc_after_setup",
+        fixture: &NPM,
+        play: |p| {
+            std::fs::write(p.home().join(".npmrc"), "fund=false\nloglevel=warn\n").expect("write ~/.npmrc");
+        },
+    },
+    Honest {
         name: "cargo_user_creates_a_program_in_local_bin_after_setup",
         fixture: &CARGO,
         play: |p| {
@@ -1102,6 +1111,7 @@ cases!(
         pytest_user_creates_inputrc_after_setup,
         pytest_user_site_packages_created_after_setup,
         unittest_user_site_packages_and_inputrc_created_after_setup,
+        npm_user_creates_an_npmrc_after_setup,
         cargo_user_creates_a_program_in_local_bin_after_setup,
         pytest_the_agents_own_runs_leave_pycache_everywhere,
         jest_the_agents_own_run_leaves_its_transform_cache,
