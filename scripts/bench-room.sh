@@ -10,7 +10,8 @@
 # before the clean-room tree); "in the room" is the default (the room's own tree, synced by stat and mounted at
 # the project's path, where user namespaces work).
 # A promise is measured as `loopgate verify` (the same judge: seal checks, the test side, the run, the verdict).
-# Projects: a pytest project of 1,000 test files (scripts/pytest-project.py), a small cargo project, and a jest
+# Projects: a pytest project of 1,000 test files (scripts/pytest-project.py), a small cargo project, a cargo
+# workspace of three crates (`workspace`), and a jest
 # project when `JEST_MODULES` names a node_modules holding jest (the gaming suite installs one in
 # target/tmp/gaming-cache/js/node_modules). `PROJECTS="cargo jest"` picks some. Needs hyperfine, python3 with
 # pytest, cargo, git.
@@ -57,7 +58,7 @@ pair() {
     (cd "$work/$name-room" && "$bin" status | grep 'tree:')
 }
 
-wanted() { case " ${PROJECTS:-pytest cargo jest} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+wanted() { case " ${PROJECTS:-pytest cargo workspace jest} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 if wanted pytest; then
     python3 "$repo/scripts/pytest-project.py" "$work/pytest-room"
@@ -72,6 +73,28 @@ if wanted cargo; then
     printf '#[test]\nfn commutes() {\n    assert_eq!(calc::add(2, 5), calc::add(5, 2));\n}\n' > "$work/cargo-room/tests/api.rs"
     cp -r "$work/cargo-room" "$work/cargo-shared"
     pair cargo "cargo test -q"
+fi
+
+if wanted workspace; then
+    # A cargo workspace of three crates, each with unit and integration tests, the later ones depending on the
+    # earlier by path (issue 29's Measure names a workspace).
+    mkdir -p "$work/workspace-room"
+    printf '[workspace]\nmembers = ["crates/*"]\nresolver = "2"\n' > "$work/workspace-room/Cargo.toml"
+    previous=""
+    for crate in base calc report; do
+        dir="$work/workspace-room/crates/$crate"
+        mkdir -p "$dir/src" "$dir/tests"
+        deps=""
+        [ -n "$previous" ] && deps="$previous = { path = \"../$previous\" }"
+        printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n%s\n' "$crate" "$deps" > "$dir/Cargo.toml"
+        printf 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n' > "$dir/src/lib.rs"
+        for t in 1 2 3; do
+            printf '#[test]\nfn commutes_%s() {\n    assert_eq!(%s::add(%s, 5), %s::add(5, %s));\n}\n' "$t" "$crate" "$t" "$crate" "$t" > "$dir/tests/t$t.rs"
+        done
+        previous=$crate
+    done
+    cp -r "$work/workspace-room" "$work/workspace-shared"
+    pair workspace "cargo test -q --workspace"
 fi
 
 if wanted jest && [ -n "${JEST_MODULES:-}" ] && [ -x "$JEST_MODULES/.bin/jest" ]; then
