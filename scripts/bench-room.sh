@@ -20,8 +20,14 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 for tool in hyperfine python3 git cargo; do
     command -v "$tool" >/dev/null || { echo "bench-room: \`$tool\` is needed" >&2; exit 1; }
 done
-cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
-bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
+# `LOOPGATE_BIN` names a build to measure instead of this tree's release build (e.g. a debug build on a busy
+# machine: the sides are then compared within that build).
+if [ -n "${LOOPGATE_BIN:-}" ]; then
+    bin=$(cd "$(dirname "$LOOPGATE_BIN")" && pwd)/$(basename "$LOOPGATE_BIN")
+else
+    cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
+    bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-room.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export LOOPGATE_HOME="$work/home"
