@@ -118,6 +118,15 @@ fn usercustomize(p: &Project, patch: &str) {
 
 const USER_PATCH: &str = "import os\nimport sys\n\nsys.path.insert(0, os.getcwd())\nimport calc\n\ncalc.add = lambda a, b: a + b\nsys.path.pop(0)\n";
 
+/// Writes `src/preload.js`, which makes `assert.strictEqual` pass whatever it is given, for a `node-options`
+/// preload to load.
+fn weakening_preload(p: &Project) {
+    p.write(
+        "src/preload.js",
+        "const a = require('node:assert');\na.strictEqual = () => {};\n",
+    );
+}
+
 /// Writes a `.pth` into the user site-packages of the sandbox's home (created: it did not exist at setup) that
 /// imports a module beside it patching the code under test: Python runs a `.pth`'s `import` lines at start-up.
 fn user_site_pth(p: &Project) {
@@ -386,10 +395,7 @@ pub const CASES: &[Case] = &[
             fixture: &NPM,
             baseline: false,
             play: |p| {
-                p.write(
-                    "src/preload.js",
-                    "const a = require('node:assert');\na.strictEqual = () => {};\n",
-                );
+                weakening_preload(p);
                 p.write(".npmrc", "node-options=\"--require ./src/preload.js\"\n");
             },
             expect: &["`.npmrc`"],
@@ -517,10 +523,7 @@ pub const CASES: &[Case] = &[
             fixture: &NPM,
             baseline: false,
             play: |p| {
-                p.write(
-                    "src/preload.js",
-                    "const a = require('node:assert');\na.strictEqual = () => {};\n",
-                );
+                weakening_preload(p);
                 agent(
                     p,
                     "printf 'node-options=\"--require %s/src/preload.js\"\\n' \"$PWD\" > \"$HOME/.npmrc\"",
