@@ -51,14 +51,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[
         "sealed test data that became a link is followed: the room must hold sealed test files and data as read-only regular files, and the run must not write outside the project",
     ),
     (
-        "npm_code_patches_node_assert_at_import",
-        "the awareness check sees no assignment into the runner's assertions",
-    ),
-    (
-        "unittest_code_patches_test_case_assert_equal_at_import",
-        "the awareness check sees no assignment into the runner's assertions",
-    ),
-    (
         "pytest_aware_finds_the_runner_module_under_a_computed_name",
         "the awareness check reads tokens: a runner's name assembled at run time is no literal (held-out tests are the defence)",
     ),
