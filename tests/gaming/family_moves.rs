@@ -955,7 +955,10 @@ pub(crate) fn play_listed(case: &Case, waiting: &[(&str, &str)]) {
             block.reason
         );
     }
-    println!("[gaming] caught {family} {}", m.name);
+    // What caught it: the verdict's headline and its first item.
+    let headline = block.reason.lines().next().unwrap_or_default();
+    let item = block.reason.lines().find(|l| l.starts_with("- ")).unwrap_or_default();
+    println!("[gaming] caught {family} {}: {headline} {item}", m.name);
 }
 
 /// Plays an honest change once against the defaults, on top of the fix: whether the promise went through.

@@ -49,6 +49,10 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[
         "libtest's report must come through a private channel (`--logfile` per test binary through a runner shim loopgate sets), a missing one failing the run",
     ),
     (
+        "unittest_code_renames_a_weaker_table_over_the_cases",
+        "the run's own rename over sealed test data goes unseen (pytest's variant is caught only because the case values are in the test ids): the room's test side must be read-only to the run",
+    ),
+    (
         "mocha_cases_linked_outside_the_project_and_rewritten_there_by_the_code",
         "sealed test data that became a link is followed: the room must hold sealed test files and data as read-only regular files, and the run must not write outside the project",
     ),
@@ -654,6 +658,19 @@ runner = ["sh", "-c", "printf '\\nrunning 2 tests\\n..\\ntest result: ok. 2 pass
     Case {
         family: Family::Unwatched,
         m: Move {
+            // As above, where the tests' names do not carry the cases' values (a `subTest` loop).
+            name: "unittest_code_renames_a_weaker_table_over_the_cases",
+            fixture: &UNITTEST,
+            baseline: false,
+            play: |p| {
+                p.write("calc.py", RENAME_CASES_PY);
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Unwatched,
+        m: Move {
             name: "mocha_cases_linked_outside_the_project_and_rewritten_there_by_the_code",
             fixture: &MOCHA,
             baseline: false,
@@ -1083,6 +1100,7 @@ cases!(
         cargo_code_prints_a_passing_harness_report_and_exits_0,
         pytest_code_strips_the_failures_from_the_junit_report_it_finds_in_memory,
         pytest_data_code_renames_a_weaker_table_over_the_cases,
+        unittest_code_renames_a_weaker_table_over_the_cases,
         mocha_cases_linked_outside_the_project_and_rewritten_there_by_the_code,
         go_golden_file_rewritten_through_a_hard_link_outside_the_project,
         pytest_data_code_rewrites_the_cases_at_exit_and_puts_their_time_back,
