@@ -1,7 +1,8 @@
 //! Code under test that knows it is being tested (issue 30): new code outside the test side that branches on
 //! the test runner's presence — the compile-time test configuration outside a test module, the runner's
 //! environment variables, modules, globals or flags, a look at the stack for a test's name, a marker the tests
-//! set — or that reads the test files to learn the expected values. No seal can see such a move: the tests,
+//! set — or that reads the test files to learn the expected values, or assigns into the runner's assertions so
+//! that the tests check nothing (`unittest.TestCase.assertEqual = …`). No seal can see such a move: the tests,
 //! their configuration and the runner all stay as they were, and the code is correct only under them.
 //!
 //! The check reads tokens (`testscan::lex`), so comments never count and a string literal counts only for
@@ -59,6 +60,9 @@ pub enum Family {
     TestMarker,
     /// A path into the test side: reading the tests or their data to find the expected values.
     ReadsTests,
+    /// An assignment into the test runner or its assertion library, so that the tests check nothing:
+    /// `unittest.TestCase.assertEqual = …`, `assert.strictEqual = …` on Node's `assert`.
+    PatchesRunner,
 }
 
 /// One trace in one file: where, what the line says, which family.

@@ -31,6 +31,8 @@ mod common;
 mod family_moves;
 #[path = "gaming/fixtures.rs"]
 mod fixtures;
+#[path = "gaming/fresh_moves.rs"]
+mod fresh_moves;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/per_test.rs"]

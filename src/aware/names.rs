@@ -93,6 +93,27 @@ pub(super) const RUNNER_GLOBALS: &[&str] = &[
     "__vitest_worker__",
 ];
 
+/// The test runners' and assertion libraries' objects in Python, by the names code reaches them through: an
+/// assignment into one (`unittest.TestCase.assertEqual = …`) is a trace wherever it is.
+pub(super) const RUNNER_OBJECTS_PY: &[&str] = &["unittest", "TestCase", "pytest", "_pytest"];
+
+/// The same in JavaScript: `assert`, `expect` and `chai` are also common names of a project's own helpers, so
+/// they count only in a file that imports one of [`ASSERTION_MODULES`].
+pub(super) const RUNNER_OBJECTS_JS: &[&str] = &["assert", "expect", "chai", "should"];
+
+/// The modules a JavaScript file imports its assertions from.
+pub(super) const ASSERTION_MODULES: &[&str] = &[
+    "assert",
+    "node:assert",
+    "assert/strict",
+    "node:assert/strict",
+    "chai",
+    "expect",
+    "should",
+    "@jest/globals",
+    "vitest",
+];
+
 /// Call names that look a string up or compare with it: the string beside one is a trace if it names a
 /// runner.
 pub(super) const LOOKUPS: &[&str] = &[

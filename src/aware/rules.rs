@@ -57,6 +57,7 @@ pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
     } else {
         Vec::new()
     };
+    let assertions = assertions_imported(lx);
     let mut out = Vec::new();
     // The test modules come in order and do not overlap: one pointer walks them beside the tokens.
     let mut span = 0;
@@ -69,7 +70,9 @@ pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
         }
         let family = match tok.kind {
             TokKind::Str => string(lx, i),
-            TokKind::Ident => ident(lx, i, &braces),
+            TokKind::Ident => {
+                ident(lx, i, &braces).or_else(|| patches_runner(lx, i, assertions).then_some(Family::PatchesRunner))
+            }
             _ => None,
         };
         if let Some(family) = family {
@@ -160,6 +163,41 @@ fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
         return Some(Family::TestMarker);
     }
     caller(lx, i, word, after_dot, owner).then_some(Family::Caller)
+}
+
+/// Whether the identifier at `i` heads an assignment into a test runner's or assertion library's object
+/// (`unittest.TestCase.assertEqual = …`, `assert.strictEqual = …`), or is `setattr` on one: code under test that
+/// rewrites what the tests check with. JavaScript's heads count only in a file that imports an assertion library
+/// (`assertions`), where the name is that library and not a helper of the code's own.
+fn patches_runner(lx: &Lexed, i: usize, assertions: bool) -> bool {
+    let head = |j: usize| {
+        lx.kind(j) == Some(TokKind::Ident)
+            && !lx.is(j.wrapping_sub(1), b'.')
+            && match lx.lang {
+                Lang::Python => names::RUNNER_OBJECTS_PY.contains(&lx.s(j)),
+                Lang::JavaScript => assertions && names::RUNNER_OBJECTS_JS.contains(&lx.s(j)),
+                _ => false,
+            }
+    };
+    if lx.lang == Lang::Python && lx.s(i) == "setattr" && lx.is(i + 1, b'(') {
+        return head(i + 2);
+    }
+    if !head(i) {
+        return false;
+    }
+    let mut j = i + 1;
+    while lx.is(j, b'.') && lx.kind(j + 1) == Some(TokKind::Ident) {
+        j += 2;
+    }
+    j > i + 1 && lx.is(j, b'=') && !lx.is(j + 1, b'=')
+}
+
+/// Whether a JavaScript file imports an assertion library (`require('node:assert')`, `from 'chai'`): a string
+/// naming one anywhere in the file.
+fn assertions_imported(lx: &Lexed) -> bool {
+    lx.lang == Lang::JavaScript
+        && (0..lx.toks.len())
+            .any(|j| lx.kind(j) == Some(TokKind::Str) && names::ASSERTION_MODULES.contains(&content(lx.s(j))))
 }
 
 /// A look at the stack with a string naming a test within [`CALLER_REACH`] tokens of it.

@@ -453,6 +453,100 @@ fn only_traces_added_since_setup_are_flagged() {
     assert_eq!(flagged, ["calc.py"]);
 }
 
+/// Regression (`fresh_moves`: `unittest_code_patches_test_case_assert_equal_at_import`,
+/// `npm_code_patches_node_assert_at_import`): code under test that assigns into the runner's assertions makes
+/// every test check nothing, with no name of a runner looked up.
+#[test]
+fn an_assignment_into_the_runner_or_its_assertions_is_caught() {
+    caught(
+        Lang::Python,
+        &[
+            (
+                "import unittest
+
+unittest.TestCase.assertEqual = lambda self, first, second, msg=None: None
+",
+                3,
+                PatchesRunner,
+            ),
+            (
+                "from unittest import TestCase
+
+TestCase.assertTrue = lambda *a: None
+",
+                3,
+                PatchesRunner,
+            ),
+            (
+                "import unittest
+setattr(unittest.TestCase, \"assertEqual\", lambda *a: None)
+",
+                2,
+                PatchesRunner,
+            ),
+            (
+                "import pytest
+pytest.approx = lambda x, **k: x
+",
+                2,
+                PatchesRunner,
+            ),
+        ],
+    );
+    caught(
+        Lang::JavaScript,
+        &[
+            (
+                "const assert = require('node:assert');
+assert.strictEqual = () => {};
+",
+                2,
+                PatchesRunner,
+            ),
+            (
+                "import { expect } from 'chai';
+expect.prototype.equal = function () {};
+",
+                2,
+                PatchesRunner,
+            ),
+        ],
+    );
+    free(
+        Lang::Python,
+        &[
+            "import unittest
+
+if unittest.TestCase.assertEqual == None:
+    pass
+",
+            "class Config:
+    pass
+
+Config.debug = True
+",
+            "from unittest import mock
+
+value = mock.sentinel.x
+",
+        ],
+    );
+    free(
+        Lang::JavaScript,
+        &[
+            // A project's own `assert` helper, in a file that imports no assertion library.
+            "function assert(ok, msg) { if (!ok) throw new Error(msg); }
+assert.equal = (a, b) => assert(a === b, 'equal');
+module.exports = assert;
+",
+            "const assert = require('node:assert');
+assert.strictEqual(add(1, 2), 3);
+if (assert.ok === undefined) {}
+",
+        ],
+    );
+}
+
 #[test]
 fn a_rust_test_module_in_a_file_of_its_own_is_test_code() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -32,6 +32,7 @@ fn family(lang: Speech, family: Family) -> &'static str {
         (Speech::En, Family::Caller) => "looks at its caller for a test",
         (Speech::En, Family::TestMarker) => "reads a marker that the tests set",
         (Speech::En, Family::ReadsTests) => "reads the test files or their data",
+        (Speech::En, Family::PatchesRunner) => "rewrites the test runner or its assertions",
         (Speech::Zh, Family::TestBuild) => "依据测试构建分支(在测试模块之外使用 `cfg(test)`)",
         (Speech::Zh, Family::RunnerEnv) => "读取测试运行器的环境变量",
         (Speech::Zh, Family::RunnerLoaded) => "检查测试运行器是否已加载",
@@ -39,5 +40,6 @@ fn family(lang: Speech, family: Family) -> &'static str {
         (Speech::Zh, Family::Caller) => "查看调用者是否为测试",
         (Speech::Zh, Family::TestMarker) => "读取测试设置的标记",
         (Speech::Zh, Family::ReadsTests) => "读取测试文件或测试数据",
+        (Speech::Zh, Family::PatchesRunner) => "改写测试运行器或其断言",
     }
 }

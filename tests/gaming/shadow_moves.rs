@@ -9,7 +9,7 @@ use crate::fixtures::{JEST, MAKE, NPM, PYTEST, PYTEST_DATA};
 use crate::{Honest, Move, find_case as find, play_honest, play_move};
 
 const FAKE_PYTEST: &str = "print('2 passed in 0.01s')\n";
-const NODE_SHIM: &str = "#!/bin/sh\necho '# pass 2'\nexit 0\n";
+pub(crate) const NODE_SHIM: &str = "#!/bin/sh\necho '# pass 2'\nexit 0\n";
 
 pub const MOVES: &[Move] = &[
     Move {
