@@ -209,11 +209,16 @@ pub(crate) enum Agent {
     Codex,
     /// Google Gemini CLI (`~/.gemini/settings.json`).
     Gemini,
+    /// Cursor's agent (`~/.cursor/hooks.json`; built from its documented hook format, not yet run against it).
+    Cursor,
+    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`; built from its documented hook format, not yet run
+    /// against it).
+    Copilot,
 }
 
 impl Agent {
     /// Every agent, in the order the docs list them.
-    pub(crate) const ALL: [Agent; 3] = [Agent::Claude, Agent::Codex, Agent::Gemini];
+    pub(crate) const ALL: [Agent; 5] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Cursor, Agent::Copilot];
 
     /// The name on the command line (`--agent NAME`).
     pub(crate) fn name(self) -> &'static str {
@@ -221,6 +226,8 @@ impl Agent {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Cursor => "cursor",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -240,12 +247,19 @@ impl Agent {
         };
         match (self, event) {
             (Agent::Claude, _) => Some(claude),
-            (Agent::Codex | Agent::Gemini, HookEvent::StopFailure) => None,
+            (_, HookEvent::StopFailure) => None,
             (Agent::Codex, _) => Some(claude),
             (Agent::Gemini, HookEvent::Stop) => Some("AfterAgent"),
             (Agent::Gemini, HookEvent::PreToolUse) => Some("BeforeTool"),
             (Agent::Gemini, HookEvent::UserPromptSubmit) => Some("BeforeAgent"),
             (Agent::Gemini, HookEvent::SessionStart) => Some("SessionStart"),
+            // Cursor: the shell's own pre-hook (its only one that sees the command before it runs, since 1.7).
+            (Agent::Cursor, HookEvent::Stop) => Some("stop"),
+            (Agent::Cursor, HookEvent::PreToolUse) => Some("beforeShellExecution"),
+            (Agent::Cursor, HookEvent::UserPromptSubmit) => Some("beforeSubmitPrompt"),
+            (Agent::Cursor, HookEvent::SessionStart) => Some("sessionStart"),
+            // Copilot CLI: the PascalCase names select its input in Claude Code's snake_case fields.
+            (Agent::Copilot, _) => Some(claude),
         }
     }
 
@@ -256,6 +270,8 @@ impl Agent {
             Agent::Claude => &["claude", "-p"],
             Agent::Codex => &["codex", "exec"],
             Agent::Gemini => &["gemini", "-p"],
+            Agent::Cursor => &["cursor-agent", "-p"],
+            Agent::Copilot => &["copilot", "-p"],
         }
     }
 }

@@ -12,6 +12,8 @@
 
 mod claude;
 mod codex;
+mod copilot;
+mod cursor;
 mod gemini;
 
 use crate::cli::{Agent, HookEvent};
@@ -20,6 +22,10 @@ use crate::hook::{HookInput, HookOutput};
 
 /// What one agent CLI's hooks differ in.
 pub(crate) trait Adapter: Sync {
+    /// Puts the agent's raw input object into Claude Code's field names, for what the typed input cannot say
+    /// (another name for the session, a command outside `tool_input`). Runs before the input is read.
+    fn translate(&self, _event: &HookEvent, _fields: &mut serde_json::Map<String, serde_json::Value>) {}
+
     /// Fills loopgate's view of the input from the agent's own fields.
     fn read(&self, _event: &HookEvent, _input: &mut HookInput) {}
 
@@ -44,12 +50,32 @@ pub(crate) trait Adapter: Sync {
     }
 }
 
+/// Renames an agent's tool to the Claude Code tool it is (`tools`: its name, Claude Code's), for the guard, and
+/// copies its path argument (`path_key`) to `file_path` when the call has none.
+fn claude_tool(input: &mut HookInput, tools: &[(&str, &str)], path_key: &str) {
+    let Some(name) = &input.tool_name else {
+        return;
+    };
+    let Some((_, claude)) = tools.iter().find(|(theirs, _)| theirs == name) else {
+        return;
+    };
+    input.tool_name = Some((*claude).to_string());
+    if let Some(serde_json::Value::Object(args)) = input.tool_input.as_mut()
+        && !args.contains_key("file_path")
+        && let Some(path) = args.get(path_key).cloned()
+    {
+        args.insert("file_path".into(), path);
+    }
+}
+
 /// The adapter of `agent`.
 pub(crate) fn of(agent: Agent) -> &'static dyn Adapter {
     match agent {
         Agent::Claude => &claude::Claude,
         Agent::Codex => &codex::Codex,
         Agent::Gemini => &gemini::Gemini,
+        Agent::Cursor => &cursor::Cursor,
+        Agent::Copilot => &copilot::Copilot,
     }
 }
 

@@ -41,17 +41,7 @@ const TOOLS: &[(&str, &str)] = &[
 
 impl Adapter for Gemini {
     fn read(&self, event: &HookEvent, input: &mut HookInput) {
-        if let Some(name) = &input.tool_name
-            && let Some((_, claude)) = TOOLS.iter().find(|(gemini, _)| gemini == name)
-        {
-            input.tool_name = Some((*claude).to_string());
-            if let Some(Value::Object(args)) = input.tool_input.as_mut()
-                && !args.contains_key("file_path")
-                && let Some(path) = args.get("absolute_path").cloned()
-            {
-                args.insert("file_path".into(), path);
-            }
-        }
+        super::claude_tool(input, TOOLS, "absolute_path");
         if matches!(event, HookEvent::UserPromptSubmit)
             && let Some(prompt) = input.prompt.as_mut()
             && let Some(typed) = after_hook_context(prompt)
