@@ -214,11 +214,20 @@ pub(crate) enum Agent {
     /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`; built from its documented hook format, not yet run
     /// against it).
     Copilot,
+    /// opencode (a plugin in `~/.config/opencode/plugin/`; built from its plugin API, not yet run against it).
+    Opencode,
 }
 
 impl Agent {
     /// Every agent, in the order the docs list them.
-    pub(crate) const ALL: [Agent; 5] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Cursor, Agent::Copilot];
+    pub(crate) const ALL: [Agent; 6] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Cursor,
+        Agent::Copilot,
+        Agent::Opencode,
+    ];
 
     /// The name on the command line (`--agent NAME`).
     pub(crate) fn name(self) -> &'static str {
@@ -228,6 +237,7 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Cursor => "cursor",
             Agent::Copilot => "copilot",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -260,6 +270,11 @@ impl Agent {
             (Agent::Cursor, HookEvent::SessionStart) => Some("sessionStart"),
             // Copilot CLI: the PascalCase names select its input in Claude Code's snake_case fields.
             (Agent::Copilot, _) => Some(claude),
+            // opencode: the plugin's names for the events it hands over (it has no SessionStart hook).
+            (Agent::Opencode, HookEvent::Stop) => Some("session.idle"),
+            (Agent::Opencode, HookEvent::PreToolUse) => Some("tool.execute.before"),
+            (Agent::Opencode, HookEvent::UserPromptSubmit) => Some("chat.message"),
+            (Agent::Opencode, HookEvent::SessionStart) => None,
         }
     }
 
@@ -272,6 +287,7 @@ impl Agent {
             Agent::Gemini => &["gemini", "-p"],
             Agent::Cursor => &["cursor-agent", "-p"],
             Agent::Copilot => &["copilot", "-p"],
+            Agent::Opencode => &["opencode", "run"],
         }
     }
 }

@@ -15,6 +15,7 @@ mod codex;
 mod copilot;
 mod cursor;
 mod gemini;
+mod opencode;
 
 use crate::cli::{Agent, HookEvent};
 use crate::hook::pre_tool_use::confined::Shell;
@@ -76,6 +77,7 @@ pub(crate) fn of(agent: Agent) -> &'static dyn Adapter {
         Agent::Gemini => &gemini::Gemini,
         Agent::Cursor => &cursor::Cursor,
         Agent::Copilot => &copilot::Copilot,
+        Agent::Opencode => &opencode::Opencode,
     }
 }
 

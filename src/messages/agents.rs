@@ -20,6 +20,9 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
         Agent::Copilot => format!(
             "loopgate: ready for GitHub Copilot CLI: hooks in `{hooks}` (built from Copilot CLI's documented hook format, not yet run against Copilot itself). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
         ),
+        Agent::Opencode => format!(
+            "loopgate: ready for opencode: a plugin in `{hooks}` (built from opencode's plugin API, not yet run against opencode itself). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
+        ),
         Agent::Claude => "loopgate: ready.".to_string(),
     }
 }

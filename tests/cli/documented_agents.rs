@@ -215,3 +215,20 @@ fn install_writes_the_documented_hook_files_and_uninstall_removes_only_loopgates
         assert_eq!(config["hooks"][stop_event], json!([{key: "my-own-hook"}]), "{agent:?}");
     }
 }
+
+/// `loopgate install --agent opencode` writes its plugin with this binary's path; uninstall removes it, and only
+/// a plugin loopgate wrote.
+#[test]
+fn install_writes_the_opencode_plugin_and_uninstall_removes_it() {
+    let p = Project::new();
+    let plugin = p.home().join(".config/opencode/plugin/loopgate.js");
+    p.loopgate(["install", "--agent", "opencode"]).run().success();
+    let text = std::fs::read_to_string(&plugin).expect("the plugin");
+    assert!(!text.contains("@LOOPGATE@"), "the binary's path is filled in");
+    assert!(text.contains("\"hook\", \"--agent\", \"opencode\""), "{text}");
+    p.loopgate(["uninstall", "--agent", "opencode"]).run().success();
+    assert!(!plugin.exists());
+    std::fs::write(&plugin, "// my own plugin\n").expect("write");
+    p.loopgate(["uninstall", "--agent", "opencode"]).run().success();
+    assert!(plugin.exists(), "a plugin loopgate did not write is kept");
+}

@@ -52,14 +52,20 @@ type CommandFile = fn(name: &str, expands_to: &str) -> (String, String);
 enum Shape {
     Groups,
     Flat,
+    /// No hook configuration: the file is a plugin of the agent's own (opencode's JavaScript), written whole
+    /// from [`OPENCODE_PLUGIN`] and handing each event to `loopgate hook --agent A EVENT`.
+    Plugin,
 }
+
+/// opencode's plugin, `@LOOPGATE@` standing for this binary's path.
+const OPENCODE_PLUGIN: &str = include_str!("opencode_plugin.js");
 
 /// Claude Code's handler, in `per_second` units of time.
 fn command_handler(command: String, seconds: u64, per_second: u64) -> Value {
     json!({"type": "command", "command": command, "timeout": seconds * per_second})
 }
 
-const SPECS: [Spec; 4] = [
+const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Codex,
         dir_var: Some("CODEX_HOME"),
@@ -116,6 +122,17 @@ const SPECS: [Spec; 4] = [
         trust: false,
         commands: None,
     },
+    // opencode: global plugins in `~/.config/opencode/plugin/`, loaded at start.
+    Spec {
+        agent: Agent::Opencode,
+        dir_var: None,
+        dir_name: ".config/opencode",
+        hooks_file: "plugin/loopgate.js",
+        shape: Shape::Plugin,
+        handler: |_, _, _| Value::Null,
+        trust: false,
+        commands: None,
+    },
 ];
 
 /// The first line of every file install writes (a command file without it is the user's own).
@@ -166,6 +183,13 @@ pub(crate) fn install(agent: Agent, binary: &str) -> Result<(), Error> {
     let spec = spec(agent)?;
     let dir = config_dir(spec)?;
     let hooks_path = dir.join(spec.hooks_file);
+    if spec.shape == Shape::Plugin {
+        let quoted = Value::String(binary.to_string()).to_string();
+        let text = OPENCODE_PLUGIN.replace("\"@LOOPGATE@\"", &quoted);
+        write(&hooks_path, &text)?;
+        crate::say(crate::messages::agents::installed(agent, &hooks_path));
+        return Ok(());
+    }
     let mut config = read_json(&hooks_path)?;
     let placed = place_hooks(spec, &mut config, binary)?;
     write(
@@ -203,7 +227,11 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
     let spec = spec(agent)?;
     let dir = config_dir(spec)?;
     let hooks_path = dir.join(spec.hooks_file);
-    if hooks_path.exists() {
+    if spec.shape == Shape::Plugin {
+        if std::fs::read_to_string(&hooks_path).is_ok_and(|text| text.contains(MARK)) {
+            let _ = std::fs::remove_file(&hooks_path);
+        }
+    } else if hooks_path.exists() {
         let mut config = read_json(&hooks_path)?;
         remove_ours(spec, &mut config);
         write(
@@ -291,7 +319,7 @@ fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Plac
         let handler = (spec.handler)(command, seconds, matches!(event, HookEvent::Stop));
         let mut group = match spec.shape {
             Shape::Groups => json!({"hooks": [handler.clone()]}),
-            Shape::Flat => handler.clone(),
+            Shape::Flat | Shape::Plugin => handler.clone(),
         };
         if let Some(matcher) = matcher {
             group["matcher"] = matcher.into();
