@@ -285,8 +285,8 @@ impl Agent {
             Agent::Claude => &["claude", "-p"],
             Agent::Codex => &["codex", "exec"],
             Agent::Gemini => &["gemini", "-p"],
-            Agent::Cursor => &["cursor-agent", "-p"],
-            Agent::Copilot => &["copilot", "-p"],
+            Agent::Cursor => &["cursor-agent", "--force", "-p"],
+            Agent::Copilot => &["copilot", "--allow-all-tools", "-p"],
             Agent::Opencode => &["opencode", "run"],
         }
     }

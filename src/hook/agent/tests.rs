@@ -113,7 +113,7 @@ fn gemini_tools_are_guarded_as_claude_codes_and_answered_in_its_format() {
 #[test]
 fn each_agent_without_a_cap_of_its_own_gets_loopgates() {
     assert!(!of(Agent::Claude).block_cap().1);
-    for agent in [Agent::Codex, Agent::Gemini, Agent::Cursor] {
+    for agent in [Agent::Codex, Agent::Gemini, Agent::Cursor, Agent::Opencode] {
         assert!(of(agent).block_cap().1, "{agent:?}");
     }
     assert_eq!(of(Agent::Copilot).block_cap(), (Some(8), false), "Copilot CLI 1.0.72 caps at 8");
@@ -243,4 +243,16 @@ fn copilot_tools_are_guarded_as_claude_codes_and_answered_in_its_format() {
     assert_eq!(out, json!({"permissionDecision": "allow", "modifiedArgs": {"command": "confined"}}));
     let block = written(Agent::Copilot, &HookEvent::Stop, HookOutput::block("fix it".into(), "n".into()));
     assert_eq!(block, json!({"decision": "block", "reason": "fix it"}));
+}
+
+/// What loopgate's opencode plugin sends for `tool.execute.before` (opencode's tool names and `filePath`).
+#[test]
+fn opencode_tools_are_guarded_as_claude_codes() {
+    let raw = json!({"hook_event_name": "tool.execute.before", "session_id": "ses_1", "cwd": "/p",
+                     "tool_name": "edit", "tool_input": {"filePath": "/p/check.sh", "oldString": "a", "newString": "b"}});
+    let input = read(Agent::Opencode, &HookEvent::PreToolUse, &raw);
+    assert_eq!(input.tool_name.as_deref(), Some("Edit"));
+    assert_eq!(input.tool_input.expect("args")["file_path"], "/p/check.sh");
+    let deny = written(Agent::Opencode, &HookEvent::PreToolUse, HookOutput::deny_tool("sealed".into()));
+    assert_eq!(deny["hookSpecificOutput"]["permissionDecision"], "deny", "the plugin reads Claude Code's JSON");
 }
