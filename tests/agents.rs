@@ -62,9 +62,10 @@ macro_rules! agent_suite {
 
 agent_suite!(codex, crate::client::Agent::Codex);
 
+/// Codex only: its `apply_patch` tool.
 #[test]
-fn codex_apply_patch_probe() {
-    scenarios::apply_patch_on_a_sealed_file(crate::client::Agent::Codex);
+fn codex_apply_patch_on_a_sealed_file_is_refused() {
+    scenarios::apply_patch_on_a_sealed_file_is_refused(crate::client::Agent::Codex);
 }
 
 /// opencode's plugin (issue 34, item 4: not yet run inside opencode itself), run by node as opencode runs a plugin,

@@ -168,21 +168,30 @@ pub fn shell_command_runs_confined(agent: Agent) {
     assert_has(&project.statuses(), "complete", &run.describe());
 }
 
-/// Probe (issue 34): what Codex's PreToolUse receives for an `apply_patch` edit of a sealed file.
-pub fn apply_patch_on_a_sealed_file(agent: Agent) {
+/// Codex's `apply_patch` on a sealed file: PreToolUse receives it (`tool_name: "apply_patch"`, the patch in
+/// `tool_input.command`, checked with 0.169.0) and the guard refuses it. The mock model's fallback metadata has no
+/// `apply_patch`, so this scenario names a model whose metadata Codex ships with the freeform tool.
+pub fn apply_patch_on_a_sealed_file_is_refused(agent: Agent) {
     let (project, api) = project(agent);
-    let patch = "*** Begin Patch\n*** Update File: check.sh\n@@\n-#!/bin/sh\n+#!/bin/sh\n+exit 0\n*** End Patch\n";
+    let config = crate::client::config_dir(&project, agent).join("config.toml");
+    let text = std::fs::read_to_string(&config).expect("config.toml");
+    std::fs::write(&config, text.replacen("model = \"mock-model\"", "model = \"gpt-5.5\"", 1)).expect("write");
+    let patch = "*** Begin Patch\n*** Update File: check.sh\n@@\n #!/bin/sh\n+exit 0\n*** End Patch\n";
     let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
         .replies([
-            Reply::tool("apply_patch", serde_json::json!({"input": patch})),
-            promise(),
+            Reply::tool("apply_patch", serde_json::Value::String(patch.into())),
             Reply::text("<loop-abort>the check cannot be changed</loop-abort>"),
         ])
         .run();
-    panic!(
-        "PROBE check.sh now:\n{}\nstatuses {:?}\n{}",
+    assert_eq!(
         project.read("check.sh"),
-        project.statuses(),
+        CHECK_SH,
+        "the verify script is untouched\n{}",
+        run.describe()
+    );
+    assert!(
+        run.last_text().contains("`check.sh` is sealed for this loop"),
+        "the refusal reached the model\n{}",
         run.describe()
     );
 }
