@@ -242,7 +242,12 @@ pub fn lex_for_fuzzing(command: &str) -> Option<usize> {
 /// Every file a patch in the `apply_patch` format (Codex CLI's file-editing tool: `*** Begin Patch`, one header
 /// per file) adds, updates, deletes or moves a file to.
 fn patch_files(patch: &str) -> impl Iterator<Item = &str> {
-    const HEADERS: [&str; 4] = ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "];
+    const HEADERS: [&str; 4] = [
+        "*** Add File: ",
+        "*** Update File: ",
+        "*** Delete File: ",
+        "*** Move to: ",
+    ];
     patch.lines().filter_map(|line| {
         HEADERS
             .iter()

@@ -218,6 +218,10 @@ mod tests {
     #[test]
     fn oversized_input_is_refused_without_reading_it_all() {
         let huge = std::io::repeat(b' ').take(MAX_INPUT + 100);
-        assert!(read(huge, "Stop", &|_| {}).expect_err("too big").contains("larger than 10 MiB"));
+        assert!(
+            read(huge, "Stop", &|_| {})
+                .expect_err("too big")
+                .contains("larger than 10 MiB")
+        );
     }
 }

@@ -175,7 +175,11 @@ pub fn apply_patch_on_a_sealed_file_is_refused(agent: Agent) {
     let (project, api) = project(agent);
     let config = crate::client::config_dir(&project, agent).join("config.toml");
     let text = std::fs::read_to_string(&config).expect("config.toml");
-    std::fs::write(&config, text.replacen("model = \"mock-model\"", "model = \"gpt-5.5\"", 1)).expect("write");
+    std::fs::write(
+        &config,
+        text.replacen("model = \"mock-model\"", "model = \"gpt-5.5\"", 1),
+    )
+    .expect("write");
     let patch = "*** Begin Patch\n*** Update File: check.sh\n@@\n #!/bin/sh\n+exit 0\n*** End Patch\n";
     let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
         .replies([
@@ -228,10 +232,15 @@ pub fn opencode_plugin_on_a_stand_in_client() {
             .collect()
     };
     let results = run(&steps);
-    assert!(results[1]["followUp"].is_null(), "another session is left alone: {results:?}");
+    assert!(
+        results[1]["followUp"].is_null(),
+        "another session is left alone: {results:?}"
+    );
     let rejected = results[2]["followUp"].as_str().expect("the promise is rejected");
     assert!(rejected.contains("VERIFY-MARK-7"), "{rejected}");
-    let refused = results[3]["refused"].as_str().expect("the write to check.sh is refused");
+    let refused = results[3]["refused"]
+        .as_str()
+        .expect("the write to check.sh is refused");
     assert!(refused.contains("`check.sh` is sealed for this loop"), "{refused}");
     assert_eq!(project.read("check.sh"), CHECK_SH);
     // The guard let the shell command run (here the driver runs nothing: the project is fixed by hand).

@@ -121,7 +121,11 @@ fn stop(p: &Project, agent: Agent, session: &str, message: &str, continued: u64)
 fn start(p: &Project, agent: Agent, session: &str, flags: &str) {
     let prompt = format!("/pua-loop \"make ok exist\" --verify 'sh check.sh' {flags}");
     hook(p, agent, "user-prompt-submit", &agent.prompt(p, session, &prompt));
-    assert_eq!(p.state_field("active"), "true", "{agent:?}: the prompt started the loop");
+    assert_eq!(
+        p.state_field("active"),
+        "true",
+        "{agent:?}: the prompt started the loop"
+    );
 }
 
 fn project() -> Project {
@@ -135,15 +139,34 @@ fn project() -> Project {
 fn rejected_then_completed_other_sessions_alone_and_the_guard(agent: Agent) {
     let p = project();
     start(&p, agent, "S", "");
-    assert_eq!(stop(&p, agent, "T", PROMISE, 0), None, "{agent:?}: another session is left alone");
+    assert_eq!(
+        stop(&p, agent, "T", PROMISE, 0),
+        None,
+        "{agent:?}: another session is left alone"
+    );
     let reason = stop(&p, agent, "S", PROMISE, 0).expect("the promise is rejected: the oracle fails");
-    assert!(reason.contains("REJECTED") || reason.contains("rejected"), "{agent:?}: {reason}");
-    let out = hook(&p, agent, "pre-tool-use", &agent.shell(&p, "S", "echo 'exit 0' > check.sh"));
-    assert!(agent.denied(&out), "{agent:?}: a write to the sealed verify script is refused: {out}");
+    assert!(
+        reason.contains("REJECTED") || reason.contains("rejected"),
+        "{agent:?}: {reason}"
+    );
+    let out = hook(
+        &p,
+        agent,
+        "pre-tool-use",
+        &agent.shell(&p, "S", "echo 'exit 0' > check.sh"),
+    );
+    assert!(
+        agent.denied(&out),
+        "{agent:?}: a write to the sealed verify script is refused: {out}"
+    );
     assert_eq!(p.read("check.sh"), "test -f ok\n");
     p.write("ok", "yes\n");
     assert_eq!(stop(&p, agent, "S", PROMISE, 1), None, "{agent:?}: the oracle passes");
-    assert!(p.statuses().contains(&"complete".to_string()), "{agent:?}: {:?}", p.statuses());
+    assert!(
+        p.statuses().contains(&"complete".to_string()),
+        "{agent:?}: {:?}",
+        p.statuses()
+    );
 }
 
 fn runaway_stops_at_the_cap_then_cancel(agent: Agent) {
@@ -155,10 +178,18 @@ fn runaway_stops_at_the_cap_then_cancel(agent: Agent) {
         assert!(blocks <= 8, "{agent:?}: no runaway past the cap");
     }
     assert_eq!(blocks, 8, "{agent:?}");
-    assert!(p.statuses().contains(&"block_cap".to_string()), "{agent:?}: {:?}", p.statuses());
+    assert!(
+        p.statuses().contains(&"block_cap".to_string()),
+        "{agent:?}: {:?}",
+        p.statuses()
+    );
     assert_eq!(p.state_field("active"), "true", "{agent:?}: the loop is still running");
     hook(&p, agent, "user-prompt-submit", &agent.prompt(&p, "S", "/cancel-loop"));
-    assert!(p.statuses().contains(&"cancelled".to_string()), "{agent:?}: {:?}", p.statuses());
+    assert!(
+        p.statuses().contains(&"cancelled".to_string()),
+        "{agent:?}: {:?}",
+        p.statuses()
+    );
 }
 
 #[test]
@@ -201,11 +232,21 @@ fn install_writes_the_documented_hook_files_and_uninstall_removes_only_loopgates
         let config: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("JSON");
         assert_eq!(config["version"], 1, "{agent:?}");
         let stops = config["hooks"][stop_event].as_array().expect("a list");
-        assert_eq!(stops.len(), 2, "{agent:?}: the user's hook and loopgate's, once: {config}");
+        assert_eq!(
+            stops.len(),
+            2,
+            "{agent:?}: the user's hook and loopgate's, once: {config}"
+        );
         let ours = stops[1][key].as_str().expect("a command");
-        assert!(ours.ends_with(&format!(" hook --agent {} stop", agent.name())), "{ours}");
+        assert!(
+            ours.ends_with(&format!(" hook --agent {} stop", agent.name())),
+            "{ours}"
+        );
         if let Agent::Cursor = agent {
-            assert!(stops[1]["loop_limit"].is_null() && stops[1].get("loop_limit").is_some(), "{config}");
+            assert!(
+                stops[1]["loop_limit"].is_null() && stops[1].get("loop_limit").is_some(),
+                "{config}"
+            );
             assert!(config["hooks"]["beforeShellExecution"].is_array(), "{config}");
         } else {
             assert_eq!(stops[1]["timeoutSec"], 3700, "{config}");

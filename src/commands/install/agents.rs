@@ -262,9 +262,15 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
 /// A hook group (or, in a flat file, a hook) loopgate wrote for this agent.
 fn ours(spec: &Spec, group: &Value) -> bool {
     let needle = format!(" hook --agent {} ", spec.agent.name());
-    let runs_loopgate =
-        |h: &Value| ["command", "bash"].iter().any(|key| h[key].as_str().is_some_and(|c| c.contains(&needle)));
-    runs_loopgate(group) || group["hooks"].as_array().is_some_and(|hooks| hooks.iter().any(runs_loopgate))
+    let runs_loopgate = |h: &Value| {
+        ["command", "bash"]
+            .iter()
+            .any(|key| h[key].as_str().is_some_and(|c| c.contains(&needle)))
+    };
+    runs_loopgate(group)
+        || group["hooks"]
+            .as_array()
+            .is_some_and(|hooks| hooks.iter().any(runs_loopgate))
 }
 
 fn remove_ours(spec: &Spec, config: &mut Value) {

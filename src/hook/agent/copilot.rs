@@ -24,7 +24,12 @@ use crate::hook::{HookInput, HookOutput};
 pub(super) struct Copilot;
 
 /// Copilot CLI's tool names and the Claude Code tool each one is, for the guard.
-const TOOLS: &[(&str, &str)] = &[("bash", "Bash"), ("create", "Write"), ("edit", "Edit"), ("view", "Read")];
+const TOOLS: &[(&str, &str)] = &[
+    ("bash", "Bash"),
+    ("create", "Write"),
+    ("edit", "Edit"),
+    ("view", "Read"),
+];
 
 impl Adapter for Copilot {
     fn read(&self, _event: &HookEvent, input: &mut HookInput) {

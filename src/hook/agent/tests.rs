@@ -116,7 +116,11 @@ fn each_agent_without_a_cap_of_its_own_gets_loopgates() {
     for agent in [Agent::Codex, Agent::Gemini, Agent::Cursor, Agent::Opencode] {
         assert!(of(agent).block_cap().1, "{agent:?}");
     }
-    assert_eq!(of(Agent::Copilot).block_cap(), (Some(8), false), "Copilot CLI 1.0.72 caps at 8");
+    assert_eq!(
+        of(Agent::Copilot).block_cap(),
+        (Some(8), false),
+        "Copilot CLI 1.0.72 caps at 8"
+    );
 }
 
 /// A transcript as Gemini CLI 0.61.0 writes it (`~/.gemini/tmp/<project>/chats/session-….jsonl`, shortened).
@@ -181,11 +185,19 @@ fn cursor_input_is_read_by_conversation_and_workspace_and_its_command_is_bash() 
 
 #[test]
 fn cursor_output_is_a_follow_up_a_permission_or_nothing_it_cannot_carry() {
-    let block = written(Agent::Cursor, &HookEvent::Stop, HookOutput::block("fix it".into(), "n".into()));
+    let block = written(
+        Agent::Cursor,
+        &HookEvent::Stop,
+        HookOutput::block("fix it".into(), "n".into()),
+    );
     assert_eq!(block, json!({"followup_message": "fix it"}));
     let done = written(Agent::Cursor, &HookEvent::Stop, HookOutput::allow("done".into()));
     assert_eq!(done, json!({}));
-    let deny = written(Agent::Cursor, &HookEvent::PreToolUse, HookOutput::deny_tool("sealed".into()));
+    let deny = written(
+        Agent::Cursor,
+        &HookEvent::PreToolUse,
+        HookOutput::deny_tool("sealed".into()),
+    );
     assert_eq!(deny["permission"], "deny");
     assert_eq!(deny["agent_message"], "sealed");
     let rewrite = HookOutput::rewrite_tool(json!({"command": "confined"}));
@@ -236,12 +248,26 @@ fn copilot_tools_are_guarded_as_claude_codes_and_answered_in_its_format() {
     let input = read(Agent::Copilot, &HookEvent::PreToolUse, &raw);
     assert_eq!(input.tool_name.as_deref(), Some("Write"));
     assert_eq!(input.tool_input.expect("args")["file_path"], "/p/tests/a.py");
-    let deny = written(Agent::Copilot, &HookEvent::PreToolUse, HookOutput::deny_tool("sealed".into()));
-    assert_eq!(deny, json!({"permissionDecision": "deny", "permissionDecisionReason": "sealed"}));
+    let deny = written(
+        Agent::Copilot,
+        &HookEvent::PreToolUse,
+        HookOutput::deny_tool("sealed".into()),
+    );
+    assert_eq!(
+        deny,
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "sealed"})
+    );
     let rewrite = HookOutput::rewrite_tool(json!({"command": "confined"}));
     let out = written(Agent::Copilot, &HookEvent::PreToolUse, rewrite);
-    assert_eq!(out, json!({"permissionDecision": "allow", "modifiedArgs": {"command": "confined"}}));
-    let block = written(Agent::Copilot, &HookEvent::Stop, HookOutput::block("fix it".into(), "n".into()));
+    assert_eq!(
+        out,
+        json!({"permissionDecision": "allow", "modifiedArgs": {"command": "confined"}})
+    );
+    let block = written(
+        Agent::Copilot,
+        &HookEvent::Stop,
+        HookOutput::block("fix it".into(), "n".into()),
+    );
     assert_eq!(block, json!({"decision": "block", "reason": "fix it"}));
 }
 
@@ -253,6 +279,13 @@ fn opencode_tools_are_guarded_as_claude_codes() {
     let input = read(Agent::Opencode, &HookEvent::PreToolUse, &raw);
     assert_eq!(input.tool_name.as_deref(), Some("Edit"));
     assert_eq!(input.tool_input.expect("args")["file_path"], "/p/check.sh");
-    let deny = written(Agent::Opencode, &HookEvent::PreToolUse, HookOutput::deny_tool("sealed".into()));
-    assert_eq!(deny["hookSpecificOutput"]["permissionDecision"], "deny", "the plugin reads Claude Code's JSON");
+    let deny = written(
+        Agent::Opencode,
+        &HookEvent::PreToolUse,
+        HookOutput::deny_tool("sealed".into()),
+    );
+    assert_eq!(
+        deny["hookSpecificOutput"]["permissionDecision"], "deny",
+        "the plugin reads Claude Code's JSON"
+    );
 }
