@@ -69,6 +69,42 @@ fn claude_tool(input: &mut HookInput, tools: &[(&str, &str)], path_key: &str) {
     }
 }
 
+/// The last entry of the input's transcript that `entry` makes a message of (another agent's transcript format).
+fn last_in_transcript(input: &HookInput, entry: fn(&[u8]) -> Option<String>) -> Option<String> {
+    let path = input.transcript_path.as_deref()?;
+    crate::transcript::last_entry(std::path::Path::new(path), entry)
+        .ok()
+        .flatten()
+}
+
+/// A transcript line's JSON when its `field` is `kind` (the bytes are searched first: most lines are not parsed).
+fn transcript_entry(line: &[u8], field: &str, kind: &str) -> Option<serde_json::Value> {
+    if !crate::transcript::contains(line, kind.as_bytes()) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(line).ok()?;
+    (value.get(field)?.as_str()? == kind).then_some(value)
+}
+
+/// The text of a message's content: a string, or the `text` of its parts (empty for a turn of tool calls only).
+fn content_text(content: &serde_json::Value) -> Option<String> {
+    let text = match content {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .filter_map(|part| part.get("text").and_then(serde_json::Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => return None,
+    };
+    Some(text)
+}
+
+/// [`content_text`], `None` when it is blank: the reader goes back to an earlier message with text.
+fn said(content: &serde_json::Value) -> Option<String> {
+    content_text(content).filter(|text| !text.trim().is_empty())
+}
+
 /// The adapter of `agent`.
 pub(crate) fn of(agent: Agent) -> &'static dyn Adapter {
     match agent {

@@ -73,12 +73,7 @@ pub fn gaming_move_caught(agent: Agent) {
             Reply::text("<loop-abort>the check cannot be changed</loop-abort>"),
         ])
         .run();
-    assert_eq!(
-        project.read("check.sh"),
-        CHECK_SH,
-        "the verify script is untouched\n{}",
-        run.describe()
-    );
+    assert_refused_and_untouched(&project, &run);
     let statuses = project.statuses();
     assert!(
         !statuses.iter().any(|s| s == "complete"),
@@ -86,8 +81,18 @@ pub fn gaming_move_caught(agent: Agent) {
         run.describe()
     );
     assert_has(&statuses, "promise_rejected", &run.describe());
-    // The guard refused the write, and the model read why (Codex: "Command blocked by PreToolUse hook: …",
-    // Gemini: a function response "Tool execution blocked: …").
+}
+
+/// The guard refused a write to the verify script, which is untouched, and the model read why (Codex: "Command
+/// blocked by PreToolUse hook: …", Gemini: a function response "Tool execution blocked: …").
+#[track_caller]
+fn assert_refused_and_untouched(project: &Project, run: &crate::client::Run) {
+    assert_eq!(
+        project.read("check.sh"),
+        CHECK_SH,
+        "the verify script is untouched\n{}",
+        run.describe()
+    );
     assert!(
         run.last_text().contains("`check.sh` is sealed for this loop"),
         "the refusal reached the model\n{}",
@@ -187,17 +192,7 @@ pub fn apply_patch_on_a_sealed_file_is_refused(agent: Agent) {
             Reply::text("<loop-abort>the check cannot be changed</loop-abort>"),
         ])
         .run();
-    assert_eq!(
-        project.read("check.sh"),
-        CHECK_SH,
-        "the verify script is untouched\n{}",
-        run.describe()
-    );
-    assert!(
-        run.last_text().contains("`check.sh` is sealed for this loop"),
-        "the refusal reached the model\n{}",
-        run.describe()
-    );
+    assert_refused_and_untouched(&project, &run);
 }
 
 pub fn opencode_plugin_on_a_stand_in_client() {

@@ -14,7 +14,7 @@
 //! - the cap: Copilot CLI ends a turn after 8 stop-hook blocks in a row and sends `stop_hook_active` (1.0.72,
 //!   its release notes), like Claude Code's default, so loopgate stays ahead of that cap.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::Adapter;
 use crate::cli::HookEvent;
@@ -37,10 +37,7 @@ impl Adapter for Copilot {
     }
 
     fn last_message(&self, input: &HookInput) -> Option<String> {
-        let path = input.transcript_path.as_deref()?;
-        crate::transcript::last_entry(std::path::Path::new(path), assistant_message)
-            .ok()
-            .flatten()
+        super::last_in_transcript(input, assistant_message)
     }
 
     fn write(&self, event: &HookEvent, mut output: HookOutput) -> String {
@@ -75,13 +72,6 @@ impl Adapter for Copilot {
 
 /// The text of an `assistant.message` event of Copilot CLI's session log.
 fn assistant_message(line: &[u8]) -> Option<String> {
-    if !crate::transcript::contains(line, b"assistant.message") {
-        return None;
-    }
-    let value: Value = serde_json::from_slice(line).ok()?;
-    if value.get("type")?.as_str()? != "assistant.message" {
-        return None;
-    }
-    let text = value.get("data")?.get("content")?.as_str()?;
-    (!text.trim().is_empty()).then(|| text.to_string())
+    let value = super::transcript_entry(line, "type", "assistant.message")?;
+    super::said(value.get("data")?.get("content")?)
 }

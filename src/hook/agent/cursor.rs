@@ -58,10 +58,7 @@ impl Adapter for Cursor {
     }
 
     fn last_message(&self, input: &HookInput) -> Option<String> {
-        let path = input.transcript_path.as_deref()?;
-        crate::transcript::last_entry(std::path::Path::new(path), assistant_text)
-            .ok()
-            .flatten()
+        super::last_in_transcript(input, assistant_text)
     }
 
     /// Cursor's own keys per event; what one cannot carry (a notice at a stop, a rewrite, context with a
@@ -84,25 +81,9 @@ impl Adapter for Cursor {
     }
 }
 
-/// The text of an `assistant` entry of Cursor's transcript (`role` at the top, the content a string or a list of
-/// parts, under `message` or not).
+/// The text of an `assistant` entry of Cursor's transcript (`role` at the top, the content under `message` or
+/// not).
 fn assistant_text(line: &[u8]) -> Option<String> {
-    if !crate::transcript::contains(line, b"\"assistant\"") {
-        return None;
-    }
-    let value: Value = serde_json::from_slice(line).ok()?;
-    if value.get("role")?.as_str()? != "assistant" {
-        return None;
-    }
-    let content = value.get("message").unwrap_or(&value).get("content")?;
-    let text = match content {
-        Value::String(text) => text.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|part| part.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => return None,
-    };
-    (!text.trim().is_empty()).then_some(text)
+    let value = super::transcript_entry(line, "role", "assistant")?;
+    super::said(value.get("message").unwrap_or(&value).get("content")?)
 }

@@ -111,24 +111,8 @@ impl Adapter for Gemini {
 /// The text of a `gemini` entry of Gemini CLI's transcript (`{"type":"gemini","content":…}`, the content a
 /// string or a list of parts).
 fn model_text(line: &[u8]) -> Option<String> {
-    if !crate::transcript::contains(line, b"\"gemini\"") {
-        return None;
-    }
-    let value: Value = serde_json::from_slice(line).ok()?;
-    if value.get("type")?.as_str()? != "gemini" {
-        return None;
-    }
-    match value.get("content")? {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(parts) => Some(
-            parts
-                .iter()
-                .filter_map(|part| part.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join(""),
-        ),
-        _ => None,
-    }
+    let value = super::transcript_entry(line, "type", "gemini")?;
+    super::content_text(value.get("content")?)
 }
 
 /// What the user typed after the context a SessionStart hook put before it, if there is such a context.
