@@ -3,12 +3,14 @@
 //! The decision (`stop::Outcome`, the guard's verdict, the carried-out `/pua-loop`) is the same for every agent;
 //! an adapter owns only what differs (the agent's names for the events are `cli::Agent::event_name`, the table
 //! install writes from): how its input becomes a [`HookInput`]
-//! (field names, the last message, whether `stop_hook_active` can be trusted, the tool names), how a
+//! (field names, renamed before the input is read where the typed input cannot say them, the last message,
+//! whether `stop_hook_active` can be trusted, the tool names), how a
 //! [`HookOutput`] becomes its JSON, and its cap on stop-hook blocks in a row (or that it has none, and loopgate
 //! keeps its own). Installing an agent's hooks is `commands::install::agents`.
 //!
 //! A new agent is a variant of `cli::Agent` (with its event names and run command), one module here implementing
-//! [`Adapter`], its row in [`of`], its row in `commands::install::agents::SPECS`, and a line in `tests/agents.rs`.
+//! [`Adapter`], its row in [`of`], its row in `commands::install::agents::SPECS`, and its tests (`tests/agents.rs`
+//! against the real client; `tests/cli/documented_agents.rs` on documented inputs where it cannot run here).
 
 mod claude;
 mod codex;

@@ -1,12 +1,16 @@
-//! `loopgate install --agent codex|gemini`: the hooks of an agent CLI other than Claude Code, and its commands.
+//! `loopgate install --agent codex|gemini|cursor|copilot|opencode`: the hooks of an agent CLI other than Claude
+//! Code, and its commands.
 //!
 //! What each agent's hooks are called is `cli::Agent::event_name`, how they answer the adapter's (`hook::agent`);
 //! this module writes
 //! the configuration that makes the agent call them, from one table ([`SPECS`]):
 //!
-//! - the hook configuration (Codex: `$CODEX_HOME/hooks.json`, Gemini: `~/.gemini/settings.json`, key `hooks`):
-//!   one group per event that runs `loopgate hook --agent A EVENT` by this binary's absolute path. Groups
-//!   loopgate wrote before are replaced, everything else in the file is kept;
+//! - the hook configuration (Codex: `$CODEX_HOME/hooks.json`, Gemini: `~/.gemini/settings.json`, key `hooks`, in
+//!   Claude Code's groups; Cursor: `~/.cursor/hooks.json`, Copilot CLI: `~/.copilot/hooks/loopgate.json`, one
+//!   entry per hook in a `"version": 1` file): one hook per event that runs `loopgate hook --agent A EVENT` by
+//!   this binary's absolute path. Hooks loopgate wrote before are replaced, everything else in the file is kept.
+//!   opencode has no hook configuration: its hooks are a JavaScript plugin, written whole
+//!   (`opencode_plugin.js`), that runs the same command;
 //! - Codex runs a hook only once it is trusted, and skips an untrusted one without a word. Trust is a
 //!   `[hooks.state."FILE:EVENT:GROUP:INDEX"] trusted_hash` table in `config.toml`, the hash Codex computes
 //!   itself (checked with 0.169.0: a hook with that entry runs with no `--dangerously-bypass-hook-trust`);
