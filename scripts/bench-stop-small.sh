@@ -17,10 +17,10 @@ unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID
 cd $w/small && git init -q . && for i in $(seq 1 50); do echo "line $i" > f$i.txt; done && git add -A && git -c user.email=a@b -c user.name=n commit -qm i
 "$1" setup --session-id S --stall-limit 1000000 "make it work" >/dev/null
 cp .claude/pua-loop.local.md $w/base/.claude/
-# One transcript for every agent: Claude Code's entry, Cursor's and Copilot CLI's (each reader takes its own).
-{ printf '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"working"}]}}\n'
-  printf '{"role":"assistant","message":{"content":[{"type":"text","text":"still working"}]}}\n'
-  printf '{"type":"assistant.message","data":{"content":"still working"}}\n'; } > $w/t.jsonl
+printf '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"working"}]}}\n' > $w/t.jsonl
+# Cursor's and Copilot CLI's transcripts in one file (each reader takes its own entry); it grows like Claude Code's.
+{ printf '{"role":"assistant","message":{"content":[{"type":"text","text":"still working"}]}}\n'
+  printf '{"type":"assistant.message","data":{"content":"still working"}}\n'; } > $w/a.jsonl
 # Each agent's Stop input (Codex: Claude Code's fields and a `turn_id`; Gemini: `AfterAgent`, the cumulative
 # `prompt_response`, read from its tail since the transcript here is not Gemini's; Cursor and Copilot: the last
 # message from the transcript; opencode: what loopgate's plugin sends).
@@ -29,14 +29,14 @@ inp() { # AGENT DIR
         claude) printf '{"session_id":"S","transcript_path":"%s","cwd":"%s","hook_event_name":"Stop","stop_hook_active":true,"last_assistant_message":"still working"}' $w/t.jsonl "$2" ;;
         codex) printf '{"session_id":"S","turn_id":"T","transcript_path":"%s","cwd":"%s","hook_event_name":"Stop","model":"m","permission_mode":"default","stop_hook_active":true,"last_assistant_message":"still working"}' $w/t.jsonl "$2" ;;
         gemini) printf '{"session_id":"S","transcript_path":"%s","cwd":"%s","hook_event_name":"AfterAgent","timestamp":"2026-11-26T00:00:00Z","prompt":"make it work","prompt_response":"working. still working","stop_hook_active":true}' $w/t.jsonl "$2" ;;
-        cursor) printf '{"conversation_id":"S","generation_id":"G","workspace_roots":["%s"],"hook_event_name":"stop","status":"completed","loop_count":1,"transcript_path":"%s"}' "$2" $w/t.jsonl ;;
-        copilot) printf '{"session_id":"S","timestamp":"2026-11-26T00:00:00.000Z","cwd":"%s","hook_event_name":"Stop","transcript_path":"%s","stop_reason":"end_turn","stop_hook_active":true}' "$2" $w/t.jsonl ;;
+        cursor) printf '{"conversation_id":"S","generation_id":"G","workspace_roots":["%s"],"hook_event_name":"stop","status":"completed","loop_count":1,"transcript_path":"%s"}' "$2" $w/a.jsonl ;;
+        copilot) printf '{"session_id":"S","timestamp":"2026-11-26T00:00:00.000Z","cwd":"%s","hook_event_name":"Stop","transcript_path":"%s","stop_reason":"end_turn","stop_hook_active":true}' "$2" $w/a.jsonl ;;
         opencode) printf '{"hook_event_name":"session.idle","session_id":"S","cwd":"%s","stop_hook_active":true,"last_assistant_message":"still working"}' "$2" ;;
     esac
 }
 for a in $agents; do inp $a $w/idle > $w/idle-$a.json; inp $a $w/small > $w/small-$a.json; done
 inp claude $w/base > $w/base.json
-args=(--warmup 20 --min-runs 300 --prepare "touch $w/small/.claude/loopgate/tool-ran; echo {} >> $w/t.jsonl" --export-markdown $w/out.md --export-json $w/out.json)
+args=(--warmup 20 --min-runs 300 --prepare "touch $w/small/.claude/loopgate/tool-ran; echo {} >> $w/t.jsonl; echo {} >> $w/a.jsonl" --export-markdown $w/out.md --export-json $w/out.json)
 cmds=()
 for b in "$@"; do n=$(basename $(dirname $b))-$(basename $b)
   for a in $agents; do
