@@ -209,11 +209,25 @@ pub(crate) enum Agent {
     Codex,
     /// Google Gemini CLI (`~/.gemini/settings.json`).
     Gemini,
+    /// Cursor's agent (`~/.cursor/hooks.json`; built from its documented hook format, not yet run against it).
+    Cursor,
+    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`; built from its documented hook format, not yet run
+    /// against it).
+    Copilot,
+    /// opencode (a plugin in `~/.config/opencode/plugin/`; built from its plugin API, not yet run against it).
+    Opencode,
 }
 
 impl Agent {
     /// Every agent, in the order the docs list them.
-    pub(crate) const ALL: [Agent; 3] = [Agent::Claude, Agent::Codex, Agent::Gemini];
+    pub(crate) const ALL: [Agent; 6] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Cursor,
+        Agent::Copilot,
+        Agent::Opencode,
+    ];
 
     /// The name on the command line (`--agent NAME`).
     pub(crate) fn name(self) -> &'static str {
@@ -221,6 +235,9 @@ impl Agent {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Cursor => "cursor",
+            Agent::Copilot => "copilot",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -240,12 +257,24 @@ impl Agent {
         };
         match (self, event) {
             (Agent::Claude, _) => Some(claude),
-            (Agent::Codex | Agent::Gemini, HookEvent::StopFailure) => None,
+            (_, HookEvent::StopFailure) => None,
             (Agent::Codex, _) => Some(claude),
             (Agent::Gemini, HookEvent::Stop) => Some("AfterAgent"),
             (Agent::Gemini, HookEvent::PreToolUse) => Some("BeforeTool"),
             (Agent::Gemini, HookEvent::UserPromptSubmit) => Some("BeforeAgent"),
             (Agent::Gemini, HookEvent::SessionStart) => Some("SessionStart"),
+            // Cursor: the shell's own pre-hook (its only one that sees the command before it runs, since 1.7).
+            (Agent::Cursor, HookEvent::Stop) => Some("stop"),
+            (Agent::Cursor, HookEvent::PreToolUse) => Some("beforeShellExecution"),
+            (Agent::Cursor, HookEvent::UserPromptSubmit) => Some("beforeSubmitPrompt"),
+            (Agent::Cursor, HookEvent::SessionStart) => Some("sessionStart"),
+            // Copilot CLI: the PascalCase names select its input in Claude Code's snake_case fields.
+            (Agent::Copilot, _) => Some(claude),
+            // opencode: the plugin's names for the events it hands over (it has no SessionStart hook).
+            (Agent::Opencode, HookEvent::Stop) => Some("session.idle"),
+            (Agent::Opencode, HookEvent::PreToolUse) => Some("tool.execute.before"),
+            (Agent::Opencode, HookEvent::UserPromptSubmit) => Some("chat.message"),
+            (Agent::Opencode, HookEvent::SessionStart) => None,
         }
     }
 
@@ -256,6 +285,9 @@ impl Agent {
             Agent::Claude => &["claude", "-p"],
             Agent::Codex => &["codex", "exec"],
             Agent::Gemini => &["gemini", "-p"],
+            Agent::Cursor => &["cursor-agent", "--force", "-p"],
+            Agent::Copilot => &["copilot", "--allow-all-tools", "-p"],
+            Agent::Opencode => &["opencode", "run"],
         }
     }
 }

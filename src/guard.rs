@@ -137,7 +137,10 @@ pub(crate) fn lexical_path(path: &Path) -> PathBuf {
 /// without building the protected set).
 #[must_use]
 pub(crate) fn inspects(tool_name: &str) -> bool {
-    matches!(tool_name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash")
+    matches!(
+        tool_name,
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash" | "ApplyPatch"
+    )
 }
 
 /// Decides whether a tool call may run.
@@ -168,6 +171,8 @@ pub fn check_with_env(
         "Write" | "Edit" | "MultiEdit" => field(&["file_path"]).and_then(|p| file_target(&scope, p, &cwd)),
         "NotebookEdit" => field(&["notebook_path", "file_path"]).and_then(|p| file_target(&scope, p, &cwd)),
         "Bash" => field(&["command"]).and_then(|c| shell::check(c, &cwd, &scope)),
+        "ApplyPatch" => field(&["command", "input"])
+            .and_then(|patch| patch_files(patch).find_map(|path| file_target(&scope, path, &cwd))),
         _ => None,
     };
     let editor = matches!(tool_name, "Write" | "Edit" | "MultiEdit");
@@ -234,6 +239,24 @@ pub fn lex_for_fuzzing(command: &str) -> Option<usize> {
 
 /// A file tool's target. Claude Code sends absolute paths; a relative one is taken from `cwd`, and a leading
 /// `~/` is checked both ways since clients differ on expanding it.
+/// Every file a patch in the `apply_patch` format (Codex CLI's file-editing tool: `*** Begin Patch`, one header
+/// per file) adds, updates, deletes or moves a file to.
+fn patch_files(patch: &str) -> impl Iterator<Item = &str> {
+    const HEADERS: [&str; 4] = [
+        "*** Add File: ",
+        "*** Update File: ",
+        "*** Delete File: ",
+        "*** Move to: ",
+    ];
+    patch.lines().filter_map(|line| {
+        HEADERS
+            .iter()
+            .find_map(|header| line.strip_prefix(header))
+            .map(str::trim)
+            .filter(|path| !path.is_empty())
+    })
+}
+
 fn file_target(scope: &Scope, path: &str, cwd: &Path) -> Option<finding::Finding> {
     let home = path.strip_prefix("~/").and_then(|rest| Some(scope.home()?.join(rest)));
     home.iter()

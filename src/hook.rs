@@ -45,7 +45,8 @@ pub(crate) fn run(agent: Agent, event: &HookEvent) -> u8 {
     };
     let outcome = guarded(name, || {
         let expected = agent.event_name(event).unwrap_or(name);
-        let mut input = input::read(std::io::stdin().lock(), expected)?;
+        let translate = |fields: &mut serde_json::Map<String, serde_json::Value>| adapter.translate(event, fields);
+        let mut input = input::read(std::io::stdin().lock(), expected, &translate)?;
         input.agent = agent;
         adapter.read(event, &mut input);
         debug_panic(name);

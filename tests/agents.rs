@@ -7,6 +7,8 @@
 //! confined; a session that is not the loop's own left alone; loopgate's own block cap. Every scenario also fails on any request that left
 //! 127.0.0.1 (the mock is the client's proxy and refuses and records every `CONNECT`).
 //!
+//! opencode's plugin is run by node with a stand-in for opencode's client (`agents/opencode_driver.mjs`).
+//!
 //! Needs the CLIs: `scripts/install-agents.sh` (or `LOOPGATE_CODEX_BIN`, `LOOPGATE_GEMINI_BIN`). Without it every scenario fails with
 //! that instruction; nothing is skipped.
 
@@ -59,4 +61,18 @@ macro_rules! agent_suite {
 }
 
 agent_suite!(codex, crate::client::Agent::Codex);
+
+/// Codex only: its `apply_patch` tool.
+#[test]
+fn codex_apply_patch_on_a_sealed_file_is_refused() {
+    scenarios::apply_patch_on_a_sealed_file_is_refused(crate::client::Agent::Codex);
+}
+
+/// opencode's plugin (issue 34, item 4: not yet run inside opencode itself), run by node as opencode runs a plugin,
+/// with a stand-in for opencode's client: a loop rejected then completed, a write to the sealed verify script
+/// refused, another session left alone, cancel.
+#[test]
+fn opencode_plugin_on_a_stand_in_client() {
+    scenarios::opencode_plugin_on_a_stand_in_client();
+}
 agent_suite!(gemini, crate::client::Agent::Gemini);

@@ -27,6 +27,8 @@ mod confine;
 mod control;
 #[path = "cli/docs.rs"]
 mod docs;
+#[path = "cli/documented_agents.rs"]
+mod documented_agents;
 #[path = "cli/faults.rs"]
 mod faults;
 #[path = "cli/file_tools.rs"]

@@ -429,3 +429,21 @@ fn closure_files_names_outside_paths_and_inspected_files() {
         assert_eq!(fx.bash(benign), Verdict::Allow, "{benign}");
     }
 }
+
+/// Codex CLI's `apply_patch` (its PreToolUse input, checked with 0.169.0: the patch in `command`): any file the
+/// patch names that is protected refuses the whole patch; a patch of the code under test passes.
+#[test]
+fn a_patch_naming_a_protected_file_is_denied_and_one_of_the_code_passes() {
+    let f = fixture();
+    let patch = |files: &str| json!({"command": format!("*** Begin Patch\n{files}*** End Patch\n")});
+    let code = patch("*** Update File: src/lib.rs\n@@\n-x\n+y\n*** Add File: src/new.rs\n+z\n");
+    assert!(!denied(&f.check_in("ApplyPatch", &code, &f.root)));
+    for files in [
+        "*** Update File: src/lib.rs\n@@\n-x\n+y\n*** Update File: tests/parser.rs\n@@\n-x\n+y\n",
+        "*** Delete File: tests/fixtures/out.snap\n",
+        "*** Update File: src/lib.rs\n*** Move to: tests/moved.rs\n@@\n-x\n+y\n",
+        "*** Add File: .claude/pua-loop.local.md\n+active: false\n",
+    ] {
+        assert!(denied(&f.check_in("ApplyPatch", &patch(files), &f.root)), "{files}");
+    }
+}

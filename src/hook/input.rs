@@ -65,8 +65,11 @@ pub struct HookInput {
     pub(crate) error_details: Option<Value>,
 }
 
-/// Reads and parses the hook input for the event `expected` (e.g. `Stop`).
-pub(crate) fn read(reader: impl Read, expected: &str) -> Result<HookInput, String> {
+/// Another agent's raw input object put into Claude Code's field names before it is read (`hook::agent`).
+pub(crate) type Translate<'a> = &'a dyn Fn(&mut serde_json::Map<String, Value>);
+
+/// Reads and parses the hook input for the event `expected` (e.g. `Stop`), after `translate`.
+pub(crate) fn read(reader: impl Read, expected: &str, translate: Translate<'_>) -> Result<HookInput, String> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_INPUT + 1)
@@ -78,7 +81,7 @@ pub(crate) fn read(reader: impl Read, expected: &str) -> Result<HookInput, Strin
             MAX_INPUT / 1024 / 1024
         ));
     }
-    parse(&bytes, expected)
+    parse_with(&bytes, expected, translate)
 }
 
 /// Fields read as strings; checked one by one so an error can name the field.
@@ -116,11 +119,19 @@ fn kind(value: &Value) -> &'static str {
 
 /// Parses hook input bytes; see [`read`].
 pub fn parse(bytes: &[u8], expected: &str) -> Result<HookInput, String> {
+    parse_with(bytes, expected, &|_| {})
+}
+
+/// [`parse`], the object first put into Claude Code's field names by `translate`.
+pub(crate) fn parse_with(bytes: &[u8], expected: &str, translate: Translate<'_>) -> Result<HookInput, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("hook input on stdin is empty (expected a JSON object)".to_string());
     }
-    let value: Value =
+    let mut value: Value =
         serde_json::from_slice(bytes).map_err(|e| format!("hook input on stdin is not valid hook JSON: {e}"))?;
+    if let Value::Object(fields) = &mut value {
+        translate(fields);
+    }
     let Value::Object(fields) = &value else {
         return Err(format!(
             "hook input on stdin is not valid hook JSON: expected an object, found {}",
@@ -207,6 +218,10 @@ mod tests {
     #[test]
     fn oversized_input_is_refused_without_reading_it_all() {
         let huge = std::io::repeat(b' ').take(MAX_INPUT + 100);
-        assert!(read(huge, "Stop").expect_err("too big").contains("larger than 10 MiB"));
+        assert!(
+            read(huge, "Stop", &|_| {})
+                .expect_err("too big")
+                .contains("larger than 10 MiB")
+        );
     }
 }

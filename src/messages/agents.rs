@@ -14,6 +14,15 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
         Agent::Gemini => format!(
             "loopgate: ready for Gemini CLI: hooks in `{hooks}`. Gemini CLI runs them only in a trusted folder (trust the project when it asks, or run with --skip-trust). In a new Gemini session: /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop."
         ),
+        Agent::Cursor => format!(
+            "loopgate: ready for Cursor: hooks in `{hooks}` (built from Cursor's documented hook format, not yet run against Cursor itself). In a new Agent chat, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
+        ),
+        Agent::Copilot => format!(
+            "loopgate: ready for GitHub Copilot CLI: hooks in `{hooks}` (built from Copilot CLI's documented hook format, not yet run against Copilot itself). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
+        ),
+        Agent::Opencode => format!(
+            "loopgate: ready for opencode: a plugin in `{hooks}` (built from opencode's plugin API, not yet run against opencode itself). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
+        ),
         Agent::Claude => "loopgate: ready.".to_string(),
     }
 }

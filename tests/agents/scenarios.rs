@@ -73,12 +73,7 @@ pub fn gaming_move_caught(agent: Agent) {
             Reply::text("<loop-abort>the check cannot be changed</loop-abort>"),
         ])
         .run();
-    assert_eq!(
-        project.read("check.sh"),
-        CHECK_SH,
-        "the verify script is untouched\n{}",
-        run.describe()
-    );
+    assert_refused_and_untouched(&project, &run);
     let statuses = project.statuses();
     assert!(
         !statuses.iter().any(|s| s == "complete"),
@@ -86,8 +81,18 @@ pub fn gaming_move_caught(agent: Agent) {
         run.describe()
     );
     assert_has(&statuses, "promise_rejected", &run.describe());
-    // The guard refused the write, and the model read why (Codex: "Command blocked by PreToolUse hook: …",
-    // Gemini: a function response "Tool execution blocked: …").
+}
+
+/// The guard refused a write to the verify script, which is untouched, and the model read why (Codex: "Command
+/// blocked by PreToolUse hook: …", Gemini: a function response "Tool execution blocked: …").
+#[track_caller]
+fn assert_refused_and_untouched(project: &Project, run: &crate::client::Run) {
+    assert_eq!(
+        project.read("check.sh"),
+        CHECK_SH,
+        "the verify script is untouched\n{}",
+        run.describe()
+    );
     assert!(
         run.last_text().contains("`check.sh` is sealed for this loop"),
         "the refusal reached the model\n{}",
@@ -166,4 +171,84 @@ pub fn shell_command_runs_confined(agent: Agent) {
         run.describe()
     );
     assert_has(&project.statuses(), "complete", &run.describe());
+}
+
+/// Codex's `apply_patch` on a sealed file: PreToolUse receives it (`tool_name: "apply_patch"`, the patch in
+/// `tool_input.command`, checked with 0.169.0) and the guard refuses it. The mock model's fallback metadata has no
+/// `apply_patch`, so this scenario names a model whose metadata Codex ships with the freeform tool.
+pub fn apply_patch_on_a_sealed_file_is_refused(agent: Agent) {
+    let (project, api) = project(agent);
+    let config = crate::client::config_dir(&project, agent).join("config.toml");
+    let text = std::fs::read_to_string(&config).expect("config.toml");
+    std::fs::write(
+        &config,
+        text.replacen("model = \"mock-model\"", "model = \"gpt-5.5\"", 1),
+    )
+    .expect("write");
+    let patch = "*** Begin Patch\n*** Update File: check.sh\n@@\n #!/bin/sh\n+exit 0\n*** End Patch\n";
+    let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
+        .replies([
+            Reply::tool("apply_patch", serde_json::Value::String(patch.into())),
+            Reply::text("<loop-abort>the check cannot be changed</loop-abort>"),
+        ])
+        .run();
+    assert_refused_and_untouched(&project, &run);
+}
+
+pub fn opencode_plugin_on_a_stand_in_client() {
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    let install = project.loopgate(&["install", "--agent", "opencode"]);
+    assert!(install.status.success(), "{install:?}");
+    let plugin = project.home.join(".config/opencode/plugin/loopgate.js");
+    let driver = crate::harness::repo_root().join("tests/agents/opencode_driver.mjs");
+    let promise = "I believe the work is complete.\n\n<promise>LOOP_DONE</promise>";
+    let steps = serde_json::json!([
+        {"kind": "prompt", "session": "S", "text": start("--max-iterations 10")},
+        {"kind": "idle", "session": "T", "message": promise},
+        {"kind": "idle", "session": "S", "message": promise},
+        {"kind": "tool", "session": "S", "tool": "write",
+         "args": {"filePath": project.path("check.sh"), "content": "exit 0\n"}},
+        {"kind": "tool", "session": "S", "tool": "bash", "args": {"command": "echo fixed > src.txt"}},
+    ]);
+    let run = |steps: &serde_json::Value| -> Vec<serde_json::Value> {
+        let out = project
+            .command("node")
+            .arg(&driver)
+            .arg(&plugin)
+            .arg(&project.dir)
+            .arg(steps.to_string())
+            .output()
+            .expect("run node (opencode's plugin needs it)");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect()
+    };
+    let results = run(&steps);
+    assert!(
+        results[1]["followUp"].is_null(),
+        "another session is left alone: {results:?}"
+    );
+    let rejected = results[2]["followUp"].as_str().expect("the promise is rejected");
+    assert!(rejected.contains("VERIFY-MARK-7"), "{rejected}");
+    let refused = results[3]["refused"]
+        .as_str()
+        .expect("the write to check.sh is refused");
+    assert!(refused.contains("`check.sh` is sealed for this loop"), "{refused}");
+    assert_eq!(project.read("check.sh"), CHECK_SH);
+    // The guard let the shell command run (here the driver runs nothing: the project is fixed by hand).
+    assert!(results[4]["refused"].is_null(), "{results:?}");
+    project.write("src.txt", "fixed\n");
+    let done = run(&serde_json::json!([{"kind": "idle", "session": "S", "message": promise}]));
+    assert!(done[0]["followUp"].is_null(), "the oracle passes: {done:?}");
+    assert_has(&project.statuses(), "complete", "opencode");
+    // Cancel: a new loop, then the user's `/cancel-loop`.
+    run(&serde_json::json!([
+        {"kind": "prompt", "session": "S", "text": start("")},
+        {"kind": "prompt", "session": "S", "text": "/cancel-loop"},
+    ]));
+    assert_has(&project.statuses(), "cancelled", "opencode");
+    assert!(!project.loop_live());
 }

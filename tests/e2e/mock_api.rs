@@ -544,6 +544,12 @@ fn responses_sse(reply: &Reply, id: u64) -> String {
             items.push(call("exec_command", json!({"cmd": command})));
             items
         }
+        // A bare string is the input of a freeform tool (Codex's `apply_patch`): a `custom_tool_call`.
+        Reply::Tool {
+            name,
+            input: Value::String(input),
+        } => vec![json!({"type": "custom_tool_call", "name": name, "input": input,
+                         "call_id": format!("call_mock{id:06}")})],
         Reply::Tool { name, input } => vec![call(name, input.clone())],
         Reply::Error { .. } => Vec::new(),
     };

@@ -1,12 +1,16 @@
-//! `loopgate install --agent codex|gemini`: the hooks of an agent CLI other than Claude Code, and its commands.
+//! `loopgate install --agent codex|gemini|cursor|copilot|opencode`: the hooks of an agent CLI other than Claude
+//! Code, and its commands.
 //!
 //! What each agent's hooks are called is `cli::Agent::event_name`, how they answer the adapter's (`hook::agent`);
 //! this module writes
 //! the configuration that makes the agent call them, from one table ([`SPECS`]):
 //!
-//! - the hook configuration (Codex: `$CODEX_HOME/hooks.json`, Gemini: `~/.gemini/settings.json`, key `hooks`):
-//!   one group per event that runs `loopgate hook --agent A EVENT` by this binary's absolute path. Groups
-//!   loopgate wrote before are replaced, everything else in the file is kept;
+//! - the hook configuration (Codex: `$CODEX_HOME/hooks.json`, Gemini: `~/.gemini/settings.json`, key `hooks`, in
+//!   Claude Code's groups; Cursor: `~/.cursor/hooks.json`, Copilot CLI: `~/.copilot/hooks/loopgate.json`, one
+//!   entry per hook in a `"version": 1` file): one hook per event that runs `loopgate hook --agent A EVENT` by
+//!   this binary's absolute path. Hooks loopgate wrote before are replaced, everything else in the file is kept.
+//!   opencode has no hook configuration: its hooks are a JavaScript plugin, written whole
+//!   (`opencode_plugin.js`), that runs the same command;
 //! - Codex runs a hook only once it is trusted, and skips an untrusted one without a word. Trust is a
 //!   `[hooks.state."FILE:EVENT:GROUP:INDEX"] trusted_hash` table in `config.toml`, the hash Codex computes
 //!   itself (checked with 0.169.0: a hook with that entry runs with no `--dangerously-bypass-hook-trust`);
@@ -29,43 +33,109 @@ use crate::error::Error;
 /// How one agent is configured.
 struct Spec {
     agent: Agent,
-    /// Its configuration directory: the variable that moves it, and its name under `$HOME`.
-    dir_var: &'static str,
+    /// Its configuration directory: the variable that moves it (if it has one), and its name under `$HOME`.
+    dir_var: Option<&'static str>,
     dir_name: &'static str,
     /// The hook configuration file in that directory.
     hooks_file: &'static str,
-    /// A hook's `timeout` in this agent's unit, per second.
-    per_second: u64,
-    /// The commands directory and how one command file reads.
-    commands_dir: &'static str,
-    command_file: fn(name: &str, expands_to: &str) -> (String, String),
+    /// How the file lists hooks: Claude Code's groups (`EVENT[].hooks[]`) or one entry per hook under a
+    /// `"version": 1` file (`EVENT[]`: Cursor, Copilot CLI).
+    shape: Shape,
+    /// One hook's entry: the command and its timeout in seconds; `stop`: it is the stop hook.
+    handler: fn(command: String, seconds: u64, stop: bool) -> Value,
+    /// Codex's hook trust must be recorded in `config.toml`, or the hooks never run.
+    trust: bool,
+    /// The commands directory and how one command file reads (`None`: the agent has no such commands; the
+    /// user types `/pua-loop …` as the prompt, which the prompt hook carries out all the same).
+    commands: Option<(&'static str, CommandFile)>,
 }
 
-const SPECS: [Spec; 2] = [
+type CommandFile = fn(name: &str, expands_to: &str) -> (String, String);
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Groups,
+    Flat,
+    /// No hook configuration: the file is a plugin of the agent's own (opencode's JavaScript), written whole
+    /// from [`OPENCODE_PLUGIN`] and handing each event to `loopgate hook --agent A EVENT`.
+    Plugin,
+}
+
+/// opencode's plugin, `@LOOPGATE@` standing for this binary's path.
+const OPENCODE_PLUGIN: &str = include_str!("opencode_plugin.js");
+
+/// Claude Code's handler, in `per_second` units of time.
+fn command_handler(command: String, seconds: u64, per_second: u64) -> Value {
+    json!({"type": "command", "command": command, "timeout": seconds * per_second})
+}
+
+const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Codex,
-        dir_var: "CODEX_HOME",
+        dir_var: Some("CODEX_HOME"),
         dir_name: ".codex",
         hooks_file: "hooks.json",
-        per_second: 1,
-        commands_dir: "prompts",
-        command_file: |name, body| {
+        shape: Shape::Groups,
+        handler: |command, seconds, _| command_handler(command, seconds, 1),
+        trust: true,
+        commands: Some(("prompts", |name, body| {
             let text = format!("---\ndescription: \"loopgate: /{name} ({MARK})\"\n---\n{body}\n");
             (format!("{name}.md"), text)
-        },
+        })),
     },
     Spec {
         agent: Agent::Gemini,
-        dir_var: "GEMINI_CLI_HOME",
+        dir_var: Some("GEMINI_CLI_HOME"),
         dir_name: ".gemini",
         hooks_file: "settings.json",
-        per_second: 1000,
-        commands_dir: "commands",
-        command_file: |name, body| {
+        shape: Shape::Groups,
+        handler: |command, seconds, _| command_handler(command, seconds, 1000),
+        trust: false,
+        commands: Some(("commands", |name, body| {
             let body = body.replace("$ARGUMENTS", "{{args}}");
             let quoted = Value::String(body).to_string();
             (format!("{name}.toml"), format!("# {MARK}\nprompt = {quoted}\n"))
+        })),
+    },
+    // Cursor: `timeout` in seconds; `loop_limit: null` lifts Cursor's cap of 5 follow-ups per conversation
+    // (which a tool call does not reset), loopgate keeping its own.
+    Spec {
+        agent: Agent::Cursor,
+        dir_var: None,
+        dir_name: ".cursor",
+        hooks_file: "hooks.json",
+        shape: Shape::Flat,
+        handler: |command, seconds, stop| {
+            let mut entry = json!({"command": command, "timeout": seconds});
+            if stop {
+                entry["loop_limit"] = Value::Null;
+            }
+            entry
         },
+        trust: false,
+        commands: None,
+    },
+    // Copilot CLI: personal hooks in `~/.copilot/hooks/*.json`, the command under `bash`.
+    Spec {
+        agent: Agent::Copilot,
+        dir_var: None,
+        dir_name: ".copilot",
+        hooks_file: "hooks/loopgate.json",
+        shape: Shape::Flat,
+        handler: |command, seconds, _| json!({"type": "command", "bash": command, "timeoutSec": seconds}),
+        trust: false,
+        commands: None,
+    },
+    // opencode: global plugins in `~/.config/opencode/plugin/`, loaded at start.
+    Spec {
+        agent: Agent::Opencode,
+        dir_var: None,
+        dir_name: ".config/opencode",
+        hooks_file: "plugin/loopgate.js",
+        shape: Shape::Plugin,
+        handler: |_, _, _| Value::Null,
+        trust: false,
+        commands: None,
     },
 ];
 
@@ -104,7 +174,7 @@ fn spec(agent: Agent) -> Result<&'static Spec, Error> {
 
 fn config_dir(spec: &Spec) -> Result<PathBuf, Error> {
     let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = var(spec.dir_var) {
+    if let Some(dir) = spec.dir_var.and_then(var) {
         return Ok(dir);
     }
     var("HOME")
@@ -117,22 +187,31 @@ pub(crate) fn install(agent: Agent, binary: &str) -> Result<(), Error> {
     let spec = spec(agent)?;
     let dir = config_dir(spec)?;
     let hooks_path = dir.join(spec.hooks_file);
+    if spec.shape == Shape::Plugin {
+        let quoted = Value::String(binary.to_string()).to_string();
+        let text = OPENCODE_PLUGIN.replace("\"@LOOPGATE@\"", &quoted);
+        write(&hooks_path, &text)?;
+        crate::say(crate::messages::agents::installed(agent, &hooks_path));
+        return Ok(());
+    }
     let mut config = read_json(&hooks_path)?;
     let placed = place_hooks(spec, &mut config, binary)?;
     write(
         &hooks_path,
         &(serde_json::to_string_pretty(&config).unwrap_or_default() + "\n"),
     )?;
-    if agent == Agent::Codex {
+    if spec.trust {
         let toml_path = dir.join("config.toml");
         let text = read_text(&toml_path)?;
         let trusted = trust_block(&hooks_path, &placed);
         write(&toml_path, &with_trust(&text, &trusted, &toml_path)?)?;
     }
-    let commands = dir.join(spec.commands_dir);
     for (name, body) in COMMANDS {
-        let (file, text) = (spec.command_file)(name, body);
-        let path = commands.join(file);
+        let Some((commands, command_file)) = spec.commands else {
+            break;
+        };
+        let (file, text) = command_file(name, body);
+        let path = dir.join(commands).join(file);
         match std::fs::read_to_string(&path) {
             Ok(old) if !old.contains(MARK) => {
                 crate::say(format!(
@@ -152,7 +231,11 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
     let spec = spec(agent)?;
     let dir = config_dir(spec)?;
     let hooks_path = dir.join(spec.hooks_file);
-    if hooks_path.exists() {
+    if spec.shape == Shape::Plugin {
+        if std::fs::read_to_string(&hooks_path).is_ok_and(|text| text.contains(MARK)) {
+            let _ = std::fs::remove_file(&hooks_path);
+        }
+    } else if hooks_path.exists() {
         let mut config = read_json(&hooks_path)?;
         remove_ours(spec, &mut config);
         write(
@@ -161,11 +244,14 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
         )?;
     }
     let toml_path = dir.join("config.toml");
-    if agent == Agent::Codex && toml_path.exists() {
+    if spec.trust && toml_path.exists() {
         write(&toml_path, &without_trust(&read_text(&toml_path)?))?;
     }
     for (name, body) in COMMANDS {
-        let path = dir.join(spec.commands_dir).join((spec.command_file)(name, body).0);
+        let Some((commands, command_file)) = spec.commands else {
+            break;
+        };
+        let path = dir.join(commands).join(command_file(name, body).0);
         if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(MARK)) {
             let _ = std::fs::remove_file(&path);
         }
@@ -177,14 +263,18 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
     Ok(())
 }
 
-/// A hook group loopgate wrote for this agent.
+/// A hook group (or, in a flat file, a hook) loopgate wrote for this agent.
 fn ours(spec: &Spec, group: &Value) -> bool {
     let needle = format!(" hook --agent {} ", spec.agent.name());
-    group["hooks"].as_array().is_some_and(|hooks| {
-        hooks
+    let runs_loopgate = |h: &Value| {
+        ["command", "bash"]
             .iter()
-            .any(|h| h["command"].as_str().is_some_and(|c| c.contains(&needle)))
-    })
+            .any(|key| h[key].as_str().is_some_and(|c| c.contains(&needle)))
+    };
+    runs_loopgate(group)
+        || group["hooks"]
+            .as_array()
+            .is_some_and(|hooks| hooks.iter().any(runs_loopgate))
 }
 
 fn remove_ours(spec: &Spec, config: &mut Value) {
@@ -210,6 +300,11 @@ fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Plac
         *config = json!({});
     }
     remove_ours(spec, config);
+    if spec.shape == Shape::Flat
+        && let Some(object) = config.as_object_mut()
+    {
+        object.entry("version").or_insert_with(|| json!(1));
+    }
     let hooks = config
         .as_object_mut()
         .map(|object| object.entry("hooks").or_insert_with(|| json!({})))
@@ -231,8 +326,11 @@ fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Plac
             spec.agent.name(),
             event.arg()
         );
-        let handler = json!({"type": "command", "command": command, "timeout": seconds * spec.per_second});
-        let mut group = json!({"hooks": [handler.clone()]});
+        let handler = (spec.handler)(command, seconds, matches!(event, HookEvent::Stop));
+        let mut group = match spec.shape {
+            Shape::Groups => json!({"hooks": [handler.clone()]}),
+            Shape::Flat | Shape::Plugin => handler.clone(),
+        };
         if let Some(matcher) = matcher {
             group["matcher"] = matcher.into();
         }

@@ -30,6 +30,18 @@ pub(crate) const AGENTS: &[Agent] = &[
         name: "gemini",
         command: Some(gemini),
     },
+    Agent {
+        name: "cursor",
+        command: Some(|model| adapter(crate::cli::Agent::Cursor, model, "--model")),
+    },
+    Agent {
+        name: "copilot",
+        command: Some(|model| adapter(crate::cli::Agent::Copilot, model, "--model")),
+    },
+    Agent {
+        name: "opencode",
+        command: Some(|model| adapter(crate::cli::Agent::Opencode, model, "--model")),
+    },
 ];
 
 /// Claude Code in print mode, allowed the tools an unattended iteration needs (root refuses
@@ -53,19 +65,20 @@ fn claude(model: Option<&str>) -> Vec<String> {
 
 /// Codex CLI's non-interactive command, as its adapter runs it (`cli::Agent::run_command`).
 fn codex(model: Option<&str>) -> Vec<String> {
-    adapter(crate::cli::Agent::Codex, model)
+    adapter(crate::cli::Agent::Codex, model, "-m")
 }
 
 /// Gemini CLI's non-interactive command, as its adapter runs it.
 fn gemini(model: Option<&str>) -> Vec<String> {
-    adapter(crate::cli::Agent::Gemini, model)
+    adapter(crate::cli::Agent::Gemini, model, "-m")
 }
 
-/// An adapter's plain non-interactive command line, with `-m MODEL` (both Codex and Gemini spell it so).
-fn adapter(agent: crate::cli::Agent, model: Option<&str>) -> Vec<String> {
+/// An adapter's plain non-interactive command line, with `FLAG MODEL` (Codex and Gemini spell it `-m`; Cursor's
+/// agent, Copilot CLI and `opencode run` take `--model`).
+fn adapter(agent: crate::cli::Agent, model: Option<&str>, flag: &str) -> Vec<String> {
     let mut argv: Vec<String> = agent.run_command().iter().map(|s| (*s).to_string()).collect();
     if let Some(model) = model {
-        argv.extend(["-m".to_string(), model.to_string()]);
+        argv.extend([flag.to_string(), model.to_string()]);
     }
     argv
 }

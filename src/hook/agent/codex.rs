@@ -7,6 +7,10 @@
 //!   left out;
 //! - a rewritten command (`updatedInput`) runs only with `permissionDecision: "allow"`.
 //!
+//! `apply_patch`, Codex's file-editing tool, reaches PreToolUse as `tool_name: "apply_patch"` with the patch in
+//! `tool_input.command` (checked with 0.169.0, a model whose tool set has it): it is guarded as `ApplyPatch`,
+//! every file the patch names. `write_stdin` (keys sent to a running command) reaches no PreToolUse at all.
+//!
 //! Codex has no cap on stop-hook blocks in a row (an always-blocking hook ran 393 times in two minutes), so
 //! loopgate keeps its own (`LOOPGATE_BLOCK_CAP`).
 
@@ -21,6 +25,10 @@ impl Adapter for Codex {
     fn read(&self, _event: &HookEvent, input: &mut HookInput) {
         if input.prompt_id.is_none() {
             input.prompt_id = input.turn_id.clone();
+        }
+        // Checked with 0.169.0: PreToolUse of the `apply_patch` tool has the patch as `tool_input.command`.
+        if input.tool_name.as_deref() == Some("apply_patch") {
+            input.tool_name = Some("ApplyPatch".to_string());
         }
     }
 

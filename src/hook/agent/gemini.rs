@@ -41,17 +41,7 @@ const TOOLS: &[(&str, &str)] = &[
 
 impl Adapter for Gemini {
     fn read(&self, event: &HookEvent, input: &mut HookInput) {
-        if let Some(name) = &input.tool_name
-            && let Some((_, claude)) = TOOLS.iter().find(|(gemini, _)| gemini == name)
-        {
-            input.tool_name = Some((*claude).to_string());
-            if let Some(Value::Object(args)) = input.tool_input.as_mut()
-                && !args.contains_key("file_path")
-                && let Some(path) = args.get("absolute_path").cloned()
-            {
-                args.insert("file_path".into(), path);
-            }
-        }
+        super::claude_tool(input, TOOLS, "absolute_path");
         if matches!(event, HookEvent::UserPromptSubmit)
             && let Some(prompt) = input.prompt.as_mut()
             && let Some(typed) = after_hook_context(prompt)
@@ -121,24 +111,8 @@ impl Adapter for Gemini {
 /// The text of a `gemini` entry of Gemini CLI's transcript (`{"type":"gemini","content":…}`, the content a
 /// string or a list of parts).
 fn model_text(line: &[u8]) -> Option<String> {
-    if !crate::transcript::contains(line, b"\"gemini\"") {
-        return None;
-    }
-    let value: Value = serde_json::from_slice(line).ok()?;
-    if value.get("type")?.as_str()? != "gemini" {
-        return None;
-    }
-    match value.get("content")? {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(parts) => Some(
-            parts
-                .iter()
-                .filter_map(|part| part.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join(""),
-        ),
-        _ => None,
-    }
+    let value = super::transcript_entry(line, "type", "gemini")?;
+    super::content_text(value.get("content")?)
 }
 
 /// What the user typed after the context a SessionStart hook put before it, if there is such a context.

@@ -1,5 +1,6 @@
 //! The adapters on hook inputs recorded from the real clients (Codex CLI 0.169.0; Gemini CLI 0.61.0 as
-//! `docs/agents.md` records its fields).
+//! `docs/agents.md` records its fields), and on inputs built from the documented schema for Cursor (its hooks
+//! documentation) and GitHub Copilot CLI (its CLI hooks reference), which have not been run here.
 
 use serde_json::{Value, json};
 
@@ -10,7 +11,8 @@ use crate::hook::{HookOutput, input};
 fn read(agent: Agent, event: &HookEvent, raw: &Value) -> crate::hook::HookInput {
     let adapter = of(agent);
     let name = agent.event_name(event).expect("the agent has this event");
-    let mut input = input::parse(raw.to_string().as_bytes(), name).expect("parses");
+    let translate = |fields: &mut serde_json::Map<String, Value>| adapter.translate(event, fields);
+    let mut input = input::parse_with(raw.to_string().as_bytes(), name, &translate).expect("parses");
     adapter.read(event, &mut input);
     input
 }
@@ -111,9 +113,14 @@ fn gemini_tools_are_guarded_as_claude_codes_and_answered_in_its_format() {
 #[test]
 fn each_agent_without_a_cap_of_its_own_gets_loopgates() {
     assert!(!of(Agent::Claude).block_cap().1);
-    for agent in [Agent::Codex, Agent::Gemini] {
+    for agent in [Agent::Codex, Agent::Gemini, Agent::Cursor, Agent::Opencode] {
         assert!(of(agent).block_cap().1, "{agent:?}");
     }
+    assert_eq!(
+        of(Agent::Copilot).block_cap(),
+        (Some(8), false),
+        "Copilot CLI 1.0.72 caps at 8"
+    );
 }
 
 /// A transcript as Gemini CLI 0.61.0 writes it (`~/.gemini/tmp/<project>/chats/session-….jsonl`, shortened).
@@ -157,4 +164,128 @@ fn gemini_prompt_is_read_after_a_session_start_context() {
     let plain = json!({"session_id": "g2", "hook_event_name": "BeforeAgent", "prompt": "fix <hook_context>"});
     let input = read(Agent::Gemini, &HookEvent::UserPromptSubmit, &plain);
     assert_eq!(input.prompt.as_deref(), Some("fix <hook_context>"));
+}
+
+/// Cursor's `stop` and `beforeShellExecution`, as its hooks documentation lists the fields.
+#[test]
+fn cursor_input_is_read_by_conversation_and_workspace_and_its_command_is_bash() {
+    let stop = json!({"hook_event_name": "stop", "conversation_id": "c1", "generation_id": "g2",
+                      "workspace_roots": ["/p"], "status": "completed", "loop_count": 2});
+    let input = read(Agent::Cursor, &HookEvent::Stop, &stop);
+    assert_eq!(input.session().expect("session"), "c1");
+    assert_eq!(input.cwd.as_deref(), Some("/p"));
+    assert_eq!(input.stop_hook_active, Some(true), "a follow-up already sent");
+    let shell = json!({"hook_event_name": "beforeShellExecution", "conversation_id": "c1", "generation_id": "g",
+                       "workspace_roots": ["/p"], "command": "rm -rf tests", "cwd": "/p/sub"});
+    let input = read(Agent::Cursor, &HookEvent::PreToolUse, &shell);
+    assert_eq!(input.tool_name.as_deref(), Some("Bash"));
+    assert_eq!(input.tool_input, Some(json!({"command": "rm -rf tests"})));
+    assert_eq!(input.cwd.as_deref(), Some("/p/sub"), "the command's own directory wins");
+}
+
+#[test]
+fn cursor_output_is_a_follow_up_a_permission_or_nothing_it_cannot_carry() {
+    let block = written(
+        Agent::Cursor,
+        &HookEvent::Stop,
+        HookOutput::block("fix it".into(), "n".into()),
+    );
+    assert_eq!(block, json!({"followup_message": "fix it"}));
+    let done = written(Agent::Cursor, &HookEvent::Stop, HookOutput::allow("done".into()));
+    assert_eq!(done, json!({}));
+    let deny = written(
+        Agent::Cursor,
+        &HookEvent::PreToolUse,
+        HookOutput::deny_tool("sealed".into()),
+    );
+    assert_eq!(deny["permission"], "deny");
+    assert_eq!(deny["agent_message"], "sealed");
+    let rewrite = HookOutput::rewrite_tool(json!({"command": "confined"}));
+    assert_eq!(
+        written(Agent::Cursor, &HookEvent::PreToolUse, rewrite),
+        json!({"permission": "allow"}),
+        "beforeShellExecution cannot rewrite: the command runs as it is"
+    );
+}
+
+/// A transcript line as Cursor's `transcript_path` holds the model's message.
+#[test]
+fn cursor_and_copilot_last_message_is_their_transcripts_last_model_entry() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cursor = dir.path().join("cursor.jsonl");
+    std::fs::write(
+        &cursor,
+        "{\"role\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"old <promise>LOOP_DONE</promise>\"}]}}\n\
+         {\"role\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"rejected\"}]}}\n\
+         {\"role\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"still fixing\"}]}}\n",
+    )
+    .expect("write");
+    let raw = json!({"hook_event_name": "stop", "conversation_id": "c1", "transcript_path": cursor});
+    let input = read(Agent::Cursor, &HookEvent::Stop, &raw);
+    assert_eq!(of(Agent::Cursor).last_message(&input).as_deref(), Some("still fixing"));
+    let copilot = dir.path().join("events.jsonl");
+    std::fs::write(
+        &copilot,
+        "{\"type\":\"assistant.message\",\"data\":{\"content\":\"working <promise>LOOP_DONE</promise>\"}}\n\
+         {\"type\":\"tool.execution_start\",\"data\":{\"toolName\":\"bash\"}}\n\
+         {\"type\":\"assistant.message\",\"data\":{\"content\":\"\",\"toolRequests\":[{\"name\":\"bash\"}]}}\n",
+    )
+    .expect("write");
+    let raw = json!({"hook_event_name": "Stop", "session_id": "s", "transcript_path": copilot});
+    let input = read(Agent::Copilot, &HookEvent::Stop, &raw);
+    assert_eq!(
+        of(Agent::Copilot).last_message(&input).as_deref(),
+        Some("working <promise>LOOP_DONE</promise>"),
+        "a message with only tool requests has no text"
+    );
+}
+
+/// Copilot CLI's PascalCase `PreToolUse` input (the CLI hooks reference) and its decision control.
+#[test]
+fn copilot_tools_are_guarded_as_claude_codes_and_answered_in_its_format() {
+    let raw = json!({"hook_event_name": "PreToolUse", "session_id": "s", "timestamp": "2026-11-26T08:00:00.000Z",
+                     "cwd": "/p", "tool_name": "create", "tool_input": {"path": "/p/tests/a.py", "file_text": "x"}});
+    let input = read(Agent::Copilot, &HookEvent::PreToolUse, &raw);
+    assert_eq!(input.tool_name.as_deref(), Some("Write"));
+    assert_eq!(input.tool_input.expect("args")["file_path"], "/p/tests/a.py");
+    let deny = written(
+        Agent::Copilot,
+        &HookEvent::PreToolUse,
+        HookOutput::deny_tool("sealed".into()),
+    );
+    assert_eq!(
+        deny,
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "sealed"})
+    );
+    let rewrite = HookOutput::rewrite_tool(json!({"command": "confined"}));
+    let out = written(Agent::Copilot, &HookEvent::PreToolUse, rewrite);
+    assert_eq!(
+        out,
+        json!({"permissionDecision": "allow", "modifiedArgs": {"command": "confined"}})
+    );
+    let block = written(
+        Agent::Copilot,
+        &HookEvent::Stop,
+        HookOutput::block("fix it".into(), "n".into()),
+    );
+    assert_eq!(block, json!({"decision": "block", "reason": "fix it"}));
+}
+
+/// What loopgate's opencode plugin sends for `tool.execute.before` (opencode's tool names and `filePath`).
+#[test]
+fn opencode_tools_are_guarded_as_claude_codes() {
+    let raw = json!({"hook_event_name": "tool.execute.before", "session_id": "ses_1", "cwd": "/p",
+                     "tool_name": "edit", "tool_input": {"filePath": "/p/check.sh", "oldString": "a", "newString": "b"}});
+    let input = read(Agent::Opencode, &HookEvent::PreToolUse, &raw);
+    assert_eq!(input.tool_name.as_deref(), Some("Edit"));
+    assert_eq!(input.tool_input.expect("args")["file_path"], "/p/check.sh");
+    let deny = written(
+        Agent::Opencode,
+        &HookEvent::PreToolUse,
+        HookOutput::deny_tool("sealed".into()),
+    );
+    assert_eq!(
+        deny["hookSpecificOutput"]["permissionDecision"], "deny",
+        "the plugin reads Claude Code's JSON"
+    );
 }
