@@ -378,7 +378,7 @@ impl Inputs {
 
     fn store_where(&self, active: &mut ActiveLoop, which: impl Fn(&'static str) -> bool) -> Result<(), Error> {
         for (name, kind) in KIND_NAMES.iter().zip(self.kinds()) {
-            if which(*name) {
+            if which(name) {
                 kind.store(active)?;
             }
         }
