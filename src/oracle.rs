@@ -584,15 +584,15 @@ impl Run {
 
     /// Records this run's test counts in the loop's ratchet (every verify counts, a failing one too) and as the
     /// last counts seen (what `loopgate allow --counts` accepts).
-    pub(crate) fn record_counts(&self, fields: &mut StateFields) {
+    pub(crate) fn record_counts(&self, progress: &mut crate::state::LoopProgress) {
         let counts = self.summary.counts;
         let outcome = if self.outcome.passed() {
             ratchet::RunVerdict::Passed
         } else {
             ratchet::RunVerdict::Failed
         };
-        fields.progress.counts.counts_best.record(counts, outcome);
-        fields.progress.counts.last_counts = counts.or(fields.progress.counts.last_counts);
+        progress.counts.counts_best.record(counts, outcome);
+        progress.counts.last_counts = counts.or(progress.counts.last_counts);
     }
 
     /// The verify facts as the history records them.
