@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::closure::observed::Shadow;
-use crate::closure::{self, Closure, Why};
+use crate::closure::{self, Closure, PartChange, Why};
 use crate::error::Error;
 use crate::inventory::TestMove;
 use crate::lifecycle::ActiveLoop;
@@ -115,6 +115,9 @@ pub(crate) struct Protection {
     pub inspect: Vec<PathBuf>,
     /// Files sealed as absent: deleting one that an agent created puts it back as sealed.
     pub removable: Vec<PathBuf>,
+    /// Whether a new file of `names` sits out the oracle's run with the new tests where no file of `files` lies
+    /// in its directory or below ([`Inputs::sits_out`]), so the guard lets the agent write it there.
+    pub names_sit_out: bool,
 }
 
 impl Protection {
@@ -136,6 +139,7 @@ impl Protection {
         guard.sealed_names = self.names;
         guard.inspect = self.inspect;
         guard.removable = self.removable;
+        guard.names_sit_out = self.names_sit_out;
         Ok(())
     }
 }
@@ -288,6 +292,11 @@ impl Inputs {
                 test.finding.point_at_change(old, &new);
             }
         }
+        if let Some(sits_out) = self.sits_out(checks) {
+            moves.retain(
+                |m| !matches!(m, Move::Part(_, moved) if moved.change == PartChange::Added && sits_out(&moved.path)),
+            );
+        }
         let mut named: HashMap<String, (Source, bool)> = HashMap::new();
         moves.retain(|m| {
             let claim = match m {
@@ -298,6 +307,32 @@ impl Inputs {
             *named.entry(m.path().to_string()).or_insert(claim) == claim
         });
         Ok(moves)
+    }
+
+    /// Which new files a runner loads from every directory (`conftest.py`, beside the agent's new tests) sit out
+    /// the oracle's run with the new tests instead of counting as a change to the oracle: those with no file the
+    /// guard protects in their directory or below (`runner::sits_out_with_new_tests`, which the guard asks of the
+    /// same files). `None` where new tests do not sit out, or the closure is not sealed: every one counts then.
+    fn sits_out(&self, checks: Checks) -> Option<impl Fn(&str) -> bool> {
+        if !checks(Check::NewTestsAside) || !checks(Check::Closure) {
+            return None;
+        }
+        let sealed = self.guard(checks).files;
+        Some(move |path: &str| crate::runner::sits_out_with_new_tests(Path::new(path), &sealed))
+    }
+
+    /// The new files a runner loads from every directory that sit out the oracle's run with the new tests
+    /// ([`Inputs::sits_out`]): the run's plan sets them aside, as the check lets them through.
+    pub(crate) fn new_files_aside(&self, root: &Path, checks: Checks) -> Vec<String> {
+        let (Some(closure), Some(sits_out)) = (&self.derived, self.sits_out(checks)) else {
+            return Vec::new();
+        };
+        closure
+            .new_files(root)
+            .into_iter()
+            .map(|(path, _)| path)
+            .filter(|path| sits_out(path))
+            .collect()
     }
 
     /// Every kind taken as setup finds the project, in the list's order.

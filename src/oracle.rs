@@ -286,7 +286,8 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Optio
 }
 
 /// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
-/// agent's new test files and snapshots that sit out (see `testside`).
+/// agent's new test files and snapshots that sit out (see `testside`), with the new `conftest.py` files beside
+/// them that the promise's check lets through ([`Inputs::new_files_aside`]).
 fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testside::Plan<'a> {
     let fields = &active.seal.fields;
     let project = &active.project;
@@ -297,13 +298,17 @@ fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testside::Plan<'a
         } else {
             Vec::new()
         },
-        aside: match &inputs.tests.inventory {
-            Some(inventory) if fields.checks(Check::NewTestsAside) => {
-                let mut aside = inventory.new_test_files(&project.root);
-                aside.extend(copies.new_snapshots(&project.root));
-                aside
-            }
-            _ => Vec::new(),
+        aside: {
+            let mut aside = match &inputs.tests.inventory {
+                Some(inventory) if fields.checks(Check::NewTestsAside) => {
+                    let mut aside = inventory.new_test_files(&project.root);
+                    aside.extend(copies.new_snapshots(&project.root));
+                    aside
+                }
+                _ => Vec::new(),
+            };
+            aside.extend(inputs.new_files_aside(&project.root, &|check| fields.checks(check)));
+            aside
         },
     }
 }

@@ -278,6 +278,7 @@ impl SealedInput for Closure {
             .filter(|w| w.new_file_counts)
             .map(|w| w.name.clone());
         out.names.extend(names);
+        out.names_sit_out = checks(Check::NewTestsAside);
     }
 
     fn describe(&self, checks: Checks) -> Vec<Described> {
