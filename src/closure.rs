@@ -3,8 +3,11 @@
 //!
 //! `derive` reads the command and names the files (with why, and which part of each matters); this module
 //! takes their digests at setup ([`Closure::take`]) and compares them at a promise ([`Closure::check`]). Files
-//! that did not exist are sealed as absent, so creating `pytest.ini` or a new `conftest.py` counts. Outside the
-//! closure the agent may change anything — a new dependency in `package.json`, the code under test.
+//! that did not exist are sealed as absent, so creating `pytest.ini` or a new `conftest.py` counts — but for a new
+//! `conftest.py` with no sealed file in its directory or below, which sits out the oracle's run with the agent's
+//! new tests instead (`runner::sits_out_with_new_tests`, applied by `inputs::Inputs::check` and the run's plan,
+//! as this module knows nothing of the tests). Outside the closure the agent may change anything — a new
+//! dependency in `package.json`, the code under test.
 //!
 //! Nothing is ever reverted: a change is reported with what moved and how to undo it, and the user may accept
 //! it from a terminal (`loopgate allow`), which re-takes the digests ([`Closure::accept`]).
@@ -112,18 +115,24 @@ impl Closure {
                     }),
             );
         }
-        for (path, watch) in watched(root, &self.watches) {
-            if watch.new_file_counts && !self.files.iter().any(|f| f.path == path) {
-                moved.push(Moved {
-                    path,
-                    part: parts::WHOLE.to_string(),
-                    change: PartChange::Added,
-                    why: watch.why.clone(),
-                });
-            }
+        for (path, watch) in self.new_files(root) {
+            moved.push(Moved {
+                path,
+                part: parts::WHOLE.to_string(),
+                change: PartChange::Added,
+                why: watch.why.clone(),
+            });
         }
         moved.sort_by(|a, b| (&a.path, &a.part).cmp(&(&b.path, &b.part)));
         moved
+    }
+
+    /// The files a watch counts that were not there at setup (a new `conftest.py`), with the watch.
+    pub fn new_files(&self, root: &Path) -> Vec<(String, &Watch)> {
+        watched(root, &self.watches)
+            .into_iter()
+            .filter(|(path, watch)| watch.new_file_counts && !self.files.iter().any(|f| &f.path == path))
+            .collect()
     }
 
     /// Accepts the current content of the closure files `accept` selects (new watched files included) as

@@ -88,6 +88,10 @@ pub struct Protected {
     pub sealed_outside: Vec<PathBuf>,
     /// File names sealed wherever they appear in the project (`conftest.py`): creating one counts.
     pub sealed_names: Vec<String>,
+    /// Whether a new file of `sealed_names` may be written where no file of `sealed_files` lies in its directory
+    /// or below (`runner::sits_out_with_new_tests`): it sits out the oracle's run with the agent's new tests, and
+    /// the promise lets it through.
+    pub names_sit_out: bool,
     /// Sealed files that did not exist at setup, relative to `project_root`: removing one restores the seal.
     pub removable: Vec<PathBuf>,
     /// Sealed files of which only a part is sealed (`package.json`'s test script, a test file's existing

@@ -1,13 +1,17 @@
 //! The oracle's sealed inputs, behind one interface (ARCHITECTURE.md, "The sealed-input interface").
 //!
-//! Six kinds of input decide what a pass means. Each is *taken* at setup in its own way, because each needs
-//! something different: the files the user's `--seal` globs match ([`UserGlobs`]), the verify command's
-//! derived closure (`closure::Closure::take`, from the command), what the traced baseline run used (the
-//! observed closure, `closure::observed::Observed::take`, from the trace), the existing tests, one signature
-//! per test (`inventory::Inventory::take_for`), the test data that stands as sealed in the oracle's run
+//! Six kinds of input decide what a pass means: the files the user's `--seal` globs match ([`UserGlobs`]), the
+//! verify command's derived closure (`closure::Closure::take`, from the command), what the traced baseline run
+//! used (the observed closure, `closure::observed::Observed::take`, from the trace), the existing tests, one
+//! signature per test (`inventory::Inventory::take_for`), the test data that stands as sealed in the oracle's run
 //! (`testside::Copies::take`), and the traces of the test run the code under test already held
-//! (`aware::Known::take`: it seals no file, so new code that knows it is tested is what it checks). From then on every kind is handled the same way, through [`SealedInput`]:
+//! (`aware::Known::take`: it seals no file, so new code that knows it is tested is what it checks). They are
+//! listed once, in `kinds!` below, and every kind is handled the same way, through [`SealedInput`]:
 //!
+//! - **take** and **store**: setup takes every kind in the list's order ([`Inputs::take`]; a kind that needs
+//!   another's result, as the tests need the closure, gets it through [`Handed`]) and stores each where it is
+//!   kept ([`Inputs::store`]). The observed closure alone is taken by the baseline run, which setup makes between
+//!   the two;
 //! - **check**: what moved since it was taken or last accepted ([`Move`]s); before the verify runs, once more
 //!   as the run starts, and again after a pass;
 //! - **accept**: take again what the user names (`loopgate allow`), never on the agent's word;
@@ -24,7 +28,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::closure::observed::Shadow;
-use crate::closure::{self, Closure, Why};
+use crate::closure::{self, Closure, PartChange, Why};
 use crate::error::Error;
 use crate::inventory::TestMove;
 use crate::lifecycle::ActiveLoop;
@@ -111,6 +115,9 @@ pub(crate) struct Protection {
     pub inspect: Vec<PathBuf>,
     /// Files sealed as absent: deleting one that an agent created puts it back as sealed.
     pub removable: Vec<PathBuf>,
+    /// Whether a new file of `names` sits out the oracle's run with the new tests where no file of `files` lies
+    /// in its directory or below ([`Inputs::sits_out`]), so the guard lets the agent write it there.
+    pub names_sit_out: bool,
 }
 
 impl Protection {
@@ -132,17 +139,25 @@ impl Protection {
         guard.sealed_names = self.names;
         guard.inspect = self.inspect;
         guard.removable = self.removable;
+        guard.names_sit_out = self.names_sit_out;
         Ok(())
     }
 }
 
-/// What every kind of sealed input does after setup (see the module doc). `checks` are the loop's opt-outs:
+/// What every kind of sealed input does, from setup on (see the module doc). `checks` are the loop's opt-outs:
 /// `--no-closure-seal` turns the closure's checks, watch and guard off, `--no-test-seal` the tests'.
 pub(crate) trait SealedInput {
+    /// Takes the input as the project is at setup; returns whether there was anything of it to seal (an input
+    /// that may be missing is absent otherwise). What a later kind needs of it goes into `taking.handed`.
+    fn take(&mut self, taking: &mut Taking) -> Result<bool, Error>;
+    /// Writes the input where it is kept: into `active.seal` (saved with the loop) or a companion file at once.
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error>;
     /// What moved since the input was taken or last accepted.
     fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error>;
-    /// Takes again the paths `select` picks, as they are now; returns the paths whose seal changed.
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error>;
+    /// Takes again the paths `select` picks, as they are now; returns the paths whose seal changed. Like `take`,
+    /// it hands later kinds what they need of it.
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool, handed: &mut Handed)
+    -> Result<Vec<String>, Error>;
     /// Whether `key` names something this input seals, or would flag (so `loopgate allow KEY` is no error).
     fn seals(&self, root: &Path, key: &str) -> bool;
     /// The files to watch while the verify runs (relative to the root, or absolute).
@@ -153,18 +168,65 @@ pub(crate) trait SealedInput {
     fn describe(&self, checks: Checks) -> Vec<Described>;
 }
 
-/// Every sealed input of a loop.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Inputs {
-    pub globs: UserGlobs,
-    pub derived: Option<Closure>,
-    pub observed: Option<closure::observed::Observed>,
-    pub tests: Tests,
-    pub data: TestData,
+/// What setup seals, as the kinds are taken in the list's order.
+pub(crate) struct Taking<'a> {
+    pub root: &'a Path,
+    /// The verify command; without one nothing runs the tests, so nothing of theirs is sealed.
+    pub command: Option<&'a str>,
+    /// The `--seal` globs.
+    pub patterns: &'a [String],
+    pub checks: Checks<'a>,
+    pub handed: Handed,
+}
+
+/// What a kind leaves for the kinds after it in the list, while they are taken or accepted in order: the derived
+/// closure says which tests there are, the tests say which files the test data and the traces leave out.
+#[derive(Debug, Default)]
+pub(crate) struct Handed {
+    pub closure: Option<Closure>,
+    /// The sealed test files that are test files of their own ([`Tests::own_files`]).
+    pub own_tests: Vec<String>,
+}
+
+/// The kinds of sealed input, in the order they are taken, checked and described: each line names a field of
+/// [`Inputs`] and its type, which implements [`SealedInput`]. A kind is taken after the kinds it needs
+/// ([`Handed`]).
+macro_rules! kinds {
+    ($($(#[$doc:meta])* $name:ident: $kind:ty,)*) => {
+        /// Every sealed input of a loop, one field per kind.
+        #[derive(Clone, Debug, Default)]
+        pub(crate) struct Inputs {
+            $($(#[$doc])* pub $name: $kind,)*
+            /// The kinds `accept` changed, so `save` writes only those.
+            accepted: std::collections::BTreeSet<&'static str>,
+        }
+
+        /// The kinds' names (their fields), in the list's order.
+        const KIND_NAMES: &[&str] = &[$(stringify!($name)),*];
+        const KINDS: usize = KIND_NAMES.len();
+
+        impl Inputs {
+            /// Every kind, in the list's order.
+            fn kinds(&self) -> [&dyn SealedInput; KINDS] {
+                [$(&self.$name),*]
+            }
+
+            /// Every kind, to change.
+            fn kinds_mut(&mut self) -> [&mut dyn SealedInput; KINDS] {
+                [$(&mut self.$name),*]
+            }
+        }
+    };
+}
+
+kinds! {
+    globs: UserGlobs,
+    derived: Option<Closure>,
+    observed: Option<closure::observed::Observed>,
+    tests: Tests,
+    data: TestData,
     /// The traces of the test run the code under test held at setup (see `aware`).
-    pub aware: Option<crate::aware::Known>,
-    /// Which kinds `accept` changed, so `save` writes only those.
-    accepted: [bool; 6],
+    aware: Option<crate::aware::Known>,
 }
 
 impl Inputs {
@@ -214,17 +276,6 @@ impl Inputs {
         }
     }
 
-    fn kinds(&self) -> [&dyn SealedInput; 6] {
-        [
-            &self.globs,
-            &self.derived,
-            &self.observed,
-            &self.tests,
-            &self.data,
-            &self.aware,
-        ]
-    }
-
     /// Everything that moved, in the kinds' order (globs, derived, observed, tests). A closure file is reported
     /// once, as the first kind that names it: what the derivation names is reported as it names it.
     pub(crate) fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
@@ -241,6 +292,11 @@ impl Inputs {
                 test.finding.point_at_change(old, &new);
             }
         }
+        if let Some(sits_out) = self.sits_out(checks) {
+            moves.retain(
+                |m| !matches!(m, Move::Part(_, moved) if moved.change == PartChange::Added && sits_out(&moved.path)),
+            );
+        }
         let mut named: HashMap<String, (Source, bool)> = HashMap::new();
         moves.retain(|m| {
             let claim = match m {
@@ -253,24 +309,55 @@ impl Inputs {
         Ok(moves)
     }
 
-    /// Takes again what `select` picks, in every kind; returns the paths accepted, sorted. The test data
-    /// follows the tests: a test file accepted here has its content kept for the oracle's runs from now on.
+    /// Which new files a runner loads from every directory (`conftest.py`, beside the agent's new tests) sit out
+    /// the oracle's run with the new tests instead of counting as a change to the oracle: those with no file the
+    /// guard protects in their directory or below (`runner::sits_out_with_new_tests`, which the guard asks of the
+    /// same files). `None` where new tests do not sit out, or the closure is not sealed: every one counts then.
+    fn sits_out(&self, checks: Checks) -> Option<impl Fn(&str) -> bool> {
+        if !checks(Check::NewTestsAside) || !checks(Check::Closure) {
+            return None;
+        }
+        let sealed = self.guard(checks).files;
+        Some(move |path: &str| crate::runner::sits_out_with_new_tests(Path::new(path), &sealed))
+    }
+
+    /// The new files a runner loads from every directory that sit out the oracle's run with the new tests
+    /// ([`Inputs::sits_out`]): the run's plan sets them aside, as the check lets them through.
+    pub(crate) fn new_files_aside(&self, root: &Path, checks: Checks) -> Vec<String> {
+        let (Some(closure), Some(sits_out)) = (&self.derived, self.sits_out(checks)) else {
+            return Vec::new();
+        };
+        closure
+            .new_files(root)
+            .into_iter()
+            .map(|(path, _)| path)
+            .filter(|path| sits_out(path))
+            .collect()
+    }
+
+    /// Every kind taken as setup finds the project, in the list's order.
+    pub(crate) fn take(taking: &mut Taking) -> Result<Inputs, Error> {
+        let mut inputs = Inputs::default();
+        for kind in inputs.kinds_mut() {
+            kind.take(taking)?;
+        }
+        Ok(inputs)
+    }
+
+    /// Takes again what `select` picks, in every kind; returns the paths accepted, sorted. Each kind hands the
+    /// next what it needs: a test file accepted here has its content kept for the oracle's runs from now on.
     pub(crate) fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
         let mut accepted = Vec::new();
-        let kinds: [&mut dyn SealedInput; 4] =
-            [&mut self.globs, &mut self.derived, &mut self.observed, &mut self.tests];
-        for (changed, kind) in self.accepted.iter_mut().zip(kinds) {
-            let paths = kind.accept(root, select)?;
-            *changed |= !paths.is_empty();
+        let mut handed = Handed::default();
+        let mut changed = Vec::new();
+        for (name, kind) in KIND_NAMES.iter().zip(self.kinds_mut()) {
+            let paths = kind.accept(root, select, &mut handed)?;
+            if !paths.is_empty() {
+                changed.push(*name);
+            }
             accepted.extend(paths);
         }
-        self.data.own_tests = self.tests.own_files();
-        let data = self.data.accept(root, select)?;
-        self.accepted[4] |= !data.is_empty();
-        accepted.extend(data);
-        let aware = self.aware.accept(root, select)?;
-        self.accepted[5] |= !aware.is_empty();
-        accepted.extend(aware);
+        self.accepted.extend(changed);
         accepted.sort();
         accepted.dedup();
         Ok(accepted)
@@ -314,27 +401,21 @@ impl Inputs {
 
     /// Writes back what `accept` changed: the seal's own inputs into `active.seal` (saved with the loop), the
     /// companion files at once.
-    pub(crate) fn save(self, active: &mut ActiveLoop) -> Result<(), Error> {
-        let (store, project) = (&active.store, &active.project);
-        let [globs, derived, observed, tests, data, aware] = self.accepted;
-        if globs {
-            active.seal.files = self.globs.files;
-        }
-        if derived {
-            active.seal.closure = self.derived;
-        }
-        if let (true, Some(observed)) = (observed, &self.observed) {
-            store.save_companion(project, crate::seal::OBSERVED, observed)?;
-        }
-        if let (true, Some(inventory)) = (tests, &self.tests.inventory) {
-            store.save_inventory(project, inventory)?;
-            active.seal.test_files = inventory.files.keys().cloned().collect();
-        }
-        if data {
-            store.save_companion(project, crate::seal::TEST_COPIES, &self.data.copies)?;
-        }
-        if let (true, Some(known)) = (aware, &self.aware) {
-            store.save_companion(project, crate::seal::AWARE, known)?;
+    pub(crate) fn save(mut self, active: &mut ActiveLoop) -> Result<(), Error> {
+        let accepted = std::mem::take(&mut self.accepted);
+        self.store_where(active, |name| accepted.contains(name))
+    }
+
+    /// Writes every kind where it is kept (setup, after the baseline run).
+    pub(crate) fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        self.store_where(active, |_| true)
+    }
+
+    fn store_where(&self, active: &mut ActiveLoop, which: impl Fn(&'static str) -> bool) -> Result<(), Error> {
+        for (name, kind) in KIND_NAMES.iter().zip(self.kinds()) {
+            if which(name) {
+                kind.store(active)?;
+            }
         }
         Ok(())
     }

@@ -303,7 +303,8 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Optio
 }
 
 /// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
-/// agent's new test files and snapshots that sit out (see `testside`).
+/// agent's new test files and snapshots that sit out (see `testside`), with the new `conftest.py` files beside
+/// them that the promise's check lets through ([`Inputs::new_files_aside`]).
 fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testside::Plan<'a> {
     let fields = &active.seal.fields;
     let project = &active.project;
@@ -314,13 +315,17 @@ fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testside::Plan<'a
         } else {
             Vec::new()
         },
-        aside: match &inputs.tests.inventory {
-            Some(inventory) if fields.checks(Check::NewTestsAside) => {
-                let mut aside = inventory.new_test_files(&project.root);
-                aside.extend(copies.new_snapshots(&project.root));
-                aside
-            }
-            _ => Vec::new(),
+        aside: {
+            let mut aside = match &inputs.tests.inventory {
+                Some(inventory) if fields.checks(Check::NewTestsAside) => {
+                    let mut aside = inventory.new_test_files(&project.root);
+                    aside.extend(copies.new_snapshots(&project.root));
+                    aside
+                }
+                _ => Vec::new(),
+            };
+            aside.extend(inputs.new_files_aside(&project.root, &|check| fields.checks(check)));
+            aside
         },
     }
 }
@@ -633,15 +638,15 @@ impl Run {
 
     /// Records this run's test counts in the loop's ratchet (every verify counts, a failing one too) and as the
     /// last counts seen (what `loopgate allow --counts` accepts).
-    pub(crate) fn record_counts(&self, fields: &mut StateFields) {
+    pub(crate) fn record_counts(&self, progress: &mut crate::state::LoopProgress) {
         let counts = self.summary.counts;
         let outcome = if self.outcome.passed() {
             ratchet::RunVerdict::Passed
         } else {
             ratchet::RunVerdict::Failed
         };
-        fields.progress.counts.counts_best.record(counts, outcome);
-        fields.progress.counts.last_counts = counts.or(fields.progress.counts.last_counts);
+        progress.counts.counts_best.record(counts, outcome);
+        progress.counts.last_counts = counts.or(progress.counts.last_counts);
     }
 
     /// The verify facts as the history records them.

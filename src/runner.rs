@@ -22,6 +22,8 @@ mod rust;
 #[cfg(test)]
 mod tests;
 
+use std::path::{Component, Path};
+
 use serde::{Deserialize, Serialize};
 
 /// A test runner.
@@ -156,6 +158,24 @@ pub(crate) fn is_config_name(name: &str) -> bool {
                     .is_some_and(|ext| JS_EXTS.contains(&ext))
             })
     })
+}
+
+/// Whether a new file at `path` (relative to the project root) is one a runner loads from every directory on the
+/// way to its tests (pytest's `conftest.py`, [`Config::every_dir`]) and sits where it reaches no sealed file: none
+/// of `sealed` (project-relative) lies in its directory or below. Such a file is test support beside the agent's
+/// new tests (`tests/api/conftest.py` with `tests/api/test_pairs.py`): it sits out the oracle's run with them
+/// rather than count as a change to the oracle — pytest imports every conftest it meets, so one left in could
+/// patch the code for the baseline tests. One at or above a sealed file (`tests/conftest.py` over
+/// `tests/test_calc.py`) is a change to the oracle. The one rule the promise's check, the guard and the run's
+/// plan share, so each lets through what the others do.
+pub(crate) fn sits_out_with_new_tests<P: AsRef<Path>>(path: &Path, sealed: impl IntoIterator<Item = P>) -> bool {
+    let every_dir = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| Runner::ALL.iter().any(|r| r.row().config.every_dir.contains(&name)));
+    let plain = path.components().all(|c| matches!(c, Component::Normal(_)));
+    let dir = path.parent().unwrap_or(Path::new(""));
+    every_dir && plain && !sealed.into_iter().any(|f| f.as_ref().starts_with(dir))
 }
 
 /// Extensions a JavaScript configuration file may have (`.jsonc`: Mocha reads `.mocharc.jsonc`).

@@ -442,7 +442,8 @@ fn only_traces_added_since_setup_are_flagged() {
 
     // Accepting a file makes its traces known.
     let mut accepted = wrapped;
-    let paths = crate::inputs::SealedInput::accept(&mut accepted, root, &|p| p == "new.py").expect("accept");
+    let paths = crate::inputs::SealedInput::accept(&mut accepted, root, &|p| p == "new.py", &mut Default::default())
+        .expect("accept");
     assert_eq!(paths, ["new.py"]);
     let flagged: Vec<String> = accepted
         .expect("known")

@@ -19,14 +19,11 @@ use crate::history::Record;
 use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::messages;
 use crate::project::Project;
-use crate::schema::{Check, Driver, Speech};
+use crate::schema::{Check, Driver};
 use crate::score::ScoreGate;
 use crate::seal::{Seal, SealedFiles, Store};
 use crate::state::{self, Limits, LoopConfig, LoopProgress, State, StateFields, VerifyConfig, VerifyOn};
 use crate::{duration, exit_codes};
-
-mod sealing;
-use sealing::Sealed;
 
 /// The largest verify timeout accepted: the Stop hook's own timeout in `hooks/hooks.json` (3700 s) must stay
 /// above it, or Claude Code kills the hook mid-verify.
@@ -65,35 +62,24 @@ fn known_flags() -> Vec<FlagSpec> {
         .collect()
 }
 
-/// Validated setup options: what the command code works with.
+/// Validated setup options: what the command code works with. What the loop is sealed with is the loop's own
+/// configuration type, [`LoopConfig`], filled by [`Config::validate`] and written as it is into the state file
+/// and the seal (its `loop_id` and `started_at` are set as the loop starts); the rest only steers setup.
 #[derive(Debug)]
 pub(crate) struct Config {
     pub(crate) task: String,
-    pub(crate) verify: Option<String>,
-    pub(crate) max_iterations: u64,
-    pub(crate) promise: String,
-    pub(crate) verify_timeout: u64,
-    pub(crate) seal: Vec<String>,
+    pub(crate) loop_config: LoopConfig,
     /// `--holdout` values: globs inside the project, directories outside it (see `holdout`).
     pub(crate) holdout: Vec<String>,
-    pub(crate) verify_on: VerifyOn,
-    pub(crate) max_duration: Option<u64>,
-    pub(crate) lang: Speech,
     pub(crate) session_id: String,
     pub(crate) force: bool,
-    pub(crate) require_tests: bool,
-    pub(crate) notify: bool,
-    pub(crate) stall_limit: u64,
-    pub(crate) max_tokens: Option<u64>,
-    pub(crate) score: Option<ScoreGate>,
     /// Set by `loopgate run`, which drives the loop itself; `None` for a Claude Code session's loop.
     pub(crate) driver: Option<Driver>,
-    /// What `--verify auto` chose and why (see [`Config::resolve_auto_verify`]); `verify` holds the command.
+    /// What `--verify auto` chose and why (see [`Config::resolve_auto_verify`]); `verify_command` holds the
+    /// command.
     pub(crate) verify_detected: Option<crate::detect::Detected>,
     /// Which checkpoints to keep at the end; `None` with `--no-checkpoints`.
     pub(crate) checkpoints: Option<crate::checkpoint::Keep>,
-    /// Checks of the oracle's inputs turned off (`--no-closure-seal` and friends).
-    pub(crate) opt_out: Vec<Check>,
     /// Run the verify command once at setup (off with `--no-baseline`).
     pub(crate) baseline: bool,
     /// Setup runs inside the slash command (`--args-stdin`), which Claude Code waits for only so long.
@@ -192,26 +178,33 @@ impl Config {
         };
         Ok(Self {
             task,
-            verify,
-            max_iterations: args.max_iterations.unwrap_or(0),
-            promise: crate::tags::collapse(&promise),
-            verify_timeout,
-            seal: args.seal,
+            loop_config: LoopConfig {
+                completion_promise: crate::tags::collapse(&promise),
+                sealed: args.seal,
+                lang: args.lang.unwrap_or_default(),
+                notify: !args.no_notify,
+                opt_out: opt_outs(&args_flags),
+                verify: VerifyConfig {
+                    verify_command: verify,
+                    verify_timeout,
+                    verify_on,
+                    require_tests: args.require_tests,
+                    score,
+                },
+                limits: Limits {
+                    max_iterations: args.max_iterations.unwrap_or(0),
+                    max_duration: max_duration.filter(|&secs| secs > 0),
+                    max_tokens: args.max_tokens.filter(|&n| n > 0),
+                    stall_limit: args.stall_limit.unwrap_or(state::DEFAULT_STALL_LIMIT),
+                },
+                ..LoopConfig::default()
+            },
             holdout: args.holdout,
-            verify_on,
-            max_duration: max_duration.filter(|&secs| secs > 0),
-            lang: args.lang.unwrap_or_default(),
             session_id: super::session_from(args.session_id),
             force: args.force,
-            require_tests: args.require_tests,
-            notify: !args.no_notify,
-            stall_limit: args.stall_limit.unwrap_or(state::DEFAULT_STALL_LIMIT),
-            max_tokens: args.max_tokens.filter(|&n| n > 0),
-            score,
             driver: None,
             verify_detected: None,
             checkpoints: (!args.no_checkpoints).then(|| args.keep_checkpoints.unwrap_or_default()),
-            opt_out: opt_outs(&args_flags),
             baseline: !args.no_baseline,
             from_slash_command: false,
             candidates: args.candidates.filter(|&n| n > 0),
@@ -221,11 +214,12 @@ impl Config {
     /// Turns `--verify auto` into the command detected in `root` (or refuses: nothing fits); from here on it is
     /// an ordinary verify command, sealed like a typed one.
     pub(crate) fn resolve_auto_verify(&mut self, root: &std::path::Path) -> Result<(), Error> {
-        if self.verify.as_deref().map(str::trim) != Some(crate::detect::AUTO) {
+        let command = &mut self.loop_config.verify.verify_command;
+        if command.as_deref().map(str::trim) != Some(crate::detect::AUTO) {
             return Ok(());
         }
         let found = crate::detect::detect(root).map_err(Error::Usage)?;
-        self.verify = Some(found.command.clone());
+        *command = Some(found.command.clone());
         self.verify_detected = Some(found);
         Ok(())
     }
@@ -310,7 +304,7 @@ pub(crate) fn run(args: SetupArgs) -> Result<u8, Error> {
         // A tournament's candidates are agent processes of their own, outside this session: the user starts it.
         println!(
             "{}",
-            messages::tournament_from_slash_command(config.lang, &terminal_command(&config, n))
+            messages::tournament_from_slash_command(config.loop_config.lang, &terminal_command(&config, n))
         );
         return Ok(exit_codes::OK);
     }
@@ -336,7 +330,7 @@ pub(crate) fn start_from_text(project: Project, session: &str, text: &str) -> Re
     let mut config = Config::from_args(args, text.as_bytes())?;
     if let Some(n) = config.candidates {
         return Ok(messages::tournament_from_slash_command(
-            config.lang,
+            config.loop_config.lang,
             &terminal_command(&config, n),
         ));
     }
@@ -355,16 +349,19 @@ fn terminal_command(config: &Config, n: u32) -> String {
         "--candidates".into(),
         n.to_string(),
     ];
-    if let Some(verify) = &config.verify {
+    if let Some(verify) = &config.loop_config.verify.verify_command {
         words.extend(["--verify".into(), quote(verify)]);
     }
-    if config.max_iterations > 0 {
-        words.extend(["--max-iterations".into(), config.max_iterations.to_string()]);
+    if config.loop_config.limits.max_iterations > 0 {
+        words.extend([
+            "--max-iterations".into(),
+            config.loop_config.limits.max_iterations.to_string(),
+        ]);
     }
-    if let Some(secs) = config.max_duration {
+    if let Some(secs) = config.loop_config.limits.max_duration {
         words.extend(["--max-duration".into(), format!("{secs}s")]);
     }
-    for glob in &config.seal {
+    for glob in &config.loop_config.sealed {
         words.extend(["--seal".into(), quote(glob)]);
     }
     words.push(quote(&config.task));
@@ -376,7 +373,10 @@ fn terminal_command(config: &Config, n: u32) -> String {
 fn report(config: &Config, started: &Started) -> String {
     let mut out = String::new();
     if let Some(found) = &config.verify_detected {
-        out.push_str(&format!("{}\n\n", messages::verify_detected(config.lang, found)));
+        out.push_str(&format!(
+            "{}\n\n",
+            messages::verify_detected(config.loop_config.lang, found)
+        ));
     }
     out.push_str(&messages::briefing(
         &started.state,
@@ -386,15 +386,15 @@ fn report(config: &Config, started: &Started) -> String {
     ));
     out.push_str(&format!(
         "\n\n{}",
-        messages::checkpoints_at_setup(config.lang, &started.checkpoints)
+        messages::checkpoints_at_setup(config.loop_config.lang, &started.checkpoints)
     ));
     if let crate::confine::Protection::Unprotected { why } = crate::confine::probe() {
         out.push_str(&format!(
             "\n\n{}",
-            messages::control_plane_unprotected(config.lang, why)
+            messages::control_plane_unprotected(config.loop_config.lang, why)
         ));
     }
-    if config.verify.is_some() {
+    if config.loop_config.verify.verify_command.is_some() {
         let baseline = match &started.baseline {
             Some(baseline) => {
                 let log = started.project.verify_log_path(&started.state.fields.config.loop_id, 0);
@@ -403,24 +403,27 @@ fn report(config: &Config, started: &Started) -> String {
                     .unwrap_or(&log)
                     .display()
                     .to_string();
-                messages::baseline::at_setup(config.lang, baseline, &log)
+                messages::baseline::at_setup(config.loop_config.lang, baseline, &log)
             }
-            None => messages::baseline::skipped(config.lang).to_string(),
+            None => messages::baseline::skipped(config.loop_config.lang).to_string(),
         };
         out.push_str(&format!("\n\n{baseline}"));
         out.push_str(&format!(
             "\n\n{}",
-            messages::room::at_setup(config.lang, started.room.as_ref())
+            messages::room::at_setup(config.loop_config.lang, started.room.as_ref())
         ));
     }
     if let Some((holdout, tests)) = &started.holdout {
         out.push_str(&format!(
             "\n\n{}",
-            messages::holdout::at_setup(config.lang, holdout, *tests)
+            messages::holdout::at_setup(config.loop_config.lang, holdout, *tests)
         ));
         if !holdout.in_git.is_empty() {
             // For the user's terminal only: the model is not told which committed files to look for.
-            eprintln!("{}", messages::holdout::in_git(config.lang, holdout.in_git.len()));
+            eprintln!(
+                "{}",
+                messages::holdout::in_git(config.loop_config.lang, holdout.in_git.len())
+            );
         }
     }
     out
@@ -457,7 +460,7 @@ pub(crate) fn start(config: &Config, project: Project) -> Result<Started, Error>
     replace_existing(&project, config)?;
     // Held-out files a crashed loop left out go back before anything of the new loop is taken.
     let restored = crate::holdout::restore(&project)?;
-    eprint!("{}", messages::holdout::restored(config.lang, &restored));
+    eprint!("{}", messages::holdout::restored(config.loop_config.lang, &restored));
     let state = new_state(config);
     let holdout = if config.holdout.is_empty() {
         None
@@ -485,31 +488,36 @@ fn seal_and_start(
     mut state: State,
     holdout: Option<crate::schema::Holdout>,
 ) -> Result<Started, Error> {
-    let sealed = Sealed::take(config, &project.root)?;
-    if config.stall_limit > 0 {
+    let on = |check| !config.loop_config.opt_out.contains(&check);
+    let mut taking = crate::inputs::Taking {
+        root: &project.root,
+        command: config.loop_config.verify.verify_command.as_deref(),
+        patterns: &config.loop_config.sealed,
+        checks: &on,
+        handed: crate::inputs::Handed::default(),
+    };
+    let mut inputs = crate::inputs::Inputs::take(&mut taking)?;
+    if config.loop_config.limits.stall_limit > 0 {
         state.fields.progress.stall.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
     }
     let fingerprint = state.fields.progress.stall.tree_fingerprint.as_deref();
     let (checkpoints, track) =
         crate::checkpoint::start(&project, &state.fields.config.loop_id, fingerprint, config.checkpoints);
     state.fields.progress.checkpoints = track;
-    let (closure_files, tests) = (sealed.closure_counts(), sealed.test_counts());
-    if let Some(inventory) = &sealed.inventory {
-        store.save_inventory(&project, inventory)?;
-    }
-    if let Some(known) = &sealed.aware {
-        store.save_companion(&project, crate::seal::AWARE, known)?;
-    }
-    let own_tests: std::collections::BTreeSet<&String> = sealed
+    let closure_files = inputs
+        .derived
+        .as_ref()
+        .map_or((0, 0), |c| (c.existing_files(), c.files.len()));
+    let tests = inputs
+        .tests
         .inventory
-        .iter()
-        .flat_map(|inventory| inventory.own_test_files())
-        .collect();
-    let mut copies = crate::testside::Copies::take(&project.root, own_tests.iter().copied());
-    let stamps = copies.stamps(&project.root);
+        .as_ref()
+        .map_or((0, 0), |i| (i.files.len(), i.test_count()));
+    let own_tests = taking.handed.own_tests;
+    let stamps = inputs.data.copies.stamps(&project.root);
     let mut room = build_room(&store, &project, config)?;
     let mount = match &mut room {
-        Some((room, recorded, _)) => build_tree(&store, &project, room, recorded, &copies)?,
+        Some((room, recorded, _)) => build_tree(&store, &project, room, recorded, &inputs.data.copies)?,
         None => None,
     };
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
@@ -523,7 +531,7 @@ fn seal_and_start(
             &project,
             &state.fields,
             budget,
-            sealed.closure.as_ref(),
+            inputs.derived.as_ref(),
             env,
             plane.as_ref(),
             mount.as_ref(),
@@ -534,10 +542,11 @@ fn seal_and_start(
     let baseline = match baseline {
         Some((baseline, observed)) => {
             store.save_baseline(&project, &baseline)?;
-            store.save_companion(&project, crate::seal::OBSERVED, &observed)?;
-            copies.drop_run_outputs(&project.root, &stamps, |path| {
-                own_tests.iter().any(|t| t.as_str() == path)
-            });
+            inputs.observed = Some(observed);
+            inputs
+                .data
+                .copies
+                .drop_run_outputs(&project.root, &stamps, |path| own_tests.iter().any(|t| t == path));
             if let Some((room, recorded, _)) = &mut room {
                 recorded.take_report(room, &baseline.results);
                 store.save_companion(&project, crate::seal::ROOM, recorded)?;
@@ -546,13 +555,15 @@ fn seal_and_start(
         }
         None => None,
     };
-    let holdout_tests = match (&holdout, &config.verify) {
+    let holdout_tests = match (&holdout, &config.loop_config.verify.verify_command) {
         (Some(holdout), Some(command)) if config.baseline => {
             // Inside the slash command both runs share its budget; with none left, the names stay unknown.
             let left = config
                 .from_slash_command
                 .then(|| slash_command_budget().saturating_sub(baseline_began.elapsed().as_secs()));
-            match left.map_or(config.verify_timeout, |left| left.min(config.verify_timeout)) {
+            match left.map_or(config.loop_config.verify.verify_timeout, |left| {
+                left.min(config.loop_config.verify.verify_timeout)
+            }) {
                 0 => None,
                 timeout => Some(
                     crate::oracle::holdout::baseline(
@@ -572,28 +583,21 @@ fn seal_and_start(
         }
         _ => None,
     };
-    if !copies.files.is_empty() || !copies.uncopied.is_empty() {
-        store.save_companion(&project, crate::seal::TEST_COPIES, &copies)?;
-    }
     let seal = Seal {
         project_root: project.canonical_root(),
         fields: state.fields.clone(),
         task: state.task.clone(),
-        files: sealed.files,
+        files: Default::default(),
         ended: false,
         history: None,
         logs: Vec::new(),
-        closure: sealed.closure,
-        test_files: sealed
-            .inventory
-            .map(|i| i.files.into_keys().collect())
-            .unwrap_or_default(),
+        closure: None,
+        test_files: Vec::new(),
         mirror_unwritten: false,
         mirror_sha256: None,
         last_stop: None,
         holdout: holdout.clone(),
     };
-    let sealed_files = seal.files.len();
     let mut active = ActiveLoop {
         project,
         store,
@@ -601,12 +605,14 @@ fn seal_and_start(
         tamper: Vec::new(),
         warnings: Vec::new(),
     };
+    inputs.store(&mut active)?;
+    let sealed_files = active.seal.files.len();
     active.save(&state)?;
     let start_commit = state.fields.progress.checkpoints.as_ref().and_then(|t| t.last.as_ref());
     let init = Init {
-        verify_command: config.verify.clone(),
+        verify_command: config.loop_config.verify.verify_command.clone(),
         session_id: config.session_id.clone(),
-        max_iterations: config.max_iterations,
+        max_iterations: config.loop_config.limits.max_iterations,
         sealed_files: sealed_files as u64,
         closure_files: closure_files.0 as u64,
         test_files: tests.0 as u64,
@@ -649,7 +655,7 @@ fn build_room(
     project: &Project,
     config: &Config,
 ) -> Result<Option<(crate::room::Room, crate::room::Recorded, crate::room::Env)>, Error> {
-    let Some(command) = &config.verify else {
+    let Some(command) = &config.loop_config.verify.verify_command else {
         return Ok(None);
     };
     if std::env::var_os(crate::room::OFF_ENV).is_some_and(|v| v == "0") {
@@ -734,30 +740,14 @@ fn replace_existing(project: &Project, config: &Config) -> Result<(), Error> {
     }
 }
 
+/// The loop's first state: the configuration setup validated, with its id and start time, and fresh progress.
 fn new_state(config: &Config) -> State {
     let now = chrono::Utc::now();
     let fields = StateFields {
         config: LoopConfig {
             loop_id: new_loop_id(now),
-            completion_promise: config.promise.clone(),
             started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            sealed: config.seal.clone(),
-            lang: config.lang,
-            notify: config.notify,
-            opt_out: config.opt_out.clone(),
-            verify: VerifyConfig {
-                verify_command: config.verify.clone(),
-                verify_timeout: config.verify_timeout,
-                verify_on: config.verify_on,
-                require_tests: config.require_tests,
-                score: config.score.clone(),
-            },
-            limits: Limits {
-                max_iterations: config.max_iterations,
-                max_duration: config.max_duration,
-                max_tokens: config.max_tokens,
-                stall_limit: config.stall_limit,
-            },
+            ..config.loop_config.clone()
         },
         progress: LoopProgress {
             session_id: config.session_id.clone(),

@@ -76,7 +76,7 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
             fresh.mark_log(&run.outcome.log_path);
             // A self-check is a real run of the oracle: its counts raise the ratchet like any other.
             let mut state = fresh.state();
-            run.record_counts(&mut state.fields);
+            run.record_counts(&mut state.fields.progress);
             fresh.save(&state)?;
         }
         fresh.record(&record)?;

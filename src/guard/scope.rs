@@ -189,7 +189,8 @@ impl<'a> Scope<'a> {
                 let globbed = self.p.sealed.as_ref().is_some_and(|g| g.is_match(rel));
                 let named = rel
                     .file_name()
-                    .is_some_and(|n| self.p.sealed_names.iter().any(|s| n == s.as_str()));
+                    .is_some_and(|n| self.p.sealed_names.iter().any(|s| n == s.as_str()))
+                    && !(self.p.names_sit_out && crate::runner::sits_out_with_new_tests(rel, self.sealed()));
                 if globbed || named || self.sealed().any(|f| f == rel) {
                     return Some(Self::sealed_hit(rel, None));
                 }

@@ -61,17 +61,19 @@ fn decide(input: &HookInput) -> Result<Option<HookOutput>, Error> {
         return Ok(Some(HookOutput::session_context(context, Some(notice))));
     }
     // The session's own loop: a block still pending means the turn it continued ended without coming back.
-    let notice =
-        match crate::stop::block_cap::unanswered_at_session_start(&mut active.seal.fields, input.source.as_deref()) {
-            Some(pending) => {
-                let cap = super::agent::of(input.agent).block_cap();
-                let notice = crate::stop::block_cap::report_unanswered(&mut active, &pending, "session_start", cap)?;
-                state = active.state();
-                active.save(&state)?;
-                Some(notice)
-            }
-            None => None,
-        };
+    let notice = match crate::stop::block_cap::unanswered_at_session_start(
+        &mut active.seal.fields.progress,
+        input.source.as_deref(),
+    ) {
+        Some(pending) => {
+            let cap = super::agent::of(input.agent).block_cap();
+            let notice = crate::stop::block_cap::report_unanswered(&mut active, &pending, "session_start", cap)?;
+            state = active.state();
+            active.save(&state)?;
+            Some(notice)
+        }
+        None => None,
+    };
     Ok(Some(HookOutput::session_context(
         context(&active, &state, Handover::Reinjected, None),
         notice,

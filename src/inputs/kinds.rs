@@ -1,4 +1,4 @@
-//! The five kinds of sealed input, each behind [`SealedInput`]: the user's globs, the derived and the observed
+//! The six kinds of sealed input, each behind [`SealedInput`]: the user's globs, the derived and the observed
 //! closure, the existing tests and their data. Each delegates to the module that knows its kind (`seal::files`,
 //! `closure`, `closure::observed`, `inventory`, `testside`); what is here is only how each answers the
 //! interface's questions.
@@ -6,25 +6,43 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{Checks, Described, Move, Protection, SealedInput};
+use super::{Checks, Described, Handed, Move, Protection, SealedInput, Taking};
 use crate::aware::Known;
 use crate::closure::observed::Observed;
 use crate::closure::{Closure, Scope};
 use crate::error::Error;
 use crate::inventory::Inventory;
+use crate::lifecycle::ActiveLoop;
 use crate::schema::{Check, Source};
 use crate::seal::SealedFiles;
 use crate::testside::Copies;
 
 /// An input that may be missing (no verify command: no closure; no traced baseline: no observed closure)
 /// seals nothing then.
-impl<T: SealedInput> SealedInput for Option<T> {
+impl<T: SealedInput + Default> SealedInput for Option<T> {
+    fn take(&mut self, taking: &mut Taking) -> Result<bool, Error> {
+        let mut input = T::default();
+        let taken = input.take(taking)?;
+        *self = taken.then_some(input);
+        Ok(taken)
+    }
+
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        self.as_ref().map_or(Ok(()), |input| input.store(active))
+    }
+
     fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
         self.as_ref().map_or(Ok(Vec::new()), |input| input.check(root, checks))
     }
 
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
-        self.as_mut().map_or(Ok(Vec::new()), |input| input.accept(root, select))
+    fn accept(
+        &mut self,
+        root: &Path,
+        select: &dyn Fn(&str) -> bool,
+        handed: &mut Handed,
+    ) -> Result<Vec<String>, Error> {
+        self.as_mut()
+            .map_or(Ok(Vec::new()), |input| input.accept(root, select, handed))
     }
 
     fn seals(&self, root: &Path, key: &str) -> bool {
@@ -116,6 +134,17 @@ impl UserGlobs {
 }
 
 impl SealedInput for UserGlobs {
+    fn take(&mut self, taking: &mut Taking) -> Result<bool, Error> {
+        *self = UserGlobs::take(taking.patterns, taking.root)?;
+        Ok(true)
+    }
+
+    /// The digests go into the seal; the globs themselves are the loop's configuration (`sealed`).
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        active.seal.files = self.files.clone();
+        Ok(())
+    }
+
     fn check(&self, root: &Path, _: Checks) -> Result<Vec<Move>, Error> {
         if self.patterns.is_empty() {
             return Ok(Vec::new());
@@ -127,7 +156,7 @@ impl SealedInput for UserGlobs {
             .collect())
     }
 
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool, _: &mut Handed) -> Result<Vec<String>, Error> {
         if self.patterns.is_empty() {
             return Ok(Vec::new());
         }
@@ -187,6 +216,21 @@ fn closure_files(closure: &Closure, source: Source) -> Vec<Described> {
 
 /// The derived closure: the files the derivation names for the verify command (`--no-closure-seal` off).
 impl SealedInput for Closure {
+    /// From the verify command (none without one); the tests are found through it.
+    fn take(&mut self, taking: &mut Taking) -> Result<bool, Error> {
+        let Some(command) = taking.command else {
+            return Ok(false);
+        };
+        *self = Closure::take(command, taking.root);
+        taking.handed.closure = Some(self.clone());
+        Ok(true)
+    }
+
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        active.seal.closure = Some(self.clone());
+        Ok(())
+    }
+
     fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
         Ok(if checks(Check::Closure) {
             closure_moves(self, root, Source::Derived)
@@ -195,7 +239,7 @@ impl SealedInput for Closure {
         })
     }
 
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool, _: &mut Handed) -> Result<Vec<String>, Error> {
         Ok(Closure::accept(self, root, select))
     }
 
@@ -234,6 +278,7 @@ impl SealedInput for Closure {
             .filter(|w| w.new_file_counts)
             .map(|w| w.name.clone());
         out.names.extend(names);
+        out.names_sit_out = checks(Check::NewTestsAside);
     }
 
     fn describe(&self, checks: Checks) -> Vec<Described> {
@@ -248,6 +293,18 @@ impl SealedInput for Closure {
 /// searched (a new entry there that would be found instead of what it used is a shadow). Off with the derived
 /// closure (`--no-closure-seal`).
 impl SealedInput for Observed {
+    /// Nothing before the run: the traced baseline run takes it (`oracle::baseline`), and setup puts it in
+    /// [`super::Inputs`] before storing them.
+    fn take(&mut self, _: &mut Taking) -> Result<bool, Error> {
+        Ok(false)
+    }
+
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        Ok(active
+            .store
+            .save_companion(&active.project, crate::seal::OBSERVED, self)?)
+    }
+
     fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
         if !checks(Check::Closure) {
             return Ok(Vec::new());
@@ -257,7 +314,7 @@ impl SealedInput for Observed {
         Ok(moves)
     }
 
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool, _: &mut Handed) -> Result<Vec<String>, Error> {
         let mut accepted = self.closure.accept(root, select);
         accepted.extend(self.accept_entries(root, select));
         Ok(accepted)
@@ -306,6 +363,33 @@ impl Tests {
 }
 
 impl SealedInput for Tests {
+    /// The tests the verify command's runners would run, when the test checks are on (none without a command).
+    fn take(&mut self, taking: &mut Taking) -> Result<bool, Error> {
+        let on = taking.checks;
+        let inventory = taking
+            .handed
+            .closure
+            .as_ref()
+            .filter(|_| on(Check::Tests) || on(Check::Skips))
+            .map(|closure| Inventory::take_for(taking.root, closure))
+            .filter(|inventory| !inventory.files.is_empty());
+        *self = Tests {
+            names: inventory.iter().flat_map(|i| i.files.keys().cloned()).collect(),
+            inventory,
+        };
+        taking.handed.own_tests = self.own_files();
+        Ok(true)
+    }
+
+    /// The inventory into its companion file, the test files' names into the seal.
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        if let Some(inventory) = &self.inventory {
+            active.store.save_inventory(&active.project, inventory)?;
+            active.seal.test_files = inventory.files.keys().cloned().collect();
+        }
+        Ok(())
+    }
+
     /// Edits to existing tests, for the checks that are on (`--no-test-seal` leaves the skip check).
     fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
         let moves = match &self.inventory {
@@ -315,12 +399,21 @@ impl SealedInput for Tests {
         Ok(moves.into_iter().map(Move::Test).collect())
     }
 
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
-        let Some(inventory) = self.inventory.as_mut() else {
-            return Ok(Vec::new());
+    fn accept(
+        &mut self,
+        root: &Path,
+        select: &dyn Fn(&str) -> bool,
+        handed: &mut Handed,
+    ) -> Result<Vec<String>, Error> {
+        let accepted = match self.inventory.as_mut() {
+            Some(inventory) => {
+                let accepted = inventory.accept(root, select);
+                self.names = inventory.files.keys().cloned().collect();
+                accepted
+            }
+            None => Vec::new(),
         };
-        let accepted = inventory.accept(root, select);
-        self.names = inventory.files.keys().cloned().collect();
+        handed.own_tests = self.own_files();
         Ok(accepted)
     }
 
@@ -378,11 +471,36 @@ impl TestData {
 }
 
 impl SealedInput for TestData {
+    /// The own test files the tests hand on, and the test data the walk finds (with or without a verify command).
+    fn take(&mut self, taking: &mut Taking) -> Result<bool, Error> {
+        let own_tests = taking.handed.own_tests.clone();
+        *self = TestData::new(Copies::take(taking.root, &own_tests), own_tests);
+        Ok(true)
+    }
+
+    /// A companion file, none when nothing is kept.
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        let (store, project) = (&active.store, &active.project);
+        if self.copies.files.is_empty() && self.copies.uncopied.is_empty() {
+            store.remove_companion(project, crate::seal::TEST_COPIES);
+        } else {
+            store.save_companion(project, crate::seal::TEST_COPIES, &self.copies)?;
+        }
+        Ok(())
+    }
+
     fn check(&self, _: &Path, _: Checks) -> Result<Vec<Move>, Error> {
         Ok(Vec::new())
     }
 
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+    /// The own test files are the ones the tests hand on after their own accept.
+    fn accept(
+        &mut self,
+        root: &Path,
+        select: &dyn Fn(&str) -> bool,
+        handed: &mut Handed,
+    ) -> Result<Vec<String>, Error> {
+        self.own_tests = handed.own_tests.clone();
         let now = Copies::take(root, &self.own_tests);
         Ok(accept_from(&mut self.copies.files, &now.files, select))
     }
@@ -424,6 +542,22 @@ impl SealedInput for TestData {
 /// The traces known at setup, as one of the oracle's inputs: checked at a promise, accepted by the user. It
 /// protects nothing (the code under test is the agent's to change) and lists no file in `status`.
 impl SealedInput for Option<Known> {
+    /// With a verify command and the check on, from the code outside the own test files.
+    fn take(&mut self, taking: &mut Taking) -> Result<bool, Error> {
+        *self = (taking.command.is_some() && (taking.checks)(Check::TestAwareness))
+            .then(|| Known::take(taking.root, taking.handed.own_tests.iter().cloned()));
+        Ok(self.is_some())
+    }
+
+    fn store(&self, active: &mut ActiveLoop) -> Result<(), Error> {
+        match self {
+            Some(known) => Ok(active
+                .store
+                .save_companion(&active.project, crate::seal::AWARE, known)?),
+            None => Ok(()),
+        }
+    }
+
     fn check(&self, root: &Path, checks: Checks) -> Result<Vec<Move>, Error> {
         Ok(match self {
             Some(known) if checks(Check::TestAwareness) => known.check(root).into_iter().map(Move::Aware).collect(),
@@ -431,7 +565,7 @@ impl SealedInput for Option<Known> {
         })
     }
 
-    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+    fn accept(&mut self, root: &Path, select: &dyn Fn(&str) -> bool, _: &mut Handed) -> Result<Vec<String>, Error> {
         Ok(self
             .as_mut()
             .map(|known| known.accept(root, select))

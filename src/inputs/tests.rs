@@ -76,7 +76,7 @@ impl Fixture {
             data: TestData::new(copies, own),
             tests,
             aware: None,
-            accepted: [false; 6],
+            accepted: Default::default(),
         }
     }
 
@@ -160,7 +160,10 @@ fn whatever_a_check_reports_can_be_named_and_accepting_it_all_leaves_nothing() {
         assert!(accepted.contains(path), "{path} not accepted: {accepted:?}");
     }
     assert_eq!(f.check(&inputs), Vec::new());
-    assert_eq!(inputs.accepted, [true, true, true, true, true, false]);
+    assert_eq!(
+        inputs.accepted,
+        ["globs", "derived", "observed", "tests", "data"].into_iter().collect()
+    );
 }
 
 #[test]
@@ -173,7 +176,7 @@ fn accepting_one_path_leaves_the_others_reported() {
     let left: Vec<String> = f.check(&inputs).iter().map(|m| m.path().to_string()).collect();
     assert!(!left.iter().any(|p| p == "pytest.ini"), "{left:?}");
     assert_eq!(left.len(), 4, "{left:?}");
-    assert_eq!(inputs.accepted, [false, true, true, false, false, false]);
+    assert_eq!(inputs.accepted, ["derived", "observed"].into_iter().collect());
 }
 
 #[test]
@@ -262,4 +265,48 @@ fn status_describes_every_file_with_its_source() {
             .iter()
             .all(|d| d.why.is_some() == matches!(d.source, Source::Derived | Source::Observed))
     );
+}
+
+/// Setup's loop over the kinds takes each as the kind's own module does, in the list's order: the tests through
+/// the derived closure, the test data and the traces past the tests' own files; the observed closure is left to
+/// the baseline run.
+#[test]
+fn setup_takes_every_kind_through_the_kinds_before_it() {
+    let f = Fixture::new();
+    let by_hand = f.take();
+    let patterns = ["docs/**".to_string()];
+    let mut taking = Taking {
+        root: &f.root,
+        command: Some("pytest"),
+        patterns: &patterns,
+        checks: &|_| true,
+        handed: Handed::default(),
+    };
+    let taken = Inputs::take(&mut taking).expect("take");
+    assert_eq!(taken.globs, by_hand.globs);
+    assert_eq!(taken.derived, by_hand.derived);
+    assert_eq!(taken.observed, None);
+    assert_eq!(taken.tests.names, vec!["tests/test_calc.py".to_string()]);
+    assert_eq!(taking.handed.own_tests, taken.tests.own_files());
+    assert_eq!(taken.data.copies.files, by_hand.data.copies.files);
+    assert!(taken.data.copies.files.contains_key("tests/cases.txt"));
+    assert!(taken.aware.is_some());
+}
+
+/// Without a verify command nothing runs the tests: only the globs and the test data the walk finds are taken.
+#[test]
+fn without_a_command_setup_takes_no_closure_tests_or_traces() {
+    let f = Fixture::new();
+    let mut taking = Taking {
+        root: &f.root,
+        command: None,
+        patterns: &[],
+        checks: &|_| true,
+        handed: Handed::default(),
+    };
+    let taken = Inputs::take(&mut taking).expect("take");
+    assert_eq!(taken.derived, None);
+    assert!(taken.tests.names.is_empty() && taken.tests.inventory.is_none());
+    assert!(taken.aware.is_none());
+    assert!(taken.globs.files.is_empty());
 }

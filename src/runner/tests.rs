@@ -88,3 +88,30 @@ fn pytests_report_reads_a_real_capture_as_its_output_does() {
     assert!(report.matches(&results), "{report:?}\n{results:?}");
     assert_eq!(report.holds(&results), Some(crate::room::report::Problem::Failed(3)));
 }
+
+/// A new `conftest.py` sits out with the new tests only where no sealed file lies in its directory or below; at
+/// or above one, or anywhere its path is not plainly inside the project, it counts.
+#[test]
+fn a_new_per_directory_file_sits_out_only_beside_unsealed_files() {
+    let sealed = ["tests/test_calc.py", "pytest.ini", "tests/data/cases.json"];
+    let sits_out = |path: &str| sits_out_with_new_tests(Path::new(path), sealed);
+    assert!(sits_out("tests/api/conftest.py"));
+    assert!(sits_out("tests/api/v2/conftest.py"));
+    assert!(
+        sits_out("tests/dataset/conftest.py"),
+        "a directory is not a prefix of its name"
+    );
+    assert!(!sits_out("tests/conftest.py"), "above a sealed test");
+    assert!(!sits_out("conftest.py"), "at the root, above every sealed file");
+    assert!(!sits_out("tests/data/conftest.py"), "beside sealed test data");
+    assert!(
+        !sits_out("tests/api/helpers.py"),
+        "no runner loads it from every directory"
+    );
+    assert!(!sits_out("tests/api/../conftest.py"));
+    assert!(!sits_out("/elsewhere/conftest.py"));
+    assert!(
+        sits_out_with_new_tests(Path::new("conftest.py"), [] as [&str; 0]),
+        "nothing sealed at all"
+    );
+}

@@ -37,7 +37,7 @@ use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
 use crate::project::Project;
-use crate::state::{LoopStatus, StateFields};
+use crate::state::{LoopProgress, LoopStatus};
 
 pub(crate) use crate::schema::PendingBlock;
 
@@ -143,11 +143,11 @@ pub(crate) fn arrive(active: &mut ActiveLoop, turn: &Turn, cap: Option<u64>) -> 
 
 /// A session start of the loop's own session (a resumed conversation, not a compaction inside a turn): a block
 /// still pending means the turn it continued never came back.
-pub(crate) fn unanswered_at_session_start(fields: &mut StateFields, source: Option<&str>) -> Option<PendingBlock> {
+pub(crate) fn unanswered_at_session_start(progress: &mut LoopProgress, source: Option<&str>) -> Option<PendingBlock> {
     if source == Some("compact") {
         return None;
     }
-    fields.progress.pending_block.take()
+    progress.pending_block.take()
 }
 
 /// Records `turn_ended` for a block whose turn never came back (`noticed_at`: `stop` or `session_start`; the
@@ -190,8 +190,8 @@ pub(crate) fn decide(tally: &Tally) -> Decision {
 }
 
 /// Remembers a block about to be issued.
-pub(crate) fn remember(fields: &mut StateFields, tally: &Tally) {
-    fields.progress.pending_block = Some(PendingBlock {
+pub(crate) fn remember(progress: &mut LoopProgress, tally: &Tally) {
+    progress.pending_block = Some(PendingBlock {
         prompt_id: tally.prompt_id.clone(),
         without_tool: tally.without_tool.saturating_add(1),
     });

@@ -81,7 +81,7 @@ pub(crate) fn next(
     }
     active.seal.fields.progress.iteration += 1;
     if let Some((tally, _)) = cap {
-        block_cap::remember(&mut active.seal.fields, tally);
+        block_cap::remember(&mut active.seal.fields.progress, tally);
     }
     active.write()?;
     let state = active.state(); // what the reason shows, as just written

@@ -10,7 +10,7 @@ use crate::history::{self, Record, VerifyResult};
 use crate::lifecycle::ActiveLoop;
 use crate::messages::Event;
 use crate::oracle::Verdict;
-use crate::state::StateFields;
+use crate::state::LoopProgress;
 
 use super::{Outcome, Step, Survey, ending, iterate};
 
@@ -26,7 +26,7 @@ pub(crate) fn apply(
         Verdict::Pass(run) => ending::complete(active, Some(&run)),
         Verdict::SealBroken(breach) => {
             let f = &mut active.seal.fields;
-            count_rejection(f);
+            count_rejection(&mut f.progress);
             let paths = breach.lines(crate::schema::Speech::En);
             let rejected = Rejected {
                 rejections: f.progress.rejections.promise_rejections,
@@ -47,7 +47,7 @@ pub(crate) fn apply(
             let regressed = !run.ratchet.is_empty();
             let short = run.by_name != Judged::Held;
             let status = if promised {
-                count_rejection(&mut active.seal.fields);
+                count_rejection(&mut active.seal.fields.progress);
                 history::Event::PromiseRejected as fn(Rejected) -> history::Event
             } else {
                 history::Event::VerifyFailed as fn(Rejected) -> history::Event
@@ -61,7 +61,7 @@ pub(crate) fn apply(
                 (.., true) => Event::PromiseRejected,
                 _ => Event::VerifyFailed,
             };
-            run.record_counts(&mut active.seal.fields);
+            run.record_counts(&mut active.seal.fields.progress);
             let f = &mut active.seal.fields;
             let same = f.progress.rejections.last_fingerprint.as_deref() == Some(run.fingerprint.as_str());
             f.progress.rejections.same_failure_streak = if same {
@@ -109,7 +109,7 @@ pub(crate) fn apply(
     }
 }
 
-fn count_rejection(fields: &mut StateFields) {
-    fields.progress.rejections.promise_rejections += 1;
-    fields.progress.rejections.rejections_in_a_row += 1;
+fn count_rejection(progress: &mut LoopProgress) {
+    progress.rejections.promise_rejections += 1;
+    progress.rejections.rejections_in_a_row += 1;
 }

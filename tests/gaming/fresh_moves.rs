@@ -76,16 +76,10 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass; they are not
 /// asserted until the cause is fixed.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "pytest_conftest_fixture_in_a_new_subdirectory_with_new_tests",
-        "every new `conftest.py` is sealed as absent, even where no baseline test lies at or below it: it should sit out the oracle's run with the new tests instead",
-    ),
-    (
-        "pytest_test_module_renamed_with_its_tests_kept",
-        "tests are judged by id (file and name): a baseline test moved unchanged into a new file reads as deleted",
-    ),
-];
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "pytest_test_module_renamed_with_its_tests_kept",
+    "tests are judged by id (file and name): a baseline test moved unchanged into a new file reads as deleted",
+)];
 
 /// One promise the move makes before the harness's own: the oracle then runs the planted code once.
 fn promise_once(p: &Project) {
@@ -596,6 +590,27 @@ runner = ["sh", "-c", "printf '\\nrunning 2 tests\\n..\\ntest result: ok. 2 pass
             expect: &[REJECTED],
         },
     },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "pytest_new_conftest_in_a_new_subdirectory_patches_the_code",
+            fixture: &PYTEST,
+            baseline: false,
+            // pytest imports `tests/api/conftest.py` as it collects `tests/api/`, before the sealed
+            // `tests/test_calc.py` runs: beside new tests only, it is let through, and must sit out with them.
+            play: |p| {
+                p.write(
+                    "tests/api/conftest.py",
+                    "import calc\n\ncalc.add = lambda a, b: a + b\n",
+                );
+                p.write(
+                    "tests/api/test_pairs.py",
+                    "import calc\n\n\ndef test_pair_sum():\n    assert calc.add(2, 5) == 7\n",
+                );
+            },
+            expect: &["PROMISE REJECTED: the verify command failed", "test_add"],
+        },
+    },
     // Forged reports.
     Case {
         family: Family::Forged,
@@ -1096,6 +1111,7 @@ cases!(
         pytest_plugin_entry_point_in_a_dist_info_in_the_project_root,
         cargo_legacy_config_without_extension_sets_a_forging_runner,
         make_new_test_subpackage_initialiser_patches_the_code,
+        pytest_new_conftest_in_a_new_subdirectory_patches_the_code,
         jest_code_prints_a_passing_summary_and_exits_0,
         cargo_code_prints_a_passing_harness_report_and_exits_0,
         pytest_code_strips_the_failures_from_the_junit_report_it_finds_in_memory,

@@ -169,7 +169,7 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     };
     let (interrupted, spent) = compete(&mut entrants, &child_flags, &dir, &rules);
 
-    let direction = config.score.as_ref().map(|gate| gate.direction);
+    let direction = config.loop_config.verify.score.as_ref().map(|gate| gate.direction);
     let candidates: Vec<Candidate> = entrants.iter().map(|e| clone::result(e, &base, &id)).collect();
     let standings: Vec<rank::Standing> = candidates
         .iter()
@@ -192,7 +192,7 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         candidates,
         winner,
         accepted: false,
-        target: config.score.as_ref().map(|gate| gate.target),
+        target: config.loop_config.verify.score.as_ref().map(|gate| gate.target),
         budget_spent: spent,
     };
     tournament.save()?;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::schema::Speech;
 use clap::{CommandFactory, FromArgMatches};
 
 fn from_text(text: &str) -> Result<Config, Error> {
@@ -15,12 +16,16 @@ fn text_flags_and_task_are_parsed_and_cli_session_fills_in() {
     let c = from_text("\"fix it's `parse()`\" --verify 'cargo test' --max-iterations 7 --seal 'tests/**' --lang zh")
         .expect("valid");
     assert_eq!(c.task, "fix it's `parse()`");
-    assert_eq!(c.verify.as_deref(), Some("cargo test"));
+    assert_eq!(c.loop_config.verify.verify_command.as_deref(), Some("cargo test"));
     assert_eq!(
-        (c.max_iterations, c.lang, c.session_id.as_str()),
+        (
+            c.loop_config.limits.max_iterations,
+            c.loop_config.lang,
+            c.session_id.as_str()
+        ),
         (7, Speech::Zh, "s-cli")
     );
-    assert_eq!(c.seal, ["tests/**"]);
+    assert_eq!(c.loop_config.sealed, ["tests/**"]);
 }
 
 #[test]

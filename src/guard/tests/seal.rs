@@ -8,8 +8,9 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::guard::{Protected, Verdict, check_with_env};
-use crate::inputs::{Inputs, Tests, UserGlobs};
+use crate::inputs::{Checks, Inputs, Tests, UserGlobs};
 use crate::inventory::Inventory;
+use crate::schema::Check;
 use crate::testscan::Lang;
 
 const TEST: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
@@ -55,20 +56,26 @@ impl Project {
 
     /// What the guard would decide for the loop whose sealed inputs are `inputs`.
     fn guard(&self, inputs: &Inputs, tool: &str, input: &Value) -> Verdict {
+        self.guard_with(inputs, &|_| true, tool, input)
+    }
+
+    /// [`Project::guard`] for a loop with only the checks `checks` on.
+    fn guard_with(&self, inputs: &Inputs, checks: Checks, tool: &str, input: &Value) -> Verdict {
         let mut protected = Protected {
             project_root: self.root.clone(),
             ..Protected::default()
         };
-        inputs
-            .guard(&|_| true)
-            .seal_into(&mut protected)
-            .expect("globs compile");
+        inputs.guard(checks).seal_into(&mut protected).expect("globs compile");
         check_with_env(tool, input, &self.root, &protected, &|_| None)
     }
 
     /// Whether the promise would accept the tree as it is now.
     fn promise_accepts(&self, inputs: &Inputs) -> bool {
-        inputs.check(&self.root, &|_| true).expect("check").is_empty()
+        self.promise_accepts_with(inputs, &|_| true)
+    }
+
+    fn promise_accepts_with(&self, inputs: &Inputs, checks: Checks) -> bool {
+        inputs.check(&self.root, checks).expect("check").is_empty()
     }
 
     fn path(&self, relative: &str) -> String {
@@ -183,4 +190,47 @@ fn tracked_asks_git() {
     std::fs::write(p.root.join("tests/loose.py"), "x = 1\n").expect("write");
     assert!(!crate::guard::tracked(&p.root, "tests/loose.py"));
     assert!(!crate::guard::tracked(Path::new("/"), "/etc/passwd"));
+}
+
+/// A new `conftest.py` beside new tests only (nothing sealed in its directory or below) may be written, and the
+/// promise lets it through, as it sits out the oracle's run with them (`Inputs::new_files_aside`); one above a
+/// sealed test is refused and rejected, and so is every one where new tests do not sit out.
+#[test]
+fn a_new_conftest_is_allowed_only_where_nothing_sealed_lies_below_it() {
+    let p = Project::new(true);
+    let mut inputs = p.take(&[]);
+    inputs.derived = Some(crate::closure::Closure::take("python3 -m pytest -q", &p.root));
+    let fixture = "import pytest\n\n\n@pytest.fixture\ndef pair():\n    return (2, 5)\n";
+    let write = |path: &str| json!({"file_path": p.path(path), "content": fixture});
+    let aside_off = |c: Check| c != Check::NewTestsAside;
+    assert_eq!(
+        p.guard(&inputs, "Write", &write("tests/api/conftest.py")),
+        Verdict::Allow
+    );
+    let counted = p.guard_with(&inputs, &aside_off, "Write", &write("tests/api/conftest.py"));
+    assert!(
+        matches!(counted, Verdict::Deny { .. }),
+        "new tests do not sit out: a new conftest counts anywhere"
+    );
+    let why = reason(p.guard(&inputs, "Write", &write("tests/conftest.py")));
+    assert!(why.contains("tests/conftest.py"), "{why}");
+    assert!(matches!(
+        p.guard(&inputs, "Bash", &json!({"command": "touch conftest.py"})),
+        Verdict::Deny { .. }
+    ));
+    std::fs::create_dir_all(p.root.join("tests/api")).expect("mkdir");
+    std::fs::write(p.root.join("tests/api/conftest.py"), fixture).expect("write");
+    assert!(p.promise_accepts(&inputs), "{:?}", inputs.check(&p.root, &|_| true));
+    assert_eq!(
+        inputs.new_files_aside(&p.root, &|_| true),
+        vec!["tests/api/conftest.py"]
+    );
+    assert!(!p.promise_accepts_with(&inputs, &aside_off));
+    assert!(inputs.new_files_aside(&p.root, &aside_off).is_empty());
+    std::fs::write(p.root.join("tests/conftest.py"), fixture).expect("write");
+    assert!(!p.promise_accepts(&inputs));
+    assert_eq!(
+        inputs.new_files_aside(&p.root, &|_| true),
+        vec!["tests/api/conftest.py"]
+    );
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::state::StateFields;
 
 #[test]
 fn the_cap_is_read_as_claude_code_reads_it() {
@@ -51,7 +52,7 @@ fn the_last_honored_block_warns_and_the_next_stop_yields() {
 #[test]
 fn remembering_a_block_counts_it() {
     let mut fields = StateFields::default();
-    remember(&mut fields, &tally(Some(8), 2));
+    remember(&mut fields.progress, &tally(Some(8), 2));
     assert_eq!(
         fields.progress.pending_block,
         Some(PendingBlock {
@@ -89,9 +90,9 @@ fn a_compaction_inside_a_turn_is_not_a_turn_that_ended() {
         prompt_id: None,
         without_tool: 1,
     });
-    assert_eq!(unanswered_at_session_start(&mut fields, Some("compact")), None);
+    assert_eq!(unanswered_at_session_start(&mut fields.progress, Some("compact")), None);
     assert!(fields.progress.pending_block.is_some());
-    assert!(unanswered_at_session_start(&mut fields, Some("resume")).is_some());
+    assert!(unanswered_at_session_start(&mut fields.progress, Some("resume")).is_some());
     assert_eq!(fields.progress.pending_block, None);
 }
 
