@@ -231,6 +231,10 @@ pub(crate) enum Report {
         var: &'static str,
         option: &'static str,
     },
+    /// The runner writes none that way, but loopgate's start hook, loaded through the environment
+    /// (`room::hook`: `PYTHONPATH`'s `sitecustomize`, `NODE_OPTIONS=--require`), records its per-test events to
+    /// a private path, so the sealed command runs unchanged.
+    Hook,
     /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
     None(NoReport),
 }
@@ -257,15 +261,13 @@ pub(crate) enum NoReport {
     StdoutOnly,
     /// The runner has no stable structured report (libtest's JSON needs `-Z unstable-options`).
     Unstable,
-    /// The runner writes no structured report at all (unittest).
-    NotBuiltIn,
 }
 
 impl Report {
     /// Why there is none, where there is none.
     pub(crate) fn missing(self) -> Option<NoReport> {
         match self {
-            Report::Private { .. } => None,
+            Report::Private { .. } | Report::Hook => None,
             Report::None(why) => Some(why),
         }
     }

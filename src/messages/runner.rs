@@ -23,8 +23,6 @@ pub(crate) fn no_report(lang: Speech, why: NoReport) -> &'static str {
         (NoReport::StdoutOnly, Speech::Zh) => "它的结构化输出(`-json`)就是标准输出,被测代码同样可以写入",
         (NoReport::Unstable, Speech::En) => "it has no stable structured report",
         (NoReport::Unstable, Speech::Zh) => "它没有稳定的结构化报告",
-        (NoReport::NotBuiltIn, Speech::En) => "it writes no structured report",
-        (NoReport::NotBuiltIn, Speech::Zh) => "它不写结构化报告",
     }
 }
 
