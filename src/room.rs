@@ -258,11 +258,12 @@ impl Recorded {
     }
 
     /// After the baseline run in `room`: whether its pytest report, or its start hooks' events, can stand
-    /// beside stdout for the verdict (they name exactly the tests of the baseline's `results`; see `report`).
+    /// beside stdout for the verdict (pytest's names exactly the tests of the baseline's `results`, the hooks'
+    /// name every one of them; see `report`).
     pub(crate) fn take_report(&mut self, room: &Room, results: &crate::summary::TestResults) {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
         self.hook_report = report::runners_of(&room.events_path())
-            .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.matches(results)));
+            .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
