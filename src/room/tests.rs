@@ -112,7 +112,10 @@ fn every_private_cache_points_into_the_room() {
         env["PYTEST_ADDOPTS"],
         "-x -o cache_dir=/state/rooms/abc/pytest-cache --junitxml=/state/rooms/abc/report/pytest.xml -rap"
     );
-    assert_eq!(env["GOFLAGS"], "-count=1 -v");
+    assert_eq!(
+        env["GOFLAGS"],
+        "-count=1 -exec=/state/rooms/abc/hook/go/loopgate-go-exec -v"
+    );
     assert!(
         !env.contains_key("NODE_COMPILE_CACHE"),
         "not turned on where the baseline did not"

@@ -18,7 +18,7 @@
 
 use crate::fixtures::{
     CARGO, CARGO_DATA, CARGO_GOLDEN, GO, GO_DATA, JEST, JEST_SNAPSHOT, MAKE, MOCHA, NPM, PYTEST, PYTEST_DATA,
-    PYTEST_REPORT, UNITTEST, UNITTEST_NOISY, VITEST, MOCHA_NOISY,
+    PYTEST_REPORT, UNITTEST, UNITTEST_NOISY, VITEST, MOCHA_NOISY, GO_NOISY,
 };
 use crate::project::Project;
 use crate::room_moves::{PLANT_JEST, agent, plant_pyc, stale_cargo_binaries};
@@ -71,10 +71,6 @@ pub const NEEDS_ROOM_TREE: &[(&str, &str)] = &[
     (
         "unittest_usercustomize_in_a_user_site_created_after_setup",
         "what lies outside the project (the user site-packages) is as at the baseline in the room",
-    ),
-    (
-        "go_code_prints_a_pass_for_every_test_and_exits_0",
-        "go test's report must come through a private channel (`-json` to a file only loopgate knows, item 2)",
     ),
     (
         "go_code_rewrites_the_case_data_through_a_shared_mapping",
@@ -178,6 +174,53 @@ process.exitCode = 0;
 process.exit();
 exports.add = (a, b) => a - b;
 exports.mul = (a, b) => a * b;
+"#;
+
+/// Once a test calls `Add` with other numbers than zeros, prints passing lines for every test and the package's
+/// `ok`, and ends the process with `syscall.Exit(0)`, which the testing package's `os.Exit` hook does not see.
+const FORGED_GO_MID_RUN: &str = r#"package calc
+
+import (
+	"os"
+	"syscall"
+)
+
+func Add(a, b int) int {
+	if a != 0 || b != 0 {
+		os.Stdout.WriteString("--- PASS: TestAdd (0.00s)
+=== RUN   TestZero
+--- PASS: TestZero (0.00s)
+PASS
+")
+		syscall.Exit(0)
+	}
+	return a - b
+}
+"#;
+
+/// Has a child shell write a passing verbose run to stderr while the package initialises, then exits 0.
+const FORGED_GO_CHILD: &str = r#"package calc
+
+import (
+	"os"
+	"os/exec"
+)
+
+func init() {
+	cmd := exec.Command("sh", "-c", "printf '=== RUN   TestAdd
+--- PASS: TestAdd (0.00s)
+=== RUN   TestZero
+--- PASS: TestZero (0.00s)
+PASS
+' >&2")
+	cmd.Stderr = os.Stderr
+	_ = cmd.Run()
+	os.Exit(0)
+}
+
+func Add(a, b int) int {
+	return a - b
+}
 "#;
 
 /// Every move of this file.
@@ -641,6 +684,30 @@ pub const CASES: &[Case] = &[
             expect: &[FAILED, "mocha wrote no report"],
         },
     },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "go_code_forges_the_rest_of_the_run_inside_a_test_and_exits_past_the_exit_hook",
+            fixture: &GO,
+            baseline: false,
+            play: |p| {
+                p.write("calc.go", FORGED_GO_MID_RUN);
+            },
+            expect: &[FAILED, "cut short"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "go_code_prints_the_report_from_a_child_process_to_stderr_and_exits_0",
+            fixture: &GO,
+            baseline: false,
+            play: |p| {
+                p.write("calc.go", FORGED_GO_CHILD);
+            },
+            expect: &[FAILED, "cut short"],
+        },
+    },
     // Changes the watch cannot see.
     Case {
         family: Family::Unwatched,
@@ -884,6 +951,11 @@ pub const HONEST: &[Honest] = &[
     Honest {
         name: "mocha_suite_printing_spawning_pending_and_parametrised",
         fixture: &MOCHA_NOISY,
+        play: |_| {},
+    },
+    Honest {
+        name: "go_suite_printing_spawning_skipping_and_with_subtests",
+        fixture: &GO_NOISY,
         play: |_| {},
     },
     Honest {
@@ -1131,6 +1203,8 @@ cases!(
         unittest_code_prints_an_old_spelling_report_from_a_child_process_and_exits_0,
         mocha_code_forges_the_rest_of_the_run_from_inside_a_test_and_exits_0,
         mocha_code_prints_the_report_from_a_child_process_to_stderr_and_exits_0,
+        go_code_forges_the_rest_of_the_run_inside_a_test_and_exits_past_the_exit_hook,
+        go_code_prints_the_report_from_a_child_process_to_stderr_and_exits_0,
         go_code_rewrites_the_case_data_through_a_shared_mapping,
         unittest_code_rewrites_the_case_data_through_a_shared_mapping,
         pytest_data_code_rewrites_the_cases_through_a_shared_mapping,
@@ -1156,6 +1230,7 @@ cases!(
         jest_code_reformatted_with_comments,
         unittest_suite_printing_spawning_skipping_and_with_subtests,
         mocha_suite_printing_spawning_pending_and_parametrised,
+        go_suite_printing_spawning_skipping_and_with_subtests,
         unittest_module_turned_into_a_package,
         pytest_data_module_turned_into_a_package_with_a_private_helper,
         go_new_package_dependency_used_by_the_code,

@@ -669,3 +669,58 @@ describe('calc', () => {
     fix: ("src/calc.js", CJS_CALC_FIXED),
     js: true,
 };
+
+/// go test whose tests do what honest suites do around a report (issue 29, item 2): one prints `--- PASS` lines
+/// of its own, one starts a child process, one is skipped, one runs subtests (table-driven). loopgate's
+/// `GOFLAGS=-exec` hook must leave its verdict as it was.
+pub const GO_NOISY: Fixture = Fixture {
+    verify: "go test -v ./...",
+    files: &[
+        ("go.mod", "module calc\n\ngo 1.19\n"),
+        (
+            "calc.go",
+            "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+        ),
+        (
+            "calc_test.go",
+            r#"package calc
+
+import (
+	"fmt"
+	"os/exec"
+	"testing"
+)
+
+func TestAdd(t *testing.T) {
+	for _, c := range []struct{ a, b, want int }{{0, 0, 0}, {1, 2, 3}} {
+		t.Run(fmt.Sprintf("%d+%d", c.a, c.b), func(t *testing.T) {
+			if got := Add(c.a, c.b); got != c.want {
+				t.Fatalf("Add(%d, %d) = %d", c.a, c.b, got)
+			}
+		})
+	}
+}
+
+func TestPrintsAResultLine(t *testing.T) {
+	fmt.Println("--- PASS: TestAdd (0.00s)")
+}
+
+func TestStartsAChildProcess(t *testing.T) {
+	out, err := exec.Command("sh", "-c", "echo child").Output()
+	if err != nil || string(out) != "child\n" {
+		t.Fatalf("child: %q %v", out, err)
+	}
+}
+
+func TestSkipped(t *testing.T) {
+	t.Skip("later")
+}
+"#,
+        ),
+    ],
+    fix: (
+        "calc.go",
+        "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n",
+    ),
+    js: false,
+};
