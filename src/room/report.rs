@@ -102,11 +102,7 @@ impl Report {
 
     /// A name of the output as this report names it.
     fn key(&self, name: &str) -> String {
-        if self.junit {
-            junit_name(name)
-        } else {
-            name.to_string()
-        }
+        if self.junit { junit_name(name) } else { name.to_string() }
     }
 
     /// Whether the report names exactly the tests `results` holds (read from stdout), no more, no fewer.
@@ -324,7 +320,10 @@ mod tests {
         assert!(report.covers(&honest), "{report:?}");
         assert_eq!(report.holds(&honest), None);
         let printed = results(&[("tests.test_calc.CalcTest.test_printed", Outcome::Passed)]);
-        assert!(!report.covers(&printed), "a name only the output has keeps the hook's events out");
+        assert!(
+            !report.covers(&printed),
+            "a name only the output has keeps the hook's events out"
+        );
         let forged = results(&[
             ("tests.test_calc.CalcTest.test_add", Outcome::Passed),
             ("tests.test_calc.CalcTest.test_zero", Outcome::Passed),
@@ -342,7 +341,11 @@ mod tests {
         assert_eq!(events(&[]), Err(Problem::Missing));
         let other = END.replace("\"pid\":7", "\"pid\":8");
         let go = |event: &str| format!(r#"{{"runner":"go","pid":9,"event":"{event}","name":"calc.test"}}"#);
-        assert_eq!(events(&[&go("begin")]), Err(Problem::CutShort), "a test binary that never finished");
+        assert_eq!(
+            events(&[&go("begin")]),
+            Err(Problem::CutShort),
+            "a test binary that never finished"
+        );
         let go_names = results(&[("calc TestAdd", Outcome::Passed)]);
         let finished = events(&[&go("begin"), &go("end")]).expect("reads");
         assert!(finished.covers(&go_names));

@@ -17,8 +17,8 @@
 //! `[measure] FAMILY NAME caught|missed` (honest: `passed|rejected`) instead of asserting.
 
 use crate::fixtures::{
-    CARGO, CARGO_DATA, CARGO_GOLDEN, GO, GO_DATA, JEST, JEST_SNAPSHOT, MAKE, MOCHA, NPM, PYTEST, PYTEST_DATA,
-    PYTEST_REPORT, UNITTEST, UNITTEST_NOISY, VITEST, MOCHA_NOISY, GO_NOISY,
+    CARGO, CARGO_DATA, CARGO_GOLDEN, GO, GO_DATA, GO_NOISY, JEST, JEST_SNAPSHOT, MAKE, MOCHA, MOCHA_NOISY, NPM, PYTEST,
+    PYTEST_DATA, PYTEST_REPORT, UNITTEST, UNITTEST_NOISY, VITEST,
 };
 use crate::project::Project;
 use crate::room_moves::{PLANT_JEST, agent, plant_pyc, stale_cargo_binaries};
