@@ -324,15 +324,14 @@ pub const VITEST_SNAPSHOT: Fixture = Fixture {
     js: true,
 };
 
+/// The mocha fixtures' `package.json`: `npm test` runs mocha.
+const MOCHA_PACKAGE: &str = "{\"name\": \"calc\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"mocha\"}}\n";
+
 /// mocha, a case table in `test/fixtures/cases.json`.
 pub const MOCHA: Fixture = Fixture {
     verify: "npm test --silent",
     files: &[
-        (
-            "package.json",
-            r#"{"name": "calc", "version": "1.0.0", "scripts": {"test": "mocha"}}
-"#,
-        ),
+        ("package.json", MOCHA_PACKAGE),
         ("src/calc.js", CJS_CALC),
         (
             "test/calc.test.js",
@@ -631,11 +630,7 @@ class CalcTest(unittest.TestCase):
 pub const MOCHA_NOISY: Fixture = Fixture {
     verify: "npm test --silent",
     files: &[
-        (
-            "package.json",
-            r#"{"name": "calc", "version": "1.0.0", "scripts": {"test": "mocha"}}
-"#,
-        ),
+        ("package.json", MOCHA_PACKAGE),
         ("src/calc.js", CJS_CALC),
         (
             "test/calc.test.js",
