@@ -42,6 +42,9 @@ pub(crate) struct Report {
     runs: BTreeMap<String, Outcome>,
 }
 
+/// The runner name of the Go hook's events, which record whole test binaries, not tests.
+const GO_TEST: &str = "go test";
+
 /// One line of the start hooks' events file (`hook`).
 #[derive(serde::Deserialize)]
 struct Event {
@@ -74,7 +77,7 @@ impl Report {
                 }
                 "end" => {
                     *open.entry(event.pid).or_default() -= 1;
-                    if event.runner == "go" {
+                    if event.runner == GO_TEST {
                         report.runs.entry(event.name).or_insert(Outcome::Passed);
                     }
                     continue;
@@ -83,7 +86,7 @@ impl Report {
                 "fail" => Outcome::Failed,
                 _ => continue,
             };
-            let map = if event.runner == "go" {
+            let map = if event.runner == GO_TEST {
                 &mut report.runs
             } else {
                 &mut report.tests
@@ -340,7 +343,7 @@ mod tests {
         assert_eq!(events(&[BEGIN, &PASS[..20]]), Err(Problem::CutShort));
         assert_eq!(events(&[]), Err(Problem::Missing));
         let other = END.replace("\"pid\":7", "\"pid\":8");
-        let go = |event: &str| format!(r#"{{"runner":"go","pid":9,"event":"{event}","name":"calc.test"}}"#);
+        let go = |event: &str| format!(r#"{{"runner":"go test","pid":9,"event":"{event}","name":"calc.test"}}"#);
         assert_eq!(
             events(&[&go("begin")]),
             Err(Problem::CutShort),

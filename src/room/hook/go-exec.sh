@@ -19,12 +19,12 @@ unset LOOPGATE_REPORT
 profile=$(mktemp) || exit 125
 rm -f "$profile"
 name=$(basename "$bin")
-printf '{"runner":"go","pid":%s,"event":"begin","name":"%s"}\n' "$$" "$name" >>"$report"
+printf '{"runner":"go test","pid":%s,"event":"begin","name":"%s"}\n' "$$" "$name" >>"$report"
 "$bin" "$@" -test.memprofile="$profile"
 status=$?
 if [ -s "$profile" ]; then
-    [ "$status" -eq 0 ] || printf '{"runner":"go","pid":%s,"event":"fail","name":"%s"}\n' "$$" "$name" >>"$report"
-    printf '{"runner":"go","pid":%s,"event":"end","name":"%s"}\n' "$$" "$name" >>"$report"
+    [ "$status" -eq 0 ] || printf '{"runner":"go test","pid":%s,"event":"fail","name":"%s"}\n' "$$" "$name" >>"$report"
+    printf '{"runner":"go test","pid":%s,"event":"end","name":"%s"}\n' "$$" "$name" >>"$report"
 fi
 rm -f "$profile"
 exit "$status"
