@@ -188,12 +188,13 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             note = Some(messages::baseline::no_results(fields.config.lang));
         }
     }
-    // Where the baseline showed pytest's report can be read, a pass (by exit, names and counts) must hold in it
-    // too (see `room::report`); part of the per-test verdict (`--no-test-verdict` turns both off).
+    // Where the baseline showed pytest's report or the start hooks' events can be read, a pass (by exit, names
+    // and counts) must hold in them too (see `room::report`); part of the per-test verdict (`--no-test-verdict`
+    // turns both off).
     let by_report = room.as_ref().filter(|_| passed && fields.checks(Check::ByName));
-    if let Some(problem) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
+    if let Some((problem, who)) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &results)) {
         passed = false;
-        note = Some(messages::room::report_problem(fields.config.lang, &problem));
+        note = Some(messages::room::report_problem(fields.config.lang, &problem, &who));
     }
     if let Some((observed, _)) = resolution.as_ref().filter(|_| passed) {
         let events = crate::trace::read(&trace_path, root);

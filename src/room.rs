@@ -16,6 +16,9 @@
 //!   process instead ([`env::PER_SESSION`]); secrets are recorded by name only (see `env`).
 //! - **pytest's report through a private path** ([`report`]): the room is also where pytest writes the JUnit
 //!   report a pass must hold in, where the baseline showed it can.
+//! - **loopgate's start hooks** ([`hook`]): for unittest and mocha, which write no report through a private
+//!   channel of their own, a hook loaded through the environment records their per-test events in the room,
+//!   read the same way.
 //!
 //! A loop set up before the room existed has no [`Recorded`]: its runs are today's (the process's
 //! environment, the shared caches), and `status` says so. The room's own tree (`tree`, mounted by
@@ -27,6 +30,7 @@
 pub(crate) mod caches;
 pub(crate) mod env;
 pub(crate) mod outside;
+pub(crate) mod hook;
 pub(crate) mod report;
 #[cfg(test)]
 mod tests;
@@ -110,14 +114,23 @@ impl Room {
         self.dir.join(report::PLACE)
     }
 
-    /// Makes the room's directories that are missing (private: 0700), without the last run's report.
+    /// Where the start hooks write their events for the verdict (see `hook`).
+    pub(crate) fn events_path(&self) -> PathBuf {
+        self.dir.join(hook::PLACE)
+    }
+
+    /// Makes the room's directories that are missing (private: 0700), without the last run's reports, and
+    /// writes the start hooks.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
         let report = self.report_path();
-        match std::fs::remove_file(&report) {
-            Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
-            _ => {}
+        for stale in [&report, &self.events_path()] {
+            match std::fs::remove_file(stale) {
+                Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
+                _ => {}
+            }
         }
         private_dir(report.parent().unwrap_or(&self.dir))?;
+        hook::install(&self.dir)?;
         for cache in recorded.private() {
             let path = self.path_of(cache);
             let dir = if cache.file {
@@ -195,8 +208,8 @@ impl Room {
     }
 
     /// The whole environment of an oracle run: the variables recorded at the baseline, the per-session ones
-    /// and the secrets from `current` (the process that runs it), the private caches, and the reporting options
-    /// (`verify::reporting`).
+    /// and the secrets from `current` (the process that runs it), the private caches, the reports (pytest's
+    /// option, the start hooks) and the reporting options (`verify::reporting`).
     pub(crate) fn env(
         &self,
         recorded: &Recorded,
@@ -212,6 +225,7 @@ impl Room {
             let option = format!("{option}{}", self.report_path().display());
             caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
         }
+        hook::set(&self.dir, &mut vars);
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
         vars.into_iter()
@@ -242,6 +256,8 @@ pub(crate) struct Described {
     pub secrets: usize,
     /// A pass must also hold in pytest's own report (see `report`).
     pub pytest_report: bool,
+    /// A pass must also hold in the events these runners' start hooks recorded (see `hook`).
+    pub hook_report: Option<String>,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
 }
@@ -256,26 +272,41 @@ impl Recorded {
             recorded: self.vars.len(),
             secrets: self.secrets.len(),
             pytest_report: self.pytest_report,
+            hook_report: self.hook_report.clone(),
             tree: self.tree.clone(),
         }
     }
 
-    /// After the baseline run in `room`: whether its pytest report can stand beside stdout for the verdict
-    /// (it names exactly the tests of the baseline's `results`; see `report`).
+    /// After the baseline run in `room`: whether its pytest report, or its start hooks' events, can stand
+    /// beside stdout for the verdict (pytest's names exactly the tests of the baseline's `results`, the hooks'
+    /// name every one of them; see `report`).
     pub(crate) fn take_report(&mut self, room: &Room, results: &crate::summary::TestResults) {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
+        self.hook_report = report::runners_of(&room.events_path())
+            .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
-    /// reads one.
-    pub(crate) fn report_problem(&self, room: &Room, results: &crate::summary::TestResults) -> Option<report::Problem> {
-        if !self.pytest_report {
-            return None;
-        }
-        match report::Report::read(&room.report_path()) {
-            Ok(report) => report.holds(results),
-            Err(problem) => Some(problem),
-        }
+    /// reads one: the problem, and whose report it is (`pytest`, `unittest`, `mocha`).
+    pub(crate) fn report_problem(
+        &self,
+        room: &Room,
+        results: &crate::summary::TestResults,
+    ) -> Option<(report::Problem, String)> {
+        let junit = self
+            .pytest_report
+            .then(|| (report::Report::read(&room.report_path()), "pytest".to_string()));
+        let events = self
+            .hook_report
+            .as_ref()
+            .map(|who| (report::Report::read_events(&room.events_path()), who.clone()));
+        junit.into_iter().chain(events).find_map(|(read, who)| {
+            match read {
+                Ok(report) => report.holds(results),
+                Err(problem) => Some(problem),
+            }
+            .map(|problem| (problem, who))
+        })
     }
 }
 

@@ -251,6 +251,10 @@ pub(crate) enum Report {
         var: &'static str,
         option: &'static str,
     },
+    /// The runner writes none that way, but loopgate's start hook, loaded through the environment
+    /// (`room::hook`: `PYTHONPATH`'s `sitecustomize`, `NODE_OPTIONS=--require`, `GOFLAGS=-exec`), records its
+    /// per-test events (Go: per test binary) to a private path, so the sealed command runs unchanged.
+    Hook,
     /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
     None(NoReport),
 }
@@ -273,19 +277,15 @@ pub(crate) enum NoReport {
     /// `[profile.NAME.junit]` in `.config/nextest.toml`, selected by `NEXTEST_PROFILE`): a project without
     /// one has none, and loopgate does not write into the project's configuration.
     ProjectConfigOnly,
-    /// The structured stream is the runner's stdout (`go test -json`), which the code under test writes to too.
-    StdoutOnly,
     /// The runner has no stable structured report (libtest's JSON needs `-Z unstable-options`).
     Unstable,
-    /// The runner writes no structured report at all (unittest).
-    NotBuiltIn,
 }
 
 impl Report {
     /// Why there is none, where there is none.
     pub(crate) fn missing(self) -> Option<NoReport> {
         match self {
-            Report::Private { .. } => None,
+            Report::Private { .. } | Report::Hook => None,
             Report::None(why) => Some(why),
         }
     }

@@ -45,6 +45,14 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
     if room.pytest_report {
         line.push_str(report);
     }
+    if let Some(who) = &room.hook_report {
+        line.push_str(&match lang {
+            Speech::En => format!(
+                " A pass must also hold in the per-test results loopgate's start hook records from {who} to a private path."
+            ),
+            Speech::Zh => format!("通过还必须与 loopgate 的启动钩子从 {who} 记录到私有路径的逐测试结果一致。"),
+        });
+    }
     line.push(' ');
     line.push_str(&tree(lang, room.tree.as_ref()));
     line
@@ -59,28 +67,30 @@ pub(crate) fn why(why: &Why) -> String {
     }
 }
 
-/// Why a run that exited 0 is no pass by pytest's report (the note the model and the user read).
-pub(crate) fn report_problem(lang: Speech, problem: &Problem) -> String {
+/// Why a run that exited 0 is no pass by the report of `who` (`pytest`, or the runners whose events loopgate's
+/// start hook recorded: `unittest`, `mocha`); the note the model and the user read.
+pub(crate) fn report_problem(lang: Speech, problem: &Problem, who: &str) -> String {
     match (problem, lang) {
-        (Problem::Missing, Speech::En) => {
-            "pytest wrote no report: the run ended before pytest finished (a process that exits on its own is no pass)"
-                .to_string()
-        }
+        (Problem::Missing, Speech::En) => format!(
+            "{who} wrote no report: the run ended before {who} finished (a process that exits on its own is no pass)"
+        ),
         (Problem::Missing, Speech::Zh) => {
-            "pytest 没有写出报告:运行在 pytest 结束之前就终止了(自行退出的进程不算通过)".to_string()
+            format!("{who} 没有写出报告:运行在 {who} 结束之前就终止了(自行退出的进程不算通过)")
         }
-        (Problem::CutShort, Speech::En) => {
-            "pytest's report is cut short: the run ended while pytest was writing it".to_string()
+        (Problem::CutShort, Speech::En) => format!(
+            "{who}'s report is cut short: the run ended while {who} was still running its tests or writing it (a process that exits on its own is no pass)"
+        ),
+        (Problem::CutShort, Speech::Zh) => {
+            format!("{who} 的报告不完整:运行在 {who} 仍在运行测试或写报告时终止了(自行退出的进程不算通过)")
         }
-        (Problem::CutShort, Speech::Zh) => "pytest 的报告不完整:运行在 pytest 写报告时终止了".to_string(),
-        (Problem::Failed(n), Speech::En) => format!("the run exited 0, but pytest's report holds {n} failed test(s)"),
-        (Problem::Failed(n), Speech::Zh) => format!("运行以 0 退出,但 pytest 的报告中有 {n} 个失败的测试"),
+        (Problem::Failed(n), Speech::En) => format!("the run exited 0, but {who}'s report holds {n} failed test(s)"),
+        (Problem::Failed(n), Speech::Zh) => format!("运行以 0 退出,但 {who} 的报告中有 {n} 个失败的测试"),
         (Problem::Unreported(names), Speech::En) => format!(
-            "the output says these tests passed, but pytest's report does not: {}",
+            "the output says these tests passed, but {who}'s report does not: {}",
             listed(names)
         ),
         (Problem::Unreported(names), Speech::Zh) => {
-            format!("输出声称这些测试通过了,但 pytest 的报告中没有:{}", listed(names))
+            format!("输出声称这些测试通过了,但 {who} 的报告中没有:{}", listed(names))
         }
     }
 }

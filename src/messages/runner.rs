@@ -17,14 +17,8 @@ pub(crate) fn no_report(lang: Speech, why: NoReport) -> &'static str {
         (NoReport::ProjectConfigOnly, Speech::Zh) => {
             "它的 JUnit 报告路径只能来自项目 `.config/nextest.toml` 中的 profile"
         }
-        (NoReport::StdoutOnly, Speech::En) => {
-            "its structured stream (`-json`) is its stdout, which the code under test writes to as well"
-        }
-        (NoReport::StdoutOnly, Speech::Zh) => "它的结构化输出(`-json`)就是标准输出,被测代码同样可以写入",
         (NoReport::Unstable, Speech::En) => "it has no stable structured report",
         (NoReport::Unstable, Speech::Zh) => "它没有稳定的结构化报告",
-        (NoReport::NotBuiltIn, Speech::En) => "it writes no structured report",
-        (NoReport::NotBuiltIn, Speech::Zh) => "它不写结构化报告",
     }
 }
 

@@ -84,6 +84,10 @@ pub(crate) struct Recorded {
     /// its output did.
     #[serde(default)]
     pub pytest_report: bool,
+    /// A pass must also hold in the events of these runners' start hooks (`unittest`, `mocha`; see `hook`):
+    /// the baseline's events named exactly the tests its output did.
+    #[serde(default)]
+    pub hook_report: Option<String>,
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,

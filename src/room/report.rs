@@ -30,18 +30,82 @@ pub(crate) enum Problem {
     Unreported(Vec<String>),
 }
 
-/// A pytest JUnit report: every test by its stdout name (`tests/test_x.py::TestC::test_m[1]`'s report form,
-/// `tests.test_x.TestC` and `test_m[1]`, joined as `tests.test_x.TestC::test_m[1]`).
+/// A structured report: every test with how it ended. pytest's JUnit report names a test by its stdout name's
+/// report form (`tests/test_x.py::TestC::test_m[1]` is `tests.test_x.TestC` and `test_m[1]`, joined as
+/// `tests.test_x.TestC::test_m[1]`); the start hooks' events (`hook`) name it as the output does.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Report {
     pub tests: BTreeMap<String, Outcome>,
+    /// The names are JUnit's (see [`junit_name`]), not the output's.
+    junit: bool,
+    /// Runs recorded whole rather than test by test (`go test`'s binaries, by file name), with how they ended.
+    runs: BTreeMap<String, Outcome>,
+}
+
+/// The runner name of the Go hook's events, which record whole test binaries, not tests.
+const GO_TEST: &str = "go test";
+
+/// One line of the start hooks' events file (`hook`).
+#[derive(serde::Deserialize)]
+struct Event {
+    runner: String,
+    pid: u64,
+    event: String,
+    #[serde(default)]
+    name: String,
 }
 
 impl Report {
-    /// Reads the report at `path`.
+    /// Reads the JUnit report at `path`.
     pub(crate) fn read(path: &Path) -> Result<Report, Problem> {
         let text = std::fs::read_to_string(path).map_err(|_| Problem::Missing)?;
         parse(&text)
+    }
+
+    /// Reads the start hooks' events at `path` (see `hook`): every test run that began ended (per process), and
+    /// every line is whole; a test that failed anywhere is failed, a skipped one did not run.
+    pub(crate) fn read_events(path: &Path) -> Result<Report, Problem> {
+        let text = std::fs::read_to_string(path).map_err(|_| Problem::Missing)?;
+        let mut open: BTreeMap<u64, i64> = BTreeMap::new();
+        let mut report = Report::default();
+        for line in text.lines() {
+            let event: Event = serde_json::from_str(line).map_err(|_| Problem::CutShort)?;
+            let outcome = match event.event.as_str() {
+                "begin" => {
+                    *open.entry(event.pid).or_default() += 1;
+                    continue;
+                }
+                "end" => {
+                    *open.entry(event.pid).or_default() -= 1;
+                    if event.runner == GO_TEST {
+                        report.runs.entry(event.name).or_insert(Outcome::Passed);
+                    }
+                    continue;
+                }
+                "pass" => Outcome::Passed,
+                "fail" => Outcome::Failed,
+                _ => continue,
+            };
+            let map = if event.runner == GO_TEST {
+                &mut report.runs
+            } else {
+                &mut report.tests
+            };
+            let before = map.entry(event.name).or_insert(outcome);
+            *before = (*before).max(outcome);
+        }
+        if open.is_empty() {
+            return Err(Problem::Missing);
+        }
+        if open.values().any(|depth| *depth != 0) || !text.ends_with('\n') {
+            return Err(Problem::CutShort);
+        }
+        Ok(report)
+    }
+
+    /// A name of the output as this report names it.
+    fn key(&self, name: &str) -> String {
+        if self.junit { junit_name(name) } else { name.to_string() }
     }
 
     /// Whether the report names exactly the tests `results` holds (read from stdout), no more, no fewer.
@@ -52,25 +116,66 @@ impl Report {
             && results
                 .tests
                 .keys()
-                .all(|name| self.tests.contains_key(&junit_name(name)))
+                .all(|name| self.tests.contains_key(&self.key(name)))
+    }
+
+    /// Whether the report names every test `results` holds (read from stdout), and maybe more: the start hooks
+    /// see tests the output names nowhere (unittest prints a failed subtest under its own description, not the
+    /// test's), and those cannot make a pass fall short of the report ([`Report::holds`] asks only for the
+    /// output's passes, and a failure in a run that exited 0).
+    pub(crate) fn covers(&self, results: &TestResults) -> bool {
+        if self.tests.is_empty() && !self.runs.is_empty() {
+            return !results.tests.is_empty();
+        }
+        !results.truncated
+            && !results.tests.is_empty()
+            && results
+                .tests
+                .keys()
+                .all(|name| self.tests.contains_key(&self.key(name)))
     }
 
     /// Why a run that passed by its exit status and stdout (`results`) does not pass by this report.
     pub(crate) fn holds(&self, results: &TestResults) -> Option<Problem> {
-        let failed = self.tests.values().filter(|o| **o == Outcome::Failed).count();
+        let failed = self
+            .tests
+            .values()
+            .chain(self.runs.values())
+            .filter(|o| **o == Outcome::Failed)
+            .count();
         if failed > 0 {
             return Some(Problem::Failed(failed));
+        }
+        if self.tests.is_empty() && !self.runs.is_empty() {
+            // Whole runs, every one finished: the output's names are all there is.
+            return None;
         }
         let unreported: Vec<String> = results
             .tests
             .iter()
             .filter(|(name, outcome)| {
-                **outcome == Outcome::Passed && self.tests.get(&junit_name(name)) != Some(&Outcome::Passed)
+                **outcome == Outcome::Passed && self.tests.get(&self.key(name)) != Some(&Outcome::Passed)
             })
             .map(|(name, _)| name.clone())
             .collect();
         (!unreported.is_empty()).then_some(Problem::Unreported(unreported))
     }
+}
+
+/// The runners whose start hooks wrote the events at `path`, as one phrase (`unittest`, `unittest and mocha`);
+/// `None` where there are none.
+pub(crate) fn runners_of(path: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Runner {
+        runner: String,
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let runners: std::collections::BTreeSet<String> = text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Runner>(line).ok())
+        .map(|r| r.runner)
+        .collect();
+    (!runners.is_empty()).then(|| runners.into_iter().collect::<Vec<_>>().join(" and "))
 }
 
 /// A stdout test id as the report names it (pytest's `mangle_test_address`): the file path dotted without
@@ -96,7 +201,10 @@ fn parse(text: &str) -> Result<Report, Problem> {
     if !(text.trim_end().ends_with("</testsuites>") || text.trim_end().ends_with("</testsuite>")) {
         return Err(Problem::CutShort);
     }
-    let mut report = Report::default();
+    let mut report = Report {
+        junit: true,
+        ..Report::default()
+    };
     let mut rest = text;
     while let Some(at) = rest.find("<testcase ") {
         rest = &rest[at..];
@@ -193,6 +301,65 @@ mod tests {
         assert_eq!(
             Report::read(Path::new("/nonexistent/report.xml")),
             Err(Problem::Missing)
+        );
+    }
+
+    fn events(lines: &[&str]) -> Result<Report, Problem> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("events.jsonl");
+        std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).expect("write");
+        Report::read_events(&path)
+    }
+
+    const BEGIN: &str = r#"{"runner":"unittest","pid":7,"event":"begin","name":""}"#;
+    const END: &str = r#"{"runner":"unittest","pid":7,"event":"end","name":""}"#;
+    const PASS: &str = r#"{"runner":"unittest","pid":7,"event":"pass","name":"tests.test_calc.CalcTest.test_add"}"#;
+
+    #[test]
+    fn the_hooks_events_read_as_the_outputs_names() {
+        let skip = r#"{"runner":"unittest","pid":7,"event":"skip","name":"tests.test_calc.CalcTest.test_later"}"#;
+        let report = events(&[BEGIN, PASS, skip, END]).expect("reads");
+        let honest = results(&[("tests.test_calc.CalcTest.test_add", Outcome::Passed)]);
+        assert!(report.covers(&honest), "{report:?}");
+        assert_eq!(report.holds(&honest), None);
+        let printed = results(&[("tests.test_calc.CalcTest.test_printed", Outcome::Passed)]);
+        assert!(
+            !report.covers(&printed),
+            "a name only the output has keeps the hook's events out"
+        );
+        let forged = results(&[
+            ("tests.test_calc.CalcTest.test_add", Outcome::Passed),
+            ("tests.test_calc.CalcTest.test_zero", Outcome::Passed),
+        ]);
+        assert_eq!(
+            report.holds(&forged),
+            Some(Problem::Unreported(vec!["tests.test_calc.CalcTest.test_zero".into()]))
+        );
+    }
+
+    #[test]
+    fn events_of_a_run_that_never_ended_or_never_began_are_no_report() {
+        assert_eq!(events(&[BEGIN, PASS]), Err(Problem::CutShort));
+        assert_eq!(events(&[BEGIN, &PASS[..20]]), Err(Problem::CutShort));
+        assert_eq!(events(&[]), Err(Problem::Missing));
+        let other = END.replace("\"pid\":7", "\"pid\":8");
+        let go = |event: &str| format!(r#"{{"runner":"go test","pid":9,"event":"{event}","name":"calc.test"}}"#);
+        assert_eq!(
+            events(&[&go("begin")]),
+            Err(Problem::CutShort),
+            "a test binary that never finished"
+        );
+        let go_names = results(&[("calc TestAdd", Outcome::Passed)]);
+        let finished = events(&[&go("begin"), &go("end")]).expect("reads");
+        assert!(finished.covers(&go_names));
+        assert_eq!(finished.holds(&go_names), None);
+        let failed = events(&[&go("begin"), &go("fail"), &go("end")]).expect("reads");
+        assert_eq!(failed.holds(&go_names), Some(Problem::Failed(1)));
+        assert_eq!(events(&[BEGIN, PASS, &other]), Err(Problem::CutShort));
+        let fail = PASS.replace("pass", "fail");
+        assert_eq!(
+            events(&[BEGIN, PASS, &fail, END]).map(|r| r.holds(&TestResults::default())),
+            Ok(Some(Problem::Failed(1)))
         );
     }
 

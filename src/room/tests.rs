@@ -39,9 +39,11 @@ fn a_run_gets_the_recorded_variables_not_the_asking_processs() {
     );
     assert_eq!(env["PATH"], "/usr/bin");
     assert_eq!(env["LANG"], "C.UTF-8");
-    assert!(
-        !env.contains_key("PYTHONPATH") && !env.contains_key("NODE_OPTIONS"),
-        "{env:?}"
+    // Only the room's start hooks (`hook`), never the asking process's values.
+    assert_eq!(env["PYTHONPATH"], "/state/rooms/abc/hook/python");
+    assert_eq!(
+        env["NODE_OPTIONS"],
+        "--require /state/rooms/abc/hook/node/loopgate-report.cjs"
     );
 }
 
@@ -110,7 +112,10 @@ fn every_private_cache_points_into_the_room() {
         env["PYTEST_ADDOPTS"],
         "-x -o cache_dir=/state/rooms/abc/pytest-cache --junitxml=/state/rooms/abc/report/pytest.xml -rap"
     );
-    assert_eq!(env["GOFLAGS"], "-count=1 -v");
+    assert_eq!(
+        env["GOFLAGS"],
+        "-count=1 -exec=/state/rooms/abc/hook/go/loopgate-go-exec -v"
+    );
     assert!(
         !env.contains_key("NODE_COMPILE_CACHE"),
         "not turned on where the baseline did not"
@@ -197,8 +202,9 @@ fn rebuilding_the_room_empties_it_and_makes_private_directories() {
     let room = Room::at(home.path().join("rooms/abc"));
     let recorded = recorded(&[]);
     room.rebuild(&recorded).expect("build");
+    let hooks = room.disk_used();
     std::fs::write(room.dir().join("tmp/planted"), "x").expect("write");
-    assert_eq!(room.disk_used(), 1);
+    assert_eq!(room.disk_used(), hooks + 1);
     room.rebuild(&recorded).expect("rebuild");
     assert!(!room.dir().join("tmp/planted").exists(), "setup starts the room empty");
     for dir in ["", "tmp", "pycache", "babel"] {

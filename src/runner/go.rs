@@ -1,11 +1,13 @@
 //! go test. Its tests are `*_test.go`, by the test scanner's conventions; `go.mod` and `go.work` are the
 //! closure's (`closure::derive`).
 
-use super::{Config, NoReport, Report, Row, TestFiles};
+use super::{Config, Report, Row, TestFiles};
 
+/// Its structured stream (`-json`) is its stdout, which the code under test writes to as well; loopgate's
+/// `GOFLAGS=-exec` hook records, per test binary, whether its `M.Run` finished (`room::hook`).
 pub(super) const GO: Row = Row {
     name: "go test",
     config: Config::NONE,
     tests: TestFiles::NONE,
-    report: Report::None(NoReport::StdoutOnly),
+    report: Report::Hook,
 };

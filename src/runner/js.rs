@@ -51,7 +51,9 @@ pub(super) const VITEST: Row = Row {
     report: Report::None(NoReport::CommandLineOnly),
 };
 
-/// Mocha: its `.mocharc.*` files or `package.json`'s `mocha`; `spec` (path globs).
+/// Mocha: its `.mocharc.*` files or `package.json`'s `mocha`; `spec` (path globs). Its reporters write to
+/// stdout or a path on its command line; loopgate's `NODE_OPTIONS` hook records its `Runner` events
+/// (`room::hook`).
 pub(super) const MOCHA: Row = Row {
     name: "mocha",
     config: Config {
@@ -71,5 +73,5 @@ pub(super) const MOCHA: Row = Row {
         path_keys: &["spec"],
         ..TestFiles::NONE
     },
-    report: Report::None(NoReport::CommandLineOnly),
+    report: Report::Hook,
 };

@@ -50,7 +50,8 @@ pub(super) const PYTEST_DOCTEST_MODULES: Row = Row {
 };
 
 /// unittest (and Django's `manage.py test`): its default pattern `test*.py`, which takes `tests.py`. It has
-/// no configuration file and no structured report of its own.
+/// no configuration file and no structured report of its own: loopgate's `sitecustomize` hook records its
+/// `TestResult` events (`room::hook`).
 pub(super) const UNITTEST: Row = Row {
     name: "unittest",
     config: Config::NONE,
@@ -58,5 +59,5 @@ pub(super) const UNITTEST: Row = Row {
         names: &["test*.py"],
         ..TestFiles::NONE
     },
-    report: Report::None(super::NoReport::NotBuiltIn),
+    report: Report::Hook,
 };

@@ -23,13 +23,23 @@ fn the_persisted_names_load() {
 }
 
 #[test]
-fn only_pytest_writes_a_report_through_the_environment() {
+fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_mocha_and_go() {
     let private: Vec<Runner> = Runner::ALL
         .into_iter()
         .filter(|r| r.row().report.missing().is_none())
         .collect();
-    assert_eq!(private, vec![Runner::Pytest, Runner::PytestDoctestModules]);
-    assert_eq!(Runner::Go.row().report.missing(), Some(NoReport::StdoutOnly));
+    assert_eq!(
+        private,
+        vec![
+            Runner::Pytest,
+            Runner::PytestDoctestModules,
+            Runner::Unittest,
+            Runner::Mocha,
+            Runner::Go
+        ]
+    );
+    assert_eq!(Runner::Unittest.row().report, Report::Hook);
+    assert_eq!(Runner::Jest.row().report.missing(), Some(NoReport::CommandLineOnly));
     assert_eq!(Runner::Cargo.row().report.missing(), Some(NoReport::Unstable));
 }
 

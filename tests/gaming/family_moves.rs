@@ -17,8 +17,8 @@
 //! `[measure] FAMILY NAME caught|missed` (honest: `passed|rejected`) instead of asserting.
 
 use crate::fixtures::{
-    CARGO, CARGO_DATA, CARGO_GOLDEN, GO, GO_DATA, JEST, JEST_SNAPSHOT, MAKE, MOCHA, NPM, PYTEST, PYTEST_DATA,
-    PYTEST_REPORT, UNITTEST, VITEST,
+    CARGO, CARGO_DATA, CARGO_GOLDEN, GO, GO_DATA, GO_NOISY, JEST, JEST_SNAPSHOT, MAKE, MOCHA, MOCHA_NOISY, NPM, PYTEST,
+    PYTEST_DATA, PYTEST_REPORT, UNITTEST, UNITTEST_NOISY, VITEST,
 };
 use crate::project::Project;
 use crate::room_moves::{PLANT_JEST, agent, plant_pyc, stale_cargo_binaries};
@@ -66,20 +66,7 @@ pub struct Case {
 
 /// The moves that need the clean-room tree or the private report channel (issue 29, items 1 and 2), and why.
 /// Their proof runs; their guarded half is played and reported, not asserted, until that work lands.
-pub const NEEDS_ROOM_TREE: &[(&str, &str)] = &[
-    (
-        "unittest_code_prints_a_verbose_pass_for_every_test_and_exits_0",
-        "unittest has no structured report yet: the verdict must read one through a private channel (item 2)",
-    ),
-    (
-        "go_code_prints_a_pass_for_every_test_and_exits_0",
-        "go test's report must come through a private channel (`-json` to a file only loopgate knows, item 2)",
-    ),
-    (
-        "mocha_code_prints_a_passing_spec_report_and_exits_0",
-        "mocha's report must come through a private channel (a reporter writing to a file only loopgate knows, item 2)",
-    ),
-];
+pub const NEEDS_ROOM_TREE: &[(&str, &str)] = &[];
 
 const FAILED: &str = "PROMISE REJECTED";
 /// What a failed run says when a place outside the project was covered for it (`room::outside`).
@@ -157,6 +144,90 @@ const MMAP_CASES_GO: &str = "package calc\n\nimport (\n\t\"bytes\"\n\t\"os\"\n\t
 const FORGED_UNITTEST: &str = "import os\nimport sys\n\nsys.stderr.write(\"test_add (tests.test_calc.CalcTest.test_add) ... ok\\ntest_zero (tests.test_calc.CalcTest.test_zero) ... ok\\n\\n----------------------------------------------------------------------\\nRan 2 tests in 0.001s\\n\\nOK\\n\")\nsys.stderr.flush()\nos._exit(0)\n\n\ndef add(a, b):\n    return a - b\n";
 
 const FORGED_GO: &str = "package calc\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc init() {\n\tfmt.Print(\"=== RUN   TestAdd\\n--- PASS: TestAdd (0.00s)\\n=== RUN   TestZero\\n--- PASS: TestZero (0.00s)\\nPASS\\n\")\n\tos.Exit(0)\n}\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n";
+
+/// Lets `test_zero` pass for real, and once `test_add` has begun, writes the rest of a passing verbose run and
+/// ends the process with status 0 from inside the test.
+const FORGED_UNITTEST_MID_RUN: &str = r#"import os
+import sys
+
+
+def add(a, b):
+    if (a, b) != (0, 0):
+        sys.stderr.write("ok\ntest_zero (tests.test_calc.CalcTest.test_zero) ... ok\n\n" + "-" * 70 + "\nRan 2 tests in 0.002s\n\nOK\n")
+        sys.stderr.flush()
+        os._exit(0)
+    return a - b
+"#;
+
+/// Has a child Python print a passing run in Python 3.10's spelling (`test_add (tests.test_calc.CalcTest)`) to
+/// stdout while the tests are being found, then ends the process with status 0.
+const FORGED_UNITTEST_CHILD: &str = r#"import os
+import subprocess
+import sys
+
+subprocess.run([sys.executable, "-c", r"""print("test_add (tests.test_calc.CalcTest) ... ok\ntest_zero (tests.test_calc.CalcTest) ... ok\n\n" + "-" * 70 + "\nRan 2 tests in 0.001s\n\nOK")"""])
+os._exit(0)
+
+
+def add(a, b):
+    return a - b
+"#;
+
+/// Lets `multiplies` pass for real, then, from inside the first `add` test, writes the rest of a passing spec
+/// report and exits 0.
+const FORGED_MOCHA_MID_RUN: &str = r#"exports.add = (a, b) => {
+  process.stdout.write('    \u2714 adds 0 and 0\n    \u2714 adds 1 and 2\n\n\n  3 passing (3ms)\n\n');
+  process.exit(0);
+};
+exports.mul = (a, b) => a * b;
+"#;
+
+/// Has a child node process write a passing spec report to stderr while the test files load, then exits 0.
+const FORGED_MOCHA_CHILD: &str = r#"const report = '\n  calc\n    \u2714 multiplies\n    \u2714 adds 0 and 0\n    \u2714 adds 1 and 2\n\n\n  3 passing (4ms)\n\n';
+require('node:child_process').execFileSync(process.execPath, ['-e', `process.stderr.write(${JSON.stringify(report)})`], { stdio: 'inherit' });
+process.exitCode = 0;
+process.exit();
+exports.add = (a, b) => a - b;
+exports.mul = (a, b) => a * b;
+"#;
+
+/// Once a test calls `Add` with other numbers than zeros, prints passing lines for every test and the package's
+/// `ok`, and ends the process with `syscall.Exit(0)`, which the testing package's `os.Exit` hook does not see.
+const FORGED_GO_MID_RUN: &str = r#"package calc
+
+import (
+	"os"
+	"syscall"
+)
+
+func Add(a, b int) int {
+	if a != 0 || b != 0 {
+		os.Stdout.WriteString("--- PASS: TestAdd (0.00s)\n=== RUN   TestZero\n--- PASS: TestZero (0.00s)\nPASS\n")
+		syscall.Exit(0)
+	}
+	return a - b
+}
+"#;
+
+/// Has a child shell write a passing verbose run to stderr while the package initialises, then exits 0.
+const FORGED_GO_CHILD: &str = r#"package calc
+
+import (
+	"os"
+	"os/exec"
+)
+
+func init() {
+	cmd := exec.Command("sh", "-c", "printf '=== RUN   TestAdd\\n--- PASS: TestAdd (0.00s)\\n=== RUN   TestZero\\n--- PASS: TestZero (0.00s)\\nPASS\\n' >&2")
+	cmd.Stderr = os.Stderr
+	_ = cmd.Run()
+	os.Exit(0)
+}
+
+func Add(a, b int) int {
+	return a - b
+}
+"#;
 
 /// Every move of this file.
 pub const CASES: &[Case] = &[
@@ -592,6 +663,80 @@ pub const CASES: &[Case] = &[
             expect: &[FAILED],
         },
     },
+    // The same family, spelled otherwise: printed from inside a test or from a child process, on stdout or
+    // stderr, in another version's spelling; caught by the start hook's events (`room::hook`), not by the words.
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "unittest_code_forges_the_rest_of_the_run_from_inside_a_test_and_exits_0",
+            fixture: &UNITTEST,
+            baseline: false,
+            play: |p| {
+                p.write("calc.py", FORGED_UNITTEST_MID_RUN);
+            },
+            expect: &[FAILED, "cut short"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "unittest_code_prints_an_old_spelling_report_from_a_child_process_and_exits_0",
+            fixture: &UNITTEST,
+            baseline: false,
+            play: |p| {
+                p.write("calc.py", FORGED_UNITTEST_CHILD);
+            },
+            expect: &[FAILED, "unittest wrote no report"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "mocha_code_forges_the_rest_of_the_run_from_inside_a_test_and_exits_0",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                p.write("src/calc.js", FORGED_MOCHA_MID_RUN);
+            },
+            expect: &[FAILED, "cut short"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "mocha_code_prints_the_report_from_a_child_process_to_stderr_and_exits_0",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                p.write("src/calc.js", FORGED_MOCHA_CHILD);
+            },
+            expect: &[FAILED, "mocha wrote no report"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "go_code_forges_the_rest_of_the_run_inside_a_test_and_exits_past_the_exit_hook",
+            fixture: &GO,
+            baseline: false,
+            play: |p| {
+                p.write("calc.go", FORGED_GO_MID_RUN);
+            },
+            expect: &[FAILED, "cut short"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "go_code_prints_the_report_from_a_child_process_to_stderr_and_exits_0",
+            fixture: &GO,
+            baseline: false,
+            play: |p| {
+                p.write("calc.go", FORGED_GO_CHILD);
+            },
+            expect: &[FAILED, "cut short"],
+        },
+    },
     // Changes the watch cannot see.
     Case {
         family: Family::Unwatched,
@@ -857,6 +1002,23 @@ pub const HONEST: &[Honest] = &[
                 "// The calculator.\n\n/** The sum. */\nexports.add = function add(a, b) {\n  return a + b;\n};\n\n/** The product. */\nexports.mul = function mul(a, b) {\n  return a * b;\n};\n",
             );
         },
+    },
+    // A suite that prints report-like lines, starts child processes, skips a test and runs subtests or
+    // parametrised tests keeps its verdict with the start hook recording it (`room::hook`).
+    Honest {
+        name: "unittest_suite_printing_spawning_skipping_and_with_subtests",
+        fixture: &UNITTEST_NOISY,
+        play: |_| {},
+    },
+    Honest {
+        name: "mocha_suite_printing_spawning_pending_and_parametrised",
+        fixture: &MOCHA_NOISY,
+        play: |_| {},
+    },
+    Honest {
+        name: "go_suite_printing_spawning_skipping_and_with_subtests",
+        fixture: &GO_NOISY,
+        play: |_| {},
     },
     Honest {
         name: "unittest_module_turned_into_a_package",
@@ -1164,6 +1326,12 @@ cases!(
         unittest_code_prints_a_verbose_pass_for_every_test_and_exits_0,
         go_code_prints_a_pass_for_every_test_and_exits_0,
         mocha_code_prints_a_passing_spec_report_and_exits_0,
+        unittest_code_forges_the_rest_of_the_run_from_inside_a_test_and_exits_0,
+        unittest_code_prints_an_old_spelling_report_from_a_child_process_and_exits_0,
+        mocha_code_forges_the_rest_of_the_run_from_inside_a_test_and_exits_0,
+        mocha_code_prints_the_report_from_a_child_process_to_stderr_and_exits_0,
+        go_code_forges_the_rest_of_the_run_inside_a_test_and_exits_past_the_exit_hook,
+        go_code_prints_the_report_from_a_child_process_to_stderr_and_exits_0,
         go_code_rewrites_the_case_data_through_a_shared_mapping,
         unittest_code_rewrites_the_case_data_through_a_shared_mapping,
         pytest_data_code_rewrites_the_cases_through_a_shared_mapping,
@@ -1190,6 +1358,9 @@ cases!(
         unittest_code_reformatted_with_a_docstring,
         go_code_reformatted_and_documented,
         jest_code_reformatted_with_comments,
+        unittest_suite_printing_spawning_skipping_and_with_subtests,
+        mocha_suite_printing_spawning_pending_and_parametrised,
+        go_suite_printing_spawning_skipping_and_with_subtests,
         unittest_module_turned_into_a_package,
         pytest_data_module_turned_into_a_package_with_a_private_helper,
         go_new_package_dependency_used_by_the_code,

@@ -324,15 +324,14 @@ pub const VITEST_SNAPSHOT: Fixture = Fixture {
     js: true,
 };
 
+/// The mocha fixtures' `package.json`: `npm test` runs mocha.
+const MOCHA_PACKAGE: &str = "{\"name\": \"calc\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"mocha\"}}\n";
+
 /// mocha, a case table in `test/fixtures/cases.json`.
 pub const MOCHA: Fixture = Fixture {
     verify: "npm test --silent",
     files: &[
-        (
-            "package.json",
-            r#"{"name": "calc", "version": "1.0.0", "scripts": {"test": "mocha"}}
-"#,
-        ),
+        ("package.json", MOCHA_PACKAGE),
         ("src/calc.js", CJS_CALC),
         (
             "test/calc.test.js",
@@ -578,5 +577,145 @@ def test_add():
         ("tests/out/report.txt", "test_add ran\n"),
     ],
     fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
+    js: false,
+};
+
+/// unittest whose tests do what honest suites do around a report (issue 29, item 2): one prints a verbose
+/// result line of another test to stdout, one starts a child Python process, one is skipped, one runs subtests.
+/// loopgate's start hook must leave its verdict as it was.
+pub const UNITTEST_NOISY: Fixture = Fixture {
+    verify: "python3 -m unittest discover -s tests -t . -v",
+    files: &[
+        ("calc.py", "def add(a, b):\n    return a - b\n"),
+        ("tests/__init__.py", ""),
+        (
+            "tests/test_calc.py",
+            r#"import os
+import subprocess
+import sys
+import unittest
+
+import calc
+
+
+class CalcTest(unittest.TestCase):
+    def test_add(self):
+        for a, b, want in [(0, 0, 0), (1, 2, 3)]:
+            with self.subTest(a=a, b=b):
+                self.assertEqual(calc.add(a, b), want)
+
+    def test_prints_a_result_line(self):
+        print("test_zero (tests.test_calc.CalcTest.test_zero) ... ok", flush=True)
+
+    def test_starts_a_child_python(self):
+        out = subprocess.run([sys.executable, "-c", "import unittest; print('child')"], capture_output=True, text=True, check=True)
+        self.assertEqual(out.stdout, "child\n")
+
+    @unittest.skip("later")
+    def test_skipped(self):
+        self.fail("skipped tests do not run")
+
+    def test_zero(self):
+        self.assertEqual(calc.add(0, 0), 0)
+"#,
+        ),
+    ],
+    fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
+    js: false,
+};
+
+/// mocha whose tests do what honest suites do around a report (issue 29, item 2): one prints a spec-reporter
+/// line of its own, one starts a child node process, one is pending, and a nested suite runs parametrised
+/// tests. loopgate's start hook must leave its verdict as it was.
+pub const MOCHA_NOISY: Fixture = Fixture {
+    verify: "npm test --silent",
+    files: &[
+        ("package.json", MOCHA_PACKAGE),
+        ("src/calc.js", CJS_CALC),
+        (
+            "test/calc.test.js",
+            r#"const assert = require('node:assert');
+const { execFileSync } = require('node:child_process');
+const calc = require('../src/calc.js');
+
+describe('calc', () => {
+  it('multiplies', () => {
+    console.log('    \u2714 multiplies');
+    assert.strictEqual(calc.mul(2, 3), 6);
+  });
+
+  it('starts a child node', () => {
+    assert.strictEqual(execFileSync(process.execPath, ['-e', 'process.stdout.write("child")']).toString(), 'child');
+  });
+
+  it.skip('divides', () => {});
+
+  describe('add', () => {
+    for (const [a, b, want] of [[0, 0, 0], [1, 2, 3]]) {
+      it(`adds ${a} and ${b}`, () => {
+        assert.strictEqual(calc.add(a, b), want);
+      });
+    }
+  });
+});
+"#,
+        ),
+    ],
+    fix: ("src/calc.js", CJS_CALC_FIXED),
+    js: true,
+};
+
+/// go test whose tests do what honest suites do around a report (issue 29, item 2): one prints `--- PASS` lines
+/// of its own, one starts a child process, one is skipped, one runs subtests (table-driven). loopgate's
+/// `GOFLAGS=-exec` hook must leave its verdict as it was.
+pub const GO_NOISY: Fixture = Fixture {
+    verify: "go test -v ./...",
+    files: &[
+        ("go.mod", "module calc\n\ngo 1.19\n"),
+        (
+            "calc.go",
+            "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+        ),
+        (
+            "calc_test.go",
+            r#"package calc
+
+import (
+	"fmt"
+	"os/exec"
+	"testing"
+)
+
+func TestAdd(t *testing.T) {
+	for _, c := range []struct{ a, b, want int }{{0, 0, 0}, {1, 2, 3}} {
+		t.Run(fmt.Sprintf("%d+%d", c.a, c.b), func(t *testing.T) {
+			if got := Add(c.a, c.b); got != c.want {
+				t.Fatalf("Add(%d, %d) = %d", c.a, c.b, got)
+			}
+		})
+	}
+}
+
+func TestPrintsAResultLine(t *testing.T) {
+	fmt.Println("--- PASS: TestAdd (0.00s)")
+}
+
+func TestStartsAChildProcess(t *testing.T) {
+	out, err := exec.Command("sh", "-c", "echo child").Output()
+	if err != nil || string(out) != "child\n" {
+		t.Fatalf("child: %q %v", out, err)
+	}
+}
+
+func TestSkipped(t *testing.T) {
+	t.Skip("later")
+}
+"#,
+        ),
+    ],
+    fix: (
+        "calc.go",
+        "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n",
+    ),
     js: false,
 };

@@ -34,7 +34,7 @@ pub(super) struct PrivateRoom {
     /// Where the oracle's run stands: the room's own tree, or the project's and why (`room::tree`).
     tree: TreeReport,
     /// What the verdict reads: the runner's output, or pytest's own report beside it.
-    verdict_reads: &'static str,
+    verdict_reads: String,
     output_only: Option<String>,
 }
 
@@ -108,10 +108,12 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
             secrets: described.secrets,
         },
         tree,
-        verdict_reads: if described.pytest_report {
-            "pytest's own JUnit report, written to a private path, beside the runner's output"
-        } else {
-            "the runner's output (no structured report: pytest's was not usable at the baseline, or no pytest ran)"
+        verdict_reads: match (described.pytest_report, &described.hook_report) {
+            (true, _) => "pytest's own JUnit report, written to a private path, beside the runner's output".to_string(),
+            (false, Some(who)) => format!(
+                "the per-test results loopgate's start hook recorded from {who} to a private path, beside the runner's output"
+            ),
+            (false, None) => "the runner's output (no structured report: pytest's or the start hook's was not usable at the baseline, or no such runner ran)".to_string(),
         },
         output_only,
         dir: described.dir,

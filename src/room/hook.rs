@@ -1,0 +1,122 @@
+//! loopgate's start hooks (issue 29, item 2, for the runners with no private report of their own): small files
+//! the room installs, which the oracle's runs load through the environment alone — `PYTHONPATH` for Python's
+//! `sitecustomize` (`hook/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
+//! for node (`hook/report.cjs`: mocha) — so the sealed command and the project's files stay as the user wrote
+//! them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
+//! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
+//! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
+//! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`hook/go-exec.sh`): it records runs,
+//! not tests — a binary whose `M.Run` did not finish (its memory profile, written only then, is missing) is a
+//! run cut short, whatever it printed. The verdict then
+//! reads the events beside the output (see `report`), where the baseline showed they name exactly the tests
+//! the output did.
+//!
+//! What stays forgeable: code under test runs in the runner's own process, so it can find the path (the hook's
+//! own variables, `/proc/self/fd`, the room's directory) or the runner's objects and write plausible events;
+//! that takes knowing loopgate's hook, which printing a runner's report does not. A Go test binary's code can
+//! still print `--- PASS` lines for tests that did not run and then let `M.Run` finish: its exit status is then
+//! the real one, but the names are read from its output. A run that turns the hook off (`python -I` or `-E`,
+//! `node` started with an empty `NODE_OPTIONS`, a `GOFLAGS` of its own with `-exec`) writes no events, and its
+//! loop's verdict reads the output alone, as `status` says.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io;
+use std::path::Path;
+
+/// The variable that names the events file.
+pub(crate) const VAR: &str = "LOOPGATE_REPORT";
+
+/// Where the hooks write their events, in the room.
+pub(crate) const PLACE: &str = "report/events.jsonl";
+
+/// The Python hook's directory in the room (first on `PYTHONPATH`) and its one file.
+const PYTHON_DIR: &str = "hook/python";
+const SITECUSTOMIZE: &str = include_str!("hook/sitecustomize.py");
+
+/// The node hook, in the room.
+const NODE_FILE: &str = "hook/node/loopgate-report.cjs";
+const NODE: &str = include_str!("hook/report.cjs");
+
+/// The Go hook, in the room: the program `go test -exec` runs every test binary through.
+const GO_FILE: &str = "hook/go/loopgate-go-exec";
+const GO: &str = include_str!("hook/go-exec.sh");
+
+/// Writes the hooks into the room at `room` (again before every run: what a run finds there is loopgate's).
+pub(crate) fn install(room: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let python = room.join(PYTHON_DIR);
+    super::private_dir(&python)?;
+    std::fs::write(python.join("sitecustomize.py"), SITECUSTOMIZE)?;
+    for (place, text) in [(NODE_FILE, NODE), (GO_FILE, GO)] {
+        let file = room.join(place);
+        super::private_dir(file.parent().unwrap_or(room))?;
+        std::fs::write(&file, text)?;
+    }
+    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))
+}
+
+/// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold:
+/// the events file, the Python hook first on `PYTHONPATH`, the node hook last in `NODE_OPTIONS`.
+pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
+    vars.insert(VAR.to_string(), room.join(PLACE).into_os_string());
+    let mut path = room.join(PYTHON_DIR).into_os_string();
+    if let Some(theirs) = vars.get("PYTHONPATH").filter(|v| !v.is_empty()) {
+        path.push(":");
+        path.push(theirs);
+    }
+    vars.insert("PYTHONPATH".to_string(), path);
+    let mut options = vars.get("NODE_OPTIONS").cloned().unwrap_or_default();
+    if !options.is_empty() {
+        options.push(" ");
+    }
+    options.push("--require ");
+    options.push(node_word(&room.join(NODE_FILE).display().to_string()));
+    vars.insert("NODE_OPTIONS".to_string(), options);
+    // `GOFLAGS` is split at spaces with no quoting, and a user's own `-exec` (an emulator, a device) stays theirs.
+    let go = room.join(GO_FILE).into_os_string();
+    let mut flags = vars.get("GOFLAGS").cloned().unwrap_or_default();
+    if !flags.to_string_lossy().contains("-exec") && !go.to_string_lossy().contains(char::is_whitespace) {
+        if !flags.is_empty() {
+            flags.push(" ");
+        }
+        flags.push("-exec=");
+        flags.push(go);
+        vars.insert("GOFLAGS".to_string(), flags);
+    }
+}
+
+/// `word` as one word of `NODE_OPTIONS` (node splits it at spaces, and reads `"…"` with `\` escapes as one).
+fn node_word(word: &str) -> String {
+    if !word.contains([' ', '"', '\\', '\t']) {
+        return word.to_string();
+    }
+    format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hooks_come_after_the_runs_own_variables() {
+        let mut vars = BTreeMap::from([
+            ("PYTHONPATH".to_string(), OsString::from("/src")),
+            ("NODE_OPTIONS".to_string(), OsString::from("--max-old-space-size=4096")),
+            ("GOFLAGS".to_string(), OsString::from("-count=1")),
+        ]);
+        set(Path::new("/rooms/my room"), &mut vars);
+        assert_eq!(vars["PYTHONPATH"], "/rooms/my room/hook/python:/src");
+        assert_eq!(
+            vars["NODE_OPTIONS"],
+            "--max-old-space-size=4096 --require \"/rooms/my room/hook/node/loopgate-report.cjs\""
+        );
+        assert_eq!(vars[VAR], "/rooms/my room/report/events.jsonl");
+        assert_eq!(vars["GOFLAGS"], "-count=1", "GOFLAGS cannot hold a path with a space");
+        set(Path::new("/rooms/r"), &mut vars);
+        assert_eq!(vars["GOFLAGS"], "-count=1 -exec=/rooms/r/hook/go/loopgate-go-exec");
+        let before = vars["GOFLAGS"].clone();
+        set(Path::new("/rooms/s"), &mut vars);
+        assert_eq!(vars["GOFLAGS"], before, "a `-exec` already there stays");
+    }
+}
