@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use super::finding::Finding;
 use super::shell::{Analyzer, FORBIDDEN};
-use super::words::{Arg, State};
+use super::words::{Arg, Getopt, State, Token};
 
 /// Substrings that suggest inline code writes, removes or runs something (`rm` also covers `rmtree`,
 /// `rmdir`, `rmSync`). Code with none of them only reads, and is allowed whatever it names.
@@ -80,36 +80,32 @@ impl Analyzer<'_, '_> {
     ) -> Option<Finding> {
         let (mut in_place, mut code, mut flag_code) = (false, String::new(), false);
         let mut pos = Vec::new();
-        let mut opts = true;
-        let mut i = 1;
-        while let Some(a) = args.get(i) {
-            let text = a.text();
-            if opts && text == "--" {
-                opts = false;
-            } else if opts && text.starts_with('-') && text.len() > 1 {
-                for (k, ch) in text.char_indices().skip(1) {
-                    if ch == 'i' {
-                        in_place = true;
-                    } else if code_flags.contains(ch) {
-                        let rest = &text[k + ch.len_utf8()..];
-                        if rest.is_empty() {
-                            i += 1;
-                            code.push_str(&args.get(i).map(Arg::text).unwrap_or_default());
-                        } else {
-                            code.push_str(rest);
-                        }
-                        code.push('\n');
-                        flag_code = true;
-                    } else if !value_flags.contains(ch) {
-                        continue;
-                    }
-                    break;
+        let mut words = Getopt::new(args.get(1..).unwrap_or_default()).posix();
+        while let Some(token) = words.token() {
+            let text = match token {
+                Token::Operand(a) => {
+                    pos.push(a.clone());
+                    continue;
                 }
-            } else {
-                pos.push(a.clone());
-                opts = false;
+                Token::Option(_, text) => text,
+            };
+            for (k, ch) in text.char_indices().skip(1) {
+                if ch == 'i' {
+                    in_place = true;
+                } else if code_flags.contains(ch) {
+                    let rest = &text[k + ch.len_utf8()..];
+                    if rest.is_empty() {
+                        code.push_str(&words.value().map(Arg::text).unwrap_or_default());
+                    } else {
+                        code.push_str(rest);
+                    }
+                    code.push('\n');
+                    flag_code = true;
+                } else if !value_flags.contains(ch) {
+                    continue;
+                }
+                break;
             }
-            i += 1;
         }
         if !flag_code && pos.first().is_none_or(|p| p.text() == "-") {
             code.push_str(stdin.unwrap_or_default());

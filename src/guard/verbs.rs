@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::finding::Finding;
 use super::paths;
 use super::shell::Analyzer;
-use super::words::{Arg, State, literal, operands};
+use super::words::{Arg, Getopt, State, Token, literal, operands};
 
 impl Analyzer<'_, '_> {
     /// `cp SRC… DEST`, `cp -t DEST SRC…`, `mv SRC… DEST`: only the destination is written (sources too for
@@ -17,25 +17,24 @@ impl Analyzer<'_, '_> {
         let mut dest = None;
         let mut ops = Vec::new();
         let mut moves = mv;
-        let mut opts = true;
-        let mut i = 1;
-        while let Some(a) = args.get(i) {
-            let text = a.text();
-            if opts && text == "--" {
-                opts = false;
-            } else if opts && (text == "--target-directory" || (short_t && text == "-t")) {
-                dest = args.get(i + 1).cloned();
-                i += 1;
-            } else if opts && text.starts_with("--target-directory=") {
+        let mut words = Getopt::new(args.get(1..).unwrap_or_default());
+        while let Some(token) = words.token() {
+            let (a, text) = match token {
+                Token::Operand(a) => {
+                    ops.push(a.clone());
+                    continue;
+                }
+                Token::Option(a, text) => (a, text),
+            };
+            if text == "--target-directory" || (short_t && text == "-t") {
+                dest = words.value().cloned();
+            } else if text.starts_with("--target-directory=") {
                 dest = Some(a.skip("--target-directory=".len()));
-            } else if opts && short_t && text.starts_with("-t") {
+            } else if short_t && text.starts_with("-t") {
                 dest = Some(a.skip(2));
-            } else if opts && text == "--remove-source-files" {
+            } else if text == "--remove-source-files" {
                 moves = true;
-            } else if !(opts && text.starts_with('-') && text.len() > 1) {
-                ops.push(a.clone());
             }
-            i += 1;
         }
         let dest = dest.or_else(|| ops.pop());
         let into = dest.as_ref().and_then(|d| self.copied_into_dir(d, &ops, st));
@@ -72,33 +71,34 @@ impl Analyzer<'_, '_> {
     pub(super) fn sed(&self, args: &[Arg], st: &State) -> Option<Finding> {
         let (mut in_place, mut script_given) = (false, false);
         let mut pos = Vec::new();
-        let mut opts = true;
-        let mut i = 1;
-        while let Some(a) = args.get(i) {
-            let text = a.text();
-            if opts && text == "--" {
-                opts = false;
-            } else if opts && text.starts_with("--") {
-                in_place |= text.starts_with("--in-place");
-                let valued = text == "--expression" || text == "--file";
-                script_given |= valued || text.starts_with("--expression=") || text.starts_with("--file=");
-                i += usize::from(valued);
-            } else if opts && text.starts_with('-') && text.len() > 1 {
-                for (k, ch) in text.char_indices().skip(1) {
-                    match ch {
-                        'i' => in_place = true,
-                        'e' | 'f' | 'l' => {
-                            script_given |= ch != 'l';
-                            i += usize::from(k + 1 == text.len());
-                        }
-                        _ => continue,
+        let mut words = Getopt::new(args.get(1..).unwrap_or_default());
+        while let Some(token) = words.token() {
+            match token {
+                Token::Operand(a) => pos.push(a.clone()),
+                Token::Option(_, text) if text.starts_with("--") => {
+                    in_place |= text.starts_with("--in-place");
+                    let valued = text == "--expression" || text == "--file";
+                    script_given |= valued || text.starts_with("--expression=") || text.starts_with("--file=");
+                    if valued {
+                        words.value();
                     }
-                    break;
                 }
-            } else {
-                pos.push(a.clone());
+                Token::Option(_, text) => {
+                    for (k, ch) in text.char_indices().skip(1) {
+                        match ch {
+                            'i' => in_place = true,
+                            'e' | 'f' | 'l' => {
+                                script_given |= ch != 'l';
+                                if k + 1 == text.len() {
+                                    words.value();
+                                }
+                            }
+                            _ => continue,
+                        }
+                        break;
+                    }
+                }
             }
-            i += 1;
         }
         if !in_place {
             return None;

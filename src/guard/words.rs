@@ -99,18 +99,78 @@ fn lookup(name: &str, st: &State, scope: &Scope) -> Option<String> {
     }
 }
 
+/// One argument as a getopt-style parser sees it.
+pub(super) enum Token<'a> {
+    /// An option word (`-abc`, `--name`, `--name=value`) with its text; a cluster of short options is the
+    /// caller's to split, since only it knows which letters take a value.
+    Option(&'a Arg, String),
+    /// A word that is not an option: after `--`, a lone `-`, or anything not starting with `-`.
+    Operand(&'a Arg),
+}
+
+/// The getopt-style walk over a command's arguments that every verb reading options shares: `--` ends the
+/// options, a lone `-` is an operand, and an option that takes a value takes the next word ([`Getopt::value`]).
+/// By default options and operands mix, as GNU tools allow; [`Getopt::posix`] ends the options at the first
+/// operand, as interpreters do (`perl script.pl -i` passes `-i` to the script).
+pub(super) struct Getopt<'a> {
+    args: &'a [Arg],
+    next: usize,
+    opts: bool,
+    posix: bool,
+}
+
+impl<'a> Getopt<'a> {
+    /// Walks `args` (the arguments after the command's name).
+    pub(super) fn new(args: &'a [Arg]) -> Self {
+        Getopt {
+            args,
+            next: 0,
+            opts: true,
+            posix: false,
+        }
+    }
+
+    /// Options end at the first operand.
+    pub(super) fn posix(self) -> Self {
+        Getopt { posix: true, ..self }
+    }
+
+    /// The next argument, or `None` at the end.
+    pub(super) fn token(&mut self) -> Option<Token<'a>> {
+        loop {
+            let a = self.args.get(self.next)?;
+            self.next += 1;
+            let text = a.text();
+            if self.opts && text == "--" {
+                self.opts = false;
+            } else if self.opts && text.starts_with('-') && text.len() > 1 {
+                return Some(Token::Option(a, text));
+            } else {
+                self.opts &= !self.posix;
+                return Some(Token::Operand(a));
+            }
+        }
+    }
+
+    /// The word after the current option, taken as its value (it is skipped even when absent, so a value
+    /// never reads as an operand).
+    pub(super) fn value(&mut self) -> Option<&'a Arg> {
+        self.next += 1;
+        self.args.get(self.next - 1)
+    }
+}
+
 /// Arguments that are not options (everything after `--`), plus `--target-directory=DIR` values.
 pub(super) fn operands(args: &[Arg]) -> Vec<Arg> {
     let mut out = Vec::new();
-    let mut opts = true;
-    for a in args {
-        let text = a.text();
-        if opts && text == "--" {
-            opts = false;
-        } else if opts && text.starts_with("--target-directory=") {
-            out.push(a.skip("--target-directory=".len()));
-        } else if !(opts && text.starts_with('-') && text.len() > 1) {
-            out.push(a.clone());
+    let mut words = Getopt::new(args);
+    while let Some(token) = words.token() {
+        match token {
+            Token::Operand(a) => out.push(a.clone()),
+            Token::Option(a, text) if text.starts_with("--target-directory=") => {
+                out.push(a.skip("--target-directory=".len()));
+            }
+            Token::Option(..) => {}
         }
     }
     out
