@@ -19,6 +19,10 @@
 //! - A baseline that reported no names (the suite did not build yet, or `--no-baseline`) adopts the first
 //!   later verify that reports them, so the loop is judged by name from then on ([`Baseline::adopt`]).
 //! - Pure: the caller runs the command, loads and saves; nothing here touches a file.
+//!
+//! One of the five modules the user's tests pass through, each answering one question (`ARCHITECTURE.md`, "One of
+//! each mechanism"): this one judges a run by test name (`ratchet` by count); `testscan` reads a test file,
+//! `inventory` keeps every test file's signature, `testside` stands them as sealed in the oracle's run.
 
 use std::collections::BTreeSet;
 

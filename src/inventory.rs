@@ -17,6 +17,10 @@
 //! A file whose size, modification time, change time and inode are as recorded is not read again: the change
 //! time cannot be set by a process, so this is safe against `touch -d`. The inventory can be large, so it lives
 //! beside the seal in its own file, loaded only at a promise or when the guard inspects an edit.
+//!
+//! One of the five modules the user's tests pass through, each answering one question (`ARCHITECTURE.md`, "One of
+//! each mechanism"): this one keeps every test file's signature (each read by `testscan`); `testside` stands the
+//! test files as sealed in the oracle's run, `baseline` and `ratchet` judge a run's results.
 
 mod helpers;
 mod listing;

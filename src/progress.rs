@@ -17,6 +17,9 @@
 //!
 //! With the fingerprint comes a one-line summary of the uncommitted work ([`Changes`]: files modified,
 //! new and deleted against the index), which the history records at a stop that changed the tree.
+//!
+//! Not the loop's progress (`state::LoopProgress`, the counters the stops keep) nor the live line of a verify run
+//! (`verify::progress`): this is the probe of the working tree.
 
 mod index;
 mod repo;

@@ -18,6 +18,10 @@
 //!   skipped". Until a verify passed, only *ran* is compared.
 //! - No counts (no runner summary recognized, `None`) is no ratchet: never a rejection, and
 //!   nothing recorded.
+//!
+//! One of the five modules the user's tests pass through, each answering one question (`ARCHITECTURE.md`, "One of
+//! each mechanism"): this one judges a run by count (`baseline` by test name); `testscan` reads a test file,
+//! `inventory` keeps every test file's signature, `testside` stands them as sealed in the oracle's run.
 
 use crate::summary::TestCounts;
 

@@ -19,6 +19,9 @@
 //! table that registers them), `lines` (the cleaned lines and helpers the runner modules share), `generic`
 //! (the fallback), `counts` (the totals and the line-by-line scanner), `results` (tests by name),
 //! `fingerprint`.
+//!
+//! A leaf beside the runner table (`runner`), whose `Runner` keys its readers: it reads a run's output and knows
+//! nothing of loops, seals or sentences.
 
 mod counts;
 mod fingerprint;

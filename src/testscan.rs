@@ -22,6 +22,10 @@
 //! Layout: `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized
 //! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `imports` (modules and the names they bind),
 //! `markers`, `sig` + `compare` (signatures and findings), `finding` (the facts; `messages::finding` words them).
+//!
+//! One of the five modules the user's tests pass through, each answering one question (`ARCHITECTURE.md`, "One of
+//! each mechanism"): this one reads a test file; `inventory` keeps every test file's signature, `testside` stands
+//! the test files as sealed in the oracle's run, `baseline` and `ratchet` judge a run's results.
 
 mod braces;
 mod compare;

@@ -26,6 +26,10 @@
 //!
 //! Opt-outs: `--with-new-tests` lets the agent's new test files take part; with `--no-test-seal` the agent may
 //! edit existing tests, so they are not put back as sealed either.
+//!
+//! One of the five modules the user's tests pass through, each answering one question (`ARCHITECTURE.md`, "One of
+//! each mechanism"): this one stands the test files as sealed in the oracle's run; `testscan` reads a test file,
+//! `inventory` keeps every test file's signature, `baseline` and `ratchet` judge a run's results.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
