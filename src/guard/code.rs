@@ -125,33 +125,30 @@ impl Analyzer<'_, '_> {
     pub(super) fn awk(&self, args: &[Arg], stdin: Option<&str>, st: &State) -> Option<Finding> {
         let (mut in_place, mut code, mut program_file) = (false, None::<String>, false);
         let mut pos = Vec::new();
-        let mut opts = true;
-        let mut i = 1;
-        while let Some(a) = args.get(i) {
-            let text = a.text();
-            let next = || args.get(i + 1).map(Arg::text).unwrap_or_default();
-            match text.as_str() {
-                "--" if opts => opts = false,
-                "-f" | "--file" if opts => {
-                    program_file = true;
-                    i += 1;
-                }
-                "-v" | "-F" | "--assign" | "--field-separator" if opts => i += 1,
-                "-i" | "--include" if opts => {
-                    in_place |= next().starts_with("inplace");
-                    i += 1;
-                }
-                "-e" | "--source" if opts => {
-                    code.get_or_insert_default().push_str(&next());
-                    i += 1;
-                }
-                _ if opts && text.starts_with('-') && text.len() > 1 => in_place |= text.contains("inplace"),
-                _ => {
+        let mut words = Getopt::new(args.get(1..).unwrap_or_default()).posix();
+        while let Some(token) = words.token() {
+            let text = match token {
+                Token::Operand(a) => {
                     pos.push(a.clone());
-                    opts = false;
+                    continue;
                 }
+                Token::Option(_, text) => text,
+            };
+            match text.as_str() {
+                "-f" | "--file" => {
+                    program_file = true;
+                    words.value();
+                }
+                "-v" | "-F" | "--assign" | "--field-separator" => {
+                    words.value();
+                }
+                "-i" | "--include" => in_place |= words.value().is_some_and(|v| v.text().starts_with("inplace")),
+                "-e" | "--source" => {
+                    let source = words.value().map(Arg::text).unwrap_or_default();
+                    code.get_or_insert_default().push_str(&source);
+                }
+                _ => in_place |= text.contains("inplace"),
             }
-            i += 1;
         }
         let mut files = &pos[..];
         if code.is_none() && !program_file && !pos.is_empty() {

@@ -447,3 +447,36 @@ fn a_patch_naming_a_protected_file_is_denied_and_one_of_the_code_passes() {
         assert!(denied(&f.check_in("ApplyPatch", &patch(files), &f.root)), "{files}");
     }
 }
+
+/// The one getopt walk: `--` ends the options, a lone `-` is an operand, a value is taken whole, and in POSIX
+/// mode the first operand ends the options (what follows is the script's).
+#[test]
+fn getopt_walks_options_values_and_operands() {
+    use super::words::{Getopt, Token, literal};
+    let walk = |words: &[&str], posix: bool| {
+        let args: Vec<_> = words.iter().map(|w| literal(w)).collect();
+        let mut getopt = Getopt::new(&args);
+        if posix {
+            getopt = getopt.posix();
+        }
+        let mut seen = Vec::new();
+        while let Some(token) = getopt.token() {
+            match token {
+                Token::Option(_, text) if text == "-o" => {
+                    let value = getopt.value().map(|v| v.text()).unwrap_or_default();
+                    seen.push(format!("-o={value}"));
+                }
+                Token::Option(_, text) => seen.push(text),
+                Token::Operand(a) => seen.push(format!("[{}]", a.text())),
+            }
+        }
+        seen
+    };
+    let words = ["-ab", "-o", "-x", "file", "-", "--long", "--", "-c"];
+    assert_eq!(walk(&words, false), ["-ab", "-o=-x", "[file]", "[-]", "--long", "[-c]"]);
+    assert_eq!(
+        walk(&words, true),
+        ["-ab", "-o=-x", "[file]", "[-]", "[--long]", "[--]", "[-c]"]
+    );
+    assert_eq!(walk(&["-o"], false), ["-o="], "a missing value is no operand");
+}
