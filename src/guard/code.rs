@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use super::finding::Finding;
 use super::shell::{Analyzer, FORBIDDEN};
-use super::words::{Arg, Getopt, State, Token};
+use super::words::{Arg, Getopt, State};
 
 /// Substrings that suggest inline code writes, removes or runs something (`rm` also covers `rmtree`,
 /// `rmdir`, `rmSync`). Code with none of them only reads, and is allowed whatever it names.
@@ -81,14 +81,7 @@ impl Analyzer<'_, '_> {
         let (mut in_place, mut code, mut flag_code) = (false, String::new(), false);
         let mut pos = Vec::new();
         let mut words = Getopt::new(args.get(1..).unwrap_or_default()).posix();
-        while let Some(token) = words.token() {
-            let text = match token {
-                Token::Operand(a) => {
-                    pos.push(a.clone());
-                    continue;
-                }
-                Token::Option(_, text) => text,
-            };
+        while let Some((_, text)) = words.next_option(&mut pos) {
             for (k, ch) in text.char_indices().skip(1) {
                 if ch == 'i' {
                     in_place = true;
@@ -126,14 +119,7 @@ impl Analyzer<'_, '_> {
         let (mut in_place, mut code, mut program_file) = (false, None::<String>, false);
         let mut pos = Vec::new();
         let mut words = Getopt::new(args.get(1..).unwrap_or_default()).posix();
-        while let Some(token) = words.token() {
-            let text = match token {
-                Token::Operand(a) => {
-                    pos.push(a.clone());
-                    continue;
-                }
-                Token::Option(_, text) => text,
-            };
+        while let Some((_, text)) = words.next_option(&mut pos) {
             match text.as_str() {
                 "-f" | "--file" => {
                     program_file = true;

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::finding::Finding;
 use super::paths;
 use super::shell::Analyzer;
-use super::words::{Arg, Getopt, State, Token, literal, operands};
+use super::words::{Arg, Getopt, State, literal, operands};
 
 impl Analyzer<'_, '_> {
     /// `cp SRC… DEST`, `cp -t DEST SRC…`, `mv SRC… DEST`: only the destination is written (sources too for
@@ -18,14 +18,7 @@ impl Analyzer<'_, '_> {
         let mut ops = Vec::new();
         let mut moves = mv;
         let mut words = Getopt::new(args.get(1..).unwrap_or_default());
-        while let Some(token) = words.token() {
-            let (a, text) = match token {
-                Token::Operand(a) => {
-                    ops.push(a.clone());
-                    continue;
-                }
-                Token::Option(a, text) => (a, text),
-            };
+        while let Some((a, text)) = words.next_option(&mut ops) {
             if text == "--target-directory" || (short_t && text == "-t") {
                 dest = words.value().cloned();
             } else if text.starts_with("--target-directory=") {
@@ -72,32 +65,28 @@ impl Analyzer<'_, '_> {
         let (mut in_place, mut script_given) = (false, false);
         let mut pos = Vec::new();
         let mut words = Getopt::new(args.get(1..).unwrap_or_default());
-        while let Some(token) = words.token() {
-            match token {
-                Token::Operand(a) => pos.push(a.clone()),
-                Token::Option(_, text) if text.starts_with("--") => {
-                    in_place |= text.starts_with("--in-place");
-                    let valued = text == "--expression" || text == "--file";
-                    script_given |= valued || text.starts_with("--expression=") || text.starts_with("--file=");
-                    if valued {
-                        words.value();
-                    }
+        while let Some((_, text)) = words.next_option(&mut pos) {
+            if text.starts_with("--") {
+                in_place |= text.starts_with("--in-place");
+                let valued = text == "--expression" || text == "--file";
+                script_given |= valued || text.starts_with("--expression=") || text.starts_with("--file=");
+                if valued {
+                    words.value();
                 }
-                Token::Option(_, text) => {
-                    for (k, ch) in text.char_indices().skip(1) {
-                        match ch {
-                            'i' => in_place = true,
-                            'e' | 'f' | 'l' => {
-                                script_given |= ch != 'l';
-                                if k + 1 == text.len() {
-                                    words.value();
-                                }
-                            }
-                            _ => continue,
+                continue;
+            }
+            for (k, ch) in text.char_indices().skip(1) {
+                match ch {
+                    'i' => in_place = true,
+                    'e' | 'f' | 'l' => {
+                        script_given |= ch != 'l';
+                        if k + 1 == text.len() {
+                            words.value();
                         }
-                        break;
                     }
+                    _ => continue,
                 }
+                break;
             }
         }
         if !in_place {

@@ -152,6 +152,16 @@ impl<'a> Getopt<'a> {
         }
     }
 
+    /// The next option word, after pushing the operands before it onto `operands`; `None` at the end.
+    pub(super) fn next_option(&mut self, operands: &mut Vec<Arg>) -> Option<(&'a Arg, String)> {
+        loop {
+            match self.token()? {
+                Token::Operand(a) => operands.push(a.clone()),
+                Token::Option(a, text) => return Some((a, text)),
+            }
+        }
+    }
+
     /// The word after the current option, taken as its value (it is skipped even when absent, so a value
     /// never reads as an operand).
     pub(super) fn value(&mut self) -> Option<&'a Arg> {
@@ -164,13 +174,9 @@ impl<'a> Getopt<'a> {
 pub(super) fn operands(args: &[Arg]) -> Vec<Arg> {
     let mut out = Vec::new();
     let mut words = Getopt::new(args);
-    while let Some(token) = words.token() {
-        match token {
-            Token::Operand(a) => out.push(a.clone()),
-            Token::Option(a, text) if text.starts_with("--target-directory=") => {
-                out.push(a.skip("--target-directory=".len()));
-            }
-            Token::Option(..) => {}
+    while let Some((a, text)) = words.next_option(&mut out) {
+        if text.starts_with("--target-directory=") {
+            out.push(a.skip("--target-directory=".len()));
         }
     }
     out
