@@ -9,8 +9,8 @@ use std::hint::black_box;
 use std::path::Path;
 
 use loopgate::closure::Closure;
-use loopgate::inventory::{self, Inventory};
 use loopgate::schema::Check;
+use loopgate::testseal::{self, Inventory};
 
 fn main() {
     divan::main();
@@ -72,7 +72,7 @@ fn closure_check(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 10)]
 fn inventory_take_1000_files(bencher: divan::Bencher) {
     let dir = project();
-    let langs = inventory::langs_of(&Closure::take("pytest", dir.path()).ecosystems);
+    let langs = testseal::langs_of(&Closure::take("pytest", dir.path()).ecosystems);
     bencher.bench(|| Inventory::take(black_box(dir.path()), langs.clone()).files.len());
 }
 
@@ -80,7 +80,7 @@ fn inventory_take_1000_files(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 20)]
 fn inventory_check_1000_files_unchanged(bencher: divan::Bencher) {
     let dir = project();
-    let inventory = Inventory::take(dir.path(), inventory::langs_of(&[]));
+    let inventory = Inventory::take(dir.path(), testseal::langs_of(&[]));
     bencher.bench(|| inventory.check(black_box(dir.path()), all_on).len());
 }
 
@@ -88,13 +88,13 @@ fn inventory_check_1000_files_unchanged(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 10)]
 fn inventory_check_1000_files_rewritten(bencher: divan::Bencher) {
     let dir = project();
-    let inventory = Inventory::take(dir.path(), inventory::langs_of(&[]));
+    let inventory = Inventory::take(dir.path(), testseal::langs_of(&[]));
     touch_all(dir.path());
     bencher.bench(|| inventory.check(black_box(dir.path()), all_on).len());
 }
 
 fn touch_all(root: &Path) {
-    for (path, _) in Inventory::take(root, inventory::langs_of(&[])).files {
+    for (path, _) in Inventory::take(root, testseal::langs_of(&[])).files {
         let full = root.join(path);
         let text = std::fs::read(&full).expect("read");
         std::fs::write(&full, text).expect("write");
@@ -123,8 +123,8 @@ fn pytest_output() -> String {
     out
 }
 
-fn scan(output: &str) -> (Option<loopgate::summary::TestCounts>, loopgate::summary::TestResults) {
-    let mut scanner = loopgate::summary::CountScanner::new();
+fn scan(output: &str) -> (Option<loopgate::readout::TestCounts>, loopgate::readout::TestResults) {
+    let mut scanner = loopgate::readout::CountScanner::new();
     for line in output.lines() {
         scanner.feed_line(line.as_bytes());
     }
@@ -142,7 +142,7 @@ fn names_scan_20000_tests(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 20)]
 fn verdict_judge_20000_tests(bencher: divan::Bencher) {
     let (counts, results) = scan(&pytest_output());
-    let baseline = loopgate::baseline::Baseline::of_run(0, Some(1), false, 12_340, counts, results.clone());
+    let baseline = loopgate::testjudge::baseline::Baseline::of_run(0, Some(1), false, 12_340, counts, results.clone());
     bencher.bench(|| black_box(baseline.judge(counts, &results)));
 }
 
@@ -150,17 +150,17 @@ fn verdict_judge_20000_tests(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 20)]
 fn testside_compare_1000_files_unchanged(bencher: divan::Bencher) {
     let dir = project();
-    let inventory = Inventory::take(dir.path(), vec![loopgate::testscan::Lang::Python]);
-    let copies = loopgate::testside::Copies::take(dir.path(), inventory.own_test_files());
-    bencher.bench(|| black_box(loopgate::testside::changed(dir.path(), &copies).len()));
+    let inventory = Inventory::take(dir.path(), vec![loopgate::testsig::Lang::Python]);
+    let copies = loopgate::testswap::Copies::take(dir.path(), inventory.own_test_files());
+    bencher.bench(|| black_box(loopgate::testswap::changed(dir.path(), &copies).len()));
 }
 
 /// Looking for new snapshot files to set aside with the agent's new tests: one walk of the project.
 #[divan::bench(sample_count = 20)]
 fn testside_new_snapshots_1000_files(bencher: divan::Bencher) {
     let dir = project();
-    let inventory = Inventory::take(dir.path(), vec![loopgate::testscan::Lang::Python]);
-    let copies = loopgate::testside::Copies::take(dir.path(), inventory.own_test_files());
+    let inventory = Inventory::take(dir.path(), vec![loopgate::testsig::Lang::Python]);
+    let copies = loopgate::testswap::Copies::take(dir.path(), inventory.own_test_files());
     bencher.bench(|| black_box(copies.new_snapshots(dir.path()).len()));
 }
 
@@ -169,20 +169,20 @@ fn testside_new_snapshots_1000_files(bencher: divan::Bencher) {
 fn testside_swap_and_put_back_200_files(bencher: divan::Bencher) {
     let dir = project();
     let root = dir.path();
-    let inventory = Inventory::take(root, vec![loopgate::testscan::Lang::Python]);
-    let copies = loopgate::testside::Copies::take(root, inventory.own_test_files());
+    let inventory = Inventory::take(root, vec![loopgate::testsig::Lang::Python]);
+    let copies = loopgate::testswap::Copies::take(root, inventory.own_test_files());
     for i in 0..100 {
         let path = root.join(format!("tests/pkg_{}/test_mod_{i}.py", i % 20));
         std::fs::write(&path, "def test_new():\n    pass\n").expect("edit");
         std::fs::write(root.join(format!("tests/test_new_{i}.py")), "def test_x():\n    pass\n").expect("new");
     }
     bencher.bench(|| {
-        let plan = loopgate::testside::Plan {
-            restore: loopgate::testside::changed(root, &copies),
+        let plan = loopgate::testswap::Plan {
+            restore: loopgate::testswap::changed(root, &copies),
             aside: inventory.new_test_files(root),
         };
-        let journal = loopgate::testside::swap(root, &plan, |_| Ok(())).expect("swap");
-        loopgate::testside::put_back(root, &journal.moved).expect("put back");
+        let journal = loopgate::testswap::swap(root, &plan, |_| Ok(())).expect("swap");
+        loopgate::testswap::put_back(root, &journal.moved).expect("put back");
         black_box(journal.moved.len())
     });
 }

@@ -8,9 +8,9 @@ use std::path::Path;
 
 use loopgate::args::{self, FlagSpec};
 use loopgate::history;
+use loopgate::readout::{self, CountScanner};
 use loopgate::seal::SealedFiles;
 use loopgate::state::State;
-use loopgate::summary::{self, CountScanner};
 use loopgate::tags;
 use loopgate::verify;
 
@@ -166,11 +166,11 @@ fn count_tests_cargo_output_100k_lines(bencher: divan::Bencher) {
     });
 }
 
-/// `summary::counts` on the whole text, for comparison.
+/// `readout::counts` on the whole text, for comparison.
 #[divan::bench(sample_count = 20)]
 fn count_tests_cargo_output_100k_lines_whole_text(bencher: divan::Bencher) {
     let output = String::from_utf8(cargo_output_100k_lines()).expect("utf-8");
-    bencher.bench(|| summary::counts(black_box(&output)));
+    bencher.bench(|| readout::counts(black_box(&output)));
 }
 
 /// The verify runner on `true` (spawn, capture, log, reap), to compare with spawning `sh -c true` directly below.
@@ -356,7 +356,7 @@ fn bench_checkpoint_stop(bencher: divan::Bencher, change: bool) {
             }
             let mut fields = fields.clone();
             fields.progress.iteration = round;
-            (fields, loopgate::progress::probe(dir.path()))
+            (fields, loopgate::treeprobe::probe(dir.path()))
         })
         .bench_local_refs(|(fields, probe)| {
             let taken = loopgate::checkpoint::at_stop(
@@ -417,8 +417,11 @@ fn classify_last_message_2k(bencher: divan::Bencher) {
 #[divan::bench(args = [50, 200, 2_000, 5_000, 10_000, 100_000], sample_count = 10)]
 fn progress_probe_git(bencher: divan::Bencher, files: usize) {
     let dir = git_tree(files);
-    assert_eq!(loopgate::progress::probe(&dir).method, loopgate::progress::Method::Git);
-    bencher.bench(|| loopgate::progress::probe(black_box(&dir)));
+    assert_eq!(
+        loopgate::treeprobe::probe(&dir).method,
+        loopgate::treeprobe::Method::Git
+    );
+    bencher.bench(|| loopgate::treeprobe::probe(black_box(&dir)));
 }
 
 /// What the probe replaced, on the same trees: one `git status` process (the fingerprint also read the
@@ -443,13 +446,13 @@ fn git_status_process(bencher: divan::Bencher, files: usize) {
 fn progress_probe_metadata_10k_files(bencher: divan::Bencher) {
     let dir = tempfile::tempdir().expect("tempdir");
     make_tree(dir.path(), 10_000, 10_000 * 512);
-    bencher.bench(|| loopgate::progress::probe(black_box(dir.path())));
+    bencher.bench(|| loopgate::treeprobe::probe(black_box(dir.path())));
 }
 
 /// A realistic test file of about `lines` lines in `lang`: tests, helpers, fixtures or hooks, and blocks of
 /// tests, each named apart.
-fn test_file(lang: loopgate::testscan::Lang, lines: usize) -> String {
-    use loopgate::testscan::Lang;
+fn test_file(lang: loopgate::testsig::Lang, lines: usize) -> String {
+    use loopgate::testsig::Lang;
     let (header, block) = match lang {
         Lang::Python => (
             "import pytest\nfrom pkg import parse\n",
@@ -479,8 +482,8 @@ fn test_file(lang: loopgate::testscan::Lang, lines: usize) -> String {
 
 const SCANNED_LANGS: [&str; 4] = ["python", "js", "rust", "go"];
 
-fn scanned_lang(name: &str) -> loopgate::testscan::Lang {
-    use loopgate::testscan::Lang;
+fn scanned_lang(name: &str) -> loopgate::testsig::Lang {
+    use loopgate::testsig::Lang;
     match name {
         "python" => Lang::Python,
         "js" => Lang::JavaScript,
@@ -494,7 +497,7 @@ fn scanned_lang(name: &str) -> loopgate::testscan::Lang {
 fn testscan_signature_5000_lines(bencher: divan::Bencher, lang: &str) {
     let lang = scanned_lang(lang);
     let text = test_file(lang, 5_000);
-    bencher.bench(|| loopgate::testscan::FileSig::of(lang, black_box(&text)));
+    bencher.bench(|| loopgate::testsig::FileSig::of(lang, black_box(&text)));
 }
 
 /// Judging a new version of a 5,000-line test file against its signature: parse, match, markers (what each
@@ -503,9 +506,9 @@ fn testscan_signature_5000_lines(bencher: divan::Bencher, lang: &str) {
 fn testscan_compare_5000_lines(bencher: divan::Bencher, lang: &str) {
     let lang = scanned_lang(lang);
     let text = test_file(lang, 5_000);
-    let sig = loopgate::testscan::FileSig::of(lang, &text);
+    let sig = loopgate::testsig::FileSig::of(lang, &text);
     let edited = test_file(lang, text.lines().count() + 1);
-    bencher.bench(|| loopgate::testscan::compare(&sig, black_box(&edited), lang));
+    bencher.bench(|| loopgate::testsig::compare(&sig, black_box(&edited), lang));
 }
 
 /// The PreToolUse rewrite of a Bash command to run confined (quoting and the idempotence check).

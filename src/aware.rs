@@ -5,7 +5,7 @@
 //! that the tests check nothing (`unittest.TestCase.assertEqual = …`). No seal can see such a move: the tests,
 //! their configuration and the runner all stay as they were, and the code is correct only under them.
 //!
-//! The check reads tokens (`testscan::lex`), so comments never count and a string literal counts only for
+//! The check reads tokens (`testsig::lex`), so comments never count and a string literal counts only for
 //! what it does in the code (`rules`; the names are one table per kind of trace, `names`). A test module in a
 //! source file (`#[cfg(test)] mod tests`, Vitest's `if (import.meta.vitest)`) is test code and stays free, as
 //! do the test files, `conftest.py`, test-support directories (`testutil/`, `__mocks__/`, …: code only the
@@ -35,7 +35,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use crate::schema::Lang;
-use crate::testscan::{self, UnitKind, lex};
+use crate::testsig::{self, UnitKind, lex};
 pub(crate) use known::{Flagged, Known};
 
 /// Largest file read; a larger one is generated or vendored code, not the agent's.
@@ -97,7 +97,7 @@ pub fn scan(lang: Lang, text: &str) -> Vec<Found> {
 /// in-source `if (import.meta.vitest) { … }` (the containers the test scanner marks as compiled only for tests;
 /// a gated function or `impl` is not a module, and stays judged).
 fn test_modules(lang: Lang, lexed: &lex::Lexed) -> Vec<Range<usize>> {
-    fn walk(nodes: &[testscan::Node], out: &mut Vec<Range<usize>>) {
+    fn walk(nodes: &[testsig::Node], out: &mut Vec<Range<usize>>) {
         for node in nodes {
             if node.gated && node.kind == UnitKind::Container {
                 out.push(node.span.clone());
@@ -108,7 +108,7 @@ fn test_modules(lang: Lang, lexed: &lex::Lexed) -> Vec<Range<usize>> {
     }
     let mut out = Vec::new();
     if matches!(lang, Lang::Rust | Lang::JavaScript) {
-        walk(&testscan::units(lang, lexed), &mut out);
+        walk(&testsig::units(lang, lexed), &mut out);
     }
     out
 }
@@ -132,7 +132,7 @@ const SUPPORT_DIRS: &[&str] = &[
 pub(crate) fn judged(path: &str) -> Option<Lang> {
     let as_path = Path::new(path);
     let lang = Lang::of(as_path)?;
-    if testscan::is_test_file(as_path) {
+    if testsig::is_test_file(as_path) {
         return None;
     }
     let mut parts = path.split('/');

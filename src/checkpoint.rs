@@ -7,7 +7,7 @@
 //!   (see `snapshot`) and live only under `refs/loopgate/`;
 //! - a checkpoint holds tracked and untracked files under the project root that git does not ignore, except
 //!   `.claude/`; ignored files (build output, `node_modules`) are neither saved nor restored;
-//! - a stop whose tree fingerprint (`progress`) did not change since the last checkpoint reuses it and runs no
+//! - a stop whose tree fingerprint (`treeprobe`) did not change since the last checkpoint reuses it and runs no
 //!   process: the iteration is noted in the loop's [`Track`] (`unwritten`), whose refs (all at the last
 //!   checkpoint's commit) are written with the next changed stop's ref, in the same `git update-ref --stdin`, or
 //!   when the loop ends; until then `checkpoints`, `diff` and `rollback` read them from the track;
@@ -28,8 +28,8 @@ pub mod snapshot;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::progress::{self, Probe};
 use crate::project::{Project, safe_name};
+use crate::treeprobe::{self, Probe};
 
 pub use crate::schema::{Keep, Taken, Track};
 pub use git::{Git, GitError};
@@ -100,7 +100,7 @@ pub fn start(
         return (Setup::NotGit, None);
     }
     let message = format!("loopgate checkpoint: loop {loop_id}, start");
-    let fingerprint = fingerprint.map_or_else(|| progress::probe(&project.root).fingerprint, str::to_string);
+    let fingerprint = fingerprint.map_or_else(|| treeprobe::probe(&project.root).fingerprint, str::to_string);
     match snapshot::take(&git, &refname(loop_id, Name::Iteration(0)), &message) {
         Ok(commit) => {
             let track = Track {
@@ -130,7 +130,7 @@ pub fn at_stop(
     probe: Option<Probe>,
 ) -> Option<Result<String, String>> {
     let track = track?;
-    let probe = probe.unwrap_or_else(|| progress::probe(&project.root));
+    let probe = probe.unwrap_or_else(|| treeprobe::probe(&project.root));
     if let Some(last) = &track.last
         && last.iteration < iteration
         && last.fingerprint.as_deref() == Some(probe.fingerprint.as_str())

@@ -51,7 +51,7 @@ pub struct Closure {
 
 /// One sealed part that moved since setup (or since the user last accepted it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Moved {
+pub struct MovedPart {
     pub path: String,
     /// The part's label: [`parts::WHOLE`] for the whole file, `scripts.test`, `[tool:pytest]`, …
     pub part: String,
@@ -100,14 +100,14 @@ impl Closure {
     }
 
     /// Every sealed part that differs from its digest, and every new file a watch counts; sorted by path.
-    pub fn check(&self, root: &Path) -> Vec<Moved> {
-        let mut moved: Vec<Moved> = Vec::new();
+    pub fn check(&self, root: &Path) -> Vec<MovedPart> {
+        let mut moved: Vec<MovedPart> = Vec::new();
         for file in &self.files {
             let now = read_parts(root, &file.path, &file.scope);
             moved.extend(
                 parts::compare(&file.parts, &now)
                     .into_iter()
-                    .map(|(part, change)| Moved {
+                    .map(|(part, change)| MovedPart {
                         path: file.path.clone(),
                         part,
                         change,
@@ -116,7 +116,7 @@ impl Closure {
             );
         }
         for (path, watch) in self.new_files(root) {
-            moved.push(Moved {
+            moved.push(MovedPart {
                 path,
                 part: parts::WHOLE.to_string(),
                 change: PartChange::Added,

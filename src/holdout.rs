@@ -236,11 +236,11 @@ fn write_private(dir: &Path, name: &str, value: &impl Serialize) -> Result<(), E
 }
 
 /// The held-out run at setup, if one was taken.
-pub(crate) fn load_baseline(holdout: &Holdout) -> Option<crate::baseline::Baseline> {
+pub(crate) fn load_baseline(holdout: &Holdout) -> Option<crate::testjudge::baseline::Baseline> {
     read_private(&holdout.dir.join(BASELINE))
 }
 
-pub(crate) fn save_baseline(holdout: &Holdout, baseline: &crate::baseline::Baseline) -> Result<(), Error> {
+pub(crate) fn save_baseline(holdout: &Holdout, baseline: &crate::testjudge::baseline::Baseline) -> Result<(), Error> {
     write_private(&holdout.dir, BASELINE, baseline)
 }
 

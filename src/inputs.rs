@@ -3,8 +3,8 @@
 //! Six kinds of input decide what a pass means: the files the user's `--seal` globs match ([`UserGlobs`]), the
 //! verify command's derived closure (`closure::Closure::take`, from the command), what the traced baseline run
 //! used (the observed closure, `closure::observed::Observed::take`, from the trace), the existing tests, one
-//! signature per test (`inventory::Inventory::take_for`), the test data that stands as sealed in the oracle's run
-//! (`testside::Copies::take`), and the traces of the test run the code under test already held
+//! signature per test (`testseal::Inventory::take_for`), the test data that stands as sealed in the oracle's run
+//! (`testswap::Copies::take`), and the traces of the test run the code under test already held
 //! (`aware::Known::take`: it seals no file, so new code that knows it is tested is what it checks). They are
 //! listed once, in `kinds!` below, and every kind is handled the same way, through [`SealedInput`]:
 //!
@@ -30,11 +30,11 @@ use std::path::{Path, PathBuf};
 use crate::closure::observed::Shadow;
 use crate::closure::{self, Closure, PartChange, Why};
 use crate::error::Error;
-use crate::inventory::TestMove;
 use crate::lifecycle::ActiveLoop;
 use crate::schema::{Check, Source};
 use crate::seal::{FileChange, Seal};
-use crate::testside::Copies;
+use crate::testseal::TestMove;
+use crate::testswap::Copies;
 
 mod kinds;
 #[cfg(test)]
@@ -51,7 +51,7 @@ pub(crate) enum Move {
     /// A file a `--seal` glob matches was added, changed or deleted.
     File(FileChange),
     /// A sealed part of a closure file moved: one the derivation names, or one the traced baseline used.
-    Part(Source, closure::Moved),
+    Part(Source, closure::MovedPart),
     /// A new file would be found instead of something the baseline run used.
     Shadow(Shadow),
     /// An existing test was changed, skipped or deleted, or setup code was added around the tests.

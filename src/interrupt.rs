@@ -3,7 +3,7 @@
 //! (Claude Code stops a hook that runs past its timeout). Without this, the first signal would kill
 //! loopgate at once and leave behind what only loopgate can tidy: the verify command running on as an orphan
 //! (it leads a process group of its own, so the terminal's SIGINT never reaches it), the agent's test files in
-//! the stash (`crate::testside`), a log half written.
+//! the stash (`crate::testswap`), a log half written.
 //!
 //! So the first signal is caught, and the command finishes its own way: every supervised group is stopped (the
 //! supervisor's registry, [`process::running_groups`]), the run returns as stopped, the stash is put back, and a

@@ -5,16 +5,15 @@
 //! Layout: `cli` (clap structs) → `commands::*` (terminal commands) and `hook::*` (Claude Code hooks), built on the
 //! concepts `schema` (the persisted vocabulary every layer shares), `state` (the mirror file), `seal` (the
 //! authoritative oracle), `history` (append-only JSONL), `lifecycle` (find / reconcile / end a loop), `oracle` (judge a
-//! claim), `process` (the supervisor of child processes), `verify` (the verify runner), `summary` (failure synthesis
-//! and test counts), `ratchet` (the best test counts a loop has seen), `block_reason` + `messages` (what the model and
+//! claim), `process` (the supervisor of child processes), `verify` (the verify runner), `readout` (failure synthesis
+//! and test counts), `testjudge::ratchet` (the best test counts a loop has seen), `block_reason` + `messages` (what the model and
 //! user read), `tags` (the promise / pause / abort tags in the agent's message), `guard` (PreToolUse decisions), `args`
-//! (splitting /pua-loop text), `closure` (the files that define what the verify command runs), `testscan` (what in a
-//! test file decides which tests run, and which edits weaken them) and `inventory` (every existing test's signature,
+//! (splitting /pua-loop text), `closure` (the files that define what the verify command runs), `testsig` (what in a
+//! test file decides which tests run, and which edits weaken them) and `testseal` (every existing test's signature,
 //! checked at a promise).
 
 pub mod args;
 pub mod aware;
-pub mod baseline;
 pub(crate) mod block_reason;
 pub mod checkpoint;
 pub mod cli;
@@ -35,16 +34,14 @@ pub(crate) mod holdout;
 pub mod hook;
 pub(crate) mod inputs;
 pub(crate) mod interrupt;
-pub mod inventory;
 pub(crate) mod lifecycle;
 pub mod messages;
 pub(crate) mod oracle;
 pub mod plane;
 pub(crate) mod printable;
 pub(crate) mod process;
-pub mod progress;
 pub mod project;
-pub(crate) mod ratchet;
+pub mod readout;
 pub(crate) mod recipes;
 pub(crate) mod report;
 pub(crate) mod room;
@@ -54,14 +51,16 @@ pub(crate) mod score;
 pub mod seal;
 pub mod state;
 pub mod stop;
-pub mod summary;
 pub mod tags;
-pub mod testscan;
-pub mod testside;
+pub mod testjudge;
+pub mod testseal;
+pub mod testsig;
+pub mod testswap;
 pub(crate) mod tokens;
 pub(crate) mod trace;
 pub(crate) mod trajectory;
 pub(crate) mod transcript;
+pub mod treeprobe;
 pub mod verify;
 pub(crate) mod verify_lock;
 pub(crate) mod walk;

@@ -303,18 +303,18 @@ impl ActiveLoop {
         Ok(())
     }
 
-    /// Puts back the agent's test files that a killed oracle run left in the stash (see `testside`); a no-op
+    /// Puts back the agent's test files that a killed oracle run left in the stash (see `testswap`); a no-op
     /// (one failed open) when no run was cut short.
     pub(crate) fn put_back_tests(&self) -> Result<(), Error> {
         let store = &self.store;
         let Some(journal) =
-            store.load_companion::<crate::testside::Journal>(&self.project, crate::seal::SWAP_JOURNAL)?
+            store.load_companion::<crate::testswap::Journal>(&self.project, crate::seal::SWAP_JOURNAL)?
         else {
             return Ok(());
         };
-        crate::testside::put_back(&self.project.root, &journal.moved).map_err(|source| Error::Io {
+        crate::testswap::put_back(&self.project.root, &journal.moved).map_err(|source| Error::Io {
             action: "put back the test files set aside for the oracle's run under",
-            path: crate::testside::stash_dir(&self.project.root),
+            path: crate::testswap::stash_dir(&self.project.root),
             source,
         })?;
         store.remove_companion(&self.project, crate::seal::SWAP_JOURNAL);

@@ -440,8 +440,8 @@ pub(crate) fn no_tests_ran(lang: Speech, required: bool) -> String {
 }
 
 /// One count the test-count ratchet saw move the wrong way: `ran 40 → 37`, `skipped 0 → 3`.
-pub(crate) fn count_moved(lang: Speech, count: crate::ratchet::Count, best: u64, now: u64) -> String {
-    use crate::ratchet::Count;
+pub(crate) fn count_moved(lang: Speech, count: crate::testjudge::ratchet::Count, best: u64, now: u64) -> String {
+    use crate::testjudge::ratchet::Count;
     match (lang, count) {
         (Speech::En, Count::Ran) => format!("ran {best} → {now}"),
         (Speech::En, Count::Skipped) => format!("skipped {best} → {now}"),
@@ -459,7 +459,7 @@ pub(crate) fn counts_result(lang: Speech, moved: &str) -> String {
 }
 
 /// Every count of the ratchet that moved, for a message: `ran 40 → 37; skipped 0 → 3` (or in Chinese).
-pub(crate) fn counts_moved(lang: Speech, moved: &[crate::ratchet::Moved]) -> String {
+pub(crate) fn counts_moved(lang: Speech, moved: &[crate::testjudge::ratchet::MovedCount]) -> String {
     let separator = if lang == Speech::Zh { ";" } else { "; " };
     moved
         .iter()

@@ -3,21 +3,21 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use crate::baseline::{Baseline, Judged};
 use crate::closure::observed::Observed;
 use crate::error::Error;
 use crate::history::VerifyResult;
 use crate::inputs::{Inputs, Move};
 use crate::lifecycle::ActiveLoop;
 use crate::messages;
-use crate::ratchet;
+use crate::readout::{self, FailureSummary};
 use crate::room::{Recorded, Room};
 use crate::schema::Check;
 use crate::seal::FileChange;
 use crate::state::StateFields;
-use crate::summary::{self, FailureSummary};
-use crate::testside::Copies;
-use crate::verify::{self, Progress, VerifyOutcome, VerifyRequest};
+use crate::testjudge::baseline::{Baseline, Judged};
+use crate::testjudge::ratchet;
+use crate::testswap::Copies;
+use crate::verify::{self, LiveLine, VerifyOutcome, VerifyRequest};
 
 mod breach;
 pub(crate) mod holdout;
@@ -40,12 +40,12 @@ pub(crate) struct Run {
     /// Why an exit-0 run did not pass, or why a pass is suspicious; for the model and the user.
     pub note: Option<String>,
     /// What the run's test counts moved the wrong way (the count ratchet); a pass with any is not one.
-    pub ratchet: Vec<ratchet::Moved>,
+    pub ratchet: Vec<ratchet::MovedCount>,
     /// The per-test verdict against the baseline (`Held` when the command failed anyway or the check is off).
     pub by_name: Judged,
     /// The held-out tests failed after this run passed (`note` names them; see `oracle::holdout`).
     pub held_out_failed: bool,
-    /// The agent's new test files (and new snapshots) that sat out this run in the stash (see `testside`).
+    /// The agent's new test files (and new snapshots) that sat out this run in the stash (see `testswap`).
     pub sat_out: Vec<String>,
 }
 
@@ -90,8 +90,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     // Rollback refuses while this marker is held (see `verify_lock`).
     let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
     let progress = match caller {
-        Caller::SelfCheck => Progress::start(&command),
-        Caller::StopHook => Progress::start_quiet(),
+        Caller::SelfCheck => LiveLine::start(&command),
+        Caller::StopHook => LiveLine::start_quiet(),
     };
     let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
     // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
@@ -148,9 +148,9 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         results,
     } = counted;
     let text = outcome.output_text();
-    let mut summary = summary::summarize(&text);
+    let mut summary = readout::summarize(&text);
     summary.counts = counts;
-    let fingerprint = summary::fingerprint_of(&summary, &text);
+    let fingerprint = readout::fingerprint_of(&summary, &text);
     let score = fields
         .config
         .verify
@@ -268,7 +268,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         // Names only: the note is all the model learns of the held-out run (its output stays in a private log).
         run.passed = false;
         run.held_out_failed = true;
-        run.fingerprint = crate::summary::fingerprint_of(&FailureSummary::default(), &note);
+        run.fingerprint = crate::readout::fingerprint_of(&FailureSummary::default(), &note);
         run.note = Some(note);
     }
     Ok(if run.passed {
@@ -278,7 +278,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     })
 }
 
-/// Makes the test side stand as sealed for the run (see `testside`): existing test files and their data as
+/// Makes the test side stand as sealed for the run (see `testswap`): existing test files and their data as
 /// sealed, the agent's new test files and snapshots aside. The caller puts them back with `put_back_tests`,
 /// whatever the run did. Returns the copies that stand in the run (none when existing tests run as edited), and
 /// the new files set aside.
@@ -289,14 +289,14 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Optio
     let copies = &inputs.data.copies;
     let plan = plan(active, inputs);
     if !plan.is_empty() {
-        crate::testside::swap(&project.root, &plan, |journal| {
+        crate::testswap::swap(&project.root, &plan, |journal| {
             store
                 .save_companion(project, crate::seal::SWAP_JOURNAL, journal)
                 .map_err(std::io::Error::other)
         })
         .map_err(|source| Error::Io {
             action: "set the test files aside for the oracle's run under",
-            path: crate::testside::stash_dir(&project.root),
+            path: crate::testswap::stash_dir(&project.root),
             source,
         })?;
     }
@@ -304,15 +304,15 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Optio
 }
 
 /// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
-/// agent's new test files and snapshots that sit out (see `testside`), with the new `conftest.py` files beside
+/// agent's new test files and snapshots that sit out (see `testswap`), with the new `conftest.py` files beside
 /// them that the promise's check lets through ([`Inputs::new_files_aside`]).
-fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testside::Plan<'a> {
+fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> crate::testswap::Plan<'a> {
     let fields = &active.seal.fields;
     let project = &active.project;
     let copies = &inputs.data.copies;
-    crate::testside::Plan {
+    crate::testswap::Plan {
         restore: if fields.checks(Check::Tests) {
-            crate::testside::changed(&project.root, copies)
+            crate::testswap::changed(&project.root, copies)
         } else {
             Vec::new()
         },
@@ -341,7 +341,7 @@ fn unwatched_changes(
 ) -> Result<Vec<String>, Error> {
     let late = inputs.check(root, checks)?;
     let standing = copies
-        .map(|copies| crate::testside::changed(root, copies))
+        .map(|copies| crate::testswap::changed(root, copies))
         .unwrap_or_default();
     let mut paths: Vec<String> = late
         .iter()
@@ -431,14 +431,14 @@ pub(crate) fn room_plane(dir: &std::path::Path) -> crate::plane::Plane {
 /// A verify run with the counts and names its runners reported.
 struct Counted {
     outcome: VerifyOutcome,
-    counts: Option<crate::summary::TestCounts>,
-    results: crate::summary::TestResults,
+    counts: Option<crate::readout::TestCounts>,
+    results: crate::readout::TestResults,
 }
 
 /// Runs the verify command, reading the counts and test names from every line as the command prints it (the
 /// kept output is only its head and tail, and a workspace's per-crate summaries can sit in the cut middle).
-fn run_counted(request: &VerifyRequest, progress: &Progress) -> Result<Counted, Error> {
-    let mut counter = summary::CountScanner::new();
+fn run_counted(request: &VerifyRequest, progress: &LiveLine) -> Result<Counted, Error> {
+    let mut counter = readout::CountScanner::new();
     let outcome = verify::run_with_lines(request, &mut |line| {
         counter.feed_line(line);
         progress.line(line);
@@ -488,7 +488,7 @@ pub(crate) fn baseline(
         plane,
         mount,
     };
-    let progress = Progress::start(command);
+    let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
     let observed = match tracer {
@@ -524,19 +524,19 @@ pub(crate) fn baseline(
     if cut {
         baseline.cut = Some(timeout);
         baseline.counts = None;
-        baseline.results = crate::summary::TestResults::default();
+        baseline.results = crate::readout::TestResults::default();
     }
     Ok(Some((baseline, observed)))
 }
 
 /// Holds a run that `passed` so far to the baseline, test by name; a baseline without names (none taken at
-/// setup, or its suite reported none) adopts this run's names first (see `crate::baseline`).
+/// setup, or its suite reported none) adopts this run's names first (see `crate::testjudge::baseline`).
 fn by_name(
     active: &ActiveLoop,
     iteration: u64,
     passed: bool,
-    counts: Option<crate::summary::TestCounts>,
-    results: &crate::summary::TestResults,
+    counts: Option<crate::readout::TestCounts>,
+    results: &crate::readout::TestResults,
 ) -> Result<Judged, Error> {
     let store = &active.store;
     let mut baseline = store.load_baseline(&active.project)?.unwrap_or_default();

@@ -29,8 +29,8 @@
 
 pub(crate) mod caches;
 pub(crate) mod env;
-pub(crate) mod outside;
 pub(crate) mod hook;
+pub(crate) mod outside;
 pub(crate) mod report;
 #[cfg(test)]
 mod tests;
@@ -280,7 +280,7 @@ impl Recorded {
     /// After the baseline run in `room`: whether its pytest report, or its start hooks' events, can stand
     /// beside stdout for the verdict (pytest's names exactly the tests of the baseline's `results`, the hooks'
     /// name every one of them; see `report`).
-    pub(crate) fn take_report(&mut self, room: &Room, results: &crate::summary::TestResults) {
+    pub(crate) fn take_report(&mut self, room: &Room, results: &crate::readout::TestResults) {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
@@ -291,7 +291,7 @@ impl Recorded {
     pub(crate) fn report_problem(
         &self,
         room: &Room,
-        results: &crate::summary::TestResults,
+        results: &crate::readout::TestResults,
     ) -> Option<(report::Problem, String)> {
         let junit = self
             .pytest_report

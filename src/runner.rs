@@ -3,8 +3,8 @@
 //! Vitest, Mocha; `go.rs`: go test). A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
-//! table: the closure (`closure::derive`, which seals the configuration), the inventory (`inventory::rules`,
-//! which reads the test-file rules), `--verify auto` (`detect`), the summary (`summary`, whose output readers
+//! table: the closure (`closure::derive`, which seals the configuration), the inventory (`testseal::rules`,
+//! which reads the test-file rules), `--verify auto` (`detect`), the summary (`readout`, whose output readers
 //! are keyed by this type), the oracle's room (`room`, which asks pytest's row for its report) and `status`
 //! (which says, in one line per runner, when the verdict has no report to read beside the output).
 //!
@@ -91,7 +91,7 @@ pub(crate) struct Row {
     pub(crate) name: &'static str,
     /// Where it reads its configuration, in the directory it runs in.
     pub(crate) config: Config,
-    /// Which files are its tests, beyond the naming conventions of their language (`testscan`).
+    /// Which files are its tests, beyond the naming conventions of their language (`testsig`).
     pub(crate) tests: TestFiles,
     /// Whether it can write a structured report to a path only loopgate knows.
     pub(crate) report: Report,
@@ -201,7 +201,7 @@ impl Section {
 }
 
 /// Which files a runner takes for tests: its defaults, and the settings of its configuration that change them
-/// (read from the files of [`Config`] by `inventory::rules`).
+/// (read from the files of [`Config`] by `testseal::rules`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TestFiles {
     /// File-name globs it takes by default, in any directory (unittest's `test*.py`).

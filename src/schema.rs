@@ -68,9 +68,9 @@ pub enum Check {
     Counts,
     /// Skip / ignore / xfail / only markers added, and tests deleted.
     Skips,
-    /// A pass must run and pass every test that ran at baseline, by name (see `baseline`).
+    /// A pass must run and pass every test that ran at baseline, by name (see `testjudge::baseline`).
     ByName,
-    /// The agent's new test files sit out the oracle's run (see `testside`); off with `--with-new-tests`.
+    /// The agent's new test files sit out the oracle's run (see `testswap`); off with `--with-new-tests`.
     NewTestsAside,
     /// New code under test that knows it is being tested, or reads the tests (see `aware`).
     TestAwareness,
@@ -151,12 +151,12 @@ pub struct Track {
 pub struct Taken {
     pub iteration: u64,
     pub commit: String,
-    /// The working-tree fingerprint (`progress`) when it was taken, if the loop takes fingerprints.
+    /// The working-tree fingerprint (`treeprobe`) when it was taken, if the loop takes fingerprints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
 }
 
-// The test-count ratchet's record (behaviour in `ratchet`).
+// The test-count ratchet's record (behaviour in `testjudge::ratchet`).
 
 /// The best test counts a loop has seen. Fields missing from an older seal read as "not seen".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -187,7 +187,7 @@ pub enum Count {
 
 /// One count that moved the wrong way: the best seen, and now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Moved {
+pub struct MovedCount {
     pub count: Count,
     pub best: u64,
     pub now: u64,

@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::baseline::Baseline;
 use crate::fsutil;
-use crate::inventory::Inventory;
 use crate::project::{Project, loopgate_home};
 use crate::state::{State, StateFields};
+use crate::testjudge::baseline::Baseline;
+use crate::testseal::Inventory;
 
 pub mod files;
 mod marks;
@@ -27,7 +27,7 @@ pub use files::{FileChange, SealedFiles};
 pub use marks::{FileMark, MarkCheck};
 
 /// The seal's companion files: the test inventory, the baseline run, the sealed copies of the test files and
-/// the journal of a run that swapped them (see `testside`).
+/// the journal of a run that swapped them (see `testswap`).
 const INVENTORY: &str = "tests";
 const BASELINE: &str = "baseline";
 pub const TEST_COPIES: &str = "copies";

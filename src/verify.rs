@@ -18,14 +18,14 @@
 
 mod capture;
 mod error;
-mod progress;
+mod liveline;
 pub(crate) mod reporting;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use crate::process::KILL_GRACE;
 pub(crate) use error::VerifyError;
-pub(crate) use progress::Progress;
+pub(crate) use liveline::LiveLine;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -20,7 +20,7 @@
 //! (what Cargo writes in its `target/`), or one the project's root `.gitignore` lists by name (`build/`, `/dist`).
 //!
 //! Not a walker, so not here: a single `read_dir` of one directory (a glob in one directory, a Go package's
-//! files), and the progress probe's walk for untracked files (`progress::untracked`), which decides every
+//! files), and the progress probe's walk for untracked files (`treeprobe::untracked`), which decides every
 //! directory by git's own rules — the index and the `.gitignore` files met on the way — as `git status` does.
 
 use std::collections::HashSet;

@@ -136,7 +136,7 @@ fn the_layer_table_is_read_from_architecture_md() {
             .unwrap_or_else(|| panic!("`{name}` has no row"))
     };
     assert_eq!(at("schema"), 0);
-    assert!(at("fsutil") == at("summary") && at("summary") < at("state") && at("state") < at("messages"));
+    assert!(at("fsutil") == at("readout") && at("readout") < at("state") && at("state") < at("messages"));
     assert!(at("messages") < at("oracle") && at("oracle") < at("stop") && at("stop") < at("hook"));
     assert!(
         at("stop") < at("commands") && at("commands") < at("hook"),

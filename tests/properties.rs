@@ -16,8 +16,8 @@ use serde_json::{Map, Value, json};
 
 use loopgate::args::{self, FlagSpec};
 use loopgate::hook::parse_input;
+use loopgate::readout::{self, CountScanner, TestCounts};
 use loopgate::state::{LoopStatus, State, VerifyOn};
-use loopgate::summary::{self, CountScanner, TestCounts};
 use loopgate::tags::{self, Signal};
 
 /// Text that stresses parsers: tag, YAML and shell fragments, white space of every kind, and any character.
@@ -532,9 +532,9 @@ proptest! {
             scanner.feed_line(line);
         }
         let text = String::from_utf8_lossy(&bytes);
-        let whole = summary::counts(&text);
+        let whole = readout::counts(&text);
         prop_assert_eq!(scanner.finish(), whole);
-        prop_assert_eq!(summary::summarize(&text).counts, whole);
+        prop_assert_eq!(readout::summarize(&text).counts, whole);
     }
 
     /// A summary line each runner could print, with any numbers, colored or not, reads back as those numbers.
@@ -554,7 +554,7 @@ proptest! {
         ];
         for (line, expected) in cases {
             let output = format!("{noise}\n{}\n{noise}\n", color(line.clone()));
-            prop_assert_eq!(summary::counts(&output), Some(expected), "{}", line);
+            prop_assert_eq!(readout::counts(&output), Some(expected), "{}", line);
         }
     }
 }

@@ -3,12 +3,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use loopgate::summary::{self, CountScanner};
+use loopgate::readout::{self, CountScanner};
 
 fuzz_target!(|data: &[u8]| {
     let mut scanner = CountScanner::new();
     for line in data.split(|&b| b == b'\n') {
         scanner.feed_line(line);
     }
-    assert_eq!(scanner.finish(), summary::counts(&String::from_utf8_lossy(data)));
+    assert_eq!(scanner.finish(), readout::counts(&String::from_utf8_lossy(data)));
 });

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use loopgate::messages::finding;
 use loopgate::schema::Speech;
-use loopgate::testscan::{FileSig, Lang, compare, deleted_file, markers, parse};
+use loopgate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else { return };

@@ -3,7 +3,7 @@
 //! [`Known::take`] walks the project once at setup (the runners' walk: no `.git`, `node_modules`, build
 //! output) and keeps, for every file [`super::judged`] reads, its stat key and the digests of the traces it
 //! held then. [`Known::check`] walks again at a promise and reads only the files whose stat key moved (the
-//! change time cannot be set by a process, see `inventory`): a trace whose digest is not among its file's is
+//! change time cannot be set by a process, see `testseal`): a trace whose digest is not among its file's is
 //! new, and flagged. A trace is identified by its family and its line's text, not its line number, so code
 //! added above it does not make it new. Nothing of the source is kept, only digests.
 
@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{Found, judged, scan_file};
-use crate::inventory::StatKey;
+use crate::testseal::StatKey;
 
 /// Most source files recorded (a guard against pathological trees; the rest are read at every promise).
 const MAX_FILES: usize = 50_000;
@@ -47,7 +47,7 @@ pub(crate) struct Flagged {
 fn digest(found: &Found) -> String {
     let folded: Vec<&str> = found.text.split_whitespace().collect();
     let key = format!("{:?}\n{}", found.family, folded.join(" "));
-    crate::testscan::norm::digest(key.as_bytes())
+    crate::testsig::norm::digest(key.as_bytes())
 }
 
 impl Known {

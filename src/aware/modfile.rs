@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::testscan::{self, Lang, UnitKind, lex};
+use crate::testsig::{self, Lang, UnitKind, lex};
 
 /// Whether `path` (relative to `root`, `/`-separated) is a Rust file its parent module declares under
 /// `#[cfg(test)]`.
@@ -45,7 +45,7 @@ pub(super) fn is_test_module(root: &Path, path: &str) -> bool {
 /// Whether Rust source `text` declares module `name` under `#[cfg(test)]` (`mod name;` or `mod name { … }`).
 fn declares_test_module(text: &str, name: &str) -> bool {
     let lexed = lex::lex(Lang::Rust, text);
-    testscan::units(Lang::Rust, &lexed)
+    testsig::units(Lang::Rust, &lexed)
         .iter()
         .any(|node| node.gated && node.name == name && matches!(node.kind, UnitKind::Import | UnitKind::Container))
 }

@@ -12,7 +12,7 @@ mod rust;
 
 use super::names::{self, LOOKUPS, RUNNER_GLOBALS};
 use super::{Family, Lang};
-use crate::testscan::lex::{Lexed, TokKind};
+use crate::testsig::lex::{Lexed, TokKind};
 
 /// How far a look at the stack may be from the test name it searches for, in tokens.
 const CALLER_REACH: usize = 48;
@@ -310,7 +310,7 @@ pub(super) fn test_path(text: &str) -> bool {
         return false;
     }
     let path = std::path::Path::new(text);
-    if crate::testscan::is_test_file(path) || path.file_name().is_some_and(|name| name == "conftest.py") {
+    if crate::testsig::is_test_file(path) || path.file_name().is_some_and(|name| name == "conftest.py") {
         return true;
     }
     text.contains('/') && {

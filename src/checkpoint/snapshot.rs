@@ -17,7 +17,7 @@
 use std::path::Path;
 
 use super::git::{Git, GitError, PATHSPEC};
-use crate::progress::Dirty;
+use crate::treeprobe::Dirty;
 
 /// Commits the working tree and points `refname` at it; returns the commit id.
 pub fn take(git: &Git, refname: &str, message: &str) -> Result<String, GitError> {

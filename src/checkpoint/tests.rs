@@ -151,7 +151,7 @@ fn checkpoints_hold_tracked_and_untracked_files_and_never_touch_the_user_s_git_s
 fn probe_saying(fingerprint: &str) -> Option<Probe> {
     Some(Probe {
         fingerprint: fingerprint.into(),
-        method: progress::Method::Git,
+        method: treeprobe::Method::Git,
         dirty: None,
     })
 }
@@ -522,7 +522,7 @@ fn the_dirty_paths_tree_equals_what_git_add_all_writes_over_random_edits() {
             for _ in 0..=dice.roll(3) {
                 random_edit(root, &mut dice, &mut files, step);
             }
-            let probe = progress::probe(root);
+            let probe = treeprobe::probe(root);
             let dirty = probe.dirty.expect("the in-process probe lists dirty paths");
             let fast = snapshot::staged_tree(&git_, &dirty).expect("tree");
             let slow = add_all_tree(root, root);
@@ -550,7 +550,7 @@ fn the_dirty_paths_tree_of_a_project_in_a_subdirectory_is_add_all_s() {
     std::fs::remove_file(root.join("sub/gone.txt")).expect("rm");
     write(root, "outside.txt", "not the project's\n");
     let p = project(&root.join("sub"));
-    let dirty = progress::probe(&p.root).dirty.expect("in process");
+    let dirty = treeprobe::probe(&p.root).dirty.expect("in process");
     let fast = snapshot::staged_tree(&Git::new(&p), &dirty).expect("tree");
     assert_eq!(fast, add_all_tree(root, &p.root));
 }

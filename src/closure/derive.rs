@@ -68,7 +68,7 @@ pub struct Watch {
     pub new_file_counts: bool,
 }
 
-/// A test runner the command runs: whose rules say which files are tests (see `inventory::rules`). The
+/// A test runner the command runs: whose rules say which files are tests (see `testseal::rules`). The
 /// one type of the runner table (`runner`); the closure never records `Runner::Nextest` (it reads cargo's
 /// configuration for it as `Runner::Cargo`).
 pub use crate::runner::Runner;

@@ -28,7 +28,7 @@
 //!   `.go`, …) that are not configuration, and data files (`src.txt`, `src/data/table.json`: what the code
 //!   reads is the code's);
 //!   the tests and their data (sealed test by test by the inventory, restored as sealed for each oracle run by
-//!   `testside`); dependency manifests and lockfiles (the derived closure seals the parts of a manifest that
+//!   `testswap`); dependency manifests and lockfiles (the derived closure seals the parts of a manifest that
 //!   decide what runs, so a new dependency is not flagged); what the run wrote itself (build outputs, caches:
 //!   `target/`, `__pycache__`, any directory with a `CACHEDIR.TAG`); version control and loopgate's own files;
 //!   the system's own directories (`/usr`, `/etc`: a process that can rewrite those can rewrite loopgate).

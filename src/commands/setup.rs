@@ -441,7 +441,7 @@ pub(crate) struct Started {
     /// How many test files and tests are sealed.
     pub(crate) tests: (usize, usize),
     /// The verify run at setup, if one was made.
-    pub(crate) baseline: Option<crate::baseline::Baseline>,
+    pub(crate) baseline: Option<crate::testjudge::baseline::Baseline>,
     /// The oracle's room (none without a verify command, or with `LOOPGATE_ROOM=0`).
     pub(crate) room: Option<crate::room::Described>,
     /// The held-out tests, and how many of them the held-out run at setup reported by name.
@@ -498,7 +498,7 @@ fn seal_and_start(
     };
     let mut inputs = crate::inputs::Inputs::take(&mut taking)?;
     if config.loop_config.limits.stall_limit > 0 {
-        state.fields.progress.stall.tree_fingerprint = Some(crate::progress::probe(&project.root).fingerprint);
+        state.fields.progress.stall.tree_fingerprint = Some(crate::treeprobe::probe(&project.root).fingerprint);
     }
     let fingerprint = state.fields.progress.stall.tree_fingerprint.as_deref();
     let (checkpoints, track) =
@@ -682,7 +682,7 @@ fn build_tree(
     project: &Project,
     room: &crate::room::Room,
     recorded: &mut crate::room::Recorded,
-    copies: &crate::testside::Copies,
+    copies: &crate::testswap::Copies,
 ) -> Result<Option<crate::room::Mount>, Error> {
     if recorded.tree != Some(crate::room::TreeState::Mounted) {
         return Ok(None);

@@ -141,7 +141,7 @@ mod round_trip {
                 zero_tests,
                 score,
                 note: texts[0].clone(),
-                counts: counts.map(|(p, f, s, i)| crate::summary::TestCounts::new(p, f, s, i)),
+                counts: counts.map(|(p, f, s, i)| crate::readout::TestCounts::new(p, f, s, i)),
                 ratchet: None,
                 sealed_changes: sealed,
             }

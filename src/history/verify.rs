@@ -10,8 +10,8 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::schema::Moved;
-use crate::summary::TestCounts;
+use crate::readout::TestCounts;
+use crate::schema::MovedCount;
 
 /// What one run of the sealed verify command said (or that the run was refused because sealed inputs changed).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -34,7 +34,7 @@ pub struct VerifyResult {
     /// The end of the command's output.
     #[serde(rename = "verify_tail", default, skip_serializing_if = "Option::is_none")]
     pub tail: Option<String>,
-    /// A fingerprint of the failure, equal for the same failure (see `summary::fingerprint`).
+    /// A fingerprint of the failure, equal for the same failure (see `readout::fingerprint`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
     /// The failure summary (first line: the headline).
@@ -57,7 +57,7 @@ pub struct VerifyResult {
     pub counts: Option<TestCounts>,
     /// Counts that moved the wrong way against the loop's best.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ratchet: Option<Vec<Moved>>,
+    pub ratchet: Option<Vec<MovedCount>>,
     /// The run was refused: these sealed inputs changed (one line each).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sealed_changes: Option<Vec<String>>,
@@ -79,7 +79,7 @@ impl VerifyResult {
         Self {
             duration_ms: Some(0),
             tail: Some(String::new()),
-            fingerprint: Some(crate::summary::fingerprint(&changes.join("\n"))),
+            fingerprint: Some(crate::readout::fingerprint(&changes.join("\n"))),
             sealed_changes: Some(changes),
             ..Self::default()
         }

@@ -8,7 +8,7 @@
 //! own, so nothing is installed twice; Cargo builds into a private target directory beside the copy
 //! ([`TARGET`], passed as `CARGO_TARGET_DIR`), kept between promises so its builds are incremental.
 //!
-//! Then the test side stands as sealed (as in the oracle's own run, see `testside`): existing test files as
+//! Then the test side stands as sealed (as in the oracle's own run, see `testswap`): existing test files as
 //! they were sealed, the agent's new test files left out; and the held-out files are laid over it.
 
 use std::collections::BTreeSet;

@@ -1,6 +1,6 @@
 //! The six kinds of sealed input, each behind [`SealedInput`]: the user's globs, the derived and the observed
 //! closure, the existing tests and their data. Each delegates to the module that knows its kind (`seal::files`,
-//! `closure`, `closure::observed`, `inventory`, `testside`); what is here is only how each answers the
+//! `closure`, `closure::observed`, `testseal`, `testswap`); what is here is only how each answers the
 //! interface's questions.
 
 use std::collections::BTreeMap;
@@ -11,11 +11,11 @@ use crate::aware::Known;
 use crate::closure::observed::Observed;
 use crate::closure::{Closure, Scope};
 use crate::error::Error;
-use crate::inventory::Inventory;
 use crate::lifecycle::ActiveLoop;
 use crate::schema::{Check, Source};
 use crate::seal::SealedFiles;
-use crate::testside::Copies;
+use crate::testseal::Inventory;
+use crate::testswap::Copies;
 
 /// An input that may be missing (no verify command: no closure; no traced baseline: no observed closure)
 /// seals nothing then.
@@ -419,7 +419,7 @@ impl SealedInput for Tests {
 
     /// A sealed test file, or any file the conventions make a test (a new one can be accepted).
     fn seals(&self, _: &Path, key: &str) -> bool {
-        self.names.iter().any(|t| t == key) || crate::testscan::is_test_file(Path::new(key))
+        self.names.iter().any(|t| t == key) || crate::testsig::is_test_file(Path::new(key))
     }
 
     fn watched(&self, checks: Checks) -> Vec<&str> {
@@ -455,7 +455,7 @@ impl SealedInput for Tests {
 }
 
 /// The content of the existing test files and of the test data beside them, as sealed: it stands in the
-/// oracle's run in place of the agent's version (see `testside`), so a change to it cannot move the verdict
+/// oracle's run in place of the agent's version (see `testswap`), so a change to it cannot move the verdict
 /// and is never a rejection; it is watched during the run and accepted like the rest.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TestData {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::closure::observed::{Observed, Searched, Tracing, Used};
 use crate::closure::{Closure, Scope, SealedFile, read_parts};
-use crate::inventory::Inventory;
-use crate::testscan::Lang;
+use crate::testseal::Inventory;
+use crate::testsig::Lang;
 
 /// A Python project: a pytest configuration, a module under test, one test file and its data, a `--seal`
 /// glob over `docs/`, a venv the baseline run imported from and a directory it searched.
@@ -68,7 +68,7 @@ impl Fixture {
             inventory: Some(inventory),
         };
         let own = tests.own_files();
-        let copies = crate::testside::Copies::take(root, &own);
+        let copies = crate::testswap::Copies::take(root, &own);
         Inputs {
             globs,
             derived: Some(derived),

@@ -1,9 +1,9 @@
-//! What loopgate says about the baseline run and the per-test verdict (see `crate::baseline`), in English and
+//! What loopgate says about the baseline run and the per-test verdict (see `crate::testjudge::baseline`), in English and
 //! Chinese: the briefing's baseline paragraph, and why a pass was not accepted.
 
-use crate::baseline::{Baseline, Shortfall};
+use crate::readout::TestOutcome;
 use crate::schema::Speech;
-use crate::summary::Outcome;
+use crate::testjudge::baseline::{Baseline, Shortfall};
 
 /// Names listed at most in one message; the rest are counted.
 const LISTED: usize = 10;
@@ -129,12 +129,12 @@ pub(crate) fn short(lang: Speech, short: &[Shortfall]) -> String {
 
 fn now(lang: Speech, shortfall: &Shortfall) -> &'static str {
     match (lang, shortfall.was, shortfall.now) {
-        (Speech::En, _, Some(Outcome::Failed)) => "failed",
-        (Speech::En, Outcome::Passed, _) => "passed at baseline; did not run now",
-        (Speech::En, Outcome::Failed, _) => "failed at baseline; did not run now",
-        (Speech::Zh, _, Some(Outcome::Failed)) => "失败",
-        (Speech::Zh, Outcome::Passed, _) => "基线时通过;这次没有运行",
-        (Speech::Zh, Outcome::Failed, _) => "基线时失败;这次没有运行",
+        (Speech::En, _, Some(TestOutcome::Failed)) => "failed",
+        (Speech::En, TestOutcome::Passed, _) => "passed at baseline; did not run now",
+        (Speech::En, TestOutcome::Failed, _) => "failed at baseline; did not run now",
+        (Speech::Zh, _, Some(TestOutcome::Failed)) => "失败",
+        (Speech::Zh, TestOutcome::Passed, _) => "基线时通过;这次没有运行",
+        (Speech::Zh, TestOutcome::Failed, _) => "基线时失败;这次没有运行",
     }
 }
 

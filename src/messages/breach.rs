@@ -1,7 +1,7 @@
 //! What the model and the user read about a breach of the oracle's inputs (see `oracle::breach`).
 
 use crate::closure::observed::{Seen, Shadow, ShadowKind};
-use crate::closure::{Moved, PartChange, Why, parts};
+use crate::closure::{MovedPart, PartChange, Why, parts};
 use crate::schema::{Check, Speech};
 
 /// The section title.
@@ -91,7 +91,7 @@ pub(crate) fn shadow(lang: Speech, shadow: &Shadow) -> String {
 }
 
 /// One moved part of a closure file.
-pub(crate) fn moved(lang: Speech, m: &Moved) -> String {
+pub(crate) fn moved(lang: Speech, m: &MovedPart) -> String {
     let why = why(lang, &m.why);
     let path = &m.path;
     let part = &m.part;
@@ -206,7 +206,7 @@ fn how(lang: Speech, restore: &[&str], by_hand: &[&str], delete: &[&str], edit: 
     how.join(if lang == Speech::Zh { " 和 " } else { " and " })
 }
 
-/// What `loopgate verify` says of the agent's new test files that sat out its run (see `crate::testside`).
+/// What `loopgate verify` says of the agent's new test files that sat out its run (see `crate::testswap`).
 pub(crate) fn sat_out(lang: Speech, files: &[String]) -> String {
     let list = files.join(", ");
     match lang {

@@ -1,11 +1,11 @@
-//! What the model reads about a weakened test file (a `testscan::Finding`): one line per finding, in English
+//! What the model reads about a weakened test file (a `testsig::Finding`): one line per finding, in English
 //! and Chinese.
 //!
 //! The path goes in front ([`line`]); a finding that points at a line of the new file quotes that line exactly,
 //! so the model sees what to undo. Quoted source is folded onto one line, whatever it held.
 
 use crate::schema::Speech;
-use crate::testscan::{Finding, MarkerKind, UnitKind};
+use crate::testsig::{Finding, MarkerKind, UnitKind};
 
 /// `path:line: description` (or `path: description` without a line), one line.
 pub fn line(lang: Speech, path: &str, finding: &Finding) -> String {
@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn findings_in_words() {
-        use crate::testscan::{MarkerKind, UnitKind};
+        use crate::testsig::{MarkerKind, UnitKind};
         let findings = [
             Finding::TestChanged {
                 name: "TestErrors::test_message".into(),

@@ -2,7 +2,7 @@
 //! once more in the private copy with the held-out tests present. A pass of both completes the loop.
 //!
 //! Its output never reaches the model: the verdict is read from the runners' per-test results (the same
-//! `summary` readers as the oracle's run), and a failure becomes a note that names the failing held-out tests
+//! `readout` readers as the oracle's run), and a failure becomes a note that names the failing held-out tests
 //! and nothing else — no assertion text, no output tail. The full log is private (`loopgate status` names it).
 //!
 //! Which tests are held-out is learned at setup, as the baseline is (`ARCHITECTURE.md`, "Oracle integrity",
@@ -14,18 +14,18 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use super::{Counted, run_counted};
-use crate::baseline::Baseline;
 use crate::error::Error;
 use crate::holdout::{self, LastRun, copy};
 use crate::lifecycle::ActiveLoop;
+use crate::readout::{TestOutcome, TestResults};
 use crate::schema::Holdout;
-use crate::summary::{Outcome, TestResults};
-use crate::verify::{Progress, VerifyRequest};
+use crate::testjudge::baseline::Baseline;
+use crate::verify::{LiveLine, VerifyRequest};
 
 /// Runs the verify command in the private copy with the held-out tests; the names-only note when they fail.
 pub(super) fn judge(
     active: &ActiveLoop,
-    plan: &crate::testside::Plan,
+    plan: &crate::testswap::Plan,
     command: &str,
     iteration: u64,
 ) -> Result<Option<String>, Error> {
@@ -124,7 +124,7 @@ fn failing(baseline: &Baseline, now: &TestResults) -> Vec<String> {
         .results
         .tests
         .keys()
-        .filter(|name| now.get(name) != Some(Outcome::Passed))
+        .filter(|name| now.get(name) != Some(TestOutcome::Passed))
         .cloned()
         .collect();
     out.extend(now.failing().map(str::to_string));
@@ -137,7 +137,7 @@ fn failing(baseline: &Baseline, now: &TestResults) -> Vec<String> {
 /// `test NAME ... ok` lines but closes with its list of failures — when a known runner printed them: names only,
 /// never the messages or error lines, and nothing from the generic reader, whose lines can be assertion text.
 fn named_in_output(output: &str) -> Vec<String> {
-    let summary = crate::summary::summarize(output);
+    let summary = crate::readout::summarize(output);
     if summary.runner.is_none() {
         return Vec::new();
     }
@@ -185,7 +185,7 @@ fn run_in(
         plane: Some(&plane),
         mount: None,
     };
-    run_counted(&request, &Progress::start_quiet())
+    run_counted(&request, &LiveLine::start_quiet())
 }
 
 #[cfg(test)]

@@ -71,7 +71,7 @@ impl Watch {
                 let relative = path.strip_prefix(&root).unwrap_or(&path);
                 let new_test = path.starts_with(&root)
                     && matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_))
-                    && crate::testscan::is_test_file(relative);
+                    && crate::testsig::is_test_file(relative);
                 if sealed.contains(&path) || new_test {
                     moved.insert(relative.to_string_lossy().replace('\\', "/"));
                 }

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::summary::{Outcome, TestResults};
+use crate::readout::{TestOutcome, TestResults};
 
 /// Where the report is written, in the room.
 pub(crate) const PLACE: &str = "report/pytest.xml";
@@ -35,11 +35,11 @@ pub(crate) enum Problem {
 /// `tests.test_x.TestC::test_m[1]`); the start hooks' events (`hook`) name it as the output does.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Report {
-    pub tests: BTreeMap<String, Outcome>,
+    pub tests: BTreeMap<String, TestOutcome>,
     /// The names are JUnit's (see [`junit_name`]), not the output's.
     junit: bool,
     /// Runs recorded whole rather than test by test (`go test`'s binaries, by file name), with how they ended.
-    runs: BTreeMap<String, Outcome>,
+    runs: BTreeMap<String, TestOutcome>,
 }
 
 /// The runner name of the Go hook's events, which record whole test binaries, not tests.
@@ -78,12 +78,12 @@ impl Report {
                 "end" => {
                     *open.entry(event.pid).or_default() -= 1;
                     if event.runner == GO_TEST {
-                        report.runs.entry(event.name).or_insert(Outcome::Passed);
+                        report.runs.entry(event.name).or_insert(TestOutcome::Passed);
                     }
                     continue;
                 }
-                "pass" => Outcome::Passed,
-                "fail" => Outcome::Failed,
+                "pass" => TestOutcome::Passed,
+                "fail" => TestOutcome::Failed,
                 _ => continue,
             };
             let map = if event.runner == GO_TEST {
@@ -141,7 +141,7 @@ impl Report {
             .tests
             .values()
             .chain(self.runs.values())
-            .filter(|o| **o == Outcome::Failed)
+            .filter(|o| **o == TestOutcome::Failed)
             .count();
         if failed > 0 {
             return Some(Problem::Failed(failed));
@@ -154,7 +154,7 @@ impl Report {
             .tests
             .iter()
             .filter(|(name, outcome)| {
-                **outcome == Outcome::Passed && self.tests.get(&self.key(name)) != Some(&Outcome::Passed)
+                **outcome == TestOutcome::Passed && self.tests.get(&self.key(name)) != Some(&TestOutcome::Passed)
             })
             .map(|(name, _)| name.clone())
             .collect();
@@ -196,7 +196,7 @@ fn junit_name(nodeid: &str) -> String {
     format!("{}::{name}{params}", names.join("."))
 }
 
-/// The tests of a report, each with how it ended (a skipped test did not run, as in `summary::results`).
+/// The tests of a report, each with how it ended (a skipped test did not run, as in `readout::results`).
 fn parse(text: &str) -> Result<Report, Problem> {
     if !(text.trim_end().ends_with("</testsuites>") || text.trim_end().ends_with("</testsuite>")) {
         return Err(Problem::CutShort);
@@ -218,11 +218,11 @@ fn parse(text: &str) -> Result<Report, Problem> {
         };
         let name = format!("{}::{}", attribute(head, "classname"), attribute(head, "name"));
         let outcome = if body.contains("<failure") || body.contains("<error") {
-            Some(Outcome::Failed)
+            Some(TestOutcome::Failed)
         } else if body.contains("<skipped") {
             None
         } else {
-            Some(Outcome::Passed)
+            Some(TestOutcome::Passed)
         };
         if let Some(outcome) = outcome {
             let before = report.tests.entry(name).or_insert(outcome);
@@ -254,7 +254,7 @@ mod tests {
 
     const REPORT: &str = r#"<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="0" failures="1" skipped="1" tests="4"><testcase classname="tests.test_calc" name="test_add" time="0.001"><failure message="assert -1 == 3">x</failure></testcase><testcase classname="tests.test_calc" name="test_mul" time="0.001" /><testcase classname="tests.test_calc.TestCases" name="test_case[a&amp;b-1]" time="0.0"/><testcase classname="tests.test_calc" name="test_later" time="0.0"><skipped type="pytest.skip" message="later">s</skipped></testcase></testsuite></testsuites>"#;
 
-    fn results(list: &[(&str, Outcome)]) -> TestResults {
+    fn results(list: &[(&str, TestOutcome)]) -> TestResults {
         let mut results = TestResults::default();
         for (name, outcome) in list {
             results.record(name, *outcome);
@@ -266,9 +266,9 @@ mod tests {
     fn a_report_reads_as_stdouts_names() {
         let report = parse(REPORT).expect("parses");
         let stdout = results(&[
-            ("tests/test_calc.py::test_add", Outcome::Failed),
-            ("tests/test_calc.py::test_mul", Outcome::Passed),
-            ("tests/test_calc.py::TestCases::test_case[a&b-1]", Outcome::Passed),
+            ("tests/test_calc.py::test_add", TestOutcome::Failed),
+            ("tests/test_calc.py::test_mul", TestOutcome::Passed),
+            ("tests/test_calc.py::TestCases::test_case[a&b-1]", TestOutcome::Passed),
         ]);
         assert!(report.matches(&stdout), "{report:?}");
         assert_eq!(report.holds(&stdout), Some(Problem::Failed(1)));
@@ -283,14 +283,14 @@ mod tests {
         )
         .expect("parses");
         let forged = results(&[
-            ("tests/test_calc.py::test_add", Outcome::Passed),
-            ("tests/test_calc.py::test_invented", Outcome::Passed),
+            ("tests/test_calc.py::test_add", TestOutcome::Passed),
+            ("tests/test_calc.py::test_invented", TestOutcome::Passed),
         ]);
         assert_eq!(
             report.holds(&forged),
             Some(Problem::Unreported(vec!["tests/test_calc.py::test_invented".into()]))
         );
-        let honest = results(&[("tests/test_calc.py::test_add", Outcome::Passed)]);
+        let honest = results(&[("tests/test_calc.py::test_add", TestOutcome::Passed)]);
         assert_eq!(report.holds(&honest), None);
     }
 
@@ -319,17 +319,17 @@ mod tests {
     fn the_hooks_events_read_as_the_outputs_names() {
         let skip = r#"{"runner":"unittest","pid":7,"event":"skip","name":"tests.test_calc.CalcTest.test_later"}"#;
         let report = events(&[BEGIN, PASS, skip, END]).expect("reads");
-        let honest = results(&[("tests.test_calc.CalcTest.test_add", Outcome::Passed)]);
+        let honest = results(&[("tests.test_calc.CalcTest.test_add", TestOutcome::Passed)]);
         assert!(report.covers(&honest), "{report:?}");
         assert_eq!(report.holds(&honest), None);
-        let printed = results(&[("tests.test_calc.CalcTest.test_printed", Outcome::Passed)]);
+        let printed = results(&[("tests.test_calc.CalcTest.test_printed", TestOutcome::Passed)]);
         assert!(
             !report.covers(&printed),
             "a name only the output has keeps the hook's events out"
         );
         let forged = results(&[
-            ("tests.test_calc.CalcTest.test_add", Outcome::Passed),
-            ("tests.test_calc.CalcTest.test_zero", Outcome::Passed),
+            ("tests.test_calc.CalcTest.test_add", TestOutcome::Passed),
+            ("tests.test_calc.CalcTest.test_zero", TestOutcome::Passed),
         ]);
         assert_eq!(
             report.holds(&forged),
@@ -349,7 +349,7 @@ mod tests {
             Err(Problem::CutShort),
             "a test binary that never finished"
         );
-        let go_names = results(&[("calc TestAdd", Outcome::Passed)]);
+        let go_names = results(&[("calc TestAdd", TestOutcome::Passed)]);
         let finished = events(&[&go("begin"), &go("end")]).expect("reads");
         assert!(finished.covers(&go_names));
         assert_eq!(finished.holds(&go_names), None);
@@ -367,10 +367,10 @@ mod tests {
     fn stdout_with_other_runners_names_does_not_match() {
         let report = parse(REPORT).expect("parses");
         let mixed = results(&[
-            ("tests/test_calc.py::test_add", Outcome::Failed),
-            ("tests/test_calc.py::test_mul", Outcome::Passed),
-            ("tests/test_calc.py::TestCases::test_case[a&b-1]", Outcome::Passed),
-            ("calc::tests::adds", Outcome::Passed),
+            ("tests/test_calc.py::test_add", TestOutcome::Failed),
+            ("tests/test_calc.py::test_mul", TestOutcome::Passed),
+            ("tests/test_calc.py::TestCases::test_case[a&b-1]", TestOutcome::Passed),
+            ("calc::tests::adds", TestOutcome::Passed),
         ]);
         assert!(!report.matches(&mixed));
     }

@@ -90,7 +90,7 @@ fn pytests_report_reads_a_real_capture_as_its_output_does() {
     let report = crate::room::report::Report::read(std::path::Path::new(&format!("{dir}/pytest-fail-report.xml")))
         .expect("the capture reads");
     let output = std::fs::read_to_string(format!("{dir}/pytest-fail-reported.txt")).expect("the capture reads");
-    let mut scanner = crate::summary::CountScanner::new();
+    let mut scanner = crate::readout::CountScanner::new();
     for line in output.split_inclusive('\n') {
         scanner.feed_line(line.as_bytes());
     }

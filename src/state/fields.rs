@@ -178,7 +178,7 @@ pub struct CountsProgress {
     pub counts_best: Best,
     /// The test counts of the last verify that printed a summary (what `loopgate allow --counts` accepts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_counts: Option<crate::summary::TestCounts>,
+    pub last_counts: Option<crate::readout::TestCounts>,
 }
 
 /// The order of the keys in the files, as the single flat struct before this split wrote them.

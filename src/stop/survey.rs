@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::giveup::GiveUp;
 use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
-use crate::{checkpoint, progress, tokens};
+use crate::{checkpoint, tokens, treeprobe};
 
 /// What this stop noticed, for the iteration's history record. (Not the observed closure of a traced verify run,
 /// `closure::observed`: this is the agent's work as seen at one stop.)
@@ -36,7 +36,7 @@ pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey
     let mut survey = Survey::default();
     let mut probe = None;
     if f.config.limits.stall_limit > 0 {
-        let (taken, diff_stat) = progress::probe_since(&root.root, f.progress.stall.tree_fingerprint.as_deref());
+        let (taken, diff_stat) = treeprobe::probe_since(&root.root, f.progress.stall.tree_fingerprint.as_deref());
         let changed = f.progress.stall.tree_fingerprint.as_deref() != Some(taken.fingerprint.as_str());
         f.progress.stall.unchanged_streak = if changed {
             0

@@ -2,7 +2,6 @@
 //! rejection when the agent had promised, updates the same-failure and score-plateau streaks, and sends the
 //! agent back with the evidence.
 
-use crate::baseline::Judged;
 use crate::block_reason::Failure;
 use crate::error::Error;
 use crate::history::event::{Rejected, Tree};
@@ -11,6 +10,7 @@ use crate::lifecycle::ActiveLoop;
 use crate::messages::Event;
 use crate::oracle::Verdict;
 use crate::state::LoopProgress;
+use crate::testjudge::baseline::Judged;
 
 use super::{Outcome, Step, Survey, ending, iterate};
 

@@ -1,5 +1,5 @@
 //! Reporting options loopgate adds to every verify run (the baseline, every promise, `loopgate verify`) so
-//! that the runners print each test by name — the per-test verdict (`crate::baseline`) needs names, and some
+//! that the runners print each test by name — the per-test verdict (`crate::testjudge::baseline`) needs names, and some
 //! runners print only failures by default. Each option changes what is *printed*, never what runs, and is
 //! given through the runner's own environment variable so the sealed command stays exactly as the user wrote
 //! it:

@@ -1,5 +1,5 @@
 //! The proptest settings every property test of loopgate uses, shared by the integration tests
-//! (`tests/properties.rs`) and the unit tests that include this file by path (`src/testscan/tests/props.rs`).
+//! (`tests/properties.rs`) and the unit tests that include this file by path (`src/testsig/tests/props.rs`).
 
 use proptest::test_runner::Config as ProptestConfig;
 

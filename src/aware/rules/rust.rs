@@ -5,7 +5,7 @@
 //! the tests see counts — an expression (`cfg!(test)`), a negation (`cfg(not(test))`), an item inside a function
 //! body (it shadows the outer one), a trait `impl`, a macro, a `cfg_attr` that is not a `derive` or a lint.
 
-use crate::testscan::lex::{Lexed, TokKind};
+use crate::testsig::lex::{Lexed, TokKind};
 
 /// Most tokens a walk over an item's header (to an `impl`'s body, back from a brace) takes.
 const MAX_WALK: usize = 4096;

@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 
 use crate::guard::{Protected, Verdict, check_with_env};
 use crate::inputs::{Checks, Inputs, Tests, UserGlobs};
-use crate::inventory::Inventory;
 use crate::schema::Check;
-use crate::testscan::Lang;
+use crate::testseal::Inventory;
+use crate::testsig::Lang;
 
 const TEST: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
 

@@ -10,10 +10,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::closure::{self, Moved};
-use crate::inventory;
+use crate::closure::{self, MovedPart};
 use crate::lifecycle::ActiveLoop;
 use crate::messages::breach as words;
+use crate::testseal;
 
 /// The deny reason for an edit of `relative` that would move a sealed part, or `None` to let it run.
 pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &Path) -> Option<String> {
@@ -33,7 +33,7 @@ pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &P
                     let path = key.clone();
                     words::moved(
                         lang,
-                        &Moved {
+                        &MovedPart {
                             path,
                             part,
                             change,
@@ -57,9 +57,9 @@ fn test_findings(active: &ActiveLoop, key: &str, after: &str) -> Vec<String> {
     let Some(entry) = inventory.entry(key) else {
         return Vec::new();
     };
-    inventory::compare(entry, after)
+    testseal::compare(entry, after)
         .into_iter()
-        .filter(|finding| fields.checks(inventory::check_of(finding)))
+        .filter(|finding| fields.checks(testseal::check_of(finding)))
         .map(|finding| crate::messages::finding::line(fields.config.lang, key, &finding))
         .collect()
 }

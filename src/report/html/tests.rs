@@ -1,8 +1,8 @@
 use super::*;
 use crate::history::event::{AgentRun, Complete, Rejected};
 use crate::history::{Event, Record, VerifyResult};
+use crate::readout::TestCounts;
 use crate::schema::Receipt;
-use crate::summary::TestCounts;
 
 fn run(loop_id: &str, iteration: u64, cost: Option<f64>) -> Record {
     Record::new(
