@@ -547,6 +547,9 @@ fn seal_and_start(
                 .data
                 .copies
                 .drop_run_outputs(&project.root, &stamps, |path| own_tests.iter().any(|t| t == path));
+            if let (Some((room, _, _)), Some(_)) = (&room, &mount) {
+                release_run_outputs(&store, &project, room, |path| own_tests.iter().any(|t| t == path))?;
+            }
             if let Some((room, recorded, _)) = &mut room {
                 recorded.take_report(room, &baseline.results);
                 store.save_companion(&project, crate::seal::ROOM, recorded)?;
@@ -677,6 +680,24 @@ fn build_room(
 /// files are recorded (what is absent now stays out of later runs where a runner would load it on its own) and
 /// the tree is copied. Where it cannot be prepared after all, the loop's runs stand in the project's own tree and
 /// the room says why (setup's line and `status`).
+/// Leaves writable, in the oracle's later runs, the test data the baseline run wrote in the room's tree (a report
+/// or a log its tests write beside themselves: output, not the tests' input).
+fn release_run_outputs(
+    store: &Store,
+    project: &Project,
+    room: &crate::room::Room,
+    is_test: impl Fn(&str) -> bool,
+) -> Result<(), Error> {
+    if let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)?
+        && !synced
+            .release_run_outputs(&room.dir().join(crate::room::tree::PLACE), is_test)
+            .is_empty()
+    {
+        store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
+    }
+    Ok(())
+}
+
 fn build_tree(
     store: &Store,
     project: &Project,
@@ -690,7 +711,12 @@ fn build_tree(
     let sealed = copies.files.keys().chain(&copies.uncopied);
     let built = crate::room::Synced::baseline(&project.root, sealed).and_then(|mut synced| {
         synced.outside = crate::room::outside::Outside::take(&recorded.vars, &project.root.canonicalize()?);
+        // The baseline is the user's own run before the agent's first turn: nothing is bound read-only for it,
+        // so what its tests write beside themselves (a report, a log) can be told apart afterwards
+        // (`release_run_outputs`).
+        let read_only = std::mem::take(&mut synced.sealed);
         let (mount, _) = room.mount_tree(&project.root, &recorded.vars, &mut synced)?;
+        synced.sealed = read_only;
         Ok((mount, synced))
     });
     match built {

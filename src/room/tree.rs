@@ -162,6 +162,28 @@ impl Synced {
         Ok(synced)
     }
 
+    /// Takes the sealed files a run wrote in the copy at `tree` (its stat is not what the last sync left) off the
+    /// read-only list, but for `is_test` files: the baseline's own run writing a report or a log beside the tests
+    /// makes that file output, which the oracle's runs must be able to write again.
+    pub(crate) fn release_run_outputs(&mut self, tree: &Path, is_test: impl Fn(&str) -> bool) -> Vec<String> {
+        let written: Vec<String> = self
+            .sealed
+            .iter()
+            .filter(|path| !is_test(path))
+            .filter(|path| {
+                let now = std::fs::symlink_metadata(tree.join(path))
+                    .ok()
+                    .map(|meta| Stat::of(&meta));
+                now != self.files.get(*path).map(|stamp| stamp.copy)
+            })
+            .cloned()
+            .collect();
+        for path in &written {
+            self.sealed.remove(path);
+        }
+        written
+    }
+
     /// Brings the copy at `tree` up to date with `root`; returns what it did.
     pub(crate) fn sync(&mut self, root: &Path, tree: &Path) -> io::Result<Done> {
         super::private_dir(tree)?;
