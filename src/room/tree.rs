@@ -340,5 +340,16 @@ fn reflink(_source: &std::fs::File, _copy: &std::fs::File) -> bool {
     false
 }
 
+/// In a copy at its own path (`TreeState::Copied`), the project's own directory `from` at the bound place `at`
+/// (the empty mount point [`Synced::sync`] leaves): a symbolic link, so the run resolves the user's installed
+/// dependencies as the mounted tree would.
+pub(crate) fn link_bound(from: &Path, at: &Path) -> io::Result<()> {
+    if std::fs::read_link(at).is_ok_and(|target| target == from) {
+        return Ok(());
+    }
+    crate::fsutil::remove_any(at)?;
+    std::os::unix::fs::symlink(from, at)
+}
+
 #[cfg(test)]
 mod tests;
