@@ -123,7 +123,9 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         .unwrap_or_default();
     let request = VerifyRequest {
         command: &command,
-        cwd: tree.as_ref().map_or(&active.project.root, |(placed, _)| placed.cwd(&active.project.root)),
+        cwd: tree
+            .as_ref()
+            .map_or(&active.project.root, |(placed, _)| placed.cwd(&active.project.root)),
         timeout: Duration::from_secs(fields.config.verify.verify_timeout),
         log_path: &log_path,
         prefix: &prefix,

@@ -365,9 +365,18 @@ fn the_tree_is_mounted_where_it_can_be_else_copied_and_the_switch_decides_first(
             why: "this operating system has no mount namespaces".into()
         }
     );
-    assert!(matches!(TreeState::decide_with(Some("copy"), Ok(())), TreeState::Copied { .. }));
-    assert!(matches!(TreeState::decide_with(Some("0"), Ok(())), TreeState::Fallback { .. }));
-    assert!(matches!(TreeState::decide_with(Some("0"), no_namespace()), TreeState::Fallback { .. }));
+    assert!(matches!(
+        TreeState::decide_with(Some("copy"), Ok(())),
+        TreeState::Copied { .. }
+    ));
+    assert!(matches!(
+        TreeState::decide_with(Some("0"), Ok(())),
+        TreeState::Fallback { .. }
+    ));
+    assert!(matches!(
+        TreeState::decide_with(Some("0"), no_namespace()),
+        TreeState::Fallback { .. }
+    ));
     assert!(TreeState::in_tree(Some(&TreeState::Copied { why: String::new() })));
     assert!(!TreeState::in_tree(Some(&TreeState::Fallback { why: String::new() })));
     assert!(!TreeState::in_tree(None));
@@ -388,8 +397,14 @@ fn a_run_in_the_copy_has_the_variables_that_named_the_project_name_the_copy() {
         .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
         .collect();
     assert_eq!(env["PWD"], "/state/rooms/abc/tree");
-    assert_eq!(env["PYTHONPATH"], "/state/rooms/abc/tree/src:/opt/lib:/state/rooms/abc/tree");
+    assert_eq!(
+        env["PYTHONPATH"],
+        "/state/rooms/abc/tree/src:/opt/lib:/state/rooms/abc/tree"
+    );
     assert_eq!(env["CONFIG"], "/state/rooms/abc/tree/conf.toml");
-    assert_eq!(env["OTHER"], "/home/u/project-two/x", "a sibling sharing the prefix is not the project");
+    assert_eq!(
+        env["OTHER"], "/home/u/project-two/x",
+        "a sibling sharing the prefix is not the project"
+    );
     assert_eq!(env["PATH"], "/usr/bin");
 }
