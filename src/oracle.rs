@@ -145,6 +145,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let counted = counted?;
     put_back?;
     moved_during_run.extend(unwatched?);
+    // In the copy at its own path nothing binds the sealed files read-only: one the run wrote counts as moved.
+    moved_during_run.extend(tree.iter().flat_map(|(placed, _)| placed.sealed_written()));
     moved_during_run.sort();
     moved_during_run.dedup();
     let Counted {

@@ -104,8 +104,13 @@ pub(crate) enum Placed {
     /// The copy mounted at the project's path.
     Mounted(Mount),
     /// The copy at its own path `tree`, the project's dependency and version-control directories `bound`
-    /// (project-relative) linked into it.
-    Copied { tree: PathBuf, bound: Vec<String> },
+    /// (project-relative) linked into it, and the stat each sealed file's copy had after the sync: nothing binds
+    /// them read-only here, so a run that wrote one is seen afterwards ([`Placed::sealed_written`]).
+    Copied {
+        tree: PathBuf,
+        bound: Vec<String>,
+        sealed: Vec<(String, tree::Stat)>,
+    },
 }
 
 impl Placed {
@@ -133,6 +138,21 @@ impl Placed {
         }
     }
 
+    /// The sealed files (project-relative) whose copy the run wrote (its stat moved since the sync; a write puts
+    /// the change time forward, whatever was put back), where the copy stands at its own path.
+    pub(crate) fn sealed_written(&self) -> Vec<String> {
+        let Placed::Copied { tree, sealed, .. } = self else {
+            return Vec::new();
+        };
+        sealed
+            .iter()
+            .filter(|(relative, stat)| {
+                std::fs::symlink_metadata(tree.join(relative)).map_or(true, |meta| tree::Stat::of(&meta) != *stat)
+            })
+            .map(|(relative, _)| relative.clone())
+            .collect()
+    }
+
     /// Where the run writes a file for loopgate (the trace): the room, which the run can write.
     pub(crate) fn in_room(&self, room: &Path, name: &str) -> PathBuf {
         match self {
@@ -145,7 +165,7 @@ impl Placed {
     /// project points into the copy, and the project itself is closed to writes but for its bound directories
     /// (the copy links them, and a run writes there as it would in the mounted tree: `node_modules/.cache`).
     pub(crate) fn confine(&self, root: &Path, env: &mut Env, plane: &mut crate::plane::Plane) {
-        let Placed::Copied { tree, bound } = self else {
+        let Placed::Copied { tree, bound, .. } = self else {
             return;
         };
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
@@ -293,7 +313,12 @@ impl Room {
                 }
                 let tree = tree.canonicalize()?;
                 let bound = done.bound.clone();
-                Ok(Some((Placed::Copied { tree, bound }, done)))
+                let sealed = synced
+                    .sealed
+                    .iter()
+                    .filter_map(|relative| Some((relative.clone(), synced.files.get(relative)?.copy)))
+                    .collect();
+                Ok(Some((Placed::Copied { tree, bound, sealed }, done)))
             }
             Some(TreeState::Fallback { .. }) | None => Ok(None),
         }

@@ -115,7 +115,7 @@ pub(crate) struct Stat {
 }
 
 impl Stat {
-    fn of(meta: &std::fs::Metadata) -> Stat {
+    pub(crate) fn of(meta: &std::fs::Metadata) -> Stat {
         Stat {
             len: meta.len(),
             mtime: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),

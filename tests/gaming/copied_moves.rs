@@ -66,3 +66,24 @@ fn status_says_the_tree_is_a_copy_at_its_own_path_and_the_run_writes_there() {
         "the run wrote into the project's own tree, not the copy"
     );
 }
+
+/// In the copy at its own path nothing binds the sealed tests read-only: code under test that writes one (here
+/// at import, in the working directory the run stands in) is seen after the run, and the promise rejected. The
+/// check of code that reads the tests is off, as it would flag this line before the run.
+#[test]
+fn code_that_writes_a_sealed_test_in_the_copy_is_seen() {
+    let p = crate::start_with(&crate::fixtures::PYTEST, "--no-test-awareness-check", COPIED, true);
+    let (path, fixed) = crate::fixtures::PYTEST.fix;
+    p.write(path, fixed);
+    let code = p.read("calc.py");
+    p.write(
+        "calc.py",
+        format!("open(\"tests/test_calc.py\", \"a\").write(\"\\n\")\n\n{code}"),
+    );
+    let block = crate::promise(&p).blocked();
+    assert!(
+        block.reason.contains("PROMISE REJECTED") && block.reason.contains("tests/test_calc.py"),
+        "the write to the sealed test in the copy should be named:\n{}",
+        block.reason
+    );
+}
