@@ -23,8 +23,8 @@
 //! A loop set up before the room existed has no [`Recorded`]: its runs are today's (the process's
 //! environment, the shared caches), and `status` says so. The room's own tree (`tree`, mounted by
 //! `confine::mount`, its sealed test files read-only) and the places outside the project that runners read on
-//! their own, as at the baseline (`outside`), are where user namespaces work; elsewhere the run stands in the
-//! project's tree and setup and `status` say so. The room is only as private as loopgate's home (same user;
+//! their own, as at the baseline (`outside`), are where user namespaces work; elsewhere (macOS) the run stands
+//! in the same copy at the copy's own path ([`TreeState::Copied`], [`Placed`]), and setup and `status` say so. The room is only as private as loopgate's home (same user;
 //! the PreToolUse guard and, where it is on, the OS sandbox keep the agent's tools off it).
 
 pub(crate) mod caches;
