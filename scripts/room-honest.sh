@@ -8,6 +8,7 @@
 #   scripts/room-honest.sh            # every project
 #   PROJECTS="click server" scripts/room-honest.sh
 #   LOOPGATE_BIN=target/debug/loopgate scripts/room-honest.sh
+#   ROOM_TREE=copy scripts/room-honest.sh   # the room's tree copied at its own path (what macOS gets)
 #
 # Projects (pinned versions; the registries must be reachable):
 #   crate    `semver` 1.0.26 from crates.io (`cargo test`: unit, integration and doc tests; builds into the tree)
@@ -54,7 +55,8 @@ compare() {
     local name=$1 dir=$2 verify=$3
     git -C "$dir" init -q && git -C "$dir" add -A && git -C "$dir" -c user.name=b -c user.email=b@b commit -qm init
     local inside outside
-    inside=$(baseline "$dir" "$verify" "$work/home-$name-room")
+    # shellcheck disable=SC2086 # empty, or one word
+    inside=$(baseline "$dir" "$verify" "$work/home-$name-room" ${ROOM_TREE:+LOOPGATE_ROOM_TREE=$ROOM_TREE})
     git -C "$dir" clean -qfdx -e node_modules
     outside=$(baseline "$dir" "$verify" "$work/home-$name-tree" LOOPGATE_ROOM_TREE=0)
     python3 - "$name" "$inside" "$outside" <<'END'

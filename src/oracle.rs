@@ -85,8 +85,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if caller == Caller::SelfCheck {
         log_path.set_extension("self-check.log");
     }
-    let room = in_room(active)?;
-    let plane = room.as_ref().map(|r| room_plane(r.room.dir()));
+    let mut room = in_room(active)?;
+    let mut plane = room.as_ref().map(|r| room_plane(r.room.dir()));
     // Rollback refuses while this marker is held (see `verify_lock`).
     let running = crate::verify_lock::VerifyRunning::mark(&active.project, &command);
     let progress = match caller {
@@ -110,23 +110,28 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         .filter(|o| !o.loaded.is_empty() && fields.checks(Check::Closure))
         .and_then(|o| Some((o, crate::trace::Tracer::find().ok()?)));
     // As at the baseline, in the room's tree the project's `.claude/` is not there: the tracer writes to the room.
-    let trace_path = tree.as_ref().map_or_else(
-        || log_path.with_extension("trace"),
-        |(mount, _)| mount.in_room("promise.trace"),
-    );
+    let trace_path = match (&tree, &room) {
+        (Some((placed, _)), Some(r)) => placed.in_room(r.room.dir(), "promise.trace"),
+        _ => log_path.with_extension("trace"),
+    };
+    if let (Some((placed, _)), Some(r), Some(plane)) = (&tree, &mut room, &mut plane) {
+        placed.confine(root, &mut r.env, plane);
+    }
     let prefix = resolution
         .as_ref()
         .map(|(_, tracer)| tracer.prefix(&trace_path))
         .unwrap_or_default();
     let request = VerifyRequest {
         command: &command,
-        cwd: &active.project.root,
+        cwd: tree
+            .as_ref()
+            .map_or(&active.project.root, |(placed, _)| placed.cwd(&active.project.root)),
         timeout: Duration::from_secs(fields.config.verify.verify_timeout),
         log_path: &log_path,
         prefix: &prefix,
         env: room.as_ref().map(|r| r.env.as_slice()),
         plane: plane.as_ref(),
-        mount: tree.as_ref().map(|(mount, _)| mount),
+        mount: tree.as_ref().and_then(|(placed, _)| placed.mount()),
     };
     let watch = watch::Watch::start(root, inputs.watched(root, &checks));
     // A change made after the checks above but before the watch began (by a process waiting for the verify to
@@ -140,6 +145,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let counted = counted?;
     put_back?;
     moved_during_run.extend(unwatched?);
+    // In the copy at its own path nothing binds the sealed files read-only: one the run wrote counts as moved.
+    moved_during_run.extend(tree.iter().flat_map(|(placed, _)| placed.sealed_written()));
     moved_during_run.sort();
     moved_during_run.dedup();
     let Counted {
@@ -197,7 +204,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         note = Some(messages::room::report_problem(fields.config.lang, &problem, &who));
     }
     if let Some((observed, _)) = resolution.as_ref().filter(|_| passed) {
-        let events = crate::trace::read(&trace_path, root);
+        let moved = tree.as_ref().and_then(|(placed, _)| placed.moved());
+        let events = crate::trace::read_moved(&trace_path, root, moved);
         let pycache = crate::closure::resolved::pycache_prefix(request.env);
         let redirects = crate::closure::resolved::redirects(&observed.loaded, &events, root, pycache.as_deref());
         if !redirects.is_empty() {
@@ -386,11 +394,14 @@ pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
 
 impl InRoom {
     /// The room's tree for this run, synced from the project as it stands now, where the loop's runs stand in it
-    /// (see `room::tree`); `None` where they stand in the project's own tree.
-    fn tree(&self, active: &ActiveLoop) -> Result<Option<(crate::room::Mount, crate::room::tree::Done)>, Error> {
+    /// (see `room::tree`, mounted or copied); `None` where they stand in the project's own tree.
+    fn tree(&self, active: &ActiveLoop) -> Result<Option<(crate::room::Placed, crate::room::tree::Done)>, Error> {
         // A process that cannot enter a namespace now (`loopgate verify` inside Claude Code's sandbox, which
         // allows none) runs in the project's own tree, as where setup found none; the Stop hook runs outside it.
-        if self.recorded.tree != Some(crate::room::TreeState::Mounted) || crate::room::mount::probe().is_err() {
+        let state = self.recorded.tree.as_ref();
+        if !crate::room::TreeState::in_tree(state)
+            || (state == Some(&crate::room::TreeState::Mounted) && crate::room::mount::probe().is_err())
+        {
             return Ok(None);
         }
         let (store, project) = (&active.store, &active.project);
@@ -398,9 +409,9 @@ impl InRoom {
             return Ok(None);
         };
         let known = synced.files.len();
-        let (mount, done) = self
+        let placed = self
             .room
-            .mount_tree(&project.root, &self.recorded.vars, &mut synced)
+            .place_tree(state, &project.root, &self.recorded.vars, &mut synced)
             .map_err(|source| Error::Io {
                 action: "sync the oracle's tree in",
                 path: self.room.dir().to_path_buf(),
@@ -409,10 +420,12 @@ impl InRoom {
         // Written only when the sync changed it (a warm promise writes nothing), and best effort: a manifest not
         // saved (a seal store the process cannot write) only makes the next sync copy more, since a file is
         // skipped only when both it and its copy are as the manifest says.
-        if done.copied > 0 || done.removed > 0 || synced.files.len() != known {
+        if let Some((_, done)) = &placed
+            && (done.copied > 0 || done.removed > 0 || synced.files.len() != known)
+        {
             let _ = store.save_companion(project, crate::seal::ROOM_TREE, &synced);
         }
-        Ok(Some((mount, done)))
+        Ok(placed)
     }
 }
 
@@ -465,14 +478,17 @@ pub(crate) fn baseline(
     derived: Option<&crate::closure::Closure>,
     env: Option<&[(OsString, OsString)]>,
     plane: Option<&crate::plane::Plane>,
-    mount: Option<&crate::room::Mount>,
+    placed: Option<(&crate::room::Placed, &std::path::Path)>,
 ) -> Result<Option<(Baseline, Observed)>, Error> {
     let Some(command) = &fields.config.verify.verify_command else {
         return Ok(None);
     };
     let log_path = project.verify_log_path(&fields.config.loop_id, 0);
     // In the room's tree the project's `.claude/` is not there: the tracer writes to the room instead.
-    let trace_path = mount.map_or_else(|| log_path.with_extension("trace"), |m| m.in_room("baseline.trace"));
+    let trace_path = placed.map_or_else(
+        || log_path.with_extension("trace"),
+        |(placed, room)| placed.in_room(room, "baseline.trace"),
+    );
     let tracer = crate::trace::Tracer::find();
     let prefix = tracer.as_ref().map(|t| t.prefix(&trace_path)).unwrap_or_default();
     let timeout = budget.map_or(fields.config.verify.verify_timeout, |budget| {
@@ -480,20 +496,21 @@ pub(crate) fn baseline(
     });
     let request = VerifyRequest {
         command,
-        cwd: &project.root,
+        cwd: placed.map_or(&project.root, |(placed, _)| placed.cwd(&project.root)),
         timeout: Duration::from_secs(timeout),
         log_path: &log_path,
         prefix: &prefix,
         env,
         plane,
-        mount,
+        mount: placed.and_then(|(placed, _)| placed.mount()),
     };
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
     let observed = match tracer {
         Ok(_) => {
-            let events = crate::trace::read(&trace_path, &project.root);
+            let moved = placed.and_then(|(placed, _)| placed.moved());
+            let events = crate::trace::read_moved(&trace_path, &project.root, moved);
             let _ = std::fs::remove_file(&trace_path);
             let home = std::env::var_os("HOME")
                 .filter(|h| !h.is_empty())

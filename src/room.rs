@@ -23,8 +23,8 @@
 //! A loop set up before the room existed has no [`Recorded`]: its runs are today's (the process's
 //! environment, the shared caches), and `status` says so. The room's own tree (`tree`, mounted by
 //! `confine::mount`, its sealed test files read-only) and the places outside the project that runners read on
-//! their own, as at the baseline (`outside`), are where user namespaces work; elsewhere the run stands in the
-//! project's tree and setup and `status` say so. The room is only as private as loopgate's home (same user;
+//! their own, as at the baseline (`outside`), are where user namespaces work; elsewhere (macOS) the run stands
+//! in the same copy at the copy's own path ([`TreeState::Copied`], [`Placed`]), and setup and `status` say so. The room is only as private as loopgate's home (same user;
 //! the PreToolUse guard and, where it is on, the OS sandbox keep the agent's tools off it).
 
 pub(crate) mod caches;
@@ -53,7 +53,8 @@ pub(crate) type Env = Vec<(OsString, OsString)>;
 pub(crate) const OFF_ENV: &str = "LOOPGATE_ROOM";
 
 /// `LOOPGATE_ROOM_TREE=0` in setup's environment keeps the room (caches, environment) but runs the oracle in the
-/// project's own tree, as before the room had a tree (`status` says so).
+/// project's own tree, as before the room had a tree (`status` says so); `LOOPGATE_ROOM_TREE=copy` runs it in
+/// the copy at the copy's own path even where the copy could be mounted (how the tests reach that state on Linux).
 pub(crate) const TREE_OFF_ENV: &str = "LOOPGATE_ROOM_TREE";
 
 /// Where the oracle's runs of a loop stand, decided at setup (the baseline and every promise alike).
@@ -62,21 +63,117 @@ pub(crate) const TREE_OFF_ENV: &str = "LOOPGATE_ROOM_TREE";
 pub(crate) enum TreeState {
     /// In the room's own tree, mounted at the project's path (see `tree`, `mount`).
     Mounted,
+    /// In the room's own tree at the copy's own path (no mount namespace here, or forced), and why: the run's
+    /// working directory is the copy, the recorded variables that point into the project point into the copy
+    /// ([`env::repoint`]), and the OS sandbox keeps its writes off the project (see [`Placed::confine`]).
+    Copied { why: String },
     /// In the project's own tree, and why.
     Fallback { why: String },
 }
 
 impl TreeState {
-    /// The decision for a setup whose environment is `vars`: mounted where this machine can.
+    /// The decision for a setup whose environment is `vars`: mounted where this machine can, else the copy at
+    /// its own path.
     pub(crate) fn decide(vars: &std::collections::BTreeMap<String, String>) -> TreeState {
-        if vars.get(TREE_OFF_ENV).is_some_and(|v| v == "0") {
-            return TreeState::Fallback {
+        Self::decide_with(vars.get(TREE_OFF_ENV).map(String::as_str), mount::probe())
+    }
+
+    /// [`TreeState::decide`] for the switch's value `switch` and this machine's mount `probe`.
+    pub(crate) fn decide_with(switch: Option<&str>, probe: Result<(), String>) -> TreeState {
+        match (switch, probe) {
+            (Some("0"), _) => TreeState::Fallback {
                 why: format!("turned off by {TREE_OFF_ENV}=0"),
-            };
+            },
+            (Some("copy"), _) => TreeState::Copied {
+                why: format!("asked for by {TREE_OFF_ENV}=copy"),
+            },
+            (_, Ok(())) => TreeState::Mounted,
+            (_, Err(why)) => TreeState::Copied { why },
         }
-        match mount::probe() {
-            Ok(()) => TreeState::Mounted,
-            Err(why) => TreeState::Fallback { why },
+    }
+
+    /// Whether the loop's runs stand in the room's tree (mounted or copied).
+    pub(crate) fn in_tree(state: Option<&TreeState>) -> bool {
+        matches!(state, Some(TreeState::Mounted | TreeState::Copied { .. }))
+    }
+}
+
+/// Where one oracle run stands in the room's tree.
+#[derive(Debug)]
+pub(crate) enum Placed {
+    /// The copy mounted at the project's path.
+    Mounted(Mount),
+    /// The copy at its own path `tree`, the project's dependency and version-control directories `bound`
+    /// (project-relative) linked into it, and the stat each sealed file's copy had after the sync: nothing binds
+    /// them read-only here, so a run that wrote one is seen afterwards ([`Placed::sealed_written`]).
+    Copied {
+        tree: PathBuf,
+        bound: Vec<String>,
+        sealed: Vec<(String, tree::Stat)>,
+    },
+}
+
+impl Placed {
+    /// The mounts the run enters, if any.
+    pub(crate) fn mount(&self) -> Option<&Mount> {
+        match self {
+            Placed::Mounted(mount) => Some(mount),
+            Placed::Copied { .. } => None,
+        }
+    }
+
+    /// The run's working directory for the project at `root`.
+    pub(crate) fn cwd<'a>(&'a self, root: &'a Path) -> &'a Path {
+        match self {
+            Placed::Mounted(_) => root,
+            Placed::Copied { tree, .. } => tree,
+        }
+    }
+
+    /// The copy's own path, where the run stands there (for reading its trace, see `trace::read_moved`).
+    pub(crate) fn moved(&self) -> Option<&Path> {
+        match self {
+            Placed::Mounted(_) => None,
+            Placed::Copied { tree, .. } => Some(tree),
+        }
+    }
+
+    /// The sealed files (project-relative) whose copy the run wrote (its stat moved since the sync; a write puts
+    /// the change time forward, whatever was put back), where the copy stands at its own path.
+    pub(crate) fn sealed_written(&self) -> Vec<String> {
+        let Placed::Copied { tree, sealed, .. } = self else {
+            return Vec::new();
+        };
+        sealed
+            .iter()
+            .filter(|(relative, stat)| {
+                std::fs::symlink_metadata(tree.join(relative)).map_or(true, |meta| tree::Stat::of(&meta) != *stat)
+            })
+            .map(|(relative, _)| relative.clone())
+            .collect()
+    }
+
+    /// Where the run writes a file for loopgate (the trace): the room, which the run can write.
+    pub(crate) fn in_room(&self, room: &Path, name: &str) -> PathBuf {
+        match self {
+            Placed::Mounted(mount) => mount.in_room(name),
+            Placed::Copied { .. } => room.join(name),
+        }
+    }
+
+    /// The run's environment `env` and `plane` for the project at `root`: in the copy, what pointed into the
+    /// project points into the copy, and the project itself is closed to writes but for its bound directories
+    /// (the copy links them, and a run writes there as it would in the mounted tree: `node_modules/.cache`).
+    pub(crate) fn confine(&self, root: &Path, env: &mut Env, plane: &mut crate::plane::Plane) {
+        let Placed::Copied { tree, bound, .. } = self else {
+            return;
+        };
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        env::repoint(env, &root, tree);
+        plane.add(&root);
+        plane.allow(tree);
+        for relative in bound {
+            plane.allow(&root.join(relative));
         }
     }
 }
@@ -190,6 +287,41 @@ impl Room {
         )?;
         done.outside = hidden;
         Ok((mount, done))
+    }
+
+    /// The room's tree for a run of the project at `root` as setup decided it (`state`): mounted (see
+    /// [`Room::mount_tree`]) or, synced the same way, at its own path with the project's bound directories linked
+    /// in; `None` where the runs stand in the project's own tree.
+    pub(crate) fn place_tree(
+        &self,
+        state: Option<&TreeState>,
+        root: &Path,
+        vars: &std::collections::BTreeMap<String, String>,
+        synced: &mut Synced,
+    ) -> io::Result<Option<(Placed, tree::Done)>> {
+        match state {
+            Some(TreeState::Mounted) => {
+                let (mount, done) = self.mount_tree(root, vars, synced)?;
+                Ok(Some((Placed::Mounted(mount), done)))
+            }
+            Some(TreeState::Copied { .. }) => {
+                let tree = self.dir.join(tree::PLACE);
+                let done = synced.sync(root, &tree)?;
+                let root = root.canonicalize()?;
+                for relative in &done.bound {
+                    tree::link_bound(&root.join(relative), &tree.join(relative))?;
+                }
+                let tree = tree.canonicalize()?;
+                let bound = done.bound.clone();
+                let sealed = synced
+                    .sealed
+                    .iter()
+                    .filter_map(|relative| Some((relative.clone(), synced.files.get(relative)?.copy)))
+                    .collect();
+                Ok(Some((Placed::Copied { tree, bound, sealed }, done)))
+            }
+            Some(TreeState::Fallback { .. }) | None => Ok(None),
+        }
     }
 
     /// Removes the room (best effort: a room half removed is emptied again by the next setup).

@@ -103,9 +103,16 @@ impl Tracer {
 
 /// Reads a trace file of a command started in `cwd` into events; a missing or unreadable trace reads as none
 /// (the run is not judged on it).
-pub(crate) fn read(path: &Path, cwd: &Path) -> Vec<Event> {
-    match std::fs::read(path) {
-        Ok(bytes) => parse::events(&String::from_utf8_lossy(&bytes), cwd),
-        Err(_) => Vec::new(),
+/// `moved`: where the command was started in a copy of the project at `cwd` at the copy's own path (the room's
+/// tree, `TreeState::Copied`); the copy's paths then read as the project's, so what the run loaded compares with the
+/// project's files as a run in the project (or in the mounted copy) would.
+pub(crate) fn read_moved(path: &Path, cwd: &Path, moved: Option<&Path>) -> Vec<Event> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    match moved {
+        Some(copy) => parse::events(&text.replace(&*copy.to_string_lossy(), &cwd.to_string_lossy()), cwd),
+        None => parse::events(&text, cwd),
     }
 }

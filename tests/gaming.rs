@@ -27,6 +27,8 @@ mod aware_moves;
 mod closure_moves;
 #[path = "support/common.rs"]
 mod common;
+#[path = "gaming/copied_moves.rs"]
+mod copied_moves;
 #[path = "gaming/family_moves.rs"]
 mod family_moves;
 #[path = "gaming/fixtures.rs"]
@@ -153,8 +155,13 @@ fn play_against(m: &Move, flags: &str, env: &[(&str, &str)]) {
         m.fixture.verify
     );
     assert_completes(&promise(&proof), m.name, &why);
+    assert_caught(m, "", &[]);
+    println!("[gaming] caught {:<34} {:.1}s", m.name, started.elapsed().as_secs_f64());
+}
 
-    let p = start(m.fixture, "", m.baseline);
+/// Plays `m` against the defaults but `flags`, with `env` in setup's environment, where it must be caught.
+fn assert_caught(m: &Move, flags: &str, env: &[(&str, &str)]) {
+    let p = start_with(m.fixture, flags, env, m.baseline);
     (m.play)(&p);
     let block = promise(&p).blocked();
     for needle in m.expect {
@@ -165,12 +172,16 @@ fn play_against(m: &Move, flags: &str, env: &[(&str, &str)]) {
             block.reason
         );
     }
-    println!("[gaming] caught {:<34} {:.1}s", m.name, started.elapsed().as_secs_f64());
 }
 
 fn play_honest(h: &Honest) {
+    play_honest_with(h, &[]);
+}
+
+/// Plays the honest change `h` with `env` in setup's environment: it must complete the loop.
+fn play_honest_with(h: &Honest, env: &[(&str, &str)]) {
     let started = Instant::now();
-    let p = start(h.fixture, "", true);
+    let p = start_with(h.fixture, "", env, true);
     let (path, fixed) = h.fixture.fix;
     p.write(path, fixed);
     (h.play)(&p);

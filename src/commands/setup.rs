@@ -516,8 +516,15 @@ fn seal_and_start(
     let own_tests = taking.handed.own_tests;
     let stamps = inputs.data.copies.stamps(&project.root);
     let mut room = build_room(&store, &project, config)?;
-    let mount = match &mut room {
-        Some((room, recorded, _)) => build_tree(&store, &project, room, recorded, &inputs.data.copies)?,
+    let placed = match &mut room {
+        Some((room, recorded, env)) => {
+            let placed = build_tree(&store, &project, room, recorded, &inputs.data.copies)?;
+            let mut plane = crate::oracle::room_plane(room.dir());
+            if let Some(placed) = &placed {
+                placed.confine(&project.root, env, &mut plane);
+            }
+            placed.map(|placed| (placed, plane))
+        }
         None => None,
     };
     // The baseline runs on the tree as the user left it, before the agent's first turn (the slash command's
@@ -526,7 +533,15 @@ fn seal_and_start(
     let baseline = if config.baseline {
         let budget = config.from_slash_command.then(slash_command_budget);
         let env = room.as_ref().map(|(_, _, env)| env.as_slice());
-        let plane = room.as_ref().map(|(room, _, _)| crate::oracle::room_plane(room.dir()));
+        let plane = match (&placed, &room) {
+            (Some((_, plane)), _) => Some(plane.clone()),
+            (None, Some((room, _, _))) => Some(crate::oracle::room_plane(room.dir())),
+            (None, None) => None,
+        };
+        let placed = placed
+            .as_ref()
+            .zip(room.as_ref())
+            .map(|((placed, _), (room, _, _))| (placed, room.dir()));
         crate::oracle::baseline(
             &project,
             &state.fields,
@@ -534,7 +549,7 @@ fn seal_and_start(
             inputs.derived.as_ref(),
             env,
             plane.as_ref(),
-            mount.as_ref(),
+            placed,
         )?
     } else {
         None
@@ -676,10 +691,6 @@ fn build_room(
     Ok(Some((room, recorded, env)))
 }
 
-/// The room's tree for the baseline run (see `room::tree`), where this machine can mount it: the baseline's
-/// files are recorded (what is absent now stays out of later runs where a runner would load it on its own) and
-/// the tree is copied. Where it cannot be prepared after all, the loop's runs stand in the project's own tree and
-/// the room says why (setup's line and `status`).
 /// Leaves writable, in the oracle's later runs, the test data the baseline run wrote in the room's tree (a report
 /// or a log its tests write beside themselves: output, not the tests' input).
 fn release_run_outputs(
@@ -698,14 +709,18 @@ fn release_run_outputs(
     Ok(())
 }
 
+/// The room's tree for the baseline run (see `room::tree`), mounted where this machine can, else at the copy's
+/// own path: the baseline's files are recorded (what is absent now stays out of later runs where a runner would
+/// load it on its own) and the tree is copied. Where it cannot be prepared after all, the loop's runs stand in
+/// the project's own tree and the room says why (setup's line and `status`).
 fn build_tree(
     store: &Store,
     project: &Project,
     room: &crate::room::Room,
     recorded: &mut crate::room::Recorded,
     copies: &crate::testswap::Copies,
-) -> Result<Option<crate::room::Mount>, Error> {
-    if recorded.tree != Some(crate::room::TreeState::Mounted) {
+) -> Result<Option<crate::room::Placed>, Error> {
+    if !crate::room::TreeState::in_tree(recorded.tree.as_ref()) {
         return Ok(None);
     }
     let sealed = copies.files.keys().chain(&copies.uncopied);
@@ -715,14 +730,14 @@ fn build_tree(
         // so what its tests write beside themselves (a report, a log) can be told apart afterwards
         // (`release_run_outputs`).
         let read_only = std::mem::take(&mut synced.sealed);
-        let (mount, _) = room.mount_tree(&project.root, &recorded.vars, &mut synced)?;
+        let placed = room.place_tree(recorded.tree.as_ref(), &project.root, &recorded.vars, &mut synced)?;
         synced.sealed = read_only;
-        Ok((mount, synced))
+        Ok((placed.map(|(placed, _)| placed), synced))
     });
     match built {
-        Ok((mount, synced)) => {
+        Ok((placed, synced)) => {
             store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
-            Ok(Some(mount))
+            Ok(placed)
         }
         Err(err) => {
             recorded.tree = Some(crate::room::TreeState::Fallback {

@@ -1,6 +1,6 @@
 //! Where there are no mount namespaces (macOS, the BSDs) the room's tree cannot stand at the project's path, so
-//! the verify command runs in the project's own tree, with the room's private caches, environment and the
-//! confinement this platform has (`confine`); setup and `status` say so.
+//! the verify command runs in the copy at the copy's own path (`room::TreeState::Copied`), with the room's
+//! private caches, environment and the confinement this platform has (`confine`); setup and `status` say so.
 
 use std::io;
 use std::path::{Path, PathBuf};

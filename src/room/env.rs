@@ -147,6 +147,24 @@ impl Recorded {
     }
 }
 
+/// For a run in the copy at `copy` of the project at `root` (`TreeState::Copied`): `PWD` is the copy, and every
+/// value that names the project or a path below it (each entry of a `:`-separated list alike, as `PYTHONPATH`
+/// holds) names the same place in the copy, so the run reads the copy's files, not the project's.
+pub(crate) fn repoint(env: &mut super::Env, root: &Path, copy: &Path) {
+    let (root, copy) = (root.to_string_lossy(), copy.to_string_lossy());
+    let moved = |entry: &str| match entry.strip_prefix(root.as_ref()) {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{copy}{rest}"),
+        _ => entry.to_string(),
+    };
+    env.retain(|(name, _)| name != "PWD");
+    for (_, value) in env.iter_mut() {
+        if let Some(text) = value.to_str().filter(|text| text.contains(root.as_ref())) {
+            *value = OsString::from(text.split(':').map(moved).collect::<Vec<_>>().join(":"));
+        }
+    }
+    env.push((OsString::from("PWD"), OsString::from(copy.as_ref())));
+}
+
 /// Whether a variable's name marks it as a secret.
 fn secret(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();

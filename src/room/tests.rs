@@ -353,3 +353,58 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
     assert!(room.dir().join("tree/written.txt").exists());
     assert!(room.dir().join("ok").exists());
 }
+
+#[test]
+fn the_tree_is_mounted_where_it_can_be_else_copied_and_the_switch_decides_first() {
+    use super::TreeState;
+    let no_namespace = || Err("this operating system has no mount namespaces".to_string());
+    assert_eq!(TreeState::decide_with(None, Ok(())), TreeState::Mounted);
+    assert_eq!(
+        TreeState::decide_with(None, no_namespace()),
+        TreeState::Copied {
+            why: "this operating system has no mount namespaces".into()
+        }
+    );
+    assert!(matches!(
+        TreeState::decide_with(Some("copy"), Ok(())),
+        TreeState::Copied { .. }
+    ));
+    assert!(matches!(
+        TreeState::decide_with(Some("0"), Ok(())),
+        TreeState::Fallback { .. }
+    ));
+    assert!(matches!(
+        TreeState::decide_with(Some("0"), no_namespace()),
+        TreeState::Fallback { .. }
+    ));
+    assert!(TreeState::in_tree(Some(&TreeState::Copied { why: String::new() })));
+    assert!(!TreeState::in_tree(Some(&TreeState::Fallback { why: String::new() })));
+    assert!(!TreeState::in_tree(None));
+}
+
+#[test]
+fn a_run_in_the_copy_has_the_variables_that_named_the_project_name_the_copy() {
+    let mut env = vars(&[
+        ("PWD", "/home/u/proj"),
+        ("PYTHONPATH", "/home/u/proj/src:/opt/lib:/home/u/proj"),
+        ("CONFIG", "/home/u/proj/conf.toml"),
+        ("OTHER", "/home/u/project-two/x"),
+        ("PATH", "/usr/bin"),
+    ]);
+    super::env::repoint(&mut env, Path::new("/home/u/proj"), Path::new("/state/rooms/abc/tree"));
+    let env: BTreeMap<String, String> = env
+        .into_iter()
+        .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+        .collect();
+    assert_eq!(env["PWD"], "/state/rooms/abc/tree");
+    assert_eq!(
+        env["PYTHONPATH"],
+        "/state/rooms/abc/tree/src:/opt/lib:/state/rooms/abc/tree"
+    );
+    assert_eq!(env["CONFIG"], "/state/rooms/abc/tree/conf.toml");
+    assert_eq!(
+        env["OTHER"], "/home/u/project-two/x",
+        "a sibling sharing the prefix is not the project"
+    );
+    assert_eq!(env["PATH"], "/usr/bin");
+}

@@ -115,7 +115,7 @@ pub(crate) struct Stat {
 }
 
 impl Stat {
-    fn of(meta: &std::fs::Metadata) -> Stat {
+    pub(crate) fn of(meta: &std::fs::Metadata) -> Stat {
         Stat {
             len: meta.len(),
             mtime: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
@@ -360,6 +360,17 @@ fn reflink(source: &std::fs::File, copy: &std::fs::File) -> bool {
 #[cfg(not(target_os = "linux"))]
 fn reflink(_source: &std::fs::File, _copy: &std::fs::File) -> bool {
     false
+}
+
+/// In a copy at its own path (`TreeState::Copied`), the project's own directory `from` at the bound place `at`
+/// (the empty mount point [`Synced::sync`] leaves): a symbolic link, so the run resolves the user's installed
+/// dependencies as the mounted tree would.
+pub(crate) fn link_bound(from: &Path, at: &Path) -> io::Result<()> {
+    if std::fs::read_link(at).is_ok_and(|target| target == from) {
+        return Ok(());
+    }
+    crate::fsutil::remove_any(at)?;
+    std::os::unix::fs::symlink(from, at)
 }
 
 #[cfg(test)]

@@ -210,3 +210,44 @@ fn the_tree_turned_off_is_said_at_setup_and_in_status() {
         .stdout_contains("tree:      falls back to the project's own tree — turned off by LOOPGATE_ROOM_TREE=0");
     assert!(p.exists("written.txt"), "the run is today's, in the project");
 }
+
+/// `LOOPGATE_ROOM_TREE=copy` (what macOS gets, having no mount namespace) runs in the copy at its own path:
+/// setup and `status` say so and why, and the baseline's write lands in the copy, not in the project, which the
+/// sandbox closes to the run's writes.
+#[test]
+fn the_tree_copied_at_its_own_path_is_said_at_setup_and_in_status() {
+    let p = Project::new();
+    let root = p.root().canonicalize().expect("the project");
+    let verify = format!(
+        "pwd > written.txt; touch '{}/escaped' 2>/dev/null; true",
+        root.display()
+    );
+    let out = p
+        .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("LOOPGATE_ROOM_TREE", "copy")
+        .stdin(format!("\"t\" --verify \"{verify}\" --stall-limit 0"))
+        .run();
+    out.success();
+    out.stdout_contains("It runs in a private copy of the project at the copy's own path, not mounted at the project's (asked for by LOOPGATE_ROOM_TREE=copy)");
+    p.loopgate(["status"]).run().stdout_contains(
+        "tree:      a private copy in the room, at its own path (not mounted: asked for by LOOPGATE_ROOM_TREE=copy)",
+    );
+    assert!(
+        !p.exists("written.txt"),
+        "the baseline ran in the project, not the copy"
+    );
+    let rooms = p.loopgate_home().join("rooms");
+    let room = std::fs::read_dir(&rooms)
+        .expect("the rooms")
+        .flatten()
+        .next()
+        .expect("a room")
+        .path();
+    let cwd = std::fs::read_to_string(room.join("tree/written.txt")).expect("the run wrote in its copy");
+    assert!(
+        cwd.trim().ends_with("/tree"),
+        "the run's working directory is the copy: {cwd}"
+    );
+    // As `confine`'s tests, this expects the machine's sandbox (Landlock here, Seatbelt on macOS).
+    assert!(!p.exists("escaped"), "the run wrote into the project past the sandbox");
+}

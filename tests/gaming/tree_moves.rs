@@ -10,7 +10,7 @@ use crate::fixtures::{JEST, PYTEST};
 use crate::{Honest, Move, assert_completes, edit, find_case as find, play_honest, promise, start_with};
 
 /// What the closure's watch would see first, turned off so that the tree alone is judged.
-const CLOSURE_OFF: &str = "--no-closure-seal";
+pub(crate) const CLOSURE_OFF: &str = "--no-closure-seal";
 
 /// Patches `calc.add` into a sum, from a file pytest imports before any test.
 const PATCH: &str = "import calc\n\ncalc.add = lambda a, b: a + b\n";

@@ -52,11 +52,13 @@ pub(super) struct Environment {
     secrets: usize,
 }
 
-/// The `tree` object: `mounted` with the copy's place, or `fallback` with the reason.
+/// The `tree` object: `mounted` with the copy's place, `copied` with the copy's place and why it is not mounted,
+/// or `fallback` with the reason.
 #[derive(Debug, Serialize)]
 #[serde(tag = "state", rename_all = "lowercase")]
 pub(super) enum TreeReport {
     Mounted { dir: PathBuf },
+    Copied { dir: PathBuf, why: String },
     Fallback { why: String },
 }
 
@@ -86,6 +88,10 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
     let tree = match &described.tree {
         Some(TreeState::Mounted) => TreeReport::Mounted {
             dir: room.dir().join(crate::room::tree::PLACE),
+        },
+        Some(TreeState::Copied { why }) => TreeReport::Copied {
+            dir: room.dir().join(crate::room::tree::PLACE),
+            why: why.clone(),
         },
         Some(TreeState::Fallback { why }) => TreeReport::Fallback { why: why.clone() },
         None => TreeReport::Fallback {
@@ -147,6 +153,9 @@ pub(super) fn render(room: &RoomReport) -> String {
     out.push_str(&match &room.tree {
         TreeReport::Mounted { .. } => {
             "\n    tree:      a private copy in the room, mounted at the project's path".to_string()
+        }
+        TreeReport::Copied { why, .. } => {
+            format!("\n    tree:      a private copy in the room, at its own path (not mounted: {why})")
         }
         TreeReport::Fallback { why } => format!("\n    tree:      falls back to the project's own tree — {why}"),
     });
