@@ -562,7 +562,7 @@ fn seal_and_start(
                 .data
                 .copies
                 .drop_run_outputs(&project.root, &stamps, |path| own_tests.iter().any(|t| t == path));
-            if let (Some((room, _, _)), Some(_)) = (&room, &mount) {
+            if let (Some((room, _, _)), Some(_)) = (&room, &placed) {
                 release_run_outputs(&store, &project, room, |path| own_tests.iter().any(|t| t == path))?;
             }
             if let Some((room, recorded, _)) = &mut room {
