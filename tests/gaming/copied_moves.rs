@@ -3,7 +3,7 @@
 //! moves are played against it and must be caught as in the mounted tree (that each fools the oracle without
 //! the room is proved by its own test in `room_moves` / `tree_moves`); the honest changes must complete.
 
-use crate::{assert_caught, find_case as find, play_honest_with, room_moves, tree_moves};
+use crate::{assert_caught, find_case as find, per_test, play_honest_with, room_moves, tree_moves};
 
 /// Setup's environment that asks for the copy at its own path.
 const COPIED: &[(&str, &str)] = &[("LOOPGATE_ROOM_TREE", "copy")];
@@ -14,8 +14,8 @@ macro_rules! cases {
         $(#[test] fn $room() { assert_caught(find(room_moves::MOVES, stringify!($room), |m| m.name), "", COPIED); })*
         $(#[test] fn $tree() { assert_caught(find(tree_moves::MOVES, stringify!($tree), |m| m.name), tree_moves::CLOSURE_OFF, COPIED); })*
         $(#[test] fn $honest() {
-            let h = room_moves::HONEST.iter().chain(tree_moves::HONEST).find(|h| h.name == stringify!($honest));
-            play_honest_with(h.expect("an honest case of room_moves or tree_moves"), COPIED);
+            let h = room_moves::HONEST.iter().chain(tree_moves::HONEST).chain(per_test::HONEST).find(|h| h.name == stringify!($honest));
+            play_honest_with(h.expect("an honest case of room_moves, tree_moves or per_test"), COPIED);
         })*
     };
 }
@@ -30,7 +30,8 @@ cases!(
     honest:
         pytest_the_agents_own_runs_leave_bytecode_and_caches,
         cargo_the_agents_own_test_run_leaves_target,
-        pytest_code_that_writes_into_the_tree_as_it_runs
+        pytest_code_that_writes_into_the_tree_as_it_runs,
+        pytest_the_fix_alone_in_a_suite_that_writes_a_report_under_tests
 );
 
 /// Asked for, the loop's runs stand in the copy at its own path, and `status` says so and why; the project's
