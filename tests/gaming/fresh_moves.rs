@@ -49,10 +49,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[
         "libtest's report must come through a private channel (`--logfile` per test binary through a runner shim loopgate sets), a missing one failing the run",
     ),
     (
-        "unittest_code_renames_a_weaker_table_over_the_cases",
-        "the run's own rename over sealed test data goes unseen (pytest's variant is caught only because the case values are in the test ids): the room's test side must be read-only to the run",
-    ),
-    (
         "mocha_cases_linked_outside_the_project_and_rewritten_there_by_the_code",
         "sealed test data that became a link is followed: the room must hold sealed test files and data as read-only regular files, and the run must not write outside the project",
     ),
