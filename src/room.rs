@@ -146,9 +146,7 @@ impl Placed {
         };
         sealed
             .iter()
-            .filter(|(relative, stat)| {
-                std::fs::symlink_metadata(tree.join(relative)).map_or(true, |meta| tree::Stat::of(&meta) != *stat)
-            })
+            .filter(|(relative, stat)| tree::written_since(tree, relative, Some(*stat)))
             .map(|(relative, _)| relative.clone())
             .collect()
     }

@@ -170,12 +170,7 @@ impl Synced {
             .sealed
             .iter()
             .filter(|path| !is_test(path))
-            .filter(|path| {
-                let now = std::fs::symlink_metadata(tree.join(path))
-                    .ok()
-                    .map(|meta| Stat::of(&meta));
-                now != self.files.get(*path).map(|stamp| stamp.copy)
-            })
+            .filter(|path| written_since(tree, path, self.files.get(*path).map(|stamp| stamp.copy)))
             .cloned()
             .collect();
         for path in &written {
@@ -298,6 +293,15 @@ const SKIPPED: &[&str] = &[
 ];
 
 /// Whether the directory `dir` is `top` or lies below it (`""` is the root).
+/// Whether the copy of `relative` in `tree` is not what the last sync left (`synced`: its stat then; none, absent):
+/// a write puts the change time forward, whatever was put back.
+pub(crate) fn written_since(tree: &Path, relative: &str, synced: Option<Stat>) -> bool {
+    let now = std::fs::symlink_metadata(tree.join(relative))
+        .ok()
+        .map(|meta| Stat::of(&meta));
+    now != synced
+}
+
 fn at_or_below(dir: &str, top: &str) -> bool {
     top.is_empty() || dir == top || dir.strip_prefix(top).is_some_and(|rest| rest.starts_with('/'))
 }
