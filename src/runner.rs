@@ -15,9 +15,13 @@
 //! The serde names are persisted (the seal's closure records the runners the verify command runs): a variant
 //! is never renamed.
 
+#[path = "ecosystem/go/runner.rs"]
 mod go;
+#[path = "ecosystem/js/runner.rs"]
 mod js;
+#[path = "ecosystem/python/runner.rs"]
 mod python;
+#[path = "ecosystem/rust/runner.rs"]
 mod rust;
 #[cfg(test)]
 mod tests;
