@@ -1,7 +1,8 @@
 //! The layers of `ARCHITECTURE.md` ("Layers") hold, read from the parsed code, not from its text.
 //!
 //! Every file of the library is parsed (`syn`) from the module tree that `src/lib.rs` declares (`#[path]`
-//! attributes followed). Each path in non-test code that names the crate's own modules is an edge from the file's
+//! attributes followed as rustc follows them: a file of `src/ecosystem/` keeps the module path, and so the layer,
+//! of the concern that declares it). Each path in non-test code that names the crate's own modules is an edge from the file's
 //! top-level module to the one the path names: `crate::a::…`, `super::…` and `self::…` resolved against the
 //! module the code sits in (so `super::super::x` counts), the trees of `use` items (`crate::{a, b::c}`), and the
 //! same paths inside macro invocations (`format!("{}", crate::a::f())`), whose tokens `syn` does not parse. Test
@@ -182,23 +183,33 @@ fn graph(src: &Path) -> Graph {
         }
         let name = module.ident.to_string();
         graph.entry(name.clone()).or_default();
-        walk_mod(module, src, &[], src, &mut graph);
+        walk_mod(module, (src, src), &[], src, &mut graph);
     }
     graph
 }
 
-/// One module declared in `parent` (whose children's files live in `dir`): its own items, then its children.
-fn walk_mod(module: &syn::ItemMod, dir: &Path, parent: &[String], src: &Path, graph: &mut Graph) {
+/// One module declared in `parent`, whose file sits in `at`: the directory its child modules' files live in and the
+/// one its `#[path = "…"]` attributes are relative to. Its own items, then its children.
+fn walk_mod(module: &syn::ItemMod, at: (&Path, &Path), parent: &[String], src: &Path, graph: &mut Graph) {
+    let (dir, base) = at;
     let name = module.ident.to_string();
     let mut path = parent.to_vec();
     path.push(name.clone());
-    let (items, file, child_dir) = match &module.content {
-        Some((_, items)) => (items.clone(), None, dir.join(&name)),
+    let (items, file, children) = match &module.content {
+        Some((_, items)) => (items.clone(), None, (dir.join(&name), dir.join(&name))),
         None => {
-            let file = module_file(dir, &name, &module.attrs)
+            let (file, owns_dir) = module_file(dir, base, &name, &module.attrs)
                 .unwrap_or_else(|| panic!("no file for module `{}` in `{}`", path.join("::"), dir.display()));
             let items = parse(&file).items;
-            (items, Some(file), dir.join(&name))
+            // As rustc resolves them: the children of `a/b.rs` live in `a/b/` and its `#[path]`s are relative to
+            // `a/`; a `mod.rs` or a file loaded through `#[path]` owns its directory, for both.
+            let children = if owns_dir {
+                let own = file.parent().unwrap_or(dir).to_path_buf();
+                (own.clone(), own)
+            } else {
+                (dir.join(&name), dir.to_path_buf())
+            };
+            (items, Some(file), children)
         }
     };
     let shown = file
@@ -208,7 +219,7 @@ fn walk_mod(module: &syn::ItemMod, dir: &Path, parent: &[String], src: &Path, gr
     let mut names = Names::new(&path);
     for item in items.iter().filter(|item| !item_is_test(item)) {
         if let syn::Item::Mod(child) = item {
-            walk_mod(child, &child_dir, &path, src, graph);
+            walk_mod(child, (&children.0, &children.1), &path, src, graph);
         } else {
             names.visit_item(item);
         }
@@ -222,9 +233,9 @@ fn walk_mod(module: &syn::ItemMod, dir: &Path, parent: &[String], src: &Path, gr
     }
 }
 
-/// `dir/name.rs`, `dir/name/mod.rs`, or the file a `#[path = "…"]` attribute names (relative to `dir`'s parent
-/// for a module declared in a non-`mod.rs` file, as rustc resolves it for this crate's layout).
-fn module_file(dir: &Path, name: &str, attrs: &[syn::Attribute]) -> Option<PathBuf> {
+/// The file of module `name`: the one a `#[path = "…"]` attribute names (relative to `base`), else `dir/name.rs`
+/// or `dir/name/mod.rs`; and whether that file owns its directory (a `#[path]` file or a `mod.rs`).
+fn module_file(dir: &Path, base: &Path, name: &str, attrs: &[syn::Attribute]) -> Option<(PathBuf, bool)> {
     for attr in attrs.iter().filter(|a| a.path().is_ident("path")) {
         if let syn::Meta::NameValue(syn::MetaNameValue {
             value: syn::Expr::Lit(syn::ExprLit {
@@ -233,13 +244,14 @@ fn module_file(dir: &Path, name: &str, attrs: &[syn::Attribute]) -> Option<PathB
             ..
         }) = &attr.meta
         {
-            let candidate = dir.parent().unwrap_or(dir).join(s.value());
-            return candidate.is_file().then_some(candidate);
+            let candidate = base.join(s.value());
+            return candidate.is_file().then_some((candidate, true));
         }
     }
-    [dir.join(format!("{name}.rs")), dir.join(name).join("mod.rs")]
-        .into_iter()
-        .find(|p| p.is_file())
+    if let Some(file) = Some(dir.join(format!("{name}.rs"))).filter(|p| p.is_file()) {
+        return Some((file, false));
+    }
+    Some(dir.join(name).join("mod.rs")).filter(|p| p.is_file()).map(|p| (p, true))
 }
 
 /// `#[cfg(test)]` (or a `cfg` whose predicate is `test` inside `all(…)`): test-only code.
