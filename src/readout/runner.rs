@@ -9,9 +9,13 @@
 //! needs the line helpers here. Adding a runner: its functions in its family's module (or a new module here),
 //! a row in [`RUNNERS`], and — for a new family — a field of [`Scanners`].
 
+#[path = "../ecosystem/go/readout.rs"]
 mod go;
+#[path = "../ecosystem/js/readout.rs"]
 mod js;
+#[path = "../ecosystem/python/readout.rs"]
 mod python;
+#[path = "../ecosystem/rust/readout.rs"]
 mod rust;
 
 use super::counts::TestCounts;

@@ -13,6 +13,7 @@
 //! that ran (Jest lists a file's tests only when it is the only one); mocha, node's spec reporter and TAP by
 //! test, the enclosing `describe` titles joined with ` > `.
 
+#[path = "readout/names.rs"]
 mod names;
 
 use crate::readout::counts::{Kind, TestCounts, number_word, one_of, tally};
