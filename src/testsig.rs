@@ -31,14 +31,18 @@ mod braces;
 mod compare;
 mod doctest;
 mod finding;
+#[path = "ecosystem/go/testsig.rs"]
 mod go;
 mod imports;
+#[path = "ecosystem/js/testsig.rs"]
 mod js;
 mod lang;
 pub(crate) mod lex;
 mod markers;
 pub(crate) mod norm;
+#[path = "ecosystem/python/testsig.rs"]
 mod python;
+#[path = "ecosystem/rust/testsig.rs"]
 mod rust;
 mod sig;
 mod table;

@@ -12,8 +12,11 @@
 //! character cannot swallow the rest of the file.
 
 mod clike;
+#[path = "../ecosystem/js/lex.rs"]
 mod js;
+#[path = "../ecosystem/python/lex.rs"]
 mod python;
+#[path = "../ecosystem/rust/lex.rs"]
 mod rust;
 
 use super::Lang;

@@ -3,13 +3,17 @@
 //! and properties over arbitrary text.
 
 mod doctest;
+#[path = "../ecosystem/go/testsig/tests.rs"]
 mod go;
+#[path = "../ecosystem/js/testsig/tests.rs"]
 mod js;
 mod lang;
 mod lex;
 mod markers;
 mod props;
+#[path = "../ecosystem/python/testsig/tests.rs"]
 mod python;
+#[path = "../ecosystem/rust/testsig/tests.rs"]
 mod rust;
 
 use super::{FileSig, Finding, Lang, Scope, compare};

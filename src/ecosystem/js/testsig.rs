@@ -12,6 +12,7 @@
 
 use std::ops::Range;
 
+#[path = "testsig/declaration.rs"]
 mod declaration;
 
 use super::braces::{self, arrow_at, first_line, leaf, statements};
