@@ -13,6 +13,7 @@
 //! it from a terminal (`loopgate allow`), which re-takes the digests ([`Closure::accept`]).
 
 pub mod derive;
+#[path = "ecosystem/make/makefile.rs"]
 mod makefile;
 pub mod observed;
 pub mod parts;

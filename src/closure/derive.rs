@@ -22,9 +22,13 @@ use crate::guard::lex;
 use crate::recipes;
 use crate::schema::Lang;
 
+#[path = "../ecosystem/rust/closure.rs"]
 mod cargo;
+#[path = "../ecosystem/js/closure.rs"]
 mod js;
+#[path = "../ecosystem/make/closure.rs"]
 mod make;
+#[path = "../ecosystem/python/closure.rs"]
 mod python;
 
 /// How deeply scripts, recipes and `sh -c` strings are followed.
