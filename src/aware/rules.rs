@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 
+#[path = "../ecosystem/rust/aware.rs"]
 mod rust;
 
 use super::names::{self, LOOKUPS, RUNNER_GLOBALS};
