@@ -31,6 +31,7 @@ pub(crate) mod caches;
 pub(crate) mod env;
 pub(crate) mod hook;
 pub(crate) mod outside;
+#[path = "ecosystem/python/report.rs"]
 pub(crate) mod report;
 #[cfg(test)]
 mod tests;

@@ -1,11 +1,11 @@
 //! loopgate's start hooks (issue 29, item 2, for the runners with no private report of their own): small files
 //! the room installs, which the oracle's runs load through the environment alone — `PYTHONPATH` for Python's
-//! `sitecustomize` (`hook/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
-//! for node (`hook/report.cjs`: mocha) — so the sealed command and the project's files stay as the user wrote
+//! `sitecustomize` (`ecosystem/python/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
+//! for node (`ecosystem/js/report.cjs`: mocha) — so the sealed command and the project's files stay as the user wrote
 //! them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
 //! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
 //! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
-//! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`hook/go-exec.sh`): it records runs,
+//! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`ecosystem/go/go-exec.sh`): it records runs,
 //! not tests — a binary whose `M.Run` did not finish (its memory profile, written only then, is missing) is a
 //! run cut short, whatever it printed. The verdict then
 //! reads the events beside the output (see `report`), where the baseline showed they name exactly the tests
@@ -32,15 +32,15 @@ pub(crate) const PLACE: &str = "report/events.jsonl";
 
 /// The Python hook's directory in the room (first on `PYTHONPATH`) and its one file.
 const PYTHON_DIR: &str = "hook/python";
-const SITECUSTOMIZE: &str = include_str!("hook/sitecustomize.py");
+const SITECUSTOMIZE: &str = include_str!("../ecosystem/python/sitecustomize.py");
 
 /// The node hook, in the room.
 const NODE_FILE: &str = "hook/node/loopgate-report.cjs";
-const NODE: &str = include_str!("hook/report.cjs");
+const NODE: &str = include_str!("../ecosystem/js/report.cjs");
 
 /// The Go hook, in the room: the program `go test -exec` runs every test binary through.
 const GO_FILE: &str = "hook/go/loopgate-go-exec";
-const GO: &str = include_str!("hook/go-exec.sh");
+const GO: &str = include_str!("../ecosystem/go/go-exec.sh");
 
 /// Writes the hooks into the room at `room` (again before every run: what a run finds there is loopgate's).
 pub(crate) fn install(room: &Path) -> io::Result<()> {
