@@ -15,6 +15,9 @@
 //!   the bottom up); a module may name modules of its own layer or below. Every top-level module must have a
 //!   row, so a new module is placed deliberately.
 //! - **No circle** among top-level modules, within a layer as across layers.
+//!
+//! And one rule of the file tree: what loopgate knows of an ecosystem lives in its folder, `src/ecosystem/<name>/`
+//! — a file elsewhere under `src/` named after an ecosystem (a folder's name) or one of its tools fails.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -145,6 +148,91 @@ fn the_layer_table_is_read_from_architecture_md() {
     );
 }
 
+#[test]
+fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
+    let ecosystems = ecosystems(&src());
+    for name in ["python", "js", "rust", "go", "make"] {
+        assert!(
+            ecosystems.contains(name),
+            "`src/ecosystem/{name}/` is missing: {ecosystems:?}"
+        );
+    }
+    let strays = strays(&src(), &ecosystems);
+    assert!(
+        strays.is_empty(),
+        "{} file(s) of an ecosystem outside its folder (named after an ecosystem or one of its tools, or loose in \
+         `src/ecosystem/`): move each into its ecosystem's folder and load it from its concern with \
+         `#[path = \"…\"]`, which keeps its module path and layer (ARCHITECTURE.md, \"An ecosystem is a \
+         folder\"):\n{}",
+        strays.len(),
+        strays.join("\n")
+    );
+}
+
+/// Words that name an ecosystem by one of its tools rather than by its folder's name (Rust's closure was
+/// `closure/derive/cargo.rs`, pytest's report `room/report.rs` is named by neither).
+const TOOL_WORDS: &[&str] = &[
+    "cargo", "nextest", "pytest", "unittest", "jest", "vitest", "mocha", "npm", "node", "makefile", "gotest",
+];
+
+/// The ecosystems: the folders of `src/ecosystem/`.
+fn ecosystems(src: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(src.join("ecosystem"))
+        .expect("read `src/ecosystem/`")
+        .map(|entry| entry.expect("read `src/ecosystem/`").path())
+        .filter(|path| path.is_dir())
+        .filter_map(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect()
+}
+
+/// The files under `src/` but outside `src/ecosystem/` whose path, read as words (its directories and its name
+/// without the extension, cut at `_`, `-` and `.`), names an ecosystem or one of its tools; and any file lying
+/// loose in `src/ecosystem/` rather than in one ecosystem's folder.
+fn strays(src: &Path, ecosystems: &BTreeSet<String>) -> Vec<String> {
+    let mut strays = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("failed to read `{}`: {e}", dir.display()))
+            .map(|entry| entry.expect("read a directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let relative = path.strip_prefix(src).expect("under src").to_path_buf();
+            if path.is_dir() {
+                if relative != Path::new("ecosystem") {
+                    dirs.push(path);
+                }
+                continue;
+            }
+            let shown = relative.display().to_string();
+            if relative.starts_with("ecosystem") {
+                continue;
+            }
+            let stem = relative.with_extension("");
+            let named = stem
+                .iter()
+                .flat_map(|part| part.to_str().unwrap_or("").split(['_', '-', '.']))
+                .find(|word| ecosystems.contains(*word) || TOOL_WORDS.contains(word));
+            if let Some(word) = named {
+                strays.push(format!("src/{shown} (`{word}`)"));
+            }
+        }
+    }
+    for entry in std::fs::read_dir(src.join("ecosystem")).expect("read `src/ecosystem/`") {
+        let path = entry.expect("read `src/ecosystem/`").path();
+        if path.is_file() {
+            strays.push(format!(
+                "{} (loose in `src/ecosystem/`: it belongs in one ecosystem's folder)",
+                path.strip_prefix(src.parent().unwrap_or(src))
+                    .unwrap_or(&path)
+                    .display()
+            ));
+        }
+    }
+    strays
+}
+
 /// The layer of each top-level module, from `ARCHITECTURE.md`'s table (`| layer | modules | what they are |`):
 /// rows from the bottom up, the modules of a row as backticked names (`commands::*` is `commands`).
 fn layers() -> BTreeMap<String, (usize, String)> {
@@ -251,7 +339,9 @@ fn module_file(dir: &Path, base: &Path, name: &str, attrs: &[syn::Attribute]) ->
     if let Some(file) = Some(dir.join(format!("{name}.rs"))).filter(|p| p.is_file()) {
         return Some((file, false));
     }
-    Some(dir.join(name).join("mod.rs")).filter(|p| p.is_file()).map(|p| (p, true))
+    Some(dir.join(name).join("mod.rs"))
+        .filter(|p| p.is_file())
+        .map(|p| (p, true))
 }
 
 /// `#[cfg(test)]` (or a `cfg` whose predicate is `test` inside `all(…)`): test-only code.
