@@ -1,6 +1,7 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
-//! family's file (`rust.rs`: cargo test, nextest; `python.rs`: pytest, unittest; `js.rs`: `node --test`, Jest,
-//! Vitest, Mocha; `go.rs`: go test). A row holds what is *declared* about the runner — the files it reads its
+//! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test), loaded here with `#[path]` so
+//! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
 //! table: the closure (`closure::derive`, which seals the configuration), the inventory (`testseal::rules`,
@@ -10,7 +11,7 @@
 //!
 //! A leaf: it imports nothing of the crate, so the leaves above (`detect`) may ask it too. What is *read from
 //! a run's output* (markers, failures, counts, test names) needs the summary's line helpers and stays in
-//! `summary/runner/<family>.rs`, keyed by the same [`Runner`].
+//! `readout::runner` (`src/ecosystem/<name>/readout.rs`), keyed by the same [`Runner`].
 //!
 //! The serde names are persisted (the seal's closure records the runners the verify command runs): a variant
 //! is never renamed.

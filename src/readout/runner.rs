@@ -1,12 +1,13 @@
 //! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
-//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test) — and the table that
+//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), each in its
+//! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, loaded here with `#[path]`) — and the table that
 //! registers them.
 //!
 //! A family's module holds everything read from its output: the markers that recognize it, the failures it
 //! reports (for the summary), and a `Scanner` that reads its counts and test names line by line (for the
 //! ratchet and the per-test verdict). The runners are the one [`Runner`] of the runner table (`crate::runner`,
 //! which holds what is declared about each: configuration, test files, report); what is read from their output
-//! needs the line helpers here. Adding a runner: its functions in its family's module (or a new module here),
+//! needs the line helpers here. Adding a runner: its functions in its family's module (or a new ecosystem's `readout.rs`),
 //! a row in [`RUNNERS`], and — for a new family — a field of [`Scanners`].
 
 #[path = "../ecosystem/go/readout.rs"]
