@@ -17,7 +17,8 @@
 //! - **No circle** among top-level modules, within a layer as across layers.
 //!
 //! And one rule of the file tree: what loopgate knows of an ecosystem lives in its folder, `src/ecosystem/<name>/`
-//! — a file elsewhere under `src/` named after an ecosystem (a folder's name) or one of its tools fails.
+//! — a file elsewhere under `src/` named after an ecosystem (a folder's name) or one of its tools fails, and so
+//! does a Rust file in an ecosystem's folder that no module loads (rustc would silently never compile it).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -167,6 +168,60 @@ fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
         strays.len(),
         strays.join("\n")
     );
+    let loaded = module_files(&src());
+    let mut unloaded = Vec::new();
+    for name in &ecosystems {
+        let mut dirs = vec![src().join("ecosystem").join(name)];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("read an ecosystem's folder") {
+                let path = entry.expect("read an ecosystem's folder").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs")
+                    && !loaded.contains(&path.canonicalize().unwrap_or_else(|_| path.clone()))
+                {
+                    unloaded.push(path.strip_prefix(src()).unwrap_or(&path).display().to_string());
+                }
+            }
+        }
+    }
+    unloaded.sort();
+    assert!(
+        unloaded.is_empty(),
+        "Rust file(s) in an ecosystem's folder that no module loads (rustc would never compile them): declare each \
+         with `#[path = \"…\"]` in its concern's module, or delete it:\n{}",
+        unloaded.join("\n")
+    );
+}
+
+/// Every file of the module tree `src/lib.rs` declares, test modules included (`#[path]` followed), canonical.
+fn module_files(src: &Path) -> BTreeSet<PathBuf> {
+    fn walk(items: &[syn::Item], at: (&Path, &Path), files: &mut BTreeSet<PathBuf>) {
+        let (dir, base) = at;
+        for item in items {
+            let syn::Item::Mod(module) = item else { continue };
+            let name = module.ident.to_string();
+            match &module.content {
+                Some((_, inner)) => walk(inner, (&dir.join(&name), &dir.join(&name)), files),
+                None => {
+                    let Some((file, owns_dir)) = module_file(dir, base, &name, &module.attrs) else {
+                        continue;
+                    };
+                    let children = if owns_dir {
+                        let own = file.parent().unwrap_or(dir).to_path_buf();
+                        (own.clone(), own)
+                    } else {
+                        (dir.join(&name), dir.to_path_buf())
+                    };
+                    walk(&parse(&file).items, (&children.0, &children.1), files);
+                    files.insert(file.canonicalize().unwrap_or(file));
+                }
+            }
+        }
+    }
+    let mut files = BTreeSet::new();
+    walk(&parse(&src.join("lib.rs")).items, (src, src), &mut files);
+    files
 }
 
 /// Words that name an ecosystem by one of its tools rather than by its folder's name (Rust's closure was
