@@ -17,7 +17,7 @@ pub(crate) mod setup;
 pub(crate) mod status;
 pub(crate) mod verify;
 
-use crate::lifecycle::lock;
+use crate::lifecycle::{lock, lock_existing};
 
 /// The session a terminal command acts for: the flag, else `$CLAUDE_CODE_SESSION_ID` (set inside Claude Code).
 /// An unsubstituted `${CLAUDE_SESSION_ID}` placeholder counts as no session.
