@@ -203,3 +203,29 @@ fn every_flag_in_the_readme_flags_table_is_a_setup_flag() {
         }
     }
 }
+
+/// Reported (issue 42, item 6): the README's install command is `cargo install`, and the README said only
+/// `~/.cargo/bin`, where the binary is not when `CARGO_HOME` is set. The prose right after the install command
+/// names both places.
+#[test]
+fn the_readme_says_where_cargo_install_puts_the_binary() {
+    let readme = fs::read_to_string(repo().join("README.md")).expect("read README.md");
+    let after: String = readme
+        .lines()
+        .skip_while(|line| !line.starts_with("cargo install"))
+        .skip_while(|line| !line.starts_with("```"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("```") && !line.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        !after.is_empty(),
+        "no `cargo install` command in a code block of README.md"
+    );
+    for place in ["`$CARGO_HOME/bin`", "`~/.cargo/bin`"] {
+        assert!(
+            after.contains(place),
+            "README.md should say, after its `cargo install` command, that the binary goes to {place}:\n{after}"
+        );
+    }
+}
