@@ -229,3 +229,36 @@ fn the_readme_says_where_cargo_install_puts_the_binary() {
         );
     }
 }
+
+/// Reported (issue 42, item 6): a `gemini.log` (a hand-run command's output) was committed at the repository's
+/// root. Nothing tracked is a log, and `.gitignore` keeps one written at the root out of the next `git add -A`.
+#[test]
+fn the_repository_tracks_no_log_files() {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .current_dir(repo())
+            .args(args)
+            .output()
+            .expect("run git (the test reads the repository's own index)")
+    };
+    let listed = git(&["ls-files", "-z"]);
+    assert!(
+        listed.status.success(),
+        "git ls-files failed: {}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let logs: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .split('\0')
+        .filter(|path| path.ends_with(".log"))
+        .map(str::to_string)
+        .collect();
+    assert!(
+        logs.is_empty(),
+        "log files are tracked (remove them with `git rm --cached`): {logs:?}"
+    );
+    let ignored = git(&["check-ignore", "--quiet", "--no-index", "gemini.log"]);
+    assert!(
+        ignored.status.success(),
+        "`.gitignore` does not ignore a log at the repository's root"
+    );
+}
