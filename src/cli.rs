@@ -180,7 +180,18 @@ pub(crate) enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Internal: the warden of a Stop hook or `loopgate verify` (`process::tether`), started by loopgate itself.
+    /// It reads the tethered process's notes on stdin and, if that process dies without saying it is done,
+    /// stops its verify and puts the set-aside test files back in the project at ROOT.
+    #[command(name = WARDEN, hide = true)]
+    Warden {
+        /// The project whose loop the tethered process was judging.
+        root: std::path::PathBuf,
+    },
 }
+
+/// The hidden subcommand that runs a warden (`process::tether`).
+pub(crate) const WARDEN: &str = "warden";
 
 /// Flags of `loopgate install` and `loopgate uninstall`.
 #[derive(Debug, Clone, Default, Args)]

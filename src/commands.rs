@@ -16,6 +16,7 @@ pub(crate) mod run;
 pub(crate) mod setup;
 pub(crate) mod status;
 pub(crate) mod verify;
+pub(crate) mod warden;
 
 use crate::lifecycle::{lock, lock_existing};
 

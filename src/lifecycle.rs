@@ -320,6 +320,7 @@ impl ActiveLoop {
         let Some(journal) =
             store.load_companion::<crate::testswap::Journal>(&self.project, crate::seal::SWAP_JOURNAL)?
         else {
+            crate::process::tether::aside(false);
             return Ok(());
         };
         crate::testswap::put_back(&self.project.root, &journal.moved).map_err(|source| Error::Io {
@@ -328,6 +329,7 @@ impl ActiveLoop {
             source,
         })?;
         store.remove_companion(&self.project, crate::seal::SWAP_JOURNAL);
+        crate::process::tether::aside(false);
         Ok(())
     }
 
