@@ -180,7 +180,18 @@ pub(crate) enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Internal: the warden of a Stop hook or `loopgate verify` (`process::tether`), started by loopgate itself.
+    /// It reads the tethered process's notes on stdin and, if that process dies without saying it is done,
+    /// stops its verify and puts the set-aside test files back in the project at ROOT.
+    #[command(name = WARDEN, hide = true)]
+    Warden {
+        /// The project whose loop the tethered process was judging.
+        root: std::path::PathBuf,
+    },
 }
+
+/// The hidden subcommand that runs a warden (`process::tether`).
+pub(crate) const WARDEN: &str = "warden";
 
 /// Flags of `loopgate install` and `loopgate uninstall`.
 #[derive(Debug, Clone, Default, Args)]
@@ -326,13 +337,13 @@ pub(crate) struct SetupArgs {
     #[arg(long, value_name = "CMD")]
     pub(crate) verify: Option<String>,
     /// Stop after this many iterations (0 = unlimited).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub(crate) max_iterations: Option<u64>,
     /// Text the agent must put in <promise>…</promise> to claim completion [default: LOOP_DONE].
     #[arg(long, value_name = "TEXT")]
     pub(crate) completion_promise: Option<String>,
     /// Seconds the verify command may run before it is killed [default: 600, at most 3600].
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
     pub(crate) verify_timeout: Option<u64>,
     /// Files the agent must not change (gitignore-style glob, repeatable), e.g. 'tests/**'.
     #[arg(long, value_name = "GLOB")]
@@ -346,7 +357,7 @@ pub(crate) struct SetupArgs {
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) verify_on: Option<VerifyOn>,
     /// End the loop after this much wall time, e.g. 45m, 8h, 1h30m.
-    #[arg(long, value_name = "DUR")]
+    #[arg(long, value_name = "DUR", allow_hyphen_values = true)]
     pub(crate) max_duration: Option<String>,
     /// Treat a verify that passes while running no tests ("running 0 tests", "no tests ran") as a failure.
     #[arg(long)]
@@ -357,10 +368,10 @@ pub(crate) struct SetupArgs {
     pub(crate) no_notify: bool,
     /// Pause the loop as stalled after N iterations without a working-tree change, or N identical failures
     /// with no change since the last [default: 10; 0 disables].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub(crate) stall_limit: Option<u64>,
     /// End the loop once the session transcript records this many tokens (input, output and cache).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub(crate) max_tokens: Option<u64>,
     /// Read a score from the verify output (last match; first capture group if any); completes at --target.
     #[arg(long, value_name = "RE", requires = "target")]
@@ -372,7 +383,7 @@ pub(crate) struct SetupArgs {
     #[arg(long, value_enum, requires = "score_regex")]
     pub(crate) direction: Option<crate::score::Direction>,
     /// Verifies in a row without a better score that count as a stall (with --score-regex; 0 disables).
-    #[arg(long, value_name = "N", requires = "score_regex")]
+    #[arg(long, value_name = "N", requires = "score_regex", value_parser = count, allow_negative_numbers = true)]
     pub(crate) plateau: Option<u64>,
     /// Which per-iteration checkpoints of the working tree to keep when the loop ends: the start, the last and
     /// the best-scoring (best), all, or none [default: best].
@@ -418,7 +429,7 @@ pub(crate) struct SetupArgs {
     pub(crate) force: bool,
     /// Best of N (`loopgate run` only): N loops from one commit, each in its own worktree, under one sealed
     /// oracle. From /pua-loop it starts no loop and prints the terminal command instead (docs/tournament.md).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = small_count, allow_negative_numbers = true)]
     pub(crate) candidates: Option<u32>,
     /// Read the raw /pua-loop text from stdin and split it without a shell.
     #[arg(long)]
@@ -426,6 +437,27 @@ pub(crate) struct SetupArgs {
     /// The task, as words (or read from stdin with --args-stdin).
     #[arg(value_name = "TASK")]
     pub(crate) task: Vec<String>,
+}
+
+/// A count given to a flag (`--max-iterations`, `--max-tokens`, `--stall-limit`, …): a whole number, 0 or more.
+/// The numeric flags take a value that starts with `-` (`allow_negative_numbers`) so that `-1` reaches this
+/// parser: otherwise clap reads it as an unknown flag and its error ("unexpected argument '-1'") names neither
+/// the flag nor what to give. Clap prefixes the message with the flag and the value.
+pub(crate) fn count(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .map_err(|_| "give a whole number, 0 or more".to_string())
+}
+
+/// [`count`] for the flags clap keeps as `u32` (`--candidates`, `--jobs`).
+pub(crate) fn small_count(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .map_err(|_| "give a whole number, e.g. 3".to_string())
+}
+
+/// `--verify-timeout`: whole seconds (setup then checks the range and says it).
+fn seconds(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .map_err(|_| "give a whole number of seconds, e.g. 600".to_string())
 }
 
 #[cfg(test)]

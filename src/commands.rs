@@ -16,8 +16,9 @@ pub(crate) mod run;
 pub(crate) mod setup;
 pub(crate) mod status;
 pub(crate) mod verify;
+pub(crate) mod warden;
 
-use crate::lifecycle::lock;
+use crate::lifecycle::{lock, lock_existing};
 
 /// The session a terminal command acts for: the flag, else `$CLAUDE_CODE_SESSION_ID` (set inside Claude Code).
 /// An unsubstituted `${CLAUDE_SESSION_ID}` placeholder counts as no session.

@@ -13,8 +13,11 @@
 //!
 //! The handler does only async-signal-safe work: it counts, and on the first signal wakes a watcher thread
 //! through a self-pipe; on the second it SIGKILLs every running group and `_exit`s with 130 at once (a person
-//! who presses Ctrl-C twice wants out; test files a killed run left in the stash are put back by the next stop,
-//! `loopgate verify` or `loopgate cancel`, from the stash's journal).
+//! who presses Ctrl-C twice wants out; test files a killed run left in the stash are put back at once by the
+//! process's warden where one runs — the Stop hook's and `loopgate verify`'s, `crate::process::tether` — else
+//! by the next stop, `loopgate verify` or `loopgate cancel`, from the stash's journal).
+//!
+//! No handler runs for SIGKILL (an agent CLI's hook timeout may send it): the warden covers that too.
 //!
 //! The watcher, on the first signal: runs the command's `on_interrupt` (`loopgate run` records `cancelled`
 //! there, under the project lock, **before** stopping anything, so a verify that dies of the signal is dropped

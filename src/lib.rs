@@ -81,6 +81,15 @@ pub fn run(cli: Cli) -> u8 {
     ) {
         let _ = interrupt::install_quiet();
     }
+    // The commands that run the oracle may start a warden, which outlives them if they are killed outright
+    // (`process::tether`): this binary, with the hidden subcommand. Unit tests never come here, so they start none.
+    if matches!(
+        cli.command,
+        Command::Verify { .. } | Command::Hook { .. } | Command::Run(_)
+    ) && let Ok(exe) = std::env::current_exe()
+    {
+        process::tether::enable(exe.into_os_string(), vec![cli::WARDEN.into()]);
+    }
     let result = match project_dir_problem(&cli.command) {
         Some(err) => Err(err),
         None => dispatch(cli),
@@ -114,6 +123,7 @@ fn project_dir_problem(command: &Command) -> Option<Error> {
             | Command::Install(_)
             | Command::Uninstall(_)
             | Command::Completions { .. }
+            | Command::Warden { .. }
     ) {
         return None;
     }
@@ -162,6 +172,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Command::Install(args) => commands::install::install(&args),
         Command::Uninstall(args) => commands::install::uninstall(&args),
         Command::Completions { shell } => commands::completions::run(shell),
+        Command::Warden { root } => Ok(commands::warden::run(root)),
     }
 }
 

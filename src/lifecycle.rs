@@ -47,6 +47,16 @@ pub(crate) fn lock(project: &Project) -> Result<crate::fsutil::LockGuard, Error>
     })
 }
 
+/// Takes the project lock for a command that acts only on a loop that exists (`cancel`, `resume`, `allow`):
+/// `None`, creating nothing, when the project has no lock file and no loop (no seal, no state file). Such a
+/// command that finds nothing to act on leaves the project as it found it — a `.claude/loopgate/lock` in a
+/// project that never ran a loop reads as one that did, and lands in the user's `git status`. Where either
+/// exists, the lock is taken as [`lock`] takes it.
+pub(crate) fn lock_existing(project: &Project) -> Result<Option<crate::fsutil::LockGuard>, Error> {
+    let any = project.lock_path().exists() || project.state_path().exists() || Store::open().path_for(project).exists();
+    if any { lock(project).map(Some) } else { Ok(None) }
+}
+
 /// Looks up the project's loop from the seal alone (cheap: no state file parsing). Finishes ending a loop whose
 /// seal says it ended (a crash between the steps of [`ActiveLoop::end`]).
 pub(crate) fn lookup(project: &Project) -> Result<Lookup, Error> {
@@ -310,6 +320,7 @@ impl ActiveLoop {
         let Some(journal) =
             store.load_companion::<crate::testswap::Journal>(&self.project, crate::seal::SWAP_JOURNAL)?
         else {
+            crate::process::tether::aside(false);
             return Ok(());
         };
         crate::testswap::put_back(&self.project.root, &journal.moved).map_err(|source| Error::Io {
@@ -318,6 +329,7 @@ impl ActiveLoop {
             source,
         })?;
         store.remove_companion(&self.project, crate::seal::SWAP_JOURNAL);
+        crate::process::tether::aside(false);
         Ok(())
     }
 

@@ -16,11 +16,13 @@
 //!   hold the pipe; [`READER_DEADLINE`] later the reader is told to stop and its further output is dropped.
 //! - **One registry** of the groups running now ([`running_groups`]), which the Ctrl-C handler (`crate::interrupt`)
 //!   reads (it is async-signal-safe: atomics only). A group is listed from spawn until just before its leader is
-//!   reaped, so the handler never signals a reused id.
+//!   reaped, so the handler never signals a reused id. The same facts go to the warden of a tethered process
+//!   (`tether`), which stops the groups still listed when the process dies without a word (SIGKILL).
 //!
 //! Platform code (pipes, `waitid`, `killpg`, liveness) is in `unix.rs`; it uses only calls that Linux and macOS
 //! both have (no `/proc`).
 
+pub(crate) mod tether;
 pub(crate) mod unix;
 
 #[cfg(test)]
@@ -126,6 +128,8 @@ pub(crate) fn run(
     mut watch: Watch<'_>,
     sink: &mut (dyn FnMut(&[u8]) + Send),
 ) -> Result<Exit, Failure> {
+    // A warden must be there before the child is: it stops the group if this process dies without a word.
+    tether::ensure();
     let (pipe, pipe_writer) = unix::output_pipe().map_err(Failure::Spawn)?;
     let out = pipe_writer.try_clone().map_err(Failure::Spawn)?;
     command
@@ -314,6 +318,7 @@ const SLOTS: usize = 16;
 static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 
 fn register(pid: unix::pid_t) {
+    tether::group(pid, true);
     for slot in &GROUPS {
         if slot
             .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
@@ -325,6 +330,7 @@ fn register(pid: unix::pid_t) {
 }
 
 fn unregister(pid: unix::pid_t) {
+    tether::group(pid, false);
     for slot in &GROUPS {
         let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
     }

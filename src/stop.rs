@@ -146,7 +146,12 @@ fn decide(
             // Claude Code stops a hook past its timeout: the verify's group is stopped and the stash put back
             // first (installed here, not at every stop: the fast path stays free of it).
             let _ = crate::interrupt::install_quiet();
-            let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook)?;
+            // Killed outright (SIGKILL: a client's hook timeout), the hook can tidy nothing: its warden stops the
+            // verify's group and puts the stash back at once (`process::tether`).
+            let tether = crate::process::tether::arm(&project.root);
+            let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook);
+            drop(tether);
+            let verdict = verdict?;
             let _lock = lifecycle::lock(project)?;
             let Some(mut fresh) = owned_loop(project, session)? else {
                 return Ok(None);

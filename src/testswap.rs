@@ -21,7 +21,8 @@
 //! is crash-safe: the list of swapped files ([`Journal`]) is written beside the seal *before* the first file
 //! moves, the agent's versions wait under `.claude/loopgate/stash/` (same file system, so a rename; no name a
 //! test runner would collect), and [`recover`] — run at every stop, every `loopgate verify` and `loopgate
-//! cancel` — puts back whatever a killed run left out. A rename keeps the agent's file as it was (content,
+//! cancel` — puts back whatever a killed run left out. A Stop hook or `loopgate verify` killed outright (SIGKILL,
+//! an agent CLI's hook timeout) has its files put back at once by its warden (`process::tether`). A rename keeps the agent's file as it was (content,
 //! modification time), so build tools do not see a change after the run.
 //!
 //! Opt-outs: `--with-new-tests` lets the agent's new test files take part; with `--no-test-seal` the agent may
@@ -221,6 +222,10 @@ pub fn swap(
             })
             .collect(),
     };
+    // The warden of a tethered process (the Stop hook's) puts the files back at once if the process is killed
+    // from here on, instead of the next stop (`process::tether`).
+    crate::process::tether::ensure();
+    crate::process::tether::aside(true);
     write_journal(&journal)?;
     let sealed: BTreeMap<&str, &str> = plan.restore.iter().copied().collect();
     for (done, moved) in journal.moved.iter().enumerate() {

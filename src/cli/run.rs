@@ -38,7 +38,7 @@ pub(crate) struct RunArgs {
     pub(crate) require_promise: bool,
     /// Stop the agent (its whole process group) after this long in one iteration, e.g. 20m; the iteration then
     /// counts as one without a signal.
-    #[arg(long, value_name = "DUR")]
+    #[arg(long, value_name = "DUR", allow_hyphen_values = true)]
     pub(crate) agent_timeout: Option<String>,
     /// Do not stream the agent's output: one line per iteration and the summary.
     #[arg(long, short, conflicts_with = "verbose")]
@@ -66,7 +66,7 @@ pub(crate) struct RunArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct TournamentArgs {
     /// How many candidates run at once [default: the machine's cores].
-    #[arg(long, value_name = "N", requires = "candidates")]
+    #[arg(long, value_name = "N", requires = "candidates", value_parser = super::small_count, allow_negative_numbers = true)]
     pub(crate) jobs: Option<u32>,
     /// When the tournament ends: `first` (the first to pass wins) or `all` (all finish, the best wins).
     #[arg(long, value_enum, requires = "candidates", default_value_t = Until::All)]
@@ -85,7 +85,7 @@ pub(crate) struct TournamentArgs {
 pub(crate) struct CostArgs {
     /// End the loop (or the whole tournament) once the agent's runs have cost this many US dollars, e.g. 2.50;
     /// checked after each iteration. Needs an agent that reports its usage (`claude -p --output-format json`).
-    #[arg(long, value_name = "USD")]
+    #[arg(long, value_name = "USD", allow_negative_numbers = true)]
     pub(crate) max_cost: Option<f64>,
     /// Prices per model, a JSON file overriding the built-in table [default: $LOOPGATE_HOME/prices.json if it
     /// exists].

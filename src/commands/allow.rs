@@ -21,7 +21,7 @@ use crate::project::Project;
 /// Runs `loopgate allow [PATH…] [--counts] [--all] [--tests NAME…]`.
 pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) -> Result<u8, Error> {
     let project = Project::for_terminal();
-    let _lock = super::lock(&project)?;
+    let _lock = super::lock_existing(&project)?;
     let Lookup::Loop(mut active) = lookup(&project)? else {
         return Err(Error::NoLoop { root: project.root });
     };

@@ -29,7 +29,7 @@ pub(crate) fn run() -> Result<u8, Error> {
 
 /// Ends the loop of `project` as `cancelled`; the line to show.
 pub(crate) fn cancel_in(project: &Project) -> Result<String, Error> {
-    let lock = super::lock(project);
+    let lock = super::lock_existing(project);
     if let Err(err) = &lock {
         eprintln!("loopgate: {err}; cancelling anyway");
     }

@@ -38,7 +38,7 @@ pub(crate) fn run(session_id: Option<String>, force: bool) -> Result<u8, Error> 
 /// Binds the loop of `project` to `session`, recording `resumed`; the line to show. A loop another session
 /// runs is refused unless `force`.
 pub(crate) fn resume_in(project: &Project, session: &str, force: bool) -> Result<String, Error> {
-    let _lock = super::lock(project)?;
+    let _lock = super::lock_existing(project)?;
     let Lookup::Loop(mut active) = lookup(project)? else {
         return Err(Error::NoLoop {
             root: project.root.clone(),

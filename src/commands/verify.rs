@@ -24,7 +24,12 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
     // A person at a terminal (not the agent's Bash tool) is not given the instructions meant for the agent.
     let person =
         std::io::IsTerminal::is_terminal(&std::io::stdin()) || !crate::control::Caller::from_env().in_claude_code;
-    let verdict = oracle::judge(&active, iteration, Caller::SelfCheck)?;
+    // Killed outright (SIGKILL: the agent's Bash tool past its timeout), this process can tidy nothing: its
+    // warden stops the verify's group and puts the stash back at once (`process::tether`).
+    let tether = crate::process::tether::arm(&project.root);
+    let verdict = oracle::judge(&active, iteration, Caller::SelfCheck);
+    drop(tether);
+    let verdict = verdict?;
     let (passed, result, text) = match &verdict {
         Verdict::Honor => (
             true,

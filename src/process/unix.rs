@@ -91,6 +91,13 @@ pub(crate) fn signal_group(pgid: pid_t, signal: libc::c_int) {
     }
 }
 
+/// Whether group `pgid` still has a member (zombies count, as in [`alive`]).
+pub(crate) fn group_exists(pgid: pid_t) -> bool {
+    // SAFETY: signal 0 to a group only checks that it exists and may be signalled.
+    pgid > 1
+        && (unsafe { libc::killpg(pgid, 0) } == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
+}
+
 /// Whether process `pid` exists (it may belong to another user): `kill(pid, 0)`, the portable liveness check.
 /// A zombie — exited, not yet reaped by its parent — still counts as alive, for the moment its parent takes to
 /// reap it; telling it apart needs `/proc` on Linux and `sysctl` on macOS, which this deliberately avoids.

@@ -203,3 +203,62 @@ fn every_flag_in_the_readme_flags_table_is_a_setup_flag() {
         }
     }
 }
+
+/// Reported (issue 42, item 6): the README's install command is `cargo install`, and the README said only
+/// `~/.cargo/bin`, where the binary is not when `CARGO_HOME` is set. The prose right after the install command
+/// names both places.
+#[test]
+fn the_readme_says_where_cargo_install_puts_the_binary() {
+    let readme = fs::read_to_string(repo().join("README.md")).expect("read README.md");
+    let after: String = readme
+        .lines()
+        .skip_while(|line| !line.starts_with("cargo install"))
+        .skip_while(|line| !line.starts_with("```"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("```") && !line.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        !after.is_empty(),
+        "no `cargo install` command in a code block of README.md"
+    );
+    for place in ["`$CARGO_HOME/bin`", "`~/.cargo/bin`"] {
+        assert!(
+            after.contains(place),
+            "README.md should say, after its `cargo install` command, that the binary goes to {place}:\n{after}"
+        );
+    }
+}
+
+/// Reported (issue 42, item 6): a `gemini.log` (a hand-run command's output) was committed at the repository's
+/// root. Nothing tracked is a log, and `.gitignore` keeps one written at the root out of the next `git add -A`.
+#[test]
+fn the_repository_tracks_no_log_files() {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .current_dir(repo())
+            .args(args)
+            .output()
+            .expect("run git (the test reads the repository's own index)")
+    };
+    let listed = git(&["ls-files", "-z"]);
+    assert!(
+        listed.status.success(),
+        "git ls-files failed: {}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let logs: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .split('\0')
+        .filter(|path| path.ends_with(".log"))
+        .map(str::to_string)
+        .collect();
+    assert!(
+        logs.is_empty(),
+        "log files are tracked (remove them with `git rm --cached`): {logs:?}"
+    );
+    let ignored = git(&["check-ignore", "--quiet", "--no-index", "gemini.log"]);
+    assert!(
+        ignored.status.success(),
+        "`.gitignore` does not ignore a log at the repository's root"
+    );
+}

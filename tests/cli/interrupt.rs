@@ -267,3 +267,82 @@ fn stop_hook_stopped_mid_verify_leaves_nothing_behind() {
         stop.stdout
     );
 }
+
+/// Reported (issue 42, item 6): the Stop hook killed outright — SIGKILL, what an agent CLI does to a hook past
+/// its timeout — left the verify running to its own timeout and the agent's new test file in the stash until
+/// the next stop. Its warden (`process::tether`) stops the verify's group and puts the file back at once.
+#[test]
+fn stop_hook_killed_mid_verify_leaves_nothing_behind() {
+    let p = project();
+    let pid_file = signal_path(&p, "verify.pid");
+    let new_test = "tests/test_new.py";
+    p.write(new_test, "def test_new():\n    assert True\n");
+    let input = p.stop_input("S", "<promise>LOOP_DONE</promise>").to_string();
+    let mut child = spawn_with(&p, &["hook", "stop"], &[("LG_HANG", &pid_file)], &input);
+    let (_, stderr) = drain_output(&mut child);
+    assert!(
+        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+        "the verify never ran with the new test aside"
+    );
+    child.kill().expect("SIGKILL the hook");
+    let status = child.wait().expect("wait");
+    let stderr = stderr.join().expect("stderr");
+    assert_eq!(status.signal(), Some(libc::SIGKILL), "{stderr}");
+    // Promptly: the warden's SIGTERM ends a `sleep` at once; the bound allows its grace and a loaded machine.
+    let prompt = Duration::from_secs(10);
+    let verify = verify_pid(&pid_file).expect("pid");
+    assert!(
+        eventually(prompt, || !alive(verify)),
+        "the verify ({verify}) was left running after the hook was killed: {stderr}"
+    );
+    assert!(
+        eventually(prompt, || p.exists(new_test)),
+        "the new test file was left in the stash after the hook was killed: {stderr}"
+    );
+    assert_eq!(
+        p.read(new_test),
+        "def test_new():\n    assert True\n",
+        "the agent's test file came back changed"
+    );
+    assert_lock_free(&p);
+    let stop = p.stop("S", "still working");
+    stop.blocked();
+    assert!(
+        !p.statuses().iter().any(|s| s == "tamper_detected") && !stop.stdout.contains("TAMPER"),
+        "the next stop was accused of tampering: {}",
+        stop.stdout
+    );
+}
+
+/// `loopgate verify` killed outright (the agent's Bash tool past its timeout) leaves nothing behind either.
+#[test]
+fn verify_killed_mid_run_leaves_nothing_behind() {
+    let p = project();
+    let pid_file = signal_path(&p, "verify.pid");
+    let new_test = "tests/test_new.py";
+    p.write(new_test, "def test_new():\n    assert True\n");
+    let mut child = spawn(&p, &["verify"], &[("LG_HANG", &pid_file)]);
+    let (_, stderr) = drain_output(&mut child);
+    assert!(
+        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+        "the verify never ran with the new test aside"
+    );
+    child.kill().expect("SIGKILL loopgate verify");
+    child.wait().expect("wait");
+    let stderr = stderr.join().expect("stderr");
+    let prompt = Duration::from_secs(10);
+    let verify = verify_pid(&pid_file).expect("pid");
+    assert!(
+        eventually(prompt, || !alive(verify)),
+        "the verify ({verify}) was left running: {stderr}"
+    );
+    assert!(
+        eventually(prompt, || p.exists(new_test)),
+        "the new test file was left in the stash: {stderr}"
+    );
+    p.stop("S", "still working").blocked();
+    assert!(
+        !p.statuses().iter().any(|s| s == "tamper_detected"),
+        "the next stop was accused of tampering"
+    );
+}

@@ -194,6 +194,65 @@ fn bad_flags_exit_2_naming_the_flag() {
     );
 }
 
+/// Reported (issue 42, item 6): `--max-iterations -1` got "unexpected argument '-1' found", which names no flag
+/// (clap took `-1` for a flag of its own). A negative or fractional number given to any numeric flag is one line
+/// naming the flag and the value, on the command line and in the slash command's text alike, and starts nothing.
+#[test]
+fn a_negative_number_names_the_flag_and_the_value() {
+    let cases: &[(&str, &str)] = &[
+        ("--max-iterations", "-1"),
+        ("--max-iterations", "1.5"),
+        ("--verify-timeout", "-5"),
+        ("--max-duration", "-1"),
+        ("--max-duration", "-5m"),
+        ("--max-tokens", "-3"),
+        ("--stall-limit", "-2"),
+        ("--candidates", "-2"),
+    ];
+    for (flag, value) in cases {
+        let p = Project::new();
+        for (args, stdin) in [
+            (vec!["setup", flag, value, "task"], String::new()),
+            (vec!["setup", "--args-stdin"], format!("task {flag} {value}")),
+            (vec!["setup", "--args-stdin"], format!("task {flag}={value}")),
+        ] {
+            let out = p.loopgate(&args).stdin(stdin.as_str()).run();
+            out.code(2).stdout_empty();
+            let first = out.stderr.lines().next().unwrap_or_default();
+            assert!(
+                first.contains(flag) && first.contains(value),
+                "{args:?} with {stdin:?}: the first stderr line should name {flag} and {value}\n{out}"
+            );
+            assert!(!p.exists(STATE) && !p.exists(HISTORY), "{args:?}: a loop was created");
+            assert!(p.seal_paths().is_empty(), "{args:?}: a seal was written");
+        }
+    }
+    // `loopgate run`'s own numeric flags.
+    for (flag, value) in [("--max-cost", "-1"), ("--jobs", "-1"), ("--agent-timeout", "-5m")] {
+        let p = Project::new();
+        let args = [
+            "run",
+            "--candidates",
+            "2",
+            flag,
+            value,
+            "--verify",
+            "true",
+            "task",
+            "--",
+            "true",
+        ];
+        let out = p.loopgate(args).run();
+        out.code(2);
+        let first = out.stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(flag) && first.contains(value),
+            "{args:?}: the first stderr line should name {flag} and {value}\n{out}"
+        );
+        assert!(!p.exists(STATE), "{args:?}: a loop was created");
+    }
+}
+
 /// The briefing is what the agent reads first: the task, the oracle, how to finish, pause and abort, the history.
 #[test]
 fn briefing_tells_the_agent_everything() {

@@ -200,6 +200,43 @@ fn verify_without_a_loop_exits_3() {
     assert!(out.stderr_line().contains("no loop"), "{out}");
 }
 
+/// Reported (issue 42, item 6): `loopgate cancel` with no loop created `.claude/loopgate/lock`. Every command a
+/// person may type where no loop runs leaves the project and the store as they were; those that act on a loop
+/// say in one line why there is nothing to act on (exit 3), the reports exit 0 (`status` says "no loop",
+/// `history` is empty).
+#[test]
+fn commands_with_no_loop_create_nothing() {
+    let p = Project::new().file("README.md", "hello\n");
+    let before = p.tree();
+    let no_loop = Some("no loop");
+    let no_git = Some("not in a git repository");
+    for (args, code, says) in [
+        (&["cancel"][..], 3, no_loop),
+        (&["resume", "--session-id", "NEW"], 3, no_loop),
+        (&["allow"], 3, no_loop),
+        (&["allow", "--all"], 3, no_loop),
+        (&["verify"], 3, no_loop),
+        (&["checkpoints"], 3, no_git),
+        (&["rollback", "1"], 3, no_git),
+        (&["diff", "1", "2"], 3, no_git),
+        (&["status"], 0, None),
+        (&["status", "--json"], 0, None),
+        (&["history"], 0, None),
+    ] {
+        let out = p.loopgate(args.iter().copied()).run();
+        let command = args.join(" ");
+        out.code(code);
+        if let Some(says) = says {
+            assert!(out.stderr_line().contains(says), "`loopgate {command}`: {out}");
+        }
+        assert_eq!(p.tree(), before, "`loopgate {command}` with no loop created files");
+        assert!(
+            !p.loopgate_home().exists(),
+            "`loopgate {command}` with no loop created the seal store"
+        );
+    }
+}
+
 /// `cancel` ends the loop from anywhere in the project; with no loop it exits 3.
 #[test]
 fn cancel_ends_the_loop() {
