@@ -82,14 +82,20 @@ impl fmt::Display for Protection {
 }
 
 /// This machine's confinement, probed once per process. `LOOPGATE_CONFINE=off` turns it off (reported as
-/// unprotected, so it is never silent).
+/// unprotected, so it is never silent); `LOOPGATE_CONFINE=landlock` keeps Linux to Landlock alone, as before the
+/// agent's world (for comparing the two, and as a way back should a kernel misbehave with namespaces).
 pub fn probe() -> &'static Protection {
     static PROBED: OnceLock<Protection> = OnceLock::new();
     PROBED.get_or_init(|| {
-        if std::env::var_os("LOOPGATE_CONFINE").is_some_and(|v| v == "off") {
+        let switch = std::env::var_os("LOOPGATE_CONFINE");
+        if switch.as_ref().is_some_and(|v| v == "off") {
             return Protection::Unprotected {
                 why: "turned off by LOOPGATE_CONFINE=off".into(),
             };
+        }
+        #[cfg(target_os = "linux")]
+        if switch.is_some_and(|v| v == "landlock") {
+            return linux::probe();
         }
         platform_probe()
     })

@@ -28,7 +28,7 @@
 
 use std::ffi::CString;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::mount::{bind, check, cstring, enter_namespace, identity_maps, locked_flags};
 use crate::plane::Plane;
@@ -122,15 +122,5 @@ fn protected(plane: &Plane) -> Vec<PathBuf> {
         .iter()
         .filter(|p| !existing.iter().any(|q| q != *p && p.starts_with(q)))
         .map(|p| (*p).clone())
-        .collect()
-}
-
-/// The plane's paths that do not exist, which the world cannot bind (see the module docs).
-pub(crate) fn unbound(plane: &Plane) -> Vec<&Path> {
-    plane
-        .paths()
-        .iter()
-        .filter(|p| std::fs::symlink_metadata(p).is_err())
-        .map(PathBuf::as_path)
         .collect()
 }

@@ -551,3 +551,66 @@ fn loopgate_run_confines_the_agent_with_the_store_in_its_default_place() {
         "the agent approved itself\n{describe}"
     );
 }
+
+/// Issue 39, item 5, with the real client: in the agent's world the agent's own `loopgate verify` answers
+/// before and after the fix (with its output piped, so the command is confined), ordinary work outside the
+/// project goes through (`git config --global` on a fresh `HOME`, a file in `$HOME`, one beside the project),
+/// and writing the store fails at the OS — with the project under the system's temporary directory and under
+/// `$HOME` with the store in its default place.
+fn the_agents_own_verify_and_its_work_outside_the_project_go_through(project: &Project, store: &str) {
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    let run = project
+        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 4"))
+        .replies([
+            Reply::bash("loopgate verify 2>&1 | tail -n 40; echo VERIFY-BEFORE:${PIPESTATUS[0]}"),
+            Reply::bash(
+                "echo n > \"$HOME/notes.txt\" && echo b > ../beside.txt && git config --global user.name agent && echo WORLD:$?",
+            ),
+            // In a script, so the guard's reading of the command text does not refuse it first: the OS must.
+            Reply::bash(script("store", &format!("{store}; echo forged > \"$S/forged.json\"; echo STORE:$?"))),
+            Reply::bash("echo fixed > src.txt && loopgate verify 2>&1 | tail -n 40; echo VERIFY-AFTER:${PIPESTATUS[0]}"),
+            promise(),
+        ])
+        .run();
+    let out = outcomes(&run);
+    assert_rewritten(&run);
+    assert_contains(&out, "loopgate verify: FAIL", "the self-check before the fix", &run);
+    assert_contains(&out, "VERIFY-BEFORE:4", "the self-check's exit code", &run);
+    assert_contains(&out, "loopgate verify: PASS", "the self-check after the fix", &run);
+    assert_contains(&out, "VERIFY-AFTER:0", "the self-check's exit code", &run);
+    assert!(!out.contains("LOOPGATE_HOME"), "a hint to move the store reached the agent\n{}", run.describe());
+    assert_contains(&out, "WORLD:0", "ordinary work outside the project", &run);
+    assert!(
+        out.lines().any(|l| l.starts_with("STORE:") && l != "STORE:0"),
+        "the store was written\n{}",
+        run.describe()
+    );
+    assert!(!project.loopgate_home.join("forged.json").exists());
+    assert!(project.home.join("notes.txt").exists() && project.dir.join("../beside.txt").exists());
+    assert!(
+        fs::read_to_string(project.home.join(".gitconfig")).is_ok_and(|c| c.contains("agent")),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        !records(&project.history(), "complete").is_empty(),
+        "the honest loop did not complete\n{}",
+        run.describe()
+    );
+    let statuses = project.statuses();
+    assert!(!statuses.iter().any(|s| s == "tamper_detected"), "{statuses:?}\n{}", run.describe());
+}
+
+#[test]
+fn in_its_world_the_agents_verify_and_work_go_through_with_the_project_in_tmp() {
+    let _t = timer("world: loopgate verify and work outside the project, project in /tmp");
+    let project = Project::new();
+    the_agents_own_verify_and_its_work_outside_the_project_go_through(&project, STORE);
+}
+
+#[test]
+fn in_its_world_the_agents_verify_and_work_go_through_with_the_project_under_home() {
+    let _t = timer("world: loopgate verify and work outside the project, project under HOME");
+    let project = Project::under_home();
+    the_agents_own_verify_and_its_work_outside_the_project_go_through(&project, DEFAULT_STORE);
+}
