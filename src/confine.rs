@@ -18,8 +18,6 @@
 
 #[cfg(target_os = "linux")]
 mod linux;
-#[cfg(target_os = "linux")]
-pub(crate) mod world;
 #[cfg(target_os = "macos")]
 mod macos;
 #[cfg(target_os = "linux")]
@@ -28,6 +26,8 @@ pub(crate) mod mount;
 #[path = "confine/mount_other.rs"]
 pub(crate) mod mount;
 pub mod rewrite;
+#[cfg(target_os = "linux")]
+pub(crate) mod world;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -194,19 +194,21 @@ pub fn command_after<A: AsRef<OsStr>>(
     };
     match probe() {
         #[cfg(target_os = "linux")]
-        Protection::Landlock { abi } | Protection::Namespace { landlock: Some(abi) } => match linux::Domain::prepare(plane, *abi) {
-            Ok(domain) => {
-                let mut command = domain.confine(plain());
-                command.env(CONFINED_VAR, "landlock");
-                (command, Protection::Landlock { abi: *abi })
+        Protection::Landlock { abi } | Protection::Namespace { landlock: Some(abi) } => {
+            match linux::Domain::prepare(plane, *abi) {
+                Ok(domain) => {
+                    let mut command = domain.confine(plain());
+                    command.env(CONFINED_VAR, "landlock");
+                    (command, Protection::Landlock { abi: *abi })
+                }
+                Err(err) => (
+                    plain(),
+                    Protection::Unprotected {
+                        why: format!("the Landlock ruleset could not be built: {err}"),
+                    },
+                ),
             }
-            Err(err) => (
-                plain(),
-                Protection::Unprotected {
-                    why: format!("the Landlock ruleset could not be built: {err}"),
-                },
-            ),
-        },
+        }
         #[cfg(target_os = "macos")]
         Protection::Seatbelt => {
             drop(plain);

@@ -19,7 +19,10 @@ fn the_probe_reports_the_agents_world_here_and_says_so_in_words() {
     let found = probe();
     if !landlock_expected() {
         assert!(
-            matches!(found, Protection::Unprotected { .. } | Protection::Namespace { landlock: None }),
+            matches!(
+                found,
+                Protection::Unprotected { .. } | Protection::Namespace { landlock: None }
+            ),
             "Landlock found where the run said there is none: {found}"
         );
         return;

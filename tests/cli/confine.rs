@@ -250,9 +250,20 @@ mv "$S" "$S-moved"; echo ROUTE:rename-store:$?
     let out = fx.confined(script);
     assert_routes_failed(
         &out,
-        &["umount", "remount", "nested", "rename-above", "proc-root", "rename-store"],
+        &[
+            "umount",
+            "remount",
+            "nested",
+            "rename-above",
+            "proc-root",
+            "rename-store",
+        ],
     );
-    assert!(!fx.base.with_file_name(format!("{}-moved", fx.base.file_name().unwrap().to_string_lossy())).exists());
+    assert!(
+        !fx.base
+            .with_file_name(format!("{}-moved", fx.base.file_name().unwrap().to_string_lossy()))
+            .exists()
+    );
     fx.unchanged();
 }
 

@@ -1,6 +1,7 @@
 //! Confinement against the real client, with the default install (no Claude Code sandbox): while a loop runs,
 //! the PreToolUse hook rewrites every Bash command to run under `loopgate confine`, so the routes that used to
-//! replace or approve the oracle fail at the OS level (Landlock), the working directory still follows a `cd`,
+//! replace or approve the oracle fail at the OS level (the agent's world: the control plane bound read-only in a
+//! mount namespace; Landlock where namespaces are refused), the working directory still follows a `cd`,
 //! honest work (builds, package installs, git) still runs, and the oracle's own verify run cannot write the store.
 //!
 //! Each scenario asserts that confinement was in effect (the hook's `updatedInput` ran the command under
@@ -117,7 +118,14 @@ fn assert_every_route_failed(out: &str, aims: &Untouched, describe: &str) {
             "route {name} should have failed:\n{out}\n{describe}"
         );
     }
-    assert!(out.contains("Permission denied"), "no OS refusal:\n{out}\n{describe}");
+    // The agent's world refuses with the read-only file system (or a busy mount point); Landlock with
+    // "Permission denied".
+    assert!(
+        ["Read-only file system", "Device or resource busy", "Permission denied"]
+            .iter()
+            .any(|said| out.contains(said)),
+        "no OS refusal:\n{out}\n{describe}"
+    );
     let forged: Vec<String> = files(aims.store).into_iter().filter(|f| f.contains("forged")).collect();
     assert!(forged.is_empty(), "forged files in the store: {forged:?}\n{describe}");
     assert_eq!(
@@ -226,7 +234,7 @@ fn confined_bash_every_route_fails_and_the_working_directory_follows_a_cd() {
         run.describe()
     );
     assert_rewritten(&run);
-    assert_contains(&out, "IN_SUB CONFINED=landlock", "the cd, confined", &run);
+    assert_contains(&out, "IN_SUB CONFINED=namespace", "the cd, confined", &run);
     assert!(
         out.lines()
             .any(|l| l.starts_with("CWD_NOW=") && l.ends_with("/project/sub")),
@@ -346,13 +354,13 @@ fn cd_and_route() -> Vec<Reply> {
 }
 
 #[track_caller]
-fn assert_confined_cd_and_route(project: &Project, run: &Run) {
+fn assert_confined_cd_and_route(project: &Project, run: &Run, confinement: &str) {
     let out = outcomes(run);
     assert_rewritten(run);
     assert_contains(
         &out,
-        "CONFINED=landlock",
-        "COULD NOT RUN: Landlock was not entered",
+        &format!("CONFINED={confinement}"),
+        "COULD NOT RUN: the agent's world was not entered",
         run,
     );
     assert!(
@@ -384,9 +392,10 @@ fn confined_bash_with_claude_codes_sandbox_on_as_well() {
         "COULD NOT RUN: the agent's Bash was not sandboxed",
         &run,
     );
-    // Landlock is entered inside bubblewrap too (`loopgate confine` says so when it cannot be).
+    // Inside bubblewrap no user namespace can be made, so the command is confined by Landlock alone
+    // (`loopgate confine` says so when it cannot be confined at all).
     assert!(!out.contains("control plane unprotected"), "{out}\n{}", run.describe());
-    assert_confined_cd_and_route(&project, &run);
+    assert_confined_cd_and_route(&project, &run, "landlock");
 }
 
 #[test]
@@ -400,7 +409,7 @@ fn confined_bash_in_bypass_permissions_mode() {
         .env("IS_SANDBOX", "1")
         .replies(cd_and_route())
         .run();
-    assert_confined_cd_and_route(&project, &run);
+    assert_confined_cd_and_route(&project, &run, "namespace");
 }
 
 #[test]
@@ -493,7 +502,7 @@ fn loopgate_run_confines_the_agent_it_starts() {
         &[],
     );
     assert_eq!(out.status.code(), Some(0), "{out:#?}\n{shown}");
-    assert_eq!(project.read("confined.txt").trim(), "landlock", "{out:#?}");
+    assert_eq!(project.read("confined.txt").trim(), "namespace", "{out:#?}");
     assert!(
         !project.loopgate_home.join("forged").exists(),
         "the agent wrote the store\n{out:#?}"
@@ -525,7 +534,7 @@ fn loopgate_run_confines_the_agent_with_the_store_in_its_default_place() {
     let describe = format!("{out:#?}\nthe model was shown:\n{shown}");
     assert_eq!(
         project.read("confined.txt").trim(),
-        "landlock",
+        "namespace",
         "COULD NOT RUN: the agent was not confined\n{describe}"
     );
     let aims = Untouched {
@@ -578,7 +587,11 @@ fn the_agents_own_verify_and_its_work_outside_the_project_go_through(project: &P
     assert_contains(&out, "VERIFY-BEFORE:4", "the self-check's exit code", &run);
     assert_contains(&out, "loopgate verify: PASS", "the self-check after the fix", &run);
     assert_contains(&out, "VERIFY-AFTER:0", "the self-check's exit code", &run);
-    assert!(!out.contains("LOOPGATE_HOME"), "a hint to move the store reached the agent\n{}", run.describe());
+    assert!(
+        !out.contains("LOOPGATE_HOME"),
+        "a hint to move the store reached the agent\n{}",
+        run.describe()
+    );
     assert_contains(&out, "WORLD:0", "ordinary work outside the project", &run);
     assert!(
         out.lines().any(|l| l.starts_with("STORE:") && l != "STORE:0"),
@@ -598,7 +611,11 @@ fn the_agents_own_verify_and_its_work_outside_the_project_go_through(project: &P
         run.describe()
     );
     let statuses = project.statuses();
-    assert!(!statuses.iter().any(|s| s == "tamper_detected"), "{statuses:?}\n{}", run.describe());
+    assert!(
+        !statuses.iter().any(|s| s == "tamper_detected"),
+        "{statuses:?}\n{}",
+        run.describe()
+    );
 }
 
 #[test]

@@ -149,7 +149,10 @@ mod tests {
         if !crate::confine::probe().is_protected() {
             // Nothing to confine with (qemu-user emulates neither Landlock nor, there, is the namespace probe's
             // child sure to run): nothing is rewritten, whatever the mode.
-            assert!(!crate::confine::landlock_expected(), "no confinement on a machine that has it");
+            assert!(
+                !crate::confine::landlock_expected(),
+                "no confinement on a machine that has it"
+            );
             assert!(rewrite("Bash", &input, &[], Some("default"), Shell::Kept).is_none());
             return;
         }
