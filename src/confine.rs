@@ -26,6 +26,8 @@ pub(crate) mod mount;
 #[path = "confine/mount_other.rs"]
 pub(crate) mod mount;
 pub mod rewrite;
+#[cfg(target_os = "linux")]
+pub(crate) mod world;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -49,6 +51,10 @@ pub const AUTO_MODE: &str = "auto mode";
 /// Whether this machine can confine a process, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Protection {
+    /// Linux: the agent's world, a mount namespace in which only the plane is read-only (`world`), with Landlock
+    /// at this ABI version where the kernel has it (the oracle's runs are confined by Landlock, see
+    /// [`command_after`]).
+    Namespace { landlock: Option<u32> },
     /// Linux Landlock, at this ABI version.
     Landlock { abi: u32 },
     /// macOS Seatbelt (`sandbox-exec`).
@@ -67,6 +73,7 @@ impl fmt::Display for Protection {
     /// `protected (Landlock ABI 6)` / `protected (Seatbelt)` / `unprotected (why)`, after "control plane: ".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Protection::Namespace { .. } => write!(f, "protected (mount namespace)"),
             Protection::Landlock { abi } => write!(f, "protected (Landlock ABI {abi})"),
             Protection::Seatbelt => write!(f, "protected (Seatbelt)"),
             Protection::Unprotected { why } => write!(f, "unprotected ({why})"),
@@ -75,22 +82,38 @@ impl fmt::Display for Protection {
 }
 
 /// This machine's confinement, probed once per process. `LOOPGATE_CONFINE=off` turns it off (reported as
-/// unprotected, so it is never silent).
+/// unprotected, so it is never silent); `LOOPGATE_CONFINE=landlock` keeps Linux to Landlock alone, as before the
+/// agent's world (for comparing the two, and as a way back should a kernel misbehave with namespaces).
 pub fn probe() -> &'static Protection {
     static PROBED: OnceLock<Protection> = OnceLock::new();
     PROBED.get_or_init(|| {
-        if std::env::var_os("LOOPGATE_CONFINE").is_some_and(|v| v == "off") {
+        let switch = std::env::var_os("LOOPGATE_CONFINE");
+        if switch.as_ref().is_some_and(|v| v == "off") {
             return Protection::Unprotected {
                 why: "turned off by LOOPGATE_CONFINE=off".into(),
             };
+        }
+        #[cfg(target_os = "linux")]
+        if switch.is_some_and(|v| v == "landlock") {
+            return linux::probe();
         }
         platform_probe()
     })
 }
 
+/// On Linux, the agent's world where user namespaces work (`mount::probe`), else Landlock alone.
 #[cfg(target_os = "linux")]
 fn platform_probe() -> Protection {
-    linux::probe()
+    let landlock = linux::probe();
+    match mount::probe() {
+        Ok(()) => Protection::Namespace {
+            landlock: match landlock {
+                Protection::Landlock { abi } => Some(abi),
+                _ => None,
+            },
+        },
+        Err(_) => landlock,
+    }
 }
 
 #[cfg(target_os = "macos")]
@@ -105,12 +128,45 @@ fn platform_probe() -> Protection {
     }
 }
 
-/// `program args…` as a command that runs confined to keep off `plane`, and how it is protected. Everything is
-/// prepared here, before any `fork`: on Linux the child only enters a ready ruleset. Where confinement is not
-/// available, or preparing it fails, the command is returned plain with the reason (never an error: confinement
-/// must not keep honest work from running).
+/// `program args…` as a command that runs in the agent's world, kept off `plane`, and how it is protected.
+/// Everything is prepared here, before any `fork`: on Linux the child only makes system calls. Where the world
+/// cannot be built (no user namespaces, or a plane that must allow only some directories), the command is
+/// confined as the oracle's runs are ([`command_after`]); where confinement is not available, or preparing it
+/// fails, it is returned plain with the reason (never an error: confinement must not keep honest work from
+/// running).
 pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args: &[A]) -> (Command, Protection) {
+    #[cfg(target_os = "linux")]
+    if let Some(world) = world_of(plane) {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(program.as_ref());
+        command.args(args);
+        // SAFETY: `World::enter` only makes system calls on data prepared before the fork.
+        unsafe {
+            command.pre_exec(move || world.enter());
+        }
+        command.env(CONFINED_VAR, NAMESPACE_MARK);
+        return (command, probe().clone());
+    }
     command_after(plane, None, program, args)
+}
+
+/// What a command in the agent's world carries in [`CONFINED_VAR`].
+pub const NAMESPACE_MARK: &str = "namespace";
+
+/// The agent's world for `plane`, where this machine has one and the plane is one it can build (a plane that
+/// allows only some directories is Landlock's: [`Plane::only`]).
+#[cfg(target_os = "linux")]
+fn world_of(plane: &Plane) -> Option<world::World> {
+    if !matches!(probe(), Protection::Namespace { .. }) || plane.is_only() {
+        return None;
+    }
+    match world::World::prepare(plane) {
+        Ok(world) => Some(world),
+        Err(err) => {
+            eprintln!("loopgate: the agent's world could not be prepared ({err}); confining with Landlock");
+            None
+        }
+    }
 }
 
 /// A step the child takes between `fork` and `exec`, before it enters the confinement (see [`command_after`]).
@@ -138,19 +194,21 @@ pub fn command_after<A: AsRef<OsStr>>(
     };
     match probe() {
         #[cfg(target_os = "linux")]
-        Protection::Landlock { abi } => match linux::Domain::prepare(plane, *abi) {
-            Ok(domain) => {
-                let mut command = domain.confine(plain());
-                command.env(CONFINED_VAR, "landlock");
-                (command, Protection::Landlock { abi: *abi })
+        Protection::Landlock { abi } | Protection::Namespace { landlock: Some(abi) } => {
+            match linux::Domain::prepare(plane, *abi) {
+                Ok(domain) => {
+                    let mut command = domain.confine(plain());
+                    command.env(CONFINED_VAR, "landlock");
+                    (command, Protection::Landlock { abi: *abi })
+                }
+                Err(err) => (
+                    plain(),
+                    Protection::Unprotected {
+                        why: format!("the Landlock ruleset could not be built: {err}"),
+                    },
+                ),
             }
-            Err(err) => (
-                plain(),
-                Protection::Unprotected {
-                    why: format!("the Landlock ruleset could not be built: {err}"),
-                },
-            ),
-        },
+        }
         #[cfg(target_os = "macos")]
         Protection::Seatbelt => {
             drop(plain);
@@ -168,13 +226,13 @@ pub fn command_after<A: AsRef<OsStr>>(
 /// Sets the marker a confined command carries (`LOOPGATE_CONFINED`) again, after its environment was replaced.
 pub(crate) fn mark(command: &mut Command, protection: &Protection) {
     match protection {
-        Protection::Landlock { .. } => {
+        Protection::Landlock { .. } | Protection::Namespace { landlock: Some(_) } => {
             command.env(CONFINED_VAR, "landlock");
         }
         Protection::Seatbelt => {
             command.env(CONFINED_VAR, "seatbelt");
         }
-        Protection::Unprotected { .. } => {}
+        Protection::Unprotected { .. } | Protection::Namespace { landlock: None } => {}
     }
 }
 
@@ -184,7 +242,20 @@ pub(crate) fn mark(command: &mut Command, protection: &Protection) {
 pub fn exec(plane: &Plane, program: &OsStr, args: &[OsString]) -> std::io::Error {
     use std::os::unix::process::CommandExt;
     #[cfg(target_os = "linux")]
-    if let Protection::Landlock { abi } = probe()
+    if let Some(world) = world_of(plane) {
+        // Entered here rather than between fork and exec (this process is single-threaded, as `unshare` of a
+        // user namespace requires): an error is then the world's, not the command's.
+        let mut command = Command::new(program);
+        match world.enter() {
+            Ok(()) => {
+                command.env(CONFINED_VAR, NAMESPACE_MARK);
+            }
+            Err(err) => eprintln!("loopgate: control plane unprotected: the agent's world could not be entered: {err}"),
+        }
+        return command.args(args).exec();
+    }
+    #[cfg(target_os = "linux")]
+    if let Protection::Landlock { abi } | Protection::Namespace { landlock: Some(abi) } = probe()
         && let Ok(domain) = linux::Domain::prepare(plane, *abi)
     {
         // Entered here rather than between fork and exec: an error is then the domain's, not the command's.

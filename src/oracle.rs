@@ -93,12 +93,20 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Caller::SelfCheck => LiveLine::start(&command),
         Caller::StopHook => LiveLine::start_quiet(),
     };
-    let (copies, sat_out) = stand_as_sealed(active, &inputs)?;
+    let (copies, sat_out, unstored) = stand_as_sealed(active, &inputs)?;
+    let put_back_tests = || match &unstored {
+        Some(journal) => crate::testswap::put_back(&root, &journal.moved).map_err(|source| Error::Io {
+            action: "put back the test files set aside for the oracle's run under",
+            path: crate::testswap::stash_dir(root),
+            source,
+        }),
+        None => active.put_back_tests(),
+    };
     // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
     let tree = match room.as_ref().map(|r| r.tree(active)).transpose() {
         Ok(tree) => tree.flatten(),
         Err(err) => {
-            let _ = active.put_back_tests();
+            let _ = put_back_tests();
             return Err(err);
         }
     };
@@ -139,7 +147,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let unwatched = unwatched_changes(&inputs, root, &checks, copies);
     let counted = run_counted(&request, &progress);
     let mut moved_during_run = watch.map(watch::Watch::finish).unwrap_or_default();
-    let put_back = active.put_back_tests();
+    let put_back = put_back_tests();
     progress.finish();
     drop(running);
     let counted = counted?;
@@ -289,15 +297,24 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
 /// Makes the test side stand as sealed for the run (see `testswap`): existing test files and their data as
 /// sealed, the agent's new test files and snapshots aside. The caller puts them back with `put_back_tests`,
 /// whatever the run did. Returns the copies that stand in the run (none when existing tests run as edited), and
-/// the new files set aside.
-fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Option<&'a Copies>, Vec<String>), Error> {
+/// the new files set aside, and the journal of the moves where the store could not keep it.
+///
+/// The store keeps the journal so that a run killed midway is put back at the next stop. Where this process
+/// cannot write the store (the agent's own `loopgate verify` in its world, see `confine::world`), the journal
+/// stays in this process, which puts the files back itself.
+fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<StoodAsSealed<'a>, Error> {
     active.put_back_tests()?;
     let fields = &active.seal.fields;
     let (store, project) = (&active.store, &active.project);
     let copies = &inputs.data.copies;
     let plan = plan(active, inputs);
+    let mut unstored = None;
     if !plan.is_empty() {
-        crate::testswap::swap(&project.root, &plan, |journal| {
+        let keeps = store.writable();
+        let journal = crate::testswap::swap(&project.root, &plan, |journal| {
+            if !keeps {
+                return Ok(());
+            }
             store
                 .save_companion(project, crate::seal::SWAP_JOURNAL, journal)
                 .map_err(std::io::Error::other)
@@ -307,9 +324,14 @@ fn stand_as_sealed<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Result<(Optio
             path: crate::testswap::stash_dir(&project.root),
             source,
         })?;
+        unstored = (!keeps).then_some(journal);
     }
-    Ok((fields.checks(Check::Tests).then_some(copies), plan.aside))
+    Ok((fields.checks(Check::Tests).then_some(copies), plan.aside, unstored))
 }
+
+/// What [`stand_as_sealed`] returns: the copies that stand in the run, the new files set aside, and the journal
+/// this process keeps where the store could not.
+type StoodAsSealed<'a> = (Option<&'a Copies>, Vec<String>, Option<crate::testswap::Journal>);
 
 /// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
 /// agent's new test files and snapshots that sit out (see `testswap`), with the new `conftest.py` files beside
@@ -558,7 +580,10 @@ fn by_name(
     let store = &active.store;
     let mut baseline = store.load_baseline(&active.project)?.unwrap_or_default();
     if baseline.adopt(iteration, counts, results) {
-        store.save_baseline(&active.project, &baseline)?;
+        // The agent's own `loopgate verify` cannot write the store: the next stop adopts it for the loop.
+        if store.writable() {
+            store.save_baseline(&active.project, &baseline)?;
+        }
         return Ok(Judged::Held);
     }
     Ok(if passed {

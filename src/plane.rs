@@ -170,7 +170,34 @@ enum Anchor {
     Claude,
     /// `$CLAUDE_PLUGIN_ROOT`: the plugin whose hooks run (set in the hooks' environment).
     PluginRoot,
+    /// Another agent CLI's configuration directory: the variable that moves it, else its name under `$HOME`
+    /// (as `loopgate install --agent` finds it, `commands::install::agents`).
+    Cli {
+        var: Option<&'static str>,
+        dir: &'static str,
+    },
 }
+
+const CODEX: Anchor = Anchor::Cli {
+    var: Some("CODEX_HOME"),
+    dir: ".codex",
+};
+const GEMINI: Anchor = Anchor::Cli {
+    var: Some("GEMINI_CLI_HOME"),
+    dir: ".gemini",
+};
+const CURSOR: Anchor = Anchor::Cli {
+    var: None,
+    dir: ".cursor",
+};
+const COPILOT: Anchor = Anchor::Cli {
+    var: None,
+    dir: ".copilot",
+};
+const OPENCODE: Anchor = Anchor::Cli {
+    var: None,
+    dir: ".config/opencode",
+};
 
 /// One path of the control plane.
 struct Row {
@@ -215,7 +242,21 @@ const ROWS: &[Row] = &[
     Row { anchor: Anchor::Home, name: ".zprofile", dir: false, what: RUNS_LATER, reach: Reach::AgentCli },
     // A plugin loaded from a directory (`--plugin-dir`): the confined command is not told where it is.
     Row { anchor: Anchor::PluginRoot, name: "", dir: true, what: "the loopgate plugin whose hooks are running", reach: Reach::Guard },
+    // Every other agent CLI loopgate installs into (issue 42): whoever rewrites its hooks or commands switches
+    // loopgate off for that CLI's next session. What the CLI writes itself as it works (Codex's trust tables in
+    // `config.toml`, Gemini's `settings.json`) stays its own under `loopgate run`.
+    Row { anchor: CODEX, name: "hooks.json", dir: false, what: CLI_HOOKS, reach: Reach::AgentCli },
+    Row { anchor: CODEX, name: "config.toml", dir: false, what: "Codex CLI's configuration, where the trust of loopgate's hooks is recorded", reach: Reach::Commands },
+    Row { anchor: CODEX, name: "prompts", dir: true, what: CLI_COMMANDS, reach: Reach::AgentCli },
+    Row { anchor: GEMINI, name: "settings.json", dir: false, what: CLI_HOOKS, reach: Reach::Commands },
+    Row { anchor: GEMINI, name: "commands", dir: true, what: CLI_COMMANDS, reach: Reach::AgentCli },
+    Row { anchor: CURSOR, name: "hooks.json", dir: false, what: CLI_HOOKS, reach: Reach::AgentCli },
+    Row { anchor: COPILOT, name: "hooks", dir: true, what: CLI_HOOKS, reach: Reach::AgentCli },
+    Row { anchor: OPENCODE, name: "plugin", dir: true, what: "opencode's plugins, loopgate's hooks among them", reach: Reach::AgentCli },
 ];
+
+const CLI_HOOKS: &str = "an agent CLI's hook configuration, where loopgate's hooks are installed";
+const CLI_COMMANDS: &str = "an agent CLI's commands, loopgate's `/pua-loop` among them";
 
 const BINARY: &str = "loopgate's own binary, which the hooks run";
 const SETTINGS: &str = "Claude Code's user settings, where hooks and the sandbox are configured";
@@ -247,6 +288,11 @@ pub fn entries(home: &Path) -> Vec<Entry> {
             Anchor::Data => data_dir().into_iter().collect(),
             Anchor::Claude => crate::project::claude_config_dir().into_iter().collect(),
             Anchor::PluginRoot => var("CLAUDE_PLUGIN_ROOT").into_iter().collect(),
+            Anchor::Cli { var: moved, dir } => moved
+                .and_then(var)
+                .or_else(|| var("HOME").map(|home| home.join(dir)))
+                .into_iter()
+                .collect(),
         };
         let own_build = matches!(row.anchor, Anchor::Binary | Anchor::PluginRoot);
         out.extend(bases.into_iter().map(|base| Entry {

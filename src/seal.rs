@@ -142,8 +142,18 @@ pub enum SealError {
     Read { path: PathBuf, source: std::io::Error },
     #[error("seal `{}` is corrupt: {problem}", path.display())]
     Corrupt { path: PathBuf, problem: String },
-    #[error("failed to write seal `{}`: {source} (set `LOOPGATE_HOME` to a writable directory)", path.display())]
+    #[error("failed to write seal `{}`: {source} ({})", path.display(), write_hint(source))]
     Write { path: PathBuf, source: std::io::Error },
+}
+
+/// What fixes a failed write of the store. Where the store is read-only to this process (the agent's commands
+/// run in a world where it is), moving it is no fix and must not be suggested: the user's own terminal is.
+fn write_hint(source: &std::io::Error) -> &'static str {
+    if source.kind() == std::io::ErrorKind::ReadOnlyFilesystem {
+        "loopgate's store is read-only to this process; a person's own terminal writes it"
+    } else {
+        "set `LOOPGATE_HOME` to a writable directory"
+    }
 }
 
 /// Where seals live for a project.
@@ -164,6 +174,18 @@ impl Store {
     }
 
     /// The directory holding every seal.
+    /// Whether this process can write the store: not where it is bound read-only (the agent's world, see
+    /// `confine::world`) or otherwise closed to it. A store not made yet counts as writable (writing makes it).
+    pub fn writable(&self) -> bool {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(dir) = std::ffi::CString::new(self.dir.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: access(2) on a NUL-terminated path.
+        let access = unsafe { libc::access(dir.as_ptr(), libc::W_OK) };
+        access == 0 || !self.dir.exists()
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }

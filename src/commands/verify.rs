@@ -69,9 +69,10 @@ pub(crate) fn run(json: bool) -> Result<u8, Error> {
     };
     let record = Record::new(active.loop_id(), iteration, Event::SelfCheck(result));
     let _lock = super::lock(&project)?;
-    // Inside Claude Code's sandbox the seal store is read-only: the result is shown, not recorded (a history
-    // line without the seal's mark of it would read as tampering); the Stop hook records what counts.
-    let sandboxed = crate::control::Caller::from_env().sandboxed;
+    // Inside Claude Code's sandbox, and in the agent's world (`confine::world`), the seal store is read-only: the
+    // result is shown, not recorded (a history line without the seal's mark of it would read as tampering); the
+    // Stop hook records what counts.
+    let sandboxed = crate::control::Caller::from_env().sandboxed || !crate::seal::Store::open().writable();
     // The Stop hook may have moved the loop on while the verify ran: record against the seal as it is now.
     if let Lookup::Loop(mut fresh) = lookup(&project)?
         && fresh.loop_id() == active.loop_id()

@@ -96,8 +96,7 @@ impl Mount {
             readonly.clear();
         }
         let locked = if readonly.is_empty() { 0 } else { locked_flags(&tree)? };
-        // SAFETY: getuid and getgid cannot fail.
-        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        let (uid_map, gid_map) = identity_maps()?;
         Ok(Mount {
             root: cstring(&root)?,
             tree: cstring(&tree)?,
@@ -105,8 +104,8 @@ impl Mount {
             hide,
             readonly,
             locked,
-            uid_map: CString::new(format!("{uid} {uid} 1\n")).map_err(io::Error::other)?,
-            gid_map: CString::new(format!("{gid} {gid} 1\n")).map_err(io::Error::other)?,
+            uid_map,
+            gid_map,
             room,
         })
     }
@@ -167,12 +166,7 @@ pub(crate) fn probe() -> Result<(), String> {
     PROBED
         .get_or_init(|| {
             use std::os::unix::process::CommandExt;
-            // SAFETY: getuid and getgid cannot fail.
-            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-            let maps = (
-                CString::new(format!("{uid} {uid} 1\n")).map_err(|e| e.to_string())?,
-                CString::new(format!("{gid} {gid} 1\n")).map_err(|e| e.to_string())?,
-            );
+            let maps = identity_maps().map_err(|e| e.to_string())?;
             let mut child = std::process::Command::new("/bin/sh");
             child.args(["-c", "exit 0"]).stdin(std::process::Stdio::null());
             // SAFETY: the closure makes system calls on strings prepared before the fork.
@@ -188,8 +182,19 @@ pub(crate) fn probe() -> Result<(), String> {
         .clone()
 }
 
+/// The uid and gid maps of a user namespace in which this process keeps its own ids: no root inside, files
+/// keep their owners, permission checks their verdict.
+pub(super) fn identity_maps() -> io::Result<(CString, CString)> {
+    // SAFETY: getuid and getgid cannot fail.
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    Ok((
+        CString::new(format!("{uid} {uid} 1\n")).map_err(io::Error::other)?,
+        CString::new(format!("{gid} {gid} 1\n")).map_err(io::Error::other)?,
+    ))
+}
+
 /// Enters a new user and mount namespace with the caller's own uid and gid, its mounts private to it.
-fn enter_namespace(uid_map: &CString, gid_map: &CString) -> io::Result<()> {
+pub(super) fn enter_namespace(uid_map: &CString, gid_map: &CString) -> io::Result<()> {
     // SAFETY: plain system calls on NUL-terminated strings prepared by the caller.
     unsafe {
         check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS))?;
@@ -223,7 +228,7 @@ unsafe fn write_file(path: &std::ffi::CStr, text: &std::ffi::CStr) -> io::Result
 }
 
 /// A recursive bind mount of `source` at `target`.
-fn bind(source: &std::ffi::CStr, target: &std::ffi::CStr) -> io::Result<()> {
+pub(super) fn bind(source: &std::ffi::CStr, target: &std::ffi::CStr) -> io::Result<()> {
     // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
     check(unsafe {
         libc::mount(
@@ -245,7 +250,7 @@ const MAX_READONLY: usize = 20_000;
 const ST_RELATIME: libc::c_ulong = 4096;
 
 /// The mount flags of the file system holding `path` that a remount must repeat.
-fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
+pub(super) fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
     let path = cstring(path)?;
     // SAFETY: statvfs(2) on a NUL-terminated path into a zeroed struct it fills.
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
@@ -264,7 +269,7 @@ fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
         .fold(0, |flags, (_, ms)| flags | ms))
 }
 
-fn check(result: libc::c_int) -> io::Result<()> {
+pub(super) fn check(result: libc::c_int) -> io::Result<()> {
     if result < 0 {
         Err(io::Error::last_os_error())
     } else {
@@ -272,7 +277,7 @@ fn check(result: libc::c_int) -> io::Result<()> {
     }
 }
 
-fn cstring(path: &Path) -> io::Result<CString> {
+pub(super) fn cstring(path: &Path) -> io::Result<CString> {
     CString::new(path.as_os_str().as_bytes()).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidInput,

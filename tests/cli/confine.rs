@@ -142,7 +142,9 @@ fn assert_routes_failed(out: &Output, names: &[&str]) {
         );
     }
     assert!(
-        stderr.contains("Permission denied") || stderr.contains("cross-device"),
+        ["Permission denied", "cross-device", "Read-only file system", "busy"]
+            .iter()
+            .any(|said| stderr.contains(said)),
         "{stderr}"
     );
 }
@@ -201,6 +203,67 @@ exit 7
     assert_eq!(out.status.code(), Some(7), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(fx.path("project/target/debug/app").exists());
     assert!(fx.path("project/.git/HEAD").exists());
+    fx.unchanged();
+}
+
+/// The agent's world (issue 39, item 5): everything but the control plane is the user's to write. Each of
+/// these failed under a Landlock domain that closed `$HOME` and the directory beside the project to new entries.
+#[test]
+fn confine_the_agents_world_is_everything_but_the_control_plane() {
+    let fx = Fixture::new();
+    let script = r#"set -e
+echo note > "$HOME/notes.txt"
+echo beside > ../beside.txt
+git config --global user.name agent
+mkdir -p "$HOME/.cache/tool" && echo warm > "$HOME/.cache/tool/cache"
+mkdir -p "$HOME/.claude/projects/p" && echo t > "$HOME/.claude/projects/p/t.jsonl"
+echo sibling > "$(dirname "$S")/sibling-of-the-store.txt"
+unshare -Urm sh -c 'mount -t tmpfs scratch "$HOME/.cache" && echo in-its-own-namespace > "$HOME/.cache/x"'
+echo "$LOOPGATE_CONFINED"
+"#;
+    let out = fx.confined(script);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "namespace");
+    assert!(fx.path("home/notes.txt").exists() && fx.path("beside.txt").exists());
+    let gitconfig = fs::read_to_string(fx.path("home/.gitconfig")).expect("~/.gitconfig");
+    assert!(gitconfig.contains("agent"), "{gitconfig}");
+    assert!(fx.path("home/.cache/tool/cache").exists() && !fx.path("home/.cache/x").exists());
+    assert!(fx.path("sibling-of-the-store.txt").exists());
+    fx.unchanged();
+}
+
+/// The binds that keep the plane read-only hold against the process they confine: it cannot unmount or remount
+/// them (they are locked by a nested namespace, in its own further namespaces too), rename a directory above
+/// the store to put a forged one at its name, or reach the plane through an outside process's `/proc/PID/root`.
+#[test]
+fn confine_the_read_only_binds_hold_against_the_process_they_confine() {
+    let fx = Fixture::new();
+    let script = r#"
+umount -l "$S"; echo x > "$S/seals/forged-umount"; echo ROUTE:umount:$?
+mount -o remount,rw,bind "$S"; echo x > "$S/seals/forged-remount"; echo ROUTE:remount:$?
+unshare -Urm sh -c 'umount -l "$S" 2>/dev/null; mount -o remount,rw,bind "$S" 2>/dev/null; echo x > "$S/seals/forged-nested"'; echo ROUTE:nested:$?
+d=$(dirname "$S"); mv "$d" "$d-moved" && mkdir -p "$S/seals" && echo forged > "$S/seals/seal.json"; echo ROUTE:rename-above:$?
+echo x > "/proc/$PPID/root$S/seals/forged-proc"; echo ROUTE:proc-root:$?
+mv "$S" "$S-moved"; echo ROUTE:rename-store:$?
+"#;
+    let out = fx.confined(script);
+    assert_routes_failed(
+        &out,
+        &[
+            "umount",
+            "remount",
+            "nested",
+            "rename-above",
+            "proc-root",
+            "rename-store",
+        ],
+    );
+    assert!(
+        !fx.base
+            .with_file_name(format!("{}-moved", fx.base.file_name().unwrap().to_string_lossy()))
+            .exists()
+    );
     fx.unchanged();
 }
 

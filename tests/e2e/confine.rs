@@ -1,6 +1,7 @@
 //! Confinement against the real client, with the default install (no Claude Code sandbox): while a loop runs,
 //! the PreToolUse hook rewrites every Bash command to run under `loopgate confine`, so the routes that used to
-//! replace or approve the oracle fail at the OS level (Landlock), the working directory still follows a `cd`,
+//! replace or approve the oracle fail at the OS level (the agent's world: the control plane bound read-only in a
+//! mount namespace; Landlock where namespaces are refused), the working directory still follows a `cd`,
 //! honest work (builds, package installs, git) still runs, and the oracle's own verify run cannot write the store.
 //!
 //! Each scenario asserts that confinement was in effect (the hook's `updatedInput` ran the command under
@@ -117,7 +118,14 @@ fn assert_every_route_failed(out: &str, aims: &Untouched, describe: &str) {
             "route {name} should have failed:\n{out}\n{describe}"
         );
     }
-    assert!(out.contains("Permission denied"), "no OS refusal:\n{out}\n{describe}");
+    // The agent's world refuses with the read-only file system (or a busy mount point); Landlock with
+    // "Permission denied".
+    assert!(
+        ["Read-only file system", "Device or resource busy", "Permission denied"]
+            .iter()
+            .any(|said| out.contains(said)),
+        "no OS refusal:\n{out}\n{describe}"
+    );
     let forged: Vec<String> = files(aims.store).into_iter().filter(|f| f.contains("forged")).collect();
     assert!(forged.is_empty(), "forged files in the store: {forged:?}\n{describe}");
     assert_eq!(
@@ -226,7 +234,7 @@ fn confined_bash_every_route_fails_and_the_working_directory_follows_a_cd() {
         run.describe()
     );
     assert_rewritten(&run);
-    assert_contains(&out, "IN_SUB CONFINED=landlock", "the cd, confined", &run);
+    assert_contains(&out, "IN_SUB CONFINED=namespace", "the cd, confined", &run);
     assert!(
         out.lines()
             .any(|l| l.starts_with("CWD_NOW=") && l.ends_with("/project/sub")),
@@ -346,13 +354,13 @@ fn cd_and_route() -> Vec<Reply> {
 }
 
 #[track_caller]
-fn assert_confined_cd_and_route(project: &Project, run: &Run) {
+fn assert_confined_cd_and_route(project: &Project, run: &Run, confinement: &str) {
     let out = outcomes(run);
     assert_rewritten(run);
     assert_contains(
         &out,
-        "CONFINED=landlock",
-        "COULD NOT RUN: Landlock was not entered",
+        &format!("CONFINED={confinement}"),
+        "COULD NOT RUN: the agent's world was not entered",
         run,
     );
     assert!(
@@ -384,9 +392,10 @@ fn confined_bash_with_claude_codes_sandbox_on_as_well() {
         "COULD NOT RUN: the agent's Bash was not sandboxed",
         &run,
     );
-    // Landlock is entered inside bubblewrap too (`loopgate confine` says so when it cannot be).
+    // Inside bubblewrap no user namespace can be made, so the command is confined by Landlock alone
+    // (`loopgate confine` says so when it cannot be confined at all).
     assert!(!out.contains("control plane unprotected"), "{out}\n{}", run.describe());
-    assert_confined_cd_and_route(&project, &run);
+    assert_confined_cd_and_route(&project, &run, "landlock");
 }
 
 #[test]
@@ -400,7 +409,7 @@ fn confined_bash_in_bypass_permissions_mode() {
         .env("IS_SANDBOX", "1")
         .replies(cd_and_route())
         .run();
-    assert_confined_cd_and_route(&project, &run);
+    assert_confined_cd_and_route(&project, &run, "namespace");
 }
 
 #[test]
@@ -493,7 +502,7 @@ fn loopgate_run_confines_the_agent_it_starts() {
         &[],
     );
     assert_eq!(out.status.code(), Some(0), "{out:#?}\n{shown}");
-    assert_eq!(project.read("confined.txt").trim(), "landlock", "{out:#?}");
+    assert_eq!(project.read("confined.txt").trim(), "namespace", "{out:#?}");
     assert!(
         !project.loopgate_home.join("forged").exists(),
         "the agent wrote the store\n{out:#?}"
@@ -525,7 +534,7 @@ fn loopgate_run_confines_the_agent_with_the_store_in_its_default_place() {
     let describe = format!("{out:#?}\nthe model was shown:\n{shown}");
     assert_eq!(
         project.read("confined.txt").trim(),
-        "landlock",
+        "namespace",
         "COULD NOT RUN: the agent was not confined\n{describe}"
     );
     let aims = Untouched {
@@ -550,4 +559,75 @@ fn loopgate_run_confines_the_agent_with_the_store_in_its_default_place() {
         records(&history, "allowed").is_empty(),
         "the agent approved itself\n{describe}"
     );
+}
+
+/// Issue 39, item 5, with the real client: in the agent's world the agent's own `loopgate verify` answers
+/// before and after the fix (with its output piped, so the command is confined), ordinary work outside the
+/// project goes through (`git config --global` on a fresh `HOME`, a file in `$HOME`, one beside the project),
+/// and writing the store fails at the OS — with the project under the system's temporary directory and under
+/// `$HOME` with the store in its default place.
+fn the_agents_own_verify_and_its_work_outside_the_project_go_through(project: &Project, store: &str) {
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    let run = project
+        .session(format!("/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 4"))
+        .replies([
+            Reply::bash("loopgate verify 2>&1 | tail -n 40; echo VERIFY-BEFORE:${PIPESTATUS[0]}"),
+            Reply::bash(
+                "echo n > \"$HOME/notes.txt\" && echo b > ../beside.txt && git config --global user.name agent && echo WORLD:$?",
+            ),
+            // In a script, so the guard's reading of the command text does not refuse it first: the OS must.
+            Reply::bash(script("store", &format!("{store}; echo forged > \"$S/forged.json\"; echo STORE:$?"))),
+            Reply::bash("echo fixed > src.txt && loopgate verify 2>&1 | tail -n 40; echo VERIFY-AFTER:${PIPESTATUS[0]}"),
+            promise(),
+        ])
+        .run();
+    let out = outcomes(&run);
+    assert_rewritten(&run);
+    assert_contains(&out, "loopgate verify: FAIL", "the self-check before the fix", &run);
+    assert_contains(&out, "VERIFY-BEFORE:4", "the self-check's exit code", &run);
+    assert_contains(&out, "loopgate verify: PASS", "the self-check after the fix", &run);
+    assert_contains(&out, "VERIFY-AFTER:0", "the self-check's exit code", &run);
+    assert!(
+        !out.contains("LOOPGATE_HOME"),
+        "a hint to move the store reached the agent\n{}",
+        run.describe()
+    );
+    assert_contains(&out, "WORLD:0", "ordinary work outside the project", &run);
+    assert!(
+        out.lines().any(|l| l.starts_with("STORE:") && l != "STORE:0"),
+        "the store was written\n{}",
+        run.describe()
+    );
+    assert!(!project.loopgate_home.join("forged.json").exists());
+    assert!(project.home.join("notes.txt").exists() && project.dir.join("../beside.txt").exists());
+    assert!(
+        fs::read_to_string(project.home.join(".gitconfig")).is_ok_and(|c| c.contains("agent")),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        !records(&project.history(), "complete").is_empty(),
+        "the honest loop did not complete\n{}",
+        run.describe()
+    );
+    let statuses = project.statuses();
+    assert!(
+        !statuses.iter().any(|s| s == "tamper_detected"),
+        "{statuses:?}\n{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn in_its_world_the_agents_verify_and_work_go_through_with_the_project_in_tmp() {
+    let _t = timer("world: loopgate verify and work outside the project, project in /tmp");
+    let project = Project::new();
+    the_agents_own_verify_and_its_work_outside_the_project_go_through(&project, STORE);
+}
+
+#[test]
+fn in_its_world_the_agents_verify_and_work_go_through_with_the_project_under_home() {
+    let _t = timer("world: loopgate verify and work outside the project, project under HOME");
+    let project = Project::under_home();
+    the_agents_own_verify_and_its_work_outside_the_project_go_through(&project, DEFAULT_STORE);
 }

@@ -136,6 +136,21 @@ impl Project {
         }
     }
 
+    /// A temp project that lies under its own `HOME` (`~/work/app`), with the store in its default place
+    /// (`~/.local/state/loopgate`): the layout of most users, where the control plane and the project share `$HOME`.
+    pub fn under_home() -> Self {
+        let mut sandbox = Sandbox::new("loopgate-e2e-");
+        sandbox.project = sandbox.home.join("work/app");
+        sandbox.loopgate_home = sandbox.home.join(".local/state/loopgate");
+        std::fs::create_dir_all(&sandbox.project).expect("create the project under HOME");
+        Project {
+            dir: sandbox.project.clone(),
+            home: sandbox.home.clone(),
+            loopgate_home: sandbox.loopgate_home.clone(),
+            sandbox,
+        }
+    }
+
     /// Makes the project a git repository with one commit of whatever it holds now.
     pub fn git_init(&self) -> &Self {
         let git = |args: &[&str]| {

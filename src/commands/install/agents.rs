@@ -485,6 +485,28 @@ fn write(path: &Path, text: &str) -> Result<(), Error> {
 
 #[cfg(test)]
 mod tests {
+    /// What install writes that runs later (each CLI's hook file and commands) is control plane: the agent's
+    /// commands may not rewrite it (`plane::ROWS`, read by the confinement and the guard).
+    #[test]
+    fn every_hook_file_and_command_directory_install_writes_is_control_plane() {
+        let home = std::path::Path::new("/nonexistent-store");
+        let entries = crate::plane::entries(home);
+        for spec in &super::SPECS {
+            let dir = super::config_dir(spec).expect("HOME is set in tests");
+            let mut written = vec![dir.join(spec.hooks_file)];
+            written.extend(spec.commands.map(|(commands, _)| dir.join(commands)));
+            for path in written {
+                assert!(
+                    entries
+                        .iter()
+                        .any(|e| path.starts_with(&e.path) && e.reach != crate::plane::Reach::Guard),
+                    "{} is not in the plane the confinement keeps",
+                    path.display()
+                );
+            }
+        }
+    }
+
     use super::*;
 
     /// The hash Codex 0.169.0 trusted for this handler (recorded: the hook ran with no bypass flag).

@@ -1,0 +1,126 @@
+//! The agent's world on Linux: everything but the control plane. A confined command runs in a mount namespace
+//! of its own (an unprivileged user namespace, uid and gid mapped to themselves, as `mount::probe` checks) in
+//! which each path of the plane that exists is bound read-only over itself; everything else is the user's own
+//! file system, writable as it is outside. Unlike a Landlock domain, which can only allow and so must close every
+//! directory above a protected path to new entries, a bind names exactly what it protects: a new file in `$HOME`,
+//! beside the project or in `/tmp`, `git config --global`, a tool's first run writing its cache — all work.
+//!
+//! What keeps the binds in place against the process they confine:
+//!
+//! - **Locked mounts.** After the binds the process enters a second user and mount namespace, nested in the
+//!   first. The kernel copies the first namespace's mounts into it *locked* (they came from a more privileged
+//!   namespace): they cannot be unmounted, nor remounted writable, by anything inside — whatever capabilities
+//!   it holds in its own namespace, and however many namespaces it nests further.
+//! - **Pinned ancestors.** A bind holds a dentry, not a name: renaming a directory above the store
+//!   (`mv ~/.local/state x && mkdir -p ~/.local/state/loopgate`) would move the real store away and let a forged
+//!   one take its name. So every directory above a protected path is bound over itself (writable) first: the
+//!   kernel refuses to rename or remove a mount point (`EBUSY`), and new entries in those directories are still
+//!   made as usual.
+//! - **Other processes' views.** `/proc/PID/root` of a process outside the namespace (the agent CLI itself)
+//!   would lead into that process's mounts, where the plane is writable; the kernel refuses it (ptrace-class
+//!   access to a process of another user namespace needs `CAP_SYS_PTRACE` there).
+//!
+//! No Landlock domain is entered: a domain forbids every mount, and honest work mounts in namespaces of its own
+//! (the oracle's room for the agent's own `loopgate verify`, bubblewrap, rootless containers).
+//!
+//! Paths of the plane that do not exist are not bound (there is nothing to bind over): creating one is not
+//! prevented here, and `docs/threat-model.md` says which they are and what notices them.
+
+use std::ffi::CString;
+use std::io;
+use std::path::PathBuf;
+
+use super::mount::{bind, check, cstring, enter_namespace, identity_maps, locked_flags};
+use crate::plane::Plane;
+
+/// Everything the child needs, prepared before `fork`: the child only makes system calls.
+#[derive(Debug)]
+pub(super) struct World {
+    /// Directories above a protected path, bound over themselves (outermost first), so none can be renamed.
+    pins: Vec<CString>,
+    /// The protected paths that exist, each with the mount flags its remount must keep.
+    readonly: Vec<(CString, libc::c_ulong)>,
+    /// Directories below a protected path that stay writable (`Plane::allow`), with their mounts' flags.
+    writable: Vec<(CString, libc::c_ulong)>,
+    maps: (CString, CString),
+}
+
+impl World {
+    /// The world of a command that may not write `plane`.
+    pub(super) fn prepare(plane: &Plane) -> io::Result<World> {
+        let mut readonly = Vec::new();
+        let mut pins: Vec<PathBuf> = Vec::new();
+        for path in protected(plane) {
+            for ancestor in path.ancestors().skip(1) {
+                if ancestor.parent().is_some() && !pins.iter().any(|p| p == ancestor) {
+                    pins.push(ancestor.to_path_buf());
+                }
+            }
+            readonly.push((cstring(&path)?, locked_flags(&path)?));
+        }
+        let writable = plane
+            .writable()
+            .iter()
+            .filter(|dir| dir.is_dir())
+            .map(|dir| Ok((cstring(dir)?, locked_flags(dir)?)))
+            .collect::<io::Result<Vec<_>>>()?;
+        // Outermost first: a pin made after one below it would not hide it (binds are recursive), but the
+        // order keeps each mount point's parent a mount of this namespace already.
+        pins.sort_by_key(|p| p.components().count());
+        let pins = pins.iter().map(|p| cstring(p)).collect::<io::Result<Vec<_>>>()?;
+        Ok(World {
+            pins,
+            readonly,
+            writable,
+            maps: identity_maps()?,
+        })
+    }
+
+    /// Enters the world: the namespace, the pins, the read-only binds, the nested namespace that locks them. Async-signal-safe (system calls on prepared strings), so it runs between `fork` and
+    /// `exec`.
+    pub(super) fn enter(&self) -> io::Result<()> {
+        enter_namespace(&self.maps.0, &self.maps.1)?;
+        for pin in &self.pins {
+            bind(pin, pin)?;
+        }
+        for (path, locked) in &self.readonly {
+            bind(path, path)?;
+            remount(path, libc::MS_RDONLY | locked)?;
+        }
+        for (path, locked) in &self.writable {
+            bind(path, path)?;
+            remount(path, *locked)?;
+        }
+        // The nested namespace: every mount above is copied into it locked.
+        enter_namespace(&self.maps.0, &self.maps.1)
+    }
+}
+
+/// Remounts the bind at `path` with `flags` (read-only or not; the flags the outer namespace locked kept).
+fn remount(path: &CString, flags: libc::c_ulong) -> io::Result<()> {
+    // SAFETY: mount(2) with a NUL-terminated string that outlives the call.
+    check(unsafe {
+        libc::mount(
+            std::ptr::null(),
+            path.as_ptr(),
+            std::ptr::null(),
+            libc::MS_REMOUNT | libc::MS_BIND | flags,
+            std::ptr::null(),
+        )
+    })
+}
+
+/// The plane's paths that exist, without those below another (a bind of a directory covers what it holds), and
+/// without the root (never part of a plane, and not a thing to bind).
+fn protected(plane: &Plane) -> Vec<PathBuf> {
+    let existing: Vec<&PathBuf> = plane
+        .paths()
+        .iter()
+        .filter(|p| p.parent().is_some() && std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_symlink()))
+        .collect();
+    existing
+        .iter()
+        .filter(|p| !existing.iter().any(|q| q != *p && p.starts_with(q)))
+        .map(|p| (*p).clone())
+        .collect()
+}
