@@ -23,12 +23,17 @@
 //! No Landlock domain is entered: a domain forbids every mount, and honest work mounts in namespaces of its own
 //! (the oracle's room for the agent's own `loopgate verify`, bubblewrap, rootless containers).
 //!
-//! Paths of the plane that do not exist are not bound (there is nothing to bind over): creating one is not
-//! prevented here, and `docs/threat-model.md` says which they are and what notices them.
+//! A path of the plane that does not exist cannot be bound (there is nothing to bind over). Where it would lie in
+//! a directory of its own kind — an agent CLI's configuration directory without its `settings.json` or
+//! `prompts/` yet — that directory is **closed**: bound read-only, so no new entry appears in it, with each
+//! entry it holds bound writable again, so what is in it stays as writable as before. `$HOME` and the
+//! directories above the working directory are never closed (that was Landlock's cost): a shell startup file
+//! that does not exist yet can be created, and `docs/threat-model.md` says so.
 
 use std::ffi::CString;
 use std::io;
-use std::path::PathBuf;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 
 use super::mount::{bind, check, cstring, enter_namespace, identity_maps, locked_flags};
 use crate::plane::Plane;
@@ -42,7 +47,16 @@ pub(super) struct World {
     readonly: Vec<(CString, libc::c_ulong)>,
     /// Directories below a protected path that stay writable (`Plane::allow`), with their mounts' flags.
     writable: Vec<(CString, libc::c_ulong)>,
+    /// Directories closed to new entries because a protected name in them does not exist yet (module docs).
+    closed: Vec<Closed>,
     maps: (CString, CString),
+}
+
+/// A directory closed to new entries, its flags, and the entries it holds (bound writable again).
+#[derive(Debug)]
+struct Closed {
+    dir: (CString, libc::c_ulong),
+    entries: Vec<CString>,
 }
 
 impl World {
@@ -64,6 +78,15 @@ impl World {
             .filter(|dir| dir.is_dir())
             .map(|dir| Ok((cstring(dir)?, locked_flags(dir)?)))
             .collect::<io::Result<Vec<_>>>()?;
+        let closed = closed(plane)?;
+        for dir in &closed {
+            let dir = std::path::Path::new(std::ffi::OsStr::from_bytes(dir.dir.0.as_bytes()));
+            for ancestor in dir.ancestors().skip(1) {
+                if ancestor.parent().is_some() && !pins.iter().any(|p| p == ancestor) {
+                    pins.push(ancestor.to_path_buf());
+                }
+            }
+        }
         // Outermost first: a pin made after one below it would not hide it (binds are recursive), but the
         // order keeps each mount point's parent a mount of this namespace already.
         pins.sort_by_key(|p| p.components().count());
@@ -72,6 +95,7 @@ impl World {
             pins,
             readonly,
             writable,
+            closed,
             maps: identity_maps()?,
         })
     }
@@ -82,6 +106,16 @@ impl World {
         enter_namespace(&self.maps.0, &self.maps.1)?;
         for pin in &self.pins {
             bind(pin, pin)?;
+        }
+        for closed in &self.closed {
+            // Each entry a mount of its own first (writable, as it is): the directory's recursive bind below
+            // carries them, and its read-only remount changes only its own mount.
+            for entry in &closed.entries {
+                bind(entry, entry)?;
+            }
+            let (dir, locked) = &closed.dir;
+            bind(dir, dir)?;
+            remount(dir, libc::MS_RDONLY | locked)?;
         }
         for (path, locked) in &self.readonly {
             bind(path, path)?;
@@ -122,5 +156,39 @@ fn protected(plane: &Plane) -> Vec<PathBuf> {
         .iter()
         .filter(|p| !existing.iter().any(|q| q != *p && p.starts_with(q)))
         .map(|p| (*p).clone())
+        .collect()
+}
+
+/// The directories to close (see the module docs): the existing parent of each protected path that does not
+/// exist, unless it is `$HOME`, the root, or the working directory or one above it.
+fn closed(plane: &Plane) -> io::Result<Vec<Closed>> {
+    let home = std::env::var_os("HOME").map(|h| crate::plane::resolve(Path::new(&h)));
+    let cwd = std::env::current_dir().ok();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for path in plane.paths() {
+        if std::fs::symlink_metadata(path).is_ok() {
+            continue;
+        }
+        let Some(dir) = path.parent().filter(|d| d.parent().is_some() && d.is_dir()) else {
+            continue;
+        };
+        let open = home.as_deref() == Some(dir) || cwd.as_deref().is_some_and(|c| c.starts_with(dir));
+        if !open && !dirs.iter().any(|d| d == dir) {
+            dirs.push(dir.to_path_buf());
+        }
+    }
+    dirs.iter()
+        .map(|dir| {
+            let mut entries = Vec::new();
+            for entry in std::fs::read_dir(dir)?.flatten() {
+                if entry.file_type().is_ok_and(|t| !t.is_symlink()) {
+                    entries.push(cstring(&entry.path())?);
+                }
+            }
+            Ok(Closed {
+                dir: (cstring(dir)?, locked_flags(dir)?),
+                entries,
+            })
+        })
         .collect()
 }

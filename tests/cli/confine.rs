@@ -28,6 +28,7 @@ impl Fixture {
             "project",
             "home/.claude/plugins",
             "home/.claude/shell-snapshots",
+            "home/.claude/projects",
             "store/seals",
             "bin",
         ] {
@@ -235,7 +236,9 @@ echo "$LOOPGATE_CONFINED"
 
 /// The binds that keep the plane read-only hold against the process they confine: it cannot unmount or remount
 /// them (they are locked by a nested namespace, in its own further namespaces too), rename a directory above
-/// the store to put a forged one at its name, or reach the plane through an outside process's `/proc/PID/root`.
+/// the store to put a forged one at its name, reach the plane through an outside process's `/proc/PID/root`, or
+/// create a protected name that does not exist yet in Claude Code's directory (which is closed to new entries,
+/// its existing ones writable as before).
 #[test]
 fn confine_the_read_only_binds_hold_against_the_process_they_confine() {
     let fx = Fixture::new();
@@ -246,6 +249,8 @@ unshare -Urm sh -c 'umount -l "$S" 2>/dev/null; mount -o remount,rw,bind "$S" 2>
 d=$(dirname "$S"); mv "$d" "$d-moved" && mkdir -p "$S/seals" && echo forged > "$S/seals/seal.json"; echo ROUTE:rename-above:$?
 echo x > "/proc/$PPID/root$S/seals/forged-proc"; echo ROUTE:proc-root:$?
 mv "$S" "$S-moved"; echo ROUTE:rename-store:$?
+echo '{"disableAllHooks": true}' > "$HOME/.claude/settings.local.json"; echo ROUTE:new-settings:$?
+mkdir "$HOME/.claude/commands"; echo ROUTE:new-commands:$?
 "#;
     let out = fx.confined(script);
     assert_routes_failed(
@@ -257,8 +262,11 @@ mv "$S" "$S-moved"; echo ROUTE:rename-store:$?
             "rename-above",
             "proc-root",
             "rename-store",
+            "new-settings",
+            "new-commands",
         ],
     );
+    assert!(!fx.path("home/.claude/settings.local.json").exists() && !fx.path("home/.claude/commands").exists());
     assert!(
         !fx.base
             .with_file_name(format!("{}-moved", fx.base.file_name().unwrap().to_string_lossy()))
