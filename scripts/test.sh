@@ -2,31 +2,158 @@
 # The project's test command (README: "Run the tests"). Installs the Claude Code CLI versions the end-to-end
 # suite runs against (tests/e2e/claude-versions.txt), and the Codex CLI and Gemini CLI versions the agent suite
 # (tests/agents.rs) runs against (tests/e2e/codex-versions.txt, gemini-versions.txt), into .tools/ (once; needs
-# npm), runs every test — unit,
-# command-line integration, the end-to-end suite and the install suite (tests/dist.rs) against the first listed
-# version — then the end-to-end and install suites again against each other listed version, and the agent suite
-# against each other listed Codex CLI and Gemini CLI version. Extra arguments go
-# to every cargo test run. The install suite installs what `scripts/dist.sh` packed (CI runs it first; the suite
-# runs it for this machine's platform when nothing is packed).
+# npm; in the background while the tests build), builds every test once, then runs every test — unit,
+# command-line integration, the end-to-end suite, the agent suite and the install suite (tests/dist.rs) —
+# against the first listed version of each client, then, against each other listed version, the scenarios
+# tests/e2e/every-version.txt names (those that exercise what differs between versions; CONTRIBUTING.md, "Which
+# scenarios run on which version"). Every pass uses the one build: same flags, same profile, nothing that
+# rustc sees changes between them.
+#
+#   scripts/test.sh                      # as above
+#   scripts/test.sh --plan               # build, check tests/e2e/every-version.txt, print the passes; run nothing
+#   LOOPGATE_FULL_MATRIX=1 scripts/test.sh
+#                                        # every scenario against every listed version (when adding a version)
+#   scripts/test.sh [CARGO ARGS] [-- LIBTEST ARGS]
+#                                        # extra arguments go to every cargo test run
+#
+# Each pass prints how long it took. The install suite installs what `scripts/dist.sh` packed (CI runs it first;
+# the suite runs it for this machine's platform when nothing is packed).
 # With LOOPGATE_CLAUDE_BIN set, the end-to-end suite runs once, against that binary.
 set -eu
 cd "$(dirname "$0")/.."
-scripts/install-claude.sh >/dev/null
-scripts/install-agents.sh >/dev/null
-versions=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' tests/e2e/claude-versions.txt | grep -v '^$')
-first=$(printf '%s\n' "$versions" | head -n 1)
-if [ -n "${LOOPGATE_CLAUDE_BIN-}" ]; then
-    exec cargo test --locked --all-targets "$@"
+plan=no
+if [ "${1-}" = --plan ]; then
+    plan=yes
+    shift
 fi
-echo "== all tests (end-to-end against Claude Code $first)" >&2
-LOOPGATE_CLAUDE_VERSION=$first cargo test --locked --all-targets "$@"
-for version in $(printf '%s\n' "$versions" | tail -n +2); do
-    echo "== end-to-end and install suites against Claude Code $version" >&2
-    LOOPGATE_CLAUDE_VERSION=$version cargo test --locked --test e2e --test dist "$@"
+
+# The caller's arguments, split at the first `--`: cargo's (before) and libtest's (after), each kept quoted
+# for `eval`, so that a pass can add its own to either side.
+quote() { printf "'%s' " "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+cargo_args= test_args= seen_dashdash=no
+for arg in "$@"; do
+    if [ "$seen_dashdash" = no ] && [ "$arg" = -- ]; then
+        seen_dashdash=yes
+    elif [ "$seen_dashdash" = no ]; then
+        cargo_args="$cargo_args$(quote "$arg")"
+    else
+        test_args="$test_args$(quote "$arg")"
+    fi
 done
-for agent in codex gemini; do
-    for version in $(sed -e 's/#.*//' -e 's/[[:space:]]//g' tests/e2e/$agent-versions.txt | grep -v '^$' | tail -n +2); do
-        echo "== agent suite against $agent $version" >&2
-        env "LOOPGATE_$(echo $agent | tr a-z A-Z)_VERSION=$version" cargo test --locked --test agents "$@" "$agent::"
+
+listed() { sed -e 's/#.*//' -e 's/[[:space:]]//g' "$1" | grep -v '^$' || true; }
+# The tests of SUITE that tests/e2e/every-version.txt names.
+every_version() { sed -e 's/#.*//' tests/e2e/every-version.txt | awk -v suite="$1" 'NF == 2 && $1 == suite { print $2 }'; }
+# The tests of SUITE as libtest lists them (the suite must be built).
+tests_of() { eval "cargo test --locked --quiet --test $1 $cargo_args -- --list --format terse" | sed -n 's/: test$//p'; }
+
+passes_started=$(date +%s)
+took() { # WHAT STARTED
+    echo "== $1: $(($(date +%s) - $2)) s" >&2
+}
+
+# cargo test --locked TARGETS… [caller's cargo args] -- [caller's libtest args] --exact NAME…, with ENV set.
+run_exact() { # ENV NAMES TARGETS...
+    env=$1 names=$2
+    shift 2
+    # No name would be no filter at all: libtest would run the whole suite.
+    [ -n "$(printf '%s' "$names" | tr -d '[:space:]')" ] || {
+        echo "test: no scenario selected for $env (tests/e2e/every-version.txt)" >&2
+        exit 1
+    }
+    set -f
+    # shellcheck disable=SC2086 # the names are words without spaces or glob characters
+    eval "set -- \"\$@\" $cargo_args -- $test_args --exact" $names
+    set +f
+    env "$env" cargo test --locked "$@"
+}
+
+# The CLIs install from npm in the background while the tests build (network and disk against the compiler's CPU).
+started=$(date +%s)
+install_log=$(mktemp)
+trap 'rm -f "$install_log"' EXIT
+if [ "$plan" = no ]; then
+    { scripts/install-claude.sh >/dev/null && scripts/install-agents.sh >/dev/null; } </dev/null >"$install_log" 2>&1 &
+    install_pid=$!
+fi
+echo "== building every test (one build for every pass)" >&2
+eval "cargo test --locked --all-targets --no-run $cargo_args"
+took "build" "$started"
+if [ "$plan" = no ]; then
+    if ! wait "$install_pid"; then
+        cat "$install_log" >&2
+        echo "test: installing the client CLIs failed (output above)" >&2
+        exit 1
+    fi
+    cat "$install_log" >&2
+    took "build and CLI installs" "$started"
+fi
+
+if [ -n "${LOOPGATE_CLAUDE_BIN-}" ]; then
+    [ "$plan" = no ] || { echo "== LOOPGATE_CLAUDE_BIN is set: all tests, once, against it" >&2; exit 0; }
+    rm -f "$install_log"
+    eval "exec cargo test --locked --all-targets $cargo_args -- $test_args"
+fi
+
+# Every name in tests/e2e/every-version.txt must be a test of its suite: a renamed scenario would otherwise stop
+# running on the other versions without a word.
+for suite in $(sed -e 's/#.*//' tests/e2e/every-version.txt | awk 'NF == 2 { print $1 }' | sort -u); do
+    all=$(tests_of "$suite")
+    for name in $(every_version "$suite"); do
+        printf '%s\n' "$all" | grep -qxF "$name" || {
+            echo "test: tests/e2e/every-version.txt names \`$suite $name\`, which \`cargo test --test $suite -- --list\` does not list" >&2
+            exit 1
+        }
     done
 done
+
+versions=$(listed tests/e2e/claude-versions.txt)
+first=$(printf '%s\n' "$versions" | head -n 1)
+if [ "${LOOPGATE_FULL_MATRIX-}" = 1 ]; then
+    e2e_names=$(tests_of e2e) dist_names=$(tests_of dist)
+    matrix="every scenario"
+else
+    e2e_names=$(every_version e2e) dist_names=$(every_version dist)
+    matrix="the scenarios in tests/e2e/every-version.txt"
+fi
+# The agent suite's tests of one agent: `codex::…` and `codex_…`.
+agent_names() { # AGENT
+    if [ "${LOOPGATE_FULL_MATRIX-}" = 1 ]; then tests_of agents; else every_version agents; fi |
+        grep -e "^$1::" -e "^$1_" || true
+}
+
+if [ "$plan" = yes ]; then
+    echo "== all tests against Claude Code $first and the first listed Codex CLI and Gemini CLI" >&2
+    for version in $(printf '%s\n' "$versions" | tail -n +2); do
+        echo "== against Claude Code $version, $matrix:" >&2
+        printf '  e2e  %s\n' $e2e_names >&2
+        printf '  dist %s\n' $dist_names >&2
+    done
+    for agent in codex gemini; do
+        for version in $(listed tests/e2e/$agent-versions.txt | tail -n +2); do
+            echo "== agent suite against $agent $version, $matrix:" >&2
+            printf '  agents %s\n' $(agent_names "$agent") >&2
+        done
+    done
+    exit 0
+fi
+
+started=$(date +%s)
+echo "== all tests (end-to-end against Claude Code $first)" >&2
+eval "LOOPGATE_CLAUDE_VERSION=$first cargo test --locked --all-targets $cargo_args -- $test_args"
+took "all tests against Claude Code $first" "$started"
+for version in $(printf '%s\n' "$versions" | tail -n +2); do
+    started=$(date +%s)
+    echo "== end-to-end and install suites against Claude Code $version: $matrix" >&2
+    run_exact "LOOPGATE_CLAUDE_VERSION=$version" "$e2e_names $dist_names" --test e2e --test dist
+    took "end-to-end and install suites against Claude Code $version" "$started"
+done
+for agent in codex gemini; do
+    for version in $(listed tests/e2e/$agent-versions.txt | tail -n +2); do
+        started=$(date +%s)
+        echo "== agent suite against $agent $version: $matrix" >&2
+        run_exact "LOOPGATE_$(echo $agent | tr a-z A-Z)_VERSION=$version" "$(agent_names "$agent")" --test agents
+        took "agent suite against $agent $version" "$started"
+    done
+done
+took "scripts/test.sh" "$passes_started"

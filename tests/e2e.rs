@@ -1,5 +1,6 @@
 //! End-to-end: the real Claude Code CLI (one of the versions in `tests/e2e/claude-versions.txt`, chosen with
-//! `LOOPGATE_CLAUDE_VERSION`; `scripts/test.sh` runs the suite against each) with this repository loaded as a
+//! `LOOPGATE_CLAUDE_VERSION`; `scripts/test.sh` runs the suite against the first and the scenarios
+//! `tests/e2e/every-version.txt` names against each other) with this repository loaded as a
 //! plugin, a scripted model behind a mock Messages API, and the test build of loopgate on `PATH`.
 //!
 //! Each scenario plays an agent turn by turn (text, `Bash` tool calls, promise / pause / abort tags) and then
