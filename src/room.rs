@@ -163,8 +163,14 @@ impl Placed {
     /// project points into the copy, and the project itself is closed to writes but for its bound directories
     /// (the copy links them, and a run writes there as it would in the mounted tree: `node_modules/.cache`).
     pub(crate) fn confine(&self, root: &Path, env: &mut Env, plane: &mut crate::plane::Plane) {
-        let Placed::Copied { tree, bound, .. } = self else {
-            return;
+        let (tree, bound) = match self {
+            Placed::Mounted(mount) => {
+                for dir in mount.private_dirs() {
+                    plane.allow_inside(&dir);
+                }
+                return;
+            }
+            Placed::Copied { tree, bound, .. } => (tree, bound),
         };
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         env::repoint(env, &root, tree);
@@ -274,11 +280,13 @@ impl Room {
         let mut done = synced.sync(root, &tree)?;
         let hidden = synced.outside.hidden(vars, &root.canonicalize()?);
         let sealed: Vec<String> = synced.sealed.iter().cloned().collect();
+        let home = crate::project::loopgate_home();
         let mount = Mount::prepare(
             root,
             &tree,
             &done.bound,
-            &crate::project::loopgate_home(),
+            &private_places(vars, &home),
+            &home,
             &self.dir,
             &hidden.cover,
             &sealed,
@@ -362,6 +370,23 @@ impl Room {
             .map(|(name, value)| (OsString::from(name), value))
             .collect()
     }
+}
+
+/// The places outside its tree a run in the mounted tree writes into a private scratch thrown away after it
+/// (`mount::Private`), for the baseline's variables `vars` and loopgate's `home`: the home directory the run
+/// sees (`~/.node-spawn-wrap-*`, a tool's lock beside its configuration), the system's temporary directories
+/// (a path written there by name, not through `$TMPDIR`) and loopgate's home (hidden but for the room; a new
+/// name there is the run's alone). One inside another counts once.
+pub(crate) fn private_places(vars: &std::collections::BTreeMap<String, String>, home: &Path) -> Vec<PathBuf> {
+    let mut places: Vec<PathBuf> = vars
+        .get("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    places.extend(["/tmp", "/var/tmp"].map(PathBuf::from));
+    places.push(home.to_path_buf());
+    places
 }
 
 /// A room made for one run (see [`Room::ready`]), removed when dropped.

@@ -21,6 +21,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+pub(crate) mod private;
+
+pub(crate) use private::Private;
+
 /// Everything the child needs, prepared before `fork`: the child only makes system calls. (A descriptor opened
 /// before the namespace cannot be the source of a bind inside it, so every mount names paths, and the user's
 /// directories are bound into the copy before the copy covers the project.)
@@ -45,16 +49,20 @@ pub struct Mount {
     gid_map: CString,
     /// The room's real directory (for files a run in the namespace writes for loopgate, e.g. the trace).
     room: PathBuf,
+    /// The run's private scratch over `$HOME`, `/tmp` and the like (see `private`), where this machine has one.
+    private: Option<Private>,
 }
 
 impl Mount {
     /// The mounts for a run of the project at `root` in its copy `tree`, with `bound` (project-relative) mounted
-    /// from the project, loopgate's `home` hidden but for `room`, the places of `outside` covered, and the
-    /// `sealed` files (project-relative) read-only.
+    /// from the project, the places of `private` the run's own throw-away copies, loopgate's `home` hidden but for
+    /// `room`, the places of `outside` covered, and the `sealed` files (project-relative) read-only.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn prepare(
         root: &Path,
         tree: &Path,
         bound: &[String],
+        private: &[PathBuf],
         home: &Path,
         room: &Path,
         outside: &[(PathBuf, bool)],
@@ -96,8 +104,7 @@ impl Mount {
             readonly.clear();
         }
         let locked = if readonly.is_empty() { 0 } else { locked_flags(&tree)? };
-        // SAFETY: getuid and getgid cannot fail.
-        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        let (uid_map, gid_map) = id_maps()?;
         Ok(Mount {
             root: cstring(&root)?,
             tree: cstring(&tree)?,
@@ -105,10 +112,17 @@ impl Mount {
             hide,
             readonly,
             locked,
-            uid_map: CString::new(format!("{uid} {uid} 1\n")).map_err(io::Error::other)?,
-            gid_map: CString::new(format!("{gid} {gid} 1\n")).map_err(io::Error::other)?,
+            uid_map,
+            gid_map,
+            private: Private::prepare(private, &room)?,
             room,
         })
+    }
+
+    /// The directories the run writes in its private scratch (see `private`): the confinement grants them once
+    /// they are mounted.
+    pub(crate) fn private_dirs(&self) -> Vec<PathBuf> {
+        self.private.as_ref().map(Private::dirs).unwrap_or_default()
     }
 
     /// A path in the room's real directory, which the run sees at the same path.
@@ -122,6 +136,10 @@ impl Mount {
         enter_namespace(&self.uid_map, &self.gid_map)?;
         for (source, target) in &self.binds {
             bind(source, target)?;
+        }
+        // Before the tree: the project may lie in a place overlaid, and the tree must cover the overlay.
+        if let Some(private) = &self.private {
+            private.enter()?;
         }
         bind(&self.tree, &self.root)?;
         for path in &self.readonly {
@@ -167,12 +185,7 @@ pub(crate) fn probe() -> Result<(), String> {
     PROBED
         .get_or_init(|| {
             use std::os::unix::process::CommandExt;
-            // SAFETY: getuid and getgid cannot fail.
-            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-            let maps = (
-                CString::new(format!("{uid} {uid} 1\n")).map_err(|e| e.to_string())?,
-                CString::new(format!("{gid} {gid} 1\n")).map_err(|e| e.to_string())?,
-            );
+            let maps = id_maps().map_err(|e| e.to_string())?;
             let mut child = std::process::Command::new("/bin/sh");
             child.args(["-c", "exit 0"]).stdin(std::process::Stdio::null());
             // SAFETY: the closure makes system calls on strings prepared before the fork.
@@ -186,6 +199,16 @@ pub(crate) fn probe() -> Result<(), String> {
             }
         })
         .clone()
+}
+
+/// The uid and gid maps of the namespace: the caller's own ids, mapped to themselves.
+fn id_maps() -> io::Result<(CString, CString)> {
+    // SAFETY: getuid and getgid cannot fail.
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    Ok((
+        CString::new(format!("{uid} {uid} 1\n")).map_err(io::Error::other)?,
+        CString::new(format!("{gid} {gid} 1\n")).map_err(io::Error::other)?,
+    ))
 }
 
 /// Enters a new user and mount namespace with the caller's own uid and gid, its mounts private to it.
