@@ -177,13 +177,25 @@ fn add_rule(ruleset: &OwnedFd, path: &Path, rights: u64) -> io::Result<()> {
     }
 }
 
-/// Grants `rights` below the directory `dir` as the calling process sees it now. Async-signal-safe (open, the
+/// The file system type of an overlay (`statfs`'s `f_type`; the `libc` crate does not name it).
+const OVERLAYFS_SUPER_MAGIC: libc::__fsword_t = 0x794c_7630;
+
+/// Grants `rights` below the directory `dir` as the calling process sees it now, where it is an overlay. Async-signal-safe (open, the
 /// rule, close), for the child between `fork` and `exec`.
 fn add_rule_at(ruleset: &OwnedFd, dir: &std::ffi::CStr, rights: u64) -> io::Result<()> {
     // SAFETY: a NUL-terminated path; the descriptor is closed below.
     let fd = unsafe { libc::open(dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC) };
     if fd < 0 {
         return Err(io::Error::last_os_error());
+    }
+    // Only an overlay the child mounted is granted: where it could not mount one, the directory is the real one,
+    // kept as the plane keeps it.
+    // SAFETY: fstatfs(2) on an open descriptor into a zeroed struct it fills.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatfs(fd, &raw mut fs) } != 0 || fs.f_type != OVERLAYFS_SUPER_MAGIC {
+        // SAFETY: `fd` is owned here.
+        unsafe { libc::close(fd) };
+        return Ok(());
     }
     let attr = PathBeneathAttr {
         allowed_access: rights,

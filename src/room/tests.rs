@@ -422,7 +422,25 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
             "a run saw what the one before it wrote: {text}"
         );
     }
-    for gone in [".marker", ".node-spawn-wrap-7", ".local/state/loopgate/planted"] {
+    // A run cut by its timeout leaves nothing either: the scratch goes with the namespace's last process.
+    let late = format!("touch {}/.late && sleep 30", user.display());
+    let request = crate::verify::VerifyRequest {
+        command: &late,
+        cwd: &root,
+        timeout: std::time::Duration::from_secs(1),
+        log_path: &log,
+        prefix: &[],
+        env: None,
+        plane: Some(&plane),
+        mount: Some(&mount),
+    };
+    assert!(crate::verify::run(&request).expect("runs").timed_out);
+    for gone in [
+        ".marker",
+        ".node-spawn-wrap-7",
+        ".late",
+        ".local/state/loopgate/planted",
+    ] {
         assert!(!user.join(gone).exists(), "{gone} reached HOME");
     }
     assert_eq!(

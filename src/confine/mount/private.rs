@@ -143,34 +143,22 @@ impl Private {
             for (slot, layer) in lower.iter_mut().zip(group) {
                 *slot = Some(Fd::open(&layer.path)?);
             }
-            for (fd, layer) in lower.iter().flatten().zip(group) {
+            for (i, (fd, layer)) in lower.iter().flatten().zip(group).enumerate() {
                 let mut source = Buf::new();
                 source.fd_path(fd.0);
                 if !layer.dir {
                     bind(source.as_cstr()?, &layer.path)?;
                     continue;
                 }
-                let upper = staging.dir_at(&layer.upper)?;
-                let work = staging.dir_at(&layer.work)?;
-                let mut options = Buf::new();
-                options.push(b"lowerdir=");
-                options.fd_path(fd.0);
-                options.push(b",upperdir=");
-                options.fd_path(upper.0);
-                options.push(b",workdir=");
-                options.fd_path(work.0);
-                options.push(b",userxattr");
-                let overlay = c"overlay";
-                // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
-                check(unsafe {
-                    libc::mount(
-                        overlay.as_ptr(),
-                        layer.path.as_ptr(),
-                        overlay.as_ptr(),
-                        0,
-                        options.as_cstr()?.as_ptr().cast(),
-                    )
-                })?;
+                match overlay(&staging, fd, layer) {
+                    Ok(()) => {}
+                    // The place itself could not be overlaid (its file system cannot be a lower layer): it stays
+                    // as it is, real, and confinement keeps what it kept before the scratch (the child grants
+                    // only overlays, see `Plane::allow_inside`).
+                    Err(_) if i == 0 => break,
+                    // A mount below an overlaid place: back as it was rather than hidden.
+                    Err(_) => bind(source.as_cstr()?, &layer.path)?,
+                }
             }
         }
         let mut source = Buf::new();
@@ -179,6 +167,31 @@ impl Private {
         // The layers stay reachable by the overlays alone: the run does not see them.
         tmpfs(&self.staging)
     }
+}
+
+/// Overlays `layer` (its lower layer open as `lower`) with upper and work directories made in `staging`.
+fn overlay(staging: &Fd, lower: &Fd, layer: &Layer) -> io::Result<()> {
+    let upper = staging.dir_at(&layer.upper)?;
+    let work = staging.dir_at(&layer.work)?;
+    let mut options = Buf::new();
+    options.push(b"lowerdir=");
+    options.fd_path(lower.0);
+    options.push(b",upperdir=");
+    options.fd_path(upper.0);
+    options.push(b",workdir=");
+    options.fd_path(work.0);
+    options.push(b",userxattr");
+    let overlay = c"overlay";
+    // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
+    check(unsafe {
+        libc::mount(
+            overlay.as_ptr(),
+            layer.path.as_ptr(),
+            overlay.as_ptr(),
+            0,
+            options.as_cstr()?.as_ptr().cast(),
+        )
+    })
 }
 
 /// An empty private file system at `path`.
