@@ -415,6 +415,9 @@ pub(crate) struct Described {
     pub hook_report: Option<String>,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
+    /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
+    /// mounted tree, on a machine that can overlay those places: `mount::Private`).
+    pub scratch: bool,
 }
 
 impl Recorded {
@@ -429,6 +432,7 @@ impl Recorded {
             pytest_report: self.pytest_report,
             hook_report: self.hook_report.clone(),
             tree: self.tree.clone(),
+            scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }
     }
 
