@@ -165,7 +165,21 @@ impl Placed {
     pub(crate) fn confine(&self, root: &Path, env: &mut Env, plane: &mut crate::plane::Plane) {
         let (tree, bound) = match self {
             Placed::Mounted(mount) => {
-                for dir in mount.private_dirs() {
+                let dirs = mount.private_dirs();
+                // The run's temporary directory is its `/tmp`, thrown away after it, rather than the room's, kept
+                // for the loop: what a run of the agent's code left there (jest's transform cache) is no input of
+                // the next.
+                let tmp = Path::new("/tmp")
+                    .canonicalize()
+                    .unwrap_or_else(|_| PathBuf::from("/tmp"));
+                if dirs.iter().any(|dir| tmp.starts_with(dir)) {
+                    for (name, value) in env.iter_mut() {
+                        if caches::TEMPORARY.iter().any(|var| name == var) {
+                            *value = tmp.clone().into_os_string();
+                        }
+                    }
+                }
+                for dir in dirs {
                     plane.allow_inside(&dir);
                 }
                 return;

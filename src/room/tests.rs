@@ -456,6 +456,49 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     assert!(!root.join("written.txt").exists(), "the run wrote into the project");
 }
 
+/// Where `/tmp` is the run's own, so is its temporary directory: `TMPDIR` and its kin name `/tmp`, not the room's
+/// `tmp`, which is kept for the loop.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
+    if std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let (root, room) = (base.join("project"), Room::at(base.join("store/rooms/abc")));
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::create_dir_all(room.dir()).expect("mkdir");
+    let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
+    let tree = room.dir().join("tree");
+    let done = synced.sync(&root, &tree).expect("synced");
+    let private = [std::path::PathBuf::from("/tmp")];
+    let mount = super::Mount::prepare(
+        &root,
+        &tree,
+        &done.bound,
+        &private,
+        &base.join("store"),
+        room.dir(),
+        &[],
+        &[],
+    )
+    .expect("mount prepared");
+    let recorded = recorded(&[("TMPDIR", "/somewhere")]);
+    let mut env = room.env(&recorded, |_| None);
+    let mut plane = crate::plane::Plane::default();
+    super::Placed::Mounted(mount).confine(&root, &mut env, &mut plane);
+    let vars: BTreeMap<String, String> = env
+        .into_iter()
+        .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+        .collect();
+    let tmp = std::path::Path::new("/tmp").canonicalize().expect("/tmp");
+    for var in ["TMPDIR", "TMP", "TEMP"] {
+        assert_eq!(vars.get(var).map(std::path::PathBuf::from), Some(tmp.clone()), "{var}");
+    }
+    assert_eq!(plane.inside(), [tmp]);
+}
+
 /// The places of the scratch: one inside another counts once, `/` and what does not exist never.
 #[cfg(target_os = "linux")]
 #[test]

@@ -11,7 +11,7 @@ const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 
 /// A verify that writes a new file directly in `$HOME`, appends to an existing one, writes a file in `/tmp` by
 /// name and plants into the store, and passes only once the code is fixed — or if a marker an earlier run of it
-/// left in `$HOME` is there (what a run could leave for the next promise to trust). With the store under `HOME`
+/// left in `$HOME` or `$TMPDIR` is there (what a run could leave for the next promise to trust). With the store under `HOME`
 /// (its default place), confinement closed `HOME` to new entries, and every honest fix was "the verify command
 /// failed".
 #[test]
@@ -33,8 +33,8 @@ fn the_oracles_writes_in_home_and_tmp_are_its_own_and_gone_after_it() {
         "check.sh",
         format!(
             r#"#!/bin/sh
-if [ -e "$HOME/.marker" ]; then echo "helped by an earlier run"; exit 0; fi
-touch "$HOME/.marker" || exit 3
+if [ -e "$HOME/.marker" ] || [ -e "$TMPDIR/.marker" ]; then echo "helped by an earlier run"; exit 0; fi
+touch "$HOME/.marker" "$TMPDIR/.marker" || exit 3
 touch "$HOME/.node-spawn-wrap-$$" || exit 4
 echo "the run's line" >> "$HOME/.existing" || exit 5
 echo written > {tmp} || exit 6
@@ -72,5 +72,13 @@ grep -q fixed calc.txt
         "as the user left it\n"
     );
     assert!(!in_tmp.exists(), "the run's file reached /tmp");
+    let rooms = store.join("rooms");
+    let kept: Vec<_> = fs::read_dir(&rooms)
+        .expect("the rooms")
+        .flatten()
+        .map(|room| room.path().join("tmp/.marker"))
+        .filter(|marker| marker.exists())
+        .collect();
+    assert!(kept.is_empty(), "the run's temporary files were kept: {kept:?}");
     assert!(!store.join("planted").exists(), "the run wrote into the store");
 }
