@@ -4,6 +4,8 @@
 //! configuration and snapshots keep working. Inside it:
 //!
 //! - the user's dependency and version-control directories (`tree::BOUND`) are mounted back at their place;
+//! - `$HOME`, `/tmp`, `/var/tmp` and loopgate's home are the run's own throw-away overlays (`private`): what it
+//!   writes there never reaches the user's machine or the next run;
 //! - loopgate's home is hidden (each directory beside the room's way down under an empty private file system,
 //!   each file under `/dev/null`), but for the room itself (its caches and temporary directory): the run
 //!   cannot read the seal store, the held-out tests or another loop's room;

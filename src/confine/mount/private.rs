@@ -17,7 +17,13 @@
 //!
 //! Landlock cannot grant an overlay from outside: its files are inodes of their own that the parent, which
 //! prepares the ruleset, cannot name. So the places are handed to the confinement as directories the child grants
-//! once they are mounted (`Plane::allow_inside`).
+//! once they are mounted (`Plane::allow_inside`), and only where an overlay is there: a place the child could not
+//! overlay stays the real one, kept as the plane keeps it. Where `/tmp` is overlaid the run's temporary directory
+//! is that `/tmp` (`room::Placed::confine`).
+//!
+//! Limits: the upper layers live in memory (a `tmpfs`), so a run that writes gigabytes into `$HOME` holds them in
+//! memory (and swap) until it ends; a process of the run that left its process group and outlives it keeps its
+//! scratch, unseen by anyone else, until it ends too.
 
 use std::ffi::{CStr, CString};
 use std::io;
