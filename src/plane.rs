@@ -43,6 +43,10 @@ pub struct Plane {
     /// Nothing but `writable` (and the devices) may be written at all: the held-out run, whose code under test
     /// sits beside tests the agent must never read, so it may not copy them anywhere the agent looks.
     only_writable: bool,
+    /// Directories the process mounts anew before it enters the confinement (the oracle's run overlays `$HOME`
+    /// and `/tmp` with a throw-away scratch: `confine::mount`): writable, and granted by the child once mounted,
+    /// since their files are then inodes the parent preparing the confinement could not name.
+    inside: Vec<PathBuf>,
 }
 
 impl Plane {
@@ -114,6 +118,19 @@ impl Plane {
         if !self.writable.contains(&dir) {
             self.writable.push(dir);
         }
+    }
+
+    /// Keeps `dir` writable as the confined process mounts it anew before it enters the confinement (see the
+    /// `inside` field).
+    pub fn allow_inside(&mut self, dir: &Path) {
+        if !self.inside.iter().any(|d| d == dir) {
+            self.inside.push(dir.to_path_buf());
+        }
+    }
+
+    /// The directories granted once the process mounted them (see [`Plane::allow_inside`]).
+    pub fn inside(&self) -> &[PathBuf] {
+        &self.inside
     }
 
     /// The directories kept writable below protected paths.

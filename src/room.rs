@@ -164,8 +164,28 @@ impl Placed {
     /// project points into the copy, and the project itself is closed to writes but for its bound directories
     /// (the copy links them, and a run writes there as it would in the mounted tree: `node_modules/.cache`).
     pub(crate) fn confine(&self, root: &Path, env: &mut Env, plane: &mut crate::plane::Plane) {
-        let Placed::Copied { tree, bound, .. } = self else {
-            return;
+        let (tree, bound) = match self {
+            Placed::Mounted(mount) => {
+                let dirs = mount.private_dirs();
+                // The run's temporary directory is its `/tmp`, thrown away after it, rather than the room's, kept
+                // for the loop: what a run of the agent's code left there (jest's transform cache) is no input of
+                // the next.
+                let tmp = Path::new("/tmp")
+                    .canonicalize()
+                    .unwrap_or_else(|_| PathBuf::from("/tmp"));
+                if dirs.iter().any(|dir| tmp.starts_with(dir)) {
+                    for (name, value) in env.iter_mut() {
+                        if caches::TEMPORARY.iter().any(|var| name == var) {
+                            *value = tmp.clone().into_os_string();
+                        }
+                    }
+                }
+                for dir in dirs {
+                    plane.allow_inside(&dir);
+                }
+                return;
+            }
+            Placed::Copied { tree, bound, .. } => (tree, bound),
         };
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         env::repoint(env, &root, tree);
@@ -275,11 +295,13 @@ impl Room {
         let mut done = synced.sync(root, &tree)?;
         let hidden = synced.outside.hidden(vars, &root.canonicalize()?);
         let sealed: Vec<String> = synced.sealed.iter().cloned().collect();
+        let home = crate::project::loopgate_home();
         let mount = Mount::prepare(
             root,
             &tree,
             &done.bound,
-            &crate::project::loopgate_home(),
+            &private_places(vars, &home),
+            &home,
             &self.dir,
             &hidden.cover,
             &sealed,
@@ -365,6 +387,23 @@ impl Room {
     }
 }
 
+/// The places outside its tree a run in the mounted tree writes into a private scratch thrown away after it
+/// (`mount::Private`), for the baseline's variables `vars` and loopgate's `home`: the home directory the run
+/// sees (`~/.node-spawn-wrap-*`, a tool's lock beside its configuration), the system's temporary directories
+/// (a path written there by name, not through `$TMPDIR`) and loopgate's home (hidden but for the room; a new
+/// name there is the run's alone). One inside another counts once.
+pub(crate) fn private_places(vars: &std::collections::BTreeMap<String, String>, home: &Path) -> Vec<PathBuf> {
+    let mut places: Vec<PathBuf> = vars
+        .get("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    places.extend(["/tmp", "/var/tmp"].map(PathBuf::from));
+    places.push(home.to_path_buf());
+    places
+}
+
 /// A room made for one run (see [`Room::ready`]), removed when dropped.
 #[derive(Debug)]
 pub(crate) struct Throwaway(Room);
@@ -391,6 +430,9 @@ pub(crate) struct Described {
     pub hook_report: Option<String>,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
+    /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
+    /// mounted tree, on a machine that can overlay those places: `mount::Private`).
+    pub scratch: bool,
 }
 
 impl Recorded {
@@ -405,6 +447,7 @@ impl Recorded {
             pytest_report: self.pytest_report,
             hook_report: self.hook_report.clone(),
             tree: self.tree.clone(),
+            scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }
     }
 

@@ -579,14 +579,17 @@ fn task_containing_the_here_document_end_marker_runs_nothing() {
 fn hanging_verify_and_its_sigterm_proof_grandchild_are_killed_and_reported() {
     let _t = timer("hanging verify with a grandchild ignoring SIGTERM");
     let project = Project::new();
-    // The pids go outside the project (a directory of `$HOME` made beforehand): the oracle's run stands in the
-    // room's own copy of the tree, and what it writes there never reaches the project.
-    std::fs::create_dir_all(project.home.join("pids")).expect("pids dir");
+    // The pids go outside the project, `HOME` and `/tmp` (`Sandbox::signals`): the oracle's run stands in the
+    // room's own copy of the tree and writes those into a scratch of its own, which never reaches the test.
+    let pids = project.signals();
     project.write(
         "hang.sh",
-        "#!/bin/sh\necho HANG-START\n\
-         sh -c 'trap \"\" TERM; echo $$ > \"$HOME/pids/grandchild.pid\"; while :; do sleep 1; done' &\n\
-         trap '' TERM\necho $$ > \"$HOME/pids/verify.pid\"\nwait\n",
+        &format!(
+            "#!/bin/sh\necho HANG-START\n\
+             sh -c 'trap \"\" TERM; echo $$ > \"{pids}/grandchild.pid\"; while :; do sleep 1; done' &\n\
+             trap '' TERM\necho $$ > \"{pids}/verify.pid\"\nwait\n",
+            pids = pids.display()
+        ),
     );
     let started = Instant::now();
     let run = project
@@ -615,7 +618,7 @@ fn hanging_verify_and_its_sigterm_proof_grandchild_are_killed_and_reported() {
 
     // Nothing the verify started is left, grandchild included.
     for file in ["verify.pid", "grandchild.pid"] {
-        let pid: u32 = std::fs::read_to_string(project.home.join("pids").join(file))
+        let pid: u32 = std::fs::read_to_string(pids.join(file))
             .unwrap_or_default()
             .trim()
             .parse()

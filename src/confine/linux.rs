@@ -50,9 +50,12 @@ pub(super) fn probe() -> Protection {
     }
 }
 
-/// A prepared Landlock domain: the ruleset's file descriptor, ready to be entered after `fork`.
+/// A prepared Landlock domain: the ruleset's file descriptor, ready to be entered after `fork`, and the
+/// directories the child grants itself before it enters, once it mounted them (`Plane::inside`).
 pub(super) struct Domain {
     ruleset: OwnedFd,
+    inside: Vec<std::ffi::CString>,
+    rights: u64,
 }
 
 impl Domain {
@@ -76,7 +79,16 @@ impl Domain {
             add_rule(&ruleset, &path, rights.bits())
                 .map_err(|e| io::Error::other(format!("`{}`: {e}", path.display())))?;
         }
-        Ok(Domain { ruleset })
+        let inside = plane
+            .inside()
+            .iter()
+            .filter_map(|dir| std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok())
+            .collect();
+        Ok(Domain {
+            ruleset,
+            inside,
+            rights: access.bits(),
+        })
     }
 
     /// Enters the domain (the calling thread, and everything it starts afterwards). Async-signal-safe: two
@@ -101,11 +113,21 @@ impl Domain {
 
     /// `command`, entering this domain between `fork` and `exec` (after the steps it already takes there).
     pub(super) fn confine(self, mut command: Command) -> Command {
-        let ruleset = self.ruleset;
-        // SAFETY: the closure only makes the two system calls of `enter`; the descriptor lives in the closure,
-        // which the command owns, and Landlock opened it close-on-exec.
+        let Domain {
+            ruleset,
+            inside,
+            rights,
+        } = self;
+        // SAFETY: the closure only makes system calls (a rule per directory mounted in the child, then the two of
+        // `enter`) on strings prepared before; the descriptor lives in the closure, which the command owns, and
+        // Landlock opened it close-on-exec.
         unsafe {
-            command.pre_exec(move || Domain::enter(ruleset.as_raw_fd()));
+            command.pre_exec(move || {
+                for dir in &inside {
+                    add_rule_at(&ruleset, dir, rights)?;
+                }
+                Domain::enter(ruleset.as_raw_fd())
+            });
         }
         command
     }
@@ -152,6 +174,45 @@ fn add_rule(ruleset: &OwnedFd, path: &Path, rights: u64) -> io::Result<()> {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
+    }
+}
+
+/// The file system type of an overlay (`statfs`'s `f_type`; the `libc` crate does not name it).
+const OVERLAYFS_SUPER_MAGIC: libc::__fsword_t = 0x794c_7630;
+
+/// Grants `rights` below the directory `dir` as the calling process sees it now, where it is an overlay. Async-signal-safe (open, the
+/// rule, close), for the child between `fork` and `exec`.
+fn add_rule_at(ruleset: &OwnedFd, dir: &std::ffi::CStr, rights: u64) -> io::Result<()> {
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe { libc::open(dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // Only an overlay the child mounted is granted: where it could not mount one, the directory is the real one,
+    // kept as the plane keeps it.
+    // SAFETY: fstatfs(2) on an open descriptor into a zeroed struct it fills.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatfs(fd, &raw mut fs) } != 0 || fs.f_type != OVERLAYFS_SUPER_MAGIC {
+        // SAFETY: `fd` is owned here.
+        unsafe { libc::close(fd) };
+        return Ok(());
+    }
+    let attr = PathBeneathAttr {
+        allowed_access: rights,
+        parent_fd: fd,
+    };
+    // SAFETY: the attribute lives across the call; both descriptors are open; `fd` is closed here.
+    unsafe {
+        let done = libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset.as_raw_fd(),
+            RULE_PATH_BENEATH,
+            std::ptr::addr_of!(attr),
+            0u32,
+        );
+        let err = io::Error::last_os_error();
+        libc::close(fd);
+        if done == 0 { Ok(()) } else { Err(err) }
     }
 }
 

@@ -4,6 +4,8 @@
 //! configuration and snapshots keep working. Inside it:
 //!
 //! - the user's dependency and version-control directories (`tree::BOUND`) are mounted back at their place;
+//! - `$HOME`, `/tmp`, `/var/tmp` and loopgate's home are the run's own throw-away overlays (`private`): what it
+//!   writes there never reaches the user's machine or the next run;
 //! - loopgate's home is hidden (each directory beside the room's way down under an empty private file system,
 //!   each file under `/dev/null`), but for the room itself (its caches and temporary directory): the run
 //!   cannot read the seal store, the held-out tests or another loop's room;
@@ -20,6 +22,10 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+pub(crate) mod private;
+
+pub(crate) use private::Private;
 
 /// Everything the child needs, prepared before `fork`: the child only makes system calls. (A descriptor opened
 /// before the namespace cannot be the source of a bind inside it, so every mount names paths, and the user's
@@ -45,16 +51,20 @@ pub struct Mount {
     gid_map: CString,
     /// The room's real directory (for files a run in the namespace writes for loopgate, e.g. the trace).
     room: PathBuf,
+    /// The run's private scratch over `$HOME`, `/tmp` and the like (see `private`), where this machine has one.
+    private: Option<Private>,
 }
 
 impl Mount {
     /// The mounts for a run of the project at `root` in its copy `tree`, with `bound` (project-relative) mounted
-    /// from the project, loopgate's `home` hidden but for `room`, the places of `outside` covered, and the
-    /// `sealed` files (project-relative) read-only.
+    /// from the project, the places of `private` the run's own throw-away copies, loopgate's `home` hidden but for
+    /// `room`, the places of `outside` covered, and the `sealed` files (project-relative) read-only.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn prepare(
         root: &Path,
         tree: &Path,
         bound: &[String],
+        private: &[PathBuf],
         home: &Path,
         room: &Path,
         outside: &[(PathBuf, bool)],
@@ -106,8 +116,15 @@ impl Mount {
             locked,
             uid_map,
             gid_map,
+            private: Private::prepare(private, &room)?,
             room,
         })
+    }
+
+    /// The directories the run writes in its private scratch (see `private`): the confinement grants them once
+    /// they are mounted.
+    pub(crate) fn private_dirs(&self) -> Vec<PathBuf> {
+        self.private.as_ref().map(Private::dirs).unwrap_or_default()
     }
 
     /// A path in the room's real directory, which the run sees at the same path.
@@ -121,6 +138,10 @@ impl Mount {
         enter_namespace(&self.uid_map, &self.gid_map)?;
         for (source, target) in &self.binds {
             bind(source, target)?;
+        }
+        // Before the tree: the project may lie in a place overlaid, and the tree must cover the overlay.
+        if let Some(private) = &self.private {
+            private.enter()?;
         }
         bind(&self.tree, &self.root)?;
         for path in &self.readonly {

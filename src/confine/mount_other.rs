@@ -10,10 +10,12 @@ use std::path::{Path, PathBuf};
 pub enum Mount {}
 
 impl Mount {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn prepare(
         _root: &Path,
         _tree: &Path,
         _bound: &[String],
+        _private: &[PathBuf],
         _home: &Path,
         _room: &Path,
         _outside: &[(PathBuf, bool)],
@@ -23,6 +25,10 @@ impl Mount {
     }
 
     pub(crate) fn in_room(&self, _name: &str) -> PathBuf {
+        match *self {}
+    }
+
+    pub(crate) fn private_dirs(&self) -> Vec<PathBuf> {
         match *self {}
     }
 

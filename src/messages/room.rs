@@ -55,6 +55,14 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
     }
     line.push(' ');
     line.push_str(&tree(lang, room.tree.as_ref()));
+    if room.scratch {
+        line.push_str(match lang {
+            Speech::En => {
+                " What it writes in $HOME and /tmp (its TMPDIR too) is its own, and thrown away after each run."
+            }
+            Speech::Zh => "它在 $HOME 和 /tmp(包括它的 TMPDIR)中写入的内容只属于它自己,每次运行后丢弃。",
+        });
+    }
     line
 }
 

@@ -53,10 +53,13 @@ enum How {
     PytestOption,
 }
 
+/// The variables that name the temporary directory (the first row of [`CACHES`]).
+pub(crate) const TEMPORARY: &[&str] = &["TMPDIR", "TMP", "TEMP"];
+
 /// Every cache the room knows.
 pub(crate) const CACHES: &[Cache] = &[
     Cache {
-        vars: &["TMPDIR", "TMP", "TEMP"],
+        vars: TEMPORARY,
         place: "tmp",
         file: false,
         holds: "temporary files (jest's transform cache, go test's binaries, `t.TempDir()`, pytest's `tmp_path`)",

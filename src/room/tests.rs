@@ -307,7 +307,7 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
             let outside = [(site.clone(), true)];
             let sealed = ["tests/cases.json".to_string()];
             let tree = room.dir().join("tree");
-            let mount = super::Mount::prepare(&root, &tree, &done.bound, &home, room.dir(), &outside, &sealed)?;
+            let mount = super::Mount::prepare(&root, &tree, &done.bound, &[], &home, room.dir(), &outside, &sealed)?;
             Ok((mount, done))
         })
         .expect("mount prepared");
@@ -352,6 +352,172 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
     assert!(!root.join("written.txt").exists(), "the run wrote into the project");
     assert!(room.dir().join("tree/written.txt").exists());
     assert!(room.dir().join("ok").exists());
+}
+
+/// The run's private scratch (issue 39, item 2), in the layout of a user's machine: the project, loopgate's home
+/// and its room all under `$HOME`, and the control plane under it too, so confinement closes `$HOME` to new
+/// entries. In the namespace `$HOME` is the run's own overlay: it creates a file there (nyc's
+/// `~/.node-spawn-wrap-*`), appends to one, and none of it reaches `$HOME` or the next run; its tree, its room
+/// and the project's bound directories are the real ones; the store stays hidden.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
+    if std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().canonicalize().expect("canonical").join("user");
+    let root = user.join("src/project");
+    let store = user.join(".local/state/loopgate");
+    let room = Room::at(store.join("rooms/abc"));
+    std::fs::create_dir_all(root.join("node_modules/dep")).expect("mkdir");
+    std::fs::write(root.join("calc.py"), "agent's code").expect("write");
+    std::fs::write(user.join(".bashrc"), "# the user's\n").expect("write");
+    std::fs::create_dir_all(store.join("seals")).expect("mkdir");
+    std::fs::write(store.join("seals/seal.json"), "secret").expect("write");
+    std::fs::create_dir_all(room.dir()).expect("mkdir");
+    let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
+    let tree = room.dir().join("tree");
+    let done = synced.sync(&root, &tree).expect("synced");
+    let private = [user.clone()];
+    let mount = super::Mount::prepare(&root, &tree, &done.bound, &private, &store, room.dir(), &[], &[])
+        .expect("mount prepared");
+    let mut plane = crate::plane::Plane::new(&store, &[]);
+    plane.add(&user.join(".bashrc"));
+    plane.allow(room.dir());
+    plane.allow(&tree);
+    let mut env = Vec::new();
+    super::Placed::Mounted(mount.clone()).confine(&root, &mut env, &mut plane);
+    assert!(plane.closes(&user), "the plane closes HOME outside the run");
+    let script = format!(
+        "test -e {user}/.marker && echo HELPED; touch {user}/.marker {user}/.node-spawn-wrap-7 && echo NEW; \
+         echo evil >> {user}/.bashrc && echo APPENDED; cat calc.py; echo; \
+         test -e {store}/seals/seal.json && echo SEEN || echo HIDDEN; touch {store}/planted && echo PLANTED; \
+         touch {room}/ok node_modules/dep/made && echo > written.txt && echo REAL",
+        user = user.display(),
+        store = store.display(),
+        room = room.dir().display(),
+    );
+    let log = dir.path().join("verify.log");
+    for _ in 0..2 {
+        let request = crate::verify::VerifyRequest {
+            command: &script,
+            cwd: &root,
+            timeout: std::time::Duration::from_secs(60),
+            log_path: &log,
+            prefix: &[],
+            env: None,
+            plane: Some(&plane),
+            mount: Some(&mount),
+        };
+        let outcome = crate::verify::run(&request).expect("runs");
+        let text = outcome.output_text();
+        assert!(outcome.passed(), "{text}");
+        assert!(
+            text.contains("NEW\nAPPENDED\nagent's code\nHIDDEN\nPLANTED\nREAL"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("HELPED"),
+            "a run saw what the one before it wrote: {text}"
+        );
+    }
+    // A run cut by its timeout leaves nothing either: the scratch goes with the namespace's last process.
+    let late = format!("touch {}/.late && sleep 30", user.display());
+    let request = crate::verify::VerifyRequest {
+        command: &late,
+        cwd: &root,
+        timeout: std::time::Duration::from_secs(1),
+        log_path: &log,
+        prefix: &[],
+        env: None,
+        plane: Some(&plane),
+        mount: Some(&mount),
+    };
+    assert!(crate::verify::run(&request).expect("runs").timed_out);
+    for gone in [
+        ".marker",
+        ".node-spawn-wrap-7",
+        ".late",
+        ".local/state/loopgate/planted",
+    ] {
+        assert!(!user.join(gone).exists(), "{gone} reached HOME");
+    }
+    assert_eq!(
+        std::fs::read_to_string(user.join(".bashrc")).expect("read"),
+        "# the user's\n"
+    );
+    assert!(room.dir().join("ok").exists(), "the room is the real one");
+    assert!(tree.join("written.txt").exists(), "the tree is the real one");
+    assert!(
+        root.join("node_modules/dep/made").exists(),
+        "a bound directory is the project's own"
+    );
+    assert!(!root.join("written.txt").exists(), "the run wrote into the project");
+}
+
+/// Where `/tmp` is the run's own, so is its temporary directory: `TMPDIR` and its kin name `/tmp`, not the room's
+/// `tmp`, which is kept for the loop.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
+    if std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let (root, room) = (base.join("project"), Room::at(base.join("store/rooms/abc")));
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::create_dir_all(room.dir()).expect("mkdir");
+    let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
+    let tree = room.dir().join("tree");
+    let done = synced.sync(&root, &tree).expect("synced");
+    let private = [std::path::PathBuf::from("/tmp")];
+    let mount = super::Mount::prepare(
+        &root,
+        &tree,
+        &done.bound,
+        &private,
+        &base.join("store"),
+        room.dir(),
+        &[],
+        &[],
+    )
+    .expect("mount prepared");
+    let recorded = recorded(&[("TMPDIR", "/somewhere")]);
+    let mut env = room.env(&recorded, |_| None);
+    let mut plane = crate::plane::Plane::default();
+    super::Placed::Mounted(mount).confine(&root, &mut env, &mut plane);
+    let vars: BTreeMap<String, String> = env
+        .into_iter()
+        .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+        .collect();
+    let tmp = std::path::Path::new("/tmp").canonicalize().expect("/tmp");
+    for var in ["TMPDIR", "TMP", "TEMP"] {
+        assert_eq!(vars.get(var).map(std::path::PathBuf::from), Some(tmp.clone()), "{var}");
+    }
+    assert_eq!(plane.inside(), [tmp]);
+}
+
+/// The places of the scratch: one inside another counts once, `/` and what does not exist never.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_scratchs_places_are_the_outermost_existing_directories() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let room = base.join("home/.local/state/loopgate/rooms/abc");
+    std::fs::create_dir_all(&room).expect("mkdir");
+    let places = [
+        base.join("home"),
+        base.join("home/.local/state/loopgate"),
+        base.join("missing"),
+        std::path::PathBuf::from("/"),
+    ];
+    let private = crate::confine::mount::Private::build(&places, &room)
+        .expect("prepared")
+        .expect("a place");
+    assert_eq!(private.dirs(), [base.join("home")]);
+    assert!(room.join(crate::confine::mount::private::STAGING).is_dir());
 }
 
 #[test]

@@ -18,18 +18,25 @@ use crate::project::{LOOPGATE, Project, eventually};
 
 /// Bound for every wait below: generous, since the machine may be busy.
 const PATIENCE: Duration = Duration::from_secs(60);
-/// The verify command: passes at once, unless `$LG_HANG` (or, once, the file `$HOME/signals/hang`) names a file:
+/// The verify command: passes at once, unless `$LG_HANG` (or, once, the file `$LG_SIGNALS/hang`) names a file:
 /// then it writes its pid there and sleeps. The file is how a run after setup is asked to hang: the oracle's room
 /// runs the verify with the environment recorded at setup, not the environment of the process that asks. Both
-/// files live outside the project: the oracle's run stands in the room's own copy of the tree, so what it writes
-/// or removes there never reaches the project.
-const VERIFY: &str = r#"H="${LG_HANG:-$(cat "$HOME/signals/hang" 2>/dev/null)}"; rm -f "$HOME/signals/hang"; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; exit 0"#;
+/// files live in [`signals`]: the oracle's run stands in the room's own copy of the tree, and writes `HOME` and
+/// `/tmp` into a scratch of its own, so what it writes there never reaches the test.
+const VERIFY: &str = r#"H="${LG_HANG:-$(cat "$LG_SIGNALS/hang" 2>/dev/null)}"; rm -f "$LG_SIGNALS/hang"; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; exit 0"#;
 
-/// Where the verify command writes its pid, outside the project (see [`VERIFY`]).
-fn signal_path(p: &Project, name: &str) -> std::path::PathBuf {
-    let dir = p.home().join("signals");
+/// Where the verify command and the test meet (`$LG_SIGNALS`): cargo's directory for tests' files, outside the
+/// project, `HOME` and `/tmp`, one per project.
+fn signals(p: &Project) -> std::path::PathBuf {
+    let name = p.root().parent().and_then(Path::file_name).expect("the sandbox's name");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("signals").join(name);
     fs::create_dir_all(&dir).expect("signals dir");
-    dir.join(name)
+    dir
+}
+
+/// Where the verify command writes its pid (see [`VERIFY`]).
+fn signal_path(p: &Project, name: &str) -> std::path::PathBuf {
+    signals(p).join(name)
 }
 const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
@@ -49,7 +56,11 @@ enum Phase {
 /// self-check log the seal marks).
 fn project() -> Project {
     let p = Project::new().file("tests/test_a.py", "def test_a():\n    assert True\n");
-    p.setup("S", &format!("\"interrupt me\" --no-closure-seal --verify '{VERIFY}'"));
+    p.loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("LG_SIGNALS", signals(&p))
+        .stdin(format!("\"interrupt me\" --no-closure-seal --verify '{VERIFY}'"))
+        .run()
+        .success();
     p.loopgate(["verify"]).run().success();
     p
 }
@@ -69,6 +80,7 @@ fn spawn_with(p: &Project, args: &[&str], env: &[(&str, &Path)], stdin: &str) ->
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", p.home())
         .env("LOOPGATE_HOME", p.loopgate_home())
+        .env("LG_SIGNALS", signals(p))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -84,6 +84,13 @@ impl Project {
         self
     }
 
+    /// Puts the seal store where a user's is by default, under `HOME` (`~/.local/state/loopgate`), so
+    /// confinement meets `HOME` as an ancestor of the control plane, as on a user's machine.
+    pub fn store_in_home(mut self) -> Self {
+        self.loopgate_home = self.home.join(".local/state/loopgate");
+        self
+    }
+
     /// Prints every command with its stdin, stdout, stderr and exit status (visible with `--nocapture`), with
     /// temp paths and loop ids redacted, so a test reads as a transcript.
     pub fn echo(mut self) -> Self {

@@ -298,27 +298,28 @@ fn confined_verify_the_code_under_test_cannot_write_the_store() {
         )
         .write("app.py", "def value():\n    return 'broken'\n");
     // The code under test, imported by the oracle's own run at the promise: it tries the store. It leaves its
-    // mark outside the project (in a directory of `$HOME` made beforehand), since the oracle's run stands in the
-    // room's own copy of the tree and what it writes there never reaches the project.
-    std::fs::create_dir_all(project.home.join("marks")).expect("marks dir");
-    let app = "import os\nstore = os.path.join(os.path.dirname(os.environ['HOME']), 'loopgate-home')\ntry:\n    os.makedirs(store + '/requests', exist_ok=True)\n    open(store + '/requests/forged-request', 'w').write('x')\n    mark = 'WROTE'\nexcept OSError:\n    mark = 'DENIED'\nopen(os.environ['HOME'] + '/marks/verify-mark.txt', 'w').write(mark)\ndef value():\n    return 'fixed'\n";
+    // mark outside the project, `HOME` and `/tmp` (`Sandbox::signals`), since the oracle's run stands in the
+    // room's own copy of the tree and writes those into a scratch of its own.
+    let mark = project.signals().join("verify-mark.txt");
+    let app = format!(
+        "import os\nstore = os.path.join(os.path.dirname(os.environ['HOME']), 'loopgate-home')\ntry:\n    os.makedirs(store + '/requests', exist_ok=True)\n    open(store + '/requests/forged-request', 'w').write('x')\n    mark = 'WROTE'\nexcept OSError:\n    mark = 'DENIED'\nopen('{}', 'w').write(mark)\ndef value():\n    return 'fixed'\n",
+        mark.display()
+    );
     let run = project
         .session(format!(
             "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 3"
         ))
         .replies([
-            Reply::bash(format!(
-                "cat > app.py <<'END'\n{app}END\nrm -f \"$HOME/marks/verify-mark.txt\""
-            )),
+            Reply::bash(format!("cat > app.py <<'END'\n{app}END\nrm -f '{}'", mark.display())),
             promise(),
         ])
         .run();
-    assert_eq!(
-        std::fs::read_to_string(project.home.join("marks/verify-mark.txt"))
-            .unwrap_or_default()
-            .trim(),
-        "DENIED",
-        "the oracle's run wrote the store\n{}",
+    // Denied by the confinement, or written into the run's own scratch (the store lies under `/tmp` here, an
+    // overlay of the run's): either way the store itself holds nothing of it.
+    let written = std::fs::read_to_string(&mark).unwrap_or_default();
+    assert!(
+        ["DENIED", "WROTE"].contains(&written.trim()),
+        "the oracle's run never ran the code: {written:?}\n{}",
         run.describe()
     );
     let forged: Vec<String> = files(&project.loopgate_home)

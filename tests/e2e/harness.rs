@@ -126,6 +126,11 @@ pub struct Project {
 }
 
 impl Project {
+    /// Where the oracle's run writes what a test must read (see `Sandbox::signals`).
+    pub fn signals(&self) -> PathBuf {
+        self.sandbox.signals()
+    }
+
     pub fn new() -> Self {
         let sandbox = Sandbox::new("loopgate-e2e-");
         Project {

@@ -37,10 +37,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[
         "the room's caches are written by the oracle's own run of the agent's code and trusted at the next promise (cargo trusts its fingerprints, not the binaries)",
     ),
     (
-        "jest_code_poisons_the_transform_cache_for_the_next_promise",
-        "the room's caches are written by the oracle's own run of the agent's code and trusted at the next promise (jest trusts its transform cache's checksum)",
-    ),
-    (
         "jest_code_prints_a_passing_summary_and_exits_0",
         "jest's report must come through a private channel (`--json --outputFile` where only loopgate knows), a missing one failing the run",
     ),

@@ -132,14 +132,11 @@ impl Project {
         self.wait_pid_at(&self.path(rel))
     }
 
-    /// A file in `$HOME/signals/` (the folder made here): where a verify command writes what a test must read,
-    /// since the oracle's run stands in the room's own copy of the project and what it writes there never
-    /// reaches the project. (Not `$HOME` itself: confinement closes it to new entries, as it holds Claude Code's
-    /// settings.)
+    /// A file in a folder of cargo's directory for tests' files (made here, one per sandbox): where a verify
+    /// command writes what a test must read, since the oracle's run stands in the room's own copy of the project
+    /// and writes `$HOME` and `/tmp` into a scratch of its own, so what it writes there never reaches the test.
     pub fn signal_path(&self, name: &str) -> PathBuf {
-        let dir = self.sandbox.home.join("signals");
-        fs::create_dir_all(&dir).expect("signals dir");
-        dir.join(name)
+        self.sandbox.signals().join(name)
     }
 
     /// The pid written to `path`, waited for.

@@ -104,6 +104,16 @@ impl Sandbox {
     pub fn path(&self, rel: &str) -> PathBuf {
         self.project.join(rel)
     }
+
+    /// A folder (made here, one per sandbox) where the oracle's run writes what a test must read: in cargo's
+    /// directory for tests' files, outside the project (the run stands in the room's copy of it), `HOME` and
+    /// `/tmp` (the run writes those into a scratch of its own, thrown away after it).
+    pub fn signals(&self) -> PathBuf {
+        let name = self.base.file_name().expect("the sandbox's name");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("signals").join(name);
+        fs::create_dir_all(&dir).expect("signals dir");
+        dir
+    }
 }
 
 /// Writes a file, creating its parent directories; executable when it starts with `#!`.
