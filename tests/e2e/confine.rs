@@ -310,7 +310,9 @@ fn confined_verify_the_code_under_test_cannot_write_the_store() {
             "/loopgate:pua-loop \"{TASK}\" --verify 'sh check.sh' --max-iterations 3"
         ))
         .replies([
-            Reply::bash(format!("cat > app.py <<'END'\n{app}END\nrm -f '{}'", mark.display())),
+            // The mark's folder is new for this scenario (it lies in loopgate's own tree, which the guard keeps
+            // the agent's commands from naming).
+            Reply::bash(format!("cat > app.py <<'END'\n{app}END")),
             promise(),
         ])
         .run();
