@@ -177,8 +177,9 @@ fn add_rule(ruleset: &OwnedFd, path: &Path, rights: u64) -> io::Result<()> {
     }
 }
 
-/// The file system type of an overlay (`statfs`'s `f_type`; the `libc` crate does not name it).
-const OVERLAYFS_SUPER_MAGIC: libc::__fsword_t = 0x794c_7630;
+/// The file system type of an overlay (`statfs`'s `f_type`; the `libc` crate does not name it). Compared as
+/// `u64`: `f_type`'s type differs between glibc (`__fsword_t`) and musl (`c_ulong`).
+const OVERLAYFS_SUPER_MAGIC: u64 = 0x794c_7630;
 
 /// Grants `rights` below the directory `dir` as the calling process sees it now, where it is an overlay. Async-signal-safe (open, the
 /// rule, close), for the child between `fork` and `exec`.
@@ -192,7 +193,7 @@ fn add_rule_at(ruleset: &OwnedFd, dir: &std::ffi::CStr, rights: u64) -> io::Resu
     // kept as the plane keeps it.
     // SAFETY: fstatfs(2) on an open descriptor into a zeroed struct it fills.
     let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::fstatfs(fd, &raw mut fs) } != 0 || fs.f_type != OVERLAYFS_SUPER_MAGIC {
+    if unsafe { libc::fstatfs(fd, &raw mut fs) } != 0 || u64::try_from(fs.f_type).ok() != Some(OVERLAYFS_SUPER_MAGIC) {
         // SAFETY: `fd` is owned here.
         unsafe { libc::close(fd) };
         return Ok(());
