@@ -409,7 +409,7 @@ fn keep_aside(path: &std::path::Path) -> std::io::Result<PathBuf> {
         })
         .find(|candidate| !candidate.exists())
         .unwrap_or_else(|| path.with_extension("corrupt"));
-    std::fs::rename(path, &aside)?;
+    crate::fsutil::rename_beside(path, &aside)?;
     Ok(aside)
 }
 
