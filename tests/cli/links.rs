@@ -61,11 +61,11 @@ fn a_linked_history_is_never_appended_to_and_the_loop_waits_for_it() {
     let iteration = p.seal()["fields"]["iteration"].clone();
     let out = p.stop("S", PROMISE);
     no_panic(&out);
+    untouched(&outside);
     let message = out.allowed();
     assert_has(&message, &format!("`{HISTORY}` {PLANTED}"));
     assert_has(&message, "not enforced");
     assert_eq!(out.stderr.trim().lines().count(), 1, "one line: {}", out.stderr);
-    untouched(&outside);
     assert_eq!(p.seal()["fields"]["iteration"], iteration, "the loop did not move on");
 
     fs::remove_file(p.path(HISTORY)).expect("rm link");
@@ -87,8 +87,8 @@ fn a_completion_is_not_lost_to_a_linked_history() {
     plant(&p, HISTORY, &outside);
     let out = p.stop("S", PROMISE);
     no_panic(&out);
-    assert_has(&out.allowed(), PLANTED);
     untouched(&outside);
+    assert_has(&out.allowed(), PLANTED);
     assert!(p.exists(STATE), "the loop is still there");
 
     fs::remove_file(p.path(HISTORY)).expect("rm link");
@@ -108,8 +108,8 @@ fn a_hard_linked_history_is_never_appended_to() {
     fs::hard_link(&outside, p.path(HISTORY)).expect("hard link");
     let out = p.stop("S", PROMISE);
     no_panic(&out);
-    assert_has(&out.allowed(), "a hard link to another file");
     untouched(&outside);
+    assert_has(&out.allowed(), "a hard link to another file");
 }
 
 /// `setup` in a project whose history is already a link: refused in one line naming it, nothing written.
@@ -124,9 +124,9 @@ fn setup_refuses_a_linked_history() {
         .stdin("task --verify 'false'")
         .run();
     no_panic(&out);
+    untouched(&outside);
     assert_ne!(out.code, Some(0), "{out}");
     assert_has(&out.stderr, PLANTED);
-    untouched(&outside);
 }
 
 /// `.claude/loopgate` replaced by a link to a directory outside (or a dangling one): nothing is made there — no
@@ -140,15 +140,16 @@ fn a_linked_work_directory_gets_nothing() {
     plant(&p, ".claude/loopgate", &outside);
     let out = p.stop("S", PROMISE);
     no_panic(&out);
-    assert_has(&out.stdout, &format!("`.claude/loopgate` {PLANTED}"));
     let verify = p.loopgate(["verify"]).run();
     no_panic(&verify);
+    let made: Vec<_> = fs::read_dir(&outside)
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(made.is_empty(), "written through the link: {made:?}");
+    assert_has(&out.stdout, &format!("`.claude/loopgate` {PLANTED}"));
     assert_has(&format!("{}{}", verify.stdout, verify.stderr), PLANTED);
-    assert_eq!(
-        fs::read_dir(&outside).expect("ls").count(),
-        0,
-        "written through the link"
-    );
 
     let gone = p.home().join("gone");
     plant(&p, ".claude/loopgate", &gone);
@@ -171,8 +172,8 @@ fn locks_and_markers_are_never_created_through_a_link() {
     let (p, profile) = setup("lock");
     let out = p.stop("S", PROMISE);
     no_panic(&out);
-    assert_has(&out.allowed(), &format!("`.claude/loopgate/lock` {PLANTED}"));
     assert!(!profile.exists(), "created through a link");
+    assert_has(&out.allowed(), &format!("`.claude/loopgate/lock` {PLANTED}"));
 
     let (p, profile) = setup("verify.lock");
     let verify = p.loopgate(["verify"]).run();
@@ -196,6 +197,7 @@ fn a_linked_state_file_is_kept_aside_not_written_through() {
     plant(&p, STATE, &outside);
     let out = p.stop("S", PROMISE);
     no_panic(&out);
+    untouched(&outside);
     let block = out.blocked();
     assert_has(&block.system_message, "it is a symbolic link loopgate did not make");
     assert_has(&block.system_message, "pua-loop.local.md.corrupt-");
@@ -207,7 +209,6 @@ fn a_linked_state_file_is_kept_aside_not_written_through() {
     );
     assert_eq!(p.state_field("iteration"), "2");
     assert_eq!(p.statuses().iter().filter(|s| *s == "tamper_detected").count(), 1);
-    untouched(&outside);
 }
 
 /// The verify logs at a stop and at `loopgate verify`, and the report of a loop that ends at its limit, as links
@@ -246,8 +247,8 @@ fn logs_and_reports_are_never_written_through_a_link() {
     untouched(&outside);
     let out = p.stop("S", "working");
     no_panic(&out);
-    assert_has(&out.allowed(), &format!("`.claude/loopgate/report-{id}.md` {PLANTED}"));
     untouched(&outside);
+    assert_has(&out.allowed(), &format!("`.claude/loopgate/report-{id}.md` {PLANTED}"));
     assert!(!p.exists("PWNED") && !p.home().join("PWNED").exists());
 }
 
@@ -260,8 +261,8 @@ fn the_context_file_is_never_written_through_a_link() {
     plant(&p, CONTEXT, &outside);
     let out = p.stop("S", "<loop-pause>the API key</loop-pause>");
     no_panic(&out);
-    assert_has(&out.allowed(), &format!("`{CONTEXT}` {PLANTED}"));
     untouched(&outside);
+    assert_has(&out.allowed(), &format!("`{CONTEXT}` {PLANTED}"));
 }
 
 /// The private checkpoint index as a link: git's own write goes beside it and replaces the link, loopgate's copy
@@ -278,6 +279,6 @@ fn a_linked_checkpoint_index_is_not_written_through() {
     p.write("a.txt", "changed\n");
     let out = p.stop("S", "working");
     no_panic(&out);
-    out.blocked();
     untouched(&outside);
+    out.blocked();
 }
