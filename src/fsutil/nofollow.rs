@@ -6,7 +6,8 @@
 //! loopgate writes is reached from a trusted root one component at a time:
 //!
 //! - the root is opened as given (the user chose it, links and all): for a project file the directory holding
-//!   `.claude/`, for the store `$LOOPGATE_HOME` (see [`split`]);
+//!   `.claude/`; elsewhere — the store under `$LOOPGATE_HOME`, which the OS keeps from the agent's commands
+//!   (`plane`), install's places — the file's own directory (see [`split`]);
 //! - each directory below it with `openat(O_NOFOLLOW | O_DIRECTORY)`, a missing one made with `mkdirat`;
 //! - the file itself with `O_NOFOLLOW`, and `O_EXCL` where loopgate creates it (a temp file, a log, a marker);
 //! - a replaced file is written to a new temp file in that directory and renamed over the name with `renameat`
@@ -29,10 +30,8 @@ use std::path::{Component, Path, PathBuf};
 /// A directory reached without following links, and its name for messages.
 pub(crate) struct Dir {
     fd: OwnedFd,
-    /// The directory as errors name it: relative to a project root (`.claude/loopgate`), absolute in the store.
+    /// The directory as errors name it: relative to a project root (`.claude/loopgate`), else in full.
     shown: PathBuf,
-    /// The mode of a directory made below it.
-    dir_mode: u32,
 }
 
 /// The error for a link loopgate did not make: "`.claude/x` is a symbolic link loopgate did not make; remove it".
@@ -52,16 +51,12 @@ fn not_plain(shown: &Path, what: &str) -> io::Error {
 
 /// Splits a path loopgate writes into its trusted root and the part below it, which is walked without following
 /// links. In a project every file loopgate writes lies under `.claude/` and is named `pua-loop…` or
-/// `loopgate…` there, so the root is the directory holding the first `.claude` followed by such a name (a project
-/// at `~/.claude` keeps its own `.claude/`). In the store, the root is `$LOOPGATE_HOME`. Anything else (a test's
-/// temp directory): the file's own directory, so at least the file itself is not followed.
+/// `loopgate…` there (`project::STATE_FILE`, `HISTORY_FILE`, `CONTEXT_FILE`, `WORK_DIR`, the request), so the
+/// root is the directory holding the first `.claude` followed by such a name (a project at `~/.claude` keeps its
+/// own `.claude/`). Anything else (the store, install's places, a test's temp directory): the file's own
+/// directory, so the file itself is never followed. The flag says whether the root is a project's (errors then
+/// name the path from it, `.claude/…`; else in full).
 pub(crate) fn split(path: &Path) -> (PathBuf, PathBuf, bool) {
-    let home = crate::project::loopgate_home();
-    if let Ok(rel) = path.strip_prefix(&home)
-        && !rel.as_os_str().is_empty()
-    {
-        return (home, rel.to_path_buf(), true);
-    }
     let parts: Vec<Component> = path.components().collect();
     let ours = |c: &Component| {
         let Component::Normal(name) = c else { return false };
@@ -79,7 +74,7 @@ pub(crate) fn split(path: &Path) -> (PathBuf, PathBuf, bool) {
         } else {
             root
         };
-        return (root, rel, false);
+        return (root, rel, true);
     }
     let root = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -91,20 +86,20 @@ pub(crate) fn split(path: &Path) -> (PathBuf, PathBuf, bool) {
 /// Opens the directory holding `path` (see [`split`]), making missing directories when `create`, and returns
 /// it with the file's name.
 pub(crate) fn parent_of(path: &Path, create: bool) -> io::Result<(Dir, OsString)> {
-    let (root, rel, store) = split(path);
+    let (root, rel, in_project) = split(path);
     let Some(name) = rel.file_name().map(OsStr::to_owned) else {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "no file name"));
     };
     let dir_rel = rel.parent().unwrap_or(Path::new(""));
-    let dir = Dir::root(&root, store, create)?.walk(dir_rel, create)?;
+    let dir = Dir::root(&root, in_project, create)?.walk(dir_rel, create)?;
     Ok((dir, name))
 }
 
 /// Opens the directory `path` itself (see [`split`]), making it and missing parents below the root when
 /// `create`: what `fs::create_dir_all` did, without following a link.
 pub(crate) fn dir(path: &Path, create: bool) -> io::Result<Dir> {
-    let (root, rel, store) = split(path);
-    Dir::root(&root, store, create)?.walk(&rel, create)
+    let (root, rel, in_project) = split(path);
+    Dir::root(&root, in_project, create)?.walk(&rel, create)
 }
 
 /// Opens the directory holding `root/rel` with `root` trusted as given and every component of `rel` walked
@@ -114,7 +109,7 @@ pub(crate) fn parent_under(root: &Path, rel: &Path, create: bool) -> io::Result<
     let Some(name) = rel.file_name().map(OsStr::to_owned) else {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "no file name"));
     };
-    let dir = Dir::root(root, false, false)?.walk(rel.parent().unwrap_or(Path::new("")), create)?;
+    let dir = Dir::root(root, true, false)?.walk(rel.parent().unwrap_or(Path::new("")), create)?;
     Ok((dir, name))
 }
 
@@ -131,13 +126,11 @@ fn cvt(ret: libc::c_int) -> io::Result<libc::c_int> {
 }
 
 impl Dir {
-    /// Opens a trusted root as given. The store's root is made (0700) when missing and `create`.
-    fn root(root: &Path, store: bool, create: bool) -> io::Result<Dir> {
+    /// Opens a trusted root as given, making it when missing and `create` (as `create_dir_all` would: it is
+    /// trusted, links and all).
+    fn root(root: &Path, in_project: bool, create: bool) -> io::Result<Dir> {
         if create && !root.exists() {
-            // The root is trusted as given (links and all), so it is made as `create_dir_all` would.
-            use std::os::unix::fs::DirBuilderExt;
-            let mode = if store { 0o700 } else { 0o777 };
-            std::fs::DirBuilder::new().recursive(true).mode(mode).create(root)?;
+            std::fs::create_dir_all(root)?;
         }
         let c = cstr(root.as_os_str())?;
         // SAFETY: `c` is a NUL-terminated path; the returned descriptor is owned below.
@@ -145,8 +138,7 @@ impl Dir {
         Ok(Dir {
             // SAFETY: `fd` was just opened and is owned by nobody else.
             fd: unsafe { OwnedFd::from_raw_fd(fd) },
-            shown: if store { root.to_path_buf() } else { PathBuf::new() },
-            dir_mode: if store { 0o700 } else { 0o777 },
+            shown: if in_project { PathBuf::new() } else { root.to_path_buf() },
         })
     }
 
@@ -185,13 +177,11 @@ impl Dir {
                         // SAFETY: just opened, owned by nobody else.
                         fd: unsafe { OwnedFd::from_raw_fd(fd) },
                         shown: self.shown(name),
-                        dir_mode: self.dir_mode,
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::NotFound && create && !made => {
-                    // SAFETY: as above.
-                    let mode = self.dir_mode as libc::mode_t;
-                    if let Err(e) = cvt(unsafe { libc::mkdirat(self.fd.as_raw_fd(), c.as_ptr(), mode) })
+                    // SAFETY: as above. Mode 0777 less the umask, as `create_dir_all` makes directories.
+                    if let Err(e) = cvt(unsafe { libc::mkdirat(self.fd.as_raw_fd(), c.as_ptr(), 0o777) })
                         && e.raw_os_error() != Some(libc::EEXIST)
                     {
                         return Err(e);
@@ -345,13 +335,13 @@ mod tests {
 
     #[test]
     fn split_anchors_at_the_claude_directory_loopgate_owns() {
-        let (root, rel, store) = split(Path::new("/h/.claude/p/.claude/loopgate/verify-a-1.log"));
+        let (root, rel, in_project) = split(Path::new("/h/.claude/p/.claude/loopgate/verify-a-1.log"));
         assert_eq!(
-            (root.as_path(), rel.as_path(), store),
+            (root.as_path(), rel.as_path(), in_project),
             (
                 Path::new("/h/.claude/p"),
                 Path::new(".claude/loopgate/verify-a-1.log"),
-                false
+                true
             )
         );
         let (root, rel, _) = split(Path::new("/x/.claude/.claude/pua-loop.local.md"));
