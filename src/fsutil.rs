@@ -1,13 +1,16 @@
 //! Durable file primitives shared by the state file, the seal and the history.
 //!
-//! Invariants: a file we replace is never seen half-written (temp file in the same directory, `sync_all`,
+//! Invariants: nothing is written through a link loopgate did not make (every write goes through [`nofollow`]);
+//! a file we replace is never seen half-written (temp file in the same directory, `sync_all`,
 //! rename), and every read-modify-write happens under an exclusive `File::lock` taken with a bounded wait, so
 //! a stuck process can delay loopgate but never hang it.
 
 use std::fs::{self, File, OpenOptions, TryLockError};
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+pub(crate) mod nofollow;
 
 /// How long any loopgate process waits for a lock before giving up with an error.
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
@@ -27,31 +30,42 @@ pub(crate) fn write_atomic_unsynced(path: &Path, bytes: &[u8], mode: u32) -> io:
 }
 
 fn replace(path: &Path, bytes: &[u8], mode: u32, sync: bool) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = open_new_private(&tmp, mode)?;
-        file.write_all(bytes)?;
-        if sync {
-            file.sync_all()?;
-        }
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    let (dir, name) = nofollow::parent_of(path, true)?;
+    dir.replace(&name, bytes, mode, sync)
 }
 
-fn open_new_private(path: &Path, mode: u32) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(mode)
-        .open(path)
+/// Opens `path` to append to it (the history), creating it and its directories when missing; never through a link
+/// or into a file with another hard link (see [`nofollow`]).
+pub(crate) fn open_append(path: &Path, mode: u32) -> io::Result<File> {
+    let (dir, name) = nofollow::parent_of(path, true)?;
+    dir.open_in_place(&name, true, mode)
+}
+
+/// Creates `path`, which must not exist, and its missing directories (a marker, a log being written).
+pub(crate) fn create_new(path: &Path, mode: u32) -> io::Result<File> {
+    let (dir, name) = nofollow::parent_of(path, true)?;
+    dir.create_new(&name, mode)
+}
+
+/// `fs::create_dir_all` for loopgate's own directories: below the trusted root nothing is followed.
+pub(crate) fn create_dirs(path: &Path) -> io::Result<()> {
+    nofollow::dir(path, true).map(drop)
+}
+
+/// Renames `from` to `to`, two names in one directory, following neither.
+pub(crate) fn rename_beside(from: &Path, to: &Path) -> io::Result<()> {
+    if from.parent() != to.parent() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not in one directory"));
+    }
+    let (dir, a) = nofollow::parent_of(from, false)?;
+    let b = to.file_name().unwrap_or_default();
+    dir.rename(&a, b)
+}
+
+/// Removes the file or link `path` without following a link on the way to it.
+pub(crate) fn remove_file(path: &Path) -> io::Result<()> {
+    let (dir, name) = nofollow::parent_of(path, false)?;
+    dir.remove(&name)
 }
 
 /// Takes an exclusive lock on `file`, retrying until [`LOCK_WAIT`] has passed.
@@ -84,17 +98,10 @@ pub(crate) struct LockGuard {
 }
 
 impl LockGuard {
-    /// Creates (if needed) and locks `path`, waiting at most [`LOCK_WAIT`].
+    /// Creates (if needed) and locks `path`, waiting at most [`LOCK_WAIT`]; never through a link.
     pub(crate) fn acquire(path: &Path) -> io::Result<Self> {
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
+        let (dir, name) = nofollow::parent_of(path, true)?;
+        let file = dir.open_in_place(&name, false, 0o644)?;
         lock_bounded(&file)?;
         Ok(Self { file })
     }

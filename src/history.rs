@@ -2,7 +2,9 @@
 //!
 //! Invariants: the file is only ever appended to (never truncated, not even by a new loop); each record is one
 //! line of JSON written with a single `write_all` while holding an exclusive lock, so concurrent hooks never
-//! interleave; strings are escaped by serde_json, so whatever bytes a verify printed the line stays valid JSON.
+//! interleave; strings are escaped by serde_json, so whatever bytes a verify printed the line stays valid JSON, and
+//! the shell's active characters in them too, so no line can become a command if the file is sourced (`line`).
+//! The file is opened without following a link or writing into a hard link someone planted (`fsutil::nofollow`).
 //! Readers tolerate a torn final line (a crash mid-append) and report it instead of failing.
 //!
 //! Each line is a typed [`Record`]: the fields every record has, and an [`Event`] — one variant per [`Status`],
@@ -10,7 +12,6 @@
 //! way everywhere. The keys are those the history always had, so files written before the types (the 0.1.0
 //! fixture, `compat_tests`) read the same, and `jq` recipes keep working. Timestamps are date-times (`timestamp`).
 
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -89,17 +90,11 @@ pub fn append(path: &Path, record: &Record) -> Result<std::ops::Range<u64>, Hist
         path: path.into(),
         source,
     };
-    let mut line = serde_json::to_vec(record).map_err(|e| err(std::io::Error::other(e)))?;
-    line.push(b'\n');
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(err)?;
-    }
-    let mut file = OpenOptions::new()
-        .create(true)
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(err)?;
+    // One line a shell could source without running any of it (see `line`).
+    let mut line = line::to_line(record).map_err(err)?;
+    // Never through a link or a hard link someone planted at the name (`.claude/pua-loop-history.jsonl ->
+    // ~/.bashrc`): the open refuses it with one line naming it (see `fsutil::nofollow`).
+    let mut file = fsutil::open_append(path, 0o644).map_err(err)?;
     fsutil::lock_bounded(&file).map_err(err)?;
     let record_len = line.len() as u64;
     // A process killed in the middle of a large append can leave a partial last line. Start on a new line, so that
@@ -141,6 +136,7 @@ pub fn of_loop<'a>(records: &'a [Record], loop_id: &'a str) -> impl Iterator<Ite
 #[cfg(test)]
 mod compat_tests;
 pub mod event;
+mod line;
 mod scan;
 mod status;
 mod tail;

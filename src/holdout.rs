@@ -109,7 +109,10 @@ pub(crate) fn restore_in(dir: &Path, root: &Path) -> Result<Restored, Error> {
     let mut restored = Restored::default();
     let mut first_error = None;
     for (path, sha) in &manifest.moved {
-        match moves::put_back(&dir.join(FILES).join(path), &root.join(path), sha) {
+        // The way back is checked first: a directory of the project replaced by a link while the file was out
+        // (`tests -> ~/.config/x`) is refused by name, and nothing is put through it (`fsutil::nofollow`).
+        let way = crate::fsutil::nofollow::parent_under(root, Path::new(path), true).map(drop);
+        match way.and_then(|()| moves::put_back(&dir.join(FILES).join(path), &root.join(path), sha)) {
             Ok(moves::Back::Moved) => restored.back += 1,
             Ok(moves::Back::Already) => {}
             Ok(moves::Back::KeptAside(aside)) => {
@@ -142,13 +145,8 @@ pub(crate) fn recover_orphan(project: &Project) -> Option<Result<Restored, Error
     if !dir.join(MANIFEST).exists() {
         return None;
     }
-    let _ = std::fs::create_dir_all(project.work_dir());
-    let Ok(lock) = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(project.lock_path())
+    let Ok(lock) = crate::fsutil::nofollow::parent_of(&project.lock_path(), true)
+        .and_then(|(dir, name)| dir.open_in_place(&name, false, 0o644))
     else {
         return None;
     };

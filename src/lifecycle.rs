@@ -114,7 +114,16 @@ impl ActiveLoop {
         let sealed = self.seal.state();
         // When loopgate's own write did not finish last time, the file holds an earlier state of the loop; when
         // it holds the bytes loopgate last wrote, it is the sealed state.
-        let loaded = if self.seal.mirror_unwritten || self.mirror_as_written(&path) {
+        // A link in place of the state file (to `~/.bashrc`, or to a copy the agent keeps) is neither read as the
+        // state nor written through: it is kept aside like a corrupt file (renamed, never followed) and the file
+        // restored from the seal.
+        let linked = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        let loaded = if linked {
+            Err(StateError::Corrupt {
+                path: path.clone(),
+                problem: "it is a symbolic link loopgate did not make".into(),
+            })
+        } else if self.seal.mirror_unwritten || self.mirror_as_written(&path) {
             Ok(Some(sealed.clone()))
         } else {
             State::load(&path)
@@ -409,7 +418,7 @@ fn keep_aside(path: &std::path::Path) -> std::io::Result<PathBuf> {
         })
         .find(|candidate| !candidate.exists())
         .unwrap_or_else(|| path.with_extension("corrupt"));
-    std::fs::rename(path, &aside)?;
+    crate::fsutil::rename_beside(path, &aside)?;
     Ok(aside)
 }
 

@@ -92,8 +92,10 @@ impl Project {
     /// file is kept as the user may have edited it.
     pub(crate) fn ignore_work_dir(&self) {
         let path = self.work_dir().join(".gitignore");
-        if std::fs::symlink_metadata(&path).is_err() && std::fs::create_dir_all(self.work_dir()).is_ok() {
-            let _ = std::fs::write(path, "*\n");
+        if std::fs::symlink_metadata(&path).is_err()
+            && let Ok(mut file) = crate::fsutil::create_new(&path, 0o644)
+        {
+            let _ = std::io::Write::write_all(&mut file, b"*\n");
         }
     }
 

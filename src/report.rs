@@ -30,7 +30,6 @@ pub(crate) fn write(
     let path = project
         .work_dir()
         .join(format!("report-{}.md", safe_name(&state.fields.config.loop_id)));
-    std::fs::create_dir_all(project.work_dir())?;
     let plane = crate::seal::Store::open().control_plane(project, &state.fields.config.loop_id);
     crate::fsutil::write_atomic(&path, render(state, records, end, detail, &plane).as_bytes(), 0o644)?;
     Ok(path.strip_prefix(&project.root).map(PathBuf::from).unwrap_or(path))

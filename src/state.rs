@@ -164,9 +164,7 @@ impl State {
             path: path.into(),
             source,
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(write_err)?;
-        }
+        // `.claude/` is made if needed, and nothing below the project root is followed (see `fsutil::nofollow`).
         // A mirror of the seal (which is flushed to disk): no flush of its own, see `write_atomic_unsynced`.
         fsutil::write_atomic_unsynced(path, text.as_bytes(), 0o644).map_err(write_err)
     }

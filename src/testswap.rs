@@ -207,7 +207,7 @@ pub fn swap(
     write_journal: impl FnOnce(&Journal) -> std::io::Result<()>,
 ) -> std::io::Result<Journal> {
     let stash = stash_dir(root);
-    std::fs::create_dir_all(&stash)?;
+    crate::fsutil::create_dirs(&stash)?;
     let restore = plan.restore.iter().map(|(path, _)| (*path, true));
     let aside = plan.aside.iter().map(|path| (path.as_str(), false));
     let journal = Journal {
@@ -237,9 +237,19 @@ pub fn swap(
     Ok(journal)
 }
 
+/// The two renames and the write go through directories reached without following links (`fsutil::nofollow`):
+/// a test file's directory replaced by a link (`tests -> ~/.config/x`) is refused by name, so nothing is moved
+/// out of it nor written into it; a test file that is itself a link is moved aside as the link it is.
 fn swap_one(root: &Path, stash: &Path, moved: &SetAside, sealed: Option<&str>) -> std::io::Result<()> {
-    let path = root.join(&moved.path);
-    match std::fs::rename(&path, stash.join(&moved.stash)) {
+    use crate::fsutil::nofollow;
+    let (stash, slot) = nofollow::parent_of(&stash.join(&moved.stash), true)?;
+    let (dir, name) = match nofollow::parent_under(root, Path::new(&moved.path), sealed.is_some()) {
+        Ok(found) => found,
+        // A sealed test file the agent deleted with its directory: nothing of the agent's to keep, nothing to write.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && sealed.is_none() => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    match dir.rename_into(&name, &stash, &slot) {
         Ok(()) => {}
         // A sealed test file the agent deleted: nothing of the agent's to keep.
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -247,10 +257,8 @@ fn swap_one(root: &Path, stash: &Path, moved: &SetAside, sealed: Option<&str>) -
     }
     match sealed {
         Some(content) => {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            std::fs::write(&path, content)
+            use std::io::Write;
+            dir.create_new(&name, 0o644)?.write_all(content.as_bytes())
         }
         None => Ok(()),
     }
@@ -263,13 +271,14 @@ pub fn put_back(root: &Path, moved: &[SetAside]) -> std::io::Result<()> {
     let mut first_error = None;
     for m in moved {
         let from = stash.join(&m.stash);
-        let to = root.join(&m.path);
-        let result = if from.exists() {
-            std::fs::rename(&from, &to)
+        let result = if std::fs::symlink_metadata(&from).is_ok() {
+            put_back_one(root, &from, &m.path)
         } else if m.replaced && !m.existed {
             // The agent had deleted this sealed test file: remove the sealed copy that stood in for the run.
             // (An agent's file that existed but is not in the stash never moved: a run killed first.)
-            match std::fs::remove_file(&to) {
+            match crate::fsutil::nofollow::parent_under(root, Path::new(&m.path), false)
+                .and_then(|(dir, name)| dir.remove(&name))
+            {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
                 other => other,
             }
@@ -281,6 +290,14 @@ pub fn put_back(root: &Path, moved: &[SetAside]) -> std::io::Result<()> {
         }
     }
     first_error.map_or(Ok(()), Err)
+}
+
+/// Renames the stashed `from` back to `path` under `root`, following no link on either side.
+fn put_back_one(root: &Path, from: &Path, path: &str) -> std::io::Result<()> {
+    use crate::fsutil::nofollow;
+    let (stash, slot) = nofollow::parent_of(from, false)?;
+    let (dir, name) = nofollow::parent_under(root, Path::new(path), true)?;
+    stash.rename_into(&slot, &dir, &name)
 }
 
 #[cfg(test)]

@@ -251,11 +251,12 @@ fn run_with(
     let captured = capture.finish().map_err(log_err);
     if let Err(signal) = crate::interrupt::check() {
         // A stopped run's output is no verdict: its file goes, the last complete run's log stays.
-        let _ = std::fs::remove_file(&partial);
+        let _ = crate::fsutil::remove_file(&partial);
         return Err(interrupted(signal));
     }
     let captured = captured?;
-    std::fs::rename(&partial, req.log_path).map_err(log_err)?;
+    // `renameat` in the log's directory: a link planted at the log's name is replaced, never written through.
+    crate::fsutil::rename_beside(&partial, req.log_path).map_err(log_err)?;
     Ok(VerifyOutcome {
         exit_code: exit.code(),
         signal: exit.signal(),

@@ -41,13 +41,9 @@ pub(crate) fn path(project: &Project) -> PathBuf {
 }
 
 fn open(project: &Project) -> std::io::Result<File> {
-    std::fs::create_dir_all(project.work_dir())?;
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path(project))
+    // Written in place (its holder's line): never through a link or into a hard link (see `fsutil::nofollow`).
+    let (dir, name) = crate::fsutil::nofollow::parent_of(&path(project), true)?;
+    dir.open_in_place(&name, false, 0o644)
 }
 
 impl VerifyRunning {

@@ -45,6 +45,8 @@ mod holdout;
 mod install;
 #[path = "cli/interrupt.rs"]
 mod interrupt;
+#[path = "cli/links.rs"]
+mod links;
 #[path = "cli/observed.rs"]
 mod observed;
 #[path = "cli/plugin_script.rs"]

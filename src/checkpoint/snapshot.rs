@@ -29,11 +29,11 @@ pub fn take(git: &Git, refname: &str, message: &str) -> Result<String, GitError>
 
 /// The working tree as a tree object (written to the object store, named by nothing).
 pub(crate) fn write_tree(git: &Git) -> Result<String, GitError> {
-    prepare_index(git);
+    prepare_index(git)?;
     let add = |git: &Git| git.run(&[&["add", "-A"][..], &PATHSPEC[..]].concat());
     if add(git).is_err() {
         // Start over from an empty index: slower once, never stuck.
-        let _ = std::fs::remove_file(git.index());
+        let _ = crate::fsutil::remove_file(git.index());
         add(git)?;
     }
     git.text(&["write-tree"])
@@ -49,15 +49,13 @@ pub(crate) fn write_tree_from(git: &Git, dirty: &Dirty) -> Result<String, GitErr
 /// re-staged, `git write-tree`.
 pub(crate) fn staged_tree(git: &Git, dirty: &Dirty) -> Result<String, GitError> {
     let index = git.index();
-    let _ = std::fs::remove_file(index.with_file_name("checkpoint-index.lock"));
-    if let Some(dir) = index.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
+    index_dir(index)?;
+    let _ = crate::fsutil::remove_file(&index.with_file_name("checkpoint-index.lock"));
     // No index yet (nothing was ever added): an empty private index.
     let copied = if dirty.index.exists() {
         copy_index(&dirty.index, index)
     } else {
-        std::fs::remove_file(index).or_else(|err| match err.kind() {
+        crate::fsutil::remove_file(index).or_else(|err| match err.kind() {
             std::io::ErrorKind::NotFound => Ok(()),
             _ => Err(err),
         })
@@ -109,27 +107,49 @@ pub(crate) fn set_refs(git: &Git, refs: &[(String, String)]) -> Result<(), GitEr
 
 /// Makes sure the private index exists, seeded from the user's index (for its stat cache), without a lock left
 /// behind by a killed process (safe: callers hold the project lock, so no other loopgate process uses it).
-fn prepare_index(git: &Git) {
+fn prepare_index(git: &Git) -> Result<(), GitError> {
     let index = git.index();
-    let _ = std::fs::remove_file(index.with_file_name("checkpoint-index.lock"));
-    if index.exists() {
-        return;
-    }
-    if let Some(dir) = index.parent() {
-        let _ = std::fs::create_dir_all(dir);
+    index_dir(index)?;
+    let _ = crate::fsutil::remove_file(&index.with_file_name("checkpoint-index.lock"));
+    if std::fs::symlink_metadata(index).is_ok() {
+        return Ok(());
     }
     let Ok(path) = git.user(&["rev-parse", "--git-path", "index"]) else {
-        return;
+        return Ok(());
     };
     let path = git.root().join(String::from_utf8_lossy(&path).trim());
     let _ = copy_index(&path, index);
+    Ok(())
+}
+
+/// Makes the private index's directory (`.claude/loopgate`) without following a link, before git writes there:
+/// git writes `checkpoint-index.lock` and renames it over the index (neither follows a link at those names),
+/// but it reaches the directory by its path, so a link planted in place of it is refused here first.
+fn index_dir(index: &Path) -> Result<(), GitError> {
+    let Some(dir) = index.parent() else { return Ok(()) };
+    crate::fsutil::create_dirs(dir).map_err(|err| GitError {
+        command: "update-index".to_string(),
+        detail: format!("cannot use `{}`: {err}", dir.display()),
+    })
 }
 
 /// Copies the user's index to `to` with its modification time: git trusts an entry's stat data only when the
 /// entry is older than the index file ("racy git"), so a copy dated now would vouch for a file changed in the
 /// same instant the user's index was written.
 pub(super) fn copy_index(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::copy(from, to)?;
+    use std::io::Write;
+    let bytes = std::fs::read(from)?;
     let modified = std::fs::metadata(from)?.modified()?;
-    std::fs::File::options().write(true).open(to)?.set_modified(modified)
+    // A new file renamed over the copy, in a directory reached without following links: a link planted at
+    // `checkpoint-index` is replaced, never written through (see `fsutil::nofollow`).
+    let (dir, name) = crate::fsutil::nofollow::parent_of(to, true)?;
+    let (mut file, tmp) = dir.temp(&name, 0o644)?;
+    let written = file
+        .write_all(&bytes)
+        .and_then(|()| file.set_modified(modified))
+        .and_then(|()| dir.rename(&tmp, &name));
+    if written.is_err() {
+        let _ = dir.remove(&tmp);
+    }
+    written
 }

@@ -89,9 +89,6 @@ fn write(path: &std::path::Path, page: &str) -> Result<PathBuf, Error> {
         path: path.to_path_buf(),
         source,
     };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
     crate::fsutil::write_atomic(path, page.as_bytes(), 0o644).map_err(io)?;
     Ok(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()))
 }

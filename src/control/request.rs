@@ -191,9 +191,6 @@ pub(crate) fn save_ticket(project: &Project, session: &str, prompt: &str) {
     let Ok(bytes) = serde_json::to_vec(&Request::new(kind, session, text)) else {
         return;
     };
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
     let _ = crate::fsutil::write_atomic(&path, &bytes, 0o600);
 }
 

@@ -4,7 +4,8 @@
 //!
 //! The history holds every loop the project ever ran, and parsing JSON is nearly all the cost of reading it. A
 //! record whose `loop_id` is the id has the id verbatim in its line, unless its JSON spells the id with `\u`
-//! escapes (loopgate never does; a hand-edited line might). So lines holding neither the id nor a `\u` are
+//! escapes (loopgate never does in an id — it writes `\u` only for control characters and the shell's active
+//! characters in other strings, see `line`; a hand-edited line might). So lines holding neither the id nor a `\u` are
 //! skipped by a substring search (SIMD, gigabytes per second), and only the others are parsed: the result is the
 //! same as parsing every line and filtering by `loop_id`. (An id that JSON itself must escape — `"`, `\`, `/`,
 //! control characters; never one loopgate makes — could be spelled many ways: then every line is parsed.)

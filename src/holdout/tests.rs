@@ -266,3 +266,28 @@ fn a_moved_file_left_without_its_manifest_is_never_deleted() {
     assert!(err.to_string().contains("still in"), "{err}");
     assert!(project.root.join("calc.py").exists());
 }
+
+/// While the files were out the agent replaced their directory by a link to one outside the project: putting
+/// back refuses it by name, nothing is put through the link, and the files stay in the store for the next try.
+#[test]
+fn a_directory_replaced_by_a_link_gets_no_file_put_back_through_it() {
+    let (t, project, store) = setup(&PROJECT);
+    take_acceptance(&project, &store);
+    let outside = t.path().join("outside");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    let _ = std::fs::remove_dir_all(project.root.join("tests/acceptance"));
+    std::os::unix::fs::symlink(&outside, project.root.join("tests/acceptance")).expect("link");
+    let err = restore_in(&store, &project.root)
+        .expect_err("put back through a link")
+        .to_string();
+    assert!(
+        err.contains("`tests/acceptance` is a symbolic link loopgate did not make; remove it"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&outside).expect("ls").count(),
+        0,
+        "put back through the link"
+    );
+    assert!(store.join(MANIFEST).exists(), "the files wait in the store");
+}

@@ -124,7 +124,7 @@ pub(crate) fn own_cap_from_env() -> Option<u64> {
 /// the count so far — and the pending block, when the turn it continued never came back (see
 /// [`report_unanswered`]).
 pub(crate) fn arrive(active: &mut ActiveLoop, turn: &Turn, cap: Option<u64>) -> (Tally, Option<PendingBlock>) {
-    let tool_ran = std::fs::remove_file(tool_mark(&active.project)).is_ok();
+    let tool_ran = crate::fsutil::remove_file(&tool_mark(&active.project)).is_ok();
     let mut tally = Tally {
         cap,
         without_tool: 0,
@@ -217,10 +217,7 @@ pub(crate) fn note_tool_call(active: &ActiveLoop, session: &str) {
     {
         return;
     }
-    let _ = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(tool_mark(&active.project));
+    let _ = crate::fsutil::create_new(&tool_mark(&active.project), 0o644);
 }
 
 fn tool_mark(project: &Project) -> std::path::PathBuf {

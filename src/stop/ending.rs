@@ -142,10 +142,12 @@ pub(crate) fn pause(mut active: Box<ActiveLoop>, need: &str) -> Result<Option<Ou
         Event::Paused(Reason::new(need)),
     ))?;
     active.write()?;
-    write_context_if_missing(&active, need);
+    let unwritten = write_context_if_missing(&active, need)
+        .map(|err| format!(" (`{}` not written: {err})", crate::project::CONTEXT_FILE))
+        .unwrap_or_default();
     Ok(Some(Outcome::LetGo {
         how: LetGo::Paused(need.to_string()),
-        notice: with_tamper(user::paused(lang, need), &active),
+        notice: with_tamper(user::paused(lang, need), &active) + &unwritten,
         notification: notification(&active, &format!("loop paused: {need}")),
     }))
 }
@@ -172,18 +174,21 @@ fn report_notice(
     }
 }
 
-/// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop.
-fn write_context_if_missing(active: &ActiveLoop, need: &str) {
+/// Leaves `.claude/pua-loop-context.md` for the next session unless the agent wrote one during this loop; the
+/// error when it could not be written (a link in its place: never written through, see `fsutil::nofollow`).
+fn write_context_if_missing(active: &ActiveLoop, need: &str) -> Option<std::io::Error> {
     let path = active.project.context_path();
     let (fields, task) = (&active.seal.fields, &active.seal.task);
     let started = fields.started().ok();
-    let written_by_agent = std::fs::metadata(&path)
-        .and_then(|m| m.modified())
+    // A link is no note of the agent's (its own time says nothing): it is refused below, and the user told.
+    let written_by_agent = std::fs::symlink_metadata(&path)
         .ok()
+        .filter(std::fs::Metadata::is_file)
+        .and_then(|m| m.modified().ok())
         .zip(started)
         .is_some_and(|(modified, started)| chrono::DateTime::<chrono::Utc>::from(modified) >= started);
     if written_by_agent {
-        return;
+        return None;
     }
     let text = format!(
         "# Paused loop `{}`\n\nPaused at iteration {} because the agent needs: {need}\n\n## Task\n\n{}\n",
@@ -191,7 +196,7 @@ fn write_context_if_missing(active: &ActiveLoop, need: &str) {
         fields.progress.iteration,
         task.trim_end()
     );
-    let _ = crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644);
+    crate::fsutil::write_atomic(&path, text.as_bytes(), 0o644).err()
 }
 
 /// The desktop notification of a stop that lets the agent go, unless the loop was set up `--no-notify`.

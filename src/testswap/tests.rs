@@ -188,3 +188,34 @@ fn what_the_baseline_run_wrote_under_a_test_directory_is_its_output_not_test_dat
         "outputs are known, so not new: {copies:?}"
     );
 }
+
+/// A test directory the agent replaced by a link to a directory outside the project: the swap refuses it by name
+/// and neither moves the file there into the stash nor writes the sealed copy through the link.
+#[test]
+fn a_test_directory_replaced_by_a_link_is_refused_and_nothing_goes_through_it() {
+    let (dir, copies) = sealed_then_edited();
+    let root = dir.path();
+    let outside = tempfile::tempdir().expect("outside");
+    std::fs::write(outside.path().join("test_a.py"), "the user's own file\n").expect("write");
+    std::fs::rename(root.join("tests"), root.join("tests.moved")).expect("move");
+    std::os::unix::fs::symlink(outside.path(), root.join("tests")).expect("link");
+    let plan = Plan {
+        restore: changed(root, &copies),
+        aside: vec![],
+    };
+    let err = swap(root, &plan, |_| Ok(())).expect_err("went through the link");
+    assert_eq!(
+        err.to_string(),
+        "`tests` is a symbolic link loopgate did not make; remove it"
+    );
+    let names: Vec<_> = std::fs::read_dir(outside.path())
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names, ["test_a.py"], "something was made through the link");
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("test_a.py")).expect("read"),
+        "the user's own file\n"
+    );
+}

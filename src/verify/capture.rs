@@ -8,7 +8,7 @@
 //!
 //! [`Lines`] cuts the same stream into lines for an observer, holding at most one [`MAX_LINE`] line.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -81,12 +81,10 @@ impl LogSink {
 }
 
 impl Capture {
-    /// Creates (or truncates) the log file, creating its parent directories.
+    /// Creates the log file, which must not exist (each run writes a fresh one and renames it over the log), and
+    /// its parent directories, never through a link (see `fsutil::nofollow`).
     pub(super) fn create(log_path: &Path, limits: Limits) -> io::Result<Capture> {
-        if let Some(parent) = log_path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            fs::create_dir_all(parent)?;
-        }
-        let log = File::create(log_path)?;
+        let log = crate::fsutil::create_new(log_path, 0o644)?;
         Ok(Capture {
             limits,
             head: Vec::new(),
@@ -243,6 +241,7 @@ impl Ring {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn ring_last(ring: &Ring, n: usize) -> Vec<u8> {
         let (a, b) = ring.last(n);
@@ -304,6 +303,7 @@ mod tests {
         let dir = tempfile::tempdir()?;
         let path = dir.path().join("verify.log");
         for output in [&b"0123456789\n"[..], b"short", b"0123456789ABCDEFGH"] {
+            let _ = fs::remove_file(&path);
             let mut capture = Capture::create(&path, small())?;
             capture.push(output);
             capture.finish()?;

@@ -269,7 +269,10 @@ mkdir "$HOME/.claude/commands"; echo ROUTE:new-commands:$?
     assert!(!fx.path("home/.claude/settings.local.json").exists() && !fx.path("home/.claude/commands").exists());
     assert!(
         !fx.base
-            .with_file_name(format!("{}-moved", fx.base.file_name().unwrap().to_string_lossy()))
+            .with_file_name(format!(
+                "{}-moved",
+                fx.base.file_name().expect("a name").to_string_lossy()
+            ))
             .exists()
     );
     fx.unchanged();
