@@ -95,7 +95,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     };
     let (copies, sat_out, unstored) = stand_as_sealed(active, &inputs)?;
     let put_back_tests = || match &unstored {
-        Some(journal) => crate::testswap::put_back(&root, &journal.moved).map_err(|source| Error::Io {
+        Some(journal) => crate::testswap::put_back(root, &journal.moved).map_err(|source| Error::Io {
             action: "put back the test files set aside for the oracle's run under",
             path: crate::testswap::stash_dir(root),
             source,

@@ -23,6 +23,7 @@
 mod agents;
 mod bundle;
 mod claude;
+mod codex_trust;
 mod manifest;
 pub mod sandbox;
 
@@ -32,6 +33,7 @@ use crate::cli::InstallArgs;
 use crate::error::Error;
 use crate::exit_codes;
 
+pub(crate) use agents::ready;
 pub(crate) use bundle::{COMMANDS, PLUGIN, user_command};
 
 use bundle::{MARKETPLACE, PLUGIN_ID};

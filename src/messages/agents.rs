@@ -26,3 +26,20 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
         Agent::Claude => "loopgate: ready.".to_string(),
     }
 }
+
+/// `loopgate uninstall --agent A`: what went, and what stays with the command that removes it.
+pub(crate) fn uninstalled(agent: Agent, store: &Path) -> String {
+    format!(
+        "loopgate: removed loopgate's hooks and commands for {} (and nothing of the CLI's own settings). Kept: loopgate's store of loops in `{}`, shared by every agent (`rm -rf '{}'` removes it once no loop runs), and this binary.",
+        agent.name(),
+        store.display(),
+        store.display()
+    )
+}
+
+/// A `/pua-loop` typed in an agent CLI whose loopgate hooks will not run (`commands::install::ready`).
+pub(crate) fn not_ready(why: &str, fix: &str) -> String {
+    format!(
+        "loopgate: the loop did NOT start: {why}, so nothing would hold the loop. Fix: {fix}; then start a new session."
+    )
+}

@@ -261,7 +261,10 @@ mv "$S" "$S-moved"; echo ROUTE:rename-store:$?
     );
     assert!(
         !fx.base
-            .with_file_name(format!("{}-moved", fx.base.file_name().unwrap().to_string_lossy()))
+            .with_file_name(format!(
+                "{}-moved",
+                fx.base.file_name().expect("a name").to_string_lossy()
+            ))
             .exists()
     );
     fx.unchanged();
