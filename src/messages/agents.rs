@@ -43,3 +43,8 @@ pub(crate) fn not_ready(why: &str, fix: &str) -> String {
         "loopgate: the loop did NOT start: {why}, so nothing would hold the loop. Fix: {fix}; then start a new session."
     )
 }
+
+/// Said at a loop's stop in an agent CLI that will not run one of loopgate's hooks (`commands::install::ready`).
+pub(crate) fn unprotected(why: &str, fix: &str) -> String {
+    format!("loopgate: control plane: unprotected ({why}). Fix: {fix}; then start a new session.")
+}

@@ -142,3 +142,31 @@ fn a_gemini_settings_file_without_loopgates_stop_hook_refuses_the_start() {
     );
     assert!(!p.root().join(".claude/pua-loop.local.md").exists());
 }
+
+#[test]
+fn a_loops_stop_says_an_untrusted_codex_pre_tool_hook() {
+    let p = project();
+    p.loopgate(["install", "--agent", "codex"]).run().success();
+    let (_, notice) = prompt(&p, "codex", "s1", START);
+    assert!(notice.contains("the loop is sealed"), "{notice}");
+    let path = p.home().join(".codex/hooks.json");
+    let mut hooks: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("hooks.json")).expect("JSON");
+    hooks["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 5.into();
+    std::fs::write(&path, hooks.to_string()).expect("write hooks.json");
+    let input = json!({
+        "hook_event_name": "Stop", "session_id": "s1", "turn_id": "t1", "cwd": p.root(),
+        "stop_hook_active": false, "last_assistant_message": "working on it",
+    });
+    let out = p
+        .loopgate(["hook", "--agent", "codex", "stop"])
+        .stdin(input.to_string())
+        .run();
+    out.success();
+    let wire: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(wire["decision"], "block", "{wire}");
+    let notice = wire["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        notice.starts_with("loopgate: control plane: unprotected (Codex's PreToolUse hook is not trusted in `"),
+        "{notice}"
+    );
+}
