@@ -48,3 +48,9 @@ pub(crate) fn not_ready(why: &str, fix: &str) -> String {
 pub(crate) fn unprotected(why: &str, fix: &str) -> String {
     format!("loopgate: control plane: unprotected ({why}). Fix: {fix}; then start a new session.")
 }
+
+/// Ends Gemini CLI's `/pua-loop` command (`~/.gemini/commands/pua-loop.toml`): in a folder Gemini does not trust it
+/// runs none of loopgate's hooks and the command reaches the model as plain text, so the model is the one left to
+/// say that no loop started. Where the hooks run, the prompt hook cuts it off the arguments
+/// (`hook::agent::gemini`).
+pub(crate) const GEMINI_NO_HOOKS_NOTE: &str = "[loopgate: if no loopgate context about a sealed loop came with this prompt, loopgate's hooks did not run and NO loop started: do not work on it as a loop; tell the user \"loopgate: the loop did NOT start: Gemini CLI runs no hooks in an untrusted folder. Trust this folder (/permissions) and start a new session.\"]";

@@ -296,6 +296,14 @@ pub fn untrusted_folder_is_said(agent: Agent) {
         .replies([Reply::text("<loop-pause>which file?</loop-pause>")])
         .run();
     assert!(project.loop_live(), "the loop is paused, not ended\n{}", run.describe());
+    // The command's note for an untrusted folder reached the model, and is no part of the task.
+    assert!(
+        run.last_text().contains("[loopgate: if no loopgate context"),
+        "{}",
+        run.describe()
+    );
+    let state = project.state().unwrap_or_default();
+    assert!(state.contains(TASK) && !state.contains("[loopgate:"), "{state}");
     let status = project.loopgate(&["status"]);
     let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(

@@ -97,7 +97,10 @@ const SPECS: [Spec; 5] = [
         handler: |command, seconds, _| command_handler(command, seconds, 1000),
         trust: false,
         commands: Some(("commands", |name, body| {
-            let body = body.replace("$ARGUMENTS", "{{args}}");
+            let mut body = body.replace("$ARGUMENTS", "{{args}}");
+            if name == "pua-loop" {
+                body = format!("{body}\n\n{}", crate::messages::agents::GEMINI_NO_HOOKS_NOTE);
+            }
             let quoted = Value::String(body).to_string();
             (format!("{name}.toml"), format!("# {MARK}\nprompt = {quoted}\n"))
         })),
