@@ -27,12 +27,18 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
     }
 }
 
-/// `loopgate uninstall --agent A`: what went, and what stays with the command that removes it.
-pub(crate) fn uninstalled(agent: Agent, store: &Path) -> String {
+/// `loopgate uninstall --agent A`: what went.
+pub(crate) fn uninstalled(agent: Agent) -> String {
     format!(
-        "loopgate: removed loopgate's hooks and commands for {} (and nothing of the CLI's own settings). Kept: loopgate's store of loops in `{}`, shared by every agent (`rm -rf '{}'` removes it once no loop runs), and this binary.",
-        agent.name(),
-        store.display(),
+        "loopgate: removed loopgate's hooks and commands for {} (and nothing of the CLI's own settings).",
+        agent.name()
+    )
+}
+
+/// After an uninstall without `--purge`: what stays, and the command that removes it.
+pub(crate) fn what_stays(store: &Path) -> String {
+    format!(
+        "loopgate: kept loopgate's store of loops `{}`, shared by every agent CLI (`loopgate uninstall --purge` removes it too), and this binary.",
         store.display()
     )
 }

@@ -480,7 +480,7 @@ fn install_twice_and_uninstall_keep_codexs_own_settings_byte_for_byte() {
     );
     assert_eq!(fs::read_to_string(codex.join("hooks.json")).expect("hooks.json"), hooks);
     assert!(!codex.join("prompts").exists(), "the prompts directory install made");
-    assert!(gone.stdout.contains("Kept: loopgate's store of loops"), "{gone}");
+    assert!(gone.stdout.contains("kept loopgate's store of loops"), "{gone}");
 }
 
 /// Issue 42: the same for Gemini CLI's `settings.json` (written as Gemini writes it: two spaces, its own key
@@ -537,4 +537,33 @@ fn install_then_uninstall_in_a_fresh_home_leaves_nothing() {
         p.loopgate(["uninstall", "--agent", agent]).run().success();
         assert_eq!(listing(p.home()), before, "{agent}");
     }
+}
+
+/// Issue 42: `uninstall --purge` removes loopgate's store too; without it, uninstall names the store and the
+/// command that removes it. A store that is `$HOME` (or above it) is never purged.
+#[test]
+fn uninstall_purge_removes_loopgates_store_and_only_a_store_of_its_own() {
+    let p = Project::new();
+    p.loopgate(["setup", "--verify", "true", "do it"]).run().success();
+    assert!(p.loopgate_home().exists(), "setup wrote the store");
+    p.loopgate(["install", "--agent", "codex"]).run().success();
+    let kept = p.loopgate(["uninstall", "--agent", "codex"]).run();
+    kept.success();
+    assert!(
+        kept.stdout.contains("`loopgate uninstall --purge` removes it too"),
+        "{kept}"
+    );
+    assert!(p.loopgate_home().exists());
+    p.loopgate(["install", "--purge"]).run().code(2);
+    let gone = p.loopgate(["uninstall", "--agent", "codex", "--purge"]).run();
+    gone.success();
+    assert!(gone.stdout.contains("removed loopgate's store"), "{gone}");
+    assert!(!p.loopgate_home().exists());
+    let refused = p
+        .loopgate(["uninstall", "--agent", "codex", "--purge"])
+        .env("LOOPGATE_HOME", p.home())
+        .run();
+    refused.code(2);
+    assert!(refused.stderr.contains("refusing to purge"), "{refused}");
+    assert!(p.home().exists());
 }

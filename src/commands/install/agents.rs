@@ -302,10 +302,7 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
     {
         let _ = std::fs::remove_dir(empty);
     }
-    crate::say(crate::messages::agents::uninstalled(
-        agent,
-        &crate::project::loopgate_home(),
-    ));
+    crate::say(crate::messages::agents::uninstalled(agent));
     Ok(())
 }
 
