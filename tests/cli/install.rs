@@ -567,3 +567,17 @@ fn uninstall_purge_removes_loopgates_store_and_only_a_store_of_its_own() {
     assert!(refused.stderr.contains("refusing to purge"), "{refused}");
     assert!(p.home().exists());
 }
+
+/// Gemini CLI reads `$GEMINI_CLI_HOME/.gemini/settings.json` (the variable stands for `~`, Gemini CLI 0.61.0's
+/// `homedir()`): install writes there, not in `$GEMINI_CLI_HOME` itself.
+#[test]
+fn install_for_gemini_follows_gemini_cli_home_as_gemini_does() {
+    let p = Project::new();
+    let elsewhere = p.home().join("g");
+    p.loopgate(["install", "--agent", "gemini"])
+        .env("GEMINI_CLI_HOME", &elsewhere)
+        .run()
+        .success();
+    assert!(elsewhere.join(".gemini/settings.json").is_file());
+    assert!(!elsewhere.join("settings.json").exists());
+}

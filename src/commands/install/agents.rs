@@ -38,8 +38,11 @@ use crate::error::Error;
 /// How one agent is configured.
 struct Spec {
     agent: Agent,
-    /// Its configuration directory: the variable that moves it (if it has one), and its name under `$HOME`.
+    /// Its configuration directory: the variable that moves it (if it has one), and its name under `$HOME` — or
+    /// under the home the CLI's own variable names (`home_var`: Gemini CLI's `GEMINI_CLI_HOME` stands for `~`,
+    /// read from its `homedir()`, 0.61.0).
     dir_var: Option<&'static str>,
+    home_var: Option<&'static str>,
     dir_name: &'static str,
     /// The hook configuration file in that directory.
     hooks_file: &'static str,
@@ -78,6 +81,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Codex,
         dir_var: Some("CODEX_HOME"),
+        home_var: None,
         dir_name: ".codex",
         hooks_file: "hooks.json",
         shape: Shape::Groups,
@@ -90,7 +94,8 @@ const SPECS: [Spec; 5] = [
     },
     Spec {
         agent: Agent::Gemini,
-        dir_var: Some("GEMINI_CLI_HOME"),
+        dir_var: None,
+        home_var: Some("GEMINI_CLI_HOME"),
         dir_name: ".gemini",
         hooks_file: "settings.json",
         shape: Shape::Groups,
@@ -110,6 +115,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Cursor,
         dir_var: None,
+        home_var: None,
         dir_name: ".cursor",
         hooks_file: "hooks.json",
         shape: Shape::Flat,
@@ -127,6 +133,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Copilot,
         dir_var: None,
+        home_var: None,
         dir_name: ".copilot",
         hooks_file: "hooks/loopgate.json",
         shape: Shape::Flat,
@@ -138,6 +145,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Opencode,
         dir_var: None,
+        home_var: None,
         dir_name: ".config/opencode",
         hooks_file: "plugin/loopgate.js",
         shape: Shape::Plugin,
@@ -182,7 +190,9 @@ fn config_dir(spec: &Spec) -> Result<PathBuf, Error> {
     if let Some(dir) = spec.dir_var.and_then(var) {
         return Ok(dir);
     }
-    var("HOME")
+    spec.home_var
+        .and_then(var)
+        .or_else(|| var("HOME"))
         .map(|home| home.join(spec.dir_name))
         .ok_or_else(|| Error::Usage("failed to find the home directory: `HOME` is not set".to_string()))
 }
