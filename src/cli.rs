@@ -207,6 +207,10 @@ pub(crate) struct InstallArgs {
     /// write loopgate's seal store (bubblewrap on Linux, Seatbelt on macOS).
     #[arg(long)]
     pub(crate) sandbox: bool,
+    /// (uninstall) Also remove loopgate's own state: its store of loops (seals, held-out tests, requests; shared by
+    /// every agent CLI, so a loop still running anywhere loses its oracle — cancel it first).
+    #[arg(long)]
+    pub(crate) purge: bool,
 }
 
 /// The agent CLIs loopgate has a hook adapter for (`hook::agent`): each reads its own hook input and writes its own

@@ -187,32 +187,39 @@ enum Anchor {
     Claude,
     /// `$CLAUDE_PLUGIN_ROOT`: the plugin whose hooks run (set in the hooks' environment).
     PluginRoot,
-    /// Another agent CLI's configuration directory: the variable that moves it, else its name under `$HOME`
-    /// (as `loopgate install --agent` finds it, `commands::install::agents`).
+    /// Another agent CLI's configuration directory: the variable that moves it, else its name under `$HOME`, or
+    /// under the home the CLI's own variable names (`home`: Gemini CLI's `GEMINI_CLI_HOME` stands for `~`) — as
+    /// `loopgate install --agent` finds it, `commands::install::agents`.
     Cli {
         var: Option<&'static str>,
+        home: Option<&'static str>,
         dir: &'static str,
     },
 }
 
 const CODEX: Anchor = Anchor::Cli {
     var: Some("CODEX_HOME"),
+    home: None,
     dir: ".codex",
 };
 const GEMINI: Anchor = Anchor::Cli {
-    var: Some("GEMINI_CLI_HOME"),
+    var: None,
+    home: Some("GEMINI_CLI_HOME"),
     dir: ".gemini",
 };
 const CURSOR: Anchor = Anchor::Cli {
     var: None,
+    home: None,
     dir: ".cursor",
 };
 const COPILOT: Anchor = Anchor::Cli {
     var: None,
+    home: None,
     dir: ".copilot",
 };
 const OPENCODE: Anchor = Anchor::Cli {
     var: None,
+    home: None,
     dir: ".config/opencode",
 };
 
@@ -305,9 +312,9 @@ pub fn entries(home: &Path) -> Vec<Entry> {
             Anchor::Data => data_dir().into_iter().collect(),
             Anchor::Claude => crate::project::claude_config_dir().into_iter().collect(),
             Anchor::PluginRoot => var("CLAUDE_PLUGIN_ROOT").into_iter().collect(),
-            Anchor::Cli { var: moved, dir } => moved
+            Anchor::Cli { var: moved, home, dir } => moved
                 .and_then(var)
-                .or_else(|| var("HOME").map(|home| home.join(dir)))
+                .or_else(|| home.and_then(var).or_else(|| var("HOME")).map(|home| home.join(dir)))
                 .into_iter()
                 .collect(),
         };

@@ -38,6 +38,9 @@ pub const OBSERVED: &str = "observed";
 pub const AWARE: &str = "aware";
 /// The environment recorded at the baseline and the room's decisions (see `room`).
 pub const ROOM: &str = "room";
+/// The agent CLI a loop was started from, with the loop's id (`[loop_id, agent]`): `status` checks that CLI's
+/// hooks will run (`commands::install::ready`).
+pub const AGENT: &str = "agent";
 /// The room's tree: the baseline's files and the stat of every file copied (`room::Synced`).
 pub const ROOM_TREE: &str = "room-tree";
 const COMPANIONS: [&str; 8] = [

@@ -68,6 +68,12 @@ fn codex_apply_patch_on_a_sealed_file_is_refused() {
     scenarios::apply_patch_on_a_sealed_file_is_refused(crate::client::Agent::Codex);
 }
 
+/// Codex only: an edited (so untrusted) Stop hook keeps the loop from starting, loudly, with the fix.
+#[test]
+fn codex_untrusted_stop_hook_refuses_the_start() {
+    scenarios::untrusted_stop_hook_refuses_the_start(crate::client::Agent::Codex);
+}
+
 /// opencode's plugin (issue 34, item 4: not yet run inside opencode itself), run by node as opencode runs a plugin,
 /// with a stand-in for opencode's client: a loop rejected then completed, a write to the sealed verify script
 /// refused, another session left alone, cancel.
@@ -76,3 +82,9 @@ fn opencode_plugin_on_a_stand_in_client() {
     scenarios::opencode_plugin_on_a_stand_in_client();
 }
 agent_suite!(gemini, crate::client::Agent::Gemini);
+
+/// Gemini only: a folder the user marked untrusted is said by `status` (Gemini itself refuses `gemini -p` there).
+#[test]
+fn gemini_untrusted_folder_is_said() {
+    scenarios::untrusted_folder_is_said(crate::client::Agent::Gemini);
+}

@@ -11,6 +11,8 @@ mod project;
 #[path = "cli/snapshot.rs"]
 mod snapshot;
 
+#[path = "cli/agent_trust.rs"]
+mod agent_trust;
 #[path = "cli/bad_input.rs"]
 mod bad_input;
 #[path = "cli/baseline.rs"]

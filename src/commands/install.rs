@@ -23,6 +23,7 @@
 mod agents;
 mod bundle;
 mod claude;
+mod codex_trust;
 mod manifest;
 pub mod sandbox;
 
@@ -32,6 +33,7 @@ use crate::cli::InstallArgs;
 use crate::error::Error;
 use crate::exit_codes;
 
+pub(crate) use agents::ready;
 pub(crate) use bundle::{COMMANDS, PLUGIN, user_command};
 
 use bundle::{MARKETPLACE, PLUGIN_ID};
@@ -85,6 +87,11 @@ impl Places {
 
 /// `loopgate install`.
 pub(crate) fn install(args: &InstallArgs) -> Result<u8, Error> {
+    if args.purge {
+        return Err(Error::Usage(
+            "`--purge` is a flag of `loopgate uninstall`: `loopgate install` removes nothing".into(),
+        ));
+    }
     if args.agent != crate::cli::Agent::Claude {
         if args.sandbox {
             return Err(Error::Usage(format!(
@@ -133,6 +140,11 @@ pub(crate) fn uninstall(args: &InstallArgs) -> Result<u8, Error> {
     }
     if args.agent != crate::cli::Agent::Claude {
         agents::uninstall(args.agent)?;
+        if args.purge {
+            purge()?;
+        } else {
+            crate::say(crate::messages::agents::what_stays(&crate::project::loopgate_home()));
+        }
         return Ok(exit_codes::OK);
     }
     let places = Places::from_env()?;
@@ -195,12 +207,58 @@ pub(crate) fn uninstall(args: &InstallArgs) -> Result<u8, Error> {
             }
         }
     }
-    // Only if empty: the seal store or anything else may live beside it.
-    let _ = std::fs::remove_dir(&places.data);
+    // Only if empty: the seal store or anything else may live beside it; and the directories install made for
+    // it, where nothing else is in them (`~/.local/share`, `~/.claude/commands`).
+    let made = if std::env::var_os("XDG_DATA_HOME").is_some() {
+        1
+    } else {
+        3
+    };
+    for dir in places
+        .data
+        .ancestors()
+        .take(made)
+        .chain(places.commands.ancestors().take(1))
+    {
+        if std::env::var_os("HOME").is_some_and(|home| Path::new(&home) == dir) {
+            break;
+        }
+        let _ = std::fs::remove_dir(dir);
+    }
     if removed == 0 {
         crate::say("loopgate: nothing to remove (`loopgate install` has not run here, or it was undone)");
     }
+    if args.purge {
+        purge()?;
+    } else {
+        crate::say(crate::messages::agents::what_stays(&crate::project::loopgate_home()));
+    }
     Ok(exit_codes::OK)
+}
+
+/// `uninstall --purge`: loopgate's store goes too. Refused where the store is `/`, `$HOME` or above it (a
+/// `LOOPGATE_HOME` set to such a place holds more than loopgate's).
+fn purge() -> Result<(), Error> {
+    let store = crate::project::loopgate_home();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if store.parent().is_none() || home.as_deref().is_some_and(|home| home.starts_with(&store)) {
+        return Err(Error::Usage(format!(
+            "refusing to purge `{}`: it is not a directory of loopgate's own; set `LOOPGATE_HOME` to loopgate's store, or remove it by hand",
+            store.display()
+        )));
+    }
+    match std::fs::remove_dir_all(&store) {
+        Ok(()) => crate::say(format!("loopgate: removed loopgate's store `{}`", store.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(source) => {
+            return Err(Error::Io {
+                action: "remove",
+                path: store,
+                source,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Installs the plugin unless a loopgate plugin is there; refreshes the one install installed.

@@ -195,10 +195,7 @@ fn report(project: &Project) -> Result<StatusReport, Error> {
                 oracle_inputs: inputs::report(&active.seal, &sealed),
                 room: room::report(&active),
                 holdout: active.seal.holdout.as_ref().map(holdout::report),
-                control_plane: active
-                    .store
-                    .control_plane(&active.project, &active.seal.fields.config.loop_id)
-                    .to_string(),
+                control_plane: control_plane(&active),
                 cost: {
                     let (spent, runs) = crate::commands::run::spent_in(project, active.loop_id());
                     (runs > 0).then_some(spent)
@@ -247,6 +244,27 @@ struct Extra {
 
 /// `last_verify`: the loop's last record with a verify result (`duration_ms`) or a broken seal
 /// (`sealed_changes`), whole.
+/// How the loop's control plane is protected: the machine's confinement (`Store::control_plane`), unless the
+/// agent CLI the loop was started from will not run loopgate's hooks (`install::ready`): then no protection is
+/// claimed, and the line says why.
+fn control_plane(active: &crate::lifecycle::ActiveLoop) -> String {
+    let loop_id = &active.seal.fields.config.loop_id;
+    let agent: Option<(String, String)> = active
+        .store
+        .load_companion(&active.project, crate::seal::AGENT)
+        .ok()
+        .flatten();
+    if let Some((id, name)) = agent
+        && id == *loop_id
+        && let Some(agent) = crate::cli::Agent::from_name(&name)
+        && let crate::commands::install::ready::Ready::No { why, fix } =
+            crate::commands::install::ready::check(agent, &active.project.root, false)
+    {
+        return format!("unprotected ({why}; fix: {fix})");
+    }
+    active.store.control_plane(&active.project, loop_id).to_string()
+}
+
 fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Record>, extra: Extra) -> LoopReport {
     let f = &state.fields;
     let elapsed = f

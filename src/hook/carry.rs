@@ -2,6 +2,8 @@
 //! (Claude Code 2.1.197), or by the `PreToolUse` hook before the agent's first tool call when the prompt hook
 //! ran first and left a ticket in the store (2.1.330). Both hooks run outside Claude Code's sandbox.
 
+use crate::cli::Agent;
+use crate::commands::install::ready::{self, Ready};
 use crate::control::{Kind, Request, request};
 use crate::project::Project;
 
@@ -48,4 +50,32 @@ pub(crate) fn carry_out(project: Project, session: &str, pending: &Request) -> D
 pub(crate) fn carry_out_confirmed(project: &Project, session: &str) -> Option<Done> {
     let pending = request::take_confirmed(project, session)?;
     Some(carry_out(project.clone(), session, &pending))
+}
+
+/// [`carry_out`] for a request typed in another agent CLI (`agent`). A loop starts only where that CLI will run
+/// loopgate's Stop and pre-tool hooks (`commands::install::ready`): otherwise nothing would enforce it, so the
+/// start is refused with the reason and the fix. A loop that starts is recorded as `agent`'s, for `status`.
+pub(crate) fn carry_out_from(agent: Agent, project: Project, session: &str, pending: &Request) -> Done {
+    if pending.kind != Kind::Setup {
+        return carry_out(project, session, pending);
+    }
+    if let Ready::No { why, fix } = ready::check(agent, &project.root, true) {
+        let line = crate::messages::agents::not_ready(&why, &fix);
+        return Done {
+            context: format!("{line} Tell the user exactly this; do not work on the task as a loop."),
+            notice: line,
+        };
+    }
+    let done = carry_out(project.clone(), session, pending);
+    let store = crate::seal::Store::open();
+    if let Ok(Some(seal)) = store.load(&project)
+        && seal.fields.progress.session_id == session
+    {
+        let _ = store.save_companion(
+            &project,
+            crate::seal::AGENT,
+            &(&seal.fields.config.loop_id, agent.name()),
+        );
+    }
+    done
 }

@@ -36,11 +36,27 @@ pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     };
     let output = at_stop(&project, session, transcript, Some(&turn), || last_message(input))
         .map_err(|e| e.to_string())?
-        .map(output);
+        .map(output)
+        .map(|out| with_hooks_checked(input.agent, &project, out));
     Ok(match pending {
         Some(done) => Some(output.unwrap_or_default().with_notice_first(done.notice)),
         None => output,
     })
+}
+
+/// A loop's stop in another agent CLI: where that CLI will not run loopgate's hooks (its pre-tool hook edited,
+/// untrusted or gone; the Stop hook itself runs, or this would not), the user is told at this stop, with the fix
+/// (`commands::install::ready`). Two small files read, only at a loop's stop of such an agent.
+fn with_hooks_checked(agent: crate::cli::Agent, project: &Project, out: HookOutput) -> HookOutput {
+    if agent == crate::cli::Agent::Claude {
+        return out;
+    }
+    match crate::commands::install::ready::check(agent, &project.root, true) {
+        crate::commands::install::ready::Ready::No { why, fix } => {
+            out.with_notice_first(crate::messages::agents::unprotected(&why, &fix))
+        }
+        _ => out,
+    }
 }
 
 /// Claude Code's JSON for a stop's outcome.

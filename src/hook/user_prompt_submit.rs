@@ -21,7 +21,7 @@ pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
     let project = Project::for_hook(input.cwd.as_deref());
     let session = input.session_id.as_deref().unwrap_or_default();
     if input.agent != crate::cli::Agent::Claude {
-        return Ok(by_prompt(project, session, prompt));
+        return Ok(by_prompt(input.agent, project, session, prompt));
     }
     let Some(pending) = request::take(&project, session, prompt) else {
         // Claude Code 2.1.330 runs this hook *before* the command's block: leave a ticket in the store (which
@@ -36,12 +36,12 @@ pub(crate) fn handle(input: &HookInput) -> Result<Option<HookOutput>, String> {
 /// An agent with no slash-command block of its own (Codex CLI, Gemini CLI): the prompt the user typed — this hook
 /// runs for the user's prompts only, never for what the agent does — is the request, and its text the
 /// arguments. `loopgate install --agent` writes the agent's commands that expand to such a prompt.
-fn by_prompt(project: Project, session: &str, prompt: &str) -> Option<HookOutput> {
+fn by_prompt(agent: crate::cli::Agent, project: Project, session: &str, prompt: &str) -> Option<HookOutput> {
     let (kind, text) = request::command_of(prompt)?;
     if session.is_empty() {
         return None;
     }
     let pending = request::Request::new(kind, session, text);
-    let done = super::carry::carry_out(project, session, &pending);
+    let done = super::carry::carry_out_from(agent, project, session, &pending);
     Some(HookOutput::prompt_context(done.context, done.notice))
 }

@@ -26,3 +26,37 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
         Agent::Claude => "loopgate: ready.".to_string(),
     }
 }
+
+/// `loopgate uninstall --agent A`: what went.
+pub(crate) fn uninstalled(agent: Agent) -> String {
+    format!(
+        "loopgate: removed loopgate's hooks and commands for {} (and nothing of the CLI's own settings).",
+        agent.name()
+    )
+}
+
+/// After an uninstall without `--purge`: what stays, and the command that removes it.
+pub(crate) fn what_stays(store: &Path) -> String {
+    format!(
+        "loopgate: kept loopgate's store of loops `{}`, shared by every agent CLI (`loopgate uninstall --purge` removes it too), and this binary.",
+        store.display()
+    )
+}
+
+/// A `/pua-loop` typed in an agent CLI whose loopgate hooks will not run (`commands::install::ready`).
+pub(crate) fn not_ready(why: &str, fix: &str) -> String {
+    format!(
+        "loopgate: the loop did NOT start: {why}, so nothing would hold the loop. Fix: {fix}; then start a new session."
+    )
+}
+
+/// Said at a loop's stop in an agent CLI that will not run one of loopgate's hooks (`commands::install::ready`).
+pub(crate) fn unprotected(why: &str, fix: &str) -> String {
+    format!("loopgate: control plane: unprotected ({why}). Fix: {fix}; then start a new session.")
+}
+
+/// Ends Gemini CLI's `/pua-loop` command (`~/.gemini/commands/pua-loop.toml`): in a folder Gemini does not trust it
+/// runs none of loopgate's hooks and the command reaches the model as plain text, so the model is the one left to
+/// say that no loop started. Where the hooks run, the prompt hook cuts it off the arguments
+/// (`hook::agent::gemini`).
+pub(crate) const GEMINI_NO_HOOKS_NOTE: &str = "[loopgate: if no loopgate context about a sealed loop came with this prompt, loopgate's hooks did not run and NO loop started: do not work on it as a loop; tell the user \"loopgate: the loop did NOT start: Gemini CLI runs no hooks in an untrusted folder. Trust this folder (/permissions) and start a new session.\"]";

@@ -107,6 +107,8 @@ pub struct Session<'a> {
     agent: Agent,
     api: MockApi,
     prompt: String,
+    /// Gemini: run with `--skip-trust` (the default), as if the user trusted the folder.
+    skip_trust: bool,
 }
 
 impl<'a> Session<'a> {
@@ -116,7 +118,14 @@ impl<'a> Session<'a> {
             agent,
             api: api.clone(),
             prompt: prompt.into(),
+            skip_trust: true,
         }
+    }
+
+    /// Gemini: run without `--skip-trust`, so the folder's trust is Gemini's own record of it.
+    pub fn without_skip_trust(mut self) -> Self {
+        self.skip_trust = false;
+        self
     }
 
     pub fn replies(self, replies: impl IntoIterator<Item = Reply>) -> Self {
@@ -143,7 +152,11 @@ impl<'a> Session<'a> {
                 .env("MOCK_API_KEY", "test");
             }
             Agent::Gemini => {
-                cmd.args(["-o", "json", "--yolo", "--skip-trust", "-p"])
+                cmd.args(["-o", "json", "--yolo"]);
+                if self.skip_trust {
+                    cmd.arg("--skip-trust");
+                }
+                cmd.arg("-p")
                     .arg(&self.prompt)
                     .env("GEMINI_API_KEY", "test")
                     .env("GOOGLE_GEMINI_BASE_URL", self.api.base_url());

@@ -252,3 +252,79 @@ pub fn opencode_plugin_on_a_stand_in_client() {
     assert_has(&project.statuses(), "cancelled", "opencode");
     assert!(!project.loop_live());
 }
+
+/// Issue 42, item 2: the user edited loopgate's Codex Stop hook (its timeout), so Codex no longer trusts it and
+/// `codex exec` would skip it without a word. The `/pua-loop` prompt starts no loop: the prompt hook (still
+/// trusted) says so with the fix, to the model and to the user; after the fix (`loopgate install --agent codex`)
+/// the same prompt starts the loop and the Stop hook holds it.
+pub fn untrusted_stop_hook_refuses_the_start(agent: Agent) {
+    let (project, api) = project(agent);
+    let hooks_path = crate::client::config_dir(&project, agent).join("hooks.json");
+    let mut hooks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_path).expect("hooks.json")).expect("JSON");
+    hooks["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 600.into();
+    std::fs::write(&hooks_path, hooks.to_string()).expect("write hooks.json");
+
+    let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
+        .replies([Reply::text("The loop did not start, as loopgate says.")])
+        .run();
+    assert!(project.state().is_none(), "no loop started\n{}", run.describe());
+    let text = run.last_text();
+    assert!(
+        text.contains("the loop did NOT start: Codex's Stop hook is not trusted")
+            && text.contains("loopgate install --agent codex"),
+        "the model is told, with the fix\n{}",
+        run.describe()
+    );
+    let status = project.loopgate(&["status"]);
+    assert!(!status.stdout.contains("running"), "{}", status.stdout);
+
+    assert!(project.loopgate(&["install", "--agent", "codex"]).status.success());
+    let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
+        .replies([Reply::bash("echo fixed > src.txt"), promise()])
+        .run();
+    assert_has(&project.statuses(), "complete", &run.describe());
+}
+
+/// Issue 42, item 2: a loop started in Gemini CLI (the folder trusted for that session), paused; then the user
+/// marks the folder untrusted (`DO_NOT_TRUST` in `trustedFolders.json`, as Gemini's own dialog writes it). Gemini
+/// then runs none of loopgate's hooks there: `gemini -p` refuses the folder itself (exit 55), and `loopgate
+/// status` claims no protection for the loop, with the fix.
+pub fn untrusted_folder_is_said(agent: Agent) {
+    let (project, api) = project(agent);
+    let run = Session::new(&project, agent, &api, start("--max-iterations 4"))
+        .replies([Reply::text("<loop-pause>which file?</loop-pause>")])
+        .run();
+    assert!(project.loop_live(), "the loop is paused, not ended\n{}", run.describe());
+    // The command's note for an untrusted folder reached the model, and is no part of the task.
+    assert!(
+        run.last_text().contains("[loopgate: if no loopgate context"),
+        "{}",
+        run.describe()
+    );
+    let state = project.state().unwrap_or_default();
+    assert!(state.contains(TASK) && !state.contains("[loopgate:"), "{state}");
+    let status = project.loopgate(&["status"]);
+    let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        !squash(&status.stdout).contains("control plane: unprotected (Gemini"),
+        "{}",
+        status.stdout
+    );
+
+    let root = std::fs::canonicalize(&project.dir).expect("the project's path");
+    let rules = serde_json::json!({root.display().to_string(): "DO_NOT_TRUST"});
+    let dir = crate::client::config_dir(&project, agent);
+    std::fs::write(dir.join("trustedFolders.json"), rules.to_string()).expect("write trustedFolders.json");
+    let status = project.loopgate(&["status"]);
+    assert!(
+        squash(&status.stdout).contains("control plane: unprotected (Gemini CLI runs no hooks in `")
+            && status.stdout.contains("/permissions"),
+        "{}",
+        status.stdout
+    );
+    let refused = Session::new(&project, agent, &api, "/resume-loop")
+        .without_skip_trust()
+        .run();
+    assert_eq!(refused.output.status.code(), Some(55), "{}", refused.describe());
+}

@@ -269,6 +269,7 @@ fn install_writes_the_opencode_plugin_and_uninstall_removes_it() {
     assert!(text.contains("\"hook\", \"--agent\", \"opencode\""), "{text}");
     p.loopgate(["uninstall", "--agent", "opencode"]).run().success();
     assert!(!plugin.exists());
+    std::fs::create_dir_all(plugin.parent().expect("a parent")).expect("mkdir");
     std::fs::write(&plugin, "// my own plugin\n").expect("write");
     p.loopgate(["uninstall", "--agent", "opencode"]).run().success();
     assert!(plugin.exists(), "a plugin loopgate did not write is kept");

@@ -442,3 +442,142 @@ fn install_for_codex_keeps_the_users_hooks_and_uninstall_removes_only_loopgates(
     );
     assert!(!codex.join("prompts/pua-loop.md").exists());
 }
+
+/// Issue 42: install twice and uninstall keep everything of Codex's own in `config.toml` byte for byte — the
+/// tables before loopgate's, the ones Codex appends after install (a folder's `trust_level`, `[tui]`), comments
+/// and order — and its `hooks.json`; only loopgate's tables and hooks come and go.
+#[test]
+fn install_twice_and_uninstall_keep_codexs_own_settings_byte_for_byte() {
+    let p = Project::new();
+    let codex = p.home().join(".codex");
+    fs::create_dir_all(&codex).expect("create ~/.codex");
+    let hooks = "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"my-notify\"\n          }\n        ]\n      }\n    ]\n  },\n  \"zeta\": 1,\n  \"alpha\": 2\n}\n";
+    fs::write(codex.join("hooks.json"), hooks).expect("write hooks.json");
+    let before = "# my Codex\nmodel = \"o3\"  # the model\n\n[model_providers.mock]\nbase_url = \"http://127.0.0.1:1/v1\"\n\n[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:mine\"\n";
+    fs::write(codex.join("config.toml"), before).expect("write config.toml");
+    let run = |args: &[&str]| p.loopgate(args.iter().copied()).run();
+
+    run(&["install", "--agent", "codex"]).success();
+    // What Codex itself appends once it runs: after loopgate's tables.
+    let appended = "\n[projects.\"/work/p\"]\ntrust_level = \"trusted\"\n\n# Codex's UI\n[tui]\nnotifications = true\n";
+    let mut config = fs::read_to_string(codex.join("config.toml")).expect("config.toml");
+    assert!(config.starts_with(before), "{config}");
+    config.push_str(appended);
+    fs::write(codex.join("config.toml"), &config).expect("append");
+    run(&["install", "--agent", "codex"]).success();
+    let again = fs::read_to_string(codex.join("config.toml")).expect("config.toml");
+    assert!(
+        again.contains(appended),
+        "install again keeps what Codex appended:\n{again}"
+    );
+    assert_eq!(again.matches("trusted_hash = \"sha256:").count(), 5, "{again}");
+
+    let gone = run(&["uninstall", "--agent", "codex"]);
+    gone.success();
+    assert_eq!(
+        fs::read_to_string(codex.join("config.toml")).expect("config.toml"),
+        format!("{before}{appended}")
+    );
+    assert_eq!(fs::read_to_string(codex.join("hooks.json")).expect("hooks.json"), hooks);
+    assert!(!codex.join("prompts").exists(), "the prompts directory install made");
+    assert!(gone.stdout.contains("kept loopgate's store of loops"), "{gone}");
+}
+
+/// Issue 42: the same for Gemini CLI's `settings.json` (written as Gemini writes it: two spaces, its own key
+/// order): install twice and uninstall give it back byte for byte.
+#[test]
+fn install_twice_and_uninstall_keep_geminis_settings_byte_for_byte() {
+    let p = Project::new();
+    let gemini = p.home().join(".gemini");
+    fs::create_dir_all(&gemini).expect("create ~/.gemini");
+    let settings = "{\n  \"security\": {\n    \"auth\": {\n      \"selectedType\": \"gemini-api-key\"\n    }\n  },\n  \"hooks\": {\n    \"AfterAgent\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"my-notify\"\n          }\n        ]\n      }\n    ]\n  },\n  \"general\": {\n    \"vimMode\": true\n  },\n  \"a\": []\n}\n";
+    fs::write(gemini.join("settings.json"), settings).expect("write settings.json");
+    let run = |args: &[&str]| p.loopgate(args.iter().copied()).run();
+    run(&["install", "--agent", "gemini"]).success();
+    let once = fs::read_to_string(gemini.join("settings.json")).expect("settings.json");
+    run(&["install", "--agent", "gemini"]).success();
+    assert_eq!(fs::read_to_string(gemini.join("settings.json")).expect("again"), once);
+    let keys: Vec<String> = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&once)
+        .expect("JSON")
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys, ["security", "hooks", "general", "a"], "the user's key order");
+    run(&["uninstall", "--agent", "gemini"]).success();
+    assert_eq!(
+        fs::read_to_string(gemini.join("settings.json")).expect("settings.json"),
+        settings
+    );
+    assert!(!gemini.join("commands").exists());
+}
+
+/// Issue 42: in a fresh `$HOME`, install then uninstall leaves nothing of the agent's behind.
+#[test]
+fn install_then_uninstall_in_a_fresh_home_leaves_nothing() {
+    for agent in ["codex", "gemini", "cursor", "copilot", "opencode"] {
+        let p = Project::new();
+        let listing = |home: &std::path::Path| -> Vec<String> {
+            let mut found = Vec::new();
+            let mut stack = vec![home.to_path_buf()];
+            while let Some(dir) = stack.pop() {
+                for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                    let path = entry.path();
+                    found.push(path.strip_prefix(home).expect("below home").display().to_string());
+                    if path.is_dir() {
+                        stack.push(path);
+                    }
+                }
+            }
+            found.sort();
+            found
+        };
+        let before = listing(p.home());
+        p.loopgate(["install", "--agent", agent]).run().success();
+        assert_ne!(listing(p.home()), before, "{agent}: install wrote something");
+        p.loopgate(["uninstall", "--agent", agent]).run().success();
+        assert_eq!(listing(p.home()), before, "{agent}");
+    }
+}
+
+/// Issue 42: `uninstall --purge` removes loopgate's store too; without it, uninstall names the store and the
+/// command that removes it. A store that is `$HOME` (or above it) is never purged.
+#[test]
+fn uninstall_purge_removes_loopgates_store_and_only_a_store_of_its_own() {
+    let p = Project::new();
+    p.loopgate(["setup", "--verify", "true", "do it"]).run().success();
+    assert!(p.loopgate_home().exists(), "setup wrote the store");
+    p.loopgate(["install", "--agent", "codex"]).run().success();
+    let kept = p.loopgate(["uninstall", "--agent", "codex"]).run();
+    kept.success();
+    assert!(
+        kept.stdout.contains("`loopgate uninstall --purge` removes it too"),
+        "{kept}"
+    );
+    assert!(p.loopgate_home().exists());
+    p.loopgate(["install", "--purge"]).run().code(2);
+    let gone = p.loopgate(["uninstall", "--agent", "codex", "--purge"]).run();
+    gone.success();
+    assert!(gone.stdout.contains("removed loopgate's store"), "{gone}");
+    assert!(!p.loopgate_home().exists());
+    let refused = p
+        .loopgate(["uninstall", "--agent", "codex", "--purge"])
+        .env("LOOPGATE_HOME", p.home())
+        .run();
+    refused.code(2);
+    assert!(refused.stderr.contains("refusing to purge"), "{refused}");
+    assert!(p.home().exists());
+}
+
+/// Gemini CLI reads `$GEMINI_CLI_HOME/.gemini/settings.json` (the variable stands for `~`, Gemini CLI 0.61.0's
+/// `homedir()`): install writes there, not in `$GEMINI_CLI_HOME` itself.
+#[test]
+fn install_for_gemini_follows_gemini_cli_home_as_gemini_does() {
+    let p = Project::new();
+    let elsewhere = p.home().join("g");
+    p.loopgate(["install", "--agent", "gemini"])
+        .env("GEMINI_CLI_HOME", &elsewhere)
+        .run()
+        .success();
+    assert!(elsewhere.join(".gemini/settings.json").is_file());
+    assert!(!elsewhere.join("settings.json").exists());
+}

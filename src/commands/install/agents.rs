@@ -14,7 +14,10 @@
 //! - Codex runs a hook only once it is trusted, and skips an untrusted one without a word. Trust is a
 //!   `[hooks.state."FILE:EVENT:GROUP:INDEX"] trusted_hash` table in `config.toml`, the hash Codex computes
 //!   itself (checked with 0.169.0: a hook with that entry runs with no `--dangerously-bypass-hook-trust`);
-//!   install writes those tables between two marker lines, replacing its own on the next run;
+//!   install writes one such table per hook and uninstall removes exactly those, editing the file structurally
+//!   (`codex_trust`): the user's tables and the ones Codex appends later stay, byte for byte;
+//! - uninstall removes loopgate's groups (and an event's list or `hooks` that held only them), its command files,
+//!   and the files and directories that leaves empty: install then uninstall in a fresh `$HOME` leaves nothing;
 //! - the commands that start, cancel and resume a loop: prompts that expand to `/pua-loop ARGS`,
 //!   `/cancel-loop`, `/resume-loop`, which the prompt hook (run for the user's prompts only) carries out.
 //!   Typed as such in `codex exec` or `gemini -p` they work the same.
@@ -25,16 +28,21 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
+pub(crate) mod ready;
+
+use super::codex_trust;
 use crate::cli::{Agent, HookEvent};
 use crate::error::Error;
 
 /// How one agent is configured.
 struct Spec {
     agent: Agent,
-    /// Its configuration directory: the variable that moves it (if it has one), and its name under `$HOME`.
+    /// Its configuration directory: the variable that moves it (if it has one), and its name under `$HOME` — or
+    /// under the home the CLI's own variable names (`home_var`: Gemini CLI's `GEMINI_CLI_HOME` stands for `~`,
+    /// read from its `homedir()`, 0.61.0).
     dir_var: Option<&'static str>,
+    home_var: Option<&'static str>,
     dir_name: &'static str,
     /// The hook configuration file in that directory.
     hooks_file: &'static str,
@@ -73,6 +81,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Codex,
         dir_var: Some("CODEX_HOME"),
+        home_var: None,
         dir_name: ".codex",
         hooks_file: "hooks.json",
         shape: Shape::Groups,
@@ -85,14 +94,18 @@ const SPECS: [Spec; 5] = [
     },
     Spec {
         agent: Agent::Gemini,
-        dir_var: Some("GEMINI_CLI_HOME"),
+        dir_var: None,
+        home_var: Some("GEMINI_CLI_HOME"),
         dir_name: ".gemini",
         hooks_file: "settings.json",
         shape: Shape::Groups,
         handler: |command, seconds, _| command_handler(command, seconds, 1000),
         trust: false,
         commands: Some(("commands", |name, body| {
-            let body = body.replace("$ARGUMENTS", "{{args}}");
+            let mut body = body.replace("$ARGUMENTS", "{{args}}");
+            if name == "pua-loop" {
+                body = format!("{body}\n\n{}", crate::messages::agents::GEMINI_NO_HOOKS_NOTE);
+            }
             let quoted = Value::String(body).to_string();
             (format!("{name}.toml"), format!("# {MARK}\nprompt = {quoted}\n"))
         })),
@@ -102,6 +115,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Cursor,
         dir_var: None,
+        home_var: None,
         dir_name: ".cursor",
         hooks_file: "hooks.json",
         shape: Shape::Flat,
@@ -119,6 +133,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Copilot,
         dir_var: None,
+        home_var: None,
         dir_name: ".copilot",
         hooks_file: "hooks/loopgate.json",
         shape: Shape::Flat,
@@ -130,6 +145,7 @@ const SPECS: [Spec; 5] = [
     Spec {
         agent: Agent::Opencode,
         dir_var: None,
+        home_var: None,
         dir_name: ".config/opencode",
         hooks_file: "plugin/loopgate.js",
         shape: Shape::Plugin,
@@ -141,9 +157,6 @@ const SPECS: [Spec; 5] = [
 
 /// The first line of every file install writes (a command file without it is the user's own).
 const MARK: &str = "loopgate-installed: loopgate install --agent rewrites this file";
-/// The lines around the trust tables install writes in Codex's `config.toml`.
-const TRUST_BEGIN: &str = "# loopgate install --agent codex: hook trust (begin)";
-const TRUST_END: &str = "# loopgate install --agent codex: hook trust (end)";
 
 /// The hook events loopgate installs, in loopgate's names, with the agent's matcher (`None`: every call).
 const INSTALLED: [(HookEvent, Option<&str>); 4] = [
@@ -177,7 +190,9 @@ fn config_dir(spec: &Spec) -> Result<PathBuf, Error> {
     if let Some(dir) = spec.dir_var.and_then(var) {
         return Ok(dir);
     }
-    var("HOME")
+    spec.home_var
+        .and_then(var)
+        .or_else(|| var("HOME"))
         .map(|home| home.join(spec.dir_name))
         .ok_or_else(|| Error::Usage("failed to find the home directory: `HOME` is not set".to_string()))
 }
@@ -195,16 +210,29 @@ pub(crate) fn install(agent: Agent, binary: &str) -> Result<(), Error> {
         return Ok(());
     }
     let mut config = read_json(&hooks_path)?;
+    let before = trust_keys(spec, &hooks_path, &config);
     let placed = place_hooks(spec, &mut config, binary)?;
-    write(
-        &hooks_path,
-        &(serde_json::to_string_pretty(&config).unwrap_or_default() + "\n"),
-    )?;
+    write_json(&hooks_path, &config)?;
     if spec.trust {
         let toml_path = dir.join("config.toml");
         let text = read_text(&toml_path)?;
-        let trusted = trust_block(&hooks_path, &placed);
-        write(&toml_path, &with_trust(&text, &trusted, &toml_path)?)?;
+        let trusted: Vec<(String, String)> = placed
+            .iter()
+            .map(|hook| {
+                let key = codex_trust::key(&hooks_path, hook.event, hook.group, 0);
+                (key, codex_trust::codex_hook_hash(hook.event, &hook.handler))
+            })
+            .collect();
+        let edited = codex_trust::with_trust(&text, &before, &trusted).map_err(|why| {
+            Error::Usage(format!(
+                "failed to record hook trust in `{}`: {}; trust loopgate's hooks with Codex's `/hooks` instead",
+                toml_path.display(),
+                why.0
+            ))
+        })?;
+        if edited != text {
+            write(&toml_path, &edited)?;
+        }
     }
     for (name, body) in COMMANDS {
         let Some((commands, command_file)) = spec.commands else {
@@ -237,15 +265,28 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
         }
     } else if hooks_path.exists() {
         let mut config = read_json(&hooks_path)?;
-        remove_ours(spec, &mut config);
-        write(
-            &hooks_path,
-            &(serde_json::to_string_pretty(&config).unwrap_or_default() + "\n"),
-        )?;
-    }
-    let toml_path = dir.join("config.toml");
-    if spec.trust && toml_path.exists() {
-        write(&toml_path, &without_trust(&read_text(&toml_path)?))?;
+        let before = trust_keys(spec, &hooks_path, &config);
+        if remove_ours(spec, &mut config, true) {
+            // Nothing left but what install adds to an empty file: the file was install's.
+            let bare = config == json!({}) || (spec.shape == Shape::Flat && config == json!({"version": 1}));
+            if bare {
+                remove_file(&hooks_path)?;
+            } else {
+                write_json(&hooks_path, &config)?;
+            }
+        }
+        let toml_path = dir.join("config.toml");
+        if spec.trust && toml_path.exists() {
+            let text = read_text(&toml_path)?;
+            // A file Codex cannot read is left as it is (Codex would not run the hooks it trusts anyway).
+            // One that held only loopgate's tables goes (Codex made none of it).
+            match codex_trust::without_trust(&text, &before) {
+                Ok(edited) if edited == text => {}
+                Ok(edited) if edited.trim().is_empty() => remove_file(&toml_path)?,
+                Ok(edited) => write(&toml_path, &edited)?,
+                Err(_) => {}
+            }
+        }
     }
     for (name, body) in COMMANDS {
         let Some((commands, command_file)) = spec.commands else {
@@ -253,13 +294,25 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
         };
         let path = dir.join(commands).join(command_file(name, body).0);
         if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(MARK)) {
-            let _ = std::fs::remove_file(&path);
+            remove_file(&path)?;
         }
     }
-    crate::say(format!(
-        "loopgate: removed loopgate's hooks and commands for {}",
-        agent.name()
-    ));
+    // The directories install made, where nothing is left in them (`remove_dir` leaves one with anything in it).
+    let made = spec.commands.map(|(commands, _)| dir.join(commands));
+    let parent = hooks_path.parent().filter(|p| *p != dir);
+    // `~/.config/opencode`: `~/.config` too, when it was made for it.
+    let nested = dir.ends_with(spec.dir_name).then(|| dir.ancestors().skip(1));
+    let nested = nested.into_iter().flatten().take(spec.dir_name.matches('/').count());
+    for empty in made
+        .iter()
+        .map(PathBuf::as_path)
+        .chain(parent)
+        .chain([dir.as_path()])
+        .chain(nested)
+    {
+        let _ = std::fs::remove_dir(empty);
+    }
+    crate::say(crate::messages::agents::uninstalled(agent));
     Ok(())
 }
 
@@ -277,14 +330,69 @@ fn ours(spec: &Spec, group: &Value) -> bool {
             .is_some_and(|hooks| hooks.iter().any(runs_loopgate))
 }
 
-fn remove_ours(spec: &Spec, config: &mut Value) {
-    if let Some(hooks) = config.get_mut("hooks").and_then(Value::as_object_mut) {
-        for groups in hooks.values_mut() {
-            if let Some(groups) = groups.as_array_mut() {
-                groups.retain(|group| !ours(spec, group));
+/// Removes loopgate's groups; with `prune` (uninstall), an event's list that held only loopgate's goes too, and
+/// `hooks` if that leaves it empty, as install found the file (install keeps them, so that the lists and keys
+/// stay where they are). Says whether anything was removed.
+fn remove_ours(spec: &Spec, config: &mut Value, prune: bool) -> bool {
+    let Some(object) = config.as_object_mut() else {
+        return false;
+    };
+    let Some(hooks) = object.get_mut("hooks").and_then(Value::as_object_mut) else {
+        return false;
+    };
+    let mut removed = false;
+    hooks.retain(|_, groups| {
+        let Some(groups) = groups.as_array_mut() else {
+            return true;
+        };
+        let count = groups.len();
+        groups.retain(|group| !ours(spec, group));
+        removed |= groups.len() != count;
+        !(prune && groups.is_empty() && count > 0)
+    });
+    if prune && removed && hooks.is_empty() {
+        object.remove("hooks");
+    }
+    removed
+}
+
+/// The trust keys of loopgate's hooks as `config` holds them (Codex: `FILE:EVENT:GROUP:INDEX`).
+fn trust_keys(spec: &Spec, hooks_path: &Path, config: &Value) -> Vec<String> {
+    loopgate_handlers(spec, config)
+        .into_iter()
+        .map(|h| codex_trust::key(hooks_path, &h.event, h.group, h.index))
+        .collect()
+}
+
+/// One of loopgate's handlers in an agent's hook file (Claude Code's groups), where it sits.
+pub(super) struct Found<'a> {
+    event: String,
+    group: usize,
+    index: usize,
+    handler: &'a Value,
+}
+
+fn loopgate_handlers<'a>(spec: &Spec, config: &'a Value) -> Vec<Found<'a>> {
+    let needle = format!(" hook --agent {} ", spec.agent.name());
+    let mut found = Vec::new();
+    let Some(hooks) = config.get("hooks").and_then(Value::as_object) else {
+        return found;
+    };
+    for (event, groups) in hooks {
+        for (group, entry) in groups.as_array().into_iter().flatten().enumerate() {
+            for (index, handler) in entry["hooks"].as_array().into_iter().flatten().enumerate() {
+                if handler["command"].as_str().is_some_and(|c| c.contains(&needle)) {
+                    found.push(Found {
+                        event: event.clone(),
+                        group,
+                        index,
+                        handler,
+                    });
+                }
             }
         }
     }
+    found
 }
 
 /// One hook loopgate placed: the agent's event name, the group's index, the handler.
@@ -299,7 +407,7 @@ fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Plac
     if !config.is_object() {
         *config = json!({});
     }
-    remove_ours(spec, config);
+    remove_ours(spec, config, false);
     if spec.shape == Shape::Flat
         && let Some(object) = config.as_object_mut()
     {
@@ -353,104 +461,6 @@ fn place_hooks(spec: &Spec, config: &mut Value, binary: &str) -> Result<Vec<Plac
     Ok(placed)
 }
 
-/// Codex's name of an event in trust keys and hashes (`PreToolUse` → `pre_tool_use`).
-fn snake(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
-}
-
-/// The hash Codex trusts a hook by: SHA-256 of the compact JSON, keys sorted, of the event's label and the
-/// hook's group with this one handler (no matcher: none; `async` false; the timeout in seconds).
-pub(crate) fn codex_hook_hash(event: &str, handler: &Value) -> String {
-    let identity = json!({
-        "event_name": snake(event),
-        "hooks": [{
-            "type": "command",
-            "command": handler["command"],
-            "timeout": handler["timeout"],
-            "async": false,
-        }],
-    });
-    let digest = Sha256::digest(canonical(&identity).as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
-}
-
-/// Compact JSON with every object's keys sorted, whatever order the map keeps (`preserve_order` may be on).
-fn canonical(value: &Value) -> String {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            let fields: Vec<String> = entries
-                .into_iter()
-                .map(|(key, value)| format!("{}:{}", Value::String(key.clone()), canonical(value)))
-                .collect();
-            format!("{{{}}}", fields.join(","))
-        }
-        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
-        other => other.to_string(),
-    }
-}
-
-fn trust_block(hooks_path: &Path, placed: &[Placed]) -> String {
-    let mut block = format!("{TRUST_BEGIN}\n");
-    for hook in placed {
-        let key = format!("{}:{}:{}:0", hooks_path.display(), snake(hook.event), hook.group);
-        block.push_str(&format!(
-            "[hooks.state.{}]\ntrusted_hash = \"{}\"\n",
-            Value::String(key),
-            codex_hook_hash(hook.event, &hook.handler)
-        ));
-    }
-    block.push_str(TRUST_END);
-    block.push('\n');
-    block
-}
-
-fn without_trust(text: &str) -> String {
-    match (text.find(TRUST_BEGIN), text.find(TRUST_END)) {
-        (Some(begin), Some(end)) if end > begin => {
-            // The blank line install put before the block goes with it.
-            let before = text[..begin].trim_end_matches('\n');
-            let after = &text[end + TRUST_END.len()..];
-            let after = after.strip_prefix('\n').unwrap_or(after);
-            if before.is_empty() {
-                after.to_string()
-            } else {
-                format!("{before}\n{after}")
-            }
-        }
-        _ => text.to_string(),
-    }
-}
-
-/// `config.toml` with loopgate's trust tables replaced by `block`; refuses a file Codex itself could not read,
-/// or one that already trusts one of these keys outside loopgate's block (a second table would break it).
-fn with_trust(text: &str, block: &str, path: &Path) -> Result<String, Error> {
-    let rest = without_trust(text);
-    let rest = rest.trim_end_matches('\n');
-    let combined = if rest.is_empty() {
-        block.to_string()
-    } else {
-        format!("{rest}\n\n{block}")
-    };
-    toml::from_str::<toml::Table>(&combined).map_err(|e| {
-        Error::Usage(format!(
-            "failed to record hook trust in `{}`: {}; trust loopgate's hooks with Codex's `/hooks` instead",
-            path.display(),
-            e.message()
-        ))
-    })?;
-    Ok(combined)
-}
-
 fn read_text(path: &Path) -> Result<String, Error> {
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(text),
@@ -469,6 +479,21 @@ fn read_json(path: &Path) -> Result<Value, Error> {
         return Ok(json!({}));
     }
     serde_json::from_str(&text).map_err(|e| Error::Usage(format!("`{}` is not valid JSON: {e}", path.display())))
+}
+
+fn write_json(path: &Path, config: &Value) -> Result<(), Error> {
+    write(path, &(serde_json::to_string_pretty(config).unwrap_or_default() + "\n"))
+}
+
+fn remove_file(path: &Path) -> Result<(), Error> {
+    match std::fs::remove_file(path) {
+        Err(source) if source.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
+            action: "remove",
+            path: path.to_path_buf(),
+            source,
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn write(path: &Path, text: &str) -> Result<(), Error> {
@@ -505,45 +530,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    use super::*;
-
-    /// The hash Codex 0.169.0 trusted for this handler (recorded: the hook ran with no bypass flag).
-    #[test]
-    fn the_trust_hash_is_the_one_codex_computes() {
-        let handler = json!({"type": "command", "command": "cat > /tmp/h34p/stop-$(date +%s%N).json", "timeout": 30});
-        assert_eq!(
-            codex_hook_hash("Stop", &handler),
-            "sha256:ae77af737190078896b2d078d15b572b8a40627e1d64dec9cb05d1bf18c515f7"
-        );
-    }
-
-    #[test]
-    fn trust_tables_are_replaced_not_repeated_and_the_rest_is_kept() {
-        let path = Path::new("/h/.codex/config.toml");
-        let block = trust_block(
-            Path::new("/h/.codex/hooks.json"),
-            &[Placed {
-                event: "PreToolUse",
-                group: 1,
-                handler: json!({"command": "x", "timeout": 60}),
-            }],
-        );
-        assert!(
-            block.contains("[hooks.state.\"/h/.codex/hooks.json:pre_tool_use:1:0\"]"),
-            "{block}"
-        );
-        let once = with_trust("model = \"m\"\n", &block, path).expect("valid");
-        let twice = with_trust(&once, &block, path).expect("valid");
-        assert_eq!(once, twice);
-        assert!(twice.starts_with("model = \"m\"\n"));
-        assert_eq!(without_trust(&twice).trim_end(), "model = \"m\"");
-        let clash = block.replace(TRUST_BEGIN, "").replace(TRUST_END, "");
-        let err = with_trust(&clash, &block, path);
-        assert!(
-            err.is_err(),
-            "a key trusted outside loopgate's block would be a second table"
-        );
     }
 }

@@ -15,7 +15,9 @@
 //! - the tools: `run_shell_command` is Bash, `write_file` Write, `replace` Edit, `read_file` Read;
 //! - the answers: a tool is refused with `{"decision":"deny","reason":…}` and a command rewritten with
 //!   `hookSpecificOutput.tool_input`;
-//! - no cap on blocks in a row, so loopgate keeps its own.
+//! - no cap on blocks in a row, so loopgate keeps its own;
+//! - the `/pua-loop` command install writes ends with a note for the model, read only where the hooks did not run
+//!   (an untrusted folder, `messages::agents::GEMINI_NO_HOOKS_NOTE`): the prompt hook cuts it off.
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -47,6 +49,13 @@ impl Adapter for Gemini {
             && let Some(typed) = after_hook_context(prompt)
         {
             *prompt = typed.to_string();
+        }
+        if matches!(event, HookEvent::UserPromptSubmit)
+            && let Some(prompt) = input.prompt.as_mut()
+            && let Some(at) = prompt.find(crate::messages::agents::GEMINI_NO_HOOKS_NOTE)
+        {
+            prompt.truncate(at);
+            prompt.truncate(prompt.trim_end().len());
         }
         if matches!(event, HookEvent::Stop) {
             input.stop_hook_active = None;

@@ -63,6 +63,19 @@ fn codex_output_drops_the_notification_and_allows_a_rewritten_command() {
     assert!(claude["terminalSequence"].is_string());
 }
 
+/// The note that ends Gemini's `/pua-loop` command (for the model, where the hooks did not run) is no part of the
+/// task.
+#[test]
+fn gemini_prompt_hook_cuts_off_the_note_for_an_untrusted_folder() {
+    let prompt = format!(
+        "/pua-loop \"fix it\" --verify 'true'\n\n{}",
+        crate::messages::agents::GEMINI_NO_HOOKS_NOTE
+    );
+    let raw = json!({"session_id": "g1", "hook_event_name": "BeforeAgent", "cwd": "/p", "prompt": prompt});
+    let input = read(Agent::Gemini, &HookEvent::UserPromptSubmit, &raw);
+    assert_eq!(input.prompt.as_deref(), Some("/pua-loop \"fix it\" --verify 'true'"));
+}
+
 #[test]
 fn gemini_reads_the_tail_of_the_cumulative_response_and_not_stop_hook_active() {
     let old = "<promise>LOOP_DONE</promise> earlier turn. ".repeat(100);
