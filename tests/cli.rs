@@ -49,6 +49,8 @@ mod interrupt;
 mod observed;
 #[path = "cli/plugin_script.rs"]
 mod plugin_script;
+#[path = "cli/report_flag.rs"]
+mod report_flag;
 #[path = "cli/seal_store.rs"]
 mod seal_store;
 #[path = "cli/session_start.rs"]

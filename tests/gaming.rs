@@ -42,6 +42,8 @@ mod per_test;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
+#[path = "gaming/report_moves.rs"]
+mod report_moves;
 #[path = "gaming/room_moves.rs"]
 mod room_moves;
 #[path = "gaming/shadow_moves.rs"]
