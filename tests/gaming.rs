@@ -23,6 +23,8 @@
 
 #[path = "gaming/aware_moves.rs"]
 mod aware_moves;
+#[path = "gaming/bats_moves.rs"]
+mod bats_moves;
 #[path = "gaming/closure_moves.rs"]
 mod closure_moves;
 #[path = "support/common.rs"]
