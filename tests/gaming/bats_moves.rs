@@ -140,3 +140,30 @@ fn bats_verify_auto_finds_the_tests() {
     assert!(out.stdout.contains("bats test"), "{out}");
     assert!(out.stdout.contains("test/ holds bats test files"), "{out}");
 }
+
+/// bats asked for its JUnit report on its command line, read through `--report junit:PATH` (item 3): the names
+/// are the report's, `calc.bats::…`.
+pub const BATS_JUNIT: Fixture = Fixture {
+    verify: "mkdir -p build && bats --report-formatter junit --output \"$PWD/build\" test",
+    ..BATS
+};
+
+#[test]
+fn bats_junit_report_names_the_tests_and_an_honest_fix_completes() {
+    let p = BATS_JUNIT.project();
+    setup(&p, &BATS_JUNIT, "--report junit:build/report.xml");
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 2, "{init}");
+    assert_eq!(
+        init["baseline"]["failing"],
+        serde_json::json!(["calc.bats::adds two numbers"]),
+        "{init}"
+    );
+    edit(&p, "test/calc.bats", ADDS, "");
+    let block = promise(&p).blocked();
+    assert!(block.reason.contains("PROMISE REJECTED"), "{}", block.reason);
+    p.write("test/calc.bats", BATS.files[1].1);
+    let (path, fixed) = BATS.fix;
+    p.write(path, fixed);
+    assert_completes(&promise(&p), "bats_junit_honest_fix", "honest work was not accepted");
+}
