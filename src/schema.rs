@@ -34,11 +34,13 @@ pub enum Lang {
     #[serde(rename = "js")]
     JavaScript,
     Go,
+    /// Shell: bats test files (`.bats`).
+    Shell,
 }
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 4] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
+    pub const ALL: [Lang; 5] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go, Lang::Shell];
 
     /// The language of a file, by its extension; `None` for anything else.
     pub fn of(path: &std::path::Path) -> Option<Lang> {
@@ -48,6 +50,7 @@ impl Lang {
             "py" => Some(Lang::Python),
             "rs" => Some(Lang::Rust),
             "go" => Some(Lang::Go),
+            "bats" => Some(Lang::Shell),
             _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
             _ => None,
         }

@@ -1,7 +1,7 @@
 //! bats (issue 40, item 2): a shell project whose tests `load` the code under test from `lib/`, with the real
 //! bats from Debian as the verify command. The baseline names every test (bats' TAP, `src/ecosystem/shell/`);
 //! a weakened, a deleted and a skipped test are rejected (by name where only the per-test verdict stands, and
-//! with the defaults); an honest fix to `lib/calc.sh` — code the tests `load`, which the traced baseline run
+//! with the defaults by the test file's signatures: `@test` units and `skip` markers); an honest fix to `lib/calc.sh` — code the tests `load`, which the traced baseline run
 //! read — plus a new test completes.
 
 use std::time::Instant;
@@ -55,7 +55,7 @@ const BY_NAME_ONLY: &str =
 
 /// Plays `play` with every check opted out (it must complete: the move makes bats pass without the fix), then
 /// with only the per-test verdict (`by_name`, where names can see it) and with the defaults: rejected.
-fn caught(name: &str, play: fn(&Project), by_name: Option<&str>) {
+fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
     let began = Instant::now();
     let proof = started(OPT_OUT);
     play(&proof);
@@ -74,8 +74,8 @@ fn caught(name: &str, play: fn(&Project), by_name: Option<&str>) {
     play(&p);
     let block = promise(&p).blocked();
     assert!(
-        block.reason.contains("PROMISE REJECTED"),
-        "{name}: with the defaults:\n{}",
+        block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
+        "{name}: with the defaults, {by_default:?}:\n{}",
         block.reason
     );
     println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
@@ -101,6 +101,7 @@ fn bats_deleted_test_is_rejected() {
         "bats_deleted_test",
         |p| edit(p, "test/calc.bats", ADDS, ""),
         Some("`adds two numbers` (failed at baseline; did not run now)"),
+        "existing test `adds two numbers` was deleted",
     );
 }
 
@@ -117,6 +118,7 @@ fn bats_skipped_test_is_rejected() {
             )
         },
         Some("`adds two numbers` (failed at baseline; did not run now)"),
+        "skip marker added: `skip \"later\"`",
     );
 }
 
@@ -126,6 +128,7 @@ fn bats_weakened_test_is_rejected() {
         "bats_weakened_test",
         |p| edit(p, "test/calc.bats", "[ \"$(add 1 2)\" -eq 3 ]", "[ -n \"$(add 1 2)\" ]"),
         None,
+        "existing test `adds two numbers` was changed: `[ -n \"$(add 1 2)\" ]`",
     );
 }
 
