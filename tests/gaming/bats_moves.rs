@@ -170,3 +170,17 @@ fn bats_junit_report_names_the_tests_and_an_honest_fix_completes() {
     p.write(path, fixed);
     assert_completes(&promise(&p), "bats_junit_honest_fix", "honest work was not accepted");
 }
+
+/// The failure summary the model reads names the failing test and the command that failed in it.
+#[test]
+fn bats_failure_summary_names_the_test_and_its_failed_command() {
+    let p = started("");
+    let block = promise(&p).blocked();
+    assert!(
+        block
+            .reason
+            .contains("Failure summary:\nadds two numbers: `[ \"$(add 1 2)\" -eq 3 ]' failed"),
+        "{}",
+        block.reason
+    );
+}
