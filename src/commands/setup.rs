@@ -417,7 +417,18 @@ fn report(config: &Config, started: &Started) -> String {
                     .unwrap_or(&log)
                     .display()
                     .to_string();
-                messages::baseline::at_setup(config.loop_config.lang, baseline, &log)
+                let mut said = messages::baseline::at_setup(config.loop_config.lang, baseline, &log);
+                if let Some(report) = &config.loop_config.verify.report
+                    && baseline.results.is_empty()
+                    && baseline.cut.is_none()
+                {
+                    said.push('\n');
+                    said.push_str(&messages::room::own_report_unread(
+                        config.loop_config.lang,
+                        &report.path,
+                    ));
+                }
+                said
             }
             None => messages::baseline::skipped(config.loop_config.lang).to_string(),
         };

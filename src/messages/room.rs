@@ -132,6 +132,18 @@ pub(crate) fn own_report_problem(lang: Speech, problem: &Problem, path: &str) ->
     }
 }
 
+/// The baseline run's report (`--report junit:PATH`) named no test: missing, cut short or empty.
+pub(crate) fn own_report_unread(lang: Speech, path: &str) -> String {
+    match lang {
+        Speech::En => format!(
+            "The baseline run wrote no readable JUnit report at `{path}` (`--report`), so no test is known by name yet: check that the verify command writes it there (relative to the project); the first verify that does becomes the baseline."
+        ),
+        Speech::Zh => format!(
+            "基线运行没有在 `{path}` 写出可读的 JUnit 报告(`--report`),因此还没有按名称记录任何测试:请确认验证命令把报告写在那里(相对于项目);第一次写出报告的验证将成为基线。"
+        ),
+    }
+}
+
 /// The first names of a list, in backticks.
 fn listed(names: &[String]) -> String {
     names

@@ -172,3 +172,20 @@ fn a_state_file_edit_does_not_move_the_report() {
     assert_has(&message, "TAMPERING DETECTED: the state file's `report` changed");
     assert_eq!(p.statuses().last().map(String::as_str), Some("complete"));
 }
+
+/// A path the verify command does not write (a typo) is said at setup, not found out at the first promise.
+#[test]
+fn a_report_the_baseline_did_not_write_is_said_at_setup() {
+    let p = junit_runner();
+    let out = p.setup("S", "\"fix adds\" --verify 'sh check.sh' --report junit:out/reprot.xml");
+    assert_has(
+        &out.stdout,
+        "The baseline run wrote no readable JUnit report at `out/reprot.xml` (`--report`)",
+    );
+    let out = p
+        .loopgate(["setup", "--args-stdin", "--session-id", "T", "--force"])
+        .stdin(SETUP)
+        .run();
+    out.success();
+    assert!(!out.stdout.contains("no readable JUnit report"), "{out}");
+}
