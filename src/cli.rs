@@ -389,6 +389,10 @@ pub(crate) struct SetupArgs {
     /// Verifies in a row without a better score that count as a stall (with --score-regex; 0 disables).
     #[arg(long, value_name = "N", requires = "score_regex", value_parser = count, allow_negative_numbers = true)]
     pub(crate) plateau: Option<u64>,
+    /// The structured report the verify command writes itself, read test by test: `junit:PATH` (the JUnit XML
+    /// at PATH, relative to the project) judges a runner loopgate has no reader for by the names in its report.
+    #[arg(long, value_name = "KIND:PATH")]
+    pub(crate) report: Option<String>,
     /// Which per-iteration checkpoints of the working tree to keep when the loop ends: the start, the last and
     /// the best-scoring (best), all, or none [default: best].
     #[arg(long, value_enum, value_name = "WHICH")]

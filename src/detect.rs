@@ -82,10 +82,25 @@ pub(crate) enum Fact {
     },
     /// `python` is not on `PATH`: `python3` is used.
     Python3,
+    /// `dir/` holds bats test files (`*.bats`).
+    BatsFiles {
+        dir: &'static str,
+    },
     /// The chosen program is not on `PATH` here (the verify will fail until it is).
     NotOnPath {
         program: String,
     },
+}
+
+/// bats, where `test/` or `tests/` holds `*.bats` files: `bats DIR` runs every one of them.
+fn bats(root: &Path) -> Option<Candidate> {
+    ["test", "tests"].into_iter().find_map(|dir| {
+        let entries = std::fs::read_dir(root.join(dir)).ok()?;
+        entries
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().ends_with(".bats"))
+            .then(|| (format!("bats {dir}"), vec![Fact::BatsFiles { dir }]))
+    })
 }
 
 /// A candidate: the command and the facts behind it.
@@ -123,6 +138,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
         read("go.mod").map(|_| ("go test ./...".into(), vec![Fact::GoMod])),
         node(root, read("package.json")),
         python(root, &read, installed),
+        bats(root),
         runner("check"),
     ]
     .into_iter()
@@ -131,7 +147,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/); pass the command with `--verify 'CMD'`",
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats); pass the command with `--verify 'CMD'`",
             root.display()
         ));
     };

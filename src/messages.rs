@@ -377,6 +377,7 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
         (Speech::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
         (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
+        (Speech::En, Fact::BatsFiles { dir }) => format!("{dir}/ holds bats test files (*.bats)"),
         (Speech::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
         (Speech::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
         (Speech::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
@@ -396,6 +397,7 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
         (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
         (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
+        (Speech::Zh, Fact::BatsFiles { dir }) => format!("{dir}/ 中有 bats 测试文件(*.bats)"),
         (Speech::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
     };
     let parts: Vec<String> = facts.iter().map(one).collect();

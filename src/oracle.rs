@@ -21,6 +21,7 @@ use crate::verify::{self, LiveLine, VerifyOutcome, VerifyRequest};
 
 mod breach;
 pub(crate) mod holdout;
+pub(crate) mod own_report;
 mod watch;
 pub(crate) use breach::Breach;
 
@@ -141,6 +142,17 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         plane: plane.as_ref(),
         mount: tree.as_ref().and_then(|(placed, _)| placed.mount()),
     };
+    // The verify command's own report (`--report`): only what this run writes there is read.
+    let own_report = fields
+        .config
+        .verify
+        .report
+        .as_ref()
+        .map(|report| own_report::OwnReport::at(report, root, tree.as_ref().map(|(placed, _)| placed)));
+    if let Some(Err(err)) = own_report.as_ref().map(own_report::OwnReport::clear) {
+        let _ = put_back_tests();
+        return Err(err);
+    }
     let watch = watch::Watch::start(root, inputs.watched(root, &checks));
     // A change made after the checks above but before the watch began (by a process waiting for the verify to
     // start) is still there to see now; from here on the watch sees every change.
@@ -162,6 +174,11 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         counts,
         results,
     } = counted;
+    // With `--report`, the names are the report's, not the output's.
+    let (results, own_problem) = match &own_report {
+        Some(own) => own.read(),
+        None => (results, None),
+    };
     let text = outcome.output_text();
     let mut summary = readout::summarize(&text);
     summary.counts = counts;
@@ -173,6 +190,17 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         .as_ref()
         .and_then(|gate| gate.extract(text.as_bytes()));
     let (mut passed, mut note) = assess(fields, &outcome, &summary, score);
+    if let (Some(problem), Some(own)) = (&own_problem, &own_report)
+        && passed
+        && fields.checks(Check::ByName)
+    {
+        passed = false;
+        note = Some(messages::room::own_report_problem(
+            fields.config.lang,
+            problem,
+            &own.shown,
+        ));
+    }
     // By name first: where both see a pass fall short, the names say exactly what moved; the totals are the
     // fallback for runners that print none.
     let by_name = if fields.checks(Check::ByName) {
@@ -526,6 +554,15 @@ pub(crate) fn baseline(
         plane,
         mount: placed.and_then(|(placed, _)| placed.mount()),
     };
+    let own_report = fields
+        .config
+        .verify
+        .report
+        .as_ref()
+        .map(|report| own_report::OwnReport::at(report, &project.root, placed.map(|(placed, _)| placed)));
+    if let Some(own) = &own_report {
+        own.clear()?;
+    }
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
@@ -544,7 +581,10 @@ pub(crate) fn baseline(
         }
         Err(why) => Observed::unavailable(why),
     };
-    let counted = counted?;
+    let mut counted = counted?;
+    if let Some(own) = &own_report {
+        counted.results = own.read().0;
+    }
     let o = &counted.outcome;
     if let Some(line) = o.could_not_start(command) {
         return Err(Error::Usage(format!(

@@ -152,6 +152,23 @@ impl Placed {
             .collect()
     }
 
+    /// Where a file the run wrote at `relative` (project-relative) is found after it, for the project at `root`:
+    /// in the copy, unless it lies in one of the project's dependency or version-control directories the copy
+    /// binds (see `tree::BOUND`), which the run wrote through to the project's own.
+    pub(crate) fn written(&self, root: &Path, relative: &str) -> PathBuf {
+        let mut prefix = PathBuf::new();
+        for part in Path::new(relative).components() {
+            prefix.push(part);
+            if tree::BOUND.iter().any(|name| part.as_os_str() == *name) && root.join(&prefix).is_dir() {
+                return root.join(relative);
+            }
+        }
+        match self {
+            Placed::Mounted(mount) => mount.in_room(tree::PLACE).join(relative),
+            Placed::Copied { tree, .. } => tree.join(relative),
+        }
+    }
+
     /// Where the run writes a file for loopgate (the trace): the room, which the run can write.
     pub(crate) fn in_room(&self, room: &Path, name: &str) -> PathBuf {
         match self {

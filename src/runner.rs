@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -24,6 +24,8 @@ mod js;
 mod python;
 #[path = "ecosystem/rust/runner.rs"]
 mod rust;
+#[path = "ecosystem/shell/runner.rs"]
+mod shell;
 #[cfg(test)]
 mod tests;
 
@@ -51,11 +53,13 @@ pub enum Runner {
     Nextest,
     /// `go test`.
     Go,
+    /// bats.
+    Bats,
 }
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 10] = [
+    pub(crate) const ALL: [Runner; 11] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -66,6 +70,7 @@ impl Runner {
         Runner::Cargo,
         Runner::Nextest,
         Runner::Go,
+        Runner::Bats,
     ];
 
     /// This runner's row of the table.
@@ -81,6 +86,7 @@ impl Runner {
             Runner::Cargo => &rust::CARGO,
             Runner::Nextest => &rust::NEXTEST,
             Runner::Go => &go::GO,
+            Runner::Bats => &shell::BATS,
         }
     }
 
@@ -220,6 +226,9 @@ pub(crate) struct TestFiles {
     pub(crate) regex_keys: &'static [&'static str],
     /// Whether the runner reads docstring examples in every module as tests.
     pub(crate) doctests: Doctests,
+    /// Whether its tests load the code under test as shell scripts (bats' `load`, `source`): a script the run
+    /// only read is then the code the agent changes, not the verify command's (`closure::observed`).
+    pub(crate) loads_scripts: bool,
 }
 
 impl TestFiles {
@@ -229,6 +238,7 @@ impl TestFiles {
         path_keys: &[],
         regex_keys: &[],
         doctests: Doctests::Never,
+        loads_scripts: false,
     };
 }
 

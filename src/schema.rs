@@ -34,11 +34,13 @@ pub enum Lang {
     #[serde(rename = "js")]
     JavaScript,
     Go,
+    /// Shell: bats test files (`.bats`).
+    Shell,
 }
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 4] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
+    pub const ALL: [Lang; 5] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go, Lang::Shell];
 
     /// The language of a file, by its extension; `None` for anything else.
     pub fn of(path: &std::path::Path) -> Option<Lang> {
@@ -48,6 +50,7 @@ impl Lang {
             "py" => Some(Lang::Python),
             "rs" => Some(Lang::Rust),
             "go" => Some(Lang::Go),
+            "bats" => Some(Lang::Shell),
             _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
             _ => None,
         }
@@ -237,4 +240,98 @@ pub struct Receipt {
     /// neither could say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+}
+
+// The verify command's own report (`--report`; behaviour in `oracle`).
+
+/// A structured report the verify command writes itself, which the verdict reads test by test (`--report
+/// junit:PATH`): for a runner loopgate has no reader of its own for. Persisted as its flag's value, `junit:PATH`,
+/// `PATH` relative to the project.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct VerifyReport {
+    /// Where the run writes it, relative to the project (`/`-separated, no `..`).
+    pub path: String,
+}
+
+impl VerifyReport {
+    /// The kinds of report `--report` takes (the part before the `:`).
+    pub const KINDS: [&str; 1] = ["junit"];
+
+    /// The flag's value `text` for the project at `root`: `junit:PATH`, `PATH` relative to the project or an
+    /// absolute path inside it. The error says what to give.
+    pub fn parse(text: &str, root: Option<&std::path::Path>) -> Result<VerifyReport, String> {
+        let Some((kind, path)) = text.split_once(':') else {
+            return Err(format!(
+                "give the kind of report and its path, e.g. `junit:build/test-results.xml` (kinds: {})",
+                Self::KINDS.join(", ")
+            ));
+        };
+        if !Self::KINDS.contains(&kind) {
+            return Err(format!(
+                "`{kind}` is not a kind of report loopgate reads: give `junit:PATH` (the JUnit XML the verify command writes)"
+            ));
+        }
+        let path = path.trim();
+        if path.is_empty() {
+            return Err(
+                "no path after `junit:`: give where the verify command writes its JUnit XML, relative to the project, e.g. `junit:build/test-results.xml`"
+                    .to_string(),
+            );
+        }
+        let given = std::path::Path::new(path);
+        let relative = if given.is_absolute() {
+            let inside = root.and_then(|root| {
+                let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+                given
+                    .strip_prefix(root)
+                    .or_else(|_| given.strip_prefix(&canonical))
+                    .ok()
+                    .map(std::path::Path::to_path_buf)
+            });
+            inside.ok_or_else(|| {
+                format!("`{path}` is outside the project: give the report's path relative to the project")
+            })?
+        } else {
+            given.to_path_buf()
+        };
+        let mut parts = Vec::new();
+        for part in relative.components() {
+            match part {
+                std::path::Component::Normal(name) => parts.push(name.to_string_lossy().into_owned()),
+                std::path::Component::CurDir => {}
+                _ => {
+                    return Err(format!(
+                        "`{path}` leaves the project: give the report's path inside it, relative to the project"
+                    ));
+                }
+            }
+        }
+        if parts.is_empty() {
+            return Err(format!(
+                "`{path}` names the project itself: give the report file's path"
+            ));
+        }
+        Ok(VerifyReport { path: parts.join("/") })
+    }
+}
+
+impl std::fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "junit:{}", self.path)
+    }
+}
+
+impl From<VerifyReport> for String {
+    fn from(report: VerifyReport) -> String {
+        report.to_string()
+    }
+}
+
+impl TryFrom<String> for VerifyReport {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        VerifyReport::parse(&text, None)
+    }
 }

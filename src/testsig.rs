@@ -44,6 +44,8 @@ pub(crate) mod norm;
 mod python;
 #[path = "ecosystem/rust/testsig.rs"]
 mod rust;
+#[path = "ecosystem/shell/testsig.rs"]
+mod shell;
 mod sig;
 mod table;
 #[cfg(test)]
@@ -204,5 +206,6 @@ pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
         Lang::JavaScript => js::units(lexed),
         Lang::Rust => rust::units(lexed),
         Lang::Go => go::units(lexed),
+        Lang::Shell => shell::units(lexed),
     }
 }

@@ -53,6 +53,8 @@ mod links;
 mod observed;
 #[path = "cli/plugin_script.rs"]
 mod plugin_script;
+#[path = "cli/report_flag.rs"]
+mod report_flag;
 #[path = "cli/scratch.rs"]
 mod scratch;
 #[path = "cli/seal_store.rs"]

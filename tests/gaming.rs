@@ -23,6 +23,8 @@
 
 #[path = "gaming/aware_moves.rs"]
 mod aware_moves;
+#[path = "gaming/bats_moves.rs"]
+mod bats_moves;
 #[path = "gaming/closure_moves.rs"]
 mod closure_moves;
 #[path = "support/common.rs"]
@@ -42,6 +44,8 @@ mod per_test;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
+#[path = "gaming/report_moves.rs"]
+mod report_moves;
 #[path = "gaming/room_moves.rs"]
 mod room_moves;
 #[path = "gaming/shadow_moves.rs"]

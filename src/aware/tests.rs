@@ -628,7 +628,11 @@ fn wrapped(lang: Lang, body: &str) -> String {
         .chars()
         .filter(|c| !matches!(c, '\n' | '\r' | '\\' | '"' | '`'))
         .collect();
-    let comment = if lang == Lang::Python { "#" } else { "//" };
+    let comment = if matches!(lang, Lang::Python | Lang::Shell) {
+        "#"
+    } else {
+        "//"
+    };
     let say = if lang == Lang::Python { "print" } else { "log" };
     format!("{comment} {line}\n{say}(\"note: {line} \");\n")
 }

@@ -30,6 +30,8 @@ mod js;
 mod make;
 #[path = "../ecosystem/python/closure.rs"]
 mod python;
+#[path = "../ecosystem/shell/closure.rs"]
+mod shell;
 
 /// How deeply scripts, recipes and `sh -c` strings are followed.
 const MAX_DEPTH: usize = 6;
@@ -186,6 +188,7 @@ impl Deriver<'_> {
                 self.plan.ecosystems.insert(Lang::Go);
                 self.plan.runners.insert(Runner::Go);
             }
+            "bats" => self.bats(),
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" | "source" | "." => self.shell(rest, cwd, depth),

@@ -25,7 +25,9 @@
 //!   changed outside the project since the baseline, that the agent did not do through the project, is the
 //!   user's (issue 29; the oracle's room keeps it as it was).
 //! - **Not sealed**: the code the agent is there to change — source files (by extension: `.py`, `.rs`, `.js`,
-//!   `.go`, …) that are not configuration, and data files (`src.txt`, `src/data/table.json`: what the code
+//!   `.go`, …) that are not configuration, and scripts (`lib/calc.sh`) the run only read where a runner of the
+//!   command loads the code under test as scripts (bats' `load`/`source`; a script the command names is still
+//!   the derived closure's), and data files (`src.txt`, `src/data/table.json`: what the code
 //!   reads is the code's);
 //!   the tests and their data (sealed test by test by the inventory, restored as sealed for each oracle run by
 //!   `testswap`); dependency manifests and lockfiles (the derived closure seals the parts of a manifest that
@@ -325,6 +327,9 @@ struct Places<'a> {
     ancestors: Vec<&'a Path>,
     /// Whether the project is a cargo package (its `target/` is build output).
     cargo: bool,
+    /// Whether a runner of the command loads the code under test as shell scripts (bats: `load ../lib/x.sh`):
+    /// a script the run only read is then code, not the command's own (`runner::TestFiles::loads_scripts`).
+    scripts_are_code: bool,
     /// Directories known to hold (or not) a marker file (`CACHEDIR.TAG`, `pyvenv.cfg`).
     markers: std::cell::RefCell<HashMap<(PathBuf, &'static str), bool>>,
     /// Loopgate's home: the oracle's room (`crate::room`) is the run's own caches, never an input.
@@ -350,6 +355,7 @@ impl<'a> Places<'a> {
                 .unwrap_or_default(),
             ancestors: root.ancestors().skip(1).collect(),
             cargo: root.join("Cargo.toml").is_file(),
+            scripts_are_code: derived.is_some_and(|c| c.runners.iter().any(|r| r.row().tests.loads_scripts)),
             markers: std::cell::RefCell::default(),
             loopgate: crate::project::loopgate_home(),
         }
@@ -434,8 +440,8 @@ impl<'a> Places<'a> {
                 let in_dot_dir = relative
                     .parent()
                     .is_some_and(|p| p.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.')));
-                config_name(name)
-                    || (!source(name) && (script(name) || ((at_root || in_dot_dir) && configuration(name))))
+                let script = script(name) && !self.scripts_are_code;
+                config_name(name) || (!source(name) && (script || ((at_root || in_dot_dir) && configuration(name))))
             }
         }
     }

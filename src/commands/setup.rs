@@ -176,6 +176,16 @@ impl Config {
             }
             _ => None,
         };
+        let report = match args.report.as_deref() {
+            Some(_) if verify.is_none() => {
+                return usage("`--report` needs a `--verify` command that writes the report".into());
+            }
+            Some(text) => Some(
+                crate::schema::VerifyReport::parse(text, Some(&Project::for_terminal().root))
+                    .map_err(|e| Error::Usage(format!("`--report {text}`: {e}")))?,
+            ),
+            None => None,
+        };
         Ok(Self {
             task,
             loop_config: LoopConfig {
@@ -190,6 +200,7 @@ impl Config {
                     verify_on,
                     require_tests: args.require_tests,
                     score,
+                    report,
                 },
                 limits: Limits {
                     max_iterations: args.max_iterations.unwrap_or(0),
@@ -352,6 +363,9 @@ fn terminal_command(config: &Config, n: u32) -> String {
     if let Some(verify) = &config.loop_config.verify.verify_command {
         words.extend(["--verify".into(), quote(verify)]);
     }
+    if let Some(report) = &config.loop_config.verify.report {
+        words.extend(["--report".into(), quote(&report.to_string())]);
+    }
     if config.loop_config.limits.max_iterations > 0 {
         words.extend([
             "--max-iterations".into(),
@@ -403,7 +417,18 @@ fn report(config: &Config, started: &Started) -> String {
                     .unwrap_or(&log)
                     .display()
                     .to_string();
-                messages::baseline::at_setup(config.loop_config.lang, baseline, &log)
+                let mut said = messages::baseline::at_setup(config.loop_config.lang, baseline, &log);
+                if let Some(report) = &config.loop_config.verify.report
+                    && baseline.results.is_empty()
+                    && baseline.cut.is_none()
+                {
+                    said.push('\n');
+                    said.push_str(&messages::room::own_report_unread(
+                        config.loop_config.lang,
+                        &report.path,
+                    ));
+                }
+                said
             }
             None => messages::baseline::skipped(config.loop_config.lang).to_string(),
         };

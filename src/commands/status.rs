@@ -61,6 +61,9 @@ struct LoopReport {
     verify_command: Option<String>,
     verify_timeout: u64,
     verify_on: VerifyOn,
+    /// The verify command's own report the verdict reads (`--report junit:PATH`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<String>,
     completion_promise: String,
     session_id: String,
     driver: Option<DriverReport>,
@@ -284,6 +287,7 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         verify_command: f.config.verify.verify_command.clone(),
         verify_timeout: f.config.verify.verify_timeout,
         verify_on: f.config.verify.verify_on,
+        report: f.config.verify.report.as_ref().map(ToString::to_string),
         completion_promise: f.config.completion_promise.clone(),
         session_id: f.progress.session_id.clone(),
         driver: f
@@ -439,6 +443,11 @@ fn render_loop(r: &LoopReport, state: &str) -> String {
         "loopgate: loop {} — {state}\n  task:        {task_line}{more}\n  iteration:   {}{of}\n  elapsed:     {elapsed}{limit}\n  rejections:  {} ({} in a row)\n  verify:      {verify}\n  session:     {session}",
         r.loop_id, r.iteration, r.promise_rejections, r.rejections_in_a_row,
     );
+    if let Some(report) = &r.report {
+        out.push_str(&format!(
+            "\n  report:      {report}  (the verdict reads the tests from this JUnit XML, test by test)"
+        ));
+    }
     out.push_str(&format!("\n  control plane: {}", r.control_plane));
     if let Some(driver) = &r.driver {
         let gone = if driver.running {

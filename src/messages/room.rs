@@ -103,6 +103,55 @@ pub(crate) fn report_problem(lang: Speech, problem: &Problem, who: &str) -> Stri
     }
 }
 
+/// Why a run that exited 0 is no pass by the report the verify command writes itself (`--report junit:PATH`),
+/// at `path` (project-relative).
+pub(crate) fn own_report_problem(lang: Speech, problem: &Problem, path: &str) -> String {
+    match (problem, lang) {
+        (Problem::Missing, Speech::En) => format!(
+            "the run exited 0 but wrote no JUnit report at `{path}` (`--report`): the verdict reads the tests from it, so the runner must write it on every run"
+        ),
+        (Problem::Missing, Speech::Zh) => {
+            format!(
+                "运行以 0 退出,但没有在 `{path}` 写出 JUnit 报告(`--report`):判定从该报告读取测试,运行器每次都必须写出它"
+            )
+        }
+        (Problem::CutShort, Speech::En) => format!(
+            "the JUnit report at `{path}` (`--report`) is cut short: the run ended while it was being written (a process that exits on its own is no pass)"
+        ),
+        (Problem::CutShort, Speech::Zh) => {
+            format!("`{path}` 的 JUnit 报告(`--report`)不完整:运行在写报告时终止了(自行退出的进程不算通过)")
+        }
+        (Problem::Failed(n), Speech::En) => {
+            format!("the run exited 0, but the JUnit report at `{path}` (`--report`) holds {n} failed test(s)")
+        }
+        (Problem::Failed(n), Speech::Zh) => {
+            format!("运行以 0 退出,但 `{path}` 的 JUnit 报告(`--report`)中有 {n} 个失败的测试")
+        }
+        (Problem::Unreported(names), Speech::En) => format!(
+            "these tests passed by the output, but the JUnit report at `{path}` (`--report`) does not hold them as passed: {}",
+            listed(names)
+        ),
+        (Problem::Unreported(names), Speech::Zh) => {
+            format!(
+                "这些测试按输出通过了,但 `{path}` 的 JUnit 报告(`--report`)中没有记为通过:{}",
+                listed(names)
+            )
+        }
+    }
+}
+
+/// The baseline run's report (`--report junit:PATH`) named no test: missing, cut short or empty.
+pub(crate) fn own_report_unread(lang: Speech, path: &str) -> String {
+    match lang {
+        Speech::En => format!(
+            "The baseline run wrote no readable JUnit report at `{path}` (`--report`), so no test is known by name yet: check that the verify command writes it there (relative to the project); the first verify that does becomes the baseline."
+        ),
+        Speech::Zh => format!(
+            "基线运行没有在 `{path}` 写出可读的 JUnit 报告(`--report`),因此还没有按名称记录任何测试:请确认验证命令把报告写在那里(相对于项目);第一次写出报告的验证将成为基线。"
+        ),
+    }
+}
+
 /// The first names of a list, in backticks.
 fn listed(names: &[String]) -> String {
     names

@@ -1,5 +1,5 @@
 //! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
-//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), each in its
+//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), each in its
 //! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, loaded here with `#[path]`) — and the table that
 //! registers them.
 //!
@@ -18,6 +18,8 @@ mod js;
 mod python;
 #[path = "../ecosystem/rust/readout.rs"]
 mod rust;
+#[path = "../ecosystem/shell/readout.rs"]
+mod shell;
 
 use super::counts::TestCounts;
 use super::generic;
@@ -38,7 +40,7 @@ struct Row {
 }
 
 /// Every runner, in extraction order.
-const RUNNERS: [Row; 6] = [
+const RUNNERS: [Row; 7] = [
     Row {
         runner: Runner::Nextest,
         is_marker: rust::is_nextest_marker,
@@ -75,6 +77,12 @@ const RUNNERS: [Row; 6] = [
         failures: go::failures,
         unless: None,
     },
+    Row {
+        runner: Runner::Bats,
+        is_marker: shell::is_marker,
+        failures: shell::failures,
+        unless: None,
+    },
 ];
 
 /// The runners whose markers appear, in extraction order.
@@ -106,16 +114,18 @@ pub(super) struct Scanners {
     python: python::Scanner,
     js: js::Scanner,
     go: go::Scanner,
+    shell: shell::Scanner,
 }
 
 impl Scanners {
     /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 4] {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 5] {
         [
             self.rust.feed(line, names),
             self.python.feed(line, names),
             self.js.feed(line, names),
             self.go.feed(line, names),
+            self.shell.feed(line, names),
         ]
     }
 

@@ -67,6 +67,9 @@ pub struct VerifyConfig {
     /// Complete on a score read from the verify output instead of the exit code alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<crate::score::ScoreGate>,
+    /// The structured report the verify command writes itself, read test by test (`--report junit:PATH`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<crate::schema::VerifyReport>,
 }
 
 /// What ends or pauses the loop short of a pass.
@@ -325,6 +328,7 @@ impl Default for VerifyConfig {
             verify_on: VerifyOn::Promise,
             require_tests: false,
             score: None,
+            report: None,
         }
     }
 }

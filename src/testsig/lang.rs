@@ -34,6 +34,8 @@ pub fn is_test_file(path: &Path) -> bool {
     match lang {
         Lang::Python => stem.starts_with("test_") || stem.ends_with("_test"),
         Lang::Go => stem.ends_with("_test"),
+        // bats runs `.bats` files, wherever they are; a `.sh` file is code.
+        Lang::Shell => true,
         Lang::JavaScript => stem.ends_with(".test") || stem.ends_with(".spec"),
         // Cargo's integration tests live in `tests/`, handled above; inline tests are `may_hold_tests`' job.
         Lang::Rust => false,
@@ -60,6 +62,6 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
         .any(|needle| text.contains(needle)),
         Lang::JavaScript => text.contains("import.meta.vitest"),
         // pytest and `go test` collect only conventionally named files.
-        Lang::Python | Lang::Go => false,
+        Lang::Python | Lang::Go | Lang::Shell => false,
     }
 }

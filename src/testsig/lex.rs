@@ -18,6 +18,8 @@ mod js;
 mod python;
 #[path = "../ecosystem/rust/lex.rs"]
 mod rust;
+#[path = "../ecosystem/shell/lex.rs"]
+mod shell;
 
 use super::Lang;
 
@@ -149,6 +151,7 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
     match lang {
         Lang::Python => python::lex(&mut cur),
         Lang::JavaScript | Lang::Rust | Lang::Go => clike::lex(&mut cur, lang),
+        Lang::Shell => shell::lex(&mut cur),
     }
     let partners = pair_brackets(text.as_bytes(), &cur.toks);
     let mut line_starts = vec![0];

@@ -14,6 +14,8 @@ mod js;
 mod python;
 #[path = "../ecosystem/rust/markers.rs"]
 mod rust;
+#[path = "../ecosystem/shell/markers.rs"]
+mod shell;
 
 use super::lex::{Lexed, TokKind};
 use super::{Lang, MarkerKind};
@@ -38,6 +40,7 @@ pub(crate) fn find(lang: Lang, lx: &Lexed) -> Vec<Found> {
             Lang::JavaScript => js::at(lx, i, &mut out),
             Lang::Rust => rust::at(lx, i, &mut out),
             Lang::Go => go::at(lx, i, &mut out),
+            Lang::Shell => shell::at(lx, i, &mut out),
         };
         i = step.max(i + 1);
     }

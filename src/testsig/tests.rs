@@ -15,6 +15,8 @@ mod props;
 mod python;
 #[path = "../ecosystem/rust/testsig/tests.rs"]
 mod rust;
+#[path = "../ecosystem/shell/testsig/tests.rs"]
+mod shell;
 
 use super::{FileSig, Finding, Lang, Scope, compare};
 use crate::schema::Speech;

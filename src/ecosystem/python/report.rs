@@ -103,6 +103,17 @@ impl Report {
         Ok(report)
     }
 
+    /// The report's tests as the verdict's results, for a runner whose output loopgate does not read (`--report
+    /// junit:PATH`): each named `classname::name` as the report gives them (the name alone where it gives no
+    /// class), a skipped test not run.
+    pub(crate) fn results(&self) -> TestResults {
+        let mut results = TestResults::default();
+        for (name, outcome) in &self.tests {
+            results.record(name.strip_prefix("::").unwrap_or(name), *outcome);
+        }
+        results
+    }
+
     /// A name of the output as this report names it.
     fn key(&self, name: &str) -> String {
         if self.junit { junit_name(name) } else { name.to_string() }
@@ -243,6 +254,7 @@ fn attribute(head: &str, name: &str) -> String {
     value
         .replace("&quot;", "\"")
         .replace("&apos;", "'")
+        .replace("&#39;", "'")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&")
@@ -272,6 +284,20 @@ mod tests {
         ]);
         assert!(report.matches(&stdout), "{report:?}");
         assert_eq!(report.holds(&stdout), Some(Problem::Failed(1)));
+    }
+
+    #[test]
+    fn a_report_read_as_the_results_of_a_runner_loopgate_does_not_read() {
+        let text = r#"<testsuites><testsuite name="x.bats"><testcase classname="x.bats" name="it&#39;s adding"/><testcase name="bare"><failure/></testcase><testcase classname="x.bats" name="later"><skipped/></testcase></testsuite></testsuites>"#;
+        let results = parse(text).expect("parses").results();
+        assert_eq!(
+            results.tests,
+            BTreeMap::from([
+                ("bare".to_string(), TestOutcome::Failed),
+                ("x.bats::it's adding".to_string(), TestOutcome::Passed),
+            ]),
+            "a skipped test did not run"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 4] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go];
+const LANGS: [Lang; 5] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go, Lang::Shell];
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -52,6 +52,7 @@ fn header(lang: Lang) -> &'static str {
         Lang::JavaScript => "import { describe, it, expect } from 'vitest'\n",
         Lang::Rust => "use super::*;\n",
         Lang::Go => "package calc\n\nimport \"testing\"\n",
+        Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
     }
 }
 
@@ -89,6 +90,12 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nvar casesNAME = []struct{ in string }{{\"a\"}}\n",
             "\nfunc ExampleNAME() {\n\tfmt.Println(1)\n\t// Output: 1\n}\n",
         ],
+        Lang::Shell => vec![
+            "\n@test \"NAME\" {\n  [ \"$(f 1)\" -eq 1 ]\n}\n",
+            "\n@test 'skip NAME' {\n  skip \"later\"\n}\n",
+            "\nhelper_NAME() {\n  echo \"${1:-x}\" | tr a b\n}\n",
+            "\nCASES_NAME=(1 2 3)\n",
+        ],
     }
 }
 
@@ -99,12 +106,13 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::JavaScript => "\ntest('appended zz', () => {\n  expect(true).toBe(true)\n})\n",
         Lang::Rust => "\n#[test]\nfn appended_zz() {\n    assert!(true);\n}\n",
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
+        Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
     }
 }
 
 fn comment(lang: Lang) -> &'static str {
     match lang {
-        Lang::Python => "\n# a note: it.skip() @pytest.mark.skip\n",
+        Lang::Python | Lang::Shell => "\n# a note: it.skip() @pytest.mark.skip skip\n",
         _ => "\n// a note: it.skip() #[ignore] t.Skip()\n",
     }
 }

@@ -16,6 +16,8 @@
 //!   under it (`ok 1 should be strictly equal`, with no ` - `) are its results: the test failed if one of them
 //!   did. An assertion's message is no test name: hundreds of assertions share `should be equal`, so naming
 //!   by message would make one failing assertion hide among passing ones of the same words.
+//! - A TAP plan that comes *first* (`1..3` at column 0 before any result) is bats' (`src/ecosystem/shell/`
+//!   reads it): its failures' comment lines are no tape titles, so its results are left to that reader.
 
 use crate::readout::results::{TestOutcome, TestResults};
 
@@ -44,6 +46,10 @@ pub(super) struct State {
     /// The tree reporters' per-test lines are over (mocha's `N passing`, node's `✖ failing tests:`): what
     /// follows repeats failures with other indentation.
     tree_done: bool,
+    /// Results still to come of a TAP stream whose plan came first (bats'), which this reader leaves alone.
+    plan_first: u64,
+    /// A TAP result or comment was read since the last plan (a plan after them is node's or tape's, last).
+    tap_open: bool,
 }
 
 impl State {
@@ -66,6 +72,22 @@ impl State {
         }
         if self.mode == Mode::Jest {
             return;
+        }
+        if let Some(n) = line.strip_prefix("1..").and_then(|n| n.parse::<u64>().ok()) {
+            if !self.tap_open {
+                self.plan_first = n;
+            }
+            self.tap_open = false;
+            return;
+        }
+        if self.plan_first > 0 {
+            if line.starts_with("ok ") || line.starts_with("not ok ") {
+                self.plan_first -= 1;
+            }
+            return;
+        }
+        if line.starts_with("ok ") || line.starts_with("not ok ") || line.starts_with("# ") {
+            self.tap_open = true;
         }
         let indent = line.len() - line.trim_start().len();
         if self.tap(indent, t, names) {
