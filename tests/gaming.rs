@@ -37,6 +37,8 @@ mod fixtures;
 mod fresh_moves;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
+#[path = "gaming/honest_changes.rs"]
+mod honest_changes;
 #[path = "gaming/per_test.rs"]
 mod per_test;
 #[path = "cli/project.rs"]
