@@ -84,18 +84,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "`workspace.members` is sealed as a test-related part of `Cargo.toml`",
     ),
     (
-        "cargo_module_turned_into_a_directory_with_its_inline_tests",
-        "tests are judged by file: a baseline test moved unchanged into a new file reads as deleted",
-    ),
-    (
-        "cargo_inline_tests_moved_to_their_own_file",
-        "tests are judged by file: a baseline test moved unchanged into a new file reads as deleted",
-    ),
-    (
-        "pytest_tests_moved_into_a_subdirectory",
-        "tests are judged by file: a baseline test moved unchanged into a new file reads as deleted",
-    ),
-    (
         "cargo_sed_edit_of_a_file_with_inline_tests",
         "the guard denies any Bash write to a sealed file, where the Edit tool's edit of the code in it goes through",
     ),
