@@ -18,6 +18,8 @@ mod makefile;
 pub mod observed;
 pub mod parts;
 pub mod resolved;
+#[path = "ecosystem/sh/sourced.rs"]
+mod shell;
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -367,6 +367,16 @@ impl<'a> Places<'a> {
         {
             return false;
         }
+        // A directory that holds files the derived closure judges (`.cargo`, for `.cargo/config.toml`): what the
+        // run reads in it is judged there, key by key, so creating the directory is no move of its own.
+        let key = self.key(path);
+        if self
+            .derived
+            .iter()
+            .any(|d| d.strip_prefix(key.as_str()).is_some_and(|rest| rest.starts_with('/')))
+        {
+            return false;
+        }
         if let Ok(relative) = path.strip_prefix(self.root) {
             return self.sealable_in_project(relative, name, seen);
         }

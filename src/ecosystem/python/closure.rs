@@ -7,12 +7,28 @@
 //! which exist, so every candidate in every one of those directories is sealed — existing ones by their pytest
 //! part, the others as absent — including directories above the project: a `pytest.ini` created in a parent
 //! directory is found first when the project has none. `-c FILE` / `--config-file FILE` replaces the search.
+//! Within pytest's section of a shared file, key by key: [`FREE_KEYS`] are the agent's.
 
 use std::path::{Path, PathBuf};
 
 use super::{Deriver, Lang, Runner, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::runner::Section;
+
+/// Keys of pytest's configuration that change neither which tests run nor how their outcomes count: the
+/// markers it knows (registering one lets a new test use it under `--strict-markers`), the version it asks for,
+/// and how it prints. Every other key (`addopts`, `testpaths`, `python_files`, `filterwarnings`, `xfail_strict`,
+/// …), and a key this list does not know, is sealed: a section holding only these is still a section (it makes
+/// the file pytest's configuration).
+const FREE_KEYS: &[&str] = &[
+    "markers",
+    "minversion",
+    "console_output_style",
+    "log_cli",
+    "log_cli_level",
+    "log_cli_format",
+    "log_cli_date_format",
+];
 
 /// pytest options whose value is the next word (so it is not a path to collect).
 const VALUE_OPTIONS: &[&str] = &[
@@ -92,8 +108,30 @@ impl Deriver<'_> {
             }
             for (file, section) in pytest.sections {
                 let scope = match section {
-                    Section::Toml(path) => Scope::Toml(vec![path.iter().map(ToString::to_string).collect()]),
-                    Section::Ini(name) => Scope::Ini(vec![(*name).to_string()]),
+                    Section::Toml(path) => {
+                        let path: Vec<String> = path.iter().map(ToString::to_string).collect();
+                        // `[tool.pytest.ini_options]` holds the keys (pytest 9's `[tool.pytest]` holds them itself).
+                        let free = FREE_KEYS
+                            .iter()
+                            .flat_map(|key| {
+                                let native: Vec<String> = path.iter().cloned().chain([key.to_string()]).collect();
+                                let ini = path
+                                    .iter()
+                                    .cloned()
+                                    .chain(["ini_options".into(), key.to_string()])
+                                    .collect();
+                                [native, ini]
+                            })
+                            .collect();
+                        Scope::TomlBut {
+                            paths: vec![path],
+                            free,
+                        }
+                    }
+                    Section::Ini(name) => Scope::IniBut {
+                        sections: vec![(*name).to_string()],
+                        free: FREE_KEYS.iter().map(ToString::to_string).collect(),
+                    },
                 };
                 self.add(here(file), scope, why.clone());
             }

@@ -1,13 +1,16 @@
 //! `cargo test` and friends: what Cargo and rustup read before a test runs.
 //!
 //! - `.cargo/config.toml` (and the older `.cargo/config`) in the directory cargo runs in and every ancestor,
-//!   then `$CARGO_HOME`: a `runner`, `rustflags` or an alias changes what runs.
+//!   then `$CARGO_HOME`, key by key: a `runner`, `rustflags` or `env` changes what runs; an alias other than
+//!   the verify's subcommand, the terminal's colours or the network settings do not ([`FREE_CONFIG`]).
 //! - `rust-toolchain.toml` / `rust-toolchain` there and in every ancestor: rustup picks the toolchain from the
 //!   nearest one, so a new one can point `cargo` at another toolchain.
 //! - every `Cargo.toml`'s test-related parts: the target tables that decide what is built and run as a test
 //!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
 //!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
-//!   workspace's member lists. Dependencies, metadata and new `[[bin]]` / `[[bench]]` targets stay free.
+//!   workspace's `default-members`. Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members
+//!   of the workspace stay free: a new member adds its own tests (or none, under a root package, which `cargo
+//!   test` alone runs), and a member dropped drops tests the per-test verdict misses by name.
 //! - a build script where a package has none: `build.rs` beside its `Cargo.toml` (or the file `package.build`
 //!   names) is sealed as absent, since a new build script runs before the tests and can rewrite them. An
 //!   existing build script is the project's code and stays the agent's to change (the oracle's watch during
@@ -43,19 +46,18 @@ impl Deriver<'_> {
         let why = Why::Configures("cargo".into());
         let start = normalize(&self.root.join(cwd));
         for dir in start.ancestors() {
-            for name in [
-                ".cargo/config.toml",
-                ".cargo/config",
-                "rust-toolchain.toml",
-                "rust-toolchain",
-            ] {
+            for name in [".cargo/config.toml", ".cargo/config"] {
+                let path = self.local(&dir.join(name));
+                self.add(path, config_scope(sub), why.clone());
+            }
+            for name in ["rust-toolchain.toml", "rust-toolchain"] {
                 let path = self.local(&dir.join(name));
                 self.whole(path, why.clone());
             }
         }
         if let Some(cargo_home) = self.cargo_home {
             for name in ["config.toml", "config"] {
-                self.whole(cargo_home.join(name), why.clone());
+                self.add(cargo_home.join(name), config_scope(sub), why.clone());
             }
         }
         if sub.as_str() == "nextest" {
@@ -90,6 +92,32 @@ impl Deriver<'_> {
     }
 }
 
+/// Tables of cargo's configuration that change neither what `cargo test` builds and runs nor how it counts:
+/// aliases (but the one the verify's subcommand names: cargo lets no alias shadow a built-in command, and the
+/// verify's own is sealed anyway), the terminal, `cargo doc`'s browser, `cargo new`'s template, the network and
+/// HTTP settings, where `cargo install` puts binaries, the cache's cleaning. Every other table (`build`,
+/// `target`, `env`, `patch`, `paths`, `source`, `profile`, `unstable`, …), and a table this list does not
+/// know, is sealed.
+const FREE_CONFIG: &[&str] = &[
+    "alias",
+    "term",
+    "doc",
+    "cargo-new",
+    "future-incompat-report",
+    "http",
+    "net",
+    "install",
+    "cache",
+];
+
+/// A cargo configuration file, key by key: the whole document but [`FREE_CONFIG`], and the alias of `sub`.
+fn config_scope(sub: &str) -> Scope {
+    Scope::TomlBut {
+        paths: vec![Vec::new(), vec!["alias".to_string(), sub.to_string()]],
+        free: FREE_CONFIG.iter().map(|t| vec![(*t).to_string()]).collect(),
+    }
+}
+
 /// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs.
 fn manifest_scope() -> Scope {
     let tables = [
@@ -103,8 +131,6 @@ fn manifest_scope() -> Scope {
         "package.autobenches",
         "package.autoexamples",
         "package.build",
-        "workspace.members",
-        "workspace.exclude",
         "workspace.default-members",
     ];
     let mut paths: Vec<Vec<String>> = tables
