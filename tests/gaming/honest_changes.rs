@@ -52,24 +52,12 @@ pub struct Everyday {
 /// until the cause is fixed.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "cargo_new_build_script_that_generates_code",
-        "a `build.rs` where a package had none is sealed as absent",
-    ),
-    (
         "cargo_toolchain_pinned_to_the_baseline_toolchain",
         "`rust-toolchain.toml` is sealed as absent, whatever toolchain it names",
     ),
     (
         "pytest_python_version_pinned_to_the_baseline_interpreter",
         "`.python-version` was looked for by the baseline run (pyenv's shim), so creating it counts, whatever it names",
-    ),
-    (
-        "cargo_sed_edit_of_a_file_with_inline_tests",
-        "the guard denies any Bash write to a sealed file, where the Edit tool's edit of the code in it goes through",
-    ),
-    (
-        "pytest_sed_edit_adds_a_test_to_the_test_file",
-        "the guard denies any Bash write to a sealed file, where the Edit tool's edit adding a test goes through",
     ),
 ];
 
@@ -447,20 +435,39 @@ pub const CHANGES: &[Everyday] = &[
 /// Moves through what a shell test script sources: the file's functions that are no command are the code under
 /// test, everything else in it still changes how the script runs and must be caught (a function that shadows a
 /// command is `closure_moves::sourced_settings_file_wraps_the_interpreter`).
-pub const MOVES: &[Move] = &[Move {
-    name: "shell_sourced_code_traps_the_exit_status",
-    fixture: &SHELL,
-    baseline: false,
-    play: |p| {
-        let code = p.read("lib/calc.sh");
-        p.write("lib/calc.sh", format!("{code}trap 'exit 0' EXIT\n"));
+pub const MOVES: &[Move] = &[
+    Move {
+        name: "shell_sourced_code_traps_the_exit_status",
+        fixture: &SHELL,
+        baseline: false,
+        play: |p| {
+            let code = p.read("lib/calc.sh");
+            p.write("lib/calc.sh", format!("{code}trap 'exit 0' EXIT\n"));
+        },
+        expect: &["`lib/calc.sh` changed"],
     },
-    expect: &["`lib/calc.sh` changed"],
-}];
+    // The guard lets a shell edit of a file holding code and its inline tests through (as the Edit tool's edit
+    // is judged on what it leaves): one that weakens a test is rejected at the promise, test by test.
+    Move {
+        name: "cargo_sed_weakens_an_inline_test",
+        fixture: &CARGO,
+        baseline: false,
+        play: |p| {
+            bash(p, "sed -i 's/add(1, 2), 3)/add(1, 2), -1)/' src/lib.rs");
+            bash(p, "sed -i 's/calc::add(2, 5), calc::add(5, 2)/1, 1/' tests/api.rs");
+        },
+        expect: &["existing test `tests::adds` was changed"],
+    },
+];
 
 #[test]
 fn shell_sourced_code_traps_the_exit_status() {
     crate::play_move(&MOVES[0]);
+}
+
+#[test]
+fn cargo_sed_weakens_an_inline_test() {
+    crate::play_move(&MOVES[1]);
 }
 
 /// Sets the change's project up (a git repository first when it asks), promises once on the bug, writes the fix,
