@@ -54,6 +54,10 @@ pub enum Scope {
     /// code the tests call; everything else — top-level statements, variables, a function that shadows a
     /// command (`python3() { … }`) — changes how the script runs. See `closure::shell`.
     Shell,
+    /// A toolchain pin, judged by the toolchain it selects (`of`: `rustup` or `pyenv`), not by its bytes: a pin
+    /// that selects what would be in effect without it (the toolchain that ran the baseline) is as if absent. Read by
+    /// `closure::read_parts`, which knows the file's place.
+    Toolchain { of: String },
     /// The code under test, named by the derivation so that no other reading seals it (a program a test
     /// script runs): no part, so nothing of it is sealed.
     Code,
@@ -68,6 +72,9 @@ impl Scope {
     /// Widens `self` to also cover `other` (the same file reached twice, e.g. `package.json` through
     /// `npm test` and through the `jest` key). Whole absorbs everything; kinds that differ become whole.
     pub fn merge(&mut self, other: Scope) {
+        if *self == other {
+            return;
+        }
         match (&mut *self, other) {
             (Scope::Whole, _) => {}
             (_, Scope::Whole) => *self = Scope::Whole,
@@ -121,7 +128,7 @@ impl Scope {
     /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
     pub fn labels(&self) -> Vec<String> {
         match self {
-            Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code => Vec::new(),
+            Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code | Scope::Toolchain { .. } => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
             }
@@ -148,6 +155,8 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             sha256(super::shell::sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
         )]),
         Scope::Code => Parts::new(),
+        // Judged by its place (`closure::read_parts`); from bytes alone, as a whole file.
+        Scope::Toolchain { .. } => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::Json(paths) => match serde_json::from_slice::<serde_json::Value>(bytes) {
             Ok(doc) => tree_parts(paths, |path| lookup_json(&doc, path).map(canonical)),
             Err(_) => unparsable(bytes),

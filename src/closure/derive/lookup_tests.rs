@@ -260,7 +260,8 @@ fn rust_toolchain_files_build_scripts_and_default_features() {
     assert_eq!(moved(&closure, &root), vec![]);
 
     // Gamed: a toolchain here and above, the default features, a target's tests off.
-    write(&root, "rust-toolchain.toml", "[toolchain]\nchannel = 'fake'\n");
+    // (Each pin is judged by the toolchain it selects over the one above it: the project's names another.)
+    write(&root, "rust-toolchain.toml", "[toolchain]\nchannel = 'other'\n");
     write(dir.path(), "rust-toolchain", "fake\n");
     write(&root, "build.rs", "fn main() {}\n");
     write(

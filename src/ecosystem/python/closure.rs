@@ -144,6 +144,18 @@ impl Deriver<'_> {
         }
     }
 
+    /// pyenv's `.python-version` in the directory the interpreter starts in and every ancestor: judged by the
+    /// interpreter in effect there (`Scope::Toolchain`, `toolchain.rs`), so a pin naming the baseline's moves
+    /// nothing, and one naming another interpreter counts.
+    fn python_version_pins(&mut self, cwd: &Path) {
+        let start = normalize(&self.root.join(cwd));
+        for dir in start.ancestors() {
+            let path = self.local(&dir.join(".python-version"));
+            let of = "pyenv".to_string();
+            self.add(path, Scope::Toolchain { of }, Why::Configures("python".into()));
+        }
+    }
+
     pub(super) fn tox(&mut self, cwd: &Path) {
         let why = Why::Configures("tox".into());
         self.whole(cwd.join("tox.ini"), why.clone());
@@ -156,6 +168,7 @@ impl Deriver<'_> {
     /// `python [-X…] -m MODULE ARGS…` or `python SCRIPT ARGS…`.
     pub(super) fn python(&mut self, rest: &[String], cwd: &Path, depth: usize) {
         self.plan.ecosystems.insert(Lang::Python);
+        self.python_version_pins(cwd);
         let Some(i) = rest.iter().position(|w| w == "-m") else {
             // Django's `manage.py test` discovers tests as unittest does.
             if rest.first().is_some_and(|s| s.ends_with("manage.py")) && rest.get(1).is_some_and(|w| w == "test") {

@@ -4,7 +4,8 @@
 //!   then `$CARGO_HOME`, key by key: a `runner`, `rustflags` or `env` changes what runs; an alias other than
 //!   the verify's subcommand, the terminal's colours or the network settings do not ([`FREE_CONFIG`]).
 //! - `rust-toolchain.toml` / `rust-toolchain` there and in every ancestor: rustup picks the toolchain from the
-//!   nearest one, so a new one can point `cargo` at another toolchain.
+//!   nearest one, so a new one can point `cargo` at another toolchain; each is judged by the toolchain in effect
+//!   where it lies (`Scope::Toolchain`, `toolchain.rs`), so a pin equal to the baseline's moves nothing.
 //! - every `Cargo.toml`'s test-related parts: the target tables that decide what is built and run as a test
 //!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
 //!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
@@ -52,7 +53,8 @@ impl Deriver<'_> {
             }
             for name in ["rust-toolchain.toml", "rust-toolchain"] {
                 let path = self.local(&dir.join(name));
-                self.whole(path, why.clone());
+                let of = "rustup".to_string();
+                self.add(path, Scope::Toolchain { of }, why.clone());
             }
         }
         if let Some(cargo_home) = self.cargo_home {
