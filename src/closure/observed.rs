@@ -10,7 +10,7 @@
 //!
 //! Where the line is drawn — what is sealed, of everything the run touched:
 //! - **Sealed**: under the project, configuration (a config name anywhere: `pytest.toml`, `conftest.py`,
-//!   `build.rs`, `jest.config.js`, a `Makefile`; a configuration file type — `.ini`, `.toml`, `.json`, `.yaml`,
+//!   `jest.config.js`, a `Makefile` — not `build.rs`, the project's code, which runs where the tests are read-only; a configuration file type — `.ini`, `.toml`, `.json`, `.yaml`,
 //!   `.env`, a dotfile — at the project root or in a dot-directory), scripts (`*.sh`, `*.mk`) and programs the
 //!   run executed, and everything in the
 //!   project's tool places (`node_modules`, a virtual environment, `site-packages`). Above the project,

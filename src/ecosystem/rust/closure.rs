@@ -11,7 +11,7 @@
 //!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
 //!   workspace's `default-members`. Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members
 //!   of the workspace stay free: a new member adds its own tests (or none, under a root package, which `cargo
-//!   test` alone runs), and a member dropped drops tests the per-test verdict misses by name.
+//!   test` alone runs), and a member dropped drops tests, which the per-test verdict finds missing by name.
 //! - build scripts are the project's code, new ones too (code generation is everyday work): a build script
 //!   runs in the oracle's room, where the sealed tests are read-only, so one that rewrites them fails the run
 //!   (`cargo_build_script_rewrites_tests_during_verify` in the gaming suite). Sealing a new `build.rs` as
