@@ -17,7 +17,13 @@ pub mod derive;
 mod makefile;
 pub mod observed;
 pub mod parts;
+#[path = "ecosystem/python/toolchain.rs"]
+mod python_toolchain;
 pub mod resolved;
+#[path = "ecosystem/rust/toolchain.rs"]
+mod rust_toolchain;
+#[path = "ecosystem/shell/sourced.rs"]
+mod shell;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -188,6 +194,24 @@ impl Closure {
 
 /// The digests of a file's sealed parts now.
 pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
+    if let Scope::Toolchain { of } = scope {
+        let file = root.join(path);
+        let identity = match of.as_str() {
+            "rustup" => rust_toolchain::identity(&file),
+            "pyenv" => python_toolchain::identity(&file),
+            _ => return parts::digests(&Scope::Whole, std::fs::read(&file).ok().as_deref()),
+        };
+        use sha2::Digest;
+        return identity
+            .map(|id| {
+                (
+                    parts::WHOLE.to_string(),
+                    crate::fsutil::hex(&sha2::Sha256::digest(id.as_bytes())),
+                )
+            })
+            .into_iter()
+            .collect();
+    }
     if *scope == Scope::Stat {
         return match std::fs::metadata(root.join(path)) {
             Ok(meta) => Parts::from([(parts::WHOLE.to_string(), observed::size_and_time(&meta))]),

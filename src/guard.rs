@@ -189,6 +189,23 @@ pub fn check_with_env(
         })) if editor && protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) => Verdict::Inspect {
             path: PathBuf::from(path),
         },
+        // A shell command that writes a partly sealed source file (`sed -i` of a source holding code and its
+        // inline tests, a test appended to a test file): its result cannot be known before it runs, and the
+        // promise judges the file's tests after it exactly as the inspection judges a file tool's edit (a
+        // weakened test is rejected there, named, with its undo). Refusing it outright rejected honest work the
+        // Edit tool's same edit may do. A partly sealed configuration file (`package.json`) stays refused: a
+        // shell writes one only to change it, and the refusal names the sealed part at once.
+        Some(finding::Finding::Hit(finding::Hit {
+            kind: finding::Kind::Sealed,
+            protected: path,
+            via: None,
+            ..
+        })) if tool_name == "Bash"
+            && crate::schema::Lang::of(Path::new(path.as_str())).is_some()
+            && protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) =>
+        {
+            Verdict::Allow
+        }
         Some(f) => {
             let undo = match &f {
                 finding::Finding::Hit(hit) if hit.kind == finding::Kind::Sealed => undo(&scope, &hit.protected),

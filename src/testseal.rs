@@ -214,9 +214,55 @@ impl Inventory {
                     }),
             );
         }
+        self.moved_by_name(root, &mut moves);
         moves.retain(|m| checks(check_of(&m.finding)));
         moves.sort_by(|a, b| (&a.path, a.finding.line()).cmp(&(&b.path, b.finding.line())));
         moves
+    }
+
+    /// Drops the deletions of tests that sit, unchanged and under the same name, in another file now: tests are
+    /// judged by name, not by the file they sit in (`testsig::by_name`). A test counts as moved only while
+    /// every test of its name and hash at setup has one now (a multiset), so one copy cannot stand for two, and
+    /// a test weakened on the way is no match and stays deleted. Every file that may hold tests is read, once,
+    /// and only when a deletion was found.
+    fn moved_by_name(&self, root: &Path, moves: &mut Vec<TestMove>) {
+        if !moves
+            .iter()
+            .any(|m| !m.new_file && matches!(m.finding, Finding::TestDeleted { .. }))
+        {
+            return;
+        }
+        let mut then: BTreeMap<testsig::by_name::Named, usize> = BTreeMap::new();
+        for (path, entry) in &self.files {
+            for named in testsig::by_name::tests(&entry.sig, path) {
+                *then.entry(named).or_default() += 1;
+            }
+        }
+        let mut now: BTreeMap<testsig::by_name::Named, usize> = BTreeMap::new();
+        for candidate in listing::candidates(root, &self.langs, &self.rules, true) {
+            let inline = self
+                .files
+                .get(&candidate.path)
+                .map_or(candidate.inline, |e| e.sig.scope == Scope::Inline);
+            if let Some(entry) = read_entry(root, &candidate.path, candidate.lang, inline) {
+                for named in testsig::by_name::tests(&entry.sig, &candidate.path) {
+                    *now.entry(named).or_default() += 1;
+                }
+            }
+        }
+        moves.retain(|m| {
+            let Finding::TestDeleted { name } = &m.finding else {
+                return true;
+            };
+            let Some(entry) = self.files.get(&m.path).filter(|_| !m.new_file) else {
+                return true;
+            };
+            let Some(hash) = testsig::by_name::hash_of(&entry.sig, name) else {
+                return true;
+            };
+            let key = (testsig::by_name::qualified(entry.sig.lang, &m.path, name), hash);
+            now.get(&key).copied().unwrap_or(0) < then.get(&key).copied().unwrap_or(0)
+        });
     }
 
     /// Accepts the test files `accept` selects as they are now (new ones included, deleted ones dropped);

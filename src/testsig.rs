@@ -28,6 +28,7 @@
 //! the test files as sealed in the oracle's run, `testjudge::baseline` and `testjudge::ratchet` judge a run's results.
 
 mod braces;
+pub(crate) mod by_name;
 mod compare;
 mod doctest;
 mod finding;

@@ -99,6 +99,7 @@ pub fn derive(command: &str, root: &Path, home: Option<&Path>, cargo_home: Optio
         cargo_home,
         plan: Plan::default(),
         followed: BTreeSet::new(),
+        in_test: false,
     };
     d.source(command, Path::new(""), 0);
     d.plan
@@ -111,6 +112,8 @@ struct Deriver<'a> {
     plan: Plan,
     /// Scripts and recipes already followed (file, entry), so cycles end.
     followed: BTreeSet<(String, String)>,
+    /// Following a script on the test side (`tests/run.sh`): the programs it runs are the code under test.
+    in_test: bool,
 }
 
 impl Deriver<'_> {
@@ -154,7 +157,13 @@ impl Deriver<'_> {
         let name = verb.rsplit('/').next().unwrap_or(verb).to_string();
         let rest = &argv[1..];
         let text = argv.join(" ");
-        self.named_files(argv, cwd, &text);
+        if self.in_test && self.code_under_test(&name, rest, verb, cwd) {
+            return;
+        }
+        // A sourced file is read key by key where the match follows it, not sealed whole as a file named here.
+        if !matches!(name.as_str(), "." | "source") {
+            self.named_files(argv, cwd, &text);
+        }
         match name.as_str() {
             "env" | "timeout" | "nice" | "time" | "nohup" | "command" | "exec" | "stdbuf" | "xvfb-run" | "sudo"
             | "npx" | "bunx" | "pnpx" | "cross-env" | "nyc" | "c8" => self.argv(skip_wrapper(&name, rest), cwd, depth),
@@ -191,11 +200,12 @@ impl Deriver<'_> {
             "bats" => self.bats(),
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
-            "sh" | "bash" | "dash" | "zsh" | "ksh" | "source" | "." => self.shell(rest, cwd, depth),
+            "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),
+            "source" | "." => self.shell(rest, cwd, depth, true),
             _ => {}
         }
         if verb.contains('/') || self.is_file(&cwd.join(verb)) {
-            self.follow_script(&cwd.join(verb), cwd, depth, &text, false);
+            self.follow_script(&cwd.join(verb), cwd, depth, &text, (false, false));
         }
     }
 
@@ -325,7 +335,7 @@ impl Deriver<'_> {
         }
     }
 
-    fn shell(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+    fn shell(&mut self, rest: &[String], cwd: &Path, depth: usize, sourced: bool) {
         let mut i = 0;
         while i < rest.len() {
             let w = &rest[i];
@@ -341,22 +351,63 @@ impl Deriver<'_> {
             }
             if !w.starts_with(['-', '+']) {
                 let text = rest.join(" ");
-                self.follow_script(&cwd.join(w), cwd, depth, &text, true);
+                self.follow_script(&cwd.join(w), cwd, depth, &text, (true, sourced));
                 return;
             }
             i += 1;
         }
     }
 
+    /// Within a test script, a program of the project that the script runs (`sh bin/double.sh 4`, `./calc 1 2`,
+    /// `python3 tool.py`) is the code under test, as the module a Python test imports is: named in the plan as
+    /// such (so the trace's reading leaves it to the agent too), not sealed, not followed. Whether `verb` was one;
+    /// a runner the script starts (`python3 -m pytest`, `cargo test`) is read as anywhere else.
+    fn code_under_test(&mut self, name: &str, rest: &[String], verb: &str, cwd: &Path) -> bool {
+        let program: Option<&str> = match name {
+            "sh" | "bash" | "dash" | "zsh" | "ksh" => {
+                rest.iter().find(|w| !w.starts_with(['-', '+'])).map(String::as_str)
+            }
+            _ if name.starts_with("python") || name == "node" => {
+                rest.first().filter(|w| !w.starts_with('-')).map(String::as_str)
+            }
+            _ if verb.contains('/') || self.is_file(&cwd.join(verb)) => Some(verb),
+            _ => None,
+        };
+        let Some(program) = program else { return false };
+        let path = normalize(&cwd.join(program));
+        if !self.is_file(&path) || crate::closure::is_test_path(&path) {
+            return false;
+        }
+        self.add(
+            path,
+            Scope::Code,
+            Why::RunBy(short(&format!("{verb} {}", rest.join(" ")))),
+        );
+        true
+    }
+
     /// A script run by the command: sealed whole, and its lines followed when it is a shell script — by its
-    /// extension or `#!` line, or because a shell runs it (`sh FILE`, `. FILE`, `source FILE`: `by_shell`).
-    fn follow_script(&mut self, path: &Path, cwd: &Path, depth: usize, text: &str, by_shell: bool) {
+    /// extension or `#!` line, or because a shell runs it (`sh FILE`, `. FILE`, `source FILE`: `by_shell`). A
+    /// file a script sources runs in its shell and is sealed key by key (`Scope::Shell`: its functions that are
+    /// no command are the code the tests call); a script on the test side has what it runs read as the code
+    /// under test ([`Deriver::code_under_test`]).
+    fn follow_script(&mut self, path: &Path, cwd: &Path, depth: usize, text: &str, how: (bool, bool)) {
+        let (by_shell, sourced) = how;
         let path = normalize(path);
         if !self.is_file(&path) {
             return;
         }
-        self.whole(path.clone(), Why::RunBy(short(text)));
+        if sourced {
+            self.add(path.clone(), Scope::Shell, Why::RunBy(short(text)));
+        } else {
+            self.whole(path.clone(), Why::RunBy(short(text)));
+        }
+        let was_in_test = self.in_test;
+        if !sourced {
+            self.in_test = crate::closure::is_test_path(&path);
+        }
         let Ok(body) = std::fs::read_to_string(self.root.join(&path)) else {
+            self.in_test = was_in_test;
             return;
         };
         let shell = by_shell
@@ -372,6 +423,7 @@ impl Deriver<'_> {
         {
             self.source(&body, cwd, depth + 1);
         }
+        self.in_test = was_in_test;
     }
 
     /// An absolute path inside the project as a relative one; outside it, as it is.

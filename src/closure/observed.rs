@@ -10,7 +10,7 @@
 //!
 //! Where the line is drawn — what is sealed, of everything the run touched:
 //! - **Sealed**: under the project, configuration (a config name anywhere: `pytest.toml`, `conftest.py`,
-//!   `build.rs`, `jest.config.js`, a `Makefile`; a configuration file type — `.ini`, `.toml`, `.json`, `.yaml`,
+//!   `jest.config.js`, a `Makefile` — not `build.rs`, the project's code, which runs where the tests are read-only; a configuration file type — `.ini`, `.toml`, `.json`, `.yaml`,
 //!   `.env`, a dotfile — at the project root or in a dot-directory), scripts (`*.sh`, `*.mk`) and programs the
 //!   run executed, and everything in the
 //!   project's tool places (`node_modules`, a virtual environment, `site-packages`). Above the project,
@@ -373,6 +373,16 @@ impl<'a> Places<'a> {
         {
             return false;
         }
+        // A directory that holds files the derived closure judges (`.cargo`, for `.cargo/config.toml`): what the
+        // run reads in it is judged there, key by key, so creating the directory is no move of its own.
+        let key = self.key(path);
+        if self
+            .derived
+            .iter()
+            .any(|d| d.strip_prefix(key.as_str()).is_some_and(|rest| rest.starts_with('/')))
+        {
+            return false;
+        }
         if let Ok(relative) = path.strip_prefix(self.root) {
             return self.sealable_in_project(relative, name, seen);
         }
@@ -653,7 +663,6 @@ fn config_name(name: &str) -> bool {
         "noxfile.py",
         "sitecustomize.py",
         "usercustomize.py",
-        "build.rs",
         "rust-toolchain",
         "tox.ini",
     ];
@@ -676,7 +685,6 @@ fn config_name(name: &str) -> bool {
 fn runner_configuration(name: &str) -> bool {
     const NAMES: &[&str] = &[
         "tox.ini",
-        "build.rs",
         "rust-toolchain",
         "rust-toolchain.toml",
         "sitecustomize.py",

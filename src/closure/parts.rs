@@ -39,6 +39,28 @@ pub enum Scope {
     Toml(Vec<Vec<String>>),
     /// These sections of an INI file (`tool:pytest`, `pytest`).
     Ini(Vec<String>),
+    /// These key paths of a TOML document (an empty path: the whole document) but for the `free` key paths under
+    /// them: keys that change neither what runs nor what counts (`alias` in `.cargo/config.toml`, `markers` in
+    /// pytest's table). A document left empty once they are cut out is no configuration (a `.cargo/config.toml`
+    /// of aliases alone is as if absent); a table is still there (`[tool.pytest.ini_options]` makes the file
+    /// pytest's configuration, whatever it holds).
+    TomlBut {
+        paths: Vec<Vec<String>>,
+        free: Vec<Vec<String>>,
+    },
+    /// These sections of an INI file but for the `free` keys in them (with their continuation lines).
+    IniBut { sections: Vec<String>, free: Vec<String> },
+    /// A shell file a script sources, but for its functions that are no command (`add() { … }`): those are the
+    /// code the tests call; everything else — top-level statements, variables, a function that shadows a
+    /// command (`python3() { … }`) — changes how the script runs. See `closure::shell`.
+    Shell,
+    /// A toolchain pin, judged by the toolchain it selects (`of`: `rustup` or `pyenv`), not by its bytes: a pin
+    /// that selects what would be in effect without it (the toolchain that ran the baseline) is as if absent. Read by
+    /// `closure::read_parts`, which knows the file's place.
+    Toolchain { of: String },
+    /// The code under test, named by the derivation so that no other reading seals it (a program a test
+    /// script runs): no part, so nothing of it is sealed.
+    Code,
     /// What a Makefile runs for these goals (none: the default goal), see `closure::makefile`.
     Make(Vec<String>),
     /// The size and modification time only: a program or library so large that reading every byte at each
@@ -50,6 +72,9 @@ impl Scope {
     /// Widens `self` to also cover `other` (the same file reached twice, e.g. `package.json` through
     /// `npm test` and through the `jest` key). Whole absorbs everything; kinds that differ become whole.
     pub fn merge(&mut self, other: Scope) {
+        if *self == other {
+            return;
+        }
         match (&mut *self, other) {
             (Scope::Whole, _) => {}
             (_, Scope::Whole) => *self = Scope::Whole,
@@ -59,6 +84,35 @@ impl Scope {
                         mine.push(path);
                     }
                 }
+            }
+            (
+                Scope::TomlBut { paths: mine, free },
+                Scope::TomlBut {
+                    paths: more,
+                    free: also_free,
+                },
+            ) => {
+                for path in more {
+                    if !mine.contains(&path) {
+                        mine.push(path);
+                    }
+                }
+                // Free only where both readings leave it free.
+                free.retain(|key| also_free.contains(key));
+            }
+            (
+                Scope::IniBut { sections: mine, free },
+                Scope::IniBut {
+                    sections: more,
+                    free: also_free,
+                },
+            ) => {
+                for name in more {
+                    if !mine.contains(&name) {
+                        mine.push(name);
+                    }
+                }
+                free.retain(|key| also_free.contains(key));
             }
             (Scope::Ini(mine), Scope::Ini(more)) | (Scope::Make(mine), Scope::Make(more)) => {
                 for name in more {
@@ -74,9 +128,13 @@ impl Scope {
     /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
     pub fn labels(&self) -> Vec<String> {
         match self {
-            Scope::Whole | Scope::Stat => Vec::new(),
-            Scope::Json(paths) | Scope::Toml(paths) => paths.iter().map(|p| p.join(".")).collect(),
-            Scope::Ini(names) => names.iter().map(|n| format!("[{n}]")).collect(),
+            Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code | Scope::Toolchain { .. } => Vec::new(),
+            Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } => {
+                paths.iter().map(|p| p.join(".")).collect()
+            }
+            Scope::Ini(names) | Scope::IniBut { sections: names, .. } => {
+                names.iter().map(|n| format!("[{n}]")).collect()
+            }
             Scope::Make(goals) => goals.iter().map(|g| format!("{g}:")).collect(),
         }
     }
@@ -92,6 +150,13 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
     };
     match scope {
         Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
+        Scope::Shell => Parts::from([(
+            WHOLE.to_string(),
+            sha256(super::shell::sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
+        )]),
+        Scope::Code => Parts::new(),
+        // Judged by its place (`closure::read_parts`); from bytes alone, as a whole file.
+        Scope::Toolchain { .. } => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::Json(paths) => match serde_json::from_slice::<serde_json::Value>(bytes) {
             Ok(doc) => tree_parts(paths, |path| lookup_json(&doc, path).map(canonical)),
             Err(_) => unparsable(bytes),
@@ -108,7 +173,28 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             }),
             None => unparsable(bytes),
         },
-        Scope::Ini(names) => ini_parts(names, &String::from_utf8_lossy(bytes)),
+        Scope::TomlBut { paths, free } => match std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+        {
+            Some(doc) => tree_parts(paths, |path| {
+                let mut value = if path.is_empty() {
+                    toml::Value::Table(doc.clone())
+                } else {
+                    lookup_toml(&doc, path)?.clone()
+                };
+                for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
+                    cut(&mut value, &key[path.len()..]);
+                }
+                if path.is_empty() && value.as_table().is_some_and(toml::Table::is_empty) {
+                    return None;
+                }
+                serde_json::to_value(value).ok().map(|v| canonical(&v))
+            }),
+            None => unparsable(bytes),
+        },
+        Scope::Ini(names) => ini_parts(names, &[], &String::from_utf8_lossy(bytes)),
+        Scope::IniBut { sections, free } => ini_parts(sections, free, &String::from_utf8_lossy(bytes)),
         Scope::Make(goals) => super::makefile::parts(&String::from_utf8_lossy(bytes), goals)
             .into_iter()
             .map(|(label, text)| (label, sha256(text.as_bytes())))
@@ -129,6 +215,24 @@ fn unparsable(bytes: &[u8]) -> Parts {
 
 fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a serde_json::Value> {
     path.iter().try_fold(doc, |v, key| v.get(key))
+}
+
+/// Removes the key at `path` (relative to `value`) and any table it leaves empty on the way.
+fn cut(value: &mut toml::Value, path: &[String]) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    let Some(table) = value.as_table_mut() else { return };
+    if rest.is_empty() {
+        table.remove(first);
+        return;
+    }
+    if let Some(inner) = table.get_mut(first) {
+        cut(inner, rest);
+        if inner.as_table().is_some_and(toml::Table::is_empty) {
+            table.remove(first);
+        }
+    }
 }
 
 fn lookup_toml<'a>(doc: &'a toml::Table, path: &[String]) -> Option<&'a toml::Value> {
@@ -166,12 +270,25 @@ fn canonical(value: &serde_json::Value) -> String {
     value.to_string()
 }
 
-/// The lines of each named section, trimmed, without blank and comment lines.
-fn ini_parts(names: &[String], text: &str) -> Parts {
+/// The lines of each named section, trimmed, without blank and comment lines, nor the `free` keys with their
+/// continuation lines (indented lines after them).
+fn ini_parts(names: &[String], free: &[String], text: &str) -> Parts {
     let mut found: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     let mut current: Option<&str> = None;
-    for line in text.lines() {
-        let line = line.trim();
+    let mut in_free = false;
+    for raw in text.lines() {
+        let line = raw.trim();
+        let continuation = raw.starts_with([' ', '\t']) && !line.is_empty();
+        if continuation && in_free {
+            continue;
+        }
+        if !continuation {
+            let key = line.split(['=', ':']).next().unwrap_or_default().trim();
+            in_free = current.is_some() && line.contains(['=', ':']) && free.iter().any(|f| f == key);
+            if in_free {
+                continue;
+            }
+        }
         if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             let name = name.trim();
             current = names.iter().find(|n| *n == name).map(String::as_str);
@@ -288,6 +405,45 @@ mod tests {
         assert_eq!(
             moved(&scope, before, gamed),
             vec![("tool.pytest".to_string(), PartChange::Changed)]
+        );
+    }
+
+    /// Key by key: a free key moves nothing, a sealed key beside it does; a document of free keys alone is no
+    /// configuration, a section of free keys alone is still a section.
+    #[test]
+    fn free_keys_move_nothing_and_the_keys_beside_them_still_count() {
+        let cargo = Scope::TomlBut {
+            paths: vec![Vec::new(), vec!["alias".into(), "test".into()]],
+            free: vec![vec!["alias".into()], vec!["term".into()]],
+        };
+        let aliases = "[alias]\nt2 = \"test -q\"\n[term]\ncolor = \"never\"\n";
+        assert_eq!(digests(&cargo, Some(aliases.as_bytes())), Parts::new());
+        let runner = format!("{aliases}[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n");
+        assert_eq!(
+            moved(&cargo, aliases, &runner),
+            vec![(WHOLE.to_string(), PartChange::Added)]
+        );
+        let shadow = "[term]\ncolor = \"never\"\n[alias]\ntest = \"check\"\n";
+        assert_eq!(
+            moved(&cargo, aliases, shadow),
+            vec![("alias.test".to_string(), PartChange::Added)]
+        );
+
+        let pytest = Scope::IniBut {
+            sections: vec!["tool:pytest".into()],
+            free: vec!["markers".into()],
+        };
+        let before = "[tool:pytest]\ntestpaths = tests\n";
+        let marked = "[tool:pytest]\ntestpaths = tests\nmarkers =\n    slow: slow tests\n    db: needs a db\n";
+        assert_eq!(moved(&pytest, before, marked), vec![]);
+        let narrowed = format!("{marked}addopts = -k 'not add'\n");
+        assert_eq!(
+            moved(&pytest, before, &narrowed),
+            vec![("[tool:pytest]".to_string(), PartChange::Changed)]
+        );
+        assert_eq!(
+            moved(&pytest, "", "[tool:pytest]\nmarkers = slow\n"),
+            vec![("[tool:pytest]".to_string(), PartChange::Added)]
         );
     }
 

@@ -410,6 +410,15 @@ fn closure_files_names_outside_paths_and_inspected_files() {
             "{tool}"
         );
     }
+    // A shell edit of a partly sealed source (code and its inline tests, a test file) goes through to the
+    // promise, which judges its tests as the inspection judges a file tool's edit; a shell write to a whole
+    // sealed source does not.
+    fx.protected.sealed_files.push(PathBuf::from("src/lib.rs"));
+    fx.protected.inspect.push(PathBuf::from("src/lib.rs"));
+    fx.protected.sealed_files.push(PathBuf::from("ci/check.py"));
+    assert_eq!(fx.bash("sed -i 's/a - b/a + b/' src/lib.rs"), Verdict::Allow);
+    assert_eq!(fx.bash("printf 'x' >> src/lib.rs"), Verdict::Allow);
+    assert!(denied(&fx.bash("sed -i 's/1/0/' ci/check.py")));
     // Removing what did not exist at setup restores the seal; removing what did exist does not.
     fx.protected.sealed_files.push(PathBuf::from("pytest.ini"));
     fx.protected.removable = vec![PathBuf::from("pytest.ini")];

@@ -353,3 +353,63 @@ fn functions_only_the_projects_python_functions_collect_are_sealed_as_helpers() 
     write(root, "checks/check_calc.py", &added);
     assert!(inventory.check(root, all_on).is_empty(), "added");
 }
+
+/// Tests are judged by name, not by file: a test moved unchanged to another file (a test module renamed, a Rust
+/// module turned into a directory, inline tests moved to a file of their own) is no deletion; moved and weakened,
+/// or moved twice from one copy, it is.
+#[test]
+fn a_test_moved_unchanged_to_another_file_is_the_same_test() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "tests/test_calc.py", PY_TEST);
+    write(root, "src/lib.rs", "pub mod ops;\n");
+    write(root, "src/ops.rs", RUST_LIB);
+    let inventory = Inventory::take(root, langs_of(&[]));
+
+    std::fs::remove_file(root.join("tests/test_calc.py")).expect("rm");
+    write(root, "tests/unit/test_arithmetic.py", PY_TEST);
+    std::fs::remove_file(root.join("src/ops.rs")).expect("rm");
+    write(
+        root,
+        "src/ops.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests;\n",
+    );
+    write(
+        root,
+        "src/ops/tests.rs",
+        "#[test]\nfn adds() {\n    assert_eq!(super::add(1, 2), 3);\n}\n",
+    );
+    assert_eq!(lines(&inventory.check(root, all_on)), Vec::<String>::new());
+
+    // Weakened on the way: no test of that name and signature, so it was deleted.
+    write(
+        root,
+        "tests/unit/test_arithmetic.py",
+        &PY_TEST.replace("== 3", "== calc.add(1, 2)"),
+    );
+    write(
+        root,
+        "src/ops/tests.rs",
+        "#[test]\nfn adds() {\n    assert!(true);\n}\n",
+    );
+    let found = lines(&inventory.check(root, all_on));
+    assert!(found.iter().any(|l| l.contains("`test_add` was deleted")), "{found:?}");
+    assert!(
+        found.iter().any(|l| l.contains("`tests::adds` was deleted")),
+        "{found:?}"
+    );
+}
+
+/// One copy of a test cannot stand for two tests of the same name and signature that were in two files.
+#[test]
+fn one_moved_copy_does_not_stand_for_two_tests() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "tests/test_a.py", PY_TEST);
+    write(root, "tests/test_b.py", PY_TEST);
+    let inventory = Inventory::take(root, langs_of(&[]));
+    std::fs::remove_file(root.join("tests/test_a.py")).expect("rm");
+    std::fs::remove_file(root.join("tests/test_b.py")).expect("rm");
+    write(root, "tests/test_both.py", PY_TEST);
+    assert!(!inventory.check(root, all_on).is_empty());
+}

@@ -98,16 +98,22 @@ fn pytest_seals_its_config_files_sections_and_every_conftest() {
     ] {
         let plan = plan(command, dir.path());
         assert_eq!(scope_of(&plan, "pytest.ini"), Some(&Scope::Whole), "{command}");
+        let Some(Scope::TomlBut { paths, free }) = scope_of(&plan, "pyproject.toml") else {
+            panic!("{command}: pyproject.toml is sealed key by key")
+        };
         assert_eq!(
-            scope_of(&plan, "pyproject.toml"),
-            Some(&Scope::Toml(vec![vec!["tool".into(), "pytest".into()]])),
+            paths,
+            &vec![vec!["tool".to_string(), "pytest".to_string()]],
             "{command}"
         );
-        assert_eq!(
-            scope_of(&plan, "setup.cfg"),
-            Some(&Scope::Ini(vec!["tool:pytest".into()]))
-        );
-        assert_eq!(scope_of(&plan, "tox.ini"), Some(&Scope::Ini(vec!["pytest".into()])));
+        assert!(free.contains(&["tool", "pytest", "ini_options", "markers"].map(String::from).to_vec()));
+        for (file, section) in [("setup.cfg", "tool:pytest"), ("tox.ini", "pytest")] {
+            let Some(Scope::IniBut { sections, free }) = scope_of(&plan, file) else {
+                panic!("{command}: {file} is sealed key by key")
+            };
+            assert_eq!(sections, &vec![section.to_string()]);
+            assert!(free.contains(&"markers".to_string()));
+        }
         assert!(
             plan.watches
                 .iter()

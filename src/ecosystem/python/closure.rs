@@ -7,12 +7,28 @@
 //! which exist, so every candidate in every one of those directories is sealed — existing ones by their pytest
 //! part, the others as absent — including directories above the project: a `pytest.ini` created in a parent
 //! directory is found first when the project has none. `-c FILE` / `--config-file FILE` replaces the search.
+//! Within pytest's section of a shared file, key by key: [`FREE_KEYS`] are the agent's.
 
 use std::path::{Path, PathBuf};
 
 use super::{Deriver, Lang, Runner, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::runner::Section;
+
+/// Keys of pytest's configuration that change neither which tests run nor how their outcomes count: the
+/// markers it knows (registering one lets a new test use it under `--strict-markers`), the version it asks for,
+/// and how it prints. Every other key (`addopts`, `testpaths`, `python_files`, `filterwarnings`, `xfail_strict`,
+/// …), and a key this list does not know, is sealed: a section holding only these is still a section (it makes
+/// the file pytest's configuration).
+const FREE_KEYS: &[&str] = &[
+    "markers",
+    "minversion",
+    "console_output_style",
+    "log_cli",
+    "log_cli_level",
+    "log_cli_format",
+    "log_cli_date_format",
+];
 
 /// pytest options whose value is the next word (so it is not a path to collect).
 const VALUE_OPTIONS: &[&str] = &[
@@ -92,8 +108,30 @@ impl Deriver<'_> {
             }
             for (file, section) in pytest.sections {
                 let scope = match section {
-                    Section::Toml(path) => Scope::Toml(vec![path.iter().map(ToString::to_string).collect()]),
-                    Section::Ini(name) => Scope::Ini(vec![(*name).to_string()]),
+                    Section::Toml(path) => {
+                        let path: Vec<String> = path.iter().map(ToString::to_string).collect();
+                        // `[tool.pytest.ini_options]` holds the keys (pytest 9's `[tool.pytest]` holds them itself).
+                        let free = FREE_KEYS
+                            .iter()
+                            .flat_map(|key| {
+                                let native: Vec<String> = path.iter().cloned().chain([key.to_string()]).collect();
+                                let ini = path
+                                    .iter()
+                                    .cloned()
+                                    .chain(["ini_options".into(), key.to_string()])
+                                    .collect();
+                                [native, ini]
+                            })
+                            .collect();
+                        Scope::TomlBut {
+                            paths: vec![path],
+                            free,
+                        }
+                    }
+                    Section::Ini(name) => Scope::IniBut {
+                        sections: vec![(*name).to_string()],
+                        free: FREE_KEYS.iter().map(ToString::to_string).collect(),
+                    },
                 };
                 self.add(here(file), scope, why.clone());
             }
@@ -103,6 +141,18 @@ impl Deriver<'_> {
                     self.whole(here(name), why.clone());
                 }
             }
+        }
+    }
+
+    /// pyenv's `.python-version` in the directory the interpreter starts in and every ancestor: judged by the
+    /// interpreter in effect there (`Scope::Toolchain`, `toolchain.rs`), so a pin naming the baseline's moves
+    /// nothing, and one naming another interpreter counts.
+    fn python_version_pins(&mut self, cwd: &Path) {
+        let start = normalize(&self.root.join(cwd));
+        for dir in start.ancestors() {
+            let path = self.local(&dir.join(".python-version"));
+            let of = "pyenv".to_string();
+            self.add(path, Scope::Toolchain { of }, Why::Configures("python".into()));
         }
     }
 
@@ -118,6 +168,7 @@ impl Deriver<'_> {
     /// `python [-X…] -m MODULE ARGS…` or `python SCRIPT ARGS…`.
     pub(super) fn python(&mut self, rest: &[String], cwd: &Path, depth: usize) {
         self.plan.ecosystems.insert(Lang::Python);
+        self.python_version_pins(cwd);
         let Some(i) = rest.iter().position(|w| w == "-m") else {
             // Django's `manage.py test` discovers tests as unittest does.
             if rest.first().is_some_and(|s| s.ends_with("manage.py")) && rest.get(1).is_some_and(|w| w == "test") {

@@ -1,17 +1,21 @@
 //! `cargo test` and friends: what Cargo and rustup read before a test runs.
 //!
 //! - `.cargo/config.toml` (and the older `.cargo/config`) in the directory cargo runs in and every ancestor,
-//!   then `$CARGO_HOME`: a `runner`, `rustflags` or an alias changes what runs.
+//!   then `$CARGO_HOME`, key by key: a `runner`, `rustflags` or `env` changes what runs; an alias other than
+//!   the verify's subcommand, the terminal's colours or the network settings do not ([`FREE_CONFIG`]).
 //! - `rust-toolchain.toml` / `rust-toolchain` there and in every ancestor: rustup picks the toolchain from the
-//!   nearest one, so a new one can point `cargo` at another toolchain.
+//!   nearest one, so a new one can point `cargo` at another toolchain; each is judged by the toolchain in effect
+//!   where it lies (`Scope::Toolchain`, `toolchain.rs`), so a pin equal to the baseline's moves nothing.
 //! - every `Cargo.toml`'s test-related parts: the target tables that decide what is built and run as a test
 //!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
 //!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
-//!   workspace's member lists. Dependencies, metadata and new `[[bin]]` / `[[bench]]` targets stay free.
-//! - a build script where a package has none: `build.rs` beside its `Cargo.toml` (or the file `package.build`
-//!   names) is sealed as absent, since a new build script runs before the tests and can rewrite them. An
-//!   existing build script is the project's code and stays the agent's to change (the oracle's watch during
-//!   the run catches one that rewrites the tests).
+//!   workspace's `default-members`. Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members
+//!   of the workspace stay free: a new member adds its own tests (or none, under a root package, which `cargo
+//!   test` alone runs), and a member dropped drops tests, which the per-test verdict finds missing by name.
+//! - build scripts are the project's code, new ones too (code generation is everyday work): a build script
+//!   runs in the oracle's room, where the sealed tests are read-only, so one that rewrites them fails the run
+//!   (`cargo_build_script_rewrites_tests_during_verify` in the gaming suite). Sealing a new `build.rs` as
+//!   absent, which the room made redundant, is retired.
 
 use std::path::Path;
 
@@ -43,19 +47,19 @@ impl Deriver<'_> {
         let why = Why::Configures("cargo".into());
         let start = normalize(&self.root.join(cwd));
         for dir in start.ancestors() {
-            for name in [
-                ".cargo/config.toml",
-                ".cargo/config",
-                "rust-toolchain.toml",
-                "rust-toolchain",
-            ] {
+            for name in [".cargo/config.toml", ".cargo/config"] {
                 let path = self.local(&dir.join(name));
-                self.whole(path, why.clone());
+                self.add(path, config_scope(sub), why.clone());
+            }
+            for name in ["rust-toolchain.toml", "rust-toolchain"] {
+                let path = self.local(&dir.join(name));
+                let of = "rustup".to_string();
+                self.add(path, Scope::Toolchain { of }, why.clone());
             }
         }
         if let Some(cargo_home) = self.cargo_home {
             for name in ["config.toml", "config"] {
-                self.whole(cargo_home.join(name), why.clone());
+                self.add(cargo_home.join(name), config_scope(sub), why.clone());
             }
         }
         if sub.as_str() == "nextest" {
@@ -64,29 +68,32 @@ impl Deriver<'_> {
             }
         }
         self.watch("Cargo.toml", manifest_scope(), why.clone(), false);
-        self.build_scripts(&why);
     }
+}
 
-    /// Seals as absent the build script of every package that has none.
-    fn build_scripts(&mut self, why: &Why) {
-        for manifest in crate::walk::find_named(self.root, &["Cargo.toml"]) {
-            let Some(table) = std::fs::read_to_string(self.root.join(&manifest))
-                .ok()
-                .and_then(|text| text.parse::<toml::Table>().ok())
-            else {
-                continue;
-            };
-            let Some(package) = table.get("package") else { continue };
-            let dir = Path::new(&manifest).parent().unwrap_or(Path::new(""));
-            let script = match package.get("build") {
-                Some(toml::Value::String(path)) => dir.join(path),
-                Some(_) => continue,
-                None => dir.join("build.rs"),
-            };
-            if !self.root.join(&script).exists() {
-                self.whole(script, why.clone());
-            }
-        }
+/// Tables of cargo's configuration that change neither what `cargo test` builds and runs nor how it counts:
+/// aliases (but the one the verify's subcommand names: cargo lets no alias shadow a built-in command, and the
+/// verify's own is sealed anyway), the terminal, `cargo doc`'s browser, `cargo new`'s template, the network and
+/// HTTP settings, where `cargo install` puts binaries, the cache's cleaning. Every other table (`build`,
+/// `target`, `env`, `patch`, `paths`, `source`, `profile`, `unstable`, …), and a table this list does not
+/// know, is sealed.
+const FREE_CONFIG: &[&str] = &[
+    "alias",
+    "term",
+    "doc",
+    "cargo-new",
+    "future-incompat-report",
+    "http",
+    "net",
+    "install",
+    "cache",
+];
+
+/// A cargo configuration file, key by key: the whole document but [`FREE_CONFIG`], and the alias of `sub`.
+fn config_scope(sub: &str) -> Scope {
+    Scope::TomlBut {
+        paths: vec![Vec::new(), vec!["alias".to_string(), sub.to_string()]],
+        free: FREE_CONFIG.iter().map(|t| vec![(*t).to_string()]).collect(),
     }
 }
 
@@ -103,8 +110,6 @@ fn manifest_scope() -> Scope {
         "package.autobenches",
         "package.autoexamples",
         "package.build",
-        "workspace.members",
-        "workspace.exclude",
         "workspace.default-members",
     ];
     let mut paths: Vec<Vec<String>> = tables

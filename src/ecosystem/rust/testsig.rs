@@ -215,3 +215,24 @@ fn block(lx: &Lexed, name: String, h: usize, open: usize, range: Range<usize>, d
     let children = items(lx, body.start, body.end, depth + 1);
     braces::container(lx, name, h, range, body, children)
 }
+
+/// The module path rustc gives the items of the source file at `path` (project-relative): `src/ops.rs` and
+/// `src/ops/mod.rs` are `ops`, `src/ops/tests.rs` is `ops::tests`, `src/lib.rs` is the crate root (empty). A test's
+/// name as libtest prints it is this path and the test's path in the file, so a module turned into a directory, or
+/// inline tests moved to a file of their own, keep their names. Files outside `src/` (integration tests,
+/// examples) are crates of their own: the path is the file's name within its directory.
+pub(crate) fn module_path(path: &str) -> String {
+    let path = path.strip_suffix(".rs").unwrap_or(path);
+    let in_src = path.rsplit_once("src/").map_or(path, |(_, rest)| rest);
+    let mut parts: Vec<&str> = in_src.split('/').collect();
+    if matches!(parts.last(), Some(&("lib" | "main" | "mod"))) {
+        parts.pop();
+    }
+    if in_src.len() == path.len()
+        && let Some(last) = parts.last()
+    {
+        // Not under `src/`: a crate of its own (a file of `tests/`, `examples/`, `benches/`).
+        return (*last).to_string();
+    }
+    parts.join("::")
+}

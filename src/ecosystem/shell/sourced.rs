@@ -1,0 +1,184 @@
+//! A shell file that a script sources (`. lib/calc.sh`), key by key: what of it changes how the script runs, and
+//! what is the code the script's tests call.
+//!
+//! A sourced file runs in the sourcing shell, so it can change everything after it: a variable (`PATH`,
+//! `PYTEST_ADDOPTS`), a top-level command, a function named like a command the script runs (`python3() { … }`
+//! wraps the interpreter). Those are sealed. A function whose name is no command — not a shell builtin or keyword,
+//! not a program on `PATH` — cannot stand in for anything the script runs: it runs only where the script calls it
+//! by that name, which is what a shell project's tests do with the code under test (`add() { … }`). Its
+//! definition is the agent's; its name is not (a function that appears, or becomes a command, moves the rest).
+//!
+//! The reading is by lines: a function starts at `name() {` (or `function name {`) at the start of a line and
+//! ends where its braces balance. Text this reading cannot follow (braces that never balance) is sealed whole.
+
+/// Shell builtins and keywords (POSIX, bash): a function of one of these names overrides what a script runs.
+const BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "case",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "do",
+    "done",
+    "echo",
+    "elif",
+    "else",
+    "enable",
+    "esac",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "fi",
+    "for",
+    "function",
+    "getopts",
+    "hash",
+    "help",
+    "history",
+    "if",
+    "in",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "select",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "then",
+    "time",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "until",
+    "wait",
+    "while",
+];
+
+/// The text of `source` that is sealed: every line but those of the functions that are no command, with each
+/// such function's name kept (so a new one, or one renamed, still moves the part).
+pub(crate) fn sealed_text(source: &str) -> String {
+    let mut out = Vec::new();
+    let mut lines = source.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = function_name(line).filter(|n| !is_command(n)) else {
+            out.push(line.to_string());
+            continue;
+        };
+        out.push(format!("{name}() {{ … }}"));
+        let mut depth = braces(line);
+        while depth > 0 {
+            let Some(next) = lines.next() else {
+                // Braces that never balance: this reading cannot tell where the function ends.
+                return source.to_string();
+            };
+            depth += braces(next);
+        }
+    }
+    out.join("\n")
+}
+
+/// The name a line defines a function of: `name() {`, `name () {`, `function name {`, `function name() {`.
+fn function_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("function ").map(str::trim_start);
+    let text = rest.unwrap_or(line);
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
+        .unwrap_or(text.len());
+    let (name, after) = text.split_at(end);
+    let after = after.trim_start();
+    let parens = after.strip_prefix("()").map(str::trim_start);
+    let body = match (rest.is_some(), parens) {
+        (_, Some(body)) => body,
+        (true, None) => after,
+        (false, None) => return None,
+    };
+    (!name.is_empty() && body.starts_with('{')).then_some(name)
+}
+
+/// Opening minus closing braces on a line, outside quotes and comments.
+fn braces(line: &str) -> i64 {
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match (quote, c) {
+            _ if escaped => escaped = false,
+            (_, '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '#') => break,
+            (None, '{') => depth += 1,
+            (None, '}') => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
+/// Whether `name` is something a script runs by that name: a builtin or keyword, or a program on `PATH`.
+fn is_command(name: &str) -> bool {
+    BUILTINS.contains(&name)
+        || std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn functions_that_are_no_command_are_the_code_under_test() {
+        let before = "# the calculator\nadd() {\n  echo $(($1 - $2))\n}\n";
+        let fixed = "# the calculator\nadd() {\n  # sum\n  echo $(($1 + $2))\n}\n";
+        assert_eq!(sealed_text(before), sealed_text(fixed));
+        // A function that shadows a command, a new variable, a new statement: each moves the sealed text.
+        for gamed in [
+            format!("{before}python3() {{ command python3 shim.py \"$@\"; }}\n"),
+            format!("{before}function test {{\n  return 0\n}}\n"),
+            format!("PYTEST_ADDOPTS='-k not add'\n{before}"),
+            format!("{before}trap 'exit 0' EXIT\n"),
+            before.replace("add()", "sum()"),
+        ] {
+            assert_ne!(sealed_text(before), sealed_text(&gamed), "{gamed}");
+        }
+        // Braces that never balance: the whole text is sealed.
+        assert_eq!(sealed_text("add() {\n  echo\n"), "add() {\n  echo\n");
+    }
+}
