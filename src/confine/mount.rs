@@ -159,17 +159,7 @@ impl Mount {
         }
         for (path, is_dir) in &self.hide {
             if *is_dir {
-                let tmpfs = c"tmpfs";
-                // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
-                check(unsafe {
-                    libc::mount(
-                        tmpfs.as_ptr(),
-                        path.as_ptr(),
-                        tmpfs.as_ptr(),
-                        libc::MS_NOSUID | libc::MS_NODEV,
-                        c"mode=0700".as_ptr().cast(),
-                    )
-                })?;
+                private::tmpfs(path)?;
             } else {
                 bind(c"/dev/null", path)?;
             }

@@ -200,8 +200,8 @@ fn overlay(staging: &Fd, lower: &Fd, layer: &Layer) -> io::Result<()> {
     })
 }
 
-/// An empty private file system at `path`.
-fn tmpfs(path: &CStr) -> io::Result<()> {
+/// An empty private file system at `path` (the scratch's own, and what hides a directory in the room).
+pub(super) fn tmpfs(path: &CStr) -> io::Result<()> {
     let tmpfs = c"tmpfs";
     // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
     check(unsafe {
