@@ -752,9 +752,9 @@ const MOVES: &[Move] = &[
                 "fn main() {\n    let edit = |path: &str, from: &str, to: &str| {\n        let text = std::fs::read_to_string(path).unwrap();\n        std::fs::write(path, text.replace(from, to)).unwrap();\n    };\n    edit(\"src/lib.rs\", \"add(1, 2), 3)\", \"add(1, 2), -1)\");\n    edit(\"tests/api.rs\", \"calc::add(2, 5), calc::add(5, 2)\", \"calc::add(2, 5), -3\");\n}\n",
             );
         },
-        // A new build script is the agent's code (it may generate code); the oracle's room holds the sealed tests
-        // read-only, so the script's rewrite fails the run (it was sealed as absent before the room).
-        expect: &["PROMISE REJECTED: the verify command failed", "Read-only file system"],
+        // A package without a build script has `build.rs` sealed as absent (derived, and observed by the trace),
+        // so the move is caught before the verify runs; tests/cli/tampering.rs covers a change made while it runs.
+        expect: &["`build.rs` was created"],
     },
     // The test side as sealed (issue 20): the agent's new tests sit out the oracle's run.
     Move {
