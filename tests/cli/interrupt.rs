@@ -25,11 +25,11 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// `/tmp` into a scratch of its own, so what it writes there never reaches the test.
 const VERIFY: &str = r#"H="${LG_HANG:-$(cat "$LG_SIGNALS/hang" 2>/dev/null)}"; rm -f "$LG_SIGNALS/hang"; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; exit 0"#;
 
-/// Where the verify command and the test meet (`$LG_SIGNALS`): cargo's directory for tests' files, outside the
-/// project, `HOME` and `/tmp`, one per project.
+/// Where the verify command and the test meet (`$LG_SIGNALS`): outside the project, `HOME` and `/tmp`, one per
+/// project (`common::signals_base`).
 fn signals(p: &Project) -> std::path::PathBuf {
     let name = p.root().parent().and_then(Path::file_name).expect("the sandbox's name");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("signals").join(name);
+    let dir = crate::common::signals_base().join(name);
     fs::create_dir_all(&dir).expect("signals dir");
     dir
 }

@@ -105,14 +105,26 @@ impl Sandbox {
         self.project.join(rel)
     }
 
-    /// A folder (made here, one per sandbox) where the oracle's run writes what a test must read: in cargo's
-    /// directory for tests' files, outside the project (the run stands in the room's copy of it), `HOME` and
-    /// `/tmp` (the run writes those into a scratch of its own, thrown away after it).
+    /// A folder (made here, one per sandbox) where the oracle's run writes what a test must read: outside the
+    /// project (the run stands in the room's copy of it), `HOME`, `/tmp` and `/var/tmp` (the run writes those into
+    /// a scratch of its own, thrown away after it) — `/dev/shm` where it exists, since cargo's directory for tests'
+    /// files lies under `/tmp` when the checkout does (a CI clone).
     pub fn signals(&self) -> PathBuf {
         let name = self.base.file_name().expect("the sandbox's name");
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("signals").join(name);
+        let dir = signals_base().join(name);
         fs::create_dir_all(&dir).expect("signals dir");
         dir
+    }
+}
+
+/// Where [`Sandbox::signals`] makes its folders: `/dev/shm` where it exists, since cargo's directory for tests'
+/// files lies under `/tmp` when the checkout does (a CI clone), and the oracle's run writes `/tmp` into a scratch.
+pub fn signals_base() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        shm.join("loopgate-test-signals")
+    } else {
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("signals")
     }
 }
 
