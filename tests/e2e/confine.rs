@@ -280,11 +280,7 @@ fn confined_bash_an_honest_loop_still_completes() {
         "{}",
         run.describe()
     );
-    assert!(
-        !records(&project.history(), "complete").is_empty(),
-        "the honest loop did not complete\n{}",
-        run.describe()
-    );
+    assert_completed(&project, &run);
 }
 
 #[test]
@@ -608,11 +604,7 @@ fn the_agents_own_verify_and_its_work_outside_the_project_go_through(project: &P
         "{}",
         run.describe()
     );
-    assert!(
-        !records(&project.history(), "complete").is_empty(),
-        "the honest loop did not complete\n{}",
-        run.describe()
-    );
+    assert_completed(project, &run);
     let statuses = project.statuses();
     assert!(
         !statuses.iter().any(|s| s == "tamper_detected"),
@@ -633,4 +625,14 @@ fn in_its_world_the_agents_verify_and_work_go_through_with_the_project_under_hom
     let _t = timer("world: loopgate verify and work outside the project, project under HOME");
     let project = Project::under_home();
     the_agents_own_verify_and_its_work_outside_the_project_go_through(&project, DEFAULT_STORE);
+}
+
+/// The honest loop completed (its history holds `complete`).
+#[track_caller]
+fn assert_completed(project: &Project, run: &Run) {
+    assert!(
+        !records(&project.history(), "complete").is_empty(),
+        "the honest loop did not complete\n{}",
+        run.describe()
+    );
 }
