@@ -628,7 +628,7 @@ fn wrapped(lang: Lang, body: &str) -> String {
         .chars()
         .filter(|c| !matches!(c, '\n' | '\r' | '\\' | '"' | '`'))
         .collect();
-    let comment = if matches!(lang, Lang::Python | Lang::Shell) {
+    let comment = if matches!(lang, Lang::Python | Lang::Shell | Lang::Ruby) {
         "#"
     } else {
         "//"
