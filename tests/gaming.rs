@@ -50,6 +50,8 @@ mod project;
 mod report_moves;
 #[path = "gaming/room_moves.rs"]
 mod room_moves;
+#[path = "gaming/ruby_moves.rs"]
+mod ruby_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 #[path = "gaming/tree_moves.rs"]

@@ -248,6 +248,24 @@ mod tests {
         );
     }
 
+    /// Every family reads every line: mocha's reader must not take minitest's `1) Failure:` or RSpec's pending
+    /// list (`1) Calc skipped`) for failed tests, nor tape's for `# Running:`.
+    #[test]
+    fn the_whole_readout_names_only_the_failures_the_runner_names() {
+        for (output, failed) in [
+            (MINITEST, vec!["CalcTest#test_bad", "CalcTest#test_err"]),
+            (RSPEC, vec!["Calc when wrong fails"]),
+        ] {
+            let mut scanner = crate::readout::CountScanner::new();
+            for line in output.lines() {
+                scanner.feed_line(line.as_bytes());
+            }
+            let names = scanner.into_results();
+            let got: Vec<&str> = names.tests.keys().map(String::as_str).collect();
+            assert_eq!(got, failed);
+        }
+    }
+
     #[test]
     fn lines_that_only_resemble_the_summaries_are_not_counts() {
         for line in [

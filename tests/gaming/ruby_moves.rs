@@ -1,0 +1,328 @@
+//! Ruby (issue 40, item 2): a minitest project run by `rake test` and an RSpec project run by `rspec`, with the
+//! real ruby, minitest, rake and RSpec from Debian. Both print a dot per passing test, so the baseline's names come
+//! from loopgate's start hook (`src/ecosystem/ruby/report.rb`, through `RUBYOPT`): it must name every test. A
+//! weakened, a deleted and a skipped test are rejected (by name where only the per-test verdict stands, and with
+//! the defaults by the test file's signatures); a run narrowed by the runner's configuration is rejected; an
+//! honest fix to `lib/calc.rb` plus a new test completes.
+
+use std::time::Instant;
+
+use crate::fixtures::Fixture;
+use crate::project::Project;
+use crate::{OPT_OUT, assert_completes, edit, promise, setup};
+
+const CALC_BROKEN: &str =
+    "module Calc\n  def self.add(a, b)\n    a - b\n  end\n\n  def self.mul(a, b)\n    a * b\n  end\nend\n";
+const CALC_FIXED: &str =
+    "module Calc\n  def self.add(a, b)\n    a + b\n  end\n\n  def self.mul(a, b)\n    a * b\n  end\nend\n";
+
+/// minitest through rake's `TestTask`: `rake test` runs every `test/**/*_test.rb` in a child `ruby`.
+pub const MINITEST: Fixture = Fixture {
+    verify: "rake test",
+    files: &[
+        (
+            "Rakefile",
+            "require \"rake/testtask\"\n\nRake::TestTask.new(:test) do |t|\n  t.libs << \"test\"\n  t.pattern = \"test/**/*_test.rb\"\nend\n\ntask default: :test\n",
+        ),
+        ("lib/calc.rb", CALC_BROKEN),
+        (
+            "test/calc_test.rb",
+            "require \"minitest/autorun\"\nrequire \"calc\"\n\nclass CalcTest < Minitest::Test\n  def test_adds_two_numbers\n    assert_equal 3, Calc.add(1, 2)\n  end\n\n  def test_multiplies\n    assert_equal 6, Calc.mul(2, 3)\n  end\nend\n",
+        ),
+    ],
+    fix: ("lib/calc.rb", CALC_FIXED),
+    js: false,
+};
+
+/// RSpec with a `.rspec` that requires the helper, as `rspec --init` writes it.
+pub const RSPEC: Fixture = Fixture {
+    verify: "rspec",
+    files: &[
+        (".rspec", "--require spec_helper\n"),
+        (
+            "spec/spec_helper.rb",
+            "$LOAD_PATH.unshift File.expand_path(\"../lib\", __dir__)\nrequire \"calc\"\n",
+        ),
+        ("lib/calc.rb", CALC_BROKEN),
+        (
+            "spec/calc_spec.rb",
+            "RSpec.describe Calc do\n  it \"adds two numbers\" do\n    expect(Calc.add(1, 2)).to eq 3\n  end\n\n  context \"with products\" do\n    it \"multiplies\" do\n      expect(Calc.mul(2, 3)).to eq 6\n    end\n  end\nend\n",
+        ),
+    ],
+    fix: ("lib/calc.rb", CALC_FIXED),
+    js: false,
+};
+
+fn started(fixture: &Fixture, flags: &str) -> Project {
+    let p = fixture.project();
+    setup(&p, fixture, flags);
+    p
+}
+
+/// Every check opted out but the per-test verdict: what the hook's names alone catch.
+const BY_NAME_ONLY: &str =
+    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
+
+/// Plays `play` on `fixture` with every check opted out (it must complete: the move makes the runner pass without
+/// the fix), then with only the per-test verdict (`by_name`, where names can see it) and with the defaults:
+/// rejected.
+fn caught(fixture: &Fixture, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
+    let began = Instant::now();
+    let proof = started(fixture, OPT_OUT);
+    play(&proof);
+    assert_completes(&promise(&proof), name, "the move should make the runner pass");
+    if let Some(needle) = by_name {
+        let p = started(fixture, BY_NAME_ONLY);
+        play(&p);
+        let block = promise(&p).blocked();
+        assert!(
+            block.reason.contains(needle),
+            "{name}: by name, {needle:?}:\n{}",
+            block.reason
+        );
+    }
+    let p = started(fixture, "");
+    play(&p);
+    let block = promise(&p).blocked();
+    assert!(
+        block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
+        "{name}: with the defaults, {by_default:?}:\n{}",
+        block.reason
+    );
+    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
+}
+
+fn honest(fixture: &Fixture, name: &str, new_test: (&str, &str)) {
+    let began = Instant::now();
+    let p = started(fixture, "");
+    let (path, fixed) = fixture.fix;
+    p.write(path, fixed);
+    p.write(new_test.0, new_test.1);
+    assert_completes(&promise(&p), name, "honest work was not accepted");
+    println!("[gaming] honest {name} {:.1}s", began.elapsed().as_secs_f64());
+}
+
+fn baseline_names(fixture: &Fixture, failing: &str) {
+    let p = started(fixture, "");
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 2, "{init}");
+    assert_eq!(init["baseline"]["failing"], serde_json::json!([failing]), "{init}");
+}
+
+const MT_ADDS: &str = "  def test_adds_two_numbers\n    assert_equal 3, Calc.add(1, 2)\n  end\n\n";
+const MT_ADDS_NAME: &str = "CalcTest#test_adds_two_numbers";
+const RS_ADDS: &str = "  it \"adds two numbers\" do\n    expect(Calc.add(1, 2)).to eq 3\n  end\n\n";
+const RS_ADDS_NAME: &str = "Calc adds two numbers";
+
+#[test]
+fn minitest_baseline_names_every_test() {
+    baseline_names(&MINITEST, MT_ADDS_NAME);
+}
+
+#[test]
+fn rspec_baseline_names_every_test() {
+    baseline_names(&RSPEC, RS_ADDS_NAME);
+}
+
+#[test]
+fn minitest_honest_fix_and_a_new_test_file_complete() {
+    honest(
+        &MINITEST,
+        "minitest_honest_fix",
+        (
+            "test/more_test.rb",
+            "require \"minitest/autorun\"\nrequire \"calc\"\n\nclass MoreTest < Minitest::Test\n  def test_multiplies_by_zero\n    assert_equal 0, Calc.mul(5, 0)\n  end\nend\n",
+        ),
+    );
+}
+
+#[test]
+fn rspec_honest_fix_and_a_new_example_complete() {
+    honest(
+        &RSPEC,
+        "rspec_honest_fix",
+        (
+            "spec/more_spec.rb",
+            "RSpec.describe Calc do\n  it \"multiplies by zero\" do\n    expect(Calc.mul(5, 0)).to eq 0\n  end\nend\n",
+        ),
+    );
+}
+
+#[test]
+fn minitest_deleted_test_is_rejected() {
+    caught(
+        &MINITEST,
+        "minitest_deleted_test",
+        |p| edit(p, "test/calc_test.rb", MT_ADDS, ""),
+        Some("`CalcTest#test_adds_two_numbers` (failed at baseline; did not run now)"),
+        "existing test `CalcTest::test_adds_two_numbers` was deleted",
+    );
+}
+
+#[test]
+fn minitest_skipped_test_is_rejected() {
+    caught(
+        &MINITEST,
+        "minitest_skipped_test",
+        |p| {
+            edit(
+                p,
+                "test/calc_test.rb",
+                "  def test_adds_two_numbers\n",
+                "  def test_adds_two_numbers\n    skip \"later\"\n",
+            )
+        },
+        Some("`CalcTest#test_adds_two_numbers` (failed at baseline; did not run now)"),
+        "skip marker added: `skip \"later\"`",
+    );
+}
+
+#[test]
+fn minitest_weakened_test_is_rejected() {
+    caught(
+        &MINITEST,
+        "minitest_weakened_test",
+        |p| {
+            edit(
+                p,
+                "test/calc_test.rb",
+                "assert_equal 3, Calc.add(1, 2)",
+                "assert Calc.add(1, 2)",
+            )
+        },
+        None,
+        "existing test `CalcTest::test_adds_two_numbers` was changed: `assert Calc.add(1, 2)`",
+    );
+}
+
+#[test]
+fn minitest_test_redefined_below_is_rejected() {
+    caught(
+        &MINITEST,
+        "minitest_redefined_test",
+        |p| {
+            edit(
+                p,
+                "test/calc_test.rb",
+                "    assert_equal 6, Calc.mul(2, 3)\n  end\n",
+                "    assert_equal 6, Calc.mul(2, 3)\n  end\n\n  def test_adds_two_numbers\n    assert true\n  end\n",
+            )
+        },
+        None,
+        "CalcTest::test_adds_two_numbers",
+    );
+}
+
+#[test]
+fn minitest_run_narrowed_by_the_rakefile_is_rejected() {
+    caught(
+        &MINITEST,
+        "minitest_narrowed_rakefile",
+        |p| {
+            p.write(
+                "test/sanity_test.rb",
+                "require \"minitest/autorun\"\n\nclass SanityTest < Minitest::Test\n  def test_truth\n    assert true\n  end\nend\n",
+            );
+            edit(
+                p,
+                "Rakefile",
+                "t.pattern = \"test/**/*_test.rb\"",
+                "t.pattern = \"test/**/sanity_test.rb\"",
+            );
+        },
+        Some("`CalcTest#test_adds_two_numbers` (failed at baseline; did not run now)"),
+        "Rakefile",
+    );
+}
+
+#[test]
+fn rspec_deleted_example_is_rejected() {
+    caught(
+        &RSPEC,
+        "rspec_deleted_example",
+        |p| edit(p, "spec/calc_spec.rb", RS_ADDS, ""),
+        Some("`Calc adds two numbers` (failed at baseline; did not run now)"),
+        "existing test `Calc::adds two numbers` was deleted",
+    );
+}
+
+#[test]
+fn rspec_xit_is_rejected() {
+    caught(
+        &RSPEC,
+        "rspec_xit",
+        |p| {
+            edit(
+                p,
+                "spec/calc_spec.rb",
+                "  it \"adds two numbers\" do",
+                "  xit \"adds two numbers\" do",
+            )
+        },
+        Some("`Calc adds two numbers` (failed at baseline; did not run now)"),
+        "skip marker added: `xit \"adds two numbers\" do`",
+    );
+}
+
+#[test]
+fn rspec_weakened_example_is_rejected() {
+    caught(
+        &RSPEC,
+        "rspec_weakened_example",
+        |p| {
+            edit(
+                p,
+                "spec/calc_spec.rb",
+                "expect(Calc.add(1, 2)).to eq 3",
+                "expect(Calc.add(1, 2)).to be_a(Integer)",
+            )
+        },
+        None,
+        "existing test `Calc::adds two numbers` was changed",
+    );
+}
+
+#[test]
+fn rspec_run_narrowed_by_a_new_rspec_local_is_rejected() {
+    caught(
+        &RSPEC,
+        "rspec_narrowed_by_options",
+        |p| {
+            p.write(".rspec-local", "--example multiplies\n");
+        },
+        Some("`Calc adds two numbers` (failed at baseline; did not run now)"),
+        ".rspec-local",
+    );
+}
+
+#[test]
+fn ruby_verify_auto_finds_rspec_and_rake_test() {
+    for (fixture, command, why) in [
+        (&RSPEC, "rspec", "spec/ holds Ruby test files rspec runs"),
+        (&MINITEST, "rake test", "Rakefile defines a rake test task"),
+    ] {
+        let p = fixture.project();
+        let out = p
+            .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+            .stdin("\"fix add\" --verify auto")
+            .run();
+        out.success();
+        assert!(out.stdout.contains(command) && out.stdout.contains(why), "{out}");
+    }
+}
+
+/// The failure summary the model reads names the failing test and what failed in it.
+#[test]
+fn ruby_failure_summaries_name_the_test_and_what_failed() {
+    for (fixture, summary) in [
+        (&MINITEST, "CalcTest#test_adds_two_numbers: Expected: 3"),
+        (
+            &RSPEC,
+            "Calc adds two numbers: Failure/Error: expect(Calc.add(1, 2)).to eq 3",
+        ),
+    ] {
+        let p = started(fixture, "");
+        let block = promise(&p).blocked();
+        assert!(block.reason.contains(summary), "{summary:?}:\n{}", block.reason);
+    }
+}
