@@ -413,10 +413,13 @@ fn debian_minitest_baseline_names_every_test_and_an_honest_fix_with_a_new_test_c
     println!("[gaming] honest debian_minitest {:.1}s", began.elapsed().as_secs_f64());
 }
 
+/// A move's name, the move, and what its rejection names.
+type GamingMove = (&'static str, fn(&Project), &'static str);
+
 #[test]
 fn debian_minitest_gaming_moves_are_rejected() {
     let blow_up = "    e = assert_raises(MockExpectationError) { mock.verify }\n\n    exp = \"expected foo(:baz) => nil, got [foo(:bar) => nil]\"\n";
-    let moves: [(&str, fn(&Project), &str); 3] = [
+    let moves: [GamingMove; 3] = [
         (
             "deleted",
             // Renamed out of collection: minitest runs only `test_` methods.
