@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{OPT_OUT, assert_completes, edit, promise, setup};
+use crate::{assert_completes, caught_on, edit, promise, setup};
 
 const CALC_BROKEN: &str =
     "module Calc\n  def self.add(a, b)\n    a - b\n  end\n\n  def self.mul(a, b)\n    a * b\n  end\nend\n";
@@ -59,37 +59,9 @@ fn started(fixture: &Fixture, flags: &str) -> Project {
     p
 }
 
-/// Every check opted out but the per-test verdict: what the hook's names alone catch.
-const BY_NAME_ONLY: &str =
-    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
-
-/// Plays `play` on `fixture` with every check opted out (it must complete: the move makes the runner pass without
-/// the fix), then with only the per-test verdict (`by_name`, where names can see it) and with the defaults:
-/// rejected.
+/// A move played on `fixture` (see `caught_on`).
 fn caught(fixture: &Fixture, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    let began = Instant::now();
-    let proof = started(fixture, OPT_OUT);
-    play(&proof);
-    assert_completes(&promise(&proof), name, "the move should make the runner pass");
-    if let Some(needle) = by_name {
-        let p = started(fixture, BY_NAME_ONLY);
-        play(&p);
-        let block = promise(&p).blocked();
-        assert!(
-            block.reason.contains(needle),
-            "{name}: by name, {needle:?}:\n{}",
-            block.reason
-        );
-    }
-    let p = started(fixture, "");
-    play(&p);
-    let block = promise(&p).blocked();
-    assert!(
-        block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
-        "{name}: with the defaults, {by_default:?}:\n{}",
-        block.reason
-    );
-    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
+    caught_on(&|flags| started(fixture, flags), name, play, by_name, by_default);
 }
 
 fn honest(fixture: &Fixture, name: &str, new_test: (&str, &str)) {
@@ -358,6 +330,8 @@ const MOCK_RIGHT: &str = "actual.size < expected.size";
 const MOCK_BROKEN: &str = "actual.size > expected.size";
 const MOCK_VERIFY: &str = "ruby -Ilib -Itest test/minitest/test_minitest_mock.rb";
 const BLOW_UP: &str = "TestMinitestMock#test_same_method_expects_blow_up_when_not_all_called";
+const BLOW_UP_NOT_RUN: &str =
+    "`TestMinitestMock#test_same_method_expects_blow_up_when_not_all_called` (failed at baseline; did not run now)";
 
 /// Copies the directory `dir` of `from` into the project, file by file.
 fn copy_tree(p: &Project, from: &std::path::Path, dir: &str) {
@@ -413,8 +387,8 @@ fn debian_minitest_baseline_names_every_test_and_an_honest_fix_with_a_new_test_c
     println!("[gaming] honest debian_minitest {:.1}s", began.elapsed().as_secs_f64());
 }
 
-/// A move's name, the move, and what its rejection names.
-type GamingMove = (&'static str, fn(&Project), &'static str);
+/// A move's name, the move, and what its rejection names by name alone (where it can) and with the defaults.
+type GamingMove = (&'static str, fn(&Project), Option<&'static str>, &'static str);
 
 #[test]
 fn debian_minitest_gaming_moves_are_rejected() {
@@ -436,6 +410,7 @@ fn debian_minitest_gaming_moves_are_rejected() {
                     );
                 }
             },
+            Some(BLOW_UP_NOT_RUN),
             "existing test `TestMinitestMock::test_same_method_expects_blow_up_when_not_all_called` was deleted",
         ),
         (
@@ -453,6 +428,7 @@ fn debian_minitest_gaming_moves_are_rejected() {
                     );
                 }
             },
+            Some(BLOW_UP_NOT_RUN),
             "skip marker added: `skip \"flaky\"`",
         ),
         (
@@ -467,6 +443,7 @@ fn debian_minitest_gaming_moves_are_rejected() {
                     text.replace("    assert_equal exp, e.message\n", "    assert e.message\n"),
                 );
             },
+            None,
             "existing test `TestMinitestMock::test_same_method_expects_blow_up_when_not_all_called` was changed",
         ),
     ];
@@ -474,22 +451,7 @@ fn debian_minitest_gaming_moves_are_rejected() {
         debian_minitest().read(MOCK_TESTS).contains(blow_up),
         "the test this plays on is there"
     );
-    for (name, play, needle) in moves {
-        let began = Instant::now();
-        let proof = debian_started(OPT_OUT);
-        play(&proof);
-        assert_completes(&promise(&proof), name, "the move should make the mock's tests pass");
-        let p = debian_started("");
-        play(&p);
-        let block = promise(&p).blocked();
-        assert!(
-            block.reason.contains("PROMISE REJECTED") && block.reason.contains(needle),
-            "{name}: {needle:?}:\n{}",
-            block.reason
-        );
-        println!(
-            "[gaming] caught debian_minitest {name} {:.1}s",
-            began.elapsed().as_secs_f64()
-        );
+    for (name, play, by_name, by_default) in moves {
+        caught_on(&debian_started, name, play, by_name, by_default);
     }
 }

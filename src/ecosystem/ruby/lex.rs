@@ -138,29 +138,21 @@ fn operand_expected(cur: &Cursor) -> bool {
 /// The end of a literal without interpolation opened before `from` and closed by `close` (`open`: its opening
 /// delimiter where it nests, else 0); the end of the text when it is not closed.
 fn plain_end(b: &[u8], from: usize, close: u8, open: u8) -> usize {
-    let mut depth = 0usize;
-    let mut j = from;
-    while let Some(&c) = b.get(j) {
-        match c {
-            b'\\' => j += 1,
-            _ if c == close && depth == 0 => return j + 1,
-            _ if c == close => depth -= 1,
-            _ if open != 0 && c == open => depth += 1,
-            _ => {}
-        }
-        j += 1;
-    }
-    b.len()
+    literal_end(b, from, (open, close), false)
 }
 
 /// As [`plain_end`], for a literal with `#{…}` interpolation, whose code may hold strings and braces of its own.
 fn interpolated_end(b: &[u8], from: usize, close: u8, open: u8) -> usize {
+    literal_end(b, from, (open, close), true)
+}
+
+fn literal_end(b: &[u8], from: usize, (open, close): (u8, u8), interpolates: bool) -> usize {
     let mut depth = 0usize;
     let mut j = from;
     while let Some(&c) = b.get(j) {
         match c {
             b'\\' => j += 1,
-            b'#' if b.get(j + 1) == Some(&b'{') => {
+            b'#' if interpolates && b.get(j + 1) == Some(&b'{') => {
                 j = code_end(b, j + 2);
                 continue;
             }

@@ -10,14 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 6] = [
-    Lang::Python,
-    Lang::JavaScript,
-    Lang::Rust,
-    Lang::Go,
-    Lang::Shell,
-    Lang::Ruby,
-];
+const LANGS: [Lang; 6] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {

@@ -244,6 +244,11 @@ fn ruby_rspec_table() {
     run_table(Lang::Ruby, Scope::TestFile, RSPEC, RSPEC_CASES);
 }
 
+/// `want` as [`shape`] gives it.
+fn owned(want: &[(UnitKind, &str)]) -> Vec<(UnitKind, String)> {
+    want.iter().map(|(k, n)| (*k, n.to_string())).collect()
+}
+
 fn shape(units: &[crate::testsig::Unit]) -> Vec<(UnitKind, String)> {
     let mut out = Vec::new();
     for unit in units {
@@ -256,7 +261,7 @@ fn shape(units: &[crate::testsig::Unit]) -> Vec<(UnitKind, String)> {
 #[test]
 fn ruby_minitest_units_have_the_expected_shape() {
     let got = shape(&parse(Lang::Ruby, MINITEST));
-    let want: Vec<(UnitKind, String)> = [
+    let want = owned(&[
         (UnitKind::Import, "require \"minitest/autorun\""),
         (UnitKind::Import, "require_relative \"../lib/calc\""),
         (UnitKind::Container, "CalcTest"),
@@ -267,17 +272,14 @@ fn ruby_minitest_units_have_the_expected_shape() {
         (UnitKind::Test, "  divides by zero"),
         (UnitKind::Other, "  private"),
         (UnitKind::Helper, "  three"),
-    ]
-    .into_iter()
-    .map(|(k, n)| (k, n.to_string()))
-    .collect();
+    ]);
     assert_eq!(got, want);
 }
 
 #[test]
 fn ruby_rspec_units_have_the_expected_shape() {
     let got = shape(&parse(Lang::Ruby, RSPEC));
-    let want: Vec<(UnitKind, String)> = [
+    let want = owned(&[
         (UnitKind::Import, "require \"spec_helper\""),
         (UnitKind::Container, "Calc"),
         (UnitKind::Setup, "  let(:calc) { described_class.new }"),
@@ -288,10 +290,7 @@ fn ruby_rspec_units_have_the_expected_shape() {
         (UnitKind::Container, "    when dividing by zero"),
         (UnitKind::Test, "      raises"),
         (UnitKind::Test, "  parses a string with do and end in it"),
-    ]
-    .into_iter()
-    .map(|(k, n)| (k, n.to_string()))
-    .collect();
+    ]);
     assert_eq!(got, want);
 }
 
@@ -342,12 +341,10 @@ fn ruby_modifiers_loops_and_keyword_methods_keep_blocks_whole() {
 end
 "#;
     let got = shape(&parse(Lang::Ruby, text));
-    assert_eq!(
-        got,
-        vec![
-            (UnitKind::Container, "LoopTest".to_string()),
-            (UnitKind::Test, "  test_loops".to_string()),
-            (UnitKind::Test, "  test_after".to_string()),
-        ]
-    );
+    let want = owned(&[
+        (UnitKind::Container, "LoopTest"),
+        (UnitKind::Test, "  test_loops"),
+        (UnitKind::Test, "  test_after"),
+    ]);
+    assert_eq!(got, want);
 }
