@@ -1,8 +1,9 @@
 //! loopgate's start hooks (issue 29, item 2, for the runners with no private report of their own): small files
 //! the room installs, which the oracle's runs load through the environment alone — `PYTHONPATH` for Python's
 //! `sitecustomize` (`ecosystem/python/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
-//! for node (`ecosystem/js/report.cjs`: mocha) — so the sealed command and the project's files stay as the user wrote
-//! them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
+//! for node (`ecosystem/js/report.cjs`: mocha), `RUBYOPT=-r` for Ruby (`ecosystem/ruby/report.rb`: minitest and RSpec,
+//! whose events are also where their tests are named: [`add_named`]) — so the sealed command and the project's files
+//! stay as the user wrote them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
 //! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
 //! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
 //! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`ecosystem/go/go-exec.sh`): it records runs,
