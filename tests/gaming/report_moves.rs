@@ -37,7 +37,13 @@ fn started(flags: &str) -> Project {
 
 /// A move played on the node project read through its JUnit report (see `caught_on`).
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_on(&|flags| started(&format!("{flags} {REPORT}")), name, play, by_name, by_default);
+    caught_on(
+        &|flags| started(&format!("{flags} {REPORT}")),
+        name,
+        play,
+        by_name,
+        by_default,
+    );
 }
 
 #[test]

@@ -267,6 +267,25 @@ fn rspec_run_narrowed_by_a_new_rspec_local_is_rejected() {
     );
 }
 
+/// `spec_helper.rb`, which `.rspec` requires before every spec, is the test side: a filter added there narrows
+/// the run.
+#[test]
+fn rspec_filter_added_to_the_spec_helper_is_rejected() {
+    caught(
+        &RSPEC,
+        "rspec_spec_helper_filter",
+        |p| {
+            let helper = p.read("spec/spec_helper.rb");
+            p.write(
+                "spec/spec_helper.rb",
+                helper + "RSpec.configure { |c| c.filter_run_excluding full_description: /adds two/ }\n",
+            );
+        },
+        Some("`Calc adds two numbers` (failed at baseline; did not run now)"),
+        "spec/spec_helper.rb:3: new module-level code runs around existing tests",
+    );
+}
+
 #[test]
 fn ruby_verify_auto_finds_rspec_and_rake_test() {
     for (fixture, command, why) in [
