@@ -203,7 +203,10 @@ impl Deriver<'_> {
             "rspec" => self.rspec(cwd),
             "rake" => self.rake(rest, cwd),
             "ruby" => self.ruby(rest),
-            "bundle" if rest.first().is_some_and(|w| w == "exec") => self.argv(skip_flags(&rest[1..]), cwd, depth + 1),
+            // `bundle exec`, and Debian's `bundle3.1 exec`.
+            n if n.starts_with("bundle") && rest.first().is_some_and(|w| w == "exec") => {
+                self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
+            }
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),

@@ -267,6 +267,36 @@ fn rspec_run_narrowed_by_a_new_rspec_local_is_rejected() {
     );
 }
 
+/// `bundle exec rspec` (Debian's `bundle3.1`, offline: the Gemfile names RSpec, which Debian installed, and the
+/// lock is made from the local gems before setup): Bundler starts RSpec again with its own `RUBYOPT`, after
+/// loopgate's, so the hook still names every example.
+#[test]
+fn rspec_through_bundle_exec_names_every_example_and_an_honest_fix_completes() {
+    let fixture = Fixture {
+        verify: "bundle3.1 exec rspec",
+        ..RSPEC
+    };
+    let p = fixture.project();
+    p.write("Gemfile", "source \"https://rubygems.org\"\ngem \"rspec\"\n");
+    let lock = std::process::Command::new("bundle3.1")
+        .args(["lock", "--local"])
+        .current_dir(p.path(""))
+        .output()
+        .expect("Debian's ruby ships bundle3.1");
+    assert!(lock.status.success(), "bundle3.1 lock --local: {lock:?}");
+    setup(&p, &fixture, "");
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 2, "{init}");
+    assert_eq!(init["baseline"]["failing"], serde_json::json!([RS_ADDS_NAME]), "{init}");
+    let (path, fixed) = fixture.fix;
+    p.write(path, fixed);
+    assert_completes(
+        &promise(&p),
+        "rspec_bundle_exec_honest_fix",
+        "honest work was not accepted",
+    );
+}
+
 /// `spec_helper.rb`, which `.rspec` requires before every spec, is the test side: a filter added there narrows
 /// the run.
 #[test]

@@ -254,6 +254,10 @@ fn ruby_runners_seal_their_option_files_and_the_rakefile() {
         ("spec/calc_spec.rb", "RSpec.describe 1 do\nend\n"),
         ("test/calc_test.rb", "require \"minitest/autorun\"\n"),
     ]);
+    assert_eq!(
+        plan("bundle3.1 exec rspec", dir.path()).runners,
+        plan("rspec", dir.path()).runners
+    );
     let rspec = plan("bundle exec rspec --format progress", dir.path());
     assert_eq!(rspec.runners.iter().collect::<Vec<_>>(), vec![&Runner::Rspec]);
     assert!(rspec.ecosystems.contains(&Lang::Ruby));
