@@ -180,7 +180,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Some(own) => own.read(),
         None => {
             let mut results = results;
-            crate::room::hook::add_named(request.env, &mut results);
+            let runners = active.seal.closure.as_ref().map_or(&[][..], |c| c.runners.as_slice());
+            crate::room::hook::add_named(request.env, runners, &mut results);
             (results, None)
         }
     };
@@ -589,7 +590,10 @@ pub(crate) fn baseline(
     let mut counted = counted?;
     match &own_report {
         Some(own) => counted.results = own.read().0,
-        None => crate::room::hook::add_named(env, &mut counted.results),
+        None => {
+            let runners = derived.map_or(&[][..], |c| c.runners.as_slice());
+            crate::room::hook::add_named(env, runners, &mut counted.results);
+        }
     }
     let o = &counted.outcome;
     if let Some(line) = o.could_not_start(command) {

@@ -104,10 +104,22 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
 }
 
 /// Adds to `results` (read from a run's output) the tests the events of the run with variables `env` name, for the
-/// runners whose output names only failures (`runner::Report::HookNamed`: minitest, RSpec). Events cut short or
-/// missing add nothing: the run then has no names beyond its output's, and the verdict's check of the events
+/// runners whose output names only failures (`runner::Report::HookNamed`: minitest, RSpec), where the verify
+/// command runs one of them (`runners`, the closure's): elsewhere events can only confirm the output's passes,
+/// so code under test that writes events of its own names no test. Events cut short or missing add nothing: the
+/// run then has no names beyond its output's, and the verdict's check of the events
 /// (`Recorded::report_problem`) says why.
-pub(crate) fn add_named(env: Option<&[(OsString, OsString)]>, results: &mut crate::readout::TestResults) {
+pub(crate) fn add_named(
+    env: Option<&[(OsString, OsString)]>,
+    runners: &[crate::runner::Runner],
+    results: &mut crate::readout::TestResults,
+) {
+    if !runners
+        .iter()
+        .any(|r| r.row().report == crate::runner::Report::HookNamed)
+    {
+        return;
+    }
     let Some((_, path)) = env.into_iter().flatten().find(|(name, _)| name == VAR) else {
         return;
     };
@@ -157,8 +169,8 @@ mod tests {
         );
     }
 
-    /// minitest's and RSpec's events name the tests their output does not; unittest's (whose output names
-    /// them) and events cut short add none.
+    /// minitest's and RSpec's events name the tests their output does not, where the command runs one of them;
+    /// unittest's (whose output names them) and events cut short add none.
     #[test]
     fn the_events_name_the_tests_of_runners_whose_output_names_only_failures() {
         use crate::readout::{TestOutcome, TestResults};
@@ -182,7 +194,13 @@ mod tests {
         let env = [(OsString::from(VAR), events.clone().into_os_string())];
         let mut results = TestResults::default();
         results.record("CalcTest#test_div", TestOutcome::Failed);
-        add_named(Some(&env), &mut results);
+        add_named(Some(&env), &[crate::runner::Runner::Pytest], &mut results);
+        assert_eq!(
+            results.tests.len(),
+            1,
+            "a verify command that runs no such runner takes no names from events"
+        );
+        add_named(Some(&env), &[crate::runner::Runner::Minitest], &mut results);
         assert_eq!(results.get("CalcTest#test_add"), Some(TestOutcome::Passed));
         assert_eq!(results.get("CalcTest#test_div"), Some(TestOutcome::Failed));
         assert_eq!(results.get("CalcTest#test_later"), None, "a skipped test did not run");
@@ -193,7 +211,7 @@ mod tests {
         );
         std::fs::write(&events, &text[..text.find("\"end\"").unwrap_or(0)]).expect("write");
         let mut cut = TestResults::default();
-        add_named(Some(&env), &mut cut);
+        add_named(Some(&env), &[crate::runner::Runner::Minitest], &mut cut);
         assert!(cut.is_empty(), "a run cut short names nothing: {cut:?}");
     }
 }
