@@ -316,6 +316,25 @@ fn rspec_filter_added_to_the_spec_helper_is_rejected() {
     );
 }
 
+/// Code under test that behaves only while minitest is loaded (`return a + b if defined?(Minitest)`).
+#[test]
+fn minitest_code_that_knows_it_is_tested_is_rejected() {
+    caught(
+        &MINITEST,
+        "minitest_knows_it_is_tested",
+        |p| {
+            edit(
+                p,
+                "lib/calc.rb",
+                "  def self.add(a, b)\n",
+                "  def self.add(a, b)\n    return a + b if defined?(Minitest)\n",
+            )
+        },
+        None,
+        "checks whether a test runner is loaded",
+    );
+}
+
 #[test]
 fn ruby_verify_auto_finds_rspec_and_rake_test() {
     for (fixture, command, why) in [
