@@ -123,7 +123,12 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             };
             (kind, name)
         }
-        w if TESTS.contains(&w) && (body.is_some() || (w != "skip" && w != "pending")) => {
+        // With a block, or a description alone (RSpec's `it "is pending"`); not `skip "why"` inside a test, nor a
+        // variable (`test = 1`).
+        w if TESTS.contains(&w)
+            && (body.is_some()
+                || (w != "skip" && w != "pending" && lx.kind(callee(lx, s) + 1) == Some(TokKind::Str))) =>
+        {
             let at = callee(lx, s) + 1;
             let name = description(lx, at, body.as_ref().map_or(range.end, |b| b.start));
             let name = if name.is_empty() { first_line(lx, s) } else { name };

@@ -321,6 +321,7 @@ end
 #[test]
 fn ruby_modifiers_loops_and_keyword_methods_keep_blocks_whole() {
     let text = r#"class LoopTest < Minitest::Test
+  test = 1
   def test_loops
     return if skipped?
     i = 0
@@ -343,6 +344,7 @@ end
     let got = shape(&parse(Lang::Ruby, text));
     let want = owned(&[
         (UnitKind::Container, "LoopTest"),
+        (UnitKind::Other, "  test = 1"),
         (UnitKind::Test, "  test_loops"),
         (UnitKind::Test, "  test_after"),
     ]);
