@@ -297,6 +297,24 @@ fn rspec_through_bundle_exec_names_every_example_and_an_honest_fix_completes() {
     );
 }
 
+/// The start hook loads nothing into the tests' process (it writes its JSON by hand): a project whose code forgot
+/// `require "json"` fails under loopgate as it does for its user, and names with quotes and tabs stay whole.
+#[test]
+fn rspec_hook_loads_nothing_into_the_tests_process() {
+    let p = started(&RSPEC, "");
+    p.write(
+        "spec/isolation_spec.rb",
+        "RSpec.describe \"a \\\"quoted\\\"\\tname\" do\n  it(\"sees no JSON\") { expect(defined?(JSON)).to be_nil }\nend\n",
+    );
+    let (path, fixed) = RSPEC.fix;
+    p.write(path, fixed);
+    assert_completes(
+        &promise(&p),
+        "rspec_hook_isolation",
+        "the hook changed what the tests see",
+    );
+}
+
 /// `spec_helper.rb`, which `.rspec` requires before every spec, is the test side: a filter added there narrows
 /// the run.
 #[test]
