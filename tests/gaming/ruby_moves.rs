@@ -267,23 +267,40 @@ fn rspec_run_narrowed_by_a_new_rspec_local_is_rejected() {
     );
 }
 
+/// Bundler's command as Debian's ruby ships it (`bundle3.1`, beside the interpreter), or `bundle` where
+/// ruby-bundler is installed.
+fn bundle() -> &'static str {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .flat_map(|dir| std::fs::read_dir(dir).into_iter().flatten().flatten())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .find(|name| {
+            name == "bundle"
+                || name
+                    .strip_prefix("bundle")
+                    .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .expect("Debian's ruby ships Bundler as bundle3.x (apt-get install ruby)");
+    Box::leak(found.into_boxed_str())
+}
+
 /// `bundle exec rspec` (Debian's `bundle3.1`, offline: the Gemfile names RSpec, which Debian installed, and the
 /// lock is made from the local gems before setup): Bundler starts RSpec again with its own `RUBYOPT`, after
 /// loopgate's, so the hook still names every example.
 #[test]
 fn rspec_through_bundle_exec_names_every_example_and_an_honest_fix_completes() {
     let fixture = Fixture {
-        verify: "bundle3.1 exec rspec",
+        verify: Box::leak(format!("{} exec rspec", bundle()).into_boxed_str()),
         ..RSPEC
     };
     let p = fixture.project();
     p.write("Gemfile", "source \"https://rubygems.org\"\ngem \"rspec\"\n");
-    let lock = std::process::Command::new("bundle3.1")
+    let lock = std::process::Command::new(bundle())
         .args(["lock", "--local"])
         .current_dir(p.path(""))
         .output()
-        .expect("Debian's ruby ships bundle3.1");
-    assert!(lock.status.success(), "bundle3.1 lock --local: {lock:?}");
+        .expect("run bundle lock");
+    assert!(lock.status.success(), "bundle lock --local: {lock:?}");
     setup(&p, &fixture, "");
     let init = p.last_record("init");
     assert_eq!(init["baseline"]["tests"], 2, "{init}");
