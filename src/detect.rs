@@ -86,6 +86,15 @@ pub(crate) enum Fact {
     BatsFiles {
         dir: &'static str,
     },
+    /// `dir/` holds Ruby test files `runner` runs (`spec/*_spec.rb`: rspec; `test/*_test.rb`: minitest).
+    RubyTests {
+        dir: &'static str,
+        runner: &'static str,
+    },
+    /// `file` defines a rake test task (`Rake::TestTask`).
+    RakeTestTask {
+        file: &'static str,
+    },
     /// The chosen program is not on `PATH` here (the verify will fail until it is).
     NotOnPath {
         program: String,
@@ -102,6 +111,9 @@ fn bats(root: &Path) -> Option<Candidate> {
             .then(|| (format!("bats {dir}"), vec![Fact::BatsFiles { dir }]))
     })
 }
+
+#[path = "ecosystem/ruby/detect.rs"]
+mod ruby;
 
 /// A candidate: the command and the facts behind it.
 type Candidate = (String, Vec<Fact>);
@@ -139,6 +151,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
         node(root, read("package.json")),
         python(root, &read, installed),
         bats(root),
+        ruby::ruby(root),
         runner("check"),
     ]
     .into_iter()
@@ -147,7 +160,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats); pass the command with `--verify 'CMD'`",
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb); pass the command with `--verify 'CMD'`",
             root.display()
         ));
     };

@@ -174,10 +174,16 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         counts,
         results,
     } = counted;
-    // With `--report`, the names are the report's, not the output's.
+    // With `--report`, the names are the report's, not the output's; the start hooks add those of runners whose
+    // output names only failures.
     let (results, own_problem) = match &own_report {
         Some(own) => own.read(),
-        None => (results, None),
+        None => {
+            let mut results = results;
+            let runners = active.seal.closure.as_ref().map_or(&[][..], |c| c.runners.as_slice());
+            crate::room::hook::add_named(request.env, runners, &mut results);
+            (results, None)
+        }
     };
     let text = outcome.output_text();
     let mut summary = readout::summarize(&text);
@@ -582,8 +588,12 @@ pub(crate) fn baseline(
         Err(why) => Observed::unavailable(why),
     };
     let mut counted = counted?;
-    if let Some(own) = &own_report {
-        counted.results = own.read().0;
+    match &own_report {
+        Some(own) => counted.results = own.read().0,
+        None => {
+            let runners = derived.map_or(&[][..], |c| c.runners.as_slice());
+            crate::room::hook::add_named(env, runners, &mut counted.results);
+        }
     }
     let o = &counted.outcome;
     if let Some(line) = o.could_not_start(command) {

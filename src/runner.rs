@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -22,6 +22,8 @@ mod go;
 mod js;
 #[path = "ecosystem/python/runner.rs"]
 mod python;
+#[path = "ecosystem/ruby/runner.rs"]
+mod ruby;
 #[path = "ecosystem/rust/runner.rs"]
 mod rust;
 #[path = "ecosystem/shell/runner.rs"]
@@ -55,11 +57,15 @@ pub enum Runner {
     Go,
     /// bats.
     Bats,
+    /// minitest: `ruby` on a test file, `rake test`.
+    Minitest,
+    /// RSpec: `rspec`, `bundle exec rspec`.
+    Rspec,
 }
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 11] = [
+    pub(crate) const ALL: [Runner; 13] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -71,6 +77,8 @@ impl Runner {
         Runner::Nextest,
         Runner::Go,
         Runner::Bats,
+        Runner::Minitest,
+        Runner::Rspec,
     ];
 
     /// This runner's row of the table.
@@ -87,6 +95,8 @@ impl Runner {
             Runner::Nextest => &rust::NEXTEST,
             Runner::Go => &go::GO,
             Runner::Bats => &shell::BATS,
+            Runner::Minitest => &ruby::MINITEST,
+            Runner::Rspec => &ruby::RSPEC,
         }
     }
 
@@ -270,6 +280,10 @@ pub(crate) enum Report {
     /// (`room::hook`: `PYTHONPATH`'s `sitecustomize`, `NODE_OPTIONS=--require`, `GOFLAGS=-exec`), records its
     /// per-test events (Go: per test binary) to a private path, so the sealed command runs unchanged.
     Hook,
+    /// As [`Report::Hook`], and the events are where the run's tests are named: the runner's output names only
+    /// its failures (minitest and RSpec print a dot per passing test), so the verdict takes the names of the
+    /// tests that ran from the events (`room::hook::add_named`), beside those the output gives.
+    HookNamed,
     /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
     None(NoReport),
 }
@@ -300,7 +314,7 @@ impl Report {
     /// Why there is none, where there is none.
     pub(crate) fn missing(self) -> Option<NoReport> {
         match self {
-            Report::Private { .. } | Report::Hook => None,
+            Report::Private { .. } | Report::Hook | Report::HookNamed => None,
             Report::None(why) => Some(why),
         }
     }

@@ -43,6 +43,8 @@ mod markers;
 pub(crate) mod norm;
 #[path = "ecosystem/python/testsig.rs"]
 mod python;
+#[path = "ecosystem/ruby/testsig.rs"]
+mod ruby;
 #[path = "ecosystem/rust/testsig.rs"]
 mod rust;
 #[path = "ecosystem/shell/testsig.rs"]
@@ -208,5 +210,6 @@ pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
         Lang::Rust => rust::units(lexed),
         Lang::Go => go::units(lexed),
         Lang::Shell => shell::units(lexed),
+        Lang::Ruby => ruby::units(lexed),
     }
 }

@@ -30,6 +30,8 @@ mod js;
 mod make;
 #[path = "../ecosystem/python/closure.rs"]
 mod python;
+#[path = "../ecosystem/ruby/closure.rs"]
+mod ruby;
 #[path = "../ecosystem/shell/closure.rs"]
 mod shell;
 
@@ -198,6 +200,13 @@ impl Deriver<'_> {
                 self.plan.runners.insert(Runner::Go);
             }
             "bats" => self.bats(),
+            "rspec" => self.rspec(cwd),
+            "rake" => self.rake(rest, cwd),
+            "ruby" => self.ruby(rest),
+            // `bundle exec`, and Debian's `bundle3.1 exec`.
+            n if n.starts_with("bundle") && rest.first().is_some_and(|w| w == "exec") => {
+                self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
+            }
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),

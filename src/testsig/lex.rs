@@ -16,6 +16,8 @@ mod clike;
 mod js;
 #[path = "../ecosystem/python/lex.rs"]
 mod python;
+#[path = "../ecosystem/ruby/lex.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/lex.rs"]
 mod rust;
 #[path = "../ecosystem/shell/lex.rs"]
@@ -152,6 +154,7 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
         Lang::Python => python::lex(&mut cur),
         Lang::JavaScript | Lang::Rust | Lang::Go => clike::lex(&mut cur, lang),
         Lang::Shell => shell::lex(&mut cur),
+        Lang::Ruby => ruby::lex(&mut cur),
     }
     let partners = pair_brackets(text.as_bytes(), &cur.toks);
     let mut line_starts = vec![0];

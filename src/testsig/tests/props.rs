@@ -10,7 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 5] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go, Lang::Shell];
+const LANGS: [Lang; 6] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -53,6 +53,7 @@ fn header(lang: Lang) -> &'static str {
         Lang::Rust => "use super::*;\n",
         Lang::Go => "package calc\n\nimport \"testing\"\n",
         Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
+        Lang::Ruby => "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
     }
 }
 
@@ -96,6 +97,13 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nhelper_NAME() {\n  echo \"${1:-x}\" | tr a b\n}\n",
             "\nCASES_NAME=(1 2 3)\n",
         ],
+        Lang::Ruby => vec![
+            "\nclass NAMETest < Minitest::Test\n  def test_a\n    assert_equal 1, f(\"#{1}\")\n  end\nend\n",
+            "\ndescribe \"NAME\" do\n  before { @x = 1 }\n  it \"works\" do\n    expect(f(1)).to eq 1 if @x\n  end\n  xit(\"later\") { skip }\nend\n",
+            "\ndef helper_NAME(a, b = [1])\n  a + b.sum / 2\nend\n",
+            "\nTEXT_NAME = <<~EOS\n  end\nEOS\n",
+            "\nCASES_NAME = %w[a b].map { |s| s =~ /x[\\/]y/ }\n",
+        ],
     }
 }
 
@@ -107,12 +115,13 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Rust => "\n#[test]\nfn appended_zz() {\n    assert!(true);\n}\n",
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
+        Lang::Ruby => "\nit \"appended zz\" do\n  expect(true).to be true\nend\n",
     }
 }
 
 fn comment(lang: Lang) -> &'static str {
     match lang {
-        Lang::Python | Lang::Shell => "\n# a note: it.skip() @pytest.mark.skip skip\n",
+        Lang::Python | Lang::Shell | Lang::Ruby => "\n# a note: it.skip() @pytest.mark.skip skip xit\n",
         _ => "\n// a note: it.skip() #[ignore] t.Skip()\n",
     }
 }
