@@ -19,6 +19,8 @@ mod bad_input;
 mod baseline;
 #[path = "cli/block_cap.rs"]
 mod block_cap;
+#[path = "cli/check.rs"]
+mod check;
 #[path = "cli/checkpoints.rs"]
 mod checkpoints;
 #[path = "cli/closure.rs"]
