@@ -24,7 +24,7 @@
 mod config;
 mod outcome;
 mod render;
-mod tree;
+pub(crate) mod tree;
 
 use std::path::{Path, PathBuf};
 
@@ -33,8 +33,6 @@ use crate::commands::run::tournament::{run_git as git, toplevel};
 use crate::commands::setup;
 use crate::error::Error;
 use crate::exit_codes;
-use crate::history::Record;
-use crate::history::event::{Event, Reason};
 use crate::lifecycle::{Lookup, lookup};
 use crate::oracle::{self, Caller};
 use crate::project::Project;
@@ -65,7 +63,6 @@ pub(crate) fn run(args: CheckArgs) -> Result<u8, Error> {
     let started = setup::start(&config, project.clone())?;
     let changed = tree::overlay_head(&repo, &project.root);
     let judged = changed.and_then(|changed| judge(&project, started.baseline.as_ref()).map(|j| (changed, j)));
-    end(&project);
     drop(scratch);
     let (changed, mut judgement) = judged?;
     if changed.iter().any(|path| path == config::NAME) {
@@ -137,17 +134,6 @@ fn judge(project: &Project, baseline: Option<&crate::testjudge::baseline::Baseli
     let verdict = oracle::judge(&active, 1, Caller::StopHook);
     drop(tether);
     Ok(Judgement::of(&verdict?, baseline))
-}
-
-/// Ends the check's loop and removes its seal and held-out store; best effort (the scratch goes anyway, and a
-/// seal whose project is gone is removed by the next setup).
-fn end(project: &Project) {
-    if let Ok(Lookup::Loop(active)) = lookup(project) {
-        let record = Record::new(active.loop_id(), 1, Event::Cancelled(Reason::new("the check is done")));
-        let _ = active.end(&record);
-    }
-    let _ = std::fs::remove_dir_all(crate::holdout::dir_for(project));
-    crate::verify_lock::forget(project);
 }
 
 /// Writes the outcome everywhere it is asked for; stdout gets text (or JSON), and, inside GitHub Actions, the

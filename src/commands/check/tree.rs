@@ -1,17 +1,21 @@
 //! The check's own tree: a clone of the base commit under loopgate's home (`checks/<id>/tree`), never the
-//! user's checkout. The baseline runs in it as the base left it; then it is made to hold the head — every file
+//! user's checkout (`run --emit-matrix` seals its oracle in one too, `commands::run::matrix`). The baseline runs in it as the base left it; then it is made to hold the head — every file
 //! of the user's checkout that git tracks or would track, the base's files the head lacks removed — and the
 //! oracle judges it as it judges a loop's tree at a promise.
 //!
 //! A clone (`--shared`: objects are borrowed, nothing is copied) rather than a worktree: the user's repository
 //! gets no worktree entry that a killed check would leave behind, and removing the directory removes all of it.
-//! [`Scratch`] removes it when dropped, whatever the check's end; a seal left by a check killed outright is
+//! [`Scratch`] ends the loop in it and removes it when dropped, whatever the check's end; a seal left by a check killed outright is
 //! removed by the next setup's `Store::clean_stale` (its project directory is gone).
 
 use std::path::{Path, PathBuf};
 
 use crate::commands::run::tournament::run_git as git;
 use crate::error::Error;
+use crate::history::Record;
+use crate::history::event::{Event, Reason};
+use crate::lifecycle::{Lookup, lookup};
+use crate::project::Project;
 
 /// The scratch directory of one check, removed when dropped.
 pub(crate) struct Scratch {
@@ -56,7 +60,20 @@ impl Scratch {
 }
 
 impl Drop for Scratch {
+    /// Ends the loop sealed in the tree (its seal, room and held-out store go), forgets its verify windows, and
+    /// removes the directory; best effort (a seal whose project is gone is removed by the next setup anyway).
     fn drop(&mut self) {
+        let project = Project { root: self.tree() };
+        if let Ok(Lookup::Loop(active)) = lookup(&project) {
+            let record = Record::new(
+                active.loop_id(),
+                1,
+                Event::Cancelled(Reason::new("the scratch tree's work is done")),
+            );
+            let _ = active.end(&record);
+        }
+        let _ = std::fs::remove_dir_all(crate::holdout::dir_for(&project));
+        crate::verify_lock::forget(&project);
         // The room may have left read-only directories (the sealed test files' copies): make them writable
         // first, or the removal stops at them.
         make_writable(&self.dir);
