@@ -11,6 +11,8 @@ mod project;
 #[path = "cli/snapshot.rs"]
 mod snapshot;
 
+#[path = "cli/action.rs"]
+mod action;
 #[path = "cli/agent_trust.rs"]
 mod agent_trust;
 #[path = "cli/bad_input.rs"]

@@ -9,9 +9,9 @@ use crate::project::{Output, Project, STATE};
 
 const GIT: &str = "git -c user.name=t -c user.email=t@t";
 
-const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef neg(a):\n    return -a\n";
+pub const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef neg(a):\n    return -a\n";
 
-const TESTS: &str = "from calc import add, neg\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\n\
+pub const TESTS: &str = "from calc import add, neg\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\n\
 def test_zero():\n    assert add(0, 0) == 0\n\n\ndef test_neg():\n    assert neg(4) == -4\n";
 
 const INI: &str = "[pytest]\npythonpath = .\n";
@@ -20,7 +20,7 @@ const TOML: &str = "verify = \"python3 -m pytest -q -p no:cacheprovider\"\n";
 
 /// A repository whose `main` holds the code, its tests, pytest's configuration and `.loopgate.toml`, checked
 /// out on a branch `head` with nothing changed yet.
-fn repo() -> Project {
+pub fn repo() -> Project {
     let p = Project::new();
     p.write("calc.py", CALC)
         .write("tests/test_calc.py", TESTS)
@@ -44,7 +44,7 @@ fn without_test_neg() -> &'static str {
 type Change = &'static dyn Fn(&Project);
 
 /// Commits the head's changes (deletions too).
-fn commit(p: &Project) {
+pub fn commit(p: &Project) {
     p.sh(&format!("{GIT} add -A && {GIT} commit -qm head")).run().success();
 }
 
