@@ -58,9 +58,9 @@ fn json_check(p: &Project) -> (Output, Value) {
     (out, value)
 }
 
-/// What loopgate's home holds: the seals, rooms, held-out stores, verify windows and check scratches.
+/// What loopgate's home holds: the seals, rooms, held-out stores and verify windows.
 fn store(p: &Project) -> Vec<std::path::PathBuf> {
-    let mut all: Vec<_> = ["checks", "seals", "rooms", "holdout", "verifies"]
+    let mut all: Vec<_> = ["seals", "rooms", "holdout", "verifies"]
         .iter()
         .flat_map(|dir| {
             std::fs::read_dir(p.loopgate_home().join(dir))
@@ -74,13 +74,21 @@ fn store(p: &Project) -> Vec<std::path::PathBuf> {
     all
 }
 
-/// Nothing of the check stays: no worktree, and loopgate's home as it was `before` (no scratch clone, seal,
+/// Nothing of the check stays: no worktree, no scratch clone, and loopgate's home as it was `before` (no seal,
 /// room, held-out store or verify window of the check's).
 #[track_caller]
 fn left_nothing(p: &Project, before: &[std::path::PathBuf]) {
     let worktrees = p.sh("git worktree list").run();
     assert_eq!(worktrees.stdout.lines().count(), 1, "{worktrees}");
     assert_eq!(store(p), before, "loopgate's home is as before the check");
+    let scratch: Vec<_> = std::fs::read_dir(p.tmp_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("loopgate-check-"))
+        .map(|e| e.path())
+        .collect();
+    assert!(scratch.is_empty(), "the check's clone is gone: {scratch:?}");
 }
 
 #[test]

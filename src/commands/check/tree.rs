@@ -1,4 +1,4 @@
-//! The check's own tree: a clone of the base commit under loopgate's home (`checks/<id>/tree`), never the
+//! The check's own tree: a clone of the base commit in the temporary directory (`loopgate-check-<id>/tree`), never the
 //! user's checkout (`run --emit-matrix` seals its oracle in one too, `commands::run::matrix`). The baseline runs in it as the base left it; then it is made to hold the head — every file
 //! of the user's checkout that git tracks or would track, the base's files the head lacks removed — and the
 //! oracle judges it as it judges a loop's tree at a promise.
@@ -23,14 +23,16 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    /// Makes `checks/<id>` under loopgate's home, private to the user.
+    /// Makes `loopgate-check-<time>-<pid>` in the temporary directory, private to the user. Not under
+    /// loopgate's home: that is the control plane, which the oracle's run may not write where it runs in the
+    /// project's own tree (`LOOPGATE_ROOM=0`, or no room at all).
     pub(crate) fn new() -> Result<Scratch, Error> {
         let id = format!(
-            "c-{}-{}",
+            "loopgate-check-{}-{}",
             chrono::Utc::now().format("%Y%m%d-%H%M%S"),
             std::process::id()
         );
-        let dir = crate::project::loopgate_home().join("checks").join(id);
+        let dir = std::env::temp_dir().join(id);
         crate::seal::create_private_dir(&dir).map_err(|source| Error::Io {
             action: "create the check's directory",
             path: dir.clone(),
