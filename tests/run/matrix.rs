@@ -3,12 +3,12 @@
 //! own); `--collect` ranks their results and picks the honest one — not the one that rewrote the verify script,
 //! not the one that did nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{Project, TASK, s};
+use crate::support::{Output, Project, TASK, s};
 
 const GIT: &str = "git -c user.name=t -c user.email=t@t";
 
@@ -24,22 +24,20 @@ fn sh(p: &Project, dir: &Path, script: &str) {
     assert!(out.status.success(), "{script}: {out:?}");
 }
 
-#[test]
-fn emit_run_each_candidate_in_its_own_clone_and_collect_picks_the_honest_one() {
+/// A project committed on `main`, the sandbox's directory beside it, and the oracle `--emit-matrix` wrote there
+/// for `n` candidates (`sh check.sh`, at most two iterations each); the command's output.
+fn emitted(n: &str) -> (Project, PathBuf, PathBuf, Output) {
     let p = Project::new();
     let base = p.dir.parent().expect("the sandbox").to_path_buf();
-    sh(
-        &p,
-        &p.dir,
-        &format!("git init -q -b main && {GIT} add -A && {GIT} commit -qm base"),
-    );
+    let committed = format!("git init -q -b main && {GIT} add -A && {GIT} commit -qm base");
+    sh(&p, &p.dir, &committed);
     let oracle = base.join("oracle");
     let out = p.loopgate(&[
         "run",
         "--emit-matrix",
         s(&oracle),
         "--candidates",
-        "3",
+        n,
         "--verify",
         "sh check.sh",
         "--max-iterations",
@@ -48,6 +46,12 @@ fn emit_run_each_candidate_in_its_own_clone_and_collect_picks_the_honest_one() {
         "--",
         "true",
     ]);
+    (p, base, oracle, out)
+}
+
+#[test]
+fn emit_run_each_candidate_in_its_own_clone_and_collect_picks_the_honest_one() {
+    let (p, base, oracle, out) = emitted("3");
     out.code(0);
     let matrix: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:#?}"));
     let jobs: Vec<&str> = matrix["include"]
@@ -103,27 +107,8 @@ fn emit_run_each_candidate_in_its_own_clone_and_collect_picks_the_honest_one() {
 
 #[test]
 fn a_job_on_another_commit_is_refused_and_collect_without_results_is_bad_input() {
-    let p = Project::new();
-    let base = p.dir.parent().expect("the sandbox").to_path_buf();
-    sh(
-        &p,
-        &p.dir,
-        &format!("git init -q -b main && {GIT} add -A && {GIT} commit -qm base"),
-    );
-    let oracle = base.join("oracle");
-    p.loopgate(&[
-        "run",
-        "--emit-matrix",
-        s(&oracle),
-        "--candidates",
-        "2",
-        "--verify",
-        "sh check.sh",
-        TASK,
-        "--",
-        "true",
-    ])
-    .code(0);
+    let (p, base, oracle, out) = emitted("2");
+    out.code(0);
     sh(
         &p,
         &p.dir,
