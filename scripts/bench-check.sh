@@ -6,7 +6,8 @@
 #
 #   scripts/bench-check.sh [LOOPGATE] [RUNS]      default: target/debug/loopgate, 3 runs
 #
-# Needs curl, git, cargo and hyperfine. The head adds one test file (honest work), so the check passes.
+# Needs curl, git, cargo and hyperfine. The head adds one test file (honest work), so the check passes. The third
+# command shows what the traced runs (strace, the observed closure) cost.
 set -eu
 cd "$(dirname "$0")/.."
 loopgate=$(realpath "${1:-target/debug/loopgate}")
@@ -30,5 +31,6 @@ bare="rm -rf $work/b $work/h; git clone -q -b main $repo $work/b && cd $work/b &
 cd "$repo"
 hyperfine --runs "$runs" --export-markdown "$work/bench.md" \
     -n 'two bare cargo test runs (base, head)' "sh -c '$bare'" \
-    -n 'loopgate check --base main' "$loopgate check --base main"
+    -n 'loopgate check --base main' "$loopgate check --base main" \
+    -n 'loopgate check, runs untraced (LOOPGATE_TRACE=0)' "env LOOPGATE_TRACE=0 $loopgate check --base main"
 cat "$work/bench.md"

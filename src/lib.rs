@@ -85,7 +85,7 @@ pub fn run(cli: Cli) -> u8 {
     // (`process::tether`): this binary, with the hidden subcommand. Unit tests never come here, so they start none.
     if matches!(
         cli.command,
-        Command::Verify { .. } | Command::Hook { .. } | Command::Run(_)
+        Command::Verify { .. } | Command::Hook { .. } | Command::Run(_) | Command::Check(_)
     ) && let Ok(exe) = std::env::current_exe()
     {
         process::tether::enable(exe.into_os_string(), vec![cli::WARDEN.into()]);
