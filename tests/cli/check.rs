@@ -130,11 +130,9 @@ fn an_honest_head_passes_and_leaves_the_users_loop_and_repository_as_they_were()
     left_nothing(&p, &before);
 }
 
-/// Every way a head can weaken what judges it, each on its own repository: the exit is 1 and the output names
-/// the test or the setting.
-#[test]
-fn a_head_that_moves_the_oracle_fails_naming_the_test_or_the_setting() {
-    let cases: [(&str, Change, &[&str]); 6] = [
+/// Every way a head can weaken what judges it: what it does, and what the output must name.
+fn moves() -> [(&'static str, Change, &'static [&'static str]); 8] {
+    [
         (
             "weakens a test",
             &|p| {
@@ -158,6 +156,26 @@ fn a_head_that_moves_the_oracle_fails_naming_the_test_or_the_setting() {
                 std::fs::remove_file(p.path("tests/test_calc.py")).expect("remove the test file");
             },
             &["tests/test_calc.py"],
+        ),
+        (
+            "renames a test so it is no longer collected",
+            &|p| {
+                p.write("tests/test_calc.py", TESTS.replace("def test_zero", "def _test_zero"));
+            },
+            &["test_zero"],
+        ),
+        (
+            "marks a test expected to fail",
+            &|p| {
+                p.write(
+                    "tests/test_calc.py",
+                    format!(
+                        "import pytest\n{}",
+                        TESTS.replace("def test_add", "@pytest.mark.xfail\ndef test_add")
+                    ),
+                );
+            },
+            &["xfail", "tests/test_calc.py"],
         ),
         (
             "adds a skip",
@@ -189,19 +207,63 @@ fn a_head_that_moves_the_oracle_fails_naming_the_test_or_the_setting() {
             },
             &["tests/conftest.py"],
         ),
-    ];
-    for (what, change, named) in cases {
-        let p = repo();
-        change(&p);
-        commit(&p);
-        let out = check(&p);
-        assert_eq!(out.code, Some(1), "{what}: exit 1\n{out}");
-        assert!(out.stdout.contains("loopgate check: FAIL"), "{what}\n{out}");
-        for name in named {
-            assert!(out.stdout.contains(name), "{what}: names `{name}`\n{out}");
-        }
-        left_nothing(&p, &[]);
+    ]
+}
+
+/// Move `index` of [`moves`], on its own repository: the exit is 1 and the output names the test or the setting.
+#[track_caller]
+fn fails_naming(index: usize) {
+    let (what, change, named) = moves()[index];
+    let p = repo();
+    change(&p);
+    commit(&p);
+    let out = check(&p);
+    assert_eq!(out.code, Some(1), "{what}: exit 1\n{out}");
+    assert!(out.stdout.contains("loopgate check: FAIL"), "{what}\n{out}");
+    for name in named {
+        assert!(out.stdout.contains(name), "{what}: names `{name}`\n{out}");
     }
+    left_nothing(&p, &[]);
+}
+
+/// One test per move, so they run in parallel.
+macro_rules! moved {
+    ($($name:ident: $index:expr),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                fails_naming($index);
+            }
+        )*
+    };
+}
+
+moved!(
+    a_weakened_test_fails: 0,
+    a_deleted_test_fails: 1,
+    a_deleted_test_file_fails: 2,
+    a_renamed_test_fails: 3,
+    an_xfail_marker_fails: 4,
+    a_skip_marker_fails: 5,
+    a_deselection_in_the_runners_configuration_fails: 6,
+    a_new_conftest_that_changes_what_runs_fails: 7,
+);
+
+#[test]
+fn a_head_that_changes_the_verify_script_fails_naming_it() {
+    let p = repo();
+    p.write("ci/test.sh", "python3 -m pytest -q -p no:cacheprovider\n")
+        .write(".loopgate.toml", "verify = \"sh ci/test.sh\"\n");
+    p.sh(&format!(
+        "{GIT} add -A && {GIT} commit -qm script && git branch -f main"
+    ))
+    .run()
+    .success();
+    p.write("ci/test.sh", "python3 -m pytest -q -p no:cacheprovider -k 'not neg'\n");
+    commit(&p);
+    let out = check(&p);
+    assert_eq!(out.code, Some(1), "{out}");
+    assert!(out.stdout.contains("ci/test.sh"), "{out}");
 }
 
 #[test]
