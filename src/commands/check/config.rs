@@ -139,6 +139,11 @@ impl File {
                 crate::commands::setup::MAX_VERIFY_TIMEOUT
             )));
         }
+        if let Some(report) = &file.verify_report {
+            crate::schema::VerifyReport::parse(report, None)
+                .map_err(|e| origin.bad(&format!("field `verify_report`: {e}")))?;
+        }
+        crate::seal::SealedFiles::new(&file.seal).map_err(|e| origin.bad(&format!("field `seal`: {e}")))?;
         Ok(file)
     }
 
@@ -220,6 +225,8 @@ mod tests {
             ("verify = \"x\"\nverify_timeout = 0\n", "verify_timeout", ""),
             ("verify = \"  \"\n", "verify", ""),
             ("verify = \n", "", "line 1"),
+            ("verify = \"x\"\nverify_report = \"xml:out.xml\"\n", "verify_report", ""),
+            ("verify = \"x\"\nseal = [\"a/[\"]\n", "seal", ""),
         ] {
             let err = parse(text).expect_err("refused");
             assert!(!err.contains('\n'), "one line: {err}");
