@@ -5,7 +5,7 @@
 //!
 //! 1. **configure** — the base commit (`git rev-parse REF^{commit}`) and its `.loopgate.toml` (`config`, read with
 //!    `git show`, never from the head), turned into `setup`'s own flags and validated as `setup` validates them;
-//! 2. **baseline** — a clone of the base under loopgate's home (`tree::Scratch`), where `setup::start` seals the
+//! 2. **baseline** — a clone of the base in a private temporary directory (`tree::Scratch`), where `setup::start` seals the
 //!    oracle and runs the verify command once, in the room, as it does for a loop: every base test by name, the
 //!    test files' signatures, the verify command's closure, the held-out tests (`--holdout-from`);
 //! 3. **head** — the clone made to hold the user's checkout (`tree::overlay_head`): the change as a loop's agent

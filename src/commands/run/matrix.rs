@@ -4,7 +4,7 @@
 //! Three steps, three flags of `loopgate run`:
 //!
 //! - `--emit-matrix DIR` (with `--candidates N`): seals the oracle and runs the baseline **once**, on the
-//!   commit checked out, in a clone under loopgate's home (as `loopgate check` does); writes it to `DIR` (the
+//!   commit checked out, in a private scratch clone (as `loopgate check` does); writes it to `DIR` (the
 //!   seal and its companions, their root replaced by a mark, `Store::export`; the `init` record; `matrix.json`:
 //!   the base commit, the loop, each candidate's agent) for the CI to ship as an artifact; prints the
 //!   candidates as a job matrix (`{"include":[{"candidate":"c1","agent":"…"}]}`).
