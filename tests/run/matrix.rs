@@ -118,6 +118,19 @@ fn a_job_on_another_commit_is_refused_and_collect_without_results_is_bad_input()
         .code(2)
         .stderr_has("was sealed on commit");
     assert!(!p.exists(".claude/pua-loop.local.md"));
+    // A checkout that already runs a loop keeps it.
+    let clone = base.join("c1");
+    sh(&p, &base, &format!("git clone -q {} c1", s(&p.dir)));
+    sh(&p, &clone, "git checkout -q HEAD~1");
+    let mut started = p.command(&["setup", "--verify", "true", "--no-baseline", "mine"]);
+    started.current_dir(&clone);
+    p.start_with(started).wait(Duration::from_secs(60)).code(0);
+    let mut adopt = p.command(&["run", "--oracle", s(&oracle), "--", "true"]);
+    adopt.current_dir(&clone);
+    p.start_with(adopt)
+        .wait(Duration::from_secs(60))
+        .code(2)
+        .stderr_has("already has one");
     std::fs::create_dir_all(base.join("empty")).expect("dir");
     p.loopgate(&["run", "--collect", s(&base.join("empty"))])
         .code(2)

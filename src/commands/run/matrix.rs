@@ -159,6 +159,12 @@ pub(crate) fn adopt(dir: &Path, project: &Project) -> Result<(), Error> {
             if head.is_empty() { "no commit" } else { &head }
         )));
     }
+    if let crate::lifecycle::Lookup::Loop(_) = crate::lifecycle::lookup(project)? {
+        return Err(Error::Usage(format!(
+            "`--oracle` makes the oracle this checkout's loop, but `{}` already has one: `loopgate cancel` it first (a matrix job runs in a fresh checkout)",
+            project.root.display()
+        )));
+    }
     let store = Store::open();
     let text = store.import(dir, project)?;
     let seal: Seal = serde_json::from_str(&text)
