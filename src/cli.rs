@@ -59,6 +59,9 @@ pub(crate) enum Command {
     Setup(Box<SetupArgs>),
     /// Run an agent CLI in a loop, a fresh process each iteration, until the sealed verify command passes.
     Run(Box<RunArgs>),
+    /// Judge the checked-out head against a base commit, as a CI check: the base's tests by name, its test side
+    /// and its `.loopgate.toml`, in the oracle's room (exit 0 pass, 1 fail, 2 bad input).
+    Check(Box<CheckArgs>),
     /// Agent hook entry points (read hook JSON on stdin, print hook JSON).
     Hook {
         /// The agent CLI whose hook this is (its input and output format).
@@ -332,6 +335,30 @@ impl HookEvent {
             HookEvent::UserPromptSubmit => "user-prompt-submit",
         }
     }
+}
+
+/// Flags of `loopgate check`. What to verify and how it is sealed come from `.loopgate.toml` on the base commit
+/// (`commands::check::config`), never from the head.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CheckArgs {
+    /// The base commit (branch, tag or sha) whose tests, test side and `.loopgate.toml` judge the head.
+    #[arg(long, value_name = "REF")]
+    pub(crate) base: String,
+    /// Use this verify command instead of the base's `.loopgate.toml` one (for local use; CI should not).
+    #[arg(long, value_name = "CMD")]
+    pub(crate) verify: Option<String>,
+    /// Held-out tests: a directory outside the repository that mirrors its layout (e.g. written from a CI secret).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) holdout_from: Option<std::path::PathBuf>,
+    /// Write the Markdown summary here (default: `$GITHUB_STEP_SUMMARY` when it is set).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) summary: Option<std::path::PathBuf>,
+    /// Write the HTML report here (default: the base's `.loopgate.toml` `report.html`, else none).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) html: Option<std::path::PathBuf>,
+    /// Print the result as JSON on stdout instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.

@@ -3,6 +3,7 @@
 pub(crate) mod accept;
 pub(crate) mod allow;
 pub(crate) mod cancel;
+pub(crate) mod check;
 pub(crate) mod checkpoints;
 pub(crate) mod completions;
 pub(crate) mod confine;

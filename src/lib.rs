@@ -77,7 +77,7 @@ pub fn run(cli: Cli) -> u8 {
     // installs them before it runs the verify. Without handlers, `requested` stays `None`.
     if matches!(
         cli.command,
-        Command::Verify { .. } | Command::Rollback { .. } | Command::Setup(_)
+        Command::Verify { .. } | Command::Rollback { .. } | Command::Setup(_) | Command::Check(_)
     ) {
         let _ = interrupt::install_quiet();
     }
@@ -85,7 +85,7 @@ pub fn run(cli: Cli) -> u8 {
     // (`process::tether`): this binary, with the hidden subcommand. Unit tests never come here, so they start none.
     if matches!(
         cli.command,
-        Command::Verify { .. } | Command::Hook { .. } | Command::Run(_)
+        Command::Verify { .. } | Command::Hook { .. } | Command::Run(_) | Command::Check(_)
     ) && let Ok(exe) = std::env::current_exe()
     {
         process::tether::enable(exe.into_os_string(), vec![cli::WARDEN.into()]);
@@ -145,6 +145,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),
         Command::Verify { json } => commands::verify::run(json),
         Command::Run(args) => commands::run::run(*args),
+        Command::Check(args) => commands::check::run(*args),
         Command::Checkpoints { json, loop_id } => commands::checkpoints::run(json, loop_id.as_deref()),
         Command::Diff {
             from,

@@ -48,6 +48,8 @@ pub(crate) struct Run {
     pub held_out_failed: bool,
     /// The agent's new test files (and new snapshots) that sat out this run in the stash (see `testswap`).
     pub sat_out: Vec<String>,
+    /// Every test the run reported by name, with how it ended (`loopgate check` lists them against the base).
+    pub results: crate::readout::TestResults,
 }
 
 /// The oracle's answer.
@@ -291,6 +293,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         by_name,
         held_out_failed: false,
         sat_out,
+        results,
     };
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the

@@ -4,6 +4,8 @@
 
 #[path = "support/common.rs"]
 mod common;
+#[path = "run/matrix.rs"]
+mod matrix;
 #[path = "run/picture.rs"]
 mod picture;
 #[path = "run/support.rs"]

@@ -55,10 +55,30 @@ pub(crate) struct RunArgs {
     /// Cost receipts and the dollar budget (see `docs/cost.md`).
     #[command(flatten)]
     pub(crate) cost: CostArgs,
+    /// Best of N as a CI matrix (see `docs/ci.md`).
+    #[command(flatten)]
+    pub(crate) matrix: MatrixArgs,
     /// The agent command and its arguments, after `--`. The prompt replaces every `{prompt}` in them; without
     /// one it is added as the last argument (or written to stdin with `--stdin`).
-    #[arg(last = true, required_unless_present = "agents", value_name = "AGENT")]
+    #[arg(last = true, required_unless_present_any = ["agents", "collect"], value_name = "AGENT")]
     pub(crate) agent: Vec<String>,
+}
+
+/// Best of N as jobs of a CI matrix (`commands::run::matrix`): seal once and print the jobs, run one job's
+/// candidate under that oracle, rank the jobs' results.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct MatrixArgs {
+    /// With `--candidates N`: seal the oracle and run the baseline once, write it to DIR (ship it to the jobs as
+    /// an artifact) and print the candidates as a job matrix (JSON).
+    #[arg(long, value_name = "DIR", requires = "candidates", conflicts_with_all = ["oracle", "collect", "resume"])]
+    pub(crate) emit_matrix: Option<PathBuf>,
+    /// One job of the matrix: take the oracle `--emit-matrix` wrote to DIR as this checkout's loop and run it.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["collect", "candidates", "resume"])]
+    pub(crate) oracle: Option<PathBuf>,
+    /// The matrix's last job: rank the candidates' results in DIR (a folder each, with `history.jsonl` and
+    /// `change.patch`) and print the winner.
+    #[arg(long, value_name = "DIR", conflicts_with = "candidates")]
+    pub(crate) collect: Option<PathBuf>,
 }
 
 /// The flags of a tournament (`--candidates N`, which is a setup flag so that `/pua-loop` knows it), kept apart from the loop's own so that the loop's settings can

@@ -17,6 +17,7 @@
 mod agent;
 pub(crate) mod agents;
 mod display;
+mod matrix;
 mod options;
 mod owner;
 mod prompt;
@@ -55,6 +56,16 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         &crate::control::Caller::from_env(),
         "start or take over a loop with `loopgate run`",
     )?;
+    if let Some(dir) = &args.matrix.collect {
+        return matrix::collect(dir);
+    }
+    if let Some(dir) = args.matrix.emit_matrix.clone() {
+        return matrix::emit(args, &dir);
+    }
+    if let Some(dir) = args.matrix.oracle.take() {
+        matrix::adopt(&dir, &Project::for_terminal())?;
+        args.resume = true;
+    }
     if args.setup.candidates.is_some() {
         return tournament::run(args);
     }

@@ -17,7 +17,7 @@
 //! The agent of each candidate is confined off loopgate's store like any `loopgate run` agent; its own worktree
 //! (`LOOPGATE_CANDIDATE_TREE`) is the one directory under the store it may write (`plane`).
 
-mod clone;
+pub(crate) mod clone;
 mod git;
 pub(crate) mod rank;
 pub(crate) mod record;
@@ -39,7 +39,7 @@ use record::{Candidate, Tournament};
 pub(crate) use git::{git as run_git, remove_worktree, toplevel};
 
 /// Most candidates in one tournament.
-const MAX_CANDIDATES: u32 = 32;
+pub(crate) const MAX_CANDIDATES: u32 = 32;
 /// How often the running candidates are looked at.
 const POLL: Duration = Duration::from_millis(200);
 /// How often their cost is added up (each candidate's history is read).

@@ -41,19 +41,37 @@ pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String
     let text = serde_json::to_string(&seal)
         .map_err(|e| corrupt(e.to_string()))?
         .replace(&json_path(&from.root), &json_path(&to.root));
-    let mut seal: Seal = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
-    let from_id = std::mem::replace(&mut seal.fields.config.loop_id, loop_id.to_string());
+    let seal: Seal = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+    store.copy_companions(from, to)?;
+    let init = init_of(from, &seal.fields.config.loop_id);
+    install(to, store, seal, loop_id, init)
+}
+
+/// The `init` record of loop `loop_id` in `project`'s history.
+pub(crate) fn init_of(project: &Project, loop_id: &str) -> Option<Record> {
+    history::read(&project.history_path()).ok().and_then(|read| {
+        read.records
+            .into_iter()
+            .find(|r| r.loop_id == loop_id && r.status() == Status::Init)
+    })
+}
+
+/// Makes `seal` (another tree's, its paths already `to`'s, its companions in place) `to`'s loop `loop_id`,
+/// released, with `init` as its first record; returns the id. Shared by the tournament's worktrees and a CI
+/// matrix's jobs (`matrix::adopt`).
+pub(crate) fn install(
+    to: &Project,
+    store: Store,
+    mut seal: Seal,
+    loop_id: &str,
+    init: Option<Record>,
+) -> Result<String, Error> {
+    seal.fields.config.loop_id = loop_id.to_string();
     seal.history = None;
     seal.logs.clear();
     seal.mirror_sha256 = None;
     seal.mirror_unwritten = false;
-    store.copy_companions(from, to)?;
     to.ignore_work_dir();
-    let init = history::read(&from.history_path()).ok().and_then(|read| {
-        read.records
-            .into_iter()
-            .find(|r| r.loop_id == from_id && r.status() == Status::Init)
-    });
     let _lock = crate::lifecycle::lock(to)?;
     let mut active = ActiveLoop {
         project: to.clone(),
