@@ -21,10 +21,43 @@ mod harness;
 #[path = "e2e/mock_api.rs"]
 mod mock_api;
 
+#[path = "support/tmux.rs"]
+mod tmux;
+
 #[path = "agents/client.rs"]
 mod client;
 #[path = "agents/scenarios.rs"]
 mod scenarios;
+#[path = "agents/tui.rs"]
+mod tui;
+
+/// A loop started in the agent's interactive UI the documented way, rejected once, completed, then another
+/// paused and cancelled, on the first listed version of the agent (the pinned one) and on the last (the newest).
+mod interactive {
+    use crate::client::Agent;
+
+    fn on(agent: Agent, newest: bool) {
+        let versions = agent.versions();
+        let version = if newest { versions.last() } else { versions.first() };
+        crate::tui::loop_started_in_the_interactive_ui(agent, version.expect("a listed version"));
+    }
+
+    #[test]
+    fn codex_pinned() {
+        on(Agent::Codex, false);
+    }
+
+    #[test]
+    fn codex_newest() {
+        on(Agent::Codex, true);
+    }
+
+    /// Gemini CLI's pinned version is the newest on npm (0.61.0, checked 2026-11-29): one run.
+    #[test]
+    fn gemini() {
+        on(Agent::Gemini, false);
+    }
+}
 
 /// Every scenario, as one test per agent (`codex::…`, `gemini::…`).
 macro_rules! agent_suite {

@@ -9,7 +9,7 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
     let hooks = hooks.display();
     match agent {
         Agent::Codex => format!(
-            "loopgate: ready for Codex CLI: hooks in `{hooks}`, trusted in config.toml (Codex skips an untrusted hook without a word: if you edit them, review them with /hooks). In a new Codex session: /prompts:pua-loop \"task\" --verify 'cmd' · /prompts:loop-status · /prompts:cancel-loop (in `codex exec`: the prompt `/pua-loop \"task\" --verify 'cmd'`)."
+            "loopgate: ready for Codex CLI: hooks in `{hooks}`, trusted in config.toml (Codex skips an untrusted hook without a word: if you edit them, review them with /hooks). In a new Codex session, loopgate's commands are skills: $pua-loop \"task\" --verify 'cmd' · $loop-status · $cancel-loop · $resume-loop (also as the prompt of `codex exec`)."
         ),
         Agent::Gemini => format!(
             "loopgate: ready for Gemini CLI: hooks in `{hooks}`. Gemini CLI runs them only in a trusted folder (trust the project when it asks, or run with --skip-trust). In a new Gemini session: /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop."
@@ -25,6 +25,30 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
         ),
         Agent::Claude => "loopgate: ready.".to_string(),
     }
+}
+
+/// The one line Codex lists beside a loopgate skill (`$CODEX_HOME/skills/NAME/SKILL.md`), when the user presses
+/// `$`.
+pub(crate) fn codex_skill_summary(name: &str) -> String {
+    let what = match name {
+        "pua-loop" => "start a loop held by a sealed verify: $pua-loop \"task\" --verify 'cmd'",
+        "cancel-loop" => "end this project's loop",
+        "resume-loop" => "resume this project's paused loop in this session",
+        _ => "show this project's loop (loopgate status)",
+    };
+    format!("loopgate: {what}")
+}
+
+/// What the model reads when the user names a loopgate skill in Codex. loopgate's prompt hook carries the
+/// command out and hands the model its context; where no such context came, the hooks did not run (Codex skips
+/// hooks it does not trust, without a word), and this text is the only one left to say so.
+pub(crate) fn codex_skill_body(name: &str) -> String {
+    if name == "loop-status" {
+        return "Run `loopgate status` and show its output to the user as it is.".to_string();
+    }
+    format!(
+        "The user's message is loopgate's `${name}` command. loopgate's prompt hook carries it out and gives you its context with this message: follow that context.\n\nIf no context from loopgate came with this message, loopgate's hooks did not run and nothing was done: do not work on the message as a loop. Tell the user: \"loopgate: ${name} did nothing: Codex ran none of loopgate's hooks (they are missing or not trusted). Run `loopgate install --agent codex` (or review the hooks with /hooks), then start a new session.\""
+    )
 }
 
 /// `loopgate uninstall --agent A`: what went.

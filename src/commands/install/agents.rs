@@ -18,8 +18,9 @@
 //!   (`codex_trust`): the user's tables and the ones Codex appends later stay, byte for byte;
 //! - uninstall removes loopgate's groups (and an event's list or `hooks` that held only them), its command files,
 //!   and the files and directories that leaves empty: install then uninstall in a fresh `$HOME` leaves nothing;
-//! - the commands that start, cancel and resume a loop: prompts that expand to `/pua-loop ARGS`,
-//!   `/cancel-loop`, `/resume-loop`, which the prompt hook (run for the user's prompts only) carries out.
+//! - the commands that start, cancel and resume a loop: Gemini's prompts that expand to `/pua-loop ARGS`,
+//!   `/cancel-loop`, `/resume-loop`, and Codex's skills `$pua-loop`, `$cancel-loop`, `$resume-loop`, which the
+//!   prompt hook (run for the user's prompts only) carries out.
 //!   Typed as such in `codex exec` or `gemini -p` they work the same.
 //!
 //! Gemini CLI loads settings hooks only in a trusted folder; install says so (it cannot trust a folder it does
@@ -56,6 +57,9 @@ struct Spec {
     /// The commands directory and how one command file reads (`None`: the agent has no such commands; the
     /// user types `/pua-loop …` as the prompt, which the prompt hook carries out all the same).
     commands: Option<(&'static str, CommandFile)>,
+    /// A commands directory earlier versions of loopgate wrote `NAME.md` files into and this one no longer does
+    /// (Codex's `prompts/`, which no Codex checked loads): install and uninstall remove those files.
+    retired: Option<&'static str>,
 }
 
 type CommandFile = fn(name: &str, expands_to: &str) -> (String, String);
@@ -87,10 +91,18 @@ const SPECS: [Spec; 5] = [
         shape: Shape::Groups,
         handler: |command, seconds, _| command_handler(command, seconds, 1),
         trust: true,
-        commands: Some(("prompts", |name, body| {
-            let text = format!("---\ndescription: \"loopgate: /{name} ({MARK})\"\n---\n{body}\n");
-            (format!("{name}.md"), text)
+        // Codex's interactive UI (0.169.0, 0.171.0) runs no custom `/` command: its own commands are skills
+        // (`$CODEX_HOME/skills/NAME/SKILL.md`), which the user names with `$NAME` (the `$` key lists them). The
+        // prompt hook carries out `$pua-loop …` as `/pua-loop …`; the skill's text is what the model reads.
+        commands: Some(("skills", |name, _| {
+            let text = format!(
+                "---\nname: {name}\ndescription: {}\n# {MARK}\n---\n{}\n",
+                Value::String(crate::messages::agents::codex_skill_summary(name)),
+                crate::messages::agents::codex_skill_body(name)
+            );
+            (format!("{name}/SKILL.md"), text)
         })),
+        retired: Some("prompts"),
     },
     Spec {
         agent: Agent::Gemini,
@@ -109,6 +121,7 @@ const SPECS: [Spec; 5] = [
             let quoted = Value::String(body).to_string();
             (format!("{name}.toml"), format!("# {MARK}\nprompt = {quoted}\n"))
         })),
+        retired: None,
     },
     // Cursor: `timeout` in seconds; `loop_limit: null` lifts Cursor's cap of 5 follow-ups per conversation
     // (which a tool call does not reset), loopgate keeping its own.
@@ -128,6 +141,7 @@ const SPECS: [Spec; 5] = [
         },
         trust: false,
         commands: None,
+        retired: None,
     },
     // Copilot CLI: personal hooks in `~/.copilot/hooks/*.json`, the command under `bash`.
     Spec {
@@ -140,6 +154,7 @@ const SPECS: [Spec; 5] = [
         handler: |command, seconds, _| json!({"type": "command", "bash": command, "timeoutSec": seconds}),
         trust: false,
         commands: None,
+        retired: None,
     },
     // opencode: global plugins in `~/.config/opencode/plugin/`, loaded at start.
     Spec {
@@ -152,6 +167,7 @@ const SPECS: [Spec; 5] = [
         handler: |_, _, _| Value::Null,
         trust: false,
         commands: None,
+        retired: None,
     },
 ];
 
@@ -250,6 +266,7 @@ pub(crate) fn install(agent: Agent, binary: &str) -> Result<(), Error> {
             _ => write(&path, &text)?,
         }
     }
+    remove_retired(spec, &dir)?;
     crate::say(crate::messages::agents::installed(agent, &hooks_path));
     Ok(())
 }
@@ -295,8 +312,13 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
         let path = dir.join(commands).join(command_file(name, body).0);
         if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(MARK)) {
             remove_file(&path)?;
+            // A command that is a directory of its own (a Codex skill), where nothing else is left in it.
+            if let Some(own) = path.parent().filter(|p| *p != dir.join(commands)) {
+                let _ = std::fs::remove_dir(own);
+            }
         }
     }
+    remove_retired(spec, &dir)?;
     // The directories install made, where nothing is left in them (`remove_dir` leaves one with anything in it).
     let made = spec.commands.map(|(commands, _)| dir.join(commands));
     let parent = hooks_path.parent().filter(|p| *p != dir);
@@ -313,6 +335,27 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
         let _ = std::fs::remove_dir(empty);
     }
     crate::say(crate::messages::agents::uninstalled(agent));
+    Ok(())
+}
+
+/// Removes the command files an earlier version wrote where this one writes none (`Spec::retired`), and their
+/// directory if that leaves it empty; a file without loopgate's mark is the user's and stays.
+fn remove_retired(spec: &Spec, dir: &Path) -> Result<(), Error> {
+    let Some(retired) = spec.retired else {
+        return Ok(());
+    };
+    let retired = dir.join(retired);
+    let mut removed = false;
+    for (name, _) in COMMANDS {
+        let path = retired.join(format!("{name}.md"));
+        if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(MARK)) {
+            remove_file(&path)?;
+            removed = true;
+        }
+    }
+    if removed {
+        let _ = std::fs::remove_dir(&retired);
+    }
     Ok(())
 }
 
