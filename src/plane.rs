@@ -213,7 +213,7 @@ const CURSOR: Anchor = Anchor::Cli {
     dir: ".cursor",
 };
 const COPILOT: Anchor = Anchor::Cli {
-    var: None,
+    var: Some("COPILOT_HOME"),
     home: None,
     dir: ".copilot",
 };
@@ -277,6 +277,7 @@ const ROWS: &[Row] = &[
     Row { anchor: GEMINI, name: "commands", dir: true, what: CLI_COMMANDS, reach: Reach::AgentCli },
     Row { anchor: CURSOR, name: "hooks.json", dir: false, what: CLI_HOOKS, reach: Reach::AgentCli },
     Row { anchor: COPILOT, name: "hooks", dir: true, what: CLI_HOOKS, reach: Reach::AgentCli },
+    Row { anchor: COPILOT, name: "skills", dir: true, what: CLI_COMMANDS, reach: Reach::Commands },
     Row { anchor: OPENCODE, name: "plugin", dir: true, what: "opencode's plugins, loopgate's hooks among them", reach: Reach::AgentCli },
 ];
 

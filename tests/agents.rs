@@ -57,6 +57,12 @@ mod interactive {
     fn gemini() {
         on(Agent::Gemini, false);
     }
+
+    /// Copilot CLI 1.0.102, offline against the mock (the newest on npm, checked 2026-11-29).
+    #[test]
+    fn copilot() {
+        on(Agent::Copilot, false);
+    }
 }
 
 /// Every scenario, as one test per agent (`codex::…`, `gemini::…`).
@@ -115,6 +121,7 @@ fn opencode_plugin_on_a_stand_in_client() {
     scenarios::opencode_plugin_on_a_stand_in_client();
 }
 agent_suite!(gemini, crate::client::Agent::Gemini);
+agent_suite!(copilot, crate::client::Agent::Copilot);
 
 /// Gemini only: a folder the user marked untrusted is said by `status` (Gemini itself refuses `gemini -p` there).
 #[test]

@@ -14,6 +14,8 @@ use crate::mock_api::{MockApi, Reply, Request, Wire};
 pub enum Agent {
     Codex,
     Gemini,
+    /// GitHub Copilot CLI, offline against the mock (its BYOK provider variables): no GitHub account.
+    Copilot,
 }
 
 impl Agent {
@@ -21,12 +23,13 @@ impl Agent {
         match self {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
         }
     }
 
     pub fn wire(self) -> Wire {
         match self {
-            Agent::Codex => Wire::Responses,
+            Agent::Codex | Agent::Copilot => Wire::Responses,
             Agent::Gemini => Wire::Gemini,
         }
     }
@@ -79,6 +82,20 @@ impl Agent {
                 ("GEMINI_API_KEY".into(), "test".into()),
                 ("GOOGLE_GEMINI_BASE_URL".into(), api.base_url().into()),
             ],
+            // Offline: no GitHub sign-in, telemetry or update check; the model is the mock's, on the Responses
+            // API; `COPILOT_ALLOW_ALL=true` trusts the folder, which loads hooks (checked with 1.0.102).
+            Agent::Copilot => vec![
+                ("COPILOT_OFFLINE".into(), "true".into()),
+                (
+                    "COPILOT_PROVIDER_BASE_URL".into(),
+                    format!("{}/v1", api.base_url()).into(),
+                ),
+                ("COPILOT_PROVIDER_WIRE_API".into(), "responses".into()),
+                ("COPILOT_PROVIDER_API_KEY".into(), "test".into()),
+                ("COPILOT_MODEL".into(), "mock-model".into()),
+                ("COPILOT_AUTO_UPDATE".into(), "false".into()),
+                ("COPILOT_ALLOW_ALL".into(), "true".into()),
+            ],
         };
         for var in ["HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "ALL_PROXY"] {
             env.push((var.into(), api.base_url().into()));
@@ -123,6 +140,7 @@ pub fn prepare(project: &Project, agent: Agent, api: &MockApi) {
             });
             std::fs::write(dir.join("settings.json"), settings.to_string()).expect("write settings.json");
         }
+        Agent::Copilot => {}
     }
     let out = project.loopgate(&["install", "--agent", agent.name()]);
     assert!(
@@ -187,6 +205,10 @@ impl<'a> Session<'a> {
                     cmd.arg("--skip-trust");
                 }
                 cmd.arg("-p").arg(&self.prompt);
+            }
+            Agent::Copilot => {
+                cmd.args(["--allow-all", "--output-format", "json", "-p"])
+                    .arg(&self.prompt);
             }
         }
         cmd.envs(self.agent.env(&self.api));

@@ -101,7 +101,10 @@ impl Pane {
         self.wait_until(
             &format!("the input box to show {start:?}"),
             Duration::from_secs(30),
-            |s| s.contains(&format!("{mark} {start}")),
+            |s| {
+                s.lines()
+                    .any(|line| line.find(mark).is_some_and(|at| line[at..].contains(&start)))
+            },
         );
     }
 

@@ -94,14 +94,7 @@ const SPECS: [Spec; 5] = [
         // Codex's interactive UI (0.169.0, 0.171.0) runs no custom `/` command: its own commands are skills
         // (`$CODEX_HOME/skills/NAME/SKILL.md`), which the user names with `$NAME` (the `$` key lists them). The
         // prompt hook carries out `$pua-loop …` as `/pua-loop …`; the skill's text is what the model reads.
-        commands: Some(("skills", |name, _| {
-            let text = format!(
-                "---\nname: {name}\ndescription: {}\n# {MARK}\n---\n{}\n",
-                Value::String(crate::messages::agents::codex_skill_summary(name)),
-                crate::messages::agents::codex_skill_body(name)
-            );
-            (format!("{name}/SKILL.md"), text)
-        })),
+        commands: Some(("skills", |name, _| skill(Agent::Codex, name))),
         retired: Some("prompts"),
     },
     Spec {
@@ -143,17 +136,19 @@ const SPECS: [Spec; 5] = [
         commands: None,
         retired: None,
     },
-    // Copilot CLI: personal hooks in `~/.copilot/hooks/*.json`, the command under `bash`.
+    // Copilot CLI: personal hooks in `~/.copilot/hooks/*.json`, the command under `bash`. Its interactive UI
+    // answers an unknown `/pua-loop` with "Unknown command" (1.0.102); a user-invocable skill is a `/` command
+    // there, which the prompt hook reads (`hook::agent::copilot`).
     Spec {
         agent: Agent::Copilot,
-        dir_var: None,
+        dir_var: Some("COPILOT_HOME"),
         home_var: None,
         dir_name: ".copilot",
         hooks_file: "hooks/loopgate.json",
         shape: Shape::Flat,
         handler: |command, seconds, _| json!({"type": "command", "bash": command, "timeoutSec": seconds}),
         trust: false,
-        commands: None,
+        commands: Some(("skills", |name, _| skill(Agent::Copilot, name))),
         retired: None,
     },
     // opencode: global plugins in `~/.config/opencode/plugin/`, loaded at start.
@@ -170,6 +165,17 @@ const SPECS: [Spec; 5] = [
         retired: None,
     },
 ];
+
+/// A loopgate command as a skill of `agent` (`skills/NAME/SKILL.md`): named and described in its frontmatter, as
+/// the CLI lists it; its text is what the model reads when the user invokes it.
+fn skill(agent: Agent, name: &str) -> (String, String) {
+    let text = format!(
+        "---\nname: {name}\ndescription: {}\n# {MARK}\n---\n{}\n",
+        Value::String(crate::messages::agents::skill_summary(agent, name)),
+        crate::messages::agents::skill_body(agent, name)
+    );
+    (format!("{name}/SKILL.md"), text)
+}
 
 /// The first line of every file install writes (a command file without it is the user's own).
 const MARK: &str = "loopgate-installed: loopgate install --agent rewrites this file";

@@ -100,6 +100,29 @@ fn text_a_cli_would_html_escape_reaches_it_with_nothing_to_escape() {
     assert_eq!(codex["hookSpecificOutput"]["additionalContext"], reason);
 }
 
+/// Copilot CLI hands the prompt hook its wrapper of an invoked skill (recorded from 1.0.102's interactive UI):
+/// it is read as the command the user typed; any other prompt is left as it is.
+#[test]
+fn copilot_reads_an_invoked_skill_as_the_command_typed() {
+    let wrapped = |args: &str| {
+        format!(
+            "The user explicitly invoked the \"/pua-loop\" skill. Follow its instructions now.\n\n<skill-context name=\"pua-loop\">\nBase directory for this skill: /h/.copilot/skills/pua-loop\n\nThe user's message is loopgate's command.\n\n{args}</skill-context>"
+        )
+    };
+    let prompt = |text: String| {
+        let raw = json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "prompt": text});
+        read(Agent::Copilot, &HookEvent::UserPromptSubmit, &raw)
+            .prompt
+            .expect("a prompt")
+    };
+    assert_eq!(
+        prompt(wrapped("\nARGUMENTS: \"fix </skill-context> it\" --verify 'x'\n")),
+        "/pua-loop \"fix </skill-context> it\" --verify 'x'"
+    );
+    assert_eq!(prompt(wrapped("")), "/pua-loop");
+    assert_eq!(prompt("hello /pua-loop".into()), "hello /pua-loop");
+}
+
 /// The note that ends Gemini's `/pua-loop` command (for the model, where the hooks did not run) is no part of the
 /// task.
 #[test]
