@@ -198,7 +198,8 @@ pub(crate) const WARDEN: &str = "warden";
 pub(crate) struct InstallArgs {
     /// The agent CLI to install loopgate's hooks and commands for (`codex`: `~/.codex/hooks.json`, its trust in
     /// `config.toml`, the skills `$pua-loop`, `$cancel-loop`, `$resume-loop`, `$loop-status`; `gemini`:
-    /// `~/.gemini/settings.json` and `/pua-loop`, `/cancel-loop`, `/resume-loop`, `/loop-status`).
+    /// `~/.gemini/settings.json` and `/pua-loop`, `/cancel-loop`, `/resume-loop`, `/loop-status`; `copilot`:
+    /// `~/.copilot/hooks/loopgate.json` and the same four as skills).
     #[arg(long, value_enum, default_value_t = Agent::Claude)]
     pub(crate) agent: Agent,
     /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
@@ -227,8 +228,7 @@ pub(crate) enum Agent {
     Gemini,
     /// Cursor's agent (`~/.cursor/hooks.json`; built from its documented hook format, not yet run against it).
     Cursor,
-    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`; built from its documented hook format, not yet run
-    /// against it).
+    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`, its skills `/pua-loop`, `/cancel-loop`, …).
     Copilot,
     /// opencode (a plugin in `~/.config/opencode/plugin/`; built from its plugin API, not yet run against it).
     Opencode,

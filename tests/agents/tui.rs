@@ -86,6 +86,15 @@ fn send(pane: &mut Pane, agent: Agent, line: &str) {
     pane.press("Enter");
 }
 
+/// The text of every request the scripted model answered: what the model read, turn by turn.
+fn model_read(api: &MockApi) -> Vec<String> {
+    api.requests()
+        .iter()
+        .filter(|r| r.scripted)
+        .map(|r| r.message_text())
+        .collect()
+}
+
 fn statuses_end_with(project: &Project, status: &str) -> bool {
     project.statuses().last().is_some_and(|s| s == status)
 }
@@ -192,12 +201,7 @@ pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
         pane.seen
     );
     assert_eq!(project.read("src.txt"), "fixed\n");
-    let model_read: Vec<String> = api
-        .requests()
-        .iter()
-        .filter(|r| r.scripted)
-        .map(|r| r.message_text())
-        .collect();
+    let model_read = model_read(&api);
     let last = model_read.last().cloned().unwrap_or_default();
     // The attack ran and the kernel refused it (not, say, a command that never ran).
     let refused = model_read.get(1).cloned().unwrap_or_default();
@@ -248,12 +252,7 @@ pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
         s.contains("The loop is cancelled.")
     });
     assert!(!project.loop_live(), "{on}");
-    let said: Vec<String> = api
-        .requests()
-        .iter()
-        .filter(|r| r.scripted)
-        .map(|r| r.message_text())
-        .collect();
+    let said = model_read(&api);
     for word in foreign(agent) {
         assert!(!names(&pane.seen, word), "{on}: the UI showed {word:?}:\n{}", pane.seen);
         for text in &said {
