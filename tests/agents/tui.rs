@@ -87,7 +87,7 @@ fn send(pane: &mut Pane, agent: Agent, line: &str) {
 }
 
 /// The text of every request the scripted model answered: what the model read, turn by turn.
-fn model_read(api: &MockApi) -> Vec<String> {
+fn read_by_model(api: &MockApi) -> Vec<String> {
     api.requests()
         .iter()
         .filter(|r| r.scripted)
@@ -201,7 +201,7 @@ pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
         pane.seen
     );
     assert_eq!(project.read("src.txt"), "fixed\n");
-    let model_read = model_read(&api);
+    let model_read = read_by_model(&api);
     let last = model_read.last().cloned().unwrap_or_default();
     // The attack ran and the kernel refused it (not, say, a command that never ran).
     let refused = model_read.get(1).cloned().unwrap_or_default();
@@ -252,7 +252,7 @@ pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
         s.contains("The loop is cancelled.")
     });
     assert!(!project.loop_live(), "{on}");
-    let said = model_read(&api);
+    let said = read_by_model(&api);
     for word in foreign(agent) {
         assert!(!names(&pane.seen, word), "{on}: the UI showed {word:?}:\n{}", pane.seen);
         for text in &said {
