@@ -58,6 +58,13 @@ mod interactive {
         on(Agent::Gemini, false);
     }
 
+    /// Codex's UI with an edited (so untrusted) Stop hook: `$pua-loop` says at once that no loop started.
+    #[test]
+    fn codex_untrusted_stop_hook_said_at_the_start() {
+        let version = Agent::Codex.versions().last().cloned().expect("a listed version");
+        crate::tui::untrusted_stop_hook_said_at_the_start(Agent::Codex, &version);
+    }
+
     /// Copilot CLI 1.0.102, offline against the mock (the newest on npm, checked 2026-11-29).
     #[test]
     fn copilot() {

@@ -263,3 +263,46 @@ pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
         }
     }
 }
+
+/// Codex, its interactive UI: the user edited loopgate's Stop hook (so Codex no longer trusts it) and types
+/// `$pua-loop …`. Codex asks whether to review the hooks; the user goes on without trusting them, and loopgate
+/// (its prompt hook, still trusted) says at once, on the screen and to the model, that no loop started, with the
+/// fix.
+pub fn untrusted_stop_hook_said_at_the_start(agent: Agent, version: &str) {
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    let api = MockApi::start_for(agent.wire());
+    prepare(&project, agent, &api);
+    let hooks_path = config_dir(&project, agent).join("hooks.json");
+    let mut hooks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_path).expect("hooks.json")).expect("JSON");
+    hooks["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 600.into();
+    std::fs::write(&hooks_path, hooks.to_string()).expect("write hooks.json");
+    api.push([Reply::text("The loop did not start, as loopgate says.")]);
+
+    let mut pane = start(&project, agent, version, &api);
+    let minute = Duration::from_secs(60);
+    send(
+        &mut pane,
+        agent,
+        &format!("{} \"{TASK}\" --verify 'sh check.sh'", command(agent, "pua-loop")),
+    );
+    // Codex asks, once it has started, whether to review the changed hook; the user goes on without trusting it
+    // (the third choice, two below the first).
+    pane.wait_until("Codex's review of the edited hook", minute, |s| {
+        s.contains("without trusting")
+    });
+    pane.press("Down");
+    pane.press("Down");
+    pane.press("Enter");
+    pane.wait_until("loopgate's refusal on the screen", minute * 2, |s| {
+        s.contains("the loop did NOT start")
+    });
+    assert!(project.state().is_none(), "no loop started:\n{}", pane.seen);
+    let text = read_by_model(&api).join("\n");
+    assert!(
+        text.contains("the loop did NOT start: Codex's Stop hook is not trusted")
+            && text.contains("loopgate install --agent codex"),
+        "Codex {version}: the model is told, with the fix:\n{text}"
+    );
+}
