@@ -65,6 +65,13 @@ mod interactive {
         crate::tui::untrusted_stop_hook_said_at_the_start(Agent::Codex, &version);
     }
 
+    /// Gemini CLI's UI in a folder the user marked untrusted: `/pua-loop` starts nothing and the model is told.
+    #[test]
+    fn gemini_untrusted_folder_said_at_the_start() {
+        let version = Agent::Gemini.versions().last().cloned().expect("a listed version");
+        crate::tui::untrusted_folder_said_at_the_start(Agent::Gemini, &version);
+    }
+
     /// Copilot CLI 1.0.102, offline against the mock (the newest on npm, checked 2026-11-29).
     #[test]
     fn copilot() {

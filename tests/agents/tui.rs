@@ -306,3 +306,44 @@ pub fn untrusted_stop_hook_said_at_the_start(agent: Agent, version: &str) {
         "Codex {version}: the model is told, with the fix:\n{text}"
     );
 }
+
+/// Gemini CLI, its interactive UI, in a folder the user marked untrusted (`DO_NOT_TRUST`, as Gemini's dialog
+/// writes it): Gemini runs none of loopgate's hooks there, so `/pua-loop …` reaches the model as the command's
+/// text, whose note tells the model that no loop started and what to tell the user. No loop starts.
+pub fn untrusted_folder_said_at_the_start(agent: Agent, version: &str) {
+    let project = Project::new();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    let api = MockApi::start_for(agent.wire());
+    prepare(&project, agent, &api);
+    api.push([Reply::text(
+        "loopgate: the loop did NOT start: Gemini CLI runs no hooks in an untrusted folder.",
+    )]);
+    let root = std::fs::canonicalize(&project.dir).expect("the project's path");
+    let rules = serde_json::json!({root.display().to_string(): "DO_NOT_TRUST"});
+    std::fs::write(
+        config_dir(&project, agent).join("trustedFolders.json"),
+        rules.to_string(),
+    )
+    .expect("write trustedFolders.json");
+    let mut env = project.env();
+    env.extend(agent.env(&api));
+    let base = project.dir.parent().expect("scenario dir");
+    // In an untrusted folder Gemini drops `--yolo`: the input box is marked `>`, not YOLO's `*`.
+    let mut pane = Pane::start(base, &env, &project.dir, &agent.bin_of(version), &["--yolo"], ">");
+    let minute = Duration::from_secs(60);
+    pane.wait_until("Gemini's prompt", minute, |s| s.contains("Type your message"));
+    send(
+        &mut pane,
+        agent,
+        &format!("{} \"{TASK}\" --verify 'sh check.sh'", command(agent, "pua-loop")),
+    );
+    pane.wait_until("the model's answer", minute * 2, |s| {
+        s.contains("the loop did NOT start")
+    });
+    assert!(project.state().is_none(), "no loop started:\n{}", pane.seen);
+    let text = read_by_model(&api).join("\n");
+    assert!(
+        text.contains("NO loop started") && text.contains("Trust this folder (/permissions)"),
+        "Gemini {version}: the command's note reached the model:\n{text}"
+    );
+}
