@@ -200,7 +200,9 @@ pub(crate) const WARDEN: &str = "warden";
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct InstallArgs {
     /// The agent CLI to install loopgate's hooks and commands for (`codex`: `~/.codex/hooks.json`, its trust in
-    /// `config.toml`, `/prompts:pua-loop`; `gemini`: `~/.gemini/settings.json` and `/pua-loop`).
+    /// `config.toml`, the skills `$pua-loop`, `$cancel-loop`, `$resume-loop`, `$loop-status`; `gemini`:
+    /// `~/.gemini/settings.json` and `/pua-loop`, `/cancel-loop`, `/resume-loop`, `/loop-status`; `copilot`:
+    /// `~/.copilot/hooks/loopgate.json` and the same four as skills).
     #[arg(long, value_enum, default_value_t = Agent::Claude)]
     pub(crate) agent: Agent,
     /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
@@ -229,8 +231,7 @@ pub(crate) enum Agent {
     Gemini,
     /// Cursor's agent (`~/.cursor/hooks.json`; built from its documented hook format, not yet run against it).
     Cursor,
-    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`; built from its documented hook format, not yet run
-    /// against it).
+    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`, its skills `/pua-loop`, `/cancel-loop`, …).
     Copilot,
     /// opencode (a plugin in `~/.config/opencode/plugin/`; built from its plugin API, not yet run against it).
     Opencode,
@@ -256,6 +257,29 @@ impl Agent {
             Agent::Cursor => "cursor",
             Agent::Copilot => "copilot",
             Agent::Opencode => "opencode",
+        }
+    }
+
+    /// The CLI's name as its users know it, in what loopgate tells them.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
+            Agent::Cursor => "Cursor",
+            Agent::Copilot => "Copilot CLI",
+            Agent::Opencode => "opencode",
+        }
+    }
+
+    /// How the user types loopgate's command `name` (`cancel-loop`) in this CLI, where it is not Claude Code
+    /// (whose spelling depends on what is installed, `project::slash_command`): Codex's interactive UI runs no
+    /// custom `/` command and loopgate's are skills, `$cancel-loop`; the others take `/cancel-loop` (a command
+    /// install wrote, or the prompt the prompt hook reads).
+    pub(crate) fn command(self, name: &str) -> String {
+        match self {
+            Agent::Codex => format!("${name}"),
+            _ => format!("/{name}"),
         }
     }
 

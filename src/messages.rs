@@ -409,14 +409,22 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
 }
 
 /// Said once at setup when the machine cannot confine the agent's commands (`confine::probe`).
+/// Claude Code's sandbox is named only to a Claude Code user (`project::client`): no other CLI has that install.
 pub(crate) fn control_plane_unprotected(lang: Speech, why: &str) -> String {
-    match lang {
-        Speech::En => format!(
+    let claude = crate::project::client() == crate::cli::Agent::Claude;
+    match (lang, claude) {
+        (Speech::En, true) => format!(
             "[loopgate] control plane: unprotected ({why}) — the agent's commands are not confined; loopgate's own checks still apply, and Claude Code's sandbox (`loopgate install --sandbox`) adds an OS boundary."
         ),
-        Speech::Zh => format!(
+        (Speech::En, false) => format!(
+            "[loopgate] control plane: unprotected ({why}) — the agent's commands are not confined; loopgate's own checks still apply."
+        ),
+        (Speech::Zh, true) => format!(
             "[loopgate] 控制面:未受保护({why})——智能体的命令未被隔离;loopgate 自身的检查仍然有效,Claude Code 的沙箱(`loopgate install --sandbox`)可增加操作系统边界。"
         ),
+        (Speech::Zh, false) => {
+            format!("[loopgate] 控制面:未受保护({why})——智能体的命令未被隔离;loopgate 自身的检查仍然有效。")
+        }
     }
 }
 

@@ -213,7 +213,7 @@ const CURSOR: Anchor = Anchor::Cli {
     dir: ".cursor",
 };
 const COPILOT: Anchor = Anchor::Cli {
-    var: None,
+    var: Some("COPILOT_HOME"),
     home: None,
     dir: ".copilot",
 };
@@ -271,16 +271,18 @@ const ROWS: &[Row] = &[
     // `config.toml`, Gemini's `settings.json`) stays its own under `loopgate run`.
     Row { anchor: CODEX, name: "hooks.json", dir: false, what: CLI_HOOKS, reach: Reach::AgentCli },
     Row { anchor: CODEX, name: "config.toml", dir: false, what: "Codex CLI's configuration, where the trust of loopgate's hooks is recorded", reach: Reach::Commands },
-    Row { anchor: CODEX, name: "prompts", dir: true, what: CLI_COMMANDS, reach: Reach::AgentCli },
+    // Codex writes its own skills there as it starts (`skills/.system`).
+    Row { anchor: CODEX, name: "skills", dir: true, what: CLI_COMMANDS, reach: Reach::Commands },
     Row { anchor: GEMINI, name: "settings.json", dir: false, what: CLI_HOOKS, reach: Reach::Commands },
     Row { anchor: GEMINI, name: "commands", dir: true, what: CLI_COMMANDS, reach: Reach::AgentCli },
     Row { anchor: CURSOR, name: "hooks.json", dir: false, what: CLI_HOOKS, reach: Reach::AgentCli },
     Row { anchor: COPILOT, name: "hooks", dir: true, what: CLI_HOOKS, reach: Reach::AgentCli },
+    Row { anchor: COPILOT, name: "skills", dir: true, what: CLI_COMMANDS, reach: Reach::Commands },
     Row { anchor: OPENCODE, name: "plugin", dir: true, what: "opencode's plugins, loopgate's hooks among them", reach: Reach::AgentCli },
 ];
 
 const CLI_HOOKS: &str = "an agent CLI's hook configuration, where loopgate's hooks are installed";
-const CLI_COMMANDS: &str = "an agent CLI's commands, loopgate's `/pua-loop` among them";
+const CLI_COMMANDS: &str = "an agent CLI's commands, loopgate's `pua-loop` among them";
 
 const BINARY: &str = "loopgate's own binary, which the hooks run";
 const SETTINGS: &str = "Claude Code's user settings, where hooks and the sandbox are configured";

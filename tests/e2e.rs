@@ -38,6 +38,8 @@ mod control;
 mod install;
 #[path = "e2e/sandbox_setup.rs"]
 mod sandbox_setup;
+#[path = "support/tmux.rs"]
+mod tmux;
 #[path = "e2e/tui.rs"]
 mod tui;
 

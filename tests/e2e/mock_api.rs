@@ -406,6 +406,7 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     } else {
         Reply::Text("Mock".into())
     };
+    let shell = ShellTool::offered(&body);
     shared.requests.push(Request {
         method: method.into(),
         path: path.into(),
@@ -419,7 +420,7 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
         return (status, "application/json", error.to_string());
     }
     match wire {
-        Wire::Responses => return ("200 OK", "text/event-stream", responses_sse(&reply, id)),
+        Wire::Responses => return ("200 OK", "text/event-stream", responses_sse(&reply, id, shell)),
         Wire::Gemini => {
             let chunk = gemini_chunk(&reply);
             return if route.ends_with(":streamGenerateContent") {
@@ -526,9 +527,37 @@ fn sse(blocks: &[Value], model: &str, id: u64) -> String {
     out
 }
 
-/// A reply as the Responses API streams it: the output item (a message, or a `function_call` of Codex's shell
-/// tool `exec_command`), then `response.completed` with usage.
-fn responses_sse(reply: &Reply, id: u64) -> String {
+/// The shell tool a Responses API client offers, and how its command argument is named: Codex's `exec_command`
+/// (`cmd`), Copilot CLI's `bash` (`command`, with a `description`).
+#[derive(Clone, Copy)]
+enum ShellTool {
+    ExecCommand,
+    Bash,
+}
+
+impl ShellTool {
+    fn offered(body: &Value) -> Self {
+        let offers_bash = body["tools"]
+            .as_array()
+            .is_some_and(|tools| tools.iter().any(|t| t["name"] == "bash"));
+        if offers_bash {
+            ShellTool::Bash
+        } else {
+            ShellTool::ExecCommand
+        }
+    }
+
+    fn call(self, command: &str) -> (&'static str, Value) {
+        match self {
+            ShellTool::ExecCommand => ("exec_command", json!({"cmd": command})),
+            ShellTool::Bash => ("bash", json!({"command": command, "description": "Run the command"})),
+        }
+    }
+}
+
+/// A reply as the Responses API streams it: the output item (a message, or a `function_call` of the client's shell
+/// tool), then `response.completed` with the whole output (what an SDK's stream helper returns) and usage.
+fn responses_sse(reply: &Reply, id: u64, shell: ShellTool) -> String {
     let call = |name: &str, arguments: Value| json!({"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")});
     let message = |text: &str| {
         json!({"type": "message", "role": "assistant", "id": format!("msg_mock{id:06}"),
@@ -541,7 +570,8 @@ fn responses_sse(reply: &Reply, id: u64) -> String {
             if !text.is_empty() {
                 items.push(message(text));
             }
-            items.push(call("exec_command", json!({"cmd": command})));
+            let (name, arguments) = shell.call(command);
+            items.push(call(name, arguments));
             items
         }
         // A bare string is the input of a freeform tool (Codex's `apply_patch`): a `custom_tool_call`.
@@ -561,12 +591,13 @@ fn responses_sse(reply: &Reply, id: u64) -> String {
             data["type"].as_str().unwrap_or_default()
         ));
     };
-    event(json!({"type": "response.created", "response": {"id": response_id}}));
-    for (index, item) in items.into_iter().enumerate() {
+    event(json!({"type": "response.created", "response": {"id": response_id, "output": []}}));
+    for (index, item) in items.iter().enumerate() {
         event(json!({"type": "response.output_item.done", "output_index": index, "item": item}));
     }
     event(
-        json!({"type": "response.completed", "response": {"id": response_id, "usage": {
+        json!({"type": "response.completed", "response": {"id": response_id, "status": "completed",
+        "output": items, "usage": {
         "input_tokens": 10, "input_tokens_details": null, "output_tokens": 10,
         "output_tokens_details": null, "total_tokens": 20}}}),
     );
