@@ -21,6 +21,12 @@ use std::path::{Path, PathBuf};
 /// setting it (Landlock and Seatbelt only narrow).
 pub const CANDIDATE_TREE_ENV: &str = "LOOPGATE_CANDIDATE_TREE";
 
+/// Set by a tournament beside [`CANDIDATE_TREE_ENV`]: the paths of the user's that a candidate must not write —
+/// the repository's top level and its git directory (a list, as `PATH` is). The other candidates need no entry:
+/// their clones lie in the store, read-only but for the candidate's own. Honoured only with a candidate tree;
+/// it can only narrow what a process may write, so a confined process setting it gains nothing.
+pub const CANDIDATE_KEEP_ENV: &str = "LOOPGATE_CANDIDATE_KEEP";
+
 /// The candidate worktree `named` (the value of [`CANDIDATE_TREE_ENV`]), if it lies inside `home`'s `worktrees/`
 /// folder.
 fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<PathBuf> {
@@ -82,6 +88,14 @@ impl Plane {
             plane.add(path);
         }
         if let Some(tree) = candidate_tree(home, std::env::var_os(CANDIDATE_TREE_ENV)) {
+            // A candidate of a tournament: the user's repository is as much the user's as the store is.
+            for kept in std::env::var_os(CANDIDATE_KEEP_ENV)
+                .iter()
+                .flat_map(std::env::split_paths)
+                .filter(|p| p.is_absolute())
+            {
+                plane.add(&kept);
+            }
             plane.allow(&tree);
         }
         plane

@@ -87,7 +87,13 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         }
         Start::Resume { force } => {
             let (state, pause_reason) = owner.adopt(*force)?;
-            let prompt = prompt::resumed(&state, pause_reason.as_deref());
+            // A loop no agent has worked on yet (a tournament's candidate, set up and released) opens with the
+            // task, not a handover: there is nothing to take over.
+            let prompt = if state.fields.progress.iteration == 0 && pause_reason.is_none() {
+                prompt::opening(&state)
+            } else {
+                prompt::resumed(&state, pause_reason.as_deref())
+            };
             (state, prompt)
         }
     };
@@ -104,6 +110,9 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     };
     screen::header(&runner.display, &state, &runner.options);
     runner.display.start_ticker();
+    // Killed outright (a tournament stopping a candidate past its grace, `kill -9`), this run cannot stop its
+    // agent and verify: its warden does (`process::tether`).
+    let _tether = crate::process::tether::arm(&runner.owner.project.root);
     Ok(runner.drive(first_prompt))
 }
 

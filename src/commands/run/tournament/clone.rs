@@ -2,6 +2,8 @@
 //! each other worktree with its own root and loop id, and left waiting for its `loopgate run --resume`. And,
 //! at the end, each candidate's result read back from its worktree.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::error::Error;
@@ -10,7 +12,7 @@ use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 use crate::seal::{Seal, Store, json_path};
 
-use super::Entrant;
+use super::compete::Entrant;
 use super::git;
 use super::record::Candidate;
 
@@ -70,8 +72,9 @@ pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String
 }
 
 /// A finished candidate's result: how its loop ended, its iterations, last score and what it tried to change
-/// of the oracle (from its history), its work committed on `loopgate/<tournament>/cK` and the diff's size.
-pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candidate {
+/// of the oracle (from its history), its work committed on `loopgate/<tournament>/cK` of the user's repository
+/// `repo` (through a private index in `dir`) and the diff's size.
+pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &str, dir: &Path) -> Candidate {
     let loop_id = entrant.loop_id.as_str();
     let project = Project {
         root: entrant.tree.clone(),
@@ -109,12 +112,13 @@ pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candida
     gamed.dedup();
     let branch = format!("loopgate/{tournament}/{}", entrant.name);
     let message = format!("loopgate tournament {tournament}: candidate {}", entrant.name);
-    let commit = git::commit_candidate(&entrant.tree, &branch, &message)
+    let index = dir.join(format!("{}.index", entrant.name));
+    let commit = git::commit_candidate(repo, &entrant.tree, &index, base, &branch, &message)
         .map_err(|err| eprintln!("loopgate: candidate {}: {err}", entrant.name))
         .ok();
     let diff_lines = commit
         .as_deref()
-        .and_then(|c| git::diff_lines(&entrant.tree, base, c).ok())
+        .and_then(|c| git::diff_lines(repo, base, c).ok())
         .unwrap_or(0);
     Candidate {
         name: entrant.name.clone(),
