@@ -8,6 +8,8 @@ mod common;
 mod picture;
 #[path = "run/support.rs"]
 mod support;
+#[path = "run/tournament.rs"]
+mod tournament;
 
 use std::time::Duration;
 

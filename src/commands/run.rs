@@ -87,9 +87,15 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         }
         Start::Resume { force } => {
             let (state, pause_reason) = owner.adopt(*force)?;
-            // A loop no agent has worked on yet (a tournament's candidate, set up and released) opens with the
-            // task, not a handover: there is nothing to take over.
-            let prompt = if state.fields.progress.iteration == 0 && pause_reason.is_none() {
+            // A loop no agent has worked on yet (a tournament's candidate, set up and released: its history holds
+            // its `init` and this adoption alone) opens with the task, not a handover: there is nothing to take
+            // over.
+            let untouched =
+                crate::history::read_loop(&project.history_path(), &state.fields.config.loop_id).is_ok_and(|read| {
+                    use crate::history::Status::{Init, Resumed};
+                    read.records.iter().all(|r| matches!(r.status(), Init | Resumed))
+                });
+            let prompt = if untouched && pause_reason.is_none() {
                 prompt::opening(&state)
             } else {
                 prompt::resumed(&state, pause_reason.as_deref())

@@ -349,10 +349,10 @@ fn report(t: &Tournament) {
              `loopgate accept` takes it in; `git diff HEAD loopgate/{}/winner` shows it.",
             w.name, t.id, w.diff_lines, t.id
         ),
-        None => eprintln!(
-            "\nloopgate: no candidate passed the oracle; their work is on the branches `loopgate/{}/cK`",
-            t.id
-        ),
+        None if t.status == Status::Interrupted => {
+            eprintln!("\nloopgate: no winner: the tournament was stopped before its end");
+        }
+        None => eprintln!("\nloopgate: no winner: no candidate passed the oracle"),
     }
 }
 

@@ -86,17 +86,21 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|r| r["loop_id"] == loop_id)
         .collect();
-    let ending = records
+    // The history lies in the candidate's clone, which its agent may write (and a process it left behind may
+    // still write after its run ended): a `complete` there counts only when its `loopgate run` — loopgate's own
+    // process, outside the agent's reach — exited 0, which it does only on the oracle's pass.
+    let recorded = records
         .iter()
         .rev()
         .filter_map(|r| r["status"].as_str())
-        .find(|s| ENDINGS.contains(s))
-        .unwrap_or(if entrant.started.is_some() {
-            "unfinished"
-        } else {
-            "not started"
-        })
-        .to_string();
+        .find(|s| ENDINGS.contains(s) && *s != "complete");
+    let ending = match (entrant.exit, recorded) {
+        (Some(crate::exit_codes::OK), _) => "complete",
+        (_, Some(status)) => status,
+        _ if entrant.started.is_some() => "unfinished",
+        _ => "not started",
+    }
+    .to_string();
     let iterations = records.iter().filter(|r| r["status"] == "agent_run").count() as u64;
     let score = records.iter().rev().find_map(|r| r["score"].as_f64());
     let mut gamed: Vec<String> = records
