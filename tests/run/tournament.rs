@@ -64,21 +64,30 @@ fn files(dir: &Path, exclude: &[&str]) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+/// What of the user's must not move (see [`user_digest`]).
+#[derive(Debug, PartialEq)]
+struct UserDigest {
+    tree: BTreeMap<PathBuf, Vec<u8>>,
+    hooks: BTreeMap<PathBuf, Vec<u8>>,
+    config: String,
+    refs: String,
+}
+
 /// What of the user's must not move: the working tree, `.git/hooks`, `.git/config`, and every ref but the
 /// tournament's own `loopgate/*` branches.
-fn user_digest(p: &Project) -> (BTreeMap<PathBuf, Vec<u8>>, BTreeMap<PathBuf, Vec<u8>>, String, String) {
+fn user_digest(p: &Project) -> UserDigest {
     let refs = git(p, &["for-each-ref", "--format=%(refname) %(objectname)"])
         .lines()
         .filter(|l| !l.starts_with("refs/heads/loopgate/"))
         .collect::<Vec<_>>()
         .join("\n");
     let head = git(p, &["symbolic-ref", "HEAD"]);
-    (
-        files(&p.dir, &[".git"]),
-        files(&p.path(".git/hooks"), &[]),
-        std::fs::read_to_string(p.path(".git/config")).expect("config"),
-        format!("{head}\n{refs}"),
-    )
+    UserDigest {
+        tree: files(&p.dir, &[".git"]),
+        hooks: files(&p.path(".git/hooks"), &[]),
+        config: std::fs::read_to_string(p.path(".git/config")).expect("config"),
+        refs: format!("{head}\n{refs}"),
+    }
 }
 
 /// The field: c1 attacks the store, c2 the user's repository and its siblings, c3 games the tests, c4 hangs,
