@@ -27,15 +27,19 @@ pub const CANDIDATE_TREE_ENV: &str = "LOOPGATE_CANDIDATE_TREE";
 /// it can only narrow what a process may write, so a confined process setting it gains nothing.
 pub const CANDIDATE_KEEP_ENV: &str = "LOOPGATE_CANDIDATE_KEEP";
 
-/// The candidate worktree `named` (the value of [`CANDIDATE_TREE_ENV`]), if it lies inside `home`'s `worktrees/`
-/// folder.
+/// The candidate clone `named` (the value of [`CANDIDATE_TREE_ENV`]), if it is one of `home`'s
+/// `worktrees/<tournament>/<candidate>`.
 fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<PathBuf> {
     let tree = named.filter(|t| !t.is_empty())?;
     let tree = resolve(Path::new(&tree));
     let folder = resolve(&home.join("worktrees"));
     let inside = tree.strip_prefix(&folder).ok()?;
-    (inside.components().count() >= 1 && !inside.components().any(|c| c == std::path::Component::ParentDir))
-        .then_some(tree)
+    // Exactly `<tournament>/<candidate>`: the tournament's folder would open every sibling's clone.
+    (inside.components().count() == 2
+        && inside
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_))))
+    .then_some(tree)
 }
 
 /// The set of paths a confined process may not write (each canonical where it exists; a path that does not exist
@@ -411,6 +415,8 @@ mod tests {
         for outside in [
             "/nonexistent-loopgate-home",
             "/nonexistent-loopgate-home/worktrees",
+            "/nonexistent-loopgate-home/worktrees/t-1",
+            "/nonexistent-loopgate-home/worktrees/t-1/c2/sub",
             "/nonexistent-loopgate-home/seals",
             "/nonexistent-loopgate-home/worktrees/../seals",
             "/elsewhere",
