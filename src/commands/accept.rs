@@ -20,16 +20,7 @@ use crate::project::Project;
 const AGENT_MARKERS: [&str; 2] = ["LOOPGATE_LOOP_ID", crate::confine::CONFINED_VAR];
 
 pub(crate) fn run(id: Option<&str>) -> Result<u8, Error> {
-    crate::control::refuse_inside_claude_code(&crate::control::Caller::from_env(), "accept a tournament's winner")?;
-    if let Some(marker) = AGENT_MARKERS
-        .into_iter()
-        .find(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
-    {
-        return Err(Error::AgentRefused {
-            action: "accept a tournament's winner",
-            marker,
-        });
-    }
+    refuse_agents("accept a tournament's winner")?;
     let root = Project::for_terminal().root;
     let repo = toplevel(&root).map_err(|_| Error::Usage(format!("`{}` is not in a git repository", root.display())))?;
     let repo = repo.canonicalize().unwrap_or(repo);
@@ -65,6 +56,18 @@ pub(crate) fn run(id: Option<&str>) -> Result<u8, Error> {
         winner.name, tournament.id, winner.diff_lines, tournament.id, tournament.id
     );
     Ok(exit_codes::OK)
+}
+
+/// Refuses `action` inside Claude Code and inside any agent a loop started: a tournament's results are the user's.
+pub(crate) fn refuse_agents(action: &'static str) -> Result<(), Error> {
+    crate::control::refuse_inside_claude_code(&crate::control::Caller::from_env(), action)?;
+    match AGENT_MARKERS
+        .into_iter()
+        .find(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
+    {
+        Some(marker) => Err(Error::AgentRefused { action, marker }),
+        None => Ok(()),
+    }
 }
 
 /// Merges `branch` into the checked-out branch of `repo`, or changes nothing and says how to do it by hand.

@@ -53,7 +53,7 @@ pub(crate) fn run(command: TournamentCommand) -> Result<u8, Error> {
             Ok(exit_codes::OK)
         }
         TournamentCommand::Clean { id } => {
-            crate::control::refuse_inside_claude_code(&crate::control::Caller::from_env(), "clean up a tournament")?;
+            super::accept::refuse_agents("clean up a tournament")?;
             let mut t = Tournament::find(id.as_deref(), &repository()?)?;
             if t.status_now() == Status::Running {
                 return Err(Error::Usage(format!(

@@ -1,5 +1,5 @@
 //! Issue 35 with the real client: `loopgate run --candidates 3` runs three `claude -p` loops, each in its own
-//! worktree under the store, all judged by one oracle sealed once. The first candidate games the oracle (it
+//! clone under the store, all judged by one oracle sealed once. The first candidate games the oracle (it
 //! rewrites the verify script) and is rejected and named; the other two pass, and the one with the smaller diff
 //! wins. The user's branch and tree stay as they were until `loopgate accept`, which the agent may not run.
 //! `--jobs 1` runs the candidates one after another, so the one scripted model serves them in order.

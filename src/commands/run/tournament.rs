@@ -164,10 +164,7 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     drop(tether);
 
     let direction = config.loop_config.verify.score.as_ref().map(|gate| gate.direction);
-    let candidates: Vec<Candidate> = entrants
-        .iter()
-        .map(|e| clone::result(e, &repo, &base, &id, &dir))
-        .collect();
+    let candidates: Vec<Candidate> = entrants.iter().map(|e| clone::result(e, &repo, &base, &id)).collect();
     let standings: Vec<rank::Standing> = candidates
         .iter()
         .map(|c| rank::Standing {

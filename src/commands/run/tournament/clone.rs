@@ -73,8 +73,8 @@ pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String
 
 /// A finished candidate's result: how its loop ended, its iterations, last score and what it tried to change
 /// of the oracle (from its history), its work committed on `loopgate/<tournament>/cK` of the user's repository
-/// `repo` (through a private index in `dir`) and the diff's size.
-pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &str, dir: &Path) -> Candidate {
+/// `repo` and the diff's size.
+pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &str) -> Candidate {
     let loop_id = entrant.loop_id.as_str();
     let project = Project {
         root: entrant.tree.clone(),
@@ -116,8 +116,7 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
     gamed.dedup();
     let branch = format!("loopgate/{tournament}/{}", entrant.name);
     let message = format!("loopgate tournament {tournament}: candidate {}", entrant.name);
-    let index = dir.join(format!("{}.index", entrant.name));
-    let commit = git::commit_candidate(repo, &entrant.tree, &index, base, &branch, &message)
+    let commit = git::commit_candidate(repo, &entrant.tree, base, &branch, &message)
         .map_err(|err| eprintln!("loopgate: candidate {}: {err}", entrant.name))
         .ok();
     let diff_lines = commit

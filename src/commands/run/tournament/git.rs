@@ -55,7 +55,8 @@ pub(crate) fn common_dir(repo: &Path) -> Result<PathBuf, Error> {
     git(repo, &["rev-parse", "--path-format=absolute", "--git-common-dir"]).map(PathBuf::from)
 }
 
-/// Makes the candidate's clone of `repo` at `path`, checked out detached at `commit` (module docs).
+/// Makes the candidate's clone of `repo` at `path`, checked out detached at `commit` (module docs), and keeps a
+/// copy of the index the checkout wrote as loopgate's private index of it ([`private_index`]).
 pub(crate) fn clone_candidate(repo: &Path, path: &Path, commit: &str) -> Result<(), Error> {
     let source = repo.to_string_lossy();
     let target = path.to_string_lossy();
@@ -73,19 +74,37 @@ pub(crate) fn clone_candidate(repo: &Path, path: &Path, commit: &str) -> Result<
         ],
     )?;
     git(path, &["remote", "remove", "user"])?;
-    git(path, &["checkout", "--quiet", "--detach", commit]).map(|_| ())
+    git(path, &["checkout", "--quiet", "--detach", commit])?;
+    let index = path.join(".git/index");
+    std::fs::copy(&index, private_index(path)).map_err(|source| Error::Io {
+        action: "keep a copy of the index of",
+        path: index,
+        source,
+    })?;
+    Ok(())
+}
+
+/// loopgate's own index of the candidate whose clone is `tree`, beside the clone in the store (out of the
+/// agent's reach). Copied from the checkout before any agent ran, it holds the files' stat data as checked out,
+/// so staging the candidate's work hashes only the files that changed since (and those git's racy-timestamp
+/// rule sends to a content check) — a candidate cannot make a changed file look unchanged, since a write always
+/// moves its ctime, which git compares. The candidate's own index is never used: what it claims would be
+/// committed instead of the files the oracle judged.
+fn private_index(tree: &Path) -> PathBuf {
+    tree.with_extension("index")
 }
 
 /// Commits the working tree at `tree` (loopgate's `.claude/` left out) into the user's repository `repo`, on
-/// top of `base`, through the private index `index`, and points `branch` at it; returns the commit.
+/// top of `base`, through loopgate's private index of it, and points `branch` at it; returns the commit.
 pub(crate) fn commit_candidate(
     repo: &Path,
     tree: &Path,
-    index: &Path,
     base: &str,
     branch: &str,
     message: &str,
 ) -> Result<String, Error> {
+    let index = private_index(tree);
+    let index = index.as_path();
     let git_dir = common_dir(repo)?;
     let env = [("GIT_INDEX_FILE", index)];
     let dirs = [
@@ -96,15 +115,15 @@ pub(crate) fn commit_candidate(
         let all: Vec<&str> = dirs.iter().map(String::as_str).chain(args.iter().copied()).collect();
         git_with(tree, &all, &env)
     };
-    let _ = std::fs::remove_file(index);
-    run(&["read-tree", base])?;
+    if !index.exists() {
+        run(&["read-tree", base])?;
+    }
     run(&["add", "-A", "--", ".", ":(exclude).claude"])?;
     let written = run(&["write-tree"])?;
     let mut args = identity(repo);
     args.extend(["commit-tree", written.as_str(), "-p", base, "-m", message].map(String::from));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let commit = run(&args)?;
-    let _ = std::fs::remove_file(index);
     git(repo, &["update-ref", &format!("refs/heads/{branch}"), &commit])?;
     Ok(commit)
 }

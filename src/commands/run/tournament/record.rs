@@ -117,19 +117,11 @@ impl Tournament {
 
     /// Tournament `id`, or the latest one of `repo`.
     pub(crate) fn find(id: Option<&str>, repo: &Path) -> Result<Self, Error> {
-        let mut found: Vec<Self> = std::fs::read_dir(dir())
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| {
-                let path = entry.path();
-                let bytes = std::fs::read(&path).ok()?;
-                serde_json::from_slice::<Self>(&bytes).ok()
-            })
-            .filter(|t| id.map_or(t.repo == repo, |id| t.id == id))
-            .collect();
-        found.sort_by(|a, b| a.id.cmp(&b.id));
-        found.pop().ok_or_else(|| {
+        let found = match id {
+            Some(id) => Self::all().into_iter().rfind(|t| t.id == id),
+            None => Self::all_of(repo).pop(),
+        };
+        found.ok_or_else(|| {
             Error::Usage(match id {
                 Some(id) => format!("no tournament `{id}`: `loopgate run --candidates N` prints its id"),
                 None => format!(
@@ -142,12 +134,16 @@ impl Tournament {
 
     /// Every tournament of `repo`, oldest first.
     pub(crate) fn all_of(repo: &Path) -> Vec<Self> {
+        Self::all().into_iter().filter(|t| t.repo == repo).collect()
+    }
+
+    /// Every tournament on record, oldest first (the ids sort by time); unreadable records are skipped.
+    fn all() -> Vec<Self> {
         let mut found: Vec<Self> = std::fs::read_dir(dir())
             .into_iter()
             .flatten()
             .flatten()
             .filter_map(|entry| serde_json::from_slice::<Self>(&std::fs::read(entry.path()).ok()?).ok())
-            .filter(|t| t.repo == repo)
             .collect();
         found.sort_by(|a, b| a.id.cmp(&b.id));
         found
