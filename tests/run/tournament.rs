@@ -304,9 +304,11 @@ fn stopped_by(signal: i32) {
     );
 
     let id = t["id"].as_str().expect("id");
-    p.loopgate(&["tournament", "list"]).code(0);
     let listed = p.loopgate(&["tournament", "list"]);
     assert!(listed.stdout.contains(&format!("{id}  interrupted")), "{listed:#?}");
+    // What `clean` removes was there: the clones, and each candidate's work on its branch.
+    assert!(p.store().join("worktrees").join(id).join("c3").is_dir());
+    assert_eq!(git(&p, &["branch", "--list", "loopgate/*"]).lines().count(), 3);
     p.loopgate(&["tournament", "clean"]).code(0);
     assert!(!p.store().join("worktrees").join(id).exists(), "the clones are gone");
     assert_eq!(git(&p, &["branch", "--list", "loopgate/*"]), "");
