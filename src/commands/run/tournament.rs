@@ -131,15 +131,27 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     };
     tournament.save()?;
     let dir = record::worktrees(&id);
-    let prepared = prepare(&config, &repo, &base, &dir, n, &argvs).inspect_err(|_| {
-        // Nothing ran: nothing to keep but the record of the attempt.
-        let _ = clean::remove(&id, &repo);
-        tournament.status = Status::Interrupted;
-        tournament.pid = None;
-        tournament.cleaned = true;
-        let _ = tournament.save();
-    })?;
-    let mut entrants = prepared;
+    let mut entrants = match prepare(&config, &repo, &base, &dir, n, &argvs) {
+        Ok(entrants) => entrants,
+        Err(err) => {
+            // No candidate ran: nothing to keep but the record of the attempt.
+            let _ = clean::remove(&id, &repo);
+            tournament.status = Status::Interrupted;
+            tournament.pid = None;
+            tournament.cleaned = true;
+            let _ = tournament.save();
+            return match crate::interrupt::requested() {
+                Some(signal) => {
+                    eprintln!(
+                        "loopgate: tournament {id} interrupted ({}) before its candidates started; nothing is left",
+                        crate::interrupt::name(signal)
+                    );
+                    Ok(crate::interrupt::reraise(signal))
+                }
+                None => Err(err),
+            };
+        }
+    };
     let dir = canonical(&dir);
 
     let jobs = t.jobs.map_or(entrants.len(), |j| j.max(1) as usize);
