@@ -417,3 +417,41 @@ fn accept_on_a_conflict_changes_nothing_and_says_how_to_merge_by_hand() {
     let id = record(&p)["id"].as_str().expect("id").to_string();
     assert!(!p.store().join("worktrees").join(id).exists());
 }
+
+#[test]
+fn until_first_stops_the_others_once_one_passes() {
+    let p = repository();
+    let pids = p.signal_path("pids");
+    let agent = p.agent(
+        "racer",
+        &format!(
+            "if [ \"$(basename \"$PWD\")\" = c1 ]; then echo fixed > src.txt; exit 0; fi\n\
+             trap '' TERM\necho $$ >> '{0}'\nsleep 600 &\necho $! >> '{0}'\nwait",
+            s(&pids)
+        ),
+    );
+    let out = p.loopgate(&[
+        "run",
+        "--candidates",
+        "2",
+        "--until",
+        "first",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    out.code(0).stderr_has("winner: c1");
+    let t = record(&p);
+    assert_eq!(t["status"], "finished");
+    assert_eq!(t["candidates"][1]["ending"], "cancelled", "{}", t["candidates"][1]);
+    let left: Vec<i32> = std::fs::read_to_string(&pids)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    for pid in left {
+        assert!(eventually(Duration::from_secs(5), || !alive(pid)), "{pid} still runs");
+    }
+}
