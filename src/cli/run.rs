@@ -82,6 +82,10 @@ pub(crate) struct TournamentArgs {
     /// cost, then the smaller diff) or `time` (the shorter time, then the smaller diff).
     #[arg(long, value_enum, requires = "candidates", default_value_t = Rank::Diff)]
     pub(crate) rank: Rank,
+    /// Stream the tournament's events on stdout, one JSON object a line (`started`, `candidate_started`,
+    /// `candidate_ended`, `ended`); the text report stays on stderr.
+    #[arg(long, requires = "candidates")]
+    pub(crate) json: bool,
     /// Keep the candidates' clones and branches when no candidate passed (by default they are removed; the
     /// record stays).
     #[arg(long, requires = "candidates")]

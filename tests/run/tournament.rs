@@ -419,7 +419,7 @@ fn accept_on_a_conflict_changes_nothing_and_says_how_to_merge_by_hand() {
 }
 
 #[test]
-fn until_first_stops_the_others_once_one_passes() {
+fn until_first_stops_the_others_once_one_passes_and_json_streams_the_events() {
     let p = repository();
     let pids = p.signal_path("pids");
     let agent = p.agent(
@@ -436,6 +436,7 @@ fn until_first_stops_the_others_once_one_passes() {
         "2",
         "--until",
         "first",
+        "--json",
         "--verify",
         "sh check.sh",
         TASK,
@@ -443,6 +444,23 @@ fn until_first_stops_the_others_once_one_passes() {
         &agent,
     ]);
     out.code(0).stderr_has("winner: c1");
+    // `--json`: one object a line on stdout, the text on stderr.
+    let events: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not one JSON object ({e}): {l}")))
+        .collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["event"].as_str().expect("event")).collect();
+    assert_eq!(kinds.first(), Some(&"started"), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"ended"), "{kinds:?}");
+    assert_eq!(events[0]["jobs"], 2, "--jobs defaults to the number of candidates");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["event"] == "candidate_ended" && e["name"] == "c1" && e["exit"] == 0),
+        "{kinds:?}"
+    );
+    assert_eq!(events.last().expect("ended")["winner"], "c1");
     let t = record(&p);
     assert_eq!(t["status"], "finished");
     assert_eq!(t["candidates"][1]["ending"], "cancelled", "{}", t["candidates"][1]);

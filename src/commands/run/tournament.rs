@@ -28,6 +28,7 @@
 pub(crate) mod clean;
 mod clone;
 mod compete;
+mod events;
 mod git;
 pub(crate) mod rank;
 pub(crate) mod record;
@@ -166,11 +167,20 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
             repo.display()
         ))
     })?;
+    let events = events::Events { json: t.json };
     let launch = Launch {
         flags: &child_flags,
         dir: &dir,
         keep: &keep,
+        events,
     };
+    events.emit(&events::Event::Started {
+        tournament: &id,
+        base: &base,
+        candidates: entrants.len(),
+        jobs,
+        isolation: &isolation(),
+    });
     let tether = crate::process::tether::arm(&repo);
     let (interrupted, spent) = compete::compete(&mut entrants, &launch, &rules);
     drop(tether);
@@ -210,6 +220,12 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     };
     tournament.pid = None;
     tournament.save()?;
+    events.emit(&events::Event::Ended {
+        tournament: &id,
+        status: tournament.status,
+        winner: tournament.winner().map(|w| w.name.as_str()),
+        candidates: &tournament.candidates,
+    });
     for candidate in &tournament.candidates {
         let copy = record::history_copy(&tournament.id, &candidate.name);
         let _ = crate::seal::create_private_dir(copy.parent().unwrap_or(&dir));

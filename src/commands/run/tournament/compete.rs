@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use std::os::unix::process::CommandExt;
 
+use super::events::Event;
 use crate::cli::Until;
 use crate::exit_codes;
 use crate::process::{tether, unix};
@@ -43,6 +44,8 @@ pub(super) struct Launch<'a> {
     pub(super) dir: &'a Path,
     /// The user's paths no candidate may write (`plane::CANDIDATE_KEEP_ENV`).
     pub(super) keep: &'a std::ffi::OsStr,
+    /// Where the candidates' starts and ends are told (`--json`).
+    pub(super) events: super::events::Events,
 }
 
 /// One candidate while the tournament runs.
@@ -100,6 +103,10 @@ pub(super) fn compete(entrants: &mut [Entrant], launch: &Launch<'_>, rules: &Rul
                     tether::group(unix::pid_t::try_from(child.id()).unwrap_or(0), true);
                     entrant.child = Some(child);
                     entrant.started = Some(Instant::now());
+                    launch.events.emit(&Event::CandidateStarted {
+                        name: &entrant.name,
+                        loop_id: &entrant.loop_id,
+                    });
                 }
                 Err(err) => eprintln!("loopgate: candidate {} could not start: {err}", entrant.name),
             }
@@ -113,7 +120,15 @@ pub(super) fn compete(entrants: &mut [Entrant], launch: &Launch<'_>, rules: &Rul
         }
         std::thread::sleep(POLL);
         for entrant in entrants.iter_mut() {
-            if reap(entrant) && rules.until == Until::First && entrant.exit == Some(exit_codes::OK) {
+            if !reap(entrant) {
+                continue;
+            }
+            launch.events.emit(&Event::CandidateEnded {
+                name: &entrant.name,
+                exit: entrant.exit,
+                seconds: entrant.seconds,
+            });
+            if rules.until == Until::First && entrant.exit == Some(exit_codes::OK) {
                 decided = true;
             }
         }
