@@ -7,7 +7,7 @@ use crate::schema::Speech;
 use crate::state::VerifyOn;
 
 pub(crate) mod run;
-pub(crate) use run::{RunArgs, Until};
+pub(crate) use run::{Rank, RunArgs, Until};
 
 /// Keep a coding agent working until an independent, sealed oracle says the task is done.
 #[derive(Debug, Parser)]
@@ -139,8 +139,11 @@ pub(crate) enum Command {
         #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
         tournament: Option<String>,
     },
+    /// Tournaments of this repository (`loopgate run --candidates N`): list, show, clean up, accept.
+    #[command(subcommand)]
+    Tournament(TournamentCommand),
     /// Take the winner of the last tournament (`loopgate run --candidates N`) into your branch (you only: the
-    /// agent cannot).
+    /// agent cannot). The same as `loopgate tournament accept`.
     Accept {
         /// The tournament (default: the latest of this repository).
         #[arg(value_name = "TOURNAMENT")]
@@ -190,6 +193,32 @@ pub(crate) enum Command {
     Warden {
         /// The project whose loop the tethered process was judging.
         root: std::path::PathBuf,
+    },
+}
+
+/// `loopgate tournament …`.
+#[derive(Debug, Clone, Subcommand)]
+pub(crate) enum TournamentCommand {
+    /// List this repository's tournaments, latest last: id, candidates, winner, state.
+    List,
+    /// Show one tournament: each candidate, how its loop ended, its diff, cost and time, and its branch.
+    Show {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
+    },
+    /// Remove a finished or interrupted tournament's clones, branches (`loopgate/<id>/*`), seals and rooms;
+    /// its record stays for `list` and `report`.
+    Clean {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
+    },
+    /// Take the winner into your branch (you only: the agent cannot).
+    Accept {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
     },
 }
 

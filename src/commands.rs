@@ -16,6 +16,7 @@ pub(crate) mod rollback;
 pub(crate) mod run;
 pub(crate) mod setup;
 pub(crate) mod status;
+pub(crate) mod tournament;
 pub(crate) mod verify;
 pub(crate) mod warden;
 

@@ -157,6 +157,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
         Command::Accept { id } => commands::accept::run(id.as_deref()),
+        Command::Tournament(command) => commands::tournament::run(command),
         Command::Report {
             html,
             loop_id,

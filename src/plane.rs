@@ -21,15 +21,25 @@ use std::path::{Path, PathBuf};
 /// setting it (Landlock and Seatbelt only narrow).
 pub const CANDIDATE_TREE_ENV: &str = "LOOPGATE_CANDIDATE_TREE";
 
-/// The candidate worktree `named` (the value of [`CANDIDATE_TREE_ENV`]), if it lies inside `home`'s `worktrees/`
-/// folder.
+/// Set by a tournament beside [`CANDIDATE_TREE_ENV`]: the paths of the user's that a candidate must not write —
+/// the repository's top level and its git directory (a list, as `PATH` is). The other candidates need no entry:
+/// their clones lie in the store, read-only but for the candidate's own. Honoured only with a candidate tree;
+/// it can only narrow what a process may write, so a confined process setting it gains nothing.
+pub const CANDIDATE_KEEP_ENV: &str = "LOOPGATE_CANDIDATE_KEEP";
+
+/// The candidate clone `named` (the value of [`CANDIDATE_TREE_ENV`]), if it is one of `home`'s
+/// `worktrees/<tournament>/<candidate>`.
 fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<PathBuf> {
     let tree = named.filter(|t| !t.is_empty())?;
     let tree = resolve(Path::new(&tree));
     let folder = resolve(&home.join("worktrees"));
     let inside = tree.strip_prefix(&folder).ok()?;
-    (inside.components().count() >= 1 && !inside.components().any(|c| c == std::path::Component::ParentDir))
-        .then_some(tree)
+    // Exactly `<tournament>/<candidate>`: the tournament's folder would open every sibling's clone.
+    (inside.components().count() == 2
+        && inside
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_))))
+    .then_some(tree)
 }
 
 /// The set of paths a confined process may not write (each canonical where it exists; a path that does not exist
@@ -82,6 +92,14 @@ impl Plane {
             plane.add(path);
         }
         if let Some(tree) = candidate_tree(home, std::env::var_os(CANDIDATE_TREE_ENV)) {
+            // A candidate of a tournament: the user's repository is as much the user's as the store is.
+            for kept in std::env::var_os(CANDIDATE_KEEP_ENV)
+                .iter()
+                .flat_map(std::env::split_paths)
+                .filter(|p| p.is_absolute())
+            {
+                plane.add(&kept);
+            }
             plane.allow(&tree);
         }
         plane
@@ -399,6 +417,8 @@ mod tests {
         for outside in [
             "/nonexistent-loopgate-home",
             "/nonexistent-loopgate-home/worktrees",
+            "/nonexistent-loopgate-home/worktrees/t-1",
+            "/nonexistent-loopgate-home/worktrees/t-1/c2/sub",
             "/nonexistent-loopgate-home/seals",
             "/nonexistent-loopgate-home/worktrees/../seals",
             "/elsewhere",

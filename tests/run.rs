@@ -10,6 +10,8 @@ mod matrix;
 mod picture;
 #[path = "run/support.rs"]
 mod support;
+#[path = "run/tournament.rs"]
+mod tournament;
 
 use std::time::Duration;
 

@@ -85,7 +85,7 @@ pub(crate) struct MatrixArgs {
 /// change without touching them.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct TournamentArgs {
-    /// How many candidates run at once [default: the machine's cores].
+    /// How many candidates run at once [default: all of them: agents mostly wait on the network].
     #[arg(long, value_name = "N", requires = "candidates", value_parser = super::small_count, allow_negative_numbers = true)]
     pub(crate) jobs: Option<u32>,
     /// When the tournament ends: `first` (the first to pass wins) or `all` (all finish, the best wins).
@@ -98,6 +98,31 @@ pub(crate) struct TournamentArgs {
     /// Models, comma-separated, one per candidate in turn (passed to a built-in agent's `--model`).
     #[arg(long = "model", value_name = "MODELS", value_delimiter = ',', requires = "agents")]
     pub(crate) models: Vec<String>,
+    /// How the passing candidates are ranked: `diff` (the smaller diff, then the lower cost), `cost` (the lower
+    /// cost, then the smaller diff) or `time` (the shorter time, then the smaller diff).
+    #[arg(long, value_enum, requires = "candidates", default_value_t = Rank::Diff)]
+    pub(crate) rank: Rank,
+    /// Stream the tournament's events on stdout, one JSON object a line (`started`, `candidate_started`,
+    /// `candidate_ended`, `ended`); the text report stays on stderr.
+    #[arg(long, requires = "candidates")]
+    pub(crate) json: bool,
+    /// Keep the candidates' clones and branches when no candidate passed (by default they are removed; the
+    /// record stays).
+    #[arg(long, requires = "candidates")]
+    pub(crate) keep: bool,
+}
+
+/// What ranks the passing candidates of a tournament (after the score, when the loop has one).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Rank {
+    /// The smaller diff, then the lower cost.
+    #[default]
+    Diff,
+    /// The lower cost, then the smaller diff.
+    Cost,
+    /// The shorter time, then the smaller diff.
+    Time,
 }
 
 /// The dollar budget of a run, and the price table that counts it.

@@ -102,7 +102,16 @@ impl World {
 
     /// Enters the world: the namespace, the pins, the read-only binds, the nested namespace that locks them. Async-signal-safe (system calls on prepared strings), so it runs between `fork` and
     /// `exec`.
+    ///
+    /// The working directory is entered again, by its absolute path, once the binds are made: a working
+    /// directory is a reference to a mount, not a name, so the one inherited from before the binds still leads
+    /// into the mounts without them — `../.local/state/loopgate/seals/…` from a project in `$HOME`, or
+    /// `../c1/` from a tournament's candidate, would write straight past every read-only bind.
     pub(super) fn enter(&self) -> io::Result<()> {
+        // On the stack: nothing is allocated between `fork` and `exec`.
+        let mut cwd = [0u8; libc::PATH_MAX as usize];
+        // SAFETY: getcwd(2) writes at most `cwd.len()` bytes, NUL-terminated, into the buffer.
+        check_ptr(unsafe { libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()) })?;
         enter_namespace(&self.maps.0, &self.maps.1)?;
         for pin in &self.pins {
             bind(pin, pin)?;
@@ -126,7 +135,18 @@ impl World {
             remount(path, *locked)?;
         }
         // The nested namespace: every mount above is copied into it locked.
-        enter_namespace(&self.maps.0, &self.maps.1)
+        enter_namespace(&self.maps.0, &self.maps.1)?;
+        // SAFETY: chdir(2) on the NUL-terminated path getcwd wrote above.
+        check(unsafe { libc::chdir(cwd.as_ptr().cast()) })
+    }
+}
+
+/// `getcwd`'s result: an error where it returned null.
+fn check_ptr(ptr: *mut libc::c_char) -> io::Result<()> {
+    if ptr.is_null() {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
     }
 }
 

@@ -184,6 +184,10 @@ struct Finished {
     iterations: u64,
     score: Option<f64>,
     diff_lines: u64,
+    /// What its agent's runs cost, where they reported their usage (ranks after the diff).
+    cost: Option<f64>,
+    /// How long its agent's runs took.
+    seconds: f64,
     /// Its loop had the oracle reject a change to its sealed inputs at least once.
     moved_the_oracle: bool,
     patch: PathBuf,
@@ -201,6 +205,12 @@ fn result_of(dir: &Path) -> Result<Finished, Error> {
         .map(Record::status)
         .find(|s| s.ends_loop() || *s == Status::Stalled);
     let verifies = || records.iter().filter_map(|r| r.event.verify());
+    let agent_runs = || {
+        records.iter().filter_map(|r| match &r.event {
+            history::Event::AgentRun(run) => Some(run),
+            _ => None,
+        })
+    };
     let patch = dir.join(PATCH);
     let diff_lines = std::fs::read_to_string(&patch).map_or(0, |text| {
         text.lines()
@@ -224,6 +234,8 @@ fn result_of(dir: &Path) -> Result<Finished, Error> {
         iterations: records.iter().filter(|r| r.status() == Status::AgentRun).count() as u64,
         score: verifies().filter_map(|v| v.score).next_back(),
         diff_lines,
+        cost: crate::cost::total(agent_runs().filter_map(|run| run.receipt.as_ref())).cost_usd,
+        seconds: agent_runs().map(|run| run.agent_ms as f64 / 1000.0).sum(),
         moved_the_oracle: verifies().any(|v| v.sealed_changes.as_ref().is_some_and(|c| !c.is_empty()))
             || records.iter().any(|r| r.status() == Status::TamperDetected),
         patch,
@@ -258,10 +270,15 @@ pub(crate) fn collect(dir: &Path) -> Result<u8, Error> {
             passed: r.passed,
             score: r.score,
             diff_lines: r.diff_lines,
+            cost: r.cost,
+            seconds: r.seconds,
             iterations: r.iterations,
         })
         .collect();
-    let winner = rank::order(&standings, direction).first().copied();
+    // The tournament's default ranking: the smaller diff, then the lower cost.
+    let winner = rank::order(&standings, direction, crate::cli::run::Rank::default())
+        .first()
+        .copied();
     for (i, r) in results.iter().enumerate() {
         let mark = if winner == Some(i) { "★" } else { " " };
         let moved = if r.moved_the_oracle {
