@@ -156,6 +156,9 @@ pub struct Rejected {
     pub verify: VerifyResult,
     #[serde(flatten)]
     pub tree: Tree,
+    /// The reviewer's finding that rejected a passing promise (`--review`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::schema::ReviewNote>,
 }
 
 /// `complete`.
@@ -166,6 +169,9 @@ pub struct Complete {
     /// The passing verify; `None` when no verify command is sealed and the promise alone completed the loop.
     #[serde(flatten, default, deserialize_with = "verify::optional")]
     pub verify: Option<VerifyResult>,
+    /// What the reviewer at the promise decided (`--review`; absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::schema::ReviewNote>,
 }
 
 /// `max_iterations`, `max_duration`, `max_tokens`: where the budget stood.
