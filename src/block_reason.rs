@@ -16,7 +16,10 @@ const TAIL_LINES: usize = 40;
 #[derive(Clone, Copy)]
 pub(crate) enum Failure<'a> {
     None,
-    Verify { run: &'a Run, same_failure_streak: u64 },
+    Verify {
+        run: &'a Run,
+        same_failure_streak: u64,
+    },
     Sealed(&'a Breach),
     /// The reviewer's findings, rendered (`messages::review::findings`).
     Review(&'a str),

@@ -69,13 +69,13 @@ impl Review {
                 ..ReviewNote::default()
             },
             Self::Gaming {
-                findings,
-                cut,
-                receipt,
-                ..
+                findings, cut, receipt, ..
             } => ReviewNote {
                 verdict: ReviewVerdict::Gaming,
-                findings: findings.iter().map(|f| format!("{}: \"{}\"", f.question, f.quote)).collect(),
+                findings: findings
+                    .iter()
+                    .map(|f| format!("{}: \"{}\"", f.question, f.quote))
+                    .collect(),
                 cut: cut.clone(),
                 receipt: receipt.clone(),
                 ..ReviewNote::default()
@@ -132,7 +132,10 @@ pub fn review(reviewer: &Reviewer, diff: &str, oracle_side: &[String], tests: &[
             answer: Some(text),
             receipt,
         } => match answer::parse(&text, &built.shown) {
-            Ok(answer::Answer::Clean) => Review::Clean { cut: built.cut, receipt },
+            Ok(answer::Answer::Clean) => Review::Clean {
+                cut: built.cut,
+                receipt,
+            },
             Ok(answer::Answer::Gaming(findings)) => Review::Gaming {
                 findings,
                 by_rule: false,
@@ -149,10 +152,19 @@ pub fn review(reviewer: &Reviewer, diff: &str, oracle_side: &[String], tests: &[
 
 /// `git diff` from the loop's starting checkpoint to `now`, or why there is none.
 fn diff_since_start(active: &ActiveLoop, now: Option<&str>) -> Result<String, String> {
-    let now = now.ok_or("there is no checkpoint of the change (checkpoints are off, or the project is not a git work tree)")?;
+    let now =
+        now.ok_or("there is no checkpoint of the change (checkpoints are off, or the project is not a git work tree)")?;
     let git = Git::new(&active.project);
     let start = checkpoint::refname(active.loop_id(), Name::Iteration(0));
-    let args = ["--no-pager", "diff", "--no-color", "--no-ext-diff", "--relative", &start, now];
+    let args = [
+        "--no-pager",
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        "--relative",
+        &start,
+        now,
+    ];
     let args: Vec<&str> = args.into_iter().chain(checkpoint::git::PATHSPEC).collect();
     git.run(&args)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())

@@ -242,7 +242,11 @@ impl Config {
 }
 
 /// `--review` and `--review-timeout`: the sealed reviewer, and whether `auto` found none.
-fn review(text: Option<&str>, timeout: Option<u64>, has_verify: bool) -> Result<(Option<crate::schema::Reviewer>, bool), Error> {
+fn review(
+    text: Option<&str>,
+    timeout: Option<u64>,
+    has_verify: bool,
+) -> Result<(Option<crate::schema::Reviewer>, bool), Error> {
     use crate::review::choice::{Choice, MAX_TIMEOUT};
     let usage = |m: String| Err(Error::Usage(m));
     let Some(text) = text else {
@@ -252,17 +256,25 @@ fn review(text: Option<&str>, timeout: Option<u64>, has_verify: bool) -> Result<
         return Ok((None, false));
     };
     let Some(choice) = Choice::parse(text) else {
-        return usage("`--review` is empty: give `auto`, `off`, a model (`haiku`) or a command (`'./my-reviewer'`)".into());
+        return usage(
+            "`--review` is empty: give `auto`, `off`, a model (`haiku`) or a command (`'./my-reviewer'`)".into(),
+        );
     };
     let timeout = timeout.unwrap_or(crate::schema::DEFAULT_REVIEW_TIMEOUT);
     if timeout == 0 || timeout > MAX_TIMEOUT {
-        return usage(format!("`--review-timeout {timeout}` is out of range: use 1 to {MAX_TIMEOUT} seconds"));
+        return usage(format!(
+            "`--review-timeout {timeout}` is out of range: use 1 to {MAX_TIMEOUT} seconds"
+        ));
     }
     if choice != Choice::Off && !has_verify {
-        return usage("`--review` needs a `--verify` command: the reviewer reads a change the oracle has passed".into());
+        return usage(
+            "`--review` needs a `--verify` command: the reviewer reads a change the oracle has passed".into(),
+        );
     }
     let auto = choice == Choice::Auto;
-    let reviewer = choice.resolve(None, timeout, crate::detect::on_path).map_err(Error::Usage)?;
+    let reviewer = choice
+        .resolve(None, timeout, crate::detect::on_path)
+        .map_err(Error::Usage)?;
     Ok((reviewer.clone(), auto && reviewer.is_none()))
 }
 
@@ -473,7 +485,10 @@ fn report(config: &Config, started: &Started) -> String {
         out.push_str(&format!("\n\n{said}"));
     } else if config.review_none_found {
         let programs = crate::review::clis::program_list();
-        out.push_str(&format!("\n\n{}", messages::review::at_setup(config.loop_config.lang, None, "", &programs)));
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::review::at_setup(config.loop_config.lang, None, "", &programs)
+        ));
     }
     if let Some((holdout, tests)) = &started.holdout {
         out.push_str(&format!(

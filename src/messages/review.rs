@@ -13,8 +13,13 @@ pub(crate) fn findings(lang: Speech, findings: &[(String, String)], by_rule: boo
         (Speech::En, true) => "The tests pass, but your change holds text addressed to a reviewer, grader or \
                                model. Code has no reason to speak to its reviewer:"
             .to_string(),
-        (Speech::Zh, false) => "测试通过了,但审查者(一个只读你的改动、从不读你消息的独立模型)发现了让测试通过却没有完成任务的代码行:".to_string(),
-        (Speech::Zh, true) => "测试通过了,但你的改动里有写给审查者、评分者或模型的文字。代码没有理由对审查者说话:".to_string(),
+        (Speech::Zh, false) => {
+            "测试通过了,但审查者(一个只读你的改动、从不读你消息的独立模型)发现了让测试通过却没有完成任务的代码行:"
+                .to_string()
+        }
+        (Speech::Zh, true) => {
+            "测试通过了,但你的改动里有写给审查者、评分者或模型的文字。代码没有理由对审查者说话:".to_string()
+        }
     };
     for (question, quote) in findings {
         out.push_str(&format!("\n- {question}: `{quote}`"));
@@ -53,10 +58,13 @@ pub(crate) fn at_setup(lang: Speech, reviewer: Option<&Reviewer>, described: &st
             "Reviewer: {described} reads the change at a passing promise (at most {} s; a failure leaves the promise standing, \"not reviewed\").",
             r.timeout
         ),
-        (Speech::Zh, Some(r)) => format!("审查者:{described} 在承诺通过验证后阅读改动(最多 {} 秒;失败时承诺照常成立,标为“未经审查”)。", r.timeout),
-        (Speech::En, None) => format!(
-            "Reviewer: `--review auto` found none of {programs} on PATH, so this loop has no reviewer."
+        (Speech::Zh, Some(r)) => format!(
+            "审查者:{described} 在承诺通过验证后阅读改动(最多 {} 秒;失败时承诺照常成立,标为“未经审查”)。",
+            r.timeout
         ),
+        (Speech::En, None) => {
+            format!("Reviewer: `--review auto` found none of {programs} on PATH, so this loop has no reviewer.")
+        }
         (Speech::Zh, None) => format!("审查者:`--review auto` 在 PATH 上没有找到 {programs},本循环没有审查者。"),
     }
 }

@@ -40,7 +40,9 @@ pub fn parse(text: &str, change: &str) -> Result<Answer, String> {
     };
     let mut findings = Vec::new();
     for question in QUESTIONS {
-        let line = lines.next().ok_or_else(|| format!("the answer has no `{question}` line"))?;
+        let line = lines
+            .next()
+            .ok_or_else(|| format!("the answer has no `{question}` line"))?;
         let value = line
             .strip_prefix(question)
             .and_then(|rest| rest.strip_prefix(':'))
@@ -51,7 +53,10 @@ pub fn parse(text: &str, change: &str) -> Result<Answer, String> {
         }
         for quote in quotes(value).ok_or_else(|| format!("`{question}` is neither `none` nor quoted lines"))? {
             if !in_change(quote, change) {
-                return Err(format!("`{question}` quotes a line that is not in the change: {}", shown(quote)));
+                return Err(format!(
+                    "`{question}` quotes a line that is not in the change: {}",
+                    shown(quote)
+                ));
             }
             findings.push(Finding {
                 question: question.to_string(),

@@ -54,9 +54,12 @@ impl Choice {
                     Self::Model(m) => Some(m),
                     _ => None,
                 };
-                let cli = agent
-                    .filter(|cli| found(clis::row(*cli).program))
-                    .or_else(|| clis::ROWS.iter().map(|r| r.cli).find(|cli| found(clis::row(*cli).program)));
+                let cli = agent.filter(|cli| found(clis::row(*cli).program)).or_else(|| {
+                    clis::ROWS
+                        .iter()
+                        .map(|r| r.cli)
+                        .find(|cli| found(clis::row(*cli).program))
+                });
                 match (cli, model) {
                     (Some(cli), model) => ReviewBy::Cli { cli, model },
                     (None, None) => return Ok(None),

@@ -26,10 +26,13 @@ pub struct Row {
     /// Arguments after the program: `prompt` is the question set, `model` the model, `scratch` its directory.
     argv: fn(prompt: &str, model: &str, scratch: &Path) -> Vec<String>,
     /// The answer's text and the run's receipt, from its output and its scratch directory.
-    read: fn(output: &str, scratch: &Path, prices: &Prices) -> (Option<String>, Option<Receipt>),
+    read: fn(output: &str, scratch: &Path, prices: &Prices) -> Read,
     /// Environment the run needs (a headless run in a directory the CLI has not seen).
     env: &'static [(&'static str, &'static str)],
 }
+
+/// A run's answer (if its output holds one) and its receipt (if its CLI reports usage).
+type Read = (Option<String>, Option<Receipt>);
 
 /// One row per reviewer CLI, in the order `auto` looks for them.
 pub const ROWS: [Row; 3] = [
@@ -38,15 +41,24 @@ pub const ROWS: [Row; 3] = [
         program: "claude",
         small_model: "haiku",
         argv: |prompt, model, _| {
-            let mut argv: Vec<String> = ["-p", "--tools", "", "--output-format", "json", "--no-session-persistence"]
-                .map(String::from)
-                .to_vec();
+            let mut argv: Vec<String> = [
+                "-p",
+                "--tools",
+                "",
+                "--output-format",
+                "json",
+                "--no-session-persistence",
+            ]
+            .map(String::from)
+            .to_vec();
             argv.extend(["--model".into(), model.into(), "--system-prompt".into(), prompt.into()]);
             argv
         },
         read: |output, _, prices| {
             let report = first_json_with(output, "result");
-            let answer = report.as_ref().and_then(|r| r.get("result")?.as_str().map(String::from));
+            let answer = report
+                .as_ref()
+                .and_then(|r| r.get("result")?.as_str().map(String::from));
             (answer, crate::cost::from_output(output, prices))
         },
         env: &[],
@@ -56,9 +68,16 @@ pub const ROWS: [Row; 3] = [
         program: "codex",
         small_model: "",
         argv: |_, model, scratch| {
-            let mut argv: Vec<String> = ["exec", "--sandbox", "read-only", "--skip-git-repo-check", "--json", "-o"]
-                .map(String::from)
-                .to_vec();
+            let mut argv: Vec<String> = [
+                "exec",
+                "--sandbox",
+                "read-only",
+                "--skip-git-repo-check",
+                "--json",
+                "-o",
+            ]
+            .map(String::from)
+            .to_vec();
             argv.push(scratch.join(LAST_MESSAGE).display().to_string());
             if !model.is_empty() {
                 argv.extend(["-m".into(), model.into()]);
@@ -89,7 +108,9 @@ pub const ROWS: [Row; 3] = [
         argv: |prompt, model, _| ["-p", prompt, "-o", "json", "-m", model].map(String::from).to_vec(),
         read: |output, _, _| {
             let report = first_json_with(output, "response");
-            let answer = report.as_ref().and_then(|r| r.get("response")?.as_str().map(String::from));
+            let answer = report
+                .as_ref()
+                .and_then(|r| r.get("response")?.as_str().map(String::from));
             let receipt = report.as_ref().and_then(|r| {
                 let models = r.get("stats")?.get("models")?.as_object()?;
                 Some(models.iter().fold(Receipt::default(), |sum, (name, m)| {
@@ -221,7 +242,11 @@ fn number(v: &Value, key: &str) -> u64 {
 
 /// The last non-empty line of a failed reviewer's output, cut short (the reason in `status`).
 fn last_line(output: &str) -> String {
-    let line = output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no output");
+    let line = output
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no output");
     crate::printable::truncate(&crate::printable::printable(line.trim()), 160)
 }
 
