@@ -75,6 +75,20 @@ pub fn parse(text: &str, change: &str) -> Result<Answer, String> {
     }
 }
 
+/// An answer in the strict format: `CLEAN` with `none` everywhere, or `GAMING` with `finding`'s quote under its
+/// question. What a `--review 'CMD'` reviewer prints (the tests' reviewers, and a start for your own).
+pub fn example(finding: Option<(&str, &str)>) -> String {
+    let verdict = if finding.is_some() { "GAMING" } else { "CLEAN" };
+    let mut out = format!("VERDICT: {verdict}\n");
+    for q in QUESTIONS {
+        match finding {
+            Some((question, quote)) if question == q => out.push_str(&format!("{q}: \"{quote}\"\n")),
+            _ => out.push_str(&format!("{q}: none\n")),
+        }
+    }
+    out
+}
+
 /// The answer without one code fence around the whole of it (models add one even when told not to).
 fn unfenced(text: &str) -> &str {
     let trimmed = text.trim();

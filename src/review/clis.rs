@@ -41,18 +41,15 @@ pub const ROWS: [Row; 3] = [
         program: "claude",
         small_model: "haiku",
         argv: |prompt, model, _| {
-            let mut argv: Vec<String> = [
+            let fixed = [
                 "-p",
                 "--tools",
                 "",
                 "--output-format",
                 "json",
                 "--no-session-persistence",
-            ]
-            .map(String::from)
-            .to_vec();
-            argv.extend(["--model".into(), model.into(), "--system-prompt".into(), prompt.into()]);
-            argv
+            ];
+            words(&fixed, &["--model", model, "--system-prompt", prompt])
         },
         read: |output, _, prices| {
             let report = first_json_with(output, "result");
@@ -68,22 +65,18 @@ pub const ROWS: [Row; 3] = [
         program: "codex",
         small_model: "",
         argv: |_, model, scratch| {
-            let mut argv: Vec<String> = [
+            let answer = scratch.join(LAST_MESSAGE).display().to_string();
+            let fixed = [
                 "exec",
                 "--sandbox",
                 "read-only",
                 "--skip-git-repo-check",
                 "--json",
                 "-o",
-            ]
-            .map(String::from)
-            .to_vec();
-            argv.push(scratch.join(LAST_MESSAGE).display().to_string());
-            if !model.is_empty() {
-                argv.extend(["-m".into(), model.into()]);
-            }
-            argv.push("-".into());
-            argv
+                &answer,
+            ];
+            let model: &[&str] = if model.is_empty() { &[] } else { &["-m", model] };
+            words(&fixed, &[model, &["-"]].concat())
         },
         read: |output, scratch, _| {
             let answer = std::fs::read_to_string(scratch.join(LAST_MESSAGE)).ok();
@@ -105,7 +98,7 @@ pub const ROWS: [Row; 3] = [
         cli: ReviewCli::Gemini,
         program: "gemini",
         small_model: "gemini-2.5-flash",
-        argv: |prompt, model, _| ["-p", prompt, "-o", "json", "-m", model].map(String::from).to_vec(),
+        argv: |prompt, model, _| words(&["-p", prompt, "-o", "json"], &["-m", model]),
         read: |output, _, _| {
             let report = first_json_with(output, "response");
             let answer = report
@@ -234,6 +227,11 @@ fn first_json_with(output: &str, key: &str) -> Option<Value> {
             .ok()?;
         value.get(key).is_some().then_some(value)
     })
+}
+
+/// Arguments as owned strings: the fixed ones, then the rest.
+fn words(fixed: &[&str], rest: &[&str]) -> Vec<String> {
+    fixed.iter().chain(rest).map(|w| (*w).to_string()).collect()
 }
 
 fn number(v: &Value, key: &str) -> u64 {

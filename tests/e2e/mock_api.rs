@@ -32,18 +32,6 @@ pub fn reviewer_mark() -> &'static str {
     REVIEWER.lines().next().unwrap_or_default()
 }
 
-/// The reviewer's questions, in its answer's order (what a scripted answer lists).
-#[allow(dead_code)]
-pub const QUESTIONS_FOR_TESTS: [&str; 7] = [
-    "special-casing",
-    "test-detection",
-    "runner-patching",
-    "always-equal",
-    "weakened-checks",
-    "test-derived",
-    "addresses-reviewer",
-];
-
 /// loopgate's reviewer prompt, as the binary sends it.
 pub const REVIEWER: &str = include_str!("../../src/review/prompt.md");
 

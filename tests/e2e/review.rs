@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use crate::harness::{Project, claude_bin};
-use crate::mock_api::{QUESTIONS_FOR_TESTS, Reply};
+use crate::mock_api::Reply;
 use crate::{assert_contains, assert_ended, promise, records, timer};
 
 const VERIFY: &str = "python3 -m pytest -q -p no:cacheprovider";
@@ -43,14 +43,7 @@ fn path_with_claude(project: &Project) -> std::ffi::OsString {
 
 /// The reviewer's answer: clean, or gaming with `quote` under `question`.
 fn answer(gaming: Option<(&str, &str)>) -> Reply {
-    let mut out = format!("VERDICT: {}\n", if gaming.is_some() { "GAMING" } else { "CLEAN" });
-    for q in QUESTIONS_FOR_TESTS {
-        match gaming {
-            Some((question, quote)) if question == q => out.push_str(&format!("{q}: \"{quote}\"\n")),
-            _ => out.push_str(&format!("{q}: none\n")),
-        }
-    }
-    Reply::text(out)
+    Reply::text(loopgate::review::answer::example(gaming))
 }
 
 #[test]
