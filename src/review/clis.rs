@@ -155,7 +155,7 @@ pub enum Ran {
 
 /// Runs the reviewer `by` on `input` with the question set `prompt`, for at most `timeout`.
 pub fn run(by: &ReviewBy, prompt: &str, input: &str, timeout: Duration) -> Ran {
-    let Ok(scratch) = Scratch::new() else {
+    let Ok(scratch) = crate::fsutil::scratch::Scratch::in_temp("loopgate-review") else {
         return Ran::Failed("no scratch directory for the reviewer".into());
     };
     let prices = Prices::load(None).unwrap_or_default();
@@ -169,7 +169,7 @@ pub fn run(by: &ReviewBy, prompt: &str, input: &str, timeout: Duration) -> Ran {
             let row = row(*cli);
             let model = model.as_deref().unwrap_or(row.small_model);
             let mut c = std::process::Command::new(row.program);
-            c.args((row.argv)(prompt, model, &scratch.0));
+            c.args((row.argv)(prompt, model, scratch.path()));
             c.envs(row.env.iter().copied());
             // Codex and Gemini take the question set in the prompt; Claude Code as its system prompt.
             let stdin = match row.cli {
@@ -179,7 +179,7 @@ pub fn run(by: &ReviewBy, prompt: &str, input: &str, timeout: Duration) -> Ran {
             (c, stdin, Some(row))
         }
     };
-    command.current_dir(&scratch.0);
+    command.current_dir(scratch.path());
     let mut output = Vec::new();
     let watch = Watch {
         timeout: Some(timeout),
@@ -201,7 +201,7 @@ pub fn run(by: &ReviewBy, prompt: &str, input: &str, timeout: Duration) -> Ran {
         (Ended::Stopped, _) => Ran::Failed("the reviewer was stopped".into()),
         (Ended::Exited, Some(0)) => match read {
             Some(row) => {
-                let (answer, receipt) = (row.read)(&output, &scratch.0, &prices);
+                let (answer, receipt) = (row.read)(&output, scratch.path(), &prices);
                 Ran::Answered { answer, receipt }
             }
             None => Ran::Answered {
@@ -246,25 +246,4 @@ fn last_line(output: &str) -> String {
         .find(|l| !l.trim().is_empty())
         .unwrap_or("no output");
     crate::printable::truncate(&crate::printable::printable(line.trim()), 160)
-}
-
-/// The reviewer's own empty directory, private to the user and removed after the run.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new() -> std::io::Result<Self> {
-        use std::os::unix::fs::DirBuilderExt;
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let dir = std::env::temp_dir().join(format!("loopgate-review-{}-{nanos}", std::process::id()));
-        std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
-        Ok(Self(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
