@@ -6,7 +6,8 @@
 //! When none is found the loop is sealed with no reviewer and setup says so: a reviewer that cannot run would
 //! only ever answer "not reviewed".
 //!
-//! A `MODEL` is one word of the characters model ids use; anything else (a space, a `/`) is a command, which
+//! `claude`, `codex` or `gemini` names that CLI (with its small model). A `MODEL` is one word of the characters
+//! model ids use; anything else (a space, a `/`) is a command, which
 //! reads the reviewer's input on stdin and prints the answer. A one-word program is given as `./NAME` or `sh NAME`.
 
 use crate::schema::{ReviewBy, ReviewCli, Reviewer};
@@ -21,6 +22,8 @@ pub const MAX_TIMEOUT: u64 = 600;
 pub enum Choice {
     Off,
     Auto,
+    /// The CLI named by its program (`--review codex`), with its small model.
+    Cli(ReviewCli),
     Model(String),
     Command(String),
 }
@@ -33,6 +36,12 @@ impl Choice {
             "" => return None,
             "off" | "none" => Self::Off,
             "auto" => Self::Auto,
+            program if clis::ROWS.iter().any(|r| r.program == program) => Self::Cli(
+                clis::ROWS
+                    .iter()
+                    .find(|r| r.program == program)
+                    .map_or(ReviewCli::Claude, |r| r.cli),
+            ),
             model if is_model(model) => Self::Model(model.to_string()),
             command => Self::Command(command.to_string()),
         })
@@ -49,6 +58,13 @@ impl Choice {
         let by = match self {
             Self::Off => return Ok(None),
             Self::Command(command) => ReviewBy::Command { command },
+            Self::Cli(cli) if found(clis::row(cli).program) => ReviewBy::Cli { cli, model: None },
+            Self::Cli(cli) => {
+                let program = clis::row(cli).program;
+                return Err(format!(
+                    "`--review {program}` names a CLI that is not on PATH; install it, or choose `auto`"
+                ));
+            }
             Self::Auto | Self::Model(_) => {
                 let model = match self {
                     Self::Model(m) => Some(m),

@@ -314,6 +314,8 @@ fn the_review_flag_reads_auto_off_a_model_or_a_command() {
         Some(Choice::Command("python3 rev.py --strict".into()))
     );
     assert_eq!(Choice::parse("  "), None);
+    assert_eq!(Choice::parse("codex"), Some(Choice::Cli(ReviewCli::Codex)));
+    assert!(Choice::Cli(ReviewCli::Gemini).resolve(None, 60, |_| false).is_err());
     let only = |name: &'static str| move |p: &str| p == name;
     let by = |r: Option<Reviewer>| r.map(|r| r.by);
     assert_eq!(

@@ -417,11 +417,20 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     shared.next_id += 1;
     let id = shared.next_id;
-    let review = body.get("system").is_some_and(|system| {
+    // Claude Code sends the reviewer's questions as its system prompt; Codex CLI and Gemini CLI in the prompt.
+    let review = {
         let mut text = String::new();
-        collect_text(system, &mut text);
-        text.contains(reviewer_mark())
-    });
+        collect_text(body.get("system").unwrap_or(&Value::Null), &mut text);
+        for key in ["input", "contents"] {
+            for item in body.get(key).and_then(Value::as_array).into_iter().flatten() {
+                collect_text(&item["content"], &mut text);
+                collect_text(&item["parts"], &mut text);
+            }
+        }
+        // Gemini CLI's side requests (its router, the next-speaker check) repeat the conversation: only its main
+        // request, the streamed one, is the reviewer's.
+        text.contains(reviewer_mark()) && (wire != Wire::Gemini || route.ends_with(":streamGenerateContent"))
+    };
     let reply = if review {
         shared
             .reviews
