@@ -174,3 +174,22 @@ fn the_review_flags_are_checked_at_setup() {
         "`--review auto` found none of `claude`, `codex`, `gemini` on PATH",
     );
 }
+
+#[test]
+fn a_loop_that_ends_after_a_review_rejection_says_so_in_its_report() {
+    let p = project();
+    setup(&p, "--max-iterations 1");
+    p.write("impl", format!("def square(x):\n    {SPECIAL}\n"));
+    answer(&p, &verdict(Some(("special-casing", SPECIAL))));
+    let notice = p.stop("S", PROMISE).allowed();
+    assert_has(&notice, "max_iterations");
+    let dir = p.path(".claude/loopgate");
+    let report = std::fs::read_dir(&dir)
+        .expect("the work directory")
+        .flatten()
+        .map(|e| e.path())
+        .find(|path| path.extension().is_some_and(|e| e == "md"))
+        .expect("a report");
+    let text = std::fs::read_to_string(report).expect("read");
+    assert_has(&text, "review: gaming (special-casing: ");
+}
