@@ -150,9 +150,10 @@ fn decide(
             // verify's group and puts the stash back at once (`process::tether`).
             let tether = crate::process::tether::arm(&project.root);
             let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook);
-            // A passing promise goes to the reviewer (when the loop has one), still outside the lock.
-            let review = match (&verdict, &claim) {
-                (Ok(Verdict::Pass(run)), Signal::Promise) => {
+            // A pass completes the loop (at a promise, or at any stop with `verify_on: always`): it goes to the
+            // reviewer first, when the loop has one, still outside the lock.
+            let review = match &verdict {
+                Ok(Verdict::Pass(run)) => {
                     let now = survey.checkpoint.as_ref().and_then(|c| c.as_ref().ok());
                     crate::review::at_promise(&active, run, now.map(String::as_str))
                 }

@@ -193,3 +193,18 @@ fn a_loop_that_ends_after_a_review_rejection_says_so_in_its_report() {
     let text = std::fs::read_to_string(report).expect("read");
     assert_has(&text, "review: gaming (special-casing: ");
 }
+
+#[test]
+fn with_verify_on_always_a_pass_without_a_promise_is_reviewed_before_it_completes() {
+    let p = project();
+    setup(&p, "--verify-on always");
+    p.write("impl", format!("def square(x):\n    {SPECIAL}\n"));
+    answer(&p, &verdict(Some(("special-casing", SPECIAL))));
+    let block = p.stop("S", "Still working on it.").blocked();
+    assert_has(&block.reason, &format!("- special-casing: `{SPECIAL}`"));
+    answer(&p, &verdict(None));
+    assert_has(
+        &p.stop("S", "Still working on it.").allowed(),
+        "The reviewer read the change",
+    );
+}
