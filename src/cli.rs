@@ -437,6 +437,14 @@ pub(crate) struct SetupArgs {
     /// laid over the project's layout. They run only at a promise, in a private copy of the project.
     #[arg(long, value_name = "GLOB|DIR")]
     pub(crate) holdout: Vec<String>,
+    /// A reviewer reads the change at a passing promise, before the loop completes: `auto` (the agent CLI on
+    /// PATH: claude, codex or gemini, with a small model and no tools), a MODEL for that CLI, a 'CMD' that reads
+    /// the input on stdin and prints the answer, or `off` [default: off] (docs/review.md).
+    #[arg(long, value_name = "auto|off|MODEL|CMD")]
+    pub(crate) review: Option<String>,
+    /// Seconds the reviewer may take before the promise stands unreviewed [default: 180, at most 600].
+    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
+    pub(crate) review_timeout: Option<u64>,
     /// Run the verify command only at a promise, or at every stop.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) verify_on: Option<VerifyOn>,

@@ -302,7 +302,7 @@ fn has_python_tests(dir: &Path) -> bool {
 }
 
 /// Whether `program` is an executable file in a `PATH` directory.
-fn on_path(program: &str) -> bool {
+pub(crate) fn on_path(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::env::var_os("PATH").is_some_and(|path| {
         std::env::split_paths(&path).any(|dir| {

@@ -44,6 +44,7 @@ pub mod project;
 pub mod readout;
 pub(crate) mod recipes;
 pub(crate) mod report;
+pub mod review;
 pub(crate) mod room;
 pub(crate) mod runner;
 pub mod schema;

@@ -12,6 +12,7 @@ pub(crate) mod breach;
 pub(crate) mod cap;
 pub mod finding;
 pub(crate) mod holdout;
+pub(crate) mod review;
 pub(crate) mod room;
 pub(crate) mod runner;
 
@@ -101,6 +102,8 @@ pub(crate) fn event_name(lang: Speech, event: Event) -> &'static str {
         (Speech::Zh, Event::TestsShort) => "被拒绝:验证通过了,但并非所有基线测试都运行并通过",
         (Speech::En, Event::HeldOutFailed) => "PROMISE REJECTED: the verify passed, but held-out tests failed",
         (Speech::Zh, Event::HeldOutFailed) => "承诺被拒绝:验证通过了,但保留测试失败",
+        (Speech::En, Event::ReviewRejected) => "PROMISE REJECTED: the verify passed, but the reviewer found gaming",
+        (Speech::Zh, Event::ReviewRejected) => "承诺被拒绝:验证通过了,但审查者发现了投机取巧",
     }
 }
 
@@ -119,6 +122,8 @@ pub(crate) enum Event {
     TestsShort,
     /// The verify passed, but the held-out tests (`--holdout`) did not.
     HeldOutFailed,
+    /// The verify passed, but the reviewer (`--review`) quoted lines that game the tests.
+    ReviewRejected,
 }
 
 /// Section titles of the reason.

@@ -44,7 +44,7 @@ pub(crate) struct Run {
     pub ratchet: Vec<ratchet::MovedCount>,
     /// The per-test verdict against the baseline (`Held` when the command failed anyway or the check is off).
     pub by_name: Judged,
-    /// The held-out tests failed after this run passed (`note` names them; see `oracle::holdout`).
+    /// The held-out tests failed after this run passed (`note` counts them; see `oracle::holdout`).
     pub held_out_failed: bool,
     /// The agent's new test files (and new snapshots) that sat out this run in the stash (see `testswap`).
     pub sat_out: Vec<String>,
@@ -318,7 +318,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         && caller == Caller::StopHook
         && let Some(note) = holdout::judge(active, &plan(active, &inputs), &run.command, iteration)?
     {
-        // Names only: the note is all the model learns of the held-out run (its output stays in a private log).
+        // A count only: the note is all the model learns of the held-out run (its output stays in a private log).
         run.passed = false;
         run.held_out_failed = true;
         run.fingerprint = crate::readout::fingerprint_of(&FailureSummary::default(), &note);

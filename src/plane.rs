@@ -42,6 +42,10 @@ fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<Path
     .then_some(tree)
 }
 
+/// Where loopgate's home keeps the held-out tests (`holdout::store_root`): their copies, the private tree they run
+/// in, the held-out run's logs and scratch. The agent's world hides it whole ([`Plane::hidden`]).
+pub const HOLDOUT_DIR: &str = "holdout";
+
 /// The set of paths a confined process may not write (each canonical where it exists; a path that does not exist
 /// yet is kept as given, so creating it is denied too).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -57,6 +61,10 @@ pub struct Plane {
     /// and `/tmp` with a throw-away scratch: `confine::mount`): writable, and granted by the child once mounted,
     /// since their files are then inodes the parent preparing the confinement could not name.
     inside: Vec<PathBuf>,
+    /// Directories a confined process may not even read: the agent's world covers each with an empty, read-only
+    /// file system (the held-out tests' store, [`HOLDOUT_DIR`]: nothing the agent runs may read a held-out test,
+    /// a copy of one, or what their run printed).
+    hidden: Vec<PathBuf>,
 }
 
 impl Plane {
@@ -102,7 +110,13 @@ impl Plane {
             }
             plane.allow(&tree);
         }
+        plane.hidden.push(resolve(&home.join(HOLDOUT_DIR)));
         plane
+    }
+
+    /// The directories hidden from the process, not only kept from its writes (see the field).
+    pub fn hidden(&self) -> &[PathBuf] {
+        &self.hidden
     }
 
     /// Adds one path (made absolute and canonical as far as it exists); a duplicate is ignored.

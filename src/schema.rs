@@ -5,8 +5,10 @@
 
 mod holdout;
 mod ranges;
+mod review;
 
 pub use holdout::{Holdout, HoldoutRestored};
+pub use review::{DEFAULT_REVIEW_TIMEOUT, ReviewBy, ReviewCli, ReviewNote, ReviewVerdict, Reviewer};
 
 use serde::{Deserialize, Serialize};
 

@@ -91,6 +91,11 @@ macro_rules! agent_suite {
             }
 
             #[test]
+            fn reviewed_by_its_own_cli() {
+                scenarios::reviewed_by_its_own_cli($agent);
+            }
+
+            #[test]
             fn gaming_move_caught() {
                 scenarios::gaming_move_caught($agent);
             }

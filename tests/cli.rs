@@ -59,6 +59,8 @@ mod observed;
 mod plugin_script;
 #[path = "cli/report_flag.rs"]
 mod report_flag;
+#[path = "cli/review.rs"]
+mod review;
 #[path = "cli/scratch.rs"]
 mod scratch;
 #[path = "cli/seal_store.rs"]

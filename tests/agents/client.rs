@@ -19,7 +19,7 @@ pub enum Agent {
 }
 
 impl Agent {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
@@ -182,11 +182,30 @@ impl<'a> Session<'a> {
         self
     }
 
+    /// Answers of loopgate's reviewer (`--review`), told from the agent's requests by its questions.
+    pub fn reviews(self, replies: impl IntoIterator<Item = Reply>) -> Self {
+        self.api.push_review(replies);
+        self
+    }
+
     /// Runs the session to its end (a timeout fails the test).
     #[track_caller]
     pub fn run(self) -> Run {
         let before = self.api.requests().len();
         let mut cmd = self.project.command(self.agent.bin());
+        // The CLI's own directory on `PATH`, as a user's shell has it (a `--review` of the agent's CLI finds it).
+        let inherited = self
+            .project
+            .env()
+            .into_iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        let dirs = self.agent.bin().parent().map(std::path::Path::to_path_buf).into_iter();
+        cmd.env(
+            "PATH",
+            std::env::join_paths(dirs.chain(std::env::split_paths(&inherited))).expect("PATH"),
+        );
         match self.agent {
             Agent::Codex => {
                 cmd.args([
