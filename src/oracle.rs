@@ -174,10 +174,17 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         counts,
         results,
     } = counted;
-    // With `--report`, the names are the report's, not the output's.
+    // With `--report`, the names are the report's, not the output's; a runner's own report in the room (PHPUnit's)
+    // adds the tests its output does not name.
     let (results, own_problem) = match &own_report {
         Some(own) => own.read(),
-        None => (results, None),
+        None => {
+            let mut results = results;
+            if let Some(r) = &room {
+                r.room.named_by_report(&mut results);
+            }
+            (results, None)
+        }
     };
     let text = outcome.output_text();
     let mut summary = readout::summarize(&text);

@@ -252,11 +252,25 @@ impl Room {
         self.dir.join(hook::PLACE)
     }
 
+    /// Adds the tests a runner's own report in the room names (PHPUnit's, which the PHP start hook asks for:
+    /// `runner::Report::Prepended`) to `results`, the names read from the run's output. PHPUnit prints the names
+    /// of its failures only, so its report's are the run's: the baseline records every test by name, and a later
+    /// run that wrote no report (cut short, or code under test that printed a passing summary and exited before
+    /// PHPUnit finished) names none of them and falls short by name. A run with no such report (another runner,
+    /// PHPUnit asked for `--no-logging`) keeps its output's names.
+    pub(crate) fn named_by_report(&self, results: &mut crate::readout::TestResults) {
+        if let Ok(report) = report::Report::read(&self.dir.join(hook::PHPUNIT_REPORT)) {
+            for (name, outcome) in &report.results().tests {
+                results.record(name, *outcome);
+            }
+        }
+    }
+
     /// Makes the room's directories that are missing (private: 0700), without the last run's reports, and
     /// writes the start hooks.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
         let report = self.report_path();
-        for stale in [&report, &self.events_path()] {
+        for stale in [&report, &self.events_path(), &self.dir.join(hook::PHPUNIT_REPORT)] {
             match std::fs::remove_file(stale) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
                 _ => {}

@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `php/runner.rs`: PHPUnit), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -20,6 +20,8 @@
 mod go;
 #[path = "ecosystem/js/runner.rs"]
 mod js;
+#[path = "ecosystem/php/runner.rs"]
+mod php;
 #[path = "ecosystem/python/runner.rs"]
 mod python;
 #[path = "ecosystem/rust/runner.rs"]
@@ -55,11 +57,13 @@ pub enum Runner {
     Go,
     /// bats.
     Bats,
+    /// PHPUnit.
+    Phpunit,
 }
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 11] = [
+    pub(crate) const ALL: [Runner; 12] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -71,6 +75,7 @@ impl Runner {
         Runner::Nextest,
         Runner::Go,
         Runner::Bats,
+        Runner::Phpunit,
     ];
 
     /// This runner's row of the table.
@@ -87,6 +92,7 @@ impl Runner {
             Runner::Nextest => &rust::NEXTEST,
             Runner::Go => &go::GO,
             Runner::Bats => &shell::BATS,
+            Runner::Phpunit => &php::PHPUNIT,
         }
     }
 
@@ -270,6 +276,12 @@ pub(crate) enum Report {
     /// (`room::hook`: `PYTHONPATH`'s `sitecustomize`, `NODE_OPTIONS=--require`, `GOFLAGS=-exec`), records its
     /// per-test events (Go: per test binary) to a private path, so the sealed command runs unchanged.
     Hook,
+    /// The runner writes its own report in `format` to a private path because loopgate's start hook, loaded
+    /// through the environment before the runner's own script, adds the option to the runner's arguments in
+    /// its process (PHPUnit: `PHP_INI_SCAN_DIR`'s `auto_prepend_file` adds `--log-junit`), so the sealed
+    /// command runs unchanged. The runner's output names only its failures: the report's names are the
+    /// verdict's (`room::Room::named_by_report`).
+    Prepended { format: Format },
     /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
     None(NoReport),
 }
@@ -277,7 +289,7 @@ pub(crate) enum Report {
 /// A structured report's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// JUnit XML (pytest's `--junitxml`, nextest's `[profile.*.junit]`).
+    /// JUnit XML (pytest's `--junitxml`, PHPUnit's `--log-junit`, nextest's `[profile.*.junit]`).
     JunitXml,
 }
 
@@ -300,7 +312,7 @@ impl Report {
     /// Why there is none, where there is none.
     pub(crate) fn missing(self) -> Option<NoReport> {
         match self {
-            Report::Private { .. } | Report::Hook => None,
+            Report::Private { .. } | Report::Hook | Report::Prepended { .. } => None,
             Report::None(why) => Some(why),
         }
     }

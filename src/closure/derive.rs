@@ -28,6 +28,8 @@ mod cargo;
 mod js;
 #[path = "../ecosystem/make/closure.rs"]
 mod make;
+#[path = "../ecosystem/php/closure.rs"]
+mod php;
 #[path = "../ecosystem/python/closure.rs"]
 mod python;
 #[path = "../ecosystem/shell/closure.rs"]
@@ -198,6 +200,8 @@ impl Deriver<'_> {
                 self.plan.runners.insert(Runner::Go);
             }
             "bats" => self.bats(),
+            "phpunit" | "phpunit.phar" => self.phpunit(rest, cwd),
+            "php" => self.php(rest, cwd),
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),

@@ -580,7 +580,15 @@ fn seal_and_start(
         None
     };
     let baseline = match baseline {
-        Some((baseline, observed)) => {
+        Some((mut baseline, observed)) => {
+            // A runner's own report in the room (PHPUnit's) names the tests its output does not (see
+            // `room::Room::named_by_report`); `--report` names them itself, and a cut baseline keeps none.
+            if let Some((room, _, _)) = &room
+                && state.fields.config.verify.report.is_none()
+                && baseline.cut.is_none()
+            {
+                room.named_by_report(&mut baseline.results);
+            }
             store.save_baseline(&project, &baseline)?;
             inputs.observed = Some(observed);
             inputs

@@ -1,7 +1,8 @@
 //! loopgate's start hooks (issue 29, item 2, for the runners with no private report of their own): small files
 //! the room installs, which the oracle's runs load through the environment alone — `PYTHONPATH` for Python's
 //! `sitecustomize` (`ecosystem/python/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
-//! for node (`ecosystem/js/report.cjs`: mocha) — so the sealed command and the project's files stay as the user wrote
+//! for node (`ecosystem/js/report.cjs`: mocha), `PHP_INI_SCAN_DIR` for PHP (`ecosystem/php/prepend.php`, an
+//! `auto_prepend_file` that has PHPUnit write its own JUnit report to [`PHPUNIT_REPORT`]) — so the sealed command and the project's files stay as the user wrote
 //! them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
 //! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
 //! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
@@ -38,6 +39,17 @@ const SITECUSTOMIZE: &str = include_str!("../ecosystem/python/sitecustomize.py")
 const NODE_FILE: &str = "hook/node/loopgate-report.cjs";
 const NODE: &str = include_str!("../ecosystem/js/report.cjs");
 
+/// The PHP hook, in the room: a directory added to `PHP_INI_SCAN_DIR` holding one ini file, whose
+/// `auto_prepend_file` is the prepended script beside it.
+const PHP_DIR: &str = "hook/php";
+const PHP_INI: &str = "loopgate.ini";
+const PHP_PREPEND: &str = "loopgate-prepend.php";
+const PREPEND: &str = include_str!("../ecosystem/php/prepend.php");
+
+/// Where the PHP hook has PHPUnit write its JUnit report, in the room (the hook finds it beside its own
+/// directory: no variable names it).
+pub(crate) const PHPUNIT_REPORT: &str = "report/phpunit.xml";
+
 /// The Go hook, in the room: the program `go test -exec` runs every test binary through.
 const GO_FILE: &str = "hook/go/loopgate-go-exec";
 const GO: &str = include_str!("../ecosystem/go/go-exec.sh");
@@ -53,7 +65,22 @@ pub(crate) fn install(room: &Path) -> io::Result<()> {
         super::private_dir(file.parent().unwrap_or(room))?;
         std::fs::write(&file, text)?;
     }
-    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))
+    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))?;
+    let php = room.join(PHP_DIR);
+    super::private_dir(&php)?;
+    let prepend = php.join(PHP_PREPEND);
+    std::fs::write(&prepend, PREPEND)?;
+    // An ini string cannot hold a path with `"` (nor `$`, which it expands): the hook is then left out, and the
+    // run's names are its output's.
+    match php_ini(&prepend.display().to_string()) {
+        Some(ini) => std::fs::write(php.join(PHP_INI), ini),
+        None => Ok(()),
+    }
+}
+
+/// The PHP hook's ini file, naming the prepended script at `prepend`; `None` where no ini string can hold it.
+fn php_ini(prepend: &str) -> Option<String> {
+    (!prepend.contains(['"', '$', '\n'])).then(|| format!("auto_prepend_file = \"{prepend}\"\n"))
 }
 
 /// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold:
@@ -73,6 +100,11 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
     options.push("--require ");
     options.push(node_word(&room.join(NODE_FILE).display().to_string()));
     vars.insert("NODE_OPTIONS".to_string(), options);
+    // An empty first entry of `PHP_INI_SCAN_DIR` keeps PHP's own directory (its extensions' ini files).
+    let mut scan = vars.get("PHP_INI_SCAN_DIR").cloned().unwrap_or_default();
+    scan.push(":");
+    scan.push(room.join(PHP_DIR));
+    vars.insert("PHP_INI_SCAN_DIR".to_string(), scan);
     // `GOFLAGS` is split at spaces with no quoting, and a user's own `-exec` (an emulator, a device) stays theirs.
     let go = room.join(GO_FILE).into_os_string();
     let mut flags = vars.get("GOFLAGS").cloned().unwrap_or_default();
@@ -113,10 +145,27 @@ mod tests {
         );
         assert_eq!(vars[VAR], "/rooms/my room/report/events.jsonl");
         assert_eq!(vars["GOFLAGS"], "-count=1", "GOFLAGS cannot hold a path with a space");
+        assert_eq!(
+            vars["PHP_INI_SCAN_DIR"], ":/rooms/my room/hook/php",
+            "PHP's own directory stays first"
+        );
         set(Path::new("/rooms/r"), &mut vars);
         assert_eq!(vars["GOFLAGS"], "-count=1 -exec=/rooms/r/hook/go/loopgate-go-exec");
         let before = vars["GOFLAGS"].clone();
         set(Path::new("/rooms/s"), &mut vars);
         assert_eq!(vars["GOFLAGS"], before, "a `-exec` already there stays");
+        let mut theirs = BTreeMap::from([("PHP_INI_SCAN_DIR".to_string(), OsString::from("/etc/php/extra"))]);
+        set(Path::new("/rooms/r"), &mut theirs);
+        assert_eq!(theirs["PHP_INI_SCAN_DIR"], "/etc/php/extra:/rooms/r/hook/php");
+    }
+
+    #[test]
+    fn the_php_hook_is_left_out_where_an_ini_string_cannot_name_it() {
+        assert_eq!(
+            php_ini("/rooms/my room/hook/php/p.php").as_deref(),
+            Some("auto_prepend_file = \"/rooms/my room/hook/php/p.php\"\n")
+        );
+        assert_eq!(php_ini("/rooms/a\"b/p.php"), None);
+        assert_eq!(php_ini("/rooms/$HOME/p.php"), None);
     }
 }
