@@ -247,6 +247,11 @@ impl Room {
         self.dir.join(report::PLACE)
     }
 
+    /// Where the PHP start hook has PHPUnit write its JUnit report (see `hook`).
+    pub(crate) fn phpunit_report_path(&self) -> PathBuf {
+        self.dir.join(hook::PHPUNIT_REPORT)
+    }
+
     /// Where the start hooks write their events for the verdict (see `hook`).
     pub(crate) fn events_path(&self) -> PathBuf {
         self.dir.join(hook::PLACE)
@@ -259,7 +264,7 @@ impl Room {
     /// PHPUnit finished) names none of them and falls short by name. A run with no such report (another runner,
     /// PHPUnit asked for `--no-logging`) keeps its output's names.
     pub(crate) fn named_by_report(&self, results: &mut crate::readout::TestResults) {
-        if let Ok(report) = report::Report::read(&self.dir.join(hook::PHPUNIT_REPORT)) {
+        if let Ok(report) = report::Report::read(&self.phpunit_report_path()) {
             for (name, outcome) in &report.results().tests {
                 results.record(name, *outcome);
             }
@@ -270,7 +275,7 @@ impl Room {
     /// writes the start hooks.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
         let report = self.report_path();
-        for stale in [&report, &self.events_path(), &self.dir.join(hook::PHPUNIT_REPORT)] {
+        for stale in [&report, &self.events_path(), &self.phpunit_report_path()] {
             match std::fs::remove_file(stale) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
                 _ => {}
@@ -459,6 +464,8 @@ pub(crate) struct Described {
     pub pytest_report: bool,
     /// A pass must also hold in the events these runners' start hooks recorded (see `hook`).
     pub hook_report: Option<String>,
+    /// A pass must also hold in PHPUnit's own report, which the PHP start hook asks for (see `hook`).
+    pub phpunit_report: bool,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
     /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
@@ -477,6 +484,7 @@ impl Recorded {
             secrets: self.secrets.len(),
             pytest_report: self.pytest_report,
             hook_report: self.hook_report.clone(),
+            phpunit_report: self.phpunit_report,
             tree: self.tree.clone(),
             scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }
@@ -489,6 +497,7 @@ impl Recorded {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
+        self.phpunit_report = report::Report::read(&room.phpunit_report_path()).is_ok_and(|r| !r.tests.is_empty());
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
@@ -505,7 +514,19 @@ impl Recorded {
             .hook_report
             .as_ref()
             .map(|who| (report::Report::read_events(&room.events_path()), who.clone()));
-        junit.into_iter().chain(events).find_map(|(read, who)| {
+        // PHPUnit's names are the run's already (`named_by_report`): what is left to see is a report that is
+        // missing, cut short, holds a failure while the run exited 0, or names no test.
+        let phpunit = self.phpunit_report.then(|| {
+            let read = report::Report::read(&room.phpunit_report_path()).and_then(|r| {
+                if r.tests.is_empty() {
+                    Err(report::Problem::NoTests)
+                } else {
+                    Ok(r)
+                }
+            });
+            (read, "phpunit".to_string())
+        });
+        junit.into_iter().chain(events).chain(phpunit).find_map(|(read, who)| {
             match read {
                 Ok(report) => report.holds(results),
                 Err(problem) => Some(problem),
