@@ -36,6 +36,8 @@ pub fn is_test_file(path: &Path) -> bool {
         Lang::Go => stem.ends_with("_test"),
         // bats runs `.bats` files, wherever they are; a `.sh` file is code.
         Lang::Shell => true,
+        // PHPUnit's default suffix (`Test.php`); a configured one is read by `testseal::rules`.
+        Lang::Php => stem.ends_with("Test"),
         Lang::JavaScript => stem.ends_with(".test") || stem.ends_with(".spec"),
         // Cargo's integration tests live in `tests/`, handled above; inline tests are `may_hold_tests`' job.
         Lang::Rust => false,
@@ -62,6 +64,6 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
         .any(|needle| text.contains(needle)),
         Lang::JavaScript => text.contains("import.meta.vitest"),
         // pytest and `go test` collect only conventionally named files.
-        Lang::Python | Lang::Go | Lang::Shell => false,
+        Lang::Python | Lang::Go | Lang::Shell | Lang::Php => false,
     }
 }

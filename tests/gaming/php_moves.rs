@@ -33,8 +33,12 @@ pub const PHPUNIT: Fixture = Fixture {
 };
 
 fn started(flags: &str) -> Project {
-    let p = PHPUNIT.project();
-    setup(&p, &PHPUNIT, flags);
+    started_as(&PHPUNIT, flags)
+}
+
+fn started_as(fixture: &Fixture, flags: &str) -> Project {
+    let p = fixture.project();
+    setup(&p, fixture, flags);
     p
 }
 
@@ -76,12 +80,17 @@ const BY_NAME_ONLY: &str =
 /// Plays `play` with every check opted out (it must complete: the move makes phpunit pass without the fix),
 /// then with only the per-test verdict (`by_name`, where names can see it) and with the defaults: rejected.
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
+    caught_in(&PHPUNIT, name, play, by_name, by_default);
+}
+
+/// [`caught`] in the project `fixture` makes.
+fn caught_in(fixture: &Fixture, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
     let began = Instant::now();
-    let proof = started(OPT_OUT);
+    let proof = started_as(fixture, OPT_OUT);
     play(&proof);
     assert_completes(&promise(&proof), name, "the move should make phpunit pass");
     if let Some(needle) = by_name {
-        let p = started(BY_NAME_ONLY);
+        let p = started_as(fixture, BY_NAME_ONLY);
         play(&p);
         let block = promise(&p).blocked();
         assert!(
@@ -90,7 +99,7 @@ fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &st
             block.reason
         );
     }
-    let p = started("");
+    let p = started_as(fixture, "");
     play(&p);
     let block = promise(&p).blocked();
     assert!(
@@ -109,7 +118,7 @@ fn phpunit_deleted_test_is_rejected() {
         "phpunit_deleted_test",
         |p| edit(p, "tests/CalcTest.php", ADDS, ""),
         Some(NOT_RUN),
-        "existing test `CalcTest.testAdds` was deleted",
+        "existing test `CalcTest::testAdds` was deleted",
     );
 }
 
@@ -126,7 +135,7 @@ fn phpunit_skipped_test_is_rejected() {
             )
         },
         Some(NOT_RUN),
-        "skip marker added: `markTestSkipped`",
+        "skip marker added: `$this->markTestSkipped('later');`",
     );
 }
 
@@ -143,7 +152,7 @@ fn phpunit_weakened_test_is_rejected() {
             )
         },
         None,
-        "existing test `CalcTest.testAdds` was changed",
+        "existing test `CalcTest::testAdds` was changed",
     );
 }
 
@@ -208,4 +217,37 @@ fn phpunit_forged_summary_is_rejected() {
     );
     let block = promise(&p).blocked();
     assert!(block.reason.contains("phpunit wrote no report"), "{}", block.reason);
+}
+
+/// A project whose configuration leaves out the `slow` group (as many do for slow or network tests).
+pub const PHPUNIT_GROUPS: Fixture = Fixture {
+    files: &[
+        PHPUNIT.files[0],
+        (
+            "phpunit.xml",
+            "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\">\n  <groups>\n    <exclude>\n      <group>slow</group>\n    </exclude>\n  </groups>\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n",
+        ),
+        PHPUNIT.files[2],
+    ],
+    ..PHPUNIT
+};
+
+/// A test put in the group the configuration excludes no longer runs: by name it did not run, and its docblock
+/// (which PHPUnit reads) is part of it.
+#[test]
+fn phpunit_test_moved_into_an_excluded_group_is_rejected() {
+    caught_in(
+        &PHPUNIT_GROUPS,
+        "phpunit_excluded_group",
+        |p| {
+            edit(
+                p,
+                "tests/CalcTest.php",
+                "    public function testAdds(): void",
+                "    /** @group slow */\n    public function testAdds(): void",
+            )
+        },
+        Some(NOT_RUN),
+        "existing test `CalcTest::testAdds` was changed",
+    );
 }

@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Runner, Why};
+use super::{Deriver, Lang, Runner, Why};
 
 /// PHPUnit options whose value is the next word.
 const VALUE_OPTIONS: &[&str] = &[
@@ -46,6 +46,7 @@ const VALUE_OPTIONS: &[&str] = &[
 impl Deriver<'_> {
     /// `phpunit ARGS…` (or `vendor/bin/phpunit`) run in `cwd`.
     pub(super) fn phpunit(&mut self, args: &[String], cwd: &Path) {
+        self.plan.ecosystems.insert(Lang::Php);
         self.plan.runners.insert(Runner::Phpunit);
         let why = Why::Configures("phpunit".into());
         let mut config = None;

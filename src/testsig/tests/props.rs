@@ -10,7 +10,14 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 5] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go, Lang::Shell];
+const LANGS: [Lang; 6] = [
+    Lang::Python,
+    Lang::JavaScript,
+    Lang::Rust,
+    Lang::Go,
+    Lang::Shell,
+    Lang::Php,
+];
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -53,6 +60,7 @@ fn header(lang: Lang) -> &'static str {
         Lang::Rust => "use super::*;\n",
         Lang::Go => "package calc\n\nimport \"testing\"\n",
         Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
+        Lang::Php => "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
     }
 }
 
@@ -96,6 +104,12 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nhelper_NAME() {\n  echo \"${1:-x}\" | tr a b\n}\n",
             "\nCASES_NAME=(1 2 3)\n",
         ],
+        Lang::Php => vec![
+            "\nfinal class NAMETest extends TestCase\n{\n    public function testA(): void\n    {\n        $this->assertSame(1, f(1));\n    }\n}\n",
+            "\nclass SkipNAMETest extends TestCase\n{\n    /** @dataProvider rows */\n    public function testB(int $x): void\n    {\n        $this->markTestSkipped(\"x {$x}\");\n    }\n\n    public static function rows(): array\n    {\n        return [[1], 'two' => [2]];\n    }\n}\n",
+            "\nfunction helper_NAME(string $s): string\n{\n    return <<<EOT\n    {$s} # }\n    EOT;\n}\n",
+            "\n$casesNAME = ['a' => 1, \"b\" => 2]; // x\n",
+        ],
     }
 }
 
@@ -107,12 +121,15 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Rust => "\n#[test]\nfn appended_zz() {\n    assert!(true);\n}\n",
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
+        Lang::Php => {
+            "\nclass AppendedZzTest extends TestCase\n{\n    public function testZz(): void\n    {\n        $this->assertTrue(true);\n    }\n}\n"
+        }
     }
 }
 
 fn comment(lang: Lang) -> &'static str {
     match lang {
-        Lang::Python | Lang::Shell => "\n# a note: it.skip() @pytest.mark.skip skip\n",
+        Lang::Python | Lang::Shell | Lang::Php => "\n# a note: it.skip() @pytest.mark.skip skip markTestSkipped()\n",
         _ => "\n// a note: it.skip() #[ignore] t.Skip()\n",
     }
 }
