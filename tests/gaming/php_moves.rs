@@ -251,3 +251,31 @@ fn phpunit_test_moved_into_an_excluded_group_is_rejected() {
         "existing test `CalcTest::testAdds` was changed",
     );
 }
+
+/// PHPUnit asked for its own JUnit report on its command line, read through `--report junit:PATH` (item 3): the
+/// start hook's `--log-junit` comes last and wins, and its report is copied to the user's path once PHPUnit is
+/// done, so the file the command asked for is still there, whole.
+pub const PHPUNIT_JUNIT: Fixture = Fixture {
+    verify: "phpunit --log-junit build/report.xml",
+    ..PHPUNIT
+};
+
+#[test]
+fn phpunit_log_junit_is_read_with_report_and_an_honest_fix_completes() {
+    let p = PHPUNIT_JUNIT.project();
+    setup(&p, &PHPUNIT_JUNIT, "--report junit:build/report.xml");
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 3, "{init}");
+    assert_eq!(
+        init["baseline"]["failing"],
+        serde_json::json!(["CalcTest::testAdds"]),
+        "{init}"
+    );
+    edit(&p, "tests/CalcTest.php", ADDS, "");
+    let block = promise(&p).blocked();
+    assert!(block.reason.contains("PROMISE REJECTED"), "{}", block.reason);
+    p.write("tests/CalcTest.php", TEST);
+    let (path, fixed) = PHPUNIT.fix;
+    p.write(path, fixed);
+    assert_completes(&promise(&p), "phpunit_junit_honest_fix", "honest work was not accepted");
+}

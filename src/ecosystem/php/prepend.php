@@ -51,7 +51,9 @@
         }
         foreach ($theirs as $path) {
             $path = ($path !== '' && $path[0] !== '/' && $cwd !== false) ? $cwd . '/' . $path : $path;
-            @copy($report, $path);
+            if (is_dir(dirname($path)) || @mkdir(dirname($path), 0777, true)) {
+                @copy($report, $path);
+            }
         }
     });
 })();
