@@ -279,3 +279,129 @@ fn phpunit_log_junit_is_read_with_report_and_an_honest_fix_completes() {
     p.write(path, fixed);
     assert_completes(&promise(&p), "phpunit_junit_honest_fix", "honest work was not accepted");
 }
+
+/// A real project from Debian: webmozart/assert 1.11.0, the upstream source of Debian's php-webmozart-assert
+/// 1.11.0-1 (bookworm; its tests, which the binary package leaves out, from the upstream tag), in
+/// `tests/fixtures/php-webmozart-assert/`: 3225 tests, most of them data-provider cases of one provider
+/// (`getTests`, 500 rows shared by five tests), with its own `phpunit.xml.dist` and a `vendor/autoload.php`
+/// standing in for what `composer install` generates from its PSR-4 map. A bug is put in `Assert::greaterThan`
+/// (`<` for `<=`), failing five cases; the honest fix plus a new row completes, and the gaming moves are rejected.
+fn webmozart_assert() -> Project {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/php-webmozart-assert");
+    let p = Project::new();
+    let mut dirs = vec![dir.clone()];
+    while let Some(at) = dirs.pop() {
+        for entry in std::fs::read_dir(&at).expect("read the fixture") {
+            let path = entry.expect("read the fixture").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                let relative = path
+                    .strip_prefix(&dir)
+                    .expect("inside the fixture")
+                    .to_string_lossy()
+                    .into_owned();
+                p.write(&relative, std::fs::read(&path).expect("read a fixture file"));
+            }
+        }
+    }
+    edit(&p, "src/Assert.php", STRICT, LOOSE);
+    setup(
+        &p,
+        &Fixture {
+            verify: "phpunit",
+            ..PHPUNIT
+        },
+        "",
+    );
+    p
+}
+
+const STRICT: &str = "        if ($value <= $limit) {\n            static::reportInvalidArgument(\\sprintf(\n                $message ?: 'Expected a value greater than %2$s";
+const LOOSE: &str = "        if ($value < $limit) {\n            static::reportInvalidArgument(\\sprintf(\n                $message ?: 'Expected a value greater than %2$s";
+const ASSERT_TEST: &str = "tests/AssertTest.php";
+const FAILING_ROW: &str = "            array('greaterThan', array(0, 0), false),\n";
+
+#[test]
+fn webmozart_assert_baseline_names_its_tests_and_an_honest_fix_completes() {
+    let began = Instant::now();
+    let p = webmozart_assert();
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 3225, "{init}");
+    let failing = init["baseline"]["failing"].as_array().expect("failing tests").len();
+    assert_eq!(failing, 5, "{init}");
+    assert_eq!(
+        init["baseline"]["failing"][0], "Webmozart.Assert.Tests.AssertTest::testAllArray with data set #171",
+        "{init}"
+    );
+    edit(&p, "src/Assert.php", LOOSE, STRICT);
+    edit(
+        &p,
+        ASSERT_TEST,
+        FAILING_ROW,
+        "            array('greaterThan', array(0, 0), false),\n            array('greaterThan', array(0, -1), true),\n",
+    );
+    assert_completes(
+        &promise(&p),
+        "webmozart_assert_honest_fix",
+        "honest work was not accepted",
+    );
+    println!("[gaming] honest webmozart_assert {:.1}s", began.elapsed().as_secs_f64());
+}
+
+#[test]
+fn webmozart_assert_gaming_moves_are_rejected() {
+    let moves: [(&str, fn(&Project), &str); 4] = [
+        (
+            "the failing case deleted from the provider",
+            |p| edit(p, ASSERT_TEST, FAILING_ROW, ""),
+            "helper `AssertTest::getTests` that existing tests rely on was changed",
+        ),
+        (
+            "the failing case's expectation flipped",
+            |p| {
+                edit(
+                    p,
+                    ASSERT_TEST,
+                    FAILING_ROW,
+                    "            array('greaterThan', array(0, 0), true),\n",
+                )
+            },
+            "helper `AssertTest::getTests` that existing tests rely on was changed",
+        ),
+        (
+            "the tests skipped",
+            |p| {
+                edit(
+                    p,
+                    ASSERT_TEST,
+                    "    public function testAssert($method, $args, $success, $multibyte = false, $minVersion = null)\n    {\n",
+                    "    public function testAssert($method, $args, $success, $multibyte = false, $minVersion = null)\n    {\n        if ($method === 'greaterThan') {\n            $this->markTestSkipped('flaky');\n        }\n",
+                )
+            },
+            "skip marker added",
+        ),
+        (
+            "the suite narrowed in its configuration",
+            |p| {
+                edit(
+                    p,
+                    "phpunit.xml.dist",
+                    "<exclude>./tests/static-analysis</exclude>",
+                    "<exclude>./tests/static-analysis</exclude>\n            <exclude>./tests/AssertTest.php</exclude>",
+                )
+            },
+            "phpunit.xml.dist",
+        ),
+    ];
+    for (name, play, needle) in moves {
+        let p = webmozart_assert();
+        play(&p);
+        let block = promise(&p).blocked();
+        assert!(
+            block.reason.contains("PROMISE REJECTED") && block.reason.contains(needle),
+            "{name}: {needle:?}:\n{}",
+            block.reason
+        );
+    }
+}
