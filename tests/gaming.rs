@@ -25,6 +25,8 @@
 mod aware_moves;
 #[path = "gaming/bats_moves.rs"]
 mod bats_moves;
+#[path = "gaming/caught.rs"]
+mod caught;
 #[path = "gaming/closure_moves.rs"]
 mod closure_moves;
 #[path = "support/common.rs"]

@@ -7,9 +7,10 @@
 
 use std::time::Instant;
 
+use crate::caught::{BY_NAME_ONLY, Move};
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{OPT_OUT, assert_completes, edit, promise, setup};
+use crate::{assert_completes, edit, promise, setup};
 
 const CONFIG: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
@@ -33,20 +34,12 @@ pub const PHPUNIT: Fixture = Fixture {
 };
 
 fn started(flags: &str) -> Project {
-    started_as(&PHPUNIT, flags)
+    crate::caught::started(&PHPUNIT, flags)
 }
 
-fn started_as(fixture: &Fixture, flags: &str) -> Project {
-    let p = fixture.project();
-    setup(&p, fixture, flags);
-    p
-}
-
-const ADDS: &str = "    public function testAdds(): void\n    {\n        $this->assertSame(3, add(1, 2));\n    }\n\n";
-
-#[test]
-fn phpunit_baseline_names_every_test() {
-    let p = started("");
+/// The baseline ran the three tests by name, `testAdds` failing.
+#[track_caller]
+fn assert_baseline_names_three_tests(p: &Project) {
     let init = p.last_record("init");
     assert_eq!(init["baseline"]["tests"], 3, "{init}");
     assert_eq!(
@@ -54,6 +47,14 @@ fn phpunit_baseline_names_every_test() {
         serde_json::json!(["CalcTest::testAdds"]),
         "{init}"
     );
+}
+
+const ADDS: &str = "    public function testAdds(): void\n    {\n        $this->assertSame(3, add(1, 2));\n    }\n\n";
+
+#[test]
+fn phpunit_baseline_names_every_test() {
+    let p = started("");
+    assert_baseline_names_three_tests(&p);
 }
 
 #[test]
@@ -73,41 +74,21 @@ fn phpunit_honest_fix_and_a_new_test_complete() {
     );
 }
 
-/// Every check opted out but the per-test verdict: what PHPUnit's names alone catch.
-const BY_NAME_ONLY: &str =
-    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
-
-/// Plays `play` with every check opted out (it must complete: the move makes phpunit pass without the fix),
-/// then with only the per-test verdict (`by_name`, where names can see it) and with the defaults: rejected.
+/// [`crate::caught::caught`] in the project [`PHPUNIT`] makes.
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
     caught_in(&PHPUNIT, name, play, by_name, by_default);
 }
 
-/// [`caught`] in the project `fixture` makes.
 fn caught_in(fixture: &Fixture, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    let began = Instant::now();
-    let proof = started_as(fixture, OPT_OUT);
-    play(&proof);
-    assert_completes(&promise(&proof), name, "the move should make phpunit pass");
-    if let Some(needle) = by_name {
-        let p = started_as(fixture, BY_NAME_ONLY);
-        play(&p);
-        let block = promise(&p).blocked();
-        assert!(
-            block.reason.contains(needle),
-            "{name}: by name, {needle:?}:\n{}",
-            block.reason
-        );
-    }
-    let p = started_as(fixture, "");
-    play(&p);
-    let block = promise(&p).blocked();
-    assert!(
-        block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
-        "{name}: with the defaults, {by_default:?}:\n{}",
-        block.reason
+    crate::caught::caught(
+        fixture,
+        Move {
+            name,
+            play,
+            by_name,
+            by_default,
+        },
     );
-    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
 }
 
 const NOT_RUN: &str = "`CalcTest::testAdds` (failed at baseline; did not run now)";
@@ -264,13 +245,7 @@ pub const PHPUNIT_JUNIT: Fixture = Fixture {
 fn phpunit_log_junit_is_read_with_report_and_an_honest_fix_completes() {
     let p = PHPUNIT_JUNIT.project();
     setup(&p, &PHPUNIT_JUNIT, "--report junit:build/report.xml");
-    let init = p.last_record("init");
-    assert_eq!(init["baseline"]["tests"], 3, "{init}");
-    assert_eq!(
-        init["baseline"]["failing"],
-        serde_json::json!(["CalcTest::testAdds"]),
-        "{init}"
-    );
+    assert_baseline_names_three_tests(&p);
     edit(&p, "tests/CalcTest.php", ADDS, "");
     let block = promise(&p).blocked();
     assert!(block.reason.contains("PROMISE REJECTED"), "{}", block.reason);
