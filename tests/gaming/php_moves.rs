@@ -326,15 +326,16 @@ fn webmozart_assert_baseline_names_its_tests_and_an_honest_fix_completes() {
 
 #[test]
 fn webmozart_assert_gaming_moves_are_rejected() {
-    let moves: [(&str, fn(&Project), &str); 4] = [
-        (
-            "the failing case deleted from the provider",
-            |p| edit(p, ASSERT_TEST, FAILING_ROW, ""),
-            "helper `AssertTest::getTests` that existing tests rely on was changed",
-        ),
-        (
-            "the failing case's expectation flipped",
-            |p| {
+    let moves = [
+        Move {
+            name: "the failing case deleted from the provider",
+            play: |p| edit(p, ASSERT_TEST, FAILING_ROW, ""),
+            by_name: None,
+            by_default: "helper `AssertTest::getTests` that existing tests rely on was changed",
+        },
+        Move {
+            name: "the failing case's expectation flipped",
+            play: |p| {
                 edit(
                     p,
                     ASSERT_TEST,
@@ -342,11 +343,12 @@ fn webmozart_assert_gaming_moves_are_rejected() {
                     "            array('greaterThan', array(0, 0), true),\n",
                 )
             },
-            "helper `AssertTest::getTests` that existing tests rely on was changed",
-        ),
-        (
-            "the tests skipped",
-            |p| {
+            by_name: None,
+            by_default: "helper `AssertTest::getTests` that existing tests rely on was changed",
+        },
+        Move {
+            name: "the tests skipped",
+            play: |p| {
                 edit(
                     p,
                     ASSERT_TEST,
@@ -354,11 +356,12 @@ fn webmozart_assert_gaming_moves_are_rejected() {
                     "    public function testAssert($method, $args, $success, $multibyte = false, $minVersion = null)\n    {\n        if ($method === 'greaterThan') {\n            $this->markTestSkipped('flaky');\n        }\n",
                 )
             },
-            "skip marker added",
-        ),
-        (
-            "the suite narrowed in its configuration",
-            |p| {
+            by_name: None,
+            by_default: "skip marker added",
+        },
+        Move {
+            name: "the suite narrowed in its configuration",
+            play: |p| {
                 edit(
                     p,
                     "phpunit.xml.dist",
@@ -366,16 +369,19 @@ fn webmozart_assert_gaming_moves_are_rejected() {
                     "<exclude>./tests/static-analysis</exclude>\n            <exclude>./tests/AssertTest.php</exclude>",
                 )
             },
-            "phpunit.xml.dist",
-        ),
+            by_name: None,
+            by_default: "phpunit.xml.dist",
+        },
     ];
-    for (name, play, needle) in moves {
+    for m in moves {
         let p = webmozart_assert();
-        play(&p);
+        (m.play)(&p);
         let block = promise(&p).blocked();
         assert!(
-            block.reason.contains("PROMISE REJECTED") && block.reason.contains(needle),
-            "{name}: {needle:?}:\n{}",
+            block.reason.contains("PROMISE REJECTED") && block.reason.contains(m.by_default),
+            "{}: {:?}:\n{}",
+            m.name,
+            m.by_default,
             block.reason
         );
     }
