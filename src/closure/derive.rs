@@ -202,6 +202,7 @@ impl Deriver<'_> {
             "bats" => self.bats(),
             "phpunit" | "phpunit.phar" => self.phpunit(rest, cwd),
             "php" => self.php(rest, cwd),
+            "composer" => self.composer(rest, cwd, depth),
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),

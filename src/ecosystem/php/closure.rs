@@ -9,8 +9,16 @@
 //! `failOnWarning`, `stopOn…`, the extensions and listeners, the `<php>` settings the tests run under. (Its
 //! coverage and logging sections are the exceptions; an agent rarely needs them.) A bootstrap or configuration
 //! named on the command line is a named file (`closure::derive::named_files`).
+//!
+//! `composer test` (`composer run-script NAME`, `composer run NAME`, `composer NAME`) runs the script `NAME` of
+//! `composer.json` with `vendor/bin` on `PATH`: its entry (`scripts.NAME`, a command or a list of them) is sealed,
+//! and each command is followed like the verify command itself — `@php ARGS` as `php ARGS`, `@NAME` as another
+//! script, a PHP callback (`Vendor\\Class::method`) as code, not a command. The rest of `composer.json`
+//! (dependencies, autoload) stays the agent's.
 
 use std::path::Path;
+
+use super::Scope;
 
 use super::{Deriver, Lang, Runner, Why};
 
@@ -96,5 +104,68 @@ impl Deriver<'_> {
         if name == "phpunit" || name == "phpunit.phar" {
             self.phpunit(&rest[i + 1..], cwd);
         }
+    }
+
+    /// `composer [OPTIONS] [run-script | run] NAME [ARGS]` run in `cwd` (see the module's header).
+    pub(super) fn composer(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        let mut dir = cwd.to_path_buf();
+        let mut words = Vec::new();
+        let mut i = 0;
+        while let Some(word) = rest.get(i) {
+            i += 1;
+            if let Some(d) = word.strip_prefix("--working-dir=") {
+                dir = cwd.join(d);
+            } else if word == "-d" || word == "--working-dir" {
+                dir = rest.get(i).map_or(dir, |d| cwd.join(d));
+                i += 1;
+            } else if word == "--" {
+                break;
+            } else if !word.starts_with('-') {
+                words.push(word.as_str());
+            }
+        }
+        let name = match words.as_slice() {
+            ["run-script" | "run", name, ..] | [name, ..] => (*name).to_string(),
+            [] => return,
+        };
+        self.composer_script(&dir, &name, depth);
+    }
+
+    /// Seals the script `name` of `dir/composer.json` and follows its commands.
+    fn composer_script(&mut self, dir: &Path, name: &str, depth: usize) {
+        let manifest = dir.join("composer.json");
+        let followed = (manifest.to_string_lossy().into_owned(), name.to_string());
+        if depth > super::MAX_DEPTH || !self.followed.insert(followed) {
+            return;
+        }
+        let scope = Scope::Json(vec![vec!["scripts".to_string(), name.to_string()]]);
+        self.add(manifest.clone(), scope, Why::Configures(format!("composer {name}")));
+        let Some(commands) = std::fs::read(self.root.join(&manifest))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .and_then(|json| composer_commands(json.get("scripts")?.get(name)?))
+        else {
+            return;
+        };
+        for command in commands {
+            if let Some(other) = command.strip_prefix('@').filter(|c| !c.contains(char::is_whitespace)) {
+                self.composer_script(dir, other, depth + 1);
+            } else if let Some(args) = command.strip_prefix("@php ") {
+                self.source(&format!("php {args}"), dir, depth + 1);
+            } else if let Some(args) = command.strip_prefix("@composer ") {
+                self.source(&format!("composer {args}"), dir, depth + 1);
+            } else if !command.starts_with('@') && !(command.contains("::") && !command.contains(' ')) {
+                self.source(&command, dir, depth + 1);
+            }
+        }
+    }
+}
+
+/// A Composer script's commands: one string or a list of them.
+fn composer_commands(value: &serde_json::Value) -> Option<Vec<String>> {
+    match value {
+        serde_json::Value::String(one) => Some(vec![one.clone()]),
+        serde_json::Value::Array(list) => Some(list.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()),
+        _ => None,
     }
 }
