@@ -154,11 +154,16 @@ impl Deriver<'_> {
                 self.source(&format!("php {args}"), dir, depth + 1);
             } else if let Some(args) = command.strip_prefix("@composer ") {
                 self.source(&format!("composer {args}"), dir, depth + 1);
-            } else if !command.starts_with('@') && !(command.contains("::") && !command.contains(' ')) {
+            } else if !command.starts_with('@') && !is_callback(&command) {
                 self.source(&command, dir, depth + 1);
             }
         }
     }
+}
+
+/// Whether a script entry is a PHP callback (`Vendor\\Tool::run`), which Composer calls in its own process.
+fn is_callback(command: &str) -> bool {
+    command.contains("::") && !command.contains(' ')
 }
 
 /// A Composer script's commands: one string or a list of them.
