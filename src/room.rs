@@ -31,6 +31,8 @@ pub(crate) mod caches;
 pub(crate) mod env;
 pub(crate) mod hook;
 pub(crate) mod outside;
+#[path = "ecosystem/php/report.rs"]
+pub(crate) mod php_report;
 #[path = "ecosystem/python/report.rs"]
 pub(crate) mod report;
 #[cfg(test)]
@@ -247,11 +249,6 @@ impl Room {
         self.dir.join(report::PLACE)
     }
 
-    /// Where the PHP start hook has PHPUnit write its JUnit report (see `hook`).
-    pub(crate) fn phpunit_report_path(&self) -> PathBuf {
-        self.dir.join(hook::PHPUNIT_REPORT)
-    }
-
     /// Where the start hooks write their events for the verdict (see `hook`).
     pub(crate) fn events_path(&self) -> PathBuf {
         self.dir.join(hook::PLACE)
@@ -264,8 +261,8 @@ impl Room {
     /// PHPUnit finished) names none of them and falls short by name. A run with no such report (another runner,
     /// PHPUnit asked for `--no-logging`) keeps its output's names.
     pub(crate) fn named_by_report(&self, results: &mut crate::readout::TestResults) {
-        if let Ok(report) = report::Report::read(&self.phpunit_report_path()) {
-            for (name, outcome) in &report.results().tests {
+        if let Ok(named) = php_report::read(&self.dir) {
+            for (name, outcome) in &named.tests {
                 results.record(name, *outcome);
             }
         }
@@ -275,7 +272,8 @@ impl Room {
     /// writes the start hooks.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
         let report = self.report_path();
-        for stale in [&report, &self.events_path(), &self.phpunit_report_path()] {
+        let phpunit = php_report::files(&self.dir);
+        for stale in [&report, &self.events_path()].into_iter().chain(&phpunit) {
             match std::fs::remove_file(stale) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
                 _ => {}
@@ -497,7 +495,7 @@ impl Recorded {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
-        self.phpunit_report = report::Report::read(&room.phpunit_report_path()).is_ok_and(|r| !r.tests.is_empty());
+        self.phpunit_report = php_report::read(room.dir()).is_ok_and(|named| !named.is_empty());
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
@@ -514,24 +512,20 @@ impl Recorded {
             .hook_report
             .as_ref()
             .map(|who| (report::Report::read_events(&room.events_path()), who.clone()));
-        // PHPUnit's names are the run's already (`named_by_report`): what is left to see is a report that is
-        // missing, cut short, holds a failure while the run exited 0, or names no test.
-        let phpunit = self.phpunit_report.then(|| {
-            let read = report::Report::read(&room.phpunit_report_path()).and_then(|r| {
-                if r.tests.is_empty() {
-                    Err(report::Problem::NoTests)
-                } else {
-                    Ok(r)
-                }
-            });
-            (read, "phpunit".to_string())
-        });
-        junit.into_iter().chain(events).chain(phpunit).find_map(|(read, who)| {
+        let found = junit.into_iter().chain(events).find_map(|(read, who)| {
             match read {
                 Ok(report) => report.holds(results),
                 Err(problem) => Some(problem),
             }
             .map(|problem| (problem, who))
+        });
+        // PHPUnit's names are the run's already (`Room::named_by_report`): what is left to see is reports that
+        // are missing, cut short, hold a failure while the run exited 0, or name no test.
+        found.or_else(|| {
+            self.phpunit_report
+                .then(|| php_report::problem(room.dir()))
+                .flatten()
+                .map(|problem| (problem, "phpunit".to_string()))
         })
     }
 }

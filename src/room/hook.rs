@@ -2,7 +2,7 @@
 //! the room installs, which the oracle's runs load through the environment alone — `PYTHONPATH` for Python's
 //! `sitecustomize` (`ecosystem/python/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
 //! for node (`ecosystem/js/report.cjs`: mocha), `PHP_INI_SCAN_DIR` for PHP (`ecosystem/php/prepend.php`, an
-//! `auto_prepend_file` that has PHPUnit write its own JUnit report to [`PHPUNIT_REPORT`]) — so the sealed command and the project's files stay as the user wrote
+//! `auto_prepend_file` that has every PHPUnit process write its own JUnit report to `report/`: `php_report`) — so the sealed command and the project's files stay as the user wrote
 //! them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
 //! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
 //! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
@@ -45,10 +45,6 @@ const PHP_DIR: &str = "hook/php";
 const PHP_INI: &str = "loopgate.ini";
 const PHP_PREPEND: &str = "loopgate-prepend.php";
 const PREPEND: &str = include_str!("../ecosystem/php/prepend.php");
-
-/// Where the PHP hook has PHPUnit write its JUnit report, in the room (the hook finds it beside its own
-/// directory: no variable names it).
-pub(crate) const PHPUNIT_REPORT: &str = "report/phpunit.xml";
 
 /// The Go hook, in the room: the program `go test -exec` runs every test binary through.
 const GO_FILE: &str = "hook/go/loopgate-go-exec";

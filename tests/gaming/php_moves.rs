@@ -431,3 +431,26 @@ fn composer_test_names_every_test_and_its_script_is_sealed() {
     p.write(path, fixed);
     assert_completes(&promise(&p), "composer_honest_fix", "honest work was not accepted");
 }
+
+/// A verify command that runs PHPUnit twice: every PHPUnit process writes its own report, so the run's names
+/// are both runs' — the baseline stopped after the first (it failed), the honest run ran both, and the first
+/// run's test is not lost to the second's report.
+pub const TWICE: Fixture = Fixture {
+    verify: "phpunit --filter testAdds && phpunit --filter testMultiplies",
+    ..PHPUNIT
+};
+
+#[test]
+fn phpunit_run_twice_is_read_whole() {
+    let p = crate::caught::started(&TWICE, "");
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 1, "{init}");
+    assert_eq!(
+        init["baseline"]["failing"],
+        serde_json::json!(["CalcTest::testAdds"]),
+        "{init}"
+    );
+    let (path, fixed) = PHPUNIT.fix;
+    p.write(path, fixed);
+    assert_completes(&promise(&p), "phpunit_twice_honest_fix", "honest work was not accepted");
+}

@@ -2,8 +2,9 @@
 // loopgate's start hook for the oracle's runs (issue 40; see `room::hook`), run before every PHP script of the
 // run through the `auto_prepend_file` of an ini file in `PHP_INI_SCAN_DIR`. In a process that runs PHPUnit's own
 // command (`phpunit`, `vendor/bin/phpunit`, `phpunit.phar`) it asks PHPUnit for its JUnit report at a path in
-// loopgate's room (`report/phpunit.xml`, beside this hook's directory), by adding `--log-junit` to PHPUnit's
-// arguments after the user's own (the last one wins) and before a `--` that ends them. A JUnit report the user
+// loopgate's room (`report/phpunit-PID-RANDOM.xml`, one per PHPUnit process, beside this hook's directory; see
+// `ecosystem/php/report.rs`), by adding `--log-junit` to PHPUnit's arguments after the user's own (the last one
+// wins) and before a `--` that ends them. A JUnit report the user
 // asked for (`--log-junit FILE`, or `<logging><junit outputFile>` in the configuration, both replaced by the
 // last `--log-junit`) is copied from loopgate's when PHPUnit is done, so it is still written where the user
 // expects it. Nothing is printed; any other PHP process (composer, a tool the tests start, PHPUnit's
@@ -16,7 +17,7 @@
     if (!preg_match('/^phpunit(\.phar)?$/', basename($argv[0]))) {
         return;
     }
-    $report = dirname(__DIR__, 2) . '/report/phpunit.xml';
+    $report = dirname(__DIR__, 2) . '/report/phpunit-' . getmypid() . '-' . bin2hex(random_bytes(4)) . '.xml';
     $theirs = [];
     $end = count($argv);
     for ($i = 1; $i < count($argv); $i++) {
