@@ -55,6 +55,11 @@ const ADDS: &str = "    public function testAdds(): void\n    {\n        $this->
 fn phpunit_baseline_names_every_test() {
     let p = started("");
     assert_baseline_names_three_tests(&p);
+    let status = p.loopgate(["status"]).run();
+    assert!(
+        status.stdout.contains("PHPUnit's own JUnit report"),
+        "status says what the verdict reads:\n{status}"
+    );
 }
 
 #[test]

@@ -7,8 +7,11 @@
 //! `phpunit.xml.dist` replaces it. Whole, because what it holds is the test side nearly key by key: the test
 //! suites and their directories and suffixes, the bootstrap, the groups run and excluded, `failOnRisky`,
 //! `failOnWarning`, `stopOn…`, the extensions and listeners, the `<php>` settings the tests run under. (Its
-//! coverage and logging sections are the exceptions; an agent rarely needs them.) A bootstrap or configuration
-//! named on the command line is a named file (`closure::derive::named_files`).
+//! coverage and logging sections are the exceptions; an agent rarely needs them.) The bootstrap it names is not
+//! sealed whole: among the tests (`tests/bootstrap.php`) the inventory seals it unit by unit with them;
+//! Composer's `vendor/autoload.php` changes when the agent adds a dependency; and one elsewhere is as often the
+//! code under test itself (`bootstrap="src/functions.php"`) as set-up. A bootstrap or configuration named on
+//! the command line is a named file (`closure::derive::named_files`).
 //!
 //! `composer test` (`composer run-script NAME`, `composer run NAME`, `composer NAME`) runs the script `NAME` of
 //! `composer.json` with `vendor/bin` on `PATH`: its entry (`scripts.NAME`, a command or a list of them) is sealed,
