@@ -1,0 +1,2 @@
+<?php
+function add(int $a, int $b): int { return $a + $b; }
