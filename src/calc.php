@@ -1,2 +1,0 @@
-<?php
-function add(int $a, int $b): int { return $a + $b; }
