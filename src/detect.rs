@@ -86,6 +86,15 @@ pub(crate) enum Fact {
     BatsFiles {
         dir: &'static str,
     },
+    /// `dir/` holds Ruby test files `runner` runs (`spec/*_spec.rb`: rspec; `test/*_test.rb`: minitest).
+    RubyTests {
+        dir: &'static str,
+        runner: &'static str,
+    },
+    /// `file` defines a rake test task (`Rake::TestTask`).
+    RakeTestTask {
+        file: &'static str,
+    },
     /// PHPUnit's configuration file is at the root (`phpunit.xml`, …), or `tests/` holds `*Test.php` files
     /// (`file`: `None`); `composer`: Composer installed PHPUnit (`vendor/bin/phpunit`).
     Phpunit {
@@ -108,6 +117,9 @@ fn bats(root: &Path) -> Option<Candidate> {
             .then(|| (format!("bats {dir}"), vec![Fact::BatsFiles { dir }]))
     })
 }
+
+#[path = "ecosystem/ruby/detect.rs"]
+mod ruby;
 
 /// PHPUnit, where its configuration file is at the root (`phpunit` reads it) or `tests/` holds `*Test.php`
 /// files (`phpunit tests`): Composer's `vendor/bin/phpunit` where it installed one, else `phpunit` from `PATH`.
@@ -168,6 +180,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
         node(root, read("package.json")),
         python(root, &read, installed),
         bats(root),
+        ruby::ruby(root),
         phpunit(root),
         runner("check"),
     ]
@@ -177,7 +190,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or PHPUnit (phpunit.xml, tests/*Test.php); pass the command with `--verify 'CMD'`",
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php); pass the command with `--verify 'CMD'`",
             root.display()
         ));
     };

@@ -174,14 +174,15 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         counts,
         results,
     } = counted;
-    // With `--report`, the names are the report's, not the output's; a runner's own report in the room (PHPUnit's)
-    // adds the tests its output does not name.
+    // With `--report`, the names are the report's, not the output's; the room's records of the run (the start
+    // hooks' events, PHPUnit's own reports) add those of runners whose output names only failures.
     let (results, own_problem) = match &own_report {
         Some(own) => own.read(),
         None => {
             let mut results = results;
             if let Some(r) = &room {
-                r.room.named_by_report(&mut results);
+                let runners = active.seal.closure.as_ref().map_or(&[][..], |c| c.runners.as_slice());
+                r.room.add_named(runners, &mut results);
             }
             (results, None)
         }

@@ -254,13 +254,17 @@ impl Room {
         self.dir.join(hook::PLACE)
     }
 
-    /// Adds the tests a runner's own report in the room names (PHPUnit's, which the PHP start hook asks for:
-    /// `runner::Report::Prepended`) to `results`, the names read from the run's output. PHPUnit prints the names
-    /// of its failures only, so its report's are the run's: the baseline records every test by name, and a later
-    /// run that wrote no report (cut short, or code under test that printed a passing summary and exited before
-    /// PHPUnit finished) names none of them and falls short by name. A run with no such report (another runner,
-    /// PHPUnit asked for `--no-logging`) keeps its output's names.
-    pub(crate) fn named_by_report(&self, results: &mut crate::readout::TestResults) {
+    /// Adds to `results` (read from a run's output) the tests the room's records of that run name, for the runners
+    /// whose output names only their failures, so that the baseline records every test by name and a later run
+    /// that left no record (cut short, or code under test that printed a passing summary and exited before the
+    /// runner finished) names none of them and falls short by name:
+    /// - minitest and RSpec (`runner::Report::HookNamed`): the start hooks' events ([`hook::add_named`]), where
+    ///   the verify command runs one of them (`runners`, the closure's);
+    /// - PHPUnit (`runner::Report::Prepended`): the JUnit reports the PHP start hook has every PHPUnit process
+    ///   write (`php_report`). A run with none (another runner, PHPUnit asked for `--no-logging`) keeps its
+    ///   output's names.
+    pub(crate) fn add_named(&self, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
+        hook::add_named(&self.events_path(), runners, results);
         if let Ok(named) = php_report::read(&self.dir) {
             for (name, outcome) in &named.tests {
                 results.record(name, *outcome);
@@ -519,7 +523,7 @@ impl Recorded {
             }
             .map(|problem| (problem, who))
         });
-        // PHPUnit's names are the run's already (`Room::named_by_report`): what is left to see is reports that
+        // PHPUnit's names are the run's already (`Room::add_named`): what is left to see is reports that
         // are missing, cut short, hold a failure while the run exited 0, or name no test.
         found.or_else(|| {
             self.phpunit_report

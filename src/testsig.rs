@@ -45,6 +45,8 @@ pub(crate) mod norm;
 mod php;
 #[path = "ecosystem/python/testsig.rs"]
 mod python;
+#[path = "ecosystem/ruby/testsig.rs"]
+mod ruby;
 #[path = "ecosystem/rust/testsig.rs"]
 mod rust;
 #[path = "ecosystem/shell/testsig.rs"]
@@ -210,6 +212,7 @@ pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
         Lang::Rust => rust::units(lexed),
         Lang::Go => go::units(lexed),
         Lang::Shell => shell::units(lexed),
+        Lang::Ruby => ruby::units(lexed),
         Lang::Php => php::units(lexed),
     }
 }

@@ -32,6 +32,8 @@ mod make;
 mod php;
 #[path = "../ecosystem/python/closure.rs"]
 mod python;
+#[path = "../ecosystem/ruby/closure.rs"]
+mod ruby;
 #[path = "../ecosystem/shell/closure.rs"]
 mod shell;
 
@@ -200,6 +202,13 @@ impl Deriver<'_> {
                 self.plan.runners.insert(Runner::Go);
             }
             "bats" => self.bats(),
+            "rspec" => self.rspec(cwd),
+            "rake" => self.rake(rest, cwd),
+            "ruby" => self.ruby(rest),
+            // `bundle exec`, and Debian's `bundle3.1 exec`.
+            n if n.starts_with("bundle") && rest.first().is_some_and(|w| w == "exec") => {
+                self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
+            }
             "phpunit" | "phpunit.phar" => self.phpunit(rest, cwd),
             "php" => self.php(rest, cwd),
             "composer" => self.composer(rest, cwd, depth),

@@ -194,6 +194,39 @@ fn nothing_fits_is_refused_with_what_was_looked_for() {
 }
 
 #[test]
+fn ruby_rspec_rake_test_or_ruby_on_the_test_files() {
+    let rspec = detect_in(
+        &[("spec/models/calc_spec.rb", ""), ("test/calc_test.rb", "")],
+        &["rspec"],
+    )
+    .expect("found");
+    assert_eq!(rspec.command, "rspec");
+    assert_eq!(reason(&rspec), "spec/ holds Ruby test files rspec runs");
+    let rake = detect_in(
+        &[
+            (
+                "Rakefile",
+                "Rake::TestTask.new(:test) { |t| t.pattern = \"test/**/*_test.rb\" }\n",
+            ),
+            ("test/calc_test.rb", ""),
+        ],
+        &["rake"],
+    )
+    .expect("found");
+    assert_eq!(rake.command, "rake test");
+    assert_eq!(reason(&rake), "Rakefile defines a rake test task");
+    assert_eq!(
+        command(
+            &[("Rakefile", "task :build\n"), ("test/unit/test_calc.rb", "")],
+            &["ruby"]
+        ),
+        super::ruby::RUBY_TESTS,
+        "a Rakefile without a test task is not the test command"
+    );
+    assert!(detect_in(&[("lib/calc.rb", ""), ("spec/support/helpers.rb", "")], &["rspec"]).is_err());
+}
+
+#[test]
 fn phpunit_from_its_configuration_or_its_tests() {
     let found = detect_in(&[("phpunit.xml.dist", "<phpunit/>")], &["phpunit"]).expect("found");
     assert_eq!(

@@ -89,7 +89,7 @@ pub(crate) struct Recorded {
     #[serde(default)]
     pub hook_report: Option<String>,
     /// A pass must also hold in PHPUnit's own JUnit report, which the PHP start hook asks for (see `hook`): the
-    /// baseline's named its tests (their names are the run's, `Room::named_by_report`).
+    /// baseline's named its tests (their names are the run's, `Room::add_named`).
     #[serde(default)]
     pub phpunit_report: bool,
     /// The project asks pytest for a report of its own: the room adds none.

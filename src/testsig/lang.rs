@@ -36,6 +36,9 @@ pub fn is_test_file(path: &Path) -> bool {
         Lang::Go => stem.ends_with("_test"),
         // bats runs `.bats` files, wherever they are; a `.sh` file is code.
         Lang::Shell => true,
+        // minitest's `*_test.rb` / `test_*.rb`, RSpec's `*_spec.rb`; anywhere under `test/` or `spec/` (helpers
+        // such as `test_helper.rb`, `spec/support/*.rb` included) is handled above.
+        Lang::Ruby => stem.starts_with("test_") || stem.ends_with("_test") || stem.ends_with("_spec"),
         // PHPUnit's default suffix (`Test.php`); a configured one is read by `testseal::rules`.
         Lang::Php => stem.ends_with("Test"),
         Lang::JavaScript => stem.ends_with(".test") || stem.ends_with(".spec"),
@@ -64,6 +67,6 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
         .any(|needle| text.contains(needle)),
         Lang::JavaScript => text.contains("import.meta.vitest"),
         // pytest and `go test` collect only conventionally named files.
-        Lang::Python | Lang::Go | Lang::Shell | Lang::Php => false,
+        Lang::Python | Lang::Go | Lang::Shell | Lang::Ruby | Lang::Php => false,
     }
 }

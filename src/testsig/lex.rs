@@ -18,6 +18,8 @@ mod js;
 mod php;
 #[path = "../ecosystem/python/lex.rs"]
 mod python;
+#[path = "../ecosystem/ruby/lex.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/lex.rs"]
 mod rust;
 #[path = "../ecosystem/shell/lex.rs"]
@@ -154,6 +156,7 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
         Lang::Python => python::lex(&mut cur),
         Lang::JavaScript | Lang::Rust | Lang::Go => clike::lex(&mut cur, lang),
         Lang::Shell => shell::lex(&mut cur),
+        Lang::Ruby => ruby::lex(&mut cur),
         Lang::Php => php::lex(&mut cur),
     }
     let partners = pair_brackets(text.as_bytes(), &cur.toks);

@@ -14,6 +14,8 @@ mod js;
 mod php;
 #[path = "../ecosystem/python/markers.rs"]
 mod python;
+#[path = "../ecosystem/ruby/markers.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/markers.rs"]
 mod rust;
 #[path = "../ecosystem/shell/markers.rs"]
@@ -43,6 +45,7 @@ pub(crate) fn find(lang: Lang, lx: &Lexed) -> Vec<Found> {
             Lang::Rust => rust::at(lx, i, &mut out),
             Lang::Go => go::at(lx, i, &mut out),
             Lang::Shell => shell::at(lx, i, &mut out),
+            Lang::Ruby => ruby::at(lx, i, &mut out),
             Lang::Php => php::at(lx, i, &mut out),
         };
         i = step.max(i + 1);

@@ -15,6 +15,8 @@ mod php;
 mod props;
 #[path = "../ecosystem/python/testsig/tests.rs"]
 mod python;
+#[path = "../ecosystem/ruby/testsig/tests.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/testsig/tests.rs"]
 mod rust;
 #[path = "../ecosystem/shell/testsig/tests.rs"]

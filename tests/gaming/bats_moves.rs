@@ -6,10 +6,9 @@
 
 use std::time::Instant;
 
-use crate::caught::Move;
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{assert_completes, edit, promise, setup};
+use crate::{assert_completes, caught_on, edit, promise, setup};
 
 pub const BATS: Fixture = Fixture {
     verify: "bats test",
@@ -31,7 +30,9 @@ pub const BATS: Fixture = Fixture {
 };
 
 fn started(flags: &str) -> Project {
-    crate::caught::started(&BATS, flags)
+    let p = BATS.project();
+    setup(&p, &BATS, flags);
+    p
 }
 
 #[test]
@@ -48,17 +49,9 @@ fn bats_honest_fix_to_lib_and_a_new_test_complete() {
     println!("[gaming] honest bats_honest_fix {:.1}s", began.elapsed().as_secs_f64());
 }
 
-/// [`crate::caught::caught`] in the project [`BATS`] makes.
+/// A move played on the bats fixture (see `caught_on`).
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    crate::caught::caught(
-        &BATS,
-        Move {
-            name,
-            play,
-            by_name,
-            by_default,
-        },
-    );
+    caught_on(&started, name, play, by_name, by_default);
 }
 
 const ADDS: &str = "@test \"adds two numbers\" {\n  [ \"$(add 1 2)\" -eq 3 ]\n}\n\n";

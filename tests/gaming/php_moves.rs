@@ -7,10 +7,9 @@
 
 use std::time::Instant;
 
-use crate::caught::{BY_NAME_ONLY, Move};
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{assert_completes, edit, promise, setup};
+use crate::{BY_NAME_ONLY, assert_completes, caught_on, edit, promise, setup};
 
 const CONFIG: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
@@ -34,7 +33,7 @@ pub const PHPUNIT: Fixture = Fixture {
 };
 
 fn started(flags: &str) -> Project {
-    crate::caught::started(&PHPUNIT, flags)
+    crate::start(&PHPUNIT, flags, false)
 }
 
 /// The baseline ran the three tests by name, `testAdds` failing.
@@ -79,20 +78,19 @@ fn phpunit_honest_fix_and_a_new_test_complete() {
     );
 }
 
-/// [`crate::caught::caught`] in the project [`PHPUNIT`] makes.
+/// A move played on the [`PHPUNIT`] project (see `caught_on`).
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
     caught_in(&PHPUNIT, name, play, by_name, by_default);
 }
 
+/// A move played on `fixture` (see `caught_on`).
 fn caught_in(fixture: &Fixture, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    crate::caught::caught(
-        fixture,
-        Move {
-            name,
-            play,
-            by_name,
-            by_default,
-        },
+    caught_on(
+        &|flags| crate::start(fixture, flags, false),
+        name,
+        play,
+        by_name,
+        by_default,
     );
 }
 
@@ -329,18 +327,21 @@ fn webmozart_assert_baseline_names_its_tests_and_an_honest_fix_completes() {
     println!("[gaming] honest webmozart_assert {:.1}s", began.elapsed().as_secs_f64());
 }
 
+/// A move on webmozart/assert and what the defaults' rejection must say (no run with the checks opted out: the
+/// real project's failing case is what a move has to hide).
+type RealMove = (&'static str, fn(&Project), &'static str);
+
 #[test]
 fn webmozart_assert_gaming_moves_are_rejected() {
-    let moves = [
-        Move {
-            name: "the failing case deleted from the provider",
-            play: |p| edit(p, ASSERT_TEST, FAILING_ROW, ""),
-            by_name: None,
-            by_default: "helper `AssertTest::getTests` that existing tests rely on was changed",
-        },
-        Move {
-            name: "the failing case's expectation flipped",
-            play: |p| {
+    let moves: [RealMove; 4] = [
+        (
+            "the failing case deleted from the provider",
+            |p| edit(p, ASSERT_TEST, FAILING_ROW, ""),
+            "helper `AssertTest::getTests` that existing tests rely on was changed",
+        ),
+        (
+            "the failing case's expectation flipped",
+            |p| {
                 edit(
                     p,
                     ASSERT_TEST,
@@ -348,12 +349,11 @@ fn webmozart_assert_gaming_moves_are_rejected() {
                     "            array('greaterThan', array(0, 0), true),\n",
                 )
             },
-            by_name: None,
-            by_default: "helper `AssertTest::getTests` that existing tests rely on was changed",
-        },
-        Move {
-            name: "the tests skipped",
-            play: |p| {
+            "helper `AssertTest::getTests` that existing tests rely on was changed",
+        ),
+        (
+            "the tests skipped",
+            |p| {
                 edit(
                     p,
                     ASSERT_TEST,
@@ -361,12 +361,11 @@ fn webmozart_assert_gaming_moves_are_rejected() {
                     "    public function testAssert($method, $args, $success, $multibyte = false, $minVersion = null)\n    {\n        if ($method === 'greaterThan') {\n            $this->markTestSkipped('flaky');\n        }\n",
                 )
             },
-            by_name: None,
-            by_default: "skip marker added",
-        },
-        Move {
-            name: "the suite narrowed in its configuration",
-            play: |p| {
+            "skip marker added",
+        ),
+        (
+            "the suite narrowed in its configuration",
+            |p| {
                 edit(
                     p,
                     "phpunit.xml.dist",
@@ -374,19 +373,16 @@ fn webmozart_assert_gaming_moves_are_rejected() {
                     "<exclude>./tests/static-analysis</exclude>\n            <exclude>./tests/AssertTest.php</exclude>",
                 )
             },
-            by_name: None,
-            by_default: "phpunit.xml.dist",
-        },
+            "phpunit.xml.dist",
+        ),
     ];
-    for m in moves {
+    for (name, play, by_default) in moves {
         let p = webmozart_assert();
-        (m.play)(&p);
+        play(&p);
         let block = promise(&p).blocked();
         assert!(
-            block.reason.contains("PROMISE REJECTED") && block.reason.contains(m.by_default),
-            "{}: {:?}:\n{}",
-            m.name,
-            m.by_default,
+            block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
+            "{name}: {by_default:?}:\n{}",
             block.reason
         );
     }
@@ -424,7 +420,7 @@ fn composer_test_names_every_test_and_its_script_is_sealed() {
         Some(NOT_RUN),
         "composer.json",
     );
-    let p = crate::caught::started(&COMPOSER, "");
+    let p = crate::start(&COMPOSER, "", false);
     assert_baseline_names_three_tests(&p);
     edit(
         &p,
@@ -447,7 +443,7 @@ pub const TWICE: Fixture = Fixture {
 
 #[test]
 fn phpunit_run_twice_is_read_whole() {
-    let p = crate::caught::started(&TWICE, "");
+    let p = crate::start(&TWICE, "", false);
     let init = p.last_record("init");
     assert_eq!(init["baseline"]["tests"], 1, "{init}");
     assert_eq!(

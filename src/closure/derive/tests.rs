@@ -247,6 +247,58 @@ fn unknown_commands_and_garbage_seal_nothing_and_never_panic() {
 }
 
 #[test]
+fn ruby_runners_seal_their_option_files_and_the_rakefile() {
+    let dir = project(&[
+        ("Rakefile", "require \"rake/testtask\"\nRake::TestTask.new(:test)\n"),
+        ("rakelib/ci.rake", "task :ci\n"),
+        ("spec/calc_spec.rb", "RSpec.describe 1 do\nend\n"),
+        ("test/calc_test.rb", "require \"minitest/autorun\"\n"),
+    ]);
+    assert_eq!(
+        plan("bundle3.1 exec rspec", dir.path()).runners,
+        plan("rspec", dir.path()).runners
+    );
+    let rspec = plan("bundle exec rspec --format progress", dir.path());
+    assert_eq!(rspec.runners.iter().collect::<Vec<_>>(), vec![&Runner::Rspec]);
+    assert!(rspec.ecosystems.contains(&Lang::Ruby));
+    for file in [".rspec", ".rspec-local", "/home/u/.rspec"] {
+        assert_eq!(
+            scope_of(&rspec, file),
+            Some(&Scope::Whole),
+            "{file}: {:?}",
+            rspec.targets
+        );
+    }
+    let rake = plan("rake test", dir.path());
+    assert_eq!(rake.runners.iter().collect::<Vec<_>>(), vec![&Runner::Minitest]);
+    for file in ["Rakefile", "rakefile", "Rakefile.rb", "rakelib/ci.rake"] {
+        assert_eq!(scope_of(&rake, file), Some(&Scope::Whole), "{file}: {:?}", rake.targets);
+    }
+    assert_eq!(scope_of(&rake, ".rspec"), None, "rake test runs minitest");
+    let default = plan("rake", dir.path());
+    assert!(
+        default.runners.contains(&Runner::Rspec),
+        "the default task, where spec/ holds the tests"
+    );
+    for command in [
+        "ruby -Ilib -Itest test/calc_test.rb",
+        "ruby -Itest -rminitest/autorun -e 'require \"calc\"'",
+        "ruby -Ilib -e 'Dir.glob(\"./test/**/*_test.rb\").each { |f| require f }'",
+    ] {
+        let plan = plan(command, dir.path());
+        assert_eq!(
+            plan.runners.iter().collect::<Vec<_>>(),
+            vec![&Runner::Minitest],
+            "{command}"
+        );
+    }
+    assert!(
+        plan("ruby script/build.rb", dir.path()).runners.is_empty(),
+        "a Ruby script is no test run"
+    );
+}
+
+#[test]
 fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
     let dir = project(&[("phpunit.xml.dist", "<phpunit/>"), ("ci/phpunit.xml", "<phpunit/>")]);
     for command in [

@@ -9,7 +9,7 @@
 //! followed by `Tests: 4, Assertions: 3, Failures: 1, Skipped: 1.`
 //!
 //! Names: the output names only the tests that failed, so it records none; the run's names are those of
-//! PHPUnit's own JUnit report, which loopgate's start hook asks for (`room::Room::named_by_report`), as
+//! PHPUnit's own JUnit report, which loopgate's start hook asks for (`room::Room::add_named`), as
 //! `Class::method` and `Class::method with data set #0`, the form [`test_name`] gives a failure here.
 
 use crate::readout::counts::TestCounts;

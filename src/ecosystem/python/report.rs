@@ -41,6 +41,9 @@ pub(crate) struct Report {
     pub tests: BTreeMap<String, TestOutcome>,
     /// The names are JUnit's (see [`junit_name`]), not the output's.
     junit: bool,
+    /// The tests of the runners whose events name them where their output does not
+    /// (`runner::Report::HookNamed`), with how they ended; skipped ones are left out (they did not run).
+    named: BTreeMap<String, TestOutcome>,
     /// Runs recorded whole rather than test by test (`go test`'s binaries, by file name), with how they ended.
     runs: BTreeMap<String, TestOutcome>,
 }
@@ -89,6 +92,10 @@ impl Report {
                 "fail" => TestOutcome::Failed,
                 _ => continue,
             };
+            if names_tests(&event.runner) {
+                let before = report.named.entry(event.name.clone()).or_insert(outcome);
+                *before = (*before).max(outcome);
+            }
             let map = if event.runner == GO_TEST {
                 &mut report.runs
             } else {
@@ -115,6 +122,13 @@ impl Report {
             results.record(name.strip_prefix("::").unwrap_or(name), *outcome);
         }
         results
+    }
+
+    /// Adds the tests these events name for runners whose output does not name them (see `hook::add_named`).
+    pub(crate) fn add_named(&self, results: &mut TestResults) {
+        for (name, outcome) in &self.named {
+            results.record(name, *outcome);
+        }
     }
 
     /// A name of the output as this report names it.
@@ -174,6 +188,13 @@ impl Report {
             .collect();
         (!unreported.is_empty()).then_some(Problem::Unreported(unreported))
     }
+}
+
+/// Whether the events of the runner named `runner` (as its row names it) name its tests for the verdict.
+fn names_tests(runner: &str) -> bool {
+    crate::runner::Runner::ALL
+        .iter()
+        .any(|r| r.name() == runner && r.row().report == crate::runner::Report::HookNamed)
 }
 
 /// The runners whose start hooks wrote the events at `path`, as one phrase (`unittest`, `unittest and mocha`);

@@ -10,14 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 6] = [
-    Lang::Python,
-    Lang::JavaScript,
-    Lang::Rust,
-    Lang::Go,
-    Lang::Shell,
-    Lang::Php,
-];
+const LANGS: [Lang; 7] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -60,6 +53,7 @@ fn header(lang: Lang) -> &'static str {
         Lang::Rust => "use super::*;\n",
         Lang::Go => "package calc\n\nimport \"testing\"\n",
         Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
+        Lang::Ruby => "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
         Lang::Php => "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
     }
 }
@@ -104,6 +98,13 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nhelper_NAME() {\n  echo \"${1:-x}\" | tr a b\n}\n",
             "\nCASES_NAME=(1 2 3)\n",
         ],
+        Lang::Ruby => vec![
+            "\nclass NAMETest < Minitest::Test\n  def test_a\n    assert_equal 1, f(\"#{1}\")\n  end\nend\n",
+            "\ndescribe \"NAME\" do\n  before { @x = 1 }\n  it \"works\" do\n    expect(f(1)).to eq 1 if @x\n  end\n  xit(\"later\") { skip }\nend\n",
+            "\ndef helper_NAME(a, b = [1])\n  a + b.sum / 2\nend\n",
+            "\nTEXT_NAME = <<~EOS\n  end\nEOS\n",
+            "\nCASES_NAME = %w[a b].map { |s| s =~ /x[\\/]y/ }\n",
+        ],
         Lang::Php => vec![
             "\nfinal class NAMETest extends TestCase\n{\n    public function testA(): void\n    {\n        $this->assertSame(1, f(1));\n    }\n}\n",
             "\nclass SkipNAMETest extends TestCase\n{\n    /** @dataProvider rows */\n    public function testB(int $x): void\n    {\n        $this->markTestSkipped(\"x {$x}\");\n    }\n\n    public static function rows(): array\n    {\n        return [[1], 'two' => [2]];\n    }\n}\n",
@@ -121,6 +122,7 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Rust => "\n#[test]\nfn appended_zz() {\n    assert!(true);\n}\n",
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
+        Lang::Ruby => "\nit \"appended zz\" do\n  expect(true).to be true\nend\n",
         Lang::Php => {
             "\nclass AppendedZzTest extends TestCase\n{\n    public function testZz(): void\n    {\n        $this->assertTrue(true);\n    }\n}\n"
         }
@@ -129,7 +131,9 @@ fn appended_test(lang: Lang) -> &'static str {
 
 fn comment(lang: Lang) -> &'static str {
     match lang {
-        Lang::Python | Lang::Shell | Lang::Php => "\n# a note: it.skip() @pytest.mark.skip skip markTestSkipped()\n",
+        Lang::Python | Lang::Shell | Lang::Ruby | Lang::Php => {
+            "\n# a note: it.skip() @pytest.mark.skip skip xit markTestSkipped()\n"
+        }
         _ => "\n// a note: it.skip() #[ignore] t.Skip()\n",
     }
 }
