@@ -385,6 +385,13 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::En, Fact::BatsFiles { dir }) => format!("{dir}/ holds bats test files (*.bats)"),
         (Speech::En, Fact::RubyTests { dir, runner }) => format!("{dir}/ holds Ruby test files {runner} runs"),
         (Speech::En, Fact::RakeTestTask { file }) => format!("{file} defines a rake test task"),
+        (Speech::En, Fact::Phpunit { file, composer }) => format!(
+            "{}{}",
+            file.map_or("tests/ holds PHPUnit tests (*Test.php)".into(), |f| format!(
+                "{f} configures PHPUnit"
+            )),
+            if *composer { ", installed by Composer" } else { "" }
+        ),
         (Speech::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
         (Speech::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
         (Speech::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
@@ -407,6 +414,13 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::Zh, Fact::BatsFiles { dir }) => format!("{dir}/ 中有 bats 测试文件(*.bats)"),
         (Speech::Zh, Fact::RubyTests { dir, runner }) => format!("{dir}/ 中有 {runner} 运行的 Ruby 测试文件"),
         (Speech::Zh, Fact::RakeTestTask { file }) => format!("{file} 定义了 rake 测试任务"),
+        (Speech::Zh, Fact::Phpunit { file, composer }) => format!(
+            "{}{}",
+            file.map_or("tests/ 中有 PHPUnit 测试(*Test.php)".into(), |f| format!(
+                "{f} 配置了 PHPUnit"
+            )),
+            if *composer { ",由 Composer 安装" } else { "" }
+        ),
         (Speech::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
     };
     let parts: Vec<String> = facts.iter().map(one).collect();

@@ -176,14 +176,16 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         counts,
         results,
     } = counted;
-    // With `--report`, the names are the report's, not the output's; the start hooks add those of runners whose
-    // output names only failures.
+    // With `--report`, the names are the report's, not the output's; the room's records of the run (the start
+    // hooks' events, PHPUnit's own reports) add those of runners whose output names only failures.
     let (results, own_problem) = match &own_report {
         Some(own) => own.read(),
         None => {
             let mut results = results;
-            let runners = active.seal.closure.as_ref().map_or(&[][..], |c| c.runners.as_slice());
-            crate::room::hook::add_named(request.env, runners, &mut results);
+            if let Some(r) = &room {
+                let runners = active.seal.closure.as_ref().map_or(&[][..], |c| c.runners.as_slice());
+                r.room.add_named(runners, &mut results);
+            }
             (results, None)
         }
     };
@@ -591,12 +593,8 @@ pub(crate) fn baseline(
         Err(why) => Observed::unavailable(why),
     };
     let mut counted = counted?;
-    match &own_report {
-        Some(own) => counted.results = own.read().0,
-        None => {
-            let runners = derived.map_or(&[][..], |c| c.runners.as_slice());
-            crate::room::hook::add_named(env, runners, &mut counted.results);
-        }
+    if let Some(own) = &own_report {
+        counted.results = own.read().0;
     }
     let o = &counted.outcome;
     if let Some(line) = o.could_not_start(command) {

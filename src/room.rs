@@ -31,6 +31,8 @@ pub(crate) mod caches;
 pub(crate) mod env;
 pub(crate) mod hook;
 pub(crate) mod outside;
+#[path = "ecosystem/php/report.rs"]
+pub(crate) mod php_report;
 #[path = "ecosystem/python/report.rs"]
 pub(crate) mod report;
 #[cfg(test)]
@@ -252,11 +254,30 @@ impl Room {
         self.dir.join(hook::PLACE)
     }
 
+    /// Adds to `results` (read from a run's output) the tests the room's records of that run name, for the runners
+    /// whose output names only their failures, so that the baseline records every test by name and a later run
+    /// that left no record (cut short, or code under test that printed a passing summary and exited before the
+    /// runner finished) names none of them and falls short by name:
+    /// - minitest and RSpec (`runner::Report::HookNamed`): the start hooks' events ([`hook::add_named`]), where
+    ///   the verify command runs one of them (`runners`, the closure's);
+    /// - PHPUnit (`runner::Report::Prepended`): the JUnit reports the PHP start hook has every PHPUnit process
+    ///   write (`php_report`). A run with none (another runner, PHPUnit asked for `--no-logging`) keeps its
+    ///   output's names.
+    pub(crate) fn add_named(&self, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
+        hook::add_named(&self.events_path(), runners, results);
+        if let Ok(named) = php_report::read(&self.dir) {
+            for (name, outcome) in &named.tests {
+                results.record(name, *outcome);
+            }
+        }
+    }
+
     /// Makes the room's directories that are missing (private: 0700), without the last run's reports, and
     /// writes the start hooks.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
         let report = self.report_path();
-        for stale in [&report, &self.events_path()] {
+        let phpunit = php_report::files(&self.dir);
+        for stale in [&report, &self.events_path()].into_iter().chain(&phpunit) {
             match std::fs::remove_file(stale) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
                 _ => {}
@@ -445,6 +466,8 @@ pub(crate) struct Described {
     pub pytest_report: bool,
     /// A pass must also hold in the events these runners' start hooks recorded (see `hook`).
     pub hook_report: Option<String>,
+    /// A pass must also hold in PHPUnit's own report, which the PHP start hook asks for (see `hook`).
+    pub phpunit_report: bool,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
     /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
@@ -463,6 +486,7 @@ impl Recorded {
             secrets: self.secrets.len(),
             pytest_report: self.pytest_report,
             hook_report: self.hook_report.clone(),
+            phpunit_report: self.phpunit_report,
             tree: self.tree.clone(),
             scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }
@@ -475,6 +499,7 @@ impl Recorded {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
+        self.phpunit_report = php_report::read(room.dir()).is_ok_and(|named| !named.is_empty());
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
@@ -491,12 +516,20 @@ impl Recorded {
             .hook_report
             .as_ref()
             .map(|who| (report::Report::read_events(&room.events_path()), who.clone()));
-        junit.into_iter().chain(events).find_map(|(read, who)| {
+        let found = junit.into_iter().chain(events).find_map(|(read, who)| {
             match read {
                 Ok(report) => report.holds(results),
                 Err(problem) => Some(problem),
             }
             .map(|problem| (problem, who))
+        });
+        // PHPUnit's names are the run's already (`Room::add_named`): what is left to see is reports that
+        // are missing, cut short, hold a failure while the run exited 0, or name no test.
+        found.or_else(|| {
+            self.phpunit_report
+                .then(|| php_report::problem(room.dir()))
+                .flatten()
+                .map(|problem| (problem, "phpunit".to_string()))
         })
     }
 }

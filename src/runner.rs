@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -20,6 +20,8 @@
 mod go;
 #[path = "ecosystem/js/runner.rs"]
 mod js;
+#[path = "ecosystem/php/runner.rs"]
+mod php;
 #[path = "ecosystem/python/runner.rs"]
 mod python;
 #[path = "ecosystem/ruby/runner.rs"]
@@ -61,11 +63,13 @@ pub enum Runner {
     Minitest,
     /// RSpec: `rspec`, `bundle exec rspec`.
     Rspec,
+    /// PHPUnit.
+    Phpunit,
 }
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 13] = [
+    pub(crate) const ALL: [Runner; 14] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -79,6 +83,7 @@ impl Runner {
         Runner::Bats,
         Runner::Minitest,
         Runner::Rspec,
+        Runner::Phpunit,
     ];
 
     /// This runner's row of the table.
@@ -97,6 +102,7 @@ impl Runner {
             Runner::Bats => &shell::BATS,
             Runner::Minitest => &ruby::MINITEST,
             Runner::Rspec => &ruby::RSPEC,
+            Runner::Phpunit => &php::PHPUNIT,
         }
     }
 
@@ -284,6 +290,12 @@ pub(crate) enum Report {
     /// its failures (minitest and RSpec print a dot per passing test), so the verdict takes the names of the
     /// tests that ran from the events (`room::hook::add_named`), beside those the output gives.
     HookNamed,
+    /// The runner writes its own report in `format` to a private path because loopgate's start hook, loaded
+    /// through the environment before the runner's own script, adds the option to the runner's arguments in
+    /// its process (PHPUnit: `PHP_INI_SCAN_DIR`'s `auto_prepend_file` adds `--log-junit`), so the sealed
+    /// command runs unchanged. The runner's output names only its failures: the report's names are the
+    /// verdict's (`room::Room::add_named`).
+    Prepended { format: Format },
     /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
     None(NoReport),
 }
@@ -291,7 +303,7 @@ pub(crate) enum Report {
 /// A structured report's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// JUnit XML (pytest's `--junitxml`, nextest's `[profile.*.junit]`).
+    /// JUnit XML (pytest's `--junitxml`, PHPUnit's `--log-junit`, nextest's `[profile.*.junit]`).
     JunitXml,
 }
 
@@ -314,7 +326,7 @@ impl Report {
     /// Why there is none, where there is none.
     pub(crate) fn missing(self) -> Option<NoReport> {
         match self {
-            Report::Private { .. } | Report::Hook | Report::HookNamed => None,
+            Report::Private { .. } | Report::Hook | Report::HookNamed | Report::Prepended { .. } => None,
             Report::None(why) => Some(why),
         }
     }

@@ -40,17 +40,20 @@ pub enum Lang {
     Shell,
     /// Ruby: minitest and RSpec test files (`.rb`).
     Ruby,
+    /// PHP: PHPUnit test files (`.php`).
+    Php,
 }
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 6] = [
+    pub const ALL: [Lang; 7] = [
         Lang::Python,
         Lang::JavaScript,
         Lang::Rust,
         Lang::Go,
         Lang::Shell,
         Lang::Ruby,
+        Lang::Php,
     ];
 
     /// The language of a file, by its extension; `None` for anything else.
@@ -63,6 +66,7 @@ impl Lang {
             "go" => Some(Lang::Go),
             "bats" => Some(Lang::Shell),
             "rb" => Some(Lang::Ruby),
+            "php" => Some(Lang::Php),
             _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
             _ => None,
         }

@@ -152,7 +152,7 @@ fn the_layer_table_is_read_from_architecture_md() {
 #[test]
 fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
     let ecosystems = ecosystems(&src());
-    for name in ["python", "js", "rust", "go", "make", "shell", "ruby"] {
+    for name in ["python", "js", "rust", "go", "make", "shell", "ruby", "php"] {
         assert!(
             ecosystems.contains(name),
             "`src/ecosystem/{name}/` is missing: {ecosystems:?}"
@@ -228,7 +228,7 @@ fn module_files(src: &Path) -> BTreeSet<PathBuf> {
 /// `closure/derive/cargo.rs`, pytest's report `room/report.rs` is named by neither).
 const TOOL_WORDS: &[&str] = &[
     "cargo", "nextest", "pytest", "unittest", "jest", "vitest", "mocha", "npm", "node", "makefile", "gotest", "bats",
-    "minitest", "rspec", "rake",
+    "minitest", "rspec", "rake", "phpunit",
 ];
 
 /// Files whose name is an ecosystem's word but that are not of that ecosystem, and why. Each is named here, one

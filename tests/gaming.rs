@@ -43,6 +43,8 @@ mod holdout_moves;
 mod honest_changes;
 #[path = "gaming/per_test.rs"]
 mod per_test;
+#[path = "gaming/php_moves.rs"]
+mod php_moves;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;

@@ -28,6 +28,8 @@ mod cargo;
 mod js;
 #[path = "../ecosystem/make/closure.rs"]
 mod make;
+#[path = "../ecosystem/php/closure.rs"]
+mod php;
 #[path = "../ecosystem/python/closure.rs"]
 mod python;
 #[path = "../ecosystem/ruby/closure.rs"]
@@ -207,6 +209,9 @@ impl Deriver<'_> {
             n if n.starts_with("bundle") && rest.first().is_some_and(|w| w == "exec") => {
                 self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
             }
+            "phpunit" | "phpunit.phar" => self.phpunit(rest, cwd),
+            "php" => self.php(rest, cwd),
+            "composer" => self.composer(rest, cwd, depth),
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),

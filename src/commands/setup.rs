@@ -632,7 +632,17 @@ fn seal_and_start(
         None
     };
     let baseline = match baseline {
-        Some((baseline, observed)) => {
+        Some((mut baseline, observed)) => {
+            // The room's records of the run (minitest's and RSpec's events, PHPUnit's own reports) name the tests
+            // their runners' output does not (see `room::Room::add_named`); `--report` names them itself, and a
+            // cut baseline keeps none.
+            if let Some((room, _, _)) = &room
+                && state.fields.config.verify.report.is_none()
+                && baseline.cut.is_none()
+            {
+                let runners = inputs.derived.as_ref().map_or(&[][..], |c| c.runners.as_slice());
+                room.add_named(runners, &mut baseline.results);
+            }
             store.save_baseline(&project, &baseline)?;
             inputs.observed = Some(observed);
             inputs

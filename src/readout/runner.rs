@@ -1,5 +1,6 @@
 //! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
-//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), `ruby` (minitest, RSpec), each in its
+//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), `ruby` (minitest,
+//! RSpec), `php` (PHPUnit), each in its
 //! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, loaded here with `#[path]`) — and the table that
 //! registers them.
 //!
@@ -14,6 +15,8 @@
 mod go;
 #[path = "../ecosystem/js/readout.rs"]
 mod js;
+#[path = "../ecosystem/php/readout.rs"]
+mod php;
 #[path = "../ecosystem/python/readout.rs"]
 mod python;
 #[path = "../ecosystem/ruby/readout.rs"]
@@ -42,7 +45,7 @@ struct Row {
 }
 
 /// Every runner, in extraction order.
-const RUNNERS: [Row; 9] = [
+const RUNNERS: [Row; 10] = [
     Row {
         runner: Runner::Nextest,
         is_marker: rust::is_nextest_marker,
@@ -97,6 +100,12 @@ const RUNNERS: [Row; 9] = [
         failures: ruby::rspec_failures,
         unless: None,
     },
+    Row {
+        runner: Runner::Phpunit,
+        is_marker: php::is_marker,
+        failures: php::failures,
+        unless: None,
+    },
 ];
 
 /// The runners whose markers appear, in extraction order.
@@ -130,11 +139,12 @@ pub(super) struct Scanners {
     go: go::Scanner,
     shell: shell::Scanner,
     ruby: ruby::Scanner,
+    php: php::Scanner,
 }
 
 impl Scanners {
     /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 6] {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 7] {
         [
             self.rust.feed(line, names),
             self.python.feed(line, names),
@@ -142,6 +152,7 @@ impl Scanners {
             self.go.feed(line, names),
             self.shell.feed(line, names),
             self.ruby.feed(line, names),
+            self.php.feed(line, names),
         ]
     }
 

@@ -2,8 +2,10 @@
 //! the room installs, which the oracle's runs load through the environment alone — `PYTHONPATH` for Python's
 //! `sitecustomize` (`ecosystem/python/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
 //! for node (`ecosystem/js/report.cjs`: mocha), `RUBYOPT=-r` for Ruby (`ecosystem/ruby/report.rb`: minitest and RSpec,
-//! whose events are also where their tests are named: [`add_named`]) — so the sealed command and the project's files
-//! stay as the user wrote them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
+//! whose events are also where their tests are named: [`add_named`]), `PHP_INI_SCAN_DIR` for PHP
+//! (`ecosystem/php/prepend.php`, an `auto_prepend_file` that has every PHPUnit process write its own JUnit report to
+//! `report/`: `php_report`) — so the sealed command and the project's files stay as the user wrote them. Each hook
+//! records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
 //! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
 //! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
 //! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`ecosystem/go/go-exec.sh`): it records runs,
@@ -39,6 +41,13 @@ const SITECUSTOMIZE: &str = include_str!("../ecosystem/python/sitecustomize.py")
 const NODE_FILE: &str = "hook/node/loopgate-report.cjs";
 const NODE: &str = include_str!("../ecosystem/js/report.cjs");
 
+/// The PHP hook, in the room: a directory added to `PHP_INI_SCAN_DIR` holding one ini file, whose
+/// `auto_prepend_file` is the prepended script beside it.
+const PHP_DIR: &str = "hook/php";
+const PHP_INI: &str = "loopgate.ini";
+const PHP_PREPEND: &str = "loopgate-prepend.php";
+const PREPEND: &str = include_str!("../ecosystem/php/prepend.php");
+
 /// The Go hook, in the room: the program `go test -exec` runs every test binary through.
 const GO_FILE: &str = "hook/go/loopgate-go-exec";
 const GO: &str = include_str!("../ecosystem/go/go-exec.sh");
@@ -59,7 +68,22 @@ pub(crate) fn install(room: &Path) -> io::Result<()> {
         super::private_dir(file.parent().unwrap_or(room))?;
         std::fs::write(&file, text)?;
     }
-    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))
+    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))?;
+    let php = room.join(PHP_DIR);
+    super::private_dir(&php)?;
+    let prepend = php.join(PHP_PREPEND);
+    std::fs::write(&prepend, PREPEND)?;
+    // An ini string cannot hold a path with `"` (nor `$`, which it expands): the hook is then left out, and the
+    // run's names are its output's.
+    match php_ini(&prepend.display().to_string()) {
+        Some(ini) => std::fs::write(php.join(PHP_INI), ini),
+        None => Ok(()),
+    }
+}
+
+/// The PHP hook's ini file, naming the prepended script at `prepend`; `None` where no ini string can hold it.
+fn php_ini(prepend: &str) -> Option<String> {
+    (!prepend.contains(['"', '$', '\n'])).then(|| format!("auto_prepend_file = \"{prepend}\"\n"))
 }
 
 /// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold:
@@ -90,6 +114,11 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
         options.push(ruby);
         vars.insert("RUBYOPT".to_string(), options);
     }
+    // An empty first entry of `PHP_INI_SCAN_DIR` keeps PHP's own directory (its extensions' ini files).
+    let mut scan = vars.get("PHP_INI_SCAN_DIR").cloned().unwrap_or_default();
+    scan.push(":");
+    scan.push(room.join(PHP_DIR));
+    vars.insert("PHP_INI_SCAN_DIR".to_string(), scan);
     // `GOFLAGS` is split at spaces with no quoting, and a user's own `-exec` (an emulator, a device) stays theirs.
     let go = room.join(GO_FILE).into_os_string();
     let mut flags = vars.get("GOFLAGS").cloned().unwrap_or_default();
@@ -103,27 +132,19 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
     }
 }
 
-/// Adds to `results` (read from a run's output) the tests the events of the run with variables `env` name, for the
-/// runners whose output names only failures (`runner::Report::HookNamed`: minitest, RSpec), where the verify
-/// command runs one of them (`runners`, the closure's): elsewhere events can only confirm the output's passes,
-/// so code under test that writes events of its own names no test. Events cut short or missing add nothing: the
-/// run then has no names beyond its output's, and the verdict's check of the events
-/// (`Recorded::report_problem`) says why.
-pub(crate) fn add_named(
-    env: Option<&[(OsString, OsString)]>,
-    runners: &[crate::runner::Runner],
-    results: &mut crate::readout::TestResults,
-) {
+/// Adds to `results` (read from a run's output) the tests the events at `events` name, for the runners whose output
+/// names only failures (`runner::Report::HookNamed`: minitest, RSpec), where the verify command runs one of them
+/// (`runners`, the closure's): elsewhere events can only confirm the output's passes, so code under test that
+/// writes events of its own names no test. Events cut short or missing add nothing: the run then has no names
+/// beyond its output's, and the verdict's check of the events (`Recorded::report_problem`) says why.
+pub(crate) fn add_named(events: &Path, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
     if !runners
         .iter()
         .any(|r| r.row().report == crate::runner::Report::HookNamed)
     {
         return;
     }
-    let Some((_, path)) = env.into_iter().flatten().find(|(name, _)| name == VAR) else {
-        return;
-    };
-    if let Ok(report) = super::report::Report::read_events(Path::new(path)) {
+    if let Ok(report) = super::report::Report::read_events(events) {
         report.add_named(results);
     }
 }
@@ -158,6 +179,10 @@ mod tests {
         assert_eq!(vars["GOFLAGS"], "-count=1", "GOFLAGS cannot hold a path with a space");
         assert_eq!(vars["RUBYOPT"], "-W0", "nor can RUBYOPT");
         vars.insert("RUBYOPT".to_string(), OsString::new());
+        assert_eq!(
+            vars["PHP_INI_SCAN_DIR"], ":/rooms/my room/hook/php",
+            "PHP's own directory stays first"
+        );
         set(Path::new("/rooms/r"), &mut vars);
         assert_eq!(vars["GOFLAGS"], "-count=1 -exec=/rooms/r/hook/go/loopgate-go-exec");
         let before = vars["GOFLAGS"].clone();
@@ -167,6 +192,9 @@ mod tests {
             vars["RUBYOPT"],
             "-r/rooms/r/hook/ruby/loopgate_report.rb -r/rooms/s/hook/ruby/loopgate_report.rb"
         );
+        let mut theirs = BTreeMap::from([("PHP_INI_SCAN_DIR".to_string(), OsString::from("/etc/php/extra"))]);
+        set(Path::new("/rooms/r"), &mut theirs);
+        assert_eq!(theirs["PHP_INI_SCAN_DIR"], "/etc/php/extra:/rooms/r/hook/php");
     }
 
     /// minitest's and RSpec's events name the tests their output does not, where the command runs one of them;
@@ -191,16 +219,15 @@ mod tests {
         ]
         .concat();
         std::fs::write(&events, &text).expect("write");
-        let env = [(OsString::from(VAR), events.clone().into_os_string())];
         let mut results = TestResults::default();
         results.record("CalcTest#test_div", TestOutcome::Failed);
-        add_named(Some(&env), &[crate::runner::Runner::Pytest], &mut results);
+        add_named(&events, &[crate::runner::Runner::Pytest], &mut results);
         assert_eq!(
             results.tests.len(),
             1,
             "a verify command that runs no such runner takes no names from events"
         );
-        add_named(Some(&env), &[crate::runner::Runner::Minitest], &mut results);
+        add_named(&events, &[crate::runner::Runner::Minitest], &mut results);
         assert_eq!(results.get("CalcTest#test_add"), Some(TestOutcome::Passed));
         assert_eq!(results.get("CalcTest#test_div"), Some(TestOutcome::Failed));
         assert_eq!(results.get("CalcTest#test_later"), None, "a skipped test did not run");
@@ -211,7 +238,17 @@ mod tests {
         );
         std::fs::write(&events, &text[..text.find("\"end\"").unwrap_or(0)]).expect("write");
         let mut cut = TestResults::default();
-        add_named(Some(&env), &[crate::runner::Runner::Minitest], &mut cut);
+        add_named(&events, &[crate::runner::Runner::Minitest], &mut cut);
         assert!(cut.is_empty(), "a run cut short names nothing: {cut:?}");
+    }
+
+    #[test]
+    fn the_php_hook_is_left_out_where_an_ini_string_cannot_name_it() {
+        assert_eq!(
+            php_ini("/rooms/my room/hook/php/p.php").as_deref(),
+            Some("auto_prepend_file = \"/rooms/my room/hook/php/p.php\"\n")
+        );
+        assert_eq!(php_ini("/rooms/a\"b/p.php"), None);
+        assert_eq!(php_ini("/rooms/$HOME/p.php"), None);
     }
 }

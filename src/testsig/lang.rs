@@ -39,6 +39,8 @@ pub fn is_test_file(path: &Path) -> bool {
         // minitest's `*_test.rb` / `test_*.rb`, RSpec's `*_spec.rb`; anywhere under `test/` or `spec/` (helpers
         // such as `test_helper.rb`, `spec/support/*.rb` included) is handled above.
         Lang::Ruby => stem.starts_with("test_") || stem.ends_with("_test") || stem.ends_with("_spec"),
+        // PHPUnit's default suffix (`Test.php`); a configured one is read by `testseal::rules`.
+        Lang::Php => stem.ends_with("Test"),
         Lang::JavaScript => stem.ends_with(".test") || stem.ends_with(".spec"),
         // Cargo's integration tests live in `tests/`, handled above; inline tests are `may_hold_tests`' job.
         Lang::Rust => false,
@@ -65,6 +67,6 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
         .any(|needle| text.contains(needle)),
         Lang::JavaScript => text.contains("import.meta.vitest"),
         // pytest and `go test` collect only conventionally named files.
-        Lang::Python | Lang::Go | Lang::Shell | Lang::Ruby => false,
+        Lang::Python | Lang::Go | Lang::Shell | Lang::Ruby | Lang::Php => false,
     }
 }

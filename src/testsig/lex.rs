@@ -14,6 +14,8 @@
 mod clike;
 #[path = "../ecosystem/js/lex.rs"]
 mod js;
+#[path = "../ecosystem/php/lex.rs"]
+mod php;
 #[path = "../ecosystem/python/lex.rs"]
 mod python;
 #[path = "../ecosystem/ruby/lex.rs"]
@@ -155,6 +157,7 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
         Lang::JavaScript | Lang::Rust | Lang::Go => clike::lex(&mut cur, lang),
         Lang::Shell => shell::lex(&mut cur),
         Lang::Ruby => ruby::lex(&mut cur),
+        Lang::Php => php::lex(&mut cur),
     }
     let partners = pair_brackets(text.as_bytes(), &cur.toks);
     let mut line_starts = vec![0];

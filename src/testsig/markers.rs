@@ -10,6 +10,8 @@
 mod go;
 #[path = "../ecosystem/js/markers.rs"]
 mod js;
+#[path = "../ecosystem/php/markers.rs"]
+mod php;
 #[path = "../ecosystem/python/markers.rs"]
 mod python;
 #[path = "../ecosystem/ruby/markers.rs"]
@@ -44,6 +46,7 @@ pub(crate) fn find(lang: Lang, lx: &Lexed) -> Vec<Found> {
             Lang::Go => go::at(lx, i, &mut out),
             Lang::Shell => shell::at(lx, i, &mut out),
             Lang::Ruby => ruby::at(lx, i, &mut out),
+            Lang::Php => php::at(lx, i, &mut out),
         };
         i = step.max(i + 1);
     }

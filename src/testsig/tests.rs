@@ -10,6 +10,8 @@ mod js;
 mod lang;
 mod lex;
 mod markers;
+#[path = "../ecosystem/php/testsig/tests.rs"]
+mod php;
 mod props;
 #[path = "../ecosystem/python/testsig/tests.rs"]
 mod python;

@@ -297,3 +297,67 @@ fn ruby_runners_seal_their_option_files_and_the_rakefile() {
         "a Ruby script is no test run"
     );
 }
+
+#[test]
+fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
+    let dir = project(&[("phpunit.xml.dist", "<phpunit/>"), ("ci/phpunit.xml", "<phpunit/>")]);
+    for command in [
+        "phpunit",
+        "vendor/bin/phpunit --testdox",
+        "php -d memory_limit=-1 vendor/bin/phpunit tests",
+        "php vendor/phpunit/phpunit/phpunit --filter Calc",
+        "XDEBUG_MODE=off ./vendor/bin/phpunit",
+    ] {
+        let plan = plan(command, dir.path());
+        for name in ["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"] {
+            assert_eq!(scope_of(&plan, name), Some(&Scope::Whole), "{command}: {name}");
+        }
+        assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Php]), "{command}");
+        assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
+    }
+    let named = plan("phpunit -c ci/phpunit.xml", dir.path());
+    assert_eq!(scope_of(&named, "ci/phpunit.xml"), Some(&Scope::Whole));
+    assert_eq!(
+        scope_of(&named, "phpunit.xml.dist"),
+        None,
+        "a named file replaces the search"
+    );
+    let in_dir = plan("phpunit --configuration ci", dir.path());
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&Scope::Whole));
+    let none = plan("phpunit --no-configuration tests", dir.path());
+    assert_eq!(scope_of(&none, "phpunit.xml.dist"), None);
+    assert!(none.runners.contains(&Runner::Phpunit));
+    let other = plan("php artisan serve", dir.path());
+    assert!(other.runners.is_empty(), "php running another script is no PHPUnit");
+}
+
+#[test]
+fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
+    let dir = project(&[(
+        "composer.json",
+        r#"{"require":{"php":">=8.1"},"scripts":{"test":["@lint","@php vendor/bin/phpunit"],"lint":"App\\Lint::run","other":"rm -rf /"}}"#,
+    )]);
+    for command in [
+        "composer test",
+        "composer run-script test",
+        "composer --no-interaction run test -- --filter x",
+    ] {
+        let plan = plan(command, dir.path());
+        let keys = json_keys(scope_of(&plan, "composer.json"));
+        assert_eq!(
+            keys,
+            vec!["scripts.test".to_string(), "scripts.lint".to_string()],
+            "{command}"
+        );
+        assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
+        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&Scope::Whole), "{command}");
+    }
+    let elsewhere = project(&[("app/composer.json", r#"{"scripts":{"test":"phpunit"}}"#)]);
+    let plan = plan("composer -d app test", elsewhere.path());
+    assert_eq!(
+        json_keys(scope_of(&plan, "app/composer.json")),
+        vec!["scripts.test".to_string()]
+    );
+    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&Scope::Whole));
+}

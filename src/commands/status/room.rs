@@ -115,6 +115,9 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
         },
         tree,
         verdict_reads: match (described.pytest_report, &described.hook_report) {
+            _ if described.phpunit_report => {
+                "PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path: its test names are the run's".to_string()
+            }
             (true, _) => "pytest's own JUnit report, written to a private path, beside the runner's output".to_string(),
             (false, Some(who)) => format!(
                 "the per-test results loopgate's start hook recorded from {who} to a private path, beside the runner's output"

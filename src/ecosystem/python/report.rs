@@ -28,6 +28,9 @@ pub(crate) enum Problem {
     Failed(usize),
     /// Tests stdout says passed that the report does not hold as passed.
     Unreported(Vec<String>),
+    /// The report is whole but names no test, where the baseline's named them all (PHPUnit's, whose output
+    /// names none: a run narrowed to nothing, `No tests executed!`).
+    NoTests,
 }
 
 /// A structured report: every test with how it ended. pytest's JUnit report names a test by its stdout name's
@@ -230,7 +233,9 @@ fn junit_name(nodeid: &str) -> String {
 
 /// The tests of a report, each with how it ended (a skipped test did not run, as in `readout::results`).
 fn parse(text: &str) -> Result<Report, Problem> {
-    if !(text.trim_end().ends_with("</testsuites>") || text.trim_end().ends_with("</testsuite>")) {
+    let end = text.trim_end();
+    // PHPUnit writes a run of no test as `<testsuites/>`.
+    if !(end.ends_with("</testsuites>") || end.ends_with("</testsuite>") || end.ends_with("<testsuites/>")) {
         return Err(Problem::CutShort);
     }
     let mut report = Report {
@@ -339,6 +344,12 @@ mod tests {
         );
         let honest = results(&[("tests/test_calc.py::test_add", TestOutcome::Passed)]);
         assert_eq!(report.holds(&honest), None);
+    }
+
+    #[test]
+    fn phpunits_report_of_no_test_is_whole_and_empty() {
+        let report = parse("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites/>\n").expect("parses");
+        assert!(report.tests.is_empty());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 6] = Lang::ALL;
+const LANGS: [Lang; 7] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -54,6 +54,7 @@ fn header(lang: Lang) -> &'static str {
         Lang::Go => "package calc\n\nimport \"testing\"\n",
         Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
         Lang::Ruby => "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
+        Lang::Php => "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
     }
 }
 
@@ -104,6 +105,12 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nTEXT_NAME = <<~EOS\n  end\nEOS\n",
             "\nCASES_NAME = %w[a b].map { |s| s =~ /x[\\/]y/ }\n",
         ],
+        Lang::Php => vec![
+            "\nfinal class NAMETest extends TestCase\n{\n    public function testA(): void\n    {\n        $this->assertSame(1, f(1));\n    }\n}\n",
+            "\nclass SkipNAMETest extends TestCase\n{\n    /** @dataProvider rows */\n    public function testB(int $x): void\n    {\n        $this->markTestSkipped(\"x {$x}\");\n    }\n\n    public static function rows(): array\n    {\n        return [[1], 'two' => [2]];\n    }\n}\n",
+            "\nfunction helper_NAME(string $s): string\n{\n    return <<<EOT\n    {$s} # }\n    EOT;\n}\n",
+            "\n$casesNAME = ['a' => 1, \"b\" => 2]; // x\n",
+        ],
     }
 }
 
@@ -116,12 +123,17 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
         Lang::Ruby => "\nit \"appended zz\" do\n  expect(true).to be true\nend\n",
+        Lang::Php => {
+            "\nclass AppendedZzTest extends TestCase\n{\n    public function testZz(): void\n    {\n        $this->assertTrue(true);\n    }\n}\n"
+        }
     }
 }
 
 fn comment(lang: Lang) -> &'static str {
     match lang {
-        Lang::Python | Lang::Shell | Lang::Ruby => "\n# a note: it.skip() @pytest.mark.skip skip xit\n",
+        Lang::Python | Lang::Shell | Lang::Ruby | Lang::Php => {
+            "\n# a note: it.skip() @pytest.mark.skip skip xit markTestSkipped()\n"
+        }
         _ => "\n// a note: it.skip() #[ignore] t.Skip()\n",
     }
 }
