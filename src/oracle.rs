@@ -104,13 +104,36 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         None => active.put_back_tests(),
     };
     // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
-    let tree = match room.as_ref().map(|r| r.tree(active)).transpose() {
+    let snapshot = store_snapshot(active)?;
+    let tree = match room.as_ref().map(|r| r.tree(active, snapshot.as_ref())).transpose() {
         Ok(tree) => tree.flatten(),
         Err(err) => {
             let _ = put_back_tests();
             return Err(err);
         }
     };
+    // What the baseline read outside the project and this run cannot read from the snapshot (no mount
+    // namespace here, a file held by stat alone) is compared by content: what differs is named, not run on.
+    let presented = |tree: &Option<(crate::room::Placed, crate::room::tree::Done)>| -> Vec<std::path::PathBuf> {
+        tree.iter()
+            .flat_map(|(placed, _)| placed.presented().to_vec())
+            .collect()
+    };
+    let snapshot_moved = |presented: &[std::path::PathBuf]| -> Vec<Move> {
+        let presented = presented.iter().map(std::path::PathBuf::as_path).collect();
+        snapshot
+            .iter()
+            .flat_map(|s| s.changed(&presented))
+            .map(|path| Move::File(FileChange::Changed(path)))
+            .collect()
+    };
+    let presented = presented(&tree);
+    let unpresented = snapshot_moved(&presented);
+    if !unpresented.is_empty() {
+        progress.finish();
+        put_back_tests()?;
+        return Ok(Verdict::SealBroken(Breach::of(unpresented, root)));
+    }
     // Where the baseline was traced, the promise run is traced too, so where it loads the test side from can
     // be compared with the baseline's (see `closure::resolved`).
     let resolution = inputs
@@ -290,6 +313,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
         // run ended), or still different afterwards (a build script or a process left running).
         let mut moves = inputs.check(root, &checks)?;
+        moves.extend(snapshot_moved(&presented));
         let seen: Vec<Move> = moved_during_run
             .into_iter()
             .filter(|path| !moves.iter().any(|m| m.path() == path))
@@ -445,7 +469,11 @@ pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
 impl InRoom {
     /// The room's tree for this run, synced from the project as it stands now, where the loop's runs stand in it
     /// (see `room::tree`, mounted or copied); `None` where they stand in the project's own tree.
-    fn tree(&self, active: &ActiveLoop) -> Result<Option<(crate::room::Placed, crate::room::tree::Done)>, Error> {
+    fn tree(
+        &self,
+        active: &ActiveLoop,
+        snapshot: Option<&crate::room::snapshot::Snapshot>,
+    ) -> Result<Option<(crate::room::Placed, crate::room::tree::Done)>, Error> {
         // A process that cannot enter a namespace now (`loopgate verify` inside Claude Code's sandbox, which
         // allows none) runs in the project's own tree, as where setup found none; the Stop hook runs outside it.
         let state = self.recorded.tree.as_ref();
@@ -461,7 +489,7 @@ impl InRoom {
         let known = synced.files.len();
         let placed = self
             .room
-            .place_tree(state, &project.root, &self.recorded.vars, &mut synced)
+            .place_tree(state, &project.root, &self.recorded.vars, &mut synced, snapshot)
             .map_err(|source| Error::Io {
                 action: "sync the oracle's tree in",
                 path: self.room.dir().to_path_buf(),
@@ -520,7 +548,8 @@ fn run_counted(request: &VerifyRequest, progress: &LiveLine) -> Result<Counted, 
 /// cut baseline keeps no results, so the loop's first verify becomes the baseline (what its trace saw up to
 /// the cut is still sealed: everything in it was really used). A command that cannot start at all (not found,
 /// not executable: `VerifyOutcome::could_not_start`) is refused here, with the shell's own line: such a loop
-/// could never pass.
+/// could never pass. Returned beside the run: what its trace read outside the project, for the snapshot
+/// (`room::snapshot::candidates`).
 pub(crate) fn baseline(
     project: &crate::project::Project,
     fields: &StateFields,
@@ -529,7 +558,7 @@ pub(crate) fn baseline(
     env: Option<&[(OsString, OsString)]>,
     plane: Option<&crate::plane::Plane>,
     placed: Option<(&crate::room::Placed, &std::path::Path)>,
-) -> Result<Option<(Baseline, Observed)>, Error> {
+) -> Result<Option<(Baseline, Observed, Vec<std::path::PathBuf>)>, Error> {
     let Some(command) = &fields.config.verify.verify_command else {
         return Ok(None);
     };
@@ -566,6 +595,7 @@ pub(crate) fn baseline(
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
+    let mut read_outside = Vec::new();
     let observed = match tracer {
         Ok(_) => {
             let moved = placed.and_then(|(placed, _)| placed.moved());
@@ -577,6 +607,7 @@ pub(crate) fn baseline(
             let mut observed = Observed::take(&events, &project.root, home.as_deref(), derived);
             let pycache = crate::closure::resolved::pycache_prefix(env);
             observed.loaded = crate::closure::resolved::test_side(&events, &project.root, pycache.as_deref());
+            read_outside = crate::room::snapshot::candidates(&events, &project.root, &crate::project::loopgate_home());
             observed
         }
         Err(why) => Observed::unavailable(why),
@@ -605,7 +636,7 @@ pub(crate) fn baseline(
         baseline.counts = None;
         baseline.results = crate::readout::TestResults::default();
     }
-    Ok(Some((baseline, observed)))
+    Ok(Some((baseline, observed, read_outside)))
 }
 
 /// Holds a run that `passed` so far to the baseline, test by name; a baseline without names (none taken at
@@ -689,7 +720,22 @@ fn covered_outside(active: &ActiveLoop) -> Result<Vec<std::path::PathBuf>, Error
     };
     let root = project.root.canonicalize().unwrap_or_else(|_| project.root.clone());
     let hidden = synced.outside.hidden(&recorded.vars, &root);
-    Ok(hidden.cover.into_iter().map(|(path, _)| path).collect())
+    let mut covered: Vec<std::path::PathBuf> = hidden.cover.into_iter().map(|(path, _)| path).collect();
+    // What the snapshot presents, the run reads as the baseline did: a change there is no input of the run (a
+    // file the snapshot cannot present after all is compared by content once the run's mounts are known).
+    if crate::room::mount::Private::probe().is_ok()
+        && let Some(snapshot) = store_snapshot(active)?
+    {
+        covered.extend(snapshot.files.into_keys().map(std::path::PathBuf::from));
+    }
+    Ok(covered)
+}
+
+/// The loop's snapshot of what the baseline read outside the project (`room::snapshot`), if setup took one.
+fn store_snapshot(active: &ActiveLoop) -> Result<Option<crate::room::snapshot::Snapshot>, Error> {
+    Ok(active
+        .store
+        .load_companion::<crate::room::snapshot::Snapshot>(&active.project, crate::seal::SNAPSHOT)?)
 }
 
 /// `moves` without those at or below a `covered` place: a file the run cannot see is no input of the oracle's,

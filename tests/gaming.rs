@@ -52,6 +52,8 @@ mod report_moves;
 mod room_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
+#[path = "gaming/snapshot_moves.rs"]
+mod snapshot_moves;
 #[path = "gaming/tree_moves.rs"]
 mod tree_moves;
 

@@ -513,7 +513,7 @@ fn the_scratchs_places_are_the_outermost_existing_directories() {
         base.join("missing"),
         std::path::PathBuf::from("/"),
     ];
-    let private = crate::confine::mount::Private::build(&places, &room)
+    let private = crate::confine::mount::Private::build(&places, &[], &room)
         .expect("prepared")
         .expect("a place");
     assert_eq!(private.dirs(), [base.join("home")]);
