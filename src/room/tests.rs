@@ -307,7 +307,17 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
             let outside = [(site.clone(), true)];
             let sealed = ["tests/cases.json".to_string()];
             let tree = room.dir().join("tree");
-            let mount = super::Mount::prepare(&root, &tree, &done.bound, &[], &home, room.dir(), &outside, &sealed)?;
+            let mount = super::Mount::prepare(
+                &root,
+                &tree,
+                &done.bound,
+                &[],
+                &home,
+                room.dir(),
+                &outside,
+                &sealed,
+                None,
+            )?;
             Ok((mount, done))
         })
         .expect("mount prepared");
@@ -380,7 +390,7 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     let tree = room.dir().join("tree");
     let done = synced.sync(&root, &tree).expect("synced");
     let private = [user.clone()];
-    let mount = super::Mount::prepare(&root, &tree, &done.bound, &private, &store, room.dir(), &[], &[])
+    let mount = super::Mount::prepare(&root, &tree, &done.bound, &private, &store, room.dir(), &[], &[], None)
         .expect("mount prepared");
     let mut plane = crate::plane::Plane::new(&store, &[]);
     plane.add(&user.join(".bashrc"));
@@ -482,6 +492,7 @@ fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
         room.dir(),
         &[],
         &[],
+        None,
     )
     .expect("mount prepared");
     let recorded = recorded(&[("TMPDIR", "/somewhere")]);

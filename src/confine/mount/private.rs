@@ -168,22 +168,25 @@ impl Private {
     pub(crate) fn present(&mut self, snapshot: &Snapshot, store: &Path) -> Vec<PathBuf> {
         use std::os::unix::ffi::OsStrExt;
         let mut presented = Vec::new();
+        let store = crate::plane::resolve(store);
         for group in &mut self.places {
             let paths: Vec<PathBuf> = group
                 .iter()
                 .map(|layer| PathBuf::from(std::ffi::OsStr::from_bytes(layer.path.to_bytes())))
                 .collect();
             for (i, layer) in group.iter_mut().enumerate() {
-                if !layer.dir {
+                let place = &paths[i];
+                // overlayfs refuses a layer inside another of the same mount: a place holding the store presents
+                // nothing itself (its held files are bound one by one, see `Snapshot::file_binds`).
+                if !layer.dir || store.starts_with(place) {
                     continue;
                 }
-                let place = &paths[i];
                 let deeper: Vec<PathBuf> = paths
                     .iter()
                     .filter(|p| *p != place && p.starts_with(place))
                     .cloned()
                     .collect();
-                let Ok(Some(dir)) = snapshot.layer(store, place, &deeper) else {
+                let Ok(Some(dir)) = snapshot.layer(&store, place, &deeper) else {
                     continue;
                 };
                 let Ok(dir) = cstring(&dir) else { continue };
