@@ -32,8 +32,10 @@ struct Held {
     env: fn(&Project) -> Vec<(String, String)>,
     /// The agent's move.
     play: fn(&Project),
-    /// A path (relative to the sandbox, beside the project) the rejection without a namespace names.
-    named: &'static str,
+    /// A path (relative to the sandbox, beside the project) the rejection without a namespace names; `None`
+    /// where the project cannot run in a copy at the copy's own path at all (a `../` path dependency resolves
+    /// from the copy there, so the baseline never reads the place).
+    named: Option<&'static str>,
 }
 
 /// The sandbox directory holding the project, its `home` and the places beside it.
@@ -80,6 +82,41 @@ fn preload_above_the_project(p: &Project) {
     std::fs::write(dir.join("index.js"), "// the user's own preload\n").expect("preload");
 }
 
+/// A crate whose test checks through a sibling path dependency (`../helper`, outside the project).
+const CARGO_HELPER: Fixture = Fixture {
+    verify: "cargo test -q",
+    files: &[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nhelper = { path = \"../helper\" }\n\n[workspace]\n",
+        ),
+        ("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n"),
+        (
+            "tests/api.rs",
+            "#[test]\nfn adds() {\n    assert!(helper::same(calc::add(1, 2), 3));\n}\n",
+        ),
+    ],
+    fix: ("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"),
+    js: false,
+};
+
+fn helper_beside_the_project(p: &Project) {
+    let dir = base(p).join("helper");
+    write_file(
+        &dir.join("Cargo.toml"),
+        "[package]\nname = \"helper\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write_file(
+        &dir.join("src/lib.rs"),
+        "pub fn same(a: i32, b: i32) -> bool {\n    a == b\n}\n",
+    );
+}
+
+fn write_file(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("its directory");
+    std::fs::write(path, text).expect("written");
+}
+
 const HELD: &[Held] = &[
     Held {
         name: "unittest_usercustomize_edited_in_place",
@@ -90,7 +127,7 @@ const HELD: &[Held] = &[
             let path = user_site(p).join("usercustomize.py");
             agent(p, &format!("cat > '{}' <<'EOF'\n{USER_PATCH}EOF", path.display()));
         },
-        named: "usercustomize.py",
+        named: Some("usercustomize.py"),
     },
     Held {
         name: "unittest_usercustomize_replaced_by_a_link",
@@ -103,7 +140,7 @@ const HELD: &[Held] = &[
             let path = user_site(p).join("usercustomize.py");
             agent(p, &format!("ln -sf '{}' '{}'", elsewhere.display(), path.display()));
         },
-        named: "usercustomize.py",
+        named: Some("usercustomize.py"),
     },
     Held {
         name: "npm_preload_in_node_modules_above_the_project_edited",
@@ -114,7 +151,7 @@ const HELD: &[Held] = &[
             let path = base(p).join("node_modules/preload/index.js");
             agent(p, &format!("printf '%s' \"{NODE_PATCH}\" >> '{}'", path.display()));
         },
-        named: "node_modules/preload/index.js",
+        named: Some("node_modules/preload/index.js"),
     },
     Held {
         name: "npm_preload_directory_above_the_project_replaced_by_a_link",
@@ -136,7 +173,20 @@ const HELD: &[Held] = &[
                 ),
             );
         },
-        named: "node_modules/preload",
+        named: Some("node_modules/preload"),
+    },
+    Held {
+        name: "cargo_path_dependency_beside_the_project_edited",
+        fixture: &CARGO_HELPER,
+        before: helper_beside_the_project,
+        env: no_env,
+        play: |p| {
+            write_file(
+                &base(p).join("helper/src/lib.rs"),
+                "pub fn same(a: i32, b: i32) -> bool {\n    let _ = (a, b);\n    true\n}\n",
+            );
+        },
+        named: None,
     },
 ];
 
@@ -191,12 +241,13 @@ fn play(held: &Held) {
         held.name,
         block.reason
     );
+    let Some(tail) = held.named else { return };
     let p = start(held, "--no-closure-seal", &[("LOOPGATE_ROOM_TREE", "copy")]);
     (held.play)(&p);
     let block = promise(&p, held).blocked();
-    let named = base(&p).join(held.named);
+    let named = base(&p).join(tail);
     assert!(
-        block.reason.contains("PROMISE REJECTED") && names(&block.reason, &named, held.named),
+        block.reason.contains("PROMISE REJECTED") && names(&block.reason, &named, tail),
         "{}: without a namespace the rejection should name `{}`:\n{}",
         held.name,
         named.display(),
@@ -223,6 +274,7 @@ held_moves!(
     unittest_usercustomize_replaced_by_a_link,
     npm_preload_in_node_modules_above_the_project_edited,
     npm_preload_directory_above_the_project_replaced_by_a_link,
+    cargo_path_dependency_beside_the_project_edited,
 );
 
 /// Plays an honest change on top of the fix with `held`'s place outside the project: it must complete.
@@ -248,6 +300,13 @@ fn unittest_fix_beside_a_held_user_site_grown_by_an_unrelated_install() {
         )
         .expect("a .pth");
     });
+}
+
+/// Honest: the fix in the project's own source, with a sibling path dependency the baseline built held as it
+/// was (cargo takes the held files' modification times for its fingerprints, so nothing rebuilds wrongly).
+#[test]
+fn cargo_fix_beside_a_held_path_dependency() {
+    honest(&HELD[4], |_| {});
 }
 
 /// Honest: a new package in the `node_modules` above the project, which the baseline never read, required by
