@@ -77,7 +77,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let inputs = Inputs::load(active)?;
     let root = &active.project.root;
     let checks = |check| fields.checks(check);
-    let covered = covered_outside(active)?;
+    let snapshot = store_snapshot(active)?;
+    let covered = covered_outside(active, snapshot.as_ref())?;
     let before = Breach::of(not_covered(inputs.check(root, &checks)?, &covered), root);
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
@@ -104,7 +105,6 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         None => active.put_back_tests(),
     };
     // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
-    let snapshot = store_snapshot(active)?;
     let tree = match room.as_ref().map(|r| r.tree(active, snapshot.as_ref())).transpose() {
         Ok(tree) => tree.flatten(),
         Err(err) => {
@@ -701,13 +701,20 @@ pub(crate) fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
     let fields = &active.seal.fields;
     let root = &active.project.root;
     let moves = Inputs::load(active)?.check(root, &|check| fields.checks(check))?;
-    Ok(Breach::of(not_covered(moves, &covered_outside(active)?), root))
+    let snapshot = store_snapshot(active)?;
+    Ok(Breach::of(
+        not_covered(moves, &covered_outside(active, snapshot.as_ref())?),
+        root,
+    ))
 }
 
 /// What of the places outside the project the oracle's run will not see (`room::outside`): what was added there
-/// since setup. Empty where the loop's runs do not stand in the mounted tree, or this process cannot enter it
+/// since setup; and the paths it reads from the `snapshot` whatever they hold now (`room::snapshot`). Empty where the loop's runs do not stand in the mounted tree, or this process cannot enter it
 /// (`loopgate verify` inside Claude Code's sandbox): there detection is all there is.
-fn covered_outside(active: &ActiveLoop) -> Result<Vec<std::path::PathBuf>, Error> {
+fn covered_outside(
+    active: &ActiveLoop,
+    snapshot: Option<&crate::room::snapshot::Snapshot>,
+) -> Result<Vec<std::path::PathBuf>, Error> {
     let (store, project) = (&active.store, &active.project);
     let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
         return Ok(Vec::new());
@@ -724,9 +731,9 @@ fn covered_outside(active: &ActiveLoop) -> Result<Vec<std::path::PathBuf>, Error
     // What the snapshot presents, the run reads as the baseline did: a change there is no input of the run (a
     // file the snapshot cannot present after all is compared by content once the run's mounts are known).
     if crate::room::mount::Private::probe().is_ok()
-        && let Some(snapshot) = store_snapshot(active)?
+        && let Some(snapshot) = snapshot
     {
-        covered.extend(snapshot.files.into_keys().map(std::path::PathBuf::from));
+        covered.extend(snapshot.files.keys().map(std::path::PathBuf::from));
     }
     Ok(covered)
 }

@@ -250,6 +250,7 @@ impl Snapshot {
         let Ok(objects) = objects::Objects::open(store) else {
             return Vec::new();
         };
+        let presented: HashSet<&Path> = presented.iter().map(PathBuf::as_path).collect();
         self.files
             .iter()
             .filter_map(|(path, entry)| {
@@ -257,7 +258,7 @@ impl Snapshot {
                 let Entry::File { digest, mode, .. } = entry else {
                     return None;
                 };
-                if presented.iter().any(|p| p == path) {
+                if presented.contains(path) {
                     return None;
                 }
                 let parent = path.parent()?;

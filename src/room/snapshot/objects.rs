@@ -126,21 +126,6 @@ impl Objects {
             }
         }
     }
-
-    /// Bytes the objects take (each object once).
-    pub(crate) fn disk_used(&self) -> u64 {
-        let mut total = 0;
-        for shard in std::fs::read_dir(self.dir.join("objects"))
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            for object in std::fs::read_dir(shard.path()).into_iter().flatten().flatten() {
-                total += object.metadata().map_or(0, |m| m.len());
-            }
-        }
-        total
-    }
 }
 
 /// The SHA-256 of the file at `path`, in hex.

@@ -324,7 +324,7 @@ fn a_corrupt_digest_or_a_missing_object_is_an_error_naming_it() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_run_in_the_namespace_reads_the_snapshot_at_every_held_path() {
-    if std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err() {
+    if crate::room::tests::no_scratch() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
@@ -358,7 +358,7 @@ fn a_run_in_the_namespace_reads_the_snapshot_at_every_held_path() {
         &root,
         &tree,
         &done.bound,
-        &[user.clone()],
+        std::slice::from_ref(&user),
         &store,
         room.dir(),
         &[],
@@ -376,23 +376,14 @@ fn a_run_in_the_namespace_reads_the_snapshot_at_every_held_path() {
         dep = dep.display(),
         new = base.join("dep/src/new.rs").display(),
     );
-    let request = crate::verify::VerifyRequest {
-        command: &script,
-        cwd: &root,
-        timeout: std::time::Duration::from_secs(60),
-        log_path: &base.join("verify.log"),
-        prefix: &[],
-        env: None,
-        plane: None,
-        mount: Some(&mount),
-    };
-    let outcome = crate::verify::run(&request).expect("runs");
+    let log = base.join("verify.log");
+    let outcome = crate::room::tests::run_mounted(&script, &root, &log, None, &mount);
     let text = outcome.output_text();
     assert!(text.contains("SITENPMRCDEPNEW\nWROTE"), "{text}");
     // The run's write went to its scratch: neither the snapshot nor the agent's file changed.
     assert_eq!(std::fs::read_to_string(&evil).expect("evil"), "EVIL");
     assert!(snapshot.changed(&HashSet::new()).len() == 3);
-    let again = crate::verify::run(&request).expect("runs again");
+    let again = crate::room::tests::run_mounted(&script, &root, &log, None, &mount);
     assert!(
         again.output_text().contains("SITENPMRCDEPNEW"),
         "{}",
