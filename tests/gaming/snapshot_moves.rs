@@ -117,6 +117,63 @@ fn write_file(path: &Path, text: &str) {
     std::fs::write(path, text).expect("written");
 }
 
+/// A Go module whose test checks through a module from Go's module cache (`GOMODCACHE` beside the project,
+/// filled from a file proxy before setup; `GOPROXY=off` after).
+const GO_HELPER: Fixture = Fixture {
+    verify: "go test -v ./...",
+    files: &[
+        (
+            "go.mod",
+            "module calc\n\ngo 1.19\n\nrequire example.com/helper v1.0.0\n",
+        ),
+        (
+            "go.sum",
+            "example.com/helper v1.0.0 h1:Wh+GheOzKeWHepVrs9jOAa90kZS7O06tYm7BPE5rFpM=\nexample.com/helper v1.0.0/go.mod h1:DsWAWLrrbketmA9ePee1twPThWPeDXMb7ZQ51+wVgTM=\n",
+        ),
+        (
+            "calc.go",
+            "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+        ),
+        (
+            "calc_test.go",
+            "package calc\n\nimport (\n\t\"testing\"\n\n\t\"example.com/helper\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif !helper.Same(Add(1, 2), 3) {\n\t\tt.Fatal(\"Add(1, 2) != 3\")\n\t}\n}\n",
+        ),
+    ],
+    fix: (
+        "calc.go",
+        "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n",
+    ),
+    js: false,
+};
+
+/// Fills the module cache beside the project (`$1`) with `example.com/helper` from a file proxy made here.
+const FILL_MODULE_CACHE: &str = r#"python3 - "$1" <<'EOF'
+import os, sys, zipfile
+d = os.path.join(sys.argv[1], "proxy/example.com/helper/@v")
+os.makedirs(d)
+mod = "module example.com/helper\n\ngo 1.19\n"
+with zipfile.ZipFile(os.path.join(d, "v1.0.0.zip"), "w") as z:
+    z.writestr("example.com/helper@v1.0.0/go.mod", mod)
+    z.writestr("example.com/helper@v1.0.0/helper.go", "package helper\n\nfunc Same(a, b int) bool {\n\treturn a == b\n}\n")
+open(os.path.join(d, "v1.0.0.mod"), "w").write(mod)
+open(os.path.join(d, "v1.0.0.info"), "w").write('{"Version":"v1.0.0","Time":"2024-01-01T00:00:00Z"}\n')
+open(os.path.join(d, "list"), "w").write("v1.0.0\n")
+EOF
+GOMODCACHE="$1/gomodcache" GOPROXY="file://$1/proxy" GOSUMDB=off GOFLAGS=-mod=mod go mod download example.com/helper"#;
+
+fn module_cache_beside_the_project(p: &Project) {
+    agent(p, &format!("set -- '{}'\n{FILL_MODULE_CACHE}", base(p).display()));
+}
+
+/// Go reads modules from the cache beside the project, never from the network.
+fn module_cache_env(p: &Project) -> Vec<(String, String)> {
+    vec![
+        ("GOMODCACHE".into(), base(p).join("gomodcache").display().to_string()),
+        ("GOPROXY".into(), "off".into()),
+        ("GOSUMDB".into(), "off".into()),
+    ]
+}
+
 const HELD: &[Held] = &[
     Held {
         name: "unittest_usercustomize_edited_in_place",
@@ -187,6 +244,23 @@ const HELD: &[Held] = &[
             );
         },
         named: None,
+    },
+    Held {
+        name: "go_module_cache_file_edited",
+        fixture: &GO_HELPER,
+        before: module_cache_beside_the_project,
+        env: module_cache_env,
+        play: |p| {
+            let dir = base(p).join("gomodcache/example.com/helper@v1.0.0");
+            std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+            let file = dir.join("helper.go");
+            std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o644)).expect("chmod");
+            write_file(
+                &file,
+                "package helper\n\nfunc Same(a, b int) bool {\n\treturn true\n}\n",
+            );
+        },
+        named: Some("gomodcache/example.com/helper@v1.0.0/helper.go"),
     },
 ];
 
@@ -275,6 +349,7 @@ held_moves!(
     npm_preload_in_node_modules_above_the_project_edited,
     npm_preload_directory_above_the_project_replaced_by_a_link,
     cargo_path_dependency_beside_the_project_edited,
+    go_module_cache_file_edited,
 );
 
 /// Plays an honest change on top of the fix with `held`'s place outside the project: it must complete.
