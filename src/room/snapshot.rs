@@ -39,8 +39,11 @@
 //! closure seals by content; files larger than [`LARGE`] where they must be compared by stat.
 
 pub(crate) mod objects;
+mod present;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use present::make_removable;
 
 use std::collections::{BTreeMap, HashSet};
 use std::io;
@@ -206,18 +209,17 @@ impl Snapshot {
             return Ok(());
         }
         if meta.file_type().is_symlink() {
-            let target = std::fs::read_link(&real)?;
+            let Ok(target) = std::fs::read_link(&real) else {
+                return Ok(());
+            };
             self.insert(&real, Entry::Link { target: target.clone() });
             return self.hold(&real_parent.join(target), objects, root, seen, depth + 1);
         }
         if !meta.is_file() {
             return Ok(());
         }
-        match objects.put(&real, &meta) {
-            Ok(entry) => self.insert(&real, entry),
-            Err(err) if err.kind() == io::ErrorKind::PermissionDenied => {}
-            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-            Err(err) => return Err(err),
+        if let Some(entry) = objects.put(&real, &meta)? {
+            self.insert(&real, entry);
         }
         Ok(())
     }
@@ -225,118 +227,6 @@ impl Snapshot {
     fn insert(&mut self, path: &Path, entry: Entry) {
         if let Some(key) = path.to_str() {
             self.files.insert(key.to_string(), entry);
-        }
-    }
-
-    /// The places to overlay so the held paths can be presented, for a project at `root`: for each held path,
-    /// its outermost directory that is not `/` and holds neither the project nor any of `avoid` (loopgate's home,
-    /// the snapshot's store: overlayfs refuses a layer inside another of the same mount, and the project is the
-    /// room's tree). A held path with no such directory (a dotfile in a home that holds the project) is bound
-    /// file by file instead ([`Snapshot::file_binds`]).
-    pub(crate) fn places(&self, root: &Path, avoid: &[PathBuf]) -> Vec<PathBuf> {
-        let mut places: Vec<PathBuf> = self
-            .files
-            .keys()
-            .filter_map(|path| place_of(Path::new(path), root, avoid))
-            .collect();
-        places.sort();
-        places.dedup();
-        places
-    }
-
-    /// The held files no overlay presents (`presented`) that can be bound over their path, each `(object, path)`:
-    /// those that are a regular file now, reached through no link (a bind follows one). The rest are compared.
-    pub(crate) fn file_binds(&self, store: &Path, presented: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
-        let Ok(objects) = objects::Objects::open(store) else {
-            return Vec::new();
-        };
-        let presented: HashSet<&Path> = presented.iter().map(PathBuf::as_path).collect();
-        self.files
-            .iter()
-            .filter_map(|(path, entry)| {
-                let path = Path::new(path.as_str());
-                let Entry::File { digest, mode, .. } = entry else {
-                    return None;
-                };
-                if presented.contains(path) {
-                    return None;
-                }
-                let parent = path.parent()?;
-                let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
-                let direct = parent.canonicalize().is_ok_and(|real| real == parent);
-                let object = objects.object(digest, *mode).ok().filter(|o| o.is_file())?;
-                (regular && direct).then(|| (object, path.to_path_buf()))
-            })
-            .collect()
-    }
-
-    /// The held entries that `place` presents when `deeper` (places or mounts below it, overlaid or bound on
-    /// their own) are left out: its files and links, not those held by stat alone.
-    pub(crate) fn under<'a>(
-        &'a self,
-        place: &'a Path,
-        deeper: &'a [PathBuf],
-    ) -> impl Iterator<Item = (&'a Path, &'a Entry)> + 'a {
-        self.files
-            .iter()
-            .map(|(path, entry)| (Path::new(path.as_str()), entry))
-            .filter(move |(path, entry)| {
-                path.starts_with(place)
-                    && *path != place
-                    && !deeper.iter().any(|d| path.starts_with(d))
-                    && !matches!(entry, Entry::Large { .. })
-            })
-    }
-
-    /// The layer that presents `place` (see the module doc), built under `store` once per place and kept for the
-    /// loop; `None` where nothing held lies there. An error leaves the place unpresented (the promise compares).
-    pub(crate) fn layer(&self, store: &Path, place: &Path, deeper: &[PathBuf]) -> io::Result<Option<PathBuf>> {
-        if self.under(place, deeper).next().is_none() {
-            return Ok(None);
-        }
-        let objects = objects::Objects::open(store)?;
-        let layer = objects.layer_dir(place);
-        let done = layer.with_extension("done");
-        if done.exists() {
-            return Ok(Some(layer));
-        }
-        crate::fsutil::remove_any(&layer)?;
-        let mut dirs = Vec::new();
-        let built = (|| -> io::Result<()> {
-            objects::private_dir(&layer)?;
-            for (path, entry) in self.under(place, deeper) {
-                let relative = path.strip_prefix(place).map_err(io::Error::other)?;
-                let at = layer.join(relative);
-                let mut made = PathBuf::new();
-                for part in relative.parent().into_iter().flat_map(Path::components) {
-                    made.push(part);
-                    let dir = layer.join(&made);
-                    if std::fs::symlink_metadata(&dir).is_err() {
-                        objects::private_dir(&dir)?;
-                        let mode = std::fs::metadata(place.join(&made)).map_or(0o755, |m| m.mode() & 0o7777);
-                        dirs.push((dir, mode));
-                    }
-                }
-                match entry {
-                    Entry::File { digest, mode, .. } => objects.link(digest, *mode, &at)?,
-                    Entry::Link { target } => std::os::unix::fs::symlink(target, &at)?,
-                    Entry::Large { .. } => {}
-                }
-            }
-            // Deepest first: a directory made read-only (Go's module cache) after what lies in it.
-            for (dir, mode) in dirs.iter().rev() {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(dir, std::fs::Permissions::from_mode(*mode))?;
-            }
-            std::fs::write(&done, b"")
-        })();
-        match built {
-            Ok(()) => Ok(Some(layer)),
-            Err(err) => {
-                let _ = make_removable(&layer);
-                let _ = crate::fsutil::remove_any(&layer);
-                Err(err)
-            }
         }
     }
 
@@ -372,15 +262,6 @@ fn differs(path: &Path, entry: &Entry) -> bool {
     }
 }
 
-/// The outermost directory above `path` that is not `/` and holds neither `root` nor any of `avoid`.
-fn place_of(path: &Path, root: &Path, avoid: &[PathBuf]) -> Option<PathBuf> {
-    path.ancestors()
-        .skip(1)
-        .take_while(|a| a.parent().is_some() && !root.starts_with(a) && !avoid.iter().any(|v| v.starts_with(a)))
-        .last()
-        .map(Path::to_path_buf)
-}
-
 /// Whether the agent could change `path`: it, or the directory holding it, is this user's.
 fn changeable(path: &Path) -> bool {
     // SAFETY: getuid cannot fail.
@@ -392,18 +273,4 @@ fn changeable(path: &Path) -> bool {
 /// Whether `path` lies outside the project at `root` and the system's directories.
 fn outside(path: &Path, root: &Path) -> bool {
     !path.starts_with(root) && !SYSTEM.iter().any(|s| path.starts_with(s))
-}
-
-/// Gives the owner write access to every directory under `dir` (a layer made read-only), so it can be removed.
-pub(crate) fn make_removable(dir: &Path) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::symlink_metadata(dir)?;
-    if !meta.is_dir() {
-        return Ok(());
-    }
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    for entry in std::fs::read_dir(dir)?.flatten() {
-        make_removable(&entry.path())?;
-    }
-    Ok(())
 }

@@ -47,14 +47,25 @@ impl Objects {
     }
 
     /// Stores the file at `path` (stat `meta`) and returns how it is held: by content, or by stat alone where it
-    /// is larger than [`LARGE`] and cannot be reflinked.
-    pub(crate) fn put(&self, path: &Path, meta: &std::fs::Metadata) -> io::Result<Entry> {
+    /// is larger than [`LARGE`] and cannot be reflinked; `None` where this user cannot read it or it is no longer
+    /// a file (it is not held). An error is the store's (full, read-only).
+    pub(crate) fn put(&self, path: &Path, meta: &std::fs::Metadata) -> io::Result<Option<Entry>> {
         let stat = Stat::of(meta);
         let mode = meta.mode() & 0o7777;
-        let mut source = std::fs::File::options()
+        let opened = std::fs::File::options()
             .read(true)
             .custom_flags(libc::O_NOFOLLOW)
-            .open(path)?;
+            .open(path);
+        let mut source = match opened {
+            Ok(source) => source,
+            Err(err)
+                if matches!(err.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::NotFound)
+                    || err.raw_os_error() == Some(libc::ELOOP) =>
+            {
+                return Ok(None);
+            }
+            Err(err) => return Err(err),
+        };
         let temp = self
             .dir
             .join("objects")
@@ -83,7 +94,7 @@ impl Objects {
             Ok(Some(stored)) => stored,
             Ok(None) => {
                 std::fs::remove_file(&temp)?;
-                return Ok(Entry::Large { stat });
+                return Ok(Some(Entry::Large { stat }));
             }
             Err(err) => {
                 let _ = std::fs::remove_file(&temp);
@@ -98,7 +109,7 @@ impl Objects {
             private_dir(object.parent().unwrap_or(&self.dir))?;
             std::fs::rename(&temp, &object)?;
         }
-        Ok(Entry::File { digest, mode, stat })
+        Ok(Some(Entry::File { digest, mode, stat }))
     }
 
     /// Where the layer of `place` lives (named by the place's path, so each place has one).
