@@ -340,7 +340,10 @@ impl Room {
             &self.dir,
             &hidden.cover,
             &sealed,
-            snapshot.map(|s| (s, store.as_path())),
+            snapshot
+                .map(|snapshot| snapshot::Presenting { snapshot, store })
+                .as_ref()
+                .map(|p| p as &dyn crate::confine::Presenter),
         )?;
         done.outside = hidden;
         Ok((mount, done))

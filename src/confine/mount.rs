@@ -74,7 +74,7 @@ impl Mount {
         room: &Path,
         outside: &[(PathBuf, bool)],
         sealed: &[String],
-        snapshot: Option<(&crate::room::snapshot::Snapshot, &Path)>,
+        snapshot: Option<&dyn crate::confine::Presenter>,
     ) -> io::Result<Mount> {
         let root = root.canonicalize()?;
         let room = room.canonicalize()?;
@@ -113,17 +113,17 @@ impl Mount {
         }
         let locked = if readonly.is_empty() { 0 } else { locked_flags(&tree)? };
         let (uid_map, gid_map) = identity_maps()?;
-        let nested = snapshot.map_or_else(Vec::new, |(snapshot, store)| {
-            snapshot.places(&root, &[home.clone(), crate::plane::resolve(store)])
+        let nested = snapshot.map_or_else(Vec::new, |snapshot| {
+            snapshot.places(&root, &[home.clone(), crate::plane::resolve(snapshot.store())])
         });
         let mut private = Private::prepare(private, &nested, &room)?;
         let mut presented = match (&mut private, snapshot) {
-            (Some(private), Some((snapshot, store))) => private.present(snapshot, store),
+            (Some(private), Some(snapshot)) => private.present(snapshot),
             _ => Vec::new(),
         };
         let mut held = Vec::new();
-        if let Some((snapshot, store)) = snapshot {
-            for (object, path) in snapshot.file_binds(store, &presented) {
+        if let Some(snapshot) = snapshot {
+            for (object, path) in snapshot.file_binds(&presented) {
                 held.push((cstring(&object)?, cstring(&path)?));
                 presented.push(path);
             }

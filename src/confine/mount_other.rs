@@ -20,7 +20,7 @@ impl Mount {
         _room: &Path,
         _outside: &[(PathBuf, bool)],
         _sealed: &[String],
-        _snapshot: Option<(&crate::room::snapshot::Snapshot, &Path)>,
+        _snapshot: Option<&dyn crate::confine::Presenter>,
     ) -> io::Result<Mount> {
         Err(io::Error::other(probe().err().unwrap_or_default()))
     }

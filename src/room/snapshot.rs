@@ -43,7 +43,7 @@ mod present;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use present::make_removable;
+pub(crate) use present::{Presenting, make_removable};
 
 use std::collections::{BTreeMap, HashSet};
 use std::io;

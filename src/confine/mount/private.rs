@@ -31,7 +31,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::{bind, check, cstring};
-use crate::room::snapshot::Snapshot;
 
 /// The name of the room's directory the scratch file system is mounted on (covered again before the run).
 pub(crate) const STAGING: &str = "scratch";
@@ -161,14 +160,14 @@ impl Private {
             .collect()
     }
 
-    /// Lays the snapshot's layer (built in `store`) over each overlaid directory that holds part of it, and
+    /// Lays the snapshot's layer over each overlaid directory that holds part of it, and
     /// returns the held paths that the run will read from the snapshot: those under an overlaid directory and
     /// under none of the mounts below it. A layer that cannot be built leaves its paths out (the promise
     /// compares them instead).
-    pub(crate) fn present(&mut self, snapshot: &Snapshot, store: &Path) -> Vec<PathBuf> {
+    pub(crate) fn present(&mut self, snapshot: &dyn crate::confine::Presenter) -> Vec<PathBuf> {
         use std::os::unix::ffi::OsStrExt;
         let mut presented = Vec::new();
-        let store = crate::plane::resolve(store);
+        let store = crate::plane::resolve(snapshot.store());
         for group in &mut self.places {
             let paths: Vec<PathBuf> = group
                 .iter()
@@ -186,12 +185,12 @@ impl Private {
                     .filter(|p| *p != place && p.starts_with(place))
                     .cloned()
                     .collect();
-                let Ok(Some(dir)) = snapshot.layer(&store, place, &deeper) else {
+                let Some((dir, paths)) = snapshot.layer(place, &deeper) else {
                     continue;
                 };
                 let Ok(dir) = cstring(&dir) else { continue };
                 layer.snapshot = Some(dir);
-                presented.extend(snapshot.under(place, &deeper).map(|(path, _)| path.to_path_buf()));
+                presented.extend(paths);
             }
         }
         presented

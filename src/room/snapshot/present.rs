@@ -9,6 +9,36 @@ use std::path::{Path, PathBuf};
 
 use super::{Entry, Snapshot, objects};
 
+/// A snapshot with its store, as the run's mounts ask for it (`confine::Presenter`).
+pub(crate) struct Presenting<'a> {
+    pub snapshot: &'a Snapshot,
+    pub store: PathBuf,
+}
+
+impl crate::confine::Presenter for Presenting<'_> {
+    fn store(&self) -> &Path {
+        &self.store
+    }
+
+    fn places(&self, root: &Path, avoid: &[PathBuf]) -> Vec<PathBuf> {
+        self.snapshot.places(root, avoid)
+    }
+
+    fn layer(&self, place: &Path, deeper: &[PathBuf]) -> Option<(PathBuf, Vec<PathBuf>)> {
+        let layer = self.snapshot.layer(&self.store, place, deeper).ok()??;
+        let paths = self
+            .snapshot
+            .under(place, deeper)
+            .map(|(path, _)| path.to_path_buf())
+            .collect();
+        Some((layer, paths))
+    }
+
+    fn file_binds(&self, presented: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
+        self.snapshot.file_binds(&self.store, presented)
+    }
+}
+
 impl Snapshot {
     /// The places to overlay so the held paths can be presented, for a project at `root`: for each held path,
     /// its outermost directory that is not `/` and holds neither the project nor any of `avoid` (loopgate's home,

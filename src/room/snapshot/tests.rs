@@ -363,7 +363,10 @@ fn a_run_in_the_namespace_reads_the_snapshot_at_every_held_path() {
         room.dir(),
         &[],
         &[],
-        Some((&snapshot, &room.snapshot_dir())),
+        Some(&super::Presenting {
+            snapshot: &snapshot,
+            store: room.snapshot_dir(),
+        }),
     )
     .expect("mount prepared");
     let mut presented = mount.presented().to_vec();
