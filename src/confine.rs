@@ -29,6 +29,25 @@ pub mod rewrite;
 #[cfg(target_os = "linux")]
 pub(crate) mod world;
 
+/// What a run's namespace lays over paths outside its tree so that the run reads them as they were (the room's
+/// snapshot, `room::snapshot`, implements it): the mount code asks it, and never names the room.
+pub(crate) trait Presenter {
+    /// Where the layers live: a place that holds it cannot have a layer of its own (overlayfs refuses a layer
+    /// inside another of the same mount).
+    fn store(&self) -> &std::path::Path;
+    /// The places to overlay for a project at `root`, none holding the project or any of `avoid`.
+    fn places(&self, root: &std::path::Path, avoid: &[std::path::PathBuf]) -> Vec<std::path::PathBuf>;
+    /// The layer to lay over `place` (with `deeper`, below it, overlaid on their own), and the paths it presents;
+    /// `None` where it presents nothing or cannot be built.
+    fn layer(
+        &self,
+        place: &std::path::Path,
+        deeper: &[std::path::PathBuf],
+    ) -> Option<(std::path::PathBuf, Vec<std::path::PathBuf>)>;
+    /// `(source, path)`: a file to bind over each path no layer presents (`presented`), where one can be.
+    fn file_binds(&self, presented: &[std::path::PathBuf]) -> Vec<(std::path::PathBuf, std::path::PathBuf)>;
+}
+
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::process::Command;

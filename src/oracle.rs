@@ -79,7 +79,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let inputs = Inputs::load(active)?;
     let root = &active.project.root;
     let checks = |check| fields.checks(check);
-    let covered = covered_outside(active)?;
+    let snapshot = store_snapshot(active)?;
+    let covered = covered_outside(active, snapshot.as_ref())?;
     let before = Breach::of(not_covered(inputs.check(root, &checks)?, &covered), root);
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
@@ -106,13 +107,35 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         None => active.put_back_tests(),
     };
     // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
-    let tree = match room.as_ref().map(|r| r.tree(active)).transpose() {
+    let tree = match room.as_ref().map(|r| r.tree(active, snapshot.as_ref())).transpose() {
         Ok(tree) => tree.flatten(),
         Err(err) => {
             let _ = put_back_tests();
             return Err(err);
         }
     };
+    // What the baseline read outside the project and this run cannot read from the snapshot (no mount
+    // namespace here, a file held by stat alone) is compared by content: what differs is named, not run on.
+    let presented = |tree: &Option<(crate::room::Placed, crate::room::tree::Done)>| -> Vec<std::path::PathBuf> {
+        tree.iter()
+            .flat_map(|(placed, _)| placed.presented().to_vec())
+            .collect()
+    };
+    let snapshot_moved = |presented: &[std::path::PathBuf]| -> Vec<Move> {
+        let presented = presented.iter().map(std::path::PathBuf::as_path).collect();
+        snapshot
+            .iter()
+            .flat_map(|s| s.changed(&presented))
+            .map(|path| Move::File(FileChange::Changed(path)))
+            .collect()
+    };
+    let presented = presented(&tree);
+    let unpresented = snapshot_moved(&presented);
+    if !unpresented.is_empty() {
+        progress.finish();
+        put_back_tests()?;
+        return Ok(Verdict::SealBroken(Breach::of(unpresented, root)));
+    }
     // Where the baseline was traced, the promise run is traced too, so where it loads the test side from can
     // be compared with the baseline's (see `closure::resolved`).
     let resolution = inputs
@@ -301,6 +324,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
         // run ended), or still different afterwards (a build script or a process left running).
         let mut moves = inputs.check(root, &checks)?;
+        moves.extend(snapshot_moved(&presented));
         let seen: Vec<Move> = moved_during_run
             .into_iter()
             .filter(|path| !moves.iter().any(|m| m.path() == path))
@@ -456,7 +480,11 @@ pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
 impl InRoom {
     /// The room's tree for this run, synced from the project as it stands now, where the loop's runs stand in it
     /// (see `room::tree`, mounted or copied); `None` where they stand in the project's own tree.
-    fn tree(&self, active: &ActiveLoop) -> Result<Option<(crate::room::Placed, crate::room::tree::Done)>, Error> {
+    fn tree(
+        &self,
+        active: &ActiveLoop,
+        snapshot: Option<&crate::room::snapshot::Snapshot>,
+    ) -> Result<Option<(crate::room::Placed, crate::room::tree::Done)>, Error> {
         // A process that cannot enter a namespace now (`loopgate verify` inside Claude Code's sandbox, which
         // allows none) runs in the project's own tree, as where setup found none; the Stop hook runs outside it.
         let state = self.recorded.tree.as_ref();
@@ -472,7 +500,7 @@ impl InRoom {
         let known = synced.files.len();
         let placed = self
             .room
-            .place_tree(state, &project.root, &self.recorded.vars, &mut synced)
+            .place_tree(state, &project.root, &self.recorded.vars, &mut synced, snapshot)
             .map_err(|source| Error::Io {
                 action: "sync the oracle's tree in",
                 path: self.room.dir().to_path_buf(),
@@ -531,7 +559,8 @@ fn run_counted(request: &VerifyRequest, progress: &LiveLine) -> Result<Counted, 
 /// cut baseline keeps no results, so the loop's first verify becomes the baseline (what its trace saw up to
 /// the cut is still sealed: everything in it was really used). A command that cannot start at all (not found,
 /// not executable: `VerifyOutcome::could_not_start`) is refused here, with the shell's own line: such a loop
-/// could never pass.
+/// could never pass. Returned beside the run: what its trace read outside the project, for the snapshot
+/// (`room::snapshot::candidates`).
 pub(crate) fn baseline(
     project: &crate::project::Project,
     fields: &StateFields,
@@ -540,7 +569,7 @@ pub(crate) fn baseline(
     env: Option<&[(OsString, OsString)]>,
     plane: Option<&crate::plane::Plane>,
     placed: Option<(&crate::room::Placed, &std::path::Path)>,
-) -> Result<Option<(Baseline, Observed)>, Error> {
+) -> Result<Option<(Baseline, Observed, Vec<std::path::PathBuf>)>, Error> {
     let Some(command) = &fields.config.verify.verify_command else {
         return Ok(None);
     };
@@ -577,6 +606,7 @@ pub(crate) fn baseline(
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
+    let mut read_outside = Vec::new();
     let observed = match tracer {
         Ok(_) => {
             let moved = placed.and_then(|(placed, _)| placed.moved());
@@ -588,6 +618,7 @@ pub(crate) fn baseline(
             let mut observed = Observed::take(&events, &project.root, home.as_deref(), derived);
             let pycache = crate::closure::resolved::pycache_prefix(env);
             observed.loaded = crate::closure::resolved::test_side(&events, &project.root, pycache.as_deref());
+            read_outside = crate::room::snapshot::candidates(&events, &project.root, &crate::project::loopgate_home());
             observed
         }
         Err(why) => Observed::unavailable(why),
@@ -616,7 +647,7 @@ pub(crate) fn baseline(
         baseline.counts = None;
         baseline.results = crate::readout::TestResults::default();
     }
-    Ok(Some((baseline, observed)))
+    Ok(Some((baseline, observed, read_outside)))
 }
 
 /// Holds a run that `passed` so far to the baseline, test by name; a baseline without names (none taken at
@@ -681,13 +712,20 @@ pub(crate) fn breach(active: &ActiveLoop) -> Result<Breach, Error> {
     let fields = &active.seal.fields;
     let root = &active.project.root;
     let moves = Inputs::load(active)?.check(root, &|check| fields.checks(check))?;
-    Ok(Breach::of(not_covered(moves, &covered_outside(active)?), root))
+    let snapshot = store_snapshot(active)?;
+    Ok(Breach::of(
+        not_covered(moves, &covered_outside(active, snapshot.as_ref())?),
+        root,
+    ))
 }
 
 /// What of the places outside the project the oracle's run will not see (`room::outside`): what was added there
-/// since setup. Empty where the loop's runs do not stand in the mounted tree, or this process cannot enter it
+/// since setup; and the paths it reads from the `snapshot` whatever they hold now (`room::snapshot`). Empty where the loop's runs do not stand in the mounted tree, or this process cannot enter it
 /// (`loopgate verify` inside Claude Code's sandbox): there detection is all there is.
-fn covered_outside(active: &ActiveLoop) -> Result<Vec<std::path::PathBuf>, Error> {
+fn covered_outside(
+    active: &ActiveLoop,
+    snapshot: Option<&crate::room::snapshot::Snapshot>,
+) -> Result<Vec<std::path::PathBuf>, Error> {
     let (store, project) = (&active.store, &active.project);
     let Some(recorded) = store.load_companion::<Recorded>(project, crate::seal::ROOM)? else {
         return Ok(Vec::new());
@@ -700,7 +738,22 @@ fn covered_outside(active: &ActiveLoop) -> Result<Vec<std::path::PathBuf>, Error
     };
     let root = project.root.canonicalize().unwrap_or_else(|_| project.root.clone());
     let hidden = synced.outside.hidden(&recorded.vars, &root);
-    Ok(hidden.cover.into_iter().map(|(path, _)| path).collect())
+    let mut covered: Vec<std::path::PathBuf> = hidden.cover.into_iter().map(|(path, _)| path).collect();
+    // What the snapshot presents, the run reads as the baseline did: a change there is no input of the run (a
+    // file the snapshot cannot present after all is compared by content once the run's mounts are known).
+    if crate::room::mount::Private::probe().is_ok()
+        && let Some(snapshot) = snapshot
+    {
+        covered.extend(snapshot.files.keys().map(std::path::PathBuf::from));
+    }
+    Ok(covered)
+}
+
+/// The loop's snapshot of what the baseline read outside the project (`room::snapshot`), if setup took one.
+fn store_snapshot(active: &ActiveLoop) -> Result<Option<crate::room::snapshot::Snapshot>, Error> {
+    Ok(active
+        .store
+        .load_companion::<crate::room::snapshot::Snapshot>(&active.project, crate::seal::SNAPSHOT)?)
 }
 
 /// `moves` without those at or below a `covered` place: a file the run cannot see is no input of the oracle's,

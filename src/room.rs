@@ -35,6 +35,7 @@ pub(crate) mod outside;
 pub(crate) mod php_report;
 #[path = "ecosystem/python/report.rs"]
 pub(crate) mod report;
+pub(crate) mod snapshot;
 #[cfg(test)]
 mod tests;
 pub(crate) mod tree;
@@ -141,6 +142,14 @@ impl Placed {
         }
     }
 
+    /// The paths held by the snapshot that the run reads from it (none where the tree is not mounted).
+    pub(crate) fn presented(&self) -> &[PathBuf] {
+        match self {
+            Placed::Mounted(mount) => mount.presented(),
+            Placed::Copied { .. } => &[],
+        }
+    }
+
     /// The sealed files (project-relative) whose copy the run wrote (its stat moved since the sync; a write puts
     /// the change time forward, whatever was put back), where the copy stands at its own path.
     pub(crate) fn sealed_written(&self) -> Vec<String> {
@@ -230,6 +239,12 @@ impl Room {
 
     pub(crate) fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Where the loop's snapshot is stored (see `snapshot`): beside the room, not in it — the run sees the room
+    /// (its caches), and must not see or write the snapshot it is judged in.
+    pub(crate) fn snapshot_dir(&self) -> PathBuf {
+        self.dir.with_extension("snapshot")
     }
 
     /// Where `cache` lives in this room.
@@ -322,18 +337,21 @@ impl Room {
 
     /// The room's tree for a run of the project at `root` with the baseline's variables `vars`: synced (see
     /// `tree`), and its mounts (the sealed files read-only, the places outside the project as at the baseline,
-    /// see `outside`).
+    /// see `outside`, and what the baseline read there presented from the `snapshot`, see `snapshot`).
     pub(crate) fn mount_tree(
         &self,
         root: &Path,
         vars: &std::collections::BTreeMap<String, String>,
         synced: &mut Synced,
+        snapshot: Option<&snapshot::Snapshot>,
     ) -> io::Result<(Mount, tree::Done)> {
         let tree = self.dir.join(tree::PLACE);
         let mut done = synced.sync(root, &tree)?;
-        let hidden = synced.outside.hidden(vars, &root.canonicalize()?);
+        let canonical = root.canonicalize()?;
+        let hidden = synced.outside.hidden(vars, &canonical);
         let sealed: Vec<String> = synced.sealed.iter().cloned().collect();
         let home = crate::project::loopgate_home();
+        let store = self.snapshot_dir();
         let mount = Mount::prepare(
             root,
             &tree,
@@ -343,6 +361,10 @@ impl Room {
             &self.dir,
             &hidden.cover,
             &sealed,
+            snapshot
+                .map(|snapshot| snapshot::Presenting { snapshot, store })
+                .as_ref()
+                .map(|p| p as &dyn crate::confine::Presenter),
         )?;
         done.outside = hidden;
         Ok((mount, done))
@@ -357,10 +379,11 @@ impl Room {
         root: &Path,
         vars: &std::collections::BTreeMap<String, String>,
         synced: &mut Synced,
+        snapshot: Option<&snapshot::Snapshot>,
     ) -> io::Result<Option<(Placed, tree::Done)>> {
         match state {
             Some(TreeState::Mounted) => {
-                let (mount, done) = self.mount_tree(root, vars, synced)?;
+                let (mount, done) = self.mount_tree(root, vars, synced, snapshot)?;
                 Ok(Some((Placed::Mounted(mount), done)))
             }
             Some(TreeState::Copied { .. }) => {
@@ -383,9 +406,12 @@ impl Room {
         }
     }
 
-    /// Removes the room (best effort: a room half removed is emptied again by the next setup).
+    /// Removes the room and its snapshot (best effort: a room half removed is emptied again by the next setup).
     pub(crate) fn remove(&self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+        let store = self.snapshot_dir();
+        let _ = snapshot::make_removable(&store);
+        let _ = std::fs::remove_dir_all(&store);
     }
 
     /// Bytes the room's files take (their lengths; best effort).

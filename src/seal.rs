@@ -43,7 +43,9 @@ pub const ROOM: &str = "room";
 pub const AGENT: &str = "agent";
 /// The room's tree: the baseline's files and the stat of every file copied (`room::Synced`).
 pub const ROOM_TREE: &str = "room-tree";
-const COMPANIONS: [&str; 8] = [
+/// What the baseline read outside the project, held by content (`room::snapshot::Snapshot`).
+pub const SNAPSHOT: &str = "snapshot";
+const COMPANIONS: [&str; 9] = [
     INVENTORY,
     BASELINE,
     TEST_COPIES,
@@ -52,6 +54,7 @@ const COMPANIONS: [&str; 8] = [
     AWARE,
     ROOM,
     ROOM_TREE,
+    SNAPSHOT,
 ];
 
 /// What stands for the project's root in an exported oracle ([`Store::export`]).
@@ -437,8 +440,10 @@ impl Store {
             .flatten()
         {
             let name = room.file_name().to_string_lossy().into_owned();
-            if !seals.iter().any(|seal| seal.starts_with(&name)) {
-                crate::room::Room::at(room.path()).remove();
+            // A room's snapshot store lies beside it (`<room>.snapshot`) and goes with it.
+            let name = name.strip_suffix(".snapshot").unwrap_or(&name);
+            if !seals.iter().any(|seal| seal.starts_with(name)) {
+                crate::room::Room::at(room.path().with_file_name(name)).remove();
             }
         }
     }

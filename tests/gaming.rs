@@ -56,6 +56,8 @@ mod room_moves;
 mod ruby_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
+#[path = "gaming/snapshot_moves.rs"]
+mod snapshot_moves;
 #[path = "gaming/tree_moves.rs"]
 mod tree_moves;
 

@@ -632,7 +632,7 @@ fn seal_and_start(
         None
     };
     let baseline = match baseline {
-        Some((mut baseline, observed)) => {
+        Some((mut baseline, observed, read_outside)) => {
             // The room's records of the run (minitest's and RSpec's events, PHPUnit's own reports) name the tests
             // their runners' output does not (see `room::Room::add_named`); `--report` names them itself, and a
             // cut baseline keeps none.
@@ -645,6 +645,9 @@ fn seal_and_start(
             }
             store.save_baseline(&project, &baseline)?;
             inputs.observed = Some(observed);
+            if let Some((room, _, _)) = &room {
+                take_snapshot(&store, &project, room, &read_outside)?;
+            }
             inputs
                 .data
                 .copies
@@ -778,6 +781,29 @@ fn build_room(
     Ok(Some((room, recorded, env)))
 }
 
+/// Holds by content what the baseline read outside the project (`read`), for the loop's later runs (see
+/// `room::snapshot`). A snapshot that cannot be taken (the store's file system full) fails setup: a loop whose
+/// oracle would read the agent's edits outside the project is not one to start silently.
+fn take_snapshot(
+    store: &Store,
+    project: &Project,
+    room: &crate::room::Room,
+    read: &[std::path::PathBuf],
+) -> Result<(), Error> {
+    if std::env::var_os(crate::room::snapshot::OFF_ENV).is_some_and(|v| v == "0") {
+        return Ok(());
+    }
+    let dir = room.snapshot_dir();
+    let root = project.root.canonicalize().unwrap_or_else(|_| project.root.clone());
+    let snapshot = crate::room::snapshot::Snapshot::take(read, &dir, &root).map_err(|source| Error::Io {
+        action: "hold what the baseline read outside the project in",
+        path: dir.clone(),
+        source,
+    })?;
+    store.save_companion(project, crate::seal::SNAPSHOT, &snapshot)?;
+    Ok(())
+}
+
 /// Leaves writable, in the oracle's later runs, the test data the baseline run wrote in the room's tree (a report
 /// or a log its tests write beside themselves: output, not the tests' input).
 fn release_run_outputs(
@@ -817,7 +843,7 @@ fn build_tree(
         // so what its tests write beside themselves (a report, a log) can be told apart afterwards
         // (`release_run_outputs`).
         let read_only = std::mem::take(&mut synced.sealed);
-        let placed = room.place_tree(recorded.tree.as_ref(), &project.root, &recorded.vars, &mut synced)?;
+        let placed = room.place_tree(recorded.tree.as_ref(), &project.root, &recorded.vars, &mut synced, None)?;
         synced.sealed = read_only;
         Ok((placed.map(|(placed, _)| placed), synced))
     });

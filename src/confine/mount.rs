@@ -53,12 +53,17 @@ pub struct Mount {
     room: PathBuf,
     /// The run's private scratch over `$HOME`, `/tmp` and the like (see `private`), where this machine has one.
     private: Option<Private>,
+    /// The paths held by the snapshot that the run reads from it (`room::snapshot`).
+    presented: Vec<PathBuf>,
+    /// `(object, path)`: held files no overlay of the snapshot presents, each bound from its object.
+    held: Vec<(CString, CString)>,
 }
 
 impl Mount {
     /// The mounts for a run of the project at `root` in its copy `tree`, with `bound` (project-relative) mounted
     /// from the project, the places of `private` the run's own throw-away copies, loopgate's `home` hidden but for
-    /// `room`, the places of `outside` covered, and the `sealed` files (project-relative) read-only.
+    /// `room`, the places of `outside` covered, the `sealed` files (project-relative) read-only, and the
+    /// `snapshot` (with its store) presented where it is held.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn prepare(
         root: &Path,
@@ -69,6 +74,7 @@ impl Mount {
         room: &Path,
         outside: &[(PathBuf, bool)],
         sealed: &[String],
+        snapshot: Option<&dyn crate::confine::Presenter>,
     ) -> io::Result<Mount> {
         let root = root.canonicalize()?;
         let room = room.canonicalize()?;
@@ -107,6 +113,21 @@ impl Mount {
         }
         let locked = if readonly.is_empty() { 0 } else { locked_flags(&tree)? };
         let (uid_map, gid_map) = identity_maps()?;
+        let nested = snapshot.map_or_else(Vec::new, |snapshot| {
+            snapshot.places(&root, &[home.clone(), crate::plane::resolve(snapshot.store())])
+        });
+        let mut private = Private::prepare(private, &nested, &room)?;
+        let mut presented = match (&mut private, snapshot) {
+            (Some(private), Some(snapshot)) => private.present(snapshot),
+            _ => Vec::new(),
+        };
+        let mut held = Vec::new();
+        if let Some(snapshot) = snapshot {
+            for (object, path) in snapshot.file_binds(&presented) {
+                held.push((cstring(&object)?, cstring(&path)?));
+                presented.push(path);
+            }
+        }
         Ok(Mount {
             root: cstring(&root)?,
             tree: cstring(&tree)?,
@@ -116,7 +137,9 @@ impl Mount {
             locked,
             uid_map,
             gid_map,
-            private: Private::prepare(private, &room)?,
+            private,
+            presented,
+            held,
             room,
         })
     }
@@ -125,6 +148,11 @@ impl Mount {
     /// they are mounted.
     pub(crate) fn private_dirs(&self) -> Vec<PathBuf> {
         self.private.as_ref().map(Private::dirs).unwrap_or_default()
+    }
+
+    /// The held paths the run reads from the snapshot (see `room::snapshot`).
+    pub(crate) fn presented(&self) -> &[PathBuf] {
+        &self.presented
     }
 
     /// A path in the room's real directory, which the run sees at the same path.
@@ -144,6 +172,9 @@ impl Mount {
             private.enter()?;
         }
         bind(&self.tree, &self.root)?;
+        for (object, path) in &self.held {
+            bind(object, path)?;
+        }
         for path in &self.readonly {
             bind(path, path)?;
             // SAFETY: mount(2) with a NUL-terminated string that outlives the call.

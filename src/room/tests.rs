@@ -307,7 +307,17 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
             let outside = [(site.clone(), true)];
             let sealed = ["tests/cases.json".to_string()];
             let tree = room.dir().join("tree");
-            let mount = super::Mount::prepare(&root, &tree, &done.bound, &[], &home, room.dir(), &outside, &sealed)?;
+            let mount = super::Mount::prepare(
+                &root,
+                &tree,
+                &done.bound,
+                &[],
+                &home,
+                room.dir(),
+                &outside,
+                &sealed,
+                None,
+            )?;
             Ok((mount, done))
         })
         .expect("mount prepared");
@@ -326,17 +336,7 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
         room = room.dir().display(),
         site = site.display()
     );
-    let request = crate::verify::VerifyRequest {
-        command: &script,
-        cwd: &root,
-        timeout: std::time::Duration::from_secs(60),
-        log_path: &log,
-        prefix: &[],
-        env: None,
-        plane: None,
-        mount: Some(&mount),
-    };
-    let outcome = crate::verify::run(&request).expect("runs");
+    let outcome = run_mounted(&script, &root, &log, None, &mount);
     let text = outcome.output_text();
     assert!(outcome.passed(), "{text}");
     assert!(
@@ -362,7 +362,7 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
 #[cfg(target_os = "linux")]
 #[test]
 fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
-    if std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err() {
+    if no_scratch() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
@@ -380,7 +380,7 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     let tree = room.dir().join("tree");
     let done = synced.sync(&root, &tree).expect("synced");
     let private = [user.clone()];
-    let mount = super::Mount::prepare(&root, &tree, &done.bound, &private, &store, room.dir(), &[], &[])
+    let mount = super::Mount::prepare(&root, &tree, &done.bound, &private, &store, room.dir(), &[], &[], None)
         .expect("mount prepared");
     let mut plane = crate::plane::Plane::new(&store, &[]);
     plane.add(&user.join(".bashrc"));
@@ -400,17 +400,7 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     );
     let log = dir.path().join("verify.log");
     for _ in 0..2 {
-        let request = crate::verify::VerifyRequest {
-            command: &script,
-            cwd: &root,
-            timeout: std::time::Duration::from_secs(60),
-            log_path: &log,
-            prefix: &[],
-            env: None,
-            plane: Some(&plane),
-            mount: Some(&mount),
-        };
-        let outcome = crate::verify::run(&request).expect("runs");
+        let outcome = run_mounted(&script, &root, &log, Some(&plane), &mount);
         let text = outcome.output_text();
         assert!(outcome.passed(), "{text}");
         assert!(
@@ -461,7 +451,7 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
-    if std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err() {
+    if no_scratch() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
@@ -482,6 +472,7 @@ fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
         room.dir(),
         &[],
         &[],
+        None,
     )
     .expect("mount prepared");
     let recorded = recorded(&[("TMPDIR", "/somewhere")]);
@@ -513,7 +504,7 @@ fn the_scratchs_places_are_the_outermost_existing_directories() {
         base.join("missing"),
         std::path::PathBuf::from("/"),
     ];
-    let private = crate::confine::mount::Private::build(&places, &room)
+    let private = crate::confine::mount::Private::build(&places, &[], &room)
         .expect("prepared")
         .expect("a place");
     assert_eq!(private.dirs(), [base.join("home")]);
@@ -611,4 +602,31 @@ fn the_rooms_records_name_the_tests_of_minitest_and_phpunit() {
         vec!["CalcTest::testAdds"],
         "minitest's events name nothing where the command runs no minitest"
     );
+}
+
+/// Whether this machine (or the test run: `LOOPGATE_TEST_NO_USERNS`) cannot give a run a private scratch.
+pub(super) fn no_scratch() -> bool {
+    std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err()
+}
+
+/// A run of `command` in `mount` for the project at `root`, confined by `plane` where given, logged to `log`; a
+/// minute at most.
+pub(super) fn run_mounted(
+    command: &str,
+    root: &std::path::Path,
+    log: &std::path::Path,
+    plane: Option<&crate::plane::Plane>,
+    mount: &super::Mount,
+) -> crate::verify::VerifyOutcome {
+    let request = crate::verify::VerifyRequest {
+        command,
+        cwd: root,
+        timeout: std::time::Duration::from_secs(60),
+        log_path: log,
+        prefix: &[],
+        env: None,
+        plane,
+        mount: Some(mount),
+    };
+    crate::verify::run(&request).expect("runs")
 }

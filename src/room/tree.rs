@@ -355,14 +355,14 @@ fn copy_one(from: &Path, to: &Path, meta: &std::fs::Metadata) -> io::Result<()> 
 
 /// Makes `copy` share `source`'s blocks (`FICLONE`) where the filesystem can; `false` where it cannot.
 #[cfg(target_os = "linux")]
-fn reflink(source: &std::fs::File, copy: &std::fs::File) -> bool {
+pub(crate) fn reflink(source: &std::fs::File, copy: &std::fs::File) -> bool {
     use std::os::fd::AsRawFd;
     // SAFETY: an ioctl on two open descriptors this function borrows; no memory is passed.
     unsafe { libc::ioctl(copy.as_raw_fd(), libc::FICLONE, source.as_raw_fd()) == 0 }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn reflink(_source: &std::fs::File, _copy: &std::fs::File) -> bool {
+pub(crate) fn reflink(_source: &std::fs::File, _copy: &std::fs::File) -> bool {
     false
 }
 

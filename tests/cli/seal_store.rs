@@ -109,12 +109,14 @@ fn the_oracles_room_lives_and_ends_with_its_loop() {
         "\"t\" --verify 'test -d \"$TMPDIR\" && test \"$PYTHONPYCACHEPREFIX\" != \"\"' --stall-limit 0",
     );
     let rooms = p.loopgate_home().join("rooms");
+    // Beside the room, its snapshot store (`<room>.snapshot`, what the baseline read outside the project).
     let room = fs::read_dir(&rooms)
         .expect("rooms")
         .flatten()
-        .next()
-        .expect("one room")
-        .path();
+        .map(|entry| entry.path())
+        .find(|path| path.extension().is_none())
+        .expect("one room");
+    let snapshot = room.with_extension("snapshot");
     assert!(room.join("tmp").is_dir() && room.join("pycache").is_dir());
     let report = p.loopgate(["status", "--json"]).run().stdout_json();
     assert_eq!(report["room"]["state"], "private", "{report}");
@@ -126,12 +128,22 @@ fn the_oracles_room_lives_and_ends_with_its_loop() {
             .is_some_and(|m| m.contains("verified complete"))
     );
     assert!(!room.exists(), "the loop's end removes its room");
+    assert!(!snapshot.exists(), "and its snapshot store");
 
-    // A room left by a crash (no seal of its own) goes at the next setup.
+    // A room left by a crash (no seal of its own) goes at the next setup, and its snapshot store with it, read-only
+    // directories and all (a held Go module cache).
     let stray = rooms.join("0123456789abcdef");
     fs::create_dir_all(stray.join("tmp")).expect("stray room");
+    let stray_store = stray.with_extension("snapshot");
+    fs::create_dir_all(stray_store.join("layers/x/ro")).expect("stray store");
+    fs::write(stray_store.join("layers/x/ro/f"), "held").expect("a held file");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(stray_store.join("layers/x/ro"), fs::Permissions::from_mode(0o555)).expect("chmod");
+    }
     p.setup("S", "\"again\" --verify true");
     assert!(!stray.exists());
+    assert!(!stray_store.exists());
 }
 
 /// Where a runner of the verify command has no structured report through a private channel (issue 29, item 2),
@@ -240,9 +252,9 @@ fn the_tree_copied_at_its_own_path_is_said_at_setup_and_in_status() {
     let room = std::fs::read_dir(&rooms)
         .expect("the rooms")
         .flatten()
-        .next()
-        .expect("a room")
-        .path();
+        .map(|entry| entry.path())
+        .find(|path| path.extension().is_none())
+        .expect("a room");
     let cwd = std::fs::read_to_string(room.join("tree/written.txt")).expect("the run wrote in its copy");
     assert!(
         cwd.trim().ends_with("/tree"),

@@ -36,7 +36,7 @@ use super::{bind, check, cstring};
 pub(crate) const STAGING: &str = "scratch";
 
 /// The most layers of one place (the place and the mounts below it) handled; a place with more is left as it is.
-const MAX_LAYERS: usize = 16;
+const MAX_LAYERS: usize = 32;
 
 /// Where the run's writes outside its tree go, prepared before `fork`.
 #[derive(Clone, Debug)]
@@ -57,44 +57,67 @@ struct Layer {
     /// Names of its upper and work directories in the scratch file system.
     upper: CString,
     work: CString,
+    /// The snapshot's layer for this directory (`room::snapshot`), laid over it as the top lower layer.
+    snapshot: Option<CString>,
 }
 
 impl Private {
     /// The scratch for `places` (each made canonical; one inside another is covered by the outer one; `/` and
-    /// what does not exist are skipped) for a room at `room`; `None` where this machine cannot overlay them (see
-    /// [`probe`]) or nothing is left.
-    pub(crate) fn prepare(places: &[PathBuf], room: &Path) -> io::Result<Option<Private>> {
+    /// what does not exist are skipped) for a room at `room`, with each of `nested` (the snapshot's places, see
+    /// `room::snapshot`) overlaid on its own inside the place holding it, or as a place of its own; `None` where
+    /// this machine cannot overlay them (see [`probe`]) or nothing is left.
+    pub(crate) fn prepare(places: &[PathBuf], nested: &[PathBuf], room: &Path) -> io::Result<Option<Private>> {
         if Private::probe().is_err() {
             return Ok(None);
         }
-        Self::build(places, room)
+        Self::build(places, nested, room)
     }
 
     /// [`Private::prepare`] without the probe.
-    pub(crate) fn build(places: &[PathBuf], room: &Path) -> io::Result<Option<Private>> {
-        let mut outer: Vec<PathBuf> = places
-            .iter()
-            .filter_map(|p| p.canonicalize().ok())
-            .filter(|p| p.is_dir() && p.parent().is_some())
-            .collect();
-        outer.sort();
-        outer.dedup();
-        let kept: Vec<PathBuf> = outer
+    pub(crate) fn build(places: &[PathBuf], nested: &[PathBuf], room: &Path) -> io::Result<Option<Private>> {
+        let canonical = |paths: &[PathBuf]| -> Vec<PathBuf> {
+            let mut out: Vec<PathBuf> = paths
+                .iter()
+                .filter_map(|p| p.canonicalize().ok())
+                .filter(|p| p.is_dir() && p.parent().is_some())
+                .collect();
+            out.sort();
+            out.dedup();
+            out
+        };
+        let outer = canonical(places);
+        let nested = canonical(nested);
+        let mut kept: Vec<PathBuf> = outer
             .iter()
             .filter(|p| !outer.iter().any(|o| o != *p && p.starts_with(o)))
             .cloned()
             .collect();
+        // A snapshot's place in none of the places is a place of its own.
+        kept.extend(
+            nested
+                .iter()
+                .filter(|n| !outer.iter().any(|o| n.starts_with(o)))
+                .cloned(),
+        );
         let mounts = mount_points();
         let mut layers = 0;
         let mut groups = Vec::new();
         for place in kept {
-            let mut group = vec![(place.clone(), true)];
-            group.extend(
+            let mut below: Vec<(PathBuf, bool)> = nested
+                .iter()
+                .filter(|n| n.starts_with(&place) && **n != place)
+                .map(|n| (n.clone(), true))
+                .collect();
+            below.extend(
                 mounts
                     .iter()
                     .filter(|m| m.starts_with(&place) && **m != place)
                     .map(|m| (m.clone(), std::fs::metadata(m).is_ok_and(|meta| meta.is_dir()))),
             );
+            // Outer before inner (a stable sort keeps the mount table's order of mounts at one path).
+            below.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut group = vec![(place.clone(), true)];
+            group.extend(below);
             if group.len() > MAX_LAYERS {
                 continue;
             }
@@ -107,6 +130,7 @@ impl Private {
                         dir,
                         upper: CString::new(format!("{layers}u")).map_err(io::Error::other)?,
                         work: CString::new(format!("{layers}w")).map_err(io::Error::other)?,
+                        snapshot: None,
                     })
                 })
                 .collect::<io::Result<Vec<_>>>()?;
@@ -136,6 +160,42 @@ impl Private {
             .collect()
     }
 
+    /// Lays the snapshot's layer over each overlaid directory that holds part of it, and
+    /// returns the held paths that the run will read from the snapshot: those under an overlaid directory and
+    /// under none of the mounts below it. A layer that cannot be built leaves its paths out (the promise
+    /// compares them instead).
+    pub(crate) fn present(&mut self, snapshot: &dyn crate::confine::Presenter) -> Vec<PathBuf> {
+        use std::os::unix::ffi::OsStrExt;
+        let mut presented = Vec::new();
+        let store = crate::plane::resolve(snapshot.store());
+        for group in &mut self.places {
+            let paths: Vec<PathBuf> = group
+                .iter()
+                .map(|layer| PathBuf::from(std::ffi::OsStr::from_bytes(layer.path.to_bytes())))
+                .collect();
+            for (i, layer) in group.iter_mut().enumerate() {
+                let place = &paths[i];
+                // overlayfs refuses a layer inside another of the same mount: a place holding the store presents
+                // nothing itself (its held files are bound one by one, see `Snapshot::file_binds`).
+                if !layer.dir || store.starts_with(place) {
+                    continue;
+                }
+                let deeper: Vec<PathBuf> = paths
+                    .iter()
+                    .filter(|p| *p != place && p.starts_with(place))
+                    .cloned()
+                    .collect();
+                let Some((dir, paths)) = snapshot.layer(place, &deeper) else {
+                    continue;
+                };
+                let Ok(dir) = cstring(&dir) else { continue };
+                layer.snapshot = Some(dir);
+                presented.extend(paths);
+            }
+        }
+        presented
+    }
+
     /// Mounts the scratch, overlays the places and binds the room back. Async-signal-safe (system calls on
     /// prepared strings, the options written into a buffer on the stack), so it runs between `fork` and `exec`,
     /// inside the namespace.
@@ -146,21 +206,28 @@ impl Private {
         for group in &self.places {
             // Every layer is opened before its place is overlaid: the mounts below it are hidden after.
             let mut lower: [Option<Fd>; MAX_LAYERS] = Default::default();
-            for (slot, layer) in lower.iter_mut().zip(group) {
+            let mut tops: [Option<Fd>; MAX_LAYERS] = Default::default();
+            for ((slot, top), layer) in lower.iter_mut().zip(tops.iter_mut()).zip(group) {
                 *slot = Some(Fd::open(&layer.path)?);
+                if let Some(snapshot) = &layer.snapshot {
+                    *top = Some(Fd::open(snapshot)?);
+                }
             }
-            for (i, (fd, layer)) in lower.iter().flatten().zip(group).enumerate() {
+            for (i, ((fd, top), layer)) in lower.iter().flatten().zip(&tops).zip(group).enumerate() {
                 let mut source = Buf::new();
                 source.fd_path(fd.0);
                 if !layer.dir {
                     bind(source.as_cstr()?, &layer.path)?;
                     continue;
                 }
-                match overlay(&staging, fd, layer) {
+                match overlay(&staging, top.as_ref(), fd, layer) {
                     Ok(()) => {}
+                    // A place the snapshot must be presented in: no run sees it as the agent left it.
+                    Err(err) if top.is_some() => return Err(err),
                     // The place itself could not be overlaid (its file system cannot be a lower layer): it stays
                     // as it is, real, and confinement keeps what it kept before the scratch (the child grants
-                    // only overlays, see `Plane::allow_inside`).
+                    // only overlays, see `Plane::allow_inside`) — unless the snapshot is presented in it.
+                    Err(err) if i == 0 && group.iter().any(|l| l.snapshot.is_some()) => return Err(err),
                     Err(_) if i == 0 => break,
                     // A mount below an overlaid place: back as it was rather than hidden.
                     Err(_) => bind(source.as_cstr()?, &layer.path)?,
@@ -175,12 +242,17 @@ impl Private {
     }
 }
 
-/// Overlays `layer` (its lower layer open as `lower`) with upper and work directories made in `staging`.
-fn overlay(staging: &Fd, lower: &Fd, layer: &Layer) -> io::Result<()> {
+/// Overlays `layer` (its lower layer open as `lower`, the snapshot's layer above it as `top`) with upper and
+/// work directories made in `staging`.
+fn overlay(staging: &Fd, top: Option<&Fd>, lower: &Fd, layer: &Layer) -> io::Result<()> {
     let upper = staging.dir_at(&layer.upper)?;
     let work = staging.dir_at(&layer.work)?;
     let mut options = Buf::new();
     options.push(b"lowerdir=");
+    if let Some(top) = top {
+        options.fd_path(top.0);
+        options.push(b":");
+    }
     options.fd_path(lower.0);
     options.push(b",upperdir=");
     options.fd_path(upper.0);
@@ -354,7 +426,7 @@ fn probe_in(dir: &Path) -> Result<(), String> {
     for made in [&place, &room] {
         std::fs::create_dir_all(made).map_err(|e| e.to_string())?;
     }
-    let private = Private::build(std::slice::from_ref(&place), &room)
+    let private = Private::build(std::slice::from_ref(&place), &[], &room)
         .map_err(|e| e.to_string())?
         .ok_or("nothing to overlay")?;
     let maps = super::identity_maps().map_err(|e| e.to_string())?;

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# What the snapshot of the oracle's world costs (issue 39, item 1): setup and the promise with and without it,
+# side by side in one hyperfine run each, on a project whose tests read a large `node_modules` above the project
+# (or a venv: `KIND=venv`), and the snapshot's disk against what it holds.
+#
+#   scripts/bench-snapshot.sh            # FILES=5000 files read (+ as many never read), 8 KiB each
+#
+# "without" is `LOOPGATE_SNAPSHOT=0` at setup (everything else as the default: the room's mounted tree, the
+# scratch, the trace); "with" is the default. A promise is measured as `loopgate verify` (the same judge). Needs
+# hyperfine, node (KIND=node) or python3 (KIND=venv), git, strace.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+if [ -n "${LOOPGATE_BIN:-}" ]; then
+    bin=$(cd "$(dirname "$LOOPGATE_BIN")" && pwd)/$(basename "$LOOPGATE_BIN")
+else
+    cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
+    bin="${CARGO_TARGET_DIR:-$repo/target}/release/loopgate"
+fi
+files=${FILES:-5000}
+kind=${KIND:-node}
+work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-snapshot.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/tmp" && export TMPDIR="$work/tmp"
+
+# The place outside the project: `files` modules the tests load, and as many they never load.
+python3 - "$work" "$files" "$kind" <<'EOF'
+import os, sys
+work, n, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+body = "// " + "x" * 8000 + "\n"
+if kind == "node":
+    place = os.path.join(work, "node_modules")
+    for i in range(2 * n):
+        d = os.path.join(place, f"pkg{i}")
+        os.makedirs(d)
+        open(os.path.join(d, "index.js"), "w").write(body + f"module.exports = {i};\n")
+    for side in ("with", "without"):
+        p = os.path.join(work, side)
+        os.makedirs(os.path.join(p, "test"))
+        open(os.path.join(p, "package.json"), "w").write('{"name": "b", "version": "1.0.0"}\n')
+        open(os.path.join(p, "test", "load.test.js"), "w").write(
+            "const test = require('node:test');\nconst assert = require('node:assert');\n"
+            f"test('loads', () => {{ let s = 0; for (let i = 0; i < {n}; i++) s += require('pkg' + i); "
+            f"assert.strictEqual(s, {n * (n - 1) // 2}); }});\n")
+else:
+    place = os.path.join(work, "venv-site")
+    body = "# " + "x" * 8000 + "\n"
+    for i in range(2 * n):
+        d = os.path.join(place, f"pkg{i}")
+        os.makedirs(d)
+        open(os.path.join(d, "__init__.py"), "w").write(body + f"V = {i}\n")
+    for side in ("with", "without"):
+        p = os.path.join(work, side)
+        os.makedirs(os.path.join(p, "tests"))
+        open(os.path.join(p, "tests", "__init__.py"), "w").write("")
+        open(os.path.join(p, "tests", "test_load.py"), "w").write(
+            "import importlib, unittest\n\nclass T(unittest.TestCase):\n    def test_loads(self):\n"
+            f"        self.assertEqual(sum(importlib.import_module(f'pkg{{i}}').V for i in range({n})), {n * (n - 1) // 2})\n")
+EOF
+if [ "$kind" = node ]; then
+    verify="node --test"
+else
+    verify="python3 -m unittest discover -s tests -t ."
+    export PYTHONPATH="$work/venv-site" PYTHONDONTWRITEBYTECODE=1
+fi
+for side in with without; do
+    git -C "$work/$side" init -q && git -C "$work/$side" add -A
+    git -C "$work/$side" -c user.name=b -c user.email=b@b commit -qm init
+done
+
+echo "== setup, $files files read outside the project ($kind)"
+hyperfine --warmup 1 --runs "${RUNS:-5}" \
+    --prepare "rm -rf $work/lg-without $work/without/.claude" \
+    --prepare "rm -rf $work/lg-with $work/with/.claude" \
+    -n "setup, without the snapshot" "cd $work/without && LOOPGATE_HOME=$work/lg-without LOOPGATE_SNAPSHOT=0 $bin setup --session-id S --verify '$verify' 'fix it' >/dev/null" \
+    -n "setup, with the snapshot" "cd $work/with && LOOPGATE_HOME=$work/lg-with $bin setup --session-id S --verify '$verify' 'fix it' >/dev/null"
+
+echo "== promise (loopgate verify), warm"
+for side in with without; do
+    out=$(cd "$work/$side" && LOOPGATE_HOME=$work/lg-$side "$bin" verify 2>&1) || {
+        echo "the run $side the snapshot failed:" >&2
+        echo "$out" | head -20 >&2
+        exit 1
+    }
+done
+hyperfine --warmup 1 --runs "${RUNS:-10}" \
+    -n "bare \`$verify\`" "cd $work/with && $verify >/dev/null 2>&1" \
+    -n "promise, without the snapshot" "cd $work/without && LOOPGATE_HOME=$work/lg-without $bin verify >/dev/null" \
+    -n "promise, with the snapshot" "cd $work/with && LOOPGATE_HOME=$work/lg-with $bin verify >/dev/null"
+
+store=$(ls -d "$work"/lg-with/rooms/*.snapshot)
+seal=$(ls "$work"/lg-with/seals/*.snapshot.json)
+held=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["files"]; print(len(d), sum(v["stat"]["size"] for v in d.values() if "stat" in v))' "$seal")
+objects=$(du -sb "$store/objects" | cut -f1)
+both=$(du -sbc "$store/objects" "$store/layers" | tail -1 | cut -f1)
+echo "held: $(echo "$held" | cut -d' ' -f1) paths, $(echo "$held" | cut -d' ' -f2) bytes; store on disk: $objects bytes of objects, $((both - objects)) more for the layers (hard links: directory blocks only); file system: $(stat -f -c %T "$store")"

@@ -1,0 +1,276 @@
+//! The oracle's world as a content snapshot (issue 39, item 1): what the baseline run read outside the project
+//! is held **by content** in loopgate's store, and every later run of the loop in the room's namespace reads
+//! that content at those paths, whatever happened to them since; the code under test is the agent's tree.
+//!
+//! **What is held.** Every file the traced baseline run opened for reading or executed ([`candidates`]) that
+//! lies outside the project, outside the system's own directories ([`SYSTEM`]: a process that can rewrite `/usr`
+//! can rewrite loopgate) and outside loopgate's home, that the run did not write itself, and that this user can
+//! change (owned by them, or in a directory they own): an unpacked registry source (`~/.cargo/registry/src`),
+//! Go's module cache, a sibling path dependency, a `node_modules` above the project, a venv or user
+//! site-packages, runner binaries and their configuration, a preload a recorded `NODE_OPTIONS` or
+//! `PYTHONPATH` names. Each is held as an object named by its SHA-256 and mode ([`objects`]), so the same
+//! content is stored once; a symbolic link on the way to a file (a venv's `bin/python`, `node_modules/.bin/*`)
+//! is held as a link, and the file at its real path. The list is positive — what the run was seen to read —
+//! never a list of places to protect.
+//!
+//! **How it is presented** (Linux, the room's tree mounted, overlays possible: `confine::mount::private`). Each
+//! place holding held files is an overlay of the run's private scratch, and the snapshot is one more lower
+//! layer on top of the place as it is: a tree of hard links to the objects at the held paths ([`Snapshot::layer`]).
+//! So for every held path the run reads the baseline's content and mode, however the path was changed since:
+//! edited in place, replaced by a link or a directory, removed, renamed over, or changed while the run goes
+//! on (the layer is the store's, never the place's). A directory held by the layer that is now a link elsewhere
+//! is the layer's directory (overlayfs lets an upper directory hide a lower non-directory). New entries beside
+//! held files are seen: a dependency the baseline never read is not the oracle's, it is the agent's world.
+//! Writes land in the scratch and are thrown away. A redirect is therefore a redirect only to what the
+//! baseline never read: a `[patch]` in `~/.cargo/config.toml`, a `.pth` or a `RECORD` in a user site, a
+//! `go.work` or `.npmrc` above the project that the baseline read are all held as they were.
+//!
+//! **Where it cannot be presented** (no mount namespace: macOS, a kernel without unprivileged overlays, a file
+//! larger than [`LARGE`] on a file system without reflinks, a place below another mount), the promise compares
+//! by content instead ([`Snapshot::changed`]: the stat first, the content where the stat moved) and the rejection
+//! names each held file that differs.
+//!
+//! **What still gets through** (see docs/threat-model.md): a redirect inside the project (a manifest's `path`
+//! dependency, `[patch]`, `replace`, `vendor/`) to code the baseline never read — the closure's manifest rules and
+//! the resolution check (`closure::resolved`) judge those; a new file where the baseline looked and found nothing
+//! (the observed closure's absent seals and `room::outside`'s covers judge those); a new entry in a directory a
+//! runner lists and loads on its own (a new `.pth` in a venv that is not the user site); the project's own
+//! dependency directories (`node_modules`, `.venv` inside the project), which the tree binds live and the observed
+//! closure seals by content; files larger than [`LARGE`] where they must be compared by stat.
+
+pub(crate) mod objects;
+mod present;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use present::{Presenting, make_removable};
+
+use std::collections::{BTreeMap, HashSet};
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::trace::{Access, Event};
+
+/// `LOOPGATE_SNAPSHOT=0` in setup's environment takes no snapshot: what the baseline read outside the project
+/// is then only what the closure seals and `room::outside` covers (for measuring, and a way out if the
+/// snapshot ever stands in the way).
+pub(crate) const OFF_ENV: &str = "LOOPGATE_SNAPSHOT";
+
+/// Files above this size are held by stat alone unless the file system can reflink them (a toolchain's
+/// half-gigabyte library is not copied at every setup).
+pub(crate) const LARGE: u64 = 16 << 20;
+
+/// The system's own directories: never held (their owner is not the agent, and whoever can write them can write
+/// loopgate's binary).
+pub(crate) const SYSTEM: &[&str] = &[
+    "/usr",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/bin",
+    "/sbin",
+    "/etc",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/run",
+    "/boot",
+    "/nix/store",
+];
+
+/// Longest chain of links followed from one path the run read.
+const MAX_LINKS: usize = 16;
+
+/// What the baseline read outside the project, by path: a companion of the seal (`seal::SNAPSHOT`); the content
+/// lives in the snapshot's store ([`objects`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Snapshot {
+    pub files: BTreeMap<String, Entry>,
+}
+
+/// One held path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum Entry {
+    /// A regular file held by content: its object's digest and mode, and its stat at setup.
+    File { digest: String, mode: u32, stat: Stat },
+    /// A regular file too large to copy here: held by its stat alone (compared, never presented).
+    Large { stat: Stat },
+    /// A symbolic link, by its target.
+    Link { target: PathBuf },
+}
+
+/// The stat a promise compares first: a file whose stat is unchanged is not read again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Stat {
+    pub size: u64,
+    /// Nanoseconds since the epoch (JSON holds no `i128`; an `i64` lasts until 2262).
+    pub mtime: i64,
+    pub ctime: i64,
+    pub ino: u64,
+}
+
+impl Stat {
+    pub(crate) fn of(meta: &std::fs::Metadata) -> Stat {
+        Stat {
+            size: meta.len(),
+            mtime: meta
+                .mtime()
+                .saturating_mul(1_000_000_000)
+                .saturating_add(meta.mtime_nsec()),
+            ctime: meta
+                .ctime()
+                .saturating_mul(1_000_000_000)
+                .saturating_add(meta.ctime_nsec()),
+            ino: meta.ino(),
+        }
+    }
+}
+
+/// The paths of a baseline trace worth holding: read or executed, absolute, outside the project at `root`, the
+/// system's directories, loopgate's `home` and what the run wrote itself (a build output is no input).
+pub(crate) fn candidates(events: &[Event], root: &Path, home: &Path) -> Vec<PathBuf> {
+    let written: HashSet<&Path> = events
+        .iter()
+        .filter(|e| e.access == Access::Wrote)
+        .map(|e| e.path.as_path())
+        .collect();
+    let roots = [root.to_path_buf(), crate::plane::resolve(root)];
+    let homes = [home.to_path_buf(), crate::plane::resolve(home)];
+    let mut paths: Vec<PathBuf> = events
+        .iter()
+        .filter(|e| matches!(e.access, Access::Read | Access::Executed))
+        .map(|e| e.path.clone())
+        .filter(|path| {
+            path.is_absolute()
+                && !roots.iter().chain(&homes).any(|r| path.starts_with(r))
+                && !SYSTEM.iter().any(|s| path.starts_with(s))
+                && !path.ancestors().any(|a| written.contains(a))
+        })
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+impl Snapshot {
+    /// Holds each of `paths` that exists and this user can change (see the module doc), its content stored in
+    /// `store` (the snapshot's directory). A path that is gone, unreadable or not a file is skipped: the run did
+    /// not read it as a file, or it is not there to hold.
+    pub(crate) fn take(paths: &[PathBuf], store: &Path, root: &Path) -> io::Result<Snapshot> {
+        let objects = objects::Objects::open(store)?;
+        let mut snapshot = Snapshot::default();
+        let mut seen = HashSet::new();
+        for path in paths {
+            snapshot.hold(path, &objects, root, &mut seen, 0)?;
+        }
+        Ok(snapshot)
+    }
+
+    fn hold(
+        &mut self,
+        path: &Path,
+        objects: &objects::Objects,
+        root: &Path,
+        seen: &mut HashSet<PathBuf>,
+        depth: usize,
+    ) -> io::Result<()> {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(());
+        };
+        if depth > MAX_LINKS || !seen.insert(path.to_path_buf()) {
+            return Ok(());
+        }
+        // Each link on the way is held as a link; the file itself at its real path.
+        for above in parent.ancestors() {
+            if seen.contains(above) || above.parent().is_none() {
+                continue;
+            }
+            seen.insert(above.to_path_buf());
+            if let Ok(target) = std::fs::read_link(above)
+                && changeable(above)
+                && outside(above, root)
+            {
+                self.insert(above, Entry::Link { target });
+            }
+        }
+        let Ok(real_parent) = parent.canonicalize() else {
+            return Ok(());
+        };
+        let real = real_parent.join(name);
+        let Ok(meta) = std::fs::symlink_metadata(&real) else {
+            return Ok(());
+        };
+        if !outside(&real, root) || !changeable(&real) {
+            return Ok(());
+        }
+        if meta.file_type().is_symlink() {
+            let Ok(target) = std::fs::read_link(&real) else {
+                return Ok(());
+            };
+            self.insert(&real, Entry::Link { target: target.clone() });
+            return self.hold(&real_parent.join(target), objects, root, seen, depth + 1);
+        }
+        if !meta.is_file() {
+            return Ok(());
+        }
+        if let Some(entry) = objects.put(&real, &meta)? {
+            self.insert(&real, entry);
+        }
+        Ok(())
+    }
+
+    fn insert(&mut self, path: &Path, entry: Entry) {
+        if let Some(key) = path.to_str() {
+            self.files.insert(key.to_string(), entry);
+        }
+    }
+
+    /// The held paths that differ now from what the baseline read (by stat, then by content), leaving out
+    /// `presented` (the run reads the snapshot there, whatever is on disk).
+    pub(crate) fn changed(&self, presented: &HashSet<&Path>) -> Vec<String> {
+        self.files
+            .iter()
+            .filter(|(path, _)| !presented.contains(Path::new(path.as_str())))
+            .filter(|(path, entry)| differs(Path::new(path.as_str()), entry))
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
+}
+
+/// Whether `path` no longer holds what `entry` held.
+fn differs(path: &Path, entry: &Entry) -> bool {
+    match entry {
+        Entry::Link { target } => std::fs::read_link(path).ok().as_ref() != Some(target),
+        Entry::Large { stat } => std::fs::symlink_metadata(path).map_or(true, |meta| {
+            let now = Stat::of(&meta);
+            !meta.is_file() || (now.size, now.mtime, now.ino) != (stat.size, stat.mtime, stat.ino)
+        }),
+        Entry::File { digest, mode, stat } => {
+            let Ok(meta) = std::fs::symlink_metadata(path) else {
+                return true;
+            };
+            if !meta.is_file() || meta.mode() & 0o7777 != *mode {
+                return true;
+            }
+            Stat::of(&meta) != *stat && objects::digest_of(path).map_or(true, |now| now != *digest)
+        }
+    }
+}
+
+/// Whether the agent could change `path`: it, or the directory holding it, is this user's.
+fn changeable(path: &Path) -> bool {
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let owned = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.uid() == uid);
+    owned(path) || path.parent().is_some_and(owned)
+}
+
+/// Whether `path` lies outside the project at `root` and the system's directories.
+fn outside(path: &Path, root: &Path) -> bool {
+    !path.starts_with(root) && !SYSTEM.iter().any(|s| path.starts_with(s))
+}
