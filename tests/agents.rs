@@ -26,6 +26,8 @@ mod tmux;
 
 #[path = "agents/client.rs"]
 mod client;
+#[path = "agents/opencode.rs"]
+mod opencode;
 #[path = "agents/scenarios.rs"]
 mod scenarios;
 #[path = "agents/tui.rs"]
@@ -136,6 +138,34 @@ fn opencode_plugin_on_a_stand_in_client() {
 }
 agent_suite!(gemini, crate::client::Agent::Gemini);
 agent_suite!(copilot, crate::client::Agent::Copilot);
+
+/// opencode 1.18.33 in its server (`opencode serve`, the prompt sent by `opencode run --attach`), the plugin
+/// `loopgate install --agent opencode` writes: the scenarios of the others but the runaway (opencode has no cap
+/// of its own to compare with loopgate's, and the stand-in test above covers the plugin's side of it).
+mod opencode_real {
+    use crate::client::Agent;
+    use crate::scenarios;
+
+    #[test]
+    fn loop_rejected_once_then_completed() {
+        scenarios::rejected_once_then_completed(Agent::Opencode);
+    }
+
+    #[test]
+    fn gaming_move_caught() {
+        scenarios::gaming_move_caught(Agent::Opencode);
+    }
+
+    #[test]
+    fn cancel_ends_the_loop() {
+        scenarios::cancel_ends_the_loop(Agent::Opencode);
+    }
+
+    #[test]
+    fn shell_command_runs_confined() {
+        scenarios::shell_command_runs_confined(Agent::Opencode);
+    }
+}
 
 /// Gemini only: a folder the user marked untrusted is said by `status` (Gemini itself refuses `gemini -p` there).
 #[test]
