@@ -7,9 +7,11 @@
 //! confined; a session that is not the loop's own left alone; loopgate's own block cap. Every scenario also fails on any request that left
 //! 127.0.0.1 (the mock is the client's proxy and refuses and records every `CONNECT`).
 //!
-//! opencode's plugin is run by node with a stand-in for opencode's client (`agents/opencode_driver.mjs`).
+//! opencode runs as its server (`opencode serve`, `agents/opencode.rs`), the prompt sent by `opencode run --attach`,
+//! against the mock's Responses API; its plugin is also run by node with a stand-in for opencode's client
+//! (`agents/opencode_driver.mjs`).
 //!
-//! Needs the CLIs: `scripts/install-agents.sh` (or `LOOPGATE_CODEX_BIN`, `LOOPGATE_GEMINI_BIN`). Without it every scenario fails with
+//! Needs the CLIs: `scripts/install-agents.sh` (or `LOOPGATE_CODEX_BIN`, `LOOPGATE_GEMINI_BIN`, `LOOPGATE_OPENCODE_BIN`, …). Without it every scenario fails with
 //! that instruction; nothing is skipped.
 
 #[path = "support/common.rs"]
@@ -129,7 +131,7 @@ fn codex_untrusted_stop_hook_refuses_the_start() {
     scenarios::untrusted_stop_hook_refuses_the_start(crate::client::Agent::Codex);
 }
 
-/// opencode's plugin (issue 34, item 4: not yet run inside opencode itself), run by node as opencode runs a plugin,
+/// opencode's plugin (issue 34, item 4), run by node as opencode runs a plugin,
 /// with a stand-in for opencode's client: a loop rejected then completed, a write to the sealed verify script
 /// refused, another session left alone, cancel.
 #[test]
