@@ -167,6 +167,11 @@ mod opencode_real {
     fn shell_command_runs_confined() {
         scenarios::shell_command_runs_confined(Agent::Opencode);
     }
+
+    #[test]
+    fn run_alone_starts_the_loop_from_its_quoted_message() {
+        scenarios::opencode_run_alone_starts_the_loop();
+    }
 }
 
 /// Gemini only: a folder the user marked untrusted is said by `status` (Gemini itself refuses `gemini -p` there).

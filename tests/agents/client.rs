@@ -188,6 +188,8 @@ pub struct Session<'a> {
     prompt: String,
     /// Gemini: run with `--skip-trust` (the default), as if the user trusted the folder.
     skip_trust: bool,
+    /// opencode: `opencode run MESSAGE` alone, the prompt as its argument, no server (it ends at the first idle).
+    alone: bool,
 }
 
 impl<'a> Session<'a> {
@@ -198,12 +200,19 @@ impl<'a> Session<'a> {
             api: api.clone(),
             prompt: prompt.into(),
             skip_trust: true,
+            alone: false,
         }
     }
 
     /// Gemini: run without `--skip-trust`, so the folder's trust is Gemini's own record of it.
     pub fn without_skip_trust(mut self) -> Self {
         self.skip_trust = false;
+        self
+    }
+
+    /// opencode: run `opencode run MESSAGE` alone, as a user would type it in a shell.
+    pub fn alone(mut self) -> Self {
+        self.alone = true;
         self
     }
 
@@ -216,8 +225,8 @@ impl<'a> Session<'a> {
     #[track_caller]
     pub fn run(self) -> Run {
         let before = self.api.requests().len();
-        let server =
-            matches!(self.agent, Agent::Opencode).then(|| crate::opencode::Server::start(self.project, &self.api));
+        let server = (matches!(self.agent, Agent::Opencode) && !self.alone)
+            .then(|| crate::opencode::Server::start(self.project, &self.api));
         let mut cmd = self.project.command(self.agent.bin());
         match self.agent {
             Agent::Codex => {
@@ -243,9 +252,14 @@ impl<'a> Session<'a> {
                     .arg(&self.prompt);
             }
             // The prompt on stdin: `opencode run` quotes a message argument that has a space in it.
+            // opencode takes its directory from `$PWD`, not from the process's: the test's would be the repository.
             Agent::Opencode => {
-                let server = server.as_ref().expect("the opencode server");
-                cmd.args(["run", "--auto", "--format", "json", "--attach", &server.url()]);
+                cmd.env("PWD", &self.project.dir);
+                cmd.args(["run", "--auto", "--format", "json"]);
+                match &server {
+                    Some(server) => cmd.args(["--attach", &server.url()]),
+                    None => cmd.arg(&self.prompt),
+                };
             }
         }
         cmd.envs(self.agent.env(&self.api));

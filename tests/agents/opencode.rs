@@ -29,6 +29,8 @@ impl Server {
         let mut cmd = project.command(Agent::Opencode.bin());
         cmd.args(["serve", "--hostname", "127.0.0.1", "--port", &port.to_string()])
             .current_dir(&project.dir)
+            // opencode's directory is `$PWD`'s, not the process's.
+            .env("PWD", &project.dir)
             .envs(Agent::Opencode.env(api))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
