@@ -141,37 +141,14 @@ fn opencode_plugin_on_a_stand_in_client() {
 agent_suite!(gemini, crate::client::Agent::Gemini);
 agent_suite!(copilot, crate::client::Agent::Copilot);
 
-/// opencode 1.18.33 in its server (`opencode serve`, the prompt sent by `opencode run --attach`), the plugin
-/// `loopgate install --agent opencode` writes: the scenarios of the others but the runaway (opencode has no cap
-/// of its own to compare with loopgate's, and the stand-in test above covers the plugin's side of it).
-mod opencode_real {
-    use crate::client::Agent;
-    use crate::scenarios;
+// opencode 1.18.33 in its server (`opencode serve`, the prompt sent by `opencode run --attach`), with the plugin
+// `loopgate install --agent opencode` writes.
+agent_suite!(opencode_real, crate::client::Agent::Opencode);
 
-    #[test]
-    fn loop_rejected_once_then_completed() {
-        scenarios::rejected_once_then_completed(Agent::Opencode);
-    }
-
-    #[test]
-    fn gaming_move_caught() {
-        scenarios::gaming_move_caught(Agent::Opencode);
-    }
-
-    #[test]
-    fn cancel_ends_the_loop() {
-        scenarios::cancel_ends_the_loop(Agent::Opencode);
-    }
-
-    #[test]
-    fn shell_command_runs_confined() {
-        scenarios::shell_command_runs_confined(Agent::Opencode);
-    }
-
-    #[test]
-    fn run_alone_starts_the_loop_from_its_quoted_message() {
-        scenarios::opencode_run_alone_starts_the_loop();
-    }
+/// opencode only: `opencode run '/pua-loop …'` alone, the way a shell user types it.
+#[test]
+fn opencode_run_alone_starts_the_loop_from_its_quoted_message() {
+    scenarios::opencode_run_alone_starts_the_loop();
 }
 
 /// Gemini only: a folder the user marked untrusted is said by `status` (Gemini itself refuses `gemini -p` there).

@@ -279,7 +279,7 @@ impl<'a> Session<'a> {
         let mut output = wait_output(child, Duration::from_secs(180));
         if let Some(server) = server {
             // The turn `opencode run` waited for was the first; the plugin's follow-ups run in the server.
-            output.timed_out |= !server.settle(&self.api, Duration::from_secs(180));
+            output.timed_out |= !server.settle(Duration::from_secs(180));
         }
         let requests = self.api.requests()[before..].to_vec();
         let run = Run {

@@ -1,8 +1,7 @@
 //! opencode's server for one [`crate::client::Session`]: `opencode serve` in the project, which `opencode run
 //! --attach` sends the prompt to. The plugin loopgate installs runs in this server and sends its follow-ups
 //! (a rejected promise's reason) as new prompts after `opencode run` has seen the first turn end and exited, so
-//! the session is over only once the server has settled: no turn going on, no `loopgate` hook running, the
-//! scripted model's replies used up.
+//! the session is over only once the server has settled: no turn going on, no `loopgate` hook running.
 
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -52,14 +51,14 @@ impl Server {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// Waits until the server is quiet: the scripted replies used up, no session busy (`GET /session/status`
-    /// empty) and no hook of the plugin running, seen on five looks in a row (the plugin reads the session's
-    /// messages between the idle event and the hook it starts). False if that did not happen within `timeout`.
-    pub fn settle(&self, api: &MockApi, timeout: Duration) -> bool {
+    /// Waits until the server is quiet: no session busy (`GET /session/status` empty) and no hook of the plugin
+    /// running, seen on five looks in a row, 200 ms apart (between the idle event and the hook it starts the
+    /// plugin only reads the session's messages from this server). False if that did not happen within `timeout`.
+    pub fn settle(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
         let mut quiet = 0;
         while Instant::now() < deadline {
-            let idle = api.remaining() == 0 && self.no_session_busy() && !hook_running(self.child.id());
+            let idle = self.no_session_busy() && !hook_running(self.child.id());
             quiet = if idle { quiet + 1 } else { 0 };
             if quiet == 5 {
                 return true;
