@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs the other agent CLIs the agent suite (tests/agents.rs) drives — Codex CLI, Gemini CLI and GitHub
-# Copilot CLI, at the versions listed in tests/e2e/AGENT-versions.txt — into
+# Installs the other agent CLIs the agent suite (tests/agents.rs) drives — Codex CLI, Gemini CLI, GitHub
+# Copilot CLI and opencode, at the versions listed in tests/e2e/AGENT-versions.txt — into
 # ${LOOPGATE_TOOLS:-.tools}/AGENT-VERSION/ and prints the path of each binary, one per line. Idempotent: a
 # version already there is left alone. Needs npm.
 #
@@ -10,14 +10,15 @@ set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tools=${LOOPGATE_TOOLS:-$repo/.tools}
-[ "$#" -gt 0 ] || set -- codex gemini copilot
+[ "$#" -gt 0 ] || set -- codex gemini copilot opencode
 
 for agent in "$@"; do
     case $agent in
         codex) package=@openai/codex ;;
         gemini) package=@google/gemini-cli ;;
         copilot) package=@github/copilot ;;
-        *) echo "install-agents: unknown agent $agent (codex, gemini or copilot)" >&2; exit 2 ;;
+        opencode) package=opencode-ai ;;
+        *) echo "install-agents: unknown agent $agent (codex, gemini, copilot or opencode)" >&2; exit 2 ;;
     esac
     list="$repo/tests/e2e/$agent-versions.txt"
     for version in $(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$'); do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The project's test command (README: "Run the tests"). Installs the Claude Code CLI versions the end-to-end
-# suite runs against (tests/e2e/claude-versions.txt), and the Codex CLI and Gemini CLI versions the agent suite
-# (tests/agents.rs) runs against (tests/e2e/codex-versions.txt, gemini-versions.txt), into .tools/ (once; needs
+# suite runs against (tests/e2e/claude-versions.txt), and the Codex CLI, Gemini CLI, Copilot CLI and opencode
+# versions the agent suite (tests/agents.rs) runs against (tests/e2e/AGENT-versions.txt), into .tools/ (once; needs
 # npm; in the background while the tests build), builds every test once, then runs every test — unit,
 # command-line integration, the end-to-end suite, the agent suite and the install suite (tests/dist.rs) —
 # against the first listed version of each client, then, against each other listed version, the scenarios

@@ -294,7 +294,7 @@ pub(crate) enum Agent {
     Cursor,
     /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`, its skills `/pua-loop`, `/cancel-loop`, …).
     Copilot,
-    /// opencode (a plugin in `~/.config/opencode/plugin/`; built from its plugin API, not yet run against it).
+    /// opencode (a plugin in `~/.config/opencode/plugin/`; checked with opencode 1.18.33 headless).
     Opencode,
 }
 

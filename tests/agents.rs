@@ -7,9 +7,11 @@
 //! confined; a session that is not the loop's own left alone; loopgate's own block cap. Every scenario also fails on any request that left
 //! 127.0.0.1 (the mock is the client's proxy and refuses and records every `CONNECT`).
 //!
-//! opencode's plugin is run by node with a stand-in for opencode's client (`agents/opencode_driver.mjs`).
+//! opencode runs as its server (`opencode serve`, `agents/opencode.rs`), the prompt sent by `opencode run --attach`,
+//! against the mock's Responses API; its plugin is also run by node with a stand-in for opencode's client
+//! (`agents/opencode_driver.mjs`).
 //!
-//! Needs the CLIs: `scripts/install-agents.sh` (or `LOOPGATE_CODEX_BIN`, `LOOPGATE_GEMINI_BIN`). Without it every scenario fails with
+//! Needs the CLIs: `scripts/install-agents.sh` (or `LOOPGATE_CODEX_BIN`, `LOOPGATE_GEMINI_BIN`, `LOOPGATE_OPENCODE_BIN`, …). Without it every scenario fails with
 //! that instruction; nothing is skipped.
 
 #[path = "support/common.rs"]
@@ -26,6 +28,8 @@ mod tmux;
 
 #[path = "agents/client.rs"]
 mod client;
+#[path = "agents/opencode.rs"]
+mod opencode;
 #[path = "agents/scenarios.rs"]
 mod scenarios;
 #[path = "agents/tui.rs"]
@@ -132,7 +136,7 @@ fn codex_untrusted_stop_hook_refuses_the_start() {
     scenarios::untrusted_stop_hook_refuses_the_start(crate::client::Agent::Codex);
 }
 
-/// opencode's plugin (issue 34, item 4: not yet run inside opencode itself), run by node as opencode runs a plugin,
+/// opencode's plugin (issue 34, item 4), run by node as opencode runs a plugin,
 /// with a stand-in for opencode's client: a loop rejected then completed, a write to the sealed verify script
 /// refused, another session left alone, cancel.
 #[test]
@@ -141,6 +145,16 @@ fn opencode_plugin_on_a_stand_in_client() {
 }
 agent_suite!(gemini, crate::client::Agent::Gemini);
 agent_suite!(copilot, crate::client::Agent::Copilot);
+
+// opencode 1.18.33 in its server (`opencode serve`, the prompt sent by `opencode run --attach`), with the plugin
+// `loopgate install --agent opencode` writes.
+agent_suite!(opencode_real, crate::client::Agent::Opencode);
+
+/// opencode only: `opencode run '/pua-loop …'` alone, the way a shell user types it.
+#[test]
+fn opencode_run_alone_starts_the_loop_from_its_quoted_message() {
+    scenarios::opencode_run_alone_starts_the_loop();
+}
 
 /// Gemini only: a folder the user marked untrusted is said by `status` (Gemini itself refuses `gemini -p` there).
 #[test]

@@ -21,7 +21,7 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
             "loopgate: ready for GitHub Copilot CLI: hooks in `{hooks}`, and loopgate's commands as skills. In a new Copilot session (in a folder you trust): /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop · /resume-loop (also as the prompt of `copilot -p`)."
         ),
         Agent::Opencode => format!(
-            "loopgate: ready for opencode: a plugin in `{hooks}` (built from opencode's plugin API, not yet run against opencode itself). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
+            "loopgate: ready for opencode: a plugin in `{hooks}` (checked with opencode 1.18.33 headless). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal. The loop's follow-ups need opencode to keep running: its TUI, or `opencode serve` with `opencode run --attach URL` (`opencode run` alone exits after the first turn)."
         ),
         Agent::Claude => "loopgate: ready.".to_string(),
     }

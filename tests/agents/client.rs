@@ -16,6 +16,10 @@ pub enum Agent {
     Gemini,
     /// GitHub Copilot CLI, offline against the mock (its BYOK provider variables): no GitHub account.
     Copilot,
+    /// opencode (`opencode-ai`), its server (`opencode serve`) driven by `opencode run --attach`: the plugin's
+    /// follow-up prompt needs opencode to outlive the turn, which `opencode run` alone does not (it exits at the
+    /// first idle, checked with 1.18.33).
+    Opencode,
 }
 
 impl Agent {
@@ -24,12 +28,13 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
             Agent::Copilot => "copilot",
+            Agent::Opencode => "opencode",
         }
     }
 
     pub fn wire(self) -> Wire {
         match self {
-            Agent::Codex | Agent::Copilot => Wire::Responses,
+            Agent::Codex | Agent::Copilot | Agent::Opencode => Wire::Responses,
             Agent::Gemini => Wire::Gemini,
         }
     }
@@ -96,6 +101,13 @@ impl Agent {
                 ("COPILOT_AUTO_UPDATE".into(), "false".into()),
                 ("COPILOT_ALLOW_ALL".into(), "true".into()),
             ],
+            // No models.dev fetch, no update check; the `@opencode-ai/plugin` package opencode installs into its
+            // config directory at every start is asked of the mock (a 404), not of registry.npmjs.org.
+            Agent::Opencode => vec![
+                ("OPENCODE_DISABLE_MODELS_FETCH".into(), "1".into()),
+                ("OPENCODE_DISABLE_AUTOUPDATE".into(), "1".into()),
+                ("npm_config_registry".into(), format!("{}/npm/", api.base_url()).into()),
+            ],
         };
         for var in ["HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "ALL_PROXY"] {
             env.push((var.into(), api.base_url().into()));
@@ -109,7 +121,10 @@ impl Agent {
 
 /// The agent's configuration directory in the scenario's HOME.
 pub fn config_dir(project: &Project, agent: Agent) -> PathBuf {
-    project.home.join(format!(".{}", agent.name()))
+    match agent {
+        Agent::Opencode => project.home.join(".config/opencode"),
+        _ => project.home.join(format!(".{}", agent.name())),
+    }
 }
 
 /// Points the agent at `api` and turns off its background traffic (Codex 0.169.0 otherwise reaches github.com,
@@ -141,6 +156,21 @@ pub fn prepare(project: &Project, agent: Agent, api: &MockApi) {
             std::fs::write(dir.join("settings.json"), settings.to_string()).expect("write settings.json");
         }
         Agent::Copilot => {}
+        // A provider of opencode's own bundled OpenAI SDK (the Responses API) at the mock, one model.
+        Agent::Opencode => {
+            let config = serde_json::json!({
+                "model": "mock/mock-model",
+                "autoupdate": false,
+                "share": "disabled",
+                "provider": {"mock": {
+                    "npm": "@ai-sdk/openai",
+                    "name": "mock",
+                    "options": {"baseURL": format!("{}/v1", api.base_url()), "apiKey": "test"},
+                    "models": {"mock-model": {"name": "mock-model"}},
+                }},
+            });
+            std::fs::write(dir.join("opencode.json"), config.to_string()).expect("write opencode.json");
+        }
     }
     let out = project.loopgate(&["install", "--agent", agent.name()]);
     assert!(
@@ -158,6 +188,8 @@ pub struct Session<'a> {
     prompt: String,
     /// Gemini: run with `--skip-trust` (the default), as if the user trusted the folder.
     skip_trust: bool,
+    /// opencode: `opencode run MESSAGE` alone, the prompt as its argument, no server (it ends at the first idle).
+    alone: bool,
 }
 
 impl<'a> Session<'a> {
@@ -168,12 +200,19 @@ impl<'a> Session<'a> {
             api: api.clone(),
             prompt: prompt.into(),
             skip_trust: true,
+            alone: false,
         }
     }
 
     /// Gemini: run without `--skip-trust`, so the folder's trust is Gemini's own record of it.
     pub fn without_skip_trust(mut self) -> Self {
         self.skip_trust = false;
+        self
+    }
+
+    /// opencode: run `opencode run MESSAGE` alone, as a user would type it in a shell.
+    pub fn alone(mut self) -> Self {
+        self.alone = true;
         self
     }
 
@@ -192,6 +231,8 @@ impl<'a> Session<'a> {
     #[track_caller]
     pub fn run(self) -> Run {
         let before = self.api.requests().len();
+        let server = (matches!(self.agent, Agent::Opencode) && !self.alone)
+            .then(|| crate::opencode::Server::start(self.project, &self.api));
         let mut cmd = self.project.command(self.agent.bin());
         // The CLI's own directory on `PATH`, as a user's shell has it (a `--review` of the agent's CLI finds it).
         let inherited = self
@@ -229,14 +270,36 @@ impl<'a> Session<'a> {
                 cmd.args(["--allow-all", "--output-format", "json", "-p"])
                     .arg(&self.prompt);
             }
+            // The prompt on stdin: `opencode run` quotes a message argument that has a space in it.
+            // opencode takes its directory from `$PWD`, not from the process's: the test's would be the repository.
+            Agent::Opencode => {
+                cmd.env("PWD", &self.project.dir);
+                cmd.args(["run", "--auto", "--format", "json"]);
+                match &server {
+                    Some(server) => cmd.args(["--attach", &server.url()]),
+                    None => cmd.arg(&self.prompt),
+                };
+            }
         }
         cmd.envs(self.agent.env(&self.api));
-        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let stdin = if server.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        };
+        cmd.stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let child = cmd
+        let mut child = cmd
             .spawn()
             .unwrap_or_else(|e| panic!("spawn {}: {e}", self.agent.bin().display()));
-        let output = wait_output(child, Duration::from_secs(180));
+        if let Some(mut stdin) = child.stdin.take() {
+            std::io::Write::write_all(&mut stdin, self.prompt.as_bytes()).expect("write the prompt");
+        }
+        let mut output = wait_output(child, Duration::from_secs(180));
+        if let Some(server) = server {
+            // The turn `opencode run` waited for was the first; the plugin's follow-ups run in the server.
+            output.timed_out |= !server.settle(Duration::from_secs(180));
+        }
         let requests = self.api.requests()[before..].to_vec();
         let run = Run {
             output,

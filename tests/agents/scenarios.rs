@@ -235,6 +235,20 @@ pub fn apply_patch_on_a_sealed_file_is_refused(agent: Agent) {
     assert_refused_and_untouched(&project, &run);
 }
 
+/// `opencode run '/pua-loop "task" …'` alone, as typed in a shell: opencode quotes the message and the loop
+/// starts all the same; the first promise is judged (rejected) and `opencode run` ends there, before the plugin's
+/// follow-up is answered (why the suite's other opencode scenarios use `opencode serve`).
+pub fn opencode_run_alone_starts_the_loop() {
+    let (project, api) = project(Agent::Opencode);
+    let run = Session::new(&project, Agent::Opencode, &api, start("--max-iterations 10"))
+        .alone()
+        .replies([promise()])
+        .run();
+    let statuses = project.statuses();
+    assert_eq!(statuses, ["init", "promise_rejected"], "{}", run.describe());
+    assert!(project.loop_live(), "{}", run.describe());
+}
+
 pub fn opencode_plugin_on_a_stand_in_client() {
     let project = Project::new();
     project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");

@@ -60,6 +60,7 @@ fn start(project: &Project, agent: Agent, version: &str, api: &MockApi) -> Pane 
             pane.wait_until("Copilot's prompt", minute, |s| s.contains("? help"));
             pane
         }
+        Agent::Opencode => panic!("opencode's interactive UI is not driven by this suite (docs/agents.md)"),
     }
 }
 
@@ -67,7 +68,7 @@ fn start(project: &Project, agent: Agent, version: &str, api: &MockApi) -> Pane 
 fn command(agent: Agent, name: &str) -> String {
     match agent {
         Agent::Codex => format!("${name}"),
-        Agent::Gemini | Agent::Copilot => format!("/{name}"),
+        Agent::Gemini | Agent::Copilot | Agent::Opencode => format!("/{name}"),
     }
 }
 
@@ -105,6 +106,7 @@ fn own_files(agent: Agent) -> (&'static str, &'static str) {
         Agent::Codex => ("hooks.json", "skills/pua-loop/SKILL.md"),
         Agent::Gemini => ("settings.json", "commands/pua-loop.toml"),
         Agent::Copilot => ("hooks/loopgate.json", "skills/pua-loop/SKILL.md"),
+        Agent::Opencode => ("plugin/loopgate.js", "plugin/loopgate.js"),
     }
 }
 
@@ -121,7 +123,7 @@ fn foreign(agent: Agent) -> &'static [&'static str] {
             "Unrecognized command",
         ],
         Agent::Gemini => &["Claude Code", "$pua-loop", "$cancel-loop", "/loopgate:", "/prompts:"],
-        Agent::Copilot => &[
+        Agent::Copilot | Agent::Opencode => &[
             "Claude Code",
             "$pua-loop",
             "$cancel-loop",

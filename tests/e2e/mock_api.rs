@@ -606,7 +606,8 @@ impl ShellTool {
 /// A reply as the Responses API streams it: the output item (a message, or a `function_call` of the client's shell
 /// tool), then `response.completed` with the whole output (what an SDK's stream helper returns) and usage.
 fn responses_sse(reply: &Reply, id: u64, shell: ShellTool) -> String {
-    let call = |name: &str, arguments: Value| json!({"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")});
+    // `id` as well as `call_id`: the AI SDK's client (opencode) drops a call without one.
+    let call = |name: &str, arguments: Value| json!({"type": "function_call", "id": format!("fc_mock{id:06}"), "status": "completed", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")});
     let message = |text: &str| {
         json!({"type": "message", "role": "assistant", "id": format!("msg_mock{id:06}"),
                "content": [{"type": "output_text", "text": text}]})
@@ -639,8 +640,23 @@ fn responses_sse(reply: &Reply, id: u64, shell: ShellTool) -> String {
             data["type"].as_str().unwrap_or_default()
         ));
     };
-    event(json!({"type": "response.created", "response": {"id": response_id, "output": []}}));
+    event(
+        json!({"type": "response.created", "response": {"id": response_id, "created_at": 0, "model": "mock-model", "output": []}}),
+    );
     for (index, item) in items.iter().enumerate() {
+        // Each item announced (`added`) and a message's text streamed as well: the AI SDK's client (opencode)
+        // reads a message's text from its deltas only, and a call it was not told of is dropped.
+        let mut added = item.clone();
+        if item["type"] == "message" {
+            added["content"] = json!([]);
+        }
+        event(json!({"type": "response.output_item.added", "output_index": index, "item": added}));
+        if item["type"] == "message" {
+            event(
+                json!({"type": "response.output_text.delta", "item_id": item["id"], "output_index": index,
+                         "content_index": 0, "delta": item["content"][0]["text"]}),
+            );
+        }
         event(json!({"type": "response.output_item.done", "output_index": index, "item": item}));
     }
     event(

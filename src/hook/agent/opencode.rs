@@ -1,6 +1,5 @@
 //! opencode (`opencode-ai`), built from its plugin API (`@opencode-ai/plugin`: the `event`, `chat.message` and
-//! `tool.execute.before` hooks; the SDK's `session.messages` and `session.prompt`) and **not yet run against the
-//! real client**. opencode has no command hooks: `loopgate install --agent opencode` writes a JavaScript plugin
+//! `tool.execute.before` hooks; the SDK's `session.messages` and `session.prompt`). opencode has no command hooks: `loopgate install --agent opencode` writes a JavaScript plugin
 //! (`commands::install`'s `opencode_plugin.js`) that hands each event to this adapter in Claude Code's field
 //! names and carries out the answer, so what differs here is small:
 //!
@@ -12,7 +11,13 @@
 //!   thrown as the tool's error, a rewritten command put in the tool's `command`. The context a prompt hook
 //!   gives has no way to the model with the prompt (`chat.message` can only change the user's own parts), so
 //!   a `/pua-loop` is carried out and the model reads the loop's rules at the first stop;
-//! - opencode has no cap on follow-ups: loopgate keeps its own.
+//! - opencode has no cap on follow-ups: loopgate keeps its own;
+//! - `opencode run MESSAGE` quotes its message (see [`run_quoted`]): a `/pua-loop` given that way is read as
+//!   typed.
+//!
+//! Checked with opencode 1.18.33 (`tests/agents.rs`, `opencode_real`): the plugin's hooks, follow-ups and the
+//! `session.idle` stop, in a long-lived opencode (its TUI, or `opencode serve`); `opencode run` alone exits at
+//! the first idle, before the plugin's follow-up is answered.
 
 use super::Adapter;
 use crate::cli::HookEvent;
@@ -25,8 +30,14 @@ pub(super) struct Opencode;
 const TOOLS: &[(&str, &str)] = &[("bash", "Bash"), ("write", "Write"), ("edit", "Edit"), ("read", "Read")];
 
 impl Adapter for Opencode {
-    fn read(&self, _event: &HookEvent, input: &mut HookInput) {
+    fn read(&self, event: &HookEvent, input: &mut HookInput) {
         super::claude_tool(input, TOOLS, "filePath");
+        if matches!(event, HookEvent::UserPromptSubmit)
+            && let Some(prompt) = input.prompt.as_mut()
+            && let Some(typed) = run_quoted(prompt)
+        {
+            *prompt = typed;
+        }
     }
 
     fn write(&self, _event: &HookEvent, mut output: HookOutput) -> String {
@@ -37,4 +48,17 @@ impl Adapter for Opencode {
     fn shell(&self) -> Shell {
         Shell::Fresh
     }
+}
+
+/// The command in a prompt `opencode run` quoted. `opencode run MESSAGE…` puts each argument that has a space in
+/// it between `"`, its own `"` as `\"` (checked with 1.18.33), so `opencode run '/pua-loop "task" --verify cmd'`
+/// reaches the plugin as `"/pua-loop \"task\" --verify cmd"`, which no command parser would recognise: such a
+/// prompt, one quoted argument that starts with `/`, is read as typed. Any other prompt is left as it is.
+fn run_quoted(prompt: &str) -> Option<String> {
+    let inner = prompt.trim().strip_prefix('"')?.strip_suffix('"')?;
+    if inner.replace("\\\"", "").contains('"') {
+        return None;
+    }
+    let typed = inner.replace("\\\"", "\"");
+    typed.starts_with('/').then_some(typed)
 }

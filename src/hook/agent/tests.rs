@@ -123,6 +123,31 @@ fn copilot_reads_an_invoked_skill_as_the_command_typed() {
     assert_eq!(prompt("hello /pua-loop".into()), "hello /pua-loop");
 }
 
+/// `opencode run '/pua-loop "task" …'` hands the plugin its message quoted (recorded from 1.18.33): read as typed;
+/// a prompt with quotes of the user's own, or that is no command, is left as it is.
+#[test]
+fn opencode_reads_a_run_quoted_command_as_typed() {
+    let prompt = |text: &str| {
+        let raw = json!({"hook_event_name": "chat.message", "session_id": "s", "prompt": text});
+        read(Agent::Opencode, &HookEvent::UserPromptSubmit, &raw)
+            .prompt
+            .expect("a prompt")
+    };
+    assert_eq!(
+        prompt(r#""/pua-loop \"fix it\" --verify 'sh check.sh'""#),
+        r#"/pua-loop "fix it" --verify 'sh check.sh'"#
+    );
+    assert_eq!(prompt(r#""/cancel-loop now""#), "/cancel-loop now");
+    for left in [
+        r#""hello \"world\"""#,
+        r#""/a" and "b""#,
+        r#"/pua-loop "x" --verify 'y'"#,
+        "\"/x",
+    ] {
+        assert_eq!(prompt(left), left);
+    }
+}
+
 /// The note that ends Gemini's `/pua-loop` command (for the model, where the hooks did not run) is no part of the
 /// task.
 #[test]
