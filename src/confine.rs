@@ -30,7 +30,9 @@ pub mod rewrite;
 pub(crate) mod world;
 
 /// What a run's namespace lays over paths outside its tree so that the run reads them as they were (the room's
-/// snapshot, `room::snapshot`, implements it): the mount code asks it, and never names the room.
+/// snapshot, `room::snapshot`, implements it): the mount code asks it, and never names the room. Only Linux's
+/// mount namespace presents; elsewhere the snapshot is compared by content (`room::snapshot`).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) trait Presenter {
     /// Where the layers live: a place that holds it cannot have a layer of its own (overlayfs refuses a layer
     /// inside another of the same mount).

@@ -605,12 +605,14 @@ fn the_rooms_records_name_the_tests_of_minitest_and_phpunit() {
 }
 
 /// Whether this machine (or the test run: `LOOPGATE_TEST_NO_USERNS`) cannot give a run a private scratch.
+#[cfg(target_os = "linux")]
 pub(super) fn no_scratch() -> bool {
     std::env::var_os("LOOPGATE_TEST_NO_USERNS").is_some() || crate::confine::mount::Private::probe().is_err()
 }
 
 /// A run of `command` in `mount` for the project at `root`, confined by `plane` where given, logged to `log`; a
 /// minute at most.
+#[cfg(target_os = "linux")]
 pub(super) fn run_mounted(
     command: &str,
     root: &std::path::Path,

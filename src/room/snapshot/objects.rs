@@ -112,7 +112,8 @@ impl Objects {
         Ok(Some(Entry::File { digest, mode, stat }))
     }
 
-    /// Where the layer of `place` lives (named by the place's path, so each place has one).
+    /// Where the layer of `place` lives (Linux: where the snapshot is presented) (named by the place's path, so each place has one).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     pub(crate) fn layer_dir(&self, place: &Path) -> PathBuf {
         let id = Sha256::digest(place.as_os_str().as_encoded_bytes());
         let id: String = id[..8].iter().map(|b| format!("{b:02x}")).collect();
@@ -121,6 +122,7 @@ impl Objects {
 
     /// Puts the object `digest` (`mode`) at `at` in a layer: a hard link, or a copy where the file system
     /// refuses the link.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     pub(crate) fn link(&self, digest: &str, mode: u32, at: &Path) -> io::Result<()> {
         let object = self.object(digest, mode)?;
         if !object.is_file() {
