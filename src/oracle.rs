@@ -179,6 +179,11 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Some(own) => own.read(),
         None => (results, None),
     };
+    // Where the baseline's GoogleTest binaries wrote reports, the names are theirs (`room::gtest`).
+    let (results, gtest_problem) = match room.as_ref().and_then(|r| r.recorded.gtest_results(&r.room)) {
+        Some((results, problem)) if own_report.is_none() => (results, problem),
+        _ => (results, None),
+    };
     let text = outcome.output_text();
     let mut summary = readout::summarize(&text);
     summary.counts = counts;
@@ -199,6 +204,14 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             fields.config.lang,
             problem,
             &own.shown,
+        ));
+    }
+    if let Some(problem) = gtest_problem.filter(|_| passed && fields.checks(Check::ByName)) {
+        passed = false;
+        note = Some(messages::room::report_problem(
+            fields.config.lang,
+            &problem,
+            "GoogleTest",
         ));
     }
     // By name first: where both see a pass fall short, the names say exactly what moved; the totals are the

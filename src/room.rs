@@ -16,6 +16,8 @@
 //!   process instead ([`env::PER_SESSION`]); secrets are recorded by name only (see `env`).
 //! - **pytest's report through a private path** ([`report`]): the room is also where pytest writes the JUnit
 //!   report a pass must hold in, where the baseline showed it can.
+//! - **GoogleTest's reports through a private directory** ([`gtest`]): `GTEST_OUTPUT` names a directory in the
+//!   room where every test binary writes its JUnit XML; the verdict's names are theirs where the baseline's were.
 //! - **loopgate's start hooks** ([`hook`]): for unittest and mocha, which write no report through a private
 //!   channel of their own, a hook loaded through the environment records their per-test events in the room,
 //!   read the same way.
@@ -29,6 +31,8 @@
 
 pub(crate) mod caches;
 pub(crate) mod env;
+#[path = "ecosystem/cpp/report.rs"]
+pub(crate) mod gtest;
 pub(crate) mod hook;
 pub(crate) mod outside;
 #[path = "ecosystem/python/report.rs"]
@@ -262,6 +266,7 @@ impl Room {
                 _ => {}
             }
         }
+        gtest::clear(&self.dir.join(gtest::PLACE))?;
         private_dir(report.parent().unwrap_or(&self.dir))?;
         hook::install(&self.dir)?;
         for cache in recorded.private() {
@@ -396,6 +401,7 @@ impl Room {
             caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
         }
         hook::set(&self.dir, &mut vars);
+        gtest::set(&self.dir, &mut vars);
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
         vars.into_iter()
@@ -475,6 +481,21 @@ impl Recorded {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
+    }
+
+    /// After the baseline run in `room`: the tests of GoogleTest's reports, where its binaries wrote any (see
+    /// `gtest`); the verdict's names are then theirs at every run of the loop.
+    pub(crate) fn take_gtest(&mut self, room: &Room) -> Option<crate::readout::TestResults> {
+        let (results, _) = gtest::read(&room.dir.join(gtest::PLACE)).ok()?;
+        self.gtest_report = !results.tests.is_empty();
+        self.gtest_report.then_some(results)
+    }
+
+    /// The tests of this run's GoogleTest reports and why they hold no pass, where the verdict reads them (the
+    /// baseline's binaries wrote some); none written is [`report::Problem::Missing`].
+    pub(crate) fn gtest_results(&self, room: &Room) -> Option<(crate::readout::TestResults, Option<report::Problem>)> {
+        self.gtest_report
+            .then(|| gtest::read(&room.dir.join(gtest::PLACE)).unwrap_or_else(|p| (Default::default(), Some(p))))
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict

@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `cpp/runner.rs`: ctest, GoogleTest), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -16,6 +16,8 @@
 //! The serde names are persisted (the seal's closure records the runners the verify command runs): a variant
 //! is never renamed.
 
+#[path = "ecosystem/cpp/runner.rs"]
+mod cpp;
 #[path = "ecosystem/go/runner.rs"]
 mod go;
 #[path = "ecosystem/js/runner.rs"]
@@ -55,11 +57,15 @@ pub enum Runner {
     Go,
     /// bats.
     Bats,
+    /// CMake's ctest (`ctest`, `cmake --build DIR --target test`), running GoogleTest binaries.
+    Ctest,
+    /// A GoogleTest binary run directly.
+    Gtest,
 }
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 11] = [
+    pub(crate) const ALL: [Runner; 13] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -71,6 +77,8 @@ impl Runner {
         Runner::Nextest,
         Runner::Go,
         Runner::Bats,
+        Runner::Ctest,
+        Runner::Gtest,
     ];
 
     /// This runner's row of the table.
@@ -87,6 +95,8 @@ impl Runner {
             Runner::Nextest => &rust::NEXTEST,
             Runner::Go => &go::GO,
             Runner::Bats => &shell::BATS,
+            Runner::Ctest => &cpp::CTEST,
+            Runner::Gtest => &cpp::GTEST,
         }
     }
 
@@ -277,7 +287,7 @@ pub(crate) enum Report {
 /// A structured report's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// JUnit XML (pytest's `--junitxml`, nextest's `[profile.*.junit]`).
+    /// JUnit XML (pytest's `--junitxml`, nextest's `[profile.*.junit]`, GoogleTest's `GTEST_OUTPUT=xml:`).
     JunitXml,
 }
 

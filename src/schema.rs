@@ -36,11 +36,20 @@ pub enum Lang {
     Go,
     /// Shell: bats test files (`.bats`).
     Shell,
+    /// C and C++: GoogleTest and Catch2 test sources (`cc`, `cpp`, `cxx`, `c++`, and headers beside them).
+    Cpp,
 }
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 5] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go, Lang::Shell];
+    pub const ALL: [Lang; 6] = [
+        Lang::Python,
+        Lang::JavaScript,
+        Lang::Rust,
+        Lang::Go,
+        Lang::Shell,
+        Lang::Cpp,
+    ];
 
     /// The language of a file, by its extension; `None` for anything else.
     pub fn of(path: &std::path::Path) -> Option<Lang> {
@@ -51,6 +60,7 @@ impl Lang {
             "rs" => Some(Lang::Rust),
             "go" => Some(Lang::Go),
             "bats" => Some(Lang::Shell),
+            "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h" => Some(Lang::Cpp),
             _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
             _ => None,
         }

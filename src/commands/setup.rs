@@ -580,7 +580,14 @@ fn seal_and_start(
         None
     };
     let baseline = match baseline {
-        Some((baseline, observed)) => {
+        Some((mut baseline, observed)) => {
+            // GoogleTest's reports name the tests where its binaries wrote any (`room::gtest`).
+            if let Some((room, recorded, _)) = &mut room
+                && baseline.cut.is_none()
+                && let Some(results) = recorded.take_gtest(room)
+            {
+                baseline.results = results;
+            }
             store.save_baseline(&project, &baseline)?;
             inputs.observed = Some(observed);
             inputs

@@ -88,6 +88,10 @@ pub(crate) struct Recorded {
     /// the baseline's events named exactly the tests its output did.
     #[serde(default)]
     pub hook_report: Option<String>,
+    /// The verdict's names are those of GoogleTest's reports in the room (see `gtest`): the baseline's test
+    /// binaries wrote some.
+    #[serde(default)]
+    pub gtest_report: bool,
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,

@@ -35,7 +35,9 @@ fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_m
             Runner::PytestDoctestModules,
             Runner::Unittest,
             Runner::Mocha,
-            Runner::Go
+            Runner::Go,
+            Runner::Ctest,
+            Runner::Gtest
         ]
     );
     assert_eq!(Runner::Unittest.row().report, Report::Hook);

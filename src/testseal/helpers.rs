@@ -95,6 +95,8 @@ pub(crate) fn imported_helpers<'a>(
                 Lang::Rust => Vec::new(),
                 // What a bats test loads outside the test side (`load ../lib/calc.sh`) is the code under test.
                 Lang::Shell => Vec::new(),
+                // What a C++ test includes from outside the test side is the code under test (`calc.h`).
+                Lang::Cpp => Vec::new(),
             };
             for file in files {
                 let relative = file.to_string_lossy().replace('\\', "/");

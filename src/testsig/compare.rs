@@ -230,7 +230,7 @@ impl Judge<'_, '_> {
                 UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup
             ),
             Lang::JavaScript => node.kind == UnitKind::Helper,
-            Lang::Rust | Lang::Go | Lang::Shell => false,
+            Lang::Rust | Lang::Go | Lang::Shell | Lang::Cpp => false,
         };
         if defines {
             names.get(node.name.as_str()).copied()

@@ -12,6 +12,8 @@
 //! character cannot swallow the rest of the file.
 
 mod clike;
+#[path = "../ecosystem/cpp/lex.rs"]
+mod cpp;
 #[path = "../ecosystem/js/lex.rs"]
 mod js;
 #[path = "../ecosystem/python/lex.rs"]
@@ -150,7 +152,7 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
     let mut cur = Cursor::new(text);
     match lang {
         Lang::Python => python::lex(&mut cur),
-        Lang::JavaScript | Lang::Rust | Lang::Go => clike::lex(&mut cur, lang),
+        Lang::JavaScript | Lang::Rust | Lang::Go | Lang::Cpp => clike::lex(&mut cur, lang),
         Lang::Shell => shell::lex(&mut cur),
     }
     let partners = pair_brackets(text.as_bytes(), &cur.toks);

@@ -10,7 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 5] = [Lang::Python, Lang::JavaScript, Lang::Rust, Lang::Go, Lang::Shell];
+const LANGS: [Lang; 6] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -53,6 +53,7 @@ fn header(lang: Lang) -> &'static str {
         Lang::Rust => "use super::*;\n",
         Lang::Go => "package calc\n\nimport \"testing\"\n",
         Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
+        Lang::Cpp => "#include <gtest/gtest.h>\n#include \"calc.h\"\n",
     }
 }
 
@@ -96,6 +97,14 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nhelper_NAME() {\n  echo \"${1:-x}\" | tr a b\n}\n",
             "\nCASES_NAME=(1 2 3)\n",
         ],
+        Lang::Cpp => vec![
+            "\nTEST(Calc, NAME) {\n  EXPECT_EQ(add(1, 2), 3);\n}\n",
+            "\nTEST_F(Fixture, DISABLED_NAME) {\n  GTEST_SKIP() << \"later\";\n}\n",
+            "\nstatic int helper_NAME(int a) {\n  return a * 2; // '{'\n}\n",
+            "\nnamespace n_NAME {\nTEST_CASE(\"NAME works\", \"[.][!mayfail]\") {\n  SECTION(\"a\") { REQUIRE(f(R\"x(\")\")x\") == 1); }\n}\n}\n",
+            "\nstruct Fixture_NAME : ::testing::Test {\n  void SetUp() override { x = 1; }\n  int x;\n};\n",
+            "\n#define CASES_NAME \\\n  1, 2\n",
+        ],
     }
 }
 
@@ -107,13 +116,14 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Rust => "\n#[test]\nfn appended_zz() {\n    assert!(true);\n}\n",
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
+        Lang::Cpp => "\nTEST(Appended, Zz) {\n  EXPECT_TRUE(true);\n}\n",
     }
 }
 
 fn comment(lang: Lang) -> &'static str {
     match lang {
         Lang::Python | Lang::Shell => "\n# a note: it.skip() @pytest.mark.skip skip\n",
-        _ => "\n// a note: it.skip() #[ignore] t.Skip()\n",
+        _ => "\n// a note: it.skip() #[ignore] t.Skip() GTEST_SKIP() [.]\n",
     }
 }
 
