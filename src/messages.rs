@@ -378,6 +378,7 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
         (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
         (Speech::En, Fact::BatsFiles { dir }) => format!("{dir}/ holds bats test files (*.bats)"),
+        (Speech::En, Fact::CMakeTests) => "CMakeLists.txt turns testing on (ctest)".into(),
         (Speech::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
         (Speech::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
         (Speech::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
@@ -398,6 +399,7 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
         (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
         (Speech::Zh, Fact::BatsFiles { dir }) => format!("{dir}/ 中有 bats 测试文件(*.bats)"),
+        (Speech::Zh, Fact::CMakeTests) => "CMakeLists.txt 启用了测试(ctest)".into(),
         (Speech::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
     };
     let parts: Vec<String> = facts.iter().map(one).collect();

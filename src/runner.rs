@@ -199,6 +199,11 @@ pub(crate) fn sits_out_with_new_tests<P: AsRef<Path>>(path: &Path, sealed: impl 
     every_dir && plain && !sealed.into_iter().any(|f| f.as_ref().starts_with(dir))
 }
 
+/// Files that mark a directory as a runner's build directory, whatever its name (CMake's `CMakeCache.txt`): its
+/// contents are the runs' own output, so the runners' walk does not read them for tests and the room's tree does
+/// not copy them (`walk`).
+pub(crate) const BUILD_DIR_MARKERS: &[&str] = &[cpp::BUILD_DIR_MARKER];
+
 /// Extensions a JavaScript configuration file may have (`.jsonc`: Mocha reads `.mocharc.jsonc`).
 pub(crate) const JS_EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json", "jsonc"];
 

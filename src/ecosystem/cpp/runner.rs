@@ -5,6 +5,9 @@
 
 use super::{Config, Format, Report, Row, TestFiles};
 
+/// What CMake writes at the top of every build directory it configures.
+pub(super) const BUILD_DIR_MARKER: &str = "CMakeCache.txt";
+
 /// GoogleTest reads `GTEST_OUTPUT` from the environment, and ctest passes the environment through to every test
 /// it runs: `xml:DIR/` makes each test binary write its JUnit XML into `DIR`, named after the binary, and never
 /// over a report already there (`calc_test.xml`, then `calc_test_1.xml` for the next process of the same binary,

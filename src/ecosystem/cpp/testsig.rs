@@ -6,13 +6,14 @@
 //! are tests named by their string (`Scenario: name` for a scenario, as Catch2 names it), their `SECTION`s part
 //! of their body. The macros that make a parameterized or typed suite's instances (`INSTANTIATE_TEST_SUITE_P`,
 //! `TYPED_TEST_SUITE`, `REGISTER_TYPED_TEST_SUITE_P`), a `main`, and classes and structs (fixtures, whose
-//! `SetUp` runs around the tests) are setup; `#include` is an import; a `namespace` is a container whose
-//! units are read the same way; other functions are helpers, and the rest (other preprocessor lines, variables,
+//! `SetUp` runs around the tests) are setup; `#include` is an import; a `namespace`'s units are read as the
+//! file's own (GoogleTest's and Catch2's names do not hold the namespace, so neither do these, and wrapping
+//! tests in `namespace {` moves nothing); other functions are helpers, and the rest (other preprocessor lines, variables,
 //! `using`) is other code.
 
 use std::ops::Range;
 
-use super::braces::{container, first_line, leaf};
+use super::braces::{first_line, leaf};
 use super::lex::{Lexed, TokKind};
 use super::{Node, UnitKind};
 
@@ -43,7 +44,10 @@ fn units_in(lx: &Lexed, from: usize, to: usize) -> Vec<Node> {
     let mut i = from;
     while i < to {
         let end = unit_end(lx, i, to).max(i + 1).min(to);
-        out.push(unit(lx, i..end));
+        match namespace_body(lx, i, end) {
+            Some((open, close)) => out.extend(units_in(lx, open + 1, close)),
+            None => out.push(unit(lx, i..end)),
+        }
         i = end;
     }
     out
@@ -96,15 +100,15 @@ fn unit(lx: &Lexed, range: Range<usize>) -> Node {
         return leaf(lx, UnitKind::Test, name, s, range);
     }
     if INSTANCES.contains(&word) {
-        return leaf(lx, UnitKind::Setup, first_line(lx, s), s, range);
-    }
-    if word == "namespace"
-        && let Some(open) = (s + 1..range.end).find(|&j| lx.is(j, b'{'))
-        && let Some(close) = lx.partner(open)
-    {
-        let name = (s + 1..open).map(|j| lx.s(j)).collect::<String>();
-        let children = units_in(lx, open + 1, close.min(range.end));
-        return container(lx, format!("namespace {name}"), s, range, open + 1..close, children);
+        let args = lx
+            .partner(s + 1)
+            .map(|close| arguments(lx, s + 2, close))
+            .unwrap_or_default();
+        let name = format!(
+            "{word}({})",
+            args.iter().take(2).cloned().collect::<Vec<_>>().join(", ")
+        );
+        return leaf(lx, UnitKind::Setup, name, s, range);
     }
     if ["class", "struct"].contains(&word) || (word == "template" && mentions(lx, &range, &["class", "struct"])) {
         let name = (s + 1..range.end)
@@ -126,6 +130,16 @@ fn unit(lx: &Lexed, range: Range<usize>) -> Node {
         return leaf(lx, kind, name, s, range);
     }
     leaf(lx, UnitKind::Other, first_line(lx, s), s, range)
+}
+
+/// The braces of a `namespace NAME { … }` spanning tokens `s..end`.
+fn namespace_body(lx: &Lexed, s: usize, end: usize) -> Option<(usize, usize)> {
+    if !lx.is_word(s, "namespace") {
+        return None;
+    }
+    let open = (s + 1..end).find(|&j| lx.is(j, b'{'))?;
+    let close = lx.partner(open).filter(|&close| close < end)?;
+    Some((open, close))
 }
 
 fn mentions(lx: &Lexed, range: &Range<usize>, words: &[&str]) -> bool {
