@@ -51,6 +51,15 @@ impl Lang {
         Lang::Cpp,
     ];
 
+    /// Whether a test file of this language that is new since setup sits out the oracle's run (`testswap`). Not
+    /// a C++ one: its build names every source (`add_executable(neg_test tests/neg_test.cc)`), so a new test
+    /// source set aside would break the build of the whole project and no baseline test could run. It takes
+    /// part as the agent wrote it; the build's test side is sealed (`closure::cmake`: a new source added to an
+    /// existing test binary is a change to that binary's part).
+    pub fn new_tests_sit_out(self) -> bool {
+        self != Lang::Cpp
+    }
+
     /// The language of a file, by its extension; `None` for anything else.
     pub fn of(path: &std::path::Path) -> Option<Lang> {
         const JS_EXTENSIONS: [&str; 8] = ["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"];

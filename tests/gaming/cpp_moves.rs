@@ -87,7 +87,7 @@ fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &st
     play(&p);
     let block = promise(&p).blocked();
     assert!(
-        block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
+        block.reason.contains("REJECTED") && block.reason.contains(by_default),
         "{name}: with the defaults, {by_default:?}:\n{}",
         block.reason
     );
