@@ -277,3 +277,106 @@ fn cpp_verify_auto_configures_builds_and_runs_ctest() {
     assert!(out.stdout.contains("ctest --test-dir build"), "{out}");
     assert!(out.stdout.contains("CMakeLists.txt turns testing on"), "{out}");
 }
+
+/// The real project: GoogleTest's own samples 1 and 2 as Debian ships them (`googletest`, which `libgtest-dev`
+/// depends on: `/usr/src/googletest/googletest/samples/`), with a bug put into `sample1.cc`'s `IsPrime`.
+const SAMPLES: &str = "/usr/src/googletest/googletest/samples";
+const SAMPLE_BUG: (&str, &str) = ("if (n % 2 == 0) return n == 2;", "if (n % 2 == 0) return n <= 4;");
+
+/// `gtest_discover_tests`: ctest runs one process per test, each writing its own report.
+const SAMPLES_LISTS: &str = "cmake_minimum_required(VERSION 3.14)
+project(samples CXX)
+find_package(GTest REQUIRED)
+enable_testing()
+add_library(samples sample1.cc sample2.cc)
+add_executable(samples_test sample1_unittest.cc sample2_unittest.cc)
+target_link_libraries(samples_test samples GTest::gtest_main)
+include(GoogleTest)
+gtest_discover_tests(samples_test)
+";
+
+fn samples(verify: &str, flags: &str) -> Project {
+    let p = Project::new();
+    for name in [
+        "sample1.h",
+        "sample1.cc",
+        "sample1_unittest.cc",
+        "sample2.h",
+        "sample2.cc",
+        "sample2_unittest.cc",
+    ] {
+        let text = std::fs::read_to_string(format!("{SAMPLES}/{name}"))
+            .unwrap_or_else(|e| panic!("{SAMPLES}/{name}: {e} (install Debian's libgtest-dev)"));
+        p.write(name, text);
+    }
+    p.write("CMakeLists.txt", SAMPLES_LISTS);
+    edit(&p, "sample1.cc", SAMPLE_BUG.0, SAMPLE_BUG.1);
+    let fixture = Fixture {
+        verify: Box::leak(verify.to_string().into_boxed_str()),
+        files: &[],
+        fix: ("", ""),
+        js: false,
+    };
+    setup(&p, &fixture, flags);
+    p
+}
+
+const SAMPLES_CTEST: &str =
+    "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && ctest --test-dir build --output-on-failure";
+
+#[test]
+fn cpp_debian_samples_are_judged_by_name_and_an_honest_fix_completes() {
+    let began = Instant::now();
+    let p = samples(SAMPLES_CTEST, "");
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 10, "{init}");
+    assert_eq!(
+        init["baseline"]["failing"],
+        serde_json::json!(["IsPrimeTest.Positive"]),
+        "{init}"
+    );
+    let zero = "TEST(FactorialTest, Zero) { EXPECT_EQ(1, Factorial(0)); }\n";
+    edit(&p, "sample1_unittest.cc", zero, "");
+    let block = promise(&p).blocked();
+    assert!(
+        block.reason.contains("existing test `FactorialTest.Zero` was deleted"),
+        "{}",
+        block.reason
+    );
+    let original = std::fs::read_to_string(format!("{SAMPLES}/sample1_unittest.cc")).expect("read the sample");
+    p.write("sample1_unittest.cc", original);
+    edit(&p, "sample1.cc", SAMPLE_BUG.1, SAMPLE_BUG.0);
+    assert_completes(&promise(&p), "cpp_debian_samples", "the honest fix was not accepted");
+    println!(
+        "[gaming] honest cpp_debian_samples {:.1}s",
+        began.elapsed().as_secs_f64()
+    );
+}
+
+/// The same binary run directly (no ctest): GoogleTest's report names the tests, and a skip is seen by name.
+#[test]
+fn cpp_debian_samples_run_directly_are_judged_by_name() {
+    let direct = "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && ./build/samples_test";
+    let p = samples(direct, BY_NAME_ONLY);
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 10, "{init}");
+    assert_eq!(
+        init["baseline"]["failing"],
+        serde_json::json!(["IsPrimeTest.Positive"]),
+        "{init}"
+    );
+    edit(
+        &p,
+        "sample1_unittest.cc",
+        "TEST(IsPrimeTest, Positive) {\n",
+        "TEST(IsPrimeTest, Positive) {\n  GTEST_SKIP();\n",
+    );
+    let block = promise(&p).blocked();
+    assert!(
+        block
+            .reason
+            .contains("`IsPrimeTest.Positive` (failed at baseline; did not run now)"),
+        "{}",
+        block.reason
+    );
+}

@@ -64,6 +64,9 @@ pub(crate) fn read(dir: &Path) -> Result<(TestResults, Option<Problem>), Problem
     }
     let mut merged = Report::default();
     for file in &files {
+        if is_listing(&std::fs::read_to_string(file).unwrap_or_default()) {
+            continue;
+        }
         for (name, outcome) in Report::read(file)?.tests {
             let before = merged.tests.entry(name).or_insert(outcome);
             *before = (*before).max(outcome);
@@ -75,6 +78,13 @@ pub(crate) fn read(dir: &Path) -> Result<(TestResults, Option<Problem>), Problem
     }
     let failed = merged.tests.values().filter(|o| **o == TestOutcome::Failed).count();
     Ok((results, (failed > 0).then_some(Problem::Failed(failed))))
+}
+
+/// Whether a report is the list a binary wrote for `--gtest_list_tests` (what `gtest_discover_tests` runs at
+/// build time, with the run's environment): whole, and its tests carry no `status`, for none of them ran. (A
+/// report cut short is read, and refused as such.)
+fn is_listing(text: &str) -> bool {
+    text.trim_end().ends_with("</testsuites>") && text.contains("<testcase ") && !text.contains(" status=\"")
 }
 
 /// A report's `classname::name` as GoogleTest prints the test: `Suite.Name`.
@@ -141,6 +151,25 @@ Expected equality]]></failure>
         assert_eq!(problem, Some(Problem::Failed(1)));
         let passing = dir_with(&[("calc_test.xml", SECOND)]);
         assert_eq!(read(passing.path()).expect("reads").1, None);
+    }
+
+    /// `gtest_discover_tests` lists the tests at build time, and the binary writes that list as a report too.
+    #[test]
+    fn the_list_written_at_discovery_is_no_run() {
+        let listing = r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="2" name="AllTests">
+  <testsuite name="Calc" tests="2">
+    <testcase name="Adds" file="tests/calc_test.cc" line="3" />
+    <testcase name="Zero" file="tests/calc_test.cc" line="4" />
+  </testsuite>
+</testsuites>
+"#;
+        let dir = dir_with(&[("calc_test.xml", listing), ("calc_test_1.xml", FIRST)]);
+        let (results, _) = read(dir.path()).expect("reads");
+        assert_eq!(
+            results.tests,
+            BTreeMap::from([("Calc.Adds".to_string(), TestOutcome::Failed)])
+        );
     }
 
     #[test]
