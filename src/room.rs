@@ -451,6 +451,8 @@ pub(crate) struct Described {
     pub pytest_report: bool,
     /// A pass must also hold in the events these runners' start hooks recorded (see `hook`).
     pub hook_report: Option<String>,
+    /// The verdict's names are those of GoogleTest's reports, written to a private directory (see `gtest`).
+    pub gtest_report: bool,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
     /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
@@ -469,6 +471,7 @@ impl Recorded {
             secrets: self.secrets.len(),
             pytest_report: self.pytest_report,
             hook_report: self.hook_report.clone(),
+            gtest_report: self.gtest_report,
             tree: self.tree.clone(),
             scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }

@@ -45,6 +45,12 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
     if room.pytest_report {
         line.push_str(report);
     }
+    if room.gtest_report {
+        line.push_str(match lang {
+            Speech::En => " The tests are judged by name from the reports GoogleTest writes to a private directory.",
+            Speech::Zh => "测试按名称由 GoogleTest 写到私有目录的报告判定。",
+        });
+    }
     if let Some(who) = &room.hook_report {
         line.push_str(&match lang {
             Speech::En => format!(

@@ -103,6 +103,13 @@ fn cpp_baseline_names_every_googletest_test_from_its_report() {
     let init = p.last_record("init");
     assert_eq!(init["baseline"]["tests"], 3, "{init}");
     assert_eq!(init["baseline"]["failing"], serde_json::json!(["Calc.Adds"]), "{init}");
+    let status = p.loopgate(["status"]).run();
+    assert!(
+        status
+            .stdout
+            .contains("reads the tests GoogleTest's own JUnit reports name"),
+        "{status}"
+    );
 }
 
 #[test]
