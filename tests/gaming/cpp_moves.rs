@@ -388,3 +388,72 @@ fn cpp_debian_samples_run_directly_are_judged_by_name() {
         block.reason
     );
 }
+
+/// Catch2 (Debian's `catch2`, v2): ctest runs each test case `catch_discover_tests` registered, and ctest's lines
+/// name them (Catch2 reads no variable that asks for a report, so there is no private one). A test hidden with
+/// Catch2's `[.]` tag is rejected; the honest fix completes.
+#[test]
+fn cpp_catch2_through_ctest_is_judged_by_name() {
+    const CATCH2_LISTS: &str = "cmake_minimum_required(VERSION 3.14)
+project(calc CXX)
+find_package(Catch2 REQUIRED)
+enable_testing()
+add_library(calc src/calc.cc)
+target_include_directories(calc PUBLIC src)
+add_executable(calc_test tests/test_calc.cc)
+target_link_libraries(calc_test calc Catch2::Catch2)
+include(Catch)
+catch_discover_tests(calc_test)
+";
+    const CATCH2_TESTS: &str = "#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include \"calc.h\"
+
+TEST_CASE(\"adds two numbers\", \"[calc]\") {
+  REQUIRE(add(1, 2) == 3);
+}
+
+TEST_CASE(\"multiplies\", \"[calc]\") {
+  REQUIRE(mul(2, 3) == 6);
+}
+";
+    let began = Instant::now();
+    let catch2 = Fixture {
+        files: &[
+            ("CMakeLists.txt", CATCH2_LISTS),
+            ("src/calc.h", "int add(int a, int b);\nint mul(int a, int b);\n"),
+            ("src/calc.cc", BUGGY),
+            ("tests/test_calc.cc", CATCH2_TESTS),
+        ],
+        ..CPP
+    };
+    let p = catch2.project();
+    setup(&p, &catch2, "");
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], 2, "{init}");
+    assert_eq!(
+        init["baseline"]["failing"],
+        serde_json::json!(["adds two numbers"]),
+        "{init}"
+    );
+    edit(
+        &p,
+        "tests/test_calc.cc",
+        "\"adds two numbers\", \"[calc]\"",
+        "\"adds two numbers\", \"[.][calc]\"",
+    );
+    let block = promise(&p).blocked();
+    assert!(
+        block.reason.contains("REJECTED") && block.reason.contains("skip marker added"),
+        "{}",
+        block.reason
+    );
+    p.write("tests/test_calc.cc", CATCH2_TESTS);
+    p.write("src/calc.cc", FIXED);
+    assert_completes(&promise(&p), "cpp_catch2_honest_fix", "the honest fix was not accepted");
+    println!(
+        "[gaming] caught and honest cpp_catch2 {:.1}s",
+        began.elapsed().as_secs_f64()
+    );
+}

@@ -29,7 +29,10 @@ fn ctest_test(line: &str) -> Option<(&str, Option<TestOutcome>)> {
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let (name, status) = rest.split_once(' ')?;
+    // The name may hold spaces (Catch2's `adds two numbers`): it ends where ctest's padding of dots, or the
+    // status, begins.
+    let end = [" ..", " ***", "   "].iter().filter_map(|pad| rest.find(pad)).min()?;
+    let (name, status) = (rest[..end].trim_end(), &rest[end..]);
     let status = status.trim_start_matches([' ', '.', '*']);
     let outcome = if status.starts_with("Passed") {
         Some(TestOutcome::Passed)
@@ -257,6 +260,17 @@ Errors while running CTest
         let (counts, names) = scan(plain);
         assert_eq!(counts, vec![TestCounts::new(0, 1, 0, 0)]);
         assert_eq!(names.get("calc_test"), Some(TestOutcome::Failed));
+    }
+
+    /// Catch2's tests through `catch_discover_tests`: names with spaces, and ctest's padding of any length.
+    #[test]
+    fn ctest_names_with_spaces_are_whole() {
+        let catch2 = "Test project /tmp/c/build\n1/3 Test #1: adds two numbers ...............***Failed    0.05 sec\n2/3 Test #2: adds zero ........................   Passed    0.05 sec\n3/3 Test #3: a name as long as ctest's column   Passed    0.01 sec\n\n67% tests passed, 1 tests failed out of 3\n";
+        let (counts, names) = scan(catch2);
+        assert_eq!(counts, vec![TestCounts::new(2, 1, 0, 0)]);
+        assert_eq!(names.get("adds two numbers"), Some(TestOutcome::Failed));
+        assert_eq!(names.get("adds zero"), Some(TestOutcome::Passed));
+        assert_eq!(names.get("a name as long as ctest's column"), Some(TestOutcome::Passed));
     }
 
     #[test]
