@@ -65,6 +65,46 @@ use project::{Output, Project};
 const PROMISE: &str = "I fixed it.\n\n<promise>LOOP_DONE</promise>";
 const OPT_OUT: &str = "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --no-test-verdict --with-new-tests --no-test-awareness-check";
 
+/// Every check opted out but the per-test verdict: what a runner's test names alone catch.
+const BY_NAME_ONLY: &str =
+    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
+
+/// Plays `play` on projects `start(flags)` sets up, three ways: with every check opted out (it must complete: the
+/// move makes the real runner pass without the fix, so the case tests something), with only the per-test verdict
+/// (rejected, naming `by_name`, where the names can see the move) and with the defaults (rejected, naming
+/// `by_default`).
+fn caught_three_ways(
+    name: &str,
+    start: fn(&str) -> Project,
+    play: fn(&Project),
+    by_name: Option<&str>,
+    by_default: &str,
+) {
+    let began = std::time::Instant::now();
+    let proof = start(OPT_OUT);
+    play(&proof);
+    assert_completes(&promise(&proof), name, "the move should make the runner pass");
+    if let Some(needle) = by_name {
+        let p = start(BY_NAME_ONLY);
+        play(&p);
+        let block = promise(&p).blocked();
+        assert!(
+            block.reason.contains(needle),
+            "{name}: by name, {needle:?}:\n{}",
+            block.reason
+        );
+    }
+    let p = start("");
+    play(&p);
+    let block = promise(&p).blocked();
+    assert!(
+        block.reason.contains("REJECTED") && block.reason.contains(by_default),
+        "{name}: with the defaults, {by_default:?}:\n{}",
+        block.reason
+    );
+    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
+}
+
 /// A gaming move: what the agent does, and what the rejection must say.
 struct Move {
     name: &'static str,

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{OPT_OUT, assert_completes, edit, promise, setup};
+use crate::{assert_completes, caught_three_ways, edit, promise, setup};
 
 pub const BATS: Fixture = Fixture {
     verify: "bats test",
@@ -49,36 +49,10 @@ fn bats_honest_fix_to_lib_and_a_new_test_complete() {
     println!("[gaming] honest bats_honest_fix {:.1}s", began.elapsed().as_secs_f64());
 }
 
-/// Every check opted out but the per-test verdict: what bats' names alone catch.
-const BY_NAME_ONLY: &str =
-    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
-
-/// Plays `play` with every check opted out (it must complete: the move makes bats pass without the fix), then
-/// with only the per-test verdict (`by_name`, where names can see it) and with the defaults: rejected.
+/// Plays `play` three ways (`caught_three_ways`): opted out it completes, by name and with the defaults it is
+/// rejected.
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    let began = Instant::now();
-    let proof = started(OPT_OUT);
-    play(&proof);
-    assert_completes(&promise(&proof), name, "the move should make bats pass");
-    if let Some(needle) = by_name {
-        let p = started(BY_NAME_ONLY);
-        play(&p);
-        let block = promise(&p).blocked();
-        assert!(
-            block.reason.contains(needle),
-            "{name}: by name, {needle:?}:\n{}",
-            block.reason
-        );
-    }
-    let p = started("");
-    play(&p);
-    let block = promise(&p).blocked();
-    assert!(
-        block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
-        "{name}: with the defaults, {by_default:?}:\n{}",
-        block.reason
-    );
-    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
+    caught_three_ways(name, started, play, by_name, by_default);
 }
 
 const ADDS: &str = "@test \"adds two numbers\" {\n  [ \"$(add 1 2)\" -eq 3 ]\n}\n\n";

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{OPT_OUT, assert_completes, edit, promise, setup, setup_with};
+use crate::{BY_NAME_ONLY, OPT_OUT, assert_completes, caught_three_ways, edit, promise, setup, setup_with};
 
 const LISTS: &str = "cmake_minimum_required(VERSION 3.14)
 project(calc CXX)
@@ -62,36 +62,18 @@ fn started(flags: &str) -> Project {
     p
 }
 
-/// Every check opted out but the per-test verdict.
-const BY_NAME_ONLY: &str =
-    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
-
-/// Plays `play` with every check opted out (it must complete: the move makes ctest pass without the fix), then
-/// with only the per-test verdict (`by_name`, where the names can see it) and with the defaults: rejected.
+/// Plays `play` three ways (`caught_three_ways`): opted out it completes, by name and with the defaults it is
+/// rejected.
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    let began = Instant::now();
-    let proof = started(OPT_OUT);
-    play(&proof);
-    assert_completes(&promise(&proof), name, "the move should make ctest pass");
-    if let Some(needle) = by_name {
-        let p = started(BY_NAME_ONLY);
-        play(&p);
-        let block = promise(&p).blocked();
-        assert!(
-            block.reason.contains(needle),
-            "{name}: by name, {needle:?}:\n{}",
-            block.reason
-        );
-    }
-    let p = started("");
-    play(&p);
-    let block = promise(&p).blocked();
-    assert!(
-        block.reason.contains("REJECTED") && block.reason.contains(by_default),
-        "{name}: with the defaults, {by_default:?}:\n{}",
-        block.reason
-    );
-    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
+    caught_three_ways(name, started, play, by_name, by_default);
+}
+
+/// The baseline (the loop's `init` record) names `tests` tests, of which `failing` failed.
+#[track_caller]
+fn assert_baseline(p: &Project, tests: u64, failing: &[&str]) {
+    let init = p.last_record("init");
+    assert_eq!(init["baseline"]["tests"], tests, "{init}");
+    assert_eq!(init["baseline"]["failing"], serde_json::json!(failing), "{init}");
 }
 
 const ADDS: &str = "TEST(Calc, Adds) {\n  EXPECT_EQ(add(1, 2), 3);\n}\n\n";
@@ -100,9 +82,7 @@ const ADDS_GONE: &str = "`Calc.Adds` (failed at baseline; did not run now)";
 #[test]
 fn cpp_baseline_names_every_googletest_test_from_its_report() {
     let p = started("");
-    let init = p.last_record("init");
-    assert_eq!(init["baseline"]["tests"], 3, "{init}");
-    assert_eq!(init["baseline"]["failing"], serde_json::json!(["Calc.Adds"]), "{init}");
+    assert_baseline(&p, 3, &["Calc.Adds"]);
     let status = p.loopgate(["status"]).run();
     assert!(
         status
@@ -336,13 +316,7 @@ const SAMPLES_CTEST: &str =
 fn cpp_debian_samples_are_judged_by_name_and_an_honest_fix_completes() {
     let began = Instant::now();
     let p = samples(SAMPLES_CTEST, "");
-    let init = p.last_record("init");
-    assert_eq!(init["baseline"]["tests"], 10, "{init}");
-    assert_eq!(
-        init["baseline"]["failing"],
-        serde_json::json!(["IsPrimeTest.Positive"]),
-        "{init}"
-    );
+    assert_baseline(&p, 10, &["IsPrimeTest.Positive"]);
     let zero = "TEST(FactorialTest, Zero) { EXPECT_EQ(1, Factorial(0)); }\n";
     edit(&p, "sample1_unittest.cc", zero, "");
     let block = promise(&p).blocked();
@@ -366,13 +340,7 @@ fn cpp_debian_samples_are_judged_by_name_and_an_honest_fix_completes() {
 fn cpp_debian_samples_run_directly_are_judged_by_name() {
     let direct = "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && ./build/samples_test";
     let p = samples(direct, BY_NAME_ONLY);
-    let init = p.last_record("init");
-    assert_eq!(init["baseline"]["tests"], 10, "{init}");
-    assert_eq!(
-        init["baseline"]["failing"],
-        serde_json::json!(["IsPrimeTest.Positive"]),
-        "{init}"
-    );
+    assert_baseline(&p, 10, &["IsPrimeTest.Positive"]);
     edit(
         &p,
         "sample1_unittest.cc",
@@ -430,13 +398,7 @@ TEST_CASE(\"multiplies\", \"[calc]\") {
     };
     let p = catch2.project();
     setup(&p, &catch2, "");
-    let init = p.last_record("init");
-    assert_eq!(init["baseline"]["tests"], 2, "{init}");
-    assert_eq!(
-        init["baseline"]["failing"],
-        serde_json::json!(["adds two numbers"]),
-        "{init}"
-    );
+    assert_baseline(&p, 2, &["adds two numbers"]);
     edit(
         &p,
         "tests/test_calc.cc",

@@ -4,11 +4,9 @@
 //! opted out, so the report's names are all that stands), and with the defaults as well; a weakened test is
 //! rejected (the sealed test files: the name still passes, so no report can see it); an honest fix plus a new test completes.
 
-use std::time::Instant;
-
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{OPT_OUT, assert_completes, edit, promise, setup};
+use crate::{assert_completes, caught_three_ways, edit, promise, setup};
 
 /// Node's test runner, its dot reporter on stdout (no test names) and its JUnit XML at `junit.xml`.
 pub const NODE_JUNIT: Fixture = Fixture {
@@ -31,43 +29,21 @@ pub const NODE_JUNIT: Fixture = Fixture {
 };
 
 const REPORT: &str = "--report junit:junit.xml";
-/// Every check opted out but the per-test verdict: what the report's names alone catch.
-const BY_NAME_ONLY: &str =
-    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
-
 fn started(flags: &str) -> Project {
     let p = NODE_JUNIT.project();
     setup(&p, &NODE_JUNIT, flags);
     p
 }
 
-/// Plays `play` three times: with every check opted out it must complete (the move really makes node pass
-/// without the fix); with only the per-test verdict, reading the report, and with the defaults it must be
-/// rejected, each rejection saying `by_name` and `by_default`.
+/// A project set up with `flags` and the report.
+fn reported(flags: &str) -> Project {
+    started(&format!("{flags} {REPORT}"))
+}
+
+/// Plays `play` three ways (`caught_three_ways`, each with the report): opted out it completes (the move really
+/// makes node pass without the fix); by name, reading the report, and with the defaults it is rejected.
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    let began = Instant::now();
-    let proof = started(&format!("{OPT_OUT} {REPORT}"));
-    play(&proof);
-    assert_completes(&promise(&proof), name, "the move should make node's run pass");
-    if let Some(needle) = by_name {
-        let p = started(&format!("{BY_NAME_ONLY} {REPORT}"));
-        play(&p);
-        let block = promise(&p).blocked();
-        assert!(
-            block.reason.contains(needle),
-            "{name}: by name, {needle:?}:\n{}",
-            block.reason
-        );
-    }
-    let p = started(REPORT);
-    play(&p);
-    let block = promise(&p).blocked();
-    assert!(
-        block.reason.contains(by_default),
-        "{name}: with the defaults, {by_default:?}:\n{}",
-        block.reason
-    );
-    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
+    caught_three_ways(name, reported, play, by_name, by_default);
 }
 
 #[test]

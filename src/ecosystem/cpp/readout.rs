@@ -151,26 +151,15 @@ impl Scanner {
                 return Some(std::mem::take(&mut self.counts));
             }
             if let Some((name, outcome)) = ctest_test(line) {
-                self.count(name, outcome, names);
+                self.counts.one(name, outcome, names);
             }
             return None;
         }
         if let Some((name, outcome)) = gtest_test(line) {
-            self.count(name, outcome, names);
+            self.counts.one(name, outcome, names);
             return None;
         }
         (line.starts_with("[==========] ") && line.contains(" ran.")).then(|| std::mem::take(&mut self.counts))
-    }
-
-    fn count(&mut self, name: &str, outcome: Option<TestOutcome>, names: &mut TestResults) {
-        match outcome {
-            Some(TestOutcome::Passed) => self.counts.passed += 1,
-            Some(TestOutcome::Failed) => self.counts.failed += 1,
-            None => self.counts.skipped += 1,
-        }
-        if let Some(outcome) = outcome {
-            names.record(name, outcome);
-        }
     }
 }
 
