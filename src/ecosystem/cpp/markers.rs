@@ -4,12 +4,8 @@
 
 use super::{Found, push};
 use crate::testsig::MarkerKind;
+use crate::testsig::cpp::{CATCH2, GTEST};
 use crate::testsig::lex::{Lexed, TokKind};
-
-/// GoogleTest's test macros, whose arguments name the test.
-const GTEST: [&str; 5] = ["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"];
-/// Catch2's test macros, whose string arguments hold the tags.
-const CATCH2: [&str; 4] = ["TEST_CASE", "TEST_CASE_METHOD", "SCENARIO", "TEMPLATE_TEST_CASE"];
 
 pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
     if lx.kind(i) != Some(TokKind::Ident) || !lx.is(i + 1, b'(') {
@@ -23,7 +19,8 @@ pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
         if let Some(j) = args().find(|&j| lx.s(j).starts_with("DISABLED_")) {
             push(out, lx, j, MarkerKind::Skip, "DISABLED_".into());
         }
-    } else if CATCH2.contains(&word) {
+    } else if CATCH2.iter().any(|(name, _)| *name == word) {
+        // The string arguments hold the tags.
         for j in args().filter(|&j| lx.kind(j) == Some(TokKind::Str)) {
             for tag in hiding_tags(lx.s(j)) {
                 push(out, lx, j, MarkerKind::Skip, tag);

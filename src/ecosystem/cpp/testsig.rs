@@ -18,9 +18,9 @@ use super::lex::{Lexed, TokKind};
 use super::{Node, UnitKind};
 
 /// GoogleTest's test macros: the test is `Suite.Name` from their first two arguments.
-const GTEST: [&str; 5] = ["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"];
+pub(crate) const GTEST: [&str; 5] = ["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"];
 /// Catch2's test macros, the string argument naming the test, and the prefix Catch2 gives the name.
-const CATCH2: [(&str, &str); 4] = [
+pub(crate) const CATCH2: [(&str, &str); 4] = [
     ("TEST_CASE", ""),
     ("TEST_CASE_METHOD", ""),
     ("SCENARIO", "Scenario: "),
