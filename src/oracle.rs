@@ -179,9 +179,13 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Some(own) => own.read(),
         None => (results, None),
     };
-    // Where the baseline's GoogleTest binaries wrote reports, the names are theirs (`room::gtest`).
+    // Where the baseline's GoogleTest binaries wrote reports, their names join the output's (`room::gtest`).
     let (results, gtest_problem) = match room.as_ref().and_then(|r| r.recorded.gtest_results(&r.room)) {
-        Some((results, problem)) if own_report.is_none() => (results, problem),
+        Some((reported, problem)) if own_report.is_none() => {
+            let mut results = results;
+            results.merge(&reported);
+            (results, problem)
+        }
         _ => (results, None),
     };
     let text = outcome.output_text();

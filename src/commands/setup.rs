@@ -581,12 +581,12 @@ fn seal_and_start(
     };
     let baseline = match baseline {
         Some((mut baseline, observed)) => {
-            // GoogleTest's reports name the tests where its binaries wrote any (`room::gtest`).
+            // GoogleTest's reports name its tests where its binaries wrote any (`room::gtest`), beside the output's.
             if let Some((room, recorded, _)) = &mut room
                 && baseline.cut.is_none()
-                && let Some(results) = recorded.take_gtest(room)
+                && let Some(reported) = recorded.take_gtest(room)
             {
-                baseline.results = results;
+                baseline.results.merge(&reported);
             }
             store.save_baseline(&project, &baseline)?;
             inputs.observed = Some(observed);

@@ -116,7 +116,7 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
         tree,
         verdict_reads: match (described.pytest_report, &described.hook_report) {
             _ if described.gtest_report => {
-                "the tests GoogleTest's own JUnit reports name, written to a private directory (the output's counts beside them)".to_string()
+                "the tests GoogleTest's own JUnit reports name, written to a private directory, beside the runner's output".to_string()
             }
             (true, _) => "pytest's own JUnit report, written to a private path, beside the runner's output".to_string(),
             (false, Some(who)) => format!(

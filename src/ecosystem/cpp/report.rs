@@ -5,8 +5,9 @@
 //! and the project's files stay as the user wrote them, and the directory is one the code under test does not
 //! know and the agent's tools cannot write.
 //!
-//! Where the baseline's run left reports there, the verdict's names are theirs, not the output's (ctest's own
-//! lines name its tests, which are whole binaries where a project registers them with `add_test`): each test is
+//! Where the baseline's run left reports there, their names join the output's (ctest's own lines name its tests,
+//! which are whole binaries where a project registers them with `add_test`; a verify command that runs pytest
+//! too keeps pytest's names): each test is
 //! `Suite.Name` as GoogleTest prints it (`Calc.Adds`, `Inst/Suite.Name/0`), a skipped one (`GTEST_SKIP()`) or a
 //! disabled one (`DISABLED_`) did not run, and one that failed in any process failed. A run that exited 0 with
 //! no report, a report cut short or one that holds a failure is no pass. A project that sets `GTEST_OUTPUT`
