@@ -10,7 +10,7 @@
 //! too keeps pytest's names): each test is
 //! `Suite.Name` as GoogleTest prints it (`Calc.Adds`, `Inst/Suite.Name/0`), a skipped one (`GTEST_SKIP()`) or a
 //! disabled one (`DISABLED_`) did not run, and one that failed in any process failed. A run that exited 0 with
-//! no report, a report cut short or one that holds a failure is no pass. A project that sets `GTEST_OUTPUT`
+//! no readable report or one that holds a failure is no pass. A project that sets `GTEST_OUTPUT`
 //! itself keeps its own, and its verdict reads the output alone.
 //!
 //! What stays forgeable: a test binary's code runs in the process that writes its report, so code under test
@@ -51,7 +51,13 @@ pub(crate) fn clear(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Every report in `dir`, merged: the tests by GoogleTest's names, with how they ended, and why they hold no
-/// pass where they do not (one cut short, a failure). No report at all is [`Problem::Missing`].
+/// pass where they do not (a failure). No readable report at all is [`Problem::Missing`].
+///
+/// A report that does not read whole is passed over, not refused: under `ctest -j`, two processes of one binary
+/// (`gtest_discover_tests`) race for the same free name and one report is lost or overwritten mid-way (measured:
+/// 9 of 10 reports in 2 of 5 runs of GoogleTest's samples with `-j10`). That is no sign of a run cut short — a
+/// binary writes its report after its last test, so one killed before has none, and its exit status fails the
+/// run — and the tests of such processes are named by ctest's own lines (the same names) beside the reports.
 pub(crate) fn read(dir: &Path) -> Result<(TestResults, Option<Problem>), Problem> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .map_err(|_| Problem::Missing)?
@@ -64,14 +70,22 @@ pub(crate) fn read(dir: &Path) -> Result<(TestResults, Option<Problem>), Problem
         return Err(Problem::Missing);
     }
     let mut merged = Report::default();
+    let mut read_any = false;
     for file in &files {
         if is_listing(&std::fs::read_to_string(file).unwrap_or_default()) {
             continue;
         }
-        for (name, outcome) in Report::read(file)?.tests {
+        let Ok(report) = Report::read(file) else {
+            continue;
+        };
+        read_any = true;
+        for (name, outcome) in report.tests {
             let before = merged.tests.entry(name).or_insert(outcome);
             *before = (*before).max(outcome);
         }
+    }
+    if !read_any {
+        return Err(Problem::Missing);
     }
     let mut results = TestResults::default();
     for (name, outcome) in &merged.tests {
@@ -82,8 +96,7 @@ pub(crate) fn read(dir: &Path) -> Result<(TestResults, Option<Problem>), Problem
 }
 
 /// Whether a report is the list a binary wrote for `--gtest_list_tests` (what `gtest_discover_tests` runs at
-/// build time, with the run's environment): whole, and its tests carry no `status`, for none of them ran. (A
-/// report cut short is read, and refused as such.)
+/// build time, with the run's environment): whole, and its tests carry no `status`, for none of them ran.
 fn is_listing(text: &str) -> bool {
     text.trim_end().ends_with("</testsuites>") && text.contains("<testcase ") && !text.contains(" status=\"")
 }
@@ -173,16 +186,19 @@ Expected equality]]></failure>
         );
     }
 
+    /// No report is no pass; one that does not read whole (two processes raced for its name) is passed over.
     #[test]
-    fn no_report_or_one_cut_short_holds_no_pass() {
+    fn no_readable_report_holds_no_pass_and_a_broken_one_is_passed_over() {
         let empty = dir_with(&[]);
         assert_eq!(read(empty.path()), Err(Problem::Missing));
         assert_eq!(read(&empty.path().join("absent")), Err(Problem::Missing));
-        let cut = dir_with(&[
-            ("calc_test.xml", SECOND),
-            ("calc_test_1.xml", &FIRST[..FIRST.len() / 2]),
-        ]);
-        assert_eq!(read(cut.path()), Err(Problem::CutShort));
+        let cut = &FIRST[..FIRST.len() / 2];
+        let raced = dir_with(&[("calc_test.xml", SECOND), ("calc_test_1.xml", cut)]);
+        let (results, problem) = read(raced.path()).expect("reads");
+        assert_eq!(results.tests.keys().collect::<Vec<_>>(), vec!["Calc.Zero"]);
+        assert_eq!(problem, None);
+        let only_cut = dir_with(&[("calc_test.xml", cut)]);
+        assert_eq!(read(only_cut.path()), Err(Problem::Missing));
     }
 
     #[test]
