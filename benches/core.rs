@@ -470,6 +470,10 @@ fn test_file(lang: loopgate::testsig::Lang, lines: usize) -> String {
             "package calc\n\nimport \"testing\"\n",
             "\nvar casesN = []struct{ in string; want int }{\n\t{\"1\", 1},\n\t{\"1+2\", 3},\n}\n\nfunc TestEvalN(t *testing.T) {\n\tfor _, tc := range casesN {\n\t\tt.Run(tc.in, func(t *testing.T) {\n\t\t\tif got := Eval(tc.in); got != tc.want {\n\t\t\t\tt.Errorf(`got %d`, got) // wrong\n\t\t\t}\n\t\t})\n\t}\n}\n",
         ),
+        Lang::Php => (
+            "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
+            "\nfinal class CalcNTest extends TestCase\n{\n    protected function setUp(): void\n    {\n        $this->calc = new Calc();\n    }\n\n    /** @dataProvider rows */\n    public function testAddsN(int $a, int $b, int $want): void\n    {\n        $this->assertSame($want, $this->calc->add($a, $b)); // sum\n    }\n\n    public static function rows(): array\n    {\n        return [[1, 2, 3], 'zero' => [0, 0, 0]];\n    }\n}\n",
+        ),
         Lang::Shell => (
             "setup() {\n  load ../lib/calc.sh\n}\n",
             "\nhelper_N() {\n  echo \"${1:-x}\" | tr a b\n}\n\n@test \"adds numbers N\" {\n  [ \"$(add 1 2)\" -eq 3 ] # three\n}\n\n@test 'prints usage N' {\n  run add\n  [ \"$status\" -ne 0 ]\n  [[ \"$output\" == *usage* ]]\n}\n",
@@ -477,6 +481,10 @@ fn test_file(lang: loopgate::testsig::Lang, lines: usize) -> String {
         Lang::Cpp => (
             "#include <gtest/gtest.h>\n#include \"calc.h\"\n",
             "\nstatic int twiceN(int a) {\n  return a * 2; // '{'\n}\n\nTEST(Calc, AddsN) {\n  EXPECT_EQ(add(1, 2), 3) << \"three\";\n}\n\nTEST_F(CalcFixture, ParsesN) {\n  ASSERT_EQ(parse(R\"x(\"1+2\")x\"), 3);\n}\n",
+        ),
+        Lang::Ruby => (
+            "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
+            "\nclass CalcNTest < Minitest::Test\n  def setup\n    @calc = Calc.new\n  end\n\n  def test_adds_N\n    assert_equal 3, @calc.add(1, 2) # three\n  end\n\n  def test_parses_N\n    text = <<~EOS\n      1 + #{2}\n    EOS\n    assert_match %r{\\d+}, text\n  end\nend\n",
         ),
     };
     let mut text = String::from(header);

@@ -1,22 +1,23 @@
 #!/bin/sh
-# Installs the other agent CLIs the agent suite (tests/agents.rs) drives — Codex CLI and Gemini CLI, at the
-# versions listed in tests/e2e/codex-versions.txt and tests/e2e/gemini-versions.txt — into
+# Installs the other agent CLIs the agent suite (tests/agents.rs) drives — Codex CLI, Gemini CLI and GitHub
+# Copilot CLI, at the versions listed in tests/e2e/AGENT-versions.txt — into
 # ${LOOPGATE_TOOLS:-.tools}/AGENT-VERSION/ and prints the path of each binary, one per line. Idempotent: a
 # version already there is left alone. Needs npm.
 #
-#   scripts/install-agents.sh            # every listed version of both
+#   scripts/install-agents.sh            # every listed version of each
 #   scripts/install-agents.sh codex      # only Codex CLI's
 set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tools=${LOOPGATE_TOOLS:-$repo/.tools}
-[ "$#" -gt 0 ] || set -- codex gemini
+[ "$#" -gt 0 ] || set -- codex gemini copilot
 
 for agent in "$@"; do
     case $agent in
         codex) package=@openai/codex ;;
         gemini) package=@google/gemini-cli ;;
-        *) echo "install-agents: unknown agent $agent (codex or gemini)" >&2; exit 2 ;;
+        copilot) package=@github/copilot ;;
+        *) echo "install-agents: unknown agent $agent (codex, gemini or copilot)" >&2; exit 2 ;;
     esac
     list="$repo/tests/e2e/$agent-versions.txt"
     for version in $(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$'); do

@@ -16,8 +16,13 @@ const TAIL_LINES: usize = 40;
 #[derive(Clone, Copy)]
 pub(crate) enum Failure<'a> {
     None,
-    Verify { run: &'a Run, same_failure_streak: u64 },
+    Verify {
+        run: &'a Run,
+        same_failure_streak: u64,
+    },
     Sealed(&'a Breach),
+    /// The reviewer's findings, rendered (`messages::review::findings`).
+    Review(&'a str),
 }
 
 /// Facts for one block reason.
@@ -83,6 +88,7 @@ impl Reason<'_> {
                 ));
             }
             Failure::Sealed(breach) => out.push(breach.render(lang)),
+            Failure::Review(evidence) => out.push((*evidence).to_string()),
         }
         out.push(task_and_how_to_finish(self.state));
         out.join("\n\n")

@@ -7,7 +7,7 @@ use crate::schema::Speech;
 use crate::state::VerifyOn;
 
 pub(crate) mod run;
-pub(crate) use run::{RunArgs, Until};
+pub(crate) use run::{Rank, RunArgs, Until};
 
 /// Keep a coding agent working until an independent, sealed oracle says the task is done.
 #[derive(Debug, Parser)]
@@ -59,6 +59,9 @@ pub(crate) enum Command {
     Setup(Box<SetupArgs>),
     /// Run an agent CLI in a loop, a fresh process each iteration, until the sealed verify command passes.
     Run(Box<RunArgs>),
+    /// Judge the checked-out head against a base commit, as a CI check: the base's tests by name, its test side
+    /// and its `.loopgate.toml`, in the oracle's room (exit 0 pass, 1 fail, 2 bad input).
+    Check(Box<CheckArgs>),
     /// Agent hook entry points (read hook JSON on stdin, print hook JSON).
     Hook {
         /// The agent CLI whose hook this is (its input and output format).
@@ -136,8 +139,11 @@ pub(crate) enum Command {
         #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
         tournament: Option<String>,
     },
+    /// Tournaments of this repository (`loopgate run --candidates N`): list, show, clean up, accept.
+    #[command(subcommand)]
+    Tournament(TournamentCommand),
     /// Take the winner of the last tournament (`loopgate run --candidates N`) into your branch (you only: the
-    /// agent cannot).
+    /// agent cannot). The same as `loopgate tournament accept`.
     Accept {
         /// The tournament (default: the latest of this repository).
         #[arg(value_name = "TOURNAMENT")]
@@ -190,6 +196,32 @@ pub(crate) enum Command {
     },
 }
 
+/// `loopgate tournament …`.
+#[derive(Debug, Clone, Subcommand)]
+pub(crate) enum TournamentCommand {
+    /// List this repository's tournaments, latest last: id, candidates, winner, state.
+    List,
+    /// Show one tournament: each candidate, how its loop ended, its diff, cost and time, and its branch.
+    Show {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
+    },
+    /// Remove a finished or interrupted tournament's clones, branches (`loopgate/<id>/*`), seals and rooms;
+    /// its record stays for `list` and `report`.
+    Clean {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
+    },
+    /// Take the winner into your branch (you only: the agent cannot).
+    Accept {
+        /// The tournament (default: the latest of this repository).
+        #[arg(value_name = "TOURNAMENT")]
+        id: Option<String>,
+    },
+}
+
 /// The hidden subcommand that runs a warden (`process::tether`).
 pub(crate) const WARDEN: &str = "warden";
 
@@ -197,7 +229,9 @@ pub(crate) const WARDEN: &str = "warden";
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct InstallArgs {
     /// The agent CLI to install loopgate's hooks and commands for (`codex`: `~/.codex/hooks.json`, its trust in
-    /// `config.toml`, `/prompts:pua-loop`; `gemini`: `~/.gemini/settings.json` and `/pua-loop`).
+    /// `config.toml`, the skills `$pua-loop`, `$cancel-loop`, `$resume-loop`, `$loop-status`; `gemini`:
+    /// `~/.gemini/settings.json` and `/pua-loop`, `/cancel-loop`, `/resume-loop`, `/loop-status`; `copilot`:
+    /// `~/.copilot/hooks/loopgate.json` and the same four as skills).
     #[arg(long, value_enum, default_value_t = Agent::Claude)]
     pub(crate) agent: Agent,
     /// The Claude Code CLI that registers the plugin [default: `claude` on PATH].
@@ -226,8 +260,7 @@ pub(crate) enum Agent {
     Gemini,
     /// Cursor's agent (`~/.cursor/hooks.json`; built from its documented hook format, not yet run against it).
     Cursor,
-    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`; built from its documented hook format, not yet run
-    /// against it).
+    /// GitHub Copilot CLI (`~/.copilot/hooks/loopgate.json`, its skills `/pua-loop`, `/cancel-loop`, …).
     Copilot,
     /// opencode (a plugin in `~/.config/opencode/plugin/`; built from its plugin API, not yet run against it).
     Opencode,
@@ -253,6 +286,29 @@ impl Agent {
             Agent::Cursor => "cursor",
             Agent::Copilot => "copilot",
             Agent::Opencode => "opencode",
+        }
+    }
+
+    /// The CLI's name as its users know it, in what loopgate tells them.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
+            Agent::Cursor => "Cursor",
+            Agent::Copilot => "Copilot CLI",
+            Agent::Opencode => "opencode",
+        }
+    }
+
+    /// How the user types loopgate's command `name` (`cancel-loop`) in this CLI, where it is not Claude Code
+    /// (whose spelling depends on what is installed, `project::slash_command`): Codex's interactive UI runs no
+    /// custom `/` command and loopgate's are skills, `$cancel-loop`; the others take `/cancel-loop` (a command
+    /// install wrote, or the prompt the prompt hook reads).
+    pub(crate) fn command(self, name: &str) -> String {
+        match self {
+            Agent::Codex => format!("${name}"),
+            _ => format!("/{name}"),
         }
     }
 
@@ -334,6 +390,30 @@ impl HookEvent {
     }
 }
 
+/// Flags of `loopgate check`. What to verify and how it is sealed come from `.loopgate.toml` on the base commit
+/// (`commands::check::config`), never from the head.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CheckArgs {
+    /// The base commit (branch, tag or sha) whose tests, test side and `.loopgate.toml` judge the head.
+    #[arg(long, value_name = "REF")]
+    pub(crate) base: String,
+    /// Use this verify command instead of the base's `.loopgate.toml` one (for local use; CI should not).
+    #[arg(long, value_name = "CMD")]
+    pub(crate) verify: Option<String>,
+    /// Held-out tests: a directory outside the repository that mirrors its layout (e.g. written from a CI secret).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) holdout_from: Option<std::path::PathBuf>,
+    /// Write the Markdown summary here (default: `$GITHUB_STEP_SUMMARY` when it is set).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) summary: Option<std::path::PathBuf>,
+    /// Write the HTML report here (default: the base's `.loopgate.toml` `report.html`, else none).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) html: Option<std::path::PathBuf>,
+    /// Print the result as JSON on stdout instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
 /// Flags of `loopgate setup`; the same names are recognized in the slash command's text.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct SetupArgs {
@@ -357,6 +437,14 @@ pub(crate) struct SetupArgs {
     /// laid over the project's layout. They run only at a promise, in a private copy of the project.
     #[arg(long, value_name = "GLOB|DIR")]
     pub(crate) holdout: Vec<String>,
+    /// A reviewer reads the change at a passing promise, before the loop completes: `auto` (the agent CLI on
+    /// PATH: claude, codex or gemini, with a small model and no tools), a MODEL for that CLI, a 'CMD' that reads
+    /// the input on stdin and prints the answer, or `off` [default: off] (docs/review.md).
+    #[arg(long, value_name = "auto|off|MODEL|CMD")]
+    pub(crate) review: Option<String>,
+    /// Seconds the reviewer may take before the promise stands unreviewed [default: 180, at most 600].
+    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
+    pub(crate) review_timeout: Option<u64>,
     /// Run the verify command only at a promise, or at every stop.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) verify_on: Option<VerifyOn>,

@@ -3,6 +3,7 @@
 pub(crate) mod accept;
 pub(crate) mod allow;
 pub(crate) mod cancel;
+pub(crate) mod check;
 pub(crate) mod checkpoints;
 pub(crate) mod completions;
 pub(crate) mod confine;
@@ -15,6 +16,7 @@ pub(crate) mod rollback;
 pub(crate) mod run;
 pub(crate) mod setup;
 pub(crate) mod status;
+pub(crate) mod tournament;
 pub(crate) mod verify;
 pub(crate) mod warden;
 

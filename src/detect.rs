@@ -92,6 +92,21 @@ pub(crate) enum Fact {
     },
     /// The root `CMakeLists.txt` turns testing on (`enable_testing()`, `include(CTest)`).
     CMakeTests,
+    /// `dir/` holds Ruby test files `runner` runs (`spec/*_spec.rb`: rspec; `test/*_test.rb`: minitest).
+    RubyTests {
+        dir: &'static str,
+        runner: &'static str,
+    },
+    /// `file` defines a rake test task (`Rake::TestTask`).
+    RakeTestTask {
+        file: &'static str,
+    },
+    /// PHPUnit's configuration file is at the root (`phpunit.xml`, …), or `tests/` holds `*Test.php` files
+    /// (`file`: `None`); `composer`: Composer installed PHPUnit (`vendor/bin/phpunit`).
+    Phpunit {
+        file: Option<&'static str>,
+        composer: bool,
+    },
     /// The chosen program is not on `PATH` here (the verify will fail until it is).
     NotOnPath {
         program: String,
@@ -118,6 +133,32 @@ fn cmake(text: Option<String>) -> Option<Candidate> {
     let text = text?.to_ascii_lowercase().replace([' ', '\t'], "");
     (text.contains("enable_testing(") || text.contains("include(ctest)"))
         .then(|| (CMAKE.to_string(), vec![Fact::CMakeTests]))
+}
+
+#[path = "ecosystem/ruby/detect.rs"]
+mod ruby;
+
+/// PHPUnit, where its configuration file is at the root (`phpunit` reads it) or `tests/` holds `*Test.php`
+/// files (`phpunit tests`): Composer's `vendor/bin/phpunit` where it installed one, else `phpunit` from `PATH`.
+fn phpunit(root: &Path) -> Option<Candidate> {
+    let row = crate::runner::Runner::Phpunit.row();
+    let file = row.config.files.iter().copied().find(|f| root.join(f).is_file());
+    let tests = file.is_none()
+        && std::fs::read_dir(root.join("tests"))
+            .ok()?
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().ends_with("Test.php"));
+    if file.is_none() && !tests {
+        return None;
+    }
+    let composer = root.join("vendor/bin/phpunit").is_file();
+    let program = if composer { "vendor/bin/phpunit" } else { "phpunit" };
+    let command = if tests {
+        format!("{program} tests")
+    } else {
+        program.to_string()
+    };
+    Some((command, vec![Fact::Phpunit { file, composer }]))
 }
 
 /// A candidate: the command and the facts behind it.
@@ -156,6 +197,8 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
         node(root, read("package.json")),
         python(root, &read, installed),
         bats(root),
+        ruby::ruby(root),
+        phpunit(root),
         cmake(read("CMakeLists.txt")),
         runner("check"),
     ]
@@ -165,7 +208,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), bats tests (test/*.bats), or a CMakeLists.txt with enable_testing(); pass the command with `--verify 'CMD'`",
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php), or a CMakeLists.txt with enable_testing(); pass the command with `--verify 'CMD'`",
             root.display()
         ));
     };
@@ -307,7 +350,7 @@ fn has_python_tests(dir: &Path) -> bool {
 }
 
 /// Whether `program` is an executable file in a `PATH` directory.
-fn on_path(program: &str) -> bool {
+pub(crate) fn on_path(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::env::var_os("PATH").is_some_and(|path| {
         std::env::split_paths(&path).any(|dir| {

@@ -8,6 +8,9 @@
 pub(crate) const OK: u8 = 0;
 /// Something failed (I/O, a corrupt file); the message names the file.
 pub(crate) const FAILURE: u8 = 1;
+/// `loopgate check`: the head did not pass the base's oracle (a test by name, a moved input, the verify
+/// command). The same number as [`FAILURE`], as CI expects of a failed check; the summary says which it was.
+pub(crate) const CHECK_FAILED: u8 = 1;
 /// The command line or the /pua-loop text was wrong (clap uses 2 as well).
 pub(crate) const USAGE: u8 = 2;
 /// The command needs a loop and this project has none (or, for `checkpoints`, `diff` and `rollback`, no

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub(crate) mod nofollow;
+pub(crate) mod scratch;
 
 /// How long any loopgate process waits for a lock before giving up with an error.
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);

@@ -48,7 +48,7 @@ const OUTSIDE: &str = "outside";
 /// Every project's held-out store lives under here: the guard keeps the agent's tools from reading it, and
 /// confinement (where the platform has it) should keep the agent's processes out of it too.
 pub(crate) fn store_root() -> PathBuf {
-    crate::project::loopgate_home().join("holdout")
+    crate::project::loopgate_home().join(crate::plane::HOLDOUT_DIR)
 }
 
 /// The held-out store of one project: named by a hash of its canonical root, as the seal is.

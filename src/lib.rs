@@ -44,6 +44,7 @@ pub mod project;
 pub mod readout;
 pub(crate) mod recipes;
 pub(crate) mod report;
+pub mod review;
 pub(crate) mod room;
 pub(crate) mod runner;
 pub mod schema;
@@ -77,7 +78,7 @@ pub fn run(cli: Cli) -> u8 {
     // installs them before it runs the verify. Without handlers, `requested` stays `None`.
     if matches!(
         cli.command,
-        Command::Verify { .. } | Command::Rollback { .. } | Command::Setup(_)
+        Command::Verify { .. } | Command::Rollback { .. } | Command::Setup(_) | Command::Check(_)
     ) {
         let _ = interrupt::install_quiet();
     }
@@ -85,7 +86,7 @@ pub fn run(cli: Cli) -> u8 {
     // (`process::tether`): this binary, with the hidden subcommand. Unit tests never come here, so they start none.
     if matches!(
         cli.command,
-        Command::Verify { .. } | Command::Hook { .. } | Command::Run(_)
+        Command::Verify { .. } | Command::Hook { .. } | Command::Run(_) | Command::Check(_)
     ) && let Ok(exe) = std::env::current_exe()
     {
         process::tether::enable(exe.into_os_string(), vec![cli::WARDEN.into()]);
@@ -145,6 +146,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Command::History { json, loop_id } => commands::history::run(json, loop_id.as_deref()),
         Command::Verify { json } => commands::verify::run(json),
         Command::Run(args) => commands::run::run(*args),
+        Command::Check(args) => commands::check::run(*args),
         Command::Checkpoints { json, loop_id } => commands::checkpoints::run(json, loop_id.as_deref()),
         Command::Diff {
             from,
@@ -156,6 +158,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Command::Rollback { to, loop_id } => commands::rollback::run(&to, loop_id.as_deref()),
         Command::Cancel => commands::cancel::run(),
         Command::Accept { id } => commands::accept::run(id.as_deref()),
+        Command::Tournament(command) => commands::tournament::run(command),
         Command::Report {
             html,
             loop_id,

@@ -12,6 +12,7 @@ pub(crate) mod breach;
 pub(crate) mod cap;
 pub mod finding;
 pub(crate) mod holdout;
+pub(crate) mod review;
 pub(crate) mod room;
 pub(crate) mod runner;
 
@@ -101,6 +102,8 @@ pub(crate) fn event_name(lang: Speech, event: Event) -> &'static str {
         (Speech::Zh, Event::TestsShort) => "被拒绝:验证通过了,但并非所有基线测试都运行并通过",
         (Speech::En, Event::HeldOutFailed) => "PROMISE REJECTED: the verify passed, but held-out tests failed",
         (Speech::Zh, Event::HeldOutFailed) => "承诺被拒绝:验证通过了,但保留测试失败",
+        (Speech::En, Event::ReviewRejected) => "PROMISE REJECTED: the verify passed, but the reviewer found gaming",
+        (Speech::Zh, Event::ReviewRejected) => "承诺被拒绝:验证通过了,但审查者发现了投机取巧",
     }
 }
 
@@ -119,6 +122,8 @@ pub(crate) enum Event {
     TestsShort,
     /// The verify passed, but the held-out tests (`--holdout`) did not.
     HeldOutFailed,
+    /// The verify passed, but the reviewer (`--review`) quoted lines that game the tests.
+    ReviewRejected,
 }
 
 /// Section titles of the reason.
@@ -379,6 +384,15 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
         (Speech::En, Fact::BatsFiles { dir }) => format!("{dir}/ holds bats test files (*.bats)"),
         (Speech::En, Fact::CMakeTests) => "CMakeLists.txt turns testing on (ctest)".into(),
+        (Speech::En, Fact::RubyTests { dir, runner }) => format!("{dir}/ holds Ruby test files {runner} runs"),
+        (Speech::En, Fact::RakeTestTask { file }) => format!("{file} defines a rake test task"),
+        (Speech::En, Fact::Phpunit { file, composer }) => format!(
+            "{}{}",
+            file.map_or("tests/ holds PHPUnit tests (*Test.php)".into(), |f| format!(
+                "{f} configures PHPUnit"
+            )),
+            if *composer { ", installed by Composer" } else { "" }
+        ),
         (Speech::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
         (Speech::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
         (Speech::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
@@ -400,6 +414,15 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
         (Speech::Zh, Fact::BatsFiles { dir }) => format!("{dir}/ 中有 bats 测试文件(*.bats)"),
         (Speech::Zh, Fact::CMakeTests) => "CMakeLists.txt 启用了测试(ctest)".into(),
+        (Speech::Zh, Fact::RubyTests { dir, runner }) => format!("{dir}/ 中有 {runner} 运行的 Ruby 测试文件"),
+        (Speech::Zh, Fact::RakeTestTask { file }) => format!("{file} 定义了 rake 测试任务"),
+        (Speech::Zh, Fact::Phpunit { file, composer }) => format!(
+            "{}{}",
+            file.map_or("tests/ 中有 PHPUnit 测试(*Test.php)".into(), |f| format!(
+                "{f} 配置了 PHPUnit"
+            )),
+            if *composer { ",由 Composer 安装" } else { "" }
+        ),
         (Speech::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
     };
     let parts: Vec<String> = facts.iter().map(one).collect();
@@ -407,14 +430,22 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
 }
 
 /// Said once at setup when the machine cannot confine the agent's commands (`confine::probe`).
+/// Claude Code's sandbox is named only to a Claude Code user (`project::client`): no other CLI has that install.
 pub(crate) fn control_plane_unprotected(lang: Speech, why: &str) -> String {
-    match lang {
-        Speech::En => format!(
+    let claude = crate::project::client() == crate::cli::Agent::Claude;
+    match (lang, claude) {
+        (Speech::En, true) => format!(
             "[loopgate] control plane: unprotected ({why}) — the agent's commands are not confined; loopgate's own checks still apply, and Claude Code's sandbox (`loopgate install --sandbox`) adds an OS boundary."
         ),
-        Speech::Zh => format!(
+        (Speech::En, false) => format!(
+            "[loopgate] control plane: unprotected ({why}) — the agent's commands are not confined; loopgate's own checks still apply."
+        ),
+        (Speech::Zh, true) => format!(
             "[loopgate] 控制面:未受保护({why})——智能体的命令未被隔离;loopgate 自身的检查仍然有效,Claude Code 的沙箱(`loopgate install --sandbox`)可增加操作系统边界。"
         ),
+        (Speech::Zh, false) => {
+            format!("[loopgate] 控制面:未受保护({why})——智能体的命令未被隔离;loopgate 自身的检查仍然有效。")
+        }
     }
 }
 

@@ -44,10 +44,12 @@ pub(crate) struct Run {
     pub ratchet: Vec<ratchet::MovedCount>,
     /// The per-test verdict against the baseline (`Held` when the command failed anyway or the check is off).
     pub by_name: Judged,
-    /// The held-out tests failed after this run passed (`note` names them; see `oracle::holdout`).
+    /// The held-out tests failed after this run passed (`note` counts them; see `oracle::holdout`).
     pub held_out_failed: bool,
     /// The agent's new test files (and new snapshots) that sat out this run in the stash (see `testswap`).
     pub sat_out: Vec<String>,
+    /// Every test the run reported by name, with how it ended (`loopgate check` lists them against the base).
+    pub results: crate::readout::TestResults,
 }
 
 /// The oracle's answer.
@@ -174,19 +176,18 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         counts,
         results,
     } = counted;
-    // With `--report`, the names are the report's, not the output's.
+    // With `--report`, the names are the report's, not the output's; the room's records of the run (the start
+    // hooks' events, PHPUnit's own reports, GoogleTest's) add those of runners whose output names only failures.
     let (results, own_problem) = match &own_report {
         Some(own) => own.read(),
-        None => (results, None),
-    };
-    // Where the baseline's GoogleTest binaries wrote reports, their names join the output's (`room::gtest`).
-    let (results, gtest_problem) = match room.as_ref().and_then(|r| r.recorded.gtest_results(&r.room)) {
-        Some((reported, problem)) if own_report.is_none() => {
+        None => {
             let mut results = results;
-            results.merge(&reported);
-            (results, problem)
+            if let Some(r) = &room {
+                let runners = active.seal.closure.as_ref().map_or(&[][..], |c| c.runners.as_slice());
+                r.room.add_named(runners, &mut results);
+            }
+            (results, None)
         }
-        _ => (results, None),
     };
     let text = outcome.output_text();
     let mut summary = readout::summarize(&text);
@@ -208,14 +209,6 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             fields.config.lang,
             problem,
             &own.shown,
-        ));
-    }
-    if let Some(problem) = gtest_problem.filter(|_| passed && fields.checks(Check::ByName)) {
-        passed = false;
-        note = Some(messages::room::report_problem(
-            fields.config.lang,
-            &problem,
-            "GoogleTest",
         ));
     }
     // By name first: where both see a pass fall short, the names say exactly what moved; the totals are the
@@ -302,6 +295,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         by_name,
         held_out_failed: false,
         sat_out,
+        results,
     };
     if run.passed {
         // Nothing the oracle read may have moved while it ran: seen by the watch (even if put back before the
@@ -326,7 +320,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         && caller == Caller::StopHook
         && let Some(note) = holdout::judge(active, &plan(active, &inputs), &run.command, iteration)?
     {
-        // Names only: the note is all the model learns of the held-out run (its output stays in a private log).
+        // A count only: the note is all the model learns of the held-out run (its output stays in a private log).
         run.passed = false;
         run.held_out_failed = true;
         run.fingerprint = crate::readout::fingerprint_of(&FailureSummary::default(), &note);

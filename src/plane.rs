@@ -21,16 +21,30 @@ use std::path::{Path, PathBuf};
 /// setting it (Landlock and Seatbelt only narrow).
 pub const CANDIDATE_TREE_ENV: &str = "LOOPGATE_CANDIDATE_TREE";
 
-/// The candidate worktree `named` (the value of [`CANDIDATE_TREE_ENV`]), if it lies inside `home`'s `worktrees/`
-/// folder.
+/// Set by a tournament beside [`CANDIDATE_TREE_ENV`]: the paths of the user's that a candidate must not write —
+/// the repository's top level and its git directory (a list, as `PATH` is). The other candidates need no entry:
+/// their clones lie in the store, read-only but for the candidate's own. Honoured only with a candidate tree;
+/// it can only narrow what a process may write, so a confined process setting it gains nothing.
+pub const CANDIDATE_KEEP_ENV: &str = "LOOPGATE_CANDIDATE_KEEP";
+
+/// The candidate clone `named` (the value of [`CANDIDATE_TREE_ENV`]), if it is one of `home`'s
+/// `worktrees/<tournament>/<candidate>`.
 fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<PathBuf> {
     let tree = named.filter(|t| !t.is_empty())?;
     let tree = resolve(Path::new(&tree));
     let folder = resolve(&home.join("worktrees"));
     let inside = tree.strip_prefix(&folder).ok()?;
-    (inside.components().count() >= 1 && !inside.components().any(|c| c == std::path::Component::ParentDir))
-        .then_some(tree)
+    // Exactly `<tournament>/<candidate>`: the tournament's folder would open every sibling's clone.
+    (inside.components().count() == 2
+        && inside
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_))))
+    .then_some(tree)
 }
+
+/// Where loopgate's home keeps the held-out tests (`holdout::store_root`): their copies, the private tree they run
+/// in, the held-out run's logs and scratch. The agent's world hides it whole ([`Plane::hidden`]).
+pub const HOLDOUT_DIR: &str = "holdout";
 
 /// The set of paths a confined process may not write (each canonical where it exists; a path that does not exist
 /// yet is kept as given, so creating it is denied too).
@@ -47,6 +61,10 @@ pub struct Plane {
     /// and `/tmp` with a throw-away scratch: `confine::mount`): writable, and granted by the child once mounted,
     /// since their files are then inodes the parent preparing the confinement could not name.
     inside: Vec<PathBuf>,
+    /// Directories a confined process may not even read: the agent's world covers each with an empty, read-only
+    /// file system (the held-out tests' store, [`HOLDOUT_DIR`]: nothing the agent runs may read a held-out test,
+    /// a copy of one, or what their run printed).
+    hidden: Vec<PathBuf>,
 }
 
 impl Plane {
@@ -82,9 +100,23 @@ impl Plane {
             plane.add(path);
         }
         if let Some(tree) = candidate_tree(home, std::env::var_os(CANDIDATE_TREE_ENV)) {
+            // A candidate of a tournament: the user's repository is as much the user's as the store is.
+            for kept in std::env::var_os(CANDIDATE_KEEP_ENV)
+                .iter()
+                .flat_map(std::env::split_paths)
+                .filter(|p| p.is_absolute())
+            {
+                plane.add(&kept);
+            }
             plane.allow(&tree);
         }
+        plane.hidden.push(resolve(&home.join(HOLDOUT_DIR)));
         plane
+    }
+
+    /// The directories hidden from the process, not only kept from its writes (see the field).
+    pub fn hidden(&self) -> &[PathBuf] {
+        &self.hidden
     }
 
     /// Adds one path (made absolute and canonical as far as it exists); a duplicate is ignored.
@@ -213,7 +245,7 @@ const CURSOR: Anchor = Anchor::Cli {
     dir: ".cursor",
 };
 const COPILOT: Anchor = Anchor::Cli {
-    var: None,
+    var: Some("COPILOT_HOME"),
     home: None,
     dir: ".copilot",
 };
@@ -271,16 +303,18 @@ const ROWS: &[Row] = &[
     // `config.toml`, Gemini's `settings.json`) stays its own under `loopgate run`.
     Row { anchor: CODEX, name: "hooks.json", dir: false, what: CLI_HOOKS, reach: Reach::AgentCli },
     Row { anchor: CODEX, name: "config.toml", dir: false, what: "Codex CLI's configuration, where the trust of loopgate's hooks is recorded", reach: Reach::Commands },
-    Row { anchor: CODEX, name: "prompts", dir: true, what: CLI_COMMANDS, reach: Reach::AgentCli },
+    // Codex writes its own skills there as it starts (`skills/.system`).
+    Row { anchor: CODEX, name: "skills", dir: true, what: CLI_COMMANDS, reach: Reach::Commands },
     Row { anchor: GEMINI, name: "settings.json", dir: false, what: CLI_HOOKS, reach: Reach::Commands },
     Row { anchor: GEMINI, name: "commands", dir: true, what: CLI_COMMANDS, reach: Reach::AgentCli },
     Row { anchor: CURSOR, name: "hooks.json", dir: false, what: CLI_HOOKS, reach: Reach::AgentCli },
     Row { anchor: COPILOT, name: "hooks", dir: true, what: CLI_HOOKS, reach: Reach::AgentCli },
+    Row { anchor: COPILOT, name: "skills", dir: true, what: CLI_COMMANDS, reach: Reach::Commands },
     Row { anchor: OPENCODE, name: "plugin", dir: true, what: "opencode's plugins, loopgate's hooks among them", reach: Reach::AgentCli },
 ];
 
 const CLI_HOOKS: &str = "an agent CLI's hook configuration, where loopgate's hooks are installed";
-const CLI_COMMANDS: &str = "an agent CLI's commands, loopgate's `/pua-loop` among them";
+const CLI_COMMANDS: &str = "an agent CLI's commands, loopgate's `pua-loop` among them";
 
 const BINARY: &str = "loopgate's own binary, which the hooks run";
 const SETTINGS: &str = "Claude Code's user settings, where hooks and the sandbox are configured";
@@ -397,6 +431,8 @@ mod tests {
         for outside in [
             "/nonexistent-loopgate-home",
             "/nonexistent-loopgate-home/worktrees",
+            "/nonexistent-loopgate-home/worktrees/t-1",
+            "/nonexistent-loopgate-home/worktrees/t-1/c2/sub",
             "/nonexistent-loopgate-home/seals",
             "/nonexistent-loopgate-home/worktrees/../seals",
             "/elsewhere",

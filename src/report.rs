@@ -90,12 +90,15 @@ fn attempts(out: &mut String, records: &[&Record]) {
     }
     for r in rows.iter().skip(rows.len().saturating_sub(MAX_ROWS)) {
         let verify = r.event.verify();
+        // A promise the reviewer judged says what it decided (a rejection's quote, or why it was not reviewed).
+        let reviewed = r.event.review().map(crate::history::event::describe_review);
         let said = match &r.event {
             Event::GaveUp(g) => g.sentence.as_str(),
             event => event.reason().unwrap_or(""),
         };
-        let summary = verify
-            .and_then(VerifyResult::headline)
+        let summary = reviewed
+            .as_deref()
+            .or_else(|| verify.and_then(VerifyResult::headline))
             .unwrap_or(said)
             .chars()
             .take(120)

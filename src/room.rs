@@ -35,6 +35,8 @@ pub(crate) mod env;
 pub(crate) mod gtest;
 pub(crate) mod hook;
 pub(crate) mod outside;
+#[path = "ecosystem/php/report.rs"]
+pub(crate) mod php_report;
 #[path = "ecosystem/python/report.rs"]
 pub(crate) mod report;
 #[cfg(test)]
@@ -256,17 +258,49 @@ impl Room {
         self.dir.join(hook::PLACE)
     }
 
+    /// Adds to `results` (read from a run's output) the tests the room's records of that run name, for the runners
+    /// whose output names only their failures, so that the baseline records every test by name and a later run
+    /// that left no record (cut short, or code under test that printed a passing summary and exited before the
+    /// runner finished) names none of them and falls short by name:
+    /// - minitest and RSpec (`runner::Report::HookNamed`): the start hooks' events ([`hook::add_named`]), where
+    ///   the verify command runs one of them (`runners`, the closure's);
+    /// - PHPUnit (`runner::Report::Prepended`): the JUnit reports the PHP start hook has every PHPUnit process
+    ///   write (`php_report`). A run with none (another runner, PHPUnit asked for `--no-logging`) keeps its
+    ///   output's names.
+    /// - GoogleTest (`runner::Report` of ctest and a GoogleTest binary): the JUnit reports every test binary
+    ///   writes to the room's directory `GTEST_OUTPUT` names (`gtest`), one per process. ctest's own lines name
+    ///   its tests too, but as whole binaries where a project registers them with `add_test`; the reports name
+    ///   each `Suite.Name`. A run with none keeps its output's names (and falls short by name where the
+    ///   baseline's had some).
+    pub(crate) fn add_named(&self, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
+        hook::add_named(&self.events_path(), runners, results);
+        if let Ok(named) = php_report::read(&self.dir) {
+            for (name, outcome) in &named.tests {
+                results.record(name, *outcome);
+            }
+        }
+        if let Ok((named, _)) = gtest::read(&self.gtest_dir()) {
+            results.merge(&named);
+        }
+    }
+
+    /// Where GoogleTest's reports of a run go (see `gtest`).
+    fn gtest_dir(&self) -> PathBuf {
+        self.dir.join(gtest::PLACE)
+    }
+
     /// Makes the room's directories that are missing (private: 0700), without the last run's reports, and
     /// writes the start hooks.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
         let report = self.report_path();
-        for stale in [&report, &self.events_path()] {
+        let phpunit = php_report::files(&self.dir);
+        for stale in [&report, &self.events_path()].into_iter().chain(&phpunit) {
             match std::fs::remove_file(stale) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
                 _ => {}
             }
         }
-        gtest::clear(&self.dir.join(gtest::PLACE))?;
+        gtest::clear(&self.gtest_dir())?;
         private_dir(report.parent().unwrap_or(&self.dir))?;
         hook::install(&self.dir)?;
         for cache in recorded.private() {
@@ -453,6 +487,8 @@ pub(crate) struct Described {
     pub hook_report: Option<String>,
     /// The verdict's names are those of GoogleTest's reports, written to a private directory (see `gtest`).
     pub gtest_report: bool,
+    /// A pass must also hold in PHPUnit's own report, which the PHP start hook asks for (see `hook`).
+    pub phpunit_report: bool,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
     /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
@@ -472,6 +508,7 @@ impl Recorded {
             pytest_report: self.pytest_report,
             hook_report: self.hook_report.clone(),
             gtest_report: self.gtest_report,
+            phpunit_report: self.phpunit_report,
             tree: self.tree.clone(),
             scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }
@@ -484,21 +521,8 @@ impl Recorded {
         self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
-    }
-
-    /// After the baseline run in `room`: the tests of GoogleTest's reports, where its binaries wrote any (see
-    /// `gtest`); the verdict's names are then theirs at every run of the loop.
-    pub(crate) fn take_gtest(&mut self, room: &Room) -> Option<crate::readout::TestResults> {
-        let (results, _) = gtest::read(&room.dir.join(gtest::PLACE)).ok()?;
-        self.gtest_report = !results.tests.is_empty();
-        self.gtest_report.then_some(results)
-    }
-
-    /// The tests of this run's GoogleTest reports and why they hold no pass, where the verdict reads them (the
-    /// baseline's binaries wrote some); none written is [`report::Problem::Missing`].
-    pub(crate) fn gtest_results(&self, room: &Room) -> Option<(crate::readout::TestResults, Option<report::Problem>)> {
-        self.gtest_report
-            .then(|| gtest::read(&room.dir.join(gtest::PLACE)).unwrap_or_else(|p| (Default::default(), Some(p))))
+        self.phpunit_report = php_report::read(room.dir()).is_ok_and(|named| !named.is_empty());
+        self.gtest_report = gtest::read(&room.gtest_dir()).is_ok_and(|(named, _)| !named.tests.is_empty());
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
@@ -515,13 +539,29 @@ impl Recorded {
             .hook_report
             .as_ref()
             .map(|who| (report::Report::read_events(&room.events_path()), who.clone()));
-        junit.into_iter().chain(events).find_map(|(read, who)| {
+        let found = junit.into_iter().chain(events).find_map(|(read, who)| {
             match read {
                 Ok(report) => report.holds(results),
                 Err(problem) => Some(problem),
             }
             .map(|problem| (problem, who))
-        })
+        });
+        // PHPUnit's names are the run's already (`Room::add_named`): what is left to see is reports that
+        // are missing, cut short, hold a failure while the run exited 0, or name no test.
+        // GoogleTest's likewise, where the baseline's binaries wrote some: none now, or one holding a failure.
+        found
+            .or_else(|| {
+                self.phpunit_report
+                    .then(|| php_report::problem(room.dir()))
+                    .flatten()
+                    .map(|problem| (problem, "phpunit".to_string()))
+            })
+            .or_else(|| {
+                self.gtest_report
+                    .then(|| gtest::read(&room.gtest_dir()).map_or_else(Some, |(_, problem)| problem))
+                    .flatten()
+                    .map(|problem| (problem, "GoogleTest".to_string()))
+            })
     }
 }
 

@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `cpp/runner.rs`: ctest, GoogleTest), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit; `cpp/runner.rs`: ctest, GoogleTest), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -22,8 +22,12 @@ mod cpp;
 mod go;
 #[path = "ecosystem/js/runner.rs"]
 mod js;
+#[path = "ecosystem/php/runner.rs"]
+mod php;
 #[path = "ecosystem/python/runner.rs"]
 mod python;
+#[path = "ecosystem/ruby/runner.rs"]
+mod ruby;
 #[path = "ecosystem/rust/runner.rs"]
 mod rust;
 #[path = "ecosystem/shell/runner.rs"]
@@ -61,11 +65,17 @@ pub enum Runner {
     Ctest,
     /// A GoogleTest binary run directly.
     Gtest,
+    /// minitest: `ruby` on a test file, `rake test`.
+    Minitest,
+    /// RSpec: `rspec`, `bundle exec rspec`.
+    Rspec,
+    /// PHPUnit.
+    Phpunit,
 }
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 13] = [
+    pub(crate) const ALL: [Runner; 16] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -79,6 +89,9 @@ impl Runner {
         Runner::Bats,
         Runner::Ctest,
         Runner::Gtest,
+        Runner::Minitest,
+        Runner::Rspec,
+        Runner::Phpunit,
     ];
 
     /// This runner's row of the table.
@@ -97,6 +110,9 @@ impl Runner {
             Runner::Bats => &shell::BATS,
             Runner::Ctest => &cpp::CTEST,
             Runner::Gtest => &cpp::GTEST,
+            Runner::Minitest => &ruby::MINITEST,
+            Runner::Rspec => &ruby::RSPEC,
+            Runner::Phpunit => &php::PHPUNIT,
         }
     }
 
@@ -285,6 +301,16 @@ pub(crate) enum Report {
     /// (`room::hook`: `PYTHONPATH`'s `sitecustomize`, `NODE_OPTIONS=--require`, `GOFLAGS=-exec`), records its
     /// per-test events (Go: per test binary) to a private path, so the sealed command runs unchanged.
     Hook,
+    /// As [`Report::Hook`], and the events are where the run's tests are named: the runner's output names only
+    /// its failures (minitest and RSpec print a dot per passing test), so the verdict takes the names of the
+    /// tests that ran from the events (`room::hook::add_named`), beside those the output gives.
+    HookNamed,
+    /// The runner writes its own report in `format` to a private path because loopgate's start hook, loaded
+    /// through the environment before the runner's own script, adds the option to the runner's arguments in
+    /// its process (PHPUnit: `PHP_INI_SCAN_DIR`'s `auto_prepend_file` adds `--log-junit`), so the sealed
+    /// command runs unchanged. The runner's output names only its failures: the report's names are the
+    /// verdict's (`room::Room::add_named`).
+    Prepended { format: Format },
     /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
     None(NoReport),
 }
@@ -292,7 +318,8 @@ pub(crate) enum Report {
 /// A structured report's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// JUnit XML (pytest's `--junitxml`, nextest's `[profile.*.junit]`, GoogleTest's `GTEST_OUTPUT=xml:`).
+    /// JUnit XML (pytest's `--junitxml`, PHPUnit's `--log-junit`, nextest's `[profile.*.junit]`, GoogleTest's
+    /// `GTEST_OUTPUT=xml:`).
     JunitXml,
 }
 
@@ -315,7 +342,7 @@ impl Report {
     /// Why there is none, where there is none.
     pub(crate) fn missing(self) -> Option<NoReport> {
         match self {
-            Report::Private { .. } | Report::Hook => None,
+            Report::Private { .. } | Report::Hook | Report::HookNamed | Report::Prepended { .. } => None,
             Report::None(why) => Some(why),
         }
     }

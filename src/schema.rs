@@ -5,8 +5,10 @@
 
 mod holdout;
 mod ranges;
+mod review;
 
 pub use holdout::{Holdout, HoldoutRestored};
+pub use review::{DEFAULT_REVIEW_TIMEOUT, ReviewBy, ReviewCli, ReviewNote, ReviewVerdict, Reviewer};
 
 use serde::{Deserialize, Serialize};
 
@@ -38,17 +40,23 @@ pub enum Lang {
     Shell,
     /// C and C++: GoogleTest and Catch2 test sources (`cc`, `cpp`, `cxx`, `c++`, and headers beside them).
     Cpp,
+    /// Ruby: minitest and RSpec test files (`.rb`).
+    Ruby,
+    /// PHP: PHPUnit test files (`.php`).
+    Php,
 }
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 6] = [
+    pub const ALL: [Lang; 8] = [
         Lang::Python,
         Lang::JavaScript,
         Lang::Rust,
         Lang::Go,
         Lang::Shell,
         Lang::Cpp,
+        Lang::Ruby,
+        Lang::Php,
     ];
 
     /// Whether a test file of this language that is new since setup sits out the oracle's run (`testswap`). Not
@@ -70,6 +78,8 @@ impl Lang {
             "go" => Some(Lang::Go),
             "bats" => Some(Lang::Shell),
             "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h" => Some(Lang::Cpp),
+            "rb" => Some(Lang::Ruby),
+            "php" => Some(Lang::Php),
             _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
             _ => None,
         }

@@ -54,6 +54,11 @@ const COMPANIONS: [&str; 8] = [
     ROOM_TREE,
 ];
 
+/// What stands for the project's root in an exported oracle ([`Store::export`]).
+pub const ROOT_MARK: &str = "@LOOPGATE_PROJECT_ROOT@";
+/// The seal's file name in an exported oracle.
+const EXPORTED_SEAL: &str = "seal.json";
+
 /// How many verify logs keep a mark (the most recent ones).
 pub const MARKED_LOGS: usize = 20;
 
@@ -305,22 +310,62 @@ impl Store {
     pub fn copy_companions(&self, from: &Project, to: &Project) -> Result<(), SealError> {
         let (old, new) = (json_path(&from.root), json_path(&to.root));
         for companion in COMPANIONS {
-            let source = self.companion_path(from, companion);
-            let Some(bytes) = fsutil::read_optional(&source).map_err(|e| SealError::Read {
-                path: source.clone(),
-                source: e,
-            })?
-            else {
-                continue;
-            };
-            let text = String::from_utf8_lossy(&bytes).replace(&old, &new);
-            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| SealError::Corrupt {
-                path: source.clone(),
-                problem: e.to_string(),
-            })?;
-            self.write_json(&self.companion_path(to, companion), &value)?;
+            self.copy_json(
+                &self.companion_path(from, companion),
+                &self.companion_path(to, companion),
+                &old,
+                &new,
+            )?;
         }
         Ok(())
+    }
+
+    /// Writes `from`'s seal (`seal.json`) and companions (`<name>.json`) into `dir`, outside the store, with its
+    /// root replaced by [`ROOT_MARK`]: the oracle a CI matrix ships to its jobs as an artifact, each job's
+    /// checkout wherever its runner put it (`commands::run::matrix`). The room's caches stay behind, as for
+    /// [`Store::copy_companions`].
+    pub fn export(&self, from: &Project, dir: &Path) -> Result<(), SealError> {
+        create_private_dir(dir).map_err(|source| SealError::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let old = json_path(&from.root);
+        self.copy_json(&self.path_for(from), &dir.join(EXPORTED_SEAL), &old, ROOT_MARK)?;
+        for companion in COMPANIONS {
+            let target = dir.join(format!("{companion}.json"));
+            self.copy_json(&self.companion_path(from, companion), &target, &old, ROOT_MARK)?;
+        }
+        Ok(())
+    }
+
+    /// Takes the companions [`Store::export`] wrote to `dir` as `to`'s, its root in place of [`ROOT_MARK`]; returns
+    /// the exported seal's text with the root put in (the caller makes it `to`'s loop).
+    pub fn import(&self, dir: &Path, to: &Project) -> Result<String, SealError> {
+        let new = json_path(&to.root);
+        for companion in COMPANIONS {
+            let source = dir.join(format!("{companion}.json"));
+            self.copy_json(&source, &self.companion_path(to, companion), ROOT_MARK, &new)?;
+        }
+        let path = dir.join(EXPORTED_SEAL);
+        let bytes = std::fs::read(&path).map_err(|source| SealError::Read { path, source })?;
+        Ok(String::from_utf8_lossy(&bytes).replace(ROOT_MARK, &new))
+    }
+
+    /// Copies the JSON file `source` (if it exists) to `target`, `old` replaced by `new` in its text.
+    fn copy_json(&self, source: &Path, target: &Path, old: &str, new: &str) -> Result<(), SealError> {
+        let Some(bytes) = fsutil::read_optional(source).map_err(|e| SealError::Read {
+            path: source.to_path_buf(),
+            source: e,
+        })?
+        else {
+            return Ok(());
+        };
+        let text = String::from_utf8_lossy(&bytes).replace(old, new);
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| SealError::Corrupt {
+            path: source.to_path_buf(),
+            problem: e.to_string(),
+        })?;
+        self.write_json(target, &value)
     }
 
     /// First step of ending a loop: mark the seal ended so nothing obeys it again.

@@ -150,6 +150,15 @@ fn decide(
             // verify's group and puts the stash back at once (`process::tether`).
             let tether = crate::process::tether::arm(&project.root);
             let verdict = oracle::judge(&active, iteration, oracle::Caller::StopHook);
+            // A pass completes the loop (at a promise, or at any stop with `verify_on: always`): it goes to the
+            // reviewer first, when the loop has one, still outside the lock.
+            let review = match &verdict {
+                Ok(Verdict::Pass(run)) => {
+                    let now = survey.checkpoint.as_ref().and_then(|c| c.as_ref().ok());
+                    crate::review::at_promise(&active, run, now.map(String::as_str))
+                }
+                _ => None,
+            };
             drop(tether);
             let verdict = verdict?;
             let _lock = lifecycle::lock(project)?;
@@ -165,7 +174,7 @@ fn decide(
             if let Verdict::Pass(run) | Verdict::Fail(run) = &verdict {
                 fresh.mark_log(&run.outcome.log_path);
             }
-            verdict::apply(fresh, verdict, claim == Signal::Promise, &survey)
+            verdict::apply(fresh, verdict, claim == Signal::Promise, &survey, review)
         }
     }
 }

@@ -5,6 +5,9 @@
 //! `<promise>TEXT</promise>`. A bare `LOOP_DONE` is not a promise, and a promise whose text differs from the
 //! sealed one (after trimming and collapsing white space on both sides) is ignored.
 
+/// The tags' names, strongest first.
+pub(crate) const NAMES: [&str; 3] = ["loop-abort", "loop-pause", "promise"];
+
 /// What the agent asked for at this stop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Signal {

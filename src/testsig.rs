@@ -6,8 +6,8 @@
 //! build exclusions), and keeps a compact [`FileSig`] of it. [`compare`] then tells which of the changes since the
 //! signature was taken weaken the existing tests, as [`Finding`]s; adding tests, helpers and imports is allowed.
 //!
-//! Languages: Python, JavaScript/TypeScript, Rust and Go ([`Lang`]). Everything here is pure (text in, values
-//! out) and total: any input, however broken, yields some answer in time linear in its size (nesting is capped
+//! Languages: Python, JavaScript/TypeScript, Rust, Go, shell (bats) and PHP (PHPUnit) ([`Lang`]). Everything
+//! here is pure (text in, values out) and total: any input, however broken, yields some answer in time linear in its size (nesting is capped
 //! at [`MAX_DEPTH`]); nothing panics. The scan is lexical, not a compiler: comments and string literals are
 //! understood (markers inside them do not count, except Go build constraints, which are comments), units are
 //! recognized by their shape, and a unit's hash is taken over its normalized tokens, so reformatting and comment
@@ -43,8 +43,12 @@ mod lang;
 pub(crate) mod lex;
 mod markers;
 pub(crate) mod norm;
+#[path = "ecosystem/php/testsig.rs"]
+mod php;
 #[path = "ecosystem/python/testsig.rs"]
 mod python;
+#[path = "ecosystem/ruby/testsig.rs"]
+mod ruby;
 #[path = "ecosystem/rust/testsig.rs"]
 mod rust;
 #[path = "ecosystem/shell/testsig.rs"]
@@ -211,5 +215,7 @@ pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
         Lang::Go => go::units(lexed),
         Lang::Shell => shell::units(lexed),
         Lang::Cpp => cpp::units(lexed),
+        Lang::Ruby => ruby::units(lexed),
+        Lang::Php => php::units(lexed),
     }
 }

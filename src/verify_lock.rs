@@ -35,6 +35,12 @@ pub(crate) struct TreeBusy {
     file: File,
 }
 
+/// Forgets the verify windows of a project gone for good (a check's clone, `commands::check`): they guard
+/// nothing once nothing can make a request there.
+pub(crate) fn forget(project: &Project) {
+    let _ = std::fs::remove_file(windows::path(project));
+}
+
 /// The lock file.
 pub(crate) fn path(project: &Project) -> PathBuf {
     project.work_dir().join("verify.lock")

@@ -21,10 +21,63 @@ mod harness;
 #[path = "e2e/mock_api.rs"]
 mod mock_api;
 
+#[path = "support/tmux.rs"]
+mod tmux;
+
 #[path = "agents/client.rs"]
 mod client;
 #[path = "agents/scenarios.rs"]
 mod scenarios;
+#[path = "agents/tui.rs"]
+mod tui;
+
+/// A loop started in the agent's interactive UI the documented way, rejected once, completed, then another
+/// paused and cancelled, on the first listed version of the agent (the pinned one) and on the last (the newest).
+mod interactive {
+    use crate::client::Agent;
+
+    fn on(agent: Agent, newest: bool) {
+        let versions = agent.versions();
+        let version = if newest { versions.last() } else { versions.first() };
+        crate::tui::loop_started_in_the_interactive_ui(agent, version.expect("a listed version"));
+    }
+
+    #[test]
+    fn codex_pinned() {
+        on(Agent::Codex, false);
+    }
+
+    #[test]
+    fn codex_newest() {
+        on(Agent::Codex, true);
+    }
+
+    /// Gemini CLI's pinned version is the newest on npm (0.61.0, checked 2026-11-29): one run.
+    #[test]
+    fn gemini() {
+        on(Agent::Gemini, false);
+    }
+
+    /// Codex's UI with an edited (so untrusted) Stop hook: `$pua-loop` says at once that no loop started.
+    #[test]
+    fn codex_untrusted_stop_hook_said_at_the_start() {
+        let version = Agent::Codex.versions().last().cloned().expect("a listed version");
+        crate::tui::untrusted_stop_hook_said_at_the_start(Agent::Codex, &version);
+    }
+
+    /// Gemini CLI's UI in a folder the user marked untrusted: `/pua-loop` starts nothing and the model is told.
+    #[test]
+    fn gemini_untrusted_folder_said_at_the_start() {
+        let version = Agent::Gemini.versions().last().cloned().expect("a listed version");
+        crate::tui::untrusted_folder_said_at_the_start(Agent::Gemini, &version);
+    }
+
+    /// Copilot CLI 1.0.102, offline against the mock (the newest on npm, checked 2026-11-29).
+    #[test]
+    fn copilot() {
+        on(Agent::Copilot, false);
+    }
+}
 
 /// Every scenario, as one test per agent (`codex::…`, `gemini::…`).
 macro_rules! agent_suite {
@@ -35,6 +88,11 @@ macro_rules! agent_suite {
             #[test]
             fn loop_rejected_once_then_completed() {
                 scenarios::rejected_once_then_completed($agent);
+            }
+
+            #[test]
+            fn reviewed_by_its_own_cli() {
+                scenarios::reviewed_by_its_own_cli($agent);
             }
 
             #[test]
@@ -82,6 +140,7 @@ fn opencode_plugin_on_a_stand_in_client() {
     scenarios::opencode_plugin_on_a_stand_in_client();
 }
 agent_suite!(gemini, crate::client::Agent::Gemini);
+agent_suite!(copilot, crate::client::Agent::Copilot);
 
 /// Gemini only: a folder the user marked untrusted is said by `status` (Gemini itself refuses `gemini -p` there).
 #[test]

@@ -11,6 +11,8 @@ mod project;
 #[path = "cli/snapshot.rs"]
 mod snapshot;
 
+#[path = "cli/action.rs"]
+mod action;
 #[path = "cli/agent_trust.rs"]
 mod agent_trust;
 #[path = "cli/bad_input.rs"]
@@ -19,6 +21,8 @@ mod bad_input;
 mod baseline;
 #[path = "cli/block_cap.rs"]
 mod block_cap;
+#[path = "cli/check.rs"]
+mod check;
 #[path = "cli/checkpoints.rs"]
 mod checkpoints;
 #[path = "cli/closure.rs"]
@@ -55,6 +59,8 @@ mod observed;
 mod plugin_script;
 #[path = "cli/report_flag.rs"]
 mod report_flag;
+#[path = "cli/review.rs"]
+mod review;
 #[path = "cli/scratch.rs"]
 mod scratch;
 #[path = "cli/seal_store.rs"]

@@ -23,6 +23,8 @@ mod loop_aids;
 mod mock_api;
 #[path = "e2e/oracle_by_name.rs"]
 mod oracle_by_name;
+#[path = "e2e/review.rs"]
+mod review;
 #[path = "e2e/room.rs"]
 mod room;
 #[path = "e2e/tournament.rs"]
@@ -38,6 +40,8 @@ mod control;
 mod install;
 #[path = "e2e/sandbox_setup.rs"]
 mod sandbox_setup;
+#[path = "support/tmux.rs"]
+mod tmux;
 #[path = "e2e/tui.rs"]
 mod tui;
 

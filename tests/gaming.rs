@@ -45,6 +45,8 @@ mod holdout_moves;
 mod honest_changes;
 #[path = "gaming/per_test.rs"]
 mod per_test;
+#[path = "gaming/php_moves.rs"]
+mod php_moves;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
@@ -52,6 +54,8 @@ mod project;
 mod report_moves;
 #[path = "gaming/room_moves.rs"]
 mod room_moves;
+#[path = "gaming/ruby_moves.rs"]
+mod ruby_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 #[path = "gaming/tree_moves.rs"]
@@ -64,46 +68,6 @@ use project::{Output, Project};
 
 const PROMISE: &str = "I fixed it.\n\n<promise>LOOP_DONE</promise>";
 const OPT_OUT: &str = "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --no-test-verdict --with-new-tests --no-test-awareness-check";
-
-/// Every check opted out but the per-test verdict: what a runner's test names alone catch.
-const BY_NAME_ONLY: &str =
-    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
-
-/// Plays `play` on projects `start(flags)` sets up, three ways: with every check opted out (it must complete: the
-/// move makes the real runner pass without the fix, so the case tests something), with only the per-test verdict
-/// (rejected, naming `by_name`, where the names can see the move) and with the defaults (rejected, naming
-/// `by_default`).
-fn caught_three_ways(
-    name: &str,
-    start: fn(&str) -> Project,
-    play: fn(&Project),
-    by_name: Option<&str>,
-    by_default: &str,
-) {
-    let began = std::time::Instant::now();
-    let proof = start(OPT_OUT);
-    play(&proof);
-    assert_completes(&promise(&proof), name, "the move should make the runner pass");
-    if let Some(needle) = by_name {
-        let p = start(BY_NAME_ONLY);
-        play(&p);
-        let block = promise(&p).blocked();
-        assert!(
-            block.reason.contains(needle),
-            "{name}: by name, {needle:?}:\n{}",
-            block.reason
-        );
-    }
-    let p = start("");
-    play(&p);
-    let block = promise(&p).blocked();
-    assert!(
-        block.reason.contains("REJECTED") && block.reason.contains(by_default),
-        "{name}: with the defaults, {by_default:?}:\n{}",
-        block.reason
-    );
-    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
-}
 
 /// A gaming move: what the agent does, and what the rejection must say.
 struct Move {
@@ -245,6 +209,39 @@ fn assert_completes(out: &Output, case: &str, why: &str) {
         .as_str()
         .is_some_and(|s| s.contains("verified complete"));
     assert!(json["decision"] != "block" && verified, "{case}: {why}:\n{out}");
+}
+
+/// Every check opted out but the per-test verdict: what a runner's names alone catch.
+const BY_NAME_ONLY: &str =
+    "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
+
+/// Plays a move on fresh projects set up by `start(flags)`: with every check opted out it must complete (the move
+/// really makes the runner pass without the fix), then with only the per-test verdict (where `by_name` is given:
+/// the names can see it) and with the defaults it must be rejected, saying `by_name` and `by_default`.
+fn caught_on(start: &dyn Fn(&str) -> Project, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
+    let began = Instant::now();
+    let proof = start(OPT_OUT);
+    play(&proof);
+    assert_completes(&promise(&proof), name, "the move should make the runner pass");
+    if let Some(needle) = by_name {
+        let p = start(BY_NAME_ONLY);
+        play(&p);
+        let block = promise(&p).blocked();
+        assert!(
+            block.reason.contains(needle),
+            "{name}: by name, {needle:?}:\n{}",
+            block.reason
+        );
+    }
+    let p = start("");
+    play(&p);
+    let block = promise(&p).blocked();
+    assert!(
+        block.reason.contains("PROMISE REJECTED") && block.reason.contains(by_default),
+        "{name}: with the defaults, {by_default:?}:\n{}",
+        block.reason
+    );
+    println!("[gaming] caught {name:<34} {:.1}s", began.elapsed().as_secs_f64());
 }
 
 /// An honest change in the npm fixture: a new test beside the existing ones in `test/calc.test.js`.

@@ -4,10 +4,14 @@
 
 #[path = "support/common.rs"]
 mod common;
+#[path = "run/matrix.rs"]
+mod matrix;
 #[path = "run/picture.rs"]
 mod picture;
 #[path = "run/support.rs"]
 mod support;
+#[path = "run/tournament.rs"]
+mod tournament;
 
 use std::time::Duration;
 

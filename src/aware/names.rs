@@ -32,6 +32,8 @@ const STRONG: &[(Match, Family)] = &[
     (Match::Prefix("VITEST_"), Family::RunnerEnv),
     (Match::Prefix("MOCHA_"), Family::RunnerEnv),
     (Match::Exact("NODE_TEST_CONTEXT"), Family::RunnerEnv),
+    (Match::Exact("SPEC_OPTS"), Family::RunnerEnv),
+    (Match::Exact("TESTOPTS"), Family::RunnerEnv),
     (Match::Prefix("RUST_TEST_"), Family::RunnerEnv),
     (Match::Prefix("NEXTEST"), Family::RunnerEnv),
     (Match::Exact("CARGO_TARGET_TMPDIR"), Family::RunnerEnv),
@@ -76,6 +78,9 @@ const EXE_WORDS: &[&str] = &[
     "go-build",
     "/go-build",
 ];
+
+/// Ruby's test runners' top-level constants: `defined?(Minitest)`, `Object.const_defined?(:RSpec)`.
+pub(super) const RUNNER_CONSTANTS_RB: &[&str] = &["Minitest", "MiniTest", "RSpec", "Test"];
 
 /// The test runners' globals: `typeof jest`, `globalThis.vi`.
 pub(super) const RUNNER_GLOBALS: &[&str] = &[

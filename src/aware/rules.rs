@@ -151,6 +151,14 @@ fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
         Lang::Go if owner == "testing" && ["Testing", "Short", "Verbose", "CoverMode"].contains(&word) => {
             return Some(Family::RunnerLoaded);
         }
+        // `defined?(Minitest)`, `defined? RSpec`, `Object.const_defined?(:RSpec)`.
+        Lang::Ruby if word == "defined?" || word == "const_defined?" => {
+            let at = if lx.is(i + 1, b'(') { i + 2 } else { i + 1 };
+            let name = lx.s(at).trim_start_matches(':');
+            return names::RUNNER_CONSTANTS_RB
+                .contains(&name)
+                .then_some(Family::RunnerLoaded);
+        }
         _ => {}
     }
     if after_dot && owner == "env" && names::strong(word).is_some() {

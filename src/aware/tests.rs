@@ -628,7 +628,7 @@ fn wrapped(lang: Lang, body: &str) -> String {
         .chars()
         .filter(|c| !matches!(c, '\n' | '\r' | '\\' | '"' | '`'))
         .collect();
-    let comment = if matches!(lang, Lang::Python | Lang::Shell) {
+    let comment = if matches!(lang, Lang::Python | Lang::Shell | Lang::Ruby) {
         "#"
     } else {
         "//"
@@ -654,6 +654,58 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn ruby_runner_traces_are_caught() {
+    caught(
+        Lang::Ruby,
+        &[
+            (
+                "def add(a, b)\n  return a + b if defined?(Minitest)\n  a - b\nend\n",
+                2,
+                RunnerLoaded,
+            ),
+            (
+                "def add(a, b)\n  defined? RSpec ? a + b : a - b\nend\n",
+                2,
+                RunnerLoaded,
+            ),
+            (
+                "def add(a, b)\n  Object.const_defined?(:RSpec) ? a + b : a - b\nend\n",
+                2,
+                RunnerLoaded,
+            ),
+            (
+                "def add(a, b)\n  ENV[\"SPEC_OPTS\"] ? a + b : a - b\nend\n",
+                2,
+                RunnerEnv,
+            ),
+            (
+                "def add(a, b)\n  ENV.key?(\"TESTOPTS\") ? a + b : a - b\nend\n",
+                2,
+                RunnerEnv,
+            ),
+            (
+                "def add(a, b)\n  ENV[\"PYTEST_CURRENT_TEST\"] ? a + b : a - b\nend\n",
+                2,
+                RunnerEnv,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn ruby_honest_code_stays_free() {
+    free(
+        Lang::Ruby,
+        &[
+            "def add(a, b)\n  a + b\nend\n",
+            "# defined?(Minitest) in a comment\ndef f\n  puts \"run rspec or minitest\"\nend\n",
+            "def f\n  defined?(JSON) ? JSON.generate(1) : \"1\"\nend\n",
+            "def level\n  ENV.fetch(\"LOG_LEVEL\", \"info\")\nend\n",
+        ],
+    );
 }
 
 /// C++ code under test that reads or sets GoogleTest's variables or flags knows it is tested (a static

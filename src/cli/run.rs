@@ -55,17 +55,37 @@ pub(crate) struct RunArgs {
     /// Cost receipts and the dollar budget (see `docs/cost.md`).
     #[command(flatten)]
     pub(crate) cost: CostArgs,
+    /// Best of N as a CI matrix (see `docs/ci.md`).
+    #[command(flatten)]
+    pub(crate) matrix: MatrixArgs,
     /// The agent command and its arguments, after `--`. The prompt replaces every `{prompt}` in them; without
     /// one it is added as the last argument (or written to stdin with `--stdin`).
-    #[arg(last = true, required_unless_present = "agents", value_name = "AGENT")]
+    #[arg(last = true, required_unless_present_any = ["agents", "collect"], value_name = "AGENT")]
     pub(crate) agent: Vec<String>,
+}
+
+/// Best of N as jobs of a CI matrix (`commands::run::matrix`): seal once and print the jobs, run one job's
+/// candidate under that oracle, rank the jobs' results.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct MatrixArgs {
+    /// With `--candidates N`: seal the oracle and run the baseline once, write it to DIR (ship it to the jobs as
+    /// an artifact) and print the candidates as a job matrix (JSON).
+    #[arg(long, value_name = "DIR", requires = "candidates", conflicts_with_all = ["oracle", "collect", "resume"])]
+    pub(crate) emit_matrix: Option<PathBuf>,
+    /// One job of the matrix: take the oracle `--emit-matrix` wrote to DIR as this checkout's loop and run it.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["collect", "candidates", "resume"])]
+    pub(crate) oracle: Option<PathBuf>,
+    /// The matrix's last job: rank the candidates' results in DIR (a folder each, with `history.jsonl` and
+    /// `change.patch`) and print the winner.
+    #[arg(long, value_name = "DIR", conflicts_with = "candidates")]
+    pub(crate) collect: Option<PathBuf>,
 }
 
 /// The flags of a tournament (`--candidates N`, which is a setup flag so that `/pua-loop` knows it), kept apart from the loop's own so that the loop's settings can
 /// change without touching them.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct TournamentArgs {
-    /// How many candidates run at once [default: the machine's cores].
+    /// How many candidates run at once [default: all of them: agents mostly wait on the network].
     #[arg(long, value_name = "N", requires = "candidates", value_parser = super::small_count, allow_negative_numbers = true)]
     pub(crate) jobs: Option<u32>,
     /// When the tournament ends: `first` (the first to pass wins) or `all` (all finish, the best wins).
@@ -78,6 +98,31 @@ pub(crate) struct TournamentArgs {
     /// Models, comma-separated, one per candidate in turn (passed to a built-in agent's `--model`).
     #[arg(long = "model", value_name = "MODELS", value_delimiter = ',', requires = "agents")]
     pub(crate) models: Vec<String>,
+    /// How the passing candidates are ranked: `diff` (the smaller diff, then the lower cost), `cost` (the lower
+    /// cost, then the smaller diff) or `time` (the shorter time, then the smaller diff).
+    #[arg(long, value_enum, requires = "candidates", default_value_t = Rank::Diff)]
+    pub(crate) rank: Rank,
+    /// Stream the tournament's events on stdout, one JSON object a line (`started`, `candidate_started`,
+    /// `candidate_ended`, `ended`); the text report stays on stderr.
+    #[arg(long, requires = "candidates")]
+    pub(crate) json: bool,
+    /// Keep the candidates' clones and branches when no candidate passed (by default they are removed; the
+    /// record stays).
+    #[arg(long, requires = "candidates")]
+    pub(crate) keep: bool,
+}
+
+/// What ranks the passing candidates of a tournament (after the score, when the loop has one).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Rank {
+    /// The smaller diff, then the lower cost.
+    #[default]
+    Diff,
+    /// The lower cost, then the smaller diff.
+    Cost,
+    /// The shorter time, then the smaller diff.
+    Time,
 }
 
 /// The dollar budget of a run, and the price table that counts it.

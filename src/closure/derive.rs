@@ -30,8 +30,12 @@ mod cpp;
 mod js;
 #[path = "../ecosystem/make/closure.rs"]
 mod make;
+#[path = "../ecosystem/php/closure.rs"]
+mod php;
 #[path = "../ecosystem/python/closure.rs"]
 mod python;
+#[path = "../ecosystem/ruby/closure.rs"]
+mod ruby;
 #[path = "../ecosystem/shell/closure.rs"]
 mod shell;
 
@@ -203,6 +207,16 @@ impl Deriver<'_> {
             "ctest" => self.ctest(Runner::Ctest),
             "cmake" => self.cmake(rest),
             _ if cpp::is_gtest_binary(self.root, cwd, verb) => self.ctest(Runner::Gtest),
+            "rspec" => self.rspec(cwd),
+            "rake" => self.rake(rest, cwd),
+            "ruby" => self.ruby(rest),
+            // `bundle exec`, and Debian's `bundle3.1 exec`.
+            n if n.starts_with("bundle") && rest.first().is_some_and(|w| w == "exec") => {
+                self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
+            }
+            "phpunit" | "phpunit.phar" => self.phpunit(rest, cwd),
+            "php" => self.php(rest, cwd),
+            "composer" => self.composer(rest, cwd, depth),
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),

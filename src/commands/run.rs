@@ -17,6 +17,7 @@
 mod agent;
 pub(crate) mod agents;
 mod display;
+mod matrix;
 mod options;
 mod owner;
 mod prompt;
@@ -55,6 +56,16 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         &crate::control::Caller::from_env(),
         "start or take over a loop with `loopgate run`",
     )?;
+    if let Some(dir) = &args.matrix.collect {
+        return matrix::collect(dir);
+    }
+    if let Some(dir) = args.matrix.emit_matrix.clone() {
+        return matrix::emit(args, &dir);
+    }
+    if let Some(dir) = args.matrix.oracle.take() {
+        matrix::adopt(&dir, &Project::for_terminal())?;
+        args.resume = true;
+    }
     if args.setup.candidates.is_some() {
         return tournament::run(args);
     }
@@ -87,7 +98,19 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         }
         Start::Resume { force } => {
             let (state, pause_reason) = owner.adopt(*force)?;
-            let prompt = prompt::resumed(&state, pause_reason.as_deref());
+            // A loop no agent has worked on yet (a tournament's candidate, set up and released: its history holds
+            // its `init` and this adoption alone) opens with the task, not a handover: there is nothing to take
+            // over.
+            let untouched =
+                crate::history::read_loop(&project.history_path(), &state.fields.config.loop_id).is_ok_and(|read| {
+                    use crate::history::Status::{Init, Resumed};
+                    read.records.iter().all(|r| matches!(r.status(), Init | Resumed))
+                });
+            let prompt = if untouched && pause_reason.is_none() {
+                prompt::opening(&state)
+            } else {
+                prompt::resumed(&state, pause_reason.as_deref())
+            };
             (state, prompt)
         }
     };
@@ -104,6 +127,9 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     };
     screen::header(&runner.display, &state, &runner.options);
     runner.display.start_ticker();
+    // Killed outright (a tournament stopping a candidate past its grace, `kill -9`), this run cannot stop its
+    // agent and verify: its warden does (`process::tether`).
+    let _tether = crate::process::tether::arm(&runner.owner.project.root);
     Ok(runner.drive(first_prompt))
 }
 

@@ -86,6 +86,8 @@ pub(crate) struct Config {
     pub(crate) from_slash_command: bool,
     /// `--candidates N`: a tournament, which `loopgate run` runs; setup only names the command.
     pub(crate) candidates: Option<u32>,
+    /// `--review auto` was asked for and found no reviewer CLI (setup says so).
+    pub(crate) review_none_found: bool,
 }
 
 #[derive(Parser)]
@@ -186,6 +188,7 @@ impl Config {
             ),
             None => None,
         };
+        let (review, review_none_found) = review(args.review.as_deref(), args.review_timeout, verify.is_some())?;
         Ok(Self {
             task,
             loop_config: LoopConfig {
@@ -194,6 +197,7 @@ impl Config {
                 lang: args.lang.unwrap_or_default(),
                 notify: !args.no_notify,
                 opt_out: opt_outs(&args_flags),
+                review,
                 verify: VerifyConfig {
                     verify_command: verify,
                     verify_timeout,
@@ -219,6 +223,7 @@ impl Config {
             baseline: !args.no_baseline,
             from_slash_command: false,
             candidates: args.candidates.filter(|&n| n > 0),
+            review_none_found,
         })
     }
 
@@ -234,6 +239,43 @@ impl Config {
         self.verify_detected = Some(found);
         Ok(())
     }
+}
+
+/// `--review` and `--review-timeout`: the sealed reviewer, and whether `auto` found none.
+fn review(
+    text: Option<&str>,
+    timeout: Option<u64>,
+    has_verify: bool,
+) -> Result<(Option<crate::schema::Reviewer>, bool), Error> {
+    use crate::review::choice::{Choice, MAX_TIMEOUT};
+    let usage = |m: String| Err(Error::Usage(m));
+    let Some(text) = text else {
+        if timeout.is_some() {
+            return usage("`--review-timeout` needs `--review` (e.g. `--review auto`)".into());
+        }
+        return Ok((None, false));
+    };
+    let Some(choice) = Choice::parse(text) else {
+        return usage(
+            "`--review` is empty: give `auto`, `off`, a model (`haiku`) or a command (`'./my-reviewer'`)".into(),
+        );
+    };
+    let timeout = timeout.unwrap_or(crate::schema::DEFAULT_REVIEW_TIMEOUT);
+    if timeout == 0 || timeout > MAX_TIMEOUT {
+        return usage(format!(
+            "`--review-timeout {timeout}` is out of range: use 1 to {MAX_TIMEOUT} seconds"
+        ));
+    }
+    if choice != Choice::Off && !has_verify {
+        return usage(
+            "`--review` needs a `--verify` command: the reviewer reads a change the oracle has passed".into(),
+        );
+    }
+    let auto = choice == Choice::Auto;
+    let reviewer = choice
+        .resolve(None, timeout, crate::detect::on_path)
+        .map_err(Error::Usage)?;
+    Ok((reviewer.clone(), auto && reviewer.is_none()))
 }
 
 /// The checks whose `--no-…` flag is set.
@@ -438,6 +480,16 @@ fn report(config: &Config, started: &Started) -> String {
             messages::room::at_setup(config.loop_config.lang, started.room.as_ref())
         ));
     }
+    if let Some(reviewer) = &config.loop_config.review {
+        let said = messages::review::at_setup(config.loop_config.lang, Some(reviewer), &reviewer.describe(), "");
+        out.push_str(&format!("\n\n{said}"));
+    } else if config.review_none_found {
+        let programs = crate::review::clis::program_list();
+        out.push_str(&format!(
+            "\n\n{}",
+            messages::review::at_setup(config.loop_config.lang, None, "", &programs)
+        ));
+    }
     if let Some((holdout, tests)) = &started.holdout {
         out.push_str(&format!(
             "\n\n{}",
@@ -581,12 +633,15 @@ fn seal_and_start(
     };
     let baseline = match baseline {
         Some((mut baseline, observed)) => {
-            // GoogleTest's reports name its tests where its binaries wrote any (`room::gtest`), beside the output's.
-            if let Some((room, recorded, _)) = &mut room
+            // The room's records of the run (minitest's and RSpec's events, PHPUnit's own reports, GoogleTest's) name the tests
+            // their runners' output does not (see `room::Room::add_named`); `--report` names them itself, and a
+            // cut baseline keeps none.
+            if let Some((room, _, _)) = &room
+                && state.fields.config.verify.report.is_none()
                 && baseline.cut.is_none()
-                && let Some(reported) = recorded.take_gtest(room)
             {
-                baseline.results.merge(&reported);
+                let runners = inputs.derived.as_ref().map_or(&[][..], |c| c.runners.as_slice());
+                room.add_named(runners, &mut baseline.results);
             }
             store.save_baseline(&project, &baseline)?;
             inputs.observed = Some(observed);

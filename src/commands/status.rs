@@ -87,10 +87,22 @@ struct LoopReport {
     room: Option<room::RoomReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     holdout: Option<holdout::HoldoutReport>,
+    /// The reviewer at a passing promise (`--review`) and what it last decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<ReviewReport>,
     control_plane: String,
     /// What the loop's agent runs cost so far (`loopgate run`'s receipts), when any was recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<crate::cost::Receipt>,
+}
+
+/// The loop's reviewer and its last decision.
+#[derive(Debug, Serialize)]
+struct ReviewReport {
+    by: String,
+    timeout_secs: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last: Option<String>,
 }
 
 /// What drives the loop when it is not a Claude Code session.
@@ -155,6 +167,9 @@ struct LastLoop {
     outcome: Option<&'static str>,
     iteration: u64,
     timestamp: String,
+    /// What the reviewer decided at its final promise (`--review`), as a line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<String>,
 }
 
 /// Runs `loopgate status`.
@@ -198,6 +213,16 @@ fn report(project: &Project) -> Result<StatusReport, Error> {
                 oracle_inputs: inputs::report(&active.seal, &sealed),
                 room: room::report(&active),
                 holdout: active.seal.holdout.as_ref().map(holdout::report),
+                review: active.seal.fields.config.review.as_ref().map(|r| ReviewReport {
+                    by: r.describe(),
+                    timeout_secs: r.timeout,
+                    last: events
+                        .events
+                        .iter()
+                        .rev()
+                        .find_map(|e| e.event.review())
+                        .map(history::event::describe_review),
+                }),
                 control_plane: control_plane(&active),
                 cost: {
                     let (spent, runs) = crate::commands::run::spent_in(project, active.loop_id());
@@ -241,6 +266,7 @@ struct Extra {
     oracle_inputs: inputs::InputsReport,
     room: Option<room::RoomReport>,
     holdout: Option<holdout::HoldoutReport>,
+    review: Option<ReviewReport>,
     control_plane: String,
     cost: Option<crate::cost::Receipt>,
 }
@@ -319,6 +345,7 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         oracle_inputs: extra.oracle_inputs,
         room: extra.room,
         holdout: extra.holdout,
+        review: extra.review,
         control_plane: extra.control_plane,
         cost: extra.cost,
     }
@@ -386,6 +413,9 @@ fn last_loop(records: &[Record], last: &Record) -> LastLoop {
         outcome: final_record.map(|r| r.status().as_str()),
         iteration: final_record.map_or(last.iteration, |r| r.iteration),
         timestamp: final_record.map_or(last.time(), Record::time),
+        review: final_record
+            .and_then(|r| r.event.review())
+            .map(history::event::describe_review),
     }
 }
 
@@ -400,6 +430,9 @@ fn render(report: &StatusReport, project: &Project) -> String {
                     "\nlast loop: {} — {outcome} at iteration {}",
                     last.loop_id, last.iteration
                 ));
+                if let Some(review) = &last.review {
+                    out.push_str(&format!("\n  {review}"));
+                }
             }
             out
         }
@@ -499,6 +532,13 @@ fn render_loop(r: &LoopReport, state: &str) -> String {
     out.push_str(&inputs::render(&r.oracle_inputs));
     if let Some(room) = &r.room {
         out.push_str(&room::render(room));
+    }
+    if let Some(review) = &r.review {
+        let last = review.last.as_deref().map_or(String::new(), |l| format!("; last: {l}"));
+        out.push_str(&format!(
+            "\n  reviewer:    {} (timeout {}s){last}",
+            review.by, review.timeout_secs
+        ));
     }
     if let Some(held) = &r.holdout {
         out.push_str(&holdout::render(held));

@@ -159,7 +159,7 @@ impl Mount {
         }
         for (path, is_dir) in &self.hide {
             if *is_dir {
-                private::tmpfs(path)?;
+                private::tmpfs(path, 0)?;
             } else {
                 bind(c"/dev/null", path)?;
             }

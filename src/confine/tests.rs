@@ -149,3 +149,34 @@ fn a_plane_carves_out_the_room_and_an_only_plane_writes_nothing_else() {
     assert!(!run(&only, &format!("echo x > '{h}/holdout/h/files/test_x.py'")));
     assert!(!root.join("project/leak.txt").exists());
 }
+
+/// A working directory is a reference to a mount, not a name: a command started in the project, next to the
+/// store, must not reach the store (or anything else bound read-only) by a relative path from the directory it
+/// started in, as it did before the world entered its working directory again after the binds.
+#[test]
+fn a_relative_path_from_the_starting_directory_does_not_lead_past_the_binds() {
+    if !landlock_expected() {
+        return; // the probe test above checks that none is reported
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let home = root.join("loopgate");
+    std::fs::create_dir_all(home.join("seals")).expect("mkdir");
+    let project = root.join("project");
+    std::fs::create_dir_all(project.join("sub")).expect("project");
+    let plane = Plane::new(&home, &[]);
+    for (cwd, up) in [(&project, ".."), (&project.join("sub"), "../..")] {
+        let script = format!("echo forged > {up}/loopgate/seals/s.json; echo mine > made.txt; pwd");
+        let args: Vec<OsString> = vec!["-c".into(), script.into()];
+        let (mut command, protection) = command(&plane, "sh", &args);
+        assert!(protection.is_protected());
+        let out = command.current_dir(cwd).output().expect("run sh");
+        assert!(
+            !home.join("seals/s.json").exists(),
+            "`{up}/loopgate/seals` from `{}` wrote the store",
+            cwd.display()
+        );
+        assert!(cwd.join("made.txt").exists(), "the working directory stays writable");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), cwd.display().to_string());
+    }
+}

@@ -20,6 +20,10 @@
 //!   would lead into that process's mounts, where the plane is writable; the kernel refuses it (ptrace-class
 //!   access to a process of another user namespace needs `CAP_SYS_PTRACE` there).
 //!
+//! - **Hidden, not only read-only.** The held-out tests' store (`Plane::hidden`) is covered by an empty read-only
+//!   file system: their copies, the private tree they run in and their run's logs cannot be read by anything
+//!   the agent runs. The cover is locked like the binds; `/proc/PID/root` of a process outside is refused (above).
+//!
 //! No Landlock domain is entered: a domain forbids every mount, and honest work mounts in namespaces of its own
 //! (the oracle's room for the agent's own `loopgate verify`, bubblewrap, rootless containers).
 //!
@@ -49,6 +53,8 @@ pub(super) struct World {
     writable: Vec<(CString, libc::c_ulong)>,
     /// Directories closed to new entries because a protected name in them does not exist yet (module docs).
     closed: Vec<Closed>,
+    /// Directories covered by an empty read-only file system: not even readable (`Plane::hidden`).
+    hidden: Vec<CString>,
     maps: (CString, CString),
 }
 
@@ -91,18 +97,35 @@ impl World {
         // order keeps each mount point's parent a mount of this namespace already.
         pins.sort_by_key(|p| p.components().count());
         let pins = pins.iter().map(|p| cstring(p)).collect::<io::Result<Vec<_>>>()?;
+        // Only what exists can be covered; a store made after the command started is one it never saw.
+        let hidden = plane
+            .hidden()
+            .iter()
+            .filter(|dir| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()))
+            .map(|dir| cstring(dir))
+            .collect::<io::Result<Vec<_>>>()?;
         Ok(World {
             pins,
             readonly,
             writable,
             closed,
+            hidden,
             maps: identity_maps()?,
         })
     }
 
     /// Enters the world: the namespace, the pins, the read-only binds, the nested namespace that locks them. Async-signal-safe (system calls on prepared strings), so it runs between `fork` and
     /// `exec`.
+    ///
+    /// The working directory is entered again, by its absolute path, once the binds are made: a working
+    /// directory is a reference to a mount, not a name, so the one inherited from before the binds still leads
+    /// into the mounts without them — `../.local/state/loopgate/seals/…` from a project in `$HOME`, or
+    /// `../c1/` from a tournament's candidate, would write straight past every read-only bind.
     pub(super) fn enter(&self) -> io::Result<()> {
+        // On the stack: nothing is allocated between `fork` and `exec`.
+        let mut cwd = [0u8; libc::PATH_MAX as usize];
+        // SAFETY: getcwd(2) writes at most `cwd.len()` bytes, NUL-terminated, into the buffer.
+        check_ptr(unsafe { libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()) })?;
         enter_namespace(&self.maps.0, &self.maps.1)?;
         for pin in &self.pins {
             bind(pin, pin)?;
@@ -125,8 +148,23 @@ impl World {
             bind(path, path)?;
             remount(path, *locked)?;
         }
+        // Over the read-only store: an empty file system at the held-out tests' place, locked with the rest.
+        for path in &self.hidden {
+            super::mount::private::tmpfs(path, libc::MS_RDONLY)?;
+        }
         // The nested namespace: every mount above is copied into it locked.
-        enter_namespace(&self.maps.0, &self.maps.1)
+        enter_namespace(&self.maps.0, &self.maps.1)?;
+        // SAFETY: chdir(2) on the NUL-terminated path getcwd wrote above.
+        check(unsafe { libc::chdir(cwd.as_ptr().cast()) })
+    }
+}
+
+/// `getcwd`'s result: an error where it returned null.
+fn check_ptr(ptr: *mut libc::c_char) -> io::Result<()> {
+    if ptr.is_null() {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
     }
 }
 

@@ -140,12 +140,18 @@ fn made_during_verify(project: &Project, path: &std::path::Path) -> bool {
 }
 
 /// Which loopgate command a submitted prompt is, and its argument text: `/pua-loop`, `/loopgate:pua-loop`,
-/// `/cancel-loop`, `/loopgate:cancel-loop`, `/resume-loop`, `/loopgate:resume-loop`. Anything else is `None` (the hook's fast path).
+/// `/cancel-loop`, `/loopgate:cancel-loop`, `/resume-loop`, `/loopgate:resume-loop`, and the same names as Codex
+/// skills (`$pua-loop`: Codex's interactive UI runs no custom `/` command, 0.169.0 and 0.171.0). Anything else is
+/// `None` (the hook's fast path).
 pub(crate) fn command_of(prompt: &str) -> Option<(Kind, &str)> {
     let prompt = prompt.trim_start();
     let name_end = prompt.find(char::is_whitespace).unwrap_or(prompt.len());
     let (name, rest) = prompt.split_at(name_end);
-    let kind = match name.strip_prefix("/loopgate:").or_else(|| name.strip_prefix('/'))? {
+    let bare = name
+        .strip_prefix("/loopgate:")
+        .or_else(|| name.strip_prefix('/'))
+        .or_else(|| name.strip_prefix('$'))?;
+    let kind = match bare {
         "pua-loop" => Kind::Setup,
         "cancel-loop" => Kind::Cancel,
         "resume-loop" => Kind::Resume,

@@ -215,3 +215,76 @@ fn cmake_with_testing_on_is_configured_built_and_run_by_ctest() {
         "the project's own entry point comes first"
     );
 }
+
+#[test]
+fn ruby_rspec_rake_test_or_ruby_on_the_test_files() {
+    let rspec = detect_in(
+        &[("spec/models/calc_spec.rb", ""), ("test/calc_test.rb", "")],
+        &["rspec"],
+    )
+    .expect("found");
+    assert_eq!(rspec.command, "rspec");
+    assert_eq!(reason(&rspec), "spec/ holds Ruby test files rspec runs");
+    let rake = detect_in(
+        &[
+            (
+                "Rakefile",
+                "Rake::TestTask.new(:test) { |t| t.pattern = \"test/**/*_test.rb\" }\n",
+            ),
+            ("test/calc_test.rb", ""),
+        ],
+        &["rake"],
+    )
+    .expect("found");
+    assert_eq!(rake.command, "rake test");
+    assert_eq!(reason(&rake), "Rakefile defines a rake test task");
+    assert_eq!(
+        command(
+            &[("Rakefile", "task :build\n"), ("test/unit/test_calc.rb", "")],
+            &["ruby"]
+        ),
+        super::ruby::RUBY_TESTS,
+        "a Rakefile without a test task is not the test command"
+    );
+    assert!(detect_in(&[("lib/calc.rb", ""), ("spec/support/helpers.rb", "")], &["rspec"]).is_err());
+}
+
+#[test]
+fn phpunit_from_its_configuration_or_its_tests() {
+    let found = detect_in(&[("phpunit.xml.dist", "<phpunit/>")], &["phpunit"]).expect("found");
+    assert_eq!(
+        (found.command.as_str(), reason(&found).as_str()),
+        ("phpunit", "phpunit.xml.dist configures PHPUnit")
+    );
+    let composer = detect_in(
+        &[
+            ("phpunit.dist.xml", "<phpunit/>"),
+            ("vendor/bin/phpunit", "#!/usr/bin/env php\n"),
+        ],
+        &[],
+    )
+    .expect("found");
+    assert_eq!(
+        (composer.command.as_str(), reason(&composer).as_str()),
+        (
+            "vendor/bin/phpunit",
+            "phpunit.dist.xml configures PHPUnit, installed by Composer"
+        )
+    );
+    let tests = detect_in(&[("tests/CalcTest.php", "<?php\n")], &[]).expect("found");
+    assert_eq!(tests.command, "phpunit tests");
+    assert!(
+        reason(&tests).contains("tests/ holds PHPUnit tests"),
+        "{}",
+        reason(&tests)
+    );
+    assert!(
+        reason(&tests).contains("`phpunit` is not on PATH"),
+        "{}",
+        reason(&tests)
+    );
+    assert!(
+        detect_in(&[("tests/helpers.php", "<?php\n")], ALL).is_err(),
+        "no *Test.php, no PHPUnit"
+    );
+}

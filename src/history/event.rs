@@ -156,6 +156,9 @@ pub struct Rejected {
     pub verify: VerifyResult,
     #[serde(flatten)]
     pub tree: Tree,
+    /// The reviewer's finding that rejected a passing promise (`--review`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::schema::ReviewNote>,
 }
 
 /// `complete`.
@@ -166,6 +169,9 @@ pub struct Complete {
     /// The passing verify; `None` when no verify command is sealed and the promise alone completed the loop.
     #[serde(flatten, default, deserialize_with = "verify::optional")]
     pub verify: Option<VerifyResult>,
+    /// What the reviewer at the promise decided (`--review`; absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::schema::ReviewNote>,
 }
 
 /// `max_iterations`, `max_duration`, `max_tokens`: where the budget stood.
@@ -345,6 +351,15 @@ impl Event {
         }
     }
 
+    /// What the reviewer at a passing promise decided, for the events that record it (`--review`).
+    pub fn review(&self) -> Option<&crate::schema::ReviewNote> {
+        match self {
+            Self::PromiseRejected(r) => r.review.as_ref(),
+            Self::Complete(c) => c.review.as_ref(),
+            _ => None,
+        }
+    }
+
     /// What the stop did to the working tree, for events that record it.
     pub fn tree(&self) -> Option<&Tree> {
         match self {
@@ -412,6 +427,28 @@ impl Event {
         if let Some(verify) = self.verify() {
             parts.push(verify.describe());
         }
+        if let Some(review) = self.review() {
+            parts.push(describe_review(review));
+        }
         parts.join(" · ")
     }
+}
+
+/// A review as one line: "review: " its verdict, why it was not reviewed or what it quoted first, what was cut,
+/// and what it cost where its CLI said.
+pub fn describe_review(note: &crate::schema::ReviewNote) -> String {
+    let mut out = format!("review: {}", note.verdict.as_str());
+    if let Some(detail) = note.why.as_ref().or(note.findings.first()) {
+        out.push_str(&format!(" ({detail})"));
+    }
+    if note.findings.len() > 1 {
+        out.push_str(&format!(" and {} more finding(s)", note.findings.len() - 1));
+    }
+    if !note.cut.is_empty() {
+        out.push_str(&format!(", {} file(s) cut to fit", note.cut.len()));
+    }
+    if let Some(receipt) = &note.receipt {
+        out.push_str(&format!(", {}", crate::cost::describe(receipt)));
+    }
+    out
 }

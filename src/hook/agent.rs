@@ -16,6 +16,7 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod entities;
 mod gemini;
 mod opencode;
 

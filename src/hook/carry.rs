@@ -19,7 +19,10 @@ pub(crate) fn carry_out(project: Project, session: &str, pending: &Request) -> D
         Kind::Setup => match crate::commands::setup::start_from_text(project, session, &pending.text) {
             Ok(briefing) => Done {
                 context: briefing,
-                notice: "loopgate: the loop is sealed (by a loopgate hook, outside Claude Code's sandbox).".into(),
+                notice: format!(
+                    "loopgate: the loop is sealed (by a loopgate hook, outside {}'s sandbox).",
+                    crate::project::client().title()
+                ),
             },
             Err(err) => Done {
                 context: format!("loopgate: the loop did NOT start: {err}. No loop is running for this prompt."),

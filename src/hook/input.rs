@@ -63,6 +63,9 @@ pub struct HookInput {
     /// StopFailure: more about the error, in whatever shape Claude Code sends.
     #[serde(default)]
     pub(crate) error_details: Option<Value>,
+    /// Copilot CLI: when the hook was called (RFC 3339), also in the session log's record of the call.
+    #[serde(default)]
+    pub(crate) timestamp: Option<Value>,
 }
 
 /// Another agent's raw input object put into Claude Code's field names before it is read (`hook::agent`).

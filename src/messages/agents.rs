@@ -9,7 +9,7 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
     let hooks = hooks.display();
     match agent {
         Agent::Codex => format!(
-            "loopgate: ready for Codex CLI: hooks in `{hooks}`, trusted in config.toml (Codex skips an untrusted hook without a word: if you edit them, review them with /hooks). In a new Codex session: /prompts:pua-loop \"task\" --verify 'cmd' · /prompts:loop-status · /prompts:cancel-loop (in `codex exec`: the prompt `/pua-loop \"task\" --verify 'cmd'`)."
+            "loopgate: ready for Codex CLI: hooks in `{hooks}`, trusted in config.toml (Codex skips an untrusted hook without a word: if you edit them, review them with /hooks). In a new Codex session, loopgate's commands are skills: $pua-loop \"task\" --verify 'cmd' · $loop-status · $cancel-loop · $resume-loop (also as the prompt of `codex exec`)."
         ),
         Agent::Gemini => format!(
             "loopgate: ready for Gemini CLI: hooks in `{hooks}`. Gemini CLI runs them only in a trusted folder (trust the project when it asks, or run with --skip-trust). In a new Gemini session: /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop."
@@ -18,13 +18,50 @@ pub(crate) fn installed(agent: Agent, hooks: &Path) -> String {
             "loopgate: ready for Cursor: hooks in `{hooks}` (built from Cursor's documented hook format, not yet run against Cursor itself). In a new Agent chat, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
         ),
         Agent::Copilot => format!(
-            "loopgate: ready for GitHub Copilot CLI: hooks in `{hooks}` (built from Copilot CLI's documented hook format, not yet run against Copilot itself). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
+            "loopgate: ready for GitHub Copilot CLI: hooks in `{hooks}`, and loopgate's commands as skills. In a new Copilot session (in a folder you trust): /pua-loop \"task\" --verify 'cmd' · /loop-status · /cancel-loop · /resume-loop (also as the prompt of `copilot -p`)."
         ),
         Agent::Opencode => format!(
             "loopgate: ready for opencode: a plugin in `{hooks}` (built from opencode's plugin API, not yet run against opencode itself). In a new session, type: /pua-loop \"task\" --verify 'cmd' (or /cancel-loop); `loopgate status` in a terminal."
         ),
         Agent::Claude => "loopgate: ready.".to_string(),
     }
+}
+
+/// The one line a CLI lists beside a loopgate skill (`skills/NAME/SKILL.md`: Codex when the user presses `$`,
+/// Copilot CLI under `/`).
+pub(crate) fn skill_summary(agent: Agent, name: &str) -> String {
+    let what = match name {
+        "pua-loop" => format!(
+            "start a loop held by a sealed verify: {} \"task\" --verify 'cmd'",
+            agent.command("pua-loop")
+        ),
+        "cancel-loop" => "end this project's loop".to_string(),
+        "resume-loop" => "resume this project's paused loop in this session".to_string(),
+        _ => "show this project's loop (loopgate status)".to_string(),
+    };
+    format!("loopgate: {what}")
+}
+
+/// What the model reads when the user invokes a loopgate skill. loopgate's prompt hook carries the command out
+/// and hands the model its context; where no such context came, the hooks did not run (Codex skips hooks it
+/// does not trust, without a word), and this text is the only one left to say so.
+pub(crate) fn skill_body(agent: Agent, name: &str) -> String {
+    if name == "loop-status" {
+        return "Run `loopgate status` and show its output to the user as it is.".to_string();
+    }
+    let (command, cli, fix) = (
+        agent.command(name),
+        agent.title(),
+        format!("loopgate install --agent {}", agent.name()),
+    );
+    let review = if agent == Agent::Codex {
+        " (or review the hooks with /hooks)"
+    } else {
+        ""
+    };
+    format!(
+        "The user's message is loopgate's `{command}` command. loopgate's prompt hook carries it out and gives you its context with this message: follow that context.\n\nIf no context from loopgate came with this message, loopgate's hooks did not run and nothing was done: do not work on the message as a loop. Tell the user: \"loopgate: {command} did nothing: {cli} ran none of loopgate's hooks (they are missing or not trusted). Run `{fix}`{review}, then start a new session.\""
+    )
 }
 
 /// `loopgate uninstall --agent A`: what went.

@@ -55,12 +55,13 @@ pub(crate) fn at_setup(lang: Speech, baseline: &Baseline, log: &str) -> String {
 
 /// The baseline ran longer than the slash command may wait, and was stopped.
 fn cut(lang: Speech, budget: u64, log: &str) -> String {
+    let cli = crate::project::client().title();
     match lang {
         Speech::En => format!(
-            "Baseline: not taken — the verify command was still running after {budget}s, and Claude Code does not wait longer for the slash command (it would start you while the suite runs). The loop's first verify that reports tests becomes the baseline. (For the user: to take a full baseline of a long suite, start the loop from a terminal in the project — `loopgate setup \"TASK\" --verify 'CMD'`, with live progress and the whole verify timeout — then start Claude Code; its first session adopts the loop.) Partial log: {log}"
+            "Baseline: not taken — the verify command was still running after {budget}s, and {cli} does not wait longer for the command (it would start you while the suite runs). The loop's first verify that reports tests becomes the baseline. (For the user: to take a full baseline of a long suite, start the loop from a terminal in the project — `loopgate setup \"TASK\" --verify 'CMD'`, with live progress and the whole verify timeout — then start {cli}; its first session adopts the loop.) Partial log: {log}"
         ),
         Speech::Zh => format!(
-            "基线:未采集——验证命令在 {budget} 秒后仍在运行,而 Claude Code 不会为斜杠命令等待更久(否则会在测试运行时就让你开始工作)。循环中第一次报告测试的验证将成为基线。(给用户:若要为耗时较长的测试套件采集完整基线,请在项目目录的终端中启动循环——`loopgate setup \"任务\" --verify '命令'`,有实时进度且使用完整的验证超时——然后启动 Claude Code;它的第一个会话会接管该循环。)部分日志:{log}"
+            "基线:未采集——验证命令在 {budget} 秒后仍在运行,而 {cli} 不会为该命令等待更久(否则会在测试运行时就让你开始工作)。循环中第一次报告测试的验证将成为基线。(给用户:若要为耗时较长的测试套件采集完整基线,请在项目目录的终端中启动循环——`loopgate setup \"任务\" --verify '命令'`,有实时进度且使用完整的验证超时——然后启动 {cli};它的第一个会话会接管该循环。)部分日志:{log}"
         ),
     }
 }

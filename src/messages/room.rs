@@ -51,6 +51,12 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
             Speech::Zh => "测试按名称由 GoogleTest 写到私有目录的报告判定。",
         });
     }
+    if room.phpunit_report {
+        line.push_str(match lang {
+            Speech::En => " A pass must also hold in PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path; its names are the run's.",
+            Speech::Zh => "通过还必须与 loopgate 的启动钩子让 PHPUnit 写到私有路径的 JUnit 报告一致;其中的测试名即本次运行的测试名。",
+        });
+    }
     if let Some(who) = &room.hook_report {
         line.push_str(&match lang {
             Speech::En => format!(
@@ -106,6 +112,12 @@ pub(crate) fn report_problem(lang: Speech, problem: &Problem, who: &str) -> Stri
         (Problem::Unreported(names), Speech::Zh) => {
             format!("输出声称这些测试通过了,但 {who} 的报告中没有:{}", listed(names))
         }
+        (Problem::NoTests, Speech::En) => format!(
+            "{who}'s report names no test: the run ran none of the tests the baseline ran (a run narrowed to nothing is no pass)"
+        ),
+        (Problem::NoTests, Speech::Zh) => {
+            format!("{who} 的报告中没有任何测试:这次运行没有运行基线运行过的测试(缩小到空的运行不算通过)")
+        }
     }
 }
 
@@ -143,6 +155,8 @@ pub(crate) fn own_report_problem(lang: Speech, problem: &Problem, path: &str) ->
                 listed(names)
             )
         }
+        (Problem::NoTests, Speech::En) => format!("the JUnit report at `{path}` (`--report`) names no test"),
+        (Problem::NoTests, Speech::Zh) => format!("`{path}` 的 JUnit 报告(`--report`)中没有任何测试"),
     }
 }
 

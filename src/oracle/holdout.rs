@@ -2,8 +2,10 @@
 //! once more in the private copy with the held-out tests present. A pass of both completes the loop.
 //!
 //! Its output never reaches the model: the verdict is read from the runners' per-test results (the same
-//! `readout` readers as the oracle's run), and a failure becomes a note that names the failing held-out tests
-//! and nothing else — no assertion text, no output tail. The full log is private (`loopgate status` names it).
+//! `readout` readers as the oracle's run), and a failure becomes a note that counts the failing held-out tests
+//! and says nothing else — no name, no assertion text, no output tail. The full log is private (`loopgate
+//! status` names the failing tests and the log), and so is the run's temporary directory: a scratch of its own
+//! under the held-out store, removed after it. The agent's world hides that store whole (`plane::HOLDOUT_DIR`).
 //!
 //! Which tests are held-out is learned at setup, as the baseline is (`ARCHITECTURE.md`, "Oracle integrity",
 //! principle 1): the held-out set runs once in the private copy, and the tests it reports that the visible
@@ -15,6 +17,7 @@ use std::time::Duration;
 
 use super::{Counted, run_counted};
 use crate::error::Error;
+use crate::fsutil::scratch::Scratch;
 use crate::holdout::{self, LastRun, copy};
 use crate::lifecycle::ActiveLoop;
 use crate::readout::{TestOutcome, TestResults};
@@ -144,6 +147,9 @@ fn named_in_output(output: &str) -> Vec<String> {
     summary.failing_tests
 }
 
+/// The held-out run's scratch directory, under its store.
+const SCRATCH: &str = "scratch";
+
 /// Brings the private copy up to date and runs `command` in it, with Cargo's private target directory.
 fn run_in(
     root: &std::path::Path,
@@ -162,18 +168,32 @@ fn run_in(
     })?;
     let mut target = OsString::from("CARGO_TARGET_DIR=");
     target.push(holdout.dir.join(copy::TARGET));
-    let prefix = [OsString::from("env"), target];
-    // The run may write its copy, its target and the room whose caches the environment names — nothing else:
-    // the code under test sits beside tests the agent must never read, and may not copy them where the agent
-    // looks (the project, the shared temporary directory). Without a room, the temporary directory is shared.
+    // The run's own scratch for temporary files, under the held-out store (which the agent's world hides) and
+    // destroyed after it: never the shared temporary directory, where a test's source or output copied by the
+    // code under test would wait for the agent.
+    let scratch_dir = holdout.dir.join(SCRATCH);
+    let scratch = Scratch::fresh(&scratch_dir).map_err(|source| Error::Io {
+        action: "create the held-out run's scratch directory",
+        path: scratch_dir,
+        source,
+    })?;
+    let mut prefix = vec![OsString::from("env"), target];
+    for var in ["TMPDIR", "TMP", "TEMP"] {
+        let mut assignment = OsString::from(format!("{var}="));
+        assignment.push(scratch.path());
+        prefix.push(assignment);
+    }
+    // The run may write its copy, its target, its scratch and the room whose caches the environment names —
+    // nothing else: the code under test sits beside tests the agent must never read, and may not copy them where
+    // the agent looks (the project, the shared temporary directory).
     let target_dir = holdout.dir.join(copy::TARGET);
     std::fs::create_dir_all(&target_dir).map_err(|source| Error::Io {
         action: "create the held-out run's Cargo target in",
         path: target_dir.clone(),
         source,
     })?;
-    let mut writable = vec![tree.clone(), target_dir];
-    writable.push(room.map_or_else(std::env::temp_dir, std::path::Path::to_path_buf));
+    let mut writable = vec![tree.clone(), target_dir, scratch.path().to_path_buf()];
+    writable.extend(room.map(std::path::Path::to_path_buf));
     let plane = crate::plane::Plane::only(&writable);
     let request = VerifyRequest {
         command,

@@ -98,6 +98,7 @@ pub(super) fn zero_tests(lines: &Lines) -> Option<&'static str> {
         "NO TESTS RAN",
         "# tests 0",
         "0 passed",
+        "No tests executed!",
     ];
     let mut evidence = None;
     for line in lines.iter() {

@@ -1,5 +1,6 @@
 //! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
-//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), `cpp` (ctest, GoogleTest), each in its
+//! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), `ruby` (minitest,
+//! RSpec), `php` (PHPUnit), `cpp` (ctest, GoogleTest), each in its
 //! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, loaded here with `#[path]`) — and the table that
 //! registers them.
 //!
@@ -16,8 +17,12 @@ mod cpp;
 mod go;
 #[path = "../ecosystem/js/readout.rs"]
 mod js;
+#[path = "../ecosystem/php/readout.rs"]
+mod php;
 #[path = "../ecosystem/python/readout.rs"]
 mod python;
+#[path = "../ecosystem/ruby/readout.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/readout.rs"]
 mod rust;
 #[path = "../ecosystem/shell/readout.rs"]
@@ -42,7 +47,7 @@ struct Row {
 }
 
 /// Every runner, in extraction order.
-const RUNNERS: [Row; 8] = [
+const RUNNERS: [Row; 11] = [
     Row {
         runner: Runner::Nextest,
         is_marker: rust::is_nextest_marker,
@@ -91,6 +96,24 @@ const RUNNERS: [Row; 8] = [
         failures: cpp::failures,
         unless: None,
     },
+    Row {
+        runner: Runner::Minitest,
+        is_marker: ruby::is_minitest_marker,
+        failures: ruby::minitest_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Rspec,
+        is_marker: ruby::is_rspec_marker,
+        failures: ruby::rspec_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Phpunit,
+        is_marker: php::is_marker,
+        failures: php::failures,
+        unless: None,
+    },
 ];
 
 /// The runners whose markers appear, in extraction order.
@@ -124,11 +147,13 @@ pub(super) struct Scanners {
     go: go::Scanner,
     shell: shell::Scanner,
     cpp: cpp::Scanner,
+    ruby: ruby::Scanner,
+    php: php::Scanner,
 }
 
 impl Scanners {
     /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 6] {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 8] {
         [
             self.rust.feed(line, names),
             self.python.feed(line, names),
@@ -136,6 +161,8 @@ impl Scanners {
             self.go.feed(line, names),
             self.shell.feed(line, names),
             self.cpp.feed(line, names),
+            self.ruby.feed(line, names),
+            self.php.feed(line, names),
         ]
     }
 

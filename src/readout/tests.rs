@@ -147,6 +147,22 @@ fn expectation(name: &str) -> Option<Expect> {
             None,
         ),
         "go-zero-tests" => e(Go, &[], &["[no test files]"], true, None),
+        "phpunit-fail" => e(
+            Phpunit,
+            &[
+                "CalcTest::testAddsNegatives",
+                "CalcTest::testDivides",
+                "CalcTest::testMultiplies with data set \"by zero\"",
+            ],
+            &[
+                "CalcTest::testDivides: Error: Call to undefined function div()",
+                "CalcTest::testAddsNegatives: Failed asserting that -1 is identical to -5.",
+            ],
+            false,
+            n(1, 3, 1, 0),
+        ),
+        "phpunit-pass-skipped" => pass(Phpunit, n(2, 0, 2, 0)),
+        "phpunit-zero-tests" => e(Phpunit, &[], &["No tests executed!"], true, n(0, 0, 0, 0)),
         "generic-cc-error" => e(
             Generic,
             &[],
@@ -259,6 +275,8 @@ fn real_runner_outputs_name_the_failing_tests_and_first_errors() {
         fixture!("vitest-zero-tests"),
         fixture!("go-fail"),
         fixture!("go-zero-tests"),
+        fixture!("phpunit-fail"),
+        fixture!("phpunit-zero-tests"),
         fixture!("generic-cc-error"),
         fixture!("generic-node-assert"),
         // Passing runs with skips, and failing runs of the runners that are only counted.
@@ -281,6 +299,7 @@ fn real_runner_outputs_name_the_failing_tests_and_first_errors() {
         fixture!("node-test-pass"),
         fixture!("node-test-spec-pass"),
         fixture!("tape-fail"),
+        fixture!("phpunit-pass-skipped"),
     ] {
         check(name, output);
     }
@@ -304,7 +323,7 @@ fn capture_names() -> Vec<String> {
 #[test]
 fn every_runner_output_capture_has_an_expectation() {
     let names = capture_names();
-    assert_eq!(names.len(), 38, "{names:?}");
+    assert_eq!(names.len(), 41, "{names:?}");
     for name in names {
         assert!(expectation(&name).is_some(), "no expectation for {name}.txt");
     }

@@ -270,7 +270,7 @@ fn number(v: f64) -> String {
 }
 
 /// Text for HTML and SVG: `&`, `<`, `>`, `"` and `'` escaped.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

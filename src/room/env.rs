@@ -92,6 +92,10 @@ pub(crate) struct Recorded {
     /// binaries wrote some.
     #[serde(default)]
     pub gtest_report: bool,
+    /// A pass must also hold in PHPUnit's own JUnit report, which the PHP start hook asks for (see `hook`): the
+    /// baseline's named its tests (their names are the run's, `Room::add_named`).
+    #[serde(default)]
+    pub phpunit_report: bool,
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,

@@ -1,8 +1,11 @@
 //! loopgate's start hooks (issue 29, item 2, for the runners with no private report of their own): small files
 //! the room installs, which the oracle's runs load through the environment alone — `PYTHONPATH` for Python's
 //! `sitecustomize` (`ecosystem/python/sitecustomize.py`: unittest, Django's `manage.py test`), `NODE_OPTIONS=--require`
-//! for node (`ecosystem/js/report.cjs`: mocha) — so the sealed command and the project's files stay as the user wrote
-//! them. Each hook records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
+//! for node (`ecosystem/js/report.cjs`: mocha), `RUBYOPT=-r` for Ruby (`ecosystem/ruby/report.rb`: minitest and RSpec,
+//! whose events are also where their tests are named: [`add_named`]), `PHP_INI_SCAN_DIR` for PHP
+//! (`ecosystem/php/prepend.php`, an `auto_prepend_file` that has every PHPUnit process write its own JUnit report to
+//! `report/`: `php_report`) — so the sealed command and the project's files stay as the user wrote them. Each hook
+//! records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
 //! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
 //! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
 //! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`ecosystem/go/go-exec.sh`): it records runs,
@@ -38,9 +41,21 @@ const SITECUSTOMIZE: &str = include_str!("../ecosystem/python/sitecustomize.py")
 const NODE_FILE: &str = "hook/node/loopgate-report.cjs";
 const NODE: &str = include_str!("../ecosystem/js/report.cjs");
 
+/// The PHP hook, in the room: a directory added to `PHP_INI_SCAN_DIR` holding one ini file, whose
+/// `auto_prepend_file` is the prepended script beside it.
+const PHP_DIR: &str = "hook/php";
+const PHP_INI: &str = "loopgate.ini";
+const PHP_PREPEND: &str = "loopgate-prepend.php";
+const PREPEND: &str = include_str!("../ecosystem/php/prepend.php");
+
 /// The Go hook, in the room: the program `go test -exec` runs every test binary through.
 const GO_FILE: &str = "hook/go/loopgate-go-exec";
 const GO: &str = include_str!("../ecosystem/go/go-exec.sh");
+
+/// The Ruby hook, in the room: loaded by every Ruby process of a run (`RUBYOPT=-r…`), it finds the events file
+/// from where it stands ([`PLACE`] is two directories up).
+const RUBY_FILE: &str = "hook/ruby/loopgate_report.rb";
+const RUBY: &str = include_str!("../ecosystem/ruby/report.rb");
 
 /// Writes the hooks into the room at `room` (again before every run: what a run finds there is loopgate's).
 pub(crate) fn install(room: &Path) -> io::Result<()> {
@@ -48,12 +63,27 @@ pub(crate) fn install(room: &Path) -> io::Result<()> {
     let python = room.join(PYTHON_DIR);
     super::private_dir(&python)?;
     std::fs::write(python.join("sitecustomize.py"), SITECUSTOMIZE)?;
-    for (place, text) in [(NODE_FILE, NODE), (GO_FILE, GO)] {
+    for (place, text) in [(NODE_FILE, NODE), (GO_FILE, GO), (RUBY_FILE, RUBY)] {
         let file = room.join(place);
         super::private_dir(file.parent().unwrap_or(room))?;
         std::fs::write(&file, text)?;
     }
-    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))
+    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))?;
+    let php = room.join(PHP_DIR);
+    super::private_dir(&php)?;
+    let prepend = php.join(PHP_PREPEND);
+    std::fs::write(&prepend, PREPEND)?;
+    // An ini string cannot hold a path with `"` (nor `$`, which it expands): the hook is then left out, and the
+    // run's names are its output's.
+    match php_ini(&prepend.display().to_string()) {
+        Some(ini) => std::fs::write(php.join(PHP_INI), ini),
+        None => Ok(()),
+    }
+}
+
+/// The PHP hook's ini file, naming the prepended script at `prepend`; `None` where no ini string can hold it.
+fn php_ini(prepend: &str) -> Option<String> {
+    (!prepend.contains(['"', '$', '\n'])).then(|| format!("auto_prepend_file = \"{prepend}\"\n"))
 }
 
 /// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold:
@@ -73,6 +103,22 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
     options.push("--require ");
     options.push(node_word(&room.join(NODE_FILE).display().to_string()));
     vars.insert("NODE_OPTIONS".to_string(), options);
+    // `RUBYOPT` is split at spaces with no quoting too.
+    let ruby = room.join(RUBY_FILE).into_os_string();
+    if !ruby.to_string_lossy().contains(char::is_whitespace) {
+        let mut options = vars.get("RUBYOPT").cloned().unwrap_or_default();
+        if !options.is_empty() {
+            options.push(" ");
+        }
+        options.push("-r");
+        options.push(ruby);
+        vars.insert("RUBYOPT".to_string(), options);
+    }
+    // An empty first entry of `PHP_INI_SCAN_DIR` keeps PHP's own directory (its extensions' ini files).
+    let mut scan = vars.get("PHP_INI_SCAN_DIR").cloned().unwrap_or_default();
+    scan.push(":");
+    scan.push(room.join(PHP_DIR));
+    vars.insert("PHP_INI_SCAN_DIR".to_string(), scan);
     // `GOFLAGS` is split at spaces with no quoting, and a user's own `-exec` (an emulator, a device) stays theirs.
     let go = room.join(GO_FILE).into_os_string();
     let mut flags = vars.get("GOFLAGS").cloned().unwrap_or_default();
@@ -83,6 +129,23 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
         flags.push("-exec=");
         flags.push(go);
         vars.insert("GOFLAGS".to_string(), flags);
+    }
+}
+
+/// Adds to `results` (read from a run's output) the tests the events at `events` name, for the runners whose output
+/// names only failures (`runner::Report::HookNamed`: minitest, RSpec), where the verify command runs one of them
+/// (`runners`, the closure's): elsewhere events can only confirm the output's passes, so code under test that
+/// writes events of its own names no test. Events cut short or missing add nothing: the run then has no names
+/// beyond its output's, and the verdict's check of the events (`Recorded::report_problem`) says why.
+pub(crate) fn add_named(events: &Path, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
+    if !runners
+        .iter()
+        .any(|r| r.row().report == crate::runner::Report::HookNamed)
+    {
+        return;
+    }
+    if let Ok(report) = super::report::Report::read_events(events) {
+        report.add_named(results);
     }
 }
 
@@ -104,6 +167,7 @@ mod tests {
             ("PYTHONPATH".to_string(), OsString::from("/src")),
             ("NODE_OPTIONS".to_string(), OsString::from("--max-old-space-size=4096")),
             ("GOFLAGS".to_string(), OsString::from("-count=1")),
+            ("RUBYOPT".to_string(), OsString::from("-W0")),
         ]);
         set(Path::new("/rooms/my room"), &mut vars);
         assert_eq!(vars["PYTHONPATH"], "/rooms/my room/hook/python:/src");
@@ -113,10 +177,78 @@ mod tests {
         );
         assert_eq!(vars[VAR], "/rooms/my room/report/events.jsonl");
         assert_eq!(vars["GOFLAGS"], "-count=1", "GOFLAGS cannot hold a path with a space");
+        assert_eq!(vars["RUBYOPT"], "-W0", "nor can RUBYOPT");
+        vars.insert("RUBYOPT".to_string(), OsString::new());
+        assert_eq!(
+            vars["PHP_INI_SCAN_DIR"], ":/rooms/my room/hook/php",
+            "PHP's own directory stays first"
+        );
         set(Path::new("/rooms/r"), &mut vars);
         assert_eq!(vars["GOFLAGS"], "-count=1 -exec=/rooms/r/hook/go/loopgate-go-exec");
         let before = vars["GOFLAGS"].clone();
         set(Path::new("/rooms/s"), &mut vars);
         assert_eq!(vars["GOFLAGS"], before, "a `-exec` already there stays");
+        assert_eq!(
+            vars["RUBYOPT"],
+            "-r/rooms/r/hook/ruby/loopgate_report.rb -r/rooms/s/hook/ruby/loopgate_report.rb"
+        );
+        let mut theirs = BTreeMap::from([("PHP_INI_SCAN_DIR".to_string(), OsString::from("/etc/php/extra"))]);
+        set(Path::new("/rooms/r"), &mut theirs);
+        assert_eq!(theirs["PHP_INI_SCAN_DIR"], "/etc/php/extra:/rooms/r/hook/php");
+    }
+
+    /// minitest's and RSpec's events name the tests their output does not, where the command runs one of them;
+    /// unittest's (whose output names them) and events cut short add none.
+    #[test]
+    fn the_events_name_the_tests_of_runners_whose_output_names_only_failures() {
+        use crate::readout::{TestOutcome, TestResults};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let events = dir.path().join("events.jsonl");
+        let line = |runner: &str, event: &str, name: &str| {
+            format!("{{\"runner\":\"{runner}\",\"pid\":7,\"event\":\"{event}\",\"name\":\"{name}\"}}\n")
+        };
+        let text = [
+            line("minitest", "begin", ""),
+            line("minitest", "pass", "CalcTest#test_add"),
+            line("minitest", "fail", "CalcTest#test_div"),
+            line("minitest", "skip", "CalcTest#test_later"),
+            line("minitest", "end", ""),
+            line("unittest", "begin", ""),
+            line("unittest", "pass", "test_x (t.T.test_x)"),
+            line("unittest", "end", ""),
+        ]
+        .concat();
+        std::fs::write(&events, &text).expect("write");
+        let mut results = TestResults::default();
+        results.record("CalcTest#test_div", TestOutcome::Failed);
+        add_named(&events, &[crate::runner::Runner::Pytest], &mut results);
+        assert_eq!(
+            results.tests.len(),
+            1,
+            "a verify command that runs no such runner takes no names from events"
+        );
+        add_named(&events, &[crate::runner::Runner::Minitest], &mut results);
+        assert_eq!(results.get("CalcTest#test_add"), Some(TestOutcome::Passed));
+        assert_eq!(results.get("CalcTest#test_div"), Some(TestOutcome::Failed));
+        assert_eq!(results.get("CalcTest#test_later"), None, "a skipped test did not run");
+        assert_eq!(
+            results.get("test_x (t.T.test_x)"),
+            None,
+            "unittest's output names its tests"
+        );
+        std::fs::write(&events, &text[..text.find("\"end\"").unwrap_or(0)]).expect("write");
+        let mut cut = TestResults::default();
+        add_named(&events, &[crate::runner::Runner::Minitest], &mut cut);
+        assert!(cut.is_empty(), "a run cut short names nothing: {cut:?}");
+    }
+
+    #[test]
+    fn the_php_hook_is_left_out_where_an_ini_string_cannot_name_it() {
+        assert_eq!(
+            php_ini("/rooms/my room/hook/php/p.php").as_deref(),
+            Some("auto_prepend_file = \"/rooms/my room/hook/php/p.php\"\n")
+        );
+        assert_eq!(php_ini("/rooms/a\"b/p.php"), None);
+        assert_eq!(php_ini("/rooms/$HOME/p.php"), None);
     }
 }

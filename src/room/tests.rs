@@ -574,3 +574,41 @@ fn a_run_in_the_copy_has_the_variables_that_named_the_project_name_the_copy() {
     );
     assert_eq!(env["PATH"], "/usr/bin");
 }
+
+/// The room's records name a run's tests in one place, for both kinds of runner whose output names only its
+/// failures: minitest's events (where the command runs minitest) and PHPUnit's own reports (where they exist).
+#[test]
+fn the_rooms_records_name_the_tests_of_minitest_and_phpunit() {
+    use crate::readout::{TestOutcome, TestResults};
+    use crate::runner::Runner;
+    let home = tempfile::tempdir().expect("tempdir");
+    let room = Room::at(home.path().join("rooms/abc"));
+    std::fs::create_dir_all(room.events_path().parent().expect("report dir")).expect("mkdir");
+    std::fs::write(
+        room.events_path(),
+        [
+            r#"{"runner":"minitest","pid":7,"event":"begin","name":""}"#,
+            r#"{"runner":"minitest","pid":7,"event":"pass","name":"CalcTest#test_add"}"#,
+            r#"{"runner":"minitest","pid":7,"event":"end","name":""}"#,
+            "",
+        ]
+        .join("\n"),
+    )
+    .expect("events");
+    std::fs::write(
+        room.dir().join("report/phpunit-1-a.xml"),
+        r#"<testsuites><testsuite name="unit"><testcase name="testAdds" class="CalcTest" classname="CalcTest"><failure>no</failure></testcase></testsuite></testsuites>"#,
+    )
+    .expect("report");
+    let mut results = TestResults::default();
+    room.add_named(&[Runner::Minitest], &mut results);
+    assert_eq!(results.get("CalcTest#test_add"), Some(TestOutcome::Passed));
+    assert_eq!(results.get("CalcTest::testAdds"), Some(TestOutcome::Failed));
+    let mut phpunit_only = TestResults::default();
+    room.add_named(&[Runner::Phpunit], &mut phpunit_only);
+    assert_eq!(
+        phpunit_only.tests.keys().collect::<Vec<_>>(),
+        vec!["CalcTest::testAdds"],
+        "minitest's events name nothing where the command runs no minitest"
+    );
+}

@@ -46,6 +46,9 @@ pub struct LoopConfig {
     /// Checks of the oracle's inputs the user turned off at setup (all are on by default).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opt_out: Vec<Check>,
+    /// The reviewer at a passing promise (`--review`; absent: none, the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::schema::Reviewer>,
     #[serde(flatten)]
     pub verify: VerifyConfig,
     #[serde(flatten)]
@@ -314,6 +317,7 @@ impl Default for LoopConfig {
             lang: Speech::En,
             notify: true,
             opt_out: Vec::new(),
+            review: None,
             verify: VerifyConfig::default(),
             limits: Limits::default(),
         }

@@ -14,7 +14,12 @@ use crate::state::{LoopStatus, State};
 use super::{LetGo, Outcome};
 
 /// The oracle passed (or there is none): the loop is done.
-pub(crate) fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Option<Outcome>, Error> {
+/// `review`: what the reviewer decided, when the loop has one (clean, or not reviewed and why).
+pub(crate) fn complete(
+    active: Box<ActiveLoop>,
+    run: Option<&Run>,
+    review: Option<crate::schema::ReviewNote>,
+) -> Result<Option<Outcome>, Error> {
     let f = &active.seal.fields;
     let (lang, iteration, rejections) = (
         f.config.lang,
@@ -27,9 +32,13 @@ pub(crate) fn complete(active: Box<ActiveLoop>, run: Option<&Run>) -> Result<Opt
         Event::Complete(event::Complete {
             promise_rejections: rejections,
             verify: run.map(Run::result),
+            review: review.clone(),
         }),
     );
     let mut notice = user::complete(lang, iteration, rejections, run.is_some());
+    if let Some(note) = &review {
+        notice.push_str(&messages::review::at_complete(lang, note));
+    }
     if run.is_some_and(|run| run.summary.zero_tests) {
         notice.push_str(&user::suspicious(lang));
     }

@@ -9,6 +9,7 @@ use crate::history::{self, Record, VerifyResult};
 use crate::lifecycle::ActiveLoop;
 use crate::messages::Event;
 use crate::oracle::Verdict;
+use crate::review::Review;
 use crate::state::LoopProgress;
 use crate::testjudge::baseline::Judged;
 
@@ -20,10 +21,28 @@ pub(crate) fn apply(
     verdict: Verdict,
     promised: bool,
     survey: &Survey,
+    review: Option<Review>,
 ) -> Result<Option<Outcome>, Error> {
     match verdict {
-        Verdict::Honor => ending::complete(active, None),
-        Verdict::Pass(run) => ending::complete(active, Some(&run)),
+        Verdict::Honor => ending::complete(active, None, None),
+        Verdict::Pass(run) => match review {
+            Some(Review::Gaming {
+                findings,
+                by_rule,
+                cut,
+                receipt,
+            }) => {
+                let note = Review::Gaming {
+                    findings: findings.clone(),
+                    by_rule,
+                    cut,
+                    receipt,
+                }
+                .note();
+                reviewed_gaming(active, &run, &findings, by_rule, note, survey)
+            }
+            other => ending::complete(active, Some(&run), other.as_ref().map(Review::note)),
+        },
         Verdict::SealBroken(breach) => {
             let f = &mut active.seal.fields;
             count_rejection(&mut f.progress);
@@ -32,6 +51,7 @@ pub(crate) fn apply(
                 rejections: f.progress.rejections.promise_rejections,
                 verify: VerifyResult::sealed(paths),
                 tree: Tree::default(),
+                review: None,
             };
             let (lang, iteration) = (f.config.lang, f.progress.iteration);
             let record = Record::new(active.loop_id(), iteration, history::Event::PromiseRejected(rejected));
@@ -83,6 +103,7 @@ pub(crate) fn apply(
                 rejections: f.progress.rejections.promise_rejections,
                 verify: run.result(),
                 tree: Tree::default(),
+                review: None,
             };
             let f = &active.seal.fields;
             let record = Record::new(active.loop_id(), f.progress.iteration, status(rejected));
@@ -107,6 +128,36 @@ pub(crate) fn apply(
             iterate::next(active, &step, record, survey)
         }
     }
+}
+
+/// The oracle passed, but the reviewer quoted lines that game the tests: the promise is rejected and the quotes
+/// reach the agent.
+fn reviewed_gaming(
+    mut active: Box<ActiveLoop>,
+    run: &crate::oracle::Run,
+    findings: &[crate::review::Finding],
+    by_rule: bool,
+    note: crate::schema::ReviewNote,
+    survey: &Survey,
+) -> Result<Option<Outcome>, Error> {
+    let f = &mut active.seal.fields;
+    count_rejection(&mut f.progress);
+    let rejected = Rejected {
+        rejections: f.progress.rejections.promise_rejections,
+        verify: run.result(),
+        tree: Tree::default(),
+        review: Some(note),
+    };
+    let (lang, iteration) = (f.config.lang, f.progress.iteration);
+    let record = Record::new(active.loop_id(), iteration, history::Event::PromiseRejected(rejected));
+    let quoted: Vec<(String, String)> = findings.iter().map(|f| (f.question.clone(), f.quote.clone())).collect();
+    let evidence = crate::messages::review::findings(lang, &quoted, by_rule);
+    let step = Step {
+        event: Event::ReviewRejected,
+        failure: Failure::Review(&evidence),
+        result: Some(crate::messages::review::result(lang, findings.len())),
+    };
+    iterate::next(active, &step, record, survey)
 }
 
 fn count_rejection(progress: &mut LoopProgress) {

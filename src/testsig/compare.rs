@@ -208,7 +208,8 @@ impl Judge<'_, '_> {
         for unit in old {
             match (self.lang, unit.kind) {
                 (Lang::Python, UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup)
-                | (Lang::JavaScript, UnitKind::Helper) => {
+                | (Lang::JavaScript, UnitKind::Helper)
+                | (Lang::Ruby, UnitKind::Test | UnitKind::Helper) => {
                     names.entry(unit.name.as_str()).or_insert(unit.line);
                 }
                 (Lang::Python, UnitKind::Import) => {
@@ -230,7 +231,10 @@ impl Judge<'_, '_> {
                 UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup
             ),
             Lang::JavaScript => node.kind == UnitKind::Helper,
-            Lang::Rust | Lang::Go | Lang::Shell | Lang::Cpp => false,
+            // A method defined again in its class replaces the first (`def test_adds` twice); a group opened
+            // again (`describe Calc` twice, a class reopened) adds to it.
+            Lang::Ruby => matches!(node.kind, UnitKind::Test | UnitKind::Helper),
+            Lang::Rust | Lang::Go | Lang::Shell | Lang::Php | Lang::Cpp => false,
         };
         if defines {
             names.get(node.name.as_str()).copied()

@@ -45,6 +45,11 @@ pub fn is_test_file(path: &Path) -> bool {
                     || stem.ends_with("_unittest")
                     || stem.starts_with("test_"))
         }
+        // minitest's `*_test.rb` / `test_*.rb`, RSpec's `*_spec.rb`; anywhere under `test/` or `spec/` (helpers
+        // such as `test_helper.rb`, `spec/support/*.rb` included) is handled above.
+        Lang::Ruby => stem.starts_with("test_") || stem.ends_with("_test") || stem.ends_with("_spec"),
+        // PHPUnit's default suffix (`Test.php`); a configured one is read by `testseal::rules`.
+        Lang::Php => stem.ends_with("Test"),
         Lang::JavaScript => stem.ends_with(".test") || stem.ends_with(".spec"),
         // Cargo's integration tests live in `tests/`, handled above; inline tests are `may_hold_tests`' job.
         Lang::Rust => false,
@@ -75,7 +80,7 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
             .iter()
             .any(|needle| text.contains(needle)),
         // pytest and `go test` collect only conventionally named files.
-        Lang::Python | Lang::Go | Lang::Shell => false,
+        Lang::Python | Lang::Go | Lang::Shell | Lang::Ruby | Lang::Php => false,
     }
 }
 

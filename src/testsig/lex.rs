@@ -16,8 +16,12 @@ mod clike;
 mod cpp;
 #[path = "../ecosystem/js/lex.rs"]
 mod js;
+#[path = "../ecosystem/php/lex.rs"]
+mod php;
 #[path = "../ecosystem/python/lex.rs"]
 mod python;
+#[path = "../ecosystem/ruby/lex.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/lex.rs"]
 mod rust;
 #[path = "../ecosystem/shell/lex.rs"]
@@ -154,6 +158,8 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
         Lang::Python => python::lex(&mut cur),
         Lang::JavaScript | Lang::Rust | Lang::Go | Lang::Cpp => clike::lex(&mut cur, lang),
         Lang::Shell => shell::lex(&mut cur),
+        Lang::Ruby => ruby::lex(&mut cur),
+        Lang::Php => php::lex(&mut cur),
     }
     let partners = pair_brackets(text.as_bytes(), &cur.toks);
     let mut line_starts = vec![0];

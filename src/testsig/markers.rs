@@ -12,8 +12,12 @@ mod cpp;
 mod go;
 #[path = "../ecosystem/js/markers.rs"]
 mod js;
+#[path = "../ecosystem/php/markers.rs"]
+mod php;
 #[path = "../ecosystem/python/markers.rs"]
 mod python;
+#[path = "../ecosystem/ruby/markers.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/markers.rs"]
 mod rust;
 #[path = "../ecosystem/shell/markers.rs"]
@@ -44,6 +48,8 @@ pub(crate) fn find(lang: Lang, lx: &Lexed) -> Vec<Found> {
             Lang::Go => go::at(lx, i, &mut out),
             Lang::Shell => shell::at(lx, i, &mut out),
             Lang::Cpp => cpp::at(lx, i, &mut out),
+            Lang::Ruby => ruby::at(lx, i, &mut out),
+            Lang::Php => php::at(lx, i, &mut out),
         };
         i = step.max(i + 1);
     }

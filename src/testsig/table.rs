@@ -1,5 +1,5 @@
-//! Tables of test cases: the rows of `@pytest.mark.parametrize`, `.each([…])`, `#[case(…)]` / `#[test_case(…)]`
-//! and Go's `[]struct{…}{…}` / `map[…]struct{…}{…}` literals. Each row is a test case, so a test that only
+//! Tables of test cases: the rows of `@pytest.mark.parametrize`, `.each([…])`, `#[case(…)]` / `#[test_case(…)]`,
+//! Go's `[]struct{…}{…}` / `map[…]struct{…}{…}` literals and the list a PHPUnit data provider returns. Each row is a test case, so a test that only
 //! gained rows gained tests and weakened none.
 //!
 //! Only these spellings count as tables: an item added to any other list (`assert x in [1, 2]`, an expected
@@ -38,6 +38,11 @@ pub(crate) fn rows(lx: &Lexed, range: Range<usize>) -> Vec<Range<usize>> {
                 i = end;
                 continue;
             }
+            // A PHPUnit data provider's returned list: `return [...]` or `return array(...)`.
+            super::Lang::Php if lx.is_word(i, "return") && super::php::provides(lx, range.start) => {
+                let list = if lx.is_word(i + 1, "array") { i + 2 } else { i + 1 };
+                list_rows(lx, list, &mut out);
+            }
             super::Lang::Go if lx.is_word(i, "struct") && lx.is(i + 1, b'{') && i > 0 && lx.is(i - 1, b']') => {
                 let literal = lx.skip(i + 1);
                 list_rows(lx, literal, &mut out);
@@ -74,6 +79,9 @@ pub(crate) fn names(lx: &Lexed) -> Vec<String> {
         if end == argument.start + 1 && lx.kind(argument.start) == Some(TokKind::Ident) {
             out.push(lx.s(argument.start).to_string());
         }
+    }
+    if lx.lang == super::Lang::Php {
+        out.extend(super::php::providers(lx));
     }
     out.sort();
     out.dedup();

@@ -12,9 +12,13 @@ mod js;
 mod lang;
 mod lex;
 mod markers;
+#[path = "../ecosystem/php/testsig/tests.rs"]
+mod php;
 mod props;
 #[path = "../ecosystem/python/testsig/tests.rs"]
 mod python;
+#[path = "../ecosystem/ruby/testsig/tests.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/testsig/tests.rs"]
 mod rust;
 #[path = "../ecosystem/shell/testsig/tests.rs"]

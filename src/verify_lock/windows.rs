@@ -20,7 +20,7 @@ use crate::project::Project;
 /// How long a window is kept: longer than a request or ticket lives (ten minutes).
 const KEEP: Duration = Duration::from_secs(15 * 60);
 
-fn path(project: &Project) -> PathBuf {
+pub(super) fn path(project: &Project) -> PathBuf {
     crate::project::loopgate_home()
         .join("verifies")
         .join(project.store_key())

@@ -1,6 +1,7 @@
 //! Drives an agent CLI other than Claude Code (`codex exec`) in a harness [`Project`], against a scripted mock
 //! model API, with loopgate's hooks installed the way a user installs them (`loopgate install --agent`).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -13,21 +14,36 @@ use crate::mock_api::{MockApi, Reply, Request, Wire};
 pub enum Agent {
     Codex,
     Gemini,
+    /// GitHub Copilot CLI, offline against the mock (its BYOK provider variables): no GitHub account.
+    Copilot,
 }
 
 impl Agent {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
         }
     }
 
     pub fn wire(self) -> Wire {
         match self {
-            Agent::Codex => Wire::Responses,
+            Agent::Codex | Agent::Copilot => Wire::Responses,
             Agent::Gemini => Wire::Gemini,
         }
+    }
+
+    /// The versions the suite runs, as listed (`tests/e2e/<agent>-versions.txt`): the first is the pinned one,
+    /// the last the newest checked.
+    pub fn versions(self) -> Vec<String> {
+        let list = std::fs::read_to_string(repo_root().join(format!("tests/e2e/{}-versions.txt", self.name())))
+            .expect("the version list");
+        list.lines()
+            .map(|l| l.split('#').next().unwrap_or_default().trim())
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 
     /// The CLI binary: `$LOOPGATE_<AGENT>_BIN`, else what `scripts/install-agents.sh` installed for the first
@@ -38,24 +54,56 @@ impl Agent {
         if let Some(bin) = std::env::var_os(format!("LOOPGATE_{upper}_BIN")) {
             return PathBuf::from(bin);
         }
-        let list = std::fs::read_to_string(repo_root().join(format!("tests/e2e/{}-versions.txt", self.name())))
-            .expect("the version list");
-        let first = list
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or_default().trim())
-            .find(|l| !l.is_empty())
-            .expect("a listed version")
-            .to_string();
-        let version = std::env::var(format!("LOOPGATE_{upper}_VERSION")).unwrap_or(first);
+        let first = self.versions().into_iter().next().expect("a listed version");
+        self.bin_of(&std::env::var(format!("LOOPGATE_{upper}_VERSION")).unwrap_or(first))
+    }
+
+    /// The CLI binary of one listed `version`, as `scripts/install-agents.sh` installed it.
+    #[track_caller]
+    pub fn bin_of(self, version: &str) -> PathBuf {
         let tools = std::env::var_os("LOOPGATE_TOOLS").map_or_else(|| repo_root().join(".tools"), PathBuf::from);
         let bin = tools.join(format!("{}-{version}/node_modules/.bin/{}", self.name(), self.name()));
         assert!(
             bin.is_file(),
-            "{} {version} is not installed at {}: run scripts/install-agents.sh (or set LOOPGATE_{upper}_BIN)",
+            "{} {version} is not installed at {}: run scripts/install-agents.sh (or set LOOPGATE_{}_BIN)",
             self.name(),
-            bin.display()
+            bin.display(),
+            self.name().to_uppercase()
         );
         bin
+    }
+
+    /// What the agent needs in its environment to talk to `api` and to nothing else: the model API's key and
+    /// address, and the mock as every proxy (it refuses and records a request for anywhere but itself).
+    pub fn env(self, api: &MockApi) -> Vec<(String, OsString)> {
+        let mut env: Vec<(String, OsString)> = match self {
+            Agent::Codex => vec![("MOCK_API_KEY".into(), "test".into())],
+            Agent::Gemini => vec![
+                ("GEMINI_API_KEY".into(), "test".into()),
+                ("GOOGLE_GEMINI_BASE_URL".into(), api.base_url().into()),
+            ],
+            // Offline: no GitHub sign-in, telemetry or update check; the model is the mock's, on the Responses
+            // API; `COPILOT_ALLOW_ALL=true` trusts the folder, which loads hooks (checked with 1.0.102).
+            Agent::Copilot => vec![
+                ("COPILOT_OFFLINE".into(), "true".into()),
+                (
+                    "COPILOT_PROVIDER_BASE_URL".into(),
+                    format!("{}/v1", api.base_url()).into(),
+                ),
+                ("COPILOT_PROVIDER_WIRE_API".into(), "responses".into()),
+                ("COPILOT_PROVIDER_API_KEY".into(), "test".into()),
+                ("COPILOT_MODEL".into(), "mock-model".into()),
+                ("COPILOT_AUTO_UPDATE".into(), "false".into()),
+                ("COPILOT_ALLOW_ALL".into(), "true".into()),
+            ],
+        };
+        for var in ["HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "ALL_PROXY"] {
+            env.push((var.into(), api.base_url().into()));
+        }
+        for var in ["NO_PROXY", "no_proxy"] {
+            env.push((var.into(), "127.0.0.1,localhost".into()));
+        }
+        env
     }
 }
 
@@ -92,6 +140,7 @@ pub fn prepare(project: &Project, agent: Agent, api: &MockApi) {
             });
             std::fs::write(dir.join("settings.json"), settings.to_string()).expect("write settings.json");
         }
+        Agent::Copilot => {}
     }
     let out = project.loopgate(&["install", "--agent", agent.name()]);
     assert!(
@@ -133,11 +182,30 @@ impl<'a> Session<'a> {
         self
     }
 
+    /// Answers of loopgate's reviewer (`--review`), told from the agent's requests by its questions.
+    pub fn reviews(self, replies: impl IntoIterator<Item = Reply>) -> Self {
+        self.api.push_review(replies);
+        self
+    }
+
     /// Runs the session to its end (a timeout fails the test).
     #[track_caller]
     pub fn run(self) -> Run {
         let before = self.api.requests().len();
         let mut cmd = self.project.command(self.agent.bin());
+        // The CLI's own directory on `PATH`, as a user's shell has it (a `--review` of the agent's CLI finds it).
+        let inherited = self
+            .project
+            .env()
+            .into_iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        let dirs = self.agent.bin().parent().map(std::path::Path::to_path_buf).into_iter();
+        cmd.env(
+            "PATH",
+            std::env::join_paths(dirs.chain(std::env::split_paths(&inherited))).expect("PATH"),
+        );
         match self.agent {
             Agent::Codex => {
                 cmd.args([
@@ -148,26 +216,21 @@ impl<'a> Session<'a> {
                 ])
                 .arg("-C")
                 .arg(&self.project.dir)
-                .arg(&self.prompt)
-                .env("MOCK_API_KEY", "test");
+                .arg(&self.prompt);
             }
             Agent::Gemini => {
                 cmd.args(["-o", "json", "--yolo"]);
                 if self.skip_trust {
                     cmd.arg("--skip-trust");
                 }
-                cmd.arg("-p")
-                    .arg(&self.prompt)
-                    .env("GEMINI_API_KEY", "test")
-                    .env("GOOGLE_GEMINI_BASE_URL", self.api.base_url());
+                cmd.arg("-p").arg(&self.prompt);
+            }
+            Agent::Copilot => {
+                cmd.args(["--allow-all", "--output-format", "json", "-p"])
+                    .arg(&self.prompt);
             }
         }
-        // Every request that is not for the mock goes through it as a proxy, which refuses and records it.
-        for var in ["HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "ALL_PROXY"] {
-            cmd.env(var, self.api.base_url());
-        }
-        cmd.env("NO_PROXY", "127.0.0.1,localhost")
-            .env("no_proxy", "127.0.0.1,localhost");
+        cmd.envs(self.agent.env(&self.api));
         cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let child = cmd

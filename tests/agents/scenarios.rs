@@ -64,6 +64,46 @@ pub fn rejected_once_then_completed(agent: Agent) {
     assert_eq!(project.read("src.txt").trim(), "fixed");
 }
 
+/// The agent CLI as the reviewer of its own loop (`--review codex`, `--review gemini`), run by the stop hook
+/// against the same scripted API: a gaming answer rejects with its quote reaching the agent, a clean one
+/// completes, and the review's usage is in the history.
+pub fn reviewed_by_its_own_cli(agent: Agent) {
+    let (project, api) = project(agent);
+    project.git_init();
+    let flags = format!("--max-iterations 6 --review {}", agent.name());
+    let run = Session::new(&project, agent, &api, start(&flags))
+        .replies([
+            Reply::bash("echo fixed > src.txt"),
+            promise(),
+            Reply::bash("echo fixed > src.txt"),
+            promise(),
+        ])
+        .reviews([
+            Reply::text(loopgate::review::answer::example(Some(("special-casing", "fixed")))),
+            Reply::text(loopgate::review::answer::example(None)),
+        ])
+        .run();
+    let statuses = project.statuses();
+    assert_has(&statuses, "complete", &run.describe());
+    let history = project.history();
+    let rejected: Vec<_> = history.iter().filter(|r| r["status"] == "promise_rejected").collect();
+    assert_eq!(rejected.len(), 1, "{statuses:?}\n{}", run.describe());
+    assert_eq!(rejected[0]["review"]["verdict"], "gaming", "{}", rejected[0]);
+    let complete = history.iter().find(|r| r["status"] == "complete").expect("complete");
+    assert_eq!(complete["review"]["verdict"], "clean", "{complete}");
+    assert!(
+        run.last_text().contains("- special-casing: `fixed`"),
+        "the reviewer's quote reached the agent\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        run.requests.iter().filter(|r| r.review).count(),
+        2,
+        "{}",
+        run.describe()
+    );
+}
+
 pub fn gaming_move_caught(agent: Agent) {
     let (project, api) = project(agent);
     let run = Session::new(&project, agent, &api, start("--max-iterations 4"))

@@ -72,7 +72,12 @@ fn a_special_cased_fix_is_rejected_by_the_held_out_test_name_alone_and_a_general
         "PROMISE REJECTED: the verify passed, but held-out tests failed",
     );
     assert_has(&block.reason, "PROMISE REJECTED by the held-out tests");
-    assert_has(&block.reason, "1 held-out test(s) failed or did not run: `big`");
+    assert_has(&block.reason, "1 held-out test(s) failed or did not run.");
+    assert!(
+        !block.reason.contains("big"),
+        "a held-out test's name reached the model: {}",
+        block.reason
+    );
     assert!(
         !block.reason.contains(SECRET),
         "the held-out output reached the model: {}",
@@ -100,7 +105,7 @@ fn a_held_out_test_that_does_not_run_at_the_promise_is_a_failure() {
     // The code under test ends the suite before the held-out test reports, yet exits 0.
     p.write("impl", "general quit\n");
     let block = p.stop("S", PROMISE).blocked();
-    assert_has(&block.reason, "`big`");
+    assert_has(&block.reason, "1 held-out test(s) failed or did not run.");
 }
 
 #[test]
@@ -132,7 +137,7 @@ fn an_outside_directory_is_copied_not_moved_and_runs_at_the_promise() {
     assert!(outside.join(HELD).exists(), "never moved");
     q.write("impl", "special\n");
     let block = q.stop("S", PROMISE).blocked();
-    assert_has(&block.reason, "`big`");
+    assert_has(&block.reason, "1 held-out test(s) failed or did not run.");
     assert!(!block.reason.contains(SECRET), "{}", block.reason);
 }
 
@@ -252,4 +257,89 @@ fn a_held_out_file_in_git_history_is_pointed_out_and_git_may_not_show_it() {
     assert_has(&diff.stdout, "could print a held-out test from history");
     let narrowed = p.tool_call("S", "Bash", serde_json::json!({"command": "git diff -- impl"}));
     assert!(!narrowed.stdout.contains("deny"), "{}", narrowed.stdout);
+}
+
+/// What only the held-out test of [`walked_project`] holds, joined at run time: neither this test's binary nor
+/// the project's check script contains it whole, so a walk that finds it found a held-out test's text.
+fn walked_secret() -> String {
+    ["HELDOUT", "TEXT", "5e1d"].join("_")
+}
+
+/// [`project`] whose check script, once the code under test says `walk` (never at setup, whose traced baseline
+/// run would record the walk's every read), also walks everything a process can read — `$HOME`, loopgate's store,
+/// the temporary directories, the project — and prints `LEAK: FILE` for each file that holds the held-out text.
+fn walked_project() -> Project {
+    let p = project();
+    let walk = format!(
+        "if grep -q walk impl; then S=HELDOUT_\"TEXT\"_5e1d; {WALK}; fi\n{}",
+        p.read("check.sh")
+    );
+    p.write("check.sh", walk);
+    p.write(
+        HELD,
+        format!(
+            "if grep -q general impl; then ok big; else ko big; echo 'assertion failed: {}'; fi\n",
+            walked_secret()
+        ),
+    );
+    p
+}
+
+/// The walk, in `sh`: `$S` is the text to look for, `$MARK` (when set) a file older than anything the test made
+/// in the shared `/tmp`, which is walked only for files newer than it (a machine's `/tmp` can hold gigabytes).
+const WALK: &str = "for d in \"$HOME\" \"$LOOPGATE_HOME\" ${TMPDIR:+\"$TMPDIR\"} \"$PWD\"; do \
+     find \"$d\" -type f -size -4M -print0 2>/dev/null | xargs -0r grep -lsF -- \"$S\" 2>/dev/null | sed 's/^/LEAK: /'; done; \
+     if [ -n \"$MARK\" ]; then find /tmp -xdev -type f -newer \"$MARK\" -size -4M -print0 2>/dev/null | \
+     xargs -0r grep -lsF -- \"$S\" 2>/dev/null | sed 's/^/LEAK: /'; fi";
+
+#[test]
+fn no_process_the_agent_runs_and_no_visible_verify_run_reads_a_held_out_test_before_or_after_the_oracle() {
+    let p = walked_project();
+    let mark = p.tmp_dir().join("walk-mark");
+    std::fs::write(&mark, "").expect("mark");
+    p.setup("S", SETUP);
+    // Held out: the text is in loopgate's store, nowhere else.
+    let store = p.loopgate_home().join("holdout");
+    let found = p
+        .sh(&format!("grep -rlsF -- '{}' '{}'", walked_secret(), store.display()))
+        .run();
+    assert!(
+        !found.stdout.trim().is_empty(),
+        "the walk looks for text that is there: {found}"
+    );
+    let confined = |when: &str| {
+        let out = p
+            .loopgate(["confine", "--", "sh", "-c", &format!("S='{}'; {WALK}", walked_secret())])
+            .env("MARK", &mark)
+            .run();
+        out.success();
+        assert!(
+            !out.stdout.contains("LEAK"),
+            "{when}, a confined script read held-out text:\n{}",
+            out.stdout
+        );
+    };
+    confined("before the oracle ran");
+    // The agent's own `loopgate verify`: the visible run of the verify command walks too.
+    p.write("impl", "special walk\n");
+    let check = p.loopgate(["verify"]).env("MARK", &mark).run();
+    assert!(check.stdout.contains("test visible"), "the verify ran: {check}");
+    assert!(
+        !check.stdout.contains("LEAK"),
+        "the verify's own run read held-out text:\n{}",
+        check.stdout
+    );
+    // A promise: the visible run passes, the held-out run fails (and its own walk finds the test beside it).
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(&block.reason, "1 held-out test(s) failed or did not run.");
+    assert!(
+        !block.reason.contains("LEAK") && !block.reason.contains(&walked_secret()),
+        "{}",
+        block.reason
+    );
+    confined("after the oracle ran");
+    assert!(
+        !store.join("scratch").exists() && std::fs::read_dir(&store).is_ok_and(|mut d| d.next().is_some()),
+        "the held-out run's scratch is gone after it"
+    );
 }

@@ -378,7 +378,7 @@ fn install_sandbox_turns_on_claude_codes_sandbox_keeping_the_users_settings() {
     assert_eq!(fs::read_to_string(&settings).expect("read"), "{not json");
 }
 
-/// Issue 34: `loopgate install --agent codex` writes Codex's hooks, their trust and the loop's prompts; again, it
+/// Issue 34: `loopgate install --agent codex` writes Codex's hooks, their trust and the loop's skills; again, it
 /// changes nothing; the user's own hooks and settings are kept; uninstall removes exactly what it wrote.
 #[test]
 fn install_for_codex_keeps_the_users_hooks_and_uninstall_removes_only_loopgates() {
@@ -426,8 +426,15 @@ fn install_for_codex_keeps_the_users_hooks_and_uninstall_removes_only_loopgates(
     let key = format!("[hooks.state.\"{}:stop:1:0\"]", codex.join("hooks.json").display());
     assert!(config.contains(&key), "{config}");
     assert_eq!(config.matches("trusted_hash = \"sha256:").count(), 4, "{config}");
-    let prompt = fs::read_to_string(codex.join("prompts/pua-loop.md")).expect("the /prompts:pua-loop command");
-    assert!(prompt.ends_with("\n/pua-loop $ARGUMENTS\n"), "{prompt}");
+    // The commands are skills (Codex's UI runs no custom `/` command): named in their frontmatter, as Codex lists
+    // them when the user presses `$`.
+    let skill = fs::read_to_string(codex.join("skills/pua-loop/SKILL.md")).expect("the $pua-loop skill");
+    assert!(
+        skill.starts_with("---\nname: pua-loop\ndescription: \"loopgate: "),
+        "{skill}"
+    );
+    assert!(skill.contains("loopgate install --agent codex"), "{skill}");
+    assert!(codex.join("skills/loop-status/SKILL.md").is_file());
 
     run(&["uninstall", "--agent", "codex"]).success();
     let left: serde_json::Value =
@@ -440,7 +447,37 @@ fn install_for_codex_keeps_the_users_hooks_and_uninstall_removes_only_loopgates(
         fs::read_to_string(codex.join("config.toml")).expect("config"),
         "model = \"o3\"\n"
     );
-    assert!(!codex.join("prompts/pua-loop.md").exists());
+    assert!(
+        !codex.join("skills").exists(),
+        "the skills install made, and their directory"
+    );
+}
+
+/// Issue 42: the `prompts/` files versions before it wrote (which no Codex checked loads) go at the next install;
+/// the user's own prompt stays.
+#[test]
+fn install_for_codex_removes_the_prompts_earlier_versions_wrote() {
+    let p = Project::new();
+    let prompts = p.home().join(".codex/prompts");
+    fs::create_dir_all(&prompts).expect("create prompts");
+    let old = "---\ndescription: \"loopgate: /pua-loop (loopgate-installed: loopgate install --agent rewrites this file)\"\n---\n/pua-loop $ARGUMENTS\n";
+    fs::write(prompts.join("pua-loop.md"), old).expect("write");
+    fs::write(prompts.join("cancel-loop.md"), old.replace("pua-loop", "cancel-loop")).expect("write");
+    p.loopgate(["install", "--agent", "codex"]).run().success();
+    assert!(
+        !prompts.exists(),
+        "loopgate's old prompts and the directory they were alone in"
+    );
+
+    fs::create_dir_all(&prompts).expect("create prompts");
+    fs::write(prompts.join("pua-loop.md"), old).expect("write");
+    fs::write(prompts.join("mine.md"), "my prompt\n").expect("write");
+    p.loopgate(["uninstall", "--agent", "codex"]).run().success();
+    assert!(!prompts.join("pua-loop.md").exists());
+    assert_eq!(
+        fs::read_to_string(prompts.join("mine.md")).expect("the user's prompt"),
+        "my prompt\n"
+    );
 }
 
 /// Issue 42: install twice and uninstall keep everything of Codex's own in `config.toml` byte for byte — the
@@ -479,7 +516,7 @@ fn install_twice_and_uninstall_keep_codexs_own_settings_byte_for_byte() {
         format!("{before}{appended}")
     );
     assert_eq!(fs::read_to_string(codex.join("hooks.json")).expect("hooks.json"), hooks);
-    assert!(!codex.join("prompts").exists(), "the prompts directory install made");
+    assert!(!codex.join("skills").exists(), "the skills directory install made");
     assert!(gone.stdout.contains("kept loopgate's store of loops"), "{gone}");
 }
 

@@ -297,6 +297,7 @@ impl Project {
             project: self,
             prompt: prompt.into(),
             replies: Vec::new(),
+            reviews: Vec::new(),
             max_turns: None,
             timeout: Duration::from_secs(120),
             extra_args: vec!["--allowedTools".into(), "Bash".into()],
@@ -394,6 +395,8 @@ pub struct Session<'a> {
     project: &'a Project,
     prompt: String,
     replies: Vec<Reply>,
+    /// Answers of loopgate's reviewer (`--review`), told from the agent's requests by the system prompt.
+    reviews: Vec<Reply>,
     max_turns: Option<u32>,
     timeout: Duration,
     extra_args: Vec<String>,
@@ -438,6 +441,12 @@ impl Session<'_> {
         self
     }
 
+    /// Appends the reviewer's scripted answers.
+    pub fn reviews(mut self, replies: impl IntoIterator<Item = Reply>) -> Self {
+        self.reviews.extend(replies);
+        self
+    }
+
     pub fn max_turns(mut self, n: u32) -> Self {
         self.max_turns = Some(n);
         self
@@ -464,6 +473,7 @@ impl Session<'_> {
     pub fn run(self) -> Run {
         let api = MockApi::start();
         api.push(self.replies);
+        api.push_review(self.reviews);
         let mut cmd = self.project.command(claude_bin());
         cmd.arg("-p")
             .arg(&self.prompt)

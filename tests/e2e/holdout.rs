@@ -59,8 +59,8 @@ fn a_special_cased_fix_fails_the_held_out_test_and_a_general_fix_completes_witho
     );
     assert_contains(
         &feedback[0],
-        "`tests/acceptance/test_more.py::test_add_large`",
-        "the rejection names the held-out test",
+        "1 held-out test(s) failed or did not run.",
+        "the rejection counts the held-out tests",
         &run,
     );
     assert_contains(&run.prompt_text(), "Held-out tests:", "the briefing", &run);
@@ -68,7 +68,10 @@ fn a_special_cased_fix_fails_the_held_out_test_and_a_general_fix_completes_witho
     for request in &run.requests {
         let body = request.body.to_string();
         assert!(
-            !body.contains(SECRET) && !body.contains("ten plus twenty") && !body.contains("== 30"),
+            !body.contains(SECRET)
+                && !body.contains("ten plus twenty")
+                && !body.contains("== 30")
+                && !body.contains("test_add_large"),
             "a request carried the held-out test's assertion:\n{body}"
         );
     }

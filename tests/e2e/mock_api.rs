@@ -8,7 +8,9 @@
 //! tests can assert what the model was shown. Requests from the main agent carry a non-empty `tools` list and
 //! are answered from the script, one scripted [`Reply`] per request; side requests (titles, summaries) get a
 //! one-word answer and do not advance the script. When the script runs out the server answers with a plain
-//! text turn ([`EXHAUSTED`]) so that a runaway loop shows up in assertions instead of hanging.
+//! text turn ([`EXHAUSTED`]) so that a runaway loop shows up in assertions instead of hanging. A request whose
+//! system prompt is loopgate's reviewer's ([`REVIEWER`]) is answered from a script of its own
+//! ([`MockApi::push_review`]), so a scenario plays the agent and its reviewer apart.
 //!
 //! HTTP/1.1 only as far as the client needs: keep-alive, `Content-Length` or chunked request bodies, and a
 //! complete SSE body sent with `Content-Length`.
@@ -25,6 +27,14 @@ use serde_json::{Value, json};
 /// Text the server answers with once the script is used up.
 pub const EXHAUSTED: &str = "MOCK_SCRIPT_EXHAUSTED";
 
+/// The first line of loopgate's reviewer prompt: a request whose system prompt holds it is the reviewer's.
+pub fn reviewer_mark() -> &'static str {
+    REVIEWER.lines().next().unwrap_or_default()
+}
+
+/// loopgate's reviewer prompt, as the binary sends it.
+pub const REVIEWER: &str = include_str!("../../src/review/prompt.md");
+
 /// One scripted assistant turn.
 #[derive(Clone, Debug)]
 pub enum Reply {
@@ -37,6 +47,8 @@ pub enum Reply {
     /// An API error instead of a message: the HTTP status line and the error's `type`
     /// (`invalid_request_error`, `rate_limit_error`, …).
     Error { status: &'static str, kind: String },
+    /// `reply`, sent only after `after` (a model that takes too long).
+    Delayed { after: Duration, reply: Box<Reply> },
 }
 
 impl Reply {
@@ -74,6 +86,8 @@ pub struct Request {
     pub body: Value,
     /// Whether this request was answered from the script (a main-agent request).
     pub scripted: bool,
+    /// Whether its system prompt is loopgate's reviewer's (answered from the reviewer's script).
+    pub review: bool,
 }
 
 impl Request {
@@ -146,6 +160,7 @@ const GEMINI_SIDE: &str =
 struct Shared {
     wire: Wire,
     script: VecDeque<Reply>,
+    reviews: VecDeque<Reply>,
     requests: Vec<Request>,
     escaped: Vec<String>,
     exhausted: usize,
@@ -194,6 +209,11 @@ impl MockApi {
     /// Appends turns to the script.
     pub fn push(&self, replies: impl IntoIterator<Item = Reply>) {
         self.lock().script.extend(replies);
+    }
+
+    /// Appends answers to the reviewer's script.
+    pub fn push_review(&self, replies: impl IntoIterator<Item = Reply>) {
+        self.lock().reviews.extend(replies);
     }
 
     /// Scripted turns not yet used.
@@ -373,6 +393,7 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
             path: path.into(),
             body,
             scripted: false,
+            review: false,
         });
         if route.ends_with("/count_tokens") {
             return ("200 OK", "application/json", json!({"input_tokens": 100}).to_string());
@@ -396,7 +417,26 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     shared.next_id += 1;
     let id = shared.next_id;
-    let reply = if has_tools {
+    // Claude Code sends the reviewer's questions as its system prompt; Codex CLI and Gemini CLI in the prompt.
+    let review = {
+        let mut text = String::new();
+        collect_text(body.get("system").unwrap_or(&Value::Null), &mut text);
+        for key in ["input", "contents"] {
+            for item in body.get(key).and_then(Value::as_array).into_iter().flatten() {
+                collect_text(&item["content"], &mut text);
+                collect_text(&item["parts"], &mut text);
+            }
+        }
+        // Gemini CLI's side requests (its router, the next-speaker check) repeat the conversation: only its main
+        // request, the streamed one, is the reviewer's.
+        text.contains(reviewer_mark()) && (wire != Wire::Gemini || route.ends_with(":streamGenerateContent"))
+    };
+    let reply = if review {
+        shared
+            .reviews
+            .pop_front()
+            .unwrap_or_else(|| Reply::Text(EXHAUSTED.into()))
+    } else if has_tools {
         shared.script.pop_front().unwrap_or_else(|| {
             shared.exhausted += 1;
             Reply::Text(EXHAUSTED.into())
@@ -406,20 +446,29 @@ fn respond(method: &str, path: &str, body: &[u8], shared: &Mutex<Shared>) -> (&'
     } else {
         Reply::Text("Mock".into())
     };
+    let shell = ShellTool::offered(&body);
     shared.requests.push(Request {
         method: method.into(),
         path: path.into(),
         body,
-        scripted: has_tools,
+        scripted: has_tools && !review,
+        review,
     });
     drop(shared);
+    let reply = match reply {
+        Reply::Delayed { after, reply } => {
+            thread::sleep(after);
+            *reply
+        }
+        reply => reply,
+    };
 
     if let Reply::Error { status, kind } = &reply {
         let error = json!({"type": "error", "error": {"type": kind, "message": format!("mock: scripted {kind}")}});
         return (status, "application/json", error.to_string());
     }
     match wire {
-        Wire::Responses => return ("200 OK", "text/event-stream", responses_sse(&reply, id)),
+        Wire::Responses => return ("200 OK", "text/event-stream", responses_sse(&reply, id, shell)),
         Wire::Gemini => {
             let chunk = gemini_chunk(&reply);
             return if route.ends_with(":streamGenerateContent") {
@@ -455,7 +504,7 @@ fn blocks(reply: &Reply, id: u64) -> Vec<Value> {
             out
         }
         Reply::Tool { name, input } => vec![tool_use(name, input)],
-        Reply::Error { .. } => Vec::new(),
+        Reply::Error { .. } | Reply::Delayed { .. } => Vec::new(),
     }
 }
 
@@ -526,9 +575,37 @@ fn sse(blocks: &[Value], model: &str, id: u64) -> String {
     out
 }
 
-/// A reply as the Responses API streams it: the output item (a message, or a `function_call` of Codex's shell
-/// tool `exec_command`), then `response.completed` with usage.
-fn responses_sse(reply: &Reply, id: u64) -> String {
+/// The shell tool a Responses API client offers, and how its command argument is named: Codex's `exec_command`
+/// (`cmd`), Copilot CLI's `bash` (`command`, with a `description`).
+#[derive(Clone, Copy)]
+enum ShellTool {
+    ExecCommand,
+    Bash,
+}
+
+impl ShellTool {
+    fn offered(body: &Value) -> Self {
+        let offers_bash = body["tools"]
+            .as_array()
+            .is_some_and(|tools| tools.iter().any(|t| t["name"] == "bash"));
+        if offers_bash {
+            ShellTool::Bash
+        } else {
+            ShellTool::ExecCommand
+        }
+    }
+
+    fn call(self, command: &str) -> (&'static str, Value) {
+        match self {
+            ShellTool::ExecCommand => ("exec_command", json!({"cmd": command})),
+            ShellTool::Bash => ("bash", json!({"command": command, "description": "Run the command"})),
+        }
+    }
+}
+
+/// A reply as the Responses API streams it: the output item (a message, or a `function_call` of the client's shell
+/// tool), then `response.completed` with the whole output (what an SDK's stream helper returns) and usage.
+fn responses_sse(reply: &Reply, id: u64, shell: ShellTool) -> String {
     let call = |name: &str, arguments: Value| json!({"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": format!("call_mock{id:06}")});
     let message = |text: &str| {
         json!({"type": "message", "role": "assistant", "id": format!("msg_mock{id:06}"),
@@ -541,7 +618,8 @@ fn responses_sse(reply: &Reply, id: u64) -> String {
             if !text.is_empty() {
                 items.push(message(text));
             }
-            items.push(call("exec_command", json!({"cmd": command})));
+            let (name, arguments) = shell.call(command);
+            items.push(call(name, arguments));
             items
         }
         // A bare string is the input of a freeform tool (Codex's `apply_patch`): a `custom_tool_call`.
@@ -551,7 +629,7 @@ fn responses_sse(reply: &Reply, id: u64) -> String {
         } => vec![json!({"type": "custom_tool_call", "name": name, "input": input,
                          "call_id": format!("call_mock{id:06}")})],
         Reply::Tool { name, input } => vec![call(name, input.clone())],
-        Reply::Error { .. } => Vec::new(),
+        Reply::Error { .. } | Reply::Delayed { .. } => Vec::new(),
     };
     let response_id = format!("resp_mock{id:06}");
     let mut out = String::new();
@@ -561,12 +639,13 @@ fn responses_sse(reply: &Reply, id: u64) -> String {
             data["type"].as_str().unwrap_or_default()
         ));
     };
-    event(json!({"type": "response.created", "response": {"id": response_id}}));
-    for (index, item) in items.into_iter().enumerate() {
+    event(json!({"type": "response.created", "response": {"id": response_id, "output": []}}));
+    for (index, item) in items.iter().enumerate() {
         event(json!({"type": "response.output_item.done", "output_index": index, "item": item}));
     }
     event(
-        json!({"type": "response.completed", "response": {"id": response_id, "usage": {
+        json!({"type": "response.completed", "response": {"id": response_id, "status": "completed",
+        "output": items, "usage": {
         "input_tokens": 10, "input_tokens_details": null, "output_tokens": 10,
         "output_tokens_details": null, "total_tokens": 20}}}),
     );
@@ -591,7 +670,7 @@ fn gemini_chunk(reply: &Reply) -> Value {
             parts
         }
         Reply::Tool { name, input } => vec![call(name, input.clone())],
-        Reply::Error { .. } => Vec::new(),
+        Reply::Error { .. } | Reply::Delayed { .. } => Vec::new(),
     };
     json!({
         "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],

@@ -1,5 +1,5 @@
 //! Issue 35 with the real client: `loopgate run --candidates 3` runs three `claude -p` loops, each in its own
-//! worktree under the store, all judged by one oracle sealed once. The first candidate games the oracle (it
+//! clone under the store, all judged by one oracle sealed once. The first candidate games the oracle (it
 //! rewrites the verify script) and is rejected and named; the other two pass, and the one with the smaller diff
 //! wins. The user's branch and tree stay as they were until `loopgate accept`, which the agent may not run.
 //! `--jobs 1` runs the candidates one after another, so the one scripted model serves them in order.
@@ -167,4 +167,130 @@ fn max_cost_stops_a_tournament() {
         describe()
     );
     assert_eq!(project.read("src.txt"), "broken\n");
+}
+
+/// Every file under `dir` and its bytes (the `.git` directory left out).
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.file_name().is_some_and(|n| n == ".git") {
+                continue;
+            }
+            if path.is_dir() && !path.is_symlink() {
+                stack.push(path);
+            } else {
+                out.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
+/// Issue 41 with the real client, in the layout of most users (the project under `$HOME`, the store in
+/// `~/.local/state/loopgate`): the first `claude -p` candidate's Bash commands attack the store, the user's tree,
+/// `.git/hooks`, the user's branch and the other candidates' clones; all of it fails, and the honest candidate
+/// with the smaller diff wins with its own work only.
+#[test]
+fn a_real_client_candidate_cannot_reach_the_store_the_users_repository_or_its_siblings() {
+    let _t = timer("tournament: a claude -p candidate attacks, isolation holds");
+    let project = Project::under_home();
+    project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
+    project.git_init();
+    let (repo, store) = (harness::s(&project.dir), harness::s(&project.loopgate_home));
+    let attack = format!(
+        "echo forged >> {repo}/src.txt; printf '#!/bin/sh\\nexit 0\\n' > {repo}/.git/hooks/pre-commit; \
+         git -C {repo} update-ref refs/heads/main HEAD^{{tree}}; git -C {repo} config core.hooksPath /tmp; \
+         for f in $(find {store} -type f); do echo forged >> \"$f\"; done; \
+         for d in ../c*/; do [ \"$d\" = ../c1/ ] || echo forged > \"$d/src.txt\"; done; true"
+    );
+    let before = (
+        tree(&project.dir),
+        tree(&project.path(".git/hooks")),
+        git(&project, &["for-each-ref"]),
+        std::fs::read_to_string(project.path(".git/config")).expect("config"),
+    );
+    let api = MockApi::start();
+    api.push([
+        Reply::bash(attack),
+        Reply::text("Done."),
+        Reply::bash("echo fixed > src.txt && printf 'one\\ntwo\\n' > notes.txt"),
+        Reply::text("Fixed, with notes."),
+        Reply::bash("echo fixed > src.txt"),
+        Reply::text("Fixed."),
+    ]);
+    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
+    let claude = claude_bin();
+    #[rustfmt::skip]
+    let child = project
+        .command(harness::loopgate_bin())
+        .args([
+            "run", "--candidates", "3", "--jobs", "1", "--verify", "sh check.sh", "--verify-timeout", "10",
+            "--max-iterations", "1", "--stdin", TASK,
+            "--", "env", &base_url, harness::s(&claude), "-p", "--allowedTools", "Bash",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn loopgate run --candidates");
+    let out = harness::wait_output(child, Duration::from_secs(300));
+    let describe = || format!("{out:#?}\nrequests: {}", api.requests().len());
+    assert_eq!(out.status.code(), Some(0), "{}", describe());
+    assert!(out.stderr.contains("winner: c3"), "{}", describe());
+    assert!(
+        out.stderr
+            .contains("candidates' isolation: protected (mount namespace)"),
+        "{}",
+        describe()
+    );
+    assert_eq!((api.remaining(), api.exhausted()), (0, 0), "{}", describe());
+    let after = (
+        tree(&project.dir),
+        tree(&project.path(".git/hooks")),
+        git(&project, &["for-each-ref"])
+            .lines()
+            .filter(|l| !l.contains("refs/heads/loopgate/"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        std::fs::read_to_string(project.path(".git/config")).expect("config"),
+    );
+    assert_eq!(after, before, "the user's tree, hooks, refs or config moved");
+    // Nothing forged in the store but c1's own clone, and in no candidate's committed work but c1's.
+    let own = project.loopgate_home.join("worktrees");
+    let mut attack_ran = false;
+    for (path, bytes) in tree(&project.loopgate_home) {
+        // Its clone, and the copy of its clone's history kept with the record.
+        let mine = path
+            .strip_prefix(&own)
+            .is_ok_and(|rel| rel.iter().nth(1).is_some_and(|c| c == "c1"))
+            || path.file_name().is_some_and(|n| n == "c1.jsonl");
+        attack_ran |= mine && String::from_utf8_lossy(&bytes).contains("forged");
+        assert!(
+            mine || !String::from_utf8_lossy(&bytes).contains("forged"),
+            "forged: {}",
+            path.display()
+        );
+    }
+    assert!(
+        attack_ran,
+        "the attack never ran: c1's own clone, which it may write, holds nothing forged"
+    );
+    for name in ["c2", "c3", "winner"] {
+        let branch = git(
+            &project,
+            &[
+                "for-each-ref",
+                "--format=%(refname)",
+                &format!("refs/heads/loopgate/*/{name}"),
+            ],
+        );
+        assert_eq!(
+            git(&project, &["show", &format!("{branch}:src.txt")]),
+            "fixed",
+            "{name}"
+        );
+    }
 }

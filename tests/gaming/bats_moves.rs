@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{assert_completes, caught_three_ways, edit, promise, setup};
+use crate::{assert_completes, caught_on, edit, promise, setup};
 
 pub const BATS: Fixture = Fixture {
     verify: "bats test",
@@ -49,10 +49,9 @@ fn bats_honest_fix_to_lib_and_a_new_test_complete() {
     println!("[gaming] honest bats_honest_fix {:.1}s", began.elapsed().as_secs_f64());
 }
 
-/// Plays `play` three ways (`caught_three_ways`): opted out it completes, by name and with the defaults it is
-/// rejected.
+/// A move played on the bats fixture (see `caught_on`).
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_three_ways(name, started, play, by_name, by_default);
+    caught_on(&started, name, play, by_name, by_default);
 }
 
 const ADDS: &str = "@test \"adds two numbers\" {\n  [ \"$(add 1 2)\" -eq 3 ]\n}\n\n";

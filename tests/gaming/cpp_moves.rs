@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{BY_NAME_ONLY, OPT_OUT, assert_completes, caught_three_ways, edit, promise, setup, setup_with};
+use crate::{BY_NAME_ONLY, OPT_OUT, assert_completes, caught_on, edit, promise, setup, setup_with};
 
 const LISTS: &str = "cmake_minimum_required(VERSION 3.14)
 project(calc CXX)
@@ -64,10 +64,10 @@ fn started(flags: &str) -> Project {
     p
 }
 
-/// Plays `play` three ways (`caught_three_ways`): opted out it completes, by name and with the defaults it is
+/// Plays `play` three ways (`caught_on`): opted out it completes, by name and with the defaults it is
 /// rejected.
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_three_ways(name, started, play, by_name, by_default);
+    caught_on(&started, name, play, by_name, by_default);
 }
 
 /// The baseline (the loop's `init` record) names `tests` tests, of which `failing` failed.

@@ -6,7 +6,7 @@
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{assert_completes, caught_three_ways, edit, promise, setup};
+use crate::{assert_completes, caught_on, edit, promise, setup};
 
 /// Node's test runner, its dot reporter on stdout (no test names) and its JUnit XML at `junit.xml`.
 pub const NODE_JUNIT: Fixture = Fixture {
@@ -35,15 +35,15 @@ fn started(flags: &str) -> Project {
     p
 }
 
-/// A project set up with `flags` and the report.
-fn reported(flags: &str) -> Project {
-    started(&format!("{flags} {REPORT}"))
-}
-
-/// Plays `play` three ways (`caught_three_ways`, each with the report): opted out it completes (the move really
-/// makes node pass without the fix); by name, reading the report, and with the defaults it is rejected.
+/// A move played on the node project read through its JUnit report (see `caught_on`).
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_three_ways(name, reported, play, by_name, by_default);
+    caught_on(
+        &|flags| started(&format!("{flags} {REPORT}")),
+        name,
+        play,
+        by_name,
+        by_default,
+    );
 }
 
 #[test]

@@ -35,6 +35,11 @@ impl Project {
         self.dir.join(rel)
     }
 
+    /// loopgate's store (`LOOPGATE_HOME`) of this sandbox.
+    pub fn store(&self) -> PathBuf {
+        self.sandbox.loopgate_home.clone()
+    }
+
     /// Writes a file, executable when it starts with `#!`.
     pub fn write(&self, rel: &str, contents: &str) -> &Self {
         write_file(&self.path(rel), contents);

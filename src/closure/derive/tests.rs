@@ -304,3 +304,118 @@ fn ctest_cmake_target_test_and_a_googletest_binary_seal_cmakes_test_side() {
         "a script named like a test binary is no GoogleTest binary"
     );
 }
+#[test]
+fn ruby_runners_seal_their_option_files_and_the_rakefile() {
+    let dir = project(&[
+        ("Rakefile", "require \"rake/testtask\"\nRake::TestTask.new(:test)\n"),
+        ("rakelib/ci.rake", "task :ci\n"),
+        ("spec/calc_spec.rb", "RSpec.describe 1 do\nend\n"),
+        ("test/calc_test.rb", "require \"minitest/autorun\"\n"),
+    ]);
+    assert_eq!(
+        plan("bundle3.1 exec rspec", dir.path()).runners,
+        plan("rspec", dir.path()).runners
+    );
+    let rspec = plan("bundle exec rspec --format progress", dir.path());
+    assert_eq!(rspec.runners.iter().collect::<Vec<_>>(), vec![&Runner::Rspec]);
+    assert!(rspec.ecosystems.contains(&Lang::Ruby));
+    for file in [".rspec", ".rspec-local", "/home/u/.rspec"] {
+        assert_eq!(
+            scope_of(&rspec, file),
+            Some(&Scope::Whole),
+            "{file}: {:?}",
+            rspec.targets
+        );
+    }
+    let rake = plan("rake test", dir.path());
+    assert_eq!(rake.runners.iter().collect::<Vec<_>>(), vec![&Runner::Minitest]);
+    for file in ["Rakefile", "rakefile", "Rakefile.rb", "rakelib/ci.rake"] {
+        assert_eq!(scope_of(&rake, file), Some(&Scope::Whole), "{file}: {:?}", rake.targets);
+    }
+    assert_eq!(scope_of(&rake, ".rspec"), None, "rake test runs minitest");
+    let default = plan("rake", dir.path());
+    assert!(
+        default.runners.contains(&Runner::Rspec),
+        "the default task, where spec/ holds the tests"
+    );
+    for command in [
+        "ruby -Ilib -Itest test/calc_test.rb",
+        "ruby -Itest -rminitest/autorun -e 'require \"calc\"'",
+        "ruby -Ilib -e 'Dir.glob(\"./test/**/*_test.rb\").each { |f| require f }'",
+    ] {
+        let plan = plan(command, dir.path());
+        assert_eq!(
+            plan.runners.iter().collect::<Vec<_>>(),
+            vec![&Runner::Minitest],
+            "{command}"
+        );
+    }
+    assert!(
+        plan("ruby script/build.rb", dir.path()).runners.is_empty(),
+        "a Ruby script is no test run"
+    );
+}
+
+#[test]
+fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
+    let dir = project(&[("phpunit.xml.dist", "<phpunit/>"), ("ci/phpunit.xml", "<phpunit/>")]);
+    for command in [
+        "phpunit",
+        "vendor/bin/phpunit --testdox",
+        "php -d memory_limit=-1 vendor/bin/phpunit tests",
+        "php vendor/phpunit/phpunit/phpunit --filter Calc",
+        "XDEBUG_MODE=off ./vendor/bin/phpunit",
+    ] {
+        let plan = plan(command, dir.path());
+        for name in ["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"] {
+            assert_eq!(scope_of(&plan, name), Some(&Scope::Whole), "{command}: {name}");
+        }
+        assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Php]), "{command}");
+        assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
+    }
+    let named = plan("phpunit -c ci/phpunit.xml", dir.path());
+    assert_eq!(scope_of(&named, "ci/phpunit.xml"), Some(&Scope::Whole));
+    assert_eq!(
+        scope_of(&named, "phpunit.xml.dist"),
+        None,
+        "a named file replaces the search"
+    );
+    let in_dir = plan("phpunit --configuration ci", dir.path());
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&Scope::Whole));
+    let none = plan("phpunit --no-configuration tests", dir.path());
+    assert_eq!(scope_of(&none, "phpunit.xml.dist"), None);
+    assert!(none.runners.contains(&Runner::Phpunit));
+    let other = plan("php artisan serve", dir.path());
+    assert!(other.runners.is_empty(), "php running another script is no PHPUnit");
+}
+
+#[test]
+fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
+    let dir = project(&[(
+        "composer.json",
+        r#"{"require":{"php":">=8.1"},"scripts":{"test":["@lint","@php vendor/bin/phpunit"],"lint":"App\\Lint::run","other":"rm -rf /"}}"#,
+    )]);
+    for command in [
+        "composer test",
+        "composer run-script test",
+        "composer --no-interaction run test -- --filter x",
+    ] {
+        let plan = plan(command, dir.path());
+        let keys = json_keys(scope_of(&plan, "composer.json"));
+        assert_eq!(
+            keys,
+            vec!["scripts.test".to_string(), "scripts.lint".to_string()],
+            "{command}"
+        );
+        assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
+        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&Scope::Whole), "{command}");
+    }
+    let elsewhere = project(&[("app/composer.json", r#"{"scripts":{"test":"phpunit"}}"#)]);
+    let plan = plan("composer -d app test", elsewhere.path());
+    assert_eq!(
+        json_keys(scope_of(&plan, "app/composer.json")),
+        vec!["scripts.test".to_string()]
+    );
+    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&Scope::Whole));
+}

@@ -18,8 +18,9 @@
 //!   (`codex_trust`): the user's tables and the ones Codex appends later stay, byte for byte;
 //! - uninstall removes loopgate's groups (and an event's list or `hooks` that held only them), its command files,
 //!   and the files and directories that leaves empty: install then uninstall in a fresh `$HOME` leaves nothing;
-//! - the commands that start, cancel and resume a loop: prompts that expand to `/pua-loop ARGS`,
-//!   `/cancel-loop`, `/resume-loop`, which the prompt hook (run for the user's prompts only) carries out.
+//! - the commands that start, cancel and resume a loop: Gemini's prompts that expand to `/pua-loop ARGS`,
+//!   `/cancel-loop`, `/resume-loop`, and Codex's skills `$pua-loop`, `$cancel-loop`, `$resume-loop`, which the
+//!   prompt hook (run for the user's prompts only) carries out.
 //!   Typed as such in `codex exec` or `gemini -p` they work the same.
 //!
 //! Gemini CLI loads settings hooks only in a trusted folder; install says so (it cannot trust a folder it does
@@ -56,6 +57,9 @@ struct Spec {
     /// The commands directory and how one command file reads (`None`: the agent has no such commands; the
     /// user types `/pua-loop …` as the prompt, which the prompt hook carries out all the same).
     commands: Option<(&'static str, CommandFile)>,
+    /// A commands directory earlier versions of loopgate wrote `NAME.md` files into and this one no longer does
+    /// (Codex's `prompts/`, which no Codex checked loads): install and uninstall remove those files.
+    retired: Option<&'static str>,
 }
 
 type CommandFile = fn(name: &str, expands_to: &str) -> (String, String);
@@ -87,10 +91,11 @@ const SPECS: [Spec; 5] = [
         shape: Shape::Groups,
         handler: |command, seconds, _| command_handler(command, seconds, 1),
         trust: true,
-        commands: Some(("prompts", |name, body| {
-            let text = format!("---\ndescription: \"loopgate: /{name} ({MARK})\"\n---\n{body}\n");
-            (format!("{name}.md"), text)
-        })),
+        // Codex's interactive UI (0.169.0, 0.171.0) runs no custom `/` command: its own commands are skills
+        // (`$CODEX_HOME/skills/NAME/SKILL.md`), which the user names with `$NAME` (the `$` key lists them). The
+        // prompt hook carries out `$pua-loop …` as `/pua-loop …`; the skill's text is what the model reads.
+        commands: Some(("skills", |name, _| skill(Agent::Codex, name))),
+        retired: Some("prompts"),
     },
     Spec {
         agent: Agent::Gemini,
@@ -109,6 +114,7 @@ const SPECS: [Spec; 5] = [
             let quoted = Value::String(body).to_string();
             (format!("{name}.toml"), format!("# {MARK}\nprompt = {quoted}\n"))
         })),
+        retired: None,
     },
     // Cursor: `timeout` in seconds; `loop_limit: null` lifts Cursor's cap of 5 follow-ups per conversation
     // (which a tool call does not reset), loopgate keeping its own.
@@ -128,18 +134,22 @@ const SPECS: [Spec; 5] = [
         },
         trust: false,
         commands: None,
+        retired: None,
     },
-    // Copilot CLI: personal hooks in `~/.copilot/hooks/*.json`, the command under `bash`.
+    // Copilot CLI: personal hooks in `~/.copilot/hooks/*.json`, the command under `bash`. Its interactive UI
+    // answers an unknown `/pua-loop` with "Unknown command" (1.0.102); a user-invocable skill is a `/` command
+    // there, which the prompt hook reads (`hook::agent::copilot`).
     Spec {
         agent: Agent::Copilot,
-        dir_var: None,
+        dir_var: Some("COPILOT_HOME"),
         home_var: None,
         dir_name: ".copilot",
         hooks_file: "hooks/loopgate.json",
         shape: Shape::Flat,
         handler: |command, seconds, _| json!({"type": "command", "bash": command, "timeoutSec": seconds}),
         trust: false,
-        commands: None,
+        commands: Some(("skills", |name, _| skill(Agent::Copilot, name))),
+        retired: None,
     },
     // opencode: global plugins in `~/.config/opencode/plugin/`, loaded at start.
     Spec {
@@ -152,8 +162,20 @@ const SPECS: [Spec; 5] = [
         handler: |_, _, _| Value::Null,
         trust: false,
         commands: None,
+        retired: None,
     },
 ];
+
+/// A loopgate command as a skill of `agent` (`skills/NAME/SKILL.md`): named and described in its frontmatter, as
+/// the CLI lists it; its text is what the model reads when the user invokes it.
+fn skill(agent: Agent, name: &str) -> (String, String) {
+    let text = format!(
+        "---\nname: {name}\ndescription: {}\n# {MARK}\n---\n{}\n",
+        Value::String(crate::messages::agents::skill_summary(agent, name)),
+        crate::messages::agents::skill_body(agent, name)
+    );
+    (format!("{name}/SKILL.md"), text)
+}
 
 /// The first line of every file install writes (a command file without it is the user's own).
 const MARK: &str = "loopgate-installed: loopgate install --agent rewrites this file";
@@ -250,6 +272,7 @@ pub(crate) fn install(agent: Agent, binary: &str) -> Result<(), Error> {
             _ => write(&path, &text)?,
         }
     }
+    remove_retired(spec, &dir)?;
     crate::say(crate::messages::agents::installed(agent, &hooks_path));
     Ok(())
 }
@@ -295,8 +318,13 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
         let path = dir.join(commands).join(command_file(name, body).0);
         if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(MARK)) {
             remove_file(&path)?;
+            // A command that is a directory of its own (a Codex skill), where nothing else is left in it.
+            if let Some(own) = path.parent().filter(|p| *p != dir.join(commands)) {
+                let _ = std::fs::remove_dir(own);
+            }
         }
     }
+    remove_retired(spec, &dir)?;
     // The directories install made, where nothing is left in them (`remove_dir` leaves one with anything in it).
     let made = spec.commands.map(|(commands, _)| dir.join(commands));
     let parent = hooks_path.parent().filter(|p| *p != dir);
@@ -313,6 +341,27 @@ pub(crate) fn uninstall(agent: Agent) -> Result<(), Error> {
         let _ = std::fs::remove_dir(empty);
     }
     crate::say(crate::messages::agents::uninstalled(agent));
+    Ok(())
+}
+
+/// Removes the command files an earlier version wrote where this one writes none (`Spec::retired`), and their
+/// directory if that leaves it empty; a file without loopgate's mark is the user's and stays.
+fn remove_retired(spec: &Spec, dir: &Path) -> Result<(), Error> {
+    let Some(retired) = spec.retired else {
+        return Ok(());
+    };
+    let retired = dir.join(retired);
+    let mut removed = false;
+    for (name, _) in COMMANDS {
+        let path = retired.join(format!("{name}.md"));
+        if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(MARK)) {
+            remove_file(&path)?;
+            removed = true;
+        }
+    }
+    if removed {
+        let _ = std::fs::remove_dir(&retired);
+    }
     Ok(())
 }
 

@@ -88,7 +88,7 @@ pub(crate) fn agent_message(output: &str, prompt: &str) -> String {
 fn quotes_a_tag(line: &str) -> bool {
     let mut rest = line.to_string();
     let mut found = false;
-    for name in ["promise", "loop-pause", "loop-abort"] {
+    for name in crate::tags::NAMES {
         let (open, close) = (format!("<{name}>"), format!("</{name}>"));
         while let Some(start) = rest.find(&open) {
             let Some(len) = rest[start..].find(&close) else { break };

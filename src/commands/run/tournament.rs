@@ -1,32 +1,42 @@
 //! `loopgate run --candidates N`: best of N under one sealed oracle.
 //!
-//! N loops start from the commit the user's branch is at, each in its own detached git worktree under loopgate's
-//! store (`worktrees/<id>/cK`), outside the user's tree. The oracle is sealed and baselined **once**, in the
-//! first worktree (`setup::start`: the seal, its companions, the baseline run); every other candidate gets a copy
-//! of that seal with its own root and loop id (`clone`), so all are judged by the same command, the same sealed
-//! inputs and the same baseline, and none can change it for the others. Each candidate is an ordinary
-//! `loopgate run --resume` child process in its worktree: the same stop decision, the same limits (each stopped at
-//! its own), the same rejections. At most `--jobs` run at once.
+//! N loops start from the commit the user's branch is at, each in a clone of its own under loopgate's store
+//! (`worktrees/<id>/cK`: `git clone --shared`, see `git`), outside the user's tree. The oracle is sealed and
+//! baselined **once**, in the first clone (`setup::start`: the seal, its companions, the baseline run); every
+//! other candidate gets a copy of that seal with its own root and loop id (`clone`), so all are judged by the
+//! same command, the same sealed inputs and the same baseline, and none can change it for the others. Each
+//! candidate is an ordinary `loopgate run --resume` child process in its clone (`compete`): the same stop
+//! decision, the same limits (each stopped at its own), the same rejections. At most `--jobs` run at once.
 //!
-//! The end: with `--until first` the first candidate whose loop completes wins and the others are stopped
-//! (SIGTERM, which cancels their loops); with `--until all` every candidate runs to its end and the best passing
-//! one wins (`rank`). Every candidate's work is committed on `loopgate/<id>/cK`, the winner's also on
+//! **Isolation.** Each candidate's agent runs in the agent's world (`confine::world`) with its clone as the one
+//! writable place under the store, and the user's repository — its tree and its git directory — read-only
+//! (`plane::CANDIDATE_KEEP_ENV`). The store holds every other candidate's clone and every seal, so a candidate
+//! can write neither a sibling nor its own oracle. Its git directory is its own; only loopgate writes the refs
+//! the user sees (`git::commit_candidate`).
+//!
+//! **Life cycle.** A record is written `running` before the first clone exists, and at the end, whatever ends
+//! it: every candidate stopped (Ctrl-C, SIGTERM, SIGHUP: `compete`), the record `interrupted` or `finished`.
+//! `loopgate tournament clean` removes what it left (`clean`); a tournament with no winner cleans up by itself
+//! unless `--keep`.
+//!
+//! The end: with `--until first` the first candidate whose loop completes wins and the others are stopped;
+//! with `--until all` every candidate runs to its end and the best passing one wins (`rank`: passing first,
+//! then `--rank`). Every candidate's work is committed on `loopgate/<id>/cK`, the winner's also on
 //! `loopgate/<id>/winner`; the user's branch and working tree are untouched until `loopgate accept`. A
 //! candidate whose loop had the oracle reject a change to its sealed inputs is named in the report.
-//!
-//! The agent of each candidate is confined off loopgate's store like any `loopgate run` agent; its own worktree
-//! (`LOOPGATE_CANDIDATE_TREE`) is the one directory under the store it may write (`plane`).
 
-mod clone;
+pub(crate) mod clean;
+pub(crate) mod clone;
+mod compete;
+mod events;
 mod git;
 pub(crate) mod rank;
 pub(crate) mod record;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::cli::{RunArgs, Until};
+use crate::cli::RunArgs;
 use crate::commands::setup;
 use crate::error::Error;
 use crate::exit_codes;
@@ -34,18 +44,13 @@ use crate::project::Project;
 
 use super::agents;
 use super::options::{Options, Start};
-use record::{Candidate, Tournament};
+use compete::{Entrant, Launch, Rules};
+use record::{Candidate, Status, Tournament};
 
-pub(crate) use git::{git as run_git, remove_worktree, toplevel};
+pub(crate) use git::{git as run_git, merge_conflicts, toplevel};
 
 /// Most candidates in one tournament.
-const MAX_CANDIDATES: u32 = 32;
-/// How often the running candidates are looked at.
-const POLL: Duration = Duration::from_millis(200);
-/// How often their cost is added up (each candidate's history is read).
-const COST_CHECK: Duration = Duration::from_secs(1);
-/// The variable that tells a candidate's `loopgate run` (and so its agent's confinement) its worktree.
-const TREE_ENV: &str = crate::plane::CANDIDATE_TREE_ENV;
+pub(crate) const MAX_CANDIDATES: u32 = 32;
 
 /// Runs a tournament; the exit code is 0 when a candidate won.
 pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
@@ -63,7 +68,7 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     }
     if !args.setup.holdout.is_empty() {
         return Err(Error::Usage(
-            "`--holdout` does not go with `--candidates` yet: the held-out files would stay in the other candidates' worktrees".into(),
+            "`--holdout` does not go with `--candidates` yet: the held-out files would stay in the other candidates' clones".into(),
         ));
     }
     let argvs = agents::per_candidate(n as usize, &t.agents, &t.models, &args.agent)?;
@@ -98,104 +103,129 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
             repo.display()
         )));
     }
+    let repo = canonical(&repo);
     let base = git::git(&repo, &["rev-parse", "HEAD"])
         .map_err(|_| Error::Usage("`--candidates` needs a commit to start from: commit your work first".into()))?;
     if !git::git(&repo, &["status", "--porcelain", "--untracked-files=no"])?.is_empty() {
         eprintln!(
-            "loopgate: note: your uncommitted changes are not in the candidates' worktrees; they start from {}",
+            "loopgate: note: your uncommitted changes are not in the candidates' clones; they start from {}",
             &base[..base.len().min(12)]
         );
     }
-    let id = new_id();
-    let dir = record::worktrees(&id);
-    crate::seal::create_private_dir(&dir).map_err(|source| Error::Io {
-        action: "create the tournament's directory",
-        path: dir.clone(),
-        source,
-    })?;
-    let dir = canonical(&dir);
-    eprintln!(
-        "loopgate: tournament {id}: {n} candidate(s) from {} in {}",
-        &base[..12.min(base.len())],
-        dir.display()
-    );
-
-    // Seal and baseline once, in the first worktree; every other candidate gets a copy of that oracle.
-    let prepared = Instant::now();
-    let names: Vec<String> = (1..=n).map(|k| format!("c{k}")).collect();
-    let first = Project {
-        root: dir.join(&names[0]),
-    };
-    git::add_worktree(&repo, &first.root, &base)?;
-    let started = setup::start(&config, first.clone())?;
-    let sealed_in = prepared.elapsed();
-    clone::release(&first)?;
-    let mut loop_ids = vec![started.state.fields.config.loop_id.clone()];
-    for name in &names[1..] {
-        let tree = Project { root: dir.join(name) };
-        git::add_worktree(&repo, &tree.root, &base)?;
-        loop_ids.push(clone::into(&first, &tree, &format!("{}-{name}", loop_ids[0]))?);
-    }
-    eprintln!(
-        "loopgate: sealed and baselined once in {:.1}s; {n} worktree(s) ready in {:.1}s",
-        sealed_in.as_secs_f64(),
-        prepared.elapsed().as_secs_f64()
-    );
-
-    let jobs = t
-        .jobs
-        .map(|j| j.max(1) as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
-    let mut entrants: Vec<Entrant> = names
-        .iter()
-        .zip(&argvs)
-        .zip(&loop_ids)
-        .map(|((name, argv), loop_id)| Entrant {
-            name: name.clone(),
-            loop_id: loop_id.clone(),
-            tree: dir.join(name),
-            argv: argv.clone(),
-            child: None,
-            exit: None,
-            started: None,
-            seconds: 0.0,
-        })
-        .collect();
+    // Signals are the tournament's from here: the candidates are stopped, the record written.
     let _ = crate::interrupt::install(|_| {});
+    let id = new_id();
+    let mut tournament = Tournament {
+        id: id.clone(),
+        repo: repo.clone(),
+        base: base.clone(),
+        until: t.until,
+        candidates: Vec::new(),
+        winner: None,
+        accepted: false,
+        target: config.loop_config.verify.score.as_ref().map(|gate| gate.target),
+        budget_spent: false,
+        status: Status::Running,
+        pid: Some(std::process::id()),
+        rank: t.rank,
+        cleaned: false,
+    };
+    tournament.save()?;
+    let dir = record::worktrees(&id);
+    let mut entrants = match prepare(&config, &repo, &base, &dir, n, &argvs) {
+        Ok(entrants) => entrants,
+        Err(err) => {
+            // No candidate ran: nothing to keep but the record of the attempt.
+            let _ = clean::remove(&id, &repo);
+            tournament.status = Status::Interrupted;
+            tournament.pid = None;
+            tournament.cleaned = true;
+            let _ = tournament.save();
+            return match crate::interrupt::requested() {
+                Some(signal) => {
+                    eprintln!(
+                        "loopgate: tournament {id} interrupted ({}) before its candidates started; nothing is left",
+                        crate::interrupt::name(signal)
+                    );
+                    Ok(crate::interrupt::reraise(signal))
+                }
+                None => Err(err),
+            };
+        }
+    };
+    let dir = canonical(&dir);
+
+    let jobs = t.jobs.map_or(entrants.len(), |j| j.max(1) as usize);
     let rules = Rules {
         jobs,
         until: t.until,
         max_cost: options.cost.max_cost,
     };
-    let (interrupted, spent) = compete(&mut entrants, &child_flags, &dir, &rules);
+    let keep = std::env::join_paths([repo.clone(), canonical(&git::common_dir(&repo)?)]).map_err(|e| {
+        Error::Usage(format!(
+            "the repository's path `{}` cannot be passed to the candidates: {e}",
+            repo.display()
+        ))
+    })?;
+    let events = events::Events { json: t.json };
+    let launch = Launch {
+        flags: &child_flags,
+        dir: &dir,
+        keep: &keep,
+        events,
+    };
+    events.emit(&events::Event::Started {
+        tournament: &id,
+        base: &base,
+        candidates: entrants.len(),
+        jobs,
+        isolation: &isolation(),
+    });
+    let tether = crate::process::tether::arm(&repo);
+    let (interrupted, spent) = compete::compete(&mut entrants, &launch, &rules);
+    drop(tether);
 
     let direction = config.loop_config.verify.score.as_ref().map(|gate| gate.direction);
-    let candidates: Vec<Candidate> = entrants.iter().map(|e| clone::result(e, &base, &id)).collect();
+    let candidates: Vec<Candidate> = entrants.iter().map(|e| clone::result(e, &repo, &base, &id)).collect();
     let standings: Vec<rank::Standing> = candidates
         .iter()
         .map(|c| rank::Standing {
             passed: c.ending == "complete",
             score: c.score,
             diff_lines: c.diff_lines,
+            cost: c.cost.as_ref().and_then(|r| r.cost_usd),
+            seconds: c.seconds,
             iterations: c.iterations,
         })
         .collect();
-    let winner = rank::order(&standings, direction).first().copied();
-    if let Some(commit) = winner.and_then(|w| candidates[w].commit.as_deref()) {
-        git::git(&repo, &["branch", "--force", &format!("loopgate/{id}/winner"), commit])?;
-    }
-    let tournament = Tournament {
-        id,
-        repo,
-        base,
-        until: t.until,
-        candidates,
-        winner,
-        accepted: false,
-        target: config.loop_config.verify.score.as_ref().map(|gate| gate.target),
-        budget_spent: spent,
+    // An interrupted tournament names no winner: the others were stopped before they could finish.
+    let winner = if interrupted.is_some() {
+        None
+    } else {
+        rank::order(&standings, direction, t.rank).first().copied()
     };
+    if let Some(commit) = winner.and_then(|w| candidates[w].commit.as_deref()) {
+        git::git(
+            &repo,
+            &["update-ref", &format!("refs/heads/loopgate/{id}/winner"), commit],
+        )?;
+    }
+    tournament.candidates = candidates;
+    tournament.winner = winner;
+    tournament.budget_spent = spent;
+    tournament.status = if interrupted.is_some() {
+        Status::Interrupted
+    } else {
+        Status::Finished
+    };
+    tournament.pid = None;
     tournament.save()?;
+    events.emit(&events::Event::Ended {
+        tournament: &id,
+        status: tournament.status,
+        winner: tournament.winner().map(|w| w.name.as_str()),
+        candidates: &tournament.candidates,
+    });
     for candidate in &tournament.candidates {
         let copy = record::history_copy(&tournament.id, &candidate.name);
         let _ = crate::seal::create_private_dir(copy.parent().unwrap_or(&dir));
@@ -208,11 +238,27 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         );
     }
     report(&tournament);
+    if winner.is_none() && interrupted.is_none() && !t.keep {
+        match clean::remove(&id, &repo) {
+            Ok(_) => {
+                tournament.cleaned = true;
+                tournament.save()?;
+                eprintln!(
+                    "loopgate: no winner: the candidates' clones and branches are removed (`--keep` keeps them); `loopgate tournament show {id}` tells what each did"
+                );
+            }
+            Err(err) => eprintln!("loopgate: {err}; `loopgate tournament clean {id}` tries again"),
+        }
+    }
     match crate::commands::report::tournament_page(&tournament) {
         Ok(path) => eprintln!("loopgate: the picture: {}", path.display()),
         Err(err) => eprintln!("loopgate: {err}"),
     }
     if let Some(signal) = interrupted {
+        eprintln!(
+            "loopgate: tournament {id} interrupted ({}): every candidate was stopped; `loopgate tournament clean {id}` removes its clones and branches",
+            crate::interrupt::name(signal)
+        );
         return Ok(crate::interrupt::reraise(signal));
     }
     Ok(if winner.is_some() {
@@ -222,135 +268,74 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     })
 }
 
-/// How the candidates run: how many at once, when the tournament ends, and its dollar budget.
-struct Rules {
-    jobs: usize,
-    until: Until,
-    max_cost: Option<f64>,
-}
-
-/// One candidate while the tournament runs.
-pub(crate) struct Entrant {
-    pub(crate) name: String,
-    pub(crate) loop_id: String,
-    pub(crate) tree: PathBuf,
-    pub(crate) argv: Vec<String>,
-    child: Option<Child>,
-    /// Its `loopgate run`'s exit code, once it ended (`None` if it never started or was killed by a signal).
-    pub(crate) exit: Option<u8>,
-    started: Option<Instant>,
-    pub(crate) seconds: f64,
-}
-
-/// Runs the candidates, at most `jobs` at once, until the end rule or the budget says so; returns the signal
-/// that interrupted the tournament, if one did, and whether the budget (`--max-cost`, over every candidate) was
-/// spent.
-fn compete(entrants: &mut [Entrant], flags: &[String], dir: &Path, rules: &Rules) -> (Option<i32>, bool) {
-    let mut next = 0;
-    let mut decided = false;
-    let mut spent = false;
-    let mut last_count = Instant::now();
-    loop {
-        let interrupted = crate::interrupt::requested();
-        let running = entrants.iter().filter(|e| e.child.is_some()).count();
-        let open = !decided && !spent && interrupted.is_none();
-        if open && next < entrants.len() && running < rules.jobs {
-            let entrant = &mut entrants[next];
-            next += 1;
-            match spawn(entrant, flags, dir) {
-                Ok(child) => {
-                    entrant.child = Some(child);
-                    entrant.started = Some(Instant::now());
-                }
-                Err(err) => eprintln!("loopgate: candidate {} could not start: {err}", entrant.name),
-            }
-            continue;
+/// Makes the candidates' clones and seals the oracle once, in the first (see the module docs); the candidates
+/// ready to start.
+fn prepare(
+    config: &setup::Config,
+    repo: &Path,
+    base: &str,
+    dir: &Path,
+    n: u32,
+    argvs: &[Vec<String>],
+) -> Result<Vec<Entrant>, Error> {
+    crate::seal::create_private_dir(dir).map_err(|source| Error::Io {
+        action: "create the tournament's directory",
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let dir = canonical(dir);
+    eprintln!(
+        "loopgate: tournament {}: {n} candidate(s) from {} in {}",
+        dir.file_name().unwrap_or_default().to_string_lossy(),
+        &base[..12.min(base.len())],
+        dir.display()
+    );
+    eprintln!("loopgate: candidates' isolation: {}", isolation());
+    let prepared = Instant::now();
+    let names: Vec<String> = (1..=n).map(|k| format!("c{k}")).collect();
+    let first = Project {
+        root: dir.join(&names[0]),
+    };
+    git::clone_candidate(repo, &first.root, base)?;
+    let started = setup::start(config, first.clone())?;
+    let sealed_in = prepared.elapsed();
+    clone::release(&first)?;
+    let mut loop_ids = vec![started.state.fields.config.loop_id.clone()];
+    for name in &names[1..] {
+        if let Some(signal) = crate::interrupt::requested() {
+            return Err(Error::Usage(format!(
+                "interrupted ({}) while the candidates' clones were made",
+                crate::interrupt::name(signal)
+            )));
         }
-        if running == 0 && (!open || next >= entrants.len()) {
-            return (interrupted, spent);
-        }
-        std::thread::sleep(POLL);
-        for entrant in entrants.iter_mut() {
-            let Some(child) = entrant.child.as_mut() else { continue };
-            let Ok(Some(status)) = child.try_wait() else { continue };
-            entrant.exit = status.code().and_then(|c| u8::try_from(c).ok());
-            entrant.seconds = entrant.started.map_or(0.0, |s| s.elapsed().as_secs_f64());
-            entrant.child = None;
-            eprintln!(
-                "loopgate: candidate {} ended ({}) after {:.0}s",
-                entrant.name,
-                ending_word(entrant.exit),
-                entrant.seconds
-            );
-            if rules.until == Until::First && entrant.exit == Some(exit_codes::OK) {
-                decided = true;
-            }
-        }
-        if let Some(max) = rules.max_cost
-            && !spent
-            && last_count.elapsed() >= COST_CHECK
-        {
-            last_count = Instant::now();
-            let dollars: f64 = entrants
-                .iter()
-                .filter(|e| e.started.is_some())
-                .filter_map(|e| {
-                    super::spent_in(&Project { root: e.tree.clone() }, &e.loop_id)
-                        .0
-                        .cost_usd
-                })
-                .sum();
-            if dollars >= max {
-                eprintln!(
-                    "loopgate: the tournament's cost budget is spent: ${dollars:.4} of --max-cost ${max:.2}; stopping the candidates"
-                );
-                spent = true;
-            }
-        }
-        if decided || spent {
-            for entrant in entrants.iter().filter(|e| e.child.is_some()) {
-                if let Some(child) = &entrant.child {
-                    // SIGTERM: its `loopgate run` stops its agent and verify and records the loop cancelled.
-                    let pid = libc::pid_t::try_from(child.id()).unwrap_or(0);
-                    if pid > 0 {
-                        // SAFETY: kill(2) on a child we spawned and have not reaped yet.
-                        unsafe { libc::kill(pid, libc::SIGTERM) };
-                    }
-                }
-            }
-        }
+        let tree = Project { root: dir.join(name) };
+        git::clone_candidate(repo, &tree.root, base)?;
+        loop_ids.push(clone::into(&first, &tree, &format!("{}-{name}", loop_ids[0]))?);
     }
+    eprintln!(
+        "loopgate: sealed and baselined once in {:.1}s; {n} clone(s) ready in {:.1}s",
+        sealed_in.as_secs_f64(),
+        prepared.elapsed().as_secs_f64()
+    );
+    Ok(names
+        .into_iter()
+        .zip(argvs)
+        .zip(loop_ids)
+        .map(|((name, argv), loop_id)| Entrant::new(name.clone(), loop_id, dir.join(&name), argv.clone()))
+        .collect())
 }
 
-/// Starts one candidate: `loopgate run --resume` in its worktree, its output in `dir/cK.log`.
-fn spawn(entrant: &Entrant, flags: &[String], dir: &Path) -> std::io::Result<Child> {
-    let log = std::fs::File::create(dir.join(format!("{}.log", entrant.name)))?;
-    let exe = std::env::current_exe()?;
-    Command::new(exe)
-        .arg("run")
-        .arg("--resume")
-        .args(flags)
-        .arg("--")
-        .args(&entrant.argv)
-        .current_dir(&entrant.tree)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env(TREE_ENV, &entrant.tree)
-        .stdin(Stdio::null())
-        .stdout(log.try_clone()?)
-        .stderr(log)
-        .spawn()
-}
-
-/// How a candidate's `loopgate run` ended, from its exit code.
-fn ending_word(exit: Option<u8>) -> &'static str {
-    match exit {
-        Some(exit_codes::OK) => "complete",
-        Some(exit_codes::LIMIT_REACHED) => "limit reached",
-        Some(exit_codes::ABORTED) => "aborted",
-        Some(exit_codes::PAUSED) => "paused",
-        Some(exit_codes::CANCELLED) => "cancelled",
-        Some(_) => "failed",
-        None => "stopped",
+/// What keeps the candidates apart on this machine, said plainly: never a protection that is not there.
+fn isolation() -> String {
+    let protection = crate::confine::probe();
+    if protection.is_protected() {
+        format!(
+            "{protection}: each agent writes its own clone only — not the store, the other candidates, your tree or your .git"
+        )
+    } else {
+        format!(
+            "NONE — {protection}: a candidate's agent can write the store, the other candidates, your tree and your .git"
+        )
     }
 }
 
@@ -389,10 +374,10 @@ fn report(t: &Tournament) {
              `loopgate accept` takes it in; `git diff HEAD loopgate/{}/winner` shows it.",
             w.name, t.id, w.diff_lines, t.id
         ),
-        None => eprintln!(
-            "\nloopgate: no candidate passed the oracle; their work is on the branches `loopgate/{}/cK`",
-            t.id
-        ),
+        None if t.status == Status::Interrupted => {
+            eprintln!("\nloopgate: no winner: the tournament was stopped before its end");
+        }
+        None => eprintln!("\nloopgate: no winner: no candidate passed the oracle"),
     }
 }
 

@@ -118,6 +118,9 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
             _ if described.gtest_report => {
                 "the tests GoogleTest's own JUnit reports name, written to a private directory, beside the runner's output".to_string()
             }
+            _ if described.phpunit_report => {
+                "PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path: its test names are the run's".to_string()
+            }
             (true, _) => "pytest's own JUnit report, written to a private path, beside the runner's output".to_string(),
             (false, Some(who)) => format!(
                 "the per-test results loopgate's start hook recorded from {who} to a private path, beside the runner's output"

@@ -140,7 +140,7 @@ impl Private {
     /// prepared strings, the options written into a buffer on the stack), so it runs between `fork` and `exec`,
     /// inside the namespace.
     pub(crate) fn enter(&self) -> io::Result<()> {
-        tmpfs(&self.staging)?;
+        tmpfs(&self.staging, 0)?;
         let staging = Fd::open(&self.staging)?;
         let room = Fd::open(&self.room)?;
         for group in &self.places {
@@ -171,7 +171,7 @@ impl Private {
         source.fd_path(room.0);
         bind(source.as_cstr()?, &self.room)?;
         // The layers stay reachable by the overlays alone: the run does not see them.
-        tmpfs(&self.staging)
+        tmpfs(&self.staging, 0)
     }
 }
 
@@ -200,8 +200,9 @@ fn overlay(staging: &Fd, lower: &Fd, layer: &Layer) -> io::Result<()> {
     })
 }
 
-/// An empty private file system at `path` (the scratch's own, and what hides a directory in the room).
-pub(super) fn tmpfs(path: &CStr) -> io::Result<()> {
+/// An empty private file system at `path` (the scratch's own, and what hides a directory in the room and in the
+/// agent's world), with `extra` mount flags (`MS_RDONLY` where nothing may be written into it either).
+pub(in crate::confine) fn tmpfs(path: &CStr, extra: libc::c_ulong) -> io::Result<()> {
     let tmpfs = c"tmpfs";
     // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
     check(unsafe {
@@ -209,7 +210,7 @@ pub(super) fn tmpfs(path: &CStr) -> io::Result<()> {
             tmpfs.as_ptr(),
             path.as_ptr(),
             tmpfs.as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV,
+            libc::MS_NOSUID | libc::MS_NODEV | extra,
             c"mode=0700".as_ptr().cast(),
         )
     })

@@ -11,7 +11,16 @@ fn prompts_name_the_command_by_either_spelling_and_nothing_else_counts() {
     assert_eq!(command_of("/loopgate:pua-loop\nfix"), Some((Kind::Setup, "\nfix")));
     assert_eq!(command_of("/cancel-loop"), Some((Kind::Cancel, "")));
     assert_eq!(command_of("/loopgate:cancel-loop "), Some((Kind::Cancel, " ")));
+    // Codex's skills (its interactive UI runs no custom `/` command), and a leading space (how Codex's UI sends a
+    // `/` it does not know to the model).
+    assert_eq!(command_of("$pua-loop \"x\""), Some((Kind::Setup, " \"x\"")));
+    assert_eq!(command_of(" /resume-loop"), Some((Kind::Resume, "")));
+    assert_eq!(command_of("$cancel-loop"), Some((Kind::Cancel, "")));
     for other in [
+        "$loop-status",
+        "$loopgate:pua-loop x",
+        "$$pua-loop x",
+        "say $pua-loop x",
         "please /pua-loop x",
         "/pua-loops x",
         "/other:pua-loop x",

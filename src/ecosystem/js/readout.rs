@@ -20,10 +20,12 @@ use crate::readout::counts::{Kind, TestCounts, number_word, one_of, tally};
 use crate::readout::lines::{Found, Lines, details, next_text};
 use crate::readout::results::TestResults;
 
+/// Jest's summary lines end with a total (`Tests:       1 failed, 2 passed, 3 total`); PHPUnit's `Tests: 4,
+/// Assertions: 3, Failures: 1.` does not.
 pub(super) fn is_jest_marker(line: &str) -> bool {
     let t = line.trim_start();
     t.starts_with("Test Suites:")
-        || t.starts_with("Tests:")
+        || (t.starts_with("Tests:") && t.trim_end().ends_with(" total"))
         || t.starts_with("No tests found, exiting")
         || (t.starts_with("● ") && !t.starts_with("● Console"))
 }

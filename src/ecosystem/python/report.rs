@@ -28,6 +28,9 @@ pub(crate) enum Problem {
     Failed(usize),
     /// Tests stdout says passed that the report does not hold as passed.
     Unreported(Vec<String>),
+    /// The report is whole but names no test, where the baseline's named them all (PHPUnit's, whose output
+    /// names none: a run narrowed to nothing, `No tests executed!`).
+    NoTests,
 }
 
 /// A structured report: every test with how it ended. pytest's JUnit report names a test by its stdout name's
@@ -38,6 +41,9 @@ pub(crate) struct Report {
     pub tests: BTreeMap<String, TestOutcome>,
     /// The names are JUnit's (see [`junit_name`]), not the output's.
     junit: bool,
+    /// The tests of the runners whose events name them where their output does not
+    /// (`runner::Report::HookNamed`), with how they ended; skipped ones are left out (they did not run).
+    named: BTreeMap<String, TestOutcome>,
     /// Runs recorded whole rather than test by test (`go test`'s binaries, by file name), with how they ended.
     runs: BTreeMap<String, TestOutcome>,
 }
@@ -86,6 +92,10 @@ impl Report {
                 "fail" => TestOutcome::Failed,
                 _ => continue,
             };
+            if names_tests(&event.runner) {
+                let before = report.named.entry(event.name.clone()).or_insert(outcome);
+                *before = (*before).max(outcome);
+            }
             let map = if event.runner == GO_TEST {
                 &mut report.runs
             } else {
@@ -112,6 +122,13 @@ impl Report {
             results.record(name.strip_prefix("::").unwrap_or(name), *outcome);
         }
         results
+    }
+
+    /// Adds the tests these events name for runners whose output does not name them (see `hook::add_named`).
+    pub(crate) fn add_named(&self, results: &mut TestResults) {
+        for (name, outcome) in &self.named {
+            results.record(name, *outcome);
+        }
     }
 
     /// A name of the output as this report names it.
@@ -173,6 +190,13 @@ impl Report {
     }
 }
 
+/// Whether the events of the runner named `runner` (as its row names it) name its tests for the verdict.
+fn names_tests(runner: &str) -> bool {
+    crate::runner::Runner::ALL
+        .iter()
+        .any(|r| r.name() == runner && r.row().report == crate::runner::Report::HookNamed)
+}
+
 /// The runners whose start hooks wrote the events at `path`, as one phrase (`unittest`, `unittest and mocha`);
 /// `None` where there are none.
 pub(crate) fn runners_of(path: &Path) -> Option<String> {
@@ -209,7 +233,9 @@ fn junit_name(nodeid: &str) -> String {
 
 /// The tests of a report, each with how it ended (a skipped test did not run, as in `readout::results`).
 fn parse(text: &str) -> Result<Report, Problem> {
-    if !(text.trim_end().ends_with("</testsuites>") || text.trim_end().ends_with("</testsuite>")) {
+    let end = text.trim_end();
+    // PHPUnit writes a run of no test as `<testsuites/>`.
+    if !(end.ends_with("</testsuites>") || end.ends_with("</testsuite>") || end.ends_with("<testsuites/>")) {
         return Err(Problem::CutShort);
     }
     let mut report = Report {
@@ -319,6 +345,12 @@ mod tests {
         );
         let honest = results(&[("tests/test_calc.py::test_add", TestOutcome::Passed)]);
         assert_eq!(report.holds(&honest), None);
+    }
+
+    #[test]
+    fn phpunits_report_of_no_test_is_whole_and_empty() {
+        let report = parse("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites/>\n").expect("parses");
+        assert!(report.tests.is_empty());
     }
 
     #[test]

@@ -11,6 +11,11 @@
 //! `tool_input.command` (checked with 0.169.0, a model whose tool set has it): it is guarded as `ApplyPatch`,
 //! every file the patch names. `write_stdin` (keys sent to a running command) reaches no PreToolUse at all.
 //!
+//! Codex hands a Stop hook's reason to the model inside `<hook_prompt …>…</hook_prompt>`, XML-escaped (checked,
+//! 0.169.0 and 0.171.0: the model read `&lt;promise&gt;`), and a Stop hook has no other channel to the model. So
+//! the reason carries none of the characters XML escapes (`entities::survive`). The loop's briefing, which the prompt
+//! hook hands over as context, reaches the model as it is, tags included.
+//!
 //! Codex has no cap on stop-hook blocks in a row (an always-blocking hook ran 393 times in two minutes), so
 //! loopgate keeps its own (`LOOPGATE_BLOCK_CAP`).
 
@@ -34,6 +39,9 @@ impl Adapter for Codex {
 
     fn write(&self, _event: &HookEvent, mut output: HookOutput) -> String {
         output.notification = None;
+        if let Answer::Block { reason } = &mut output.answer {
+            *reason = super::entities::survive(reason, &['<', '>', '&'], "Codex");
+        }
         let rewrite = matches!(
             output.answer,
             Answer::Tool {

@@ -16,6 +16,8 @@
 //! - the answers: a tool is refused with `{"decision":"deny","reason":…}` and a command rewritten with
 //!   `hookSpecificOutput.tool_input`;
 //! - no cap on blocks in a row, so loopgate keeps its own;
+//! - `additionalContext` reaches the model with `<` and `>` as entities, so it is handed over with none
+//!   (`entities`);
 //! - the `/pua-loop` command install writes ends with a note for the model, read only where the hooks did not run
 //!   (an untrusted folder, `messages::agents::GEMINI_NO_HOOKS_NOTE`): the prompt hook cuts it off.
 
@@ -104,8 +106,10 @@ impl Adapter for Gemini {
             } => Some(json!({"hookEventName": name, "tool_input": input})),
             Answer::Tool { verdict: None, context } => context
                 .as_ref()
-                .map(|context| json!({"hookEventName": name, "additionalContext": context})),
-            Answer::Context { context, .. } => Some(json!({"hookEventName": name, "additionalContext": context})),
+                .map(|context| json!({"hookEventName": name, "additionalContext": unescapable(context)})),
+            Answer::Context { context, .. } => {
+                Some(json!({"hookEventName": name, "additionalContext": unescapable(context)}))
+            }
         };
         if let Some(notice) = &output.notice {
             wire.insert("systemMessage".into(), notice.as_str().into());
@@ -115,6 +119,12 @@ impl Adapter for Gemini {
         }
         Value::Object(wire).to_string()
     }
+}
+
+/// Gemini CLI turns `<` and `>` of every `additionalContext` into entities before the model reads it (0.61.0,
+/// `getAdditionalContext`); a Stop reason it passes as it is.
+fn unescapable(context: &str) -> String {
+    super::entities::survive(context, &['<', '>'], "Gemini CLI")
 }
 
 /// The text of a `gemini` entry of Gemini CLI's transcript (`{"type":"gemini","content":…}`, the content a

@@ -63,6 +63,66 @@ fn codex_output_drops_the_notification_and_allows_a_rewritten_command() {
     assert!(claude["terminalSequence"].is_string());
 }
 
+/// Codex XML-escapes a Stop hook's reason, Gemini CLI the `<`, `>` of every `additionalContext`: what each gets has
+/// nothing it would escape (`entities`); the rest of its output is as before.
+#[test]
+fn text_a_cli_would_html_escape_reaches_it_with_nothing_to_escape() {
+    let reason = "expected <5> && done. Reply with <promise>LOOP_DONE</promise>.";
+    let out = written(
+        Agent::Codex,
+        &HookEvent::Stop,
+        HookOutput::block(reason.into(), "shown".into()),
+    );
+    let sent = out["reason"].as_str().expect("a reason");
+    assert!(
+        !sent.contains(['<', '>', '&']) && sent.contains("LOOP_DONE in a promise tag"),
+        "{sent}"
+    );
+    assert_eq!(out["decision"], "block");
+    // Gemini reads a Stop reason verbatim, and escapes its contexts.
+    let gemini = written(
+        Agent::Gemini,
+        &HookEvent::Stop,
+        HookOutput::block(reason.into(), "x".into()),
+    );
+    assert_eq!(gemini["reason"], reason);
+    let briefing = HookOutput::prompt_context(reason.into(), "sealed".into());
+    let gemini = written(Agent::Gemini, &HookEvent::UserPromptSubmit, briefing.clone());
+    let context = gemini["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("context");
+    assert!(
+        context.starts_with("expected ‹5› && done. Reply with LOOP_DONE in a promise tag."),
+        "{context}"
+    );
+    // Codex passes a prompt hook's context as it is.
+    let codex = written(Agent::Codex, &HookEvent::UserPromptSubmit, briefing);
+    assert_eq!(codex["hookSpecificOutput"]["additionalContext"], reason);
+}
+
+/// Copilot CLI hands the prompt hook its wrapper of an invoked skill (recorded from 1.0.102's interactive UI):
+/// it is read as the command the user typed; any other prompt is left as it is.
+#[test]
+fn copilot_reads_an_invoked_skill_as_the_command_typed() {
+    let wrapped = |args: &str| {
+        format!(
+            "The user explicitly invoked the \"/pua-loop\" skill. Follow its instructions now.\n\n<skill-context name=\"pua-loop\">\nBase directory for this skill: /h/.copilot/skills/pua-loop\n\nThe user's message is loopgate's command.\n\n{args}</skill-context>"
+        )
+    };
+    let prompt = |text: String| {
+        let raw = json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "prompt": text});
+        read(Agent::Copilot, &HookEvent::UserPromptSubmit, &raw)
+            .prompt
+            .expect("a prompt")
+    };
+    assert_eq!(
+        prompt(wrapped("\nARGUMENTS: \"fix </skill-context> it\" --verify 'x'\n")),
+        "/pua-loop \"fix </skill-context> it\" --verify 'x'"
+    );
+    assert_eq!(prompt(wrapped("")), "/pua-loop");
+    assert_eq!(prompt("hello /pua-loop".into()), "hello /pua-loop");
+}
+
 /// The note that ends Gemini's `/pua-loop` command (for the model, where the hooks did not run) is no part of the
 /// task.
 #[test]

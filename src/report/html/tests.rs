@@ -55,6 +55,7 @@ fn lane(name: &str, loop_id: &str) -> Lane {
                 Event::Complete(Complete {
                     promise_rejections: 0,
                     verify: Some(verify(5, 0, 0.9)),
+                    review: None,
                 }),
             ),
         ],

@@ -10,7 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 6] = Lang::ALL;
+const LANGS: [Lang; 8] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -54,6 +54,8 @@ fn header(lang: Lang) -> &'static str {
         Lang::Go => "package calc\n\nimport \"testing\"\n",
         Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
         Lang::Cpp => "#include <gtest/gtest.h>\n#include \"calc.h\"\n",
+        Lang::Ruby => "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
+        Lang::Php => "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
     }
 }
 
@@ -105,6 +107,19 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nstruct Fixture_NAME : ::testing::Test {\n  void SetUp() override { x = 1; }\n  int x;\n};\n",
             "\n#define CASES_NAME \\\n  1, 2\n",
         ],
+        Lang::Ruby => vec![
+            "\nclass NAMETest < Minitest::Test\n  def test_a\n    assert_equal 1, f(\"#{1}\")\n  end\nend\n",
+            "\ndescribe \"NAME\" do\n  before { @x = 1 }\n  it \"works\" do\n    expect(f(1)).to eq 1 if @x\n  end\n  xit(\"later\") { skip }\nend\n",
+            "\ndef helper_NAME(a, b = [1])\n  a + b.sum / 2\nend\n",
+            "\nTEXT_NAME = <<~EOS\n  end\nEOS\n",
+            "\nCASES_NAME = %w[a b].map { |s| s =~ /x[\\/]y/ }\n",
+        ],
+        Lang::Php => vec![
+            "\nfinal class NAMETest extends TestCase\n{\n    public function testA(): void\n    {\n        $this->assertSame(1, f(1));\n    }\n}\n",
+            "\nclass SkipNAMETest extends TestCase\n{\n    /** @dataProvider rows */\n    public function testB(int $x): void\n    {\n        $this->markTestSkipped(\"x {$x}\");\n    }\n\n    public static function rows(): array\n    {\n        return [[1], 'two' => [2]];\n    }\n}\n",
+            "\nfunction helper_NAME(string $s): string\n{\n    return <<<EOT\n    {$s} # }\n    EOT;\n}\n",
+            "\n$casesNAME = ['a' => 1, \"b\" => 2]; // x\n",
+        ],
     }
 }
 
@@ -117,12 +132,18 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
         Lang::Cpp => "\nTEST(Appended, Zz) {\n  EXPECT_TRUE(true);\n}\n",
+        Lang::Ruby => "\nit \"appended zz\" do\n  expect(true).to be true\nend\n",
+        Lang::Php => {
+            "\nclass AppendedZzTest extends TestCase\n{\n    public function testZz(): void\n    {\n        $this->assertTrue(true);\n    }\n}\n"
+        }
     }
 }
 
 fn comment(lang: Lang) -> &'static str {
     match lang {
-        Lang::Python | Lang::Shell => "\n# a note: it.skip() @pytest.mark.skip skip\n",
+        Lang::Python | Lang::Shell | Lang::Ruby | Lang::Php => {
+            "\n# a note: it.skip() @pytest.mark.skip skip xit markTestSkipped()\n"
+        }
         _ => "\n// a note: it.skip() #[ignore] t.Skip() GTEST_SKIP() [.]\n",
     }
 }

@@ -2,6 +2,8 @@
 //! each other worktree with its own root and loop id, and left waiting for its `loopgate run --resume`. And,
 //! at the end, each candidate's result read back from its worktree.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::error::Error;
@@ -10,7 +12,7 @@ use crate::lifecycle::{ActiveLoop, Lookup, lookup};
 use crate::project::Project;
 use crate::seal::{Seal, Store, json_path};
 
-use super::Entrant;
+use super::compete::Entrant;
 use super::git;
 use super::record::Candidate;
 
@@ -41,19 +43,37 @@ pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String
     let text = serde_json::to_string(&seal)
         .map_err(|e| corrupt(e.to_string()))?
         .replace(&json_path(&from.root), &json_path(&to.root));
-    let mut seal: Seal = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
-    let from_id = std::mem::replace(&mut seal.fields.config.loop_id, loop_id.to_string());
+    let seal: Seal = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+    store.copy_companions(from, to)?;
+    let init = init_of(from, &seal.fields.config.loop_id);
+    install(to, store, seal, loop_id, init)
+}
+
+/// The `init` record of loop `loop_id` in `project`'s history.
+pub(crate) fn init_of(project: &Project, loop_id: &str) -> Option<Record> {
+    history::read(&project.history_path()).ok().and_then(|read| {
+        read.records
+            .into_iter()
+            .find(|r| r.loop_id == loop_id && r.status() == Status::Init)
+    })
+}
+
+/// Makes `seal` (another tree's, its paths already `to`'s, its companions in place) `to`'s loop `loop_id`,
+/// released, with `init` as its first record; returns the id. Shared by the tournament's worktrees and a CI
+/// matrix's jobs (`matrix::adopt`).
+pub(crate) fn install(
+    to: &Project,
+    store: Store,
+    mut seal: Seal,
+    loop_id: &str,
+    init: Option<Record>,
+) -> Result<String, Error> {
+    seal.fields.config.loop_id = loop_id.to_string();
     seal.history = None;
     seal.logs.clear();
     seal.mirror_sha256 = None;
     seal.mirror_unwritten = false;
-    store.copy_companions(from, to)?;
     to.ignore_work_dir();
-    let init = history::read(&from.history_path()).ok().and_then(|read| {
-        read.records
-            .into_iter()
-            .find(|r| r.loop_id == from_id && r.status() == Status::Init)
-    });
     let _lock = crate::lifecycle::lock(to)?;
     let mut active = ActiveLoop {
         project: to.clone(),
@@ -70,8 +90,9 @@ pub(crate) fn into(from: &Project, to: &Project, loop_id: &str) -> Result<String
 }
 
 /// A finished candidate's result: how its loop ended, its iterations, last score and what it tried to change
-/// of the oracle (from its history), its work committed on `loopgate/<tournament>/cK` and the diff's size.
-pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candidate {
+/// of the oracle (from its history), its work committed on `loopgate/<tournament>/cK` of the user's repository
+/// `repo` and the diff's size.
+pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &str) -> Candidate {
     let loop_id = entrant.loop_id.as_str();
     let project = Project {
         root: entrant.tree.clone(),
@@ -83,17 +104,21 @@ pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candida
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|r| r["loop_id"] == loop_id)
         .collect();
-    let ending = records
+    // The history lies in the candidate's clone, which its agent may write (and a process it left behind may
+    // still write after its run ended): a `complete` there counts only when its `loopgate run` — loopgate's own
+    // process, outside the agent's reach — exited 0, which it does only on the oracle's pass.
+    let recorded = records
         .iter()
         .rev()
         .filter_map(|r| r["status"].as_str())
-        .find(|s| ENDINGS.contains(s))
-        .unwrap_or(if entrant.started.is_some() {
-            "unfinished"
-        } else {
-            "not started"
-        })
-        .to_string();
+        .find(|s| ENDINGS.contains(s) && *s != "complete");
+    let ending = match (entrant.exit, recorded) {
+        (Some(crate::exit_codes::OK), _) => "complete",
+        (_, Some(status)) => status,
+        _ if entrant.started.is_some() => "unfinished",
+        _ => "not started",
+    }
+    .to_string();
     let iterations = records.iter().filter(|r| r["status"] == "agent_run").count() as u64;
     let score = records.iter().rev().find_map(|r| r["score"].as_f64());
     let mut gamed: Vec<String> = records
@@ -109,12 +134,12 @@ pub(crate) fn result(entrant: &Entrant, base: &str, tournament: &str) -> Candida
     gamed.dedup();
     let branch = format!("loopgate/{tournament}/{}", entrant.name);
     let message = format!("loopgate tournament {tournament}: candidate {}", entrant.name);
-    let commit = git::commit_candidate(&entrant.tree, &branch, &message)
+    let commit = git::commit_candidate(repo, &entrant.tree, base, &branch, &message)
         .map_err(|err| eprintln!("loopgate: candidate {}: {err}", entrant.name))
         .ok();
     let diff_lines = commit
         .as_deref()
-        .and_then(|c| git::diff_lines(&entrant.tree, base, c).ok())
+        .and_then(|c| git::diff_lines(repo, base, c).ok())
         .unwrap_or(0);
     Candidate {
         name: entrant.name.clone(),

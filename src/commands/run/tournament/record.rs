@@ -30,6 +30,31 @@ pub(crate) struct Tournament {
     /// The tournament was ended by `--max-cost`.
     #[serde(default)]
     pub(crate) budget_spent: bool,
+    /// Where it stands: written `running` (with the pid) before the first clone is made, so that `loopgate
+    /// tournament list` and `clean` know every clone and branch it may leave, whatever ends it.
+    #[serde(default)]
+    pub(crate) status: Status,
+    /// The process running it, while `status` is `running`.
+    #[serde(default)]
+    pub(crate) pid: Option<u32>,
+    /// How the passing candidates were ranked.
+    #[serde(default)]
+    pub(crate) rank: crate::cli::Rank,
+    /// Its clones, branches, seals and rooms were removed (`loopgate tournament clean`, or no winner).
+    #[serde(default)]
+    pub(crate) cleaned: bool,
+}
+
+/// Where a tournament stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Status {
+    Running,
+    /// Every candidate ended (a winner or none).
+    #[default]
+    Finished,
+    /// Stopped by a signal (or its process died): the candidates were stopped where they stood.
+    Interrupted,
 }
 
 /// One candidate's result.
@@ -92,19 +117,11 @@ impl Tournament {
 
     /// Tournament `id`, or the latest one of `repo`.
     pub(crate) fn find(id: Option<&str>, repo: &Path) -> Result<Self, Error> {
-        let mut found: Vec<Self> = std::fs::read_dir(dir())
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| {
-                let path = entry.path();
-                let bytes = std::fs::read(&path).ok()?;
-                serde_json::from_slice::<Self>(&bytes).ok()
-            })
-            .filter(|t| id.map_or(t.repo == repo, |id| t.id == id))
-            .collect();
-        found.sort_by(|a, b| a.id.cmp(&b.id));
-        found.pop().ok_or_else(|| {
+        let found = match id {
+            Some(id) => Self::all().into_iter().rfind(|t| t.id == id),
+            None => Self::all_of(repo).pop(),
+        };
+        found.ok_or_else(|| {
             Error::Usage(match id {
                 Some(id) => format!("no tournament `{id}`: `loopgate run --candidates N` prints its id"),
                 None => format!(
@@ -113,6 +130,31 @@ impl Tournament {
                 ),
             })
         })
+    }
+
+    /// Every tournament of `repo`, oldest first.
+    pub(crate) fn all_of(repo: &Path) -> Vec<Self> {
+        Self::all().into_iter().filter(|t| t.repo == repo).collect()
+    }
+
+    /// Every tournament on record, oldest first (the ids sort by time); unreadable records are skipped.
+    fn all() -> Vec<Self> {
+        let mut found: Vec<Self> = std::fs::read_dir(dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| serde_json::from_slice::<Self>(&std::fs::read(entry.path()).ok()?).ok())
+            .collect();
+        found.sort_by(|a, b| a.id.cmp(&b.id));
+        found
+    }
+
+    /// Where it stands now: a `running` record whose process is gone was interrupted (killed outright).
+    pub(crate) fn status_now(&self) -> Status {
+        match (self.status, self.pid) {
+            (Status::Running, Some(pid)) if !crate::process::alive(pid) => Status::Interrupted,
+            (status, _) => status,
+        }
     }
 
     pub(crate) fn winner(&self) -> Option<&Candidate> {

@@ -18,6 +18,10 @@
 //!   by message would make one failing assertion hide among passing ones of the same words.
 //! - A TAP plan that comes *first* (`1..3` at column 0 before any result) is bats' (`src/ecosystem/shell/`
 //!   reads it): its failures' comment lines are no tape titles, so its results are left to that reader.
+//! - minitest's and RSpec's output (`src/ecosystem/ruby/` reads it) numbers its failures as mocha does (`  1)
+//!   Failure:`, `  1) Calc adds`, and RSpec's pending examples the same way) and opens with `# Running:`, a
+//!   tape title to this reader: once their headings are seen (`Run options: --seed`, `# Running:`,
+//!   `Failures:`, `Pending: (Failures listed here…`) this reader stands aside.
 
 use crate::readout::results::{TestOutcome, TestResults};
 
@@ -32,6 +36,8 @@ enum Mode {
     Open,
     Jest,
     Vitest,
+    /// minitest's or RSpec's output: read by the Ruby ecosystem's reader alone.
+    Ruby,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -55,6 +61,12 @@ pub(super) struct State {
 impl State {
     pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) {
         let t = line.trim();
+        if ruby_heading(line) {
+            self.mode = Mode::Ruby;
+        }
+        if self.mode == Mode::Ruby {
+            return;
+        }
         if let Some((file, outcome)) = jest_file(line) {
             self.mode = Mode::Jest;
             names.record(file, outcome);
@@ -265,6 +277,14 @@ fn without_duration(title: &str) -> &str {
         }
         _ => title,
     }
+}
+
+/// A heading only minitest or RSpec prints, at column 0.
+fn ruby_heading(line: &str) -> bool {
+    line.starts_with("Run options: --seed")
+        || line == "# Running:"
+        || line == "Failures:"
+        || line.starts_with("Pending: (Failures listed here")
 }
 
 /// `3 passing (8ms)`: mocha's summary begins.

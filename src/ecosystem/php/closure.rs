@@ -1,0 +1,179 @@
+//! PHPUnit: the configuration file its own search would find, and the runs of it through `php`.
+//!
+//! PHPUnit reads one configuration file: the one `--configuration FILE` / `-c FILE` names (a directory: the
+//! file its search finds there), none with `--no-configuration`, else the first of `phpunit.xml`,
+//! `phpunit.dist.xml`, `phpunit.xml.dist` in the directory it runs in (it does not search upward). Every
+//! candidate is sealed — an existing one whole, the others as absent, since a `phpunit.xml` created beside a
+//! `phpunit.xml.dist` replaces it. Whole, because what it holds is the test side nearly key by key: the test
+//! suites and their directories and suffixes, the bootstrap, the groups run and excluded, `failOnRisky`,
+//! `failOnWarning`, `stopOn…`, the extensions and listeners, the `<php>` settings the tests run under. (Its
+//! coverage and logging sections are the exceptions; an agent rarely needs them.) The bootstrap it names is not
+//! sealed whole: among the tests (`tests/bootstrap.php`) the inventory seals it unit by unit with them;
+//! Composer's `vendor/autoload.php` changes when the agent adds a dependency; and one elsewhere is as often the
+//! code under test itself (`bootstrap="src/functions.php"`) as set-up. A bootstrap or configuration named on
+//! the command line is a named file (`closure::derive::named_files`).
+//!
+//! `composer test` (`composer run-script NAME`, `composer run NAME`, `composer NAME`) runs the script `NAME` of
+//! `composer.json` with `vendor/bin` on `PATH`: its entry (`scripts.NAME`, a command or a list of them) is sealed,
+//! and each command is followed like the verify command itself — `@php ARGS` as `php ARGS`, `@NAME` as another
+//! script, a PHP callback (`Vendor\\Class::method`) as code, not a command. The rest of `composer.json`
+//! (dependencies, autoload) stays the agent's.
+
+use std::path::Path;
+
+use super::Scope;
+
+use super::{Deriver, Lang, Runner, Why};
+
+/// PHPUnit options whose value is the next word.
+const VALUE_OPTIONS: &[&str] = &[
+    "--bootstrap",
+    "--filter",
+    "--group",
+    "--exclude-group",
+    "--testsuite",
+    "--log-junit",
+    "--log-teamcity",
+    "--testdox-html",
+    "--testdox-text",
+    "--testdox-xml",
+    "--coverage-clover",
+    "--coverage-html",
+    "--coverage-text",
+    "--coverage-xml",
+    "--include-path",
+    "--printer",
+    "--order-by",
+    "--random-order-seed",
+    "--cache-result-file",
+    "--columns",
+    "--colors",
+    "--test-suffix",
+    "--covers",
+    "--uses",
+    "-d",
+];
+
+impl Deriver<'_> {
+    /// `phpunit ARGS…` (or `vendor/bin/phpunit`) run in `cwd`.
+    pub(super) fn phpunit(&mut self, args: &[String], cwd: &Path) {
+        self.plan.ecosystems.insert(Lang::Php);
+        self.plan.runners.insert(Runner::Phpunit);
+        let why = Why::Configures("phpunit".into());
+        let mut config = None;
+        let mut i = 0;
+        while let Some(word) = args.get(i) {
+            i += 1;
+            if let Some(file) = word.strip_prefix("--configuration=") {
+                config = Some(file.to_string());
+            } else if word == "--configuration" || word == "-c" {
+                config = args.get(i).cloned();
+                i += 1;
+            } else if word == "--no-configuration" {
+                return;
+            } else if VALUE_OPTIONS.contains(&word.as_str()) {
+                i += 1;
+            }
+        }
+        let dir = match config {
+            Some(named) if !self.root.join(cwd).join(&named).is_dir() => {
+                self.whole(cwd.join(named), why);
+                return;
+            }
+            Some(named) => cwd.join(named),
+            None => cwd.to_path_buf(),
+        };
+        for name in Runner::Phpunit.row().config.files {
+            self.whole(dir.join(name), why.clone());
+        }
+    }
+
+    /// `php [OPTIONS] SCRIPT ARGS…`: PHPUnit where the script is its command (`php vendor/bin/phpunit`).
+    pub(super) fn php(&mut self, rest: &[String], cwd: &Path) {
+        let mut i = 0;
+        while let Some(word) = rest.get(i) {
+            if word == "-d" || word == "-c" {
+                i += 2;
+            } else if word.starts_with('-') {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let Some(script) = rest.get(i) else {
+            return;
+        };
+        let name = script.rsplit('/').next().unwrap_or(script);
+        if name == "phpunit" || name == "phpunit.phar" {
+            self.phpunit(&rest[i + 1..], cwd);
+        }
+    }
+
+    /// `composer [OPTIONS] [run-script | run] NAME [ARGS]` run in `cwd` (see the module's header).
+    pub(super) fn composer(&mut self, rest: &[String], cwd: &Path, depth: usize) {
+        let mut dir = cwd.to_path_buf();
+        let mut words = Vec::new();
+        let mut i = 0;
+        while let Some(word) = rest.get(i) {
+            i += 1;
+            if let Some(d) = word.strip_prefix("--working-dir=") {
+                dir = cwd.join(d);
+            } else if word == "-d" || word == "--working-dir" {
+                dir = rest.get(i).map_or(dir, |d| cwd.join(d));
+                i += 1;
+            } else if word == "--" {
+                break;
+            } else if !word.starts_with('-') {
+                words.push(word.as_str());
+            }
+        }
+        let name = match words.as_slice() {
+            ["run-script" | "run", name, ..] | [name, ..] => (*name).to_string(),
+            [] => return,
+        };
+        self.composer_script(&dir, &name, depth);
+    }
+
+    /// Seals the script `name` of `dir/composer.json` and follows its commands.
+    fn composer_script(&mut self, dir: &Path, name: &str, depth: usize) {
+        let manifest = dir.join("composer.json");
+        let followed = (manifest.to_string_lossy().into_owned(), name.to_string());
+        if depth > super::MAX_DEPTH || !self.followed.insert(followed) {
+            return;
+        }
+        let scope = Scope::Json(vec![vec!["scripts".to_string(), name.to_string()]]);
+        self.add(manifest.clone(), scope, Why::Configures(format!("composer {name}")));
+        let Some(commands) = std::fs::read(self.root.join(&manifest))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .and_then(|json| composer_commands(json.get("scripts")?.get(name)?))
+        else {
+            return;
+        };
+        for command in commands {
+            if let Some(other) = command.strip_prefix('@').filter(|c| !c.contains(char::is_whitespace)) {
+                self.composer_script(dir, other, depth + 1);
+            } else if let Some(args) = command.strip_prefix("@php ") {
+                self.source(&format!("php {args}"), dir, depth + 1);
+            } else if let Some(args) = command.strip_prefix("@composer ") {
+                self.source(&format!("composer {args}"), dir, depth + 1);
+            } else if !command.starts_with('@') && !is_callback(&command) {
+                self.source(&command, dir, depth + 1);
+            }
+        }
+    }
+}
+
+/// Whether a script entry is a PHP callback (`Vendor\\Tool::run`), which Composer calls in its own process.
+fn is_callback(command: &str) -> bool {
+    command.contains("::") && !command.contains(' ')
+}
+
+/// A Composer script's commands: one string or a list of them.
+fn composer_commands(value: &serde_json::Value) -> Option<Vec<String>> {
+    match value {
+        serde_json::Value::String(one) => Some(vec![one.clone()]),
+        serde_json::Value::Array(list) => Some(list.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()),
+        _ => None,
+    }
+}

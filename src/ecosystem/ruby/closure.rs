@@ -1,0 +1,80 @@
+//! Ruby's runners in a verify command: `rspec` (and `bundle exec rspec`, seen through `bundle exec`), `rake`
+//! (`rake test`: rake's `TestTask` runs minitest) and `ruby` on a test file.
+//!
+//! RSpec's option files (`.rspec`, `.rspec-local` where it runs, `~/.rspec`) are sealed whole, as absent where
+//! missing: a new one with `--tag ~slow` or `--pattern` narrows the run. rake reads the first of `rakefile`,
+//! `Rakefile`, `rakefile.rb`, `Rakefile.rb`, and every `rakelib/*.rake`; the Rakefile is Ruby code that defines
+//! the test task (its files, load path and options), so it is sealed whole. What the test files `require`
+//! (`test_helper.rb`, `spec_helper.rb` under `test/` and `spec/`) is the test side, sealed with the tests.
+
+use std::path::Path;
+
+use super::{Deriver, Lang, Runner, Why};
+
+/// The files rake looks for, in its order.
+const RAKEFILES: [&str; 4] = ["rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"];
+
+impl Deriver<'_> {
+    /// `rspec` run in `cwd`.
+    pub(super) fn rspec(&mut self, cwd: &Path) {
+        self.plan.ecosystems.insert(Lang::Ruby);
+        self.plan.runners.insert(Runner::Rspec);
+        let why = Why::Configures("rspec".into());
+        for name in Runner::Rspec.row().config.files {
+            self.whole(cwd.join(name), why.clone());
+        }
+        if let Some(home) = self.home {
+            self.whole(home.join(".rspec"), why);
+        }
+    }
+
+    /// `rake [TASK…]` run in `cwd`: its Rakefile, whole, and `rakelib/`. Its test task runs minitest; a `spec`
+    /// task (RSpec's `RakeTask`), or the default task where `spec/` holds the tests, runs RSpec.
+    pub(super) fn rake(&mut self, args: &[String], cwd: &Path) {
+        self.plan.ecosystems.insert(Lang::Ruby);
+        self.plan.runners.insert(Runner::Minitest);
+        let tasks: Vec<&String> = args
+            .iter()
+            .filter(|w| !w.starts_with('-') && !w.contains('='))
+            .collect();
+        let spec_dir = self.root.join(cwd).join("spec").is_dir();
+        if tasks.iter().any(|t| t.contains("spec")) || (tasks.is_empty() && spec_dir) {
+            self.rspec(cwd);
+        }
+        let why = Why::Configures("rake".into());
+        for name in RAKEFILES {
+            self.whole(cwd.join(name), why.clone());
+        }
+        let lib = self.root.join(cwd).join("rakelib");
+        if let Ok(entries) = std::fs::read_dir(&lib) {
+            let mut found: Vec<String> = entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".rake"))
+                .collect();
+            found.sort();
+            for name in found {
+                self.whole(cwd.join("rakelib").join(name), why.clone());
+            }
+        }
+    }
+
+    /// `ruby ARGS…`: a run of a test file (minitest's tests run themselves: `require "minitest/autorun"`) or
+    /// one that requires minitest on its command line.
+    pub(super) fn ruby(&mut self, args: &[String]) {
+        let requires_minitest = args
+            .iter()
+            .any(|w| w.starts_with("-rminitest") || w == "minitest/autorun");
+        // A test file named, or code (`-e`) that loads test files (`Dir.glob("./test/**/*_test.rb")`).
+        let runs_a_test = args.iter().filter(|w| !w.starts_with('-')).any(|w| {
+            crate::testsig::is_test_file(Path::new(w))
+                || w.contains("_test")
+                || w.contains("test_")
+                || w.contains("minitest")
+        });
+        if requires_minitest || runs_a_test {
+            self.plan.ecosystems.insert(Lang::Ruby);
+            self.plan.runners.insert(Runner::Minitest);
+        }
+    }
+}

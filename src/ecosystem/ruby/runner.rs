@@ -1,0 +1,35 @@
+//! Ruby: minitest (`ruby -Itest test/calc_test.rb`, `rake test`) and RSpec (`rspec`, `bundle exec rspec`). Both
+//! print a dot per passing test and name only their failures, so the names the verdict reads come from
+//! loopgate's start hook (`report.rb`, loaded through `RUBYOPT`): each run's own reporter records every test.
+
+use super::{Config, Report, Row, TestFiles};
+
+/// minitest, run by `ruby` on a test file or by rake's `TestTask` (`rake test`). It reads no configuration
+/// file of its own; `rake test` reads the Rakefile, sealed whole by the closure (`closure.rs`: its `TestTask`'s
+/// `pattern`, `libs`, `test_files` and `options` are Ruby code, which loopgate does not run to read).
+pub(super) const MINITEST: Row = Row {
+    name: "minitest",
+    config: Config::NONE,
+    tests: TestFiles {
+        names: &["*_test.rb", "test_*.rb"],
+        ..TestFiles::NONE
+    },
+    report: Report::HookNamed,
+};
+
+/// RSpec reads its options from `.rspec` and `.rspec-local` where it runs (and `~/.rspec`), every line an option
+/// of its command line (`--pattern`, `--tag`, `--require spec_helper`, `--exclude-pattern`): each is the test
+/// side. Its JSON formatter can be asked for through `SPEC_OPTS`, but formatters given there replace the
+/// project's own (stdout then holds nothing the model can read), so the start hook listens instead.
+pub(super) const RSPEC: Row = Row {
+    name: "rspec",
+    config: Config {
+        files: &[".rspec", ".rspec-local"],
+        ..Config::NONE
+    },
+    tests: TestFiles {
+        names: &["*_spec.rb"],
+        ..TestFiles::NONE
+    },
+    report: Report::HookNamed,
+};

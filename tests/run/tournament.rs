@@ -1,0 +1,475 @@
+//! Issue 41 (1, 2, 4): a tournament (`loopgate run --candidates N`) whose candidates are scripted agent CLIs.
+//!
+//! One field plays every way a candidate can try to win without the work — the store, the user's repository,
+//! the siblings, the tests — beside one that hangs, one that crashes and one that is honest; the honest one
+//! wins, and nothing outside the candidates' own clones moved (digests before and after). SIGINT, SIGTERM and
+//! SIGHUP each stop every candidate and leave nothing registered. A tournament with no winner cleans up unless
+//! `--keep`; `accept` on a conflict leaves the repository as it was.
+//!
+//! Every candidate runs the same agent command (`agents/field`), which plays the part its clone's name
+//! (`c1` … `cN`) gives it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{Project, TASK, alive, eventually, s};
+
+/// A project that is a git repository with two commits (so the user's branch has a commit to be moved back to).
+fn repository() -> Project {
+    let p = Project::new();
+    p.write(".gitignore", "agents/\n");
+    for args in [
+        &["init", "--quiet", "--initial-branch=main"][..],
+        &["config", "user.name", "user"],
+        &["config", "user.email", "user@example.com"],
+        &["add", "."],
+        &["commit", "--quiet", "-m", "one"],
+    ] {
+        git(&p, args);
+    }
+    p.write("notes.txt", "notes\n");
+    git(&p, &["add", "notes.txt"]);
+    git(&p, &["commit", "--quiet", "-m", "two"]);
+    p
+}
+
+#[track_caller]
+fn git(p: &Project, args: &[&str]) -> String {
+    let out = p.program("git").args(args).output().expect("run git");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Every file under `dir` (its path relative to `dir`, and its bytes), but those under the excluded names.
+fn files(dir: &Path, exclude: &[&str]) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let rel = path.strip_prefix(dir).expect("below").to_path_buf();
+            if exclude.iter().any(|x| rel.starts_with(x)) {
+                continue;
+            }
+            if path.is_dir() && !path.is_symlink() {
+                stack.push(path);
+            } else {
+                out.insert(rel, std::fs::read(&path).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
+/// What of the user's must not move (see [`user_digest`]).
+#[derive(Debug, PartialEq)]
+struct UserDigest {
+    tree: BTreeMap<PathBuf, Vec<u8>>,
+    hooks: BTreeMap<PathBuf, Vec<u8>>,
+    config: String,
+    refs: String,
+}
+
+/// What of the user's must not move: the working tree, `.git/hooks`, `.git/config`, and every ref but the
+/// tournament's own `loopgate/*` branches.
+fn user_digest(p: &Project) -> UserDigest {
+    let refs = git(p, &["for-each-ref", "--format=%(refname) %(objectname)"])
+        .lines()
+        .filter(|l| !l.starts_with("refs/heads/loopgate/"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let head = git(p, &["symbolic-ref", "HEAD"]);
+    UserDigest {
+        tree: files(&p.dir, &[".git"]),
+        hooks: files(&p.path(".git/hooks"), &[]),
+        config: std::fs::read_to_string(p.path(".git/config")).expect("config"),
+        refs: format!("{head}\n{refs}"),
+    }
+}
+
+/// The field: c1 attacks the store, c2 the user's repository and its siblings, c3 games the tests, c4 hangs,
+/// c5 crashes, c6 does the work. Each attack goes at every file and directory of its target, not at one path.
+fn field(p: &Project) -> String {
+    let repo = s(&p.dir);
+    let store = s(&p.store()).to_string();
+    let prompts = p.signal_path("prompts");
+    std::fs::create_dir_all(&prompts).expect("prompts dir");
+    let prompts = s(&prompts);
+    p.agent(
+        "field",
+        &format!(
+            r#"me=$(basename "$PWD")
+printf '%s' "$1" > "{prompts}/$me-$LOOPGATE_ITERATION.txt"
+case $me in
+c1) # the store: every seal's verify command made `true`, every file appended to, a new file in every directory
+    for f in $(find '{store}' -type f); do sed -i 's/sh check.sh/true/' "$f"; echo forged-store >> "$f"; done
+    for d in $(find '{store}' -type d); do echo forged-store > "$d/forged"; done
+    echo '<promise>LOOP_DONE</promise>' ;;
+c2) # the user's tree, its .git (hooks, config, the branch) and every sibling's clone
+    for f in $(find '{repo}' -type f -not -path '*/.git/objects/*'); do echo forged >> "$f"; done
+    for d in $(find '{repo}' -type d -not -path '*/.git/objects/*'); do echo forged > "$d/forged"; done
+    printf '#!/bin/sh\nexit 0\n' > '{repo}/.git/hooks/pre-commit'
+    git -C '{repo}' config core.hooksPath /tmp
+    git -C '{repo}' update-ref refs/heads/main HEAD~1
+    git -C '{repo}' update-ref refs/heads/loopgate/forged HEAD
+    for f in $(find .. -path "../$me" -prune -o -type f -print); do echo forged-sibling >> "$f"; done
+    for d in $(find .. -path "../$me" -prune -o -type d -print); do echo fixed > "$d/src.txt"; echo forged-sibling > "$d/forged"; done
+    echo '<promise>LOOP_DONE</promise>' ;;
+c3) # the tests: the verify script made to pass; and its own history told it completed, by a process left
+    # behind to write after its run ends
+    printf '#!/bin/sh\nexit 0\n' > check.sh
+    line='{{"loop_id":"'$LOOPGATE_LOOP_ID'","iteration":9,"status":"complete","timestamp":"2026-01-01T00:00:00Z","promise_rejections":0}}'
+    setsid sh -c "sleep 3; echo '$line' >> .claude/pua-loop-history.jsonl" > /dev/null 2>&1 &
+    echo '<promise>LOOP_DONE</promise>' ;;
+c4) trap '' TERM; sleep 600 ;;
+c5) kill -SEGV $$ ;;
+c6) echo fixed > src.txt
+    echo '<promise>LOOP_DONE</promise>' ;;
+esac"#
+        ),
+    )
+}
+
+/// The tournament's record, `tournaments/<id>.json` in the store (the one there is).
+fn record(p: &Project) -> Value {
+    let dir = p.store().join("tournaments");
+    let mut records: Vec<Value> = std::fs::read_dir(&dir)
+        .expect("the records' directory")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .map(|e| serde_json::from_slice(&std::fs::read(e.path()).expect("read")).expect("a record"))
+        .collect();
+    assert_eq!(records.len(), 1, "one tournament");
+    records.remove(0)
+}
+
+#[test]
+fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones_moves() {
+    let p = repository();
+    let agent = field(&p);
+    let before = user_digest(&p);
+    let out = p.loopgate(&[
+        "run",
+        "--candidates",
+        "6",
+        "--max-iterations",
+        "2",
+        "--max-duration",
+        "20s",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    out.code(0)
+        .stderr_has("candidates' isolation: protected (mount namespace)")
+        .stderr_has("winner: c6");
+    assert_eq!(user_digest(&p), before, "the user's tree, hooks, config or refs moved");
+
+    let t = record(&p);
+    let endings: Vec<&str> = t["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["ending"].as_str().expect("ending"))
+        .collect();
+    assert_eq!(t["winner"], 5, "{endings:?}");
+    assert_eq!(
+        endings,
+        [
+            "max_iterations",
+            "max_iterations",
+            "max_iterations",
+            "max_duration",
+            "max_iterations",
+            "complete"
+        ]
+    );
+    // c3's forged `complete` is in its history (copied at the end), and did not count.
+    let c3 = std::fs::read_to_string(
+        p.store()
+            .join(format!("tournaments/{}/c3.jsonl", t["id"].as_str().expect("id"))),
+    )
+    .expect("c3's history copy");
+    assert!(c3.contains(r#""iteration":9,"status":"complete""#), "{c3}");
+    assert!(
+        t["candidates"][2]["gamed"].to_string().contains("check.sh"),
+        "the gamer is named: {}",
+        t["candidates"][2]
+    );
+    // The winner's branch holds its own work and nothing a sibling wrote into it.
+    let id = t["id"].as_str().expect("id");
+    assert_eq!(git(&p, &["show", &format!("loopgate/{id}/winner:src.txt")]), "fixed");
+    let touched = git(&p, &["diff", "--name-only", "HEAD", &format!("loopgate/{id}/winner")]);
+    assert_eq!(touched, "src.txt");
+    // No sibling's write landed in any candidate's clone, and the store holds nothing forged outside the store
+    // attacker's own clone (the one place under the store it may write) and the copy of the history it holds. Its
+    // seal held: it ended on
+    // `max_iterations` above, judged by `sh check.sh`, not `true`.
+    let store = files(&p.store(), &[]);
+    let own = Path::new("worktrees").join(id).join("c1");
+    let forged: Vec<&PathBuf> = store
+        .iter()
+        .filter(|(path, bytes)| {
+            let text = String::from_utf8_lossy(bytes);
+            let mine = path.starts_with(&own) || path.ends_with(format!("{id}/c1.jsonl"));
+            text.contains("forged-sibling") || (text.contains("forged-store") && !mine)
+        })
+        .map(|(path, _)| path)
+        .collect();
+    assert!(forged.is_empty(), "forged in the store: {forged:?}");
+    // Each candidate's first prompt is the task, not a handover.
+    let first = std::fs::read_to_string(p.signal_path("prompts/c6-1.txt")).expect("c6's first prompt");
+    assert!(first.starts_with(TASK), "{first}");
+    assert!(!first.contains("taken over"), "{first}");
+    assert_eq!(
+        git(&p, &["worktree", "list", "--porcelain"])
+            .lines()
+            .filter(|l| l.starts_with("worktree "))
+            .count(),
+        1
+    );
+}
+
+/// Candidates that ignore SIGTERM and leave a child behind, recording both pids.
+fn stubborn(p: &Project) -> (String, PathBuf) {
+    let pids = p.signal_path("pids");
+    let agent = p.agent(
+        "stubborn",
+        &format!(
+            "trap '' TERM\necho $$ >> '{0}'\nsleep 600 &\necho $! >> '{0}'\nwait",
+            s(&pids)
+        ),
+    );
+    (agent, pids)
+}
+
+/// A tournament of three stubborn candidates, stopped by `signal` once all of them run (which `--jobs`, by
+/// default the number of candidates, lets happen on any machine): every candidate and child gone, the record
+/// written, nothing registered in the repository, and `tournament clean` leaves no clone or branch.
+fn stopped_by(signal: i32) {
+    let p = repository();
+    let (agent, pids) = stubborn(&p);
+    let run = p.start(&[
+        "run",
+        "--candidates",
+        "3",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    let all: Vec<i32> = {
+        let mut found = Vec::new();
+        assert!(
+            eventually(Duration::from_secs(60), || {
+                found = std::fs::read_to_string(&pids)
+                    .unwrap_or_default()
+                    .lines()
+                    .filter_map(|l| l.trim().parse().ok())
+                    .collect();
+                found.len() == 6
+            }),
+            "the three candidates never all ran: {found:?}"
+        );
+        found
+    };
+    run.signal(signal);
+    let out = run.wait(Duration::from_secs(30));
+    let shell_status = out
+        .status
+        .code()
+        .or(std::os::unix::process::ExitStatusExt::signal(&out.status).map(|s| 128 + s));
+    assert_eq!(shell_status, Some(128 + signal), "{out:#?}");
+    out.stderr_has("every candidate was stopped");
+    for pid in &all {
+        assert!(eventually(Duration::from_secs(5), || !alive(*pid)), "{pid} still runs");
+    }
+    let t = record(&p);
+    assert_eq!(t["status"], "interrupted");
+    assert_eq!(t["winner"], Value::Null);
+    for c in t["candidates"].as_array().expect("candidates") {
+        assert_eq!(c["ending"], "cancelled", "{c}");
+    }
+    let worktrees = git(&p, &["worktree", "list", "--porcelain"]);
+    assert_eq!(
+        worktrees.lines().filter(|l| l.starts_with("worktree ")).count(),
+        1,
+        "{worktrees}"
+    );
+
+    let id = t["id"].as_str().expect("id");
+    let listed = p.loopgate(&["tournament", "list"]);
+    assert!(listed.stdout.contains(&format!("{id}  interrupted")), "{listed:#?}");
+    // What `clean` removes was there: the clones, and each candidate's work on its branch.
+    assert!(p.store().join("worktrees").join(id).join("c3").is_dir());
+    assert_eq!(git(&p, &["branch", "--list", "loopgate/*"]).lines().count(), 3);
+    p.loopgate(&["tournament", "clean"]).code(0);
+    assert!(!p.store().join("worktrees").join(id).exists(), "the clones are gone");
+    assert_eq!(git(&p, &["branch", "--list", "loopgate/*"]), "");
+    assert_eq!(record(&p)["cleaned"], true);
+}
+
+#[test]
+fn sigint_stops_every_candidate_and_leaves_nothing_registered() {
+    stopped_by(libc::SIGINT);
+}
+
+#[test]
+fn sigterm_stops_every_candidate_and_leaves_nothing_registered() {
+    stopped_by(libc::SIGTERM);
+}
+
+#[test]
+fn sighup_stops_every_candidate_and_leaves_nothing_registered() {
+    stopped_by(libc::SIGHUP);
+}
+
+#[test]
+fn no_winner_cleans_up_unless_keep_and_says_what_each_did() {
+    let p = repository();
+    let idler = p.agent("idler", "echo 'nothing to do'");
+    let args = [
+        "run",
+        "--candidates",
+        "2",
+        "--max-iterations",
+        "1",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &idler,
+    ];
+    let out = p.loopgate(&args);
+    out.code(6)
+        .stderr_has("no winner: no candidate passed the oracle")
+        .stderr_has("--keep");
+    let t = record(&p);
+    let id = t["id"].as_str().expect("id").to_string();
+    assert_eq!(t["cleaned"], true);
+    assert!(!p.store().join("worktrees").join(&id).exists());
+    assert_eq!(git(&p, &["branch", "--list", "loopgate/*"]), "");
+    let shown = p.loopgate(&["tournament", "show", &id]);
+    shown.code(0);
+    assert!(
+        shown.stdout.contains("c1   max_iterations  1 iteration(s)"),
+        "{shown:#?}"
+    );
+    assert!(shown.stdout.contains("c2   max_iterations"), "{shown:#?}");
+
+    std::fs::remove_dir_all(p.store().join("tournaments")).expect("forget the first");
+    let mut kept = args.to_vec();
+    kept.insert(1, "--keep");
+    p.loopgate(&kept).code(6);
+    let id = record(&p)["id"].as_str().expect("id").to_string();
+    assert!(
+        p.store().join("worktrees").join(&id).join("c1").is_dir(),
+        "--keep keeps the clones"
+    );
+    assert_eq!(
+        git(&p, &["branch", "--list", &format!("loopgate/{id}/*")])
+            .lines()
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn accept_on_a_conflict_changes_nothing_and_says_how_to_merge_by_hand() {
+    let p = repository();
+    let fixer = p.agent("fixer", "echo fixed > src.txt");
+    p.loopgate(&[
+        "run",
+        "--candidates",
+        "2",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &fixer,
+    ])
+    .code(0);
+    // The user's branch moved meanwhile, on the same line.
+    p.write("src.txt", "mine\n");
+    git(&p, &["commit", "--quiet", "-am", "mine"]);
+    let head = git(&p, &["rev-parse", "HEAD"]);
+    let out = p.loopgate(&["tournament", "accept"]);
+    out.code(2)
+        .stderr_has("conflicts in src.txt")
+        .stderr_has("nothing was changed")
+        .stderr_has("`git merge loopgate/");
+    assert!(!out.stderr.contains("git git"), "{out:#?}");
+    assert_eq!(git(&p, &["rev-parse", "HEAD"]), head);
+    assert_eq!(git(&p, &["status", "--porcelain", "--untracked-files=no"]), "");
+    assert!(!p.path(".git/MERGE_HEAD").exists(), "no half-done merge");
+    assert_eq!(p.read("src.txt"), "mine\n");
+
+    // Without the conflict, `loopgate accept` (the alias) takes it in and removes the clones.
+    git(&p, &["reset", "--quiet", "--hard", "HEAD~1"]);
+    p.loopgate(&["accept"]).code(0);
+    assert_eq!(p.read("src.txt"), "fixed\n");
+    let id = record(&p)["id"].as_str().expect("id").to_string();
+    assert!(!p.store().join("worktrees").join(id).exists());
+}
+
+#[test]
+fn until_first_stops_the_others_once_one_passes_and_json_streams_the_events() {
+    let p = repository();
+    let pids = p.signal_path("pids");
+    let agent = p.agent(
+        "racer",
+        &format!(
+            "if [ \"$(basename \"$PWD\")\" = c1 ]; then echo fixed > src.txt; exit 0; fi\n\
+             trap '' TERM\necho $$ >> '{0}'\nsleep 600 &\necho $! >> '{0}'\nwait",
+            s(&pids)
+        ),
+    );
+    let out = p.loopgate(&[
+        "run",
+        "--candidates",
+        "2",
+        "--until",
+        "first",
+        "--json",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    out.code(0).stderr_has("winner: c1");
+    // `--json`: one object a line on stdout, the text on stderr.
+    let events: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not one JSON object ({e}): {l}")))
+        .collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["event"].as_str().expect("event")).collect();
+    assert_eq!(kinds.first(), Some(&"started"), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"ended"), "{kinds:?}");
+    assert_eq!(events[0]["jobs"], 2, "--jobs defaults to the number of candidates");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["event"] == "candidate_ended" && e["name"] == "c1" && e["exit"] == 0),
+        "{kinds:?}"
+    );
+    assert_eq!(events.last().expect("ended")["winner"], "c1");
+    let t = record(&p);
+    assert_eq!(t["status"], "finished");
+    assert_eq!(t["candidates"][1]["ending"], "cancelled", "{}", t["candidates"][1]);
+    let left: Vec<i32> = std::fs::read_to_string(&pids)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    for pid in left {
+        assert!(eventually(Duration::from_secs(5), || !alive(pid)), "{pid} still runs");
+    }
+}

@@ -1,0 +1,151 @@
+//! An interactive agent CLI in a pseudo-terminal, driven through tmux: `send-keys` types, `capture-pane` reads
+//! the screen. Shared by the Claude Code suite (`tests/e2e/tui.rs`) and the other agents' (`tests/agents/tui.rs`).
+//!
+//! tmux runs on a socket of the scenario's own (`-S`), without any configuration (`-f /dev/null`), and is killed
+//! when the pane is dropped. Without tmux the scenario fails and says how to install it: it never skips.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A program running in a tmux pane.
+pub struct Pane {
+    socket: PathBuf,
+    /// What starts the line the user types into, in this CLI's input box (Claude Code `❯`, Codex `›`).
+    input_mark: &'static str,
+    /// Everything the screen showed, in the order it was captured (for failure messages).
+    pub seen: String,
+}
+
+impl Pane {
+    /// Starts `program ARGS` in `cwd` with `env` (and `TERM=xterm-256color`) in a 180×50 pane; the launcher
+    /// script and the socket go in `base`.
+    pub fn start(
+        base: &Path,
+        env: &[(String, OsString)],
+        cwd: &Path,
+        program: &Path,
+        args: &[&str],
+        input_mark: &'static str,
+    ) -> Self {
+        let mut script = String::from("#!/bin/sh\n");
+        for (key, value) in env {
+            script.push_str(&format!("export {key}={}\n", quote(&value.to_string_lossy())));
+        }
+        script.push_str("export TERM=xterm-256color\n");
+        script.push_str(&format!("cd {}\n", quote(&cwd.to_string_lossy())));
+        let args: Vec<String> = args.iter().map(|a| quote(a)).collect();
+        script.push_str(&format!(
+            "exec {} {}\n",
+            quote(&program.to_string_lossy()),
+            args.join(" ")
+        ));
+        let launcher = base.join("start-agent.sh");
+        std::fs::write(&launcher, script).expect("write the launcher");
+        let pane = Pane {
+            socket: base.join("tmux.sock"),
+            input_mark,
+            seen: String::new(),
+        };
+        pane.tmux(&[
+            "new-session",
+            "-d",
+            "-x",
+            "180",
+            "-y",
+            "50",
+            "-s",
+            "e2e",
+            "sh",
+            &launcher.to_string_lossy(),
+        ]);
+        pane
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let output = Command::new("tmux")
+            .arg("-f")
+            .arg("/dev/null")
+            .arg("-S")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| {
+                panic!("failed to run tmux ({e}): the interactive scenario needs it (`apt-get install tmux`)")
+            });
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// The visible screen.
+    pub fn screen(&mut self) -> String {
+        let screen = self.tmux(&["capture-pane", "-p", "-t", "e2e"]);
+        if !self.seen.ends_with(&screen) {
+            self.seen.push_str("\n=== screen ===\n");
+            self.seen.push_str(&screen);
+        }
+        screen
+    }
+
+    /// Presses a key by its tmux name (`Enter`, `Escape`, `Tab`).
+    pub fn press(&self, key: &str) {
+        self.tmux(&["send-keys", "-t", "e2e", key]);
+    }
+
+    /// Types `text` literally and waits until the input box shows its start.
+    #[track_caller]
+    pub fn type_text(&mut self, text: &str) {
+        self.tmux(&["send-keys", "-t", "e2e", "-l", text]);
+        let start: String = text.chars().take(12).collect();
+        let mark = self.input_mark;
+        self.wait_until(
+            &format!("the input box to show {start:?}"),
+            Duration::from_secs(30),
+            |s| {
+                s.lines()
+                    .any(|line| line.find(mark).is_some_and(|at| line[at..].contains(&start)))
+            },
+        );
+    }
+
+    /// Types `text` and, once the input box shows it, presses Enter.
+    #[track_caller]
+    pub fn type_line(&mut self, text: &str) {
+        self.type_text(text);
+        // Let the completion menu settle before Enter.
+        std::thread::sleep(Duration::from_millis(300));
+        self.press("Enter");
+    }
+
+    /// Waits until `done` holds, reading the screen meanwhile; fails with everything seen.
+    #[track_caller]
+    pub fn wait_until(&mut self, what: &str, timeout: Duration, mut done: impl FnMut(&str) -> bool) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let screen = self.screen();
+            if done(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out after {timeout:?} waiting for {what}; the screen showed:\n{}",
+                self.seen
+            );
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        if std::env::var_os("LOOPGATE_E2E_TRACE").is_some() {
+            eprintln!("{}", self.seen);
+        }
+        self.tmux(&["kill-server"]);
+    }
+}
+
+/// Single-quotes a word for sh.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
