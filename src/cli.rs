@@ -247,6 +247,38 @@ pub(crate) struct InstallArgs {
     pub(crate) purge: bool,
 }
 
+/// The agent CLI this process answers: set once by `loopgate hook --agent A` (a hook process serves one CLI), so
+/// that what the user reads names that CLI's commands; Claude Code when unset.
+static CLIENT: std::sync::OnceLock<Agent> = std::sync::OnceLock::new();
+
+/// Records the CLI this process answers (the first call wins).
+pub(crate) fn set_client(agent: Agent) {
+    let _ = CLIENT.set(agent);
+}
+
+/// The CLI this process answers ([`set_client`]).
+pub(crate) fn client() -> Agent {
+    CLIENT.get().copied().unwrap_or_default()
+}
+
+/// How the user types loopgate's command `name` (`pua-loop`) in the CLI this process answers ([`client`]). In
+/// Claude Code: the bare `/pua-loop` when a user-level command of that name is installed (`loopgate install`
+/// writes them), else the plugin's `/loopgate:pua-loop` (plugin commands are always namespaced); elsewhere
+/// `cli::Agent::command`. Hints name the one that works as printed.
+pub(crate) fn slash_command(name: &str) -> String {
+    let client = client();
+    if client != Agent::Claude {
+        return client.command(name);
+    }
+    let bare = crate::project::claude_config_dir()
+        .is_some_and(|dir| dir.join("commands").join(format!("{name}.md")).is_file());
+    if bare {
+        format!("/{name}")
+    } else {
+        format!("/loopgate:{name}")
+    }
+}
+
 /// The agent CLIs loopgate has a hook adapter for (`hook::agent`): each reads its own hook input and writes its own
 /// output; the decision under them is the same.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -302,7 +334,7 @@ impl Agent {
     }
 
     /// How the user types loopgate's command `name` (`cancel-loop`) in this CLI, where it is not Claude Code
-    /// (whose spelling depends on what is installed, `project::slash_command`): Codex's interactive UI runs no
+    /// (whose spelling depends on what is installed, `cli::slash_command`): Codex's interactive UI runs no
     /// custom `/` command and loopgate's are skills, `$cancel-loop`; the others take `/cancel-loop` (a command
     /// install wrote, or the prompt the prompt hook reads).
     pub(crate) fn command(self, name: &str) -> String {

@@ -16,7 +16,7 @@ pub(crate) enum Error {
     #[error("{0}")]
     Usage(String),
     /// The command needs a loop and the project has none.
-    #[error("no loop in `{}` (start one with {} in Claude Code)", root.display(), crate::project::slash_command("pua-loop"))]
+    #[error("no loop in `{}` (start one with {} in Claude Code)", root.display(), crate::cli::slash_command("pua-loop"))]
     NoLoop { root: PathBuf },
     /// Another session's loop, or a `loopgate run`'s, is running in this project.
     #[error("{}", conflict_text(session, loop_id, *run_pid, *run_alive))]

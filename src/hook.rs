@@ -35,7 +35,7 @@ type Handler = fn(&HookInput) -> Result<Option<HookOutput>, String>;
 /// Runs one hook of `agent`: reads stdin, decides, prints in that agent's format (`agent`). Always returns exit
 /// code 0 (see module docs).
 pub(crate) fn run(agent: Agent, event: &HookEvent) -> u8 {
-    crate::project::set_client(agent);
+    crate::cli::set_client(agent);
     let adapter = agent::of(agent);
     let (name, handler): (&str, Handler) = match event {
         HookEvent::Stop => ("Stop", stop::handle),

@@ -430,9 +430,9 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
 }
 
 /// Said once at setup when the machine cannot confine the agent's commands (`confine::probe`).
-/// Claude Code's sandbox is named only to a Claude Code user (`project::client`): no other CLI has that install.
+/// Claude Code's sandbox is named only to a Claude Code user (`cli::client`): no other CLI has that install.
 pub(crate) fn control_plane_unprotected(lang: Speech, why: &str) -> String {
-    let claude = crate::project::client() == crate::cli::Agent::Claude;
+    let claude = crate::cli::client() == crate::cli::Agent::Claude;
     match (lang, claude) {
         (Speech::En, true) => format!(
             "[loopgate] control plane: unprotected ({why}) — the agent's commands are not confined; loopgate's own checks still apply, and Claude Code's sandbox (`loopgate install --sandbox`) adds an OS boundary."
@@ -677,7 +677,7 @@ pub(crate) fn verify_result(lang: Speech, ended: Ended, secs: f64, score: Option
 
 /// One-liners for the user (`systemMessage`).
 pub(crate) mod user {
-    use crate::project::slash_command;
+    use crate::cli::slash_command;
     use crate::schema::Speech;
 
     pub(crate) fn complete(lang: Speech, iteration: u64, rejections: u64, verified: bool) -> String {

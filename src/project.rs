@@ -23,37 +23,6 @@ pub(crate) fn claude_config_dir() -> Option<PathBuf> {
     var("CLAUDE_CONFIG_DIR").or_else(|| var("HOME").map(|home| home.join(".claude")))
 }
 
-/// The agent CLI this process answers: set once by `loopgate hook --agent A` (a hook process serves one CLI), so
-/// that what the user reads names that CLI's commands; Claude Code when unset.
-static CLIENT: std::sync::OnceLock<crate::cli::Agent> = std::sync::OnceLock::new();
-
-/// Records the CLI this process answers (the first call wins).
-pub(crate) fn set_client(agent: crate::cli::Agent) {
-    let _ = CLIENT.set(agent);
-}
-
-/// The CLI this process answers ([`set_client`]).
-pub(crate) fn client() -> crate::cli::Agent {
-    CLIENT.get().copied().unwrap_or_default()
-}
-
-/// How the user types loopgate's command `name` (`pua-loop`) in the CLI this process answers ([`client`]). In
-/// Claude Code: the bare `/pua-loop` when a user-level command of that name is installed (`loopgate install`
-/// writes them), else the plugin's `/loopgate:pua-loop` (plugin commands are always namespaced); elsewhere
-/// `cli::Agent::command`. Hints name the one that works as printed.
-pub(crate) fn slash_command(name: &str) -> String {
-    let client = client();
-    if client != crate::cli::Agent::Claude {
-        return client.command(name);
-    }
-    let bare = claude_config_dir().is_some_and(|dir| dir.join("commands").join(format!("{name}.md")).is_file());
-    if bare {
-        format!("/{name}")
-    } else {
-        format!("/loopgate:{name}")
-    }
-}
-
 /// A project that may hold a loop.
 #[derive(Clone, Debug)]
 pub struct Project {

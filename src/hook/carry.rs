@@ -21,7 +21,7 @@ pub(crate) fn carry_out(project: Project, session: &str, pending: &Request) -> D
                 context: briefing,
                 notice: format!(
                     "loopgate: the loop is sealed (by a loopgate hook, outside {}'s sandbox).",
-                    crate::project::client().title()
+                    crate::cli::client().title()
                 ),
             },
             Err(err) => Done {

@@ -55,7 +55,7 @@ pub(crate) fn at_setup(lang: Speech, baseline: &Baseline, log: &str) -> String {
 
 /// The baseline ran longer than the slash command may wait, and was stopped.
 fn cut(lang: Speech, budget: u64, log: &str) -> String {
-    let cli = crate::project::client().title();
+    let cli = crate::cli::client().title();
     match lang {
         Speech::En => format!(
             "Baseline: not taken — the verify command was still running after {budget}s, and {cli} does not wait longer for the command (it would start you while the suite runs). The loop's first verify that reports tests becomes the baseline. (For the user: to take a full baseline of a long suite, start the loop from a terminal in the project — `loopgate setup \"TASK\" --verify 'CMD'`, with live progress and the whole verify timeout — then start {cli}; its first session adopts the loop.) Partial log: {log}"

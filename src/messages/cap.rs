@@ -5,7 +5,7 @@ use crate::schema::Speech;
 /// For the model, appended to the last block the cap allows without a tool call: Claude Code's, or loopgate's own
 /// (`own`) for an agent that has none.
 pub(crate) fn last_warning(lang: Speech, cap: u64, own: bool) -> String {
-    let cli = crate::project::client().title();
+    let cli = crate::cli::client().title();
     match (lang, own) {
         (Speech::En, true) => format!(
             "LAST CONTINUATION WITHOUT A TOOL: this is continuation {cap} in a row without a tool call, the last one loopgate allows; if you stop again without using a tool, loopgate lets your turn end. Use a tool now (run `loopgate verify`, read the failing code, make a change), or if you are stuck say so with <loop-pause>what you need</loop-pause> or <loop-abort>why</loop-abort>."
@@ -37,7 +37,7 @@ pub(crate) fn yielded(lang: Speech, blocks: u64, next_iteration: u64) -> String 
 /// For the user: loopgate stopped a runaway at its own cap (`LOOPGATE_BLOCK_CAP`) in an agent that has no cap of
 /// its own and would go on blocked forever; the loop goes on with the next message.
 pub(crate) fn own_cap_yielded(lang: Speech, blocks: u64, next_iteration: u64) -> String {
-    let cancel = crate::project::slash_command("cancel-loop");
+    let cancel = crate::cli::slash_command("cancel-loop");
     match lang {
         Speech::En => format!(
             "loopgate: ⏸ the agent used no tool in its last {blocks} continuation(s). This agent has no limit of its own on stop-hook blocks in a row, so loopgate stops a runaway here (LOOPGATE_BLOCK_CAP; 0 turns this off). The loop is still running (next: iteration {next_iteration}): send a message (e.g. \"continue\") to go on, or {cancel} (`loopgate cancel` in a terminal) to end it."
@@ -58,14 +58,14 @@ pub(crate) fn turn_ended(lang: Speech, blocks: u64, cap: Option<u64>, iteration:
         },
         |cap| cap.to_string(),
     );
-    let cli = crate::project::client().title();
+    let cli = crate::cli::client().title();
     let whose = match (lang, own) {
         (Speech::En, true) => "loopgate's cap on them".to_string(),
         (Speech::En, false) => format!("{cli}'s stop-hook block cap"),
         (Speech::Zh, true) => "loopgate 的上限".to_string(),
         (Speech::Zh, false) => format!("{cli} 的 Stop 钩子阻止上限"),
     };
-    let cancel = match (crate::project::client(), lang) {
+    let cancel = match (crate::cli::client(), lang) {
         (crate::cli::Agent::Claude, Speech::En) => "/cancel-loop or /loopgate:cancel-loop".to_string(),
         (crate::cli::Agent::Claude, Speech::Zh) => "/cancel-loop 或 /loopgate:cancel-loop".to_string(),
         (other, _) => other.command("cancel-loop"),

@@ -50,7 +50,7 @@ pub(crate) fn select(project: Project, wanted: Option<&str>) -> Result<Selected,
                 Error::NoCheckpoints(format!(
                     "no loop has left checkpoints in `{}`; loops take them at every stop (start one with {})",
                     project.root.display(),
-                    crate::project::slash_command("pua-loop")
+                    crate::cli::slash_command("pua-loop")
                 ))
             })?,
     };
