@@ -17,7 +17,8 @@
 //! - **pytest's report through a private path** ([`report`]): the room is also where pytest writes the JUnit
 //!   report a pass must hold in, where the baseline showed it can.
 //! - **GoogleTest's reports through a private directory** ([`gtest`]): `GTEST_OUTPUT` names a directory in the
-//!   room where every test binary writes its JUnit XML; the verdict's names are theirs where the baseline's were.
+//!   room where every test binary writes its JUnit XML; their names join the run's (`Room::add_named`), and a
+//!   pass must hold in them where the baseline's binaries wrote some.
 //! - **loopgate's start hooks** ([`hook`]): for unittest and mocha, which write no report through a private
 //!   channel of their own, a hook loaded through the environment records their per-test events in the room,
 //!   read the same way.

@@ -5,12 +5,14 @@
 //! and the project's files stay as the user wrote them, and the directory is one the code under test does not
 //! know and the agent's tools cannot write.
 //!
-//! Where the baseline's run left reports there, their names join the output's (ctest's own lines name its tests,
+//! A run's reports' names join its output's in `room::Room::add_named`, the one place where the room's records
+//! name a run's tests, at the baseline and at every oracle run (ctest's own lines name its tests,
 //! which are whole binaries where a project registers them with `add_test`; a verify command that runs pytest
 //! too keeps pytest's names): each test is
 //! `Suite.Name` as GoogleTest prints it (`Calc.Adds`, `Inst/Suite.Name/0`), a skipped one (`GTEST_SKIP()`) or a
 //! disabled one (`DISABLED_`) did not run, and one that failed in any process failed. A run that exited 0 with
-//! no readable report or one that holds a failure is no pass. A project that sets `GTEST_OUTPUT`
+//! no readable report or one that holds a failure is no pass, where the baseline's binaries wrote some
+//! (`Recorded::report_problem`). A project that sets `GTEST_OUTPUT`
 //! itself keeps its own, and its verdict reads the output alone.
 //!
 //! What stays forgeable: a test binary's code runs in the process that writes its report, so code under test
