@@ -478,6 +478,10 @@ fn test_file(lang: loopgate::testsig::Lang, lines: usize) -> String {
             "setup() {\n  load ../lib/calc.sh\n}\n",
             "\nhelper_N() {\n  echo \"${1:-x}\" | tr a b\n}\n\n@test \"adds numbers N\" {\n  [ \"$(add 1 2)\" -eq 3 ] # three\n}\n\n@test 'prints usage N' {\n  run add\n  [ \"$status\" -ne 0 ]\n  [[ \"$output\" == *usage* ]]\n}\n",
         ),
+        Lang::Cpp => (
+            "#include <gtest/gtest.h>\n#include \"calc.h\"\n",
+            "\nstatic int twiceN(int a) {\n  return a * 2; // '{'\n}\n\nTEST(Calc, AddsN) {\n  EXPECT_EQ(add(1, 2), 3) << \"three\";\n}\n\nTEST_F(CalcFixture, ParsesN) {\n  ASSERT_EQ(parse(R\"x(\"1+2\")x\"), 3);\n}\n",
+        ),
         Lang::Ruby => (
             "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
             "\nclass CalcNTest < Minitest::Test\n  def setup\n    @calc = Calc.new\n  end\n\n  def test_adds_N\n    assert_equal 3, @calc.add(1, 2) # three\n  end\n\n  def test_parses_N\n    text = <<~EOS\n      1 + #{2}\n    EOS\n    assert_match %r{\\d+}, text\n  end\nend\n",

@@ -12,6 +12,8 @@
 //! Nothing is ever reverted: a change is reported with what moved and how to undo it, and the user may accept
 //! it from a terminal (`loopgate allow`), which re-takes the digests ([`Closure::accept`]).
 
+#[path = "ecosystem/cpp/cmake.rs"]
+mod cmake;
 pub mod derive;
 #[path = "ecosystem/make/makefile.rs"]
 mod makefile;

@@ -12,7 +12,11 @@
 //! 5. pytest: `pytest.ini`, `[tool.pytest…]` in `pyproject.toml`, `[tool:pytest]` in `setup.cfg`, `[pytest]` in
 //!    `tox.ini`, `conftest.py`, test files under `tests/` or `test/`, or any `pyproject.toml` → `python -m
 //!    pytest` with the project's virtualenv, `uv run` or `poetry run` when their lockfile is there;
-//! 6. a `check` recipe or target (justfile, then Makefile).
+//! 6. bats: `test/` or `tests/` holding `*.bats` files → `bats DIR`;
+//! 7. CMake: a root `CMakeLists.txt` that turns testing on (`enable_testing()` or `include(CTest)`) → configure,
+//!    build and run ctest in `build/` ([`CMAKE`]; the room's tree does not copy a build directory, so the
+//!    command builds its own);
+//! 8. a `check` recipe or target (justfile, then Makefile).
 //!
 //! Invariant: reads only the project root (and `tests/` / `test/` one level down) and `PATH`; never runs anything.
 
@@ -86,6 +90,8 @@ pub(crate) enum Fact {
     BatsFiles {
         dir: &'static str,
     },
+    /// The root `CMakeLists.txt` turns testing on (`enable_testing()`, `include(CTest)`).
+    CMakeTests,
     /// `dir/` holds Ruby test files `runner` runs (`spec/*_spec.rb`: rspec; `test/*_test.rb`: minitest).
     RubyTests {
         dir: &'static str,
@@ -116,6 +122,17 @@ fn bats(root: &Path) -> Option<Candidate> {
             .any(|e| e.file_name().to_string_lossy().ends_with(".bats"))
             .then(|| (format!("bats {dir}"), vec![Fact::BatsFiles { dir }]))
     })
+}
+
+/// The command for a CMake project with tests: configure, build, and ctest with the failing tests' output (what
+/// the summary reads). ctest's `--test-dir` needs CMake 3.20.
+const CMAKE: &str = "cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure";
+
+/// CMake, where the root `CMakeLists.txt` turns testing on.
+fn cmake(text: Option<String>) -> Option<Candidate> {
+    let text = text?.to_ascii_lowercase().replace([' ', '\t'], "");
+    (text.contains("enable_testing(") || text.contains("include(ctest)"))
+        .then(|| (CMAKE.to_string(), vec![Fact::CMakeTests]))
 }
 
 #[path = "ecosystem/ruby/detect.rs"]
@@ -182,6 +199,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
         bats(root),
         ruby::ruby(root),
         phpunit(root),
+        cmake(read("CMakeLists.txt")),
         runner("check"),
     ]
     .into_iter()
@@ -190,7 +208,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php); pass the command with `--verify 'CMD'`",
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php), or a CMakeLists.txt with enable_testing(); pass the command with `--verify 'CMD'`",
             root.display()
         ));
     };

@@ -383,6 +383,7 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
         (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
         (Speech::En, Fact::BatsFiles { dir }) => format!("{dir}/ holds bats test files (*.bats)"),
+        (Speech::En, Fact::CMakeTests) => "CMakeLists.txt turns testing on (ctest)".into(),
         (Speech::En, Fact::RubyTests { dir, runner }) => format!("{dir}/ holds Ruby test files {runner} runs"),
         (Speech::En, Fact::RakeTestTask { file }) => format!("{file} defines a rake test task"),
         (Speech::En, Fact::Phpunit { file, composer }) => format!(
@@ -412,6 +413,7 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
         (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
         (Speech::Zh, Fact::BatsFiles { dir }) => format!("{dir}/ 中有 bats 测试文件(*.bats)"),
+        (Speech::Zh, Fact::CMakeTests) => "CMakeLists.txt 启用了测试(ctest)".into(),
         (Speech::Zh, Fact::RubyTests { dir, runner }) => format!("{dir}/ 中有 {runner} 运行的 Ruby 测试文件"),
         (Speech::Zh, Fact::RakeTestTask { file }) => format!("{file} 定义了 rake 测试任务"),
         (Speech::Zh, Fact::Phpunit { file, composer }) => format!(

@@ -200,7 +200,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         results,
     } = counted;
     // With `--report`, the names are the report's, not the output's; the room's records of the run (the start
-    // hooks' events, PHPUnit's own reports) add those of runners whose output names only failures.
+    // hooks' events, PHPUnit's own reports, GoogleTest's) add those of runners whose output names only failures.
     let (results, own_problem) = match &own_report {
         Some(own) => own.read(),
         None => {

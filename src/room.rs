@@ -16,6 +16,9 @@
 //!   process instead ([`env::PER_SESSION`]); secrets are recorded by name only (see `env`).
 //! - **pytest's report through a private path** ([`report`]): the room is also where pytest writes the JUnit
 //!   report a pass must hold in, where the baseline showed it can.
+//! - **GoogleTest's reports through a private directory** ([`gtest`]): `GTEST_OUTPUT` names a directory in the
+//!   room where every test binary writes its JUnit XML; their names join the run's (`Room::add_named`), and a
+//!   pass must hold in them where the baseline's binaries wrote some.
 //! - **loopgate's start hooks** ([`hook`]): for unittest and mocha, which write no report through a private
 //!   channel of their own, a hook loaded through the environment records their per-test events in the room,
 //!   read the same way.
@@ -29,6 +32,8 @@
 
 pub(crate) mod caches;
 pub(crate) mod env;
+#[path = "ecosystem/cpp/report.rs"]
+pub(crate) mod gtest;
 pub(crate) mod hook;
 pub(crate) mod outside;
 #[path = "ecosystem/php/report.rs"]
@@ -278,6 +283,11 @@ impl Room {
     /// - PHPUnit (`runner::Report::Prepended`): the JUnit reports the PHP start hook has every PHPUnit process
     ///   write (`php_report`). A run with none (another runner, PHPUnit asked for `--no-logging`) keeps its
     ///   output's names.
+    /// - GoogleTest (`runner::Report` of ctest and a GoogleTest binary): the JUnit reports every test binary
+    ///   writes to the room's directory `GTEST_OUTPUT` names (`gtest`), one per process. ctest's own lines name
+    ///   its tests too, but as whole binaries where a project registers them with `add_test`; the reports name
+    ///   each `Suite.Name`. A run with none keeps its output's names (and falls short by name where the
+    ///   baseline's had some).
     pub(crate) fn add_named(&self, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
         hook::add_named(&self.events_path(), runners, results);
         if let Ok(named) = php_report::read(&self.dir) {
@@ -285,6 +295,14 @@ impl Room {
                 results.record(name, *outcome);
             }
         }
+        if let Ok((named, _)) = gtest::read(&self.gtest_dir()) {
+            results.merge(&named);
+        }
+    }
+
+    /// Where GoogleTest's reports of a run go (see `gtest`).
+    fn gtest_dir(&self) -> PathBuf {
+        self.dir.join(gtest::PLACE)
     }
 
     /// Makes the room's directories that are missing (private: 0700), without the last run's reports, and
@@ -298,6 +316,7 @@ impl Room {
                 _ => {}
             }
         }
+        gtest::clear(&self.gtest_dir())?;
         private_dir(report.parent().unwrap_or(&self.dir))?;
         hook::install(&self.dir)?;
         for cache in recorded.private() {
@@ -443,6 +462,7 @@ impl Room {
             caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
         }
         hook::set(&self.dir, &mut vars);
+        gtest::set(&self.dir, &mut vars);
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
         vars.into_iter()
@@ -492,6 +512,8 @@ pub(crate) struct Described {
     pub pytest_report: bool,
     /// A pass must also hold in the events these runners' start hooks recorded (see `hook`).
     pub hook_report: Option<String>,
+    /// The verdict's names are those of GoogleTest's reports, written to a private directory (see `gtest`).
+    pub gtest_report: bool,
     /// A pass must also hold in PHPUnit's own report, which the PHP start hook asks for (see `hook`).
     pub phpunit_report: bool,
     /// Where the runs stand (see [`TreeState`]).
@@ -512,6 +534,7 @@ impl Recorded {
             secrets: self.secrets.len(),
             pytest_report: self.pytest_report,
             hook_report: self.hook_report.clone(),
+            gtest_report: self.gtest_report,
             phpunit_report: self.phpunit_report,
             tree: self.tree.clone(),
             scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
@@ -526,6 +549,7 @@ impl Recorded {
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
         self.phpunit_report = php_report::read(room.dir()).is_ok_and(|named| !named.is_empty());
+        self.gtest_report = gtest::read(&room.gtest_dir()).is_ok_and(|(named, _)| !named.tests.is_empty());
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
@@ -551,12 +575,20 @@ impl Recorded {
         });
         // PHPUnit's names are the run's already (`Room::add_named`): what is left to see is reports that
         // are missing, cut short, hold a failure while the run exited 0, or name no test.
-        found.or_else(|| {
-            self.phpunit_report
-                .then(|| php_report::problem(room.dir()))
-                .flatten()
-                .map(|problem| (problem, "phpunit".to_string()))
-        })
+        // GoogleTest's likewise, where the baseline's binaries wrote some: none now, or one holding a failure.
+        found
+            .or_else(|| {
+                self.phpunit_report
+                    .then(|| php_report::problem(room.dir()))
+                    .flatten()
+                    .map(|problem| (problem, "phpunit".to_string()))
+            })
+            .or_else(|| {
+                self.gtest_report
+                    .then(|| gtest::read(&room.gtest_dir()).map_or_else(Some, |(_, problem)| problem))
+                    .flatten()
+                    .map(|problem| (problem, "GoogleTest".to_string()))
+            })
     }
 }
 

@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit; `cpp/runner.rs`: ctest, GoogleTest), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -16,6 +16,8 @@
 //! The serde names are persisted (the seal's closure records the runners the verify command runs): a variant
 //! is never renamed.
 
+#[path = "ecosystem/cpp/runner.rs"]
+mod cpp;
 #[path = "ecosystem/go/runner.rs"]
 mod go;
 #[path = "ecosystem/js/runner.rs"]
@@ -59,6 +61,10 @@ pub enum Runner {
     Go,
     /// bats.
     Bats,
+    /// CMake's ctest (`ctest`, `cmake --build DIR --target test`), running GoogleTest binaries.
+    Ctest,
+    /// A GoogleTest binary run directly.
+    Gtest,
     /// minitest: `ruby` on a test file, `rake test`.
     Minitest,
     /// RSpec: `rspec`, `bundle exec rspec`.
@@ -69,7 +75,7 @@ pub enum Runner {
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 14] = [
+    pub(crate) const ALL: [Runner; 16] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -81,6 +87,8 @@ impl Runner {
         Runner::Nextest,
         Runner::Go,
         Runner::Bats,
+        Runner::Ctest,
+        Runner::Gtest,
         Runner::Minitest,
         Runner::Rspec,
         Runner::Phpunit,
@@ -100,6 +108,8 @@ impl Runner {
             Runner::Nextest => &rust::NEXTEST,
             Runner::Go => &go::GO,
             Runner::Bats => &shell::BATS,
+            Runner::Ctest => &cpp::CTEST,
+            Runner::Gtest => &cpp::GTEST,
             Runner::Minitest => &ruby::MINITEST,
             Runner::Rspec => &ruby::RSPEC,
             Runner::Phpunit => &php::PHPUNIT,
@@ -205,6 +215,11 @@ pub(crate) fn sits_out_with_new_tests<P: AsRef<Path>>(path: &Path, sealed: impl 
     every_dir && plain && !sealed.into_iter().any(|f| f.as_ref().starts_with(dir))
 }
 
+/// Files that mark a directory as a runner's build directory, whatever its name (CMake's `CMakeCache.txt`): its
+/// contents are the runs' own output, so the runners' walk does not read them for tests and the room's tree does
+/// not copy them (`walk`).
+pub(crate) const BUILD_DIR_MARKERS: &[&str] = &[cpp::BUILD_DIR_MARKER];
+
 /// Extensions a JavaScript configuration file may have (`.jsonc`: Mocha reads `.mocharc.jsonc`).
 pub(crate) const JS_EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json", "jsonc"];
 
@@ -303,7 +318,8 @@ pub(crate) enum Report {
 /// A structured report's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// JUnit XML (pytest's `--junitxml`, PHPUnit's `--log-junit`, nextest's `[profile.*.junit]`).
+    /// JUnit XML (pytest's `--junitxml`, PHPUnit's `--log-junit`, nextest's `[profile.*.junit]`, GoogleTest's
+    /// `GTEST_OUTPUT=xml:`).
     JunitXml,
 }
 

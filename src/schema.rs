@@ -38,6 +38,8 @@ pub enum Lang {
     Go,
     /// Shell: bats test files (`.bats`).
     Shell,
+    /// C and C++: GoogleTest and Catch2 test sources (`cc`, `cpp`, `cxx`, `c++`, and headers beside them).
+    Cpp,
     /// Ruby: minitest and RSpec test files (`.rb`).
     Ruby,
     /// PHP: PHPUnit test files (`.php`).
@@ -46,15 +48,25 @@ pub enum Lang {
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 7] = [
+    pub const ALL: [Lang; 8] = [
         Lang::Python,
         Lang::JavaScript,
         Lang::Rust,
         Lang::Go,
         Lang::Shell,
+        Lang::Cpp,
         Lang::Ruby,
         Lang::Php,
     ];
+
+    /// Whether a test file of this language that is new since setup sits out the oracle's run (`testswap`). Not
+    /// a C++ one: its build names every source (`add_executable(neg_test tests/neg_test.cc)`), so a new test
+    /// source set aside would break the build of the whole project and no baseline test could run. It takes
+    /// part as the agent wrote it; the build's test side is sealed (`closure::cmake`: a new source added to an
+    /// existing test binary is a change to that binary's part).
+    pub fn new_tests_sit_out(self) -> bool {
+        self != Lang::Cpp
+    }
 
     /// The language of a file, by its extension; `None` for anything else.
     pub fn of(path: &std::path::Path) -> Option<Lang> {
@@ -65,6 +77,7 @@ impl Lang {
             "rs" => Some(Lang::Rust),
             "go" => Some(Lang::Go),
             "bats" => Some(Lang::Shell),
+            "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h" => Some(Lang::Cpp),
             "rb" => Some(Lang::Ruby),
             "php" => Some(Lang::Php),
             _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),

@@ -149,11 +149,12 @@ impl Inventory {
         Inventory { langs, files, rules }
     }
 
-    /// The test files (by convention, not Rust sources with inline tests) that did not exist at setup.
+    /// The test files (by convention, not Rust sources with inline tests) that did not exist at setup and sit out
+    /// the oracle's run ([`Lang::new_tests_sit_out`]).
     pub fn new_test_files(&self, root: &Path) -> Vec<String> {
         listing::candidates(root, &self.langs, &self.rules, false)
             .into_iter()
-            .filter(|c| !self.files.contains_key(&c.path))
+            .filter(|c| !self.files.contains_key(&c.path) && c.lang.new_tests_sit_out())
             .map(|c| c.path)
             .collect()
     }

@@ -30,6 +30,8 @@
 mod braces;
 pub(crate) mod by_name;
 mod compare;
+#[path = "ecosystem/cpp/testsig.rs"]
+mod cpp;
 mod doctest;
 mod finding;
 #[path = "ecosystem/go/testsig.rs"]
@@ -212,6 +214,7 @@ pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
         Lang::Rust => rust::units(lexed),
         Lang::Go => go::units(lexed),
         Lang::Shell => shell::units(lexed),
+        Lang::Cpp => cpp::units(lexed),
         Lang::Ruby => ruby::units(lexed),
         Lang::Php => php::units(lexed),
     }

@@ -18,6 +18,10 @@
 //! Go, Jest and node's test runner collect tests from a `build/` or `target/` directory like from any other, so
 //! `build`, `dist` and `target` are entered unless they are build *output*: a directory holding a `CACHEDIR.TAG`
 //! (what Cargo writes in its `target/`), or one the project's root `.gitignore` lists by name (`build/`, `/dist`).
+//! A directory a runner marks as its build directory whatever its name (CMake's `CMakeCache.txt`,
+//! `runner::BUILD_DIR_MARKERS`) is output too, for the runners' walk and for the room's tree
+//! ([`Walker::skipping_build_dirs`]): what was built there (GoogleTest's own sources under `_deps/`, a test
+//! binary) is neither the user's tests nor something a run may inherit.
 //!
 //! Not a walker, so not here: a single `read_dir` of one directory (a glob in one directory, a Go package's
 //! files), and the progress probe's walk for untracked files (`treeprobe::untracked`), which decides every
@@ -58,6 +62,8 @@ const RUNNER_MAX_ENTRIES: usize = 500_000;
 pub(crate) struct Walker {
     skip: &'static [&'static str],
     build_output: bool,
+    /// Directories holding a runner's build-directory marker are not entered.
+    build_dirs: bool,
     follow_links: bool,
     sorted: bool,
     strict: bool,
@@ -99,6 +105,7 @@ impl Walker {
     pub(crate) const RUNNERS: Walker = Walker {
         skip: RUNNER_SKIP,
         build_output: true,
+        build_dirs: true,
         follow_links: true,
         sorted: false,
         strict: false,
@@ -112,11 +119,20 @@ impl Walker {
         Walker {
             skip,
             build_output: false,
+            build_dirs: false,
             follow_links: false,
             sorted: false,
             strict: false,
             max_entries: usize::MAX,
             max_depth: usize::MAX,
+        }
+    }
+
+    /// Directories a runner marks as its build directory (`runner::BUILD_DIR_MARKERS`) are not entered.
+    pub(crate) const fn skipping_build_dirs(self) -> Walker {
+        Walker {
+            build_dirs: true,
+            ..self
         }
     }
 
@@ -309,6 +325,10 @@ impl Walk<'_> {
         self.options.build_output
             && BUILD_DIRS.contains(&name)
             && (path.join("CACHEDIR.TAG").is_file() || (prefix.is_empty() && self.ignored.iter().any(|d| d == name)))
+            || self.options.build_dirs
+                && crate::runner::BUILD_DIR_MARKERS
+                    .iter()
+                    .any(|marker| path.join(marker).is_file())
     }
 }
 
@@ -377,6 +397,42 @@ mod tests {
         assert_eq!(
             find_named(root, &["conftest.py"]),
             vec!["build/pkg/conftest.py", "target/it/conftest.py"]
+        );
+    }
+
+    /// A CMake build directory, whatever its name, holds what a build wrote (GoogleTest's own tests under
+    /// `_deps/`, a test binary): neither walk reads it, and nothing else is left out.
+    #[test]
+    fn a_cmake_build_directory_is_not_walked_by_any_name() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for path in [
+            "out/CMakeCache.txt",
+            "out/_deps/googletest-src/googletest/test/gtest_unittest.cc",
+            "cmake-build-debug/CMakeCache.txt",
+            "cmake-build-debug/calc_test",
+            "tests/calc_test.cc",
+            "CMakeCache.txt",
+        ] {
+            touch(root, path);
+        }
+        let mut tree = Vec::new();
+        Walker::skipping(&[])
+            .skipping_build_dirs()
+            .sorted()
+            .walk(root, |entry| {
+                tree.push(entry.relative.to_string());
+                Ok(Flow::Continue(()))
+            })
+            .expect("walks");
+        assert_eq!(
+            tree,
+            vec!["CMakeCache.txt", "tests/calc_test.cc"],
+            "an in-source build's root is still walked"
+        );
+        assert_eq!(
+            find_named(root, &["gtest_unittest.cc", "calc_test", "calc_test.cc"]),
+            vec!["tests/calc_test.cc"]
         );
     }
 

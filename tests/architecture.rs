@@ -152,7 +152,7 @@ fn the_layer_table_is_read_from_architecture_md() {
 #[test]
 fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
     let ecosystems = ecosystems(&src());
-    for name in ["python", "js", "rust", "go", "make", "shell", "ruby", "php"] {
+    for name in ["python", "js", "rust", "go", "make", "shell", "ruby", "php", "cpp"] {
         assert!(
             ecosystems.contains(name),
             "`src/ecosystem/{name}/` is missing: {ecosystems:?}"
@@ -227,8 +227,27 @@ fn module_files(src: &Path) -> BTreeSet<PathBuf> {
 /// Words that name an ecosystem by one of its tools rather than by its folder's name (Rust's closure was
 /// `closure/derive/cargo.rs`, pytest's report `room/report.rs` is named by neither).
 const TOOL_WORDS: &[&str] = &[
-    "cargo", "nextest", "pytest", "unittest", "jest", "vitest", "mocha", "npm", "node", "makefile", "gotest", "bats",
-    "minitest", "rspec", "rake", "phpunit",
+    "cargo",
+    "nextest",
+    "pytest",
+    "unittest",
+    "jest",
+    "vitest",
+    "mocha",
+    "npm",
+    "node",
+    "makefile",
+    "gotest",
+    "bats",
+    "minitest",
+    "rspec",
+    "rake",
+    "phpunit",
+    "ctest",
+    "cmake",
+    "gtest",
+    "googletest",
+    "catch2",
 ];
 
 /// Files whose name is an ecosystem's word but that are not of that ecosystem, and why. Each is named here, one

@@ -31,6 +31,8 @@ mod closure_moves;
 mod common;
 #[path = "gaming/copied_moves.rs"]
 mod copied_moves;
+#[path = "gaming/cpp_moves.rs"]
+mod cpp_moves;
 #[path = "gaming/family_moves.rs"]
 mod family_moves;
 #[path = "gaming/fixtures.rs"]

@@ -42,6 +42,8 @@ const STRONG: &[(Match, Family)] = &[
     (Match::Exact("--nocapture"), Family::RunnerArgs),
     (Match::Exact("--show-output"), Family::RunnerArgs),
     (Match::Exact("--include-ignored"), Family::RunnerArgs),
+    (Match::Prefix("GTEST_"), Family::RunnerEnv),
+    (Match::Prefix("--gtest_"), Family::RunnerArgs),
     (Match::Prefix("-test."), Family::RunnerArgs),
     (Match::Exact("test.v"), Family::RunnerArgs),
     (Match::Exact("test.run"), Family::RunnerArgs),

@@ -707,3 +707,29 @@ fn ruby_honest_code_stays_free() {
         ],
     );
 }
+
+/// C++ code under test that reads or sets GoogleTest's variables or flags knows it is tested (a static
+/// initializer setting `GTEST_FILTER` narrows the run from inside the binary).
+#[test]
+fn cpp_runner_traces_are_caught() {
+    caught(
+        Lang::Cpp,
+        &[
+            (
+                "#include <cstdlib>\n\nstatic const int narrowed = setenv(\"GTEST_FILTER\", \"-Calc.Adds\", 1);\n",
+                3,
+                RunnerEnv,
+            ),
+            (
+                "int add(int a, int b) {\n  if (getenv(\"GTEST_OUTPUT\")) return a + b;\n  return a - b;\n}\n",
+                2,
+                RunnerEnv,
+            ),
+            (
+                "bool under_test(char** argv) {\n  return std::string(argv[1]).rfind(\"--gtest_\", 0) == 0;\n}\n",
+                2,
+                RunnerArgs,
+            ),
+        ],
+    );
+}

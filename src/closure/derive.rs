@@ -24,6 +24,8 @@ use crate::schema::Lang;
 
 #[path = "../ecosystem/rust/closure.rs"]
 mod cargo;
+#[path = "../ecosystem/cpp/closure.rs"]
+mod cpp;
 #[path = "../ecosystem/js/closure.rs"]
 mod js;
 #[path = "../ecosystem/make/closure.rs"]
@@ -202,6 +204,9 @@ impl Deriver<'_> {
                 self.plan.runners.insert(Runner::Go);
             }
             "bats" => self.bats(),
+            "ctest" => self.ctest(Runner::Ctest),
+            "cmake" => self.cmake(rest),
+            _ if cpp::is_gtest_binary(self.root, cwd, verb) => self.ctest(Runner::Gtest),
             "rspec" => self.rspec(cwd),
             "rake" => self.rake(rest, cwd),
             "ruby" => self.ruby(rest),

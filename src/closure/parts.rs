@@ -63,6 +63,10 @@ pub enum Scope {
     Code,
     /// What a Makefile runs for these goals (none: the default goal), see `closure::makefile`.
     Make(Vec<String>),
+    /// The test side of a CMake file (`CMakeLists.txt`) for the tests and test targets it registered at the
+    /// baseline, one part each, and `enable_testing()` (see `closure::cmake`).
+    #[serde(rename = "cmake")]
+    CMake(Vec<String>),
     /// The size and modification time only: a program or library so large that reading every byte at each
     /// promise would cost more than the check is worth (see `closure::observed`).
     Stat,
@@ -114,7 +118,9 @@ impl Scope {
                 }
                 free.retain(|key| also_free.contains(key));
             }
-            (Scope::Ini(mine), Scope::Ini(more)) | (Scope::Make(mine), Scope::Make(more)) => {
+            (Scope::Ini(mine), Scope::Ini(more))
+            | (Scope::Make(mine), Scope::Make(more))
+            | (Scope::CMake(mine), Scope::CMake(more)) => {
                 for name in more {
                     if !mine.contains(&name) {
                         mine.push(name);
@@ -136,6 +142,9 @@ impl Scope {
                 names.iter().map(|n| format!("[{n}]")).collect()
             }
             Scope::Make(goals) => goals.iter().map(|g| format!("{g}:")).collect(),
+            Scope::CMake(names) => std::iter::once(super::cmake::TESTING.to_string())
+                .chain(names.iter().cloned())
+                .collect(),
         }
     }
 }
@@ -196,6 +205,10 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         Scope::Ini(names) => ini_parts(names, &[], &String::from_utf8_lossy(bytes)),
         Scope::IniBut { sections, free } => ini_parts(sections, free, &String::from_utf8_lossy(bytes)),
         Scope::Make(goals) => super::makefile::parts(&String::from_utf8_lossy(bytes), goals)
+            .into_iter()
+            .map(|(label, text)| (label, sha256(text.as_bytes())))
+            .collect(),
+        Scope::CMake(names) => super::cmake::parts(&String::from_utf8_lossy(bytes), names)
             .into_iter()
             .map(|(label, text)| (label, sha256(text.as_bytes())))
             .collect(),

@@ -633,7 +633,7 @@ fn seal_and_start(
     };
     let baseline = match baseline {
         Some((mut baseline, observed, read_outside)) => {
-            // The room's records of the run (minitest's and RSpec's events, PHPUnit's own reports) name the tests
+            // The room's records of the run (minitest's and RSpec's events, PHPUnit's own reports, GoogleTest's) name the tests
             // their runners' output does not (see `room::Room::add_named`); `--report` names them itself, and a
             // cut baseline keeps none.
             if let Some((room, _, _)) = &room

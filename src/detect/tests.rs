@@ -194,6 +194,29 @@ fn nothing_fits_is_refused_with_what_was_looked_for() {
 }
 
 #[test]
+fn cmake_with_testing_on_is_configured_built_and_run_by_ctest() {
+    let lists = "project(calc CXX)\nENABLE_TESTING ()\nadd_executable(calc_test tests/calc_test.cc)\n";
+    let found = detect_in(&[("CMakeLists.txt", lists)], &["cmake"]).expect("found");
+    assert_eq!(found.command, CMAKE);
+    assert_eq!(reason(&found), "CMakeLists.txt turns testing on (ctest)");
+    assert_eq!(command(&[("CMakeLists.txt", "include(CTest)\n")], &["cmake"]), CMAKE);
+    assert!(
+        detect_in(
+            &[("CMakeLists.txt", "project(calc C)\nadd_library(calc calc.c)\n")],
+            ALL
+        )
+        .is_err(),
+        "a CMake project without tests has no test command"
+    );
+    let make = "test:\n\tctest --test-dir out\n";
+    assert_eq!(
+        command(&[("CMakeLists.txt", lists), ("Makefile", make)], ALL),
+        "make test",
+        "the project's own entry point comes first"
+    );
+}
+
+#[test]
 fn ruby_rspec_rake_test_or_ruby_on_the_test_files() {
     let rspec = detect_in(
         &[("spec/models/calc_spec.rb", ""), ("test/calc_test.rb", "")],

@@ -45,6 +45,12 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
     if room.pytest_report {
         line.push_str(report);
     }
+    if room.gtest_report {
+        line.push_str(match lang {
+            Speech::En => " The tests are judged by name from the reports GoogleTest writes to a private directory.",
+            Speech::Zh => "测试按名称由 GoogleTest 写到私有目录的报告判定。",
+        });
+    }
     if room.phpunit_report {
         line.push_str(match lang {
             Speech::En => " A pass must also hold in PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path; its names are the run's.",

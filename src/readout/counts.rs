@@ -83,6 +83,20 @@ impl TestCounts {
         }
     }
 
+    /// Counts one test that ended as `outcome` (`None`: skipped) and records its name in `names` where it ran:
+    /// what every reader of per-test lines does with one.
+    pub(crate) fn one(&mut self, name: &str, outcome: Option<super::results::TestOutcome>, names: &mut TestResults) {
+        use super::results::TestOutcome;
+        match outcome {
+            Some(TestOutcome::Passed) => self.passed += 1,
+            Some(TestOutcome::Failed) => self.failed += 1,
+            None => self.skipped += 1,
+        }
+        if let Some(outcome) = outcome {
+            names.record(name, outcome);
+        }
+    }
+
     /// Tests that ran: passed plus failed.
     pub(crate) fn ran(&self) -> u64 {
         self.passed.saturating_add(self.failed)

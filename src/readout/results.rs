@@ -40,6 +40,13 @@ pub struct TestResults {
 }
 
 impl TestResults {
+    /// Records every test of `other` (a structured report's, beside the output's names).
+    pub(crate) fn merge(&mut self, other: &TestResults) {
+        for (name, outcome) in &other.tests {
+            self.record(name, *outcome);
+        }
+    }
+
     /// Records that `name` ran and ended so; a failure recorded for the same name stays.
     pub(crate) fn record(&mut self, name: &str, outcome: TestOutcome) {
         let name = name.trim();

@@ -1,6 +1,6 @@
 //! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
 //! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), `ruby` (minitest,
-//! RSpec), `php` (PHPUnit), each in its
+//! RSpec), `php` (PHPUnit), `cpp` (ctest, GoogleTest), each in its
 //! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, loaded here with `#[path]`) — and the table that
 //! registers them.
 //!
@@ -11,6 +11,8 @@
 //! needs the line helpers here. Adding a runner: its functions in its family's module (or a new ecosystem's `readout.rs`),
 //! a row in [`RUNNERS`], and — for a new family — a field of [`Scanners`].
 
+#[path = "../ecosystem/cpp/readout.rs"]
+mod cpp;
 #[path = "../ecosystem/go/readout.rs"]
 mod go;
 #[path = "../ecosystem/js/readout.rs"]
@@ -45,7 +47,7 @@ struct Row {
 }
 
 /// Every runner, in extraction order.
-const RUNNERS: [Row; 10] = [
+const RUNNERS: [Row; 11] = [
     Row {
         runner: Runner::Nextest,
         is_marker: rust::is_nextest_marker,
@@ -86,6 +88,12 @@ const RUNNERS: [Row; 10] = [
         runner: Runner::Bats,
         is_marker: shell::is_marker,
         failures: shell::failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Ctest,
+        is_marker: cpp::is_marker,
+        failures: cpp::failures,
         unless: None,
     },
     Row {
@@ -138,19 +146,21 @@ pub(super) struct Scanners {
     js: js::Scanner,
     go: go::Scanner,
     shell: shell::Scanner,
+    cpp: cpp::Scanner,
     ruby: ruby::Scanner,
     php: php::Scanner,
 }
 
 impl Scanners {
     /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 7] {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 8] {
         [
             self.rust.feed(line, names),
             self.python.feed(line, names),
             self.js.feed(line, names),
             self.go.feed(line, names),
             self.shell.feed(line, names),
+            self.cpp.feed(line, names),
             self.ruby.feed(line, names),
             self.php.feed(line, names),
         ]

@@ -88,6 +88,10 @@ pub(crate) struct Recorded {
     /// the baseline's events named exactly the tests its output did.
     #[serde(default)]
     pub hook_report: Option<String>,
+    /// The verdict's names are those of GoogleTest's reports in the room (see `gtest`): the baseline's test
+    /// binaries wrote some.
+    #[serde(default)]
+    pub gtest_report: bool,
     /// A pass must also hold in PHPUnit's own JUnit report, which the PHP start hook asks for (see `hook`): the
     /// baseline's named its tests (their names are the run's, `Room::add_named`).
     #[serde(default)]

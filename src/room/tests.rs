@@ -566,10 +566,11 @@ fn a_run_in_the_copy_has_the_variables_that_named_the_project_name_the_copy() {
     assert_eq!(env["PATH"], "/usr/bin");
 }
 
-/// The room's records name a run's tests in one place, for both kinds of runner whose output names only its
-/// failures: minitest's events (where the command runs minitest) and PHPUnit's own reports (where they exist).
+/// The room's records name a run's tests in one place, for every kind of runner whose output does not name them
+/// all: minitest's events (where the command runs minitest), PHPUnit's own reports and GoogleTest's (where they
+/// exist; ctest's lines name a binary registered with `add_test`, not its tests).
 #[test]
-fn the_rooms_records_name_the_tests_of_minitest_and_phpunit() {
+fn the_rooms_records_name_the_tests_of_minitest_phpunit_and_googletest() {
     use crate::readout::{TestOutcome, TestResults};
     use crate::runner::Runner;
     let home = tempfile::tempdir().expect("tempdir");
@@ -591,15 +592,23 @@ fn the_rooms_records_name_the_tests_of_minitest_and_phpunit() {
         r#"<testsuites><testsuite name="unit"><testcase name="testAdds" class="CalcTest" classname="CalcTest"><failure>no</failure></testcase></testsuite></testsuites>"#,
     )
     .expect("report");
+    let gtest = room.dir().join(super::gtest::PLACE);
+    std::fs::create_dir_all(&gtest).expect("mkdir");
+    std::fs::write(
+        gtest.join("calc_test.xml"),
+        r#"<testsuites><testsuite name="Calc"><testcase name="Zero" status="run" result="completed" classname="Calc"/></testsuite></testsuites>"#,
+    )
+    .expect("gtest report");
     let mut results = TestResults::default();
     room.add_named(&[Runner::Minitest], &mut results);
     assert_eq!(results.get("CalcTest#test_add"), Some(TestOutcome::Passed));
     assert_eq!(results.get("CalcTest::testAdds"), Some(TestOutcome::Failed));
+    assert_eq!(results.get("Calc.Zero"), Some(TestOutcome::Passed));
     let mut phpunit_only = TestResults::default();
     room.add_named(&[Runner::Phpunit], &mut phpunit_only);
     assert_eq!(
         phpunit_only.tests.keys().collect::<Vec<_>>(),
-        vec!["CalcTest::testAdds"],
+        vec!["Calc.Zero", "CalcTest::testAdds"],
         "minitest's events name nothing where the command runs no minitest"
     );
 }

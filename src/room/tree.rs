@@ -5,8 +5,10 @@
 //! What it holds:
 //! - **the code under test as it stands at this stop**, and the test side as the oracle's run must see it (the
 //!   run's test files stand as sealed in the project while it is synced, see `oracle::stand_as_sealed`);
-//! - **not** the tree's build outputs and caches ([`SKIPPED`]: `target/`, `__pycache__/`, `.pytest_cache/`…):
-//!   the run computes its own, in the room's private caches or in the copy, where they stay between promises;
+//! - **not** the tree's build outputs and caches ([`SKIPPED`]: `target/`, `__pycache__/`, `.pytest_cache/`…, and
+//!   a CMake build directory by its `CMakeCache.txt`, whatever its name): the run computes its own, in the room's
+//!   private caches or in the copy, where they stay between promises — so a test binary the agent built (or
+//!   planted, with a modification time that makes `cmake --build` keep it) is never what the oracle runs;
 //! - **not** a file the runners load on their own that was absent at the baseline ([`left_out`]): a new
 //!   `conftest.py`, `__init__.py`, runner or toolchain configuration above a baseline test, a new
 //!   `sitecustomize.py`, `.pth` or jest `__mocks__/` file anywhere. These reach tests that were the user's; new
@@ -267,7 +269,7 @@ impl Synced {
 
 /// The walk of the project and of the copy: everything but the build outputs and caches (the run's own stay in
 /// the copy), loopgate's and Claude Code's in-project files, and the [`BOUND`] directories.
-const WALK: Walker = Walker::skipping(SKIPPED).strict();
+const WALK: Walker = Walker::skipping(SKIPPED).skipping_build_dirs().strict();
 const SKIPPED: &[&str] = &[
     ".claude",
     "target",

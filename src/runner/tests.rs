@@ -36,6 +36,8 @@ fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_m
             Runner::Unittest,
             Runner::Mocha,
             Runner::Go,
+            Runner::Ctest,
+            Runner::Gtest,
             Runner::Minitest,
             Runner::Rspec,
             Runner::Phpunit

@@ -95,6 +95,8 @@ pub(crate) fn imported_helpers<'a>(
                 Lang::Rust => Vec::new(),
                 // What a bats test loads outside the test side (`load ../lib/calc.sh`) is the code under test.
                 Lang::Shell => Vec::new(),
+                // What a C++ test includes from outside the test side is the code under test (`calc.h`).
+                Lang::Cpp => Vec::new(),
                 // What a Ruby test requires from outside `test/` and `spec/` is the code under test (`lib/`).
                 Lang::Ruby => Vec::new(),
                 // What a PHPUnit test requires or autoloads outside the test side is the code under test.

@@ -36,6 +36,15 @@ pub fn is_test_file(path: &Path) -> bool {
         Lang::Go => stem.ends_with("_test"),
         // bats runs `.bats` files, wherever they are; a `.sh` file is code.
         Lang::Shell => true,
+        // GoogleTest's `calc_test.cc`, `calc_unittest.cc`; Catch2's `test_calc.cpp`. A header is a test file only
+        // in a test directory (above).
+        Lang::Cpp => {
+            !is_header(name)
+                && (stem.ends_with("_test")
+                    || stem.ends_with("_tests")
+                    || stem.ends_with("_unittest")
+                    || stem.starts_with("test_"))
+        }
         // minitest's `*_test.rb` / `test_*.rb`, RSpec's `*_spec.rb`; anywhere under `test/` or `spec/` (helpers
         // such as `test_helper.rb`, `spec/support/*.rb` included) is handled above.
         Lang::Ruby => stem.starts_with("test_") || stem.ends_with("_test") || stem.ends_with("_spec"),
@@ -66,7 +75,16 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
         .iter()
         .any(|needle| text.contains(needle)),
         Lang::JavaScript => text.contains("import.meta.vitest"),
+        // A C++ source that includes GoogleTest or Catch2 is a test source, whatever its name.
+        Lang::Cpp => ["gtest/gtest.h", "gmock/gmock.h", "catch2/", "catch.hpp"]
+            .iter()
+            .any(|needle| text.contains(needle)),
         // pytest and `go test` collect only conventionally named files.
         Lang::Python | Lang::Go | Lang::Shell | Lang::Ruby | Lang::Php => false,
     }
+}
+
+/// Whether a C++ file name is a header's (`.h`, `.hh`, `.hpp`, `.hxx`).
+fn is_header(name: &str) -> bool {
+    [".h", ".hh", ".hpp", ".hxx"].iter().any(|ext| name.ends_with(ext))
 }

@@ -12,6 +12,8 @@
 //! character cannot swallow the rest of the file.
 
 mod clike;
+#[path = "../ecosystem/cpp/lex.rs"]
+mod cpp;
 #[path = "../ecosystem/js/lex.rs"]
 mod js;
 #[path = "../ecosystem/php/lex.rs"]
@@ -154,7 +156,7 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
     let mut cur = Cursor::new(text);
     match lang {
         Lang::Python => python::lex(&mut cur),
-        Lang::JavaScript | Lang::Rust | Lang::Go => clike::lex(&mut cur, lang),
+        Lang::JavaScript | Lang::Rust | Lang::Go | Lang::Cpp => clike::lex(&mut cur, lang),
         Lang::Shell => shell::lex(&mut cur),
         Lang::Ruby => ruby::lex(&mut cur),
         Lang::Php => php::lex(&mut cur),

@@ -6,6 +6,8 @@
 //! Each language's spellings are in its ecosystem's folder (`src/ecosystem/<name>/markers.rs`); this table
 //! dispatches and holds what they share.
 
+#[path = "../ecosystem/cpp/markers.rs"]
+mod cpp;
 #[path = "../ecosystem/go/markers.rs"]
 mod go;
 #[path = "../ecosystem/js/markers.rs"]
@@ -45,6 +47,7 @@ pub(crate) fn find(lang: Lang, lx: &Lexed) -> Vec<Found> {
             Lang::Rust => rust::at(lx, i, &mut out),
             Lang::Go => go::at(lx, i, &mut out),
             Lang::Shell => shell::at(lx, i, &mut out),
+            Lang::Cpp => cpp::at(lx, i, &mut out),
             Lang::Ruby => ruby::at(lx, i, &mut out),
             Lang::Php => php::at(lx, i, &mut out),
         };

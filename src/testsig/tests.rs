@@ -2,6 +2,8 @@
 //! the findings it must give (none for honest edits); the lexers on their tricky literals; file conventions;
 //! and properties over arbitrary text.
 
+#[path = "../ecosystem/cpp/testsig/tests.rs"]
+mod cpp;
 mod doctest;
 #[path = "../ecosystem/go/testsig/tests.rs"]
 mod go;

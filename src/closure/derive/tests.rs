@@ -246,6 +246,64 @@ fn unknown_commands_and_garbage_seal_nothing_and_never_panic() {
     );
 }
 
+/// Every way a verify command runs ctest or a GoogleTest binary names the C++ ecosystem and its runner, and seals
+/// each `CMakeLists.txt` that registers tests (not one in a CMake build directory, nor one without tests).
+#[test]
+fn ctest_cmake_target_test_and_a_googletest_binary_seal_cmakes_test_side() {
+    let dir = project(&[
+        ("CMakeLists.txt", "enable_testing()\nadd_subdirectory(tests)\n"),
+        (
+            "tests/CMakeLists.txt",
+            "add_executable(calc_test calc_test.cc)\ngtest_discover_tests(calc_test)\n",
+        ),
+        ("src/CMakeLists.txt", "add_library(calc calc.cc)\n"),
+        ("build/CMakeCache.txt", ""),
+        (
+            "build/_deps/googletest-src/CMakeLists.txt",
+            "enable_testing()\nadd_test(NAME x COMMAND x)\n",
+        ),
+    ]);
+    for (command, runner) in [
+        ("ctest", Runner::Ctest),
+        (
+            "cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure",
+            Runner::Ctest,
+        ),
+        ("cmake --build build --target test", Runner::Ctest),
+        ("cmake --build build -t all,test", Runner::Ctest),
+        ("cmake --build build && ./build/calc_test", Runner::Gtest),
+        (
+            "cmake --build build && build/tests/calc_unittest --gtest_brief=1",
+            Runner::Gtest,
+        ),
+    ] {
+        let plan = plan(command, dir.path());
+        assert!(plan.ecosystems.contains(&Lang::Cpp), "{command}");
+        assert!(plan.runners.contains(&runner), "{command}: {:?}", plan.runners);
+        assert_eq!(
+            scope_of(&plan, "CMakeLists.txt"),
+            Some(&Scope::CMake(Vec::new())),
+            "{command}: testing is on at the root"
+        );
+        assert_eq!(
+            scope_of(&plan, "tests/CMakeLists.txt"),
+            Some(&Scope::CMake(vec!["calc_test".into()])),
+            "{command}"
+        );
+        assert_eq!(scope_of(&plan, "src/CMakeLists.txt"), None, "{command}: no test side");
+        assert!(
+            plan.targets.iter().all(|t| !t.path.starts_with("build/")),
+            "{command}: a build directory's files are the build's"
+        );
+    }
+    let build_only = plan("cmake --build build", dir.path());
+    assert!(build_only.ecosystems.contains(&Lang::Cpp) && build_only.runners.is_empty());
+    let script = project(&[("scripts/run_test", "#!/bin/sh\nexit 0\n")]);
+    assert!(
+        plan("./scripts/run_test", script.path()).runners.is_empty(),
+        "a script named like a test binary is no GoogleTest binary"
+    );
+}
 #[test]
 fn ruby_runners_seal_their_option_files_and_the_rakefile() {
     let dir = project(&[

@@ -254,9 +254,10 @@ fn parse(text: &str) -> Result<Report, Problem> {
             (&rest[head_end + 1..close], &rest[close..])
         };
         let name = format!("{}::{}", attribute(head, "classname"), attribute(head, "name"));
+        // GoogleTest lists a `DISABLED_` test as `status="notrun"`, with no element for it.
         let outcome = if body.contains("<failure") || body.contains("<error") {
             Some(TestOutcome::Failed)
-        } else if body.contains("<skipped") {
+        } else if body.contains("<skipped") || attribute(head, "status") == "notrun" {
             None
         } else {
             Some(TestOutcome::Passed)

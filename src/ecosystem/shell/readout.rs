@@ -82,14 +82,7 @@ impl Scanner {
             self.other = true;
             return None;
         };
-        match outcome {
-            Some(TestOutcome::Passed) => self.counts.passed += 1,
-            Some(TestOutcome::Failed) => self.counts.failed += 1,
-            None => self.counts.skipped += 1,
-        }
-        if let Some(outcome) = outcome {
-            names.record(name, outcome);
-        }
+        self.counts.one(name, outcome, names);
         let c = self.counts;
         (c.passed + c.failed + c.skipped >= plan).then(|| {
             self.plan = None;

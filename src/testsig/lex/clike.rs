@@ -1,4 +1,4 @@
-//! JavaScript/TypeScript, Rust and Go: what they share — `//` and `/* */` comments (nested in Rust),
+//! JavaScript/TypeScript, Rust, Go and C++: what they share — `//` and `/* */` comments (nested in Rust),
 //! double-quoted strings, numbers — and Go's own raw strings and runes. JavaScript's and Rust's own literals are
 //! in `js` and `rust`.
 
@@ -29,6 +29,7 @@ pub(super) fn lex(cur: &mut Cursor, lang: Lang) {
             _ => match lang {
                 Lang::JavaScript => super::js::lex(cur, c),
                 Lang::Rust => super::rust::lex(cur, c),
+                Lang::Cpp => super::cpp::lex(cur, c),
                 _ => go(cur, c),
             },
         }

@@ -10,7 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 7] = Lang::ALL;
+const LANGS: [Lang; 8] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -53,6 +53,7 @@ fn header(lang: Lang) -> &'static str {
         Lang::Rust => "use super::*;\n",
         Lang::Go => "package calc\n\nimport \"testing\"\n",
         Lang::Shell => "setup() {\n  load ../lib/calc.sh\n}\n",
+        Lang::Cpp => "#include <gtest/gtest.h>\n#include \"calc.h\"\n",
         Lang::Ruby => "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
         Lang::Php => "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
     }
@@ -98,6 +99,14 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nhelper_NAME() {\n  echo \"${1:-x}\" | tr a b\n}\n",
             "\nCASES_NAME=(1 2 3)\n",
         ],
+        Lang::Cpp => vec![
+            "\nTEST(Calc, NAME) {\n  EXPECT_EQ(add(1, 2), 3);\n}\n",
+            "\nTEST_F(Fixture, DISABLED_NAME) {\n  GTEST_SKIP() << \"later\";\n}\n",
+            "\nstatic int helper_NAME(int a) {\n  return a * 2; // '{'\n}\n",
+            "\nnamespace n_NAME {\nTEST_CASE(\"NAME works\", \"[.][!mayfail]\") {\n  SECTION(\"a\") { REQUIRE(f(R\"x(\")\")x\") == 1); }\n}\n}\n",
+            "\nstruct Fixture_NAME : ::testing::Test {\n  void SetUp() override { x = 1; }\n  int x;\n};\n",
+            "\n#define CASES_NAME \\\n  1, 2\n",
+        ],
         Lang::Ruby => vec![
             "\nclass NAMETest < Minitest::Test\n  def test_a\n    assert_equal 1, f(\"#{1}\")\n  end\nend\n",
             "\ndescribe \"NAME\" do\n  before { @x = 1 }\n  it \"works\" do\n    expect(f(1)).to eq 1 if @x\n  end\n  xit(\"later\") { skip }\nend\n",
@@ -122,6 +131,7 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Rust => "\n#[test]\nfn appended_zz() {\n    assert!(true);\n}\n",
         Lang::Go => "\nfunc TestAppendedZz(t *testing.T) {\n\tt.Log(\"ok\")\n}\n",
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
+        Lang::Cpp => "\nTEST(Appended, Zz) {\n  EXPECT_TRUE(true);\n}\n",
         Lang::Ruby => "\nit \"appended zz\" do\n  expect(true).to be true\nend\n",
         Lang::Php => {
             "\nclass AppendedZzTest extends TestCase\n{\n    public function testZz(): void\n    {\n        $this->assertTrue(true);\n    }\n}\n"
@@ -134,7 +144,7 @@ fn comment(lang: Lang) -> &'static str {
         Lang::Python | Lang::Shell | Lang::Ruby | Lang::Php => {
             "\n# a note: it.skip() @pytest.mark.skip skip xit markTestSkipped()\n"
         }
-        _ => "\n// a note: it.skip() #[ignore] t.Skip()\n",
+        _ => "\n// a note: it.skip() #[ignore] t.Skip() GTEST_SKIP() [.]\n",
     }
 }
 
