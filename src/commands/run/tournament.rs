@@ -358,11 +358,8 @@ fn report(t: &Tournament) {
             c.diff_lines,
             c.seconds
         );
-        if !c.gamed.is_empty() {
-            eprintln!(
-                "        rejected for changing the oracle's inputs: {}",
-                super::display::truncate(&c.gamed.join("; "), 200)
-            );
+        for note in c.notes() {
+            eprintln!("        {}", super::display::truncate(&note, 200));
         }
     }
     if t.budget_spent {

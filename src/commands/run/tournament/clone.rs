@@ -69,6 +69,10 @@ pub(crate) fn install(
     init: Option<Record>,
 ) -> Result<String, Error> {
     seal.fields.config.loop_id = loop_id.to_string();
+    // The starting checkpoint is taken anew in `to`, as `loop_id`'s: the one copied names a commit of the other
+    // tree, under the other loop's ref. The reviewer reads the change from it (`review::at_promise`).
+    let keep = seal.fields.progress.checkpoints.as_ref().map(|track| track.keep);
+    seal.fields.progress.checkpoints = crate::checkpoint::start(to, loop_id, None, keep).1;
     seal.history = None;
     seal.logs.clear();
     seal.mirror_sha256 = None;
@@ -119,6 +123,11 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
         _ => "not started",
     }
     .to_string();
+    // The review is read from its `complete` record only when the loop's own process said it completed.
+    let review = (ending == "complete")
+        .then(|| records.iter().rev().find(|r| r["status"] == "complete"))
+        .flatten()
+        .and_then(|r| serde_json::from_value(r["review"].clone()).ok());
     let iterations = records.iter().filter(|r| r["status"] == "agent_run").count() as u64;
     let score = records.iter().rev().find_map(|r| r["score"].as_f64());
     let mut gamed: Vec<String> = records
@@ -155,6 +164,7 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
         gamed,
         seconds: entrant.seconds,
         cost: (runs > 0).then_some(spent),
+        review,
     }
 }
 
