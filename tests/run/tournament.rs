@@ -540,6 +540,21 @@ fn a_candidate_the_reviewer_calls_gaming_does_not_win_and_the_honest_one_is_revi
             assert_eq!(r["review"]["verdict"], "gaming", "{name}: {r}");
         }
     }
+    // A copied candidate's loop starts from a checkpoint of its own clone, as its own `init` record says.
+    let c2 = std::fs::read_to_string(p.store().join(format!("tournaments/{id}/c2.jsonl"))).expect("c2's history");
+    let init: Value = serde_json::from_str(c2.lines().next().expect("init")).expect("a record");
+    let start = p
+        .program("git")
+        .args([
+            "-C",
+            s(&p.store().join(format!("worktrees/{id}/c2"))),
+            "cat-file",
+            "-t",
+        ])
+        .arg(init["checkpoint"].as_str().expect("init names its checkpoint"))
+        .output()
+        .expect("git");
+    assert_eq!(String::from_utf8_lossy(&start.stdout).trim(), "commit", "{init}");
     let mut calls: Vec<String> = std::fs::read_to_string(&reviewed)
         .expect("the reviewer ran")
         .lines()

@@ -73,6 +73,12 @@ pub(crate) fn install(
     // tree, under the other loop's ref. The reviewer reads the change from it (`review::at_promise`).
     let keep = seal.fields.progress.checkpoints.as_ref().map(|track| track.keep);
     seal.fields.progress.checkpoints = crate::checkpoint::start(to, loop_id, None, keep).1;
+    let start = seal
+        .fields
+        .progress
+        .checkpoints
+        .as_ref()
+        .and_then(|track| Some(track.last.as_ref()?.commit.clone()));
     seal.history = None;
     seal.logs.clear();
     seal.mirror_sha256 = None;
@@ -87,7 +93,11 @@ pub(crate) fn install(
         warnings: Vec::new(),
     };
     if let Some(init) = init {
-        active.record_unsaved(&Record::new(loop_id, 0, init.event))?;
+        let mut event = init.event;
+        if let crate::history::Event::Init(init) = &mut event {
+            init.checkpoint = start.clone();
+        }
+        active.record_unsaved(&Record::new(loop_id, 0, event))?;
     }
     active.write()?;
     Ok(loop_id.to_string())
