@@ -545,12 +545,7 @@ fn a_candidate_the_reviewer_calls_gaming_does_not_win_and_the_honest_one_is_revi
     let init: Value = serde_json::from_str(c2.lines().next().expect("init")).expect("a record");
     let start = p
         .program("git")
-        .args([
-            "-C",
-            s(&p.store().join(format!("worktrees/{id}/c2"))),
-            "cat-file",
-            "-t",
-        ])
+        .args(["-C", s(&p.store().join(format!("worktrees/{id}/c2"))), "cat-file", "-t"])
         .arg(init["checkpoint"].as_str().expect("init names its checkpoint"))
         .output()
         .expect("git");
