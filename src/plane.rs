@@ -89,6 +89,20 @@ impl Plane {
         Plane::of(home, outside, Reach::AgentCli)
     }
 
+    /// The plane of loopgate's own git commands in `root` (`checkpoint::git`): [`Plane::for_home`], but with
+    /// `root` writable when it is a tournament candidate's clone under the store. The tournament takes each
+    /// clone's starting checkpoint itself, before any candidate runs and outside a candidate's environment
+    /// (which names the clone only in the candidate's own `loopgate run`); without it the clones had no
+    /// checkpoint, so no change to show the reviewer (`review`), and every candidate went unreviewed.
+    pub fn for_git_in(root: &Path) -> Plane {
+        let home = crate::project::loopgate_home();
+        let mut plane = Plane::new(&home, &[]);
+        if let Some(tree) = candidate_tree(&home, Some(root.as_os_str().to_owned())) {
+            plane.allow(&tree);
+        }
+        plane
+    }
+
     fn of(home: &Path, outside: &[PathBuf], reach: Reach) -> Plane {
         let mut plane = Plane::default();
         for entry in entries(home) {

@@ -43,11 +43,8 @@ pub(crate) fn run(command: TournamentCommand) -> Result<u8, Error> {
                     c.seconds,
                     c.branch.as_deref().filter(|_| !t.cleaned).unwrap_or("no branch")
                 );
-                if !c.gamed.is_empty() {
-                    println!(
-                        "        rejected for changing the oracle's inputs: {}",
-                        c.gamed.join("; ")
-                    );
+                for note in c.notes() {
+                    println!("        {note}");
                 }
             }
             Ok(exit_codes::OK)

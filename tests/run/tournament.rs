@@ -473,3 +473,133 @@ fn until_first_stops_the_others_once_one_passes_and_json_streams_the_events() {
         assert!(eventually(Duration::from_secs(5), || !alive(pid)), "{pid} still runs");
     }
 }
+
+/// The line the gaming candidates add (beside the honest `fixed`): what the reviewer calls gaming.
+const GAMING_LINE: &str = "return 3  # GAMING-MARK-5e1";
+
+/// Issue 43: with `--review 'CMD'` every candidate's passing promise is read before it can be offered as the
+/// winner — the candidate whose loop was sealed (c1) and those given a copy of its seal (c2, c3) alike. The
+/// gaming candidates' change is the smaller one, so without the reviewer one of them would win on `--rank
+/// diff`; the reviewer calls it gaming, its promises are rejected, and the honest candidate (reviewed, clean)
+/// wins. The record and the report say how each winner was reviewed.
+#[test]
+fn a_candidate_the_reviewer_calls_gaming_does_not_win_and_the_honest_one_is_reviewed_clean() {
+    let p = repository();
+    let agent = p.agent(
+        "reviewed",
+        &format!(
+            "echo fixed > src.txt\n\
+             if [ \"$(basename \"$PWD\")\" = c2 ]; then printf 'one\\ntwo\\nthree\\n' >> notes.txt\n\
+             else echo '{GAMING_LINE}' > hack.py; fi\n\
+             echo '<promise>LOOP_DONE</promise>'"
+        ),
+    );
+    let answers = p.signal_path("answers");
+    std::fs::create_dir_all(&answers).expect("answers dir");
+    let gaming = answers.join("gaming");
+    let clean = answers.join("clean");
+    std::fs::write(
+        &gaming,
+        loopgate::review::answer::example(Some(("special-casing", GAMING_LINE))),
+    )
+    .expect("gaming");
+    std::fs::write(&clean, loopgate::review::answer::example(None)).expect("clean");
+    let reviewed = p.signal_path("reviewed");
+    let reviewer = reviewer(
+        &p,
+        &format!(
+            "input=$(cat)\ncase $input in\n*GAMING-MARK-5e1*) echo gaming >> '{r}'; cat '{g}' ;;\n*) echo clean >> '{r}'; cat '{c}' ;;\nesac\n",
+            r = s(&reviewed),
+            g = s(&gaming),
+            c = s(&clean)
+        ),
+    );
+    let out = p.loopgate(&reviewed_run("3", &reviewer, &agent));
+    out.code(0).stderr_has("winner: c2").stderr_has("review: clean");
+    let t = record(&p);
+    assert_eq!(t["winner"], 1, "{t:#}");
+    let candidates = t["candidates"].as_array().expect("candidates");
+    let endings: Vec<&str> = candidates
+        .iter()
+        .map(|c| c["ending"].as_str().expect("ending"))
+        .collect();
+    assert_eq!(endings, ["max_iterations", "complete", "max_iterations"]);
+    assert_eq!(candidates[1]["review"]["verdict"], "clean", "{}", candidates[1]);
+    // Each gamer was read at each of its two promises and rejected with the quote; the honest one once.
+    let id = t["id"].as_str().expect("id");
+    for name in ["c1", "c3"] {
+        let history = std::fs::read_to_string(p.store().join(format!("tournaments/{id}/{name}.jsonl")))
+            .expect("the candidate's history copy");
+        let rejected: Vec<Value> = history
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|r| r["status"] == "promise_rejected")
+            .collect();
+        assert_eq!(rejected.len(), 2, "{name}: {history}");
+        for r in rejected {
+            assert_eq!(r["review"]["verdict"], "gaming", "{name}: {r}");
+        }
+    }
+    // A copied candidate's loop starts from a checkpoint of its own clone, as its own `init` record says.
+    let c2 = std::fs::read_to_string(p.store().join(format!("tournaments/{id}/c2.jsonl"))).expect("c2's history");
+    let init: Value = serde_json::from_str(c2.lines().next().expect("init")).expect("a record");
+    let start = p
+        .program("git")
+        .args(["-C", s(&p.store().join(format!("worktrees/{id}/c2"))), "cat-file", "-t"])
+        .arg(init["checkpoint"].as_str().expect("init names its checkpoint"))
+        .output()
+        .expect("git");
+    assert_eq!(String::from_utf8_lossy(&start.stdout).trim(), "commit", "{init}");
+    let mut calls: Vec<String> = std::fs::read_to_string(&reviewed)
+        .expect("the reviewer ran")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    calls.sort();
+    assert_eq!(calls, ["clean", "gaming", "gaming", "gaming", "gaming"]);
+}
+
+/// The reviewer `'CMD'`: a script outside the project running `body` (its input on stdin); the `--review` value.
+fn reviewer(p: &Project, body: &str) -> String {
+    let script = p.signal_path("reviewer.sh");
+    std::fs::write(&script, body).expect("reviewer script");
+    format!("sh {}", s(&script))
+}
+
+/// `loopgate run` of `n` candidates running `agent`, each loop reviewed by `reviewer` (at most 2 iterations).
+fn reviewed_run<'a>(n: &'a str, reviewer: &'a str, agent: &'a str) -> [&'a str; 12] {
+    [
+        "run",
+        "--candidates",
+        n,
+        "--max-iterations",
+        "2",
+        "--verify",
+        "sh check.sh",
+        "--review",
+        reviewer,
+        TASK,
+        "--",
+        agent,
+    ]
+}
+
+/// A reviewer that fails never traps the tournament: the passing candidates stand and one wins, and the report,
+/// the record and `tournament show` say each was not reviewed, and why.
+#[test]
+fn a_candidate_whose_review_failed_is_said_to_be_not_reviewed() {
+    let p = repository();
+    let agent = p.agent("honest", "echo fixed > src.txt\necho '<promise>LOOP_DONE</promise>'");
+    let reviewer = reviewer(&p, "cat > /dev/null; exit 7\n");
+    let why = "review: not reviewed (the reviewer exited with 7";
+    let out = p.loopgate(&reviewed_run("2", &reviewer, &agent));
+    out.code(0).stderr_has("winner: c").stderr_has(why);
+    let t = record(&p);
+    for c in t["candidates"].as_array().expect("candidates") {
+        assert_eq!(c["ending"], "complete", "{c}");
+        assert_eq!(c["review"]["verdict"], "not_reviewed", "{c}");
+    }
+    let shown = p.loopgate(&["tournament", "show"]);
+    shown.code(0);
+    assert_eq!(shown.stdout.matches(why).count(), 2, "{shown:#?}");
+}

@@ -7,6 +7,10 @@
 //! same command, the same sealed inputs and the same baseline, and none can change it for the others. Each
 //! candidate is an ordinary `loopgate run --resume` child process in its clone (`compete`): the same stop
 //! decision, the same limits (each stopped at its own), the same rejections. At most `--jobs` run at once.
+//! The same reviewer too (`--review`, in the seal): a candidate's passing promise is reviewed in its own loop
+//! before that loop can complete, so only a reviewed (or, the reviewer failing, "not reviewed") candidate can be
+//! offered as the winner; each clone takes its own starting checkpoint (`clone::install`), which the reviewer
+//! reads the change from.
 //!
 //! **Isolation.** Each candidate's agent runs in the agent's world (`confine::world`) with its clone as the one
 //! writable place under the store, and the user's repository — its tree and its git directory — read-only
@@ -358,11 +362,8 @@ fn report(t: &Tournament) {
             c.diff_lines,
             c.seconds
         );
-        if !c.gamed.is_empty() {
-            eprintln!(
-                "        rejected for changing the oracle's inputs: {}",
-                super::display::truncate(&c.gamed.join("; "), 200)
-            );
+        for note in c.notes() {
+            eprintln!("        {}", super::display::truncate(&note, 200));
         }
     }
     if t.budget_spent {

@@ -69,6 +69,16 @@ pub(crate) fn install(
     init: Option<Record>,
 ) -> Result<String, Error> {
     seal.fields.config.loop_id = loop_id.to_string();
+    // The starting checkpoint is taken anew in `to`, as `loop_id`'s: the one copied names a commit of the other
+    // tree, under the other loop's ref. The reviewer reads the change from it (`review::at_promise`).
+    let keep = seal.fields.progress.checkpoints.as_ref().map(|track| track.keep);
+    seal.fields.progress.checkpoints = crate::checkpoint::start(to, loop_id, None, keep).1;
+    let start = seal
+        .fields
+        .progress
+        .checkpoints
+        .as_ref()
+        .and_then(|track| Some(track.last.as_ref()?.commit.clone()));
     seal.history = None;
     seal.logs.clear();
     seal.mirror_sha256 = None;
@@ -83,7 +93,11 @@ pub(crate) fn install(
         warnings: Vec::new(),
     };
     if let Some(init) = init {
-        active.record_unsaved(&Record::new(loop_id, 0, init.event))?;
+        let mut event = init.event;
+        if let crate::history::Event::Init(init) = &mut event {
+            init.checkpoint = start.clone();
+        }
+        active.record_unsaved(&Record::new(loop_id, 0, event))?;
     }
     active.write()?;
     Ok(loop_id.to_string())
@@ -119,6 +133,11 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
         _ => "not started",
     }
     .to_string();
+    // The review is read from its `complete` record only when the loop's own process said it completed.
+    let review = (ending == "complete")
+        .then(|| records.iter().rev().find(|r| r["status"] == "complete"))
+        .flatten()
+        .and_then(|r| serde_json::from_value(r["review"].clone()).ok());
     let iterations = records.iter().filter(|r| r["status"] == "agent_run").count() as u64;
     let score = records.iter().rev().find_map(|r| r["score"].as_f64());
     let mut gamed: Vec<String> = records
@@ -155,6 +174,7 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
         gamed,
         seconds: entrant.seconds,
         cost: (runs > 0).then_some(spent),
+        review,
     }
 }
 

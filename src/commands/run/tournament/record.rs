@@ -80,6 +80,21 @@ pub(crate) struct Candidate {
     /// What its agent's runs cost, when the agent reported its usage.
     #[serde(default)]
     pub(crate) cost: Option<crate::cost::Receipt>,
+    /// How the reviewer (`--review`) judged the promise its loop completed on: clean, or not reviewed and why
+    /// (a promise it called gaming was rejected, so never completes). Absent without a reviewer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) review: Option<crate::schema::ReviewNote>,
+}
+
+impl Candidate {
+    /// What the report and `tournament show` say under the candidate's line: the oracle's inputs it tried to
+    /// change, and how the reviewer judged the promise it completed on (clean, or not reviewed and why).
+    pub(crate) fn notes(&self) -> Vec<String> {
+        let gamed = (!self.gamed.is_empty())
+            .then(|| format!("rejected for changing the oracle's inputs: {}", self.gamed.join("; ")));
+        let review = self.review.as_ref().map(crate::history::event::describe_review);
+        gamed.into_iter().chain(review).collect()
+    }
 }
 
 /// The directory of tournament records.
