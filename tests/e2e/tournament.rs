@@ -12,6 +12,28 @@ use crate::harness::{self, Project, claude_bin};
 use crate::mock_api::{MockApi, Reply};
 use crate::timer;
 
+/// `loopgate run --candidates 3` (one at a time, one iteration each, `sh check.sh` as the oracle) with the real
+/// `claude -p` against `api` as every candidate, `extra` flags added; its output, five minutes at most.
+fn three_claude_candidates(project: &Project, api: &MockApi, extra: &[&str]) -> harness::Output {
+    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
+    let claude = claude_bin();
+    #[rustfmt::skip]
+    let child = project
+        .command(harness::loopgate_bin())
+        .args(["run", "--candidates", "3", "--jobs", "1"])
+        .args(extra)
+        .args([
+            "--verify", "sh check.sh", "--verify-timeout", "10", "--max-iterations", "1", "--stdin", TASK,
+            "--", "env", &base_url, harness::s(&claude), "-p", "--allowedTools", "Bash",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn loopgate run --candidates");
+    harness::wait_output(child, Duration::from_secs(300))
+}
+
 fn git(project: &Project, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(args)
@@ -46,22 +68,7 @@ fn three_candidates_one_games_two_pass_and_the_smaller_diff_wins_only_once_accep
         Reply::bash("echo fixed > src.txt"),
         Reply::text("Fixed."),
     ]);
-    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
-    let claude = claude_bin();
-    #[rustfmt::skip]
-    let child = project
-        .command(harness::loopgate_bin())
-        .args([
-            "run", "--candidates", "3", "--jobs", "1", "--until", "all", "--verify", "sh check.sh",
-            "--verify-timeout", "10", "--max-iterations", "1", "--stdin", TASK,
-            "--", "env", &base_url, harness::s(&claude), "-p", "--allowedTools", "Bash",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn loopgate run --candidates");
-    let out = harness::wait_output(child, Duration::from_secs(300));
+    let out = three_claude_candidates(&project, &api, &["--until", "all"]);
     let describe = || format!("{out:#?}\nrequests: {}", api.requests().len());
     assert_eq!(out.status.code(), Some(0), "{}", describe());
     assert!(out.stderr.contains("sealed and baselined once"), "{}", describe());
@@ -221,22 +228,7 @@ fn a_real_client_candidate_cannot_reach_the_store_the_users_repository_or_its_si
         Reply::bash("echo fixed > src.txt"),
         Reply::text("Fixed."),
     ]);
-    let base_url = format!("ANTHROPIC_BASE_URL={}", api.base_url());
-    let claude = claude_bin();
-    #[rustfmt::skip]
-    let child = project
-        .command(harness::loopgate_bin())
-        .args([
-            "run", "--candidates", "3", "--jobs", "1", "--verify", "sh check.sh", "--verify-timeout", "10",
-            "--max-iterations", "1", "--stdin", TASK,
-            "--", "env", &base_url, harness::s(&claude), "-p", "--allowedTools", "Bash",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn loopgate run --candidates");
-    let out = harness::wait_output(child, Duration::from_secs(300));
+    let out = three_claude_candidates(&project, &api, &[]);
     let describe = || format!("{out:#?}\nrequests: {}", api.requests().len());
     assert_eq!(out.status.code(), Some(0), "{}", describe());
     assert!(out.stderr.contains("winner: c3"), "{}", describe());
