@@ -83,20 +83,30 @@ mod interactive {
     }
 }
 
-/// Every scenario, as one test per agent (`codex::…`, `gemini::…`).
+/// Every scenario, as one test per agent (`codex::…`, `gemini::…`); `reviewer` adds the one where the agent's
+/// CLI reviews its own loop (`--review codex`), for the CLIs loopgate can run as a reviewer (`review::clis`:
+/// Claude Code, Codex, Gemini — not Copilot CLI or opencode).
 macro_rules! agent_suite {
+    ($module:ident, $agent:expr, reviewer) => {
+        agent_suite!($module, $agent, {
+            #[test]
+            fn reviewed_by_its_own_cli() {
+                scenarios::reviewed_by_its_own_cli($agent);
+            }
+        });
+    };
     ($module:ident, $agent:expr) => {
+        agent_suite!($module, $agent, {});
+    };
+    ($module:ident, $agent:expr, { $($extra:item)* }) => {
         mod $module {
             use crate::scenarios;
+
+            $($extra)*
 
             #[test]
             fn loop_rejected_once_then_completed() {
                 scenarios::rejected_once_then_completed($agent);
-            }
-
-            #[test]
-            fn reviewed_by_its_own_cli() {
-                scenarios::reviewed_by_its_own_cli($agent);
             }
 
             #[test]
@@ -122,7 +132,7 @@ macro_rules! agent_suite {
     };
 }
 
-agent_suite!(codex, crate::client::Agent::Codex);
+agent_suite!(codex, crate::client::Agent::Codex, reviewer);
 
 /// Codex only: its `apply_patch` tool.
 #[test]
@@ -143,7 +153,7 @@ fn codex_untrusted_stop_hook_refuses_the_start() {
 fn opencode_plugin_on_a_stand_in_client() {
     scenarios::opencode_plugin_on_a_stand_in_client();
 }
-agent_suite!(gemini, crate::client::Agent::Gemini);
+agent_suite!(gemini, crate::client::Agent::Gemini, reviewer);
 agent_suite!(copilot, crate::client::Agent::Copilot);
 
 // opencode 1.18.33 in its server (`opencode serve`, the prompt sent by `opencode run --attach`), with the plugin
