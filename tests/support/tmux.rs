@@ -19,7 +19,7 @@ pub struct Pane {
 }
 
 impl Pane {
-    /// Starts `program ARGS` in `cwd` with `env` (and `TERM=xterm-256color`) in a 180×50 pane; the launcher
+    /// Starts `program ARGS` in `cwd` with `env` (and `TERM=xterm-256color`, without CI's markers) in a 180×50 pane; the launcher
     /// script and the socket go in `base`.
     pub fn start(
         base: &Path,
@@ -29,7 +29,11 @@ impl Pane {
         args: &[&str],
         input_mark: &'static str,
     ) -> Self {
-        let mut script = String::from("#!/bin/sh\n");
+        // A terminal user's session is not a CI job: CI's markers (`CI`, `CONTINUOUS_INTEGRATION`, `CI_*`), which
+        // the tmux server inherits from the test run, make Ink-based UIs (Gemini CLI) draw nothing until they exit.
+        let mut script = String::from(
+            "#!/bin/sh\nunset CI CONTINUOUS_INTEGRATION $(env | sed -n 's/^\\(CI_[A-Za-z0-9_]*\\)=.*/\\1/p')\n",
+        );
         for (key, value) in env {
             script.push_str(&format!("export {key}={}\n", quote(&value.to_string_lossy())));
         }
