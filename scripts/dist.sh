@@ -40,7 +40,12 @@ while [ "$#" -gt 0 ]; do
     esac
 done
 
-die() { echo "dist: $*" >&2; exit 1; }
+die() {
+    echo "dist: $*" >&2
+    # The arm64 unit tests' build, when it runs in the background (below), ends with the script.
+    [ -z "${test_build_pid-}" ] || kill "$test_build_pid" 2>/dev/null || true
+    exit 1
+}
 command -v node >/dev/null 2>&1 || die "node and npm are needed to pack the npm packages (apt-get install nodejs npm)"
 command -v file >/dev/null 2>&1 || die "\`file\` is needed to check the binaries (apt-get install file)"
 command -v cargo-zigbuild >/dev/null 2>&1 || die "cargo-zigbuild is needed to cross-link (pip install cargo-zigbuild ziglang)"
@@ -122,28 +127,67 @@ print(f"  links {', '.join(libs)}; macOS {minos[0]}.{minos[1]}+{'; signed ad hoc
 EOF
 }
 
-echo "$selected" | while read -r target name; do
-    echo "== $name: cargo zigbuild --profile $profile --target $target" >&2
-    rustup target list --installed | grep -qx "$target" || rustup target add "$target" >&2
-    # rustc warns that it cannot find a macOS SDK through xcrun; zig brings the system library stubs it links.
-    # The oldest macOS the binary runs on, as rustc's own defaults: without it zig stamps its newest SDK's
-    # version as the minimum, and dyld would refuse the binary on every older macOS.
-    case $name in
-        darwin-x64) MACOSX_DEPLOYMENT_TARGET=10.12 ;;
-        darwin-arm64) MACOSX_DEPLOYMENT_TARGET=11.0 ;;
-        *) MACOSX_DEPLOYMENT_TARGET= ;;
+# The oldest macOS each binary runs on, as rustc's own defaults: without it zig stamps its newest SDK's version as
+# the minimum, and dyld would refuse the binary on every older macOS. Empty for Linux.
+deployment_target() { # NAME
+    case $1 in
+        darwin-x64) echo 10.12 ;;
+        darwin-arm64) echo 11.0 ;;
+        *) echo ;;
     esac
+}
+
+# The arm64 unit tests build in the background while the binaries do: a debug build for another target locks
+# other artifact directories than the release builds (cargo makes a second build in the same ones wait), and it
+# fills the cores the release builds leave idle while each links its one codegen unit with fat LTO.
+test_build_pid=
+if [ "$qemu_tests" = yes ]; then
+    test_build_log=$dist/test-build-linux-arm64.log
+    cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl --no-run >"$test_build_log" 2>&1 &
+    test_build_pid=$!
+fi
+
+# One cargo run per distinct minimum macOS version (in practice: the Linux targets together, each macOS target on
+# its own), so that cargo builds the targets of a run side by side, each one's last, single-threaded step
+# (`codegen-units = 1`, fat LTO) beside the other's instead of after it.
+build_group() { # DEPLOYMENT_TARGET TARGET:NAME...
+    MACOSX_DEPLOYMENT_TARGET=$1
     export MACOSX_DEPLOYMENT_TARGET
-    log=$dist/build-$name.log
+    shift
+    targets= names=
+    for pair in "$@"; do
+        targets="$targets --target ${pair%%:*}"
+        names="$names ${pair#*:}"
+        rustup target list --installed | grep -qx "${pair%%:*}" || rustup target add "${pair%%:*}" >&2
+    done
+    echo "== $names: cargo zigbuild --profile $profile$targets" >&2
+    log=$dist/build.log
     started=$(date +%s)
-    if ! cargo zigbuild --locked --quiet --profile "$profile" --target "$target" >"$log" 2>&1; then
+    # shellcheck disable=SC2086 # $targets is a list of `--target TRIPLE` words
+    if ! cargo zigbuild --locked --quiet --profile "$profile" $targets >"$log" 2>&1; then
         cat "$log" >&2
-        die "building $target failed (output above)"
+        die "building$names failed (output above)"
     fi
+    # rustc warns that it cannot find a macOS SDK through xcrun; zig brings the system library stubs it links.
     grep -v -e 'xcrun' -e 'the SDK is needed' -e 'pass the path of an Xcode' -e '^ *|$' -e '^ *= note' \
         -e '^ *= help' -e 'generated 1 warning' -e '^$' "$log" >&2 || true
     rm -f "$log"
     echo "  built in $(($(date +%s) - started)) s" >&2
+}
+# Each line: the minimum macOS version (`-` for none), then the TARGET:NAME pairs built with it.
+groups=$(echo "$selected" | while read -r target name; do
+    minimum=$(deployment_target "$name")
+    echo "${minimum:--} $target:$name"
+done | sort -k1,1 | awk '$1 != last { if (line) print line; line = $1; last = $1 } { line = line " " $2 } END { if (line) print line }')
+echo "$groups" | while read -r minimum pairs; do
+    [ "$minimum" != - ] || minimum=
+    # shellcheck disable=SC2086 # pairs are words without spaces
+    build_group "$minimum" $pairs
+done
+
+echo "$selected" | while read -r target name; do
+    echo "== $name: checked" >&2
+    MACOSX_DEPLOYMENT_TARGET=$(deployment_target "$name")
     built=$target_dir/$target/$profile_dir/loopgate
     [ -x "$built" ] || die "cargo zigbuild produced no $built"
     mkdir -p "$dist/bin/$name"
@@ -193,10 +237,12 @@ if [ "$qemu_tests" = yes ]; then
     # The one unit test that enters a user and mount namespace is left to the native run: under qemu-user those
     # system calls are the host kernel's, reached through an emulated fork (the native suite runs it).
     skip_under_qemu=a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgates_home
-    if ! cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl --no-run >"$log" 2>&1; then
-        cat "$log" >&2
+    if ! wait "$test_build_pid"; then
+        cat "$test_build_log" >&2
         die "the unit tests did not build for linux-arm64 (output above)"
     fi
+    test_build_pid=
+    rm -f "$test_build_log"
     attempt=1
     until timeout --kill-after=10 180 cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl -- --skip "$skip_under_qemu" >"$log" 2>&1; do
         status=$?
@@ -209,7 +255,7 @@ if [ "$qemu_tests" = yes ]; then
     done
     unset CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_RUNNER
     grep '^test result' "$log" >&2
-    echo "  built and ran in $(($(date +%s) - started)) s" >&2
+    echo "  ran in $(($(date +%s) - started)) s" >&2
     rm -f "$log"
 fi
 

@@ -59,7 +59,7 @@ fn json_check(p: &Project) -> (Output, Value) {
 }
 
 /// What loopgate's home holds: the seals, rooms, held-out stores and verify windows.
-fn store(p: &Project) -> Vec<std::path::PathBuf> {
+pub fn store(p: &Project) -> Vec<std::path::PathBuf> {
     let mut all: Vec<_> = ["seals", "rooms", "holdout", "verifies"]
         .iter()
         .flat_map(|dir| {
@@ -77,7 +77,7 @@ fn store(p: &Project) -> Vec<std::path::PathBuf> {
 /// Nothing of the check stays: no worktree, no scratch clone, and loopgate's home as it was `before` (no seal,
 /// room, held-out store or verify window of the check's).
 #[track_caller]
-fn left_nothing(p: &Project, before: &[std::path::PathBuf]) {
+pub fn left_nothing(p: &Project, before: &[std::path::PathBuf]) {
     let worktrees = p.sh("git worktree list").run();
     assert_eq!(worktrees.stdout.lines().count(), 1, "{worktrees}");
     assert_eq!(store(p), before, "loopgate's home is as before the check");

@@ -249,6 +249,38 @@ fn setup_interrupted_during_the_baseline_starts_no_loop() {
     }
 }
 
+/// `loopgate check` interrupted while the base's run goes on (issue 44): the run is stopped, and nothing of the
+/// check stays — no clone, no worktree, no seal, room or verify window in loopgate's home — and the user's
+/// checkout is as it was.
+#[test]
+fn check_interrupted_during_the_bases_run_leaves_nothing_behind() {
+    for signal in SIGNALS {
+        let p = crate::check::repo();
+        let before = crate::check::store(&p);
+        let pid_file = signal_path(&p, "baseline.pid");
+        let tmp = p.tmp_dir();
+        let child = spawn(
+            &p,
+            &["check", "--base", "main", "--verify", VERIFY],
+            &[("LG_HANG", &pid_file), ("TMPDIR", &tmp)],
+        );
+        assert!(
+            eventually(PATIENCE, || verify_pid(&pid_file).is_some()),
+            "the base's run never started"
+        );
+        let stderr = interrupt(child, signal);
+        let verify = verify_pid(&pid_file).expect("pid");
+        assert!(
+            eventually(PATIENCE, || !alive(verify)),
+            "the base's run was left running: {stderr}"
+        );
+        crate::check::left_nothing(&p, &before);
+        p.sh("git diff --quiet HEAD && test -z \"$(git status --porcelain)\" && test \"$(git branch --show-current)\" = head")
+            .run()
+            .success();
+    }
+}
+
 /// The Stop hook stopped mid-verify (Claude Code ends a hook past its timeout): the verify's group is stopped,
 /// the new test file put back, and the next stop is not accused of tampering.
 #[test]

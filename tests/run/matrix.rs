@@ -136,3 +136,52 @@ fn a_job_on_another_commit_is_refused_and_collect_without_results_is_bad_input()
         .code(2)
         .stderr_has("holds no candidate's result");
 }
+
+/// `--emit-matrix` stopped by SIGINT while the baseline runs: the baseline is stopped, no oracle is left that a
+/// job could take for a whole one, and loopgate's home holds no seal or room of the scratch clone.
+#[test]
+fn emit_matrix_interrupted_during_the_baseline_leaves_no_oracle_and_nothing_in_the_store() {
+    let p = Project::new();
+    let base = p.dir.parent().expect("the sandbox").to_path_buf();
+    sh(
+        &p,
+        &p.dir,
+        &format!("git init -q -b main && {GIT} add -A && {GIT} commit -qm base"),
+    );
+    let pid_file = p.signal_path("baseline.pid");
+    let verify = format!("echo $$ > '{}'; exec sleep 300", s(&pid_file));
+    let oracle = base.join("oracle");
+    let run = p.start(&[
+        "run",
+        "--emit-matrix",
+        s(&oracle),
+        "--candidates",
+        "2",
+        "--verify",
+        &verify,
+        TASK,
+        "--",
+        "true",
+    ]);
+    let baseline = p.wait_pid_at(&pid_file);
+    run.signal(libc::SIGINT);
+    let out = run.wait(Duration::from_secs(60));
+    out.interrupted();
+    assert!(
+        crate::common::eventually(Duration::from_secs(30), || !crate::common::alive(baseline)),
+        "the baseline was left running: {out:#?}"
+    );
+    assert!(
+        !oracle.join("matrix.json").exists(),
+        "a half-made oracle looks whole: {out:#?}"
+    );
+    for dir in ["seals", "rooms"] {
+        let left: Vec<_> = std::fs::read_dir(p.store().join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert!(left.is_empty(), "loopgate's {dir} keep {left:?}: {out:#?}");
+    }
+}

@@ -62,7 +62,7 @@ impl Scratch {
 }
 
 impl Drop for Scratch {
-    /// Ends the loop sealed in the tree (its seal, room and held-out store go), forgets its verify windows, and
+    /// Ends the loop sealed in the tree (its seal, room and held-out store go; a room with no loop yet too), forgets its verify windows, and
     /// removes the directory; best effort (a seal whose project is gone is removed by the next setup anyway).
     fn drop(&mut self) {
         let project = Project { root: self.tree() };
@@ -74,6 +74,9 @@ impl Drop for Scratch {
             );
             let _ = active.end(&record);
         }
+        // A setup stopped before its loop began (a signal during the baseline) leaves its room and the room's
+        // seal files without a loop to end: they go too.
+        crate::seal::Store::open().remove(&project);
         let _ = std::fs::remove_dir_all(crate::holdout::dir_for(&project));
         crate::verify_lock::forget(&project);
         // The room may have left read-only directories (the sealed test files' copies): make them writable

@@ -82,6 +82,9 @@ fn write_json(path: &Path, value: &impl Serialize) -> Result<(), Error> {
 
 /// `--emit-matrix DIR`.
 pub(crate) fn emit(mut args: RunArgs, out: &Path) -> Result<u8, Error> {
+    // Its baseline runs the verify command as `setup` does: a signal stops that run (no orphan left) and the
+    // scratch clone's seal and room go with it, as for `setup` and `check` (`lib::run` re-raises the signal).
+    let _ = crate::interrupt::install_quiet();
     let n = args.setup.candidates.unwrap_or(1);
     if n == 0 || n > super::tournament::MAX_CANDIDATES {
         return Err(Error::Usage(format!(
