@@ -7,7 +7,9 @@
 //!    `git show`, never from the head), turned into `setup`'s own flags and validated as `setup` validates them;
 //! 2. **baseline** — a clone of the base in a private temporary directory (`tree::Scratch`), where `setup::start` seals the
 //!    oracle and runs the verify command once, in the room, as it does for a loop: every base test by name, the
-//!    test files' signatures, the verify command's closure, the held-out tests (`--holdout-from`);
+//!    test files' signatures, the verify command's closure, the held-out tests (`--holdout-from`). No content
+//!    snapshot of what the run read outside the project: nothing of the head runs before its judged run, so the
+//!    world outside is still the one the baseline read (it was most of the check's cost; BENCHMARKS.md);
 //! 3. **head** — the clone made to hold the user's checkout (`tree::overlay_head`): the change as a loop's agent
 //!    would have left it;
 //! 4. **judge** — `oracle::judge`, exactly as at a loop's promise: the sealed inputs first (an edited, deleted or
@@ -52,7 +54,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<u8, Error> {
     let origin = config::Origin { base: &args.base };
     let file = read_config(&repo, &base_commit, &origin, args.verify.is_some())?;
     let setup_args = file.setup_args(&origin, args.verify.clone(), args.holdout_from.clone())?;
-    let config = setup::Config::from_args(setup_args, std::io::empty())?;
+    let mut config = setup::Config::from_args(setup_args, std::io::empty())?;
+    // Nothing of the head runs between the base's run and its own: no snapshot of the world outside is needed.
+    config.snapshot = false;
     let html = args.html.clone().or_else(|| file.report.html.clone());
     let head_commit = git(&repo, &["rev-parse", "HEAD"]).unwrap_or_default();
     let head_dirty = !git(&repo, &["status", "--porcelain"])?.is_empty();

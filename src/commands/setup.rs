@@ -88,6 +88,10 @@ pub(crate) struct Config {
     pub(crate) candidates: Option<u32>,
     /// `--review auto` was asked for and found no reviewer CLI (setup says so).
     pub(crate) review_none_found: bool,
+    /// Hold what the baseline read outside the project by content (`room::snapshot`), for the later runs.
+    /// `loopgate check` takes none: its judged run follows the baseline with no code of the change run in
+    /// between, so the world outside is still the one the baseline read.
+    pub(crate) snapshot: bool,
 }
 
 #[derive(Parser)]
@@ -224,6 +228,7 @@ impl Config {
             from_slash_command: false,
             candidates: args.candidates.filter(|&n| n > 0),
             review_none_found,
+            snapshot: true,
         })
     }
 
@@ -645,7 +650,9 @@ fn seal_and_start(
             }
             store.save_baseline(&project, &baseline)?;
             inputs.observed = Some(observed);
-            if let Some((room, _, _)) = &room {
+            if let Some((room, _, _)) = &room
+                && config.snapshot
+            {
                 take_snapshot(&store, &project, room, &read_outside)?;
             }
             inputs
