@@ -144,6 +144,13 @@ fn names(text: &str, word: &str) -> bool {
     })
 }
 
+/// A line of the CLI's own tips, which it picks at random (Codex 0.169.0: "Tip: Moving from Claude Code? Use
+/// /import …"): the CLI's words, not loopgate's.
+fn cli_tip(line: &str) -> bool {
+    line.trim_start_matches(|c: char| c.is_whitespace() || "└│".contains(c))
+        .starts_with("Tip:")
+}
+
 pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
     let project = Project::new();
     project.write("check.sh", CHECK_SH).write("src.txt", "broken\n");
@@ -205,10 +212,12 @@ pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
     assert_eq!(project.read("src.txt"), "fixed\n");
     let model_read = read_by_model(&api);
     let last = model_read.last().cloned().unwrap_or_default();
-    // The attack ran and the kernel refused it (not, say, a command that never ran).
+    // The attack ran and the kernel refused it (not, say, a command that never ran); both files are as they were
+    // (above). One refusal is enough here: Gemini CLI's shell tool sometimes drops the last line of a command's
+    // output when the command ends at once.
     let refused = model_read.get(1).cloned().unwrap_or_default();
     assert!(
-        refused.matches("attack.sh: ").count() >= 2 && refused.contains("cannot create"),
+        refused.contains("attack.sh: ") && refused.contains("cannot create"),
         "{on}: the agent's writes were refused:\n{refused}"
     );
     assert!(
@@ -256,7 +265,11 @@ pub fn loop_started_in_the_interactive_ui(agent: Agent, version: &str) {
     assert!(!project.loop_live(), "{on}");
     let said = read_by_model(&api);
     for word in foreign(agent) {
-        assert!(!names(&pane.seen, word), "{on}: the UI showed {word:?}:\n{}", pane.seen);
+        assert!(
+            !pane.seen.lines().filter(|l| !cli_tip(l)).any(|l| names(l, word)),
+            "{on}: the UI showed {word:?}:\n{}",
+            pane.seen
+        );
         for text in &said {
             assert!(
                 !text.lines().any(|l| l.contains("loopgate") && names(l, word)),
