@@ -149,6 +149,35 @@ fn the_layer_table_is_read_from_architecture_md() {
     );
 }
 
+/// No code depends on the CPU: `.ci/run` checks one macOS target (arm64) and takes it for both, which holds only
+/// while no condition on the CPU architecture can make the x86_64 build see other code.
+#[test]
+fn no_code_depends_on_the_cpu_architecture() {
+    let word = ["target", "_arch"].concat();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    let mut dirs = vec![root.join("src"), root.join("tests"), root.join("benches")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && std::fs::read_to_string(&path).is_ok_and(|text| text.contains(&word))
+            {
+                found.push(path.strip_prefix(root).unwrap_or(&path).display().to_string());
+            }
+        }
+    }
+    found.sort();
+    assert!(
+        found.is_empty(),
+        "code conditioned on the CPU ({word}): check every macOS target in `.ci/run`, not arm64 alone, or drop \
+         the condition:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
     let ecosystems = ecosystems(&src());
