@@ -10,9 +10,10 @@
 //! whole database (each target's recipe as written, with its `-`/`@`/`+` prefixes, its target-specific
 //! variables, whether it is phony, and make's own variables).
 //!
-//! **Which targets are compared.** The goals and every phony target make would update for them: those run
-//! commands for their effect (the test runner). A reached file target (`calc.o: calc.c`) is a build step whose
-//! product is code, the agent's to change; what a build recipe could do to the test side is kept out by the
+//! **Which targets are compared.** The goals and every target make would update for them but a build step:
+//! those run commands for their effect (the test runner). A build step — a reached target that is neither a
+//! goal nor phony and whose recipe writes the file it names (`calc.o: calc.c` / `cc -c -o $@ $<`, the same
+//! test as the textual seal's, `makefile::builds_a_file`) — has code for its product, the agent's to change; what a build recipe could do to the test side is kept out by the
 //! world (the tests stand as sealed and read-only in the room, the closure's files are sealed), so a build-rule
 //! change for code completes. For each compared target: the lines make will run, its recipe as written, its
 //! target-specific variables; and, for all: `SHELL`, `.SHELLFLAGS`, `MAKEFLAGS` and the special targets that
@@ -153,8 +154,11 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool) -> MakePlan {
     }
     // A phony target counts when make would update it for the goals; a goal always does.
     let reached: Vec<String> = runs.iter().map(|(t, _, _)| t.clone()).collect();
-    let compared =
-        |target: &str| goals.iter().any(|g| g == target) || (db.phony(target) && reached.iter().any(|r| r == target));
+    let compared = |target: &str| {
+        goals.iter().any(|g| g == target)
+            || (reached.iter().any(|r| r == target)
+                && (db.phony(target) || !super::makefile::builds_a_file(target, db.recipe(target))))
+    };
     for (target, file, recipe) in runs.into_iter().filter(|(t, _, _)| compared(t)) {
         let entry: &mut String = parts.entry(format!("{target}:")).or_default();
         entry.push_str(&format!("runs:\n{}\n", recipe.join("\n")));
@@ -189,13 +193,28 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool) -> MakePlan {
     }
 }
 
-/// The output before make's database (`# Make data base, printed …`), and the database.
-fn split_database(lines: &[String]) -> (&[String], &[String]) {
-    let at = lines
-        .iter()
-        .position(|l| l.starts_with("# Make data base"))
-        .unwrap_or(lines.len());
-    lines.split_at(at)
+/// The dry run's own lines (trace lines and the recipes make would run), and make's last database: make prints
+/// one when it has read its makefiles, and again after remaking one it then re-reads, between the traces.
+fn split_database(lines: &[String]) -> (Vec<&String>, &[String]) {
+    let mut trace = Vec::new();
+    let mut database: &[String] = &[];
+    let mut start = None;
+    for (i, line) in lines.iter().enumerate() {
+        match start {
+            None if line.starts_with("# Make data base") => start = Some(i),
+            None => trace.push(line),
+            Some(from) if line.starts_with("# Finished Make data base") => {
+                database = &lines[from..i];
+                start = None;
+            }
+            Some(_) => {}
+        }
+    }
+    // A database cut short (the output's cap) is still the last one make printed.
+    if let Some(from) = start {
+        database = &lines[from..];
+    }
+    (trace, database)
 }
 
 /// `(file, target)` of a `--trace` line: `Makefile:4: update target 'test' due to: …`, `Makefile:6: target
@@ -281,6 +300,16 @@ impl<'a> Database<'a> {
 
     fn targets(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(n, _)| *n)
+    }
+
+    /// A target's recipe lines as written.
+    fn recipe(&self, name: &str) -> Vec<&str> {
+        let lines = self
+            .entries
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .flat_map(|(_, lines)| lines);
+        lines.filter_map(|l| l.strip_prefix('\t')).collect()
     }
 
     fn phony(&self, name: &str) -> bool {
