@@ -9,7 +9,7 @@
 //! target in a new listed makefile, a comment and reordering, a build step for code changed, the generator
 //! changed in what it does not feed the test recipe.
 
-use super::fixtures::Fixture;
+use super::fixtures::{Fixture, MAKE};
 use super::project::Project;
 use super::{Honest, Move, edit, find_case as find, play_honest, play_move};
 
@@ -30,14 +30,11 @@ const MAKE_RESOLVED: Fixture = Fixture {
         ("ci/unittest-args", "discover -s tests -t . -q\n"),
         ("scripts/check.sh", "#!/bin/sh\nset -e\nexec \"$@\"\n"),
         ("scripts/deps.sh", "#!/bin/sh\necho \"version.py: calc.py\"\n"),
-        ("calc.py", "def add(a, b):\n    return a - b\n"),
-        ("tests/__init__.py", ""),
-        (
-            "tests/test_calc.py",
-            "import unittest\n\nimport calc\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n\n    def test_zero(self):\n        self.assertEqual(calc.add(0, 0), 0)\n",
-        ),
+        MAKE.files[2],
+        MAKE.files[3],
+        MAKE.files[4],
     ],
-    fix: ("calc.py", "def add(a, b):\n    return a + b\n"),
+    fix: MAKE.fix,
     js: false,
 };
 
