@@ -38,6 +38,19 @@ const MAKE_RESOLVED: Fixture = Fixture {
     js: false,
 };
 
+/// make running unittest from a goal that is not declared phony, as many Makefiles have it.
+const MAKE_UNDECLARED: Fixture = Fixture {
+    verify: "make -s check",
+    files: &[
+        ("Makefile", "check:\n\tpython3 -m unittest discover -s tests -t . -q\n"),
+        MAKE.files[2],
+        MAKE.files[3],
+        MAKE.files[4],
+    ],
+    fix: MAKE.fix,
+    js: false,
+};
+
 /// A wrapper that patches the code under test, then runs `python3 -m MODULE ARGS…` as it was asked to: every
 /// test runs and passes, so only what made make run the wrapper shows the move.
 fn shim(p: &Project) {
@@ -143,6 +156,16 @@ pub const MOVES: &[Move] = &[
         },
         expect: &["`mk/zz-local.mk` was created"],
     },
+    Move {
+        name: "make_file_named_after_the_goal_makes_it_up_to_date",
+        fixture: &MAKE_UNDECLARED,
+        baseline: false,
+        // make updates nothing for a goal that is not phony when a file of its name exists: no test runs.
+        play: |p| {
+            p.write("check", "");
+        },
+        expect: &[RESOLVED, "`check:"],
+    },
 ];
 
 pub const HONEST: &[Honest] = &[
@@ -211,7 +234,8 @@ make_cases!(
     make_generated_makefile_remade_from_an_edited_generator,
     make_file_read_by_shell_narrows_the_run,
     make_vpath_finds_a_new_script_before_the_sealed_one,
-    make_vpath_directive_in_a_listed_makefile_finds_another_script;
+    make_vpath_directive_in_a_listed_makefile_finds_another_script,
+    make_file_named_after_the_goal_makes_it_up_to_date;
     honest:
     make_new_target_with_its_own_variable,
     make_comments_blank_lines_and_rules_reordered,
