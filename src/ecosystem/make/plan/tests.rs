@@ -154,3 +154,31 @@ fn trace_lines_name_their_target_and_file() {
     assert_eq!(t("sh scripts/check.sh"), None);
     assert_eq!(t("echo target 'x' does not exist"), None);
 }
+
+#[test]
+fn without_goals_the_default_goal_is_compared() {
+    let makefile = "all: check\n.PHONY: check lint\ncheck:\n\tsh scripts/check.sh\nlint:\n\t@echo lint\n";
+    let plan = plan(&[("Makefile", makefile), ("scripts/check.sh", "")], &[]);
+    let labels: Vec<&str> = plan.parts.keys().map(String::as_str).collect();
+    assert_eq!(labels, vec!["all:", "check:", HOW_RECIPES_RUN]);
+}
+
+#[test]
+fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
+    let db = |flags: &str| -> Vec<String> {
+        [
+            "# Make data base, printed",
+            &format!("MAKEFLAGS = {flags}"),
+            "# Files",
+            "# Finished Make data base",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
+    };
+    let a = plan_of(&db("-j2 --jobserver-auth=3,4"), &["test"], true);
+    let b = plan_of(&db("-j2 --jobserver-auth=5,6"), &["test"], true);
+    assert_eq!(a, b);
+    let ignoring = plan_of(&db("-i -j2 --jobserver-auth=5,6"), &["test"], true);
+    assert_ne!(a, ignoring);
+}
