@@ -244,19 +244,6 @@ pub fn command_after<A: AsRef<OsStr>>(
     }
 }
 
-/// Sets the marker a confined command carries (`LOOPGATE_CONFINED`) again, after its environment was replaced.
-pub(crate) fn mark(command: &mut Command, protection: &Protection) {
-    match protection {
-        Protection::Landlock { .. } | Protection::Namespace { landlock: Some(_) } => {
-            command.env(CONFINED_VAR, "landlock");
-        }
-        Protection::Seatbelt => {
-            command.env(CONFINED_VAR, "seatbelt");
-        }
-        Protection::Unprotected { .. } | Protection::Namespace { landlock: None } => {}
-    }
-}
-
 /// Enters the confinement for `plane` in this process, then replaces it with `program args…`; returns only if
 /// that `exec` failed. Where confinement is unavailable or cannot be entered the command still runs (the reason
 /// is what [`probe`] reports to setup and `loopgate status`).

@@ -167,6 +167,13 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         plane: plane.as_ref(),
         mount: tree.as_ref().and_then(|(placed, _)| placed.mount()),
     };
+    // Make is judged by what it will run: its plan for the verify's goals, asked where this run stands.
+    let make_moved = make_moved(active, &request)?;
+    if !make_moved.is_empty() {
+        progress.finish();
+        put_back_tests()?;
+        return Ok(Verdict::SealBroken(Breach::of(make_moved, root)));
+    }
     // The verify command's own report (`--report`): only what this run writes there is read.
     let own_report = fields
         .config
@@ -603,6 +610,7 @@ pub(crate) fn baseline(
     if let Some(own) = &own_report {
         own.clear()?;
     }
+    let make = crate::closure::make_plan::record(&request);
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
@@ -642,12 +650,29 @@ pub(crate) fn baseline(
         counted.counts,
         counted.results,
     );
+    baseline.make = make;
     if cut {
         baseline.cut = Some(timeout);
         baseline.counts = None;
         baseline.results = crate::readout::TestResults::default();
     }
     Ok(Some((baseline, observed, read_outside)))
+}
+
+/// What moved in what make will run for the verify's goals since the baseline recorded it (see
+/// `closure::make_plan`), asked as `request` runs the verify; nothing where no plan was recorded or the closure
+/// check is off.
+fn make_moved(active: &ActiveLoop, request: &VerifyRequest) -> Result<Vec<Move>, Error> {
+    if !active.seal.fields.checks(Check::Closure) {
+        return Ok(Vec::new());
+    }
+    let Some(sealed) = active.store.load_baseline(&active.project)?.and_then(|b| b.make) else {
+        return Ok(Vec::new());
+    };
+    Ok(crate::closure::make_plan::check(&sealed, request)
+        .into_iter()
+        .map(|moved| Move::Part(crate::schema::Source::Derived, moved))
+        .collect())
 }
 
 /// Holds a run that `passed` so far to the baseline, test by name; a baseline without names (none taken at

@@ -212,12 +212,14 @@ fn run_with(
         .mount
         .cloned()
         .map(|mount| -> crate::confine::First { Box::new(move || mount.enter()) });
-    let (mut command, protection) = crate::confine::command_after(&plane, first, argv[0], &argv[1..]);
+    let (mut command, _) = crate::confine::command_after(&plane, first, argv[0], &argv[1..]);
     command.current_dir(req.cwd);
     match req.env {
+        // The room's run gets the baseline's environment and nothing of loopgate's own: not even the marker a
+        // confined command carries (`LOOPGATE_CONFINED`), which would tell the code under test where it runs
+        // (issue 39, item 7). Its confinement does not rest on the marker.
         Some(env) => {
             command.env_clear().envs(env.iter().map(|(name, value)| (name, value)));
-            crate::confine::mark(&mut command, &protection);
         }
         None => {
             command.envs(reporting::env(|name| std::env::var_os(name)));

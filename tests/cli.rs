@@ -61,6 +61,8 @@ mod plugin_script;
 mod report_flag;
 #[path = "cli/review.rs"]
 mod review;
+#[path = "cli/room_tells.rs"]
+mod room_tells;
 #[path = "cli/scratch.rs"]
 mod scratch;
 #[path = "cli/seal_store.rs"]

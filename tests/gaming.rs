@@ -43,6 +43,8 @@ mod fresh_moves;
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]
 mod honest_changes;
+#[path = "gaming/make_moves.rs"]
+mod make_moves;
 #[path = "gaming/per_test.rs"]
 mod per_test;
 #[path = "gaming/php_moves.rs"]

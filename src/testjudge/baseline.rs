@@ -54,6 +54,10 @@ pub struct Baseline {
     /// command); it keeps no results, so the loop's first verify that reports tests becomes the baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) cut: Option<u64>,
+    /// What make resolved for the verify's goals at setup, where the verify command is one make call (see
+    /// `closure::make_plan`); compared before each promise's run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) make: Option<crate::closure::make_plan::MakePlan>,
 }
 
 /// A baseline test that a passing run did not hold to.
@@ -96,6 +100,7 @@ impl Baseline {
             results,
             allowed: BTreeSet::new(),
             cut: None,
+            make: None,
         }
     }
 

@@ -4,7 +4,9 @@
 //! A Makefile sealed for `make test` is cut into parts ([`parts`]), each compared on its own:
 //!
 //! - `test:` — each rule reached from the goals through prerequisites (the default goal when none is named),
-//!   header and recipe; a new rule with a reached name (a second `test:`) joins that part;
+//!   header and recipe; a new rule with a reached name (a second `test:`) joins that part; a reached build step
+//!   (a file target that is neither a goal nor phony, whose recipe writes the file: [`builds_a_file`]) is not a
+//!   part, its product being code;
 //! - `.PHONY` — which reached targets are phony (a target no longer phony is skipped when a file of its name
 //!   exists);
 //! - `NAME =` — each variable the reached rules use, directly or through other variables, every exported or
@@ -85,9 +87,17 @@ pub(super) fn parts(makefile: &str, goals: &[String]) -> BTreeMap<String, String
         .filter(|w| w.rule.names.iter().any(|n| n == ".PHONY"))
         .flat_map(|w| w.rule.deps.iter().map(String::as_str))
         .collect();
-    let reached = reach(&rules, goals);
+    let reached = reach(&rules, goals.clone());
     let mut used = String::new();
     for name in &reached {
+        // Its recipe lines: each rule's text but its header.
+        let recipe = rules
+            .iter()
+            .filter(|w| w.rule.names.contains(name))
+            .flat_map(|w| w.text.lines().skip(1));
+        if !goals.contains(name) && !phony.contains(name.as_str()) && builds_a_file(name, recipe) {
+            continue;
+        }
         let text: Vec<&str> = rules
             .iter()
             .filter(|w| w.rule.names.contains(name))
@@ -124,6 +134,23 @@ pub(super) fn parts(makefile: &str, goals: &[String]) -> BTreeMap<String, String
         }
     }
     out
+}
+
+/// Whether a reached rule is a build step: its recipe writes the file it names (`$@`, or the name itself when
+/// it names a file: a `.` or `/` in it), as
+/// `calc.o: calc.c` / `$(CC) -c -o $@ $<` does. Its product is code, the agent's to change; what it could do to
+/// the test side is kept out by the world (the tests stand as sealed, the closure's files are sealed), so its
+/// recipe is not part of what the goal runs. A goal and a phony target are never build steps.
+pub(crate) fn builds_a_file<'a>(target: &str, recipe: impl IntoIterator<Item = &'a str>) -> bool {
+    recipe.into_iter().any(|line| {
+        line.contains("$@")
+            || line.contains("$(@")
+            || line.contains("${@")
+            || (target.contains(['.', '/'])
+                && line
+                    .split(|c: char| c.is_whitespace() || "<>;|&'\"".contains(c))
+                    .any(|w| w == target))
+    })
 }
 
 /// The names of the rules reached from `goals` through prerequisites, in order.
@@ -215,6 +242,23 @@ mod tests {
         assert_eq!(moved(MAKEFILE, &directive, &["test"]), vec![DIRECTIVES]);
         let pattern = format!("{MAKEFILE}\n%:\n\t@true\n");
         assert_eq!(moved(MAKEFILE, &pattern, &["test"]), vec![DIRECTIVES]);
+    }
+
+    #[test]
+    fn a_build_step_the_goal_reaches_is_not_what_it_runs() {
+        let makefile = ".PHONY: test unit\ntest: unit calc.o\n\tsh check.sh\nunit:\n\tpython3 -m unittest\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
+        let labels: Vec<String> = parts(makefile, &["test".to_string()]).into_keys().collect();
+        assert_eq!(labels, vec![DIRECTIVES, ".PHONY", "calc.c:", "test:", "unit:"]);
+        let rebuilt = makefile.replace("cc -c", "cc -O2 -Wall -c");
+        assert!(moved(makefile, &rebuilt, &["test"]).is_empty());
+        // A target that writes nothing of its name runs commands for their effect, phony or not.
+        let undeclared = makefile.replace(".PHONY: test unit", ".PHONY: test");
+        let labels: Vec<String> = parts(&undeclared, &["test".to_string()]).into_keys().collect();
+        assert!(labels.contains(&"unit:".to_string()), "{labels:?}");
+        assert!(builds_a_file("calc.o", ["cc -c calc.c -o calc.o"]));
+        assert!(builds_a_file("version.py", ["echo \"VERSION = 1\" > $@"]));
+        assert!(!builds_a_file("unit", ["python3 -m unittest"]));
+        assert!(!builds_a_file("test", ["go test ./..."]), "a word is not a file");
     }
 
     #[test]

@@ -1,0 +1,401 @@
+//! What `make` will run for the verify command's goals, as make itself resolves it — recorded at the baseline and
+//! compared at each promise, so that make is judged by what it will run and not by the text of one file.
+//!
+//! The textual seal (`makefile.rs`, `closure.rs`) reads the Makefile the way a person does; make reads more:
+//! `GNUmakefile` / `makefile` / `Makefile` precedence, `-f`, `include`s named by `$(shell …)`, makefiles it
+//! remakes before reading them, `VPATH` / `vpath` searches that pick which file `$<` is, pattern and built-in
+//! rules, `.DEFAULT`, target-specific variables, `MAKEFLAGS`. Rather than re-implement each, the oracle asks make:
+//! `make -n -p --trace ARGS…` prints, for every target it would update, the file and line its recipe comes from
+//! followed by the recipe as it would be run (every variable expanded, `$<` resolved through `VPATH`), then its
+//! whole database (each target's recipe as written, with its `-`/`@`/`+` prefixes, its target-specific
+//! variables, whether it is phony, and make's own variables).
+//!
+//! **Which targets are compared.** The goals and every target make would update for them but a build step:
+//! those run commands for their effect (the test runner). A build step — a reached target that is neither a
+//! goal nor phony and whose recipe writes the file it names (`calc.o: calc.c` / `cc -c -o $@ $<`, the same
+//! test as the textual seal's, `makefile::builds_a_file`) — has code for its product, the agent's to change; what a build recipe could do to the test side is kept out by the
+//! world (the tests stand as sealed and read-only in the room, the closure's files are sealed), so a build-rule
+//! change for code completes. For each compared target: the lines make will run, its recipe as written, its
+//! target-specific variables; and, for all: `SHELL`, `.SHELLFLAGS`, `MAKEFLAGS` and the special targets that
+//! change how every recipe runs (`.ONESHELL`, `.IGNORE`, `.POSIX`, `.EXPORT_ALL_VARIABLES`). A new target, a
+//! comment, reformatting, a variable renamed or moved to an included file: none of these changes what make
+//! resolves, so none is named.
+//!
+//! **Why the dry run is safe to run.** `make -n` is not inert: it still expands `$(shell …)`, runs recipe lines
+//! marked `+` or naming `$(MAKE)`, and remakes the makefiles it includes. So it runs exactly where the verify
+//! command runs — with the oracle run's own request (its room's environment, tree, mount namespace and plane),
+//! just before that run: it executes nothing the verify command would not, and nowhere the verify would not. At
+//! setup the code is the user's, as in the baseline run itself. Its output is read line by line in full (the
+//! verify runner's line seam), its log kept in the room only until it is read.
+//!
+//! **What it does not see.** A makefile can tell a dry run (`n` in `MAKEFLAGS`) and show it another plan; the
+//! conditional that would do so is a directive of a sealed makefile, which the textual seal names. Variables
+//! exported to the recipes' environment are not in make's database dump; the textual seal names exported and
+//! overriding assignments. A reached file target whose recipe runs the tests (`results.txt: ; pytest > $@`) is
+//! compared as a build step, i.e. not. Only a verify command that is one plain `make` (or `gmake`) call is
+//! resolved; anything else (`cd sub && make`, a script calling make) keeps the textual seal alone.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::{MovedPart, PartChange, Why};
+use crate::verify::VerifyRequest;
+
+/// Special targets that change how every recipe runs, whichever target it belongs to.
+const SPECIAL: &[&str] = &[".ONESHELL", ".IGNORE", ".POSIX", ".EXPORT_ALL_VARIABLES"];
+/// Make's own variables that decide how a recipe line is run.
+const GLOBALS: &[&str] = &["SHELL", ".SHELLFLAGS", "MAKEFLAGS"];
+/// The longest the dry run may take: it only reads makefiles (and whatever `$(shell …)` they run).
+const DRY_RUN_LIMIT: Duration = Duration::from_secs(60);
+/// The most lines of the dry run's output read; make's database of a large project is a few thousand.
+const MAX_LINES: usize = 200_000;
+/// Label of the part that holds make's own variables and the special targets.
+const HOW_RECIPES_RUN: &str = "how make runs every recipe";
+
+/// What make resolved for the verify command's goals: label → what that part holds (see the module doc).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MakePlan {
+    /// The verify command's make call, as run (`make -s test`).
+    pub(crate) call: String,
+    /// One entry per compared target (`test:`) and one for how every recipe runs.
+    pub(crate) parts: BTreeMap<String, String>,
+    /// The makefile each compared target's recipe comes from (`Makefile`), to name in a rejection.
+    #[serde(default)]
+    pub(crate) from: BTreeMap<String, String>,
+}
+
+/// The words after `make` when `command` is one plain `make` (or `gmake`) call, else `None`.
+fn make_arguments(command: &str) -> Option<Vec<&str>> {
+    if command.contains([
+        '$', '`', ';', '&', '|', '<', '>', '(', ')', '\'', '"', '\\', '\n', '*', '?',
+    ]) {
+        return None;
+    }
+    let mut words = command.split_whitespace();
+    let program = words.next()?;
+    let name = Path::new(program).file_name()?.to_str()?;
+    matches!(name, "make" | "gmake").then(|| words.collect())
+}
+
+/// At the baseline: what make will run for the verify's goals, asked where and as `request` runs the verify
+/// command; `None` when the verify command is not one plain make call or make could not say (it is not
+/// installed, or the makefiles do not parse): then only the textual seal holds.
+pub(crate) fn record(request: &VerifyRequest) -> Option<MakePlan> {
+    resolve(request).and_then(|(plan, resolved)| resolved.then_some(plan))
+}
+
+/// At a promise: what moved in what make will run since `sealed` was recorded, asked where and as `request`
+/// runs the verify command. A plan that no longer resolves differs from the baseline's; a dry run that cannot
+/// start at all (make gone from the room) names nothing, and the run itself fails.
+pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Vec<MovedPart> {
+    resolve(request).map_or_else(Vec::new, |(now, _)| moved(sealed, &now))
+}
+
+/// Runs `make -n -p --trace` in `request`'s place; the plan read from it, and whether make resolved the goals.
+fn resolve(request: &VerifyRequest) -> Option<(MakePlan, bool)> {
+    let args = make_arguments(request.command)?;
+    let program = request.command.split_whitespace().next()?;
+    let dry = format!("{program} -n -p --trace {} 2>/dev/null", args.join(" "));
+    let log_path = request.log_path.with_extension("make-plan.log");
+    let dry_request = VerifyRequest {
+        command: &dry,
+        timeout: request.timeout.min(DRY_RUN_LIMIT),
+        log_path: &log_path,
+        prefix: &[],
+        ..request.clone()
+    };
+    let mut lines: Vec<String> = Vec::new();
+    let outcome = crate::verify::run_with_lines(&dry_request, &mut |line| {
+        if lines.len() < MAX_LINES {
+            lines.push(String::from_utf8_lossy(line).into_owned());
+        }
+    });
+    let _ = std::fs::remove_file(&log_path);
+    let outcome = outcome.ok()?;
+    if matches!(outcome.exit_code, Some(126 | 127)) && lines.is_empty() {
+        return None;
+    }
+    let goals: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-') && !a.contains('='))
+        .collect();
+    let resolved = outcome.passed();
+    let plan = MakePlan {
+        call: request.command.to_string(),
+        ..plan_of(&lines, &goals, resolved)
+    };
+    Some((plan, resolved))
+}
+
+/// The plan in the dry run's output `lines` for `goals` (make's default goal when none is named).
+fn plan_of(lines: &[String], goals: &[&str], resolved: bool) -> MakePlan {
+    let (trace, database) = split_database(lines);
+    let db = Database::read(database);
+    let mut goals: Vec<String> = goals.iter().map(|g| g.to_string()).collect();
+    if goals.is_empty() {
+        goals.extend(db.variable(".DEFAULT_GOAL"));
+    }
+    let mut parts = BTreeMap::new();
+    let mut from = BTreeMap::new();
+    let mut runs: Vec<(String, String, Vec<String>)> = Vec::new();
+    for line in trace {
+        match traced_target(line) {
+            Some((file, target)) => runs.push((target, file, Vec::new())),
+            None => {
+                if let Some((_, _, recipe)) = runs.last_mut() {
+                    recipe.push(line.trim_end().to_string());
+                }
+            }
+        }
+    }
+    // A phony target counts when make would update it for the goals; a goal always does.
+    let reached: Vec<String> = runs.iter().map(|(t, _, _)| t.clone()).collect();
+    let compared = |target: &str| {
+        goals.iter().any(|g| g == target)
+            || (reached.iter().any(|r| r == target)
+                && (db.phony(target) || !super::makefile::builds_a_file(target, db.recipe(target))))
+    };
+    for (target, file, recipe) in runs.into_iter().filter(|(t, _, _)| compared(t)) {
+        let entry: &mut String = parts.entry(format!("{target}:")).or_default();
+        entry.push_str(&format!("runs:\n{}\n", recipe.join("\n")));
+        from.insert(format!("{target}:"), file);
+    }
+    // A goal make would not update (a file of its name now exists) runs nothing: that is a part too.
+    for target in db.targets().filter(|t| compared(t)) {
+        let entry = parts.entry(format!("{target}:")).or_default();
+        entry.push_str(&db.entry(target));
+    }
+    for goal in &goals {
+        parts.entry(format!("{goal}:")).or_default();
+    }
+    let mut how = String::new();
+    for name in GLOBALS {
+        let value = db.variable(name).unwrap_or_default();
+        // The jobserver's descriptors differ from run to run; they change nothing make runs.
+        let value: Vec<&str> = value.split(' ').filter(|w| !w.starts_with("--jobserver")).collect();
+        how.push_str(&format!("{name} = {}\n", value.join(" ")));
+    }
+    for special in SPECIAL.iter().filter(|s| db.has_target(s)) {
+        how.push_str(&format!("{special}:\n"));
+    }
+    if !resolved {
+        how.push_str("(make could not resolve the goals)\n");
+    }
+    parts.insert(HOW_RECIPES_RUN.to_string(), how);
+    MakePlan {
+        call: String::new(),
+        parts,
+        from,
+    }
+}
+
+/// The dry run's own lines (trace lines and the recipes make would run), and make's last database: make prints
+/// one when it has read its makefiles, and again after remaking one it then re-reads, between the traces.
+fn split_database(lines: &[String]) -> (Vec<&String>, &[String]) {
+    let mut trace = Vec::new();
+    let mut database: &[String] = &[];
+    let mut start = None;
+    for (i, line) in lines.iter().enumerate() {
+        match start {
+            None if line.starts_with("# Make data base") => start = Some(i),
+            None => trace.push(line),
+            Some(from) if line.starts_with("# Finished Make data base") => {
+                database = &lines[from..i];
+                start = None;
+            }
+            Some(_) => {}
+        }
+    }
+    // A database cut short (the output's cap) is still the last one make printed.
+    if let Some(from) = start {
+        database = &lines[from..];
+    }
+    (trace, database)
+}
+
+/// `(file, target)` of a `--trace` line: `Makefile:4: update target 'test' due to: …`, `Makefile:6: target
+/// 'unit' does not exist`, `<builtin>: update target 'x' due to: x.c`.
+fn traced_target(line: &str) -> Option<(String, String)> {
+    let (place, said) = line.split_once(": ")?;
+    let rest = said
+        .strip_prefix("update target '")
+        .or_else(|| said.strip_prefix("target '"))?;
+    let (target, tail) = rest.split_once('\'')?;
+    if !(tail.starts_with(" due to:") || tail == " does not exist") {
+        return None;
+    }
+    let file = place.rsplit_once(':').map_or(place, |(file, _)| file);
+    Some((file.to_string(), target.to_string()))
+}
+
+/// Make's database as `-p` prints it: its variables, and an entry per target (blank-line separated).
+struct Database<'a> {
+    variables: BTreeMap<&'a str, &'a str>,
+    entries: Vec<(&'a str, Vec<&'a str>)>,
+}
+
+impl<'a> Database<'a> {
+    fn read(lines: &'a [String]) -> Self {
+        let mut variables = BTreeMap::new();
+        let mut entries: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut in_files = false;
+        let mut not_a_target = false;
+        let mut current: Option<usize> = None;
+        for line in lines {
+            let line = line.as_str();
+            if line.starts_with("# Files") {
+                in_files = true;
+                continue;
+            }
+            if line.is_empty() {
+                current = None;
+                continue;
+            }
+            if !in_files {
+                if let Some((name, value)) = variable_line(line) {
+                    variables.insert(name, value);
+                }
+                continue;
+            }
+            if line == "# Not a target:" {
+                not_a_target = true;
+                continue;
+            }
+            if let Some(i) = current {
+                entries[i].1.push(line);
+                continue;
+            }
+            if line.starts_with('#') || line.starts_with('\t') {
+                continue;
+            }
+            let Some((name, _)) = line.split_once(':') else {
+                continue;
+            };
+            if std::mem::take(&mut not_a_target) {
+                continue;
+            }
+            // A target-specific variable (`test: FOO := 1`) joins its target's entry.
+            match entries.iter().position(|(n, _)| *n == name) {
+                Some(i) => entries[i].1.push(line),
+                None => entries.push((name, vec![line])),
+            }
+            if !is_target_variable(line) {
+                current = entries.iter().position(|(n, _)| *n == name);
+            }
+        }
+        Database { variables, entries }
+    }
+
+    fn variable(&self, name: &str) -> Option<String> {
+        self.variables.get(name).map(|v| v.to_string())
+    }
+
+    fn has_target(&self, name: &str) -> bool {
+        self.entries.iter().any(|(n, _)| *n == name)
+    }
+
+    fn targets(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(n, _)| *n)
+    }
+
+    /// A target's recipe lines as written.
+    fn recipe(&self, name: &str) -> Vec<&str> {
+        let lines = self
+            .entries
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .flat_map(|(_, lines)| lines);
+        lines.filter_map(|l| l.strip_prefix('\t')).collect()
+    }
+
+    fn phony(&self, name: &str) -> bool {
+        self.entries
+            .iter()
+            .any(|(n, lines)| *n == name && lines.iter().any(|l| l.starts_with("#  Phony target")))
+    }
+
+    /// A target's entry without what changes with the tree's state or the makefile's layout: its header,
+    /// target-specific variables, phony status and recipe as written.
+    fn entry(&self, name: &str) -> String {
+        let mut out = String::new();
+        for (_, lines) in self.entries.iter().filter(|(n, _)| *n == name) {
+            for line in lines {
+                let kept = line.starts_with('\t')
+                    || line.starts_with("#  Phony target")
+                    || line.starts_with("#  recipe to execute")
+                    || !line.starts_with('#');
+                if kept {
+                    // `#  recipe to execute (from 'Makefile', line 4):` moves with every line added above.
+                    let line = match line.split_once(" (from '") {
+                        Some((head, _)) if line.starts_with('#') => head,
+                        _ => line,
+                    };
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `NAME = value` (or `:=`, `::=`, `?=`, `+=`) at the start of a database line.
+fn variable_line(line: &str) -> Option<(&str, &str)> {
+    if line.starts_with('#') || line.starts_with('\t') {
+        return None;
+    }
+    for op in [" ::= ", " := ", " = ", " ?= ", " += "] {
+        if let Some((name, value)) = line.split_once(op)
+            && !name.contains([' ', ':'])
+        {
+            return Some((name, value));
+        }
+    }
+    None
+}
+
+/// Whether a database line `test: FOO := 1` is a target-specific variable, not a rule's header.
+fn is_target_variable(line: &str) -> bool {
+    line.split_once(": ").is_some_and(|(_, rest)| {
+        [" = ", " := ", " ::= ", " += ", " ?= "]
+            .iter()
+            .any(|op| rest.contains(op))
+    })
+}
+
+/// The parts of `now` that differ from `sealed`, as moved parts of the makefile each comes from.
+pub(crate) fn moved(sealed: &MakePlan, now: &MakePlan) -> Vec<MovedPart> {
+    let why = Why::Configures(sealed.call.clone());
+    let labels: std::collections::BTreeSet<&String> = sealed.parts.keys().chain(now.parts.keys()).collect();
+    labels
+        .into_iter()
+        .filter_map(|label| {
+            let change = match (sealed.parts.get(label), now.parts.get(label)) {
+                (Some(a), Some(b)) if a == b => return None,
+                (Some(_), Some(_)) => PartChange::Changed,
+                (None, _) => PartChange::Added,
+                (_, None) => PartChange::Removed,
+            };
+            let path = now
+                .from
+                .get(label)
+                .or_else(|| sealed.from.get(label))
+                .cloned()
+                .unwrap_or_else(|| "Makefile".to_string());
+            Some(MovedPart {
+                path,
+                part: format!("{label} as make resolves it"),
+                change,
+                why: why.clone(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "plan/tests.rs"]
+mod tests;
