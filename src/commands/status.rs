@@ -77,6 +77,9 @@ struct LoopReport {
     stall_limit: u64,
     tokens_used: Option<u64>,
     max_tokens: Option<u64>,
+    /// The dollar budget (`--max-cost`, sealed with a loop inside Claude Code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_cost: Option<f64>,
     best_score: Option<f64>,
     /// What ended the agent's last turn (see [`turn_ended`]).
     turn_ended: Option<String>,
@@ -91,7 +94,8 @@ struct LoopReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     review: Option<ReviewReport>,
     control_plane: String,
-    /// What the loop's agent runs cost so far (`loopgate run`'s receipts), when any was recorded.
+    /// What the loop's agent runs cost so far (`loopgate run`'s receipts, or the turns' read from Claude Code's
+    /// transcript with `--max-cost`), when any was recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<crate::cost::Receipt>,
 }
@@ -338,6 +342,7 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         stall_limit: f.config.limits.stall_limit,
         tokens_used: f.config.limits.max_tokens.map(|_| f.progress.tokens.tokens_used),
         max_tokens: f.config.limits.max_tokens,
+        max_cost: f.config.limits.max_cost,
         best_score: f.progress.score.best_score,
         turn_ended: extra.turn_ended,
         baseline: extra.baseline,
@@ -504,8 +509,16 @@ fn render_loop(r: &LoopReport, state: &str) -> String {
     if let Some(max) = r.max_tokens {
         out.push_str(&format!("\n  tokens:      {} / {max}", r.tokens_used.unwrap_or(0)));
     }
-    if let Some(spent) = &r.cost {
-        out.push_str(&format!("\n  cost:        {}", crate::cost::describe(spent)));
+    match (&r.cost, r.max_cost) {
+        (Some(spent), None) => out.push_str(&format!("\n  cost:        {}", crate::cost::describe(spent))),
+        (Some(spent), Some(max)) => out.push_str(&format!(
+            "\n  cost:        {} of --max-cost ${max:.2}",
+            crate::cost::describe(spent)
+        )),
+        (None, Some(max)) => out.push_str(&format!(
+            "\n  cost:        no usage reported yet (--max-cost ${max:.2} is measured from the agent's transcript)"
+        )),
+        (None, None) => {}
     }
     if let Some(running) = &r.verify_running {
         out.push_str(&format!("\n  verifying:   now ({running})"));

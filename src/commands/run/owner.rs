@@ -268,6 +268,8 @@ pub(crate) fn spent_in(project: &Project, loop_id: &str) -> (crate::cost::Receip
         .iter()
         .filter_map(|r| match &r.event {
             Event::AgentRun(run) => run.receipt.as_ref(),
+            // A Claude Code turn's, read from its transcript (`--max-cost`).
+            Event::Usage(usage) => Some(&usage.receipt),
             _ => None,
         })
         .collect();

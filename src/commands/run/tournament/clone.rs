@@ -204,11 +204,12 @@ fn agent_name(argv: &[String]) -> String {
 }
 
 /// The history statuses that end a loop.
-const ENDINGS: [&str; 7] = [
+const ENDINGS: [&str; 8] = [
     "complete",
     "max_iterations",
     "max_duration",
     "max_tokens",
+    "max_cost",
     "aborted",
     "cancelled",
     "stalled",
