@@ -280,6 +280,15 @@ pub fn total<'a>(receipts: impl IntoIterator<Item = &'a Receipt>) -> Receipt {
     )
 }
 
+/// A budget in dollars as the user gave it: `$5.00`, `$2.50`, `$0.001` (never rounded to `$0.00`).
+pub fn dollars(amount: f64) -> String {
+    if (amount * 100.0).fract() == 0.0 {
+        format!("${amount:.2}")
+    } else {
+        format!("${amount}")
+    }
+}
+
 /// `$0.0123, 1200 in / 340 out, cache 5000 read / 800 written`
 pub fn describe(r: &Receipt) -> String {
     let cost = r.cost_usd.map_or_else(|| "$?".to_string(), |c| format!("${c:.4}"));

@@ -109,7 +109,7 @@ fn usage_of(line: &[u8], cursor: &mut Cursor, since: Option<DateTime<Utc>>) -> O
         value
             .get("timestamp")
             .and_then(Value::as_str)
-            .and_then(|t| crate::history::timestamp::parse(t).ok())
+            .and_then(|t| DateTime::parse_from_rfc3339(t.trim()).ok())
             .is_some_and(|at| at < since)
     });
     if before_the_loop {

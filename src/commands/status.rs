@@ -512,11 +512,13 @@ fn render_loop(r: &LoopReport, state: &str) -> String {
     match (&r.cost, r.max_cost) {
         (Some(spent), None) => out.push_str(&format!("\n  cost:        {}", crate::cost::describe(spent))),
         (Some(spent), Some(max)) => out.push_str(&format!(
-            "\n  cost:        {} of --max-cost ${max:.2}",
-            crate::cost::describe(spent)
+            "\n  cost:        {} of --max-cost {}",
+            crate::cost::describe(spent),
+            crate::cost::dollars(max)
         )),
         (None, Some(max)) => out.push_str(&format!(
-            "\n  cost:        no usage reported yet (--max-cost ${max:.2} is measured from the agent's transcript)"
+            "\n  cost:        no usage reported yet (--max-cost {} is measured from the agent's transcript)",
+            crate::cost::dollars(max)
         )),
         (None, None) => {}
     }

@@ -21,9 +21,9 @@ pub(super) fn count(f: &mut StateFields, transcript: Option<&Path>, survey: &mut
     let limits = &f.config.limits;
     let flags = match (limits.max_tokens.is_some(), limits.max_cost.is_some()) {
         (false, false) => return None,
-        (true, false) => "`--max-tokens`",
-        (false, true) => "`--max-cost`",
-        (true, true) => "`--max-tokens` and `--max-cost`",
+        (true, false) => "`--max-tokens` is",
+        (false, true) => "`--max-cost` is",
+        (true, true) => "`--max-tokens` and `--max-cost` are",
     };
     let since = f.started().ok();
     let path = match transcript {
@@ -61,7 +61,8 @@ pub(super) fn count(f: &mut StateFields, transcript: Option<&Path>, survey: &mut
         None if usage.reports > 0 => turn.clone(),
         None => {
             return Some(format!(
-                "`--max-cost ${max}` not enforced yet: the transcript `{}` has recorded no usage since the loop started (an agent that reports none cannot be held to a dollar budget)",
+                "`--max-cost {}` is not enforced yet: the transcript `{}` has recorded no usage since the loop started (an agent that reports none cannot be held to a dollar budget)",
+                cost::dollars(max),
                 path.display()
             ));
         }
@@ -79,7 +80,8 @@ pub(super) fn count(f: &mut StateFields, transcript: Option<&Path>, survey: &mut
             format!("`{}`, which no row prices", unpriced.join("`, `"))
         };
         format!(
-            "`--max-cost ${max}` not enforced: the session used {models}; add a row to `{}` (docs/cost.md) and set the loop up again",
+            "`--max-cost {}` is not enforced: the session used {models}; add a row to `{}` (docs/cost.md) and set the loop up again",
+            cost::dollars(max),
             cost::default_file().display()
         )
     });
@@ -102,15 +104,17 @@ pub(super) fn cost_spent(f: &StateFields) -> bool {
 
 /// What the loop has spent, for the user at each stop and at its end (only with `--max-cost`): the receipt
 /// against the budget, or that the transcript never reported any usage, so the budget was never measured.
-pub(crate) fn said(lang: Speech, f: &StateFields) -> Option<String> {
-    let max = f.config.limits.max_cost?;
+/// (Mid-loop, an unmeasured budget is the stop's own warning, see [`count`].)
+pub(crate) fn said(lang: Speech, f: &StateFields, at_end: bool) -> Option<String> {
+    let max = cost::dollars(f.config.limits.max_cost?);
     Some(match (&f.progress.tokens.spent, lang) {
-        (Some(spent), Speech::En) => format!(" Spent {} of --max-cost ${max:.2}.", cost::describe(spent)),
-        (Some(spent), Speech::Zh) => format!(" 已花费 {}(--max-cost ${max:.2})。", cost::describe(spent)),
+        (Some(spent), Speech::En) => format!(" Spent {} of --max-cost {max}.", cost::describe(spent)),
+        (Some(spent), Speech::Zh) => format!(" 已花费 {}(--max-cost {max})。", cost::describe(spent)),
+        (None, _) if !at_end => return None,
         (None, Speech::En) => {
-            format!(" --max-cost ${max:.2} was never measured: the session's transcript reported no usage.")
+            format!(" --max-cost {max} was never measured: the session's transcript reported no usage.")
         }
-        (None, Speech::Zh) => format!(" --max-cost ${max:.2} 从未被计量:会话记录中没有用量。"),
+        (None, Speech::Zh) => format!(" --max-cost {max} 从未被计量:会话记录中没有用量。"),
     })
 }
 
@@ -124,12 +128,13 @@ pub(crate) fn at_setup(lang: Speech, max: f64, own_rows: usize) -> String {
             cost::default_file().display()
         ),
     };
+    let max = cost::dollars(max);
     match lang {
         Speech::En => format!(
-            "Budget: --max-cost ${max:.2}. At each stop loopgate reads the usage Claude Code's transcript recorded since the loop started and prices it by {table} (sealed with the loop); the loop ends once it is spent. An agent whose transcript reports no usage cannot be held to it: loopgate says so at each such stop and at the end."
+            "Budget: --max-cost {max}. At each stop loopgate reads the usage Claude Code's transcript recorded since the loop started and prices it by {table} (sealed with the loop); the loop ends once it is spent. An agent whose transcript reports no usage cannot be held to it: loopgate says so at each such stop and at the end."
         ),
         Speech::Zh => format!(
-            "预算:--max-cost ${max:.2}。每次停止时 loopgate 读取 Claude Code 会话记录中自循环开始以来的用量,按{table}计价(随循环封存);用尽即结束循环。会话记录不报告用量的代理无法受此约束:loopgate 会在每次这样的停止和结束时说明。"
+            "预算:--max-cost {max}。每次停止时 loopgate 读取 Claude Code 会话记录中自循环开始以来的用量,按{table}计价(随循环封存);用尽即结束循环。会话记录不报告用量的代理无法受此约束:loopgate 会在每次这样的停止和结束时说明。"
         ),
     }
 }

@@ -114,7 +114,7 @@ pub(crate) fn next(
             state.fields.config.limits.max_iterations,
         ),
     };
-    let notice = notice + &super::budgets::said(lang, &state.fields).unwrap_or_default();
+    let notice = notice + &super::budgets::said(lang, &state.fields, false).unwrap_or_default();
     Ok(Some(Outcome::Block {
         reason,
         notice: ending::with_tamper(notice, &active),
