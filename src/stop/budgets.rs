@@ -50,9 +50,7 @@ pub(super) fn count(f: &mut StateFields, transcript: Option<&Path>, survey: &mut
         }
     };
     f.progress.tokens.tokens_used += usage.all();
-    let Some(max) = f.config.limits.max_cost else {
-        return None;
-    };
+    let max = f.config.limits.max_cost?;
     let prices = Prices::from_rows(&f.config.limits.prices);
     let turn = cost::priced(&usage.per_model, &prices);
     let spent = match &f.progress.tokens.spent {
@@ -108,6 +106,7 @@ pub(super) fn cost_spent(f: &StateFields) -> bool {
 pub(crate) fn said(lang: Speech, f: &StateFields, at_end: bool) -> Option<String> {
     let max = cost::dollars(f.config.limits.max_cost?);
     Some(match (&f.progress.tokens.spent, lang) {
+        (Some(spent), Speech::En) if !at_end => format!(" · spent {} of --max-cost {max}", cost::describe(spent)),
         (Some(spent), Speech::En) => format!(" Spent {} of --max-cost {max}.", cost::describe(spent)),
         (Some(spent), Speech::Zh) => format!(" 已花费 {}(--max-cost {max})。", cost::describe(spent)),
         (None, _) if !at_end => return None,

@@ -25,6 +25,12 @@ fn append(path: &Path, text: &str) {
     file.write_all(text.as_bytes()).expect("write");
 }
 
+/// Appends `line` and reads on: what it added, per model.
+fn appended(cursor: &mut Cursor, path: &Path, line: String) -> Vec<(String, Tokens)> {
+    append(path, &format!("{line}\n"));
+    advance(cursor, path, None).expect("read").per_model
+}
+
 #[test]
 fn each_message_counts_once_and_only_what_was_appended_is_read() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -48,12 +54,8 @@ fn each_message_counts_once_and_only_what_was_appended_is_read() {
         "nothing new"
     );
     assert_eq!(cursor.offset, at);
-    append(&path, &format!("{}\n", assistant("m2", "claude-haiku-4-5", 100, 1)));
-    let read = advance(&mut cursor, &path, None).expect("read");
-    assert_eq!(
-        read.per_model,
-        vec![("claude-haiku-4-5".to_string(), tokens(100, 1, 1))]
-    );
+    let added = appended(&mut cursor, &path, assistant("m2", "claude-haiku-4-5", 100, 1));
+    assert_eq!(added, vec![("claude-haiku-4-5".to_string(), tokens(100, 1, 1))]);
 }
 
 #[test]
@@ -85,12 +87,8 @@ fn a_later_line_of_the_same_message_adds_only_what_it_reports_beyond_the_first()
     let mut cursor = Cursor::default();
     assert_eq!(advance(&mut cursor, &path, None).expect("read").all(), 12);
     // Across the stop: the message's last block reports its final output count.
-    append(&path, &format!("{}\n", assistant("m1", "claude-sonnet-4-5", 10, 40)));
-    let read = advance(&mut cursor, &path, None).expect("read");
-    assert_eq!(
-        read.per_model,
-        vec![("claude-sonnet-4-5".to_string(), tokens(0, 39, 0))]
-    );
+    let added = appended(&mut cursor, &path, assistant("m1", "claude-sonnet-4-5", 10, 40));
+    assert_eq!(added, vec![("claude-sonnet-4-5".to_string(), tokens(0, 39, 0))]);
 }
 
 #[test]

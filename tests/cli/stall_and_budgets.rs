@@ -284,7 +284,7 @@ fn cost_budget_ends_the_loop_from_the_transcript_with_receipts() {
     let block = p.stop("S", "working").blocked();
     assert_has(
         &block.system_message,
-        "Spent $0.0036, 110 in / 22 out of --max-cost $0.01.",
+        " · spent $0.0036, 110 in / 22 out of --max-cost $0.01",
     );
     let turn = p.last_record("usage");
     assert_eq!(
