@@ -44,7 +44,32 @@ enum StatusReport {
     /// No loop: the outcome of the last one the history holds, if any.
     None {
         last_loop: Option<LastLoop>,
+        /// A tournament running in this repository (`loopgate run --candidates`): its candidates' rows.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tournament: Option<TournamentReport>,
     },
+}
+
+/// A running tournament as `status` shows it: the rows of its live table (`run::tournament::watch`).
+#[derive(Debug, Serialize)]
+struct TournamentReport {
+    id: String,
+    pid: Option<u32>,
+    candidates: Vec<crate::commands::run::tournament::watch::Row>,
+}
+
+/// The tournament running in `project`'s repository, if one is (the latest running record of it).
+fn running_tournament(project: &Project) -> Option<TournamentReport> {
+    use crate::commands::run::tournament::record::{Status, Tournament};
+    let repo = std::fs::canonicalize(&project.root).ok()?;
+    let running = Tournament::all_of(&repo)
+        .into_iter()
+        .rfind(|t| t.status_now() == Status::Running)?;
+    Some(TournamentReport {
+        candidates: crate::commands::run::tournament::watch::rows_of(&running),
+        id: running.id,
+        pid: running.pid,
+    })
 }
 
 /// The running (or paused) loop, in the order `--json` has always listed its keys.
@@ -250,7 +275,10 @@ fn report(project: &Project) -> Result<StatusReport, Error> {
                 }
                 None => None,
             };
-            StatusReport::None { last_loop }
+            StatusReport::None {
+                last_loop,
+                tournament: running_tournament(project),
+            }
         }
     })
 }
@@ -427,8 +455,16 @@ fn last_loop(records: &[Record], last: &Record) -> LastLoop {
 /// The human view of a report.
 fn render(report: &StatusReport, project: &Project) -> String {
     match report {
-        StatusReport::None { last_loop } => {
+        StatusReport::None { last_loop, tournament } => {
             let mut out = format!("loopgate: no loop in {}", project.root.display());
+            if let Some(t) = tournament {
+                let pid = t.pid.map_or(String::new(), |pid| format!(" (pid {pid})"));
+                out.push_str(&format!(
+                    "\ntournament {} running{pid}:\n{}",
+                    t.id,
+                    crate::commands::run::tournament::watch::table(&t.candidates)
+                ));
+            }
             if let Some(last) = last_loop {
                 let outcome = last.outcome.unwrap_or("still open (no final record)");
                 out.push_str(&format!(
