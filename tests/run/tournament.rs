@@ -691,3 +691,37 @@ fn a_running_tournament_shows_in_status_in_lines_and_as_json_progress() {
     let after = p.loopgate(&["status"]);
     assert!(!after.stdout.contains("running:"), "{after:#?}");
 }
+
+/// Issue 41 (3), in a terminal: the table is redrawn in place — one header on the screen however many seconds
+/// pass, the candidates' clocks moving — and the lines loopgate prints meanwhile go above it.
+#[test]
+fn in_a_terminal_the_table_is_redrawn_in_place_every_second() {
+    let p = repository();
+    let _ = std::fs::create_dir_all(p.base().join("tmp"));
+    let agent = p.agent("slow", "sleep 6\necho fixed > src.txt");
+    // The pane stays after the tournament ends, for its last screen to be read.
+    let script = format!(
+        "'{}' run --candidates 2 --verify 'sh check.sh' '{TASK}' -- '{agent}'; sleep 60",
+        env!("CARGO_BIN_EXE_loopgate")
+    );
+    let mut pane = crate::tmux::Pane::start(p.base(), &p.env(), &p.dir, Path::new("/bin/sh"), &["-c", &script], "$");
+    let clock = |screen: &str, secs: u32| {
+        screen
+            .lines()
+            .any(|l| l.starts_with("c1 ") && l.contains("running") && l.contains(&format!(" {secs}s ")))
+    };
+    let first = pane.wait_until("c1 running at 1s", Duration::from_secs(60), |s| clock(s, 1));
+    assert_eq!(first.matches("candidate  state").count(), 1, "{first}");
+    let later = pane.wait_until("c1 running at 3s", Duration::from_secs(30), |s| clock(s, 3));
+    assert_eq!(
+        later.matches("candidate  state").count(),
+        1,
+        "redrawn in place, not scrolled:\n{later}"
+    );
+    let done = pane.wait_until("the winner", Duration::from_secs(60), |s| s.contains("winner: c"));
+    assert!(done.contains("candidate c1 ended (complete)"), "{done}");
+    assert!(
+        done.lines().any(|l| l.starts_with("c1 ") && l.contains("complete")),
+        "the last table stays: {done}"
+    );
+}
