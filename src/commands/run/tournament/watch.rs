@@ -35,14 +35,7 @@ pub(crate) struct Row {
 impl Row {
     /// The row of candidate `name`, loop `loop_id` in the clone `tree`; `started`: whether its run has begun.
     pub(crate) fn read(name: &str, tree: &Path, loop_id: &str, started: bool, seconds: f64) -> Self {
-        let path = Project {
-            root: tree.to_path_buf(),
-        }
-        .history_path();
-        let records = history::read_loop(&path, loop_id)
-            .map(|read| read.records)
-            .unwrap_or_default();
-        Self::of(name, &records, started, seconds)
+        Self::of(name, &records(tree, loop_id), started, seconds)
     }
 
     /// The row from the loop's records.
@@ -231,13 +224,7 @@ pub(crate) fn rows_of(tournament: &super::record::Tournament) -> Vec<Row> {
         .candidates
         .iter()
         .map(|c| {
-            let path = Project {
-                root: c.worktree.clone(),
-            }
-            .history_path();
-            let records = history::read_loop(&path, &c.loop_id)
-                .map(|read| read.records)
-                .unwrap_or_default();
+            let records = records(&c.worktree, &c.loop_id);
             let started = records.iter().any(|r| r.status() != Status::Init);
             let seconds = records
                 .first()
@@ -246,6 +233,17 @@ pub(crate) fn rows_of(tournament: &super::record::Tournament) -> Vec<Row> {
             Row::of(&c.name, &records, started, seconds)
         })
         .collect()
+}
+
+/// The records of loop `loop_id` in the clone `tree` (none when its history cannot be read).
+fn records(tree: &Path, loop_id: &str) -> Vec<Record> {
+    let path = Project {
+        root: tree.to_path_buf(),
+    }
+    .history_path();
+    history::read_loop(&path, loop_id)
+        .map(|read| read.records)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
