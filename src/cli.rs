@@ -497,6 +497,11 @@ pub(crate) struct SetupArgs {
     /// End the loop once the session transcript records this many tokens (input, output and cache).
     #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub(crate) max_tokens: Option<u64>,
+    /// End the loop once the agent's usage has cost this many US dollars, e.g. 5 or 2.50, priced by the table of
+    /// docs/cost.md. Inside Claude Code it is read from the session transcript at each stop; `loopgate run` reads
+    /// it from the agent's JSON output after each iteration (and spends it over every candidate of a tournament).
+    #[arg(long, value_name = "USD", value_parser = dollars, allow_negative_numbers = true)]
+    pub(crate) max_cost: Option<f64>,
     /// Read a score from the verify output (last match; first capture group if any); completes at --target.
     #[arg(long, value_name = "RE", requires = "target")]
     pub(crate) score_regex: Option<String>,
@@ -574,6 +579,14 @@ pub(crate) struct SetupArgs {
 pub(crate) fn count(text: &str) -> Result<u64, String> {
     text.parse::<u64>()
         .map_err(|_| "give a whole number, 0 or more".to_string())
+}
+
+/// `--max-cost`: dollars above 0 (a budget of 0 or less could only end the loop at once).
+pub(crate) fn dollars(text: &str) -> Result<f64, String> {
+    match text.trim().trim_start_matches('$').parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 => Ok(n),
+        _ => Err("give a number of US dollars above 0, e.g. 5 or 2.50".to_string()),
+    }
 }
 
 /// [`count`] for the flags clap keeps as `u32` (`--candidates`, `--jobs`).

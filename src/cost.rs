@@ -18,7 +18,7 @@ use serde_json::Value;
 pub use crate::schema::Receipt;
 
 /// Dollars per million tokens of one kind of model.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Price {
     pub input: f64,
@@ -106,6 +106,19 @@ impl Prices {
         Ok(Self { user })
     }
 
+    /// The user's rows, as the price file gives them: what a loop seals at setup (`--max-cost`), so the table
+    /// that prices its stops is the one the user set it up with.
+    pub fn rows(&self) -> BTreeMap<String, Price> {
+        self.user.iter().cloned().collect()
+    }
+
+    /// The table from sealed rows (see [`Prices::rows`]).
+    pub fn from_rows(rows: &BTreeMap<String, Price>) -> Self {
+        let mut user: Vec<(String, Price)> = rows.iter().map(|(p, price)| (p.clone(), *price)).collect();
+        user.sort_by_key(|(pattern, _)| std::cmp::Reverse(pattern.len()));
+        Self { user }
+    }
+
     /// The price of `model`, if a row matches it.
     pub fn of(&self, model: &str) -> Option<Price> {
         let model = model.to_ascii_lowercase();
@@ -119,15 +132,42 @@ impl Prices {
 }
 
 /// Tokens of one model.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Tokens {
-    input: u64,
-    output: u64,
-    cache_read: u64,
-    cache_write: u64,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write: u64,
 }
 
 impl Tokens {
+    /// The Messages API's `usage` object (`input_tokens`, `output_tokens`, `cache_read_input_tokens`,
+    /// `cache_creation_input_tokens`), as `claude -p` reports it and Claude Code's transcript records it.
+    pub fn from_usage(usage: &Value) -> Self {
+        let n = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+        Self {
+            input: n("input_tokens"),
+            output: n("output_tokens"),
+            cache_read: n("cache_read_input_tokens"),
+            cache_write: n("cache_creation_input_tokens"),
+        }
+    }
+
+    /// Every kind summed: what `--max-tokens` counts.
+    pub fn all(&self) -> u64 {
+        self.input + self.output + self.cache_read + self.cache_write
+    }
+
+    /// The two added kind by kind.
+    pub fn plus(self, other: Self) -> Self {
+        Self {
+            input: self.input + other.input,
+            output: self.output + other.output,
+            cache_read: self.cache_read + other.cache_read,
+            cache_write: self.cache_write + other.cache_write,
+        }
+    }
+
     fn cost(&self, price: Price) -> f64 {
         let m = |n: u64, per: f64| n as f64 * per / 1_000_000.0;
         m(self.input, price.input)
@@ -143,12 +183,7 @@ pub fn from_output(output: &str, prices: &Prices) -> Option<Receipt> {
     let report = last_report(output)?;
     let usage = report.get("usage")?;
     let n = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0);
-    let total = Tokens {
-        input: n(usage, "input_tokens"),
-        output: n(usage, "output_tokens"),
-        cache_read: n(usage, "cache_read_input_tokens"),
-        cache_write: n(usage, "cache_creation_input_tokens"),
-    };
+    let total = Tokens::from_usage(usage);
     let per_model: Vec<(String, Tokens)> = report
         .get("modelUsage")
         .and_then(Value::as_object)
@@ -171,33 +206,44 @@ pub fn from_output(output: &str, prices: &Prices) -> Option<Receipt> {
             Some(vec![(model.to_string(), total)])
         })
         .unwrap_or_default();
-    let priced: Option<f64> = (!per_model.is_empty())
+    let mut receipt = priced(&per_model, prices);
+    if receipt.models.is_empty() {
+        // No per-model figures: the report's own totals, unpriced.
+        receipt.tokens_in = total.input;
+        receipt.tokens_out = total.output;
+        receipt.cache_read = total.cache_read;
+        receipt.cache_write = total.cache_write;
+    }
+    receipt.cost_usd = receipt
+        .cost_usd
+        .or_else(|| report.get("total_cost_usd").and_then(Value::as_f64));
+    Some(receipt)
+}
+
+/// The receipt of per-model usage priced by the table: dollars only when a row prices every model (a model
+/// that used no tokens costs nothing, priced or not), and `None` for no models at all. The per-model figures
+/// cover side requests (titles) too: they are the whole run.
+pub fn priced(per_model: &[(String, Tokens)], prices: &Prices) -> Receipt {
+    let cost = (!per_model.is_empty())
         .then(|| {
             per_model
                 .iter()
-                .map(|(model, tokens)| prices.of(model).map(|p| tokens.cost(p)))
+                .map(|(model, tokens)| match prices.of(model) {
+                    Some(p) => Some(tokens.cost(p)),
+                    None => (tokens.all() == 0).then_some(0.0),
+                })
                 .sum::<Option<f64>>()
         })
         .flatten();
-    // The per-model figures cover side requests (titles) too: they are the whole run when present.
-    let tokens = if per_model.is_empty() {
-        total
-    } else {
-        per_model.iter().fold(Tokens::default(), |sum, (_, t)| Tokens {
-            input: sum.input + t.input,
-            output: sum.output + t.output,
-            cache_read: sum.cache_read + t.cache_read,
-            cache_write: sum.cache_write + t.cache_write,
-        })
-    };
-    Some(Receipt {
+    let tokens = per_model.iter().fold(Tokens::default(), |sum, (_, t)| sum.plus(*t));
+    Receipt {
         tokens_in: tokens.input,
         tokens_out: tokens.output,
         cache_read: tokens.cache_read,
         cache_write: tokens.cache_write,
-        models: per_model.into_iter().map(|(m, _)| m).collect(),
-        cost_usd: priced.or_else(|| report.get("total_cost_usd").and_then(Value::as_f64)),
-    })
+        models: per_model.iter().map(|(m, _)| m.clone()).collect(),
+        cost_usd: cost,
+    }
 }
 
 /// The agent's final text from its JSON report (`result`), if the output ends with one.
@@ -232,6 +278,15 @@ pub fn total<'a>(receipts: impl IntoIterator<Item = &'a Receipt>) -> Receipt {
             cost_usd: sum.cost_usd.zip(r.cost_usd).map(|(a, b)| a + b),
         },
     )
+}
+
+/// A budget in dollars as the user gave it: `$5.00`, `$2.50`, `$0.001` (never rounded to `$0.00`).
+pub fn dollars(amount: f64) -> String {
+    if (amount * 100.0).fract() == 0.0 {
+        format!("${amount:.2}")
+    } else {
+        format!("${amount}")
+    }
 }
 
 /// `$0.0123, 1200 in / 340 out, cache 5000 read / 800 written`

@@ -9,9 +9,11 @@
 //! Submodules: `survey` (working-tree progress and tokens, at every stop), `verdict` (what a verify run means
 //! for the loop), `iterate` (record, limits, the stall breaker, the block), `ending` (complete, abort, pause,
 //! and the report of a loop that ends without success), `block_cap` (Claude Code's limit on blocks in a row),
-//! `outcome` (what the stop decided, in loopgate's terms: the Stop hook and `loopgate run` each read it).
+//! `outcome` (what the stop decided, in loopgate's terms: the Stop hook and `loopgate run` each read it),
+//! `budgets` (`--max-tokens` and `--max-cost`, measured from the transcript).
 
 pub mod block_cap;
+pub(crate) mod budgets;
 pub(crate) mod duplicate;
 mod ending;
 pub(crate) mod failure;
@@ -99,6 +101,20 @@ pub(crate) fn at_stop(
     };
     let mut survey = survey::take(&mut active, transcript);
     survey.tally = tally;
+    if let Some(receipt) = &survey.usage {
+        // The turn's receipt, before the stop's own record (the seal is written with that one).
+        let f = &active.seal.fields;
+        let usage = crate::history::event::Usage {
+            receipt: receipt.clone(),
+            spent: f.progress.tokens.spent.clone().unwrap_or_default(),
+        };
+        let record = crate::history::Record::new(
+            active.loop_id(),
+            f.progress.iteration,
+            crate::history::Event::Usage(usage),
+        );
+        active.record_unsaved(&record)?;
+    }
     let decided = decide(project, session, lock, active, survey, message)?;
     // (Without a decision — another stop moved the loop on meanwhile — the record alone tells.)
     Ok(match notice {

@@ -32,6 +32,8 @@ mod tournament;
 
 #[path = "e2e/block_cap.rs"]
 mod block_cap;
+#[path = "e2e/budget.rs"]
+mod budget;
 #[path = "e2e/confine.rs"]
 mod confine;
 #[path = "e2e/control.rs"]

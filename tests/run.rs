@@ -10,6 +10,10 @@ mod matrix;
 mod picture;
 #[path = "run/support.rs"]
 mod support;
+// The run suite reads the screen only (the typing helpers are the interactive suites').
+#[allow(dead_code)]
+#[path = "support/tmux.rs"]
+mod tmux;
 #[path = "run/tournament.rs"]
 mod tournament;
 

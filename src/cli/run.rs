@@ -125,13 +125,9 @@ pub(crate) enum Rank {
     Time,
 }
 
-/// The dollar budget of a run, and the price table that counts it.
+/// The price table that counts a run's dollar budget (`--max-cost`, a setup flag).
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct CostArgs {
-    /// End the loop (or the whole tournament) once the agent's runs have cost this many US dollars, e.g. 2.50;
-    /// checked after each iteration. Needs an agent that reports its usage (`claude -p --output-format json`).
-    #[arg(long, value_name = "USD", allow_negative_numbers = true)]
-    pub(crate) max_cost: Option<f64>,
     /// Prices per model, a JSON file overriding the built-in table [default: $LOOPGATE_HOME/prices.json if it
     /// exists].
     #[arg(long, value_name = "FILE")]

@@ -39,8 +39,8 @@ use crate::stop::Outcome;
 
 use display::{Display, Phase, Style};
 use options::{Options, Start};
-pub(crate) use owner::spent_in;
 use owner::{Ending, Owner};
+pub(crate) use owner::{spent_in, spent_of};
 use prompt::Via;
 use row::Row;
 

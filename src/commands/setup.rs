@@ -193,6 +193,12 @@ impl Config {
             None => None,
         };
         let (review, review_none_found) = review(args.review.as_deref(), args.review_timeout, verify.is_some())?;
+        // The budget's table is sealed with it: the user's rows as they are now (a bad file is refused here, not
+        // at the first stop).
+        let prices = match args.max_cost {
+            Some(_) => crate::cost::Prices::load(None).map_err(Error::Usage)?.rows(),
+            None => std::collections::BTreeMap::new(),
+        };
         Ok(Self {
             task,
             loop_config: LoopConfig {
@@ -214,6 +220,8 @@ impl Config {
                     max_iterations: args.max_iterations.unwrap_or(0),
                     max_duration: max_duration.filter(|&secs| secs > 0),
                     max_tokens: args.max_tokens.filter(|&n| n > 0),
+                    max_cost: args.max_cost,
+                    prices,
                     stall_limit: args.stall_limit.unwrap_or(state::DEFAULT_STALL_LIMIT),
                 },
                 ..LoopConfig::default()
@@ -422,6 +430,9 @@ fn terminal_command(config: &Config, n: u32) -> String {
     if let Some(secs) = config.loop_config.limits.max_duration {
         words.extend(["--max-duration".into(), format!("{secs}s")]);
     }
+    if let Some(max) = config.loop_config.limits.max_cost {
+        words.extend(["--max-cost".into(), max.to_string()]);
+    }
     for glob in &config.loop_config.sealed {
         words.extend(["--seal".into(), quote(glob)]);
     }
@@ -484,6 +495,11 @@ fn report(config: &Config, started: &Started) -> String {
             "\n\n{}",
             messages::room::at_setup(config.loop_config.lang, started.room.as_ref())
         ));
+    }
+    if let Some(max) = config.loop_config.limits.max_cost {
+        let rows = config.loop_config.limits.prices.len();
+        let said = crate::stop::budgets::at_setup(config.loop_config.lang, max, rows);
+        out.push_str(&format!("\n\n{said}"));
     }
     if let Some(reviewer) = &config.loop_config.review {
         let said = messages::review::at_setup(config.loop_config.lang, Some(reviewer), &reviewer.describe(), "");

@@ -44,7 +44,32 @@ enum StatusReport {
     /// No loop: the outcome of the last one the history holds, if any.
     None {
         last_loop: Option<LastLoop>,
+        /// A tournament running in this repository (`loopgate run --candidates`): its candidates' rows.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tournament: Option<TournamentReport>,
     },
+}
+
+/// A running tournament as `status` shows it: the rows of its live table (`run::tournament::watch`).
+#[derive(Debug, Serialize)]
+struct TournamentReport {
+    id: String,
+    pid: Option<u32>,
+    candidates: Vec<crate::commands::run::tournament::watch::Row>,
+}
+
+/// The tournament running in `project`'s repository, if one is (the latest running record of it).
+fn running_tournament(project: &Project) -> Option<TournamentReport> {
+    use crate::commands::run::tournament::record::{Status, Tournament};
+    let repo = std::fs::canonicalize(&project.root).ok()?;
+    let running = Tournament::all_of(&repo)
+        .into_iter()
+        .rfind(|t| t.status_now() == Status::Running)?;
+    Some(TournamentReport {
+        candidates: crate::commands::run::tournament::watch::rows_of(&running),
+        id: running.id,
+        pid: running.pid,
+    })
 }
 
 /// The running (or paused) loop, in the order `--json` has always listed its keys.
@@ -77,6 +102,9 @@ struct LoopReport {
     stall_limit: u64,
     tokens_used: Option<u64>,
     max_tokens: Option<u64>,
+    /// The dollar budget (`--max-cost`, sealed with a loop inside Claude Code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_cost: Option<f64>,
     best_score: Option<f64>,
     /// What ended the agent's last turn (see [`turn_ended`]).
     turn_ended: Option<String>,
@@ -91,7 +119,8 @@ struct LoopReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     review: Option<ReviewReport>,
     control_plane: String,
-    /// What the loop's agent runs cost so far (`loopgate run`'s receipts), when any was recorded.
+    /// What the loop's agent runs cost so far (`loopgate run`'s receipts, or the turns' read from Claude Code's
+    /// transcript with `--max-cost`), when any was recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<crate::cost::Receipt>,
 }
@@ -246,7 +275,10 @@ fn report(project: &Project) -> Result<StatusReport, Error> {
                 }
                 None => None,
             };
-            StatusReport::None { last_loop }
+            StatusReport::None {
+                last_loop,
+                tournament: running_tournament(project),
+            }
         }
     })
 }
@@ -338,6 +370,7 @@ fn loop_report(state: &State, trajectory: &Trajectory, last_verify: Option<&Reco
         stall_limit: f.config.limits.stall_limit,
         tokens_used: f.config.limits.max_tokens.map(|_| f.progress.tokens.tokens_used),
         max_tokens: f.config.limits.max_tokens,
+        max_cost: f.config.limits.max_cost,
         best_score: f.progress.score.best_score,
         turn_ended: extra.turn_ended,
         baseline: extra.baseline,
@@ -422,8 +455,16 @@ fn last_loop(records: &[Record], last: &Record) -> LastLoop {
 /// The human view of a report.
 fn render(report: &StatusReport, project: &Project) -> String {
     match report {
-        StatusReport::None { last_loop } => {
+        StatusReport::None { last_loop, tournament } => {
             let mut out = format!("loopgate: no loop in {}", project.root.display());
+            if let Some(t) = tournament {
+                let pid = t.pid.map_or(String::new(), |pid| format!(" (pid {pid})"));
+                out.push_str(&format!(
+                    "\ntournament {} running{pid}:\n{}",
+                    t.id,
+                    crate::commands::run::tournament::watch::table(&t.candidates)
+                ));
+            }
             if let Some(last) = last_loop {
                 let outcome = last.outcome.unwrap_or("still open (no final record)");
                 out.push_str(&format!(
@@ -504,8 +545,18 @@ fn render_loop(r: &LoopReport, state: &str) -> String {
     if let Some(max) = r.max_tokens {
         out.push_str(&format!("\n  tokens:      {} / {max}", r.tokens_used.unwrap_or(0)));
     }
-    if let Some(spent) = &r.cost {
-        out.push_str(&format!("\n  cost:        {}", crate::cost::describe(spent)));
+    match (&r.cost, r.max_cost) {
+        (Some(spent), None) => out.push_str(&format!("\n  cost:        {}", crate::cost::describe(spent))),
+        (Some(spent), Some(max)) => out.push_str(&format!(
+            "\n  cost:        {} of --max-cost {}",
+            crate::cost::describe(spent),
+            crate::cost::dollars(max)
+        )),
+        (None, Some(max)) => out.push_str(&format!(
+            "\n  cost:        no usage reported yet (--max-cost {} is measured from the agent's transcript)",
+            crate::cost::dollars(max)
+        )),
+        (None, None) => {}
     }
     if let Some(running) = &r.verify_running {
         out.push_str(&format!("\n  verifying:   now ({running})"));

@@ -83,7 +83,7 @@ fn verify_results_of_the_old_format_keep_their_meaning() {
     );
 }
 
-const ALL: [Status; 22] = [
+const ALL: [Status; 24] = [
     Status::Init,
     Status::Continue,
     Status::PromiseRejected,
@@ -91,6 +91,7 @@ const ALL: [Status; 22] = [
     Status::MaxIterations,
     Status::MaxDuration,
     Status::MaxTokens,
+    Status::MaxCost,
     Status::Aborted,
     Status::Paused,
     Status::Resumed,
@@ -106,6 +107,7 @@ const ALL: [Status; 22] = [
     Status::BlockCap,
     Status::TurnEnded,
     Status::StopFailure,
+    Status::Usage,
 ];
 
 mod round_trip {
@@ -164,13 +166,21 @@ mod round_trip {
 
     prop_compose! {
         fn event()(
-            kind in 0usize..22,
+            kind in 0usize..24,
             s in proptest::collection::vec(".{0,30}", 4),
             n in proptest::collection::vec(any::<u64>(), 3),
             flag: bool, code in proptest::option::of(any::<i32>()), cap in proptest::option::of(any::<u64>()),
             verify in verify_result(), maybe in proptest::option::of(verify_result()), tree in tree()) -> Event {
             let reason = Reason::new(s[0].clone());
-            let limit = Limit { promise_rejections: n[0], tokens_used: n[1] };
+            let receipt = crate::schema::Receipt {
+                tokens_in: n[0],
+                tokens_out: n[1],
+                cache_read: n[2],
+                cache_write: n[0] / 3,
+                models: vec![s[3].clone()],
+                cost_usd: flag.then_some(n[2] as f64 / 1e6),
+            };
+            let limit = Limit { promise_rejections: n[0], tokens_used: n[1], spent: flag.then(|| receipt.clone()) };
             match kind {
                 0 => Event::Init(Init {
                     verify_command: flag.then(|| s[0].clone()),
@@ -235,7 +245,9 @@ mod round_trip {
                 }),
                 19 => Event::BlockCap(BlockCap { blocks_without_tool: n[0], cap }),
                 20 => Event::TurnEnded(TurnEnded { blocks_without_tool: n[0], cap, noticed_at: s[0].clone() }),
-                _ => Event::StopFailure(StopFailure { error: s[0].clone(), error_details: flag.then(|| s[1].clone()) }),
+                21 => Event::StopFailure(StopFailure { error: s[0].clone(), error_details: flag.then(|| s[1].clone()) }),
+                22 => Event::MaxCost(limit),
+                _ => Event::Usage(Usage { receipt: receipt.clone(), spent: receipt }),
             }
         }
     }

@@ -26,6 +26,8 @@ pub enum Event {
     MaxDuration(Limit),
     /// The token budget (`--max-tokens`) ran out.
     MaxTokens(Limit),
+    /// The dollar budget (`--max-cost`, inside Claude Code) was spent.
+    MaxCost(Limit),
     /// The agent judged the task impossible.
     Aborted(Reason),
     /// The agent needs something from the user.
@@ -55,6 +57,8 @@ pub enum Event {
     /// The agent's turn ended on an API error (Claude Code's `StopFailure` hook: a rate limit, billing, a server
     /// error); the loop keeps running.
     StopFailure(StopFailure),
+    /// What the agent's turn that ended at a stop used and cost (Claude Code's transcript, with `--max-cost`).
+    Usage(Usage),
 }
 
 /// `init`: how the loop was set up.
@@ -174,13 +178,25 @@ pub struct Complete {
     pub review: Option<crate::schema::ReviewNote>,
 }
 
-/// `max_iterations`, `max_duration`, `max_tokens`: where the budget stood.
+/// `max_iterations`, `max_duration`, `max_tokens`, `max_cost`: where the budget stood.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Limit {
     #[serde(default)]
     pub promise_rejections: u64,
     #[serde(default)]
     pub tokens_used: u64,
+    /// What the session's usage came to, priced (with `--max-cost`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spent: Option<crate::schema::Receipt>,
+}
+
+/// `usage`: one turn's receipt, and the loop's so far.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    #[serde(default)]
+    pub receipt: crate::schema::Receipt,
+    #[serde(default)]
+    pub spent: crate::schema::Receipt,
 }
 
 /// `aborted`, `paused`, `cancelled`, `stalled`: why, in words.
@@ -313,6 +329,7 @@ impl Event {
             Self::MaxIterations(_) => Status::MaxIterations,
             Self::MaxDuration(_) => Status::MaxDuration,
             Self::MaxTokens(_) => Status::MaxTokens,
+            Self::MaxCost(_) => Status::MaxCost,
             Self::Aborted(_) => Status::Aborted,
             Self::Paused(_) => Status::Paused,
             Self::Resumed(_) => Status::Resumed,
@@ -328,6 +345,7 @@ impl Event {
             Self::BlockCap(_) => Status::BlockCap,
             Self::TurnEnded(_) => Status::TurnEnded,
             Self::StopFailure(_) => Status::StopFailure,
+            Self::Usage(_) => Status::Usage,
         }
     }
 
@@ -337,6 +355,7 @@ impl Event {
             Status::MaxIterations => Some(Self::MaxIterations(limit)),
             Status::MaxDuration => Some(Self::MaxDuration(limit)),
             Status::MaxTokens => Some(Self::MaxTokens(limit)),
+            Status::MaxCost => Some(Self::MaxCost(limit)),
             _ => None,
         }
     }
@@ -422,6 +441,14 @@ impl Event {
                 t.blocks_without_tool, t.noticed_at
             )),
             Self::StopFailure(f) => parts.push(format!("the turn ended on an API error: {}", f.error)),
+            Self::Usage(u) => parts.push(format!(
+                "this turn {}; so far {}",
+                crate::cost::describe(&u.receipt),
+                crate::cost::describe(&u.spent)
+            )),
+            Self::MaxCost(Limit { spent: Some(spent), .. }) => {
+                parts.push(format!("spent {}", crate::cost::describe(spent)))
+            }
             _ => {}
         }
         if let Some(verify) = self.verify() {

@@ -14,6 +14,8 @@ pub enum Status {
     MaxDuration,
     /// The token budget (`--max-tokens`) ran out.
     MaxTokens,
+    /// The dollar budget (`--max-cost`, inside Claude Code) was spent: `tokens_used`, `spent`.
+    MaxCost,
     Aborted,
     Paused,
     Resumed,
@@ -43,6 +45,9 @@ pub enum Status {
     /// The agent's turn ended on an API error (Claude Code's `StopFailure` hook); the loop keeps running:
     /// `error`, `error_details`.
     StopFailure,
+    /// What the agent's turn that ended at a stop used and cost, read from Claude Code's transcript (with
+    /// `--max-cost`): `receipt`, `spent` (the loop's total so far).
+    Usage,
 }
 
 impl Status {
@@ -56,6 +61,7 @@ impl Status {
             Self::MaxIterations => "max_iterations",
             Self::MaxDuration => "max_duration",
             Self::MaxTokens => "max_tokens",
+            Self::MaxCost => "max_cost",
             Self::Aborted => "aborted",
             Self::Paused => "paused",
             Self::Resumed => "resumed",
@@ -71,6 +77,7 @@ impl Status {
             Self::BlockCap => "block_cap",
             Self::TurnEnded => "turn_ended",
             Self::StopFailure => "stop_failure",
+            Self::Usage => "usage",
         }
     }
 
@@ -82,6 +89,7 @@ impl Status {
                 | Self::MaxIterations
                 | Self::MaxDuration
                 | Self::MaxTokens
+                | Self::MaxCost
                 | Self::Aborted
                 | Self::Cancelled
         )

@@ -54,6 +54,7 @@ pub(crate) fn points(lane: &Lane) -> Vec<Point> {
         let verify = record.event.verify();
         let receipt = match &record.event {
             Event::AgentRun(run) => Some(run.receipt.as_ref().and_then(|r| r.cost_usd)),
+            Event::Usage(usage) => Some(usage.receipt.cost_usd),
             _ => None,
         };
         if verify.is_none() && receipt.is_none() {

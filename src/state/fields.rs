@@ -87,6 +87,13 @@ pub struct Limits {
     /// End the loop once the session transcript records this many tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u64>,
+    /// End the loop once the session transcript's usage, priced, reaches this many US dollars (`--max-cost`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cost: Option<f64>,
+    /// The user's price rows when the loop was set up (`$LOOPGATE_HOME/prices.json`), sealed with the budget so
+    /// the table that prices its stops is the one it started with (the built-in rows are in the binary).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub prices: std::collections::BTreeMap<String, crate::cost::Price>,
     /// Iterations without progress that pause the loop as `stalled`; 0 disables.
     #[serde(default = "default_stall_limit")]
     pub stall_limit: u64,
@@ -157,12 +164,15 @@ pub struct Stall {
     pub give_up_streak: u64,
 }
 
-/// The token budget's count (only with `max_tokens`).
+/// The token and dollar budgets' counts (only with `max_tokens` or `max_cost`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TokenCount {
     /// Tokens the session transcript recorded since the loop started.
     #[serde(default)]
     pub tokens_used: u64,
+    /// What the session's usage since the loop started came to, priced (only with `max_cost`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spent: Option<crate::schema::Receipt>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript_cursor: Option<crate::tokens::Cursor>,
 }
@@ -188,7 +198,7 @@ pub struct CountsProgress {
 }
 
 /// The order of the keys in the files, as the single flat struct before this split wrote them.
-const FILE_ORDER: [&str; 37] = [
+const FILE_ORDER: [&str; 40] = [
     "active",
     "status",
     "loop_id",
@@ -209,10 +219,13 @@ const FILE_ORDER: [&str; 37] = [
     "notify",
     "stall_limit",
     "max_tokens",
+    "max_cost",
+    "prices",
     "score",
     "tree_fingerprint",
     "unchanged_streak",
     "tokens_used",
+    "spent",
     "transcript_cursor",
     "best_score",
     "plateau_streak",
@@ -343,6 +356,8 @@ impl Default for Limits {
             max_iterations: 0,
             max_duration: None,
             max_tokens: None,
+            max_cost: None,
+            prices: std::collections::BTreeMap::new(),
             stall_limit: DEFAULT_STALL_LIMIT,
         }
     }

@@ -42,7 +42,10 @@ pub(crate) fn complete(
     if run.is_some_and(|run| run.summary.zero_tests) {
         notice.push_str(&user::suspicious(lang));
     }
-    let notice = with_tamper(notice, &active);
+    let notice = with_tamper(
+        notice + &super::budgets::said(lang, f, true).unwrap_or_default(),
+        &active,
+    );
     let notification = notification(&active, "loop complete");
     let back = active.end(&record)?;
     Ok(Some(Outcome::LetGo {
@@ -75,7 +78,10 @@ pub(crate) fn unsuccessful(active: Box<ActiveLoop>, end: Record, notice: String)
     let lang = state.fields.config.lang;
     let status = end.status();
     let detail = end.event.reason().unwrap_or(status.as_str()).to_string();
-    let told = with_tamper(String::new(), &active);
+    let told = with_tamper(
+        super::budgets::said(lang, &state.fields, true).unwrap_or_default(),
+        &active,
+    );
     let project = active.project.clone();
     let ended = format!("loop ended without success ({})", status.as_str());
     let notification = notification(&active, &ended);

@@ -68,6 +68,7 @@ pub(crate) fn next(
         let budget = Limit {
             promise_rejections: f.progress.rejections.promise_rejections,
             tokens_used: f.progress.tokens.tokens_used,
+            spent: f.progress.tokens.spent.clone(),
         };
         let end = Record::new(active.loop_id(), iteration, event(budget));
         return ending::unsuccessful(active, end, user::limit(lang, what, iteration));
@@ -113,6 +114,7 @@ pub(crate) fn next(
             state.fields.config.limits.max_iterations,
         ),
     };
+    let notice = notice + &super::budgets::said(lang, &state.fields, false).unwrap_or_default();
     Ok(Some(Outcome::Block {
         reason,
         notice: ending::with_tamper(notice, &active),
@@ -122,7 +124,7 @@ pub(crate) fn next(
 /// The event ending the loop at a limit.
 type Ending = fn(Limit) -> HistoryEvent;
 
-/// `max_iterations`, `max_tokens` or `max_duration`, when reached; an error when `started_at` cannot be read
+/// `max_iterations`, `max_tokens`, `max_cost` or `max_duration`, when reached; an error when `started_at` cannot be read
 /// and `--max-duration` is set.
 fn limit_reached(f: &StateFields) -> Result<Option<(Ending, &'static str)>, String> {
     if f.config.limits.max_iterations > 0 && f.progress.iteration >= f.config.limits.max_iterations {
@@ -134,6 +136,9 @@ fn limit_reached(f: &StateFields) -> Result<Option<(Ending, &'static str)>, Stri
         .is_some_and(|max| f.progress.tokens.tokens_used >= max)
     {
         return Ok(Some((HistoryEvent::MaxTokens, "max_tokens")));
+    }
+    if super::budgets::cost_spent(f) {
+        return Ok(Some((HistoryEvent::MaxCost, "max_cost")));
     }
     let Some(max) = f.config.limits.max_duration else {
         return Ok(None);

@@ -1,5 +1,6 @@
 //! What loopgate notices at every stop, whatever the agent said: whether the working tree changed (for the
-//! stall breaker and the "nothing changed" call-out) and how many tokens the session used (for `--max-tokens`).
+//! stall breaker and the "nothing changed" call-out) and what the session used (for `--max-tokens` and
+//! `--max-cost`, see `budgets`).
 //! Both are off when their limits are off, so a loop without them pays nothing here. A stop without a signal
 //! tag also notes whether the agent's message gave up, asked the user or named a blocker (`giveup`). And the
 //! working tree is checkpointed (`checkpoint`), when the loop takes checkpoints.
@@ -9,7 +10,9 @@ use std::path::Path;
 use crate::giveup::GiveUp;
 use crate::history::Record;
 use crate::lifecycle::ActiveLoop;
-use crate::{checkpoint, tokens, treeprobe};
+use crate::{checkpoint, treeprobe};
+
+use super::budgets;
 
 /// What this stop noticed, for the iteration's history record. (Not the observed closure of a traced verify run,
 /// `closure::observed`: this is the agent's work as seen at one stop.)
@@ -26,6 +29,9 @@ pub(crate) struct Survey {
     pub(crate) checkpoint: Option<Result<String, String>>,
     /// Blocks in a row without a tool call, against Claude Code's cap (`None` outside a Claude Code Stop hook).
     pub(crate) tally: Option<super::block_cap::Tally>,
+    /// What the turn that ended at this stop used and cost, read from the transcript (only with `--max-cost`,
+    /// and only when the transcript reported usage since the last stop).
+    pub(crate) usage: Option<crate::schema::Receipt>,
 }
 
 /// Looks at the working tree, takes the checkpoint and counts the tokens; updates the loop's progress and token
@@ -56,31 +62,8 @@ pub(crate) fn take(active: &mut ActiveLoop, transcript: Option<&Path>) -> Survey
         f.progress.checkpoints.as_mut(),
         probe,
     );
-    if f.config.limits.max_tokens.is_some() {
-        // A budget that cannot be measured is said so at every stop, never silently lifted.
-        let unmeasured = match transcript {
-            Some(path) => {
-                let cursor = f
-                    .progress
-                    .tokens
-                    .transcript_cursor
-                    .get_or_insert_with(tokens::Cursor::default);
-                match tokens::advance(cursor, path) {
-                    Ok(added) => {
-                        f.progress.tokens.tokens_used += added;
-                        None
-                    }
-                    Err(err) => Some(format!("failed to read the transcript `{}`: {err}", path.display())),
-                }
-            }
-            None => Some("the hook input has no `transcript_path`".to_string()),
-        };
-        if let Some(why) = unmeasured {
-            active.warnings.push(format!(
-                "`--max-tokens` is not enforced at this stop: {why} (the count stays at {})",
-                f.progress.tokens.tokens_used
-            ));
-        }
+    if let Some(unmeasured) = budgets::count(f, transcript, &mut survey) {
+        active.warnings.push(unmeasured);
     }
     survey
 }

@@ -206,6 +206,10 @@ fn a_negative_number_names_the_flag_and_the_value() {
         ("--max-duration", "-1"),
         ("--max-duration", "-5m"),
         ("--max-tokens", "-3"),
+        ("--max-cost", "-3"),
+        ("--max-cost", "abc"),
+        ("--max-cost", "0"),
+        ("--max-cost", "inf"),
         ("--stall-limit", "-2"),
         ("--candidates", "-2"),
     ];

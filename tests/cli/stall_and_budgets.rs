@@ -237,3 +237,125 @@ fn stall_and_score_messages_in_english_and_chinese() {
         assert_snapshot(&format!("notice_stalled_{lang}"), &p.redact(&notice));
     }
 }
+
+/// A transcript line of an assistant message with its usage, stamped now (after the loop started).
+fn priced_message(id: &str, model: &str, input: u64, output: u64) -> String {
+    json!({"type": "assistant", "timestamp": "2999-01-01T00:00:00Z",
+        "message": {"id": id, "role": "assistant", "model": model, "content": [{"type": "text", "text": "hi"}],
+        "usage": {"input_tokens": input, "output_tokens": output}}})
+    .to_string()
+}
+
+/// `--max-cost` inside Claude Code (issue 41, item 6): the transcript's usage is read at each stop (each message
+/// once, what the conversation used before `/pua-loop` not at all), priced by the table sealed at setup — the
+/// user's row for a model of their own, the built-in one for sonnet — recorded per turn as `usage`, shown in
+/// `status`, `history` and the report, and the loop ends on its budget with the receipt added up.
+#[test]
+fn cost_budget_ends_the_loop_from_the_transcript_with_receipts() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.loopgate_home()).expect("home");
+    std::fs::write(
+        p.loopgate_home().join("prices.json"),
+        r#"{"models": {"house-model": {"input": 100, "output": 1000, "cache_write": 0, "cache_read": 0}}}"#,
+    )
+    .expect("prices");
+    let transcript = p.outside("S.jsonl");
+    let mut file = std::fs::File::create(&transcript).expect("transcript");
+    // Before the loop: never counted.
+    let before = priced_message("m0", "house-model", 1_000_000, 0).replace("2999-01-01", "2001-01-01");
+    writeln!(file, "{before}").expect("write");
+    let setup = p.setup("S", "\"spend wisely\" --max-cost 0.01 --stall-limit 0");
+    setup.stdout_contains("Budget: --max-cost $0.01.");
+    setup.stdout_contains("cannot be held to it");
+    // The price file changed after setup does not move the sealed table.
+    std::fs::write(
+        p.loopgate_home().join("prices.json"),
+        r#"{"models": {"house-model": {"input": 0, "output": 0, "cache_write": 0, "cache_read": 0}}}"#,
+    )
+    .expect("prices");
+    // $0.003 (house: 10 × 100 + 2 × 1000 per million) + $0.0006 (sonnet: 100 × 3 + 20 × 15 per million).
+    let m1 = priced_message("m1", "house-model", 10, 2);
+    writeln!(
+        file,
+        "{m1}\n{m1}\n{}",
+        priced_message("m2", "claude-sonnet-4-5", 100, 20)
+    )
+    .expect("write");
+    let block = p.stop("S", "working").blocked();
+    assert_has(
+        &block.system_message,
+        " · spent $0.0036, 110 in / 22 out of --max-cost $0.01",
+    );
+    let turn = p.last_record("usage");
+    assert_eq!(
+        (
+            turn["receipt"]["tokens_in"].as_u64(),
+            turn["receipt"]["tokens_out"].as_u64()
+        ),
+        (Some(110), Some(22))
+    );
+    let status = p.loopgate(["status"]).run();
+    status.stdout_contains("cost:        $0.0036, 110 in / 22 out of --max-cost $0.01");
+    let json = p.loopgate(["status", "--json"]).run().stdout_json();
+    assert_eq!(json["max_cost"], 0.01, "{json}");
+    // The next turn crosses the budget: $0.007 more.
+    writeln!(file, "{}", priced_message("m3", "house-model", 50, 2)).expect("write");
+    let notice = p.stop("S", "working").allowed();
+    assert!(notice.contains("max_cost"), "{notice}");
+    assert_has(&notice, "Spent $0.0106, 160 in / 24 out of --max-cost $0.01.");
+    let end = p.last_record("max_cost");
+    assert_eq!(end["spent"]["tokens_in"], 160);
+    assert!(
+        (end["spent"]["cost_usd"].as_f64().unwrap_or_default() - 0.0106).abs() < 1e-9,
+        "{end}"
+    );
+    // The receipts per turn add up to the end's.
+    let turns: Vec<_> = p.history().into_iter().filter(|r| r["status"] == "usage").collect();
+    assert_eq!(turns.len(), 2);
+    let sum: f64 = turns
+        .iter()
+        .map(|t| t["receipt"]["cost_usd"].as_f64().unwrap_or_default())
+        .sum();
+    assert!((sum - 0.0106).abs() < 1e-9, "{turns:?}");
+    let history = p.loopgate(["history"]).run();
+    history.stdout_contains("usage");
+    history.stdout_contains("this turn $0.0036, 110 in / 22 out");
+    history.stdout_contains("spent $0.0106");
+    let report = p.loopgate(["report", "--html"]).run();
+    report.success();
+    let html = std::fs::read_to_string(report.stdout.trim()).expect("the page");
+    assert!(html.contains("Cost so far"), "the report draws the cost");
+    assert!(html.contains("$0.0106"), "the cost so far at the last iteration");
+    assert!(!p.exists(STATE));
+}
+
+/// An agent whose transcript reports no usage is not silently let off: the stop says the budget is not
+/// enforced, and the end says it was never measured. A model no row prices is named at the stop.
+#[test]
+fn a_cost_budget_without_usage_or_prices_is_said_at_each_stop_and_at_the_end() {
+    let p = Project::new();
+    p.setup("S", "\"spend wisely\" --max-cost 5 --stall-limit 0");
+    let transcript = p.outside("S.jsonl");
+    std::fs::write(&transcript, "{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n").expect("transcript");
+    let block = p.stop("S", "working").blocked();
+    assert_has(&block.system_message, "`--max-cost $5.00` is not enforced yet");
+    assert_has(&block.system_message, "has recorded no usage since the loop started");
+    p.loopgate(["status"])
+        .run()
+        .stdout_contains("cost:        no usage reported yet");
+    let notice = p.stop("S", PROMISE).allowed();
+    assert_has(&notice, "--max-cost $5.00 was never measured");
+
+    let q = Project::new();
+    q.setup("S", "\"spend wisely\" --max-cost 5 --stall-limit 0");
+    std::fs::write(
+        q.outside("S.jsonl"),
+        format!("{}\n", priced_message("m1", "mystery-9", 10, 10)),
+    )
+    .expect("write");
+    let block = q.stop("S", "working").blocked();
+    assert_has(
+        &block.system_message,
+        "`--max-cost $5.00` is not enforced: the session used `mystery-9`",
+    );
+}

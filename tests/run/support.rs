@@ -35,6 +35,21 @@ impl Project {
         self.dir.join(rel)
     }
 
+    /// The sandbox's own directory (for a tmux socket and launcher).
+    pub fn base(&self) -> &std::path::Path {
+        &self.sandbox.base
+    }
+
+    /// What a command of the sandbox sees: `HOME`, `LOOPGATE_HOME`, `TMPDIR` and `PATH` (for a terminal's shell).
+    pub fn env(&self) -> Vec<(String, std::ffi::OsString)> {
+        vec![
+            ("HOME".into(), self.sandbox.home.clone().into()),
+            ("LOOPGATE_HOME".into(), self.sandbox.loopgate_home.clone().into()),
+            ("TMPDIR".into(), self.sandbox.base.join("tmp").into()),
+            ("PATH".into(), std::env::var_os("PATH").unwrap_or_default()),
+        ]
+    }
+
     /// loopgate's store (`LOOPGATE_HOME`) of this sandbox.
     pub fn store(&self) -> PathBuf {
         self.sandbox.loopgate_home.clone()

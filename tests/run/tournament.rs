@@ -611,3 +611,117 @@ fn a_candidate_whose_review_failed_is_said_to_be_not_reviewed() {
     shown.code(0);
     assert_eq!(shown.stdout.matches(why).count(), 2, "{shown:#?}");
 }
+
+/// Issue 41 (3): a tournament is watched as it runs. `loopgate status` in the repository shows it with a row per
+/// candidate; with stderr not a terminal each change of a candidate's row is one line (state, iteration, tests,
+/// cost, time, last verdict); `--json` streams the same rows as `progress` events.
+#[test]
+fn a_running_tournament_shows_in_status_in_lines_and_as_json_progress() {
+    let p = repository();
+    let pids = p.signal_path("pids");
+    let agent = p.agent(
+        "steady",
+        &format!("echo $$ >> '{}'\nsleep 3\necho fixed > src.txt", s(&pids)),
+    );
+    let run = p.start(&[
+        "run",
+        "--candidates",
+        "2",
+        "--json",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    assert!(
+        eventually(Duration::from_secs(60), || {
+            std::fs::read_to_string(&pids).unwrap_or_default().lines().count() == 2
+        }),
+        "the two candidates never ran"
+    );
+    let status = p.loopgate(&["status"]);
+    let id = record(&p)["id"].as_str().expect("id").to_string();
+    assert!(
+        status.stdout.contains(&format!("tournament {id} running")),
+        "{status:#?}"
+    );
+    for name in ["c1", "c2"] {
+        let row = status
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row for {name}: {status:#?}"));
+        assert!(row.contains("running"), "{row}");
+    }
+    let json = p.loopgate(&["status", "--json"]);
+    let report: Value = serde_json::from_str(&json.stdout).expect("status --json");
+    assert_eq!(
+        report["tournament"]["candidates"].as_array().map(Vec::len),
+        Some(2),
+        "{report}"
+    );
+
+    let out = run.wait(Duration::from_secs(120));
+    out.code(0).stderr_has("winner: c1");
+    // Not a terminal: a line per change of a row, the start and the end of each candidate among them.
+    for name in ["c1", "c2"] {
+        out.stderr_has(&format!("loopgate: {name} running · iteration"));
+        out.stderr_has(&format!("loopgate: {name} complete · iteration 1 ·"));
+    }
+    let progress: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("not one JSON object ({e}): {l}")))
+        .filter(|e| e["event"] == "progress")
+        .collect();
+    for name in ["c1", "c2"] {
+        let last = progress
+            .iter()
+            .rfind(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("no progress of {name}: {progress:?}"));
+        assert_eq!(last["state"], "complete", "{last}");
+        assert_eq!(last["iteration"], 1, "{last}");
+        assert!(
+            last["verdict"].as_str().is_some_and(|v| v.starts_with("complete")),
+            "{last}"
+        );
+    }
+    // Once it ended, `status` no longer shows it as running.
+    let after = p.loopgate(&["status"]);
+    assert!(!after.stdout.contains("running:"), "{after:#?}");
+}
+
+/// Issue 41 (3), in a terminal: the table is redrawn in place — one header on the screen however many seconds
+/// pass, the candidates' clocks moving — and the lines loopgate prints meanwhile go above it.
+#[test]
+fn in_a_terminal_the_table_is_redrawn_in_place_every_second() {
+    let p = repository();
+    let _ = std::fs::create_dir_all(p.base().join("tmp"));
+    let agent = p.agent("slow", "sleep 6\necho fixed > src.txt");
+    // The pane stays after the tournament ends, for its last screen to be read.
+    let script = format!(
+        "'{}' run --candidates 2 --verify 'sh check.sh' '{TASK}' -- '{agent}'; sleep 60",
+        env!("CARGO_BIN_EXE_loopgate")
+    );
+    let mut pane = crate::tmux::Pane::start(p.base(), &p.env(), &p.dir, Path::new("/bin/sh"), &["-c", &script], "$");
+    let clock = |screen: &str, secs: u32| {
+        screen
+            .lines()
+            .any(|l| l.starts_with("c1 ") && l.contains("running") && l.contains(&format!(" {secs}s ")))
+    };
+    let first = pane.wait_until("c1 running at 1s", Duration::from_secs(60), |s| clock(s, 1));
+    assert_eq!(first.matches("candidate  state").count(), 1, "{first}");
+    let later = pane.wait_until("c1 running at 3s", Duration::from_secs(30), |s| clock(s, 3));
+    assert_eq!(
+        later.matches("candidate  state").count(),
+        1,
+        "redrawn in place, not scrolled:\n{later}"
+    );
+    let done = pane.wait_until("the winner", Duration::from_secs(60), |s| s.contains("winner: c"));
+    assert!(done.contains("candidate c1 ended (complete)"), "{done}");
+    assert!(
+        done.lines().any(|l| l.starts_with("c1 ") && l.contains("complete")),
+        "the last table stays: {done}"
+    );
+}

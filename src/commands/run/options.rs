@@ -53,17 +53,10 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    /// `--max-cost` checked, `--prices` (or the default file) read; errors name the flag or the file.
-    pub(crate) fn from_args(args: &crate::cli::run::CostArgs) -> Result<Self, Error> {
-        if let Some(max) = args.max_cost
-            && !(max.is_finite() && max > 0.0)
-        {
-            return Err(Error::Usage(format!(
-                "`--max-cost {max}`: give a number of dollars above 0, e.g. 2.50"
-            )));
-        }
+    /// `--max-cost` (checked by its parser) with `--prices` (or the default file) read; errors name the file.
+    pub(crate) fn from_args(max_cost: Option<f64>, args: &crate::cli::run::CostArgs) -> Result<Self, Error> {
         Ok(Self {
-            max_cost: args.max_cost,
+            max_cost,
             prices: crate::cost::Prices::load(args.prices.as_deref()).map_err(Error::Usage)?,
         })
     }
@@ -108,7 +101,10 @@ impl Options {
             (false, true) => Verbosity::Verbose,
             (false, false) => Verbosity::Normal,
         };
-        let cost = Budget::from_args(&args.cost)?;
+        // `loopgate run` prices each iteration from the agent's own report, so the budget is its own, not sealed
+        // for the Stop hook (which prices Claude Code's transcript, which a run has not).
+        let mut setup = setup;
+        let cost = Budget::from_args(setup.max_cost.take(), &args.cost)?;
         let session = new_session();
         let start = if args.resume {
             if args.task_file.is_some() || args.require_promise || shapes_the_loop(&setup) {

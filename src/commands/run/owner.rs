@@ -264,10 +264,17 @@ pub(crate) fn spent_in(project: &Project, loop_id: &str) -> (crate::cost::Receip
     let records = history::read_loop(&project.history_path(), loop_id)
         .map(|read| read.records)
         .unwrap_or_default();
+    spent_of(&records)
+}
+
+/// What the agent's runs among `records` cost, and how many runs reported a receipt.
+pub(crate) fn spent_of(records: &[Record]) -> (crate::cost::Receipt, usize) {
     let receipts: Vec<&crate::cost::Receipt> = records
         .iter()
         .filter_map(|r| match &r.event {
             Event::AgentRun(run) => run.receipt.as_ref(),
+            // A Claude Code turn's, read from its transcript (`--max-cost`).
+            Event::Usage(usage) => Some(&usage.receipt),
             _ => None,
         })
         .collect();

@@ -36,6 +36,7 @@ mod events;
 mod git;
 pub(crate) mod rank;
 pub(crate) mod record;
+pub(crate) mod watch;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -158,6 +159,9 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         }
     };
     let dir = canonical(&dir);
+    // Who runs where, in the record from the start: `loopgate status` in the repository reads their rows.
+    tournament.candidates = entrants.iter().map(clone::entered).collect();
+    tournament.save()?;
 
     let jobs = t.jobs.map_or(entrants.len(), |j| j.max(1) as usize);
     let rules = Rules {

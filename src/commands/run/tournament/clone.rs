@@ -178,6 +178,27 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
     }
 }
 
+/// A candidate as the record holds it while the tournament runs (`running`, nothing measured yet): who runs
+/// where, so that `loopgate status` in the repository can read each one's history as it goes.
+pub(crate) fn entered(entrant: &Entrant) -> Candidate {
+    Candidate {
+        name: entrant.name.clone(),
+        agent: agent_name(&entrant.argv),
+        worktree: entrant.tree.clone(),
+        loop_id: entrant.loop_id.clone(),
+        ending: "running".to_string(),
+        iterations: 0,
+        score: None,
+        diff_lines: 0,
+        branch: None,
+        commit: None,
+        gamed: Vec::new(),
+        seconds: 0.0,
+        cost: None,
+        review: None,
+    }
+}
+
 /// The agent as the report shows it: the program's file name and its arguments.
 fn agent_name(argv: &[String]) -> String {
     // `env VAR=value … program`: the program is what tells the candidates apart.
@@ -204,11 +225,12 @@ fn agent_name(argv: &[String]) -> String {
 }
 
 /// The history statuses that end a loop.
-const ENDINGS: [&str; 7] = [
+const ENDINGS: [&str; 8] = [
     "complete",
     "max_iterations",
     "max_duration",
     "max_tokens",
+    "max_cost",
     "aborted",
     "cancelled",
     "stalled",

@@ -19,12 +19,11 @@ use super::events::Event;
 use crate::cli::Until;
 use crate::exit_codes;
 use crate::process::{tether, unix};
-use crate::project::Project;
 
 /// How often the running candidates are looked at.
 const POLL: Duration = Duration::from_millis(100);
-/// How often their cost is added up (each candidate's history is read).
-const COST_CHECK: Duration = Duration::from_secs(1);
+/// How often each candidate's history is read: its row of the live table redrawn (`watch`), its cost added up.
+const LOOK: Duration = Duration::from_secs(1);
 /// From a candidate's SIGTERM to its group's SIGKILL: past its own `loopgate run`'s grace for its agent
 /// (`process::KILL_GRACE`), well inside the five seconds a person waits.
 const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -90,7 +89,8 @@ pub(super) fn compete(entrants: &mut [Entrant], launch: &Launch<'_>, rules: &Rul
     let mut next = 0;
     let mut decided = false;
     let mut spent = false;
-    let mut last_count = Instant::now();
+    let mut last_look: Option<Instant> = None;
+    let mut board = super::watch::Board::new(launch.events);
     loop {
         let interrupted = crate::interrupt::requested();
         let running = entrants.iter().filter(|e| e.child.is_some()).count();
@@ -108,11 +108,13 @@ pub(super) fn compete(entrants: &mut [Entrant], launch: &Launch<'_>, rules: &Rul
                         loop_id: &entrant.loop_id,
                     });
                 }
-                Err(err) => eprintln!("loopgate: candidate {} could not start: {err}", entrant.name),
+                Err(err) => board.say(&format!("loopgate: candidate {} could not start: {err}", entrant.name)),
             }
             continue;
         }
         if running == 0 && (!open || next >= entrants.len()) {
+            board.show(rows(entrants));
+            board.finish();
             return (interrupted, spent);
         }
         if !open {
@@ -123,6 +125,12 @@ pub(super) fn compete(entrants: &mut [Entrant], launch: &Launch<'_>, rules: &Rul
             if !reap(entrant) {
                 continue;
             }
+            board.say(&format!(
+                "loopgate: candidate {} ended ({}) after {:.0}s",
+                entrant.name,
+                ending_word(entrant.exit),
+                entrant.seconds
+            ));
             launch.events.emit(&Event::CandidateEnded {
                 name: &entrant.name,
                 exit: entrant.exit,
@@ -132,28 +140,37 @@ pub(super) fn compete(entrants: &mut [Entrant], launch: &Launch<'_>, rules: &Rul
                 decided = true;
             }
         }
+        if last_look.is_some_and(|at| at.elapsed() < LOOK) {
+            continue;
+        }
+        last_look = Some(Instant::now());
+        let rows = rows(entrants);
+        let dollars: f64 = rows.iter().filter_map(|r| r.cost_usd).sum();
+        board.show(rows);
         if let Some(max) = rules.max_cost
             && !spent
-            && last_count.elapsed() >= COST_CHECK
+            && dollars >= max
         {
-            last_count = Instant::now();
-            let dollars: f64 = entrants
-                .iter()
-                .filter(|e| e.started.is_some())
-                .filter_map(|e| {
-                    super::super::spent_in(&Project { root: e.tree.clone() }, &e.loop_id)
-                        .0
-                        .cost_usd
-                })
-                .sum();
-            if dollars >= max {
-                eprintln!(
-                    "loopgate: the tournament's cost budget is spent: ${dollars:.4} of --max-cost ${max:.2}; stopping the candidates"
-                );
-                spent = true;
-            }
+            board.say(&format!(
+                "loopgate: the tournament's cost budget is spent: ${dollars:.4} of --max-cost ${max:.2}; stopping the candidates"
+            ));
+            spent = true;
         }
     }
+}
+
+/// Every candidate's row now, from its history (see `watch`).
+fn rows(entrants: &[Entrant]) -> Vec<super::watch::Row> {
+    entrants
+        .iter()
+        .map(|e| {
+            let seconds = match (e.child.is_some(), e.started) {
+                (true, Some(started)) => started.elapsed().as_secs_f64(),
+                _ => e.seconds,
+            };
+            super::watch::Row::read(&e.name, &e.tree, &e.loop_id, e.started.is_some(), seconds)
+        })
+        .collect()
 }
 
 /// Reaps the candidate if its `loopgate run` ended; whether it just did.
@@ -168,12 +185,6 @@ fn reap(entrant: &mut Entrant) -> bool {
     entrant.exit = status.code().and_then(|c| u8::try_from(c).ok());
     entrant.seconds = entrant.started.map_or(0.0, |s| s.elapsed().as_secs_f64());
     entrant.child = None;
-    eprintln!(
-        "loopgate: candidate {} ended ({}) after {:.0}s",
-        entrant.name,
-        ending_word(entrant.exit),
-        entrant.seconds
-    );
     true
 }
 

@@ -23,6 +23,12 @@ pub(crate) enum Event<'a> {
     },
     /// A candidate's `loopgate run` started.
     CandidateStarted { name: &'a str, loop_id: &'a str },
+    /// A candidate's row moved (its state, iteration, tests, cost or last verdict; see `watch`): the same row
+    /// the live table shows, checked about once a second.
+    Progress {
+        #[serde(flatten)]
+        row: &'a super::watch::Row,
+    },
     /// A candidate's `loopgate run` ended: its exit code (none when a signal ended it) and time.
     CandidateEnded {
         name: &'a str,
