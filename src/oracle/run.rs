@@ -222,3 +222,6 @@ fn unwatched_changes(
     paths.dedup();
     Ok(paths)
 }
+
+#[cfg(test)]
+mod tests;

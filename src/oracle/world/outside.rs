@@ -92,3 +92,30 @@ fn covered_outside(active: &ActiveLoop, snapshot: Option<&Snapshot>) -> Result<V
     }
     Ok(covered)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checks before and after the run and `loopgate allow` leave out exactly the covered places: below one,
+    /// an absolute path is no input of the run; the project's own paths and a path beside a place still count.
+    #[test]
+    fn a_move_below_a_covered_place_is_no_input_and_every_other_still_is() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let outside = Outside {
+            snapshot: None,
+            covered: vec![PathBuf::from("/home/u/.npm")],
+        };
+        let changed = |path: &str| Move::File(FileChange::Changed(path.into()));
+        let moves = vec![
+            changed("/home/u/.npm/_cacache/index"),
+            changed("/home/u/.npmrc"),
+            changed("/home/u/.npm-other/x"),
+            changed("tests/test_a.py"),
+        ];
+        let breach = outside.breach(moves, tmp.path());
+        let paths: Vec<&str> = breach.moves.iter().map(Move::path).collect();
+        assert_eq!(paths, ["/home/u/.npmrc", "/home/u/.npm-other/x", "tests/test_a.py"]);
+        assert!(outside.unpresented(&[]).is_empty(), "no snapshot: nothing to compare");
+    }
+}
