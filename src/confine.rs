@@ -12,6 +12,13 @@
 //! - **Elsewhere**, or where the kernel refuses: the command runs unconfined, and [`probe`] says why, so setup,
 //!   `loopgate status` and the report can say `control plane: unprotected (why)` instead of pretending.
 //!
+//! **The agent's world is one type for its three users**: a [`Plane`] (what may not be written, `plane::ROWS`)
+//! entered through [`command`] or [`exec`]. The Bash rewrite (`rewrite`, run by `loopgate confine`) takes
+//! `Plane::new`; the agent `loopgate run` starts (`commands::run::agent`) takes `Plane::for_agent_cli`, the same
+//! plane but for the files the agent CLI writes itself; a tournament's candidates are `loopgate run`s whose
+//! agent and whose agent's Bash take those two planes, narrowed where the tournament's variables name the
+//! candidate (`plane::CANDIDATE_TREE_ENV`, read in `Plane::of` alone). None of them builds a world of its own.
+//!
 //! What stays outside: in-project files (the project's `.claude/settings*.json`, the state file, sealed tests)
 //! are the guard's and the seal's job, and Claude Code's own file tools (Write, Edit) run in Claude Code's
 //! process, which is not confined; the guard judges those.

@@ -42,6 +42,12 @@ fn candidate_tree(home: &Path, named: Option<std::ffi::OsString>) -> Option<Path
     .then_some(tree)
 }
 
+/// What a tournament names for one candidate's processes: [`CANDIDATE_TREE_ENV`] and [`CANDIDATE_KEEP_ENV`].
+struct Candidate {
+    tree: Option<std::ffi::OsString>,
+    keep: Option<std::ffi::OsString>,
+}
+
 /// Where loopgate's home keeps the held-out tests (`holdout::store_root`): their copies, the private tree they run
 /// in, the held-out run's logs and scratch. The agent's world hides it whole ([`Plane::hidden`]).
 pub const HOLDOUT_DIR: &str = "holdout";
@@ -103,7 +109,20 @@ impl Plane {
         plane
     }
 
+    /// The plane of the agent's world at `reach` — the one constructor behind [`Plane::new`] (the Bash rewrite's
+    /// `loopgate confine`) and [`Plane::for_agent_cli`] (`loopgate run`'s agent) — narrowed for a tournament's
+    /// candidate where this process's environment names one.
     fn of(home: &Path, outside: &[PathBuf], reach: Reach) -> Plane {
+        let candidate = Candidate {
+            tree: std::env::var_os(CANDIDATE_TREE_ENV),
+            keep: std::env::var_os(CANDIDATE_KEEP_ENV),
+        };
+        Plane::of_candidate(home, outside, reach, candidate)
+    }
+
+    /// [`Plane::of`], with the tournament's variables as given: a candidate's agent and its agent's commands take
+    /// the same plane as any loop's, with their clone opened and the user's repository kept.
+    fn of_candidate(home: &Path, outside: &[PathBuf], reach: Reach, candidate: Candidate) -> Plane {
         let mut plane = Plane::default();
         for entry in entries(home) {
             if entry.reach >= reach {
@@ -113,9 +132,10 @@ impl Plane {
         for path in outside {
             plane.add(path);
         }
-        if let Some(tree) = candidate_tree(home, std::env::var_os(CANDIDATE_TREE_ENV)) {
+        if let Some(tree) = candidate_tree(home, candidate.tree) {
             // A candidate of a tournament: the user's repository is as much the user's as the store is.
-            for kept in std::env::var_os(CANDIDATE_KEEP_ENV)
+            for kept in candidate
+                .keep
                 .iter()
                 .flat_map(std::env::split_paths)
                 .filter(|p| p.is_absolute())
@@ -455,6 +475,43 @@ mod tests {
             assert_eq!(candidate_tree(home, named(outside)), None, "{outside}");
         }
         assert_eq!(candidate_tree(home, None), None);
+    }
+
+    #[test]
+    fn a_candidate_takes_the_one_world_of_the_agent_and_its_commands_with_its_clone_opened() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let real = dir.path().canonicalize().expect("canonical");
+        let home = real.join("store");
+        let clone = home.join("worktrees/t-1/c2");
+        let repo = real.join("repo");
+        for reach in [Reach::Commands, Reach::AgentCli] {
+            let loop_plane = Plane::of_candidate(&home, &[], reach, Candidate { tree: None, keep: None });
+            let candidate = Candidate {
+                tree: Some(clone.clone().into_os_string()),
+                keep: Some(std::env::join_paths([&repo, &repo.join(".git")]).expect("paths")),
+            };
+            let plane = Plane::of_candidate(&home, &[], reach, candidate);
+            // The loop's plane, whole, and only narrowed: the user's repository kept, the clone (in the store,
+            // which stays protected) opened for the candidate's own processes alone.
+            assert!(
+                loop_plane.paths().iter().all(|p| plane.paths().contains(p)),
+                "{reach:?}"
+            );
+            assert!(
+                plane.covers(&repo.join("src/lib.rs")) && plane.covers(&repo.join(".git/HEAD")),
+                "{reach:?}"
+            );
+            assert!(plane.covers(&clone) && plane.writable().contains(&clone), "{reach:?}");
+            assert!(!loop_plane.writable().contains(&clone), "{reach:?}");
+            assert_eq!(plane.hidden(), loop_plane.hidden(), "{reach:?}");
+        }
+        // A clone named outside the store's worktrees opens nothing, and keeps nothing either.
+        let stray = Candidate {
+            tree: Some(real.join("elsewhere").into_os_string()),
+            keep: Some(repo.clone().into_os_string()),
+        };
+        let plane = Plane::of_candidate(&home, &[], Reach::Commands, stray);
+        assert!(plane.writable().is_empty() && !plane.covers(&repo));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use super::{Counted, run_counted};
+use super::run::{Counted, run_counted};
 use crate::error::Error;
 use crate::fsutil::scratch::Scratch;
 use crate::holdout::{self, LastRun, copy};
@@ -43,7 +43,7 @@ pub(super) fn judge(
     };
     let log = holdout::log_path(holdout, &fields.config.loop_id, iteration);
     // The room's environment and private caches, as for the visible run (the Cargo target stays the copy's own).
-    let room = super::in_room(active)?;
+    let room = super::world::in_room(active)?;
     let counted = run_in(
         &active.project.root,
         holdout,

@@ -4,7 +4,7 @@
 //!
 //! What it holds:
 //! - **the code under test as it stands at this stop**, and the test side as the oracle's run must see it (the
-//!   run's test files stand as sealed in the project while it is synced, see `oracle::stand_as_sealed`);
+//!   run's test files stand as sealed in the project while it is synced, see `oracle::world`, its `sealed` stage);
 //! - **not** the tree's build outputs and caches ([`SKIPPED`]: `target/`, `__pycache__/`, `.pytest_cache/`…, and
 //!   a CMake build directory by its `CMakeCache.txt`, whatever its name): the run computes its own, in the room's
 //!   private caches or in the copy, where they stay between promises — so a test binary the agent built (or

@@ -1,0 +1,98 @@
+//! The baseline run at setup: the sealed verify command once, before the agent's first turn, run as a promise's
+//! run is (`run`: the same stand, request, own report and trace) so that what they saw can be compared, and kept
+//! test by test (`testjudge::baseline`) with what its trace saw it use (`closure::observed`).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::run::{Stand, Trace, run_counted};
+use crate::closure::observed::Observed;
+use crate::error::Error;
+use crate::state::StateFields;
+use crate::testjudge::baseline::Baseline;
+use crate::verify::LiveLine;
+
+/// The baseline run at setup: iteration 0 (its log is the loop's `verify-…-0.log`), traced where the platform
+/// allows, so the oracle's inputs are what the run was seen to use (see `closure::observed`). `budget` (seconds)
+/// cuts a run that would outlast the slash command's pre-executed block (see
+/// `commands::setup::SLASH_COMMAND_BUDGET`); a cut baseline keeps no results, so the loop's first verify becomes
+/// the baseline (what its trace saw up to the cut is still sealed: everything in it was really used). A command
+/// that cannot start at all (not found, not executable: `VerifyOutcome::could_not_start`) is refused here, with
+/// the shell's own line: such a loop could never pass. Returned beside the run: what its trace read outside the
+/// project, for the snapshot (`room::snapshot::candidates`).
+pub(crate) fn baseline(
+    project: &crate::project::Project,
+    fields: &StateFields,
+    budget: Option<u64>,
+    derived: Option<&crate::closure::Closure>,
+    env: Option<&[(OsString, OsString)]>,
+    plane: Option<&crate::plane::Plane>,
+    placed: Option<(&crate::room::Placed, &Path)>,
+) -> Result<Option<(Baseline, Observed, Vec<PathBuf>)>, Error> {
+    let Some(command) = &fields.config.verify.verify_command else {
+        return Ok(None);
+    };
+    let log_path = project.verify_log_path(&fields.config.loop_id, 0);
+    let stand = Stand {
+        root: &project.root,
+        placed,
+        env,
+        plane,
+    };
+    let tracer = crate::trace::Tracer::find();
+    let trace = Trace::new(&stand, &log_path, "baseline.trace", tracer.as_ref().ok());
+    let timeout = budget.map_or(fields.config.verify.verify_timeout, |budget| {
+        budget.min(fields.config.verify.verify_timeout)
+    });
+    let request = stand.request(command, Duration::from_secs(timeout), &log_path, &trace);
+    let own_report = stand.own_report(fields);
+    if let Some(own) = &own_report {
+        own.clear()?;
+    }
+    // What make will run for the verify's goals, asked where the run stands (see `closure::make_plan`).
+    let make = crate::closure::make_plan::record(&request);
+    let progress = LiveLine::start(command);
+    let counted = run_counted(&request, &progress);
+    progress.finish();
+    let mut read_outside = Vec::new();
+    let observed = match tracer {
+        Ok(_) => {
+            let events = stand.events(&trace);
+            drop(trace);
+            let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+            let mut observed = Observed::take(&events, &project.root, home.as_deref(), derived);
+            let pycache = crate::closure::resolved::pycache_prefix(env);
+            observed.loaded = crate::closure::resolved::test_side(&events, &project.root, pycache.as_deref());
+            read_outside = crate::room::snapshot::candidates(&events, &project.root, &crate::project::loopgate_home());
+            observed
+        }
+        Err(why) => Observed::unavailable(why),
+    };
+    let mut counted = counted?;
+    if let Some(own) = &own_report {
+        counted.results = own.read().0;
+    }
+    let o = &counted.outcome;
+    if let Some(line) = o.could_not_start(command) {
+        return Err(Error::Usage(format!(
+            "verify command `{command}` cannot start: the shell said `{line}`; pass one that exists and is executable with `--verify` (a command that starts and fails is fine)"
+        )));
+    }
+    let cut = o.timed_out && timeout < fields.config.verify.verify_timeout;
+    let mut baseline = Baseline::of_run(
+        0,
+        o.exit_code,
+        o.timed_out,
+        u64::try_from(o.duration.as_millis()).unwrap_or(u64::MAX),
+        counted.counts,
+        counted.results,
+    );
+    baseline.make = make;
+    if cut {
+        baseline.cut = Some(timeout);
+        baseline.counts = None;
+        baseline.results = crate::readout::TestResults::default();
+    }
+    Ok(Some((baseline, observed, read_outside)))
+}

@@ -1,0 +1,175 @@
+//! The oracle's world, the first stage of its run (`oracle::judge`): everything the run stands in, built before
+//! it and checked again after it — the places outside the project (`outside`), the room with its environment,
+//! private caches and plane (`room`), the test side stood as sealed (`sealed`), and the room's tree synced from
+//! the agent's tree as it stands now.
+//!
+//! What it guarantees: a [`World`] exists only once every piece of it is in place — the tests stand as sealed,
+//! the tree is synced, the run's environment and plane are confined to the tree it stands in — and nothing the
+//! snapshot cannot present differs from it (else the build is [`Built::Moved`], and the test side is already
+//! put back). Whoever holds a `World` puts the test side back ([`World::put_back`]) whatever the run did.
+//!
+//! The stages after it: `run` runs the verify command in it, `verdict` reads what the run said, `compare`
+//! holds that to the baseline.
+
+mod outside;
+mod room;
+mod sealed;
+
+use std::path::{Path, PathBuf};
+
+use super::Breach;
+use super::run::Stand;
+use crate::error::Error;
+use crate::inputs::{Checks, Inputs, Move};
+use crate::lifecycle::ActiveLoop;
+use crate::plane::Plane;
+use crate::room::Placed;
+use crate::room::tree::Done;
+use crate::seal::FileChange;
+
+pub(crate) use outside::Outside;
+pub(crate) use room::{InRoom, in_room, room_plane};
+use sealed::Standing;
+pub(crate) use sealed::plan;
+
+/// What the oracle's run stands in (see the module docs).
+pub(crate) struct World<'i> {
+    /// The run's room; `None` for a loop set up before the room existed (it runs as it always did).
+    pub(crate) room: Option<InRoom>,
+    /// What the run may not write; `None` with no room (loopgate's whole control plane, see `verify`).
+    pub(crate) plane: Option<Plane>,
+    /// The room's tree the run stands in, and what its sync did; `None` where it stands in the project's own.
+    pub(crate) tree: Option<(Placed, Done)>,
+    /// The test side as it stands for the run.
+    pub(crate) sealed: Standing<'i>,
+    /// The paths outside the project the run reads from the snapshot (its namespace presents them).
+    presented: Vec<PathBuf>,
+}
+
+/// What building the world came to.
+pub(crate) enum Built<'i> {
+    Ready(Box<World<'i>>),
+    /// What the run would read outside the project differs from the snapshot, and cannot be shown it as it
+    /// was: the run does not start (the test side is put back).
+    Moved(Breach),
+}
+
+impl<'i> World<'i> {
+    /// Builds the world of an oracle run of `active` judged against `inputs`, outside places `outside`.
+    pub(crate) fn build(active: &ActiveLoop, inputs: &'i Inputs, outside: &Outside) -> Result<Built<'i>, Error> {
+        let root = &active.project.root;
+        let mut room = in_room(active)?;
+        let mut plane = room.as_ref().map(|r| room_plane(r.room.dir()));
+        let sealed = Standing::stand(active, inputs)?;
+        // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
+        let tree = match room.as_ref().map(|r| r.tree(active, outside.snapshot())).transpose() {
+            Ok(tree) => tree.flatten(),
+            Err(err) => {
+                let _ = sealed.put_back(active);
+                return Err(err);
+            }
+        };
+        let presented: Vec<PathBuf> = tree
+            .iter()
+            .flat_map(|(placed, _)| placed.presented().to_vec())
+            .collect();
+        let unpresented = outside.unpresented(&presented);
+        if !unpresented.is_empty() {
+            sealed.put_back(active)?;
+            return Ok(Built::Moved(Breach::of(unpresented, root)));
+        }
+        if let (Some((placed, _)), Some(r), Some(plane)) = (&tree, &mut room, &mut plane) {
+            placed.confine(root, &mut r.env, plane);
+        }
+        Ok(Built::Ready(Box::new(World {
+            room,
+            plane,
+            tree,
+            sealed,
+            presented,
+        })))
+    }
+
+    /// Where a run in this world stands, for the project at `root`.
+    pub(crate) fn stand<'w>(&'w self, root: &'w Path) -> Stand<'w> {
+        Stand {
+            root,
+            placed: self
+                .tree
+                .as_ref()
+                .zip(self.room.as_ref())
+                .map(|((placed, _), r)| (placed, r.room.dir())),
+            env: self.room.as_ref().map(|r| r.env.as_slice()),
+            plane: self.plane.as_ref(),
+        }
+    }
+
+    /// Puts the test side back (see [`Standing::put_back`]).
+    pub(crate) fn put_back(&self, active: &ActiveLoop) -> Result<(), Error> {
+        self.sealed.put_back(active)
+    }
+
+    /// Whether the world held while a run that passed went on: nothing the oracle read may have moved — seen by
+    /// the watch (`moved_during_run`, even if put back before the run ended), or still different afterwards (a
+    /// build script or a process left running). The breach, marked as during the run, is empty if it held.
+    pub(crate) fn breach_after(
+        &self,
+        inputs: &Inputs,
+        outside: &Outside,
+        root: &Path,
+        checks: Checks,
+        moved_during_run: Vec<String>,
+    ) -> Result<Breach, Error> {
+        let mut moves = inputs.check(root, checks)?;
+        moves.extend(outside.unpresented(&self.presented));
+        let seen: Vec<Move> = moved_during_run
+            .into_iter()
+            .filter(|path| !moves.iter().any(|m| m.path() == path))
+            .map(|path| Move::File(FileChange::Changed(path)))
+            .collect();
+        moves.extend(seen);
+        Ok(Breach {
+            during_run: true,
+            ..outside.breach(moves, root)
+        })
+    }
+
+    /// What moved in what make will run for the verify's goals since the baseline recorded it (see
+    /// `closure::make_plan`), asked where the run will stand (its tree, environment and plane: the dry run runs
+    /// nothing the verify command would not, nowhere it would not); nothing where no plan was recorded or the
+    /// closure check is off. A world whose make plan moved is not one to run in.
+    pub(crate) fn make_moved(&self, active: &ActiveLoop, command: &str, log_path: &Path) -> Result<Vec<Move>, Error> {
+        let fields = &active.seal.fields;
+        if !fields.checks(crate::schema::Check::Closure) {
+            return Ok(Vec::new());
+        }
+        let Some(sealed) = active.store.load_baseline(&active.project)?.and_then(|b| b.make) else {
+            return Ok(Vec::new());
+        };
+        let stand = self.stand(&active.project.root);
+        let untraced = super::run::Trace::new(&stand, log_path, "make.trace", None);
+        let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
+        let request = stand.request(command, timeout, log_path, &untraced);
+        Ok(crate::closure::make_plan::check(&sealed, &request)
+            .into_iter()
+            .map(|moved| Move::Part(crate::schema::Source::Derived, moved))
+            .collect())
+    }
+
+    /// What the world left out of the run, for a run that did not pass: the new files the runners would load on
+    /// their own that the tree left out, and the places outside the project the run did not see.
+    pub(crate) fn left_out(&self) -> (Vec<String>, Vec<String>) {
+        self.tree
+            .as_ref()
+            .map(|(_, done)| {
+                let unseen = done
+                    .outside
+                    .cover
+                    .iter()
+                    .map(|(path, _)| path.display().to_string())
+                    .collect();
+                (done.left_out.clone(), unseen)
+            })
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,102 @@
+//! The test side stood as sealed for one oracle run (see `testswap`): the existing test files and their data as
+//! sealed, the agent's new test files and snapshots aside, and all of it put back after the run, whatever it did.
+//!
+//! Why a stage of its own: a new test the agent wrote cannot change the verdict on the old ones, and an edited
+//! old one runs as it was sealed — so what the run judges is the user's tests, as they were (principle 1). The
+//! held-out run (`oracle::holdout`) lays the same [`plan`] over its private copy.
+
+use crate::error::Error;
+use crate::inputs::Inputs;
+use crate::lifecycle::ActiveLoop;
+use crate::schema::Check;
+use crate::testswap::{Copies, Journal, Plan};
+
+/// The test side as it stands for the run, and how to put it back.
+pub(crate) struct Standing<'i> {
+    /// The copies that stand in the run (none when existing tests run as edited: `--no-test-seal`).
+    pub(crate) copies: Option<&'i Copies>,
+    /// The agent's new test files (and new snapshots) that sit out the run.
+    pub(crate) sat_out: Vec<String>,
+    /// The journal of the moves, where the store could not keep it (see [`Standing::stand`]).
+    unstored: Option<Journal>,
+}
+
+impl<'i> Standing<'i> {
+    /// Makes the test side stand as sealed for the run. The caller puts it back with [`Standing::put_back`],
+    /// whatever the run did.
+    ///
+    /// The store keeps the journal so that a run killed midway is put back at the next stop. Where this process
+    /// cannot write the store (the agent's own `loopgate verify` in its world, see `confine::world`), the journal
+    /// stays in this process, which puts the files back itself.
+    pub(crate) fn stand(active: &ActiveLoop, inputs: &'i Inputs) -> Result<Standing<'i>, Error> {
+        active.put_back_tests()?;
+        let fields = &active.seal.fields;
+        let (store, project) = (&active.store, &active.project);
+        let plan = plan(active, inputs);
+        let mut unstored = None;
+        if !plan.is_empty() {
+            let keeps = store.writable();
+            let journal = crate::testswap::swap(&project.root, &plan, |journal| {
+                if !keeps {
+                    return Ok(());
+                }
+                store
+                    .save_companion(project, crate::seal::SWAP_JOURNAL, journal)
+                    .map_err(std::io::Error::other)
+            })
+            .map_err(|source| Error::Io {
+                action: "set the test files aside for the oracle's run under",
+                path: crate::testswap::stash_dir(&project.root),
+                source,
+            })?;
+            unstored = (!keeps).then_some(journal);
+        }
+        Ok(Standing {
+            copies: fields.checks(Check::Tests).then_some(&inputs.data.copies),
+            sat_out: plan.aside,
+            unstored,
+        })
+    }
+
+    /// Puts the test files set aside for the run back: from this process's journal where the store could not
+    /// keep it, else from the store's.
+    pub(crate) fn put_back(&self, active: &ActiveLoop) -> Result<(), Error> {
+        let root = &active.project.root;
+        match &self.unstored {
+            Some(journal) => crate::testswap::put_back(root, &journal.moved).map_err(|source| Error::Io {
+                action: "put back the test files set aside for the oracle's run under",
+                path: crate::testswap::stash_dir(root),
+                source,
+            }),
+            None => active.put_back_tests(),
+        }
+    }
+}
+
+/// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
+/// agent's new test files and snapshots that sit out (see `testswap`), with the new `conftest.py` files beside
+/// them that the promise's check lets through ([`Inputs::new_files_aside`]).
+pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
+    let fields = &active.seal.fields;
+    let project = &active.project;
+    let copies = &inputs.data.copies;
+    Plan {
+        restore: if fields.checks(Check::Tests) {
+            crate::testswap::changed(&project.root, copies)
+        } else {
+            Vec::new()
+        },
+        aside: {
+            let mut aside = match &inputs.tests.inventory {
+                Some(inventory) if fields.checks(Check::NewTestsAside) => {
+                    let mut aside = inventory.new_test_files(&project.root);
+                    aside.extend(copies.new_snapshots(&project.root));
+                    aside
+                }
+                _ => Vec::new(),
+            };
+            aside.extend(inputs.new_files_aside(&project.root, &|check| fields.checks(check)));
+            aside
+        },
+    }
+}
