@@ -56,6 +56,7 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
         )));
     }
     inputs.save(&mut active)?;
+    retake_make_plan(&active, all, &accepted)?;
     accepted.extend(allow_tests(&active, tests)?);
     accepted.sort();
     accepted.dedup();
@@ -93,6 +94,24 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
         ));
     }
     Ok(exit_codes::OK)
+}
+
+/// Where the user accepted a makefile that make's plan for the verify's goals comes from (or everything), the
+/// next promise takes that plan afresh (`closure::make_plan`): the makefile's text is accepted here, and the plan
+/// it makes can only be asked where the oracle's run stands, never here (its dry run expands the makefile's own
+/// commands, which must not run outside the oracle's world).
+fn retake_make_plan(active: &ActiveLoop, all: bool, accepted: &[String]) -> Result<(), Error> {
+    let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
+        return Ok(());
+    };
+    let Some(plan) = baseline.make.as_mut() else {
+        return Ok(());
+    };
+    if all || accepted.iter().any(|path| plan.comes_from(path)) {
+        plan.retake = true;
+        active.store.save_baseline(&active.project, &baseline)?;
+    }
+    Ok(())
 }
 
 /// Accepts that the named baseline tests no longer run (`--tests`); refuses a name the baseline does not have.

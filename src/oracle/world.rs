@@ -143,13 +143,22 @@ impl<'i> World<'i> {
         if !fields.checks(crate::schema::Check::Closure) {
             return Ok(Vec::new());
         }
-        let Some(sealed) = active.store.load_baseline(&active.project)?.and_then(|b| b.make) else {
+        let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
+            return Ok(Vec::new());
+        };
+        let Some(sealed) = baseline.make.take() else {
             return Ok(Vec::new());
         };
         let stand = self.stand(&active.project.root);
         let untraced = super::run::Trace::new(&stand, log_path, "make.trace", None);
         let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &untraced);
+        if sealed.retake {
+            // The user accepted a change to a makefile: this plan is the one later promises are held to.
+            baseline.make = crate::closure::make_plan::record(&request);
+            active.store.save_baseline(&active.project, &baseline)?;
+            return Ok(Vec::new());
+        }
         Ok(crate::closure::make_plan::check(&sealed, &request)
             .into_iter()
             .map(|moved| Move::Part(crate::schema::Source::Derived, moved))

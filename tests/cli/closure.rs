@@ -334,3 +334,41 @@ fn allowing_counts_before_any_verify_is_refused() {
         "loopgate: no verify of this loop has printed test counts yet, so there are none to accept"
     );
 }
+
+/// make's plan for the verify's goals (issue 39, item 4) is accepted with the makefile: after `loopgate allow
+/// Makefile` the next promise takes the plan afresh and passes.
+#[test]
+fn allowing_the_makefile_accepts_makes_plan_too() {
+    let p = Project::new()
+        .in_project_tree()
+        .file("Makefile", "test:\n\tsh check.sh\n")
+        .file("check.sh", CHECK);
+    p.setup("S", "\"make the check pass\" --verify 'make -s test'");
+    p.write("Makefile", "test:\n\ttrue\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(&block.reason, "`Makefile`");
+    p.loopgate(["allow", "Makefile"])
+        .run()
+        .success()
+        .stdout_contains("accepted as the new baseline: Makefile");
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+}
+
+/// The recipe changed again after the user accepted one change, before the next promise: rejected, naming the
+/// makefile (what the user accepted is the makefile as it stood at `allow`).
+#[test]
+fn after_allowing_one_change_to_the_makefile_the_next_is_rejected() {
+    let p = Project::new()
+        .in_project_tree()
+        .file("Makefile", "test:\n\tsh check.sh\n")
+        .file("check.sh", CHECK)
+        .file("done.txt", "");
+    p.setup("S", "\"make the check pass\" --verify 'make -s test'");
+    p.write("Makefile", "test:\n\tsh check.sh && true\n");
+    p.stop("S", PROMISE).blocked();
+    p.loopgate(["allow", "Makefile"]).run().success();
+    p.write("Makefile", "test:\n\tsh check.sh && true\n\ntest: EXTRA = 1\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(&block.reason, "`Makefile`");
+}

@@ -65,6 +65,18 @@ pub struct MakePlan {
     /// The makefile each compared target's recipe comes from (`Makefile`), to name in a rejection.
     #[serde(default)]
     pub(crate) from: BTreeMap<String, String>,
+    /// The user accepted a change to one of the makefiles (`loopgate allow`): the next promise takes the plan
+    /// afresh, where its run stands, instead of comparing with this one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) retake: bool,
+}
+
+impl MakePlan {
+    /// Whether accepting the path `accepted` (project-relative) accepts a change to this plan: it names one
+    /// of the makefiles a compared recipe comes from.
+    pub(crate) fn comes_from(&self, accepted: &str) -> bool {
+        self.from.values().any(|makefile| makefile == accepted)
+    }
 }
 
 /// The words after `make` when `command` is one plain `make` (or `gmake`) call, else `None`.
@@ -190,6 +202,7 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool) -> MakePlan {
         call: String::new(),
         parts,
         from,
+        retake: false,
     }
 }
 
