@@ -31,6 +31,8 @@
 //! the PreToolUse guard and, where it is on, the OS sandbox keep the agent's tools off it).
 
 pub(crate) mod caches;
+#[path = "ecosystem/rust/runner_hook.rs"]
+pub(crate) mod cargo_hook;
 pub(crate) mod env;
 #[path = "ecosystem/cpp/report.rs"]
 pub(crate) mod gtest;
@@ -462,6 +464,9 @@ impl Room {
             caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
         }
         hook::set(&self.dir, &mut vars);
+        if !recorded.cargo_runner_theirs {
+            cargo_hook::set(&self.dir.join(hook::RUST_FILE), &mut vars);
+        }
         gtest::set(&self.dir, &mut vars);
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));

@@ -37,14 +37,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[
         "the room's caches are written by the oracle's own run of the agent's code and trusted at the next promise (cargo trusts its fingerprints, not the binaries)",
     ),
     (
-        "jest_code_prints_a_passing_summary_and_exits_0",
-        "jest's report must come through a private channel (`--json --outputFile` where only loopgate knows), a missing one failing the run",
-    ),
-    (
-        "cargo_code_prints_a_passing_harness_report_and_exits_0",
-        "libtest's report must come through a private channel (`--logfile` per test binary through a runner shim loopgate sets), a missing one failing the run",
-    ),
-    (
         "mocha_cases_linked_outside_the_project_and_rewritten_there_by_the_code",
         "sealed test data that became a link is followed: the room must hold sealed test files and data as read-only regular files, and the run must not write outside the project",
     ),
