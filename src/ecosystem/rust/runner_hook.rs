@@ -15,6 +15,21 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::Path;
 
+/// The name the hook's events give the test the output names `name`: the same, but that a unit-test binary of a
+/// target other than the library is named by its file alone (`tool(src/main.rs) tests::x` is `tool tests::x`:
+/// the hook sees the binary, not the source cargo announced); `None` for a doctest (`doc calc src/lib.rs -
+/// add`), which rustdoc runs outside the hook.
+pub(crate) fn event_name(name: &str) -> Option<String> {
+    if name.starts_with("doc ") {
+        return None;
+    }
+    let (binary, test) = name.split_once(' ')?;
+    Some(match binary.split_once('(') {
+        Some((stem, source)) if source.ends_with(')') => format!("{stem} {test}"),
+        _ => name.to_string(),
+    })
+}
+
 /// The host triples this build of loopgate may run test binaries for: cargo reads the runner of the triple it
 /// builds for, and a variable for a triple not built for is never read.
 fn host_triples() -> Vec<String> {
@@ -83,6 +98,20 @@ mod tests {
             let gnu = runner_var(&format!("{}-unknown-linux-gnu", std::env::consts::ARCH));
             assert_eq!(vars[&gnu], "/room/hook/rust/loopgate-test-runner");
         }
+    }
+
+    #[test]
+    fn the_events_name_a_test_as_the_output_does_but_for_the_binarys_source() {
+        assert_eq!(event_name("calc tests::adds").as_deref(), Some("calc tests::adds"));
+        assert_eq!(
+            event_name("tool(src/main.rs) tests::x").as_deref(),
+            Some("tool tests::x")
+        );
+        assert_eq!(
+            event_name("api case::with(parens) x").as_deref(),
+            Some("api case::with(parens) x")
+        );
+        assert_eq!(event_name("doc calc src/lib.rs - add"), None);
     }
 
     #[test]
