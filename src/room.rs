@@ -259,6 +259,19 @@ impl Room {
         self.dir.join(cache.place)
     }
 
+    /// The room's cache directories (of `recorded`'s private caches) a promise's run must leave as it found them
+    /// (issue 39, item 2): the oracle's run runs the agent's code, which can write there (a test binary that
+    /// replaces itself in Cargo's target directory, a bytecode file of a test), and the next run would trust it.
+    /// What the baseline's run filled them with is what every later run starts from; a run's own writes are its
+    /// alone (`mount::Private`), so a promise rebuilds what changed since the baseline, not since the last run.
+    pub(crate) fn fresh_caches(&self, recorded: &Recorded) -> Vec<PathBuf> {
+        recorded
+            .private()
+            .filter(|cache| !cache.file)
+            .map(|cache| self.path_of(cache))
+            .collect()
+    }
+
     /// Empties the room and builds it again (setup: the baseline starts cold, and nothing an earlier loop
     /// left is read).
     pub(crate) fn rebuild(&self, recorded: &Recorded) -> io::Result<()> {
@@ -365,6 +378,7 @@ impl Room {
         vars: &std::collections::BTreeMap<String, String>,
         synced: &mut Synced,
         snapshot: Option<&snapshot::Snapshot>,
+        fresh: &[PathBuf],
     ) -> io::Result<(Mount, tree::Done)> {
         let tree = self.dir.join(tree::PLACE);
         let mut done = synced.sync(root, &tree)?;
@@ -378,6 +392,7 @@ impl Room {
             &tree,
             &done.bound,
             &private_places(vars, &home),
+            fresh,
             &home,
             &self.dir,
             &hidden.cover,
@@ -392,8 +407,9 @@ impl Room {
     }
 
     /// The room's tree for a run of the project at `root` as setup decided it (`state`): mounted (see
-    /// [`Room::mount_tree`]) or, synced the same way, at its own path with the project's bound directories linked
-    /// in; `None` where the runs stand in the project's own tree.
+    /// [`Room::mount_tree`], the room's caches of `fresh` overlaid for the run alone) or, synced the same way, at
+    /// its own path with the project's bound directories linked in; `None` where the runs stand in the project's
+    /// own tree.
     pub(crate) fn place_tree(
         &self,
         state: Option<&TreeState>,
@@ -401,10 +417,11 @@ impl Room {
         vars: &std::collections::BTreeMap<String, String>,
         synced: &mut Synced,
         snapshot: Option<&snapshot::Snapshot>,
+        fresh: &[PathBuf],
     ) -> io::Result<Option<(Placed, tree::Done)>> {
         match state {
             Some(TreeState::Mounted) => {
-                let (mount, done) = self.mount_tree(root, vars, synced, snapshot)?;
+                let (mount, done) = self.mount_tree(root, vars, synced, snapshot, fresh)?;
                 Ok(Some((Placed::Mounted(mount), done)))
             }
             Some(TreeState::Copied { .. }) => {

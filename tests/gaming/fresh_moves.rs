@@ -34,10 +34,6 @@ const REJECTED: &str = "REJECTED";
 /// them). Their proof runs; their guarded half is not asserted until the cause is fixed.
 pub const STILL_THROUGH: &[(&str, &str)] = &[
     (
-        "cargo_code_swaps_its_own_test_binary_for_the_next_promise",
-        "the room's caches are written by the oracle's own run of the agent's code and trusted at the next promise (cargo trusts its fingerprints, not the binaries)",
-    ),
-    (
         "mocha_cases_linked_outside_the_project_and_rewritten_there_by_the_code",
         "sealed test data that became a link is followed: the room must hold sealed test files and data as read-only regular files, and the run must not write outside the project",
     ),
