@@ -112,8 +112,8 @@ impl TreeState {
 /// Where one oracle run stands in the room's tree.
 #[derive(Debug)]
 pub(crate) enum Placed {
-    /// The copy mounted at the project's path.
-    Mounted(Mount),
+    /// The copy mounted at the project's path (boxed: the mounts are most of its size).
+    Mounted(Box<Mount>),
     /// The copy at its own path `tree`, the project's dependency and version-control directories `bound`
     /// (project-relative) linked into it, and the stat each sealed file's copy had after the sync: nothing binds
     /// them read-only here, so a run that wrote one is seen afterwards ([`Placed::sealed_written`]).
@@ -128,7 +128,7 @@ impl Placed {
     /// The mounts the run enters, if any.
     pub(crate) fn mount(&self) -> Option<&Mount> {
         match self {
-            Placed::Mounted(mount) => Some(mount),
+            Placed::Mounted(mount) => Some(mount.as_ref()),
             Placed::Copied { .. } => None,
         }
     }
@@ -422,7 +422,7 @@ impl Room {
         match state {
             Some(TreeState::Mounted) => {
                 let (mount, done) = self.mount_tree(root, vars, synced, snapshot, fresh)?;
-                Ok(Some((Placed::Mounted(mount), done)))
+                Ok(Some((Placed::Mounted(Box::new(mount)), done)))
             }
             Some(TreeState::Copied { .. }) => {
                 let tree = self.dir.join(tree::PLACE);

@@ -399,7 +399,7 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     plane.allow(room.dir());
     plane.allow(&tree);
     let mut env = Vec::new();
-    super::Placed::Mounted(mount.clone()).confine(&root, &mut env, &mut plane);
+    super::Placed::Mounted(Box::new(mount.clone())).confine(&root, &mut env, &mut plane);
     assert!(plane.closes(&user), "the plane closes HOME outside the run");
     let script = format!(
         "test -e {user}/.marker && echo HELPED; touch {user}/.marker {user}/.node-spawn-wrap-7 && echo NEW; \
@@ -484,7 +484,7 @@ fn a_promises_run_writes_the_rooms_caches_into_a_scratch_thrown_away_after_it() 
         &root,
         &tree,
         &done.bound,
-        &[user.clone()],
+        std::slice::from_ref(&user),
         std::slice::from_ref(&cache),
         &store,
         room.dir(),
@@ -497,7 +497,7 @@ fn a_promises_run_writes_the_rooms_caches_into_a_scratch_thrown_away_after_it() 
     plane.allow(room.dir());
     plane.allow(&tree);
     let mut env = Vec::new();
-    super::Placed::Mounted(mount.clone()).confine(&root, &mut env, &mut plane);
+    super::Placed::Mounted(Box::new(mount.clone())).confine(&root, &mut env, &mut plane);
     let script = format!(
         "cat {cache}/debug/deps/calc-1234; echo; echo swapped > {cache}/debug/deps/calc-1234 && \
          touch {cache}/debug/deps/planted && echo WROTE; echo events > {room}/report/events.jsonl",
@@ -555,7 +555,7 @@ fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
     let recorded = recorded(&[("TMPDIR", "/somewhere")]);
     let mut env = room.env(&recorded, |_| None);
     let mut plane = crate::plane::Plane::default();
-    super::Placed::Mounted(mount).confine(&root, &mut env, &mut plane);
+    super::Placed::Mounted(Box::new(mount)).confine(&root, &mut env, &mut plane);
     let vars: BTreeMap<String, String> = env
         .into_iter()
         .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
