@@ -10,7 +10,7 @@
 # that exits before its tests are done (`std::process::exit(0)` in the code under test, after printing a passing
 # report) leaves its `begin` open: a run cut short. Everything else runs as it would have: a program outside
 # `deps/` (`cargo run`, rustdoc's doctests), a binary that is not libtest's (`harness = false`: its own
-# arguments), and a command line that names a log itself. libtest (1.9x) prints that `--logfile` is deprecated;
+# arguments), nextest's processes, and a command line that names a log itself. libtest (1.9x) prints that `--logfile` is deprecated;
 # where a libtest drops it, its help text goes too, and the binary runs as it is.
 bin=$1
 shift
@@ -28,6 +28,9 @@ case $bin in
 *) exec "$bin" "$@" ;;
 esac
 [ -n "$report" ] || exec "$bin" "$@"
+# nextest runs the binaries through the same runner, one process per test: its results are its own (and a
+# shim's cost per process would be paid once per test).
+[ -z "$NEXTEST" ] || exec "$bin" "$@"
 for arg in "$@"; do
     case $arg in
     --logfile | --logfile=*) exec "$bin" "$@" ;;
