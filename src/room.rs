@@ -31,6 +31,8 @@
 //! the PreToolUse guard and, where it is on, the OS sandbox keep the agent's tools off it).
 
 pub(crate) mod caches;
+#[path = "ecosystem/rust/runner_hook.rs"]
+pub(crate) mod cargo_hook;
 pub(crate) mod env;
 #[path = "ecosystem/cpp/report.rs"]
 pub(crate) mod gtest;
@@ -110,8 +112,8 @@ impl TreeState {
 /// Where one oracle run stands in the room's tree.
 #[derive(Debug)]
 pub(crate) enum Placed {
-    /// The copy mounted at the project's path.
-    Mounted(Mount),
+    /// The copy mounted at the project's path (boxed: the mounts are most of its size).
+    Mounted(Box<Mount>),
     /// The copy at its own path `tree`, the project's dependency and version-control directories `bound`
     /// (project-relative) linked into it, and the stat each sealed file's copy had after the sync: nothing binds
     /// them read-only here, so a run that wrote one is seen afterwards ([`Placed::sealed_written`]).
@@ -126,7 +128,7 @@ impl Placed {
     /// The mounts the run enters, if any.
     pub(crate) fn mount(&self) -> Option<&Mount> {
         match self {
-            Placed::Mounted(mount) => Some(mount),
+            Placed::Mounted(mount) => Some(mount.as_ref()),
             Placed::Copied { .. } => None,
         }
     }
@@ -257,6 +259,19 @@ impl Room {
         self.dir.join(cache.place)
     }
 
+    /// The room's cache directories (of `recorded`'s private caches) a promise's run must leave as it found them
+    /// (issue 39, item 2): the oracle's run runs the agent's code, which can write there (a test binary that
+    /// replaces itself in Cargo's target directory, a bytecode file of a test), and the next run would trust it.
+    /// What the baseline's run filled them with is what every later run starts from; a run's own writes are its
+    /// alone (`mount::Private`), so a promise rebuilds what changed since the baseline, not since the last run.
+    pub(crate) fn fresh_caches(&self, recorded: &Recorded) -> Vec<PathBuf> {
+        recorded
+            .private()
+            .filter(|cache| !cache.file)
+            .map(|cache| self.path_of(cache))
+            .collect()
+    }
+
     /// Empties the room and builds it again (setup: the baseline starts cold, and nothing an earlier loop
     /// left is read).
     pub(crate) fn rebuild(&self, recorded: &Recorded) -> io::Result<()> {
@@ -363,6 +378,7 @@ impl Room {
         vars: &std::collections::BTreeMap<String, String>,
         synced: &mut Synced,
         snapshot: Option<&snapshot::Snapshot>,
+        fresh: &[PathBuf],
     ) -> io::Result<(Mount, tree::Done)> {
         let tree = self.dir.join(tree::PLACE);
         let mut done = synced.sync(root, &tree)?;
@@ -376,6 +392,7 @@ impl Room {
             &tree,
             &done.bound,
             &private_places(vars, &home),
+            fresh,
             &home,
             &self.dir,
             &hidden.cover,
@@ -390,8 +407,9 @@ impl Room {
     }
 
     /// The room's tree for a run of the project at `root` as setup decided it (`state`): mounted (see
-    /// [`Room::mount_tree`]) or, synced the same way, at its own path with the project's bound directories linked
-    /// in; `None` where the runs stand in the project's own tree.
+    /// [`Room::mount_tree`], the room's caches of `fresh` overlaid for the run alone) or, synced the same way, at
+    /// its own path with the project's bound directories linked in; `None` where the runs stand in the project's
+    /// own tree.
     pub(crate) fn place_tree(
         &self,
         state: Option<&TreeState>,
@@ -399,11 +417,12 @@ impl Room {
         vars: &std::collections::BTreeMap<String, String>,
         synced: &mut Synced,
         snapshot: Option<&snapshot::Snapshot>,
+        fresh: &[PathBuf],
     ) -> io::Result<Option<(Placed, tree::Done)>> {
         match state {
             Some(TreeState::Mounted) => {
-                let (mount, done) = self.mount_tree(root, vars, synced, snapshot)?;
-                Ok(Some((Placed::Mounted(mount), done)))
+                let (mount, done) = self.mount_tree(root, vars, synced, snapshot, fresh)?;
+                Ok(Some((Placed::Mounted(Box::new(mount)), done)))
             }
             Some(TreeState::Copied { .. }) => {
                 let tree = self.dir.join(tree::PLACE);
@@ -462,6 +481,9 @@ impl Room {
             caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
         }
         hook::set(&self.dir, &mut vars);
+        if !recorded.cargo_runner_theirs {
+            cargo_hook::set(&self.dir.join(hook::RUST_FILE), &mut vars);
+        }
         gtest::set(&self.dir, &mut vars);
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));

@@ -334,8 +334,6 @@ pub(crate) enum NoReport {
     /// `[profile.NAME.junit]` in `.config/nextest.toml`, selected by `NEXTEST_PROFILE`): a project without
     /// one has none, and loopgate does not write into the project's configuration.
     ProjectConfigOnly,
-    /// The runner has no stable structured report (libtest's JSON needs `-Z unstable-options`).
-    Unstable,
 }
 
 impl Report {

@@ -866,7 +866,14 @@ fn build_tree(
         // so what its tests write beside themselves (a report, a log) can be told apart afterwards
         // (`release_run_outputs`).
         let read_only = std::mem::take(&mut synced.sealed);
-        let placed = room.place_tree(recorded.tree.as_ref(), &project.root, &recorded.vars, &mut synced, None)?;
+        let placed = room.place_tree(
+            recorded.tree.as_ref(),
+            &project.root,
+            &recorded.vars,
+            &mut synced,
+            None,
+            &[],
+        )?;
         synced.sealed = read_only;
         Ok((placed.map(|(placed, _)| placed), synced))
     });

@@ -63,13 +63,15 @@ impl Mount {
     /// The mounts for a run of the project at `root` in its copy `tree`, with `bound` (project-relative) mounted
     /// from the project, the places of `private` the run's own throw-away copies, loopgate's `home` hidden but for
     /// `room`, the places of `outside` covered, the `sealed` files (project-relative) read-only, and the
-    /// `snapshot` (with its store) presented where it is held.
+    /// `snapshot` (with its store) presented where it is held, and the room's caches of `fresh` overlaid so that
+    /// nothing the run writes there is read by a later run.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn prepare(
         root: &Path,
         tree: &Path,
         bound: &[String],
         private: &[PathBuf],
+        fresh: &[PathBuf],
         home: &Path,
         room: &Path,
         outside: &[(PathBuf, bool)],
@@ -116,7 +118,7 @@ impl Mount {
         let nested = snapshot.map_or_else(Vec::new, |snapshot| {
             snapshot.places(&root, &[home.clone(), crate::plane::resolve(snapshot.store())])
         });
-        let mut private = Private::prepare(private, &nested, &room)?;
+        let mut private = Private::prepare(private, &nested, &room, fresh)?;
         let mut presented = match (&mut private, snapshot) {
             (Some(private), Some(snapshot)) => private.present(snapshot),
             _ => Vec::new(),

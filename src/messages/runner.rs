@@ -17,8 +17,6 @@ pub(crate) fn no_report(lang: Speech, why: NoReport) -> &'static str {
         (NoReport::ProjectConfigOnly, Speech::Zh) => {
             "它的 JUnit 报告路径只能来自项目 `.config/nextest.toml` 中的 profile"
         }
-        (NoReport::Unstable, Speech::En) => "it has no stable structured report",
-        (NoReport::Unstable, Speech::Zh) => "它没有稳定的结构化报告",
     }
 }
 

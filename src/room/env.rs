@@ -99,6 +99,9 @@ pub(crate) struct Recorded {
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,
+    /// The project names a Cargo test runner of its own (`cargo_hook::theirs`): the room names none.
+    #[serde(default)]
+    pub cargo_runner_theirs: bool,
     /// Where the oracle's runs stand; `None` for a loop set up before the room had a tree (the project's own).
     #[serde(default)]
     pub tree: Option<super::TreeState>,
@@ -123,6 +126,7 @@ impl Recorded {
         }
         recorded.shared = caches::decide(root, command, &recorded.vars);
         recorded.junit_theirs = caches::junit_theirs(root, command, &recorded.vars);
+        recorded.cargo_runner_theirs = super::cargo_hook::theirs(root, &recorded.vars);
         recorded.tree = Some(super::TreeState::decide(&recorded.vars));
         recorded
     }

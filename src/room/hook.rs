@@ -52,6 +52,11 @@ const PREPEND: &str = include_str!("../ecosystem/php/prepend.php");
 const GO_FILE: &str = "hook/go/loopgate-go-exec";
 const GO: &str = include_str!("../ecosystem/go/go-exec.sh");
 
+/// The cargo hook, in the room: the runner cargo runs every test binary through
+/// (`CARGO_TARGET_<triple>_RUNNER`, set by `cargo_hook` where the project has no runner of its own).
+pub(crate) const RUST_FILE: &str = "hook/rust/loopgate-test-runner";
+const RUST: &str = include_str!("../ecosystem/rust/test-runner.sh");
+
 /// The Ruby hook, in the room: loaded by every Ruby process of a run (`RUBYOPT=-r…`), it finds the events file
 /// from where it stands ([`PLACE`] is two directories up).
 const RUBY_FILE: &str = "hook/ruby/loopgate_report.rb";
@@ -63,12 +68,14 @@ pub(crate) fn install(room: &Path) -> io::Result<()> {
     let python = room.join(PYTHON_DIR);
     super::private_dir(&python)?;
     std::fs::write(python.join("sitecustomize.py"), SITECUSTOMIZE)?;
-    for (place, text) in [(NODE_FILE, NODE), (GO_FILE, GO), (RUBY_FILE, RUBY)] {
+    for (place, text) in [(NODE_FILE, NODE), (GO_FILE, GO), (RUST_FILE, RUST), (RUBY_FILE, RUBY)] {
         let file = room.join(place);
         super::private_dir(file.parent().unwrap_or(room))?;
         std::fs::write(&file, text)?;
     }
-    std::fs::set_permissions(room.join(GO_FILE), std::fs::Permissions::from_mode(0o700))?;
+    for program in [GO_FILE, RUST_FILE] {
+        std::fs::set_permissions(room.join(program), std::fs::Permissions::from_mode(0o700))?;
+    }
     let php = room.join(PHP_DIR);
     super::private_dir(&php)?;
     let prepend = php.join(PHP_PREPEND);

@@ -312,6 +312,7 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
                 &tree,
                 &done.bound,
                 &[],
+                &[],
                 &home,
                 room.dir(),
                 &outside,
@@ -380,14 +381,25 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     let tree = room.dir().join("tree");
     let done = synced.sync(&root, &tree).expect("synced");
     let private = [user.clone()];
-    let mount = super::Mount::prepare(&root, &tree, &done.bound, &private, &store, room.dir(), &[], &[], None)
-        .expect("mount prepared");
+    let mount = super::Mount::prepare(
+        &root,
+        &tree,
+        &done.bound,
+        &private,
+        &[],
+        &store,
+        room.dir(),
+        &[],
+        &[],
+        None,
+    )
+    .expect("mount prepared");
     let mut plane = crate::plane::Plane::new(&store, &[]);
     plane.add(&user.join(".bashrc"));
     plane.allow(room.dir());
     plane.allow(&tree);
     let mut env = Vec::new();
-    super::Placed::Mounted(mount.clone()).confine(&root, &mut env, &mut plane);
+    super::Placed::Mounted(Box::new(mount.clone())).confine(&root, &mut env, &mut plane);
     assert!(plane.closes(&user), "the plane closes HOME outside the run");
     let script = format!(
         "test -e {user}/.marker && echo HELPED; touch {user}/.marker {user}/.node-spawn-wrap-7 && echo NEW; \
@@ -446,6 +458,70 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     assert!(!root.join("written.txt").exists(), "the run wrote into the project");
 }
 
+/// Issue 39, item 2: a promise's run finds the room's caches as the baseline left them, whatever a run before it
+/// wrote there (a test binary that replaced itself), and what it writes there is gone after it; the room's other
+/// directories (the reports) are the real ones.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_promises_run_writes_the_rooms_caches_into_a_scratch_thrown_away_after_it() {
+    if no_scratch() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().canonicalize().expect("canonical").join("user");
+    let root = user.join("src/project");
+    let store = user.join(".local/state/loopgate");
+    let room = Room::at(store.join("rooms/abc"));
+    let cache = room.dir().join("cargo-target");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::create_dir_all(cache.join("debug/deps")).expect("mkdir");
+    std::fs::create_dir_all(room.dir().join("report")).expect("mkdir");
+    std::fs::write(cache.join("debug/deps/calc-1234"), "built at the baseline").expect("write");
+    let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
+    let tree = room.dir().join("tree");
+    let done = synced.sync(&root, &tree).expect("synced");
+    let mount = super::Mount::prepare(
+        &root,
+        &tree,
+        &done.bound,
+        std::slice::from_ref(&user),
+        std::slice::from_ref(&cache),
+        &store,
+        room.dir(),
+        &[],
+        &[],
+        None,
+    )
+    .expect("mount prepared");
+    let mut plane = crate::plane::Plane::new(&store, &[]);
+    plane.allow(room.dir());
+    plane.allow(&tree);
+    let mut env = Vec::new();
+    super::Placed::Mounted(Box::new(mount.clone())).confine(&root, &mut env, &mut plane);
+    let script = format!(
+        "cat {cache}/debug/deps/calc-1234; echo; echo swapped > {cache}/debug/deps/calc-1234 && \
+         touch {cache}/debug/deps/planted && echo WROTE; echo events > {room}/report/events.jsonl",
+        cache = cache.display(),
+        room = room.dir().display(),
+    );
+    let log = dir.path().join("verify.log");
+    for _ in 0..2 {
+        let outcome = run_mounted(&script, &root, &log, Some(&plane), &mount);
+        let text = outcome.output_text();
+        assert!(outcome.passed(), "{text}");
+        assert!(text.contains("built at the baseline\nWROTE"), "{text}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(cache.join("debug/deps/calc-1234")).expect("read"),
+        "built at the baseline"
+    );
+    assert!(!cache.join("debug/deps/planted").exists(), "a run's write outlived it");
+    assert!(
+        room.dir().join("report/events.jsonl").exists(),
+        "the reports are the real ones"
+    );
+}
+
 /// Where `/tmp` is the run's own, so is its temporary directory: `TMPDIR` and its kin name `/tmp`, not the room's
 /// `tmp`, which is kept for the loop.
 #[cfg(target_os = "linux")]
@@ -468,6 +544,7 @@ fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
         &tree,
         &done.bound,
         &private,
+        &[],
         &base.join("store"),
         room.dir(),
         &[],
@@ -478,7 +555,7 @@ fn a_run_whose_tmp_is_its_own_has_it_for_its_temporary_directory() {
     let recorded = recorded(&[("TMPDIR", "/somewhere")]);
     let mut env = room.env(&recorded, |_| None);
     let mut plane = crate::plane::Plane::default();
-    super::Placed::Mounted(mount).confine(&root, &mut env, &mut plane);
+    super::Placed::Mounted(Box::new(mount)).confine(&root, &mut env, &mut plane);
     let vars: BTreeMap<String, String> = env
         .into_iter()
         .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
@@ -504,7 +581,7 @@ fn the_scratchs_places_are_the_outermost_existing_directories() {
         base.join("missing"),
         std::path::PathBuf::from("/"),
     ];
-    let private = crate::confine::mount::Private::build(&places, &[], &room)
+    let private = crate::confine::mount::Private::build(&places, &[], &room, &[])
         .expect("prepared")
         .expect("a place");
     assert_eq!(private.dirs(), [base.join("home")]);

@@ -23,7 +23,7 @@ fn the_persisted_names_load() {
 }
 
 #[test]
-fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_mocha_go_ruby_and_phpunit() {
+fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_jest_mocha_go_cargo_ruby_and_phpunit() {
     let private: Vec<Runner> = Runner::ALL
         .into_iter()
         .filter(|r| r.row().report.missing().is_none())
@@ -34,7 +34,9 @@ fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_m
             Runner::Pytest,
             Runner::PytestDoctestModules,
             Runner::Unittest,
+            Runner::Jest,
             Runner::Mocha,
+            Runner::Cargo,
             Runner::Go,
             Runner::Ctest,
             Runner::Gtest,
@@ -46,8 +48,9 @@ fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_m
     assert_eq!(Runner::Minitest.row().report, Report::HookNamed);
     assert_eq!(Runner::Rspec.row().report, Report::HookNamed);
     assert_eq!(Runner::Unittest.row().report, Report::Hook);
-    assert_eq!(Runner::Jest.row().report.missing(), Some(NoReport::CommandLineOnly));
-    assert_eq!(Runner::Cargo.row().report.missing(), Some(NoReport::Unstable));
+    assert_eq!(Runner::Jest.row().report, Report::Hook);
+    assert_eq!(Runner::Cargo.row().report, Report::HookNamed);
+    assert_eq!(Runner::Vitest.row().report.missing(), Some(NoReport::CommandLineOnly));
 }
 
 #[test]

@@ -719,3 +719,75 @@ func TestSkipped(t *testing.T) {
     ),
     js: false,
 };
+
+/// A Cargo workspace with every kind of test binary cargo runs (issue 39, item 1): a library's unit tests and its
+/// doctests (edition 2021: rustdoc runs each), a bin target's unit tests, a `harness = false` test, and a member of
+/// edition 2024 whose doctests are merged into one binary; `--no-fail-fast`, so the baseline runs them all.
+pub const CARGO_MIXED: Fixture = Fixture {
+    verify: "cargo test --workspace --no-fail-fast",
+    files: &[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\nmembers = [\"util\"]\n\n[[test]]\nname = \"custom\"\nharness = false\n",
+        ),
+        ("src/lib.rs", MIXED_LIB_BUGGY),
+        (
+            "src/main.rs",
+            "fn main() {\n    println!(\"{}\", calc::add(1, 1));\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses() {\n        assert_eq!(\"2\".parse::<i32>().ok(), Some(2));\n    }\n}\n",
+        ),
+        (
+            "tests/custom.rs",
+            "fn main() {\n    assert_eq!(calc::add(2, 2), 4);\n    println!(\"custom harness: ok\");\n}\n",
+        ),
+        (
+            "util/Cargo.toml",
+            "[package]\nname = \"util\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+        ),
+        (
+            "util/src/lib.rs",
+            "/// Twice `x`.\n///\n/// ```\n/// assert_eq!(util::twice(2), 4);\n/// ```\npub fn twice(x: i32) -> i32 {\n    x * 2\n}\n\n/// Half `x`.\n///\n/// ```\n/// assert_eq!(util::half(4), 2);\n/// ```\npub fn half(x: i32) -> i32 {\n    x / 2\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn twice_and_half() {\n        assert_eq!(super::half(super::twice(3)), 3);\n    }\n}\n",
+        ),
+    ],
+    fix: ("src/lib.rs", MIXED_LIB_FIXED),
+    js: false,
+};
+
+macro_rules! mixed_lib {
+    ($body:literal) => {
+        concat!(
+            "/// The sum.\n///\n/// ```\n/// assert_eq!(calc::add(1, 2), 3);\n/// ```\npub fn add(a: i32, b: i32) -> i32 {\n    ",
+            $body,
+            "\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 2), 3);\n    }\n\n    #[test]\n    fn zero() {\n        assert_eq!(add(0, 0), 0);\n    }\n}\n"
+        )
+    };
+}
+const MIXED_LIB_BUGGY: &str = mixed_lib!("a - b");
+const MIXED_LIB_FIXED: &str = mixed_lib!("a + b");
+
+/// Jest with two projects in `package.json` (each its own `testMatch` and `displayName`), a test file in each.
+pub const JEST_PROJECTS: Fixture = Fixture {
+    verify: "npm test --silent",
+    files: &[
+        (
+            "package.json",
+            r#"{"name": "calc", "version": "1.0.0", "scripts": {"test": "jest --ci"},
+ "jest": {"projects": [
+   {"displayName": "unit", "testMatch": ["<rootDir>/test/**/*.test.js"]},
+   {"displayName": "more", "testMatch": ["<rootDir>/more/**/*.test.js"]}
+ ]}}
+"#,
+        ),
+        ("src/calc.js", CJS_CALC),
+        (
+            "test/calc.test.js",
+            case_table_test!("const calc = require('../src/calc.js');\nconst cases = require('./cases.json');"),
+        ),
+        ("test/cases.json", CASES),
+        (
+            "more/mul.test.js",
+            "const calc = require('../src/calc.js');\n\ntest('multiplies by one', () => {\n  expect(calc.mul(7, 1)).toBe(7);\n});\n",
+        ),
+    ],
+    fix: ("src/calc.js", CJS_CALC_FIXED),
+    js: true,
+};

@@ -47,6 +47,9 @@ pub(crate) struct Private {
     staging: CString,
     /// Each place (the outermost of those asked for), with the mounts below it, outermost first.
     places: Vec<Vec<Layer>>,
+    /// The room's own caches the run must not leave anything in for a later run (`room::caches`, at a promise):
+    /// each overlaid once the room is bound back, its lower layer what the baseline's run filled.
+    fresh: Vec<Layer>,
 }
 
 /// One layer of a place: a directory overlaid, or a file (a mount of a single file below a place) bound back.
@@ -66,15 +69,25 @@ impl Private {
     /// what does not exist are skipped) for a room at `room`, with each of `nested` (the snapshot's places, see
     /// `room::snapshot`) overlaid on its own inside the place holding it, or as a place of its own; `None` where
     /// this machine cannot overlay them (see [`probe`]) or nothing is left.
-    pub(crate) fn prepare(places: &[PathBuf], nested: &[PathBuf], room: &Path) -> io::Result<Option<Private>> {
+    pub(crate) fn prepare(
+        places: &[PathBuf],
+        nested: &[PathBuf],
+        room: &Path,
+        fresh: &[PathBuf],
+    ) -> io::Result<Option<Private>> {
         if Private::probe().is_err() {
             return Ok(None);
         }
-        Self::build(places, nested, room)
+        Self::build(places, nested, room, fresh)
     }
 
     /// [`Private::prepare`] without the probe.
-    pub(crate) fn build(places: &[PathBuf], nested: &[PathBuf], room: &Path) -> io::Result<Option<Private>> {
+    pub(crate) fn build(
+        places: &[PathBuf],
+        nested: &[PathBuf],
+        room: &Path,
+        fresh: &[PathBuf],
+    ) -> io::Result<Option<Private>> {
         let canonical = |paths: &[PathBuf]| -> Vec<PathBuf> {
             let mut out: Vec<PathBuf> = paths
                 .iter()
@@ -136,7 +149,20 @@ impl Private {
                 .collect::<io::Result<Vec<_>>>()?;
             groups.push(group);
         }
-        if groups.is_empty() {
+        let fresh = canonical(fresh)
+            .into_iter()
+            .map(|path| {
+                layers += 1;
+                Ok(Layer {
+                    path: cstring(&path)?,
+                    dir: true,
+                    upper: CString::new(format!("{layers}u")).map_err(io::Error::other)?,
+                    work: CString::new(format!("{layers}w")).map_err(io::Error::other)?,
+                    snapshot: None,
+                })
+            })
+            .collect::<io::Result<Vec<_>>>()?;
+        if groups.is_empty() && fresh.is_empty() {
             return Ok(None);
         }
         let room = room.canonicalize()?;
@@ -146,6 +172,7 @@ impl Private {
             room: cstring(&room)?,
             staging: cstring(&staging)?,
             places: groups,
+            fresh,
         }))
     }
 
@@ -155,6 +182,7 @@ impl Private {
         self.places
             .iter()
             .flatten()
+            .chain(&self.fresh)
             .filter(|layer| layer.dir)
             .map(|layer| PathBuf::from(std::ffi::OsStr::from_bytes(layer.path.to_bytes())))
             .collect()
@@ -237,6 +265,13 @@ impl Private {
         let mut source = Buf::new();
         source.fd_path(room.0);
         bind(source.as_cstr()?, &self.room)?;
+        for layer in &self.fresh {
+            // A cache that cannot be overlaid stays the real one: the run is then as warm, and as trusting, as
+            // before the scratch.
+            if let Ok(lower) = Fd::open(&layer.path) {
+                let _ = overlay(&staging, None, &lower, layer);
+            }
+        }
         // The layers stay reachable by the overlays alone: the run does not see them.
         tmpfs(&self.staging, 0)
     }
@@ -426,7 +461,7 @@ fn probe_in(dir: &Path) -> Result<(), String> {
     for made in [&place, &room] {
         std::fs::create_dir_all(made).map_err(|e| e.to_string())?;
     }
-    let private = Private::build(std::slice::from_ref(&place), &[], &room)
+    let private = Private::build(std::slice::from_ref(&place), &[], &room, &[])
         .map_err(|e| e.to_string())?
         .ok_or("nothing to overlay")?;
     let maps = super::identity_maps().map_err(|e| e.to_string())?;

@@ -21,7 +21,9 @@ pub(super) const NODE_TEST: Row = Row {
     report: Report::None(NoReport::CommandLineOnly),
 };
 
-/// Jest: `jest.config.*` or `package.json`'s `jest`; `testMatch` (path globs) and `testRegex`.
+/// Jest: `jest.config.*` or `package.json`'s `jest`; `testMatch` (path globs) and `testRegex`. loopgate's
+/// `NODE_OPTIONS` hook asks Jest's main process for its JSON report at a private path and records its test files
+/// (`room::hook`).
 pub(super) const JEST: Row = Row {
     name: "jest",
     config: Config {
@@ -34,7 +36,7 @@ pub(super) const JEST: Row = Row {
         regex_keys: &["testRegex"],
         ..TestFiles::NONE
     },
-    report: Report::None(NoReport::CommandLineOnly),
+    report: Report::Hook,
 };
 
 /// Vitest: `vitest.config.*`, `vite.config.*` or `vitest.workspace.*`; `include` (path globs).

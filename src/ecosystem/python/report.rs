@@ -46,6 +46,9 @@ pub(crate) struct Report {
     named: BTreeMap<String, TestOutcome>,
     /// Runs recorded whole rather than test by test (`go test`'s binaries, by file name), with how they ended.
     runs: BTreeMap<String, TestOutcome>,
+    /// Some events are cargo's runner hook's, whose names differ from the output's in ways of their own
+    /// (`room::cargo_hook::event_name`).
+    cargo: bool,
 }
 
 /// The runner name of the Go hook's events, which record whole test binaries, not tests.
@@ -76,6 +79,7 @@ impl Report {
         let mut report = Report::default();
         for line in text.lines() {
             let event: Event = serde_json::from_str(line).map_err(|_| Problem::CutShort)?;
+            report.cargo |= event.runner == crate::runner::Runner::Cargo.name();
             let outcome = match event.event.as_str() {
                 "begin" => {
                     *open.entry(event.pid).or_default() += 1;
@@ -131,9 +135,24 @@ impl Report {
         }
     }
 
-    /// A name of the output as this report names it.
-    fn key(&self, name: &str) -> String {
-        if self.junit { junit_name(name) } else { name.to_string() }
+    /// A name of the output as this report names it; `None` for a name no hook of this report could record
+    /// (cargo's doctests, which rustdoc runs).
+    fn key(&self, name: &str) -> Option<String> {
+        if self.junit {
+            Some(junit_name(name))
+        } else if self.cargo {
+            super::cargo_hook::event_name(name)
+        } else {
+            Some(name.to_string())
+        }
+    }
+
+    /// Whether the report holds the output's test `name` (any way where no hook could record it).
+    fn has(&self, name: &str, outcome: Option<TestOutcome>) -> bool {
+        self.key(name).is_none_or(|key| match outcome {
+            Some(outcome) => self.tests.get(&key) == Some(&outcome),
+            None => self.tests.contains_key(&key),
+        })
     }
 
     /// Whether the report names exactly the tests `results` holds (read from stdout), no more, no fewer.
@@ -141,10 +160,7 @@ impl Report {
         !results.truncated
             && !self.tests.is_empty()
             && results.tests.len() == self.tests.len()
-            && results
-                .tests
-                .keys()
-                .all(|name| self.tests.contains_key(&self.key(name)))
+            && results.tests.keys().all(|name| self.has(name, None))
     }
 
     /// Whether the report names every test `results` holds (read from stdout), and maybe more: the start hooks
@@ -155,12 +171,7 @@ impl Report {
         if self.tests.is_empty() && !self.runs.is_empty() {
             return !results.tests.is_empty();
         }
-        !results.truncated
-            && !results.tests.is_empty()
-            && results
-                .tests
-                .keys()
-                .all(|name| self.tests.contains_key(&self.key(name)))
+        !results.truncated && !results.tests.is_empty() && results.tests.keys().all(|name| self.has(name, None))
     }
 
     /// Why a run that passed by its exit status and stdout (`results`) does not pass by this report.
@@ -181,9 +192,7 @@ impl Report {
         let unreported: Vec<String> = results
             .tests
             .iter()
-            .filter(|(name, outcome)| {
-                **outcome == TestOutcome::Passed && self.tests.get(&self.key(name)) != Some(&TestOutcome::Passed)
-            })
+            .filter(|(name, outcome)| **outcome == TestOutcome::Passed && !self.has(name, Some(TestOutcome::Passed)))
             .map(|(name, _)| name.clone())
             .collect();
         (!unreported.is_empty()).then_some(Problem::Unreported(unreported))
@@ -419,6 +428,41 @@ mod tests {
         assert_eq!(
             events(&[BEGIN, PASS, &fail, END]).map(|r| r.holds(&TestResults::default())),
             Ok(Some(Problem::Failed(1)))
+        );
+    }
+
+    /// cargo's hook names a bin target's unit tests by the binary alone and cannot see doctests: the output's
+    /// names of both are held as the hook can hold them, so a project with doctests keeps its events.
+    #[test]
+    fn cargos_events_hold_the_outputs_names_of_bins_and_leave_doctests_to_the_output() {
+        let cargo =
+            |event: &str, name: &str| format!(r#"{{"runner":"cargo test","pid":3,"event":"{event}","name":"{name}"}}"#);
+        let lines = [
+            cargo("begin", ""),
+            cargo("pass", "calc tests::adds"),
+            cargo("pass", "tool tests::parses"),
+            cargo("end", ""),
+        ];
+        let report = events(&lines.iter().map(String::as_str).collect::<Vec<_>>()).expect("reads");
+        let honest = results(&[
+            ("calc tests::adds", TestOutcome::Passed),
+            ("tool(src/main.rs) tests::parses", TestOutcome::Passed),
+            ("doc calc src/lib.rs - add", TestOutcome::Passed),
+        ]);
+        assert!(report.covers(&honest), "{report:?}");
+        assert_eq!(report.holds(&honest), None);
+        let forged = results(&[
+            ("calc tests::adds", TestOutcome::Passed),
+            ("calc tests::zero", TestOutcome::Passed),
+        ]);
+        assert_eq!(
+            report.holds(&forged),
+            Some(Problem::Unreported(vec!["calc tests::zero".into()]))
+        );
+        assert_eq!(
+            events(&[&cargo("begin", ""), &cargo("pass", "calc tests::adds")]),
+            Err(Problem::CutShort),
+            "a binary that exited before its tests were done"
         );
     }
 

@@ -4,11 +4,13 @@
 
 use super::{Config, NoReport, Report, Row, TestFiles};
 
+/// `cargo test`: libtest's per-test log through loopgate's runner hook (`room::cargo_hook`), whose events name
+/// the tests (`-q` prints a dot per test).
 pub(super) const CARGO: Row = Row {
     name: "cargo test",
     config: Config::NONE,
     tests: TestFiles::NONE,
-    report: Report::None(NoReport::Unstable),
+    report: Report::HookNamed,
 };
 
 /// nextest: `.config/nextest.toml` at the workspace root (what makes `--verify auto` choose it).

@@ -63,7 +63,14 @@ impl InRoom {
         let known = synced.files.len();
         let placed = self
             .room
-            .place_tree(state, &project.root, &self.recorded.vars, &mut synced, snapshot)
+            .place_tree(
+                state,
+                &project.root,
+                &self.recorded.vars,
+                &mut synced,
+                snapshot,
+                &self.room.fresh_caches(&self.recorded),
+            )
             .map_err(|source| Error::Io {
                 action: "sync the oracle's tree in",
                 path: self.room.dir().to_path_buf(),

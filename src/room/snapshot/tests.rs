@@ -359,6 +359,7 @@ fn a_run_in_the_namespace_reads_the_snapshot_at_every_held_path() {
         &tree,
         &done.bound,
         std::slice::from_ref(&user),
+        &[],
         &store,
         room.dir(),
         &[],
