@@ -19,6 +19,8 @@ pub mod derive;
 mod makefile;
 pub mod observed;
 pub mod parts;
+#[path = "ecosystem/jvm/pom.rs"]
+mod pom;
 #[path = "ecosystem/python/toolchain.rs"]
 mod python_toolchain;
 pub mod resolved;
