@@ -43,6 +43,8 @@ mod fresh_moves;
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]
 mod honest_changes;
+#[path = "gaming/jvm_moves.rs"]
+mod jvm_moves;
 #[path = "gaming/per_test.rs"]
 mod per_test;
 #[path = "gaming/php_moves.rs"]
