@@ -152,7 +152,7 @@ fn the_layer_table_is_read_from_architecture_md() {
 #[test]
 fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
     let ecosystems = ecosystems(&src());
-    for name in ["python", "js", "rust", "go", "make", "shell", "ruby", "php", "cpp"] {
+    for name in ["python", "js", "rust", "go", "make", "shell", "ruby", "php", "cpp", "jvm"] {
         assert!(
             ecosystems.contains(name),
             "`src/ecosystem/{name}/` is missing: {ecosystems:?}"
@@ -248,6 +248,11 @@ const TOOL_WORDS: &[&str] = &[
     "gtest",
     "googletest",
     "catch2",
+    "maven",
+    "mvn",
+    "surefire",
+    "junit",
+    "gradle",
 ];
 
 /// Files whose name is an ecosystem's word but that are not of that ecosystem, and why. Each is named here, one
