@@ -152,7 +152,9 @@ fn the_layer_table_is_read_from_architecture_md() {
 #[test]
 fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
     let ecosystems = ecosystems(&src());
-    for name in ["python", "js", "rust", "go", "make", "shell", "ruby", "php", "cpp", "jvm"] {
+    for name in [
+        "python", "js", "rust", "go", "make", "shell", "ruby", "php", "cpp", "jvm",
+    ] {
         assert!(
             ecosystems.contains(name),
             "`src/ecosystem/{name}/` is missing: {ecosystems:?}"

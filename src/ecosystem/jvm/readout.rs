@@ -83,27 +83,61 @@ impl SurefireScanner {
     }
 }
 
+/// The console launcher's two themes (`--details-theme`; ASCII where the locale is not UTF-8, as in a bare
+/// environment): the branch marks, the width of one level of indentation, the characters that indent, and the
+/// status marks with the outcome each gives (`None`: skipped).
+const THEMES: [Theme; 2] = [
+    Theme {
+        branches: ["├─ ", "└─ "],
+        level: 3,
+        indent: ['│', ' '],
+        marks: [
+            (" ✔", Some(TestOutcome::Passed)),
+            (" ✘", Some(TestOutcome::Failed)),
+            (" ■", Some(TestOutcome::Failed)),
+            (" ↷", None),
+        ],
+    },
+    Theme {
+        branches: ["+-- ", "'-- "],
+        level: 2,
+        indent: ['|', ' '],
+        marks: [
+            (" [OK]", Some(TestOutcome::Passed)),
+            (" [X]", Some(TestOutcome::Failed)),
+            (" [A]", Some(TestOutcome::Failed)),
+            (" [S]", None),
+        ],
+    },
+];
+
+struct Theme {
+    branches: [&'static str; 2],
+    level: usize,
+    indent: [char; 2],
+    marks: [(&'static str, Option<TestOutcome>); 4],
+}
+
 /// A console-launcher tree line: its depth (engines at 0) and the node's text up to its status mark, with the
 /// outcome that mark gives (`None` for a skip).
 fn tree_node(line: &str) -> Option<(usize, &str, Option<TestOutcome>)> {
-    let at = line.find("├─ ").or_else(|| line.find("└─ "))?;
-    let prefix = &line[..at];
-    if !prefix.chars().all(|c| c == '│' || c == ' ') {
-        return None;
-    }
-    let depth = prefix.chars().count() / 3;
-    let rest = &line[at + "├─ ".len()..];
-    for (mark, outcome) in [
-        (" ✔", Some(TestOutcome::Passed)),
-        (" ✘", Some(TestOutcome::Failed)),
-        (" ■", Some(TestOutcome::Failed)),
-        (" ↷", None),
-    ] {
-        if let Some(end) = rest.find(mark) {
-            return Some((depth, &rest[..end], outcome));
+    THEMES.iter().find_map(|theme| {
+        let (at, branch) = theme
+            .branches
+            .iter()
+            .filter_map(|b| line.find(b).map(|at| (at, *b)))
+            .min()?;
+        let prefix = &line[..at];
+        if !prefix.chars().all(|c| theme.indent.contains(&c)) {
+            return None;
         }
-    }
-    None
+        let depth = prefix.chars().count() / theme.level;
+        let rest = &line[at + branch.len()..];
+        theme
+            .marks
+            .iter()
+            .find_map(|(mark, outcome)| rest.find(mark).map(|end| (depth, &rest[..end], *outcome)))
+    })
 }
 
 pub(super) fn is_console_marker(line: &str) -> bool {
@@ -299,11 +333,38 @@ Test run finished after 233 ms
         );
     }
 
+    /// The same run in the ASCII theme, where the locale is not UTF-8.
+    const CONSOLE_ASCII: &str = ".
++-- JUnit Platform Suite [OK]
++-- JUnit Jupiter [OK]
+| +-- CalcTest [OK]
+| | +-- adds() [OK]
+| | +-- later() [S] not yet
+| | +-- Negative [OK]
+| | | '-- addsNegative() [X] negative ==> expected: <-2> but was: <-1>
+| | '-- zero() [OK]
+| '-- MoreTest [OK]
+|   '-- more() [OK]
+'-- JUnit Vintage [OK]
+
+Test run finished after 233 ms
+[         4 tests successful      ]
+[         1 tests skipped         ]
+[         0 tests aborted         ]
+[         1 tests failed          ]
+";
+
     #[test]
     fn the_console_launchers_tree_names_every_test_by_its_classes() {
+        for text in [CONSOLE, CONSOLE_ASCII] {
+            console_tree(text);
+        }
+    }
+
+    fn console_tree(text: &str) {
         let mut scanner = ConsoleScanner::default();
         let mut names = TestResults::default();
-        let counts: Vec<_> = CONSOLE.lines().filter_map(|l| scanner.feed(l, &mut names)).collect();
+        let counts: Vec<_> = text.lines().filter_map(|l| scanner.feed(l, &mut names)).collect();
         assert_eq!(counts, vec![TestCounts::new(4, 1, 1, 0)]);
         assert_eq!(names.get("CalcTest.adds()"), Some(TestOutcome::Passed));
         assert_eq!(names.get("CalcTest.Negative.addsNegative()"), Some(TestOutcome::Failed));
@@ -311,7 +372,11 @@ Test run finished after 233 ms
         assert_eq!(names.get("MoreTest.more()"), Some(TestOutcome::Passed));
         assert_eq!(names.get("CalcTest.later()"), None, "a skip did not run");
         assert_eq!(names.tests.len(), 4, "engines and classes are no tests: {names:?}");
-        assert!(CONSOLE.lines().any(is_console_marker));
+        assert!(text.lines().any(is_console_marker));
+    }
+
+    #[test]
+    fn the_console_launchers_failures_carry_their_messages() {
         let found = console_failures(&lines(CONSOLE));
         assert_eq!(found.tests.len(), 1, "{found:?}");
         assert_eq!(found.tests[0].name, "CalcTest.Negative.addsNegative()");

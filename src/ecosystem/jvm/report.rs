@@ -27,7 +27,9 @@ const REPORTS: [&str; 2] = ["target", "surefire-reports"];
 const MODULE_DEPTH: usize = 6;
 
 /// Every module's reports directory under `tree` that exists: the root's, and those of directories below it
-/// (not inside a build directory, a hidden or a dependency directory).
+/// (not inside a build directory, a hidden or a dependency directory). Only a Maven module (a directory with a
+/// `pom.xml`) is walked below the first level, so a project of another ecosystem costs two directory levels
+/// at each run, not a walk of its tree.
 fn dirs(tree: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![(tree.to_path_buf(), 0)];
@@ -36,7 +38,7 @@ fn dirs(tree: &Path) -> Vec<PathBuf> {
         if reports.is_dir() {
             found.push(reports);
         }
-        if depth >= MODULE_DEPTH {
+        if depth >= MODULE_DEPTH || (depth >= 1 && !dir.join("pom.xml").is_file()) {
             continue;
         }
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
@@ -82,28 +84,16 @@ pub(crate) fn read(tree: &Path) -> Result<(TestResults, Option<Problem>), Proble
     if files.is_empty() {
         return Err(Problem::Missing);
     }
-    let mut results = TestResults::default();
-    let mut merged = std::collections::BTreeMap::new();
+    let mut merged = Report::default();
     for file in &files {
-        for (name, outcome) in Report::read(file)?.tests {
-            let before = merged.entry(name).or_insert(outcome);
-            *before = (*before).max(outcome);
-        }
+        merged.absorb(Report::read(file)?);
     }
-    for (name, outcome) in &merged {
-        results.record(&java_name(name), *outcome);
+    let mut results = TestResults::default();
+    for (name, outcome) in &merged.tests {
+        results.record(&Report::dotted(name), *outcome);
     }
-    let failed = merged.values().filter(|o| **o == TestOutcome::Failed).count();
+    let failed = merged.tests.values().filter(|o| **o == TestOutcome::Failed).count();
     Ok((results, (failed > 0).then_some(Problem::Failed(failed))))
-}
-
-/// A report's `classname::name` as `package.Class.method`.
-fn java_name(name: &str) -> String {
-    match name.split_once("::") {
-        Some(("", test)) => test.to_string(),
-        Some((class, test)) => format!("{class}.{test}"),
-        None => name.to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -142,8 +132,9 @@ mod tests {
         std::fs::write(path, text).expect("write");
     }
 
-    /// Every module's reports are read together, by `package.Class.method`; a skip did not run; a failure and
-    /// an error failed, and the run's reports hold no pass.
+    /// Every module's reports are read together, by `package.Class.method` — a module below the first level
+    /// only inside Maven modules (`app/pom.xml`), not in any directory (`docs/site/`) —; a skip did not run;
+    /// a failure and an error failed, and the run's reports hold no pass.
     #[test]
     fn every_modules_reports_name_the_tests() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -155,8 +146,20 @@ mod tests {
             MORE,
         );
         write(dir.path(), "src/test/java/target/surefire-reports/TEST-x.xml", MORE);
+        write(dir.path(), "app/pom.xml", "<project/>");
+        let core = MORE.replace("more.MoreTest", "core.CoreTest");
+        write(
+            dir.path(),
+            "app/core/target/surefire-reports/TEST-calc.core.CoreTest.xml",
+            &core,
+        );
+        write(dir.path(), "docs/site/target/surefire-reports/TEST-stale.xml", MORE);
         let (results, problem) = read(dir.path()).expect("reports");
-        assert_eq!(results.tests.len(), 4, "{results:?}");
+        assert_eq!(results.tests.len(), 5, "{results:?}");
+        assert_eq!(
+            results.get("calc.core.CoreTest.adds(int)[1]"),
+            Some(TestOutcome::Passed)
+        );
         assert_eq!(results.get("calc.CalcTest.adds"), Some(TestOutcome::Passed));
         assert_eq!(results.get("calc.CalcTest.addsNegative"), Some(TestOutcome::Failed));
         assert_eq!(results.get("calc.CalcTest.divides"), Some(TestOutcome::Failed));

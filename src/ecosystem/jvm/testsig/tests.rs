@@ -152,33 +152,37 @@ fn java_table() {
     run_table(Lang::Java, Scope::TestFile, BASE, CASES);
 }
 
+/// Each unit as `Kind path`, depth first: a nested unit's path holds its containers (`CalcTest/adds`).
+fn outline(units: &[crate::testsig::Unit], path: &str, out: &mut Vec<String>) {
+    for unit in units {
+        let name = if unit.kind == UnitKind::Import {
+            "import".to_string()
+        } else {
+            format!("{path}{}", unit.name)
+        };
+        out.push(format!("{:?} {name}", unit.kind));
+        outline(&unit.children, &format!("{name}/"), out);
+    }
+}
+
 #[test]
 fn java_units_have_the_expected_shape() {
-    let units = parse(Lang::Java, BASE);
-    let top: Vec<(UnitKind, &str)> = units.iter().map(|u| (u.kind, u.name.as_str())).collect();
-    assert_eq!(top.len(), 7, "{top:?}");
-    assert!(top[..6].iter().all(|(kind, _)| *kind == UnitKind::Import), "{top:?}");
-    assert_eq!(top[6], (UnitKind::Container, "CalcTest"));
-    let members: Vec<(UnitKind, &str)> = units[6].children.iter().map(|u| (u.kind, u.name.as_str())).collect();
-    assert_eq!(
-        members,
-        vec![
-            (UnitKind::Helper, "calc"),
-            (UnitKind::Setup, "setUp"),
-            (UnitKind::Test, "adds"),
-            (UnitKind::Test, "multiplies"),
-            (UnitKind::Helper, "products"),
-            (UnitKind::Test, "printsUsage"),
-            (UnitKind::Container, "Negative"),
-            (UnitKind::Helper, "helper"),
-        ]
-    );
-    let nested: Vec<(UnitKind, &str)> = units[6].children[6]
-        .children
-        .iter()
-        .map(|u| (u.kind, u.name.as_str()))
-        .collect();
-    assert_eq!(nested, vec![(UnitKind::Test, "addsNegatives")]);
+    let mut got = Vec::new();
+    outline(&parse(Lang::Java, BASE), "", &mut got);
+    let mut want = vec!["Import import"; 6];
+    want.extend([
+        "Container CalcTest",
+        "Helper CalcTest/calc",
+        "Setup CalcTest/setUp",
+        "Test CalcTest/adds",
+        "Test CalcTest/multiplies",
+        "Helper CalcTest/products",
+        "Test CalcTest/printsUsage",
+        "Container CalcTest/Negative",
+        "Test CalcTest/Negative/addsNegatives",
+        "Helper CalcTest/helper",
+    ]);
+    assert_eq!(got, want);
 }
 
 #[test]
