@@ -474,6 +474,10 @@ fn test_file(lang: loopgate::testsig::Lang, lines: usize) -> String {
             "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
             "\nfinal class CalcNTest extends TestCase\n{\n    protected function setUp(): void\n    {\n        $this->calc = new Calc();\n    }\n\n    /** @dataProvider rows */\n    public function testAddsN(int $a, int $b, int $want): void\n    {\n        $this->assertSame($want, $this->calc->add($a, $b)); // sum\n    }\n\n    public static function rows(): array\n    {\n        return [[1, 2, 3], 'zero' => [0, 0, 0]];\n    }\n}\n",
         ),
+        Lang::Java => (
+            "package calc;\n\nimport org.junit.jupiter.api.Test;\n",
+            "\nclass CalcNTest {\n    private Calc calc;\n\n    @BeforeEach\n    void setUp() {\n        calc = new Calc();\n    }\n\n    @ParameterizedTest\n    @CsvSource({\"1, 2, 3\", \"0, 0, 0\"})\n    void addsN(int a, int b, int want) {\n        assertEquals(want, calc.add(a, b)); // sum\n    }\n\n    @Test\n    void textN() {\n        assertEquals(\"\"\"\n            a \"}\"\n            \"\"\", calc.show('{'));\n    }\n}\n",
+        ),
         Lang::Shell => (
             "setup() {\n  load ../lib/calc.sh\n}\n",
             "\nhelper_N() {\n  echo \"${1:-x}\" | tr a b\n}\n\n@test \"adds numbers N\" {\n  [ \"$(add 1 2)\" -eq 3 ] # three\n}\n\n@test 'prints usage N' {\n  run add\n  [ \"$status\" -ne 0 ]\n  [[ \"$output\" == *usage* ]]\n}\n",

@@ -21,6 +21,8 @@ pub(crate) mod make_plan;
 mod makefile;
 pub mod observed;
 pub mod parts;
+#[path = "ecosystem/jvm/pom.rs"]
+mod pom;
 #[path = "ecosystem/python/toolchain.rs"]
 mod python_toolchain;
 pub mod resolved;

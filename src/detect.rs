@@ -16,7 +16,8 @@
 //! 7. CMake: a root `CMakeLists.txt` that turns testing on (`enable_testing()` or `include(CTest)`) → configure,
 //!    build and run ctest in `build/` ([`CMAKE`]; the room's tree does not copy a build directory, so the
 //!    command builds its own);
-//! 8. a `check` recipe or target (justfile, then Makefile).
+//! 8. Maven: a root `pom.xml` → `mvn test` (`./mvnw test` with the project's Maven wrapper; `ecosystem/jvm`);
+//! 9. a `check` recipe or target (justfile, then Makefile).
 //!
 //! Invariant: reads only the project root (and `tests/` / `test/` one level down) and `PATH`; never runs anything.
 
@@ -107,6 +108,10 @@ pub(crate) enum Fact {
         file: Option<&'static str>,
         composer: bool,
     },
+    /// A root `pom.xml` makes it a Maven project; `wrapper`: it has a Maven wrapper (`mvnw`).
+    MavenPom {
+        wrapper: bool,
+    },
     /// The chosen program is not on `PATH` here (the verify will fail until it is).
     NotOnPath {
         program: String,
@@ -135,6 +140,8 @@ fn cmake(text: Option<String>) -> Option<Candidate> {
         .then(|| (CMAKE.to_string(), vec![Fact::CMakeTests]))
 }
 
+#[path = "ecosystem/jvm/detect.rs"]
+mod jvm;
 #[path = "ecosystem/ruby/detect.rs"]
 mod ruby;
 
@@ -200,6 +207,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
         ruby::ruby(root),
         phpunit(root),
         cmake(read("CMakeLists.txt")),
+        jvm::maven(root),
         runner("check"),
     ]
     .into_iter()
@@ -208,7 +216,7 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php), or a CMakeLists.txt with enable_testing(); pass the command with `--verify 'CMD'`",
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php), or a CMakeLists.txt with enable_testing(), or a Maven pom.xml; pass the command with `--verify 'CMD'`",
             root.display()
         ));
     };

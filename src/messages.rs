@@ -386,6 +386,10 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::En, Fact::CMakeTests) => "CMakeLists.txt turns testing on (ctest)".into(),
         (Speech::En, Fact::RubyTests { dir, runner }) => format!("{dir}/ holds Ruby test files {runner} runs"),
         (Speech::En, Fact::RakeTestTask { file }) => format!("{file} defines a rake test task"),
+        (Speech::En, Fact::MavenPom { wrapper: false }) => "pom.xml makes it a Maven project (Surefire)".into(),
+        (Speech::En, Fact::MavenPom { wrapper: true }) => {
+            "pom.xml makes it a Maven project (Surefire), with its Maven wrapper".into()
+        }
         (Speech::En, Fact::Phpunit { file, composer }) => format!(
             "{}{}",
             file.map_or("tests/ holds PHPUnit tests (*Test.php)".into(), |f| format!(
@@ -416,6 +420,10 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
         (Speech::Zh, Fact::CMakeTests) => "CMakeLists.txt 启用了测试(ctest)".into(),
         (Speech::Zh, Fact::RubyTests { dir, runner }) => format!("{dir}/ 中有 {runner} 运行的 Ruby 测试文件"),
         (Speech::Zh, Fact::RakeTestTask { file }) => format!("{file} 定义了 rake 测试任务"),
+        (Speech::Zh, Fact::MavenPom { wrapper: false }) => "pom.xml 表明这是 Maven 项目(Surefire)".into(),
+        (Speech::Zh, Fact::MavenPom { wrapper: true }) => {
+            "pom.xml 表明这是 Maven 项目(Surefire),并带有 Maven wrapper".into()
+        }
         (Speech::Zh, Fact::Phpunit { file, composer }) => format!(
             "{}{}",
             file.map_or("tests/ 中有 PHPUnit 测试(*Test.php)".into(), |f| format!(

@@ -19,6 +19,9 @@
 //! - **GoogleTest's reports through a private directory** ([`gtest`]): `GTEST_OUTPUT` names a directory in the
 //!   room where every test binary writes its JUnit XML; their names join the run's (`Room::add_named`), and a
 //!   pass must hold in them where the baseline's binaries wrote some.
+//! - **Surefire's reports in the run's own build directory** ([`surefire`]): Maven writes them under the
+//!   room's tree (`target/` is never copied from the project), emptied before each run; their names join the
+//!   run's, and a pass must hold in them where the baseline's Maven wrote some.
 //! - **loopgate's start hooks** ([`hook`]): for unittest and mocha, which write no report through a private
 //!   channel of their own, a hook loaded through the environment records their per-test events in the room,
 //!   read the same way.
@@ -43,6 +46,8 @@ pub(crate) mod php_report;
 #[path = "ecosystem/python/report.rs"]
 pub(crate) mod report;
 pub(crate) mod snapshot;
+#[path = "ecosystem/jvm/report.rs"]
+pub(crate) mod surefire;
 #[cfg(test)]
 mod tests;
 pub(crate) mod tree;
@@ -303,6 +308,8 @@ impl Room {
     ///   its tests too, but as whole binaries where a project registers them with `add_test`; the reports name
     ///   each `Suite.Name`. A run with none keeps its output's names (and falls short by name where the
     ///   baseline's had some).
+    /// - Maven Surefire (`runner::Report::BuildDir`): the JUnit reports Surefire wrote in the room's tree
+    ///   (`surefire`), whose output names test classes only.
     pub(crate) fn add_named(&self, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
         hook::add_named(&self.events_path(), runners, results);
         if let Ok(named) = php_report::read(&self.dir) {
@@ -313,6 +320,15 @@ impl Room {
         if let Ok((named, _)) = gtest::read(&self.gtest_dir()) {
             results.merge(&named);
         }
+        if let Ok((named, _)) = surefire::read(&self.tree_dir()) {
+            results.merge(&named);
+        }
+    }
+
+    /// Where the room's tree stands (mounted at the project's path, or at its own), where runs write their
+    /// build directories (see `tree`).
+    fn tree_dir(&self) -> PathBuf {
+        self.dir.join(tree::PLACE)
     }
 
     /// Where GoogleTest's reports of a run go (see `gtest`).
@@ -332,6 +348,7 @@ impl Room {
             }
         }
         gtest::clear(&self.gtest_dir())?;
+        surefire::clear(&self.tree_dir())?;
         private_dir(report.parent().unwrap_or(&self.dir))?;
         hook::install(&self.dir)?;
         for cache in recorded.private() {
@@ -538,6 +555,8 @@ pub(crate) struct Described {
     pub gtest_report: bool,
     /// A pass must also hold in PHPUnit's own report, which the PHP start hook asks for (see `hook`).
     pub phpunit_report: bool,
+    /// The verdict's names are those of Surefire's reports in the run's build directory (see `surefire`).
+    pub surefire_report: bool,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
     /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
@@ -558,6 +577,7 @@ impl Recorded {
             hook_report: self.hook_report.clone(),
             gtest_report: self.gtest_report,
             phpunit_report: self.phpunit_report,
+            surefire_report: self.surefire_report,
             tree: self.tree.clone(),
             scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }
@@ -572,6 +592,7 @@ impl Recorded {
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
         self.phpunit_report = php_report::read(room.dir()).is_ok_and(|named| !named.is_empty());
         self.gtest_report = gtest::read(&room.gtest_dir()).is_ok_and(|(named, _)| !named.tests.is_empty());
+        self.surefire_report = surefire::read(&room.tree_dir()).is_ok_and(|(named, _)| !named.tests.is_empty());
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
@@ -610,6 +631,12 @@ impl Recorded {
                     .then(|| gtest::read(&room.gtest_dir()).map_or_else(Some, |(_, problem)| problem))
                     .flatten()
                     .map(|problem| (problem, "GoogleTest".to_string()))
+            })
+            .or_else(|| {
+                self.surefire_report
+                    .then(|| surefire::read(&room.tree_dir()).map_or_else(Some, |(_, problem)| problem))
+                    .flatten()
+                    .map(|problem| (problem, "surefire".to_string()))
             })
     }
 }

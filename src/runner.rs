@@ -1,6 +1,6 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit; `cpp/runner.rs`: ctest, GoogleTest), loaded here with `#[path]` so
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit; `cpp/runner.rs`: ctest, GoogleTest; `jvm/runner.rs`: Maven Surefire, the JUnit console launcher), loaded here with `#[path]` so
 //! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
@@ -22,6 +22,8 @@ mod cpp;
 mod go;
 #[path = "ecosystem/js/runner.rs"]
 mod js;
+#[path = "ecosystem/jvm/runner.rs"]
+mod jvm;
 #[path = "ecosystem/php/runner.rs"]
 mod php;
 #[path = "ecosystem/python/runner.rs"]
@@ -71,11 +73,15 @@ pub enum Runner {
     Rspec,
     /// PHPUnit.
     Phpunit,
+    /// Maven Surefire: `mvn test`, `./mvnw test`.
+    Maven,
+    /// The JUnit Platform console launcher (`java -jar …/junit-platform-console-standalone.jar`).
+    JunitConsole,
 }
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 16] = [
+    pub(crate) const ALL: [Runner; 18] = [
         Runner::Pytest,
         Runner::PytestDoctestModules,
         Runner::Unittest,
@@ -92,6 +98,8 @@ impl Runner {
         Runner::Minitest,
         Runner::Rspec,
         Runner::Phpunit,
+        Runner::Maven,
+        Runner::JunitConsole,
     ];
 
     /// This runner's row of the table.
@@ -113,6 +121,8 @@ impl Runner {
             Runner::Minitest => &ruby::MINITEST,
             Runner::Rspec => &ruby::RSPEC,
             Runner::Phpunit => &php::PHPUNIT,
+            Runner::Maven => &jvm::MAVEN,
+            Runner::JunitConsole => &jvm::JUNIT_CONSOLE,
         }
     }
 
@@ -311,6 +321,12 @@ pub(crate) enum Report {
     /// command runs unchanged. The runner's output names only its failures: the report's names are the
     /// verdict's (`room::Room::add_named`).
     Prepended { format: Format },
+    /// The runner writes its own report in `format` into its build directory, whose place no variable or
+    /// option moves (Surefire's `target/surefire-reports`); in the room's tree that directory is the run's own
+    /// (the tree never copies a build directory from the project) and is emptied before every run, so what the
+    /// verdict reads there is this run's (`room::surefire`). The runner's output names test classes only: the
+    /// report's names are the verdict's (`room::Room::add_named`).
+    BuildDir { format: Format },
     /// No private channel, and why; the verdict reads the runner's output alone (`status` says so).
     None(NoReport),
 }
@@ -318,8 +334,8 @@ pub(crate) enum Report {
 /// A structured report's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// JUnit XML (pytest's `--junitxml`, PHPUnit's `--log-junit`, nextest's `[profile.*.junit]`, GoogleTest's
-    /// `GTEST_OUTPUT=xml:`).
+    /// JUnit XML (pytest's `--junitxml`, PHPUnit's `--log-junit`, Surefire's `TEST-*.xml`, nextest's
+    /// `[profile.*.junit]`, GoogleTest's `GTEST_OUTPUT=xml:`).
     JunitXml,
 }
 
@@ -340,7 +356,11 @@ impl Report {
     /// Why there is none, where there is none.
     pub(crate) fn missing(self) -> Option<NoReport> {
         match self {
-            Report::Private { .. } | Report::Hook | Report::HookNamed | Report::Prepended { .. } => None,
+            Report::Private { .. }
+            | Report::Hook
+            | Report::HookNamed
+            | Report::Prepended { .. }
+            | Report::BuildDir { .. } => None,
             Report::None(why) => Some(why),
         }
     }

@@ -44,11 +44,13 @@ pub enum Lang {
     Ruby,
     /// PHP: PHPUnit test files (`.php`).
     Php,
+    /// Java: JUnit test classes (`.java`), run by Maven Surefire or the JUnit console launcher.
+    Java,
 }
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 8] = [
+    pub const ALL: [Lang; 9] = [
         Lang::Python,
         Lang::JavaScript,
         Lang::Rust,
@@ -57,6 +59,7 @@ impl Lang {
         Lang::Cpp,
         Lang::Ruby,
         Lang::Php,
+        Lang::Java,
     ];
 
     /// Whether a test file of this language that is new since setup sits out the oracle's run (`testswap`). Not
@@ -80,6 +83,7 @@ impl Lang {
             "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h" => Some(Lang::Cpp),
             "rb" => Some(Lang::Ruby),
             "php" => Some(Lang::Php),
+            "java" => Some(Lang::Java),
             _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
             _ => None,
         }

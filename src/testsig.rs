@@ -39,6 +39,8 @@ mod go;
 mod imports;
 #[path = "ecosystem/js/testsig.rs"]
 mod js;
+#[path = "ecosystem/jvm/testsig.rs"]
+mod jvm;
 mod lang;
 pub(crate) mod lex;
 mod markers;
@@ -217,5 +219,6 @@ pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
         Lang::Cpp => cpp::units(lexed),
         Lang::Ruby => ruby::units(lexed),
         Lang::Php => php::units(lexed),
+        Lang::Java => jvm::units(lexed),
     }
 }

@@ -181,7 +181,9 @@ fn no_code_depends_on_the_cpu_architecture() {
 #[test]
 fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
     let ecosystems = ecosystems(&src());
-    for name in ["python", "js", "rust", "go", "make", "shell", "ruby", "php", "cpp"] {
+    for name in [
+        "python", "js", "rust", "go", "make", "shell", "ruby", "php", "cpp", "jvm",
+    ] {
         assert!(
             ecosystems.contains(name),
             "`src/ecosystem/{name}/` is missing: {ecosystems:?}"
@@ -277,6 +279,11 @@ const TOOL_WORDS: &[&str] = &[
     "gtest",
     "googletest",
     "catch2",
+    "maven",
+    "mvn",
+    "surefire",
+    "junit",
+    "gradle",
 ];
 
 /// Files whose name is an ecosystem's word but that are not of that ecosystem, and why. Each is named here, one

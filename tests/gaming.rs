@@ -43,6 +43,8 @@ mod fresh_moves;
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]
 mod honest_changes;
+#[path = "gaming/jvm_moves.rs"]
+mod jvm_moves;
 #[path = "gaming/make_moves.rs"]
 mod make_moves;
 #[path = "gaming/per_test.rs"]
@@ -118,7 +120,11 @@ fn setup_with(p: &Project, fixture: &Fixture, flags: &str, env: &[(&str, &str)])
         "\"fix the bug so the tests pass\" --verify '{}' {flags}",
         fixture.verify
     );
-    let mut cmd = p.loopgate(["setup", "--args-stdin", "--session-id", "S"]).stdin(text);
+    // Setup runs the baseline: as long as a promise may take (a Maven run on a loaded machine takes a minute).
+    let mut cmd = p
+        .loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .stdin(text)
+        .deadline(std::time::Duration::from_secs(300));
     for (k, v) in runner_env() {
         cmd = cmd.env(k, v);
     }

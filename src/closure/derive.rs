@@ -28,6 +28,8 @@ mod cargo;
 mod cpp;
 #[path = "../ecosystem/js/closure.rs"]
 mod js;
+#[path = "../ecosystem/jvm/closure.rs"]
+mod jvm;
 #[path = "../ecosystem/make/closure.rs"]
 mod make;
 #[path = "../ecosystem/php/closure.rs"]
@@ -217,6 +219,8 @@ impl Deriver<'_> {
             "phpunit" | "phpunit.phar" => self.phpunit(rest, cwd),
             "php" => self.php(rest, cwd),
             "composer" => self.composer(rest, cwd, depth),
+            "mvn" | "mvnw" => self.maven(rest, cwd),
+            "java" => self.java(rest),
             "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),

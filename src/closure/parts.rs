@@ -67,6 +67,9 @@ pub enum Scope {
     /// baseline, one part each, and `enable_testing()` (see `closure::cmake`).
     #[serde(rename = "cmake")]
     CMake(Vec<String>),
+    /// The test side of a Maven `pom.xml`: the Surefire plugin's declarations, the properties it reads, the
+    /// test directories (see `closure::pom`).
+    Pom,
     /// The size and modification time only: a program or library so large that reading every byte at each
     /// promise would cost more than the check is worth (see `closure::observed`).
     Stat,
@@ -134,7 +137,9 @@ impl Scope {
     /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
     pub fn labels(&self) -> Vec<String> {
         match self {
-            Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code | Scope::Toolchain { .. } => Vec::new(),
+            Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code | Scope::Toolchain { .. } | Scope::Pom => {
+                Vec::new()
+            }
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
             }
@@ -204,15 +209,18 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         },
         Scope::Ini(names) => ini_parts(names, &[], &String::from_utf8_lossy(bytes)),
         Scope::IniBut { sections, free } => ini_parts(sections, free, &String::from_utf8_lossy(bytes)),
-        Scope::Make(goals) => super::makefile::parts(&String::from_utf8_lossy(bytes), goals)
-            .into_iter()
-            .map(|(label, text)| (label, sha256(text.as_bytes())))
-            .collect(),
-        Scope::CMake(names) => super::cmake::parts(&String::from_utf8_lossy(bytes), names)
-            .into_iter()
-            .map(|(label, text)| (label, sha256(text.as_bytes())))
-            .collect(),
+        Scope::Make(goals) => hashed(super::makefile::parts(&String::from_utf8_lossy(bytes), goals)),
+        Scope::CMake(names) => hashed(super::cmake::parts(&String::from_utf8_lossy(bytes), names)),
+        Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
     }
+}
+
+/// Labelled texts as parts: each text's digest.
+fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts {
+    parts
+        .into_iter()
+        .map(|(label, text)| (label, sha256(text.as_ref().as_bytes())))
+        .collect()
 }
 
 fn tree_parts(paths: &[Vec<String>], value_at: impl Fn(&[String]) -> Option<String>) -> Parts {

@@ -288,3 +288,22 @@ fn phpunit_from_its_configuration_or_its_tests() {
         "no *Test.php, no PHPUnit"
     );
 }
+
+/// A root `pom.xml` is a Maven project: `mvn test`, or its own wrapper; the project's entry point still comes
+/// first, and a pom below the root is no project here.
+#[test]
+fn a_maven_project_is_run_by_maven_or_its_wrapper() {
+    let pom = "<project><modelVersion>4.0.0</modelVersion></project>\n";
+    let found = detect_in(&[("pom.xml", pom)], &["mvn"]).expect("found");
+    assert_eq!(found.command, "mvn test");
+    assert_eq!(reason(&found), "pom.xml makes it a Maven project (Surefire)");
+    assert_eq!(
+        command(&[("pom.xml", pom), ("mvnw", "#!/bin/sh\n")], ALL),
+        "./mvnw test"
+    );
+    assert_eq!(
+        command(&[("pom.xml", pom), ("Makefile", "test:\n\tmvn -o test\n")], ALL),
+        "make test"
+    );
+    assert!(detect_in(&[("lib/pom.xml", pom)], ALL).is_err());
+}

@@ -51,6 +51,12 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
             Speech::Zh => "测试按名称由 GoogleTest 写到私有目录的报告判定。",
         });
     }
+    if room.surefire_report {
+        line.push_str(match lang {
+            Speech::En => " The tests are judged by name from the JUnit reports Maven Surefire writes in the run's own build directory, emptied before each run.",
+            Speech::Zh => "测试按名称由 Maven Surefire 写在本次运行自己的构建目录中的 JUnit 报告判定(每次运行前清空)。",
+        });
+    }
     if room.phpunit_report {
         line.push_str(match lang {
             Speech::En => " A pass must also hold in PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path; its names are the run's.",

@@ -1,6 +1,6 @@
 //! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
 //! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), `ruby` (minitest,
-//! RSpec), `php` (PHPUnit), `cpp` (ctest, GoogleTest), each in its
+//! RSpec), `php` (PHPUnit), `cpp` (ctest, GoogleTest), `jvm` (Maven Surefire, the JUnit console launcher), each in its
 //! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, loaded here with `#[path]`) — and the table that
 //! registers them.
 //!
@@ -17,6 +17,8 @@ mod cpp;
 mod go;
 #[path = "../ecosystem/js/readout.rs"]
 mod js;
+#[path = "../ecosystem/jvm/readout.rs"]
+mod jvm;
 #[path = "../ecosystem/php/readout.rs"]
 mod php;
 #[path = "../ecosystem/python/readout.rs"]
@@ -47,7 +49,7 @@ struct Row {
 }
 
 /// Every runner, in extraction order.
-const RUNNERS: [Row; 11] = [
+const RUNNERS: [Row; 13] = [
     Row {
         runner: Runner::Nextest,
         is_marker: rust::is_nextest_marker,
@@ -114,6 +116,18 @@ const RUNNERS: [Row; 11] = [
         failures: php::failures,
         unless: None,
     },
+    Row {
+        runner: Runner::Maven,
+        is_marker: jvm::is_surefire_marker,
+        failures: jvm::surefire_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::JunitConsole,
+        is_marker: jvm::is_console_marker,
+        failures: jvm::console_failures,
+        unless: None,
+    },
 ];
 
 /// The runners whose markers appear, in extraction order.
@@ -149,11 +163,13 @@ pub(super) struct Scanners {
     cpp: cpp::Scanner,
     ruby: ruby::Scanner,
     php: php::Scanner,
+    surefire: jvm::SurefireScanner,
+    junit_console: jvm::ConsoleScanner,
 }
 
 impl Scanners {
     /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 8] {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 10] {
         [
             self.rust.feed(line, names),
             self.python.feed(line, names),
@@ -163,6 +179,8 @@ impl Scanners {
             self.cpp.feed(line, names),
             self.ruby.feed(line, names),
             self.php.feed(line, names),
+            self.surefire.feed(line),
+            self.junit_console.feed(line, names),
         ]
     }
 

@@ -96,6 +96,10 @@ pub(crate) struct Recorded {
     /// baseline's named its tests (their names are the run's, `Room::add_named`).
     #[serde(default)]
     pub phpunit_report: bool,
+    /// The verdict's names are those of Surefire's reports in the run's build directory (see `surefire`): the
+    /// baseline's Maven wrote some; a pass must hold in them.
+    #[serde(default)]
+    pub surefire_report: bool,
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,

@@ -23,7 +23,8 @@ fn the_persisted_names_load() {
 }
 
 #[test]
-fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_jest_mocha_go_cargo_ruby_and_phpunit() {
+fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_jest_mocha_go_cargo_ruby_phpunit_and_surefire_its_build_dir()
+ {
     let private: Vec<Runner> = Runner::ALL
         .into_iter()
         .filter(|r| r.row().report.missing().is_none())
@@ -42,8 +43,19 @@ fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_j
             Runner::Gtest,
             Runner::Minitest,
             Runner::Rspec,
-            Runner::Phpunit
+            Runner::Phpunit,
+            Runner::Maven
         ]
+    );
+    assert_eq!(
+        Runner::Maven.row().report,
+        Report::BuildDir {
+            format: super::Format::JunitXml
+        }
+    );
+    assert_eq!(
+        Runner::JunitConsole.row().report.missing(),
+        Some(NoReport::CommandLineOnly)
     );
     assert_eq!(Runner::Minitest.row().report, Report::HookNamed);
     assert_eq!(Runner::Rspec.row().report, Report::HookNamed);

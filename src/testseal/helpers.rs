@@ -101,6 +101,8 @@ pub(crate) fn imported_helpers<'a>(
                 Lang::Ruby => Vec::new(),
                 // What a PHPUnit test requires or autoloads outside the test side is the code under test.
                 Lang::Php => Vec::new(),
+                // What a Java test imports from outside the test side is the code under test.
+                Lang::Java => Vec::new(),
             };
             for file in files {
                 let relative = file.to_string_lossy().replace('\\', "/");

@@ -234,7 +234,7 @@ impl Judge<'_, '_> {
             // A method defined again in its class replaces the first (`def test_adds` twice); a group opened
             // again (`describe Calc` twice, a class reopened) adds to it.
             Lang::Ruby => matches!(node.kind, UnitKind::Test | UnitKind::Helper),
-            Lang::Rust | Lang::Go | Lang::Shell | Lang::Php | Lang::Cpp => false,
+            Lang::Rust | Lang::Go | Lang::Shell | Lang::Php | Lang::Cpp | Lang::Java => false,
         };
         if defines {
             names.get(node.name.as_str()).copied()

@@ -50,6 +50,17 @@ pub fn is_test_file(path: &Path) -> bool {
         Lang::Ruby => stem.starts_with("test_") || stem.ends_with("_test") || stem.ends_with("_spec"),
         // PHPUnit's default suffix (`Test.php`); a configured one is read by `testseal::rules`.
         Lang::Php => stem.ends_with("Test"),
+        // Surefire's default includes (`**/*Test.java`, `**/Test*.java`, `**/*Tests.java`, `**/*TestCase.java`);
+        // Maven's `src/test/java/` is a test directory (above). A configured `testSourceDirectory` is sealed with
+        // the pom (`closure::pom`).
+        Lang::Java => {
+            stem.ends_with("Test")
+                || stem.ends_with("Tests")
+                || stem.ends_with("TestCase")
+                || stem
+                    .strip_prefix("Test")
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        }
         Lang::JavaScript => stem.ends_with(".test") || stem.ends_with(".spec"),
         // Cargo's integration tests live in `tests/`, handled above; inline tests are `may_hold_tests`' job.
         Lang::Rust => false,
@@ -79,6 +90,8 @@ pub fn may_hold_tests(lang: Lang, text: &str) -> bool {
         Lang::Cpp => ["gtest/gtest.h", "gmock/gmock.h", "catch2/", "catch.hpp"]
             .iter()
             .any(|needle| text.contains(needle)),
+        // A Java source that imports JUnit holds tests, whatever its name or place.
+        Lang::Java => text.contains("org.junit"),
         // pytest and `go test` collect only conventionally named files.
         Lang::Python | Lang::Go | Lang::Shell | Lang::Ruby | Lang::Php => false,
     }

@@ -16,6 +16,8 @@ mod clike;
 mod cpp;
 #[path = "../ecosystem/js/lex.rs"]
 mod js;
+#[path = "../ecosystem/jvm/lex.rs"]
+mod jvm;
 #[path = "../ecosystem/php/lex.rs"]
 mod php;
 #[path = "../ecosystem/python/lex.rs"]
@@ -156,7 +158,7 @@ pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
     let mut cur = Cursor::new(text);
     match lang {
         Lang::Python => python::lex(&mut cur),
-        Lang::JavaScript | Lang::Rust | Lang::Go | Lang::Cpp => clike::lex(&mut cur, lang),
+        Lang::JavaScript | Lang::Rust | Lang::Go | Lang::Cpp | Lang::Java => clike::lex(&mut cur, lang),
         Lang::Shell => shell::lex(&mut cur),
         Lang::Ruby => ruby::lex(&mut cur),
         Lang::Php => php::lex(&mut cur),

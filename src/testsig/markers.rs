@@ -12,6 +12,8 @@ mod cpp;
 mod go;
 #[path = "../ecosystem/js/markers.rs"]
 mod js;
+#[path = "../ecosystem/jvm/markers.rs"]
+mod jvm;
 #[path = "../ecosystem/php/markers.rs"]
 mod php;
 #[path = "../ecosystem/python/markers.rs"]
@@ -50,6 +52,7 @@ pub(crate) fn find(lang: Lang, lx: &Lexed) -> Vec<Found> {
             Lang::Cpp => cpp::at(lx, i, &mut out),
             Lang::Ruby => ruby::at(lx, i, &mut out),
             Lang::Php => php::at(lx, i, &mut out),
+            Lang::Java => jvm::at(lx, i, &mut out),
         };
         i = step.max(i + 1);
     }

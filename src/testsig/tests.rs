@@ -9,6 +9,8 @@ mod doctest;
 mod go;
 #[path = "../ecosystem/js/testsig/tests.rs"]
 mod js;
+#[path = "../ecosystem/jvm/testsig/tests.rs"]
+mod jvm;
 mod lang;
 mod lex;
 mod markers;

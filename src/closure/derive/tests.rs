@@ -419,3 +419,42 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
     );
     assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&Scope::Whole));
 }
+
+/// Maven with a goal that runs Surefire seals every `pom.xml` by its test side and Maven's option files whole;
+/// a goal that runs no test is the ecosystem's build; the console launcher is named by its jar or main class.
+#[test]
+fn maven_seals_every_pom_by_its_test_side_and_the_console_launcher_is_recognised() {
+    let dir = project(&[
+        ("pom.xml", "<project/>"),
+        ("core/pom.xml", "<project/>"),
+        ("src/test/java/calc/CalcTest.java", "class CalcTest {}"),
+    ]);
+    for command in [
+        "mvn test",
+        "mvn -o -q test",
+        "./mvnw -B verify",
+        "mvn -f pom.xml -pl core install",
+        "mvn -Dmaven.repo.local=/usr/share/maven-repo -o surefire:test",
+    ] {
+        let plan = plan(command, dir.path());
+        assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Java]), "{command}");
+        assert!(plan.runners.contains(&Runner::Maven), "{command}");
+        assert_eq!(scope_of(&plan, "pom.xml"), Some(&Scope::Pom), "{command}");
+        assert_eq!(scope_of(&plan, "core/pom.xml"), Some(&Scope::Pom), "{command}");
+        assert_eq!(scope_of(&plan, ".mvn/maven.config"), Some(&Scope::Whole), "{command}");
+    }
+    for command in ["mvn compile", "mvn -pl test compile"] {
+        let build = plan(command, dir.path());
+        assert!(build.runners.is_empty(), "{command}: {:?}", build.runners);
+        assert_eq!(scope_of(&build, "pom.xml"), None, "{command}");
+    }
+    for command in [
+        "java -jar /usr/share/java/junit-platform-console-standalone.jar -cp out --scan-classpath",
+        "java -cp out:lib/* org.junit.platform.console.ConsoleLauncher --select-class calc.CalcTest",
+    ] {
+        let launcher = plan(command, dir.path());
+        assert!(launcher.runners.contains(&Runner::JunitConsole), "{command}");
+        assert_eq!(launcher.ecosystems, BTreeSet::from([Lang::Java]), "{command}");
+    }
+    assert!(plan("java -jar app.jar", dir.path()).runners.is_empty());
+}

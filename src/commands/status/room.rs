@@ -118,6 +118,9 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
             _ if described.gtest_report => {
                 "the tests GoogleTest's own JUnit reports name, written to a private directory, beside the runner's output".to_string()
             }
+            _ if described.surefire_report => {
+                "Maven Surefire's JUnit reports, in the run's own build directory in the room's tree: its test names are the run's".to_string()
+            }
             _ if described.phpunit_report => {
                 "PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path: its test names are the run's".to_string()
             }

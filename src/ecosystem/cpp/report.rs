@@ -81,17 +81,14 @@ pub(crate) fn read(dir: &Path) -> Result<(TestResults, Option<Problem>), Problem
             continue;
         };
         read_any = true;
-        for (name, outcome) in report.tests {
-            let before = merged.tests.entry(name).or_insert(outcome);
-            *before = (*before).max(outcome);
-        }
+        merged.absorb(report);
     }
     if !read_any {
         return Err(Problem::Missing);
     }
     let mut results = TestResults::default();
     for (name, outcome) in &merged.tests {
-        results.record(&gtest_name(name), *outcome);
+        results.record(&Report::dotted(name), *outcome);
     }
     let failed = merged.tests.values().filter(|o| **o == TestOutcome::Failed).count();
     Ok((results, (failed > 0).then_some(Problem::Failed(failed))))
@@ -101,15 +98,6 @@ pub(crate) fn read(dir: &Path) -> Result<(TestResults, Option<Problem>), Problem
 /// build time, with the run's environment): whole, and its tests carry no `status`, for none of them ran.
 fn is_listing(text: &str) -> bool {
     text.trim_end().ends_with("</testsuites>") && text.contains("<testcase ") && !text.contains(" status=\"")
-}
-
-/// A report's `classname::name` as GoogleTest prints the test: `Suite.Name`.
-fn gtest_name(name: &str) -> String {
-    match name.split_once("::") {
-        Some(("", test)) => test.to_string(),
-        Some((suite, test)) => format!("{suite}.{test}"),
-        None => name.to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -215,7 +203,7 @@ Expected equality]]></failure>
 
     #[test]
     fn parameterized_and_typed_names_keep_their_slashes() {
-        assert_eq!(gtest_name("Inst/Suite::Name/0"), "Inst/Suite.Name/0");
-        assert_eq!(gtest_name("::bare"), "bare");
+        assert_eq!(Report::dotted("Inst/Suite::Name/0"), "Inst/Suite.Name/0");
+        assert_eq!(Report::dotted("::bare"), "bare");
     }
 }

@@ -65,6 +65,25 @@ struct Event {
 }
 
 impl Report {
+    /// Adds `other`'s tests to these: a test that failed in either failed (reports of several processes or
+    /// modules, read together).
+    pub(crate) fn absorb(&mut self, other: Report) {
+        for (name, outcome) in other.tests {
+            let before = self.tests.entry(name).or_insert(outcome);
+            *before = (*before).max(outcome);
+        }
+    }
+
+    /// A report's `classname::name` as the runner prints it, `classname.name` (GoogleTest's `Suite.Name`,
+    /// Java's `package.Class.method`); no class, the name alone.
+    pub(crate) fn dotted(name: &str) -> String {
+        match name.split_once("::") {
+            Some(("", test)) => test.to_string(),
+            Some((class, test)) => format!("{class}.{test}"),
+            None => name.to_string(),
+        }
+    }
+
     /// Reads the JUnit report at `path`.
     pub(crate) fn read(path: &Path) -> Result<Report, Problem> {
         let text = std::fs::read_to_string(path).map_err(|_| Problem::Missing)?;

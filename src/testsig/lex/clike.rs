@@ -1,4 +1,4 @@
-//! JavaScript/TypeScript, Rust, Go and C++: what they share — `//` and `/* */` comments (nested in Rust),
+//! JavaScript/TypeScript, Rust, Go, C++ and Java: what they share — `//` and `/* */` comments (nested in Rust),
 //! double-quoted strings, numbers — and Go's own raw strings and runes. JavaScript's and Rust's own literals are
 //! in `js` and `rust`.
 
@@ -20,6 +20,7 @@ pub(super) fn lex(cur: &mut Cursor, lang: Lang) {
                 let end = block_comment_end(cur.b, cur.i, lang == Lang::Rust);
                 cur.comment(end);
             }
+            (b'"', _) if lang == Lang::Java && super::jvm::at_text_block(cur) => super::jvm::text_block(cur),
             (b'"', _) => {
                 // JavaScript and Go strings end at the line; Rust strings may span lines.
                 let multiline = lang == Lang::Rust;
@@ -30,6 +31,7 @@ pub(super) fn lex(cur: &mut Cursor, lang: Lang) {
                 Lang::JavaScript => super::js::lex(cur, c),
                 Lang::Rust => super::rust::lex(cur, c),
                 Lang::Cpp => super::cpp::lex(cur, c),
+                Lang::Java => super::jvm::lex(cur, c),
                 _ => go(cur, c),
             },
         }

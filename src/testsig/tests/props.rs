@@ -10,7 +10,7 @@ use proptest_config::config;
 
 use crate::testsig::{FileSig, Lang, compare, deleted_file, markers, parse};
 
-const LANGS: [Lang; 8] = Lang::ALL;
+const LANGS: [Lang; 9] = Lang::ALL;
 
 /// Text made of the pieces the scanners care about, white space of every kind, and any character.
 fn nasty_text() -> impl Strategy<Value = String> {
@@ -56,6 +56,9 @@ fn header(lang: Lang) -> &'static str {
         Lang::Cpp => "#include <gtest/gtest.h>\n#include \"calc.h\"\n",
         Lang::Ruby => "require \"minitest/autorun\"\nrequire_relative \"../lib/calc\"\n",
         Lang::Php => "<?php\nuse PHPUnit\\Framework\\TestCase;\n",
+        Lang::Java => {
+            "package calc;\n\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\n"
+        }
     }
 }
 
@@ -120,6 +123,11 @@ fn units(lang: Lang) -> Vec<&'static str> {
             "\nfunction helper_NAME(string $s): string\n{\n    return <<<EOT\n    {$s} # }\n    EOT;\n}\n",
             "\n$casesNAME = ['a' => 1, \"b\" => 2]; // x\n",
         ],
+        Lang::Java => vec![
+            "\nclass NAMETest {\n    @Test\n    void adds() {\n        assertEquals(3, add(1, '}'));\n    }\n}\n",
+            "\nclass SkipNAMETest {\n    @org.junit.jupiter.api.Disabled(\"later\")\n    @ParameterizedTest\n    @ValueSource(ints = {1, 2})\n    void b(int x) {\n        Assumptions.assumeTrue(x > 0, \"\"\"\n  } \" \"\"\");\n    }\n}\n",
+            "\nclass HelperNAME {\n    private static final int[] CASES = {1, 2};\n    @BeforeEach\n    void setUp() { x = 1; }\n    static int twice(int a) { return a * 2; /* { */ }\n}\n",
+        ],
     }
 }
 
@@ -133,6 +141,7 @@ fn appended_test(lang: Lang) -> &'static str {
         Lang::Shell => "\n@test \"appended zz\" {\n  true\n}\n",
         Lang::Cpp => "\nTEST(Appended, Zz) {\n  EXPECT_TRUE(true);\n}\n",
         Lang::Ruby => "\nit \"appended zz\" do\n  expect(true).to be true\nend\n",
+        Lang::Java => "\nclass AppendedZzTest {\n    @Test\n    void zz() {\n        assertTrue(true);\n    }\n}\n",
         Lang::Php => {
             "\nclass AppendedZzTest extends TestCase\n{\n    public function testZz(): void\n    {\n        $this->assertTrue(true);\n    }\n}\n"
         }
@@ -144,7 +153,7 @@ fn comment(lang: Lang) -> &'static str {
         Lang::Python | Lang::Shell | Lang::Ruby | Lang::Php => {
             "\n# a note: it.skip() @pytest.mark.skip skip xit markTestSkipped()\n"
         }
-        _ => "\n// a note: it.skip() #[ignore] t.Skip() GTEST_SKIP() [.]\n",
+        _ => "\n// a note: it.skip() #[ignore] t.Skip() GTEST_SKIP() [.] @Disabled assumeTrue()\n",
     }
 }
 

@@ -1,0 +1,79 @@
+//! Maven and the JUnit console launcher: the JVM ecosystem's runners in a verify command, and what they read.
+//!
+//! `mvn GOALS` (`./mvnw`, `mvn -o`, `mvn -f DIR/pom.xml`) with a goal that runs the tests (`test`, `verify`,
+//! `package`, `install`, `deploy`, `surefire:test`) runs Surefire: every `pom.xml` of the project is sealed by
+//! its test side (`closure::pom`: the Surefire plugin, the properties it reads, the test directories), and
+//! Maven's own option files (`.mvn/maven.config`, `.mvn/jvm.config`, `.mvn/extensions.xml`) and JUnit's
+//! `src/test/resources/junit-platform.properties` whole. A goal that runs no test (`mvn compile`) is the
+//! ecosystem's build. `java -jar …junit-platform-console-standalone….jar` (or `java -cp … ConsoleLauncher`)
+//! runs the console launcher, whose options are all on the sealed command line.
+
+use std::path::Path;
+
+use super::{Deriver, Lang, Runner, Scope, Why};
+
+/// Maven goals and phases that run Surefire.
+const TEST_GOALS: [&str; 7] = [
+    "test",
+    "verify",
+    "package",
+    "install",
+    "deploy",
+    "integration-test",
+    "surefire:test",
+];
+
+/// Maven options whose value is the next word.
+const VALUE_OPTIONS: [&str; 12] = [
+    "-f",
+    "--file",
+    "-s",
+    "--settings",
+    "-pl",
+    "--projects",
+    "-rf",
+    "--resume-from",
+    "-P",
+    "--activate-profiles",
+    "-T",
+    "--threads",
+];
+
+impl Deriver<'_> {
+    /// `mvn ARGS…` (or `mvnw`) run in `cwd`.
+    pub(super) fn maven(&mut self, args: &[String], cwd: &Path) {
+        self.plan.ecosystems.insert(Lang::Java);
+        let mut tests = false;
+        let mut i = 0;
+        while let Some(word) = args.get(i) {
+            i += 1;
+            if VALUE_OPTIONS.contains(&word.as_str()) {
+                i += 1;
+            } else if !word.starts_with('-') && TEST_GOALS.contains(&word.as_str()) {
+                tests = true;
+            }
+        }
+        if !tests {
+            return;
+        }
+        self.plan.runners.insert(Runner::Maven);
+        let why = Why::Configures(Runner::Maven.name().to_string());
+        for name in Runner::Maven.row().config.files {
+            self.whole(cwd.join(name), why.clone());
+        }
+        for relative in crate::walk::find_named(self.root, &["pom.xml"]) {
+            self.add(relative.into(), Scope::Pom, why.clone());
+        }
+    }
+
+    /// `java ARGS…`: the JUnit console launcher, where the jar or the main class is its.
+    pub(super) fn java(&mut self, args: &[String]) {
+        let launcher = args.iter().any(|word| {
+            word.contains("junit-platform-console-standalone") || word.ends_with("console.ConsoleLauncher")
+        });
+        if launcher {
+            self.plan.ecosystems.insert(Lang::Java);
+            self.plan.runners.insert(Runner::JunitConsole);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! `--verify auto` for the JVM: a root `pom.xml` is a Maven project, whose tests `mvn test` runs through
+//! Surefire — the project's Maven wrapper (`./mvnw test`) where it has one, so the Maven version it pins runs.
+//! Gradle is not detected: it cannot run offline from Debian's packages (see `runner::jvm`).
+
+use std::path::Path;
+
+use super::{Candidate, Fact};
+
+pub(super) fn maven(root: &Path) -> Option<Candidate> {
+    if !root.join("pom.xml").is_file() {
+        return None;
+    }
+    let wrapper = root.join("mvnw").is_file();
+    let command = if wrapper { "./mvnw test" } else { "mvn test" };
+    Some((command.into(), vec![Fact::MavenPom { wrapper }]))
+}
