@@ -16,6 +16,7 @@ impl Mount {
         _tree: &Path,
         _bound: &[String],
         _private: &[PathBuf],
+        _fresh: &[PathBuf],
         _home: &Path,
         _room: &Path,
         _outside: &[(PathBuf, bool)],
