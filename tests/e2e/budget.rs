@@ -86,7 +86,7 @@ fn a_cost_budget_ends_the_loop_on_the_transcripts_usage_and_the_receipts_add_up(
     assert_eq!(files.len(), 1, "one session transcript: {files:?}");
     let messages = usage_by_message(&files[0]);
     assert!(!messages.is_empty(), "the transcript records usage\n{}", run.describe());
-    let (tokens_in, tokens_out) = messages.values().fold((0, 0), |(i, o), (a, b)| (i + a, o + b));
+    let (all_in, all_out) = messages.values().fold((0, 0), |(i, o), (a, b)| (i + a, o + b));
     let history = project.history();
     let turns: Vec<&Value> = history.iter().filter(|r| r["status"] == "usage").collect();
     assert!(turns.len() >= 2, "a receipt per turn: {statuses:?}");
@@ -96,10 +96,16 @@ fn a_cost_budget_ends_the_loop_on_the_transcripts_usage_and_the_receipts_add_up(
             .map(|t| t["receipt"][key].as_u64().unwrap_or(0))
             .sum::<u64>()
     };
-    assert_eq!(
-        (sum("tokens_in"), sum("tokens_out")),
-        (tokens_in, tokens_out),
-        "{turns:?}"
+    let (tokens_in, tokens_out) = (sum("tokens_in"), sum("tokens_out"));
+    // The receipts add up to the transcript's usage — but for the turn's last message where Claude Code wrote it
+    // after the last stop had read the transcript (its file can lag behind the turn; docs/cost.md): a message
+    // written after the loop ended is counted by no stop. Nothing else may be missing, and nothing counted twice.
+    let missing = (all_in - tokens_in.min(all_in), all_out - tokens_out.min(all_out));
+    assert!(
+        tokens_in <= all_in
+            && tokens_out <= all_out
+            && (missing == (0, 0) || messages.values().any(|usage| *usage == missing)),
+        "receipts ({tokens_in}, {tokens_out}) against the transcript ({all_in}, {all_out}): {turns:?}"
     );
     let end = history.last().expect("the end");
     assert_eq!(end["spent"]["tokens_in"], tokens_in, "{end}");
