@@ -166,17 +166,36 @@ fn play_move(m: &Move) {
     play_against(m, OPT_OUT, &[("LOOPGATE_ROOM_TREE", "0")]);
 }
 
+/// Moves no oracle run lets through any more, its checks opted out or not: the cargo runner shim's variable
+/// (`room::cargo_hook`, the private channel of libtest's results) names the runner, and a Cargo configuration the
+/// agent writes cannot replace it. Their proof is the move fooling the verify command run bare in the project.
+const PROVED_BARE: &[&str] = &[
+    "cargo_config_runner_true",
+    "cargo_config_runner_in_the_parent_directory",
+];
+
 /// Plays `m`: first against an oracle set up with `flags` and `env` in setup's environment, where it must get
 /// through (else the case proves nothing), then against the defaults, where it must be caught.
 fn play_against(m: &Move, flags: &str, env: &[(&str, &str)]) {
     let started = Instant::now();
-    let proof = start_with(m.fixture, flags, env, m.baseline);
-    (m.play)(&proof);
-    let why = format!(
-        "set up with `{flags}` and {env:?} the move should make `{}` pass (else the case proves nothing)",
-        m.fixture.verify
-    );
-    assert_completes(&promise(&proof), m.name, &why);
+    if PROVED_BARE.contains(&m.name) {
+        let bare = m.fixture.project();
+        (m.play)(&bare);
+        // The move must make the verify command pass run bare (else the case proves nothing).
+        let mut run = bare.sh(m.fixture.verify);
+        for (k, v) in runner_env() {
+            run = run.env(k, v);
+        }
+        run.run().success();
+    } else {
+        let proof = start_with(m.fixture, flags, env, m.baseline);
+        (m.play)(&proof);
+        let why = format!(
+            "set up with `{flags}` and {env:?} the move should make `{}` pass (else the case proves nothing)",
+            m.fixture.verify
+        );
+        assert_completes(&promise(&proof), m.name, &why);
+    }
     assert_caught(m, "", &[]);
     println!("[gaming] caught {:<34} {:.1}s", m.name, started.elapsed().as_secs_f64());
 }
