@@ -1,6 +1,8 @@
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::Path;
+#[cfg(target_os = "linux")]
+use std::path::PathBuf;
 
 use super::caches::{self, CACHES, Why};
 use super::{Recorded, Room};
@@ -355,6 +357,39 @@ fn a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgate
     assert!(room.dir().join("ok").exists());
 }
 
+/// A user's machine under `dir`: `$HOME`, the project in it, loopgate's home and a room in that.
+#[cfg(target_os = "linux")]
+fn user_machine(dir: &Path) -> (PathBuf, PathBuf, PathBuf, Room) {
+    let user = dir.canonicalize().expect("canonical").join("user");
+    let root = user.join("src/project");
+    let store = user.join(".local/state/loopgate");
+    let room = Room::at(store.join("rooms/abc"));
+    (user, root, store, room)
+}
+
+/// The project at `root` synced into `room`'s tree and that tree's mount prepared, with `home` the run's private
+/// scratch and `fresh` the caches thrown away after each run; the tree and the mount.
+#[cfg(target_os = "linux")]
+fn mounted_at_home(root: &Path, room: &Room, store: &Path, home: &Path, fresh: &[PathBuf]) -> (PathBuf, super::Mount) {
+    let mut synced = super::Synced::baseline(root, std::iter::empty()).expect("baseline");
+    let tree = room.dir().join("tree");
+    let done = synced.sync(root, &tree).expect("synced");
+    let mount = super::Mount::prepare(
+        root,
+        &tree,
+        &done.bound,
+        &[home.to_path_buf()],
+        fresh,
+        store,
+        room.dir(),
+        &[],
+        &[],
+        None,
+    )
+    .expect("mount prepared");
+    (tree, mount)
+}
+
 /// The run's private scratch (issue 39, item 2), in the layout of a user's machine: the project, loopgate's home
 /// and its room all under `$HOME`, and the control plane under it too, so confinement closes `$HOME` to new
 /// entries. In the namespace `$HOME` is the run's own overlay: it creates a file there (nyc's
@@ -367,33 +402,14 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let user = dir.path().canonicalize().expect("canonical").join("user");
-    let root = user.join("src/project");
-    let store = user.join(".local/state/loopgate");
-    let room = Room::at(store.join("rooms/abc"));
+    let (user, root, store, room) = user_machine(dir.path());
     std::fs::create_dir_all(root.join("node_modules/dep")).expect("mkdir");
     std::fs::write(root.join("calc.py"), "agent's code").expect("write");
     std::fs::write(user.join(".bashrc"), "# the user's\n").expect("write");
     std::fs::create_dir_all(store.join("seals")).expect("mkdir");
     std::fs::write(store.join("seals/seal.json"), "secret").expect("write");
     std::fs::create_dir_all(room.dir()).expect("mkdir");
-    let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
-    let tree = room.dir().join("tree");
-    let done = synced.sync(&root, &tree).expect("synced");
-    let private = [user.clone()];
-    let mount = super::Mount::prepare(
-        &root,
-        &tree,
-        &done.bound,
-        &private,
-        &[],
-        &store,
-        room.dir(),
-        &[],
-        &[],
-        None,
-    )
-    .expect("mount prepared");
+    let (tree, mount) = mounted_at_home(&root, &room, &store, &user, &[]);
     let mut plane = crate::plane::Plane::new(&store, &[]);
     plane.add(&user.join(".bashrc"));
     plane.allow(room.dir());
@@ -468,31 +484,13 @@ fn a_promises_run_writes_the_rooms_caches_into_a_scratch_thrown_away_after_it() 
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let user = dir.path().canonicalize().expect("canonical").join("user");
-    let root = user.join("src/project");
-    let store = user.join(".local/state/loopgate");
-    let room = Room::at(store.join("rooms/abc"));
+    let (user, root, store, room) = user_machine(dir.path());
     let cache = room.dir().join("cargo-target");
     std::fs::create_dir_all(&root).expect("mkdir");
     std::fs::create_dir_all(cache.join("debug/deps")).expect("mkdir");
     std::fs::create_dir_all(room.dir().join("report")).expect("mkdir");
     std::fs::write(cache.join("debug/deps/calc-1234"), "built at the baseline").expect("write");
-    let mut synced = super::Synced::baseline(&root, std::iter::empty()).expect("baseline");
-    let tree = room.dir().join("tree");
-    let done = synced.sync(&root, &tree).expect("synced");
-    let mount = super::Mount::prepare(
-        &root,
-        &tree,
-        &done.bound,
-        std::slice::from_ref(&user),
-        std::slice::from_ref(&cache),
-        &store,
-        room.dir(),
-        &[],
-        &[],
-        None,
-    )
-    .expect("mount prepared");
+    let (tree, mount) = mounted_at_home(&root, &room, &store, &user, std::slice::from_ref(&cache));
     let mut plane = crate::plane::Plane::new(&store, &[]);
     plane.allow(room.dir());
     plane.allow(&tree);
