@@ -43,6 +43,8 @@ pub(crate) mod hook;
 pub(crate) mod outside;
 #[path = "ecosystem/php/report.rs"]
 pub(crate) mod php_report;
+#[path = "ecosystem/python/pycache.rs"]
+pub(crate) mod pycache;
 #[path = "ecosystem/python/report.rs"]
 pub(crate) mod report;
 pub(crate) mod snapshot;

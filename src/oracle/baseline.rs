@@ -64,6 +64,14 @@ pub(crate) fn baseline(
             let mut observed = Observed::take(&events, &project.root, home.as_deref(), derived);
             let pycache = crate::closure::resolved::pycache_prefix(env);
             observed.loaded = crate::closure::resolved::test_side(&events, &project.root, pycache.as_deref());
+            // The room's own bytecode cache starts with the installation's (see `room::pycache`); never a
+            // prefix of the user's (a loop without a room), which is theirs, not loopgate's to fill.
+            if let Some(prefix) = pycache
+                .as_deref()
+                .filter(|p| p.starts_with(crate::project::loopgate_home()))
+            {
+                crate::room::pycache::seed(prefix, &events, &project.root);
+            }
             read_outside = crate::room::snapshot::candidates(&events, &project.root, &crate::project::loopgate_home());
             observed
         }

@@ -2,6 +2,7 @@
 //! that can never resume are cleaned up.
 
 use std::fs;
+use std::path::{Path, PathBuf};
 
 use crate::project::{Project, STATE};
 
@@ -144,6 +145,60 @@ fn the_oracles_room_lives_and_ends_with_its_loop() {
     p.setup("S", "\"again\" --verify true");
     assert!(!stray.exists());
     assert!(!stray_store.exists());
+}
+
+/// The room's Python bytecode cache starts with the installation's own (`room::pycache`): with bytecode
+/// writes off, as in many containers, the baseline's run can write none, and every oracle run would otherwise
+/// compile the standard library again. The project's own `__pycache__` is never copied.
+#[test]
+fn the_rooms_bytecode_starts_with_the_installations_and_never_the_projects() {
+    let p = Project::new()
+        .file("mod.py", "X = 1\n")
+        .file("__pycache__/mod.cpython-311.pyc", "planted");
+    let json_dir = std::process::Command::new("python3")
+        .args(["-c", "import json, os; print(os.path.dirname(json.__file__))"])
+        .output()
+        .expect("python3 runs");
+    let json_dir = String::from_utf8_lossy(&json_dir.stdout).trim().to_string();
+    let shipped = fs::read_dir(Path::new(&json_dir).join("__pycache__"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert!(
+        shipped > 0,
+        "this test needs an installed Python with bytecode beside `{json_dir}`"
+    );
+    p.loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin("\"t\" --verify 'python3 -c \"import json, mod\"'")
+        .run()
+        .success();
+    let pycs: Vec<PathBuf> = walk(&p.loopgate_home().join("rooms"))
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "pyc"))
+        .collect();
+    assert!(
+        pycs.iter()
+            .any(|f| f.to_string_lossy().contains("/json/") && !f.to_string_lossy().contains("__pycache__")),
+        "the json package's bytecode is in the room's prefix layout: {pycs:?}"
+    );
+    assert!(
+        !pycs.iter().any(|f| f.to_string_lossy().contains("mod.cpython")),
+        "nothing of the project's: {pycs:?}"
+    );
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() && !path.is_symlink() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }
 
 /// Where a runner of the verify command has no structured report through a private channel (issue 29, item 2),
