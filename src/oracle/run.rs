@@ -168,7 +168,7 @@ impl<'i> Ran<'i> {
             .observed
             .as_ref()
             .filter(|o| !o.loaded.is_empty() && fields.checks(Check::Closure))
-            .and_then(|o| Some((o, Tracer::find().ok()?)));
+            .and_then(|o| Some((o, Tracer::find().ok()?.loads_only())));
         let trace = Trace::new(&stand, log_path, "promise.trace", resolution.as_ref().map(|(_, t)| t));
         let timeout = Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &trace);

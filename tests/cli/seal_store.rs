@@ -147,11 +147,11 @@ fn the_oracles_room_lives_and_ends_with_its_loop() {
     assert!(!stray_store.exists());
 }
 
-/// The room's Python bytecode cache starts with the installation's own (`room::pycache`): with bytecode
+/// The room's Python bytecode cache starts with the installed sources compiled (`room::pycache`): with bytecode
 /// writes off, as in many containers, the baseline's run can write none, and every oracle run would otherwise
-/// compile the standard library again. The project's own `__pycache__` is never copied.
+/// compile the standard library again. A `__pycache__` of the project is never what the room reads.
 #[test]
-fn the_rooms_bytecode_starts_with_the_installations_and_never_the_projects() {
+fn the_rooms_bytecode_starts_compiled_and_never_from_a_pycache() {
     let p = Project::new()
         .file("mod.py", "X = 1\n")
         .file("__pycache__/mod.cpython-311.pyc", "planted");
@@ -181,9 +181,14 @@ fn the_rooms_bytecode_starts_with_the_installations_and_never_the_projects() {
             .any(|f| f.to_string_lossy().contains("/json/") && !f.to_string_lossy().contains("__pycache__")),
         "the json package's bytecode is in the room's prefix layout: {pycs:?}"
     );
-    assert!(
-        !pycs.iter().any(|f| f.to_string_lossy().contains("mod.cpython")),
-        "nothing of the project's: {pycs:?}"
+    let module = pycs
+        .iter()
+        .find(|f| f.to_string_lossy().contains("mod.cpython"))
+        .expect("the project's module compiled from its source");
+    assert_ne!(
+        fs::read(module).expect("read"),
+        b"planted",
+        "never copied from its `__pycache__`"
     );
 }
 

@@ -1,4 +1,5 @@
-//! Python's bytecode in the room: the installed modules' own, never the project's.
+//! Python's bytecode in the room: compiled once at setup from the sources the baseline loaded, never read from
+//! a `__pycache__`.
 //!
 //! The room points `PYTHONPYCACHEPREFIX` at a cache of its own (`room::caches`), so that no bytecode the agent's
 //! code could have written beside a source is ever loaded. The prefix is all or nothing: with it Python also
@@ -7,123 +8,219 @@
 //! containers and CI images). Measured on a one-test pytest project: the oracle's run took 0.92 s of CPU against
 //! the bare command's 0.24 s, most of it in CPython's parser.
 //!
-//! So after the baseline's run, [`seed`] copies into the room's prefix the bytecode files Python looked for
-//! there and that the installation has beside a source **outside the project** — exactly the names the traced
-//! run asked for (its `Missing` events under the prefix), nothing guessed. The project's own `__pycache__` is
-//! never read: that is the agent's tree. What is copied is what a bare run at the baseline would have loaded;
-//! Python still checks each file against its source's size and time, and the room presents outside sources as
-//! they were at the baseline (`room::snapshot`, which keeps their times), so a copy either matches its source or
-//! is ignored and recompiled. The copies live in the room's pycache, which later runs see only as the read-only
-//! lower layer of a per-run overlay (`confine::mount::private`): nothing a run of the agent's code writes there
-//! reaches a later run.
+//! So after the baseline's run, [`seed`] has the interpreters the run executed compile, into the room's prefix,
+//! the sources whose bytecode Python looked for there — exactly the names the traced run asked for (its
+//! `Missing` events under the prefix), nothing guessed. Compiled, never copied: a bytecode file beside a source is
+//! trusted by nobody here (Python's own check is the source's size and time, which a planted file can claim; an
+//! unchecked-hash file is not checked at all), and an earlier loop's agent could have left one anywhere. The
+//! compile runs each interpreter isolated (`-I -S`: no site, no `.pth`, no `sitecustomize`, no variables) on
+//! `py_compile` alone, so no code of the project or its dependencies runs; an interpreter inside the project is
+//! not used. At setup every source is still the user's, the project's among them (a `.venv` inside it: pytest's
+//! own hundred modules). A file compiled here is used by a later run only while its source has the size and
+//! time it had at setup — the room presents outside sources as they were (`room::snapshot`, which keeps their
+//! times), and a source the agent changes has a new time — so the worst a source edited to keep both can get is
+//! its baseline's code run, which the sealed tests already judge. The files live in the room's pycache, which
+//! later runs see only as the read-only lower layer of a per-run overlay (`confine::mount::private`): nothing a
+//! run of the agent's code writes there reaches a later run.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use crate::trace::{Access, Event};
 
-/// Copies into `prefix` (the room's `PYTHONPYCACHEPREFIX`) each bytecode file the traced run looked for there and
-/// did not find, where the installation has it beside its source outside `root` (the project). Best effort: a
-/// file that cannot be copied is left for Python to compile, as before. Returns how many were copied.
-pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path) -> usize {
+/// Compiles into `prefix` (the room's `PYTHONPYCACHEPREFIX`) each source whose bytecode the traced run looked
+/// for there and did not find, with the interpreters it executed (each compiles the files of its own
+/// cache tag). Best effort: what is not compiled here Python compiles in each run, as before.
+pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path) {
     let roots = [root.to_path_buf(), crate::plane::resolve(root)];
-    let mut wanted: Vec<(&Path, PathBuf)> = events
+    let outside = |path: &Path| !roots.iter().any(|r| path.starts_with(r));
+    let mut wanted: Vec<Wanted> = events
         .iter()
         .filter(|e| e.access == Access::Missing)
-        .filter_map(|e| Some((e.path.as_path(), shipped_beside_source(prefix, &e.path)?)))
-        .filter(|(_, shipped)| !roots.iter().any(|r| shipped.starts_with(r)))
+        .filter_map(|e| Wanted::of(prefix, &e.path))
+        .filter(|w| w.source.is_file() && !w.bytecode.exists())
         .collect();
-    wanted.sort();
-    wanted.dedup();
-    wanted
-        .into_iter()
-        .filter(|(at, shipped)| copy_new(shipped, at).is_ok())
-        .count()
+    wanted.sort_by(|a, b| a.bytecode.cmp(&b.bytecode));
+    wanted.dedup_by(|a, b| a.bytecode == b.bytecode);
+    if wanted.is_empty() {
+        return;
+    }
+    let list: String = wanted.iter().filter_map(Wanted::line).collect();
+    for interpreter in interpreters(events).into_iter().filter(|i| outside(i)) {
+        let _ = compile(&interpreter, &list);
+    }
 }
 
-/// Where an installation keeps the bytecode that `in_prefix` stands for: `PREFIX/usr/lib/x/y.cpython-311.pyc`
-/// is `/usr/lib/x/__pycache__/y.cpython-311.pyc` (CPython's `cache_from_source` with a prefix: the source's
-/// absolute directory below the prefix, no `__pycache__`).
-fn shipped_beside_source(prefix: &Path, in_prefix: &Path) -> Option<PathBuf> {
-    let below = in_prefix.strip_prefix(prefix).ok()?;
-    let name = below.file_name()?;
-    if !name.to_str().is_some_and(|n| n.ends_with(".pyc")) {
-        return None;
-    }
-    let dir = Path::new("/").join(below.parent()?);
-    Some(dir.join("__pycache__").join(name))
+/// A bytecode file the run looked for in the prefix, and what it stands for.
+#[derive(Debug, PartialEq, Eq)]
+struct Wanted {
+    source: PathBuf,
+    bytecode: PathBuf,
+    /// `cpython-311`: the interpreter that wants it.
+    tag: String,
+    /// `opt-N`'s N, 0 without.
+    optimize: u8,
 }
 
-/// Copies `from` to `to`, never over an existing file (the baseline's run may have written its own there).
-fn copy_new(from: &Path, to: &Path) -> std::io::Result<()> {
-    let meta = std::fs::metadata(from)?;
-    if !meta.is_file() {
-        return Err(std::io::ErrorKind::InvalidInput.into());
+impl Wanted {
+    /// `PREFIX/usr/lib/x/y.cpython-311.pyc` stands for `/usr/lib/x/y.py` (CPython's `cache_from_source` with a
+    /// prefix: the source's absolute directory below the prefix, no `__pycache__`; a module's name has no dot).
+    fn of(prefix: &Path, in_prefix: &Path) -> Option<Wanted> {
+        let below = in_prefix.strip_prefix(prefix).ok()?;
+        let name = below.file_name()?.to_str()?.strip_suffix(".pyc")?;
+        let mut parts = name.split('.');
+        let (stem, tag) = (parts.next()?, parts.next()?);
+        let optimize = match parts.next() {
+            None => 0,
+            Some(level) => level.strip_prefix("opt-")?.parse().ok()?,
+        };
+        if parts.next().is_some() || stem.is_empty() {
+            return None;
+        }
+        Some(Wanted {
+            source: Path::new("/").join(below.parent()?).join(format!("{stem}.py")),
+            bytecode: in_prefix.to_path_buf(),
+            tag: tag.to_string(),
+            optimize,
+        })
     }
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent)?;
+
+    /// Its line of the compile list (tab-separated); none for a path a line cannot carry.
+    fn line(&self) -> Option<String> {
+        let (source, bytecode) = (self.source.to_str()?, self.bytecode.to_str()?);
+        let plain = |s: &str| !s.contains(['\t', '\n', '\r']);
+        (plain(source) && plain(bytecode)).then(|| format!("{}\t{}\t{source}\t{bytecode}\n", self.tag, self.optimize))
     }
-    let mut source = std::fs::File::open(from)?;
-    let mut copy = std::fs::OpenOptions::new().write(true).create_new(true).open(to)?;
-    std::io::copy(&mut source, &mut copy).map(drop)
+}
+
+/// The Python interpreters the run executed, each once (a shim and the binary it ran both count: either
+/// compiles as the binary would).
+fn interpreters(events: &[Event]) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = events
+        .iter()
+        .filter(|e| e.access == Access::Executed)
+        .filter(|e| e.path.file_name().and_then(|n| n.to_str()).is_some_and(is_python))
+        .filter_map(|e| std::fs::canonicalize(&e.path).ok())
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// `python`, `python3`, `python3.11`: the names CPython installs itself under.
+fn is_python(name: &str) -> bool {
+    name.strip_prefix("python")
+        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// What each interpreter runs on the list: the lines of its own cache tag, compiled with the source's time in
+/// the header (the check Python makes by default), a failure skipped.
+const COMPILE: &str = r#"import sys, py_compile
+tag = sys.implementation.cache_tag
+for line in sys.stdin:
+    t, opt, src, dst = line.rstrip("\n").split("\t")
+    if t != tag:
+        continue
+    try:
+        py_compile.compile(src, cfile=dst, doraise=True, optimize=int(opt),
+                           invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+    except Exception:
+        pass
+"#;
+
+fn compile(interpreter: &Path, list: &str) -> std::io::Result<()> {
+    let mut child = Command::new(interpreter)
+        .args(["-I", "-S", "-c", COMPILE])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(list.as_bytes())?;
+    }
+    child.wait().map(drop)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn missing(path: &Path) -> Event {
+    fn event(access: Access, path: &Path) -> Event {
         Event {
-            access: Access::Missing,
+            access,
             path: path.to_path_buf(),
         }
     }
 
     #[test]
-    fn a_prefix_path_names_the_bytecode_beside_its_source() {
+    fn a_prefix_path_names_its_source_tag_and_level() {
         let prefix = Path::new("/home/u/.loopgate/rooms/r/pycache");
-        assert_eq!(
-            shipped_beside_source(prefix, &prefix.join("usr/lib/python3.11/json/decoder.cpython-311.pyc")),
-            Some(PathBuf::from(
-                "/usr/lib/python3.11/json/__pycache__/decoder.cpython-311.pyc"
-            ))
+        let wanted = Wanted::of(
+            prefix,
+            &prefix.join("usr/lib/python3.11/json/decoder.cpython-311.opt-2.pyc"),
         );
-        assert_eq!(shipped_beside_source(prefix, &prefix.join("usr/lib/x.py")), None);
         assert_eq!(
-            shipped_beside_source(prefix, Path::new("/elsewhere/x.cpython-311.pyc")),
-            None
+            wanted,
+            Some(Wanted {
+                source: PathBuf::from("/usr/lib/python3.11/json/decoder.py"),
+                bytecode: prefix.join("usr/lib/python3.11/json/decoder.cpython-311.opt-2.pyc"),
+                tag: "cpython-311".into(),
+                optimize: 2,
+            })
         );
+        for not_bytecode in ["usr/lib/x.py", "usr/lib/x.pyc", "usr/lib/x.cpython-311.opt-a.pyc"] {
+            assert_eq!(Wanted::of(prefix, &prefix.join(not_bytecode)), None, "{not_bytecode}");
+        }
+        assert_eq!(Wanted::of(prefix, Path::new("/elsewhere/x.cpython-311.pyc")), None);
+        assert!(is_python("python3.11") && is_python("python") && !is_python("python-config"));
     }
 
+    /// The interpreter compiles each source into the prefix; a bytecode file planted beside a source is never what
+    /// lands in the room.
     #[test]
-    fn installed_bytecode_is_copied_and_the_projects_never() {
+    fn sources_are_compiled_and_planted_bytecode_never_copied() {
+        let Ok(python) = which("python3") else {
+            panic!("this test needs python3 on PATH");
+        };
         let dir = tempfile::tempdir().expect("tempdir");
         let prefix = dir.path().join("prefix");
-        let [project, site, written] = ["p", "site", "written"].map(|d| dir.path().join(d));
-        for source_dir in [&project, &site, &written] {
+        let [project, site] = ["p", "site"].map(|d| dir.path().join(d));
+        for source_dir in [&project, &site] {
             std::fs::create_dir_all(source_dir.join("__pycache__")).expect("mkdir");
-            std::fs::write(source_dir.join("__pycache__/m.cpython-311.pyc"), b"bytecode").expect("write");
+            std::fs::write(source_dir.join("m.py"), "X = 1\n").expect("write");
         }
-        let in_prefix = |d: &Path| {
-            prefix
-                .join(d.strip_prefix("/").expect("absolute"))
-                .join("m.cpython-311.pyc")
-        };
-        // The baseline's run wrote this one itself: it is kept as it is.
-        std::fs::create_dir_all(in_prefix(&written).parent().expect("parent")).expect("mkdir");
-        std::fs::write(in_prefix(&written), b"the run's own").expect("write");
+        let tag = String::from_utf8(
+            Command::new(&python)
+                .args(["-c", "import sys; print(sys.implementation.cache_tag)"])
+                .output()
+                .expect("python3 runs")
+                .stdout,
+        )
+        .expect("utf-8");
+        let name = format!("m.{}.pyc", tag.trim());
+        for source_dir in [&project, &site] {
+            std::fs::write(source_dir.join("__pycache__").join(&name), "planted").expect("plant");
+        }
+        let in_prefix = |d: &Path| prefix.join(d.strip_prefix("/").expect("absolute")).join(&name);
         let events = [
-            missing(&in_prefix(&site)),
-            missing(&in_prefix(&site)),
-            missing(&in_prefix(&project)),
-            missing(&in_prefix(&dir.path().join("gone"))),
-            missing(&in_prefix(&written)),
+            event(Access::Executed, &python),
+            event(Access::Missing, &in_prefix(&site)),
+            event(Access::Missing, &in_prefix(&project)),
         ];
-        assert_eq!(seed(&prefix, &events, &project), 1);
-        assert_eq!(std::fs::read(in_prefix(&site)).expect("seeded"), b"bytecode");
-        assert!(
-            !in_prefix(&project).exists(),
-            "the project's bytecode is the agent's: never read"
-        );
-        assert_eq!(std::fs::read(in_prefix(&written)).expect("kept"), b"the run's own");
+        seed(&prefix, &events, &project);
+        for source_dir in [&project, &site] {
+            let compiled = std::fs::read(in_prefix(source_dir)).expect("compiled");
+            assert_ne!(compiled, b"planted", "compiled from the source, never copied");
+            assert!(compiled.len() > 16, "a bytecode file: {compiled:?}");
+        }
+    }
+
+    fn which(program: &str) -> Result<PathBuf, ()> {
+        let path = std::env::var_os("PATH").ok_or(())?;
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(program))
+            .find(|candidate| candidate.is_file())
+            .ok_or(())
     }
 }
