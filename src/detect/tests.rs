@@ -197,9 +197,12 @@ fn nothing_fits_is_refused_with_what_was_looked_for() {
 fn cmake_with_testing_on_is_configured_built_and_run_by_ctest() {
     let lists = "project(calc CXX)\nENABLE_TESTING ()\nadd_executable(calc_test tests/calc_test.cc)\n";
     let found = detect_in(&[("CMakeLists.txt", lists)], &["cmake"]).expect("found");
-    assert_eq!(found.command, CMAKE);
+    assert_eq!(found.command, cpp::CMAKE);
     assert_eq!(reason(&found), "CMakeLists.txt turns testing on (ctest)");
-    assert_eq!(command(&[("CMakeLists.txt", "include(CTest)\n")], &["cmake"]), CMAKE);
+    assert_eq!(
+        command(&[("CMakeLists.txt", "include(CTest)\n")], &["cmake"]),
+        cpp::CMAKE
+    );
     assert!(
         detect_in(
             &[("CMakeLists.txt", "project(calc C)\nadd_library(calc calc.c)\n")],
