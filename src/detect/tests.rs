@@ -310,3 +310,17 @@ fn a_maven_project_is_run_by_maven_or_its_wrapper() {
     );
     assert!(detect_in(&[("lib/pom.xml", pom)], ALL).is_err());
 }
+
+#[test]
+fn the_refusal_names_what_every_ecosystem_looks_for_in_the_order_they_are_tried() {
+    let err = detect_in(&[("README.md", "# x\n")], ALL).expect_err("nothing to run");
+    assert!(
+        err.contains(
+            "no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` \
+             script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests \
+             (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php), or a CMakeLists.txt with \
+             enable_testing(), or a Maven pom.xml; pass the command with `--verify 'CMD'`"
+        ),
+        "{err}"
+    );
+}
