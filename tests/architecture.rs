@@ -287,41 +287,19 @@ fn the_runner_name_scan_reads_code_and_skips_comments_tests_and_registrations() 
     assert_eq!(scan.found, ["pytest", "rspec", "phpunit", "ctest", "makefile"]);
 }
 
-/// Words that name a runner, or a tool or language of an ecosystem, which the core (every file outside
-/// `src/ecosystem/`) may not spell in non-test code. The folder names that are everyday words in code (`go`,
-/// `make`, `shell`, `rust`, `js`: `make_dir`, the guard's shell lexer) and `node` (a tree's node) are not among
-/// them; `junit` is not either: JUnit XML is the report format any runner may write (`--report junit:PATH`).
-const RUNNER_WORDS: &[&str] = &[
-    "cargo",
-    "nextest",
-    "pytest",
-    "unittest",
-    "jest",
-    "vitest",
-    "mocha",
-    "npm",
-    "makefile",
-    "gotest",
-    "bats",
-    "minitest",
-    "rspec",
-    "rake",
-    "phpunit",
-    "ctest",
-    "cmake",
-    "gtest",
-    "googletest",
-    "catch2",
-    "maven",
-    "mvn",
-    "surefire",
-    "gradle",
-    "python",
-    "ruby",
-    "php",
-    "jvm",
-    "cpp",
-];
+/// What the core (every file outside `src/ecosystem/`) may not spell in non-test code: the tool words of
+/// [`TOOL_WORDS`] but [`NOT_RUNNER_NAMES`], and the ecosystems' names of [`ECOSYSTEM_WORDS`].
+fn is_runner_word(word: &str) -> bool {
+    (TOOL_WORDS.contains(&word) && !NOT_RUNNER_NAMES.contains(&word)) || ECOSYSTEM_WORDS.contains(&word)
+}
+
+/// Tool words that are everyday words of the core's code: `node` (a tree's node), and `junit`, the report format
+/// any runner may write (`--report junit:PATH`).
+const NOT_RUNNER_NAMES: &[&str] = &["node", "junit"];
+
+/// The folders' names that name an ecosystem wherever they appear; `go`, `make`, `shell`, `rust` and `js` are
+/// everyday words in code (`make_dir`, the guard's shell lexer) and are left out.
+const ECOSYSTEM_WORDS: &[&str] = &["python", "ruby", "php", "jvm", "cpp"];
 
 /// The ratchet: the files of the core that still name runners, and how many names each may hold. A count only
 /// goes down (the test fails when a file holds fewer, until its line is lowered or removed), and a file not
@@ -418,7 +396,7 @@ fn runner_names(src: &Path) -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
-/// The runner names ([`RUNNER_WORDS`]) of some code, in identifiers (cut at `_` and at case changes) and in
+/// The runner names ([`is_runner_word`]) of some code, in identifiers (cut at `_` and at case changes) and in
 /// string literals, macros' included; comments and attributes (docs, `#[path]`) are not code, and a module
 /// loaded from an ecosystem's folder (`handles`) is named by its registration. Items under `#[cfg(test)]` are
 /// skipped by the caller and here.
@@ -456,7 +434,7 @@ impl RunnerNames {
 
     fn words<'w>(&mut self, words: impl Iterator<Item = &'w str>) {
         self.found
-            .extend(words.filter(|w| RUNNER_WORDS.contains(w)).map(str::to_string));
+            .extend(words.filter(|w| is_runner_word(w)).map(str::to_string));
     }
 
     fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
