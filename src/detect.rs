@@ -14,7 +14,7 @@
 //!    pytest` with the project's virtualenv, `uv run` or `poetry run` when their lockfile is there;
 //! 6. bats: `test/` or `tests/` holding `*.bats` files → `bats DIR`;
 //! 7. CMake: a root `CMakeLists.txt` that turns testing on (`enable_testing()` or `include(CTest)`) → configure,
-//!    build and run ctest in `build/` ([`CMAKE`]; the room's tree does not copy a build directory, so the
+//!    build and run ctest in `build/` (`cpp::CMAKE`; the room's tree does not copy a build directory, so the
 //!    command builds its own);
 //! 8. Maven: a root `pom.xml` → `mvn test` (`./mvnw test` with the project's Maven wrapper; `ecosystem/jvm`);
 //! 9. a `check` recipe or target (justfile, then Makefile).
@@ -118,54 +118,52 @@ pub(crate) enum Fact {
     },
 }
 
-/// bats, where `test/` or `tests/` holds `*.bats` files: `bats DIR` runs every one of them.
-fn bats(root: &Path) -> Option<Candidate> {
-    ["test", "tests"].into_iter().find_map(|dir| {
-        let entries = std::fs::read_dir(root.join(dir)).ok()?;
-        entries
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().ends_with(".bats"))
-            .then(|| (format!("bats {dir}"), vec![Fact::BatsFiles { dir }]))
-    })
-}
-
-/// The command for a CMake project with tests: configure, build, and ctest with the failing tests' output (what
-/// the summary reads). ctest's `--test-dir` needs CMake 3.20.
-const CMAKE: &str = "cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure";
-
-/// CMake, where the root `CMakeLists.txt` turns testing on.
-fn cmake(text: Option<String>) -> Option<Candidate> {
-    let text = text?.to_ascii_lowercase().replace([' ', '\t'], "");
-    (text.contains("enable_testing(") || text.contains("include(ctest)"))
-        .then(|| (CMAKE.to_string(), vec![Fact::CMakeTests]))
-}
-
+#[path = "ecosystem/cpp/detect.rs"]
+mod cpp;
+#[path = "ecosystem/go/detect.rs"]
+mod go;
+#[path = "ecosystem/js/detect.rs"]
+mod js;
 #[path = "ecosystem/jvm/detect.rs"]
 mod jvm;
+#[path = "ecosystem/php/detect.rs"]
+mod php;
+#[path = "ecosystem/python/detect.rs"]
+mod python;
 #[path = "ecosystem/ruby/detect.rs"]
 mod ruby;
+#[path = "ecosystem/rust/detect.rs"]
+mod rust;
+#[path = "ecosystem/shell/detect.rs"]
+mod shell;
 
-/// PHPUnit, where its configuration file is at the root (`phpunit` reads it) or `tests/` holds `*Test.php`
-/// files (`phpunit tests`): Composer's `vendor/bin/phpunit` where it installed one, else `phpunit` from `PATH`.
-fn phpunit(root: &Path) -> Option<Candidate> {
-    let row = crate::runner::Runner::Phpunit.row();
-    let file = row.config.files.iter().copied().find(|f| root.join(f).is_file());
-    let tests = file.is_none()
-        && std::fs::read_dir(root.join("tests"))
-            .ok()?
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().ends_with("Test.php"));
-    if file.is_none() && !tests {
-        return None;
-    }
-    let composer = root.join("vendor/bin/phpunit").is_file();
-    let program = if composer { "vendor/bin/phpunit" } else { "phpunit" };
-    let command = if tests {
-        format!("{program} tests")
-    } else {
-        program.to_string()
-    };
-    Some((command, vec![Fact::Phpunit { file, composer }]))
+/// Every ecosystem's rule, one line each, in the order they are tried (after a `test` recipe or target, before
+/// a `check` one).
+const DETECTORS: &[Detector] = &[
+    rust::DETECTOR,
+    go::DETECTOR,
+    js::DETECTOR,
+    python::DETECTOR,
+    shell::DETECTOR,
+    ruby::DETECTOR,
+    php::DETECTOR,
+    cpp::DETECTOR,
+    jvm::DETECTOR,
+];
+
+/// One ecosystem's `--verify auto`, in its folder (`src/ecosystem/<name>/detect.rs`).
+struct Detector {
+    /// What it looks for, as the refusal lists it when no rule fits (`go.mod`, `or a Maven pom.xml`).
+    looks_for: &'static str,
+    /// The command it picks in the project [`Probe`] reads, and why.
+    detect: fn(&Probe) -> Option<Candidate>,
+}
+
+/// What a rule may read: the project root, a root file's text, and whether a program is installed.
+struct Probe<'p> {
+    root: &'p Path,
+    read: &'p dyn Fn(&str) -> Option<String>,
+    installed: &'p dyn Fn(&str) -> bool,
 }
 
 /// A candidate: the command and the facts behind it.
@@ -197,27 +195,22 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
             .any(|t| t == target)
             .then(|| (format!("make {target}"), vec![Fact::Target { file, target }]))
     };
-    let candidates: Vec<Candidate> = [
-        runner("test"),
-        cargo(root, read("Cargo.toml"), installed),
-        read("go.mod").map(|_| ("go test ./...".into(), vec![Fact::GoMod])),
-        node(root, read("package.json")),
-        python(root, &read, installed),
-        bats(root),
-        ruby::ruby(root),
-        phpunit(root),
-        cmake(read("CMakeLists.txt")),
-        jvm::maven(root),
-        runner("check"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let probe = Probe {
+        root,
+        read: &read,
+        installed,
+    };
+    let candidates: Vec<Candidate> = std::iter::once(runner("test"))
+        .chain(DETECTORS.iter().map(|d| (d.detect)(&probe)))
+        .chain([runner("check")])
+        .flatten()
+        .collect();
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php), or a CMakeLists.txt with enable_testing(), or a Maven pom.xml; pass the command with `--verify 'CMD'`",
-            root.display()
+            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, {}; pass the command with `--verify 'CMD'`",
+            root.display(),
+            DETECTORS.iter().map(|d| d.looks_for).collect::<Vec<_>>().join(", ")
         ));
     };
     let program = command.split_whitespace().next().unwrap_or_default();
@@ -231,130 +224,6 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
         why,
         also: found.map(|(command, _)| command).collect(),
     })
-}
-
-fn cargo(root: &Path, manifest: Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
-    let manifest = manifest?;
-    let workspace = manifest.lines().any(|l| l.trim() == "[workspace]");
-    let scope = if workspace { " --workspace" } else { "" };
-    let mut why = vec![Fact::Cargo { workspace }];
-    if crate::runner::Runner::Nextest
-        .row()
-        .config
-        .files
-        .iter()
-        .any(|file| root.join(file).is_file())
-    {
-        let nextest = installed("cargo-nextest");
-        why.push(Fact::Nextest { installed: nextest });
-        if nextest {
-            return Some((format!("cargo nextest run{scope}"), why));
-        }
-    }
-    Some((format!("cargo test{scope}"), why))
-}
-
-fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
-    let json: serde_json::Value = serde_json::from_str(&manifest?).ok()?;
-    let script = json.get("scripts")?.get("test")?.as_str()?;
-    // `npm init` writes a test script that only fails: it is no test command.
-    if script.trim().is_empty() || script.contains("no test specified") {
-        return None;
-    }
-    let locks = [
-        ("pnpm-lock.yaml", "pnpm"),
-        ("yarn.lock", "yarn"),
-        ("bun.lock", "bun"),
-        ("bun.lockb", "bun"),
-        ("package-lock.json", "npm"),
-        ("npm-shrinkwrap.json", "npm"),
-    ];
-    let (manager, fact) = match locks.into_iter().find(|(file, _)| root.join(file).is_file()) {
-        Some((file, manager)) => (manager, Fact::Lockfile { file, manager }),
-        None => match json.get("packageManager").and_then(|v| v.as_str()) {
-            Some(spec) => {
-                let name = spec.split('@').next().unwrap_or("npm");
-                let manager = ["pnpm", "yarn", "bun"]
-                    .into_iter()
-                    .find(|m| *m == name)
-                    .unwrap_or("npm");
-                (manager, Fact::PackageManagerField { manager })
-            }
-            None => ("npm", Fact::NoLockfile),
-        },
-    };
-    // `bun test` is bun's own test runner; `bun run test` runs the script like the others.
-    let command = if manager == "bun" {
-        "bun run test".to_string()
-    } else {
-        format!("{manager} test")
-    };
-    Some((command, vec![Fact::NodeScript, fact]))
-}
-
-fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
-    let pytest = crate::runner::Runner::Pytest.row().config;
-    let section =
-        |file: &str, header: &str| read(file).is_some_and(|t| t.lines().any(|l| l.trim().starts_with(header)));
-    let configured = pytest
-        .sections
-        .iter()
-        .find(|(file, part)| section(file, &part.header()))
-        .map(|(file, _)| *file);
-    let why = if let Some(file) = pytest.files.iter().find(|file| root.join(file).is_file()) {
-        Fact::PytestConfig { file }
-    } else if let Some(file) = configured {
-        Fact::PytestConfig { file }
-    } else if root.join("conftest.py").is_file() {
-        Fact::Conftest
-    } else if let Some(dir) = ["tests", "test"]
-        .into_iter()
-        .find(|dir| has_python_tests(&root.join(dir)))
-    {
-        Fact::TestFiles { dir }
-    } else if root.join("pyproject.toml").is_file() {
-        Fact::Pyproject
-    } else {
-        return None;
-    };
-    let venv = [".venv/bin/python", "venv/bin/python"]
-        .into_iter()
-        .find(|p| root.join(p).is_file());
-    let (command, how) = if let Some(python) = venv {
-        (format!("{python} -m pytest"), Some(Fact::Virtualenv { python }))
-    } else if root.join("uv.lock").is_file() && installed("uv") {
-        (
-            "uv run pytest".to_string(),
-            Some(Fact::Runner {
-                lock: "uv.lock",
-                tool: "uv",
-            }),
-        )
-    } else if root.join("poetry.lock").is_file() && installed("poetry") {
-        (
-            "poetry run pytest".to_string(),
-            Some(Fact::Runner {
-                lock: "poetry.lock",
-                tool: "poetry",
-            }),
-        )
-    } else if installed("python") {
-        ("python -m pytest".to_string(), None)
-    } else {
-        ("python3 -m pytest".to_string(), Some(Fact::Python3))
-    };
-    Some((command, [why].into_iter().chain(how).collect()))
-}
-
-/// Whether `dir` holds `test_*.py` or `*_test.py` files (directly or one level down).
-fn has_python_tests(dir: &Path) -> bool {
-    let is_test = |name: &str| name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
-    let mut found = false;
-    let _ = crate::walk::Walker::skipping(&[]).max_depth(2).walk(dir, |entry| {
-        found = is_test(&entry.name.to_string_lossy());
-        Ok(crate::walk::until(found))
-    });
-    found
 }
 
 /// Whether `program` is an executable file in a `PATH` directory.

@@ -13,8 +13,30 @@
 //! a run's output* (markers, failures, counts, test names) needs the summary's line helpers and stays in
 //! `readout::runner` (`src/ecosystem/<name>/readout.rs`), keyed by the same [`Runner`].
 //!
-//! The serde names are persisted (the seal's closure records the runners the verify command runs): a variant
-//! is never renamed.
+//! The ids are persisted (the seal's closure records the runners the verify command runs): a row's [`Row::id`]
+//! is never changed.
+
+/// Declares an ecosystem's runners at the end of its `runner.rs`: its `Runners`, which [`ECOSYSTEMS`] registers,
+/// listing them in the table's order, and a [`Runner`] constant per row, spelled as the variant it was when the
+/// table was an enum (`Runner::Pytest`), so that every caller reads as before.
+macro_rules! runners {
+    ($($runner:ident = $row:ident),+ $(,)?) => {
+        /// This ecosystem's runners, which answer for it: registered by its line in `runner::ECOSYSTEMS`.
+        pub(super) struct Runners;
+
+        impl super::Ecosystem for Runners {
+            fn runners(&self) -> &'static [super::Runner] {
+                &[$(super::Runner::$runner),+]
+            }
+        }
+
+        #[allow(non_upper_case_globals)]
+        impl super::Runner {
+            $(pub(crate) const $runner: super::Runner = super::Runner(&$row);)+
+        }
+    };
+}
+use runners;
 
 #[path = "ecosystem/cpp/runner.rs"]
 mod cpp;
@@ -41,100 +63,119 @@ use std::path::{Component, Path};
 
 use serde::{Deserialize, Serialize};
 
-/// A test runner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Runner {
-    Pytest,
-    /// pytest with `--doctest-modules` on its command line: every module's docstring examples are tests.
-    PytestDoctestModules,
-    /// `python -m unittest` and Django's `manage.py test`.
-    Unittest,
-    /// `node --test`.
-    NodeTest,
-    Jest,
-    Vitest,
-    Mocha,
-    /// `cargo test` (libtest; rustc's compile errors are read with it).
-    Cargo,
-    /// `cargo nextest run` (the closure records it as [`Runner::Cargo`], whose configuration it reads too).
-    Nextest,
-    /// `go test`.
-    Go,
-    /// bats.
-    Bats,
-    /// CMake's ctest (`ctest`, `cmake --build DIR --target test`), running GoogleTest binaries.
-    Ctest,
-    /// A GoogleTest binary run directly.
-    Gtest,
-    /// minitest: `ruby` on a test file, `rake test`.
-    Minitest,
-    /// RSpec: `rspec`, `bundle exec rspec`.
-    Rspec,
-    /// PHPUnit.
-    Phpunit,
-    /// Maven Surefire: `mvn test`, `./mvnw test`.
-    Maven,
-    /// The JUnit Platform console launcher (`java -jar …/junit-platform-console-standalone.jar`).
-    JunitConsole,
+/// A test runner: a handle on its row of the table. Each ecosystem declares its runners in its own folder
+/// (`src/ecosystem/<name>/runner.rs`: `Runner::Pytest` is `python`'s), so this module, and the core above it,
+/// names none; the table's order is [`ECOSYSTEMS`]'s.
+///
+/// It is persisted by its row's [`Row::id`] (the seal's closure records the runners the verify command ran): an
+/// id is never changed, and one that is no longer in the table fails to load, as an unknown variant did when
+/// this was an enum. Equality, hashing and order go by the id and the table's position, never by the row's
+/// other facts, so a row may change and seals taken before still load and compare.
+#[derive(Clone, Copy)]
+pub struct Runner(&'static Row);
+
+/// What the core asks of one ecosystem, answered in its folder and registered by one line of [`ECOSYSTEMS`].
+///
+/// This leaf holds the questions its layer can answer: which runners the ecosystem has (and, through their
+/// rows, their configuration, test files and report channel). The concerns of the layers above keep their
+/// per-ecosystem file in the same folder, loaded with `#[path]` into the concern (ARCHITECTURE.md, "An
+/// ecosystem is a folder"), and ask it through the runner this trait lists.
+pub(crate) trait Ecosystem: Sync {
+    /// Its runners, in the order the table lists them.
+    fn runners(&self) -> &'static [Runner];
 }
+
+/// Every ecosystem with runners, one line each, in the table's order (which is [`Runner`]'s order, and so the
+/// order a seal lists its runners in: a new ecosystem goes last).
+pub(crate) const ECOSYSTEMS: &[&dyn Ecosystem] = &[
+    &python::Runners,
+    &js::Runners,
+    &rust::Runners,
+    &go::Runners,
+    &shell::Runners,
+    &cpp::Runners,
+    &ruby::Runners,
+    &php::Runners,
+    &jvm::Runners,
+];
 
 impl Runner {
     /// Every runner, in the table's order.
-    pub(crate) const ALL: [Runner; 18] = [
-        Runner::Pytest,
-        Runner::PytestDoctestModules,
-        Runner::Unittest,
-        Runner::NodeTest,
-        Runner::Jest,
-        Runner::Vitest,
-        Runner::Mocha,
-        Runner::Cargo,
-        Runner::Nextest,
-        Runner::Go,
-        Runner::Bats,
-        Runner::Ctest,
-        Runner::Gtest,
-        Runner::Minitest,
-        Runner::Rspec,
-        Runner::Phpunit,
-        Runner::Maven,
-        Runner::JunitConsole,
-    ];
+    pub(crate) fn all() -> impl Iterator<Item = Runner> {
+        ECOSYSTEMS.iter().flat_map(|e| e.runners().iter().copied())
+    }
 
     /// This runner's row of the table.
     pub(crate) fn row(self) -> &'static Row {
-        match self {
-            Runner::Pytest => &python::PYTEST,
-            Runner::PytestDoctestModules => &python::PYTEST_DOCTEST_MODULES,
-            Runner::Unittest => &python::UNITTEST,
-            Runner::NodeTest => &js::NODE_TEST,
-            Runner::Jest => &js::JEST,
-            Runner::Vitest => &js::VITEST,
-            Runner::Mocha => &js::MOCHA,
-            Runner::Cargo => &rust::CARGO,
-            Runner::Nextest => &rust::NEXTEST,
-            Runner::Go => &go::GO,
-            Runner::Bats => &shell::BATS,
-            Runner::Ctest => &cpp::CTEST,
-            Runner::Gtest => &cpp::GTEST,
-            Runner::Minitest => &ruby::MINITEST,
-            Runner::Rspec => &ruby::RSPEC,
-            Runner::Phpunit => &php::PHPUNIT,
-            Runner::Maven => &jvm::MAVEN,
-            Runner::JunitConsole => &jvm::JUNIT_CONSOLE,
-        }
+        self.0
     }
 
     /// The runner's name as the user types it (`pytest`, `jest`, `cargo test`).
     pub(crate) fn name(self) -> &'static str {
-        self.row().name
+        self.0.name
+    }
+
+    /// The runner with the persisted id `id`.
+    fn by_id(id: &str) -> Option<Runner> {
+        Runner::all().find(|r| r.0.id == id)
+    }
+
+    /// Its place in the table (what [`Ord`] compares).
+    fn position(self) -> usize {
+        Runner::all().position(|r| r == self).unwrap_or(usize::MAX)
+    }
+}
+
+impl PartialEq for Runner {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id == other.0.id
+    }
+}
+
+impl Eq for Runner {}
+
+impl std::hash::Hash for Runner {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.id.hash(state);
+    }
+}
+
+impl PartialOrd for Runner {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Runner {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.position().cmp(&other.position()).then(self.0.id.cmp(other.0.id))
+    }
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.id)
+    }
+}
+
+impl Serialize for Runner {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.id)
+    }
+}
+
+impl<'de> Deserialize<'de> for Runner {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        Runner::by_id(&id).ok_or_else(|| serde::de::Error::custom(format!("unknown runner `{id}`")))
     }
 }
 
 /// What is declared about one runner.
 #[derive(Debug)]
 pub(crate) struct Row {
+    /// The persisted id (the seal records runners by it): never changed once released.
+    pub(crate) id: &'static str,
     pub(crate) name: &'static str,
     /// Where it reads its configuration, in the directory it runs in.
     pub(crate) config: Config,
@@ -192,7 +233,7 @@ impl Config {
 /// a path (`.config/nextest.toml`) and files with a section among other things (`pyproject.toml`) are not
 /// configuration by their name alone.
 pub(crate) fn is_config_name(name: &str) -> bool {
-    Runner::ALL.iter().any(|runner| {
+    Runner::all().any(|runner| {
         let config = runner.row().config;
         config
             .files
@@ -219,7 +260,7 @@ pub(crate) fn sits_out_with_new_tests<P: AsRef<Path>>(path: &Path, sealed: impl 
     let every_dir = path
         .file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|name| Runner::ALL.iter().any(|r| r.row().config.every_dir.contains(&name)));
+        .is_some_and(|name| Runner::all().any(|r| r.row().config.every_dir.contains(&name)));
     let plain = path.components().all(|c| matches!(c, Component::Normal(_)));
     let dir = path.parent().unwrap_or(Path::new(""));
     every_dir && plain && !sealed.into_iter().any(|f| f.as_ref().starts_with(dir))

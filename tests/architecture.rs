@@ -225,6 +225,263 @@ fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
     );
 }
 
+#[test]
+fn the_core_names_no_runner() {
+    let found = runner_names(&src());
+    let mut problems = Vec::new();
+    for (file, words) in &found {
+        let allowed = STILL_NAMED.iter().find(|(f, _)| f == file).map_or(0, |(_, n)| *n);
+        if words.len() > allowed {
+            problems.push(format!(
+                "src/{file}: {} runner name(s), {allowed} allowed: {}",
+                words.len(),
+                words.join(", ")
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "the core names a runner or an ecosystem's tool in non-test code: ask the ecosystem instead (the runner \
+         table `runner::ECOSYSTEMS`, or the concern's file in `src/ecosystem/<name>/`, ARCHITECTURE.md \"An \
+         ecosystem is a folder\"):\n{}",
+        problems.join("\n")
+    );
+    let shrunk: Vec<String> = STILL_NAMED
+        .iter()
+        .filter(|(file, n)| found.get(*file).map_or(0, Vec::len) < *n)
+        .map(|(file, n)| format!("src/{file}: {n} → {}", found.get(*file).map_or(0, Vec::len)))
+        .collect();
+    assert!(
+        shrunk.is_empty(),
+        "the core names fewer runners than `STILL_NAMED` allows: lower its counts (the list only shrinks):\n{}",
+        shrunk.join("\n")
+    );
+}
+
+#[test]
+fn the_runner_name_scan_reads_code_and_skips_comments_tests_and_registrations() {
+    let code = r##"
+        //! pytest in a comment
+        #[path = "../ecosystem/python/closure.rs"]
+        mod python;
+        /// cargo in a doc comment
+        fn f(runner: Runner) -> bool {
+            python::seen();
+            let a = Runner::Pytest;
+            let b = "bundle exec rspec";
+            let c = format!("{} phpunit", run_ctest());
+            runner == a || b.is_empty() || c.is_empty()
+        }
+        fn the_makefile_name() -> &'static str { "go vet" }
+        #[cfg(test)]
+        mod tests { const X: &str = "jest"; }
+        #[cfg(test)]
+        fn helper() -> &'static str { "vitest" }
+    "##;
+    let file = syn::parse_file(code).expect("parse the sample");
+    let mut scan = RunnerNames::default();
+    scan.handles.insert("python".into());
+    for item in file.items.iter().filter(|i| !item_is_test(i)) {
+        scan.visit_item(item);
+    }
+    assert_eq!(scan.found, ["pytest", "rspec", "phpunit", "ctest", "makefile"]);
+}
+
+/// What the core (every file outside `src/ecosystem/`) may not spell in non-test code: the tool words of
+/// [`TOOL_WORDS`] but [`NOT_RUNNER_NAMES`], and the ecosystems' names of [`ECOSYSTEM_WORDS`].
+fn is_runner_word(word: &str) -> bool {
+    (TOOL_WORDS.contains(&word) && !NOT_RUNNER_NAMES.contains(&word)) || ECOSYSTEM_WORDS.contains(&word)
+}
+
+/// Tool words that are everyday words of the core's code: `node` (a tree's node), and `junit`, the report format
+/// any runner may write (`--report junit:PATH`).
+const NOT_RUNNER_NAMES: &[&str] = &["node", "junit"];
+
+/// The folders' names that name an ecosystem wherever they appear; `go`, `make`, `shell`, `rust` and `js` are
+/// everyday words in code (`make_dir`, the guard's shell lexer) and are left out.
+const ECOSYSTEM_WORDS: &[&str] = &["python", "ruby", "php", "jvm", "cpp"];
+
+/// The ratchet: the files of the core that still name runners, and how many names each may hold. A count only
+/// goes down (the test fails when a file holds fewer, until its line is lowered or removed), and a file not
+/// listed may hold none. Every name here is a dispatch still to move behind `runner::Ecosystem` or into its
+/// ecosystem's folder.
+const STILL_NAMED: &[(&str, usize)] = &[
+    ("aware.rs", 3),
+    ("aware/names.rs", 28),
+    ("aware/rules.rs", 9),
+    ("closure.rs", 4),
+    ("closure/derive.rs", 10),
+    ("closure/observed.rs", 15),
+    ("closure/parts.rs", 8),
+    ("closure/resolved.rs", 2),
+    ("commands/check/config.rs", 1),
+    ("commands/install.rs", 1),
+    ("commands/install/bundle.rs", 1),
+    ("commands/run/options.rs", 2),
+    ("commands/setup.rs", 2),
+    ("commands/status/room.rs", 10),
+    ("detect.rs", 13),
+    ("guard/code.rs", 4),
+    ("guard/shell.rs", 1),
+    ("holdout/copy.rs", 1),
+    ("messages.rs", 78),
+    ("messages/breach.rs", 4),
+    ("messages/room.rs", 18),
+    ("messages/runner.rs", 2),
+    ("oracle/holdout.rs", 2),
+    ("plane.rs", 1),
+    ("readout/lines.rs", 5),
+    ("readout/runner.rs", 3),
+    ("recipes.rs", 9),
+    ("room.rs", 34),
+    ("room/caches.rs", 29),
+    ("room/env.rs", 7),
+    ("room/hook.rs", 37),
+    ("room/outside.rs", 7),
+    ("room/tree.rs", 12),
+    ("schema.rs", 16),
+    ("testseal/helpers.rs", 7),
+    ("testseal/listing.rs", 2),
+    ("testsig.rs", 4),
+    ("testsig/compare.rs", 9),
+    ("testsig/compare/same.rs", 1),
+    ("testsig/doctest.rs", 5),
+    ("testsig/imports.rs", 12),
+    ("testsig/lang.rs", 13),
+    ("testsig/lex.rs", 4),
+    ("testsig/lex/clike.rs", 5),
+    ("testsig/markers.rs", 4),
+    ("testsig/norm.rs", 2),
+    ("testsig/sig.rs", 2),
+    ("testsig/table.rs", 9),
+    ("verify/reporting.rs", 1),
+    ("walk.rs", 1),
+];
+
+/// The runner names in the non-test code of each file of the core, by its path under `src/`.
+fn runner_names(src: &Path) -> BTreeMap<String, Vec<String>> {
+    fn walk(items: &[syn::Item], at: (&Path, &Path), file: &str, src: &Path, out: &mut BTreeMap<String, RunnerNames>) {
+        let (dir, base) = at;
+        for item in items.iter().filter(|item| !item_is_test(item)) {
+            let syn::Item::Mod(module) = item else {
+                out.entry(file.to_string()).or_default().visit_item(item);
+                continue;
+            };
+            let name = module.ident.to_string();
+            if let Some((_, inner)) = &module.content {
+                walk(inner, (&dir.join(&name), &dir.join(&name)), file, src, out);
+                continue;
+            }
+            let Some((path, owns_dir)) = module_file(dir, base, &name, &module.attrs) else {
+                continue;
+            };
+            let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+            let shown = canonical.strip_prefix(src).unwrap_or(&canonical).display().to_string();
+            if shown.starts_with("ecosystem/") {
+                // The module's name is the ecosystem's registration in this concern, not a dispatch on it.
+                out.entry(file.to_string()).or_default().handles.insert(name);
+                continue;
+            }
+            let (child_dir, child_base) = children(&path, owns_dir, dir, &name);
+            walk(&parse(&path).items, (&child_dir, &child_base), &shown, src, out);
+        }
+    }
+    let src = &src.canonicalize().unwrap_or_else(|_| src.to_path_buf());
+    let mut scans = BTreeMap::new();
+    walk(&parse(&src.join("lib.rs")).items, (src, src), "lib.rs", src, &mut scans);
+    scans
+        .into_iter()
+        .filter(|(_, scan)| !scan.found.is_empty())
+        .map(|(file, scan)| (file, scan.found))
+        .collect()
+}
+
+/// The runner names ([`is_runner_word`]) of some code, in identifiers (cut at `_` and at case changes) and in
+/// string literals, macros' included; comments and attributes (docs, `#[path]`) are not code, and a module
+/// loaded from an ecosystem's folder (`handles`) is named by its registration. Items under `#[cfg(test)]` are
+/// skipped by the caller and here.
+#[derive(Default)]
+struct RunnerNames {
+    handles: BTreeSet<String>,
+    found: Vec<String>,
+}
+
+impl RunnerNames {
+    fn ident(&mut self, ident: &str) {
+        if self.handles.contains(ident) {
+            return;
+        }
+        let mut words = vec![String::new()];
+        let mut lower_before = false;
+        for c in ident.chars() {
+            if c == '_' {
+                words.push(String::new());
+            } else {
+                if c.is_uppercase() && lower_before {
+                    words.push(String::new());
+                }
+                words.last_mut().expect("one word at least").extend(c.to_lowercase());
+            }
+            lower_before = c.is_lowercase() || c.is_ascii_digit();
+        }
+        self.words(words.iter().map(String::as_str));
+    }
+
+    fn text(&mut self, text: &str) {
+        let lower = text.to_lowercase();
+        self.words(lower.split(|c: char| !c.is_alphanumeric()));
+    }
+
+    fn words<'w>(&mut self, words: impl Iterator<Item = &'w str>) {
+        self.found
+            .extend(words.filter(|w| is_runner_word(w)).map(str::to_string));
+    }
+
+    fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Group(group) => self.tokens(group.stream()),
+                proc_macro2::TokenTree::Ident(ident) => self.ident(&ident.to_string()),
+                proc_macro2::TokenTree::Literal(literal) => {
+                    if let Ok(lit) = syn::parse_str::<syn::LitStr>(&literal.to_string()) {
+                        self.text(&lit.value());
+                    }
+                }
+                proc_macro2::TokenTree::Punct(_) => {}
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for RunnerNames {
+    fn visit_attribute(&mut self, _: &'ast syn::Attribute) {}
+
+    fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
+        self.ident(&ident.to_string());
+    }
+
+    fn visit_lit_str(&mut self, lit: &'ast syn::LitStr) {
+        self.text(&lit.value());
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.visit_path(&mac.path);
+        self.tokens(mac.tokens.clone());
+    }
+
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        if !item_is_test(item) {
+            syn::visit::visit_item(self, item);
+        }
+    }
+
+    fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_impl_item_fn(self, item);
+        }
+    }
+}
+
 /// Every file of the module tree `src/lib.rs` declares, test modules included (`#[path]` followed), canonical.
 fn module_files(src: &Path) -> BTreeSet<PathBuf> {
     fn walk(items: &[syn::Item], at: (&Path, &Path), files: &mut BTreeSet<PathBuf>) {
@@ -238,13 +495,8 @@ fn module_files(src: &Path) -> BTreeSet<PathBuf> {
                     let Some((file, owns_dir)) = module_file(dir, base, &name, &module.attrs) else {
                         continue;
                     };
-                    let children = if owns_dir {
-                        let own = file.parent().unwrap_or(dir).to_path_buf();
-                        (own.clone(), own)
-                    } else {
-                        (dir.join(&name), dir.to_path_buf())
-                    };
-                    walk(&parse(&file).items, (&children.0, &children.1), files);
+                    let (child_dir, child_base) = children(&file, owns_dir, dir, &name);
+                    walk(&parse(&file).items, (&child_dir, &child_base), files);
                     files.insert(file.canonicalize().unwrap_or(file));
                 }
             }
@@ -463,6 +715,18 @@ fn module_file(dir: &Path, base: &Path, name: &str, attrs: &[syn::Attribute]) ->
     Some(dir.join(name).join("mod.rs"))
         .filter(|p| p.is_file())
         .map(|p| (p, true))
+}
+
+/// Where the child modules of module `name`, loaded from `file` in `dir`, live and what their `#[path]`s are
+/// relative to, as rustc resolves them: the children of `a/b.rs` live in `a/b/` and its `#[path]`s are relative
+/// to `a/`; a `mod.rs` or a file loaded through `#[path]` (`owns_dir`) owns its directory, for both.
+fn children(file: &Path, owns_dir: bool, dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+    if owns_dir {
+        let own = file.parent().unwrap_or(dir).to_path_buf();
+        (own.clone(), own)
+    } else {
+        (dir.join(name), dir.to_path_buf())
+    }
 }
 
 /// `#[cfg(test)]` (or a `cfg` whose predicate is `test` inside `all(…)`): test-only code.

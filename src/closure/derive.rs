@@ -26,6 +26,8 @@ use crate::schema::Lang;
 mod cargo;
 #[path = "../ecosystem/cpp/closure.rs"]
 mod cpp;
+#[path = "../ecosystem/go/closure.rs"]
+mod go;
 #[path = "../ecosystem/js/closure.rs"]
 mod js;
 #[path = "../ecosystem/jvm/closure.rs"]
@@ -40,6 +42,32 @@ mod python;
 mod ruby;
 #[path = "../ecosystem/shell/closure.rs"]
 mod shell;
+
+/// Every ecosystem's rule for the program of a simple command, one line each, tried in this order after the
+/// wrappers (`env`, `npx`, `uv run`, …): each reads the configuration of the programs it recognises and says
+/// whether it recognised this one.
+const PROGRAMS: &[fn(&mut Deriver, &Simple) -> bool] = &[
+    js::program,
+    python::program,
+    cargo::program,
+    go::program,
+    shell::program,
+    cpp::program,
+    ruby::program,
+    php::program,
+    jvm::program,
+    make::program,
+];
+
+/// One simple command as an ecosystem's rule reads it: its program's `name` (the last part of `verb`, the
+/// word as written), the words after it, and where it runs.
+struct Simple<'s> {
+    name: &'s str,
+    verb: &'s str,
+    rest: &'s [String],
+    cwd: &'s Path,
+    depth: usize,
+}
 
 /// How deeply scripts, recipes and `sh -c` strings are followed.
 const MAX_DEPTH: usize = 6;
@@ -180,52 +208,20 @@ impl Deriver<'_> {
             "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" if rest.first().is_some_and(|w| w == "run") => {
                 self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
             }
-            "npm" | "pnpm" | "yarn" | "bun" => self.package_manager(&name, rest, cwd, depth),
-            "node" => self.node(rest, cwd, depth),
-            "jest" => self.jest(cwd),
-            "vitest" => self.vitest(cwd),
-            "mocha" => self.mocha(cwd),
-            "ava" => {
-                self.js(cwd, "ava", &["ava.config"], Some("ava"));
-                self.babel(cwd, "ava");
-            }
-            "playwright" => self.js(cwd, "playwright", &["playwright.config"], None),
-            "tap" => self.js_files(cwd, "tap", &[".taprc"], Some("tap")),
-            "pytest" | "py.test" => self.pytest(rest, cwd),
-            "tox" => self.tox(cwd),
-            "nox" => {
-                self.plan.ecosystems.insert(Lang::Python);
-                self.whole(cwd.join("noxfile.py"), Why::Configures("nox".into()));
-            }
-            "coverage" => self.coverage(rest, cwd, depth),
-            _ if name.starts_with("python") => self.python(rest, cwd, depth),
-            "cargo" => self.cargo(rest, cwd),
-            "cargo-nextest" => self.cargo(&[String::from("nextest")], cwd),
-            "go" if rest.iter().any(|w| w == "test" || w == "vet") => {
-                self.plan.ecosystems.insert(Lang::Go);
-                self.plan.runners.insert(Runner::Go);
-            }
-            "bats" => self.bats(),
-            "ctest" => self.ctest(Runner::Ctest),
-            "cmake" => self.cmake(rest),
-            _ if cpp::is_gtest_binary(self.root, cwd, verb) => self.ctest(Runner::Gtest),
-            "rspec" => self.rspec(cwd),
-            "rake" => self.rake(rest, cwd),
-            "ruby" => self.ruby(rest),
-            // `bundle exec`, and Debian's `bundle3.1 exec`.
-            n if n.starts_with("bundle") && rest.first().is_some_and(|w| w == "exec") => {
-                self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
-            }
-            "phpunit" | "phpunit.phar" => self.phpunit(rest, cwd),
-            "php" => self.php(rest, cwd),
-            "composer" => self.composer(rest, cwd, depth),
-            "mvn" | "mvnw" => self.maven(rest, cwd),
-            "java" => self.java(rest),
-            "make" | "gmake" => self.make(rest, cwd, depth),
             "just" => self.just(rest, cwd, depth),
             "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),
             "source" | "." => self.shell(rest, cwd, depth, true),
-            _ => {}
+            // An ecosystem's program: the first rule that recognises it reads its configuration.
+            _ => {
+                let simple = Simple {
+                    name: &name,
+                    verb,
+                    rest,
+                    cwd,
+                    depth,
+                };
+                let _ = PROGRAMS.iter().any(|program| program(self, &simple));
+            }
         }
         if verb.contains('/') || self.is_file(&cwd.join(verb)) {
             self.follow_script(&cwd.join(verb), cwd, depth, &text, (false, false));

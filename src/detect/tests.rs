@@ -197,9 +197,12 @@ fn nothing_fits_is_refused_with_what_was_looked_for() {
 fn cmake_with_testing_on_is_configured_built_and_run_by_ctest() {
     let lists = "project(calc CXX)\nENABLE_TESTING ()\nadd_executable(calc_test tests/calc_test.cc)\n";
     let found = detect_in(&[("CMakeLists.txt", lists)], &["cmake"]).expect("found");
-    assert_eq!(found.command, CMAKE);
+    assert_eq!(found.command, cpp::CMAKE);
     assert_eq!(reason(&found), "CMakeLists.txt turns testing on (ctest)");
-    assert_eq!(command(&[("CMakeLists.txt", "include(CTest)\n")], &["cmake"]), CMAKE);
+    assert_eq!(
+        command(&[("CMakeLists.txt", "include(CTest)\n")], &["cmake"]),
+        cpp::CMAKE
+    );
     assert!(
         detect_in(
             &[("CMakeLists.txt", "project(calc C)\nadd_library(calc calc.c)\n")],
@@ -306,4 +309,18 @@ fn a_maven_project_is_run_by_maven_or_its_wrapper() {
         "make test"
     );
     assert!(detect_in(&[("lib/pom.xml", pom)], ALL).is_err());
+}
+
+#[test]
+fn the_refusal_names_what_every_ecosystem_looks_for_in_the_order_they_are_tried() {
+    let err = detect_in(&[("README.md", "# x\n")], ALL).expect_err("nothing to run");
+    assert!(
+        err.contains(
+            "no justfile or Makefile with a `test` or `check` target, Cargo.toml, go.mod, package.json with a `test` \
+             script, or pytest setup (pytest.ini, pyproject.toml, tests/), or bats tests (test/*.bats), or Ruby tests \
+             (spec/*_spec.rb, test/*_test.rb), or PHPUnit (phpunit.xml, tests/*Test.php), or a CMakeLists.txt with \
+             enable_testing(), or a Maven pom.xml; pass the command with `--verify 'CMD'`"
+        ),
+        "{err}"
+    );
 }

@@ -9,7 +9,7 @@
 //! ratchet and the per-test verdict). The runners are the one [`Runner`] of the runner table (`crate::runner`,
 //! which holds what is declared about each: configuration, test files, report); what is read from their output
 //! needs the line helpers here. Adding a runner: its functions in its family's module (or a new ecosystem's `readout.rs`),
-//! a row in [`RUNNERS`], and — for a new family — a field of [`Scanners`].
+//! a row in its `ROWS` (a new ecosystem's line in [`FAMILIES`]), and — for a new family — a field of [`Scanners`].
 
 #[path = "../ecosystem/cpp/readout.rs"]
 mod cpp;
@@ -48,92 +48,28 @@ struct Row {
     unless: Option<Runner>,
 }
 
-/// Every runner, in extraction order.
-const RUNNERS: [Row; 13] = [
-    Row {
-        runner: Runner::Nextest,
-        is_marker: rust::is_nextest_marker,
-        failures: rust::nextest_failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Cargo,
-        is_marker: rust::is_cargo_marker,
-        failures: rust::cargo_failures,
-        unless: Some(Runner::Nextest),
-    },
-    Row {
-        runner: Runner::Pytest,
-        is_marker: python::is_marker,
-        failures: python::failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Vitest,
-        is_marker: js::is_vitest_marker,
-        failures: js::vitest_failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Jest,
-        is_marker: js::is_jest_marker,
-        failures: js::jest_failures,
-        unless: Some(Runner::Vitest),
-    },
-    Row {
-        runner: Runner::Go,
-        is_marker: go::is_marker,
-        failures: go::failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Bats,
-        is_marker: shell::is_marker,
-        failures: shell::failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Ctest,
-        is_marker: cpp::is_marker,
-        failures: cpp::failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Minitest,
-        is_marker: ruby::is_minitest_marker,
-        failures: ruby::minitest_failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Rspec,
-        is_marker: ruby::is_rspec_marker,
-        failures: ruby::rspec_failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Phpunit,
-        is_marker: php::is_marker,
-        failures: php::failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::Maven,
-        is_marker: jvm::is_surefire_marker,
-        failures: jvm::surefire_failures,
-        unless: None,
-    },
-    Row {
-        runner: Runner::JunitConsole,
-        is_marker: jvm::is_console_marker,
-        failures: jvm::console_failures,
-        unless: None,
-    },
+/// Every family's rows, one line per ecosystem: the runners, in extraction order.
+const FAMILIES: &[&[Row]] = &[
+    rust::ROWS,
+    python::ROWS,
+    js::ROWS,
+    go::ROWS,
+    shell::ROWS,
+    cpp::ROWS,
+    ruby::ROWS,
+    php::ROWS,
+    jvm::ROWS,
 ];
+
+/// Every runner's row, in extraction order.
+fn rows() -> impl Iterator<Item = &'static Row> {
+    FAMILIES.iter().flat_map(|rows| rows.iter())
+}
 
 /// The runners whose markers appear, in extraction order.
 pub(super) fn detect(lines: &Lines) -> Vec<Runner> {
     let mut found = Vec::new();
-    for row in &RUNNERS {
+    for row in rows() {
         if row.unless.is_some_and(|other| found.contains(&other)) {
             continue;
         }
@@ -146,7 +82,7 @@ pub(super) fn detect(lines: &Lines) -> Vec<Runner> {
 
 /// The failures `runner` reports in `lines` (a runner without a row here: the generic reading).
 pub(super) fn failures(runner: Runner, lines: &Lines) -> Found {
-    match RUNNERS.iter().find(|row| row.runner == runner) {
+    match rows().find(|row| row.runner == runner) {
         Some(row) => (row.failures)(lines),
         None => generic::extract(lines),
     }

@@ -29,7 +29,6 @@ fn n(passed: u64, failed: u64, skipped: u64, ignored: u64) -> Option<TestCounts>
 }
 
 fn expectation(name: &str) -> Option<Expect> {
-    use Runner::*;
     /// No runner recognized: the generic reading.
     #[allow(non_upper_case_globals)]
     const Generic: Option<Runner> = None;
@@ -55,7 +54,7 @@ fn expectation(name: &str) -> Option<Expect> {
     match name {
         // `cargo-fail-quiet`: `cargo test -q` prints a dot per passing test and names only the failing ones.
         "cargo-fail" | "cargo-fail-rerun" | "cargo-fail-quiet" => e(
-            Cargo,
+            Runner::Cargo,
             &["config::tests::rejects_empty_port", "tests::adds_negative_numbers"],
             &[
                 "sum of negatives (left: -1, right: -5) at src/lib.rs:34:9",
@@ -65,21 +64,21 @@ fn expectation(name: &str) -> Option<Expect> {
             n(2, 2, 0, 0),
         ),
         "cargo-compile-error" => e(
-            Cargo,
+            Runner::Cargo,
             &[],
             &["error[E0308]: mismatched types at src/lib.rs:2:18"],
             false,
             None,
         ),
         "cargo-zero-tests" => e(
-            Cargo,
+            Runner::Cargo,
             &[],
             &["no tests ran (the output says `running 0 tests`)"],
             true,
             n(0, 0, 0, 0),
         ),
         "nextest-fail" => e(
-            Nextest,
+            Runner::Nextest,
             &[
                 "sample config::tests::rejects_empty_port",
                 "sample tests::adds_negative_numbers",
@@ -90,7 +89,7 @@ fn expectation(name: &str) -> Option<Expect> {
         ),
         // `pytest-fail-reported`: as the oracle runs it (`-rap`, and its JUnit report through the environment).
         "pytest-fail" | "pytest-fail-rerun" | "pytest-fail-reported" => e(
-            Pytest,
+            Runner::Pytest,
             &[
                 "tests/test_calc.py::TestConfig::test_load",
                 "tests/test_calc.py::test_add_negative",
@@ -105,15 +104,15 @@ fn expectation(name: &str) -> Option<Expect> {
             n(1, 3, 0, 0),
         ),
         "pytest-collection-error" => e(
-            Pytest,
+            Runner::Pytest,
             &["tests/test_import.py"],
             &["tests/test_import.py: ModuleNotFoundError: No module named 'missing_module'"],
             true,
             n(0, 1, 0, 0),
         ),
-        "pytest-zero-tests" => e(Pytest, &[], &["no tests ran"], true, n(0, 0, 0, 0)),
+        "pytest-zero-tests" => e(Runner::Pytest, &[], &["no tests ran"], true, n(0, 0, 0, 0)),
         "jest-fail" => e(
-            Jest,
+            Runner::Jest,
             &["parses config", "sum › adds negative numbers"],
             &[
                 "sum › adds negative numbers: expect(received).toBe(expected) // Object.is equality (Expected: -5, Received: -1)",
@@ -122,9 +121,9 @@ fn expectation(name: &str) -> Option<Expect> {
             false,
             n(1, 2, 0, 0),
         ),
-        "jest-zero-tests" => e(Jest, &[], &["No tests found"], true, None),
+        "jest-zero-tests" => e(Runner::Jest, &[], &["No tests found"], true, None),
         "vitest-fail" => e(
-            Vitest,
+            Runner::Vitest,
             &[
                 "src/sum.test.js > parses config",
                 "src/sum.test.js > sum > adds negative numbers",
@@ -135,9 +134,9 @@ fn expectation(name: &str) -> Option<Expect> {
             false,
             n(1, 2, 0, 0),
         ),
-        "vitest-zero-tests" => e(Vitest, &[], &["No test files found"], true, None),
+        "vitest-zero-tests" => e(Runner::Vitest, &[], &["No test files found"], true, None),
         "go-fail" => e(
-            Go,
+            Runner::Go,
             &["TestAddNegative", "TestParsePort/empty"],
             &[
                 "TestAddNegative: calc_test.go:16: Add(-2, -3) = -1; want -5",
@@ -146,9 +145,9 @@ fn expectation(name: &str) -> Option<Expect> {
             false,
             None,
         ),
-        "go-zero-tests" => e(Go, &[], &["[no test files]"], true, None),
+        "go-zero-tests" => e(Runner::Go, &[], &["[no test files]"], true, None),
         "phpunit-fail" => e(
-            Phpunit,
+            Runner::Phpunit,
             &[
                 "CalcTest::testAddsNegatives",
                 "CalcTest::testDivides",
@@ -161,8 +160,8 @@ fn expectation(name: &str) -> Option<Expect> {
             false,
             n(1, 3, 1, 0),
         ),
-        "phpunit-pass-skipped" => pass(Phpunit, n(2, 0, 2, 0)),
-        "phpunit-zero-tests" => e(Phpunit, &[], &["No tests executed!"], true, n(0, 0, 0, 0)),
+        "phpunit-pass-skipped" => pass(Runner::Phpunit, n(2, 0, 2, 0)),
+        "phpunit-zero-tests" => e(Runner::Phpunit, &[], &["No tests executed!"], true, n(0, 0, 0, 0)),
         "generic-cc-error" => e(
             Generic,
             &[],
@@ -180,7 +179,7 @@ fn expectation(name: &str) -> Option<Expect> {
             None,
         ),
         "go-fail-v" => e(
-            Go,
+            Runner::Go,
             &["TestAddNegative", "TestParsePort/empty"],
             &[
                 "TestAddNegative: calc_test.go:16: Add(-2, -3) = -1; want -5",
@@ -206,17 +205,17 @@ fn expectation(name: &str) -> Option<Expect> {
             false,
             n(3, 1, 2, 0),
         ),
-        "cargo-pass-ignored" => pass(Cargo, n(4, 0, 0, 1)),
-        "cargo-pass-filtered" => pass(Cargo, n(1, 0, 0, 0)),
-        "cargo-workspace-pass" => pass(Cargo, n(8, 0, 0, 3)),
-        "nextest-pass-skipped" | "nextest-pass-nocapture" => pass(Nextest, n(6, 0, 2, 0)),
-        "pytest-pass-skipped" => pass(Pytest, n(4, 0, 3, 0)),
+        "cargo-pass-ignored" => pass(Runner::Cargo, n(4, 0, 0, 1)),
+        "cargo-pass-filtered" => pass(Runner::Cargo, n(1, 0, 0, 0)),
+        "cargo-workspace-pass" => pass(Runner::Cargo, n(8, 0, 0, 3)),
+        "nextest-pass-skipped" | "nextest-pass-nocapture" => pass(Runner::Nextest, n(6, 0, 2, 0)),
+        "pytest-pass-skipped" => pass(Runner::Pytest, n(4, 0, 3, 0)),
         "pytest-pass-quiet" => pass(Generic, n(4, 0, 3, 0)),
         "unittest-pass-skipped" => pass(Generic, n(3, 0, 3, 0)),
-        "go-pass-skipped-v" => pass(Go, n(4, 0, 2, 0)),
-        "go-pass-quiet" => pass(Go, None),
-        "jest-pass-skipped" => pass(Jest, n(3, 0, 2, 0)),
-        "vitest-pass-skipped" => pass(Vitest, n(3, 0, 2, 0)),
+        "go-pass-skipped-v" => pass(Runner::Go, n(4, 0, 2, 0)),
+        "go-pass-quiet" => pass(Runner::Go, None),
+        "jest-pass-skipped" => pass(Runner::Jest, n(3, 0, 2, 0)),
+        "vitest-pass-skipped" => pass(Runner::Vitest, n(3, 0, 2, 0)),
         "mocha-pass-pending" => pass(Generic, n(2, 0, 2, 0)),
         "node-test-pass" | "node-test-spec-pass" => pass(Generic, n(3, 0, 2, 0)),
         // tape counts assertions, not tests, and pads its summary values (`# pass  4`).

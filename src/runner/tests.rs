@@ -4,10 +4,10 @@ use super::*;
 
 #[test]
 fn every_runner_has_its_own_row_and_name() {
-    let mut names: Vec<&str> = Runner::ALL.iter().map(|r| r.name()).collect();
+    let mut names: Vec<&str> = Runner::all().map(|r| r.name()).collect();
     names.sort_unstable();
     names.dedup();
-    assert_eq!(names.len(), Runner::ALL.len(), "two runners share a name");
+    assert_eq!(names.len(), Runner::all().count(), "two runners share a name");
 }
 
 #[test]
@@ -25,10 +25,7 @@ fn the_persisted_names_load() {
 #[test]
 fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_jest_mocha_go_cargo_ruby_phpunit_and_surefire_its_build_dir()
  {
-    let private: Vec<Runner> = Runner::ALL
-        .into_iter()
-        .filter(|r| r.row().report.missing().is_none())
-        .collect();
+    let private: Vec<Runner> = Runner::all().filter(|r| r.row().report.missing().is_none()).collect();
     assert_eq!(
         private,
         vec![
@@ -146,4 +143,42 @@ fn a_new_per_directory_file_sits_out_only_beside_unsealed_files() {
         sits_out_with_new_tests(Path::new("conftest.py"), [] as [&str; 0]),
         "nothing sealed at all"
     );
+}
+
+#[test]
+fn the_table_keeps_the_ids_and_the_order_seals_were_written_with() {
+    // The ids and order of the enum the table was: a seal's closure lists its runners in this order.
+    let ids: Vec<String> = Runner::all()
+        .map(|r| serde_json::to_string(&r).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        ids.join(","),
+        r#""pytest","pytest_doctest_modules","unittest","node_test","jest","vitest","mocha","cargo","nextest","go","bats","ctest","gtest","minitest","rspec","phpunit","maven","junit_console""#
+    );
+    for runner in Runner::all() {
+        let back: Runner = serde_json::from_str(&serde_json::to_string(&runner).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{runner:?} does not load back: {e}"));
+        assert_eq!(back, runner);
+    }
+    let sorted: std::collections::BTreeSet<Runner> = Runner::all().collect::<Vec<_>>().into_iter().rev().collect();
+    assert!(
+        sorted.into_iter().eq(Runner::all()),
+        "a set of runners is ordered as the table"
+    );
+}
+
+#[test]
+fn a_runner_no_longer_in_the_table_fails_to_load_by_its_id() {
+    let err = serde_json::from_str::<Vec<Runner>>(r#"["pytest","tape"]"#)
+        .map(|_| ())
+        .expect_err("a seal naming a runner no longer in the table does not load");
+    assert!(err.to_string().contains("unknown runner `tape`"), "{err}");
+}
+
+#[test]
+fn every_runner_belongs_to_one_ecosystem() {
+    for runner in Runner::all() {
+        let owners = ECOSYSTEMS.iter().filter(|e| e.runners().contains(&runner)).count();
+        assert_eq!(owners, 1, "{runner:?} is listed by {owners} ecosystems");
+    }
 }

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Scope, Why};
+use super::{Deriver, Lang, Runner, Scope, Simple, Why};
 
 impl Deriver<'_> {
     pub(super) fn ctest(&mut self, runner: Runner) {
@@ -53,4 +53,16 @@ pub(super) fn is_gtest_binary(root: &Path, cwd: &Path, verb: &str) -> bool {
                 .any(|end| name.ends_with(end))
         }
     }
+}
+
+/// The closure's rule for ctest, CMake and a GoogleTest binary (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "ctest" => d.ctest(Runner::Ctest),
+        "cmake" => d.cmake(cmd.rest),
+        _ if is_gtest_binary(d.root, cmd.cwd, cmd.verb) => d.ctest(Runner::Gtest),
+        _ => return false,
+    }
+    true
 }

@@ -10,6 +10,7 @@
 //! and named, so a test is never counted twice and the names do not change with which tests failed; GoogleTest's
 //! lines there still give a failure its message.
 
+use super::{Row, Runner};
 use crate::readout::counts::TestCounts;
 use crate::readout::lines::{Found, Lines};
 use crate::readout::results::{TestOutcome, TestResults};
@@ -162,6 +163,14 @@ impl Scanner {
         (line.starts_with("[==========] ") && line.contains(" ran.")).then(|| std::mem::take(&mut self.counts))
     }
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[Row {
+    runner: Runner::Ctest,
+    is_marker,
+    failures,
+    unless: None,
+}];
 
 #[cfg(test)]
 mod tests {

@@ -23,6 +23,7 @@ const GTEST_REPORT: Report = Report::Private {
 /// source tree where a project keeps one; what it runs is `CTestTestfile.cmake`, generated from `CMakeLists.txt`'s
 /// test-side commands (sealed command by command, `closure::cmake`).
 pub(super) const CTEST: Row = Row {
+    id: "ctest",
     name: "ctest",
     config: Config {
         files: &["CTestCustom.cmake", "CTestCustom.ctest"],
@@ -34,8 +35,11 @@ pub(super) const CTEST: Row = Row {
 
 /// A GoogleTest binary run by the verify command itself (`./build/calc_test`).
 pub(super) const GTEST: Row = Row {
+    id: "gtest",
     name: "googletest",
     config: Config::NONE,
     tests: TestFiles::NONE,
     report: GTEST_REPORT,
 };
+
+super::runners!(Ctest = CTEST, Gtest = GTEST);

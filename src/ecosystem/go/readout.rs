@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use super::{Row, Runner};
 use crate::readout::counts::{Kind, TestCounts, one_of};
 use crate::readout::lines::{Found, Lines};
 use crate::readout::results::{TestOutcome, TestResults};
@@ -181,3 +182,11 @@ fn package_line(line: &str) -> Option<&str> {
     let package = rest.split('\t').next()?.trim();
     (!package.is_empty()).then_some(package)
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[Row {
+    runner: Runner::Go,
+    is_marker,
+    failures,
+    unless: None,
+}];

@@ -6,8 +6,11 @@ use super::{Config, Report, Row, TestFiles};
 /// Its structured stream (`-json`) is its stdout, which the code under test writes to as well; loopgate's
 /// `GOFLAGS=-exec` hook records, per test binary, whether its `M.Run` finished (`room::hook`).
 pub(super) const GO: Row = Row {
+    id: "go",
     name: "go test",
     config: Config::NONE,
     tests: TestFiles::NONE,
     report: Report::Hook,
 };
+
+super::runners!(Go = GO);

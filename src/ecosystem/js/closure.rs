@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Why, skip_wrapper};
+use super::{Deriver, Lang, Runner, Simple, Why, skip_wrapper};
 
 /// Babel's project-wide and file-relative configuration files (besides `package.json`'s `babel` key).
 const BABEL: &[&str] = &[
@@ -136,4 +136,24 @@ impl Deriver<'_> {
         };
         self.argv(command, cwd, depth + 1);
     }
+}
+
+/// The closure's rule for JavaScript's package managers and runners (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "npm" | "pnpm" | "yarn" | "bun" => d.package_manager(cmd.name, cmd.rest, cmd.cwd, cmd.depth),
+        "node" => d.node(cmd.rest, cmd.cwd, cmd.depth),
+        "jest" => d.jest(cmd.cwd),
+        "vitest" => d.vitest(cmd.cwd),
+        "mocha" => d.mocha(cmd.cwd),
+        "ava" => {
+            d.js(cmd.cwd, "ava", &["ava.config"], Some("ava"));
+            d.babel(cmd.cwd, "ava");
+        }
+        "playwright" => d.js(cmd.cwd, "playwright", &["playwright.config"], None),
+        "tap" => d.js_files(cmd.cwd, "tap", &[".taprc"], Some("tap")),
+        _ => return false,
+    }
+    true
 }

@@ -16,6 +16,7 @@
 #[path = "readout/names.rs"]
 mod names;
 
+use super::{Row, Runner};
 use crate::readout::counts::{Kind, TestCounts, number_word, one_of, tally};
 use crate::readout::lines::{Found, Lines, details, next_text};
 use crate::readout::results::TestResults;
@@ -219,3 +220,19 @@ fn kind_of(word: &str) -> Option<Option<Kind>> {
         _ => None,
     }
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[
+    Row {
+        runner: Runner::Vitest,
+        is_marker: is_vitest_marker,
+        failures: vitest_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Jest,
+        is_marker: is_jest_marker,
+        failures: jest_failures,
+        unless: Some(Runner::Vitest),
+    },
+];

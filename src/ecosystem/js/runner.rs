@@ -6,6 +6,7 @@ use super::{Config, NoReport, Report, Row, TestFiles};
 /// `node --test`: no configuration file; its default patterns, anywhere but `node_modules`. Its JUnit reporter
 /// is asked for on the command line (`--test-reporter=junit --test-reporter-destination=FILE`).
 pub(super) const NODE_TEST: Row = Row {
+    id: "node_test",
     name: "node --test",
     config: Config::NONE,
     tests: TestFiles {
@@ -25,6 +26,7 @@ pub(super) const NODE_TEST: Row = Row {
 /// `NODE_OPTIONS` hook asks Jest's main process for its JSON report at a private path and records its test files
 /// (`room::hook`).
 pub(super) const JEST: Row = Row {
+    id: "jest",
     name: "jest",
     config: Config {
         js_stems: &["jest.config"],
@@ -41,6 +43,7 @@ pub(super) const JEST: Row = Row {
 
 /// Vitest: `vitest.config.*`, `vite.config.*` or `vitest.workspace.*`; `include` (path globs).
 pub(super) const VITEST: Row = Row {
+    id: "vitest",
     name: "vitest",
     config: Config {
         js_stems: &["vitest.config", "vite.config", "vitest.workspace"],
@@ -57,6 +60,7 @@ pub(super) const VITEST: Row = Row {
 /// stdout or a path on its command line; loopgate's `NODE_OPTIONS` hook records its `Runner` events
 /// (`room::hook`).
 pub(super) const MOCHA: Row = Row {
+    id: "mocha",
     name: "mocha",
     config: Config {
         files: &[
@@ -77,3 +81,5 @@ pub(super) const MOCHA: Row = Row {
     },
     report: Report::Hook,
 };
+
+super::runners!(NodeTest = NODE_TEST, Jest = JEST, Vitest = VITEST, Mocha = MOCHA);

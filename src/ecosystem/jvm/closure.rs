@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Scope, Why};
+use super::{Deriver, Lang, Runner, Scope, Simple, Why};
 
 /// Maven goals and phases that run Surefire.
 const TEST_GOALS: [&str; 7] = [
@@ -76,4 +76,15 @@ impl Deriver<'_> {
             self.plan.runners.insert(Runner::JunitConsole);
         }
     }
+}
+
+/// The closure's rule for Maven and java (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "mvn" | "mvnw" => d.maven(cmd.rest, cmd.cwd),
+        "java" => d.java(cmd.rest),
+        _ => return false,
+    }
+    true
 }

@@ -4,9 +4,14 @@
 
 use std::path::Path;
 
-use super::{Candidate, Fact};
+use super::{Candidate, Detector, Fact};
 
-pub(super) fn maven(root: &Path) -> Option<Candidate> {
+pub(super) const DETECTOR: Detector = Detector {
+    looks_for: "or a Maven pom.xml",
+    detect: |probe| maven(probe.root),
+};
+
+fn maven(root: &Path) -> Option<Candidate> {
     if !root.join("pom.xml").is_file() {
         return None;
     }

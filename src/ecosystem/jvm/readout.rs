@@ -10,6 +10,7 @@
 //! Jupiter:CalcTest:addsNegative()` then `=> org.opentest4j.AssertionFailedError: …`) and a box of totals
 //! (`[         1 tests failed          ]`); a test is named by its classes and its own name, `CalcTest.adds()`.
 
+use super::{Row, Runner};
 use crate::readout::counts::TestCounts;
 use crate::readout::lines::{Found, Lines};
 use crate::readout::results::{TestOutcome, TestResults};
@@ -244,6 +245,22 @@ impl ConsoleScanner {
         }
     }
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[
+    Row {
+        runner: Runner::Maven,
+        is_marker: is_surefire_marker,
+        failures: surefire_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::JunitConsole,
+        is_marker: is_console_marker,
+        failures: console_failures,
+        unless: None,
+    },
+];
 
 #[cfg(test)]
 mod tests {

@@ -15,6 +15,7 @@ use super::{Config, Format, Report, Row, TestFiles};
 /// is emptied before each run (`room::surefire`). `pom.xml` is not listed as a whole configuration file: its
 /// test side is sealed key by key (`closure::pom`), so a new dependency stays the agent's.
 pub(super) const MAVEN: Row = Row {
+    id: "maven",
     name: "maven",
     config: Config {
         // Maven's own options and extensions, and JUnit's configuration on the test classpath (it can turn
@@ -41,6 +42,7 @@ pub(super) const MAVEN: Row = Row {
 /// in Debian's standalone jar, which lacks its shaded classes: measured with junit5 5.9.2); its tree of results
 /// (`--details=tree`, the default) names every test, and the verdict reads that.
 pub(super) const JUNIT_CONSOLE: Row = Row {
+    id: "junit_console",
     name: "junit console launcher",
     config: Config::NONE,
     tests: TestFiles {
@@ -49,3 +51,5 @@ pub(super) const JUNIT_CONSOLE: Row = Row {
     },
     report: Report::None(super::NoReport::CommandLineOnly),
 };
+
+super::runners!(Maven = MAVEN, JunitConsole = JUNIT_CONSOLE);

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Deriver, Why, normalize};
+use super::{Deriver, Simple, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::recipes;
 
@@ -145,4 +145,14 @@ impl Deriver<'_> {
             });
         }
     }
+}
+
+/// The closure's rule for GNU make (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "make" | "gmake" => d.make(cmd.rest, cmd.cwd, cmd.depth),
+        _ => return false,
+    }
+    true
 }

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use super::Scope;
 
-use super::{Deriver, Lang, Runner, Why};
+use super::{Deriver, Lang, Runner, Simple, Why};
 
 /// PHPUnit options whose value is the next word.
 const VALUE_OPTIONS: &[&str] = &[
@@ -176,4 +176,16 @@ fn composer_commands(value: &serde_json::Value) -> Option<Vec<String>> {
         serde_json::Value::Array(list) => Some(list.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()),
         _ => None,
     }
+}
+
+/// The closure's rule for PHPUnit, php and Composer (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "phpunit" | "phpunit.phar" => d.phpunit(cmd.rest, cmd.cwd),
+        "php" => d.php(cmd.rest, cmd.cwd),
+        "composer" => d.composer(cmd.rest, cmd.cwd, cmd.depth),
+        _ => return false,
+    }
+    true
 }

@@ -12,6 +12,7 @@
 //! PHPUnit's own JUnit report, which loopgate's start hook asks for (`room::Room::add_named`), as
 //! `Class::method` and `Class::method with data set #0`, the form [`test_name`] gives a failure here.
 
+use super::{Row, Runner};
 use crate::readout::counts::TestCounts;
 use crate::readout::lines::{Found, Lines};
 use crate::readout::results::TestResults;
@@ -134,6 +135,14 @@ impl Scanner {
         ))
     }
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[Row {
+    runner: Runner::Phpunit,
+    is_marker,
+    failures,
+    unless: None,
+}];
 
 #[cfg(test)]
 mod tests {

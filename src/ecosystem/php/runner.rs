@@ -11,6 +11,7 @@ use super::{Config, Format, Report, Row, TestFiles};
 /// loopgate's start hook (`ecosystem/php/prepend.php`, `room::hook`) before phpunit's script, which adds
 /// `--log-junit` to phpunit's own arguments. The sealed command runs unchanged.
 pub(super) const PHPUNIT: Row = Row {
+    id: "phpunit",
     name: "phpunit",
     config: Config {
         files: &["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"],
@@ -24,3 +25,5 @@ pub(super) const PHPUNIT: Row = Row {
         format: Format::JunitXml,
     },
 };
+
+super::runners!(Phpunit = PHPUNIT);

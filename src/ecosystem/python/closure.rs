@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Deriver, Lang, Runner, Why, normalize};
+use super::{Deriver, Lang, Runner, Simple, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::runner::Section;
 
@@ -218,4 +218,21 @@ fn common_ancestor(paths: &[PathBuf]) -> Option<PathBuf> {
             .find(|candidate| dirs.iter().all(|d| d.starts_with(candidate)))
             .map_or(first.clone(), Path::to_path_buf),
     )
+}
+
+/// The closure's rule for pytest, tox, nox, coverage and the Python interpreter (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "pytest" | "py.test" => d.pytest(cmd.rest, cmd.cwd),
+        "tox" => d.tox(cmd.cwd),
+        "nox" => {
+            d.plan.ecosystems.insert(Lang::Python);
+            d.whole(cmd.cwd.join("noxfile.py"), Why::Configures("nox".into()));
+        }
+        "coverage" => d.coverage(cmd.rest, cmd.cwd, cmd.depth),
+        name if name.starts_with("python") => d.python(cmd.rest, cmd.cwd, cmd.depth),
+        _ => return false,
+    }
+    true
 }

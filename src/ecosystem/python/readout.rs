@@ -12,6 +12,7 @@
 //! `module.Class.test` from `-v` lines (`test_add (test_calc.Calc.test_add) ... ok`) — without `-v`
 //! unittest prints no names, so only its totals count.
 
+use super::{Row, Runner};
 use crate::readout::counts::{Kind, TestCounts, tally};
 use crate::readout::lines::{Found, Lines};
 use crate::readout::results::{TestOutcome, TestResults};
@@ -229,3 +230,11 @@ fn unittest_verdict(ran: u64, t: &str) -> Option<TestCounts> {
     counts.passed = ran.saturating_sub(counts.failed).saturating_sub(counts.skipped);
     Some(counts)
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[Row {
+    runner: Runner::Pytest,
+    is_marker,
+    failures,
+    unless: None,
+}];

@@ -220,9 +220,7 @@ impl Report {
 
 /// Whether the events of the runner named `runner` (as its row names it) name its tests for the verdict.
 fn names_tests(runner: &str) -> bool {
-    crate::runner::Runner::ALL
-        .iter()
-        .any(|r| r.name() == runner && r.row().report == crate::runner::Report::HookNamed)
+    crate::runner::Runner::all().any(|r| r.name() == runner && r.row().report == crate::runner::Report::HookNamed)
 }
 
 /// The runners whose start hooks wrote the events at `path`, as one phrase (`unittest`, `unittest and mocha`);

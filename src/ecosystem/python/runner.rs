@@ -26,6 +26,7 @@ const PYTEST_REPORT: Report = Report::Private {
 };
 
 pub(super) const PYTEST: Row = Row {
+    id: "pytest",
     name: "pytest",
     config: PYTEST_CONFIG,
     tests: TestFiles {
@@ -40,6 +41,7 @@ pub(super) const PYTEST: Row = Row {
 };
 
 pub(super) const PYTEST_DOCTEST_MODULES: Row = Row {
+    id: "pytest_doctest_modules",
     name: "pytest --doctest-modules",
     config: PYTEST_CONFIG,
     tests: TestFiles {
@@ -53,6 +55,7 @@ pub(super) const PYTEST_DOCTEST_MODULES: Row = Row {
 /// no configuration file and no structured report of its own: loopgate's `sitecustomize` hook records its
 /// `TestResult` events (`room::hook`).
 pub(super) const UNITTEST: Row = Row {
+    id: "unittest",
     name: "unittest",
     config: Config::NONE,
     tests: TestFiles {
@@ -61,3 +64,9 @@ pub(super) const UNITTEST: Row = Row {
     },
     report: Report::Hook,
 };
+
+super::runners!(
+    Pytest = PYTEST,
+    PytestDoctestModules = PYTEST_DOCTEST_MODULES,
+    Unittest = UNITTEST
+);

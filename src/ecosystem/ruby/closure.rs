@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Why};
+use super::{Deriver, Lang, Runner, Simple, Why, skip_flags};
 
 /// The files rake looks for, in its order.
 const RAKEFILES: [&str; 4] = ["rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"];
@@ -77,4 +77,20 @@ impl Deriver<'_> {
             self.plan.runners.insert(Runner::Minitest);
         }
     }
+}
+
+/// The closure's rule for RSpec, rake, ruby and `bundle exec` (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "rspec" => d.rspec(cmd.cwd),
+        "rake" => d.rake(cmd.rest, cmd.cwd),
+        "ruby" => d.ruby(cmd.rest),
+        // `bundle exec`, and Debian's `bundle3.1 exec`.
+        n if n.starts_with("bundle") && cmd.rest.first().is_some_and(|w| w == "exec") => {
+            d.argv(skip_flags(&cmd.rest[1..]), cmd.cwd, cmd.depth + 1);
+        }
+        _ => return false,
+    }
+    true
 }

@@ -5,13 +5,18 @@
 
 use std::path::Path;
 
-use super::{Candidate, Fact};
+use super::{Candidate, Detector, Fact};
 
 /// The command that runs every minitest file under `test/` without a Rakefile.
 pub(super) const RUBY_TESTS: &str =
     "ruby -Ilib -Itest -e 'Dir.glob(\"./test/**/{*_test,test_*}.rb\").sort.each { |f| require f }'";
 
-pub(super) fn ruby(root: &Path) -> Option<Candidate> {
+pub(super) const DETECTOR: Detector = Detector {
+    looks_for: "or Ruby tests (spec/*_spec.rb, test/*_test.rb)",
+    detect: |probe| ruby(probe.root),
+};
+
+fn ruby(root: &Path) -> Option<Candidate> {
     if holds(&root.join("spec"), &|name| name.ends_with("_spec.rb"), 3) {
         return Some((
             "rspec".into(),

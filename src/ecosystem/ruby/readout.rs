@@ -12,6 +12,7 @@
 //! Names are the runner's own: `Class#method` for minitest, the example's full description for RSpec — the names
 //! loopgate's start hook records for every test (`report.rb`), which is where the passing ones come from.
 
+use super::{Row, Runner};
 use crate::readout::counts::TestCounts;
 use crate::readout::lines::{Found, Lines};
 use crate::readout::results::{TestOutcome, TestResults};
@@ -179,6 +180,22 @@ fn rspec_summary(line: &str) -> Option<TestCounts> {
         0,
     ))
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[
+    Row {
+        runner: Runner::Minitest,
+        is_marker: is_minitest_marker,
+        failures: minitest_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Rspec,
+        is_marker: is_rspec_marker,
+        failures: rspec_failures,
+        unless: None,
+    },
+];
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,7 @@ use super::{Config, Report, Row, TestFiles};
 /// file of its own; `rake test` reads the Rakefile, sealed whole by the closure (`closure.rs`: its `TestTask`'s
 /// `pattern`, `libs`, `test_files` and `options` are Ruby code, which loopgate does not run to read).
 pub(super) const MINITEST: Row = Row {
+    id: "minitest",
     name: "minitest",
     config: Config::NONE,
     tests: TestFiles {
@@ -22,6 +23,7 @@ pub(super) const MINITEST: Row = Row {
 /// side. Its JSON formatter can be asked for through `SPEC_OPTS`, but formatters given there replace the
 /// project's own (stdout then holds nothing the model can read), so the start hook listens instead.
 pub(super) const RSPEC: Row = Row {
+    id: "rspec",
     name: "rspec",
     config: Config {
         files: &[".rspec", ".rspec-local"],
@@ -33,3 +35,5 @@ pub(super) const RSPEC: Row = Row {
     },
     report: Report::HookNamed,
 };
+
+super::runners!(Minitest = MINITEST, Rspec = RSPEC);

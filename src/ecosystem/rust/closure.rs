@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Why, normalize};
+use super::{Deriver, Lang, Runner, Simple, Why, normalize};
 use crate::closure::parts::{Scope, TEST_SETTINGS};
 
 /// Cargo subcommands that run the tests.
@@ -143,4 +143,15 @@ fn manifest_scope() -> Scope {
         paths.push(vec![targets.to_string(), TEST_SETTINGS.to_string()]);
     }
     Scope::Toml(paths)
+}
+
+/// The closure's rule for cargo and cargo-nextest (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
+/// it then reads.
+pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
+    match cmd.name {
+        "cargo" => d.cargo(cmd.rest, cmd.cwd),
+        "cargo-nextest" => d.cargo(&[String::from("nextest")], cmd.cwd),
+        _ => return false,
+    }
+    true
 }

@@ -11,6 +11,7 @@
 //! `tool(src/main.rs)`), and doctests with `doc <crate>`; the hash of the binary and a doctest's `(line N)` are
 //! left out, because honest edits move them. nextest names its binaries itself (`crate::api`).
 
+use super::{Row, Runner};
 use crate::readout::counts::{Kind, TestCounts, tally};
 use crate::readout::lines::{Found, Lines, details, is_noise, next_text};
 use crate::readout::results::{TestOutcome, TestResults};
@@ -296,3 +297,19 @@ fn without_parentheses(text: &str) -> String {
     }
     out
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[
+    Row {
+        runner: Runner::Nextest,
+        is_marker: is_nextest_marker,
+        failures: nextest_failures,
+        unless: None,
+    },
+    Row {
+        runner: Runner::Cargo,
+        is_marker: is_cargo_marker,
+        failures: cargo_failures,
+        unless: Some(Runner::Nextest),
+    },
+];

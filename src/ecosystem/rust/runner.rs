@@ -7,6 +7,7 @@ use super::{Config, NoReport, Report, Row, TestFiles};
 /// `cargo test`: libtest's per-test log through loopgate's runner hook (`room::cargo_hook`), whose events name
 /// the tests (`-q` prints a dot per test).
 pub(super) const CARGO: Row = Row {
+    id: "cargo",
     name: "cargo test",
     config: Config::NONE,
     tests: TestFiles::NONE,
@@ -15,6 +16,7 @@ pub(super) const CARGO: Row = Row {
 
 /// nextest: `.config/nextest.toml` at the workspace root (what makes `--verify auto` choose it).
 pub(super) const NEXTEST: Row = Row {
+    id: "nextest",
     name: "cargo nextest",
     config: Config {
         files: &[".config/nextest.toml"],
@@ -23,3 +25,5 @@ pub(super) const NEXTEST: Row = Row {
     tests: TestFiles::NONE,
     report: Report::None(NoReport::ProjectConfigOnly),
 };
+
+super::runners!(Cargo = CARGO, Nextest = NEXTEST);

@@ -9,6 +9,7 @@
 //! Names: the test's own name, as `@test "name"` gives it (bats' TAP does not name the file; two files with a
 //! test of the same name are one name, failed if either failed).
 
+use super::{Row, Runner};
 use crate::readout::counts::TestCounts;
 use crate::readout::lines::{Found, Lines};
 use crate::readout::results::{TestOutcome, TestResults};
@@ -90,6 +91,14 @@ impl Scanner {
         })
     }
 }
+
+/// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
+pub(super) const ROWS: &[Row] = &[Row {
+    runner: Runner::Bats,
+    is_marker,
+    failures,
+    unless: None,
+}];
 
 #[cfg(test)]
 mod tests {

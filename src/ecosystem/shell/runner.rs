@@ -8,6 +8,7 @@ use super::{Config, NoReport, Report, Row, TestFiles};
 /// asked for, but no variable asks for one, and the sealed command is not rewritten. A verify command that asks
 /// for it can name it with `--report junit:DIR/report.xml` (`oracle::own_report`).
 pub(super) const BATS: Row = Row {
+    id: "bats",
     name: "bats",
     config: Config::NONE,
     tests: TestFiles {
@@ -17,3 +18,5 @@ pub(super) const BATS: Row = Row {
     },
     report: Report::None(NoReport::CommandLineOnly),
 };
+
+super::runners!(Bats = BATS);

@@ -1,0 +1,75 @@
+//! `--verify auto` for Python: pytest, with the project's virtualenv, `uv run` or `poetry run` where it has one.
+
+use std::path::Path;
+
+use super::{Candidate, Detector, Fact};
+
+pub(super) const DETECTOR: Detector = Detector {
+    looks_for: "or pytest setup (pytest.ini, pyproject.toml, tests/)",
+    detect: |probe| python(probe.root, probe.read, probe.installed),
+};
+
+fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
+    let pytest = crate::runner::Runner::Pytest.row().config;
+    let section =
+        |file: &str, header: &str| read(file).is_some_and(|t| t.lines().any(|l| l.trim().starts_with(header)));
+    let configured = pytest
+        .sections
+        .iter()
+        .find(|(file, part)| section(file, &part.header()))
+        .map(|(file, _)| *file);
+    let why = if let Some(file) = pytest.files.iter().find(|file| root.join(file).is_file()) {
+        Fact::PytestConfig { file }
+    } else if let Some(file) = configured {
+        Fact::PytestConfig { file }
+    } else if root.join("conftest.py").is_file() {
+        Fact::Conftest
+    } else if let Some(dir) = ["tests", "test"]
+        .into_iter()
+        .find(|dir| has_python_tests(&root.join(dir)))
+    {
+        Fact::TestFiles { dir }
+    } else if root.join("pyproject.toml").is_file() {
+        Fact::Pyproject
+    } else {
+        return None;
+    };
+    let venv = [".venv/bin/python", "venv/bin/python"]
+        .into_iter()
+        .find(|p| root.join(p).is_file());
+    let (command, how) = if let Some(python) = venv {
+        (format!("{python} -m pytest"), Some(Fact::Virtualenv { python }))
+    } else if root.join("uv.lock").is_file() && installed("uv") {
+        (
+            "uv run pytest".to_string(),
+            Some(Fact::Runner {
+                lock: "uv.lock",
+                tool: "uv",
+            }),
+        )
+    } else if root.join("poetry.lock").is_file() && installed("poetry") {
+        (
+            "poetry run pytest".to_string(),
+            Some(Fact::Runner {
+                lock: "poetry.lock",
+                tool: "poetry",
+            }),
+        )
+    } else if installed("python") {
+        ("python -m pytest".to_string(), None)
+    } else {
+        ("python3 -m pytest".to_string(), Some(Fact::Python3))
+    };
+    Some((command, [why].into_iter().chain(how).collect()))
+}
+
+/// Whether `dir` holds `test_*.py` or `*_test.py` files (directly or one level down).
+fn has_python_tests(dir: &Path) -> bool {
+    let is_test = |name: &str| name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
+    let mut found = false;
+    let _ = crate::walk::Walker::skipping(&[]).max_depth(2).walk(dir, |entry| {
+        found = is_test(&entry.name.to_string_lossy());
+        Ok(crate::walk::until(found))
+    });
+    found
+}
