@@ -6,13 +6,14 @@
 
 use std::path::PathBuf;
 
-use crate::commands::run::tournament::record::{self, Tournament};
+use crate::commands::run::tournament::rank;
+use crate::commands::run::tournament::record::{self, Candidate, Status, Tournament};
 use crate::error::Error;
 use crate::exit_codes;
 use crate::history;
 use crate::lifecycle::{Lookup, lookup};
 use crate::project::{Project, safe_name};
-use crate::report::html::{self, Lane};
+use crate::report::html::{self, Lane, Page};
 
 pub(crate) fn run(html: bool, loop_id: Option<&str>, tournament: Option<&str>) -> Result<u8, Error> {
     if !html {
@@ -40,15 +41,64 @@ pub(crate) fn tournament_page(t: &Tournament) -> Result<PathBuf, Error> {
         .candidates
         .iter()
         .map(|c| Lane {
-            name: format!("{} ({}, {})", c.name, c.agent, c.ending),
+            name: c.name.clone(),
+            about: candidate_about(c),
+            notes: c.notes(),
             loop_id: c.loop_id.clone(),
             records: history::read(&record::history_copy(&t.id, &c.name))
                 .map(|read| read.records)
                 .unwrap_or_default(),
         })
         .collect();
-    let title = format!("loopgate tournament {}", t.id);
-    write(&record::picture(&t.id), &html::render(&title, &lanes, t.target))
+    let page = Page {
+        title: format!("loopgate tournament {}", t.id),
+        lanes: &lanes,
+        winner: t.winner,
+        outcome: tournament_outcome(t),
+        max_cost: t.max_cost,
+        target: t.target,
+    };
+    write(&record::picture(&t.id), &html::render(&page))
+}
+
+/// `claude -p · complete · 2 iteration(s) · 6 line(s) changed · $0.0120, 2000 in / 400 out · 14s`
+fn candidate_about(c: &Candidate) -> String {
+    let cost = c
+        .cost
+        .as_ref()
+        .map_or("cost not reported".to_string(), crate::cost::describe);
+    format!(
+        "{} · {} · {} iteration(s) · {} line(s) changed · {cost} · {:.0}s",
+        c.agent, c.ending, c.iterations, c.diff_lines, c.seconds
+    )
+}
+
+/// Who won and why (the rank rule), or why nobody did.
+fn tournament_outcome(t: &Tournament) -> String {
+    let passed = t.candidates.iter().filter(|c| c.ending == "complete").count();
+    let mut text = match t.winner() {
+        Some(w) => format!(
+            "★ {} won: the oracle passed {passed} of {} candidate(s) and it ranked first by the rule: {}. Its work is on branch `loopgate/{}/winner`{}.",
+            w.name,
+            t.candidates.len(),
+            rank::rule(t.rank, t.target.is_some()),
+            t.id,
+            if t.accepted {
+                ", accepted into your branch"
+            } else {
+                "; `loopgate accept` takes it in"
+            }
+        ),
+        None if t.status_now() == Status::Interrupted => {
+            "No winner: the tournament was stopped before its end.".to_string()
+        }
+        None if t.status_now() == Status::Running => "Still running: no winner yet.".to_string(),
+        None => "No winner: no candidate passed the oracle.".to_string(),
+    };
+    if t.budget_spent {
+        text.push_str(" The tournament ended on its cost budget (--max-cost).");
+    }
+    text
 }
 
 /// Draws loop `loop_id` of `project` (default: the running loop, else the latest); returns the page's path.
@@ -74,13 +124,31 @@ fn loop_page(project: &Project, loop_id: Option<&str>) -> Result<PathBuf, Error>
     let target = running
         .filter(|(running, _)| *running == id)
         .and_then(|(_, score)| score.map(|gate| gate.target));
+    let records: Vec<_> = read.records.into_iter().filter(|r| r.loop_id == id).collect();
+    let (spent, runs) = crate::commands::run::spent_of(&records);
+    let iterations = records.iter().map(|r| r.iteration).max().unwrap_or(0);
+    let cost = if runs > 0 {
+        crate::cost::describe(&spent)
+    } else {
+        "cost not reported".to_string()
+    };
     let lane = Lane {
         name: id.clone(),
+        about: format!("{iterations} iteration(s) · {cost}"),
+        notes: Vec::new(),
         loop_id: id.clone(),
-        records: read.records,
+        records,
     };
-    let page = project.work_dir().join(format!("report-{}.html", safe_name(&id)));
-    write(&page, &html::render(&format!("loopgate loop {id}"), &[lane], target))
+    let page = Page {
+        title: format!("loopgate loop {id}"),
+        outcome: format!("The loop: {}.", html::ending(&lane.records, &id)),
+        lanes: std::slice::from_ref(&lane),
+        winner: None,
+        max_cost: None,
+        target,
+    };
+    let path = project.work_dir().join(format!("report-{}.html", safe_name(&id)));
+    write(&path, &html::render(&page))
 }
 
 fn write(path: &std::path::Path, page: &str) -> Result<PathBuf, Error> {

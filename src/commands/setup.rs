@@ -761,6 +761,10 @@ fn seal_and_start(
             tests: b.tests_ran(),
             failing: b.failing().into_iter().take(20).map(str::to_string).collect(),
         }),
+        task: Some(config.task.clone()),
+        max_duration: config.loop_config.limits.max_duration,
+        max_tokens: config.loop_config.limits.max_tokens,
+        max_cost: config.loop_config.limits.max_cost,
     };
     let record = Record::new(&state.fields.config.loop_id, 1, Event::Init(init));
     active.record(&record)?;
