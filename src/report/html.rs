@@ -346,7 +346,7 @@ const STYLE: &str = "body{font:14px system-ui,sans-serif;margin:24px;color:#222}
 figcaption{font-weight:600;margin-bottom:4px}.axis{stroke:#888;fill:none}.tick{font-size:11px;fill:#555}\
 .label{font-size:11px;font-weight:600}.target{stroke:#555;stroke-dasharray:6 4}\
 table{border-collapse:collapse;margin-top:16px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right;vertical-align:top}\
-td:first-child,td.why,td:nth-child(3){text-align:left}.none{color:#888}";
+td:first-child,td.why,td:nth-child(3),th:nth-child(-n+4){text-align:left}.none{color:#888}";
 
 #[cfg(test)]
 mod tests;
