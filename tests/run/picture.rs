@@ -182,6 +182,9 @@ fn the_picture_of_a_loop_loads_in_a_headless_browser() {
         dom.contains(&format!("<div class=\"task\">{TASK}</div>")) && dom.contains("<code>sh check.sh</code>"),
         "the task and the verify command:\n{dom}"
     );
-    assert!(dom.contains("--max-iterations 5 · no --max-duration · no --max-cost"), "{dom}");
+    assert!(
+        dom.contains("--max-iterations 5 · no --max-duration · no --max-cost"),
+        "{dom}"
+    );
     assert!(dom.contains("The loop: complete at iteration 3."), "{dom}");
 }
