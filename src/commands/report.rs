@@ -55,7 +55,6 @@ pub(crate) fn tournament_page(t: &Tournament) -> Result<PathBuf, Error> {
         lanes: &lanes,
         winner: t.winner,
         outcome: tournament_outcome(t),
-        max_cost: t.max_cost,
         target: t.target,
     };
     write(&record::picture(&t.id), &html::render(&page))
@@ -144,7 +143,6 @@ fn loop_page(project: &Project, loop_id: Option<&str>) -> Result<PathBuf, Error>
         outcome: format!("The loop: {}.", html::ending(&lane.records, &id)),
         lanes: std::slice::from_ref(&lane),
         winner: None,
-        max_cost: None,
         target,
     };
     let path = project.work_dir().join(format!("report-{}.html", safe_name(&id)));

@@ -42,9 +42,6 @@ pub(crate) struct Page<'a> {
     pub(crate) winner: Option<usize>,
     /// How it ended, in a sentence or two: who won and why (the rank rule), or why nobody did; a loop's ending.
     pub(crate) outcome: String,
-    /// A dollar budget that is the run's own rather than the loop's (`loopgate run --max-cost`, which the
-    /// loop's `init` does not hold).
-    pub(crate) max_cost: Option<f64>,
     /// The score's target (`--target`), drawn on the score chart.
     pub(crate) target: Option<f64>,
 }
@@ -219,8 +216,7 @@ fn facts(out: &mut String, page: &Page) {
                 .map_or("no --max-duration".into(), |s| format!("--max-duration {s}s")),
         );
         parts.extend(i.max_tokens.map(|t| format!("--max-tokens {t}")));
-        let cost = page.max_cost.or(i.max_cost);
-        parts.push(cost.map_or("no --max-cost".into(), |c| {
+        parts.push(i.max_cost.map_or("no --max-cost".into(), |c| {
             format!("--max-cost {}", crate::cost::dollars(c))
         }));
         escape(&parts.join(" · "))

@@ -86,6 +86,14 @@ fn max_cost_ends_the_loop_cleanly_between_iterations() {
         "{end}"
     );
     assert!(p.state().is_none(), "the loop ended");
+    // The run's own budget is in the loop's `init`, with the task, for the report's page.
+    let init = p.last("init");
+    assert_eq!(
+        (init["max_cost"].as_f64(), init["task"].as_str()),
+        (Some(0.01), Some(TASK)),
+        "{init}"
+    );
+    assert_eq!(init["max_iterations"], 5, "{init}");
 }
 
 #[test]

@@ -130,7 +130,6 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         accepted: false,
         target: config.loop_config.verify.score.as_ref().map(|gate| gate.target),
         budget_spent: false,
-        max_cost: options.cost.max_cost,
         status: Status::Running,
         pid: Some(std::process::id()),
         rank: t.rank,

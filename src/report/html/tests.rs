@@ -44,6 +44,7 @@ fn init(loop_id: &str, task: &str, verify: &str) -> Record {
             max_iterations: 5,
             task: Some(task.into()),
             max_duration: Some(600),
+            max_cost: Some(2.5),
             ..Init::default()
         }),
     )
@@ -87,7 +88,6 @@ fn page(lanes: &[Lane], winner: Option<usize>, target: Option<f64>) -> String {
         lanes,
         winner,
         outcome: "the outcome".into(),
-        max_cost: Some(2.5),
         target,
     })
 }
@@ -253,7 +253,6 @@ fn hostile_text_everywhere_round_trips_as_text_and_adds_no_tag_or_attribute() {
         lanes: &[lane],
         winner: Some(0),
         outcome: hostile.into(),
-        max_cost: None,
         target: None,
     });
     // Every tag is one of the renderer's, with only the renderer's attributes.

@@ -30,9 +30,6 @@ pub(crate) struct Tournament {
     /// The tournament was ended by `--max-cost`.
     #[serde(default)]
     pub(crate) budget_spent: bool,
-    /// `--max-cost`, the whole tournament's dollar budget (its loops' `init` records do not hold it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) max_cost: Option<f64>,
     /// Where it stands: written `running` (with the pid) before the first clone is made, so that `loopgate
     /// tournament list` and `clean` know every clone and branch it may leave, whatever ends it.
     #[serde(default)]
