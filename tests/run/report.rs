@@ -79,6 +79,13 @@ fn the_tournaments_page_names_the_task_the_verify_command_the_winner_and_why_the
     );
     assert!(row(&page, "c3 ★", 1).contains("complete: pass"), "{page}");
 
+    let shown = p.loopgate(&["tournament", "show", &id]);
+    shown.code(0);
+    assert!(
+        shown.stdout.contains(&format!("the report: {}", path.display())),
+        "{shown:#?}"
+    );
+
     // Drawn again from the record, the same page.
     std::fs::remove_file(&path).expect("remove the page");
     let again = p
