@@ -96,6 +96,8 @@ const LEFT: f64 = 56.0;
 const RIGHT: f64 = 56.0;
 const TOP: f64 = 16.0;
 const BOTTOM: f64 = 36.0;
+/// About the most markers drawn on one loop's line.
+const MARKERS: usize = 25;
 /// Most characters of a name printed beside a line (the whole name is in the markers' tooltips).
 const LABEL: usize = 8;
 
@@ -195,7 +197,13 @@ pub(super) fn chart(
             if s.winner { 3 } else { 2 },
             line.join(" ")
         );
-        for (i, v, passed) in &drawn {
+        // A long loop's line keeps every point; its markers are thinned to about `MARKERS` (passes and the last
+        // always drawn), which keeps the page small: it is written at the end of every tournament.
+        let stride = drawn.len().div_ceil(MARKERS);
+        for (k, (i, v, passed)) in drawn.iter().enumerate() {
+            if k % stride != 0 && !*passed && k + 1 != drawn.len() {
+                continue;
+            }
             let title = format!(
                 "{} #{i}: {}{}",
                 s.name,

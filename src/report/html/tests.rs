@@ -237,26 +237,29 @@ fn twelve_candidates_each_have_a_mark_of_their_own_and_their_name_beside_their_l
     }
 }
 
-#[test]
-fn hostile_text_everywhere_round_trips_as_text_and_adds_no_tag_or_attribute() {
-    let hostile = "</title><script>alert(\"x & y\")</script>'\n<img src=x onerror=alert(1)> &amp; \"q\"";
-    let mut lane = lane(hostile, "lg-1");
-    lane.about = hostile.into();
-    lane.notes = vec![hostile.into()];
-    lane.records[0] = init("lg-1", hostile, hostile);
+/// The page with `text` in every place a user's or an agent's words go: the title, a loop's name, what is said
+/// of it and under it, the task, the verify command, a failure's summary and the outcome.
+fn everywhere(text: &str) -> String {
+    let mut lane = lane(text, "lg-1");
+    lane.about = text.into();
+    lane.notes = vec![text.into()];
+    lane.records[0] = init("lg-1", text, text);
     if let Event::VerifyFailed(rejected) = &mut lane.records[2].event {
-        rejected.verify.summary = Some(hostile.into());
-        rejected.verify.sealed_changes = None;
+        rejected.verify.summary = Some(text.into());
     }
-    let page = render(&Page {
-        title: hostile.into(),
+    render(&Page {
+        title: text.into(),
         lanes: &[lane],
         winner: Some(0),
-        outcome: hostile.into(),
+        outcome: text.into(),
         target: None,
-    });
-    // Every tag is one of the renderer's, with only the renderer's attributes.
-    const TAGS: [&str; 29] = [
+    })
+}
+
+/// Every tag of `page` is one of the renderer's, with only the renderer's attributes.
+#[track_caller]
+fn only_the_renderers_tags(page: &str) {
+    const TAGS: [&str; 34] = [
         "html",
         "head",
         "meta",
@@ -284,10 +287,14 @@ fn hostile_text_everywhere_round_trips_as_text_and_adds_no_tag_or_attribute() {
         "line",
         "polyline",
         "circle",
+        "rect",
+        "polygon",
         "table",
         "thead",
+        "tbody",
+        "tr",
+        "th",
     ];
-    const MORE_TAGS: [&str; 5] = ["tbody", "tr", "th", "td", "rect"];
     const ATTRIBUTES: [&str; 27] = [
         "lang",
         "charset",
@@ -317,29 +324,47 @@ fn hostile_text_everywhere_round_trips_as_text_and_adds_no_tag_or_attribute() {
         "data-series",
         "overflow",
     ];
-    for tag in tags(&page).into_iter().filter(|t| *t != "!doctype html") {
+    for tag in tags(page).into_iter().filter(|t| *t != "!doctype html") {
         let (name, attributes) = parse_tag(tag);
-        assert!(
-            TAGS.contains(&name.as_str()) || MORE_TAGS.contains(&name.as_str()),
-            "tag `{name}` in {tag}"
-        );
+        assert!(TAGS.contains(&name.as_str()) || name == "td", "tag `{name}` in <{tag}>");
         for attribute in attributes {
             assert!(
                 ATTRIBUTES.contains(&attribute.as_str()) || (name == "td" && attribute == "colspan"),
-                "attribute `{attribute}` in {tag}"
+                "attribute `{attribute}` in <{tag}>"
             );
         }
     }
+}
+
+#[test]
+fn hostile_text_everywhere_round_trips_as_text_and_adds_no_tag_or_attribute() {
+    let hostile = "</title><script>alert(\"x & y\")</script>'\n<img src=x onerror=alert(1)> &amp; \"q\"";
+    let page = everywhere(hostile);
+    only_the_renderers_tags(&page);
     // And the text reads back as it was written, wherever it was put.
     let text = decode(&strip_tags(&page));
     assert!(
-        text.matches(hostile).count() >= 9,
+        text.matches(hostile).count() >= 10,
         "title ×2, task, verify, outcome, list name, about, note, table name, summary:\n{text}"
     );
     assert!(
         !page.contains("http://") && !page.contains("https://") && !page.contains("url("),
         "offline: the page names no URL"
     );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any text, markup-heavy or not, in every place: no tag or attribute of its own, and it reads back whole.
+    #[test]
+    fn any_text_round_trips_as_text(text in "[<>&\"'/=a-z \n]{0,40}|\\PC{0,30}") {
+        let page = everywhere(&text);
+        only_the_renderers_tags(&page);
+        let read = decode(&strip_tags(&page));
+        let whole = text.trim_end();
+        proptest::prop_assert!(read.matches(whole).count() >= 9 || whole.is_empty(), "{text:?}");
+    }
 }
 
 /// The raw tags of `page`: every `<…>` (text never holds a raw `<`: [`escape`]).
@@ -430,4 +455,60 @@ fn the_ending_is_read_from_the_loops_records() {
         ending(&cancelled, "lg-1"),
         "cancelled at iteration 4: cancelled by the user"
     );
+}
+
+/// The page is written at the end of every tournament: for the most candidates a tournament can have, each 100
+/// iterations long, the charts keep every point of each line but thin its markers, and the table lists each
+/// candidate's latest iterations, so the page stays under a megabyte.
+#[test]
+fn a_long_tournaments_page_stays_small() {
+    let max = crate::commands::run::tournament::MAX_CANDIDATES as usize;
+    let lanes: Vec<Lane> = (1..=max)
+        .map(|k| {
+            let id = format!("lg-{k}");
+            let mut records = vec![init(&id, "fix the parser", "cargo test")];
+            for i in 1..=100 {
+                records.push(run(&id, i, Some(0.01)));
+                let verify = verify(3, 2, 0.5);
+                records.push(Record::new(
+                    &id,
+                    i,
+                    Event::VerifyFailed(Rejected {
+                        verify,
+                        ..Rejected::default()
+                    }),
+                ));
+            }
+            Lane {
+                name: format!("c{k}"),
+                loop_id: id,
+                records,
+                ..Lane::default()
+            }
+        })
+        .collect();
+    let page = page(&lanes, Some(3), None);
+    assert!(page.len() < 1_000_000, "{} bytes", page.len());
+    let markers = page.matches("<title>c7 #").count();
+    assert!(
+        (4 * 20..=4 * 26).contains(&markers),
+        "c7's markers in 4 charts: {markers}"
+    );
+    assert_eq!(
+        page.matches("<tr><td>c7</td>").count(),
+        1 + 40,
+        "a line for what is not listed, and 40 rows"
+    );
+    assert!(page.contains("<tr><td>c7</td><td colspan=\"8\" class=\"none\">60 earlier iteration(s) not listed"));
+    assert_eq!(
+        page.matches("data-series=\"c7\"").count(),
+        4,
+        "every chart has c7's line"
+    );
+    let line = page
+        .lines()
+        .find(|l| l.contains("data-series=\"c7\""))
+        .expect("c7's line");
+    let points = &line[line.find(" points=\"").expect("points") + 9..];
+    assert_eq!(points.split(' ').count(), 100, "every point of it: {line}");
 }
