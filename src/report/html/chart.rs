@@ -3,7 +3,8 @@
 //!
 //! Each loop is told apart three ways, so that neither colour alone nor any number of loops confuses them: its
 //! colour, its marker's shape ([`Mark`]: 8 colours × 4 shapes, distinct for a tournament's most candidates), and
-//! its name printed beside the end of its line (labels that would overlap are moved apart).
+//! its name printed beside the end of its line (labels that would overlap are moved apart; a single loop's line
+//! has none).
 
 use std::fmt::Write as _;
 
@@ -213,7 +214,10 @@ pub(super) fn chart(
             out.push_str(&s.mark.at(x(*i as f64), y(*v), *passed, &title));
             out.push('\n');
         }
-        labels.push((x(last_i as f64) + 8.0, y(last_v) + 4.0, s));
+        // One line needs no name to tell it apart (a loop's page): its name is long, and in the list above.
+        if series.len() > 1 {
+            labels.push((x(last_i as f64) + 8.0, y(last_v) + 4.0, s));
+        }
     }
     for (lx, ly, s) in spread(labels) {
         let short: String = s.name.chars().take(LABEL).collect();

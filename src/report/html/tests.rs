@@ -512,3 +512,11 @@ fn a_long_tournaments_page_stays_small() {
     let points = &line[line.find(" points=\"").expect("points") + 9..];
     assert_eq!(points.split(' ').count(), 100, "every point of it: {line}");
 }
+
+#[test]
+fn a_single_loops_line_carries_no_label_and_several_do() {
+    let one = page(&[lane("lg-20261129T102943Z-73552b", "lg-1")], None, None);
+    assert!(!one.contains("class=\"label\""), "{one}");
+    let two = page(&[lane("c1", "lg-1"), lane("c2", "lg-2")], None, None);
+    assert_eq!(two.matches("class=\"label\"").count(), 2 * 4);
+}
