@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::Until;
 use crate::commands::run::tournament::rank;
 use crate::commands::run::tournament::record::{self, Candidate, Status, Tournament};
 use crate::error::Error;
@@ -75,9 +76,13 @@ fn candidate_about(c: &Candidate) -> String {
 /// Who won and why (the rank rule), or why nobody did.
 fn tournament_outcome(t: &Tournament) -> String {
     let passed = t.candidates.iter().filter(|c| c.ending == "complete").count();
+    let first = match t.until {
+        Until::First => "the first to pass wins and the others are stopped (`--until first`); among any that passed, ",
+        Until::All => "",
+    };
     let mut text = match t.winner() {
         Some(w) => format!(
-            "★ {} won: the oracle passed {passed} of {} candidate(s) and it ranked first by the rule: {}. Its work is on branch `loopgate/{}/winner`{}.",
+            "★ {} won: the oracle passed {passed} of {} candidate(s) and it ranked first by the rule: {first}{}. Its work is on branch `loopgate/{}/winner`{}.",
             w.name,
             t.candidates.len(),
             rank::rule(t.rank, t.target.is_some()),
@@ -157,4 +162,62 @@ fn write(path: &std::path::Path, page: &str) -> Result<PathBuf, Error> {
     };
     crate::fsutil::write_atomic(path, page.as_bytes(), 0o644).map_err(io)?;
     Ok(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn tournament(fields: serde_json::Value) -> Tournament {
+        let candidate = |name: &str, ending: &str| {
+            json!({"name": name, "agent": "claude -p", "worktree": "/w", "loop_id": "lg-1", "ending": ending,
+                "iterations": 2, "score": null, "diff_lines": 6, "branch": null, "commit": null, "seconds": 12.0})
+        };
+        let mut record = json!({"id": "t-1", "repo": "/r", "base": "abc", "until": "all",
+            "candidates": [candidate("c1", "max_iterations"), candidate("c2", "complete"), candidate("c3", "complete")],
+            "winner": null});
+        for (key, value) in fields.as_object().expect("fields") {
+            record[key] = value.clone();
+        }
+        serde_json::from_value(record).expect("a record")
+    }
+
+    #[test]
+    fn the_outcome_names_the_winner_and_the_rule_or_why_there_is_none() {
+        let won = tournament_outcome(&tournament(json!({"winner": 2, "rank": "cost"})));
+        assert!(
+            won.starts_with("★ c3 won: the oracle passed 2 of 3 candidate(s) and it ranked first by the rule: passing first; then the lower cost, then the smaller diff (`--rank cost`)"),
+            "{won}"
+        );
+        assert!(
+            won.contains("branch `loopgate/t-1/winner`; `loopgate accept` takes it in."),
+            "{won}"
+        );
+        let first = tournament_outcome(&tournament(json!({"winner": 1, "until": "first", "target": 0.9})));
+        assert!(
+            first.contains("the first to pass wins and the others are stopped (`--until first`); among any that passed, passing first; then the better score, then the smaller diff"),
+            "{first}"
+        );
+        let accepted = tournament_outcome(&tournament(json!({"winner": 1, "accepted": true})));
+        assert!(accepted.ends_with(", accepted into your branch."), "{accepted}");
+        assert_eq!(
+            tournament_outcome(&tournament(json!({}))),
+            "No winner: no candidate passed the oracle."
+        );
+        assert_eq!(
+            tournament_outcome(&tournament(json!({"status": "interrupted", "budget_spent": true}))),
+            "No winner: the tournament was stopped before its end. The tournament ended on its cost budget (--max-cost)."
+        );
+    }
+
+    #[test]
+    fn a_candidates_line_says_its_agent_ending_iterations_diff_cost_and_time() {
+        let t = tournament(json!({}));
+        assert_eq!(
+            candidate_about(&t.candidates[0]),
+            "claude -p · max_iterations · 2 iteration(s) · 6 line(s) changed · cost not reported · 12s"
+        );
+    }
 }
