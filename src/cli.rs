@@ -126,8 +126,9 @@ pub(crate) enum Command {
     },
     /// End the loop now and record `cancelled`.
     Cancel,
-    /// Draw a loop's iterations (or a tournament's candidates): tests passing, score against target, cost and
-    /// time, as a self-contained HTML page; prints its path.
+    /// Draw a loop's page (or a tournament's): the task, verify command, budget and outcome, each iteration's
+    /// verdict and what the oracle said, and charts of tests passing, score, cost and time; one self-contained
+    /// offline HTML file; prints its path.
     Report {
         /// Write the HTML page (the one format so far).
         #[arg(long)]
@@ -201,7 +202,8 @@ pub(crate) enum Command {
 pub(crate) enum TournamentCommand {
     /// List this repository's tournaments, latest last: id, candidates, winner, state.
     List,
-    /// Show one tournament: each candidate, how its loop ended, its diff, cost and time, and its branch.
+    /// Show one tournament: each candidate, how its loop ended, its diff, cost and time, and its branch; and its
+    /// report page.
     Show {
         /// The tournament (default: the latest of this repository).
         #[arg(value_name = "TOURNAMENT")]

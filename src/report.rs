@@ -127,6 +127,7 @@ fn progress(out: &mut String, loop_id: &str, records: &[Record]) {
         name: loop_id.to_string(),
         loop_id: loop_id.to_string(),
         records: records.to_vec(),
+        ..html::Lane::default()
     };
     let points = html::points(&lane);
     let recorded = |p: &html::Point| p.passing.is_some() || p.score.is_some() || p.cost.is_some_and(|c| c > 0.0);

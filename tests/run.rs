@@ -8,6 +8,8 @@ mod common;
 mod matrix;
 #[path = "run/picture.rs"]
 mod picture;
+#[path = "run/report.rs"]
+mod report;
 #[path = "run/support.rs"]
 mod support;
 // The run suite reads the screen only (the typing helpers are the interactive suites').

@@ -47,6 +47,7 @@ pub(crate) fn cancel_in(project: &Project) -> Result<String, Error> {
         }
         Lookup::Loop(active) => {
             let (loop_id, iteration) = (active.loop_id().to_string(), active.seal.fields.progress.iteration);
+            let spent = spent(project, &active.seal.fields);
             let record = Record::new(
                 &loop_id,
                 iteration,
@@ -54,8 +55,22 @@ pub(crate) fn cancel_in(project: &Project) -> Result<String, Error> {
             );
             let back = active.end(&record)?;
             Ok(format!(
-                "{back}loopgate: cancelled loop `{loop_id}` at iteration {iteration}."
+                "{back}loopgate: cancelled loop `{loop_id}` at iteration {iteration}.{spent}"
             ))
         }
     }
+}
+
+/// What the loop spent, in the words its own end would have used: against its `--max-cost` or `--max-tokens`
+/// (the Stop hook's count, `stop::budgets::said`), else the total of its receipts (`loopgate run`'s agent runs);
+/// empty when nothing was counted.
+fn spent(project: &Project, fields: &crate::state::StateFields) -> String {
+    if let Some(said) = crate::stop::budgets::said(fields.config.lang, fields, true) {
+        return said;
+    }
+    let (spent, runs) = crate::commands::run::spent_in(project, &fields.config.loop_id);
+    if runs == 0 {
+        return String::new();
+    }
+    format!("\n{}", crate::commands::run::cost_line(&spent))
 }

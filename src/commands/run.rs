@@ -41,6 +41,11 @@ use display::{Display, Phase, Style};
 use options::{Options, Start};
 use owner::{Ending, Owner};
 pub(crate) use owner::{spent_in, spent_of};
+
+/// What a loop's agent runs cost, as the end of `loopgate run` (and `loopgate cancel`) says it.
+pub(crate) fn cost_line(spent: &crate::cost::Receipt) -> String {
+    format!("loopgate: cost: {}", crate::cost::describe(spent))
+}
 use prompt::Via;
 use row::Row;
 
@@ -339,8 +344,7 @@ impl Runner {
         screen::summary(&self.display, &self.rows);
         let (spent, runs) = self.owner.spent(&self.loop_id);
         if runs > 0 {
-            self.display
-                .line(&format!("loopgate: cost: {}", crate::cost::describe(&spent)));
+            self.display.line(&cost_line(&spent));
         }
         screen::final_line(&self.display, ending, system_message, &self.loop_id, &self.agent_text());
         if let Ending::Paused { .. } = ending {

@@ -88,6 +88,9 @@ pub(crate) struct Config {
     pub(crate) candidates: Option<u32>,
     /// `--review auto` was asked for and found no reviewer CLI (setup says so).
     pub(crate) review_none_found: bool,
+    /// `loopgate run --max-cost`: the run's own dollar budget (it prices the agent's reports; not sealed for the
+    /// Stop hook), kept only to be recorded in the loop's `init` with the other budgets, for the report.
+    pub(crate) run_max_cost: Option<f64>,
     /// Hold what the baseline read outside the project by content (`room::snapshot`), for the later runs.
     /// `loopgate check` takes none: its judged run follows the baseline with no code of the change run in
     /// between, so the world outside is still the one the baseline read.
@@ -236,6 +239,7 @@ impl Config {
             from_slash_command: false,
             candidates: args.candidates.filter(|&n| n > 0),
             review_none_found,
+            run_max_cost: None,
             snapshot: true,
         })
     }
@@ -761,6 +765,10 @@ fn seal_and_start(
             tests: b.tests_ran(),
             failing: b.failing().into_iter().take(20).map(str::to_string).collect(),
         }),
+        task: Some(config.task.clone()),
+        max_duration: config.loop_config.limits.max_duration,
+        max_tokens: config.loop_config.limits.max_tokens,
+        max_cost: config.loop_config.limits.max_cost.or(config.run_max_cost),
     };
     let record = Record::new(&state.fields.config.loop_id, 1, Event::Init(init));
     active.record(&record)?;

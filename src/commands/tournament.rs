@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::TournamentCommand;
 use crate::commands::run::tournament::clean;
-use crate::commands::run::tournament::record::{Status, Tournament};
+use crate::commands::run::tournament::record::{self, Status, Tournament};
 use crate::error::Error;
 use crate::exit_codes;
 use crate::project::Project;
@@ -46,6 +46,10 @@ pub(crate) fn run(command: TournamentCommand) -> Result<u8, Error> {
                 for note in c.notes() {
                     println!("        {note}");
                 }
+            }
+            let page = record::picture(&t.id);
+            if page.is_file() {
+                println!("the report: {} (the task, the verdicts and why)", page.display());
             }
             Ok(exit_codes::OK)
         }

@@ -91,6 +91,19 @@ pub struct Init {
     /// What the verify command did when run once at setup (absent with `--no-baseline` or no verify command).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineRun>,
+    /// The task as given. The report's page (`loopgate report --html`) is drawn from the history alone, so the
+    /// history keeps what the page says the loop was asked to do, and its budgets below.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// `--max-duration` in seconds, as set (absent: unlimited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_duration: Option<u64>,
+    /// `--max-tokens`, as set (absent: unlimited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
+    /// `--max-cost` in US dollars, as set for the loop's stops (absent: unlimited, or held by `loopgate run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cost: Option<f64>,
 }
 
 /// The baseline run at setup, as the history keeps it (the whole baseline, test by test, is beside the seal).

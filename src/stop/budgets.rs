@@ -100,11 +100,19 @@ pub(super) fn cost_spent(f: &StateFields) -> bool {
         .is_some_and(|(max, spent)| spent >= max)
 }
 
-/// What the loop has spent, for the user at each stop and at its end (only with `--max-cost`): the receipt
-/// against the budget, or that the transcript never reported any usage, so the budget was never measured.
-/// (Mid-loop, an unmeasured budget is the stop's own warning, see [`count`].)
+/// What the loop has spent, for the user at each stop and at its end (with `--max-cost`): the receipt against
+/// the budget, or that the transcript never reported any usage, so the budget was never measured. (Mid-loop,
+/// an unmeasured budget is the stop's own warning, see [`count`].) With `--max-tokens` alone, the tokens counted
+/// against it, at the end. `loopgate cancel` says the same when it ends the loop.
 pub(crate) fn said(lang: Speech, f: &StateFields, at_end: bool) -> Option<String> {
-    let max = cost::dollars(f.config.limits.max_cost?);
+    let Some(max) = f.config.limits.max_cost.map(cost::dollars) else {
+        let max = f.config.limits.max_tokens.filter(|_| at_end)?;
+        let used = f.progress.tokens.tokens_used;
+        return Some(match lang {
+            Speech::En => format!(" Used {used} tokens of --max-tokens {max}."),
+            Speech::Zh => format!(" 已使用 {used} 个 token(--max-tokens {max})。"),
+        });
+    };
     Some(match (&f.progress.tokens.spent, lang) {
         (Some(spent), Speech::En) if !at_end => format!(" · spent {} of --max-cost {max}", cost::describe(spent)),
         (Some(spent), Speech::En) => format!(" Spent {} of --max-cost {max}.", cost::describe(spent)),

@@ -359,3 +359,56 @@ fn a_cost_budget_without_usage_or_prices_is_said_at_each_stop_and_at_the_end() {
         "`--max-cost $5.00` is not enforced: the session used `mystery-9`",
     );
 }
+
+/// `loopgate cancel` says what the loop spent as its own end would have: against `--max-cost` (or that it was
+/// never measured), against `--max-tokens`, or the total of its receipts without a budget; nothing when nothing
+/// was counted.
+#[test]
+fn cancel_says_what_the_loop_spent_in_the_words_of_its_end() {
+    let cancelled = |flags: &str, transcript: &[String], receipts: bool| {
+        let p = Project::new();
+        let mut file = std::fs::File::create(p.outside("S.jsonl")).expect("transcript");
+        p.setup("S", &format!("\"spend wisely\" {flags} --stall-limit 0"));
+        for line in transcript {
+            writeln!(file, "{line}").expect("write");
+        }
+        p.stop("S", "working").blocked();
+        if receipts {
+            // Two of `loopgate run`'s agent runs, as its history holds them.
+            let id = p.loop_id();
+            let mut history = std::fs::OpenOptions::new()
+                .append(true)
+                .open(p.path(crate::project::HISTORY))
+                .expect("history");
+            for cost in [0.25, 0.5] {
+                let run = json!({"loop_id": id, "iteration": 1, "status": "agent_run", "timestamp": "2999-01-01T00:00:00Z",
+                    "receipt": {"tokens_in": 1000, "tokens_out": 100, "cost_usd": cost}});
+                writeln!(history, "{run}").expect("append");
+            }
+        }
+        let out = p.loopgate(["cancel"]).run();
+        out.success();
+        assert!(!p.exists(STATE), "cancelled");
+        out.stdout
+    };
+    let priced = [priced_message("m1", "claude-sonnet-4-5", 100, 20)];
+    let cost = cancelled("--max-cost 5", &priced, false);
+    assert_has(
+        &cost,
+        "at iteration 2. Spent $0.0006, 100 in / 20 out of --max-cost $5.00.",
+    );
+    let unmeasured = cancelled("--max-cost 5", &[], false);
+    assert_has(
+        &unmeasured,
+        "--max-cost $5.00 was never measured: the session's transcript reported no usage.",
+    );
+    let tokens = cancelled("--max-tokens 1000", &priced, false);
+    assert_has(&tokens, "Used 120 tokens of --max-tokens 1000.");
+    let receipts = cancelled("", &[], true);
+    assert_has(&receipts, "\nloopgate: cost: $0.7500, 2000 in / 200 out");
+    let nothing = cancelled("", &priced, false);
+    assert!(
+        !nothing.contains("Spent") && !nothing.contains("cost:") && !nothing.contains("tokens"),
+        "{nothing}"
+    );
+}

@@ -86,6 +86,14 @@ fn max_cost_ends_the_loop_cleanly_between_iterations() {
         "{end}"
     );
     assert!(p.state().is_none(), "the loop ended");
+    // The run's own budget is in the loop's `init`, with the task, for the report's page.
+    let init = p.last("init");
+    assert_eq!(
+        (init["max_cost"].as_f64(), init["task"].as_str()),
+        (Some(0.01), Some(TASK)),
+        "{init}"
+    );
+    assert_eq!(init["max_iterations"], 5, "{init}");
 }
 
 #[test]
@@ -169,8 +177,22 @@ fn the_picture_of_a_loop_loads_in_a_headless_browser() {
     }
     // Cost and time have a value at each of the 3 iterations; nothing printed a score or test counts here.
     assert_eq!(dom.matches("<polyline").count(), 2, "{dom}");
-    assert_eq!(dom.matches("<circle").count(), 6, "{dom}");
+    assert_eq!(
+        dom.matches("<circle").count(),
+        6 + 1,
+        "three points in each of two charts, and the loop's mark in the list:\n{dom}"
+    );
     assert_eq!(dom.matches("nothing recorded").count(), 2, "{dom}");
     assert_eq!(dom.matches("<tr>").count(), 4, "a header and three iterations:\n{dom}");
     assert!(dom.contains("$0.0180"), "the cost so far at the last iteration:\n{dom}");
+    // What was run and how it ended, as on a tournament's page (one renderer draws both).
+    assert!(
+        dom.contains(&format!("<div class=\"task\">{TASK}</div>")) && dom.contains("<code>sh check.sh</code>"),
+        "the task and the verify command:\n{dom}"
+    );
+    assert!(
+        dom.contains("--max-iterations 5 · no --max-duration · no --max-cost"),
+        "{dom}"
+    );
+    assert!(dom.contains("The loop: complete at iteration 3."), "{dom}");
 }

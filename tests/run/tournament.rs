@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::support::{Project, TASK, alive, eventually, s};
 
 /// A project that is a git repository with two commits (so the user's branch has a commit to be moved back to).
-fn repository() -> Project {
+pub(crate) fn repository() -> Project {
     let p = Project::new();
     p.write(".gitignore", "agents/\n");
     for args in [
@@ -134,7 +134,7 @@ esac"#
 }
 
 /// The tournament's record, `tournaments/<id>.json` in the store (the one there is).
-fn record(p: &Project) -> Value {
+pub(crate) fn record(p: &Project) -> Value {
     let dir = p.store().join("tournaments");
     let mut records: Vec<Value> = std::fs::read_dir(&dir)
         .expect("the records' directory")

@@ -114,12 +114,9 @@ impl Options {
             }
             Start::Resume { force: setup.force }
         } else {
-            Start::New(Box::new(new_loop(
-                setup,
-                args.task_file.as_deref(),
-                args.require_promise,
-                &session,
-            )?))
+            let mut config = new_loop(setup, args.task_file.as_deref(), args.require_promise, &session)?;
+            config.run_max_cost = cost.max_cost;
+            Start::New(Box::new(config))
         };
         let mut agent = args.agent;
         // The agent runs in the project root, which may be above the current directory: a relative path to the

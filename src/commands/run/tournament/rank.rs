@@ -45,6 +45,19 @@ pub(crate) fn order(standings: &[Standing], direction: Option<Direction>, rank: 
     passed
 }
 
+/// The order [`order`] applies, in words, for the report's "why it won": `scored` when the loop has a score.
+pub(crate) fn rule(rank: Rank, scored: bool) -> String {
+    let chosen = match rank {
+        Rank::Diff => "the smaller diff (lines added and removed), then the lower cost",
+        Rank::Cost => "the lower cost, then the smaller diff",
+        Rank::Time => "the shorter time, then the smaller diff",
+    };
+    let score = if scored { "the better score, then " } else { "" };
+    let flag =
+        clap::ValueEnum::to_possible_value(&rank).map_or(String::new(), |v| format!(" (`--rank {}`)", v.get_name()));
+    format!("passing first; then {score}{chosen}{flag}; then fewer iterations, then the earlier candidate")
+}
+
 /// The lower cost first; an unknown cost after any known one.
 fn by_cost(a: Option<f64>, b: Option<f64>) -> Ordering {
     match (a, b) {
