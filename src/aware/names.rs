@@ -104,6 +104,42 @@ pub(super) const RUNNER_GLOBALS: &[&str] = &[
 /// assignment into one (`unittest.TestCase.assertEqual = …`) is a trace wherever it is.
 pub(super) const RUNNER_OBJECTS_PY: &[&str] = &["unittest", "TestCase", "pytest", "_pytest"];
 
+/// The assertion macros Rust's tests call from the standard library: a `macro_rules!` of one of these names in
+/// code under test shadows it for every test module below it in the crate (macros are scoped by text).
+pub(super) const ASSERTION_MACROS_RS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+];
+
+/// The assertion and test macros of GoogleTest and Catch2 that a header of the code under test, included by a
+/// test after the framework's own, can `#undef` and `#define` anew. Catch2's bare `CHECK` is left out: projects
+/// name assertion macros of their own so.
+pub(super) fn assertion_macro_cpp(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "TEST",
+        "TEST_F",
+        "TEST_P",
+        "TEST_CASE",
+        "SECTION",
+        "REQUIRE",
+        "REQUIRE_FALSE",
+        "CHECK_FALSE",
+    ];
+    const GTEST: &[&str] = &[
+        "EQ", "NE", "LT", "LE", "GT", "GE", "TRUE", "FALSE", "STREQ", "STRNE", "NEAR", "THROW",
+    ];
+    EXACT.contains(&name)
+        || ["EXPECT_", "ASSERT_"]
+            .iter()
+            .filter_map(|prefix| name.strip_prefix(prefix))
+            .any(|rest| GTEST.iter().any(|g| rest.starts_with(g)))
+}
+
 /// The same in JavaScript: `assert`, `expect` and `chai` are also common names of a project's own helpers, so
 /// they count only in a file that imports one of [`ASSERTION_MODULES`].
 pub(super) const RUNNER_OBJECTS_JS: &[&str] = &["assert", "expect", "chai", "should"];

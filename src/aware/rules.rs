@@ -71,9 +71,9 @@ pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
         }
         let family = match tok.kind {
             TokKind::Str => string(lx, i),
-            TokKind::Ident => {
-                ident(lx, i, &braces).or_else(|| patches_runner(lx, i, assertions).then_some(Family::PatchesRunner))
-            }
+            TokKind::Ident => ident(lx, i, &braces).or_else(|| {
+                (patches_runner(lx, i, assertions) || redefines_assertion(lx, i)).then_some(Family::PatchesRunner)
+            }),
             _ => None,
         };
         if let Some(family) = family {
@@ -172,6 +172,23 @@ fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
         return Some(Family::TestMarker);
     }
     caller(lx, i, word, after_dot, owner).then_some(Family::Caller)
+}
+
+/// Whether the identifier at `i` defines a test framework's assertion anew under its own name — Rust's
+/// `macro_rules! assert_eq`, C++'s `#define EXPECT_EQ` or `#undef EXPECT_EQ` — so that the tests' text, unchanged,
+/// calls the code's definition and checks nothing (the test modules a file holds are free, see [`find`]).
+fn redefines_assertion(lx: &Lexed, i: usize) -> bool {
+    match lx.lang {
+        Lang::Rust => {
+            lx.s(i) == "macro_rules" && lx.is(i + 1, b'!') && names::ASSERTION_MACROS_RS.contains(&lx.s(i + 2))
+        }
+        Lang::Cpp => {
+            ["define", "undef"].contains(&lx.s(i))
+                && lx.is(i.wrapping_sub(1), b'#')
+                && names::assertion_macro_cpp(lx.s(i + 1))
+        }
+        _ => false,
+    }
 }
 
 /// Whether the identifier at `i` heads an assignment into a test runner's or assertion library's object
