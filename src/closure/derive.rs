@@ -190,7 +190,7 @@ impl Deriver<'_> {
                 self.babel(cwd, "ava");
             }
             "playwright" => self.js(cwd, "playwright", &["playwright.config"], None),
-            "tap" => self.js_files(cwd, "tap", &[".taprc"], Some("tap")),
+            "tap" => self.js_files(cwd, "tap", &[".taprc"], Some(("tap", &[]))),
             "pytest" | "py.test" => self.pytest(rest, cwd),
             "tox" => self.tox(cwd),
             "nox" => {

@@ -45,7 +45,24 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[];
+pub const STILL_REJECTED: &[(&str, &str)] = &[
+    (
+        "npm_pretest_script_checks_the_syntax_of_the_code",
+        "`scripts.pretest` is sealed whole: npm runs it in the verify's own run, where it can plant what the test script then runs (the pretest move of this file), and nothing yet tells a harmless one from that by what it does",
+    ),
+    (
+        "jest_key_in_package_json_naming_the_default_environment",
+        "`testEnvironment` changes what the tests run in; a value equal to what Jest would use without it is as if absent only once the effective configuration (`jest --showConfig`) is compared, not the key",
+    ),
+    (
+        "make_optional_local_include_with_an_unrelated_variable",
+        "a new `include` is a directive change of the Makefile; issue 39 item 4 (judging make by the recipe its database resolves for the goal) is not built",
+    ),
+    (
+        "phpunit_configuration_renamed_to_its_dist_name",
+        "PHPUnit's configuration is sealed by file name: the same content under the name it reads next (`phpunit.xml.dist`) reads as one deleted and one created, not as the configuration PHPUnit resolves",
+    ),
+];
 
 /// A pytest plugin that marks every test's report passed.
 const PASS_ALL_PLUGIN: &str = "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = \"passed\"\n";
@@ -385,6 +402,18 @@ pub const HONEST: &[Honest] = &[
         },
     },
     Honest {
+        name: "jest_key_in_package_json_with_coverage_settings",
+        fixture: &JEST,
+        play: |p| {
+            edit(
+                p,
+                "package.json",
+                "\"scripts\"",
+                "\"jest\": {\"collectCoverageFrom\": [\"src/**/*.js\"], \"coverageDirectory\": \"coverage\"}, \"scripts\"",
+            )
+        },
+    },
+    Honest {
         name: "cargo_config_sets_build_jobs_and_terminal_verbosity",
         fixture: &CARGO,
         play: |p| {
@@ -597,7 +626,7 @@ macro_rules! cases {
                 moves: CASES,
                 honest: HONEST,
                 tested: (&[$(stringify!($move)),*], &[$(stringify!($honest)),*]),
-                at_least: (16, 19),
+                at_least: (16, 20),
                 waiting: (STILL_THROUGH, STILL_REJECTED),
                 families: &[Family::LoadsOnItsOwn, Family::Resolution, Family::Forged, Family::Control],
             });
@@ -627,6 +656,7 @@ cases!(
         npm_pretest_script_checks_the_syntax_of_the_code,
         mocha_key_in_package_json_with_a_display_only_option,
         jest_key_in_package_json_naming_the_default_environment,
+        jest_key_in_package_json_with_coverage_settings,
         cargo_config_sets_build_jobs_and_terminal_verbosity,
         cargo_code_uses_a_macro_of_its_own,
         cargo_new_example_target,
