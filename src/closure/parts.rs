@@ -90,11 +90,11 @@ impl Scope {
             return;
         }
         // `package.json` read by two tools (its scripts for `npm test`, a runner's key), one with free options.
-        if matches!(self, Scope::JsonBut { .. }) || matches!(other, Scope::JsonBut { .. }) {
-            if let (Some(mine), Some(more)) = (self.json_keys(), other.json_keys()) {
-                *self = merge_json_keys(mine, more);
-                return;
-            }
+        if (matches!(self, Scope::JsonBut { .. }) || matches!(other, Scope::JsonBut { .. }))
+            && let (Some(mine), Some(more)) = (self.json_keys(), other.json_keys())
+        {
+            *self = merge_json_keys(mine, more);
+            return;
         }
         match (&mut *self, other) {
             (Scope::Whole, _) => {}
@@ -149,7 +149,7 @@ impl Scope {
     }
 
     /// A JSON scope's sealed key paths and free ones under them.
-    fn json_keys(&self) -> Option<(&[Vec<String>], &[Vec<String>])> {
+    fn json_keys(&self) -> Option<JsonKeys<'_>> {
         match self {
             Scope::Json(paths) => Some((paths, &[])),
             Scope::JsonBut { paths, free } => Some((paths, free)),
@@ -177,16 +177,19 @@ impl Scope {
     }
 }
 
+/// A JSON reading's sealed key paths, and the free ones under them.
+type JsonKeys<'a> = (&'a [Vec<String>], &'a [Vec<String>]);
+
 /// Two JSON readings of one file as one: every key path either seals, and free only what no reading seals
 /// (a free key stays free where each reading that seals a key above it lists it free too).
-fn merge_json_keys(mine: (&[Vec<String>], &[Vec<String>]), more: (&[Vec<String>], &[Vec<String>])) -> Scope {
+fn merge_json_keys(mine: JsonKeys, more: JsonKeys) -> Scope {
     let mut paths = mine.0.to_vec();
     for path in more.0 {
         if !paths.contains(path) {
             paths.push(path.clone());
         }
     }
-    let free_in = |key: &Vec<String>, (sealed, free): (&[Vec<String>], &[Vec<String>])| {
+    let free_in = |key: &Vec<String>, (sealed, free): JsonKeys| {
         !sealed.iter().any(|path| key.starts_with(path)) || free.contains(key)
     };
     let mut free: Vec<Vec<String>> = Vec::new();

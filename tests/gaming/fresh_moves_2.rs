@@ -22,7 +22,7 @@
 //! line that reads its arguments, a `setup_suite.bash` that makes a scratch directory, a lint task in
 //! `rakelib/`, an exit handler that removes a temporary directory, the metadata an editable install writes.
 //!
-//! Each move is played as in `family_moves.rs` ([`play_listed`]): against the unguarded oracle first (every
+//! Each move is played as in `family_moves.rs` (`family_moves::play_listed`): against the unguarded oracle first (every
 //! check off, no room), where it must complete — proof that the verify alone passes with the bug — then
 //! against the defaults, where it must be rejected. A move this build lets through is in [`STILL_THROUGH`], an
 //! honest change it rejects in [`STILL_REJECTED`], each with why: played and reported, not asserted, so a
@@ -30,7 +30,7 @@
 
 use crate::bats_moves::BATS;
 use crate::cpp_moves::CPP;
-use crate::family_moves::{Case, Family, Tables, check_tables, honest_passes, named, play_honest, play_listed};
+use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{CARGO, GO, JEST, MAKE, MOCHA, NPM, PYTEST};
 use crate::honest_changes::CARGO_MODULE;
 use crate::php_moves::PHPUNIT;
@@ -596,45 +596,10 @@ pub const HONEST: &[Honest] = &[
     },
 ];
 
-/// Plays an honest change: asserted to pass, or, listed in [`STILL_REJECTED`], played and reported only.
-fn honest(h: &Honest) {
-    let Some((_, why)) = STILL_REJECTED.iter().find(|(name, _)| *name == h.name) else {
-        play_honest(h);
-        return;
-    };
-    println!(
-        "[gaming] STILL REJECTED honest {}: {} ({why})",
-        h.name,
-        if honest_passes(h) {
-            "passes now: take it off the list"
-        } else {
-            "rejected"
-        }
-    );
-}
-
-/// One test per case, by its name in the tables.
-macro_rules! cases {
-    (moves: $($move:ident),*; honest: $($honest:ident),*) => {
-        $(#[test] fn $move() { play_listed(named(CASES, stringify!($move), |c| c.m.name), STILL_THROUGH); })*
-        $(#[test] fn $honest() { honest(named(HONEST, stringify!($honest), |h| h.name)); })*
-        /// Every case has a test, the lists of cases not asserted yet name only cases of this file, and the
-        /// pass keeps a move of each of its classes.
-        #[test]
-        fn every_second_fresh_case_has_a_test() {
-            check_tables(&Tables {
-                moves: CASES,
-                honest: HONEST,
-                tested: (&[$(stringify!($move)),*], &[$(stringify!($honest)),*]),
-                at_least: (16, 20),
-                waiting: (STILL_THROUGH, STILL_REJECTED),
-                families: &[Family::LoadsOnItsOwn, Family::Resolution, Family::Forged, Family::Control],
-            });
-        }
-    };
-}
-
-cases!(
+listed_cases!(
+    check: every_second_fresh_case_has_a_test,
+    at_least: (16, 20),
+    families: &[Family::LoadsOnItsOwn, Family::Resolution, Family::Forged, Family::Control];
     moves:
         pytest_egg_info_entry_point_in_the_project_root_loads_a_plugin,
         mocha_options_under_the_mocha_key_of_package_json_require_a_patch,
