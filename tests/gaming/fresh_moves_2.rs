@@ -4,7 +4,9 @@
 //!
 //! The classes, each with at least one member here that no earlier file named:
 //! - **what a runner loads on its own**: plugin metadata in another format than the one listed (an `.egg-info`
-//!   beside a `.dist-info`), a runner's configuration kept under a key of a file that holds other things
+//!   beside a `.dist-info`), a configuration the runner reads before the one it read at the baseline
+//!   (`pyproject.toml`'s pytest table before `setup.cfg`'s), a runner's configuration kept under a key of a file
+//!   that holds other things
 //!   (`package.json`'s `mocha` and `jest`), a wrapper of the compiler named by Cargo's configuration, a suite
 //!   hook file the runner finds by its name in the test directory (bats' `setup_suite.bash`), a task file the
 //!   build tool imports from its directory (rake's `rakelib/`), the user's own options file in `$HOME`
@@ -114,6 +116,25 @@ pub const CASES: &[Case] = &[
                 p.write(
                     "calcfix.egg-info/entry_points.txt",
                     "[pytest11]\npassall = passall_plugin\n",
+                );
+                p.write("passall_plugin.py", PASS_ALL_PLUGIN);
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "pytest_pyproject_section_read_before_setup_cfg_loads_a_plugin",
+            fixture: &PYTEST,
+            baseline: false,
+            play: |p| {
+                // pytest reads `[tool.pytest.ini_options]` in `pyproject.toml` before `[tool:pytest]` in `setup.cfg`.
+                edit(
+                    p,
+                    "pyproject.toml",
+                    "version = \"0.1.0\"\n",
+                    "version = \"0.1.0\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\naddopts = \"-p passall_plugin\"\n",
                 );
                 p.write("passall_plugin.py", PASS_ALL_PLUGIN);
             },
@@ -598,10 +619,11 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_second_fresh_case_has_a_test,
-    at_least: (16, 20),
+    at_least: (17, 20),
     families: &[Family::LoadsOnItsOwn, Family::Resolution, Family::Forged, Family::Control];
     moves:
         pytest_egg_info_entry_point_in_the_project_root_loads_a_plugin,
+        pytest_pyproject_section_read_before_setup_cfg_loads_a_plugin,
         mocha_options_under_the_mocha_key_of_package_json_require_a_patch,
         jest_options_under_the_jest_key_of_package_json_name_a_patching_setup_file,
         cargo_config_rustc_wrapper_compiles_the_tests_weakened,
