@@ -200,6 +200,10 @@ pub(crate) struct Config {
     pub(crate) sections: &'static [(&'static str, Section)],
     /// The key of `package.json` that configures it (`jest`, `mocha`).
     pub(crate) package_key: Option<&'static str>,
+    /// The options under [`Config::package_key`] that change neither what runs nor what counts (coverage
+    /// settings, how slow a test is shown): the key is judged without them, so a `jest` key of coverage
+    /// settings alone is as if absent, and one beside them that does count still does.
+    pub(crate) package_free: &'static [&'static str],
     /// Files it loads from every directory on the way to its tests, whatever their content (pytest's
     /// `conftest.py`): a new one anywhere changes the run.
     pub(crate) every_dir: &'static [&'static str],
@@ -211,6 +215,7 @@ impl Config {
         js_stems: &[],
         sections: &[],
         package_key: None,
+        package_free: &[],
         every_dir: &[],
     };
 

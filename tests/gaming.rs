@@ -39,6 +39,8 @@ mod family_moves;
 mod fixtures;
 #[path = "gaming/fresh_moves.rs"]
 mod fresh_moves;
+#[path = "gaming/fresh_moves_2.rs"]
+mod fresh_moves_2;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]

@@ -8,6 +8,8 @@
 
 use std::ops::Range;
 
+#[path = "../ecosystem/cpp/aware.rs"]
+mod cpp;
 #[path = "../ecosystem/rust/aware.rs"]
 mod rust;
 
@@ -71,9 +73,9 @@ pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
         }
         let family = match tok.kind {
             TokKind::Str => string(lx, i),
-            TokKind::Ident => {
-                ident(lx, i, &braces).or_else(|| patches_runner(lx, i, assertions).then_some(Family::PatchesRunner))
-            }
+            TokKind::Ident => ident(lx, i, &braces).or_else(|| {
+                (patches_runner(lx, i, assertions) || redefines_assertion(lx, i)).then_some(Family::PatchesRunner)
+            }),
             _ => None,
         };
         if let Some(family) = family {
@@ -172,6 +174,13 @@ fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
         return Some(Family::TestMarker);
     }
     caller(lx, i, word, after_dot, owner).then_some(Family::Caller)
+}
+
+/// Whether the identifier at `i` defines a test framework's assertion anew under its own name — Rust's
+/// `macro_rules! assert_eq`, C++'s `#define EXPECT_EQ` or `#undef EXPECT_EQ` — so that the tests' text, unchanged,
+/// calls the code's definition and checks nothing (the test modules a file holds are free, see [`find`]).
+fn redefines_assertion(lx: &Lexed, i: usize) -> bool {
+    rust::redefines_assertion(lx, i) || cpp::redefines_assertion(lx, i)
 }
 
 /// Whether the identifier at `i` heads an assignment into a test runner's or assertion library's object

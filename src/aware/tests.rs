@@ -733,3 +733,45 @@ fn cpp_runner_traces_are_caught() {
         ],
     );
 }
+
+/// Code under test that defines a test framework's assertion anew under its own name makes the unchanged tests
+/// check nothing: Rust's `macro_rules!` shadows the standard macro for the test modules below it, a C++ header
+/// included after GoogleTest's replaces its macro. A macro of the code's own name, or one inside a test module, is
+/// free.
+#[test]
+fn assertions_defined_anew_by_the_code_are_caught() {
+    caught(
+        Lang::Rust,
+        &[(
+            "macro_rules! assert_eq {\n    ($($t:tt)*) => {};\n}\n\npub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n",
+            1,
+            PatchesRunner,
+        )],
+    );
+    caught(
+        Lang::Cpp,
+        &[
+            (
+                "int add(int a, int b);\n#undef EXPECT_EQ\n#define EXPECT_EQ(a, b) (void)(a)\n",
+                2,
+                PatchesRunner,
+            ),
+            ("#define ASSERT_TRUE(x) (void)(x)\n", 1, PatchesRunner),
+            ("#define REQUIRE(x) (void)(x)\n", 1, PatchesRunner),
+        ],
+    );
+    free(
+        Lang::Rust,
+        &[
+            "macro_rules! sum {\n    ($($x:expr),*) => { 0 $(+ $x)* };\n}\n",
+            "#[cfg(test)]\nmod tests {\n    macro_rules! assert_eq {\n        ($a:expr, $b:expr) => { assert!($a == $b) };\n    }\n}\n",
+        ],
+    );
+    free(
+        Lang::Cpp,
+        &[
+            "#define CHECK(x) do { if (!(x)) abort(); } while (0)\n",
+            "#define ASSERT_VALID_RANGE(x) ((x) >= 0)\n#define EXPECTED_SIZE 4\n",
+        ],
+    );
+}

@@ -48,6 +48,13 @@ pub enum Scope {
         paths: Vec<Vec<String>>,
         free: Vec<Vec<String>>,
     },
+    /// These key paths of a JSON document but for the `free` key paths under them (a runner's options that change
+    /// neither what runs nor what counts, `mocha.slow`). A key left an empty object once they are cut out is as
+    /// if absent: the runner reads `{}` as its defaults.
+    JsonBut {
+        paths: Vec<Vec<String>>,
+        free: Vec<Vec<String>>,
+    },
     /// These sections of an INI file but for the `free` keys in them (with their continuation lines).
     IniBut { sections: Vec<String>, free: Vec<String> },
     /// A shell file a script sources, but for its functions that are no command (`add() { … }`): those are the
@@ -80,6 +87,13 @@ impl Scope {
     /// `npm test` and through the `jest` key). Whole absorbs everything; kinds that differ become whole.
     pub fn merge(&mut self, other: Scope) {
         if *self == other {
+            return;
+        }
+        // `package.json` read by two tools (its scripts for `npm test`, a runner's key), one with free options.
+        if (matches!(self, Scope::JsonBut { .. }) || matches!(other, Scope::JsonBut { .. }))
+            && let (Some(mine), Some(more)) = (self.json_keys(), other.json_keys())
+        {
+            *self = merge_json_keys(mine, more);
             return;
         }
         match (&mut *self, other) {
@@ -134,13 +148,22 @@ impl Scope {
         }
     }
 
+    /// A JSON scope's sealed key paths and free ones under them.
+    fn json_keys(&self) -> Option<JsonKeys<'_>> {
+        match self {
+            Scope::Json(paths) => Some((paths, &[])),
+            Scope::JsonBut { paths, free } => Some((paths, free)),
+            _ => None,
+        }
+    }
+
     /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
     pub fn labels(&self) -> Vec<String> {
         match self {
             Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code | Scope::Toolchain { .. } | Scope::Pom => {
                 Vec::new()
             }
-            Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } => {
+            Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
             }
             Scope::Ini(names) | Scope::IniBut { sections: names, .. } => {
@@ -151,6 +174,34 @@ impl Scope {
                 .chain(names.iter().cloned())
                 .collect(),
         }
+    }
+}
+
+/// A JSON reading's sealed key paths, and the free ones under them.
+type JsonKeys<'a> = (&'a [Vec<String>], &'a [Vec<String>]);
+
+/// Two JSON readings of one file as one: every key path either seals, and free only what no reading seals
+/// (a free key stays free where each reading that seals a key above it lists it free too).
+fn merge_json_keys(mine: JsonKeys, more: JsonKeys) -> Scope {
+    let mut paths = mine.0.to_vec();
+    for path in more.0 {
+        if !paths.contains(path) {
+            paths.push(path.clone());
+        }
+    }
+    let free_in = |key: &Vec<String>, (sealed, free): JsonKeys| {
+        !sealed.iter().any(|path| key.starts_with(path)) || free.contains(key)
+    };
+    let mut free: Vec<Vec<String>> = Vec::new();
+    for key in mine.1.iter().chain(more.1) {
+        if free_in(key, mine) && free_in(key, more) && !free.contains(key) {
+            free.push(key.clone());
+        }
+    }
+    if free.is_empty() {
+        Scope::Json(paths)
+    } else {
+        Scope::JsonBut { paths, free }
     }
 }
 
@@ -173,6 +224,19 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         Scope::Toolchain { .. } => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::Json(paths) => match serde_json::from_slice::<serde_json::Value>(bytes) {
             Ok(doc) => tree_parts(paths, |path| lookup_json(&doc, path).map(canonical)),
+            Err(_) => unparsable(bytes),
+        },
+        Scope::JsonBut { paths, free } => match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(doc) => tree_parts(paths, |path| {
+                let mut value = lookup_json(&doc, path)?.clone();
+                for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
+                    cut_json(&mut value, &key[path.len()..]);
+                }
+                if value.as_object().is_some_and(serde_json::Map::is_empty) {
+                    return None;
+                }
+                Some(canonical(&value))
+            }),
             Err(_) => unparsable(bytes),
         },
         Scope::Toml(paths) => match std::str::from_utf8(bytes)
@@ -252,6 +316,24 @@ fn cut(value: &mut toml::Value, path: &[String]) {
         cut(inner, rest);
         if inner.as_table().is_some_and(toml::Table::is_empty) {
             table.remove(first);
+        }
+    }
+}
+
+/// Removes the key at `path` from a JSON object, and an object it leaves empty on the way.
+fn cut_json(value: &mut serde_json::Value, path: &[String]) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    let Some(object) = value.as_object_mut() else { return };
+    if rest.is_empty() {
+        object.remove(first);
+        return;
+    }
+    if let Some(inner) = object.get_mut(first) {
+        cut_json(inner, rest);
+        if inner.as_object().is_some_and(serde_json::Map::is_empty) {
+            object.remove(first);
         }
     }
 }
@@ -427,6 +509,38 @@ mod tests {
             moved(&scope, before, gamed),
             vec![("tool.pytest".to_string(), PartChange::Changed)]
         );
+    }
+
+    /// A runner's `package.json` key is judged without its free options: a key of them alone is as if absent, an
+    /// option beside them that changes the run counts; merged with the scripts' reading, both stay.
+    #[test]
+    fn a_json_key_of_free_options_alone_is_as_if_absent() {
+        let mocha = Scope::JsonBut {
+            paths: keys(&["mocha"]),
+            free: keys(&["mocha.slow", "mocha.diff"]),
+        };
+        let bare = "{\"name\": \"calc\"}";
+        let slow = "{\"name\": \"calc\", \"mocha\": {\"slow\": 300, \"diff\": false}}";
+        assert_eq!(moved(&mocha, bare, slow), vec![]);
+        let required = "{\"name\": \"calc\", \"mocha\": {\"slow\": 300, \"require\": \"./patch.js\"}}";
+        assert_eq!(
+            moved(&mocha, bare, required),
+            vec![("mocha".to_string(), PartChange::Added)]
+        );
+        assert_eq!(moved(&mocha, "not json", slow).len(), 1, "an unparsable file moves");
+
+        let mut scope = Scope::Json(keys(&["scripts.test"]));
+        scope.merge(mocha.clone());
+        assert_eq!(
+            scope,
+            Scope::JsonBut {
+                paths: keys(&["scripts.test", "mocha"]),
+                free: keys(&["mocha.slow", "mocha.diff"]),
+            }
+        );
+        // A reading that seals the whole key takes its options back.
+        scope.merge(Scope::Json(keys(&["mocha"])));
+        assert_eq!(scope, Scope::Json(keys(&["scripts.test", "mocha"])));
     }
 
     /// Key by key: a free key moves nothing, a sealed key beside it does; a document of free keys alone is no

@@ -11,8 +11,9 @@
 //! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`ecosystem/go/go-exec.sh`): it records runs,
 //! not tests — a binary whose `M.Run` did not finish (its memory profile, written only then, is missing) is a
 //! run cut short, whatever it printed. The verdict then
-//! reads the events beside the output (see `report`), where the baseline showed they name exactly the tests
-//! the output did.
+//! reads the events beside the output (see `report`), where the baseline showed they name every test the output
+//! did — or alone, where the output names none (unittest's `-q`, a runner behind `make`): a failure they hold in a
+//! run that exited 0 is then no pass.
 //!
 //! What stays forgeable: code under test runs in the runner's own process, so it can find the path (the hook's
 //! own variables, `/proc/self/fd`, the room's directory) or the runner's objects and write plausible events;

@@ -10,7 +10,8 @@
 //!   private caches or in the copy, where they stay between promises — so a test binary the agent built (or
 //!   planted, with a modification time that makes `cmake --build` keep it) is never what the oracle runs;
 //! - **not** a file the runners load on their own that was absent at the baseline ([`left_out`]): a new
-//!   `conftest.py`, `__init__.py`, runner or toolchain configuration above a baseline test, a new
+//!   `conftest.py`, `__init__.py`, runner or toolchain configuration above a baseline test (a bats
+//!   `setup_suite.bash`, a rake task file in `rakelib/`), a new
 //!   `sitecustomize.py`, `.pth` or jest `__mocks__/` file anywhere. These reach tests that were the user's; new
 //!   code and new tests reach nothing of the user's and are always copied (a module turned into a package, a
 //!   new crate of the workspace, a new configuration below no baseline test);
@@ -64,6 +65,8 @@ const ABOVE_TESTS: &[&str] = &[
     ".babelrc",
     "tsconfig.json",
     "Directory.Build.props",
+    // bats sources it from the directory of the tests it is given, before any test.
+    "setup_suite.bash",
 ];
 
 /// Name prefixes of runner configuration (`jest.config.ts`, `babel.config.cjs`, `.mocharc.yml`…), treated as
@@ -78,6 +81,12 @@ const CONFIG_PREFIXES: &[&str] = &[
     "karma.conf.",
     "phpunit.xml",
 ];
+
+/// Directories whose files a tool reads as its own configuration, by name (`prefix`…`suffix`), treated as
+/// [`ABOVE_TESTS`] from the directory that holds them: Cargo's `.cargo/config.toml`, and the task files rake
+/// imports from `rakelib/` beside the Rakefile before it runs any task (one can set `RUBYOPT` for the test task's
+/// ruby).
+const CONFIG_DIRS: &[(&str, &str, &str)] = &[(".cargo", "config", ""), ("rakelib", "", ".rake")];
 
 /// What a run loads whatever directory it is in: new ones are left out anywhere.
 const ANYWHERE: &[&str] = &["sitecustomize.py", "usercustomize.py"];
@@ -256,13 +265,19 @@ impl Synced {
         if ANYWHERE.contains(&name) || name.ends_with(".pth") || dir.split('/').any(|part| part == "__mocks__") {
             return true;
         }
-        let config = ABOVE_TESTS.contains(&name)
-            || CONFIG_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
-            || dir == ".cargo" && name.starts_with("config")
-            || dir.ends_with("/.cargo") && name.starts_with("config");
-        let above = dir
-            .strip_suffix(".cargo")
-            .map_or(dir.as_str(), |d| d.trim_end_matches('/'));
+        // The directory the configuration applies from: the one holding a configuration directory, else its own.
+        let in_config_dir = CONFIG_DIRS.iter().find_map(|(place, prefix, suffix)| {
+            let holder = if dir == *place {
+                Some("")
+            } else {
+                dir.strip_suffix(place).and_then(|d| d.strip_suffix('/'))
+            };
+            holder.filter(|_| name.starts_with(prefix) && name.ends_with(suffix))
+        });
+        let config = in_config_dir.is_some()
+            || ABOVE_TESTS.contains(&name)
+            || CONFIG_PREFIXES.iter().any(|prefix| name.starts_with(prefix));
+        let above = in_config_dir.unwrap_or(dir.as_str());
         config && self.test_dirs.iter().any(|tests| at_or_below(tests, above))
     }
 }

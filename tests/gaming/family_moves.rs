@@ -1269,6 +1269,57 @@ pub(crate) fn named<T>(table: &'static [T], name: &str, of: fn(&T) -> &str) -> &
         .unwrap_or_else(|| panic!("no case named {name}"))
 }
 
+/// Plays an honest change of a file of listed cases: asserted to pass, or, listed in `waiting` (the file's
+/// `STILL_REJECTED`), played and reported only.
+pub(crate) fn honest_listed(h: &Honest, waiting: Listed) {
+    let Some((_, why)) = waiting.iter().find(|(name, _)| *name == h.name) else {
+        play_honest(h);
+        return;
+    };
+    println!(
+        "[gaming] STILL REJECTED honest {}: {} ({why})",
+        h.name,
+        if honest_passes(h) {
+            "passes now: take it off the list"
+        } else {
+            "rejected"
+        }
+    );
+}
+
+/// The tests of a file of listed cases (`fresh_moves.rs`, `fresh_moves_2.rs`): one per case, by its name in the
+/// file's `CASES` and `HONEST`, played against its `STILL_THROUGH` and `STILL_REJECTED`; and `$check`, which checks
+/// the file's tables keep `$at_least` moves and honest changes and a move of every family in `$families`.
+macro_rules! listed_cases {
+    (check: $check:ident, at_least: $at_least:expr, families: $families:expr;
+     moves: $($move:ident),*; honest: $($honest:ident),*) => {
+        $(#[test] fn $move() {
+            $crate::family_moves::play_listed(
+                $crate::family_moves::named(CASES, stringify!($move), |c| c.m.name),
+                STILL_THROUGH,
+            );
+        })*
+        $(#[test] fn $honest() {
+            $crate::family_moves::honest_listed(
+                $crate::family_moves::named(HONEST, stringify!($honest), |h| h.name),
+                STILL_REJECTED,
+            );
+        })*
+        #[test]
+        fn $check() {
+            $crate::family_moves::check_tables(&$crate::family_moves::Tables {
+                moves: CASES,
+                honest: HONEST,
+                tested: (&[$(stringify!($move)),*], &[$(stringify!($honest)),*]),
+                at_least: $at_least,
+                waiting: (STILL_THROUGH, STILL_REJECTED),
+                families: $families,
+            });
+        }
+    };
+}
+pub(crate) use listed_cases;
+
 /// One test per case, by its name in the tables.
 macro_rules! cases {
     (moves: $($move:ident),*; honest: $($honest:ident),*) => {

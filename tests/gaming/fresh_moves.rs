@@ -4,7 +4,7 @@
 //! outside the project, time), on every runner of the suite; and honest changes a developer makes that no table
 //! listed (refactors, helpers, renames, generated code, lockfiles, `.gitignore`, stubs, READMEs).
 //!
-//! Each move is played as in `family_moves.rs` ([`play_listed`]): first against the unguarded oracle (every check
+//! Each move is played as in `family_moves.rs` (`family_moves::play_listed`): first against the unguarded oracle (every check
 //! opted out, no room), where it must complete the loop — proof that it fools an oracle that believes the run —
 //! then against the defaults, where it must be rejected. A move this build lets through is listed in
 //! [`STILL_THROUGH`] with its cause: its proof still runs, its guarded half is played and reported, not asserted, so
@@ -16,7 +16,7 @@
 //! the paths it writes at run time (`"te" + "sts"`): a literal path into the test side is a trace the awareness
 //! check rejects on sight, and these moves are about what the room keeps, not about that check.
 
-use crate::family_moves::{Case, Family, Tables, check_tables, honest_passes, named, play_honest, play_listed};
+use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{
     CARGO, CARGO_DATA, CARGO_MIXED, GO, GO_GOLDEN, JEST, JEST_PROJECTS, MAKE, MOCHA, NPM, PYTEST, PYTEST_DATA,
     UNITTEST, VITEST,
@@ -1108,45 +1108,10 @@ pub const HONEST: &[Honest] = &[
     },
 ];
 
-/// Plays an honest change: asserted to pass, or, listed in [`STILL_REJECTED`], played and reported only.
-fn honest(h: &Honest) {
-    let Some((_, why)) = STILL_REJECTED.iter().find(|(name, _)| *name == h.name) else {
-        play_honest(h);
-        return;
-    };
-    println!(
-        "[gaming] STILL REJECTED honest {}: {} ({why})",
-        h.name,
-        if honest_passes(h) {
-            "passes now: take it off the list"
-        } else {
-            "rejected"
-        }
-    );
-}
-
-/// One test per case, by its name in the tables.
-macro_rules! cases {
-    (moves: $($move:ident),*; honest: $($honest:ident),*) => {
-        $(#[test] fn $move() { play_listed(named(CASES, stringify!($move), |c| c.m.name), STILL_THROUGH); })*
-        $(#[test] fn $honest() { honest(named(HONEST, stringify!($honest), |h| h.name)); })*
-        /// Every case has a test, the lists of cases not asserted yet name only cases of this file, and the
-        /// pass keeps the sizes its brief asked for (25 moves, 15 honest changes) and a move of every family.
-        #[test]
-        fn every_fresh_case_has_a_test() {
-            check_tables(&Tables {
-                moves: CASES,
-                honest: HONEST,
-                tested: (&[$(stringify!($move)),*], &[$(stringify!($honest)),*]),
-                at_least: (25, 15),
-                waiting: (STILL_THROUGH, STILL_REJECTED),
-                families: &[Family::Caches, Family::Resolution, Family::LoadsOnItsOwn, Family::Forged, Family::Unwatched, Family::Aware, Family::Control],
-            });
-        }
-    };
-}
-
-cases!(
+listed_cases!(
+    check: every_fresh_case_has_a_test,
+    at_least: (25, 15),
+    families: &[Family::Caches, Family::Resolution, Family::LoadsOnItsOwn, Family::Forged, Family::Unwatched, Family::Aware, Family::Control];
     moves:
         pytest_code_plants_a_conftest_in_the_oracles_tree_for_the_next_promise,
         go_code_plants_a_test_main_in_the_oracles_tree_for_the_next_promise,

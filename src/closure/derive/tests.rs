@@ -30,7 +30,7 @@ fn scope_of<'p>(plan: &'p Plan, path: &str) -> Option<&'p Scope> {
 
 fn json_keys(scope: Option<&Scope>) -> Vec<String> {
     match scope {
-        Some(Scope::Json(paths)) => paths.iter().map(|p| p.join(".")).collect(),
+        Some(Scope::Json(paths) | Scope::JsonBut { paths, .. }) => paths.iter().map(|p| p.join(".")).collect(),
         other => panic!("expected JSON keys, got {other:?}"),
     }
 }

@@ -64,7 +64,8 @@ impl Deriver<'_> {
         let row = runner.row();
         let names = row.config.file_names();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.js_files(cwd, row.name, &names, row.config.package_key);
+        let key = row.config.package_key.map(|key| (key, row.config.package_free));
+        self.js_files(cwd, row.name, &names, key);
     }
 
     /// Babel's configuration, which `babel-jest` (Jest's default transform) and `@babel/register` apply to
@@ -89,21 +90,30 @@ impl Deriver<'_> {
             .flat_map(|stem| crate::runner::JS_EXTS.iter().map(move |ext| format!("{stem}.{ext}")))
             .collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.js_files(cwd, tool, &names, key);
+        self.js_files(cwd, tool, &names, key.map(|key| (key, &[][..])));
     }
 
-    pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<&str>) {
+    /// The tool's configuration files at `cwd`, and its `package.json` key but for that key's free options.
+    pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<(&str, &[&str])>) {
         self.plan.ecosystems.insert(Lang::JavaScript);
         let why = Why::Configures(tool.to_string());
         for name in names {
             self.whole(cwd.join(name), why.clone());
         }
-        if let Some(key) = key {
-            self.add(
-                cwd.join("package.json"),
-                crate::closure::Scope::Json(vec![vec![key.to_string()]]),
-                why,
-            );
+        if let Some((key, free)) = key {
+            let path = vec![key.to_string()];
+            let scope = if free.is_empty() {
+                crate::closure::Scope::Json(vec![path])
+            } else {
+                crate::closure::Scope::JsonBut {
+                    free: free
+                        .iter()
+                        .map(|option| vec![key.to_string(), (*option).to_string()])
+                        .collect(),
+                    paths: vec![path],
+                }
+            };
+            self.add(cwd.join("package.json"), scope, why);
         }
     }
 
@@ -152,7 +162,7 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
             d.babel(cmd.cwd, "ava");
         }
         "playwright" => d.js(cmd.cwd, "playwright", &["playwright.config"], None),
-        "tap" => d.js_files(cmd.cwd, "tap", &[".taprc"], Some("tap")),
+        "tap" => d.js_files(cmd.cwd, "tap", &[".taprc"], Some(("tap", &[]))),
         _ => return false,
     }
     true

@@ -31,6 +31,16 @@ pub(super) const JEST: Row = Row {
     config: Config {
         js_stems: &["jest.config"],
         package_key: Some("jest"),
+        package_free: &[
+            "collectCoverageFrom",
+            "coverageDirectory",
+            "coveragePathIgnorePatterns",
+            "coverageReporters",
+            "watchPathIgnorePatterns",
+            "watchPlugins",
+            "notify",
+            "notifyMode",
+        ],
         ..Config::NONE
     },
     tests: TestFiles {
@@ -73,6 +83,7 @@ pub(super) const MOCHA: Row = Row {
             ".mocharc.jsonc",
         ],
         package_key: Some("mocha"),
+        package_free: &["slow", "diff", "full-trace", "inline-diffs"],
         ..Config::NONE
     },
     tests: TestFiles {

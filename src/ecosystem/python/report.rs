@@ -190,7 +190,13 @@ impl Report {
         if self.tests.is_empty() && !self.runs.is_empty() {
             return !results.tests.is_empty();
         }
-        !results.truncated && !results.tests.is_empty() && results.tests.keys().all(|name| self.has(name, None))
+        if results.tests.is_empty() {
+            // The output names no test (unittest's `-q`, a runner behind `make`): the events name them alone, so a
+            // failure they hold in a run that exited 0 (code that ends the process with status 0 from an exit
+            // handler, after the runner reported it) is seen.
+            return !results.truncated && !self.tests.is_empty();
+        }
+        !results.truncated && results.tests.keys().all(|name| self.has(name, None))
     }
 
     /// Why a run that passed by its exit status and stdout (`results`) does not pass by this report.
@@ -399,6 +405,24 @@ mod tests {
     const BEGIN: &str = r#"{"runner":"unittest","pid":7,"event":"begin","name":""}"#;
     const END: &str = r#"{"runner":"unittest","pid":7,"event":"end","name":""}"#;
     const PASS: &str = r#"{"runner":"unittest","pid":7,"event":"pass","name":"tests.test_calc.CalcTest.test_add"}"#;
+
+    #[test]
+    fn the_hooks_events_stand_alone_where_the_output_names_no_test() {
+        let fail = r#"{"runner":"unittest","pid":7,"event":"fail","name":"tests.test_calc.CalcTest.test_zero"}"#;
+        let quiet = TestResults::default();
+        let baseline = events(&[BEGIN, PASS, fail, END]).expect("reads");
+        assert!(baseline.covers(&quiet), "{baseline:?}");
+        assert_eq!(
+            baseline.holds(&quiet),
+            Some(Problem::Failed(1)),
+            "a failure in a run that exited 0"
+        );
+        assert_eq!(events(&[BEGIN, PASS, END]).expect("reads").holds(&quiet), None);
+        assert!(
+            !events(&[BEGIN, END]).expect("reads").covers(&quiet),
+            "events that name no test name nothing"
+        );
+    }
 
     #[test]
     fn the_hooks_events_read_as_the_outputs_names() {

@@ -14,6 +14,7 @@ const PYTEST_CONFIG: Config = Config {
         ("setup.cfg", Section::Ini("tool:pytest")),
     ],
     package_key: None,
+    package_free: &[],
     every_dir: &["conftest.py"],
 };
 

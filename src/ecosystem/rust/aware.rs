@@ -13,6 +13,27 @@ const MAX_WALK: usize = 4096;
 /// Attributes a `cfg_attr(test, …)` may switch on without changing what the code does.
 const HARMLESS_ATTRS: &[&str] = &["derive", "allow", "expect", "warn", "deny", "mutants", "coverage"];
 
+/// The assertion macros Rust's tests call from the standard library: a `macro_rules!` of one of these names in
+/// code under test shadows it for every test module below it in the crate (macros are scoped by text).
+const ASSERTION_MACROS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+];
+
+/// Whether the identifier at `i` of a Rust file heads `macro_rules!` of one of Rust's assertion macros (see
+/// `rules::find`).
+pub(super) fn redefines_assertion(lx: &Lexed, i: usize) -> bool {
+    lx.lang == crate::schema::Lang::Rust
+        && lx.s(i) == "macro_rules"
+        && lx.is(i + 1, b'!')
+        && ASSERTION_MACROS.contains(&lx.s(i + 2))
+}
+
 /// For each token, the brace that encloses it (one forward pass, so a file of thousands of attributes stays
 /// linear).
 pub(super) fn enclosing_braces(lx: &Lexed) -> Vec<Option<usize>> {

@@ -97,11 +97,12 @@ impl Deriver<'_> {
 /// Tables of cargo's configuration that change neither what `cargo test` builds and runs nor how it counts:
 /// aliases (but the one the verify's subcommand names: cargo lets no alias shadow a built-in command, and the
 /// verify's own is sealed anyway), the terminal, `cargo doc`'s browser, `cargo new`'s template, the network and
-/// HTTP settings, where `cargo install` puts binaries, the cache's cleaning. Every other table (`build`,
-/// `target`, `env`, `patch`, `paths`, `source`, `profile`, `unstable`, …), and a table this list does not
-/// know, is sealed.
+/// HTTP settings, where `cargo install` puts binaries, the cache's cleaning, and of `build` only how many jobs
+/// run at once. Every other table or key (the rest of `build`, `target`, `env`, `patch`, `paths`, `source`,
+/// `profile`, `unstable`, …), and one this list does not know, is sealed.
 const FREE_CONFIG: &[&str] = &[
     "alias",
+    "build.jobs",
     "term",
     "doc",
     "cargo-new",
@@ -116,7 +117,10 @@ const FREE_CONFIG: &[&str] = &[
 fn config_scope(sub: &str) -> Scope {
     Scope::TomlBut {
         paths: vec![Vec::new(), vec!["alias".to_string(), sub.to_string()]],
-        free: FREE_CONFIG.iter().map(|t| vec![(*t).to_string()]).collect(),
+        free: FREE_CONFIG
+            .iter()
+            .map(|t| t.split('.').map(str::to_string).collect())
+            .collect(),
     }
 }
 
@@ -154,4 +158,21 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
         _ => return false,
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::config_scope;
+    use crate::closure::parts::{Parts, digests};
+
+    /// Of `build`, only the number of jobs is free: a configuration of it and the terminal's settings is as if
+    /// absent, while a wrapper of the compiler beside it counts.
+    #[test]
+    fn build_jobs_is_free_and_the_rest_of_build_is_sealed() {
+        let scope = config_scope("test");
+        let jobs = "[build]\njobs = 2\n\n[term]\nverbose = false\n";
+        assert_eq!(digests(&scope, Some(jobs.as_bytes())), Parts::new());
+        let wrapper = "[build]\njobs = 2\nrustc-wrapper = \"tools/rustc.sh\"\n";
+        assert_ne!(digests(&scope, Some(wrapper.as_bytes())), Parts::new());
+    }
 }

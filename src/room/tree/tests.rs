@@ -144,6 +144,8 @@ fn new_files_a_runner_loads_on_its_own_stay_out_where_they_reach_a_baseline_test
         "jest.config.js",
         "tests/pytest.ini",
         ".cargo/config.toml",
+        "tests/setup_suite.bash",
+        "rakelib/env.rake",
     ];
     let kept = [
         // A module turned into a package, a new module, a new crate, a conftest beside the agent's own new tests.
@@ -152,6 +154,9 @@ fn new_files_a_runner_loads_on_its_own_stay_out_where_they_reach_a_baseline_test
         "crates/extra/Cargo.toml",
         "newtests/conftest.py",
         "docs/conf.py",
+        // Not where the tools look: a task file outside `rakelib/`, a `rakelib/` below no baseline test.
+        "tasks/env.rake",
+        "tools/rakelib/env.rake",
     ];
     for path in left.iter().chain(&kept) {
         write(&root, path, "x = 1\n");
