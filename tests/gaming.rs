@@ -66,6 +66,8 @@ mod shadow_moves;
 mod snapshot_moves;
 #[path = "gaming/tree_moves.rs"]
 mod tree_moves;
+#[path = "gaming/vitest_moves.rs"]
+mod vitest_moves;
 
 use std::time::Instant;
 

@@ -15,6 +15,8 @@
 //   directory), `end` last. A process that exits before Jest wrote its report (code under test that prints a
 //   passing summary and exits 0) leaves a `begin` without its `end`: a run cut short. A command that asks for
 //   Jest's JSON itself, lists or watches is left as it is.
+// - Vitest (`vitest/vitest.mjs`): the same, Vitest's JSON reporter asked for beside its default one. Reporters on
+//   its command line replace those of its configuration, so one configured to hide failures is not loaded.
 (() => {
   const path = process.env.LOOPGATE_REPORT;
   if (!path || !process.argv[1]) return;
@@ -58,21 +60,25 @@
     };
   };
 
-  const jest = () => {
+  // Jest and Vitest write the same JSON report (`testResults[].name`, `.status`); each is asked for it on its own
+  // arguments, at a file beside the events that only this process is told of.
+  const jsonReport = (name, args) => () => {
     const { dirname, join, relative, sep } = require('path');
-    const out = join(dirname(path), `jest-${process.pid}.json`);
+    const out = join(dirname(path), `${name}-${process.pid}.json`);
     try {
       fs.unlinkSync(out);
     } catch {}
-    process.argv.push('--json', `--outputFile=${out}`);
-    // Jest says where it wrote the report; that line is loopgate's, not the run's.
-    const stderrWrite = process.stderr.write;
-    process.stderr.write = function (chunk, ...rest) {
-      if (typeof chunk === 'string' && chunk.startsWith('Test results written to: ') && chunk.includes(`jest-${process.pid}.json`))
-        return true;
-      return stderrWrite.call(this, chunk, ...rest);
-    };
-    write('jest', 'begin');
+    process.argv.push(...args(out));
+    // The runner says where it wrote the report; that line is loopgate's, not the run's.
+    for (const stream of [process.stdout, process.stderr]) {
+      const streamWrite = stream.write;
+      stream.write = function (chunk, ...rest) {
+        if (typeof chunk === 'string' && chunk.includes(out) && /(Test results|JSON report) written to/.test(chunk))
+          return true;
+        return streamWrite.call(this, chunk, ...rest);
+      };
+    }
+    write(name, 'begin');
     process.on('exit', () => {
       let report;
       try {
@@ -86,20 +92,25 @@
         cwd = fs.realpathSync(cwd);
       } catch {}
       for (const file of report.testResults || []) {
-        const name = relative(cwd, String(file.name)).split(sep).join('/');
-        write('jest', file.status === 'failed' ? 'fail' : 'pass', name);
+        const test = relative(cwd, String(file.name)).split(sep).join('/');
+        write(name, file.status === 'failed' ? 'fail' : 'pass', test);
       }
-      write('jest', 'end');
+      write(name, 'end');
     });
   };
+  const jest = jsonReport('jest', (out) => ['--json', `--outputFile=${out}`]);
+  // Vitest's reporters on its command line replace those of its configuration: the run prints Vitest's default
+  // report, and a reporter the project configured (one that hides failures, or exits early) is not loaded.
+  const vitest = jsonReport('vitest', (out) => ['--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
 
   const runner = [
     [/[\\/]mocha[\\/](bin|lib[\\/]cli)[\\/][^\\/]+$/, mocha],
-    [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest],
+    [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest, /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/],
+    [/[\\/]vitest[\\/]vitest\.mjs$/, vitest, /^(--(reporter|outputFile|watch|ui|standalone|mergeReports|merge-reports)([=.]|$)|-w$|list$|bench$|init$|watch$|dev$)/],
   ].find(([pattern]) => pattern.test(script));
   if (!runner) return;
-  if (runner[1] === jest && process.argv.slice(2).some((a) => /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/.test(a)))
-    return;
+  // A command that asks for the report itself, lists, watches or benchmarks is left as it is.
+  if (runner[2] && process.argv.slice(2).some((a) => runner[2].test(a))) return;
   delete process.env.LOOPGATE_REPORT;
   runner[1]();
 })();
