@@ -17,10 +17,15 @@
 //   Jest's JSON itself, lists or watches is left as it is.
 // - Vitest (`vitest/vitest.mjs`): the same, Vitest's JSON reporter asked for beside its default one. Reporters on
 //   its command line replace those of its configuration, so one configured to hide failures is not loaded.
+//
+// The events file is found from where this hook stands (`report/events.jsonl`, two directories up), so no
+// variable names it. In the runner's process the hook takes itself out of `NODE_OPTIONS` before any test file
+// loads: the code under test sees the user's `NODE_OPTIONS`, and the node processes it starts (a runner run
+// inside the tests) load no hook.
 (() => {
-  const path = process.env.LOOPGATE_REPORT;
-  if (!path || !process.argv[1]) return;
+  if (!process.argv[1]) return;
   const fs = require('fs');
+  const path = require('path').join(__dirname, '..', '..', 'report', 'events.jsonl');
   let script;
   try {
     script = fs.realpathSync(process.argv[1]);
@@ -103,6 +108,17 @@
   // report, and a reporter the project configured (one that hides failures, or exits early) is not loaded.
   const vitest = jsonReport('vitest', (out) => ['--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
 
+  // `NODE_OPTIONS` as the run's own variables had it: loopgate appends `--require FILE` last (the file quoted where
+  // it holds a space, a quote or a backslash: `room::hook::node_word`).
+  const withoutHook = () => {
+    const options = process.env.NODE_OPTIONS || '';
+    const last = /\s*--require\s+("(?:[^"\\]|\\.)*"|\S+)$/.exec(options);
+    if (!last || !/[\\/]hook[\\/]node[\\/]loopgate-report\.cjs"?$/.test(last[1])) return;
+    const theirs = options.slice(0, last.index);
+    if (theirs) process.env.NODE_OPTIONS = theirs;
+    else delete process.env.NODE_OPTIONS;
+  };
+
   const runner = [
     [/[\\/]mocha[\\/](bin|lib[\\/]cli)[\\/][^\\/]+$/, mocha],
     [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest, /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/],
@@ -111,6 +127,6 @@
   if (!runner) return;
   // A command that asks for the report itself, lists, watches or benchmarks is left as it is.
   if (runner[2] && process.argv.slice(2).some((a) => runner[2].test(a))) return;
-  delete process.env.LOOPGATE_REPORT;
+  withoutHook();
   runner[1]();
 })();
