@@ -164,6 +164,17 @@ const HONEST: &[Honest] = &[
         },
     },
     Honest {
+        // A key of Vite's own that changes nothing of the test run (the terminal is not cleared in watch mode).
+        name: "vitest_config_gains_a_key_the_test_run_does_not_read",
+        fixture: &VITEST_GLOBAL_SETUP,
+        play: |p| {
+            p.write(
+                "vitest.config.js",
+                "export default {\n  clearScreen: false,\n  test: {\n    globalSetup: './support/server.js',\n  },\n};\n",
+            );
+        },
+    },
+    Honest {
         // `package.json` keys the test run does not read: a description, a dependency, a lint script.
         name: "vitest_package_json_gains_a_dependency_and_a_lint_script",
         fixture: &VITEST,
@@ -176,17 +187,46 @@ const HONEST: &[Honest] = &[
     },
 ];
 
+/// The honest changes this build still rejects, and why: played and reported, not asserted, until the cause is
+/// fixed.
+const STILL_REJECTED: &[(&str, &str)] = &[(
+    "vitest_config_gains_a_key_the_test_run_does_not_read",
+    "a JavaScript configuration is sealed whole (`closure::derive::js`): its keys are the values a program \
+     computes, which loopgate does not run to compare key by key",
+)];
+
+/// Plays an honest change: it must complete, or, listed in [`STILL_REJECTED`], is reported only.
+fn honest(h: &Honest) {
+    let Some((_, why)) = STILL_REJECTED.iter().find(|(name, _)| *name == h.name) else {
+        crate::play_honest(h);
+        return;
+    };
+    let passes = crate::family_moves::honest_passes(h);
+    println!(
+        "[gaming] STILL REJECTED honest {}: {} ({why})",
+        h.name,
+        if passes {
+            "passes now: take it off the list"
+        } else {
+            "rejected"
+        }
+    );
+}
+
 macro_rules! cases {
     (moves: $($move:ident),*; honest: $($honest:ident),*) => {
         $(#[test] fn $move() { play(find(stringify!($move))); })*
         $(#[test] fn $honest() {
-            crate::play_honest(HONEST.iter().find(|h| h.name == stringify!($honest)).expect("an honest change"));
+            honest(HONEST.iter().find(|h| h.name == stringify!($honest)).expect("an honest change"));
         })*
         /// Every move and honest change of the tables has a test.
         #[test]
         fn every_vitest_case_has_a_test() {
             assert_eq!([$(stringify!($move)),*].len(), MOVES.len(), "a move without a test");
             assert_eq!([$(stringify!($honest)),*].len(), HONEST.len(), "an honest change without a test");
+            for (name, _) in STILL_REJECTED {
+                assert!([$(stringify!($honest)),*].contains(name), "STILL_REJECTED names no honest change: {name}");
+            }
         }
     };
 }
@@ -206,5 +246,6 @@ cases!(
     honest:
         vitest_fix_with_a_new_test_and_a_new_test_file,
         vitest_global_setup_teardown_logs_that_it_stopped,
+        vitest_config_gains_a_key_the_test_run_does_not_read,
         vitest_package_json_gains_a_dependency_and_a_lint_script
 );
