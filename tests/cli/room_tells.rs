@@ -4,6 +4,7 @@
 //! `docs/threat-model.md` lists ("What still tells").
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 
 use crate::project::Project;
 
@@ -55,10 +56,24 @@ fn seen(output: &str) -> (Vec<String>, BTreeSet<String>) {
 
 /// What `command` printed run bare, and in the room (the log of `loopgate verify`'s self-check).
 fn bare_and_in_room(p: &Project, command: &str) -> (String, String) {
-    let bare = p.sh(command).run();
+    bare_and_in_room_with(p, command, &[])
+}
+
+/// [`bare_and_in_room`], with `env` added to the user's environment (a toolchain's places).
+fn bare_and_in_room_with(p: &Project, command: &str, env: &[(&str, OsString)]) -> (String, String) {
+    fn with<'a>(mut cmd: crate::project::Cmd<'a>, env: &[(&str, OsString)]) -> crate::project::Cmd<'a> {
+        for (name, value) in env {
+            cmd = cmd.env(name, value.clone());
+        }
+        cmd
+    }
+    let bare = with(p.sh(command), env).run();
     bare.success();
-    p.setup("S", &format!("\"t\" --verify '{command}' --stall-limit 0"));
-    p.loopgate(["verify"]).run().success();
+    with(p.loopgate(["setup", "--args-stdin", "--session-id", "S"]), env)
+        .stdin(format!("\"t\" --verify '{command}' --stall-limit 0"))
+        .run()
+        .success();
+    with(p.loopgate(["verify"]), env).run().success();
     let logs = std::fs::read_dir(p.root().join(".claude/loopgate")).expect("the project's loopgate folder");
     let log = logs
         .flatten()
@@ -124,4 +139,38 @@ fn a_test_under_its_runner_sees_the_users_pythonpath_not_the_hooks() {
     let status = p.loopgate(["status", "--json"]).run().stdout_json();
     let reads = status["room"]["verdict_reads"].as_str().unwrap_or_default();
     assert!(reads.contains("recorded from unittest"), "{status}");
+}
+
+/// A libtest binary run by `cargo test`: the runner shim that gave it its private log took its own
+/// `CARGO_TARGET_<triple>_RUNNER` out of the binary's environment, so the test sees what it sees bare.
+#[test]
+fn a_cargo_test_sees_no_runner_variable_of_the_hooks() {
+    let p = Project::new();
+    p.write(
+        "Cargo.toml",
+        "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    );
+    p.write(
+        "src/lib.rs",
+        "#[cfg(test)]\nmod tests {\n    #[test]\n    fn env() {\n        for (name, _) in std::env::vars() {\n            println!(\"env={name}\");\n        }\n    }\n}\n",
+    );
+    let home = std::env::var("HOME").unwrap_or_default();
+    let place = |name: &'static str, default: String| (name, std::env::var_os(name).unwrap_or_else(|| default.into()));
+    let env = [
+        place("CARGO_HOME", format!("{home}/.cargo")),
+        place("RUSTUP_HOME", format!("{home}/.rustup")),
+    ];
+    let (bare, in_room) = bare_and_in_room_with(&p, "cargo test -q -- --nocapture", &env);
+    let (bare_names, room_names) = (seen(&bare).1, seen(&in_room).1);
+    assert!(bare_names.contains("CARGO_MANIFEST_DIR"), "the probe ran bare:\n{bare}");
+    assert!(
+        room_names.contains("CARGO_MANIFEST_DIR"),
+        "the probe ran in the room:\n{in_room}"
+    );
+    let runners: Vec<&String> = room_names.iter().filter(|n| cargo_runner(n)).collect();
+    assert!(
+        runners.is_empty(),
+        "the test binary sees the hook's runner variables: {runners:?}"
+    );
+    assert_no_loopgate_variable(&room_names, &bare_names);
 }
