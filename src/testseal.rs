@@ -167,6 +167,14 @@ impl Inventory {
             .map(|(path, _)| path)
     }
 
+    /// The sealed source files that hold tests without being test files (Rust's inline `mod tests`).
+    pub fn inline_sources(&self) -> impl Iterator<Item = &String> {
+        self.files
+            .iter()
+            .filter(|(_, entry)| entry.sig.scope == Scope::Inline)
+            .map(|(path, _)| path)
+    }
+
     /// How many tests the inventory seals.
     pub(crate) fn test_count(&self) -> usize {
         self.files.values().map(|e| sigs::count_tests(&e.sig.units)).sum()

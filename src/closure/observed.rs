@@ -663,7 +663,6 @@ fn config_name(name: &str) -> bool {
         "noxfile.py",
         "sitecustomize.py",
         "usercustomize.py",
-        "build.rs",
         "rust-toolchain",
         "tox.ini",
     ];
@@ -686,7 +685,6 @@ fn config_name(name: &str) -> bool {
 fn runner_configuration(name: &str) -> bool {
     const NAMES: &[&str] = &[
         "tox.ini",
-        "build.rs",
         "rust-toolchain",
         "rust-toolchain.toml",
         "sitecustomize.py",

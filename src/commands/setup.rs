@@ -620,7 +620,12 @@ fn seal_and_start(
     let mut room = build_room(&store, &project, config)?;
     let placed = match &mut room {
         Some((room, recorded, env)) => {
-            let placed = build_tree(&store, &project, room, recorded, &inputs.data.copies)?;
+            let inline = inputs
+                .tests
+                .inventory
+                .as_ref()
+                .map(|i| i.inline_sources().cloned().collect());
+            let placed = build_tree(&store, &project, room, recorded, &inputs.data.copies, inline)?;
             let mut plane = crate::oracle::room_plane(room.dir());
             if let Some(placed) = &placed {
                 placed.confine(&project.root, env, &mut plane);
@@ -857,18 +862,25 @@ fn release_run_outputs(
 /// own path: the baseline's files are recorded (what is absent now stays out of later runs where a runner would
 /// load it on its own) and the tree is copied. Where it cannot be prepared after all, the loop's runs stand in
 /// the project's own tree and the room says why (setup's line and `status`).
+///
+/// Read-only in the later runs: the sealed test files and data (`copies`), and the source files that hold
+/// sealed inline tests (`inline`, Rust's `mod tests`). Those are the agent's code, carried as the agent left
+/// them, but nothing of a run — a build script, new or old — may rewrite their tests after the promise judged
+/// them; a run writes nothing else there (build scripts generate code into `OUT_DIR` or files of their own).
 fn build_tree(
     store: &Store,
     project: &Project,
     room: &crate::room::Room,
     recorded: &mut crate::room::Recorded,
     copies: &crate::testswap::Copies,
+    inline: Option<Vec<String>>,
 ) -> Result<Option<crate::room::Placed>, Error> {
     if !crate::room::TreeState::in_tree(recorded.tree.as_ref()) {
         return Ok(None);
     }
     let sealed = copies.files.keys().chain(&copies.uncopied);
     let built = crate::room::Synced::baseline(&project.root, sealed).and_then(|mut synced| {
+        synced.sealed.extend(inline.into_iter().flatten());
         synced.outside = crate::room::outside::Outside::take(&recorded.vars, &project.root.canonicalize()?);
         // The baseline is the user's own run before the agent's first turn: nothing is bound read-only for it,
         // so what its tests write beside themselves (a report, a log) can be told apart afterwards

@@ -6,8 +6,12 @@
 //! (`ecosystem/php/prepend.php`, an `auto_prepend_file` that has every PHPUnit process write its own JUnit report to
 //! `report/`: `php_report`) — so the sealed command and the project's files stay as the user wrote them. Each hook
 //! records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
-//! one JSON line per event, and takes the file's path ([`VAR`]) out of the environment before any test
-//! file is loaded, so the code under test and the processes it starts do not inherit it. For `go test` the
+//! one JSON line per event, found from where the hook itself stands (no variable names it), and — in the
+//! runner's own process, before any test file is loaded — takes itself out of the variable that loaded it
+//! (`NODE_OPTIONS`, `PYTHONPATH`; Go's and cargo's shims out of the test binary's `GOFLAGS` and
+//! `CARGO_TARGET_<triple>_RUNNER`), so the code under test sees the user's values and the processes it starts
+//! load no hook. Ruby's hook stays in `RUBYOPT` (a `rake test` runs its tests in a child `ruby`), PHP's in
+//! `PHP_INI_SCAN_DIR`. For `go test` the
 //! hook is the program `GOFLAGS=-exec=…` runs each test binary through (`ecosystem/go/go-exec.sh`): it records runs,
 //! not tests — a binary whose `M.Run` did not finish (its memory profile, written only then, is missing) is a
 //! run cut short, whatever it printed. The verdict then
@@ -16,7 +20,7 @@
 //! run that exited 0 is then no pass.
 //!
 //! What stays forgeable: code under test runs in the runner's own process, so it can find the path (the hook's
-//! own variables, `/proc/self/fd`, the room's directory) or the runner's objects and write plausible events;
+//! own place in `NODE_OPTIONS` or `sys.path` before it takes itself out, `/proc/self/fd`, the room's directory) or the runner's objects and write plausible events;
 //! that takes knowing loopgate's hook, which printing a runner's report does not. A Go test binary's code can
 //! still print `--- PASS` lines for tests that did not run and then let `M.Run` finish: its exit status is then
 //! the real one, but the names are read from its output. A run that turns the hook off (`python -I` or `-E`,
@@ -28,10 +32,8 @@ use std::ffi::OsString;
 use std::io;
 use std::path::Path;
 
-/// The variable that names the events file.
-pub(crate) const VAR: &str = "LOOPGATE_REPORT";
-
-/// Where the hooks write their events, in the room.
+/// Where the hooks write their events, in the room; each hook finds it from where it stands (`hook/<kind>/FILE`,
+/// two directories below the room), so no variable names it.
 pub(crate) const PLACE: &str = "report/events.jsonl";
 
 /// The Python hook's directory in the room (first on `PYTHONPATH`) and its one file.
@@ -95,9 +97,9 @@ fn php_ini(prepend: &str) -> Option<String> {
 }
 
 /// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold:
-/// the events file, the Python hook first on `PYTHONPATH`, the node hook last in `NODE_OPTIONS`.
+/// the Python hook first on `PYTHONPATH`, the node hook last in `NODE_OPTIONS` (where `report.cjs` looks for
+/// itself to take itself out).
 pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
-    vars.insert(VAR.to_string(), room.join(PLACE).into_os_string());
     let mut path = room.join(PYTHON_DIR).into_os_string();
     if let Some(theirs) = vars.get("PYTHONPATH").filter(|v| !v.is_empty()) {
         path.push(":");
@@ -183,7 +185,10 @@ mod tests {
             vars["NODE_OPTIONS"],
             "--max-old-space-size=4096 --require \"/rooms/my room/hook/node/loopgate-report.cjs\""
         );
-        assert_eq!(vars[VAR], "/rooms/my room/report/events.jsonl");
+        assert!(
+            !vars.keys().any(|name| name.starts_with("LOOPGATE")),
+            "no variable of loopgate's own: the hooks find the events from where they stand"
+        );
         assert_eq!(vars["GOFLAGS"], "-count=1", "GOFLAGS cannot hold a path with a space");
         assert_eq!(vars["RUBYOPT"], "-W0", "nor can RUBYOPT");
         vars.insert("RUBYOPT".to_string(), OsString::new());

@@ -204,7 +204,7 @@ impl Synced {
                 return Ok(Flow::Continue(()));
             }
             let to = tree.join(relative);
-            let meta = entry.metadata()?;
+            let meta = carried(entry.path, entry.metadata()?, self.sealed.contains(relative));
             if !(meta.is_file() || meta.file_type().is_symlink()) {
                 return Ok(Flow::Continue(()));
             }
@@ -342,6 +342,21 @@ fn test_named(relative: &str) -> bool {
         || name.ends_with("_test.go")
         || name.contains(".test.")
         || name.contains(".spec.")
+}
+
+/// What the copy of a file whose own stat is `meta` is: the file itself, but that a sealed test file or datum
+/// (`sealed`) the agent made a link to a file is carried as the regular file the link resolves to now (its
+/// content is the test seal's to judge). So the run's tests read it read-only in the tree (`confine::mount`
+/// binds regular files alone), and a run that writes where the link pointed — outside the project, where no
+/// tree or seal looks — changes nothing the tests read. A link that resolves to no file is carried as a link.
+fn carried(path: &Path, meta: std::fs::Metadata, sealed: bool) -> std::fs::Metadata {
+    if !(sealed && meta.file_type().is_symlink()) {
+        return meta;
+    }
+    std::fs::metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .unwrap_or(meta)
 }
 
 /// Copies one file (or symbolic link) of the project to `to`: a new file, never written through what was there.

@@ -23,7 +23,7 @@ fn the_persisted_names_load() {
 }
 
 #[test]
-fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_jest_mocha_go_cargo_ruby_phpunit_and_surefire_its_build_dir()
+fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_jest_vitest_mocha_go_cargo_ruby_phpunit_and_surefire_its_build_dir()
  {
     let private: Vec<Runner> = Runner::all().filter(|r| r.row().report.missing().is_none()).collect();
     assert_eq!(
@@ -33,6 +33,7 @@ fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_j
             Runner::PytestDoctestModules,
             Runner::Unittest,
             Runner::Jest,
+            Runner::Vitest,
             Runner::Mocha,
             Runner::Cargo,
             Runner::Go,
@@ -59,7 +60,7 @@ fn pytest_writes_a_report_through_the_environment_and_the_hooks_cover_unittest_j
     assert_eq!(Runner::Unittest.row().report, Report::Hook);
     assert_eq!(Runner::Jest.row().report, Report::Hook);
     assert_eq!(Runner::Cargo.row().report, Report::HookNamed);
-    assert_eq!(Runner::Vitest.row().report.missing(), Some(NoReport::CommandLineOnly));
+    assert_eq!(Runner::Vitest.row().report, Report::Hook);
 }
 
 #[test]

@@ -208,7 +208,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 /// Where a runner of the verify command has no structured report through a private channel (issue 29, item 2),
 /// `status` says so in one line, naming the runner and why; a command whose runners all have one (pytest, or
-/// unittest, Jest, mocha, cargo test and go test through loopgate's start hooks) gets no such line. The runners come from the
+/// unittest, Jest, Vitest, mocha, cargo test and go test through loopgate's start hooks) gets no such line. The runners come from the
 /// runner table, as the closure recognized them.
 #[test]
 fn status_names_the_runners_whose_verdict_reads_their_output_alone() {
@@ -216,14 +216,14 @@ fn status_names_the_runners_whose_verdict_reads_their_output_alone() {
     // `true` passes first, so no runner runs; the closure still recognizes them.
     p.setup(
         "S",
-        "\"t\" --verify 'true || go test ./... || npx vitest run' --stall-limit 0",
+        "\"t\" --verify 'true || go test ./... || node --test' --stall-limit 0",
     );
     let report = p.loopgate(["status", "--json"]).run().stdout_json();
     let line = report["room"]["output_only"].as_str().unwrap_or_default().to_string();
     assert!(
         line.starts_with("no private report, the verdict reads the output alone: ")
             && !line.contains("go test")
-            && line.contains("vitest (its report is asked for on its command line"),
+            && line.contains("node --test (its report is asked for on its command line"),
         "{report}"
     );
     p.loopgate(["status"])
@@ -234,6 +234,7 @@ fn status_names_the_runners_whose_verdict_reads_their_output_alone() {
         "python -m pytest",
         "python -m unittest",
         "npx jest",
+        "npx vitest run",
         "npx mocha",
         "cargo test",
         "go test ./...",

@@ -2,8 +2,8 @@
 //! the user's tests as they were, by name — one scenario per class of move that changes what the verify run
 //! counts rather than a sealed file: data edits and count padding, a new test that neuters the others at run
 //! time, a pass that prints no result, a golden file rewritten to the buggy value, and a build script or a
-//! background job that rewrites a test while the verify runs (a new build script is caught before the run
-//! where the baseline was traced: cargo looked for `build.rs` then).
+//! background job that rewrites a test while the verify runs (the oracle's room holds the tests read-only, so
+//! a new build script's rewrite fails the run).
 
 use crate::harness::Project;
 use crate::mock_api::Reply;
@@ -187,9 +187,9 @@ fn a_build_script_that_rewrites_a_test_during_the_verify_voids_the_pass() {
         .arg("Edit")
         .timeout(std::time::Duration::from_secs(240))
         .run();
-    // A package without a build script has `build.rs` sealed as absent, so the guard refuses the agent's write
-    // and the first promise fails on the bug itself; a write the guard cannot see through is caught before the
-    // verify runs, and without either, the watch during the run catches the rewrite.
+    // A new build script is the agent's code (code generation is everyday work): it runs in the oracle's room,
+    // where the sealed tests are read-only, so its rewrite fails the run. (Sealing `build.rs` as absent, which
+    // the room made redundant, is retired; the first two branches stay for a binary from before.)
     let denied = run
         .tool_results()
         .first()
@@ -203,10 +203,7 @@ fn a_build_script_that_rewrites_a_test_during_the_verify_voids_the_pass() {
     } else if created {
         &["`build.rs` was created"]
     } else {
-        &[
-            "changed WHILE the verify command ran",
-            "existing test `tests::adds` was changed",
-        ]
+        &["the verify command failed"]
     };
     rejected_once_then_completed(&project, &run, needles);
 }

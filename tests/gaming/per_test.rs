@@ -338,9 +338,9 @@ pub const MOVES: &[Move] = &[
                 "fn main() {\n    std::fs::write(\"tests/golden/sum.txt\", \"-4\\n\").unwrap();\n}\n",
             );
         },
-        // Caught before the run: the traced baseline saw cargo look for `build.rs` (untraced, the watch during
-        // the run sees the golden file rewritten).
-        expect: &["`build.rs` was created"],
+        // The golden file is sealed test data, read-only in the oracle's room: the script's write fails the run
+        // (before the room, the traced baseline's `build.rs` sealed as absent caught it).
+        expect: &["PROMISE REJECTED: the verify command failed", "Read-only file system"],
     },
     // A process the agent left running rewrites a test, or what it reads, only while the verify runs.
     Move {

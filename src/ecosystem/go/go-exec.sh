@@ -1,7 +1,8 @@
 #!/bin/sh
 # loopgate's start hook for `go test` (issue 29, item 2; see `room::hook`), named by `GOFLAGS=-exec=…` in the
-# oracle's runs: go runs every test binary through it. It takes the events file's path out of the binary's
-# environment, asks the binary for a memory profile (`-test.memprofile`, which the testing package writes only
+# oracle's runs: go runs every test binary through it. It finds the events file from where it stands
+# (`report/events.jsonl`, two directories up), takes itself out of the binary's `GOFLAGS` (the code under test
+# sees the user's, and a `go test` it runs is not hooked), asks the binary for a memory profile (`-test.memprofile`, which the testing package writes only
 # once `M.Run` has run every test, and never from the tests' own flags), and appends one JSON line when the
 # binary starts and one when it ends: `end` only where that profile was written, and `fail` where the binary
 # exited non-zero. A binary that ends before its tests have all run (an `os.Exit(0)` in an `init`, a
@@ -9,13 +10,16 @@
 # run` reads `-exec` too) runs as it would have.
 bin=$1
 shift
-report=$LOOPGATE_REPORT
+report=$(dirname "$0")/../../report/events.jsonl
+flags=
+for flag in $GOFLAGS; do
+    [ "$flag" = "-exec=$0" ] || flags=${flags:+$flags }$flag
+done
+if [ -n "$flags" ]; then GOFLAGS=$flags; else unset GOFLAGS; fi
 case $bin in
 *.test) ;;
 *) exec "$bin" "$@" ;;
 esac
-[ -n "$report" ] || exec "$bin" "$@"
-unset LOOPGATE_REPORT
 profile=$(mktemp) || exit 125
 rm -f "$profile"
 name=$(basename "$bin")

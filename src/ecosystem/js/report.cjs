@@ -15,10 +15,17 @@
 //   directory), `end` last. A process that exits before Jest wrote its report (code under test that prints a
 //   passing summary and exits 0) leaves a `begin` without its `end`: a run cut short. A command that asks for
 //   Jest's JSON itself, lists or watches is left as it is.
+// - Vitest (`vitest/vitest.mjs`): the same, Vitest's JSON reporter asked for beside its default one. Reporters on
+//   its command line replace those of its configuration, so one configured to hide failures is not loaded.
+//
+// The events file is found from where this hook stands (`report/events.jsonl`, two directories up), so no
+// variable names it. In the runner's process the hook takes itself out of `NODE_OPTIONS` before any test file
+// loads: the code under test sees the user's `NODE_OPTIONS`, and the node processes it starts (a runner run
+// inside the tests) load no hook.
 (() => {
-  const path = process.env.LOOPGATE_REPORT;
-  if (!path || !process.argv[1]) return;
+  if (!process.argv[1]) return;
   const fs = require('fs');
+  const path = require('path').join(__dirname, '..', '..', 'report', 'events.jsonl');
   let script;
   try {
     script = fs.realpathSync(process.argv[1]);
@@ -58,21 +65,25 @@
     };
   };
 
-  const jest = () => {
+  // Jest and Vitest write the same JSON report (`testResults[].name`, `.status`); each is asked for it on its own
+  // arguments, at a file beside the events that only this process is told of.
+  const jsonReport = (name, args) => () => {
     const { dirname, join, relative, sep } = require('path');
-    const out = join(dirname(path), `jest-${process.pid}.json`);
+    const out = join(dirname(path), `${name}-${process.pid}.json`);
     try {
       fs.unlinkSync(out);
     } catch {}
-    process.argv.push('--json', `--outputFile=${out}`);
-    // Jest says where it wrote the report; that line is loopgate's, not the run's.
-    const stderrWrite = process.stderr.write;
-    process.stderr.write = function (chunk, ...rest) {
-      if (typeof chunk === 'string' && chunk.startsWith('Test results written to: ') && chunk.includes(`jest-${process.pid}.json`))
-        return true;
-      return stderrWrite.call(this, chunk, ...rest);
-    };
-    write('jest', 'begin');
+    process.argv.push(...args(out));
+    // The runner says where it wrote the report; that line is loopgate's, not the run's.
+    for (const stream of [process.stdout, process.stderr]) {
+      const streamWrite = stream.write;
+      stream.write = function (chunk, ...rest) {
+        if (typeof chunk === 'string' && chunk.includes(out) && /(Test results|JSON report) written to/.test(chunk))
+          return true;
+        return streamWrite.call(this, chunk, ...rest);
+      };
+    }
+    write(name, 'begin');
     process.on('exit', () => {
       let report;
       try {
@@ -86,20 +97,36 @@
         cwd = fs.realpathSync(cwd);
       } catch {}
       for (const file of report.testResults || []) {
-        const name = relative(cwd, String(file.name)).split(sep).join('/');
-        write('jest', file.status === 'failed' ? 'fail' : 'pass', name);
+        const test = relative(cwd, String(file.name)).split(sep).join('/');
+        write(name, file.status === 'failed' ? 'fail' : 'pass', test);
       }
-      write('jest', 'end');
+      write(name, 'end');
     });
+  };
+  const jest = jsonReport('jest', (out) => ['--json', `--outputFile=${out}`]);
+  // Vitest's reporters on its command line replace those of its configuration: the run prints Vitest's default
+  // report, and a reporter the project configured (one that hides failures, or exits early) is not loaded.
+  const vitest = jsonReport('vitest', (out) => ['--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+
+  // `NODE_OPTIONS` as the run's own variables had it: loopgate appends `--require FILE` last (the file quoted where
+  // it holds a space, a quote or a backslash: `room::hook::node_word`).
+  const withoutHook = () => {
+    const options = process.env.NODE_OPTIONS || '';
+    const last = /\s*--require\s+("(?:[^"\\]|\\.)*"|\S+)$/.exec(options);
+    if (!last || !/[\\/]hook[\\/]node[\\/]loopgate-report\.cjs"?$/.test(last[1])) return;
+    const theirs = options.slice(0, last.index);
+    if (theirs) process.env.NODE_OPTIONS = theirs;
+    else delete process.env.NODE_OPTIONS;
   };
 
   const runner = [
     [/[\\/]mocha[\\/](bin|lib[\\/]cli)[\\/][^\\/]+$/, mocha],
-    [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest],
+    [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest, /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/],
+    [/[\\/]vitest[\\/]vitest\.mjs$/, vitest, /^(--(reporter|outputFile|watch|ui|standalone|mergeReports|merge-reports)([=.]|$)|-w$|list$|bench$|init$|watch$|dev$)/],
   ].find(([pattern]) => pattern.test(script));
   if (!runner) return;
-  if (runner[1] === jest && process.argv.slice(2).some((a) => /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/.test(a)))
-    return;
-  delete process.env.LOOPGATE_REPORT;
+  // A command that asks for the report itself, lists, watches or benchmarks is left as it is.
+  if (runner[2] && process.argv.slice(2).some((a) => runner[2].test(a))) return;
+  withoutHook();
   runner[1]();
 })();

@@ -51,7 +51,9 @@ pub(super) const JEST: Row = Row {
     report: Report::Hook,
 };
 
-/// Vitest: `vitest.config.*`, `vite.config.*` or `vitest.workspace.*`; `include` (path globs).
+/// Vitest: `vitest.config.*`, `vite.config.*` or `vitest.workspace.*`; `include` (path globs). loopgate's
+/// `NODE_OPTIONS` hook asks Vitest's main process for its JSON report at a private path (its reporters on the
+/// command line, which replace the configuration's) and records its test files (`room::hook`).
 pub(super) const VITEST: Row = Row {
     id: "vitest",
     name: "vitest",
@@ -63,7 +65,7 @@ pub(super) const VITEST: Row = Row {
         path_keys: &["include"],
         ..TestFiles::NONE
     },
-    report: Report::None(NoReport::CommandLineOnly),
+    report: Report::Hook,
 };
 
 /// Mocha: its `.mocharc.*` files or `package.json`'s `mocha`; `spec` (path globs). Its reporters write to

@@ -1,21 +1,28 @@
 """loopgate's start hook for the oracle's runs (issue 29, item 2; see `room::hook`).
 
 Placed first on PYTHONPATH by the oracle. When `unittest.result` is imported it wraps `TestResult` so that the
-outermost test run of the process appends its per-test results, one JSON line per event, to the file named by
-LOOPGATE_REPORT; the variable is removed from the environment at that moment, so the code under test and its
-child processes do not inherit it. Nothing is printed and nothing is imported until unittest is. A project's own
-`sitecustomize` further on the path is imported after this one, as Python would have.
+outermost test run of the process appends its per-test results, one JSON line per event, to the events file
+found from where this hook stands (`report/events.jsonl`, two directories up: no variable names it). At that
+moment the hook's directory is taken out of PYTHONPATH, so the code under test sees the user's PYTHONPATH and
+its child processes (a runner run inside the tests) load no hook; it is never left on `sys.path`. Nothing is
+printed and nothing is imported until unittest is. A project's own `sitecustomize` further on the path is
+imported after this one, as Python would have.
 """
 
 import os as _os
 import sys as _sys
 
 
+_loopgate_here = _os.path.dirname(_os.path.abspath(__file__))
+
+
+def _loopgate_ours(entry):
+    return _os.path.abspath(entry or ".") == _loopgate_here
+
+
 def _loopgate_chain():
-    here = _os.path.dirname(_os.path.abspath(__file__))
     ours = _sys.modules.pop("sitecustomize", None)
-    saved = list(_sys.path)
-    _sys.path[:] = [p for p in saved if _os.path.abspath(p or ".") != here]
+    _sys.path[:] = [p for p in _sys.path if not _loopgate_ours(p)]
     try:
         import sitecustomize  # noqa: F401  (the project's own, if it has one)
     except ImportError as err:
@@ -23,8 +30,14 @@ def _loopgate_chain():
             raise
         if ours is not None:
             _sys.modules["sitecustomize"] = ours
-    finally:
-        _sys.path[:] = saved
+
+
+def _loopgate_unhook():
+    theirs = [p for p in _os.environ.get("PYTHONPATH", "").split(_os.pathsep) if not _loopgate_ours(p)]
+    if any(theirs):
+        _os.environ["PYTHONPATH"] = _os.pathsep.join(theirs)
+    else:
+        _os.environ.pop("PYTHONPATH", None)
 
 
 def _loopgate_hook(path):
@@ -82,7 +95,7 @@ def _loopgate_hook(path):
         wrap(cls, "addSkip", after=named("skip"))
         wrap(cls, "addExpectedFailure", after=named("skip"))
         wrap(cls, "addSubTest", after=subtest)
-        _os.environ.pop("LOOPGATE_REPORT", None)
+        _loopgate_unhook()
 
     class Finder:
         def find_spec(self, name, target_path=None, target=None):
@@ -105,6 +118,6 @@ def _loopgate_hook(path):
     _sys.meta_path.insert(0, Finder())
 
 
-if _os.environ.get("LOOPGATE_REPORT"):
-    _loopgate_hook(_os.environ["LOOPGATE_REPORT"])
+if any(_loopgate_ours(p) for p in _os.environ.get("PYTHONPATH", "").split(_os.pathsep) if p):
+    _loopgate_hook(_os.path.join(_loopgate_here, _os.pardir, _os.pardir, "report", "events.jsonl"))
 _loopgate_chain()

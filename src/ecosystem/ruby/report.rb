@@ -6,9 +6,8 @@
 # runner's own objects report each test, one JSON line per event, to `report/events.jsonl` in the room (beside
 # this file's directory), the same file the other start hooks write.
 #
-# It takes LOOPGATE_REPORT out of the environment at once, so the code under test and the processes it starts do
-# not inherit it; a Ruby process those start (`rake test` runs its tests in a child `ruby`) finds the file from
-# where this hook stands instead, as RUBYOPT names it for every Ruby process anyway.
+# No variable names the file: every Ruby process of the run (`rake test` runs its tests in a child `ruby`) finds
+# it from where this hook stands, as RUBYOPT names the hook for every Ruby process anyway.
 #
 # Nothing is printed and nothing is loaded until minitest or RSpec is: `require` is watched until both have been
 # seen. minitest: its run's reporter (`Minitest.init_plugins`, called with the run's composite reporter, whatever
@@ -16,7 +15,6 @@
 # so the user's formatters (and RSpec's default) print as they would; `SPEC_OPTS=--format json` would have
 # replaced them. Only the first run of a process that starts is recorded (RSpec run inside RSpec is not ours).
 module LoopgateReport
-  ENV.delete("LOOPGATE_REPORT")
   PATH = File.expand_path("../../report/events.jsonl", __dir__)
 
   @fd = nil

@@ -11,11 +11,12 @@
 //!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
 //!   workspace's `default-members`. Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members
 //!   of the workspace stay free: a new member adds its own tests (or none, under a root package, which `cargo
-//!   test` alone runs), and a member dropped drops tests the per-test verdict misses by name.
-//! - a build script where a package has none: `build.rs` beside its `Cargo.toml` (or the file `package.build`
-//!   names) is sealed as absent, since a new build script runs before the tests and can rewrite them. An
-//!   existing build script is the project's code and stays the agent's to change (the oracle's watch during
-//!   the run catches one that rewrites the tests).
+//!   test` alone runs), and a member dropped drops tests, which the per-test verdict finds missing by name.
+//! - build scripts are the project's code, new ones too (code generation is everyday work): a build script
+//!   runs in the oracle's room, where the sealed tests are read-only — the test files and data, and the source
+//!   files holding inline tests (`commands::setup::build_tree`) — so one that rewrites them fails the run
+//!   (`cargo_build_script_rewrites_tests_during_verify` in the gaming suite). Sealing a new `build.rs` as
+//!   absent, which the room made redundant, is retired.
 
 use std::path::Path;
 
@@ -68,29 +69,6 @@ impl Deriver<'_> {
             }
         }
         self.watch("Cargo.toml", manifest_scope(), why.clone(), false);
-        self.build_scripts(&why);
-    }
-
-    /// Seals as absent the build script of every package that has none.
-    fn build_scripts(&mut self, why: &Why) {
-        for manifest in crate::walk::find_named(self.root, &["Cargo.toml"]) {
-            let Some(table) = std::fs::read_to_string(self.root.join(&manifest))
-                .ok()
-                .and_then(|text| text.parse::<toml::Table>().ok())
-            else {
-                continue;
-            };
-            let Some(package) = table.get("package") else { continue };
-            let dir = Path::new(&manifest).parent().unwrap_or(Path::new(""));
-            let script = match package.get("build") {
-                Some(toml::Value::String(path)) => dir.join(path),
-                Some(_) => continue,
-                None => dir.join("build.rs"),
-            };
-            if !self.root.join(&script).exists() {
-                self.whole(script, why.clone());
-            }
-        }
     }
 }
 

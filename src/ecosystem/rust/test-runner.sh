@@ -3,10 +3,11 @@
 # `CARGO_TARGET_<host>_RUNNER` in the oracle's runs: cargo runs every test binary (and `cargo run`'s program)
 # through it. libtest has no stable structured report on stdout, but it writes one line per finished test to
 # the file its `--logfile` names (`ok NAME`, `failed NAME`, `ignored NAME`): this hook gives each libtest
-# binary of the target directory (`…/deps/NAME-HASH`) a log of its own, takes the events file's path out of the
-# binary's environment, and once the binary has exited appends its tests to the events, named as loopgate's
-# readout names them (`calc tests::adds`: the binary's name without its hash, then libtest's), between a
-# `begin` and an `end`, the `end` only where every test libtest lists for the same arguments has ended. A binary
+# binary of the target directory (`…/deps/NAME-HASH`) a log of its own, takes itself out of the binary's
+# environment (the `CARGO_TARGET_<triple>_RUNNER` variables that name it: a `cargo test` the tests run is not
+# hooked), finds the events file from where it stands (`report/events.jsonl`, two directories up), and once
+# the binary has exited appends its tests to the events, named as loopgate's readout names them
+# (`calc tests::adds`: the binary's name without its hash, then libtest's), between a `begin` and an `end`, the `end` only where every test libtest lists for the same arguments has ended. A binary
 # that exits before its tests are done (`std::process::exit(0)` in the code under test, after printing a passing
 # report) leaves its `begin` open: a run cut short. Everything else runs as it would have: a program outside
 # `deps/` (`cargo run`, rustdoc's doctests), a binary that is not libtest's (`harness = false`: its own
@@ -14,8 +15,11 @@
 # where a libtest drops it, its help text goes too, and the binary runs as it is.
 bin=$1
 shift
-report=$LOOPGATE_REPORT
-unset LOOPGATE_REPORT
+report=$(dirname "$0")/../../report/events.jsonl
+for var in $(env | sed -n 's/^\(CARGO_TARGET_[A-Z0-9_]*_RUNNER\)=.*/\1/p'); do
+    eval "value=\${$var}"
+    [ "$value" != "$0" ] || unset "$var"
+done
 case $bin in
 */rustdoctest*/rust_out | */rustdoctest*/rust_out.exe)
     # rustdoc tells its merged doctests (edition 2024) where their binary is only where it runs them itself;
@@ -27,7 +31,6 @@ case $bin in
 */deps/*) ;;
 *) exec "$bin" "$@" ;;
 esac
-[ -n "$report" ] || exec "$bin" "$@"
 # nextest runs the binaries through the same runner, one process per test: its results are its own (and a
 # shim's cost per process would be paid once per test).
 [ -z "$NEXTEST" ] || exec "$bin" "$@"

@@ -106,6 +106,38 @@ fn a_symbolic_link_is_copied_as_a_link_and_copies_are_never_hard_links() {
     );
 }
 
+/// A sealed test file or datum the agent made a link (to a copy outside the project, which the code under test
+/// could rewrite during the run) is carried as the regular file it resolves to, and carried again when what it
+/// resolves to changes; the same link elsewhere stays a link.
+#[test]
+fn a_sealed_file_made_a_link_is_carried_as_the_file_it_resolves_to() {
+    let (dir, root, tree, mut synced) = project();
+    synced.sealed.insert("tests/data/case.json".to_string());
+    let outside = dir.path().join("outside-case.json");
+    std::fs::write(&outside, "{}\n").expect("write");
+    std::fs::remove_file(root.join("tests/data/case.json")).expect("rm");
+    std::os::unix::fs::symlink(&outside, root.join("tests/data/case.json")).expect("symlink");
+    std::os::unix::fs::symlink(&outside, root.join("src/other.json")).expect("symlink");
+    synced.sync(&root, &tree).expect("sync");
+    let carried = std::fs::symlink_metadata(tree.join("tests/data/case.json")).expect("meta");
+    assert!(carried.is_file(), "a sealed datum is a regular file in the tree");
+    assert_eq!(read(&tree, "tests/data/case.json").as_deref(), Some("{}\n"));
+    assert!(
+        std::fs::symlink_metadata(tree.join("src/other.json"))
+            .expect("meta")
+            .file_type()
+            .is_symlink(),
+        "a link that is no sealed file stays a link"
+    );
+    std::fs::write(&outside, "[1]\n").expect("write");
+    synced.sync(&root, &tree).expect("sync");
+    assert_eq!(
+        read(&tree, "tests/data/case.json").as_deref(),
+        Some("[1]\n"),
+        "a change where the link points is carried"
+    );
+}
+
 #[test]
 fn build_outputs_and_caches_are_not_copied_and_the_runs_own_are_kept() {
     let (_dir, root, tree, mut synced) = project();
