@@ -202,6 +202,9 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     let tether = crate::process::tether::arm(&repo);
     let (interrupted, spent) = compete::compete(&mut entrants, &launch, &rules);
     drop(tether);
+    for tree in &layered {
+        layer::forget_room(tree);
+    }
 
     let direction = config.loop_config.verify.score.as_ref().map(|gate| gate.direction);
     let candidates: Vec<Candidate> = entrants.iter().map(|e| clone::result(e, &repo, &base, &id)).collect();
@@ -340,6 +343,9 @@ fn prepare(
     let started = setup::start(config, first.clone())?;
     let sealed_in = prepared.elapsed();
     clone::release(&first)?;
+    if layered {
+        layer::share_room(&dir, &first.root)?;
+    }
     let mut loop_ids = vec![started.state.fields.config.loop_id.clone()];
     for name in &names[1..] {
         if let Some(signal) = crate::interrupt::requested() {

@@ -30,26 +30,46 @@ pub(crate) fn enter() -> io::Result<()> {
 /// Mounts at `at` the overlay of `lower` (read-only, shared) and `upper` (this tree's own writes, `work` the
 /// kernel's scratch beside it, on the same file system).
 pub(crate) fn overlay(lower: &Path, upper: &Path, work: &Path, at: &Path) -> io::Result<()> {
-    let mut options = std::ffi::OsString::from("lowerdir=");
-    options.push(escaped(lower)?);
-    options.push(",upperdir=");
-    options.push(escaped(upper)?);
-    options.push(",workdir=");
-    options.push(escaped(work)?);
-    options.push(",userxattr");
-    let options = cstring(Path::new(&options))?;
-    let at = cstring(at)?;
-    let overlay = c"overlay";
-    // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
-    check(unsafe {
-        libc::mount(
-            overlay.as_ptr(),
-            at.as_ptr(),
-            overlay.as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            options.as_ptr().cast(),
-        )
-    })
+    Overlay::new(lower, upper, work, at)?.mount()
+}
+
+/// An overlay's mount, prepared (its strings made) before a fork, mounted after it.
+#[derive(Debug)]
+pub(crate) struct Overlay {
+    options: CString,
+    at: CString,
+}
+
+impl Overlay {
+    /// The overlay of `lower` and `upper` (with `work`) at `at`.
+    pub(crate) fn new(lower: &Path, upper: &Path, work: &Path, at: &Path) -> io::Result<Overlay> {
+        let mut options = std::ffi::OsString::from("lowerdir=");
+        options.push(escaped(lower)?);
+        options.push(",upperdir=");
+        options.push(escaped(upper)?);
+        options.push(",workdir=");
+        options.push(escaped(work)?);
+        options.push(",userxattr");
+        Ok(Overlay {
+            options: cstring(Path::new(&options))?,
+            at: cstring(at)?,
+        })
+    }
+
+    /// Mounts it. Async-signal-safe.
+    pub(crate) fn mount(&self) -> io::Result<()> {
+        let overlay = c"overlay";
+        // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
+        check(unsafe {
+            libc::mount(
+                overlay.as_ptr(),
+                self.at.as_ptr(),
+                overlay.as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                self.options.as_ptr().cast(),
+            )
+        })
+    }
 }
 
 /// `path` as an overlay option's value: the option string separates with `,` and `:` and escapes with `\`,
@@ -69,10 +89,10 @@ fn escaped(path: &Path) -> io::Result<&std::ffi::OsStr> {
 }
 
 /// What one candidate's process does between `fork` and `exec`: a mount namespace of its own (the tournament's
-/// user namespace lets it), without the other candidates' overlays, whose mount points are then the empty
-/// directories of the store that the candidate's world keeps read-only. Async-signal-safe: system calls on
-/// strings prepared before the fork.
-pub(crate) fn alone(others: &[CString]) -> io::Result<()> {
+/// user namespace lets it), without the other candidates' overlays (`others`), whose mount points are then the
+/// empty directories of the store that the candidate's world keeps read-only, and with `own` mounted (its
+/// oracle room's tree). Async-signal-safe: system calls on strings prepared before the fork.
+pub(crate) fn alone(others: &[CString], own: Option<&Overlay>) -> io::Result<()> {
     // SAFETY: unshare(2) and umount2(2) on NUL-terminated strings the caller keeps alive.
     unsafe {
         check(libc::unshare(libc::CLONE_NEWNS))?;
@@ -80,7 +100,7 @@ pub(crate) fn alone(others: &[CString]) -> io::Result<()> {
             check(libc::umount2(other.as_ptr(), libc::MNT_DETACH))?;
         }
     }
-    Ok(())
+    own.map_or(Ok(()), Overlay::mount)
 }
 
 /// Takes the overlay at `at` away in this namespace (before its directory is removed); a place where none is

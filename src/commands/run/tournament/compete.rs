@@ -216,18 +216,12 @@ fn spawn(entrant: &Entrant, launch: &Launch<'_>) -> std::io::Result<Child> {
     let exe = std::env::current_exe()?;
     // The warden is there before the child is (see the module docs).
     tether::ensure();
-    let others: Vec<&Path> = launch
-        .layered
-        .iter()
-        .filter(|t| **t != entrant.tree)
-        .map(PathBuf::as_path)
-        .collect();
-    let others = crate::confine::mount::layer::paths(&others)?;
     let mut command = Command::new(exe);
     if !launch.layered.is_empty() {
+        let (others, room) = super::layer::alone(launch.dir, &entrant.tree, launch.layered)?;
         // SAFETY: the closure makes system calls on strings prepared before the fork.
         unsafe {
-            command.pre_exec(move || crate::confine::mount::layer::alone(&others));
+            command.pre_exec(move || crate::confine::mount::layer::alone(&others, room.as_ref()));
         }
     }
     command

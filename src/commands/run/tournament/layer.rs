@@ -29,12 +29,18 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::confine::mount::layer::Overlay;
+
 /// `LOOPGATE_TOURNAMENT_TREES=clone`: a clone per candidate even where overlays work (to compare, and a way
 /// back should a kernel misbehave with them).
 pub(crate) const TREES_ENV: &str = "LOOPGATE_TOURNAMENT_TREES";
 
 /// The shared checkout's name in the tournament's directory.
 pub(super) const BASE: &str = "base";
+
+/// The shared copy of the oracle room's tree, in the tournament's directory: the room's tree as sealing the
+/// oracle left it (the baseline's sync of the shared checkout), the lower layer of every candidate's room tree.
+const ROOM_BASE: &str = "room-base";
 
 /// How the candidates' trees are made.
 #[derive(Debug)]
@@ -103,15 +109,78 @@ fn layer_of(tree: &Path) -> PathBuf {
     tree.with_extension("layer")
 }
 
+/// The room's tree of candidate `tree`'s loop (`room::tree`), whose room is in the store.
+fn room_tree(tree: &Path) -> PathBuf {
+    crate::seal::Store::open()
+        .room_dir(&crate::project::Project {
+            root: tree.to_path_buf(),
+        })
+        .join(crate::room::tree::PLACE)
+}
+
+/// Makes the room's tree that sealing the oracle built in `first` (the baseline's copy of the shared checkout,
+/// 10,001 files for 10,001) the shared lower layer of every candidate's room tree, in the tournament's `dir`:
+/// each candidate's first oracle run then syncs only what its candidate changed (the copies' stat, which the
+/// room's manifest compares, is the lower layer's) instead of copying the whole tree again. Nothing where
+/// sealing built no room tree (`LOOPGATE_ROOM_TREE=0`, `LOOPGATE_ROOM=0`).
+pub(super) fn share_room(dir: &Path, first: &Path) -> Result<(), crate::error::Error> {
+    let built = room_tree(first);
+    if !built.is_dir() {
+        return Ok(());
+    }
+    let shared = dir.join(ROOM_BASE);
+    std::fs::rename(&built, &shared).map_err(|source| crate::error::Error::Io {
+        action: "move the oracle room's tree to the tournament",
+        path: built.clone(),
+        source,
+    })
+}
+
+/// Removes the mount point candidate `tree`'s room tree left once its loop ended (its loop removed the rest of
+/// the room, `room::Room::remove`); here, outside the candidate's namespace, it is an empty directory.
+pub(super) fn forget_room(tree: &Path) {
+    let at = room_tree(tree);
+    if std::fs::remove_dir(&at).is_ok()
+        && let Some(room) = at.parent()
+    {
+        let _ = std::fs::remove_dir(room);
+    }
+}
+
+/// What candidate `tree`'s process does before it runs (`confine::mount::layer::alone`): the other candidates'
+/// overlays among `all` to take away, and its room's tree to mount (where there is a shared one, see
+/// [`share_room`]), its mount point and upper layer made here. Prepared before the fork.
+pub(super) fn alone(
+    dir: &Path,
+    tree: &Path,
+    all: &[PathBuf],
+) -> std::io::Result<(Vec<std::ffi::CString>, Option<Overlay>)> {
+    let others: Vec<&Path> = all.iter().filter(|t| *t != tree).map(PathBuf::as_path).collect();
+    let others = crate::confine::mount::layer::paths(&others)?;
+    let shared = dir.join(ROOM_BASE);
+    if !shared.is_dir() {
+        return Ok((others, None));
+    }
+    let at = room_tree(tree);
+    let layer = layer_of(tree).with_extension("room");
+    let (upper, work) = (layer.join("upper"), layer.join("work"));
+    for made in [&at, &upper, &work] {
+        crate::seal::create_private_dir(made)?;
+    }
+    Ok((others, Some(Overlay::new(&shared, &upper, &work, &at)?)))
+}
+
 /// Takes `tree`'s overlay away in this namespace (nothing where none is mounted) and lets its layer be removed:
 /// the kernel leaves its work directory's inner `work` with no permission at all, which even its owner cannot
 /// list. Before a tournament's directory is removed.
 pub(super) fn unmount(tree: &Path) {
     crate::confine::mount::layer::detach(tree);
-    let inner = layer_of(tree).join("work").join("work");
-    if inner.is_dir() {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(inner, std::fs::Permissions::from_mode(0o700));
+    for layer in [layer_of(tree), layer_of(tree).with_extension("room")] {
+        let inner = layer.join("work").join("work");
+        if inner.is_dir() {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(inner, std::fs::Permissions::from_mode(0o700));
+        }
     }
 }
 
