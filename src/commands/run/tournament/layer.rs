@@ -136,14 +136,33 @@ pub(super) fn share_room(dir: &Path, first: &Path) -> Result<(), crate::error::E
     })
 }
 
-/// Removes the mount point candidate `tree`'s room tree left once its loop ended (its loop removed the rest of
-/// the room, `room::Room::remove`); here, outside the candidate's namespace, it is an empty directory.
+/// Removes what candidate `tree`'s room tree leaves once its loop ended (its loop removed the rest of its room,
+/// `room::Room::remove`): its mount point, here outside the candidate's namespace an empty directory, and its
+/// upper layer (the copies of the files the candidate changed), as a room is removed whole when its loop ends.
 pub(super) fn forget_room(tree: &Path) {
     let at = room_tree(tree);
     if std::fs::remove_dir(&at).is_ok()
         && let Some(room) = at.parent()
     {
         let _ = std::fs::remove_dir(room);
+    }
+    let layer = room_layer_of(tree);
+    loosen(&layer);
+    let _ = std::fs::remove_dir_all(layer);
+}
+
+/// The upper layer of candidate `tree`'s room tree, with the kernel's work directory.
+fn room_layer_of(tree: &Path) -> PathBuf {
+    layer_of(tree).with_extension("room")
+}
+
+/// Lets the layer `layer` be removed: the kernel leaves its work directory's inner `work` with no permission
+/// at all, which even its owner cannot list.
+fn loosen(layer: &Path) {
+    let inner = layer.join("work").join("work");
+    if inner.is_dir() {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(inner, std::fs::Permissions::from_mode(0o700));
     }
 }
 
@@ -162,7 +181,7 @@ pub(super) fn alone(
         return Ok((others, None));
     }
     let at = room_tree(tree);
-    let layer = layer_of(tree).with_extension("room");
+    let layer = room_layer_of(tree);
     let (upper, work) = (layer.join("upper"), layer.join("work"));
     for made in [&at, &upper, &work] {
         crate::seal::create_private_dir(made)?;
@@ -170,18 +189,12 @@ pub(super) fn alone(
     Ok((others, Some(Overlay::new(&shared, &upper, &work, &at)?)))
 }
 
-/// Takes `tree`'s overlay away in this namespace (nothing where none is mounted) and lets its layer be removed:
-/// the kernel leaves its work directory's inner `work` with no permission at all, which even its owner cannot
-/// list. Before a tournament's directory is removed.
+/// Takes `tree`'s overlay away in this namespace (nothing where none is mounted) and lets its layers be removed
+/// ([`loosen`]). Before a tournament's directory is removed.
 pub(super) fn unmount(tree: &Path) {
     crate::confine::mount::layer::detach(tree);
-    for layer in [layer_of(tree), layer_of(tree).with_extension("room")] {
-        let inner = layer.join("work").join("work");
-        if inner.is_dir() {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(inner, std::fs::Permissions::from_mode(0o700));
-        }
-    }
+    loosen(&layer_of(tree));
+    loosen(&room_layer_of(tree));
 }
 
 /// `path` under candidate `tree`, as a process outside the tournament's namespace can read it: the file itself
