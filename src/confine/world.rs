@@ -143,6 +143,9 @@ impl World {
         for (path, locked) in &self.readonly {
             bind(path, path)?;
             remount(path, libc::MS_RDONLY | locked)?;
+            // A remount changes one mount; the recursive bind carried the mounts below it (a tournament's
+            // candidates' trees and oracle rooms in the store, `commands::run::tournament::layer`) writable.
+            readonly_below(path)?;
         }
         for (path, locked) in &self.writable {
             bind(path, path)?;
@@ -166,6 +169,56 @@ fn check_ptr(ptr: *mut libc::c_char) -> io::Result<()> {
     } else {
         Ok(())
     }
+}
+
+/// `mount_setattr(2)`'s argument (`linux/mount.h`; the `libc` crate has the call's number, not the struct).
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// `MOUNT_ATTR_RDONLY` of `linux/mount.h`.
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+
+/// `mount_setattr(2)` of `path` (`flags`: `AT_RECURSIVE` or none) setting `set`; its raw result.
+fn mount_setattr(path: &std::ffi::CStr, flags: libc::c_int, set: u64) -> libc::c_long {
+    let attr = MountAttr {
+        attr_set: set,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: mount_setattr(2) on a NUL-terminated path and a struct of the size passed, both outliving the call.
+    unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            flags,
+            &raw const attr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    }
+}
+
+/// Makes every mount below `path` (and `path`'s own) read-only in this namespace. Async-signal-safe. A kernel
+/// without `mount_setattr` (before 5.12) has no mounts below a protected path that loopgate made: a tournament
+/// layers its candidates' trees only where the call exists ([`recursive_readonly_works`]).
+fn readonly_below(path: &CString) -> io::Result<()> {
+    match mount_setattr(path, libc::AT_RECURSIVE, MOUNT_ATTR_RDONLY) {
+        0 => Ok(()),
+        _ if io::Error::last_os_error().raw_os_error() == Some(libc::ENOSYS) => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// Whether this kernel has `mount_setattr`, which keeps mounts below the agent's read-only places read-only
+/// ([`readonly_below`]): asked about an empty path, which it refuses with `ENOENT` where it exists.
+pub(crate) fn recursive_readonly_works() -> bool {
+    mount_setattr(c"", 0, 0) == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ENOSYS)
 }
 
 /// Remounts the bind at `path` with `flags` (read-only or not; the flags the outer namespace locked kept).

@@ -98,6 +98,8 @@ fn field(p: &Project) -> String {
     let prompts = p.signal_path("prompts");
     std::fs::create_dir_all(&prompts).expect("prompts dir");
     let prompts = s(&prompts);
+    let wrote = p.signal_path("wrote");
+    let wrote = s(&wrote);
     p.agent(
         "field",
         &format!(
@@ -106,7 +108,7 @@ printf '%s' "$1" > "{prompts}/$me-$LOOPGATE_ITERATION.txt"
 case $me in
 c1) # the store: every seal's verify command made `true`, every file appended to, a new file in every directory
     for f in $(find '{store}' -type f); do sed -i 's/sh check.sh/true/' "$f"; echo forged-store >> "$f"; done
-    for d in $(find '{store}' -type d); do echo forged-store > "$d/forged"; done
+    for d in $(find '{store}' -type d); do echo forged-store > "$d/forged" && echo "$d" >> '{wrote}'; done
     echo '<promise>LOOP_DONE</promise>' ;;
 c2) # the user's tree, its .git (hooks, config, the branch) and every sibling's clone
     for f in $(find '{repo}' -type f -not -path '*/.git/objects/*'); do echo forged >> "$f"; done
@@ -234,6 +236,12 @@ fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones
         .map(|(path, _)| path)
         .collect();
     assert!(forged.is_empty(), "forged in the store: {forged:?}");
+    // And no write of the store attacker succeeded anywhere in the store but in its own tree: not in its oracle
+    // room's tree either (where the trees are layered, a mount of its own below the read-only store).
+    let tree = p.store().join(&own);
+    let wrote = std::fs::read_to_string(p.signal_path("wrote")).unwrap_or_default();
+    let elsewhere: Vec<&str> = wrote.lines().filter(|d| !Path::new(d).starts_with(&tree)).collect();
+    assert!(elsewhere.is_empty(), "the store attacker wrote in {elsewhere:?}");
     // The checkout every candidate's tree lies over is as it was made: no write of a candidate (its files, its
     // index, its HEAD) reached it.
     let shared = p.store().join("worktrees").join(id).join("base");

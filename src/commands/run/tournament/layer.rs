@@ -79,11 +79,14 @@ fn usable() -> Result<(), String> {
     if let Some(switch) = std::env::var_os("LOOPGATE_CONFINE").filter(|v| v == "off" || v == "landlock") {
         return Err(format!("LOOPGATE_CONFINE={}", switch.to_string_lossy()));
     }
-    if !cfg!(target_os = "linux") {
-        return Err("this system has no unprivileged overlays".into());
-    }
     crate::confine::mount::probe()?;
-    crate::confine::mount::Private::probe()
+    crate::confine::mount::Private::probe()?;
+    // Each candidate's overlays are mounts below the store, which its agent's world must keep read-only too.
+    #[cfg(target_os = "linux")]
+    if !crate::confine::world::recursive_readonly_works() {
+        return Err("this kernel has no mount_setattr (before Linux 5.12)".into());
+    }
+    Ok(())
 }
 
 /// Mounts candidate `tree`'s overlay over `base` (its upper layer made beside it, `cK.layer`).
