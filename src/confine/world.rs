@@ -49,6 +49,10 @@ pub(super) struct World {
     pins: Vec<CString>,
     /// The protected paths that exist, each with the mount flags its remount must keep.
     readonly: Vec<(CString, libc::c_ulong)>,
+    /// The protected paths holding loopgate's home, whose mounts below are made read-only too: a tournament's
+    /// layered trees and oracle rooms are mounts below the store (`commands::run::tournament::layer`). Only
+    /// those: elsewhere a closed directory's entries are mounts below a protected path that must stay writable.
+    store: Vec<CString>,
     /// Directories below a protected path that stay writable (`Plane::allow`), with their mounts' flags.
     writable: Vec<(CString, libc::c_ulong)>,
     /// Directories closed to new entries because a protected name in them does not exist yet (module docs).
@@ -69,8 +73,13 @@ impl World {
     /// The world of a command that may not write `plane`.
     pub(super) fn prepare(plane: &Plane) -> io::Result<World> {
         let mut readonly = Vec::new();
+        let mut store = Vec::new();
+        let home = crate::plane::resolve(&crate::project::loopgate_home());
         let mut pins: Vec<PathBuf> = Vec::new();
         for path in protected(plane) {
+            if home.starts_with(&path) || path.starts_with(&home) {
+                store.push(cstring(&path)?);
+            }
             for ancestor in path.ancestors().skip(1) {
                 if ancestor.parent().is_some() && !pins.iter().any(|p| p == ancestor) {
                     pins.push(ancestor.to_path_buf());
@@ -107,6 +116,7 @@ impl World {
         Ok(World {
             pins,
             readonly,
+            store,
             writable,
             closed,
             hidden,
@@ -143,9 +153,10 @@ impl World {
         for (path, locked) in &self.readonly {
             bind(path, path)?;
             remount(path, libc::MS_RDONLY | locked)?;
-            // A remount changes one mount; the recursive bind carried the mounts below it (a tournament's
-            // candidates' trees and oracle rooms in the store, `commands::run::tournament::layer`) writable.
-            readonly_below(path)?;
+            // A remount changes one mount; the recursive bind carried the mounts below it writable (`store`).
+            if self.store.contains(path) {
+                readonly_below(path)?;
+            }
         }
         for (path, locked) in &self.writable {
             bind(path, path)?;

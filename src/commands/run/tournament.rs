@@ -258,6 +258,11 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
             copy,
         );
     }
+    // The layered trees' work is committed and their histories copied: their overlays go, and their layers are
+    // left removable by their owner (`rm -r`, `tournament clean`) once this namespace is gone.
+    for tree in &layered {
+        layer::unmount(tree);
+    }
     report(&tournament);
     if winner.is_none() && interrupted.is_none() && !t.keep {
         match clean::remove(&id, &repo) {
