@@ -20,6 +20,8 @@ if [ -z "${BIN:-}" ]; then
     cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
 fi
 bin="${BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/loopgate}"
+# The runs start in the fixture's directory: a relative BIN (`target/debug/loopgate`) is taken from here.
+case $bin in /*) ;; *) bin="$PWD/$bin" ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-tournament.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID
