@@ -18,6 +18,13 @@
 //! upper layers are in the store too, so a candidate reaches another's only through the store, which it cannot
 //! write; and the base, the lower layer of all, is in the store as well.
 //!
+//! **The oracle room's tree, layered too.** Each candidate's first oracle run would copy the whole tree into its
+//! room (`room::tree`). The room tree sealing built from the shared checkout becomes `worktrees/<id>/room-base`,
+//! and each candidate's room tree is an overlay of it mounted in its process's namespace (`cK.room` its upper
+//! layer): the room's stat manifest, copied with the seal, matches the lower layer's files, so the sync copies
+//! only what the candidate changed. Its agent's world keeps it read-only with the rest of the store
+//! (`confine::world`, the mounts below the store).
+//!
 //! **Seen from outside.** Outside the tournament's namespace (another shell, after it ended) `cK` is an empty
 //! directory: the work is on the branch `loopgate/<id>/cK`, and `loopgate status` reads a candidate's history
 //! from its upper layer ([`outside`]).
