@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Cost of a tournament's machinery (issue 35): on a git repository of 10,000 files, one `loopgate run` against
 # `loopgate run --candidates N`, both with an agent that does nothing and a verify command that passes at once, so
-# what is timed is loopgate's own work — sealing and the baseline once, then per candidate a clone, a copy of
-# the seal, its child `loopgate run`, and at the end the commit of its work and the diff. Both wall time and CPU
+# what is timed is loopgate's own work — sealing and the baseline once, then per candidate a clone (or, where
+# the kernel allows, an overlay of one shared checkout), a copy of the seal, its child `loopgate run`, and at the end the commit of its work and the diff. Both wall time and CPU
 # time (user + system, of loopgate and every process it waited for) are given: on a busy machine the CPU figure
 # is the steadier one. Also the disk one candidate's clone takes (its files, and its own git directory).
 #
@@ -20,6 +20,8 @@ if [ -z "${BIN:-}" ]; then
     cargo build --release --locked --manifest-path "$repo/Cargo.toml" >&2
 fi
 bin="${BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/loopgate}"
+# The runs start in the fixture's directory: a relative BIN (`target/debug/loopgate`) is taken from here.
+case $bin in /*) ;; *) bin="$PWD/$bin" ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/loopgate-bench-tournament.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID
@@ -71,10 +73,17 @@ per=$(echo "($tournament - $single) / ($n - 1)" | bc -l)
 per_cpu=$(echo "($tournament_cpu - $single_cpu) / ($n - 1)" | bc -l)
 per_prep=$(echo "($ready - $seal_once) / ($n - 1)" | bc -l)
 
-# Disk: one candidate's clone (without loopgate's .claude and its git directory) and its git directory.
+# Disk: one candidate's files (without loopgate's .claude) and its git directory: of its clone, or where its
+# tree is an overlay of the shared checkout (`worktrees/<id>/base`), of its upper layer (what it wrote).
 tree=$(ls -d "$LOOPGATE_HOME"/worktrees/*/c2)
-files_kb=$(du -sk --exclude=.claude --exclude=.git "$tree" | cut -f1)
-admin_kb=$(du -sk "$(git -C "$tree" rev-parse --absolute-git-dir)" | cut -f1)
+if [ -d "$tree.layer" ]; then
+    tree="$tree.layer/upper"
+    files_kb=$(du -sk --exclude=.claude --exclude=.git "$tree" | cut -f1)
+    admin_kb=$(du -sk "$tree/.git" 2>/dev/null | cut -f1)
+else
+    files_kb=$(du -sk --exclude=.claude --exclude=.git "$tree" | cut -f1)
+    admin_kb=$(du -sk "$(git -C "$tree" rev-parse --absolute-git-dir)" | cut -f1)
+fi
 store_kb=$(du -sk "$LOOPGATE_HOME/seals" 2>/dev/null | cut -f1)
 
 printf 'single loop (setup + 1 iteration + end):       %.2f s\n' "$single"
@@ -84,4 +93,4 @@ printf 'CPU (user + system): single %.2f s, tournament %.2f s, per extra candida
     "$single_cpu" "$tournament_cpu" "$per_cpu"
 printf 'of which clone + seal copy, per candidate:      %.2f s (the seal and baseline, once: %.2f s)\n' "$per_prep" "$seal_once"
 printf 'disk per candidate: %d KiB of files, %d KiB in its git directory; all seals of the tournament: %d KiB\n' \
-    "$files_kb" "$admin_kb" "${store_kb:-0}"
+    "$files_kb" "${admin_kb:-0}" "${store_kb:-0}"

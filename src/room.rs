@@ -465,7 +465,19 @@ impl Room {
 
     /// Removes the room and its snapshot (best effort: a room half removed is emptied again by the next setup).
     pub(crate) fn remove(&self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        let tree = self.dir.join(tree::PLACE);
+        if mounted_over(&self.dir, &tree) {
+            // A tournament's layered room tree (`commands::run::tournament::layer`): a mount point cannot be
+            // removed, and removing its files one by one would write a whiteout for each into the layer. The
+            // layer is the tournament's to remove, the rest of the room is this loop's.
+            for entry in std::fs::read_dir(&self.dir).into_iter().flatten().flatten() {
+                if entry.path() != tree {
+                    let _ = std::fs::remove_dir_all(entry.path()).or_else(|_| std::fs::remove_file(entry.path()));
+                }
+            }
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
         let store = self.snapshot_dir();
         let _ = snapshot::make_removable(&store);
         let _ = std::fs::remove_dir_all(&store);
@@ -647,4 +659,13 @@ fn private_dir(dir: &Path) -> io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+/// Whether `inner` is a mount point below `dir` (another file system than its parent's).
+fn mounted_over(dir: &Path, inner: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::symlink_metadata(dir), std::fs::symlink_metadata(inner)) {
+        (Ok(outer), Ok(inner)) => inner.is_dir() && outer.dev() != inner.dev(),
+        _ => false,
+    }
 }

@@ -23,6 +23,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+pub(crate) mod layer;
 pub(crate) mod private;
 
 pub(crate) use private::Private;

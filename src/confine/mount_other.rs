@@ -58,3 +58,42 @@ impl Private {
         probe()
     }
 }
+
+/// A tournament's layered trees need a mount namespace: never here, so `enter` refuses and the tournament makes
+/// a clone per candidate (`commands::run::tournament::layer`); nothing else is ever called.
+pub(crate) mod layer {
+    use std::ffi::CString;
+    use std::io;
+    use std::path::Path;
+
+    pub(crate) fn enter() -> io::Result<()> {
+        Err(io::Error::other(super::probe().err().unwrap_or_default()))
+    }
+
+    pub(crate) fn overlay(_lower: &Path, _upper: &Path, _work: &Path, _at: &Path) -> io::Result<()> {
+        enter()
+    }
+
+    #[derive(Debug)]
+    pub(crate) enum Overlay {}
+
+    impl Overlay {
+        pub(crate) fn new(_lower: &Path, _upper: &Path, _work: &Path, _at: &Path) -> io::Result<Overlay> {
+            Err(enter().unwrap_err())
+        }
+    }
+
+    pub(crate) fn alone(_others: &[CString], _own: Option<&Overlay>) -> io::Result<()> {
+        enter()
+    }
+
+    pub(crate) fn detach(_at: &Path) {}
+
+    pub(crate) fn paths(paths: &[&Path]) -> io::Result<Vec<CString>> {
+        use std::os::unix::ffi::OsStrExt;
+        paths
+            .iter()
+            .map(|p| CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other))
+            .collect()
+    }
+}

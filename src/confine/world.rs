@@ -49,6 +49,10 @@ pub(super) struct World {
     pins: Vec<CString>,
     /// The protected paths that exist, each with the mount flags its remount must keep.
     readonly: Vec<(CString, libc::c_ulong)>,
+    /// The protected paths holding loopgate's home, whose mounts below are made read-only too: a tournament's
+    /// layered trees and oracle rooms are mounts below the store (`commands::run::tournament::layer`). Only
+    /// those: elsewhere a closed directory's entries are mounts below a protected path that must stay writable.
+    store: Vec<CString>,
     /// Directories below a protected path that stay writable (`Plane::allow`), with their mounts' flags.
     writable: Vec<(CString, libc::c_ulong)>,
     /// Directories closed to new entries because a protected name in them does not exist yet (module docs).
@@ -69,8 +73,13 @@ impl World {
     /// The world of a command that may not write `plane`.
     pub(super) fn prepare(plane: &Plane) -> io::Result<World> {
         let mut readonly = Vec::new();
+        let mut store = Vec::new();
+        let home = crate::plane::resolve(&crate::project::loopgate_home());
         let mut pins: Vec<PathBuf> = Vec::new();
         for path in protected(plane) {
+            if home.starts_with(&path) || path.starts_with(&home) {
+                store.push(cstring(&path)?);
+            }
             for ancestor in path.ancestors().skip(1) {
                 if ancestor.parent().is_some() && !pins.iter().any(|p| p == ancestor) {
                     pins.push(ancestor.to_path_buf());
@@ -107,6 +116,7 @@ impl World {
         Ok(World {
             pins,
             readonly,
+            store,
             writable,
             closed,
             hidden,
@@ -143,6 +153,10 @@ impl World {
         for (path, locked) in &self.readonly {
             bind(path, path)?;
             remount(path, libc::MS_RDONLY | locked)?;
+            // A remount changes one mount; the recursive bind carried the mounts below it writable (`store`).
+            if self.store.contains(path) {
+                readonly_below(path)?;
+            }
         }
         for (path, locked) in &self.writable {
             bind(path, path)?;
@@ -166,6 +180,56 @@ fn check_ptr(ptr: *mut libc::c_char) -> io::Result<()> {
     } else {
         Ok(())
     }
+}
+
+/// `mount_setattr(2)`'s argument (`linux/mount.h`; the `libc` crate has the call's number, not the struct).
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// `MOUNT_ATTR_RDONLY` of `linux/mount.h`.
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+
+/// `mount_setattr(2)` of `path` (`flags`: `AT_RECURSIVE` or none) setting `set`; its raw result.
+fn mount_setattr(path: &std::ffi::CStr, flags: libc::c_int, set: u64) -> libc::c_long {
+    let attr = MountAttr {
+        attr_set: set,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: mount_setattr(2) on a NUL-terminated path and a struct of the size passed, both outliving the call.
+    unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            flags,
+            &raw const attr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    }
+}
+
+/// Makes every mount below `path` (and `path`'s own) read-only in this namespace. Async-signal-safe. A kernel
+/// without `mount_setattr` (before 5.12) has no mounts below a protected path that loopgate made: a tournament
+/// layers its candidates' trees only where the call exists ([`recursive_readonly_works`]).
+fn readonly_below(path: &CString) -> io::Result<()> {
+    match mount_setattr(path, libc::AT_RECURSIVE, MOUNT_ATTR_RDONLY) {
+        0 => Ok(()),
+        _ if io::Error::last_os_error().raw_os_error() == Some(libc::ENOSYS) => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// Whether this kernel has `mount_setattr`, which keeps mounts below the agent's read-only places read-only
+/// ([`readonly_below`]): asked about an empty path, which it refuses with `ENOENT` where it exists.
+pub(crate) fn recursive_readonly_works() -> bool {
+    mount_setattr(c"", 0, 0) == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ENOSYS)
 }
 
 /// Remounts the bind at `path` with `flags` (read-only or not; the flags the outer namespace locked kept).

@@ -98,6 +98,8 @@ fn field(p: &Project) -> String {
     let prompts = p.signal_path("prompts");
     std::fs::create_dir_all(&prompts).expect("prompts dir");
     let prompts = s(&prompts);
+    let wrote = p.signal_path("wrote");
+    let wrote = s(&wrote);
     p.agent(
         "field",
         &format!(
@@ -106,7 +108,7 @@ printf '%s' "$1" > "{prompts}/$me-$LOOPGATE_ITERATION.txt"
 case $me in
 c1) # the store: every seal's verify command made `true`, every file appended to, a new file in every directory
     for f in $(find '{store}' -type f); do sed -i 's/sh check.sh/true/' "$f"; echo forged-store >> "$f"; done
-    for d in $(find '{store}' -type d); do echo forged-store > "$d/forged"; done
+    for d in $(find '{store}' -type d); do echo forged-store > "$d/forged" && echo "$d" >> '{wrote}'; done
     echo '<promise>LOOP_DONE</promise>' ;;
 c2) # the user's tree, its .git (hooks, config, the branch) and every sibling's clone
     for f in $(find '{repo}' -type f -not -path '*/.git/objects/*'); do echo forged >> "$f"; done
@@ -167,6 +169,7 @@ fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones
     ]);
     out.code(0)
         .stderr_has("candidates' isolation: protected (mount namespace)")
+        .stderr_has("candidates' trees: one checkout shared read-only")
         .stderr_has("winner: c6");
     assert_eq!(user_digest(&p), before, "the user's tree, hooks, config or refs moved");
 
@@ -219,17 +222,37 @@ fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones
     // seal held: it ended on
     // `max_iterations` above, judged by `sh check.sh`, not `true`.
     let store = files(&p.store(), &[]);
+    // Its own tree is its overlay's upper layer (`c1.layer`), where the trees are layered, else its clone.
     let own = Path::new("worktrees").join(id).join("c1");
+    let own_layer = Path::new("worktrees").join(id).join("c1.layer");
     let forged: Vec<&PathBuf> = store
         .iter()
         .filter(|(path, bytes)| {
             let text = String::from_utf8_lossy(bytes);
-            let mine = path.starts_with(&own) || path.ends_with(format!("{id}/c1.jsonl"));
+            let mine =
+                path.starts_with(&own) || path.starts_with(&own_layer) || path.ends_with(format!("{id}/c1.jsonl"));
             text.contains("forged-sibling") || (text.contains("forged-store") && !mine)
         })
         .map(|(path, _)| path)
         .collect();
     assert!(forged.is_empty(), "forged in the store: {forged:?}");
+    // And no write of the store attacker succeeded anywhere in the store but in its own tree: not in its oracle
+    // room's tree either (where the trees are layered, a mount of its own below the read-only store).
+    let tree = p.store().join(&own);
+    let wrote = std::fs::read_to_string(p.signal_path("wrote")).unwrap_or_default();
+    let elsewhere: Vec<&str> = wrote.lines().filter(|d| !Path::new(d).starts_with(&tree)).collect();
+    assert!(elsewhere.is_empty(), "the store attacker wrote in {elsewhere:?}");
+    // The checkout every candidate's tree lies over is as it was made: no write of a candidate (its files, its
+    // index, its HEAD) reached it.
+    let shared = p.store().join("worktrees").join(id).join("base");
+    let base = git(&p, &["rev-parse", "HEAD"]);
+    let shared_git = |args: &[&str]| {
+        let mut all = vec!["-C", s(&shared)];
+        all.extend_from_slice(args);
+        git(&p, &all)
+    };
+    assert_eq!(shared_git(&["rev-parse", "HEAD"]), base);
+    assert_eq!(shared_git(&["status", "--porcelain"]), "");
     // Each candidate's first prompt is the task, not a handover.
     let first = std::fs::read_to_string(p.signal_path("prompts/c6-1.txt")).expect("c6's first prompt");
     assert!(first.starts_with(TASK), "{first}");
@@ -336,6 +359,45 @@ fn sigterm_stops_every_candidate_and_leaves_nothing_registered() {
 #[test]
 fn sighup_stops_every_candidate_and_leaves_nothing_registered() {
     stopped_by(libc::SIGHUP);
+}
+
+/// Issue 41: where the candidates' trees cannot be overlays of one checkout (`LOOPGATE_TOURNAMENT_TREES=clone`,
+/// confinement kept to Landlock, and so macOS or a kernel refusing unprivileged overlays), every candidate gets
+/// a clone of its own as before, the tournament says so, and it runs and commits the same.
+#[test]
+fn without_overlays_each_candidate_gets_a_clone_of_its_own_and_the_tournament_is_the_same() {
+    for (var, value) in [("LOOPGATE_TOURNAMENT_TREES", "clone"), ("LOOPGATE_CONFINE", "landlock")] {
+        let p = repository();
+        let fixer = p.agent("fixer", "echo fixed > src.txt");
+        let mut run = p.command(&[
+            "run",
+            "--candidates",
+            "2",
+            "--max-iterations",
+            "1",
+            "--verify",
+            "sh check.sh",
+            TASK,
+            "--",
+            &fixer,
+        ]);
+        run.env(var, value);
+        p.start_with(run)
+            .wait(Duration::from_secs(60))
+            .code(0)
+            .stderr_has(&format!("candidates' trees: a clone each (no overlays: {var}={value})"));
+        let id = record(&p)["id"].as_str().expect("id").to_string();
+        let dir = p.store().join("worktrees").join(&id);
+        for name in ["c1", "c2"] {
+            assert!(dir.join(name).join(".git").is_dir(), "{var}: {name} is a clone");
+            assert!(
+                !dir.join(format!("{name}.layer")).exists(),
+                "{var}: {name} has no layer"
+            );
+            assert_eq!(git(&p, &["show", &format!("loopgate/{id}/{name}:src.txt")]), "fixed");
+        }
+        assert!(!dir.join("base").exists(), "{var}: no shared checkout");
+    }
 }
 
 #[test]
@@ -551,13 +613,14 @@ fn a_candidate_the_reviewer_calls_gaming_does_not_win_and_the_honest_one_is_revi
     // A copied candidate's loop starts from a checkpoint of its own clone, as its own `init` record says.
     let c2 = std::fs::read_to_string(p.store().join(format!("tournaments/{id}/c2.jsonl"))).expect("c2's history");
     let init: Value = serde_json::from_str(c2.lines().next().expect("init")).expect("a record");
-    let start = p
-        .program("git")
-        .args(["-C", s(&p.store().join(format!("worktrees/{id}/c2"))), "cat-file", "-t"])
-        .arg(init["checkpoint"].as_str().expect("init names its checkpoint"))
-        .output()
-        .expect("git");
-    assert_eq!(String::from_utf8_lossy(&start.stdout).trim(), "commit", "{init}");
+    // Its object is in c2's own git directory: its clone's, or (layered trees) its upper layer's, where every
+    // object c2's loop wrote lies — not in the user's repository, nor in the checkout the trees share.
+    let start = init["checkpoint"].as_str().expect("init names its checkpoint");
+    let object = format!(".git/objects/{}/{}", &start[..2], &start[2..]);
+    let tree = p.store().join(format!("worktrees/{id}/c2"));
+    let layer = p.store().join(format!("worktrees/{id}/c2.layer/upper"));
+    assert!(tree.join(&object).is_file() || layer.join(&object).is_file(), "{init}");
+    assert!(!p.path(&object).exists(), "{init}");
     let mut calls: Vec<String> = std::fs::read_to_string(&reviewed)
         .expect("the reviewer ran")
         .lines()

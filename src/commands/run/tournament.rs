@@ -34,6 +34,7 @@ pub(crate) mod clone;
 mod compete;
 mod events;
 mod git;
+mod layer;
 pub(crate) mod rank;
 pub(crate) mod record;
 pub(crate) mod watch;
@@ -117,6 +118,9 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
             &base[..base.len().min(12)]
         );
     }
+    // Before the first thread (the signals' watcher): the kernel lets only a single-threaded process enter the
+    // namespace the layered trees are mounted in.
+    let trees = layer::Trees::choose();
     // Signals are the tournament's from here: the candidates are stopped, the record written.
     let _ = crate::interrupt::install(|_| {});
     let id = new_id();
@@ -137,8 +141,8 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     };
     tournament.save()?;
     let dir = record::worktrees(&id);
-    let mut entrants = match prepare(&config, &repo, &base, &dir, n, &argvs) {
-        Ok(entrants) => entrants,
+    let (mut entrants, layered) = match prepare(&config, &repo, &base, &dir, n, &argvs, trees) {
+        Ok(prepared) => prepared,
         Err(err) => {
             // No candidate ran: nothing to keep but the record of the attempt.
             let _ = clean::remove(&id, &repo);
@@ -176,11 +180,17 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
         ))
     })?;
     let events = events::Events { json: t.json };
+    let layered: Vec<PathBuf> = if layered {
+        entrants.iter().map(|e| e.tree.clone()).collect()
+    } else {
+        Vec::new()
+    };
     let launch = Launch {
         flags: &child_flags,
         dir: &dir,
         keep: &keep,
         events,
+        layered: &layered,
     };
     events.emit(&events::Event::Started {
         tournament: &id,
@@ -192,6 +202,9 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
     let tether = crate::process::tether::arm(&repo);
     let (interrupted, spent) = compete::compete(&mut entrants, &launch, &rules);
     drop(tether);
+    for tree in &layered {
+        layer::forget_room(tree);
+    }
 
     let direction = config.loop_config.verify.score.as_ref().map(|gate| gate.direction);
     let candidates: Vec<Candidate> = entrants.iter().map(|e| clone::result(e, &repo, &base, &id)).collect();
@@ -245,6 +258,11 @@ pub(crate) fn run(mut args: RunArgs) -> Result<u8, Error> {
             copy,
         );
     }
+    // The layered trees' work is committed and their histories copied: their overlays go, and their layers are
+    // left removable by their owner (`rm -r`, `tournament clean`) once this namespace is gone.
+    for tree in &layered {
+        layer::unmount(tree);
+    }
     report(&tournament);
     if winner.is_none() && interrupted.is_none() && !t.keep {
         match clean::remove(&id, &repo) {
@@ -285,7 +303,8 @@ fn prepare(
     dir: &Path,
     n: u32,
     argvs: &[Vec<String>],
-) -> Result<Vec<Entrant>, Error> {
+    mut trees: layer::Trees,
+) -> Result<(Vec<Entrant>, bool), Error> {
     crate::seal::create_private_dir(dir).map_err(|source| Error::Io {
         action: "create the tournament's directory",
         path: dir.to_path_buf(),
@@ -304,10 +323,34 @@ fn prepare(
     let first = Project {
         root: dir.join(&names[0]),
     };
-    git::clone_candidate(repo, &first.root, base)?;
+    let shared = dir.join(layer::BASE);
+    if matches!(trees, layer::Trees::Layered) {
+        git::clone_candidate(repo, &shared, base)?;
+        // The first mount tells whether the store's file system takes an overlay; if not, clones.
+        if let Err(err) = layer::mount(&shared, &first.root) {
+            layer::unmount(&first.root);
+            trees = layer::Trees::Clones(err.to_string());
+        }
+    }
+    eprintln!("loopgate: candidates' trees: {}", trees.describe());
+    let layered = matches!(trees, layer::Trees::Layered);
+    // A candidate's tree: its overlay (the first's is mounted above) and loopgate's index of it, or a clone.
+    let make = |tree: &Path, mounted: bool| -> Result<(), Error> {
+        if !layered {
+            return git::clone_candidate(repo, tree, base);
+        }
+        if !mounted {
+            layer::mount(&shared, tree)?;
+        }
+        git::share_index(&shared, tree)
+    };
+    make(&first.root, true)?;
     let started = setup::start(config, first.clone())?;
     let sealed_in = prepared.elapsed();
     clone::release(&first)?;
+    if layered {
+        layer::share_room(&dir, &first.root)?;
+    }
     let mut loop_ids = vec![started.state.fields.config.loop_id.clone()];
     for name in &names[1..] {
         if let Some(signal) = crate::interrupt::requested() {
@@ -317,7 +360,7 @@ fn prepare(
             )));
         }
         let tree = Project { root: dir.join(name) };
-        git::clone_candidate(repo, &tree.root, base)?;
+        make(&tree.root, false)?;
         loop_ids.push(clone::into(&first, &tree, &format!("{}-{name}", loop_ids[0]))?);
     }
     eprintln!(
@@ -325,12 +368,13 @@ fn prepare(
         sealed_in.as_secs_f64(),
         prepared.elapsed().as_secs_f64()
     );
-    Ok(names
+    let entrants = names
         .into_iter()
         .zip(argvs)
         .zip(loop_ids)
         .map(|((name, argv), loop_id)| Entrant::new(name.clone(), loop_id, dir.join(&name), argv.clone()))
-        .collect())
+        .collect();
+    Ok((entrants, layered))
 }
 
 /// What keeps the candidates apart on this machine, said plainly: never a protection that is not there.

@@ -39,6 +39,8 @@ pub(crate) fn remove_clones(id: &str) -> Result<(), Error> {
     for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
         let path = entry.path();
         if path.is_dir() {
+            // A layered tree's overlay first, where this process still has it mounted (`layer`).
+            super::layer::unmount(&path);
             store.remove(&Project { root: path.clone() });
             remove_tree(&path)?;
         }

@@ -45,6 +45,9 @@ pub(super) struct Launch<'a> {
     pub(super) keep: &'a std::ffi::OsStr,
     /// Where the candidates' starts and ends are told (`--json`).
     pub(super) events: super::events::Events,
+    /// Every candidate's tree where they are overlays (`layer`), else empty: each candidate starts without the
+    /// others'.
+    pub(super) layered: &'a [PathBuf],
 }
 
 /// One candidate while the tournament runs.
@@ -213,7 +216,15 @@ fn spawn(entrant: &Entrant, launch: &Launch<'_>) -> std::io::Result<Child> {
     let exe = std::env::current_exe()?;
     // The warden is there before the child is (see the module docs).
     tether::ensure();
-    Command::new(exe)
+    let mut command = Command::new(exe);
+    if !launch.layered.is_empty() {
+        let (others, room) = super::layer::alone(launch.dir, &entrant.tree, launch.layered)?;
+        // SAFETY: the closure makes system calls on strings prepared before the fork.
+        unsafe {
+            command.pre_exec(move || crate::confine::mount::layer::alone(&others, room.as_ref()));
+        }
+    }
+    command
         .arg("run")
         .arg("--resume")
         .args(launch.flags)

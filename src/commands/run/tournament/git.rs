@@ -84,6 +84,20 @@ pub(crate) fn clone_candidate(repo: &Path, path: &Path, commit: &str) -> Result<
     Ok(())
 }
 
+/// Gives the candidate whose tree is `tree`, an overlay of the checkout `shared` (`layer`), loopgate's private
+/// index of it: a copy of the checkout's, whose stat data the overlay shows unchanged for every file the
+/// candidate did not write (the lower layer's inode, times and size), so staging its work hashes only what it
+/// changed, as for a clone.
+pub(crate) fn share_index(shared: &Path, tree: &Path) -> Result<(), Error> {
+    let index = private_index(shared);
+    std::fs::copy(&index, private_index(tree)).map_err(|source| Error::Io {
+        action: "copy loopgate's index of the shared checkout",
+        path: index,
+        source,
+    })?;
+    Ok(())
+}
+
 /// loopgate's own index of the candidate whose clone is `tree`, beside the clone in the store (out of the
 /// agent's reach). Copied from the checkout before any agent ran, it holds the files' stat data as checked out,
 /// so staging the candidate's work hashes only the files that changed since (and those git's racy-timestamp

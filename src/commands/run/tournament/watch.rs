@@ -241,6 +241,8 @@ fn records(tree: &Path, loop_id: &str) -> Vec<Record> {
         root: tree.to_path_buf(),
     }
     .history_path();
+    // Outside the tournament's namespace a layered tree is an empty directory: its history is in its layer.
+    let path = super::layer::outside(tree, &path);
     history::read_loop(&path, loop_id)
         .map(|read| read.records)
         .unwrap_or_default()
