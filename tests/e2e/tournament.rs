@@ -254,10 +254,11 @@ fn a_real_client_candidate_cannot_reach_the_store_the_users_repository_or_its_si
     let own = project.loopgate_home.join("worktrees");
     let mut attack_ran = false;
     for (path, bytes) in tree(&project.loopgate_home) {
-        // Its clone, and the copy of its clone's history kept with the record.
+        // Its tree (a clone, or where the kernel allows an overlay whose writes land in `c1.layer`), and the copy
+        // of its history kept with the record.
         let mine = path
             .strip_prefix(&own)
-            .is_ok_and(|rel| rel.iter().nth(1).is_some_and(|c| c == "c1"))
+            .is_ok_and(|rel| rel.iter().nth(1).is_some_and(|c| c == "c1" || c == "c1.layer"))
             || path.file_name().is_some_and(|n| n == "c1.jsonl");
         attack_ran |= mine && String::from_utf8_lossy(&bytes).contains("forged");
         assert!(
