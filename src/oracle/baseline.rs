@@ -64,8 +64,8 @@ pub(crate) fn baseline(
             let mut observed = Observed::take(&events, &project.root, home.as_deref(), derived);
             let pycache = crate::closure::resolved::pycache_prefix(env);
             observed.loaded = crate::closure::resolved::test_side(&events, &project.root, pycache.as_deref());
-            // The room's own bytecode cache starts with the installation's (see `room::pycache`); never a
-            // prefix of the user's (a loop without a room), which is theirs, not loopgate's to fill.
+            // The room's own bytecode cache starts with what this run loaded compiled afresh (see
+            // `room::pycache`); never a prefix of the user's (a loop without a room), which is theirs to fill.
             if let Some(prefix) = pycache
                 .as_deref()
                 .filter(|p| p.starts_with(crate::project::loopgate_home()))

@@ -114,13 +114,14 @@ fn is_python(name: &str) -> bool {
         .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
-/// What each interpreter runs on the list: the lines of its own cache tag, compiled with the source's time in
-/// the header (the check Python makes by default), a failure skipped.
-const COMPILE: &str = r#"import sys, py_compile
+/// What each interpreter runs on the list: the lines of its own cache tag not compiled yet (a shim and the binary
+/// it runs share one), compiled with the source's time in the header (the check Python makes by default), a
+/// failure skipped.
+const COMPILE: &str = r#"import os, sys, py_compile
 tag = sys.implementation.cache_tag
 for line in sys.stdin:
     t, opt, src, dst = line.rstrip("\n").split("\t")
-    if t != tag:
+    if t != tag or os.path.exists(dst):
         continue
     try:
         py_compile.compile(src, cfile=dst, doraise=True, optimize=int(opt),
@@ -136,10 +137,13 @@ fn compile(interpreter: &Path, list: &str) -> std::io::Result<()> {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(list.as_bytes())?;
-    }
-    child.wait().map(drop)
+    // Written, then waited for even when the interpreter stopped reading early: no child is left behind.
+    let written = child
+        .stdin
+        .take()
+        .map_or(Ok(()), |mut stdin| stdin.write_all(list.as_bytes()));
+    child.wait()?;
+    written
 }
 
 #[cfg(test)]
