@@ -23,9 +23,8 @@
 //! later runs see only as the read-only lower layer of a per-run overlay (`confine::mount::private`): nothing a
 //! run of the agent's code writes there reaches a later run.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use crate::trace::{Access, Event};
 
@@ -48,7 +47,7 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path) {
     }
     let list: String = wanted.iter().filter_map(Wanted::line).collect();
     for interpreter in interpreters(events).into_iter().filter(|i| outside(i)) {
-        let _ = compile(&interpreter, &list);
+        compile(&interpreter, &list);
     }
 }
 
@@ -130,20 +129,20 @@ for line in sys.stdin:
         pass
 "#;
 
-fn compile(interpreter: &Path, list: &str) -> std::io::Result<()> {
-    let mut child = Command::new(interpreter)
-        .args(["-I", "-S", "-c", COMPILE])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()?;
-    // Written, then waited for even when the interpreter stopped reading early: no child is left behind.
-    let written = child
-        .stdin
-        .take()
-        .map_or(Ok(()), |mut stdin| stdin.write_all(list.as_bytes()));
-    child.wait()?;
-    written
+/// The most a compile may take: a few hundred modules take about a second.
+const COMPILE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Runs `interpreter` on the list as every child of loopgate runs (`process::run`: its own group, stopped with
+/// setup when setup is interrupted, cut at [`COMPILE_TIMEOUT`]).
+fn compile(interpreter: &Path, list: &str) {
+    let mut command = Command::new(interpreter);
+    command.args(["-I", "-S", "-c", COMPILE]);
+    let watch = crate::process::Watch {
+        timeout: Some(COMPILE_TIMEOUT),
+        kill_grace: crate::process::KILL_GRACE,
+        keep_going: None,
+    };
+    let _ = crate::process::run(command, Some(list.as_bytes().to_vec()), watch, &mut |_| {});
 }
 
 #[cfg(test)]
