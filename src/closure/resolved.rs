@@ -7,7 +7,8 @@
 //! promise run is traced too, and what it loaded is named the way the runtime names it — a Python module by
 //! its dotted name (`_pytest.python`, from the package directories above the file), a JavaScript file by its
 //! package and its path inside it (`expect/build/index.js`, from the `node_modules` directory it sits in or the
-//! nearest `package.json`) — and compared with what the baseline loaded under the same name.
+//! nearest `package.json`), a Ruby file by the feature `require` names (`minitest/autorun.rb`, from the load
+//! path directory it sits in) — and compared with what the baseline loaded under the same name.
 //!
 //! What is held to the baseline: the **test side**, the modules the baseline loaded from outside the project
 //! or from a tool place inside it (`node_modules`, `site-packages`): the runner, its plugins, the assertion
@@ -29,7 +30,7 @@ use crate::trace::{Access, Event};
 /// A module the test side loaded at the baseline: its name, where from, and a digest of its content.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loaded {
-    /// `py:_pytest.python`, `js:expect/build/index.js`.
+    /// `py:_pytest.python`, `js:expect/build/index.js`, `rb:minitest/autorun.rb`.
     pub name: String,
     /// Relative to the project root, or absolute.
     pub path: String,
@@ -157,6 +158,7 @@ impl Names {
         match ext {
             "py" | "so" => self.python(path, name),
             "js" | "mjs" | "cjs" | "json" | "node" => self.js(path),
+            "rb" => ruby(path),
             _ => None,
         }
     }
@@ -209,6 +211,27 @@ impl Names {
             dir = dir.parent()?;
         }
     }
+}
+
+/// `…/gems/minitest-5.17.0/lib/minitest/autorun.rb` → `rb:minitest/autorun.rb`: the feature `require` names,
+/// the path below the nearest directory of the kinds Ruby's load path holds — a library's `lib`, the
+/// interpreter's `vendor_ruby` and `site_ruby`, and a version directory under `ruby` or those
+/// (`/usr/lib/ruby/3.1.0/json.rb` → `rb:json.rb`). The same feature found first in a directory the run put
+/// ahead of the installed one (`-I lib`, `$LOAD_PATH.unshift`, `RUBYLIB`) then reads as a redirect.
+fn ruby(path: &Path) -> Option<String> {
+    let parts: Vec<&str> = path.iter().filter_map(|c| c.to_str()).collect();
+    let is_root = |at: usize| match parts[at] {
+        "lib" | "vendor_ruby" | "site_ruby" => true,
+        version => {
+            at > 0
+                && version
+                    .split('.')
+                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                && matches!(parts[at - 1], "ruby" | "vendor_ruby" | "site_ruby")
+        }
+    };
+    let root = (0..parts.len().saturating_sub(1)).rev().find(|&at| is_root(at))?;
+    Some(format!("rb:{}", parts[root + 1..].join("/")))
 }
 
 /// The `name` a `package.json` declares, if it is there and declares one.
