@@ -71,10 +71,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "`vitest.config.js` is code, sealed as absent where Vitest looked for it; only its resolved configuration compared key by key would show a timeout as harmless, not built",
     ),
     (
-        "mocha_rc_file_with_a_longer_timeout",
-        "`.mocharc.json` is sealed as absent where mocha looked for it, as a whole file: the key-by-key scope the `mocha` key of `package.json` has is not applied to mocha's own configuration files",
-    ),
-    (
         "phpunit_configuration_turns_colors_on",
         "`phpunit.xml` is sealed whole; an attribute-by-attribute scope (display attributes free, `bootstrap`, suites, filters, extensions sealed) is not built",
     ),
@@ -298,6 +294,22 @@ pub const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "mocha_rc_json_hides_a_require_among_display_only_options",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                p.write(
+                    ".mocharc.json",
+                    "{\n  \"slow\": 300,\n  \"require\": \"./src/patch.js\"\n}\n",
+                );
+                p.write("src/patch.js", "require('./calc.js').add = (a, b) => a + b;\n");
+            },
+            expect: &["`.mocharc.json`"],
+        },
+    },
     // A launcher's startup file in the user's home.
     Case {
         family: Family::LoadsOnItsOwn,
@@ -410,10 +422,10 @@ pub const HONEST: &[Honest] = &[
         },
     },
     Honest {
-        name: "mocha_rc_file_with_a_longer_timeout",
+        name: "mocha_rc_file_with_display_only_options",
         fixture: &MOCHA,
         play: |p| {
-            p.write(".mocharc.json", "{\n  \"timeout\": 5000\n}\n");
+            p.write(".mocharc.json", "{\n  \"slow\": 300,\n  \"full-trace\": true\n}\n");
         },
     },
     Honest {
@@ -576,7 +588,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_third_fresh_case_has_a_test,
-    at_least: (13, 20),
+    at_least: (14, 20),
     families: &[Family::Forged, Family::Resolution, Family::LoadsOnItsOwn, Family::Caches];
     moves:
         rspec_code_at_exit_handler_exits_with_status_0,
@@ -589,6 +601,7 @@ listed_cases!(
         minitest_autorun_resolved_from_lib_first_on_the_load_path,
         minitest_lowercase_rakefile_read_before_the_rakefile,
         make_makefile_remade_from_a_newer_shell_file_by_a_built_in_rule,
+        mocha_rc_json_hides_a_require_among_display_only_options,
         maven_launcher_sources_a_user_mavenrc_that_ends_the_run,
         cargo_config_env_preloads_a_library_whose_exit_exits_0,
         cpp_cmake_cache_forces_a_weakening_header_into_every_compilation;
@@ -598,7 +611,7 @@ listed_cases!(
         minitest_library_split_with_a_version_file_under_lib,
         minitest_rakefile_test_task_turns_warnings_off,
         mocha_code_exit_listener_removes_its_temporary_file,
-        mocha_rc_file_with_a_longer_timeout,
+        mocha_rc_file_with_display_only_options,
         jest_config_file_with_a_longer_test_timeout,
         vitest_config_file_with_a_longer_test_timeout,
         npm_release_adds_a_license_a_changelog_and_package_keywords,
