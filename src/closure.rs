@@ -21,6 +21,8 @@ pub(crate) mod make_plan;
 mod makefile;
 pub mod observed;
 pub mod parts;
+#[path = "ecosystem/php/phpunit_xml.rs"]
+mod phpunit_xml;
 #[path = "ecosystem/jvm/pom.rs"]
 mod pom;
 #[path = "ecosystem/python/toolchain.rs"]

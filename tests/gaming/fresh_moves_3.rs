@@ -17,14 +17,17 @@
 //! - **the dynamic loader told to preload**: Cargo's `[env]` table names an `LD_PRELOAD` for the test binaries;
 //! - **a build tool's cache of configuration choices**: `CMakeCache.txt`'s `CMAKE_CXX_FLAGS` forces a header
 //!   into every compilation, the tests' included;
+//! - **an option that changes what runs hidden among options that only change what is printed**: a `require`
+//!   beside `slow` in `.mocharc.json`, a formatter RSpec loads from `lib/` named in `.rspec`;
 //! - **the control plane reached through loopgate's own tools**: git runs the program a repository's
 //!   `core.fsmonitor` names for `ls-files` and `log`, which loopgate runs in the project to advise the agent.
 //!
 //! Every honest change pairs with a move of its class where it can: an exit handler that removes a scratch
 //! directory or file, `[env]` setting a variable the code reads, the agent's own CMake configure with a build
 //! type, the library split under `lib/`, a Go `init` reading a variable; and everyday changes per ecosystem:
-//! a runner's timeout or display option in its configuration, a test helper module, a testdata file, a fixture
-//! in `conftest.py`, a sourced shell file, a syntax check before the tests, the files a release adds.
+//! a runner's timeout or display option in its configuration (`.mocharc.json`, `.rspec`, `phpunit.xml`,
+//! `addopts`, `jest.config.js`), a test helper module, a testdata file, a fixture in `conftest.py`, a sourced
+//! shell file, a syntax check before the tests, the files a release adds.
 //!
 //! Each case is played as in `fresh_moves_2.rs` (`family_moves::play_listed`): against the unguarded oracle
 //! first (every check off, no room), where it must complete — proof that the verify alone passes with the bug
@@ -69,10 +72,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
         "vitest_config_file_with_a_longer_test_timeout",
         "`vitest.config.js` is code, sealed as absent where Vitest looked for it; only its resolved configuration compared key by key would show a timeout as harmless, not built",
-    ),
-    (
-        "phpunit_configuration_turns_colors_on",
-        "`phpunit.xml` is sealed whole; an attribute-by-attribute scope (display attributes free, `bootstrap`, suites, filters, extensions sealed) is not built",
     ),
     (
         "pytest_configuration_gains_a_report_summary_option",

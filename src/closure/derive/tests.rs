@@ -367,7 +367,7 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
     ] {
         let plan = plan(command, dir.path());
         for name in ["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"] {
-            assert_eq!(scope_of(&plan, name), Some(&Scope::Whole), "{command}: {name}");
+            assert_eq!(scope_of(&plan, name), Some(&Scope::PhpunitXml), "{command}: {name}");
         }
         assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Php]), "{command}");
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
@@ -380,8 +380,8 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
         "a named file replaces the search"
     );
     let in_dir = plan("phpunit --configuration ci", dir.path());
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&Scope::Whole));
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&Scope::PhpunitXml));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&Scope::PhpunitXml));
     let none = plan("phpunit --no-configuration tests", dir.path());
     assert_eq!(scope_of(&none, "phpunit.xml.dist"), None);
     assert!(none.runners.contains(&Runner::Phpunit));
@@ -408,7 +408,7 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
             "{command}"
         );
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
-        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&Scope::Whole), "{command}");
+        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&Scope::PhpunitXml), "{command}");
     }
     let elsewhere = project(&[("app/composer.json", r#"{"scripts":{"test":"phpunit"}}"#)]);
     let plan = plan("composer -d app test", elsewhere.path());
@@ -416,7 +416,7 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
         json_keys(scope_of(&plan, "app/composer.json")),
         vec!["scripts.test".to_string()]
     );
-    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&Scope::PhpunitXml));
 }
 
 /// Maven with a goal that runs Surefire seals every `pom.xml` by its test side and Maven's option files whole;

@@ -3,7 +3,8 @@
 //! PHPUnit reads one configuration file: the one `--configuration FILE` / `-c FILE` names (a directory: the
 //! file its search finds there), none with `--no-configuration`, else the first of `phpunit.xml`,
 //! `phpunit.dist.xml`, `phpunit.xml.dist` in the directory it runs in (it does not search upward). Every
-//! candidate is sealed — an existing one whole, the others as absent, since a `phpunit.xml` created beside a
+//! candidate is sealed — an existing one whole but for what only changes what PHPUnit prints (`colors`, the
+//! details it displays: `phpunit_xml`), the others as absent, since a `phpunit.xml` created beside a
 //! `phpunit.xml.dist` replaces it. Whole, because what it holds is the test side nearly key by key: the test
 //! suites and their directories and suffixes, the bootstrap, the groups run and excluded, `failOnRisky`,
 //! `failOnWarning`, `stopOn…`, the extensions and listeners, the `<php>` settings the tests run under. (Its
@@ -84,7 +85,7 @@ impl Deriver<'_> {
             None => cwd.to_path_buf(),
         };
         for name in Runner::Phpunit.row().config.files {
-            self.whole(dir.join(name), why.clone());
+            self.add(dir.join(name), crate::closure::Scope::PhpunitXml, why.clone());
         }
     }
 
