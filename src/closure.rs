@@ -21,8 +21,6 @@ pub(crate) mod make_plan;
 mod makefile;
 pub mod observed;
 pub mod parts;
-#[path = "ecosystem/php/phpunit_xml.rs"]
-mod phpunit_xml;
 #[path = "ecosystem/jvm/pom.rs"]
 mod pom;
 #[path = "ecosystem/python/toolchain.rs"]
@@ -32,6 +30,7 @@ pub mod resolved;
 mod rust_toolchain;
 #[path = "ecosystem/shell/sourced.rs"]
 mod shell;
+mod xml_root;
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -235,7 +235,7 @@ pub(crate) fn tracked(root: &Path, relative: &str) -> bool {
     if Path::new(relative).is_absolute() || relative.starts_with("~/") {
         return false;
     }
-    crate::checkpoint::git::confined(
+    crate::confine::git(
         root,
         &["--literal-pathspecs", "ls-files", "--error-unmatch", "--", relative],
     )

@@ -89,27 +89,13 @@ impl Git {
     }
 
     fn base(&self, args: &[&str]) -> Command {
-        let mut cmd = confined(&self.root, args);
+        let mut cmd = crate::confine::git(&self.root, args);
         cmd.env("GIT_AUTHOR_NAME", "loopgate")
             .env("GIT_AUTHOR_EMAIL", "loopgate@localhost")
             .env("GIT_COMMITTER_NAME", "loopgate")
             .env("GIT_COMMITTER_EMAIL", "loopgate@localhost");
         cmd
     }
-}
-
-/// `git ARGS` in `root` as loopgate runs every git command in the user's repository: confined like the agent's
-/// commands (`confine`), without optional locks, prompts or a translated output. Confined because git runs what
-/// the repository's `.git/config` names — `core.fsmonitor` even for a read such as `ls-files` or `log`, filter
-/// drivers, hooks, `gpg.program` — which the agent can write, and loopgate runs git from its hooks, outside
-/// the agent's world: unconfined, that program would run with the control plane writable.
-pub(crate) fn confined(root: &Path, args: &[&str]) -> Command {
-    let (mut cmd, _) = crate::confine::command(&crate::plane::Plane::for_git_in(root), "git", args);
-    cmd.current_dir(root)
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("LC_ALL", "C");
-    cmd
 }
 
 fn output(mut cmd: Command, args: &[&str], input: Option<Vec<u8>>) -> Result<Vec<u8>, GitError> {

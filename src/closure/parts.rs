@@ -73,8 +73,9 @@ pub enum Scope {
     /// after it listed joined by `=` (`--format=documentation` also stands for `--format documentation`).
     /// Options that change only what the runner prints; a file of those alone is as if absent.
     Options { free: Vec<String> },
-    /// PHPUnit's configuration file but for what only changes what PHPUnit prints (see `closure::phpunit_xml`).
-    PhpunitXml,
+    /// An XML document but for the `free` attributes of its `root` element: what only changes what the runner
+    /// prints (PHPUnit's `colors`), see `closure::xml_root`.
+    XmlRootBut { root: String, free: Vec<String> },
     /// What a Makefile runs for these goals (none: the default goal), see `closure::makefile`.
     Make(Vec<String>),
     /// The test side of a CMake file (`CMakeLists.txt`) for the tests and test targets it registered at the
@@ -173,7 +174,7 @@ impl Scope {
             | Scope::Code
             | Scope::Toolchain { .. }
             | Scope::Pom
-            | Scope::PhpunitXml
+            | Scope::XmlRootBut { .. }
             | Scope::Options { .. } => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
@@ -288,8 +289,8 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         Scope::Make(goals) => hashed(super::makefile::parts(&String::from_utf8_lossy(bytes), goals)),
         Scope::CMake(names) => hashed(super::cmake::parts(&String::from_utf8_lossy(bytes), names)),
         Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
-        Scope::PhpunitXml => {
-            let sealed = super::phpunit_xml::sealed_text(&String::from_utf8_lossy(bytes));
+        Scope::XmlRootBut { root, free } => {
+            let sealed = super::xml_root::sealed_text(&String::from_utf8_lossy(bytes), root, free);
             Parts::from([(
                 WHOLE.to_string(),
                 sealed.map_or_else(|| sha256(bytes), |text| sha256(text.as_bytes())),

@@ -25,6 +25,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::observed::{in_tool_place, key_of, module_name, source_of_bytecode};
+
+#[path = "../ecosystem/ruby/feature.rs"]
+mod ruby;
 use crate::trace::{Access, Event};
 
 /// A module the test side loaded at the baseline: its name, where from, and a digest of its content.
@@ -158,7 +161,7 @@ impl Names {
         match ext {
             "py" | "so" => self.python(path, name),
             "js" | "mjs" | "cjs" | "json" | "node" => self.js(path),
-            "rb" => ruby(path),
+            "rb" => ruby::name(path),
             _ => None,
         }
     }
@@ -211,27 +214,6 @@ impl Names {
             dir = dir.parent()?;
         }
     }
-}
-
-/// `…/gems/minitest-5.17.0/lib/minitest/autorun.rb` → `rb:minitest/autorun.rb`: the feature `require` names,
-/// the path below the nearest directory of the kinds Ruby's load path holds — a library's `lib`, the
-/// interpreter's `vendor_ruby` and `site_ruby`, and a version directory under `ruby` or those
-/// (`/usr/lib/ruby/3.1.0/json.rb` → `rb:json.rb`). The same feature found first in a directory the run put
-/// ahead of the installed one (`-I lib`, `$LOAD_PATH.unshift`, `RUBYLIB`) then reads as a redirect.
-fn ruby(path: &Path) -> Option<String> {
-    let parts: Vec<&str> = path.iter().filter_map(|c| c.to_str()).collect();
-    let is_root = |at: usize| match parts[at] {
-        "lib" | "vendor_ruby" | "site_ruby" => true,
-        version => {
-            at > 0
-                && version
-                    .split('.')
-                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                && matches!(parts[at - 1], "ruby" | "vendor_ruby" | "site_ruby")
-        }
-    };
-    let root = (0..parts.len().saturating_sub(1)).rev().find(|&at| is_root(at))?;
-    Some(format!("rb:{}", parts[root + 1..].join("/")))
 }
 
 /// The `name` a `package.json` declares, if it is there and declares one.

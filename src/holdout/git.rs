@@ -12,7 +12,7 @@ pub(crate) fn in_history<'a>(root: &Path, paths: impl IntoIterator<Item = &'a St
     if paths.is_empty() {
         return Vec::new();
     }
-    let output = crate::checkpoint::git::confined(
+    let output = crate::confine::git(
         root,
         &[
             "log",

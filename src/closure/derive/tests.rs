@@ -355,6 +355,18 @@ fn ruby_runners_seal_their_option_files_and_the_rakefile() {
     );
 }
 
+/// How PHPUnit's configuration files are sealed: whole but for the root's display attributes.
+fn phpunit_scope() -> Scope {
+    match plan("phpunit", project(&[]).path())
+        .targets
+        .first()
+        .map(|t| t.scope.clone())
+    {
+        Some(scope @ Scope::XmlRootBut { .. }) => scope,
+        other => panic!("phpunit.xml sealed as {other:?}"),
+    }
+}
+
 #[test]
 fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
     let dir = project(&[("phpunit.xml.dist", "<phpunit/>"), ("ci/phpunit.xml", "<phpunit/>")]);
@@ -367,7 +379,7 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
     ] {
         let plan = plan(command, dir.path());
         for name in ["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"] {
-            assert_eq!(scope_of(&plan, name), Some(&Scope::PhpunitXml), "{command}: {name}");
+            assert_eq!(scope_of(&plan, name), Some(&phpunit_scope()), "{command}: {name}");
         }
         assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Php]), "{command}");
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
@@ -380,8 +392,8 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
         "a named file replaces the search"
     );
     let in_dir = plan("phpunit --configuration ci", dir.path());
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&Scope::PhpunitXml));
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&Scope::PhpunitXml));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&phpunit_scope()));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&phpunit_scope()));
     let none = plan("phpunit --no-configuration tests", dir.path());
     assert_eq!(scope_of(&none, "phpunit.xml.dist"), None);
     assert!(none.runners.contains(&Runner::Phpunit));
@@ -408,7 +420,7 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
             "{command}"
         );
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
-        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&Scope::PhpunitXml), "{command}");
+        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&phpunit_scope()), "{command}");
     }
     let elsewhere = project(&[("app/composer.json", r#"{"scripts":{"test":"phpunit"}}"#)]);
     let plan = plan("composer -d app test", elsewhere.path());
@@ -416,7 +428,7 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
         json_keys(scope_of(&plan, "app/composer.json")),
         vec!["scripts.test".to_string()]
     );
-    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&Scope::PhpunitXml));
+    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&phpunit_scope()));
 }
 
 /// Maven with a goal that runs Surefire seals every `pom.xml` by its test side and Maven's option files whole;

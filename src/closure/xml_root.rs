@@ -1,46 +1,29 @@
-//! PHPUnit's configuration file, read as what it does to the test side (`closure::parts::Scope::PhpunitXml`).
-//!
-//! Nearly everything in `phpunit.xml` is the test side (see `closure::php`), so the file is sealed as a whole but
-//! for the attributes of its root `<phpunit>` element that only change what PHPUnit prints ([`FREE`]): turning
-//! colours on or asking for the details of skipped tests changes neither what runs nor what counts, and loopgate
-//! reads PHPUnit's own JUnit report, not its output. Comments, the order of the root's attributes and how white
-//! space is laid out (a reformatted file) do not count either. A file without a `<phpunit>` element is sealed byte for byte.
+//! An XML configuration file sealed whole but for some attributes of its root element
+//! (`closure::parts::Scope::XmlRootBut`): a runner whose configuration is nearly all test side names the root and
+//! the attributes that only change what it prints (PHPUnit's `colors`, in `src/ecosystem/php/closure.rs`).
+//! Comments, the order of the root's attributes and how white space is laid out (a reformatted file) do not
+//! count either. A file without the root's start tag is sealed byte for byte.
 
-/// The root's attributes that only change what PHPUnit prints (PHPUnit 9 to 11). Not `printerClass` (a printer
-/// of the project's own is code), nor the cache settings (`executionOrder="defects"` reads them).
-const FREE: &[&str] = &[
-    "colors",
-    "columns",
-    "testdox",
-    "verbose",
-    "displayDetailsOnIncompleteTests",
-    "displayDetailsOnSkippedTests",
-    "displayDetailsOnTestsThatTriggerDeprecations",
-    "displayDetailsOnTestsThatTriggerErrors",
-    "displayDetailsOnTestsThatTriggerNotices",
-    "displayDetailsOnTestsThatTriggerWarnings",
-    "displayDetailsOnPhpunitDeprecations",
-];
-
-/// The text of `phpunit.xml` that is sealed: without comments, its root's free attributes cut out and the rest
-/// in order of name, every run of white space one space. `None` where there is no `<phpunit>` start tag to read
-/// (the caller seals the bytes).
-pub(crate) fn sealed_text(text: &str) -> Option<String> {
+/// The text of the file that is sealed: without comments, the `root` start tag's `free` attributes cut out and
+/// the rest in order of name, every run of white space one space. `None` where there is no `<root` start tag to
+/// read (the caller seals the bytes).
+pub(crate) fn sealed_text(text: &str, root: &str, free: &[String]) -> Option<String> {
     let text = without_comments(text);
-    let start = find_root(&text)?;
+    let open = format!("<{root}");
+    let start = find_root(&text, &open)?;
     let end = start + tag_end(&text[start..])?;
-    let tag = &text[start + "<phpunit".len()..end];
+    let tag = &text[start + open.len()..end];
     let (attributes, closing) = match tag.strip_suffix('/') {
         Some(open) => (open, "/>"),
         None => (tag, ">"),
     };
     let mut kept: Vec<(String, String)> = attributes_of(attributes)?
         .into_iter()
-        .filter(|(name, _)| !FREE.contains(&name.as_str()))
+        .filter(|(name, _)| !free.contains(name))
         .collect();
     kept.sort();
-    let root: String = kept.iter().map(|(name, value)| format!(" {name}={value}")).collect();
-    let sealed = format!("{}<phpunit{root}{closing}{}", &text[..start], &text[end + 1..]);
+    let attributes: String = kept.iter().map(|(name, value)| format!(" {name}={value}")).collect();
+    let sealed = format!("{}{open}{attributes}{closing}{}", &text[..start], &text[end + 1..]);
     Some(sealed.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
@@ -55,12 +38,12 @@ fn without_comments(text: &str) -> String {
     out
 }
 
-/// Where the `<phpunit` start tag begins (not `<phpunitx`).
-fn find_root(text: &str) -> Option<usize> {
+/// Where the start tag `open` (`<phpunit`) begins (not `<phpunitx`).
+fn find_root(text: &str, open: &str) -> Option<usize> {
     let mut from = 0;
-    while let Some(at) = text[from..].find("<phpunit") {
+    while let Some(at) = text[from..].find(open) {
         let at = from + at;
-        let next = text[at + "<phpunit".len()..].chars().next()?;
+        let next = text[at + open.len()..].chars().next()?;
         if next.is_whitespace() || next == '>' || next == '/' {
             return Some(at);
         }
@@ -109,11 +92,16 @@ mod tests {
 
     const CONFIG: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
-    /// Colours, the details shown, comments and the attributes' order leave the sealed text as it was; the
-    /// bootstrap, a printer class, the suites do not.
+    fn sealed(text: &str) -> Option<String> {
+        let free = ["colors", "displayDetailsOnSkippedTests"].map(str::to_string);
+        sealed_text(text, "phpunit", &free)
+    }
+
+    /// The free attributes, comments, the attributes' order and the layout leave the sealed text as it was; any
+    /// other attribute (a bootstrap, a printer class) and anything below the root do not.
     #[test]
-    fn only_what_phpunit_prints_is_free() {
-        let base = sealed_text(CONFIG);
+    fn only_the_roots_free_attributes_are_free() {
+        let base = sealed(CONFIG);
         assert!(base.is_some());
         for honest in [
             CONFIG.replace("colors=\"false\"", "colors=\"true\""),
@@ -122,16 +110,16 @@ mod tests {
                 "<!-- ours -->\n<phpunit colors='true'\n         displayDetailsOnSkippedTests=\"true\" bootstrap=\"src/Calc.php\">",
             ),
         ] {
-            assert_eq!(sealed_text(&honest), base, "{honest}");
+            assert_eq!(sealed(&honest), base, "{honest}");
         }
         for gaming in [
             CONFIG.replace("src/Calc.php", "tests/patch.php"),
             CONFIG.replace("colors=\"false\"", "colors=\"false\" printerClass=\"Calc\\\\Printer\""),
             CONFIG.replace("<directory>tests</directory>", "<directory>tests/none</directory>"),
         ] {
-            assert_ne!(sealed_text(&gaming), base, "{gaming}");
+            assert_ne!(sealed(&gaming), base, "{gaming}");
         }
-        assert_eq!(sealed_text("<phpunitx a=\"1\"/>"), None);
-        assert_eq!(sealed_text("<phpunit a=1>"), None);
+        assert_eq!(sealed("<phpunitx a=\"1\"/>"), None);
+        assert_eq!(sealed("<phpunit a=1>"), None);
     }
 }
