@@ -27,7 +27,8 @@ pub(crate) fn sealed_text(text: &str, root: &str, free: &[String]) -> Option<Str
     Some(sealed.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-fn without_comments(text: &str) -> String {
+/// `text` without its XML comments (`<!-- … -->`; an unclosed one runs to the end).
+pub(super) fn without_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("<!--") {
