@@ -30,6 +30,7 @@ pub mod resolved;
 mod rust_toolchain;
 #[path = "ecosystem/shell/sourced.rs"]
 mod shell;
+mod xml_root;
 
 use std::io;
 use std::path::{Path, PathBuf};

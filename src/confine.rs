@@ -178,6 +178,21 @@ pub fn command<A: AsRef<OsStr>>(plane: &Plane, program: impl AsRef<OsStr>, args:
     command_after(plane, None, program, args)
 }
 
+/// `git ARGS` in `root` as loopgate runs every git command in the user's repository (checkpoints, the guard's and
+/// a rejection's `ls-files`, setup's `log`): in the agent's world ([`command`], `Plane::for_git_in`), without
+/// optional locks, prompts or a translated output. In the agent's world because git runs what the repository's
+/// `.git/config` names — `core.fsmonitor` even for a read such as `ls-files` or `log`, filter drivers, hooks,
+/// `gpg.program` — which the agent can write, and loopgate runs git from its hooks: outside the agent's world,
+/// that program would run with the control plane writable.
+pub fn git(root: &std::path::Path, args: &[&str]) -> Command {
+    let (mut cmd, _) = command(&Plane::for_git_in(root), "git", args);
+    cmd.current_dir(root)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("LC_ALL", "C");
+    cmd
+}
+
 /// What a command in the agent's world carries in [`CONFINED_VAR`].
 pub const NAMESPACE_MARK: &str = "namespace";
 

@@ -235,15 +235,15 @@ pub(crate) fn tracked(root: &Path, relative: &str) -> bool {
     if Path::new(relative).is_absolute() || relative.starts_with("~/") {
         return false;
     }
-    std::process::Command::new("git")
-        .args(["--literal-pathspecs", "-C"])
-        .arg(root)
-        .args(["ls-files", "--error-unmatch", "--", relative])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success())
+    crate::confine::git(
+        root,
+        &["--literal-pathspecs", "ls-files", "--error-unmatch", "--", relative],
+    )
+    .stdin(std::process::Stdio::null())
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .status()
+    .is_ok_and(|status| status.success())
 }
 
 /// For the fuzz target `guard_lex` (`fuzz/`), not an API: tokenizes `command` as the guard does and returns

@@ -41,6 +41,8 @@ mod fixtures;
 mod fresh_moves;
 #[path = "gaming/fresh_moves_2.rs"]
 mod fresh_moves_2;
+#[path = "gaming/fresh_moves_3.rs"]
+mod fresh_moves_3;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]

@@ -89,14 +89,8 @@ impl Git {
     }
 
     fn base(&self, args: &[&str]) -> Command {
-        // Confined like the agent's commands (`confine`): git runs what the project's `.git/config` names
-        // (`core.fsmonitor`, filter drivers, hooks), which the agent can write, and this runs in a hook.
-        let (mut cmd, _) = crate::confine::command(&crate::plane::Plane::for_git_in(&self.root), "git", args);
-        cmd.current_dir(&self.root)
-            .env("GIT_OPTIONAL_LOCKS", "0")
-            .env("GIT_TERMINAL_PROMPT", "0")
-            .env("LC_ALL", "C")
-            .env("GIT_AUTHOR_NAME", "loopgate")
+        let mut cmd = crate::confine::git(&self.root, args);
+        cmd.env("GIT_AUTHOR_NAME", "loopgate")
             .env("GIT_AUTHOR_EMAIL", "loopgate@localhost")
             .env("GIT_COMMITTER_NAME", "loopgate")
             .env("GIT_COMMITTER_EMAIL", "loopgate@localhost");

@@ -68,6 +68,14 @@ pub enum Scope {
     /// The code under test, named by the derivation so that no other reading seals it (a program a test
     /// script runs): no part, so nothing of it is sealed.
     Code,
+    /// A file of a runner's command-line options (RSpec's `.rspec`: words separated by white space, a line
+    /// starting with `#` left out), but for the `free` ones: a word listed (`--color`), or a word and the one
+    /// after it listed joined by `=` (`--format=documentation` also stands for `--format documentation`).
+    /// Options that change only what the runner prints; a file of those alone is as if absent.
+    Options { free: Vec<String> },
+    /// An XML document but for the `free` attributes of its `root` element: what only changes what the runner
+    /// prints (PHPUnit's `colors`), see `closure::xml_root`.
+    XmlRootBut { root: String, free: Vec<String> },
     /// What a Makefile runs for these goals (none: the default goal), see `closure::makefile`.
     Make(Vec<String>),
     /// The test side of a CMake file (`CMakeLists.txt`) for the tests and test targets it registered at the
@@ -160,9 +168,14 @@ impl Scope {
     /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
     pub fn labels(&self) -> Vec<String> {
         match self {
-            Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code | Scope::Toolchain { .. } | Scope::Pom => {
-                Vec::new()
-            }
+            Scope::Whole
+            | Scope::Stat
+            | Scope::Shell
+            | Scope::Code
+            | Scope::Toolchain { .. }
+            | Scope::Pom
+            | Scope::XmlRootBut { .. }
+            | Scope::Options { .. } => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
             }
@@ -276,7 +289,58 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         Scope::Make(goals) => hashed(super::makefile::parts(&String::from_utf8_lossy(bytes), goals)),
         Scope::CMake(names) => hashed(super::cmake::parts(&String::from_utf8_lossy(bytes), names)),
         Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
+        Scope::XmlRootBut { root, free } => {
+            let sealed = super::xml_root::sealed_text(&String::from_utf8_lossy(bytes), root, free);
+            Parts::from([(
+                WHOLE.to_string(),
+                sealed.map_or_else(|| sha256(bytes), |text| sha256(text.as_bytes())),
+            )])
+        }
+        Scope::Options { free } => {
+            let sealed = sealed_options(&String::from_utf8_lossy(bytes), free);
+            if sealed.is_empty() {
+                Parts::new()
+            } else {
+                Parts::from([(WHOLE.to_string(), sha256(sealed.join("\n").as_bytes()))])
+            }
+        }
     }
+}
+
+/// The words of an options file ([`Scope::Options`]) but for the free options and their values. A word right
+/// after a sealed option that may take a value (`--require`, not `--require=x`) is that value, never free: cut
+/// out, it would leave the option to take the next word instead (`--require --color spec_helper`).
+fn sealed_options(text: &str, free: &[String]) -> Vec<String> {
+    let words: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect();
+    let mut sealed: Vec<String> = Vec::new();
+    let mut after_bare_option = false;
+    let mut at = 0;
+    while at < words.len() {
+        let word = words[at];
+        let pair = words.get(at + 1).map(|value| format!("{word}={value}"));
+        let free_words = if after_bare_option {
+            0
+        } else if free.iter().any(|f| f == word) {
+            1
+        } else if pair.is_some_and(|pair| free.contains(&pair)) {
+            2
+        } else {
+            0
+        };
+        if free_words == 0 {
+            sealed.push(word.to_string());
+            after_bare_option = word.starts_with('-') && !word.contains('=');
+            at += 1;
+        } else {
+            after_bare_option = false;
+            at += free_words;
+        }
+    }
+    sealed
 }
 
 /// Labelled texts as parts: each text's digest.
@@ -462,6 +526,36 @@ mod tests {
     }
 
     const PACKAGE: &str = r#"{"name":"x","scripts":{"test":"jest","lint":"eslint ."},"dependencies":{"a":"1"}}"#;
+
+    /// An options file is sealed word by word but for its free options (however spelled), which never stand in
+    /// for the value of an option before them; one of free options alone is as if absent.
+    #[test]
+    fn an_options_file_is_sealed_but_for_its_free_options() {
+        let scope = Scope::Options {
+            free: ["--color", "--format=documentation", "-fd"]
+                .map(str::to_string)
+                .to_vec(),
+        };
+        let base = "--require spec_helper\n";
+        for honest in [
+            "--require spec_helper\n--format documentation\n",
+            "# shown to people\n--color --require spec_helper --format=documentation\n-fd\n",
+        ] {
+            assert_eq!(moved(&scope, base, honest), vec![], "{honest}");
+        }
+        for gaming in [
+            "--require spec_helper\n--tag ~slow\n",
+            "--require --color spec_helper\n",
+            "--require spec_helper\n--format CalcFormatter\n",
+        ] {
+            assert_eq!(
+                moved(&scope, base, gaming),
+                vec![(WHOLE.to_string(), PartChange::Changed)],
+                "{gaming}"
+            );
+        }
+        assert_eq!(digests(&scope, Some(b"--color\n-fd\n")), Parts::new());
+    }
 
     #[test]
     fn json_keys_outside_the_scope_may_change() {

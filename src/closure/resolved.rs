@@ -7,7 +7,8 @@
 //! promise run is traced too, and what it loaded is named the way the runtime names it — a Python module by
 //! its dotted name (`_pytest.python`, from the package directories above the file), a JavaScript file by its
 //! package and its path inside it (`expect/build/index.js`, from the `node_modules` directory it sits in or the
-//! nearest `package.json`) — and compared with what the baseline loaded under the same name.
+//! nearest `package.json`), a Ruby file by the feature `require` names (`minitest/autorun.rb`, from the load
+//! path directory it sits in) — and compared with what the baseline loaded under the same name.
 //!
 //! What is held to the baseline: the **test side**, the modules the baseline loaded from outside the project
 //! or from a tool place inside it (`node_modules`, `site-packages`): the runner, its plugins, the assertion
@@ -24,12 +25,15 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::observed::{in_tool_place, key_of, module_name, source_of_bytecode};
+
+#[path = "../ecosystem/ruby/feature.rs"]
+mod ruby;
 use crate::trace::{Access, Event};
 
 /// A module the test side loaded at the baseline: its name, where from, and a digest of its content.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loaded {
-    /// `py:_pytest.python`, `js:expect/build/index.js`.
+    /// `py:_pytest.python`, `js:expect/build/index.js`, `rb:minitest/autorun.rb`.
     pub name: String,
     /// Relative to the project root, or absolute.
     pub path: String,
@@ -157,6 +161,7 @@ impl Names {
         match ext {
             "py" | "so" => self.python(path, name),
             "js" | "mjs" | "cjs" | "json" | "node" => self.js(path),
+            "rb" => ruby::name(path),
             _ => None,
         }
     }

@@ -52,6 +52,23 @@ fn nothing_moves_until_a_sealed_part_does() {
     );
 }
 
+/// A runner's JSON configuration file is its `package.json` key by another name: the same options are free in
+/// it, so one holding only those is as if absent, and any other option beside them counts.
+#[test]
+fn a_mocharc_json_is_sealed_key_by_key_like_the_mocha_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "package.json", r#"{"scripts":{"test":"mocha"}}"#);
+    let closure = Closure::take("npm test", root);
+    write(root, ".mocharc.json", r#"{"slow": 300, "full-trace": true}"#);
+    assert_eq!(moved(&closure, root), vec![]);
+    write(root, ".mocharc.json", r#"{"slow": 300, "require": "./src/patch.js"}"#);
+    assert_eq!(
+        moved(&closure, root),
+        vec![(".mocharc.json".into(), String::new(), PartChange::Added)]
+    );
+}
+
 #[test]
 fn a_new_conftest_anywhere_counts_a_new_crate_does_not() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -3,7 +3,7 @@
 //! outside the project.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// The `paths` (project-relative) that any commit of any ref in `root`'s repository touched; empty outside a
 /// git work tree or without git (the caveat then does not apply, or cannot be checked).
@@ -12,10 +12,9 @@ pub(crate) fn in_history<'a>(root: &Path, paths: impl IntoIterator<Item = &'a St
     if paths.is_empty() {
         return Vec::new();
     }
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args([
+    let output = crate::confine::git(
+        root,
+        &[
             "log",
             "--all",
             "--format=",
@@ -23,11 +22,12 @@ pub(crate) fn in_history<'a>(root: &Path, paths: impl IntoIterator<Item = &'a St
             "--relative",
             "--no-renames",
             "--",
-        ])
-        .args(&paths)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output();
+        ],
+    )
+    .args(&paths)
+    .stdin(Stdio::null())
+    .stderr(Stdio::null())
+    .output();
     let Ok(output) = output else {
         return Vec::new();
     };

@@ -140,10 +140,7 @@ fn tracked(root: &std::path::Path, paths: &[&str]) -> std::collections::BTreeSet
     if inside.is_empty() {
         return std::collections::BTreeSet::new();
     }
-    let output = std::process::Command::new("git")
-        .args(["--literal-pathspecs", "-C"])
-        .arg(root)
-        .args(["ls-files", "-z", "--"])
+    let output = crate::confine::git(root, &["--literal-pathspecs", "ls-files", "-z", "--"])
         .args(&inside)
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

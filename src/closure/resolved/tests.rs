@@ -166,3 +166,30 @@ fn bytecode_under_the_pycache_prefix_stands_for_its_source() {
     assert_eq!(side[0].name, "py:_pytest.python");
     assert_eq!(side[0].path, source.to_string_lossy());
 }
+
+/// Ruby names a file by the feature `require` names, below its load path directory: the runner's library found
+/// first in the project's `lib` (the test task's `-I lib`) is a redirect; the code under test is not the test
+/// side, and the same content from a bundle in the project is free.
+#[test]
+fn a_ruby_feature_found_first_in_the_project_is_a_redirect() {
+    let w = World::new();
+    let gem = w.sys.join("gems/minitest-5.17.0/lib/minitest/autorun.rb");
+    let stdlib = w.sys.join("ruby/3.1.0/json.rb");
+    w.put(&gem, "real autorun");
+    w.put(&stdlib, "real json");
+    w.put(&w.root.join("lib/calc.rb"), "module Calc; end");
+    let baseline = test_side(
+        &w.reads(&[gem.clone(), stdlib.clone(), w.root.join("lib/calc.rb")]),
+        &w.root,
+        None,
+    );
+    let names: Vec<&str> = baseline.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, vec!["rb:json.rb", "rb:minitest/autorun.rb"]);
+    let shadow = w.root.join("lib/minitest/autorun.rb");
+    w.put(&shadow, "weak autorun");
+    let bundled = w.root.join("vendor/bundle/ruby/3.1.0/gems/json-2.6/lib/json.rb");
+    w.put(&bundled, "real json");
+    let found = redirects(&baseline, &w.reads(&[shadow, bundled]), &w.root, None);
+    let moved: Vec<(&str, &str)> = found.iter().map(|r| (r.name.as_str(), r.now.as_str())).collect();
+    assert_eq!(moved, vec![("rb:minitest/autorun.rb", "lib/minitest/autorun.rb")]);
+}

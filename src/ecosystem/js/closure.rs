@@ -93,12 +93,25 @@ impl Deriver<'_> {
         self.js_files(cwd, tool, &names, key.map(|key| (key, &[][..])));
     }
 
-    /// The tool's configuration files at `cwd`, and its `package.json` key but for that key's free options.
+    /// The tool's configuration files at `cwd`, and its `package.json` key but for that key's free options. A
+    /// configuration file in JSON holds what the key would (`.mocharc.json` and `package.json`'s `mocha` are one
+    /// reading to mocha), so it is sealed key by key with the same options free: one with only those is as if
+    /// absent. A file of code or YAML is sealed whole.
     pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<(&str, &[&str])>) {
         self.plan.ecosystems.insert(Lang::JavaScript);
         let why = Why::Configures(tool.to_string());
         for name in names {
-            self.whole(cwd.join(name), why.clone());
+            match key {
+                Some((_, free)) if !free.is_empty() && name.ends_with(".json") => self.add(
+                    cwd.join(name),
+                    crate::closure::Scope::JsonBut {
+                        free: free.iter().map(|option| vec![(*option).to_string()]).collect(),
+                        paths: vec![Vec::new()],
+                    },
+                    why.clone(),
+                ),
+                _ => self.whole(cwd.join(name), why.clone()),
+            }
         }
         if let Some((key, free)) = key {
             let path = vec![key.to_string()];

@@ -32,7 +32,7 @@ const SUREFIRE: &str = "maven-surefire-plugin";
 
 /// The test side of a POM: each part's label and its text, comments dropped and white space collapsed.
 pub(crate) fn parts(text: &str) -> Vec<(String, String)> {
-    let text = without_comments(text);
+    let text = super::xml_root::without_comments(text);
     let mut out = Vec::new();
     let surefire: Vec<String> = elements(&text, "plugin")
         .into_iter()
@@ -63,18 +63,6 @@ pub(crate) fn parts(text: &str) -> Vec<(String, String)> {
         }
     }
     out.sort();
-    out
-}
-
-/// `text` without its `<!-- … -->` comments.
-fn without_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("<!--") {
-        out.push_str(&rest[..at]);
-        rest = rest[at..].find("-->").map_or("", |end| &rest[at + end + 3..]);
-    }
-    out.push_str(rest);
     out
 }
 

@@ -3,7 +3,8 @@
 //! PHPUnit reads one configuration file: the one `--configuration FILE` / `-c FILE` names (a directory: the
 //! file its search finds there), none with `--no-configuration`, else the first of `phpunit.xml`,
 //! `phpunit.dist.xml`, `phpunit.xml.dist` in the directory it runs in (it does not search upward). Every
-//! candidate is sealed — an existing one whole, the others as absent, since a `phpunit.xml` created beside a
+//! candidate is sealed — an existing one whole but for what only changes what PHPUnit prints (`colors`, the
+//! details it displays: [`FREE_ATTRIBUTES`]), the others as absent, since a `phpunit.xml` created beside a
 //! `phpunit.xml.dist` replaces it. Whole, because what it holds is the test side nearly key by key: the test
 //! suites and their directories and suffixes, the bootstrap, the groups run and excluded, `failOnRisky`,
 //! `failOnWarning`, `stopOn…`, the extensions and listeners, the `<php>` settings the tests run under. (Its
@@ -54,6 +55,23 @@ const VALUE_OPTIONS: &[&str] = &[
     "-d",
 ];
 
+/// The attributes of `phpunit.xml`'s root that only change what PHPUnit prints (PHPUnit 9 to 11): loopgate
+/// reads PHPUnit's own JUnit report, not its output. Not `printerClass` (a printer of the project's own is
+/// code), nor the cache settings (`executionOrder="defects"` reads them).
+const FREE_ATTRIBUTES: &[&str] = &[
+    "colors",
+    "columns",
+    "testdox",
+    "verbose",
+    "displayDetailsOnIncompleteTests",
+    "displayDetailsOnSkippedTests",
+    "displayDetailsOnTestsThatTriggerDeprecations",
+    "displayDetailsOnTestsThatTriggerErrors",
+    "displayDetailsOnTestsThatTriggerNotices",
+    "displayDetailsOnTestsThatTriggerWarnings",
+    "displayDetailsOnPhpunitDeprecations",
+];
+
 impl Deriver<'_> {
     /// `phpunit ARGS…` (or `vendor/bin/phpunit`) run in `cwd`.
     pub(super) fn phpunit(&mut self, args: &[String], cwd: &Path) {
@@ -84,7 +102,12 @@ impl Deriver<'_> {
             None => cwd.to_path_buf(),
         };
         for name in Runner::Phpunit.row().config.files {
-            self.whole(dir.join(name), why.clone());
+            let free = FREE_ATTRIBUTES.iter().map(|name| (*name).to_string()).collect();
+            let scope = Scope::XmlRootBut {
+                root: "phpunit".into(),
+                free,
+            };
+            self.add(dir.join(name), scope, why.clone());
         }
     }
 

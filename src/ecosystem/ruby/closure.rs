@@ -1,8 +1,9 @@
 //! Ruby's runners in a verify command: `rspec` (and `bundle exec rspec`, seen through `bundle exec`), `rake`
 //! (`rake test`: rake's `TestTask` runs minitest) and `ruby` on a test file.
 //!
-//! RSpec's option files (`.rspec`, `.rspec-local` where it runs, `~/.rspec`) are sealed whole, as absent where
-//! missing: a new one with `--tag ~slow` or `--pattern` narrows the run. rake reads the first of `rakefile`,
+//! RSpec's option files (`.rspec`, `.rspec-local` where it runs, `~/.rspec`) are sealed option by option, as
+//! absent where missing: a new one with `--tag ~slow` or `--pattern` narrows the run, while the options that only
+//! change what RSpec prints ([`RSPEC_FREE`]) are free. rake reads the first of `rakefile`,
 //! `Rakefile`, `rakefile.rb`, `Rakefile.rb`, and every `rakelib/*.rake`; the Rakefile is Ruby code that defines
 //! the test task (its files, load path and options), so it is sealed whole. What the test files `require`
 //! (`test_helper.rb`, `spec_helper.rb` under `test/` and `spec/`) is the test side, sealed with the tests.
@@ -10,6 +11,37 @@
 use std::path::Path;
 
 use super::{Deriver, Lang, Runner, Simple, Why, skip_flags};
+
+/// RSpec's options that change only what it prints: colour, the slowest examples, and a built-in formatter by
+/// name. Not any formatter: RSpec `require`s one it does not know from the load path (`--format CalcFormatter`
+/// loads `calc_formatter.rb`, code the agent writes, running in the test process), so only the built-in names
+/// are free, each spelled as RSpec takes it (`--format d`, `--format=d`, `-f d`, `-fd`).
+fn rspec_free() -> Vec<String> {
+    const FLAGS: [&str; 6] = [
+        "--color",
+        "--colour",
+        "--no-color",
+        "--no-colour",
+        "--force-color",
+        "--profile",
+    ];
+    const FORMATTERS: [&str; 9] = [
+        "progress",
+        "p",
+        "documentation",
+        "d",
+        "html",
+        "h",
+        "json",
+        "j",
+        "failures",
+    ];
+    let mut free: Vec<String> = FLAGS.iter().map(|flag| (*flag).to_string()).collect();
+    for name in FORMATTERS {
+        free.extend([format!("--format={name}"), format!("-f={name}"), format!("-f{name}")]);
+    }
+    free
+}
 
 /// The files rake looks for, in its order.
 const RAKEFILES: [&str; 4] = ["rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"];
@@ -20,11 +52,12 @@ impl Deriver<'_> {
         self.plan.ecosystems.insert(Lang::Ruby);
         self.plan.runners.insert(Runner::Rspec);
         let why = Why::Configures("rspec".into());
+        let options = || crate::closure::Scope::Options { free: rspec_free() };
         for name in Runner::Rspec.row().config.files {
-            self.whole(cwd.join(name), why.clone());
+            self.add(cwd.join(name), options(), why.clone());
         }
         if let Some(home) = self.home {
-            self.whole(home.join(".rspec"), why);
+            self.add(home.join(".rspec"), options(), why);
         }
     }
 
