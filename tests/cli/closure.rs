@@ -372,3 +372,27 @@ fn after_allowing_one_change_to_the_makefile_the_next_is_rejected() {
     let block = p.stop("S", PROMISE).blocked();
     assert_has(&block.reason, "`Makefile`");
 }
+
+/// A makefile that make's plan named (a new included one, whose export a dry run cannot show) is accepted by
+/// its name, and the promise after it completes.
+#[test]
+fn a_new_makefile_the_plan_named_is_accepted_by_its_name() {
+    let p = Project::new()
+        .in_project_tree()
+        .file("Makefile", "-include local.mk\ntest:\n\tsh check.sh\n")
+        .file("check.sh", CHECK);
+    p.setup("S", "\"make the check pass\" --verify 'make -s test'");
+    p.write("done.txt", "");
+    p.write("local.mk", "export CHECK_VERBOSE = 1\n");
+    let block = p.stop("S", PROMISE).blocked();
+    assert_has(
+        &block.reason,
+        "`local.mk`: `its exports and reads of how make was called` was added",
+    );
+    p.loopgate(["allow", "local.mk"])
+        .run()
+        .success()
+        .stdout_contains("accepted as the new baseline: local.mk");
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+}

@@ -57,10 +57,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "`testEnvironment` changes what the tests run in; a value equal to what Jest would use without it is as if absent only once the effective configuration (`jest --showConfig`) is compared, not the key",
     ),
     (
-        "make_optional_local_include_with_an_unrelated_variable",
-        "a new `include` is a directive change of the Makefile; issue 39 item 4 (judging make by the recipe its database resolves for the goal) is not built",
-    ),
-    (
         "phpunit_configuration_renamed_to_its_dist_name",
         "PHPUnit's configuration is sealed by file name: the same content under the name it reads next (`phpunit.xml.dist`) reads as one deleted and one created, not as the configuration PHPUnit resolves",
     ),
