@@ -80,6 +80,12 @@ pub enum Scope {
     /// The size and modification time only: a program or library so large that reading every byte at each
     /// promise would cost more than the check is worth (see `closure::observed`).
     Stat,
+    /// The configuration a runner resolves in this file's directory, by its content under whichever name the
+    /// runner reads: for each search order (versions of a runner that search differently), the first of its
+    /// names that exists. So the same content under the name read next (`phpunit.xml` renamed
+    /// `phpunit.xml.dist`) moves nothing, while another content, or a new file read before the sealed one, does.
+    /// Read by `closure::read_parts` through [`first_of`], which knows the file's place.
+    FirstOf(Vec<Vec<String>>),
 }
 
 impl Scope {
@@ -160,9 +166,13 @@ impl Scope {
     /// The labels of the parts, as [`digests`] names them (`scripts.test`, `[tool:pytest]`), for people.
     pub fn labels(&self) -> Vec<String> {
         match self {
-            Scope::Whole | Scope::Stat | Scope::Shell | Scope::Code | Scope::Toolchain { .. } | Scope::Pom => {
-                Vec::new()
-            }
+            Scope::Whole
+            | Scope::Stat
+            | Scope::Shell
+            | Scope::Code
+            | Scope::Toolchain { .. }
+            | Scope::Pom
+            | Scope::FirstOf(_) => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
             }
@@ -214,7 +224,8 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         return Parts::new();
     };
     match scope {
-        Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
+        // A resolved configuration from one file's bytes alone (a file tool's edit of it) is that file whole.
+        Scope::Whole | Scope::Stat | Scope::FirstOf(_) => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::Shell => Parts::from([(
             WHOLE.to_string(),
             sha256(super::shell::sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
@@ -278,6 +289,33 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
     }
 }
+
+/// The parts of the configuration a runner resolves in `dir` (see [`Scope::FirstOf`]): per search order, the
+/// digest of the content of the first of its names that exists (by content, not name), labelled by the order
+/// ([`first_of_label`]); none for an order that finds no file.
+pub(crate) fn first_of(dir: &std::path::Path, orders: &[Vec<String>]) -> Parts {
+    orders
+        .iter()
+        .filter_map(|order| {
+            let name = first_of_now(dir, order)?;
+            let digest = std::fs::read(dir.join(name)).map_or_else(|_| UNREADABLE_CONTENT.to_string(), |b| sha256(&b));
+            Some((first_of_label(order), digest))
+        })
+        .collect()
+}
+
+/// The label of a search order's part: `the first of phpunit.xml, phpunit.xml.dist`.
+pub(crate) fn first_of_label(order: &[String]) -> String {
+    format!("the first of {}", order.join(", "))
+}
+
+/// The first name of `order` that is a file in `dir` now.
+pub(crate) fn first_of_now(dir: &std::path::Path, order: &[String]) -> Option<String> {
+    order.iter().find(|name| dir.join(name).is_file()).cloned()
+}
+
+/// The digest standing for a resolved configuration that exists but cannot be read.
+const UNREADABLE_CONTENT: &str = "(unreadable)";
 
 /// Labelled texts as parts: each text's digest.
 fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts {

@@ -56,10 +56,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "jest_key_in_package_json_naming_the_default_environment",
         "`testEnvironment` changes what the tests run in; a value equal to what Jest would use without it is as if absent only once the effective configuration (`jest --showConfig`) is compared, not the key",
     ),
-    (
-        "phpunit_configuration_renamed_to_its_dist_name",
-        "PHPUnit's configuration is sealed by file name: the same content under the name it reads next (`phpunit.xml.dist`) reads as one deleted and one created, not as the configuration PHPUnit resolves",
-    ),
 ];
 
 /// A pytest plugin that marks every test's report passed.

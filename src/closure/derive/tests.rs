@@ -356,8 +356,17 @@ fn ruby_runners_seal_their_option_files_and_the_rakefile() {
     );
 }
 
+/// The scope of PHPUnit's configuration as it resolves it (`ecosystem/php/closure.rs`).
+fn resolved() -> Scope {
+    let order = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    Scope::FirstOf(vec![
+        order(&["phpunit.xml", "phpunit.xml.dist"]),
+        order(&["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"]),
+    ])
+}
+
 #[test]
-fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
+fn phpunit_seals_the_configuration_it_resolves_in_the_directory_it_runs_in() {
     let dir = project(&[("phpunit.xml.dist", "<phpunit/>"), ("ci/phpunit.xml", "<phpunit/>")]);
     for command in [
         "phpunit",
@@ -367,9 +376,9 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
         "XDEBUG_MODE=off ./vendor/bin/phpunit",
     ] {
         let plan = plan(command, dir.path());
-        for name in ["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"] {
-            assert_eq!(scope_of(&plan, name), Some(&Scope::Whole), "{command}: {name}");
-        }
+        // One entry, under the name PHPUnit reads at setup.
+        assert_eq!(scope_of(&plan, "phpunit.xml.dist"), Some(&resolved()), "{command}");
+        assert_eq!(scope_of(&plan, "phpunit.xml"), None, "{command}");
         assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Php]), "{command}");
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
     }
@@ -381,8 +390,7 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
         "a named file replaces the search"
     );
     let in_dir = plan("phpunit --configuration ci", dir.path());
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&Scope::Whole));
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&resolved()));
     let none = plan("phpunit --no-configuration tests", dir.path());
     assert_eq!(scope_of(&none, "phpunit.xml.dist"), None);
     assert!(none.runners.contains(&Runner::Phpunit));
@@ -409,7 +417,8 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
             "{command}"
         );
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
-        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&Scope::Whole), "{command}");
+        // None exists: sealed as absent under the first name.
+        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&resolved()), "{command}");
     }
     let elsewhere = project(&[("app/composer.json", r#"{"scripts":{"test":"phpunit"}}"#)]);
     let plan = plan("composer -d app test", elsewhere.path());
@@ -417,7 +426,7 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
         json_keys(scope_of(&plan, "app/composer.json")),
         vec!["scripts.test".to_string()]
     );
-    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&resolved()));
 }
 
 /// Maven with a goal that runs Surefire seals every `pom.xml` by its test side and Maven's option files whole;
