@@ -18,6 +18,10 @@ use crate::fsutil;
 
 /// The label of a whole file's one part.
 pub const WHOLE: &str = "";
+/// The last segment of a free JSON key path (`Scope::JsonBut`) that frees the key above it only while its value
+/// is the JSON text after this prefix: a runner's option set to what the runner uses without it
+/// (`jest.testEnvironment` `"node"`) is as if absent; another value counts.
+pub const IF_EQUAL: &str = "(if equal to) ";
 /// The label standing in for every part of a JSON or TOML file that does not parse.
 pub const UNPARSABLE: &str = "(the file does not parse)";
 /// The last segment of a TOML key path that seals only the *test settings* of an array of tables
@@ -368,6 +372,15 @@ fn cut_json(value: &mut serde_json::Value, path: &[String]) {
         object.remove(first);
         return;
     }
+    if let [only] = rest
+        && let Some(default) = only.strip_prefix(IF_EQUAL)
+    {
+        let equal = serde_json::from_str::<serde_json::Value>(default).is_ok_and(|d| object.get(first) == Some(&d));
+        if equal {
+            object.remove(first);
+        }
+        return;
+    }
     if let Some(inner) = object.get_mut(first) {
         cut_json(inner, rest);
         if inner.as_object().is_some_and(serde_json::Map::is_empty) {
@@ -579,6 +592,44 @@ mod tests {
         // A reading that seals the whole key takes its options back.
         scope.merge(Scope::Json(keys(&["mocha"])));
         assert_eq!(scope, Scope::Json(keys(&["scripts.test", "mocha"])));
+    }
+
+    /// An option set to the runner's default is as if absent (`parts::IF_EQUAL`); set to anything else, or beside
+    /// an option that counts, it is named.
+    #[test]
+    fn an_option_set_to_the_runners_default_is_as_if_absent() {
+        let default =
+            |option: &str, value: &str| vec!["jest".to_string(), option.to_string(), format!("{IF_EQUAL}{value}")];
+        let jest = Scope::JsonBut {
+            paths: keys(&["jest"]),
+            free: vec![
+                default("testEnvironment", "\"node\""),
+                default("testEnvironment", "\"jest-environment-node\""),
+                default("clearMocks", "false"),
+                default("roots", "[\"<rootDir>\"]"),
+            ],
+        };
+        let bare = "{\"name\": \"calc\"}";
+        for honest in [
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"node\"}}",
+            "{\"jest\": {\"testEnvironment\": \"jest-environment-node\", \"clearMocks\": false}, \"name\": \"calc\"}",
+            "{\"name\": \"calc\", \"jest\": {\"roots\": [\"<rootDir>\"]}}",
+        ] {
+            assert_eq!(moved(&jest, bare, honest), vec![], "{honest}");
+        }
+        for counts in [
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"jsdom\"}}",
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"./src/env.js\"}}",
+            "{\"name\": \"calc\", \"jest\": {\"clearMocks\": true}}",
+            "{\"name\": \"calc\", \"jest\": {\"roots\": [\"<rootDir>/src\"]}}",
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"node\", \"setupFiles\": [\"./patch.js\"]}}",
+        ] {
+            assert_eq!(
+                moved(&jest, bare, counts),
+                vec![("jest".to_string(), PartChange::Added)],
+                "{counts}"
+            );
+        }
     }
 
     /// Key by key: a free key moves nothing, a sealed key beside it does; a document of free keys alone is no
