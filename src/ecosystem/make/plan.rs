@@ -158,22 +158,12 @@ fn resolve(request: &VerifyRequest) -> Option<(MakePlan, bool, BTreeMap<String, 
     let args = make_arguments(request.command)?;
     let program = request.command.split_whitespace().next()?;
     let dry = format!("{program} -n -p --trace {} 2>/dev/null", args.join(" "));
-    let log_path = request.log_path.with_extension("make-plan.log");
-    let dry_request = VerifyRequest {
-        command: &dry,
-        timeout: request.timeout.min(DRY_RUN_LIMIT),
-        log_path: &log_path,
-        prefix: &[],
-        ..request.clone()
-    };
     let mut lines: Vec<String> = Vec::new();
-    let outcome = crate::verify::run_with_lines(&dry_request, &mut |line| {
+    let outcome = run_beside(request, &dry, "make-plan.log", &mut |line| {
         if lines.len() < MAX_LINES {
             lines.push(String::from_utf8_lossy(line).into_owned());
         }
-    });
-    let _ = std::fs::remove_file(&log_path);
-    let outcome = outcome.ok()?;
+    })?;
     if matches!(outcome.exit_code, Some(126 | 127)) && lines.is_empty() {
         return None;
     }
@@ -227,18 +217,10 @@ fn read_makefiles(request: &VerifyRequest, makefiles: &[String], dir: &str) -> B
         quote(dir),
         names.join(" ")
     );
-    let log_path = request.log_path.with_extension("make-files.log");
-    let cat_request = VerifyRequest {
-        command: &command,
-        timeout: request.timeout.min(DRY_RUN_LIMIT),
-        log_path: &log_path,
-        prefix: &[],
-        ..request.clone()
-    };
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     let mut current: Option<String> = None;
     let mut read = 0;
-    let outcome = crate::verify::run_with_lines(&cat_request, &mut |line| {
+    let outcome = run_beside(request, &command, "make-files.log", &mut |line| {
         let line = String::from_utf8_lossy(line);
         let line = line.trim_end_matches(['\n', '\r']);
         if let Some(name) = line.strip_prefix(&marker).and_then(|rest| rest.strip_prefix(' ')) {
@@ -253,11 +235,32 @@ fn read_makefiles(request: &VerifyRequest, makefiles: &[String], dir: &str) -> B
             text.push('\n');
         }
     });
-    let _ = std::fs::remove_file(&log_path);
-    if !outcome.is_ok_and(|o| o.passed()) {
+    if !outcome.is_some_and(|o| o.passed()) {
         return BTreeMap::from([(UNREAD.to_string(), String::new())]);
     }
     texts
+}
+
+/// Runs one of the plan's own commands where and as `request` runs the verify command, untraced, within the dry
+/// run's limit, each line of its output to `on_line`; its log (beside the verify's, with `extension`) is removed
+/// once read. `None` when it could not run.
+fn run_beside(
+    request: &VerifyRequest,
+    command: &str,
+    extension: &str,
+    on_line: &mut (dyn FnMut(&[u8]) + Send),
+) -> Option<crate::verify::VerifyOutcome> {
+    let log_path = request.log_path.with_extension(extension);
+    let beside = VerifyRequest {
+        command,
+        timeout: request.timeout.min(DRY_RUN_LIMIT),
+        log_path: &log_path,
+        prefix: &[],
+        ..request.clone()
+    };
+    let outcome = crate::verify::run_with_lines(&beside, on_line);
+    let _ = std::fs::remove_file(&log_path);
+    outcome.ok()
 }
 
 /// `word` quoted for `sh`.
