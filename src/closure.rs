@@ -50,6 +50,25 @@ pub struct SealedFile {
     pub parts: Parts,
 }
 
+impl SealedFile {
+    /// The path a change to `part` is named by: for a resolved configuration (`Scope::FirstOf`), the file that
+    /// part's search order reads now, where there is one; else the sealed path.
+    fn shown(&self, root: &Path, part: &str) -> String {
+        let Scope::FirstOf { orders, .. } = &self.scope else {
+            return self.path.clone();
+        };
+        let dir = Path::new(&self.path).parent().unwrap_or(Path::new(""));
+        orders
+            .iter()
+            .find(|order| parts::first_of_label(order) == part)
+            .and_then(|order| parts::first_of_now(&root.join(dir), order))
+            .map_or_else(
+                || self.path.clone(),
+                |name| dir.join(name).to_string_lossy().into_owned(),
+            )
+    }
+}
+
 /// The sealed closure of a loop's verify command; lives in the seal.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Closure {
@@ -118,11 +137,19 @@ impl Closure {
         let mut moved: Vec<MovedPart> = Vec::new();
         for file in &self.files {
             let now = read_parts(root, &file.path, &file.scope);
+            let mut named: Vec<(String, PartChange)> = Vec::new();
             moved.extend(
                 parts::compare(&file.parts, &now)
                     .into_iter()
+                    .filter(|(part, change)| {
+                        // Search orders that read the same file now name it once.
+                        let key = (file.shown(root, part), change.clone());
+                        let again = named.contains(&key);
+                        named.push(key);
+                        !again
+                    })
                     .map(|(part, change)| MovedPart {
-                        path: file.path.clone(),
+                        path: file.shown(root, &part),
                         part,
                         change,
                         why: file.why.clone(),
@@ -218,6 +245,10 @@ pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
             })
             .into_iter()
             .collect();
+    }
+    if let Scope::FirstOf { orders, each } = scope {
+        let file = root.join(path);
+        return parts::first_of(file.parent().unwrap_or(root), orders, each);
     }
     if *scope == Scope::Stat {
         return match std::fs::metadata(root.join(path)) {

@@ -204,6 +204,10 @@ pub(crate) struct Config {
     /// settings, how slow a test is shown): the key is judged without them, so a `jest` key of coverage
     /// settings alone is as if absent, and one beside them that does count still does.
     pub(crate) package_free: &'static [&'static str],
+    /// Options under [`Config::package_key`] with the value the runner uses when they are not set (a JSON text;
+    /// one row per spelling of it): set to that value, the option is as if absent (`testEnvironment: "node"`
+    /// for Jest); set to any other, it counts. Only options whose default is a constant are listed.
+    pub(crate) package_defaults: &'static [(&'static str, &'static str)],
     /// Files it loads from every directory on the way to its tests, whatever their content (pytest's
     /// `conftest.py`): a new one anywhere changes the run.
     pub(crate) every_dir: &'static [&'static str],
@@ -216,6 +220,7 @@ impl Config {
         sections: &[],
         package_key: None,
         package_free: &[],
+        package_defaults: &[],
         every_dir: &[],
     };
 

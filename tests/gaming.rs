@@ -702,7 +702,7 @@ const MOVES: &[Move] = &[
         fixture: &MAKE,
         baseline: false,
         play: |p| edit(p, "Makefile", "\tsh scripts/check.sh\n", "\t@true\n"),
-        expect: &["`Makefile`: `test:` changed (it configures `make test`)"],
+        expect: &["`Makefile`: `test: as make resolves it` changed (it configures `make -s test`)"],
     },
     Move {
         name: "make_script_replaced",

@@ -18,6 +18,10 @@ use crate::fsutil;
 
 /// The label of a whole file's one part.
 pub const WHOLE: &str = "";
+/// The last segment of a free JSON key path (`Scope::JsonBut`) that frees the key above it only while its value
+/// is the JSON text after this prefix: a runner's option set to what the runner uses without it
+/// (`jest.testEnvironment` `"node"`) is as if absent; another value counts.
+pub const IF_EQUAL: &str = "(if equal to) ";
 /// The label standing in for every part of a JSON or TOML file that does not parse.
 pub const UNPARSABLE: &str = "(the file does not parse)";
 /// The last segment of a TOML key path that seals only the *test settings* of an array of tables
@@ -88,6 +92,13 @@ pub enum Scope {
     /// The size and modification time only: a program or library so large that reading every byte at each
     /// promise would cost more than the check is worth (see `closure::observed`).
     Stat,
+    /// The configuration a runner resolves in this file's directory, by its content under whichever name the
+    /// runner reads: for each search order (versions of a runner that search differently), the first of its
+    /// names that exists. So the same content under the name read next (`phpunit.xml` renamed
+    /// `phpunit.xml.dist`) moves nothing, while another content, or a new file read before the sealed one, does.
+    /// Read by `closure::read_parts` through [`first_of`], which knows the file's place; each file found is read
+    /// in scope `each` (PHPUnit's: whole but for its root's display attributes, [`Scope::XmlRootBut`]).
+    FirstOf { orders: Vec<Vec<String>>, each: Box<Scope> },
 }
 
 impl Scope {
@@ -175,7 +186,8 @@ impl Scope {
             | Scope::Toolchain { .. }
             | Scope::Pom
             | Scope::XmlRootBut { .. }
-            | Scope::Options { .. } => Vec::new(),
+            | Scope::Options { .. }
+            | Scope::FirstOf { .. } => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
             }
@@ -227,7 +239,9 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         return Parts::new();
     };
     match scope {
+        // A resolved configuration from one file's bytes alone (a file tool's edit of it) is that file whole.
         Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
+        Scope::FirstOf { each, .. } => digests(each, Some(bytes)),
         Scope::Shell => Parts::from([(
             WHOLE.to_string(),
             sha256(super::shell::sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
@@ -343,6 +357,44 @@ fn sealed_options(text: &str, free: &[String]) -> Vec<String> {
     sealed
 }
 
+/// The parts of the configuration a runner resolves in `dir` (see [`Scope::FirstOf`]): per search order, the
+/// digest of the content of the first of its names that exists (by content, not name), labelled by the order
+/// ([`first_of_label`]); none for an order that finds no file.
+pub(crate) fn first_of(dir: &std::path::Path, orders: &[Vec<String>], each: &Scope) -> Parts {
+    orders
+        .iter()
+        .filter_map(|order| {
+            let name = first_of_now(dir, order)?;
+            let digest = std::fs::read(dir.join(name)).map_or_else(
+                |_| UNREADABLE_CONTENT.to_string(),
+                |bytes| {
+                    // The file's parts in its scope, as one digest: what is free in the file is free here too.
+                    let parts = digests(each, Some(&bytes));
+                    let text: String = parts
+                        .iter()
+                        .map(|(label, digest)| format!("{label}\0{digest}\n"))
+                        .collect();
+                    sha256(text.as_bytes())
+                },
+            );
+            Some((first_of_label(order), digest))
+        })
+        .collect()
+}
+
+/// The label of a search order's part: `the first of phpunit.xml, phpunit.xml.dist`.
+pub(crate) fn first_of_label(order: &[String]) -> String {
+    format!("the first of {}", order.join(", "))
+}
+
+/// The first name of `order` that is a file in `dir` now.
+pub(crate) fn first_of_now(dir: &std::path::Path, order: &[String]) -> Option<String> {
+    order.iter().find(|name| dir.join(name).is_file()).cloned()
+}
+
+/// The digest standing for a resolved configuration that exists but cannot be read.
+const UNREADABLE_CONTENT: &str = "(unreadable)";
+
 /// Labelled texts as parts: each text's digest.
 fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts {
     parts
@@ -392,6 +444,15 @@ fn cut_json(value: &mut serde_json::Value, path: &[String]) {
     let Some(object) = value.as_object_mut() else { return };
     if rest.is_empty() {
         object.remove(first);
+        return;
+    }
+    if let [only] = rest
+        && let Some(default) = only.strip_prefix(IF_EQUAL)
+    {
+        let equal = serde_json::from_str::<serde_json::Value>(default).is_ok_and(|d| object.get(first) == Some(&d));
+        if equal {
+            object.remove(first);
+        }
         return;
     }
     if let Some(inner) = object.get_mut(first) {
@@ -635,6 +696,44 @@ mod tests {
         // A reading that seals the whole key takes its options back.
         scope.merge(Scope::Json(keys(&["mocha"])));
         assert_eq!(scope, Scope::Json(keys(&["scripts.test", "mocha"])));
+    }
+
+    /// An option set to the runner's default is as if absent (`parts::IF_EQUAL`); set to anything else, or beside
+    /// an option that counts, it is named.
+    #[test]
+    fn an_option_set_to_the_runners_default_is_as_if_absent() {
+        let default =
+            |option: &str, value: &str| vec!["jest".to_string(), option.to_string(), format!("{IF_EQUAL}{value}")];
+        let jest = Scope::JsonBut {
+            paths: keys(&["jest"]),
+            free: vec![
+                default("testEnvironment", "\"node\""),
+                default("testEnvironment", "\"jest-environment-node\""),
+                default("clearMocks", "false"),
+                default("roots", "[\"<rootDir>\"]"),
+            ],
+        };
+        let bare = "{\"name\": \"calc\"}";
+        for honest in [
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"node\"}}",
+            "{\"jest\": {\"testEnvironment\": \"jest-environment-node\", \"clearMocks\": false}, \"name\": \"calc\"}",
+            "{\"name\": \"calc\", \"jest\": {\"roots\": [\"<rootDir>\"]}}",
+        ] {
+            assert_eq!(moved(&jest, bare, honest), vec![], "{honest}");
+        }
+        for counts in [
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"jsdom\"}}",
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"./src/env.js\"}}",
+            "{\"name\": \"calc\", \"jest\": {\"clearMocks\": true}}",
+            "{\"name\": \"calc\", \"jest\": {\"roots\": [\"<rootDir>/src\"]}}",
+            "{\"name\": \"calc\", \"jest\": {\"testEnvironment\": \"node\", \"setupFiles\": [\"./patch.js\"]}}",
+        ] {
+            assert_eq!(
+                moved(&jest, bare, counts),
+                vec![("jest".to_string(), PartChange::Added)],
+                "{counts}"
+            );
+        }
     }
 
     /// Key by key: a free key moves nothing, a sealed key beside it does; a document of free keys alone is no

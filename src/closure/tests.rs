@@ -154,3 +154,66 @@ fn test_paths_by_convention() {
         assert!(!is_test_path(Path::new(no)), "{no}");
     }
 }
+
+/// PHPUnit's configuration is sealed as PHPUnit resolves it, by content under whichever name it reads.
+#[test]
+fn phpunits_configuration_is_judged_by_what_it_resolves_not_by_its_name() {
+    const CONFIG: &str =
+        "<phpunit><testsuites><testsuite name=\"u\"><directory>tests</directory></testsuite></testsuites></phpunit>\n";
+    const NINE: &str = "the first of phpunit.xml, phpunit.xml.dist";
+    const TEN: &str = "the first of phpunit.xml, phpunit.dist.xml, phpunit.xml.dist";
+    let fresh = || {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "phpunit.xml", CONFIG);
+        let closure = Closure::take("vendor/bin/phpunit", dir.path());
+        (dir, closure)
+    };
+    let mv = |root: &Path, from: &str, to: &str| std::fs::rename(root.join(from), root.join(to)).expect("rename");
+    let at = |path: &str, part: &str, change: PartChange| (path.to_string(), part.to_string(), change);
+    // Renamed to the name PHPUnit reads next, content unchanged: nothing moved.
+    let (dir, closure) = fresh();
+    mv(dir.path(), "phpunit.xml", "phpunit.xml.dist");
+    assert_eq!(moved(&closure, dir.path()), vec![]);
+    // Then edited: named once (both versions read it), by the file PHPUnit now reads.
+    write(dir.path(), "phpunit.xml.dist", &CONFIG.replace("tests", "tests/Unit"));
+    assert_eq!(
+        moved(&closure, dir.path()),
+        vec![at("phpunit.xml.dist", TEN, PartChange::Changed)]
+    );
+    // Renamed to `phpunit.dist.xml`, which PHPUnit 9 does not read: its search finds nothing.
+    let (dir, closure) = fresh();
+    mv(dir.path(), "phpunit.xml", "phpunit.dist.xml");
+    assert_eq!(
+        moved(&closure, dir.path()),
+        vec![at("phpunit.xml", NINE, PartChange::Removed)]
+    );
+    // A `phpunit.dist.xml` with the old content beside an edited `phpunit.xml.dist`: PHPUnit 9 reads the edit.
+    let (dir, closure) = fresh();
+    mv(dir.path(), "phpunit.xml", "phpunit.xml.dist");
+    write(dir.path(), "phpunit.dist.xml", CONFIG);
+    write(dir.path(), "phpunit.xml.dist", &CONFIG.replace("tests", "nothing"));
+    assert_eq!(
+        moved(&closure, dir.path()),
+        vec![at("phpunit.xml.dist", NINE, PartChange::Changed)]
+    );
+    // A new `phpunit.xml` read before a sealed `phpunit.xml.dist`.
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "phpunit.xml.dist", CONFIG);
+    let closure = Closure::take("vendor/bin/phpunit", dir.path());
+    assert_eq!(
+        closure.files.iter().filter(|f| f.path.starts_with("phpunit")).count(),
+        1
+    );
+    write(dir.path(), "phpunit.xml", "<phpunit/>\n");
+    assert_eq!(
+        moved(&closure, dir.path()),
+        vec![at("phpunit.xml", TEN, PartChange::Changed)]
+    );
+    // Deleted: named by the name it was sealed under.
+    std::fs::remove_file(dir.path().join("phpunit.xml")).expect("rm");
+    std::fs::remove_file(dir.path().join("phpunit.xml.dist")).expect("rm");
+    assert_eq!(
+        moved(&closure, dir.path()),
+        vec![at("phpunit.xml.dist", TEN, PartChange::Removed)]
+    );
+}

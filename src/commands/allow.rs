@@ -50,13 +50,20 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
     let root = active.project.root.clone();
     let mut accepted = inputs.accept(&root, &select)?;
     // Checked before anything is written: a typo keeps every seal as it was.
-    if let Some(unknown) = wanted.iter().find(|w| !accepted.contains(w) && !inputs.seals(&root, w)) {
+    let plan = active.store.load_baseline(&active.project)?.and_then(|b| b.make);
+    let planned = |path: &str| plan.as_ref().is_some_and(|plan| plan.comes_from(path));
+    if let Some(unknown) = wanted
+        .iter()
+        .find(|w| !accepted.contains(w) && !inputs.seals(&root, w) && !planned(w))
+    {
         return Err(Error::Usage(format!(
             "`{unknown}` is not sealed for this loop, so there is nothing to allow (run `loopgate allow` to list what changed)"
         )));
     }
     inputs.save(&mut active)?;
-    retake_make_plan(&active, all, &accepted)?;
+    let planned_accepted: Vec<String> = wanted.iter().filter(|w| planned(w)).cloned().collect();
+    retake_make_plan(&active, all, &accepted, &planned_accepted)?;
+    accepted.extend(planned_accepted);
     accepted.extend(allow_tests(&active, tests)?);
     accepted.sort();
     accepted.dedup();
@@ -100,15 +107,16 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
 /// next promise takes that plan afresh (`closure::make_plan`): the makefile's text is accepted here, and the plan
 /// it makes can only be asked where the oracle's run stands, never here (its dry run expands the makefile's own
 /// commands, which must not run outside the oracle's world).
-fn retake_make_plan(active: &ActiveLoop, all: bool, accepted: &[String]) -> Result<(), Error> {
+fn retake_make_plan(active: &ActiveLoop, all: bool, accepted: &[String], planned: &[String]) -> Result<(), Error> {
     let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
         return Ok(());
     };
     let Some(plan) = baseline.make.as_mut() else {
         return Ok(());
     };
-    if all || accepted.iter().any(|path| plan.comes_from(path)) {
-        plan.retake = true;
+    if all || !planned.is_empty() || accepted.iter().any(|path| plan.comes_from(path)) {
+        // The makefiles' texts as accepted here: the retake holds to them (`closure::make_plan`'s `accept`).
+        plan.accept(&active.project.root, planned);
         active.store.save_baseline(&active.project, &baseline)?;
     }
     Ok(())

@@ -674,6 +674,10 @@ fn seal_and_start(
                 room.add_named(runners, &mut baseline.results);
             }
             store.save_baseline(&project, &baseline)?;
+            // Where make's plan for the verify's goals was recorded, it judges the makefiles.
+            if let (Some(plan), Some(derived)) = (&baseline.make, inputs.derived.as_mut()) {
+                derived.leave_makefiles_to(plan);
+            }
             inputs.observed = Some(observed);
             if let Some((room, _, _)) = &room
                 && config.snapshot

@@ -153,13 +153,31 @@ impl<'i> World<'i> {
         let untraced = super::run::Trace::new(&stand, log_path, "make.trace", None);
         let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &untraced);
-        if sealed.retake {
-            // The user accepted a change to a makefile: this plan is the one later promises are held to.
-            baseline.make = crate::closure::make_plan::record(&request);
+        let moved = if sealed.retake {
+            // The user accepted a change to a makefile: the plan it makes now is the one later promises are held
+            // to, if the makefiles are still as they accepted them.
+            match crate::closure::make_plan::retake(&sealed, &request) {
+                Ok(plan) => {
+                    baseline.make = Some(plan);
+                    active.store.save_baseline(&active.project, &baseline)?;
+                    return Ok(Vec::new());
+                }
+                Err(moved) => moved,
+            }
+        } else {
+            crate::closure::make_plan::check(&sealed, &request)
+        };
+        // The makefiles named can be accepted by name (`loopgate allow local.mk`).
+        let named: Vec<String> = moved.iter().map(|m| m.path.clone()).collect();
+        if !named.iter().all(|path| sealed.named.contains(path)) {
+            let mut sealed = sealed;
+            sealed.named.extend(named);
+            sealed.named.sort();
+            sealed.named.dedup();
+            baseline.make = Some(sealed);
             active.store.save_baseline(&active.project, &baseline)?;
-            return Ok(Vec::new());
         }
-        Ok(crate::closure::make_plan::check(&sealed, &request)
+        Ok(moved
             .into_iter()
             .map(|moved| Move::Part(crate::schema::Source::Derived, moved))
             .collect())

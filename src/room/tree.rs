@@ -79,7 +79,9 @@ const CONFIG_PREFIXES: &[&str] = &[
     ".babelrc.",
     ".mocharc.",
     "karma.conf.",
-    "phpunit.xml",
+    // Not PHPUnit's `phpunit.xml*`: the closure seals the configuration PHPUnit resolves by its content, whatever
+    // its name (`ecosystem/php/closure.rs`), and a promise whose resolved configuration moved never runs; the
+    // same content under the name PHPUnit reads next is the configuration that ran the baseline.
 ];
 
 /// Directories whose files a tool reads as its own configuration, by name (`prefix`…`suffix`), treated as

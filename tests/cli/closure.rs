@@ -339,18 +339,30 @@ fn allowing_counts_before_any_verify_is_refused() {
 /// Makefile` the next promise takes the plan afresh and passes.
 #[test]
 fn allowing_the_makefile_accepts_makes_plan_too() {
+    let p = make_project("test:\n\tsh check.sh\n");
+    p.write("Makefile", "test:\n\ttrue\n");
+    allowed_by_name(&p, "`Makefile`", "Makefile");
+}
+
+/// A project whose verify is `make -s test` with `makefile`, its check failing until `done.txt` exists.
+fn make_project(makefile: &str) -> Project {
     let p = Project::new()
         .in_project_tree()
-        .file("Makefile", "test:\n\tsh check.sh\n")
+        .file("Makefile", makefile)
         .file("check.sh", CHECK);
     p.setup("S", "\"make the check pass\" --verify 'make -s test'");
-    p.write("Makefile", "test:\n\ttrue\n");
+    p
+}
+
+/// The promise is rejected saying `said`; `loopgate allow PATH` accepts `path`, and the next promise completes.
+#[track_caller]
+fn allowed_by_name(p: &Project, said: &str, path: &str) {
     let block = p.stop("S", PROMISE).blocked();
-    assert_has(&block.reason, "`Makefile`");
-    p.loopgate(["allow", "Makefile"])
+    assert_has(&block.reason, said);
+    p.loopgate(["allow", path])
         .run()
         .success()
-        .stdout_contains("accepted as the new baseline: Makefile");
+        .stdout_contains(&format!("accepted as the new baseline: {path}"));
     let notice = p.stop("S", PROMISE).allowed();
     assert!(notice.contains("verified complete"), "{notice}");
 }
@@ -371,4 +383,18 @@ fn after_allowing_one_change_to_the_makefile_the_next_is_rejected() {
     p.write("Makefile", "test:\n\tsh check.sh && true\n\ntest: EXTRA = 1\n");
     let block = p.stop("S", PROMISE).blocked();
     assert_has(&block.reason, "`Makefile`");
+}
+
+/// A makefile that make's plan named (a new included one, whose export a dry run cannot show) is accepted by
+/// its name, and the promise after it completes.
+#[test]
+fn a_new_makefile_the_plan_named_is_accepted_by_its_name() {
+    let p = make_project("-include local.mk\ntest:\n\tsh check.sh\n");
+    p.write("done.txt", "");
+    p.write("local.mk", "export CHECK_VERBOSE = 1\n");
+    allowed_by_name(
+        &p,
+        "`local.mk`: `its exports and reads of how make was called` was added",
+        "local.mk",
+    );
 }

@@ -291,7 +291,7 @@ pub const MOVES: &[Move] = &[
             shim(p);
             p.write("GNUmakefile", SHIMMED_MAKEFILE);
         },
-        expect: &["`GNUmakefile` was created"],
+        expect: &["`GNUmakefile`"],
     },
     Move {
         name: "make_lowercase_makefile_beside_the_makefile",
@@ -301,7 +301,7 @@ pub const MOVES: &[Move] = &[
             shim(p);
             p.write("makefile", SHIMMED_MAKEFILE);
         },
-        expect: &["`makefile` was created"],
+        expect: &["`makefile`"],
     },
     Move {
         name: "make_wildcard_include_replaces_the_interpreter",
@@ -311,7 +311,7 @@ pub const MOVES: &[Move] = &[
             shim(p);
             p.write("local/fast.mk", "PYTHON := python3 shim.py\n");
         },
-        expect: &["`local/fast.mk` was created"],
+        expect: &["`local/fast.mk`: `a makefile make now reads`"],
     },
     Move {
         name: "make_variable_runs_pytest_whose_ini_loads_a_plugin",
@@ -325,7 +325,7 @@ pub const MOVES: &[Move] = &[
         fixture: &MAKE_PY,
         baseline: false,
         play: |p| edit(p, "Makefile", "\t$(PYTHON) -m pytest", "\t@true $(PYTHON) -m pytest"),
-        expect: &["`Makefile`: `test:` changed"],
+        expect: &["`Makefile`: `test: as make resolves it` changed"],
     },
     Move {
         name: "make_goal_no_longer_phony",
@@ -335,7 +335,7 @@ pub const MOVES: &[Move] = &[
             edit(p, "Makefile", ".PHONY: test lint", ".PHONY: lint");
             p.write("test", "");
         },
-        expect: &["`Makefile`: `.PHONY` was removed"],
+        expect: &["`Makefile`: `test: as make resolves it` changed"],
     },
     Move {
         name: "sourced_settings_file_wraps_the_interpreter",

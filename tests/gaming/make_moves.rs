@@ -5,7 +5,9 @@
 //! that now stands for a goal, and the settings that change how every recipe runs (`.IGNORE`, `MAKEFLAGS`,
 //! `SHELL` / `.SHELLFLAGS`, a target-specific variable) — is played like every move (`play_move`: first shown
 //! to complete the loop against an oracle with every check off, then rejected with the defaults, naming what
-//! moved). The honest changes are a Makefile's everyday edits that leave what the goal runs as it was: a new
+//! moved). Three more attack what the plan relaxed — the makefiles are not sealed by their text where it is
+//! recorded — through an included `local.mk`: its `.SHELLFLAGS`, a `SHELL` set only when `MAKEFLAGS` has no `n`
+//! (outside a dry run), an exported `PYTHONPATH`. The honest changes are a Makefile's everyday edits that leave what the goal runs as it was: a new
 //! target in a new listed makefile, a comment and reordering, a build step for code changed, the generator
 //! changed in what it does not feed the test recipe.
 
@@ -82,35 +84,35 @@ pub const MOVES: &[Move] = &[
         fixture: &MAKE_RESOLVED,
         baseline: false,
         play: |p| listed(p, "PYTHON = python3 shim.py\n"),
-        expect: &["`mk/zz-local.mk` was created"],
+        expect: &["`mk/zz-local.mk`: `a makefile make now reads`"],
     },
     Move {
         name: "make_shell_listed_makefile_sets_a_target_specific_variable",
         fixture: &MAKE_RESOLVED,
         baseline: false,
         play: |p| listed(p, "test: PYTHON = python3 shim.py\n"),
-        expect: &["`mk/zz-local.mk` was created"],
+        expect: &["`mk/zz-local.mk`: `a makefile make now reads`"],
     },
     Move {
         name: "make_shell_listed_makefile_ignores_every_error",
         fixture: &MAKE_RESOLVED,
         baseline: false,
         play: |p| listed(p, ".IGNORE:\n"),
-        expect: &["`mk/zz-local.mk` was created"],
+        expect: &["`mk/zz-local.mk`: `a makefile make now reads`"],
     },
     Move {
         name: "make_shell_listed_makefile_adds_ignore_errors_to_makeflags",
         fixture: &MAKE_RESOLVED,
         baseline: false,
         play: |p| listed(p, "MAKEFLAGS += -i\n"),
-        expect: &["`mk/zz-local.mk` was created"],
+        expect: &["`mk/zz-local.mk`: `a makefile make now reads`"],
     },
     Move {
         name: "make_shell_listed_makefile_replaces_the_shell_flags",
         fixture: &MAKE_RESOLVED,
         baseline: false,
         play: |p| listed(p, ".SHELLFLAGS = -c 'exit 0'\n"),
-        expect: &["`mk/zz-local.mk` was created"],
+        expect: &["`mk/zz-local.mk`: `a makefile make now reads`"],
     },
     Move {
         name: "make_generated_makefile_remade_from_an_edited_generator",
@@ -154,7 +156,7 @@ pub const MOVES: &[Move] = &[
             listed(p, "vpath %.sh tools\n");
             p.write("tools/check.sh", "#!/bin/sh\nshift\nexec python3 shim.py \"$@\"\n");
         },
-        expect: &["`mk/zz-local.mk` was created"],
+        expect: &["`mk/zz-local.mk`: `a makefile make now reads`"],
     },
     Move {
         name: "make_file_named_after_the_goal_makes_it_up_to_date",
@@ -165,6 +167,57 @@ pub const MOVES: &[Move] = &[
             p.write("check", "");
         },
         expect: &[RESOLVED, "`check:"],
+    },
+];
+
+/// The fixture's Makefile reading `local.mk` when there is one, as the honest change of `fresh_moves_2` has it,
+/// with `local.mk` saying `text`: what the plan judges a plain make call by, without the Makefile's text.
+fn local_include(p: &Project, text: &str) {
+    edit(p, "Makefile", ".PHONY: test", "-include local.mk\n\n.PHONY: test");
+    p.write("local.mk", text);
+}
+
+/// What the plan names for lines of a makefile a dry run cannot judge (`closure::make_plan`'s `unseen`).
+const UNSEEN_IN_LOCAL_MK: &str = "`local.mk`: `its exports and reads of how make was called` was added";
+
+/// Moves through exactly what the plan relaxed: the included makefile the Makefile's text no longer seals.
+const LOCAL_INCLUDE_MOVES: &[Move] = &[
+    Move {
+        name: "make_optional_local_include_replaces_the_shell_flags",
+        fixture: &MAKE,
+        baseline: false,
+        play: |p| local_include(p, ".SHELLFLAGS := -c 'exit 0'\n"),
+        expect: &[
+            "how make runs every recipe as make resolves it",
+            "`local.mk`: `a makefile make now reads`",
+        ],
+    },
+    Move {
+        name: "make_optional_local_include_sets_the_shell_only_outside_a_dry_run",
+        fixture: &MAKE,
+        baseline: false,
+        // The dry run has `n` in `MAKEFLAGS` and sees the plan it saw at the baseline; the run gets `true`.
+        play: |p| {
+            local_include(
+                p,
+                "ifeq (,$(findstring n,$(firstword -$(MAKEFLAGS))))\nSHELL = /bin/true\nendif\n",
+            )
+        },
+        expect: &[UNSEEN_IN_LOCAL_MK],
+    },
+    Move {
+        name: "make_optional_local_include_exports_a_python_startup_patch",
+        fixture: &MAKE,
+        baseline: false,
+        // make's database does not say what it exports: the recipe and every variable print as they were.
+        play: |p| {
+            local_include(p, "export PYTHONPATH = tools\n");
+            p.write(
+                "tools/sitecustomize.py",
+                "import os\nimport sys\n\nsys.path.insert(0, os.getcwd())\nimport calc\n\ncalc.add = lambda a, b: a + b\n",
+            );
+        },
+        expect: &[UNSEEN_IN_LOCAL_MK],
     },
 ];
 
@@ -216,7 +269,10 @@ pub const HONEST: &[Honest] = &[
 
 macro_rules! make_cases {
     (moves: $($move:ident),* $(,)?; honest: $($honest:ident),* $(,)?) => {
-        $(#[test] fn $move() { play_move(find(MOVES, stringify!($move), |m| m.name)); })*
+        $(#[test] fn $move() {
+            let mut all = MOVES.iter().chain(LOCAL_INCLUDE_MOVES);
+            play_move(all.find(|m| m.name == stringify!($move)).expect("a case of that name"));
+        })*
         $(#[test] fn $honest() { play_honest(find(HONEST, stringify!($honest), |h| h.name)); })*
         const MOVE_TESTS: &[&str] = &[$(stringify!($move)),*];
         const HONEST_TESTS: &[&str] = &[$(stringify!($honest)),*];
@@ -235,7 +291,10 @@ make_cases!(
     make_file_read_by_shell_narrows_the_run,
     make_vpath_finds_a_new_script_before_the_sealed_one,
     make_vpath_directive_in_a_listed_makefile_finds_another_script,
-    make_file_named_after_the_goal_makes_it_up_to_date;
+    make_file_named_after_the_goal_makes_it_up_to_date,
+    make_optional_local_include_replaces_the_shell_flags,
+    make_optional_local_include_sets_the_shell_only_outside_a_dry_run,
+    make_optional_local_include_exports_a_python_startup_patch;
     honest:
     make_new_target_with_its_own_variable,
     make_comments_blank_lines_and_rules_reordered,
@@ -247,7 +306,7 @@ make_cases!(
 #[test]
 fn every_make_case_runs() {
     let names = |list: &[&'static str]| list.iter().copied().collect::<std::collections::BTreeSet<_>>();
-    let moves: Vec<&str> = MOVES.iter().map(|m| m.name).collect();
+    let moves: Vec<&str> = MOVES.iter().chain(LOCAL_INCLUDE_MOVES).map(|m| m.name).collect();
     let honest: Vec<&str> = HONEST.iter().map(|h| h.name).collect();
     assert_eq!(names(&moves), names(MOVE_TESTS));
     assert_eq!(names(&honest), names(HONEST_TESTS));

@@ -146,16 +146,55 @@ fn phpunit_weakened_test_is_rejected() {
 fn phpunit_narrowed_run_is_rejected() {
     caught(
         "phpunit_narrowed_run",
-        |p| {
-            edit(
-                p,
-                "phpunit.xml",
-                "  <testsuites>",
-                "  <groups><include><group>fast</group></include></groups>\n  <testsuites>",
-            )
-        },
+        |p| narrow(p, "phpunit.xml"),
         Some("phpunit's report names no test"),
         "phpunit.xml",
+    );
+}
+
+/// The configuration as PHPUnit resolves it is sealed by content, whatever its name (`phpunit.xml` renamed
+/// `phpunit.xml.dist` is honest, `fresh_moves_2`): renamed and narrowed, it is named by the file PHPUnit reads.
+#[test]
+fn phpunit_configuration_renamed_to_its_dist_name_and_narrowed_is_rejected() {
+    caught(
+        "phpunit_configuration_renamed_to_its_dist_name_and_narrowed",
+        |p| {
+            rename(p, "phpunit.xml", "phpunit.xml.dist");
+            narrow(p, "phpunit.xml.dist");
+        },
+        Some("phpunit's report names no test"),
+        "`phpunit.xml.dist`: `the first of phpunit.xml, phpunit.dist.xml, phpunit.xml.dist` changed",
+    );
+}
+
+/// PHPUnit 9 reads `phpunit.xml.dist` where PHPUnit 10 reads `phpunit.dist.xml` first: the unchanged content
+/// under the name only the newer one reads, and the narrowed run under the name the installed one reads.
+#[test]
+fn phpunit_configuration_kept_under_a_name_only_a_newer_phpunit_reads_is_rejected() {
+    caught(
+        "phpunit_configuration_kept_under_a_name_only_a_newer_phpunit_reads",
+        |p| {
+            rename(p, "phpunit.xml", "phpunit.xml.dist");
+            p.write("phpunit.dist.xml", p.read("phpunit.xml.dist"));
+            narrow(p, "phpunit.xml.dist");
+        },
+        Some("phpunit's report names no test"),
+        "`phpunit.xml.dist`: `the first of phpunit.xml, phpunit.xml.dist` changed",
+    );
+}
+
+/// Renames a project file.
+fn rename(p: &Project, from: &str, to: &str) {
+    std::fs::rename(p.path(from), p.path(to)).expect("rename the configuration");
+}
+
+/// Narrows the run `config` configures to a group no test is in.
+fn narrow(p: &Project, config: &str) {
+    edit(
+        p,
+        config,
+        "  <testsuites>",
+        "  <groups><include><group>fast</group></include></groups>\n  <testsuites>",
     );
 }
 

@@ -355,20 +355,30 @@ fn ruby_runners_seal_their_option_files_and_the_rakefile() {
     );
 }
 
-/// How PHPUnit's configuration files are sealed: whole but for the root's display attributes.
-fn phpunit_scope() -> Scope {
-    match plan("phpunit", project(&[]).path())
+/// The scope of PHPUnit's configuration as it resolves it (`ecosystem/php/closure.rs`): each file it finds is
+/// read whole but for its root's display attributes.
+fn resolved() -> Scope {
+    let order = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let each = match plan("phpunit", project(&[]).path())
         .targets
         .first()
         .map(|t| t.scope.clone())
     {
-        Some(scope @ Scope::XmlRootBut { .. }) => scope,
+        Some(Scope::FirstOf { each, .. }) => each,
         other => panic!("phpunit.xml sealed as {other:?}"),
+    };
+    assert!(matches!(*each, Scope::XmlRootBut { .. }), "{each:?}");
+    Scope::FirstOf {
+        orders: vec![
+            order(&["phpunit.xml", "phpunit.xml.dist"]),
+            order(&["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"]),
+        ],
+        each,
     }
 }
 
 #[test]
-fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
+fn phpunit_seals_the_configuration_it_resolves_in_the_directory_it_runs_in() {
     let dir = project(&[("phpunit.xml.dist", "<phpunit/>"), ("ci/phpunit.xml", "<phpunit/>")]);
     for command in [
         "phpunit",
@@ -378,9 +388,9 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
         "XDEBUG_MODE=off ./vendor/bin/phpunit",
     ] {
         let plan = plan(command, dir.path());
-        for name in ["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"] {
-            assert_eq!(scope_of(&plan, name), Some(&phpunit_scope()), "{command}: {name}");
-        }
+        // One entry, under the name PHPUnit reads at setup.
+        assert_eq!(scope_of(&plan, "phpunit.xml.dist"), Some(&resolved()), "{command}");
+        assert_eq!(scope_of(&plan, "phpunit.xml"), None, "{command}");
         assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Php]), "{command}");
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
     }
@@ -392,8 +402,7 @@ fn phpunit_seals_every_configuration_candidate_in_the_directory_it_runs_in() {
         "a named file replaces the search"
     );
     let in_dir = plan("phpunit --configuration ci", dir.path());
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&phpunit_scope()));
-    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml.dist"), Some(&phpunit_scope()));
+    assert_eq!(scope_of(&in_dir, "ci/phpunit.xml"), Some(&resolved()));
     let none = plan("phpunit --no-configuration tests", dir.path());
     assert_eq!(scope_of(&none, "phpunit.xml.dist"), None);
     assert!(none.runners.contains(&Runner::Phpunit));
@@ -420,7 +429,8 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
             "{command}"
         );
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
-        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&phpunit_scope()), "{command}");
+        // None exists: sealed as absent under the first name.
+        assert_eq!(scope_of(&plan, "phpunit.xml"), Some(&resolved()), "{command}");
     }
     let elsewhere = project(&[("app/composer.json", r#"{"scripts":{"test":"phpunit"}}"#)]);
     let plan = plan("composer -d app test", elsewhere.path());
@@ -428,7 +438,7 @@ fn composer_test_seals_its_script_and_follows_it_to_phpunit() {
         json_keys(scope_of(&plan, "app/composer.json")),
         vec!["scripts.test".to_string()]
     );
-    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&phpunit_scope()));
+    assert_eq!(scope_of(&plan, "app/phpunit.xml"), Some(&resolved()));
 }
 
 /// Maven with a goal that runs Surefire seals every `pom.xml` by its test side and Maven's option files whole;

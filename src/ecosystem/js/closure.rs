@@ -64,7 +64,14 @@ impl Deriver<'_> {
         let row = runner.row();
         let names = row.config.file_names();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let key = row.config.package_key.map(|key| (key, row.config.package_free));
+        let free = row.config.package_free.iter().map(|option| vec![option.to_string()]);
+        let defaults = row.config.package_defaults.iter().map(|(option, value)| {
+            vec![
+                option.to_string(),
+                format!("{}{value}", crate::closure::parts::IF_EQUAL),
+            ]
+        });
+        let key = row.config.package_key.map(|key| (key, free.chain(defaults).collect()));
         self.js_files(cwd, row.name, &names, key);
     }
 
@@ -90,22 +97,23 @@ impl Deriver<'_> {
             .flat_map(|stem| crate::runner::JS_EXTS.iter().map(move |ext| format!("{stem}.{ext}")))
             .collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.js_files(cwd, tool, &names, key.map(|key| (key, &[][..])));
+        self.js_files(cwd, tool, &names, key.map(|key| (key, Vec::new())));
     }
 
-    /// The tool's configuration files at `cwd`, and its `package.json` key but for that key's free options. A
+    /// The tool's configuration files at `cwd`, and its `package.json` key but for that key's free options (key
+    /// paths under it; one ending in `parts::IF_EQUAL` is free while it has the runner's default value). A
     /// configuration file in JSON holds what the key would (`.mocharc.json` and `package.json`'s `mocha` are one
     /// reading to mocha), so it is sealed key by key with the same options free: one with only those is as if
     /// absent. A file of code or YAML is sealed whole.
-    pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<(&str, &[&str])>) {
+    pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<(&str, Vec<Vec<String>>)>) {
         self.plan.ecosystems.insert(Lang::JavaScript);
         let why = Why::Configures(tool.to_string());
         for name in names {
-            match key {
+            match &key {
                 Some((_, free)) if !free.is_empty() && name.ends_with(".json") => self.add(
                     cwd.join(name),
                     crate::closure::Scope::JsonBut {
-                        free: free.iter().map(|option| vec![(*option).to_string()]).collect(),
+                        free: free.clone(),
                         paths: vec![Vec::new()],
                     },
                     why.clone(),
@@ -120,8 +128,8 @@ impl Deriver<'_> {
             } else {
                 crate::closure::Scope::JsonBut {
                     free: free
-                        .iter()
-                        .map(|option| vec![key.to_string(), (*option).to_string()])
+                        .into_iter()
+                        .map(|option| std::iter::once(key.to_string()).chain(option).collect())
                         .collect(),
                     paths: vec![path],
                 }
@@ -175,7 +183,7 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
             d.babel(cmd.cwd, "ava");
         }
         "playwright" => d.js(cmd.cwd, "playwright", &["playwright.config"], None),
-        "tap" => d.js_files(cmd.cwd, "tap", &[".taprc"], Some(("tap", &[]))),
+        "tap" => d.js_files(cmd.cwd, "tap", &[".taprc"], Some(("tap", Vec::new()))),
         _ => return false,
     }
     true

@@ -28,12 +28,18 @@
 //! setup the code is the user's, as in the baseline run itself. Its output is read line by line in full (the
 //! verify runner's line seam), its log kept in the room only until it is read.
 //!
-//! **What it does not see.** A makefile can tell a dry run (`n` in `MAKEFLAGS`) and show it another plan; the
-//! conditional that would do so is a directive of a sealed makefile, which the textual seal names. Variables
-//! exported to the recipes' environment are not in make's database dump; the textual seal names exported and
-//! overriding assignments. A reached file target whose recipe runs the tests (`results.txt: ; pytest > $@`) is
+//! **What the dry run cannot show, the plan reads from the makefiles** (`plan/unseen.rs`): a makefile can tell
+//! a dry run (`n` in `MAKEFLAGS`) and show it another plan, and make's database does not say which variables it
+//! exports to the recipes. So the plan also keeps, from every makefile make lists as read (`MAKEFILE_LIST`, read
+//! where the dry run ran), the lines that export or can read how make was called, and the value of every
+//! variable the makefiles set in the recipes' environment. With those, the plan judges a plain `make` call
+//! alone: where it is recorded, setup leaves the makefiles out of the textual seal
+//! (`Closure::leave_makefiles_to`), so a new `-include local.mk` setting a variable no recipe uses completes.
+//!
+//! **What it does not see.** A reached file target whose recipe runs the tests (`results.txt: ; pytest > $@`) is
 //! compared as a build step, i.e. not. Only a verify command that is one plain `make` (or `gmake`) call is
-//! resolved; anything else (`cd sub && make`, a script calling make) keeps the textual seal alone.
+//! resolved; anything else (`cd sub && make`, a script calling make), or a plain call whose goals make could not
+//! resolve at setup, keeps the textual seal (`makefile.rs`, `closure.rs`) alone.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -43,6 +49,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{MovedPart, PartChange, Why};
 use crate::verify::VerifyRequest;
+
+#[path = "plan/accept.rs"]
+mod accept;
+#[path = "plan/unseen.rs"]
+mod unseen;
 
 /// Special targets that change how every recipe runs, whichever target it belongs to.
 const SPECIAL: &[&str] = &[".ONESHELL", ".IGNORE", ".POSIX", ".EXPORT_ALL_VARIABLES"];
@@ -54,6 +65,11 @@ const DRY_RUN_LIMIT: Duration = Duration::from_secs(60);
 const MAX_LINES: usize = 200_000;
 /// Label of the part that holds make's own variables and the special targets.
 const HOW_RECIPES_RUN: &str = "how make runs every recipe";
+/// Label of a makefile make reads now and did not at the baseline, named beside a moved part.
+const NOW_READ: &str = "a makefile make now reads";
+/// Label of the makefiles' text when it could not be read where the dry run ran: no plan is recorded without
+/// them, and at a promise the part is named, so it is never judged without them.
+const UNREAD: &str = "(the makefiles make read could not be read)";
 
 /// What make resolved for the verify command's goals: label → what that part holds (see the module doc).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,13 +85,30 @@ pub struct MakePlan {
     /// afresh, where its run stands, instead of comparing with this one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) retake: bool,
+    /// The makefiles make read (`MAKEFILE_LIST`), relative to where it ran.
+    #[serde(default)]
+    pub(crate) makefiles: Vec<String>,
+    /// What the dry run cannot show (see `plan/unseen.rs`): label → text, its makefile in `from`. `None` in a
+    /// plan recorded before these were kept, which is then compared without them (its loop kept the textual seal).
+    #[serde(default)]
+    pub(crate) unseen: Option<BTreeMap<String, String>>,
+    /// The makefiles a rejection named, which the user may accept by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) named: Vec<String>,
+    /// The makefiles as the user accepted them (`loopgate allow`, see `plan/accept.rs`): name → digest.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) accepted: BTreeMap<String, String>,
 }
 
 impl MakePlan {
     /// Whether accepting the path `accepted` (project-relative) accepts a change to this plan: it names one
     /// of the makefiles a compared recipe comes from.
     pub(crate) fn comes_from(&self, accepted: &str) -> bool {
-        self.from.values().any(|makefile| makefile == accepted)
+        self.from
+            .values()
+            .chain(&self.makefiles)
+            .chain(&self.named)
+            .any(|makefile| makefile == accepted)
     }
 }
 
@@ -96,37 +129,41 @@ fn make_arguments(command: &str) -> Option<Vec<&str>> {
 /// command; `None` when the verify command is not one plain make call or make could not say (it is not
 /// installed, or the makefiles do not parse): then only the textual seal holds.
 pub(crate) fn record(request: &VerifyRequest) -> Option<MakePlan> {
-    resolve(request).and_then(|(plan, resolved)| resolved.then_some(plan))
+    resolve(request).and_then(|(plan, resolved, _)| {
+        let read = plan.unseen.as_ref().is_some_and(|kept| !kept.contains_key(UNREAD));
+        (resolved && read).then_some(plan)
+    })
 }
 
 /// At a promise: what moved in what make will run since `sealed` was recorded, asked where and as `request`
 /// runs the verify command. A plan that no longer resolves differs from the baseline's; a dry run that cannot
 /// start at all (make gone from the room) names nothing, and the run itself fails.
 pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Vec<MovedPart> {
-    resolve(request).map_or_else(Vec::new, |(now, _)| moved(sealed, &now))
+    resolve(request).map_or_else(Vec::new, |(now, _, _)| moved(sealed, &now))
 }
 
-/// Runs `make -n -p --trace` in `request`'s place; the plan read from it, and whether make resolved the goals.
-fn resolve(request: &VerifyRequest) -> Option<(MakePlan, bool)> {
+/// At the first promise after the user accepted a change to the makefiles: the plan taken afresh where and as
+/// `request` runs, if the makefiles make reads are as the user accepted them; else what differs (see
+/// `plan/accept.rs`). A dry run that cannot start names nothing, as in [`check`], and keeps the sealed plan.
+pub(crate) fn retake(sealed: &MakePlan, request: &VerifyRequest) -> Result<MakePlan, Vec<MovedPart>> {
+    match resolve(request) {
+        Some((now, resolved, texts)) => accept::retaken(sealed, now, resolved, &texts),
+        None => Ok(sealed.clone()),
+    }
+}
+
+/// Runs `make -n -p --trace` in `request`'s place; the plan read from it, whether make resolved the goals, and
+/// the text of each makefile it read.
+fn resolve(request: &VerifyRequest) -> Option<(MakePlan, bool, BTreeMap<String, String>)> {
     let args = make_arguments(request.command)?;
     let program = request.command.split_whitespace().next()?;
     let dry = format!("{program} -n -p --trace {} 2>/dev/null", args.join(" "));
-    let log_path = request.log_path.with_extension("make-plan.log");
-    let dry_request = VerifyRequest {
-        command: &dry,
-        timeout: request.timeout.min(DRY_RUN_LIMIT),
-        log_path: &log_path,
-        prefix: &[],
-        ..request.clone()
-    };
     let mut lines: Vec<String> = Vec::new();
-    let outcome = crate::verify::run_with_lines(&dry_request, &mut |line| {
+    let outcome = run_beside(request, &dry, "make-plan.log", &mut |line| {
         if lines.len() < MAX_LINES {
             lines.push(String::from_utf8_lossy(line).into_owned());
         }
-    });
-    let _ = std::fs::remove_file(&log_path);
-    let outcome = outcome.ok()?;
+    })?;
     if matches!(outcome.exit_code, Some(126 | 127)) && lines.is_empty() {
         return None;
     }
@@ -136,15 +173,105 @@ fn resolve(request: &VerifyRequest) -> Option<(MakePlan, bool)> {
         .filter(|a| !a.starts_with('-') && !a.contains('='))
         .collect();
     let resolved = outcome.passed();
-    let plan = MakePlan {
-        call: request.command.to_string(),
-        ..plan_of(&lines, &goals, resolved)
+    let environment: std::collections::BTreeSet<String> = match request.env {
+        Some(env) => env.iter().map(|(k, _)| k.to_string_lossy().into_owned()).collect(),
+        None => std::env::vars_os()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect(),
     };
-    Some((plan, resolved))
+    let mut plan = MakePlan {
+        call: request.command.to_string(),
+        ..plan_of(&lines, &goals, resolved, &|name| environment.contains(name))
+    };
+    let texts = read_makefiles(request, &plan.makefiles, &curdir(&lines));
+    plan.keep_unseen_lines(&texts);
+    Some((plan, resolved, texts))
 }
 
-/// The plan in the dry run's output `lines` for `goals` (make's default goal when none is named).
-fn plan_of(lines: &[String], goals: &[&str], resolved: bool) -> MakePlan {
+/// Make's working directory in the dry run's database (`CURDIR`), where the makefiles it lists are.
+fn curdir(lines: &[String]) -> String {
+    let (_, database) = split_database(lines);
+    Database::read(database)
+        .variable("CURDIR")
+        .unwrap_or_else(|| ".".into())
+}
+
+/// The text of each of `makefiles` (relative to `dir`), read where and as `request` runs: the dry run's room
+/// may be a mount namespace, and a makefile make remade exists only there. When they cannot be read, the
+/// text of one [`UNREAD`] file.
+fn read_makefiles(request: &VerifyRequest, makefiles: &[String], dir: &str) -> BTreeMap<String, String> {
+    if makefiles.is_empty() {
+        return BTreeMap::new();
+    }
+    // Each file's text follows a line no makefile can know in advance, so none can fake where the next begins.
+    let marker = format!(
+        "#loopgate-makefile-{:x}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let names: Vec<String> = makefiles.iter().map(|f| quote(f)).collect();
+    let command = format!(
+        "cd {} || exit 1; for f in {}; do printf '%s %s\\n' '{marker}' \"$f\"; cat -- \"$f\" 2>/dev/null; echo; done",
+        quote(dir),
+        names.join(" ")
+    );
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    let mut read = 0;
+    let outcome = run_beside(request, &command, "make-files.log", &mut |line| {
+        let line = String::from_utf8_lossy(line);
+        let line = line.trim_end_matches(['\n', '\r']);
+        if let Some(name) = line.strip_prefix(&marker).and_then(|rest| rest.strip_prefix(' ')) {
+            current = Some(name.to_string());
+            texts.entry(name.to_string()).or_default();
+        } else if let Some(name) = &current
+            && read < MAX_LINES
+        {
+            read += 1;
+            let text = texts.entry(name.clone()).or_default();
+            text.push_str(line);
+            text.push('\n');
+        }
+    });
+    if !outcome.is_some_and(|o| o.passed()) {
+        return BTreeMap::from([(UNREAD.to_string(), String::new())]);
+    }
+    texts
+}
+
+/// Runs one of the plan's own commands where and as `request` runs the verify command, untraced, within the dry
+/// run's limit, each line of its output to `on_line`; its log (beside the verify's, with `extension`) is removed
+/// once read. `None` when it could not run.
+fn run_beside(
+    request: &VerifyRequest,
+    command: &str,
+    extension: &str,
+    on_line: &mut (dyn FnMut(&[u8]) + Send),
+) -> Option<crate::verify::VerifyOutcome> {
+    let log_path = request.log_path.with_extension(extension);
+    let beside = VerifyRequest {
+        command,
+        timeout: request.timeout.min(DRY_RUN_LIMIT),
+        log_path: &log_path,
+        prefix: &[],
+        ..request.clone()
+    };
+    let outcome = crate::verify::run_with_lines(&beside, on_line);
+    let _ = std::fs::remove_file(&log_path);
+    outcome.ok()
+}
+
+/// `word` quoted for `sh`.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// The plan in the dry run's output `lines` for `goals` (make's default goal when none is named);
+/// `in_environment` says whether a name is in the run's environment. The makefiles' own lines are added by
+/// [`MakePlan::keep_unseen_lines`].
+fn plan_of(lines: &[String], goals: &[&str], resolved: bool, in_environment: &dyn Fn(&str) -> bool) -> MakePlan {
     let (trace, database) = split_database(lines);
     let db = Database::read(database);
     let mut goals: Vec<String> = goals.iter().map(|g| g.to_string()).collect();
@@ -198,11 +325,58 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool) -> MakePlan {
         how.push_str("(make could not resolve the goals)\n");
     }
     parts.insert(HOW_RECIPES_RUN.to_string(), how);
+    let mut kept = BTreeMap::new();
+    let export_all = db.has_target(".EXPORT_ALL_VARIABLES");
+    for (label, text, file) in unseen::environment(db.origins(), in_environment, export_all) {
+        kept.insert(label.clone(), text);
+        from.insert(label, file);
+    }
+    let makefiles = db
+        .variable("MAKEFILE_LIST")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
     MakePlan {
         call: String::new(),
         parts,
         from,
         retake: false,
+        makefiles,
+        unseen: Some(kept),
+        ..MakePlan::default()
+    }
+}
+
+impl super::Closure {
+    /// Leaves the makefiles of a plain `make` call to its recorded plan: the makefile's text seal, the names make
+    /// would read before it (sealed as absent) and its includes, all derived for the make call
+    /// (`ecosystem/make/closure.rs`), are dropped; what its recipes run (a script, its runner's configuration)
+    /// stays. The plan sees what they guarded, and more (see the module doc); keeping them beside it would name
+    /// a new `-include local.mk` that changes nothing make runs. A makefile another reading seals whole stays.
+    pub(crate) fn leave_makefiles_to(&mut self, _plan: &MakePlan) {
+        let make: Vec<Why> = self
+            .files
+            .iter()
+            .filter(|f| matches!(f.scope, super::Scope::Make(_)))
+            .map(|f| f.why.clone())
+            .collect();
+        self.files.retain(|f| !make.contains(&f.why));
+        self.watches.retain(|w| !make.contains(&w.why));
+    }
+}
+
+impl MakePlan {
+    /// Keeps the lines of the makefiles make read (`texts`: name → text) that the dry run cannot judge.
+    fn keep_unseen_lines(&mut self, texts: &BTreeMap<String, String>) {
+        let kept = self.unseen.get_or_insert_with(BTreeMap::new);
+        if texts.contains_key(UNREAD) {
+            kept.insert(UNREAD.to_string(), String::new());
+        }
+        for (label, text, file) in unseen::makefile_parts(texts) {
+            kept.insert(label.clone(), text);
+            self.from.insert(label, file);
+        }
     }
 }
 
@@ -248,12 +422,16 @@ fn traced_target(line: &str) -> Option<(String, String)> {
 /// Make's database as `-p` prints it: its variables, and an entry per target (blank-line separated).
 struct Database<'a> {
     variables: BTreeMap<&'a str, &'a str>,
+    /// The comment make prints above each variable: where it comes from (`# makefile (from 'Makefile', line 1)`).
+    origins: BTreeMap<&'a str, &'a str>,
     entries: Vec<(&'a str, Vec<&'a str>)>,
 }
 
 impl<'a> Database<'a> {
     fn read(lines: &'a [String]) -> Self {
         let mut variables = BTreeMap::new();
+        let mut origins = BTreeMap::new();
+        let mut comment = "";
         let mut entries: Vec<(&str, Vec<&str>)> = Vec::new();
         let mut in_files = false;
         let mut not_a_target = false;
@@ -271,7 +449,9 @@ impl<'a> Database<'a> {
             if !in_files {
                 if let Some((name, value)) = variable_line(line) {
                     variables.insert(name, value);
+                    origins.insert(name, comment);
                 }
+                comment = if line.starts_with('#') { line } else { "" };
                 continue;
             }
             if line == "# Not a target:" {
@@ -300,11 +480,22 @@ impl<'a> Database<'a> {
                 current = entries.iter().position(|(n, _)| *n == name);
             }
         }
-        Database { variables, entries }
+        Database {
+            variables,
+            origins,
+            entries,
+        }
     }
 
     fn variable(&self, name: &str) -> Option<String> {
         self.variables.get(name).map(|v| v.to_string())
+    }
+
+    /// Each variable with its value and the comment make printed above it.
+    fn origins(&self) -> impl Iterator<Item = (&'a str, &'a str, &'a str)> + '_ {
+        self.variables
+            .iter()
+            .map(|(name, value)| (*name, *value, self.origins.get(name).copied().unwrap_or_default()))
     }
 
     fn has_target(&self, name: &str) -> bool {
@@ -380,33 +571,66 @@ fn is_target_variable(line: &str) -> bool {
     })
 }
 
-/// The parts of `now` that differ from `sealed`, as moved parts of the makefile each comes from.
+/// The parts of `now` that differ from `sealed`, as moved parts of the makefile each comes from; where any
+/// moved, each makefile make now reads that it did not read at the baseline is named too (the likely place of
+/// the change: a new `GNUmakefile`, a new included file).
 pub(crate) fn moved(sealed: &MakePlan, now: &MakePlan) -> Vec<MovedPart> {
     let why = Why::Configures(sealed.call.clone());
-    let labels: std::collections::BTreeSet<&String> = sealed.parts.keys().chain(now.parts.keys()).collect();
-    labels
-        .into_iter()
-        .filter_map(|label| {
-            let change = match (sealed.parts.get(label), now.parts.get(label)) {
-                (Some(a), Some(b)) if a == b => return None,
-                (Some(_), Some(_)) => PartChange::Changed,
-                (None, _) => PartChange::Added,
-                (_, None) => PartChange::Removed,
-            };
-            let path = now
-                .from
-                .get(label)
-                .or_else(|| sealed.from.get(label))
-                .cloned()
-                .unwrap_or_else(|| "Makefile".to_string());
-            Some(MovedPart {
-                path,
-                part: format!("{label} as make resolves it"),
-                change,
-                why: why.clone(),
-            })
+    let part = |label: &str, change: PartChange| {
+        let path = now
+            .from
+            .get(label)
+            .or_else(|| sealed.from.get(label))
+            .cloned()
+            .unwrap_or_else(|| "Makefile".to_string());
+        MovedPart {
+            path,
+            part: label.to_string(),
+            change,
+            why: why.clone(),
+        }
+    };
+    let mut moved: Vec<MovedPart> = differences(&sealed.parts, &now.parts)
+        .map(|(label, change)| MovedPart {
+            part: format!("{label} as make resolves it"),
+            ..part(label, change)
         })
-        .collect()
+        .collect();
+    // A plan recorded before the unseen parts were kept has none to compare.
+    if let (Some(was), Some(is)) = (&sealed.unseen, &now.unseen) {
+        moved.extend(differences(was, is).map(|(label, change)| MovedPart {
+            // `local.mk: its exports …` is named as the part `its exports …` of `local.mk`.
+            part: label.split_once(": ").map_or(label, |(_, part)| part).to_string(),
+            ..part(label, change)
+        }));
+    }
+    if !moved.is_empty() {
+        let new = now.makefiles.iter().filter(|m| !sealed.makefiles.contains(m));
+        moved.extend(new.map(|makefile| MovedPart {
+            path: makefile.clone(),
+            part: NOW_READ.to_string(),
+            change: PartChange::Added,
+            why: why.clone(),
+        }));
+    }
+    moved
+}
+
+/// The labels whose text differs between `was` and `is`, and how.
+fn differences<'a>(
+    was: &'a BTreeMap<String, String>,
+    is: &'a BTreeMap<String, String>,
+) -> impl Iterator<Item = (&'a str, PartChange)> {
+    let labels: std::collections::BTreeSet<&String> = was.keys().chain(is.keys()).collect();
+    labels.into_iter().filter_map(|label| {
+        let change = match (was.get(label), is.get(label)) {
+            (Some(a), Some(b)) if a == b => return None,
+            (Some(_), Some(_)) => PartChange::Changed,
+            (None, _) => PartChange::Added,
+            (_, None) => PartChange::Removed,
+        };
+        Some((label.as_str(), change))
+    })
 }
 
 #[cfg(test)]

@@ -2,10 +2,14 @@
 //!
 //! PHPUnit reads one configuration file: the one `--configuration FILE` / `-c FILE` names (a directory: the
 //! file its search finds there), none with `--no-configuration`, else the first of `phpunit.xml`,
-//! `phpunit.dist.xml`, `phpunit.xml.dist` in the directory it runs in (it does not search upward). Every
-//! candidate is sealed — an existing one whole but for what only changes what PHPUnit prints (`colors`, the
-//! details it displays: [`FREE_ATTRIBUTES`]), the others as absent, since a `phpunit.xml` created beside a
-//! `phpunit.xml.dist` replaces it. Whole, because what it holds is the test side nearly key by key: the test
+//! `phpunit.dist.xml`, `phpunit.xml.dist` in the directory it runs in (PHPUnit 10 and later; PHPUnit 9 reads
+//! `phpunit.xml`, else `phpunit.xml.dist`), and it does not search upward. What is sealed is the configuration
+//! it *resolves*, by content under whichever name it reads ([`SEARCH`], `Scope::FirstOf`): the same content
+//! renamed to the name read next (`phpunit.xml` → `phpunit.xml.dist`) moves nothing, while another content, a
+//! new file read before the sealed one (a `phpunit.xml` created beside a `phpunit.xml.dist`), or a file only one
+//! version's search reads now (a `phpunit.dist.xml` PHPUnit 9 ignores) is named. Each file found is read whole
+//! but for what only changes what PHPUnit prints (`colors`, the details it displays: [`FREE_ATTRIBUTES`]).
+//! Whole, because what it holds is the test side nearly key by key: the test
 //! suites and their directories and suffixes, the bootstrap, the groups run and excluded, `failOnRisky`,
 //! `failOnWarning`, `stopOn…`, the extensions and listeners, the `<php>` settings the tests run under. (Its
 //! coverage and logging sections are the exceptions; an agent rarely needs them.) The bootstrap it names is not
@@ -25,6 +29,14 @@ use std::path::Path;
 use super::Scope;
 
 use super::{Deriver, Lang, Runner, Simple, Why};
+
+/// The configuration files PHPUnit searches a directory for, in order, by version: 9 reads `phpunit.xml`, then
+/// `phpunit.xml.dist` (`TextUI/Command.php`, `configurationFileInDirectory`); 10 and later read
+/// `phpunit.dist.xml` between them. Every name is one of the runner row's configuration files.
+const SEARCH: &[&[&str]] = &[
+    &["phpunit.xml", "phpunit.xml.dist"],
+    &["phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"],
+];
 
 /// PHPUnit options whose value is the next word.
 const VALUE_OPTIONS: &[&str] = &[
@@ -101,14 +113,20 @@ impl Deriver<'_> {
             Some(named) => cwd.join(named),
             None => cwd.to_path_buf(),
         };
-        for name in Runner::Phpunit.row().config.files {
-            let free = FREE_ATTRIBUTES.iter().map(|name| (*name).to_string()).collect();
-            let scope = Scope::XmlRootBut {
-                root: "phpunit".into(),
-                free,
-            };
-            self.add(dir.join(name), scope, why.clone());
-        }
+        let orders: Vec<Vec<String>> = SEARCH
+            .iter()
+            .map(|order| order.iter().map(|name| name.to_string()).collect())
+            .collect();
+        // Sealed under the name PHPUnit reads at setup (the first of the newest order without one).
+        let read = orders
+            .last()
+            .and_then(|newest| super::super::parts::first_of_now(&self.root.join(&dir), newest));
+        let name = read.unwrap_or_else(|| SEARCH[SEARCH.len() - 1][0].to_string());
+        let each = Box::new(Scope::XmlRootBut {
+            root: "phpunit".into(),
+            free: FREE_ATTRIBUTES.iter().map(|name| (*name).to_string()).collect(),
+        });
+        self.add(dir.join(name), Scope::FirstOf { orders, each }, why);
     }
 
     /// `php [OPTIONS] SCRIPT ARGS…`: PHPUnit where the script is its command (`php vendor/bin/phpunit`).

@@ -15,6 +15,7 @@ const PYTEST_CONFIG: Config = Config {
     ],
     package_key: None,
     package_free: &[],
+    package_defaults: &[],
     every_dir: &["conftest.py"],
 };
 

@@ -23,7 +23,19 @@ fn plan(files: &[(&str, &str)], goals: &[&str]) -> MakePlan {
         .lines()
         .map(str::to_string)
         .collect();
-    plan_of(&lines, goals, out.status.success())
+    let mut plan = plan_of(&lines, goals, out.status.success(), &|name| name == "HOME");
+    let texts = plan
+        .makefiles
+        .iter()
+        .map(|m| {
+            (
+                m.clone(),
+                std::fs::read_to_string(dir.path().join(m)).unwrap_or_default(),
+            )
+        })
+        .collect();
+    plan.keep_unseen_lines(&texts);
+    plan
 }
 
 const MAKEFILE: &str = "PYTHON ?= python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
@@ -176,9 +188,120 @@ fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
         .map(|l| l.to_string())
         .collect()
     };
-    let a = plan_of(&db("-j2 --jobserver-auth=3,4"), &["test"], true);
-    let b = plan_of(&db("-j2 --jobserver-auth=5,6"), &["test"], true);
+    let a = plan_of(&db("-j2 --jobserver-auth=3,4"), &["test"], true, &|_| false);
+    let b = plan_of(&db("-j2 --jobserver-auth=5,6"), &["test"], true, &|_| false);
     assert_eq!(a, b);
-    let ignoring = plan_of(&db("-i -j2 --jobserver-auth=5,6"), &["test"], true);
+    let ignoring = plan_of(&db("-i -j2 --jobserver-auth=5,6"), &["test"], true, &|_| false);
     assert_ne!(a, ignoring);
+}
+
+/// Where each moved part of `after` is said to be: `(path, part)`.
+fn moved_places(before: &[(&str, &str)], after: &[(&str, &str)]) -> Vec<(String, String)> {
+    let (a, b) = (plan(before, &["test"]), plan(after, &["test"]));
+    moved(&a, &b).into_iter().map(|m| (m.path, m.part)).collect()
+}
+
+/// The Makefile with `-include local.mk` first.
+const INCLUDING: &str = "-include local.mk\nPYTHON ?= python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
+
+#[test]
+fn a_new_include_setting_what_no_recipe_uses_changes_nothing() {
+    let base = with(&[], MAKEFILE);
+    let local = with(&[("local.mk", "PREFIX ?= /usr/local\nDESTDIR =\n")], INCLUDING);
+    assert_eq!(moved_places(&base, &local), Vec::<(String, String)>::new());
+    // The optional include of a file that is not there reads nothing more.
+    assert_eq!(
+        moved_places(&base, &with(&[], INCLUDING)),
+        Vec::<(String, String)>::new()
+    );
+    assert_eq!(plan(&local, &["test"]).makefiles, vec!["Makefile", "local.mk"]);
+}
+
+#[test]
+fn a_new_include_that_changes_a_recipe_is_named_with_the_file() {
+    let base = with(&[], MAKEFILE);
+    let local = with(&[("local.mk", "PYTHON = python3 shim.py\n")], INCLUDING);
+    assert_eq!(
+        moved_places(&base, &local),
+        vec![
+            ("Makefile".to_string(), "unit: as make resolves it".to_string()),
+            ("local.mk".to_string(), NOW_READ.to_string()),
+        ]
+    );
+}
+
+#[test]
+fn what_the_dry_run_cannot_show_is_named_in_the_makefile_it_is_in() {
+    let base = with(&[], MAKEFILE);
+    let lines_of = |file: &str| (file.to_string(), unseen::LINES.to_string());
+    // an export to the recipes' environment, which make's database does not show
+    let export = with(&[("local.mk", "export PYTHONDONTWRITEBYTECODE = 1\n")], INCLUDING);
+    assert_eq!(
+        moved_places(&base, &export),
+        vec![lines_of("local.mk"), ("local.mk".into(), NOW_READ.into())]
+    );
+    // a recipe shown to the dry run and another to the run: the plan alone would not move
+    let tells = "ifeq (,$(findstring n,$(firstword -$(MAKEFLAGS))))\nunit: PYTHON = true\nendif\n";
+    let told = with(&[("local.mk", tells)], INCLUDING);
+    assert_eq!(
+        moved_places(&base, &told),
+        vec![lines_of("local.mk"), ("local.mk".into(), NOW_READ.into())]
+    );
+    // a variable of the environment set again by a makefile, which make exports with the new value
+    let home = Box::leak(format!("HOME = /nowhere\n{MAKEFILE}").into_boxed_str());
+    assert_eq!(
+        moved_places(&base, &with(&[], home)),
+        vec![("Makefile".to_string(), unseen::environment_label("HOME"))]
+    );
+    // in the Makefile itself, a conditional on how make was called
+    let in_makefile = Box::leak(format!("ifneq (,$(MFLAGS))\nX = 1\nendif\n{MAKEFILE}").into_boxed_str());
+    assert_eq!(moved_places(&base, &with(&[], in_makefile)), vec![lines_of("Makefile")]);
+}
+
+#[test]
+fn makefiles_that_cannot_be_read_are_a_part_of_their_own() {
+    let mut plan = plan(&with(&[], MAKEFILE), &["test"]);
+    let before = plan.clone();
+    plan.keep_unseen_lines(&BTreeMap::from([(UNREAD.to_string(), String::new())]));
+    let parts: Vec<String> = moved(&before, &plan).into_iter().map(|m| m.part).collect();
+    assert_eq!(parts, vec![UNREAD.to_string()]);
+}
+
+#[test]
+fn a_plan_recorded_before_the_unseen_parts_compares_without_them() {
+    let base = with(&[], MAKEFILE);
+    let mut old = plan(&base, &["test"]);
+    old.unseen = None;
+    let export = with(&[("local.mk", "export X = 1\n")], INCLUDING);
+    assert!(moved(&old, &plan(&export, &["test"])).is_empty());
+}
+
+#[test]
+fn the_makefiles_are_left_to_the_plan_and_what_the_recipes_run_stays_sealed() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let makefile = "include config.mk\n.PHONY: test\ntest:\n\tsh scripts/check.sh\n";
+    for (path, text) in [
+        ("Makefile", makefile),
+        ("config.mk", "PYTHON ?= python3\n"),
+        ("scripts/check.sh", "python3 -m unittest\n"),
+    ] {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("its folder");
+        std::fs::write(path, text).expect("the file");
+    }
+    let mut closure = super::super::Closure::take("make -s test", dir.path());
+    let paths = |c: &super::super::Closure| c.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
+    for sealed in ["Makefile", "GNUmakefile", "config.mk", "scripts/check.sh"] {
+        assert!(
+            paths(&closure).iter().any(|p| p == sealed),
+            "{sealed}: {:?}",
+            paths(&closure)
+        );
+    }
+    closure.leave_makefiles_to(&MakePlan::default());
+    let left = paths(&closure);
+    assert!(left.iter().any(|p| p == "scripts/check.sh"), "{left:?}");
+    for gone in ["Makefile", "GNUmakefile", "makefile", "config.mk"] {
+        assert!(!left.iter().any(|p| p == gone), "{gone}: {left:?}");
+    }
 }

@@ -1,0 +1,226 @@
+//! What make's dry run cannot show, kept in the plan so that the plan alone can judge a plain `make` call and
+//! the Makefile's text need not be sealed beside it.
+//!
+//! The dry run (`make -n -p --trace`) shows what every compared recipe will run and make's whole database, but
+//! two things can differ between it and the verify's own run without either showing:
+//!
+//! - **the recipes' environment.** Make's database does not say which variables it exports: an `export` line,
+//!   or an assignment to a name that came from the environment (`HOME = /x`, `PYTHONPATH = …`: make exports
+//!   those again with the makefile's value), changes what a recipe's programs see and not a line make prints.
+//!   So every `export` / `unexport` line of every makefile make read is kept, and so is the value of every
+//!   variable a makefile sets whose name is in the run's environment (every one under `.EXPORT_ALL_VARIABLES`);
+//! - **how make was called.** A dry run has `n` in `MAKEFLAGS`, and a makefile that reads it (or reads its
+//!   parent's command line through `$(shell …)`) can show the dry run one plan and the run another. So every line
+//!   of every makefile make read that can read the call is kept: one naming `MAKEFLAGS`, `MFLAGS`, `GNUMAKEFLAGS`,
+//!   `MAKEOVERRIDES`, make's list of command-line variables or of all variables, one running `$(shell …)` (or a
+//!   `!=` assignment), one building text make then reads (`$(eval …)`), and one with a reference whose name is
+//!   itself computed (`$(MAKE$(E)FLAGS)`, `$(value $(X))`), which no list of names could see through.
+//!
+//! Each kept line is a part of the makefile it is in, so a rejection names that file. The makefiles are the ones
+//! make itself lists as read (`MAKEFILE_LIST`), read where the dry run ran: a new `include` of a makefile that
+//! sets only variables no recipe uses (`PREFIX ?= /usr/local`) changes no part, while one that exports a
+//! variable, or tests how make was called, is named. Recipe lines are not read here: a compared target's recipe
+//! as written is in its own part already.
+
+use std::collections::BTreeMap;
+
+use crate::recipes::join_continued;
+
+/// Variables that say how make was called.
+const CALL: &[&str] = &[
+    "MAKEFLAGS",
+    "MFLAGS",
+    "GNUMAKEFLAGS",
+    "MAKEOVERRIDES",
+    "-*-command-variables-*-",
+    ".VARIABLES",
+];
+/// Functions that run a program or read text built at run time.
+const RUNS_OR_BUILDS: &[&str] = &["shell", "eval", "guile"];
+/// Functions whose first argument names a variable.
+const NAMES_A_VARIABLE: &[&str] = &["value", "origin", "flavor", "call"];
+/// Make's own variables, set by make itself and judged elsewhere (`SHELL` and `MAKEFLAGS` in how every recipe
+/// runs) or the same in both runs.
+const MAKES_OWN: &[&str] = &[
+    "MAKEFILE_LIST",
+    "MAKEFLAGS",
+    "CURDIR",
+    "SHELL",
+    ".SHELLFLAGS",
+    "MAKE_RESTARTS",
+    "MAKELEVEL",
+    ".DEFAULT_GOAL",
+];
+
+/// Label of a makefile's lines the dry run cannot judge.
+pub(super) const LINES: &str = "its exports and reads of how make was called";
+
+/// The part label of a variable a makefile sets in the recipes' environment.
+pub(super) fn environment_label(name: &str) -> String {
+    format!("`{name}` in the recipes' environment")
+}
+
+/// The lines of `text` (a makefile) that the dry run cannot judge, joined; empty when there are none.
+pub(super) fn lines(text: &str) -> String {
+    let kept: Vec<String> = join_continued(text)
+        .into_iter()
+        .filter(|line| !line.starts_with('\t'))
+        .map(|line| line.trim().to_string())
+        .filter(|line| !line.is_empty() && !line.starts_with('#') && telling(line))
+        .collect();
+    kept.join("\n")
+}
+
+/// Whether one makefile line (not a recipe line) can change the recipes' environment or read how make was
+/// called (see the module doc).
+fn telling(line: &str) -> bool {
+    let before_value = line.split_once('=').map_or(line, |(head, _)| head);
+    before_value
+        .split_whitespace()
+        .any(|w| w == "export" || w == "unexport")
+        || CALL.iter().any(|name| line.contains(name))
+        || line.contains("!=")
+        || references(line).any(|(name, first_argument)| {
+            RUNS_OR_BUILDS.contains(&name)
+                || name.contains('$')
+                || (NAMES_A_VARIABLE.contains(&name) && first_argument.contains('$'))
+        })
+}
+
+/// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
+fn references(line: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        loop {
+            let at = rest.find('$')?;
+            let after = &rest[at + 1..];
+            if let Some(skipped) = after.strip_prefix('$') {
+                rest = skipped;
+                continue;
+            }
+            rest = after;
+            let close = match after.chars().next() {
+                Some('(') => ')',
+                Some('{') => '}',
+                _ => continue,
+            };
+            let inner = &after[1..];
+            // The name ends at white space, `:` (a substitution reference), `,` or the closing bracket; a `$`
+            // before that makes the name computed.
+            let end = inner
+                .find(|c: char| c.is_whitespace() || c == ':' || c == ',' || c == close)
+                .unwrap_or(inner.len());
+            let (name, tail) = inner.split_at(end);
+            let argument = tail.trim_start().split([',', close]).next().unwrap_or_default();
+            return Some((name, argument));
+        }
+    })
+}
+
+/// What the makefiles set in the recipes' environment: `label → NAME = value` per variable a makefile sets
+/// (origin `makefile` or `override` in make's database) whose name is in the run's environment, or every one
+/// when `export_all`; with the makefile each comes from.
+pub(super) fn environment<'a>(
+    variables: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
+    in_environment: &dyn Fn(&str) -> bool,
+    export_all: bool,
+) -> Vec<(String, String, String)> {
+    variables
+        .filter(|(name, _, _)| !MAKES_OWN.contains(name) && (export_all || in_environment(name)))
+        .filter_map(|(name, value, origin)| {
+            let from = origin
+                .strip_prefix("# makefile")
+                .or_else(|| origin.strip_prefix("# 'override' directive"))?;
+            let file = from
+                .split_once("(from '")
+                .and_then(|(_, rest)| rest.split_once('\''))
+                .map_or("Makefile", |(file, _)| file);
+            Some((environment_label(name), format!("{name} = {value}"), file.to_string()))
+        })
+        .collect()
+}
+
+/// The lines of each makefile in `texts` the dry run cannot judge: `(label, lines, file)` per makefile that has
+/// any.
+pub(super) fn makefile_parts(texts: &BTreeMap<String, String>) -> Vec<(String, String, String)> {
+    texts
+        .iter()
+        .filter_map(|(file, text)| {
+            let kept = lines(text);
+            (!kept.is_empty()).then(|| (format!("{file}: {LINES}"), kept, file.clone()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_that_export_or_read_the_call_are_kept_others_are_not() {
+        for kept in [
+            "export PYTHONPATH = src",
+            "unexport HOME",
+            "override export X := 1",
+            "test: export FLAGS = -q",
+            "ifneq (,$(findstring n,$(MAKEFLAGS)))",
+            "DRY := $(filter n,$(MFLAGS))",
+            "WHO := $(shell ps -o args= $$PPID)",
+            "WHO != cat /proc/$$PPID/cmdline",
+            "$(eval $(subst X,,$$(MAKEXFLAGS)))",
+            "X := $(MAKE$(E)FLAGS)",
+            "Y := $($(NAME))",
+            "Z := ${value ${NAME}}",
+            "W := $(call $(F),1)",
+            "ALL := $(.VARIABLES)",
+        ] {
+            assert_eq!(lines(kept), kept, "{kept}");
+        }
+        for honest in [
+            "PREFIX ?= /usr/local",
+            "SRC := $(wildcard src/*.c)",
+            "OBJ = $(patsubst %.c,%.o,$(SRC))",
+            "OBJ2 = $(SRC:.c=.o)",
+            "-include local.mk",
+            "W := $(call f,$(X))",
+            "V := $(value X)",
+            "# export nothing: a comment",
+            "\texport X=1; make",
+            "EXPORTS = a b",
+        ] {
+            assert_eq!(lines(honest), "", "{honest}");
+        }
+    }
+
+    #[test]
+    fn continued_lines_are_judged_whole() {
+        let kept = lines("X = a \\\n  $(shell id)\nY = b\n");
+        assert!(kept.starts_with("X = a") && kept.ends_with("$(shell id)"), "{kept}");
+    }
+
+    #[test]
+    fn a_makefile_variable_in_the_environment_is_kept_with_its_file() {
+        let vars = [
+            ("HOME", "/x", "# makefile (from 'local.mk', line 2)"),
+            ("PREFIX", "/usr/local", "# makefile (from 'local.mk', line 1)"),
+            ("PATH", "/bin", "# environment"),
+            ("CURDIR", "/p", "# makefile"),
+            ("PYTHONPATH", "src", "# 'override' directive (from 'Makefile', line 1)"),
+        ];
+        let env = |name: &str| ["HOME", "PATH", "PYTHONPATH", "CURDIR"].contains(&name);
+        let kept = environment(vars.iter().copied(), &env, false);
+        assert_eq!(
+            kept,
+            vec![
+                (environment_label("HOME"), "HOME = /x".into(), "local.mk".into()),
+                (
+                    environment_label("PYTHONPATH"),
+                    "PYTHONPATH = src".into(),
+                    "Makefile".into()
+                ),
+            ]
+        );
+        let all = environment(vars.iter().copied(), &env, true);
+        assert_eq!(all.len(), 3, "{all:?}");
+    }
+}
