@@ -313,12 +313,17 @@ impl Store {
     pub fn copy_companions(&self, from: &Project, to: &Project) -> Result<(), SealError> {
         let (old, new) = (json_path(&from.root), json_path(&to.root));
         for companion in COMPANIONS {
-            self.copy_json(
-                &self.companion_path(from, companion),
-                &self.companion_path(to, companion),
-                &old,
-                &new,
-            )?;
+            let source = self.companion_path(from, companion);
+            let Some(text) = read_replaced(&source, &old, &new)? else {
+                continue;
+            };
+            // The text is the store's own, written by `write_json`, so it is not parsed again: one escaped path
+            // put for another inside JSON strings leaves valid JSON, and the room's stat manifest (10,001 entries
+            // on a 10,000-file repository) took most of a candidate's preparation to parse and print (issue 41).
+            let target = self.companion_path(to, companion);
+            create_private_dir(&self.dir)
+                .and_then(|()| fsutil::write_atomic(&target, text.as_bytes(), 0o600))
+                .map_err(|source| SealError::Write { path: target, source })?;
         }
         Ok(())
     }
@@ -355,15 +360,11 @@ impl Store {
     }
 
     /// Copies the JSON file `source` (if it exists) to `target`, `old` replaced by `new` in its text.
+    /// Parsed on the way: an exported oracle comes from outside the store.
     fn copy_json(&self, source: &Path, target: &Path, old: &str, new: &str) -> Result<(), SealError> {
-        let Some(bytes) = fsutil::read_optional(source).map_err(|e| SealError::Read {
-            path: source.to_path_buf(),
-            source: e,
-        })?
-        else {
+        let Some(text) = read_replaced(source, old, new)? else {
             return Ok(());
         };
-        let text = String::from_utf8_lossy(&bytes).replace(old, new);
         let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| SealError::Corrupt {
             path: source.to_path_buf(),
             problem: e.to_string(),
@@ -455,6 +456,15 @@ pub(crate) fn json_path(path: &Path) -> String {
     quoted.trim_matches('"').to_string()
 }
 
+/// The text of the file `source`, if it exists, with `old` replaced by `new`.
+fn read_replaced(source: &Path, old: &str, new: &str) -> Result<Option<String>, SealError> {
+    let bytes = fsutil::read_optional(source).map_err(|e| SealError::Read {
+        path: source.to_path_buf(),
+        source: e,
+    })?;
+    Ok(bytes.map(|bytes| String::from_utf8_lossy(&bytes).replace(old, new)))
+}
+
 /// A JSON file of the store, if it exists.
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, SealError> {
     let Some(bytes) = fsutil::read_optional(path).map_err(|source| SealError::Read {
@@ -477,4 +487,41 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tournament's copy of the companions is their text with the root replaced, not parsed again: what a
+    /// candidate loads is the first tree's companion with its own root in every path, quotes and backslashes in
+    /// the roots included, and a companion the first tree lacks stays absent.
+    #[test]
+    fn copied_companions_name_the_new_root_and_load_as_written() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let store = Store {
+            dir: home.path().join("seals"),
+            last: std::sync::Mutex::new(None),
+        };
+        let from = Project {
+            root: home.path().join("wt/c1 \"q\"\\x"),
+        };
+        let to = Project {
+            root: home.path().join("wt/c2 \"q\"\\x"),
+        };
+        let written = serde_json::json!({
+            "paths": [from.root.join("tests/a.py"), "/elsewhere/c1"],
+            "nested": {"root": from.root, "n": 3},
+        });
+        store.save_companion(&from, ROOM, &written).expect("save");
+        store.copy_companions(&from, &to).expect("copy");
+        let copied: serde_json::Value = store.load_companion(&to, ROOM).expect("load").expect("copied");
+        let wanted = serde_json::json!({
+            "paths": [to.root.join("tests/a.py"), "/elsewhere/c1"],
+            "nested": {"root": to.root, "n": 3},
+        });
+        assert_eq!(copied, wanted);
+        let absent: Option<serde_json::Value> = store.load_companion(&to, SNAPSHOT).expect("load");
+        assert_eq!(absent, None);
+    }
 }
