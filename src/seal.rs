@@ -262,8 +262,21 @@ impl Store {
     }
 
     /// Writes a companion file privately and atomically.
+    ///
+    /// The room's stat manifest ([`ROOM_TREE`]) is written without indentation: it has an entry per file of the
+    /// tree (10,001 on a 10,000-file repository), read at every oracle run of every candidate of a tournament,
+    /// and indentation was over a third of its bytes and the largest part of the time spent reading it (issue
+    /// 41). Its readers parse either form.
     pub fn save_companion(&self, project: &Project, companion: &str, value: &impl Serialize) -> Result<(), SealError> {
-        self.write_json(&self.companion_path(project, companion), value)
+        let path = self.companion_path(project, companion);
+        if companion == ROOM_TREE {
+            let bytes = serde_json::to_vec(value).map_err(|e| SealError::Write {
+                path: path.clone(),
+                source: std::io::Error::other(e),
+            })?;
+            return self.write_bytes(&path, &bytes);
+        }
+        self.write_json(&path, value)
     }
 
     /// How the control plane of the loop `loop_id` is protected: the machine's confinement, unless the loop's
@@ -297,13 +310,21 @@ impl Store {
 
     /// Writes `value` as JSON to `path` in the store, privately and atomically.
     fn write_json(&self, path: &Path, value: &impl Serialize) -> Result<(), SealError> {
-        let err = |source| SealError::Write {
+        let bytes = serde_json::to_vec_pretty(value).map_err(|e| SealError::Write {
             path: path.to_path_buf(),
-            source,
-        };
-        create_private_dir(&self.dir).map_err(err)?;
-        let bytes = serde_json::to_vec_pretty(value).map_err(|e| err(std::io::Error::other(e)))?;
-        fsutil::write_atomic(path, &bytes, 0o600).map_err(err)
+            source: std::io::Error::other(e),
+        })?;
+        self.write_bytes(path, &bytes)
+    }
+
+    /// Writes `bytes` to the store's file `path`, privately and atomically.
+    fn write_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(), SealError> {
+        create_private_dir(&self.dir)
+            .and_then(|()| fsutil::write_atomic(path, bytes, 0o600))
+            .map_err(|source| SealError::Write {
+                path: path.to_path_buf(),
+                source,
+            })
     }
 
     /// Copies the companions of `from`'s seal (the inventory, the baseline, the test copies, what the traced run
@@ -320,10 +341,7 @@ impl Store {
             // The text is the store's own, written by `write_json`, so it is not parsed again: one escaped path
             // put for another inside JSON strings leaves valid JSON, and the room's stat manifest (10,001 entries
             // on a 10,000-file repository) took most of a candidate's preparation to parse and print (issue 41).
-            let target = self.companion_path(to, companion);
-            create_private_dir(&self.dir)
-                .and_then(|()| fsutil::write_atomic(&target, text.as_bytes(), 0o600))
-                .map_err(|source| SealError::Write { path: target, source })?;
+            self.write_bytes(&self.companion_path(to, companion), text.as_bytes())?;
         }
         Ok(())
     }
@@ -492,6 +510,34 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The room's stat manifest is written without indentation and reads back whole; one written indented (by
+    /// an earlier loopgate) reads the same.
+    #[test]
+    fn the_room_manifest_is_written_compact_and_read_in_either_form() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let store = Store {
+            dir: home.path().join("seals"),
+            last: std::sync::Mutex::new(None),
+        };
+        let project = Project {
+            root: home.path().join("p"),
+        };
+        let mut synced = crate::room::Synced::default();
+        for name in ["a.py", "tests/test_a.py"] {
+            synced.baseline.insert(name.into());
+            synced.files.insert(name.into(), crate::room::tree::Stamp::default());
+        }
+        store.save_companion(&project, ROOM_TREE, &synced).expect("save");
+        let path = store.companion_path(&project, ROOM_TREE);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(!text.contains('\n'), "{text}");
+        let read: Option<crate::room::Synced> = store.load_companion(&project, ROOM_TREE).expect("load");
+        assert_eq!(read.as_ref(), Some(&synced));
+        store.write_json(&path, &synced).expect("pretty");
+        let read: Option<crate::room::Synced> = store.load_companion(&project, ROOM_TREE).expect("load");
+        assert_eq!(read, Some(synced));
+    }
 
     /// A tournament's copy of the companions is their text with the root replaced, not parsed again: what a
     /// candidate loads is the first tree's companion with its own root in every path, quotes and backslashes in
