@@ -64,15 +64,12 @@ impl Uppers {
 /// The upper layer of the overlay mounted at `at` (the last mount there, which hides the others), if it is
 /// mounted over `lower` alone.
 fn upper_of(table: &str, at: &Path, lower: &Path) -> Option<PathBuf> {
-    let options = table
-        .lines()
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split(' ').collect();
-            let point = unescape(fields.get(4)?);
-            let dash = fields.iter().position(|f| *f == "-")?;
-            (Path::new(&point) == at).then(|| (fields.get(dash + 1).copied(), fields.get(dash + 3).copied()))
-        })
-        .last()?;
+    let options = table.lines().rev().find_map(|line| {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let point = unescape(fields.get(4)?);
+        let dash = fields.iter().position(|f| *f == "-")?;
+        (Path::new(&point) == at).then(|| (fields.get(dash + 1).copied(), fields.get(dash + 3).copied()))
+    })?;
     let (Some("overlay"), Some(options)) = options else {
         return None;
     };
