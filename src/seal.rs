@@ -476,20 +476,21 @@ pub(crate) fn json_path(path: &Path) -> String {
 
 /// The text of the file `source`, if it exists, with `old` replaced by `new`.
 fn read_replaced(source: &Path, old: &str, new: &str) -> Result<Option<String>, SealError> {
-    let bytes = fsutil::read_optional(source).map_err(|e| SealError::Read {
-        path: source.to_path_buf(),
-        source: e,
-    })?;
+    let bytes = read_bytes(source)?;
     Ok(bytes.map(|bytes| String::from_utf8_lossy(&bytes).replace(old, new)))
+}
+
+/// The bytes of the file `path`, if it exists.
+fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, SealError> {
+    fsutil::read_optional(path).map_err(|source| SealError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// A JSON file of the store, if it exists.
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, SealError> {
-    let Some(bytes) = fsutil::read_optional(path).map_err(|source| SealError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?
-    else {
+    let Some(bytes) = read_bytes(path)? else {
         return Ok(None);
     };
     serde_json::from_slice(&bytes)
@@ -511,15 +512,20 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    /// A store of its own in `home`.
+    fn store_in(home: &Path) -> Store {
+        Store {
+            dir: home.join("seals"),
+            last: std::sync::Mutex::new(None),
+        }
+    }
+
     /// The room's stat manifest is written without indentation and reads back whole; one written indented (by
     /// an earlier loopgate) reads the same.
     #[test]
     fn the_room_manifest_is_written_compact_and_read_in_either_form() {
         let home = tempfile::tempdir().expect("tempdir");
-        let store = Store {
-            dir: home.path().join("seals"),
-            last: std::sync::Mutex::new(None),
-        };
+        let store = store_in(home.path());
         let project = Project {
             root: home.path().join("p"),
         };
@@ -545,10 +551,7 @@ mod tests {
     #[test]
     fn copied_companions_name_the_new_root_and_load_as_written() {
         let home = tempfile::tempdir().expect("tempdir");
-        let store = Store {
-            dir: home.path().join("seals"),
-            last: std::sync::Mutex::new(None),
-        };
+        let store = store_in(home.path());
         let from = Project {
             root: home.path().join("wt/c1 \"q\"\\x"),
         };

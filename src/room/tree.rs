@@ -25,7 +25,9 @@
 //! stat is not what the last sync left (a run wrote into its tree). Copies are reflinks (`FICLONE`) where the
 //! filesystem has them, else plain copies; never hard links (a write through one would change the user's
 //! file). The stat manifest and the baseline's list of files live in the seal store (a companion), which the
-//! run cannot write. A directory left empty is not carried (as git carries none).
+//! run cannot write. A directory left empty is not carried (as git carries none). A tournament candidate's
+//! trees, overlays whose lower layers the manifest describes, are walked only where their upper layers hold
+//! something (`room::layered`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;

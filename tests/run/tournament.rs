@@ -148,6 +148,16 @@ pub(crate) fn record(p: &Project) -> Value {
     records.remove(0)
 }
 
+/// How each candidate of the tournament `t` ended, in order.
+fn endings(t: &Value) -> Vec<&str> {
+    t["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["ending"].as_str().expect("ending"))
+        .collect()
+}
+
 #[test]
 fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones_moves() {
     let p = repository();
@@ -174,12 +184,7 @@ fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones
     assert_eq!(user_digest(&p), before, "the user's tree, hooks, config or refs moved");
 
     let t = record(&p);
-    let endings: Vec<&str> = t["candidates"]
-        .as_array()
-        .expect("candidates")
-        .iter()
-        .map(|c| c["ending"].as_str().expect("ending"))
-        .collect();
+    let endings = endings(&t);
     assert_eq!(t["winner"], 5, "{endings:?}");
     assert_eq!(
         endings,
@@ -838,11 +843,6 @@ echo '<promise>LOOP_DONE</promise>'"#,
         .stderr_has("candidates' trees: one checkout shared read-only")
         .stderr_has("winner: c1");
     let t = record(&p);
-    let endings: Vec<&str> = t["candidates"]
-        .as_array()
-        .expect("candidates")
-        .iter()
-        .map(|c| c["ending"].as_str().expect("ending"))
-        .collect();
+    let endings = endings(&t);
     assert_eq!(endings, ["complete", "max_iterations", "max_iterations"]);
 }

@@ -22,8 +22,10 @@
 //! room (`room::tree`). The room tree sealing built from the shared checkout becomes `worktrees/<id>/room-base`,
 //! and each candidate's room tree is an overlay of it mounted in its process's namespace (`cK.room` its upper
 //! layer): the room's stat manifest, copied with the seal, matches the lower layer's files, so the sync copies
-//! only what the candidate changed. Its agent's world keeps it read-only with the rest of the store
-//! (`confine::world`, the mounts below the store).
+//! only what the candidate changed. Before it is shared, that room tree is synced against the shared checkout
+//! itself and the manifest records both lower layers, so each candidate's sync also *walks* only the
+//! directories its upper layers hold, not the whole tree (`room::layered` says why that misses nothing). Its
+//! agent's world keeps it read-only with the rest of the store (`confine::world`, the mounts below the store).
 //!
 //! **Seen from outside.** Outside the tournament's namespace (another shell, after it ended) `cK` is an empty
 //! directory: the work is on the branch `loopgate/<id>/cK`, and `loopgate status` reads a candidate's history
