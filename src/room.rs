@@ -40,6 +40,7 @@ pub(crate) mod env;
 #[path = "ecosystem/cpp/report.rs"]
 pub(crate) mod gtest;
 pub(crate) mod hook;
+pub(crate) mod layered;
 pub(crate) mod outside;
 #[path = "ecosystem/php/report.rs"]
 pub(crate) mod php_report;

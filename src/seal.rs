@@ -262,8 +262,21 @@ impl Store {
     }
 
     /// Writes a companion file privately and atomically.
+    ///
+    /// The room's stat manifest ([`ROOM_TREE`]) is written without indentation: it has an entry per file of the
+    /// tree (10,001 on a 10,000-file repository), read at every oracle run of every candidate of a tournament,
+    /// and indentation was over a third of its bytes and the largest part of the time spent reading it (issue
+    /// 41). Its readers parse either form.
     pub fn save_companion(&self, project: &Project, companion: &str, value: &impl Serialize) -> Result<(), SealError> {
-        self.write_json(&self.companion_path(project, companion), value)
+        let path = self.companion_path(project, companion);
+        if companion == ROOM_TREE {
+            let bytes = serde_json::to_vec(value).map_err(|e| SealError::Write {
+                path: path.clone(),
+                source: std::io::Error::other(e),
+            })?;
+            return self.write_bytes(&path, &bytes);
+        }
+        self.write_json(&path, value)
     }
 
     /// How the control plane of the loop `loop_id` is protected: the machine's confinement, unless the loop's
@@ -297,13 +310,21 @@ impl Store {
 
     /// Writes `value` as JSON to `path` in the store, privately and atomically.
     fn write_json(&self, path: &Path, value: &impl Serialize) -> Result<(), SealError> {
-        let err = |source| SealError::Write {
+        let bytes = serde_json::to_vec_pretty(value).map_err(|e| SealError::Write {
             path: path.to_path_buf(),
-            source,
-        };
-        create_private_dir(&self.dir).map_err(err)?;
-        let bytes = serde_json::to_vec_pretty(value).map_err(|e| err(std::io::Error::other(e)))?;
-        fsutil::write_atomic(path, &bytes, 0o600).map_err(err)
+            source: std::io::Error::other(e),
+        })?;
+        self.write_bytes(path, &bytes)
+    }
+
+    /// Writes `bytes` to the store's file `path`, privately and atomically.
+    fn write_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(), SealError> {
+        create_private_dir(&self.dir)
+            .and_then(|()| fsutil::write_atomic(path, bytes, 0o600))
+            .map_err(|source| SealError::Write {
+                path: path.to_path_buf(),
+                source,
+            })
     }
 
     /// Copies the companions of `from`'s seal (the inventory, the baseline, the test copies, what the traced run
@@ -313,12 +334,14 @@ impl Store {
     pub fn copy_companions(&self, from: &Project, to: &Project) -> Result<(), SealError> {
         let (old, new) = (json_path(&from.root), json_path(&to.root));
         for companion in COMPANIONS {
-            self.copy_json(
-                &self.companion_path(from, companion),
-                &self.companion_path(to, companion),
-                &old,
-                &new,
-            )?;
+            let source = self.companion_path(from, companion);
+            let Some(text) = read_replaced(&source, &old, &new)? else {
+                continue;
+            };
+            // The text is the store's own, written by `write_json`, so it is not parsed again: one escaped path
+            // put for another inside JSON strings leaves valid JSON, and the room's stat manifest (10,001 entries
+            // on a 10,000-file repository) took most of a candidate's preparation to parse and print (issue 41).
+            self.write_bytes(&self.companion_path(to, companion), text.as_bytes())?;
         }
         Ok(())
     }
@@ -355,15 +378,11 @@ impl Store {
     }
 
     /// Copies the JSON file `source` (if it exists) to `target`, `old` replaced by `new` in its text.
+    /// Parsed on the way: an exported oracle comes from outside the store.
     fn copy_json(&self, source: &Path, target: &Path, old: &str, new: &str) -> Result<(), SealError> {
-        let Some(bytes) = fsutil::read_optional(source).map_err(|e| SealError::Read {
-            path: source.to_path_buf(),
-            source: e,
-        })?
-        else {
+        let Some(text) = read_replaced(source, old, new)? else {
             return Ok(());
         };
-        let text = String::from_utf8_lossy(&bytes).replace(old, new);
         let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| SealError::Corrupt {
             path: source.to_path_buf(),
             problem: e.to_string(),
@@ -455,13 +474,23 @@ pub(crate) fn json_path(path: &Path) -> String {
     quoted.trim_matches('"').to_string()
 }
 
-/// A JSON file of the store, if it exists.
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, SealError> {
-    let Some(bytes) = fsutil::read_optional(path).map_err(|source| SealError::Read {
+/// The text of the file `source`, if it exists, with `old` replaced by `new`.
+fn read_replaced(source: &Path, old: &str, new: &str) -> Result<Option<String>, SealError> {
+    let bytes = read_bytes(source)?;
+    Ok(bytes.map(|bytes| String::from_utf8_lossy(&bytes).replace(old, new)))
+}
+
+/// The bytes of the file `path`, if it exists.
+fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, SealError> {
+    fsutil::read_optional(path).map_err(|source| SealError::Read {
         path: path.to_path_buf(),
         source,
-    })?
-    else {
+    })
+}
+
+/// A JSON file of the store, if it exists.
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, SealError> {
+    let Some(bytes) = read_bytes(path)? else {
         return Ok(None);
     };
     serde_json::from_slice(&bytes)
@@ -477,4 +506,71 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A store of its own in `home`.
+    fn store_in(home: &Path) -> Store {
+        Store {
+            dir: home.join("seals"),
+            last: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The room's stat manifest is written without indentation and reads back whole; one written indented (by
+    /// an earlier loopgate) reads the same.
+    #[test]
+    fn the_room_manifest_is_written_compact_and_read_in_either_form() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let store = store_in(home.path());
+        let project = Project {
+            root: home.path().join("p"),
+        };
+        let mut synced = crate::room::Synced::default();
+        for name in ["a.py", "tests/test_a.py"] {
+            synced.baseline.insert(name.into());
+            synced.files.insert(name.into(), crate::room::tree::Stamp::default());
+        }
+        store.save_companion(&project, ROOM_TREE, &synced).expect("save");
+        let path = store.companion_path(&project, ROOM_TREE);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(!text.contains('\n'), "{text}");
+        let read: Option<crate::room::Synced> = store.load_companion(&project, ROOM_TREE).expect("load");
+        assert_eq!(read.as_ref(), Some(&synced));
+        store.write_json(&path, &synced).expect("pretty");
+        let read: Option<crate::room::Synced> = store.load_companion(&project, ROOM_TREE).expect("load");
+        assert_eq!(read, Some(synced));
+    }
+
+    /// A tournament's copy of the companions is their text with the root replaced, not parsed again: what a
+    /// candidate loads is the first tree's companion with its own root in every path, quotes and backslashes in
+    /// the roots included, and a companion the first tree lacks stays absent.
+    #[test]
+    fn copied_companions_name_the_new_root_and_load_as_written() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let store = store_in(home.path());
+        let from = Project {
+            root: home.path().join("wt/c1 \"q\"\\x"),
+        };
+        let to = Project {
+            root: home.path().join("wt/c2 \"q\"\\x"),
+        };
+        let written = serde_json::json!({
+            "paths": [from.root.join("tests/a.py"), "/elsewhere/c1"],
+            "nested": {"root": from.root, "n": 3},
+        });
+        store.save_companion(&from, ROOM, &written).expect("save");
+        store.copy_companions(&from, &to).expect("copy");
+        let copied: serde_json::Value = store.load_companion(&to, ROOM).expect("load").expect("copied");
+        let wanted = serde_json::json!({
+            "paths": [to.root.join("tests/a.py"), "/elsewhere/c1"],
+            "nested": {"root": to.root, "n": 3},
+        });
+        assert_eq!(copied, wanted);
+        let absent: Option<serde_json::Value> = store.load_companion(&to, SNAPSHOT).expect("load");
+        assert_eq!(absent, None);
+    }
 }

@@ -167,9 +167,31 @@ impl Walker {
         start: &Path,
         mut visit: impl FnMut(&Entry) -> io::Result<Flow>,
     ) -> io::Result<()> {
+        self.walk_with(root, start, &mut |_| false, &mut visit)
+    }
+
+    /// [`Walker::walk`] that does not enter a directory for which `prune(relative path)` says so: the caller
+    /// knows what lies below it without looking (the room's sync of a layered tree, `room::layered`).
+    pub(crate) fn walk_pruned(
+        &self,
+        root: &Path,
+        mut prune: impl FnMut(&str) -> bool,
+        mut visit: impl FnMut(&Entry) -> io::Result<Flow>,
+    ) -> io::Result<()> {
+        self.walk_with(root, root, &mut prune, &mut visit)
+    }
+
+    fn walk_with(
+        &self,
+        root: &Path,
+        start: &Path,
+        prune: &mut dyn FnMut(&str) -> bool,
+        visit: &mut dyn FnMut(&Entry) -> io::Result<Flow>,
+    ) -> io::Result<()> {
         let mut walk = Walk {
             options: *self,
-            visit: &mut visit,
+            prune,
+            visit,
             budget: self.max_entries,
             seen: HashSet::new(),
             links: Vec::new(),
@@ -237,6 +259,8 @@ fn dir_id(path: &Path) -> Option<(u64, u64)> {
 
 struct Walk<'v> {
     options: Walker,
+    /// Directories not to enter (see [`Walker::walk_pruned`]).
+    prune: &'v mut dyn FnMut(&str) -> bool,
     visit: &'v mut dyn FnMut(&Entry) -> io::Result<Flow>,
     budget: usize,
     /// Directories entered, by identity, so a linked directory is walked once (when links are followed).
@@ -306,6 +330,7 @@ impl Walk<'_> {
             if depth >= self.options.max_depth
                 || self.options.skip.contains(&text.as_ref())
                 || self.is_build_output(&path, &text, prefix)
+                || (self.prune)(&relative)
             {
                 continue;
             }

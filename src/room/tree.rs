@@ -25,10 +25,13 @@
 //! stat is not what the last sync left (a run wrote into its tree). Copies are reflinks (`FICLONE`) where the
 //! filesystem has them, else plain copies; never hard links (a write through one would change the user's
 //! file). The stat manifest and the baseline's list of files live in the seal store (a companion), which the
-//! run cannot write. A directory left empty is not carried (as git carries none).
+//! run cannot write. A directory left empty is not carried (as git carries none). A tournament candidate's
+//! trees, overlays whose lower layers the manifest describes, are walked only where their upper layers hold
+//! something (`room::layered`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
+use std::ops::Bound;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
@@ -108,6 +111,10 @@ pub(crate) struct Synced {
     /// The places outside the project the runners read on their own, as the baseline found them.
     #[serde(default)]
     pub outside: super::outside::Outside,
+    /// The lower layers these entries describe, where the tree and its copy are a tournament candidate's
+    /// overlays: the sync then skips what neither upper layer holds (`room::layered`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Option<super::layered::Layers>,
 }
 
 /// The stat of a file and of its copy, as the last sync left them.
@@ -199,7 +206,18 @@ impl Synced {
         let mut present = BTreeSet::new();
         // Each directory holding a file is looked in for a bound directory: the root always.
         let mut dirs = BTreeSet::from([String::new()]);
-        WALK.walk(root, |entry| {
+        // Layered trees: the directories neither upper layer holds are as the manifest says, file for file.
+        let uppers = self.layers.as_ref().and_then(|layers| layers.uppers(root, tree));
+        let untouched = |relative: &str| uppers.as_ref().is_some_and(|u| u.untouched(relative));
+        let mut skipped = Vec::new();
+        let prune = |relative: &str| {
+            let skip = untouched(relative);
+            if skip {
+                skipped.push(format!("{relative}/"));
+            }
+            skip
+        };
+        WALK.walk_pruned(root, prune, |entry| {
             let relative = entry.relative;
             if !self.baseline.contains(relative) && self.left_out(relative) {
                 done.left_out.push(relative.to_string());
@@ -224,6 +242,19 @@ impl Synced {
             done.copied += 1;
             Ok(Flow::Continue(()))
         })?;
+        for below in &skipped {
+            for relative in self
+                .files
+                .range::<str, _>((Bound::Included(below.as_str()), Bound::Unbounded))
+                .map(|(path, _)| path)
+            {
+                if !relative.starts_with(below.as_str()) {
+                    break;
+                }
+                present.insert(relative.clone());
+                dirs.insert(parent_of(relative));
+            }
+        }
         for dir in &dirs {
             for name in BOUND {
                 let relative = if dir.is_empty() {
@@ -238,7 +269,8 @@ impl Synced {
         }
         self.files.retain(|path, _| present.contains(path));
         let mut stale = Vec::new();
-        WALK.walk(tree, |entry| {
+        // Below an untouched directory the copy holds the manifest's files, all present: none is stale.
+        WALK.walk_pruned(tree, untouched, |entry| {
             if !present.contains(entry.relative) {
                 stale.push(entry.path.to_path_buf());
             }

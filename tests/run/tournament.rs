@@ -148,6 +148,16 @@ pub(crate) fn record(p: &Project) -> Value {
     records.remove(0)
 }
 
+/// How each candidate of the tournament `t` ended, in order.
+fn endings(t: &Value) -> Vec<&str> {
+    t["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["ending"].as_str().expect("ending"))
+        .collect()
+}
+
 #[test]
 fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones_moves() {
     let p = repository();
@@ -174,12 +184,7 @@ fn the_honest_candidate_wins_against_every_attack_and_nothing_outside_the_clones
     assert_eq!(user_digest(&p), before, "the user's tree, hooks, config or refs moved");
 
     let t = record(&p);
-    let endings: Vec<&str> = t["candidates"]
-        .as_array()
-        .expect("candidates")
-        .iter()
-        .map(|c| c["ending"].as_str().expect("ending"))
-        .collect();
+    let endings = endings(&t);
     assert_eq!(t["winner"], 5, "{endings:?}");
     assert_eq!(
         endings,
@@ -787,4 +792,57 @@ fn in_a_terminal_the_table_is_redrawn_in_place_every_second() {
         done.lines().any(|l| l.starts_with("c1 ") && l.contains("complete")),
         "the last table stays: {done}"
     );
+}
+
+/// What the oracle's room sees of a candidate's layered tree is every change it made, wherever it made it, and
+/// nothing it did not: its room's sync walks only the directories its overlays' upper layers hold (issue 41,
+/// `room::layered`). Each candidate changes a file two directories down, deletes one, adds one in a new
+/// directory, and leaves a fourth directory alone; the check reads all four. The candidate that does all of it
+/// wins; one that leaves the deletion out fails (its room may not keep a stale copy of the file it deleted), and
+/// so does one that deletes a directory the others leave alone (its room may not keep that directory's copies).
+#[test]
+fn the_oracle_sees_every_change_of_a_layered_candidate_and_nothing_else() {
+    let p = repository();
+    p.write("lib/a/x.txt", "broken\n")
+        .write("lib/b/y.txt", "old\n")
+        .write("lib/c/z.txt", "kept\n")
+        .write(
+            "deep.sh",
+            "#!/bin/sh\n\
+             if [ \"$(cat lib/a/x.txt)\" = fixed ] && ! [ -e lib/b/y.txt ] && [ \"$(cat lib/c/z.txt)\" = kept ] \
+             && [ \"$(cat lib/d/e/new.txt)\" = new ]; then echo 'check: 1 passed'; exit 0; fi\n\
+             echo 'test deep ... FAILED'; exit 1\n",
+        );
+    git(&p, &["add", "."]);
+    git(&p, &["commit", "--quiet", "-m", "three"]);
+    let agent = p.agent(
+        "layers",
+        r#"me=$(basename "$PWD")
+echo fixed > lib/a/x.txt
+mkdir -p lib/d/e && echo new > lib/d/e/new.txt
+case $me in
+c1) rm lib/b/y.txt ;;
+c2) ;;
+c3) rm lib/b/y.txt; rm -r lib/c ;;
+esac
+echo '<promise>LOOP_DONE</promise>'"#,
+    );
+    let out = p.loopgate(&[
+        "run",
+        "--candidates",
+        "3",
+        "--max-iterations",
+        "1",
+        "--verify",
+        "sh deep.sh",
+        TASK,
+        "--",
+        &agent,
+    ]);
+    out.code(0)
+        .stderr_has("candidates' trees: one checkout shared read-only")
+        .stderr_has("winner: c1");
+    let t = record(&p);
+    let endings = endings(&t);
+    assert_eq!(endings, ["complete", "max_iterations", "max_iterations"]);
 }

@@ -81,6 +81,14 @@ impl Outside {
     }
 }
 
+/// The room's stat manifest (`room::Synced`) read for its places outside the project alone: its entry per file
+/// of the tree (10,001 on a 10,000-file repository) is skipped, not built, on every promise (issue 41).
+#[derive(serde::Deserialize)]
+struct PlacesOnly {
+    #[serde(default)]
+    outside: crate::room::outside::Outside,
+}
+
 /// What of the places outside the project the oracle's run will not see (`room::outside`): what was added there
 /// since setup; and the paths it reads from the `snapshot` whatever they hold now (`room::snapshot`). Empty where
 /// the loop's runs do not stand in the mounted tree, or this process cannot enter it (`loopgate verify` inside
@@ -93,7 +101,7 @@ fn covered_outside(active: &ActiveLoop, snapshot: Option<&Snapshot>) -> Result<V
     if recorded.tree != Some(crate::room::TreeState::Mounted) || crate::room::mount::probe().is_err() {
         return Ok(Vec::new());
     }
-    let Some(synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? else {
+    let Some(synced) = store.load_companion::<PlacesOnly>(project, crate::seal::ROOM_TREE)? else {
         return Ok(Vec::new());
     };
     let root = project.root.canonicalize().unwrap_or_else(|_| project.root.clone());
@@ -112,6 +120,27 @@ fn covered_outside(active: &ActiveLoop, snapshot: Option<&Snapshot>) -> Result<V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The places read alone from a room manifest are the manifest's own, whatever else it holds.
+    #[test]
+    fn the_places_read_alone_are_the_manifests() {
+        let mut synced = crate::room::Synced::default();
+        synced.baseline.insert("src/a.rs".into());
+        synced
+            .files
+            .insert("src/a.rs".into(), crate::room::tree::Stamp::default());
+        synced.outside.places.insert(
+            "/home/u/.npmrc".into(),
+            crate::room::outside::Place {
+                dir: false,
+                entries: std::collections::BTreeMap::new(),
+                stat: (12, 1_700_000_000_000_000_001),
+            },
+        );
+        let text = serde_json::to_vec_pretty(&synced).expect("json");
+        let read: PlacesOnly = serde_json::from_slice(&text).expect("places");
+        assert_eq!(read.outside, synced.outside);
+    }
 
     /// The checks before and after the run and `loopgate allow` leave out exactly the covered places: below one,
     /// an absolute path is no input of the run; the project's own paths and a path beside a place still count.

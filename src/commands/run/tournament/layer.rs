@@ -22,8 +22,10 @@
 //! room (`room::tree`). The room tree sealing built from the shared checkout becomes `worktrees/<id>/room-base`,
 //! and each candidate's room tree is an overlay of it mounted in its process's namespace (`cK.room` its upper
 //! layer): the room's stat manifest, copied with the seal, matches the lower layer's files, so the sync copies
-//! only what the candidate changed. Its agent's world keeps it read-only with the rest of the store
-//! (`confine::world`, the mounts below the store).
+//! only what the candidate changed. Before it is shared, that room tree is synced against the shared checkout
+//! itself and the manifest records both lower layers, so each candidate's sync also *walks* only the
+//! directories its upper layers hold, not the whole tree (`room::layered` says why that misses nothing). Its
+//! agent's world keeps it read-only with the rest of the store (`confine::world`, the mounts below the store).
 //!
 //! **Seen from outside.** Outside the tournament's namespace (another shell, after it ended) `cK` is an empty
 //! directory: the work is on the branch `loopgate/<id>/cK`, and `loopgate status` reads a candidate's history
@@ -133,12 +135,34 @@ fn room_tree(tree: &Path) -> PathBuf {
 /// each candidate's first oracle run then syncs only what its candidate changed (the copies' stat, which the
 /// room's manifest compares, is the lower layer's) instead of copying the whole tree again. Nothing where
 /// sealing built no room tree (`LOOPGATE_ROOM_TREE=0`, `LOOPGATE_ROOM=0`).
+///
+/// Before it is shared, the room tree is synced against the shared checkout itself (what the baseline run left
+/// in it goes, as a candidate's own sync would remove it), and the manifest records the two lower layers it now
+/// describes exactly: each candidate's sync then walks only the directories its own upper layers hold
+/// (`room::layered`).
 pub(super) fn share_room(dir: &Path, first: &Path) -> Result<(), crate::error::Error> {
     let built = room_tree(first);
     if !built.is_dir() {
         return Ok(());
     }
     let shared = dir.join(ROOM_BASE);
+    let store = crate::seal::Store::open();
+    let project = crate::project::Project {
+        root: first.to_path_buf(),
+    };
+    if let Some(mut synced) = store.load_companion::<crate::room::Synced>(&project, crate::seal::ROOM_TREE)? {
+        let base = dir.join(BASE);
+        synced.sync(&base, &built).map_err(|source| crate::error::Error::Io {
+            action: "sync the oracle room's tree with the shared checkout",
+            path: built.clone(),
+            source,
+        })?;
+        synced.layers = Some(crate::room::layered::Layers {
+            source: base,
+            copy: shared.clone(),
+        });
+        store.save_companion(&project, crate::seal::ROOM_TREE, &synced)?;
+    }
     std::fs::rename(&built, &shared).map_err(|source| crate::error::Error::Io {
         action: "move the oracle room's tree to the tournament",
         path: built.clone(),
