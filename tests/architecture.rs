@@ -324,7 +324,6 @@ const STILL_NAMED: &[(&str, usize)] = &[
     ("guard/code.rs", 4),
     ("guard/shell.rs", 1),
     ("holdout/copy.rs", 1),
-    ("messages.rs", 78),
     ("messages/breach.rs", 4),
     ("messages/room.rs", 18),
     ("messages/runner.rs", 2),
