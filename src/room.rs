@@ -513,7 +513,7 @@ impl Room {
         }
         hook::set(&self.dir, &mut vars);
         if !recorded.cargo_runner_theirs {
-            cargo_hook::set(&self.dir.join(hook::RUST_FILE), &mut vars);
+            cargo_hook::set(&self.dir.join(hook::rust::FILE), &mut vars);
         }
         gtest::set(&self.dir, &mut vars);
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());

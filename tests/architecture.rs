@@ -335,7 +335,6 @@ const STILL_NAMED: &[(&str, usize)] = &[
     ("room.rs", 34),
     ("room/caches.rs", 29),
     ("room/env.rs", 7),
-    ("room/hook.rs", 37),
     ("room/outside.rs", 7),
     ("room/tree.rs", 11),
     ("schema.rs", 16),
