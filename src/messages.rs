@@ -31,6 +31,23 @@ mod rust;
 #[path = "ecosystem/shell/messages.rs"]
 mod shell;
 
+/// What setup and `status` say of a report channel of the room (`room::channels`), in its ecosystem's words.
+pub(crate) struct ReportWords {
+    /// Setup's sentence, in English and in Chinese, each with its leading space as the line needs.
+    pub(crate) en: &'static str,
+    pub(crate) zh: &'static str,
+    /// `status`'s clause for what the verdict reads.
+    pub(crate) verdict_reads: &'static str,
+}
+
+/// The ecosystems' words for their report channels, one line per ecosystem with a channel.
+const REPORT_WORDS: &[fn(&str) -> Option<ReportWords>] = &[python::report, cpp::report, jvm::report, php::report];
+
+/// The words of the report channel stored under `key` (`room::channels::ReportChannel::key`).
+pub(crate) fn report_words(key: &str) -> Option<ReportWords> {
+    REPORT_WORDS.iter().find_map(|words| words(key))
+}
+
 /// The ecosystems' own words for their `--verify auto` facts (`detect::Fact`), one line per ecosystem with facts
 /// of its own: `detect_reason` words the facts every ecosystem shares and asks these for the rest, so a new
 /// ecosystem's facts are worded in its folder. A fact none answers is shown by its name rather than dropped.

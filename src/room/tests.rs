@@ -226,6 +226,52 @@ fn an_older_record_without_the_new_fields_still_loads() {
     assert!(old.secrets.is_empty() && old.shared.is_empty());
 }
 
+/// The ecosystems' decisions are stored as the bool fields they were when the room named them: a record written
+/// then reads the same, one written now holds every field (false ones too) for a loopgate of then, and a field
+/// the room no longer knows is read past.
+#[test]
+fn the_ecosystems_decisions_are_stored_as_the_fields_they_were() {
+    let then: Recorded = serde_json::from_str(
+        r#"{"vars": {}, "pytest_report": true, "gtest_report": false, "phpunit_report": true,
+            "surefire_report": false, "junit_theirs": true, "cargo_runner_theirs": true,
+            "hook_report": "mocha", "some_later_report": true}"#,
+    )
+    .expect("loads");
+    for (key, holds) in [
+        ("pytest_report", true),
+        ("gtest_report", false),
+        ("phpunit_report", true),
+        ("surefire_report", false),
+        ("cargo_runner_theirs", true),
+        ("some_later_report", false),
+    ] {
+        assert_eq!(then.flags.holds(key), holds, "{key}");
+    }
+    assert!(then.junit_theirs && then.hook_report.as_deref() == Some("mocha"));
+    assert_eq!(
+        then.describe(&Room::at("/r".into())).reports,
+        ["pytest_report", "phpunit_report"],
+        "in the order setup names them"
+    );
+    let json: serde_json::Value = serde_json::to_value(&then).expect("json");
+    for (key, holds) in [
+        ("pytest_report", true),
+        ("gtest_report", false),
+        ("phpunit_report", true),
+        ("surefire_report", false),
+        ("cargo_runner_theirs", true),
+    ] {
+        assert_eq!(json[key], holds, "{key} in {json}");
+    }
+    assert!(json.get("some_later_report").is_none());
+    let again: Recorded = serde_json::from_value(json).expect("reads back");
+    assert_eq!(again, then);
+    assert!(
+        serde_json::from_str::<Recorded>(r#"{"vars": {}, "pytest_report": "yes"}"#).is_err(),
+        "a field of the room's that is no bool is refused, as it was"
+    );
+}
+
 #[test]
 fn pytests_cache_stays_off_where_its_configuration_turns_it_off() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -1,5 +1,5 @@
 //! What loopgate says of the JVM (Maven Surefire) in its own words, asked by `messages` through its line of the
-//! ecosystems' wording tables (`messages::FACT_WORDS`), so the core's sentences name no runner.
+//! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`), so the core's sentences name no runner.
 
 use crate::detect::Fact;
 use crate::schema::Speech;
@@ -16,5 +16,14 @@ pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
             "pom.xml 表明这是 Maven 项目(Surefire),并带有 Maven wrapper".into()
         }
         _ => return None,
+    })
+}
+
+/// What setup and `status` say of its report channel (`crate::room::surefire::KEY`).
+pub(super) fn report(key: &str) -> Option<super::ReportWords> {
+    (key == crate::room::surefire::KEY).then_some(super::ReportWords {
+        en: " The tests are judged by name from the JUnit reports Maven Surefire writes in the run's own build directory, emptied before each run.",
+        zh: "测试按名称由 Maven Surefire 写在本次运行自己的构建目录中的 JUnit 报告判定(每次运行前清空)。",
+        verdict_reads: "Maven Surefire's JUnit reports, in the run's own build directory in the room's tree: its test names are the run's",
     })
 }

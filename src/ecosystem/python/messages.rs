@@ -1,5 +1,5 @@
 //! What loopgate says of Python (pytest, unittest) in its own words, asked by `messages` through its line of the
-//! ecosystems' wording tables (`messages::FACT_WORDS`), so the core's sentences name no runner.
+//! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`), so the core's sentences name no runner.
 
 use crate::detect::Fact;
 use crate::schema::Speech;
@@ -22,5 +22,14 @@ pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
         (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
         (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
         _ => return None,
+    })
+}
+
+/// What setup and `status` say of its report channel (`crate::room::report::KEY`).
+pub(super) fn report(key: &str) -> Option<super::ReportWords> {
+    (key == crate::room::report::KEY).then_some(super::ReportWords {
+        en: " A pass must also hold in pytest's own report, which it writes to a private path.",
+        zh: "通过还必须与 pytest 写到私有路径的报告一致。",
+        verdict_reads: "pytest's own JUnit report, written to a private path, beside the runner's output",
     })
 }
