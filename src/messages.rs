@@ -43,6 +43,10 @@ pub(crate) struct ReportWords {
 /// The ecosystems' words for their report channels, one line per ecosystem with a channel.
 const REPORT_WORDS: &[fn(&str) -> Option<ReportWords>] = &[python::report, cpp::report, jvm::report, php::report];
 
+/// The ecosystems' words for why a cache of theirs stays the user's (`room::caches::Why`), one line per
+/// ecosystem with such a rule; a reason none words is shown by its stored name.
+const WHY_WORDS: &[fn(&crate::room::caches::Why) -> Option<String>] = &[rust::why, python::why];
+
 /// The words of the report channel stored under `key` (`room::channels::ReportChannel::key`).
 pub(crate) fn report_words(key: &str) -> Option<ReportWords> {
     REPORT_WORDS.iter().find_map(|words| words(key))

@@ -69,11 +69,10 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
 
 /// Why a cache stays the user's, in one clause (setup's line and `status`, in English).
 pub(crate) fn why(why: &Why) -> String {
-    match why {
-        Why::TargetDirConfigured { file } => format!("`{file}` sets `target-dir`"),
-        Why::TargetNamedByPath { file } => format!("`{file}` names `target/` by path"),
-        Why::PytestCacheOff => "the run turns pytest's cache provider off".to_string(),
-    }
+    super::WHY_WORDS
+        .iter()
+        .find_map(|words| words(why))
+        .unwrap_or_else(|| why.kind.clone())
 }
 
 /// Why a run that exited 0 is no pass by the report of `who` (`pytest`, or the runners whose events loopgate's

@@ -124,6 +124,7 @@ impl Recorded {
     pub(crate) fn private(&self) -> impl Iterator<Item = &'static Cache> + '_ {
         CACHES
             .iter()
+            .copied()
             .filter(|cache| cache.applies(&self.vars) && !self.shared.iter().any(|s| s.var == cache.name()))
     }
 

@@ -1,5 +1,6 @@
 //! What loopgate says of Python (pytest, unittest) in its own words, asked by `messages` through its line of the
-//! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`), so the core's sentences name no runner.
+//! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`,
+//! `messages::WHY_WORDS`), so the core's sentences name no runner.
 
 use crate::detect::Fact;
 use crate::schema::Speech;
@@ -32,4 +33,10 @@ pub(super) fn report(key: &str) -> Option<super::ReportWords> {
         zh: "通过还必须与 pytest 写到私有路径的报告一致。",
         verdict_reads: "pytest's own JUnit report, written to a private path, beside the runner's output",
     })
+}
+
+/// Why pytest's cache stays the user's, in one clause (`room::caches`).
+pub(super) fn why(why: &crate::room::caches::Why) -> Option<String> {
+    (why.kind == crate::room::caches::python::CACHE_OFF)
+        .then(|| "the run turns pytest's cache provider off".to_string())
 }

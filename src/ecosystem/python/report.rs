@@ -349,7 +349,7 @@ impl super::channels::ReportChannel for Channel {
             && let crate::runner::Report::Private { option, .. } = crate::runner::Runner::Pytest.row().report
         {
             let option = format!("{option}{}", room.dir.join(PLACE).display());
-            super::caches::add_pytest_option(vars, &super::caches::shell_word(&option));
+            super::caches::python::add_option(vars, &super::caches::python::shell_word(&option));
         }
     }
 

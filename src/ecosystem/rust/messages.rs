@@ -20,3 +20,14 @@ pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
         _ => return None,
     })
 }
+
+/// Why its target directory stays the user's, in one clause (`room::caches`).
+pub(super) fn why(why: &crate::room::caches::Why) -> Option<String> {
+    use crate::room::caches::rust as caches;
+    let file = why.file.as_deref().unwrap_or_default();
+    match why.kind.as_str() {
+        caches::TARGET_DIR_CONFIGURED => Some(format!("`{file}` sets `target-dir`")),
+        caches::TARGET_NAMED_BY_PATH => Some(format!("`{file}` names `target/` by path")),
+        _ => None,
+    }
+}
