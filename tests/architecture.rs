@@ -331,7 +331,6 @@ const STILL_NAMED: &[(&str, usize)] = &[
     ("readout/lines.rs", 5),
     ("readout/runner.rs", 3),
     ("recipes.rs", 9),
-    ("room/tree.rs", 11),
     ("schema.rs", 4),
     ("testseal/helpers.rs", 7),
     ("testseal/listing.rs", 2),
