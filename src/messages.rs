@@ -31,6 +31,13 @@ mod rust;
 #[path = "ecosystem/shell/messages.rs"]
 mod shell;
 
+/// The ecosystems' words for a new file their runners would load on their own (`messages::breach::shadow`), one
+/// line per ecosystem with such files of its own; a shadow none words is said to be new.
+const SHADOW_WORDS: &[fn(Speech, &crate::closure::observed::Shadow) -> Option<String>] = &[python::shadow];
+
+/// The examples the usage errors show, in the words of the ecosystem they are taken from.
+pub(crate) use rust::{EXAMPLE_VERIFY, INSTALL_ELSEWHERE};
+
 /// What setup and `status` say of a report channel of the room (`room::channels`), in its ecosystem's words.
 pub(crate) struct ReportWords {
     /// Setup's sentence, in English and in Chinese, each with its leading space as the line needs.
@@ -913,5 +920,32 @@ mod tests {
             detect_reason(Speech::En, &[Fact::CMakeTests, Fact::Cargo { workspace: false }]),
             "CMakeLists.txt turns testing on (ctest), Cargo.toml is here"
         );
+    }
+
+    /// Every new file that shadows what the baseline used is worded in both languages, an ecosystem's by its
+    /// folder (none falls back to the bare "is new").
+    #[test]
+    fn every_shadow_is_worded_in_each_language() {
+        use crate::closure::observed::{Shadow, ShadowKind};
+        let kinds = [
+            ShadowKind::Module {
+                name: "calc".into(),
+                used: "src/calc.py".into(),
+            },
+            ShadowKind::PathFile,
+            ShadowKind::Plugin,
+            ShadowKind::Configuration,
+        ];
+        for lang in [Speech::En, Speech::Zh] {
+            for kind in &kinds {
+                let shadow = Shadow {
+                    path: "x".into(),
+                    kind: kind.clone(),
+                };
+                let said = breach::shadow(lang, &shadow);
+                assert_ne!(said, "`x` is new", "{kind:?} in {lang:?}");
+                assert!(said.contains("`x`"), "{said}");
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! What loopgate says of Python (pytest, unittest) in its own words, asked by `messages` through its line of the
 //! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`,
-//! `messages::WHY_WORDS`), so the core's sentences name no runner.
+//! `messages::WHY_WORDS`, `messages::SHADOW_WORDS`), so the core's sentences name no runner.
 
 use crate::detect::Fact;
 use crate::schema::Speech;
@@ -39,4 +39,23 @@ pub(super) fn report(key: &str) -> Option<super::ReportWords> {
 pub(super) fn why(why: &crate::room::caches::Why) -> Option<String> {
     (why.kind == crate::room::caches::python::CACHE_OFF)
         .then(|| "the run turns pytest's cache provider off".to_string())
+}
+
+/// A new file Python or pytest would load on its own (`closure::observed::ShadowKind`), in one clause.
+pub(super) fn shadow(lang: Speech, shadow: &crate::closure::observed::Shadow) -> Option<String> {
+    use crate::closure::observed::ShadowKind;
+    let path = &shadow.path;
+    Some(match (lang, &shadow.kind) {
+        (Speech::En, ShadowKind::PathFile) => {
+            format!("`{path}` is new: Python runs a `.pth` file's import lines at start-up, before any test")
+        }
+        (Speech::En, ShadowKind::Plugin) => {
+            format!("`{path}` is new and declares a pytest plugin (a `pytest11` entry point)")
+        }
+        (Speech::Zh, ShadowKind::PathFile) => {
+            format!("新建了 `{path}`:Python 会在启动时、任何测试之前执行 `.pth` 文件中的 import 行")
+        }
+        (Speech::Zh, ShadowKind::Plugin) => format!("新建的 `{path}` 声明了一个 pytest 插件(`pytest11` 入口点)"),
+        _ => return None,
+    })
 }

@@ -31,3 +31,10 @@ pub(super) fn why(why: &crate::room::caches::Why) -> Option<String> {
         _ => None,
     }
 }
+
+/// The verify command the examples of the usage errors show (`setup`, `run`, `check`'s configuration).
+pub(crate) const EXAMPLE_VERIFY: &str = "cargo test";
+
+/// How loopgate's own binary is installed elsewhere (it is a Rust crate), for the install error that asks for
+/// it.
+pub(crate) const INSTALL_ELSEWHERE: &str = "cargo install --root DIR";

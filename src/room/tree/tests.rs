@@ -254,7 +254,10 @@ fn every_ecosystems_self_loaded_files_are_left_out_above_the_tests() {
             assert!(synced.left_out(&format!("{prefix}x")), "{prefix}x");
         }
         for (dir, prefix, suffix) in files.config_dirs {
-            assert!(synced.left_out(&format!("{dir}/{prefix}x{suffix}")), "{dir}/{prefix}x{suffix}");
+            assert!(
+                synced.left_out(&format!("{dir}/{prefix}x{suffix}")),
+                "{dir}/{prefix}x{suffix}"
+            );
         }
         for name in files.anywhere {
             assert!(synced.left_out(&format!("docs/deep/{name}")), "{name}");
