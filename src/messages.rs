@@ -16,6 +16,62 @@ pub(crate) mod review;
 pub(crate) mod room;
 pub(crate) mod runner;
 
+#[path = "ecosystem/cpp/messages.rs"]
+mod cpp;
+#[path = "ecosystem/jvm/messages.rs"]
+mod jvm;
+#[path = "ecosystem/php/messages.rs"]
+mod php;
+#[path = "ecosystem/python/messages.rs"]
+mod python;
+#[path = "ecosystem/ruby/messages.rs"]
+mod ruby;
+#[path = "ecosystem/rust/messages.rs"]
+mod rust;
+#[path = "ecosystem/shell/messages.rs"]
+mod shell;
+
+/// The ecosystems' words for a new file their runners would load on their own (`messages::breach::shadow`), one
+/// line per ecosystem with such files of its own; a shadow none words is said to be new.
+const SHADOW_WORDS: &[fn(Speech, &crate::closure::observed::Shadow) -> Option<String>] = &[python::shadow];
+
+/// The examples the usage errors show, in the words of the ecosystem they are taken from.
+pub(crate) use rust::{EXAMPLE_VERIFY, INSTALL_ELSEWHERE};
+
+/// What setup and `status` say of a report channel of the room (`room::channels`), in its ecosystem's words.
+pub(crate) struct ReportWords {
+    /// Setup's sentence, in English and in Chinese, each with its leading space as the line needs.
+    pub(crate) en: &'static str,
+    pub(crate) zh: &'static str,
+    /// `status`'s clause for what the verdict reads.
+    pub(crate) verdict_reads: &'static str,
+}
+
+/// The ecosystems' words for their report channels, one line per ecosystem with a channel.
+const REPORT_WORDS: &[fn(&str) -> Option<ReportWords>] = &[python::report, cpp::report, jvm::report, php::report];
+
+/// The ecosystems' words for why a cache of theirs stays the user's (`room::caches::Why`), one line per
+/// ecosystem with such a rule; a reason none words is shown by its stored name.
+const WHY_WORDS: &[fn(&crate::room::caches::Why) -> Option<String>] = &[rust::why, python::why];
+
+/// The words of the report channel stored under `key` (`room::channels::ReportChannel::key`).
+pub(crate) fn report_words(key: &str) -> Option<ReportWords> {
+    REPORT_WORDS.iter().find_map(|words| words(key))
+}
+
+/// The ecosystems' own words for their `--verify auto` facts (`detect::Fact`), one line per ecosystem with facts
+/// of its own: `detect_reason` words the facts every ecosystem shares and asks these for the rest, so a new
+/// ecosystem's facts are worded in its folder. A fact none answers is shown by its name rather than dropped.
+const FACT_WORDS: &[fn(Speech, &crate::detect::Fact) -> Option<String>] = &[
+    rust::fact,
+    python::fact,
+    shell::fact,
+    cpp::fact,
+    ruby::fact,
+    jvm::fact,
+    php::fact,
+];
+
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub(crate) fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {
     Some(match (lang, rejections) {
@@ -364,74 +420,24 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
     let one = |fact: &Fact| match (lang, fact) {
         (Speech::En, Fact::Recipe { file, target }) => format!("{file} has a `{target}` recipe"),
         (Speech::En, Fact::Target { file, target }) => format!("{file} has a `{target}` target"),
-        (Speech::En, Fact::Cargo { workspace: true }) => "Cargo.toml is a workspace".into(),
-        (Speech::En, Fact::Cargo { workspace: false }) => "Cargo.toml is here".into(),
-        (Speech::En, Fact::Nextest { installed: true }) => ".config/nextest.toml configures cargo-nextest".into(),
-        (Speech::En, Fact::Nextest { installed: false }) => {
-            ".config/nextest.toml is there, but cargo-nextest is not installed".into()
-        }
         (Speech::En, Fact::GoMod) => "go.mod is here".into(),
         (Speech::En, Fact::NodeScript) => "package.json has a `test` script".into(),
         (Speech::En, Fact::Lockfile { file, manager }) => format!("{file} says {manager}"),
         (Speech::En, Fact::PackageManagerField { manager }) => format!("its packageManager field says {manager}"),
         (Speech::En, Fact::NoLockfile) => "no lockfile names another package manager".into(),
-        (Speech::En, Fact::PytestConfig { file }) => format!("{file} configures pytest"),
-        (Speech::En, Fact::Conftest) => "conftest.py is here".into(),
-        (Speech::En, Fact::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
-        (Speech::En, Fact::Pyproject) => "pyproject.toml is here".into(),
-        (Speech::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
-        (Speech::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
-        (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
-        (Speech::En, Fact::BatsFiles { dir }) => format!("{dir}/ holds bats test files (*.bats)"),
-        (Speech::En, Fact::CMakeTests) => "CMakeLists.txt turns testing on (ctest)".into(),
-        (Speech::En, Fact::RubyTests { dir, runner }) => format!("{dir}/ holds Ruby test files {runner} runs"),
-        (Speech::En, Fact::RakeTestTask { file }) => format!("{file} defines a rake test task"),
-        (Speech::En, Fact::MavenPom { wrapper: false }) => "pom.xml makes it a Maven project (Surefire)".into(),
-        (Speech::En, Fact::MavenPom { wrapper: true }) => {
-            "pom.xml makes it a Maven project (Surefire), with its Maven wrapper".into()
-        }
-        (Speech::En, Fact::Phpunit { file, composer }) => format!(
-            "{}{}",
-            file.map_or("tests/ holds PHPUnit tests (*Test.php)".into(), |f| format!(
-                "{f} configures PHPUnit"
-            )),
-            if *composer { ", installed by Composer" } else { "" }
-        ),
         (Speech::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
         (Speech::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
         (Speech::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
-        (Speech::Zh, Fact::Cargo { workspace: true }) => "Cargo.toml 是一个 workspace".into(),
-        (Speech::Zh, Fact::Cargo { workspace: false }) => "存在 Cargo.toml".into(),
-        (Speech::Zh, Fact::Nextest { installed: true }) => ".config/nextest.toml 配置了 cargo-nextest".into(),
-        (Speech::Zh, Fact::Nextest { installed: false }) => "存在 .config/nextest.toml,但没有安装 cargo-nextest".into(),
         (Speech::Zh, Fact::GoMod) => "存在 go.mod".into(),
         (Speech::Zh, Fact::NodeScript) => "package.json 中有 `test` 脚本".into(),
         (Speech::Zh, Fact::Lockfile { file, manager }) => format!("{file} 表明使用 {manager}"),
         (Speech::Zh, Fact::PackageManagerField { manager }) => format!("packageManager 字段表明使用 {manager}"),
         (Speech::Zh, Fact::NoLockfile) => "没有指明其他包管理器的锁文件".into(),
-        (Speech::Zh, Fact::PytestConfig { file }) => format!("{file} 配置了 pytest"),
-        (Speech::Zh, Fact::Conftest) => "存在 conftest.py".into(),
-        (Speech::Zh, Fact::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
-        (Speech::Zh, Fact::Pyproject) => "存在 pyproject.toml".into(),
-        (Speech::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
-        (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
-        (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
-        (Speech::Zh, Fact::BatsFiles { dir }) => format!("{dir}/ 中有 bats 测试文件(*.bats)"),
-        (Speech::Zh, Fact::CMakeTests) => "CMakeLists.txt 启用了测试(ctest)".into(),
-        (Speech::Zh, Fact::RubyTests { dir, runner }) => format!("{dir}/ 中有 {runner} 运行的 Ruby 测试文件"),
-        (Speech::Zh, Fact::RakeTestTask { file }) => format!("{file} 定义了 rake 测试任务"),
-        (Speech::Zh, Fact::MavenPom { wrapper: false }) => "pom.xml 表明这是 Maven 项目(Surefire)".into(),
-        (Speech::Zh, Fact::MavenPom { wrapper: true }) => {
-            "pom.xml 表明这是 Maven 项目(Surefire),并带有 Maven wrapper".into()
-        }
-        (Speech::Zh, Fact::Phpunit { file, composer }) => format!(
-            "{}{}",
-            file.map_or("tests/ 中有 PHPUnit 测试(*Test.php)".into(), |f| format!(
-                "{f} 配置了 PHPUnit"
-            )),
-            if *composer { ",由 Composer 安装" } else { "" }
-        ),
         (Speech::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
+        _ => FACT_WORDS
+            .iter()
+            .find_map(|words| words(lang, fact))
+            .unwrap_or_else(|| format!("{fact:?}")),
     };
     let parts: Vec<String> = facts.iter().map(one).collect();
     parts.join(if lang == Speech::Zh { "," } else { ", " })
@@ -842,6 +848,104 @@ mod tests {
         assert!(at(101).contains("loop-abort"));
         for i in [4, 8, 16, 31, 51, 101] {
             assert!(pressure(Speech::Zh, i).is_some());
+        }
+    }
+
+    /// Every `--verify auto` fact is worded in both languages, and an ecosystem's fact by its own folder alone:
+    /// none falls through to the name-only fallback, and no two ecosystems claim one.
+    #[test]
+    fn every_detect_fact_is_worded_once_in_each_language() {
+        use crate::detect::Fact;
+        let facts = [
+            Fact::Recipe {
+                file: "justfile",
+                target: "test",
+            },
+            Fact::Target {
+                file: "Makefile",
+                target: "test",
+            },
+            Fact::Cargo { workspace: true },
+            Fact::Cargo { workspace: false },
+            Fact::Nextest { installed: true },
+            Fact::Nextest { installed: false },
+            Fact::GoMod,
+            Fact::NodeScript,
+            Fact::Lockfile {
+                file: "pnpm-lock.yaml",
+                manager: "pnpm",
+            },
+            Fact::PackageManagerField { manager: "yarn" },
+            Fact::NoLockfile,
+            Fact::PytestConfig { file: "pytest.ini" },
+            Fact::Conftest,
+            Fact::TestFiles { dir: "tests" },
+            Fact::Pyproject,
+            Fact::Virtualenv {
+                python: ".venv/bin/python",
+            },
+            Fact::Runner {
+                lock: "uv.lock",
+                tool: "uv",
+            },
+            Fact::Python3,
+            Fact::BatsFiles { dir: "test" },
+            Fact::CMakeTests,
+            Fact::RubyTests {
+                dir: "spec",
+                runner: "rspec",
+            },
+            Fact::RakeTestTask { file: "Rakefile" },
+            Fact::Phpunit {
+                file: Some("phpunit.xml"),
+                composer: true,
+            },
+            Fact::Phpunit {
+                file: None,
+                composer: false,
+            },
+            Fact::MavenPom { wrapper: true },
+            Fact::MavenPom { wrapper: false },
+            Fact::NotOnPath { program: "x".into() },
+        ];
+        for lang in [Speech::En, Speech::Zh] {
+            for fact in &facts {
+                let said = detect_reason(lang, std::slice::from_ref(fact));
+                assert_ne!(said, format!("{fact:?}"), "{fact:?} has no words in {lang:?}");
+                let claims = FACT_WORDS.iter().filter(|words| words(lang, fact).is_some()).count();
+                assert!(claims <= 1, "{fact:?} is worded by {claims} ecosystems");
+            }
+        }
+        assert_eq!(
+            detect_reason(Speech::En, &[Fact::CMakeTests, Fact::Cargo { workspace: false }]),
+            "CMakeLists.txt turns testing on (ctest), Cargo.toml is here"
+        );
+    }
+
+    /// Every new file that shadows what the baseline used is worded in both languages, an ecosystem's by its
+    /// folder (none falls back to the bare "is new").
+    #[test]
+    fn every_shadow_is_worded_in_each_language() {
+        use crate::closure::observed::{Shadow, ShadowKind};
+        let kinds = [
+            ShadowKind::Module {
+                name: "calc".into(),
+                used: "src/calc.py".into(),
+            },
+            ShadowKind::PathFile,
+            ShadowKind::Plugin,
+            ShadowKind::Configuration,
+        ];
+        for lang in [Speech::En, Speech::Zh] {
+            for kind in &kinds {
+                let shadow = Shadow {
+                    path: "x".into(),
+                    kind: kind.clone(),
+                };
+                let said = breach::shadow(lang, &shadow);
+                assert_ne!(said, "`x` is new", "{kind:?} in {lang:?}");
+                assert!(said.contains("`x`"), "{said}");
+            }
         }
     }
 }

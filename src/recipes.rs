@@ -10,8 +10,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The names GNU make looks for without `-f`, in its order: it reads the first that exists.
-pub(crate) const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
+#[path = "ecosystem/js/recipes.rs"]
+mod js;
+#[path = "ecosystem/make/recipes.rs"]
+mod make;
+
+/// The ecosystems' own readers of the files that name commands (`package.json`'s scripts, the names make looks
+/// for), asked as this module's.
+pub(crate) use js::*;
+pub(crate) use make::*;
 
 /// The names just looks for, in its order.
 pub(crate) const JUSTFILES: [&str; 4] = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
@@ -23,12 +30,6 @@ pub(crate) fn is_build_file(name: &str) -> bool {
 
 /// How many recipes one lookup follows through dependencies.
 const MAX_RECIPES: usize = 32;
-
-/// The command text of `scripts.<name>` in a `package.json`, if there is one.
-pub(crate) fn npm_script(package_json: &[u8], name: &str) -> Option<String> {
-    let doc: serde_json::Value = serde_json::from_slice(package_json).ok()?;
-    doc.get("scripts")?.get(name)?.as_str().map(str::to_string)
-}
 
 /// A rule of a Makefile or justfile: the names it defines, what it depends on, its recipe lines.
 #[derive(Debug, Default, PartialEq)]
@@ -43,19 +44,19 @@ pub(crate) struct Rule {
 /// `-include` and `sinclude` lines, a `$(wildcard PATTERN)` given as its pattern. `overrides` are the
 /// `NAME=value` words of the make command line, which win over the Makefile's own assignments.
 pub(crate) fn make_recipes(
-    makefile: &str,
+    text: &str,
     targets: &[String],
     overrides: &[(String, String)],
 ) -> (Vec<String>, Vec<String>) {
-    let (rules, includes) = make_rules(makefile, overrides);
+    let (rules, includes) = make_rules(text, overrides);
     let goals = make_goals(&rules, targets);
     (follow(&rules, goals), includes)
 }
 
 /// The names of the targets a Makefile's rules define (`test:`, `test check: deps`; not variables such as
 /// `X := a:b`), in order, as [`make_recipes`] reads them: what `make NAME` may be asked for.
-pub(crate) fn make_targets(makefile: &str) -> Vec<String> {
-    make_rules(makefile, &[])
+pub(crate) fn make_targets(text: &str) -> Vec<String> {
+    make_rules(text, &[])
         .0
         .into_iter()
         .flat_map(|rule| rule.names)
@@ -63,8 +64,8 @@ pub(crate) fn make_targets(makefile: &str) -> Vec<String> {
 }
 
 /// A Makefile's rules, with their recipe lines (variables expanded, `overrides` winning), and its include words.
-fn make_rules(makefile: &str, overrides: &[(String, String)]) -> (Vec<Rule>, Vec<String>) {
-    let lines = join_continued(makefile);
+fn make_rules(text: &str, overrides: &[(String, String)]) -> (Vec<Rule>, Vec<String>) {
+    let lines = join_continued(text);
     let mut vars: BTreeMap<String, String> = BTreeMap::new();
     for line in &lines {
         if let Some((name, value)) = make_assignment(line) {

@@ -36,6 +36,7 @@
 pub(crate) mod caches;
 #[path = "ecosystem/rust/runner_hook.rs"]
 pub(crate) mod cargo_hook;
+pub(crate) mod channels;
 pub(crate) mod env;
 #[path = "ecosystem/cpp/report.rs"]
 pub(crate) mod gtest;
@@ -292,11 +293,6 @@ impl Room {
         self.prepare(recorded)
     }
 
-    /// Where pytest writes its report for the verdict (see `report`).
-    pub(crate) fn report_path(&self) -> PathBuf {
-        self.dir.join(report::PLACE)
-    }
-
     /// Where the start hooks write their events for the verdict (see `hook`).
     pub(crate) fn events_path(&self) -> PathBuf {
         self.dir.join(hook::PLACE)
@@ -306,30 +302,14 @@ impl Room {
     /// whose output names only their failures, so that the baseline records every test by name and a later run
     /// that left no record (cut short, or code under test that printed a passing summary and exited before the
     /// runner finished) names none of them and falls short by name:
-    /// - minitest and RSpec (`runner::Report::HookNamed`): the start hooks' events ([`hook::add_named`]), where
-    ///   the verify command runs one of them (`runners`, the closure's);
-    /// - PHPUnit (`runner::Report::Prepended`): the JUnit reports the PHP start hook has every PHPUnit process
-    ///   write (`php_report`). A run with none (another runner, PHPUnit asked for `--no-logging`) keeps its
-    ///   output's names.
-    /// - GoogleTest (`runner::Report` of ctest and a GoogleTest binary): the JUnit reports every test binary
-    ///   writes to the room's directory `GTEST_OUTPUT` names (`gtest`), one per process. ctest's own lines name
-    ///   its tests too, but as whole binaries where a project registers them with `add_test`; the reports name
-    ///   each `Suite.Name`. A run with none keeps its output's names (and falls short by name where the
-    ///   baseline's had some).
-    /// - Maven Surefire (`runner::Report::BuildDir`): the JUnit reports Surefire wrote in the room's tree
-    ///   (`surefire`), whose output names test classes only.
+    /// - the start hooks' events ([`hook::add_named`]), where the verify command runs a runner whose events name
+    ///   its tests (`runner::Report::HookNamed`; `runners`, the closure's);
+    /// - the report channels whose names are the run's ([`channels::ReportChannel::add_named`]). A run with no
+    ///   such report keeps its output's names (and falls short by name where the baseline's had some).
     pub(crate) fn add_named(&self, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
         hook::add_named(&self.events_path(), runners, results);
-        if let Ok(named) = php_report::read(&self.dir) {
-            for (name, outcome) in &named.tests {
-                results.record(name, *outcome);
-            }
-        }
-        if let Ok((named, _)) = gtest::read(&self.gtest_dir()) {
-            results.merge(&named);
-        }
-        if let Ok((named, _)) = surefire::read(&self.tree_dir()) {
-            results.merge(&named);
+        for channel in CHANNELS {
+            channel.add_named(self, results);
         }
     }
 
@@ -339,25 +319,15 @@ impl Room {
         self.dir.join(tree::PLACE)
     }
 
-    /// Where GoogleTest's reports of a run go (see `gtest`).
-    fn gtest_dir(&self) -> PathBuf {
-        self.dir.join(gtest::PLACE)
-    }
-
     /// Makes the room's directories that are missing (private: 0700), without the last run's reports, and
     /// writes the start hooks.
     pub(crate) fn prepare(&self, recorded: &Recorded) -> io::Result<()> {
-        let report = self.report_path();
-        let phpunit = php_report::files(&self.dir);
-        for stale in [&report, &self.events_path()].into_iter().chain(&phpunit) {
-            match std::fs::remove_file(stale) {
-                Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
-                _ => {}
-            }
+        let events = self.events_path();
+        remove_stale(&events)?;
+        for channel in CHANNELS {
+            channel.clear(self)?;
         }
-        gtest::clear(&self.gtest_dir())?;
-        surefire::clear(&self.tree_dir())?;
-        private_dir(report.parent().unwrap_or(&self.dir))?;
+        private_dir(events.parent().unwrap_or(&self.dir))?;
         hook::install(&self.dir)?;
         for cache in recorded.private() {
             let path = self.path_of(cache);
@@ -511,17 +481,13 @@ impl Room {
         for cache in recorded.private() {
             caches::set(cache, &self.path_of(cache), &mut vars);
         }
-        if !recorded.junit_theirs
-            && let crate::runner::Report::Private { option, .. } = crate::runner::Runner::Pytest.row().report
-        {
-            let option = format!("{option}{}", self.report_path().display());
-            caches::add_pytest_option(&mut vars, &caches::shell_word(&option));
+        for channel in CHANNELS {
+            channel.set(self, recorded, &mut vars);
         }
         hook::set(&self.dir, &mut vars);
-        if !recorded.cargo_runner_theirs {
-            cargo_hook::set(&self.dir.join(hook::RUST_FILE), &mut vars);
+        if !recorded.flags.holds(cargo_hook::THEIRS) {
+            cargo_hook::set(&self.dir.join(hook::rust::FILE), &mut vars);
         }
-        gtest::set(&self.dir, &mut vars);
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
         vars.into_iter()
@@ -567,16 +533,11 @@ pub(crate) struct Described {
     /// How many variables were recorded with their values, and how many secrets by name.
     pub recorded: usize,
     pub secrets: usize,
-    /// A pass must also hold in pytest's own report (see `report`).
-    pub pytest_report: bool,
+    /// The report channels whose report the verdict reads, by their keys, in [`CHANNELS`]' order (see
+    /// `channels`).
+    pub reports: Vec<&'static str>,
     /// A pass must also hold in the events these runners' start hooks recorded (see `hook`).
     pub hook_report: Option<String>,
-    /// The verdict's names are those of GoogleTest's reports, written to a private directory (see `gtest`).
-    pub gtest_report: bool,
-    /// A pass must also hold in PHPUnit's own report, which the PHP start hook asks for (see `hook`).
-    pub phpunit_report: bool,
-    /// The verdict's names are those of Surefire's reports in the run's build directory (see `surefire`).
-    pub surefire_report: bool,
     /// Where the runs stand (see [`TreeState`]).
     pub tree: Option<TreeState>,
     /// What the runs write in `$HOME` and `/tmp` goes into a scratch of their own, thrown away after each (the
@@ -593,71 +554,87 @@ impl Recorded {
             shared: self.shared.clone(),
             recorded: self.vars.len(),
             secrets: self.secrets.len(),
-            pytest_report: self.pytest_report,
+            reports: CHANNELS
+                .iter()
+                .map(|channel| channel.key())
+                .filter(|key| self.flags.holds(key))
+                .collect(),
             hook_report: self.hook_report.clone(),
-            gtest_report: self.gtest_report,
-            phpunit_report: self.phpunit_report,
-            surefire_report: self.surefire_report,
             tree: self.tree.clone(),
             scratch: self.tree == Some(TreeState::Mounted) && mount::Private::probe().is_ok(),
         }
     }
 
-    /// After the baseline run in `room`: whether its pytest report, or its start hooks' events, can stand
-    /// beside stdout for the verdict (pytest's names exactly the tests of the baseline's `results`, the hooks'
-    /// name every one of them; see `report`).
+    /// After the baseline run in `room`: whether each channel's report, or the start hooks' events, can stand
+    /// for the verdict (see `channels`; the hooks' events must name every test of the baseline's `results`).
     pub(crate) fn take_report(&mut self, room: &Room, results: &crate::readout::TestResults) {
-        self.pytest_report = report::Report::read(&room.report_path()).is_ok_and(|r| r.matches(results));
+        for channel in CHANNELS {
+            self.flags.set(channel.key(), channel.stands(room, results));
+        }
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
-        self.phpunit_report = php_report::read(room.dir()).is_ok_and(|named| !named.is_empty());
-        self.gtest_report = gtest::read(&room.gtest_dir()).is_ok_and(|(named, _)| !named.tests.is_empty());
-        self.surefire_report = surefire::read(&room.tree_dir()).is_ok_and(|(named, _)| !named.tests.is_empty());
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
-    /// reads one: the problem, and whose report it is (`pytest`, `unittest`, `mocha`).
+    /// reads one: the problem, and whose report it is (`pytest`, `unittest`, `mocha`). The reports that stand
+    /// beside the output are asked first, then the start hooks' events, then the reports whose names are the
+    /// run's already (`Room::add_named`), where what is left to see is reports that are missing, cut short,
+    /// hold a failure while the run exited 0, or name no test.
     pub(crate) fn report_problem(
         &self,
         room: &Room,
         results: &crate::readout::TestResults,
     ) -> Option<(report::Problem, String)> {
-        let junit = self
-            .pytest_report
-            .then(|| (report::Report::read(&room.report_path()), "pytest".to_string()));
-        let events = self
-            .hook_report
-            .as_ref()
-            .map(|who| (report::Report::read_events(&room.events_path()), who.clone()));
-        let found = junit.into_iter().chain(events).find_map(|(read, who)| {
-            match read {
+        let stood = |names: bool| {
+            CHANNELS
+                .iter()
+                .filter(move |channel| channel.names_the_run() == names && self.flags.holds(channel.key()))
+        };
+        let asked = |channel: &&&dyn channels::ReportChannel| {
+            channel
+                .problem(room, results)
+                .map(|problem| (problem, channel.who().to_string()))
+        };
+        let events = || {
+            let who = self.hook_report.as_ref()?;
+            match report::Report::read_events(&room.events_path()) {
                 Ok(report) => report.holds(results),
                 Err(problem) => Some(problem),
             }
-            .map(|problem| (problem, who))
-        });
-        // PHPUnit's names are the run's already (`Room::add_named`): what is left to see is reports that
-        // are missing, cut short, hold a failure while the run exited 0, or name no test.
-        // GoogleTest's likewise, where the baseline's binaries wrote some: none now, or one holding a failure.
-        found
-            .or_else(|| {
-                self.phpunit_report
-                    .then(|| php_report::problem(room.dir()))
-                    .flatten()
-                    .map(|problem| (problem, "phpunit".to_string()))
-            })
-            .or_else(|| {
-                self.gtest_report
-                    .then(|| gtest::read(&room.gtest_dir()).map_or_else(Some, |(_, problem)| problem))
-                    .flatten()
-                    .map(|problem| (problem, "GoogleTest".to_string()))
-            })
-            .or_else(|| {
-                self.surefire_report
-                    .then(|| surefire::read(&room.tree_dir()).map_or_else(Some, |(_, problem)| problem))
-                    .flatten()
-                    .map(|problem| (problem, "surefire".to_string()))
-            })
+            .map(|problem| (problem, who.clone()))
+        };
+        stood(false)
+            .find_map(|channel| asked(&channel))
+            .or_else(events)
+            .or_else(|| stood(true).find_map(|channel| asked(&channel)))
+    }
+}
+
+/// Every report channel, one line per ecosystem that has one (see `channels`), in the order setup names them.
+pub(crate) const CHANNELS: &[&dyn channels::ReportChannel] = &[
+    &report::Channel,
+    &gtest::Channel,
+    &surefire::Channel,
+    &php_report::Channel,
+];
+
+/// Every key of the room's record an ecosystem decides ([`channels::Flags`]): the channels' and the cargo
+/// hook's.
+pub(crate) fn flag_keys() -> impl Iterator<Item = &'static str> {
+    CHANNELS.iter().map(|channel| channel.key()).chain([cargo_hook::THEIRS])
+}
+
+/// Takes the ecosystems' decisions of a project at `root` with the baseline's variables `vars` (see
+/// [`flag_keys`]) into `flags`.
+pub(crate) fn take_theirs(root: &Path, vars: &std::collections::BTreeMap<String, String>, flags: &mut channels::Flags) {
+    flags.set(cargo_hook::THEIRS, cargo_hook::theirs(root, vars));
+}
+
+/// Removes a report a run left at `path`, if there is one.
+pub(crate) fn remove_stale(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(err) if err.kind() != io::ErrorKind::NotFound => Err(err),
+        _ => Ok(()),
     }
 }
 

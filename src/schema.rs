@@ -12,6 +12,25 @@ pub use review::{DEFAULT_REVIEW_TIMEOUT, ReviewBy, ReviewCli, ReviewNote, Review
 
 use serde::{Deserialize, Serialize};
 
+#[path = "ecosystem/cpp/schema.rs"]
+mod cpp;
+#[path = "ecosystem/go/schema.rs"]
+mod go;
+#[path = "ecosystem/js/schema.rs"]
+mod js;
+#[path = "ecosystem/jvm/schema.rs"]
+mod jvm;
+#[path = "ecosystem/php/schema.rs"]
+mod php;
+#[path = "ecosystem/python/schema.rs"]
+mod python;
+#[path = "ecosystem/ruby/schema.rs"]
+mod ruby;
+#[path = "ecosystem/rust/schema.rs"]
+mod rust;
+#[path = "ecosystem/shell/schema.rs"]
+mod shell;
+
 /// Language of everything loopgate tells the model and the user (`--lang en|zh`; the state field `lang`).
 /// Not to be confused with a programming language ([`Lang`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
@@ -48,45 +67,56 @@ pub enum Lang {
     Java,
 }
 
+/// What is known of a language's files, in its ecosystem's folder (`src/ecosystem/<name>/schema.rs`).
+struct LangFiles {
+    lang: Lang,
+    /// The extensions of its files.
+    extensions: &'static [&'static str],
+    /// Whether a test file of it that is new since setup sits out the oracle's run ([`Lang::new_tests_sit_out`]).
+    new_tests_sit_out: bool,
+}
+
+/// Every language's files, one line per ecosystem, in the order the test inventory reads them ([`Lang::ALL`]).
+const LANGS: [&LangFiles; 9] = [
+    &python::FILES,
+    &js::FILES,
+    &rust::FILES,
+    &go::FILES,
+    &shell::FILES,
+    &cpp::FILES,
+    &ruby::FILES,
+    &php::FILES,
+    &jvm::FILES,
+];
+
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 9] = [
-        Lang::Python,
-        Lang::JavaScript,
-        Lang::Rust,
-        Lang::Go,
-        Lang::Shell,
-        Lang::Cpp,
-        Lang::Ruby,
-        Lang::Php,
-        Lang::Java,
-    ];
+    pub const ALL: [Lang; 9] = {
+        let mut all = [Lang::Rust; 9];
+        let mut i = 0;
+        while i < LANGS.len() {
+            all[i] = LANGS[i].lang;
+            i += 1;
+        }
+        all
+    };
 
-    /// Whether a test file of this language that is new since setup sits out the oracle's run (`testswap`). Not
-    /// a C++ one: its build names every source (`add_executable(neg_test tests/neg_test.cc)`), so a new test
-    /// source set aside would break the build of the whole project and no baseline test could run. It takes
-    /// part as the agent wrote it; the build's test side is sealed (`closure::cmake`: a new source added to an
-    /// existing test binary is a change to that binary's part).
+    /// Whether a test file of this language that is new since setup sits out the oracle's run (`testswap`); a
+    /// language whose build names every test source does not (see its ecosystem's `schema.rs`).
     pub fn new_tests_sit_out(self) -> bool {
-        self != Lang::Cpp
+        LANGS
+            .iter()
+            .find(|files| files.lang == self)
+            .is_none_or(|files| files.new_tests_sit_out)
     }
 
     /// The language of a file, by its extension; `None` for anything else.
     pub fn of(path: &std::path::Path) -> Option<Lang> {
-        const JS_EXTENSIONS: [&str; 8] = ["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"];
         let ext = path.extension()?.to_str()?;
-        match ext {
-            "py" => Some(Lang::Python),
-            "rs" => Some(Lang::Rust),
-            "go" => Some(Lang::Go),
-            "bats" => Some(Lang::Shell),
-            "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h" => Some(Lang::Cpp),
-            "rb" => Some(Lang::Ruby),
-            "php" => Some(Lang::Php),
-            "java" => Some(Lang::Java),
-            _ if JS_EXTENSIONS.contains(&ext) => Some(Lang::JavaScript),
-            _ => None,
-        }
+        LANGS
+            .iter()
+            .find(|files| files.extensions.contains(&ext))
+            .map(|files| files.lang)
     }
 }
 
@@ -366,5 +396,41 @@ impl TryFrom<String> for VerifyReport {
 
     fn try_from(text: String) -> Result<Self, String> {
         VerifyReport::parse(&text, None)
+    }
+}
+
+#[cfg(test)]
+mod lang_tests {
+    use super::*;
+
+    /// Every language is registered once, in the inventory's order, and no extension is claimed twice.
+    #[test]
+    fn every_language_is_registered_once_and_claims_its_own_extensions() {
+        assert_eq!(
+            Lang::ALL,
+            [
+                Lang::Python,
+                Lang::JavaScript,
+                Lang::Rust,
+                Lang::Go,
+                Lang::Shell,
+                Lang::Cpp,
+                Lang::Ruby,
+                Lang::Php,
+                Lang::Java,
+            ]
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        for files in LANGS {
+            for ext in files.extensions {
+                assert!(seen.insert(*ext), "`.{ext}` is claimed twice");
+                let path = format!("src/x.{ext}");
+                assert_eq!(Lang::of(std::path::Path::new(&path)), Some(files.lang), "{path}");
+            }
+        }
+        assert_eq!(Lang::of(std::path::Path::new("README.md")), None);
+        assert_eq!(Lang::of(std::path::Path::new("Makefile")), None);
+        let taking_part: Vec<Lang> = Lang::ALL.into_iter().filter(|l| !l.new_tests_sit_out()).collect();
+        assert_eq!(taking_part, [Lang::Cpp], "new tests of these take part in the run");
     }
 }

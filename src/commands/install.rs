@@ -107,7 +107,10 @@ pub(crate) fn install(args: &InstallArgs) -> Result<u8, Error> {
     let claude = Claude::find(args.claude.as_deref())?;
     let old = manifest::load(&places.manifest())?;
     let mut record = old.clone().unwrap_or_default();
-    record.version = env!("CARGO_PKG_VERSION").to_string();
+    record.version = <crate::cli::Cli as clap::CommandFactory>::command()
+        .get_version()
+        .unwrap_or_default()
+        .to_string();
     record.binary = PathBuf::from(&binary);
 
     install_plugin(&claude, &places, &mut record)?;

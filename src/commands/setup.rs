@@ -132,17 +132,17 @@ impl Config {
         ];
         let task = args.task.join(" ");
         if task.trim().is_empty() {
-            return usage(
-                "no task given: say what the agent should do, e.g. /loopgate:pua-loop \"fix the parser\" --verify 'cargo test'"
-                    .into(),
-            );
+            return usage(format!(
+                "no task given: say what the agent should do, e.g. /loopgate:pua-loop \"fix the parser\" --verify '{}'",
+                crate::messages::EXAMPLE_VERIFY
+            ));
         }
         // An empty command (a script passing an unset `$TEST_CMD`) would silently turn the oracle off.
         if args.verify.as_deref().is_some_and(|v| v.trim().is_empty()) {
-            return usage(
-                "`--verify` is empty: give the command that checks the work (e.g. `--verify 'cargo test'`), or leave the flag out for a loop on the honor system"
-                    .into(),
-            );
+            return usage(format!(
+                "`--verify` is empty: give the command that checks the work (e.g. `--verify '{}'`), or leave the flag out for a loop on the honor system",
+                crate::messages::EXAMPLE_VERIFY
+            ));
         }
         let verify = args.verify;
         let verify_timeout = args.verify_timeout.unwrap_or(state::DEFAULT_VERIFY_TIMEOUT);

@@ -66,19 +66,9 @@ pub(crate) fn shadow(lang: Speech, shadow: &Shadow) -> String {
                 "`{path}` is new and would be imported as `{name}` instead of `{used}`, which the verify run imported at baseline"
             )
         }
-        (Speech::En, ShadowKind::PathFile) => {
-            format!("`{path}` is new: Python runs a `.pth` file's import lines at start-up, before any test")
-        }
-        (Speech::En, ShadowKind::Plugin) => {
-            format!("`{path}` is new and declares a pytest plugin (a `pytest11` entry point)")
-        }
         (Speech::Zh, ShadowKind::Module { name, used }) => {
             format!("新建的 `{path}` 会被当作 `{name}` 导入,取代基线验证运行时导入的 `{used}`")
         }
-        (Speech::Zh, ShadowKind::PathFile) => {
-            format!("新建了 `{path}`:Python 会在启动时、任何测试之前执行 `.pth` 文件中的 import 行")
-        }
-        (Speech::Zh, ShadowKind::Plugin) => format!("新建的 `{path}` 声明了一个 pytest 插件(`pytest11` 入口点)"),
         (Speech::En, ShadowKind::Configuration) => {
             format!(
                 "`{path}` is new: the verify run searched this directory at baseline, and a runner reads this file from it"
@@ -87,6 +77,10 @@ pub(crate) fn shadow(lang: Speech, shadow: &Shadow) -> String {
         (Speech::Zh, ShadowKind::Configuration) => {
             format!("新建了 `{path}`:基线验证运行时检索过该目录,测试工具会从中读取此文件")
         }
+        _ => super::SHADOW_WORDS
+            .iter()
+            .find_map(|words| words(lang, shadow))
+            .unwrap_or_else(|| format!("`{path}` is new")),
     }
 }
 

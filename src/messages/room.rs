@@ -21,14 +21,13 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
         .map(|s| format!("{} ({})", s.var, why(&s.why)))
         .collect();
     let (n, secrets) = (room.recorded, room.secrets);
-    let (mut line, left, stop, report) = match lang {
+    let (mut line, left, stop) = match lang {
         Speech::En => (
             format!(
                 "The oracle runs with private caches ({private}) in `{dir}`, kept for this loop, and with the environment recorded now ({n} variables; {secrets} secrets by name only, their values taken when it runs)."
             ),
             " Left to the user: ",
             ".",
-            " A pass must also hold in pytest's own report, which it writes to a private path.",
         ),
         Speech::Zh => (
             format!(
@@ -36,31 +35,15 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
             ),
             "仍使用用户的:",
             "。",
-            "通过还必须与 pytest 写到私有路径的报告一致。",
         ),
     };
     if !shared.is_empty() {
         line.push_str(&format!("{left}{}{stop}", shared.join(", ")));
     }
-    if room.pytest_report {
-        line.push_str(report);
-    }
-    if room.gtest_report {
+    for words in room.reports.iter().filter_map(|key| super::report_words(key)) {
         line.push_str(match lang {
-            Speech::En => " The tests are judged by name from the reports GoogleTest writes to a private directory.",
-            Speech::Zh => "测试按名称由 GoogleTest 写到私有目录的报告判定。",
-        });
-    }
-    if room.surefire_report {
-        line.push_str(match lang {
-            Speech::En => " The tests are judged by name from the JUnit reports Maven Surefire writes in the run's own build directory, emptied before each run.",
-            Speech::Zh => "测试按名称由 Maven Surefire 写在本次运行自己的构建目录中的 JUnit 报告判定(每次运行前清空)。",
-        });
-    }
-    if room.phpunit_report {
-        line.push_str(match lang {
-            Speech::En => " A pass must also hold in PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path; its names are the run's.",
-            Speech::Zh => "通过还必须与 loopgate 的启动钩子让 PHPUnit 写到私有路径的 JUnit 报告一致;其中的测试名即本次运行的测试名。",
+            Speech::En => words.en,
+            Speech::Zh => words.zh,
         });
     }
     if let Some(who) = &room.hook_report {
@@ -86,11 +69,10 @@ pub(crate) fn at_setup(lang: Speech, room: Option<&Described>) -> String {
 
 /// Why a cache stays the user's, in one clause (setup's line and `status`, in English).
 pub(crate) fn why(why: &Why) -> String {
-    match why {
-        Why::TargetDirConfigured { file } => format!("`{file}` sets `target-dir`"),
-        Why::TargetNamedByPath { file } => format!("`{file}` names `target/` by path"),
-        Why::PytestCacheOff => "the run turns pytest's cache provider off".to_string(),
-    }
+    super::WHY_WORDS
+        .iter()
+        .find_map(|words| words(why))
+        .unwrap_or_else(|| why.kind.clone())
 }
 
 /// Why a run that exited 0 is no pass by the report of `who` (`pytest`, or the runners whose events loopgate's

@@ -29,8 +29,17 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+#[path = "../ecosystem/go/caches.rs"]
+mod go;
+#[path = "../ecosystem/js/caches.rs"]
+mod js;
+#[path = "../ecosystem/python/caches.rs"]
+pub(crate) mod python;
+#[path = "../ecosystem/rust/caches.rs"]
+pub(crate) mod rust;
+
 /// A cache of some runner, and how the room points it at its private place.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) struct Cache {
     /// The variables set (the first one names the cache in `status` and in [`Shared`]).
     pub vars: &'static [&'static str],
@@ -38,90 +47,53 @@ pub(crate) struct Cache {
     pub place: &'static str,
     /// A file, not a directory.
     pub file: bool,
-    /// What the runners keep there.
-    pub holds: &'static str,
     how: How,
 }
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 enum How {
     /// Every variable names the place.
     Var,
     /// Only where the baseline's environment set the variable (setting it would turn a feature on).
     WhereSet,
-    /// pytest's `-o cache_dir=…`, after the user's own `PYTEST_ADDOPTS`.
-    PytestOption,
+    /// The ecosystem's own rule points the run's variables at the place (pytest's `-o cache_dir=…`, after the
+    /// user's own `PYTEST_ADDOPTS`).
+    Rule(fn(&Path, &mut BTreeMap<String, OsString>)),
 }
 
 /// The variables that name the temporary directory (the first row of [`CACHES`]).
 pub(crate) const TEMPORARY: &[&str] = &["TMPDIR", "TMP", "TEMP"];
 
-/// Every cache the room knows.
-pub(crate) const CACHES: &[Cache] = &[
-    Cache {
-        vars: TEMPORARY,
-        place: "tmp",
-        file: false,
-        holds: "temporary files (jest's transform cache, go test's binaries, `t.TempDir()`, pytest's `tmp_path`)",
-        how: How::Var,
-    },
-    Cache {
-        vars: &["PYTHONPYCACHEPREFIX"],
-        place: "pycache",
-        file: false,
-        holds: "Python bytecode (the tree's `__pycache__` is not read)",
-        how: How::Var,
-    },
-    Cache {
-        vars: &["PYTEST_ADDOPTS"],
-        place: "pytest-cache",
-        file: false,
-        holds: "pytest's cache (`--lf`, `--sw`)",
-        how: How::PytestOption,
-    },
-    Cache {
-        vars: &["GOCACHE"],
-        place: "go-build",
-        file: false,
-        holds: "Go's build and test-result cache",
-        how: How::Var,
-    },
-    Cache {
-        vars: &["CARGO_TARGET_DIR"],
-        place: "cargo-target",
-        file: false,
-        holds: "Cargo's build outputs (test binaries and their fingerprints)",
-        how: How::Var,
-    },
-    Cache {
-        vars: &["MYPY_CACHE_DIR"],
-        place: "mypy",
-        file: false,
-        holds: "mypy's cache",
-        how: How::Var,
-    },
-    Cache {
-        vars: &["RUFF_CACHE_DIR"],
-        place: "ruff",
-        file: false,
-        holds: "ruff's cache",
-        how: How::Var,
-    },
-    Cache {
-        vars: &["BABEL_CACHE_PATH"],
-        place: "babel/cache.json",
-        file: true,
-        holds: "@babel/register's compiled files",
-        how: How::Var,
-    },
-    Cache {
-        vars: &["NODE_COMPILE_CACHE"],
-        place: "node-compile",
-        file: false,
-        holds: "Node's compile cache",
-        how: How::WhereSet,
-    },
+/// The temporary directory, every runner's: it holds temporary files (jest's transform cache, go test's binaries,
+/// `t.TempDir()`, pytest's `tmp_path`).
+const TMP: Cache = Cache {
+    vars: TEMPORARY,
+    place: "tmp",
+    file: false,
+    how: How::Var,
+};
+
+/// Every cache the room knows, one line per cache; each ecosystem's rows are in its folder
+/// (`src/ecosystem/<name>/caches.rs`). The order is the one setup and `status` list them in.
+pub(crate) const CACHES: &[&Cache] = &[
+    &TMP,
+    &python::BYTECODE,
+    &python::TEST_CACHE,
+    &go::BUILD,
+    &rust::TARGET,
+    &python::MYPY,
+    &python::RUFF,
+    &js::BABEL,
+    &js::COMPILE,
 ];
+
+/// The ecosystems' rules for a cache that must stay the user's (see [`decide`]), one line per ecosystem with
+/// one, in the order setup lists what they find.
+const SHARED: &[SharedRule] = &[rust::shared, python::shared];
+
+/// An ecosystem's rule for a cache of its own that stays the user's: given the project's root, the verify
+/// command and the baseline's variables.
+type SharedRule = fn(&Path, &str, &BTreeMap<String, String>) -> Option<Shared>;
 
 impl Cache {
     /// The variable that names the cache.
@@ -131,7 +103,7 @@ impl Cache {
 
     /// Whether the room makes it private, given the baseline's variables.
     pub(crate) fn applies(&self, vars: &BTreeMap<String, String>) -> bool {
-        self.how != How::WhereSet || vars.contains_key(self.name())
+        !matches!(self.how, How::WhereSet) || vars.contains_key(self.name())
     }
 }
 
@@ -143,90 +115,40 @@ pub(crate) struct Shared {
     pub why: Why,
 }
 
-/// Why a private cache would change an honest verdict.
+/// Why a private cache would change an honest verdict: a reason of the ecosystem whose rule found it, by the
+/// name it is stored under (defined in that ecosystem's `caches.rs`, worded in its `messages.rs`), and the file
+/// that shows it, where one does. Stored as the tagged enum it was (`{"why": "target_dir_configured", "file":
+/// ".cargo/config.toml"}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "why")]
-pub(crate) enum Why {
-    /// The project's Cargo configuration names its target directory.
-    TargetDirConfigured { file: String },
-    /// A Rust file of the project names `target/` by path.
-    TargetNamedByPath { file: String },
-    /// The run turns pytest's cache provider off (on its command line, in `PYTEST_ADDOPTS` or in its
-    /// configuration at the project root).
-    PytestCacheOff,
+pub(crate) struct Why {
+    #[serde(rename = "why")]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}
+
+impl Why {
+    /// The reason `kind`, shown by `file` where one shows it.
+    pub(crate) fn new(kind: &str, file: Option<String>) -> Why {
+        Why {
+            kind: kind.to_string(),
+            file,
+        }
+    }
 }
 
 /// The caches that stay the user's for a project whose verify command is `command` and whose baseline
-/// environment is `vars`.
+/// environment is `vars`: what the ecosystems' rules ([`SHARED`]) find.
 pub(crate) fn decide(root: &Path, command: &str, vars: &BTreeMap<String, String>) -> Vec<Shared> {
-    let mut shared = Vec::new();
-    let mut keep = |var: &str, why| {
-        shared.push(Shared {
-            var: var.to_string(),
-            why,
-        });
-    };
-    if let Some(why) = cargo_target_named(root) {
-        keep("CARGO_TARGET_DIR", why);
-    }
-    let addopts = vars.get("PYTEST_ADDOPTS").map_or("", String::as_str);
-    let configured =
-        pytest_configs().any(|name| std::fs::read_to_string(root.join(name)).is_ok_and(|text| text.contains(NO_CACHE)));
-    if command.contains(NO_CACHE) || addopts.contains(NO_CACHE) || configured {
-        keep("PYTEST_ADDOPTS", Why::PytestCacheOff);
-    }
-    shared
+    SHARED.iter().filter_map(|rule| rule(root, command, vars)).collect()
 }
 
-/// Whether the project asks pytest for a JUnit report of its own (on the command line, in `PYTEST_ADDOPTS` or in
-/// its configuration): the room then adds none, since the last `--junitxml` wins and theirs must stay theirs.
+/// Whether the project asks its runner for a JUnit report of its own (on the command line, in the variable the
+/// runner reads its options from or in its configuration): the room then adds none, since the last report option
+/// wins and theirs must stay theirs. Asked of the runner whose report the room asks for that way
+/// (`runner::Report::Private`).
 pub(crate) fn junit_theirs(root: &Path, command: &str, vars: &BTreeMap<String, String>) -> bool {
-    let addopts = vars.get("PYTEST_ADDOPTS").map_or("", String::as_str);
-    [command, addopts].iter().any(|text| text.contains("junit"))
-        || pytest_configs()
-            .any(|name| std::fs::read_to_string(root.join(name)).is_ok_and(|text| text.contains("junit")))
-}
-
-/// How a pytest run turns its cache provider off.
-const NO_CACHE: &str = "no:cacheprovider";
-
-/// The files pytest reads its configuration from at the project root (its row of `runner`).
-fn pytest_configs() -> impl Iterator<Item = &'static str> {
-    let config = &crate::runner::Runner::Pytest.row().config;
-    config
-        .files
-        .iter()
-        .copied()
-        .chain(config.sections.iter().map(|(file, _)| *file))
-}
-
-/// Why Cargo's target directory must stay where the project expects it, if it must.
-fn cargo_target_named(root: &Path) -> Option<Why> {
-    let configured = root.ancestors().find_map(|dir| {
-        ["config.toml", "config"].iter().find_map(|name| {
-            let path = dir.join(".cargo").join(name);
-            let text = std::fs::read_to_string(&path).ok()?;
-            text.contains("target-dir").then(|| path.display().to_string())
-        })
-    });
-    if let Some(file) = configured {
-        return Some(Why::TargetDirConfigured { file });
-    }
-    let mut named = None;
-    let _ = crate::walk::Walker::RUNNERS.walk(root, |entry| {
-        if entry.relative.ends_with(".rs")
-            && std::fs::read_to_string(entry.path).is_ok_and(|text| names_target_by_path(&text))
-        {
-            named = Some(entry.relative.to_string());
-        }
-        Ok(crate::walk::until(named.is_some()))
-    });
-    named.map(|file| Why::TargetNamedByPath { file })
-}
-
-/// `"target/debug/tool"`, `Path::new("target")`: a string literal that starts with the target directory.
-fn names_target_by_path(text: &str) -> bool {
-    text.contains("\"target/") || text.contains("\"target\"") || text.contains("\"./target/")
+    python::junit_theirs(root, command, vars)
 }
 
 /// Points `cache` at `path` in a run's variables.
@@ -237,30 +159,6 @@ pub(crate) fn set(cache: &Cache, path: &Path, vars: &mut BTreeMap<String, OsStri
                 vars.insert((*var).to_string(), path.as_os_str().to_owned());
             }
         }
-        How::PytestOption => add_pytest_option(
-            vars,
-            &format!("-o {}", shell_word(&format!("cache_dir={}", path.display()))),
-        ),
+        How::Rule(rule) => rule(path, vars),
     }
-}
-
-/// Appends `option` (one or more words, already quoted) to `PYTEST_ADDOPTS`, after what is there.
-pub(crate) fn add_pytest_option(vars: &mut BTreeMap<String, OsString>, option: &str) {
-    let mut value = vars.get("PYTEST_ADDOPTS").cloned().unwrap_or_default();
-    if !value.is_empty() {
-        value.push(" ");
-    }
-    value.push(option);
-    vars.insert("PYTEST_ADDOPTS".to_string(), value);
-}
-
-/// `word` as one word for `shlex.split` (how pytest splits `PYTEST_ADDOPTS`).
-pub(crate) fn shell_word(word: &str) -> String {
-    if word
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"=/._-+:,@".contains(&b))
-    {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', "'\\''"))
 }

@@ -80,32 +80,17 @@ pub(crate) struct Recorded {
     /// The caches left to the user, and why.
     #[serde(default)]
     pub shared: Vec<Shared>,
-    /// A pass must also hold in pytest's report (see `report`): the baseline's report named exactly the tests
-    /// its output did.
-    #[serde(default)]
-    pub pytest_report: bool,
+    /// The ecosystems' decisions (see `channels`): whose report stood at the baseline, whether the project has
+    /// a test runner of its own; flattened, a bool field per key.
+    #[serde(flatten)]
+    pub flags: super::channels::Flags,
     /// A pass must also hold in the events of these runners' start hooks (`unittest`, `mocha`; see `hook`):
     /// the baseline's events named exactly the tests its output did.
     #[serde(default)]
     pub hook_report: Option<String>,
-    /// The verdict's names are those of GoogleTest's reports in the room (see `gtest`): the baseline's test
-    /// binaries wrote some.
-    #[serde(default)]
-    pub gtest_report: bool,
-    /// A pass must also hold in PHPUnit's own JUnit report, which the PHP start hook asks for (see `hook`): the
-    /// baseline's named its tests (their names are the run's, `Room::add_named`).
-    #[serde(default)]
-    pub phpunit_report: bool,
-    /// The verdict's names are those of Surefire's reports in the run's build directory (see `surefire`): the
-    /// baseline's Maven wrote some; a pass must hold in them.
-    #[serde(default)]
-    pub surefire_report: bool,
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,
-    /// The project names a Cargo test runner of its own (`cargo_hook::theirs`): the room names none.
-    #[serde(default)]
-    pub cargo_runner_theirs: bool,
     /// Where the oracle's runs stand; `None` for a loop set up before the room had a tree (the project's own).
     #[serde(default)]
     pub tree: Option<super::TreeState>,
@@ -130,7 +115,7 @@ impl Recorded {
         }
         recorded.shared = caches::decide(root, command, &recorded.vars);
         recorded.junit_theirs = caches::junit_theirs(root, command, &recorded.vars);
-        recorded.cargo_runner_theirs = super::cargo_hook::theirs(root, &recorded.vars);
+        super::take_theirs(root, &recorded.vars, &mut recorded.flags);
         recorded.tree = Some(super::TreeState::decide(&recorded.vars));
         recorded
     }
@@ -139,6 +124,7 @@ impl Recorded {
     pub(crate) fn private(&self) -> impl Iterator<Item = &'static Cache> + '_ {
         CACHES
             .iter()
+            .copied()
             .filter(|cache| cache.applies(&self.vars) && !self.shared.iter().any(|s| s.var == cache.name()))
     }
 

@@ -36,110 +36,75 @@ use std::path::Path;
 /// two directories below the room), so no variable names it.
 pub(crate) const PLACE: &str = "report/events.jsonl";
 
-/// The Python hook's directory in the room (first on `PYTHONPATH`) and its one file.
-const PYTHON_DIR: &str = "hook/python";
-const SITECUSTOMIZE: &str = include_str!("../ecosystem/python/sitecustomize.py");
+#[path = "../ecosystem/go/hook.rs"]
+mod go;
+#[path = "../ecosystem/js/hook.rs"]
+mod js;
+#[path = "../ecosystem/php/hook.rs"]
+mod php;
+#[path = "../ecosystem/python/hook.rs"]
+mod python;
+#[path = "../ecosystem/ruby/hook.rs"]
+mod ruby;
+#[path = "../ecosystem/rust/hook.rs"]
+pub(crate) mod rust;
 
-/// The node hook, in the room.
-const NODE_FILE: &str = "hook/node/loopgate-report.cjs";
-const NODE: &str = include_str!("../ecosystem/js/report.cjs");
+/// One ecosystem's start hook, in its folder (`src/ecosystem/<name>/hook.rs`, beside the hook's own script):
+/// the files it writes into the room and the variables that load it. Registered by one line of [`HOOKS`].
+trait StartHook: Sync {
+    /// Writes its files into the room at `room`.
+    fn install(&self, room: &Path) -> io::Result<()>;
 
-/// The PHP hook, in the room: a directory added to `PHP_INI_SCAN_DIR` holding one ini file, whose
-/// `auto_prepend_file` is the prepended script beside it.
-const PHP_DIR: &str = "hook/php";
-const PHP_INI: &str = "loopgate.ini";
-const PHP_PREPEND: &str = "loopgate-prepend.php";
-const PREPEND: &str = include_str!("../ecosystem/php/prepend.php");
+    /// Points a run's variables at its files in the room at `room`, after what the run's own variables hold.
+    /// A hook loaded by no variable of its own (cargo's, named by `cargo_hook`) leaves them as they are.
+    fn set(&self, _room: &Path, _vars: &mut BTreeMap<String, OsString>) {}
+}
 
-/// The Go hook, in the room: the program `go test -exec` runs every test binary through.
-const GO_FILE: &str = "hook/go/loopgate-go-exec";
-const GO: &str = include_str!("../ecosystem/go/go-exec.sh");
-
-/// The cargo hook, in the room: the runner cargo runs every test binary through
-/// (`CARGO_TARGET_<triple>_RUNNER`, set by `cargo_hook` where the project has no runner of its own).
-pub(crate) const RUST_FILE: &str = "hook/rust/loopgate-test-runner";
-const RUST: &str = include_str!("../ecosystem/rust/test-runner.sh");
-
-/// The Ruby hook, in the room: loaded by every Ruby process of a run (`RUBYOPT=-r…`), it finds the events file
-/// from where it stands ([`PLACE`] is two directories up).
-const RUBY_FILE: &str = "hook/ruby/loopgate_report.rb";
-const RUBY: &str = include_str!("../ecosystem/ruby/report.rb");
+/// Every start hook, one line per ecosystem that has one, in the order their variables are set.
+const HOOKS: &[&dyn StartHook] = &[
+    &python::Hook,
+    &js::Hook,
+    &ruby::Hook,
+    &php::Hook,
+    &go::Hook,
+    &rust::Hook,
+];
 
 /// Writes the hooks into the room at `room` (again before every run: what a run finds there is loopgate's).
 pub(crate) fn install(room: &Path) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let python = room.join(PYTHON_DIR);
-    super::private_dir(&python)?;
-    std::fs::write(python.join("sitecustomize.py"), SITECUSTOMIZE)?;
-    for (place, text) in [(NODE_FILE, NODE), (GO_FILE, GO), (RUST_FILE, RUST), (RUBY_FILE, RUBY)] {
-        let file = room.join(place);
-        super::private_dir(file.parent().unwrap_or(room))?;
-        std::fs::write(&file, text)?;
-    }
-    for program in [GO_FILE, RUST_FILE] {
-        std::fs::set_permissions(room.join(program), std::fs::Permissions::from_mode(0o700))?;
-    }
-    let php = room.join(PHP_DIR);
-    super::private_dir(&php)?;
-    let prepend = php.join(PHP_PREPEND);
-    std::fs::write(&prepend, PREPEND)?;
-    // An ini string cannot hold a path with `"` (nor `$`, which it expands): the hook is then left out, and the
-    // run's names are its output's.
-    match php_ini(&prepend.display().to_string()) {
-        Some(ini) => std::fs::write(php.join(PHP_INI), ini),
-        None => Ok(()),
-    }
+    HOOKS.iter().try_for_each(|hook| hook.install(room))
 }
 
-/// The PHP hook's ini file, naming the prepended script at `prepend`; `None` where no ini string can hold it.
-fn php_ini(prepend: &str) -> Option<String> {
-    (!prepend.contains(['"', '$', '\n'])).then(|| format!("auto_prepend_file = \"{prepend}\"\n"))
-}
-
-/// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold:
-/// the Python hook first on `PYTHONPATH`, the node hook last in `NODE_OPTIONS` (where `report.cjs` looks for
-/// itself to take itself out).
+/// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold (each
+/// hook's `set` says where it goes in its variable).
 pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
-    let mut path = room.join(PYTHON_DIR).into_os_string();
-    if let Some(theirs) = vars.get("PYTHONPATH").filter(|v| !v.is_empty()) {
-        path.push(":");
-        path.push(theirs);
+    for hook in HOOKS {
+        hook.set(room, vars);
     }
-    vars.insert("PYTHONPATH".to_string(), path);
-    let mut options = vars.get("NODE_OPTIONS").cloned().unwrap_or_default();
-    if !options.is_empty() {
-        options.push(" ");
+}
+
+/// Writes a hook's file `text` at `place` in the room at `room`, its directory private; a program (`executable`)
+/// only its owner may run.
+fn write(room: &Path, place: &str, text: &str, executable: bool) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let file = room.join(place);
+    super::private_dir(file.parent().unwrap_or(room))?;
+    std::fs::write(&file, text)?;
+    if executable {
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o700))?;
     }
-    options.push("--require ");
-    options.push(node_word(&room.join(NODE_FILE).display().to_string()));
-    vars.insert("NODE_OPTIONS".to_string(), options);
-    // `RUBYOPT` is split at spaces with no quoting too.
-    let ruby = room.join(RUBY_FILE).into_os_string();
-    if !ruby.to_string_lossy().contains(char::is_whitespace) {
-        let mut options = vars.get("RUBYOPT").cloned().unwrap_or_default();
-        if !options.is_empty() {
-            options.push(" ");
-        }
-        options.push("-r");
-        options.push(ruby);
-        vars.insert("RUBYOPT".to_string(), options);
+    Ok(())
+}
+
+/// Appends `word` to the variable `name` of `vars`, after a space where it already holds something (the
+/// variables that are split at spaces: `NODE_OPTIONS`, `RUBYOPT`, `GOFLAGS`).
+fn push_word(vars: &mut BTreeMap<String, OsString>, name: &str, word: impl AsRef<std::ffi::OsStr>) {
+    let mut value = vars.get(name).cloned().unwrap_or_default();
+    if !value.is_empty() {
+        value.push(" ");
     }
-    // An empty first entry of `PHP_INI_SCAN_DIR` keeps PHP's own directory (its extensions' ini files).
-    let mut scan = vars.get("PHP_INI_SCAN_DIR").cloned().unwrap_or_default();
-    scan.push(":");
-    scan.push(room.join(PHP_DIR));
-    vars.insert("PHP_INI_SCAN_DIR".to_string(), scan);
-    // `GOFLAGS` is split at spaces with no quoting, and a user's own `-exec` (an emulator, a device) stays theirs.
-    let go = room.join(GO_FILE).into_os_string();
-    let mut flags = vars.get("GOFLAGS").cloned().unwrap_or_default();
-    if !flags.to_string_lossy().contains("-exec") && !go.to_string_lossy().contains(char::is_whitespace) {
-        if !flags.is_empty() {
-            flags.push(" ");
-        }
-        flags.push("-exec=");
-        flags.push(go);
-        vars.insert("GOFLAGS".to_string(), flags);
-    }
+    value.push(word);
+    vars.insert(name.to_string(), value);
 }
 
 /// Adds to `results` (read from a run's output) the tests the events at `events` name, for the runners whose output
@@ -157,14 +122,6 @@ pub(crate) fn add_named(events: &Path, runners: &[crate::runner::Runner], result
     if let Ok(report) = super::report::Report::read_events(events) {
         report.add_named(results);
     }
-}
-
-/// `word` as one word of `NODE_OPTIONS` (node splits it at spaces, and reads `"…"` with `\` escapes as one).
-fn node_word(word: &str) -> String {
-    if !word.contains([' ', '"', '\\', '\t']) {
-        return word.to_string();
-    }
-    format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 #[cfg(test)]
@@ -258,10 +215,10 @@ mod tests {
     #[test]
     fn the_php_hook_is_left_out_where_an_ini_string_cannot_name_it() {
         assert_eq!(
-            php_ini("/rooms/my room/hook/php/p.php").as_deref(),
+            php::ini("/rooms/my room/hook/php/p.php").as_deref(),
             Some("auto_prepend_file = \"/rooms/my room/hook/php/p.php\"\n")
         );
-        assert_eq!(php_ini("/rooms/a\"b/p.php"), None);
-        assert_eq!(php_ini("/rooms/$HOME/p.php"), None);
+        assert_eq!(php::ini("/rooms/a\"b/p.php"), None);
+        assert_eq!(php::ini("/rooms/$HOME/p.php"), None);
     }
 }

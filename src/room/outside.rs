@@ -27,6 +27,22 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+#[path = "../ecosystem/go/outside.rs"]
+mod go;
+#[path = "../ecosystem/js/outside.rs"]
+mod js;
+#[path = "../ecosystem/python/outside.rs"]
+mod python;
+#[path = "../ecosystem/rust/outside.rs"]
+mod rust;
+
+/// An ecosystem's places outside the project that its runners read on their own, for the user's `home` and
+/// the baseline's variables (`var`: a variable's value as a path, where it is set and not empty).
+type Places = fn(&Path, &dyn Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf>;
+
+/// Every ecosystem's places (`src/ecosystem/<name>/outside.rs`), one line each, in the order they are listed.
+const PLACES: &[Places] = &[python::places, js::places, rust::places, go::places];
+
 /// The places as setup found them: each that existed, with its entries (a directory) or none (a file).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Outside {
@@ -165,28 +181,7 @@ fn candidates(vars: &BTreeMap<String, String>, root: &Path) -> Vec<PathBuf> {
     let Some(home) = var("HOME") else {
         return Vec::new();
     };
-    let mut places = Vec::new();
-    let user_base = var("PYTHONUSERBASE").unwrap_or_else(|| home.join(".local"));
-    if let Ok(entries) = std::fs::read_dir(user_base.join("lib")) {
-        let mut pythons: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with("python"))
-            .map(|e| e.path().join("site-packages"))
-            .collect();
-        pythons.sort();
-        places.extend(pythons);
-    }
-    places.push(home.join(".node_modules"));
-    places.push(home.join(".node_libraries"));
-    if let Some(node_path) = vars.get("NODE_PATH") {
-        places.extend(std::env::split_paths(node_path).filter(|p| p.is_absolute()));
-    }
-    places.push(var("NPM_CONFIG_USERCONFIG").unwrap_or_else(|| home.join(".npmrc")));
-    let cargo_home = var("CARGO_HOME").unwrap_or_else(|| home.join(".cargo"));
-    places.push(cargo_home.join("config.toml"));
-    places.push(cargo_home.join("config"));
-    let config = var("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"));
-    places.push(var("GOENV").unwrap_or_else(|| config.join("go").join("env")));
+    let mut places: Vec<PathBuf> = PLACES.iter().flat_map(|places| places(&home, &var)).collect();
     let loopgate = crate::plane::resolve(&crate::project::loopgate_home());
     let mut seen = BTreeSet::new();
     places.retain(|place| {

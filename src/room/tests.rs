@@ -4,7 +4,7 @@ use std::path::Path;
 #[cfg(target_os = "linux")]
 use std::path::PathBuf;
 
-use super::caches::{self, CACHES, Why};
+use super::caches::{self, CACHES, Shared, Why};
 use super::{Recorded, Room};
 
 fn vars(list: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
@@ -144,7 +144,7 @@ fn pytests_cache_stays_off_where_the_run_turns_it_off() {
     let dir = tempfile::tempdir().expect("tempdir");
     let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest -p no:cacheprovider");
     assert_eq!(recorded.shared.len(), 1);
-    assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
+    assert_eq!(recorded.shared[0].why, Why::new("pytest_cache_off", None));
     let env = run_env(&Room::at("/r".into()), &recorded, &[]);
     assert_eq!(env["PYTEST_ADDOPTS"], "--junitxml=/r/report/pytest.xml -rap");
 }
@@ -161,9 +161,7 @@ fn cargos_target_stays_where_the_project_names_it() {
     let recorded = Recorded::take(vars(&[]), dir.path(), "cargo test");
     assert_eq!(
         recorded.shared[0].why,
-        Why::TargetNamedByPath {
-            file: "tests/cli.rs".into()
-        }
+        Why::new("target_named_by_path", Some("tests/cli.rs".into()))
     );
     let env = run_env(&Room::at("/r".into()), &recorded, &[]);
     assert!(!env.contains_key("CARGO_TARGET_DIR"));
@@ -177,7 +175,7 @@ fn cargos_target_stays_where_the_project_names_it() {
     .expect("write");
     let recorded = Recorded::take(vars(&[]), configured.path(), "cargo test");
     assert!(
-        matches!(recorded.shared[0].why, Why::TargetDirConfigured { .. }),
+        recorded.shared[0].why.kind == "target_dir_configured",
         "{:?}",
         recorded.shared
     );
@@ -226,6 +224,47 @@ fn an_older_record_without_the_new_fields_still_loads() {
     assert!(old.secrets.is_empty() && old.shared.is_empty());
 }
 
+/// The ecosystems' decisions are stored as the bool fields they were when the room named them: a record written
+/// then reads the same, one written now holds every field (false ones too) for a loopgate of then, and a field
+/// the room no longer knows is read past.
+#[test]
+fn the_ecosystems_decisions_are_stored_as_the_fields_they_were() {
+    let then: Recorded = serde_json::from_str(
+        r#"{"vars": {}, "pytest_report": true, "gtest_report": false, "phpunit_report": true,
+            "surefire_report": false, "junit_theirs": true, "cargo_runner_theirs": true,
+            "hook_report": "mocha", "some_later_report": true}"#,
+    )
+    .expect("loads");
+    let decided = [
+        ("pytest_report", true),
+        ("gtest_report", false),
+        ("phpunit_report", true),
+        ("surefire_report", false),
+        ("cargo_runner_theirs", true),
+    ];
+    for (key, holds) in decided {
+        assert_eq!(then.flags.holds(key), holds, "{key}");
+    }
+    assert!(!then.flags.holds("some_later_report"));
+    assert!(then.junit_theirs && then.hook_report.as_deref() == Some("mocha"));
+    assert_eq!(
+        then.describe(&Room::at("/r".into())).reports,
+        ["pytest_report", "phpunit_report"],
+        "in the order setup names them"
+    );
+    let json: serde_json::Value = serde_json::to_value(&then).expect("json");
+    for (key, holds) in decided {
+        assert_eq!(json[key], holds, "{key} in {json}");
+    }
+    assert!(json.get("some_later_report").is_none());
+    let again: Recorded = serde_json::from_value(json).expect("reads back");
+    assert_eq!(again, then);
+    assert!(
+        serde_json::from_str::<Recorded>(r#"{"vars": {}, "pytest_report": "yes"}"#).is_err(),
+        "a field of the room's that is no bool is refused, as it was"
+    );
+}
+
 #[test]
 fn pytests_cache_stays_off_where_its_configuration_turns_it_off() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -235,7 +274,7 @@ fn pytests_cache_stays_off_where_its_configuration_turns_it_off() {
     )
     .expect("write");
     let recorded = Recorded::take(vars(&[]), dir.path(), "python3 -m pytest");
-    assert_eq!(recorded.shared[0].why, Why::PytestCacheOff);
+    assert_eq!(recorded.shared[0].why, Why::new("pytest_cache_off", None));
 }
 
 #[test]
@@ -715,4 +754,29 @@ pub(super) fn run_mounted(
         mount: Some(mount),
     };
     crate::verify::run(&request).expect("runs")
+}
+
+/// A cache's reason to stay the user's is stored as the tagged enum it was, and every reason an ecosystem's
+/// rule gives is worded by that ecosystem (none falls back to its stored name).
+#[test]
+fn a_shared_caches_reason_is_stored_as_it_was_and_worded_by_its_ecosystem() {
+    let stored = [
+        (
+            r#"{"var":"CARGO_TARGET_DIR","why":{"why":"target_dir_configured","file":".cargo/config.toml"}}"#,
+            "`.cargo/config.toml` sets `target-dir`",
+        ),
+        (
+            r#"{"var":"CARGO_TARGET_DIR","why":{"why":"target_named_by_path","file":"tests/cli.rs"}}"#,
+            "`tests/cli.rs` names `target/` by path",
+        ),
+        (
+            r#"{"var":"PYTEST_ADDOPTS","why":{"why":"pytest_cache_off"}}"#,
+            "the run turns pytest's cache provider off",
+        ),
+    ];
+    for (json, words) in stored {
+        let shared: Shared = serde_json::from_str(json).expect("loads");
+        assert_eq!(serde_json::to_string(&shared).expect("json"), json);
+        assert_eq!(crate::messages::room::why(&shared.why), words);
+    }
 }

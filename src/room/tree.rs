@@ -39,62 +39,77 @@ use serde::{Deserialize, Serialize};
 
 use crate::walk::{Flow, Walker};
 
+#[path = "../ecosystem/go/tree.rs"]
+mod go;
+#[path = "../ecosystem/js/tree.rs"]
+mod js;
+#[path = "../ecosystem/jvm/tree.rs"]
+mod jvm;
+#[path = "../ecosystem/php/tree.rs"]
+mod php;
+#[path = "../ecosystem/python/tree.rs"]
+mod python;
+#[path = "../ecosystem/ruby/tree.rs"]
+mod ruby;
+#[path = "../ecosystem/rust/tree.rs"]
+mod rust;
+#[path = "../ecosystem/shell/tree.rs"]
+mod shell;
+
 /// The copy's place in the room.
 pub(crate) const PLACE: &str = "tree";
 
 /// Directories the user's own are mounted over, at their place (where the project has one as a directory).
 pub(crate) const BOUND: &[&str] = &["node_modules", ".venv", "venv", ".git", ".hg", ".svn", ".jj"];
 
-/// Files a runner loads from every directory above the tests on its own: new ones are left out where a baseline
-/// test lies at or below them.
-const ABOVE_TESTS: &[&str] = &[
-    "conftest.py",
-    "__init__.py",
-    "pytest.ini",
-    ".pytest.ini",
-    "tox.ini",
-    "setup.cfg",
-    "pyproject.toml",
-    "package.json",
-    "Cargo.toml",
-    "go.mod",
-    "go.work",
-    "rust-toolchain",
-    "rust-toolchain.toml",
-    ".python-version",
-    ".nvmrc",
-    ".node-version",
-    ".tool-versions",
-    ".babelrc",
-    "tsconfig.json",
-    "Directory.Build.props",
-    // bats sources it from the directory of the tests it is given, before any test.
-    "setup_suite.bash",
+/// What the room's tree knows of one ecosystem's files, in its folder (`src/ecosystem/<name>/tree.rs`).
+struct TreeFiles {
+    /// Files its runners load from every directory above the tests on its own: new ones are left out where a
+    /// baseline test lies at or below them.
+    above_tests: &'static [&'static str],
+    /// Name prefixes of its runners' configuration (`jest.config.ts`, `.mocharc.yml`…), treated as
+    /// `above_tests`.
+    config_prefixes: &'static [&'static str],
+    /// Directories whose files a tool reads as its own configuration, by name (`(dir, prefix, suffix)`), treated
+    /// as `above_tests` from the directory that holds them.
+    config_dirs: &'static [(&'static str, &'static str, &'static str)],
+    /// What a run loads whatever directory it is in: new ones are left out anywhere.
+    anywhere: &'static [&'static str],
+    /// Its caches and build outputs in the project, which the walk does not copy (the run's own stay in the
+    /// copy).
+    skipped: &'static [&'static str],
+}
+
+impl TreeFiles {
+    const NONE: TreeFiles = TreeFiles {
+        above_tests: &[],
+        config_prefixes: &[],
+        config_dirs: &[],
+        anywhere: &[],
+        skipped: &[],
+    };
+}
+
+/// What no one ecosystem owns: version managers' and build-wide files, and the directories of version control
+/// and of tools.
+const SHARED: TreeFiles = TreeFiles {
+    above_tests: &[".tool-versions", "Directory.Build.props"],
+    skipped: &[".claude", ".cache", ".git", ".hg", ".svn", ".jj"],
+    ..TreeFiles::NONE
+};
+
+/// Every ecosystem's files, one line each.
+const TREES: [&TreeFiles; 9] = [
+    &SHARED,
+    &python::TREE,
+    &js::TREE,
+    &rust::TREE,
+    &go::TREE,
+    &shell::TREE,
+    &ruby::TREE,
+    &php::TREE,
+    &jvm::TREE,
 ];
-
-/// Name prefixes of runner configuration (`jest.config.ts`, `babel.config.cjs`, `.mocharc.yml`…), treated as
-/// [`ABOVE_TESTS`].
-const CONFIG_PREFIXES: &[&str] = &[
-    "jest.config.",
-    "vitest.config.",
-    "vite.config.",
-    "babel.config.",
-    ".babelrc.",
-    ".mocharc.",
-    "karma.conf.",
-    // Not PHPUnit's `phpunit.xml*`: the closure seals the configuration PHPUnit resolves by its content, whatever
-    // its name (`ecosystem/php/closure.rs`), and a promise whose resolved configuration moved never runs; the
-    // same content under the name PHPUnit reads next is the configuration that ran the baseline.
-];
-
-/// Directories whose files a tool reads as its own configuration, by name (`prefix`…`suffix`), treated as
-/// [`ABOVE_TESTS`] from the directory that holds them: Cargo's `.cargo/config.toml`, and the task files rake
-/// imports from `rakelib/` beside the Rakefile before it runs any task (one can set `RUBYOPT` for the test task's
-/// ruby).
-const CONFIG_DIRS: &[(&str, &str, &str)] = &[(".cargo", "config", ""), ("rakelib", "", ".rake")];
-
-/// What a run loads whatever directory it is in: new ones are left out anywhere.
-const ANYWHERE: &[&str] = &["sitecustomize.py", "usercustomize.py"];
 
 /// The baseline's files and the stat of every file copied: a companion of the seal (`seal::ROOM_TREE`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -296,11 +311,13 @@ impl Synced {
     pub(crate) fn left_out(&self, relative: &str) -> bool {
         let name = relative.rsplit('/').next().unwrap_or(relative);
         let dir = parent_of(relative);
-        if ANYWHERE.contains(&name) || name.ends_with(".pth") || dir.split('/').any(|part| part == "__mocks__") {
+        let anywhere = TREES.iter().any(|tree| tree.anywhere.contains(&name));
+        if anywhere || name.ends_with(".pth") || dir.split('/').any(|part| part == "__mocks__") {
             return true;
         }
         // The directory the configuration applies from: the one holding a configuration directory, else its own.
-        let in_config_dir = CONFIG_DIRS.iter().find_map(|(place, prefix, suffix)| {
+        let config_dirs = TREES.iter().flat_map(|tree| tree.config_dirs);
+        let in_config_dir = config_dirs.clone().find_map(|(place, prefix, suffix)| {
             let holder = if dir == *place {
                 Some("")
             } else {
@@ -309,8 +326,9 @@ impl Synced {
             holder.filter(|_| name.starts_with(prefix) && name.ends_with(suffix))
         });
         let config = in_config_dir.is_some()
-            || ABOVE_TESTS.contains(&name)
-            || CONFIG_PREFIXES.iter().any(|prefix| name.starts_with(prefix));
+            || TREES.iter().any(|tree| {
+                tree.above_tests.contains(&name) || tree.config_prefixes.iter().any(|prefix| name.starts_with(prefix))
+            });
         let above = in_config_dir.unwrap_or(dir.as_str());
         config && self.test_dirs.iter().any(|tests| at_or_below(tests, above))
     }
@@ -319,29 +337,33 @@ impl Synced {
 /// The walk of the project and of the copy: everything but the build outputs and caches (the run's own stay in
 /// the copy), loopgate's and Claude Code's in-project files, and the [`BOUND`] directories.
 const WALK: Walker = Walker::skipping(SKIPPED).skipping_build_dirs().strict();
-const SKIPPED: &[&str] = &[
-    ".claude",
-    "target",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".hypothesis",
-    ".tox",
-    ".nox",
-    ".next",
-    ".turbo",
-    ".parcel-cache",
-    ".gradle",
-    ".cache",
-    "node_modules",
-    ".venv",
-    "venv",
-    ".git",
-    ".hg",
-    ".svn",
-    ".jj",
-];
+const SKIPPED: &[&str] = &skipped::<{ skipped_len() }>();
+
+/// How many names the ecosystems' walks skip ([`TreeFiles::skipped`], all of [`TREES`]).
+const fn skipped_len() -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < TREES.len() {
+        n += TREES[i].skipped.len();
+        i += 1;
+    }
+    n
+}
+
+/// The names the ecosystems' walks skip, end to end, at compile time (the walk is a constant).
+const fn skipped<const N: usize>() -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut at) = (0, 0);
+    while i < TREES.len() {
+        let mut j = 0;
+        while j < TREES[i].skipped.len() {
+            out[at] = TREES[i].skipped[j];
+            at += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// Whether the directory `dir` is `top` or lies below it (`""` is the root).
 /// Whether the copy of `relative` in `tree` is not what the last sync left (`synced`: its stat then; none, absent):

@@ -156,9 +156,10 @@ impl File {
         holdout_from: Option<PathBuf>,
     ) -> Result<SetupArgs, Error> {
         let Some(verify) = verify.or_else(|| self.verify.clone()) else {
-            return Err(origin.bad(
-                "no `verify` command: commit one there (`verify = \"cargo test\"`, see docs/ci.md), or pass `--verify CMD` for a local check",
-            ));
+            return Err(origin.bad(&format!(
+                "no `verify` command: commit one there (`verify = \"{}\"`, see docs/ci.md), or pass `--verify CMD` for a local check",
+                crate::messages::EXAMPLE_VERIFY
+            )));
         };
         let holdout = holdout_from.or_else(|| self.holdout.dir.clone());
         if self.holdout.required && holdout.is_none() {

@@ -79,8 +79,9 @@ pub(crate) fn check_path(path: &str) -> Result<(), String> {
     match path.chars().find(|c| matches!(c, '"' | '$' | '`' | '\\' | '\n' | '\r')) {
         None => Ok(()),
         Some(c) => Err(format!(
-            "failed to install: the path of the `loopgate` binary `{}` holds {c:?}, which a shell would interpret; install the binary elsewhere (e.g. `cargo install --root DIR`)",
-            path.escape_debug()
+            "failed to install: the path of the `loopgate` binary `{}` holds {c:?}, which a shell would interpret; install the binary elsewhere (e.g. `{}`)",
+            path.escape_debug(),
+            crate::messages::INSTALL_ELSEWHERE
         )),
     }
 }

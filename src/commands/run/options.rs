@@ -72,7 +72,10 @@ impl Options {
             );
         }
         if args.agent.first().is_none_or(|program| program.trim().is_empty()) {
-            return usage("no agent command after `--`: e.g. `loopgate run --verify 'cargo test' TASK -- claude -p`");
+            return usage(&format!(
+                "no agent command after `--`: e.g. `loopgate run --verify '{}' TASK -- claude -p`",
+                crate::messages::EXAMPLE_VERIFY
+            ));
         }
         let placeholder = args.agent[1..].iter().any(|a| a.contains(prompt::PLACEHOLDER));
         let via = match (args.stdin, placeholder) {
@@ -160,9 +163,10 @@ fn new_loop(
         setup.task = vec![read_task(path)?];
     }
     if setup.task.join(" ").trim().is_empty() {
-        return Err(Error::Usage(
-            "no task given: put it before `--` (`loopgate run --verify 'cargo test' 'fix the parser' -- claude -p`) or use `--task-file FILE`".into(),
-        ));
+        return Err(Error::Usage(format!(
+            "no task given: put it before `--` (`loopgate run --verify '{}' 'fix the parser' -- claude -p`) or use `--task-file FILE`",
+            crate::messages::EXAMPLE_VERIFY
+        )));
     }
     // Without `--require-promise`, a passing verify after any iteration completes the loop; with it (or with
     // no verify command at all: the honor system) the agent's promise is what asks for the verdict.

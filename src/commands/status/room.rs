@@ -85,6 +85,7 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
     };
     let room = Room::at(active.store.room_dir(&active.project));
     let described = recorded.describe(&room);
+    let verdict_reads = verdict_reads(&described);
     let tree = match &described.tree {
         Some(TreeState::Mounted) => TreeReport::Mounted {
             dir: room.dir().join(crate::room::tree::PLACE),
@@ -114,25 +115,39 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
             secrets: described.secrets,
         },
         tree,
-        verdict_reads: match (described.pytest_report, &described.hook_report) {
-            _ if described.gtest_report => {
-                "the tests GoogleTest's own JUnit reports name, written to a private directory, beside the runner's output".to_string()
-            }
-            _ if described.surefire_report => {
-                "Maven Surefire's JUnit reports, in the run's own build directory in the room's tree: its test names are the run's".to_string()
-            }
-            _ if described.phpunit_report => {
-                "PHPUnit's own JUnit report, which loopgate's start hook has it write to a private path: its test names are the run's".to_string()
-            }
-            (true, _) => "pytest's own JUnit report, written to a private path, beside the runner's output".to_string(),
-            (false, Some(who)) => format!(
-                "the per-test results loopgate's start hook recorded from {who} to a private path, beside the runner's output"
-            ),
-            (false, None) => "the runner's output (no structured report: pytest's or the start hook's was not usable at the baseline, or no such runner ran)".to_string(),
-        },
+        verdict_reads,
         output_only,
         dir: described.dir,
     }))
+}
+
+/// What the verdict of a loop whose room is `described` reads: the report channel whose names are the run's
+/// first, then one that stands beside the output, then the start hooks' events, else the output alone.
+fn verdict_reads(described: &crate::room::Described) -> String {
+    let channel = |key: &&str| crate::room::channels::by_key(key);
+    let read = described
+        .reports
+        .iter()
+        .find(|key| channel(key).is_some_and(|c| c.names_the_run()))
+        .or(described.reports.first())
+        .and_then(|key| crate::messages::report_words(key));
+    match (read, &described.hook_report) {
+        (Some(words), _) => words.verdict_reads.to_string(),
+        (None, Some(who)) => format!(
+            "the per-test results loopgate's start hook recorded from {who} to a private path, beside the runner's output"
+        ),
+        (None, None) => {
+            let beside: Vec<&str> = crate::room::CHANNELS
+                .iter()
+                .filter(|c| !c.names_the_run())
+                .map(|c| c.who())
+                .collect();
+            format!(
+                "the runner's output (no structured report: {}'s or the start hook's was not usable at the baseline, or no such runner ran)",
+                beside.join("'s, ")
+            )
+        }
+    }
 }
 
 /// The text lines of [`report`].

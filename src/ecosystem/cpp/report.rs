@@ -100,6 +100,49 @@ fn is_listing(text: &str) -> bool {
     text.trim_end().ends_with("</testsuites>") && text.contains("<testcase ") && !text.contains(" status=\"")
 }
 
+/// GoogleTest's reports as the room's channel (`room::channels`): `GTEST_OUTPUT` names the room's directory,
+/// and their names join the run's.
+pub(crate) struct Channel;
+
+/// The key the room's record stores whether the baseline's report stood under (persisted: never changed).
+pub(crate) const KEY: &str = "gtest_report";
+
+impl super::channels::ReportChannel for Channel {
+    fn key(&self) -> &'static str {
+        KEY
+    }
+
+    fn who(&self) -> &'static str {
+        "GoogleTest"
+    }
+
+    fn names_the_run(&self) -> bool {
+        true
+    }
+
+    fn clear(&self, room: &super::Room) -> std::io::Result<()> {
+        clear(&room.dir.join(PLACE))
+    }
+
+    fn set(&self, room: &super::Room, _recorded: &super::Recorded, vars: &mut BTreeMap<String, OsString>) {
+        set(&room.dir, vars);
+    }
+
+    fn stands(&self, room: &super::Room, _results: &TestResults) -> bool {
+        read(&room.dir.join(PLACE)).is_ok_and(|(named, _)| !named.tests.is_empty())
+    }
+
+    fn add_named(&self, room: &super::Room, results: &mut TestResults) {
+        if let Ok((named, _)) = read(&room.dir.join(PLACE)) {
+            results.merge(&named);
+        }
+    }
+
+    fn problem(&self, room: &super::Room, _results: &TestResults) -> Option<Problem> {
+        read(&room.dir.join(PLACE)).map_or_else(Some, |(_, problem)| problem)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,7 +109,7 @@
   const vitest = jsonReport('vitest', (out) => ['--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
 
   // `NODE_OPTIONS` as the run's own variables had it: loopgate appends `--require FILE` last (the file quoted where
-  // it holds a space, a quote or a backslash: `room::hook::node_word`).
+  // it holds a space, a quote or a backslash: `room::hook::js::options_word`).
   const withoutHook = () => {
     const options = process.env.NODE_OPTIONS || '';
     const last = /\s*--require\s+("(?:[^"\\]|\\.)*"|\S+)$/.exec(options);

@@ -96,6 +96,45 @@ pub(crate) fn read(tree: &Path) -> Result<(TestResults, Option<Problem>), Proble
     Ok((results, (failed > 0).then_some(Problem::Failed(failed))))
 }
 
+/// Surefire's reports as the room's channel (`room::channels`): read in the room's tree, where the run wrote
+/// them, and their names are the run's.
+pub(crate) struct Channel;
+
+/// The key the room's record stores whether the baseline's report stood under (persisted: never changed).
+pub(crate) const KEY: &str = "surefire_report";
+
+impl super::channels::ReportChannel for Channel {
+    fn key(&self) -> &'static str {
+        KEY
+    }
+
+    fn who(&self) -> &'static str {
+        "surefire"
+    }
+
+    fn names_the_run(&self) -> bool {
+        true
+    }
+
+    fn clear(&self, room: &super::Room) -> std::io::Result<()> {
+        clear(&room.tree_dir())
+    }
+
+    fn stands(&self, room: &super::Room, _results: &TestResults) -> bool {
+        read(&room.tree_dir()).is_ok_and(|(named, _)| !named.tests.is_empty())
+    }
+
+    fn add_named(&self, room: &super::Room, results: &mut TestResults) {
+        if let Ok((named, _)) = read(&room.tree_dir()) {
+            results.merge(&named);
+        }
+    }
+
+    fn problem(&self, room: &super::Room, _results: &TestResults) -> Option<Problem> {
+        read(&room.tree_dir()).map_or_else(Some, |(_, problem)| problem)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

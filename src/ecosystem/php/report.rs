@@ -61,6 +61,47 @@ pub(crate) fn problem(room: &Path) -> Option<Problem> {
     }
 }
 
+/// PHPUnit's reports as the room's channel (`room::channels`): the PHP start hook asks for them, and their
+/// names are the run's.
+pub(crate) struct Channel;
+
+/// The key the room's record stores whether the baseline's report stood under (persisted: never changed).
+pub(crate) const KEY: &str = "phpunit_report";
+
+impl super::channels::ReportChannel for Channel {
+    fn key(&self) -> &'static str {
+        KEY
+    }
+
+    fn who(&self) -> &'static str {
+        "phpunit"
+    }
+
+    fn names_the_run(&self) -> bool {
+        true
+    }
+
+    fn clear(&self, room: &super::Room) -> std::io::Result<()> {
+        files(&room.dir).iter().try_for_each(|file| super::remove_stale(file))
+    }
+
+    fn stands(&self, room: &super::Room, _results: &TestResults) -> bool {
+        read(&room.dir).is_ok_and(|named| !named.is_empty())
+    }
+
+    fn add_named(&self, room: &super::Room, results: &mut TestResults) {
+        if let Ok(named) = read(&room.dir) {
+            for (name, outcome) in &named.tests {
+                results.record(name, *outcome);
+            }
+        }
+    }
+
+    fn problem(&self, room: &super::Room, _results: &TestResults) -> Option<Problem> {
+        problem(&room.dir)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -319,6 +319,52 @@ fn attribute(head: &str, name: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// pytest's report as the room's channel (`room::channels`): asked for through `PYTEST_ADDOPTS` unless the
+/// project asks for one of its own (`Recorded::junit_theirs`), standing beside the output where the baseline's
+/// named exactly its tests.
+pub(crate) struct Channel;
+
+/// The key the room's record stores whether the baseline's report stood under (persisted: never changed).
+pub(crate) const KEY: &str = "pytest_report";
+
+impl super::channels::ReportChannel for Channel {
+    fn key(&self) -> &'static str {
+        KEY
+    }
+
+    fn who(&self) -> &'static str {
+        "pytest"
+    }
+
+    fn names_the_run(&self) -> bool {
+        false
+    }
+
+    fn clear(&self, room: &super::Room) -> std::io::Result<()> {
+        super::remove_stale(&room.dir.join(PLACE))
+    }
+
+    fn set(&self, room: &super::Room, recorded: &super::Recorded, vars: &mut BTreeMap<String, std::ffi::OsString>) {
+        if !recorded.junit_theirs
+            && let crate::runner::Report::Private { option, .. } = crate::runner::Runner::Pytest.row().report
+        {
+            let option = format!("{option}{}", room.dir.join(PLACE).display());
+            super::caches::python::add_option(vars, &super::caches::python::shell_word(&option));
+        }
+    }
+
+    fn stands(&self, room: &super::Room, results: &TestResults) -> bool {
+        Report::read(&room.dir.join(PLACE)).is_ok_and(|r| r.matches(results))
+    }
+
+    fn problem(&self, room: &super::Room, results: &TestResults) -> Option<Problem> {
+        match Report::read(&room.dir.join(PLACE)) {
+            Ok(report) => report.holds(results),
+            Err(problem) => Some(problem),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

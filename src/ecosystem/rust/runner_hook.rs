@@ -15,6 +15,10 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::Path;
 
+/// The key the room's record stores under whether the project names a test runner of its own ([`theirs`]): the
+/// room then names none (persisted: the field it was).
+pub(crate) const THEIRS: &str = "cargo_runner_theirs";
+
 /// The name the hook's events give the test the output names `name`: the same, but that a unit-test binary of a
 /// target other than the library is named by its file alone (`tool(src/main.rs) tests::x` is `tool tests::x`:
 /// the hook sees the binary, not the source cargo announced); `None` for a doctest (`doc calc src/lib.rs -

@@ -239,3 +239,43 @@ fn dependency_and_vcs_directories_are_bound_not_copied() {
     assert!(tree.join("node_modules").is_dir(), "a mount point");
     assert_eq!(read(&tree, "node_modules/left-pad/index.js"), None);
 }
+
+/// Every file each ecosystem declares its runners load on their own is left out where new above a baseline
+/// test (or anywhere, for what loads anywhere), and is copied where it lies beside no baseline test.
+#[test]
+fn every_ecosystems_self_loaded_files_are_left_out_above_the_tests() {
+    let (_dir, _root, _tree, synced) = project();
+    for files in TREES {
+        for name in files.above_tests {
+            assert!(synced.left_out(&format!("tests/{name}")), "tests/{name}");
+            assert!(!synced.left_out(&format!("docs/{name}")), "docs/{name} reaches no test");
+        }
+        for prefix in files.config_prefixes {
+            assert!(synced.left_out(&format!("{prefix}x")), "{prefix}x");
+        }
+        for (dir, prefix, suffix) in files.config_dirs {
+            assert!(
+                synced.left_out(&format!("{dir}/{prefix}x{suffix}")),
+                "{dir}/{prefix}x{suffix}"
+            );
+        }
+        for name in files.anywhere {
+            assert!(synced.left_out(&format!("docs/deep/{name}")), "{name}");
+        }
+    }
+}
+
+/// Every ecosystem's caches and build outputs stay out of the room's tree.
+#[test]
+fn every_ecosystems_caches_are_not_copied() {
+    let (_dir, root, tree, mut synced) = project();
+    let skipped: Vec<&str> = TREES.iter().flat_map(|files| files.skipped.iter().copied()).collect();
+    assert_eq!(skipped, SKIPPED, "the walk skips every ecosystem's names and no other");
+    for name in &skipped {
+        write(&root, &format!("{name}/planted.txt"), "x\n");
+    }
+    synced.sync(&root, &tree).expect("sync");
+    for name in &skipped {
+        assert_eq!(read(&tree, &format!("{name}/planted.txt")), None, "{name}");
+    }
+}

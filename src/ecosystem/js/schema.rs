@@ -1,0 +1,11 @@
+//! JavaScript's and TypeScript's files as `schema::Lang` knows them (`Lang::of`, `Lang::ALL`),
+//! registered by its line of `schema::LANGS`.
+
+use super::{Lang, LangFiles};
+
+/// Its files, by their extension.
+pub(super) const FILES: LangFiles = LangFiles {
+    lang: Lang::JavaScript,
+    extensions: &["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"],
+    new_tests_sit_out: true,
+};

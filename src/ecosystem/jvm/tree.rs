@@ -1,0 +1,9 @@
+//! The JVM's files as the room's tree knows them (`room::tree`): what its runners load on their own from
+//! above the tests or from anywhere, and what the walk does not copy. Registered by its line of `tree::TREES`.
+
+use super::TreeFiles;
+
+pub(super) const TREE: TreeFiles = TreeFiles {
+    skipped: &[".gradle"],
+    ..TreeFiles::NONE
+};

@@ -1,0 +1,4 @@
+//! The files GNU make reads, as the reader of the files that name commands (`recipes`) knows them.
+
+/// The names GNU make looks for without `-f`, in its order: it reads the first that exists.
+pub(crate) const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];

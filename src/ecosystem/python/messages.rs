@@ -1,0 +1,61 @@
+//! What loopgate says of Python (pytest, unittest) in its own words, asked by `messages` through its line of the
+//! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`,
+//! `messages::WHY_WORDS`, `messages::SHADOW_WORDS`), so the core's sentences name no runner.
+
+use crate::detect::Fact;
+use crate::schema::Speech;
+
+/// A `--verify auto` fact of this ecosystem as one clause; `None` for another ecosystem's fact.
+pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
+    Some(match (lang, fact) {
+        (Speech::En, Fact::PytestConfig { file }) => format!("{file} configures pytest"),
+        (Speech::En, Fact::Conftest) => "conftest.py is here".into(),
+        (Speech::En, Fact::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
+        (Speech::En, Fact::Pyproject) => "pyproject.toml is here".into(),
+        (Speech::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
+        (Speech::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
+        (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
+        (Speech::Zh, Fact::PytestConfig { file }) => format!("{file} 配置了 pytest"),
+        (Speech::Zh, Fact::Conftest) => "存在 conftest.py".into(),
+        (Speech::Zh, Fact::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
+        (Speech::Zh, Fact::Pyproject) => "存在 pyproject.toml".into(),
+        (Speech::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
+        (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
+        (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
+        _ => return None,
+    })
+}
+
+/// What setup and `status` say of its report channel (`crate::room::report::KEY`).
+pub(super) fn report(key: &str) -> Option<super::ReportWords> {
+    (key == crate::room::report::KEY).then_some(super::ReportWords {
+        en: " A pass must also hold in pytest's own report, which it writes to a private path.",
+        zh: "通过还必须与 pytest 写到私有路径的报告一致。",
+        verdict_reads: "pytest's own JUnit report, written to a private path, beside the runner's output",
+    })
+}
+
+/// Why pytest's cache stays the user's, in one clause (`room::caches`).
+pub(super) fn why(why: &crate::room::caches::Why) -> Option<String> {
+    (why.kind == crate::room::caches::python::CACHE_OFF)
+        .then(|| "the run turns pytest's cache provider off".to_string())
+}
+
+/// A new file Python or pytest would load on its own (`closure::observed::ShadowKind`), in one clause.
+pub(super) fn shadow(lang: Speech, shadow: &crate::closure::observed::Shadow) -> Option<String> {
+    use crate::closure::observed::ShadowKind;
+    let path = &shadow.path;
+    Some(match (lang, &shadow.kind) {
+        (Speech::En, ShadowKind::PathFile) => {
+            format!("`{path}` is new: Python runs a `.pth` file's import lines at start-up, before any test")
+        }
+        (Speech::En, ShadowKind::Plugin) => {
+            format!("`{path}` is new and declares a pytest plugin (a `pytest11` entry point)")
+        }
+        (Speech::Zh, ShadowKind::PathFile) => {
+            format!("新建了 `{path}`:Python 会在启动时、任何测试之前执行 `.pth` 文件中的 import 行")
+        }
+        (Speech::Zh, ShadowKind::Plugin) => format!("新建的 `{path}` 声明了一个 pytest 插件(`pytest11` 入口点)"),
+        _ => return None,
+    })
+}

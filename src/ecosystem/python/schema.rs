@@ -1,0 +1,11 @@
+//! Python's files as `schema::Lang` knows them (`Lang::of`, `Lang::ALL`),
+//! registered by its line of `schema::LANGS`.
+
+use super::{Lang, LangFiles};
+
+/// Its files, by their extension.
+pub(super) const FILES: LangFiles = LangFiles {
+    lang: Lang::Python,
+    extensions: &["py"],
+    new_tests_sit_out: true,
+};
