@@ -42,6 +42,7 @@ mod js;
 #[path = "ecosystem/jvm/testsig.rs"]
 mod jvm;
 mod lang;
+mod language;
 pub(crate) mod lex;
 mod markers;
 pub(crate) mod norm;
@@ -66,6 +67,7 @@ pub use crate::schema::Lang;
 pub use compare::{compare, deleted_file};
 pub use finding::Finding;
 pub use lang::{is_test_file, may_hold_tests};
+pub(crate) use language::{Language, language};
 pub use sig::{FileSig, MarkerCount, Scope};
 
 /// How deeply containers may nest before the rest is treated as one opaque unit.
@@ -165,7 +167,7 @@ pub fn parse(lang: Lang, text: &str) -> Vec<Unit> {
 /// The markers in a file, in order.
 pub fn markers(lang: Lang, text: &str) -> Vec<Marker> {
     let lexed = lex::lex(lang, text);
-    markers::find(lang, &lexed)
+    markers::find(&lexed)
         .into_iter()
         .map(|found| Marker {
             line: found.line,
@@ -210,15 +212,5 @@ impl Node {
 
 /// The unit tree of a lexed file, by language.
 pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
-    match lang {
-        Lang::Python => python::units(lexed),
-        Lang::JavaScript => js::units(lexed),
-        Lang::Rust => rust::units(lexed),
-        Lang::Go => go::units(lexed),
-        Lang::Shell => shell::units(lexed),
-        Lang::Cpp => cpp::units(lexed),
-        Lang::Ruby => ruby::units(lexed),
-        Lang::Php => php::units(lexed),
-        Lang::Java => jvm::units(lexed),
-    }
+    language(lang).units(lexed)
 }
