@@ -306,9 +306,6 @@ const ECOSYSTEM_WORDS: &[&str] = &["python", "ruby", "php", "jvm", "cpp"];
 /// listed may hold none. Every name here is a dispatch still to move behind `runner::Ecosystem` or into its
 /// ecosystem's folder.
 const STILL_NAMED: &[(&str, usize)] = &[
-    ("aware.rs", 3),
-    ("aware/names.rs", 28),
-    ("aware/rules.rs", 9),
     ("closure.rs", 4),
     ("closure/derive.rs", 10),
     ("closure/observed.rs", 15),
@@ -330,8 +327,6 @@ const STILL_NAMED: &[(&str, usize)] = &[
     ("messages/runner.rs", 2),
     ("oracle/holdout.rs", 2),
     ("plane.rs", 1),
-    ("readout/lines.rs", 5),
-    ("readout/runner.rs", 3),
     ("recipes.rs", 9),
     ("room.rs", 34),
     ("room/caches.rs", 29),
@@ -340,9 +335,6 @@ const STILL_NAMED: &[(&str, usize)] = &[
     ("room/outside.rs", 7),
     ("room/tree.rs", 11),
     ("schema.rs", 16),
-    ("testseal/helpers.rs", 7),
-    ("testseal/listing.rs", 2),
-    ("verify/reporting.rs", 1),
     ("walk.rs", 1),
 ];
 

@@ -69,6 +69,19 @@ use super::lex::{Cursor, Lexed};
 use super::markers::Found;
 use super::{Lang, Node, UnitKind};
 
+/// Which source files of a language may hold tests beside the code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inline {
+    /// None: its runners collect tests from test files only.
+    Never,
+    /// Any that [`Language::may_hold_tests`] says yes to (Rust's `#[cfg(test)]` modules, Vitest's in-source
+    /// tests).
+    Always,
+    /// Its docstring examples, which start with `prompt`, when its runner is told to run them (pytest's
+    /// `--doctest-modules`).
+    Doctests { prompt: &'static str },
+}
+
 /// What the scanner asks of one language; see the module's documentation.
 pub(crate) trait Language: Sync {
     /// The persisted key this language answers for.
@@ -95,6 +108,11 @@ pub(crate) trait Language: Sync {
     /// cheap substring check that may say yes to a file without tests, never no to one with them.
     fn may_hold_tests(&self, _text: &str) -> bool {
         false
+    }
+
+    /// Which of its source files (not test files) the inventory reads for tests (`testseal::listing`).
+    fn inline(&self) -> Inline {
+        Inline::Never
     }
 
     /// Whether a new unit of this kind, defined again at a level under a name already there, replaces the first

@@ -20,6 +20,11 @@ super::syntax! {
     }
 
     /// Vitest's in-source tests.
+    fn inline(&self) -> crate::testsig::Inline {
+        crate::testsig::Inline::Always
+    }
+
+    /// Vitest's in-source tests.
     fn may_hold_tests(&self, text: &str) -> bool {
         text.contains("import.meta.vitest")
     }

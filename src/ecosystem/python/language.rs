@@ -19,6 +19,11 @@ super::syntax! {
         stem.starts_with("test_") || stem.ends_with("_test")
     }
 
+    /// Its docstrings' examples, with `pytest --doctest-modules`.
+    fn inline(&self) -> crate::testsig::Inline {
+        crate::testsig::Inline::Doctests { prompt: ">>>" }
+    }
+
     /// Every definition's name, and every name an import binds (`def parse(s): return 42` after `from mypkg
     /// import parse`).
     fn redefines(&self, kind: UnitKind) -> bool {

@@ -18,6 +18,11 @@ super::syntax! {
         false
     }
 
+    /// `#[cfg(test)]` modules and doctests, in any source.
+    fn inline(&self) -> crate::testsig::Inline {
+        crate::testsig::Inline::Always
+    }
+
     fn may_hold_tests(&self, text: &str) -> bool {
         [
             "#[test",
