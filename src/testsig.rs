@@ -19,9 +19,11 @@
 //! them is reported, but not test by test), and frameworks beyond the common spellings (Ginkgo's `Describe`, for
 //! one, reads as other code).
 //!
-//! Layout: `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized
-//! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `imports` (modules and the names they bind),
-//! `markers`, `sig` + `compare` (signatures and findings), `finding` (the facts; `messages::finding` words them).
+//! Layout: `language` (what each stage asks of a language: one row per [`Lang`], in its ecosystem's folder),
+//! `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized hashing), each
+//! language's units in its folder (`testsig::python`, …, with `braces` for the brace languages), `imports`
+//! (modules and the names they bind), `markers`, `doctest`, `table`, `sig` + `compare` (signatures and findings),
+//! `finding` (the facts; `messages::finding` words them).
 //!
 //! One of the five modules the user's tests pass through, each answering one question (`ARCHITECTURE.md`, "One of
 //! each mechanism"): this one reads a test file; `testseal` keeps every test file's signature, `testswap` stands
