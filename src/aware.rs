@@ -153,10 +153,7 @@ fn configuration(name: &str) -> bool {
         "gulpfile.js",
     ];
     let lower = name.to_ascii_lowercase();
-    let setup_file = (lower.contains("setup") || lower.contains("teardown"))
-        && ["test", "jest", "vitest", "mocha"]
-            .iter()
-            .any(|runner| lower.contains(runner));
+    let setup_file = (lower.contains("setup") || lower.contains("teardown")) && rules::names_a_runner_setup(&lower);
     NAMES.contains(&name) || name.starts_with('.') || lower.contains(".config.") || setup_file
 }
 

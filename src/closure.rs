@@ -99,11 +99,7 @@ impl Closure {
     /// Derives the closure of `command` in `root` and takes the digests of every file in it.
     pub fn take(command: &str, root: &Path) -> Closure {
         let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-        let cargo_home = std::env::var_os("CARGO_HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".cargo")));
-        let plan = derive::derive(command, root, home.as_deref(), cargo_home.as_deref());
+        let plan = derive::derive(command, root, home.as_deref(), &|name| std::env::var_os(name));
         let mut files: Vec<SealedFile> = plan
             .targets
             .into_iter()

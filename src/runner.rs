@@ -281,6 +281,11 @@ pub(crate) fn sits_out_with_new_tests<P: AsRef<Path>>(path: &Path, sealed: impl 
 /// not copy them (`walk`).
 pub(crate) const BUILD_DIR_MARKERS: &[&str] = &[cpp::BUILD_DIR_MARKER];
 
+/// The option each runner that prints only its failures by default is given through its own environment variable
+/// so that it names every test (`verify::reporting`), one line per runner that needs one, as `(variable,
+/// option)`; each is declared beside its row.
+pub(crate) const NAMING_OPTIONS: &[(&str, &str)] = &[python::NAMES_EVERY_TEST, go::NAMES_EVERY_TEST];
+
 /// Extensions a JavaScript configuration file may have (`.jsonc`: Mocha reads `.mocharc.jsonc`).
 pub(crate) const JS_EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts", "json", "jsonc"];
 

@@ -19,9 +19,11 @@
 //! them is reported, but not test by test), and frameworks beyond the common spellings (Ginkgo's `Describe`, for
 //! one, reads as other code).
 //!
-//! Layout: `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized
-//! hashing), `python` and `braces` + `js` / `rust` / `go` (units), `imports` (modules and the names they bind),
-//! `markers`, `sig` + `compare` (signatures and findings), `finding` (the facts; `messages::finding` words them).
+//! Layout: `language` (what each stage asks of a language: one row per [`Lang`], in its ecosystem's folder),
+//! `lang` (file conventions), `lex` (the comment- and string-aware tokenizers), `norm` (normalized hashing), each
+//! language's units in its folder (`testsig::python`, …, with `braces` for the brace languages), `imports`
+//! (modules and the names they bind), `markers`, `doctest`, `table`, `sig` + `compare` (signatures and findings),
+//! `finding` (the facts; `messages::finding` words them).
 //!
 //! One of the five modules the user's tests pass through, each answering one question (`ARCHITECTURE.md`, "One of
 //! each mechanism"): this one reads a test file; `testseal` keeps every test file's signature, `testswap` stands
@@ -42,6 +44,7 @@ mod js;
 #[path = "ecosystem/jvm/testsig.rs"]
 mod jvm;
 mod lang;
+mod language;
 pub(crate) mod lex;
 mod markers;
 pub(crate) mod norm;
@@ -66,6 +69,7 @@ pub use crate::schema::Lang;
 pub use compare::{compare, deleted_file};
 pub use finding::Finding;
 pub use lang::{is_test_file, may_hold_tests};
+pub(crate) use language::{Inline, Language, language};
 pub use sig::{FileSig, MarkerCount, Scope};
 
 /// How deeply containers may nest before the rest is treated as one opaque unit.
@@ -165,7 +169,7 @@ pub fn parse(lang: Lang, text: &str) -> Vec<Unit> {
 /// The markers in a file, in order.
 pub fn markers(lang: Lang, text: &str) -> Vec<Marker> {
     let lexed = lex::lex(lang, text);
-    markers::find(lang, &lexed)
+    markers::find(&lexed)
         .into_iter()
         .map(|found| Marker {
             line: found.line,
@@ -210,15 +214,5 @@ impl Node {
 
 /// The unit tree of a lexed file, by language.
 pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
-    match lang {
-        Lang::Python => python::units(lexed),
-        Lang::JavaScript => js::units(lexed),
-        Lang::Rust => rust::units(lexed),
-        Lang::Go => go::units(lexed),
-        Lang::Shell => shell::units(lexed),
-        Lang::Cpp => cpp::units(lexed),
-        Lang::Ruby => ruby::units(lexed),
-        Lang::Php => php::units(lexed),
-        Lang::Java => jvm::units(lexed),
-    }
+    language(lang).units(lexed)
 }

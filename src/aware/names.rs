@@ -1,11 +1,15 @@
-//! The names a test runner leaves behind, one table per kind of trace, for every language at once.
+//! The names a test runner leaves behind, one [`Traces`] per ecosystem, in its folder's `aware.rs` (registered
+//! by one line of `rules::TRACES`), and the words every language shares.
 //!
 //! Code under test has no business knowing these names: a runner's environment variables, its modules and
 //! globals, its binary's flags, its stack frames. They are kept language-blind where the trace is (an
 //! environment variable is one whatever reads it) so one row covers a Python module reading `JEST_WORKER_ID`
-//! as well as a script reading it. What makes a trace count (a lookup, a comparison) is `rules`' business.
+//! as well as a script reading it: [`strong`] and [`weak`] ask every ecosystem's names, whatever the file's
+//! language. What makes a trace count (a lookup, a comparison) is `rules`' business.
 
-use super::Family;
+use super::rules::TRACES;
+use super::{Family, Lang};
+use crate::testsig::lex::Lexed;
 
 /// How a row's text is matched against a string literal's content or an identifier.
 #[derive(Clone, Copy)]
@@ -23,42 +27,76 @@ impl Match {
     }
 }
 
-/// Names that exist only while a test runner runs: any use of one in code under test, as a string or (after
-/// `env.`) an identifier, is a trace. Environment variables, the test binaries' own flags.
-const STRONG: &[(Match, Family)] = &[
-    (Match::Prefix("PYTEST_"), Family::RunnerEnv),
-    (Match::Prefix("JEST_"), Family::RunnerEnv),
-    (Match::Exact("VITEST"), Family::RunnerEnv),
-    (Match::Prefix("VITEST_"), Family::RunnerEnv),
-    (Match::Prefix("MOCHA_"), Family::RunnerEnv),
-    (Match::Exact("NODE_TEST_CONTEXT"), Family::RunnerEnv),
-    (Match::Exact("SPEC_OPTS"), Family::RunnerEnv),
-    (Match::Exact("TESTOPTS"), Family::RunnerEnv),
-    (Match::Prefix("RUST_TEST_"), Family::RunnerEnv),
-    (Match::Prefix("NEXTEST"), Family::RunnerEnv),
-    (Match::Exact("CARGO_TARGET_TMPDIR"), Family::RunnerEnv),
-    (Match::Exact("__vitest_worker__"), Family::RunnerLoaded),
-    (Match::Prefix("--test-threads"), Family::RunnerArgs),
-    (Match::Exact("--nocapture"), Family::RunnerArgs),
-    (Match::Exact("--show-output"), Family::RunnerArgs),
-    (Match::Exact("--include-ignored"), Family::RunnerArgs),
-    (Match::Prefix("GTEST_"), Family::RunnerEnv),
-    (Match::Prefix("--gtest_"), Family::RunnerArgs),
-    (Match::Prefix("-test."), Family::RunnerArgs),
-    (Match::Exact("test.v"), Family::RunnerArgs),
-    (Match::Exact("test.run"), Family::RunnerArgs),
-    (Match::Exact("test.short"), Family::RunnerArgs),
-    (Match::Exact("test.count"), Family::RunnerArgs),
-    (Match::Exact("test.timeout"), Family::RunnerArgs),
-    (Match::Exact("test.paniconexit0"), Family::RunnerArgs),
-    (Match::Exact("test.testlogfile"), Family::RunnerArgs),
-];
+/// What one ecosystem's runners leave behind for code under test to find, and the spellings of its language that
+/// reach them; see the module's documentation. The language-bound rows are asked only of a file in `lang`.
+#[derive(Clone, Copy)]
+pub(super) struct Traces {
+    /// The language of the ecosystem's code.
+    pub(super) lang: Lang,
+    /// Names that exist only while one of its runners runs: any use of one in code under test, as a string or
+    /// (after `env.`) an identifier, is a trace, in any language. Environment variables, the test binaries' own
+    /// flags.
+    pub(super) strong: &'static [(Match, Family)],
+    /// Its runners' and modules' names, traces only where the code looks them up or compares with them (`"pytest"
+    /// in sys.modules`, `argv[0].endswith(".test")`): as plain data they are words like any other. In any
+    /// language.
+    pub(super) weak: &'static [&'static str],
+    /// Words of its runners' setup files' names (`jest.setup.js`): with `setup` or `teardown`, such a file is
+    /// configuration, not code under test.
+    pub(super) setup_files: &'static [&'static str],
+    /// Its runners' globals: `typeof jest`, `globalThis.vi`.
+    pub(super) globals: &'static [&'static str],
+    /// The names through which code reaches the global object (`globalThis`, `window`).
+    pub(super) global_objects: &'static [&'static str],
+    /// Members whose read says a runner is loaded, as (owner, member): `import.meta.vitest`, `testing.Testing`.
+    pub(super) loaded_members: &'static [(&'static str, &'static str)],
+    /// Calls that ask whether a constant is defined (`defined?(Minitest)`), and its runners' constants.
+    pub(super) defined_checks: &'static [&'static str],
+    pub(super) runner_constants: &'static [&'static str],
+    /// Its runners' and assertion libraries' objects, by the names code reaches them through: an assignment
+    /// into one (`unittest.TestCase.assertEqual = …`) is a trace.
+    pub(super) objects: &'static [&'static str],
+    /// The modules its assertions come from, where [`Traces::objects`] are also common names of a project's own
+    /// helpers (`assert`, `expect`): they count only in a file that imports one of these. Empty: everywhere.
+    pub(super) assertion_modules: &'static [&'static str],
+    /// A call that assigns into the object it is given first (`setattr(unittest.TestCase, …)`).
+    pub(super) setattr: Option<&'static str>,
+    /// Looks at the stack or at who is running: `(qualifier, names)`; an empty qualifier means any `.name`
+    /// (JavaScript's `new Error().stack`), or a bare name too where [`Traces::bare_caller`] says so.
+    pub(super) caller_heads: &'static [(&'static str, &'static [&'static str])],
+    pub(super) bare_caller: bool,
+    /// Whether the identifier at `i` defines a test framework's assertion anew under its own name (Rust's
+    /// `macro_rules! assert_eq`, C++'s `#define EXPECT_EQ`); asked of every file, whatever its language.
+    pub(super) redefines_assertion: fn(&Lexed, usize) -> bool,
+}
 
-/// Names that are traces only where the code looks them up or compares with them (`"pytest" in
-/// sys.modules`, `argv[0].endswith(".test")`): as plain data they are words like any other.
-const WEAK: &[&str] = &[
-    "pytest", "py.test", "_pytest", "unittest", "nose", "nose2", "jest", "vitest", "mocha", "jasmine",
-];
+impl Traces {
+    /// A language whose runners leave nothing of these behind; a row names what it has (`..Traces::none(lang)`).
+    pub(super) const fn none(lang: Lang) -> Traces {
+        Traces {
+            lang,
+            strong: &[],
+            weak: &[],
+            setup_files: &[],
+            globals: &[],
+            global_objects: &[],
+            loaded_members: &[],
+            defined_checks: &[],
+            runner_constants: &[],
+            objects: &[],
+            assertion_modules: &[],
+            setattr: None,
+            caller_heads: &[],
+            bare_caller: false,
+            redefines_assertion: redefines_nothing,
+        }
+    }
+}
+
+/// The [`Traces::redefines_assertion`] of a language whose assertions cannot be defined anew in the code.
+fn redefines_nothing(_: &Lexed, _: usize) -> bool {
+    false
+}
 
 /// Words that are traces only beside the environment or right at the arguments (`NODE_ENV === 'test'`,
 /// `'test' in sys.argv`): elsewhere they are ordinary values (a CLI's `test` subcommand).
@@ -77,48 +115,6 @@ const EXE_WORDS: &[&str] = &[
     "/deps",
     "go-build",
     "/go-build",
-];
-
-/// Ruby's test runners' top-level constants: `defined?(Minitest)`, `Object.const_defined?(:RSpec)`.
-pub(super) const RUNNER_CONSTANTS_RB: &[&str] = &["Minitest", "MiniTest", "RSpec", "Test"];
-
-/// The test runners' globals: `typeof jest`, `globalThis.vi`.
-pub(super) const RUNNER_GLOBALS: &[&str] = &[
-    "jest",
-    "vi",
-    "vitest",
-    "describe",
-    "it",
-    "expect",
-    "beforeEach",
-    "afterEach",
-    "beforeAll",
-    "afterAll",
-    "mocha",
-    "jasmine",
-    "suite",
-    "__vitest_worker__",
-];
-
-/// The test runners' and assertion libraries' objects in Python, by the names code reaches them through: an
-/// assignment into one (`unittest.TestCase.assertEqual = …`) is a trace wherever it is.
-pub(super) const RUNNER_OBJECTS_PY: &[&str] = &["unittest", "TestCase", "pytest", "_pytest"];
-
-/// The same in JavaScript: `assert`, `expect` and `chai` are also common names of a project's own helpers, so
-/// they count only in a file that imports one of [`ASSERTION_MODULES`].
-pub(super) const RUNNER_OBJECTS_JS: &[&str] = &["assert", "expect", "chai", "should"];
-
-/// The modules a JavaScript file imports its assertions from.
-pub(super) const ASSERTION_MODULES: &[&str] = &[
-    "assert",
-    "node:assert",
-    "assert/strict",
-    "node:assert/strict",
-    "chai",
-    "expect",
-    "should",
-    "@jest/globals",
-    "vitest",
 ];
 
 /// Call names that look a string up or compare with it: the string beside one is a trace if it names a
@@ -160,12 +156,16 @@ pub(super) const LOOKUPS: &[&str] = &[
 
 /// The family of a string literal's content or identifier that is a trace wherever it appears.
 pub(super) fn strong(text: &str) -> Option<Family> {
-    STRONG.iter().find(|(m, _)| m.hits(text)).map(|&(_, family)| family)
+    TRACES
+        .iter()
+        .flat_map(|traces| traces.strong)
+        .find(|(m, _)| m.hits(text))
+        .map(|&(_, family)| family)
 }
 
 /// Whether `text` names a runner (a trace where it is looked up or compared with).
 pub(super) fn weak(text: &str) -> bool {
-    WEAK.contains(&text)
+    TRACES.iter().any(|traces| traces.weak.contains(&text))
 }
 
 /// Whether `text` is a word that is a trace beside the environment (see [`ENV_WORDS`]).
@@ -202,7 +202,7 @@ pub(super) fn names_a_test(text: &str) -> bool {
         .any(|word| {
             let lower = word.to_ascii_lowercase();
             WORDS.contains(&lower.as_str())
-                || WEAK.contains(&lower.as_str())
+                || weak(&lower)
                 || word
                     .strip_prefix("Test")
                     .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))

@@ -10,10 +10,18 @@ use std::ops::Range;
 
 #[path = "../ecosystem/cpp/aware.rs"]
 mod cpp;
+#[path = "../ecosystem/go/aware.rs"]
+mod go;
+#[path = "../ecosystem/js/aware.rs"]
+mod js;
+#[path = "../ecosystem/python/aware.rs"]
+mod python;
+#[path = "../ecosystem/ruby/aware.rs"]
+mod ruby;
 #[path = "../ecosystem/rust/aware.rs"]
 mod rust;
 
-use super::names::{self, LOOKUPS, RUNNER_GLOBALS};
+use super::names::{self, LOOKUPS, Traces};
 use super::{Family, Lang};
 use crate::testsig::lex::{Lexed, TokKind};
 
@@ -28,29 +36,34 @@ const FAR: usize = 48;
 /// How far a look at who is running may be from the comparison that decides, in tokens.
 pub(super) const REACH: usize = CALLER_REACH;
 
-/// Looks at the stack or at who is running: `(language, qualifier, names)`; an empty qualifier means any
-/// `.name` (JavaScript's `new Error().stack`) or a bare name.
-const CALLER_HEADS: &[(Lang, &str, &[&str])] = &[
-    (
-        Lang::Python,
-        "inspect",
-        &["stack", "currentframe", "getouterframes", "getframeinfo", "trace"],
-    ),
-    (Lang::Python, "sys", &["_getframe"]),
-    (
-        Lang::Python,
-        "traceback",
-        &["extract_stack", "format_stack", "walk_stack", "print_stack"],
-    ),
-    (
-        Lang::JavaScript,
-        "",
-        &["stack", "captureStackTrace", "prepareStackTrace"],
-    ),
-    (Lang::Go, "runtime", &["Caller", "Callers", "FuncForPC", "Stack"]),
-    (Lang::Go, "debug", &["Stack"]),
-    (Lang::Rust, "", &["Backtrace"]),
+/// Every ecosystem whose runners leave traces code under test can find, one line each (its folder's
+/// `aware.rs`).
+pub(super) const TRACES: &[&Traces] = &[
+    &python::TRACES,
+    &js::TRACES,
+    &rust::TRACES,
+    &go::TRACES,
+    &cpp::TRACES,
+    &ruby::TRACES,
 ];
+
+/// The traces a file in `lang` is read for: its ecosystem's row, or none of the language-bound ones.
+fn traces_of(lang: Lang) -> Traces {
+    TRACES
+        .iter()
+        .find(|traces| traces.lang == lang)
+        .map_or(Traces::none(lang), |traces| **traces)
+}
+
+/// Whether a file name is a setup file of a runner (`jest.setup.js`, `vitest.setup.ts`): a name with one of
+/// the runners' setup words ([`Traces::setup_files`]) or `test`.
+pub(super) fn names_a_runner_setup(lower: &str) -> bool {
+    lower.contains("test")
+        || TRACES
+            .iter()
+            .flat_map(|t| t.setup_files)
+            .any(|runner| lower.contains(runner))
+}
 
 /// Every trace in `lx` outside the byte ranges in `free` (the test modules a source file holds), as
 /// `(line, family)`, in token order.
@@ -60,7 +73,8 @@ pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
     } else {
         Vec::new()
     };
-    let assertions = assertions_imported(lx);
+    let traces = traces_of(lx.lang);
+    let assertions = assertions_imported(lx, &traces);
     let mut out = Vec::new();
     // The test modules come in order and do not overlap: one pointer walks them beside the tokens.
     let mut span = 0;
@@ -73,8 +87,9 @@ pub(super) fn find(lx: &Lexed, free: &[Range<usize>]) -> Vec<(u32, Family)> {
         }
         let family = match tok.kind {
             TokKind::Str => string(lx, i),
-            TokKind::Ident => ident(lx, i, &braces).or_else(|| {
-                (patches_runner(lx, i, assertions) || redefines_assertion(lx, i)).then_some(Family::PatchesRunner)
+            TokKind::Ident => ident(lx, i, &braces, &traces).or_else(|| {
+                (patches_runner(lx, i, assertions, &traces) || redefines_assertion(lx, i))
+                    .then_some(Family::PatchesRunner)
             }),
             _ => None,
         };
@@ -137,7 +152,7 @@ fn name_lookup(lx: &Lexed, i: usize) -> bool {
     index || callee(lx, i).is_some_and(|name| BY_NAME.contains(&name))
 }
 
-fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
+fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>], traces: &Traces) -> Option<Family> {
     let word = lx.s(i);
     let after_dot = lx.is(i.wrapping_sub(1), b'.');
     let owner = if after_dot { lx.s(i.wrapping_sub(2)) } else { "" };
@@ -146,58 +161,51 @@ fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>]) -> Option<Family> {
             return rust::cfg_test(lx, i, braces).then_some(Family::TestBuild);
         }
         Lang::Rust if word == "name" && after_dot && rust::thread_name(lx, i) => return Some(Family::Caller),
-        Lang::JavaScript if word == "typeof" && RUNNER_GLOBALS.contains(&lx.s(i + 1)) => {
-            return Some(Family::RunnerLoaded);
-        }
-        Lang::JavaScript if after_dot && owner == "meta" && word == "vitest" => return Some(Family::RunnerLoaded),
-        Lang::Go if owner == "testing" && ["Testing", "Short", "Verbose", "CoverMode"].contains(&word) => {
-            return Some(Family::RunnerLoaded);
-        }
-        // `defined?(Minitest)`, `defined? RSpec`, `Object.const_defined?(:RSpec)`.
-        Lang::Ruby if word == "defined?" || word == "const_defined?" => {
-            let at = if lx.is(i + 1, b'(') { i + 2 } else { i + 1 };
-            let name = lx.s(at).trim_start_matches(':');
-            return names::RUNNER_CONSTANTS_RB
-                .contains(&name)
-                .then_some(Family::RunnerLoaded);
-        }
         _ => {}
+    }
+    // `typeof jest`, `import.meta.vitest`, `testing.Testing()`.
+    let typeof_global = word == "typeof" && traces.globals.contains(&lx.s(i + 1));
+    if typeof_global || after_dot && traces.loaded_members.contains(&(owner, word)) {
+        return Some(Family::RunnerLoaded);
+    }
+    // `defined?(Minitest)`, `defined? RSpec`, `Object.const_defined?(:RSpec)`.
+    if traces.defined_checks.contains(&word) {
+        let at = if lx.is(i + 1, b'(') { i + 2 } else { i + 1 };
+        let name = lx.s(at).trim_start_matches(':');
+        return traces.runner_constants.contains(&name).then_some(Family::RunnerLoaded);
     }
     if after_dot && owner == "env" && names::strong(word).is_some() {
         return Some(Family::RunnerEnv);
     }
-    let global = ["globalThis", "global", "window"].contains(&owner) && lx.lang == Lang::JavaScript;
-    if after_dot && global && RUNNER_GLOBALS.contains(&word) {
+    let global = traces.global_objects.contains(&owner);
+    if after_dot && global && traces.globals.contains(&word) {
         return Some(Family::RunnerLoaded);
     }
     if after_dot && (global || ["sys", "builtins", "__builtins__"].contains(&owner)) && names::test_marker(word) {
         return Some(Family::TestMarker);
     }
-    caller(lx, i, word, after_dot, owner).then_some(Family::Caller)
+    caller(lx, i, (word, after_dot, owner), traces).then_some(Family::Caller)
 }
 
 /// Whether the identifier at `i` defines a test framework's assertion anew under its own name — Rust's
 /// `macro_rules! assert_eq`, C++'s `#define EXPECT_EQ` or `#undef EXPECT_EQ` — so that the tests' text, unchanged,
 /// calls the code's definition and checks nothing (the test modules a file holds are free, see [`find`]).
 fn redefines_assertion(lx: &Lexed, i: usize) -> bool {
-    rust::redefines_assertion(lx, i) || cpp::redefines_assertion(lx, i)
+    TRACES.iter().any(|traces| (traces.redefines_assertion)(lx, i))
 }
 
 /// Whether the identifier at `i` heads an assignment into a test runner's or assertion library's object
 /// (`unittest.TestCase.assertEqual = …`, `assert.strictEqual = …`), or is `setattr` on one: code under test that
 /// rewrites what the tests check with. JavaScript's heads count only in a file that imports an assertion library
 /// (`assertions`), where the name is that library and not a helper of the code's own.
-fn patches_runner(lx: &Lexed, i: usize, assertions: bool) -> bool {
+fn patches_runner(lx: &Lexed, i: usize, assertions: bool, traces: &Traces) -> bool {
     let head = |j: usize| {
         lx.kind(j) == Some(TokKind::Ident)
             && !lx.is(j.wrapping_sub(1), b'.')
-            && match lx.lang {
-                Lang::Python => names::RUNNER_OBJECTS_PY.contains(&lx.s(j)),
-                Lang::JavaScript => assertions && names::RUNNER_OBJECTS_JS.contains(&lx.s(j)),
-                _ => false,
-            }
+            && assertions
+            && traces.objects.contains(&lx.s(j))
     };
-    if lx.lang == Lang::Python && lx.s(i) == "setattr" && lx.is(i + 1, b'(') {
+    if traces.setattr.is_some_and(|call| lx.s(i) == call) && lx.is(i + 1, b'(') {
         return head(i + 2);
     }
     if !head(i) {
@@ -210,20 +218,20 @@ fn patches_runner(lx: &Lexed, i: usize, assertions: bool) -> bool {
     j > i + 1 && lx.is(j, b'=') && !lx.is(j + 1, b'=')
 }
 
-/// Whether a JavaScript file imports an assertion library (`require('node:assert')`, `from 'chai'`): a string
-/// naming one anywhere in the file.
-fn assertions_imported(lx: &Lexed) -> bool {
-    lx.lang == Lang::JavaScript
-        && (0..lx.toks.len())
-            .any(|j| lx.kind(j) == Some(TokKind::Str) && names::ASSERTION_MODULES.contains(&content(lx.s(j))))
+/// Whether a file may patch its runner's objects ([`Traces::objects`]): anywhere, or, where those are also
+/// common names of a project's own helpers, in a file that imports an assertion library
+/// (`require('node:assert')`, `from 'chai'`: a string naming one anywhere in the file).
+fn assertions_imported(lx: &Lexed, traces: &Traces) -> bool {
+    traces.assertion_modules.is_empty()
+        || (0..lx.toks.len())
+            .any(|j| lx.kind(j) == Some(TokKind::Str) && traces.assertion_modules.contains(&content(lx.s(j))))
 }
 
 /// A look at the stack with a string naming a test within [`CALLER_REACH`] tokens of it.
-fn caller(lx: &Lexed, i: usize, word: &str, after_dot: bool, owner: &str) -> bool {
-    let head = CALLER_HEADS.iter().any(|(lang, qualifier, heads)| {
-        *lang == lx.lang
-            && heads.contains(&word)
-            && (qualifier.is_empty() && (after_dot || lx.lang == Lang::Rust) || after_dot && owner == *qualifier)
+fn caller(lx: &Lexed, i: usize, (word, after_dot, owner): (&str, bool, &str), traces: &Traces) -> bool {
+    let head = traces.caller_heads.iter().any(|(qualifier, heads)| {
+        heads.contains(&word)
+            && (qualifier.is_empty() && (after_dot || traces.bare_caller) || after_dot && owner == *qualifier)
     });
     head && (i.saturating_sub(CALLER_REACH)..(i + CALLER_REACH).min(lx.toks.len()))
         .any(|j| lx.kind(j) == Some(TokKind::Str) && names::names_a_test(content(lx.s(j))))
@@ -242,8 +250,8 @@ fn looked_up(lx: &Lexed, i: usize) -> bool {
     let compared = (before(1) == "=" && matches!(before(2), "=" | "!")) || compares(lx, i + 1);
     let index = before(1) == "["
         && prev(2).is_some_and(|j| matches!(lx.kind(j), Some(TokKind::Ident)) || lx.is(j, b')') || lx.is(j, b']'));
-    let python_in = lx.is_word(i + 1, "in") || lx.is_word(i + 1, "not") && lx.is_word(i + 2, "in");
-    compared || index || python_in || before(1) == "case" || lookup_call(lx, i)
+    let membership = lx.is_word(i + 1, "in") || lx.is_word(i + 1, "not") && lx.is_word(i + 2, "in");
+    compared || index || membership || before(1) == "case" || lookup_call(lx, i)
 }
 
 /// Whether the string at `i` is an argument of a call named in [`LOOKUPS`] (`get(…)`, `env!(…)`).

@@ -13,6 +13,7 @@
 //! arguments; recursion is bounded by [`MAX_DEPTH`] and the plan by [`MAX_TARGETS`].
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -127,12 +128,13 @@ pub struct Plan {
 }
 
 /// Derives the closure of `command` run by `sh -c` in `root`. `home` is where user-level configuration lives
-/// (`~/.npmrc`, `$CARGO_HOME`); `None` leaves it out.
-pub fn derive(command: &str, root: &Path, home: Option<&Path>, cargo_home: Option<&Path>) -> Plan {
+/// (`~/.npmrc`); `None` leaves it out. `var` reads the environment, where a tool's own home may be named
+/// elsewhere (`$CARGO_HOME`, in its ecosystem's closure file).
+pub fn derive(command: &str, root: &Path, home: Option<&Path>, var: &dyn Fn(&str) -> Option<OsString>) -> Plan {
     let mut d = Deriver {
         root,
         home,
-        cargo_home,
+        var,
         plan: Plan::default(),
         followed: BTreeSet::new(),
         in_test: false,
@@ -144,7 +146,8 @@ pub fn derive(command: &str, root: &Path, home: Option<&Path>, cargo_home: Optio
 struct Deriver<'a> {
     root: &'a Path,
     home: Option<&'a Path>,
-    cargo_home: Option<&'a Path>,
+    /// The environment the command runs in, for the variables a tool reads its home from.
+    var: &'a dyn Fn(&str) -> Option<OsString>,
     plan: Plan,
     /// Scripts and recipes already followed (file, entry), so cycles end.
     followed: BTreeSet<(String, String)>,
@@ -243,69 +246,6 @@ impl Deriver<'_> {
             let path = cwd.join(word);
             if self.is_file(&path) && !crate::closure::is_test_path(&path) {
                 self.whole(path, Why::RunBy(short(text)));
-            }
-        }
-    }
-
-    fn package_manager(&mut self, pm: &str, rest: &[String], cwd: &Path, depth: usize) {
-        self.plan.ecosystems.insert(Lang::JavaScript);
-        let mut dir = cwd.to_path_buf();
-        let mut words = Vec::new();
-        let mut i = 0;
-        while i < rest.len() {
-            let w = &rest[i];
-            if matches!(w.as_str(), "--prefix" | "-C" | "--dir" | "--cwd") {
-                if let Some(d) = rest.get(i + 1) {
-                    dir = normalize(&cwd.join(d));
-                }
-                i += 2;
-                continue;
-            }
-            if !w.starts_with('-') {
-                words.push(w.clone());
-            }
-            i += 1;
-        }
-        let package = dir.join("package.json");
-        let bytes = std::fs::read(self.root.join(&package)).ok();
-        let has_script = |name: &str| bytes.as_deref().and_then(|b| recipes::npm_script(b, name)).is_some();
-        let first = words.first().map(String::as_str);
-        let script = match (pm, first) {
-            ("bun", Some("test")) => {
-                self.whole(dir.join("bunfig.toml"), Why::Configures("bun test".into()));
-                return;
-            }
-            (_, Some("test" | "t" | "tst")) => Some("test".to_string()),
-            (_, Some("run" | "run-script" | "rum" | "urn")) => words.get(1).cloned(),
-            (_, Some("start")) => Some("start".to_string()),
-            (_, Some("exec" | "x" | "dlx")) => {
-                self.argv(&words[1..], &dir, depth + 1);
-                return;
-            }
-            ("npm", _) | (_, None) => None,
-            (_, Some(other)) if has_script(other) => Some(other.to_string()),
-            (_, Some(_)) => {
-                self.argv(&words, &dir, depth + 1);
-                return;
-            }
-        };
-        let why = Why::Configures(short(&format!("{pm} {}", rest.join(" "))));
-        for rc in [".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml"] {
-            self.whole(dir.join(rc), why.clone());
-        }
-        if let Some(home) = self.home {
-            self.whole(home.join(".npmrc"), why.clone());
-        }
-        let Some(script) = script else { return };
-        let keys = [format!("pre{script}"), script.clone(), format!("post{script}")];
-        let scope = Scope::Json(keys.iter().map(|k| vec!["scripts".to_string(), k.clone()]).collect());
-        self.add(package.clone(), scope, why);
-        for key in &keys {
-            let followed = (package.to_string_lossy().into_owned(), key.clone());
-            if let Some(body) = bytes.as_deref().and_then(|b| recipes::npm_script(b, key))
-                && self.followed.insert(followed)
-            {
-                self.source(&body, &dir, depth + 1);
             }
         }
     }

@@ -38,6 +38,11 @@
 //! Files larger than [`LARGE`] (interpreters, compilers) are sealed by size and modification time
 //! ([`super::Scope::Stat`]) so a promise does not read hundreds of megabytes.
 
+#[path = "../ecosystem/python/observed.rs"]
+mod python;
+#[path = "../ecosystem/rust/observed.rs"]
+mod rust;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -264,7 +269,11 @@ impl Observed {
                 } else if runner_configuration(name) {
                     Some(ShadowKind::Configuration)
                 } else if is_metadata_dir(name) {
-                    declares_pytest_plugin(&dir.join(name)).then_some(ShadowKind::Plugin)
+                    let metadata = dir.join(name);
+                    DECLARES_PLUGIN
+                        .iter()
+                        .any(|declares| declares(&metadata))
+                        .then_some(ShadowKind::Plugin)
                 } else if dir.join("__init__.py").is_file() {
                     // A package's new file is its submodule (`pkg.types`): it cannot stand in for a top-level
                     // module.
@@ -325,8 +334,8 @@ struct Places<'a> {
     derived: HashSet<&'a str>,
     /// The project root's ancestors.
     ancestors: Vec<&'a Path>,
-    /// Whether the project is a cargo package (its `target/` is build output).
-    cargo: bool,
+    /// The directories at the root that are build output (cargo's `target/` in a cargo package).
+    build_output: Vec<&'static str>,
     /// Whether a runner of the command loads the code under test as shell scripts (bats: `load ../lib/x.sh`):
     /// a script the run only read is then code, not the command's own (`runner::TestFiles::loads_scripts`).
     scripts_are_code: bool,
@@ -354,7 +363,7 @@ impl<'a> Places<'a> {
                 .map(|c| c.files.iter().map(|f| f.path.as_str()).collect())
                 .unwrap_or_default(),
             ancestors: root.ancestors().skip(1).collect(),
-            cargo: root.join("Cargo.toml").is_file(),
+            build_output: BUILD_OUTPUT.iter().filter_map(|output| output(root)).collect(),
             scripts_are_code: derived.is_some_and(|c| c.runners.iter().any(|r| r.row().tests.loads_scripts)),
             markers: std::cell::RefCell::default(),
             loopgate: crate::project::loopgate_home(),
@@ -412,8 +421,10 @@ impl<'a> Places<'a> {
         // `~/.config/go/env` is Go's environment file; other extensionless files there are state (telemetry).
         (depth == 1 && configuration(name))
             || (relative.starts_with(".config") && (configuration(name) || name == "env"))
-            || relative.starts_with(".cargo/config.toml")
-            || relative.starts_with(".cargo/config")
+            || HOME_CONFIG
+                .iter()
+                .flat_map(|files| files.iter())
+                .any(|file| relative.starts_with(file))
     }
 
     /// Whether `path` (outside the root) is in a directory above the project under a name the run also
@@ -428,7 +439,7 @@ impl<'a> Places<'a> {
     fn sealable_in_project(&self, relative: &Path, name: &str, seen: &Seen) -> bool {
         let first = relative.components().next().map(|c| c.as_os_str().to_string_lossy());
         if matches!(first.as_deref(), Some(".git" | ".hg" | ".svn" | ".claude"))
-            || (self.cargo && first.as_deref() == Some("target"))
+            || first.as_deref().is_some_and(|first| self.build_output.contains(&first))
             || in_cache(relative)
             || self.cache_tagged(relative)
         {
@@ -466,7 +477,7 @@ impl<'a> Places<'a> {
             Ok(relative) => {
                 let first = relative.components().next().map(|c| c.as_os_str().to_string_lossy());
                 !(matches!(first.as_deref(), Some(".git" | ".claude"))
-                    || (self.cargo && first.as_deref() == Some("target"))
+                    || first.as_deref().is_some_and(|first| self.build_output.contains(&first))
                     || in_cache(relative)
                     || relative.components().any(|c| c.as_os_str() == "node_modules"))
             }
@@ -634,9 +645,15 @@ fn installed(dir: &Path, name: &str) -> bool {
         })
 }
 
-fn declares_pytest_plugin(dir: &Path) -> bool {
-    std::fs::read_to_string(dir.join("entry_points.txt")).is_ok_and(|text| text.contains("[pytest11]"))
-}
+/// Whether an installed distribution's metadata directory declares a plugin a runner loads on its own, one rule
+/// per ecosystem that has such plugins.
+const DECLARES_PLUGIN: &[fn(&Path) -> bool] = &[python::declares_plugin];
+
+/// The directories a runner builds into at a project's root, by what the root holds, one rule per ecosystem.
+const BUILD_OUTPUT: &[fn(&Path) -> Option<&'static str>] = &[rust::build_output];
+
+/// Configuration files a tool reads from the home directory's dot directories, beyond `~/.config`, per ecosystem.
+const HOME_CONFIG: &[&[&str]] = &[rust::HOME_CONFIG];
 
 /// Source code by extension: the agent's to change (unless its name makes it configuration).
 fn source(name: &str) -> bool {

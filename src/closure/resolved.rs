@@ -19,6 +19,11 @@
 //! A new place outside the project that the run did not reach by searching up from the project (the user's
 //! home, the system) is the user's machine, not the agent's move (see `observed`); the room keeps it as it was.
 
+#[path = "../ecosystem/js/resolved.rs"]
+mod js;
+#[path = "../ecosystem/python/resolved.rs"]
+mod python;
+
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -147,10 +152,13 @@ fn bytecode_source(path: &Path, pycache: Option<&Path>) -> Option<PathBuf> {
     source.is_file().then_some(source)
 }
 
-/// Names modules by their files, remembering what each directory says (an `__init__.py`, a `package.json`).
+/// Names modules by their files (each ecosystem as its runtime does, in its folder's `resolved.rs`),
+/// remembering what each directory says (an `__init__.py`, a `package.json`).
 #[derive(Default)]
 struct Names {
+    /// Whether a directory is a Python package.
     packages: HashMap<PathBuf, bool>,
+    /// The package name a directory's `package.json` declares.
     manifests: HashMap<PathBuf, Option<String>>,
 }
 
@@ -159,68 +167,12 @@ impl Names {
         let name = path.file_name()?.to_str()?;
         let ext = name.rsplit_once('.').map(|(_, ext)| ext)?;
         match ext {
-            "py" | "so" => self.python(path, name),
-            "js" | "mjs" | "cjs" | "json" | "node" => self.js(path),
+            "py" | "so" => python::name(&mut self.packages, path, name),
+            "js" | "mjs" | "cjs" | "json" | "node" => js::name(&mut self.manifests, path),
             "rb" => ruby::name(path),
             _ => None,
         }
     }
-
-    /// `…/site-packages/_pytest/python.py` → `py:_pytest.python`: up through the directories that hold an
-    /// `__init__.py`.
-    fn python(&mut self, path: &Path, name: &str) -> Option<String> {
-        let stem = module_name(name)?;
-        let mut parts = vec![stem.to_string()];
-        let mut dir = path.parent()?;
-        while *self
-            .packages
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| dir.join("__init__.py").is_file())
-        {
-            parts.push(dir.file_name()?.to_str()?.to_string());
-            dir = dir.parent()?;
-        }
-        if parts.len() > 1 && parts[0] == "__init__" {
-            parts.remove(0);
-        }
-        parts.reverse();
-        Some(format!("py:{}", parts.join(".")))
-    }
-
-    /// `…/node_modules/@jest/core/build/x.js` → `js:@jest/core/build/x.js`; outside `node_modules`, the name
-    /// in the nearest `package.json` (a vendored or linked copy keeps its package's name).
-    fn js(&mut self, path: &Path) -> Option<String> {
-        let parts: Vec<&str> = path.iter().filter_map(|c| c.to_str()).collect();
-        if let Some(at) = parts.iter().rposition(|c| *c == "node_modules") {
-            let rest = &parts[at + 1..];
-            let take = if rest.first().is_some_and(|c| c.starts_with('@')) {
-                2
-            } else {
-                1
-            };
-            return (rest.len() > take).then(|| format!("js:{}", rest.join("/")));
-        }
-        let mut dir = path.parent()?;
-        loop {
-            let name = self
-                .manifests
-                .entry(dir.to_path_buf())
-                .or_insert_with(|| package_name(&dir.join("package.json")))
-                .clone();
-            if let Some(name) = name {
-                let inside = path.strip_prefix(dir).ok()?.to_string_lossy().replace('\\', "/");
-                return Some(format!("js:{name}/{inside}"));
-            }
-            dir = dir.parent()?;
-        }
-    }
-}
-
-/// The `name` a `package.json` declares, if it is there and declares one.
-fn package_name(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-    value.get("name")?.as_str().map(str::to_string)
 }
 
 fn digest(path: &Path) -> Option<String> {

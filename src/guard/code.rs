@@ -28,8 +28,16 @@ const LOOPGATE_WINDOW: usize = 24;
 /// Inline code is searched for at most this many string literals.
 const MAX_LITERALS: usize = 32;
 
+#[path = "../ecosystem/js/guard.rs"]
+mod js;
+#[path = "../ecosystem/php/guard.rs"]
+mod php;
+#[path = "../ecosystem/python/guard.rs"]
+mod python;
+
 /// Per interpreter: short options taking inline code, long ones, short options taking a value, and short
 /// options after which the rest of the line belongs to a module or script.
+#[derive(Clone, Copy)]
 struct Flags {
     code: &'static str,
     long: &'static [&'static str],
@@ -37,35 +45,32 @@ struct Flags {
     stop: &'static str,
 }
 
+/// An interpreter that takes inline code on its command line: the program names that are it, and its flags.
+struct Interpreter {
+    is: fn(&str) -> bool,
+    flags: Flags,
+}
+
+/// The interpreters, in the order their names are tried: an ecosystem's in its folder's `guard.rs`, and those
+/// of no ecosystem here.
+const INTERPRETERS: &[&Interpreter] = &[&python::INTERPRETER, &js::INTERPRETER, &php::INTERPRETER, &EMBEDDED];
+
+/// Lua, R and Julia.
+const EMBEDDED: Interpreter = Interpreter {
+    is: |name| matches!(name, "lua" | "luajit" | "Rscript" | "julia"),
+    flags: Flags {
+        code: "eE",
+        long: &[],
+        value: "l",
+        stop: "",
+    },
+};
+
 fn interpreter_flags(name: &str) -> Option<Flags> {
-    let python = name.starts_with("python") || name.starts_with("pypy");
-    Some(match name {
-        _ if python => Flags {
-            code: "c",
-            long: &[],
-            value: "WXQ",
-            stop: "m",
-        },
-        "node" | "nodejs" | "bun" | "deno" => Flags {
-            code: "ep",
-            long: &["--eval", "--print"],
-            value: "r",
-            stop: "",
-        },
-        "php" => Flags {
-            code: "r",
-            long: &[],
-            value: "dcz",
-            stop: "f",
-        },
-        "lua" | "luajit" | "Rscript" | "julia" => Flags {
-            code: "eE",
-            long: &[],
-            value: "l",
-            stop: "",
-        },
-        _ => return None,
-    })
+    INTERPRETERS
+        .iter()
+        .find(|interpreter| (interpreter.is)(name))
+        .map(|interpreter| interpreter.flags)
 }
 
 impl Analyzer<'_, '_> {

@@ -8,6 +8,9 @@
 //! (`$(…)`, an unset variable) is judged by its known ending. Nothing here runs anything; the only system
 //! calls are the `lstat`s that resolve the paths a command would write.
 
+#[path = "../ecosystem/ruby/guard.rs"]
+mod ruby;
+
 use std::ffi::OsStr;
 use std::path::Path;
 
@@ -20,6 +23,24 @@ use super::words::{Arg, State, assign, assignment, expand, join, known_tail, ope
 
 /// How many wrapper / `find -exec` levels one simple command may go through.
 const MAX_RUN_DEPTH: usize = 32;
+
+/// An interpreter whose command line reads as perl's (`-e CODE`, `-pi` in place): its name, its short options
+/// taking inline code and those taking a value.
+pub(super) struct PerlLike {
+    pub(super) name: &'static str,
+    pub(super) code: &'static str,
+    pub(super) value: &'static str,
+}
+
+/// perl, and an ecosystem's interpreter in its folder's `guard.rs`.
+const PERL_LIKE: &[&PerlLike] = &[
+    &PerlLike {
+        name: "perl",
+        code: "eE",
+        value: "MmIxlCdD0F",
+    },
+    &ruby::PERL_LIKE,
+];
 
 /// Commands that run the rest of their arguments as another command (and shell keywords that precede one).
 #[rustfmt::skip]
@@ -110,6 +131,7 @@ impl Analyzer<'_, '_> {
         }
         let verb = first.text();
         let name = verb.rsplit('/').next().unwrap_or_default();
+        let perl_like = PERL_LIKE.iter().find(|p| p.name == name);
         match name {
             _ if is_loopgate(name) => loopgate(args),
             "cd" | "pushd" => {
@@ -138,8 +160,9 @@ impl Analyzer<'_, '_> {
                 self.targets(&outs, st)
             }
             "sed" | "gsed" => self.sed(args, st),
-            "perl" => self.perl_like(args, stdin, st, "eE", "MmIxlCdD0F"),
-            "ruby" => self.perl_like(args, stdin, st, "e", "IrCEFxW0T"),
+            _ if perl_like.is_some() => {
+                perl_like.and_then(|perl_like| self.perl_like(args, stdin, st, perl_like.code, perl_like.value))
+            }
             "awk" | "gawk" | "mawk" | "nawk" => self.awk(args, stdin, st),
             "curl" | "sort" => self.option_targets(args, &["-o", "--output"], st),
             "wget" => self.option_targets(args, &["-O", "--output-document"], st),

@@ -107,7 +107,7 @@ impl TestCounts {
         self.skipped.saturating_add(self.ignored)
     }
 
-    fn add(&mut self, other: TestCounts) {
+    pub(super) fn add(&mut self, other: TestCounts) {
         self.passed = self.passed.saturating_add(other.passed);
         self.failed = self.failed.saturating_add(other.failed);
         self.skipped = self.skipped.saturating_add(other.skipped);

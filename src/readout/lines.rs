@@ -119,7 +119,8 @@ impl Found {
     }
 }
 
-/// Lines the runners print after every failure that say nothing about it.
+/// Lines the runners print after every failure that say nothing about it (and those of an ecosystem's own tools,
+/// `super::runner::is_noise`).
 pub(super) fn is_noise(line: &str) -> bool {
     const NOISE: &[&str] = &[
         "error: could not compile",
@@ -129,16 +130,12 @@ pub(super) fn is_noise(line: &str) -> bool {
         "error: test run failed",
         "error: Recipe `",
         "error: process didn't exit successfully",
-        "npm ERR! code ",
-        "npm ERR! errno",
-        "npm ERR! Lifecycle",
-        "npm error code ",
-        "npm error command failed",
         "error Command failed with exit code",
         "make: *** [",
     ];
     let t = line.trim_start();
     NOISE.iter().any(|n| t.starts_with(n))
+        || super::runner::is_noise(t)
         || (t.starts_with("error: ") && t.contains(" target") && t.ends_with("failed:"))
 }
 

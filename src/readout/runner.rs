@@ -61,6 +61,15 @@ const FAMILIES: &[&[Row]] = &[
     jvm::ROWS,
 ];
 
+/// Lines an ecosystem's tools print after every failure that say nothing about it, one line per ecosystem that
+/// has some (its `NOISE`).
+const NOISE: &[&[&str]] = &[js::NOISE];
+
+/// Whether a line (trimmed at its start) is an ecosystem's noise (see [`NOISE`]).
+pub(super) fn is_noise(line: &str) -> bool {
+    NOISE.iter().flat_map(|noise| noise.iter()).any(|n| line.starts_with(n))
+}
+
 /// Every runner's row, in extraction order.
 fn rows() -> impl Iterator<Item = &'static Row> {
     FAMILIES.iter().flat_map(|rows| rows.iter())
@@ -99,13 +108,12 @@ pub(super) struct Scanners {
     cpp: cpp::Scanner,
     ruby: ruby::Scanner,
     php: php::Scanner,
-    surefire: jvm::SurefireScanner,
-    junit_console: jvm::ConsoleScanner,
+    jvm: jvm::Scanner,
 }
 
 impl Scanners {
     /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 10] {
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 9] {
         [
             self.rust.feed(line, names),
             self.python.feed(line, names),
@@ -115,8 +123,7 @@ impl Scanners {
             self.cpp.feed(line, names),
             self.ruby.feed(line, names),
             self.php.feed(line, names),
-            self.surefire.feed(line),
-            self.junit_console.feed(line, names),
+            self.jvm.feed(line, names),
         ]
     }
 

@@ -15,10 +15,34 @@
 //! usual extensions and `index` files; Go import paths under the module path of `go.mod` (every non-test
 //! file of the package). Helpers are found from the existing tests at setup; a new helper is the agent's.
 
+#[path = "../ecosystem/go/helpers.rs"]
+mod go;
+#[path = "../ecosystem/js/helpers.rs"]
+mod js;
+#[path = "../ecosystem/python/helpers.rs"]
+mod python;
+#[path = "../ecosystem/rust/helpers.rs"]
+mod rust;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::testsig::{FileSig, Lang, Unit, UnitKind};
+
+/// What finds a language's helpers, in its folder's `helpers.rs`.
+struct Helpers {
+    lang: Lang,
+    /// The project's own name, from the ecosystem's manifest at `root` (`pyproject.toml`'s `[project]`).
+    project_name: fn(root: &Path) -> Option<String>,
+    /// The project-relative files an import `unit` of a test file in `dir` loads, resolved as its runner would.
+    files: fn(root: &Path, dir: &Path, unit: &Unit) -> Vec<PathBuf>,
+}
+
+/// The languages whose tests' imports are followed, one line each; the project's name is the first row's that
+/// finds one. Another language's imports from outside the test side are the code under test: what a bats test
+/// loads (`load ../lib/calc.sh`), a C++ test includes (`calc.h`), a Ruby test requires from outside `test/` and
+/// `spec/` (`lib/`), a PHPUnit test requires or autoloads, a Java test imports.
+const HELPERS: &[&Helpers] = &[&python::HELPERS, &js::HELPERS, &rust::HELPERS, &go::HELPERS];
 
 /// Helper directory or stem names that do not start with `test`.
 const HELPER_NAMES: &[&str] = &["fixtures", "mocks", "fakes", "stubs"];
@@ -45,28 +69,20 @@ pub(crate) fn is_helper_path(relative: &str, project: Option<&str>) -> bool {
 /// The project's own name, lower-cased without `-` and `_`: from `pyproject.toml`, `package.json`, `Cargo.toml`
 /// or `go.mod` in the root, the first that names one.
 pub(crate) fn project_name(root: &Path) -> Option<String> {
-    let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
-    let toml_name = |name: &str, table: &str| {
-        read(name)?
-            .parse::<toml::Table>()
-            .ok()?
-            .get(table)?
-            .get("name")?
-            .as_str()
-            .map(str::to_string)
-    };
-    let package_json = || {
-        let doc: serde_json::Value = serde_json::from_str(&read("package.json")?).ok()?;
-        doc.get("name")?
-            .as_str()
-            .map(|n| n.rsplit('/').next().unwrap_or(n).to_string())
-    };
-    let go = || go_module(root).map(|m| m.rsplit('/').next().unwrap_or(&m).to_string());
-    let name = toml_name("pyproject.toml", "project")
-        .or_else(package_json)
-        .or_else(|| toml_name("Cargo.toml", "package"))
-        .or_else(go)?;
+    let name = HELPERS.iter().find_map(|helpers| (helpers.project_name)(root))?;
     Some(name.to_lowercase().chars().filter(|c| *c != '_' && *c != '-').collect())
+}
+
+/// The `name` of `table` in the TOML file `file` at `root` (`[project]` of `pyproject.toml`).
+fn toml_name(root: &Path, file: &str, table: &str) -> Option<String> {
+    std::fs::read_to_string(root.join(file))
+        .ok()?
+        .parse::<toml::Table>()
+        .ok()?
+        .get(table)?
+        .get("name")?
+        .as_str()
+        .map(str::to_string)
 }
 
 /// The helper files (project-relative, with their language) that the test files `tests` import.
@@ -74,36 +90,17 @@ pub(crate) fn imported_helpers<'a>(
     root: &Path,
     tests: impl IntoIterator<Item = (&'a String, &'a FileSig)>,
 ) -> Vec<(String, Lang)> {
-    let go_module = go_module(root);
     let project = project_name(root);
     let mut found: BTreeSet<String> = BTreeSet::new();
     for (path, sig) in tests {
         let dir = Path::new(path).parent().unwrap_or(Path::new("")).to_path_buf();
         let mut imports = Vec::new();
         collect_imports(&sig.units, &mut imports);
+        let Some(helpers) = HELPERS.iter().find(|helpers| helpers.lang == sig.lang) else {
+            continue;
+        };
         for unit in imports {
-            let files = match sig.lang {
-                Lang::Python => python(root, &dir, unit),
-                Lang::JavaScript => js(root, &dir, &unit.name),
-                // A Go import unit holds every path of the block, quoted, as its names.
-                Lang::Go => unit
-                    .names
-                    .iter()
-                    .filter_map(|line| line.split('"').nth(1))
-                    .flat_map(|path| go(root, go_module.as_deref(), path))
-                    .collect(),
-                Lang::Rust => Vec::new(),
-                // What a bats test loads outside the test side (`load ../lib/calc.sh`) is the code under test.
-                Lang::Shell => Vec::new(),
-                // What a C++ test includes from outside the test side is the code under test (`calc.h`).
-                Lang::Cpp => Vec::new(),
-                // What a Ruby test requires from outside `test/` and `spec/` is the code under test (`lib/`).
-                Lang::Ruby => Vec::new(),
-                // What a PHPUnit test requires or autoloads outside the test side is the code under test.
-                Lang::Php => Vec::new(),
-                // What a Java test imports from outside the test side is the code under test.
-                Lang::Java => Vec::new(),
-            };
+            let files = (helpers.files)(root, &dir, unit);
             for file in files {
                 let relative = file.to_string_lossy().replace('\\', "/");
                 if is_helper_path(&relative, project.as_deref()) && !crate::testsig::is_test_file(&file) {
@@ -125,87 +122,6 @@ fn collect_imports<'u>(units: &'u [Unit], out: &mut Vec<&'u Unit>) {
         }
         collect_imports(&unit.children, out);
     }
-}
-
-/// `a.b` (and `a.b.NAME` for each imported name, which may be a submodule) as files.
-fn python(root: &Path, dir: &Path, unit: &Unit) -> Vec<PathBuf> {
-    let module = unit.name.as_str();
-    let dots = module.chars().take_while(|c| *c == '.').count();
-    let bases: Vec<PathBuf> = if dots > 0 {
-        let mut base = dir.to_path_buf();
-        for _ in 1..dots {
-            base.pop();
-        }
-        vec![base]
-    } else {
-        vec![PathBuf::new(), PathBuf::from("src"), dir.to_path_buf()]
-    };
-    let module = &module[dots..];
-    let mut modules = vec![module.to_string()];
-    modules.extend(unit.names.iter().map(|n| {
-        if module.is_empty() {
-            n.clone()
-        } else {
-            format!("{module}.{n}")
-        }
-    }));
-    let mut out = Vec::new();
-    for base in &bases {
-        for module in &modules {
-            if module.is_empty() {
-                continue;
-            }
-            let rel = base.join(module.replace('.', "/"));
-            for file in [rel.with_extension("py"), rel.join("__init__.py")] {
-                if root.join(&file).is_file() {
-                    out.push(normalize(&file));
-                }
-            }
-        }
-    }
-    out
-}
-
-fn js(root: &Path, dir: &Path, specifier: &str) -> Vec<PathBuf> {
-    if !specifier.starts_with('.') {
-        return Vec::new();
-    }
-    let base = normalize(&dir.join(specifier));
-    let exts = ["js", "ts", "mjs", "cjs", "jsx", "tsx", "mts", "cts"];
-    let mut tries = vec![base.clone()];
-    tries.extend(exts.iter().map(|e| PathBuf::from(format!("{}.{e}", base.display()))));
-    tries.extend(exts.iter().map(|e| base.join(format!("index.{e}"))));
-    tries
-        .into_iter()
-        .filter(|p| !p.starts_with("..") && root.join(p).is_file())
-        .take(1)
-        .collect()
-}
-
-fn go(root: &Path, module: Option<&str>, import: &str) -> Vec<PathBuf> {
-    let Some(module) = module else { return Vec::new() };
-    let Some(dir) = import.strip_prefix(module).map(|d| d.trim_start_matches('/')) else {
-        return Vec::new();
-    };
-    let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".go") && !name.ends_with("_test.go"))
-        .map(|name| Path::new(dir).join(name))
-        .collect();
-    files.sort();
-    files
-}
-
-/// The module path `go.mod` declares.
-fn go_module(root: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(root.join("go.mod")).ok()?;
-    text.lines()
-        .find_map(|l| l.trim().strip_prefix("module "))
-        .map(|m| m.trim().trim_matches('"').to_string())
 }
 
 fn normalize(path: &Path) -> PathBuf {

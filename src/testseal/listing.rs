@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::rules::Rules;
-use crate::testsig::{self, Lang};
+use crate::testsig::{self, Inline, Lang};
 
 /// A file to scan: its path, language, and whether it holds tests without being a test file.
 pub(crate) struct Candidate {
@@ -22,18 +22,22 @@ pub(crate) fn candidates(root: &Path, langs: &[Lang], rules: &Rules, with_inline
         let Some(lang) = Lang::of(path).filter(|l| langs.contains(l)) else {
             return;
         };
-        let inline = if testsig::is_test_file(path) || matcher.matches(relative) {
-            false
-        } else if with_inline
-            && (matches!(lang, Lang::Rust | Lang::JavaScript) || (lang == Lang::Python && rules.doctest_modules))
-            && std::fs::read_to_string(root.join(relative)).is_ok_and(|text| {
-                testsig::may_hold_tests(lang, &text) || (lang == Lang::Python && text.contains(">>>"))
-            })
-        {
-            true
-        } else {
-            return;
-        };
+        let inline =
+            if testsig::is_test_file(path) || matcher.matches(relative) {
+                false
+            } else if with_inline
+                && match testsig::language(lang).inline() {
+                    Inline::Never => false,
+                    Inline::Always => true,
+                    Inline::Doctests { .. } => rules.doctest_modules,
+                } && std::fs::read_to_string(root.join(relative)).is_ok_and(|text| {
+                testsig::may_hold_tests(lang, &text)
+                    || matches!(testsig::language(lang).inline(), Inline::Doctests { prompt } if text.contains(prompt))
+            }) {
+                true
+            } else {
+                return;
+            };
         out.push(Candidate {
             path: relative.to_string(),
             lang,

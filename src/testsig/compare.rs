@@ -17,7 +17,7 @@ mod same;
 
 use std::collections::HashMap;
 
-use same::{display_name, extends, only_gained_rows, python_binding, same_statement};
+use same::{display_name, extends, only_gained_rows, same_statement};
 
 use super::lex::Lexed;
 use super::sig::{self, Scanned};
@@ -204,20 +204,17 @@ impl Judge<'_, '_> {
     /// every definition's and every name an import binds (`def parse(s): return 42` after
     /// `from mypkg import parse`); in JavaScript, function declarations'. Rust and Go reject such code.
     fn replaceable<'u>(&self, old: &'u [Unit]) -> HashMap<&'u str, u32> {
+        let language = super::language(self.lang);
         let mut names = HashMap::new();
         for unit in old {
-            match (self.lang, unit.kind) {
-                (Lang::Python, UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup)
-                | (Lang::JavaScript, UnitKind::Helper)
-                | (Lang::Ruby, UnitKind::Test | UnitKind::Helper) => {
-                    names.entry(unit.name.as_str()).or_insert(unit.line);
-                }
-                (Lang::Python, UnitKind::Import) => {
-                    for item in &unit.names {
-                        names.entry(python_binding(&unit.name, item)).or_insert(unit.line);
+            if language.redefines(unit.kind) {
+                names.entry(unit.name.as_str()).or_insert(unit.line);
+            } else if unit.kind == UnitKind::Import {
+                for item in &unit.names {
+                    if let Some(bound) = language.import_binding(&unit.name, item) {
+                        names.entry(bound).or_insert(unit.line);
                     }
                 }
-                _ => {}
             }
         }
         names
@@ -225,17 +222,7 @@ impl Judge<'_, '_> {
 
     /// Whether a new unit replaces an existing definition (see [`Judge::replaceable`]).
     fn replaces(&self, names: &HashMap<&str, u32>, node: &Node) -> Option<u32> {
-        let defines = match self.lang {
-            Lang::Python => matches!(
-                node.kind,
-                UnitKind::Test | UnitKind::Container | UnitKind::Helper | UnitKind::Setup
-            ),
-            Lang::JavaScript => node.kind == UnitKind::Helper,
-            // A method defined again in its class replaces the first (`def test_adds` twice); a group opened
-            // again (`describe Calc` twice, a class reopened) adds to it.
-            Lang::Ruby => matches!(node.kind, UnitKind::Test | UnitKind::Helper),
-            Lang::Rust | Lang::Go | Lang::Shell | Lang::Php | Lang::Cpp | Lang::Java => false,
-        };
+        let defines = super::language(self.lang).redefines(node.kind);
         if defines {
             names.get(node.name.as_str()).copied()
         } else {

@@ -11,10 +11,11 @@
 //! marker of the code is attributed to it). Adding a doc example is adding a test; changing, deleting or
 //! ignoring one changes or removes a test.
 //!
-//! Python doctests (run by `pytest --doctest-modules`) are read the same way from a source module read inline:
-//! each example of a docstring (a `>>>` line, its `...` lines and its expected output) is a unit named after the
-//! docstring's function or class (`doctest add`, `doctest (module)`), hashed over those lines, trimmed: prose is
-//! not part of it, and a new example in an existing docstring is an addition.
+//! Python's doctests (run by `pytest --doctest-modules`) are read the same way from a source module read inline,
+//! in its folder (`src/ecosystem/python/doctest.rs`, `doctest::python`), into the same container.
+
+#[path = "../ecosystem/python/doctest.rs"]
+pub(super) mod python;
 
 use super::lex::{Lexed, TokKind};
 use super::norm;
@@ -89,65 +90,6 @@ pub(crate) fn container(lx: &Lexed) -> Option<Node> {
     }
     flush(&mut group, group_end, inner, &mut tests);
     gather(tests, end)
-}
-
-/// The `(doctests)` container of a Python module read inline: its docstrings that hold examples.
-pub(crate) fn python_container(lx: &Lexed) -> Option<Node> {
-    let end = lx.text.len();
-    let mut tests = Vec::new();
-    for (i, tok) in lx.toks.iter().enumerate() {
-        let text = &lx.text[tok.start..tok.end];
-        let body = text.trim_start_matches(['r', 'R', 'u', 'U']);
-        if tok.kind != TokKind::Str || !(body.starts_with("\"\"\"") || body.starts_with("'''")) {
-            continue;
-        }
-        if !body.contains(">>>") {
-            continue;
-        }
-        let Some(owner) = python_owner(lx, i) else { continue };
-        for (offset, lines) in python_examples(body) {
-            let line = tok.line + u32::try_from(offset).unwrap_or(0);
-            let hash = norm::digest(lines.join("\n").as_bytes());
-            tests.push(example(&owner, lines[0], line, hash, end));
-        }
-    }
-    gather(tests, end)
-}
-
-/// The examples of a docstring: each `>>>` line with the `...` and expected-output lines after it (up to a blank
-/// line or the next `>>>`), trimmed, with the line offset where it starts.
-fn python_examples(body: &str) -> Vec<(usize, Vec<&str>)> {
-    let mut out: Vec<(usize, Vec<&str>)> = Vec::new();
-    let mut open = false;
-    for (offset, line) in body.lines().enumerate() {
-        let line = line.trim().trim_end_matches("\"\"\"").trim_end_matches("'''").trim();
-        if line.starts_with(">>>") {
-            out.push((offset, vec![line]));
-            open = true;
-        } else if line.is_empty() {
-            open = false;
-        } else if open && let Some((_, lines)) = out.last_mut() {
-            lines.push(line);
-        }
-    }
-    out
-}
-
-/// The function or class whose docstring token `i` is (`(module)` for the file's first token); none when the
-/// string is not a docstring (not the first statement after a `def` or `class` header's `:`).
-fn python_owner(lx: &Lexed, i: usize) -> Option<String> {
-    let Some(previous) = i.checked_sub(1) else {
-        return Some("(module)".to_string());
-    };
-    if !lx.is(previous, b':') {
-        return None;
-    }
-    let header = lx.toks[..i].iter().rposition(|t| {
-        let word = &lx.text[t.start..t.end];
-        t.kind == TokKind::Ident && (word == "def" || word == "class")
-    })?;
-    let name = lx.toks.get(header + 1)?;
-    Some(lx.text[name.start..name.end].to_string())
 }
 
 /// One example unit, placed at the end of the file, named by its item and first line (`doctest add: >>> add(1,

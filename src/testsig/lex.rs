@@ -11,25 +11,26 @@
 //! on its line where the language forbids that (a `'` in JSX text, say) falls back to punctuation, so one odd
 //! character cannot swallow the rest of the file.
 
-mod clike;
+pub(super) mod clike;
 #[path = "../ecosystem/cpp/lex.rs"]
-mod cpp;
+pub(super) mod cpp;
 #[path = "../ecosystem/js/lex.rs"]
-mod js;
+pub(super) mod js;
 #[path = "../ecosystem/jvm/lex.rs"]
-mod jvm;
+pub(super) mod jvm;
 #[path = "../ecosystem/php/lex.rs"]
-mod php;
+pub(super) mod php;
 #[path = "../ecosystem/python/lex.rs"]
-mod python;
+pub(super) mod python;
 #[path = "../ecosystem/ruby/lex.rs"]
-mod ruby;
+pub(super) mod ruby;
 #[path = "../ecosystem/rust/lex.rs"]
-mod rust;
+pub(super) mod rust;
 #[path = "../ecosystem/shell/lex.rs"]
-mod shell;
+pub(super) mod shell;
 
 use super::Lang;
+pub(crate) use clike::GO;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,8 @@ pub(crate) struct Comment {
 /// A lexed file.
 pub(crate) struct Lexed<'a> {
     pub(crate) lang: Lang,
+    /// What the scanner knows of `lang` (its row of `testsig::LANGUAGES`), looked up once per file.
+    pub(crate) language: &'static dyn super::Language,
     pub(crate) text: &'a str,
     pub(crate) toks: Vec<Tok>,
     pub(crate) comments: Vec<Comment>,
@@ -153,21 +156,17 @@ impl<'a> Lexed<'a> {
     }
 }
 
-/// Tokenizes `text` as `lang`.
+/// Tokenizes `text` as `lang` (its [`super::Language::lex`]).
 pub(crate) fn lex(lang: Lang, text: &str) -> Lexed<'_> {
+    let language = super::language(lang);
     let mut cur = Cursor::new(text);
-    match lang {
-        Lang::Python => python::lex(&mut cur),
-        Lang::JavaScript | Lang::Rust | Lang::Go | Lang::Cpp | Lang::Java => clike::lex(&mut cur, lang),
-        Lang::Shell => shell::lex(&mut cur),
-        Lang::Ruby => ruby::lex(&mut cur),
-        Lang::Php => php::lex(&mut cur),
-    }
+    language.lex(&mut cur);
     let partners = pair_brackets(text.as_bytes(), &cur.toks);
     let mut line_starts = vec![0];
     line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
     let mut lexed = Lexed {
         lang,
+        language,
         text,
         toks: cur.toks,
         comments: cur.comments,

@@ -7,26 +7,26 @@
 //! dispatches and holds what they share.
 
 #[path = "../ecosystem/cpp/markers.rs"]
-mod cpp;
+pub(super) mod cpp;
 #[path = "../ecosystem/go/markers.rs"]
-mod go;
+pub(super) mod go;
 #[path = "../ecosystem/js/markers.rs"]
-mod js;
+pub(super) mod js;
 #[path = "../ecosystem/jvm/markers.rs"]
-mod jvm;
+pub(super) mod jvm;
 #[path = "../ecosystem/php/markers.rs"]
-mod php;
+pub(super) mod php;
 #[path = "../ecosystem/python/markers.rs"]
-mod python;
+pub(super) mod python;
 #[path = "../ecosystem/ruby/markers.rs"]
-mod ruby;
+pub(super) mod ruby;
 #[path = "../ecosystem/rust/markers.rs"]
-mod rust;
+pub(super) mod rust;
 #[path = "../ecosystem/shell/markers.rs"]
-mod shell;
+pub(super) mod shell;
 
+use super::MarkerKind;
 use super::lex::{Lexed, TokKind};
-use super::{Lang, MarkerKind};
 
 /// A marker and where it is.
 #[derive(Debug)]
@@ -39,26 +39,15 @@ pub(crate) struct Found {
 }
 
 /// The markers of a lexed file, in order.
-pub(crate) fn find(lang: Lang, lx: &Lexed) -> Vec<Found> {
+pub(crate) fn find(lx: &Lexed) -> Vec<Found> {
     let mut out = Vec::new();
     let mut i = 0;
+    let language = lx.language;
     while i < lx.toks.len() {
-        let step = match lang {
-            Lang::Python => python::at(lx, i, &mut out),
-            Lang::JavaScript => js::at(lx, i, &mut out),
-            Lang::Rust => rust::at(lx, i, &mut out),
-            Lang::Go => go::at(lx, i, &mut out),
-            Lang::Shell => shell::at(lx, i, &mut out),
-            Lang::Cpp => cpp::at(lx, i, &mut out),
-            Lang::Ruby => ruby::at(lx, i, &mut out),
-            Lang::Php => php::at(lx, i, &mut out),
-            Lang::Java => jvm::at(lx, i, &mut out),
-        };
+        let step = language.marker(lx, i, &mut out);
         i = step.max(i + 1);
     }
-    if lang == Lang::Go {
-        go::constraints(lx, &mut out);
-    }
+    language.file_markers(lx, &mut out);
     out
 }
 

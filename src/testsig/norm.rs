@@ -93,7 +93,7 @@ impl<'l, 'a> Norm<'l, 'a> {
             {
                 return;
             }
-            TokKind::Str if matches!(self.lx.lang, Lang::Python | Lang::JavaScript) => {
+            TokKind::Str if self.lx.language.strings_by_value() => {
                 push_string(&mut self.buf, self.lx.s(i));
             }
             _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
@@ -163,7 +163,7 @@ impl<'l, 'a> Norm<'l, 'a> {
         if !self.lx.is(next, b')') {
             return false;
         }
-        if !matches!(self.lx.lang, Lang::Python | Lang::Rust) {
+        if !self.lx.language.tuple_comma() {
             return true;
         }
         let Some(open) = self.lx.partner(next) else {

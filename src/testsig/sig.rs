@@ -96,12 +96,10 @@ pub(crate) fn scan(lang: Lang, scope: Scope, text: &str) -> Scanned<'_> {
     let mut nodes = super::units(lang, &lexed);
     if scope == Scope::Inline {
         nodes.retain(test_code);
-        // A Python module read inline is one `pytest --doctest-modules` collects: its docstring examples.
-        if lang == Lang::Python {
-            nodes.extend(super::doctest::python_container(&lexed));
-        }
+        // A module read inline may be one its runner collects examples from (Python's doctests).
+        nodes.extend(lexed.language.inline_doctests(&lexed));
     }
-    let markers = markers::find(lang, &lexed)
+    let markers = markers::find(&lexed)
         .into_iter()
         .map(|found| {
             let owner = owner(&nodes, found.pos, lang);

@@ -16,12 +16,7 @@ pub(crate) fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
 }
 
 fn plan(command: &str, root: &Path) -> Plan {
-    derive(
-        command,
-        root,
-        Some(Path::new("/home/u")),
-        Some(Path::new("/home/u/.cargo")),
-    )
+    derive(command, root, Some(Path::new("/home/u")), &|_| None)
 }
 
 fn scope_of<'p>(plan: &'p Plan, path: &str) -> Option<&'p Scope> {
@@ -129,6 +124,24 @@ fn pytest_seals_its_config_files_sections_and_every_conftest() {
     );
 }
 
+/// `$CARGO_HOME` moves cargo's own configuration; an empty one is as if unset (`~/.cargo`).
+#[test]
+fn cargo_home_is_read_from_the_environment_before_the_home_directory() {
+    let dir = project(&[("Cargo.toml", "[package]\nname='x'\n")]);
+    let home = Some(Path::new("/home/u"));
+    let moved = super::derive("cargo test", dir.path(), home, &|name| {
+        (name == "CARGO_HOME").then(|| "/opt/cargo".into())
+    });
+    assert!(
+        scope_of(&moved, "/opt/cargo/config.toml").is_some(),
+        "{:?}",
+        moved.targets
+    );
+    assert!(scope_of(&moved, "/home/u/.cargo/config.toml").is_none());
+    let empty = super::derive("cargo test", dir.path(), home, &|_| Some("".into()));
+    assert!(scope_of(&empty, "/home/u/.cargo/config.toml").is_some());
+}
+
 #[test]
 fn cargo_seals_config_in_every_ancestor_cargo_home_and_manifest_tables() {
     let dir = project(&[("Cargo.toml", "[package]\nname='x'\n")]);
@@ -147,9 +160,9 @@ fn cargo_seals_config_in_every_ancestor_cargo_home_and_manifest_tables() {
         .find(|w| w.name == "Cargo.toml")
         .expect("Cargo.toml watch");
     assert!(!manifest.new_file_counts, "a new crate is not a change to the oracle");
-    let nextest = super::derive("cargo nextest run", dir.path(), None, None);
+    let nextest = super::derive("cargo nextest run", dir.path(), None, &|_| None);
     assert!(scope_of(&nextest, ".config/nextest.toml").is_some());
-    let build = super::derive("cargo build", dir.path(), None, None);
+    let build = super::derive("cargo build", dir.path(), None, &|_| None);
     assert!(build.targets.is_empty());
 }
 
@@ -173,7 +186,7 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
     assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
     assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Python, Lang::Go]));
-    let just = super::derive("just test", dir.path(), None, None);
+    let just = super::derive("just test", dir.path(), None, &|_| None);
     assert_eq!(scope_of(&just, "justfile"), Some(&Scope::Whole));
     assert!(scope_of(&just, ".cargo/config.toml").is_some());
 }

@@ -1,7 +1,20 @@
 //! C++'s traces of the test runner in code under test: a header that defines a test framework's assertion
 //! anew (see `aware::rules`).
 
+use crate::aware::Family;
+use crate::aware::names::{Match, Traces};
+use crate::testsig::Lang;
 use crate::testsig::lex::Lexed;
+
+/// GoogleTest's variables and flags, and its and Catch2's assertions defined anew.
+pub(super) const TRACES: Traces = Traces {
+    strong: &[
+        (Match::Prefix("GTEST_"), Family::RunnerEnv),
+        (Match::Prefix("--gtest_"), Family::RunnerArgs),
+    ],
+    redefines_assertion,
+    ..Traces::none(Lang::Cpp)
+};
 
 /// The assertion and test macros of GoogleTest and Catch2 that a header of the code under test, included by a
 /// test after the framework's own, can `#undef` and `#define` anew. Catch2's bare `CHECK` is left out: projects

@@ -9,6 +9,14 @@ use super::{Cursor, TokKind, ident_start};
 /// Encoding prefixes of a raw string literal.
 const RAW: [&str; 5] = ["R", "u8R", "uR", "UR", "LR"];
 
+/// C++: the shared rules; its own literals are [`lex`]'s.
+pub(crate) const DIALECT: super::clike::Dialect = super::clike::Dialect {
+    hash_bang: false,
+    nested_and_multiline: false,
+    own_string: super::clike::no_own_string,
+    rest: lex,
+};
+
 pub(super) fn lex(cur: &mut Cursor, c: u8) {
     match c {
         b'\'' => literal_or_punct(cur, cur.quoted_end(cur.i, b'\'', false)),

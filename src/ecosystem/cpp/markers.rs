@@ -7,7 +7,7 @@ use crate::testsig::MarkerKind;
 use crate::testsig::cpp::{CATCH2, GTEST};
 use crate::testsig::lex::{Lexed, TokKind};
 
-pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
+pub(crate) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
     if lx.kind(i) != Some(TokKind::Ident) || !lx.is(i + 1, b'(') {
         return i + 1;
     }

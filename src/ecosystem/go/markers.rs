@@ -5,7 +5,7 @@ use super::{Found, object_of, push};
 use crate::testsig::MarkerKind;
 use crate::testsig::lex::{Lexed, TokKind};
 
-pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
+pub(crate) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
     if lx.kind(i) != Some(TokKind::Ident) || !lx.is(i + 1, b'(') {
         return i + 1;
     }
@@ -19,7 +19,7 @@ pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
 }
 
 /// `//go:build …` and `// +build …` lines: they exclude the file from some builds (`ignore` from all).
-pub(super) fn constraints(lx: &Lexed, out: &mut Vec<Found>) {
+pub(crate) fn constraints(lx: &Lexed, out: &mut Vec<Found>) {
     let mut found = Vec::new();
     for comment in &lx.comments {
         let text = lx.text.get(comment.start..comment.end).unwrap_or("");

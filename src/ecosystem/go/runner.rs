@@ -13,4 +13,8 @@ pub(super) const GO: Row = Row {
     report: Report::Hook,
 };
 
+/// `go test -v` prints `--- PASS: TestX` for every test (other go commands print the packages they build, on
+/// stderr; `runner::NAMING_OPTIONS`).
+pub(super) const NAMES_EVERY_TEST: (&str, &str) = ("GOFLAGS", "-v");
+
 super::runners!(Go = GO);

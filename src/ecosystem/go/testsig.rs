@@ -74,7 +74,7 @@ fn unit(lx: &Lexed, range: Range<usize>) -> Node {
     };
     match lx.s(s) {
         "import" => {
-            let import = imports::go(lx, s, range.end);
+            let import = imports::go::import(lx, s, range.end);
             imports::classify(leaf(lx, UnitKind::Import, first_line(lx, s), s, range), import)
         }
         // The package clause declares no code; every new file has one.

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Simple, Why, skip_wrapper};
+use super::{Deriver, Lang, Runner, Scope, Simple, Why, normalize, recipes, short, skip_wrapper};
 
 /// Babel's project-wide and file-relative configuration files (besides `package.json`'s `babel` key).
 const BABEL: &[&str] = &[
@@ -21,6 +21,71 @@ const BABEL: &[&str] = &[
 ];
 
 impl Deriver<'_> {
+    /// `npm`, `pnpm`, `yarn` or `bun` ARGS…: the package managers' configuration files, and the `package.json`
+    /// script it runs with its `pre`/`post` scripts, followed.
+    fn package_manager(&mut self, pm: &str, rest: &[String], cwd: &Path, depth: usize) {
+        self.plan.ecosystems.insert(Lang::JavaScript);
+        let mut dir = cwd.to_path_buf();
+        let mut words = Vec::new();
+        let mut i = 0;
+        while i < rest.len() {
+            let w = &rest[i];
+            if matches!(w.as_str(), "--prefix" | "-C" | "--dir" | "--cwd") {
+                if let Some(d) = rest.get(i + 1) {
+                    dir = normalize(&cwd.join(d));
+                }
+                i += 2;
+                continue;
+            }
+            if !w.starts_with('-') {
+                words.push(w.clone());
+            }
+            i += 1;
+        }
+        let package = dir.join("package.json");
+        let bytes = std::fs::read(self.root.join(&package)).ok();
+        let has_script = |name: &str| bytes.as_deref().and_then(|b| recipes::npm_script(b, name)).is_some();
+        let first = words.first().map(String::as_str);
+        let script = match (pm, first) {
+            ("bun", Some("test")) => {
+                self.whole(dir.join("bunfig.toml"), Why::Configures("bun test".into()));
+                return;
+            }
+            (_, Some("test" | "t" | "tst")) => Some("test".to_string()),
+            (_, Some("run" | "run-script" | "rum" | "urn")) => words.get(1).cloned(),
+            (_, Some("start")) => Some("start".to_string()),
+            (_, Some("exec" | "x" | "dlx")) => {
+                self.argv(&words[1..], &dir, depth + 1);
+                return;
+            }
+            ("npm", _) | (_, None) => None,
+            (_, Some(other)) if has_script(other) => Some(other.to_string()),
+            (_, Some(_)) => {
+                self.argv(&words, &dir, depth + 1);
+                return;
+            }
+        };
+        let why = Why::Configures(short(&format!("{pm} {}", rest.join(" "))));
+        for rc in [".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml"] {
+            self.whole(dir.join(rc), why.clone());
+        }
+        if let Some(home) = self.home {
+            self.whole(home.join(".npmrc"), why.clone());
+        }
+        let Some(script) = script else { return };
+        let keys = [format!("pre{script}"), script.clone(), format!("post{script}")];
+        let scope = Scope::Json(keys.iter().map(|k| vec!["scripts".to_string(), k.clone()]).collect());
+        self.add(package.clone(), scope, why);
+        for key in &keys {
+            let followed = (package.to_string_lossy().into_owned(), key.clone());
+            if let Some(body) = bytes.as_deref().and_then(|b| recipes::npm_script(b, key))
+                && self.followed.insert(followed)
+            {
+                self.source(&body, &dir, depth + 1);
+            }
+        }
+    }
+
     /// `node ARGS…`: `--test` is node's test runner; `--run SCRIPT` runs a `package.json` script; a file given
     /// to `--env-file` sets the environment.
     pub(super) fn node(&mut self, rest: &[String], cwd: &Path, depth: usize) {

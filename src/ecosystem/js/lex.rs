@@ -7,6 +7,14 @@ use super::{Cursor, TokKind, ident_start};
 /// How deeply template literals may nest inside `${}` before the rest is skipped as text.
 const MAX_TEMPLATE_DEPTH: usize = 16;
 
+/// JavaScript: a `#!` first line is a comment; its own literals are [`lex`]'s.
+pub(crate) const DIALECT: super::clike::Dialect = super::clike::Dialect {
+    hash_bang: true,
+    nested_and_multiline: false,
+    own_string: super::clike::no_own_string,
+    rest: lex,
+};
+
 pub(super) fn lex(cur: &mut Cursor, c: u8) {
     match c {
         b'\'' => literal_or_punct(cur, cur.quoted_end(cur.i, b'\'', false)),

@@ -9,7 +9,7 @@ use crate::testsig::lex::{Lexed, TokKind};
 const JS_SKIPPED: [&str; 6] = ["xit", "xtest", "xspecify", "xdescribe", "xcontext", "xsuite"];
 const JS_FOCUSED: [&str; 4] = ["fit", "ftest", "fdescribe", "fcontext"];
 
-pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
+pub(crate) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
     if lx.kind(i) != Some(TokKind::Ident) {
         return i + 1;
     }

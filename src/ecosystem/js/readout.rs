@@ -221,6 +221,15 @@ fn kind_of(word: &str) -> Option<Option<Kind>> {
     }
 }
 
+/// What npm prints after a failing script that says nothing about the failure (`readout::runner::NOISE`).
+pub(super) const NOISE: &[&str] = &[
+    "npm ERR! code ",
+    "npm ERR! errno",
+    "npm ERR! Lifecycle",
+    "npm error code ",
+    "npm error command failed",
+];
+
 /// Its runners' rows of the output readers' table (`readout::runner::FAMILIES`), in extraction order.
 pub(super) const ROWS: &[Row] = &[
     Row {

@@ -142,7 +142,7 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     let other = || leaf(lx, UnitKind::Other, first_line(lx, range.start), s, range.clone());
     match word {
         "import" if !(lx.is(s + 1, b'(') || lx.is(s + 1, b'.')) => {
-            let import = imports::js(lx, s, range.end);
+            let import = imports::js::import(lx, s, range.end);
             imports::classify(
                 leaf(lx, UnitKind::Import, first_line(lx, range.start), s, range.clone()),
                 import,

@@ -5,6 +5,20 @@
 use super::clike::literal_or_punct;
 use super::{Cursor, TokKind, ident_start};
 
+/// Java: text blocks open with `"`; its own literals are [`lex`]'s.
+pub(crate) const DIALECT: super::clike::Dialect = super::clike::Dialect {
+    hash_bang: false,
+    nested_and_multiline: false,
+    own_string: |cur| {
+        let opens = at_text_block(cur);
+        if opens {
+            text_block(cur);
+        }
+        opens
+    },
+    rest: lex,
+};
+
 pub(super) fn lex(cur: &mut Cursor, c: u8) {
     match c {
         b'\'' => literal_or_punct(cur, cur.quoted_end(cur.i, b'\'', false)),

@@ -8,7 +8,7 @@ use super::{Found, push};
 use crate::testsig::MarkerKind;
 use crate::testsig::lex::{Lexed, TokKind};
 
-pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
+pub(crate) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
     if lx.is(i, b'@') && lx.kind(i + 1) == Some(TokKind::Ident) {
         let mut j = i + 1;
         while lx.is(j + 1, b'.') && lx.kind(j + 2) == Some(TokKind::Ident) {

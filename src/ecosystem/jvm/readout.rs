@@ -73,12 +73,35 @@ pub(super) fn surefire_failures(lines: &Lines) -> Found {
     found
 }
 
+/// The JVM family's count and name scanner: Surefire's and the console launcher's, fed the same lines.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scanner {
+    surefire: SurefireScanner,
+    console: ConsoleScanner,
+}
+
+impl Scanner {
+    /// The counts of the summaries that end on `line` (both runners', added, should one line be both); the
+    /// names it reports go in `names`.
+    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
+        let surefire = self.surefire.feed(line);
+        let console = self.console.feed(line, names);
+        match (surefire, console) {
+            (Some(mut counts), Some(more)) => {
+                counts.add(more);
+                Some(counts)
+            }
+            (counts, more) => counts.or(more),
+        }
+    }
+}
+
 /// Surefire's totals: a module's results (the per-class lines carry `Time elapsed` and are not summed again).
 #[derive(Debug, Clone, Default)]
-pub(super) struct SurefireScanner;
+struct SurefireScanner;
 
 impl SurefireScanner {
-    pub(super) fn feed(&mut self, line: &str) -> Option<TestCounts> {
+    fn feed(&mut self, line: &str) -> Option<TestCounts> {
         let (counts, rest) = surefire_totals(line)?;
         (!rest.contains("Time elapsed")).then_some(counts)
     }
@@ -189,7 +212,7 @@ fn console_name(listed: &str) -> String {
 
 /// The console launcher's tree and totals box: every test by its path of classes, and the totals.
 #[derive(Debug, Clone, Default)]
-pub(super) struct ConsoleScanner {
+struct ConsoleScanner {
     /// The nodes above the last one read, by depth.
     path: Vec<String>,
     /// The last node read, not yet known to be a test (it is one if nothing comes under it).
@@ -198,7 +221,7 @@ pub(super) struct ConsoleScanner {
 }
 
 impl ConsoleScanner {
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
+    fn feed(&mut self, line: &str, names: &mut TestResults) -> Option<TestCounts> {
         if let Some((depth, text, outcome)) = tree_node(line) {
             if let Some((last_depth, last_text, last_outcome)) = self.last.take() {
                 if depth > last_depth {

@@ -6,7 +6,7 @@
 
 use super::{Cursor, TokKind, ident_start};
 
-pub(super) fn lex(cur: &mut Cursor) {
+pub(crate) fn lex(cur: &mut Cursor) {
     while !cur.done() {
         if cur.space() {
             continue;

@@ -7,7 +7,7 @@ use super::{Cursor, TokKind, ident_start};
 /// How deeply f-strings may nest inside f-string replacement fields before the rest is taken as plain text.
 const MAX_FSTRING_DEPTH: usize = 8;
 
-pub(super) fn lex(cur: &mut Cursor) {
+pub(crate) fn lex(cur: &mut Cursor) {
     while !cur.done() {
         if cur.space() {
             continue;

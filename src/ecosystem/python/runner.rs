@@ -67,6 +67,12 @@ pub(super) const UNITTEST: Row = Row {
     report: Report::Hook,
 };
 
+/// pytest's short test summary lists every outcome (`PASSED tests/…::test_x`) except the captured output of
+/// passing tests with `-rap` (`runner::NAMING_OPTIONS`). A `-r` on the command line itself still wins (pytest
+/// reads the command line last); such a run is judged by its totals. unittest names its tests only with `-v`,
+/// which it takes from no variable, so without it its totals are used.
+pub(super) const NAMES_EVERY_TEST: (&str, &str) = ("PYTEST_ADDOPTS", "-rap");
+
 super::runners!(
     Pytest = PYTEST,
     PytestDoctestModules = PYTEST_DOCTEST_MODULES,

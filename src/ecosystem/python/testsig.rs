@@ -238,7 +238,7 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
     };
     if kind == UnitKind::Import {
         let tokens = lines[start].first..lines[end - 1].end;
-        return Some(imports::classify(node, imports::python(lx, tokens)));
+        return Some(imports::classify(node, imports::python::import(lx, tokens)));
     }
     Some(node)
 }

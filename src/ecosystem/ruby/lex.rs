@@ -13,7 +13,7 @@ const BEFORE_OPERAND: [&str; 16] = [
     "puts", "yield",
 ];
 
-pub(super) fn lex(cur: &mut Cursor) {
+pub(crate) fn lex(cur: &mut Cursor) {
     let mut heredocs: Vec<Heredoc> = Vec::new();
     while !cur.done() {
         let c = cur.at(0);

@@ -33,7 +33,7 @@ const ONLY: [&str; 8] = [
     "focus",
 ];
 
-pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
+pub(crate) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
     match lx.kind(i) {
         Some(TokKind::Ident) if called(lx, i) => {
             let word = lx.s(i);

@@ -5,7 +5,28 @@
 //! the tests see counts — an expression (`cfg!(test)`), a negation (`cfg(not(test))`), an item inside a function
 //! body (it shadows the outer one), a trait `impl`, a macro, a `cfg_attr` that is not a `derive` or a lint.
 
+use crate::aware::Family;
+use crate::aware::names::{Match, Traces};
+use crate::testsig::Lang;
 use crate::testsig::lex::{Lexed, TokKind};
+
+/// Rust's runners' variables and the test binaries' own flags; `std::backtrace::Backtrace`, bare, looks at the
+/// stack.
+pub(super) const TRACES: Traces = Traces {
+    strong: &[
+        (Match::Prefix("RUST_TEST_"), Family::RunnerEnv),
+        (Match::Prefix("NEXTEST"), Family::RunnerEnv),
+        (Match::Exact("CARGO_TARGET_TMPDIR"), Family::RunnerEnv),
+        (Match::Prefix("--test-threads"), Family::RunnerArgs),
+        (Match::Exact("--nocapture"), Family::RunnerArgs),
+        (Match::Exact("--show-output"), Family::RunnerArgs),
+        (Match::Exact("--include-ignored"), Family::RunnerArgs),
+    ],
+    caller_heads: &[("", &["Backtrace"])],
+    bare_caller: true,
+    redefines_assertion,
+    ..Traces::none(Lang::Rust)
+};
 
 /// Most tokens a walk over an item's header (to an `impl`'s body, back from a brace) takes.
 const MAX_WALK: usize = 4096;

@@ -18,7 +18,7 @@
 //!   (`cargo_build_script_rewrites_tests_during_verify` in the gaming suite). Sealing a new `build.rs` as
 //!   absent, which the room made redundant, is retired.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Deriver, Lang, Runner, Simple, Why, normalize};
 use crate::closure::parts::{Scope, TEST_SETTINGS};
@@ -58,7 +58,11 @@ impl Deriver<'_> {
                 self.add(path, Scope::Toolchain { of }, why.clone());
             }
         }
-        if let Some(cargo_home) = self.cargo_home {
+        let cargo_home = (self.var)("CARGO_HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| self.home.map(|h| h.join(".cargo")));
+        if let Some(cargo_home) = cargo_home {
             for name in ["config.toml", "config"] {
                 self.add(cargo_home.join(name), config_scope(sub), why.clone());
             }

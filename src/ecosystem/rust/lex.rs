@@ -3,6 +3,14 @@
 
 use super::{Cursor, TokKind, ident_start};
 
+/// Rust: block comments nest and strings span lines; its own literals are [`lex`]'s.
+pub(crate) const DIALECT: super::clike::Dialect = super::clike::Dialect {
+    hash_bang: false,
+    nested_and_multiline: true,
+    own_string: super::clike::no_own_string,
+    rest: lex,
+};
+
 pub(super) fn lex(cur: &mut Cursor, c: u8) {
     match c {
         b'r' | b'b' | b'c' => {

@@ -5,7 +5,7 @@ use super::{Found, push};
 use crate::testsig::MarkerKind;
 use crate::testsig::lex::{Lexed, TokKind};
 
-pub(super) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
+pub(crate) fn at(lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize {
     if !lx.is(i, b'#') {
         return i + 1;
     }

@@ -140,7 +140,7 @@ fn item(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
             leaf(lx, kind, next_name(), h, range)
         }
         "use" => {
-            let import = imports::rust(lx, h, range.end);
+            let import = imports::rust::import(lx, h, range.end);
             imports::classify(leaf(lx, UnitKind::Import, first_line(lx, h), h, range), import)
         }
         "extern" => leaf(lx, UnitKind::Import, first_line(lx, h), h, range),

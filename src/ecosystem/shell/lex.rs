@@ -14,7 +14,7 @@ fn ends_word(c: u8) -> bool {
         )
 }
 
-pub(super) fn lex(cur: &mut Cursor) {
+pub(crate) fn lex(cur: &mut Cursor) {
     while !cur.done() {
         if cur.space() {
             continue;

@@ -57,12 +57,3 @@ pub(super) fn extends(unit: &Unit, node: &Node) -> bool {
         && !unit.names.is_empty()
         && unit.names.iter().all(|name| node.names.contains(name))
 }
-
-/// The name a Python import item binds: `x as y` → `y`; `import a.b` → `a`; `from m import x` → `x`.
-pub(super) fn python_binding<'n>(module: &str, item: &'n str) -> &'n str {
-    match item.rsplit_once(" as ") {
-        Some((_, alias)) => alias,
-        None if module == "import" => item.split('.').next().unwrap_or(item),
-        None => item,
-    }
-}

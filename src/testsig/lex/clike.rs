@@ -3,10 +3,32 @@
 //! in `js` and `rust`.
 
 use super::{Cursor, TokKind, ident_start};
-use crate::testsig::Lang;
 
-pub(super) fn lex(cur: &mut Cursor, lang: Lang) {
-    if cur.at(0) == b'#' && cur.at(1) == b'!' && lang == Lang::JavaScript {
+/// What one C-like language adds to what they share, declared in its ecosystem's `lex.rs` (Go's is [`GO`]: its
+/// lexer is the shared one).
+pub(crate) struct Dialect {
+    /// A `#!` first line is a comment (JavaScript).
+    pub(crate) hash_bang: bool,
+    /// Block comments nest and strings may span lines (Rust).
+    pub(crate) nested_and_multiline: bool,
+    /// Lexes a string literal of its own that opens with `"` at the cursor (Java's text blocks), if one does:
+    /// whether it did.
+    pub(crate) own_string: fn(&mut Cursor) -> bool,
+    /// Everything else at the cursor, whose byte is `c`: the language's own literals, words and punctuation.
+    pub(crate) rest: fn(&mut Cursor, u8),
+}
+
+/// Go: raw strings and runes, on the shared rules.
+pub(crate) const GO: Dialect = Dialect {
+    hash_bang: false,
+    nested_and_multiline: false,
+    own_string: no_own_string,
+    rest: go,
+};
+
+/// Tokenizes the whole text at `cur` as the C-like `dialect`.
+pub(crate) fn lex(cur: &mut Cursor, dialect: &Dialect) {
+    if cur.at(0) == b'#' && cur.at(1) == b'!' && dialect.hash_bang {
         cur.comment(cur.line_end(0));
     }
     while !cur.done() {
@@ -17,25 +39,25 @@ pub(super) fn lex(cur: &mut Cursor, lang: Lang) {
         match (c, cur.at(1)) {
             (b'/', b'/') => cur.comment(cur.line_end(cur.i)),
             (b'/', b'*') => {
-                let end = block_comment_end(cur.b, cur.i, lang == Lang::Rust);
+                let end = block_comment_end(cur.b, cur.i, dialect.nested_and_multiline);
                 cur.comment(end);
             }
-            (b'"', _) if lang == Lang::Java && super::jvm::at_text_block(cur) => super::jvm::text_block(cur),
             (b'"', _) => {
-                // JavaScript and Go strings end at the line; Rust strings may span lines.
-                let multiline = lang == Lang::Rust;
-                literal_or_punct(cur, cur.quoted_end(cur.i, b'"', multiline));
+                if !(dialect.own_string)(cur) {
+                    // JavaScript and Go strings end at the line; Rust strings may span lines.
+                    let multiline = dialect.nested_and_multiline;
+                    literal_or_punct(cur, cur.quoted_end(cur.i, b'"', multiline));
+                }
             }
             (b'0'..=b'9', _) => cur.number(),
-            _ => match lang {
-                Lang::JavaScript => super::js::lex(cur, c),
-                Lang::Rust => super::rust::lex(cur, c),
-                Lang::Cpp => super::cpp::lex(cur, c),
-                Lang::Java => super::jvm::lex(cur, c),
-                _ => go(cur, c),
-            },
+            _ => (dialect.rest)(cur, c),
         }
     }
+}
+
+/// The [`Dialect::own_string`] of a language with none.
+pub(crate) fn no_own_string(_: &mut Cursor) -> bool {
+    false
 }
 
 pub(super) fn literal_or_punct(cur: &mut Cursor, end: Option<usize>) {

@@ -71,3 +71,20 @@ fn source_files_that_may_hold_tests() {
         assert_eq!(may_hold_tests(*lang, text), *want, "{lang:?}: {text}");
     }
 }
+
+/// Every language has exactly one row of the scanner's table, answering for it, so `testsig::language` never
+/// misses (its `expect`) and no language is read by another's rules.
+#[test]
+fn every_lang_has_one_language_row() {
+    use crate::testsig::language::LANGUAGES;
+    for lang in Lang::ALL {
+        let rows = LANGUAGES.iter().filter(|language| language.lang() == lang).count();
+        assert_eq!(rows, 1, "{lang:?} has {rows} rows in `testsig::LANGUAGES`");
+        assert_eq!(crate::testsig::language(lang).lang(), lang);
+    }
+    assert_eq!(
+        LANGUAGES.len(),
+        Lang::ALL.len(),
+        "a row for a language not in `Lang::ALL`"
+    );
+}

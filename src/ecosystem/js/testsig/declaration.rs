@@ -25,7 +25,7 @@ pub(super) fn unit(lx: &Lexed, s: usize, range: Range<usize>) -> Node {
     }
     let init = eq + 1;
     if lx.is_word(init, "require") || (lx.is_word(init, "await") && lx.is_word(init + 1, "import")) {
-        let import = imports::js_require(lx, s + 1..eq, init);
+        let import = imports::js::require(lx, s + 1..eq, init);
         return imports::classify(
             leaf(lx, UnitKind::Import, first_line(lx, range.start), s, range),
             import,

@@ -1,0 +1,191 @@
+//! What the test-file scanner asks of a language: one [`Language`] per [`Lang`], answered in its ecosystem's
+//! folder (`src/ecosystem/<name>/language.rs`, its `Syntax`) and registered by one line of [`LANGUAGES`].
+//!
+//! [`Lang`] stays the persisted key (the seal's test signatures and the closure's ecosystems are stored by its
+//! serde names); this trait is what the key is a handle on, as `runner::Runner` is a handle on its `Row`. The
+//! scanner's stages — the tokenizer (`lex`), the units, the markers, the file conventions (`lang`), the
+//! comparison's redefinitions, the normalized hash and the tables of test cases — ask it, so none of them names a
+//! language, and a new language is its folder's files and one line of the table. The defaults are what most
+//! languages answer (nothing of the kind); a language overrides what its runners do.
+
+/// Declares a language's `Syntax` in its folder's `language.rs`: the key it answers for and the functions of
+/// its concern files that read it — its tokenizer (`lex.rs`), its units (`testsig.rs`) and its markers
+/// (`markers.rs`) — then the rest of its answers, the provided methods of [`Language`] it overrides.
+macro_rules! syntax {
+    (lang: $lang:expr, lex: $lex:expr, units: $units:expr, marker: $marker:expr; $($answers:tt)*) => {
+        /// This language's answers, registered by its line in `testsig::language::LANGUAGES`.
+        pub(super) struct Syntax;
+
+        impl crate::testsig::Language for Syntax {
+            fn lang(&self) -> crate::testsig::Lang {
+                $lang
+            }
+
+            fn lex(&self, cur: &mut crate::testsig::lex::Cursor) {
+                ($lex)(cur);
+            }
+
+            fn units(&self, lx: &crate::testsig::lex::Lexed) -> Vec<crate::testsig::Node> {
+                ($units)(lx)
+            }
+
+            fn marker(
+                &self,
+                lx: &crate::testsig::lex::Lexed,
+                i: usize,
+                out: &mut Vec<crate::testsig::markers::Found>,
+            ) -> usize {
+                ($marker)(lx, i, out)
+            }
+
+            $($answers)*
+        }
+    };
+}
+use syntax;
+
+#[path = "../ecosystem/cpp/language.rs"]
+mod cpp;
+#[path = "../ecosystem/go/language.rs"]
+mod go;
+#[path = "../ecosystem/js/language.rs"]
+mod js;
+#[path = "../ecosystem/jvm/language.rs"]
+mod jvm;
+#[path = "../ecosystem/php/language.rs"]
+mod php;
+#[path = "../ecosystem/python/language.rs"]
+mod python;
+#[path = "../ecosystem/ruby/language.rs"]
+mod ruby;
+#[path = "../ecosystem/rust/language.rs"]
+mod rust;
+#[path = "../ecosystem/shell/language.rs"]
+mod shell;
+
+use std::ops::Range;
+
+use super::lex::{Cursor, Lexed};
+use super::markers::Found;
+use super::{Lang, Node, UnitKind};
+
+/// Which source files of a language may hold tests beside the code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inline {
+    /// None: its runners collect tests from test files only.
+    Never,
+    /// Any that [`Language::may_hold_tests`] says yes to (Rust's `#[cfg(test)]` modules, Vitest's in-source
+    /// tests).
+    Always,
+    /// Its docstring examples, which start with `prompt`, when its runner is told to run them (pytest's
+    /// `--doctest-modules`).
+    Doctests { prompt: &'static str },
+}
+
+/// What the scanner asks of one language; see the module's documentation.
+pub(crate) trait Language: Sync {
+    /// The persisted key this language answers for.
+    fn lang(&self) -> Lang;
+
+    /// Tokenizes the whole text at `cur` (`testsig::lex::lex`).
+    fn lex(&self, cur: &mut Cursor);
+
+    /// The unit tree of a lexed file (`testsig::units`).
+    fn units(&self, lx: &Lexed) -> Vec<Node>;
+
+    /// Records the marker starting at token `i`, if any, and returns the token to look at next (a step of at
+    /// least one is enforced by `testsig::markers::find`).
+    fn marker(&self, lx: &Lexed, i: usize, out: &mut Vec<Found>) -> usize;
+
+    /// Markers that are no tokens, found once per file (Go's build constraints, which are comments).
+    fn file_markers(&self, _lx: &Lexed, _out: &mut Vec<Found>) {}
+
+    /// Whether a file named `name` (`stem`: the name without its last extension) outside the test directories
+    /// is a test file by its runners' conventions (`testsig::is_test_file`).
+    fn is_test_name(&self, name: &str, stem: &str) -> bool;
+
+    /// Whether a file that is not a test file by convention may still hold tests (`testsig::may_hold_tests`): a
+    /// cheap substring check that may say yes to a file without tests, never no to one with them.
+    fn may_hold_tests(&self, _text: &str) -> bool {
+        false
+    }
+
+    /// Which of its source files (not test files) the inventory reads for tests (`testseal::listing`).
+    fn inline(&self) -> Inline {
+        Inline::Never
+    }
+
+    /// Whether a new unit of this kind, defined again at a level under a name already there, replaces the first
+    /// definition (`compare`: Python's `def parse` after `from mypkg import parse`).
+    fn redefines(&self, _kind: UnitKind) -> bool {
+        false
+    }
+
+    /// The name an item of an import binds, where a later definition of the same name replaces it (`compare`);
+    /// `None`: imports bind nothing a definition could replace.
+    fn import_binding<'n>(&self, _module: &str, _item: &'n str) -> Option<&'n str> {
+        None
+    }
+
+    /// Whether its plain string literals are compared by value, not by their quotes (`'a'` and `"a"`, `norm`).
+    fn strings_by_value(&self) -> bool {
+        false
+    }
+
+    /// Whether a trailing comma before `)` can make a one-element tuple (`(x,)`), so it is kept (`norm`).
+    fn tuple_comma(&self) -> bool {
+        false
+    }
+
+    /// Tests read from a source module read inline beside its code (Python's doctests; `sig::scan`).
+    fn inline_doctests(&self, _lx: &Lexed) -> Option<Node> {
+        None
+    }
+
+    /// Records the rows of the table of test cases starting at token `i` of a unit that starts at token
+    /// `unit_start` (`table::rows`), and returns the token to look at next.
+    fn table_rows(&self, _lx: &Lexed, i: usize, _unit_start: usize, _out: &mut Vec<Range<usize>>) -> usize {
+        i + 1
+    }
+
+    /// The argument at token `i` that passes a table of test cases whole, which may be a name bound elsewhere
+    /// (`parametrize("a,b", CASES)`, `.each(CASES)`; `table::names`).
+    fn table_argument(&self, _lx: &Lexed, _i: usize) -> Option<Range<usize>> {
+        None
+    }
+
+    /// The names of the functions or lists that are tables of test cases by declaration, whatever their
+    /// content (PHPUnit's data providers; `table::names`).
+    fn declared_tables(&self, _lx: &Lexed) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The token that names the list a statement at `s` binds (`CASES = [`: `s`; `const CASES = [`: `s + 1`),
+    /// where a table may be bound by name (`table::named_table`).
+    fn table_binding(&self, _lx: &Lexed, _s: usize) -> Option<usize> {
+        None
+    }
+}
+
+/// Every language the scanner reads, one line each (its ecosystem's `Syntax`, `src/ecosystem/<name>/language.rs`).
+pub(super) const LANGUAGES: &[&dyn Language] = &[
+    &python::Syntax,
+    &js::Syntax,
+    &rust::Syntax,
+    &go::Syntax,
+    &shell::Syntax,
+    &cpp::Syntax,
+    &ruby::Syntax,
+    &php::Syntax,
+    &jvm::Syntax,
+];
+
+/// What the scanner knows of `lang`: its row of [`LANGUAGES`]. Every [`Lang`] has one (a test checks each of
+/// `Lang::ALL`), so the lookup cannot fail but by a table left incomplete.
+pub(crate) fn language(lang: Lang) -> &'static dyn Language {
+    LANGUAGES
+        .iter()
+        .copied()
+        .find(|language| language.lang() == lang)
+        .expect("every `Lang` has a row of `testsig::LANGUAGES` (tested)")
+}
