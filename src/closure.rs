@@ -138,7 +138,11 @@ impl Closure {
                 parts::compare(&file.parts, &now)
                     .into_iter()
                     .filter(|(part, change)| {
-                        // Search orders that read the same file now name it once.
+                        // Search orders that read the same file now name it once; another scope's parts are
+                        // each their own.
+                        if !matches!(file.scope, Scope::FirstOf { .. }) {
+                            return true;
+                        }
                         let key = (file.shown(root, part), change.clone());
                         let again = named.contains(&key);
                         named.push(key);

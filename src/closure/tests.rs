@@ -217,3 +217,29 @@ fn phpunits_configuration_is_judged_by_what_it_resolves_not_by_its_name() {
         vec![at("phpunit.xml.dist", TEN, PartChange::Removed)]
     );
 }
+
+/// Each part of one file that moves is named, however many move the same way: two keys added to `Cargo.toml` are
+/// two lines (only a resolved configuration's search orders that read one file name it once).
+#[test]
+fn every_part_that_moves_is_named_even_when_several_move_alike() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "Cargo.toml",
+        "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(root, "src/lib.rs", "pub fn one() -> i32 { 1 }\n");
+    let closure = Closure::take("cargo test", root);
+    assert_eq!(moved(&closure, root), vec![]);
+    write(
+        root,
+        "Cargo.toml",
+        "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\nautotests = false\n\n[lib]\ntest = false\n",
+    );
+    let parts: Vec<String> = moved(&closure, root).into_iter().map(|(_, part, _)| part).collect();
+    assert!(
+        parts.contains(&"lib".to_string()) && parts.contains(&"package.autotests".to_string()),
+        "{parts:?}"
+    );
+}
