@@ -193,11 +193,7 @@ impl Snapshot {
         let objects = objects::Objects::open(store)?;
         let mut snapshot = Snapshot::default();
         let mut seen = HashSet::new();
-        let at = Holding {
-            objects: &objects,
-            root,
-            store,
-        };
+        let at = Holding { objects: &objects, root, store };
         for path in paths {
             snapshot.hold(path, &at, &mut seen, 0)?;
         }

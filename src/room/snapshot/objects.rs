@@ -41,10 +41,6 @@ pub(crate) struct Key<'a> {
 /// One snapshot store (a loop's: `<room>.snapshot`).
 pub(crate) struct Objects {
     dir: PathBuf,
-    /// Whether a reflink from each file system (by device) into the store worked when first tried: a refused one
-    /// is not tried again with a file made and removed per object (on ext4, creating files where many were just
-    /// removed was most of a snapshot's system time).
-    reflinks: std::cell::RefCell<std::collections::HashMap<u64, bool>>,
 }
 
 impl Objects {
@@ -52,10 +48,7 @@ impl Objects {
     pub(crate) fn open(dir: &Path) -> io::Result<Objects> {
         private_dir(&dir.join("objects"))?;
         private_dir(&dir.join("layers"))?;
-        Ok(Objects {
-            dir: dir.to_path_buf(),
-            reflinks: Default::default(),
-        })
+        Ok(Objects { dir: dir.to_path_buf() })
     }
 
     /// Where the object `key` lives.
@@ -153,18 +146,14 @@ impl Objects {
         meta: &std::fs::Metadata,
         may_link: bool,
     ) -> io::Result<Option<bool>> {
-        let tried = self.reflinks.borrow().get(&meta.dev()).copied();
-        if tried != Some(false) {
-            let copy = new_file(temp)?;
-            let reflinked = crate::room::tree::reflink(source, &copy);
+        let copy = new_file(temp)?;
+        if crate::room::tree::reflink(source, &copy) {
             drop(copy);
-            self.reflinks.borrow_mut().insert(meta.dev(), reflinked);
-            if reflinked {
-                stamp(temp, meta)?;
-                return Ok(Some(false));
-            }
-            std::fs::remove_file(temp)?;
+            stamp(temp, meta)?;
+            return Ok(Some(false));
         }
+        drop(copy);
+        std::fs::remove_file(temp)?;
         if meta.len() > LARGE {
             return Ok(None);
         }
@@ -319,10 +308,7 @@ fn new_file(path: &Path) -> io::Result<std::fs::File> {
 
 /// Gives the copy at `path` the mode and modification time of `meta` (a copy's, never the user's file's).
 fn stamp(path: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
-    let file = std::fs::File::options()
-        .write(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
+    let file = std::fs::File::options().write(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
     file.set_permissions(std::fs::Permissions::from_mode(meta.mode() & 0o7777))?;
     file.set_modified(meta.modified()?)
 }
@@ -340,15 +326,7 @@ fn link_opened(source: &std::fs::File, at: &Path) -> bool {
         return false;
     };
     // SAFETY: linkat(2) with two NUL-terminated strings that outlive the call.
-    unsafe {
-        libc::linkat(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::AT_SYMLINK_FOLLOW,
-        ) == 0
-    }
+    unsafe { libc::linkat(libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::AT_SYMLINK_FOLLOW) == 0 }
 }
 
 /// Whether the file at `path` still has the content-bearing stat of `meta` (size, modification time, inode).

@@ -69,11 +69,7 @@ fn the_same_content_is_copied_once_and_another_mode_apart() {
     assert_eq!(digest(&a).0, digest(&c).0);
     assert_eq!(digest(&c).1, 0o755);
     assert_eq!(digest(&x), digest(&a));
-    assert_eq!(
-        objects_on_disk(&d.store),
-        4,
-        "two copies (one per content and mode), two linked files"
-    );
+    assert_eq!(objects_on_disk(&d.store), 4, "two copies (one per content and mode), two linked files");
     Snapshot::take(&paths, &d.store, &d.project).expect("taken again");
     assert_eq!(objects_on_disk(&d.store), 4);
 }
@@ -235,8 +231,9 @@ fn what_changed_is_found_by_content_whatever_the_stat_says() {
     }
     let paths = [edited.clone(), linked.clone(), removed.clone(), same.clone()];
     let snapshot = Snapshot::take(&paths, &d.store, &d.project).expect("taken");
-    let changed =
-        |presented: &HashSet<&Path>| snapshot.changed(presented, &d.store, &mut super::objects::Seen::load(&d.store));
+    let changed = |presented: &HashSet<&Path>| {
+        snapshot.changed(presented, &d.store, &mut super::objects::Seen::load(&d.store))
+    };
     assert!(changed(&HashSet::new()).is_empty());
     // Same size, the old modification time put back: the content still tells.
     let old = std::fs::metadata(&edited).expect("stat").modified().expect("mtime");
@@ -253,7 +250,10 @@ fn what_changed_is_found_by_content_whatever_the_stat_says() {
     std::fs::remove_file(&removed).expect("rm");
     // Rewritten with the same bytes: not a change.
     std::fs::write(&same, "baseline\n").expect("rewrite");
-    assert_eq!(changed(&HashSet::new()), [key(&edited), key(&linked), key(&removed)]);
+    assert_eq!(
+        changed(&HashSet::new()),
+        [key(&edited), key(&linked), key(&removed)]
+    );
     // Presented, a path replaced by a link reads the snapshot; the file edited in place was its object (a link
     // to it), so it is no longer what the baseline read and is named still.
     let presented: HashSet<&Path> = [edited.as_path(), linked.as_path()].into_iter().collect();
