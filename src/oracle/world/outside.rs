@@ -22,10 +22,6 @@ pub(crate) struct Outside {
     snapshot: Option<Snapshot>,
     /// The places whose changes are no input of the run (see [`covered_outside`]).
     covered: Vec<PathBuf>,
-    /// The snapshot's store (its objects), and what this promise's checks saw of them: an object checked before
-    /// the run must not move before the check after it (`room::snapshot::objects::Seen`).
-    store: PathBuf,
-    seen: std::sync::Mutex<crate::room::snapshot::objects::Seen>,
 }
 
 impl Outside {
@@ -35,14 +31,7 @@ impl Outside {
             .store
             .load_companion::<Snapshot>(&active.project, crate::seal::SNAPSHOT)?;
         let covered = covered_outside(active, snapshot.as_ref())?;
-        let store = crate::room::Room::snapshot_dir_of(&active.store.room_dir(&active.project));
-        let seen = std::sync::Mutex::new(crate::room::snapshot::objects::Seen::load(&store));
-        Ok(Outside {
-            snapshot,
-            covered,
-            store,
-            seen,
-        })
+        Ok(Outside { snapshot, covered })
     }
 
     /// The snapshot the run's namespace presents, if setup took one.
@@ -68,14 +57,9 @@ impl Outside {
     /// namespace here, a file held by stat alone) and that differs now: compared by content, named, not run on.
     pub(crate) fn unpresented(&self, presented: &[PathBuf]) -> Vec<Move> {
         let presented: HashSet<&Path> = presented.iter().map(PathBuf::as_path).collect();
-        let Some(snapshot) = &self.snapshot else {
-            return Vec::new();
-        };
-        let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let changed = snapshot.changed(&presented, &self.store, &mut seen);
-        seen.save(&self.store);
-        changed
-            .into_iter()
+        self.snapshot
+            .iter()
+            .flat_map(|s| s.changed(&presented))
             .map(|path| Move::File(FileChange::Changed(path)))
             .collect()
     }
@@ -150,8 +134,6 @@ mod tests {
         let outside = Outside {
             snapshot: None,
             covered: vec![PathBuf::from("/home/u/.npm")],
-            store: tmp.path().join("store"),
-            seen: Default::default(),
         };
         let changed = |path: &str| Move::File(FileChange::Changed(path.into()));
         let moves = vec![
