@@ -18,6 +18,10 @@ pub(crate) mod runner;
 
 #[path = "ecosystem/cpp/messages.rs"]
 mod cpp;
+#[path = "ecosystem/go/messages.rs"]
+mod go;
+#[path = "ecosystem/js/messages.rs"]
+mod js;
 #[path = "ecosystem/jvm/messages.rs"]
 mod jvm;
 #[path = "ecosystem/php/messages.rs"]
@@ -53,6 +57,16 @@ const REPORT_WORDS: &[fn(&str) -> Option<ReportWords>] = &[python::report, cpp::
 /// The ecosystems' words for why a cache of theirs stays the user's (`room::caches::Why`), one line per
 /// ecosystem with such a rule; a reason none words is shown by its stored name.
 const WHY_WORDS: &[fn(&crate::room::caches::Why) -> Option<String>] = &[rust::why, python::why];
+
+/// The ecosystems' places outside the project that a run reads on its own (`room::outside::PLACES`), each as a
+/// list's item in its folder's words, one line per ecosystem with such places.
+const OUTSIDE_WORDS: &[fn(Speech) -> &'static str] = &[python::outside, js::outside, rust::outside, go::outside];
+
+/// Every ecosystem's places outside the project, as one list (`the user site-packages, ~/.npmrc, …`).
+pub(crate) fn outside_places(lang: Speech) -> String {
+    let items: Vec<&str> = OUTSIDE_WORDS.iter().map(|words| words(lang)).collect();
+    items.join(if lang == Speech::Zh { "、" } else { ", " })
+}
 
 /// The words of the report channel stored under `key` (`room::channels::ReportChannel::key`).
 pub(crate) fn report_words(key: &str) -> Option<ReportWords> {
@@ -820,6 +834,20 @@ pub(crate) fn tournament_from_slash_command(lang: Speech, command: &str) -> Stri
 
 #[cfg(test)]
 mod tests {
+    /// The note of places covered outside the project lists every ecosystem's places, in both languages.
+    #[test]
+    fn the_covered_outside_note_lists_every_ecosystems_places() {
+        for lang in [Speech::En, Speech::Zh] {
+            let note = room::covered_outside(lang, &["~/.x".to_string()]);
+            for words in OUTSIDE_WORDS {
+                assert!(note.contains(words(lang)), "{note}");
+            }
+        }
+        assert!(room::covered_outside(Speech::En, &[]).contains(
+            "(the user site-packages, ~/.npmrc, ~/.node_modules, cargo's user configuration, Go's user configuration)"
+        ));
+    }
+
     use super::*;
 
     #[test]

@@ -310,12 +310,7 @@ const STILL_NAMED: &[(&str, usize)] = &[
     ("closure/observed.rs", 6),
     ("closure/parts.rs", 8),
     ("detect.rs", 13),
-    ("holdout/copy.rs", 1),
-    ("messages/room.rs", 2),
-    ("oracle/holdout.rs", 2),
-    ("plane.rs", 1),
     ("schema.rs", 4),
-    ("walk.rs", 1),
 ];
 
 /// The runner names in the non-test code of each file of the core, by its path under `src/`.

@@ -26,6 +26,14 @@ pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
     })
 }
 
+/// Its place outside the project that a run reads on its own (`room::outside::python`), as a list's item.
+pub(super) fn outside(lang: Speech) -> &'static str {
+    match lang {
+        Speech::En => "the user site-packages",
+        Speech::Zh => "用户 site-packages",
+    }
+}
+
 /// What setup and `status` say of its report channel (`crate::room::report::KEY`).
 pub(super) fn report(key: &str) -> Option<super::ReportWords> {
     (key == crate::room::report::KEY).then_some(super::ReportWords {

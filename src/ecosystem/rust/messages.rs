@@ -21,6 +21,14 @@ pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
     })
 }
 
+/// Its place outside the project that a run reads on its own (`room::outside::rust`), as a list's item.
+pub(super) fn outside(lang: Speech) -> &'static str {
+    match lang {
+        Speech::En => "cargo's user configuration",
+        Speech::Zh => "cargo 的用户配置",
+    }
+}
+
 /// Why its target directory stays the user's, in one clause (`room::caches`).
 pub(super) fn why(why: &crate::room::caches::Why) -> Option<String> {
     use crate::room::caches::rust as caches;
