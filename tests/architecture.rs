@@ -309,7 +309,6 @@ const STILL_NAMED: &[(&str, usize)] = &[
     ("closure/derive.rs", 3),
     ("closure/observed.rs", 6),
     ("closure/parts.rs", 8),
-    ("detect.rs", 13),
     ("schema.rs", 4),
 ];
 
