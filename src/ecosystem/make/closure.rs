@@ -9,9 +9,15 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Deriver, Simple, Why, normalize};
+use super::{Deriver, Scripts, Simple, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::recipes;
+
+/// Makefile fragments (`derive::SCRIPTS`).
+pub(super) const SCRIPTS: Scripts = Scripts {
+    extensions: &["mk"],
+    runs_first_word: |_| false,
+};
 
 /// How many makefiles one `make` may pull in through includes.
 const MAX_INCLUDES: usize = 16;
