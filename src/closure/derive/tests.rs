@@ -181,7 +181,13 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
         ("justfile", "test:\n    cargo test\n"),
     ]);
     let plan = plan("make test", dir.path());
-    assert_eq!(scope_of(&plan, "Makefile"), Some(&Scope::Make(vec!["test".into()])));
+    assert_eq!(
+        scope_of(&plan, "Makefile"),
+        Some(&crate::closure::parts::Read::by(
+            &crate::closure::makefile::READING,
+            vec!["test".into()]
+        ))
+    );
     assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Whole));
     assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
@@ -295,12 +301,18 @@ fn ctest_cmake_target_test_and_a_googletest_binary_seal_cmakes_test_side() {
         assert!(plan.runners.contains(&runner), "{command}: {:?}", plan.runners);
         assert_eq!(
             scope_of(&plan, "CMakeLists.txt"),
-            Some(&Scope::CMake(Vec::new())),
+            Some(&crate::closure::parts::Read::by(
+                &crate::closure::cmake::READING,
+                Vec::new()
+            )),
             "{command}: testing is on at the root"
         );
         assert_eq!(
             scope_of(&plan, "tests/CMakeLists.txt"),
-            Some(&Scope::CMake(vec!["calc_test".into()])),
+            Some(&crate::closure::parts::Read::by(
+                &crate::closure::cmake::READING,
+                vec!["calc_test".into()]
+            )),
             "{command}"
         );
         assert_eq!(scope_of(&plan, "src/CMakeLists.txt"), None, "{command}: no test side");

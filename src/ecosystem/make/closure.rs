@@ -64,7 +64,11 @@ impl Deriver<'_> {
                 found.unwrap_or_else(|| dir.join("Makefile"))
             }
         };
-        self.add(makefile.clone(), Scope::Make(targets.clone()), why.clone());
+        self.add(
+            makefile.clone(),
+            crate::closure::parts::Read::by(&super::super::makefile::READING, targets.clone()),
+            why.clone(),
+        );
         let Ok(mut text) = std::fs::read_to_string(self.root.join(&makefile)) else {
             return;
         };
