@@ -119,6 +119,9 @@ impl Read {
     }
 }
 
+/// A file's parts as a reader cuts it: label, the part's text.
+pub(crate) type Texts = Vec<(String, String)>;
+
 /// An ecosystem's reader of a kind of file: a handle on its [`Reading`], registered by one line of
 /// `closure::READERS` and persisted by its kind, which is never changed.
 #[derive(Clone, Copy)]
@@ -128,8 +131,8 @@ pub struct Reader(&'static Reading);
 pub struct Reading {
     /// The persisted name of the kind (`make`, `cmake`): never changed once released.
     pub(crate) kind: &'static str,
-    /// The file's parts for these names, label → the part's text.
-    pub(crate) parts: fn(&str, &[String]) -> Vec<(String, String)>,
+    /// The file's parts for these names.
+    pub(crate) parts: fn(&str, &[String]) -> Texts,
     /// The labels of the parts for these names, for people.
     pub(crate) labels: fn(&[String]) -> Vec<String>,
 }
