@@ -35,6 +35,10 @@ mod xml_root;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// The ecosystems' readers of a kind of file that cut it into parts (`parts::Scope::Read`), one line each; a
+/// reader's kind is its persisted name.
+pub(crate) const READERS: &[&parts::Reading] = &[&makefile::READING, &cmake::READING];
+
 use serde::{Deserialize, Serialize};
 
 pub use derive::{Runner, Watch, Why};

@@ -23,7 +23,7 @@
 
 use std::path::Path;
 
-use crate::recipes::{just_recipe_names, make_targets};
+use crate::recipes::{TASKS, Tasks};
 
 /// The `--verify` value that asks for detection.
 pub(crate) const AUTO: &str = "auto";
@@ -38,104 +38,83 @@ pub(crate) struct Detected {
     pub(crate) also: Vec<String>,
 }
 
-/// One fact behind a choice.
+/// One fact behind a choice: the ones of the rules every project shares, and an ecosystem's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Fact {
     /// A justfile (`file`) has this recipe.
-    Recipe {
-        file: &'static str,
-        target: &'static str,
-    },
+    Recipe { file: &'static str, target: &'static str },
     /// A Makefile (`file`) has this target.
-    Target {
-        file: &'static str,
-        target: &'static str,
-    },
-    Cargo {
-        workspace: bool,
-    },
-    /// `.config/nextest.toml` configures nextest; whether `cargo-nextest` is installed.
-    Nextest {
-        installed: bool,
-    },
-    GoMod,
-    NodeScript,
-    Lockfile {
-        file: &'static str,
-        manager: &'static str,
-    },
-    PackageManagerField {
-        manager: &'static str,
-    },
-    NoLockfile,
-    /// `pytest.ini`, or a pytest section in `pyproject.toml`, `setup.cfg` or `tox.ini`.
-    PytestConfig {
-        file: &'static str,
-    },
-    Conftest,
-    TestFiles {
-        dir: &'static str,
-    },
-    Pyproject,
-    Virtualenv {
-        python: &'static str,
-    },
-    /// `uv.lock` / `poetry.lock` and the tool is installed.
-    Runner {
-        lock: &'static str,
-        tool: &'static str,
-    },
-    /// `python` is not on `PATH`: `python3` is used.
-    Python3,
-    /// `dir/` holds bats test files (`*.bats`).
-    BatsFiles {
-        dir: &'static str,
-    },
-    /// The root `CMakeLists.txt` turns testing on (`enable_testing()`, `include(CTest)`).
-    CMakeTests,
-    /// `dir/` holds Ruby test files `runner` runs (`spec/*_spec.rb`: rspec; `test/*_test.rb`: minitest).
-    RubyTests {
-        dir: &'static str,
-        runner: &'static str,
-    },
-    /// `file` defines a rake test task (`Rake::TestTask`).
-    RakeTestTask {
-        file: &'static str,
-    },
-    /// PHPUnit's configuration file is at the root (`phpunit.xml`, …), or `tests/` holds `*Test.php` files
-    /// (`file`: `None`); `composer`: Composer installed PHPUnit (`vendor/bin/phpunit`).
-    Phpunit {
-        file: Option<&'static str>,
-        composer: bool,
-    },
-    /// A root `pom.xml` makes it a Maven project; `wrapper`: it has a Maven wrapper (`mvnw`).
-    MavenPom {
-        wrapper: bool,
-    },
+    Target { file: &'static str, target: &'static str },
+    /// A fact of one ecosystem's rule, of the type its folder's `detect.rs` declares (`Found`) and worded by its
+    /// folder's `messages.rs` (`messages::FACT_WORDS`), so that this enum names no ecosystem.
+    Own(Own),
     /// The chosen program is not on `PATH` here (the verify will fail until it is).
-    NotOnPath {
-        program: String,
-    },
+    NotOnPath { program: String },
+}
+
+impl Fact {
+    /// An ecosystem's own fact.
+    pub(crate) fn own(found: impl OwnFact) -> Fact {
+        Fact::Own(Own(std::sync::Arc::new(found)))
+    }
+}
+
+/// An ecosystem's own fact ([`Fact::Own`]): a value of its folder's type, compared with values of the same type
+/// and read back by that type alone ([`Own::get`]). Never persisted: a choice's facts are worded once, at setup.
+#[derive(Clone)]
+pub(crate) struct Own(std::sync::Arc<dyn OwnFact>);
+
+/// What an ecosystem's fact type is: any `Debug + PartialEq` value (its folder's `Found` enum).
+pub(crate) trait OwnFact: std::any::Any + std::fmt::Debug + Send + Sync {
+    /// Whether `other` is of this type and equal to `self`.
+    fn same(&self, other: &dyn OwnFact) -> bool;
+}
+
+impl<T: std::any::Any + std::fmt::Debug + PartialEq + Send + Sync> OwnFact for T {
+    fn same(&self, other: &dyn OwnFact) -> bool {
+        (other as &dyn std::any::Any).downcast_ref::<T>() == Some(self)
+    }
+}
+
+impl Own {
+    /// The fact, if it is of type `T` (the asking folder's own).
+    pub(crate) fn get<T: std::any::Any>(&self) -> Option<&T> {
+        (&*self.0 as &dyn std::any::Any).downcast_ref::<T>()
+    }
+}
+
+impl PartialEq for Own {
+    fn eq(&self, other: &Own) -> bool {
+        self.0.same(other.0.as_ref())
+    }
+}
+
+impl Eq for Own {}
+
+impl std::fmt::Debug for Own {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 #[path = "ecosystem/cpp/detect.rs"]
-mod cpp;
+pub(crate) mod cpp;
 #[path = "ecosystem/go/detect.rs"]
-mod go;
+pub(crate) mod go;
 #[path = "ecosystem/js/detect.rs"]
-mod js;
+pub(crate) mod js;
 #[path = "ecosystem/jvm/detect.rs"]
-mod jvm;
+pub(crate) mod jvm;
 #[path = "ecosystem/php/detect.rs"]
-mod php;
+pub(crate) mod php;
 #[path = "ecosystem/python/detect.rs"]
-mod python;
+pub(crate) mod python;
 #[path = "ecosystem/ruby/detect.rs"]
-mod ruby;
+pub(crate) mod ruby;
 #[path = "ecosystem/rust/detect.rs"]
-mod rust;
+pub(crate) mod rust;
 #[path = "ecosystem/shell/detect.rs"]
-mod shell;
+pub(crate) mod shell;
 
 /// Every ecosystem's rule, one line each, in the order they are tried (after a `test` recipe or target, before
 /// a `check` one).
@@ -177,23 +156,26 @@ pub(crate) fn detect(root: &Path) -> Result<Detected, String> {
 /// [`detect`] with `installed` deciding whether a program is available (for tests).
 pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Result<Detected, String> {
     let read = |name: &str| std::fs::read_to_string(root.join(name)).ok();
-    let justfile = crate::recipes::JUSTFILES
-        .into_iter()
-        .find_map(|n| read(n).map(|t| (n, t)));
-    let makefile = crate::recipes::MAKEFILES
-        .into_iter()
-        .find_map(|n| read(n).map(|t| (n, t)));
+    // The first file of each kind that names commands, as its program finds it.
+    let declared: Vec<(&Tasks, &'static str, String)> = TASKS
+        .iter()
+        .filter_map(|tasks| {
+            tasks
+                .files
+                .iter()
+                .find_map(|file| read(file).map(|text| (tasks, *file, text)))
+        })
+        .collect();
     let runner = |target: &'static str| -> Option<Candidate> {
-        if let Some((file, text)) = &justfile
-            && just_recipe_names(text).iter().any(|r| r == target)
-        {
-            return Some((format!("just {target}"), vec![Fact::Recipe { file, target }]));
-        }
-        let (file, text) = makefile.as_ref()?;
-        make_targets(text)
+        let (tasks, file, _) = declared
             .iter()
-            .any(|t| t == target)
-            .then(|| (format!("make {target}"), vec![Fact::Target { file, target }]))
+            .find(|(tasks, _, text)| (tasks.names)(text).iter().any(|name| name == target))?;
+        let fact = if tasks.recipes {
+            Fact::Recipe { file, target }
+        } else {
+            Fact::Target { file, target }
+        };
+        Some((format!("{} {target}", tasks.program), vec![fact]))
     };
     let probe = Probe {
         root,
@@ -208,8 +190,9 @@ pub(crate) fn detect_with(root: &Path, installed: &dyn Fn(&str) -> bool) -> Resu
     let mut found = candidates.into_iter();
     let Some((command, mut why)) = found.next() else {
         return Err(format!(
-            "`--verify auto` found no test command in `{}`: no justfile or Makefile with a `test` or `check` target, {}; pass the command with `--verify 'CMD'`",
+            "`--verify auto` found no test command in `{}`: no {} with a `test` or `check` target, {}; pass the command with `--verify 'CMD'`",
             root.display(),
+            TASKS.iter().map(|tasks| tasks.shown).collect::<Vec<_>>().join(" or "),
             DETECTORS.iter().map(|d| d.looks_for).collect::<Vec<_>>().join(", ")
         ));
     };

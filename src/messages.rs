@@ -18,6 +18,10 @@ pub(crate) mod runner;
 
 #[path = "ecosystem/cpp/messages.rs"]
 mod cpp;
+#[path = "ecosystem/go/messages.rs"]
+mod go;
+#[path = "ecosystem/js/messages.rs"]
+mod js;
 #[path = "ecosystem/jvm/messages.rs"]
 mod jvm;
 #[path = "ecosystem/php/messages.rs"]
@@ -54,6 +58,16 @@ const REPORT_WORDS: &[fn(&str) -> Option<ReportWords>] = &[python::report, cpp::
 /// ecosystem with such a rule; a reason none words is shown by its stored name.
 const WHY_WORDS: &[fn(&crate::room::caches::Why) -> Option<String>] = &[rust::why, python::why];
 
+/// The ecosystems' places outside the project that a run reads on its own (`room::outside::PLACES`), each as a
+/// list's item in its folder's words, one line per ecosystem with such places.
+const OUTSIDE_WORDS: &[fn(Speech) -> &'static str] = &[python::outside, js::outside, rust::outside, go::outside];
+
+/// Every ecosystem's places outside the project, as one list (`the user site-packages, ~/.npmrc, …`).
+pub(crate) fn outside_places(lang: Speech) -> String {
+    let items: Vec<&str> = OUTSIDE_WORDS.iter().map(|words| words(lang)).collect();
+    items.join(if lang == Speech::Zh { "、" } else { ", " })
+}
+
 /// The words of the report channel stored under `key` (`room::channels::ReportChannel::key`).
 pub(crate) fn report_words(key: &str) -> Option<ReportWords> {
     REPORT_WORDS.iter().find_map(|words| words(key))
@@ -62,8 +76,10 @@ pub(crate) fn report_words(key: &str) -> Option<ReportWords> {
 /// The ecosystems' own words for their `--verify auto` facts (`detect::Fact`), one line per ecosystem with facts
 /// of its own: `detect_reason` words the facts every ecosystem shares and asks these for the rest, so a new
 /// ecosystem's facts are worded in its folder. A fact none answers is shown by its name rather than dropped.
-const FACT_WORDS: &[fn(Speech, &crate::detect::Fact) -> Option<String>] = &[
+const FACT_WORDS: &[fn(Speech, &crate::detect::Own) -> Option<String>] = &[
     rust::fact,
+    go::fact,
+    js::fact,
     python::fact,
     shell::fact,
     cpp::fact,
@@ -420,24 +436,14 @@ pub(crate) fn detect_reason(lang: Speech, facts: &[crate::detect::Fact]) -> Stri
     let one = |fact: &Fact| match (lang, fact) {
         (Speech::En, Fact::Recipe { file, target }) => format!("{file} has a `{target}` recipe"),
         (Speech::En, Fact::Target { file, target }) => format!("{file} has a `{target}` target"),
-        (Speech::En, Fact::GoMod) => "go.mod is here".into(),
-        (Speech::En, Fact::NodeScript) => "package.json has a `test` script".into(),
-        (Speech::En, Fact::Lockfile { file, manager }) => format!("{file} says {manager}"),
-        (Speech::En, Fact::PackageManagerField { manager }) => format!("its packageManager field says {manager}"),
-        (Speech::En, Fact::NoLockfile) => "no lockfile names another package manager".into(),
         (Speech::En, Fact::NotOnPath { program }) => format!("note: `{program}` is not on PATH here"),
         (Speech::Zh, Fact::Recipe { file, target }) => format!("{file} 中有 `{target}` 配方"),
         (Speech::Zh, Fact::Target { file, target }) => format!("{file} 中有 `{target}` 目标"),
-        (Speech::Zh, Fact::GoMod) => "存在 go.mod".into(),
-        (Speech::Zh, Fact::NodeScript) => "package.json 中有 `test` 脚本".into(),
-        (Speech::Zh, Fact::Lockfile { file, manager }) => format!("{file} 表明使用 {manager}"),
-        (Speech::Zh, Fact::PackageManagerField { manager }) => format!("packageManager 字段表明使用 {manager}"),
-        (Speech::Zh, Fact::NoLockfile) => "没有指明其他包管理器的锁文件".into(),
         (Speech::Zh, Fact::NotOnPath { program }) => format!("注意:此处 PATH 中没有 `{program}`"),
-        _ => FACT_WORDS
+        (_, Fact::Own(own)) => FACT_WORDS
             .iter()
-            .find_map(|words| words(lang, fact))
-            .unwrap_or_else(|| format!("{fact:?}")),
+            .find_map(|words| words(lang, own))
+            .unwrap_or_else(|| format!("{own:?}")),
     };
     let parts: Vec<String> = facts.iter().map(one).collect();
     parts.join(if lang == Speech::Zh { "," } else { ", " })
@@ -820,6 +826,20 @@ pub(crate) fn tournament_from_slash_command(lang: Speech, command: &str) -> Stri
 
 #[cfg(test)]
 mod tests {
+    /// The note of places covered outside the project lists every ecosystem's places, in both languages.
+    #[test]
+    fn the_covered_outside_note_lists_every_ecosystems_places() {
+        for lang in [Speech::En, Speech::Zh] {
+            let note = room::covered_outside(lang, &["~/.x".to_string()]);
+            for words in OUTSIDE_WORDS {
+                assert!(note.contains(words(lang)), "{note}");
+            }
+        }
+        assert!(room::covered_outside(Speech::En, &[]).contains(
+            "(the user site-packages, ~/.npmrc, ~/.node_modules, cargo's user configuration, Go's user configuration)"
+        ));
+    }
+
     use super::*;
 
     #[test]
@@ -855,7 +875,7 @@ mod tests {
     /// none falls through to the name-only fallback, and no two ecosystems claim one.
     #[test]
     fn every_detect_fact_is_worded_once_in_each_language() {
-        use crate::detect::Fact;
+        use crate::detect::{Fact, cpp, go, js, jvm, php, python, ruby, rust, shell};
         let facts = [
             Fact::Recipe {
                 file: "justfile",
@@ -865,59 +885,67 @@ mod tests {
                 file: "Makefile",
                 target: "test",
             },
-            Fact::Cargo { workspace: true },
-            Fact::Cargo { workspace: false },
-            Fact::Nextest { installed: true },
-            Fact::Nextest { installed: false },
-            Fact::GoMod,
-            Fact::NodeScript,
-            Fact::Lockfile {
+            Fact::own(rust::Found::Cargo { workspace: true }),
+            Fact::own(rust::Found::Cargo { workspace: false }),
+            Fact::own(rust::Found::Nextest { installed: true }),
+            Fact::own(rust::Found::Nextest { installed: false }),
+            Fact::own(go::Found::GoMod),
+            Fact::own(js::Found::NodeScript),
+            Fact::own(js::Found::Lockfile {
                 file: "pnpm-lock.yaml",
                 manager: "pnpm",
-            },
-            Fact::PackageManagerField { manager: "yarn" },
-            Fact::NoLockfile,
-            Fact::PytestConfig { file: "pytest.ini" },
-            Fact::Conftest,
-            Fact::TestFiles { dir: "tests" },
-            Fact::Pyproject,
-            Fact::Virtualenv {
+            }),
+            Fact::own(js::Found::PackageManagerField { manager: "yarn" }),
+            Fact::own(js::Found::NoLockfile),
+            Fact::own(python::Found::PytestConfig { file: "pytest.ini" }),
+            Fact::own(python::Found::Conftest),
+            Fact::own(python::Found::TestFiles { dir: "tests" }),
+            Fact::own(python::Found::Pyproject),
+            Fact::own(python::Found::Virtualenv {
                 python: ".venv/bin/python",
-            },
-            Fact::Runner {
+            }),
+            Fact::own(python::Found::Runner {
                 lock: "uv.lock",
                 tool: "uv",
-            },
-            Fact::Python3,
-            Fact::BatsFiles { dir: "test" },
-            Fact::CMakeTests,
-            Fact::RubyTests {
+            }),
+            Fact::own(python::Found::Python3),
+            Fact::own(shell::Found::BatsFiles { dir: "test" }),
+            Fact::own(cpp::Found::CMakeTests),
+            Fact::own(ruby::Found::RubyTests {
                 dir: "spec",
                 runner: "rspec",
-            },
-            Fact::RakeTestTask { file: "Rakefile" },
-            Fact::Phpunit {
+            }),
+            Fact::own(ruby::Found::RakeTestTask { file: "Rakefile" }),
+            Fact::own(php::Found::Phpunit {
                 file: Some("phpunit.xml"),
                 composer: true,
-            },
-            Fact::Phpunit {
+            }),
+            Fact::own(php::Found::Phpunit {
                 file: None,
                 composer: false,
-            },
-            Fact::MavenPom { wrapper: true },
-            Fact::MavenPom { wrapper: false },
+            }),
+            Fact::own(jvm::Found::MavenPom { wrapper: true }),
+            Fact::own(jvm::Found::MavenPom { wrapper: false }),
             Fact::NotOnPath { program: "x".into() },
         ];
         for lang in [Speech::En, Speech::Zh] {
             for fact in &facts {
                 let said = detect_reason(lang, std::slice::from_ref(fact));
                 assert_ne!(said, format!("{fact:?}"), "{fact:?} has no words in {lang:?}");
-                let claims = FACT_WORDS.iter().filter(|words| words(lang, fact).is_some()).count();
-                assert!(claims <= 1, "{fact:?} is worded by {claims} ecosystems");
+                if let Fact::Own(own) = fact {
+                    let claims = FACT_WORDS.iter().filter(|words| words(lang, own).is_some()).count();
+                    assert_eq!(claims, 1, "{fact:?} is worded by {claims} ecosystems");
+                }
             }
         }
         assert_eq!(
-            detect_reason(Speech::En, &[Fact::CMakeTests, Fact::Cargo { workspace: false }]),
+            detect_reason(
+                Speech::En,
+                &[
+                    Fact::own(cpp::Found::CMakeTests),
+                    Fact::own(rust::Found::Cargo { workspace: false })
+                ]
+            ),
             "CMakeLists.txt turns testing on (ctest), Cargo.toml is here"
         );
     }

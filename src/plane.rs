@@ -15,6 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "ecosystem/rust/plane.rs"]
+mod rust;
+
 /// Set by a tournament (`loopgate run --candidates`) for each candidate's `loopgate run`: the candidate's
 /// worktree, under `<store>/worktrees/`, which its agent and its oracle runs must be able to write. Only a
 /// directory strictly inside that folder is honoured; a process already confined cannot widen its confinement by
@@ -308,8 +311,8 @@ struct Row {
 const ROWS: &[Row] = &[
     Row { anchor: Anchor::Store, name: "", dir: true, what: "loopgate's home: the store of seals, requests and tickets", reach: Reach::AgentCli },
     Row { anchor: Anchor::Binary, name: "", dir: false, what: BINARY, reach: Reach::AgentCli },
-    // Not the binary that runs (that is the row above): confinement would close `~/.cargo/bin` to `cargo install`.
-    Row { anchor: Anchor::Home, name: ".cargo/bin/loopgate", dir: false, what: BINARY, reach: Reach::Guard },
+    // Not the binary that runs (that is the row above), but where a package manager installed it: guarded only.
+    Row { anchor: Anchor::Home, name: rust::INSTALLED_BINARY, dir: false, what: BINARY, reach: Reach::Guard },
     // The source `loopgate install` installs the plugin from; the hooks run from the plugin cache below.
     // Confinement would close `~/.local/share` to every tool's first run.
     Row { anchor: Anchor::Data, name: "", dir: true, what: "loopgate's installed plugin (its hooks and commands)", reach: Reach::Guard },

@@ -23,6 +23,33 @@ pub(crate) use make::*;
 /// The names just looks for, in its order.
 pub(crate) const JUSTFILES: [&str; 4] = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
 
+/// A kind of file that names the project's own commands, and the program that runs one of them (`just test`,
+/// `make test`): `--verify auto` picks a `test` one first and a `check` one last (`detect`), in [`TASKS`]'
+/// order.
+pub(crate) struct Tasks {
+    /// The names its program looks for, in its order.
+    pub(crate) files: &'static [&'static str],
+    /// Its name where a sentence names the kind (`justfile`).
+    pub(crate) shown: &'static str,
+    pub(crate) program: &'static str,
+    /// The names it defines, from its text.
+    pub(crate) names: fn(&str) -> Vec<String>,
+    /// Whether it calls them recipes (just) rather than targets (make).
+    pub(crate) recipes: bool,
+}
+
+/// The files that name commands, a justfile before a Makefile.
+pub(crate) const TASKS: [Tasks; 2] = [
+    Tasks {
+        files: &JUSTFILES,
+        shown: "justfile",
+        program: "just",
+        names: just_recipe_names,
+        recipes: true,
+    },
+    MAKE_TASKS,
+];
+
 /// Whether a file name is one make or just reads without being told (`Makefile`, `justfile`, …).
 pub(crate) fn is_build_file(name: &str) -> bool {
     MAKEFILES.contains(&name) || JUSTFILES.contains(&name)

@@ -281,6 +281,17 @@ pub(crate) fn sits_out_with_new_tests<P: AsRef<Path>>(path: &Path, sealed: impl 
 /// not copy them (`walk`).
 pub(crate) const BUILD_DIR_MARKERS: &[&str] = &[cpp::BUILD_DIR_MARKER];
 
+/// Directories an ecosystem's tools leave in a project to hold what they computed (bytecode, a runner's cache, a
+/// framework's build), by name, one line per ecosystem that has some: no runner collects tests from them, so the
+/// runners' walk does not enter them (`walk::Walker::RUNNERS`), and what a run reads there is no input of the
+/// oracle (`closure::observed`). Each is declared in its ecosystem's `runner.rs`.
+pub(crate) const CACHE_DIRS: &[&[&str]] = &[python::CACHE_DIRS, js::CACHE_DIRS];
+
+/// Whether `name` is a directory of [`CACHE_DIRS`].
+pub(crate) fn is_cache_dir(name: &str) -> bool {
+    CACHE_DIRS.iter().any(|dirs| dirs.contains(&name))
+}
+
 /// The option each runner that prints only its failures by default is given through its own environment variable
 /// so that it names every test (`verify::reporting`), one line per runner that needs one, as `(variable,
 /// option)`; each is declared beside its row.

@@ -112,7 +112,11 @@ impl Lang {
 
     /// The language of a file, by its extension; `None` for anything else.
     pub fn of(path: &std::path::Path) -> Option<Lang> {
-        let ext = path.extension()?.to_str()?;
+        Lang::of_extension(path.extension()?.to_str()?)
+    }
+
+    /// The language whose files have the extension `ext` (`py`, without the dot).
+    pub fn of_extension(ext: &str) -> Option<Lang> {
         LANGS
             .iter()
             .find(|files| files.extensions.contains(&ext))

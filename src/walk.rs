@@ -34,7 +34,7 @@ use std::io;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-/// Directory names the runners' walk never enters.
+/// Directory names the runners' walk never enters, besides the ecosystems' caches (`runner::CACHE_DIRS`).
 const RUNNER_SKIP: &[&str] = &[
     ".git",
     ".hg",
@@ -43,13 +43,6 @@ const RUNNER_SKIP: &[&str] = &[
     "node_modules",
     ".venv",
     "venv",
-    ".tox",
-    ".nox",
-    "__pycache__",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".next",
     ".cache",
 ];
 /// Build directories, entered by the runners' walk only when they are not build output (see the module doc).
@@ -64,6 +57,8 @@ pub(crate) struct Walker {
     build_output: bool,
     /// Directories holding a runner's build-directory marker are not entered.
     build_dirs: bool,
+    /// The ecosystems' cache directories (`runner::CACHE_DIRS`) are not entered.
+    caches: bool,
     follow_links: bool,
     sorted: bool,
     strict: bool,
@@ -106,6 +101,7 @@ impl Walker {
         skip: RUNNER_SKIP,
         build_output: true,
         build_dirs: true,
+        caches: true,
         follow_links: true,
         sorted: false,
         strict: false,
@@ -120,6 +116,7 @@ impl Walker {
             skip,
             build_output: false,
             build_dirs: false,
+            caches: false,
             follow_links: false,
             sorted: false,
             strict: false,
@@ -329,6 +326,7 @@ impl Walk<'_> {
             }
             if depth >= self.options.max_depth
                 || self.options.skip.contains(&text.as_ref())
+                || (self.options.caches && crate::runner::is_cache_dir(&text))
                 || self.is_build_output(&path, &text, prefix)
                 || (self.prune)(&relative)
             {
@@ -391,6 +389,33 @@ mod tests {
             vec!["conftest.py", "tests/conftest.py", "tests/unit/conftest.py"]
         );
         assert!(find_named(dir.path(), &[]).is_empty());
+    }
+
+    /// Every ecosystem's cache directory (`runner::CACHE_DIRS`), at the root or below, is left out of the runners'
+    /// walk and of no other: a plain walk asked to skip nothing enters them.
+    #[test]
+    fn the_runners_walk_skips_every_ecosystems_cache_directories() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let caches: Vec<&str> = crate::runner::CACHE_DIRS
+            .iter()
+            .flat_map(|d| d.iter().copied())
+            .collect();
+        assert!(caches.len() > 5, "{caches:?}");
+        for cache in &caches {
+            touch(root, &format!("{cache}/conftest.py"));
+            touch(root, &format!("pkg/{cache}/conftest.py"));
+        }
+        touch(root, "pkg/conftest.py");
+        assert_eq!(find_named(root, &["conftest.py"]), vec!["pkg/conftest.py"]);
+        let mut plain = 0;
+        Walker::skipping(&[])
+            .walk(root, |entry| {
+                plain += usize::from(entry.name == "conftest.py");
+                Ok(Flow::Continue(()))
+            })
+            .expect("walk");
+        assert_eq!(plain, 2 * caches.len() + 1);
     }
 
     fn touch(root: &Path, path: &str) {

@@ -60,6 +60,31 @@ const PROGRAMS: &[fn(&mut Deriver, &Simple) -> bool] = &[
     make::program,
 ];
 
+/// What an ecosystem's scripts are, as a verify command names them, one line per ecosystem with scripts.
+const SCRIPTS: &[&Scripts] = &[
+    &OTHER_SCRIPTS,
+    &shell::SCRIPTS,
+    &python::SCRIPTS,
+    &js::SCRIPTS,
+    &ruby::SCRIPTS,
+    &php::SCRIPTS,
+    &make::SCRIPTS,
+];
+
+/// An ecosystem's scripts: their extensions (an argument naming such a file of the project is code or
+/// configuration, sealed whole: `Deriver::named_files`), and which of its interpreters run the script their first
+/// word names (within a test script, that script is the code under test: `Deriver::code_under_test`).
+struct Scripts {
+    extensions: &'static [&'static str],
+    runs_first_word: fn(&str) -> bool,
+}
+
+/// Perl's and Lua's scripts, and configuration files by their extension.
+const OTHER_SCRIPTS: Scripts = Scripts {
+    extensions: &["pl", "lua", "toml", "ini", "cfg", "conf", "yaml", "yml"],
+    runs_first_word: |_| false,
+};
+
 /// One simple command as an ecosystem's rule reads it: its program's `name` (the last part of `verb`, the
 /// word as written), the words after it, and where it runs.
 struct Simple<'s> {
@@ -326,7 +351,7 @@ impl Deriver<'_> {
             "sh" | "bash" | "dash" | "zsh" | "ksh" => {
                 rest.iter().find(|w| !w.starts_with(['-', '+'])).map(String::as_str)
             }
-            _ if name.starts_with("python") || name == "node" => {
+            _ if SCRIPTS.iter().any(|scripts| (scripts.runs_first_word)(name)) => {
                 rest.first().filter(|w| !w.starts_with('-')).map(String::as_str)
             }
             _ if verb.contains('/') || self.is_file(&cwd.join(verb)) => Some(verb),
@@ -426,14 +451,10 @@ impl Deriver<'_> {
 
 /// Whether a file name looks like code or configuration rather than data.
 fn is_code_or_config(word: &str) -> bool {
-    const EXTS: &[&str] = &[
-        "sh", "bash", "zsh", "bats", "py", "js", "mjs", "cjs", "ts", "mts", "cts", "rb", "pl", "php", "lua", "mk",
-        "toml", "ini", "cfg", "conf", "yaml", "yml",
-    ];
     Path::new(word)
         .extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| EXTS.contains(&e))
+        .is_some_and(|e| SCRIPTS.iter().any(|scripts| scripts.extensions.contains(&e)))
 }
 
 /// `FOO=bar` before a command.

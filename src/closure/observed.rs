@@ -38,6 +38,10 @@
 //! Files larger than [`LARGE`] (interpreters, compilers) are sealed by size and modification time
 //! ([`super::Scope::Stat`]) so a promise does not read hundreds of megabytes.
 
+#[path = "../ecosystem/go/observed.rs"]
+mod go;
+#[path = "../ecosystem/js/observed.rs"]
+mod js;
 #[path = "../ecosystem/python/observed.rs"]
 mod python;
 #[path = "../ecosystem/rust/observed.rs"]
@@ -655,15 +659,30 @@ const BUILD_OUTPUT: &[fn(&Path) -> Option<&'static str>] = &[rust::build_output]
 /// Configuration files a tool reads from the home directory's dot directories, beyond `~/.config`, per ecosystem.
 const HOME_CONFIG: &[&[&str]] = &[rust::HOME_CONFIG];
 
-/// Source code by extension: the agent's to change (unless its name makes it configuration).
+/// What the traced run's reading knows of each ecosystem's files by name, one line per ecosystem with such
+/// files: its folder's `observed.rs`.
+const FILES: &[&Files] = &[&python::FILES, &js::FILES, &rust::FILES, &go::FILES];
+
+/// An ecosystem's files by name ([`FILES`]).
+struct Files {
+    /// Its dependency manifests and lockfiles ([`manifest`]).
+    manifest: fn(&str) -> bool,
+    /// The files its tools pick up by listing a directory, by name and by prefix ([`runner_configuration`]).
+    listed: &'static [&'static str],
+    listed_prefixes: &'static [&'static str],
+}
+
+/// Source code by extension: the agent's to change (unless its name makes it configuration). The languages
+/// whose tests loopgate reads (`schema::Lang`), and these.
 fn source(name: &str) -> bool {
     const CODE: &[&str] = &[
-        "py", "pyi", "pyx", "rs", "go", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "c", "h", "cc", "cpp",
-        "cxx", "hpp", "hh", "java", "kt", "kts", "scala", "rb", "php", "swift", "cs", "fs", "m", "mm", "vue", "svelte",
-        "ex", "exs", "erl", "hs", "ml", "clj", "dart", "lua", "r", "jl", "zig",
+        "pyi", "pyx", "c", "kt", "kts", "scala", "swift", "cs", "fs", "m", "mm", "vue", "svelte", "ex", "exs", "erl",
+        "hs", "ml", "clj", "dart", "lua", "r", "jl", "zig",
     ];
-    name.rsplit_once('.')
-        .is_some_and(|(stem, ext)| !stem.is_empty() && CODE.contains(&ext.to_ascii_lowercase().as_str()))
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        let ext = ext.to_ascii_lowercase();
+        !stem.is_empty() && (CODE.contains(&ext.as_str()) || crate::schema::Lang::of_extension(&ext).is_some())
+    })
 }
 
 /// Shell and make fragments: tooling, not the code under test.
@@ -700,20 +719,11 @@ fn config_name(name: &str) -> bool {
 /// Names runners pick up by listing a directory, not by opening them by name: a new one in a directory the
 /// baseline searched changes the run. Narrower than [`config_name`]: a new lint configuration is honest.
 fn runner_configuration(name: &str) -> bool {
-    const NAMES: &[&str] = &[
-        "tox.ini",
-        "rust-toolchain",
-        "rust-toolchain.toml",
-        "sitecustomize.py",
-        "usercustomize.py",
-        ".npmrc",
-        ".babelrc",
-    ];
-    const PREFIXES: &[&str] = &["babel.config.", ".babelrc.", ".mocharc."];
-    NAMES.contains(&name)
+    FILES
+        .iter()
+        .any(|files| files.listed.contains(&name) || files.listed_prefixes.iter().any(|p| name.starts_with(p)))
         || recipes::is_build_file(name)
         || crate::runner::is_config_name(name)
-        || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
 /// Configuration by name or shape: a config name, a dotfile, or a configuration file type.
@@ -735,27 +745,7 @@ fn configuration(name: &str) -> bool {
 
 /// Dependency manifests and lockfiles: the derived closure seals the parts that decide what runs.
 fn manifest(name: &str) -> bool {
-    const NAMES: &[&str] = &[
-        "Cargo.toml",
-        "Cargo.lock",
-        "package.json",
-        "package-lock.json",
-        "npm-shrinkwrap.json",
-        "yarn.lock",
-        "pnpm-lock.yaml",
-        "bun.lockb",
-        "pyproject.toml",
-        "poetry.lock",
-        "uv.lock",
-        "Pipfile",
-        "Pipfile.lock",
-        "go.mod",
-        "go.sum",
-        "go.work",
-        "go.work.sum",
-        "setup.cfg",
-    ];
-    NAMES.contains(&name) || (name.starts_with("requirements") && name.ends_with(".txt"))
+    FILES.iter().any(|files| (files.manifest)(name))
 }
 
 /// Inside a place tools install packages: `node_modules`, `site-packages`, `dist-packages`.
@@ -768,25 +758,12 @@ pub(super) fn in_tool_place(path: &Path) -> bool {
     })
 }
 
-/// Inside a cache or build output by its conventional name.
+/// Inside a cache or build output by its conventional name: an ecosystem's (`runner::CACHE_DIRS`) or `.cache`.
 fn in_cache(path: &Path) -> bool {
     path.components().any(|c| {
-        matches!(
-            c.as_os_str().to_str(),
-            Some(
-                "__pycache__"
-                    | ".pytest_cache"
-                    | ".mypy_cache"
-                    | ".ruff_cache"
-                    | ".tox"
-                    | ".nox"
-                    | ".cache"
-                    | ".nyc_output"
-                    | ".next"
-                    | ".turbo"
-                    | ".parcel-cache"
-            )
-        )
+        c.as_os_str()
+            .to_str()
+            .is_some_and(|name| name == ".cache" || crate::runner::is_cache_dir(name))
     })
 }
 

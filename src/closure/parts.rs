@@ -80,12 +80,6 @@ pub enum Scope {
     /// An XML document but for the `free` attributes of its `root` element: what only changes what the runner
     /// prints (PHPUnit's `colors`), see `closure::xml_root`.
     XmlRootBut { root: String, free: Vec<String> },
-    /// What a Makefile runs for these goals (none: the default goal), see `closure::makefile`.
-    Make(Vec<String>),
-    /// The test side of a CMake file (`CMakeLists.txt`) for the tests and test targets it registered at the
-    /// baseline, one part each, and `enable_testing()` (see `closure::cmake`).
-    #[serde(rename = "cmake")]
-    CMake(Vec<String>),
     /// The test side of a Maven `pom.xml`: the Surefire plugin's declarations, the properties it reads, the
     /// test directories (see `closure::pom`).
     Pom,
@@ -99,6 +93,86 @@ pub enum Scope {
     /// Read by `closure::read_parts` through [`first_of`], which knows the file's place; each file found is read
     /// in scope `each` (PHPUnit's: whole but for its root's display attributes, [`Scope::XmlRootBut`]).
     FirstOf { orders: Vec<Vec<String>>, each: Box<Scope> },
+    /// The parts an ecosystem's own reader of a kind of file cuts it into, for these names ([`Read`]): what a
+    /// Makefile runs for some goals, a `CMakeLists.txt`'s test side for the tests it registered. Stored as the
+    /// reader's kind and the names, `{"kind": "cmake", "parts": ["calc_test"]}` (the form of the enum variant
+    /// each reader was), and last: a kind none of the variants above has is looked up among the readers.
+    #[serde(untagged)]
+    Read(Read),
+}
+
+/// A file cut into parts by an ecosystem's reader ([`Scope::Read`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Read {
+    pub kind: Reader,
+    /// The names its parts are for (a Makefile's goals, none: the default goal; a CMake file's tests).
+    pub parts: Vec<String>,
+}
+
+impl Read {
+    /// A file read by `reader` for `names`.
+    pub(crate) fn by(reader: &'static Reading, names: Vec<String>) -> Scope {
+        Scope::Read(Read {
+            kind: Reader(reader),
+            parts: names,
+        })
+    }
+}
+
+/// A file's parts as a reader cuts it: label, the part's text.
+pub(crate) type Texts = Vec<(String, String)>;
+
+/// An ecosystem's reader of a kind of file: a handle on its [`Reading`], registered by one line of
+/// `closure::READERS` and persisted by its kind, which is never changed.
+#[derive(Clone, Copy)]
+pub struct Reader(&'static Reading);
+
+/// What an ecosystem's reader of a kind of file declares, in its folder (`make/makefile.rs`, `cpp/cmake.rs`).
+pub struct Reading {
+    /// The persisted name of the kind (`make`, `cmake`): never changed once released.
+    pub(crate) kind: &'static str,
+    /// The file's parts for these names.
+    pub(crate) parts: fn(&str, &[String]) -> Texts,
+    /// The labels of the parts for these names, for people.
+    pub(crate) labels: fn(&[String]) -> Vec<String>,
+}
+
+impl Reader {
+    /// Whether this is `reading`'s handle.
+    pub(crate) fn is(self, reading: &Reading) -> bool {
+        self.0.kind == reading.kind
+    }
+}
+
+impl PartialEq for Reader {
+    fn eq(&self, other: &Reader) -> bool {
+        self.0.kind == other.0.kind
+    }
+}
+
+impl Eq for Reader {}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.kind)
+    }
+}
+
+impl Serialize for Reader {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.kind)
+    }
+}
+
+impl<'de> Deserialize<'de> for Reader {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let kind = String::deserialize(deserializer)?;
+        super::READERS
+            .iter()
+            .find(|reading| reading.kind == kind)
+            .map(|reading| Reader(reading))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown scope kind `{kind}`")))
+    }
 }
 
 impl Scope {
@@ -154,12 +228,17 @@ impl Scope {
                 }
                 free.retain(|key| also_free.contains(key));
             }
-            (Scope::Ini(mine), Scope::Ini(more))
-            | (Scope::Make(mine), Scope::Make(more))
-            | (Scope::CMake(mine), Scope::CMake(more)) => {
+            (Scope::Ini(mine), Scope::Ini(more)) => {
                 for name in more {
                     if !mine.contains(&name) {
                         mine.push(name);
+                    }
+                }
+            }
+            (Scope::Read(mine), Scope::Read(more)) if mine.kind == more.kind => {
+                for name in more.parts {
+                    if !mine.parts.contains(&name) {
+                        mine.parts.push(name);
                     }
                 }
             }
@@ -194,10 +273,7 @@ impl Scope {
             Scope::Ini(names) | Scope::IniBut { sections: names, .. } => {
                 names.iter().map(|n| format!("[{n}]")).collect()
             }
-            Scope::Make(goals) => goals.iter().map(|g| format!("{g}:")).collect(),
-            Scope::CMake(names) => std::iter::once(super::cmake::TESTING.to_string())
-                .chain(names.iter().cloned())
-                .collect(),
+            Scope::Read(read) => (read.kind.0.labels)(&read.parts),
         }
     }
 }
@@ -300,8 +376,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         },
         Scope::Ini(names) => ini_parts(names, &[], &String::from_utf8_lossy(bytes)),
         Scope::IniBut { sections, free } => ini_parts(sections, free, &String::from_utf8_lossy(bytes)),
-        Scope::Make(goals) => hashed(super::makefile::parts(&String::from_utf8_lossy(bytes), goals)),
-        Scope::CMake(names) => hashed(super::cmake::parts(&String::from_utf8_lossy(bytes), names)),
+        Scope::Read(read) => hashed((read.kind.0.parts)(&String::from_utf8_lossy(bytes), &read.parts)),
         Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
         Scope::XmlRootBut { root, free } => {
             let sealed = super::xml_root::sealed_text(&String::from_utf8_lossy(bytes), root, free);
@@ -571,6 +646,65 @@ pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A seal's closure as loopgate wrote it while `make` and `cmake` were variants of [`Scope`]: it still reads,
+    /// its files read by the readers of those kinds, its digests compare, and it writes back as it was.
+    #[test]
+    fn a_closure_written_when_make_and_cmake_were_variants_reads_and_writes_back_the_same() {
+        let cmake =
+            "enable_testing()\nadd_executable(calc_test calc_test.cc)\nadd_test(NAME calc_test COMMAND calc_test)\n";
+        let make = "test:\n\t./run-tests\n";
+        let cmake_parts = digests(
+            &Read::by(&crate::closure::cmake::READING, vec!["calc_test".into()]),
+            Some(cmake.as_bytes()),
+        );
+        let make_parts = digests(
+            &Read::by(&crate::closure::makefile::READING, vec!["test".into()]),
+            Some(make.as_bytes()),
+        );
+        assert!(
+            cmake_parts.contains_key("calc_test") && make_parts.contains_key("test:"),
+            "{cmake_parts:?} {make_parts:?}"
+        );
+        let written = format!(
+            r#"{{"files":[{{"path":"CMakeLists.txt","scope":{{"kind":"cmake","parts":["calc_test"]}},"why":{{"kind":"configures","what":"ctest"}},"parts":{}}},{{"path":"Makefile","scope":{{"kind":"make","parts":["test"]}},"why":{{"kind":"run_by","what":"make test"}},"parts":{}}},{{"path":"setup.cfg","scope":{{"kind":"ini","parts":["tool:pytest"]}},"why":{{"kind":"configures","what":"pytest"}},"parts":{{}}}}],"watches":[],"ecosystems":["cpp"],"runners":["ctest"]}}"#,
+            serde_json::to_string(&cmake_parts).expect("json"),
+            serde_json::to_string(&make_parts).expect("json"),
+        );
+        let closure: crate::closure::Closure = serde_json::from_str(&written).expect("an old closure reads");
+        let [cmake_file, make_file, ini] = &closure.files[..] else {
+            panic!("{closure:?}")
+        };
+        assert!(matches!(&cmake_file.scope, Scope::Read(read) if read.kind.is(&crate::closure::cmake::READING)));
+        assert!(matches!(&make_file.scope, Scope::Read(read) if read.kind.is(&crate::closure::makefile::READING)));
+        assert_eq!(ini.scope, Scope::Ini(vec!["tool:pytest".into()]));
+        assert_eq!(digests(&cmake_file.scope, Some(cmake.as_bytes())), cmake_file.parts);
+        assert_eq!(digests(&make_file.scope, Some(make.as_bytes())), make_file.parts);
+        assert_eq!(cmake_file.scope.labels(), ["enable_testing()", "calc_test"]);
+        assert_eq!(make_file.scope.labels(), ["test:"]);
+        assert_eq!(serde_json::to_string(&closure).expect("json"), written);
+    }
+
+    /// Every reader's scope writes `{"kind": its kind, "parts": …}` and reads back as itself; a kind no variant
+    /// or reader has is a clear error naming it.
+    #[test]
+    fn every_readers_scope_round_trips_by_its_kind_and_an_unknown_kind_is_refused() {
+        assert!(crate::closure::READERS.len() >= 2);
+        for reading in crate::closure::READERS {
+            let scope = Read::by(reading, vec!["a".into(), "b c".into()]);
+            let json = serde_json::to_string(&scope).expect("json");
+            assert_eq!(json, format!(r#"{{"kind":"{}","parts":["a","b c"]}}"#, reading.kind));
+            assert_eq!(serde_json::from_str::<Scope>(&json).expect(&json), scope);
+        }
+        let kinds: Vec<&str> = crate::closure::READERS.iter().map(|r| r.kind).collect();
+        let unique: std::collections::BTreeSet<&&str> = kinds.iter().collect();
+        assert_eq!(unique.len(), kinds.len(), "a kind claimed twice: {kinds:?}");
+        assert!(serde_json::from_str::<Scope>(r#"{"kind":"nope","parts":[]}"#).is_err());
+        assert_eq!(
+            serde_json::to_string(&Scope::Whole).expect("json"),
+            r#"{"kind":"whole"}"#
+        );
+    }
 
     fn keys(paths: &[&str]) -> Vec<Vec<String>> {
         paths

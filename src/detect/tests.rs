@@ -324,3 +324,20 @@ fn the_refusal_names_what_every_ecosystem_looks_for_in_the_order_they_are_tried(
         "{err}"
     );
 }
+
+/// An ecosystem's own fact equals one of the same type and value only, and is read back by its own type alone:
+/// two folders' facts never compare equal, whatever they hold.
+#[test]
+fn an_ecosystems_own_fact_is_equal_and_readable_by_its_own_type_only() {
+    let cargo = Fact::own(rust::Found::Cargo { workspace: true });
+    assert_eq!(cargo, Fact::own(rust::Found::Cargo { workspace: true }));
+    assert_ne!(cargo, Fact::own(rust::Found::Cargo { workspace: false }));
+    assert_ne!(cargo, Fact::own(jvm::Found::MavenPom { wrapper: true }));
+    assert_ne!(Fact::own(go::Found::GoMod), Fact::own(cpp::Found::CMakeTests));
+    let Fact::Own(own) = &cargo else {
+        panic!("an own fact: {cargo:?}")
+    };
+    assert_eq!(own.get::<rust::Found>(), Some(&rust::Found::Cargo { workspace: true }));
+    assert_eq!(own.get::<go::Found>(), None);
+    assert_eq!(format!("{cargo:?}"), "Own(Cargo { workspace: true })");
+}

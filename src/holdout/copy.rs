@@ -3,10 +3,10 @@
 //!
 //! Kept between promises and synced, not rebuilt: a file is copied only when its size or modification time
 //! differs from the copy's (the copy takes the original's time), and copies of files gone from the project go.
-//! Left out: VCS directories, build outputs and caches (`target/`, `__pycache__/`, …) and `.claude/`. The big
+//! Left out: what the oracle's room leaves out (VCS directories, build outputs and caches, `.claude/`). The big
 //! dependency directories at the root (`node_modules`, `.venv`, `venv`) are symbolic links to the project's
-//! own, so nothing is installed twice; Cargo builds into a private target directory beside the copy
-//! ([`TARGET`], passed as `CARGO_TARGET_DIR`), kept between promises so its builds are incremental.
+//! own, so nothing is installed twice; a cache of one tree's builds (Cargo's target, `room::caches::PER_TREE`)
+//! has a private place beside the copy ([`TARGET`]), kept between promises so its builds are incremental.
 //!
 //! Then the test side stands as sealed (as in the oracle's own run, see `testswap`): existing test files as
 //! they were sealed, the agent's new test files left out; and the held-out files are laid over it.
@@ -19,27 +19,14 @@ use crate::walk::{Flow, Walker};
 
 /// The private copy, under the held-out store.
 pub(crate) const TREE: &str = "tree";
-/// Cargo's private target directory, under the held-out store.
+/// The private places of the caches of the copy's builds (`room::caches::PER_TREE`), under the held-out store.
 pub(crate) const TARGET: &str = "target";
-/// Not copied: VCS data, build outputs and caches, loopgate's and Claude Code's files, linked dependencies.
-const SKIPPED: [&str; 13] = [
-    ".git",
-    ".hg",
-    ".svn",
-    ".claude",
-    "target",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".tox",
-    "node_modules",
-    ".venv",
-    "venv",
-];
 /// Dependency directories at the project root that the copy links to instead of copying.
 const LINKED: [&str; 3] = ["node_modules", ".venv", "venv"];
-const COPY_WALK: Walker = Walker::skipping(&SKIPPED).strict();
+/// Not copied: what the oracle's own room leaves out of its copy of the tree (`room::tree::SKIPPED`: VCS data,
+/// build outputs and caches of every ecosystem, loopgate's and Claude Code's files, linked dependencies), so the
+/// held-out run sees the project as the visible run does.
+const COPY_WALK: Walker = Walker::skipping(crate::room::tree::SKIPPED).strict();
 const TREE_WALK: Walker = Walker::skipping(&LINKED);
 
 /// What the private copy needs besides the project: the test side as sealed and the held-out files.

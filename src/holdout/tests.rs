@@ -220,6 +220,31 @@ fn the_private_copy_leaves_out_vcs_and_build_outputs_links_dependencies_and_lays
     );
 }
 
+/// The copy leaves out below the root exactly what the oracle's room leaves out of its tree, every ecosystem's
+/// caches and build outputs included (`room::tree::SKIPPED`), and copies a directory of any other name.
+#[test]
+fn the_private_copy_leaves_out_what_the_oracles_room_leaves_out() {
+    let skipped = crate::room::tree::SKIPPED;
+    assert!(skipped.len() > 10, "{skipped:?}");
+    let mut files: Vec<(String, &str)> = skipped.iter().map(|name| (format!("pkg/{name}/f"), "x\n")).collect();
+    files.push(("pkg/kept/f".to_string(), "kept\n"));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+    let (_t, project, store) = setup(&files);
+    let overlay = copy::Overlay {
+        sealed: Vec::new(),
+        left_out: Vec::new(),
+        held_out: Vec::new(),
+    };
+    let tree = copy::build(&project.root, &store, &overlay).expect("build");
+    let copied: Vec<&str> = skipped
+        .iter()
+        .copied()
+        .filter(|name| tree.join("pkg").join(name).exists())
+        .collect();
+    assert!(copied.is_empty(), "copied: {copied:?}");
+    assert_eq!(read(&tree, "pkg/kept/f").as_deref(), Some("kept\n"));
+}
+
 #[test]
 fn moving_onto_an_existing_file_is_refused_and_keeps_both() {
     let temp = tempfile::tempdir().expect("temp");

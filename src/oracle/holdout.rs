@@ -42,7 +42,8 @@ pub(super) fn judge(
         held_out: holdout::sources(holdout).to_vec(),
     };
     let log = holdout::log_path(holdout, &fields.config.loop_id, iteration);
-    // The room's environment and private caches, as for the visible run (the Cargo target stays the copy's own).
+    // The room's environment and private caches, as for the visible run (a cache of the tree's builds stays the
+    // copy's own: `room::caches::PER_TREE`).
     let room = super::world::in_room(active)?;
     let counted = run_in(
         &active.project.root,
@@ -150,7 +151,8 @@ fn named_in_output(output: &str) -> Vec<String> {
 /// The held-out run's scratch directory, under its store.
 const SCRATCH: &str = "scratch";
 
-/// Brings the private copy up to date and runs `command` in it, with Cargo's private target directory.
+/// Brings the private copy up to date and runs `command` in it, each cache of one tree's builds
+/// (`room::caches::PER_TREE`) at a place of its own under [`copy::TARGET`].
 fn run_in(
     root: &std::path::Path,
     holdout: &Holdout,
@@ -166,8 +168,7 @@ fn run_in(
         path: holdout.dir.join(copy::TREE),
         source,
     })?;
-    let mut target = OsString::from("CARGO_TARGET_DIR=");
-    target.push(holdout.dir.join(copy::TARGET));
+    let target_dir = holdout.dir.join(copy::TARGET);
     // The run's own scratch for temporary files, under the held-out store (which the agent's world hides) and
     // destroyed after it: never the shared temporary directory, where a test's source or output copied by the
     // code under test would wait for the agent.
@@ -177,18 +178,12 @@ fn run_in(
         path: scratch_dir,
         source,
     })?;
-    let mut prefix = vec![OsString::from("env"), target];
-    for var in ["TMPDIR", "TMP", "TEMP"] {
-        let mut assignment = OsString::from(format!("{var}="));
-        assignment.push(scratch.path());
-        prefix.push(assignment);
-    }
+    let prefix = prefix(&target_dir, scratch.path());
     // The run may write its copy, its target, its scratch and the room whose caches the environment names —
     // nothing else: the code under test sits beside tests the agent must never read, and may not copy them where
     // the agent looks (the project, the shared temporary directory).
-    let target_dir = holdout.dir.join(copy::TARGET);
     std::fs::create_dir_all(&target_dir).map_err(|source| Error::Io {
-        action: "create the held-out run's Cargo target in",
+        action: "create the held-out run's build places in",
         path: target_dir.clone(),
         source,
     })?;
@@ -208,9 +203,56 @@ fn run_in(
     run_counted(&request, &LiveLine::start_quiet())
 }
 
+/// The `env` prefix of the held-out run: each cache of one tree's builds (`room::caches::PER_TREE`) at a place
+/// of its own under `target_dir`, and the temporary directory at `scratch`.
+fn prefix(target_dir: &std::path::Path, scratch: &std::path::Path) -> Vec<OsString> {
+    let mut vars = std::collections::BTreeMap::new();
+    for cache in crate::room::caches::PER_TREE {
+        crate::room::caches::set(cache, &target_dir.join(cache.place), &mut vars);
+    }
+    for var in crate::room::caches::TEMPORARY {
+        vars.insert(var.to_string(), scratch.as_os_str().to_owned());
+    }
+    let mut prefix = vec![OsString::from("env")];
+    for (var, value) in vars {
+        let mut assignment = OsString::from(format!("{var}="));
+        assignment.push(value);
+        prefix.push(assignment);
+    }
+    prefix
+}
+
 #[cfg(test)]
 mod tests {
-    use super::named_in_output;
+    use super::{named_in_output, prefix};
+
+    /// Every cache of one tree's builds gets a place of its own under the held-out store, each a different one,
+    /// and the temporary directory is the run's scratch.
+    #[test]
+    fn the_held_out_run_builds_in_places_of_its_own() {
+        let caches = crate::room::caches::PER_TREE;
+        assert!(!caches.is_empty());
+        let words: Vec<String> = prefix("/store/target".as_ref(), "/store/scratch".as_ref())
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(words[0], "env");
+        assert!(
+            words.contains(&"CARGO_TARGET_DIR=/store/target/cargo-target".to_string()),
+            "{words:?}"
+        );
+        let mut places = std::collections::BTreeSet::new();
+        for cache in caches {
+            let place = format!("/store/target/{}", cache.place);
+            assert!(places.insert(place.clone()), "two caches at {place}");
+            for var in cache.vars {
+                assert!(words.contains(&format!("{var}={place}")), "{var}: {words:?}");
+            }
+        }
+        for var in ["TMPDIR", "TMP", "TEMP"] {
+            assert!(words.contains(&format!("{var}=/store/scratch")), "{words:?}");
+        }
+    }
 
     #[test]
     fn a_quiet_cargo_run_names_its_failing_held_out_test_and_nothing_it_asserted() {

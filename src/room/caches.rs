@@ -87,6 +87,11 @@ pub(crate) const CACHES: &[&Cache] = &[
     &js::COMPILE,
 ];
 
+/// The caches whose contents are the builds of one tree (Cargo's target): a run in another tree, the held-out
+/// tests' private copy, would rebuild over the room's, so it gets a place of its own for each
+/// (`oracle::holdout`). One line per such cache.
+pub(crate) const PER_TREE: &[&Cache] = &[&rust::TARGET];
+
 /// The ecosystems' rules for a cache that must stay the user's (see [`decide`]), one line per ecosystem with
 /// one, in the order setup lists what they find.
 const SHARED: &[SharedRule] = &[rust::shared, python::shared];

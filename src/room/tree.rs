@@ -337,7 +337,9 @@ impl Synced {
 /// The walk of the project and of the copy: everything but the build outputs and caches (the run's own stay in
 /// the copy), loopgate's and Claude Code's in-project files, and the [`BOUND`] directories.
 const WALK: Walker = Walker::skipping(SKIPPED).skipping_build_dirs().strict();
-const SKIPPED: &[&str] = &skipped::<{ skipped_len() }>();
+/// The names the walk of the project skips: every ecosystem's [`TreeFiles::skipped`] and [`SHARED`]'s (the
+/// held-out tests' private copy leaves out the same, `holdout::copy`).
+pub(crate) const SKIPPED: &[&str] = &skipped::<{ skipped_len() }>();
 
 /// How many names the ecosystems' walks skip ([`TreeFiles::skipped`], all of [`TREES`]).
 const fn skipped_len() -> usize {

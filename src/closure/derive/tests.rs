@@ -181,7 +181,13 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
         ("justfile", "test:\n    cargo test\n"),
     ]);
     let plan = plan("make test", dir.path());
-    assert_eq!(scope_of(&plan, "Makefile"), Some(&Scope::Make(vec!["test".into()])));
+    assert_eq!(
+        scope_of(&plan, "Makefile"),
+        Some(&crate::closure::parts::Read::by(
+            &crate::closure::makefile::READING,
+            vec!["test".into()]
+        ))
+    );
     assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Whole));
     assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
@@ -295,12 +301,18 @@ fn ctest_cmake_target_test_and_a_googletest_binary_seal_cmakes_test_side() {
         assert!(plan.runners.contains(&runner), "{command}: {:?}", plan.runners);
         assert_eq!(
             scope_of(&plan, "CMakeLists.txt"),
-            Some(&Scope::CMake(Vec::new())),
+            Some(&crate::closure::parts::Read::by(
+                &crate::closure::cmake::READING,
+                Vec::new()
+            )),
             "{command}: testing is on at the root"
         );
         assert_eq!(
             scope_of(&plan, "tests/CMakeLists.txt"),
-            Some(&Scope::CMake(vec!["calc_test".into()])),
+            Some(&crate::closure::parts::Read::by(
+                &crate::closure::cmake::READING,
+                vec!["calc_test".into()]
+            )),
             "{command}"
         );
         assert_eq!(scope_of(&plan, "src/CMakeLists.txt"), None, "{command}: no test side");
@@ -491,4 +503,33 @@ fn maven_seals_every_pom_by_its_test_side_and_the_console_launcher_is_recognised
         assert_eq!(launcher.ecosystems, BTreeSet::from([Lang::Java]), "{command}");
     }
     assert!(plan("java -jar app.jar", dir.path()).runners.is_empty());
+}
+
+/// Every script extension of every ecosystem (`SCRIPTS`) makes a project file named in the command sealed
+/// whole, and a file of another extension (data) is not.
+#[test]
+fn a_file_named_in_the_command_with_any_ecosystems_script_extension_is_sealed_whole() {
+    let extensions: Vec<&str> = SCRIPTS.iter().flat_map(|s| s.extensions.iter().copied()).collect();
+    assert!(extensions.len() > 15, "{extensions:?}");
+    for ext in extensions.iter().chain(["txt"].iter()) {
+        let name = format!("tool.{ext}");
+        let dir = project(&[(name.as_str(), "x\n")]);
+        let plan = plan(&format!("some-program {name}"), dir.path());
+        let expected = (*ext != "txt").then_some(&Scope::Whole);
+        assert_eq!(scope_of(&plan, &name), expected, "{name}");
+    }
+}
+
+/// Within a test script, a program of the project run by an interpreter that runs its first word
+/// (`python3 tool.py`, `node tool.js`) is the code under test: named as such, not sealed.
+#[test]
+fn a_script_a_test_script_runs_through_an_interpreter_is_the_code_under_test() {
+    let dir = project(&[
+        ("tests/run.sh", "python3 bin/tool.py 4\nnode bin/tool.js 4\n"),
+        ("bin/tool.py", "print(4)\n"),
+        ("bin/tool.js", "console.log(4)\n"),
+    ]);
+    let plan = plan("sh tests/run.sh", dir.path());
+    assert_eq!(scope_of(&plan, "bin/tool.py"), Some(&Scope::Code));
+    assert_eq!(scope_of(&plan, "bin/tool.js"), Some(&Scope::Code));
 }

@@ -423,3 +423,45 @@ fn what_the_run_ran_or_read_in_loopgates_home_is_never_sealed() {
     assert!(!places.sealable(&places.loopgate.join("rooms/0123/tmp/.npmrc"), &Seen::LookedFor));
     assert!(!places.searchable(&places.loopgate.join("rooms/0123/pycache/site-packages")));
 }
+
+/// What the run read in any ecosystem's cache directory (`runner::CACHE_DIRS`), at the root or below, is no
+/// input of the oracle.
+#[test]
+fn what_the_run_read_in_any_ecosystems_cache_is_not_an_input() {
+    let caches: Vec<&str> = crate::runner::CACHE_DIRS
+        .iter()
+        .flat_map(|d| d.iter().copied())
+        .collect();
+    assert!(caches.len() > 5, "{caches:?}");
+    let files: Vec<String> = caches
+        .iter()
+        .flat_map(|c| [format!("{c}/x.ini"), format!("pkg/{c}/x.ini")])
+        .collect();
+    let f = Fixture::new(&files.iter().map(String::as_str).collect::<Vec<_>>());
+    let events: Vec<(Access, PathBuf)> = files.iter().map(|file| (Access::Read, f.at(file))).collect();
+    assert_eq!(sealed(&f.take(&events)), vec![]);
+}
+
+/// Every name each ecosystem's tools pick up by listing a directory (`FILES`: its `listed` names and
+/// prefixes), new in a directory the baseline listed, is a shadow.
+#[test]
+fn every_ecosystems_listed_configuration_new_in_a_searched_directory_is_a_shadow() {
+    let names: Vec<String> = FILES
+        .iter()
+        .flat_map(|files| {
+            let prefixed = files.listed_prefixes.iter().map(|p| format!("{p}js"));
+            files.listed.iter().map(|n| n.to_string()).chain(prefixed)
+        })
+        .collect();
+    assert!(names.len() > 6, "{names:?}");
+    let f = Fixture::new(&["Makefile"]);
+    let o = f.take(&[(Access::Listed, f.root.clone()), (Access::Read, f.at("Makefile"))]);
+    for name in &names {
+        f.write(name, "x\n");
+    }
+    let mut shadows: Vec<String> = o.shadows(&f.root).into_iter().map(|s| s.path).collect();
+    shadows.sort();
+    let mut expected = names.clone();
+    expected.sort();
+    assert_eq!(shadows, expected);
+}

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Scope, Simple, Why};
+use super::{Deriver, Lang, Runner, Simple, Why};
 
 impl Deriver<'_> {
     pub(super) fn ctest(&mut self, runner: Runner) {
@@ -19,7 +19,11 @@ impl Deriver<'_> {
             };
             let names = super::super::cmake::registered(&text);
             if !names.is_empty() || !super::super::cmake::parts(&text, &[]).is_empty() {
-                self.add(relative.into(), Scope::CMake(names), why.clone());
+                self.add(
+                    relative.into(),
+                    crate::closure::parts::Read::by(&super::super::cmake::READING, names),
+                    why.clone(),
+                );
             }
         }
     }

@@ -1,4 +1,4 @@
-//! A `CMakeLists.txt`'s test side, command by command (`closure::parts::Scope::CMake`).
+//! A `CMakeLists.txt`'s test side, command by command (`closure::parts::Scope::Read` with [`READING`]).
 //!
 //! Sealing the whole file would refuse honest work — a new source file, a new library, a new test target are
 //! all lines of it — while ctest runs only what its test-side commands say. So a CMake file is read as commands
@@ -15,6 +15,18 @@ use std::collections::BTreeSet;
 
 /// The label of the part that turns testing on.
 pub(crate) const TESTING: &str = "enable_testing()";
+
+/// A CMake file read for the tests and test targets it registered at the baseline, one part each, and
+/// [`TESTING`] (`closure::READERS`): stored as `cmake`.
+pub(crate) const READING: super::parts::Reading = super::parts::Reading {
+    kind: "cmake",
+    parts,
+    labels: |names| {
+        std::iter::once(TESTING.to_string())
+            .chain(names.iter().cloned())
+            .collect()
+    },
+};
 
 /// Commands that register tests, and the argument that names the test or target.
 const REGISTER: &[&str] = &[

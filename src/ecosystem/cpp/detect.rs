@@ -7,6 +7,13 @@ pub(super) const DETECTOR: Detector = Detector {
     detect: |probe| cmake((probe.read)("CMakeLists.txt")),
 };
 
+/// What its rule found (`detect::Fact::Own`), worded in `messages::cpp`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// The root `CMakeLists.txt` turns testing on (`enable_testing()`, `include(CTest)`).
+    CMakeTests,
+}
+
 /// The command for a CMake project with tests: configure, build, and ctest with the failing tests' output (what
 /// the summary reads). ctest's `--test-dir` needs CMake 3.20.
 pub(super) const CMAKE: &str =
@@ -16,5 +23,5 @@ pub(super) const CMAKE: &str =
 fn cmake(text: Option<String>) -> Option<Candidate> {
     let text = text?.to_ascii_lowercase().replace([' ', '\t'], "");
     (text.contains("enable_testing(") || text.contains("include(ctest)"))
-        .then(|| (CMAKE.to_string(), vec![Fact::CMakeTests]))
+        .then(|| (CMAKE.to_string(), vec![Fact::own(Found::CMakeTests)]))
 }

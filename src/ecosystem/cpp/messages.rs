@@ -1,15 +1,15 @@
 //! What loopgate says of C/C++ (ctest) in its own words, asked by `messages` through its line of the
 //! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`), so the core's sentences name no runner.
 
-use crate::detect::Fact;
+use crate::detect::cpp::Found;
 use crate::schema::Speech;
 
-/// A `--verify auto` fact of this ecosystem as one clause; `None` for another ecosystem's fact.
-pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
+/// A `--verify auto` fact of this ecosystem (`detect::Fact::Own`) as one clause; `None` for another ecosystem's fact.
+pub(super) fn fact(lang: Speech, fact: &crate::detect::Own) -> Option<String> {
+    let fact: &Found = fact.get()?;
     Some(match (lang, fact) {
-        (Speech::En, Fact::CMakeTests) => "CMakeLists.txt turns testing on (ctest)".into(),
-        (Speech::Zh, Fact::CMakeTests) => "CMakeLists.txt 启用了测试(ctest)".into(),
-        _ => return None,
+        (Speech::En, Found::CMakeTests) => "CMakeLists.txt turns testing on (ctest)".into(),
+        (Speech::Zh, Found::CMakeTests) => "CMakeLists.txt 启用了测试(ctest)".into(),
     })
 }
 

@@ -4,7 +4,13 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Scope, Simple, Why, normalize, recipes, short, skip_wrapper};
+use super::{Deriver, Lang, Runner, Scope, Scripts, Simple, Why, normalize, recipes, short, skip_wrapper};
+
+/// JavaScript's and TypeScript's scripts (`derive::SCRIPTS`): `node tool.js` runs `tool.js`.
+pub(super) const SCRIPTS: Scripts = Scripts {
+    extensions: &["js", "mjs", "cjs", "ts", "mts", "cts"],
+    runs_first_word: |name| name == "node",
+};
 
 /// Babel's project-wide and file-relative configuration files (besides `package.json`'s `babel` key).
 const BABEL: &[&str] = &[

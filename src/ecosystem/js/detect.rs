@@ -9,6 +9,19 @@ pub(super) const DETECTOR: Detector = Detector {
     detect: |probe| node(probe.root, (probe.read)("package.json")),
 };
 
+/// What its rule found (`detect::Fact::Own`), worded in `messages::js`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// `package.json` has a real `test` script.
+    NodeScript,
+    /// This lockfile names this package manager.
+    Lockfile { file: &'static str, manager: &'static str },
+    /// `package.json`'s `packageManager` field names it.
+    PackageManagerField { manager: &'static str },
+    /// No lockfile names a package manager (npm).
+    NoLockfile,
+}
+
 fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
     let json: serde_json::Value = serde_json::from_str(&manifest?).ok()?;
     let script = json.get("scripts")?.get("test")?.as_str()?;
@@ -25,7 +38,7 @@ fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
         ("npm-shrinkwrap.json", "npm"),
     ];
     let (manager, fact) = match locks.into_iter().find(|(file, _)| root.join(file).is_file()) {
-        Some((file, manager)) => (manager, Fact::Lockfile { file, manager }),
+        Some((file, manager)) => (manager, Found::Lockfile { file, manager }),
         None => match json.get("packageManager").and_then(|v| v.as_str()) {
             Some(spec) => {
                 let name = spec.split('@').next().unwrap_or("npm");
@@ -33,9 +46,9 @@ fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
                     .into_iter()
                     .find(|m| *m == name)
                     .unwrap_or("npm");
-                (manager, Fact::PackageManagerField { manager })
+                (manager, Found::PackageManagerField { manager })
             }
-            None => ("npm", Fact::NoLockfile),
+            None => ("npm", Found::NoLockfile),
         },
     };
     // `bun test` is bun's own test runner; `bun run test` runs the script like the others.
@@ -44,5 +57,5 @@ fn node(root: &Path, manifest: Option<String>) -> Option<Candidate> {
     } else {
         format!("{manager} test")
     };
-    Some((command, vec![Fact::NodeScript, fact]))
+    Some((command, vec![Fact::own(Found::NodeScript), Fact::own(fact)]))
 }

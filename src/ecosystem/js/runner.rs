@@ -119,4 +119,8 @@ pub(super) const MOCHA: Row = Row {
     report: Report::Hook,
 };
 
+/// JavaScript's tools' own directories in a project (`runner::CACHE_DIRS`): Next.js's and Turborepo's builds,
+/// nyc's coverage data, Parcel's cache.
+pub(super) const CACHE_DIRS: &[&str] = &[".next", ".nyc_output", ".turbo", ".parcel-cache"];
+
 super::runners!(NodeTest = NODE_TEST, Jest = JEST, Vitest = VITEST, Mocha = MOCHA);

@@ -11,11 +11,18 @@ pub(super) const DETECTOR: Detector = Detector {
     detect: |probe| maven(probe.root),
 };
 
+/// What its rule found (`detect::Fact::Own`), worded in `messages::jvm`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A root `pom.xml` makes it a Maven project; `wrapper`: it has a Maven wrapper (`mvnw`).
+    MavenPom { wrapper: bool },
+}
+
 fn maven(root: &Path) -> Option<Candidate> {
     if !root.join("pom.xml").is_file() {
         return None;
     }
     let wrapper = root.join("mvnw").is_file();
     let command = if wrapper { "./mvnw test" } else { "mvn test" };
-    Some((command.into(), vec![Fact::MavenPom { wrapper }]))
+    Some((command.into(), vec![Fact::own(Found::MavenPom { wrapper })]))
 }

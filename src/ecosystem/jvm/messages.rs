@@ -1,21 +1,21 @@
 //! What loopgate says of the JVM (Maven Surefire) in its own words, asked by `messages` through its line of the
 //! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`), so the core's sentences name no runner.
 
-use crate::detect::Fact;
+use crate::detect::jvm::Found;
 use crate::schema::Speech;
 
-/// A `--verify auto` fact of this ecosystem as one clause; `None` for another ecosystem's fact.
-pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
+/// A `--verify auto` fact of this ecosystem (`detect::Fact::Own`) as one clause; `None` for another ecosystem's fact.
+pub(super) fn fact(lang: Speech, fact: &crate::detect::Own) -> Option<String> {
+    let fact: &Found = fact.get()?;
     Some(match (lang, fact) {
-        (Speech::En, Fact::MavenPom { wrapper: false }) => "pom.xml makes it a Maven project (Surefire)".into(),
-        (Speech::En, Fact::MavenPom { wrapper: true }) => {
+        (Speech::En, Found::MavenPom { wrapper: false }) => "pom.xml makes it a Maven project (Surefire)".into(),
+        (Speech::En, Found::MavenPom { wrapper: true }) => {
             "pom.xml makes it a Maven project (Surefire), with its Maven wrapper".into()
         }
-        (Speech::Zh, Fact::MavenPom { wrapper: false }) => "pom.xml 表明这是 Maven 项目(Surefire)".into(),
-        (Speech::Zh, Fact::MavenPom { wrapper: true }) => {
+        (Speech::Zh, Found::MavenPom { wrapper: false }) => "pom.xml 表明这是 Maven 项目(Surefire)".into(),
+        (Speech::Zh, Found::MavenPom { wrapper: true }) => {
             "pom.xml 表明这是 Maven 项目(Surefire),并带有 Maven wrapper".into()
         }
-        _ => return None,
     })
 }
 

@@ -9,9 +9,15 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Deriver, Simple, Why, normalize};
+use super::{Deriver, Scripts, Simple, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::recipes;
+
+/// Makefile fragments (`derive::SCRIPTS`).
+pub(super) const SCRIPTS: Scripts = Scripts {
+    extensions: &["mk"],
+    runs_first_word: |_| false,
+};
 
 /// How many makefiles one `make` may pull in through includes.
 const MAX_INCLUDES: usize = 16;
@@ -58,7 +64,11 @@ impl Deriver<'_> {
                 found.unwrap_or_else(|| dir.join("Makefile"))
             }
         };
-        self.add(makefile.clone(), Scope::Make(targets.clone()), why.clone());
+        self.add(
+            makefile.clone(),
+            crate::closure::parts::Read::by(&super::super::makefile::READING, targets.clone()),
+            why.clone(),
+        );
         let Ok(mut text) = std::fs::read_to_string(self.root.join(&makefile)) else {
             return;
         };

@@ -36,6 +36,13 @@ const MAKE_VARIABLES: &[&str] = &[
 /// Label of the part holding directives, special targets and pattern rules.
 pub(super) const DIRECTIVES: &str = "(directives)";
 
+/// A Makefile read for the goals a verify command asks make for (`closure::READERS`): stored as `make`.
+pub(crate) const READING: super::parts::Reading = super::parts::Reading {
+    kind: "make",
+    parts: |text, goals| parts(text, goals).into_iter().collect(),
+    labels: |goals| goals.iter().map(|g| format!("{g}:")).collect(),
+};
+
 /// A rule with its text as written (header and recipe lines, trimmed).
 struct Written {
     rule: Rule,

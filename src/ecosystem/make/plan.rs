@@ -358,7 +358,7 @@ impl super::Closure {
         let make: Vec<Why> = self
             .files
             .iter()
-            .filter(|f| matches!(f.scope, super::Scope::Make(_)))
+            .filter(|f| matches!(&f.scope, super::Scope::Read(read) if read.kind.is(&super::makefile::READING)))
             .map(|f| f.why.clone())
             .collect();
         self.files.retain(|f| !make.contains(&f.why));

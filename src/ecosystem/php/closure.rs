@@ -28,7 +28,13 @@ use std::path::Path;
 
 use super::Scope;
 
-use super::{Deriver, Lang, Runner, Simple, Why};
+use super::{Deriver, Lang, Runner, Scripts, Simple, Why};
+
+/// PHP's scripts (`derive::SCRIPTS`).
+pub(super) const SCRIPTS: Scripts = Scripts {
+    extensions: &["php"],
+    runs_first_word: |_| false,
+};
 
 /// The configuration files PHPUnit searches a directory for, in order, by version: 9 reads `phpunit.xml`, then
 /// `phpunit.xml.dist` (`TextUI/Command.php`, `configurationFileInDirectory`); 10 and later read

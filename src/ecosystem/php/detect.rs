@@ -9,6 +9,14 @@ pub(super) const DETECTOR: Detector = Detector {
     detect: |probe| phpunit(probe.root),
 };
 
+/// What its rule found (`detect::Fact::Own`), worded in `messages::php`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// PHPUnit's configuration file is at the root (`phpunit.xml`, …), or `tests/` holds `*Test.php` files
+    /// (`file`: `None`); `composer`: Composer installed PHPUnit (`vendor/bin/phpunit`).
+    Phpunit { file: Option<&'static str>, composer: bool },
+}
+
 /// PHPUnit, where its configuration file is at the root (`phpunit` reads it) or `tests/` holds `*Test.php`
 /// files (`phpunit tests`): Composer's `vendor/bin/phpunit` where it installed one, else `phpunit` from `PATH`.
 fn phpunit(root: &Path) -> Option<Candidate> {
@@ -29,5 +37,5 @@ fn phpunit(root: &Path) -> Option<Candidate> {
     } else {
         program.to_string()
     };
-    Some((command, vec![Fact::Phpunit { file, composer }]))
+    Some((command, vec![Fact::own(Found::Phpunit { file, composer })]))
 }

@@ -11,9 +11,15 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Deriver, Lang, Runner, Simple, Why, normalize};
+use super::{Deriver, Lang, Runner, Scripts, Simple, Why, normalize};
 use crate::closure::parts::Scope;
 use crate::runner::Section;
+
+/// Python's scripts (`derive::SCRIPTS`): `python3 tool.py` runs `tool.py`.
+pub(super) const SCRIPTS: Scripts = Scripts {
+    extensions: &["py"],
+    runs_first_word: |name| name.starts_with("python"),
+};
 
 /// Keys of pytest's configuration that change neither which tests run nor how their outcomes count: the
 /// markers it knows (registering one lets a new test use it under `--strict-markers`), the version it asks for,

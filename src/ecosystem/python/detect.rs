@@ -9,6 +9,25 @@ pub(super) const DETECTOR: Detector = Detector {
     detect: |probe| python(probe.root, probe.read, probe.installed),
 };
 
+/// What its rule found (`detect::Fact::Own`), worded in `messages::python`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// `pytest.ini`, or a pytest section in `pyproject.toml`, `setup.cfg` or `tox.ini`.
+    PytestConfig { file: &'static str },
+    /// A root `conftest.py`.
+    Conftest,
+    /// `dir/` holds Python test files.
+    TestFiles { dir: &'static str },
+    /// A root `pyproject.toml`.
+    Pyproject,
+    /// The project's virtualenv's interpreter is used.
+    Virtualenv { python: &'static str },
+    /// `uv.lock` / `poetry.lock` and the tool is installed.
+    Runner { lock: &'static str, tool: &'static str },
+    /// `python` is not on `PATH`: `python3` is used.
+    Python3,
+}
+
 fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
     let pytest = crate::runner::Runner::Pytest.row().config;
     let section =
@@ -19,18 +38,18 @@ fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn
         .find(|(file, part)| section(file, &part.header()))
         .map(|(file, _)| *file);
     let why = if let Some(file) = pytest.files.iter().find(|file| root.join(file).is_file()) {
-        Fact::PytestConfig { file }
+        Found::PytestConfig { file }
     } else if let Some(file) = configured {
-        Fact::PytestConfig { file }
+        Found::PytestConfig { file }
     } else if root.join("conftest.py").is_file() {
-        Fact::Conftest
+        Found::Conftest
     } else if let Some(dir) = ["tests", "test"]
         .into_iter()
         .find(|dir| has_python_tests(&root.join(dir)))
     {
-        Fact::TestFiles { dir }
+        Found::TestFiles { dir }
     } else if root.join("pyproject.toml").is_file() {
-        Fact::Pyproject
+        Found::Pyproject
     } else {
         return None;
     };
@@ -38,11 +57,11 @@ fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn
         .into_iter()
         .find(|p| root.join(p).is_file());
     let (command, how) = if let Some(python) = venv {
-        (format!("{python} -m pytest"), Some(Fact::Virtualenv { python }))
+        (format!("{python} -m pytest"), Some(Found::Virtualenv { python }))
     } else if root.join("uv.lock").is_file() && installed("uv") {
         (
             "uv run pytest".to_string(),
-            Some(Fact::Runner {
+            Some(Found::Runner {
                 lock: "uv.lock",
                 tool: "uv",
             }),
@@ -50,7 +69,7 @@ fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn
     } else if root.join("poetry.lock").is_file() && installed("poetry") {
         (
             "poetry run pytest".to_string(),
-            Some(Fact::Runner {
+            Some(Found::Runner {
                 lock: "poetry.lock",
                 tool: "poetry",
             }),
@@ -58,9 +77,9 @@ fn python(root: &Path, read: &dyn Fn(&str) -> Option<String>, installed: &dyn Fn
     } else if installed("python") {
         ("python -m pytest".to_string(), None)
     } else {
-        ("python3 -m pytest".to_string(), Some(Fact::Python3))
+        ("python3 -m pytest".to_string(), Some(Found::Python3))
     };
-    Some((command, [why].into_iter().chain(how).collect()))
+    Some((command, [why].into_iter().chain(how).map(Fact::own).collect()))
 }
 
 /// Whether `dir` holds `test_*.py` or `*_test.py` files (directly or one level down).

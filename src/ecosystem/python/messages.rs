@@ -2,28 +2,36 @@
 //! ecosystems' wording tables (`messages::FACT_WORDS`, `messages::REPORT_WORDS`,
 //! `messages::WHY_WORDS`, `messages::SHADOW_WORDS`), so the core's sentences name no runner.
 
-use crate::detect::Fact;
+use crate::detect::python::Found;
 use crate::schema::Speech;
 
-/// A `--verify auto` fact of this ecosystem as one clause; `None` for another ecosystem's fact.
-pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
+/// A `--verify auto` fact of this ecosystem (`detect::Fact::Own`) as one clause; `None` for another ecosystem's fact.
+pub(super) fn fact(lang: Speech, fact: &crate::detect::Own) -> Option<String> {
+    let fact: &Found = fact.get()?;
     Some(match (lang, fact) {
-        (Speech::En, Fact::PytestConfig { file }) => format!("{file} configures pytest"),
-        (Speech::En, Fact::Conftest) => "conftest.py is here".into(),
-        (Speech::En, Fact::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
-        (Speech::En, Fact::Pyproject) => "pyproject.toml is here".into(),
-        (Speech::En, Fact::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
-        (Speech::En, Fact::Runner { lock, tool }) => format!("{lock} says {tool}"),
-        (Speech::En, Fact::Python3) => "`python` is not on PATH, so `python3`".into(),
-        (Speech::Zh, Fact::PytestConfig { file }) => format!("{file} 配置了 pytest"),
-        (Speech::Zh, Fact::Conftest) => "存在 conftest.py".into(),
-        (Speech::Zh, Fact::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
-        (Speech::Zh, Fact::Pyproject) => "存在 pyproject.toml".into(),
-        (Speech::Zh, Fact::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
-        (Speech::Zh, Fact::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
-        (Speech::Zh, Fact::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
-        _ => return None,
+        (Speech::En, Found::PytestConfig { file }) => format!("{file} configures pytest"),
+        (Speech::En, Found::Conftest) => "conftest.py is here".into(),
+        (Speech::En, Found::TestFiles { dir }) => format!("{dir}/ holds Python test files"),
+        (Speech::En, Found::Pyproject) => "pyproject.toml is here".into(),
+        (Speech::En, Found::Virtualenv { python }) => format!("the virtualenv `{python}` is used"),
+        (Speech::En, Found::Runner { lock, tool }) => format!("{lock} says {tool}"),
+        (Speech::En, Found::Python3) => "`python` is not on PATH, so `python3`".into(),
+        (Speech::Zh, Found::PytestConfig { file }) => format!("{file} 配置了 pytest"),
+        (Speech::Zh, Found::Conftest) => "存在 conftest.py".into(),
+        (Speech::Zh, Found::TestFiles { dir }) => format!("{dir}/ 中有 Python 测试文件"),
+        (Speech::Zh, Found::Pyproject) => "存在 pyproject.toml".into(),
+        (Speech::Zh, Found::Virtualenv { python }) => format!("使用虚拟环境 `{python}`"),
+        (Speech::Zh, Found::Runner { lock, tool }) => format!("{lock} 表明使用 {tool}"),
+        (Speech::Zh, Found::Python3) => "PATH 中没有 `python`,因此使用 `python3`".into(),
     })
+}
+
+/// Its place outside the project that a run reads on its own (`room::outside::python`), as a list's item.
+pub(super) fn outside(lang: Speech) -> &'static str {
+    match lang {
+        Speech::En => "the user site-packages",
+        Speech::Zh => "用户 site-packages",
+    }
 }
 
 /// What setup and `status` say of its report channel (`crate::room::report::KEY`).

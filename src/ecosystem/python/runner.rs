@@ -73,6 +73,17 @@ pub(super) const UNITTEST: Row = Row {
 /// which it takes from no variable, so without it its totals are used.
 pub(super) const NAMES_EVERY_TEST: (&str, &str) = ("PYTEST_ADDOPTS", "-rap");
 
+/// Python's tools' own directories in a project (`runner::CACHE_DIRS`): bytecode, pytest's, mypy's and ruff's
+/// caches, tox's and nox's environments.
+pub(super) const CACHE_DIRS: &[&str] = &[
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
+];
+
 super::runners!(
     Pytest = PYTEST,
     PytestDoctestModules = PYTEST_DOCTEST_MODULES,

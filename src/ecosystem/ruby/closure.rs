@@ -10,7 +10,13 @@
 
 use std::path::Path;
 
-use super::{Deriver, Lang, Runner, Simple, Why, skip_flags};
+use super::{Deriver, Lang, Runner, Scripts, Simple, Why, skip_flags};
+
+/// Ruby's scripts (`derive::SCRIPTS`).
+pub(super) const SCRIPTS: Scripts = Scripts {
+    extensions: &["rb"],
+    runs_first_word: |_| false,
+};
 
 /// RSpec's options that change only what it prints: colour, the slowest examples, and a built-in formatter by
 /// name. Not any formatter: RSpec `require`s one it does not know from the load path (`--format CalcFormatter`

@@ -16,14 +16,23 @@ pub(super) const DETECTOR: Detector = Detector {
     detect: |probe| ruby(probe.root),
 };
 
+/// What its rule found (`detect::Fact::Own`), worded in `messages::ruby`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// `dir/` holds Ruby test files `runner` runs (`spec/*_spec.rb`: rspec; `test/*_test.rb`: minitest).
+    RubyTests { dir: &'static str, runner: &'static str },
+    /// `file` defines a rake test task (`Rake::TestTask`).
+    RakeTestTask { file: &'static str },
+}
+
 fn ruby(root: &Path) -> Option<Candidate> {
     if holds(&root.join("spec"), &|name| name.ends_with("_spec.rb"), 3) {
         return Some((
             "rspec".into(),
-            vec![Fact::RubyTests {
+            vec![Fact::own(Found::RubyTests {
                 dir: "spec",
                 runner: "rspec",
-            }],
+            })],
         ));
     }
     if !holds(
@@ -39,14 +48,14 @@ fn ruby(root: &Path) -> Option<Candidate> {
     if let Some((file, text)) = rakefile
         && (text.contains("TestTask") || text.contains("task :test") || text.contains("task test:"))
     {
-        return Some(("rake test".into(), vec![Fact::RakeTestTask { file }]));
+        return Some(("rake test".into(), vec![Fact::own(Found::RakeTestTask { file })]));
     }
     Some((
         RUBY_TESTS.into(),
-        vec![Fact::RubyTests {
+        vec![Fact::own(Found::RubyTests {
             dir: "test",
             runner: "minitest",
-        }],
+        })],
     ))
 }
 

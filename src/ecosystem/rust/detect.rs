@@ -9,11 +9,20 @@ pub(super) const DETECTOR: Detector = Detector {
     detect: |probe| cargo(probe.root, (probe.read)("Cargo.toml"), probe.installed),
 };
 
+/// What its rule found (`detect::Fact::Own`), worded in `messages::rust`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A root `Cargo.toml`; `workspace`: it is a workspace.
+    Cargo { workspace: bool },
+    /// `.config/nextest.toml` configures nextest; whether `cargo-nextest` is installed.
+    Nextest { installed: bool },
+}
+
 fn cargo(root: &Path, manifest: Option<String>, installed: &dyn Fn(&str) -> bool) -> Option<Candidate> {
     let manifest = manifest?;
     let workspace = manifest.lines().any(|l| l.trim() == "[workspace]");
     let scope = if workspace { " --workspace" } else { "" };
-    let mut why = vec![Fact::Cargo { workspace }];
+    let mut why = vec![Fact::own(Found::Cargo { workspace })];
     if crate::runner::Runner::Nextest
         .row()
         .config
@@ -22,7 +31,7 @@ fn cargo(root: &Path, manifest: Option<String>, installed: &dyn Fn(&str) -> bool
         .any(|file| root.join(file).is_file())
     {
         let nextest = installed("cargo-nextest");
-        why.push(Fact::Nextest { installed: nextest });
+        why.push(Fact::own(Found::Nextest { installed: nextest }));
         if nextest {
             return Some((format!("cargo nextest run{scope}"), why));
         }

@@ -1,24 +1,34 @@
 //! What loopgate says of Rust (cargo test, nextest) in its own words, asked by `messages` through its line of the
 //! ecosystems' wording tables (`messages::FACT_WORDS`), so the core's sentences name no runner.
 
-use crate::detect::Fact;
+use crate::detect::rust::Found;
 use crate::schema::Speech;
 
-/// A `--verify auto` fact of this ecosystem as one clause; `None` for another ecosystem's fact.
-pub(super) fn fact(lang: Speech, fact: &Fact) -> Option<String> {
+/// A `--verify auto` fact of this ecosystem (`detect::Fact::Own`) as one clause; `None` for another ecosystem's fact.
+pub(super) fn fact(lang: Speech, fact: &crate::detect::Own) -> Option<String> {
+    let fact: &Found = fact.get()?;
     Some(match (lang, fact) {
-        (Speech::En, Fact::Cargo { workspace: true }) => "Cargo.toml is a workspace".into(),
-        (Speech::En, Fact::Cargo { workspace: false }) => "Cargo.toml is here".into(),
-        (Speech::En, Fact::Nextest { installed: true }) => ".config/nextest.toml configures cargo-nextest".into(),
-        (Speech::En, Fact::Nextest { installed: false }) => {
+        (Speech::En, Found::Cargo { workspace: true }) => "Cargo.toml is a workspace".into(),
+        (Speech::En, Found::Cargo { workspace: false }) => "Cargo.toml is here".into(),
+        (Speech::En, Found::Nextest { installed: true }) => ".config/nextest.toml configures cargo-nextest".into(),
+        (Speech::En, Found::Nextest { installed: false }) => {
             ".config/nextest.toml is there, but cargo-nextest is not installed".into()
         }
-        (Speech::Zh, Fact::Cargo { workspace: true }) => "Cargo.toml 是一个 workspace".into(),
-        (Speech::Zh, Fact::Cargo { workspace: false }) => "存在 Cargo.toml".into(),
-        (Speech::Zh, Fact::Nextest { installed: true }) => ".config/nextest.toml 配置了 cargo-nextest".into(),
-        (Speech::Zh, Fact::Nextest { installed: false }) => "存在 .config/nextest.toml,但没有安装 cargo-nextest".into(),
-        _ => return None,
+        (Speech::Zh, Found::Cargo { workspace: true }) => "Cargo.toml 是一个 workspace".into(),
+        (Speech::Zh, Found::Cargo { workspace: false }) => "存在 Cargo.toml".into(),
+        (Speech::Zh, Found::Nextest { installed: true }) => ".config/nextest.toml 配置了 cargo-nextest".into(),
+        (Speech::Zh, Found::Nextest { installed: false }) => {
+            "存在 .config/nextest.toml,但没有安装 cargo-nextest".into()
+        }
     })
+}
+
+/// Its place outside the project that a run reads on its own (`room::outside::rust`), as a list's item.
+pub(super) fn outside(lang: Speech) -> &'static str {
+    match lang {
+        Speech::En => "cargo's user configuration",
+        Speech::Zh => "cargo 的用户配置",
+    }
 }
 
 /// Why its target directory stays the user's, in one clause (`room::caches`).

@@ -3,6 +3,15 @@
 
 use std::path::Path;
 
+use super::Files;
+
+/// Cargo's manifest and lockfile, and the toolchain pin rustup picks up from a directory.
+pub(super) const FILES: Files = Files {
+    manifest: |name| matches!(name, "Cargo.toml" | "Cargo.lock"),
+    listed: &["rust-toolchain", "rust-toolchain.toml"],
+    listed_prefixes: &[],
+};
+
 /// A cargo package's `target/` (its `Cargo.toml` at the root) is build output, never an input of the oracle.
 pub(super) fn build_output(root: &Path) -> Option<&'static str> {
     root.join("Cargo.toml").is_file().then_some("target")
