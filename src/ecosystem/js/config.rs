@@ -1,0 +1,448 @@
+//! Jest's and Vitest's configuration files judged by the configuration the runner resolves from them, key by key
+//! (issue 39, item 3), instead of sealed whole.
+//!
+//! `jest.config.js` and `vitest.config.js` are code: sealed by their bytes, an everyday change (a longer
+//! `testTimeout`, `verbose: true`, coverage settings) was rejected like a `testMatch` that drops the failing
+//! test. What decides what runs is the configuration the runner resolves from the file, and that is what is held
+//! here: at the baseline, and again before each promise's run, `resolve_config.cjs` loads it the way the runner
+//! does (Jest's own `readConfigs`, what `jest --showConfig` prints with every default filled in; Vite's
+//! `loadConfigFromFile` on the file Vitest picks, searching up from its directory) and prints it as plain JSON
+//! (a function or a class instance as its source, marked as code). Each key is one part, compared with the
+//! baseline's by the mechanism that judges `package.json`'s `jest` key (`closure::parts`, `Scope::JsonBut` with
+//! its free keys and `IF_EQUAL` defaults): the keys that change only what is printed or how long a test may take
+//! are free (the runner's row, `runner::Config::package_free`, and [`RESOLVED_FREE`]); everything else —
+//! `testMatch`, `roots`, `testPathIgnorePatterns`, `setupFiles*`, `testEnvironment`, `transform`,
+//! `moduleNameMapper`, `projects`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
+//! `plugins`, `resolve.alias`, and any key nobody listed — holds the baseline's value, absent standing for the
+//! runner's default.
+//!
+//! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
+//! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them
+//! or end the process with status 0. So the built-in entries of `reporters` (and of coverage's reporters) are cut
+//! before comparing, and what remains is sealed. **Coverage** settings are free: a threshold can fail a run whose
+//! tests passed (the user's business) but cannot make a failing test pass, and instrumentation is the runner's
+//! own transform.
+//!
+//! **Where it runs, and what it trusts.** Loading a configuration runs it: a config file is code, executed in the
+//! runner's process at the verify too. So the reading runs exactly where the verify command runs — in the oracle's
+//! room, with its environment, tree, mount namespace and plane, untraced, through `verify::run_with_lines` — never
+//! in loopgate's own process (see `closure::make_plan`, whose dry run runs the same way). What a configuration
+//! does when it loads (patch a module of the runner, lie to this reading from inside its process) is the trust of
+//! the agent's code the tests import, and is named in `docs/threat-model.md`.
+//!
+//! **Fail closed.** A file is left to its resolution only when the baseline's reading succeeded and held no code
+//! in a key that counts (a plugin, a function option: its source says nothing of the values it closes over); else
+//! it stays sealed whole as before. At a promise, a configuration that no longer resolves is a moved part, named
+//! with the runner's first line of error.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::closure::parts::{self, IF_EQUAL, Parts, Scope, WHOLE};
+use crate::closure::{Closure, MovedPart, PartChange, Why};
+use crate::confine::rewrite::quote;
+use crate::runner::Runner;
+use crate::verify::VerifyRequest;
+
+/// The reader, run by `node -e` in the runner's directory.
+const READER: &str = include_str!("resolve_config.cjs");
+/// The longest a reading may take: it loads a configuration, nothing more.
+const READ_LIMIT: Duration = Duration::from_secs(60);
+/// The most output lines kept from a reading (a configuration may print).
+const MAX_LINES: usize = 10_000;
+
+/// Keys of a resolved configuration that change neither what runs nor what counts, beside the row's
+/// `package_free`: how long a test may take, what is printed, where caches and coverage go, how many workers run,
+/// the run's random seed and its cache key (`id`, from the configuration's path).
+const RESOLVED_FREE: &[&str] = &[
+    "seed",
+    "id",
+    "cache",
+    "cacheDirectory",
+    "maxWorkers",
+    "maxConcurrency",
+    "workerIdleMemoryLimit",
+    "logHeapUsage",
+    "noStackTrace",
+    "expand",
+    "useStderr",
+    "slowTestThreshold",
+    "openHandlesTimeout",
+    "collectCoverage",
+    "coverageProvider",
+    "coverageThreshold",
+    "watch",
+    "watchAll",
+    "watchman",
+    // Vitest (`test.…`) and Vite.
+    "test.testTimeout",
+    "test.hookTimeout",
+    "test.teardownTimeout",
+    "test.silent",
+    "test.outputFile",
+    "test.slowTestThreshold",
+    "test.logHeapUsage",
+    "test.printConsoleTrace",
+    "test.maxWorkers",
+    "test.minWorkers",
+    "test.maxConcurrency",
+    "test.watch",
+    "test.ui",
+    "test.open",
+    "test.api",
+    "clearScreen",
+    "logLevel",
+];
+
+/// Options under a key that are free while the key itself counts: Vitest's coverage settings but its provider
+/// and reporters.
+const NESTED_FREE: &[(&str, &[&str])] = &[(
+    "test.coverage",
+    &[
+        "enabled",
+        "include",
+        "exclude",
+        "reportsDirectory",
+        "thresholds",
+        "clean",
+        "cleanOnRerun",
+        "all",
+        "reportOnFailure",
+        "skipFull",
+        "watermarks",
+        "extension",
+    ],
+)];
+
+/// Options with the value the runner uses when they are not set (a JSON text), beside the row's
+/// `package_defaults`: set to it, the option is as if absent. Jest's reading fills every default in already.
+const RESOLVED_DEFAULTS: &[(&str, &str)] = &[
+    ("test.environment", "\"node\""),
+    ("test.globals", "false"),
+    ("test.passWithNoTests", "false"),
+    ("test.bail", "0"),
+    ("test.isolate", "true"),
+    ("test.coverage", "{\"provider\": \"v8\"}"),
+];
+
+/// The reporters each runner ships, by the key that lists them: entries naming one only print.
+const BUILT_IN_REPORTERS: &[(&str, &[&str])] = &[
+    ("reporters", &["default", "summary", "github-actions", "verbose"]),
+    (
+        "test.reporters",
+        &[
+            "default",
+            "basic",
+            "verbose",
+            "dot",
+            "tree",
+            "json",
+            "junit",
+            "tap",
+            "tap-flat",
+            "hanging-process",
+            "github-actions",
+            "blob",
+        ],
+    ),
+    (
+        "coverageReporters",
+        &[
+            "clover",
+            "cobertura",
+            "html",
+            "html-spa",
+            "json",
+            "json-summary",
+            "lcov",
+            "lcovonly",
+            "none",
+            "teamcity",
+            "text",
+            "text-lcov",
+            "text-summary",
+        ],
+    ),
+];
+
+/// The runners read here, with the configuration stems each resolves (`jest.config` → `jest.config.js`, …).
+const READ: &[(Runner, &[&str])] = &[
+    (Runner::Jest, &["jest.config"]),
+    (Runner::Vitest, &["vitest.config", "vite.config"]),
+];
+
+/// What a runner resolved in one directory at the baseline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolved {
+    /// The runner's id (`jest`, `vitest`).
+    pub(crate) runner: String,
+    /// Where it runs, relative to the project root (empty: the root).
+    pub(crate) dir: String,
+    /// The configuration files left to this reading (project-relative), sealed whole before it.
+    pub(crate) files: Vec<String>,
+    /// Each key that counts → the digest of its value.
+    pub(crate) parts: Parts,
+}
+
+/// One reading's answer, as the reader prints it.
+#[derive(Deserialize)]
+struct Reading {
+    #[serde(default)]
+    file: Option<String>,
+    #[serde(default)]
+    config: Map<String, Value>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// At the baseline: the configuration each Jest or Vitest run of the verify command resolves, read where and as
+/// `request` runs the verify command, for every directory whose configuration files `closure` seals for it. A
+/// directory whose reading fails, or holds code in a key that counts, is left out (its files stay sealed whole).
+pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved> {
+    let mut out = Vec::new();
+    for (runner, dir, files) in left_to_reading(closure) {
+        let Some(Ok((_, parts, code))) = read(runner, &dir, request) else {
+            continue;
+        };
+        if !code {
+            out.push(Resolved {
+                runner: runner.row().id.to_string(),
+                dir,
+                files,
+                parts,
+            });
+        }
+    }
+    out
+}
+
+/// At a promise: every key whose resolved value moved since `sealed` was recorded, read where and as `request`
+/// runs the verify command. A configuration that no longer resolves is named with the runner's error; a reading
+/// that cannot start at all (node gone from the room) names nothing, and the run itself fails.
+pub(crate) fn check(sealed: &[Resolved], request: &VerifyRequest) -> Vec<MovedPart> {
+    let mut moved = Vec::new();
+    for resolved in sealed {
+        let Some(runner) = Runner::by_id(&resolved.runner) else {
+            continue;
+        };
+        let name = runner.row().name;
+        let why = Why::Configures(name.to_string());
+        let first = resolved.files.first().cloned().unwrap_or_else(|| resolved.dir.clone());
+        match read(runner, &resolved.dir, request) {
+            None => {}
+            Some(Err(error)) => moved.push(MovedPart {
+                path: first,
+                part: format!("the configuration {name} resolves (it does not resolve now: {error})"),
+                change: PartChange::Changed,
+                why,
+            }),
+            Some(Ok((file, now, _))) => {
+                let path = file.unwrap_or(first);
+                moved.extend(
+                    parts::compare(&resolved.parts, &now)
+                        .into_iter()
+                        .map(|(key, change)| MovedPart {
+                            path: path.clone(),
+                            part: format!("{key} as {name} resolves it"),
+                            change,
+                            why: why.clone(),
+                        }),
+                );
+            }
+        }
+    }
+    moved
+}
+
+impl Closure {
+    /// Leaves the configuration files of each recorded reading to it: they keep their place in the derived
+    /// closure, so no other reading (the observed closure, a shadow) seals them, but with no part of their own
+    /// (`Scope::Code`): the reading judges them, key by key, before each promise's run.
+    pub(crate) fn leave_configs_to(&mut self, resolved: &[Resolved]) {
+        for file in &mut self.files {
+            if resolved.iter().any(|r| r.files.contains(&file.path)) {
+                file.scope = Scope::Code;
+                file.parts = Parts::new();
+            }
+        }
+    }
+}
+
+/// The (runner, directory, configuration files) the closure seals for Jest and Vitest: the files of the stems
+/// each resolves, grouped by the directory the runner runs in.
+fn left_to_reading(closure: &Closure) -> Vec<(Runner, String, Vec<String>)> {
+    let mut out: Vec<(Runner, String, Vec<String>)> = Vec::new();
+    for (runner, stems) in READ.iter().filter(|(r, _)| closure.runners.contains(r)) {
+        let why = Why::Configures(runner.row().name.to_string());
+        for file in closure.files.iter().filter(|f| f.why == why && f.scope == Scope::Whole) {
+            let path = Path::new(&file.path);
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let resolved_name = stems.iter().any(|stem| {
+                name.strip_prefix(stem)
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .is_some_and(|ext| crate::runner::JS_EXTS.contains(&ext))
+            });
+            if !resolved_name || path.is_absolute() {
+                continue;
+            }
+            let dir = path
+                .parent()
+                .map_or_else(String::new, |d| d.to_string_lossy().into_owned());
+            match out.iter_mut().find(|(r, d, _)| r == runner && *d == dir) {
+                Some((_, _, files)) => files.push(file.path.clone()),
+                None => out.push((*runner, dir, vec![file.path.clone()])),
+            }
+        }
+    }
+    out
+}
+
+/// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs: the
+/// file it resolved (project-relative where it is inside), its parts, and whether code stands in a part that
+/// counts. `None` when the reader could not start or said nothing; `Err` with the runner's first line of error.
+fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<(Option<String>, Parts, bool), String>> {
+    let mark = format!(
+        "#loopgate-config-{:x}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let place = if dir.is_empty() { ".".to_string() } else { quote(dir) };
+    let command = format!(
+        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} node -e {}",
+        quote(&mark),
+        runner.row().id,
+        quote(READER)
+    );
+    let log_path = request.log_path.with_extension("config.log");
+    let reading = VerifyRequest {
+        command: &command,
+        timeout: request.timeout.min(READ_LIMIT),
+        log_path: &log_path,
+        prefix: &[],
+        ..request.clone()
+    };
+    let mut answer: Option<String> = None;
+    let mut lines = 0;
+    let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
+        lines += 1;
+        let line = String::from_utf8_lossy(line);
+        if lines <= MAX_LINES
+            && let Some(json) = line.trim_end().strip_prefix(&mark)
+        {
+            answer = Some(json.trim_start().to_string());
+        }
+    });
+    let _ = std::fs::remove_file(&log_path);
+    outcome.ok()?;
+    let reading: Reading = serde_json::from_str(&answer?).ok()?;
+    if let Some(error) = reading.error {
+        return Some(Err(error));
+    }
+    let (parts, code) = parts_of(&reading.config);
+    let root = request.cwd.to_string_lossy();
+    let file = reading
+        .file
+        .map(|file| match Path::new(&file).strip_prefix(root.as_ref()) {
+            Ok(relative) => relative.to_string_lossy().into_owned(),
+            Err(_) => file,
+        });
+    Some(Ok((file, parts, code)))
+}
+
+/// A resolved configuration's parts, one per key that counts, and whether code stands in one of them.
+pub(crate) fn parts_of(config: &Map<String, Value>) -> (Parts, bool) {
+    let mut parts = Parts::new();
+    let mut code = false;
+    for (key, value) in config {
+        if free(key) {
+            continue;
+        }
+        let Some(value) = without_built_in_reporters(key, value.clone()) else {
+            continue;
+        };
+        let free_under: Vec<Vec<String>> = free_options(key);
+        let one = Value::Object(Map::from_iter([(key.clone(), value)]));
+        let scope = Scope::JsonBut {
+            paths: vec![Vec::new()],
+            free: free_under,
+        };
+        let bytes = serde_json::to_vec(&one).unwrap_or_default();
+        if let Some(digest) = parts::digests(&scope, Some(&bytes)).remove(WHOLE) {
+            code |= holds_code(&one[key.as_str()]);
+            parts.insert(key.clone(), digest);
+        }
+    }
+    (parts, code)
+}
+
+/// Whether a key is free whole: in a runner's `package_free`, or [`RESOLVED_FREE`] (a key Jest's global
+/// configuration repeats with another value, `testTimeout (global)`, by its own name). A list of reporters never
+/// is (`coverageReporters`, free in `package.json`'s key): its entries that are not built in are code.
+fn free(key: &str) -> bool {
+    let name = key.strip_suffix(" (global)").unwrap_or(key);
+    if BUILT_IN_REPORTERS.iter().any(|(k, _)| *k == name) {
+        return false;
+    }
+    RESOLVED_FREE.contains(&name)
+        || READ
+            .iter()
+            .any(|(runner, _)| runner.row().config.package_free.contains(&name))
+}
+
+/// The key paths under `key` (as the one key of a document) that are free: its free options, and its options
+/// set to the runner's default (`IF_EQUAL`), both from the runners' rows and from this module's tables.
+fn free_options(key: &str) -> Vec<Vec<String>> {
+    let nested = NESTED_FREE
+        .iter()
+        .filter(|(k, _)| *k == key)
+        .flat_map(|(_, options)| options.iter().map(|o| vec![key.to_string(), o.to_string()]));
+    let row_defaults = READ
+        .iter()
+        .flat_map(|(runner, _)| runner.row().config.package_defaults.iter());
+    let defaults = row_defaults
+        .chain(RESOLVED_DEFAULTS)
+        .filter(|(option, _)| *option == key)
+        .map(|(option, value)| vec![option.to_string(), format!("{IF_EQUAL}{value}")]);
+    nested.chain(defaults).collect()
+}
+
+/// `value` without the entries of a reporters' list that name a reporter the runner ships (`"default"`,
+/// `["default", {}]`); `None` when none is left (as if unset). Other keys are returned as they are.
+fn without_built_in_reporters(key: &str, value: Value) -> Option<Value> {
+    let name = key.strip_suffix(" (global)").unwrap_or(key);
+    let Some((_, built_in)) = BUILT_IN_REPORTERS.iter().find(|(k, _)| *k == name) else {
+        return Some(value);
+    };
+    let named = |entry: &Value| match entry {
+        Value::String(name) => Some(name.clone()),
+        Value::Array(pair) => pair.first().and_then(Value::as_str).map(str::to_string),
+        _ => None,
+    };
+    let entries = match value {
+        Value::Array(entries) => entries,
+        single => vec![single],
+    };
+    let left: Vec<Value> = entries
+        .into_iter()
+        .filter(|entry| !named(entry).is_some_and(|name| built_in.contains(&name.as_str())))
+        .collect();
+    (!left.is_empty()).then_some(Value::Array(left))
+}
+
+/// Whether a plain value holds code (`{"(code)": …}`, as the reader marks a function or a class instance).
+fn holds_code(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key("(code)") || map.values().any(holds_code),
+        Value::Array(items) => items.iter().any(holds_code),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+#[path = "config/tests.rs"]
+mod tests;
