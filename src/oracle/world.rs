@@ -159,7 +159,12 @@ impl<'i> World<'i> {
         let untraced = super::run::Trace::new(&stand, log_path, "make.trace", None);
         let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &untraced);
-        let mut moved = crate::runner::js_config::check(&baseline.js_configs, &request);
+        let before = baseline.js_configs.clone();
+        let mut moved = crate::runner::js_config::check(&mut baseline.js_configs, &request);
+        if baseline.js_configs != before {
+            // A reading the user accepted, taken afresh: later promises are held to it.
+            active.store.save_baseline(&active.project, &baseline)?;
+        }
         if let Some(sealed) = baseline.make.take() {
             moved.extend(make_moved(active, &mut baseline, sealed, &request)?);
         }

@@ -345,3 +345,37 @@ fn a_new_configuration_file_left_to_its_reading_is_in_the_oracle_s_run() {
         }
     }
 }
+
+/// A configuration the user accepts from a terminal (`loopgate allow jest.config.js`) is what later promises are
+/// held to: the next promise takes the reading afresh in the oracle's room. A change made after the acceptance
+/// still counts, so the agent cannot slip one in behind it.
+#[test]
+fn a_configuration_the_user_accepts_is_read_afresh_at_the_next_promise() {
+    for accepted_then_changed in [false, true] {
+        let p = crate::start(&JEST, "", true);
+        let (path, fixed) = JEST.fix;
+        p.write(path, fixed);
+        p.write("jest.config.js", "module.exports = {\n  bail: 1,\n};\n");
+        let block = crate::promise(&p).blocked();
+        assert!(block.reason.contains("bail as jest resolves it"), "{}", block.reason);
+        p.loopgate(["allow", "jest.config.js"]).run().success();
+        if accepted_then_changed {
+            p.write(
+                "jest.config.js",
+                "module.exports = {\n  bail: 1,\n  testMatch: ['**/none/*.js'],\n};\n",
+            );
+            let block = crate::promise(&p).blocked();
+            assert!(
+                block.reason.contains("testMatch as jest resolves it"),
+                "{}",
+                block.reason
+            );
+        } else {
+            crate::assert_completes(
+                &crate::promise(&p),
+                "accepted",
+                "an accepted configuration was rejected",
+            );
+        }
+    }
+}

@@ -185,6 +185,33 @@ pub struct Resolved {
     pub(crate) files: Vec<String>,
     /// Each key that counts → the digest of its value.
     pub(crate) parts: Parts,
+    /// The user accepted a change to these files (`loopgate allow`): file → the digest of its bytes then (empty:
+    /// absent). The next promise takes the reading afresh, where its run stands, if the files are still as
+    /// accepted; else it compares as before. The reading itself is never taken outside the oracle's room.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub(crate) accepted: std::collections::BTreeMap<String, String>,
+}
+
+impl Resolved {
+    /// Accepts the files of this reading as they are now in `root` (see [`Resolved::accepted`]).
+    pub(crate) fn accept(&mut self, root: &Path) {
+        self.accepted = self
+            .files
+            .iter()
+            .map(|f| (f.clone(), bytes_digest(&root.join(f))))
+            .collect();
+    }
+}
+
+/// The digest of a file's bytes; empty where it cannot be read (absent).
+fn bytes_digest(path: &Path) -> String {
+    std::fs::read(path)
+        .map(|bytes| {
+            parts::digests(&Scope::Whole, Some(&bytes))
+                .remove(WHOLE)
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
 }
 
 /// One reading's answer, as the reader prints it.
@@ -213,6 +240,7 @@ pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved
                 dir,
                 files,
                 parts,
+                accepted: std::collections::BTreeMap::new(),
             });
         }
     }
@@ -221,8 +249,11 @@ pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved
 
 /// At a promise: every key whose resolved value moved since `sealed` was recorded, read where and as `request`
 /// runs the verify command. A configuration that no longer resolves is named with the runner's error; a reading
-/// that cannot start at all (node gone from the room) names nothing, and the run itself fails.
-pub(crate) fn check(sealed: &[Resolved], request: &VerifyRequest) -> Vec<MovedPart> {
+/// that cannot start at all (node gone from the room) names nothing, and the run itself fails. A reading the user
+/// accepted is taken afresh when its files are as accepted (`sealed` changes then: the caller saves it); a file
+/// changed since is named. One accepted with code in a key that counts stays held to the accepted bytes, as its
+/// reading cannot show what the code closes over.
+pub(crate) fn check(sealed: &mut [Resolved], request: &VerifyRequest) -> Vec<MovedPart> {
     let mut moved = Vec::new();
     for resolved in sealed {
         let Some(runner) = Runner::by_id(&resolved.runner) else {
@@ -230,8 +261,30 @@ pub(crate) fn check(sealed: &[Resolved], request: &VerifyRequest) -> Vec<MovedPa
         };
         let name = runner.row().name;
         let why = Why::Configures(name.to_string());
+        let reading = read(runner, &resolved.dir, request);
+        let changed: Vec<&String> = resolved
+            .accepted
+            .iter()
+            .filter(|(file, digest)| bytes_digest(&request.cwd.join(file)) != **digest)
+            .map(|(file, _)| file)
+            .collect();
+        if !resolved.accepted.is_empty() && changed.is_empty() {
+            if let Some(Ok((_, parts, code))) = &reading {
+                resolved.parts = parts.clone();
+                if !code {
+                    resolved.accepted.clear();
+                }
+                continue;
+            }
+        }
+        moved.extend(changed.into_iter().map(|file| MovedPart {
+            path: file.clone(),
+            part: "its text, since you accepted it".to_string(),
+            change: PartChange::Changed,
+            why: why.clone(),
+        }));
         let first = resolved.files.first().cloned().unwrap_or_else(|| resolved.dir.clone());
-        match read(runner, &resolved.dir, request) {
+        match reading {
             None => {}
             Some(Err(error)) => moved.push(MovedPart {
                 path: first,
