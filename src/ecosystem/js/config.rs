@@ -214,6 +214,14 @@ fn bytes_digest(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// What a reading found: the file the runner resolved (project-relative where it is inside), the parts of its
+/// configuration, and whether code stands in a part that counts.
+struct Found {
+    file: Option<String>,
+    parts: Parts,
+    code: bool,
+}
+
 /// One reading's answer, as the reader prints it.
 #[derive(Deserialize)]
 struct Reading {
@@ -231,7 +239,7 @@ struct Reading {
 pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved> {
     let mut out = Vec::new();
     for (runner, dir, files) in left_to_reading(closure) {
-        let Some(Ok((_, parts, code))) = read(runner, &dir, request) else {
+        let Some(Ok(Found { parts, code, .. })) = read(runner, &dir, request) else {
             continue;
         };
         if !code {
@@ -268,14 +276,15 @@ pub(crate) fn check(sealed: &mut [Resolved], request: &VerifyRequest) -> Vec<Mov
             .filter(|(file, digest)| bytes_digest(&request.cwd.join(file)) != **digest)
             .map(|(file, _)| file)
             .collect();
-        if !resolved.accepted.is_empty() && changed.is_empty() {
-            if let Some(Ok((_, parts, code))) = &reading {
-                resolved.parts = parts.clone();
-                if !code {
-                    resolved.accepted.clear();
-                }
-                continue;
+        if !resolved.accepted.is_empty()
+            && changed.is_empty()
+            && let Some(Ok(found)) = &reading
+        {
+            resolved.parts = found.parts.clone();
+            if !found.code {
+                resolved.accepted.clear();
             }
+            continue;
         }
         moved.extend(changed.into_iter().map(|file| MovedPart {
             path: file.clone(),
@@ -292,10 +301,10 @@ pub(crate) fn check(sealed: &mut [Resolved], request: &VerifyRequest) -> Vec<Mov
                 change: PartChange::Changed,
                 why,
             }),
-            Some(Ok((file, now, _))) => {
-                let path = file.unwrap_or(first);
+            Some(Ok(found)) => {
+                let path = found.file.unwrap_or(first);
                 moved.extend(
-                    parts::compare(&resolved.parts, &now)
+                    parts::compare(&resolved.parts, &found.parts)
                         .into_iter()
                         .map(|(key, change)| MovedPart {
                             path: path.clone(),
@@ -353,10 +362,9 @@ fn left_to_reading(closure: &Closure) -> Vec<(Runner, String, Vec<String>)> {
     out
 }
 
-/// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs: the
-/// file it resolved (project-relative where it is inside), its parts, and whether code stands in a part that
-/// counts. `None` when the reader could not start or said nothing; `Err` with the runner's first line of error.
-fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<(Option<String>, Parts, bool), String>> {
+/// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs. `None`
+/// when the reader could not start or said nothing; `Err` with the runner's first line of error.
+fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Found, String>> {
     let mark = format!(
         "#loopgate-config-{:x}-{}",
         std::process::id(),
@@ -404,7 +412,7 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<(Op
             Ok(relative) => relative.to_string_lossy().into_owned(),
             Err(_) => file,
         });
-    Some(Ok((file, parts, code)))
+    Some(Ok(Found { file, parts, code }))
 }
 
 /// A resolved configuration's parts, one per key that counts, and whether code stands in one of them.
