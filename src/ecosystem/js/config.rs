@@ -365,13 +365,8 @@ fn left_to_reading(closure: &Closure) -> Vec<(Runner, String, Vec<String>)> {
 /// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs. `None`
 /// when the reader could not start or said nothing; `Err` with the runner's first line of error.
 fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Found, String>> {
-    let mark = format!(
-        "#loopgate-config-{:x}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    );
+    // The reader deletes the mark from its environment before it loads the configuration.
+    let mark = crate::verify::unforeseeable_mark("config");
     let place = if dir.is_empty() { ".".to_string() } else { quote(dir) };
     let command = format!(
         "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} node -e {}",

@@ -82,7 +82,6 @@
 
   const vitest = async () => {
     const vitestDir = packageDir(cwd, 'vitest');
-    const vite = await import(require('url').pathToFileURL(requireFrom(vitestDir).resolve('vite')).href);
     // Vitest's own search: `vitest.config.*` then `vite.config.*`, in each directory from here up.
     const names = ['vitest.config', 'vite.config'].flatMap((stem) =>
       ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].map((ext) => stem + ext),
@@ -94,6 +93,8 @@
     }
     const config = {};
     if (file !== null) {
+      // Vite is loaded only for a file to load: a project without one costs a directory walk.
+      const vite = await import(require('url').pathToFileURL(requireFrom(vitestDir).resolve('vite')).href);
       const loaded = await vite.loadConfigFromFile(
         { command: 'serve', mode: 'test', isSsrBuild: false, isPreview: false },
         file,
