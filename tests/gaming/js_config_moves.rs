@@ -379,3 +379,34 @@ fn a_configuration_the_user_accepts_is_read_afresh_at_the_next_promise() {
         }
     }
 }
+
+/// The agent's own tools may write a configuration file left to its reading: the guard leaves it to the promise,
+/// which judges it key by key (the Write tool and a shell redirection alike), while a new Babel configuration,
+/// still sealed as absent, is refused in the same loop.
+#[test]
+fn the_guard_lets_the_agent_write_a_configuration_file_left_to_its_reading() {
+    let p = crate::start(&JEST, "", true);
+    let write = |file: &str| {
+        p.tool_call(
+            "S",
+            "Write",
+            serde_json::json!({"file_path": p.path(file), "content": "module.exports = {\n  testTimeout: 10000,\n};\n"}),
+        )
+    };
+    let refused = write("babel.config.js");
+    assert!(
+        refused.to_string().contains("\"deny\""),
+        "a sealed file was not refused:\n{refused}"
+    );
+    let bash = p.tool_call(
+        "S",
+        "Bash",
+        serde_json::json!({"command": "printf 'module.exports = {};\\n' > jest.config.mjs"}),
+    );
+    for out in [write("jest.config.js"), bash] {
+        assert!(
+            !out.to_string().contains("\"deny\""),
+            "the guard refused a file the promise judges:\n{out}"
+        );
+    }
+}
