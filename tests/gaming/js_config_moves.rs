@@ -410,3 +410,22 @@ fn the_guard_lets_the_agent_write_a_configuration_file_left_to_its_reading() {
         );
     }
 }
+
+/// Fail closed: a configuration file that no longer loads is named before the run, with the runner's own error.
+#[test]
+fn a_configuration_that_does_not_load_is_named_with_the_runners_error() {
+    for (fixture, file) in [(&JEST, "jest.config.js"), (&VITEST, "vitest.config.js")] {
+        let p = crate::start(fixture, "", true);
+        let (path, fixed) = fixture.fix;
+        p.write(path, fixed);
+        p.write(file, "throw new Error('no configuration today');\n");
+        let block = crate::promise(&p).blocked();
+        for needle in ["it does not resolve now", "no configuration today"] {
+            assert!(
+                block.reason.contains(needle),
+                "{file}: {needle:?} missing:\n{}",
+                block.reason
+            );
+        }
+    }
+}

@@ -77,3 +77,48 @@ fn code_in_a_key_that_counts_is_seen() {
     assert!(!parts(json!({"testMatch": ["a"]})).1);
     assert!(!parts(json!({"logLevel": {"(code)": "() => 'info'"}})).1);
 }
+
+/// The files a reading takes over: Jest's and Vitest's configuration files of code where the runner runs, grouped
+/// by runner and directory; once left to the reading they keep their place in the closure with no part, so
+/// creating one moves nothing the closure's own check sees, while Babel's configuration stays sealed.
+#[test]
+fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(
+        root.join("package.json"),
+        r#"{"scripts":{"test":"jest --ci && vitest run"}}"#,
+    )
+    .expect("write");
+    let mut closure = Closure::take("npm test", root);
+    let groups = left_to_reading(&closure);
+    let jest = groups
+        .iter()
+        .find(|(r, _, _)| *r == Runner::Jest)
+        .expect("jest's files");
+    assert_eq!(jest.1, "");
+    assert!(jest.2.contains(&"jest.config.js".to_string()) && jest.2.contains(&"jest.config.mjs".to_string()));
+    // A JSON file is read key by key already; it is not taken over.
+    assert!(!jest.2.contains(&"jest.config.json".to_string()));
+    let vitest = groups
+        .iter()
+        .find(|(r, _, _)| *r == Runner::Vitest)
+        .expect("vitest's files");
+    assert!(vitest.2.contains(&"vite.config.js".to_string()));
+    assert!(!vitest.2.iter().any(|f| f.starts_with("vitest.workspace")));
+    let resolved: Vec<Resolved> = groups
+        .into_iter()
+        .map(|(runner, dir, files)| Resolved {
+            runner: runner.row().id.to_string(),
+            dir,
+            files,
+            parts: Parts::new(),
+            accepted: std::collections::BTreeMap::new(),
+        })
+        .collect();
+    closure.leave_configs_to(&resolved);
+    std::fs::write(root.join("jest.config.js"), "module.exports = { testMatch: [] };\n").expect("write");
+    std::fs::write(root.join("babel.config.js"), "module.exports = {};\n").expect("write");
+    let moved: Vec<String> = closure.check(root).into_iter().map(|m| m.path).collect();
+    assert_eq!(moved, ["babel.config.js"]);
+}
