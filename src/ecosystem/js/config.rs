@@ -51,6 +51,8 @@ use crate::verify::VerifyRequest;
 const READER: &str = include_str!("resolve_config.cjs");
 /// The longest a reading may take: it loads a configuration, nothing more.
 const READ_LIMIT: Duration = Duration::from_secs(60);
+/// The error of a reading that answered more than once.
+const TWO_ANSWERS: &str = "the configuration printed a second answer as loopgate's reading";
 /// The most output lines kept from a reading (a configuration may print).
 const MAX_LINES: usize = 10_000;
 
@@ -382,7 +384,7 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Fou
         prefix: &[],
         ..request.clone()
     };
-    let mut answer: Option<String> = None;
+    let mut answers: Vec<String> = Vec::new();
     let mut lines = 0;
     let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
         lines += 1;
@@ -390,12 +392,17 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Fou
         if lines <= MAX_LINES
             && let Some(json) = line.trim_end().strip_prefix(&mark)
         {
-            answer = Some(json.trim_start().to_string());
+            answers.push(json.trim_start().to_string());
         }
     });
     let _ = std::fs::remove_file(&log_path);
     outcome.ok()?;
-    let reading: Reading = serde_json::from_str(&answer?).ok()?;
+    // The reader answers once: a second answer is the configuration's code printing as the reader (it runs in the
+    // reader's process and can find the mark), and no answer of it is trusted.
+    let [answer] = answers.as_slice() else {
+        return (!answers.is_empty()).then(|| Err(TWO_ANSWERS.to_string()));
+    };
+    let reading: Reading = serde_json::from_str(answer).ok()?;
     if let Some(error) = reading.error {
         return Some(Err(error));
     }
