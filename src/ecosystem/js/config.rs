@@ -33,7 +33,8 @@
 //! **Fail closed.** A file is left to its resolution only when the baseline's reading succeeded and held no code
 //! in a key that counts (a plugin, a function option: its source says nothing of the values it closes over); else
 //! it stays sealed whole as before. At a promise, a configuration that no longer resolves is a moved part, named
-//! with the runner's first line of error.
+//! with the runner's first line of error; a reading that answers twice (the configuration's code printing as the
+//! reader, whose mark it can find in its own process) is not believed.
 
 use std::path::Path;
 use std::time::Duration;
