@@ -123,7 +123,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Built::Ready(world) => world,
         Built::Moved(breach) => return Ok(Verdict::SealBroken(breach)),
     };
-    // Make is judged by what it will run, Jest's and Vitest's configuration files by what they resolve to: asked
+    // Make is judged by what it will run, a runner's configuration file of code by what it resolves to: asked
     // where the run will stand.
     let resolved_moved = world.resolved_moved(active, &command, &log_path)?;
     if !resolved_moved.is_empty() {

@@ -678,7 +678,7 @@ fn seal_and_start(
             if let (Some(plan), Some(derived)) = (&baseline.make, inputs.derived.as_mut()) {
                 derived.leave_makefiles_to(plan);
             }
-            // Where Jest or Vitest resolved their configuration, the resolution judges its files key by key.
+            // Where a runner's configuration was resolved, the resolution judges its files key by key.
             if let Some(derived) = inputs.derived.as_mut() {
                 derived.leave_configs_to(&baseline.js_configs);
                 carry_judged_configs(&store, &project, &baseline.js_configs)?;

@@ -135,7 +135,7 @@ impl<'i> World<'i> {
     }
 
     /// What moved in what the verify's tools resolve since the baseline recorded it: what make will run for the
-    /// verify's goals (`closure::make_plan`) and the configuration Jest and Vitest resolve from their files
+    /// verify's goals (`closure::make_plan`) and the configuration the runners resolve from their files of code
     /// (`runner::js_config`), each asked where the run will stand (its tree, environment and plane: the readings
     /// run nothing the verify command would not, nowhere it would not); nothing where none was recorded or the
     /// closure check is off. A world where one moved is not one to run in.

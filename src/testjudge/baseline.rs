@@ -58,7 +58,7 @@ pub struct Baseline {
     /// `closure::make_plan`); compared before each promise's run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) make: Option<crate::closure::make_plan::MakePlan>,
-    /// What Jest and Vitest resolved from their configuration files at setup, key by key (see
+    /// What the runners resolved from their configuration files of code at setup, key by key (see
     /// `runner::js_config`); compared before each promise's run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) js_configs: Vec<crate::runner::js_config::Resolved>,
