@@ -297,6 +297,11 @@ impl Inputs {
                 |m| !matches!(m, Move::Part(_, moved) if moved.change == PartChange::Added && sits_out(&moved.path)),
             );
         }
+        // A shadow where the derivation names a file is the derivation's to judge, by that file's scope (one left to
+        // what its runner resolves from it, `runner::js_config`, has no part of its own).
+        if let Some(closure) = &self.derived {
+            moves.retain(|m| !matches!(m, Move::Shadow(shadow) if closure.file(&shadow.path).is_some()));
+        }
         let mut named: HashMap<String, (Source, bool)> = HashMap::new();
         moves.retain(|m| {
             let claim = match m {

@@ -123,12 +123,13 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         Built::Ready(world) => world,
         Built::Moved(breach) => return Ok(Verdict::SealBroken(breach)),
     };
-    // Make is judged by what it will run: its plan for the verify's goals, asked where the run will stand.
-    let make_moved = world.make_moved(active, &command, &log_path)?;
-    if !make_moved.is_empty() {
+    // Make is judged by what it will run, a runner's configuration file of code by what it resolves to: asked
+    // where the run will stand.
+    let resolved_moved = world.resolved_moved(active, &command, &log_path)?;
+    if !resolved_moved.is_empty() {
         progress.finish();
         world.put_back(active)?;
-        return Ok(Verdict::SealBroken(Breach::of(make_moved, root)));
+        return Ok(Verdict::SealBroken(Breach::of(resolved_moved, root)));
     }
     // 2. Run in it (the test side is put back when this returns, whatever the run did).
     let ran = Ran::in_world(active, &inputs, &world, &command, &log_path, &progress);

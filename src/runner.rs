@@ -44,6 +44,8 @@ mod cpp;
 mod go;
 #[path = "ecosystem/js/runner.rs"]
 mod js;
+#[path = "ecosystem/js/config.rs"]
+pub(crate) mod js_config;
 #[path = "ecosystem/jvm/runner.rs"]
 mod jvm;
 #[path = "ecosystem/php/runner.rs"]

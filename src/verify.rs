@@ -163,6 +163,19 @@ pub fn run(req: &VerifyRequest) -> Result<VerifyOutcome, VerifyError> {
     run_with(req, Limits::DEFAULT, KILL_GRACE, &mut |_| {})
 }
 
+/// A line for a command's output that nothing the command runs can know in advance (`#loopgate-WHAT-PID-NANOS`):
+/// loopgate's own commands run beside the verify (make's dry run, a runner's configuration reading) mark what
+/// they print with it, so the project's code they load cannot fake where their answer is.
+pub(crate) fn unforeseeable_mark(what: &str) -> String {
+    format!(
+        "#loopgate-{what}-{:x}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    )
+}
+
 /// [`run`], also handing each complete line of the output (without its `\n`; a line longer than
 /// `capture::MAX_LINE` cut to its first `MAX_LINE` bytes; a last line without `\n` at the end) to `on_line`, in order, as the
 /// command prints it. `on_line` runs on the reader thread.

@@ -47,6 +47,8 @@ mod fresh_moves_3;
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]
 mod honest_changes;
+#[path = "gaming/js_config_moves.rs"]
+mod js_config_moves;
 #[path = "gaming/jvm_moves.rs"]
 mod jvm_moves;
 #[path = "gaming/make_moves.rs"]

@@ -63,6 +63,7 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
     inputs.save(&mut active)?;
     let planned_accepted: Vec<String> = wanted.iter().filter(|w| planned(w)).cloned().collect();
     retake_make_plan(&active, all, &accepted, &planned_accepted)?;
+    accepted.extend(retake_js_configs(&active, all, &wanted)?);
     accepted.extend(planned_accepted);
     accepted.extend(allow_tests(&active, tests)?);
     accepted.sort();
@@ -120,6 +121,33 @@ fn retake_make_plan(active: &ActiveLoop, all: bool, accepted: &[String], planned
         active.store.save_baseline(&active.project, &baseline)?;
     }
     Ok(())
+}
+
+/// Where the user accepted a configuration file left to what its runner resolves (or everything), the next
+/// promise takes that reading afresh, if the files are still as accepted here (`runner::js_config`): the reading
+/// runs the configuration's code, so it is only ever taken where the oracle's run stands, never here. Returns the
+/// files accepted.
+fn retake_js_configs(active: &ActiveLoop, all: bool, wanted: &[String]) -> Result<Vec<String>, Error> {
+    let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
+        return Ok(Vec::new());
+    };
+    let mut accepted = Vec::new();
+    for resolved in &mut baseline.js_configs {
+        let named: Vec<String> = resolved
+            .files
+            .iter()
+            .filter(|f| all || wanted.contains(f))
+            .cloned()
+            .collect();
+        if !named.is_empty() {
+            resolved.accept(&active.project.root);
+            accepted.extend(named.into_iter().filter(|f| active.project.root.join(f).exists()));
+        }
+    }
+    if !accepted.is_empty() {
+        active.store.save_baseline(&active.project, &baseline)?;
+    }
+    Ok(accepted)
 }
 
 /// Accepts that the named baseline tests no longer run (`--tests`); refuses a name the baseline does not have.

@@ -678,6 +678,11 @@ fn seal_and_start(
             if let (Some(plan), Some(derived)) = (&baseline.make, inputs.derived.as_mut()) {
                 derived.leave_makefiles_to(plan);
             }
+            // Where a runner's configuration was resolved, the resolution judges its files key by key.
+            if let Some(derived) = inputs.derived.as_mut() {
+                derived.leave_configs_to(&baseline.js_configs);
+                carry_judged_configs(&store, &project, &baseline.js_configs)?;
+            }
             inputs.observed = Some(observed);
             if let Some((room, _, _)) = &room
                 && config.snapshot
@@ -857,6 +862,25 @@ fn release_run_outputs(
             .release_run_outputs(&room.dir().join(crate::room::tree::PLACE), is_test)
             .is_empty()
     {
+        store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
+    }
+    Ok(())
+}
+
+/// Has the room's tree carry the configuration files left to what their runner resolves (`runner::js_config`)
+/// when they are new: the reading before each promise's run, and the run, must see them.
+fn carry_judged_configs(
+    store: &Store,
+    project: &Project,
+    resolved: &[crate::runner::js_config::Resolved],
+) -> Result<(), Error> {
+    if resolved.is_empty() {
+        return Ok(());
+    }
+    if let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? {
+        synced
+            .judged
+            .extend(resolved.iter().flat_map(|r| r.files.iter().cloned()));
         store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
     }
     Ok(())

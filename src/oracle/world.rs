@@ -134,11 +134,17 @@ impl<'i> World<'i> {
         })
     }
 
-    /// What moved in what make will run for the verify's goals since the baseline recorded it (see
-    /// `closure::make_plan`), asked where the run will stand (its tree, environment and plane: the dry run runs
-    /// nothing the verify command would not, nowhere it would not); nothing where no plan was recorded or the
-    /// closure check is off. A world whose make plan moved is not one to run in.
-    pub(crate) fn make_moved(&self, active: &ActiveLoop, command: &str, log_path: &Path) -> Result<Vec<Move>, Error> {
+    /// What moved in what the verify's tools resolve since the baseline recorded it: what make will run for the
+    /// verify's goals (`closure::make_plan`) and the configuration the runners resolve from their files of code
+    /// (`runner::js_config`), each asked where the run will stand (its tree, environment and plane: the readings
+    /// run nothing the verify command would not, nowhere it would not); nothing where none was recorded or the
+    /// closure check is off. A world where one moved is not one to run in.
+    pub(crate) fn resolved_moved(
+        &self,
+        active: &ActiveLoop,
+        command: &str,
+        log_path: &Path,
+    ) -> Result<Vec<Move>, Error> {
         let fields = &active.seal.fields;
         if !fields.checks(crate::schema::Check::Closure) {
             return Ok(Vec::new());
@@ -146,36 +152,21 @@ impl<'i> World<'i> {
         let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
             return Ok(Vec::new());
         };
-        let Some(sealed) = baseline.make.take() else {
+        if baseline.make.is_none() && baseline.js_configs.is_empty() {
             return Ok(Vec::new());
-        };
+        }
         let stand = self.stand(&active.project.root);
         let untraced = super::run::Trace::new(&stand, log_path, "make.trace", None);
         let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &untraced);
-        let moved = if sealed.retake {
-            // The user accepted a change to a makefile: the plan it makes now is the one later promises are held
-            // to, if the makefiles are still as they accepted them.
-            match crate::closure::make_plan::retake(&sealed, &request) {
-                Ok(plan) => {
-                    baseline.make = Some(plan);
-                    active.store.save_baseline(&active.project, &baseline)?;
-                    return Ok(Vec::new());
-                }
-                Err(moved) => moved,
-            }
-        } else {
-            crate::closure::make_plan::check(&sealed, &request)
-        };
-        // The makefiles named can be accepted by name (`loopgate allow local.mk`).
-        let named: Vec<String> = moved.iter().map(|m| m.path.clone()).collect();
-        if !named.iter().all(|path| sealed.named.contains(path)) {
-            let mut sealed = sealed;
-            sealed.named.extend(named);
-            sealed.named.sort();
-            sealed.named.dedup();
-            baseline.make = Some(sealed);
+        let before = baseline.js_configs.clone();
+        let mut moved = crate::runner::js_config::check(&mut baseline.js_configs, &request);
+        if baseline.js_configs != before {
+            // A reading the user accepted, taken afresh: later promises are held to it.
             active.store.save_baseline(&active.project, &baseline)?;
+        }
+        if let Some(sealed) = baseline.make.take() {
+            moved.extend(make_moved(active, &mut baseline, sealed, &request)?);
         }
         Ok(moved
             .into_iter()
@@ -199,4 +190,40 @@ impl<'i> World<'i> {
             })
             .unwrap_or_default()
     }
+}
+
+/// What moved in make's plan since `sealed` was recorded (see `closure::make_plan`), asked as `request` runs;
+/// the plan retaken where the user accepted a change to a makefile, and the makefiles named kept so they can be
+/// accepted by name.
+fn make_moved(
+    active: &ActiveLoop,
+    baseline: &mut crate::testjudge::baseline::Baseline,
+    sealed: crate::closure::make_plan::MakePlan,
+    request: &crate::verify::VerifyRequest,
+) -> Result<Vec<crate::closure::MovedPart>, Error> {
+    let moved = if sealed.retake {
+        // The user accepted a change to a makefile: the plan it makes now is the one later promises are held
+        // to, if the makefiles are still as they accepted them.
+        match crate::closure::make_plan::retake(&sealed, request) {
+            Ok(plan) => {
+                baseline.make = Some(plan);
+                active.store.save_baseline(&active.project, baseline)?;
+                return Ok(Vec::new());
+            }
+            Err(moved) => moved,
+        }
+    } else {
+        crate::closure::make_plan::check(&sealed, request)
+    };
+    // The makefiles named can be accepted by name (`loopgate allow local.mk`).
+    let named: Vec<String> = moved.iter().map(|m| m.path.clone()).collect();
+    if !named.iter().all(|path| sealed.named.contains(path)) {
+        let mut sealed = sealed;
+        sealed.named.extend(named);
+        sealed.named.sort();
+        sealed.named.dedup();
+        baseline.make = Some(sealed);
+        active.store.save_baseline(&active.project, baseline)?;
+    }
+    Ok(moved)
 }

@@ -130,6 +130,10 @@ pub(crate) struct Synced {
     /// overlays: the sync then skips what neither upper layer holds (`room::layered`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layers: Option<super::layered::Layers>,
+    /// Configuration files judged at each promise by what their runner resolves from them (`runner::js_config`):
+    /// carried when new like any file of the agent's, for that reading and the run to see them.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub judged: BTreeSet<String>,
 }
 
 /// The stat of a file and of its copy, as the last sync left them.
@@ -309,6 +313,9 @@ impl Synced {
     /// Whether a file absent at the baseline is one the runners load on their own where it would reach a
     /// baseline test (see the module doc).
     pub(crate) fn left_out(&self, relative: &str) -> bool {
+        if self.judged.contains(relative) {
+            return false;
+        }
         let name = relative.rsplit('/').next().unwrap_or(relative);
         let dir = parent_of(relative);
         let anywhere = TREES.iter().any(|tree| tree.anywhere.contains(&name));

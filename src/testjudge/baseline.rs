@@ -58,6 +58,10 @@ pub struct Baseline {
     /// `closure::make_plan`); compared before each promise's run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) make: Option<crate::closure::make_plan::MakePlan>,
+    /// What the runners resolved from their configuration files of code at setup, key by key (see
+    /// `runner::js_config`); compared before each promise's run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) js_configs: Vec<crate::runner::js_config::Resolved>,
 }
 
 /// A baseline test that a passing run did not hold to.
@@ -101,6 +105,7 @@ impl Baseline {
             allowed: BTreeSet::new(),
             cut: None,
             make: None,
+            js_configs: Vec::new(),
         }
     }
 

@@ -66,14 +66,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "the `Rakefile` is Ruby and sealed whole; judging it by what rake will run for `test` (the command its test task builds), as make is judged by its resolved recipe, is not built",
     ),
     (
-        "jest_config_file_with_a_longer_test_timeout",
-        "`jest.config.js` is code, sealed as absent where Jest looked for it; only the effective configuration (`jest --showConfig`) compared key by key with the baseline's would show a timeout as harmless, not built",
-    ),
-    (
-        "vitest_config_file_with_a_longer_test_timeout",
-        "`vitest.config.js` is code, sealed as absent where Vitest looked for it; only its resolved configuration compared key by key would show a timeout as harmless, not built",
-    ),
-    (
         "pytest_configuration_gains_a_report_summary_option",
         "`addopts` in `[tool:pytest]` is sealed as a value: it can load a plugin (`-p`) or deselect tests, and options are not judged one by one (`-ra` only changes the summary)",
     ),

@@ -32,6 +32,9 @@ pub(super) const JEST: Row = Row {
         js_stems: &["jest.config"],
         package_key: Some("jest"),
         package_free: &[
+            "testTimeout",
+            "verbose",
+            "silent",
             "collectCoverageFrom",
             "coverageDirectory",
             "coveragePathIgnorePatterns",

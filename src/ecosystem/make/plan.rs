@@ -204,13 +204,7 @@ fn read_makefiles(request: &VerifyRequest, makefiles: &[String], dir: &str) -> B
         return BTreeMap::new();
     }
     // Each file's text follows a line no makefile can know in advance, so none can fake where the next begins.
-    let marker = format!(
-        "#loopgate-makefile-{:x}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    );
+    let marker = crate::verify::unforeseeable_mark("makefile");
     let names: Vec<String> = makefiles.iter().map(|f| quote(f)).collect();
     let command = format!(
         "cd {} || exit 1; for f in {}; do printf '%s %s\\n' '{marker}' \"$f\"; cat -- \"$f\" 2>/dev/null; echo; done",

@@ -207,6 +207,19 @@ fn new_files_a_runner_loads_on_its_own_stay_out_where_they_reach_a_baseline_test
     }
 }
 
+/// A new configuration file left to what its runner resolves (`runner::js_config`) is carried: the reading before
+/// the run and the run must see it. The same name elsewhere, judged by no reading, stays out.
+#[test]
+fn a_new_configuration_file_judged_by_its_reading_is_carried() {
+    let (_dir, root, tree, mut synced) = project();
+    synced.judged.insert("jest.config.js".to_string());
+    write(&root, "jest.config.js", "module.exports = {};\n");
+    write(&root, "tests/jest.config.js", "module.exports = {};\n");
+    let done = synced.sync(&root, &tree).expect("sync");
+    assert_eq!(done.left_out, ["tests/jest.config.js"]);
+    assert!(read(&tree, "jest.config.js").is_some());
+}
+
 #[test]
 fn a_file_the_runner_loads_that_existed_at_the_baseline_is_copied() {
     let dir = tempfile::tempdir().expect("tempdir");

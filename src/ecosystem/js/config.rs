@@ -1,0 +1,313 @@
+//! Jest's and Vitest's configuration files judged by the configuration the runner resolves from them, key by key
+//! (issue 39, item 3), instead of sealed whole.
+//!
+//! `jest.config.js` and `vitest.config.js` are code: sealed by their bytes, an everyday change (a longer
+//! `testTimeout`, `verbose: true`, coverage settings) was rejected like a `testMatch` that drops the failing
+//! test. What decides what runs is the configuration the runner resolves from the file, and that is what is held
+//! here: at the baseline, and again before each promise's run, `resolve_config.cjs` loads it the way the runner
+//! does (Jest's own `readConfigs`, what `jest --showConfig` prints with every default filled in; Vite's
+//! `loadConfigFromFile` on the file Vitest picks, searching up from its directory) and prints it as plain JSON
+//! (a function or a class instance as its source, marked as code). Each key is one part, compared with the
+//! baseline's by the mechanism that judges `package.json`'s `jest` key (`closure::parts`, `Scope::JsonBut` with
+//! its free keys and `IF_EQUAL` defaults): the keys that change only what is printed or how long a test may take
+//! are free (the runner's row, `runner::Config::package_free`, and [`RESOLVED_FREE`]); everything else —
+//! `testMatch`, `roots`, `testPathIgnorePatterns`, `setupFiles*`, `testEnvironment`, `transform`,
+//! `moduleNameMapper`, `projects`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
+//! `plugins`, `resolve.alias`, and any key nobody listed — holds the baseline's value, absent standing for the
+//! runner's default.
+//!
+//! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
+//! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them
+//! or end the process with status 0. So the built-in entries of `reporters` (and of coverage's reporters) are cut
+//! before comparing, and what remains is sealed. **Coverage** settings are free: a threshold can fail a run whose
+//! tests passed (the user's business) but cannot make a failing test pass, and instrumentation is the runner's
+//! own transform.
+//!
+//! **Where it runs, and what it trusts.** Loading a configuration runs it: a config file is code, executed in the
+//! runner's process at the verify too. So the reading runs exactly where the verify command runs — in the oracle's
+//! room, with its environment, tree, mount namespace and plane, untraced, through `verify::run_with_lines` — never
+//! in loopgate's own process (see `closure::make_plan`, whose dry run runs the same way). What a configuration
+//! does when it loads (patch a module of the runner, lie to this reading from inside its process) is the trust of
+//! the agent's code the tests import, and is named in `docs/threat-model.md`.
+//!
+//! **Fail closed.** A file is left to its resolution only when the baseline's reading succeeded and held no code
+//! in a key that counts (a plugin, a function option: its source says nothing of the values it closes over); else
+//! it stays sealed whole as before. At a promise, a configuration that no longer resolves is a moved part, named
+//! with the runner's first line of error; a reading that answers twice (the configuration's code printing as the
+//! reader, whose mark it can find in its own process) is not believed.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::closure::parts::{self, Parts, Scope, WHOLE};
+use crate::closure::{Closure, MovedPart, PartChange, Why};
+use crate::confine::rewrite::quote;
+use crate::runner::Runner;
+use crate::verify::VerifyRequest;
+
+/// The reader, run by `node -e` in the runner's directory.
+const READER: &str = include_str!("resolve_config.cjs");
+/// The longest a reading may take: it loads a configuration, nothing more.
+const READ_LIMIT: Duration = Duration::from_secs(60);
+/// The error of a reading that answered more than once.
+const TWO_ANSWERS: &str = "the configuration printed a second answer as loopgate's reading";
+/// The most output lines kept from a reading (a configuration may print).
+const MAX_LINES: usize = 10_000;
+
+/// The runners read here, with the configuration stems each resolves (`jest.config` → `jest.config.js`, …).
+const READ: &[(Runner, &[&str])] = &[
+    (Runner::Jest, &["jest.config"]),
+    (Runner::Vitest, &["vitest.config", "vite.config"]),
+];
+
+/// What a runner resolved in one directory at the baseline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolved {
+    /// The runner's id (`jest`, `vitest`).
+    pub(crate) runner: String,
+    /// Where it runs, relative to the project root (empty: the root).
+    pub(crate) dir: String,
+    /// The configuration files left to this reading (project-relative), sealed whole before it.
+    pub(crate) files: Vec<String>,
+    /// Each key that counts → the digest of its value.
+    pub(crate) parts: Parts,
+    /// The user accepted a change to these files (`loopgate allow`): file → the digest of its bytes then (empty:
+    /// absent). The next promise takes the reading afresh, where its run stands, if the files are still as
+    /// accepted; else it compares as before. The reading itself is never taken outside the oracle's room.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub(crate) accepted: std::collections::BTreeMap<String, String>,
+}
+
+impl Resolved {
+    /// Accepts the files of this reading as they are now in `root` (see [`Resolved::accepted`]).
+    pub(crate) fn accept(&mut self, root: &Path) {
+        self.accepted = self
+            .files
+            .iter()
+            .map(|f| (f.clone(), bytes_digest(&root.join(f))))
+            .collect();
+    }
+}
+
+/// The digest of a file's bytes; empty where it cannot be read (absent).
+fn bytes_digest(path: &Path) -> String {
+    std::fs::read(path)
+        .map(|bytes| {
+            parts::digests(&Scope::Whole, Some(&bytes))
+                .remove(WHOLE)
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
+/// What a reading found: the file the runner resolved (project-relative where it is inside), the parts of its
+/// configuration, and whether code stands in a part that counts.
+struct Found {
+    file: Option<String>,
+    parts: Parts,
+    code: bool,
+}
+
+/// One reading's answer, as the reader prints it.
+#[derive(Deserialize)]
+struct Reading {
+    #[serde(default)]
+    file: Option<String>,
+    #[serde(default)]
+    config: Map<String, Value>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// At the baseline: the configuration each Jest or Vitest run of the verify command resolves, read where and as
+/// `request` runs the verify command, for every directory whose configuration files `closure` seals for it. A
+/// directory whose reading fails, or holds code in a key that counts, is left out (its files stay sealed whole).
+pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved> {
+    let mut out = Vec::new();
+    for (runner, dir, files) in left_to_reading(closure) {
+        let Some(Ok(Found { parts, code, .. })) = read(runner, &dir, request) else {
+            continue;
+        };
+        if !code {
+            out.push(Resolved {
+                runner: runner.row().id.to_string(),
+                dir,
+                files,
+                parts,
+                accepted: std::collections::BTreeMap::new(),
+            });
+        }
+    }
+    out
+}
+
+/// At a promise: every key whose resolved value moved since `sealed` was recorded, read where and as `request`
+/// runs the verify command. A configuration that no longer resolves is named with the runner's error; a reading
+/// that cannot start at all (node gone from the room) names nothing, and the run itself fails. A reading the user
+/// accepted is taken afresh when its files are as accepted (`sealed` changes then: the caller saves it); a file
+/// changed since is named. One accepted with code in a key that counts stays held to the accepted bytes, as its
+/// reading cannot show what the code closes over.
+pub(crate) fn check(sealed: &mut [Resolved], request: &VerifyRequest) -> Vec<MovedPart> {
+    let mut moved = Vec::new();
+    for resolved in sealed {
+        let Some(runner) = Runner::by_id(&resolved.runner) else {
+            continue;
+        };
+        let name = runner.row().name;
+        let why = Why::Configures(name.to_string());
+        let reading = read(runner, &resolved.dir, request);
+        let changed: Vec<&String> = resolved
+            .accepted
+            .iter()
+            .filter(|(file, digest)| bytes_digest(&request.cwd.join(file)) != **digest)
+            .map(|(file, _)| file)
+            .collect();
+        if !resolved.accepted.is_empty()
+            && changed.is_empty()
+            && let Some(Ok(found)) = &reading
+        {
+            resolved.parts = found.parts.clone();
+            if !found.code {
+                resolved.accepted.clear();
+            }
+            continue;
+        }
+        moved.extend(changed.into_iter().map(|file| MovedPart {
+            path: file.clone(),
+            part: "its text, since you accepted it".to_string(),
+            change: PartChange::Changed,
+            why: why.clone(),
+        }));
+        let first = resolved.files.first().cloned().unwrap_or_else(|| resolved.dir.clone());
+        match reading {
+            None => {}
+            Some(Err(error)) => moved.push(MovedPart {
+                path: first,
+                part: format!("the configuration {name} resolves (it does not resolve now: {error})"),
+                change: PartChange::Changed,
+                why,
+            }),
+            Some(Ok(found)) => {
+                let path = found.file.unwrap_or(first);
+                moved.extend(
+                    parts::compare(&resolved.parts, &found.parts)
+                        .into_iter()
+                        .map(|(key, change)| MovedPart {
+                            path: path.clone(),
+                            part: format!("{key} as {name} resolves it"),
+                            change,
+                            why: why.clone(),
+                        }),
+                );
+            }
+        }
+    }
+    moved
+}
+
+impl Closure {
+    /// Leaves the configuration files of each recorded reading to it: they keep their place in the derived
+    /// closure, so no other reading (the observed closure, a shadow) seals them, but with no part of their own
+    /// (`Scope::Code`): the reading judges them, key by key, before each promise's run.
+    pub(crate) fn leave_configs_to(&mut self, resolved: &[Resolved]) {
+        for file in &mut self.files {
+            if resolved.iter().any(|r| r.files.contains(&file.path)) {
+                file.scope = Scope::Code;
+                file.parts = Parts::new();
+            }
+        }
+    }
+}
+
+/// The (runner, directory, configuration files) the closure seals for Jest and Vitest: the files of the stems
+/// each resolves, grouped by the directory the runner runs in.
+fn left_to_reading(closure: &Closure) -> Vec<(Runner, String, Vec<String>)> {
+    let mut out: Vec<(Runner, String, Vec<String>)> = Vec::new();
+    for (runner, stems) in READ.iter().filter(|(r, _)| closure.runners.contains(r)) {
+        let why = Why::Configures(runner.row().name.to_string());
+        for file in closure.files.iter().filter(|f| f.why == why && f.scope == Scope::Whole) {
+            let path = Path::new(&file.path);
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let resolved_name = stems.iter().any(|stem| {
+                name.strip_prefix(stem)
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .is_some_and(|ext| crate::runner::JS_EXTS.contains(&ext))
+            });
+            if !resolved_name || path.is_absolute() {
+                continue;
+            }
+            let dir = path
+                .parent()
+                .map_or_else(String::new, |d| d.to_string_lossy().into_owned());
+            match out.iter_mut().find(|(r, d, _)| r == runner && *d == dir) {
+                Some((_, _, files)) => files.push(file.path.clone()),
+                None => out.push((*runner, dir, vec![file.path.clone()])),
+            }
+        }
+    }
+    out
+}
+
+/// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs. `None`
+/// when the reader could not start or said nothing; `Err` with the runner's first line of error.
+fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Found, String>> {
+    // The reader deletes the mark from its environment before it loads the configuration.
+    let mark = crate::verify::unforeseeable_mark("config");
+    let place = if dir.is_empty() { ".".to_string() } else { quote(dir) };
+    let command = format!(
+        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} node -e {}",
+        quote(&mark),
+        runner.row().id,
+        quote(READER)
+    );
+    let log_path = request.log_path.with_extension("config.log");
+    let reading = VerifyRequest {
+        command: &command,
+        timeout: request.timeout.min(READ_LIMIT),
+        log_path: &log_path,
+        prefix: &[],
+        ..request.clone()
+    };
+    let mut answers: Vec<String> = Vec::new();
+    let mut lines = 0;
+    let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
+        lines += 1;
+        let line = String::from_utf8_lossy(line);
+        if lines <= MAX_LINES
+            && let Some(json) = line.trim_end().strip_prefix(&mark)
+        {
+            answers.push(json.trim_start().to_string());
+        }
+    });
+    let _ = std::fs::remove_file(&log_path);
+    outcome.ok()?;
+    // The reader answers once: a second answer is the configuration's code printing as the reader (it runs in the
+    // reader's process and can find the mark), and no answer of it is trusted.
+    let [answer] = answers.as_slice() else {
+        return (!answers.is_empty()).then(|| Err(TWO_ANSWERS.to_string()));
+    };
+    let reading: Reading = serde_json::from_str(answer).ok()?;
+    if let Some(error) = reading.error {
+        return Some(Err(error));
+    }
+    let (parts, code) = parts_of(&reading.config);
+    let root = request.cwd.to_string_lossy();
+    let file = reading
+        .file
+        .map(|file| match Path::new(&file).strip_prefix(root.as_ref()) {
+            Ok(relative) => relative.to_string_lossy().into_owned(),
+            Err(_) => file,
+        });
+    Some(Ok(Found { file, parts, code }))
+}
+
+#[path = "config/keys.rs"]
+mod keys;
+use keys::parts_of;
+
+#[cfg(test)]
+#[path = "config/tests.rs"]
+mod tests;

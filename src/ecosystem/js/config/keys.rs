@@ -1,0 +1,212 @@
+//! Which keys of a resolved configuration count (`runner::js_config`): one part per key, each compared with the
+//! baseline's by the mechanism that judges `package.json`'s `jest` key (`closure::parts`, `Scope::JsonBut` with
+//! its free keys and `IF_EQUAL` defaults), the free keys and defaults taken from the runners' rows and from the
+//! tables here, and the reporters the runners ship cut from the lists that name them.
+
+use serde_json::{Map, Value};
+
+use super::READ;
+use crate::closure::parts::{self, IF_EQUAL, Parts, Scope, WHOLE};
+
+/// Keys of a resolved configuration that change neither what runs nor what counts, beside the row's
+/// `package_free`: how long a test may take, what is printed, where caches and coverage go, how many workers run,
+/// the run's random seed and its cache key (`id`, from the configuration's path).
+const RESOLVED_FREE: &[&str] = &[
+    "seed",
+    "id",
+    "cache",
+    "cacheDirectory",
+    "maxWorkers",
+    "maxConcurrency",
+    "workerIdleMemoryLimit",
+    "logHeapUsage",
+    "noStackTrace",
+    "expand",
+    "useStderr",
+    "slowTestThreshold",
+    "openHandlesTimeout",
+    "collectCoverage",
+    "coverageProvider",
+    "coverageThreshold",
+    "watch",
+    "watchAll",
+    "watchman",
+    // Vitest (`test.…`) and Vite.
+    "test.testTimeout",
+    "test.hookTimeout",
+    "test.teardownTimeout",
+    "test.silent",
+    "test.outputFile",
+    "test.slowTestThreshold",
+    "test.logHeapUsage",
+    "test.printConsoleTrace",
+    "test.maxWorkers",
+    "test.minWorkers",
+    "test.maxConcurrency",
+    "test.watch",
+    "test.ui",
+    "test.open",
+    "test.api",
+    "clearScreen",
+    "logLevel",
+];
+
+/// Options under a key that are free while the key itself counts: Vitest's coverage settings but its provider
+/// and reporters.
+const NESTED_FREE: &[(&str, &[&str])] = &[(
+    "test.coverage",
+    &[
+        "enabled",
+        "include",
+        "exclude",
+        "reportsDirectory",
+        "thresholds",
+        "clean",
+        "cleanOnRerun",
+        "all",
+        "reportOnFailure",
+        "skipFull",
+        "watermarks",
+        "extension",
+    ],
+)];
+
+/// Options with the value the runner uses when they are not set (a JSON text), beside the row's
+/// `package_defaults`: set to it, the option is as if absent. Jest's reading fills every default in already.
+const RESOLVED_DEFAULTS: &[(&str, &str)] = &[
+    ("test.environment", "\"node\""),
+    ("test.globals", "false"),
+    ("test.passWithNoTests", "false"),
+    ("test.bail", "0"),
+    ("test.isolate", "true"),
+    ("test.coverage", "{\"provider\": \"v8\"}"),
+];
+
+/// The reporters each runner ships, by the key that lists them: entries naming one only print.
+const BUILT_IN_REPORTERS: &[(&str, &[&str])] = &[
+    ("reporters", &["default", "summary", "github-actions", "verbose"]),
+    (
+        "test.reporters",
+        &[
+            "default",
+            "basic",
+            "verbose",
+            "dot",
+            "tree",
+            "json",
+            "junit",
+            "tap",
+            "tap-flat",
+            "hanging-process",
+            "github-actions",
+            "blob",
+        ],
+    ),
+    (
+        "coverageReporters",
+        &[
+            "clover",
+            "cobertura",
+            "html",
+            "html-spa",
+            "json",
+            "json-summary",
+            "lcov",
+            "lcovonly",
+            "none",
+            "teamcity",
+            "text",
+            "text-lcov",
+            "text-summary",
+        ],
+    ),
+];
+
+/// A resolved configuration's parts, one per key that counts, and whether code stands in one of them.
+pub(super) fn parts_of(config: &Map<String, Value>) -> (Parts, bool) {
+    let mut parts = Parts::new();
+    let mut code = false;
+    for (key, value) in config {
+        if free(key) {
+            continue;
+        }
+        let Some(value) = without_built_in_reporters(key, value.clone()) else {
+            continue;
+        };
+        let free_under: Vec<Vec<String>> = free_options(key);
+        let one = Value::Object(Map::from_iter([(key.clone(), value)]));
+        let scope = Scope::JsonBut {
+            paths: vec![Vec::new()],
+            free: free_under,
+        };
+        let bytes = serde_json::to_vec(&one).unwrap_or_default();
+        if let Some(digest) = parts::digests(&scope, Some(&bytes)).remove(WHOLE) {
+            code |= holds_code(&one[key.as_str()]);
+            parts.insert(key.clone(), digest);
+        }
+    }
+    (parts, code)
+}
+
+/// Whether a key is free whole: in a runner's `package_free`, or [`RESOLVED_FREE`] (a key Jest's global
+/// configuration repeats with another value, `testTimeout (global)`, by its own name). A list of reporters never
+/// is (`coverageReporters`, free in `package.json`'s key): its entries that are not built in are code.
+fn free(key: &str) -> bool {
+    let name = key.strip_suffix(" (global)").unwrap_or(key);
+    if BUILT_IN_REPORTERS.iter().any(|(k, _)| *k == name) {
+        return false;
+    }
+    RESOLVED_FREE.contains(&name)
+        || READ
+            .iter()
+            .any(|(runner, _)| runner.row().config.package_free.contains(&name))
+}
+
+/// The key paths under `key` (as the one key of a document) that are free: its free options, and its options
+/// set to the runner's default (`IF_EQUAL`), both from the runners' rows and from this module's tables.
+fn free_options(key: &str) -> Vec<Vec<String>> {
+    let nested = NESTED_FREE
+        .iter()
+        .filter(|(k, _)| *k == key)
+        .flat_map(|(_, options)| options.iter().map(|o| vec![key.to_string(), o.to_string()]));
+    let row_defaults = READ
+        .iter()
+        .flat_map(|(runner, _)| runner.row().config.package_defaults.iter());
+    let defaults = row_defaults
+        .chain(RESOLVED_DEFAULTS)
+        .filter(|(option, _)| *option == key)
+        .map(|(option, value)| vec![option.to_string(), format!("{IF_EQUAL}{value}")]);
+    nested.chain(defaults).collect()
+}
+
+/// `value` without the entries of a reporters' list that name a reporter the runner ships (`"default"`,
+/// `["default", {}]`); `None` when none is left (as if unset). Other keys are returned as they are.
+fn without_built_in_reporters(key: &str, value: Value) -> Option<Value> {
+    let name = key.strip_suffix(" (global)").unwrap_or(key);
+    let Some((_, built_in)) = BUILT_IN_REPORTERS.iter().find(|(k, _)| *k == name) else {
+        return Some(value);
+    };
+    let named = |entry: &Value| match entry {
+        Value::String(name) => Some(name.clone()),
+        Value::Array(pair) => pair.first().and_then(Value::as_str).map(str::to_string),
+        _ => None,
+    };
+    let entries = match value {
+        Value::Array(entries) => entries,
+        single => vec![single],
+    };
+    let left: Vec<Value> = entries
+        .into_iter()
+        .filter(|entry| !named(entry).is_some_and(|name| built_in.contains(&name.as_str())))
+        .collect();
+    (!left.is_empty()).then_some(Value::Array(left))
+}
+
+/// Whether a plain value holds code (`{"(code)": …}`, as the reader marks a function or a class instance).
+fn holds_code(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key("(code)") || map.values().any(holds_code),
+        Value::Array(items) => items.iter().any(holds_code),
+        _ => false,
+    }
+}

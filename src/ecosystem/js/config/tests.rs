@@ -1,0 +1,124 @@
+use serde_json::json;
+
+use super::*;
+
+fn parts(config: Value) -> (Parts, bool) {
+    parts_of(config.as_object().expect("an object"))
+}
+
+fn keys(config: Value) -> Vec<String> {
+    parts(config).0.into_keys().collect()
+}
+
+/// What only prints or times has no part; everything else, a key nobody listed too, has one each.
+#[test]
+fn free_keys_have_no_part_and_every_other_key_has_one() {
+    assert!(
+        keys(json!({"testTimeout": 10000, "verbose": true, "silent": true, "seed": 7, "test.testTimeout": 1}))
+            .is_empty()
+    );
+    assert_eq!(
+        keys(json!({"testMatch": ["a"], "bail": 1, "anything": 1, "testTimeout (global)": 5})),
+        ["anything", "bail", "testMatch"]
+    );
+}
+
+/// A value that moved changes its key's digest and no other.
+#[test]
+fn a_moved_value_moves_its_key_only() {
+    let (was, _) = parts(json!({"testMatch": ["**/*.test.js"], "roots": ["<rootDir>"]}));
+    let (now, _) = parts(json!({"testMatch": ["**/extra.test.js"], "roots": ["<rootDir>"]}));
+    assert_eq!(
+        parts::compare(&was, &now),
+        [("testMatch".to_string(), PartChange::Changed)]
+    );
+}
+
+/// A Vitest option set to the runner's default is as if absent; another value counts.
+#[test]
+fn an_option_at_its_default_is_as_if_absent() {
+    assert!(keys(json!({"test.environment": "node", "test.passWithNoTests": false})).is_empty());
+    assert_eq!(keys(json!({"test.passWithNoTests": true})), ["test.passWithNoTests"]);
+}
+
+/// Reporters the runner ships only print; a reporter that is a path is code and counts.
+#[test]
+fn built_in_reporters_are_free_and_a_custom_one_counts() {
+    assert!(keys(json!({"reporters": [["default", {}], ["summary", {}]], "test.reporters": ["verbose"]})).is_empty());
+    assert_eq!(
+        keys(json!({"reporters": [["default", {}], ["<rootDir>/tools/reporter.js", {}]]})),
+        ["reporters"]
+    );
+    assert_eq!(
+        keys(json!({"test.reporters": "./tools/reporter.js"})),
+        ["test.reporters"]
+    );
+    assert_eq!(
+        keys(json!({"coverageReporters": ["text", "./mine.js"]})),
+        ["coverageReporters"]
+    );
+}
+
+/// Coverage's own settings are free under a key that counts for what else it holds.
+#[test]
+fn coverage_settings_are_free_but_its_provider_counts() {
+    assert!(keys(json!({"test.coverage": {"enabled": true, "thresholds": {"lines": 90}}})).is_empty());
+    assert!(keys(json!({"test.coverage": {"provider": "v8", "enabled": true}})).is_empty());
+    assert_eq!(
+        keys(json!({"test.coverage": {"provider": "custom", "customProviderModule": "./p.js"}})),
+        ["test.coverage"]
+    );
+}
+
+/// Code in a key that counts is seen (such a reading is not trusted at the baseline); in a free key it is not.
+#[test]
+fn code_in_a_key_that_counts_is_seen() {
+    assert!(parts(json!({"plugins": [{"name": "x", "transform": {"(code)": "transform() {}"}}]})).1);
+    assert!(!parts(json!({"testMatch": ["a"]})).1);
+    assert!(!parts(json!({"logLevel": {"(code)": "() => 'info'"}})).1);
+}
+
+/// The files a reading takes over: Jest's and Vitest's configuration files of code where the runner runs, grouped
+/// by runner and directory; once left to the reading they keep their place in the closure with no part, so
+/// creating one moves nothing the closure's own check sees, while Babel's configuration stays sealed.
+#[test]
+fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(
+        root.join("package.json"),
+        r#"{"scripts":{"test":"jest --ci && vitest run"}}"#,
+    )
+    .expect("write");
+    let mut closure = Closure::take("npm test", root);
+    let groups = left_to_reading(&closure);
+    let jest = groups
+        .iter()
+        .find(|(r, _, _)| *r == Runner::Jest)
+        .expect("jest's files");
+    assert_eq!(jest.1, "");
+    assert!(jest.2.contains(&"jest.config.js".to_string()) && jest.2.contains(&"jest.config.mjs".to_string()));
+    // A JSON file is read key by key already; it is not taken over.
+    assert!(!jest.2.contains(&"jest.config.json".to_string()));
+    let vitest = groups
+        .iter()
+        .find(|(r, _, _)| *r == Runner::Vitest)
+        .expect("vitest's files");
+    assert!(vitest.2.contains(&"vite.config.js".to_string()));
+    assert!(!vitest.2.iter().any(|f| f.starts_with("vitest.workspace")));
+    let resolved: Vec<Resolved> = groups
+        .into_iter()
+        .map(|(runner, dir, files)| Resolved {
+            runner: runner.row().id.to_string(),
+            dir,
+            files,
+            parts: Parts::new(),
+            accepted: std::collections::BTreeMap::new(),
+        })
+        .collect();
+    closure.leave_configs_to(&resolved);
+    std::fs::write(root.join("jest.config.js"), "module.exports = { testMatch: [] };\n").expect("write");
+    std::fs::write(root.join("babel.config.js"), "module.exports = {};\n").expect("write");
+    let moved: Vec<String> = closure.check(root).into_iter().map(|m| m.path).collect();
+    assert_eq!(moved, ["babel.config.js"]);
+}
