@@ -15,6 +15,8 @@
 #[path = "ecosystem/cpp/cmake.rs"]
 mod cmake;
 pub mod derive;
+#[path = "ecosystem/js/config.rs"]
+pub(crate) mod js_config;
 #[path = "ecosystem/make/plan.rs"]
 pub(crate) mod make_plan;
 #[path = "ecosystem/make/makefile.rs"]

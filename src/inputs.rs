@@ -298,7 +298,7 @@ impl Inputs {
             );
         }
         // A shadow where the derivation names a file is the derivation's to judge, by that file's scope (one left to
-        // what its runner resolves from it, `runner::js_config`, has no part of its own).
+        // what its runner resolves from it, `closure::js_config`, has no part of its own).
         if let Some(closure) = &self.derived {
             moves.retain(|m| !matches!(m, Move::Shadow(shadow) if closure.file(&shadow.path).is_some()));
         }

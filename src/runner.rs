@@ -44,8 +44,6 @@ mod cpp;
 mod go;
 #[path = "ecosystem/js/runner.rs"]
 mod js;
-#[path = "ecosystem/js/config.rs"]
-pub(crate) mod js_config;
 #[path = "ecosystem/jvm/runner.rs"]
 mod jvm;
 #[path = "ecosystem/php/runner.rs"]
@@ -118,7 +116,7 @@ impl Runner {
     }
 
     /// The runner with the persisted id `id`.
-    fn by_id(id: &str) -> Option<Runner> {
+    pub(crate) fn by_id(id: &str) -> Option<Runner> {
         Runner::all().find(|r| r.0.id == id)
     }
 

@@ -124,7 +124,7 @@ fn retake_make_plan(active: &ActiveLoop, all: bool, accepted: &[String], planned
 }
 
 /// Where the user accepted a configuration file left to what its runner resolves (or everything), the next
-/// promise takes that reading afresh, if the files are still as accepted here (`runner::js_config`): the reading
+/// promise takes that reading afresh, if the files are still as accepted here (`closure::js_config`): the reading
 /// runs the configuration's code, so it is only ever taken where the oracle's run stands, never here. Returns the
 /// files accepted.
 fn retake_js_configs(active: &ActiveLoop, all: bool, wanted: &[String]) -> Result<Vec<String>, Error> {

@@ -867,12 +867,12 @@ fn release_run_outputs(
     Ok(())
 }
 
-/// Has the room's tree carry the configuration files left to what their runner resolves (`runner::js_config`)
+/// Has the room's tree carry the configuration files left to what their runner resolves (`closure::js_config`)
 /// when they are new: the reading before each promise's run, and the run, must see them.
 fn carry_judged_configs(
     store: &Store,
     project: &Project,
-    resolved: &[crate::runner::js_config::Resolved],
+    resolved: &[crate::closure::js_config::Resolved],
 ) -> Result<(), Error> {
     if resolved.is_empty() {
         return Ok(());

@@ -52,8 +52,8 @@ pub(crate) fn baseline(
     }
     // What make will run for the verify's goals, asked where the run stands (see `closure::make_plan`).
     let make = crate::closure::make_plan::record(&request);
-    // What the runners resolve from their configuration files of code, asked the same way (see `runner::js_config`).
-    let js_configs = derived.map_or_else(Vec::new, |closure| crate::runner::js_config::record(closure, &request));
+    // What the runners resolve from their configuration files of code, asked the same way (see `closure::js_config`).
+    let js_configs = derived.map_or_else(Vec::new, |closure| crate::closure::js_config::record(closure, &request));
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();

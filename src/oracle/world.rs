@@ -136,7 +136,7 @@ impl<'i> World<'i> {
 
     /// What moved in what the verify's tools resolve since the baseline recorded it: what make will run for the
     /// verify's goals (`closure::make_plan`) and the configuration the runners resolve from their files of code
-    /// (`runner::js_config`), each asked where the run will stand (its tree, environment and plane: the readings
+    /// (`closure::js_config`), each asked where the run will stand (its tree, environment and plane: the readings
     /// run nothing the verify command would not, nowhere it would not); nothing where none was recorded or the
     /// closure check is off. A world where one moved is not one to run in.
     pub(crate) fn resolved_moved(
@@ -160,7 +160,7 @@ impl<'i> World<'i> {
         let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &untraced);
         let before = baseline.js_configs.clone();
-        let mut moved = crate::runner::js_config::check(&mut baseline.js_configs, &request);
+        let mut moved = crate::closure::js_config::check(&mut baseline.js_configs, &request);
         if baseline.js_configs != before {
             // A reading the user accepted, taken afresh: later promises are held to it.
             active.store.save_baseline(&active.project, &baseline)?;

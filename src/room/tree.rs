@@ -130,7 +130,7 @@ pub(crate) struct Synced {
     /// overlays: the sync then skips what neither upper layer holds (`room::layered`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layers: Option<super::layered::Layers>,
-    /// Configuration files judged at each promise by what their runner resolves from them (`runner::js_config`):
+    /// Configuration files judged at each promise by what their runner resolves from them (`closure::js_config`):
     /// carried when new like any file of the agent's, for that reading and the run to see them.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub judged: BTreeSet<String>,

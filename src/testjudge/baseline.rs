@@ -59,9 +59,9 @@ pub struct Baseline {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) make: Option<crate::closure::make_plan::MakePlan>,
     /// What the runners resolved from their configuration files of code at setup, key by key (see
-    /// `runner::js_config`); compared before each promise's run.
+    /// `closure::js_config`); compared before each promise's run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) js_configs: Vec<crate::runner::js_config::Resolved>,
+    pub(crate) js_configs: Vec<crate::closure::js_config::Resolved>,
 }
 
 /// A baseline test that a passing run did not hold to.

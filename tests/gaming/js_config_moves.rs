@@ -1,5 +1,5 @@
 //! Jest's and Vitest's configuration files judged by what the runner resolves from them, key by key (issue 39,
-//! item 3; `runner::js_config`): a configuration file is code, so what is compared is the configuration the
+//! item 3; `closure::js_config`): a configuration file is code, so what is compared is the configuration the
 //! runner builds from it, read in the oracle's room at the baseline and before each promise's run.
 //!
 //! The classes, each played in every way a configuration is written (an object, a function, an ES module, the
@@ -446,5 +446,5 @@ fn a_configuration_that_prints_a_reading_of_its_own_is_not_believed() {
     assert!(block.reason.contains(TWO_ANSWERS_SAID), "{}", block.reason);
 }
 
-/// What a rejection says of a reading that answered twice (`runner::js_config`).
+/// What a rejection says of a reading that answered twice (`closure::js_config`).
 const TWO_ANSWERS_SAID: &str = "printed a second answer as loopgate's reading";

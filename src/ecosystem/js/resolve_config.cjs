@@ -1,6 +1,6 @@
 'use strict';
 // loopgate's reading of the configuration Jest or Vitest resolves in the working directory (see
-// `runner::js_config`), run in the oracle's room where and as the verify command runs. It loads the configuration
+// `closure::js_config`), run in the oracle's room where and as the verify command runs. It loads the configuration
 // the way the runner does — Jest's own `readConfigs` (what `jest --showConfig` prints), Vite's `loadConfigFromFile`
 // on the file Vitest picks — and prints it as one line of JSON after a mark only this process was told of:
 // `{"file": PATH|null, "config": {LABEL: VALUE…}}`, or `{"error": TEXT}`.

@@ -207,7 +207,7 @@ fn new_files_a_runner_loads_on_its_own_stay_out_where_they_reach_a_baseline_test
     }
 }
 
-/// A new configuration file left to what its runner resolves (`runner::js_config`) is carried: the reading before
+/// A new configuration file left to what its runner resolves (`closure::js_config`) is carried: the reading before
 /// the run and the run must see it. The same name elsewhere, judged by no reading, stays out.
 #[test]
 fn a_new_configuration_file_judged_by_its_reading_is_carried() {

@@ -1,4 +1,4 @@
-//! Which keys of a resolved configuration count (`runner::js_config`): one part per key, each compared with the
+//! Which keys of a resolved configuration count (`closure::js_config`): one part per key, each compared with the
 //! baseline's by the mechanism that judges `package.json`'s `jest` key (`closure::parts`, `Scope::JsonBut` with
 //! its free keys and `IF_EQUAL` defaults), the free keys and defaults taken from the runners' rows and from the
 //! tables here, and the reporters the runners ship cut from the lists that name them.
