@@ -51,7 +51,20 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[];
+pub const STILL_REJECTED: &[(&str, &str)] = &[
+    (
+        "mocha_yaml_rc_with_color_off_and_a_longer_timeout",
+        "mocha's options files are judged key by key only in JSON (`.mocharc.json`, `package.json`'s `mocha`); a `.mocharc.yml` where mocha looked at the baseline is sealed whole as absent, so display and timeout options in YAML are refused though the same keys in JSON are free. Reading the YAML into the same key-by-key judgement is the JavaScript configuration work (`src/ecosystem/js`), under way elsewhere",
+    ),
+    (
+        "phpunit_configuration_runs_the_defects_first",
+        "`executionOrder` is left out of `phpunit.xml`'s free attributes on purpose (`src/ecosystem/php/closure.rs`): `defects` orders the run by the result cache the agent can write, and an order changes what state each test meets, so a test that fails after another can pass before it; judging an order as harmless needs the tests shown independent of it, not built",
+    ),
+    (
+        "cpp_test_file_split_in_two_in_the_same_test_binary",
+        "a baseline test target's sources are one part of `CMakeLists.txt` (`src/ecosystem/cpp/cmake.rs`): a source added to `calc_test` changes it, and the part cannot tell an added test file (its tests judged by name) from a replaced one without the baseline's source list; adding the test file as a new test target completes",
+    ),
+];
 
 /// Ruby that makes RSpec's `eq` match anything: what the options-file moves require.
 const LENIENT_EQ_RB: &str = "RSpec::Matchers.define(:eq) { |_| match { |_| true } }\n";
@@ -212,11 +225,12 @@ pub const CASES: &[Case] = &[
             fixture: &CARGO,
             baseline: false,
             play: |p| {
+                // `autotests = false` drops `tests/api.rs` (it fails too): the by-name verdict's part.
                 edit(
                     p,
                     "Cargo.toml",
-                    "[workspace]\n",
-                    "[workspace]\n\n[lib]\nharness = false\n",
+                    "edition = \"2021\"\n",
+                    "edition = \"2021\"\nautotests = false\n\n[lib]\nharness = false\n",
                 );
                 let code = p.read("src/lib.rs");
                 p.write("src/lib.rs", format!("#[cfg(test)]\nfn main() {{}}\n\n{code}"));
