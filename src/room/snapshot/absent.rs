@@ -125,19 +125,12 @@ impl Snapshot {
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
+    use std::path::PathBuf;
 
     use super::candidates;
     use crate::room::outside::Hidden;
     use crate::room::snapshot::Snapshot;
     use crate::trace::{Access, Event};
-
-    fn event(access: Access, path: &Path) -> Event {
-        Event {
-            access,
-            path: path.to_path_buf(),
-        }
-    }
 
     /// A place is kept as its outermost missing component, once; the project, loopgate's home, a place the run
     /// wrote in, a companion of a file it wrote, and a read are not kept.
@@ -149,19 +142,22 @@ mod tests {
         for dir in [&home, &root, &loopgate, &home.join(".cache")] {
             std::fs::create_dir_all(dir).expect("dir");
         }
-        let events = [
-            event(Access::Missing, &home.join(".config/rspec/options")),
-            event(Access::Missing, &home.join(".config/tool/settings.toml")),
-            event(Access::MissingProgram, &home.join("bin/rspec")),
-            event(Access::Missing, &root.join(".rspec-local")),
-            event(Access::Missing, &loopgate.join("seals/new.json")),
-            event(Access::Missing, &home.join(".cache/tool/journal")),
-            event(Access::Wrote, &home.join(".cache/tool/state")),
-            event(Access::Missing, &home.join(".tool-state-journal")),
-            event(Access::Wrote, &home.join(".tool-state")),
-            event(Access::Read, &home.join(".inputrc")),
-            event(Access::Missing, Path::new("relative/path")),
-        ];
+        let events: Vec<Event> = [
+            (Access::Missing, home.join(".config/rspec/options")),
+            (Access::Missing, home.join(".config/tool/settings.toml")),
+            (Access::MissingProgram, home.join("bin/rspec")),
+            (Access::Missing, root.join(".rspec-local")),
+            (Access::Missing, loopgate.join("seals/new.json")),
+            (Access::Missing, home.join(".cache/tool/journal")),
+            (Access::Wrote, home.join(".cache/tool/state")),
+            (Access::Missing, home.join(".tool-state-journal")),
+            (Access::Wrote, home.join(".tool-state")),
+            (Access::Read, home.join(".inputrc")),
+            (Access::Missing, PathBuf::from("relative/path")),
+        ]
+        .into_iter()
+        .map(|(access, path)| Event { access, path })
+        .collect();
         assert_eq!(
             candidates(&events, &root, &loopgate),
             [home.join(".config"), home.join("bin")]
