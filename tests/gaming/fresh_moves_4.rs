@@ -158,6 +158,20 @@ pub const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "rspec_xdg_configuration_directory_is_a_link_into_the_project",
+            fixture: &RSPEC,
+            baseline: false,
+            play: |p| {
+                lenient_matcher(p);
+                p.write("lib/xdg/rspec/options", "--require calc_lenient\n");
+                std::os::unix::fs::symlink(p.path("lib/xdg"), p.home().join(".config")).expect("link ~/.config");
+            },
+            expect: &[REJECTED],
+        },
+    },
     // A configuration file the runner evaluates before it reads it.
     Case {
         family: Family::LoadsOnItsOwn,
@@ -580,6 +594,7 @@ listed_cases!(
         minitest_plugin_under_lib_found_by_minitests_plugin_glob,
         rspec_local_options_file_requires_a_lenient_matcher,
         rspec_xdg_options_file_in_home_requires_a_lenient_matcher,
+        rspec_xdg_configuration_directory_is_a_link_into_the_project,
         rspec_options_file_template_writes_a_require_no_line_shows,
         mocha_yaml_rc_retries_code_wrong_only_the_first_time,
         pytest_python_functions_key_leaves_the_failing_test_out,
