@@ -6,7 +6,8 @@
 //! - **a runner's plugin found by a glob over its load path**: minitest loads every `minitest/*_plugin.rb` it
 //!   finds on `$LOAD_PATH`, where rake's test task puts `lib/`;
 //! - **an options file the runner reads beside the one the baseline used**: RSpec's `.rspec-local` in the
-//!   project and `$XDG_CONFIG_HOME/rspec/options` in the user's home;
+//!   project and `$XDG_CONFIG_HOME/rspec/options` in the user's home (a file, and `~/.config` a link into the
+//!   project);
 //! - **a configuration file the runner evaluates before it reads it**: RSpec runs `.rspec` through ERB, so a
 //!   template tag writes an option that no line of the file shows;
 //! - **a test retried into passing**: mocha's `retries` in a `.mocharc.yml` (a format and a place the baseline
