@@ -114,9 +114,10 @@ impl Snapshot {
             if hidden.cover.iter().any(|(above, _)| path.starts_with(above)) {
                 continue;
             }
+            // A socket, a pipe or a device is no code or configuration a runner loads: left as it is.
             if meta.file_type().is_symlink() {
                 hidden.links.push(path);
-            } else {
+            } else if meta.is_dir() || meta.is_file() {
                 hidden.cover.push((path, meta.is_dir()));
             }
         }
@@ -165,7 +166,7 @@ mod tests {
     }
 
     /// What appeared where the baseline found nothing is covered by its kind; a link is kept apart (no mount
-    /// covers it: a run that passes with it there is rejected);
+    /// covers it: a run that passes with it there is rejected); a socket is no input and is left;
     /// what is still absent, or lies under a cover already, adds nothing.
     #[test]
     fn what_appeared_is_covered_by_its_kind_and_a_link_is_reported() {
@@ -182,8 +183,10 @@ mod tests {
         std::fs::create_dir_all(&below).expect("below");
         std::fs::write(&file, "--require x\n").expect("file");
         std::os::unix::fs::symlink(&file, &link).expect("link");
+        let socket = base.join(".agent.sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("socket");
         let snapshot = Snapshot {
-            absent: [&dir, &file, &link, &still, &below]
+            absent: [&dir, &file, &link, &still, &below, &socket]
                 .iter()
                 .map(|p| p.to_string_lossy().into_owned())
                 .collect(),
