@@ -373,7 +373,10 @@ impl Room {
         let tree = self.dir.join(tree::PLACE);
         let mut done = synced.sync(root, &tree)?;
         let canonical = root.canonicalize()?;
-        let hidden = synced.outside.hidden(vars, &canonical);
+        let mut hidden = synced.outside.hidden(vars, &canonical);
+        if let Some(snapshot) = snapshot {
+            snapshot.hide_appeared(&mut hidden);
+        }
         let sealed: Vec<String> = synced.sealed.iter().cloned().collect();
         let home = crate::project::loopgate_home();
         let store = self.snapshot_dir();

@@ -43,6 +43,8 @@ mod fresh_moves;
 mod fresh_moves_2;
 #[path = "gaming/fresh_moves_3.rs"]
 mod fresh_moves_3;
+#[path = "gaming/fresh_moves_4.rs"]
+mod fresh_moves_4;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]

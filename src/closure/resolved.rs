@@ -15,7 +15,10 @@
 //! libraries, the standard library. The code under test is the agent's: a module of the project that moves
 //! (`calc.py` turned into a package) is free, and so is a module the baseline never loaded (a new dependency
 //! of the code under test). A test-side module that now loads from another place with other content is a
-//! [`Redirect`]; the same content from another place (a package manager hoisting an identical copy) is not.
+//! [`Redirect`]; the same content from another place (a package manager hoisting an identical copy) is not. So
+//! is a module the baseline never loaded in a package of the test side, loaded from the project's own code (not
+//! an install in it): the agent's file inside the runner's package, which a runner can find on its own by a glob
+//! over its load path (minitest's `minitest/*_plugin.rb`); named from the package's place at the baseline.
 //! A new place outside the project that the run did not reach by searching up from the project (the user's
 //! home, the system) is the user's machine, not the agent's move (see `observed`); the room keeps it as it was.
 
@@ -91,22 +94,44 @@ pub(crate) fn redirects(baseline: &[Loaded], events: &[Event], root: &Path, pyca
         .map(PathBuf::from)
         .collect();
     let ancestors: Vec<&Path> = root.ancestors().skip(1).collect();
-    let mut out = Vec::new();
-    for (name, path) in loaded(events, pycache) {
-        let Some(before) = known.get(name.as_str()) else {
-            continue;
-        };
-        let now = key_of(root, &path);
-        if before.iter().any(|b| b.path == now) {
-            continue;
-        }
-        let agents = path.starts_with(root)
+    let agents = |path: &Path| {
+        path.starts_with(root)
             || ancestors.iter().any(|above| {
                 path.strip_prefix(above)
                     .ok()
                     .and_then(|relative| relative.iter().next())
                     .is_some_and(|first| in_project.contains(Path::new(first)))
-            });
+            })
+    };
+    // The test side's packages: a module of one the baseline never loaded, loaded now from the agent's place, is
+    // the agent's file inside the runner's package (a plugin a runner finds by a glob over its load path:
+    // `lib/minitest/calm_plugin.rb`). Not JavaScript's: a file there is named by the package.json above it, so
+    // the project's own files share a package only with a package named like the project.
+    let packages: HashMap<&str, &Loaded> = baseline
+        .iter()
+        .filter(|b| !b.name.starts_with("js:"))
+        .map(|b| (package(&b.name), b))
+        .collect();
+    let mut out = Vec::new();
+    for (name, path) in loaded(events, pycache) {
+        let now = key_of(root, &path);
+        let Some(before) = known.get(name.as_str()) else {
+            if let Some(of) = packages.get(package(&name))
+                && agents(&path)
+                && !path.strip_prefix(root).is_ok_and(installed)
+            {
+                out.push(Redirect {
+                    name: name.clone(),
+                    was: package_place(of),
+                    now,
+                });
+            }
+            continue;
+        };
+        if before.iter().any(|b| b.path == now) {
+            continue;
+        }
+        let agents = agents(&path);
         let content = digest(&path);
         if agents && !before.iter().any(|b| Some(&b.digest) == content.as_ref()) {
             out.push(Redirect {
@@ -117,6 +142,36 @@ pub(crate) fn redirects(baseline: &[Loaded], events: &[Event], root: &Path, pyca
         }
     }
     out
+}
+
+/// The package a module's name belongs to, its first component: `rb:minitest/autorun.rb` → `rb:minitest`,
+/// `py:_pytest.python` → `py:_pytest`, `js:expect/build/index.js` → `js:expect`.
+fn package(name: &str) -> &str {
+    let Some((kind, rest)) = name.split_once(':') else {
+        return name;
+    };
+    let end = rest.find(['/', '.']).unwrap_or(rest.len());
+    &name[..kind.len() + 1 + end]
+}
+
+/// Where the baseline loaded `of`'s package from: its directory (`…/lib/minitest` for `rb:minitest/unit.rb`).
+fn package_place(of: &Loaded) -> String {
+    let (kind, rest) = of.name.split_once(':').unwrap_or(("", of.name.as_str()));
+    let parts = if kind == "py" {
+        rest.split('.').count()
+    } else {
+        rest.split('/').count()
+    };
+    Path::new(&of.path)
+        .ancestors()
+        .nth(parts.saturating_sub(1))
+        .map_or_else(|| of.path.clone(), |dir| dir.to_string_lossy().into_owned())
+}
+
+/// Whether a project path lies in an installed package (a tool place, or a gem a bundle unpacked into the
+/// project): an install of the package, judged by its content where the baseline loaded it, not the agent's file.
+fn installed(relative: &Path) -> bool {
+    in_tool_place(relative) || relative.components().any(|c| c.as_os_str() == "gems")
 }
 
 /// Every module a traced run loaded, by name; a name loaded from two places keeps both.

@@ -662,7 +662,7 @@ fn seal_and_start(
         None
     };
     let baseline = match baseline {
-        Some((mut baseline, observed, read_outside)) => {
+        Some((mut baseline, observed, saw_outside)) => {
             // The room's records of the run (minitest's and RSpec's events, PHPUnit's own reports, GoogleTest's) name the tests
             // their runners' output does not (see `room::Room::add_named`); `--report` names them itself, and a
             // cut baseline keeps none.
@@ -687,7 +687,7 @@ fn seal_and_start(
             if let Some((room, _, _)) = &room
                 && config.snapshot
             {
-                take_snapshot(&store, &project, room, &read_outside)?;
+                take_snapshot(&store, &project, room, &saw_outside)?;
             }
             inputs
                 .data
@@ -826,25 +826,30 @@ fn build_room(
     Ok(Some((room, recorded, env)))
 }
 
-/// Holds by content what the baseline read outside the project (`read`), for the loop's later runs (see
-/// `room::snapshot`). A snapshot that cannot be taken (the store's file system full) fails setup: a loop whose
+/// Holds by content what the baseline read outside the project, and keeps absent what it looked for there in
+/// vain (`saw`), for the loop's later runs (see `room::snapshot`). A snapshot that cannot be taken (the store's file system full) fails setup: a loop whose
 /// oracle would read the agent's edits outside the project is not one to start silently.
 fn take_snapshot(
     store: &Store,
     project: &Project,
     room: &crate::room::Room,
-    read: &[std::path::PathBuf],
+    saw: &crate::room::snapshot::Saw,
 ) -> Result<(), Error> {
     if std::env::var_os(crate::room::snapshot::OFF_ENV).is_some_and(|v| v == "0") {
         return Ok(());
     }
     let dir = room.snapshot_dir();
     let root = project.root.canonicalize().unwrap_or_else(|_| project.root.clone());
-    let snapshot = crate::room::snapshot::Snapshot::take(read, &dir, &root).map_err(|source| Error::Io {
+    let mut snapshot = crate::room::snapshot::Snapshot::take(&saw.read, &dir, &root).map_err(|source| Error::Io {
         action: "hold what the baseline read outside the project in",
         path: dir.clone(),
         source,
     })?;
+    snapshot.absent = saw
+        .absent
+        .iter()
+        .filter_map(|path| path.to_str().map(str::to_string))
+        .collect();
     store.save_companion(project, crate::seal::SNAPSHOT, &snapshot)?;
     Ok(())
 }

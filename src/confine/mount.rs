@@ -192,10 +192,15 @@ impl Mount {
             })?;
         }
         for (path, is_dir) in &self.hide {
-            if *is_dir {
-                private::tmpfs(path, 0)?;
+            let covered = if *is_dir {
+                private::tmpfs(path, 0)
             } else {
-                bind(c"/dev/null", path)?;
+                bind(c"/dev/null", path)
+            };
+            // A place gone since it was found there (another process's transient file) has nothing to hide.
+            match covered {
+                Err(err) if err.raw_os_error() == Some(libc::ENOENT) => {}
+                other => other?,
             }
         }
         // The working directory was entered before the mounts: enter it again, now the copy.

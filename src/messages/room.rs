@@ -207,17 +207,17 @@ pub(crate) fn redirected(lang: Speech, redirects: &[crate::closure::resolved::Re
     }
 }
 
-/// What a failed run adds when places outside the project were covered for it (see `room::outside`): what was
-/// added there since setup did not reach the run.
+/// What a failed run adds when places outside the project were covered for it (see `room::outside` and
+/// `room::snapshot::absent`): what was added there since setup did not reach the run.
 pub(crate) fn covered_outside(lang: Speech, paths: &[String]) -> String {
     let list = paths.join(", ");
     let places = super::outside_places(lang);
     match lang {
         Speech::En => format!(
-            "Not seen by the oracle's run, outside the project: {list}. What was added since setup to the places a runner reads on its own ({places}) is hidden from the oracle's run; put what it does in the code under test instead."
+            "Not seen by the oracle's run, outside the project: {list}. What was added since setup to the places a runner reads on its own ({places}), or where the baseline looked and found nothing, is hidden from the oracle's run; put what it does in the code under test instead."
         ),
         Speech::Zh => format!(
-            "oracle 的运行看不到项目之外的:{list}。setup 之后在运行器会自动读取的位置({places})中新增的内容对 oracle 的运行不可见;请把它们的作用放进被测代码。"
+            "oracle 的运行看不到项目之外的:{list}。setup 之后在运行器会自动读取的位置({places})或基线查找过却不存在的位置中新增的内容对 oracle 的运行不可见;请把它们的作用放进被测代码。"
         ),
     }
 }

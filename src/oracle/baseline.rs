@@ -20,7 +20,7 @@ use crate::verify::LiveLine;
 /// the baseline (what its trace saw up to the cut is still sealed: everything in it was really used). A command
 /// that cannot start at all (not found, not executable: `VerifyOutcome::could_not_start`) is refused here, with
 /// the shell's own line: such a loop could never pass. Returned beside the run: what its trace read outside the
-/// project, for the snapshot (`room::snapshot::candidates`).
+/// project and looked for there in vain, for the snapshot (`room::snapshot::Saw`).
 pub(crate) fn baseline(
     project: &crate::project::Project,
     fields: &StateFields,
@@ -29,7 +29,7 @@ pub(crate) fn baseline(
     env: Option<&[(OsString, OsString)]>,
     plane: Option<&crate::plane::Plane>,
     placed: Option<(&crate::room::Placed, &Path)>,
-) -> Result<Option<(Baseline, Observed, Vec<PathBuf>)>, Error> {
+) -> Result<Option<(Baseline, Observed, crate::room::snapshot::Saw)>, Error> {
     let Some(command) = &fields.config.verify.verify_command else {
         return Ok(None);
     };
@@ -57,7 +57,7 @@ pub(crate) fn baseline(
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
-    let mut read_outside = Vec::new();
+    let mut saw_outside = crate::room::snapshot::Saw::default();
     let observed = match tracer {
         Ok(_) => {
             let events = stand.events(&trace);
@@ -74,7 +74,7 @@ pub(crate) fn baseline(
             {
                 crate::room::pycache::seed(prefix, &events, &project.root);
             }
-            read_outside = crate::room::snapshot::candidates(&events, &project.root, &crate::project::loopgate_home());
+            saw_outside = crate::room::snapshot::Saw::of(&events, &project.root, &crate::project::loopgate_home());
             observed
         }
         Err(why) => Observed::unavailable(why),
@@ -105,5 +105,5 @@ pub(crate) fn baseline(
         baseline.counts = None;
         baseline.results = crate::readout::TestResults::default();
     }
-    Ok(Some((baseline, observed, read_outside)))
+    Ok(Some((baseline, observed, saw_outside)))
 }

@@ -111,7 +111,8 @@ impl<'i> World<'i> {
 
     /// Whether the world held while a run that passed went on: nothing the oracle read may have moved — seen by
     /// the watch (`moved_during_run`, even if put back before the run ended), or still different afterwards (a
-    /// build script or a process left running). The breach, marked as during the run, is empty if it held.
+    /// build script or a process left running) — and no link stands where the baseline found nothing outside the
+    /// project, which no mount could hide from the run. The breach, marked as during the run, is empty if it held.
     pub(crate) fn breach_after(
         &self,
         inputs: &Inputs,
@@ -122,6 +123,16 @@ impl<'i> World<'i> {
     ) -> Result<Breach, Error> {
         let mut moves = inputs.check(root, checks)?;
         moves.extend(outside.unpresented(&self.presented));
+        // A link made where the baseline found nothing outside the project: the run could not be shown the place
+        // as absent (`room::snapshot::absent`).
+        if let Some((_, done)) = &self.tree {
+            moves.extend(
+                done.outside
+                    .links
+                    .iter()
+                    .map(|path| Move::File(FileChange::Added(path.display().to_string()))),
+            );
+        }
         let seen: Vec<Move> = moved_during_run
             .into_iter()
             .filter(|path| !moves.iter().any(|m| m.path() == path))

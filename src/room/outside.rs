@@ -66,6 +66,9 @@ pub(crate) struct Hidden {
     pub cover: Vec<(PathBuf, bool)>,
     /// Entries that existed at the baseline and changed since.
     pub changed: Vec<PathBuf>,
+    /// Symbolic links made since where the baseline found nothing (`room::snapshot::absent`): no mount can cover a
+    /// link, so a run that passed with one there is rejected naming it.
+    pub links: Vec<PathBuf>,
 }
 
 impl Outside {

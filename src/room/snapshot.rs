@@ -25,6 +25,10 @@
 //! baseline never read: a `[patch]` in `~/.cargo/config.toml`, a `.pth` or a `RECORD` in a user site, a
 //! `go.work` or `.npmrc` above the project that the baseline read are all held as they were.
 //!
+//! **What is held absent.** What the run looked for outside the project and did not find is kept absent
+//! ([`absent`]): where something appeared there since, the run's namespace covers it, so a runner finds on its
+//! own only what it found at the baseline.
+//!
 //! **Where it cannot be presented** (no mount namespace: macOS, a kernel without unprivileged overlays, a file
 //! larger than [`LARGE`] on a file system without reflinks, a place below another mount), the promise compares
 //! by content instead ([`Snapshot::changed`]: the stat first, the content where the stat moved) and the rejection
@@ -33,11 +37,12 @@
 //! **What still gets through** (see docs/threat-model.md): a redirect inside the project (a manifest's `path`
 //! dependency, `[patch]`, `replace`, `vendor/`) to code the baseline never read — the closure's manifest rules and
 //! the resolution check (`closure::resolved`) judge those; a new file where the baseline looked and found nothing
-//! (the observed closure's absent seals and `room::outside`'s covers judge those); a new entry in a directory a
+//! is covered in the run ([`absent`]) unless it is a symbolic link; a new entry in a directory a
 //! runner lists and loads on its own (a new `.pth` in a venv that is not the user site); the project's own
 //! dependency directories (`node_modules`, `.venv` inside the project), which the tree binds live and the observed
 //! closure seals by content; files larger than [`LARGE`] where they must be compared by stat.
 
+pub(crate) mod absent;
 pub(crate) mod objects;
 // The layers and binds are laid by Linux's mount namespace only; elsewhere the snapshot is compared.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
@@ -92,6 +97,9 @@ const MAX_LINKS: usize = 16;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Snapshot {
     pub files: BTreeMap<String, Entry>,
+    /// What the baseline looked for there and did not find, kept absent for the later runs ([`absent`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<String>,
 }
 
 /// One held path.
@@ -129,6 +137,24 @@ impl Stat {
                 .saturating_mul(1_000_000_000)
                 .saturating_add(meta.ctime_nsec()),
             ino: meta.ino(),
+        }
+    }
+}
+
+/// What the traced baseline saw outside the project: the paths it read, to hold ([`candidates`]), and the places
+/// it looked for and did not find, to keep absent ([`absent::candidates`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Saw {
+    pub read: Vec<PathBuf>,
+    pub absent: Vec<PathBuf>,
+}
+
+impl Saw {
+    /// What `events` saw outside the project at `root`, loopgate's `home` left out.
+    pub(crate) fn of(events: &[Event], root: &Path, home: &Path) -> Saw {
+        Saw {
+            read: candidates(events, root, home),
+            absent: absent::candidates(events, root, home),
         }
     }
 }

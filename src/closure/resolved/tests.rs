@@ -193,3 +193,31 @@ fn a_ruby_feature_found_first_in_the_project_is_a_redirect() {
     let moved: Vec<(&str, &str)> = found.iter().map(|r| (r.name.as_str(), r.now.as_str())).collect();
     assert_eq!(moved, vec![("rb:minitest/autorun.rb", "lib/minitest/autorun.rb")]);
 }
+
+/// A module the baseline never loaded, in a package of the test side, from the project's own code is the agent's
+/// file inside the runner (a plugin minitest finds by a glob over its load path); the same from a bundle in the
+/// project, and a new module of a package the test side never loaded, are free.
+#[test]
+fn a_new_module_of_a_test_side_package_in_the_projects_code_is_a_redirect() {
+    let w = World::new();
+    let gem = w.sys.join("gems/minitest-5.17.0/lib/minitest/autorun.rb");
+    w.put(&gem, "real autorun");
+    let baseline = test_side(&w.reads(std::slice::from_ref(&gem)), &w.root, None);
+    let plugin = w.root.join("lib/minitest/calm_plugin.rb");
+    w.put(&plugin, "weak assertions");
+    let bundled = w
+        .root
+        .join("vendor/bundle/ruby/3.1.0/gems/minitest-5.17.0/lib/minitest/pride.rb");
+    w.put(&bundled, "pride");
+    let own = w.root.join("lib/calc/version.rb");
+    w.put(&own, "VERSION = 1");
+    let found = redirects(&baseline, &w.reads(&[gem, plugin, bundled, own]), &w.root, None);
+    let moved: Vec<(&str, &str, &str)> = found
+        .iter()
+        .map(|r| (r.name.as_str(), r.now.as_str(), r.was.as_str()))
+        .collect();
+    assert_eq!(moved.len(), 1, "{moved:?}");
+    assert_eq!(moved[0].0, "rb:minitest/calm_plugin.rb");
+    assert_eq!(moved[0].1, "lib/minitest/calm_plugin.rb");
+    assert!(moved[0].2.ends_with("minitest-5.17.0/lib/minitest"), "{moved:?}");
+}

@@ -7,8 +7,8 @@
 //! `gtest_add_tests`, `catch_discover_tests`, or run by an `add_test`'s `COMMAND`): the digest of every
 //! test-side command that names it. A test turned `DISABLED` or `WILL_FAIL` (`set_tests_properties`,
 //! `set_property(TEST …)`), a `TEST_FILTER` or `--gtest_filter` added, a test target's sources swapped
-//! (`add_executable`, `target_sources`) or its compile definitions changed, a registration removed: each changes
-//! that name's part. One more part, [`TESTING`], holds `enable_testing()` and `include(CTest)`. A new test
+//! (`add_executable`, `target_sources`: the code linked into it, its test files being judged by their tests) or its
+//! compile definitions changed, a registration removed: each changes that name's part. One more part, [`TESTING`], holds `enable_testing()` and `include(CTest)`. A new test
 //! target names nothing of the baseline's, so adding tests stays honest.
 
 use std::collections::BTreeSet;
@@ -96,7 +96,7 @@ pub(crate) fn parts(text: &str, names: &[String]) -> Vec<(String, String)> {
             .iter()
             .filter(|c| TEST_SIDE.contains(&c.name.as_str()))
             .filter(|c| c.args.iter().any(|a| a == name || target_of(a) == name))
-            .map(render)
+            .filter_map(render_test_side)
             .collect();
         if !naming.is_empty() {
             out.push((name.clone(), naming.join("\n")));
@@ -111,6 +111,28 @@ fn target_of(program: &str) -> &str {
         .strip_prefix("$<TARGET_FILE:")
         .and_then(|rest| rest.strip_suffix('>'))
         .unwrap_or(program)
+}
+
+/// A test-side command as its part holds it: a target's sources without its test files, which are judged by
+/// their tests, by name, wherever they sit (`testsig::by_name`) — a test file added to the target, or a test moved
+/// into a new one, is honest; a test that vanishes or changes is caught there. Every other source (code linked
+/// into the test binary, an object file) stays.
+/// A `target_sources` left with no source at all adds nothing to the target, and holds no part.
+fn render_test_side(command: &Command) -> Option<String> {
+    if !matches!(command.name.as_str(), "add_executable" | "target_sources") {
+        return Some(render(command));
+    }
+    let kept: Vec<&str> = command
+        .args
+        .iter()
+        .filter(|a| !crate::testsig::is_test_file(std::path::Path::new(a.as_str())))
+        .map(String::as_str)
+        .collect();
+    let sources_left = kept
+        .iter()
+        .skip(1)
+        .any(|a| !matches!(*a, "PRIVATE" | "PUBLIC" | "INTERFACE"));
+    (command.name == "add_executable" || sources_left).then(|| format!("{}({})", command.name, kept.join(" ")))
 }
 
 fn render(command: &Command) -> String {
@@ -258,7 +280,7 @@ add_test(NAME smoke COMMAND $<TARGET_FILE:calc_cli> --version)
             "set_tests_properties(smoke PROPERTIES DISABLED TRUE)\n",
             "set_tests_properties(smoke PROPERTIES WILL_FAIL ON)\n",
             "set_property(TEST smoke PROPERTY ENVIRONMENT GTEST_FILTER=Calc.Zero)\n",
-            "target_sources(calc_test PRIVATE tests/fake.cc)\n",
+            "target_sources(calc_test PRIVATE src/fake.cc)\n",
             "target_compile_definitions(calc_test PRIVATE NDEBUG)\n",
         ];
         for extra in moved {
@@ -271,7 +293,7 @@ add_test(NAME smoke COMMAND $<TARGET_FILE:calc_cli> --version)
             ),
             (
                 "add_executable(calc_test tests/calc_test.cc)",
-                "add_executable(calc_test tests/other.cc)",
+                "add_executable(calc_test tests/calc_test.cc src/other.cc)",
             ),
             ("enable_testing()", ""),
             ("gtest_discover_tests(calc_test)", "# gone"),
@@ -283,6 +305,7 @@ add_test(NAME smoke COMMAND $<TARGET_FILE:calc_cli> --version)
             "add_executable(neg_test tests/neg_test.cc)\ntarget_link_libraries(neg_test calc GTest::gtest_main)\ngtest_discover_tests(neg_test)\n",
             "# a comment naming calc_test\n",
             "target_link_libraries(calc_test m)\n",
+            "target_sources(calc_test PRIVATE tests/more_test.cc)\n",
         ];
         for extra in honest {
             assert_eq!(digest(&format!("{LISTS}{extra}")), before, "{extra}");
@@ -294,6 +317,18 @@ add_test(NAME smoke COMMAND $<TARGET_FILE:calc_cli> --version)
             )),
             before
         );
+        // The test target's test files are judged by their tests, by name: one added (a test file split in two)
+        // or renamed moves no part.
+        for to in [
+            "add_executable(calc_test tests/calc_test.cc tests/calc_mul_test.cc)",
+            "add_executable(calc_test tests/calc_tests.cc)",
+        ] {
+            assert_eq!(
+                digest(&LISTS.replace("add_executable(calc_test tests/calc_test.cc)", to)),
+                before,
+                "{to}"
+            );
+        }
         assert_eq!(
             digest(&LISTS.replace("enable_testing()", "ENABLE_TESTING ( )")),
             before.iter().map(|(l, t)| (l.clone(), t.clone())).collect::<Vec<_>>(),
