@@ -20,6 +20,7 @@ pub(crate) mod make_plan;
 #[path = "ecosystem/make/makefile.rs"]
 mod makefile;
 pub mod observed;
+mod options;
 pub mod parts;
 #[path = "ecosystem/jvm/pom.rs"]
 mod pom;

@@ -74,10 +74,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "`vitest.config.js` is code, sealed as absent where Vitest looked for it; only its resolved configuration compared key by key would show a timeout as harmless, not built",
     ),
     (
-        "pytest_configuration_gains_a_report_summary_option",
-        "`addopts` in `[tool:pytest]` is sealed as a value: it can load a plugin (`-p`) or deselect tests, and options are not judged one by one (`-ra` only changes the summary)",
-    ),
-    (
         "pytest_conftest_fixture_beside_the_tests_for_a_new_test_file",
         "a `conftest.py` where pytest looked for one at the baseline (the tests' own directory) is sealed as absent, so a fixture-only conftest there is rejected though the same file in a new subdirectory is judged by what it defines",
     ),
