@@ -297,6 +297,11 @@ impl Inputs {
                 |m| !matches!(m, Move::Part(_, moved) if moved.change == PartChange::Added && sits_out(&moved.path)),
             );
         }
+        // A new file of a name the derivation watches (`conftest.py`) is judged there, by what it holds, not as a
+        // new entry of a directory the baseline searched.
+        if let Some(closure) = self.derived.as_ref().filter(|_| checks(Check::Closure)) {
+            moves.retain(|m| !matches!(m, Move::Shadow(shadow) if closure.watches_name_of(Path::new(&shadow.path))));
+        }
         let mut named: HashMap<String, (Source, bool)> = HashMap::new();
         moves.retain(|m| {
             let claim = match m {

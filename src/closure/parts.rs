@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 
 pub use super::options::OptionsKey;
 use crate::fsutil;
+use crate::schema::Lang;
 
 /// The label of a whole file's one part.
 pub const WHOLE: &str = "";
@@ -94,6 +95,11 @@ pub enum Scope {
     /// for any value, one-letter options clustered (see `closure::options`). Options that change only what the
     /// runner prints; a file of those alone is as if absent.
     Options { free: Vec<String> },
+    /// Code a runner loads from every directory on the way to its tests (pytest's `conftest.py`), in `lang`,
+    /// judged by what it defines: a new helper or import may appear, unless the helper takes a `reserved` name (one
+    /// the runner provides); everything else is a part (see `closure::units`). Read by `closure::read_parts`,
+    /// which adds the names the same-named files above it define.
+    Units { lang: Lang, reserved: Vec<String> },
     /// An XML document but for the `free` attributes of its `root` element: what only changes what the runner
     /// prints (PHPUnit's `colors`), see `closure::xml_root`.
     XmlRootBut { root: String, free: Vec<String> },
@@ -216,6 +222,7 @@ impl Scope {
             | Scope::Pom
             | Scope::XmlRootBut { .. }
             | Scope::Options { .. }
+            | Scope::Units { .. }
             | Scope::FirstOf { .. } => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
@@ -350,6 +357,18 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 sealed.map_or_else(|| sha256(bytes), |text| sha256(text.as_bytes())),
             )])
         }
+        Scope::Units { lang, reserved } => super::units::parts(*lang, reserved, &String::from_utf8_lossy(bytes))
+            .into_iter()
+            .map(|(label, text)| {
+                // A part that may appear keeps its mark outside the digest, for `compare`.
+                let mark = if text.starts_with(super::units::ADDABLE) {
+                    super::units::ADDABLE
+                } else {
+                    ""
+                };
+                (label, format!("{mark}{}", sha256(text.as_bytes())))
+            })
+            .collect(),
         Scope::Options { free } => {
             let sealed = super::options::sealed_text(&String::from_utf8_lossy(bytes), free);
             if sealed.is_empty() {
@@ -631,7 +650,8 @@ pub enum PartChange {
     Removed,
 }
 
-/// The parts that differ between `sealed` and `now`, by label.
+/// The parts that differ between `sealed` and `now`, by label; a part that may appear (`closure::units`) is
+/// free to.
 pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
     let mut out: Vec<(String, PartChange)> = sealed
         .iter()
@@ -642,9 +662,9 @@ pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
         })
         .collect();
     out.extend(
-        now.keys()
-            .filter(|label| !sealed.contains_key(*label))
-            .map(|label| (label.clone(), PartChange::Added)),
+        now.iter()
+            .filter(|(label, digest)| !sealed.contains_key(*label) && !digest.starts_with(super::units::ADDABLE))
+            .map(|(label, _)| (label.clone(), PartChange::Added)),
     );
     out
 }

@@ -73,10 +73,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "vitest_config_file_with_a_longer_test_timeout",
         "`vitest.config.js` is code, sealed as absent where Vitest looked for it; only its resolved configuration compared key by key would show a timeout as harmless, not built",
     ),
-    (
-        "pytest_conftest_fixture_beside_the_tests_for_a_new_test_file",
-        "a `conftest.py` where pytest looked for one at the baseline (the tests' own directory) is sealed as absent, so a fixture-only conftest there is rejected though the same file in a new subdirectory is judged by what it defines",
-    ),
 ];
 
 /// Minitest's `autorun` as the agent's file under `lib/`: it loads the installed one and makes `assert_equal`

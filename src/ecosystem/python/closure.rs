@@ -13,6 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "conftest.rs"]
+mod conftest;
 #[path = "options.rs"]
 mod options;
 
@@ -96,7 +98,7 @@ impl Deriver<'_> {
             }
         }
         for name in Runner::Pytest.row().config.every_dir {
-            self.watch(name, Scope::Whole, why.clone(), true);
+            self.watch(name, conftest::scope(), why.clone(), true);
         }
         if let Some(file) = config_file {
             self.whole(cwd.join(file), why);
