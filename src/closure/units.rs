@@ -175,34 +175,25 @@ mod tests {
 
     /// Everything that runs around existing tests, or changes what they ask for, is a part: a hook, an autouse
     /// fixture, top-level code, a changed or removed definition, a definition replacing another of its name or
-    /// one the runner provides, and a test in a file the runner does not collect tests from.
+    /// one the runner provides, or one the runner reads.
     #[test]
     fn what_runs_around_the_tests_or_replaces_a_definition_counts() {
-        let hook = "\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    yield\n";
-        let bare_hook = "\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n";
-        let autouse = "\n\n@pytest.fixture(autouse=True)\ndef fixed(monkeypatch):\n    monkeypatch.setattr(calc, \"add\", lambda a, b: a + b)\n";
-        let top = "\ncalc.add = lambda a, b: a + b\n";
-        let again = "\n\n@pytest.fixture\ndef add():\n    return lambda a, b: a + b\n";
-        let reserved = "\n\n@pytest.fixture\ndef tmp_path():\n    return None\n";
-        let plugins = "\npytest_plugins = [\"passall\"]\n";
-        let imported_hook = "\nfrom passall import pytest_runtest_makereport\n";
-        let star = "\nfrom passall import *\n";
-        let imported_fixture = "\nfrom helpers import fake as tmp_path\n";
-        let renamed = "\n\n@pytest.fixture(\n    name=\"add\",\n)\ndef fake_add():\n    return None\n";
-        let ignore = "\ncollect_ignore = [\"tests/test_calc.py\"]\n";
+        // A hook, defined bare or decorated; an autouse fixture; top-level code; a definition again; one of a name
+        // pytest provides; pytest's own module-level names; a hook or a provided name imported, or every name; a
+        // fixture renamed by its decorator.
         for added in [
-            hook,
-            bare_hook,
-            autouse,
-            top,
-            again,
-            reserved,
-            plugins,
-            ignore,
-            imported_hook,
-            star,
-            imported_fixture,
-            renamed,
+            "\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    yield\n",
+            "\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n",
+            "\n\n@pytest.fixture(autouse=True)\ndef fixed(monkeypatch):\n    monkeypatch.setattr(calc, \"add\", lambda a, b: a + b)\n",
+            "\ncalc.add = lambda a, b: a + b\n",
+            "\n\n@pytest.fixture\ndef add():\n    return lambda a, b: a + b\n",
+            "\n\n@pytest.fixture\ndef tmp_path():\n    return None\n",
+            "\npytest_plugins = [\"passall\"]\n",
+            "\ncollect_ignore = [\"tests/test_calc.py\"]\n",
+            "\nfrom passall import pytest_runtest_makereport\n",
+            "\nfrom passall import *\n",
+            "\nfrom helpers import fake as tmp_path\n",
+            "\n\n@pytest.fixture(\n    name=\"add\",\n)\ndef fake_add():\n    return None\n",
         ] {
             for before in [None, Some(BASE)] {
                 let after = format!("{BASE}{added}");
