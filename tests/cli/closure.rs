@@ -98,7 +98,10 @@ fn creating_configuration_that_did_not_exist_is_rejected() {
 #[test]
 fn a_new_conftest_beside_the_sealed_tests_is_judged_by_what_it_defines() {
     let p = Project::new().file("tests/test_a.py", "def test_a():\n    assert True\n");
-    p.setup("S", "\"add a test\" --verify 'python3 -m pytest -q -p no:cacheprovider'");
+    p.setup(
+        "S",
+        "\"add a test\" --verify 'python3 -m pytest -q -p no:cacheprovider'",
+    );
     let conftest = p.path("tests/conftest.py");
     let fixture = "import pytest\n\n\n@pytest.fixture\ndef pairs():\n    return [(1, 1, 2)]\n";
     let write = |content: &str| json!({"file_path": conftest, "content": content});
