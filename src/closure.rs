@@ -22,6 +22,7 @@ pub(crate) mod make_plan;
 #[path = "ecosystem/make/makefile.rs"]
 mod makefile;
 pub mod observed;
+mod options;
 pub mod parts;
 #[path = "ecosystem/jvm/pom.rs"]
 mod pom;
@@ -32,6 +33,7 @@ pub mod resolved;
 mod rust_toolchain;
 #[path = "ecosystem/shell/sourced.rs"]
 mod shell;
+mod units;
 mod xml_root;
 
 use std::io;
@@ -162,7 +164,12 @@ impl Closure {
                     }),
             );
         }
+        // A new file is judged in its watch's scope, as if it had been sealed absent (a new `conftest.py` of
+        // fixtures a test asks for by name moves nothing, `Scope::Units`); one that moves anything was created.
         for (path, watch) in self.new_files(root) {
+            if parts::compare(&Parts::new(), &read_parts(root, &path, &watch.scope)).is_empty() {
+                continue;
+            }
             moved.push(MovedPart {
                 path,
                 part: parts::WHOLE.to_string(),
@@ -218,9 +225,14 @@ impl Closure {
 
     /// Whether a new file at `relative` would be a change to the oracle (a watched name such as `conftest.py`).
     pub fn watches_name_of(&self, relative: &Path) -> bool {
+        self.watch_of(relative).is_some()
+    }
+
+    /// The watch a new file at `relative` falls under, if one counts it.
+    fn watch_of(&self, relative: &Path) -> Option<&Watch> {
         let name = relative.file_name().map(|n| n.to_string_lossy());
         let dir = relative.parent().map(|d| d.to_string_lossy().replace('\\', "/"));
-        self.watches.iter().any(|w| {
+        self.watches.iter().find(|w| {
             w.new_file_counts
                 && match &w.dir {
                     None => name.as_deref() == Some(w.name.as_str()),
@@ -229,6 +241,34 @@ impl Closure {
                     }
                 }
         })
+    }
+
+    /// How the sealed parts of the file at `path` (relative to the root) would move if it held `bytes` (a file
+    /// tool's edit, before it runs): a closure file against its seal, a new file of a watched name against its
+    /// absence, each read in its place as a promise reads it; `None` for a file the closure does not judge.
+    pub fn moved_if(&self, root: &Path, path: &str, bytes: &[u8]) -> Option<(Vec<(String, PartChange)>, &Why)> {
+        let (sealed, scope, why) = match self.file(path) {
+            Some(file) => (file.parts.clone(), &file.scope, &file.why),
+            None => {
+                let watch = self.watch_of(Path::new(path))?;
+                (Parts::new(), &watch.scope, &watch.why)
+            }
+        };
+        let now = parts::digests(&in_place(root, path, scope), Some(bytes));
+        Some((parts::compare(&sealed, &now), why))
+    }
+}
+
+/// `scope` as the file at `path` is read in its place: code judged by what it defines (`Scope::Units`) also
+/// counts a definition of a name the same-named files above it define, which it would replace.
+fn in_place<'s>(root: &Path, path: &str, scope: &'s Scope) -> std::borrow::Cow<'s, Scope> {
+    match scope {
+        Scope::Units { lang, reserved } => {
+            let mut reserved = reserved.clone();
+            reserved.extend(units::defined_above(root, path, *lang));
+            std::borrow::Cow::Owned(Scope::Units { lang: *lang, reserved })
+        }
+        _ => std::borrow::Cow::Borrowed(scope),
     }
 }
 
@@ -256,6 +296,7 @@ pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
         let file = root.join(path);
         return parts::first_of(file.parent().unwrap_or(root), orders, each);
     }
+    let scope = &*in_place(root, path, scope);
     if *scope == Scope::Stat {
         return match std::fs::metadata(root.join(path)) {
             Ok(meta) => Parts::from([(parts::WHOLE.to_string(), observed::size_and_time(&meta))]),

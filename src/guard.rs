@@ -186,9 +186,13 @@ pub fn check_with_env(
             protected: path,
             via: None,
             ..
-        })) if editor && protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) => Verdict::Inspect {
-            path: PathBuf::from(path),
-        },
+        })) if editor
+            && (protected.inspect.iter().any(|p| p.as_os_str() == path.as_str()) || named(protected, &path)) =>
+        {
+            Verdict::Inspect {
+                path: PathBuf::from(path),
+            }
+        }
         // A shell command that writes a partly sealed source file (`sed -i` of a source holding code and its
         // inline tests, a test appended to a test file): its result cannot be known before it runs, and the
         // promise judges the file's tests after it exactly as the inspection judges a file tool's edit (a
@@ -215,6 +219,15 @@ pub fn check_with_env(
         }
         None => Verdict::Allow,
     }
+}
+
+/// Whether `path` (as a [`finding::Hit`] names it) is a new file of a name sealed wherever it appears
+/// (`conftest.py`): judged like a partly sealed file, on the content a file tool would leave, since the promise
+/// judges it by what it holds (`closure::Closure::moved_if`).
+fn named(protected: &Protected, path: &str) -> bool {
+    Path::new(path)
+        .file_name()
+        .is_some_and(|name| protected.sealed_names.iter().any(|n| name == n.as_str()))
 }
 
 /// How the sealed `protected` (as a [`finding::Hit`] names it) is put back: removed if it did not exist at

@@ -298,9 +298,14 @@ impl Inputs {
             );
         }
         // A shadow where the derivation names a file is the derivation's to judge, by that file's scope (one left to
-        // what its runner resolves from it, `closure::js_config`, has no part of its own).
+        // what its runner resolves from it, `closure::js_config`, has no part of its own); so is a new file of a
+        // name the derivation watches (`conftest.py`), judged there by what it holds, not as a new entry of a
+        // directory the baseline searched.
         if let Some(closure) = &self.derived {
-            moves.retain(|m| !matches!(m, Move::Shadow(shadow) if closure.file(&shadow.path).is_some()));
+            let judged_there = |path: &str| {
+                closure.file(path).is_some() || (checks(Check::Closure) && closure.watches_name_of(Path::new(path)))
+            };
+            moves.retain(|m| !matches!(m, Move::Shadow(shadow) if judged_there(&shadow.path)));
         }
         let mut named: HashMap<String, (Source, bool)> = HashMap::new();
         moves.retain(|m| {

@@ -336,6 +336,8 @@ struct Places<'a> {
     home: Option<&'a Path>,
     /// The derived closure's files (relative or absolute, as it keys them).
     derived: HashSet<&'a str>,
+    /// The derived closure, which judges a new file of a name it watches (`conftest.py`) in the watch's scope.
+    watching: Option<&'a Closure>,
     /// The project root's ancestors.
     ancestors: Vec<&'a Path>,
     /// The directories at the root that are build output (cargo's `target/` in a cargo package).
@@ -366,6 +368,7 @@ impl<'a> Places<'a> {
             derived: derived
                 .map(|c| c.files.iter().map(|f| f.path.as_str()).collect())
                 .unwrap_or_default(),
+            watching: derived,
             ancestors: root.ancestors().skip(1).collect(),
             build_output: BUILD_OUTPUT.iter().filter_map(|output| output(root)).collect(),
             scripts_are_code: derived.is_some_and(|c| c.runners.iter().any(|r| r.row().tests.loads_scripts)),
@@ -397,7 +400,9 @@ impl<'a> Places<'a> {
             return false;
         }
         if let Ok(relative) = path.strip_prefix(self.root) {
-            return self.sealable_in_project(relative, name, seen);
+            // A name the derived closure watches is judged there when it appears, by what it holds.
+            return !self.watching.is_some_and(|c| c.watches_name_of(relative))
+                && self.sealable_in_project(relative, name, seen);
         }
         // Outside the project, what the run looked for and did not find is sealed as absent only where it
         // searched up from the project: a file there stands for the project. A file the user creates later

@@ -9,12 +9,15 @@
 //! A part that is absent has no digest, so adding `scripts.pretest` shows up as a part that appeared. A file
 //! that no longer parses gets the single label [`UNPARSABLE`]: every part it had then reads as changed.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+pub use super::options::OptionsKey;
 use crate::fsutil;
+use crate::schema::Lang;
 
 /// The label of a whole file's one part.
 pub const WHOLE: &str = "";
@@ -30,6 +33,8 @@ pub const UNPARSABLE: &str = "(the file does not parse)";
 /// and its `name` and `path`. So a new `[[bin]]` or a `[[bench]]` with `harness = false` is honest, while
 /// `test = false` on a target whose tests ran (even one declared anew for `src/main.rs`) counts.
 pub const TEST_SETTINGS: &str = "(test settings)";
+/// The name of [`Scope::IniBut`]'s section that stands for the file itself (its lines before any section).
+pub const PREAMBLE: &str = "";
 
 /// Which content of a file is sealed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +56,10 @@ pub enum Scope {
     TomlBut {
         paths: Vec<Vec<String>>,
         free: Vec<Vec<String>>,
+        /// Keys under them whose value is a runner's command-line options (pytest's `addopts`, a string or a list
+        /// of words), judged option by option ([`OptionsKey`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        options: Vec<OptionsKey>,
     },
     /// These key paths of a JSON document but for the `free` key paths under them (a runner's options that change
     /// neither what runs nor what counts, `mocha.slow`). A key left an empty object once they are cut out is as
@@ -59,8 +68,16 @@ pub enum Scope {
         paths: Vec<Vec<String>>,
         free: Vec<Vec<String>>,
     },
-    /// These sections of an INI file but for the `free` keys in them (with their continuation lines).
-    IniBut { sections: Vec<String>, free: Vec<String> },
+    /// These sections of an INI file but for the `free` keys in them (with their continuation lines), and the keys
+    /// whose value is a runner's command-line options judged option by option ([`OptionsKey`], by name). With
+    /// the section named [`PREAMBLE`] (the lines before the first section), the file counts by existing
+    /// (`pytest.ini` configures pytest even when empty): its sections are then one part, the whole file's.
+    IniBut {
+        sections: Vec<String>,
+        free: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        options: Vec<OptionsKey>,
+    },
     /// A shell file a script sources, but for its functions that are no command (`add() { … }`): those are the
     /// code the tests call; everything else — top-level statements, variables, a function that shadows a
     /// command (`python3() { … }`) — changes how the script runs. See `closure::shell`.
@@ -72,11 +89,17 @@ pub enum Scope {
     /// The code under test, named by the derivation so that no other reading seals it (a program a test
     /// script runs): no part, so nothing of it is sealed.
     Code,
-    /// A file of a runner's command-line options (RSpec's `.rspec`: words separated by white space, a line
+    /// A file of a runner's command-line options (RSpec's `.rspec`: words split as a shell splits them, a line
     /// starting with `#` left out), but for the `free` ones: a word listed (`--color`), or a word and the one
-    /// after it listed joined by `=` (`--format=documentation` also stands for `--format documentation`).
-    /// Options that change only what the runner prints; a file of those alone is as if absent.
+    /// after it listed joined by `=` (`--format=documentation` also stands for `--format documentation`), `*`
+    /// for any value, one-letter options clustered (see `closure::options`). Options that change only what the
+    /// runner prints; a file of those alone is as if absent.
     Options { free: Vec<String> },
+    /// Code a runner loads from every directory on the way to its tests (pytest's `conftest.py`), in `lang`,
+    /// judged by what it defines: a new helper or import may appear, unless the helper takes a `reserved` name (one
+    /// the runner provides); everything else is a part (see `closure::units`). Read by `closure::read_parts`,
+    /// which adds the names the same-named files above it define.
+    Units { lang: Lang, reserved: Vec<String> },
     /// An XML document but for the `free` attributes of its `root` element: what only changes what the runner
     /// prints (PHPUnit's `colors`), see `closure::xml_root`.
     XmlRootBut { root: String, free: Vec<String> },
@@ -200,10 +223,15 @@ impl Scope {
                 }
             }
             (
-                Scope::TomlBut { paths: mine, free },
+                Scope::TomlBut {
+                    paths: mine,
+                    free,
+                    options,
+                },
                 Scope::TomlBut {
                     paths: more,
                     free: also_free,
+                    options: also_options,
                 },
             ) => {
                 for path in more {
@@ -213,12 +241,18 @@ impl Scope {
                 }
                 // Free only where both readings leave it free.
                 free.retain(|key| also_free.contains(key));
+                options.retain(|key| also_options.contains(key));
             }
             (
-                Scope::IniBut { sections: mine, free },
+                Scope::IniBut {
+                    sections: mine,
+                    free,
+                    options,
+                },
                 Scope::IniBut {
                     sections: more,
                     free: also_free,
+                    options: also_options,
                 },
             ) => {
                 for name in more {
@@ -227,6 +261,7 @@ impl Scope {
                     }
                 }
                 free.retain(|key| also_free.contains(key));
+                options.retain(|key| also_options.contains(key));
             }
             (Scope::Ini(mine), Scope::Ini(more)) => {
                 for name in more {
@@ -266,13 +301,15 @@ impl Scope {
             | Scope::Pom
             | Scope::XmlRootBut { .. }
             | Scope::Options { .. }
+            | Scope::Units { .. }
             | Scope::FirstOf { .. } => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
                 paths.iter().map(|p| p.join(".")).collect()
             }
-            Scope::Ini(names) | Scope::IniBut { sections: names, .. } => {
+            Scope::Ini(names) | Scope::IniBut { sections: names, .. } if !names.iter().any(|n| n == PREAMBLE) => {
                 names.iter().map(|n| format!("[{n}]")).collect()
             }
+            Scope::Ini(_) | Scope::IniBut { .. } => Vec::new(),
             Scope::Read(read) => (read.kind.0.labels)(&read.parts),
         }
     }
@@ -354,7 +391,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             }),
             None => unparsable(bytes),
         },
-        Scope::TomlBut { paths, free } => match std::str::from_utf8(bytes)
+        Scope::TomlBut { paths, free, options } => match std::str::from_utf8(bytes)
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
         {
@@ -367,6 +404,12 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
                     cut(&mut value, &key[path.len()..]);
                 }
+                for option in options
+                    .iter()
+                    .filter(|o| o.key.len() > path.len() && o.key.starts_with(path))
+                {
+                    sealed_options_at(&mut value, &option.key[path.len()..], &option.free);
+                }
                 if path.is_empty() && value.as_table().is_some_and(toml::Table::is_empty) {
                     return None;
                 }
@@ -374,8 +417,12 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             }),
             None => unparsable(bytes),
         },
-        Scope::Ini(names) => ini_parts(names, &[], &String::from_utf8_lossy(bytes)),
-        Scope::IniBut { sections, free } => ini_parts(sections, free, &String::from_utf8_lossy(bytes)),
+        Scope::Ini(names) => ini_parts(names, &[], &[], &String::from_utf8_lossy(bytes)),
+        Scope::IniBut {
+            sections,
+            free,
+            options,
+        } => ini_parts(sections, free, options, &String::from_utf8_lossy(bytes)),
         Scope::Read(read) => hashed((read.kind.0.parts)(&String::from_utf8_lossy(bytes), &read.parts)),
         Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
         Scope::XmlRootBut { root, free } => {
@@ -385,8 +432,20 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 sealed.map_or_else(|| sha256(bytes), |text| sha256(text.as_bytes())),
             )])
         }
+        Scope::Units { lang, reserved } => super::units::parts(*lang, reserved, &String::from_utf8_lossy(bytes))
+            .into_iter()
+            .map(|(label, text)| {
+                // A part that may appear keeps its mark outside the digest, for `compare`.
+                let mark = if text.starts_with(super::units::ADDABLE) {
+                    super::units::ADDABLE
+                } else {
+                    ""
+                };
+                (label, format!("{mark}{}", sha256(text.as_bytes())))
+            })
+            .collect(),
         Scope::Options { free } => {
-            let sealed = sealed_options(&String::from_utf8_lossy(bytes), free);
+            let sealed = super::options::sealed_text(&String::from_utf8_lossy(bytes), free);
             if sealed.is_empty() {
                 Parts::new()
             } else {
@@ -394,42 +453,6 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             }
         }
     }
-}
-
-/// The words of an options file ([`Scope::Options`]) but for the free options and their values. A word right
-/// after a sealed option that may take a value (`--require`, not `--require=x`) is that value, never free: cut
-/// out, it would leave the option to take the next word instead (`--require --color spec_helper`).
-fn sealed_options(text: &str, free: &[String]) -> Vec<String> {
-    let words: Vec<&str> = text
-        .lines()
-        .filter(|line| !line.trim_start().starts_with('#'))
-        .flat_map(str::split_whitespace)
-        .collect();
-    let mut sealed: Vec<String> = Vec::new();
-    let mut after_bare_option = false;
-    let mut at = 0;
-    while at < words.len() {
-        let word = words[at];
-        let pair = words.get(at + 1).map(|value| format!("{word}={value}"));
-        let free_words = if after_bare_option {
-            0
-        } else if free.iter().any(|f| f == word) {
-            1
-        } else if pair.is_some_and(|pair| free.contains(&pair)) {
-            2
-        } else {
-            0
-        };
-        if free_words == 0 {
-            sealed.push(word.to_string());
-            after_bare_option = word.starts_with('-') && !word.contains('=');
-            at += 1;
-        } else {
-            after_bare_option = false;
-            at += free_words;
-        }
-    }
-    sealed
 }
 
 /// The parts of the configuration a runner resolves in `dir` (see [`Scope::FirstOf`]): per search order, the
@@ -511,6 +534,37 @@ fn cut(value: &mut toml::Value, path: &[String]) {
     }
 }
 
+/// Replaces the options at `path` (relative to `value`: a string of words or a list of them) by those of them
+/// that are not `free`, as one list of words; removes the key when none is left. A value of another type is left
+/// as it is, and so counts whole.
+fn sealed_options_at(value: &mut toml::Value, path: &[String], free: &[String]) {
+    let Some((last, above)) = path.split_last() else {
+        return;
+    };
+    let Some(table) = above
+        .iter()
+        .try_fold(&mut *value, |v, key| v.get_mut(key))
+        .and_then(toml::Value::as_table_mut)
+    else {
+        return;
+    };
+    let words = match table.get(last) {
+        Some(toml::Value::String(text)) => super::options::shell_words(text),
+        Some(toml::Value::Array(items)) => items.iter().map(|w| w.as_str().map(str::to_string)).collect(),
+        _ => None,
+    };
+    let Some(words) = words else { return };
+    let sealed = super::options::sealed(&words, free, true);
+    if sealed.is_empty() {
+        table.remove(last);
+    } else {
+        table.insert(
+            last.clone(),
+            toml::Value::Array(sealed.into_iter().map(toml::Value::String).collect()),
+        );
+    }
+}
+
 /// Removes the key at `path` from a JSON object, and an object it leaves empty on the way.
 fn cut_json(value: &mut serde_json::Value, path: &[String]) {
     let Some((first, rest)) = path.split_first() else {
@@ -574,21 +628,43 @@ fn canonical(value: &serde_json::Value) -> String {
 }
 
 /// The lines of each named section, trimmed, without blank and comment lines, nor the `free` keys with their
-/// continuation lines (indented lines after them).
-fn ini_parts(names: &[String], free: &[String], text: &str) -> Parts {
-    let mut found: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    let mut current: Option<&str> = None;
+/// continuation lines (indented lines after them); an `options` key's value, with its continuation lines, as
+/// the words of it that are not free (the key left out when none is). The [`PREAMBLE`] is a part whenever the
+/// file exists.
+fn ini_parts(names: &[String], free: &[String], options: &[OptionsKey], text: &str) -> Parts {
+    let preamble = names.iter().find(|n| *n == PREAMBLE).map(String::as_str);
+    let mut found: BTreeMap<&str, Vec<Cow<str>>> = BTreeMap::new();
+    if let Some(name) = preamble {
+        found.entry(name).or_default();
+    }
+    let mut current: Option<&str> = preamble;
     let mut in_free = false;
+    // An options key being read: its section, its free options and its value's lines so far.
+    let mut reading: Option<Reading> = None;
     for raw in text.lines() {
         let line = raw.trim();
         let continuation = raw.starts_with([' ', '\t']) && !line.is_empty();
         if continuation && in_free {
             continue;
         }
-        if !continuation {
-            let key = line.split(['=', ':']).next().unwrap_or_default().trim();
-            in_free = current.is_some() && line.contains(['=', ':']) && free.iter().any(|f| f == key);
+        if continuation
+            && !line.starts_with(['#', ';'])
+            && let Some((_, _, lines)) = &mut reading
+        {
+            lines.push(line);
+            continue;
+        }
+        if !continuation && !line.is_empty() && !line.starts_with(['#', ';']) {
+            flush_options(reading.take(), &mut found);
+            let (key, value) = line.split_once(['=', ':']).unwrap_or((line, ""));
+            let key = key.trim();
+            let in_section = current.filter(|c| *c != PREAMBLE && line.contains(['=', ':']));
+            in_free = in_section.is_some() && free.iter().any(|f| f == key);
             if in_free {
+                continue;
+            }
+            if let (Some(section), Some(options)) = (in_section, options.iter().find(|o| o.key == [key])) {
+                reading = Some((section, options, vec![value.trim()]));
                 continue;
             }
         }
@@ -604,13 +680,37 @@ fn ini_parts(names: &[String], free: &[String], text: &str) -> Parts {
             continue;
         }
         if let Some(name) = current {
-            found.entry(name).or_default().push(line);
+            found.entry(name).or_default().push(Cow::Borrowed(line));
         }
     }
-    found
+    flush_options(reading.take(), &mut found);
+    let parts = found
         .into_iter()
-        .map(|(name, lines)| (format!("[{name}]"), sha256(lines.join("\n").as_bytes())))
-        .collect()
+        .map(|(name, lines)| (format!("[{name}]"), sha256(lines.join("\n").as_bytes())));
+    if preamble.is_none() {
+        return parts.collect();
+    }
+    // A file that counts by existing is one part: it was created, changed or deleted.
+    let text: String = parts.map(|(label, digest)| format!("{label}\0{digest}\n")).collect();
+    Parts::from([(WHOLE.to_string(), sha256(text.as_bytes()))])
+}
+
+/// An INI options key being read: its section, the key and its value's lines so far.
+type Reading<'a> = (&'a str, &'a OptionsKey, Vec<&'a str>);
+
+/// Adds what an options key read whole seals to its section: one line of its sealed words, none when all are free.
+fn flush_options<'a>(reading: Option<Reading<'a>>, found: &mut BTreeMap<&'a str, Vec<Cow<'a, str>>>) {
+    let Some((section, key, lines)) = reading else { return };
+    let value = lines.join("\n");
+    // Text that does not split is kept whole: pytest refuses it, and any change to it counts.
+    let sealed = match super::options::shell_words(&value) {
+        Some(words) => super::options::sealed(&words, &key.free, true),
+        None => vec![value],
+    };
+    if !sealed.is_empty() {
+        let line = format!("{} = {}", key.key.join("."), serde_json::Value::from(sealed));
+        found.entry(section).or_default().push(Cow::Owned(line));
+    }
 }
 
 fn sha256(bytes: &[u8]) -> String {
@@ -625,7 +725,8 @@ pub enum PartChange {
     Removed,
 }
 
-/// The parts that differ between `sealed` and `now`, by label.
+/// The parts that differ between `sealed` and `now`, by label; a part that may appear (`closure::units`) is
+/// free to.
 pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
     let mut out: Vec<(String, PartChange)> = sealed
         .iter()
@@ -636,9 +737,9 @@ pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
         })
         .collect();
     out.extend(
-        now.keys()
-            .filter(|label| !sealed.contains_key(*label))
-            .map(|label| (label.clone(), PartChange::Added)),
+        now.iter()
+            .filter(|(label, digest)| !sealed.contains_key(*label) && !digest.starts_with(super::units::ADDABLE))
+            .map(|(label, _)| (label.clone(), PartChange::Added)),
     );
     out
 }
@@ -877,6 +978,7 @@ mod tests {
         let cargo = Scope::TomlBut {
             paths: vec![Vec::new(), vec!["alias".into(), "test".into()]],
             free: vec![vec!["alias".into()], vec!["term".into()]],
+            options: Vec::new(),
         };
         let aliases = "[alias]\nt2 = \"test -q\"\n[term]\ncolor = \"never\"\n";
         assert_eq!(digests(&cargo, Some(aliases.as_bytes())), Parts::new());
@@ -894,6 +996,7 @@ mod tests {
         let pytest = Scope::IniBut {
             sections: vec!["tool:pytest".into()],
             free: vec!["markers".into()],
+            options: Vec::new(),
         };
         let before = "[tool:pytest]\ntestpaths = tests\n";
         let marked = "[tool:pytest]\ntestpaths = tests\nmarkers =\n    slow: slow tests\n    db: needs a db\n";

@@ -87,7 +87,7 @@ fn a_new_conftest_anywhere_counts_a_new_crate_does_not() {
         vec![("tests/unit/conftest.py".into(), String::new(), PartChange::Added)]
     );
     std::fs::remove_file(root.join("tests/conftest.py")).expect("rm");
-    assert!(moved(&closure, root).contains(&("tests/conftest.py".into(), String::new(), PartChange::Removed)));
+    assert!(moved(&closure, root).contains(&("tests/conftest.py".into(), "import pytest".into(), PartChange::Removed)));
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn accepting_re_takes_only_the_selected_files() {
     write(root, "pytest.ini", "[pytest]\n");
     let mut closure = Closure::take("pytest", root);
     write(root, "pytest.ini", "[pytest]\naddopts = -x\n");
-    write(root, "conftest.py", "");
+    write(root, "conftest.py", "collect_ignore = ['tests']\n");
     assert_eq!(moved(&closure, root).len(), 2);
     assert_eq!(closure.accept(root, |p| p == "pytest.ini"), vec!["pytest.ini"]);
     assert_eq!(

@@ -92,6 +92,36 @@ fn creating_configuration_that_did_not_exist_is_rejected() {
     assert_has(&block.reason, "`rm -- pytest.ini tests/conftest.py`");
 }
 
+/// A file tool's new `conftest.py` where pytest looked for one is judged on what it would hold, as the promise
+/// judges it: fixtures a test asks for by a new name pass the guard and the promise; a hook, or a fixture of a
+/// name pytest provides, is refused with the definition named.
+#[test]
+fn a_new_conftest_beside_the_sealed_tests_is_judged_by_what_it_defines() {
+    let p = Project::new().file("tests/test_a.py", "def test_a():\n    assert True\n");
+    p.setup(
+        "S",
+        "\"add a test\" --verify 'python3 -m pytest -q -p no:cacheprovider'",
+    );
+    let conftest = p.path("tests/conftest.py");
+    let fixture = "import pytest\n\n\n@pytest.fixture\ndef pairs():\n    return [(1, 1, 2)]\n";
+    let write = |content: &str| json!({"file_path": conftest, "content": content});
+    for counts in [
+        format!("{fixture}\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n"),
+        fixture.replace("def pairs", "def tmp_path"),
+    ] {
+        let reason = tool(&p, "Write", write(&counts)).deny_reason();
+        assert!(reason.contains("tests/conftest.py"), "{reason}");
+    }
+    tool(&p, "Write", write(fixture)).silent();
+    p.write("tests/conftest.py", fixture);
+    p.write(
+        "tests/test_pairs.py",
+        "def test_pairs(pairs):\n    for a, b, want in pairs:\n        assert a + b == want\n",
+    );
+    let notice = p.stop("S", PROMISE).allowed();
+    assert!(notice.contains("verified complete"), "{notice}");
+}
+
 #[test]
 fn the_user_accepts_a_change_with_loopgate_allow_and_only_that_change() {
     let p = npm_project();

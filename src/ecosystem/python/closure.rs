@@ -7,12 +7,19 @@
 //! which exist, so every candidate in every one of those directories is sealed — existing ones by their pytest
 //! part, the others as absent — including directories above the project: a `pytest.ini` created in a parent
 //! directory is found first when the project has none. `-c FILE` / `--config-file FILE` replaces the search.
-//! Within pytest's section of a shared file, key by key: [`FREE_KEYS`] are the agent's.
+//! Within pytest's section of a shared file (and `pytest.ini`'s `[pytest]`), key by key: [`FREE_KEYS`] are the
+//! agent's, and `addopts` is judged option by option, its display options free (`options.rs`). `pytest.ini`
+//! counts by existing, empty or not (pytest takes it first whatever it holds); `pytest.toml` is sealed whole.
 
 use std::path::{Path, PathBuf};
 
+#[path = "conftest.rs"]
+mod conftest;
+#[path = "options.rs"]
+mod options;
+
 use super::{Deriver, Lang, Runner, Scripts, Simple, Why, normalize};
-use crate::closure::parts::Scope;
+use crate::closure::parts::{OptionsKey, PREAMBLE, Scope};
 use crate::runner::Section;
 
 /// Python's scripts (`derive::SCRIPTS`): `python3 tool.py` runs `tool.py`.
@@ -97,7 +104,7 @@ impl Deriver<'_> {
             }
         }
         for name in Runner::Pytest.row().config.every_dir {
-            self.watch(name, Scope::Whole, why.clone(), true);
+            self.watch(name, conftest::scope(), why.clone(), true);
         }
         if let Some(file) = config_file {
             self.whole(cwd.join(file), why);
@@ -110,34 +117,17 @@ impl Deriver<'_> {
             let here = |name: &str| local.join(name);
             let pytest = Runner::Pytest.row().config;
             for name in pytest.files {
-                self.whole(here(name), why.clone());
+                // `pytest.ini` is its configuration as soon as it exists (its preamble a part), `[pytest]` key by key.
+                if name.ends_with(".ini") {
+                    self.add(here(name), ini_scope(&[PREAMBLE, "pytest"]), why.clone());
+                } else {
+                    self.whole(here(name), why.clone());
+                }
             }
             for (file, section) in pytest.sections {
                 let scope = match section {
-                    Section::Toml(path) => {
-                        let path: Vec<String> = path.iter().map(ToString::to_string).collect();
-                        // `[tool.pytest.ini_options]` holds the keys (pytest 9's `[tool.pytest]` holds them itself).
-                        let free = FREE_KEYS
-                            .iter()
-                            .flat_map(|key| {
-                                let native: Vec<String> = path.iter().cloned().chain([key.to_string()]).collect();
-                                let ini = path
-                                    .iter()
-                                    .cloned()
-                                    .chain(["ini_options".into(), key.to_string()])
-                                    .collect();
-                                [native, ini]
-                            })
-                            .collect();
-                        Scope::TomlBut {
-                            paths: vec![path],
-                            free,
-                        }
-                    }
-                    Section::Ini(name) => Scope::IniBut {
-                        sections: vec![(*name).to_string()],
-                        free: FREE_KEYS.iter().map(ToString::to_string).collect(),
-                    },
+                    Section::Toml(path) => toml_scope(path),
+                    Section::Ini(name) => ini_scope(&[name]),
                 };
                 self.add(here(file), scope, why.clone());
             }
@@ -202,6 +192,43 @@ impl Deriver<'_> {
         if rest.first().is_some_and(|w| w == "run") {
             self.python(&rest[1..], cwd, depth);
         }
+    }
+}
+
+/// pytest's table of a TOML file (`path`: `tool.pytest`), key by key: [`FREE_KEYS`] free, `addopts` option by
+/// option (`options.rs`), in the table itself (pytest 9) and in its `ini_options` (pytest 6 to 8).
+fn toml_scope(path: &[&str]) -> Scope {
+    let under = |key: &str| -> [Vec<String>; 2] {
+        let native = path.iter().chain([&key]).map(ToString::to_string).collect();
+        let ini = path
+            .iter()
+            .chain(&["ini_options", key])
+            .map(ToString::to_string)
+            .collect();
+        [native, ini]
+    };
+    Scope::TomlBut {
+        paths: vec![path.iter().map(ToString::to_string).collect()],
+        free: FREE_KEYS.iter().flat_map(|key| under(key)).collect(),
+        options: under(options::ADDOPTS)
+            .into_iter()
+            .map(|key| OptionsKey {
+                key,
+                free: options::free(),
+            })
+            .collect(),
+    }
+}
+
+/// pytest's sections of an INI file, key by key: [`FREE_KEYS`] free, `addopts` option by option.
+fn ini_scope(sections: &[&str]) -> Scope {
+    Scope::IniBut {
+        sections: sections.iter().map(ToString::to_string).collect(),
+        free: FREE_KEYS.iter().map(ToString::to_string).collect(),
+        options: vec![OptionsKey {
+            key: vec![options::ADDOPTS.to_string()],
+            free: options::free(),
+        }],
     }
 }
 

@@ -103,6 +103,7 @@ fn config_scope(sub: &str) -> Scope {
             .iter()
             .map(|t| t.split('.').map(str::to_string).collect())
             .collect(),
+        options: Vec::new(),
     }
 }
 

@@ -194,9 +194,10 @@ fn tracked_asks_git() {
 
 /// A new `conftest.py` beside new tests only (nothing sealed in its directory or below) may be written, and the
 /// promise lets it through, as it sits out the oracle's run with them (`Inputs::new_files_aside`); one above a
-/// sealed test is refused and rejected, and so is every one where new tests do not sit out.
+/// sealed test, or any where new tests do not sit out, is judged by what it defines: a file tool's write of
+/// fixtures a test asks for by name is inspected and passes, one with a hook is refused and rejected.
 #[test]
-fn a_new_conftest_is_allowed_only_where_nothing_sealed_lies_below_it() {
+fn a_new_conftest_sits_out_beside_new_tests_and_is_judged_by_what_it_defines_elsewhere() {
     let p = Project::new(true);
     let mut inputs = p.take(&[]);
     inputs.derived = Some(crate::closure::Closure::take("python3 -m pytest -q", &p.root));
@@ -207,13 +208,15 @@ fn a_new_conftest_is_allowed_only_where_nothing_sealed_lies_below_it() {
         p.guard(&inputs, "Write", &write("tests/api/conftest.py")),
         Verdict::Allow
     );
-    let counted = p.guard_with(&inputs, &aside_off, "Write", &write("tests/api/conftest.py"));
+    let inspected = p.guard_with(&inputs, &aside_off, "Write", &write("tests/api/conftest.py"));
     assert!(
-        matches!(counted, Verdict::Deny { .. }),
-        "new tests do not sit out: a new conftest counts anywhere"
+        matches!(inspected, Verdict::Inspect { .. }),
+        "new tests do not sit out: a new conftest is judged by what it defines"
     );
-    let why = reason(p.guard(&inputs, "Write", &write("tests/conftest.py")));
-    assert!(why.contains("tests/conftest.py"), "{why}");
+    assert!(matches!(
+        p.guard(&inputs, "Write", &write("tests/conftest.py")),
+        Verdict::Inspect { .. }
+    ));
     assert!(matches!(
         p.guard(&inputs, "Bash", &json!({"command": "touch conftest.py"})),
         Verdict::Deny { .. }
@@ -225,9 +228,12 @@ fn a_new_conftest_is_allowed_only_where_nothing_sealed_lies_below_it() {
         inputs.new_files_aside(&p.root, &|_| true),
         vec!["tests/api/conftest.py"]
     );
-    assert!(!p.promise_accepts_with(&inputs, &aside_off));
+    assert!(p.promise_accepts_with(&inputs, &aside_off));
     assert!(inputs.new_files_aside(&p.root, &aside_off).is_empty());
     std::fs::write(p.root.join("tests/conftest.py"), fixture).expect("write");
+    assert!(p.promise_accepts(&inputs), "{:?}", inputs.check(&p.root, &|_| true));
+    let hook = format!("{fixture}\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n");
+    std::fs::write(p.root.join("tests/conftest.py"), &hook).expect("write");
     assert!(!p.promise_accepts(&inputs));
     assert_eq!(
         inputs.new_files_aside(&p.root, &|_| true),

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::closure::{self, MovedPart};
+use crate::closure::MovedPart;
 use crate::lifecycle::ActiveLoop;
 use crate::messages::breach as words;
 use crate::testseal;
@@ -23,26 +23,28 @@ pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &P
     // An edit that cannot apply (its `old_string` is not in the file) fails in the tool itself.
     let after = apply(tool, input, &current)?;
     let lang = active.seal.fields.config.lang;
-    let moved = match active.seal.closure.as_ref().and_then(|c| c.file(&key)) {
-        Some(file) => {
-            let now = closure::parts::digests(&file.scope, Some(after.as_bytes()));
-            closure::parts::compare(&file.parts, &now)
-                .into_iter()
-                .map(|(part, change)| {
-                    let why = file.why.clone();
-                    let path = key.clone();
-                    words::moved(
-                        lang,
-                        &MovedPart {
-                            path,
-                            part,
-                            change,
-                            why,
-                        },
-                    )
-                })
-                .collect()
-        }
+    let judged = active
+        .seal
+        .closure
+        .as_ref()
+        .and_then(|c| c.moved_if(root, &key, after.as_bytes()));
+    let moved = match judged {
+        Some((moves, why)) => moves
+            .into_iter()
+            .map(|(part, change)| {
+                let why = why.clone();
+                let path = key.clone();
+                words::moved(
+                    lang,
+                    &MovedPart {
+                        path,
+                        part,
+                        change,
+                        why,
+                    },
+                )
+            })
+            .collect(),
         None => test_findings(active, &key, &after),
     };
     (!moved.is_empty()).then(|| words::edit_denied(lang, &key, &moved, crate::guard::tracked(root, &key)))
