@@ -640,7 +640,7 @@ fn ini_parts(names: &[String], free: &[String], options: &[OptionsKey], text: &s
     let mut current: Option<&str> = preamble;
     let mut in_free = false;
     // An options key being read: its section, its free options and its value's lines so far.
-    let mut reading: Option<Reading> = None;
+    let mut reading: Option<OptionsRead> = None;
     for raw in text.lines() {
         let line = raw.trim();
         let continuation = raw.starts_with([' ', '\t']) && !line.is_empty();
@@ -696,10 +696,10 @@ fn ini_parts(names: &[String], free: &[String], options: &[OptionsKey], text: &s
 }
 
 /// An INI options key being read: its section, the key and its value's lines so far.
-type Reading<'a> = (&'a str, &'a OptionsKey, Vec<&'a str>);
+type OptionsRead<'a> = (&'a str, &'a OptionsKey, Vec<&'a str>);
 
 /// Adds what an options key read whole seals to its section: one line of its sealed words, none when all are free.
-fn flush_options<'a>(reading: Option<Reading<'a>>, found: &mut BTreeMap<&'a str, Vec<Cow<'a, str>>>) {
+fn flush_options<'a>(reading: Option<OptionsRead<'a>>, found: &mut BTreeMap<&'a str, Vec<Cow<'a, str>>>) {
     let Some((section, key, lines)) = reading else { return };
     let value = lines.join("\n");
     // Text that does not split is kept whole: pytest refuses it, and any change to it counts.
