@@ -366,7 +366,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             Ok(doc) => tree_parts(paths, |path| lookup_json(&doc, path).map(canonical)),
             Err(_) => unparsable(bytes),
         },
-        Scope::JsonBut { paths, free } => match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Scope::JsonBut { paths, free } => match json_or_yaml(bytes) {
             Ok(doc) => tree_parts(paths, |path| {
                 let mut value = lookup_json(&doc, path)?.clone();
                 for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
@@ -506,6 +506,16 @@ fn tree_parts(paths: &[Vec<String>], value_at: impl Fn(&[String]) -> Option<Stri
         .iter()
         .filter_map(|path| Some((path.join("."), sha256(value_at(path)?.as_bytes()))))
         .collect()
+}
+
+/// A configuration document read key by key: JSON, or else YAML (a runner that reads one reads the other with the
+/// same keys, `.mocharc.json` and `.mocharc.yml`). A JSON document reads the same either way; YAML counts only as
+/// a mapping (any text is a YAML scalar); what neither reads is unparsable, so any change to it counts.
+fn json_or_yaml(bytes: &[u8]) -> Result<serde_json::Value, ()> {
+    serde_json::from_slice(bytes).or_else(|_| match yaml_serde::from_slice::<serde_json::Value>(bytes) {
+        Ok(doc) if doc.is_object() => Ok(doc),
+        _ => Err(()),
+    })
 }
 
 fn unparsable(bytes: &[u8]) -> Parts {
@@ -918,6 +928,18 @@ mod tests {
             vec![("mocha".to_string(), PartChange::Added)]
         );
         assert_eq!(moved(&mocha, "not json", slow).len(), 1, "an unparsable file moves");
+        // The same keys in YAML (`.mocharc.yml`) read the same.
+        let rc = Scope::JsonBut {
+            paths: vec![Vec::new()],
+            free: keys(&["slow", "timeout"]),
+        };
+        assert_eq!(moved(&rc, "{}", "slow: 300\ntimeout: 5000\n"), vec![]);
+        assert_eq!(moved(&rc, "slow: 300\n", "slow: 300\nretries: 1\n").len(), 1);
+        assert_eq!(
+            moved(&rc, "slow: 300\n", "- not a mapping\n").len(),
+            1,
+            "a YAML list is unparsable"
+        );
 
         let mut scope = Scope::Json(keys(&["scripts.test"]));
         scope.merge(mocha.clone());

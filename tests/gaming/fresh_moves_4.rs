@@ -60,10 +60,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "the oracle's run stands the sealed `tests/calc_test.cc` as it was (`testswap`), `Calc.Multiplies` included, while `CMakeLists.txt` now compiles the new file holding the same test into the same binary: the link fails on the test defined twice. Python, node, Go, RSpec and bats run the sealed file and leave the new one out; a build that names the new file needs it left out of the build too, or the sealed file's moved tests left out, not built",
     ),
     (
-        "mocha_yaml_rc_with_color_off_and_a_longer_timeout",
-        "mocha's options files are judged key by key only in JSON (`.mocharc.json`, `package.json`'s `mocha`); a `.mocharc.yml` where mocha looked at the baseline is sealed whole as absent, so display and timeout options in YAML are refused though the same keys in JSON are free. Reading the YAML into the same key-by-key judgement is the JavaScript configuration work (`src/ecosystem/js`), under way elsewhere",
-    ),
-    (
         "phpunit_configuration_runs_the_defects_first",
         "`executionOrder` is left out of `phpunit.xml`'s free attributes on purpose (`src/ecosystem/php/closure.rs`): `defects` orders the run by the result cache the agent can write, and an order changes what state each test meets, so a test that fails after another can pass before it; judging an order as harmless needs the tests shown independent of it, not built",
     ),

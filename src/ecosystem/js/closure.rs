@@ -174,21 +174,25 @@ impl Deriver<'_> {
     /// The tool's configuration files at `cwd`, and its `package.json` key but for that key's free options (key
     /// paths under it; one ending in `parts::IF_EQUAL` is free while it has the runner's default value). A
     /// configuration file in JSON holds what the key would (`.mocharc.json` and `package.json`'s `mocha` are one
-    /// reading to mocha), so it is sealed key by key with the same options free: one with only those is as if
-    /// absent. A file of code or YAML is sealed whole.
+    /// reading to mocha), and so does one in YAML (`.mocharc.yml`), so it is sealed key by key with the same
+    /// options free: one with only those is as if absent. A file of code is sealed whole.
     pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<(&str, Vec<Vec<String>>)>) {
         self.plan.ecosystems.insert(Lang::JavaScript);
         let why = Why::Configures(tool.to_string());
         for name in names {
             match &key {
-                Some((_, free)) if !free.is_empty() && name.ends_with(".json") => self.add(
-                    cwd.join(name),
-                    crate::closure::Scope::JsonBut {
-                        free: free.clone(),
-                        paths: vec![Vec::new()],
-                    },
-                    why.clone(),
-                ),
+                Some((_, free))
+                    if !free.is_empty() && [".json", ".yml", ".yaml"].iter().any(|ext| name.ends_with(ext)) =>
+                {
+                    self.add(
+                        cwd.join(name),
+                        crate::closure::Scope::JsonBut {
+                            free: free.clone(),
+                            paths: vec![Vec::new()],
+                        },
+                        why.clone(),
+                    )
+                }
                 _ => self.whole(cwd.join(name), why.clone()),
             }
         }

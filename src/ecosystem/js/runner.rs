@@ -112,7 +112,18 @@ pub(super) const MOCHA: Row = Row {
             ".mocharc.jsonc",
         ],
         package_key: Some("mocha"),
-        package_free: &["slow", "diff", "full-trace", "inline-diffs"],
+        // What only shows (colour, diffs, the slow mark) or gives a test longer: a longer limit cannot make a
+        // failing assertion pass, and a run with none is ended by loopgate's own.
+        package_free: &[
+            "slow",
+            "diff",
+            "full-trace",
+            "inline-diffs",
+            "color",
+            "colors",
+            "timeout",
+            "timeouts",
+        ],
         ..Config::NONE
     },
     tests: TestFiles {
