@@ -28,6 +28,8 @@ pub mod parts;
 mod pom;
 #[path = "ecosystem/python/toolchain.rs"]
 mod python_toolchain;
+#[path = "ecosystem/ruby/rakefile.rs"]
+mod rakefile;
 pub mod resolved;
 #[path = "ecosystem/rust/toolchain.rs"]
 mod rust_toolchain;
@@ -41,7 +43,7 @@ use std::path::{Path, PathBuf};
 
 /// The ecosystems' readers of a kind of file that cut it into parts (`parts::Scope::Read`), one line each; a
 /// reader's kind is its persisted name.
-pub(crate) const READERS: &[&parts::Reading] = &[&makefile::READING, &cmake::READING];
+pub(crate) const READERS: &[&parts::Reading] = &[&makefile::READING, &cmake::READING, &rakefile::READING];
 
 use serde::{Deserialize, Serialize};
 

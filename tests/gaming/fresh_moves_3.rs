@@ -61,10 +61,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "make_check_script_compiles_the_code_before_the_tests",
         "`scripts/check.sh` is a program the verify's recipe runs and is sealed whole: a line added to it changes what runs, and nothing yet tells a syntax check from a line that plants or forges by what it does",
     ),
-    (
-        "minitest_rakefile_test_task_turns_warnings_off",
-        "the `Rakefile` is Ruby and sealed whole; judging it by what rake will run for `test` (the command its test task builds), as make is judged by its resolved recipe, is not built",
-    ),
 ];
 
 /// Minitest's `autorun` as the agent's file under `lib/`: it loads the installed one and makes `assert_equal`

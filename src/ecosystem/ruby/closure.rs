@@ -5,7 +5,8 @@
 //! absent where missing: a new one with `--tag ~slow` or `--pattern` narrows the run, while the options that only
 //! change what RSpec prints ([`RSPEC_FREE`]) are free. rake reads the first of `rakefile`,
 //! `Rakefile`, `rakefile.rb`, `Rakefile.rb`, and every `rakelib/*.rake`; the Rakefile is Ruby code that defines
-//! the test task (its files, load path and options), so it is sealed whole. What the test files `require`
+//! the test task (its files, load path and options), so it is sealed as code, every line but the test task's
+//! display switches (`rakefile.rs`); `rakelib/*.rake` is sealed whole. What the test files `require`
 //! (`test_helper.rb`, `spec_helper.rb` under `test/` and `spec/`) is the test side, sealed with the tests.
 
 use std::path::Path;
@@ -67,7 +68,8 @@ impl Deriver<'_> {
         }
     }
 
-    /// `rake [TASK…]` run in `cwd`: its Rakefile, whole, and `rakelib/`. Its test task runs minitest; a `spec`
+    /// `rake [TASK…]` run in `cwd`: its Rakefile, as code but its test task's display switches
+    /// (`ruby/rakefile.rs`), and `rakelib/`, whole. Its test task runs minitest; a `spec`
     /// task (RSpec's `RakeTask`), or the default task where `spec/` holds the tests, runs RSpec.
     pub(super) fn rake(&mut self, args: &[String], cwd: &Path) {
         self.plan.ecosystems.insert(Lang::Ruby);
@@ -82,7 +84,8 @@ impl Deriver<'_> {
         }
         let why = Why::Configures("rake".into());
         for name in RAKEFILES {
-            self.whole(cwd.join(name), why.clone());
+            let code = crate::closure::parts::Read::by(&crate::closure::rakefile::READING, Vec::new());
+            self.add(cwd.join(name), code, why.clone());
         }
         let lib = self.root.join(cwd).join("rakelib");
         if let Ok(entries) = std::fs::read_dir(&lib) {

@@ -5,7 +5,7 @@
 use super::{Config, Report, Row, TestFiles};
 
 /// minitest, run by `ruby` on a test file or by rake's `TestTask` (`rake test`). It reads no configuration
-/// file of its own; `rake test` reads the Rakefile, sealed whole by the closure (`closure.rs`: its `TestTask`'s
+/// file of its own; `rake test` reads the Rakefile, sealed as code by the closure (but its test task's display switches) (`closure.rs`: its `TestTask`'s
 /// `pattern`, `libs`, `test_files` and `options` are Ruby code, which loopgate does not run to read).
 pub(super) const MINITEST: Row = Row {
     id: "minitest",
