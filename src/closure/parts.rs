@@ -940,6 +940,14 @@ mod tests {
             1,
             "a YAML list is unparsable"
         );
+        // YAML's own ways to spell a key (a merge, a quoted escape, a duplicate) do not hide one that counts.
+        for hidden in [
+            "<<: {retries: 1}\n",
+            "\"re\\x74ries\": 1\n",
+            "slow: 300\nslow: 400\nretries: 1\n",
+        ] {
+            assert_eq!(moved(&rc, "slow: 300\n", hidden).len(), 1, "{hidden}");
+        }
 
         let mut scope = Scope::Json(keys(&["scripts.test"]));
         scope.merge(mocha.clone());
