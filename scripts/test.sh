@@ -143,7 +143,7 @@ fi
 # about 0.9 of 2 cores). So, where the caller named no targets, the gaming suite runs in the background, its output
 # kept in a log printed when it ends, while every other suite and the other versions' passes run in the
 # foreground; the one build serves both (cargo's build lock is released once the tests are built). Every pass runs
-# even after one fails, and the script fails at the end if any did.
+# even after one fails (and within a pass every suite, `--no-fail-fast`), and the script fails at the end if any did.
 failed=
 pass() { # WHAT COMMAND...: run COMMAND, time it, note its failure
     what=$1
@@ -186,7 +186,7 @@ else
     all_but="all tests"
 fi
 echo "== $all_but (end-to-end against Claude Code $first)" >&2
-pass "$all_but against Claude Code $first" eval "LOOPGATE_CLAUDE_VERSION=$first cargo test --locked $targets $cargo_args -- $test_args"
+pass "$all_but against Claude Code $first" eval "LOOPGATE_CLAUDE_VERSION=$first cargo test --locked --no-fail-fast $targets $cargo_args -- $test_args"
 for version in $(printf '%s\n' "$versions" | tail -n +2); do
     echo "== end-to-end and install suites against Claude Code $version: $matrix" >&2
     pass "end-to-end and install suites against Claude Code $version" \
