@@ -11,6 +11,7 @@
 #
 #   BIN=target/debug/loopgate RUNS=7 scripts/bench-promise.sh          # every project
 #   BIN=target/debug/loopgate KIND=js scripts/bench-promise.sh         # only python (1–2) or js (3)
+#   BIN=new/loopgate BASE=old/loopgate scripts/bench-promise.sh         # a before/after column, same alternation
 #
 # Needs python3 with venv and pip (PyPI reachable), git, GNU time (/usr/bin/time), strace for the trace; for the
 # JavaScript rows node and npm (the npm registry reachable: jest and vitest are installed once into JS_CACHE,
@@ -19,6 +20,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${BIN:-$repo/target/release/loopgate}")
 runs=${RUNS:-7}
+base=${BASE:+$(realpath "$BASE")}
 kind=${KIND:-all}
 [ -x "$bin" ] || { echo "bench-promise: no loopgate at $bin (set BIN=…)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench-promise: GNU time is needed (apt-get install time)" >&2; exit 1; }
@@ -34,19 +36,29 @@ cpu() { /usr/bin/time -f '%U %S' -o "$work/time" "$@" >/dev/null 2>&1 || true; a
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-# Side by side in `$1`: the bare command `$2` and `loopgate verify` of a loop sealing it, alternating.
+# Side by side in `$1`: the bare command `$2` and `loopgate verify` of a loop sealing it, alternating; with BASE
+# set, also that binary's `loopgate verify` in a copy of the project (its own store), in the same alternation.
 compare() {
     local dir=$1 verify=$2 name=$3
+    [ -z "$base" ] || { rm -rf "$dir.base" && cp -a "$dir" "$dir.base"; }
     (cd "$dir" && "$bin" setup --session-id S --force --verify "$verify" bench >/dev/null 2>&1)
-    : >"$work/bare" && : >"$work/promise"
+    [ -z "$base" ] || (cd "$dir.base" && LOOPGATE_HOME="$work/home-base" \
+        "$base" setup --session-id S --force --verify "$verify" bench >/dev/null 2>&1)
+    : >"$work/bare" && : >"$work/promise" && : >"$work/base"
     for _ in $(seq "$runs"); do
         (cd "$dir" && cpu sh -c "$verify") >>"$work/bare"
         (cd "$dir" && cpu "$bin" verify) >>"$work/promise"
+        [ -z "$base" ] || (cd "$dir.base" && LOOPGATE_HOME="$work/home-base" cpu "$base" verify) >>"$work/base"
     done
     local bare promise
     bare=$(median <"$work/bare") promise=$(median <"$work/promise")
     awk -v n="$name" -v b="$bare" -v p="$promise" \
-        'BEGIN {printf "%-28s bare %.2f s   promise %.2f s   ratio %.2fx   over %+.2f s\n", n, b, p, p / b, p - b}'
+        'BEGIN {printf "%-28s bare %.2f s   promise %.2f s   ratio %.2fx   over %+.2f s", n, b, p, p / b, p - b}'
+    if [ -n "$base" ]; then
+        awk -v b="$bare" -v p="$(median <"$work/base")" 'BEGIN {printf "   | BASE %.2f s, over %+.2f s", p, p - b}'
+        (cd "$dir.base" && LOOPGATE_HOME="$work/home-base" "$base" cancel >/dev/null 2>&1 || true)
+    fi
+    echo
     (cd "$dir" && "$bin" cancel >/dev/null 2>&1 || true)
 }
 
