@@ -20,9 +20,16 @@ use std::path::Path;
 use crate::runner::Runner;
 
 /// Whether no configuration of `runner` (whose file stems are `stems`) is found from `dir` up to the root (see the
-/// module doc): `false` on any doubt.
+/// module doc): `false` on any doubt. Both the path as given and the one it resolves to are walked: the runner
+/// searches up from its working directory as the kernel gives it (links resolved), whose parents a linked
+/// project's path does not name.
 pub(super) fn none_from(runner: Runner, stems: &[&str], dir: &Path) -> bool {
-    dir.ancestors().all(|place| none_in(runner, stems, place))
+    let Ok(real) = dir.canonicalize() else {
+        return false;
+    };
+    [dir, real.as_path()]
+        .iter()
+        .all(|from| from.ancestors().all(|place| none_in(runner, stems, place)))
 }
 
 /// Whether `place` itself holds no configuration of `runner`.
@@ -158,6 +165,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A project reached through a link is searched up from where it resolves too, as the runner searches.
+    #[test]
+    fn a_linked_project_is_searched_up_from_where_it_resolves() {
+        let (scratch, project) = nested();
+        if !clean_above(scratch.path(), Runner::Vitest, VITEST) {
+            return;
+        }
+        let link = scratch.path().join("link");
+        std::os::unix::fs::symlink(&project, &link).expect("link the project");
+        assert!(none_from(Runner::Vitest, VITEST, &link));
+        std::fs::write(scratch.path().join("outer").join("vite.config.ts"), "").expect("write");
+        assert!(
+            !none_from(Runner::Vitest, VITEST, &link),
+            "a configuration above the link's target was not found"
+        );
     }
 
     /// A directory that is gone (or cannot be listed) is a doubt.
