@@ -448,3 +448,106 @@ fn a_configuration_that_prints_a_reading_of_its_own_is_not_believed() {
 
 /// What a rejection says of a reading that answered twice (`closure::js_config`).
 const TWO_ANSWERS_SAID: &str = "printed a second answer as loopgate's reading";
+
+/// A configuration present at setup is read at every promise (only a project with none anywhere skips the reading,
+/// `closure::js_config`'s `unconfigured`): deleted, its keys fall back to the runner's defaults and are named; left
+/// as it was while a module it imports changes, what it resolves to is named. Both runners.
+#[test]
+fn a_configuration_present_at_setup_is_read_again_once_deleted_or_its_import_changed() {
+    let runners = [
+        (
+            &JEST,
+            "jest.config.js",
+            "module.exports = require('./tools/shared.js');\n",
+            "module.exports = { bail: 1 };\n",
+            "module.exports = { bail: 1, testMatch: ['**/extra.test.js'] };\n",
+            ["bail as jest resolves it", "testMatch as jest resolves it"],
+            ("test/extra.test.js", JEST_EXTRA_TEST),
+        ),
+        (
+            &VITEST,
+            "vitest.config.js",
+            "import shared from './tools/shared.js';\n\nexport default { test: shared };\n",
+            "export default { bail: 1 };\n",
+            "export default { bail: 1, include: ['test/extra.test.js'] };\n",
+            ["test.bail as vitest resolves it", "test.include as vitest resolves it"],
+            ("test/extra.test.js", VITEST_EXTRA_TEST),
+        ),
+    ];
+    for (fixture, file, config, shared, narrowed, [deleted_names, changed_names], extra) in runners {
+        for delete in [true, false] {
+            let p = fixture.project();
+            p.write(file, config);
+            p.write("tools/shared.js", shared);
+            crate::setup_with(&p, fixture, "", &[]);
+            let (path, fixed) = fixture.fix;
+            p.write(path, fixed);
+            if delete {
+                std::fs::remove_file(p.path(file)).expect("delete the configuration");
+            } else {
+                p.write("tools/shared.js", narrowed);
+                p.write(extra.0, extra.1);
+            }
+            let block = crate::promise(&p).blocked();
+            let (said, name) = if delete {
+                (deleted_names, "deleted")
+            } else {
+                (changed_names, "its import changed")
+            };
+            assert!(
+                block.reason.contains(said) || (!delete && block.reason.contains("tools/shared.js")),
+                "{file} {name}: {said:?} not named:\n{}",
+                block.reason
+            );
+        }
+    }
+}
+
+/// A project with no configuration anywhere the runner looks records so at setup (its promises then skip the
+/// reading, `closure::js_config`), and a configuration file created after setup is still read and judged: here
+/// one that narrows which tests run to a new passing file is rejected, naming the key.
+#[test]
+fn a_project_with_no_configuration_skips_the_reading_until_one_is_created() {
+    let runners = [
+        (
+            &JEST,
+            "jest.config.js",
+            "module.exports = { testMatch: ['**/extra.test.js'] };\n",
+            "testMatch as jest resolves it",
+            JEST_EXTRA_TEST,
+        ),
+        (
+            &VITEST,
+            "vite.config.js",
+            "export default { test: { include: ['test/extra.test.js'] } };\n",
+            "test.include as vitest resolves it",
+            VITEST_EXTRA_TEST,
+        ),
+    ];
+    for (fixture, file, config, said, extra) in runners {
+        let p = crate::start(fixture, "", true);
+        let seals = p.loopgate_home().join("seals");
+        let baseline = std::fs::read_dir(&seals)
+            .expect("seal store")
+            .flatten()
+            .find(|e| e.file_name().to_string_lossy().ends_with(".baseline.json"))
+            .map(|e| std::fs::read_to_string(e.path()).expect("the baseline"))
+            .expect("a baseline in the seal store");
+        let baseline: serde_json::Value = serde_json::from_str(&baseline).expect("json");
+        let readings = baseline["js_configs"].as_array().expect("the runner's reading");
+        assert!(
+            !readings.is_empty() && readings.iter().all(|r| r["unconfigured"] == true),
+            "{file}: the baseline did not record that it has no configuration: {readings:?}"
+        );
+        let (path, fixed) = fixture.fix;
+        p.write(path, fixed);
+        p.write(file, config);
+        p.write("test/extra.test.js", extra);
+        let block = crate::promise(&p).blocked();
+        assert!(
+            block.reason.contains(said),
+            "{file}: {said:?} not named:\n{}",
+            block.reason
+        );
+    }
+}

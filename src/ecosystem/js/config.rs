@@ -35,6 +35,12 @@
 //! it stays sealed whole as before. At a promise, a configuration that no longer resolves is a moved part, named
 //! with the runner's first line of error; a reading that answers twice (the configuration's code printing as the
 //! reader, whose mark it can find in its own process) is not believed.
+//!
+//! **No configuration, no reading.** A project with no configuration file anywhere the runner looks (nor a `jest`
+//! key in a `package.json`) at the baseline resolves the runner's defaults; while none appears, a reading at a
+//! promise would answer the same, so it is not taken ([`Resolved::unconfigured`], `config::presence`). The
+//! reading runs the runner (some 150–250 ms of CPU), which was most of what a promise of a small Jest or Vitest
+//! project cost over its verify command (`BENCHMARKS.md`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -79,11 +85,17 @@ pub struct Resolved {
     /// accepted; else it compares as before. The reading itself is never taken outside the oracle's room.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub(crate) accepted: std::collections::BTreeMap<String, String>,
+    /// No configuration stood anywhere the runner looks at the baseline (`config::presence`): a promise takes
+    /// the reading again only once one does. Absent in a seal from before it: always read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) unconfigured: bool,
 }
 
 impl Resolved {
-    /// Accepts the files of this reading as they are now in `root` (see [`Resolved::accepted`]).
+    /// Accepts the files of this reading as they are now in `root` (see [`Resolved::accepted`]). The reading taken
+    /// afresh is the accepted configuration's, no longer the defaults': it is read at every promise from then on.
     pub(crate) fn accept(&mut self, root: &Path) {
+        self.unconfigured = false;
         self.accepted = self
             .files
             .iter()
@@ -128,16 +140,18 @@ struct Reading {
 pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved> {
     let mut out = Vec::new();
     for (runner, dir, files) in left_to_reading(closure) {
-        let Some(Ok(Found { parts, code, .. })) = read(runner, &dir, request) else {
+        let Some(Ok(Found { file, parts, code })) = read(runner, &dir, request) else {
             continue;
         };
         if !code {
+            let unconfigured = file.is_none() && unconfigured(runner, &dir, request);
             out.push(Resolved {
                 runner: runner.row().id.to_string(),
                 dir,
                 files,
                 parts,
                 accepted: std::collections::BTreeMap::new(),
+                unconfigured,
             });
         }
     }
@@ -156,6 +170,9 @@ pub(crate) fn check(sealed: &mut [Resolved], request: &VerifyRequest) -> Vec<Mov
         let Some(runner) = Runner::by_id(&resolved.runner) else {
             continue;
         };
+        if resolved.unconfigured && resolved.accepted.is_empty() && unconfigured(runner, &resolved.dir, request) {
+            continue;
+        }
         let name = runner.row().name;
         let why = Why::Configures(name.to_string());
         let reading = read(runner, &resolved.dir, request);
@@ -251,6 +268,16 @@ fn left_to_reading(closure: &Closure) -> Vec<(Runner, String, Vec<String>)> {
     out
 }
 
+/// Whether no configuration of `runner` stands from `dir` (project-relative) up where `request` runs it (see
+/// `config::presence`): the room's tree where it is a copy at a path of its own, else the project's path, which
+/// loopgate sees as the agent's tree — all the room's tree holds and more (new files a runner would load on its
+/// own stay out of it), so a file there the run would not see only costs a reading.
+fn unconfigured(runner: Runner, dir: &str, request: &VerifyRequest) -> bool {
+    READ.iter()
+        .find(|(r, _)| *r == runner)
+        .is_some_and(|(_, stems)| presence::none_from(runner, stems, &request.cwd.join(dir)))
+}
+
 /// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs. `None`
 /// when the reader could not start or said nothing; `Err` with the runner's first line of error.
 fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Found, String>> {
@@ -306,6 +333,8 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Fou
 
 #[path = "config/keys.rs"]
 mod keys;
+#[path = "config/presence.rs"]
+mod presence;
 use keys::parts_of;
 
 #[cfg(test)]

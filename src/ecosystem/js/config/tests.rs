@@ -114,6 +114,7 @@ fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
             files,
             parts: Parts::new(),
             accepted: std::collections::BTreeMap::new(),
+            unconfigured: false,
         })
         .collect();
     closure.leave_configs_to(&resolved);
@@ -121,4 +122,66 @@ fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
     std::fs::write(root.join("babel.config.js"), "module.exports = {};\n").expect("write");
     let moved: Vec<String> = closure.check(root).into_iter().map(|m| m.path).collect();
     assert_eq!(moved, ["babel.config.js"]);
+}
+
+/// A reading of `runner` recorded with no configuration (`unconfigured`) in a project at `root` where no runner is
+/// installed: any reading taken there fails, and is named, so what `check` names tells whether it read.
+fn checked(runner: Runner, root: &Path, unconfigured: bool) -> Vec<String> {
+    let log = root.join("verify.log");
+    let request = VerifyRequest {
+        command: "true",
+        cwd: root,
+        timeout: Duration::from_secs(60),
+        log_path: &log,
+        prefix: &[],
+        env: None,
+        plane: None,
+        mount: None,
+    };
+    let mut sealed = [Resolved {
+        runner: runner.row().id.to_string(),
+        dir: String::new(),
+        files: Vec::new(),
+        parts: Parts::new(),
+        accepted: std::collections::BTreeMap::new(),
+        unconfigured,
+    }];
+    check(&mut sealed, &request).into_iter().map(|m| m.part).collect()
+}
+
+/// With no configuration at the baseline and none now, a promise takes no reading; one that appears is read (and
+/// judged) again, as is every reading of a seal that does not say its baseline had none. Needs `node` on `PATH`
+/// (the reading is `node -e`), as the Jest and Vitest cases do.
+#[test]
+fn a_reading_is_taken_again_only_once_a_configuration_can_answer_otherwise() {
+    let node = std::process::Command::new("node").arg("--version").output();
+    if !node.is_ok_and(|out| out.status.success()) {
+        eprintln!("skipped: no `node` on PATH to take a reading with");
+        return;
+    }
+    let resolves = |parts: &[String]| parts.iter().any(|p| p.contains("does not resolve now"));
+    for (runner, file) in [(Runner::Jest, "jest.config.js"), (Runner::Vitest, "vite.config.mjs")] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::write(root.join("package.json"), r#"{"name": "p"}"#).expect("write");
+        let stems = READ.iter().find(|(r, _)| *r == runner).expect("a row").1;
+        if !presence::none_from(runner, stems, root.parent().expect("a parent")) {
+            eprintln!("skipped: a configuration of {runner:?} stands above {}", root.display());
+            continue;
+        }
+        assert!(
+            checked(runner, root, true).is_empty(),
+            "{runner:?}: read with no configuration"
+        );
+        // A seal that does not say its baseline had none is read: here, where the runner is absent, it fails.
+        assert!(
+            resolves(&checked(runner, root, false)),
+            "{runner:?}: a seal from before was not read"
+        );
+        std::fs::write(root.join(file), "export default {};\n").expect("write");
+        assert!(
+            resolves(&checked(runner, root, true)),
+            "{runner:?}: {file} appeared and was not read"
+        );
+    }
 }
