@@ -38,24 +38,7 @@ macro_rules! runners {
 }
 use runners;
 
-#[path = "ecosystem/cpp/runner.rs"]
-mod cpp;
-#[path = "ecosystem/go/runner.rs"]
-mod go;
-#[path = "ecosystem/js/runner.rs"]
-mod js;
-#[path = "ecosystem/jvm/runner.rs"]
-mod jvm;
-#[path = "ecosystem/php/runner.rs"]
-mod php;
-#[path = "ecosystem/python/runner.rs"]
-mod python;
-#[path = "ecosystem/ruby/runner.rs"]
-mod ruby;
-#[path = "ecosystem/rust/runner.rs"]
-mod rust;
-#[path = "ecosystem/shell/runner.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/runner.rs"));
 #[cfg(test)]
 mod tests;
 
@@ -85,19 +68,9 @@ pub(crate) trait Ecosystem: Sync {
     fn runners(&self) -> &'static [Runner];
 }
 
-/// Every ecosystem with runners, one line each, in the table's order (which is [`Runner`]'s order, and so the
-/// order a seal lists its runners in: a new ecosystem goes last).
-pub(crate) const ECOSYSTEMS: &[&dyn Ecosystem] = &[
-    &python::Runners,
-    &js::Runners,
-    &rust::Runners,
-    &go::Runners,
-    &shell::Runners,
-    &cpp::Runners,
-    &ruby::Runners,
-    &php::Runners,
-    &jvm::Runners,
-];
+/// Every ecosystem with runners, in the registration's order (`src/ecosystem/ECOSYSTEMS`, loaded by `build.rs`),
+/// which is [`Runner`]'s order, and so the order a seal lists its runners in: a new ecosystem goes last.
+pub(crate) const ECOSYSTEMS: &[&dyn Ecosystem] = &each_runner!(&Runners);
 
 impl Runner {
     /// Every runner, in the table's order.

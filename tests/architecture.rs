@@ -545,6 +545,9 @@ const NOT_OF_AN_ECOSYSTEM: &[(&str, &str)] = &[(
      ecosystem (bats, `src/ecosystem/shell/`): it reads the agent's commands, never a test runner's",
 )];
 
+/// The registration, the one file of `src/ecosystem/` outside a folder: a line per ecosystem, read by `build.rs`.
+const REGISTRATION: &str = "ECOSYSTEMS";
+
 /// The ecosystems: the folders of `src/ecosystem/`.
 fn ecosystems(src: &Path) -> BTreeSet<String> {
     std::fs::read_dir(src.join("ecosystem"))
@@ -593,7 +596,7 @@ fn strays(src: &Path, ecosystems: &BTreeSet<String>) -> Vec<String> {
     }
     for entry in std::fs::read_dir(src.join("ecosystem")).expect("read `src/ecosystem/`") {
         let path = entry.expect("read `src/ecosystem/`").path();
-        if path.is_file() {
+        if path.is_file() && path.file_name().is_none_or(|name| name != REGISTRATION) {
             strays.push(format!(
                 "{} (loose in `src/ecosystem/`: it belongs in one ecosystem's folder)",
                 path.strip_prefix(src.parent().unwrap_or(src))
@@ -901,7 +904,44 @@ impl<'ast> Visit<'ast> for Names<'_> {
 }
 
 fn parse(path: &Path) -> syn::File {
+    let mut file = parse_alone(path);
+    file.items = std::mem::take(&mut file.items)
+        .into_iter()
+        .flat_map(|item| match generated(&item) {
+            Some(included) => parse_alone(&included).items,
+            None => vec![item],
+        })
+        .collect();
+    file
+}
+
+/// One file as written, without what it `include!`s.
+fn parse_alone(path: &Path) -> syn::File {
     syn::parse_file(&read(path)).unwrap_or_else(|e| panic!("failed to parse `{}`: {e}", path.display()))
+}
+
+/// The file an `include!(concat!(env!("OUT_DIR"), "/…"))` item includes: the modules `build.rs` declares for a
+/// concern from the registration (`src/ecosystem/ECOSYSTEMS`), read as rustc reads them, in its place.
+fn generated(item: &syn::Item) -> Option<PathBuf> {
+    let syn::Item::Macro(item) = item else { return None };
+    if !item.mac.path.is_ident("include") {
+        return None;
+    }
+    let syn::Expr::Macro(concat) = item.mac.parse_body::<syn::Expr>().ok()? else {
+        return None;
+    };
+    let parts = concat
+        .mac
+        .parse_body_with(syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let Some(syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(tail),
+        ..
+    })) = parts.last()
+    else {
+        return None;
+    };
+    Some(PathBuf::from(format!("{}{}", env!("OUT_DIR"), tail.value())))
 }
 
 /// The strongly connected components of more than one module (Tarjan), each as one cycle through all of them.
