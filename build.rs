@@ -76,7 +76,7 @@ fn main() {
 
 /// Writes one file per loading module into `out`: every loading module of [`CONCERNS`] gets one, empty or not,
 /// so its `include!` never depends on which folders are registered.
-fn generate(root: &Path, out: &Path) -> Result<(), String> {
+pub(crate) fn generate(root: &Path, out: &Path) -> Result<(), String> {
     let mut loaders: BTreeMap<String, Vec<Loaded>> = CONCERNS
         .iter()
         .map(|(_, loader)| ((*loader).to_string(), Vec::new()))
