@@ -12,29 +12,12 @@
 //! Nothing is ever reverted: a change is reported with what moved and how to undo it, and the user may accept
 //! it from a terminal (`loopgate allow`), which re-takes the digests ([`Closure::accept`]).
 
-#[path = "ecosystem/cpp/cmake.rs"]
-mod cmake;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/closure.rs"));
 pub mod derive;
-#[path = "ecosystem/js/config.rs"]
-pub(crate) mod js_config;
-#[path = "ecosystem/make/plan.rs"]
-pub(crate) mod make_plan;
-#[path = "ecosystem/make/makefile.rs"]
-mod makefile;
 pub mod observed;
 mod options;
 pub mod parts;
-#[path = "ecosystem/jvm/pom.rs"]
-mod pom;
-#[path = "ecosystem/python/toolchain.rs"]
-mod python_toolchain;
-#[path = "ecosystem/ruby/rakefile.rs"]
-mod rakefile;
 pub mod resolved;
-#[path = "ecosystem/rust/toolchain.rs"]
-mod rust_toolchain;
-#[path = "ecosystem/shell/sourced.rs"]
-mod shell;
 mod units;
 mod xml_root;
 

@@ -97,24 +97,7 @@ impl std::fmt::Debug for Own {
     }
 }
 
-#[path = "ecosystem/cpp/detect.rs"]
-pub(crate) mod cpp;
-#[path = "ecosystem/go/detect.rs"]
-pub(crate) mod go;
-#[path = "ecosystem/js/detect.rs"]
-pub(crate) mod js;
-#[path = "ecosystem/jvm/detect.rs"]
-pub(crate) mod jvm;
-#[path = "ecosystem/php/detect.rs"]
-pub(crate) mod php;
-#[path = "ecosystem/python/detect.rs"]
-pub(crate) mod python;
-#[path = "ecosystem/ruby/detect.rs"]
-pub(crate) mod ruby;
-#[path = "ecosystem/rust/detect.rs"]
-pub(crate) mod rust;
-#[path = "ecosystem/shell/detect.rs"]
-pub(crate) mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/detect.rs"));
 
 /// Every ecosystem's rule, one line each, in the order they are tried (after a `test` recipe or target, before
 /// a `check` one).

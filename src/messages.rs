@@ -16,24 +16,7 @@ pub(crate) mod review;
 pub(crate) mod room;
 pub(crate) mod runner;
 
-#[path = "ecosystem/cpp/messages.rs"]
-mod cpp;
-#[path = "ecosystem/go/messages.rs"]
-mod go;
-#[path = "ecosystem/js/messages.rs"]
-mod js;
-#[path = "ecosystem/jvm/messages.rs"]
-mod jvm;
-#[path = "ecosystem/php/messages.rs"]
-mod php;
-#[path = "ecosystem/python/messages.rs"]
-mod python;
-#[path = "ecosystem/ruby/messages.rs"]
-mod ruby;
-#[path = "ecosystem/rust/messages.rs"]
-mod rust;
-#[path = "ecosystem/shell/messages.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/messages.rs"));
 
 /// The ecosystems' words for a new file their runners would load on their own (`messages::breach::shadow`), one
 /// line per ecosystem with such files of its own; a shadow none words is said to be new.
@@ -73,20 +56,10 @@ pub(crate) fn report_words(key: &str) -> Option<ReportWords> {
     REPORT_WORDS.iter().find_map(|words| words(key))
 }
 
-/// The ecosystems' own words for their `--verify auto` facts (`detect::Fact`), one line per ecosystem with facts
-/// of its own: `detect_reason` words the facts every ecosystem shares and asks these for the rest, so a new
+/// The ecosystems' own words for their `--verify auto` facts (`detect::Fact`), each registered folder's
+/// `messages.rs` (a fact is its own folder's alone, so the order is no matter): `detect_reason` words the facts every ecosystem shares and asks these for the rest, so a new
 /// ecosystem's facts are worded in its folder. A fact none answers is shown by its name rather than dropped.
-const FACT_WORDS: &[fn(Speech, &crate::detect::Own) -> Option<String>] = &[
-    rust::fact,
-    go::fact,
-    js::fact,
-    python::fact,
-    shell::fact,
-    cpp::fact,
-    ruby::fact,
-    jvm::fact,
-    php::fact,
-];
+const FACT_WORDS: &[fn(Speech, &crate::detect::Own) -> Option<String>] = &each_messages!(fact);
 
 /// Escalation by cumulative promise rejections: 1–2 reminder, 3–4 reassess, 5+ forced pivot.
 pub(crate) fn escalation(lang: Speech, rejections: u64) -> Option<&'static str> {

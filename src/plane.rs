@@ -15,8 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-#[path = "ecosystem/rust/plane.rs"]
-mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/plane.rs"));
 
 /// Set by a tournament (`loopgate run --candidates`) for each candidate's `loopgate run`: the candidate's
 /// worktree, under `<store>/worktrees/`, which its agent and its oracle runs must be able to write. Only a

@@ -10,10 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-#[path = "ecosystem/js/recipes.rs"]
-mod js;
-#[path = "ecosystem/make/recipes.rs"]
-mod make;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/recipes.rs"));
 
 /// The ecosystems' own readers of the files that name commands (`package.json`'s scripts, the names make looks
 /// for), asked as this module's.

@@ -34,24 +34,13 @@
 //! the PreToolUse guard and, where it is on, the OS sandbox keep the agent's tools off it).
 
 pub(crate) mod caches;
-#[path = "ecosystem/rust/runner_hook.rs"]
-pub(crate) mod cargo_hook;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/room.rs"));
 pub(crate) mod channels;
 pub(crate) mod env;
-#[path = "ecosystem/cpp/report.rs"]
-pub(crate) mod gtest;
 pub(crate) mod hook;
 pub(crate) mod layered;
 pub(crate) mod outside;
-#[path = "ecosystem/php/report.rs"]
-pub(crate) mod php_report;
-#[path = "ecosystem/python/pycache.rs"]
-pub(crate) mod pycache;
-#[path = "ecosystem/python/report.rs"]
-pub(crate) mod report;
 pub(crate) mod snapshot;
-#[path = "ecosystem/jvm/report.rs"]
-pub(crate) mod surefire;
 #[cfg(test)]
 mod tests;
 pub(crate) mod tree;

@@ -1,7 +1,7 @@
 //! The test runners loopgate knows: one [`Runner`] type and one table, a [`Row`] per runner, each in its
 //! ecosystem's folder (`src/ecosystem/rust/runner.rs`: cargo test, nextest; `python/runner.rs`: pytest, unittest;
-//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit; `cpp/runner.rs`: ctest, GoogleTest; `jvm/runner.rs`: Maven Surefire, the JUnit console launcher), loaded here with `#[path]` so
-//! they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
+//! `js/runner.rs`: `node --test`, Jest, Vitest, Mocha; `go/runner.rs`: go test; `shell/runner.rs`: bats; `ruby/runner.rs`: minitest, RSpec; `php/runner.rs`: PHPUnit; `cpp/runner.rs`: ctest, GoogleTest; `jvm/runner.rs`: Maven Surefire, the JUnit console launcher), declared here by `build.rs` from the
+//! registration (`src/ecosystem/ECOSYSTEMS`) so they stay `runner::rust`, … in this leaf's layer. A row holds what is *declared* about the runner — the files it reads its
 //! configuration from and how they are found, which files are its tests, and whether it can write a structured
 //! report through a channel only loopgate knows — and every module that needs one of those facts asks the
 //! table: the closure (`closure::derive`, which seals the configuration), the inventory (`testseal::rules`,
@@ -38,24 +38,7 @@ macro_rules! runners {
 }
 use runners;
 
-#[path = "ecosystem/cpp/runner.rs"]
-mod cpp;
-#[path = "ecosystem/go/runner.rs"]
-mod go;
-#[path = "ecosystem/js/runner.rs"]
-mod js;
-#[path = "ecosystem/jvm/runner.rs"]
-mod jvm;
-#[path = "ecosystem/php/runner.rs"]
-mod php;
-#[path = "ecosystem/python/runner.rs"]
-mod python;
-#[path = "ecosystem/ruby/runner.rs"]
-mod ruby;
-#[path = "ecosystem/rust/runner.rs"]
-mod rust;
-#[path = "ecosystem/shell/runner.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/runner.rs"));
 #[cfg(test)]
 mod tests;
 
@@ -74,30 +57,20 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy)]
 pub struct Runner(&'static Row);
 
-/// What the core asks of one ecosystem, answered in its folder and registered by one line of [`ECOSYSTEMS`].
+/// What the core asks of one ecosystem, answered in its folder and listed in [`ECOSYSTEMS`] by its registration.
 ///
 /// This leaf holds the questions its layer can answer: which runners the ecosystem has (and, through their
 /// rows, their configuration, test files and report channel). The concerns of the layers above keep their
-/// per-ecosystem file in the same folder, loaded with `#[path]` into the concern (ARCHITECTURE.md, "An
+/// per-ecosystem file in the same folder, declared in the concern by `build.rs` (ARCHITECTURE.md, "An
 /// ecosystem is a folder"), and ask it through the runner this trait lists.
 pub(crate) trait Ecosystem: Sync {
     /// Its runners, in the order the table lists them.
     fn runners(&self) -> &'static [Runner];
 }
 
-/// Every ecosystem with runners, one line each, in the table's order (which is [`Runner`]'s order, and so the
-/// order a seal lists its runners in: a new ecosystem goes last).
-pub(crate) const ECOSYSTEMS: &[&dyn Ecosystem] = &[
-    &python::Runners,
-    &js::Runners,
-    &rust::Runners,
-    &go::Runners,
-    &shell::Runners,
-    &cpp::Runners,
-    &ruby::Runners,
-    &php::Runners,
-    &jvm::Runners,
-];
+/// Every ecosystem with runners, in the registration's order (`src/ecosystem/ECOSYSTEMS`, loaded by `build.rs`),
+/// which is [`Runner`]'s order, and so the order a seal lists its runners in: a new ecosystem goes last.
+pub(crate) const ECOSYSTEMS: &[&dyn Ecosystem] = &each_runner!(&Runners);
 
 impl Runner {
     /// Every runner, in the table's order.

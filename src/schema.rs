@@ -12,24 +12,7 @@ pub use review::{DEFAULT_REVIEW_TIMEOUT, ReviewBy, ReviewCli, ReviewNote, Review
 
 use serde::{Deserialize, Serialize};
 
-#[path = "ecosystem/cpp/schema.rs"]
-mod cpp;
-#[path = "ecosystem/go/schema.rs"]
-mod go;
-#[path = "ecosystem/js/schema.rs"]
-mod js;
-#[path = "ecosystem/jvm/schema.rs"]
-mod jvm;
-#[path = "ecosystem/php/schema.rs"]
-mod php;
-#[path = "ecosystem/python/schema.rs"]
-mod python;
-#[path = "ecosystem/ruby/schema.rs"]
-mod ruby;
-#[path = "ecosystem/rust/schema.rs"]
-mod rust;
-#[path = "ecosystem/shell/schema.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/schema.rs"));
 
 /// Language of everything loopgate tells the model and the user (`--lang en|zh`; the state field `lang`).
 /// Not to be confused with a programming language ([`Lang`]).
@@ -76,23 +59,17 @@ struct LangFiles {
     new_tests_sit_out: bool,
 }
 
-/// Every language's files, one line per ecosystem, in the order the test inventory reads them ([`Lang::ALL`]).
-const LANGS: [&LangFiles; 9] = [
-    &python::FILES,
-    &js::FILES,
-    &rust::FILES,
-    &go::FILES,
-    &shell::FILES,
-    &cpp::FILES,
-    &ruby::FILES,
-    &php::FILES,
-    &jvm::FILES,
-];
+/// Every language's files: each registered folder's `schema.rs`, in the registration's order
+/// (`src/ecosystem/ECOSYSTEMS`), which is the order the test inventory reads them in ([`Lang::ALL`]).
+const LANGS: [&LangFiles; LANG_COUNT] = each_schema!(&FILES);
+
+/// How many languages are registered: one per folder with a `schema.rs`, counted by `build.rs`.
+const LANG_COUNT: usize = each_schema!(&FILES).len();
 
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
-    pub const ALL: [Lang; 9] = {
-        let mut all = [Lang::Rust; 9];
+    pub const ALL: [Lang; LANG_COUNT] = {
+        let mut all = [Lang::Rust; LANG_COUNT];
         let mut i = 0;
         while i < LANGS.len() {
             all[i] = LANGS[i].lang;

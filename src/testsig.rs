@@ -32,32 +32,15 @@
 mod braces;
 pub(crate) mod by_name;
 mod compare;
-#[path = "ecosystem/cpp/testsig.rs"]
-mod cpp;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig.rs"));
 mod doctest;
 mod finding;
-#[path = "ecosystem/go/testsig.rs"]
-mod go;
 mod imports;
-#[path = "ecosystem/js/testsig.rs"]
-mod js;
-#[path = "ecosystem/jvm/testsig.rs"]
-mod jvm;
 mod lang;
 mod language;
 pub(crate) mod lex;
 mod markers;
 pub(crate) mod norm;
-#[path = "ecosystem/php/testsig.rs"]
-mod php;
-#[path = "ecosystem/python/testsig.rs"]
-mod python;
-#[path = "ecosystem/ruby/testsig.rs"]
-mod ruby;
-#[path = "ecosystem/rust/testsig.rs"]
-mod rust;
-#[path = "ecosystem/shell/testsig.rs"]
-mod shell;
 mod sig;
 mod table;
 #[cfg(test)]

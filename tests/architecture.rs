@@ -1,8 +1,9 @@
 //! The layers of `ARCHITECTURE.md` ("Layers") hold, read from the parsed code, not from its text.
 //!
 //! Every file of the library is parsed (`syn`) from the module tree that `src/lib.rs` declares (`#[path]`
-//! attributes followed as rustc follows them: a file of `src/ecosystem/` keeps the module path, and so the layer,
-//! of the concern that declares it). Each path in non-test code that names the crate's own modules is an edge from the file's
+//! attributes followed as rustc follows them, and the declarations `build.rs` generates read where a module
+//! `include!`s them: a file of `src/ecosystem/` keeps the module path, and so the layer, of the concern that
+//! declares it). Each path in non-test code that names the crate's own modules is an edge from the file's
 //! top-level module to the one the path names: `crate::a::…`, `super::…` and `self::…` resolved against the
 //! module the code sits in (so `super::super::x` counts), the trees of `use` items (`crate::{a, b::c}`), and the
 //! same paths inside macro invocations (`format!("{}", crate::a::f())`), whose tokens `syn` does not parse. Test
@@ -18,12 +19,17 @@
 //!
 //! And one rule of the file tree: what loopgate knows of an ecosystem lives in its folder, `src/ecosystem/<name>/`
 //! — a file elsewhere under `src/` named after an ecosystem (a folder's name) or one of its tools fails, and so
-//! does a Rust file in an ecosystem's folder that no module loads (rustc would silently never compile it).
+//! does a Rust file in an ecosystem's folder that no module loads (rustc would silently never compile it), and a
+//! `#[path]` into a folder written by hand in the core rather than declared from the registration
+//! (`src/ecosystem/ECOSYSTEMS`, read by `build.rs`, whose checks `registration` runs on scratch trees).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
+
+#[path = "architecture/registration.rs"]
+mod registration;
 
 /// Edges between top-level modules: `from → to → files of `from` that name `to``.
 type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
@@ -223,6 +229,82 @@ fn what_loopgate_knows_of_an_ecosystem_lives_in_its_folder() {
          with `#[path = \"…\"]` in its concern's module, or delete it:\n{}",
         unloaded.join("\n")
     );
+}
+
+/// The core loads an ecosystem's file only through the declarations `build.rs` writes from the registration: a
+/// `#[path]` into `src/ecosystem/` written by hand in the core (a test module's included) would load a file the
+/// registration does not name, or a folder's file a second time under another module.
+#[test]
+fn the_core_loads_a_folder_only_through_the_registration() {
+    let found = hand_written_paths(&src());
+    assert!(
+        found.is_empty(),
+        "`#[path]` into `src/ecosystem/` written in the core: delete each, and let `build.rs` declare the module \
+         from the folder's line of `src/ecosystem/ECOSYSTEMS` (a file named after its concern, or `FILE=LOADER::MODULE` \
+         on that line; ARCHITECTURE.md, \"An ecosystem is a folder\"):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_hand_written_path_into_a_folder_is_found_at_any_depth() {
+    let dir = std::env::temp_dir().join(format!("loopgate-arch-paths-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("ecosystem/python")).expect("create a scratch tree");
+    std::fs::write(
+        dir.join("ecosystem/python/runner.rs"),
+        "//! a folder's own file\n#[path = \"x.rs\"] mod x;\n",
+    )
+    .expect("write a folder's file");
+    std::fs::write(
+        dir.join("core.rs"),
+        "#[path = \"other/place.rs\"] mod fine;\n\
+         #[cfg(test)] mod tests { #[path = \"../ecosystem/python/testsig/tests.rs\"] mod python; }\n",
+    )
+    .expect("write a core file");
+    let found = hand_written_paths(&dir);
+    std::fs::remove_dir_all(&dir).expect("remove the scratch tree");
+    assert_eq!(found, ["core.rs: `../ecosystem/python/testsig/tests.rs`"]);
+}
+
+/// Every `#[path = "…"]` in a file of the core (under `src/`, outside `src/ecosystem/`) whose value goes through
+/// an `ecosystem` directory, as `file: `value``.
+fn hand_written_paths(src: &Path) -> Vec<String> {
+    struct Paths(Vec<String>);
+    impl<'ast> Visit<'ast> for Paths {
+        fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+            if let syn::Meta::NameValue(syn::MetaNameValue {
+                path,
+                value:
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(value),
+                        ..
+                    }),
+                ..
+            }) = &attr.meta
+                && path.is_ident("path")
+                && Path::new(&value.value()).iter().any(|part| part == "ecosystem")
+            {
+                self.0.push(value.value());
+            }
+        }
+    }
+    let mut found = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read a directory of `src/`") {
+            let path = entry.expect("read a directory entry").path();
+            let relative = path.strip_prefix(src).expect("under src").to_path_buf();
+            if path.is_dir() && relative != Path::new("ecosystem") {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let mut paths = Paths(Vec::new());
+                paths.visit_file(&parse_alone(&path));
+                found.extend(paths.0.iter().map(|value| format!("{}: `{value}`", relative.display())));
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 #[test]
@@ -545,6 +627,9 @@ const NOT_OF_AN_ECOSYSTEM: &[(&str, &str)] = &[(
      ecosystem (bats, `src/ecosystem/shell/`): it reads the agent's commands, never a test runner's",
 )];
 
+/// The registration, the one file of `src/ecosystem/` outside a folder: a line per ecosystem, read by `build.rs`.
+const REGISTRATION: &str = "ECOSYSTEMS";
+
 /// The ecosystems: the folders of `src/ecosystem/`.
 fn ecosystems(src: &Path) -> BTreeSet<String> {
     std::fs::read_dir(src.join("ecosystem"))
@@ -593,7 +678,7 @@ fn strays(src: &Path, ecosystems: &BTreeSet<String>) -> Vec<String> {
     }
     for entry in std::fs::read_dir(src.join("ecosystem")).expect("read `src/ecosystem/`") {
         let path = entry.expect("read `src/ecosystem/`").path();
-        if path.is_file() {
+        if path.is_file() && path.file_name().is_none_or(|name| name != REGISTRATION) {
             strays.push(format!(
                 "{} (loose in `src/ecosystem/`: it belongs in one ecosystem's folder)",
                 path.strip_prefix(src.parent().unwrap_or(src))
@@ -901,7 +986,44 @@ impl<'ast> Visit<'ast> for Names<'_> {
 }
 
 fn parse(path: &Path) -> syn::File {
+    let mut file = parse_alone(path);
+    file.items = std::mem::take(&mut file.items)
+        .into_iter()
+        .flat_map(|item| match generated(&item) {
+            Some(included) => parse_alone(&included).items,
+            None => vec![item],
+        })
+        .collect();
+    file
+}
+
+/// One file as written, without what it `include!`s.
+fn parse_alone(path: &Path) -> syn::File {
     syn::parse_file(&read(path)).unwrap_or_else(|e| panic!("failed to parse `{}`: {e}", path.display()))
+}
+
+/// The file an `include!(concat!(env!("OUT_DIR"), "/…"))` item includes: the modules `build.rs` declares for a
+/// concern from the registration (`src/ecosystem/ECOSYSTEMS`), read as rustc reads them, in its place.
+fn generated(item: &syn::Item) -> Option<PathBuf> {
+    let syn::Item::Macro(item) = item else { return None };
+    if !item.mac.path.is_ident("include") {
+        return None;
+    }
+    let syn::Expr::Macro(concat) = item.mac.parse_body::<syn::Expr>().ok()? else {
+        return None;
+    };
+    let parts = concat
+        .mac
+        .parse_body_with(syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let Some(syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(tail),
+        ..
+    })) = parts.last()
+    else {
+        return None;
+    };
+    Some(PathBuf::from(format!("{}{}", env!("OUT_DIR"), tail.value())))
 }
 
 /// The strongly connected components of more than one module (Tarjan), each as one cycle through all of them.

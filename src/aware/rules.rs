@@ -8,18 +8,7 @@
 
 use std::ops::Range;
 
-#[path = "../ecosystem/cpp/aware.rs"]
-mod cpp;
-#[path = "../ecosystem/go/aware.rs"]
-mod go;
-#[path = "../ecosystem/js/aware.rs"]
-mod js;
-#[path = "../ecosystem/python/aware.rs"]
-mod python;
-#[path = "../ecosystem/ruby/aware.rs"]
-mod ruby;
-#[path = "../ecosystem/rust/aware.rs"]
-mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/aware/rules.rs"));
 
 use super::names::{self, LOOKUPS, Traces};
 use super::{Family, Lang};
@@ -36,16 +25,9 @@ const FAR: usize = 48;
 /// How far a look at who is running may be from the comparison that decides, in tokens.
 pub(super) const REACH: usize = CALLER_REACH;
 
-/// Every ecosystem whose runners leave traces code under test can find, one line each (its folder's
-/// `aware.rs`).
-pub(super) const TRACES: &[&Traces] = &[
-    &python::TRACES,
-    &js::TRACES,
-    &rust::TRACES,
-    &go::TRACES,
-    &cpp::TRACES,
-    &ruby::TRACES,
-];
+/// Every ecosystem whose runners leave traces code under test can find: each registered folder with an
+/// `aware.rs`.
+pub(super) const TRACES: &[&Traces] = &each_aware!(&TRACES);
 
 /// The traces a file in `lang` is read for: its ecosystem's row, or none of the language-bound ones.
 fn traces_of(lang: Lang) -> Traces {

@@ -23,26 +23,7 @@ use crate::guard::lex;
 use crate::recipes;
 use crate::schema::Lang;
 
-#[path = "../ecosystem/rust/closure.rs"]
-mod cargo;
-#[path = "../ecosystem/cpp/closure.rs"]
-mod cpp;
-#[path = "../ecosystem/go/closure.rs"]
-mod go;
-#[path = "../ecosystem/js/closure.rs"]
-mod js;
-#[path = "../ecosystem/jvm/closure.rs"]
-mod jvm;
-#[path = "../ecosystem/make/closure.rs"]
-mod make;
-#[path = "../ecosystem/php/closure.rs"]
-mod php;
-#[path = "../ecosystem/python/closure.rs"]
-mod python;
-#[path = "../ecosystem/ruby/closure.rs"]
-mod ruby;
-#[path = "../ecosystem/shell/closure.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/closure/derive.rs"));
 
 /// Every ecosystem's rule for the program of a simple command, one line each, tried in this order after the
 /// wrappers (`env`, `npx`, `uv run`, …): each reads the configuration of the programs it recognises and says

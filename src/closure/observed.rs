@@ -38,14 +38,7 @@
 //! Files larger than [`LARGE`] (interpreters, compilers) are sealed by size and modification time
 //! ([`super::Scope::Stat`]) so a promise does not read hundreds of megabytes.
 
-#[path = "../ecosystem/go/observed.rs"]
-mod go;
-#[path = "../ecosystem/js/observed.rs"]
-mod js;
-#[path = "../ecosystem/python/observed.rs"]
-mod python;
-#[path = "../ecosystem/rust/observed.rs"]
-mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/closure/observed.rs"));
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -664,9 +657,9 @@ const BUILD_OUTPUT: &[fn(&Path) -> Option<&'static str>] = &[rust::build_output]
 /// Configuration files a tool reads from the home directory's dot directories, beyond `~/.config`, per ecosystem.
 const HOME_CONFIG: &[&[&str]] = &[rust::HOME_CONFIG];
 
-/// What the traced run's reading knows of each ecosystem's files by name, one line per ecosystem with such
-/// files: its folder's `observed.rs`.
-const FILES: &[&Files] = &[&python::FILES, &js::FILES, &rust::FILES, &go::FILES];
+/// What the traced run's reading knows of each ecosystem's files by name: each registered folder's
+/// `observed.rs`.
+const FILES: &[&Files] = &each_observed!(&FILES);
 
 /// An ecosystem's files by name ([`FILES`]).
 struct Files {

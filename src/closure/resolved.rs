@@ -22,10 +22,7 @@
 //! A new place outside the project that the run did not reach by searching up from the project (the user's
 //! home, the system) is the user's machine, not the agent's move (see `observed`); the room keeps it as it was.
 
-#[path = "../ecosystem/js/resolved.rs"]
-mod js;
-#[path = "../ecosystem/python/resolved.rs"]
-mod python;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/closure/resolved.rs"));
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -34,8 +31,6 @@ use serde::{Deserialize, Serialize};
 
 use super::observed::{in_tool_place, key_of, module_name, source_of_bytecode};
 
-#[path = "../ecosystem/ruby/feature.rs"]
-mod ruby;
 use crate::trace::{Access, Event};
 
 /// A module the test side loaded at the baseline: its name, where from, and a digest of its content.

@@ -28,12 +28,7 @@ const LOOPGATE_WINDOW: usize = 24;
 /// Inline code is searched for at most this many string literals.
 const MAX_LITERALS: usize = 32;
 
-#[path = "../ecosystem/js/guard.rs"]
-mod js;
-#[path = "../ecosystem/php/guard.rs"]
-mod php;
-#[path = "../ecosystem/python/guard.rs"]
-mod python;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/guard/code.rs"));
 
 /// Per interpreter: short options taking inline code, long ones, short options taking a value, and short
 /// options after which the rest of the line belongs to a module or script.

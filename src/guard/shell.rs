@@ -8,8 +8,7 @@
 //! (`$(…)`, an unset variable) is judged by its known ending. Nothing here runs anything; the only system
 //! calls are the `lstat`s that resolve the paths a command would write.
 
-#[path = "../ecosystem/ruby/guard.rs"]
-mod ruby;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/guard/shell.rs"));
 
 use std::ffi::OsStr;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! The test runners whose output loopgate reads, one module per family — `rust` (cargo test, nextest),
 //! `python` (pytest, unittest), `js` (Jest, Vitest, mocha, node's runner), `go` (go test), `shell` (bats), `ruby` (minitest,
 //! RSpec), `php` (PHPUnit), `cpp` (ctest, GoogleTest), `jvm` (Maven Surefire, the JUnit console launcher), each in its
-//! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, loaded here with `#[path]`) — and the table that
+//! ecosystem's folder (`src/ecosystem/<name>/readout.rs`, declared here by `build.rs` from the registration) — and the table that
 //! registers them.
 //!
 //! A family's module holds everything read from its output: the markers that recognize it, the failures it
@@ -11,24 +11,7 @@
 //! needs the line helpers here. Adding a runner: its functions in its family's module (or a new ecosystem's `readout.rs`),
 //! a row in its `ROWS` (a new ecosystem's line in [`FAMILIES`]), and — for a new family — a field of [`Scanners`].
 
-#[path = "../ecosystem/cpp/readout.rs"]
-mod cpp;
-#[path = "../ecosystem/go/readout.rs"]
-mod go;
-#[path = "../ecosystem/js/readout.rs"]
-mod js;
-#[path = "../ecosystem/jvm/readout.rs"]
-mod jvm;
-#[path = "../ecosystem/php/readout.rs"]
-mod php;
-#[path = "../ecosystem/python/readout.rs"]
-mod python;
-#[path = "../ecosystem/ruby/readout.rs"]
-mod ruby;
-#[path = "../ecosystem/rust/readout.rs"]
-mod rust;
-#[path = "../ecosystem/shell/readout.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/readout/runner.rs"));
 
 use super::counts::TestCounts;
 use super::generic;

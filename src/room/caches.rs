@@ -29,14 +29,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-#[path = "../ecosystem/go/caches.rs"]
-mod go;
-#[path = "../ecosystem/js/caches.rs"]
-mod js;
-#[path = "../ecosystem/python/caches.rs"]
-pub(crate) mod python;
-#[path = "../ecosystem/rust/caches.rs"]
-pub(crate) mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/room/caches.rs"));
 
 /// A cache of some runner, and how the room points it at its private place.
 #[derive(Debug)]

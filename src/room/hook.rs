@@ -36,18 +36,7 @@ use std::path::Path;
 /// two directories below the room), so no variable names it.
 pub(crate) const PLACE: &str = "report/events.jsonl";
 
-#[path = "../ecosystem/go/hook.rs"]
-mod go;
-#[path = "../ecosystem/js/hook.rs"]
-mod js;
-#[path = "../ecosystem/php/hook.rs"]
-mod php;
-#[path = "../ecosystem/python/hook.rs"]
-mod python;
-#[path = "../ecosystem/ruby/hook.rs"]
-mod ruby;
-#[path = "../ecosystem/rust/hook.rs"]
-pub(crate) mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/room/hook.rs"));
 
 /// One ecosystem's start hook, in its folder (`src/ecosystem/<name>/hook.rs`, beside the hook's own script):
 /// the files it writes into the room and the variables that load it. Registered by one line of [`HOOKS`].

@@ -27,21 +27,15 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-#[path = "../ecosystem/go/outside.rs"]
-mod go;
-#[path = "../ecosystem/js/outside.rs"]
-mod js;
-#[path = "../ecosystem/python/outside.rs"]
-mod python;
-#[path = "../ecosystem/rust/outside.rs"]
-mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/room/outside.rs"));
 
 /// An ecosystem's places outside the project that its runners read on their own, for the user's `home` and
 /// the baseline's variables (`var`: a variable's value as a path, where it is set and not empty).
 type Places = fn(&Path, &dyn Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf>;
 
-/// Every ecosystem's places (`src/ecosystem/<name>/outside.rs`), one line each, in the order they are listed.
-const PLACES: &[Places] = &[python::places, js::places, rust::places, go::places];
+/// Every ecosystem's places (`src/ecosystem/<name>/outside.rs`), in the registration's order, the order they
+/// are listed in.
+const PLACES: &[Places] = &each_outside!(places);
 
 /// The places as setup found them: each that existed, with its entries (a directory) or none (a file).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

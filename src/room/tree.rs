@@ -39,22 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::walk::{Flow, Walker};
 
-#[path = "../ecosystem/go/tree.rs"]
-mod go;
-#[path = "../ecosystem/js/tree.rs"]
-mod js;
-#[path = "../ecosystem/jvm/tree.rs"]
-mod jvm;
-#[path = "../ecosystem/php/tree.rs"]
-mod php;
-#[path = "../ecosystem/python/tree.rs"]
-mod python;
-#[path = "../ecosystem/ruby/tree.rs"]
-mod ruby;
-#[path = "../ecosystem/rust/tree.rs"]
-mod rust;
-#[path = "../ecosystem/shell/tree.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/room/tree.rs"));
 
 /// The copy's place in the room.
 pub(crate) const PLACE: &str = "tree";
@@ -98,18 +83,8 @@ const SHARED: TreeFiles = TreeFiles {
     ..TreeFiles::NONE
 };
 
-/// Every ecosystem's files, one line each.
-const TREES: [&TreeFiles; 9] = [
-    &SHARED,
-    &python::TREE,
-    &js::TREE,
-    &rust::TREE,
-    &go::TREE,
-    &shell::TREE,
-    &ruby::TREE,
-    &php::TREE,
-    &jvm::TREE,
-];
+/// The files every ecosystem shares, then each registered folder's (its `tree.rs`).
+const TREES: &[&TreeFiles] = &each_tree!(&SHARED; &TREE);
 
 /// The baseline's files and the stat of every file copied: a companion of the seal (`seal::ROOM_TREE`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

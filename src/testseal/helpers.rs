@@ -15,14 +15,7 @@
 //! usual extensions and `index` files; Go import paths under the module path of `go.mod` (every non-test
 //! file of the package). Helpers are found from the existing tests at setup; a new helper is the agent's.
 
-#[path = "../ecosystem/go/helpers.rs"]
-mod go;
-#[path = "../ecosystem/js/helpers.rs"]
-mod js;
-#[path = "../ecosystem/python/helpers.rs"]
-mod python;
-#[path = "../ecosystem/rust/helpers.rs"]
-mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/testseal/helpers.rs"));
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -38,11 +31,11 @@ struct Helpers {
     files: fn(root: &Path, dir: &Path, unit: &Unit) -> Vec<PathBuf>,
 }
 
-/// The languages whose tests' imports are followed, one line each; the project's name is the first row's that
-/// finds one. Another language's imports from outside the test side are the code under test: what a bats test
+/// The languages whose tests' imports are followed (each registered folder with a `helpers.rs`, in the
+/// registration's order); the project's name is the first row's that finds one. Another language's imports from outside the test side are the code under test: what a bats test
 /// loads (`load ../lib/calc.sh`), a C++ test includes (`calc.h`), a Ruby test requires from outside `test/` and
 /// `spec/` (`lib/`), a PHPUnit test requires or autoloads, a Java test imports.
-const HELPERS: &[&Helpers] = &[&python::HELPERS, &js::HELPERS, &rust::HELPERS, &go::HELPERS];
+const HELPERS: &[&Helpers] = &each_helpers!(&HELPERS);
 
 /// Helper directory or stem names that do not start with `test`.
 const HELPER_NAMES: &[&str] = &["fixtures", "mocks", "fakes", "stubs"];

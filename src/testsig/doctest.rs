@@ -14,8 +14,7 @@
 //! Python's doctests (run by `pytest --doctest-modules`) are read the same way from a source module read inline,
 //! in its folder (`src/ecosystem/python/doctest.rs`, `doctest::python`), into the same container.
 
-#[path = "../ecosystem/python/doctest.rs"]
-pub(super) mod python;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig/doctest.rs"));
 
 use super::lex::{Lexed, TokKind};
 use super::norm;

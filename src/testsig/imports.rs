@@ -7,14 +7,7 @@
 //! white space normalized (`b as c`, `f "fmt"`), sorted. Each language's statements are read in its folder
 //! (`src/ecosystem/<name>/imports.rs`); this module holds what they share and [`classify`].
 
-#[path = "../ecosystem/go/imports.rs"]
-pub(super) mod go;
-#[path = "../ecosystem/js/imports.rs"]
-pub(super) mod js;
-#[path = "../ecosystem/python/imports.rs"]
-pub(super) mod python;
-#[path = "../ecosystem/rust/imports.rs"]
-pub(super) mod rust;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig/imports.rs"));
 
 use std::ops::Range;
 

@@ -44,24 +44,7 @@ macro_rules! syntax {
 }
 use syntax;
 
-#[path = "../ecosystem/cpp/language.rs"]
-mod cpp;
-#[path = "../ecosystem/go/language.rs"]
-mod go;
-#[path = "../ecosystem/js/language.rs"]
-mod js;
-#[path = "../ecosystem/jvm/language.rs"]
-mod jvm;
-#[path = "../ecosystem/php/language.rs"]
-mod php;
-#[path = "../ecosystem/python/language.rs"]
-mod python;
-#[path = "../ecosystem/ruby/language.rs"]
-mod ruby;
-#[path = "../ecosystem/rust/language.rs"]
-mod rust;
-#[path = "../ecosystem/shell/language.rs"]
-mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig/language.rs"));
 
 use std::ops::Range;
 
@@ -167,18 +150,8 @@ pub(crate) trait Language: Sync {
     }
 }
 
-/// Every language the scanner reads, one line each (its ecosystem's `Syntax`, `src/ecosystem/<name>/language.rs`).
-pub(super) const LANGUAGES: &[&dyn Language] = &[
-    &python::Syntax,
-    &js::Syntax,
-    &rust::Syntax,
-    &go::Syntax,
-    &shell::Syntax,
-    &cpp::Syntax,
-    &ruby::Syntax,
-    &php::Syntax,
-    &jvm::Syntax,
-];
+/// Every language the scanner reads: each registered folder's `Syntax` (`src/ecosystem/<name>/language.rs`).
+pub(super) const LANGUAGES: &[&dyn Language] = &each_language!(&Syntax);
 
 /// What the scanner knows of `lang`: its row of [`LANGUAGES`]. Every [`Lang`] has one (a test checks each of
 /// `Lang::ALL`), so the lookup cannot fail but by a table left incomplete.

@@ -12,22 +12,7 @@
 //! character cannot swallow the rest of the file.
 
 pub(super) mod clike;
-#[path = "../ecosystem/cpp/lex.rs"]
-pub(super) mod cpp;
-#[path = "../ecosystem/js/lex.rs"]
-pub(super) mod js;
-#[path = "../ecosystem/jvm/lex.rs"]
-pub(super) mod jvm;
-#[path = "../ecosystem/php/lex.rs"]
-pub(super) mod php;
-#[path = "../ecosystem/python/lex.rs"]
-pub(super) mod python;
-#[path = "../ecosystem/ruby/lex.rs"]
-pub(super) mod ruby;
-#[path = "../ecosystem/rust/lex.rs"]
-pub(super) mod rust;
-#[path = "../ecosystem/shell/lex.rs"]
-pub(super) mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig/lex.rs"));
 
 use super::Lang;
 pub(crate) use clike::GO;

@@ -6,24 +6,7 @@
 //! Each language's spellings are in its ecosystem's folder (`src/ecosystem/<name>/markers.rs`); this table
 //! dispatches and holds what they share.
 
-#[path = "../ecosystem/cpp/markers.rs"]
-pub(super) mod cpp;
-#[path = "../ecosystem/go/markers.rs"]
-pub(super) mod go;
-#[path = "../ecosystem/js/markers.rs"]
-pub(super) mod js;
-#[path = "../ecosystem/jvm/markers.rs"]
-pub(super) mod jvm;
-#[path = "../ecosystem/php/markers.rs"]
-pub(super) mod php;
-#[path = "../ecosystem/python/markers.rs"]
-pub(super) mod python;
-#[path = "../ecosystem/ruby/markers.rs"]
-pub(super) mod ruby;
-#[path = "../ecosystem/rust/markers.rs"]
-pub(super) mod rust;
-#[path = "../ecosystem/shell/markers.rs"]
-pub(super) mod shell;
+include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig/markers.rs"));
 
 use super::MarkerKind;
 use super::lex::{Lexed, TokKind};

@@ -1,0 +1,213 @@
+//! Loads every ecosystem's folder into the concerns that ask it, so that adding an ecosystem is its folder and
+//! one line of `src/ecosystem/ECOSYSTEMS` (ARCHITECTURE.md, "An ecosystem is a folder").
+//!
+//! A file of a folder keeps the module path, and so the layer, of the concern that loads it
+//! (`src/ecosystem/python/runner.rs` is `runner::python`, a leaf). rustc can only load such a file through a
+//! `#[path = "…"]` attribute whose value is a literal, which no macro can build, so the declarations are written
+//! here: for each module that loads a concern, one file in `OUT_DIR/ecosystem/` (`ecosystem/runner.rs` for
+//! `runner`), which that module `include!`s once and never edits again. Each holds, in the registration's order,
+//! a `#[path]` module per registered folder that has the concern's file, and a macro `each_<concern>!` that lists
+//! those modules' items (`each_runner!(&Runners)` is `[&python::Runners, &js::Runners, …]`) for a table that
+//! takes one line per ecosystem in that order.
+//!
+//! This runs on the host of the build (a cross build included) and reads only the source tree; it fails the build
+//! with one line naming the file and the line at fault when the registration and the folders disagree.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The registration: one line per ecosystem (see the file's own header).
+const REGISTRATION: &str = "src/ecosystem/ECOSYSTEMS";
+
+/// Which module loads a file of a folder, by the file's name in the folder. The module it becomes is named after
+/// the ecosystem (`runner.rs` of `python/` is `runner::python`) unless its registration line names it otherwise.
+/// A file named here nowhere and on no registration line is a submodule of one that is (`python/options.rs`, of
+/// `closure.rs`); one nothing loads fails the architecture test.
+const CONCERNS: &[(&str, &str)] = &[
+    ("runner.rs", "runner"),
+    ("readout.rs", "readout::runner"),
+    ("detect.rs", "detect"),
+    ("messages.rs", "messages"),
+    ("recipes.rs", "recipes"),
+    ("plane.rs", "plane"),
+    ("schema.rs", "schema"),
+    ("closure.rs", "closure::derive"),
+    ("observed.rs", "closure::observed"),
+    ("resolved.rs", "closure::resolved"),
+    ("language.rs", "testsig::language"),
+    ("lex.rs", "testsig::lex"),
+    ("testsig.rs", "testsig"),
+    ("markers.rs", "testsig::markers"),
+    ("imports.rs", "testsig::imports"),
+    ("doctest.rs", "testsig::doctest"),
+    ("testsig/tests.rs", "testsig::tests"),
+    ("aware.rs", "aware::rules"),
+    ("helpers.rs", "testseal::helpers"),
+    ("guard.rs", "guard::code"),
+    ("hook.rs", "room::hook"),
+    ("caches.rs", "room::caches"),
+    ("outside.rs", "room::outside"),
+    ("tree.rs", "room::tree"),
+];
+
+/// A registration line: the ecosystem's name and its renamed files (`FILE`, `LOADER::MODULE`).
+type Line = (String, Vec<(String, String)>);
+
+/// One module to declare: the folder's file, the module it becomes, and the concern (its file's name) whose
+/// `each_` macro lists it.
+struct Loaded {
+    file: PathBuf,
+    module: String,
+    concern: String,
+}
+
+fn main() {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    // A directory is scanned whole: a file added to a folder (a concern it did not have) rebuilds.
+    println!("cargo:rerun-if-changed={REGISTRATION}");
+    println!("cargo:rerun-if-changed=src/ecosystem");
+    if let Err(e) = generate(&root, &out.join("ecosystem")) {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Writes one file per loading module into `out`: every loading module of [`CONCERNS`] gets one, empty or not,
+/// so its `include!` never depends on which folders are registered.
+pub(crate) fn generate(root: &Path, out: &Path) -> Result<(), String> {
+    let mut loaders: BTreeMap<String, Vec<Loaded>> = CONCERNS
+        .iter()
+        .map(|(_, loader)| ((*loader).to_string(), Vec::new()))
+        .collect();
+    for (name, renamed) in registration(root)? {
+        let folder = root.join("src/ecosystem").join(&name);
+        for (file, target) in &renamed {
+            if !folder.join(file).is_file() {
+                return Err(format!(
+                    "{REGISTRATION}: `{name}` names `{file}=…`, but `src/ecosystem/{name}/{file}` does not exist"
+                ));
+            }
+            let (loader, module) = target.rsplit_once("::").ok_or_else(|| {
+                format!("{REGISTRATION}: `{name}`: `{file}={target}` must name the loading module and the module (`room::report`)")
+            })?;
+            loaders.entry(loader.to_string()).or_default().push(Loaded {
+                file: folder.join(file),
+                module: module.to_string(),
+                concern: file.clone(),
+            });
+        }
+        for (concern, loader) in CONCERNS {
+            if folder.join(concern).is_file() && !renamed.iter().any(|(file, _)| file == concern) {
+                loaders
+                    .get_mut(*loader)
+                    .expect("every loader has an entry")
+                    .push(Loaded {
+                        file: folder.join(concern),
+                        module: name.clone(),
+                        concern: (*concern).to_string(),
+                    });
+            }
+        }
+    }
+    for (loader, loaded) in &loaders {
+        let path = out.join(format!("{}.rs", loader.replace("::", "/")));
+        std::fs::create_dir_all(path.parent().expect("a file in a directory"))
+            .map_err(|e| format!("failed to create `{}`: {e}", out.display()))?;
+        write_if_changed(&path, &declarations(loaded))?;
+    }
+    Ok(())
+}
+
+/// The registration's lines, in order.
+fn registration(root: &Path) -> Result<Vec<Line>, String> {
+    let text = std::fs::read_to_string(root.join(REGISTRATION))
+        .map_err(|e| format!("failed to read `{REGISTRATION}`: {e}"))?;
+    let mut lines = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut words = line.split('#').next().unwrap_or("").split_whitespace();
+        let Some(name) = words.next() else { continue };
+        let at = format!("{REGISTRATION}:{}", n + 1);
+        if !root.join("src/ecosystem").join(name).is_dir() {
+            return Err(format!("{at}: `{name}` has no folder `src/ecosystem/{name}/`"));
+        }
+        if lines.iter().any(|(seen, _)| seen == name) {
+            return Err(format!("{at}: `{name}` is registered twice"));
+        }
+        let renamed = words
+            .map(|word| {
+                word.split_once('=')
+                    .map(|(file, target)| (file.to_string(), target.to_string()))
+                    .ok_or_else(|| format!("{at}: `{word}` is not `FILE=LOADER::MODULE`"))
+            })
+            .collect::<Result<_, _>>()?;
+        lines.push((name.to_string(), renamed));
+    }
+    let folders =
+        std::fs::read_dir(root.join("src/ecosystem")).map_err(|e| format!("failed to read `src/ecosystem/`: {e}"))?;
+    for entry in folders.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().is_dir() && !lines.iter().any(|(seen, _)| *seen == name) {
+            return Err(format!(
+                "`src/ecosystem/{name}/` is not registered: add its line to `{REGISTRATION}`"
+            ));
+        }
+    }
+    Ok(lines)
+}
+
+/// The text a loading module includes: its modules, then one `each_<concern>!` macro per concern it loads.
+fn declarations(loaded: &[Loaded]) -> String {
+    let mut text = String::from("// Generated by build.rs from src/ecosystem/ECOSYSTEMS: do not edit.\n");
+    for one in loaded {
+        // `{:?}` quotes the path as a Rust string literal, escapes included.
+        let _ = writeln!(
+            text,
+            "#[path = {:?}]\npub(crate) mod {};",
+            one.file.display().to_string(),
+            one.module
+        );
+    }
+    // A table lists a concern every folder may have; a file only some have, under a name of their own, has none.
+    let mut concerns: Vec<&str> = loaded.iter().map(|one| one.concern.as_str()).collect();
+    concerns.sort_unstable();
+    concerns.dedup();
+    for concern in concerns
+        .into_iter()
+        .filter(|c| CONCERNS.iter().any(|(file, _)| file == c))
+    {
+        let modules: Vec<&str> = loaded
+            .iter()
+            .filter(|one| one.concern == concern)
+            .map(|one| one.module.as_str())
+            .collect();
+        let list = |amp: &str| {
+            modules
+                .iter()
+                .map(|m| format!("{amp}{m}::$item"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let name = concern.trim_end_matches(".rs").replace('/', "_");
+        let _ = write!(
+            text,
+            "#[allow(unused_macros)]\nmacro_rules! each_{name} {{\n    \
+             (& $item:ident) => {{ [{}] }};\n    \
+             ($item:ident) => {{ [{}] }};\n    \
+             ($($first:expr),+ ; & $item:ident) => {{ [$($first,)+ {}] }};\n}}\n",
+            list("&"),
+            list(""),
+            list("&"),
+        );
+    }
+    text
+}
+
+/// Writes `text` to `path` unless it holds it already, so an unchanged registration recompiles nothing.
+fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    std::fs::write(path, text).map_err(|e| format!("failed to write `{}`: {e}", path.display()))
+}

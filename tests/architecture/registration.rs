@@ -1,0 +1,168 @@
+//! `build.rs`, which declares the ecosystems' folders from their registration (`src/ecosystem/ECOSYSTEMS`), run
+//! on scratch trees: what it writes for a registration, and the one-line error for each way the registration and
+//! the folders can disagree.
+
+use std::path::{Path, PathBuf};
+
+#[allow(dead_code)] // its `main` is the build script's; the tests call `generate`
+#[path = "../../build.rs"]
+mod build;
+
+/// Folders by name, each with its files.
+type Folders<'a> = &'a [(&'a str, &'a [&'a str])];
+
+/// A scratch source tree with `folders` (each with its files) and the registration `lines`.
+struct Tree(PathBuf);
+
+impl Tree {
+    fn new(name: &str, folders: Folders, lines: &str) -> Tree {
+        let root = std::env::temp_dir().join(format!("loopgate-registration-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (folder, files) in folders {
+            for file in *files {
+                let path = root.join("src/ecosystem").join(folder).join(file);
+                std::fs::create_dir_all(path.parent().expect("a file in a folder")).expect("create a folder");
+                std::fs::write(&path, "").expect("write a folder's file");
+            }
+        }
+        std::fs::write(root.join("src/ecosystem/ECOSYSTEMS"), lines).expect("write the registration");
+        Tree(root)
+    }
+
+    fn generate(&self) -> Result<(), String> {
+        build::generate(&self.0, &self.out())
+    }
+
+    fn out(&self) -> PathBuf {
+        self.0.join("out")
+    }
+
+    fn generated(&self, loader: &str) -> String {
+        std::fs::read_to_string(self.out().join(loader)).unwrap_or_else(|e| panic!("read `{loader}`: {e}"))
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The modules a generated file declares, in order, each as `name <- folder/file`.
+fn modules(text: &str, root: &Path) -> Vec<String> {
+    let mut lines = text.lines();
+    let mut found = Vec::new();
+    while let Some(line) = lines.next() {
+        if let Some(path) = line
+            .strip_prefix("#[path = \"")
+            .and_then(|rest| rest.strip_suffix("\"]"))
+        {
+            let module = lines.next().expect("a module after its path");
+            let name = module.trim_start_matches("pub(crate) mod ").trim_end_matches(';');
+            let file = Path::new(path)
+                .strip_prefix(root.join("src/ecosystem"))
+                .expect("a folder's file");
+            found.push(format!("{name} <- {}", file.display()));
+        }
+    }
+    found
+}
+
+#[test]
+fn each_file_goes_to_its_concern_in_the_registrations_order_and_a_renamed_one_to_its_line() {
+    let tree = Tree::new(
+        "order",
+        &[
+            ("zeta", &["runner.rs", "tree.rs", "notes.rs", "testsig/tests.rs"]),
+            ("alpha", &["runner.rs", "report.rs", "helper_of_runner.rs"]),
+        ],
+        "# a comment\nzeta\n\nalpha  report.rs=room::own_report   # why it keeps that name\n",
+    );
+    tree.generate().expect("a consistent registration");
+    let runner = tree.generated("runner.rs");
+    assert_eq!(
+        modules(&runner, &tree.0),
+        ["zeta <- zeta/runner.rs", "alpha <- alpha/runner.rs"]
+    );
+    assert!(
+        runner.contains("(& $item:ident) => { [&zeta::$item, &alpha::$item] };"),
+        "the table macro lists the folders in the registration's order:\n{runner}"
+    );
+    assert_eq!(
+        modules(&tree.generated("room/tree.rs"), &tree.0),
+        ["zeta <- zeta/tree.rs"]
+    );
+    assert_eq!(
+        modules(&tree.generated("testsig/tests.rs"), &tree.0),
+        ["zeta <- zeta/testsig/tests.rs"]
+    );
+    assert_eq!(
+        modules(&tree.generated("room.rs"), &tree.0),
+        ["own_report <- alpha/report.rs"]
+    );
+    assert!(
+        !tree.generated("room.rs").contains("macro_rules"),
+        "a renamed file has no table macro"
+    );
+    // A concern no registered folder has still gets its (empty) file, so its `include!` always compiles.
+    assert_eq!(
+        modules(&tree.generated("closure/observed.rs"), &tree.0),
+        Vec::<String>::new()
+    );
+    let all: String = ["runner.rs", "room/tree.rs", "room.rs", "testsig/tests.rs"]
+        .iter()
+        .map(|f| tree.generated(f))
+        .collect();
+    assert!(
+        !all.contains("notes.rs") && !all.contains("helper_of_runner.rs"),
+        "a file of no concern is its own"
+    );
+}
+
+#[test]
+fn a_registration_at_odds_with_the_folders_fails_the_build_naming_the_line() {
+    let cases: &[(&str, Folders, &str, &str)] = &[
+        (
+            "unregistered",
+            &[("one", &["runner.rs"]), ("two", &["runner.rs"])],
+            "one\n",
+            "`src/ecosystem/two/` is not registered",
+        ),
+        (
+            "no-folder",
+            &[("one", &["runner.rs"])],
+            "one\nghost\n",
+            "ECOSYSTEMS:2: `ghost` has no folder",
+        ),
+        (
+            "twice",
+            &[("one", &["runner.rs"])],
+            "one\none\n",
+            "ECOSYSTEMS:2: `one` is registered twice",
+        ),
+        (
+            "no-file",
+            &[("one", &["runner.rs"])],
+            "one gone.rs=room::gone\n",
+            "`one` names `gone.rs=…`, but `src/ecosystem/one/gone.rs` does not exist",
+        ),
+        (
+            "no-module",
+            &[("one", &["report.rs"])],
+            "one report.rs=report\n",
+            "`report.rs=report` must name the loading module",
+        ),
+        (
+            "no-equals",
+            &[("one", &["report.rs"])],
+            "one report.rs\n",
+            "ECOSYSTEMS:1: `report.rs` is not `FILE=LOADER::MODULE`",
+        ),
+    ];
+    for (name, folders, lines, expected) in cases {
+        let tree = Tree::new(name, folders, lines);
+        let error = tree.generate().expect_err(name);
+        assert!(error.contains(expected), "{name}: {error}");
+        assert!(!error.contains('\n'), "{name}: one line: {error}");
+    }
+}
