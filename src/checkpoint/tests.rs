@@ -578,7 +578,14 @@ fn the_starting_checkpoint_from_the_probe_s_paths_is_the_tree_git_add_all_makes(
     let p = project(root);
     let mut f = fields("lg-s");
     assert_eq!(start(&p, &mut f, Some(Keep::Best)), Setup::On);
-    let commit = f.progress.checkpoints.as_ref().and_then(|t| t.last.as_ref()).expect("taken").commit.clone();
+    let commit = f
+        .progress
+        .checkpoints
+        .as_ref()
+        .and_then(|t| t.last.as_ref())
+        .expect("taken")
+        .commit
+        .clone();
 
     let scratch = tempfile::tempdir().expect("tempdir");
     let index = scratch.path().join("index");

@@ -148,6 +148,22 @@ pub(crate) fn record(p: &Project) -> Value {
     records.remove(0)
 }
 
+/// `loopgate run` of two candidates running `agent` for one iteration each against `sh check.sh`, to be started.
+fn two_candidates(p: &Project, agent: &str) -> std::process::Command {
+    p.command(&[
+        "run",
+        "--candidates",
+        "2",
+        "--max-iterations",
+        "1",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        agent,
+    ])
+}
+
 /// How each candidate of the tournament `t` ended, in order.
 fn endings(t: &Value) -> Vec<&str> {
     t["candidates"]
@@ -374,18 +390,7 @@ fn without_overlays_each_candidate_gets_a_clone_of_its_own_and_the_tournament_is
     for (var, value) in [("LOOPGATE_TOURNAMENT_TREES", "clone"), ("LOOPGATE_CONFINE", "landlock")] {
         let p = repository();
         let fixer = p.agent("fixer", "echo fixed > src.txt");
-        let mut run = p.command(&[
-            "run",
-            "--candidates",
-            "2",
-            "--max-iterations",
-            "1",
-            "--verify",
-            "sh check.sh",
-            TASK,
-            "--",
-            &fixer,
-        ]);
+        let mut run = two_candidates(&p, &fixer);
         run.env(var, value);
         p.start_with(run)
             .wait(Duration::from_secs(60))
@@ -884,18 +889,7 @@ mkdir -p agents && echo ignored > agents/junk
 ";
     let agent = p.agent("changes", &format!("{work}echo '<promise>LOOP_DONE</promise>'"));
     let trace = p.base().join("git-trace");
-    let mut command = p.command(&[
-        "run",
-        "--candidates",
-        "2",
-        "--max-iterations",
-        "1",
-        "--verify",
-        "sh check.sh",
-        TASK,
-        "--",
-        &agent,
-    ]);
+    let mut command = two_candidates(&p, &agent);
     command.env("GIT_TRACE", &trace);
     let out = p.start_with(command).wait(Duration::from_secs(60));
     out.code(0)
