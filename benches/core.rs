@@ -320,7 +320,7 @@ fn checkpoint_stop_tree_changed_10k_files_add_all(bencher: divan::Bencher) {
             loopgate::checkpoint::refname("lg-bench", loopgate::checkpoint::Name::Iteration(round))
         })
         .bench_local_refs(|refname| {
-            let taken = loopgate::checkpoint::snapshot::take(&git, refname, "bench");
+            let taken = loopgate::checkpoint::snapshot::take(&git, None, refname, "bench");
             assert!(taken.is_ok(), "{taken:?}");
         });
 }

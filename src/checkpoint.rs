@@ -100,8 +100,16 @@ pub fn start(
         return (Setup::NotGit, None);
     }
     let message = format!("loopgate checkpoint: loop {loop_id}, start");
-    let fingerprint = fingerprint.map_or_else(|| treeprobe::probe(&project.root).fingerprint, str::to_string);
-    match snapshot::take(&git, &refname(loop_id, Name::Iteration(0)), &message) {
+    // A probe taken here lists what differs from the index too: only that is staged (as at a stop), not the
+    // whole tree walked again — in a tournament, once per candidate (issue 41).
+    let (fingerprint, dirty) = match fingerprint {
+        Some(taken) => (taken.to_string(), None),
+        None => {
+            let probe = treeprobe::probe(&project.root);
+            (probe.fingerprint, probe.dirty)
+        }
+    };
+    match snapshot::take(&git, dirty.as_ref(), &refname(loop_id, Name::Iteration(0)), &message) {
         Ok(commit) => {
             let track = Track {
                 keep,
@@ -142,11 +150,7 @@ pub fn at_stop(
     }
     let git = Git::new(project);
     let message = format!("loopgate checkpoint: loop {loop_id}, iteration {iteration}");
-    let tree = match &probe.dirty {
-        Some(dirty) => snapshot::write_tree_from(&git, dirty),
-        None => snapshot::write_tree(&git),
-    };
-    let taken = tree
+    let taken = snapshot::tree(&git, probe.dirty.as_ref())
         .and_then(|tree| snapshot::commit(&git, &tree, &message))
         .and_then(|commit| {
             let mut refs = unwritten_refs(loop_id, track);

@@ -98,7 +98,9 @@ impl Git {
     }
 }
 
-fn output(mut cmd: Command, args: &[&str], input: Option<Vec<u8>>) -> Result<Vec<u8>, GitError> {
+/// Runs `cmd` (git `args`, named in the error), feeding `input` on stdin when given; stdout on success, else git's
+/// last line of stderr.
+pub(crate) fn output(mut cmd: Command, args: &[&str], input: Option<Vec<u8>>) -> Result<Vec<u8>, GitError> {
     let fail = |detail: String| GitError {
         command: args.join(" "),
         detail,

@@ -33,7 +33,7 @@ pub(crate) fn rollback(git: &Git, loop_id: &str, existing: &[Ref], target: &Ref)
         "loopgate: working tree saved before rollback to {} (loop {loop_id})",
         target.name
     );
-    let saved_commit = snapshot::take(git, &refname(loop_id, saved), &message)?;
+    let saved_commit = snapshot::take(git, None, &refname(loop_id, saved), &message)?;
     let args = [
         &["restore", "--source", &target.commit, "--worktree"][..],
         &PATHSPEC[..],

@@ -19,12 +19,22 @@ use std::path::Path;
 use super::git::{Git, GitError, PATHSPEC};
 use crate::treeprobe::Dirty;
 
-/// Commits the working tree and points `refname` at it; returns the commit id.
-pub fn take(git: &Git, refname: &str, message: &str) -> Result<String, GitError> {
-    let tree = write_tree(git)?;
+/// Commits the working tree and points `refname` at it; returns the commit id. `dirty`: what a progress probe
+/// just found differing from the user's index, if one was taken ([`tree`]).
+pub fn take(git: &Git, dirty: Option<&Dirty>, refname: &str, message: &str) -> Result<String, GitError> {
+    let tree = tree(git, dirty)?;
     let commit = commit(git, &tree, message)?;
     set_ref(git, refname, &commit)?;
     Ok(commit)
+}
+
+/// The working tree as a tree object: from `dirty`'s paths on a copy of the user's index where a probe listed
+/// them ([`write_tree_from`]), else by `git add -A` ([`write_tree`]).
+pub(crate) fn tree(git: &Git, dirty: Option<&Dirty>) -> Result<String, GitError> {
+    match dirty {
+        Some(dirty) => write_tree_from(git, dirty),
+        None => write_tree(git),
+    }
 }
 
 /// The working tree as a tree object (written to the object store, named by nothing).

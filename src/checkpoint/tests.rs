@@ -554,3 +554,49 @@ fn the_dirty_paths_tree_of_a_project_in_a_subdirectory_is_add_all_s() {
     let fast = snapshot::staged_tree(&Git::new(&p), &dirty).expect("tree");
     assert_eq!(fast, add_all_tree(root, &p.root));
 }
+
+/// The starting checkpoint stages only the paths its probe found differing from the user's index (issue 41: in
+/// a tournament, one walk of the tree fewer per candidate), and is still the tree `git add -A` makes: a staged
+/// change, an unstaged one, a deletion, a rename, a mode change, a new file in a new directory, an ignored file
+/// and loopgate's own `.claude/`.
+#[test]
+fn the_starting_checkpoint_from_the_probe_s_paths_is_the_tree_git_add_all_makes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = repo();
+    let root = dir.path();
+    write(root, "c/d/deep.txt", "deep\n");
+    write(root, "gone.txt", "gone\n");
+    write(root, "moved.txt", "moved\n");
+    git(root, &["add", "-A"]);
+    write(root, "b.txt", "unstaged\n");
+    std::fs::remove_file(root.join("gone.txt")).expect("delete");
+    std::fs::rename(root.join("moved.txt"), root.join("c/moved.txt")).expect("rename");
+    std::fs::set_permissions(root.join("c/d/deep.txt"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    write(root, "new/dir/n.txt", "new\n");
+    write(root, "more.log", "ignored\n");
+    write(root, ".claude/loopgate/own", "loopgate's\n");
+    let p = project(root);
+    let mut f = fields("lg-s");
+    assert_eq!(start(&p, &mut f, Some(Keep::Best)), Setup::On);
+    let commit = f
+        .progress
+        .checkpoints
+        .as_ref()
+        .and_then(|t| t.last.as_ref())
+        .expect("taken")
+        .commit
+        .clone();
+
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let index = scratch.path().join("index");
+    std::fs::copy(root.join(".git/index"), &index).expect("copy the index");
+    git_with_index(root, Some(&index), &["add", "-A", "--", ".", ":(exclude).claude"]);
+    let expected = git_with_index(root, Some(&index), &["write-tree"]);
+    assert_eq!(
+        git(root, &["rev-parse", &format!("{commit}^{{tree}}")]).trim(),
+        expected.trim(),
+        "{:?}",
+        files_of(root, &commit)
+    );
+    assert!(files_of(root, &commit).contains(&"new/dir/n.txt".to_string()));
+}

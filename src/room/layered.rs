@@ -52,6 +52,14 @@ impl Layers {
     }
 }
 
+/// The upper layer of the overlay this process sees mounted at `at`, when it is mounted over exactly `lower`
+/// (the same proof as [`Layers::uppers`], for one tree: a candidate's work committed from its upper layer,
+/// `commands::run::tournament::layer::changed`).
+pub(crate) fn upper(at: &Path, lower: &Path) -> Option<PathBuf> {
+    let table = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    upper_of(&table, &at.canonicalize().ok()?, lower)
+}
+
 impl Uppers {
     /// Whether the directory `relative` is in neither upper layer: below it, both trees are their lower layers'
     /// (see the module docs).

@@ -148,6 +148,22 @@ pub(crate) fn record(p: &Project) -> Value {
     records.remove(0)
 }
 
+/// `loopgate run` of two candidates running `agent` for one iteration each against `sh check.sh`, to be started.
+fn two_candidates(p: &Project, agent: &str) -> std::process::Command {
+    p.command(&[
+        "run",
+        "--candidates",
+        "2",
+        "--max-iterations",
+        "1",
+        "--verify",
+        "sh check.sh",
+        TASK,
+        "--",
+        agent,
+    ])
+}
+
 /// How each candidate of the tournament `t` ended, in order.
 fn endings(t: &Value) -> Vec<&str> {
     t["candidates"]
@@ -374,18 +390,7 @@ fn without_overlays_each_candidate_gets_a_clone_of_its_own_and_the_tournament_is
     for (var, value) in [("LOOPGATE_TOURNAMENT_TREES", "clone"), ("LOOPGATE_CONFINE", "landlock")] {
         let p = repository();
         let fixer = p.agent("fixer", "echo fixed > src.txt");
-        let mut run = p.command(&[
-            "run",
-            "--candidates",
-            "2",
-            "--max-iterations",
-            "1",
-            "--verify",
-            "sh check.sh",
-            TASK,
-            "--",
-            &fixer,
-        ]);
+        let mut run = two_candidates(&p, &fixer);
         run.env(var, value);
         p.start_with(run)
             .wait(Duration::from_secs(60))
@@ -845,4 +850,112 @@ echo '<promise>LOOP_DONE</promise>'"#,
     let t = record(&p);
     let endings = endings(&t);
     assert_eq!(endings, ["complete", "max_iterations", "max_iterations"]);
+}
+
+/// A layered candidate's work is committed from what its upper layer holds, not from a walk of its whole tree
+/// (issue 41, `tournament::changed`): the commit must still be exactly what `git add -A` of its tree makes.
+/// The candidates change a file two directories down, delete one, rename one, `chmod` one at the top, add a
+/// link and a file in a new directory, empty a directory and make it again (empty, and with only a
+/// subdirectory: overlayfs's opaque directories), replace a directory by a file, and write an ignored file.
+/// Each candidate's branch must hold the tree that the same script leaves in a plain clone, staged there by
+/// `git add -A` — and git was asked only about the changed paths (`GIT_TRACE`).
+#[test]
+fn a_layered_candidate_s_commit_holds_every_change_it_made_and_nothing_else() {
+    let p = repository();
+    for (rel, text) in [
+        ("lib/a/x.txt", "broken\n"),
+        ("lib/b/y.txt", "old\n"),
+        ("lib/c/z.txt", "renamed\n"),
+        ("lib/e/q.txt", "a directory's\n"),
+        ("lib/f/g/h.txt", "emptied\n"),
+        ("lib/g/old.txt", "replaced\n"),
+        ("lib/h/kept.txt", "kept\n"),
+        ("check.sh", "#!/bin/sh\necho 'check: 1 passed'\n"),
+    ] {
+        p.write(rel, text);
+    }
+    git(&p, &["add", "."]);
+    git(&p, &["commit", "--quiet", "-m", "three"]);
+    let work = "echo fixed > lib/a/x.txt
+rm lib/b/y.txt
+mv lib/c/z.txt lib/c/w.txt
+chmod +x notes.txt
+ln -s x.txt lib/a/link
+mkdir -p lib/d/e && echo new > lib/d/e/new.txt
+rm -r lib/f && mkdir lib/f
+rm -r lib/g && mkdir -p lib/g/sub && echo s > lib/g/sub/s.txt
+rm -r lib/e && echo file > lib/e
+mkdir -p agents && echo ignored > agents/junk
+";
+    let agent = p.agent("changes", &format!("{work}echo '<promise>LOOP_DONE</promise>'"));
+    let trace = p.base().join("git-trace");
+    let mut command = two_candidates(&p, &agent);
+    command.env("GIT_TRACE", &trace);
+    let out = p.start_with(command).wait(Duration::from_secs(60));
+    out.code(0)
+        .stderr_has("candidates' trees: one checkout shared read-only");
+
+    // The same work in a plain clone, staged by `git add -A`.
+    let reference = p.base().join("reference");
+    let clone = p
+        .program("git")
+        .args(["clone", "--quiet"])
+        .arg(&p.dir)
+        .arg(&reference)
+        .output()
+        .expect("clone");
+    assert!(clone.status.success(), "{clone:?}");
+    let script = p.base().join("work.sh");
+    std::fs::write(&script, work).expect("write the script");
+    let ran = p
+        .program("sh")
+        .arg(&script)
+        .current_dir(&reference)
+        .output()
+        .expect("sh");
+    assert!(ran.status.success(), "{ran:?}");
+    let in_reference = |args: &[&str]| {
+        let out = p
+            .program("git")
+            .args(args)
+            .current_dir(&reference)
+            .output()
+            .expect("git");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    in_reference(&["add", "-A"]);
+    let expected = in_reference(&["write-tree"]);
+    assert!(
+        in_reference(&["ls-tree", "-r", "--name-only", &expected]).contains("lib/g/sub/s.txt"),
+        "the reference holds the work"
+    );
+
+    let t = record(&p);
+    for candidate in t["candidates"].as_array().expect("candidates") {
+        let commit = candidate["commit"].as_str().expect("a commit");
+        let tree = git(&p, &["rev-parse", &format!("{commit}^{{tree}}")]);
+        assert_eq!(
+            tree,
+            expected,
+            "{}: {}",
+            candidate["name"],
+            git(&p, &["diff", "--stat", &expected, &tree])
+        );
+    }
+    // Staged from the changed paths: git listed what differs below them, and never walked the whole tree.
+    let trace = std::fs::read_to_string(&trace).expect("git's trace");
+    let listed: Vec<&str> = trace.lines().filter(|l| l.contains("ls-files -z --modified")).collect();
+    assert_eq!(listed.len(), 2, "one listing per candidate:\n{trace}");
+    assert!(
+        listed[0].contains("lib/a/x.txt") && listed[0].contains("lib/f") && !listed[0].contains(" lib/h"),
+        "{}",
+        listed[0]
+    );
+    assert!(
+        !trace
+            .lines()
+            .any(|l| l.contains("--work-tree=") && l.contains(" add -A")),
+        "{trace}"
+    );
 }

@@ -29,6 +29,7 @@
 //! `loopgate/<id>/winner`; the user's branch and working tree are untouched until `loopgate accept`. A
 //! candidate whose loop had the oracle reject a change to its sealed inputs is named in the report.
 
+mod changed;
 pub(crate) mod clean;
 pub(crate) mod clone;
 mod compete;

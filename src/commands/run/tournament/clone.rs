@@ -153,7 +153,11 @@ pub(crate) fn result(entrant: &Entrant, repo: &Path, base: &str, tournament: &st
     gamed.dedup();
     let branch = format!("loopgate/{tournament}/{}", entrant.name);
     let message = format!("loopgate tournament {tournament}: candidate {}", entrant.name);
-    let commit = git::commit_candidate(repo, &entrant.tree, base, &branch, &message)
+    let changed = entrant
+        .tree
+        .parent()
+        .and_then(|dir| super::changed::changed(&entrant.tree, &dir.join(super::layer::BASE)));
+    let commit = git::commit_candidate(repo, &entrant.tree, base, changed.as_deref(), &branch, &message)
         .map_err(|err| eprintln!("loopgate: candidate {}: {err}", entrant.name))
         .ok();
     let diff_lines = commit

@@ -110,10 +110,13 @@ fn private_index(tree: &Path) -> PathBuf {
 
 /// Commits the working tree at `tree` (loopgate's `.claude/` left out) into the user's repository `repo`, on
 /// top of `base`, through loopgate's private index of it, and points `branch` at it; returns the commit.
+/// `changed`: where a layered candidate's work can lie, if that is known (`changed`): only those paths are
+/// staged; else the whole tree.
 pub(crate) fn commit_candidate(
     repo: &Path,
     tree: &Path,
     base: &str,
+    changed: Option<&[PathBuf]>,
     branch: &str,
     message: &str,
 ) -> Result<String, Error> {
@@ -132,7 +135,10 @@ pub(crate) fn commit_candidate(
     if !index.exists() {
         run(&["read-tree", base])?;
     }
-    run(&["add", "-A", "--", ".", ":(exclude).claude"])?;
+    let staged = changed.is_some_and(|paths| stage_only(tree, &dirs, index, paths).is_ok());
+    if !staged {
+        run(&["add", "-A", "--", ".", ":(exclude).claude"])?;
+    }
     let written = run(&["write-tree"])?;
     let mut args = identity(repo);
     args.extend(["commit-tree", written.as_str(), "-p", base, "-m", message].map(String::from));
@@ -140,6 +146,57 @@ pub(crate) fn commit_candidate(
     let commit = run(&args)?;
     git(repo, &["update-ref", &format!("refs/heads/{branch}"), &commit])?;
     Ok(commit)
+}
+
+/// Re-stages in `index` what differs from it below `paths` of `tree` (`git` with `dirs`): modified, deleted and
+/// untracked files that are not ignored, as `git add -A` would (`changed`'s module docs). An error (a path git
+/// takes otherwise, a nested repository) leaves the index as it was: git writes it whole or not at all.
+fn stage_only(
+    tree: &Path,
+    dirs: &[String],
+    index: &Path,
+    paths: &[PathBuf],
+) -> Result<(), crate::checkpoint::GitError> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let not_text = || crate::checkpoint::GitError {
+        command: "ls-files".to_string(),
+        detail: "a path that is not UTF-8".to_string(),
+    };
+    let paths: Vec<&str> = paths
+        .iter()
+        .map(|p| p.to_str().ok_or_else(not_text))
+        .collect::<Result<_, _>>()?;
+    let git = |args: &[&str], input: Option<Vec<u8>>| {
+        let all: Vec<&str> = dirs.iter().map(String::as_str).chain(args.iter().copied()).collect();
+        let mut command = Command::new("git");
+        command
+            .args(&all)
+            .current_dir(tree)
+            .env("GIT_INDEX_FILE", index)
+            // The paths are names, never patterns.
+            .env("GIT_LITERAL_PATHSPECS", "1");
+        crate::checkpoint::git::output(command, args, input)
+    };
+    let list = [
+        "ls-files",
+        "-z",
+        "--modified",
+        "--deleted",
+        "--others",
+        "--exclude-standard",
+        "--",
+    ];
+    let differing = git(&[&list[..], &paths].concat(), None)?;
+    if differing.is_empty() {
+        return Ok(());
+    }
+    git(
+        &["update-index", "--add", "--remove", "--replace", "-z", "--stdin"],
+        Some(differing),
+    )
+    .map(drop)
 }
 
 /// `-c user.name=… -c user.email=…` when the repository has no identity configured (a commit would fail).
