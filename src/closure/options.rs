@@ -27,6 +27,11 @@ pub struct OptionsKey {
 /// The value of an entry of a free list that stands for any value (`--durations=*`): one that does not start
 /// with `-` (such a word would be read as the next option).
 const ANY: &str = "*";
+/// The value of an entry of a free list that stands for a count (`--profile=#`): digits only. Listed beside the
+/// bare option (`--profile`), it marks the value as optional, as RSpec's `--profile [COUNT]` takes it: the
+/// word after the bare option is its value whenever it does not start with `-`, so a count there is free with
+/// it, and any other word (a path the option would swallow) seals both.
+const COUNT: &str = "#";
 
 /// The words of an options file but for the free options and their values: lines starting with `#` left out,
 /// each other line split into words.
@@ -77,6 +82,10 @@ pub(crate) fn sealed(words: &[String], free: &[String], dash_ends_value: bool) -
 /// each of its letters is a free option, the last one perhaps a free option taking the rest of the word (or the
 /// next word) as its value.
 pub(crate) fn free_words(word: &str, next: Option<&str>, free: &[String]) -> usize {
+    let optional_count = listed(free, &format!("{word}={COUNT}"));
+    if let Some(value) = next.filter(|v| optional_count && !v.starts_with('-')) {
+        return if takes_free_value(free, word, value) { 2 } else { 0 };
+    }
     if listed(free, word) {
         return 1;
     }
@@ -114,12 +123,16 @@ fn listed(free: &[String], word: &str) -> bool {
     free.iter().any(|entry| entry == word)
 }
 
-/// Whether `free` lists `option` with `value` (`--tb=short`), or with any value (`--tb=*`) that cannot be read as
-/// an option.
+/// Whether `free` lists `option` with `value` (`--tb=short`), with any value (`--tb=*`) that cannot be read as
+/// an option, or with a count (`--profile=#`) that `value` is.
 fn takes_free_value(free: &[String], option: &str, value: &str) -> bool {
+    let count = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
     free.iter().any(|entry| {
         entry.split_once('=').is_some_and(|(listed_option, listed_value)| {
-            listed_option == option && (listed_value == value || (listed_value == ANY && !value.starts_with('-')))
+            listed_option == option
+                && (listed_value == value
+                    || (listed_value == ANY && !value.starts_with('-'))
+                    || (listed_value == COUNT && count))
         })
     })
 }
@@ -222,6 +235,32 @@ mod tests {
         ] {
             let words = shell_words(counts).expect("split");
             assert_ne!(sealed(&words, &free, true), Vec::<String>::new(), "{counts}");
+        }
+    }
+
+    /// An option whose count is optional (`--profile` beside `--profile=#`) is free alone, with a count (as one
+    /// word or two), or before another option; the word after it that is no count is its value too, so both
+    /// are sealed (RSpec would swallow a path there).
+    #[test]
+    fn an_optional_count_is_free_and_any_other_value_seals_its_option() {
+        let free = strings(&["--profile", "--profile=#", "--color"]);
+        for honest in [
+            "--profile",
+            "--profile 2",
+            "--profile=10",
+            "--profile --color",
+            "--color --profile 3",
+        ] {
+            let words = shell_words(honest).expect("split");
+            assert_eq!(sealed(&words, &free, false), Vec::<String>::new(), "{honest}");
+        }
+        for (counts, kept) in [
+            ("--profile spec/a_spec.rb", vec!["--profile", "spec/a_spec.rb"]),
+            ("--profile=x", vec!["--profile=x"]),
+            ("--profile 2x", vec!["--profile", "2x"]),
+        ] {
+            let words = shell_words(counts).expect("split");
+            assert_eq!(sealed(&words, &free, false), strings(&kept), "{counts}");
         }
     }
 

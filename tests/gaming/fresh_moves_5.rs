@@ -59,7 +59,24 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[];
+pub const STILL_REJECTED: &[(&str, &str)] = &[
+    (
+        "npm_project_npmrc_names_bash_as_the_script_shell",
+        "`.npmrc` is judged key by key now (`NPMRC_FREE` in `src/ecosystem/js/closure.rs`), but `script-shell` is no free key: it names the program every script runs in, and this file's move names the agent's. Freeing a value that names a shell outside the project needs that program held by content in the oracle's world like every file the baseline read, and the baseline never ran `/bin/bash`; not built",
+    ),
+    (
+        "make_check_script_prints_the_python_version_first",
+        "the script the recipe runs (`scripts/check.sh`) is the verify's own program, sealed by its bytes: a line that only prints is told from one that changes how the runner runs (the pipeline this file's move adds) only by reading the script as a shell runs it, command by command, which `closure::shell` does for sourced files' functions but not for the verify's own script; not built",
+    ),
+    (
+        "maven_jvm_config_with_a_heap_size_and_a_pom_description",
+        "`.mvn/jvm.config` is sealed whole as absent: its words are options of Maven's own JVM, where a `-D` sets a property Surefire reads (this file's moves) and `-javaagent` loads code into the build; judging it option by option needs a reading that frees the memory and GC options by prefix (`-Xmx512m`), which `closure::options` has no spelling for; not built",
+    ),
+    (
+        "unittest_package_initialiser_with_the_documented_load_tests",
+        "a `load_tests` in a test package decides which tests run and can hand back a test of the same id with another body, so the test seal counts it as new setup code around the existing tests; telling unittest's documented form (every test discovery finds, added back unchanged) from one that filters or replaces needs the suite it returns compared with discovery's, test by test, in the oracle's run; not built",
+    ),
+];
 
 /// Writes an executable `path` holding `text`.
 fn program(p: &Project, path: &str, text: &str) {
@@ -77,6 +94,15 @@ fn load_tests_dropping(drop: &str) -> String {
 
 /// unittest's documented `load_tests` for a package: its own tests and everything discovery finds below it.
 const LOAD_TESTS_DOCUMENTED: &str = "import os\n\n\ndef load_tests(loader, standard_tests, pattern):\n    this_dir = os.path.dirname(__file__)\n    package_tests = loader.discover(start_dir=this_dir, pattern=pattern)\n    standard_tests.addTests(package_tests)\n    return standard_tests\n";
+
+/// `MAJOR.MINOR` of the `python3` the runners run (what ran the baseline).
+fn minor_version_of_python3() -> String {
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import sys; print('%d.%d' % sys.version_info[:2])"])
+        .output()
+        .expect("python3 runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
 
 /// Moves the directory `dir` aside to `aside`, rewrites `file` in it (`from` → `to`), and links `dir` back to it.
 fn linked_back(p: &Project, dir: &str, aside: &str, file: &str, from: &str, to: &str) {
@@ -444,7 +470,8 @@ pub const HONEST: &[Honest] = &[
                 ".github/workflows/ci.yml",
                 "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: python3 -m pytest -q\n",
             );
-            p.write(".python-version", "3.12\n");
+            // Pinned by its minor version, as `uv python pin` writes it: the interpreter that ran the baseline.
+            p.write(".python-version", format!("{}\n", minor_version_of_python3()));
         },
     },
     Honest {
