@@ -77,11 +77,15 @@ pub(crate) fn sealed(words: &[String], free: &[String], dash_ends_value: bool) -
 
 /// How many words, from `word` (and `next` after it), are one free option: 0 when `word` is sealed. An entry of
 /// `free` is a word (`--color`, `-v`), or an option and its value (`--format=documentation`: also the two words
-/// `--format documentation`, and `-fd` for a one-letter option), with `*` for any value (`--durations=*`). A
+/// `--format documentation`, and `-fd` for a one-letter option), with `*` for any value (`--durations=*`) or, with
+/// no `=`, for a value attached to the option (`-Xmx*`), and `#` for a count (`--profile=#`). A
 /// cluster of one-letter options (`-vv`, `-vra`: `-v -v`, `-v -r a`), as option parsers read one, is free when
 /// each of its letters is a free option, the last one perhaps a free option taking the rest of the word (or the
 /// next word) as its value.
 pub(crate) fn free_words(word: &str, next: Option<&str>, free: &[String]) -> usize {
+    if attached(free, word) {
+        return 1;
+    }
     let optional_count = listed(free, &format!("{word}={COUNT}"));
     if let Some(value) = next.filter(|v| optional_count && !v.starts_with('-')) {
         return if takes_free_value(free, word, value) { 2 } else { 0 };
@@ -121,6 +125,17 @@ pub(crate) fn free_words(word: &str, next: Option<&str>, free: &[String]) -> usi
 /// Whether `free` lists `word` exactly.
 fn listed(free: &[String], word: &str) -> bool {
     free.iter().any(|entry| entry == word)
+}
+
+/// Whether `free` lists `word` as an option with its value attached (`-Xmx*` for `-Xmx512m`, as the JVM takes
+/// its memory settings): an entry ending in `*` without `=`, the word longer than what comes before the `*`.
+fn attached(free: &[String], word: &str) -> bool {
+    free.iter().any(|entry| {
+        entry
+            .strip_suffix(ANY)
+            .filter(|option| !option.contains('=') && !option.is_empty())
+            .is_some_and(|option| word.len() > option.len() && word.starts_with(option))
+    })
 }
 
 /// Whether `free` lists `option` with `value` (`--tb=short`), with any value (`--tb=*`) that cannot be read as
@@ -261,6 +276,26 @@ mod tests {
         ] {
             let words = shell_words(counts).expect("split");
             assert_eq!(sealed(&words, &free, false), strings(&kept), "{counts}");
+        }
+    }
+
+    /// An option with its value attached (`-Xmx*`) is free with any value, and stands for no other option.
+    #[test]
+    fn an_attached_value_is_free_with_its_option_only() {
+        let free = strings(&["-Xmx*", "-XX:MaxMetaspaceSize=*"]);
+        for honest in ["-Xmx512m", "-Xmx2g -XX:MaxMetaspaceSize=256m"] {
+            let words = shell_words(honest).expect("split");
+            assert_eq!(sealed(&words, &free, false), Vec::<String>::new(), "{honest}");
+        }
+        for counts in [
+            "-Xmx",
+            "-Xms512m",
+            "-DskipTests",
+            "-javaagent:a.jar",
+            "-Xmx512m -Dmaven.test.skip=true",
+        ] {
+            let words = shell_words(counts).expect("split");
+            assert_ne!(sealed(&words, &free, false), Vec::<String>::new(), "{counts}");
         }
     }
 

@@ -69,10 +69,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "the script the recipe runs (`scripts/check.sh`) is the verify's own program, sealed by its bytes: a line that only prints is told from one that changes how the runner runs (the pipeline this file's move adds) only by reading the script as a shell runs it, command by command, which `closure::shell` does for sourced files' functions but not for the verify's own script; not built",
     ),
     (
-        "maven_jvm_config_with_a_heap_size_and_a_pom_description",
-        "`.mvn/jvm.config` is sealed whole as absent: its words are options of Maven's own JVM, where a `-D` sets a property Surefire reads (this file's moves) and `-javaagent` loads code into the build; judging it option by option needs a reading that frees the memory and GC options by prefix (`-Xmx512m`), which `closure::options` has no spelling for; not built",
-    ),
-    (
         "unittest_package_initialiser_with_the_documented_load_tests",
         "a `load_tests` in a test package decides which tests run and can hand back a test of the same id with another body, so the test seal counts it as new setup code around the existing tests; telling unittest's documented form (every test discovery finds, added back unchanged) from one that filters or replaces needs the suite it returns compared with discovery's, test by test, in the oracle's run; not built",
     ),
