@@ -201,6 +201,20 @@ mod tests {
         words.iter().map(|w| (*w).to_string()).collect()
     }
 
+    /// Asserts that each of `honest`, split as a shell splits it, leaves nothing sealed under `free`, and that each
+    /// of `counts` leaves something.
+    #[track_caller]
+    fn judged(free: &[String], dash_ends_value: bool, honest: &[&str], counts: &[&str]) {
+        for text in honest {
+            let words = shell_words(text).expect("split");
+            assert_eq!(sealed(&words, free, dash_ends_value), Vec::<String>::new(), "{text}");
+        }
+        for text in counts {
+            let words = shell_words(text).expect("split");
+            assert_ne!(sealed(&words, free, dash_ends_value), Vec::<String>::new(), "{text}");
+        }
+    }
+
     #[test]
     fn words_split_as_a_shell_splits_them() {
         assert_eq!(
@@ -218,7 +232,7 @@ mod tests {
     #[test]
     fn an_entry_stands_for_every_spelling_of_its_option() {
         let free = strings(&["-v", "-q", "-r=*", "--tb=*", "-p=no:cacheprovider", "--color=yes"]);
-        for honest in [
+        let honest = [
             "-v",
             "-vv",
             "-ra",
@@ -231,11 +245,8 @@ mod tests {
             "-p no:cacheprovider",
             "-pno:cacheprovider",
             "--color yes",
-        ] {
-            let words = shell_words(honest).expect("split");
-            assert_eq!(sealed(&words, &free, true), Vec::<String>::new(), "{honest}");
-        }
-        for counts in [
+        ];
+        let counts = [
             "-x",
             "-vx",
             "-rx -x",
@@ -247,10 +258,8 @@ mod tests {
             "tests/test_a.py",
             "-- -v",
             "--verbose",
-        ] {
-            let words = shell_words(counts).expect("split");
-            assert_ne!(sealed(&words, &free, true), Vec::<String>::new(), "{counts}");
-        }
+        ];
+        judged(&free, true, &honest, &counts);
     }
 
     /// An option whose count is optional (`--profile` beside `--profile=#`) is free alone, with a count (as one
@@ -259,16 +268,14 @@ mod tests {
     #[test]
     fn an_optional_count_is_free_and_any_other_value_seals_its_option() {
         let free = strings(&["--profile", "--profile=#", "--color"]);
-        for honest in [
+        let honest = [
             "--profile",
             "--profile 2",
             "--profile=10",
             "--profile --color",
             "--color --profile 3",
-        ] {
-            let words = shell_words(honest).expect("split");
-            assert_eq!(sealed(&words, &free, false), Vec::<String>::new(), "{honest}");
-        }
+        ];
+        judged(&free, false, &honest, &[]);
         for (counts, kept) in [
             ("--profile spec/a_spec.rb", vec!["--profile", "spec/a_spec.rb"]),
             ("--profile=x", vec!["--profile=x"]),
@@ -283,20 +290,14 @@ mod tests {
     #[test]
     fn an_attached_value_is_free_with_its_option_only() {
         let free = strings(&["-Xmx*", "-XX:MaxMetaspaceSize=*"]);
-        for honest in ["-Xmx512m", "-Xmx2g -XX:MaxMetaspaceSize=256m"] {
-            let words = shell_words(honest).expect("split");
-            assert_eq!(sealed(&words, &free, false), Vec::<String>::new(), "{honest}");
-        }
-        for counts in [
+        let counts = [
             "-Xmx",
             "-Xms512m",
             "-DskipTests",
             "-javaagent:a.jar",
             "-Xmx512m -Dmaven.test.skip=true",
-        ] {
-            let words = shell_words(counts).expect("split");
-            assert_ne!(sealed(&words, &free, false), Vec::<String>::new(), "{counts}");
-        }
+        ];
+        judged(&free, false, &["-Xmx512m", "-Xmx2g -XX:MaxMetaspaceSize=256m"], &counts);
     }
 
     /// What is sealed keeps its order and values; a free word never stands for a sealed option's value, unless

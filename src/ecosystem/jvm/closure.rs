@@ -5,8 +5,8 @@
 //! its test side (`closure::pom`: the Surefire plugin, the properties it reads, the test directories), and
 //! Maven's own option files (`.mvn/maven.config`, `.mvn/extensions.xml`) and JUnit's
 //! `src/test/resources/junit-platform.properties` whole; `.mvn/jvm.config` option by option, free only the
-//! options of Maven's own JVM that change neither what runs nor what counts ([`JVM_CONFIG_FREE`]). A goal that runs no test (`mvn compile`) is the
-//! ecosystem's build. `java -jar …junit-platform-console-standalone….jar` (or `java -cp … ConsoleLauncher`)
+//! options of Maven's own JVM that change neither what runs nor what counts ([`JVM_CONFIG_FREE`]). A goal that
+//! runs no test (`mvn compile`) is the ecosystem's build. `java -jar …junit-platform-console-standalone….jar` (or `java -cp … ConsoleLauncher`)
 //! runs the console launcher, whose options are all on the sealed command line.
 
 use std::path::Path;
