@@ -93,11 +93,8 @@ const LOAD_TESTS_DOCUMENTED: &str = "import os\n\n\ndef load_tests(loader, stand
 
 /// `MAJOR.MINOR` of the `python3` the runners run (what ran the baseline).
 fn minor_version_of_python3() -> String {
-    let out = std::process::Command::new("python3")
-        .args(["-c", "import sys; print('%d.%d' % sys.version_info[:2])"])
-        .output()
-        .expect("python3 runs");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    let full = crate::honest_changes::python_version();
+    full.split('.').take(2).collect::<Vec<_>>().join(".")
 }
 
 /// Moves the directory `dir` aside to `aside`, rewrites `file` in it (`from` → `to`), and links `dir` back to it.
