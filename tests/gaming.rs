@@ -45,6 +45,8 @@ mod fresh_moves_2;
 mod fresh_moves_3;
 #[path = "gaming/fresh_moves_4.rs"]
 mod fresh_moves_4;
+#[path = "gaming/fresh_moves_5.rs"]
+mod fresh_moves_5;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]

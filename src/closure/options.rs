@@ -27,6 +27,11 @@ pub struct OptionsKey {
 /// The value of an entry of a free list that stands for any value (`--durations=*`): one that does not start
 /// with `-` (such a word would be read as the next option).
 const ANY: &str = "*";
+/// The value of an entry of a free list that stands for a count (`--profile=#`): digits only. Listed beside the
+/// bare option (`--profile`), it marks the value as optional, as RSpec's `--profile [COUNT]` takes it: the
+/// word after the bare option is its value whenever it does not start with `-`, so a count there is free with
+/// it, and any other word (a path the option would swallow) seals both.
+const COUNT: &str = "#";
 
 /// The words of an options file but for the free options and their values: lines starting with `#` left out,
 /// each other line split into words.
@@ -72,11 +77,19 @@ pub(crate) fn sealed(words: &[String], free: &[String], dash_ends_value: bool) -
 
 /// How many words, from `word` (and `next` after it), are one free option: 0 when `word` is sealed. An entry of
 /// `free` is a word (`--color`, `-v`), or an option and its value (`--format=documentation`: also the two words
-/// `--format documentation`, and `-fd` for a one-letter option), with `*` for any value (`--durations=*`). A
+/// `--format documentation`, and `-fd` for a one-letter option), with `*` for any value (`--durations=*`) or, with
+/// no `=`, for a value attached to the option (`-Xmx*`), and `#` for a count (`--profile=#`). A
 /// cluster of one-letter options (`-vv`, `-vra`: `-v -v`, `-v -r a`), as option parsers read one, is free when
 /// each of its letters is a free option, the last one perhaps a free option taking the rest of the word (or the
 /// next word) as its value.
 pub(crate) fn free_words(word: &str, next: Option<&str>, free: &[String]) -> usize {
+    if attached(free, word) {
+        return 1;
+    }
+    let optional_count = listed(free, &format!("{word}={COUNT}"));
+    if let Some(value) = next.filter(|v| optional_count && !v.starts_with('-')) {
+        return if takes_free_value(free, word, value) { 2 } else { 0 };
+    }
     if listed(free, word) {
         return 1;
     }
@@ -114,12 +127,27 @@ fn listed(free: &[String], word: &str) -> bool {
     free.iter().any(|entry| entry == word)
 }
 
-/// Whether `free` lists `option` with `value` (`--tb=short`), or with any value (`--tb=*`) that cannot be read as
-/// an option.
+/// Whether `free` lists `word` as an option with its value attached (`-Xmx*` for `-Xmx512m`, as the JVM takes
+/// its memory settings): an entry ending in `*` without `=`, the word longer than what comes before the `*`.
+fn attached(free: &[String], word: &str) -> bool {
+    free.iter().any(|entry| {
+        entry
+            .strip_suffix(ANY)
+            .filter(|option| !option.contains('=') && !option.is_empty())
+            .is_some_and(|option| word.len() > option.len() && word.starts_with(option))
+    })
+}
+
+/// Whether `free` lists `option` with `value` (`--tb=short`), with any value (`--tb=*`) that cannot be read as
+/// an option, or with a count (`--profile=#`) that `value` is.
 fn takes_free_value(free: &[String], option: &str, value: &str) -> bool {
+    let count = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
     free.iter().any(|entry| {
         entry.split_once('=').is_some_and(|(listed_option, listed_value)| {
-            listed_option == option && (listed_value == value || (listed_value == ANY && !value.starts_with('-')))
+            listed_option == option
+                && (listed_value == value
+                    || (listed_value == ANY && !value.starts_with('-'))
+                    || (listed_value == COUNT && count))
         })
     })
 }
@@ -173,6 +201,20 @@ mod tests {
         words.iter().map(|w| (*w).to_string()).collect()
     }
 
+    /// Asserts that each of `honest`, split as a shell splits it, leaves nothing sealed under `free`, and that each
+    /// of `counts` leaves something.
+    #[track_caller]
+    fn judged(free: &[String], dash_ends_value: bool, honest: &[&str], counts: &[&str]) {
+        for text in honest {
+            let words = shell_words(text).expect("split");
+            assert_eq!(sealed(&words, free, dash_ends_value), Vec::<String>::new(), "{text}");
+        }
+        for text in counts {
+            let words = shell_words(text).expect("split");
+            assert_ne!(sealed(&words, free, dash_ends_value), Vec::<String>::new(), "{text}");
+        }
+    }
+
     #[test]
     fn words_split_as_a_shell_splits_them() {
         assert_eq!(
@@ -190,7 +232,7 @@ mod tests {
     #[test]
     fn an_entry_stands_for_every_spelling_of_its_option() {
         let free = strings(&["-v", "-q", "-r=*", "--tb=*", "-p=no:cacheprovider", "--color=yes"]);
-        for honest in [
+        let honest = [
             "-v",
             "-vv",
             "-ra",
@@ -203,11 +245,8 @@ mod tests {
             "-p no:cacheprovider",
             "-pno:cacheprovider",
             "--color yes",
-        ] {
-            let words = shell_words(honest).expect("split");
-            assert_eq!(sealed(&words, &free, true), Vec::<String>::new(), "{honest}");
-        }
-        for counts in [
+        ];
+        let counts = [
             "-x",
             "-vx",
             "-rx -x",
@@ -219,10 +258,46 @@ mod tests {
             "tests/test_a.py",
             "-- -v",
             "--verbose",
+        ];
+        judged(&free, true, &honest, &counts);
+    }
+
+    /// An option whose count is optional (`--profile` beside `--profile=#`) is free alone, with a count (as one
+    /// word or two), or before another option; the word after it that is no count is its value too, so both
+    /// are sealed (RSpec would swallow a path there).
+    #[test]
+    fn an_optional_count_is_free_and_any_other_value_seals_its_option() {
+        let free = strings(&["--profile", "--profile=#", "--color"]);
+        let honest = [
+            "--profile",
+            "--profile 2",
+            "--profile=10",
+            "--profile --color",
+            "--color --profile 3",
+        ];
+        judged(&free, false, &honest, &[]);
+        for (counts, kept) in [
+            ("--profile spec/a_spec.rb", vec!["--profile", "spec/a_spec.rb"]),
+            ("--profile=x", vec!["--profile=x"]),
+            ("--profile 2x", vec!["--profile", "2x"]),
         ] {
             let words = shell_words(counts).expect("split");
-            assert_ne!(sealed(&words, &free, true), Vec::<String>::new(), "{counts}");
+            assert_eq!(sealed(&words, &free, false), strings(&kept), "{counts}");
         }
+    }
+
+    /// An option with its value attached (`-Xmx*`) is free with any value, and stands for no other option.
+    #[test]
+    fn an_attached_value_is_free_with_its_option_only() {
+        let free = strings(&["-Xmx*", "-XX:MaxMetaspaceSize=*"]);
+        let counts = [
+            "-Xmx",
+            "-Xms512m",
+            "-DskipTests",
+            "-javaagent:a.jar",
+            "-Xmx512m -Dmaven.test.skip=true",
+        ];
+        judged(&free, false, &["-Xmx512m", "-Xmx2g -XX:MaxMetaspaceSize=256m"], &counts);
     }
 
     /// What is sealed keeps its order and values; a free word never stands for a sealed option's value, unless

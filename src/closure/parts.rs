@@ -95,6 +95,13 @@ pub enum Scope {
     /// for any value, one-letter options clustered (see `closure::options`). Options that change only what the
     /// runner prints; a file of those alone is as if absent.
     Options { free: Vec<String> },
+    /// A file of `key = value` lines with no sections that matter (npm's `.npmrc`), but for the `free` keys: those
+    /// that change neither what runs nor what counts (`fund`, `loglevel`, the registry). A line is read as the
+    /// tool's INI parser reads it (blank lines and `#` / `;` comments left out, the key trimmed); every other line,
+    /// a section header included, is sealed as it stands. A file of free keys alone is as if absent, so a new one
+    /// that only quiets the tool moves nothing, while one key that changes how a script runs (`script-shell`,
+    /// `node-options`) counts.
+    KeysBut { free: Vec<String> },
     /// Code a runner loads from every directory on the way to its tests (pytest's `conftest.py`), in `lang`,
     /// judged by what it defines: a new helper or import may appear, unless the helper takes a `reserved` name (one
     /// the runner provides); everything else is a part (see `closure::units`). Read by `closure::read_parts`,
@@ -301,6 +308,7 @@ impl Scope {
             | Scope::Pom
             | Scope::XmlRootBut { .. }
             | Scope::Options { .. }
+            | Scope::KeysBut { .. }
             | Scope::Units { .. }
             | Scope::FirstOf { .. } => Vec::new(),
             Scope::Json(paths) | Scope::Toml(paths) | Scope::TomlBut { paths, .. } | Scope::JsonBut { paths, .. } => {
@@ -444,6 +452,15 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 (label, format!("{mark}{}", sha256(text.as_bytes())))
             })
             .collect(),
+        Scope::KeysBut { free } => {
+            let text = String::from_utf8_lossy(bytes);
+            let sealed = sealed_key_lines(&text, free);
+            if sealed.is_empty() {
+                Parts::new()
+            } else {
+                Parts::from([(WHOLE.to_string(), sha256(sealed.join("\n").as_bytes()))])
+            }
+        }
         Scope::Options { free } => {
             let sealed = super::options::sealed_text(&String::from_utf8_lossy(bytes), free);
             if sealed.is_empty() {
@@ -705,6 +722,19 @@ fn ini_parts(names: &[String], free: &[String], options: &[OptionsKey], text: &s
     Parts::from([(WHOLE.to_string(), sha256(text.as_bytes()))])
 }
 
+/// The lines of a file of `key = value` lines ([`Scope::KeysBut`]) that are neither blank, a comment, nor a `free`
+/// key's, trimmed.
+fn sealed_key_lines<'t>(text: &'t str, free: &[String]) -> Vec<&'t str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with(['#', ';']))
+        .filter(|line| {
+            let key = line.split_once('=').map_or(*line, |(key, _)| key).trim();
+            !free.iter().any(|f| f == key)
+        })
+        .collect()
+}
+
 /// An INI options key being read: its section, the key and its value's lines so far.
 type OptionsRead<'a> = (&'a str, &'a OptionsKey, Vec<&'a str>);
 
@@ -832,6 +862,35 @@ mod tests {
     }
 
     const PACKAGE: &str = r#"{"name":"x","scripts":{"test":"jest","lint":"eslint ."},"dependencies":{"a":"1"}}"#;
+
+    /// A file of keys is sealed line by line but for its free keys (however spaced, between comments); one of free
+    /// keys alone is as if absent, and any other key, or a free key's name hidden in another's, counts.
+    #[test]
+    fn a_file_of_keys_is_sealed_but_for_its_free_keys() {
+        let scope = Scope::KeysBut {
+            free: ["fund", "audit"].map(str::to_string).to_vec(),
+        };
+        for (before, after) in [
+            (None, "fund=false\n; quiet\naudit = false\n"),
+            (Some("registry=https://a\n"), "# x\nregistry=https://a\nfund=false\n"),
+        ] {
+            let now = digests(&scope, Some(after.as_bytes()));
+            assert_eq!(
+                compare(&digests(&scope, before.map(str::as_bytes)), &now),
+                vec![],
+                "{after}"
+            );
+        }
+        for gaming in [
+            "fund=false\nscript-shell=./pass\n",
+            "node-options = --require ./x.js\n",
+            "fundx=false\n",
+            "[fund]\nscript-shell=./pass\n",
+        ] {
+            let now = digests(&scope, Some(gaming.as_bytes()));
+            assert!(!compare(&digests(&scope, None), &now).is_empty(), "{gaming}");
+        }
+    }
 
     /// An options file is sealed word by word but for its free options (however spelled), which never stand in
     /// for the value of an option before them; one of free options alone is as if absent.

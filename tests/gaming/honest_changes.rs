@@ -114,7 +114,7 @@ pub const PYTEST_UNFORMATTED: Fixture = Fixture {
 };
 
 /// The version of the `python3` the runners run (what ran the baseline), as pyenv's `.python-version` names it.
-fn python_version() -> String {
+pub(crate) fn python_version() -> String {
     let out = std::process::Command::new("python3")
         .args(["-c", "import platform; print(platform.python_version())"])
         .output()

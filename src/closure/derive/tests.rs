@@ -58,8 +58,13 @@ fn npm_test_seals_the_script_its_hooks_and_what_the_script_runs() {
         Some(&Scope::Whole),
         "absent configs are sealed as absent"
     );
-    assert_eq!(scope_of(&plan, ".npmrc"), Some(&Scope::Whole));
-    assert_eq!(scope_of(&plan, "/home/u/.npmrc"), Some(&Scope::Whole));
+    // An `.npmrc` by its keys: one that only quiets npm moves nothing, `script-shell` counts (`parts.rs`).
+    for npmrc in [".npmrc", "/home/u/.npmrc"] {
+        assert!(
+            matches!(scope_of(&plan, npmrc), Some(Scope::KeysBut { free }) if free.contains(&"fund".to_string()) && !free.contains(&"script-shell".to_string())),
+            "{npmrc}"
+        );
+    }
     assert_eq!(plan.ecosystems, BTreeSet::from([Lang::JavaScript]));
 }
 
@@ -512,6 +517,11 @@ fn maven_seals_every_pom_by_its_test_side_and_the_console_launcher_is_recognised
         assert_eq!(scope_of(&plan, "pom.xml"), Some(&Scope::Pom), "{command}");
         assert_eq!(scope_of(&plan, "core/pom.xml"), Some(&Scope::Pom), "{command}");
         assert_eq!(scope_of(&plan, ".mvn/maven.config"), Some(&Scope::Whole), "{command}");
+        // Maven's own JVM options, option by option: a heap size is free, a property is not.
+        assert!(
+            matches!(scope_of(&plan, ".mvn/jvm.config"), Some(Scope::Options { free }) if free.contains(&"-Xmx*".to_string()) && !free.iter().any(|f| f.starts_with("-Dmaven") || f.starts_with("-DskipTests"))),
+            "{command}"
+        );
     }
     for command in ["mvn compile", "mvn -pl test compile"] {
         let build = plan(command, dir.path());

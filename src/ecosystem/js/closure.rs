@@ -26,6 +26,40 @@ const BABEL: &[&str] = &[
     ".babelrc.mjs",
 ];
 
+/// The keys of an `.npmrc` that change neither what a script runs nor what counts: what npm prints (`fund`,
+/// `audit`, `progress`, `loglevel`, `color`, `update-notifier`), where and how it installs and what it writes on
+/// install (the registry, the cache, lockfile and save settings, `engine-strict`, peer dependencies), and the
+/// defaults of `npm init` and `npm version`. Not among them: `script-shell`, `node-options`, `ignore-scripts`,
+/// `userconfig` / `globalconfig` (another file read), `prefix`, `workspace(s)`, `if-present`, anything else.
+const NPMRC_FREE: [&str; 26] = [
+    "fund",
+    "audit",
+    "audit-level",
+    "progress",
+    "loglevel",
+    "color",
+    "unicode",
+    "update-notifier",
+    "registry",
+    "cache",
+    "prefer-offline",
+    "prefer-online",
+    "fetch-retries",
+    "fetch-timeout",
+    "strict-ssl",
+    "package-lock",
+    "lockfile-version",
+    "save-exact",
+    "save-prefix",
+    "engine-strict",
+    "legacy-peer-deps",
+    "strict-peer-dependencies",
+    "auto-install-peers",
+    "init-license",
+    "init-author-name",
+    "sign-git-tag",
+];
+
 impl Deriver<'_> {
     /// `npm`, `pnpm`, `yarn` or `bun` ARGS…: the package managers' configuration files, and the `package.json`
     /// script it runs with its `pre`/`post` scripts, followed.
@@ -72,11 +106,15 @@ impl Deriver<'_> {
             }
         };
         let why = Why::Configures(short(&format!("{pm} {}", rest.join(" "))));
-        for rc in [".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml"] {
+        let npmrc = || Scope::KeysBut {
+            free: NPMRC_FREE.map(str::to_string).to_vec(),
+        };
+        self.add(dir.join(".npmrc"), npmrc(), why.clone());
+        for rc in [".yarnrc", ".yarnrc.yml", "bunfig.toml"] {
             self.whole(dir.join(rc), why.clone());
         }
         if let Some(home) = self.home {
-            self.whole(home.join(".npmrc"), why.clone());
+            self.add(home.join(".npmrc"), npmrc(), why.clone());
         }
         let Some(script) = script else { return };
         let keys = [format!("pre{script}"), script.clone(), format!("post{script}")];

@@ -3,9 +3,10 @@
 //! `mvn GOALS` (`./mvnw`, `mvn -o`, `mvn -f DIR/pom.xml`) with a goal that runs the tests (`test`, `verify`,
 //! `package`, `install`, `deploy`, `surefire:test`) runs Surefire: every `pom.xml` of the project is sealed by
 //! its test side (`closure::pom`: the Surefire plugin, the properties it reads, the test directories), and
-//! Maven's own option files (`.mvn/maven.config`, `.mvn/jvm.config`, `.mvn/extensions.xml`) and JUnit's
-//! `src/test/resources/junit-platform.properties` whole. A goal that runs no test (`mvn compile`) is the
-//! ecosystem's build. `java -jar …junit-platform-console-standalone….jar` (or `java -cp … ConsoleLauncher`)
+//! Maven's own option files (`.mvn/maven.config`, `.mvn/extensions.xml`) and JUnit's
+//! `src/test/resources/junit-platform.properties` whole; `.mvn/jvm.config` option by option, free only the
+//! options of Maven's own JVM that change neither what runs nor what counts ([`JVM_CONFIG_FREE`]). A goal that
+//! runs no test (`mvn compile`) is the ecosystem's build. `java -jar …junit-platform-console-standalone….jar` (or `java -cp … ConsoleLauncher`)
 //! runs the console launcher, whose options are all on the sealed command line.
 
 use std::path::Path;
@@ -39,6 +40,25 @@ const VALUE_OPTIONS: [&str; 12] = [
     "--threads",
 ];
 
+/// The options of `.mvn/jvm.config` that are free: its words are options of the JVM Maven itself runs in, not
+/// of the one Surefire forks for the tests, so its memory, stack and compiler settings and headless mode change
+/// nothing a test sees. Not free: a `-D` of anything else (a property Surefire reads, `-DskipTests`,
+/// `-Dmaven.test.failure.ignore`), `-javaagent` (code loaded into the build), or any option not listed.
+const JVM_CONFIG_FREE: [&str; 12] = [
+    "-Xmx*",
+    "-Xms*",
+    "-Xss*",
+    "-XX:MaxMetaspaceSize=*",
+    "-XX:ReservedCodeCacheSize=*",
+    "-XX:TieredStopAtLevel=*",
+    "-XX:+TieredCompilation",
+    "-XX:+UseG1GC",
+    "-XX:+UseParallelGC",
+    "-XX:+UseSerialGC",
+    "-XX:+UseZGC",
+    "-Djava.awt.headless=true",
+];
+
 impl Deriver<'_> {
     /// `mvn ARGS…` (or `mvnw`) run in `cwd`.
     pub(super) fn maven(&mut self, args: &[String], cwd: &Path) {
@@ -59,7 +79,12 @@ impl Deriver<'_> {
         self.plan.runners.insert(Runner::Maven);
         let why = Why::Configures(Runner::Maven.name().to_string());
         for name in Runner::Maven.row().config.files {
-            self.whole(cwd.join(name), why.clone());
+            if *name == ".mvn/jvm.config" {
+                let free = JVM_CONFIG_FREE.map(str::to_string).to_vec();
+                self.add(cwd.join(name), Scope::Options { free }, why.clone());
+            } else {
+                self.whole(cwd.join(name), why.clone());
+            }
         }
         for relative in crate::walk::find_named(self.root, &["pom.xml"]) {
             self.add(relative.into(), Scope::Pom, why.clone());

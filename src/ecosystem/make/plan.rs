@@ -52,6 +52,8 @@ use crate::verify::VerifyRequest;
 
 #[path = "plan/accept.rs"]
 mod accept;
+#[path = "plan/printing.rs"]
+mod printing;
 #[path = "plan/unseen.rs"]
 mod unseen;
 
@@ -308,9 +310,18 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool, in_environment: &dy
     let mut how = String::new();
     for name in GLOBALS {
         let value = db.variable(name).unwrap_or_default();
-        // The jobserver's descriptors differ from run to run; they change nothing make runs.
-        let value: Vec<&str> = value.split(' ').filter(|w| !w.starts_with("--jobserver")).collect();
-        how.push_str(&format!("{name} = {}\n", value.join(" ")));
+        // What changes only what make prints changes nothing it runs (`plan/printing.rs`), nor do the
+        // jobserver's descriptors, which differ from run to run.
+        let value = if *name == "MAKEFLAGS" {
+            printing::without_print_only(&value)
+        } else {
+            value
+                .split(' ')
+                .filter(|w| !w.starts_with("--jobserver"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        how.push_str(&format!("{name} = {value}\n"));
     }
     for special in SPECIAL.iter().filter(|s| db.has_target(s)) {
         how.push_str(&format!("{special}:\n"));

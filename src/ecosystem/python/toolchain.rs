@@ -5,7 +5,9 @@
 //! pyenv takes the nearest `.python-version` from the directory it runs in upward, else the global
 //! `$PYENV_ROOT/version`, else the system's. (`PYENV_VERSION` overrides them, but this process's environment is
 //! not the oracle's run's, so it is not read: a pin is judged by files.) The identity is the version names in effect
-//! (`3.11.7`), read from files; nothing is run.
+//! (`3.11.7`), read from files; nothing is run. A name is resolved as pyenv resolves it: `python-3.11` is `3.11`,
+//! and a prefix no installed version is named by (`3.11`, what `uv python pin` writes) is the latest installed
+//! version it prefixes (`3.11.7`), so a pin of the baseline's interpreter by its minor version is the same pin.
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +15,10 @@ use std::path::{Path, PathBuf};
 /// it (the nearest pin above, else the global one); `None` for no pin or one that changes nothing, so that a pin
 /// naming the baseline's interpreter is as if absent.
 pub(crate) fn identity(file: &Path) -> Option<String> {
-    let own = names(&std::fs::read_to_string(file).ok()?);
+    let versions = pyenv_root()
+        .map(|root| installed(&root.join("versions")))
+        .unwrap_or_default();
+    let own = names(&std::fs::read_to_string(file).ok()?, &versions);
     let above = file
         .parent()?
         .ancestors()
@@ -22,8 +27,36 @@ pub(crate) fn identity(file: &Path) -> Option<String> {
     let global = || std::fs::read_to_string(pyenv_root()?.join("version")).ok();
     let without = above
         .or_else(global)
-        .map_or_else(|| "system".to_string(), |text| names(&text));
+        .map_or_else(|| "system".to_string(), |text| names(&text, &versions));
     (own != without).then_some(own)
+}
+
+/// The names of the versions installed under pyenv's `versions` directory.
+fn installed(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().is_dir())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect()
+}
+
+/// A version name as pyenv resolves it among the `installed` ones: without a `python-` prefix; itself when
+/// installed (or `system`); else the latest installed version it is a dotted prefix of (`3.11` → `3.11.7`);
+/// else itself (pyenv then fails, and the name counts as written).
+fn resolve(name: &str, installed: &[String]) -> String {
+    let name = name.strip_prefix("python-").unwrap_or(name);
+    if name == "system" || installed.iter().any(|v| v == name) {
+        return name.to_string();
+    }
+    let numbers = |v: &str| -> Option<Vec<u64>> { v.split('.').map(|n| n.parse().ok()).collect() };
+    installed
+        .iter()
+        .filter(|v| v.strip_prefix(name).is_some_and(|rest| rest.starts_with('.')))
+        .filter_map(|v| Some((numbers(v)?, v)))
+        .max()
+        .map_or_else(|| name.to_string(), |(_, v)| v.clone())
 }
 
 /// pyenv's root: `PYENV_ROOT`, else the directory above the `shims` on `PATH` (pyenv's shims carry the root
@@ -40,11 +73,38 @@ fn pyenv_root() -> Option<PathBuf> {
     on_path.or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pyenv")))
 }
 
-/// The version names of a pin's text, one per line or word, comments dropped.
-fn names(text: &str) -> String {
+/// The version names of a pin's text, one per line or word, comments dropped, each resolved ([`resolve`]).
+fn names(text: &str, installed: &[String]) -> String {
     text.lines()
         .map(|l| l.split('#').next().unwrap_or_default())
         .flat_map(str::split_whitespace)
+        .map(|name| resolve(name, installed))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    /// pyenv's resolution: an installed name is itself, a prefix the latest version it prefixes by number (not by
+    /// text: `3.1` is not `3.11`), `python-` dropped, anything else as written.
+    #[test]
+    fn a_version_name_resolves_as_pyenv_resolves_it() {
+        let installed: Vec<String> = ["3.9.18", "3.11.7", "3.11.10", "3.12.1", "pypy3.10-7.3.12"]
+            .map(str::to_string)
+            .to_vec();
+        for (name, want) in [
+            ("3.11.7", "3.11.7"),
+            ("3.11", "3.11.10"),
+            ("python-3.12", "3.12.1"),
+            ("3", "3.12.1"),
+            ("3.1", "3.1"),
+            ("system", "system"),
+            ("3.14", "3.14"),
+            ("pypy3.10-7.3.12", "pypy3.10-7.3.12"),
+        ] {
+            assert_eq!(resolve(name, &installed), want, "{name}");
+        }
+    }
 }

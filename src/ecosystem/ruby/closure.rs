@@ -19,18 +19,22 @@ pub(super) const SCRIPTS: Scripts = Scripts {
     runs_first_word: |_| false,
 };
 
-/// RSpec's options that change only what it prints: colour, the slowest examples, and a built-in formatter by
-/// name. Not any formatter: RSpec `require`s one it does not know from the load path (`--format CalcFormatter`
+/// RSpec's options that change only what it prints: colour, the slowest examples (`--profile [COUNT]`, whose
+/// optional count is a word of its own: a path after it would be swallowed, so only a count is free), and a
+/// built-in formatter by name. Not any formatter: RSpec `require`s one it does not know from the load path (`--format CalcFormatter`
 /// loads `calc_formatter.rb`, code the agent writes, running in the test process), so only the built-in names
 /// are free, each spelled as RSpec takes it (`--format d`, `--format=d`, `-f d`, `-fd`).
 fn rspec_free() -> Vec<String> {
-    const FLAGS: [&str; 6] = [
+    const FLAGS: [&str; 9] = [
         "--color",
         "--colour",
         "--no-color",
         "--no-colour",
         "--force-color",
         "--profile",
+        "--profile=#",
+        "--no-profile",
+        "--force-colour",
     ];
     const FORMATTERS: [&str; 9] = [
         "progress",

@@ -66,7 +66,9 @@ pub(super) fn lines(text: &str) -> String {
         .into_iter()
         .filter(|line| !line.starts_with('\t'))
         .map(|line| line.trim().to_string())
-        .filter(|line| !line.is_empty() && !line.starts_with('#') && telling(line))
+        .filter(|line| {
+            !line.is_empty() && !line.starts_with('#') && telling(line) && !super::printing::quiets_make(line)
+        })
         .collect();
     kept.join("\n")
 }
