@@ -65,6 +65,7 @@ fn walk(upper: &Path, lower: &Path, relative: &Path, found: &mut Vec<PathBuf>) -
 /// Whether the upper layer's directory `dir` hides the lower layer's below it (overlayfs's `opaque` attribute,
 /// as `user.` with `userxattr`, else `trusted.`). Any value counts: a directory taken for opaque is only named
 /// whole, never missed.
+#[cfg(target_os = "linux")]
 fn opaque(dir: &Path) -> io::Result<bool> {
     use std::os::unix::ffi::OsStrExt;
     let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).map_err(io::Error::other)?;
@@ -84,7 +85,14 @@ fn opaque(dir: &Path) -> io::Result<bool> {
     Ok(false)
 }
 
-#[cfg(test)]
+/// Overlays are Linux's: elsewhere no upper layer is ever found (`room::layered::upper`), and were one asked
+/// about, the walk fails and the caller stages the whole tree.
+#[cfg(not(target_os = "linux"))]
+fn opaque(_dir: &Path) -> io::Result<bool> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
 
