@@ -148,9 +148,10 @@ pub(crate) fn record(p: &Project) -> Value {
     records.remove(0)
 }
 
-/// `loopgate run` of two candidates running `agent` for one iteration each against `sh check.sh`, to be started.
-fn two_candidates(p: &Project, agent: &str) -> std::process::Command {
-    p.command(&[
+/// The arguments of `loopgate run` with two candidates running `agent` for one iteration each against
+/// `sh check.sh`.
+fn two_candidate_args(agent: &str) -> [&str; 10] {
+    [
         "run",
         "--candidates",
         "2",
@@ -161,7 +162,12 @@ fn two_candidates(p: &Project, agent: &str) -> std::process::Command {
         TASK,
         "--",
         agent,
-    ])
+    ]
+}
+
+/// `loopgate run` of two candidates running `agent` (see [`two_candidate_args`]), to be started.
+fn two_candidates(p: &Project, agent: &str) -> std::process::Command {
+    p.command(&two_candidate_args(agent))
 }
 
 /// How each candidate of the tournament `t` ended, in order.
@@ -414,18 +420,7 @@ fn without_overlays_each_candidate_gets_a_clone_of_its_own_and_the_tournament_is
 fn no_winner_cleans_up_unless_keep_and_says_what_each_did() {
     let p = repository();
     let idler = p.agent("idler", "echo 'nothing to do'");
-    let args = [
-        "run",
-        "--candidates",
-        "2",
-        "--max-iterations",
-        "1",
-        "--verify",
-        "sh check.sh",
-        TASK,
-        "--",
-        &idler,
-    ];
+    let args = two_candidate_args(&idler);
     let out = p.loopgate(&args);
     out.code(6)
         .stderr_has("no winner: no candidate passed the oracle")
