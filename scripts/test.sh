@@ -142,8 +142,12 @@ fi
 # about 1.5 of 2 cores busy; the other suites mostly wait on the client CLIs' start-up (an end-to-end batch uses
 # about 0.9 of 2 cores). So, where the caller named no targets, the gaming suite runs in the background, its output
 # kept in a log printed when it ends, while every other suite and the other versions' passes run in the
-# foreground; the one build serves both (cargo's build lock is released once the tests are built). Every pass runs
-# even after one fails (and within a pass every suite, `--no-fail-fast`), and the script fails at the end if any did.
+# foreground; the one build serves both (cargo's build lock is released once the tests are built). The gaming
+# suite is cut into chunks of GAMING_CHUNK tests, files in a queue directory; a lane claims a chunk by renaming
+# its file (atomic: a chunk runs once), so once the foreground's own passes are done it takes chunks too, and
+# the two lanes end together instead of the foreground idling while the gaming suite runs on alone. Every pass
+# runs even after one fails (and within a pass every suite, `--no-fail-fast`), and the script fails at the end if
+# any did.
 failed=
 pass() { # WHAT COMMAND...: run COMMAND, time it, note its failure
     what=$1
@@ -153,26 +157,38 @@ pass() { # WHAT COMMAND...: run COMMAND, time it, note its failure
   $what"
     took "$what" "$started"
 }
-lane_pid= lane_log= lane_group=
+# A lane's loop over the queue ($1, its chunks in $1/todo), run by `sh -c` with the libtest arguments in $2: each
+# chunk it claims (moved to $1/taken) runs as one `cargo test --test gaming -- --exact NAME…`. Fails if one did.
+# shellcheck disable=SC2016 # expanded by the lane's own shell
+gaming_lane='status=0
+for chunk in "$1"/todo/*; do
+    mv "$chunk" "$1/taken/" 2>/dev/null || continue
+    eval "cargo test --locked --test gaming -- $2 --exact $(tr "\n" " " <"$1/taken/${chunk##*/}")" || status=1
+done
+exit $status'
+lane_pid= lane_log= lane_group= queue=
 # The lane runs in a session of its own (`setsid`), so that an early exit or Ctrl-C stops it and everything it
 # started (a background job of a script ignores SIGINT, and killing cargo would orphan the tests it runs).
 stop_lane() {
     if [ -s "$lane_group" ]; then kill -TERM "-$(cat "$lane_group")" 2>/dev/null || true; fi
-    rm -f "$install_log" "$lane_log" "$lane_group"
+    rm -rf "$install_log" "$lane_log" "$lane_group" "$queue"
 }
 if [ -z "$cargo_args" ] && command -v setsid >/dev/null 2>&1; then
-    lane_log=$(mktemp) lane_group=$(mktemp)
+    lane_log=$(mktemp) lane_group=$(mktemp) queue=$(mktemp -d)
     trap stop_lane EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    mkdir "$queue/todo" "$queue/taken"
+    # In libtest's order, so a chunk holds one family's cases (the same fixtures, warm in the caches).
+    tests_of gaming | split -l "${GAMING_CHUNK:-20}" -a 3 - "$queue/todo/chunk."
     echo "== the gaming suite, in the background (its output follows the other passes)" >&2
     # shellcheck disable=SC2016 # $$ is the lane's shell's, the leader of its session and process group
     LOOPGATE_CLAUDE_VERSION=$first setsid -w sh -c '
         echo $$ >"$1"
         started=$(date +%s) status=0
-        eval "cargo test --locked --test gaming -- $2" || status=$?
-        echo "== the gaming suite: $(($(date +%s) - started)) s (in the background)" >&2
-        exit $status' lane "$lane_group" "$test_args" >"$lane_log" 2>&1 </dev/null &
+        sh -c "$2" lane "$3" "$4" || status=$?
+        echo "== the gaming suite, the background lane: $(($(date +%s) - started)) s" >&2
+        exit $status' lane "$lane_group" "$gaming_lane" "$queue" "$test_args" >"$lane_log" 2>&1 </dev/null &
     lane_pid=$!
     # Every target `--all-targets` names but the gaming suite: cargo makes a test target of each tests/*.rs.
     targets="--lib --bins --benches --examples"
@@ -200,6 +216,9 @@ for agent in codex gemini; do
     done
 done
 if [ -n "$lane_pid" ]; then
+    echo "== the gaming suite's chunks the background lane has not taken, in the foreground" >&2
+    pass "the gaming suite's chunks in the foreground" \
+        env "LOOPGATE_CLAUDE_VERSION=$first" sh -c "$gaming_lane" lane "$queue" "$test_args"
     echo "== the gaming suite (run in the background; waiting for it)" >&2
     lane_status=0
     wait "$lane_pid" || lane_status=$?

@@ -482,24 +482,34 @@ TEST_CASE(\"multiplies\", \"[calc]\") {
 fn catch2_main() -> &'static Path {
     const SOURCE: &str = "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n";
     static LIB: OnceLock<PathBuf> = OnceLock::new();
-    LIB.get_or_init(|| {
-        let compiler = Command::new("g++").arg("--version").output().expect("run g++ (apt-get install g++)");
-        let stamp_text = format!("{SOURCE}{}", String::from_utf8_lossy(&compiler.stdout));
-        let dir = crate::fixtures::cache_dir().join("catch2-main");
-        let lib = dir.join("libcatch2_main.a");
-        let stamp = dir.join("stamp");
-        if !lib.is_file() || std::fs::read_to_string(&stamp).ok().as_deref() != Some(stamp_text.as_str()) {
-            std::fs::create_dir_all(&dir).expect("create the Catch2 cache dir");
-            std::fs::write(dir.join("catch_main.cc"), SOURCE).expect("write Catch2's main");
-            let built = Command::new("sh")
-                .arg("-c")
-                .arg("g++ -c catch_main.cc -o catch_main.o && ar rcs libcatch2_main.a.new catch_main.o && mv libcatch2_main.a.new libcatch2_main.a")
-                .current_dir(&dir)
-                .status()
-                .expect("run g++ and ar");
-            assert!(built.success(), "building Catch2's main in {} failed (apt-get install catch2)", dir.display());
-            std::fs::write(&stamp, stamp_text).expect("stamp the Catch2 cache");
-        }
-        lib
-    })
+    LIB.get_or_init(|| crate::fixtures::filling_cache("catch2-main", || build_catch2_main(SOURCE)))
+}
+
+/// Builds [`catch2_main`]'s library unless the cache holds it for this source and compiler.
+fn build_catch2_main(source: &str) -> PathBuf {
+    let compiler = Command::new("g++")
+        .arg("--version")
+        .output()
+        .expect("run g++ (apt-get install g++)");
+    let stamp_text = format!("{source}{}", String::from_utf8_lossy(&compiler.stdout));
+    let dir = crate::fixtures::cache_dir().join("catch2-main");
+    let lib = dir.join("libcatch2_main.a");
+    let stamp = dir.join("stamp");
+    if !lib.is_file() || std::fs::read_to_string(&stamp).ok().as_deref() != Some(stamp_text.as_str()) {
+        std::fs::create_dir_all(&dir).expect("create the Catch2 cache dir");
+        std::fs::write(dir.join("catch_main.cc"), source).expect("write Catch2's main");
+        let built = Command::new("sh")
+            .arg("-c")
+            .arg("g++ -c catch_main.cc -o catch_main.o && ar rcs libcatch2_main.a.new catch_main.o && mv libcatch2_main.a.new libcatch2_main.a")
+            .current_dir(&dir)
+            .status()
+            .expect("run g++ and ar");
+        assert!(
+            built.success(),
+            "building Catch2's main in {} failed (apt-get install catch2)",
+            dir.display()
+        );
+        std::fs::write(&stamp, stamp_text).expect("stamp the Catch2 cache");
+    }
+    lib
 }

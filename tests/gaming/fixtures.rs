@@ -39,6 +39,16 @@ pub fn cache_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gaming-cache")
 }
 
+/// Runs `fill` holding an exclusive lock on the cache's `NAME.lock`: `scripts/test.sh` runs the suite's chunks in
+/// two processes at once, and the first case of each to need a cache entry must not fill it beside the other.
+pub fn filling_cache<T>(name: &str, fill: impl FnOnce() -> T) -> T {
+    std::fs::create_dir_all(cache_dir()).expect("create the suite's cache dir");
+    let path = cache_dir().join(format!("{name}.lock"));
+    let lock = std::fs::File::create(&path).unwrap_or_else(|e| panic!("create {}: {e}", path.display()));
+    lock.lock().unwrap_or_else(|e| panic!("lock {}: {e}", path.display()));
+    fill()
+}
+
 /// The JavaScript runners the suite installs, pinned.
 const JS_RUNNERS: &str = "{\n  \"private\": true,\n  \"devDependencies\": {\"jest\": \"30.5.2\", \"vitest\": \"4.1.12\", \"mocha\": \"12.0.3\"}\n}\n";
 
@@ -46,33 +56,36 @@ const JS_RUNNERS: &str = "{\n  \"private\": true,\n  \"devDependencies\": {\"jes
 /// change).
 fn js_runners() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = cache_dir().join("js");
-        let modules = dir.join("node_modules");
-        let stamp = modules.join(".loopgate-installed");
-        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(JS_RUNNERS) {
-            std::fs::create_dir_all(&dir).expect("create the js cache dir");
-            std::fs::write(dir.join("package.json"), JS_RUNNERS).expect("write the js cache's package.json");
-            let status = Command::new("npm")
-                .args([
-                    "install",
-                    "--no-audit",
-                    "--no-fund",
-                    "--no-package-lock",
-                    "--loglevel=error",
-                ])
-                .current_dir(&dir)
-                .status()
-                .expect("run npm (Node.js and npm are needed: apt-get install nodejs npm)");
-            assert!(
-                status.success(),
-                "npm install of jest, vitest and mocha failed in {}",
-                dir.display()
-            );
-            std::fs::write(&stamp, JS_RUNNERS).expect("stamp the js cache");
-        }
-        modules
-    })
+    DIR.get_or_init(|| filling_cache("js", install_js_runners))
+}
+
+/// Installs [`js_runners`] unless the cache holds them at these pins.
+fn install_js_runners() -> PathBuf {
+    let dir = cache_dir().join("js");
+    let modules = dir.join("node_modules");
+    let stamp = modules.join(".loopgate-installed");
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(JS_RUNNERS) {
+        std::fs::create_dir_all(&dir).expect("create the js cache dir");
+        std::fs::write(dir.join("package.json"), JS_RUNNERS).expect("write the js cache's package.json");
+        let status = Command::new("npm")
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--no-package-lock",
+                "--loglevel=error",
+            ])
+            .current_dir(&dir)
+            .status()
+            .expect("run npm (Node.js and npm are needed: apt-get install nodejs npm)");
+        assert!(
+            status.success(),
+            "npm install of jest, vitest and mocha failed in {}",
+            dir.display()
+        );
+        std::fs::write(&stamp, JS_RUNNERS).expect("stamp the js cache");
+    }
+    modules
 }
 
 /// A project's own `node_modules` directory whose entries link to the shared install, so the runners' caches
