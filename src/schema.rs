@@ -414,4 +414,35 @@ mod lang_tests {
         let taking_part: Vec<Lang> = Lang::ALL.into_iter().filter(|l| !l.new_tests_sit_out()).collect();
         assert_eq!(taking_part, [Lang::Cpp], "new tests of these take part in the run");
     }
+
+    /// The variants' order (`Ord`: the order a seal lists a command's ecosystems in) and their stored keys,
+    /// pinned, so that declaring the enum from the ranks of `src/ecosystem/ECOSYSTEMS` keeps both.
+    #[test]
+    fn the_languages_keep_their_ranked_order_and_stored_keys() {
+        let mut ordered = Lang::ALL;
+        ordered.sort();
+        let names: Vec<String> = ordered.iter().map(|lang| format!("{lang:?}")).collect();
+        assert_eq!(
+            names,
+            [
+                "Rust",
+                "Python",
+                "JavaScript",
+                "Go",
+                "Shell",
+                "Cpp",
+                "Ruby",
+                "Php",
+                "Java"
+            ]
+        );
+        assert_eq!(
+            serde_json::to_string(&ordered).expect("serialize"),
+            r#"["rust","python","js","go","shell","cpp","ruby","php","java"]"#
+        );
+        for lang in ordered {
+            let key = serde_json::to_string(&lang).expect("serialize");
+            assert_eq!(serde_json::from_str::<Lang>(&key).expect("read back"), lang, "{key}");
+        }
+    }
 }

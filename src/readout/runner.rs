@@ -121,3 +121,46 @@ impl Scanners {
         self.go.flush_into(names);
     }
 }
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    /// The order the runners' output is read in (`FAMILIES`: which runner is named first, which one's failures
+    /// the summary reads) and the scanners are fed in (`Scanners`), pinned by name, so that building them from
+    /// the ranks of `src/ecosystem/ECOSYSTEMS` keeps them.
+    #[test]
+    fn the_families_are_read_and_scanned_in_their_ranked_order() {
+        let runners: Vec<&str> = rows().map(|row| row.runner.name()).collect();
+        assert_eq!(
+            runners,
+            [
+                "cargo nextest",
+                "cargo test",
+                "pytest",
+                "vitest",
+                "jest",
+                "go test",
+                "bats",
+                "ctest",
+                "minitest",
+                "rspec",
+                "phpunit",
+                "maven",
+                "junit console launcher",
+            ]
+        );
+        // The struct's own fields, at the first indentation of its pretty `Debug` (not its scanners' fields).
+        let scanners = format!("{:#?}", Scanners::default());
+        let fields: Vec<&str> = scanners
+            .lines()
+            .filter_map(|line| line.strip_prefix("    ")?.split_once(": ").map(|(field, _)| field))
+            .filter(|field| !field.starts_with(' '))
+            .collect();
+        assert_eq!(
+            fields,
+            ["rust", "python", "js", "go", "shell", "cpp", "ruby", "php", "jvm"],
+            "{scanners}"
+        );
+    }
+}
