@@ -99,19 +99,9 @@ impl std::fmt::Debug for Own {
 
 include!(concat!(env!("OUT_DIR"), "/ecosystem/detect.rs"));
 
-/// Every ecosystem's rule, one line each, in the order they are tried (after a `test` recipe or target, before
-/// a `check` one).
-const DETECTORS: &[Detector] = &[
-    rust::DETECTOR,
-    go::DETECTOR,
-    js::DETECTOR,
-    python::DETECTOR,
-    shell::DETECTOR,
-    ruby::DETECTOR,
-    php::DETECTOR,
-    cpp::DETECTOR,
-    jvm::DETECTOR,
-];
+/// Every ecosystem's rule, in the order they are tried (after a `test` recipe or target, before a `check` one):
+/// their ranks' (`detect:RANK` on each folder's line of `src/ecosystem/ECOSYSTEMS`; `build.rs`, `RANKED`).
+const DETECTORS: &[Detector] = &ranked_detect!(DETECTOR);
 
 /// One ecosystem's `--verify auto`, in its folder (`src/ecosystem/<name>/detect.rs`).
 struct Detector {

@@ -31,18 +31,9 @@ struct Row {
     unless: Option<Runner>,
 }
 
-/// Every family's rows, one line per ecosystem: the runners, in extraction order.
-const FAMILIES: &[&[Row]] = &[
-    rust::ROWS,
-    python::ROWS,
-    js::ROWS,
-    go::ROWS,
-    shell::ROWS,
-    cpp::ROWS,
-    ruby::ROWS,
-    php::ROWS,
-    jvm::ROWS,
-];
+/// Every family's rows: the runners, in extraction order, the families in their ranks' order (`readout:RANK` on
+/// each folder's line of `src/ecosystem/ECOSYSTEMS`; `build.rs`, `RANKED`).
+const FAMILIES: &[&[Row]] = &ranked_readout!(ROWS);
 
 /// Lines an ecosystem's tools print after every failure that say nothing about it, one line per ecosystem that
 /// has some (its `NOISE`).
@@ -80,36 +71,28 @@ pub(super) fn failures(runner: Runner, lines: &Lines) -> Found {
     }
 }
 
-/// Every family's count and name scanner, fed the same lines.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Scanners {
-    rust: rust::Scanner,
-    python: python::Scanner,
-    js: js::Scanner,
-    go: go::Scanner,
-    shell: shell::Scanner,
-    cpp: cpp::Scanner,
-    ruby: ruby::Scanner,
-    php: php::Scanner,
-    jvm: jvm::Scanner,
+/// Declares [`Scanners`], a field per family (named after its module), in [`FAMILIES`]' order.
+macro_rules! scanners {
+    ($($family:ident),*) => {
+        /// Every family's count and name scanner, fed the same lines.
+        #[derive(Debug, Clone, Default)]
+        pub(super) struct Scanners {
+            $($family: $family::Scanner,)*
+        }
+
+        impl Scanners {
+            /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in
+            /// `names`.
+            pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; FAMILIES.len()] {
+                [$(self.$family.feed(line, names)),*]
+            }
+        }
+    };
 }
 
-impl Scanners {
-    /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 9] {
-        [
-            self.rust.feed(line, names),
-            self.python.feed(line, names),
-            self.js.feed(line, names),
-            self.go.feed(line, names),
-            self.shell.feed(line, names),
-            self.cpp.feed(line, names),
-            self.ruby.feed(line, names),
-            self.php.feed(line, names),
-            self.jvm.feed(line, names),
-        ]
-    }
+ranked_readout!(@modules scanners);
 
+impl Scanners {
     /// Counts read but not yet reported: go's last result line, a leaf since nothing came under it.
     pub(super) fn pending(&self) -> Option<TestCounts> {
         self.go.pending()
