@@ -119,9 +119,23 @@ fn each_file_goes_to_its_concern_in_the_registrations_order_and_a_renamed_one_to
     );
 }
 
+/// A scratch tree's name, its folders, its registration, and a part of the error it must fail with.
+type Failing<'a> = (&'a str, Folders<'a>, &'a str, &'a str);
+
+/// Each case's registration fails to generate, with an error of one line holding the case's expected part.
+#[track_caller]
+fn each_fails_in_one_line(cases: &[Failing]) {
+    for (name, folders, lines, expected) in cases {
+        let tree = Tree::new(name, folders, lines);
+        let error = tree.generate().expect_err(name);
+        assert!(error.contains(expected), "{name}: {error}");
+        assert!(!error.contains('\n'), "{name}: one line: {error}");
+    }
+}
+
 #[test]
 fn a_registration_at_odds_with_the_folders_fails_the_build_naming_the_line() {
-    let cases: &[(&str, Folders, &str, &str)] = &[
+    let cases: &[Failing] = &[
         (
             "unregistered",
             &[("one", &["runner.rs"]), ("two", &["runner.rs"])],
@@ -159,12 +173,7 @@ fn a_registration_at_odds_with_the_folders_fails_the_build_naming_the_line() {
             "ECOSYSTEMS:1: `report.rs` is not `FILE=LOADER::MODULE`",
         ),
     ];
-    for (name, folders, lines, expected) in cases {
-        let tree = Tree::new(name, folders, lines);
-        let error = tree.generate().expect_err(name);
-        assert!(error.contains(expected), "{name}: {error}");
-        assert!(!error.contains('\n'), "{name}: one line: {error}");
-    }
+    each_fails_in_one_line(cases);
 }
 
 /// The text between `macro_rules! NAME` and its first `=>` arm's list: the `&`-references it lists, in order.
@@ -239,7 +248,7 @@ fn a_ranked_table_lists_its_members_lowest_rank_first_whatever_the_registrations
 #[test]
 fn an_equal_a_missing_or_a_malformed_rank_fails_the_build_naming_the_line() {
     let detect: Folders = &[("one", &["detect.rs"]), ("two", &["detect.rs"])];
-    let cases: &[(&str, Folders, &str, &str)] = &[
+    let cases: &[Failing] = &[
         (
             "equal",
             detect,
@@ -313,10 +322,5 @@ fn an_equal_a_missing_or_a_malformed_rank_fails_the_build_naming_the_line() {
             "ECOSYSTEMS:1: `closure.rs=room::one_closure` must stay in `closure::derive`",
         ),
     ];
-    for (name, folders, lines, expected) in cases {
-        let tree = Tree::new(name, folders, lines);
-        let error = tree.generate().expect_err(name);
-        assert!(error.contains(expected), "{name}: {error}");
-        assert!(!error.contains('\n'), "{name}: one line: {error}");
-    }
+    each_fails_in_one_line(cases);
 }
