@@ -9,7 +9,8 @@
 //! ratchet and the per-test verdict). The runners are the one [`Runner`] of the runner table (`crate::runner`,
 //! which holds what is declared about each: configuration, test files, report); what is read from their output
 //! needs the line helpers here. Adding a runner: its functions in its family's module (or a new ecosystem's `readout.rs`),
-//! a row in its `ROWS` (a new ecosystem's line in [`FAMILIES`]), and — for a new family — a field of [`Scanners`].
+//! a row in its `ROWS`; a new ecosystem's `readout:RANK` on its line of `src/ecosystem/ECOSYSTEMS` puts its `ROWS` in
+//! [`FAMILIES`] and its `Scanner` in [`Scanners`], in its rank's place.
 
 include!(concat!(env!("OUT_DIR"), "/ecosystem/readout/runner.rs"));
 
