@@ -26,8 +26,8 @@ use crate::schema::Lang;
 include!(concat!(env!("OUT_DIR"), "/ecosystem/closure/derive.rs"));
 
 /// Every ecosystem's rule for the program of a simple command, tried after the wrappers (`env`, `npx`, `uv run`,
-/// …) in their ranks' order (`program:RANK` on each folder's line of `src/ecosystem/ECOSYSTEMS`; `build.rs`,
-/// `RANKED`): each reads the configuration of the programs it recognises and says whether it recognised this one.
+/// …) in their ranks' order (`program:RANK` on each folder's line of `src/ecosystem/ECOSYSTEMS`;
+/// `build/ranked.rs`, `RANKED`): each reads the configuration of the programs it recognises and says whether it recognised this one.
 const PROGRAMS: &[fn(&mut Deriver, &Simple) -> bool] = &ranked_program!(program);
 
 /// What scripts are, as a verify command names them: the core's own, then each ecosystem's that has scripts, in

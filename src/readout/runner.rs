@@ -33,7 +33,7 @@ struct Row {
 }
 
 /// Every family's rows: the runners, in extraction order, the families in their ranks' order (`readout:RANK` on
-/// each folder's line of `src/ecosystem/ECOSYSTEMS`; `build.rs`, `RANKED`).
+/// each folder's line of `src/ecosystem/ECOSYSTEMS`; `build/ranked.rs`, `RANKED`).
 const FAMILIES: &[&[Row]] = &ranked_readout!(ROWS);
 
 /// Lines an ecosystem's tools print after every failure that say nothing about it, one line per ecosystem that
