@@ -10,12 +10,28 @@
 //! those modules' items (`each_runner!(&Runners)` is `[&python::Runners, &js::Runners, …]`) for a table that
 //! takes one line per ecosystem in that order.
 //!
+//! A table whose order is behaviour (which `--verify auto` rule is tried first, which program rule recognises a
+//! command first, which runner's output is read first, the order a seal lists languages in) is not in the
+//! registration's order: each member gives its place by a rank on its registration line (`detect:40`), and
+//! `ranked_<table>!` lists the members lowest rank first (`ranked::RANKED`, in `build/ranked.rs`). The ranks sit on the registration line
+//! rather than in the folders' Rust files because an order is a relation between ecosystems: one file shows every
+//! member's place in every table side by side (read down a column), a new ecosystem picks its place among the
+//! others' there, and this script reads no Rust to find it. Two equal ranks in one table fail the build, so no
+//! order is left to the registration's by accident.
+//!
 //! This runs on the host of the build (a cross build included) and reads only the source tree; it fails the build
 //! with one line naming the file and the line at fault when the registration and the folders disagree.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+// A file of its own (relative to this one, as rustc reads a `#[path]` here and where the architecture test
+// includes this file): the ranks are read and checked there.
+#[path = "build/ranked.rs"]
+mod ranked;
+
+use ranked::Rank;
 
 /// The registration: one line per ecosystem (see the file's own header).
 const REGISTRATION: &str = "src/ecosystem/ECOSYSTEMS";
@@ -51,8 +67,17 @@ const CONCERNS: &[(&str, &str)] = &[
     ("tree.rs", "room::tree"),
 ];
 
-/// A registration line: the ecosystem's name and its renamed files (`FILE`, `LOADER::MODULE`).
-type Line = (String, Vec<(String, String)>);
+/// A registration line, as read.
+struct Line {
+    /// Its line number in the registration (from 1).
+    number: usize,
+    /// The ecosystem's name (its folder's).
+    name: String,
+    /// Its files loaded under a name of their own (`FILE`, `LOADER::MODULE`).
+    renamed: Vec<(String, String)>,
+    /// Its ranks (`WORD:RANK`, `lang:RANK:Variant[=key]`).
+    ranks: Vec<Rank>,
+}
 
 /// One module to declare: the folder's file, the module it becomes, and the concern (its file's name) whose
 /// `each_` macro lists it.
@@ -81,9 +106,11 @@ pub(crate) fn generate(root: &Path, out: &Path) -> Result<(), String> {
         .iter()
         .map(|(_, loader)| ((*loader).to_string(), Vec::new()))
         .collect();
-    for (name, renamed) in registration(root)? {
-        let folder = root.join("src/ecosystem").join(&name);
-        for (file, target) in &renamed {
+    let lines = registration(root)?;
+    for line in &lines {
+        let name = &line.name;
+        let folder = root.join("src/ecosystem").join(name);
+        for (file, target) in &line.renamed {
             if !folder.join(file).is_file() {
                 return Err(format!(
                     "{REGISTRATION}: `{name}` names `{file}=…`, but `src/ecosystem/{name}/{file}` does not exist"
@@ -99,7 +126,7 @@ pub(crate) fn generate(root: &Path, out: &Path) -> Result<(), String> {
             });
         }
         for (concern, loader) in CONCERNS {
-            if folder.join(concern).is_file() && !renamed.iter().any(|(file, _)| file == concern) {
+            if folder.join(concern).is_file() && !line.renamed.iter().any(|(file, _)| file == concern) {
                 loaders
                     .get_mut(*loader)
                     .expect("every loader has an entry")
@@ -111,11 +138,14 @@ pub(crate) fn generate(root: &Path, out: &Path) -> Result<(), String> {
             }
         }
     }
+    let ranked = ranked::macros(root, &lines)?;
     for (loader, loaded) in &loaders {
         let path = out.join(format!("{}.rs", loader.replace("::", "/")));
         std::fs::create_dir_all(path.parent().expect("a file in a directory"))
             .map_err(|e| format!("failed to create `{}`: {e}", out.display()))?;
-        write_if_changed(&path, &declarations(loaded))?;
+        let mut text = declarations(loaded);
+        text.push_str(ranked.get(loader.as_str()).map_or("", String::as_str));
+        write_if_changed(&path, &text)?;
     }
     Ok(())
 }
@@ -124,31 +154,46 @@ pub(crate) fn generate(root: &Path, out: &Path) -> Result<(), String> {
 fn registration(root: &Path) -> Result<Vec<Line>, String> {
     let text = std::fs::read_to_string(root.join(REGISTRATION))
         .map_err(|e| format!("failed to read `{REGISTRATION}`: {e}"))?;
-    let mut lines = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let mut words = line.split('#').next().unwrap_or("").split_whitespace();
+    let mut lines: Vec<Line> = Vec::new();
+    for (n, text) in text.lines().enumerate() {
+        let mut words = text.split('#').next().unwrap_or("").split_whitespace();
         let Some(name) = words.next() else { continue };
         let at = format!("{REGISTRATION}:{}", n + 1);
         if !root.join("src/ecosystem").join(name).is_dir() {
             return Err(format!("{at}: `{name}` has no folder `src/ecosystem/{name}/`"));
         }
-        if lines.iter().any(|(seen, _)| seen == name) {
+        if lines.iter().any(|seen| seen.name == name) {
             return Err(format!("{at}: `{name}` is registered twice"));
         }
-        let renamed = words
-            .map(|word| {
-                word.split_once('=')
-                    .map(|(file, target)| (file.to_string(), target.to_string()))
-                    .ok_or_else(|| format!("{at}: `{word}` is not `FILE=LOADER::MODULE`"))
-            })
-            .collect::<Result<_, _>>()?;
-        lines.push((name.to_string(), renamed));
+        let mut line = Line {
+            number: n + 1,
+            name: name.to_string(),
+            renamed: Vec::new(),
+            ranks: Vec::new(),
+        };
+        for word in words {
+            if let Some(rank) = ranked::rank(word, &at)? {
+                if line.ranks.iter().any(|seen| seen.word == rank.word) {
+                    return Err(format!("{at}: `{name}` ranks in `{}` twice", rank.word));
+                }
+                line.ranks.push(rank);
+            } else {
+                let (file, target) = word.split_once('=').ok_or_else(|| {
+                    format!(
+                        "{at}: `{word}` is not `FILE=LOADER::MODULE`, nor a rank `TABLE:RANK` ({})",
+                        ranked::words_of_ranks()
+                    )
+                })?;
+                line.renamed.push((file.to_string(), target.to_string()));
+            }
+        }
+        lines.push(line);
     }
     let folders =
         std::fs::read_dir(root.join("src/ecosystem")).map_err(|e| format!("failed to read `src/ecosystem/`: {e}"))?;
     for entry in folders.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.path().is_dir() && !lines.iter().any(|(seen, _)| *seen == name) {
+        if entry.path().is_dir() && !lines.iter().any(|seen| seen.name == name) {
             return Err(format!(
                 "`src/ecosystem/{name}/` is not registered: add its line to `{REGISTRATION}`"
             ));
@@ -177,31 +222,39 @@ fn declarations(loaded: &[Loaded]) -> String {
         .into_iter()
         .filter(|c| CONCERNS.iter().any(|(file, _)| file == c))
     {
-        let modules: Vec<&str> = loaded
+        let modules: Vec<String> = loaded
             .iter()
             .filter(|one| one.concern == concern)
-            .map(|one| one.module.as_str())
+            .map(|one| one.module.clone())
             .collect();
-        let list = |amp: &str| {
-            modules
-                .iter()
-                .map(|m| format!("{amp}{m}::$item"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let name = concern.trim_end_matches(".rs").replace('/', "_");
-        let _ = write!(
-            text,
-            "#[allow(unused_macros)]\nmacro_rules! each_{name} {{\n    \
-             (& $item:ident) => {{ [{}] }};\n    \
-             ($item:ident) => {{ [{}] }};\n    \
-             ($($first:expr),+ ; & $item:ident) => {{ [$($first,)+ {}] }};\n}}\n",
-            list("&"),
-            list(""),
-            list("&"),
-        );
+        text.push_str(&table_macro(&format!("each_{name}"), &modules));
     }
     text
+}
+
+/// A macro `name!` that lists an item of each of `modules`, in their order: `(&ITEM)` their references,
+/// `(ITEM)` the items, `(FIRST, … ; &ITEM)` the references after some of the core's own, and `(@modules then)`
+/// calls `then!(module, …)` (a struct with a field per module).
+fn table_macro(name: &str, modules: &[String]) -> String {
+    let list = |amp: &str| {
+        modules
+            .iter()
+            .map(|m| format!("{amp}{m}::$item"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "#[allow(unused_macros)]\nmacro_rules! {name} {{\n    \
+         (& $item:ident) => {{ [{}] }};\n    \
+         ($item:ident) => {{ [{}] }};\n    \
+         ($($first:expr),+ ; & $item:ident) => {{ [$($first,)+ {}] }};\n    \
+         (@modules $then:ident) => {{ $then! {{ {} }} }};\n}}\n",
+        list("&"),
+        list(""),
+        list("&"),
+        modules.join(", "),
+    )
 }
 
 /// Writes `text` to `path` unless it holds it already, so an unchanged registration recompiles nothing.

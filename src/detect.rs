@@ -1,7 +1,9 @@
 //! `--verify auto`: pick the project's own test command from the files at its root, say why, and refuse
 //! clearly when nothing fits. The result is sealed like a typed `--verify` command; nothing downstream knows.
 //!
-//! Order, first match wins (the others are listed as "also found"):
+//! Order, first match wins (the others are listed as "also found"; between the first and the last, the
+//! ecosystems' rules in their ranks' order, `detect:RANK` on their lines of `src/ecosystem/ECOSYSTEMS`, Ruby's and
+//! PHP's among them after bats'):
 //! 1. a `test` recipe in a justfile, then a `test` target in a Makefile — the project's declared entry point,
 //!    which often wraps the language tool with setup of its own;
 //! 2. `Cargo.toml` → `cargo test` (`--workspace` for a workspace; `cargo nextest run` when
@@ -99,19 +101,9 @@ impl std::fmt::Debug for Own {
 
 include!(concat!(env!("OUT_DIR"), "/ecosystem/detect.rs"));
 
-/// Every ecosystem's rule, one line each, in the order they are tried (after a `test` recipe or target, before
-/// a `check` one).
-const DETECTORS: &[Detector] = &[
-    rust::DETECTOR,
-    go::DETECTOR,
-    js::DETECTOR,
-    python::DETECTOR,
-    shell::DETECTOR,
-    ruby::DETECTOR,
-    php::DETECTOR,
-    cpp::DETECTOR,
-    jvm::DETECTOR,
-];
+/// Every ecosystem's rule, in the order they are tried (after a `test` recipe or target, before a `check` one):
+/// their ranks' (`detect:RANK` on each folder's line of `src/ecosystem/ECOSYSTEMS`; `build/ranked.rs`, `RANKED`).
+const DETECTORS: &[Detector] = &ranked_detect!(DETECTOR);
 
 /// One ecosystem's `--verify auto`, in its folder (`src/ecosystem/<name>/detect.rs`).
 struct Detector {

@@ -24,31 +24,13 @@ pub enum Speech {
     Zh,
 }
 
-/// A programming language whose tests loopgate reads: an ecosystem a verify command runs tests in (the closure
-/// derives them from the command and the seal keeps them), and the language of a test file (the test scanner
-/// and the inventory read it). Not to be confused with the language loopgate speaks ([`Speech`]).
-///
-/// The declaration order is the order the seal lists a command's ecosystems in (a sorted set).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    Rust,
-    Python,
-    /// JavaScript and TypeScript (`js`, `jsx`, `mjs`, `cjs`, `ts`, `tsx`, `mts`, `cts`).
-    #[serde(rename = "js")]
-    JavaScript,
-    Go,
-    /// Shell: bats test files (`.bats`).
-    Shell,
-    /// C and C++: GoogleTest and Catch2 test sources (`cc`, `cpp`, `cxx`, `c++`, and headers beside them).
-    Cpp,
-    /// Ruby: minitest and RSpec test files (`.rb`).
-    Ruby,
-    /// PHP: PHPUnit test files (`.php`).
-    Php,
-    /// Java: JUnit test classes (`.java`), run by Maven Surefire or the JUnit console launcher.
-    Java,
-}
+// `Lang`, a programming language whose tests loopgate reads: an ecosystem a verify command runs tests in (the
+// closure derives them from the command and the seal keeps them), and the language of a test file (the test
+// scanner and the inventory read it). Not to be confused with the language loopgate speaks ([`Speech`]). It is
+// declared by `build.rs` in the generated file included above, a variant per `lang:RANK:Variant` of
+// `src/ecosystem/ECOSYSTEMS` (what each language's files are: its folder's `schema.rs`). Its declaration order,
+// the ranks', is the order the seal lists a command's ecosystems in (a sorted set); its serde keys are the ones
+// those lines name, which seals store.
 
 /// What is known of a language's files, in its ecosystem's folder (`src/ecosystem/<name>/schema.rs`).
 struct LangFiles {
@@ -69,7 +51,7 @@ const LANG_COUNT: usize = each_schema!(&FILES).len();
 impl Lang {
     /// Every language, in the order the test inventory reads them when the verify command names none.
     pub const ALL: [Lang; LANG_COUNT] = {
-        let mut all = [Lang::Rust; LANG_COUNT];
+        let mut all = [LANGS[0].lang; LANG_COUNT];
         let mut i = 0;
         while i < LANGS.len() {
             all[i] = LANGS[i].lang;
@@ -413,5 +395,36 @@ mod lang_tests {
         assert_eq!(Lang::of(std::path::Path::new("Makefile")), None);
         let taking_part: Vec<Lang> = Lang::ALL.into_iter().filter(|l| !l.new_tests_sit_out()).collect();
         assert_eq!(taking_part, [Lang::Cpp], "new tests of these take part in the run");
+    }
+
+    /// The variants' order (`Ord`: the order a seal lists a command's ecosystems in) and their stored keys,
+    /// pinned, so that declaring the enum from the ranks of `src/ecosystem/ECOSYSTEMS` keeps both.
+    #[test]
+    fn the_languages_keep_their_ranked_order_and_stored_keys() {
+        let mut ordered = Lang::ALL;
+        ordered.sort();
+        let names: Vec<String> = ordered.iter().map(|lang| format!("{lang:?}")).collect();
+        assert_eq!(
+            names,
+            [
+                "Rust",
+                "Python",
+                "JavaScript",
+                "Go",
+                "Shell",
+                "Cpp",
+                "Ruby",
+                "Php",
+                "Java"
+            ]
+        );
+        assert_eq!(
+            serde_json::to_string(&ordered).expect("serialize"),
+            r#"["rust","python","js","go","shell","cpp","ruby","php","java"]"#
+        );
+        for lang in ordered {
+            let key = serde_json::to_string(&lang).expect("serialize");
+            assert_eq!(serde_json::from_str::<Lang>(&key).expect("read back"), lang, "{key}");
+        }
     }
 }

@@ -25,32 +25,14 @@ use crate::schema::Lang;
 
 include!(concat!(env!("OUT_DIR"), "/ecosystem/closure/derive.rs"));
 
-/// Every ecosystem's rule for the program of a simple command, one line each, tried in this order after the
-/// wrappers (`env`, `npx`, `uv run`, …): each reads the configuration of the programs it recognises and says
-/// whether it recognised this one.
-const PROGRAMS: &[fn(&mut Deriver, &Simple) -> bool] = &[
-    js::program,
-    python::program,
-    cargo::program,
-    go::program,
-    shell::program,
-    cpp::program,
-    ruby::program,
-    php::program,
-    jvm::program,
-    make::program,
-];
+/// Every ecosystem's rule for the program of a simple command, tried after the wrappers (`env`, `npx`, `uv run`,
+/// …) in their ranks' order (`program:RANK` on each folder's line of `src/ecosystem/ECOSYSTEMS`;
+/// `build/ranked.rs`, `RANKED`): each reads the configuration of the programs it recognises and says whether it recognised this one.
+const PROGRAMS: &[fn(&mut Deriver, &Simple) -> bool] = &ranked_program!(program);
 
-/// What an ecosystem's scripts are, as a verify command names them, one line per ecosystem with scripts.
-const SCRIPTS: &[&Scripts] = &[
-    &OTHER_SCRIPTS,
-    &shell::SCRIPTS,
-    &python::SCRIPTS,
-    &js::SCRIPTS,
-    &ruby::SCRIPTS,
-    &php::SCRIPTS,
-    &make::SCRIPTS,
-];
+/// What scripts are, as a verify command names them: the core's own, then each ecosystem's that has scripts, in
+/// their ranks' order (`scripts:RANK`).
+const SCRIPTS: &[&Scripts] = &ranked_scripts!(&OTHER_SCRIPTS ; &SCRIPTS);
 
 /// An ecosystem's scripts: their extensions (an argument naming such a file of the project is code or
 /// configuration, sealed whole: `Deriver::named_files`), and which of its interpreters run the script their first

@@ -341,3 +341,25 @@ fn an_ecosystems_own_fact_is_equal_and_readable_by_its_own_type_only() {
     assert_eq!(own.get::<go::Found>(), None);
     assert_eq!(format!("{cargo:?}"), "Own(Cargo { workspace: true })");
 }
+
+/// The order the ecosystems' rules are tried in (`DETECTORS`): a project with two ecosystems' files gets the
+/// first one's command, and the refusal lists them in it. Pinned, so that building the table from the ranks of
+/// `src/ecosystem/ECOSYSTEMS` keeps it.
+#[test]
+fn the_ecosystems_rules_are_tried_in_their_ranked_order() {
+    let looks_for: Vec<&str> = DETECTORS.iter().map(|d| d.looks_for).collect();
+    assert_eq!(
+        looks_for,
+        [
+            "Cargo.toml",
+            "go.mod",
+            "package.json with a `test` script",
+            "or pytest setup (pytest.ini, pyproject.toml, tests/)",
+            "or bats tests (test/*.bats)",
+            "or Ruby tests (spec/*_spec.rb, test/*_test.rb)",
+            "or PHPUnit (phpunit.xml, tests/*Test.php)",
+            "or a CMakeLists.txt with enable_testing()",
+            "or a Maven pom.xml",
+        ]
+    );
+}

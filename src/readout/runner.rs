@@ -9,7 +9,8 @@
 //! ratchet and the per-test verdict). The runners are the one [`Runner`] of the runner table (`crate::runner`,
 //! which holds what is declared about each: configuration, test files, report); what is read from their output
 //! needs the line helpers here. Adding a runner: its functions in its family's module (or a new ecosystem's `readout.rs`),
-//! a row in its `ROWS` (a new ecosystem's line in [`FAMILIES`]), and — for a new family — a field of [`Scanners`].
+//! a row in its `ROWS`; a new ecosystem's `readout:RANK` on its line of `src/ecosystem/ECOSYSTEMS` puts its `ROWS` in
+//! [`FAMILIES`] and its `Scanner` in [`Scanners`], in its rank's place.
 
 include!(concat!(env!("OUT_DIR"), "/ecosystem/readout/runner.rs"));
 
@@ -31,18 +32,9 @@ struct Row {
     unless: Option<Runner>,
 }
 
-/// Every family's rows, one line per ecosystem: the runners, in extraction order.
-const FAMILIES: &[&[Row]] = &[
-    rust::ROWS,
-    python::ROWS,
-    js::ROWS,
-    go::ROWS,
-    shell::ROWS,
-    cpp::ROWS,
-    ruby::ROWS,
-    php::ROWS,
-    jvm::ROWS,
-];
+/// Every family's rows: the runners, in extraction order, the families in their ranks' order (`readout:RANK` on
+/// each folder's line of `src/ecosystem/ECOSYSTEMS`; `build/ranked.rs`, `RANKED`).
+const FAMILIES: &[&[Row]] = &ranked_readout!(ROWS);
 
 /// Lines an ecosystem's tools print after every failure that say nothing about it, one line per ecosystem that
 /// has some (its `NOISE`).
@@ -80,36 +72,28 @@ pub(super) fn failures(runner: Runner, lines: &Lines) -> Found {
     }
 }
 
-/// Every family's count and name scanner, fed the same lines.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Scanners {
-    rust: rust::Scanner,
-    python: python::Scanner,
-    js: js::Scanner,
-    go: go::Scanner,
-    shell: shell::Scanner,
-    cpp: cpp::Scanner,
-    ruby: ruby::Scanner,
-    php: php::Scanner,
-    jvm: jvm::Scanner,
+/// Declares [`Scanners`], a field per family (named after its module), in [`FAMILIES`]' order.
+macro_rules! scanners {
+    ($($family:ident),*) => {
+        /// Every family's count and name scanner, fed the same lines.
+        #[derive(Debug, Clone, Default)]
+        pub(super) struct Scanners {
+            $($family: $family::Scanner,)*
+        }
+
+        impl Scanners {
+            /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in
+            /// `names`.
+            pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; FAMILIES.len()] {
+                [$(self.$family.feed(line, names)),*]
+            }
+        }
+    };
 }
 
-impl Scanners {
-    /// The counts of the summaries that end on `line`, one per family at most; the names it reports go in `names`.
-    pub(super) fn feed(&mut self, line: &str, names: &mut TestResults) -> [Option<TestCounts>; 9] {
-        [
-            self.rust.feed(line, names),
-            self.python.feed(line, names),
-            self.js.feed(line, names),
-            self.go.feed(line, names),
-            self.shell.feed(line, names),
-            self.cpp.feed(line, names),
-            self.ruby.feed(line, names),
-            self.php.feed(line, names),
-            self.jvm.feed(line, names),
-        ]
-    }
+ranked_readout!(@modules scanners);
 
+impl Scanners {
     /// Counts read but not yet reported: go's last result line, a leaf since nothing came under it.
     pub(super) fn pending(&self) -> Option<TestCounts> {
         self.go.pending()
@@ -119,5 +103,48 @@ impl Scanners {
     /// `names`.
     pub(super) fn flush_into(&self, names: &mut TestResults) {
         self.go.flush_into(names);
+    }
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    /// The order the runners' output is read in (`FAMILIES`: which runner is named first, which one's failures
+    /// the summary reads) and the scanners are fed in (`Scanners`), pinned by name, so that building them from
+    /// the ranks of `src/ecosystem/ECOSYSTEMS` keeps them.
+    #[test]
+    fn the_families_are_read_and_scanned_in_their_ranked_order() {
+        let runners: Vec<&str> = rows().map(|row| row.runner.name()).collect();
+        assert_eq!(
+            runners,
+            [
+                "cargo nextest",
+                "cargo test",
+                "pytest",
+                "vitest",
+                "jest",
+                "go test",
+                "bats",
+                "ctest",
+                "minitest",
+                "rspec",
+                "phpunit",
+                "maven",
+                "junit console launcher",
+            ]
+        );
+        // The struct's own fields, at the first indentation of its pretty `Debug` (not its scanners' fields).
+        let scanners = format!("{:#?}", Scanners::default());
+        let fields: Vec<&str> = scanners
+            .lines()
+            .filter_map(|line| line.strip_prefix("    ")?.split_once(": ").map(|(field, _)| field))
+            .filter(|field| !field.starts_with(' '))
+            .collect();
+        assert_eq!(
+            fields,
+            ["rust", "python", "js", "go", "shell", "cpp", "ruby", "php", "jvm"],
+            "{scanners}"
+        );
     }
 }

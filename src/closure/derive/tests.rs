@@ -567,3 +567,32 @@ fn a_script_a_test_script_runs_through_an_interpreter_is_the_code_under_test() {
     assert_eq!(scope_of(&plan, "bin/tool.py"), Some(&Scope::Code));
     assert_eq!(scope_of(&plan, "bin/tool.js"), Some(&Scope::Code));
 }
+
+/// The order the ecosystems' program rules are tried in (`PROGRAMS`: the first that recognises a program reads
+/// its configuration) and the scripts' table (`SCRIPTS`), pinned by name, so that building them from the ranks
+/// of `src/ecosystem/ECOSYSTEMS` keeps them.
+#[test]
+fn the_ecosystems_program_rules_and_scripts_keep_their_ranked_order() {
+    type Program = fn(&mut Deriver, &Simple) -> bool;
+    let expected: [(&str, Program); 10] = [
+        ("js", js::program),
+        ("python", python::program),
+        ("rust", cargo::program),
+        ("go", go::program),
+        ("shell", shell::program),
+        ("cpp", cpp::program),
+        ("ruby", ruby::program),
+        ("php", php::program),
+        ("jvm", jvm::program),
+        ("make", make::program),
+    ];
+    assert_eq!(PROGRAMS.len(), expected.len());
+    for (at, ((name, program), actual)) in expected.iter().zip(PROGRAMS).enumerate() {
+        assert!(
+            std::ptr::fn_addr_eq(*program, *actual),
+            "PROGRAMS[{at}] is not {name}'s"
+        );
+    }
+    let scripts: Vec<&str> = SCRIPTS.iter().map(|s| s.extensions[0]).collect();
+    assert_eq!(scripts, ["pl", "sh", "py", "js", "rb", "php", "mk"]);
+}
