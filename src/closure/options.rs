@@ -25,7 +25,9 @@ pub struct OptionsKey {
 }
 
 /// The value of an entry of a free list that stands for any value (`--durations=*`): one that does not start
-/// with `-` (such a word would be read as the next option).
+/// with `-` (such a word would be read as the next option) nor with `@` (an argument file, which the `java`
+/// launcher and argparse's `fromfile_prefix_chars` expand into options wherever the word stands: `--add-opens
+/// @more.args` reads options no line shows).
 const ANY: &str = "*";
 /// The value of an entry of a free list that stands for a count (`--profile=#`): digits only. Listed beside the
 /// bare option (`--profile`), it marks the value as optional, as RSpec's `--profile [COUNT]` takes it: the
@@ -154,7 +156,7 @@ fn takes_free_value(free: &[String], option: &str, value: &str) -> bool {
         entry.split_once('=').is_some_and(|(listed_option, listed_value)| {
             listed_option == option
                 && (listed_value == value
-                    || (listed_value == ANY && !value.starts_with('-'))
+                    || (listed_value == ANY && !value.starts_with(['-', '@']))
                     || (listed_value == COUNT && count))
         })
     })
@@ -266,6 +268,9 @@ mod tests {
             "tests/test_a.py",
             "-- -v",
             "--verbose",
+            "--tb @more.args",
+            "--tb=@more.args",
+            "-r @more.args",
         ];
         judged(&free, true, &honest, &counts);
     }
