@@ -745,9 +745,9 @@ fn sealed_key_lines(text: &str, free: &[String], options: &[OptionsKey]) -> Vec<
                 return Some(line.to_string());
             };
             // npm's INI parser takes the quotes off a quoted value; node splits what is left into options.
-            let value = [('"', '"'), ('\'', '\'')]
-                .iter()
-                .find_map(|(open, close)| value.strip_prefix(*open)?.strip_suffix(*close))
+            let value = ['"', '\'']
+                .into_iter()
+                .find_map(|quote| value.strip_prefix(quote)?.strip_suffix(quote))
                 .unwrap_or(value);
             let words = super::options::shell_words(value).unwrap_or_else(|| vec![value.to_string()]);
             let sealed = super::options::sealed(&words, &option.free, false);

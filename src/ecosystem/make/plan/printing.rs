@@ -35,7 +35,7 @@ const LONG: &[&str] = &[
 const COUNTED: &[&str] = &["-j", "--jobs"];
 
 /// Whether one flag, as written on a command line or after `MAKEFLAGS +=`, changes nothing make runs.
-pub(super) fn print_only(flag: &str) -> bool {
+pub(super) fn inert(flag: &str) -> bool {
     if let Some(long) = flag.strip_prefix("--") {
         let (name, value) = long.split_once('=').map_or((long, None), |(name, value)| (name, Some(value)));
         let name = format!("--{name}");
@@ -60,16 +60,16 @@ fn count(word: &str) -> bool {
 
 /// Whether the words after `MAKEFLAGS +=` are all flags that change nothing make runs, a count after `-j` or
 /// `--jobs` included (`-j 4`).
-fn all_print_only(flags: &str) -> bool {
+fn all_inert(flags: &str) -> bool {
     let mut after_counted = false;
     flags.split_whitespace().all(|word| {
-        let free = (after_counted && count(word)) || print_only(word);
-        after_counted = COUNTED.contains(&word) || (!word.starts_with("--") && word.ends_with('j') && print_only(word));
+        let free = (after_counted && count(word)) || inert(word);
+        after_counted = COUNTED.contains(&word) || (!word.starts_with("--") && word.ends_with('j') && inert(word));
         free
     })
 }
 
-/// A makefile line that only appends print-only flags to `MAKEFLAGS` (`MAKEFLAGS += --no-print-directory`):
+/// A makefile line that only appends such flags to `MAKEFLAGS` (`MAKEFLAGS += --no-print-directory`):
 /// it reads nothing of how make was called, and what it sets is judged in make's own value of the variable.
 pub(super) fn quiets_make(line: &str) -> bool {
     let Some((name, flags)) = line.split_once("+=") else {
@@ -80,12 +80,12 @@ pub(super) fn quiets_make(line: &str) -> bool {
     matches!(name, "MAKEFLAGS" | "GNUMAKEFLAGS")
         && !flags.contains('$')
         && !flags.trim().is_empty()
-        && all_print_only(flags)
+        && all_inert(flags)
 }
 
-/// `MAKEFLAGS`'s value as make's database prints it, without the print-only flags and the jobserver's
+/// `MAKEFLAGS`'s value as make's database prints it, without the flags that change nothing make runs and the jobserver's
 /// descriptors (which differ from run to run and change nothing make runs).
-pub(super) fn without_print_only(value: &str) -> String {
+pub(super) fn without_inert(value: &str) -> String {
     let mut kept: Vec<String> = Vec::new();
     let mut overrides = false;
     for (at, word) in value.split(' ').filter(|w| !w.is_empty()).enumerate() {
@@ -97,7 +97,7 @@ pub(super) fn without_print_only(value: &str) -> String {
             if !letters.is_empty() {
                 kept.push(letters);
             }
-        } else if !word.starts_with("--jobserver") && !print_only(word) {
+        } else if !word.starts_with("--jobserver") && !inert(word) {
             kept.push(word.to_string());
         }
     }
@@ -109,19 +109,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_flags_that_change_what_make_prints_are_left_out() {
-        assert_eq!(without_print_only("nps --no-print-directory -Oline"), "np");
-        assert_eq!(without_print_only("npsw --no-print-directory"), "np");
-        assert_eq!(without_print_only("npi -k --jobserver-auth=3,4"), "npi -k");
-        assert_eq!(without_print_only(" --no-print-directory"), "");
-        assert_eq!(without_print_only("ns -- PYTHON=python3 -s"), "n -- PYTHON=python3 -s");
-        assert_eq!(without_print_only("nprRs -j4 --jobserver-auth=3,4 --trace"), "np");
-        assert_eq!(without_print_only("nps -Otarget --warn-undefined-variables"), "np");
-        assert_eq!(without_print_only("npst -j4"), "npt");
+    fn only_flags_that_change_nothing_make_runs_are_left_out() {
+        assert_eq!(without_inert("nps --no-print-directory -Oline"), "np");
+        assert_eq!(without_inert("npsw --no-print-directory"), "np");
+        assert_eq!(without_inert("npi -k --jobserver-auth=3,4"), "npi -k");
+        assert_eq!(without_inert(" --no-print-directory"), "");
+        assert_eq!(without_inert("ns -- PYTHON=python3 -s"), "n -- PYTHON=python3 -s");
+        assert_eq!(without_inert("nprRs -j4 --jobserver-auth=3,4 --trace"), "np");
+        assert_eq!(without_inert("nps -Otarget --warn-undefined-variables"), "np");
+        assert_eq!(without_inert("npst -j4"), "npt");
     }
 
     #[test]
-    fn a_line_quiets_make_only_with_print_only_flags() {
+    fn a_line_quiets_make_only_with_flags_that_change_nothing_make_runs() {
         for quiet in [
             "MAKEFLAGS += --no-print-directory",
             "MAKEFLAGS += -s -w --output-sync=target",
