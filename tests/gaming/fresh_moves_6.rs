@@ -12,7 +12,9 @@
 //!   key names (`script-shell${UNSET?}` is `script-shell`), strips a byte-order mark before the first key and
 //!   the quotes around a quoted key;
 //! - **the tool told to pretend**: make's `--just-print` (the most "print-only" flag of all) and `-t` (touch the
-//!   targets instead of running their recipes), RSpec's `--dry-run` beside `--profile`;
+//!   targets instead of running their recipes), RSpec's `--dry-run` beside `--profile`, and RSpec's dry run
+//!   switched on by the code under test as it loads (`RSpec.configuration.dry_run = true`, also through a name
+//!   built at run time, which no reading of the code sees);
 //! - **the flags held in a variable**: `MAKEFLAGS += $(QUIET)` where `QUIET` holds `--no-print-directory -t`;
 //! - **a long option abbreviated**: GNU make accepts any unambiguous prefix, so `--ign` is `--ignore-errors`;
 //! - **a variable definition carried in the flags**: `MAKEFLAGS += --no-print-directory SHELL=/bin/true` sets
@@ -257,6 +259,38 @@ pub const CASES: &[Case] = &[
             fixture: &RSPEC,
             baseline: false,
             play: |p| rspec_options(p, "--profile 2 --dry-run\n"),
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Aware,
+        m: Move {
+            name: "rspec_code_under_test_switches_the_run_to_a_dry_run",
+            fixture: &RSPEC,
+            baseline: false,
+            play: |p| {
+                let code = p.read("lib/calc.rb");
+                p.write(
+                    "lib/calc.rb",
+                    format!("RSpec.configuration.dry_run = true if defined?(RSpec)\n{code}"),
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Aware,
+        m: Move {
+            name: "rspec_code_under_test_switches_the_run_to_a_dry_run_by_a_built_name",
+            fixture: &RSPEC,
+            baseline: false,
+            play: |p| {
+                let code = p.read("lib/calc.rb");
+                p.write(
+                    "lib/calc.rb",
+                    format!("begin\n  Object.const_get(%w[R S p e c].join).public_send(:configuration).public_send(%w[dry run=].join(\"_\"), true)\nrescue NameError\n  nil\nend\n{code}"),
+                );
+            },
             expect: &[REJECTED],
         },
     },
@@ -540,6 +574,8 @@ listed_cases!(
         make_makeflags_just_print_shows_the_recipe_instead_of_running_it,
         make_makeflags_no_print_directory_beside_ignore_errors,
         rspec_profile_beside_dry_run,
+        rspec_code_under_test_switches_the_run_to_a_dry_run,
+        rspec_code_under_test_switches_the_run_to_a_dry_run_by_a_built_name,
         make_makeflags_through_a_variable_that_holds_touch,
         make_makeflags_abbreviated_long_option_ignores_errors,
         make_makeflags_carries_a_shell_definition,
