@@ -44,7 +44,8 @@
 //! `engine-strict`, comments of both kinds, a scoped registry with an auth token read from the environment, and
 //! a larger heap through `node-options`; `MAKEFLAGS` with `-j4`, with `-s` / `--output-sync` /
 //! `--warn-undefined-variables`, and with `-rR` (no built-in rules or variables); `.rspec` with `--profile=3`,
-//! a documentation format and colour, or `--no-profile` and a defined order; a `.mvn/jvm.config` tuned for a fast
+//! a documentation format and colour, `--no-profile` and a defined order, or a comment of plain words (added
+//! with the fix that reads a `#` line holding an option); a `.mvn/jvm.config` tuned for a fast
 //! start (`-Xmx`, tiered compilation, file encoding, `--add-opens`); `.python-version` pinning the baseline's
 //! interpreter by its full version, with a comment and the minor version, or first of two interpreters (tox).
 //!
@@ -517,6 +518,12 @@ pub const HONEST: &[Honest] = &[
         fixture: &RSPEC,
         play: |p| rspec_options(p, "--profile=3\n--format documentation\n--color\n"),
     },
+    // No apostrophe: RSpec splits the line as a shell would and stops at an unmatched quote, comment or not.
+    Honest {
+        name: "rspec_comment_of_plain_words_above_a_profile",
+        fixture: &RSPEC,
+        play: |p| rspec_options(p, "# The slowest examples, for the CI log.\n--profile 2\n"),
+    },
     Honest {
         name: "rspec_no_profile_and_a_defined_order",
         fixture: &RSPEC,
@@ -597,6 +604,7 @@ listed_cases!(
         make_makeflags_silent_synchronised_output_and_undefined_variable_warnings,
         make_makeflags_without_built_in_rules_or_variables,
         rspec_profile_count_after_an_equals_sign_with_documentation_format,
+        rspec_comment_of_plain_words_above_a_profile,
         rspec_no_profile_and_a_defined_order,
         maven_jvm_config_tuned_for_a_fast_start,
         python_version_pins_the_baselines_interpreter_by_its_full_version,
