@@ -570,7 +570,7 @@ pub const HONEST: &[Honest] = &[
 listed_cases!(
     check: every_sixth_fresh_case_has_a_test,
     at_least: (12, 10),
-    families: &[Family::Forged, Family::Resolution, Family::LoadsOnItsOwn];
+    families: &[Family::Forged, Family::Resolution, Family::LoadsOnItsOwn, Family::Aware];
     moves:
         npm_npmrc_userconfig_names_a_second_file_with_a_script_shell,
         npm_npmrc_globalconfig_names_a_second_file_with_a_script_shell,
