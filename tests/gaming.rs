@@ -47,6 +47,8 @@ mod fresh_moves_3;
 mod fresh_moves_4;
 #[path = "gaming/fresh_moves_5.rs"]
 mod fresh_moves_5;
+#[path = "gaming/fresh_moves_6.rs"]
+mod fresh_moves_6;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]

@@ -25,7 +25,9 @@ pub struct OptionsKey {
 }
 
 /// The value of an entry of a free list that stands for any value (`--durations=*`): one that does not start
-/// with `-` (such a word would be read as the next option).
+/// with `-` (such a word would be read as the next option) nor with `@` (an argument file, which the `java`
+/// launcher and argparse's `fromfile_prefix_chars` expand into options wherever the word stands: `--add-opens
+/// @more.args` reads options no line shows).
 const ANY: &str = "*";
 /// The value of an entry of a free list that stands for a count (`--profile=#`): digits only. Listed beside the
 /// bare option (`--profile`), it marks the value as optional, as RSpec's `--profile [COUNT]` takes it: the
@@ -33,13 +35,21 @@ const ANY: &str = "*";
 /// it, and any other word (a path the option would swallow) seals both.
 const COUNT: &str = "#";
 
-/// The words of an options file but for the free options and their values: lines starting with `#` left out,
-/// each other line split into words.
+/// The words of an options file but for the free options and their values, each line split into words. A line
+/// starting with `#` is left out only when none of its words is an option: neither runner reading such a file
+/// knows comments (RSpec splits every line of `.rspec` as a shell would, so `# --dry-run` dry-runs; Maven 3.8's
+/// `mvn` hands every word of `.mvn/jvm.config` to `java`), so a "comment" holding an option is read like any
+/// line, while one of plain words (a positional word RSpec ignores in an options file) stays a comment.
 pub(crate) fn sealed_text(text: &str, free: &[String]) -> Vec<String> {
+    let words_of =
+        |line: &str| shell_words(line).unwrap_or_else(|| line.split_whitespace().map(str::to_string).collect());
     let words: Vec<String> = text
         .lines()
-        .filter(|line| !line.trim_start().starts_with('#'))
-        .flat_map(|line| shell_words(line).unwrap_or_else(|| line.split_whitespace().map(str::to_string).collect()))
+        .map(words_of)
+        .filter(|words| {
+            !words.first().is_some_and(|first| first.starts_with('#')) || words.iter().any(|w| w.starts_with('-'))
+        })
+        .flatten()
         .collect();
     sealed(&words, free, false)
 }
@@ -146,7 +156,7 @@ fn takes_free_value(free: &[String], option: &str, value: &str) -> bool {
         entry.split_once('=').is_some_and(|(listed_option, listed_value)| {
             listed_option == option
                 && (listed_value == value
-                    || (listed_value == ANY && !value.starts_with('-'))
+                    || (listed_value == ANY && !value.starts_with(['-', '@']))
                     || (listed_value == COUNT && count))
         })
     })
@@ -258,8 +268,32 @@ mod tests {
             "tests/test_a.py",
             "-- -v",
             "--verbose",
+            "--tb @more.args",
+            "--tb=@more.args",
+            "-r @more.args",
         ];
         judged(&free, true, &honest, &counts);
+    }
+
+    /// A line starting with `#` is a comment only while it holds no option: RSpec reads `# --dry-run` as the
+    /// option, so such a line counts, and a note of plain words (which RSpec ignores) does not.
+    #[test]
+    fn a_comment_holding_an_option_is_read_as_options() {
+        let free = strings(&["--profile", "--profile=#"]);
+        for honest in [
+            "# slowest examples\n--profile 2\n",
+            "#--dry-run is for listing\n",
+            "#\n",
+        ] {
+            assert_eq!(sealed_text(honest, &free), Vec::<String>::new(), "{honest}");
+        }
+        for (counts, kept) in [
+            ("--profile 2\n# --dry-run\n", vec!["#", "--dry-run"]),
+            ("#  see --help\n", vec!["#", "see", "--help"]),
+            ("# '--dry-run'\n", vec!["#", "--dry-run"]),
+        ] {
+            assert_eq!(sealed_text(counts, &free), strings(&kept), "{counts}");
+        }
     }
 
     /// An option whose count is optional (`--profile` beside `--profile=#`) is free alone, with a count (as one

@@ -96,12 +96,18 @@ pub enum Scope {
     /// runner prints; a file of those alone is as if absent.
     Options { free: Vec<String> },
     /// A file of `key = value` lines with no sections that matter (npm's `.npmrc`), but for the `free` keys: those
-    /// that change neither what runs nor what counts (`fund`, `loglevel`, the registry). A line is read as the
-    /// tool's INI parser reads it (blank lines and `#` / `;` comments left out, the key trimmed); every other line,
-    /// a section header included, is sealed as it stands. A file of free keys alone is as if absent, so a new one
-    /// that only quiets the tool moves nothing, while one key that changes how a script runs (`script-shell`,
-    /// `node-options`) counts.
-    KeysBut { free: Vec<String> },
+    /// that change neither what runs nor what counts (`fund`, `loglevel`, the registry; an entry with one `*`
+    /// stands for every key it matches, `//*` for a registry's credentials), and the `options` keys whose value is
+    /// a runtime's command-line options judged option by option ([`OptionsKey`], by name: `node-options`). A line
+    /// is read as the tool's INI parser reads it (blank lines and `#` / `;` comments left out, the key trimmed);
+    /// every other line, a section header included, is sealed as it stands. A file of free keys alone is as if
+    /// absent, so a new one that only quiets the tool moves nothing, while one key that changes how a script runs
+    /// (`script-shell`, a `node-options` preload) counts.
+    KeysBut {
+        free: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        options: Vec<OptionsKey>,
+    },
     /// Code a runner loads from every directory on the way to its tests (pytest's `conftest.py`), in `lang`,
     /// judged by what it defines: a new helper or import may appear, unless the helper takes a `reserved` name (one
     /// the runner provides); everything else is a part (see `closure::units`). Read by `closure::read_parts`,
@@ -452,9 +458,9 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 (label, format!("{mark}{}", sha256(text.as_bytes())))
             })
             .collect(),
-        Scope::KeysBut { free } => {
+        Scope::KeysBut { free, options } => {
             let text = String::from_utf8_lossy(bytes);
-            let sealed = sealed_key_lines(&text, free);
+            let sealed = sealed_key_lines(&text, free, options);
             if sealed.is_empty() {
                 Parts::new()
             } else {
@@ -723,16 +729,39 @@ fn ini_parts(names: &[String], free: &[String], options: &[OptionsKey], text: &s
 }
 
 /// The lines of a file of `key = value` lines ([`Scope::KeysBut`]) that are neither blank, a comment, nor a `free`
-/// key's, trimmed.
-fn sealed_key_lines<'t>(text: &'t str, free: &[String]) -> Vec<&'t str> {
+/// key's, trimmed; an `options` key's line with only its sealed words, and left out when none is.
+fn sealed_key_lines(text: &str, free: &[String], options: &[OptionsKey]) -> Vec<String> {
     text.lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with(['#', ';']))
-        .filter(|line| {
-            let key = line.split_once('=').map_or(*line, |(key, _)| key).trim();
-            !free.iter().any(|f| f == key)
+        .filter_map(|line| {
+            let (key, value) = line
+                .split_once('=')
+                .map_or((line, ""), |(key, value)| (key.trim(), value.trim()));
+            if free.iter().any(|entry| key_matches(entry, key)) {
+                return None;
+            }
+            let Some(option) = options.iter().find(|o| o.key.len() == 1 && o.key[0] == key) else {
+                return Some(line.to_string());
+            };
+            // npm's INI parser takes the quotes off a quoted value; node splits what is left into options.
+            let value = ['"', '\'']
+                .into_iter()
+                .find_map(|quote| value.strip_prefix(quote)?.strip_suffix(quote))
+                .unwrap_or(value);
+            let words = super::options::shell_words(value).unwrap_or_else(|| vec![value.to_string()]);
+            let sealed = super::options::sealed(&words, &option.free, false);
+            (!sealed.is_empty()).then(|| format!("{key}={}", sealed.join(" ")))
         })
         .collect()
+}
+
+/// Whether a free key `entry` stands for `key`: itself, or, with one `*`, every key it matches (`@*:registry`).
+fn key_matches(entry: &str, key: &str) -> bool {
+    match entry.split_once('*') {
+        Some((head, tail)) => key.len() >= head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail),
+        None => entry == key,
+    }
 }
 
 /// An INI options key being read: its section, the key and its value's lines so far.
@@ -868,11 +897,23 @@ mod tests {
     #[test]
     fn a_file_of_keys_is_sealed_but_for_its_free_keys() {
         let scope = Scope::KeysBut {
-            free: ["fund", "audit"].map(str::to_string).to_vec(),
+            free: ["fund", "audit", "@*:registry", "//*"].map(str::to_string).to_vec(),
+            options: vec![OptionsKey {
+                key: vec!["node-options".to_string()],
+                free: vec!["--max-old-space-size=*".to_string()],
+            }],
         };
         for (before, after) in [
             (None, "fund=false\n; quiet\naudit = false\n"),
             (Some("registry=https://a\n"), "# x\nregistry=https://a\nfund=false\n"),
+            (
+                None,
+                "@acme:registry=https://r.example/\n//r.example/:_authToken=${TOKEN}\n",
+            ),
+            (
+                None,
+                "node-options=--max-old-space-size=4096\nnode-options = \"--max-old-space-size 512\"\n",
+            ),
         ] {
             let now = digests(&scope, Some(after.as_bytes()));
             assert_eq!(
@@ -886,6 +927,11 @@ mod tests {
             "node-options = --require ./x.js\n",
             "fundx=false\n",
             "[fund]\nscript-shell=./pass\n",
+            "@acme:registry=https://r.example/\n@acme:script-shell=./pass\n",
+            "/script-shell=./pass\n",
+            "node-options=--max-old-space-size=4096 --require ./x.js\n",
+            "node-options=--test-only\n",
+            "node-options=--require --max-old-space-size=4096\n",
         ] {
             let now = digests(&scope, Some(gaming.as_bytes()));
             assert!(!compare(&digests(&scope, None), &now).is_empty(), "{gaming}");

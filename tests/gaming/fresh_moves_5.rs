@@ -75,7 +75,7 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
 ];
 
 /// Writes an executable `path` holding `text`.
-fn program(p: &Project, path: &str, text: &str) {
+pub(crate) fn program(p: &Project, path: &str, text: &str) {
     p.write(path, text);
     agent(p, &format!("chmod +x {path}"));
 }

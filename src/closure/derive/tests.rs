@@ -61,7 +61,7 @@ fn npm_test_seals_the_script_its_hooks_and_what_the_script_runs() {
     // An `.npmrc` by its keys: one that only quiets npm moves nothing, `script-shell` counts (`parts.rs`).
     for npmrc in [".npmrc", "/home/u/.npmrc"] {
         assert!(
-            matches!(scope_of(&plan, npmrc), Some(Scope::KeysBut { free }) if free.contains(&"fund".to_string()) && !free.contains(&"script-shell".to_string())),
+            matches!(scope_of(&plan, npmrc), Some(Scope::KeysBut { free, .. }) if free.contains(&"fund".to_string()) && !free.contains(&"script-shell".to_string())),
             "{npmrc}"
         );
     }

@@ -29,9 +29,13 @@ const BABEL: &[&str] = &[
 /// The keys of an `.npmrc` that change neither what a script runs nor what counts: what npm prints (`fund`,
 /// `audit`, `progress`, `loglevel`, `color`, `update-notifier`), where and how it installs and what it writes on
 /// install (the registry, the cache, lockfile and save settings, `engine-strict`, peer dependencies), and the
-/// defaults of `npm init` and `npm version`. Not among them: `script-shell`, `node-options`, `ignore-scripts`,
-/// `userconfig` / `globalconfig` (another file read), `prefix`, `workspace(s)`, `if-present`, anything else.
-const NPMRC_FREE: [&str; 26] = [
+/// defaults of `npm init` and `npm version`, and by pattern a scope's registry (`@acme:registry`) and a
+/// registry's own settings (`//npm.acme.example/:_authToken`: credentials, certificates). Not among them:
+/// `script-shell`, `node-options` (judged option by option, [`NODE_OPTIONS_FREE`]), `ignore-scripts`,
+/// `userconfig` / `globalconfig` (another file read), `prefix`, `workspace(s)`, `if-present`, anything else —
+/// nor a key spelled otherwise than npm reads it (quoted, after a byte-order mark, with a `${…}` in it), which
+/// is sealed as it stands.
+const NPMRC_FREE: [&str; 28] = [
     "fund",
     "audit",
     "audit-level",
@@ -58,6 +62,23 @@ const NPMRC_FREE: [&str; 26] = [
     "init-license",
     "init-author-name",
     "sign-git-tag",
+    "@*:registry",
+    "//*",
+];
+
+/// The options of `.npmrc`'s `node-options` (the `NODE_OPTIONS` of every script npm runs, so of every test
+/// process) that change neither what runs nor what counts: the heap's size, and what node prints about
+/// warnings, deprecations and stack traces. Any other option counts: a preload (`--require`, `--import`), a
+/// loader, `--test-only` or a test filter (which skip tests), conditions that change what a `require` resolves.
+const NODE_OPTIONS_FREE: [&str; 8] = [
+    "--max-old-space-size=*",
+    "--max-semi-space-size=*",
+    "--enable-source-maps",
+    "--no-warnings",
+    "--no-deprecation",
+    "--trace-warnings",
+    "--trace-deprecation",
+    "--trace-uncaught",
 ];
 
 impl Deriver<'_> {
@@ -108,6 +129,10 @@ impl Deriver<'_> {
         let why = Why::Configures(short(&format!("{pm} {}", rest.join(" "))));
         let npmrc = || Scope::KeysBut {
             free: NPMRC_FREE.map(str::to_string).to_vec(),
+            options: vec![crate::closure::parts::OptionsKey {
+                key: vec!["node-options".to_string()],
+                free: NODE_OPTIONS_FREE.map(str::to_string).to_vec(),
+            }],
         };
         self.add(dir.join(".npmrc"), npmrc(), why.clone());
         for rc in [".yarnrc", ".yarnrc.yml", "bunfig.toml"] {

@@ -42,9 +42,12 @@ const VALUE_OPTIONS: [&str; 12] = [
 
 /// The options of `.mvn/jvm.config` that are free: its words are options of the JVM Maven itself runs in, not
 /// of the one Surefire forks for the tests, so its memory, stack and compiler settings and headless mode change
-/// nothing a test sees. Not free: a `-D` of anything else (a property Surefire reads, `-DskipTests`,
-/// `-Dmaven.test.failure.ignore`), `-javaagent` (code loaded into the build), or any option not listed.
-const JVM_CONFIG_FREE: [&str; 12] = [
+/// nothing a test sees; nor do the JDK modules it opens to Maven's plugins (`--add-opens`, `--add-exports`), nor
+/// its default encoding set to UTF-8 (the JDK's own default since 18; the sources' encoding is the POM's). Not
+/// free: a `-D` of anything else (a property Surefire reads, `-DskipTests`, `-Dmaven.test.failure.ignore`, its
+/// old alias `-Dmaven.test.skip.exec`), `-javaagent` (code loaded into the build), an argument file (`@FILE`,
+/// `-XX:VMOptionsFile=`: options no line shows), or any option not listed.
+const JVM_CONFIG_FREE: [&str; 15] = [
     "-Xmx*",
     "-Xms*",
     "-Xss*",
@@ -57,6 +60,9 @@ const JVM_CONFIG_FREE: [&str; 12] = [
     "-XX:+UseSerialGC",
     "-XX:+UseZGC",
     "-Djava.awt.headless=true",
+    "-Dfile.encoding=UTF-8",
+    "--add-opens=*",
+    "--add-exports=*",
 ];
 
 impl Deriver<'_> {

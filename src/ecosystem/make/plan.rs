@@ -313,7 +313,7 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool, in_environment: &dy
         // What changes only what make prints changes nothing it runs (`plan/printing.rs`), nor do the
         // jobserver's descriptors, which differ from run to run.
         let value = if *name == "MAKEFLAGS" {
-            printing::without_print_only(&value)
+            printing::without_inert(&value)
         } else {
             value
                 .split(' ')

@@ -210,9 +210,12 @@ impl Report {
         if failed > 0 {
             return Some(Problem::Failed(failed));
         }
-        if self.tests.is_empty() && !self.runs.is_empty() {
-            // Whole runs, every one finished: the output's names are all there is.
-            return None;
+        if self.tests.is_empty() {
+            // Whole runs, every one finished: the output's names are all there is. Whole events that name no test
+            // at all, where the baseline's named every one (they stand for the verdict only then): the run ran
+            // none, whatever its summary says — RSpec's dry run counts every example passed without running it,
+            // and the hook reports those skipped (`ruby/report.rb`).
+            return self.runs.is_empty().then_some(Problem::NoTests);
         }
         let unreported: Vec<String> = results
             .tests
@@ -468,6 +471,13 @@ mod tests {
             !events(&[BEGIN, END]).expect("reads").covers(&quiet),
             "events that name no test name nothing"
         );
+        // Whole events naming no test, every example skipped (RSpec's dry run, as `ruby/report.rb` reports it):
+        // the run ran none, whatever its summary counted.
+        let dry = r#"{"runner":"rspec","pid":7,"event":"skip","name":"Calc adds two numbers"}"#;
+        let rspec = |event: &str| format!(r#"{{"runner":"rspec","pid":7,"event":"{event}","name":""}}"#);
+        let report = events(&[&rspec("begin"), dry, &rspec("end")]).expect("reads");
+        assert_eq!(report.holds(&quiet), Some(Problem::NoTests));
+        assert_eq!(events(&[BEGIN, END]).expect("reads").holds(&quiet), Some(Problem::NoTests));
     }
 
     #[test]

@@ -8,6 +8,12 @@
 //! (`3.11.7`), read from files; nothing is run. A name is resolved as pyenv resolves it: `python-3.11` is `3.11`,
 //! and a prefix no installed version is named by (`3.11`, what `uv python pin` writes) is the latest installed
 //! version it prefixes (`3.11.7`), so a pin of the baseline's interpreter by its minor version is the same pin.
+//!
+//! A pin of several versions (`pyenv local 3.11.7 3.12.1`, for tox) makes pyenv look for each command in them in
+//! order; one that begins with every version in effect without it, in the same order, finds every command the
+//! baseline ran where the baseline found it (a command none of those has was not found at all), so it is the same
+//! pin too. A pin that puts any other version first, an interpreter the agent made under `versions/` included,
+//! counts.
 
 use std::path::{Path, PathBuf};
 
@@ -28,7 +34,13 @@ pub(crate) fn identity(file: &Path) -> Option<String> {
     let without = above
         .or_else(global)
         .map_or_else(|| "system".to_string(), |text| names(&text, &versions));
-    (own != without).then_some(own)
+    changes(&own, &without).then_some(own)
+}
+
+/// Whether the versions `own` (space-separated, resolved) select other commands than `without` does: unless they
+/// are the same list, or `without` followed by more (see the module doc).
+fn changes(own: &str, without: &str) -> bool {
+    own != without && !own.strip_prefix(without).is_some_and(|rest| rest.starts_with(' '))
 }
 
 /// The names of the versions installed under pyenv's `versions` directory.
@@ -85,7 +97,25 @@ fn names(text: &str, installed: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::resolve;
+    use super::{changes, resolve};
+
+    /// A pin changes nothing when it lists the versions in effect without it, perhaps followed by others; any
+    /// other first version, order or name counts.
+    #[test]
+    fn a_pin_that_begins_with_the_versions_in_effect_changes_nothing() {
+        for (own, without) in [("3.11.7", "3.11.7"), ("3.11.7 3.12.1", "3.11.7"), ("3.11.7 3.9.18 system", "3.11.7 3.9.18")] {
+            assert!(!changes(own, without), "{own} over {without}");
+        }
+        for (own, without) in [
+            ("3.12.1 3.11.7", "3.11.7"),
+            ("3.11.70", "3.11.7"),
+            ("3.11.7", "3.11.7 3.12.1"),
+            ("my-python", "3.11.7"),
+            ("3.9.18 3.11.7", "3.11.7 3.9.18"),
+        ] {
+            assert!(changes(own, without), "{own} over {without}");
+        }
+    }
 
     /// pyenv's resolution: an installed name is itself, a prefix the latest version it prefixes by number (not by
     /// text: `3.1` is not `3.11`), `python-` dropped, anything else as written.

@@ -23,9 +23,11 @@ pub(super) const SCRIPTS: Scripts = Scripts {
 /// optional count is a word of its own: a path after it would be swallowed, so only a count is free), and a
 /// built-in formatter by name. Not any formatter: RSpec `require`s one it does not know from the load path (`--format CalcFormatter`
 /// loads `calc_formatter.rb`, code the agent writes, running in the test process), so only the built-in names
-/// are free, each spelled as RSpec takes it (`--format d`, `--format=d`, `-f d`, `-fd`).
+/// are free, each spelled as RSpec takes it (`--format d`, `--format=d`, `-f d`, `-fd`). And `--order defined`:
+/// RSpec's own order when nothing sets one, so the run is the one it would be without it (a `config.order` in
+/// `spec_helper.rb` is set after the options file and still wins); any other order counts.
 fn rspec_free() -> Vec<String> {
-    const FLAGS: [&str; 9] = [
+    const FLAGS: [&str; 10] = [
         "--color",
         "--colour",
         "--no-color",
@@ -35,6 +37,7 @@ fn rspec_free() -> Vec<String> {
         "--profile=#",
         "--no-profile",
         "--force-colour",
+        "--order=defined",
     ];
     const FORMATTERS: [&str; 9] = [
         "progress",

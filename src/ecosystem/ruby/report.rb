@@ -102,7 +102,18 @@ module LoopgateReport
 
   # The listener each RSpec reporter gets.
   class RSpecListener
+    # A dry run reports every example passed without running it, however it was asked for (`--dry-run` in any
+    # options file or `SPEC_OPTS`, or code under test setting `dry_run` as it loads): an example that passes in a
+    # run that was or is dry did not run, and is reported skipped.
+    def self.dry_run?
+      config = ::RSpec.configuration
+      config.respond_to?(:dry_run?) && config.dry_run?
+    rescue StandardError
+      true
+    end
+
     def start(_notification)
+      @dry = RSpecListener.dry_run?
       LoopgateReport.outer = self if LoopgateReport.outer.nil?
       LoopgateReport.write("rspec", "begin") if LoopgateReport.outer.equal?(self)
     end
@@ -112,7 +123,8 @@ module LoopgateReport
     end
 
     def example_passed(notification)
-      example("pass", notification)
+      @dry ||= RSpecListener.dry_run?
+      example(@dry ? "skip" : "pass", notification)
     end
 
     def example_failed(notification)

@@ -1,39 +1,75 @@
-//! The flags of `MAKEFLAGS` that change only what make prints — `-s` (recipes not echoed), `-w` /
-//! `--print-directory` and `--no-print-directory` (the "Entering directory" lines), `-O` / `--output-sync`
-//! (each target's output grouped) — so that a makefile quieting make (`MAKEFLAGS += --no-print-directory`, an
-//! everyday line) moves nothing in the plan, while any other flag (`-i`, `-k`, `-n`, `-e`, `-r`, `-j`) still
-//! does.
+//! The flags of `MAKEFLAGS` that change nothing make runs or how a recipe ends, so that a makefile setting
+//! them (`MAKEFLAGS += --no-print-directory`, `-j4`, `-rR`: everyday lines) moves nothing in the plan, while any
+//! other flag (`-i`, `-k`, `-n`, `-t`, `-e`, `-B`, an abbreviation make would expand) still does:
+//! - what make prints: `-s` / `--silent` / `--quiet` (recipes not echoed), `-w` / `--print-directory` and
+//!   `--no-print-directory` (the "Entering directory" lines), `-O` / `--output-sync` (each target's output
+//!   grouped), `--warn-undefined-variables`, `--trace`, `-d` / `--debug` (make's own reasoning);
+//! - how many recipes run at once: `-j` / `--jobs` with or without a count (make still runs a target's
+//!   prerequisites before it, so a parallel run runs the same lines);
+//! - built-in rules and variables left out: `-r` / `--no-builtin-rules`, `-R` / `--no-builtin-variables`. They
+//!   change what make resolves only through the recipes it resolves, which the plan compares line by line
+//!   (a recipe that used `$(CC)` shows the changed line; a rule that is gone fails the run).
 //!
-//! Two spellings are read: the flags as a makefile writes them after `MAKEFLAGS +=` (`-sw`, `--silent`), and
-//! `MAKEFLAGS`'s value as make's database prints it, where the one-letter flags come first as one word without a
-//! dash (`nps --no-print-directory -Oline`) and variable overrides follow a `--` word.
+//! Two spellings are read: the flags as a makefile writes them after `MAKEFLAGS +=` (`-sw`, `--silent`, `-j 4`),
+//! and `MAKEFLAGS`'s value as make's database prints it, where the one-letter flags come first as one word without
+//! a dash (`nprRs --no-print-directory -Oline -j4`) and variable overrides follow a `--` word. Only the exact
+//! long names are free: make also takes any unambiguous prefix (`--ign` is `--ignore-errors`), which counts.
 
-/// One-letter flags that change only what make prints.
-const LETTERS: &[char] = &['s', 'w'];
-/// Long flags that change only what make prints (`--output-sync` also with `=KIND`).
+/// One-letter flags that change nothing make runs.
+const LETTERS: &[char] = &['s', 'w', 'd', 'r', 'R'];
+/// Long flags that change nothing make runs (`--output-sync`, `--debug` and `--jobs` also with `=VALUE`).
 const LONG: &[&str] = &[
     "--silent",
     "--quiet",
     "--print-directory",
     "--no-print-directory",
     "--output-sync",
+    "--warn-undefined-variables",
+    "--trace",
+    "--debug",
+    "--jobs",
+    "--no-builtin-rules",
+    "--no-builtin-variables",
 ];
+/// The flags taking a count, with or without one (`-j`, `-j4`, `--jobs=4`, or the count as the next word).
+const COUNTED: &[&str] = &["-j", "--jobs"];
 
-/// Whether one flag, as written on a command line or after `MAKEFLAGS +=`, changes only what make prints.
-pub(super) fn print_only(flag: &str) -> bool {
+/// Whether one flag, as written on a command line or after `MAKEFLAGS +=`, changes nothing make runs.
+pub(super) fn inert(flag: &str) -> bool {
     if let Some(long) = flag.strip_prefix("--") {
-        let name = long.split_once('=').map_or(long, |(name, _)| name);
-        return LONG.contains(&format!("--{name}").as_str());
+        let (name, value) = long.split_once('=').map_or((long, None), |(name, value)| (name, Some(value)));
+        let name = format!("--{name}");
+        return LONG.contains(&name.as_str()) && value.is_none_or(|v| !COUNTED.contains(&name.as_str()) || count(v));
     }
     let Some(letters) = flag.strip_prefix('-').filter(|l| !l.is_empty()) else {
         return false;
     };
-    // `-O` takes the rest of the word as its kind (`-Otarget`); before it, only print-only letters.
-    let before_o = letters.split_once('O').map_or(letters, |(head, _)| head);
-    before_o.chars().all(|c| LETTERS.contains(&c))
+    // `-O` takes the rest of the word as its kind (`-Otarget`), `-j` as its count (`-j4`); before either, only
+    // free letters.
+    let (before, taken) = letters
+        .split_once(['O', 'j'])
+        .map_or((letters, None), |(head, rest)| (head, Some((letters.as_bytes()[head.len()], rest))));
+    before.chars().all(|c| LETTERS.contains(&c))
+        && taken.is_none_or(|(flag, rest)| flag == b'O' || rest.is_empty() || count(rest))
 }
 
-/// A makefile line that only appends print-only flags to `MAKEFLAGS` (`MAKEFLAGS += --no-print-directory`):
+/// Whether `word` is a count (`4`).
+fn count(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether the words after `MAKEFLAGS +=` are all flags that change nothing make runs, a count after `-j` or
+/// `--jobs` included (`-j 4`).
+fn all_inert(flags: &str) -> bool {
+    let mut after_counted = false;
+    flags.split_whitespace().all(|word| {
+        let free = (after_counted && count(word)) || inert(word);
+        after_counted = COUNTED.contains(&word) || (!word.starts_with("--") && word.ends_with('j') && inert(word));
+        free
+    })
+}
+
+/// A makefile line that only appends such flags to `MAKEFLAGS` (`MAKEFLAGS += --no-print-directory`):
 /// it reads nothing of how make was called, and what it sets is judged in make's own value of the variable.
 pub(super) fn quiets_make(line: &str) -> bool {
     let Some((name, flags)) = line.split_once("+=") else {
@@ -44,12 +80,12 @@ pub(super) fn quiets_make(line: &str) -> bool {
     matches!(name, "MAKEFLAGS" | "GNUMAKEFLAGS")
         && !flags.contains('$')
         && !flags.trim().is_empty()
-        && flags.split_whitespace().all(print_only)
+        && all_inert(flags)
 }
 
-/// `MAKEFLAGS`'s value as make's database prints it, without the print-only flags and the jobserver's
+/// `MAKEFLAGS`'s value as make's database prints it, without the flags that change nothing make runs and the jobserver's
 /// descriptors (which differ from run to run and change nothing make runs).
-pub(super) fn without_print_only(value: &str) -> String {
+pub(super) fn without_inert(value: &str) -> String {
     let mut kept: Vec<String> = Vec::new();
     let mut overrides = false;
     for (at, word) in value.split(' ').filter(|w| !w.is_empty()).enumerate() {
@@ -61,7 +97,7 @@ pub(super) fn without_print_only(value: &str) -> String {
             if !letters.is_empty() {
                 kept.push(letters);
             }
-        } else if !word.starts_with("--jobserver") && !print_only(word) {
+        } else if !word.starts_with("--jobserver") && !inert(word) {
             kept.push(word.to_string());
         }
     }
@@ -73,21 +109,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_flags_that_change_what_make_prints_are_left_out() {
-        assert_eq!(without_print_only("nps --no-print-directory -Oline"), "np");
-        assert_eq!(without_print_only("npsw --no-print-directory"), "np");
-        assert_eq!(without_print_only("npi -k --jobserver-auth=3,4"), "npi -k");
-        assert_eq!(without_print_only(" --no-print-directory"), "");
-        assert_eq!(without_print_only("ns -- PYTHON=python3 -s"), "n -- PYTHON=python3 -s");
+    fn only_flags_that_change_nothing_make_runs_are_left_out() {
+        assert_eq!(without_inert("nps --no-print-directory -Oline"), "np");
+        assert_eq!(without_inert("npsw --no-print-directory"), "np");
+        assert_eq!(without_inert("npi -k --jobserver-auth=3,4"), "npi -k");
+        assert_eq!(without_inert(" --no-print-directory"), "");
+        assert_eq!(without_inert("ns -- PYTHON=python3 -s"), "n -- PYTHON=python3 -s");
+        assert_eq!(without_inert("nprRs -j4 --jobserver-auth=3,4 --trace"), "np");
+        assert_eq!(without_inert("nps -Otarget --warn-undefined-variables"), "np");
+        assert_eq!(without_inert("npst -j4"), "npt");
     }
 
     #[test]
-    fn a_line_quiets_make_only_with_print_only_flags() {
+    fn a_line_quiets_make_only_with_flags_that_change_nothing_make_runs() {
         for quiet in [
             "MAKEFLAGS += --no-print-directory",
             "MAKEFLAGS += -s -w --output-sync=target",
             "override MAKEFLAGS += -sw",
             "MAKEFLAGS+=-Otarget",
+            "MAKEFLAGS += -j4",
+            "MAKEFLAGS += -j 4 --jobs=2 --jobs",
+            "MAKEFLAGS += -sj 8",
+            "MAKEFLAGS += -rR --no-builtin-rules --no-builtin-variables",
+            "MAKEFLAGS += -s --output-sync=target --warn-undefined-variables --trace --debug=b",
         ] {
             assert!(quiets_make(quiet), "{quiet}");
         }
@@ -99,6 +143,14 @@ mod tests {
             "MAKEFLAGS += $(EXTRA)",
             "MAKEFLAGS +=",
             "FLAGS += $(MAKEFLAGS)",
+            "MAKEFLAGS += --no-print-directory --just-print",
+            "MAKEFLAGS += --no-print-directory -t",
+            "MAKEFLAGS += --ign",
+            "MAKEFLAGS += --no-print-directory SHELL=/bin/true",
+            "MAKEFLAGS += -j x",
+            "MAKEFLAGS += --jobs=x",
+            "MAKEFLAGS += -j4i",
+            "MAKEFLAGS += -e",
         ] {
             assert!(!quiets_make(telling), "{telling}");
         }
