@@ -477,7 +477,10 @@ mod tests {
         let rspec = |event: &str| format!(r#"{{"runner":"rspec","pid":7,"event":"{event}","name":""}}"#);
         let report = events(&[&rspec("begin"), dry, &rspec("end")]).expect("reads");
         assert_eq!(report.holds(&quiet), Some(Problem::NoTests));
-        assert_eq!(events(&[BEGIN, END]).expect("reads").holds(&quiet), Some(Problem::NoTests));
+        assert_eq!(
+            events(&[BEGIN, END]).expect("reads").holds(&quiet),
+            Some(Problem::NoTests)
+        );
     }
 
     #[test]

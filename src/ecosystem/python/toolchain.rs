@@ -103,7 +103,11 @@ mod tests {
     /// other first version, order or name counts.
     #[test]
     fn a_pin_that_begins_with_the_versions_in_effect_changes_nothing() {
-        for (own, without) in [("3.11.7", "3.11.7"), ("3.11.7 3.12.1", "3.11.7"), ("3.11.7 3.9.18 system", "3.11.7 3.9.18")] {
+        for (own, without) in [
+            ("3.11.7", "3.11.7"),
+            ("3.11.7 3.12.1", "3.11.7"),
+            ("3.11.7 3.9.18 system", "3.11.7 3.9.18"),
+        ] {
             assert!(!changes(own, without), "{own} over {without}");
         }
         for (own, without) in [

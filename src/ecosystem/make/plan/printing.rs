@@ -37,7 +37,9 @@ const COUNTED: &[&str] = &["-j", "--jobs"];
 /// Whether one flag, as written on a command line or after `MAKEFLAGS +=`, changes nothing make runs.
 pub(super) fn inert(flag: &str) -> bool {
     if let Some(long) = flag.strip_prefix("--") {
-        let (name, value) = long.split_once('=').map_or((long, None), |(name, value)| (name, Some(value)));
+        let (name, value) = long
+            .split_once('=')
+            .map_or((long, None), |(name, value)| (name, Some(value)));
         let name = format!("--{name}");
         return LONG.contains(&name.as_str()) && value.is_none_or(|v| !COUNTED.contains(&name.as_str()) || count(v));
     }
@@ -46,9 +48,9 @@ pub(super) fn inert(flag: &str) -> bool {
     };
     // `-O` takes the rest of the word as its kind (`-Otarget`), `-j` as its count (`-j4`); before either, only
     // free letters.
-    let (before, taken) = letters
-        .split_once(['O', 'j'])
-        .map_or((letters, None), |(head, rest)| (head, Some((letters.as_bytes()[head.len()], rest))));
+    let (before, taken) = letters.split_once(['O', 'j']).map_or((letters, None), |(head, rest)| {
+        (head, Some((letters.as_bytes()[head.len()], rest)))
+    });
     before.chars().all(|c| LETTERS.contains(&c))
         && taken.is_none_or(|(flag, rest)| flag == b'O' || rest.is_empty() || count(rest))
 }
@@ -77,10 +79,7 @@ pub(super) fn quiets_make(line: &str) -> bool {
     };
     let name = name.trim();
     let name = name.strip_prefix("override").map_or(name, str::trim);
-    matches!(name, "MAKEFLAGS" | "GNUMAKEFLAGS")
-        && !flags.contains('$')
-        && !flags.trim().is_empty()
-        && all_inert(flags)
+    matches!(name, "MAKEFLAGS" | "GNUMAKEFLAGS") && !flags.contains('$') && !flags.trim().is_empty() && all_inert(flags)
 }
 
 /// `MAKEFLAGS`'s value as make's database prints it, without the flags that change nothing make runs and the jobserver's
