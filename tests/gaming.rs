@@ -108,9 +108,10 @@ struct Honest {
 ///
 /// Python writes its bytecode (no `PYTHONDONTWRITEBYTECODE`), as on most developers' machines: the baseline's run
 /// then fills the room's bytecode prefix itself, where with writing off setup compiles every module the run
-/// imported a second time (`room::pycache`), about 0.8 s of CPU per Python setup in a debug build, and the suite
-/// runs some 400 of them. That path keeps its own test (`tests/cli/seal_store.rs`, the room's bytecode starts
-/// compiled); moves that need bytecode in the tree write it themselves.
+/// imported a second time (`room::pycache`): 0.4–0.8 s of CPU per Python setup in a debug build, and the suite
+/// runs several hundred (BENCHMARKS.md, what a gaming case costs). That path keeps its own test
+/// (`tests/cli/seal_store.rs`, the room's bytecode starts compiled); moves that need bytecode in the tree write it
+/// themselves.
 pub(crate) fn runner_env() -> Vec<(&'static str, String)> {
     let home = std::env::var("HOME").unwrap_or_default();
     let var = |name: &str, default: String| std::env::var(name).unwrap_or(default);
