@@ -107,6 +107,13 @@ struct Honest {
 }
 
 /// The environment the runners need although the harness clears it: toolchains, shared build caches.
+///
+/// Python writes its bytecode (no `PYTHONDONTWRITEBYTECODE`), as on most developers' machines: the baseline's run
+/// then fills the room's bytecode prefix itself, where with writing off setup compiles every module the run
+/// imported a second time (`room::pycache`): 0.4–0.8 s of CPU per Python setup in a debug build, and the suite
+/// runs several hundred (BENCHMARKS.md, what a gaming case costs). That path keeps its own test
+/// (`tests/cli/seal_store.rs`, the room's bytecode starts compiled); moves that need bytecode in the tree write it
+/// themselves.
 pub(crate) fn runner_env() -> Vec<(&'static str, String)> {
     let home = std::env::var("HOME").unwrap_or_default();
     let var = |name: &str, default: String| std::env::var(name).unwrap_or(default);
@@ -118,7 +125,6 @@ pub(crate) fn runner_env() -> Vec<(&'static str, String)> {
         ("GOPATH", cache.join("gopath").to_string_lossy().into_owned()),
         ("GOTOOLCHAIN", "local".into()),
         ("GOFLAGS", "-count=1".into()),
-        ("PYTHONDONTWRITEBYTECODE", "1".into()),
         ("npm_config_update_notifier", "false".into()),
         ("npm_config_fund", "false".into()),
     ]
