@@ -82,6 +82,11 @@ pub enum Scope {
     /// code the tests call; everything else — top-level statements, variables, a function that shadows a
     /// command (`python3() { … }`) — changes how the script runs. See `closure::shell`.
     Shell,
+    /// A shell script the verify command runs (`sh scripts/check.sh`), but for its inert lines: those that only
+    /// print, in a place where their status reaches nothing (`echo "running checks"`, `python3 --version`, a
+    /// comment). Everything that can change the shell's state, the exit status or what the runner reads stays
+    /// sealed. See `closure::script`.
+    Script,
     /// A toolchain pin, judged by the toolchain it selects (`of`: `rustup` or `pyenv`), not by its bytes: a pin
     /// that selects what would be in effect without it (the toolchain that ran the baseline) is as if absent. Read by
     /// `closure::read_parts`, which knows the file's place.
@@ -303,6 +308,7 @@ impl Scope {
             Scope::Whole
             | Scope::Stat
             | Scope::Shell
+            | Scope::Script
             | Scope::Code
             | Scope::Toolchain { .. }
             | Scope::Pom
@@ -363,10 +369,17 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         // A resolved configuration from one file's bytes alone (a file tool's edit of it) is that file whole.
         Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::FirstOf { each, .. } => digests(each, Some(bytes)),
-        Scope::Shell => Parts::from([(
-            WHOLE.to_string(),
-            sha256(super::shell::sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
-        )]),
+        Scope::Shell | Scope::Script => {
+            let sealed_text = if *scope == Scope::Shell {
+                super::shell::sealed_text
+            } else {
+                super::script::sealed_text
+            };
+            Parts::from([(
+                WHOLE.to_string(),
+                sha256(sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
+            )])
+        }
         Scope::Code => Parts::new(),
         // Judged by its place (`closure::read_parts`); from bytes alone, as a whole file.
         Scope::Toolchain { .. } => Parts::from([(WHOLE.to_string(), sha256(bytes))]),

@@ -115,7 +115,7 @@ pub(crate) fn sealed_text(source: &str) -> String {
 }
 
 /// The name a line defines a function of: `name() {`, `name () {`, `function name {`, `function name() {`.
-fn function_name(line: &str) -> Option<&str> {
+pub(crate) fn function_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("function ").map(str::trim_start);
     let text = rest.unwrap_or(line);
     let end = text
