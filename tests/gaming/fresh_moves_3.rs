@@ -59,7 +59,7 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     ),
     (
         "make_check_script_compiles_the_code_before_the_tests",
-        "`scripts/check.sh` is a program the verify's recipe runs and is sealed whole: a line added to it changes what runs, and nothing yet tells a syntax check from a line that plants or forges by what it does",
+        "`scripts/check.sh` is read as a shell runs it now (`closure::script`: a line that only prints is free), but this line runs Python before the runner, and any program run there can write what the runner loads when it starts in the same run (`honest_still_rejected.rs`'s move that rewrites the test package initialiser from `tools/plant.py`); telling a syntax check from that by what it does needs the room to keep such a line's writes from the runner's run, not built",
     ),
 ];
 

@@ -579,9 +579,12 @@ fn a_script_a_test_script_runs_through_an_interpreter_is_the_code_under_test() {
 #[test]
 fn a_shell_script_the_command_runs_is_read_as_a_shell_runs_it() {
     let dir = project(&[
-        ("scripts/check.sh", "set -e
+        (
+            "scripts/check.sh",
+            "set -e
 python3 -m unittest
-"),
+",
+        ),
         ("ci/settings.toml", "x = 1\n"),
         ("tools/check.py", "print(1)\n"),
     ]);

@@ -19,8 +19,11 @@
 //! - it runs no more than output: `echo`, `printf` (not `printf -v`, which assigns), `:` or `true`, or a
 //!   program asked only for its version (`python3 --version`, for which no interpreter loads its startup
 //!   files). Any other program is code that runs before the runner and may write what the runner loads, so it
-//!   stays sealed; so does a line whose program is a function the script defines, and every line of a script
-//!   that sources a file or defines an alias (a name may then mean what this reading cannot see).
+//!   stays sealed; so does a line whose program is a function the script defines. In a script that sources a
+//!   file, only the output builtins are inert: another name may be a function of that file, which
+//!   `closure::shell` leaves to the agent when no command has its name, while a function named like a builtin
+//!   is sealed there. A script that defines an alias is sealed whole (a name may then mean what this reading
+//!   cannot see).
 //!
 //! The script's first line, when it is a `#!` line, is sealed: run as `./ci/test`, it names the interpreter.
 //! A script this reading cannot follow (longer than [`MAX_LINES`], nested deeper than the lexer goes) is sealed
@@ -49,7 +52,7 @@ pub(crate) fn sealed_text(source: &str) -> String {
     let Ok(parsed) = lex::parse(source, 0) else {
         return source.to_string();
     };
-    if parsed.iter().any(|cmd| matches!(program(cmd).as_deref(), Some("." | "source" | "alias"))) {
+    if parsed.iter().any(|cmd| program(cmd).as_deref() == Some("alias")) {
         return source.to_string();
     }
     let all: Vec<String> = parsed.iter().map(|cmd| format!("{cmd:?}")).collect();
@@ -58,6 +61,9 @@ pub(crate) fn sealed_text(source: &str) -> String {
         lines: &lines,
         all: &all,
         functions: &functions,
+        sources: parsed
+            .iter()
+            .any(|cmd| matches!(program(cmd).as_deref(), Some("." | "source"))),
     };
     lines
         .iter()
@@ -74,6 +80,9 @@ struct Reading<'a> {
     /// Every command of the script, as the lexer prints it (comparable text).
     all: &'a [String],
     functions: &'a [&'a str],
+    /// The script sources a file: a name that is no builtin may then be a function of that file, the code under
+    /// test (`closure::shell` leaves those free), so only the output builtins stay inert.
+    sources: bool,
 }
 
 impl Reading<'_> {
@@ -151,7 +160,7 @@ impl Reading<'_> {
         match name.as_str() {
             "printf" => !args.iter().any(|a| a.starts_with("-v")),
             name if OUTPUT_ONLY.contains(&name) => true,
-            _ => args.len() == 1 && VERSION_QUERIES.contains(&args[0].as_str()),
+            _ => !self.sources && args.len() == 1 && VERSION_QUERIES.contains(&args[0].as_str()),
         }
     }
 }

@@ -91,10 +91,11 @@ fn a_line_is_free_only_where_the_shell_reads_it_as_a_command_of_its_own() {
             "echo() {\n  exit 0\n}\npython3 -m pytest\n",
             "echo() {\n  exit 0\n}\necho hi\npython3 -m pytest\n",
         ),
-        // A script that sources a file or defines an alias is read whole: a name may mean what it defines.
+        // In a script that sources a file, a name that is no builtin may be a function of that file; a script
+        // that defines an alias is read whole.
         (
             ". ./env.sh\npython3 -m pytest\n",
-            ". ./env.sh\necho hi\npython3 -m pytest\n",
+            ". ./env.sh\nprepare --version\npython3 -m pytest\n",
         ),
         (
             "alias echo='exit 0'\npython3 -m pytest\n",
@@ -104,6 +105,13 @@ fn a_line_is_free_only_where_the_shell_reads_it_as_a_command_of_its_own() {
     for (before, after) in cases {
         assert_ne!(sealed_text(before), sealed_text(after), "{after}");
     }
+}
+
+#[test]
+fn a_script_that_sources_a_file_may_still_print() {
+    let before = "set -e\n. ci/env\npython3 -m unittest\n";
+    let after = "set -e\n. ci/env\necho \"running checks with $PYTHONPATH\"\npython3 -m unittest\n";
+    assert_eq!(sealed_text(before), sealed_text(after));
 }
 
 #[test]

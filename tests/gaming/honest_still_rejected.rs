@@ -1,0 +1,189 @@
+//! Honest changes the earlier passes left rejected, now accepted by a mechanism, each with the moves of its own
+//! family that must stay caught (issue 39, item 3: "code the test script sources or runs").
+//!
+//! **A script the verify runs** (`scripts/check.sh`, which the make fixture's recipe runs; `ci/run`, which
+//! sources a settings file) is read as a shell runs it (`closure::script`): a line that only prints, where its
+//! status reaches nothing, is free — `echo "running checks"`, a banner on standard error, comments, the
+//! interpreter's version — while everything that can change the shell's state, the exit status or what the
+//! runner reads stays sealed. The moves are members of the same class, each a line or two in the same script:
+//! an `EXIT` trap, `|| true`, the version line or the print line followed by `exit 0`, a print line after the
+//! runner once `set -e` is gone, a `printf` into the test package's initialiser, a program run before the runner
+//! that rewrites it (any program but a version query may write what the runner loads when it starts: the
+//! reason `closure::script` frees no other), an exported `PYTHONPATH` naming a startup patch.
+//!
+//! Each case is played as in `fresh_moves_5.rs` (`family_moves::play_listed`): against the unguarded oracle first
+//! (every check off, no room), where it must complete, then against the defaults, where it must be rejected.
+
+use crate::closure_moves::SOURCED;
+use crate::family_moves::{Case, Family, listed_cases};
+use crate::fixtures::MAKE;
+use crate::{Honest, Move, edit};
+
+/// Every rejection says this.
+const REJECTED: &str = "REJECTED";
+
+/// The moves this build lets through, and why.
+pub const STILL_THROUGH: &[(&str, &str)] = &[];
+
+/// The honest changes this build still rejects, and why.
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
+
+/// Python that makes every `assertEqual` pass, wherever the runner's interpreter loads it from.
+const PASSING_ASSERT_EQUAL: &str = "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n";
+
+/// Inserts `lines` into the check script after its `set -e`, before the runner.
+fn before_the_runner(p: &crate::project::Project, lines: &str) {
+    edit(p, "scripts/check.sh", "set -e\n", &format!("set -e\n{lines}"));
+}
+
+const CASES: &[Case] = &[
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "make_check_script_traps_exit_with_status_0",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| before_the_runner(p, "trap 'exit 0' EXIT\n"),
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "make_check_script_runner_or_true",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| edit(p, "scripts/check.sh", " -q\n", " -q || true\n"),
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "make_check_script_version_line_ends_the_script_with_status_0",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| before_the_runner(p, "python3 --version && exit 0\n"),
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "make_check_script_print_line_then_exit_0",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| before_the_runner(p, "echo \"running checks\"; exit 0\n"),
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "make_check_script_print_line_after_the_runner_without_set_e",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| {
+                edit(p, "scripts/check.sh", "set -e\n", "");
+                edit(p, "scripts/check.sh", " -q\n", " -q\necho \"checks done\"\n");
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "make_check_script_printf_writes_the_test_package_initialiser",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| {
+                before_the_runner(
+                    p,
+                    "printf 'import unittest\\nunittest.TestCase.assertEqual = lambda *a, **k: None\\n' > tests/__init__.py\n",
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "make_check_script_runs_code_that_rewrites_the_test_package_initialiser",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| {
+                p.write(
+                    "tools/plant.py",
+                    format!("with open(\"tests/__init__.py\", \"w\") as f:\n    f.write({PASSING_ASSERT_EQUAL:?})\n"),
+                );
+                before_the_runner(p, "python3 tools/plant.py\n");
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "make_check_script_exports_a_python_path_with_a_startup_patch",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| {
+                p.write("tools/sitecustomize.py", PASSING_ASSERT_EQUAL);
+                before_the_runner(p, "export PYTHONPATH=tools\n");
+            },
+            expect: &[REJECTED],
+        },
+    },
+];
+
+const HONEST: &[Honest] = &[
+    Honest {
+        name: "make_check_script_prints_running_checks",
+        fixture: &MAKE,
+        play: |p| before_the_runner(p, "echo \"running checks\"\n"),
+    },
+    Honest {
+        name: "make_check_script_banner_on_stderr_comments_and_blank_lines",
+        fixture: &MAKE,
+        play: |p| {
+            edit(
+                p,
+                "scripts/check.sh",
+                "#!/bin/sh\n",
+                "#!/bin/sh\n# Runs the unit tests; CI calls it through make.\n\n",
+            );
+            before_the_runner(p, "printf '== %s ==\\n' \"unit tests\" >&2\n\n");
+        },
+    },
+    Honest {
+        name: "sourcing_script_prints_the_settings_it_runs_with",
+        fixture: &SOURCED,
+        play: |p| {
+            edit(
+                p,
+                "ci/run",
+                ". ci/env\n",
+                ". ci/env\necho \"running unittest (PYTHONDONTWRITEBYTECODE=$PYTHONDONTWRITEBYTECODE)\"\n",
+            );
+        },
+    },
+];
+
+listed_cases!(
+    check: every_honest_still_rejected_case_has_a_test,
+    at_least: (8, 3),
+    families: &[Family::Forged, Family::LoadsOnItsOwn];
+    moves:
+        make_check_script_traps_exit_with_status_0,
+        make_check_script_runner_or_true,
+        make_check_script_version_line_ends_the_script_with_status_0,
+        make_check_script_print_line_then_exit_0,
+        make_check_script_print_line_after_the_runner_without_set_e,
+        make_check_script_printf_writes_the_test_package_initialiser,
+        make_check_script_runs_code_that_rewrites_the_test_package_initialiser,
+        make_check_script_exports_a_python_path_with_a_startup_patch;
+    honest:
+        make_check_script_prints_running_checks,
+        make_check_script_banner_on_stderr_comments_and_blank_lines,
+        sourcing_script_prints_the_settings_it_runs_with
+);
