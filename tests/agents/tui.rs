@@ -312,11 +312,9 @@ pub fn untrusted_stop_hook_said_at_the_start(agent: Agent, version: &str) {
     pane.press("Enter");
     // The refusal shows on the screen before Codex sends the turn to the model; the model's scripted answer on
     // the screen is what proves the request was made, so the read below cannot race it.
-    pane.wait_until(
-        "loopgate's refusal and the model's answer on the screen",
-        minute * 2,
-        |s| s.contains("the loop did NOT start") && s.contains("as loopgate says"),
-    );
+    pane.wait_until("loopgate's refusal and the model's answer on the screen", minute * 2, |s| {
+        s.contains("the loop did NOT start") && s.contains("as loopgate says")
+    });
     assert!(project.state().is_none(), "no loop started:\n{}", pane.seen);
     let text = read_by_model(&api).join("\n");
     assert!(
