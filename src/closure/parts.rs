@@ -105,7 +105,8 @@ pub enum Scope {
     /// tool's INI parser reads it (blank lines and `#` / `;` comments left out, the key trimmed); every other line,
     /// a section header included, is sealed as it stands. A file of free keys alone is as if absent, so a new one
     /// that only quiets the tool moves nothing, while one key that changes how a script runs (`script-shell`,
-    /// `node-options`) counts.
+    /// `node-options`) counts. An entry `key=value` frees the key with that value only (`script-shell=/bin/bash`:
+    /// a system shell, which runs a script as the default one does, while a shell of the agent's counts).
     KeysBut { free: Vec<String> },
     /// Code a runner loads from every directory on the way to its tests (pytest's `conftest.py`), in `lang`,
     /// judged by what it defines: a new helper or import may appear, unless the helper takes a `reserved` name (one
@@ -736,14 +737,19 @@ fn ini_parts(names: &[String], free: &[String], options: &[OptionsKey], text: &s
 }
 
 /// The lines of a file of `key = value` lines ([`Scope::KeysBut`]) that are neither blank, a comment, nor a `free`
-/// key's, trimmed.
+/// key's (or a `free` `key=value`'s), trimmed.
 fn sealed_key_lines<'t>(text: &'t str, free: &[String]) -> Vec<&'t str> {
     text.lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with(['#', ';']))
         .filter(|line| {
-            let key = line.split_once('=').map_or(*line, |(key, _)| key).trim();
-            !free.iter().any(|f| f == key)
+            let (key, value) = line
+                .split_once('=')
+                .map_or((*line, None), |(key, value)| (key, Some(value)));
+            let (key, value) = (key.trim(), value.map(str::trim));
+            !free
+                .iter()
+                .any(|f| f == key || value.is_some_and(|value| f.split_once('=') == Some((key, value))))
         })
         .collect()
 }
@@ -881,10 +887,11 @@ mod tests {
     #[test]
     fn a_file_of_keys_is_sealed_but_for_its_free_keys() {
         let scope = Scope::KeysBut {
-            free: ["fund", "audit"].map(str::to_string).to_vec(),
+            free: ["fund", "audit", "script-shell=/bin/bash"].map(str::to_string).to_vec(),
         };
         for (before, after) in [
             (None, "fund=false\n; quiet\naudit = false\n"),
+            (None, "script-shell = /bin/bash\n"),
             (Some("registry=https://a\n"), "# x\nregistry=https://a\nfund=false\n"),
         ] {
             let now = digests(&scope, Some(after.as_bytes()));
@@ -899,6 +906,9 @@ mod tests {
             "node-options = --require ./x.js\n",
             "fundx=false\n",
             "[fund]\nscript-shell=./pass\n",
+            "script-shell=/bin/bash/../true\n",
+            "script-shell=/bin/bash -e\n",
+            "script-shell\n",
         ] {
             let now = digests(&scope, Some(gaming.as_bytes()));
             assert!(!compare(&digests(&scope, None), &now).is_empty(), "{gaming}");

@@ -11,12 +11,18 @@
 //! that rewrites it (any program but a version query may write what the runner loads when it starts: the
 //! reason `closure::script` frees no other), an exported `PYTHONPATH` naming a startup patch.
 //!
+//! **npm's `script-shell`** in the project's `.npmrc` is free when it names a system's POSIX shell
+//! (`/bin/bash`, `js/closure.rs`'s `NPMRC_FREE_VALUES`): npm runs the test script with it as it would with `sh`.
+//! The moves: `/bin/true` (a system program that is no shell), a `bash` of the agent's in the project and in the
+//! home, and the system's bash beside a `node-options` that requires a patch.
+//!
 //! Each case is played as in `fresh_moves_5.rs` (`family_moves::play_listed`): against the unguarded oracle first
 //! (every check off, no room), where it must complete, then against the defaults, where it must be rejected.
 
 use crate::closure_moves::SOURCED;
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{Fixture, MAKE, PYTEST};
+use crate::fixtures::{Fixture, MAKE, NPM, PYTEST};
+use crate::room_moves::agent;
 use crate::{Honest, Move, edit};
 
 /// pytest run by a CI script that sources a settings file first: the everyday shape where a project keeps the
@@ -225,6 +231,68 @@ const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
+    // npm's `script-shell`: free with a system shell's path only.
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "npm_npmrc_script_shell_is_the_system_true",
+            fixture: &NPM,
+            baseline: false,
+            play: |p| {
+                p.write(".npmrc", "script-shell=/bin/true\n");
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "npm_npmrc_script_shell_is_a_bash_of_the_agents_in_the_project",
+            fixture: &NPM,
+            baseline: false,
+            play: |p| {
+                p.write("bin/bash", "#!/bin/sh\nexit 0\n");
+                agent(p, "chmod +x bin/bash");
+                p.write(".npmrc", "script-shell=./bin/bash\n");
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "npm_npmrc_script_shell_is_a_bash_of_the_agents_in_the_home",
+            fixture: &NPM,
+            baseline: false,
+            play: |p| {
+                let bash = p.home().join("bin/bash");
+                std::fs::create_dir_all(bash.parent().expect("a directory")).expect("create the home's bin");
+                std::fs::write(&bash, "#!/bin/sh\nexit 0\n").expect("write the fake shell");
+                agent(p, &format!("chmod +x '{}'", bash.display()));
+                p.write(".npmrc", format!("script-shell={}\n", bash.display()));
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "npm_npmrc_system_bash_beside_node_options_requiring_a_patch",
+            fixture: &NPM,
+            baseline: false,
+            play: |p| {
+                p.write("pass.js", "process.on('exit', () => { process.exitCode = 0; });\n");
+                p.write(
+                    ".npmrc",
+                    format!(
+                        "script-shell=/bin/bash\nnode-options=--require {}\n",
+                        p.path("pass.js").display()
+                    ),
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
 ];
 
 const HONEST: &[Honest] = &[
@@ -267,7 +335,7 @@ const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_honest_still_rejected_case_has_a_test,
-    at_least: (13, 4),
+    at_least: (17, 4),
     families: &[Family::Forged, Family::LoadsOnItsOwn];
     moves:
         make_check_script_traps_exit_with_status_0,
@@ -282,7 +350,11 @@ listed_cases!(
         sourced_settings_append_a_deselect_to_pytest_addopts,
         sourced_settings_append_a_plugin_of_the_agents_to_pytest_addopts,
         sourced_settings_replace_pytest_addopts_with_a_selection,
-        sourced_settings_append_free_options_and_exit_0;
+        sourced_settings_append_free_options_and_exit_0,
+        npm_npmrc_script_shell_is_the_system_true,
+        npm_npmrc_script_shell_is_a_bash_of_the_agents_in_the_project,
+        npm_npmrc_script_shell_is_a_bash_of_the_agents_in_the_home,
+        npm_npmrc_system_bash_beside_node_options_requiring_a_patch;
     honest:
         make_check_script_prints_running_checks,
         make_check_script_banner_on_stderr_comments_and_blank_lines,
