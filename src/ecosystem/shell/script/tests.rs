@@ -44,6 +44,12 @@ fn what_can_change_the_shell_the_status_or_what_the_runner_reads_is_sealed() {
         // Code that runs before the runner and can write what it loads; output into a file; a substitution.
         before_runner("python3 -c 'import sys; compile(open(\"calc.py\").read(), \"calc.py\", \"exec\")'"),
         before_runner("echo 'import calc' > sitecustomize.py"),
+        before_runner("echo 'import calc' >> sitecustomize.py"),
+        before_runner("echo 'import calc' >&sitecustomize.py"),
+        before_runner("echo 'import calc' &>sitecustomize.py"),
+        before_runner("echo 'import calc' 2>sitecustomize.py"),
+        before_runner(": > tests/test_calc.py"),
+        before_runner("echo 'import calc' | tee sitecustomize.py"),
         before_runner("echo $(python3 plant.py)"),
         before_runner("python3 -V -c 'print(1)'"),
         before_runner("./bin/tool --version"),
