@@ -49,7 +49,7 @@ pub enum Scope {
     /// These sections of an INI file (`tool:pytest`, `pytest`).
     Ini(Vec<String>),
     /// These key paths of a TOML document (an empty path: the whole document) but for the `free` key paths under
-    /// them: keys that change neither what runs nor what counts (`alias` in `.cargo/config.toml`, `markers` in
+    /// them (a last segment ending in `*` frees every key that starts with what precedes it: `env.CALC_*`): keys that change neither what runs nor what counts (`alias` in `.cargo/config.toml`, `markers` in
     /// pytest's table). A document left empty once they are cut out is no configuration (a `.cargo/config.toml`
     /// of aliases alone is as if absent); a table is still there (`[tool.pytest.ini_options]` makes the file
     /// pytest's configuration, whatever it holds).
@@ -292,6 +292,15 @@ impl Scope {
             }
             _ => *self = Scope::Whole,
         }
+    }
+
+    /// Whether the reading of this scope sees everything the file can do: a whole TOML document read key by key
+    /// (`.cargo/config.toml`) holds no code, so what the reading frees is free in the run too, and a new file of it
+    /// may be carried into the room's tree (`commands::setup`, `room::tree`'s `judged`) rather than left out like
+    /// a runner's file of code. A document read for some tables only (pytest's in `pyproject.toml`) is not: the
+    /// file's mere presence can matter to a runner beyond them.
+    pub fn reads_all_of_it(&self) -> bool {
+        matches!(self, Scope::TomlBut { paths, .. } if paths.iter().any(Vec::is_empty))
     }
 
     /// A JSON scope's sealed key paths and free ones under them.
@@ -564,7 +573,12 @@ fn cut(value: &mut toml::Value, path: &[String]) {
     };
     let Some(table) = value.as_table_mut() else { return };
     if rest.is_empty() {
-        table.remove(first);
+        match first.strip_suffix('*') {
+            Some(prefix) => table.retain(|key, _| !key.starts_with(prefix)),
+            None => {
+                table.remove(first);
+            }
+        }
         return;
     }
     if let Some(inner) = table.get_mut(first) {
