@@ -223,8 +223,8 @@ impl Deriver<'_> {
                 self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
             }
             "just" => self.just(rest, cwd, depth),
-            "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),
-            "source" | "." => self.shell(rest, cwd, depth, true),
+            "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, Some(&text)),
+            "source" | "." => self.shell(rest, cwd, depth, None),
             // An ecosystem's program: the first rule that recognises it reads its configuration.
             _ => {
                 let simple = Simple {
@@ -306,9 +306,12 @@ impl Deriver<'_> {
         }
     }
 
-    fn shell(&mut self, rest: &[String], cwd: &Path, depth: usize, sourced: bool) {
+    /// A shell's arguments: the script it runs, named by the command's whole `text` (`sh check.sh`), or with none
+    /// the script it sources, named by its arguments (`ci/env`); or the string `-c` gives it.
+    fn shell(&mut self, rest: &[String], cwd: &Path, depth: usize, text: Option<&str>) {
         if let Some(script) = script_operand(rest) {
-            let text = rest.join(" ");
+            let sourced = text.is_none();
+            let text = text.map_or_else(|| rest.join(" "), str::to_string);
             self.follow_script(&cwd.join(script), cwd, depth, &text, (true, sourced));
         } else if let Some(code) = rest.iter().position(|w| w == "-c").and_then(|i| rest.get(i + 1)) {
             self.source(code, cwd, depth + 1);
