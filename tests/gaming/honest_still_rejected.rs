@@ -306,9 +306,8 @@ const CASES: &[Case] = &[
             fixture: &CARGO,
             baseline: false,
             play: |p| {
-                preload_library(p);
-                p.write(
-                    ".cargo/config.toml",
+                preloading(
+                    p,
                     "[env]\nCALC_NAME = \"calc\"\nLD_PRELOAD = { value = \"tools/exit0.so\", relative = true }\n",
                 );
             },
@@ -322,9 +321,8 @@ const CASES: &[Case] = &[
             fixture: &CARGO,
             baseline: false,
             play: |p| {
-                preload_library(p);
-                p.write(
-                    ".cargo/config.toml",
+                preloading(
+                    p,
                     "[env.LD_PRELOAD]\nvalue = \"tools/exit0.so\"\nrelative = true\nforce = true\n",
                 );
             },
@@ -348,10 +346,12 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// Builds `tools/exit0.so`, whose `exit` ends the process with status 0, as the agent would.
-fn preload_library(p: &crate::project::Project) {
+/// Builds `tools/exit0.so`, whose `exit` ends the process with status 0, as the agent would, and writes `config`
+/// (which preloads it) as `.cargo/config.toml`.
+fn preloading(p: &crate::project::Project, config: &str) {
     p.write("tools/exit0.c", EXIT_0_PRELOAD_C);
     agent(p, "cc -shared -fPIC -o tools/exit0.so tools/exit0.c");
+    p.write(".cargo/config.toml", config);
 }
 
 const HONEST: &[Honest] = &[
