@@ -187,9 +187,14 @@ impl Deriver<'_> {
         if self.in_test && self.code_under_test(&name, rest, verb, cwd) {
             return;
         }
-        // A sourced file is read key by key where the match follows it, not sealed whole as a file named here.
+        // A sourced file is read key by key where the match follows it, and a script a shell runs line by line
+        // (`follow_script`), not sealed whole as a file named here.
         if !matches!(name.as_str(), "." | "source") {
-            self.named_files(argv, cwd, &text);
+            let script = match name.as_str() {
+                "sh" | "bash" | "dash" | "zsh" | "ksh" => script_operand(rest),
+                _ => Some(verb.as_str()),
+            };
+            self.named_files(argv, cwd, &text, script);
         }
         match name.as_str() {
             "env" | "timeout" | "nice" | "time" | "nohup" | "command" | "exec" | "stdbuf" | "xvfb-run" | "sudo"
@@ -200,8 +205,8 @@ impl Deriver<'_> {
                 self.argv(skip_flags(&rest[1..]), cwd, depth + 1);
             }
             "just" => self.just(rest, cwd, depth),
-            "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, false),
-            "source" | "." => self.shell(rest, cwd, depth, true),
+            "sh" | "bash" | "dash" | "zsh" | "ksh" => self.shell(rest, cwd, depth, Some(&text)),
+            "source" | "." => self.shell(rest, cwd, depth, None),
             // An ecosystem's program: the first rule that recognises it reads its configuration.
             _ => {
                 let simple = Simple {
@@ -223,8 +228,9 @@ impl Deriver<'_> {
     /// check.py`, `--config ci.toml`) are sealed whole. Data files (`cat score.txt`) are not: they are often what
     /// the agent is meant to produce; `--seal` covers the rest. Test files are not sealed whole either: they are
     /// sealed test by test, so new tests can be added.
-    fn named_files(&mut self, argv: &[String], cwd: &Path, text: &str) {
-        for word in argv {
+    /// `script`, the word naming the script the command runs, is left to [`Deriver::follow_script`].
+    fn named_files(&mut self, argv: &[String], cwd: &Path, text: &str, script: Option<&str>) {
+        for word in argv.iter().filter(|w| Some(w.as_str()) != script) {
             let word = word
                 .split_once('=')
                 .map_or(word.as_str(), |(flag, v)| if flag.starts_with('-') { v } else { word });
@@ -282,26 +288,15 @@ impl Deriver<'_> {
         }
     }
 
-    fn shell(&mut self, rest: &[String], cwd: &Path, depth: usize, sourced: bool) {
-        let mut i = 0;
-        while i < rest.len() {
-            let w = &rest[i];
-            if w == "-c" {
-                if let Some(code) = rest.get(i + 1) {
-                    self.source(code, cwd, depth + 1);
-                }
-                return;
-            }
-            if w == "-o" || w == "+o" {
-                i += 2;
-                continue;
-            }
-            if !w.starts_with(['-', '+']) {
-                let text = rest.join(" ");
-                self.follow_script(&cwd.join(w), cwd, depth, &text, (true, sourced));
-                return;
-            }
-            i += 1;
+    /// A shell's arguments: the script it runs, named by the command's whole `text` (`sh check.sh`), or with none
+    /// the script it sources, named by its arguments (`ci/env`); or the string `-c` gives it.
+    fn shell(&mut self, rest: &[String], cwd: &Path, depth: usize, text: Option<&str>) {
+        if let Some(script) = script_operand(rest) {
+            let sourced = text.is_none();
+            let text = text.map_or_else(|| rest.join(" "), str::to_string);
+            self.follow_script(&cwd.join(script), cwd, depth, &text, (true, sourced));
+        } else if let Some(code) = rest.iter().position(|w| w == "-c").and_then(|i| rest.get(i + 1)) {
+            self.source(code, cwd, depth + 1);
         }
     }
 
@@ -333,9 +328,10 @@ impl Deriver<'_> {
         true
     }
 
-    /// A script run by the command: sealed whole, and its lines followed when it is a shell script — by its
+    /// A script run by the command: sealed, and its lines followed when it is a shell script — by its
     /// extension or `#!` line, or because a shell runs it (`sh FILE`, `. FILE`, `source FILE`: `by_shell`). A
-    /// file a script sources runs in its shell and is sealed key by key (`Scope::Shell`: its functions that are
+    /// shell script is sealed but for its lines that only print (`Scope::Script`, see `closure::script`); any
+    /// other script whole. A file a script sources runs in its shell and is sealed key by key (`Scope::Shell`: its functions that are
     /// no command are the code the tests call); a script on the test side has what it runs read as the code
     /// under test ([`Deriver::code_under_test`]).
     fn follow_script(&mut self, path: &Path, cwd: &Path, depth: usize, text: &str, how: (bool, bool)) {
@@ -344,25 +340,29 @@ impl Deriver<'_> {
         if !self.is_file(&path) {
             return;
         }
-        if sourced {
-            self.add(path.clone(), Scope::Shell, Why::RunBy(short(text)));
-        } else {
-            self.whole(path.clone(), Why::RunBy(short(text)));
-        }
+        let body = std::fs::read_to_string(self.root.join(&path));
+        let shell = by_shell
+            || path.extension().is_some_and(|e| e == "sh" || e == "bash")
+            || body.as_ref().is_ok_and(|body| {
+                body.lines()
+                    .next()
+                    .is_some_and(|l| l.starts_with("#!") && l.contains("sh"))
+            });
+        let on_test_side = crate::closure::is_test_path(&path);
+        let scope = match (sourced, shell && !on_test_side && body.is_ok()) {
+            (true, _) => Scope::Shell,
+            (false, true) => Scope::Script,
+            (false, false) => Scope::Whole,
+        };
+        self.add(path.clone(), scope, Why::RunBy(short(text)));
         let was_in_test = self.in_test;
         if !sourced {
-            self.in_test = crate::closure::is_test_path(&path);
+            self.in_test = on_test_side;
         }
-        let Ok(body) = std::fs::read_to_string(self.root.join(&path)) else {
+        let Ok(body) = body else {
             self.in_test = was_in_test;
             return;
         };
-        let shell = by_shell
-            || path.extension().is_some_and(|e| e == "sh" || e == "bash")
-            || body
-                .lines()
-                .next()
-                .is_some_and(|l| l.starts_with("#!") && l.contains("sh"));
         if shell
             && self
                 .followed
@@ -410,6 +410,21 @@ impl Deriver<'_> {
             });
         }
     }
+}
+
+/// The script a shell's arguments name (`sh -e scripts/check.sh`): the first operand, unless `-c` comes first
+/// (then the shell runs a string, not a file).
+fn script_operand(rest: &[String]) -> Option<&str> {
+    let mut i = 0;
+    while let Some(w) = rest.get(i) {
+        match w.as_str() {
+            "-c" => return None,
+            "-o" | "+o" => i += 2,
+            w if w.starts_with(['-', '+']) => i += 1,
+            w => return Some(w),
+        }
+    }
+    None
 }
 
 /// Whether a file name looks like code or configuration rather than data.

@@ -49,7 +49,7 @@ pub enum Scope {
     /// These sections of an INI file (`tool:pytest`, `pytest`).
     Ini(Vec<String>),
     /// These key paths of a TOML document (an empty path: the whole document) but for the `free` key paths under
-    /// them: keys that change neither what runs nor what counts (`alias` in `.cargo/config.toml`, `markers` in
+    /// them (a last segment ending in `*` frees every key that starts with what precedes it: `env.CALC_*`): keys that change neither what runs nor what counts (`alias` in `.cargo/config.toml`, `markers` in
     /// pytest's table). A document left empty once they are cut out is no configuration (a `.cargo/config.toml`
     /// of aliases alone is as if absent); a table is still there (`[tool.pytest.ini_options]` makes the file
     /// pytest's configuration, whatever it holds).
@@ -82,6 +82,11 @@ pub enum Scope {
     /// code the tests call; everything else — top-level statements, variables, a function that shadows a
     /// command (`python3() { … }`) — changes how the script runs. See `closure::shell`.
     Shell,
+    /// A shell script the verify command runs (`sh scripts/check.sh`), but for its inert lines: those that only
+    /// print, in a place where their status reaches nothing (`echo "running checks"`, `python3 --version`, a
+    /// comment). Everything that can change the shell's state, the exit status or what the runner reads stays
+    /// sealed. See `closure::script`.
+    Script,
     /// A toolchain pin, judged by the toolchain it selects (`of`: `rustup` or `pyenv`), not by its bytes: a pin
     /// that selects what would be in effect without it (the toolchain that ran the baseline) is as if absent. Read by
     /// `closure::read_parts`, which knows the file's place.
@@ -102,7 +107,9 @@ pub enum Scope {
     /// is read as the tool's INI parser reads it (blank lines and `#` / `;` comments left out, the key trimmed);
     /// every other line, a section header included, is sealed as it stands. A file of free keys alone is as if
     /// absent, so a new one that only quiets the tool moves nothing, while one key that changes how a script runs
-    /// (`script-shell`, a `node-options` preload) counts.
+    /// (`script-shell`, a `node-options` preload) counts. An entry `key=value` frees the key with that value only
+    /// (`script-shell=/bin/bash`: a system shell, which runs a script as the default one does, while a shell of the
+    /// agent's counts).
     KeysBut {
         free: Vec<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -294,6 +301,15 @@ impl Scope {
         }
     }
 
+    /// Whether the reading of this scope sees everything the file can do: a whole TOML document read key by key
+    /// (`.cargo/config.toml`) holds no code, so what the reading frees is free in the run too, and a new file of it
+    /// may be carried into the room's tree (`commands::setup`, `room::tree`'s `judged`) rather than left out like
+    /// a runner's file of code. A document read for some tables only (pytest's in `pyproject.toml`) is not: the
+    /// file's mere presence can matter to a runner beyond them.
+    pub fn reads_all_of_it(&self) -> bool {
+        matches!(self, Scope::TomlBut { paths, .. } if paths.iter().any(Vec::is_empty))
+    }
+
     /// A JSON scope's sealed key paths and free ones under them.
     fn json_keys(&self) -> Option<JsonKeys<'_>> {
         match self {
@@ -309,6 +325,7 @@ impl Scope {
             Scope::Whole
             | Scope::Stat
             | Scope::Shell
+            | Scope::Script
             | Scope::Code
             | Scope::Toolchain { .. }
             | Scope::Pom
@@ -369,10 +386,17 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         // A resolved configuration from one file's bytes alone (a file tool's edit of it) is that file whole.
         Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::FirstOf { each, .. } => digests(each, Some(bytes)),
-        Scope::Shell => Parts::from([(
-            WHOLE.to_string(),
-            sha256(super::shell::sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
-        )]),
+        Scope::Shell | Scope::Script => {
+            let sealed_text = if *scope == Scope::Shell {
+                super::shell::sealed_text
+            } else {
+                super::script::sealed_text
+            };
+            Parts::from([(
+                WHOLE.to_string(),
+                sha256(sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
+            )])
+        }
         Scope::Code => Parts::new(),
         // Judged by its place (`closure::read_parts`); from bytes alone, as a whole file.
         Scope::Toolchain { .. } => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
@@ -556,7 +580,12 @@ fn cut(value: &mut toml::Value, path: &[String]) {
     };
     let Some(table) = value.as_table_mut() else { return };
     if rest.is_empty() {
-        table.remove(first);
+        match first.strip_suffix('*') {
+            Some(prefix) => table.retain(|key, _| !key.starts_with(prefix)),
+            None => {
+                table.remove(first);
+            }
+        }
         return;
     }
     if let Some(inner) = table.get_mut(first) {
@@ -729,7 +758,7 @@ fn ini_parts(names: &[String], free: &[String], options: &[OptionsKey], text: &s
 }
 
 /// The lines of a file of `key = value` lines ([`Scope::KeysBut`]) that are neither blank, a comment, nor a `free`
-/// key's, trimmed; an `options` key's line with only its sealed words, and left out when none is.
+/// key's (or a `free` `key=value`'s), trimmed; an `options` key's line with only its sealed words, and left out when none is.
 fn sealed_key_lines(text: &str, free: &[String], options: &[OptionsKey]) -> Vec<String> {
     text.lines()
         .map(str::trim)
@@ -738,7 +767,10 @@ fn sealed_key_lines(text: &str, free: &[String], options: &[OptionsKey]) -> Vec<
             let (key, value) = line
                 .split_once('=')
                 .map_or((line, ""), |(key, value)| (key.trim(), value.trim()));
-            if free.iter().any(|entry| key_matches(entry, key)) {
+            if free
+                .iter()
+                .any(|entry| key_matches(entry, key) || entry.split_once('=') == Some((key, value)))
+            {
                 return None;
             }
             let Some(option) = options.iter().find(|o| o.key.len() == 1 && o.key[0] == key) else {
@@ -897,7 +929,9 @@ mod tests {
     #[test]
     fn a_file_of_keys_is_sealed_but_for_its_free_keys() {
         let scope = Scope::KeysBut {
-            free: ["fund", "audit", "@*:registry", "//*"].map(str::to_string).to_vec(),
+            free: ["fund", "audit", "@*:registry", "//*", "script-shell=/bin/bash"]
+                .map(str::to_string)
+                .to_vec(),
             options: vec![OptionsKey {
                 key: vec!["node-options".to_string()],
                 free: vec!["--max-old-space-size=*".to_string()],
@@ -905,6 +939,7 @@ mod tests {
         };
         for (before, after) in [
             (None, "fund=false\n; quiet\naudit = false\n"),
+            (None, "script-shell = /bin/bash\n"),
             (Some("registry=https://a\n"), "# x\nregistry=https://a\nfund=false\n"),
             (
                 None,
@@ -932,6 +967,9 @@ mod tests {
             "node-options=--max-old-space-size=4096 --require ./x.js\n",
             "node-options=--test-only\n",
             "node-options=--require --max-old-space-size=4096\n",
+            "script-shell=/bin/bash/../true\n",
+            "script-shell=/bin/bash -e\n",
+            "script-shell\n",
         ] {
             let now = digests(&scope, Some(gaming.as_bytes()));
             assert!(!compare(&digests(&scope, None), &now).is_empty(), "{gaming}");

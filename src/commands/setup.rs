@@ -681,7 +681,7 @@ fn seal_and_start(
             // Where a runner's configuration was resolved, the resolution judges its files key by key.
             if let Some(derived) = inputs.derived.as_mut() {
                 derived.leave_configs_to(&baseline.js_configs);
-                carry_judged_configs(&store, &project, &baseline.js_configs)?;
+                carry_judged_configs(&store, &project, &baseline.js_configs, derived)?;
             }
             inputs.observed = Some(observed);
             if let Some((room, _, _)) = &room
@@ -873,19 +873,27 @@ fn release_run_outputs(
 }
 
 /// Has the room's tree carry the configuration files left to what their runner resolves (`closure::js_config`)
-/// when they are new: the reading before each promise's run, and the run, must see them.
+/// when they are new, and those the closure reads whole as data, key by key (`Scope::reads_all_of_it`: a
+/// `.cargo/config.toml`): the reading before each promise's run, and the run, must see them.
 fn carry_judged_configs(
     store: &Store,
     project: &Project,
     resolved: &[crate::closure::js_config::Resolved],
+    derived: &crate::closure::Closure,
 ) -> Result<(), Error> {
-    if resolved.is_empty() {
+    let read_whole: Vec<String> = derived
+        .files
+        .iter()
+        .filter(|f| f.scope.reads_all_of_it() && !std::path::Path::new(&f.path).is_absolute())
+        .map(|f| f.path.clone())
+        .collect();
+    if resolved.is_empty() && read_whole.is_empty() {
         return Ok(());
     }
     if let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? {
         synced
             .judged
-            .extend(resolved.iter().flat_map(|r| r.files.iter().cloned()));
+            .extend(resolved.iter().flat_map(|r| r.files.iter().cloned()).chain(read_whole));
         store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
     }
     Ok(())

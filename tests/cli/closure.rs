@@ -179,8 +179,12 @@ fn the_guard_judges_edits_to_package_json_by_what_they_would_leave() {
         json!({"file_path": path, "content": PACKAGE.replace("\"lint\"", "\"pretest\": \"exit 0\", \"lint\"")});
     let reason = tool(&p, "Write", pretest).deny_reason();
     assert!(reason.contains("`scripts.pretest` was added"), "{reason}");
+    // The script `npm test` runs is judged by what the edit would leave too: a print line is free, `exit 0` is not.
+    let print = json!({"file_path": p.path("check.sh"), "content": format!("echo 'running the check'\n{CHECK}")});
+    tool(&p, "Write", print).silent();
     let script = json!({"file_path": p.path("check.sh"), "content": "exit 0\n"});
-    assert!(tool(&p, "Write", script).deny_reason().contains("`check.sh` is sealed"));
+    let reason = tool(&p, "Write", script).deny_reason();
+    assert!(reason.contains("`check.sh`"), "{reason}");
     let npmrc = json!({"command": "echo script-shell=/bin/true >> .npmrc"});
     assert!(tool(&p, "Bash", npmrc).deny_reason().contains(".npmrc"));
     let allow = json!({"command": "loopgate allow --all"});

@@ -37,7 +37,7 @@ const MAKE_PY: Fixture = Fixture {
 };
 
 /// A shell script run by `sh` that sources a settings file with no extension.
-const SOURCED: Fixture = Fixture {
+pub(crate) const SOURCED: Fixture = Fixture {
     verify: "sh ci/run",
     files: &[
         (

@@ -59,20 +59,10 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "npm_project_npmrc_names_bash_as_the_script_shell",
-        "`.npmrc` is judged key by key now (`NPMRC_FREE` in `src/ecosystem/js/closure.rs`), but `script-shell` is no free key: it names the program every script runs in, and this file's move names the agent's. Freeing a value that names a shell outside the project needs that program held by content in the oracle's world like every file the baseline read, and the baseline never ran `/bin/bash`; not built",
-    ),
-    (
-        "make_check_script_prints_the_python_version_first",
-        "the script the recipe runs (`scripts/check.sh`) is the verify's own program, sealed by its bytes: a line that only prints is told from one that changes how the runner runs (the pipeline this file's move adds) only by reading the script as a shell runs it, command by command, which `closure::shell` does for sourced files' functions but not for the verify's own script; not built",
-    ),
-    (
-        "unittest_package_initialiser_with_the_documented_load_tests",
-        "a `load_tests` in a test package decides which tests run and can hand back a test of the same id with another body, so the test seal counts it as new setup code around the existing tests; telling unittest's documented form (every test discovery finds, added back unchanged) from one that filters or replaces needs the suite it returns compared with discovery's, test by test, in the oracle's run; not built",
-    ),
-];
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "unittest_package_initialiser_with_the_documented_load_tests",
+    "a `load_tests` in a test package decides which tests run and can hand back a test of the same id with another body, so the test seal counts it as new setup code around the existing tests; telling unittest's documented form (every test discovery finds, added back unchanged) from one that filters or replaces needs the suite it returns compared with discovery's, test by test, in the oracle's run; not built",
+)];
 
 /// Writes an executable `path` holding `text`.
 pub(crate) fn program(p: &Project, path: &str, text: &str) {

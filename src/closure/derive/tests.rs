@@ -207,8 +207,9 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
             vec!["test".into()]
         ))
     );
-    assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Whole));
-    assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Whole));
+    // Shell scripts the recipe runs are read as a shell runs them (`closure::script`).
+    assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Script));
+    assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Script));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
     assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Python, Lang::Go]));
     let just = super::derive("just test", dir.path(), None, &|_| None);
@@ -229,7 +230,7 @@ fn scripts_and_files_named_in_the_command_are_sealed_but_test_files_are_not() {
         "./ci.sh && python check.py --data=check.py && pytest tests/test_a.py && cat score.txt",
         dir.path(),
     );
-    assert_eq!(scope_of(&plan, "ci.sh"), Some(&Scope::Whole));
+    assert_eq!(scope_of(&plan, "ci.sh"), Some(&Scope::Script));
     assert_eq!(scope_of(&plan, "check.py"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "package.json").is_some(), "ci.sh runs npm test");
     assert!(
@@ -566,6 +567,43 @@ fn a_script_a_test_script_runs_through_an_interpreter_is_the_code_under_test() {
     let plan = plan("sh tests/run.sh", dir.path());
     assert_eq!(scope_of(&plan, "bin/tool.py"), Some(&Scope::Code));
     assert_eq!(scope_of(&plan, "bin/tool.js"), Some(&Scope::Code));
+    assert_eq!(
+        scope_of(&plan, "tests/run.sh"),
+        Some(&Scope::Whole),
+        "a script on the test side is sealed whole"
+    );
+}
+
+/// A shell script the command runs is read line by line (`Scope::Script`), however the shell is asked to run
+/// it; the other files its command line names are still sealed whole.
+#[test]
+fn a_shell_script_the_command_runs_is_read_as_a_shell_runs_it() {
+    let dir = project(&[
+        (
+            "scripts/check.sh",
+            "set -e
+python3 -m unittest
+",
+        ),
+        ("ci/settings.toml", "x = 1\n"),
+        ("tools/check.py", "print(1)\n"),
+    ]);
+    for command in [
+        "sh scripts/check.sh",
+        "bash -e -o pipefail scripts/check.sh ci/settings.toml",
+        "./scripts/check.sh ci/settings.toml",
+        "cd scripts && sh ./check.sh",
+    ] {
+        let plan = plan(command, dir.path());
+        assert_eq!(scope_of(&plan, "scripts/check.sh"), Some(&Scope::Script), "{command}");
+        assert!(plan.runners.contains(&Runner::Unittest), "{command}");
+        if command.contains("settings") {
+            assert_eq!(scope_of(&plan, "ci/settings.toml"), Some(&Scope::Whole), "{command}");
+        }
+    }
+    // A shell given a string runs no file: the string is read as the command's own.
+    let plan = plan("sh -c 'python3 tools/check.py'", dir.path());
+    assert_eq!(scope_of(&plan, "tools/check.py"), Some(&Scope::Whole));
 }
 
 /// The order the ecosystems' program rules are tried in (`PROGRAMS`: the first that recognises a program reads

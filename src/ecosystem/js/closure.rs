@@ -81,6 +81,18 @@ const NODE_OPTIONS_FREE: [&str; 8] = [
     "--trace-uncaught",
 ];
 
+/// The `.npmrc` keys free with one value only: `script-shell` naming a system's POSIX shell. npm runs every
+/// script as `SHELL -c SCRIPT`, and these run it as the default `sh` does; they are the system's, outside what the
+/// agent's tree and home hold (a shell of the agent's, `/bin/true`, or a wrapper anywhere else still counts).
+const NPMRC_FREE_VALUES: [&str; 6] = [
+    "script-shell=/bin/bash",
+    "script-shell=/usr/bin/bash",
+    "script-shell=/bin/sh",
+    "script-shell=/usr/bin/sh",
+    "script-shell=/bin/dash",
+    "script-shell=/usr/bin/dash",
+];
+
 impl Deriver<'_> {
     /// `npm`, `pnpm`, `yarn` or `bun` ARGS…: the package managers' configuration files, and the `package.json`
     /// script it runs with its `pre`/`post` scripts, followed.
@@ -128,7 +140,11 @@ impl Deriver<'_> {
         };
         let why = Why::Configures(short(&format!("{pm} {}", rest.join(" "))));
         let npmrc = || Scope::KeysBut {
-            free: NPMRC_FREE.map(str::to_string).to_vec(),
+            free: NPMRC_FREE
+                .iter()
+                .chain(&NPMRC_FREE_VALUES)
+                .map(|k| (*k).to_string())
+                .collect(),
             options: vec![crate::closure::parts::OptionsKey {
                 key: vec!["node-options".to_string()],
                 free: NODE_OPTIONS_FREE.map(str::to_string).to_vec(),

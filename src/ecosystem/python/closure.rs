@@ -19,6 +19,10 @@ mod conftest;
 mod options;
 
 use super::{Deriver, Lang, Runner, Scripts, Simple, Why, normalize};
+
+/// The environment variable pytest reads more command-line options from, and its free options (`options.rs`):
+/// a file the verify's script sources that appends to it is judged option by option there (`closure::shell`).
+pub(crate) const OPTIONS_VARIABLE: crate::closure::shell::OptionsVariable = ("PYTEST_ADDOPTS", options::free);
 use crate::closure::parts::{OptionsKey, PREAMBLE, Scope};
 use crate::runner::Section;
 

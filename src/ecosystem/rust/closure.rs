@@ -2,7 +2,8 @@
 //!
 //! - `.cargo/config.toml` (and the older `.cargo/config`) in the directory cargo runs in and every ancestor,
 //!   then `$CARGO_HOME`, key by key: a `runner`, `rustflags` or `env` changes what runs; an alias other than
-//!   the verify's subcommand, the terminal's colours or the network settings do not ([`FREE_CONFIG`]).
+//!   the verify's subcommand, the terminal's colours or the network settings do not ([`FREE_CONFIG`]), nor
+//!   does an `[env]` variable in the package's own namespace ([`own_env`]: `CALC_NAME` for package `calc`).
 //! - `rust-toolchain.toml` / `rust-toolchain` there and in every ancestor: rustup picks the toolchain from the
 //!   nearest one, so a new one can point `cargo` at another toolchain; each is judged by the toolchain in effect
 //!   where it lies (`Scope::Toolchain`, `toolchain.rs`), so a pin equal to the baseline's moves nothing.
@@ -47,10 +48,11 @@ impl Deriver<'_> {
         self.plan.runners.insert(Runner::Cargo);
         let why = Why::Configures("cargo".into());
         let start = normalize(&self.root.join(cwd));
+        let own = own_env(&start.join("Cargo.toml"));
         for dir in start.ancestors() {
             for name in [".cargo/config.toml", ".cargo/config"] {
                 let path = self.local(&dir.join(name));
-                self.add(path, config_scope(sub), why.clone());
+                self.add(path, config_scope(sub, own.as_deref()), why.clone());
             }
             for name in ["rust-toolchain.toml", "rust-toolchain"] {
                 let path = self.local(&dir.join(name));
@@ -64,7 +66,7 @@ impl Deriver<'_> {
             .or_else(|| self.home.map(|h| h.join(".cargo")));
         if let Some(cargo_home) = cargo_home {
             for name in ["config.toml", "config"] {
-                self.add(cargo_home.join(name), config_scope(sub), why.clone());
+                self.add(cargo_home.join(name), config_scope(sub, own.as_deref()), why.clone());
             }
         }
         if sub.as_str() == "nextest" {
@@ -95,14 +97,64 @@ const FREE_CONFIG: &[&str] = &[
     "cache",
 ];
 
-/// A cargo configuration file, key by key: the whole document but [`FREE_CONFIG`], and the alias of `sub`.
-fn config_scope(sub: &str) -> Scope {
+/// Namespaces of environment variables that something besides the package's code reads: the dynamic loader, the
+/// C library and its allocator, sanitizers, rustc, cargo and libtest, the build scripts of dependencies (`cc`'s
+/// compiler and flags, `pkg-config`, the target), and the process's own (`PATH`, `HOME`, the locale, the time
+/// zone). A package whose own namespace falls in one (`ld`, `cc-utils`) has no `[env]` variable free.
+const READ_BY_OTHERS: &[&str] = &[
+    "LD_",
+    "DYLD_",
+    "GLIBC_",
+    "MALLOC_",
+    "ASAN_",
+    "UBSAN_",
+    "LSAN_",
+    "TSAN_",
+    "MSAN_",
+    "RUST",
+    "CARGO",
+    "CC",
+    "CXX",
+    "CFLAGS",
+    "AR_",
+    "PKG_CONFIG",
+    "TARGET",
+    "HOST",
+    "PATH",
+    "HOME",
+    "TMP",
+    "LANG",
+    "LC_",
+    "TZ",
+];
+
+/// The `[env]` names that are the package's own, as a free key path's last segment (`CALC_*`): the package's
+/// name in capitals with `_` for `-`, then `_`, the convention crates name their variables by. Cargo's `[env]`
+/// sets a variable for rustc, build scripts and the test processes; one in the package's namespace is read only
+/// by the package's code (`env!("CALC_NAME")`), which is the agent's, while every other name stays sealed — an
+/// `LD_PRELOAD` there preloads a library into each test binary. `None` when `manifest` names no package, or the
+/// namespace is one something else reads ([`READ_BY_OTHERS`]).
+fn own_env(manifest: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(manifest).ok()?;
+    let doc = text.parse::<toml::Table>().ok()?;
+    let name = doc.get("package")?.get("name")?.as_str()?;
+    let prefix = format!("{}_", name.to_uppercase().replace('-', "_"));
+    let ours = prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !READ_BY_OTHERS.iter().any(|other| prefix.starts_with(other));
+    ours.then(|| format!("{prefix}*"))
+}
+
+/// A cargo configuration file, key by key: the whole document but [`FREE_CONFIG`] and the package's own `[env]`
+/// variables (`own`, from [`own_env`]), and the alias of `sub`.
+fn config_scope(sub: &str, own: Option<&str>) -> Scope {
+    let mut free: Vec<Vec<String>> = FREE_CONFIG
+        .iter()
+        .map(|t| t.split('.').map(str::to_string).collect())
+        .collect();
+    free.extend(own.map(|own| vec!["env".to_string(), own.to_string()]));
     Scope::TomlBut {
         paths: vec![Vec::new(), vec!["alias".to_string(), sub.to_string()]],
-        free: FREE_CONFIG
-            .iter()
-            .map(|t| t.split('.').map(str::to_string).collect())
-            .collect(),
+        free,
         options: Vec::new(),
     }
 }
@@ -145,14 +197,52 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::config_scope;
+    use super::{config_scope, own_env};
     use crate::closure::parts::{Parts, digests};
+
+    /// A variable in the package's own namespace is free in `[env]`, in either form; every other name, one the
+    /// loader reads beside it included, or a namespace something else reads, is sealed.
+    #[test]
+    fn the_packages_own_env_variables_are_free() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let manifest = dir.path().join("Cargo.toml");
+        std::fs::write(&manifest, "[package]\nname = \"calc-core\"\nversion = \"0.1.0\"\n").expect("write");
+        let own = own_env(&manifest);
+        assert_eq!(own.as_deref(), Some("CALC_CORE_*"));
+        let scope = config_scope("test", own.as_deref());
+        for honest in [
+            "[env]\nCALC_CORE_NAME = \"calc\"\n",
+            "[env]\nCALC_CORE_DATA = { value = \"data\", relative = true }\n[term]\nverbose = true\n",
+        ] {
+            assert_eq!(digests(&scope, Some(honest.as_bytes())), Parts::new(), "{honest}");
+        }
+        for gamed in [
+            "[env]\nCALC_CORE_NAME = \"calc\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
+            "[env]\nCALC_NAME = \"calc\"\n",
+            "[env]\nRUST_TEST_THREADS = \"1\"\n",
+            "[env]\nCALC_CORE_NAME = \"calc\"\n[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n",
+        ] {
+            assert_ne!(digests(&scope, Some(gamed.as_bytes())), Parts::new(), "{gamed}");
+        }
+        // A new one is carried into the room's tree: its reading sees all of it.
+        assert!(scope.reads_all_of_it());
+        let tables_only = crate::closure::Scope::TomlBut {
+            paths: vec![vec!["tool".into(), "pytest".into()]],
+            free: Vec::new(),
+            options: Vec::new(),
+        };
+        assert!(!tables_only.reads_all_of_it());
+        for reserved in ["ld", "cc-utils", "rust-calc", "cargo-x", "path"] {
+            std::fs::write(&manifest, format!("[package]\nname = \"{reserved}\"\n")).expect("write");
+            assert_eq!(own_env(&manifest), None, "{reserved}");
+        }
+    }
 
     /// Of `build`, only the number of jobs is free: a configuration of it and the terminal's settings is as if
     /// absent, while a wrapper of the compiler beside it counts.
     #[test]
     fn build_jobs_is_free_and_the_rest_of_build_is_sealed() {
-        let scope = config_scope("test");
+        let scope = config_scope("test", None);
         let jobs = "[build]\njobs = 2\n\n[term]\nverbose = false\n";
         assert_eq!(digests(&scope, Some(jobs.as_bytes())), Parts::new());
         let wrapper = "[build]\njobs = 2\nrustc-wrapper = \"tools/rustc.sh\"\n";

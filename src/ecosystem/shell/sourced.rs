@@ -7,6 +7,9 @@
 //! not a program on `PATH` — cannot stand in for anything the script runs: it runs only where the script calls it
 //! by that name, which is what a shell project's tests do with the code under test (`add() { … }`). Its
 //! definition is the agent's; its name is not (a function that appears, or becomes a command, moves the rest).
+//! One top-level statement is free too: appending options that change only what a runner prints to the
+//! variable it reads more options from (`export PYTEST_ADDOPTS="$PYTEST_ADDOPTS -ra"`), judged option by option
+//! against that runner's table (`closure::options`), as its configuration's `addopts` is.
 //!
 //! The reading is by lines: a function starts at `name() {` (or `function name {`) at the start of a line and
 //! ends where its braces balance. Text this reading cannot follow (braces that never balance) is sealed whole.
@@ -98,7 +101,9 @@ pub(crate) fn sealed_text(source: &str) -> String {
     let mut lines = source.lines();
     while let Some(line) = lines.next() {
         let Some(name) = function_name(line).filter(|n| !is_command(n)) else {
-            out.push(line.to_string());
+            if !appends_free_options(line) {
+                out.push(line.to_string());
+            }
             continue;
         };
         out.push(format!("{name}() {{ … }}"));
@@ -114,8 +119,45 @@ pub(crate) fn sealed_text(source: &str) -> String {
     out.join("\n")
 }
 
+/// An environment variable a runner reads more command-line options from, and its runner's free options.
+pub(crate) type OptionsVariable = (&'static str, fn() -> Vec<String>);
+
+/// The runners' options variables, each declared in its ecosystem's folder.
+const OPTIONS_VARIABLES: &[OptionsVariable] = &[crate::closure::derive::python::OPTIONS_VARIABLE];
+
+/// Whether `line` only appends free options to a runner's options variable — `NAME="$NAME WORDS…"`, or with
+/// `export`, `${NAME}` — so that it is as if absent. Appending keeps what was there: the user's own options,
+/// and the report option loopgate adds for its readout; an assignment that replaces the value can drop them,
+/// so it counts, as does any other expansion in the value (`--tb=$(…)` would run a command here).
+fn appends_free_options(line: &str) -> bool {
+    let text = line.trim();
+    let text = text.strip_prefix("export ").map_or(text, str::trim_start);
+    let Some((name, value)) = text.split_once('=') else {
+        return false;
+    };
+    let Some(free) = OPTIONS_VARIABLES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, free)| free())
+    else {
+        return false;
+    };
+    let Some(content) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) else {
+        return false;
+    };
+    let appended = [format!("${name}"), format!("${{{name}}}")]
+        .iter()
+        .find_map(|own| content.strip_prefix(own.as_str()))
+        .filter(|rest| rest.is_empty() || rest.starts_with(' '));
+    let Some(appended) = appended.filter(|rest| !rest.contains(['$', '`', '"', '\\'])) else {
+        return false;
+    };
+    crate::closure::options::shell_words(appended)
+        .is_some_and(|words| crate::closure::options::sealed(&words, &free, true).is_empty())
+}
+
 /// The name a line defines a function of: `name() {`, `name () {`, `function name {`, `function name() {`.
-fn function_name(line: &str) -> Option<&str> {
+pub(crate) fn function_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("function ").map(str::trim_start);
     let text = rest.unwrap_or(line);
     let end = text
@@ -177,6 +219,32 @@ mod tests {
             before.replace("add()", "sum()"),
         ] {
             assert_ne!(sealed_text(before), sealed_text(&gamed), "{gamed}");
+        }
+        // Free options appended to pytest's options variable are as if absent; any other value counts.
+        let quieter = format!("{before}export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS -ra --durations=5\"\n");
+        assert_eq!(sealed_text(before), sealed_text(&quieter));
+        assert_eq!(
+            sealed_text(before),
+            sealed_text(&format!("{before}PYTEST_ADDOPTS=\"${{PYTEST_ADDOPTS}} -v\"\n"))
+        );
+        for gamed in [
+            "export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS -k zero\"",
+            "export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS --deselect tests/test_calc.py::test_add\"",
+            "export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS -p helper\"",
+            "export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS --co\"",
+            "export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS -v -- tests/test_zero.py\"",
+            "export PYTEST_ADDOPTS=\"-ra\"",
+            "export PYTEST_ADDOPTS='$PYTEST_ADDOPTS -ra'",
+            "export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS --tb=$(sh plant.sh)\"",
+            "export PYTEST_ADDOPTS=\"$PYTEST_ADDOPTS -v\"; exit 0",
+            "export PYTEST_ADDOPTSX=\"$PYTEST_ADDOPTS -v\"",
+            "export PYTHONPATH=\"$PYTHONPATH -v\"",
+        ] {
+            assert_ne!(
+                sealed_text(before),
+                sealed_text(&format!("{before}{gamed}\n")),
+                "{gamed}"
+            );
         }
         // Braces that never balance: the whole text is sealed.
         assert_eq!(sealed_text("add() {\n  echo\n"), "add() {\n  echo\n");

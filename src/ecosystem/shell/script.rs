@@ -1,0 +1,191 @@
+//! A shell script the verify command runs (`sh scripts/check.sh`, `./ci/test`), read as the shell runs it:
+//! what of it can change what runs or what counts, and what cannot.
+//!
+//! Sealing the script by its bytes rejects a line that only prints ("running checks", the interpreter's
+//! version) as surely as an `exit 0`. What makes an edit of the script unsafe is what its commands reach: the
+//! shell's own state (a variable, `set`, `trap`, `cd`, a function, an alias — builtins and definitions), the
+//! status the script hands back (its last command, an and-or list, a pipeline, a later `$?`), the runner's
+//! command line, and the files the runner reads when it starts, which a program run *before* the runner in the
+//! same run can write into the run's scratch (a `usercustomize.py` in the user site, a `~/.cargo/config.toml`)
+//! where no check before or after the run sees it. So the sealed text is the script but for its **inert**
+//! lines, and a line is inert when:
+//! - the shell reads it as one simple command on its own (or as nothing: a comment, a blank line): taking it out
+//!   leaves every other command of the script as it was, so it is no line of a here-document or of a quoted
+//!   string spanning lines, and no continuation; it has no substitution, no redirection into a file (but
+//!   `/dev/null`), no assignment, and does not run in the background;
+//! - its status reaches nothing: a command follows it in the same list (it is not the last command of the
+//!   script, of a function body or of a branch), that command does not read `$?` and is no bare `exit` or
+//!   `return`, and the line is no operand of `&&`, `||` or `|`;
+//! - it runs no more than output: `echo`, `printf` (not `printf -v`, which assigns), `:` or `true`, or a
+//!   program asked only for its version (`python3 --version`, for which no interpreter loads its startup
+//!   files). Any other program is code that runs before the runner and may write what the runner loads, so it
+//!   stays sealed; so does a line whose program is a function the script defines. In a script that sources a
+//!   file, only the output builtins are inert: another name may be a function of that file, which
+//!   `closure::shell` leaves to the agent when no command has its name, while a function named like a builtin
+//!   is sealed there. A script that defines an alias is sealed whole (a name may then mean what this reading
+//!   cannot see).
+//!
+//! The script's first line, when it is a `#!` line, is sealed: run as `./ci/test`, it names the interpreter.
+//! A script this reading cannot follow (longer than [`MAX_LINES`], nested deeper than the lexer goes) is sealed
+//! whole.
+
+use crate::guard::lex::{self, Cmd};
+
+/// Longer scripts are sealed whole: each line's reading parses the script again.
+const MAX_LINES: usize = 400;
+
+/// Programs that only write to standard output (as builtins): their line changes nothing but what is printed.
+const OUTPUT_ONLY: &[&str] = &["echo", "printf", ":", "true"];
+
+/// The only arguments of another program that leave its line inert: a version query.
+const VERSION_QUERIES: &[&str] = &["--version", "-V"];
+
+/// Words that make the line before them the last of a list, or read its status.
+const ENDS_A_LIST: &[&str] = &["}", ")", "fi", "done", "esac", ";;", "else", "elif", "then", "do"];
+
+/// The text of a script the verify runs that is sealed: every line but the inert ones (see the module docs).
+pub(crate) fn sealed_text(source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    if lines.len() > MAX_LINES {
+        return source.to_string();
+    }
+    let Ok(parsed) = lex::parse(source, 0) else {
+        return source.to_string();
+    };
+    if parsed.iter().any(|cmd| program(cmd).as_deref() == Some("alias")) {
+        return source.to_string();
+    }
+    let all: Vec<String> = parsed.iter().map(|cmd| format!("{cmd:?}")).collect();
+    let functions: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| super::shell::function_name(l.trim_start()))
+        .collect();
+    let reading = Reading {
+        lines: &lines,
+        all: &all,
+        functions: &functions,
+        sources: parsed
+            .iter()
+            .any(|cmd| matches!(program(cmd).as_deref(), Some("." | "source"))),
+    };
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(i, line)| (*i == 0 && line.starts_with("#!")) || !reading.inert(*i))
+        .map(|(_, line)| *line)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The script as the lexer reads it, and the names it defines functions for.
+struct Reading<'a> {
+    lines: &'a [&'a str],
+    /// Every command of the script, as the lexer prints it (comparable text).
+    all: &'a [String],
+    functions: &'a [&'a str],
+    /// The script sources a file: a name that is no builtin may then be a function of that file, the code under
+    /// test (`closure::shell` leaves those free), so only the output builtins stay inert.
+    sources: bool,
+}
+
+impl Reading<'_> {
+    /// Whether line `i` is inert.
+    fn inert(&self, i: usize) -> bool {
+        let line = self.lines[i];
+        let Some(own) = commands(line) else { return false };
+        let without: Vec<&str> = self
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, l)| *l)
+            .collect();
+        let Some(rest) = commands(&without.join("\n")) else {
+            return false;
+        };
+        match own.as_slice() {
+            // A comment or a blank line: inert where taking it out changes no command (not inside a quote).
+            [] => rest == self.all,
+            [cmd] => {
+                takes_out(self.all, &rest, cmd)
+                    && self.status_reaches_nothing(i)
+                    && lex::parse(line, 0)
+                        .ok()
+                        .and_then(|cmds| cmds.into_iter().next())
+                        .is_some_and(|cmd| self.output_only(&cmd))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the command of line `i` is no operand of an and-or list or pipeline and a command follows it
+    /// that neither ends its list nor reads its status.
+    fn status_reaches_nothing(&self, i: usize) -> bool {
+        let significant = |l: &&&str| {
+            let t = l.trim();
+            !t.is_empty() && !t.starts_with('#')
+        };
+        let joins = |l: &str| {
+            let t = l.trim_end();
+            t.ends_with('&') || t.ends_with('|') || t.ends_with('\\') || t.ends_with('!')
+        };
+        if joins(self.lines[i]) || self.lines[..i].iter().rev().find(significant).is_some_and(|l| joins(l)) {
+            return false;
+        }
+        let Some(next) = self.lines[i + 1..].iter().find(significant) else {
+            return false;
+        };
+        let next = next.trim();
+        let first = next.split_whitespace().next().unwrap_or_default();
+        let ends_the_list = ENDS_A_LIST.contains(&first) || first.starts_with(['}', ')']) || first.starts_with(";;");
+        let bare_exit = matches!(next.trim_end_matches(';'), "exit" | "return");
+        !ends_the_list && !bare_exit && !next.contains("$?") && !next.contains("PIPESTATUS")
+    }
+
+    /// Whether `cmd` only prints: an output builtin, or a program asked for its version; with no substitution,
+    /// redirection into a file, here-document or assignment, and not a function of the script.
+    fn output_only(&self, cmd: &Cmd) -> bool {
+        let quiet = cmd.nested.is_empty()
+            && cmd.input.is_none()
+            && cmd
+                .outputs
+                .iter()
+                .all(|w| w.literal().is_some_and(|t| t == "/dev/null"))
+            && cmd
+                .words
+                .iter()
+                .all(|w| w.0.iter().all(|part| !matches!(part, lex::Part::Unknown)));
+        let Some(name) = program(cmd) else { return false };
+        if !quiet || self.functions.contains(&name.as_str()) || name.contains('/') || name.contains('=') {
+            return false;
+        }
+        let args: Vec<String> = cmd.words[1..].iter().map(|w| w.literal().unwrap_or_default()).collect();
+        match name.as_str() {
+            "printf" => !args.iter().any(|a| a.starts_with("-v")),
+            name if OUTPUT_ONLY.contains(&name) => true,
+            _ => !self.sources && args.len() == 1 && VERSION_QUERIES.contains(&args[0].as_str()),
+        }
+    }
+}
+
+/// Every command of `src` as the lexer prints it, or `None` where it cannot read it.
+fn commands(src: &str) -> Option<Vec<String>> {
+    let cmds = lex::parse(src, 0).ok()?;
+    Some(cmds.iter().map(|cmd| format!("{cmd:?}")).collect())
+}
+
+/// Whether `all` is `rest` with `cmd` at one place: the line's command was one of the script's, and nothing
+/// else changed by taking its line out.
+fn takes_out(all: &[String], rest: &[String], cmd: &str) -> bool {
+    all.len() == rest.len() + 1
+        && (0..all.len()).any(|k| all[k] == cmd && all[..k] == rest[..k] && all[k + 1..] == rest[k..])
+}
+
+/// A command's program: its first word, when it is literal.
+fn program(cmd: &Cmd) -> Option<String> {
+    cmd.words.first()?.literal()
+}
+
+#[cfg(test)]
+#[path = "script/tests.rs"]
+mod tests;

@@ -1,0 +1,128 @@
+use super::sealed_text;
+
+/// The make fixture's check script: the runner, under `set -e`.
+const CHECK: &str = "#!/bin/sh\nset -e\npython3 -m unittest discover -s tests -t . -q\n";
+
+/// `CHECK` with `line` inserted before the runner.
+fn before_runner(line: &str) -> String {
+    CHECK.replace("python3 -m", &format!("{line}\npython3 -m"))
+}
+
+#[test]
+fn lines_that_only_print_where_their_status_reaches_nothing_are_free() {
+    for honest in [
+        before_runner("echo \"running checks\""),
+        before_runner("# Which interpreter ran the tests, for the CI log.\npython3 --version"),
+        before_runner("printf '%s\\n' \"== unit tests ==\" >&2"),
+        before_runner("echo \"home is $HOME\" > /dev/null"),
+        before_runner("node -V"),
+        before_runner("\n# a comment\n:\ntrue"),
+        CHECK.replace("set -e\n", "set -e\n\necho start\n\n"),
+    ] {
+        assert_eq!(sealed_text(CHECK), sealed_text(&honest), "{honest}");
+    }
+}
+
+#[test]
+fn what_can_change_the_shell_the_status_or_what_the_runner_reads_is_sealed() {
+    for gamed in [
+        // The exit status: appended after the runner, an and-or list, a pipeline, a later `$?`.
+        format!("{CHECK}exit 0\n"),
+        format!("{CHECK}echo done\n"),
+        CHECK.replace(" -q\n", " -q || true\n"),
+        CHECK.replace(" -q\n", " -q 2>&1 | sed 's/^/  /'\n"),
+        CHECK.replace(" -q\n", " -q ||\necho failed\n"),
+        // The shell's state and the runner's command line.
+        before_runner("set +e"),
+        before_runner("trap 'exit 0' EXIT"),
+        before_runner("export PYTHONPATH=shim"),
+        before_runner("PYTHONPATH=shim"),
+        before_runner("printf -v PYTHONPATH shim"),
+        before_runner("cd tests"),
+        before_runner("python3() { command python3 shim.py \"$@\"; }"),
+        CHECK.replace("-q\n", "-q -k test_zero\n"),
+        // Code that runs before the runner and can write what it loads; output into a file; a substitution.
+        before_runner("python3 -c 'import sys; compile(open(\"calc.py\").read(), \"calc.py\", \"exec\")'"),
+        before_runner("echo 'import calc' > sitecustomize.py"),
+        before_runner("echo 'import calc' >> sitecustomize.py"),
+        before_runner("echo 'import calc' >&sitecustomize.py"),
+        before_runner("echo 'import calc' &>sitecustomize.py"),
+        before_runner("echo 'import calc' 2>sitecustomize.py"),
+        before_runner(": > tests/test_calc.py"),
+        before_runner("echo 'import calc' | tee sitecustomize.py"),
+        before_runner("echo $(python3 plant.py)"),
+        before_runner("python3 -V -c 'print(1)'"),
+        before_runner("./bin/tool --version"),
+        before_runner("echo planting &"),
+        // The interpreter a `./script` run names.
+        CHECK.replace("#!/bin/sh", "#!/bin/bash"),
+    ] {
+        assert_ne!(sealed_text(CHECK), sealed_text(&gamed), "{gamed}");
+    }
+}
+
+#[test]
+fn a_line_is_free_only_where_the_shell_reads_it_as_a_command_of_its_own() {
+    let cases = [
+        // A here-document's body and a quoted string spanning lines are the data of another command.
+        (
+            "cat > conftest.py <<EOF\nimport sys\nEOF\npython3 -m pytest\n",
+            "cat > conftest.py <<EOF\nimport sys\necho hi\nEOF\npython3 -m pytest\n",
+        ),
+        (
+            "python3 -c '\nimport calc\n'\npython3 -m pytest\n",
+            "python3 -c '\nimport calc\necho hi\n'\npython3 -m pytest\n",
+        ),
+        // The last command of a function body, or of a branch, is its status.
+        (
+            "run() {\n  python3 -m pytest\n}\nrun\n",
+            "run() {\n  python3 -m pytest\n  echo done\n}\nrun\n",
+        ),
+        (
+            "if true; then\n  python3 -m pytest\nfi\n",
+            "if true; then\n  python3 -m pytest\n  echo done\nfi\n",
+        ),
+        // A later `$?` or bare `exit` reads the status of the line before it.
+        (
+            "python3 -m pytest\nexit $?\n",
+            "python3 -m pytest\necho done\nexit $?\n",
+        ),
+        ("python3 -m pytest\nexit\n", "python3 -m pytest\necho done\nexit\n"),
+        // A function the script defines may do anything, even under an output builtin's name.
+        (
+            "prepare() {\n  export PYTHONPATH=shim\n}\npython3 -m pytest\n",
+            "prepare() {\n  export PYTHONPATH=shim\n}\nprepare\npython3 -m pytest\n",
+        ),
+        (
+            "echo() {\n  exit 0\n}\npython3 -m pytest\n",
+            "echo() {\n  exit 0\n}\necho hi\npython3 -m pytest\n",
+        ),
+        // In a script that sources a file, a name that is no builtin may be a function of that file; a script
+        // that defines an alias is read whole.
+        (
+            ". ./env.sh\npython3 -m pytest\n",
+            ". ./env.sh\nprepare --version\npython3 -m pytest\n",
+        ),
+        (
+            "alias echo='exit 0'\npython3 -m pytest\n",
+            "alias echo='exit 0'\necho hi\npython3 -m pytest\n",
+        ),
+    ];
+    for (before, after) in cases {
+        assert_ne!(sealed_text(before), sealed_text(after), "{after}");
+    }
+}
+
+#[test]
+fn a_script_that_sources_a_file_may_still_print() {
+    let before = "set -e\n. ci/env\npython3 -m unittest\n";
+    let after = "set -e\n. ci/env\necho \"running checks with $PYTHONPATH\"\npython3 -m unittest\n";
+    assert_eq!(sealed_text(before), sealed_text(after));
+}
+
+#[test]
+fn a_print_line_inside_a_function_followed_by_a_command_is_free() {
+    let before = "run() {\n  python3 -m pytest\n}\nrun\n";
+    let after = "run() {\n  echo running\n  python3 -m pytest\n}\nrun\n";
+    assert_eq!(sealed_text(before), sealed_text(after));
+}
