@@ -125,13 +125,28 @@ const AGENTS_PYTHON: &str = "loopgate-fresh-moves-6";
 
 /// Makes [`AGENTS_PYTHON`] under pyenv's `versions/`: a `bin/python3` that runs the baseline's interpreter with
 /// a `sitecustomize` first on the path, which makes the code under test's `add` right whenever it is imported.
+/// Once per process, each file written whole under another name and renamed into place: two cases play this
+/// move at once (two threads, and `scripts/test.sh`'s two lanes), and a run must never find a half-written
+/// wrapper (pyenv would pass over it to the next listed version, and the move would not be played).
 fn agents_python() {
+    static MADE: std::sync::Once = std::sync::Once::new();
+    MADE.call_once(make_agents_python);
+}
+
+fn make_agents_python() {
     let real = pyenv(&["which", "python3"]);
     let root = PathBuf::from(pyenv(&["root"])).join("versions").join(AGENTS_PYTHON);
     let write = |relative: &str, text: String| {
         let path = root.join(relative);
         std::fs::create_dir_all(path.parent().expect("a parent")).expect("create the version's directory");
-        std::fs::write(&path, text).expect("write the version's file");
+        let partial = path.with_extension(format!("partial-{}", std::process::id()));
+        std::fs::write(&partial, text).expect("write the version's file");
+        if relative.starts_with("bin/") {
+            let mut mode = std::fs::metadata(&partial).expect("the wrapper").permissions();
+            std::os::unix::fs::PermissionsExt::set_mode(&mut mode, 0o755);
+            std::fs::set_permissions(&partial, mode).expect("make the wrapper executable");
+        }
+        std::fs::rename(&partial, &path).expect("put the version's file in place");
     };
     write(
         "patch/sitecustomize.py",
@@ -143,10 +158,6 @@ fn agents_python() {
             "#!/bin/sh\nPYTHONPATH=\"$(dirname \"$0\")/../patch${{PYTHONPATH:+:$PYTHONPATH}}\" exec {real} \"$@\"\n"
         ),
     );
-    let python3 = root.join("bin/python3");
-    let mut mode = std::fs::metadata(&python3).expect("the wrapper").permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut mode, 0o755);
-    std::fs::set_permissions(&python3, mode).expect("make the wrapper executable");
 }
 
 pub const CASES: &[Case] = &[
