@@ -12,6 +12,9 @@ use crate::client::Agent;
 use crate::harness::Project;
 use crate::mock_api::MockApi;
 
+/// How long the server must look quiet before a run is taken for settled (see [`Server::settle`]).
+const QUIET: Duration = Duration::from_secs(4);
+
 pub struct Server {
     child: Child,
     port: u16,
@@ -52,15 +55,17 @@ impl Server {
     }
 
     /// Waits until the server is quiet: no session busy (`GET /session/status` empty) and no hook of the plugin
-    /// running, seen on five looks in a row, 200 ms apart (between the idle event and the hook it starts the
-    /// plugin only reads the session's messages from this server). False if that did not happen within `timeout`.
+    /// running, seen on every look for [`QUIET`], 200 ms apart. Between the idle event and the hook it starts, the
+    /// plugin reads the session's messages from this server and node spawns loopgate: nothing to see, and under
+    /// CI's load (the gaming suite's four runs beside it) that gap outlasted one second, so a runaway's loop was
+    /// taken for settled after three of its nine turns. False if that did not happen within `timeout`.
     pub fn settle(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
         let mut quiet = 0;
         while Instant::now() < deadline {
             let idle = self.no_session_busy() && !hook_running(self.child.id());
             quiet = if idle { quiet + 1 } else { 0 };
-            if quiet == 5 {
+            if quiet * 200 >= QUIET.as_millis() {
                 return true;
             }
             std::thread::sleep(Duration::from_millis(200));
