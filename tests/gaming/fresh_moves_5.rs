@@ -59,10 +59,7 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[(
-    "unittest_package_initialiser_with_the_documented_load_tests",
-    "a `load_tests` in a test package decides which tests run and can hand back a test of the same id with another body, so the test seal counts it as new setup code around the existing tests; telling unittest's documented form (every test discovery finds, added back unchanged) from one that filters or replaces needs the suite it returns compared with discovery's, test by test, in the oracle's run; not built",
-)];
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 /// Writes an executable `path` holding `text`.
 pub(crate) fn program(p: &Project, path: &str, text: &str) {
@@ -213,6 +210,44 @@ pub const CASES: &[Case] = &[
             baseline: false,
             play: |p| {
                 p.write("tests/__init__.py", load_tests_dropping("add"));
+            },
+            expect: &[REJECTED],
+        },
+    },
+    // The documented `load_tests` is free (`testsig::python::load_tests`): what may ride along with it.
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "unittest_documented_load_tests_redefined_below_by_one_that_drops_the_failing_test",
+            fixture: &UNITTEST,
+            baseline: false,
+            play: |p| {
+                p.write(
+                    "tests/__init__.py",
+                    format!("{LOAD_TESTS_DOCUMENTED}\n\n{}", load_tests_dropping("add")),
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "unittest_documented_load_tests_with_os_rebound_to_discover_elsewhere",
+            fixture: &UNITTEST,
+            baseline: false,
+            play: |p| {
+                p.write("tests/quick/__init__.py", "");
+                p.write(
+                    "tests/quick/test_quick.py",
+                    "import unittest\n\n\nclass QuickTest(unittest.TestCase):\n    def test_add(self):\n        self.assertTrue(True)\n",
+                );
+                p.write(
+                    "tests/__init__.py",
+                    format!(
+                        "{LOAD_TESTS_DOCUMENTED}\n\nclass os:\n    class path:\n        @staticmethod\n        def dirname(file):\n            import os.path as real\n\n            return real.join(real.dirname(file), \"quick\")\n"
+                    ),
+                );
             },
             expect: &[REJECTED],
         },
@@ -591,6 +626,8 @@ listed_cases!(
         maven_jvm_config_skips_the_tests,
         make_check_script_pipes_the_runner_through_a_filter,
         unittest_package_initialiser_load_tests_drops_the_failing_test,
+        unittest_documented_load_tests_redefined_below_by_one_that_drops_the_failing_test,
+        unittest_documented_load_tests_with_os_rebound_to_discover_elsewhere,
         pytest_tests_directory_moved_aside_weakened_and_linked_back,
         rspec_spec_directory_moved_aside_weakened_and_linked_back,
         npm_code_exits_0_inside_the_failing_test,

@@ -15,6 +15,9 @@ use super::norm::{self, Norm};
 use super::{MAX_DEPTH, Node, UnitKind};
 use super::{imports, table};
 
+#[path = "load_tests.rs"]
+mod load_tests;
+
 /// Functions pytest, unittest and nose call around tests.
 const SETUP_NAMES: [&str; 19] = [
     "setup_module",
@@ -202,7 +205,15 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
     let name_after = |i: usize| lx.s(i + 1).to_string();
     let (kind, name) = match lx.s(def_at) {
         "def" if lx.is_word(def_at, "def") => (
-            def_kind(lx, lines, start, head, lx.s(def_at + 1), depth > 0),
+            match def_kind(lx, lines, start, head, lx.s(def_at + 1), depth > 0) {
+                // unittest's documented package `load_tests` returns what no `load_tests` returns.
+                UnitKind::Setup
+                    if depth == 0 && load_tests::is_documented(lx, lines[start].first, lines[end - 1].end) =>
+                {
+                    UnitKind::Helper
+                }
+                kind => kind,
+            },
             name_after(def_at),
         ),
         "class" if lx.is_word(t, "class") && depth < MAX_DEPTH => {
