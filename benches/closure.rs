@@ -179,6 +179,7 @@ fn testside_swap_and_put_back_200_files(bencher: divan::Bencher) {
     bencher.bench(|| {
         let plan = loopgate::testswap::Plan {
             restore: loopgate::testswap::changed(root, &copies),
+            cut: inventory.new_test_files_cut(root),
             aside: inventory.new_test_files(root),
         };
         let journal = loopgate::testswap::swap(root, &plan, |_| Ok(())).expect("swap");

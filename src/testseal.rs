@@ -22,19 +22,20 @@
 //! each mechanism"): this one keeps every test file's signature (each read by `testsig`); `testswap` stands the
 //! test files as sealed in the oracle's run, `testjudge::baseline` and `testjudge::ratchet` judge a run's results.
 
+mod cut;
 mod helpers;
 mod listing;
 pub(crate) mod rules;
 mod sigs;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::closure::Closure;
 use crate::schema::Check;
-use crate::testsig::{self, FileSig, Finding, Lang, Scope};
+use crate::testsig::{self, FileSig, Finding, Lang, Scope, UnitKind};
 use rules::Rules;
 
 /// Most test files one inventory holds (a guard against pathological trees; the rest are not sealed).
@@ -157,6 +158,49 @@ impl Inventory {
             .filter(|c| !self.files.contains_key(&c.path) && c.lang.new_tests_sit_out())
             .map(|c| c.path)
             .collect()
+    }
+
+    /// The new test files that take part in the oracle's run (a language whose build names every test source,
+    /// [`Lang::new_tests_sit_out`]) and define a test that a sealed test file of their language defines too, each
+    /// with its content for the run: those definitions blanked, line breaks kept.
+    ///
+    /// Why: tests are judged by name, not by file, so a developer who splits a test file moves some of its tests
+    /// into a new one; but in the run the sealed file stands as it was, holding them still, and a build that
+    /// links both defines each moved test twice. The sealed definition is the one that counts, so the new
+    /// file's copy sits out — whatever its body, which makes a weakened copy as harmless as an identical one —
+    /// and the rest of the new file (its new tests, its helpers) runs as written.
+    pub fn new_test_files_cut(&self, root: &Path) -> Vec<(String, String)> {
+        listing::candidates(root, &self.langs, &self.rules, false)
+            .into_iter()
+            .filter(|c| !self.files.contains_key(&c.path) && !c.lang.new_tests_sit_out())
+            .filter_map(|c| {
+                let sealed = self.test_names(c.lang);
+                let text = String::from_utf8(std::fs::read(root.join(&c.path)).ok()?).ok()?;
+                let cut = cut::defined_elsewhere(c.lang, &text, &sealed)?;
+                Some((c.path, cut))
+            })
+            .collect()
+    }
+
+    /// The names of every test the sealed test files of `lang` define.
+    fn test_names(&self, lang: Lang) -> BTreeSet<&str> {
+        fn walk<'u>(units: &'u [crate::testsig::Unit], out: &mut BTreeSet<&'u str>) {
+            for unit in units {
+                if unit.kind == UnitKind::Test {
+                    out.insert(&unit.name);
+                }
+                walk(&unit.children, out);
+            }
+        }
+        let mut names = BTreeSet::new();
+        for entry in self
+            .files
+            .values()
+            .filter(|e| e.sig.lang == lang && e.sig.scope != Scope::Inline)
+        {
+            walk(&entry.sig.units, &mut names);
+        }
+        names
     }
 
     /// The sealed test files that are test files of their own (not Rust sources with inline tests).

@@ -174,13 +174,16 @@ pub struct Journal {
 pub struct Plan<'a> {
     /// `(path, sealed content)` of existing test files to stand as sealed.
     pub restore: Vec<(&'a str, &'a str)>,
+    /// `(path, content)` of new test files that take part in the run with the tests a sealed file defines cut
+    /// out (`testseal::Inventory::new_test_files_cut`).
+    pub cut: Vec<(String, String)>,
     /// New test files to sit out.
     pub aside: Vec<String>,
 }
 
 impl Plan<'_> {
     pub(crate) fn is_empty(&self) -> bool {
-        self.restore.is_empty() && self.aside.is_empty()
+        self.restore.is_empty() && self.cut.is_empty() && self.aside.is_empty()
     }
 }
 
@@ -209,9 +212,11 @@ pub fn swap(
     let stash = stash_dir(root);
     crate::fsutil::create_dirs(&stash)?;
     let restore = plan.restore.iter().map(|(path, _)| (*path, true));
+    let cut = plan.cut.iter().map(|(path, _)| (path.as_str(), true));
     let aside = plan.aside.iter().map(|path| (path.as_str(), false));
     let journal = Journal {
         moved: restore
+            .chain(cut)
             .chain(aside)
             .enumerate()
             .map(|(n, (path, replaced))| SetAside {
@@ -227,7 +232,9 @@ pub fn swap(
     crate::process::tether::ensure();
     crate::process::tether::aside(true);
     write_journal(&journal)?;
-    let sealed: BTreeMap<&str, &str> = plan.restore.iter().copied().collect();
+    let sealed: BTreeMap<&str, &str> = (plan.restore.iter().copied())
+        .chain(plan.cut.iter().map(|(path, content)| (path.as_str(), content.as_str())))
+        .collect();
     for (done, moved) in journal.moved.iter().enumerate() {
         if let Err(e) = swap_one(root, &stash, moved, sealed.get(moved.path.as_str()).copied()) {
             let _ = put_back(root, &journal.moved[..=done]);

@@ -37,7 +37,9 @@ pub(super) fn judge(
     };
     let fields = &active.seal.fields;
     let overlay = copy::Overlay {
-        sealed: plan.restore.clone(),
+        sealed: (plan.restore.iter().copied())
+            .chain(plan.cut.iter().map(|(path, content)| (path.as_str(), content.as_str())))
+            .collect(),
         left_out: plan.aside.clone(),
         held_out: holdout::sources(holdout).to_vec(),
     };

@@ -24,6 +24,7 @@ fn sealed_then_edited() -> (tempfile::TempDir, Copies) {
     std::fs::write(dir.path().join("tests/test_a.py"), "agent's a\n").expect("edit");
     std::fs::remove_file(dir.path().join("tests/test_b.py")).expect("delete");
     std::fs::write(dir.path().join("tests/test_new.py"), "agent's new\n").expect("new");
+    std::fs::write(dir.path().join("tests/split_test.cc"), "agent's split\n").expect("new");
     (dir, copies)
 }
 
@@ -39,6 +40,7 @@ fn during_the_run_the_test_side_stands_as_sealed_and_afterwards_as_the_agent_lef
     );
     let plan = Plan {
         restore,
+        cut: vec![("tests/split_test.cc".into(), "split, cut\n".into())],
         aside: vec!["tests/test_new.py".into()],
     };
     let journaled = RefCell::new(None);
@@ -55,8 +57,10 @@ fn during_the_run_the_test_side_stands_as_sealed_and_afterwards_as_the_agent_lef
     assert_eq!(read(root, "tests/test_a.py").as_deref(), Some("sealed a\n"));
     assert_eq!(read(root, "tests/test_b.py").as_deref(), Some("sealed b\n"));
     assert_eq!(read(root, "tests/test_new.py"), None);
+    assert_eq!(read(root, "tests/split_test.cc").as_deref(), Some("split, cut\n"));
 
     put_back(root, &journal.moved).expect("put back");
+    assert_eq!(read(root, "tests/split_test.cc").as_deref(), Some("agent's split\n"));
     assert_eq!(read(root, "tests/test_a.py").as_deref(), Some("agent's a\n"));
     assert_eq!(read(root, "tests/test_b.py"), None, "the agent's deletion stands");
     assert_eq!(read(root, "tests/test_new.py").as_deref(), Some("agent's new\n"));
@@ -70,6 +74,7 @@ fn a_run_killed_right_after_the_journal_loses_nothing_when_recovered() {
     let root = dir.path();
     let plan = Plan {
         restore: changed(root, &copies),
+        cut: vec![],
         aside: vec!["tests/test_new.py".into()],
     };
     // The journal is written, then the process dies before the first move.
@@ -92,6 +97,7 @@ fn recovery_after_a_completed_swap_and_a_second_recovery_change_nothing_more() {
     let root = dir.path();
     let plan = Plan {
         restore: changed(root, &copies),
+        cut: vec![],
         aside: vec!["tests/test_new.py".into()],
     };
     let journal = swap(root, &plan, |_| Ok(())).expect("swap");
@@ -201,6 +207,7 @@ fn a_test_directory_replaced_by_a_link_is_refused_and_nothing_goes_through_it() 
     std::os::unix::fs::symlink(outside.path(), root.join("tests")).expect("link");
     let plan = Plan {
         restore: changed(root, &copies),
+        cut: vec![],
         aside: vec![],
     };
     let err = swap(root, &plan, |_| Ok(())).expect_err("went through the link");

@@ -86,6 +86,10 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
         } else {
             Vec::new()
         },
+        cut: match &inputs.tests.inventory {
+            Some(inventory) if fields.checks(Check::Tests) => inventory.new_test_files_cut(&project.root),
+            _ => Vec::new(),
+        },
         aside: {
             let mut aside = match &inputs.tests.inventory {
                 Some(inventory) if fields.checks(Check::NewTestsAside) => {
