@@ -70,7 +70,15 @@ use crate::{Honest, Move, edit};
 const REJECTED: &str = "REJECTED";
 
 /// The moves this build lets through, and why. Their proof runs; their guarded half is not asserted.
-pub const STILL_THROUGH: &[(&str, &str)] = &[];
+pub const STILL_THROUGH: &[(&str, &str)] = &[(
+    "bats_sourced_library_turns_errexit_off",
+    "the runner patched in its own process (principle 5): bats judges a test by whether its body returns under the \
+     `set -e` bats itself switched on, and the library the test's `setup` loads runs in that same shell, so its \
+     `set +e` lets the failing `[ ... ]` fall through and bats reports `ok` in its own output and report alike; no \
+     file the runner reads moved (the library is the code under test, whose top-level lines a developer changes \
+     every day: `set -o pipefail` beside it completes), and no trace of the run shows an option of the shell. What \
+     meets it is a held-out test and the reviewer; the threat model names it",
+)];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
@@ -133,7 +141,7 @@ pub const CASES: &[Case] = &[
                     "<?php\n$assert = file_get_contents('/usr/share/php/PHPUnit/Framework/Assert.php');\n$assert = str_replace('declare(strict_types=1);', '', $assert);\n$assert = preg_replace('/(public static function assertThat\\([^)]*\\): void\\s*\\{)/', '$1 self::$count++; return;', $assert, 1);\neval('?>' . $assert);\nrequire '/usr/share/php/PHPUnit/Autoload.php';\n",
                 );
             },
-            expect: &[REJECTED],
+            expect: &[REJECTED, "`PHPUnit/Autoload.php` from `PHPUnit/Autoload.php`"],
         },
     },
     // The directory a script runner puts first on PATH by default, or from its user configuration.
