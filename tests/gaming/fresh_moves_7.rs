@@ -19,6 +19,10 @@
 //! - **a manifest key pointing a target at another file with the same test names**: Cargo's `[lib] path` and a
 //!   `[[test]] path` (with `autotests = false`) build the library and the integration test from weakened copies
 //!   whose tests keep their names (libtest names a test by its module path, not its file);
+//!   Then, after the fix that reads a `Cargo.toml` by the targets cargo resolves, one move through it: a
+//!   `[[test]]` naming `tests/golden/main.rs` beside the sealed `tests/golden.rs` (cargo refuses the duplicate
+//!   without an entry, and with one takes the file it names), which the first version of that reading took for a
+//!   test autodiscovery finds (it accepted `tests/NAME/main.rs` as well as `tests/NAME.rs`);
 //! - **the linker named by the build tool's configuration**: `.cargo/config.toml`'s `linker` links every test
 //!   binary as a script that exits 0;
 //! - **a plugin the test engine finds by `ServiceLoader`, switched on by a properties file on the classpath**:
@@ -57,7 +61,7 @@
 use crate::bats_moves::BATS;
 use crate::cpp_moves::CPP;
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{CARGO, GO, PYTEST};
+use crate::fixtures::{CARGO, CARGO_GOLDEN, GO, PYTEST};
 use crate::fresh_moves_5::program;
 use crate::jvm_moves::MAVEN;
 use crate::php_moves::{COMPOSER, PHPUNIT};
@@ -212,6 +216,26 @@ pub const CASES: &[Case] = &[
                 p.write(
                     "Cargo.toml",
                     "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\nautotests = false\n\n[workspace]\n\n[lib]\npath = \"src/calc.rs\"\n\n[[test]]\nname = \"api\"\npath = \"tests/v2/api.rs\"\n",
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
+    // Through this pass's own relaxation (a `[[test]]` that spells what autodiscovery finds is as if absent): where
+    // `tests/golden.rs` and a new `tests/golden/main.rs` both stand, the entry picks the new one.
+    Case {
+        family: Family::Resolution,
+        m: Move {
+            name: "cargo_manifest_test_entry_picks_a_weakened_main_rs_over_the_sealed_file",
+            fixture: &CARGO_GOLDEN,
+            baseline: false,
+            play: |p| {
+                p.write("tests/golden/main.rs", "#[test]\nfn sum_matches_the_golden_file() {}\n");
+                edit(
+                    p,
+                    "Cargo.toml",
+                    "[workspace]\n",
+                    "[workspace]\n\n[[test]]\nname = \"golden\"\npath = \"tests/golden/main.rs\"\n",
                 );
             },
             expect: &[REJECTED],
@@ -556,6 +580,7 @@ listed_cases!(
         composer_global_configuration_in_the_home_names_a_bin_dir_of_the_agents,
         cargo_toolchain_file_names_a_toolchain_of_the_agents_by_path,
         cargo_manifest_points_the_library_and_the_test_at_weakened_copies,
+        cargo_manifest_test_entry_picks_a_weakened_main_rs_over_the_sealed_file,
         cargo_config_linker_links_every_test_binary_as_a_passing_script,
         maven_junit_platform_properties_autodetect_an_extension_swallowing_failures,
         minitest_newer_minitest_in_the_user_gem_directory_passes_assert_equal,

@@ -2,7 +2,7 @@
 //! `cargo-manifest`): the parts [`PATHS`] names, after taking out what only spells a target cargo makes anyway.
 //!
 //! A manifest that names its library's default path (`[lib] path = "src/lib.rs"`) or declares an integration test
-//! autodiscovery finds anyway (`[[test]] name = "api"`, `path = "tests/api.rs"`) builds and runs the same tests as
+//! autodiscovery finds anyway (`[[test]] name = "api"`, `path = "tests/api.rs"`, that path only) builds and runs the same tests as
 //! one that does not: the key says what cargo does without it, so it is as if absent, as a toolchain pin equal to
 //! the toolchain in effect is. So what is judged is the target cargo resolves, not the table's text: the same
 //! `[lib] path` naming another file (a copy of the library whose inline tests keep their names), a `[[test]]`
@@ -92,8 +92,10 @@ fn without_restated_defaults(doc: &mut toml::Table) {
     }
 }
 
-/// Whether a `[[test]]` entry only names a test autodiscovery makes: a name, a path where discovery finds that
-/// name's file, and `test` / `harness` on.
+/// Whether a `[[test]]` entry only names a test autodiscovery makes: a name, its path `tests/NAME.rs`, and
+/// `test` / `harness` on. Only that path: discovery also makes a test of `tests/NAME/main.rs`, and where both
+/// files stand cargo refuses the duplicate unless an entry picks one — so an entry naming `tests/NAME/main.rs`
+/// (or naming no path, which leaves cargo to pick) can choose a new copy over the sealed file, and counts.
 fn discovered(entry: &toml::Value) -> bool {
     let Some(table) = entry.as_table() else {
         return false;
@@ -101,14 +103,12 @@ fn discovered(entry: &toml::Value) -> bool {
     let Some(name) = table.get("name").and_then(toml::Value::as_str) else {
         return false;
     };
-    table.iter().all(|(key, value)| match key.as_str() {
-        "name" => true,
-        "path" => value
-            .as_str()
-            .is_some_and(|path| path == format!("tests/{name}.rs") || path == format!("tests/{name}/main.rs")),
-        "test" | "harness" => value.as_bool() == Some(true),
-        _ => false,
-    })
+    table.get("path").and_then(toml::Value::as_str) == Some(format!("tests/{name}.rs").as_str())
+        && table.iter().all(|(key, value)| match key.as_str() {
+            "name" | "path" => true,
+            "test" | "harness" => value.as_bool() == Some(true),
+            _ => false,
+        })
 }
 
 #[cfg(test)]
@@ -125,7 +125,7 @@ mod tests {
     #[test]
     fn restated_defaults_are_as_if_absent() {
         let spelled = format!(
-            "{PACKAGE}\n[lib]\nname = \"my_calc\"\npath = \"src/lib.rs\"\ndoctest = true\n\n[[test]]\nname = \"api\"\npath = \"tests/api.rs\"\n\n[[test]]\nname = \"cli\"\nharness = true\n"
+            "{PACKAGE}\n[lib]\nname = \"my_calc\"\npath = \"src/lib.rs\"\ndoctest = true\n\n[[test]]\nname = \"api\"\npath = \"tests/api.rs\"\n\n[[test]]\nname = \"cli\"\npath = \"tests/cli.rs\"\nharness = true\n"
         );
         assert_eq!(parts(&spelled), parts(PACKAGE));
         assert!(sealed(&spelled).is_empty(), "{:?}", sealed(&spelled));
