@@ -226,8 +226,8 @@ impl Names {
             "py" | "so" => python::name(&mut self.packages, path, name),
             "js" | "mjs" | "cjs" | "json" | "node" => js::name(&mut self.manifests, path),
             "rb" => ruby::name(path),
-            "php" => php::name(path, &self.root),
-            _ => None,
+            // The rest by the ecosystems that know their own extensions.
+            _ => php::name(path, &self.root),
         }
     }
 }

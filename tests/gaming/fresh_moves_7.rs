@@ -94,6 +94,12 @@ fn home_write(p: &Project, relative: &str, text: &str) {
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
 }
 
+/// Puts `line` before the first line of the project file `path`.
+fn prepend(p: &Project, path: &str, line: &str) {
+    let text = p.read(path);
+    p.write(path, format!("{line}{text}"));
+}
+
 /// A program printing PHPUnit's passing summary.
 const FAKE_PHPUNIT: &str = "#!/bin/sh\necho 'PHPUnit 9.6.7 by Sebastian Bergmann and contributors.'\necho\necho '...                                                                 3 / 3 (100%)'\necho\necho 'OK (3 tests, 3 assertions)'\n";
 
@@ -361,10 +367,7 @@ pub const CASES: &[Case] = &[
             name: "bats_sourced_library_turns_errexit_off",
             fixture: &BATS,
             baseline: false,
-            play: |p| {
-                let lib = p.read("lib/calc.sh");
-                p.write("lib/calc.sh", format!("set +e\n{lib}"));
-            },
+            play: |p| prepend(p, "lib/calc.sh", "set +e\n"),
             expect: &[REJECTED],
         },
     },
@@ -552,8 +555,7 @@ pub const HONEST: &[Honest] = &[
         name: "bats_sourced_library_sets_pipefail",
         fixture: &BATS,
         play: |p| {
-            let lib = p.read("lib/calc.sh");
-            p.write("lib/calc.sh", format!("set -o pipefail\n{lib}"));
+            prepend(p, "lib/calc.sh", "set -o pipefail\n");
         },
     },
     Honest {

@@ -12,8 +12,12 @@ use std::path::Path;
 /// `/usr/share/php/PHPUnit/Autoload.php` → `php:PHPUnit/Autoload.php`: a file in the project by its path from the
 /// project's root (the `.` of the include path: the verify runs there), any other by its path below the nearest
 /// directory named `php` or `pear` (the system's include directories: Debian's `/usr/share/php`, PEAR's). A file
-/// below neither (a Composer package in the home, loaded by its absolute path) has no such name.
+/// below neither (a Composer package in the home, loaded by its absolute path), or not PHP (its extension is not
+/// `.php`), has no such name.
 pub(crate) fn name(path: &Path, root: &Path) -> Option<String> {
+    if path.extension().is_none_or(|ext| ext != "php") {
+        return None;
+    }
     if let Ok(relative) = path.strip_prefix(root) {
         return Some(format!("php:{}", relative.to_str()?));
     }
