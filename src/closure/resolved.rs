@@ -9,7 +9,8 @@
 //! package and its path inside it (`expect/build/index.js`, from the `node_modules` directory it sits in or the
 //! nearest `package.json`), a Ruby file by the feature `require` names (`minitest/autorun.rb`, from the load
 //! path directory it sits in), a PHP file by the path its `require` names (`PHPUnit/Autoload.php`, below the
-//! include-path directory it sits in: the project's root, the run's `.`, or the system's `php`) — and compared with what the baseline loaded under the same name.
+//! include-path directory it sits in: the project's root, the run's `.`, or the system's `php`) — and compared
+//! with what the baseline loaded under the same name.
 //!
 //! What is held to the baseline: the **test side**, the modules the baseline loaded from outside the project
 //! or from a tool place inside it (`node_modules`, `site-packages`): the runner, its plugins, the assertion

@@ -12,8 +12,9 @@
 //!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
 //!   workspace's `default-members`, read by the targets cargo resolves (`manifest.rs`): a key that spells what
 //!   cargo does without it (`[lib] path = "src/lib.rs"`, a `[[test]]` autodiscovery finds anyway) moves nothing.
-//!   Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members of the workspace stay free: a new member adds its own tests (or none, under a root package, which `cargo
-//!   test` alone runs), and a member dropped drops tests, which the per-test verdict finds missing by name.
+//!   Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members of the workspace stay free: a
+//!   new member adds its own tests (or none, under a root package, which `cargo test` alone runs), and a member
+//!   dropped drops tests, which the per-test verdict finds missing by name.
 //! - build scripts are the project's code, new ones too (code generation is everyday work): a build script
 //!   runs in the oracle's room, where the sealed tests are read-only — the test files and data, and the source
 //!   files holding inline tests (`commands::setup::build_tree`) — so one that rewrites them fails the run

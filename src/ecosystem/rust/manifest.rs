@@ -2,12 +2,12 @@
 //! `cargo-manifest`): the parts [`PATHS`] names, after taking out what only spells a target cargo makes anyway.
 //!
 //! A manifest that names its library's default path (`[lib] path = "src/lib.rs"`) or declares an integration test
-//! autodiscovery finds anyway (`[[test]] name = "api"`, `path = "tests/api.rs"`, that path only) builds and runs the same tests as
-//! one that does not: the key says what cargo does without it, so it is as if absent, as a toolchain pin equal to
-//! the toolchain in effect is. So what is judged is the target cargo resolves, not the table's text: the same
-//! `[lib] path` naming another file (a copy of the library whose inline tests keep their names), a `[[test]]`
-//! pointing a name at another file, or one declared where autodiscovery is off (`autotests = false`, or edition
-//! 2015, where declaring one target turns discovery off) counts as before.
+//! autodiscovery finds anyway (`[[test]] name = "api"`, `path = "tests/api.rs"`, that path only) builds and runs
+//! the same tests as one that does not: the key says what cargo does without it, so it is as if absent, as a
+//! toolchain pin equal to the toolchain in effect is. So what is judged is the target cargo resolves, not the
+//! table's text: the same `[lib] path` naming another file (a copy of the library whose inline tests keep their
+//! names), a `[[test]]` pointing a name at another file, or one declared where autodiscovery is off
+//! (`autotests = false`, or edition 2015, where declaring one target turns discovery off) counts as before.
 
 use super::parts::{Reading, TEST_SETTINGS, Texts, UNPARSABLE, toml_texts};
 
