@@ -26,7 +26,12 @@ use std::path::{Path, PathBuf};
 
 /// The ecosystems' readers of a kind of file that cut it into parts (`parts::Scope::Read`), one line each; a
 /// reader's kind is its persisted name.
-pub(crate) const READERS: &[&parts::Reading] = &[&makefile::READING, &cmake::READING, &rakefile::READING];
+pub(crate) const READERS: &[&parts::Reading] = &[
+    &makefile::READING,
+    &cmake::READING,
+    &rakefile::READING,
+    &cargo_manifest::READING,
+];
 
 use serde::{Deserialize, Serialize};
 

@@ -49,6 +49,8 @@ mod fresh_moves_4;
 mod fresh_moves_5;
 #[path = "gaming/fresh_moves_6.rs"]
 mod fresh_moves_6;
+#[path = "gaming/fresh_moves_7.rs"]
+mod fresh_moves_7;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]

@@ -421,12 +421,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
         {
-            Some(doc) => tree_parts(paths, |path| match path.split_last() {
-                Some((last, targets)) if last == TEST_SETTINGS => test_settings(&doc, targets),
-                _ => lookup_toml(&doc, path)
-                    .and_then(|v| serde_json::to_value(v).ok())
-                    .map(|v| canonical(&v)),
-            }),
+            Some(doc) => hashed(toml_texts(&doc, paths)),
             None => unparsable(bytes),
         },
         Scope::TomlBut { paths, free, options } => match std::str::from_utf8(bytes)
@@ -574,12 +569,21 @@ fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a se
 }
 
 /// Removes the key at `path` (relative to `value`) and any table it leaves empty on the way.
+/// A segment `*` above the last stands for every key of its table (`target.*.linker`: the linker of every target);
+/// a last segment `key=value` removes the key only while its value is the string `value` (`linker=cc`: set to
+/// what the tool uses without it, the key is as if absent; another value counts).
 fn cut(value: &mut toml::Value, path: &[String]) {
     let Some((first, rest)) = path.split_first() else {
         return;
     };
     let Some(table) = value.as_table_mut() else { return };
     if rest.is_empty() {
+        if let Some((key, equal)) = first.split_once('=') {
+            if table.get(key).and_then(toml::Value::as_str) == Some(equal) {
+                table.remove(key);
+            }
+            return;
+        }
         match first.strip_suffix('*') {
             Some(prefix) => table.retain(|key, _| !key.starts_with(prefix)),
             None => {
@@ -588,10 +592,17 @@ fn cut(value: &mut toml::Value, path: &[String]) {
         }
         return;
     }
-    if let Some(inner) = table.get_mut(first) {
-        cut(inner, rest);
-        if inner.as_table().is_some_and(toml::Table::is_empty) {
-            table.remove(first);
+    let keys: Vec<String> = if first == "*" {
+        table.keys().cloned().collect()
+    } else {
+        vec![first.clone()]
+    };
+    for key in keys {
+        if let Some(inner) = table.get_mut(&key) {
+            cut(inner, rest);
+            if inner.as_table().is_some_and(toml::Table::is_empty) {
+                table.remove(&key);
+            }
         }
     }
 }
@@ -652,6 +663,23 @@ fn cut_json(value: &mut serde_json::Value, path: &[String]) {
             object.remove(first);
         }
     }
+}
+
+/// The texts of these key paths of a TOML document ([`Scope::Toml`]'s parts before their digests; a path ending in
+/// [`TEST_SETTINGS`] stands for the test settings of an array of tables): none for a path the document lacks.
+pub(crate) fn toml_texts(doc: &toml::Table, paths: &[Vec<String>]) -> Texts {
+    paths
+        .iter()
+        .filter_map(|path| {
+            let text = match path.split_last() {
+                Some((last, targets)) if last == TEST_SETTINGS => test_settings(doc, targets),
+                _ => lookup_toml(doc, path)
+                    .and_then(|v| serde_json::to_value(v).ok())
+                    .map(|v| canonical(&v)),
+            }?;
+            Some((path.join("."), text))
+        })
+        .collect()
 }
 
 fn lookup_toml<'a>(doc: &'a toml::Table, path: &[String]) -> Option<&'a toml::Value> {

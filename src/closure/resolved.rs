@@ -8,7 +8,9 @@
 //! its dotted name (`_pytest.python`, from the package directories above the file), a JavaScript file by its
 //! package and its path inside it (`expect/build/index.js`, from the `node_modules` directory it sits in or the
 //! nearest `package.json`), a Ruby file by the feature `require` names (`minitest/autorun.rb`, from the load
-//! path directory it sits in) — and compared with what the baseline loaded under the same name.
+//! path directory it sits in), a PHP file by the path its `require` names (`PHPUnit/Autoload.php`, below the
+//! include-path directory it sits in: the project's root, the run's `.`, or the system's `php`) — and compared
+//! with what the baseline loaded under the same name.
 //!
 //! What is held to the baseline: the **test side**, the modules the baseline loaded from outside the project
 //! or from a tool place inside it (`node_modules`, `site-packages`): the runner, its plugins, the assertion
@@ -58,7 +60,7 @@ pub struct Redirect {
 /// `PYTHONPYCACHEPREFIX`, where Python keeps bytecode away from the sources.
 pub(crate) fn test_side(events: &[Event], root: &Path, pycache: Option<&Path>) -> Vec<Loaded> {
     let loopgate = crate::project::loopgate_home();
-    let mut out: Vec<Loaded> = loaded(events, pycache)
+    let mut out: Vec<Loaded> = loaded(events, root, pycache)
         .into_iter()
         .filter(|(_, path)| !path.starts_with(&loopgate))
         .filter(|(_, path)| path.strip_prefix(root).map_or(true, in_tool_place))
@@ -108,7 +110,7 @@ pub(crate) fn redirects(baseline: &[Loaded], events: &[Event], root: &Path, pyca
         .map(|b| (package(&b.name), b))
         .collect();
     let mut out = Vec::new();
-    for (name, path) in loaded(events, pycache) {
+    for (name, path) in loaded(events, root, pycache) {
         let now = key_of(root, &path);
         let Some(before) = known.get(name.as_str()) else {
             if let Some(of) = packages.get(package(&name))
@@ -170,8 +172,11 @@ fn installed(relative: &Path) -> bool {
 }
 
 /// Every module a traced run loaded, by name; a name loaded from two places keeps both.
-fn loaded(events: &[Event], pycache: Option<&Path>) -> Vec<(String, PathBuf)> {
-    let mut names = Names::default();
+fn loaded(events: &[Event], root: &Path, pycache: Option<&Path>) -> Vec<(String, PathBuf)> {
+    let mut names = Names {
+        root: root.to_path_buf(),
+        ..Names::default()
+    };
     let mut seen: HashSet<&Path> = HashSet::new();
     let mut out = Vec::new();
     for event in events.iter().filter(|e| e.access == Access::Read) {
@@ -210,6 +215,8 @@ struct Names {
     packages: HashMap<PathBuf, bool>,
     /// The package name a directory's `package.json` declares.
     manifests: HashMap<PathBuf, Option<String>>,
+    /// The project's root, where the run stands: the `.` of PHP's include path.
+    root: PathBuf,
 }
 
 impl Names {
@@ -220,7 +227,8 @@ impl Names {
             "py" | "so" => python::name(&mut self.packages, path, name),
             "js" | "mjs" | "cjs" | "json" | "node" => js::name(&mut self.manifests, path),
             "rb" => ruby::name(path),
-            _ => None,
+            // The rest by the ecosystems that know their own extensions.
+            _ => php::name(path, &self.root),
         }
     }
 }

@@ -194,6 +194,48 @@ fn a_ruby_feature_found_first_in_the_project_is_a_redirect() {
     assert_eq!(moved, vec![("rb:minitest/autorun.rb", "lib/minitest/autorun.rb")]);
 }
 
+/// PHP's include path starts with the directory the run stands in: `PHPUnit/Autoload.php` in the project is
+/// found before Debian's `/usr/share/php/PHPUnit/Autoload.php` (the first line of its `phpunit`), and is the same
+/// module from another place; the project's own code and a helper it requires through the include path are free.
+#[test]
+fn a_php_file_found_first_through_the_include_path_in_the_project_is_a_redirect() {
+    let w = World::new();
+    let autoload = w.sys.join("usr/share/php/PHPUnit/Autoload.php");
+    let assert = w.sys.join("usr/share/php/PHPUnit/Framework/Assert.php");
+    w.put(&autoload, "real autoloader");
+    w.put(&assert, "real assertions");
+    w.put(
+        &w.root.join("src/Calc.php"),
+        "<?php function add($a, $b) { return $a - $b; }",
+    );
+    let baseline = test_side(
+        &w.reads(&[autoload.clone(), assert.clone(), w.root.join("src/Calc.php")]),
+        &w.root,
+        None,
+    );
+    let names: Vec<&str> = baseline.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        vec!["php:PHPUnit/Autoload.php", "php:PHPUnit/Framework/Assert.php"]
+    );
+    let shadow = w.root.join("PHPUnit/Autoload.php");
+    w.put(
+        &shadow,
+        "<?php eval($weakened_assert); require '/usr/share/php/PHPUnit/Autoload.php';",
+    );
+    let helper = w.root.join("helpers.php");
+    w.put(&helper, "<?php function twice($a) { return 2 * $a; }");
+    let code = w.root.join("src/Calc.php");
+    let found = redirects(
+        &baseline,
+        &w.reads(&[shadow, autoload, assert, helper, code]),
+        &w.root,
+        None,
+    );
+    let moved: Vec<(&str, &str)> = found.iter().map(|r| (r.name.as_str(), r.now.as_str())).collect();
+    assert_eq!(moved, vec![("php:PHPUnit/Autoload.php", "PHPUnit/Autoload.php")]);
+}
+
 /// A module the baseline never loaded, in a package of the test side, from the project's own code is the agent's
 /// file inside the runner (a plugin minitest finds by a glob over its load path); the same from a bundle in the
 /// project, and a new module of a package the test side never loaded, are free.

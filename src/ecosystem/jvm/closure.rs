@@ -3,8 +3,9 @@
 //! `mvn GOALS` (`./mvnw`, `mvn -o`, `mvn -f DIR/pom.xml`) with a goal that runs the tests (`test`, `verify`,
 //! `package`, `install`, `deploy`, `surefire:test`) runs Surefire: every `pom.xml` of the project is sealed by
 //! its test side (`closure::pom`: the Surefire plugin, the properties it reads, the test directories), and
-//! Maven's own option files (`.mvn/maven.config`, `.mvn/extensions.xml`) and JUnit's
-//! `src/test/resources/junit-platform.properties` whole; `.mvn/jvm.config` option by option, free only the
+//! Maven's own option files (`.mvn/maven.config`, `.mvn/extensions.xml`) whole; JUnit's
+//! `src/test/resources/junit-platform.properties` key by key, free only the default timeouts, which can fail a
+//! test and never pass one ([`JUNIT_PLATFORM_FREE`]); `.mvn/jvm.config` option by option, free only the
 //! options of Maven's own JVM that change neither what runs nor what counts ([`JVM_CONFIG_FREE`]). A goal that
 //! runs no test (`mvn compile`) is the ecosystem's build. `java -jar …junit-platform-console-standalone….jar` (or `java -cp … ConsoleLauncher`)
 //! runs the console launcher, whose options are all on the sealed command line.
@@ -65,6 +66,19 @@ const JVM_CONFIG_FREE: [&str; 15] = [
     "--add-exports=*",
 ];
 
+/// The keys of JUnit's `junit-platform.properties` that are free: the default timeouts of test and lifecycle
+/// methods (`junit.jupiter.execution.timeout.default`, `….test.method.default`, …), which fail a test that runs
+/// longer and pass none; a file of those alone (a project that keeps a hanging test from hanging the build) is as
+/// if absent. Not free: `….timeout.mode` (`disabled` lifts the tests' own `@Timeout`s), extension autodetection
+/// (it loads every `Extension` the classpath's `META-INF/services` lists: one can swallow every failure),
+/// deactivated conditions, display-name generators (they rename the tests the verdict reads by name), and any key
+/// not listed. A line is read as `key=value` (`#` and `;` comments out); a line in another of the format's
+/// spellings (`key: value`, `key value`, a `!` comment) is sealed as it stands.
+const JUNIT_PLATFORM_FREE: [&str; 2] = [
+    "junit.jupiter.execution.timeout.default",
+    "junit.jupiter.execution.timeout.*.method.default",
+];
+
 impl Deriver<'_> {
     /// `mvn ARGS…` (or `mvnw`) run in `cwd`.
     pub(super) fn maven(&mut self, args: &[String], cwd: &Path) {
@@ -88,6 +102,10 @@ impl Deriver<'_> {
             if *name == ".mvn/jvm.config" {
                 let free = JVM_CONFIG_FREE.map(str::to_string).to_vec();
                 self.add(cwd.join(name), Scope::Options { free }, why.clone());
+            } else if name.ends_with("junit-platform.properties") {
+                let free = JUNIT_PLATFORM_FREE.map(str::to_string).to_vec();
+                let options = Vec::new();
+                self.add(cwd.join(name), Scope::KeysBut { free, options }, why.clone());
             } else {
                 self.whole(cwd.join(name), why.clone());
             }
@@ -118,4 +136,37 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
         _ => return false,
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JUNIT_PLATFORM_FREE;
+    use crate::closure::Scope;
+    use crate::closure::parts::digests;
+
+    fn sealed(text: &str) -> bool {
+        let scope = Scope::KeysBut {
+            free: JUNIT_PLATFORM_FREE.map(str::to_string).to_vec(),
+            options: Vec::new(),
+        };
+        !digests(&scope, Some(text.as_bytes())).is_empty()
+    }
+
+    /// A `junit-platform.properties` of default timeouts and comments is as if absent; extension autodetection,
+    /// the timeout mode, a display-name generator, and a key in another of the format's spellings count.
+    #[test]
+    fn junit_platform_properties_default_timeouts_are_free_and_the_rest_counts() {
+        assert!(!sealed(
+            "# Fail a hanging test, not the build.\njunit.jupiter.execution.timeout.default = 60 s\njunit.jupiter.execution.timeout.beforeall.method.default=2 m\n"
+        ));
+        for counting in [
+            "junit.jupiter.extensions.autodetection.enabled=true\n",
+            "junit.jupiter.execution.timeout.default = 60 s\njunit.jupiter.execution.timeout.mode = disabled\n",
+            "junit.jupiter.displayname.generator.default = org.junit.jupiter.api.DisplayNameGenerator$ReplaceUnderscores\n",
+            "junit.jupiter.extensions.autodetection.enabled: true\n",
+            "junit.jupiter.conditions.deactivate = *\n",
+        ] {
+            assert!(sealed(counting), "{counting}");
+        }
+    }
 }

@@ -10,9 +10,11 @@
 //! - every `Cargo.toml`'s test-related parts: the target tables that decide what is built and run as a test
 //!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
 //!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
-//!   workspace's `default-members`. Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members
-//!   of the workspace stay free: a new member adds its own tests (or none, under a root package, which `cargo
-//!   test` alone runs), and a member dropped drops tests, which the per-test verdict finds missing by name.
+//!   workspace's `default-members`, read by the targets cargo resolves (`manifest.rs`): a key that spells what
+//!   cargo does without it (`[lib] path = "src/lib.rs"`, a `[[test]]` autodiscovery finds anyway) moves nothing.
+//!   Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members of the workspace stay free: a
+//!   new member adds its own tests (or none, under a root package, which `cargo test` alone runs), and a member
+//!   dropped drops tests, which the per-test verdict finds missing by name.
 //! - build scripts are the project's code, new ones too (code generation is everyday work): a build script
 //!   runs in the oracle's room, where the sealed tests are read-only — the test files and data, and the source
 //!   files holding inline tests (`commands::setup::build_tree`) — so one that rewrites them fails the run
@@ -22,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Deriver, Lang, Runner, Simple, Why, normalize};
-use crate::closure::parts::{Scope, TEST_SETTINGS};
+use crate::closure::parts::Scope;
 
 /// Cargo subcommands that run the tests.
 const TESTING: &[&str] = &["test", "t", "nextest", "llvm-cov", "tarpaulin", "mutants", "hack"];
@@ -81,12 +83,14 @@ impl Deriver<'_> {
 /// Tables of cargo's configuration that change neither what `cargo test` builds and runs nor how it counts:
 /// aliases (but the one the verify's subcommand names: cargo lets no alias shadow a built-in command, and the
 /// verify's own is sealed anyway), the terminal, `cargo doc`'s browser, `cargo new`'s template, the network and
-/// HTTP settings, where `cargo install` puts binaries, the cache's cleaning, and of `build` only how many jobs
-/// run at once. Every other table or key (the rest of `build`, `target`, `env`, `patch`, `paths`, `source`,
+/// HTTP settings, where `cargo install` puts binaries, the cache's cleaning, of `build` only how many jobs
+/// run at once, and a target's `linker` set to `cc` — the one rustc runs without it (found on `PATH` either way),
+/// while a linker of the agent's (`bin/cc`) links whatever it likes into the test binaries. Every other table or key (the rest of `build`, `target`, `env`, `patch`, `paths`, `source`,
 /// `profile`, `unstable`, …), and one this list does not know, is sealed.
 const FREE_CONFIG: &[&str] = &[
     "alias",
     "build.jobs",
+    "target.*.linker=cc",
     "term",
     "doc",
     "cargo-new",
@@ -159,29 +163,10 @@ fn config_scope(sub: &str, own: Option<&str>) -> Scope {
     }
 }
 
-/// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs.
+/// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs, read by the targets cargo resolves
+/// (`closure::cargo_manifest`): a key that spells a default moves nothing.
 fn manifest_scope() -> Scope {
-    let tables = [
-        "lib",
-        "test",
-        "profile.test",
-        "features.default",
-        "package.autotests",
-        "package.autobins",
-        "package.autolib",
-        "package.autobenches",
-        "package.autoexamples",
-        "package.build",
-        "workspace.default-members",
-    ];
-    let mut paths: Vec<Vec<String>> = tables
-        .iter()
-        .map(|t| t.split('.').map(str::to_string).collect())
-        .collect();
-    for targets in ["bin", "example", "bench"] {
-        paths.push(vec![targets.to_string(), TEST_SETTINGS.to_string()]);
-    }
-    Scope::Toml(paths)
+    crate::closure::parts::Read::by(&crate::closure::cargo_manifest::READING, Vec::new())
 }
 
 /// The closure's rule for cargo and cargo-nextest (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
@@ -247,5 +232,21 @@ mod tests {
         assert_eq!(digests(&scope, Some(jobs.as_bytes())), Parts::new());
         let wrapper = "[build]\njobs = 2\nrustc-wrapper = \"tools/rustc.sh\"\n";
         assert_ne!(digests(&scope, Some(wrapper.as_bytes())), Parts::new());
+    }
+
+    /// A target's linker set to `cc`, the one rustc runs without it, is as if absent; a linker of the agent's, or
+    /// `cc` beside a runner of the same target, counts.
+    #[test]
+    fn the_default_linker_is_free_and_any_other_counts() {
+        let scope = config_scope("test", None);
+        let default = "[target.x86_64-unknown-linux-gnu]\nlinker = \"cc\"\n\n[target.aarch64-unknown-linux-gnu]\nlinker = \"cc\"\n";
+        assert_eq!(digests(&scope, Some(default.as_bytes())), Parts::new());
+        for counting in [
+            "[target.x86_64-unknown-linux-gnu]\nlinker = \"bin/cc\"\n",
+            "[target.x86_64-unknown-linux-gnu]\nlinker = \"cc\"\nrunner = \"true\"\n",
+            "[target.x86_64-unknown-linux-gnu]\nlinker = [\"cc\"]\n",
+        ] {
+            assert_ne!(digests(&scope, Some(counting.as_bytes())), Parts::new(), "{counting}");
+        }
     }
 }
