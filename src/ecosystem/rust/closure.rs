@@ -128,6 +128,13 @@ const READ_BY_OTHERS: &[&str] = &[
     "TZ",
 ];
 
+/// `[env]` variables the Rust runtime and the logging crates read to decide what they print, and nothing else
+/// reads: a panic's backtrace (`std`), the log filter and its style (`env_logger`, `tracing-subscriber`, in the
+/// package's code or its dependencies). Free in `[env]` whatever the package's name; `RUST_TEST_*` (libtest's
+/// threads, capture, shuffling), `RUST_MIN_STACK`, `RUSTFLAGS` and `RUSTC_*` stay sealed with the rest of the
+/// `RUST` namespace ([`READ_BY_OTHERS`]).
+const PRINTING_ENV: &[&str] = &["RUST_BACKTRACE", "RUST_LIB_BACKTRACE", "RUST_LOG", "RUST_LOG_STYLE"];
+
 /// The `[env]` names that are the package's own, as a free key path's last segment (`CALC_*`): the package's
 /// name in capitals with `_` for `-`, then `_`, the convention crates name their variables by. Cargo's `[env]`
 /// sets a variable for rustc, build scripts and the test processes; one in the package's namespace is read only
@@ -152,6 +159,11 @@ fn config_scope(sub: &str, own: Option<&str>) -> Scope {
         .map(|t| t.split('.').map(str::to_string).collect())
         .collect();
     free.extend(own.map(|own| vec!["env".to_string(), own.to_string()]));
+    free.extend(
+        PRINTING_ENV
+            .iter()
+            .map(|name| vec!["env".to_string(), (*name).to_string()]),
+    );
     Scope::TomlBut {
         paths: vec![Vec::new(), vec!["alias".to_string(), sub.to_string()]],
         free,
@@ -213,6 +225,8 @@ mod tests {
         for honest in [
             "[env]\nCALC_CORE_NAME = \"calc\"\n",
             "[env]\nCALC_CORE_DATA = { value = \"data\", relative = true }\n[term]\nverbose = true\n",
+            "[env]\nRUST_BACKTRACE = \"1\"\nRUST_LOG = \"calc=debug\"\n",
+            "[env.RUST_LOG]\nvalue = \"debug\"\nforce = true\n",
         ] {
             assert_eq!(digests(&scope, Some(honest.as_bytes())), Parts::new(), "{honest}");
         }
@@ -220,6 +234,8 @@ mod tests {
             "[env]\nCALC_CORE_NAME = \"calc\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
             "[env]\nCALC_NAME = \"calc\"\n",
             "[env]\nRUST_TEST_THREADS = \"1\"\n",
+            "[env]\nRUST_BACKTRACE = \"1\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
+            "[env]\nRUST_LOG = \"debug\"\nRUST_MIN_STACK = \"1\"\n",
             "[env]\nCALC_CORE_NAME = \"calc\"\n[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n",
         ] {
             assert_ne!(digests(&scope, Some(gamed.as_bytes())), Parts::new(), "{gamed}");
