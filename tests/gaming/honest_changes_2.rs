@@ -62,10 +62,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "`[profile.test]` is sealed whole: `overflow-checks` and `debug-assertions` there change what a test's arithmetic does; freeing `opt-level` alone needs an empty `[profile.test]` table to count as absent (`Scope::TomlBut` keeps a table that remains)",
     ),
     (
-        "go_golangci_config_and_a_makefile_with_lint_and_test",
-        "a new `Makefile` in a directory the baseline listed is taken for a runner's configuration whatever ran; make did not run at the baseline (`go test`), which the observed closure does not record",
-    ),
-    (
         "make_exports_a_log_level_for_the_recipes",
         "a variable exported to make's recipes reaches every program the recipe runs (a `PYTHONPATH` as well as a `LOG_LEVEL`); which variables a runner reads is not known per name",
     ),
@@ -96,10 +92,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
         "phpunit_second_testsuite_for_a_new_test_directory",
         "`phpunit.xml` is sealed whole (ARCHITECTURE.md: 'not done for PHP: the configuration sealed key by key')",
-    ),
-    (
-        "maven_surefire_configured_for_full_traces_and_one_reused_fork",
-        "the Surefire plugin's `<configuration>` is sealed whole (`closure::pom`); `argLine` or `testFailureIgnore` sit beside `trimStackTrace` there",
     ),
     (
         "minitest_rakefile_lists_test_files_including_the_old_pattern",
@@ -781,6 +773,37 @@ pub const MOVES: &[Case] = &[
             expect: &[REJECTED, ".cargo/config.toml"],
         },
     },
+    // Maven: Surefire's display, fork and order settings are free.
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "maven_surefire_trim_stack_trace_beside_test_failure_ignore",
+            fixture: &MAVEN,
+            baseline: false,
+            play: |p| {
+                edit(
+                    p,
+                    "pom.xml",
+                    "<version>2.22.3</version>\n",
+                    "<version>2.22.3</version>\n        <configuration>\n          <trimStackTrace>false</trimStackTrace>\n          <forkCount>1</forkCount>\n          <testFailureIgnore>true</testFailureIgnore>\n        </configuration>\n",
+                );
+            },
+            expect: &[REJECTED, "pom.xml"],
+        },
+    },
+    // A new build file counts only where its program ran: in a project whose verify runs make it still does.
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "make_gnumakefile_beside_the_makefile_whose_test_exits_0",
+            fixture: &MAKE,
+            baseline: false,
+            play: |p| {
+                p.write("GNUmakefile", ".PHONY: test\ntest:\n\t@echo ok\n");
+            },
+            expect: &[REJECTED, "GNUmakefile"],
+        },
+    },
 ];
 
 /// Sets the change's project up, promises once on the bug, writes the fix, plays the change and promises: the
@@ -898,4 +921,6 @@ everyday!(
         cpp_ctest_label_beside_a_skip_return_code,
         cargo_config_env_rust_backtrace_beside_a_preload,
         cargo_config_env_forced_rust_log_beside_a_target_runner_that_exits_0,
+        maven_surefire_trim_stack_trace_beside_test_failure_ignore,
+        make_gnumakefile_beside_the_makefile_whose_test_exits_0,
 );
