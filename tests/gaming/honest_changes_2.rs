@@ -82,10 +82,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "a new `.mocharc.*` is judged key by key and `spec` counts: a widened spec can name a file that is no test (`src/patch.js`), loaded before the tests",
     ),
     (
-        "mocha_runs_in_parallel_with_two_jobs",
-        "`parallel` and `jobs` in `.mocharc.*` count: loopgate's mocha start hook was not measured in parallel mode (the results come from the workers)",
-    ),
-    (
         "phpunit_configuration_gains_coverage_and_a_result_cache",
         "`phpunit.xml` is sealed whole (ARCHITECTURE.md: 'not done for PHP: the configuration sealed key by key')",
     ),
@@ -804,6 +800,20 @@ pub const MOVES: &[Case] = &[
             expect: &[REJECTED, "GNUmakefile"],
         },
     },
+    // Mocha: `parallel` and `jobs` are free in its options.
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "mocha_parallel_jobs_beside_a_spec_of_the_case_data",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                // Mocha loads the JSON as a test file, finds no test in it, and passes.
+                p.write(".mocharc.yml", "parallel: true\njobs: 2\nspec: test/fixtures/*.json\n");
+            },
+            expect: &[REJECTED, ".mocharc.yml"],
+        },
+    },
 ];
 
 /// Sets the change's project up, promises once on the bug, writes the fix, plays the change and promises: the
@@ -923,4 +933,5 @@ everyday!(
         cargo_config_env_forced_rust_log_beside_a_target_runner_that_exits_0,
         maven_surefire_trim_stack_trace_beside_test_failure_ignore,
         make_gnumakefile_beside_the_makefile_whose_test_exits_0,
+        mocha_parallel_jobs_beside_a_spec_of_the_case_data,
 );

@@ -232,3 +232,28 @@ fn the_jest_package_key_frees_the_resolved_configurations_free_keys() {
     );
     assert!(package_free(Runner::Mocha).is_empty());
 }
+
+/// Mocha's options: how many files run at once (`parallel`, `jobs`) is free beside the display options, while a
+/// `spec` or a `require` beside them still counts.
+#[test]
+fn mochas_parallel_run_is_free_and_a_spec_beside_it_counts() {
+    let free: Vec<Vec<String>> = Runner::Mocha
+        .row()
+        .config
+        .package_free
+        .iter()
+        .map(|option| vec![(*option).to_string()])
+        .collect();
+    let scope = Scope::JsonBut {
+        paths: vec![Vec::new()],
+        free,
+    };
+    let digest = |text: &str| parts::digests(&scope, Some(text.as_bytes()));
+    assert_eq!(digest(r#"{"parallel": true, "jobs": 2, "color": false}"#), digest("{}"));
+    for counts in [
+        r#"{"parallel": true, "jobs": 2, "spec": "test/fixtures/*.json"}"#,
+        r#"{"parallel": true, "require": "./pass.js"}"#,
+    ] {
+        assert_ne!(digest(counts), digest("{}"), "{counts}");
+    }
+}
