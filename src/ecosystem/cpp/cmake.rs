@@ -8,7 +8,10 @@
 //! test-side command that names it. A test turned `DISABLED` or `WILL_FAIL` (`set_tests_properties`,
 //! `set_property(TEST …)`), a `TEST_FILTER` or `--gtest_filter` added, a test target's sources swapped
 //! (`add_executable`, `target_sources`: the code linked into it, its test files being judged by their tests) or its
-//! compile definitions changed, a registration removed: each changes that name's part. One more part, [`TESTING`], holds `enable_testing()` and `include(CTest)`. A new test
+//! compile definitions changed, a registration removed: each changes that name's part. A property that changes
+//! neither whether a test runs nor how its end counts — its `TIMEOUT`, `LABELS`, scheduling ([`FREE_PROPERTIES`])
+//! — is cut from the command before it is digested, so a longer timeout is honest while `WILL_FAIL` beside it is
+//! not. One more part, [`TESTING`], holds `enable_testing()` and `include(CTest)`. A new test
 //! target names nothing of the baseline's, so adding tests stays honest.
 
 use std::collections::BTreeSet;

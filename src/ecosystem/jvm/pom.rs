@@ -8,7 +8,9 @@
 //! `surefire.*`…), and where the test sources and resources are (`testSourceDirectory`, `testResources`). Each
 //! is a part, present or not: a part the baseline's POM did not have that appears (`<skipTests>true</skipTests>`
 //! added) is a change like one that moved. Everything else — dependencies, the main build, other plugins — is
-//! the agent's, so a new dependency or a compiler setting is honest work. A part's text is compared with its
+//! the agent's, so a new dependency or a compiler setting is honest work, and so are Surefire's settings that only
+//! print or schedule ([`FREE_SETTINGS`]: a failure's full trace, one reused fork), cut from its `<configuration>`
+//! before the plugin's part is taken. A part's text is compared with its
 //! white space collapsed and comments dropped, so reformatting the POM moves nothing.
 
 /// The properties Surefire's (and the JUnit provider's) parameters read, by name or prefix (`surefire.`).

@@ -9,7 +9,9 @@
 //!   where it lies (`Scope::Toolchain`, `toolchain.rs`), so a pin equal to the baseline's moves nothing.
 //! - every `Cargo.toml`'s test-related parts: the target tables that decide what is built and run as a test
 //!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
-//!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
+//!   `package.build`), what of `[profile.test]` and `[profile.dev]` (which it inherits) changes how the code
+//!   behaves (`overflow-checks`, `debug-assertions`, `panic`; not `opt-level` or `debug`: `parts::BEHAVIOUR`),
+//!   `[features] default` (features switch code on and off), and the
 //!   workspace's `default-members`. Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members
 //!   of the workspace stay free: a new member adds its own tests (or none, under a root package, which `cargo
 //!   test` alone runs), and a member dropped drops tests, which the per-test verdict finds missing by name.
@@ -22,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Deriver, Lang, Runner, Simple, Why, normalize};
-use crate::closure::parts::{Scope, TEST_SETTINGS};
+use crate::closure::parts::{BEHAVIOUR, Scope, TEST_SETTINGS};
 
 /// Cargo subcommands that run the tests.
 const TESTING: &[&str] = &["test", "t", "nextest", "llvm-cov", "tarpaulin", "mutants", "hack"];
@@ -176,7 +178,6 @@ fn manifest_scope() -> Scope {
     let tables = [
         "lib",
         "test",
-        "profile.test",
         "features.default",
         "package.autotests",
         "package.autobins",
@@ -192,6 +193,11 @@ fn manifest_scope() -> Scope {
         .collect();
     for targets in ["bin", "example", "bench"] {
         paths.push(vec![targets.to_string(), TEST_SETTINGS.to_string()]);
+    }
+    // `cargo test` builds with the `test` profile, which inherits `dev`'s settings: what in either changes how
+    // the code behaves (`overflow-checks`, `debug-assertions`, `panic`) counts; how fast it builds does not.
+    for profile in ["test", "dev"] {
+        paths.push(vec!["profile".to_string(), profile.to_string(), BEHAVIOUR.to_string()]);
     }
     Scope::Toml(paths)
 }
@@ -209,7 +215,7 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{config_scope, own_env};
+    use super::{config_scope, manifest_scope, own_env};
     use crate::closure::parts::{Parts, digests};
 
     /// A variable in the package's own namespace is free in `[env]`, in either form; every other name, one the
@@ -251,6 +257,33 @@ mod tests {
         for reserved in ["ld", "cc-utils", "rust-calc", "cargo-x", "path"] {
             std::fs::write(&manifest, format!("[package]\nname = \"{reserved}\"\n")).expect("write");
             assert_eq!(own_env(&manifest), None, "{reserved}");
+        }
+    }
+
+    /// Of the test and dev profiles only what changes how the code behaves counts: an optimisation level or debug
+    /// information (also for dependencies, `[profile.dev.package."*"]`) is as if absent, while overflow checks or
+    /// debug assertions switched off beside it, in either profile, move a part.
+    #[test]
+    fn a_profiles_speed_settings_are_free_and_its_checks_are_sealed() {
+        let scope = manifest_scope();
+        let base = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\n";
+        let digest = |tail: &str| digests(&scope, Some(format!("{base}{tail}").as_bytes()));
+        let bare = digest("");
+        for honest in [
+            "\n[profile.test]\nopt-level = 1\n",
+            "\n[profile.dev]\nopt-level = 1\ndebug = 0\n\n[profile.dev.package.\"*\"]\nopt-level = 2\n",
+            "\n[profile.test.build-override]\nopt-level = 0\n",
+            "\n[profile.release]\noverflow-checks = false\n",
+        ] {
+            assert_eq!(digest(honest), bare, "{honest}");
+        }
+        for gamed in [
+            "\n[profile.test]\nopt-level = 1\noverflow-checks = false\n",
+            "\n[profile.dev]\ndebug-assertions = false\n",
+            "\n[profile.dev.package.calc]\nopt-level = 1\noverflow-checks = false\n",
+            "\n[profile.test]\npanic = \"abort\"\n",
+        ] {
+            assert_ne!(digest(gamed), bare, "{gamed}");
         }
     }
 
