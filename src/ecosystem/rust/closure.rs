@@ -76,7 +76,7 @@ impl Deriver<'_> {
                 self.whole(cwd.join(file), Why::Configures("cargo nextest".into()));
             }
         }
-        self.watch("Cargo.toml", manifest_scope(), why.clone(), false);
+        self.watch("Cargo.toml", manifest_scope(&profiles(rest)), why.clone(), false);
     }
 }
 
@@ -173,8 +173,32 @@ fn config_scope(sub: &str, own: Option<&str>) -> Scope {
     }
 }
 
-/// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs.
-fn manifest_scope() -> Scope {
+/// The build profiles a cargo command builds its tests with, beyond `test` and the `dev` it inherits: `release`
+/// for `--release` / `-r`, the one `--profile NAME` names (`--profile=NAME`; under `cargo nextest`, whose
+/// `--profile` is its own, `--cargo-profile`).
+fn profiles(rest: &[String]) -> Vec<String> {
+    let option = if rest.iter().any(|w| w == "nextest") {
+        "--cargo-profile"
+    } else {
+        "--profile"
+    };
+    let mut out = Vec::new();
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        if word == "--release" || word == "-r" {
+            out.push("release".to_string());
+        } else if word == option {
+            out.extend(words.next().cloned());
+        } else if let Some(name) = word.strip_prefix(option).and_then(|w| w.strip_prefix('=')) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs; `profiles`: the build profiles the
+/// command asks for beyond `test` and `dev` ([`profiles`]), whose behaviour counts too.
+fn manifest_scope(profiles: &[String]) -> Scope {
     let tables = [
         "lib",
         "test",
@@ -196,8 +220,12 @@ fn manifest_scope() -> Scope {
     }
     // `cargo test` builds with the `test` profile, which inherits `dev`'s settings: what in either changes how
     // the code behaves (`overflow-checks`, `debug-assertions`, `panic`) counts; how fast it builds does not.
-    for profile in ["test", "dev"] {
-        paths.push(vec!["profile".to_string(), profile.to_string(), BEHAVIOUR.to_string()]);
+    let asked = profiles.iter().map(String::as_str);
+    for profile in ["test", "dev"].into_iter().chain(asked) {
+        let path = vec!["profile".to_string(), profile.to_string(), BEHAVIOUR.to_string()];
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
     }
     Scope::Toml(paths)
 }
@@ -215,7 +243,7 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{config_scope, manifest_scope, own_env};
+    use super::{config_scope, manifest_scope, own_env, profiles};
     use crate::closure::parts::{Parts, digests};
 
     /// A variable in the package's own namespace is free in `[env]`, in either form; every other name, one the
@@ -265,7 +293,7 @@ mod tests {
     /// debug assertions switched off beside it, in either profile, move a part.
     #[test]
     fn a_profiles_speed_settings_are_free_and_its_checks_are_sealed() {
-        let scope = manifest_scope();
+        let scope = manifest_scope(&[]);
         let base = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\n";
         let digest = |tail: &str| digests(&scope, Some(format!("{base}{tail}").as_bytes()));
         let bare = digest("");
@@ -285,6 +313,25 @@ mod tests {
         ] {
             assert_ne!(digest(gamed), bare, "{gamed}");
         }
+    }
+
+    /// `cargo test --release` builds its tests with the release profile, `--profile NAME` with that one: their
+    /// behaviour counts then, and only then.
+    #[test]
+    fn the_profile_the_command_asks_for_counts_too() {
+        let words = |text: &str| text.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(profiles(&words("test --release -q")), ["release"]);
+        assert_eq!(profiles(&words("test -r")), ["release"]);
+        assert_eq!(profiles(&words("test --profile ci")), ["ci"]);
+        assert_eq!(profiles(&words("test --profile=ci --workspace")), ["ci"]);
+        assert!(profiles(&words("test -q")).is_empty());
+        assert!(profiles(&words("nextest run --profile ci")).is_empty());
+        assert_eq!(profiles(&words("nextest run --cargo-profile=fast")), ["fast"]);
+        let base = "[package]\nname = \"calc\"\n\n[profile.release]\noverflow-checks = false\n";
+        let plain = digests(&manifest_scope(&[]), Some(base.as_bytes()));
+        assert!(plain.is_empty(), "{plain:?}");
+        let release = digests(&manifest_scope(&["release".to_string()]), Some(base.as_bytes()));
+        assert_eq!(release.len(), 1, "{release:?}");
     }
 
     /// Of `build`, only the number of jobs is free: a configuration of it and the terminal's settings is as if
