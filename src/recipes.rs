@@ -47,6 +47,12 @@ pub(crate) const TASKS: [Tasks; 2] = [
     MAKE_TASKS,
 ];
 
+/// The program that reads a build file of this name without being told (`make` for `Makefile`, `just` for
+/// `justfile`); none for another name.
+pub(crate) fn build_file_program(name: &str) -> Option<&'static str> {
+    TASKS.iter().find(|t| t.files.contains(&name)).map(|t| t.program)
+}
+
 /// Whether a file name is one make or just reads without being told (`Makefile`, `justfile`, …).
 pub(crate) fn is_build_file(name: &str) -> bool {
     MAKEFILES.contains(&name) || JUSTFILES.contains(&name)

@@ -55,6 +55,8 @@ mod fresh_moves_7;
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]
 mod honest_changes;
+#[path = "gaming/honest_changes_2.rs"]
+mod honest_changes_2;
 #[path = "gaming/honest_still_rejected.rs"]
 mod honest_still_rejected;
 #[path = "gaming/js_config_moves.rs"]

@@ -69,6 +69,10 @@ pub struct Observed {
     /// that loads one from elsewhere is rejected.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loaded: Vec<super::resolved::Loaded>,
+    /// The names of the programs the run executed (`make`, `python3`); `None` in an observed closure taken
+    /// before they were kept, which is read as "any": a new build file then counts as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ran: Option<BTreeSet<String>>,
 }
 
 /// Whether the baseline run was traced.
@@ -232,6 +236,7 @@ impl Observed {
             searched,
             used: modules.used(&places),
             loaded: Vec::new(),
+            ran: Some(programs.into_keys().collect()),
         }
     }
 
@@ -263,7 +268,7 @@ impl Observed {
                 let path = join_key(&searched.dir, name);
                 let kind = if name.ends_with(".pth") {
                     (!installed(&dir, name)).then_some(ShadowKind::PathFile)
-                } else if runner_configuration(name) {
+                } else if runner_configuration(name) && self.read_by_what_ran(name) {
                     Some(ShadowKind::Configuration)
                 } else if is_metadata_dir(name) {
                     let metadata = dir.join(name);
@@ -290,6 +295,18 @@ impl Observed {
             }
         }
         shadows
+    }
+
+    /// Whether a configuration file named `name` would be read by a program of this run: a build file (a
+    /// `Makefile`, a `justfile`) only by its own program (`recipes::build_file_program`), so a new `Makefile` beside
+    /// a `go test` that ran no make is the agent's (a lint target), while beside a run of make it would be read
+    /// instead of the baseline's. Every other runner's configuration name counts whatever ran (its runner may
+    /// be the interpreter the run started); so does a build file when the programs were not kept.
+    fn read_by_what_ran(&self, name: &str) -> bool {
+        let (Some(program), Some(ran)) = (recipes::build_file_program(name), &self.ran) else {
+            return true;
+        };
+        ran.iter().any(|r| r == program || r.ends_with(program)) || crate::runner::is_config_name(name)
     }
 
     /// Accepts the current entries of the searched directories that `accept` selects (a shadow the user

@@ -33,6 +33,23 @@ pub const UNPARSABLE: &str = "(the file does not parse)";
 /// and its `name` and `path`. So a new `[[bin]]` or a `[[bench]]` with `harness = false` is honest, while
 /// `test = false` on a target whose tests ran (even one declared anew for `src/main.rs`) counts.
 pub const TEST_SETTINGS: &str = "(test settings)";
+/// The last segment of a TOML key path that seals only what of a build profile changes how the code behaves
+/// (`profile.test.(behaviour)`): the profile's table, in it and in its `package.*` and `build-override` tables,
+/// without the keys that only change how fast it builds or runs and what debug information it keeps
+/// ([`SPEED_KEYS`]). So `opt-level = 1` in `[profile.test]` is as if absent, while `overflow-checks`,
+/// `debug-assertions` or `panic` there (a test's arithmetic wrapping instead of panicking) counts.
+pub const BEHAVIOUR: &str = "(behaviour)";
+/// The keys of a build profile that change neither what the code computes nor how its tests end: optimisation,
+/// debug information and how the build is cut up. `lto` and `codegen-units` only move where code is optimised.
+const SPEED_KEYS: &[&str] = &[
+    "opt-level",
+    "debug",
+    "split-debuginfo",
+    "strip",
+    "codegen-units",
+    "incremental",
+    "lto",
+];
 /// The name of [`Scope::IniBut`]'s section that stands for the file itself (its lines before any section).
 pub const PREAMBLE: &str = "";
 
@@ -673,6 +690,7 @@ pub(crate) fn toml_texts(doc: &toml::Table, paths: &[Vec<String>]) -> Texts {
         .filter_map(|path| {
             let text = match path.split_last() {
                 Some((last, targets)) if last == TEST_SETTINGS => test_settings(doc, targets),
+                Some((last, profile)) if last == BEHAVIOUR => behaviour(doc, profile),
                 _ => lookup_toml(doc, path)
                     .and_then(|v| serde_json::to_value(v).ok())
                     .map(|v| canonical(&v)),
@@ -710,6 +728,44 @@ fn test_settings(doc: &toml::Table, targets: &[String]) -> Option<String> {
     // Sorted: the order of the entries does not matter to cargo.
     entries.sort();
     (!entries.is_empty()).then(|| entries.join("\n"))
+}
+
+/// The [`BEHAVIOUR`] of the build profile at `profile`: its table without [`SPEED_KEYS`], in it and in the tables
+/// under `package` and `build-override`; none when nothing else is left.
+fn behaviour(doc: &toml::Table, profile: &[String]) -> Option<String> {
+    fn without_speed(table: &toml::Table) -> toml::Table {
+        table
+            .iter()
+            .filter(|(key, _)| !SPEED_KEYS.contains(&key.as_str()))
+            .filter_map(|(key, value)| {
+                let kept = match (key.as_str(), value) {
+                    ("build-override", toml::Value::Table(inner)) => toml::Value::Table(without_speed(inner)),
+                    ("package", toml::Value::Table(packages)) => toml::Value::Table(
+                        packages
+                            .iter()
+                            .filter_map(|(name, settings)| {
+                                let settings = settings
+                                    .as_table()
+                                    .map_or_else(|| settings.clone(), |t| toml::Value::Table(without_speed(t)));
+                                let empty = settings.as_table().is_some_and(toml::Table::is_empty);
+                                (!empty).then(|| (name.clone(), settings))
+                            })
+                            .collect(),
+                    ),
+                    _ => value.clone(),
+                };
+                let empty = kept.as_table().is_some_and(toml::Table::is_empty);
+                (!empty).then(|| (key.clone(), kept))
+            })
+            .collect()
+    }
+    let table = match lookup_toml(doc, profile)? {
+        toml::Value::Table(table) => without_speed(table),
+        other => return serde_json::to_value(other).ok().map(|v| canonical(&v)),
+    };
+    (!table.is_empty())
+        .then(|| serde_json::to_value(table).ok().map(|v| canonical(&v)))
+        .flatten()
 }
 
 /// JSON with object keys sorted (serde_json's map is a `BTreeMap`), so key order and spacing do not count.

@@ -61,6 +61,7 @@ impl Fixture {
                 path: venv_file.to_string(),
             }],
             loaded: Vec::new(),
+            ran: None,
         };
         let inventory = Inventory::take(root, vec![Lang::Python]);
         let tests = Tests {

@@ -348,7 +348,7 @@ const CASES: &[Case] = &[
 
 /// Builds `tools/exit0.so`, whose `exit` ends the process with status 0, as the agent would, and writes `config`
 /// (which preloads it) as `.cargo/config.toml`.
-fn preloading(p: &crate::project::Project, config: &str) {
+pub(crate) fn preloading(p: &crate::project::Project, config: &str) {
     p.write("tools/exit0.c", EXIT_0_PRELOAD_C);
     agent(p, "cc -shared -fPIC -o tools/exit0.so tools/exit0.c");
     p.write(".cargo/config.toml", config);

@@ -367,7 +367,11 @@ fn module_names_of_directory_entries() {
 #[test]
 fn a_runner_configuration_new_in_a_searched_directory_is_a_shadow_a_lint_configuration_is_not() {
     let f = Fixture::new(&["Makefile"]);
-    let o = f.take(&[(Access::Listed, f.root.clone()), (Access::Read, f.at("Makefile"))]);
+    let o = f.take(&[
+        (Access::Executed, PathBuf::from("/usr/bin/make")),
+        (Access::Listed, f.root.clone()),
+        (Access::Read, f.at("Makefile")),
+    ]);
     for name in [
         "GNUmakefile",
         "jest.config.js",
@@ -386,6 +390,30 @@ fn a_runner_configuration_new_in_a_searched_directory_is_a_shadow_a_lint_configu
             ("jest.config.js".to_string(), ShadowKind::Configuration),
         ]
     );
+}
+
+/// A build file is read by its own program only: new beside a run that ran no make (`go test`), it is the
+/// agent's (a lint target); beside a run of make it is a shadow; and in an observed closure taken before the
+/// programs were kept, it counts as it did.
+#[test]
+fn a_new_build_file_is_a_shadow_only_where_its_program_ran() {
+    let f = Fixture::new(&["go.mod"]);
+    let o = f.take(&[
+        (Access::Executed, PathBuf::from("/usr/lib/go/bin/go")),
+        (Access::Listed, f.root.clone()),
+        (Access::Read, f.at("go.mod")),
+    ]);
+    f.write("Makefile", "lint:\n\tgolangci-lint run\n");
+    f.write("justfile", "lint:\n  golangci-lint run\n");
+    f.write("jest.config.js", "module.exports = {};\n");
+    let paths = |o: &Observed| -> Vec<String> { o.shadows(&f.root).into_iter().map(|s| s.path).collect() };
+    assert_eq!(paths(&o), vec!["jest.config.js".to_string()]);
+    let mut ran_make = o.clone();
+    ran_make.ran = Some(["make".to_string()].into());
+    assert_eq!(paths(&ran_make), vec!["Makefile", "jest.config.js"]);
+    let mut older = o.clone();
+    older.ran = None;
+    assert_eq!(paths(&older), vec!["Makefile", "jest.config.js", "justfile"]);
 }
 
 #[test]

@@ -8,7 +8,10 @@
 //! test-side command that names it. A test turned `DISABLED` or `WILL_FAIL` (`set_tests_properties`,
 //! `set_property(TEST …)`), a `TEST_FILTER` or `--gtest_filter` added, a test target's sources swapped
 //! (`add_executable`, `target_sources`: the code linked into it, its test files being judged by their tests) or its
-//! compile definitions changed, a registration removed: each changes that name's part. One more part, [`TESTING`], holds `enable_testing()` and `include(CTest)`. A new test
+//! compile definitions changed, a registration removed: each changes that name's part. A property that changes
+//! neither whether a test runs nor how its end counts — its `TIMEOUT`, `LABELS`, scheduling ([`FREE_PROPERTIES`])
+//! — is cut from the command before it is digested, so a longer timeout is honest while `WILL_FAIL` beside it is
+//! not. One more part, [`TESTING`], holds `enable_testing()` and `include(CTest)`. A new test
 //! target names nothing of the baseline's, so adding tests stays honest.
 
 use std::collections::BTreeSet;
@@ -49,6 +52,13 @@ const TEST_SIDE: &[&str] = &[
     "target_compile_definitions",
     "target_compile_options",
 ];
+
+/// Test properties that change neither whether a test runs nor how its end counts: how long it may take, how
+/// ctest schedules it (cost, processors, serial runs, resource locks) and its labels (a selection by label on
+/// the verify's command line that drops a baseline test is the per-test verdict's: the test did not run). Every
+/// other property (`WILL_FAIL`, `DISABLED`, `ENVIRONMENT`, `PASS_REGULAR_EXPRESSION`, `SKIP_RETURN_CODE`,
+/// `WORKING_DIRECTORY`, …) and one this list does not know stays in the test's part.
+const FREE_PROPERTIES: &[&str] = &["TIMEOUT", "LABELS", "COST", "PROCESSORS", "RUN_SERIAL", "RESOURCE_LOCK"];
 
 /// One command: its name (lower case: CMake's are case-insensitive) and its arguments.
 #[derive(Debug, PartialEq, Eq)]
@@ -119,6 +129,9 @@ fn target_of(program: &str) -> &str {
 /// into the test binary, an object file) stays.
 /// A `target_sources` left with no source at all adds nothing to the target, and holds no part.
 fn render_test_side(command: &Command) -> Option<String> {
+    if matches!(command.name.as_str(), "set_tests_properties" | "set_property") {
+        return without_free_properties(command);
+    }
     if !matches!(command.name.as_str(), "add_executable" | "target_sources") {
         return Some(render(command));
     }
@@ -133,6 +146,35 @@ fn render_test_side(command: &Command) -> Option<String> {
         .skip(1)
         .any(|a| !matches!(*a, "PRIVATE" | "PUBLIC" | "INTERFACE"));
     (command.name == "add_executable" || sources_left).then(|| format!("{}({})", command.name, kept.join(" ")))
+}
+
+/// A command that sets test properties, without the [`FREE_PROPERTIES`] it sets; none when it sets no other
+/// (a `TIMEOUT` alone holds no part). `set_tests_properties(T… PROPERTIES P V …)` sets pairs;
+/// `set_property(TEST T… [APPEND] PROPERTY P V…)` one property; `set_property` of anything but tests is kept.
+fn without_free_properties(command: &Command) -> Option<String> {
+    let free = |p: &str| FREE_PROPERTIES.contains(&p.to_ascii_uppercase().as_str());
+    let args = &command.args;
+    if command.name == "set_property" {
+        let at = args.iter().position(|a| a == "PROPERTY");
+        let testing = args.first().is_some_and(|a| a == "TEST");
+        if testing && at.and_then(|at| args.get(at + 1)).is_some_and(|p| free(p)) {
+            return None;
+        }
+        return Some(render(command));
+    }
+    let Some(at) = args.iter().position(|a| a == "PROPERTIES") else {
+        return Some(render(command));
+    };
+    let pairs: Vec<&[String]> = args[at + 1..].chunks(2).filter(|pair| !free(&pair[0])).collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let kept: Vec<&str> = args[..=at]
+        .iter()
+        .chain(pairs.into_iter().flatten())
+        .map(String::as_str)
+        .collect();
+    Some(format!("{}({})", command.name, kept.join(" ")))
 }
 
 fn render(command: &Command) -> String {
@@ -282,6 +324,9 @@ add_test(NAME smoke COMMAND $<TARGET_FILE:calc_cli> --version)
             "set_property(TEST smoke PROPERTY ENVIRONMENT GTEST_FILTER=Calc.Zero)\n",
             "target_sources(calc_test PRIVATE src/fake.cc)\n",
             "target_compile_definitions(calc_test PRIVATE NDEBUG)\n",
+            "set_tests_properties(smoke PROPERTIES TIMEOUT 60 WILL_FAIL TRUE)\n",
+            "set_tests_properties(smoke PROPERTIES LABELS unit SKIP_RETURN_CODE 1)\n",
+            "set_property(TEST smoke APPEND PROPERTY ENVIRONMENT GTEST_FILTER=Calc.Zero)\n",
         ];
         for extra in moved {
             assert_ne!(digest(&format!("{LISTS}{extra}")), before, "{extra}");
@@ -306,6 +351,9 @@ add_test(NAME smoke COMMAND $<TARGET_FILE:calc_cli> --version)
             "# a comment naming calc_test\n",
             "target_link_libraries(calc_test m)\n",
             "target_sources(calc_test PRIVATE tests/more_test.cc)\n",
+            "set_tests_properties(smoke calc_test PROPERTIES TIMEOUT 60 LABELS unit)\n",
+            "set_property(TEST smoke PROPERTY LABELS slow)\n",
+            "set_tests_properties(smoke PROPERTIES timeout 5 RUN_SERIAL ON COST 2)\n",
         ];
         for extra in honest {
             assert_eq!(digest(&format!("{LISTS}{extra}")), before, "{extra}");

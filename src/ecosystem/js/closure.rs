@@ -214,7 +214,13 @@ impl Deriver<'_> {
         let row = runner.row();
         let names = row.config.file_names();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let free = row.config.package_free.iter().map(|option| vec![option.to_string()]);
+        let free = row
+            .config
+            .package_free
+            .iter()
+            .copied()
+            .chain(crate::closure::js_config::package_free(runner))
+            .map(|option| vec![option.to_string()]);
         let defaults = row.config.package_defaults.iter().map(|(option, value)| {
             vec![
                 option.to_string(),

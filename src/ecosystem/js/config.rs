@@ -331,6 +331,17 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Fou
     Some(Ok(Found { file, parts, code }))
 }
 
+/// The options free whole in `runner`'s key of `package.json` beyond its row's `package_free`: for a runner read
+/// here (Jest), the resolved configuration's free keys, so that `maxWorkers` is as free in `package.json`'s `jest`
+/// as in `jest.config.js`; none for another.
+pub(crate) fn package_free(runner: Runner) -> Vec<&'static str> {
+    if READ.iter().any(|(read, _)| *read == runner) {
+        keys::package_free().collect()
+    } else {
+        Vec::new()
+    }
+}
+
 #[path = "config/keys.rs"]
 mod keys;
 #[path = "config/presence.rs"]

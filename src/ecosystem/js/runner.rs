@@ -113,8 +113,13 @@ pub(super) const MOCHA: Row = Row {
         ],
         package_key: Some("mocha"),
         // What only shows (colour, diffs, the slow mark) or gives a test longer: a longer limit cannot make a
-        // failing assertion pass, and a run with none is ended by loopgate's own.
+        // failing assertion pass, and a run with none is ended by loopgate's own. And how many files run at once
+        // (`parallel`, `jobs`): the same files run, in workers, and their results come back to the main process
+        // as the same `Runner` events loopgate's hook records, test by test (measured:
+        // `honest_changes_2::mocha_runs_in_parallel_with_two_jobs`).
         package_free: &[
+            "parallel",
+            "jobs",
             "slow",
             "diff",
             "full-trace",

@@ -8,7 +8,9 @@
 //! `surefire.*`…), and where the test sources and resources are (`testSourceDirectory`, `testResources`). Each
 //! is a part, present or not: a part the baseline's POM did not have that appears (`<skipTests>true</skipTests>`
 //! added) is a change like one that moved. Everything else — dependencies, the main build, other plugins — is
-//! the agent's, so a new dependency or a compiler setting is honest work. A part's text is compared with its
+//! the agent's, so a new dependency or a compiler setting is honest work, and so are Surefire's settings that only
+//! print or schedule ([`FREE_SETTINGS`]: a failure's full trace, one reused fork), cut from its `<configuration>`
+//! before the plugin's part is taken. A part's text is compared with its
 //! white space collapsed and comments dropped, so reformatting the POM moves nothing.
 
 /// The properties Surefire's (and the JUnit provider's) parameters read, by name or prefix (`surefire.`).
@@ -27,6 +29,26 @@ const TEST_PROPERTIES: [&str; 9] = [
 /// Elements of the build that say where the tests are.
 const TEST_PLACES: [&str; 3] = ["testSourceDirectory", "testResources", "testOutputDirectory"];
 
+/// Settings of Surefire's `<configuration>` that change neither which tests run nor how their ends count: how a
+/// failure's trace and the summary are printed and where the output goes, how many JVMs run the tests and
+/// whether they are reused, how long a forked JVM may take, and the order the classes run in (every test still
+/// runs; the per-test verdict reads each). Every other setting (`skipTests`, `testFailureIgnore`, `includes`,
+/// `argLine`, `systemPropertyVariables`, `enableAssertions`, `reportsDirectory`, a reporter's class…) and one
+/// this list does not know stays in the plugin's part. Only a direct child of a `<configuration>` is free: the
+/// same name inside another setting (a system property called `forkCount`) is that setting's value.
+const FREE_SETTINGS: &[&str] = &[
+    "trimStackTrace",
+    "printSummary",
+    "reportFormat",
+    "useFile",
+    "redirectTestOutputToFile",
+    "forkCount",
+    "reuseForks",
+    "forkedProcessTimeoutInSeconds",
+    "forkedProcessExitTimeoutInSeconds",
+    "runOrder",
+];
+
 /// The plugin whose declaration is the test side.
 const SUREFIRE: &str = "maven-surefire-plugin";
 
@@ -41,7 +63,7 @@ pub(crate) fn parts(text: &str) -> Vec<(String, String)> {
                 .first()
                 .is_some_and(|id| id.trim() == SUREFIRE)
         })
-        .map(collapse)
+        .map(|plugin| collapse(&without_free_settings(plugin)))
         .collect();
     if !surefire.is_empty() {
         out.push((format!("<plugin> {SUREFIRE}"), surefire.join("\n")));
@@ -63,6 +85,44 @@ pub(crate) fn parts(text: &str) -> Vec<(String, String)> {
         }
     }
     out.sort();
+    out
+}
+
+/// A plugin's declaration without the [`FREE_SETTINGS`] its `<configuration>` elements set directly, and without
+/// a `<configuration>` left holding nothing else (so one of free settings alone is as if absent).
+fn without_free_settings(plugin: &str) -> String {
+    const OPEN: &str = "<configuration";
+    const CLOSE: &str = "</configuration>";
+    let mut out = String::new();
+    let mut rest = plugin;
+    while let Some(start) = rest.find(OPEN) {
+        let after = &rest[start + OPEN.len()..];
+        let head_end = after.find('>');
+        let is_open = after.starts_with(['>', ' ', '\t', '\n', '\r']);
+        let (Some(head_end), true) = (head_end, is_open) else {
+            out.push_str(&rest[..start + OPEN.len()]);
+            rest = after;
+            continue;
+        };
+        if after[..head_end].ends_with('/') {
+            out.push_str(&rest[..start]);
+            rest = &after[head_end + 1..];
+            continue;
+        }
+        let body = &after[head_end + 1..];
+        let Some(end) = body.find(CLOSE) else { break };
+        let kept: Vec<String> = children(&body[..end])
+            .into_iter()
+            .filter(|(name, _)| !FREE_SETTINGS.contains(name))
+            .map(|(name, value)| format!("<{name}>{}</{name}>", collapse(value)))
+            .collect();
+        out.push_str(&rest[..start]);
+        if !kept.is_empty() {
+            out.push_str(&format!("<configuration>{}</configuration>", kept.concat()));
+        }
+        rest = &body[end + CLOSE.len()..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -222,6 +282,21 @@ mod tests {
                 "</plugins>",
                 "</plugins><pluginManagement><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration><skip>true</skip></configuration></plugin></plugins></pluginManagement>",
             ),
+            (
+                "testFailureIgnore beside a display setting",
+                plugin_end,
+                "<version>2.22.3</version><configuration><trimStackTrace>false</trimStackTrace><testFailureIgnore>true</testFailureIgnore></configuration>",
+            ),
+            (
+                "an argLine beside the fork settings",
+                plugin_end,
+                "<version>2.22.3</version><configuration><forkCount>1</forkCount><argLine>-javaagent:agent.jar</argLine></configuration>",
+            ),
+            (
+                "a system property named like a free setting",
+                plugin_end,
+                "<version>2.22.3</version><configuration><systemPropertyVariables><forkCount>1</forkCount></systemPropertyVariables></configuration>",
+            ),
         ] {
             let changed = POM.replacen(from, to, 1);
             assert_ne!(parts(&changed), base, "{what}");
@@ -250,6 +325,11 @@ mod tests {
             ),
             ("reformatting", "<plugin>\n        <artifactId>", "<plugin><artifactId>"),
             ("a comment", "<plugins>", "<plugins><!-- tests -->"),
+            (
+                "Surefire's display and fork settings",
+                "<version>2.22.3</version>",
+                "<version>2.22.3</version>\n<configuration>\n  <trimStackTrace>false</trimStackTrace>\n  <forkCount>1</forkCount><reuseForks>true</reuseForks>\n  <runOrder>alphabetical</runOrder>\n</configuration>",
+            ),
         ] {
             let changed = POM.replacen(from, to, 1);
             assert_eq!(parts(&changed), base, "{what}");

@@ -9,9 +9,12 @@
 //!   where it lies (`Scope::Toolchain`, `toolchain.rs`), so a pin equal to the baseline's moves nothing.
 //! - every `Cargo.toml`'s test-related parts: the target tables that decide what is built and run as a test
 //!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
-//!   `package.build`), `[profile.test]`, `[features] default` (features switch code on and off), and the
-//!   workspace's `default-members`, read by the targets cargo resolves (`manifest.rs`): a key that spells what
-//!   cargo does without it (`[lib] path = "src/lib.rs"`, a `[[test]]` autodiscovery finds anyway) moves nothing.
+//!   `package.build`), what of `[profile.test]` and `[profile.dev]` (which it inherits), and of a profile the
+//!   command names (`--release`, `--profile NAME`), changes how the code behaves (`overflow-checks`,
+//!   `debug-assertions`, `panic`; not `opt-level` or `debug`: `parts::BEHAVIOUR`), `[features] default`
+//!   (features switch code on and off), and the workspace's `default-members`, read by the targets cargo
+//!   resolves (`manifest.rs`): a key that spells what cargo does without it (`[lib] path = "src/lib.rs"`, a
+//!   `[[test]]` autodiscovery finds anyway) moves nothing.
 //!   Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members of the workspace stay free: a
 //!   new member adds its own tests (or none, under a root package, which `cargo test` alone runs), and a member
 //!   dropped drops tests, which the per-test verdict finds missing by name.
@@ -76,7 +79,7 @@ impl Deriver<'_> {
                 self.whole(cwd.join(file), Why::Configures("cargo nextest".into()));
             }
         }
-        self.watch("Cargo.toml", manifest_scope(), why.clone(), false);
+        self.watch("Cargo.toml", manifest_scope(&profiles(rest)), why.clone(), false);
     }
 }
 
@@ -132,6 +135,13 @@ const READ_BY_OTHERS: &[&str] = &[
     "TZ",
 ];
 
+/// `[env]` variables the Rust runtime and the logging crates read to decide what they print, and nothing else
+/// reads: a panic's backtrace (`std`), the log filter and its style (`env_logger`, `tracing-subscriber`, in the
+/// package's code or its dependencies). Free in `[env]` whatever the package's name; `RUST_TEST_*` (libtest's
+/// threads, capture, shuffling), `RUST_MIN_STACK`, `RUSTFLAGS` and `RUSTC_*` stay sealed with the rest of the
+/// `RUST` namespace ([`READ_BY_OTHERS`]).
+const PRINTING_ENV: &[&str] = &["RUST_BACKTRACE", "RUST_LIB_BACKTRACE", "RUST_LOG", "RUST_LOG_STYLE"];
+
 /// The `[env]` names that are the package's own, as a free key path's last segment (`CALC_*`): the package's
 /// name in capitals with `_` for `-`, then `_`, the convention crates name their variables by. Cargo's `[env]`
 /// sets a variable for rustc, build scripts and the test processes; one in the package's namespace is read only
@@ -156,6 +166,11 @@ fn config_scope(sub: &str, own: Option<&str>) -> Scope {
         .map(|t| t.split('.').map(str::to_string).collect())
         .collect();
     free.extend(own.map(|own| vec!["env".to_string(), own.to_string()]));
+    free.extend(
+        PRINTING_ENV
+            .iter()
+            .map(|name| vec!["env".to_string(), (*name).to_string()]),
+    );
     Scope::TomlBut {
         paths: vec![Vec::new(), vec!["alias".to_string(), sub.to_string()]],
         free,
@@ -163,10 +178,34 @@ fn config_scope(sub: &str, own: Option<&str>) -> Scope {
     }
 }
 
+/// The build profiles a cargo command builds its tests with, beyond `test` and the `dev` it inherits: `release`
+/// for `--release` / `-r`, the one `--profile NAME` names (`--profile=NAME`; under `cargo nextest`, whose
+/// `--profile` is its own, `--cargo-profile`).
+fn profiles(rest: &[String]) -> Vec<String> {
+    let option = if rest.iter().any(|w| w == "nextest") {
+        "--cargo-profile"
+    } else {
+        "--profile"
+    };
+    let mut out = Vec::new();
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        if word == "--release" || word == "-r" {
+            out.push("release".to_string());
+        } else if word == option {
+            out.extend(words.next().cloned());
+        } else if let Some(name) = word.strip_prefix(option).and_then(|w| w.strip_prefix('=')) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
 /// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs, read by the targets cargo resolves
-/// (`closure::cargo_manifest`): a key that spells a default moves nothing.
-fn manifest_scope() -> Scope {
-    crate::closure::parts::Read::by(&crate::closure::cargo_manifest::READING, Vec::new())
+/// (`closure::cargo_manifest`): a key that spells a default moves nothing; `profiles`: the build profiles the
+/// command asks for beyond `test` and `dev` ([`profiles`]), whose behaviour counts too.
+fn manifest_scope(profiles: &[String]) -> Scope {
+    crate::closure::parts::Read::by(&crate::closure::cargo_manifest::READING, profiles.to_vec())
 }
 
 /// The closure's rule for cargo and cargo-nextest (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
@@ -182,7 +221,7 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{config_scope, own_env};
+    use super::{config_scope, manifest_scope, own_env, profiles};
     use crate::closure::parts::{Parts, digests};
 
     /// A variable in the package's own namespace is free in `[env]`, in either form; every other name, one the
@@ -198,6 +237,8 @@ mod tests {
         for honest in [
             "[env]\nCALC_CORE_NAME = \"calc\"\n",
             "[env]\nCALC_CORE_DATA = { value = \"data\", relative = true }\n[term]\nverbose = true\n",
+            "[env]\nRUST_BACKTRACE = \"1\"\nRUST_LOG = \"calc=debug\"\n",
+            "[env.RUST_LOG]\nvalue = \"debug\"\nforce = true\n",
         ] {
             assert_eq!(digests(&scope, Some(honest.as_bytes())), Parts::new(), "{honest}");
         }
@@ -205,6 +246,8 @@ mod tests {
             "[env]\nCALC_CORE_NAME = \"calc\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
             "[env]\nCALC_NAME = \"calc\"\n",
             "[env]\nRUST_TEST_THREADS = \"1\"\n",
+            "[env]\nRUST_BACKTRACE = \"1\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
+            "[env]\nRUST_LOG = \"debug\"\nRUST_MIN_STACK = \"1\"\n",
             "[env]\nCALC_CORE_NAME = \"calc\"\n[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n",
         ] {
             assert_ne!(digests(&scope, Some(gamed.as_bytes())), Parts::new(), "{gamed}");
@@ -221,6 +264,52 @@ mod tests {
             std::fs::write(&manifest, format!("[package]\nname = \"{reserved}\"\n")).expect("write");
             assert_eq!(own_env(&manifest), None, "{reserved}");
         }
+    }
+
+    /// Of the test and dev profiles only what changes how the code behaves counts: an optimisation level or debug
+    /// information (also for dependencies, `[profile.dev.package."*"]`) is as if absent, while overflow checks or
+    /// debug assertions switched off beside it, in either profile, move a part.
+    #[test]
+    fn a_profiles_speed_settings_are_free_and_its_checks_are_sealed() {
+        let scope = manifest_scope(&[]);
+        let base = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\n";
+        let digest = |tail: &str| digests(&scope, Some(format!("{base}{tail}").as_bytes()));
+        let bare = digest("");
+        for honest in [
+            "\n[profile.test]\nopt-level = 1\n",
+            "\n[profile.dev]\nopt-level = 1\ndebug = 0\n\n[profile.dev.package.\"*\"]\nopt-level = 2\n",
+            "\n[profile.test.build-override]\nopt-level = 0\n",
+            "\n[profile.release]\noverflow-checks = false\n",
+        ] {
+            assert_eq!(digest(honest), bare, "{honest}");
+        }
+        for gamed in [
+            "\n[profile.test]\nopt-level = 1\noverflow-checks = false\n",
+            "\n[profile.dev]\ndebug-assertions = false\n",
+            "\n[profile.dev.package.calc]\nopt-level = 1\noverflow-checks = false\n",
+            "\n[profile.test]\npanic = \"abort\"\n",
+        ] {
+            assert_ne!(digest(gamed), bare, "{gamed}");
+        }
+    }
+
+    /// `cargo test --release` builds its tests with the release profile, `--profile NAME` with that one: their
+    /// behaviour counts then, and only then.
+    #[test]
+    fn the_profile_the_command_asks_for_counts_too() {
+        let words = |text: &str| text.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(profiles(&words("test --release -q")), ["release"]);
+        assert_eq!(profiles(&words("test -r")), ["release"]);
+        assert_eq!(profiles(&words("test --profile ci")), ["ci"]);
+        assert_eq!(profiles(&words("test --profile=ci --workspace")), ["ci"]);
+        assert!(profiles(&words("test -q")).is_empty());
+        assert!(profiles(&words("nextest run --profile ci")).is_empty());
+        assert_eq!(profiles(&words("nextest run --cargo-profile=fast")), ["fast"]);
+        let base = "[package]\nname = \"calc\"\n\n[profile.release]\noverflow-checks = false\n";
+        let plain = digests(&manifest_scope(&[]), Some(base.as_bytes()));
+        assert!(plain.is_empty(), "{plain:?}");
+        let release = digests(&manifest_scope(&["release".to_string()]), Some(base.as_bytes()));
+        assert_eq!(release.len(), 1, "{release:?}");
     }
 
     /// Of `build`, only the number of jobs is free: a configuration of it and the terminal's settings is as if

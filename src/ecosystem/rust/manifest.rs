@@ -9,22 +9,22 @@
 //! names), a `[[test]]` pointing a name at another file, or one declared where autodiscovery is off
 //! (`autotests = false`, or edition 2015, where declaring one target turns discovery off) counts as before.
 
-use super::parts::{Reading, TEST_SETTINGS, Texts, UNPARSABLE, toml_texts};
+use super::parts::{BEHAVIOUR, Reading, TEST_SETTINGS, Texts, UNPARSABLE, toml_texts};
 
 /// A `Cargo.toml` read for its test side (`closure::READERS`): stored as `cargo-manifest`, never renamed.
 pub(crate) const READING: Reading = Reading {
     kind: "cargo-manifest",
-    parts: |text, _| parts(text),
-    labels: |_| paths().iter().map(|p| p.join(".")).collect(),
+    parts: |text, profiles| parts(text, profiles),
+    labels: |profiles| paths(profiles).iter().map(|p| p.join(".")).collect(),
 };
 
 /// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs: the target tables (`[lib]`,
 /// `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`), the `auto*` switches, the build
-/// script, `[profile.test]`, the default features and the workspace's default members.
-const PATHS: [&str; 11] = [
+/// script, the default features and the workspace's default members; then (in [`paths`]) the behaviour of the
+/// build profiles the tests are built with.
+const PATHS: [&str; 10] = [
     "lib",
     "test",
-    "profile.test",
     "features.default",
     "package.autotests",
     "package.autobins",
@@ -35,8 +35,11 @@ const PATHS: [&str; 11] = [
     "workspace.default-members",
 ];
 
-/// [`PATHS`] as key paths, then the test settings of the other target arrays.
-fn paths() -> Vec<Vec<String>> {
+/// [`PATHS`] as key paths, then the test settings of the other target arrays, then what of the `test` profile,
+/// the `dev` profile it inherits and each of `profiles` (the ones the command names: `--release`, `--profile
+/// NAME`) changes how the code behaves (`parts::BEHAVIOUR`: `overflow-checks`, `debug-assertions`, `panic`; not
+/// how fast it builds).
+fn paths(profiles: &[String]) -> Vec<Vec<String>> {
     let mut paths: Vec<Vec<String>> = PATHS
         .iter()
         .map(|t| t.split('.').map(str::to_string).collect())
@@ -44,15 +47,21 @@ fn paths() -> Vec<Vec<String>> {
     for targets in ["bin", "example", "bench"] {
         paths.push(vec![targets.to_string(), TEST_SETTINGS.to_string()]);
     }
+    for profile in ["test", "dev"].into_iter().chain(profiles.iter().map(String::as_str)) {
+        let path = vec!["profile".to_string(), profile.to_string(), BEHAVIOUR.to_string()];
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
     paths
 }
 
-fn parts(text: &str) -> Texts {
+fn parts(text: &str, profiles: &[String]) -> Texts {
     let Ok(mut doc) = text.parse::<toml::Table>() else {
         return vec![(UNPARSABLE.to_string(), text.to_string())];
     };
     without_restated_defaults(&mut doc);
-    toml_texts(&doc, &paths())
+    toml_texts(&doc, &paths(profiles))
 }
 
 /// Takes out of `doc` what cargo does without it: the library's keys set to their defaults (its path
@@ -118,7 +127,7 @@ mod tests {
     const PACKAGE: &str = "[package]\nname = \"my-calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
 
     fn sealed(text: &str) -> Vec<String> {
-        parts(text).into_iter().map(|(label, _)| label).collect()
+        parts(text, &[]).into_iter().map(|(label, _)| label).collect()
     }
 
     /// A manifest that spells what cargo does anyway reads as one that does not.
@@ -127,7 +136,7 @@ mod tests {
         let spelled = format!(
             "{PACKAGE}\n[lib]\nname = \"my_calc\"\npath = \"src/lib.rs\"\ndoctest = true\n\n[[test]]\nname = \"api\"\npath = \"tests/api.rs\"\n\n[[test]]\nname = \"cli\"\npath = \"tests/cli.rs\"\nharness = true\n"
         );
-        assert_eq!(parts(&spelled), parts(PACKAGE));
+        assert_eq!(parts(&spelled, &[]), parts(PACKAGE, &[]));
         assert!(sealed(&spelled).is_empty(), "{:?}", sealed(&spelled));
     }
 

@@ -43,6 +43,7 @@ const RESOLVED_FREE: &[&str] = &[
     "test.maxWorkers",
     "test.minWorkers",
     "test.maxConcurrency",
+    "test.fileParallelism",
     "test.watch",
     "test.ui",
     "test.open",
@@ -70,6 +71,18 @@ const NESTED_FREE: &[(&str, &[&str])] = &[(
         "extension",
     ],
 )];
+
+/// Options free while their value is one the runner ships (a JSON text each): Vitest's built-in pools run the
+/// same tests in workers of another kind (how many at once is `maxWorkers`' and `fileParallelism`'s, free too);
+/// a pool that is a path or a package is code that runs the tests and reports them, and counts.
+const BUILT_IN_CHOICES: &[(&str, &[&str])] = &[(
+    "test.pool",
+    &["\"threads\"", "\"forks\"", "\"vmThreads\"", "\"vmForks\""],
+)];
+
+/// Reporter lists nested under a key (the key, the option, the key of [`BUILT_IN_REPORTERS`] naming what ships):
+/// Vitest's coverage reporters are istanbul's, the list Jest's `coverageReporters` names.
+const NESTED_REPORTERS: &[(&str, &str, &str)] = &[("test.coverage", "reporter", "coverageReporters")];
 
 /// Options with the value the runner uses when they are not set (a JSON text), beside the row's
 /// `package_defaults`: set to it, the option is as if absent. Jest's reading fills every default in already.
@@ -172,17 +185,42 @@ fn free_options(key: &str) -> Vec<Vec<String>> {
     let row_defaults = READ
         .iter()
         .flat_map(|(runner, _)| runner.row().config.package_defaults.iter());
+    let choices = BUILT_IN_CHOICES
+        .iter()
+        .flat_map(|(option, values)| values.iter().map(move |value| (*option, *value)));
     let defaults = row_defaults
-        .chain(RESOLVED_DEFAULTS)
+        .copied()
+        .chain(RESOLVED_DEFAULTS.iter().copied())
+        .chain(choices)
         .filter(|(option, _)| *option == key)
         .map(|(option, value)| vec![option.to_string(), format!("{IF_EQUAL}{value}")]);
     nested.chain(defaults).collect()
+}
+
+/// The keys free whole in a runner's key of `package.json` (`jest`) beside its row's `package_free`: those of
+/// [`RESOLVED_FREE`] that are the runner's own options (no `test.` of Vitest's, no Vite's), so a key is free or
+/// not the same way in `package.json` and in a configuration file the runner resolves.
+pub(super) fn package_free() -> impl Iterator<Item = &'static str> {
+    RESOLVED_FREE
+        .iter()
+        .copied()
+        .filter(|key| !key.contains('.') && !["clearScreen", "logLevel"].contains(key))
 }
 
 /// `value` without the entries of a reporters' list that name a reporter the runner ships (`"default"`,
 /// `["default", {}]`); `None` when none is left (as if unset). Other keys are returned as they are.
 fn without_built_in_reporters(key: &str, value: Value) -> Option<Value> {
     let name = key.strip_suffix(" (global)").unwrap_or(key);
+    if let Some((_, option, list)) = NESTED_REPORTERS.iter().find(|(k, _, _)| *k == name)
+        && let Value::Object(mut options) = value
+    {
+        if let Some(reporters) = options.remove(*option)
+            && let Some(left) = without_built_in_reporters(list, reporters)
+        {
+            options.insert((*option).to_string(), left);
+        }
+        return (!options.is_empty()).then_some(Value::Object(options));
+    }
     let Some((_, built_in)) = BUILT_IN_REPORTERS.iter().find(|(k, _)| *k == name) else {
         return Some(value);
     };

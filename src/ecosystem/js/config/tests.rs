@@ -185,3 +185,75 @@ fn a_reading_is_taken_again_only_once_a_configuration_can_answer_otherwise() {
         );
     }
 }
+
+/// Vitest's built-in pools and running the files one at a time are free (how the same tests are spread over
+/// workers); a pool that is a path is code that runs and reports the tests, and counts, and so does a key beside
+/// them that narrows the run.
+#[test]
+fn built_in_pools_and_file_parallelism_are_free_and_a_custom_pool_counts() {
+    assert!(keys(json!({"test.pool": "forks", "test.fileParallelism": false, "test.maxWorkers": 1})).is_empty());
+    assert!(keys(json!({"test.pool": "vmThreads"})).is_empty());
+    assert_eq!(keys(json!({"test.pool": "./tools/pool.js"})), ["test.pool"]);
+    assert_eq!(
+        keys(json!({"test.pool": "forks", "test.include": ["nothing/**"]})),
+        ["test.include"]
+    );
+}
+
+/// Coverage's reporters istanbul ships only write reports; one that is a path is code and counts.
+#[test]
+fn built_in_coverage_reporters_are_free_and_a_custom_one_counts() {
+    assert!(
+        keys(json!({"test.coverage": {"provider": "v8", "reporter": ["text", "html"], "include": ["src/**"]}}))
+            .is_empty()
+    );
+    assert_eq!(
+        keys(json!({"test.coverage": {"reporter": ["text", "./tools/report.js"]}})),
+        ["test.coverage"]
+    );
+    assert_eq!(
+        keys(json!({"test.coverage": {"reporter": ["text"], "provider": "custom", "customProviderModule": "./p.js"}})),
+        ["test.coverage"]
+    );
+}
+
+/// `package.json`'s `jest` key frees what a resolved Jest configuration frees (`maxWorkers`), none of Vitest's
+/// or Vite's; another runner's key gains nothing.
+#[test]
+fn the_jest_package_key_frees_the_resolved_configurations_free_keys() {
+    let jest = package_free(Runner::Jest);
+    assert!(
+        jest.contains(&"maxWorkers") && jest.contains(&"maxConcurrency"),
+        "{jest:?}"
+    );
+    assert!(
+        jest.iter().all(|key| !key.starts_with("test.") && *key != "logLevel"),
+        "{jest:?}"
+    );
+    assert!(package_free(Runner::Mocha).is_empty());
+}
+
+/// Mocha's options: how many files run at once (`parallel`, `jobs`) is free beside the display options, while a
+/// `spec` or a `require` beside them still counts.
+#[test]
+fn mochas_parallel_run_is_free_and_a_spec_beside_it_counts() {
+    let free: Vec<Vec<String>> = Runner::Mocha
+        .row()
+        .config
+        .package_free
+        .iter()
+        .map(|option| vec![(*option).to_string()])
+        .collect();
+    let scope = Scope::JsonBut {
+        paths: vec![Vec::new()],
+        free,
+    };
+    let digest = |text: &str| parts::digests(&scope, Some(text.as_bytes()));
+    assert_eq!(digest(r#"{"parallel": true, "jobs": 2, "color": false}"#), digest("{}"));
+    for counts in [
+        r#"{"parallel": true, "jobs": 2, "spec": "test/fixtures/*.json"}"#,
+        r#"{"parallel": true, "require": "./pass.js"}"#,
+    ] {
+        assert_ne!(digest(counts), digest("{}"), "{counts}");
+    }
+}
