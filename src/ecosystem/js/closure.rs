@@ -342,3 +342,30 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
     }
     true
 }
+
+/// npm's steps (`closure::steps`): a `pre<script>` key of `package.json` added or changed, which npm runs as
+/// `sh -c TEXT` (its `script-shell` may name another shell) in a process of its own and waits for before it
+/// starts the script itself; its status only stops the run. `post<script>` runs after the runner and is left
+/// sealed (nothing judges what it does to the runner's report). Only npm's scripts: yarn and pnpm run their own
+/// lifecycle differently.
+pub(crate) fn steps(
+    scope: &crate::closure::parts::Scope,
+    moved: &crate::closure::MovedPart,
+    bytes: &[u8],
+    _sealed: Option<&str>,
+) -> Option<Vec<crate::closure::steps::Step>> {
+    use crate::closure::parts::Scope;
+    if !matches!(scope, Scope::Json(_) | Scope::JsonBut { .. })
+        || !moved.path.ends_with("package.json")
+        || moved.change == crate::closure::PartChange::Removed
+    {
+        return None;
+    }
+    let key = moved.part.strip_prefix("scripts.")?;
+    if !key.starts_with("pre") || key.contains('.') {
+        return None;
+    }
+    let doc: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let text = doc.get("scripts")?.get(key)?.as_str()?;
+    Some(vec![crate::closure::steps::Step::ShellText(text.to_string())])
+}

@@ -1,0 +1,245 @@
+//! Steps of the run judged by what they did (issue 39, item 3): a changed `pretest`, a new line of a script the
+//! verify runs that runs a program before the runner (`closure::steps` says which moved parts are steps and how
+//! each step's first process is known).
+//!
+//! **Why this holds.** A step runs in a process of its own that the rest of the run waits for; it can reach
+//! the rest of the run only through what outlives it. The promise's run is traced per process (`trace::Tracer::
+//! steps`: every file call, every program started with its whole argument vector, every process's end), and a
+//! step is free only when the trace shows, for every process it started (its whole subtree, by the `clone` /
+//! `fork` results, threads and double forks included):
+//! - **nothing it wrote was touched by any other process of the run** — read, run, listed, probed, looked for,
+//!   or written again (an appended events file is touched too) — under the name written or the file reached
+//!   after links, at any time in the run: a module the tests import, a shim on `PATH`, a file in `$HOME`, a
+//!   bytecode cache, a test package's initialiser all become such a path;
+//! - **every process of it had ended before any other process started a program after the step began**: a
+//!   process left running (a server, a `sleep 1; write` in the background) could act on the runner while it
+//!   runs, through a socket or a file written after this check's order of events, so it is refused outright;
+//! - **it wrote no other process's memory** (`process_vm_writev`, a `/proc/N/…` file other than its own
+//!   `/proc/self`), the one channel a dead process cannot have used.
+//!
+//! What the runner then reads is what it would read without the step, so the step's text needs no reading at
+//! all: a syntax check, a linter, a version query, a type check all pass; a step that generates what the tests
+//! import (a build) is refused, as before, because the rest of the run read what it wrote.
+//!
+//! **Fail closed.** Where the premise cannot be shown, the move stands as it did before this module: no tracer
+//! (not Linux, no strace, ptrace refused) → the step is not set aside at all; a trace with a line that is not a
+//! process's (cut, forged, a NUL byte), a process other than the first with no known parent, a step no process
+//! was seen starting, or a write to the trace itself → the move is rejected with why. A step is recognised by the
+//! argument vector of its first process only to *find* its processes; a process of the rest started with the
+//! same words is counted as the step's, which can only add to what is checked.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::closure::steps::{Finding, Step};
+use crate::closure::{MovedPart, Why};
+use crate::inputs::{Inputs, Move};
+use crate::schema::Source;
+use crate::trace::{Access, Processes};
+
+/// The moves of a promise set aside as steps of the run, each with how its processes are known.
+#[derive(Debug, Default)]
+pub(crate) struct Steps {
+    aside: Vec<(Move, Vec<Step>)>,
+}
+
+impl Steps {
+    /// Takes out of `moves` every move that is steps of the run only, where a trace can judge them (a tracer
+    /// exists here); the rest are returned as they came.
+    pub(crate) fn set_aside(moves: Vec<Move>, inputs: &Inputs, root: &Path, traced: bool) -> (Vec<Move>, Steps) {
+        let mut steps = Steps::default();
+        let Some(derived) = inputs.derived.as_ref().filter(|_| traced) else {
+            return (moves, steps);
+        };
+        let mut kept = Vec::new();
+        for m in moves {
+            match &m {
+                Move::Part(Source::Derived, moved) => match derived.steps(root, moved) {
+                    Some(found) => steps.aside.push((m, found)),
+                    None => kept.push(m),
+                },
+                _ => kept.push(m),
+            }
+        }
+        (kept, steps)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.aside.is_empty()
+    }
+
+    /// `moves` less the ones set aside (a later check of the same inputs finds them again).
+    pub(crate) fn forgive(&self, moves: Vec<Move>) -> Vec<Move> {
+        moves
+            .into_iter()
+            .filter(|m| !self.aside.iter().any(|(aside, _)| aside == m))
+            .collect()
+    }
+
+    /// The moves set aside that the run's processes (`procs`, traced to `trace`, in the project at `root`) do
+    /// not clear, each with what its step did; empty when every step is free.
+    pub(crate) fn judge(&self, procs: &Processes, trace: &Path, root: &Path) -> Vec<Move> {
+        self.aside
+            .iter()
+            .filter_map(|(m, steps)| {
+                let finding = match finding(procs, steps, trace)? {
+                    Finding::Fed(path) => Finding::Fed(
+                        Path::new(&path)
+                            .strip_prefix(root)
+                            .map_or(path.clone(), |p| p.display().to_string()),
+                    ),
+                    other => other,
+                };
+                let Move::Part(source, moved) = m else { return None };
+                Some(Move::Part(
+                    *source,
+                    MovedPart {
+                        why: Why::Step(finding),
+                        ..moved.clone()
+                    },
+                ))
+            })
+            .collect()
+    }
+}
+
+/// What the processes started as `steps` did that the rest of the run could feel; `None`: nothing.
+fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
+    if let Some(line) = &procs.unreadable {
+        return Some(Finding::Unread(format!("a line is not a process's: `{line}`")));
+    }
+    let first = procs.first?;
+    if let Some(orphan) = procs
+        .touched
+        .iter()
+        .map(|(pid, _, _)| *pid)
+        .chain(procs.execs.iter().map(|(_, pid, _)| *pid))
+        .find(|pid| *pid != first && !procs.parents.contains_key(pid))
+    {
+        return Some(Finding::Unread(format!("process {orphan} has no known parent")));
+    }
+    if procs.execs.iter().any(|(_, _, argv)| argv.is_none()) {
+        return Some(Finding::Unread("a program's arguments were cut short".to_string()));
+    }
+    // The steps' first processes, and the line each began at.
+    let roots: Vec<(u32, usize)> = procs
+        .execs
+        .iter()
+        .filter(|(_, _, argv)| {
+            argv.as_deref()
+                .is_some_and(|argv| steps.iter().any(|s| s.started(argv)))
+        })
+        .map(|(line, pid, _)| (*pid, *line))
+        .collect();
+    if roots.is_empty() {
+        return Some(Finding::NotSeen);
+    }
+    let side = subtree(procs, roots.iter().map(|(pid, _)| *pid));
+    // Every process of a step ended before a process of the rest started a program after the step began.
+    let began = roots.iter().map(|(_, line)| *line).min().unwrap_or(0);
+    let next_program = procs
+        .execs
+        .iter()
+        .filter(|(line, pid, _)| *line > began && !side.contains(pid))
+        .map(|(line, _, _)| *line)
+        .min()
+        .unwrap_or(usize::MAX);
+    if side
+        .iter()
+        .any(|pid| procs.ends.get(pid).is_none_or(|end| *end > next_program))
+    {
+        return Some(Finding::Outlived);
+    }
+    if let Some(pid) = procs.wrote_memory.iter().find(|pid| side.contains(pid)) {
+        return Some(Finding::Memory(format!("process_vm_writev by process {pid}")));
+    }
+    let written: HashSet<&PathBuf> = procs
+        .touched
+        .iter()
+        .filter(|(pid, access, _)| *access == Access::Wrote && side.contains(pid))
+        .map(|(_, _, path)| path)
+        .collect();
+    if let Some(path) = written.iter().find(|path| another_process(path)) {
+        return Some(Finding::Memory(path.display().to_string()));
+    }
+    if written.contains(&trace.to_path_buf()) {
+        return Some(Finding::Unread("a step wrote the trace itself".to_string()));
+    }
+    // A directory the step only made holds nothing of its own: what it holds is judged file by file. Anything
+    // else it wrote — a file, a link, a name renamed over — counts with everything below it (a directory renamed
+    // into place, a link to a directory: the rest reads `it/x`, which the step never named).
+    let writes = count(
+        procs
+            .touched
+            .iter()
+            .filter(|(pid, access, _)| *access == Access::Wrote && side.contains(pid))
+            .map(|(_, _, path)| path),
+    );
+    let made = count(
+        procs
+            .made_dirs
+            .iter()
+            .filter(|(pid, _)| side.contains(pid))
+            .map(|(_, path)| path),
+    );
+    let content: HashSet<&Path> = writes
+        .iter()
+        .filter(|(path, n)| made.get(*path) != Some(*n) && !is_device(path))
+        .map(|(path, _)| *path)
+        .collect();
+    procs
+        .touched
+        .iter()
+        .filter(|(pid, _, _)| !side.contains(pid))
+        .find_map(|(_, _, path)| path.ancestors().find(|a| content.contains(a)))
+        .map(|path| Finding::Fed(path.display().to_string()))
+}
+
+/// How many times each path comes.
+fn count<'p>(paths: impl Iterator<Item = &'p PathBuf>) -> HashMap<&'p Path, usize> {
+    let mut counts: HashMap<&Path, usize> = HashMap::new();
+    for path in paths {
+        *counts.entry(path.as_path()).or_default() += 1;
+    }
+    counts
+}
+
+/// The processes started by `roots`, the roots included, through every `clone` / `fork` the trace shows.
+fn subtree(procs: &Processes, roots: impl Iterator<Item = u32>) -> HashSet<u32> {
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (child, parent) in &procs.parents {
+        children.entry(*parent).or_default().push(*child);
+    }
+    let mut side: HashSet<u32> = HashSet::new();
+    let mut todo: Vec<u32> = roots.collect();
+    while let Some(pid) = todo.pop() {
+        if side.insert(pid) {
+            todo.extend(children.get(&pid).into_iter().flatten());
+        }
+    }
+    side
+}
+
+/// A file of `/proc` that is another process's (`/proc/1234/mem`), not the writer's own.
+fn another_process(path: &Path) -> bool {
+    let Ok(rest) = path.strip_prefix("/proc") else {
+        return false;
+    };
+    !rest.starts_with("self") && !rest.starts_with("thread-self")
+}
+
+/// A character device every process may share without passing content (`/dev/null`, a terminal).
+fn is_device(path: &Path) -> bool {
+    [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/tty",
+        "/dev/urandom",
+        "/dev/random",
+        "/dev/ptmx",
+    ]
+    .iter()
+    .any(|d| path == Path::new(d))
+        || path.starts_with("/dev/pts")
+}
