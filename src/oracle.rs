@@ -107,7 +107,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let outside = Outside::load(active)?;
     // A changed step of the run (a `pretest`, a script's line running a program) is set aside, to be judged by
     // what its processes did in the run (`oracle::steps`), where the run can be traced.
-    let traced = crate::trace::Tracer::find().is_ok();
+    let traced = || crate::trace::Tracer::find().is_ok();
     let (moves, steps) = steps::Steps::set_aside(inputs.check(root, &checks)?, &inputs, root, traced);
     let before = outside.breach(moves, root);
     if !before.is_empty() {

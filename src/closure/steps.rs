@@ -71,12 +71,18 @@ impl Closure {
     /// The steps a moved part consists of, where every change in it is steps (see the module docs); `None`:
     /// the move is judged as before.
     pub fn steps(&self, root: &Path, moved: &MovedPart) -> Option<Vec<Step>> {
+        let bytes = std::fs::read(root.join(&moved.path)).ok()?;
+        self.steps_if(moved, &bytes)
+    }
+
+    /// The steps a moved part would consist of if its file held `bytes` (a file tool's edit, before it runs: the
+    /// guard lets a change that is only steps through, for the promise to judge by what it does).
+    pub fn steps_if(&self, moved: &MovedPart, bytes: &[u8]) -> Option<Vec<Step>> {
         let file = self.files.iter().find(|f| f.path == moved.path)?;
-        let bytes = std::fs::read(root.join(&file.path)).ok()?;
         let sealed = file.parts.get(&moved.part).map(String::as_str);
         READERS
             .iter()
-            .find_map(|read| read(&file.scope, moved, &bytes, sealed))
+            .find_map(|read| read(&file.scope, moved, bytes, sealed))
             .filter(|steps| !steps.is_empty())
     }
 }

@@ -44,21 +44,34 @@ pub(crate) struct Steps {
 }
 
 impl Steps {
-    /// Takes out of `moves` every move that is steps of the run only, where a trace can judge them (a tracer
-    /// exists here); the rest are returned as they came.
-    pub(crate) fn set_aside(moves: Vec<Move>, inputs: &Inputs, root: &Path, traced: bool) -> (Vec<Move>, Steps) {
+    /// Takes out of `moves` every move that is steps of the run only, where a trace can judge them (`traced`,
+    /// asked only when there is such a move: whether a tracer works here); otherwise every move is returned as it
+    /// came.
+    pub(crate) fn set_aside(
+        moves: Vec<Move>,
+        inputs: &Inputs,
+        root: &Path,
+        traced: impl FnOnce() -> bool,
+    ) -> (Vec<Move>, Steps) {
         let mut steps = Steps::default();
-        let Some(derived) = inputs.derived.as_ref().filter(|_| traced) else {
+        let Some(derived) = inputs.derived.as_ref() else {
             return (moves, steps);
         };
+        let found: Vec<Option<Vec<Step>>> = moves
+            .iter()
+            .map(|m| match m {
+                Move::Part(Source::Derived, moved) => derived.steps(root, moved),
+                _ => None,
+            })
+            .collect();
+        if found.iter().all(Option::is_none) || !traced() {
+            return (moves, steps);
+        }
         let mut kept = Vec::new();
-        for m in moves {
-            match &m {
-                Move::Part(Source::Derived, moved) => match derived.steps(root, moved) {
-                    Some(found) => steps.aside.push((m, found)),
-                    None => kept.push(m),
-                },
-                _ => kept.push(m),
+        for (m, found) in moves.into_iter().zip(found) {
+            match found {
+                Some(found) => steps.aside.push((m, found)),
+                None => kept.push(m),
             }
         }
         (kept, steps)
@@ -243,3 +256,6 @@ fn is_device(path: &Path) -> bool {
     .any(|d| path == Path::new(d))
         || path.starts_with("/dev/pts")
 }
+
+#[cfg(test)]
+mod tests;

@@ -19,8 +19,10 @@
 //! - it runs no more than output: `echo`, `printf` (not `printf -v`, which assigns), `:` or `true`, or a
 //!   program asked only for its version (`python3 --version`, for which no interpreter loads its startup
 //!   files). Any other program is code that runs before the runner and may write what the runner loads, so it
-//!   stays sealed; so does a line whose program is a function the script defines. In a script that sources a
-//!   file, only the output builtins are inert: another name may be a function of that file, which
+//!   stays sealed here; so does a line whose program is a function the script defines. Such a program on a line
+//!   of its own is a **step** ([`steps`], `closure::steps`): a change that is only new steps is then judged by
+//!   what the step's processes did in the promise's run (`oracle::steps`), not by this reading. In a script that
+//!   sources a file, only the output builtins are inert: another name may be a function of that file, which
 //!   `closure::shell` leaves to the agent when no command has its name, while a function named like a builtin
 //!   is sealed there. A script that defines an alias is sealed whole (a name may then mean what this reading
 //!   cannot see).
@@ -43,31 +45,56 @@ const VERSION_QUERIES: &[&str] = &["--version", "-V"];
 /// Words that make the line before them the last of a list, or read its status.
 const ENDS_A_LIST: &[&str] = &["}", ")", "fi", "done", "esac", ";;", "else", "elif", "then", "do"];
 
+/// A script read for [`sealed_text`] and [`steps`]: its lines, its commands as the lexer prints them, the
+/// functions it defines, and whether it sources a file; `None` where it is too long, cannot be read, or defines
+/// an alias (a name may then mean what this reading cannot see).
+struct Script<'a> {
+    lines: Vec<&'a str>,
+    all: Vec<String>,
+    functions: Vec<&'a str>,
+    sources: bool,
+}
+
+impl<'a> Script<'a> {
+    fn read(source: &'a str) -> Option<Script<'a>> {
+        let lines: Vec<&str> = source.lines().collect();
+        if lines.len() > MAX_LINES {
+            return None;
+        }
+        let parsed = lex::parse(source, 0).ok()?;
+        if parsed.iter().any(|cmd| program(cmd).as_deref() == Some("alias")) {
+            return None;
+        }
+        let functions = lines
+            .iter()
+            .filter_map(|l| super::shell::function_name(l.trim_start()))
+            .collect();
+        Some(Script {
+            all: parsed.iter().map(|cmd| format!("{cmd:?}")).collect(),
+            sources: parsed
+                .iter()
+                .any(|cmd| matches!(program(cmd).as_deref(), Some("." | "source"))),
+            lines,
+            functions,
+        })
+    }
+
+    fn reading(&self) -> Reading<'_> {
+        Reading {
+            lines: &self.lines,
+            all: &self.all,
+            functions: &self.functions,
+            sources: self.sources,
+        }
+    }
+}
+
 /// The text of a script the verify runs that is sealed: every line but the inert ones (see the module docs).
 pub(crate) fn sealed_text(source: &str) -> String {
-    let lines: Vec<&str> = source.lines().collect();
-    if lines.len() > MAX_LINES {
-        return source.to_string();
-    }
-    let Ok(parsed) = lex::parse(source, 0) else {
+    let Some(script) = Script::read(source) else {
         return source.to_string();
     };
-    if parsed.iter().any(|cmd| program(cmd).as_deref() == Some("alias")) {
-        return source.to_string();
-    }
-    let all: Vec<String> = parsed.iter().map(|cmd| format!("{cmd:?}")).collect();
-    let functions: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| super::shell::function_name(l.trim_start()))
-        .collect();
-    let reading = Reading {
-        lines: &lines,
-        all: &all,
-        functions: &functions,
-        sources: parsed
-            .iter()
-            .any(|cmd| matches!(program(cmd).as_deref(), Some("." | "source"))),
-    };
+    let (lines, reading) = (&script.lines, script.reading());
     lines
         .iter()
         .enumerate()
@@ -100,28 +127,8 @@ pub(crate) fn steps(
     }
     let sealed = sealed?;
     let source = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = source.lines().collect();
-    if lines.len() > MAX_LINES {
-        return None;
-    }
-    let parsed = lex::parse(&source, 0).ok()?;
-    if parsed
-        .iter()
-        .any(|cmd| matches!(program(cmd).as_deref(), Some("alias" | "." | "source")))
-    {
-        return None;
-    }
-    let all: Vec<String> = parsed.iter().map(|cmd| format!("{cmd:?}")).collect();
-    let functions: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| super::shell::function_name(l.trim_start()))
-        .collect();
-    let reading = Reading {
-        lines: &lines,
-        all: &all,
-        functions: &functions,
-        sources: false,
-    };
+    let script = Script::read(&source).filter(|s| !s.sources)?;
+    let (lines, reading) = (&script.lines, script.reading());
     let candidates: Vec<(usize, Vec<String>)> = (0..lines.len()).filter_map(|i| Some((i, reading.step(i)?))).collect();
     if candidates.is_empty() || candidates.len() > MAX_STEP_LINES {
         return None;
@@ -154,88 +161,9 @@ pub(crate) fn steps(
     })
 }
 
-/// Shell words that are no external program: builtins and keywords run in the shell itself.
-const NOT_A_PROGRAM: &[&str] = &[
-    ".",
-    ":",
-    "[",
-    "[[",
-    "alias",
-    "bg",
-    "break",
-    "builtin",
-    "caller",
-    "cd",
-    "command",
-    "compgen",
-    "complete",
-    "continue",
-    "declare",
-    "dirs",
-    "disown",
-    "echo",
-    "enable",
-    "eval",
-    "exec",
-    "exit",
-    "export",
-    "false",
-    "fc",
-    "fg",
-    "getopts",
-    "hash",
-    "help",
-    "history",
-    "jobs",
-    "kill",
-    "let",
-    "local",
-    "logout",
-    "mapfile",
-    "popd",
-    "printf",
-    "pushd",
-    "pwd",
-    "read",
-    "readarray",
-    "readonly",
-    "return",
-    "set",
-    "shift",
-    "shopt",
-    "source",
-    "suspend",
-    "test",
-    "times",
-    "trap",
-    "true",
-    "type",
-    "typeset",
-    "ulimit",
-    "umask",
-    "unalias",
-    "unset",
-    "wait",
-    "if",
-    "then",
-    "else",
-    "elif",
-    "fi",
-    "case",
-    "esac",
-    "for",
-    "while",
-    "until",
-    "do",
-    "done",
-    "function",
-    "select",
-    "time",
-    "coproc",
-    "{",
-    "}",
-    "!",
-];
+/// Words that start no external program beyond the shell's builtins and keywords (`closure::shell`'s): the
+/// compound commands' openers, which a function cannot be named.
+const NOT_A_PROGRAM: &[&str] = &["[[", "coproc", "{", "}", "!"];
 
 /// The script as the lexer reads it, and the names it defines functions for.
 struct Reading<'a> {
@@ -333,6 +261,7 @@ impl Reading<'_> {
             && !background
             && !name.contains('=')
             && !NOT_A_PROGRAM.contains(&name.as_str())
+            && !super::shell::BUILTINS.contains(&name.as_str())
             && !self.functions.contains(&name.as_str()))
         .then_some(words)
     }
