@@ -9,13 +9,16 @@
 //! `fork` results, threads and double forks included):
 //! - **nothing it wrote was touched by any other process of the run** — read, run, listed, probed, looked for,
 //!   or written again (an appended events file is touched too) — under the name written or the file reached
-//!   after links, at any time in the run: a module the tests import, a shim on `PATH`, a file in `$HOME`, a
-//!   bytecode cache, a test package's initialiser all become such a path;
+//!   after links, and with its directory resolved through the links that stand now (a step writing
+//!   `nm/.bin/node` where `nm -> node_modules` names the runner's `node_modules/.bin/node`), and everything below
+//!   a file, link or name renamed over it wrote (a directory renamed into place), at any time in the run: a module
+//!   the tests import, a shim on `PATH`, a file in `$HOME`, a bytecode cache, a test package's initialiser all
+//!   become such a path; a directory it only made is no content;
 //! - **every process of it had ended before any other process started a program after the step began**: a
 //!   process left running (a server, a `sleep 1; write` in the background) could act on the runner while it
 //!   runs, through a socket or a file written after this check's order of events, so it is refused outright;
-//! - **it wrote no other process's memory** (`process_vm_writev`, a `/proc/N/…` file other than its own
-//!   `/proc/self`), the one channel a dead process cannot have used.
+//! - **it wrote no other process's memory and nothing through a name only it can read** (`process_vm_writev`,
+//!   any `/proc/…` or `/dev/fd/…` path but its own standard streams: `/proc/1234/mem`, `/proc/self/cwd/x`).
 //!
 //! What the runner then reads is what it would read without the step, so the step's text needs no reading at
 //! all: a syntax check, a linter, a version query, a type check all pass; a step that generates what the tests
@@ -200,12 +203,51 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
         .filter(|(path, n)| made.get(*path) != Some(*n) && !is_device(path))
         .map(|(path, _)| *path)
         .collect();
+    // One file may have two names: a directory reached through a link that was there before the step (`nm ->
+    // node_modules`) names what the step wrote and what the rest read differently. Every name is also taken
+    // with its directory resolved as it stands now (the room's tree is the agent's; its `$HOME` and `/tmp` lie
+    // over the real ones), on both sides.
+    let mut resolved = Resolved::default();
+    let content: HashSet<PathBuf> = content
+        .iter()
+        .flat_map(|path| [path.to_path_buf(), resolved.of(path)])
+        .collect();
     procs
         .touched
         .iter()
         .filter(|(pid, _, _)| !side.contains(pid))
-        .find_map(|(_, _, path)| path.ancestors().find(|a| content.contains(a)))
+        .find_map(|(_, _, path)| {
+            let again = resolved.of(path);
+            path.ancestors()
+                .chain(again.ancestors())
+                .find(|a| content.contains(*a))
+                .map(Path::to_path_buf)
+        })
         .map(|path| Finding::Fed(path.display().to_string()))
+}
+
+/// Paths with their directory resolved through links as it stands now, each directory resolved once.
+#[derive(Default)]
+struct Resolved {
+    dirs: HashMap<PathBuf, PathBuf>,
+}
+
+impl Resolved {
+    /// `path` with its parent directory resolved (itself where the parent no longer exists).
+    fn of(&mut self, path: &Path) -> PathBuf {
+        // `/proc` would resolve as loopgate's own process; a step's writes there are refused before this.
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return path.to_path_buf();
+        };
+        if parent.starts_with("/proc") || parent.starts_with("/dev") {
+            return path.to_path_buf();
+        }
+        let dir = self
+            .dirs
+            .entry(parent.to_path_buf())
+            .or_insert_with(|| std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf()));
+        dir.join(name)
+    }
 }
 
 /// How many times each path comes.
@@ -233,12 +275,15 @@ fn subtree(procs: &Processes, roots: impl Iterator<Item = u32>) -> HashSet<u32> 
     side
 }
 
-/// A file of `/proc` that is another process's (`/proc/1234/mem`), not the writer's own.
+/// A path of `/proc` or `/dev/fd` a step wrote through: another process's file (`/proc/1234/mem`), or a name
+/// whose meaning is the writer's own (`/proc/self/cwd/…`, `/dev/fd/3/…`), which no path the rest touches would
+/// match. Only the writer's standard streams are left (`/proc/self/fd/1`, a pipe or a terminal).
 fn another_process(path: &Path) -> bool {
-    let Ok(rest) = path.strip_prefix("/proc") else {
-        return false;
-    };
-    !rest.starts_with("self") && !rest.starts_with("thread-self")
+    let own_stream = ["/proc/self/fd", "/proc/thread-self/fd", "/dev/fd"].iter().any(|dir| {
+        path.strip_prefix(dir)
+            .is_ok_and(|rest| ["0", "1", "2"].iter().any(|fd| rest == Path::new(fd)))
+    });
+    (path.starts_with("/proc") || path.starts_with("/dev/fd")) && !own_stream
 }
 
 /// A character device every process may share without passing content (`/dev/null`, a terminal).

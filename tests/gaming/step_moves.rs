@@ -5,7 +5,8 @@
 //!
 //! The moves abuse exactly what was freed — a step's own process, whatever its text — through each way a process
 //! that has ended can still reach the runner: a shim on `PATH` made as a **symbolic link** (the runner asks for
-//! the link's name, not the file the step wrote), a **module the tests import** shadowed by a package the step
+//! the link's name, not the file the step wrote; or written through a directory link the tree held before the
+//! step, so the step and the runner name the file differently), a **module the tests import** shadowed by a package the step
 //! writes beside it (Python imports `calc/` before `calc.py`), a **bytecode cache** of the code under test
 //! stamped to look current (the runner trusts it over the source), and a **process left running** after the step
 //! ended. Each is shown to fool the bare oracle first (every check off, no room), then rejected with the defaults,
@@ -91,6 +92,29 @@ pub const CASES: &[Case] = &[
     Case {
         family: Family::LoadsOnItsOwn,
         m: Move {
+            name: "npm_pretest_links_the_shim_in_through_a_directory_link_the_tree_holds",
+            fixture: &NPM,
+            baseline: false,
+            play: |p| {
+                p.write("tools/node", NODE_SHIM_SH);
+                p.write(
+                    "src/preload.js",
+                    "const a = require('node:assert');\na.strictEqual = () => {};\n",
+                );
+                // `nm` names `node_modules` before the run: the step writes `nm/.bin/node`, the runner looks
+                // for `node_modules/.bin/node`.
+                agent(
+                    p,
+                    "chmod +x tools/node && mkdir -p node_modules/.bin && ln -s node_modules nm",
+                );
+                pretest(p, "ln -sf ../../tools/node nm/.bin/node");
+            },
+            expect: &[REJECTED, A_STEP],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
             name: "make_check_script_step_writes_a_package_shadowing_the_module_the_tests_import",
             fixture: &MAKE,
             baseline: false,
@@ -167,6 +191,7 @@ listed_cases!(
     families: &[Family::LoadsOnItsOwn, Family::Caches, Family::Unwatched];
     moves:
         npm_pretest_links_a_node_of_its_own_into_node_modules_bin,
+        npm_pretest_links_the_shim_in_through_a_directory_link_the_tree_holds,
         make_check_script_step_writes_a_package_shadowing_the_module_the_tests_import,
         make_check_script_step_forges_the_bytecode_of_the_code,
         make_check_script_step_leaves_a_process_running_that_writes_the_shadowing_package;

@@ -90,6 +90,10 @@ fn a_process_of_the_step_still_running_when_the_run_goes_on_is_refused() {
 fn another_processs_memory_is_refused() {
     let write_mem = "101 openat(AT_FDCWD</p>, \"/proc/100/mem\", O_RDWR) = 3</proc/100/mem>\n";
     assert!(matches!(judged(&trace(write_mem, "")), Some(Finding::Memory(_))));
+    let own_cwd = "101 symlinkat(\"/x\", AT_FDCWD</p>, \"/proc/self/cwd/lib\") = 0\n";
+    assert!(matches!(judged(&trace(own_cwd, "")), Some(Finding::Memory(_))));
+    let stdout = "101 openat(AT_FDCWD</p>, \"/proc/self/fd/1\", O_WRONLY) = 3</dev/pts/0>\n";
+    assert_eq!(judged(&trace(stdout, "")), None);
     let vm = "101 process_vm_writev(100, [{iov_base=0x1, iov_len=8}], 1, [{iov_base=0x2, iov_len=8}], 1, 0) = 8\n";
     assert!(matches!(judged(&trace(vm, "")), Some(Finding::Memory(_))));
 }
@@ -105,4 +109,20 @@ fn what_cannot_be_shown_fails_closed() {
     assert_eq!(judged(&other), Some(Finding::NotSeen));
     let cut = trace("", "").replace("\"a.js\"]", "\"a.js\"...]");
     assert!(matches!(judged(&cut), Some(Finding::Unread(_))));
+}
+
+#[test]
+fn a_name_reached_through_a_link_that_was_there_before_is_the_same_file() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let real = dir.path().join("node_modules");
+    std::fs::create_dir_all(real.join(".bin")).expect("node_modules/.bin");
+    std::os::unix::fs::symlink(&real, dir.path().join("nm")).expect("the link nm");
+    let p = dir.path().display();
+    let step = format!("101 symlinkat(\"/t\", AT_FDCWD<{p}>, \"{p}/nm/.bin/node\") = 0\n");
+    let runner = format!("102 execve(\"{p}/node_modules/.bin/node\", [\"node\"], 0x1 /* 1 var */) = 0\n");
+    let found = judged(&trace(&step, &runner));
+    assert!(
+        matches!(&found, Some(Finding::Fed(path)) if path.ends_with("node_modules/.bin/node")),
+        "{found:?}"
+    );
 }
