@@ -86,3 +86,68 @@ impl Closure {
             .filter(|steps| !steps.is_empty())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::derive::js;
+    use super::*;
+    use crate::closure::{PartChange, Why};
+
+    fn moved(part: &str, change: PartChange) -> MovedPart {
+        MovedPart {
+            path: "package.json".to_string(),
+            part: part.to_string(),
+            change,
+            why: Why::Configures("npm test".to_string()),
+        }
+    }
+
+    fn scripts(names: &[&str]) -> Scope {
+        Scope::Json(
+            names
+                .iter()
+                .map(|n| vec!["scripts".to_string(), (*n).to_string()])
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_pre_script_of_the_verifys_script_is_a_step_and_no_other_key_is() {
+        let scope = scripts(&["pretest", "test", "posttest"]);
+        let bytes = br#"{"scripts":{"pretest":"node --check a.js","test":"node --test","posttest":"x"}}"#;
+        assert_eq!(
+            js::steps(&scope, &moved("scripts.pretest", PartChange::Added), bytes, None),
+            Some(vec![Step::ShellText("node --check a.js".to_string())])
+        );
+        for (part, change) in [
+            ("scripts.test", PartChange::Changed),
+            ("scripts.posttest", PartChange::Added),
+            ("scripts.pretest", PartChange::Removed),
+        ] {
+            assert_eq!(
+                js::steps(&scope, &moved(part, change.clone()), bytes, None),
+                None,
+                "{part}"
+            );
+        }
+        // `npm run prepare`: `prepare` is the verify's own script, not the step of a script `pare`.
+        let prepare = scripts(&["preprepare", "prepare", "postprepare"]);
+        let bytes = br#"{"scripts":{"prepare":"node --test"}}"#;
+        assert_eq!(
+            js::steps(&prepare, &moved("scripts.prepare", PartChange::Changed), bytes, None),
+            None
+        );
+    }
+
+    #[test]
+    fn a_step_is_known_by_the_words_it_was_started_with() {
+        let argv = |words: &[&str]| words.iter().map(|w| (*w).to_string()).collect::<Vec<_>>();
+        let shell = Step::ShellText("node --check a.js".to_string());
+        assert!(shell.started(&argv(&["sh", "-c", "node --check a.js"])));
+        assert!(shell.started(&argv(&["/bin/bash", "-c", "node --check a.js"])));
+        assert!(!shell.started(&argv(&["sh", "-c", "node --test"])));
+        let words = Step::Argv(argv(&["python3", "-c", "x"]));
+        assert!(words.started(&argv(&["python3", "-c", "x"])));
+        assert!(!words.started(&argv(&["python3", "-c", "x", "y"])));
+    }
+}

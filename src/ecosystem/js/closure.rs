@@ -355,14 +355,22 @@ pub(crate) fn steps(
     _sealed: Option<&str>,
 ) -> Option<Vec<crate::closure::steps::Step>> {
     use crate::closure::parts::Scope;
-    if !matches!(scope, Scope::Json(_) | Scope::JsonBut { .. })
-        || !moved.path.ends_with("package.json")
-        || moved.change == crate::closure::PartChange::Removed
-    {
+    let (Scope::Json(paths) | Scope::JsonBut { paths, .. }) = scope else {
+        return None;
+    };
+    if !moved.path.ends_with("package.json") || moved.change == crate::closure::PartChange::Removed {
         return None;
     }
     let key = moved.part.strip_prefix("scripts.")?;
-    if !key.starts_with("pre") || key.contains('.') {
+    // `pre<script>` of a script the verify runs, not a script whose own name starts with `pre` (`prepare`, run by
+    // `npm run prepare`, is the verify's script itself).
+    let script = key
+        .strip_prefix("pre")
+        .filter(|s| !s.is_empty() && !key.contains('.'))?;
+    if !paths
+        .iter()
+        .any(|p| p.len() == 2 && p[0] == "scripts" && p[1] == script)
+    {
         return None;
     }
     let doc: serde_json::Value = serde_json::from_slice(bytes).ok()?;
