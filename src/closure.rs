@@ -18,6 +18,7 @@ pub mod observed;
 mod options;
 pub mod parts;
 pub mod resolved;
+pub mod steps;
 mod units;
 mod xml_root;
 

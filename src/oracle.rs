@@ -37,6 +37,7 @@ mod compare;
 pub(crate) mod holdout;
 pub(crate) mod own_report;
 mod run;
+mod steps;
 mod verdict;
 mod watch;
 mod world;
@@ -104,7 +105,11 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     // Loaded once: every check of this promise (before, as the run starts, after a pass) reads the same seal.
     let inputs = Inputs::load(active)?;
     let outside = Outside::load(active)?;
-    let before = outside.breach(inputs.check(root, &checks)?, root);
+    // A changed step of the run (a `pretest`, a script's line running a program) is set aside, to be judged by
+    // what its processes did in the run (`oracle::steps`), where the run can be traced.
+    let traced = || crate::trace::Tracer::find().is_ok();
+    let (moves, steps) = steps::Steps::set_aside(inputs.check(root, &checks)?, &inputs, root, traced);
+    let before = outside.breach(moves, root);
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
     }
@@ -132,7 +137,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         return Ok(Verdict::SealBroken(Breach::of(resolved_moved, root)));
     }
     // 2. Run in it (the test side is put back when this returns, whatever the run did).
-    let ran = Ran::in_world(active, &inputs, &world, &command, &log_path, &progress);
+    let ran = Ran::in_world(active, &inputs, &steps, &world, &command, &log_path, &progress);
     progress.finish();
     drop(running);
     let Ran {
@@ -142,6 +147,13 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         observed,
         trace,
     } = ran?;
+    // A step set aside is free only when its processes fed the rest of the run nothing.
+    if !steps.is_empty() {
+        let fed = steps.judge(&world.stand(root).processes(&trace), trace.path(), root);
+        if !fed.is_empty() {
+            return Ok(Verdict::SealBroken(outside.breach(fed, root)));
+        }
+    }
     // 3. Read the verdict.
     let mut reading = Reading::of(
         active,
@@ -155,7 +167,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     let traced = observed.map(|observed| (observed, &trace));
     let compared = Comparison::with_baseline(active, iteration, &world, traced, &mut reading)?;
     if reading.passed {
-        let after = world.breach_after(&inputs, &outside, root, &checks, moved)?;
+        let after = world.breach_after(&inputs, &outside, &steps, root, &checks, moved)?;
         if !after.is_empty() {
             return Ok(Verdict::SealBroken(after));
         }

@@ -28,7 +28,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub(crate) use parse::{Access, Event};
+pub(crate) use parse::{Access, Event, Processes};
 
 /// Set to `0` to run the baseline untraced (the derived closure alone), e.g. where tracing is too slow.
 pub(crate) const TRACE_ENV: &str = "LOOPGATE_TRACE";
@@ -39,6 +39,8 @@ pub(crate) struct Tracer {
     strace: PathBuf,
     /// Only what the run opened and ran (see [`Tracer::loads_only`]).
     loads_only: bool,
+    /// What each process did, whole (see [`Tracer::steps`]).
+    steps: bool,
 }
 
 impl Tracer {
@@ -60,6 +62,7 @@ impl Tracer {
         let tracer = Tracer {
             strace,
             loads_only: false,
+            steps: false,
         };
         // A run of `true` under the same options proves ptrace and seccomp filters are allowed here.
         let probe = Command::new(&tracer.strace)
@@ -89,6 +92,18 @@ impl Tracer {
         }
     }
 
+    /// This tracer, seeing what each process of the run did, whole: every file call (the baseline's set), when
+    /// each process ended (`+++ exited`, which `-qq` leaves out), argument vectors not cut short (`-s`), and a
+    /// write into another process's memory — what `oracle::steps` needs to tell a step of the run from the rest
+    /// and see whether it fed the rest anything. A promise asks for it only when a step is to be judged.
+    pub(crate) fn steps(self) -> Tracer {
+        Tracer {
+            loads_only: false,
+            steps: true,
+            ..self
+        }
+    }
+
     /// The words that run a command under this tracer, writing the trace to `out`; the command's own argv
     /// follows.
     pub(crate) fn prefix(&self, out: &Path) -> Vec<OsString> {
@@ -101,12 +116,14 @@ impl Tracer {
         let mut options: Vec<OsString> = [
             "-D",
             "-f",
-            "-qq",
+            if self.steps { "-q" } else { "-qq" },
             "-y",
             "--seccomp-bpf",
             "-e",
             if self.loads_only {
                 "trace=/^(open|openat2?|creat|f?chdir)$,%process"
+            } else if self.steps {
+                "trace=%file,%process,getdents64,process_vm_writev"
             } else {
                 "trace=%file,%process,getdents64"
             },
@@ -118,8 +135,28 @@ impl Tracer {
         .map(OsString::from)
         .collect();
         options.push(out.as_os_str().to_owned());
+        if self.steps {
+            options.extend(["-s".into(), "65536".into()]);
+        }
         options.push("--".into());
         options
+    }
+}
+
+/// Reads a trace file of a command started in `cwd` into its processes (see [`Processes`]), with the paths of a
+/// copy at its own path (`moved`) read as the project's, as [`read_moved`] does; a missing trace reads as one
+/// that could not be read.
+pub(crate) fn processes_moved(path: &Path, cwd: &Path, moved: Option<&Path>) -> Processes {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Processes {
+            unreadable: Some(format!("no trace at `{}`", path.display())),
+            ..Processes::default()
+        };
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    match moved {
+        Some(copy) => parse::processes(&text.replace(&*copy.to_string_lossy(), &cwd.to_string_lossy()), cwd),
+        None => parse::processes(&text, cwd),
     }
 }
 

@@ -82,6 +82,8 @@ mod ruby_moves;
 mod shadow_moves;
 #[path = "gaming/snapshot_moves.rs"]
 mod snapshot_moves;
+#[path = "gaming/step_moves.rs"]
+mod step_moves;
 #[path = "gaming/tree_moves.rs"]
 mod tree_moves;
 #[path = "gaming/vitest_moves.rs"]

@@ -73,6 +73,9 @@ pub enum Why {
     RunBy(String),
     /// Seen in the traced baseline run (see `closure::observed`).
     Observed(super::observed::Seen),
+    /// A step of the run whose change a promise's trace did not clear: what it did (see `closure::steps`).
+    /// Only in a rejection; setup stores none.
+    Step(super::steps::Finding),
 }
 
 /// A file of the closure: relative to the project root, or absolute outside it (`/home/u/.cargo/config.toml`).

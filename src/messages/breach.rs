@@ -1,6 +1,7 @@
 //! What the model and the user read about a breach of the oracle's inputs (see `oracle::breach`).
 
 use crate::closure::observed::{Seen, Shadow, ShadowKind};
+use crate::closure::steps::Finding;
 use crate::closure::{MovedPart, PartChange, Why, parts};
 use crate::schema::{Check, Speech};
 
@@ -32,6 +33,43 @@ pub(crate) fn why(lang: Speech, why: &Why) -> String {
         (Speech::Zh, Why::Configures(tool)) => format!("它是 `{tool}` 的配置"),
         (Speech::Zh, Why::RunBy(command)) => format!("它由 `{command}` 运行"),
         (lang, Why::Observed(seen)) => observed(lang, seen),
+        (lang, Why::Step(finding)) => step(lang, finding),
+    }
+}
+
+/// Why a changed step of the run (a `pretest` script, a line of a script the verify runs) was not freed: what the
+/// promise's trace showed it doing that the rest of the run could feel (`oracle::steps`).
+fn step(lang: Speech, finding: &Finding) -> String {
+    match (lang, finding) {
+        (Speech::En, Finding::Fed(path)) => format!(
+            "it ran as a step of the verify run and wrote `{path}`, which the rest of the run then used; a step is free only when it writes nothing the run reads"
+        ),
+        (Speech::Zh, Finding::Fed(path)) => {
+            format!(
+                "它作为验证运行中的一个步骤写入了 `{path}`,而运行的其余部分随后使用了它;只有不写入运行会读取的内容的步骤才是自由的"
+            )
+        }
+        (Speech::En, Finding::Outlived) => {
+            "it ran as a step of the verify run and left a process running after it ended".to_string()
+        }
+        (Speech::Zh, Finding::Outlived) => "它作为验证运行中的一个步骤,结束后仍留下了在运行的进程".to_string(),
+        (Speech::En, Finding::Memory(what)) => {
+            format!("it ran as a step of the verify run and wrote another process's memory (`{what}`)")
+        }
+        (Speech::Zh, Finding::Memory(what)) => format!("它作为验证运行中的一个步骤写入了另一个进程的内存(`{what}`)"),
+        (Speech::En, Finding::Unread(why)) => {
+            format!("it is a step of the verify run, but the run's trace could not be read whole to clear it ({why})")
+        }
+        (Speech::Zh, Finding::Unread(why)) => {
+            format!("它是验证运行中的一个步骤,但运行的跟踪无法完整读取以确认它({why})")
+        }
+        (Speech::En, Finding::NotSeen) => {
+            "it is a step of the verify run, but no process of the run was seen starting it, so it cannot be cleared"
+                .to_string()
+        }
+        (Speech::Zh, Finding::NotSeen) => {
+            "它是验证运行中的一个步骤,但在运行中没有看到启动它的进程,因此无法确认".to_string()
+        }
     }
 }
 

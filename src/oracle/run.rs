@@ -73,6 +73,13 @@ impl Stand<'_> {
             .map(|report| OwnReport::at(report, self.root, self.placed.map(|(placed, _)| placed)))
     }
 
+    /// The processes of `trace` (see `oracle::steps`), with the paths of a copy at its own path read as the
+    /// project's.
+    pub(crate) fn processes(&self, trace: &Trace) -> crate::trace::Processes {
+        let moved = self.placed.and_then(|(placed, _)| placed.moved());
+        crate::trace::processes_moved(&trace.path, self.root, moved)
+    }
+
     /// The events of `trace`, with the paths of a copy at its own path read as the project's.
     pub(crate) fn events(&self, trace: &Trace) -> Vec<Event> {
         let moved = self.placed.and_then(|(placed, _)| placed.moved());
@@ -102,6 +109,13 @@ impl Trace {
             prefix,
             traced: tracer.is_some(),
         }
+    }
+}
+
+impl Trace {
+    /// Where the tracer writes.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
     }
 }
 
@@ -153,6 +167,7 @@ impl<'i> Ran<'i> {
     pub(crate) fn in_world(
         active: &ActiveLoop,
         inputs: &'i Inputs,
+        steps: &super::steps::Steps,
         world: &World,
         command: &str,
         log_path: &Path,
@@ -169,7 +184,14 @@ impl<'i> Ran<'i> {
             .as_ref()
             .filter(|o| !o.loaded.is_empty() && fields.checks(Check::Closure))
             .and_then(|o| Some((o, Tracer::find().ok()?.loads_only())));
-        let trace = Trace::new(&stand, log_path, "promise.trace", resolution.as_ref().map(|(_, t)| t));
+        // A step set aside is judged by what each process did (`oracle::steps`): the whole trace, which the
+        // resolution check reads as well as its own.
+        let whole = (!steps.is_empty())
+            .then(Tracer::find)
+            .and_then(Result::ok)
+            .map(Tracer::steps);
+        let tracer = whole.as_ref().or(resolution.as_ref().map(|(_, t)| t));
+        let trace = Trace::new(&stand, log_path, "promise.trace", tracer);
         let timeout = Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &trace);
         let own_report = stand.own_report(fields);
@@ -180,7 +202,7 @@ impl<'i> Ran<'i> {
         let watch = Watch::start(root, inputs.watched(root, &checks));
         // A change made after the checks before the run but before the watch began (by a process waiting for the
         // verify to start) is still there to see now; from here on the watch sees every change.
-        let unwatched = unwatched_changes(inputs, root, &checks, world.sealed.copies);
+        let unwatched = unwatched_changes(inputs, steps, root, &checks, world.sealed.copies);
         let counted = run_counted(&request, progress);
         let mut moved = watch.map(Watch::finish).unwrap_or_default();
         let put_back = world.put_back(active);
@@ -205,11 +227,12 @@ impl<'i> Ran<'i> {
 /// sealed (`copies`), and everything [`Inputs::check`] reports.
 fn unwatched_changes(
     inputs: &Inputs,
+    steps: &super::steps::Steps,
     root: &Path,
     checks: Checks,
     copies: Option<&Copies>,
 ) -> Result<Vec<String>, Error> {
-    let late = inputs.check(root, checks)?;
+    let late = steps.forgive(inputs.check(root, checks)?);
     let standing = copies
         .map(|copies| crate::testswap::changed(root, copies))
         .unwrap_or_default();

@@ -117,11 +117,12 @@ impl<'i> World<'i> {
         &self,
         inputs: &Inputs,
         outside: &Outside,
+        steps: &super::steps::Steps,
         root: &Path,
         checks: Checks,
         moved_during_run: Vec<String>,
     ) -> Result<Breach, Error> {
-        let mut moves = inputs.check(root, checks)?;
+        let mut moves = steps.forgive(inputs.check(root, checks)?);
         moves.extend(outside.unpresented(&self.presented));
         // A link made where the baseline found nothing outside the project: the run could not be shown the place
         // as absent (`room::snapshot::absent`).

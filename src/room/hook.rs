@@ -73,11 +73,18 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
 }
 
 /// Writes a hook's file `text` at `place` in the room at `room`, its directory private; a program (`executable`)
-/// only its owner may run.
+/// only its owner may run. A file already holding `text` is left as it is: its modification time then stays the
+/// baseline's, so what a runtime cached of it at the baseline (Python's bytecode of `sitecustomize.py`, in the
+/// room's bytecode cache under the promise's overlay) is still valid and no process of the run writes it again —
+/// a step of the run (`oracle::steps`) that starts Python would otherwise write the hook's bytecode, which the
+/// runner then reads.
 fn write(room: &Path, place: &str, text: &str, executable: bool) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let file = room.join(place);
     super::private_dir(file.parent().unwrap_or(room))?;
+    if std::fs::read(&file).is_ok_and(|held| held == text.as_bytes()) {
+        return Ok(());
+    }
     std::fs::write(&file, text)?;
     if executable {
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o700))?;

@@ -40,19 +40,61 @@ pub struct Event {
 
 /// The events of a whole trace, in the order strace wrote them; `cwd` is where the traced command started.
 pub(crate) fn events(trace: &str, cwd: &Path) -> Vec<Event> {
+    read(trace, cwd, None).out
+}
+
+/// What each process of a trace did, for telling the run's steps apart (`oracle::steps`): which process started
+/// which, what each ran, when each ended, and every path each touched. Read from a trace of
+/// [`super::Tracer::steps`] (exit lines, whole strings).
+#[derive(Debug, Default)]
+pub(crate) struct Processes {
+    /// The process the trace began with (the verify's shell): the one process with no parent in it.
+    pub(crate) first: Option<u32>,
+    /// Each process's (or thread's) parent, from the `clone` / `fork` / `vfork` results.
+    pub(crate) parents: HashMap<u32, u32>,
+    /// Each program run: the line it ran at, the process, its argument vector (`None`: not read whole).
+    pub(crate) execs: Vec<(usize, u32, Option<Vec<String>>)>,
+    /// The line at which each process ended (`+++ exited …`, `+++ killed …`).
+    pub(crate) ends: HashMap<u32, usize>,
+    /// Every path each process touched, and how; an opened file under both the name asked for and the file it
+    /// reached (after links).
+    pub(crate) touched: Vec<(u32, Access, PathBuf)>,
+    /// The directories each process made (`mkdir`): a path written only so is a directory, not content.
+    pub(crate) made_dirs: Vec<(u32, PathBuf)>,
+    /// Processes that wrote into another's memory (`process_vm_writev`).
+    pub(crate) wrote_memory: Vec<u32>,
+    /// The first line that could not be read as a process's line (a cut or forged trace), if any.
+    pub(crate) unreadable: Option<String>,
+}
+
+/// The processes of a whole trace (see [`Processes`]); `cwd` is where the traced command started.
+pub(crate) fn processes(trace: &str, cwd: &Path) -> Processes {
+    read(trace, cwd, Some(Processes::default())).procs.unwrap_or_default()
+}
+
+fn read(trace: &str, cwd: &Path, procs: Option<Processes>) -> Reader {
     let mut reader = Reader {
         cwds: HashMap::new(),
         pending: HashMap::new(),
         start: cwd.to_path_buf(),
         out: Vec::new(),
+        procs,
+        line_no: 0,
+        pid: 0,
     };
-    for line in trace.lines() {
+    for (no, line) in trace.lines().enumerate() {
+        reader.line_no = no;
         reader.line(line);
     }
-    reader.out
+    reader
 }
 
 struct Reader {
+    /// Kept per process when asked for ([`processes`]).
+    procs: Option<Processes>,
+    /// The line being read, and its process.
+    line_no: usize,
+    pid: u32,
     /// Each process's working directory, as last seen.
     cwds: HashMap<u32, PathBuf>,
     /// The first half of a syscall another process interrupted (`<unfinished ...>`).
@@ -63,11 +105,29 @@ struct Reader {
 
 impl Reader {
     fn line(&mut self, line: &str) {
-        let Some((pid, rest)) = line.split_once(' ') else {
+        let parsed = line
+            .split_once(' ')
+            .and_then(|(pid, rest)| Some((pid.parse::<u32>().ok()?, rest)))
+            .filter(|_| !line.contains('\0'));
+        let Some((pid, rest)) = parsed else {
+            if let Some(procs) = self
+                .procs
+                .as_mut()
+                .filter(|p| p.unreadable.is_none() && !line.is_empty())
+            {
+                procs.unreadable = Some(line.chars().take(200).collect());
+            }
             return;
         };
-        let Ok(pid) = pid.parse::<u32>() else { return };
         let rest = rest.trim_start();
+        self.pid = pid;
+        if let Some(procs) = self.procs.as_mut() {
+            procs.first.get_or_insert(pid);
+            if rest.starts_with("+++ exited") || rest.starts_with("+++ killed") {
+                procs.ends.insert(pid, self.line_no);
+                return;
+            }
+        }
         if let Some(first) = rest.strip_suffix(" <unfinished ...>") {
             self.pending.insert(pid, first.to_string());
             return;
@@ -108,11 +168,19 @@ impl Reader {
                 if let Ok(child) = call.result.split('<').next().unwrap_or("").trim().parse::<u32>() {
                     let cwd = self.cwd(pid);
                     self.cwds.insert(child, cwd);
+                    if let Some(procs) = self.procs.as_mut() {
+                        procs.parents.insert(child, pid);
+                    }
                 }
             }
             "chdir" if ok => {
                 if let Some(path) = self.paths(pid, call).into_iter().next() {
                     self.cwds.insert(pid, path);
+                }
+            }
+            "process_vm_writev" => {
+                if let Some(procs) = self.procs.as_mut() {
+                    procs.wrote_memory.push(pid);
                 }
             }
             "getdents64" | "getdents" => {
@@ -141,11 +209,23 @@ impl Reader {
                 };
                 // A successful open prints the file it reached: the path after symlinks.
                 let reached = (access == Access::Read).then(|| fd_path(call.result)).flatten();
+                if self.procs.is_some()
+                    && let Some(reached) = fd_path(call.result)
+                {
+                    self.touch(access, reached);
+                }
                 for path in self.paths(pid, call).into_iter().take(1) {
+                    self.touch(access, path.clone());
                     self.push(access, reached.clone().unwrap_or(path));
                 }
             }
             "execve" | "execveat" => {
+                if ok && let Some(procs) = self.procs.as_mut() {
+                    let at = usize::from(call.name == "execveat");
+                    procs
+                        .execs
+                        .push((self.line_no, pid, call.args.get(at + 1).and_then(|a| argv(a))));
+                }
                 let access = match (ok, missing) {
                     (true, _) => Access::Executed,
                     (false, true) => Access::MissingProgram,
@@ -164,6 +244,14 @@ impl Reader {
                 };
                 for path in self.paths(pid, call).into_iter().take(1) {
                     self.push(access, path);
+                }
+            }
+            "mkdir" | "mkdirat" if ok && self.procs.is_some() => {
+                for path in self.paths(pid, call) {
+                    if let Some(procs) = self.procs.as_mut() {
+                        procs.made_dirs.push((pid, path.clone()));
+                    }
+                    self.push(Access::Wrote, path);
                 }
             }
             "mkdir" | "mkdirat" | "rmdir" | "unlink" | "unlinkat" | "rename" | "renameat" | "renameat2" | "link"
@@ -217,7 +305,17 @@ impl Reader {
     }
 
     fn push(&mut self, access: Access, path: PathBuf) {
+        if self.procs.is_some() {
+            self.touch(access, path.clone());
+        }
         self.out.push(Event { access, path });
+    }
+
+    /// Records that the process of the current line touched `path` (when processes are kept).
+    fn touch(&mut self, access: Access, path: PathBuf) {
+        if let Some(procs) = self.procs.as_mut() {
+            procs.touched.push((self.pid, access, path));
+        }
     }
 }
 
@@ -274,6 +372,30 @@ impl<'a> Syscall<'a> {
         let result = text[close + 1..].trim_start().strip_prefix('=')?.trim();
         Some(Syscall { name, args, result })
     }
+}
+
+/// An argument vector as strace prints it (`["sh", "-c", "node --check a.js"]`); `None` where a string or the
+/// array was cut short (`"…"...`, a trailing `...`).
+fn argv(text: &str) -> Option<Vec<String>> {
+    let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+    let mut words = Vec::new();
+    let mut rest = inner.trim_start();
+    while !rest.is_empty() {
+        let body = rest.strip_prefix('"')?;
+        let mut escaped = false;
+        let end = body.char_indices().find_map(|(i, c)| {
+            let found = !escaped && c == '"';
+            escaped = !escaped && c == '\\';
+            found.then_some(i)
+        })?;
+        words.push(unescape(&body[..end]));
+        rest = body[end + 1..].trim_start();
+        if rest.starts_with("...") {
+            return None;
+        }
+        rest = rest.strip_prefix(',').map_or(rest, str::trim_start);
+    }
+    Some(words)
 }
 
 /// The path of a file descriptor as `-y` prints it: `12</p/tests>`, `AT_FDCWD</p>`, a result `3</p/x>`.

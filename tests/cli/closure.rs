@@ -175,10 +175,16 @@ fn the_guard_judges_edits_to_package_json_by_what_they_would_leave() {
     assert!(reason.contains("`package.json`: `scripts.test` changed"), "{reason}");
     let rewrite = json!({"file_path": path, "content": PACKAGE.replace("\"lint\": \"true\"", "\"lint\": \"eslint\"")});
     tool(&p, "Write", rewrite).silent();
-    let pretest =
-        json!({"file_path": path, "content": PACKAGE.replace("\"lint\"", "\"pretest\": \"exit 0\", \"lint\"")});
-    let reason = tool(&p, "Write", pretest).deny_reason();
-    assert!(reason.contains("`scripts.pretest` was added"), "{reason}");
+    let posttest =
+        json!({"file_path": path, "content": PACKAGE.replace("\"lint\"", "\"posttest\": \"exit 0\", \"lint\"")});
+    let reason = tool(&p, "Write", posttest).deny_reason();
+    assert!(reason.contains("`scripts.posttest` was added"), "{reason}");
+    // A `pretest` is a step of the run: the promise judges it by what its processes do (`oracle::steps`), so the
+    // guard lets it be written where a tracer can watch it.
+    if std::process::Command::new("strace").arg("-V").output().is_ok() {
+        let pretest = json!({"file_path": path, "content": PACKAGE.replace("\"lint\"", "\"pretest\": \"node --check a.js\", \"lint\"")});
+        tool(&p, "Write", pretest).silent();
+    }
     // The script `npm test` runs is judged by what the edit would leave too: a print line is free, `exit 0` is not.
     let print = json!({"file_path": p.path("check.sh"), "content": format!("echo 'running the check'\n{CHECK}")});
     tool(&p, "Write", print).silent();

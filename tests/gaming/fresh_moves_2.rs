@@ -48,10 +48,7 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[(
-    "npm_pretest_script_checks_the_syntax_of_the_code",
-    "`scripts.pretest` is sealed whole: npm runs it in the verify's own run, before the test runner starts, and what it writes there (a `node_modules/.bin/node` shim) is what the test script of the same run resolves — with `pretest` left out of the seal, the pretest move of this file completes the loop through the room (tried on this build); until the room keeps a pretest's writes from the test script's run, or holds what the runner resolves read-only for the whole run, a harmless pretest cannot be told from that one by what it does",
-)];
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 /// A Jest test environment that empties every failed test's errors after Jest recorded them: each test passes.
 const CLEARING_ENVIRONMENT_JS: &str = "const { TestEnvironment } = require('jest-environment-node');\n\nmodule.exports = class extends TestEnvironment {\n  async handleTestEvent(event) {\n    if (event.name === 'test_fn_failure') {\n      event.test.errors.length = 0;\n    }\n  }\n};\n";

@@ -348,3 +348,38 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
     }
     true
 }
+
+/// npm's steps (`closure::steps`): a `pre<script>` key of `package.json` added or changed, which npm runs as
+/// `sh -c TEXT` (its `script-shell` may name another shell) in a process of its own and waits for before it
+/// starts the script itself; its status only stops the run. `post<script>` runs after the runner and is left
+/// sealed (nothing judges what it does to the runner's report). Only npm's scripts: yarn and pnpm run their own
+/// lifecycle differently.
+pub(crate) fn steps(
+    scope: &crate::closure::parts::Scope,
+    moved: &crate::closure::MovedPart,
+    bytes: &[u8],
+    _sealed: Option<&str>,
+) -> Option<Vec<crate::closure::steps::Step>> {
+    use crate::closure::parts::Scope;
+    let (Scope::Json(paths) | Scope::JsonBut { paths, .. }) = scope else {
+        return None;
+    };
+    if !moved.path.ends_with("package.json") || moved.change == crate::closure::PartChange::Removed {
+        return None;
+    }
+    let key = moved.part.strip_prefix("scripts.")?;
+    // `pre<script>` of a script the verify runs, not a script whose own name starts with `pre` (`prepare`, run by
+    // `npm run prepare`, is the verify's script itself).
+    let script = key
+        .strip_prefix("pre")
+        .filter(|s| !s.is_empty() && !key.contains('.'))?;
+    if !paths
+        .iter()
+        .any(|p| p.len() == 2 && p[0] == "scripts" && p[1] == script)
+    {
+        return None;
+    }
+    let doc: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let text = doc.get("scripts")?.get(key)?.as_str()?;
+    Some(vec![crate::closure::steps::Step::ShellText(text.to_string())])
+}

@@ -19,8 +19,10 @@
 //! - it runs no more than output: `echo`, `printf` (not `printf -v`, which assigns), `:` or `true`, or a
 //!   program asked only for its version (`python3 --version`, for which no interpreter loads its startup
 //!   files). Any other program is code that runs before the runner and may write what the runner loads, so it
-//!   stays sealed; so does a line whose program is a function the script defines. In a script that sources a
-//!   file, only the output builtins are inert: another name may be a function of that file, which
+//!   stays sealed here; so does a line whose program is a function the script defines. Such a program on a line
+//!   of its own is a **step** ([`steps`], `closure::steps`): a change that is only new steps is then judged by
+//!   what the step's processes did in the promise's run (`oracle::steps`), not by this reading. In a script that
+//!   sources a file, only the output builtins are inert: another name may be a function of that file, which
 //!   `closure::shell` leaves to the agent when no command has its name, while a function named like a builtin
 //!   is sealed there. A script that defines an alias is sealed whole (a name may then mean what this reading
 //!   cannot see).
@@ -43,31 +45,56 @@ const VERSION_QUERIES: &[&str] = &["--version", "-V"];
 /// Words that make the line before them the last of a list, or read its status.
 const ENDS_A_LIST: &[&str] = &["}", ")", "fi", "done", "esac", ";;", "else", "elif", "then", "do"];
 
+/// A script read for [`sealed_text`] and [`steps`]: its lines, its commands as the lexer prints them, the
+/// functions it defines, and whether it sources a file; `None` where it is too long, cannot be read, or defines
+/// an alias (a name may then mean what this reading cannot see).
+struct Script<'a> {
+    lines: Vec<&'a str>,
+    all: Vec<String>,
+    functions: Vec<&'a str>,
+    sources: bool,
+}
+
+impl<'a> Script<'a> {
+    fn read(source: &'a str) -> Option<Script<'a>> {
+        let lines: Vec<&str> = source.lines().collect();
+        if lines.len() > MAX_LINES {
+            return None;
+        }
+        let parsed = lex::parse(source, 0).ok()?;
+        if parsed.iter().any(|cmd| program(cmd).as_deref() == Some("alias")) {
+            return None;
+        }
+        let functions = lines
+            .iter()
+            .filter_map(|l| super::shell::function_name(l.trim_start()))
+            .collect();
+        Some(Script {
+            all: parsed.iter().map(|cmd| format!("{cmd:?}")).collect(),
+            sources: parsed
+                .iter()
+                .any(|cmd| matches!(program(cmd).as_deref(), Some("." | "source"))),
+            lines,
+            functions,
+        })
+    }
+
+    fn reading(&self) -> Reading<'_> {
+        Reading {
+            lines: &self.lines,
+            all: &self.all,
+            functions: &self.functions,
+            sources: self.sources,
+        }
+    }
+}
+
 /// The text of a script the verify runs that is sealed: every line but the inert ones (see the module docs).
 pub(crate) fn sealed_text(source: &str) -> String {
-    let lines: Vec<&str> = source.lines().collect();
-    if lines.len() > MAX_LINES {
-        return source.to_string();
-    }
-    let Ok(parsed) = lex::parse(source, 0) else {
+    let Some(script) = Script::read(source) else {
         return source.to_string();
     };
-    if parsed.iter().any(|cmd| program(cmd).as_deref() == Some("alias")) {
-        return source.to_string();
-    }
-    let all: Vec<String> = parsed.iter().map(|cmd| format!("{cmd:?}")).collect();
-    let functions: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| super::shell::function_name(l.trim_start()))
-        .collect();
-    let reading = Reading {
-        lines: &lines,
-        all: &all,
-        functions: &functions,
-        sources: parsed
-            .iter()
-            .any(|cmd| matches!(program(cmd).as_deref(), Some("." | "source"))),
-    };
+    let (lines, reading) = (&script.lines, script.reading());
     lines
         .iter()
         .enumerate()
@@ -76,6 +103,67 @@ pub(crate) fn sealed_text(source: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// Most lines one script's steps are looked for among (each subset of them is tried).
+const MAX_STEP_LINES: usize = 6;
+
+/// The steps of a script the verify runs (`closure::steps`): the lines that, taken out, leave exactly the text
+/// sealed at setup (`sealed`: its digest), where each such line is a **step** — one external program with
+/// literal words and no redirection (but `/dev/null`), no substitution, no assignment, not in the background,
+/// whose status reaches nothing (the rules of an inert line, [`Reading::status_reaches_nothing`]), and that is
+/// no builtin, keyword or function of the script: the shell forks a process for it and waits, and the process
+/// can change nothing of the shell. In a script that sources a file there are none (a name may be a function of
+/// that file, which runs in the shell itself). `None` where no set of such lines accounts for the change: the
+/// runner's own line, or any other, changed too.
+pub(crate) fn steps(
+    scope: &crate::closure::parts::Scope,
+    moved: &crate::closure::MovedPart,
+    bytes: &[u8],
+    sealed: Option<&str>,
+) -> Option<Vec<crate::closure::steps::Step>> {
+    use sha2::Digest;
+    if *scope != crate::closure::parts::Scope::Script || moved.change != crate::closure::PartChange::Changed {
+        return None;
+    }
+    let sealed = sealed?;
+    let source = String::from_utf8_lossy(bytes);
+    let script = Script::read(&source).filter(|s| !s.sources)?;
+    let (lines, reading) = (&script.lines, script.reading());
+    let candidates: Vec<(usize, Vec<String>)> = (0..lines.len()).filter_map(|i| Some((i, reading.step(i)?))).collect();
+    if candidates.is_empty() || candidates.len() > MAX_STEP_LINES {
+        return None;
+    }
+    let digest = |text: &str| crate::fsutil::hex(&sha2::Sha256::digest(text.as_bytes()));
+    // The smallest set of step lines whose removal gives back the sealed text.
+    let mut subsets: Vec<u32> = (1..1u32 << candidates.len()).collect();
+    subsets.sort_by_key(|s| s.count_ones());
+    subsets.into_iter().find_map(|subset| {
+        let taken: Vec<usize> = (0..candidates.len())
+            .filter(|k| subset & (1 << k) != 0)
+            .map(|k| candidates[k].0)
+            .collect();
+        let rest: Vec<&str> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !taken.contains(i))
+            .map(|(_, l)| *l)
+            .collect();
+        let mut text = rest.join("\n");
+        if source.ends_with('\n') {
+            text.push('\n');
+        }
+        (digest(&sealed_text(&text)) == sealed).then(|| {
+            (0..candidates.len())
+                .filter(|k| subset & (1 << k) != 0)
+                .map(|k| crate::closure::steps::Step::Argv(candidates[k].1.clone()))
+                .collect()
+        })
+    })
+}
+
+/// Words that start no external program beyond the shell's builtins and keywords (`closure::shell`'s): the
+/// compound commands' openers, which a function cannot be named.
+const NOT_A_PROGRAM: &[&str] = &["[[", "coproc", "{", "}", "!"];
 
 /// The script as the lexer reads it, and the names it defines functions for.
 struct Reading<'a> {
@@ -140,6 +228,42 @@ impl Reading<'_> {
         let ends_the_list = ENDS_A_LIST.contains(&first) || first.starts_with(['}', ')']) || first.starts_with(";;");
         let bare_exit = matches!(next.trim_end_matches(';'), "exit" | "return");
         !ends_the_list && !bare_exit && !next.contains("$?") && !next.contains("PIPESTATUS")
+    }
+
+    /// The words of line `i` when it is a step (see [`steps`]): one external program, literal words, its
+    /// status reaching nothing.
+    fn step(&self, i: usize) -> Option<Vec<String>> {
+        let line = self.lines[i];
+        let own = commands(line)?;
+        let [cmd_text] = own.as_slice() else { return None };
+        let without: Vec<&str> = self
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, l)| *l)
+            .collect();
+        let rest = commands(&without.join("\n"))?;
+        if !takes_out(self.all, &rest, cmd_text) || !self.status_reaches_nothing(i) {
+            return None;
+        }
+        let cmd = lex::parse(line, 0).ok()?.into_iter().next()?;
+        let quiet = cmd.nested.is_empty()
+            && cmd.input.is_none()
+            && cmd
+                .outputs
+                .iter()
+                .all(|w| w.literal().is_some_and(|t| t == "/dev/null"));
+        let words: Vec<String> = cmd.words.iter().map(lex::Word::literal).collect::<Option<_>>()?;
+        let name = words.first()?;
+        let background = line.trim_end().trim_end_matches(';').trim_end().ends_with('&');
+        (quiet
+            && !background
+            && !name.contains('=')
+            && !NOT_A_PROGRAM.contains(&name.as_str())
+            && !super::shell::BUILTINS.contains(&name.as_str())
+            && !self.functions.contains(&name.as_str()))
+        .then_some(words)
     }
 
     /// Whether `cmd` only prints: an output builtin, or a program asked for its version; with no substitution,

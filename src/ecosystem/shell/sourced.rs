@@ -14,8 +14,9 @@
 //! The reading is by lines: a function starts at `name() {` (or `function name {`) at the start of a line and
 //! ends where its braces balance. Text this reading cannot follow (braces that never balance) is sealed whole.
 
-/// Shell builtins and keywords (POSIX, bash): a function of one of these names overrides what a script runs.
-const BUILTINS: &[&str] = &[
+/// Shell builtins and keywords (POSIX, bash): a function of one of these names overrides what a script runs; a
+/// line running one of them is no step of the run (`closure::script::steps`).
+pub(crate) const BUILTINS: &[&str] = &[
     ".",
     ":",
     "[",

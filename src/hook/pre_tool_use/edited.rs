@@ -23,28 +23,32 @@ pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &P
     // An edit that cannot apply (its `old_string` is not in the file) fails in the tool itself.
     let after = apply(tool, input, &current)?;
     let lang = active.seal.fields.config.lang;
-    let judged = active
-        .seal
-        .closure
-        .as_ref()
-        .and_then(|c| c.moved_if(root, &key, after.as_bytes()));
+    let closure = active.seal.closure.as_ref();
+    let judged = closure.and_then(|c| c.moved_if(root, &key, after.as_bytes()));
     let moved = match judged {
-        Some((moves, why)) => moves
-            .into_iter()
-            .map(|(part, change)| {
-                let why = why.clone();
-                let path = key.clone();
-                words::moved(
-                    lang,
-                    &MovedPart {
-                        path,
-                        part,
-                        change,
-                        why,
-                    },
-                )
-            })
-            .collect(),
+        Some((moves, why)) => {
+            let parts: Vec<MovedPart> = moves
+                .into_iter()
+                .map(|(part, change)| MovedPart {
+                    path: key.clone(),
+                    part,
+                    change,
+                    why: why.clone(),
+                })
+                .collect();
+            // A change that is only steps of the run (a `pretest`, a script's line running a program) is the
+            // promise's to judge by what it does (`oracle::steps`), where a tracer can watch it.
+            let steps_only = !parts.is_empty()
+                && parts
+                    .iter()
+                    .all(|m| closure.is_some_and(|c| c.steps_if(m, after.as_bytes()).is_some()))
+                && crate::trace::Tracer::find().is_ok();
+            if steps_only {
+                Vec::new()
+            } else {
+                parts.iter().map(|m| words::moved(lang, m)).collect()
+            }
+        }
         None => test_findings(active, &key, &after),
     };
     (!moved.is_empty()).then(|| words::edit_denied(lang, &key, &moved, crate::guard::tracked(root, &key)))

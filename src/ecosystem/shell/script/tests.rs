@@ -1,4 +1,4 @@
-use super::sealed_text;
+use super::{sealed_text, steps};
 
 /// The make fixture's check script: the runner, under `set -e`.
 const CHECK: &str = "#!/bin/sh\nset -e\npython3 -m unittest discover -s tests -t . -q\n";
@@ -125,4 +125,66 @@ fn a_print_line_inside_a_function_followed_by_a_command_is_free() {
     let before = "run() {\n  python3 -m pytest\n}\nrun\n";
     let after = "run() {\n  echo running\n  python3 -m pytest\n}\nrun\n";
     assert_eq!(sealed_text(before), sealed_text(after));
+}
+
+/// The sealed digest of `source`, as the seal stores it.
+fn sealed_digest(source: &str) -> String {
+    use sha2::Digest;
+    crate::fsutil::hex(&sha2::Sha256::digest(sealed_text(source).as_bytes()))
+}
+
+fn moved() -> crate::closure::MovedPart {
+    crate::closure::MovedPart {
+        path: "scripts/check.sh".to_string(),
+        part: String::new(),
+        change: crate::closure::PartChange::Changed,
+        why: crate::closure::Why::RunBy("sh scripts/check.sh".to_string()),
+    }
+}
+
+fn steps_of(before: &str, after: &str) -> Option<Vec<Vec<String>>> {
+    steps(
+        &crate::closure::parts::Scope::Script,
+        &moved(),
+        after.as_bytes(),
+        Some(&sealed_digest(before)),
+    )
+    .map(|steps| {
+        steps
+            .into_iter()
+            .map(|s| match s {
+                crate::closure::steps::Step::Argv(words) => words,
+                crate::closure::steps::Step::ShellText(text) => vec![text],
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn a_program_run_before_the_runner_is_a_step() {
+    let after = "#!/bin/sh\nset -e\npython3 -c 'import sys; compile(open(\"calc.py\").read(), \"calc.py\", \"exec\")'\npython3 -m unittest discover -s tests -t . -q\n";
+    assert_eq!(
+        steps_of(CHECK, after),
+        Some(vec![vec![
+            "python3".to_string(),
+            "-c".to_string(),
+            "import sys; compile(open(\"calc.py\").read(), \"calc.py\", \"exec\")".to_string()
+        ]])
+    );
+}
+
+#[test]
+fn what_changes_the_shell_or_the_runner_is_no_step() {
+    for after in [
+        "#!/bin/sh\nset -e\nexport PYTHONPATH=tools\npython3 -m unittest discover -s tests -t . -q\n",
+        "#!/bin/sh\nset -e\ntrap 'exit 0' EXIT\npython3 -m unittest discover -s tests -t . -q\n",
+        "#!/bin/sh\nset -e\npython3 tools/plant.py > tests/__init__.py\npython3 -m unittest discover -s tests -t . -q\n",
+        "#!/bin/sh\nset -e\npython3 tools/plant.py &\npython3 -m unittest discover -s tests -t . -q\n",
+        "#!/bin/sh\nset -e\npython3 tools/plant.py $X\npython3 -m unittest discover -s tests -t . -q\n",
+        "#!/bin/sh\nset -e\npython3 -m unittest discover -s tests -t . -q -k add\n",
+        "#!/bin/sh\nset -e\npython3 tools/plant.py\npython3 -m unittest discover -s tests -t . -q || true\n",
+        "#!/bin/sh\nset -e\npython3 -m unittest discover -s tests -t . -q\npython3 tools/after.py\n",
+    ] {
+        assert_eq!(steps_of(CHECK, after), None, "{after}");
+    }
 }

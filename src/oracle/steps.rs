@@ -1,0 +1,306 @@
+//! Steps of the run judged by what they did (issue 39, item 3): a changed `pretest`, a new line of a script the
+//! verify runs that runs a program before the runner (`closure::steps` says which moved parts are steps and how
+//! each step's first process is known).
+//!
+//! **Why this holds.** A step runs in a process of its own that the rest of the run waits for; it can reach
+//! the rest of the run only through what outlives it. The promise's run is traced per process (`trace::Tracer::
+//! steps`: every file call, every program started with its whole argument vector, every process's end), and a
+//! step is free only when the trace shows, for every process it started (its whole subtree, by the `clone` /
+//! `fork` results, threads and double forks included):
+//! - **nothing it wrote was touched by any other process of the run** — read, run, listed, probed, looked for,
+//!   or written again (an appended events file is touched too) — under the name written or the file reached
+//!   after links, and with its directory resolved through the links that stand now (a step writing
+//!   `nm/.bin/node` where `nm -> node_modules` names the runner's `node_modules/.bin/node`), and everything below
+//!   a file, link or name renamed over it wrote (a directory renamed into place), at any time in the run: a module
+//!   the tests import, a shim on `PATH`, a file in `$HOME`, a bytecode cache, a test package's initialiser all
+//!   become such a path; a directory it only made is no content;
+//! - **every process of it had ended before any other process started a program after the step began**: a
+//!   process left running (a server, a `sleep 1; write` in the background) could act on the runner while it
+//!   runs, through a socket or a file written after this check's order of events, so it is refused outright;
+//! - **it wrote no other process's memory and nothing through a name only it can read** (`process_vm_writev`,
+//!   any `/proc/…` or `/dev/fd/…` path but its own standard streams: `/proc/1234/mem`, `/proc/self/cwd/x`).
+//!
+//! What the runner then reads is what it would read without the step, so the step's text needs no reading at
+//! all: a syntax check, a linter, a version query, a type check all pass; a step that generates what the tests
+//! import (a build) is refused, as before, because the rest of the run read what it wrote.
+//!
+//! **Fail closed.** Where the premise cannot be shown, the move stands as it did before this module: no tracer
+//! (not Linux, no strace, ptrace refused) → the step is not set aside at all; a trace with a line that is not a
+//! process's (cut, forged, a NUL byte), a process other than the first with no known parent, a step no process
+//! was seen starting, or a write to the trace itself → the move is rejected with why. A step is recognised by the
+//! argument vector of its first process only to *find* its processes; a process of the rest started with the
+//! same words is counted as the step's, which can only add to what is checked.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::closure::steps::{Finding, Step};
+use crate::closure::{MovedPart, Why};
+use crate::inputs::{Inputs, Move};
+use crate::schema::Source;
+use crate::trace::{Access, Processes};
+
+/// The moves of a promise set aside as steps of the run, each with how its processes are known.
+#[derive(Debug, Default)]
+pub(crate) struct Steps {
+    aside: Vec<(Move, Vec<Step>)>,
+}
+
+impl Steps {
+    /// Takes out of `moves` every move that is steps of the run only, where a trace can judge them (`traced`,
+    /// asked only when there is such a move: whether a tracer works here); otherwise every move is returned as it
+    /// came.
+    pub(crate) fn set_aside(
+        moves: Vec<Move>,
+        inputs: &Inputs,
+        root: &Path,
+        traced: impl FnOnce() -> bool,
+    ) -> (Vec<Move>, Steps) {
+        let mut steps = Steps::default();
+        let Some(derived) = inputs.derived.as_ref() else {
+            return (moves, steps);
+        };
+        let found: Vec<Option<Vec<Step>>> = moves
+            .iter()
+            .map(|m| match m {
+                Move::Part(Source::Derived, moved) => derived.steps(root, moved),
+                _ => None,
+            })
+            .collect();
+        if found.iter().all(Option::is_none) || !traced() {
+            return (moves, steps);
+        }
+        let mut kept = Vec::new();
+        for (m, found) in moves.into_iter().zip(found) {
+            match found {
+                Some(found) => steps.aside.push((m, found)),
+                None => kept.push(m),
+            }
+        }
+        (kept, steps)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.aside.is_empty()
+    }
+
+    /// `moves` less the ones set aside (a later check of the same inputs finds them again).
+    pub(crate) fn forgive(&self, moves: Vec<Move>) -> Vec<Move> {
+        moves
+            .into_iter()
+            .filter(|m| !self.aside.iter().any(|(aside, _)| aside == m))
+            .collect()
+    }
+
+    /// The moves set aside that the run's processes (`procs`, traced to `trace`, in the project at `root`) do
+    /// not clear, each with what its step did; empty when every step is free.
+    pub(crate) fn judge(&self, procs: &Processes, trace: &Path, root: &Path) -> Vec<Move> {
+        self.aside
+            .iter()
+            .filter_map(|(m, steps)| {
+                let finding = match finding(procs, steps, trace)? {
+                    Finding::Fed(path) => Finding::Fed(
+                        Path::new(&path)
+                            .strip_prefix(root)
+                            .map_or(path.clone(), |p| p.display().to_string()),
+                    ),
+                    other => other,
+                };
+                let Move::Part(source, moved) = m else { return None };
+                Some(Move::Part(
+                    *source,
+                    MovedPart {
+                        why: Why::Step(finding),
+                        ..moved.clone()
+                    },
+                ))
+            })
+            .collect()
+    }
+}
+
+/// What the processes started as `steps` did that the rest of the run could feel; `None`: nothing.
+fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
+    if let Some(line) = &procs.unreadable {
+        return Some(Finding::Unread(format!("a line is not a process's: `{line}`")));
+    }
+    let first = procs.first?;
+    if let Some(orphan) = procs
+        .touched
+        .iter()
+        .map(|(pid, _, _)| *pid)
+        .chain(procs.execs.iter().map(|(_, pid, _)| *pid))
+        .find(|pid| *pid != first && !procs.parents.contains_key(pid))
+    {
+        return Some(Finding::Unread(format!("process {orphan} has no known parent")));
+    }
+    if procs.execs.iter().any(|(_, _, argv)| argv.is_none()) {
+        return Some(Finding::Unread("a program's arguments were cut short".to_string()));
+    }
+    // The steps' first processes, and the line each began at.
+    let roots: Vec<(u32, usize)> = procs
+        .execs
+        .iter()
+        .filter(|(_, _, argv)| {
+            argv.as_deref()
+                .is_some_and(|argv| steps.iter().any(|s| s.started(argv)))
+        })
+        .map(|(line, pid, _)| (*pid, *line))
+        .collect();
+    if roots.is_empty() {
+        return Some(Finding::NotSeen);
+    }
+    let side = subtree(procs, roots.iter().map(|(pid, _)| *pid));
+    // Every process of a step ended before a process of the rest started a program after the step began.
+    let began = roots.iter().map(|(_, line)| *line).min().unwrap_or(0);
+    let next_program = procs
+        .execs
+        .iter()
+        .filter(|(line, pid, _)| *line > began && !side.contains(pid))
+        .map(|(line, _, _)| *line)
+        .min()
+        .unwrap_or(usize::MAX);
+    if side
+        .iter()
+        .any(|pid| procs.ends.get(pid).is_none_or(|end| *end > next_program))
+    {
+        return Some(Finding::Outlived);
+    }
+    if let Some(pid) = procs.wrote_memory.iter().find(|pid| side.contains(pid)) {
+        return Some(Finding::Memory(format!("process_vm_writev by process {pid}")));
+    }
+    let written: HashSet<&PathBuf> = procs
+        .touched
+        .iter()
+        .filter(|(pid, access, _)| *access == Access::Wrote && side.contains(pid))
+        .map(|(_, _, path)| path)
+        .collect();
+    if let Some(path) = written.iter().find(|path| another_process(path)) {
+        return Some(Finding::Memory(path.display().to_string()));
+    }
+    if written.contains(&trace.to_path_buf()) {
+        return Some(Finding::Unread("a step wrote the trace itself".to_string()));
+    }
+    // A directory the step only made holds nothing of its own: what it holds is judged file by file. Anything
+    // else it wrote — a file, a link, a name renamed over — counts with everything below it (a directory renamed
+    // into place, a link to a directory: the rest reads `it/x`, which the step never named).
+    let writes = count(
+        procs
+            .touched
+            .iter()
+            .filter(|(pid, access, _)| *access == Access::Wrote && side.contains(pid))
+            .map(|(_, _, path)| path),
+    );
+    let made = count(
+        procs
+            .made_dirs
+            .iter()
+            .filter(|(pid, _)| side.contains(pid))
+            .map(|(_, path)| path),
+    );
+    let content: HashSet<&Path> = writes
+        .iter()
+        .filter(|(path, n)| made.get(*path) != Some(*n) && !is_device(path))
+        .map(|(path, _)| *path)
+        .collect();
+    // One file may have two names: a directory reached through a link that was there before the step (`nm ->
+    // node_modules`) names what the step wrote and what the rest read differently. Every name is also taken
+    // with its directory resolved as it stands now (the room's tree is the agent's; its `$HOME` and `/tmp` lie
+    // over the real ones), on both sides.
+    let mut resolved = Resolved::default();
+    let content: HashSet<PathBuf> = content
+        .iter()
+        .flat_map(|path| [path.to_path_buf(), resolved.of(path)])
+        .collect();
+    procs
+        .touched
+        .iter()
+        .filter(|(pid, _, _)| !side.contains(pid))
+        .find_map(|(_, _, path)| {
+            let again = resolved.of(path);
+            path.ancestors()
+                .chain(again.ancestors())
+                .find(|a| content.contains(*a))
+                .map(Path::to_path_buf)
+        })
+        .map(|path| Finding::Fed(path.display().to_string()))
+}
+
+/// Paths with their directory resolved through links as it stands now, each directory resolved once.
+#[derive(Default)]
+struct Resolved {
+    dirs: HashMap<PathBuf, PathBuf>,
+}
+
+impl Resolved {
+    /// `path` with its parent directory resolved (itself where the parent no longer exists).
+    fn of(&mut self, path: &Path) -> PathBuf {
+        // `/proc` would resolve as loopgate's own process; a step's writes there are refused before this.
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return path.to_path_buf();
+        };
+        if parent.starts_with("/proc") || parent.starts_with("/dev") {
+            return path.to_path_buf();
+        }
+        let dir = self
+            .dirs
+            .entry(parent.to_path_buf())
+            .or_insert_with(|| std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf()));
+        dir.join(name)
+    }
+}
+
+/// How many times each path comes.
+fn count<'p>(paths: impl Iterator<Item = &'p PathBuf>) -> HashMap<&'p Path, usize> {
+    let mut counts: HashMap<&Path, usize> = HashMap::new();
+    for path in paths {
+        *counts.entry(path.as_path()).or_default() += 1;
+    }
+    counts
+}
+
+/// The processes started by `roots`, the roots included, through every `clone` / `fork` the trace shows.
+fn subtree(procs: &Processes, roots: impl Iterator<Item = u32>) -> HashSet<u32> {
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (child, parent) in &procs.parents {
+        children.entry(*parent).or_default().push(*child);
+    }
+    let mut side: HashSet<u32> = HashSet::new();
+    let mut todo: Vec<u32> = roots.collect();
+    while let Some(pid) = todo.pop() {
+        if side.insert(pid) {
+            todo.extend(children.get(&pid).into_iter().flatten());
+        }
+    }
+    side
+}
+
+/// A path of `/proc` or `/dev/fd` a step wrote through: another process's file (`/proc/1234/mem`), or a name
+/// whose meaning is the writer's own (`/proc/self/cwd/…`, `/dev/fd/3/…`), which no path the rest touches would
+/// match. Only the writer's standard streams are left (`/proc/self/fd/1`, a pipe or a terminal).
+fn another_process(path: &Path) -> bool {
+    let own_stream = ["/proc/self/fd", "/proc/thread-self/fd", "/dev/fd"].iter().any(|dir| {
+        path.strip_prefix(dir)
+            .is_ok_and(|rest| ["0", "1", "2"].iter().any(|fd| rest == Path::new(fd)))
+    });
+    (path.starts_with("/proc") || path.starts_with("/dev/fd")) && !own_stream
+}
+
+/// A character device every process may share without passing content (`/dev/null`, a terminal).
+fn is_device(path: &Path) -> bool {
+    [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/tty",
+        "/dev/urandom",
+        "/dev/random",
+        "/dev/ptmx",
+    ]
+    .iter()
+    .any(|d| path == Path::new(d))
+        || path.starts_with("/dev/pts")
+}
+
+#[cfg(test)]
+mod tests;
