@@ -90,6 +90,10 @@ hyperfine --warmup 1 --runs "${RUNS:-10}" \
 store=$(ls -d "$work"/lg-with/rooms/*.snapshot)
 seal=$(ls "$work"/lg-with/seals/*.snapshot.json)
 held=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["files"]; print(len(d), sum(v["stat"]["size"] for v in d.values() if "stat" in v))' "$seal")
-objects=$(du -sb "$store/objects" | cut -f1)
-both=$(du -sbc "$store/objects" "$store/layers" | tail -1 | cut -f1)
-echo "held: $(echo "$held" | cut -d' ' -f1) paths, $(echo "$held" | cut -d' ' -f2) bytes; store on disk: $objects bytes of objects, $((both - objects)) more for the layers (hard links: directory blocks only); file system: $(stat -f -c %T "$store")"
+# What the store adds to the disk: its directories' blocks and the blocks of the objects that are copies. A
+# linked object (`*.l`, a hard link to the user's file) and a layer's files (hard links to objects) add none.
+kib() { awk '{s += $1} END {print s * 1024}'; }
+copies=$(find "$store/objects" -type f ! -name '*.l' -printf '%k\n' | kib)
+linked=$(find "$store/objects" -type f -name '*.l' | wc -l)
+dirs=$(find "$store" -type d -printf '%k\n' | kib)
+echo "held: $(echo "$held" | cut -d' ' -f1) paths, $(echo "$held" | cut -d' ' -f2) bytes; store adds to the disk: $copies bytes of copied objects, $linked objects linked to the held files (no new blocks), $dirs bytes of directories (objects' shards and the layers); file system: $(stat -f -c %T "$store")"
