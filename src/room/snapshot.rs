@@ -9,7 +9,9 @@
 //! Go's module cache, a sibling path dependency, a `node_modules` above the project, a venv or user
 //! site-packages, runner binaries and their configuration, a preload a recorded `NODE_OPTIONS` or
 //! `PYTHONPATH` names. Each is held as an object named by its SHA-256 and mode ([`objects`]), so the same
-//! content is stored once; a symbolic link on the way to a file (a venv's `bin/python`, `node_modules/.bin/*`)
+//! content is stored once; on a file system without reflinks the object is a hard link to the file itself
+//! (nothing copied), checked by its bytes at every promise, so an edit *in place* there is a named rejection
+//! rather than undone; a symbolic link on the way to a file (a venv's `bin/python`, `node_modules/.bin/*`)
 //! is held as a link, and the file at its real path. The list is positive — what the run was seen to read —
 //! never a list of places to protect.
 //!
@@ -17,8 +19,9 @@
 //! place holding held files is an overlay of the run's private scratch, and the snapshot is one more lower
 //! layer on top of the place as it is: a tree of hard links to the objects at the held paths ([`Snapshot::layer`]).
 //! So for every held path the run reads the baseline's content and mode, however the path was changed since:
-//! edited in place, replaced by a link or a directory, removed, renamed over, or changed while the run goes
-//! on (the layer is the store's, never the place's). A directory held by the layer that is now a link elsewhere
+//! replaced by a link or a directory, removed, renamed over, edited in place where the object is a reflink or
+//! a copy, or changed while the run goes on (the layer is the store's, never the place's); a linked object
+//! edited in place is named instead ([`Snapshot::changed`], before the run and after it). A directory held by the layer that is now a link elsewhere
 //! is the layer's directory (overlayfs lets an upper directory hide a lower non-directory). New entries beside
 //! held files are seen: a dependency the baseline never read is not the oracle's, it is the agent's world.
 //! Writes land in the scratch and are thrown away. A redirect is therefore a redirect only to what the
