@@ -89,3 +89,53 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// A held file outside the project edited in place while the oracle runs and put back before the run ends (a
+/// process the agent left running): where its object is the file itself, the watch on the objects hears the
+/// write, and the pass is void, naming the file. Where the object is a copy (a file system with reflinks, or
+/// another one than the store's), the run never read the edit: nothing to name.
+#[test]
+fn a_held_file_edited_in_place_during_the_run_and_put_back_voids_the_pass() {
+    let shared_dir = tempfile::Builder::new()
+        .prefix("loopgate-cli-shared-")
+        .tempdir()
+        .expect("a place above the project");
+    let shared = shared_dir.path().canonicalize().expect("canonical").join("lib.txt");
+    fs::write(&shared, "ok\n").expect("the held file");
+    let p = Project::new();
+    p.write("calc.txt", "fixed\n");
+    p.write(
+        "check.sh",
+        format!("sleep 6; grep -q ok {} && grep -q fixed calc.txt\n", shared.display()),
+    );
+    p.setup("S", "\"t\" --verify 'sh check.sh' --stall-limit 0");
+    let linked = walk(p.loopgate_home())
+        .iter()
+        .any(|path| path.to_string_lossy().ends_with(".l"));
+    let edit = |text: &[u8]| {
+        use std::io::Write;
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&shared)
+            .and_then(|mut f| f.write_all(text))
+            .expect("edit in place");
+    };
+    let out = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(2000));
+            edit(b"no\n");
+            std::thread::sleep(Duration::from_millis(2500));
+            edit(b"ok\n");
+        });
+        p.stop("S", PROMISE)
+    });
+    if !linked {
+        return;
+    }
+    let block = out.blocked();
+    assert!(
+        block.reason.contains("lib.txt"),
+        "the file edited during the run is named:\n{}",
+        block.reason
+    );
+}

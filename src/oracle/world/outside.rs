@@ -186,4 +186,27 @@ mod tests {
         assert_eq!(paths, ["/home/u/.npmrc", "/home/u/.npm-other/x", "tests/test_a.py"]);
         assert!(outside.unpresented(&[]).is_empty(), "no snapshot: nothing to compare");
     }
+
+    /// What the snapshot itself could not keep (a linked object whose file was edited in place, found after the
+    /// run or heard during it) is kept in the breach although its path is a presented, covered one: before, a
+    /// pass dropped it with the covered places' changes.
+    #[test]
+    fn a_linked_object_edited_during_the_run_is_kept_though_its_place_is_covered() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let held = "/home/u/node_modules/pkg/index.js";
+        let outside = Outside {
+            snapshot: None,
+            covered: vec![PathBuf::from(held)],
+            store: tmp.path().join("store"),
+            seen: Default::default(),
+        };
+        let changed = |path: &str| Move::File(FileChange::Changed(path.into()));
+        assert!(
+            outside.breach(vec![changed(held)], tmp.path()).is_empty(),
+            "a covered change"
+        );
+        let breach = outside.breach_keeping(vec![changed(held)], vec![changed(held)], tmp.path());
+        let paths: Vec<&str> = breach.moves.iter().map(Move::path).collect();
+        assert_eq!(paths, [held], "kept, once");
+    }
 }
