@@ -14,12 +14,7 @@ const PROMISE: &str = "<promise>LOOP_DONE</promise>";
 
 #[test]
 fn two_loops_holding_one_file_above_them_never_reject_each_other() {
-    let shared_dir = tempfile::Builder::new()
-        .prefix("loopgate-cli-shared-")
-        .tempdir()
-        .expect("a place above both projects");
-    let shared = shared_dir.path().canonicalize().expect("canonical").join("lib.txt");
-    fs::write(&shared, "ok\n").expect("the shared file");
+    let (shared_dir, shared) = held_file();
     let (a, b) = (Project::new(), Project::new());
     for p in [&a, &b] {
         p.write("calc.txt", "fixed\n");
@@ -77,6 +72,17 @@ fn two_loops_holding_one_file_above_them_never_reject_each_other() {
     assert_eq!(fs::read_to_string(&shared).expect("the shared file"), "ok\n");
 }
 
+/// A file outside every project (`lib.txt`, holding `ok`), in a directory of its own.
+fn held_file() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("loopgate-cli-shared-")
+        .tempdir()
+        .expect("a place above the projects");
+    let file = dir.path().canonicalize().expect("canonical").join("lib.txt");
+    fs::write(&file, "ok\n").expect("the held file");
+    (dir, file)
+}
+
 /// Every path under `dir`.
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
@@ -96,12 +102,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 /// another one than the store's), the run never read the edit: nothing to name.
 #[test]
 fn a_held_file_edited_in_place_during_the_run_and_put_back_voids_the_pass() {
-    let shared_dir = tempfile::Builder::new()
-        .prefix("loopgate-cli-shared-")
-        .tempdir()
-        .expect("a place above the project");
-    let shared = shared_dir.path().canonicalize().expect("canonical").join("lib.txt");
-    fs::write(&shared, "ok\n").expect("the held file");
+    let (_shared_dir, shared) = held_file();
     let p = Project::new();
     p.write("calc.txt", "fixed\n");
     p.write(
