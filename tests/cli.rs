@@ -71,8 +71,6 @@ mod seal_store;
 mod session_start;
 #[path = "cli/setup.rs"]
 mod setup;
-#[path = "cli/shared_hold.rs"]
-mod shared_hold;
 #[path = "cli/stall_and_budgets.rs"]
 mod stall_and_budgets;
 #[path = "cli/stop_decisions.rs"]

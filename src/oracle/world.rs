@@ -44,9 +44,6 @@ pub(crate) struct World<'i> {
     pub(crate) sealed: Standing<'i>,
     /// The paths outside the project the run reads from the snapshot (its namespace presents them).
     presented: Vec<PathBuf>,
-    /// The snapshot's objects that are the user's files themselves (hard links), each with its held path: watched
-    /// for writes while the run goes on (`watch::Linked`).
-    pub(crate) linked: Vec<(PathBuf, String)>,
 }
 
 /// What building the world came to.
@@ -90,7 +87,6 @@ impl<'i> World<'i> {
             tree,
             sealed,
             presented,
-            linked: outside.linked(),
         })))
     }
 
@@ -127,19 +123,7 @@ impl<'i> World<'i> {
         moved_during_run: Vec<String>,
     ) -> Result<Breach, Error> {
         let mut moves = steps.forgive(inputs.check(root, checks)?);
-        // What the snapshot could not keep as the baseline read it (a linked object whose file was edited in
-        // place, after the run or while it went on) is never a covered place's change: the run read those bytes.
-        let mut kept = outside.unpresented(&self.presented);
-        let (written, moved_during_run): (Vec<String>, Vec<String>) = moved_during_run
-            .into_iter()
-            .partition(|path| self.linked.iter().any(|(_, held)| held == path));
-        kept.extend(
-            written
-                .into_iter()
-                .filter(|path| !kept.iter().any(|m| m.path() == path))
-                .map(|path| Move::File(FileChange::Changed(path)))
-                .collect::<Vec<_>>(),
-        );
+        moves.extend(outside.unpresented(&self.presented));
         // A link made where the baseline found nothing outside the project: the run could not be shown the place
         // as absent (`room::snapshot::absent`).
         if let Some((_, done)) = &self.tree {
@@ -158,7 +142,7 @@ impl<'i> World<'i> {
         moves.extend(seen);
         Ok(Breach {
             during_run: true,
-            ..outside.breach_keeping(moves, kept, root)
+            ..outside.breach(moves, root)
         })
     }
 
