@@ -63,10 +63,12 @@ fn anchor(heading: &str) -> String {
         .collect()
 }
 
+/// The ids a link can name in `file`: each heading's, and each explicit `<a id="…">` (an anchor on a list item).
 fn anchors(file: &Path) -> BTreeSet<String> {
     let text = fs::read_to_string(file).unwrap_or_default();
-    prose(&text)
-        .into_iter()
+    let lines = prose(&text);
+    let headings = lines
+        .iter()
         .filter_map(|line| {
             let hashes = line.chars().take_while(|c| *c == '#').count();
             (1..=6)
@@ -74,8 +76,12 @@ fn anchors(file: &Path) -> BTreeSet<String> {
                 .then(|| line[hashes..].strip_prefix(' '))
                 .flatten()
         })
-        .map(anchor)
-        .collect()
+        .map(anchor);
+    let explicit = lines.iter().flat_map(|line| {
+        line.match_indices("<a id=\"")
+            .filter_map(|(at, open)| line[at + open.len()..].split_once('"').map(|(id, _)| id.to_string()))
+    });
+    headings.chain(explicit).collect()
 }
 
 /// Every `](target)` of a line (inline links; the guides use no reference-style links).
