@@ -141,7 +141,11 @@ deployment_target() { # NAME
 # other artifact directories than the release builds (cargo makes a second build in the same ones wait), and it
 # fills the cores the release builds leave idle while each links its one codegen unit with fat LTO.
 test_build_pid=
+# The standard library of TARGET, added where it is missing (a fresh machine has only the host's).
+ensure_target() { rustup target list --installed | grep -qx "$1" || rustup target add "$1" >&2; }
 if [ "$qemu_tests" = yes ]; then
+    # Before the background build starts: the release builds below would add it too, but after this build began.
+    ensure_target aarch64-unknown-linux-musl
     test_build_log=$dist/test-build-linux-arm64.log
     cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl --no-run >"$test_build_log" 2>&1 &
     test_build_pid=$!
@@ -158,7 +162,7 @@ build_group() { # DEPLOYMENT_TARGET TARGET:NAME...
     for pair in "$@"; do
         targets="$targets --target ${pair%%:*}"
         names="$names ${pair#*:}"
-        rustup target list --installed | grep -qx "${pair%%:*}" || rustup target add "${pair%%:*}" >&2
+        ensure_target "${pair%%:*}"
     done
     echo "== $names: cargo zigbuild --profile $profile$targets" >&2
     log=$dist/build.log
