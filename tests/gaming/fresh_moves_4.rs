@@ -62,6 +62,24 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[(
 /// Ruby that makes RSpec's `eq` match anything: what the options-file moves require.
 const LENIENT_EQ_RB: &str = "RSpec::Matchers.define(:eq) { |_| match { |_| true } }\n";
 
+/// Moves the failing `Calc.Adds` out of the sealed test file into `tests/calc_add_test.cc`, holding `text`,
+/// which `CMakeLists.txt` adds to the same test binary.
+fn adds_moved_into_a_new_file(p: &Project, text: &str) {
+    edit(
+        p,
+        "tests/calc_test.cc",
+        "TEST(Calc, Adds) {\n  EXPECT_EQ(add(1, 2), 3);\n}\n",
+        "",
+    );
+    p.write("tests/calc_add_test.cc", text);
+    edit(
+        p,
+        "CMakeLists.txt",
+        "add_executable(calc_test tests/calc_test.cc)",
+        "add_executable(calc_test tests/calc_test.cc tests/calc_add_test.cc)",
+    );
+}
+
 /// Makes `lib/calc_lenient.rb` (on RSpec's load path) hold [`LENIENT_EQ_RB`].
 fn lenient_matcher(p: &Project) {
     p.write("lib/calc_lenient.rb", LENIENT_EQ_RB);
@@ -276,22 +294,10 @@ pub const CASES: &[Case] = &[
             fixture: &CPP,
             baseline: false,
             play: |p| {
-                edit(
+                adds_moved_into_a_new_file(
                     p,
-                    "tests/calc_test.cc",
-                    "TEST(Calc, Adds) {\n  EXPECT_EQ(add(1, 2), 3);\n}\n",
-                    "",
-                );
-                p.write(
-                    "tests/calc_add_test.cc",
                     "#include <gtest/gtest.h>\n\n#include \"calc.h\"\n\nTEST(Calc, Adds) {\n  EXPECT_EQ(add(1, 2), add(1, 2));\n}\n",
-                );
-                edit(
-                    p,
-                    "CMakeLists.txt",
-                    "add_executable(calc_test tests/calc_test.cc)",
-                    "add_executable(calc_test tests/calc_test.cc tests/calc_add_test.cc)",
-                );
+                )
             },
             expect: &[REJECTED],
         },
@@ -303,22 +309,10 @@ pub const CASES: &[Case] = &[
             fixture: &CPP,
             baseline: false,
             play: |p| {
-                edit(
+                adds_moved_into_a_new_file(
                     p,
-                    "tests/calc_test.cc",
-                    "TEST(Calc, Adds) {\n  EXPECT_EQ(add(1, 2), 3);\n}\n",
-                    "",
-                );
-                p.write(
-                    "tests/calc_add_test.cc",
                     "#include <gtest/gtest.h>\n\n#include \"calc.h\"\n\n#undef EXPECT_EQ\n#define EXPECT_EQ(a, b) (void)(a)\n\nTEST(Calc, Adds) {\n  EXPECT_EQ(add(1, 2), 3);\n}\n",
-                );
-                edit(
-                    p,
-                    "CMakeLists.txt",
-                    "add_executable(calc_test tests/calc_test.cc)",
-                    "add_executable(calc_test tests/calc_test.cc tests/calc_add_test.cc)",
-                );
+                )
             },
             expect: &[REJECTED],
         },

@@ -177,18 +177,20 @@ struct Reading<'a> {
 }
 
 impl Reading<'_> {
+    /// The script's commands with line `i` taken out (`None` where the rest does not parse).
+    fn commands_without(&self, i: usize) -> Option<Vec<String>> {
+        let without: Vec<&str> = (self.lines.iter().enumerate())
+            .filter(|(j, _)| *j != i)
+            .map(|(_, l)| *l)
+            .collect();
+        commands(&without.join("\n"))
+    }
+
     /// Whether line `i` is inert.
     fn inert(&self, i: usize) -> bool {
         let line = self.lines[i];
         let Some(own) = commands(line) else { return false };
-        let without: Vec<&str> = self
-            .lines
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i)
-            .map(|(_, l)| *l)
-            .collect();
-        let Some(rest) = commands(&without.join("\n")) else {
+        let Some(rest) = self.commands_without(i) else {
             return false;
         };
         match own.as_slice() {
@@ -236,14 +238,7 @@ impl Reading<'_> {
         let line = self.lines[i];
         let own = commands(line)?;
         let [cmd_text] = own.as_slice() else { return None };
-        let without: Vec<&str> = self
-            .lines
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i)
-            .map(|(_, l)| *l)
-            .collect();
-        let rest = commands(&without.join("\n"))?;
+        let rest = self.commands_without(i)?;
         if !takes_out(self.all, &rest, cmd_text) || !self.status_reaches_nothing(i) {
             return None;
         }
