@@ -20,13 +20,17 @@
 /// listing them in the table's order, and a [`Runner`] constant per row, spelled as the variant it was when the
 /// table was an enum (`Runner::Pytest`), so that every caller reads as before.
 macro_rules! runners {
-    ($($runner:ident = $row:ident),+ $(,)?) => {
+    ($($runner:ident = $row:ident),+ $(,)?; environment: $environment:ident) => {
         /// This ecosystem's runners, which answer for it: registered by its line in `runner::ECOSYSTEMS`.
         pub(super) struct Runners;
 
         impl super::Ecosystem for Runners {
             fn runners(&self) -> &'static [super::Runner] {
                 &[$(super::Runner::$runner),+]
+            }
+
+            fn environment(&self) -> &'static super::Environment {
+                &$environment
             }
         }
 
@@ -39,8 +43,11 @@ macro_rules! runners {
 use runners;
 
 include!(concat!(env!("OUT_DIR"), "/ecosystem/runner.rs"));
+mod environment;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use environment::{Environment, steers};
 
 use std::path::{Component, Path};
 
@@ -66,6 +73,9 @@ pub struct Runner(&'static Row);
 pub(crate) trait Ecosystem: Sync {
     /// Its runners, in the order the table lists them.
     fn runners(&self) -> &'static [Runner];
+
+    /// The environment variables its runtime and runners read to decide what runs or counts ([`steers`]).
+    fn environment(&self) -> &'static Environment;
 }
 
 /// Every ecosystem with runners, in the registration's order (`src/ecosystem/ECOSYSTEMS`, loaded by `build.rs`),

@@ -585,10 +585,16 @@ fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a se
     path.iter().try_fold(doc, |v, key| v.get(key))
 }
 
+/// A free key path's last segment that stands for every key of its table naming an environment variable no
+/// program of the run reads to decide what runs or counts (`runner::steers`): `env.` this, in cargo's
+/// configuration, frees `TZ` and `CALC_MODE` and keeps `LD_PRELOAD` and `RUSTFLAGS`. Persisted in seals.
+pub(crate) const DATA_VARIABLES: &str = "(variables no runner reads)";
+
 /// Removes the key at `path` (relative to `value`) and any table it leaves empty on the way.
 /// A segment `*` above the last stands for every key of its table (`target.*.linker`: the linker of every target);
 /// a last segment `key=value` removes the key only while its value is the string `value` (`linker=cc`: set to
-/// what the tool uses without it, the key is as if absent; another value counts).
+/// what the tool uses without it, the key is as if absent; another value counts); a last segment
+/// [`DATA_VARIABLES`] removes every key no runner reads.
 fn cut(value: &mut toml::Value, path: &[String]) {
     let Some((first, rest)) = path.split_first() else {
         return;
@@ -599,6 +605,10 @@ fn cut(value: &mut toml::Value, path: &[String]) {
             if table.get(key).and_then(toml::Value::as_str) == Some(equal) {
                 table.remove(key);
             }
+            return;
+        }
+        if first == DATA_VARIABLES {
+            table.retain(|key, _| crate::runner::steers(key));
             return;
         }
         match first.strip_suffix('*') {

@@ -59,14 +59,6 @@ pub struct Everyday {
 /// The changes this build still rejects, and why. They run and print whether they pass; they are not asserted.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "cargo_default_feature_gates_new_code",
-        "`[features] default` is sealed whole: a default feature can switch a baseline test's own code (a `cfg(feature)` inside its body), which the per-test verdict does not see; freeing it needs the features' reach into the test side read",
-    ),
-    (
-        "make_exports_a_log_level_for_the_recipes",
-        "a variable exported to make's recipes reaches every program the recipe runs (a `PYTHONPATH` as well as a `LOG_LEVEL`); which variables a runner reads is not known per name",
-    ),
-    (
         "pytest_testpaths_widened_to_a_second_directory",
         "`testpaths` is sealed: a list that still holds every old entry can add a plain module (`tools/plugin.py`), which pytest imports at collection, before any test runs; freeing it needs each new entry shown to hold only new tests, which sit out the oracle's run",
     ),

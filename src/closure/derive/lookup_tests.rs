@@ -233,6 +233,12 @@ fn rust_toolchain_files_build_scripts_and_default_features() {
     );
     write(&root, "crates/b/build.rs", "fn main() {}\n");
     write(&root, "src/lib.rs", "");
+    // A test compiled differently under `fast`: the default features reach it (`closure::cargo_manifest`).
+    write(
+        &root,
+        "tests/api.rs",
+        "#[test]\nfn api() {\n    #[cfg(not(feature = \"fast\"))]\n    assert!(true);\n}\n",
+    );
     let closure = Closure::take("cargo test", &root);
     assert!(
         closure.file("crates/b/build.rs").is_none(),

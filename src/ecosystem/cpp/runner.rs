@@ -42,4 +42,12 @@ pub(super) const GTEST: Row = Row {
     report: GTEST_REPORT,
 };
 
-super::runners!(Ctest = CTEST, Gtest = GTEST);
+/// What CMake, ctest, the compilers and the test frameworks read.
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &[
+        "CMAKE_*", "CTEST_*", "CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "GTEST_*", "CATCH_*",
+    ],
+    prints: &[],
+};
+
+super::runners!(Ctest = CTEST, Gtest = GTEST; environment: ENVIRONMENT);

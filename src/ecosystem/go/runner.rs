@@ -17,4 +17,10 @@ pub(super) const GO: Row = Row {
 /// stderr; `runner::NAMING_OPTIONS`).
 pub(super) const NAMES_EVERY_TEST: (&str, &str) = ("GOFLAGS", "-v");
 
-super::runners!(Go = GO);
+/// What the go command, cgo and the test binaries read.
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &["GO*", "CGO_*", "CC", "CXX"],
+    prints: &[],
+};
+
+super::runners!(Go = GO; environment: ENVIRONMENT);

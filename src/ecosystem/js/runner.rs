@@ -142,4 +142,24 @@ pub(super) const MOCHA: Row = Row {
 /// nyc's coverage data, Parcel's cache.
 pub(super) const CACHE_DIRS: &[&str] = &[".next", ".nyc_output", ".turbo", ".parcel-cache"];
 
-super::runners!(NodeTest = NODE_TEST, Jest = JEST, Vitest = VITEST, Mocha = MOCHA);
+/// What node, npm and the runners read (`CI`: Jest will not write a missing snapshot, and test code asks
+/// `is-ci`).
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &[
+        "NODE_*",
+        "NPM_*",
+        "YARN_*",
+        "PNPM_*",
+        "COREPACK_*",
+        "JEST_*",
+        "VITEST*",
+        "VITE_*",
+        "MOCHA_*",
+        "BABEL_*",
+        "TS_NODE_*",
+        "CI",
+    ],
+    prints: &[],
+};
+
+super::runners!(NodeTest = NODE_TEST, Jest = JEST, Vitest = VITEST, Mocha = MOCHA; environment: ENVIRONMENT);

@@ -52,4 +52,18 @@ pub(super) const JUNIT_CONSOLE: Row = Row {
     report: Report::None(super::NoReport::CommandLineOnly),
 };
 
-super::runners!(Maven = MAVEN, JunitConsole = JUNIT_CONSOLE);
+/// What the `java` launcher, Maven and its wrapper read.
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &[
+        "JAVA_*",
+        "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "CLASSPATH",
+        "MAVEN_*",
+        "M2_HOME",
+        "MVNW_*",
+    ],
+    prints: &[],
+};
+
+super::runners!(Maven = MAVEN, JunitConsole = JUNIT_CONSOLE; environment: ENVIRONMENT);

@@ -26,4 +26,10 @@ pub(super) const PHPUNIT: Row = Row {
     },
 };
 
-super::runners!(Phpunit = PHPUNIT);
+/// What the interpreter, Composer and Xdebug read.
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &["PHP*", "COMPOSER*", "XDEBUG_*"],
+    prints: &[],
+};
+
+super::runners!(Phpunit = PHPUNIT; environment: ENVIRONMENT);

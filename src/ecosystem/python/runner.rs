@@ -84,8 +84,22 @@ pub(super) const CACHE_DIRS: &[&str] = &[
     ".nox",
 ];
 
+/// What the interpreter, pip, coverage's start hook, Django's settings and the runners read.
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &[
+        "PYTHON*",
+        "PYTEST_*",
+        "PIP_*",
+        "VIRTUAL_ENV",
+        "CONDA_*",
+        "COVERAGE_*",
+        "DJANGO_SETTINGS_MODULE",
+        "TOX_*",
+    ],
+    prints: &["PYTHONUNBUFFERED"],
+};
+
 super::runners!(
     Pytest = PYTEST,
     PytestDoctestModules = PYTEST_DOCTEST_MODULES,
-    Unittest = UNITTEST
-);
+    Unittest = UNITTEST; environment: ENVIRONMENT);

@@ -36,4 +36,19 @@ pub(super) const RSPEC: Row = Row {
     report: Report::HookNamed,
 };
 
-super::runners!(Minitest = MINITEST, Rspec = RSPEC);
+/// What the interpreter, RubyGems, Bundler, rake's test task and RSpec read.
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &[
+        "RUBY*",
+        "GEM_*",
+        "BUNDLE_*",
+        "SPEC_OPTS",
+        "TEST",
+        "TESTOPTS",
+        "TESTOPT",
+        "MT_*",
+    ],
+    prints: &[],
+};
+
+super::runners!(Minitest = MINITEST, Rspec = RSPEC; environment: ENVIRONMENT);

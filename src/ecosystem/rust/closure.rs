@@ -3,7 +3,8 @@
 //! - `.cargo/config.toml` (and the older `.cargo/config`) in the directory cargo runs in and every ancestor,
 //!   then `$CARGO_HOME`, key by key: a `runner`, `rustflags` or `env` changes what runs; an alias other than
 //!   the verify's subcommand, the terminal's colours or the network settings do not ([`FREE_CONFIG`]), nor
-//!   does an `[env]` variable in the package's own namespace ([`own_env`]: `CALC_NAME` for package `calc`).
+//!   does an `[env]` variable no program of the run reads to decide what runs or counts (`runner::steers`:
+//!   `TZ`, `RUST_LOG`, `CALC_NAME`; not `LD_PRELOAD`, `RUSTFLAGS`).
 //! - `rust-toolchain.toml` / `rust-toolchain` there and in every ancestor: rustup picks the toolchain from the
 //!   nearest one, so a new one can point `cargo` at another toolchain; each is judged by the toolchain in effect
 //!   where it lies (`Scope::Toolchain`, `toolchain.rs`), so a pin equal to the baseline's moves nothing.
@@ -11,8 +12,9 @@
 //!   (`[lib]`, `[[test]]`, the test settings of `[[bin]]` / `[[example]]` / `[[bench]]`, the `auto*` switches,
 //!   `package.build`), what of `[profile.test]` and `[profile.dev]` (which it inherits), and of a profile the
 //!   command names (`--release`, `--profile NAME`), changes how the code behaves (`overflow-checks`,
-//!   `debug-assertions`, `panic`; not `opt-level` or `debug`: `parts::BEHAVIOUR`), `[features] default`
-//!   (features switch code on and off), and the workspace's `default-members`, read by the targets cargo
+//!   `debug-assertions`, `panic`; not `opt-level` or `debug`: `parts::BEHAVIOUR`), `[features] default` by
+//!   its reach into the tests (the features the test code names, the dependencies it uses: `manifest.rs`), and
+//!   the workspace's `default-members`, read by the targets cargo
 //!   resolves (`manifest.rs`): a key that spells what cargo does without it (`[lib] path = "src/lib.rs"`, a
 //!   `[[test]]` autodiscovery finds anyway) moves nothing.
 //!   Dependencies, metadata, new `[[bin]]` / `[[bench]]` targets and the members of the workspace stay free: a
@@ -53,11 +55,10 @@ impl Deriver<'_> {
         self.plan.runners.insert(Runner::Cargo);
         let why = Why::Configures("cargo".into());
         let start = normalize(&self.root.join(cwd));
-        let own = own_env(&start.join("Cargo.toml"));
         for dir in start.ancestors() {
             for name in [".cargo/config.toml", ".cargo/config"] {
                 let path = self.local(&dir.join(name));
-                self.add(path, config_scope(sub, own.as_deref()), why.clone());
+                self.add(path, config_scope(sub), why.clone());
             }
             for name in ["rust-toolchain.toml", "rust-toolchain"] {
                 let path = self.local(&dir.join(name));
@@ -71,7 +72,7 @@ impl Deriver<'_> {
             .or_else(|| self.home.map(|h| h.join(".cargo")));
         if let Some(cargo_home) = cargo_home {
             for name in ["config.toml", "config"] {
-                self.add(cargo_home.join(name), config_scope(sub, own.as_deref()), why.clone());
+                self.add(cargo_home.join(name), config_scope(sub), why.clone());
             }
         }
         if sub.as_str() == "nextest" {
@@ -79,7 +80,9 @@ impl Deriver<'_> {
                 self.whole(cwd.join(file), Why::Configures("cargo nextest".into()));
             }
         }
-        self.watch("Cargo.toml", manifest_scope(&profiles(rest)), why.clone(), false);
+        let mut names = profiles(rest);
+        names.extend(crate::closure::cargo_manifest::test_side(self.root));
+        self.watch("Cargo.toml", manifest_scope(&names), why.clone(), false);
     }
 }
 
@@ -104,73 +107,19 @@ const FREE_CONFIG: &[&str] = &[
     "cache",
 ];
 
-/// Namespaces of environment variables that something besides the package's code reads: the dynamic loader, the
-/// C library and its allocator, sanitizers, rustc, cargo and libtest, the build scripts of dependencies (`cc`'s
-/// compiler and flags, `pkg-config`, the target), and the process's own (`PATH`, `HOME`, the locale, the time
-/// zone). A package whose own namespace falls in one (`ld`, `cc-utils`) has no `[env]` variable free.
-const READ_BY_OTHERS: &[&str] = &[
-    "LD_",
-    "DYLD_",
-    "GLIBC_",
-    "MALLOC_",
-    "ASAN_",
-    "UBSAN_",
-    "LSAN_",
-    "TSAN_",
-    "MSAN_",
-    "RUST",
-    "CARGO",
-    "CC",
-    "CXX",
-    "CFLAGS",
-    "AR_",
-    "PKG_CONFIG",
-    "TARGET",
-    "HOST",
-    "PATH",
-    "HOME",
-    "TMP",
-    "LANG",
-    "LC_",
-    "TZ",
-];
-
-/// `[env]` variables the Rust runtime and the logging crates read to decide what they print, and nothing else
-/// reads: a panic's backtrace (`std`), the log filter and its style (`env_logger`, `tracing-subscriber`, in the
-/// package's code or its dependencies). Free in `[env]` whatever the package's name; `RUST_TEST_*` (libtest's
-/// threads, capture, shuffling), `RUST_MIN_STACK`, `RUSTFLAGS` and `RUSTC_*` stay sealed with the rest of the
-/// `RUST` namespace ([`READ_BY_OTHERS`]).
-const PRINTING_ENV: &[&str] = &["RUST_BACKTRACE", "RUST_LIB_BACKTRACE", "RUST_LOG", "RUST_LOG_STYLE"];
-
-/// The `[env]` names that are the package's own, as a free key path's last segment (`CALC_*`): the package's
-/// name in capitals with `_` for `-`, then `_`, the convention crates name their variables by. Cargo's `[env]`
-/// sets a variable for rustc, build scripts and the test processes; one in the package's namespace is read only
-/// by the package's code (`env!("CALC_NAME")`), which is the agent's, while every other name stays sealed — an
-/// `LD_PRELOAD` there preloads a library into each test binary. `None` when `manifest` names no package, or the
-/// namespace is one something else reads ([`READ_BY_OTHERS`]).
-fn own_env(manifest: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(manifest).ok()?;
-    let doc = text.parse::<toml::Table>().ok()?;
-    let name = doc.get("package")?.get("name")?.as_str()?;
-    let prefix = format!("{}_", name.to_uppercase().replace('-', "_"));
-    let ours = prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !READ_BY_OTHERS.iter().any(|other| prefix.starts_with(other));
-    ours.then(|| format!("{prefix}*"))
-}
-
-/// A cargo configuration file, key by key: the whole document but [`FREE_CONFIG`] and the package's own `[env]`
-/// variables (`own`, from [`own_env`]), and the alias of `sub`.
-fn config_scope(sub: &str, own: Option<&str>) -> Scope {
+/// A cargo configuration file, key by key: the whole document but [`FREE_CONFIG`], every `[env]` variable no
+/// program of the run reads to decide what runs or counts (`runner::steers`, through
+/// `parts::DATA_VARIABLES`: `TZ`, `RUST_LOG`, the package's own `CALC_NAME` are free; `LD_PRELOAD`,
+/// `RUSTFLAGS`, `RUST_TEST_THREADS` are sealed), and the alias of `sub`.
+fn config_scope(sub: &str) -> Scope {
     let mut free: Vec<Vec<String>> = FREE_CONFIG
         .iter()
         .map(|t| t.split('.').map(str::to_string).collect())
         .collect();
-    free.extend(own.map(|own| vec!["env".to_string(), own.to_string()]));
-    free.extend(
-        PRINTING_ENV
-            .iter()
-            .map(|name| vec!["env".to_string(), (*name).to_string()]),
-    );
+    free.push(vec![
+        "env".to_string(),
+        crate::closure::parts::DATA_VARIABLES.to_string(),
+    ]);
     Scope::TomlBut {
         paths: vec![Vec::new(), vec!["alias".to_string(), sub.to_string()]],
         free,
@@ -202,10 +151,11 @@ fn profiles(rest: &[String]) -> Vec<String> {
 }
 
 /// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs, read by the targets cargo resolves
-/// (`closure::cargo_manifest`): a key that spells a default moves nothing; `profiles`: the build profiles the
-/// command asks for beyond `test` and `dev` ([`profiles`]), whose behaviour counts too.
-fn manifest_scope(profiles: &[String]) -> Scope {
-    crate::closure::parts::Read::by(&crate::closure::cargo_manifest::READING, profiles.to_vec())
+/// (`closure::cargo_manifest`): a key that spells a default moves nothing; `names`: the build profiles the
+/// command asks for beyond `test` and `dev` ([`profiles`]), whose behaviour counts too, and the test side's reach
+/// of the features (`cargo_manifest::test_side`), by which `[features] default` is read.
+fn manifest_scope(names: &[String]) -> Scope {
+    crate::closure::parts::Read::by(&crate::closure::cargo_manifest::READING, names.to_vec())
 }
 
 /// The closure's rule for cargo and cargo-nextest (`closure::derive::PROGRAMS`): whether `cmd` runs one, whose configuration
@@ -221,33 +171,31 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{config_scope, manifest_scope, own_env, profiles};
+    use super::{config_scope, manifest_scope, profiles};
     use crate::closure::parts::{Parts, digests};
 
-    /// A variable in the package's own namespace is free in `[env]`, in either form; every other name, one the
-    /// loader reads beside it included, or a namespace something else reads, is sealed.
+    /// An `[env]` variable no program of the run reads to decide what runs or counts is free, in either form;
+    /// one the loader, rustc, cargo or libtest reads, beside it or alone, is sealed.
     #[test]
-    fn the_packages_own_env_variables_are_free() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let manifest = dir.path().join("Cargo.toml");
-        std::fs::write(&manifest, "[package]\nname = \"calc-core\"\nversion = \"0.1.0\"\n").expect("write");
-        let own = own_env(&manifest);
-        assert_eq!(own.as_deref(), Some("CALC_CORE_*"));
-        let scope = config_scope("test", own.as_deref());
+    fn env_variables_no_runner_reads_are_free() {
+        let scope = config_scope("test");
         for honest in [
             "[env]\nCALC_CORE_NAME = \"calc\"\n",
+            "[env]\nCALC_NAME = \"calc\"\nTZ = \"UTC\"\n",
             "[env]\nCALC_CORE_DATA = { value = \"data\", relative = true }\n[term]\nverbose = true\n",
             "[env]\nRUST_BACKTRACE = \"1\"\nRUST_LOG = \"calc=debug\"\n",
             "[env.RUST_LOG]\nvalue = \"debug\"\nforce = true\n",
+            "[env]\nNO_COLOR = \"1\"\nLANG = \"C.UTF-8\"\n",
         ] {
             assert_eq!(digests(&scope, Some(honest.as_bytes())), Parts::new(), "{honest}");
         }
         for gamed in [
             "[env]\nCALC_CORE_NAME = \"calc\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
-            "[env]\nCALC_NAME = \"calc\"\n",
             "[env]\nRUST_TEST_THREADS = \"1\"\n",
             "[env]\nRUST_BACKTRACE = \"1\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
             "[env]\nRUST_LOG = \"debug\"\nRUST_MIN_STACK = \"1\"\n",
+            "[env]\nRUSTFLAGS = \"--cfg lenient\"\n",
+            "[env]\nTZ = \"UTC\"\nBASH_ENV = \"tools/env.sh\"\n",
             "[env]\nCALC_CORE_NAME = \"calc\"\n[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n",
         ] {
             assert_ne!(digests(&scope, Some(gamed.as_bytes())), Parts::new(), "{gamed}");
@@ -260,10 +208,6 @@ mod tests {
             options: Vec::new(),
         };
         assert!(!tables_only.reads_all_of_it());
-        for reserved in ["ld", "cc-utils", "rust-calc", "cargo-x", "path"] {
-            std::fs::write(&manifest, format!("[package]\nname = \"{reserved}\"\n")).expect("write");
-            assert_eq!(own_env(&manifest), None, "{reserved}");
-        }
     }
 
     /// Of the test and dev profiles only what changes how the code behaves counts: an optimisation level or debug
@@ -316,7 +260,7 @@ mod tests {
     /// absent, while a wrapper of the compiler beside it counts.
     #[test]
     fn build_jobs_is_free_and_the_rest_of_build_is_sealed() {
-        let scope = config_scope("test", None);
+        let scope = config_scope("test");
         let jobs = "[build]\njobs = 2\n\n[term]\nverbose = false\n";
         assert_eq!(digests(&scope, Some(jobs.as_bytes())), Parts::new());
         let wrapper = "[build]\njobs = 2\nrustc-wrapper = \"tools/rustc.sh\"\n";
@@ -327,7 +271,7 @@ mod tests {
     /// `cc` beside a runner of the same target, counts.
     #[test]
     fn the_default_linker_is_free_and_any_other_counts() {
-        let scope = config_scope("test", None);
+        let scope = config_scope("test");
         let default = "[target.x86_64-unknown-linux-gnu]\nlinker = \"cc\"\n\n[target.aarch64-unknown-linux-gnu]\nlinker = \"cc\"\n";
         assert_eq!(digests(&scope, Some(default.as_bytes())), Parts::new());
         for counting in [

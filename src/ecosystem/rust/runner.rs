@@ -26,4 +26,28 @@ pub(super) const NEXTEST: Row = Row {
     report: Report::None(NoReport::ProjectConfigOnly),
 };
 
-super::runners!(Cargo = CARGO, Nextest = NEXTEST);
+/// What cargo, rustc, libtest and the build scripts of dependencies read (`cc`'s compiler and flags,
+/// `pkg-config`, the target), but the variables that only change what is printed: a panic's backtrace and the
+/// logging crates' filter and style (`env_logger`, `tracing-subscriber`).
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &[
+        "RUST*",
+        "CARGO*",
+        "CC",
+        "CC_*",
+        "CXX",
+        "CXX_*",
+        "CFLAGS*",
+        "CXXFLAGS*",
+        "AR",
+        "AR_*",
+        "PKG_CONFIG*",
+        "TARGET",
+        "TARGET_*",
+        "HOST",
+        "HOST_*",
+    ],
+    prints: &["RUST_BACKTRACE", "RUST_LIB_BACKTRACE", "RUST_LOG", "RUST_LOG_STYLE"],
+};
+
+super::runners!(Cargo = CARGO, Nextest = NEXTEST; environment: ENVIRONMENT);

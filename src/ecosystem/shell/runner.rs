@@ -19,4 +19,10 @@ pub(super) const BATS: Row = Row {
     report: Report::None(NoReport::CommandLineOnly),
 };
 
-super::runners!(Bats = BATS);
+/// What bats reads.
+pub(super) const ENVIRONMENT: super::Environment = super::Environment {
+    steers: &["BATS_*"],
+    prints: &[],
+};
+
+super::runners!(Bats = BATS; environment: ENVIRONMENT);

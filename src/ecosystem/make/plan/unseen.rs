@@ -7,8 +7,13 @@
 //! - **the recipes' environment.** Make's database does not say which variables it exports: an `export` line,
 //!   or an assignment to a name that came from the environment (`HOME = /x`, `PYTHONPATH = …`: make exports
 //!   those again with the makefile's value), changes what a recipe's programs see and not a line make prints.
-//!   So every `export` / `unexport` line of every makefile make read is kept, and so is the value of every
-//!   variable a makefile sets whose name is in the run's environment (every one under `.EXPORT_ALL_VARIABLES`);
+//!   A variable is data to every program a recipe runs; what matters is whether one of them reads it to decide
+//!   what runs or counts, which one place decides by name (`runner::steers`: the loader's, the shell's start-up,
+//!   `PATH` and `HOME`, each ecosystem's runtime and runners). So every `export` / `unexport` line of every
+//!   makefile make read that names such a variable (or every variable, or a computed name) is kept, and so is
+//!   the value of every such variable a makefile sets whose name is in the run's environment (every one under
+//!   `.EXPORT_ALL_VARIABLES`); `export LOG_LEVEL ?= info`, `export TZ = UTC` or `export NO_COLOR` are free, as
+//!   the same variable set in the code under test would be;
 //! - **how make was called.** A dry run has `n` in `MAKEFLAGS`, and a makefile that reads it (or reads its
 //!   parent's command line through `$(shell …)`) can show the dry run one plan and the run another. So every line
 //!   of every makefile make read that can read the call is kept: one naming `MAKEFLAGS`, `MFLAGS`, `GNUMAKEFLAGS`,
@@ -76,10 +81,7 @@ pub(super) fn lines(text: &str) -> String {
 /// Whether one makefile line (not a recipe line) can change the recipes' environment or read how make was
 /// called (see the module doc).
 fn telling(line: &str) -> bool {
-    let before_value = line.split_once('=').map_or(line, |(head, _)| head);
-    before_value
-        .split_whitespace()
-        .any(|w| w == "export" || w == "unexport")
+    exports_what_steers(line)
         || CALL.iter().any(|name| line.contains(name))
         || line.contains("!=")
         || references(line).any(|(name, first_argument)| {
@@ -87,6 +89,28 @@ fn telling(line: &str) -> bool {
                 || name.contains('$')
                 || (NAMES_A_VARIABLE.contains(&name) && first_argument.contains('$'))
         })
+}
+
+/// Whether `line` exports (or unexports) a variable that can change what the recipes' programs run or count
+/// (`runner::steers`: `PYTHONPATH`, `BASH_ENV`, `RUSTFLAGS`, …), every variable (a bare `export`), or one whose
+/// name is computed (`export $(VARS)`). `export LOG_LEVEL ?= info` exports data the code under test may read,
+/// which is the agent's: it is free, as the same variable set in any other way would be.
+fn exports_what_steers(line: &str) -> bool {
+    let head = line.split_once('=').map_or(line, |(head, _)| head);
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let Some(at) = words.iter().position(|w| *w == "export" || *w == "unexport") else {
+        return false;
+    };
+    let names: Vec<&str> = words[at + 1..]
+        .iter()
+        .filter(|w| !matches!(**w, "define" | "override"))
+        .map(|w| w.trim_end_matches(['?', ':', '+', '!']))
+        .filter(|w| !w.is_empty())
+        .collect();
+    names.is_empty()
+        || names
+            .iter()
+            .any(|name| !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || crate::runner::steers(name))
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
@@ -128,7 +152,9 @@ pub(super) fn environment<'a>(
     export_all: bool,
 ) -> Vec<(String, String, String)> {
     variables
-        .filter(|(name, _, _)| !MAKES_OWN.contains(name) && (export_all || in_environment(name)))
+        .filter(|(name, _, _)| {
+            !MAKES_OWN.contains(name) && crate::runner::steers(name) && (export_all || in_environment(name))
+        })
         .filter_map(|(name, value, origin)| {
             let from = origin
                 .strip_prefix("# makefile")
@@ -163,8 +189,13 @@ mod tests {
         for kept in [
             "export PYTHONPATH = src",
             "unexport HOME",
-            "override export X := 1",
-            "test: export FLAGS = -q",
+            "override export PYTHONSTARTUP := 1",
+            "test: export RUSTFLAGS = --cfg lenient",
+            "export BASH_ENV ?= tools/env.sh",
+            "export",
+            "export LOG_LEVEL PATH",
+            "export $(VARS)",
+            "export define NODE_OPTIONS",
             "ifneq (,$(findstring n,$(MAKEFLAGS)))",
             "DRY := $(filter n,$(MFLAGS))",
             "WHO := $(shell ps -o args= $$PPID)",
@@ -189,6 +220,13 @@ mod tests {
             "# export nothing: a comment",
             "\texport X=1; make",
             "EXPORTS = a b",
+            "export LOG_LEVEL ?= info",
+            "export TZ = UTC",
+            "export NO_COLOR := 1",
+            "test: export CALC_MODE = strict",
+            "override export LANG := C.UTF-8",
+            "unexport LOG_LEVEL",
+            "export RUST_BACKTRACE=1",
         ] {
             assert_eq!(lines(honest), "", "{honest}");
         }
@@ -208,8 +246,9 @@ mod tests {
             ("PATH", "/bin", "# environment"),
             ("CURDIR", "/p", "# makefile"),
             ("PYTHONPATH", "src", "# 'override' directive (from 'Makefile', line 1)"),
+            ("LOG_LEVEL", "debug", "# makefile (from 'Makefile', line 3)"),
         ];
-        let env = |name: &str| ["HOME", "PATH", "PYTHONPATH", "CURDIR"].contains(&name);
+        let env = |name: &str| ["HOME", "PATH", "PYTHONPATH", "CURDIR", "LOG_LEVEL"].contains(&name);
         let kept = environment(vars.iter().copied(), &env, false);
         assert_eq!(
             kept,
@@ -223,6 +262,7 @@ mod tests {
             ]
         );
         let all = environment(vars.iter().copied(), &env, true);
-        assert_eq!(all.len(), 3, "{all:?}");
+        // Under `.EXPORT_ALL_VARIABLES` too, only what steers a run counts: `PREFIX` and `LOG_LEVEL` are data.
+        assert_eq!(all.len(), 2, "{all:?}");
     }
 }
