@@ -72,6 +72,8 @@ mod php_moves;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
+#[path = "gaming/reach_moves.rs"]
+mod reach_moves;
 #[path = "gaming/report_moves.rs"]
 mod report_moves;
 #[path = "gaming/room_moves.rs"]

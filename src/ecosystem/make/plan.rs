@@ -536,7 +536,7 @@ impl<'a> Database<'a> {
                 let kept = line.starts_with('\t')
                     || line.starts_with("#  Phony target")
                     || line.starts_with("#  recipe to execute")
-                    || !line.starts_with('#');
+                    || (!line.starts_with('#') && !data_for_the_recipe(line));
                 if kept {
                     // `#  recipe to execute (from 'Makefile', line 4):` moves with every line added above.
                     let line = match line.split_once(" (from '") {
@@ -565,6 +565,28 @@ fn variable_line(line: &str) -> Option<(&str, &str)> {
         }
     }
     None
+}
+
+/// Whether a database line is a target-specific variable that is only data for the recipe's programs
+/// (`test: export CALC_MODE = strict`, `test: LOG_LEVEL := debug`): what it does to the recipe's own lines shows
+/// in the lines make will run, which are compared, and in the environment no program of the run reads it to
+/// decide what runs or counts (`runner::steers`). Make's own variables (`SHELL`, `.SHELLFLAGS`, `MAKEFLAGS`, any
+/// name starting with `.`) and a computed name stay in the target's entry.
+fn data_for_the_recipe(line: &str) -> bool {
+    if !is_target_variable(line) {
+        return false;
+    }
+    let Some((_, rest)) = line.split_once(": ") else {
+        return false;
+    };
+    let name = rest
+        .split_whitespace()
+        .find(|w| !matches!(*w, "export" | "unexport" | "override" | "private"))
+        .unwrap_or_default();
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !GLOBALS.contains(&name)
+        && !crate::runner::steers(name)
 }
 
 /// Whether a database line `test: FOO := 1` is a target-specific variable, not a rule's header.

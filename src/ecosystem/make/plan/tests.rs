@@ -73,6 +73,8 @@ fn honest_makefile_edits_change_nothing_make_runs_for_the_goal() {
         "PYTHON ?= python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -O2 -Wall -c calc.c -o $@\n",
         // the variable set another way, to the same value
         "PYTHON := python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n",
+        // a variable only the code reads, exported to the goal's recipe (no runner reads it: `runner::steers`)
+        "PYTHON ?= python3\n.PHONY: test unit\ntest: export CALC_MODE = strict\nunit: LOG_LEVEL := debug\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n",
     ];
     for edit in edits {
         assert_eq!(moved_labels(&base, &with(&[], edit)), Vec::<String>::new(), "{edit}");
@@ -99,6 +101,9 @@ fn what_changes_what_make_runs_is_named_wherever_it_comes_from() {
     // a target-specific variable
     let target_var = "PYTHON ?= python3\n.PHONY: test unit\nunit: PYTHON = true\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
     assert_eq!(named(&[], target_var), vec!["unit: as make resolves it"]);
+    // a target-specific variable a runner reads, exported to the goal's recipe
+    let target_env = "PYTHON ?= python3\n.PHONY: test unit\ntest: export PYTHONPATH = tools\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
+    assert!(named(&[], target_env).contains(&"test: as make resolves it".to_string()));
     // errors ignored: the line make prints is the same, the recipe as written is not
     let ignored = MAKEFILE.replace("\tsh scripts/check.sh", "\t-sh scripts/check.sh");
     let ignored: &'static str = Box::leak(ignored.into_boxed_str());
