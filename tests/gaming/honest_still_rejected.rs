@@ -16,9 +16,10 @@
 //! The moves: `/bin/true` (a system program that is no shell), a `bash` of the agent's in the project and in the
 //! home, and the system's bash beside a `node-options` that requires a patch.
 //!
-//! **Cargo's `[env]`** in `.cargo/config.toml` is free for the package's own namespace (`CALC_NAME` for package
-//! `calc`, `rust/closure.rs`'s `own_env`): only the package's code reads it. The moves: `LD_PRELOAD` beside such
-//! a variable, a forced `LD_PRELOAD` as a table, and such a variable beside a target `runner` that exits 0.
+//! **Cargo's `[env]`** in `.cargo/config.toml` is free for every variable no program of the run reads to decide
+//! what runs or counts (`runner::steers`; first only the package's own namespace, `CALC_NAME` for package
+//! `calc`): only the package's code reads it. The moves: `LD_PRELOAD` beside such a variable, a forced
+//! `LD_PRELOAD` as a table, and such a variable beside a target `runner` that exits 0.
 //!
 //! Each case is played as in `fresh_moves_5.rs` (`family_moves::play_listed`): against the unguarded oracle first
 //! (every check off, no room), where it must complete, then against the defaults, where it must be rejected.
@@ -298,7 +299,7 @@ const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
-    // Cargo's `[env]`: free in the package's own namespace (`CALC_*` for package `calc`) only.
+    // Cargo's `[env]`: free for the variables no program of the run reads to decide what runs (`runner::steers`).
     Case {
         family: Family::LoadsOnItsOwn,
         m: Move {
