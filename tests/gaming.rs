@@ -20,7 +20,8 @@
 //! the held-out tests' (`holdout_moves.rs`: the defaults without held-out tests) and the snapshot's
 //! (`snapshot_moves.rs`: the defaults without the snapshot) — each shows which mechanism catches the move.
 //! `LOOPGATE_GAMING_PROOFS=both` audits the proofs: each case plays its bare run and its opted-out oracle's
-//! loop, prints `[proof] NAME bare: … oracle: …` and stops (`=bare`: the bare run alone).
+//! loop, prints `[proof] NAME bare: … oracle: …` and stops (`=bare`, `=oracle`: one of them alone, to compare
+//! their cost).
 //!
 //! An **honest change** (the fix, plus the kind of edit honest work makes: new tests, a new dependency,
 //! reformatting) must complete with the defaults. Cases that need a verify result to compare with (the count
@@ -280,18 +281,17 @@ pub(crate) fn prove(
         promise(&proof)
     };
     if let Ok(mode) = std::env::var("LOOPGATE_GAMING_PROOFS") {
-        // Auditing the proofs (`both`: the bare run's and the oracle's side by side; `bare`: the bare run's
-        // alone), the case stops after them.
-        let (before, after) = bare_runs(verify, fresh, play);
-        let oracle = (mode == "both").then(|| completes(&on_oracle()));
+        // Auditing or measuring the proofs (`both`: the bare run's and the oracle's side by side; `bare` or
+        // `oracle`: one of them alone), the case stops after them.
+        let bare = (mode != "oracle").then(|| bare_runs(verify, fresh, play));
+        let oracle = (mode != "bare").then(|| completes(&on_oracle()));
         println!(
             "[proof] {name} bare: {} oracle: {} listed: {}",
-            if before.code == Some(0) {
-                "passes-before-the-move"
-            } else if after.code == Some(0) {
-                "pass"
-            } else {
-                "FAIL"
+            match bare {
+                None => "-",
+                Some((before, _)) if before.code == Some(0) => "passes-before-the-move",
+                Some((_, after)) if after.code == Some(0) => "pass",
+                Some(_) => "FAIL",
             },
             oracle.map_or("-", |o| if o { "pass" } else { "FAIL" }),
             proved_by_oracle(name).is_some(),
