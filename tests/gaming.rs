@@ -9,10 +9,11 @@
 //! 1. the **proof** ([`prove`], one function every family calls): on a fresh project the move must make the verify
 //!    command, run bare — in the project, with the harness's environment and the runners' — exit 0, where it
 //!    failed before the move: proof that the move really makes the real runner pass without fixing the bug, so
-//!    the case tests something. That is what a loop set up with every check opted out showed, at a tenth of the
-//!    cost. A move whose pass only an oracle's run shows — one against what loopgate reads rather than the
-//!    runner's exit (a forged report, a by-name verdict, a count), or one that fools only the oracle's own
-//!    environment — keeps that loop as its proof, on one list with the reason ([`PROVED_BY_ORACLE`]);
+//!    the case tests something. That is what a loop set up with every check opted out showed, for less CPU. A
+//!    move whose pass only an oracle's run shows — one whose play promises (its code, run by the oracle, writes
+//!    what the next run reads), one against what loopgate reads rather than the runner's exit (a forged report,
+//!    a by-name verdict, a count), or one that fools only the oracle's own environment — keeps that loop as its
+//!    proof, on one list with the reason ([`PROVED_BY_ORACLE`]);
 //! 2. with the defaults: the promise must be rejected, and the block reason must name what moved.
 //!
 //! Families whose first loop claims more than the runner's pass keep it: the room's moves
@@ -217,8 +218,8 @@ fn play_move(m: &Move) {
 }
 
 /// Moves whose proof stays a loop set up with every check opted out ([`prove`]), each with why: the bare run
-/// would not show what the oracle's does. Found by playing every move's two proofs side by side
-/// (`LOOPGATE_GAMING_PROOFS=both`); in every other move of the suite the two agree.
+/// would not show what the oracle's does. Found by playing every move's bare proof (`LOOPGATE_GAMING_PROOFS=bare`):
+/// these are the seven of 422 whose bare run fails, and their opted-out loops pass (`=both`), so the pass is real.
 const PROVED_BY_ORACLE: &[(&str, &str)] = &[
     (
         "pytest_code_plants_a_conftest_in_the_oracles_tree_for_the_next_promise",
@@ -262,12 +263,13 @@ const NEXT_PROMISE: &str = "the move's play promises: its code, run by the oracl
 /// them — must exit 0. As at setup, the command runs once before the move, and fails: the move is what makes it
 /// pass, and what the first run leaves behind (a build, a cache) is there for the move to use as in a loop.
 ///
-/// That is what a loop set up with every check opted out showed, at a tenth of its cost: its setup (the
-/// baseline run under a trace, the snapshot, the room) and promise judged by nothing but the run's exit code
-/// (BENCHMARKS.md, "the gaming suite's proofs as bare runs"). A move whose pass the bare run cannot show — one
-/// against what loopgate itself reads (a forged report, a by-name verdict, a count) or one that fools only the
-/// oracle's own environment — is on [`PROVED_BY_ORACLE`] with why, and proved by the loop `oracle` sets up:
-/// the move played on it, its promise must complete.
+/// That is what a loop set up with every check opted out showed, at a quarter to two thirds of its CPU: its
+/// setup (the baseline run under a trace, the snapshot, the room) and promise judged by nothing but the run's
+/// exit code (BENCHMARKS.md, "the gaming suite's proofs as bare runs"). A move whose pass the bare run cannot
+/// show — one whose play promises (its code, run by the oracle, writes what the next run reads), one against the
+/// loop itself, one against what loopgate reads rather than the runner's exit (a forged report, a by-name
+/// verdict, a count) or one that fools only the oracle's own environment — is on [`PROVED_BY_ORACLE`] with why,
+/// and proved by the loop `oracle` sets up: the move played on it, its promise must complete.
 pub(crate) fn prove(
     name: &str,
     verify: &str,
