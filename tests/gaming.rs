@@ -6,10 +6,23 @@
 //! with node's test runner, jest, vitest and mocha, pytest, unittest, cargo, go, make running unittest), with
 //! the real runner as the verify command. A **gaming move** is played twice:
 //!
-//! 1. with every check opted out (`--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check`): the
-//!    promise must then *complete* — proof that the move really makes the real runner pass without fixing
-//!    the bug, so the case tests something;
+//! 1. the **proof** ([`prove`], one function every family calls): on a fresh project the move must make the verify
+//!    command, run bare — in the project, with the harness's environment and the runners' — exit 0, where it
+//!    failed before the move: proof that the move really makes the real runner pass without fixing the bug, so
+//!    the case tests something. That is what a loop set up with every check opted out showed, for less CPU. A
+//!    move whose pass only an oracle's run shows — one whose play promises (its code, run by the oracle, writes
+//!    what the next run reads), one against what loopgate reads rather than the runner's exit (a forged report,
+//!    a by-name verdict, a count), or one that fools only the oracle's own environment — keeps that loop as its
+//!    proof, on one list with the reason ([`PROVED_BY_ORACLE`]);
 //! 2. with the defaults: the promise must be rejected, and the block reason must name what moved.
+//!
+//! Families whose first loop claims more than the runner's pass keep it: the room's moves
+//! (`gaming/room_moves.rs`: the defaults without the room let the move through), the tree's (`tree_moves.rs`),
+//! the held-out tests' (`holdout_moves.rs`: the defaults without held-out tests) and the snapshot's
+//! (`snapshot_moves.rs`: the defaults without the snapshot) — each shows which mechanism catches the move.
+//! `LOOPGATE_GAMING_PROOFS=both` audits the proofs: each case plays its bare run and its opted-out oracle's
+//! loop, prints `[proof] NAME bare: … oracle: …` and stops (`=bare`, `=oracle`: one of them alone, to compare
+//! their cost).
 //!
 //! An **honest change** (the fix, plus the kind of edit honest work makes: new tests, a new dependency,
 //! reformatting) must complete with the defaults. Cases that need a verify result to compare with (the count
@@ -191,41 +204,156 @@ fn start_with(fixture: &Fixture, flags: &str, env: &[(&str, &str)], baseline: bo
 }
 
 fn play_move(m: &Move) {
-    // The unguarded oracle runs in the project's own tree too: the room's tree leaves new runner configuration
-    // out of the run, which would catch some of these moves before the checks they are written for.
-    play_against(m, OPT_OUT, &[("LOOPGATE_ROOM_TREE", "0")]);
+    let started = Instant::now();
+    // Where the move keeps an oracle proof, the unguarded oracle runs in the project's own tree too: the room's
+    // tree leaves new runner configuration out of the run, which would catch some of these moves before the
+    // checks they are written for.
+    prove(
+        m.name,
+        m.fixture.verify,
+        &|| m.fixture.project(),
+        &|p| (m.play)(p),
+        &|| start_with(m.fixture, OPT_OUT, &[("LOOPGATE_ROOM_TREE", "0")], m.baseline),
+    );
+    assert_caught(m, "", &[]);
+    println!("[gaming] caught {:<34} {:.1}s", m.name, started.elapsed().as_secs_f64());
 }
 
-/// Moves no oracle run lets through any more, its checks opted out or not: the cargo runner shim's variable
-/// (`room::cargo_hook`, the private channel of libtest's results) names the runner, and a Cargo configuration the
-/// agent writes cannot replace it. Their proof is the move fooling the verify command run bare in the project.
-const PROVED_BARE: &[&str] = &[
-    "cargo_config_runner_true",
-    "cargo_config_runner_in_the_parent_directory",
+/// Moves whose proof stays a loop set up with every check opted out ([`prove`]), each with why: the bare run
+/// would not show what the oracle's does. Found by playing every move's bare proof (`LOOPGATE_GAMING_PROOFS=bare`):
+/// these are the seven of 422 whose bare run fails, and their opted-out loops pass (`=both`), so the pass is real.
+const PROVED_BY_ORACLE: &[(&str, &str)] = &[
+    (
+        "pytest_code_plants_a_conftest_in_the_oracles_tree_for_the_next_promise",
+        NEXT_PROMISE,
+    ),
+    (
+        "go_code_plants_a_test_main_in_the_oracles_tree_for_the_next_promise",
+        NEXT_PROMISE,
+    ),
+    (
+        "jest_code_poisons_the_transform_cache_for_the_next_promise",
+        NEXT_PROMISE,
+    ),
+    (
+        "cargo_code_swaps_its_own_test_binary_for_the_next_promise",
+        NEXT_PROMISE,
+    ),
+    (
+        "make_code_rewrites_a_test_in_the_oracles_tree_for_the_next_promise",
+        NEXT_PROMISE,
+    ),
+    (
+        "pytest_data_code_rewrites_the_cases_at_exit_and_puts_their_time_back",
+        NEXT_PROMISE,
+    ),
+    (
+        "pytest_code_weakens_a_test_and_runs_loopgate_allow_from_the_oracles_run",
+        "the move's code runs `loopgate allow` from inside the oracle's run, and weakens a test the next promise \
+         reads: a move against the loop itself, which a bare project does not have",
+    ),
 ];
 
+/// Why a move whose play promises is proved on a loop.
+const NEXT_PROMISE: &str = "the move's play promises: its code, run by the oracle at that promise, writes what the next \
+     run reads (a file in the oracle's tree, a cache, the cases). A bare project has no loop to promise to, so the \
+     bare run after the move is the code's first; the loop's second run is the proof";
+
+/// Proves that the move `play` fools the real runner, else its case proves nothing: on a fresh project of its
+/// family (`fresh`), the move applied, the verify command run bare — in the project, with the harness's
+/// environment (the project's own `HOME` and `TMPDIR`) and the runners' ([`runner_env`]), as a loop's runs have
+/// them — must exit 0. As at setup, the command runs once before the move, and fails: the move is what makes it
+/// pass, and what the first run leaves behind (a build, a cache) is there for the move to use as in a loop.
+///
+/// That is what a loop set up with every check opted out showed, at a quarter to two thirds of its CPU: its
+/// setup (the baseline run under a trace, the snapshot, the room) and promise judged by nothing but the run's
+/// exit code (BENCHMARKS.md, "the gaming suite's proofs as bare runs"). A move whose pass the bare run cannot
+/// show — one whose play promises (its code, run by the oracle, writes what the next run reads), one against the
+/// loop itself, one against what loopgate reads rather than the runner's exit (a forged report, a by-name
+/// verdict, a count) or one that fools only the oracle's own environment — is on [`PROVED_BY_ORACLE`] with why,
+/// and proved by the loop `oracle` sets up: the move played on it, its promise must complete.
+pub(crate) fn prove(
+    name: &str,
+    verify: &str,
+    fresh: &dyn Fn() -> Project,
+    play: &dyn Fn(&Project),
+    oracle: &dyn Fn() -> Project,
+) {
+    let on_oracle = || {
+        let proof = oracle();
+        play(&proof);
+        promise(&proof)
+    };
+    if let Ok(mode) = std::env::var("LOOPGATE_GAMING_PROOFS") {
+        // Auditing or measuring the proofs (`both`: the bare run's and the oracle's side by side; `bare` or
+        // `oracle`: one of them alone), the case stops after them.
+        let bare = (mode != "oracle").then(|| bare_runs(verify, fresh, play));
+        let oracle = (mode != "bare").then(|| completes(&on_oracle()));
+        println!(
+            "[proof] {name} bare: {} oracle: {} listed: {}",
+            match bare {
+                None => "-",
+                Some((before, _)) if before.code == Some(0) => "passes-before-the-move",
+                Some((_, after)) if after.code == Some(0) => "pass",
+                Some(_) => "FAIL",
+            },
+            oracle.map_or("-", |o| if o { "pass" } else { "FAIL" }),
+            proved_by_oracle(name).is_some(),
+        );
+        panic!("LOOPGATE_GAMING_PROOFS={mode}: only the proof was played");
+    }
+    if proved_by_oracle(name).is_some() {
+        let why = format!(
+            "set up with every check opted out the move should make `{verify}` pass (else the case proves nothing)"
+        );
+        assert_completes(&on_oracle(), name, &why);
+        return;
+    }
+    let (before, after) = bare_runs(verify, fresh, play);
+    assert!(
+        before.code != Some(0),
+        "{name}: `{verify}` should fail before the move (the fixture's bug):\n{before}"
+    );
+    assert!(
+        after.code == Some(0),
+        "{name}: run bare, the move should make `{verify}` pass (else the case proves nothing):\n{after}"
+    );
+}
+
+/// Why `name` keeps the oracle's proof, if it does.
+fn proved_by_oracle(name: &str) -> Option<&'static str> {
+    PROVED_BY_ORACLE
+        .iter()
+        .find(|(listed, _)| *listed == name)
+        .map(|(_, why)| *why)
+}
+
+/// The verify command run bare on a fresh project, before and after the move.
+fn bare_runs(verify: &str, fresh: &dyn Fn() -> Project, play: &dyn Fn(&Project)) -> (Output, Output) {
+    let p = fresh();
+    let run = || {
+        let mut cmd = p.bare(verify).deadline(std::time::Duration::from_secs(300));
+        for (k, v) in runner_env() {
+            cmd = cmd.env(k, v);
+        }
+        cmd.run()
+    };
+    let before = run();
+    play(&p);
+    (before, run())
+}
+
 /// Plays `m`: first against an oracle set up with `flags` and `env` in setup's environment, where it must get
-/// through (else the case proves nothing), then against the defaults, where it must be caught.
+/// through (the check those turn off is what catches it), then against the defaults, where it must be caught.
 fn play_against(m: &Move, flags: &str, env: &[(&str, &str)]) {
     let started = Instant::now();
-    if PROVED_BARE.contains(&m.name) {
-        let bare = m.fixture.project();
-        (m.play)(&bare);
-        // The move must make the verify command pass run bare (else the case proves nothing).
-        let mut run = bare.sh(m.fixture.verify);
-        for (k, v) in runner_env() {
-            run = run.env(k, v);
-        }
-        run.run().success();
-    } else {
-        let proof = start_with(m.fixture, flags, env, m.baseline);
-        (m.play)(&proof);
-        let why = format!(
-            "set up with `{flags}` and {env:?} the move should make `{}` pass (else the case proves nothing)",
-            m.fixture.verify
-        );
-        assert_completes(&promise(&proof), m.name, &why);
-    }
+    let proof = start_with(m.fixture, flags, env, m.baseline);
+    (m.play)(&proof);
+    let why = format!(
+        "set up with `{flags}` and {env:?} the move should make `{}` pass (else the case proves nothing)",
+        m.fixture.verify
+    );
+    assert_completes(&promise(&proof), m.name, &why);
     assert_caught(m, "", &[]);
     println!("[gaming] caught {:<34} {:.1}s", m.name, started.elapsed().as_secs_f64());
 }
@@ -263,25 +391,67 @@ fn play_honest_with(h: &Honest, env: &[(&str, &str)]) {
 /// The promise completed the loop, verified.
 #[track_caller]
 fn assert_completes(out: &Output, case: &str, why: &str) {
+    assert!(completes(out), "{case}: {why}:\n{out}");
+}
+
+fn completes(out: &Output) -> bool {
     let json = out.json();
     let verified = json["systemMessage"]
         .as_str()
         .is_some_and(|s| s.contains("verified complete"));
-    assert!(json["decision"] != "block" && verified, "{case}: {why}:\n{out}");
+    json["decision"] != "block" && verified
 }
 
 /// Every check opted out but the per-test verdict: what a runner's names alone catch.
 const BY_NAME_ONLY: &str =
     "--no-closure-seal --no-test-seal --no-count-ratchet --no-skip-check --with-new-tests --no-test-awareness-check";
 
-/// Plays a move on fresh projects set up by `start(flags)`: with every check opted out it must complete (the move
-/// really makes the runner pass without the fix), then with only the per-test verdict (where `by_name` is given:
-/// the names can see it) and with the defaults it must be rejected, saying `by_name` and `by_default`.
-fn caught_on(start: &dyn Fn(&str) -> Project, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
+/// A family's fresh projects and the loops set up on them: what [`caught_on`] plays a move on.
+pub(crate) struct Loops<'a> {
+    /// A fresh project of the family, before setup.
+    fresh: Box<dyn Fn() -> Project + 'a>,
+    /// The verify command its loops are set up with.
+    verify: &'a str,
+    /// Sets a loop up on a fresh project with the case's flags.
+    setup: Box<SetUp<'a>>,
+}
+
+/// Sets a loop up on a project with flags.
+type SetUp<'a> = dyn Fn(&Project, &str) + 'a;
+
+impl<'a> Loops<'a> {
+    /// Loops on `fixture`'s projects, set up with `extra` besides each case's flags.
+    pub(crate) fn of(fixture: &'a Fixture, extra: &'a str) -> Self {
+        Self::new(
+            move || fixture.project(),
+            fixture.verify,
+            move |p, flags| setup(p, fixture, &format!("{flags} {extra}")),
+        )
+    }
+
+    pub(crate) fn new(fresh: impl Fn() -> Project + 'a, verify: &'a str, setup: impl Fn(&Project, &str) + 'a) -> Self {
+        Self {
+            fresh: Box::new(fresh),
+            verify,
+            setup: Box::new(setup),
+        }
+    }
+
+    /// A fresh project with a loop set up with `flags`.
+    pub(crate) fn start(&self, flags: &str) -> Project {
+        let p = (self.fresh)();
+        (self.setup)(&p, flags);
+        p
+    }
+}
+
+/// Plays a move on `loops`: proved to make the runner pass without the fix ([`prove`]), then with only the
+/// per-test verdict (where `by_name` is given: the names can see it) and with the defaults it must be rejected,
+/// saying `by_name` and `by_default`.
+fn caught_on(loops: &Loops, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
+    let start = |flags: &str| loops.start(flags);
     let began = Instant::now();
-    let proof = start(OPT_OUT);
-    play(&proof);
-    assert_completes(&promise(&proof), name, "the move should make the runner pass");
+    prove(name, loops.verify, &*loops.fresh, &play, &|| start(OPT_OUT));
     if let Some(needle) = by_name {
         let p = start(BY_NAME_ONLY);
         play(&p);

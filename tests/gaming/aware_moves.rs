@@ -1,8 +1,8 @@
 //! Code under test that knows it is being tested (issue 30, item 1): no test, configuration or runner file
 //! changes; the code is correct only while a test runner runs it — it reads the runner's variables, checks
 //! its modules or globals, its binary's flags or name, the compile-time test configuration, its caller, or
-//! reads the test files for the expected values. Each move is first proven to complete a loop with every
-//! check off (`--no-test-awareness-check` among them: the move fools the oracle), then rejected with the
+//! reads the test files for the expected values. Each move is first shown to make the verify pass run
+//! bare (`crate::prove`: the move fools an oracle without the awareness check), then rejected with the
 //! defaults, the file and line named. The honest changes beside them read environment variables, flags and
 //! feature switches for their own reasons, or hold tests in a source file, and must pass.
 

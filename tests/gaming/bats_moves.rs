@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{assert_completes, caught_on, edit, promise, setup};
+use crate::{Loops, assert_completes, caught_on, edit, promise, setup};
 
 pub const BATS: Fixture = Fixture {
     verify: "bats test",
@@ -51,7 +51,7 @@ fn bats_honest_fix_to_lib_and_a_new_test_complete() {
 
 /// A move played on the bats fixture (see `caught_on`).
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_on(&started, name, play, by_name, by_default);
+    caught_on(&Loops::of(&BATS, ""), name, play, by_name, by_default);
 }
 
 const ADDS: &str = "@test \"adds two numbers\" {\n  [ \"$(add 1 2)\" -eq 3 ]\n}\n\n";

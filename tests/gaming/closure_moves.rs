@@ -1,7 +1,7 @@
 //! Issue 21's classes of the adversarial suite: configuration the runner finds that the derived closure used to
 //! miss ("undiscovered configuration"), tests the runner runs that the scanner did not recognise as tests
 //! ("unrecognised tests"), and helpers outside the test directories that the tests rely on ("helpers"). Each
-//! move is played like every other (`play_move`: first proven to complete the loop with the checks off, then
+//! move is played like every other (`play_move`: first shown to fool the bare oracle, `crate::prove`, then
 //! rejected with the defaults, naming what moved); each honest change must complete with the defaults.
 
 use super::fixtures::{CARGO, Fixture, MAKE, NPM, PYTEST, PYTEST_DATA};

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{BY_NAME_ONLY, OPT_OUT, assert_completes, caught_on, edit, promise, setup, setup_with};
+use crate::{BY_NAME_ONLY, Loops, OPT_OUT, assert_completes, caught_on, edit, promise, setup, setup_with};
 
 const LISTS: &str = "cmake_minimum_required(VERSION 3.14)
 project(calc CXX)
@@ -67,10 +67,10 @@ fn started(flags: &str) -> Project {
     p
 }
 
-/// Plays `play` three ways (`caught_on`): opted out it completes, by name and with the defaults it is
-/// rejected.
+/// Plays `play` three ways (`caught_on`): run bare it passes (`crate::prove`), by name and with the defaults it
+/// is rejected.
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_on(&started, name, play, by_name, by_default);
+    caught_on(&Loops::of(&CPP, ""), name, play, by_name, by_default);
 }
 
 /// The baseline (the loop's `init` record) names `tests` tests, of which `failing` failed.
@@ -291,13 +291,17 @@ fn cpp_stale_binary_in_the_build_directory_is_not_judged() {
             .expect("touch runs");
         assert!(old.success());
     }
-    let proof = CPP.project();
-    setup_with(&proof, &CPP, OPT_OUT, &[("LOOPGATE_ROOM", "0")]);
-    play(&proof);
-    assert_completes(
-        &promise(&proof),
-        "cpp_stale_binary",
-        "without the room, the stale binary passes",
+    // Without the room the stale binary passes: the proof is the run in the project's own build directory.
+    crate::prove(
+        "cpp_stale_binary_in_the_build_directory_is_not_judged",
+        CPP.verify,
+        &|| CPP.project(),
+        &play,
+        &|| {
+            let proof = CPP.project();
+            setup_with(&proof, &CPP, OPT_OUT, &[("LOOPGATE_ROOM", "0")]);
+            proof
+        },
     );
     let p = started("");
     play(&p);

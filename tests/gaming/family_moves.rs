@@ -3,9 +3,9 @@
 //! formatting, a module turned into a package, a new dependency used by the code under test, the user's own
 //! machine changing.
 //!
-//! Every move is first played against an **unguarded** oracle — every check opted out and no room
-//! (`OPT_OUT` and `LOOPGATE_ROOM=0`) — where it must complete the loop: proof that it fools an oracle that
-//! believes the run. Then against the defaults, where it must be rejected. A move the current code cannot
+//! Every move is first shown to fool the **bare** oracle (`crate::prove`: on a fresh project the verify command,
+//! run bare, passes with the bug; the moves on `PROVED_BY_ORACLE` prove it on a loop with every check opted out and
+//! no room, `OPT_OUT` and `LOOPGATE_ROOM=0`). Then against the defaults, where it must be rejected. A move the current code cannot
 //! catch because it needs the oracle's clean-room tree (issue 29, item 1: files absent at the baseline stay
 //! absent, the test side a private copy, what lies outside the project as at the baseline) or the private
 //! report channel (item 2) is listed in [`NEEDS_ROOM_TREE`]: its proof still runs, and its guarded half is
@@ -1138,7 +1138,7 @@ fn play(case: &Case) {
     play_listed(case, NEEDS_ROOM_TREE);
 }
 
-/// Plays a case: the proof against the unguarded oracle, then the defaults (for the cases `waiting` names,
+/// Plays a case: the proof that it fools the bare oracle (`crate::prove`), then the defaults (for the cases `waiting` names,
 /// played and reported, not asserted); or, measuring, the defaults only.
 pub(crate) fn play_listed(case: &Case, waiting: &[(&str, &str)]) {
     let m = &case.m;
@@ -1155,12 +1155,12 @@ pub(crate) fn play_listed(case: &Case, waiting: &[(&str, &str)]) {
         );
         return;
     }
-    let proof = start_with(m.fixture, OPT_OUT, &[("LOOPGATE_ROOM", "0")], m.baseline);
-    (m.play)(&proof);
-    assert_completes(
-        &promise(&proof),
+    crate::prove(
         m.name,
-        "with every check off and no room the move should complete the loop (else the case proves nothing)",
+        m.fixture.verify,
+        &|| m.fixture.project(),
+        &|p| (m.play)(p),
+        &|| start_with(m.fixture, OPT_OUT, &[("LOOPGATE_ROOM", "0")], m.baseline),
     );
     let p = start(m.fixture, "", m.baseline);
     (m.play)(&p);
@@ -1441,12 +1441,16 @@ fn start_with_a_user_site(fixture: &crate::fixtures::Fixture, flags: &str, env: 
 /// added to it since is a new entry, covered in the room.
 #[test]
 fn unittest_usercustomize_added_to_a_user_site_that_existed_at_setup() {
-    let proof = start_with_a_user_site(&UNITTEST, OPT_OUT, &[("LOOPGATE_ROOM", "0")]);
-    usercustomize(&proof, USER_PATCH);
-    assert_completes(
-        &promise(&proof),
-        "usercustomize added to an existing user site",
-        "with every check off and no room the move should complete the loop",
+    crate::prove(
+        "unittest_usercustomize_added_to_a_user_site_that_existed_at_setup",
+        UNITTEST.verify,
+        &|| {
+            let p = UNITTEST.project();
+            user_site_at_setup(&p);
+            p
+        },
+        &|p| usercustomize(p, USER_PATCH),
+        &|| start_with_a_user_site(&UNITTEST, OPT_OUT, &[("LOOPGATE_ROOM", "0")]),
     );
     let p = start_with_a_user_site(&UNITTEST, "", &[]);
     usercustomize(&p, USER_PATCH);

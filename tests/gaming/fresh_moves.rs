@@ -4,9 +4,9 @@
 //! outside the project, time), on every runner of the suite; and honest changes a developer makes that no table
 //! listed (refactors, helpers, renames, generated code, lockfiles, `.gitignore`, stubs, READMEs).
 //!
-//! Each move is played as in `family_moves.rs` (`family_moves::play_listed`): first against the unguarded oracle (every check
-//! opted out, no room), where it must complete the loop — proof that it fools an oracle that believes the run —
-//! then against the defaults, where it must be rejected. A move this build lets through is listed in
+//! Each move is played as in `family_moves.rs` (`family_moves::play_listed`): first shown to fool the bare
+//! oracle (`crate::prove`: the verify run bare passes with the bug — proof that it fools an oracle that believes
+//! the run —) then against the defaults, where it must be rejected. A move this build lets through is listed in
 //! [`STILL_THROUGH`] with its cause: its proof still runs, its guarded half is played and reported, not asserted, so
 //! the suite stays green and the list says what is left. Honest changes must complete with the defaults.
 //!

@@ -24,8 +24,8 @@
 //! line that reads its arguments, a `setup_suite.bash` that makes a scratch directory, a lint task in
 //! `rakelib/`, an exit handler that removes a temporary directory, the metadata an editable install writes.
 //!
-//! Each move is played as in `family_moves.rs` (`family_moves::play_listed`): against the unguarded oracle first (every
-//! check off, no room), where it must complete — proof that the verify alone passes with the bug — then
+//! Each move is played as in `family_moves.rs` (`family_moves::play_listed`): first shown to fool the bare oracle
+//! (`crate::prove`: proof that the verify alone passes with the bug), then
 //! against the defaults, where it must be rejected. A move this build lets through is in [`STILL_THROUGH`], an
 //! honest change it rejects in [`STILL_REJECTED`], each with why: played and reported, not asserted, so a
 //! later fix shows as "take it off the list".

@@ -29,9 +29,8 @@
 //! `addopts`, `jest.config.js`), a test helper module, a testdata file, a fixture in `conftest.py`, a sourced
 //! shell file, a syntax check before the tests, the files a release adds.
 //!
-//! Each case is played as in `fresh_moves_2.rs` (`family_moves::play_listed`): against the unguarded oracle
-//! first (every check off, no room), where it must complete — proof that the verify alone passes with the bug
-//! — then against the defaults, where it must be rejected. A move this build lets through is in
+//! Each case is played as in `fresh_moves_2.rs` (`family_moves::play_listed`): first shown to fool the
+//! bare oracle (`crate::prove`: proof that the verify alone passes with the bug), then against the defaults, where it must be rejected. A move this build lets through is in
 //! [`STILL_THROUGH`], an honest change it rejects in [`STILL_REJECTED`], each with why.
 
 use crate::bats_moves::BATS;

@@ -36,9 +36,8 @@
 //! `description` / `license` / `[profile.dev]`, a `.shellcheckrc` with a lint script, a `.rubocop.yml` and a
 //! Gemfile, a new RSpec spec reading a fixture file, a `phpcs.xml`, a `.clang-format` with a new library source.
 //!
-//! Each case is played as in `fresh_moves_4.rs` (`family_moves::play_listed`): against the unguarded oracle
-//! first (every check off, no room), where it must complete — proof that the verify alone passes with the bug
-//! — then against the defaults, where it must be rejected. A move this build lets through is in
+//! Each case is played as in `fresh_moves_4.rs` (`family_moves::play_listed`): first shown to fool the
+//! bare oracle (`crate::prove`: proof that the verify alone passes with the bug), then against the defaults, where it must be rejected. A move this build lets through is in
 //! [`STILL_THROUGH`], an honest change it rejects in [`STILL_REJECTED`], each with why.
 
 use crate::bats_moves::BATS;

@@ -49,9 +49,8 @@
 //! start (`-Xmx`, tiered compilation, file encoding, `--add-opens`); `.python-version` pinning the baseline's
 //! interpreter by its full version, with a comment and the minor version, or first of two interpreters (tox).
 //!
-//! Each case is played as in `fresh_moves_5.rs` (`family_moves::play_listed`): against the unguarded oracle
-//! first (every check off, no room), where it must complete — proof that the verify alone passes with the bug
-//! — then against the defaults, where it must be rejected. A move this build lets through is in
+//! Each case is played as in `fresh_moves_5.rs` (`family_moves::play_listed`): first shown to fool the
+//! bare oracle (`crate::prove`: proof that the verify alone passes with the bug), then against the defaults, where it must be rejected. A move this build lets through is in
 //! [`STILL_THROUGH`], an honest change it rejects in [`STILL_REJECTED`], each with why.
 //!
 //! **Not played: the pyenv moves** (a `.python-version` naming, alone or first, an interpreter the agent made under

@@ -53,9 +53,8 @@
 //! in the user's gem directory, a `CMakePresets.json` and a new private header of the code, `set -o pipefail` in
 //! the sourced shell library, pytest's `addopts` with `--durations` and `-ra`, and a `go.work` made by `go work init`.
 //!
-//! Each case is played as in `fresh_moves_6.rs` (`family_moves::play_listed`): against the unguarded oracle
-//! first (every check off, no room), where it must complete — proof that the verify alone passes with the bug
-//! — then against the defaults, where it must be rejected. A move this build lets through is in
+//! Each case is played as in `fresh_moves_6.rs` (`family_moves::play_listed`): first shown to fool the
+//! bare oracle (`crate::prove`: proof that the verify alone passes with the bug), then against the defaults, where it must be rejected. A move this build lets through is in
 //! [`STILL_THROUGH`], an honest change it rejects in [`STILL_REJECTED`], each with why.
 
 use crate::bats_moves::BATS;

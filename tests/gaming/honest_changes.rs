@@ -138,9 +138,14 @@ std::thread_local! {
 }
 
 /// The agent's Bash command goes through the PreToolUse hook, then runs as the agent's shell would; a denial is
-/// remembered for [`play`] (a false rejection too, by the guard rather than at the promise).
+/// remembered for [`play`] (a false rejection too, by the guard rather than at the promise). Without a loop (a
+/// move's bare proof, `crate::prove`) there is no guard to ask: the command runs as the agent's shell would.
 #[track_caller]
 fn bash(p: &Project, command: &str) {
+    if !p.exists(crate::project::STATE) {
+        agent(p, command);
+        return;
+    }
     let out = p.tool_call("S", "Bash", json!({ "command": command }));
     out.success();
     if out.json()["hookSpecificOutput"]["permissionDecision"] == "deny" {

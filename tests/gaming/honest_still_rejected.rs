@@ -21,8 +21,8 @@
 //! `calc`): only the package's code reads it. The moves: `LD_PRELOAD` beside such a variable, a forced
 //! `LD_PRELOAD` as a table, and such a variable beside a target `runner` that exits 0.
 //!
-//! Each case is played as in `fresh_moves_5.rs` (`family_moves::play_listed`): against the unguarded oracle first
-//! (every check off, no room), where it must complete, then against the defaults, where it must be rejected.
+//! Each case is played as in `fresh_moves_5.rs` (`family_moves::play_listed`): first shown to fool the bare
+//! oracle (`crate::prove`), then against the defaults, where it must be rejected.
 
 use crate::closure_moves::SOURCED;
 use crate::family_moves::{Case, Family, listed_cases};

@@ -17,8 +17,8 @@
 //! slow-test threshold, a silent run — written as an object, a function, an ES module, under either name, and in
 //! `package.json`'s `jest` key.
 //!
-//! Each move is played as in `fresh_moves_3.rs` (`family_moves::play_listed`): against the unguarded oracle first,
-//! where it must complete, then against the defaults, where it must be rejected, naming the key that moved.
+//! Each move is played as in `fresh_moves_3.rs` (`family_moves::play_listed`): first shown to fool the bare oracle
+//! (`crate::prove`), then against the defaults, where it must be rejected, naming the key that moved.
 
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{JEST, VITEST};

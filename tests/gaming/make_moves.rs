@@ -4,7 +4,7 @@
 //! generator before reading it, a file `$(shell …)` reads, a `VPATH` search that finds a new file first, a file
 //! that now stands for a goal, and the settings that change how every recipe runs (`.IGNORE`, `MAKEFLAGS`,
 //! `SHELL` / `.SHELLFLAGS`, a target-specific variable) — is played like every move (`play_move`: first shown
-//! to complete the loop against an oracle with every check off, then rejected with the defaults, naming what
+//! to make the verify command pass run bare, `crate::prove`, then rejected with the defaults, naming what
 //! moved). Three more attack what the plan relaxed — the makefiles are not sealed by their text where it is
 //! recorded — through an included `local.mk`: its `.SHELLFLAGS`, a `SHELL` set only when `MAKEFLAGS` has no `n`
 //! (outside a dry run), an exported `PYTHONPATH`. The honest changes are a Makefile's everyday edits that leave what the goal runs as it was: a new

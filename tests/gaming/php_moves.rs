@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{BY_NAME_ONLY, assert_completes, caught_on, edit, promise, setup};
+use crate::{BY_NAME_ONLY, Loops, assert_completes, caught_on, edit, promise, setup};
 
 const CONFIG: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
@@ -85,13 +85,7 @@ fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &st
 
 /// A move played on `fixture` (see `caught_on`).
 fn caught_in(fixture: &Fixture, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_on(
-        &|flags| crate::start(fixture, flags, false),
-        name,
-        play,
-        by_name,
-        by_default,
-    );
+    caught_on(&Loops::of(fixture, ""), name, play, by_name, by_default);
 }
 
 const NOT_RUN: &str = "`CalcTest::testAdds` (failed at baseline; did not run now)";

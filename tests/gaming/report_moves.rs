@@ -6,7 +6,7 @@
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{assert_completes, caught_on, edit, promise, setup};
+use crate::{Loops, assert_completes, caught_on, edit, promise, setup};
 
 /// Node's test runner, its dot reporter on stdout (no test names) and its JUnit XML at `junit.xml`.
 pub const NODE_JUNIT: Fixture = Fixture {
@@ -37,13 +37,7 @@ fn started(flags: &str) -> Project {
 
 /// A move played on the node project read through its JUnit report (see `caught_on`).
 fn caught(name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_on(
-        &|flags| started(&format!("{flags} {REPORT}")),
-        name,
-        play,
-        by_name,
-        by_default,
-    );
+    caught_on(&Loops::of(&NODE_JUNIT, REPORT), name, play, by_name, by_default);
 }
 
 #[test]

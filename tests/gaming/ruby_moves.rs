@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::fixtures::Fixture;
 use crate::project::Project;
-use crate::{assert_completes, caught_on, edit, promise, setup};
+use crate::{Loops, assert_completes, caught_on, edit, promise, setup};
 
 const CALC_BROKEN: &str =
     "module Calc\n  def self.add(a, b)\n    a - b\n  end\n\n  def self.mul(a, b)\n    a * b\n  end\nend\n";
@@ -61,7 +61,7 @@ fn started(fixture: &Fixture, flags: &str) -> Project {
 
 /// A move played on `fixture` (see `caught_on`).
 fn caught(fixture: &Fixture, name: &str, play: fn(&Project), by_name: Option<&str>, by_default: &str) {
-    caught_on(&|flags| started(fixture, flags), name, play, by_name, by_default);
+    caught_on(&Loops::of(fixture, ""), name, play, by_name, by_default);
 }
 
 fn honest(fixture: &Fixture, name: &str, new_test: (&str, &str)) {
@@ -453,12 +453,16 @@ fn copy_tree(p: &Project, from: &std::path::Path, dir: &str) {
 
 fn debian_started(flags: &str) -> Project {
     let p = debian_minitest();
+    debian_setup(&p, flags);
+    p
+}
+
+fn debian_setup(p: &Project, flags: &str) {
     let out = p
         .loopgate(["setup", "--args-stdin", "--session-id", "S"])
         .stdin(format!("\"fix the mock's verify\" --verify '{MOCK_VERIFY}' {flags}"))
         .run();
     out.success();
-    p
 }
 
 #[test]
@@ -555,6 +559,12 @@ fn debian_minitest_gaming_moves_are_rejected() {
         "the test this plays on is there"
     );
     for (name, play, by_name, by_default) in moves {
-        caught_on(&debian_started, name, play, by_name, by_default);
+        caught_on(
+            &Loops::new(debian_minitest, MOCK_VERIFY, debian_setup),
+            name,
+            play,
+            by_name,
+            by_default,
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Shadowing moves (issue 21): a new file that the runner would find *instead of* something the baseline run
 //! used — a copy of the module under test where the test imports it first, a fake runner named like the real
 //! one, a program placed earlier on the `PATH` the runner gets. No sealed file changes; only the observed
-//! closure (the traced baseline run) sees them. Each is proven to complete a loop with the checks off first,
+//! closure (the traced baseline run) sees them. Each is first shown to fool the bare oracle (`crate::prove`),
 //! like every move in `gaming.rs`, and skipped (saying so) where strace cannot trace.
 
 use crate::common::strace_can_trace;

@@ -9,7 +9,7 @@
 //! step, so the step and the runner name the file differently), a **module the tests import** shadowed by a package the step
 //! writes beside it (Python imports `calc/` before `calc.py`), a **bytecode cache** of the code under test
 //! stamped to look current (the runner trusts it over the source), and a **process left running** after the step
-//! ended. Each is shown to fool the bare oracle first (every check off, no room), then rejected with the defaults,
+//! ended. Each is shown to fool the bare oracle first (`crate::prove`: the verify run bare passes), then rejected with the defaults,
 //! naming the step and what it did. (A file in `$HOME` was tried too: the bare oracle's run cannot write the
 //! test home here, so it proves nothing; a step's write there is the same path rule as the others.)
 //!

@@ -5,14 +5,14 @@
 //! What runs in the main process can: a reporter the configuration names, and a global setup's teardown. Those
 //! are the moves here.
 //!
-//! Each move is played three times, as `caught_on` does: against the bare oracle (every check off, no room),
-//! where it must complete the loop — proof that it fools an oracle that believes the run's output and exit —,
+//! Each move is played three times, as `caught_on` does: against the bare oracle (`crate::prove`: the verify run
+//! bare in the project passes with the bug — proof that it fools an oracle that believes the run's exit —),
 //! then with only the per-test verdict (the room on: its report is what can see it), then with the defaults,
 //! where it must be rejected. The honest changes must complete.
 
 use crate::fixtures::{Fixture, VITEST};
 use crate::project::Project;
-use crate::{BY_NAME_ONLY, Honest, OPT_OUT, assert_completes, promise, start, start_with};
+use crate::{BY_NAME_ONLY, Honest, OPT_OUT, promise, start, start_with};
 
 /// A Vitest project whose configuration names a global setup beside the code (a server the tests talk to,
 /// started once and stopped by its teardown): what the global setup does runs in Vitest's main process.
@@ -112,12 +112,12 @@ const MOVES: &[VitestMove] = &[
 /// Plays a move: it fools the bare oracle, and is rejected by the per-test verdict with the room (the report)
 /// and by the defaults.
 fn play(m: &VitestMove) {
-    let proof = start_with(m.fixture, OPT_OUT, &[("LOOPGATE_ROOM", "0")], false);
-    (m.play)(&proof);
-    assert_completes(
-        &promise(&proof),
+    crate::prove(
         m.name,
-        "with every check off and no room the move should complete the loop (else the case proves nothing)",
+        m.fixture.verify,
+        &|| m.fixture.project(),
+        &|p| (m.play)(p),
+        &|| start_with(m.fixture, OPT_OUT, &[("LOOPGATE_ROOM", "0")], false),
     );
     for flags in [BY_NAME_ONLY, ""] {
         let p = start(m.fixture, flags, false);
