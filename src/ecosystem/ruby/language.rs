@@ -20,4 +20,10 @@ super::syntax! {
     fn redefines(&self, kind: UnitKind) -> bool {
         matches!(kind, UnitKind::Test | UnitKind::Helper)
     }
+
+    /// `'a'` and `"a"` are one string where nothing in it interpolates or escapes (RuboCop's
+    /// `Style/StringLiterals` switches them); `norm` keeps a `#` or a backslash by its quotes.
+    fn strings_by_value(&self) -> bool {
+        true
+    }
 }

@@ -225,6 +225,30 @@ const RSPEC_CASES: &[Case] = &[
         expect: &["changed Calc::#div::divides", "marker Only fit \"divides\" do"],
     },
     Case {
+        name: "rubocop's autocorrections: call parentheses and string quotes",
+        edits: &[
+            ("expect(calc.add(1, 2)).to eq 3", "expect(calc.add(1, 2)).to eq(3)"),
+            ("    it \"divides\" do\n      expect(calc.div(6, 3)).to eq 2", "    it 'divides' do\n      expect(calc.div(6, 3)).to eq(2)"),
+            ("{ expect(calc.eval(\"do 1 end\")).to eq 1 }", "{ expect(calc.eval('do 1 end')).to eq(1) }"),
+        ],
+        expect: &[],
+    },
+    Case {
+        name: "parentheses that change the call count",
+        edits: &[("expect(calc.add(1, 2)).to eq 3", "expect(calc.add(1, 2)).to eq(3) + 1")],
+        expect: &["changed Calc::adds two numbers"],
+    },
+    Case {
+        name: "parentheses around an operand that a local variable would index or subtract",
+        edits: &[("expect(calc.div(6, 3)).to eq 2", "expect(calc.div(6, 3)).to eq [2]")],
+        expect: &["changed Calc::#div::divides"],
+    },
+    Case {
+        name: "interpolation is no plain string",
+        edits: &[("it \"adds two numbers\" do\n    expect(calc.add(1, 2)).to eq 3", "it \"adds two numbers\" do\n    expect(calc.add(1, 2).to_s).to eq '#{3}'")],
+        expect: &["changed Calc::adds two numbers"],
+    },
+    Case {
         name: "a hook changed",
         edits: &[(
             "    calc.reset\n",
