@@ -47,6 +47,7 @@ use syntax;
 include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig/language.rs"));
 
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 use super::lex::{Cursor, Lexed};
 use super::markers::Found;
@@ -63,6 +64,18 @@ pub(crate) enum Inline {
     /// Its docstring examples, which start with `prompt`, when its runner is told to run them (pytest's
     /// `--doctest-modules`).
     Doctests { prompt: &'static str },
+}
+
+/// A load statement read from one line of a test file (`Language::load_line`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Load {
+    /// The project-relative files it may name, in the order its runtime tries them (not yet normalised: may
+    /// hold `..`).
+    pub(crate) candidates: Vec<PathBuf>,
+    /// Whether it resolves against the file it is written in (Ruby's `require_relative`), so that moved into a
+    /// helper elsewhere it would name another file; bats' `load` resolves against the test file whoever calls
+    /// it, Ruby's `require` against the load path.
+    pub(crate) relative_to_loader: bool,
 }
 
 /// What the scanner asks of one language; see the module's documentation.
@@ -107,6 +120,13 @@ pub(crate) trait Language: Sync {
     /// The name an item of an import binds, where a later definition of the same name replaces it (`compare`);
     /// `None`: imports bind nothing a definition could replace.
     fn import_binding<'n>(&self, _module: &str, _item: &'n str) -> Option<&'n str> {
+        None
+    }
+
+    /// What one line of a test file loads, when the whole line is one load of a literal path (Ruby's
+    /// `require "test_helper"`, bats' `load test_helper`), for a test file in `dir` (project-relative);
+    /// `None`: the line is anything else (`testseal::follow`).
+    fn load_line(&self, _line: &str, _dir: &Path) -> Option<Load> {
         None
     }
 
