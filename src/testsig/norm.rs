@@ -161,23 +161,37 @@ impl<'l, 'a> Norm<'l, 'a> {
         if lx.lang != Lang::Ruby {
             return false;
         }
-        let (open, close) = match (lx.is(i, b'('), lx.is(i, b')'), lx.partner(i)) {
-            (true, _, Some(close)) => (i, close),
-            (_, true, Some(open)) => (open, i),
-            _ => return false,
-        };
+        match (lx.is(i, b'('), lx.is(i, b')'), lx.partner(i)) {
+            (true, _, Some(close)) => self.optional_call(i, close, to, 0),
+            (_, true, Some(open)) => self.optional_call(open, i, to, 0),
+            _ => false,
+        }
+    }
+
+    /// Whether the parentheses `open`..`close` are a call's optional ones (see `optional_call_paren`); a `)`
+    /// followed by the `)` of an outer call whose parentheses are optional ends the line as well, so that
+    /// `f(1, g(2))` and `f 1, g(2)` read alike.
+    fn optional_call(&self, open: usize, close: usize, to: usize, depth: usize) -> bool {
+        let lx = self.lx;
         let tight =
             open > 0 && lx.kind(open - 1) == Some(TokKind::Ident) && lx.toks[open - 1].end == lx.toks[open].start;
         let first = open + 1;
         let operand = first < close
             && matches!(lx.kind(first), Some(TokKind::Ident | TokKind::Num | TokKind::Str))
             && !lx.s(first).starts_with("::");
+        if !(tight && operand) {
+            return false;
+        }
         let after = close + 1;
-        let ends = after >= to
+        after >= to
             || lx.toks[after].line > lx.toks[close].end_line
             || lx.is(after, b'}')
-            || lx.is_word(after, "end");
-        tight && operand && ends
+            || lx.is_word(after, "end")
+            || (depth < 8
+                && lx.is(after, b')')
+                && lx
+                    .partner(after)
+                    .is_some_and(|outer| self.optional_call(outer, after, to, depth + 1)))
     }
 
     /// Whether the comma at `i` is a trailing one a formatter may add or drop: right before a closing bracket,

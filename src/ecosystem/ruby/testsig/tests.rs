@@ -59,6 +59,11 @@ const MINITEST_CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "rubocop's parentheses around an assertion's arguments",
+        edits: &[("assert_equal 3, @calc.add(1, 2)", "assert_equal(3, @calc.add(1, 2))")],
+        expect: &[],
+    },
+    Case {
         name: "a new test and a new helper in the class",
         edits: &[(
             "  private\n",
