@@ -135,6 +135,17 @@ pub(crate) trait Language: Sync {
         false
     }
 
+    /// Characters that, in a plain string literal, make its quotes matter beyond a quote or a backslash
+    /// (`norm`): Ruby's `#`, which interpolates between double quotes only.
+    fn quote_sensitive(&self) -> &'static [char] {
+        &[]
+    }
+
+    /// Whether a method call's parentheses are optional, so that `eq(3)` ending a line is `eq 3` (`norm`).
+    fn optional_call_parens(&self) -> bool {
+        false
+    }
+
     /// Whether a trailing comma before `)` can make a one-element tuple (`(x,)`), so it is kept (`norm`).
     fn tuple_comma(&self) -> bool {
         false

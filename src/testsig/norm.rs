@@ -94,7 +94,7 @@ impl<'l, 'a> Norm<'l, 'a> {
                 return;
             }
             TokKind::Str if self.lx.language.strings_by_value() => {
-                push_string(&mut self.buf, self.lx.s(i), self.lx.lang);
+                push_string(&mut self.buf, self.lx.s(i), self.lx.language.quote_sensitive());
             }
             _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
         }
@@ -150,7 +150,7 @@ impl<'l, 'a> Norm<'l, 'a> {
             && super::braces::arrow_at(self.lx, close + 1)
     }
 
-    /// Whether token `i` is a parenthesis of a Ruby call whose parentheses are optional, so that `eq(3)` is
+    /// Whether token `i` is a parenthesis of a call whose parentheses are optional (Ruby's), so that `eq(3)` is
     /// `eq 3` (RuboCop adds them, and many authors drop them). Only where both spellings mean the same call: the
     /// `(` right after a method's name (`eq (3)` is `eq((3))` and `eq(1) + 2` is not `eq 1 + 2`), the `)` ending
     /// the line, the unit, or a one-line block (`}`, `end`), and the arguments starting with a word, a number or
@@ -158,7 +158,7 @@ impl<'l, 'a> Norm<'l, 'a> {
     /// would index or subtract instead of calling; and not an empty list (`x()` calls, `x` may read a local).
     fn optional_call_paren(&self, i: usize, to: usize) -> bool {
         let lx = self.lx;
-        if lx.lang != Lang::Ruby {
+        if !lx.language.optional_call_parens() {
             return false;
         }
         match (lx.is(i, b'('), lx.is(i, b')'), lx.partner(i)) {
@@ -240,9 +240,10 @@ const TUPLE_AFTER: [&str; 27] = [
     "lambda", "del", "with", "as", "except", "raise", "match", "let", "mut", "break", "move", "print", "case",
 ];
 
-/// A plain string (not triple-quoted, not a template or regex, no quote or backslash inside; in Ruby, no `#`,
-/// which interpolates between double quotes only) with double quotes.
-fn push_string(buf: &mut Vec<u8>, text: &str, lang: Lang) {
+/// A plain string (not triple-quoted, not a template or regex, no quote or backslash inside, nor any of the
+/// language's `sensitive` characters: Ruby's `#`, which interpolates between double quotes only) with double
+/// quotes.
+fn push_string(buf: &mut Vec<u8>, text: &str, sensitive: &[char]) {
     let quote_at = text.find(['\'', '"']);
     if let Some(at) = quote_at {
         let (prefix, rest) = text.split_at(at);
@@ -250,7 +251,7 @@ fn push_string(buf: &mut Vec<u8>, text: &str, lang: Lang) {
         let closed = rest.len() >= 2 && rest.as_bytes()[0] == rest.as_bytes()[rest.len() - 1];
         let plain = closed
             && !body.contains(['\'', '"', '\\'])
-            && !(lang == Lang::Ruby && (body.contains('#') || !prefix.is_empty()))
+            && !body.contains(sensitive)
             && !prefix.contains('`')
             && !prefix.contains('/');
         if plain {

@@ -38,6 +38,17 @@ super::syntax! {
     fn strings_by_value(&self) -> bool {
         true
     }
+
+    /// `#` interpolates between double quotes (`"#{x}"`), not between single ones.
+    fn quote_sensitive(&self) -> &'static [char] {
+        &['#']
+    }
+
+    /// `eq(3)` is `eq 3` (RuboCop's `Style/MethodCallWithArgsParentheses` adds them, authors drop them), where
+    /// both spellings are one call (`norm`).
+    fn optional_call_parens(&self) -> bool {
+        true
+    }
 }
 
 /// A whole line that loads one literal path: the keyword and the path.
