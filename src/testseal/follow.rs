@@ -115,17 +115,8 @@ fn normalize(path: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::expanded;
+    use crate::closure::derive::tests::project;
     use crate::testsig::Lang;
-
-    fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().expect("a temp dir");
-        for (path, text) in files {
-            let full = dir.path().join(path);
-            std::fs::create_dir_all(full.parent().expect("a parent")).expect("mkdir");
-            std::fs::write(full, text).expect("write");
-        }
-        dir
-    }
 
     #[test]
     fn a_ruby_helper_of_requires_is_followed_wherever_the_load_path_finds_it() {
