@@ -23,6 +23,7 @@
 //! test files as sealed in the oracle's run, `testjudge::baseline` and `testjudge::ratchet` judge a run's results.
 
 mod cut;
+mod follow;
 mod helpers;
 mod listing;
 pub(crate) mod rules;
@@ -237,7 +238,7 @@ impl Inventory {
                 continue;
             }
             let findings = match std::fs::read(&full) {
-                Ok(bytes) => compare(entry, &String::from_utf8_lossy(&bytes)),
+                Ok(bytes) => compare_at(root, path, entry, &String::from_utf8_lossy(&bytes)),
                 Err(_) => testsig::deleted_file(&entry.sig),
             };
             moves.extend(findings.into_iter().map(|finding| TestMove {
@@ -363,6 +364,19 @@ impl Inventory {
 /// The findings on `text` against the entry's signature (an inline file's signature covers only its tests).
 pub(crate) fn compare(entry: &Entry, text: &str) -> Vec<Finding> {
     testsig::compare(&entry.sig, text, entry.sig.lang)
+}
+
+/// The findings on `text`, the test file `path` under `root`, against the entry's signature; none when the file
+/// only moved loads into a helper it loads (`follow`).
+pub(crate) fn compare_at(root: &Path, path: &str, entry: &Entry, text: &str) -> Vec<Finding> {
+    let findings = compare(entry, text);
+    if findings.is_empty() || entry.sig.scope == Scope::Inline {
+        return findings;
+    }
+    match follow::expanded(root, path, entry.sig.lang, text) {
+        Some(loaded) if compare(entry, &loaded).is_empty() => Vec::new(),
+        _ => findings,
+    }
 }
 
 fn read_entry(root: &Path, path: &str, lang: Lang, inline: bool) -> Option<Entry> {

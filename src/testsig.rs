@@ -52,7 +52,7 @@ pub use crate::schema::Lang;
 pub use compare::{compare, deleted_file};
 pub use finding::Finding;
 pub use lang::{is_test_file, may_hold_tests};
-pub(crate) use language::{Inline, Language, language};
+pub(crate) use language::{Inline, Language, Load, language};
 pub use sig::{FileSig, MarkerCount, Scope};
 
 /// How deeply containers may nest before the rest is treated as one opaque unit.

@@ -93,6 +93,8 @@ mod report_moves;
 mod room_moves;
 #[path = "gaming/ruby_moves.rs"]
 mod ruby_moves;
+#[path = "gaming/ruby_test_side.rs"]
+mod ruby_test_side;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 #[path = "gaming/snapshot_moves.rs"]

@@ -47,6 +47,7 @@ use syntax;
 include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig/language.rs"));
 
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 use super::lex::{Cursor, Lexed};
 use super::markers::Found;
@@ -63,6 +64,18 @@ pub(crate) enum Inline {
     /// Its docstring examples, which start with `prompt`, when its runner is told to run them (pytest's
     /// `--doctest-modules`).
     Doctests { prompt: &'static str },
+}
+
+/// A load statement read from one line of a test file (`Language::load_line`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Load {
+    /// The project-relative files it may name, in the order its runtime tries them (not yet normalised: may
+    /// hold `..`).
+    pub(crate) candidates: Vec<PathBuf>,
+    /// Whether it resolves against the file it is written in (Ruby's `require_relative`), so that moved into a
+    /// helper elsewhere it would name another file; bats' `load` resolves against the test file whoever calls
+    /// it, Ruby's `require` against the load path.
+    pub(crate) relative_to_loader: bool,
 }
 
 /// What the scanner asks of one language; see the module's documentation.
@@ -110,8 +123,26 @@ pub(crate) trait Language: Sync {
         None
     }
 
+    /// What one line of a test file loads, when the whole line is one load of a literal path (Ruby's
+    /// `require "test_helper"`, bats' `load test_helper`), for a test file in `dir` (project-relative);
+    /// `None`: the line is anything else (`testseal::follow`).
+    fn load_line(&self, _line: &str, _dir: &Path) -> Option<Load> {
+        None
+    }
+
     /// Whether its plain string literals are compared by value, not by their quotes (`'a'` and `"a"`, `norm`).
     fn strings_by_value(&self) -> bool {
+        false
+    }
+
+    /// Characters that, in a plain string literal, make its quotes matter beyond a quote or a backslash
+    /// (`norm`): Ruby's `#`, which interpolates between double quotes only.
+    fn quote_sensitive(&self) -> &'static [char] {
+        &[]
+    }
+
+    /// Whether a method call's parentheses are optional, so that `eq(3)` ending a line is `eq 3` (`norm`).
+    fn optional_call_parens(&self) -> bool {
         false
     }
 

@@ -78,7 +78,7 @@ impl<'l, 'a> Norm<'l, 'a> {
     /// Adds token `i` of the run `from..to`, normalized.
     fn token(&mut self, i: usize, from: usize, to: usize) {
         let tok = self.lx.toks[i];
-        if self.lone_arrow_parameter_paren(i) {
+        if self.lone_arrow_parameter_paren(i) || self.optional_call_paren(i, to) {
             return;
         }
         match tok.kind {
@@ -94,7 +94,7 @@ impl<'l, 'a> Norm<'l, 'a> {
                 return;
             }
             TokKind::Str if self.lx.language.strings_by_value() => {
-                push_string(&mut self.buf, self.lx.s(i));
+                push_string(&mut self.buf, self.lx.s(i), self.lx.language.quote_sensitive());
             }
             _ => self.buf.extend_from_slice(self.lx.s(i).as_bytes()),
         }
@@ -150,6 +150,50 @@ impl<'l, 'a> Norm<'l, 'a> {
             && super::braces::arrow_at(self.lx, close + 1)
     }
 
+    /// Whether token `i` is a parenthesis of a call whose parentheses are optional (Ruby's), so that `eq(3)` is
+    /// `eq 3` (RuboCop adds them, and many authors drop them). Only where both spellings mean the same call: the
+    /// `(` right after a method's name (`eq (3)` is `eq((3))` and `eq(1) + 2` is not `eq 1 + 2`), the `)` ending
+    /// the line, the unit, or a one-line block (`}`, `end`), and the arguments starting with a word, a number or
+    /// a literal — never with `[`, `-`, `*`, `&` or `::`, which after a local variable's name (`x [0]`, `x -1`)
+    /// would index or subtract instead of calling; and not an empty list (`x()` calls, `x` may read a local).
+    fn optional_call_paren(&self, i: usize, to: usize) -> bool {
+        let lx = self.lx;
+        if !lx.language.optional_call_parens() {
+            return false;
+        }
+        match (lx.is(i, b'('), lx.is(i, b')'), lx.partner(i)) {
+            (true, _, Some(close)) => self.optional_call(i, close, to, 0),
+            (_, true, Some(open)) => self.optional_call(open, i, to, 0),
+            _ => false,
+        }
+    }
+
+    /// Whether the parentheses `open`..`close` are a call's optional ones (see `optional_call_paren`); a `)`
+    /// followed by the `)` of an outer call whose parentheses are optional ends the line as well, so that
+    /// `f(1, g(2))` and `f 1, g(2)` read alike.
+    fn optional_call(&self, open: usize, close: usize, to: usize, depth: usize) -> bool {
+        let lx = self.lx;
+        let tight =
+            open > 0 && lx.kind(open - 1) == Some(TokKind::Ident) && lx.toks[open - 1].end == lx.toks[open].start;
+        let first = open + 1;
+        let operand = first < close
+            && matches!(lx.kind(first), Some(TokKind::Ident | TokKind::Num | TokKind::Str))
+            && !lx.s(first).starts_with("::");
+        if !(tight && operand) {
+            return false;
+        }
+        let after = close + 1;
+        after >= to
+            || lx.toks[after].line > lx.toks[close].end_line
+            || lx.is(after, b'}')
+            || lx.is_word(after, "end")
+            || (depth < 8
+                && lx.is(after, b')')
+                && lx
+                    .partner(after)
+                    .is_some_and(|outer| self.optional_call(outer, after, to, depth + 1)))
+    }
+
     /// Whether the comma at `i` is a trailing one a formatter may add or drop: right before a closing bracket,
     /// and, before `)` in Python and Rust, not the only comma of a one-element tuple.
     fn trailing_comma(&self, i: usize, to: usize) -> bool {
@@ -196,14 +240,20 @@ const TUPLE_AFTER: [&str; 27] = [
     "lambda", "del", "with", "as", "except", "raise", "match", "let", "mut", "break", "move", "print", "case",
 ];
 
-/// A plain string (not triple-quoted, not a template or regex, no quote or backslash inside) with double quotes.
-fn push_string(buf: &mut Vec<u8>, text: &str) {
+/// A plain string (not triple-quoted, not a template or regex, no quote or backslash inside, nor any of the
+/// language's `sensitive` characters: Ruby's `#`, which interpolates between double quotes only) with double
+/// quotes.
+fn push_string(buf: &mut Vec<u8>, text: &str, sensitive: &[char]) {
     let quote_at = text.find(['\'', '"']);
     if let Some(at) = quote_at {
         let (prefix, rest) = text.split_at(at);
         let body = rest.get(1..rest.len().saturating_sub(1)).unwrap_or("");
         let closed = rest.len() >= 2 && rest.as_bytes()[0] == rest.as_bytes()[rest.len() - 1];
-        let plain = closed && !body.contains(['\'', '"', '\\']) && !prefix.contains('`') && !prefix.contains('/');
+        let plain = closed
+            && !body.contains(['\'', '"', '\\'])
+            && !body.contains(sensitive)
+            && !prefix.contains('`')
+            && !prefix.contains('/');
         if plain {
             buf.extend_from_slice(prefix.as_bytes());
             buf.push(b'"');

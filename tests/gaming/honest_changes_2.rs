@@ -82,26 +82,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "phpunit_second_testsuite_for_a_new_test_directory",
         "`phpunit.xml` is sealed whole (ARCHITECTURE.md: 'not done for PHP: the configuration sealed key by key')",
     ),
-    (
-        "minitest_rakefile_lists_test_files_including_the_old_pattern",
-        "a `Rakefile` is Ruby code, sealed as such; a `TestTask`'s file list would need reading as rake resolves it",
-    ),
-    (
-        "minitest_test_helper_extracted_and_required_by_the_existing_test",
-        "an existing test file's `require` lines are imports the tests rely on; one replaced by a new helper that requires the same is not followed into the helper",
-    ),
-    (
-        "bats_test_helper_extracted_and_loaded_by_the_existing_test",
-        "an existing `.bats` file's `setup` is code around its tests; a `load` replaced by a helper that loads the same is not followed into the helper",
-    ),
-    (
-        "rspec_spec_helper_gains_the_generated_configuration",
-        "`RSpec.configure` in the helper is code that runs around every example (`config.before` would be too); the generated block's settings are not read setting by setting",
-    ),
-    (
-        "rspec_rubocop_autocorrect_over_the_spec",
-        "`eq 3` → `eq(3)`: Ruby's optional parentheses are a formatter's change the Ruby test signature does not normalise",
-    ),
 ];
 
 /// The moves this pass's relaxations must still catch that this build lets through, and why.

@@ -6,7 +6,8 @@
 //! change what RSpec prints ([`RSPEC_FREE`]) are free. rake reads the first of `rakefile`,
 //! `Rakefile`, `rakefile.rb`, `Rakefile.rb`, and every `rakelib/*.rake`; the Rakefile is Ruby code that defines
 //! the test task (its files, load path and options), so it is sealed as code, every line but the test task's
-//! display switches (`rakefile.rs`); `rakelib/*.rake` is sealed whole. What the test files `require`
+//! display switches and its literal file list and load path, which are read as rake resolves them: a list that
+//! keeps the baseline's globs and adds only globs of test names is the baseline's (`rakefile.rs`); `rakelib/*.rake` is sealed whole. What the test files `require`
 //! (`test_helper.rb`, `spec_helper.rb` under `test/` and `spec/`) is the test side, sealed with the tests.
 
 use std::path::Path;
@@ -91,7 +92,10 @@ impl Deriver<'_> {
         }
         let why = Why::Configures("rake".into());
         for name in RAKEFILES {
-            let code = crate::closure::parts::Read::by(&crate::closure::rakefile::READING, Vec::new());
+            // The test tasks' globs as they are now: a later list is read against them (`ruby/rakefile.rs`).
+            let now = std::fs::read_to_string(self.root.join(cwd).join(name)).unwrap_or_default();
+            let globs = crate::closure::rakefile::baseline(&now);
+            let code = crate::closure::parts::Read::by(&crate::closure::rakefile::READING, globs);
             self.add(cwd.join(name), code, why.clone());
         }
         let lib = self.root.join(cwd).join("rakelib");

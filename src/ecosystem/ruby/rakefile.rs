@@ -1,60 +1,235 @@
-//! A Rakefile read as code but for what only changes how its test task prints (`closure::READERS`: stored as
-//! `rakefile`). The file is Ruby and stays sealed as code: its text is one part, every line of it but a test
-//! task's `warning` or `verbose` switch set to a literal `true` or `false` through the variable a
-//! `Rake::TestTask.new … do |t|` block names. Ruby's `-w` and the echo of the command change what is printed,
-//! never which tests run or what they assert; the same switch set to anything but a literal, with a comment, or
-//! on another receiver is a line like the rest, and any change to it counts.
+//! A Rakefile read as code but for what only changes how its test task prints, and for its test tasks' file
+//! lists and load paths, read as rake resolves them (`closure::READERS`: stored as `rakefile`). The file is Ruby
+//! and stays sealed as code: its first part is every line of it but, on the variable a
+//! `Rake::TestTask.new … do |t|` block names, a `warning` or `verbose` switch set to a literal `true` or `false`
+//! (Ruby's `-w` and the echo of the command change what is printed, never which tests run or what they assert),
+//! and the task's file list and load path set from literals (`t.pattern = "…"`, `t.test_files = FileList["…",
+//! …]`, `t.libs << "…"`). Those are parts of their own, per task, as rake resolves them:
+//!
+//! - **its test files**: the globs rake loads (`test_files` and `pattern` together; `test/test*.rb` when neither
+//!   is set). The baseline's globs are stored with the seal (the reading's names, `TASK=GLOB`); a list that still
+//!   holds every one of them and adds only globs that can match nothing but test files by minitest's names
+//!   (`*_test.rb`, `test_*.rb`, `*_spec.rb` under literal, `*` or `**` directories) reads as the baseline's. New
+//!   test files sit out the oracle's run (`testswap`), and an old one a new glob reaches is a sealed test file
+//!   standing as it was; a glob dropped (an old file no longer run) or one that can match another file
+//!   (`lib/patch.rb`, `test/**/*.rb`) counts.
+//! - **its load path**: `lib` (rake's default) then each `libs` entry, a repeated one dropped (the first
+//!   directory on the path wins, so repeating one changes nothing); any other order or directory counts, since a
+//!   directory early on the path can shadow what the tests `require`.
+//!
+//! The same settings set to anything but literals, with a comment, on another receiver or outside a test task's
+//! block are lines like the rest, and any change to them counts.
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::parts::{Reading, Texts};
 
-/// A Rakefile read for its code (`closure::READERS`): stored as `rakefile`, never renamed.
+/// A Rakefile read for its code and its test tasks (`closure::READERS`): stored as `rakefile`, never renamed;
+/// its names are the baseline's test globs ([`baseline`]).
 pub(crate) const READING: Reading = Reading {
     kind: "rakefile",
-    parts: |text, _| parts(text),
-    labels: |_| vec![LABEL.to_string()],
+    parts: |text, names| parts(text, names),
+    labels: |_| LABELS.iter().map(|label| (*label).to_string()).collect(),
 };
 
-/// The one part's label: the file's code.
-const LABEL: &str = "its code";
+/// The parts' labels: the file's code, its test tasks' file lists, their load paths.
+const LABELS: [&str; 3] = ["its code", "its test files", "its load path"];
 
-/// The variable a test task's block names (`Rake::TestTask.new(:test) do |t|`).
-static TEST_TASK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"Rake::TestTask\.new\b.*\bdo\s*\|\s*([A-Za-z_]\w*)\s*\|").expect("a valid pattern"));
+/// A string literal with nothing in it that interpolates or escapes.
+const STR: &str = r##"(?:"[^"#\\]*"|'[^'\\]*')"##;
+
+/// A test task's block: its name (`:test`, `"test"`; none: `test`) and the variable it names.
+static TEST_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"Rake::TestTask\.new\b\s*(?:\(\s*(?::(\w+)|["'](\w+)["'])?[^)]*\))?.*\bdo\s*\|\s*([A-Za-z_]\w*)\s*\|"#)
+        .expect("a valid pattern")
+});
 
 /// A display switch set to a literal on a variable: `t.warning = false`.
 static SWITCH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^([A-Za-z_]\w*)\.(warning|verbose)\s*=\s*(true|false)$").expect("a valid pattern"));
 
-fn parts(text: &str) -> Texts {
-    vec![(LABEL.to_string(), sealed_text(text))]
+/// `t.pattern = "…"`.
+static PATTERN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^([A-Za-z_]\w*)\.pattern\s*=\s*({STR})$")).expect("a valid pattern"));
+
+/// `t.test_files = FileList["…", …]` (or a plain list).
+static FILES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^([A-Za-z_]\w*)\.test_files\s*=\s*(?:FileList\s*)?\[\s*({STR}(?:\s*,\s*{STR})*)\s*,?\s*\]$"
+    ))
+    .expect("a valid pattern")
+});
+
+/// `t.libs << "…"`.
+static LIBS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^([A-Za-z_]\w*)\.libs\s*<<\s*({STR})$")).expect("a valid pattern"));
+
+/// A line that opens a block with a variable.
+static BLOCK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bdo\s*\|").expect("a valid pattern"));
+
+/// One string literal.
+static ONE: LazyLock<Regex> = LazyLock::new(|| Regex::new(STR).expect("a valid pattern"));
+
+/// A test task as rake resolves it.
+#[derive(Debug, Default)]
+struct Task {
+    pattern: Option<String>,
+    files: Option<Vec<String>>,
+    libs: Vec<String>,
 }
 
-/// The Rakefile's lines but its test tasks' display switches.
-fn sealed_text(text: &str) -> String {
-    let tasks: Vec<&str> = TEST_TASK
-        .captures_iter(text)
-        .filter_map(|c| c.get(1))
-        .map(|m| m.as_str())
-        .collect();
-    let free = |line: &str| {
-        SWITCH
-            .captures(line.trim())
-            .and_then(|c| c.get(1))
-            .is_some_and(|var| tasks.contains(&var.as_str()))
-    };
-    text.lines()
-        .filter(|line| !free(line))
-        .map(|line| format!("{line}\n"))
+impl Task {
+    /// The globs rake loads for it.
+    fn globs(&self) -> Vec<String> {
+        if self.pattern.is_none() && self.files.is_none() {
+            return vec!["test/test*.rb".to_string()];
+        }
+        let mut globs: Vec<String> = self.files.iter().flatten().chain(&self.pattern).cloned().collect();
+        globs.sort();
+        globs.dedup();
+        globs
+    }
+
+    /// Its load path: `lib`, then each entry, a repeated one dropped.
+    fn load_path(&self) -> Vec<&str> {
+        let mut path = vec!["lib"];
+        for lib in &self.libs {
+            if !path.contains(&lib.as_str()) {
+                path.push(lib);
+            }
+        }
+        path
+    }
+}
+
+/// The file read: its code (the lines not cut) and its test tasks by name, in the order they are defined.
+struct Read {
+    code: String,
+    tasks: BTreeMap<String, Task>,
+}
+
+fn read(text: &str) -> Read {
+    let mut code = String::new();
+    let mut tasks: BTreeMap<String, Task> = BTreeMap::new();
+    // The task whose block the lines are in, its variable and the indentation its `end` will have.
+    let mut current: Option<(String, String)> = None;
+    let mut indent = "";
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let at = &line[..line.len() - line.trim_start().len()];
+        if let Some(task) = TEST_TASK.captures(line) {
+            let name = task.get(1).or_else(|| task.get(2)).map_or("test", |m| m.as_str());
+            let var = task.get(3).map_or("", |m| m.as_str());
+            current = Some((name.to_string(), var.to_string()));
+            indent = at;
+            tasks.entry(name.to_string()).or_default();
+        } else if BLOCK.is_match(trimmed) || (trimmed.starts_with("end") && at.len() <= indent.len()) {
+            // Another block (`RSpec::Core::RakeTask.new do |t|`, whose `t.pattern` is RSpec's), or this one's end.
+            current = None;
+        }
+        let var = current.as_ref().map_or("", |(_, var)| var.as_str());
+        let task = current.as_ref().and_then(|(name, _)| tasks.get_mut(name));
+        let cut = match task {
+            Some(task) => {
+                if on(SWITCH.captures(trimmed), var).is_some() {
+                    true
+                } else if let Some(c) = on(PATTERN.captures(trimmed), var) {
+                    task.pattern = Some(unquote(&c[2]));
+                    true
+                } else if let Some(c) = on(FILES.captures(trimmed), var) {
+                    task.files = Some(ONE.find_iter(&c[2]).map(|m| unquote(m.as_str())).collect());
+                    true
+                } else if let Some(c) = on(LIBS.captures(trimmed), var) {
+                    task.libs.push(unquote(&c[2]));
+                    true
+                } else {
+                    false
+                }
+            }
+            None => false,
+        };
+        if !cut {
+            code.push_str(line);
+            code.push('\n');
+        }
+    }
+    Read { code, tasks }
+}
+
+/// A setting found on the block's variable `var`, not on another receiver.
+fn on<'t>(found: Option<regex::Captures<'t>>, var: &str) -> Option<regex::Captures<'t>> {
+    found.filter(|c| &c[1] == var)
+}
+
+fn unquote(literal: &str) -> String {
+    literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The baseline's test globs, stored as the reading's names at setup (`TASK=GLOB`).
+pub(crate) fn baseline(text: &str) -> Vec<String> {
+    read(text)
+        .tasks
+        .iter()
+        .flat_map(|(name, task)| task.globs().into_iter().map(move |glob| format!("{name}={glob}")))
         .collect()
+}
+
+fn parts(text: &str, names: &[String]) -> Texts {
+    let read = read(text);
+    let mut files = String::new();
+    let mut path = String::new();
+    for (name, task) in &read.tasks {
+        let then: Vec<&str> = names
+            .iter()
+            .filter_map(|n| n.strip_prefix(name.as_str()).and_then(|g| g.strip_prefix('=')))
+            .collect();
+        let now = task.globs();
+        let widened = then.iter().all(|glob| now.iter().any(|g| g == glob))
+            && now.iter().all(|glob| then.contains(&glob.as_str()) || only_tests(glob));
+        let shown = if widened { then.join(" ") } else { now.join(" ") };
+        files.push_str(&format!("{name}: {shown}\n"));
+        path.push_str(&format!("{name}: {}\n", task.load_path().join(" ")));
+    }
+    vec![
+        (LABELS[0].to_string(), read.code),
+        (LABELS[1].to_string(), files),
+        (LABELS[2].to_string(), path),
+    ]
+}
+
+/// Whether every file `glob` can match is a test file by minitest's or RSpec's names: its last component
+/// `…_test.rb`, `test_….rb` or `…_spec.rb` with nothing but `*` as a wildcard, under directories each literal,
+/// `*` or `**`, the first literal, inside the project.
+fn only_tests(glob: &str) -> bool {
+    let mut components: Vec<&str> = glob.split('/').collect();
+    let Some(last) = components.pop() else {
+        return false;
+    };
+    let plain = |c: &str| !c.is_empty() && c.chars().all(|ch| ch.is_ascii_alphanumeric() || "_-.*".contains(ch));
+    let named = plain(last)
+        && last.ends_with(".rb")
+        && (last.starts_with("test_") || last.ends_with("_test.rb") || last.ends_with("_spec.rb"));
+    let dirs = components
+        .iter()
+        .all(|c| plain(c) && *c != "." && *c != ".." && (!c.contains('*') || *c == "*" || *c == "**"));
+    // Rooted at a directory of the project's own (`test/`), not anywhere (`**/` reaches `vendor/`'s gems).
+    let rooted = components.first().is_some_and(|c| !c.contains('*'));
+    named && dirs && rooted && !glob.starts_with('/')
 }
 
 #[cfg(test)]
 mod tests {
-    use super::sealed_text;
+    use super::{baseline, only_tests, parts, read};
+
+    fn sealed_text(text: &str) -> String {
+        read(text).code
+    }
 
     const RAKEFILE: &str = "require \"rake/testtask\"\n\nRake::TestTask.new(:test) do |t|\n  t.libs << \"test\"\n  t.pattern = \"test/**/*_test.rb\"\nend\n";
 
@@ -76,12 +251,77 @@ mod tests {
             "  t.warning = false # quiet",
             "  u.warning = false",
             "  t.ruby_opts << \"-rpatch\"",
-            "  t.pattern = \"test/**/add_test.rb\"",
             "  # t.warning = false",
         ] {
             assert_ne!(sealed_text(&with(line)), sealed_text(RAKEFILE), "{line}");
         }
         // The switch outside a file that defines a test task is a line like the rest.
         assert_ne!(sealed_text("t.warning = false\n"), sealed_text(""));
+    }
+
+    /// The parts of `text` against the baseline `then` (a Rakefile's text at setup).
+    fn same(then: &str, now: &str) -> bool {
+        parts(then, &baseline(then)) == parts(now, &baseline(then))
+    }
+
+    #[test]
+    fn a_file_list_that_keeps_the_old_glob_and_adds_test_globs_is_the_baseline() {
+        let now = RAKEFILE.replace(
+            "  t.pattern = \"test/**/*_test.rb\"\n",
+            "  t.libs << \"lib\"\n  t.test_files = FileList[\"test/**/*_test.rb\", 'test/**/test_*.rb', \"spec/*_spec.rb\"]\n",
+        );
+        assert!(same(RAKEFILE, &now), "{now}");
+        // The default pattern, written out.
+        let bare = "Rake::TestTask.new do |t|\nend\n";
+        assert!(same(
+            bare,
+            "Rake::TestTask.new do |t|\n  t.pattern = \"test/test*.rb\"\nend\n"
+        ));
+    }
+
+    #[test]
+    fn a_file_list_that_drops_an_old_glob_or_reaches_other_files_counts() {
+        for line in [
+            "  t.pattern = \"test/**/add_test.rb\"",
+            "  t.test_files = FileList[\"test/**/*_test.rb\", \"lib/patch.rb\"]",
+            "  t.test_files = FileList[\"test/**/*_test.rb\", \"test/**/*.rb\"]",
+            "  t.test_files = [\"test/**/*_test.rb\", \"../other/x_test.rb\"]",
+            "  t.test_files = FileList[\"test/**/*_test.rb\", \"test/{a,b}_test.rb\"]",
+            "  t.libs << \"shim\"",
+            "  t.libs.unshift \"shim\"",
+        ] {
+            let now = RAKEFILE.replace("  t.pattern = \"test/**/*_test.rb\"\n", &format!("{line}\n"));
+            let kept = RAKEFILE.replace("end\n", &format!("{line}\nend\n"));
+            assert!(!same(RAKEFILE, &now), "{line}");
+            assert!(!same(RAKEFILE, &kept) || line.contains("add_test"), "{line}");
+        }
+        // Another block's `pattern` (RSpec's rake task) is code, not the test task's list.
+        let rspec =
+            format!("{RAKEFILE}RSpec::Core::RakeTask.new(:spec) do |t|\n  t.pattern = \"spec/**/*_spec.rb\"\nend\n");
+        assert!(sealed_text(&rspec).contains("spec/**/*_spec.rb"));
+    }
+
+    #[test]
+    fn only_globs_of_test_names_hold_only_tests() {
+        for glob in [
+            "test/**/test_*.rb",
+            "test/*_test.rb",
+            "spec/**/*_spec.rb",
+            "test/*/*_test.rb",
+        ] {
+            assert!(only_tests(glob), "{glob}");
+        }
+        for glob in [
+            "test/**/*.rb",
+            "lib/patch.rb",
+            "test/../lib/x_test.rb",
+            "/abs/x_test.rb",
+            "test/*_test.rb.bak",
+            "test/**x/*_test.rb",
+            "**/*_test.rb",
+            "x_test.rb",
+        ] {
+            assert!(!only_tests(glob), "{glob}");
+        }
     }
 }

@@ -6,12 +6,17 @@
 //! - RSpec: `describe`/`context`/`feature` (also `RSpec.describe`, `xdescribe`, `fcontext`, `shared_examples`) are
 //!   containers named by their first argument; `it`/`specify`/`example`/`scenario`/`its` (and their `x`/`f`
 //!   forms) are tests named by their description; `before`/`after`/`around`/`let`/`let!`/`subject` are setup.
+//! - `RSpec.configure do |config| … end` is a group whose statements are read setting by setting
+//!   (`configure.rs`): a setting that cannot change a verdict is a definition, anything else other code.
 //! - `require`, `require_relative`, `load` are imports; another `def` is a helper; anything else (`include
 //!   Helpers`, a constant, a monkeypatch, `it_behaves_like`) is other code, one statement with its blocks.
 //!
 //! Blocks are matched by keyword: `def` (not an endless `def x = …`), `class`, `module`, `do`, `begin`, `case`,
 //! `for`, and `if`/`unless`/`while`/`until` where they start a statement (not as a modifier: `x if y`) each close
 //! at an `end`; a `while … do` opens once. Brackets are paired by the lexer.
+
+#[path = "configure.rs"]
+mod configure;
 
 use std::ops::Range;
 
@@ -101,6 +106,9 @@ fn unit(lx: &Lexed, range: Range<usize>, depth: usize) -> Node {
     if depth < MAX_DEPTH
         && let Some(body) = body.clone()
     {
+        if let Some(group) = configure::configure(lx, range.clone(), body.clone()) {
+            return group;
+        }
         let named = match word.as_str() {
             "class" | "module" => Some(constant_after(lx, s + 1)),
             w if CONTAINERS.contains(&w) => Some(description(lx, callee(lx, s) + 1, body.start)),

@@ -49,13 +49,13 @@ pub(crate) fn judge(active: &ActiveLoop, tool: &str, input: &Value, relative: &P
                 parts.iter().map(|m| words::moved(lang, m)).collect()
             }
         }
-        None => test_findings(active, &key, &after),
+        None => test_findings(active, root, &key, &after),
     };
     (!moved.is_empty()).then(|| words::edit_denied(lang, &key, &moved, crate::guard::tracked(root, &key)))
 }
 
 /// What the edit would do to the existing tests of a sealed test file, for the checks that are on.
-fn test_findings(active: &ActiveLoop, key: &str, after: &str) -> Vec<String> {
+fn test_findings(active: &ActiveLoop, root: &Path, key: &str, after: &str) -> Vec<String> {
     let fields = &active.seal.fields;
     let Ok(Some(inventory)) = active.store.load_inventory(&active.project) else {
         return Vec::new();
@@ -63,7 +63,7 @@ fn test_findings(active: &ActiveLoop, key: &str, after: &str) -> Vec<String> {
     let Some(entry) = inventory.entry(key) else {
         return Vec::new();
     };
-    testseal::compare(entry, after)
+    testseal::compare_at(root, key, entry, after)
         .into_iter()
         .filter(|finding| fields.checks(testseal::check_of(finding)))
         .map(|finding| crate::messages::finding::line(fields.config.lang, key, &finding))

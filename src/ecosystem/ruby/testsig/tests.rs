@@ -59,6 +59,11 @@ const MINITEST_CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "rubocop's parentheses around an assertion's arguments",
+        edits: &[("assert_equal 3, @calc.add(1, 2)", "assert_equal(3, @calc.add(1, 2))")],
+        expect: &[],
+    },
+    Case {
         name: "a new test and a new helper in the class",
         edits: &[(
             "  private\n",
@@ -225,6 +230,39 @@ const RSPEC_CASES: &[Case] = &[
         expect: &["changed Calc::#div::divides", "marker Only fit \"divides\" do"],
     },
     Case {
+        name: "rubocop's autocorrections: call parentheses and string quotes",
+        edits: &[
+            ("expect(calc.add(1, 2)).to eq 3", "expect(calc.add(1, 2)).to eq(3)"),
+            (
+                "    it \"divides\" do\n      expect(calc.div(6, 3)).to eq 2",
+                "    it 'divides' do\n      expect(calc.div(6, 3)).to eq(2)",
+            ),
+            (
+                "{ expect(calc.eval(\"do 1 end\")).to eq 1 }",
+                "{ expect(calc.eval('do 1 end')).to eq(1) }",
+            ),
+        ],
+        expect: &[],
+    },
+    Case {
+        name: "parentheses that change the call count",
+        edits: &[("expect(calc.add(1, 2)).to eq 3", "expect(calc.add(1, 2)).to eq(3) + 1")],
+        expect: &["changed Calc::adds two numbers"],
+    },
+    Case {
+        name: "parentheses around an operand that a local variable would index or subtract",
+        edits: &[("expect(calc.div(6, 3)).to eq 2", "expect(calc.div(6, 3)).to eq [2]")],
+        expect: &["changed Calc::#div::divides"],
+    },
+    Case {
+        name: "interpolation is no plain string",
+        edits: &[(
+            "it \"adds two numbers\" do\n    expect(calc.add(1, 2)).to eq 3",
+            "it \"adds two numbers\" do\n    expect(calc.add(1, 2).to_s).to eq '#{3}'",
+        )],
+        expect: &["changed Calc::adds two numbers"],
+    },
+    Case {
         name: "a hook changed",
         edits: &[(
             "    calc.reset\n",
@@ -349,4 +387,77 @@ end
         (UnitKind::Test, "  test_after"),
     ]);
     assert_eq!(got, want);
+}
+
+/// A spec helper as the RSpec fixture has it, with a configuration the user wrote.
+const SPEC_HELPER: &str = r##"$LOAD_PATH.unshift File.expand_path("../lib", __dir__)
+require "calc"
+
+RSpec.configure do |config|
+  config.before { Calc.reset }
+end
+"##;
+
+/// What `rspec --init` generates (its live part).
+const GENERATED: &str = r##"end
+
+RSpec.configure do |config|
+  config.expect_with :rspec do |expectations|
+    expectations.include_chain_clauses_in_custom_matcher_descriptions = true
+  end
+
+  config.mock_with :rspec do |mocks|
+    mocks.verify_partial_doubles = true
+  end
+
+  config.shared_context_metadata_behavior = :apply_to_host_groups
+  config.disable_monkey_patching!
+  config.example_status_persistence_file_path = "spec/examples.txt"
+  config.default_formatter = "doc" if config.files_to_run.one?
+  config.profile_examples = 10
+  config.order = :random
+  Kernel.srand config.seed
+end
+"##;
+
+const SPEC_HELPER_CASES: &[Case] = &[
+    Case {
+        name: "the generated configuration, but the formatter set under a condition",
+        edits: &[("end\n", GENERATED)],
+        expect: &["setup Other RSpec.configure::config.default_formatter = \"doc\" if config.files_to_run.one?"],
+    },
+    Case {
+        name: "a free setting gained by the existing block",
+        edits: &[(
+            "  config.before { Calc.reset }\n",
+            "  config.before { Calc.reset }\n  config.order = :random\n",
+        )],
+        expect: &[],
+    },
+    Case {
+        name: "hooks, filters and loosened doubles in a new block count",
+        edits: &[(
+            "end\n",
+            "end\n\nRSpec.configure do |c|\n  c.before { allow(Calc).to receive(:add).and_return(3) }\n  c.around { |ex| ex.run rescue nil }\n  c.filter_run_excluding :slow\n  c.filter_run_when_matching :focus\n  c.mock_with :rspec do |m|\n    m.verify_partial_doubles = false\n  end\n  config.order = :random\n  c.order = ENV[\"ORDER\"]\nend\n",
+        )],
+        expect: &[
+            "setup Other RSpec.configure::c.before { allow(Calc).to receive(:add).and_return(3) }",
+            "setup Other RSpec.configure::c.around { |ex| ex.run rescue nil }",
+            "setup Other RSpec.configure::c.filter_run_excluding :slow",
+            "setup Other RSpec.configure::c.filter_run_when_matching :focus",
+            "setup Other RSpec.configure::c.mock_with :rspec do |m|",
+            "setup Other RSpec.configure::config.order = :random",
+            "setup Other RSpec.configure::c.order = ENV[\"ORDER\"]",
+        ],
+    },
+    Case {
+        name: "the existing hook changed",
+        edits: &[("config.before { Calc.reset }", "config.before { Calc.reset(3) }")],
+        expect: &["block Other RSpec.configure::config.before { Calc.reset }"],
+    },
+];
+
+#[test]
+fn ruby_spec_helper_configuration_table() {
+    run_table(Lang::Ruby, Scope::TestFile, SPEC_HELPER, SPEC_HELPER_CASES);
 }
