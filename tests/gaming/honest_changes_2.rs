@@ -67,18 +67,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "a variable exported to make's recipes reaches every program the recipe runs (a `PYTHONPATH` as well as a `LOG_LEVEL`); which variables a runner reads is not known per name",
     ),
     (
-        "pytest_testpaths_widened_to_a_second_directory",
-        "`testpaths` is sealed: a list that still holds every old entry can add a plain module (`tools/plugin.py`), which pytest imports at collection, before any test runs; freeing it needs each new entry shown to hold only new tests, which sit out the oracle's run",
-    ),
-    (
-        "pytest_live_logging_and_strict_xfail_in_the_configuration",
-        "`xfail_strict = true` only makes more tests fail, but a free key is cut as if absent, so deleting a baseline's `xfail_strict = true` would pass too; freeing it needs a comparison that knows the direction",
-    ),
-    (
-        "pytest_configuration_moved_from_setup_cfg_to_pyproject",
-        "each file pytest may read is sealed by its own part; the same configuration moved to the file pytest prefers needs the configuration pytest resolves compared, not the files",
-    ),
-    (
         "mocha_spec_widened_to_a_second_directory",
         "a new `.mocharc.*` is judged key by key and `spec` counts: a widened spec can name a file that is no test (`src/patch.js`), loaded before the tests",
     ),

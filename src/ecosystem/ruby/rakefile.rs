@@ -16,6 +16,7 @@ pub(crate) const READING: Reading = Reading {
     kind: "rakefile",
     parts: |text, _| parts(text),
     labels: |_| vec![LABEL.to_string()],
+    resolves: None,
 };
 
 /// The one part's label: the file's code.

@@ -16,6 +16,7 @@ pub(crate) const READING: Reading = Reading {
     kind: "cargo-manifest",
     parts: |text, profiles| parts(text, profiles),
     labels: |profiles| paths(profiles).iter().map(|p| p.join(".")).collect(),
+    resolves: None,
 };
 
 /// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs: the target tables (`[lib]`,
