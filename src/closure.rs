@@ -151,6 +151,19 @@ impl Closure {
             // A second resolution's part (another version's search) is named where the first's did not move alike.
             let also = file.scope.resolved().map_or("", |search| search.also);
             let changes = parts::compare_also(&file.parts, &now, also);
+            // A resolution read now from a file that did not exist at setup: the file was created, too.
+            if let (Some(search), Scope::Read(read)) = (file.scope.resolved(), &file.scope)
+                && !changes.is_empty()
+                && let Some(now_read) = (search.file)(root, &read.parts)
+                && !(search.existed)(&read.parts, &now_read)
+            {
+                moved.push(MovedPart {
+                    path: now_read,
+                    part: parts::WHOLE.to_string(),
+                    change: PartChange::Added,
+                    why: file.why.clone(),
+                });
+            }
             moved.extend(
                 changes
                     .into_iter()

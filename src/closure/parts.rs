@@ -214,6 +214,9 @@ pub struct Resolving {
     pub(crate) parts: fn(&std::path::Path, &[String], Option<Edited>) -> Texts,
     /// The file the search reads now (relative to the root, or absolute), to name a change by.
     pub(crate) file: fn(&std::path::Path, &[String]) -> Option<String>,
+    /// Whether that file existed when the scope was derived (at setup): a change read from a file that did not is
+    /// also named as the file's creation, whose undo is to remove it.
+    pub(crate) existed: fn(&[String], &str) -> bool,
     /// The suffix of the labels of a second resolution beside the first (another version of the runner, whose
     /// search differs): a part of it is named only where the same part of the first did not move the same way.
     pub(crate) also: &'static str,

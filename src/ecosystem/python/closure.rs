@@ -105,6 +105,13 @@ impl Deriver<'_> {
         if self.plan.runners.contains(&Runner::PytestDoctestModules) {
             names.push(rootdir::DOCTEST_MODULES.to_string());
         }
+        for dir in start.ancestors() {
+            for name in rootdir::SEARCHED {
+                if dir.join(name).is_file() {
+                    names.push(format!("{}{}", rootdir::EXISTED, self.local(&dir.join(name)).display()));
+                }
+            }
+        }
         let resolved = Read::by(&rootdir::READING, names);
         for dir in start.ancestors() {
             let local = self.local(dir);

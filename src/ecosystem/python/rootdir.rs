@@ -40,8 +40,9 @@ use super::parts::{Edited, Reading, Resolving, Texts, WHOLE};
 use super::units::ADDABLE;
 
 /// The reading of pytest's resolved configuration (`parts::Scope::Read`): its names are the directory the search
-/// starts in (relative to the project, or absolute) and, when the verify's command collects doctests from every
-/// module, [`DOCTEST_MODULES`].
+/// starts in (relative to the project, or absolute), when the verify's command collects doctests from every
+/// module [`DOCTEST_MODULES`], and the files of the search that existed at setup ([`EXISTED`]), so that a change
+/// read from a file created since names its creation (undone by removing it).
 pub(crate) const READING: Reading = Reading {
     kind: "pytest-resolved",
     parts: |text, _| vec![(WHOLE.to_string(), text.to_string())],
@@ -53,6 +54,7 @@ pub(crate) const READING: Reading = Reading {
             let found = resolve(starts.first()?, None, Version::Nine).file?;
             Some(shown(root, &found))
         },
+        existed: |names, file| names.iter().any(|n| n.strip_prefix(EXISTED) == Some(file)),
         also: PYTEST_8,
     }),
 };
@@ -60,6 +62,9 @@ pub(crate) const READING: Reading = Reading {
 /// The suffix of the labels of pytest 8's resolution, beside pytest 9's (named only where pytest 9's part did not
 /// move the same way: `parts::Resolving::also`).
 const PYTEST_8: &str = " as pytest 8 resolves it";
+
+/// The prefix of a name recording a file of the search that existed when the scope was derived (at setup).
+pub(crate) const EXISTED: &str = "existed: ";
 
 /// The name that says the verify's command collects doctests from every module (`--doctest-modules`).
 pub(crate) const DOCTEST_MODULES: &str = "--doctest-modules";
@@ -168,7 +173,7 @@ struct Resolved {
 fn searches_of(root: &Path, names: &[String]) -> (Vec<PathBuf>, bool) {
     let mut starts: Vec<PathBuf> = names
         .iter()
-        .filter(|n| *n != DOCTEST_MODULES)
+        .filter(|n| *n != DOCTEST_MODULES && !n.starts_with(EXISTED))
         .map(|s| root.join(s))
         .collect();
     if starts.is_empty() {
