@@ -12,9 +12,10 @@
 //!
 //! The relaxations this pass made to free some of them (Jest's package key, Vitest's pools and coverage reporters,
 //! Mocha's parallel run, ctest's timeout and labels, Cargo's printing variables and a profile's speed settings,
-//! Surefire's display and fork settings, a new build file where its program did not run) are played against in
-//! [`MOVES`]: each abuses exactly what was freed, is first shown to fool the unguarded oracle, and must be
-//! rejected with the defaults. Figures:
+//! Surefire's display and fork settings, a new build file where its program did not run; and, in a later pass,
+//! pytest's configuration judged as pytest resolves it — moved between its files, strict keys free to appear only,
+//! `testpaths` widened by a directory) are played against in [`MOVES`]: each abuses exactly what was freed, is
+//! first shown to fool the unguarded oracle, and must be rejected with the defaults. Figures:
 //! BENCHMARKS.md, "honest everyday changes, a second set" (18 of 40 completed before, 27 after).
 
 use crate::bats_moves::BATS;
