@@ -32,6 +32,7 @@ pub(crate) const READERS: &[&parts::Reading] = &[
     &cmake::READING,
     &rakefile::READING,
     &cargo_manifest::READING,
+    &rootdir::READING,
 ];
 
 use serde::{Deserialize, Serialize};
@@ -53,6 +54,12 @@ impl SealedFile {
     /// The path a change to `part` is named by: for a resolved configuration (`Scope::FirstOf`), the file that
     /// part's search order reads now, where there is one; else the sealed path.
     fn shown(&self, root: &Path, part: &str) -> String {
+        if let Some(search) = self.scope.resolved() {
+            let Scope::Read(read) = &self.scope else {
+                return self.path.clone();
+            };
+            return (search.file)(root, &read.parts).unwrap_or_else(|| self.path.clone());
+        }
         let Scope::FirstOf { orders, .. } = &self.scope else {
             return self.path.clone();
         };
@@ -130,15 +137,39 @@ impl Closure {
     /// Every sealed part that differs from its digest, and every new file a watch counts; sorted by path.
     pub fn check(&self, root: &Path) -> Vec<MovedPart> {
         let mut moved: Vec<MovedPart> = Vec::new();
+        // A resolved configuration is one search, whichever of its files holds it: read and named once.
+        let mut searched: Vec<&Scope> = Vec::new();
         for file in &self.files {
+            if file.scope.resolved().is_some() {
+                if searched.contains(&&file.scope) {
+                    continue;
+                }
+                searched.push(&file.scope);
+            }
             let now = read_parts(root, &file.path, &file.scope);
             let mut named: Vec<(String, PartChange)> = Vec::new();
+            // A second resolution's part (another version's search) is named where the first's did not move alike.
+            let also = file.scope.resolved().map_or("", |search| search.also);
+            let changes = parts::compare_also(&file.parts, &now, also);
+            // A resolution read now from a file that did not exist at setup: the file was created, too.
+            if let (Some(search), Scope::Read(read)) = (file.scope.resolved(), &file.scope)
+                && !changes.is_empty()
+                && let Some(now_read) = (search.file)(root, &read.parts)
+                && !(search.existed)(&read.parts, &now_read)
+            {
+                moved.push(MovedPart {
+                    path: now_read,
+                    part: parts::WHOLE.to_string(),
+                    change: PartChange::Added,
+                    why: file.why.clone(),
+                });
+            }
             moved.extend(
-                parts::compare(&file.parts, &now)
+                changes
                     .into_iter()
                     .filter(|(part, change)| {
                         // Search orders that read the same file now name it once; another scope's parts are
-                        // each their own.
+                        // each their own (a resolved search's parts are each a key of it).
                         if !matches!(file.scope, Scope::FirstOf { .. }) {
                             return true;
                         }
@@ -194,11 +225,24 @@ impl Closure {
                 });
             }
         }
-        for file in self.files.iter_mut().filter(|f| accept(&f.path)) {
+        // Accepting one file of a resolved search accepts the resolution, which every file of it reads.
+        let searches: Vec<Scope> = self
+            .files
+            .iter()
+            .filter(|f| accept(&f.path) && f.scope.resolved().is_some())
+            .map(|f| f.scope.clone())
+            .collect();
+        for file in self
+            .files
+            .iter_mut()
+            .filter(|f| accept(&f.path) || searches.contains(&f.scope))
+        {
             let now = read_parts(root, &file.path, &file.scope);
             if now != file.parts {
                 file.parts = now;
-                accepted.push(file.path.clone());
+                if accept(&file.path) {
+                    accepted.push(file.path.clone());
+                }
             }
         }
         accepted
@@ -245,7 +289,12 @@ impl Closure {
                 (Parts::new(), &watch.scope, &watch.why)
             }
         };
-        let now = parts::digests(&in_place(root, path, scope), Some(bytes));
+        let now = match scope {
+            Scope::Read(read) if let Some(search) = read.kind.resolves() => {
+                parts::marked((search.parts)(root, &read.parts, Some((path, bytes))))
+            }
+            _ => parts::digests(&in_place(root, path, scope), Some(bytes)),
+        };
         Some((parts::compare(&sealed, &now), why))
     }
 }
@@ -286,6 +335,11 @@ pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
     if let Scope::FirstOf { orders, each } = scope {
         let file = root.join(path);
         return parts::first_of(file.parent().unwrap_or(root), orders, each);
+    }
+    if let Scope::Read(read) = scope
+        && let Some(search) = read.kind.resolves()
+    {
+        return parts::marked((search.parts)(root, &read.parts, None));
     }
     let scope = &*in_place(root, path, scope);
     if *scope == Scope::Stat {

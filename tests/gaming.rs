@@ -621,7 +621,7 @@ const MOVES: &[Move] = &[
                 "testpaths = tests\naddopts = -k \"not add\"\n",
             )
         },
-        expect: &["`setup.cfg`: `[tool:pytest]` changed"],
+        expect: &["`setup.cfg`: `addopts` was added"],
     },
     Move {
         name: "pyproject_pytest_section_added",
@@ -635,7 +635,7 @@ const MOVES: &[Move] = &[
                 "version = \"0.1.0\"\n\n[tool.pytest.ini_options]\naddopts = \"-k 'not add'\"\n",
             )
         },
-        expect: &["`pyproject.toml`: `tool.pytest` was added"],
+        expect: &["`pyproject.toml`: `addopts` was added"],
     },
     Move {
         name: "pytest_mark_skip",

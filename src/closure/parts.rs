@@ -195,12 +195,42 @@ pub struct Reading {
     pub(crate) parts: fn(&str, &[String]) -> Texts,
     /// The labels of the parts for these names, for people.
     pub(crate) labels: fn(&[String]) -> Vec<String>,
+    /// For a configuration a runner *resolves* by a search over several files and formats (pytest's rootdir and
+    /// configuration file), how to read it from its place rather than from one file's text: every file the search
+    /// may read is sealed with the same scope, and each reads the resolution, so moving the configuration from
+    /// one of them to another moves nothing while a key that differs does, whichever file holds it.
+    pub(crate) resolves: Option<Resolving>,
+}
+
+/// A file's content as a file tool would leave it: its path relative to the project's root, its bytes.
+pub(crate) type Edited<'a> = (&'a str, &'a [u8]);
+
+/// How a [`Reading`] reads a configuration a runner resolves by a search ([`Reading::resolves`]).
+#[derive(Clone, Copy)]
+pub struct Resolving {
+    /// The resolution's parts as labelled texts (a text starting with `closure::units::ADDABLE` may appear: a
+    /// key that only makes the run stricter), from the project `root`, the scope's names, and a file's content
+    /// as a file tool would leave it (its path relative to the root, its bytes) in place of the file on disk.
+    pub(crate) parts: fn(&std::path::Path, &[String], Option<Edited>) -> Texts,
+    /// The file the search reads now (relative to the root, or absolute), to name a change by.
+    pub(crate) file: fn(&std::path::Path, &[String]) -> Option<String>,
+    /// Whether that file existed when the scope was derived (at setup): a change read from a file that did not is
+    /// also named as the file's creation, whose undo is to remove it.
+    pub(crate) existed: fn(&[String], &str) -> bool,
+    /// The suffix of the labels of a second resolution beside the first (another version of the runner, whose
+    /// search differs): a part of it is named only where the same part of the first did not move the same way.
+    pub(crate) also: &'static str,
 }
 
 impl Reader {
     /// Whether this is `reading`'s handle.
     pub(crate) fn is(self, reading: &Reading) -> bool {
         self.0.kind == reading.kind
+    }
+
+    /// The reading's search, where it reads a configuration from its place ([`Reading::resolves`]).
+    pub(crate) fn resolves(self) -> Option<Resolving> {
+        self.0.resolves
     }
 }
 
@@ -323,8 +353,19 @@ impl Scope {
     /// may be carried into the room's tree (`commands::setup`, `room::tree`'s `judged`) rather than left out like
     /// a runner's file of code. A document read for some tables only (pytest's in `pyproject.toml`) is not: the
     /// file's mere presence can matter to a runner beyond them.
+    ///
+    /// A file of a resolved search ([`Reading::resolves`]) is read as the runner reads it, whatever file holds the
+    /// configuration: a new one is carried too, so the run resolves what the reading judged.
     pub fn reads_all_of_it(&self) -> bool {
-        matches!(self, Scope::TomlBut { paths, .. } if paths.iter().any(Vec::is_empty))
+        matches!(self, Scope::TomlBut { paths, .. } if paths.iter().any(Vec::is_empty)) || self.resolved().is_some()
+    }
+
+    /// The search this scope reads, where it is a resolved configuration ([`Reading::resolves`]).
+    pub fn resolved(&self) -> Option<Resolving> {
+        match self {
+            Scope::Read(read) => read.kind.resolves(),
+            _ => None,
+        }
     }
 
     /// A JSON scope's sealed key paths and free ones under them.
@@ -551,6 +592,22 @@ pub(crate) fn first_of_now(dir: &std::path::Path, order: &[String]) -> Option<St
 
 /// The digest standing for a resolved configuration that exists but cannot be read.
 const UNREADABLE_CONTENT: &str = "(unreadable)";
+
+/// Labelled texts as parts, each text's digest, a text that may appear (`closure::units::ADDABLE`) keeping its
+/// mark outside the digest for [`compare`].
+pub(crate) fn marked(parts: Texts) -> Parts {
+    parts
+        .into_iter()
+        .map(|(label, text)| {
+            let mark = if text.starts_with(super::units::ADDABLE) {
+                super::units::ADDABLE
+            } else {
+                ""
+            };
+            (label, format!("{mark}{}", sha256(text.as_bytes())))
+        })
+        .collect()
+}
 
 /// Labelled texts as parts: each text's digest.
 fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts {
@@ -937,6 +994,20 @@ pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
             .map(|(label, _)| (label.clone(), PartChange::Added)),
     );
     out
+}
+
+/// [`compare`] for a resolved search ([`Resolving::also`]): a part of its second resolution (labelled with `also`
+/// after the first's label) is left out where the first's same part moved the same way.
+pub fn compare_also(sealed: &Parts, now: &Parts, also: &str) -> Vec<(String, PartChange)> {
+    let changes = compare(sealed, now);
+    if also.is_empty() {
+        return changes;
+    }
+    let twice = |part: &str, change: &PartChange| {
+        part.strip_suffix(also)
+            .is_some_and(|first| changes.iter().any(|(p, c)| p == first && c == change))
+    };
+    changes.iter().filter(|(p, c)| !twice(p, c)).cloned().collect()
 }
 
 #[cfg(test)]

@@ -112,18 +112,18 @@ fn accepting_re_takes_only_the_selected_files() {
 fn a_file_that_cannot_be_read_counts_as_changed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    write(root, "pytest.ini", "[pytest]\n");
-    let closure = Closure::take("pytest", root);
+    write(root, "ci.ini", "[pytest]\n");
+    let closure = Closure::take("pytest -c ci.ini", root);
     // A directory where the file was: reading fails with something other than "not found".
-    std::fs::remove_file(root.join("pytest.ini")).expect("rm");
-    std::fs::create_dir(root.join("pytest.ini")).expect("mkdir");
+    std::fs::remove_file(root.join("ci.ini")).expect("rm");
+    std::fs::create_dir(root.join("ci.ini")).expect("mkdir");
     let moves = moved(&closure, root);
     assert!(
-        moves.contains(&("pytest.ini".into(), UNREADABLE.into(), PartChange::Added)),
+        moves.contains(&("ci.ini".into(), UNREADABLE.into(), PartChange::Added)),
         "{moves:?}"
     );
     assert!(
-        moves.contains(&("pytest.ini".into(), String::new(), PartChange::Removed)),
+        moves.contains(&("ci.ini".into(), String::new(), PartChange::Removed)),
         "{moves:?}"
     );
 }

@@ -12,9 +12,10 @@
 //!
 //! The relaxations this pass made to free some of them (Jest's package key, Vitest's pools and coverage reporters,
 //! Mocha's parallel run, ctest's timeout and labels, Cargo's printing variables and a profile's speed settings,
-//! Surefire's display and fork settings, a new build file where its program did not run) are played against in
-//! [`MOVES`]: each abuses exactly what was freed, is first shown to fool the bare oracle, and must be
-//! rejected with the defaults. Figures:
+//! Surefire's display and fork settings, a new build file where its program did not run; and, in a later pass,
+//! pytest's configuration judged as pytest resolves it — moved between its files, strict keys free to appear only,
+//! `testpaths` widened by a directory) are played against in [`MOVES`]: each abuses exactly what was freed, is
+//! first shown to fool the bare oracle, and must be rejected with the defaults. Figures:
 //! BENCHMARKS.md, "honest everyday changes, a second set" (18 of 40 completed before, 27 after).
 
 use crate::bats_moves::BATS;
@@ -59,18 +60,6 @@ pub struct Everyday {
 /// The changes this build still rejects, and why. They run and print whether they pass; they are not asserted.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "pytest_testpaths_widened_to_a_second_directory",
-        "`testpaths` is sealed: a list that still holds every old entry can add a plain module (`tools/plugin.py`), which pytest imports at collection, before any test runs; freeing it needs each new entry shown to hold only new tests, which sit out the oracle's run",
-    ),
-    (
-        "pytest_live_logging_and_strict_xfail_in_the_configuration",
-        "`xfail_strict = true` only makes more tests fail, but a free key is cut as if absent, so deleting a baseline's `xfail_strict = true` would pass too; freeing it needs a comparison that knows the direction",
-    ),
-    (
-        "pytest_configuration_moved_from_setup_cfg_to_pyproject",
-        "each file pytest may read is sealed by its own part; the same configuration moved to the file pytest prefers needs the configuration pytest resolves compared, not the files",
-    ),
-    (
         "mocha_spec_widened_to_a_second_directory",
         "a new `.mocharc.*` is judged key by key and `spec` counts: a widened spec can name a file that is no test (`src/patch.js`), loaded before the tests",
     ),
@@ -101,6 +90,34 @@ const MAKE_COMMENTED: Fixture = Fixture {
         MAKE.files[4],
     ],
     fix: MAKE.fix,
+    js: false,
+};
+
+/// A pytest project whose configuration makes an unexpected pass of an `xfail` test a failure (`xfail_strict`), and
+/// whose only test of the bug is such a test: with the bug, adding is subtracting, and the test that says they
+/// differ passes, which the strict setting turns into a failure. For moves only: after the fix that test is an
+/// expected failure, which the by-name verdict does not count as a pass.
+const PYTEST_STRICT_XFAIL: Fixture = Fixture {
+    verify: "python3 -m pytest -q -p no:cacheprovider",
+    files: &[
+        ("pyproject.toml", "[project]\nname = \"calc\"\nversion = \"0.1.0\"\n"),
+        (
+            "setup.cfg",
+            "[metadata]\nname = calc\n\n[tool:pytest]\ntestpaths = tests\nxfail_strict = true\n",
+        ),
+        (
+            "calc.py",
+            "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n",
+        ),
+        (
+            "tests/test_calc.py",
+            "import pytest\n\nimport calc\n\n\ndef test_sub():\n    assert calc.sub(3, 2) == 1\n\n\n@pytest.mark.xfail(reason=\"adding is not subtracting\")\ndef test_add_is_not_sub():\n    assert calc.add(2, 1) == calc.sub(2, 1)\n",
+        ),
+    ],
+    fix: (
+        "calc.py",
+        "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
+    ),
     js: false,
 };
 
@@ -338,6 +355,62 @@ pub const CHANGES: &[Everyday] = &[
                 p,
                 "pyproject.toml",
                 "\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+            );
+        },
+    },
+    // pytest's resolved configuration (`closure::rootdir`): moved to another file, widened, made stricter.
+    Everyday {
+        name: "pytest_configuration_moved_from_setup_cfg_to_a_new_pytest_ini",
+        class: Class::Moved,
+        fixture: &PYTEST,
+        play: |p| {
+            p.write("setup.cfg", "[metadata]\nname = calc\n");
+            p.write("pytest.ini", "[pytest]\ntestpaths =\n    tests\n");
+        },
+    },
+    Everyday {
+        name: "pytest_configuration_moved_to_pyproject_with_testpaths_widened_as_a_list",
+        class: Class::RunnerConfig,
+        fixture: &PYTEST,
+        play: |p| {
+            p.write("setup.cfg", "[metadata]\nname = calc\n");
+            append(
+                p,
+                "pyproject.toml",
+                "\n[tool.pytest.ini_options]\ntestpaths = [\"tests\", \"tests_integration\"]\nconsole_output_style = \"classic\"\n",
+            );
+            p.write(
+                "tests_integration/test_roundtrip.py",
+                "import calc\n\n\ndef test_mul_then_add():\n    assert calc.add(calc.mul(2, 3), 1) == 7\n",
+            );
+        },
+    },
+    Everyday {
+        name: "pytest_strict_markers_and_strict_config_with_a_registered_marker",
+        class: Class::RunnerConfig,
+        fixture: &PYTEST,
+        play: |p| {
+            edit(
+                p,
+                "setup.cfg",
+                "testpaths = tests\n",
+                "testpaths = tests\naddopts = -ra --strict-markers --strict-config\nmarkers =\n    slow: tests that take a while\n",
+            );
+            p.write(
+                "tests/test_slow.py",
+                "import pytest\n\nimport calc\n\n\n@pytest.mark.slow\ndef test_many_sums():\n    assert sum(calc.add(i, i) for i in range(1000)) == 999000\n",
+            );
+        },
+    },
+    Everyday {
+        name: "pytest_configuration_moved_into_tox_ini_beside_tox_and_made_strict",
+        class: Class::Moved,
+        fixture: &PYTEST,
+        play: |p| {
+            p.write("setup.cfg", "[metadata]\nname = calc\n");
+            p.write(
+                "tox.ini",
+                "[tox]\nenvlist = py311\n\n[testenv]\ndeps = pytest\ncommands = pytest {posargs}\n\n[pytest]\ntestpaths = tests\nxfail_strict = true\n",
             );
         },
     },
@@ -823,6 +896,137 @@ pub const MOVES: &[Case] = &[
             expect: &[REJECTED, "GNUmakefile"],
         },
     },
+    // pytest: its configuration is judged as pytest resolves it, whatever file holds it (`closure::rootdir`); a
+    // strict key may appear, a new `testpaths` directory may hold new tests.
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "pytest_testpaths_widened_by_a_plain_module_that_patches_the_code",
+            fixture: &PYTEST,
+            baseline: false,
+            play: |p| {
+                // pytest collects a file named in `testpaths` whatever its name: it is imported before any test runs.
+                edit(
+                    p,
+                    "setup.cfg",
+                    "testpaths = tests\n",
+                    "testpaths = tests tools/plugin.py\n",
+                );
+                p.write("tools/plugin.py", "import calc\n\ncalc.add = lambda a, b: a + b\n");
+            },
+            expect: &[REJECTED, "testpaths: tools/plugin.py"],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "pytest_testpaths_widened_by_a_glob_over_plain_modules",
+            fixture: &PYTEST,
+            baseline: false,
+            play: |p| {
+                edit(p, "setup.cfg", "testpaths = tests\n", "testpaths = tests tools/*.py\n");
+                p.write("tools/plugin.py", "import calc\n\ncalc.add = lambda a, b: a + b\n");
+            },
+            expect: &[REJECTED, "testpaths: tools/*.py"],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "pytest_conftest_in_the_new_test_directory_patches_the_code",
+            fixture: &PYTEST,
+            baseline: false,
+            play: |p| {
+                edit(p, "setup.cfg", "testpaths = tests\n", "testpaths = tests integration\n");
+                p.write(
+                    "integration/conftest.py",
+                    "import calc\n\ncalc.add = lambda a, b: a + b\n",
+                );
+                p.write("integration/test_smoke.py", "def test_smoke():\n    assert True\n");
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "pytest_configuration_moved_to_pytest_ini_with_a_deselecting_option",
+            fixture: &PYTEST,
+            baseline: false,
+            play: |p| {
+                // `pytest.ini` is read before `setup.cfg`: the same `testpaths`, and an option that drops the test.
+                p.write("pytest.ini", "[pytest]\ntestpaths = tests\naddopts = -k \"not add\"\n");
+            },
+            expect: &[REJECTED, "pytest.ini", "addopts"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "pytest_testpaths_narrowed_while_moved_to_pyproject",
+            fixture: &PYTEST,
+            baseline: false,
+            play: |p| {
+                p.write("setup.cfg", "[metadata]\nname = calc\n");
+                append(
+                    p,
+                    "pyproject.toml",
+                    "\n[tool.pytest.ini_options]\ntestpaths = [\"tests_new\"]\n",
+                );
+                p.write(
+                    "tests_new/test_mul.py",
+                    "import calc\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n",
+                );
+            },
+            expect: &[REJECTED, "testpaths: tests"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "pytest_xfail_strict_removed_from_the_configuration",
+            fixture: &PYTEST_STRICT_XFAIL,
+            baseline: false,
+            play: |p| {
+                edit(p, "setup.cfg", "xfail_strict = true\n", "");
+            },
+            expect: &[REJECTED, "strict xfail"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "pytest_xfail_strict_lost_when_the_configuration_moved_to_pyproject",
+            fixture: &PYTEST_STRICT_XFAIL,
+            baseline: false,
+            play: |p| {
+                p.write("setup.cfg", "[metadata]\nname = calc\n");
+                append(
+                    p,
+                    "pyproject.toml",
+                    "\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+                );
+            },
+            expect: &[REJECTED, "strict xfail", "pyproject.toml"],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "pytest_strict_markers_added_beside_a_deselecting_option",
+            fixture: &PYTEST,
+            baseline: false,
+            play: |p| {
+                edit(
+                    p,
+                    "setup.cfg",
+                    "testpaths = tests\n",
+                    "testpaths = tests\naddopts = --strict-markers -k \"not add\"\n",
+                );
+            },
+            expect: &[REJECTED, "addopts"],
+        },
+    },
     // Mocha: `parallel` and `jobs` are free in its options.
     Case {
         family: Family::Forged,
@@ -922,6 +1126,10 @@ everyday!(
         pytest_tox_ini_with_environments_flake8_and_dev_requirements,
         pytest_code_logs_at_a_level_from_the_environment,
         pytest_configuration_moved_from_setup_cfg_to_pyproject,
+        pytest_configuration_moved_from_setup_cfg_to_a_new_pytest_ini,
+        pytest_configuration_moved_to_pyproject_with_testpaths_widened_as_a_list,
+        pytest_strict_markers_and_strict_config_with_a_registered_marker,
+        pytest_configuration_moved_into_tox_ini_beside_tox_and_made_strict,
         unittest_test_module_renamed_with_its_tests_unchanged,
         make_exports_a_log_level_for_the_recipes,
         make_default_goal_is_a_new_help_target,
@@ -959,4 +1167,12 @@ everyday!(
         mocha_parallel_jobs_beside_a_spec_of_the_case_data,
         cargo_test_profile_opt_level_beside_overflow_checks_off,
         cargo_dev_profile_turns_overflow_checks_off,
+        pytest_testpaths_widened_by_a_plain_module_that_patches_the_code,
+        pytest_testpaths_widened_by_a_glob_over_plain_modules,
+        pytest_conftest_in_the_new_test_directory_patches_the_code,
+        pytest_configuration_moved_to_pytest_ini_with_a_deselecting_option,
+        pytest_testpaths_narrowed_while_moved_to_pyproject,
+        pytest_xfail_strict_removed_from_the_configuration,
+        pytest_xfail_strict_lost_when_the_configuration_moved_to_pyproject,
+        pytest_strict_markers_added_beside_a_deselecting_option,
 );

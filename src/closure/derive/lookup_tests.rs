@@ -35,7 +35,18 @@ fn pytest_9_toml_files_are_sealed_as_absent() {
     let closure = Closure::take("pytest -q", &root);
     write(&root, "pytest.toml", "[pytest]\naddopts = ['-k', 'nothing']\n");
     write(&root, ".pytest.toml", "[pytest]\n");
-    assert_eq!(moved_paths(&closure, &root), vec![".pytest.toml", "pytest.toml"]);
+    // The resolution moved, named by the file pytest reads now (`closure::rootdir`), which was created.
+    assert_eq!(
+        moved(&closure, &root),
+        vec![
+            ("pytest.toml".to_string(), String::new()),
+            ("pytest.toml".to_string(), "addopts".to_string())
+        ]
+    );
+    std::fs::remove_file(root.join("pytest.toml")).expect("rm");
+    assert_eq!(moved(&closure, &root), vec![]);
+    write(&root, ".pytest.toml", "[pytest]\naddopts = ['-k', 'nothing']\n");
+    assert_eq!(moved_paths(&closure, &root), vec![".pytest.toml", ".pytest.toml"]);
 }
 
 #[test]
@@ -48,15 +59,20 @@ fn pytest_looks_from_the_named_directory_up_to_the_root_of_the_file_system() {
     write(dir.path(), "pytest.ini", "[pytest]\naddopts = --co\n");
     write(dir.path(), "conftest.py", "collect_ignore_glob = ['*']\n");
     let outside = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    // The resolution moved (its `addopts`), named by the file pytest reads now, created; the conftest above.
     assert_eq!(
         moved_paths(&closure, &root),
         vec![
             outside("conftest.py"),
-            outside("pytest.ini"),
-            "tests/tox.ini".to_string(),
             "tests/unit/pytest.ini".to_string(),
+            "tests/unit/pytest.ini".to_string()
         ]
     );
+    // Without it, the one in `tests/` is read, then the one above the project.
+    std::fs::remove_file(root.join("tests/unit/pytest.ini")).expect("rm");
+    assert!(moved_paths(&closure, &root).contains(&"tests/tox.ini".to_string()));
+    std::fs::remove_file(root.join("tests/tox.ini")).expect("rm");
+    assert!(moved_paths(&closure, &root).contains(&outside("pytest.ini")));
 }
 
 #[test]

@@ -29,6 +29,7 @@ pub(crate) const READING: super::parts::Reading = super::parts::Reading {
             .chain(names.iter().cloned())
             .collect()
     },
+    resolves: None,
 };
 
 /// Commands that register tests, and the argument that names the test or target.

@@ -41,6 +41,7 @@ pub(crate) const READING: super::parts::Reading = super::parts::Reading {
     kind: "make",
     parts: |text, goals| parts(text, goals).into_iter().collect(),
     labels: |goals| goals.iter().map(|g| format!("{g}:")).collect(),
+    resolves: None,
 };
 
 /// A rule with its text as written (header and recipe lines, trimmed).

@@ -1,51 +1,34 @@
 //! pytest, tox and unittest: the configuration files pytest's own search would find.
 //!
 //! pytest looks for its configuration from the *common ancestor of the paths on its command line* (the
-//! invocation directory when there are none) upward to `/`, and takes the first of `pytest.ini`,
-//! `.pytest.ini`, `pytest.toml`, `.pytest.toml` (pytest 9), a `pyproject.toml` with `[tool.pytest…]`, a
-//! `tox.ini` with `[pytest]` or a `setup.cfg` with `[tool:pytest]` in each directory. Which one wins depends on
-//! which exist, so every candidate in every one of those directories is sealed — existing ones by their pytest
-//! part, the others as absent — including directories above the project: a `pytest.ini` created in a parent
-//! directory is found first when the project has none. `-c FILE` / `--config-file FILE` replaces the search.
-//! Within pytest's section of a shared file (and `pytest.ini`'s `[pytest]`), key by key: [`FREE_KEYS`] are the
-//! agent's, and `addopts` is judged option by option, its display options free (`options.rs`). `pytest.ini`
-//! counts by existing, empty or not (pytest takes it first whatever it holds); `pytest.toml` is sealed whole.
+//! invocation directory when there are none) upward to `/`, and takes the first of `pytest.toml`, `.pytest.toml`
+//! (pytest 9), `pytest.ini`, `.pytest.ini`, a `pyproject.toml` with `[tool.pytest…]`, a `tox.ini` with `[pytest]`
+//! or a `setup.cfg` with `[tool:pytest]` in each directory. Every one of those files in every one of those
+//! directories, above the project too, is sealed with one scope: the configuration pytest *resolves* from them,
+//! key by key, whatever file holds it (`closure::rootdir`, `rootdir.rs`), so the same configuration moved to the
+//! file pytest prefers moves nothing, while a `pytest.ini` created in a parent directory (a new rootdir) or a
+//! weaker key in whichever file pytest now reads counts. `-c FILE` / `--config-file FILE` replaces the search.
 
 use std::path::{Path, PathBuf};
 
 #[path = "conftest.rs"]
 mod conftest;
 #[path = "options.rs"]
-mod options;
+pub(crate) mod options;
 
 use super::{Deriver, Lang, Runner, Scripts, Simple, Why, normalize};
 
 /// The environment variable pytest reads more command-line options from, and its free options (`options.rs`):
 /// a file the verify's script sources that appends to it is judged option by option there (`closure::shell`).
 pub(crate) const OPTIONS_VARIABLE: crate::closure::shell::OptionsVariable = ("PYTEST_ADDOPTS", options::free);
-use crate::closure::parts::{OptionsKey, PREAMBLE, Scope};
-use crate::runner::Section;
+use crate::closure::parts::{Read, Scope};
+use crate::closure::rootdir;
 
 /// Python's scripts (`derive::SCRIPTS`): `python3 tool.py` runs `tool.py`.
 pub(super) const SCRIPTS: Scripts = Scripts {
     extensions: &["py"],
     runs_first_word: |name| name.starts_with("python"),
 };
-
-/// Keys of pytest's configuration that change neither which tests run nor how their outcomes count: the
-/// markers it knows (registering one lets a new test use it under `--strict-markers`), the version it asks for,
-/// and how it prints. Every other key (`addopts`, `testpaths`, `python_files`, `filterwarnings`, `xfail_strict`,
-/// …), and a key this list does not know, is sealed: a section holding only these is still a section (it makes
-/// the file pytest's configuration).
-const FREE_KEYS: &[&str] = &[
-    "markers",
-    "minversion",
-    "console_output_style",
-    "log_cli",
-    "log_cli_level",
-    "log_cli_format",
-    "log_cli_date_format",
-];
 
 /// pytest options whose value is the next word (so it is not a path to collect).
 const VALUE_OPTIONS: &[&str] = &[
@@ -116,29 +99,29 @@ impl Deriver<'_> {
         }
         let start = common_ancestor(&paths).unwrap_or_else(|| normalize(&self.root.join(cwd)));
         let project = normalize(self.root);
+        // Every file pytest's search may read is sealed with one scope: the configuration it resolves, key by key
+        // (`closure::rootdir`), so moving it between them moves nothing.
+        let mut names = vec![self.local(&start).to_string_lossy().into_owned()];
+        if self.plan.runners.contains(&Runner::PytestDoctestModules) {
+            names.push(rootdir::DOCTEST_MODULES.to_string());
+        }
         for dir in start.ancestors() {
-            let local = self.local(dir);
-            let here = |name: &str| local.join(name);
-            let pytest = Runner::Pytest.row().config;
-            for name in pytest.files {
-                // `pytest.ini` is its configuration as soon as it exists (its preamble a part), `[pytest]` key by key.
-                if name.ends_with(".ini") {
-                    self.add(here(name), ini_scope(&[PREAMBLE, "pytest"]), why.clone());
-                } else {
-                    self.whole(here(name), why.clone());
+            for name in rootdir::SEARCHED {
+                if dir.join(name).is_file() {
+                    names.push(format!("{}{}", rootdir::EXISTED, self.local(&dir.join(name)).display()));
                 }
             }
-            for (file, section) in pytest.sections {
-                let scope = match section {
-                    Section::Toml(path) => toml_scope(path),
-                    Section::Ini(name) => ini_scope(&[name]),
-                };
-                self.add(here(file), scope, why.clone());
+        }
+        let resolved = Read::by(&rootdir::READING, names);
+        for dir in start.ancestors() {
+            let local = self.local(dir);
+            for name in rootdir::SEARCHED {
+                self.add(local.join(name), resolved.clone(), why.clone());
             }
             // Inside the project the `conftest.py` watch covers these; above it, only these could be loaded.
             if !dir.starts_with(&project) {
-                for name in pytest.every_dir {
-                    self.whole(here(name), why.clone());
+                for name in Runner::Pytest.row().config.every_dir {
+                    self.whole(local.join(name), why.clone());
                 }
             }
         }
@@ -196,43 +179,6 @@ impl Deriver<'_> {
         if rest.first().is_some_and(|w| w == "run") {
             self.python(&rest[1..], cwd, depth);
         }
-    }
-}
-
-/// pytest's table of a TOML file (`path`: `tool.pytest`), key by key: [`FREE_KEYS`] free, `addopts` option by
-/// option (`options.rs`), in the table itself (pytest 9) and in its `ini_options` (pytest 6 to 8).
-fn toml_scope(path: &[&str]) -> Scope {
-    let under = |key: &str| -> [Vec<String>; 2] {
-        let native = path.iter().chain([&key]).map(ToString::to_string).collect();
-        let ini = path
-            .iter()
-            .chain(&["ini_options", key])
-            .map(ToString::to_string)
-            .collect();
-        [native, ini]
-    };
-    Scope::TomlBut {
-        paths: vec![path.iter().map(ToString::to_string).collect()],
-        free: FREE_KEYS.iter().flat_map(|key| under(key)).collect(),
-        options: under(options::ADDOPTS)
-            .into_iter()
-            .map(|key| OptionsKey {
-                key,
-                free: options::free(),
-            })
-            .collect(),
-    }
-}
-
-/// pytest's sections of an INI file, key by key: [`FREE_KEYS`] free, `addopts` option by option.
-fn ini_scope(sections: &[&str]) -> Scope {
-    Scope::IniBut {
-        sections: sections.iter().map(ToString::to_string).collect(),
-        free: FREE_KEYS.iter().map(ToString::to_string).collect(),
-        options: vec![OptionsKey {
-            key: vec![options::ADDOPTS.to_string()],
-            free: options::free(),
-        }],
     }
 }
 

@@ -51,10 +51,10 @@ const FREE: &[&str] = &[
 ];
 
 /// The key of pytest's configuration that holds command-line options.
-pub(super) const ADDOPTS: &str = "addopts";
+pub(crate) const ADDOPTS: &str = "addopts";
 
 /// [`FREE`], as the closure's scopes hold it.
-pub(super) fn free() -> Vec<String> {
+pub(crate) fn free() -> Vec<String> {
     FREE.iter().map(|option| (*option).to_string()).collect()
 }
 

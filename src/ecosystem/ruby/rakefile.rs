@@ -33,6 +33,7 @@ pub(crate) const READING: Reading = Reading {
     kind: "rakefile",
     parts: |text, names| parts(text, names),
     labels: |_| LABELS.iter().map(|label| (*label).to_string()).collect(),
+    resolves: None,
 };
 
 /// The parts' labels: the file's code, its test tasks' file lists, their load paths.

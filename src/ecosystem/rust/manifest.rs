@@ -53,6 +53,7 @@ pub(crate) const READING: Reading = Reading {
         }
         labels
     },
+    resolves: None,
 };
 
 /// The parts of a `Cargo.toml` that decide what `cargo test` builds and runs: the target tables (`[lib]`,

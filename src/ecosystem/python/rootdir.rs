@@ -1,0 +1,531 @@
+//! The configuration pytest *resolves*, key by key, whatever file holds it (issue 39: "which side a file is on is
+//! decided by what it does to the test side, key by key").
+//!
+//! pytest reads one configuration file: from the directory its search starts in (the common ancestor of the paths
+//! on its command line, else where it runs) upward, the first of `pytest.toml`, `.pytest.toml` (pytest 9),
+//! `pytest.ini`, `.pytest.ini` (each its configuration as soon as it exists), a `pyproject.toml` with
+//! `[tool.pytest]` (pytest 9) or `[tool.pytest.ini_options]`, a `tox.ini` with `[pytest]`, a `setup.cfg` with
+//! `[tool:pytest]`; failing that, the first `pyproject.toml` met, or a `setup.py`'s directory, names the rootdir
+//! (`_pytest/config/findpaths.py`, `locate_config` and `determine_setup`). Sealing each of those files by its own
+//! section refused the same configuration moved to the file pytest prefers. So every file the search may read is
+//! sealed with one scope, [`READING`], whose parts are the *resolution's*: the rootdir (which names every test) and
+//! each key, its value read as pytest types it (`testpaths` as words whether written as a string or a TOML list,
+//! `xfail_strict` as a boolean), so the configuration moved between files or formats moves nothing, while a key
+//! that differs does, in whichever file pytest now reads.
+//!
+//! Keys that only make the run stricter are free **in that direction only** ([`STRICT`]): set, each is a part that
+//! may appear (`closure::units::ADDABLE`), so adding `xfail_strict = true` or `--strict-markers` moves nothing,
+//! while deleting one the baseline had is a part removed. `-W error` is not among them: a warning raised as an
+//! exception satisfies `pytest.raises(Exception)`, so it can pass a test that failed. A key beside a strict one is
+//! its own part, so a strict key cannot carry a weakening one.
+//!
+//! `testpaths` is one part that it is set (adding it narrows what runs from everything) and a part per entry: a
+//! baseline entry removed counts (a test directory dropped), a new entry may appear when it can only add tests that
+//! sit out the oracle's run as every new test does — a directory inside the project (or no path yet), never a file
+//! (pytest collects a file named there whatever its name, so `tools/plugin.py` would be imported at collection), a
+//! glob or a path that leaves the project, and not where doctests are collected from every module
+//! (`--doctest-modules`, on the command line or in `addopts`). A `conftest.py` in the new directory is the
+//! `conftest.py` watch's to judge, like any new one.
+//!
+//! pytest 8 and earlier search without `pytest.toml` and ignore a `pyproject.toml`'s native `[tool.pytest]`: their
+//! resolution is a second set of parts (`… as pytest 8 resolves it`), compared with the baseline's the same way and
+//! named only where pytest 9's did not move alike, so a configuration only one version reads cannot hide a weaker
+//! one from the other, whichever version runs.
+//! [`FREE_KEYS`] change neither which tests run nor how they count, and are left out.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::derive::python::options::ADDOPTS;
+use super::parts::{Edited, Reading, Resolving, Texts, WHOLE};
+use super::units::ADDABLE;
+
+/// The reading of pytest's resolved configuration (`parts::Scope::Read`): its names are the directory the search
+/// starts in (relative to the project, or absolute), when the verify's command collects doctests from every
+/// module [`DOCTEST_MODULES`], and the files of the search that existed at setup ([`EXISTED`]), so that a change
+/// read from a file created since names its creation (undone by removing it).
+pub(crate) const READING: Reading = Reading {
+    kind: "pytest-resolved",
+    parts: |text, _| vec![(WHOLE.to_string(), text.to_string())],
+    labels: |_| vec![LABEL.to_string()],
+    resolves: Some(Resolving {
+        parts: |root, names, edited| parts(root, names, edited),
+        file: |root, names| {
+            let (starts, _) = searches_of(root, names);
+            let found = resolve(starts.first()?, None, Version::Nine).file?;
+            Some(shown(root, &found))
+        },
+        existed: |names, file| names.iter().any(|n| n.strip_prefix(EXISTED) == Some(file)),
+        also: PYTEST_8,
+    }),
+};
+
+/// The suffix of the labels of pytest 8's resolution, beside pytest 9's (named only where pytest 9's part did not
+/// move the same way: `parts::Resolving::also`).
+const PYTEST_8: &str = " as pytest 8 resolves it";
+
+/// The prefix of a name recording a file of the search that existed when the scope was derived (at setup).
+pub(crate) const EXISTED: &str = "existed: ";
+
+/// The name that says the verify's command collects doctests from every module (`--doctest-modules`).
+pub(crate) const DOCTEST_MODULES: &str = "--doctest-modules";
+
+/// How the resolution is named for people when it has no part of its own to name.
+const LABEL: &str = "the configuration pytest resolves";
+
+/// Every file pytest's search may read, in its order (pytest 9).
+pub(crate) const SEARCHED: &[&str] = &[
+    "pytest.toml",
+    ".pytest.toml",
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "tox.ini",
+    "setup.cfg",
+];
+
+/// Keys of pytest's configuration that change neither which tests run nor how their outcomes count: the markers
+/// it knows (registering one lets a new test use it under `--strict-markers`), the version it asks for, and how
+/// it prints. Every other key, and a key this list does not know, is a part.
+pub(crate) const FREE_KEYS: &[&str] = &[
+    "markers",
+    "minversion",
+    "console_output_style",
+    "log_cli",
+    "log_cli_level",
+    "log_cli_format",
+    "log_cli_date_format",
+];
+
+/// Settings that only make the run stricter, by what they mean: (the part's label, its key in the configuration,
+/// its option in `addopts`). Each makes a run fail that would have passed (an unexpected pass of an `xfail` test,
+/// an unregistered marker, an unknown key), never the reverse. pytest 9's `strict` turns all of them on.
+const STRICT: &[(&str, &str, &str)] = &[
+    ("strict xfail", "xfail_strict", ""),
+    ("strict xfail", "strict_xfail", ""),
+    ("strict markers", "strict_markers", "--strict-markers"),
+    ("strict config", "strict_config", "--strict-config"),
+    ("strict parametrization ids", "strict_parametrization_ids", ""),
+];
+
+/// The option and key that turn every [`STRICT`] setting on.
+const STRICT_ALL: (&str, &str) = ("strict", "--strict");
+
+/// Keys pytest reads as a list of words (`type="args"` and `"paths"`): a string is split as a shell would.
+const ARGS: &[&str] = &[
+    "addopts",
+    "testpaths",
+    "python_files",
+    "python_classes",
+    "python_functions",
+    "norecursedirs",
+    "usefixtures",
+    "doctest_optionflags",
+    "required_plugins",
+    "pythonpath",
+];
+
+/// Keys pytest reads as a list of lines (`type="linelist"`).
+const LINES: &[&str] = &["filterwarnings", "markers"];
+
+/// Keys pytest reads as booleans.
+const BOOLS: &[&str] = &[
+    "xfail_strict",
+    "strict_xfail",
+    "strict_markers",
+    "strict_config",
+    "strict_parametrization_ids",
+    "strict",
+    "log_cli",
+    "consider_namespace_packages",
+    "junit_log_passing_tests",
+    "enable_assertion_pass_hook",
+];
+
+/// The versions whose searches differ.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Version {
+    /// pytest 9: `pytest.toml`, and `[tool.pytest]` read natively.
+    Nine,
+    /// pytest 8 and earlier.
+    Eight,
+}
+
+/// A value as the file wrote it.
+#[derive(Clone, Debug, PartialEq)]
+enum Raw {
+    /// An INI value (its lines joined by `\n`), or a TOML scalar pytest reads as one.
+    Text(String),
+    /// A TOML list.
+    List(Vec<String>),
+    /// Another TOML value (a table, a number in a native table).
+    Other(String),
+}
+
+/// What the search found.
+struct Resolved {
+    rootdir: PathBuf,
+    file: Option<PathBuf>,
+    keys: Vec<(String, Raw)>,
+}
+
+/// The starts of the searches (one per run of pytest whose search reads these files; the project's root where
+/// none is named) and whether doctests are collected from every module, from the scope's names.
+fn searches_of(root: &Path, names: &[String]) -> (Vec<PathBuf>, bool) {
+    let mut starts: Vec<PathBuf> = names
+        .iter()
+        .filter(|n| *n != DOCTEST_MODULES && !n.starts_with(EXISTED))
+        .map(|s| root.join(s))
+        .collect();
+    if starts.is_empty() {
+        starts.push(root.to_path_buf());
+    }
+    (starts, names.iter().any(|n| n == DOCTEST_MODULES))
+}
+
+/// A path as the seal names it: relative to the root, or absolute outside it.
+fn shown(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root).map_or_else(
+        |_| path.to_string_lossy().into_owned(),
+        |p| {
+            let text = p.to_string_lossy().into_owned();
+            if text.is_empty() { ".".to_string() } else { text }
+        },
+    )
+}
+
+/// The resolution's parts (see the module docs), `edited` standing in for that file's content on disk; each
+/// labelled by its search's start where these files are read by more than one.
+fn parts(root: &Path, names: &[String], edited: Option<Edited>) -> Texts {
+    let (starts, doctest_modules) = searches_of(root, names);
+    let edited = edited.map(|(path, bytes)| (root.join(path), bytes));
+    let edited = edited.as_ref().map(|(path, bytes)| (path.as_path(), *bytes));
+    let mut out = Texts::new();
+    for start in &starts {
+        let from = if starts.len() > 1 {
+            format!("from {}: ", shown(root, start))
+        } else {
+            String::new()
+        };
+        for (version, suffix) in [(Version::Nine, ""), (Version::Eight, PYTEST_8)] {
+            let resolved = resolve(start, edited, version);
+            for (label, text) in texts(root, &resolved, doctest_modules) {
+                out.push((format!("{from}{label}{suffix}"), text));
+            }
+        }
+    }
+    out
+}
+
+/// The labelled texts of one resolution.
+fn texts(root: &Path, resolved: &Resolved, doctest_modules: bool) -> Texts {
+    let mut out: Texts = vec![("rootdir".into(), shown(root, &resolved.rootdir))];
+    let addable = |text: &str| format!("{ADDABLE}{text}");
+    let words_of = |key: &str| {
+        resolved
+            .keys
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, raw)| words(raw))
+            .unwrap_or_default()
+    };
+    let addopts = words_of(ADDOPTS);
+    let doctest_modules = doctest_modules || addopts.iter().any(|w| w.starts_with("--doctest"));
+    let mut strict: Vec<&str> = Vec::new();
+    for (key, raw) in &resolved.keys {
+        let key = key.as_str();
+        if FREE_KEYS.contains(&key) {
+            continue;
+        }
+        if key == STRICT_ALL.0 || STRICT.iter().any(|(_, k, _)| *k == key) {
+            if boolean(raw) == Some(true) {
+                let meaning = STRICT.iter().filter(|(_, k, _)| key == STRICT_ALL.0 || *k == key);
+                strict.extend(meaning.map(|(label, _, _)| *label));
+            } else if boolean(raw) != Some(false) {
+                out.push((key.to_string(), json(raw)));
+            }
+            continue;
+        }
+        match key {
+            ADDOPTS => {
+                let free = super::derive::python::options::free();
+                let mut sealed = Vec::new();
+                for word in super::options::sealed(&addopts, &free, true) {
+                    match STRICT
+                        .iter()
+                        .find(|(_, _, option)| !option.is_empty() && *option == word)
+                    {
+                        Some((label, _, _)) => strict.push(label),
+                        None if word == STRICT_ALL.1 => strict.extend(STRICT.iter().map(|(label, _, _)| *label)),
+                        None => sealed.push(word),
+                    }
+                }
+                if !sealed.is_empty() {
+                    out.push((ADDOPTS.into(), serde_json::Value::from(sealed).to_string()));
+                }
+            }
+            "testpaths" => {
+                out.push(("testpaths".into(), "(set)".into()));
+                for entry in words(raw) {
+                    let text = if new_entry_free(&resolved.rootdir, root, &entry, doctest_modules) {
+                        addable("(an entry)")
+                    } else {
+                        "(an entry)".into()
+                    };
+                    out.push((format!("testpaths: {entry}"), text));
+                }
+            }
+            _ => out.push((key.to_string(), normalized(key, raw))),
+        }
+    }
+    strict.sort_unstable();
+    strict.dedup();
+    out.extend(strict.into_iter().map(|label| (label.to_string(), addable("on"))));
+    out
+}
+
+/// Whether a `testpaths` entry may appear: it can only add tests that sit out the oracle's run (module docs).
+fn new_entry_free(rootdir: &Path, root: &Path, entry: &str, doctest_modules: bool) -> bool {
+    let path = Path::new(entry);
+    let plain = !entry.contains(['*', '?', '[', ':'])
+        && !path.is_absolute()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let at = rootdir.join(path);
+    plain && !doctest_modules && at.starts_with(root) && !at.is_file()
+}
+
+/// A key's value as pytest types it, as text.
+fn normalized(key: &str, raw: &Raw) -> String {
+    if ARGS.contains(&key) {
+        serde_json::Value::from(words(raw)).to_string()
+    } else if LINES.contains(&key) {
+        serde_json::Value::from(lines(raw)).to_string()
+    } else if BOOLS.contains(&key)
+        && let Some(b) = boolean(raw)
+    {
+        b.to_string()
+    } else {
+        json(raw)
+    }
+}
+
+fn json(raw: &Raw) -> String {
+    match raw {
+        Raw::Text(text) => serde_json::Value::from(text.trim()).to_string(),
+        Raw::List(items) => serde_json::Value::from(items.clone()).to_string(),
+        Raw::Other(text) => text.clone(),
+    }
+}
+
+/// An `args` value: a string split as a shell splits it (kept whole where it does not split), a list as it is.
+fn words(raw: &Raw) -> Vec<String> {
+    match raw {
+        Raw::Text(text) => super::options::shell_words(text).unwrap_or_else(|| vec![text.clone()]),
+        Raw::List(items) => items.clone(),
+        Raw::Other(text) => vec![text.clone()],
+    }
+}
+
+/// A `linelist` value: its lines trimmed, blank ones left out.
+fn lines(raw: &Raw) -> Vec<String> {
+    match raw {
+        Raw::Text(text) => text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+        Raw::List(items) => items.iter().map(|l| l.trim().to_string()).collect(),
+        Raw::Other(text) => vec![text.clone()],
+    }
+}
+
+/// A boolean as pytest reads one (`_strtobool`), `None` for text it refuses.
+fn boolean(raw: &Raw) -> Option<bool> {
+    match raw {
+        Raw::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
+            "y" | "yes" | "t" | "true" | "on" | "1" => Some(true),
+            "n" | "no" | "f" | "false" | "off" | "0" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// pytest's search from `start` (see the module docs), `edited` standing in for one file's content.
+fn resolve(start: &Path, edited: Option<(&Path, &[u8])>, version: Version) -> Resolved {
+    let read = |path: &Path| -> Option<String> {
+        match edited {
+            Some((at, bytes)) if at == path => Some(String::from_utf8_lossy(bytes).into_owned()),
+            _ => path
+                .is_file()
+                .then(|| std::fs::read(path).ok())
+                .flatten()
+                .map(|b| String::from_utf8_lossy(&b).into_owned()),
+        }
+    };
+    let mut first_pyproject = None;
+    for dir in start.ancestors() {
+        for name in SEARCHED {
+            if version == Version::Eight && name.ends_with("pytest.toml") {
+                continue;
+            }
+            let path = dir.join(name);
+            let Some(text) = read(&path) else { continue };
+            if *name == "pyproject.toml" && first_pyproject.is_none() {
+                first_pyproject = Some(path.clone());
+            }
+            if let Some(keys) = load(name, &text, version) {
+                return Resolved {
+                    rootdir: dir.to_path_buf(),
+                    file: Some(path),
+                    keys,
+                };
+            }
+        }
+    }
+    if let Some(path) = first_pyproject {
+        return Resolved {
+            rootdir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            file: Some(path),
+            keys: Vec::new(),
+        };
+    }
+    let rootdir = start
+        .ancestors()
+        .find(|dir| read(&dir.join("setup.py")).is_some())
+        .unwrap_or(start)
+        .to_path_buf();
+    Resolved {
+        rootdir,
+        file: None,
+        keys: Vec::new(),
+    }
+}
+
+/// The key that stands for a file pytest refuses to read: its text, so any change to it counts.
+const UNPARSABLE: &str = "(the file does not parse)";
+
+/// The configuration one file gives pytest, `None` where it gives none (pytest reads on).
+fn load(name: &str, text: &str, version: Version) -> Option<Vec<(String, Raw)>> {
+    let unparsable = || Some(vec![(UNPARSABLE.to_string(), Raw::Text(text.to_string()))]);
+    match name {
+        "pytest.toml" | ".pytest.toml" => {
+            let Ok(doc) = text.parse::<toml::Table>() else {
+                return unparsable();
+            };
+            Some(doc.get("pytest").map_or_else(Vec::new, |table| native(table, version)))
+        }
+        "pyproject.toml" => {
+            let Ok(doc) = text.parse::<toml::Table>() else {
+                return unparsable();
+            };
+            let table = doc.get("tool")?.get("pytest")?.as_table()?;
+            let ini = table.get("ini_options");
+            let rest: toml::Table = table
+                .iter()
+                .filter(|(k, _)| *k != "ini_options")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if version == Version::Nine && !rest.is_empty() {
+                return Some(native(&toml::Value::Table(rest), version));
+            }
+            let ini = ini?.as_table()?;
+            Some(
+                ini.iter()
+                    .map(|(k, v)| {
+                        let raw = match v {
+                            toml::Value::Array(items) => Raw::List(items.iter().map(scalar).collect()),
+                            other => Raw::Text(scalar(other)),
+                        };
+                        (k.clone(), raw)
+                    })
+                    .collect(),
+            )
+        }
+        _ => {
+            let Some(sections) = ini(text) else { return unparsable() };
+            let dedicated = name.ends_with("pytest.ini");
+            let wanted = if name == "setup.cfg" { "tool:pytest" } else { "pytest" };
+            match sections.into_iter().find(|(section, _)| section == wanted) {
+                Some((_, keys)) => Some(keys.into_iter().map(|(k, v)| (k, Raw::Text(v))).collect()),
+                None if dedicated => Some(Vec::new()),
+                None => None,
+            }
+        }
+    }
+}
+
+/// A native TOML table's keys (pytest 9 keeps their types; a string of an `args` key is still split).
+fn native(table: &toml::Value, _version: Version) -> Vec<(String, Raw)> {
+    let Some(table) = table.as_table() else {
+        return vec![(UNPARSABLE.to_string(), Raw::Other(toml_text(table)))];
+    };
+    table
+        .iter()
+        .map(|(k, v)| {
+            let raw = match v {
+                toml::Value::String(s) => Raw::Text(s.clone()),
+                toml::Value::Boolean(b) => Raw::Text(b.to_string()),
+                toml::Value::Array(items) => Raw::List(items.iter().map(scalar).collect()),
+                other => Raw::Other(toml_text(other)),
+            };
+            (k.clone(), raw)
+        })
+        .collect()
+}
+
+/// A TOML scalar as the string pytest's INI mode makes of it.
+fn scalar(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => toml_text(other),
+    }
+}
+
+/// A TOML value as JSON text (keys sorted).
+fn toml_text(value: &toml::Value) -> String {
+    serde_json::to_value(value).map_or_else(|_| String::new(), |v| v.to_string())
+}
+
+/// An INI section: its name and its keys with their values.
+type Section = (String, Vec<(String, String)>);
+
+/// An INI file as pytest's `iniconfig` reads it: sections of `name = value` (or `name: value`) keys, a value's
+/// indented lines after it joined to it by `\n`, comment lines left out; `None` where it refuses the file.
+fn ini(text: &str) -> Option<Vec<Section>> {
+    let mut sections: Vec<Section> = Vec::new();
+    for line in text.trim_start_matches('\u{feff}').lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
+            continue;
+        }
+        let line = line.trim_end();
+        if line.starts_with([' ', '\t']) {
+            let (_, keys) = sections.last_mut()?;
+            let (_, value) = keys.last_mut()?;
+            if !value.is_empty() {
+                value.push('\n');
+            }
+            value.push_str(trimmed);
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('[') {
+            let name = rest.split(['#', ';']).next().unwrap_or(rest).trim_end();
+            sections.push((name.strip_suffix(']')?.to_string(), Vec::new()));
+            continue;
+        }
+        let (name, value) = match line.split_once('=') {
+            Some((name, value)) if !name.contains(':') => (name, value),
+            _ => line.split_once(':')?,
+        };
+        let (_, keys) = sections.last_mut()?;
+        keys.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    Some(sections)
+}
+
+#[cfg(test)]
+#[path = "rootdir/tests.rs"]
+mod tests;
