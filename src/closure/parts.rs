@@ -473,7 +473,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             free,
             options,
         } => ini_parts(sections, free, options, &String::from_utf8_lossy(bytes)),
-        Scope::Read(read) => hashed((read.kind.0.parts)(&String::from_utf8_lossy(bytes), &read.parts)),
+        Scope::Read(read) => marked((read.kind.0.parts)(&String::from_utf8_lossy(bytes), &read.parts)),
         Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
         Scope::XmlRootBut { root, free } => {
             let sealed = super::xml_root::sealed_text(&String::from_utf8_lossy(bytes), root, free);
@@ -482,18 +482,9 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 sealed.map_or_else(|| sha256(bytes), |text| sha256(text.as_bytes())),
             )])
         }
-        Scope::Units { lang, reserved } => super::units::parts(*lang, reserved, &String::from_utf8_lossy(bytes))
-            .into_iter()
-            .map(|(label, text)| {
-                // A part that may appear keeps its mark outside the digest, for `compare`.
-                let mark = if text.starts_with(super::units::ADDABLE) {
-                    super::units::ADDABLE
-                } else {
-                    ""
-                };
-                (label, format!("{mark}{}", sha256(text.as_bytes())))
-            })
-            .collect(),
+        Scope::Units { lang, reserved } => {
+            marked(super::units::parts(*lang, reserved, &String::from_utf8_lossy(bytes)))
+        }
         Scope::KeysBut { free, options } => {
             let text = String::from_utf8_lossy(bytes);
             let sealed = sealed_key_lines(&text, free, options);
@@ -515,28 +506,42 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
 }
 
 /// The parts of the configuration a runner resolves in `dir` (see [`Scope::FirstOf`]): per search order, the
-/// digest of the content of the first of its names that exists (by content, not name), labelled by the order
-/// ([`first_of_label`]); none for an order that finds no file.
+/// parts of the first of its names that exists (by content, not name) in scope `each`, each labelled by the order
+/// and its own label ([`first_of_part`]), so a reader that cuts the file setting by setting is judged setting by
+/// setting here too; none for an order that finds no file.
 pub(crate) fn first_of(dir: &std::path::Path, orders: &[Vec<String>], each: &Scope) -> Parts {
     orders
         .iter()
-        .filter_map(|order| {
-            let name = first_of_now(dir, order)?;
-            let digest = std::fs::read(dir.join(name)).map_or_else(
-                |_| UNREADABLE_CONTENT.to_string(),
-                |bytes| {
-                    // The file's parts in its scope, as one digest: what is free in the file is free here too.
-                    let parts = digests(each, Some(&bytes));
-                    let text: String = parts
-                        .iter()
-                        .map(|(label, digest)| format!("{label}\0{digest}\n"))
-                        .collect();
-                    sha256(text.as_bytes())
-                },
-            );
-            Some((first_of_label(order), digest))
+        .flat_map(|order| {
+            let Some(name) = first_of_now(dir, order) else {
+                return Vec::new();
+            };
+            let label = first_of_label(order);
+            match std::fs::read(dir.join(name)) {
+                Err(_) => vec![(label, UNREADABLE_CONTENT.to_string())],
+                // What is free in the file is free here too.
+                Ok(bytes) => digests(each, Some(&bytes))
+                    .into_iter()
+                    .map(|(part, digest)| (first_of_part(&label, &part), digest))
+                    .collect(),
+            }
         })
         .collect()
+}
+
+/// The label of a part `part` of the file a search order (labelled `order`) reads: `the first of phpunit.xml,
+/// phpunit.xml.dist: bootstrap`; the order's label alone for a file read whole.
+pub(crate) fn first_of_part(order: &str, part: &str) -> String {
+    if part == WHOLE {
+        order.to_string()
+    } else {
+        format!("{order}: {part}")
+    }
+}
+
+/// The search order's label and the part's own label of a part [`first_of`] names.
+pub(crate) fn first_of_split(label: &str) -> (&str, &str) {
+    label.split_once(": ").unwrap_or((label, WHOLE))
 }
 
 /// The label of a search order's part: `the first of phpunit.xml, phpunit.xml.dist`.
@@ -551,6 +556,22 @@ pub(crate) fn first_of_now(dir: &std::path::Path, order: &[String]) -> Option<St
 
 /// The digest standing for a resolved configuration that exists but cannot be read.
 const UNREADABLE_CONTENT: &str = "(unreadable)";
+
+/// Labelled texts as parts, each text's digest, a part that may appear (its text marked
+/// `units::ADDABLE`) keeping its mark outside the digest, for [`compare`].
+fn marked(parts: Vec<(String, String)>) -> Parts {
+    parts
+        .into_iter()
+        .map(|(label, text)| {
+            let mark = if text.starts_with(super::units::ADDABLE) {
+                super::units::ADDABLE
+            } else {
+                ""
+            };
+            (label, format!("{mark}{}", sha256(text.as_bytes())))
+        })
+        .collect()
+}
 
 /// Labelled texts as parts: each text's digest.
 fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts {

@@ -83,14 +83,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "a new `.mocharc.*` is judged key by key and `spec` counts: a widened spec can name a file that is no test (`src/patch.js`), loaded before the tests",
     ),
     (
-        "phpunit_configuration_gains_coverage_and_a_result_cache",
-        "`phpunit.xml` is sealed whole (ARCHITECTURE.md: 'not done for PHP: the configuration sealed key by key')",
-    ),
-    (
-        "phpunit_second_testsuite_for_a_new_test_directory",
-        "`phpunit.xml` is sealed whole (ARCHITECTURE.md: 'not done for PHP: the configuration sealed key by key')",
-    ),
-    (
         "minitest_rakefile_lists_test_files_including_the_old_pattern",
         "a `Rakefile` is Ruby code, sealed as such; a `TestTask`'s file list would need reading as rake resolves it",
     ),
