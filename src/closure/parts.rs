@@ -25,6 +25,11 @@ pub const WHOLE: &str = "";
 /// is the JSON text after this prefix: a runner's option set to what the runner uses without it
 /// (`jest.testEnvironment` `"node"`) is as if absent; another value counts.
 pub const IF_EQUAL: &str = "(if equal to) ";
+/// The last segment of a free JSON key path (`Scope::JsonBut`) that makes the key above it a test selection
+/// (mocha's `spec`: a glob or a list of them): cut from the key's digest and sealed one part per entry, each
+/// labelled by `selection::label`, so an entry added that holds only new tests is judged by the files it selects
+/// (`closure::selection`). A value that is no list of plain globs (an extglob, an object) stays in the digest.
+pub const SELECTS: &str = "(test selection)";
 /// The label standing in for every part of a JSON or TOML file that does not parse.
 pub const UNPARSABLE: &str = "(the file does not parse)";
 /// The last segment of a TOML key path that seals only the *test settings* of an array of tables
@@ -422,16 +427,31 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             Err(_) => unparsable(bytes),
         },
         Scope::JsonBut { paths, free } => match json_or_yaml(bytes) {
-            Ok(doc) => tree_parts(paths, |path| {
-                let mut value = lookup_json(&doc, path)?.clone();
-                for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
-                    cut_json(&mut value, &key[path.len()..]);
-                }
-                if value.as_object().is_some_and(serde_json::Map::is_empty) {
-                    return None;
-                }
-                Some(canonical(&value))
-            }),
+            Ok(doc) => {
+                let mut entries: Vec<String> = Vec::new();
+                let mut parts = tree_parts(paths, |path| {
+                    let mut value = lookup_json(&doc, path)?.clone();
+                    for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
+                        if let Some((last, selected)) = key.split_last()
+                            && last == SELECTS
+                        {
+                            let at = &selected[path.len()..];
+                            if let Some(labels) = selection_entries(&value, at, &selected.join(".")) {
+                                entries.extend(labels);
+                                cut_json(&mut value, at);
+                            }
+                            continue;
+                        }
+                        cut_json(&mut value, &key[path.len()..]);
+                    }
+                    if value.as_object().is_some_and(serde_json::Map::is_empty) {
+                        return None;
+                    }
+                    Some(canonical(&value))
+                });
+                parts.extend(entries.into_iter().map(|label| (label, sha256(b""))));
+                parts
+            }
             Err(_) => unparsable(bytes),
         },
         Scope::Toml(paths) => match std::str::from_utf8(bytes)
@@ -581,7 +601,38 @@ fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts 
         .collect()
 }
 
-fn tree_parts(paths: &[Vec<String>], value_at: impl Fn(&[String]) -> Option<String>) -> Parts {
+/// The selection labels of the test selection at `at` under `value` ([`SELECTS`]): a glob or a list of them,
+/// each a plain glob (no extglob, nothing outside the directory) whose files a walk can list exactly; a path
+/// with no pattern stands for itself, itself with an extension, and everything below it, as mocha reads one.
+/// `None` where the key is absent or any entry is not such a glob: the key is then digested whole.
+fn selection_entries(value: &serde_json::Value, at: &[String], group: &str) -> Option<Vec<String>> {
+    let globs: Vec<&str> = match lookup_json(value, at)? {
+        serde_json::Value::String(one) => vec![one.as_str()],
+        serde_json::Value::Array(list) => list.iter().map(serde_json::Value::as_str).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    globs
+        .into_iter()
+        .map(|glob| {
+            let glob = glob.trim_start_matches("./").trim_end_matches('/');
+            let plain = !glob.is_empty()
+                && !glob.starts_with('/')
+                && !glob.contains(['(', ')', '!', '|', '\\'])
+                && !glob.split('/').any(|c| c == "..");
+            if !plain {
+                return None;
+            }
+            let spelled = if glob.contains(['*', '?', '[', '{']) {
+                glob.to_string()
+            } else {
+                format!("{{{glob},{glob}.*,{glob}/**/*}}")
+            };
+            Some(super::selection::label(group, &spelled))
+        })
+        .collect()
+}
+
+fn tree_parts(paths: &[Vec<String>], mut value_at: impl FnMut(&[String]) -> Option<String>) -> Parts {
     paths
         .iter()
         .filter_map(|path| Some((path.join("."), sha256(value_at(path)?.as_bytes()))))

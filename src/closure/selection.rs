@@ -16,7 +16,7 @@
 //! path outside the project) is an ordinary part, and counts.
 
 use std::collections::BTreeSet;
-use std::path::{Component, Path};
+use std::path::Path;
 
 use super::parts::Parts;
 
@@ -78,90 +78,64 @@ pub(crate) fn inert(
     };
     let old = globs(&mut before.iter())?;
     let new = globs(&mut added.iter())?;
-    let base = root.join(dir);
-    let mut walked = 0;
-    for label in &added {
-        let glob = glob_of(label)?;
-        let start = literal_prefix(glob);
-        // The walk must see what the runner sees: a link on the way could lead it anywhere, so the widening
-        // then counts.
-        if !plain_below(&base, &start) {
-            return None;
-        }
-        for file in walk(&base.join(&start), &start, &mut walked)? {
-            if new.iter().any(|g| g.is_match(&file)) && !old.iter().any(|g| g.is_match(&file)) {
-                let relative = dir.join(&file).to_string_lossy().replace('\\', "/");
-                if !may_join(relative.trim_start_matches("./")) {
-                    return None;
-                }
+    let heads: Vec<&str> = added.iter().filter_map(|l| glob_of(l)).map(head).collect();
+    for file in walk(&root.join(dir), &heads)? {
+        if new.iter().any(|g| g.is_match(&file)) && !old.iter().any(|g| g.is_match(&file)) {
+            let relative = dir.join(&file).to_string_lossy().replace('\\', "/");
+            if !may_join(relative.trim_start_matches("./")) {
+                return None;
             }
         }
     }
     Some(added)
 }
 
-/// The directory part of `glob` before its first component with a pattern in it.
-fn literal_prefix(glob: &str) -> std::path::PathBuf {
-    glob.split('/')
-        .take_while(|c| !c.contains(['*', '?', '[', '{']))
-        .collect::<Vec<_>>()
-        .join("/")
-        .into()
+/// What every path `glob` matches starts with: the glob up to its first pattern character.
+fn head(glob: &str) -> &str {
+    glob.find(['*', '?', '[', '{']).map_or(glob, |at| &glob[..at])
 }
 
-/// Whether every component of `relative` below `base` exists as a plain directory or file (no link), or does
-/// not exist at all; `..` never.
-fn plain_below(base: &Path, relative: &Path) -> bool {
-    let mut at = base.to_path_buf();
-    for component in relative.components() {
-        match component {
-            Component::Normal(name) => at.push(name),
-            Component::CurDir => continue,
-            _ => return false,
-        }
-        match std::fs::symlink_metadata(&at) {
-            Ok(meta) if meta.file_type().is_symlink() => return false,
-            Ok(_) => {}
-            Err(_) => return true,
-        }
-    }
-    true
+/// Whether a path below `relative` (a directory, project-relative to the configuration) can start with `head`.
+fn reaches(relative: &str, head: &str) -> bool {
+    let dir = format!("{relative}/");
+    dir.starts_with(head) || head.starts_with(&dir)
 }
 
-/// Every file under `at` (a file itself, or nothing where it does not exist), named relative to the
-/// configuration's directory as `shown/…`; `None` at a link or past [`MAX_WALK`] files.
-fn walk(at: &Path, shown: &Path, walked: &mut usize) -> Option<Vec<String>> {
-    let Ok(meta) = std::fs::symlink_metadata(at) else {
-        return Some(Vec::new());
-    };
+/// Every file under `base` in a directory a glob of `heads` can reach, relative to `base`; `None` at a link a
+/// glob can reach (the runner would follow it anywhere, so the walk cannot say what it selects) or past
+/// [`MAX_WALK`] entries.
+fn walk(base: &Path, heads: &[&str]) -> Option<Vec<String>> {
     let mut out = Vec::new();
-    if meta.is_file() {
-        out.push(shown.to_string_lossy().into_owned());
-        return Some(out);
-    }
-    if !meta.is_dir() {
-        return None;
-    }
-    let mut stack = vec![(at.to_path_buf(), shown.to_path_buf())];
+    let mut walked = 0;
+    let mut stack = vec![(base.to_path_buf(), String::new())];
     while let Some((dir, shown)) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).ok()? {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
             let entry = entry.ok()?;
-            *walked += 1;
-            if *walked > MAX_WALK {
+            walked += 1;
+            if walked > MAX_WALK {
                 return None;
             }
-            let kind = entry.file_type().ok()?;
-            let name = entry.file_name();
-            if name == ".git" {
-                continue;
-            }
-            let path = shown.join(&name);
-            if kind.is_symlink() {
-                return None;
-            } else if kind.is_dir() {
-                stack.push((entry.path(), path));
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = if shown.is_empty() {
+                name.clone()
             } else {
-                out.push(path.to_string_lossy().trim_start_matches("./").replace('\\', "/"));
+                format!("{shown}/{name}")
+            };
+            let kind = entry.file_type().ok()?;
+            let reached = heads.iter().any(|head| reaches(&path, head) || path.starts_with(head));
+            if kind.is_symlink() {
+                if reached {
+                    return None;
+                }
+            } else if kind.is_dir() {
+                if name != ".git" && heads.iter().any(|head| reaches(&path, head)) {
+                    stack.push((entry.path(), path));
+                }
+            } else {
+                out.push(path);
             }
         }
     }

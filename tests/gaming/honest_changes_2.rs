@@ -79,10 +79,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "each file pytest may read is sealed by its own part; the same configuration moved to the file pytest prefers needs the configuration pytest resolves compared, not the files",
     ),
     (
-        "mocha_spec_widened_to_a_second_directory",
-        "a new `.mocharc.*` is judged key by key and `spec` counts: a widened spec can name a file that is no test (`src/patch.js`), loaded before the tests",
-    ),
-    (
         "minitest_rakefile_lists_test_files_including_the_old_pattern",
         "a `Rakefile` is Ruby code, sealed as such; a `TestTask`'s file list would need reading as rake resolves it",
     ),
