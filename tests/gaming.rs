@@ -78,6 +78,8 @@ mod report_moves;
 mod room_moves;
 #[path = "gaming/ruby_moves.rs"]
 mod ruby_moves;
+#[path = "gaming/selection_moves.rs"]
+mod selection_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 #[path = "gaming/snapshot_moves.rs"]

@@ -603,7 +603,8 @@ fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts 
 
 /// The selection labels of the test selection at `at` under `value` ([`SELECTS`]): a glob or a list of them,
 /// each a plain glob (no extglob, nothing outside the directory) whose files a walk can list exactly; a path
-/// with no pattern stands for itself, itself with an extension, and everything below it, as mocha reads one.
+/// with no pattern stands for itself, itself with an extension, and every file with an extension below it, as
+/// mocha reads one (its `extension` beside the selection included).
 /// `None` where the key is absent or any entry is not such a glob: the key is then digested whole.
 fn selection_entries(value: &serde_json::Value, at: &[String], group: &str) -> Option<Vec<String>> {
     let globs: Vec<&str> = match lookup_json(value, at)? {
@@ -611,6 +612,19 @@ fn selection_entries(value: &serde_json::Value, at: &[String], group: &str) -> O
         serde_json::Value::Array(list) => list.iter().map(serde_json::Value::as_str).collect::<Option<_>>()?,
         _ => return None,
     };
+    // The extensions mocha looks for in a directory or after a name without one: its defaults and the
+    // document's `extension` beside the selection.
+    let mut extensions = vec!["js".to_string(), "cjs".to_string(), "mjs".to_string()];
+    let (_, above) = at.split_last()?;
+    match lookup_json(value, above).and_then(|v| v.get("extension")) {
+        Some(serde_json::Value::String(one)) => extensions.push(one.clone()),
+        Some(serde_json::Value::Array(list)) => {
+            extensions.extend(list.iter().filter_map(|v| v.as_str().map(str::to_string)));
+        }
+        None => {}
+        Some(_) => return None,
+    }
+    extensions.retain(|ext| !ext.contains(['{', '}', ',', '*', '?', '[', '/']));
     globs
         .into_iter()
         .map(|glob| {
@@ -625,7 +639,12 @@ fn selection_entries(value: &serde_json::Value, at: &[String], group: &str) -> O
             let spelled = if glob.contains(['*', '?', '[', '{']) {
                 glob.to_string()
             } else {
-                format!("{{{glob},{glob}.*,{glob}/**/*}}")
+                let mut alternatives = vec![glob.to_string()];
+                for ext in &extensions {
+                    alternatives.push(format!("{glob}.{ext}"));
+                    alternatives.push(format!("{glob}/**/*.{ext}"));
+                }
+                format!("{{{}}}", alternatives.join(","))
             };
             Some(super::selection::label(group, &spelled))
         })

@@ -90,9 +90,29 @@ pub(crate) fn inert(
     Some(added)
 }
 
-/// What every path `glob` matches starts with: the glob up to its first pattern character.
+/// What every path `glob` matches starts with: the glob up to its first pattern character, or for a glob that
+/// is one list of alternatives (`{test-e2e,test-e2e.js,test-e2e/**/*.js}`), what they all start with.
 fn head(glob: &str) -> &str {
-    glob.find(['*', '?', '[', '{']).map_or(glob, |at| &glob[..at])
+    let literal = |g: &str| g.find(['*', '?', '[', '{']).map_or(g.len(), |at| at);
+    if let Some(inner) = glob.strip_prefix('{').and_then(|g| g.strip_suffix('}'))
+        && !inner.contains(['{', '}'])
+    {
+        let mut alternatives = inner.split(',');
+        let first = alternatives.next().unwrap_or("");
+        let mut len = literal(first);
+        for other in alternatives {
+            len = len.min(literal(other));
+            len = first
+                .bytes()
+                .zip(other.bytes())
+                .take(len)
+                .take_while(|(a, b)| a == b)
+                .count();
+        }
+        // The head is a prefix of `glob` itself: skip the opening brace.
+        return &glob[1..1 + len];
+    }
+    &glob[..literal(glob)]
 }
 
 /// Whether a path below `relative` (a directory, project-relative to the configuration) can start with `head`.
