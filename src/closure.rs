@@ -18,9 +18,11 @@ pub mod observed;
 mod options;
 pub mod parts;
 pub mod resolved;
+pub(crate) mod selection;
 pub mod steps;
 mod units;
 mod xml_root;
+pub(crate) mod xml_tree;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,7 @@ pub(crate) const READERS: &[&parts::Reading] = &[
     &rakefile::READING,
     &cargo_manifest::READING,
     &rootdir::READING,
+    &phpunit_config::READING,
 ];
 
 use serde::{Deserialize, Serialize};
@@ -64,9 +67,10 @@ impl SealedFile {
             return self.path.clone();
         };
         let dir = Path::new(&self.path).parent().unwrap_or(Path::new(""));
+        let order_label = parts::first_of_split(part).0;
         orders
             .iter()
-            .find(|order| parts::first_of_label(order) == part)
+            .find(|order| parts::first_of_label(order) == order_label)
             .and_then(|order| parts::first_of_now(&root.join(dir), order))
             .map_or_else(
                 || self.path.clone(),
@@ -147,7 +151,7 @@ impl Closure {
                 searched.push(&file.scope);
             }
             let now = read_parts(root, &file.path, &file.scope);
-            let mut named: Vec<(String, PartChange)> = Vec::new();
+            let mut named: Vec<(String, String, PartChange)> = Vec::new();
             // A second resolution's part (another version's search) is named where the first's did not move alike.
             let also = file.scope.resolved().map_or("", |search| search.also);
             let changes = parts::compare_also(&file.parts, &now, also);
@@ -173,7 +177,11 @@ impl Closure {
                         if !matches!(file.scope, Scope::FirstOf { .. }) {
                             return true;
                         }
-                        let key = (file.shown(root, part), change.clone());
+                        let key = (
+                            file.shown(root, part),
+                            parts::first_of_split(part).1.to_string(),
+                            change.clone(),
+                        );
                         let again = named.contains(&key);
                         named.push(key);
                         !again
@@ -201,6 +209,28 @@ impl Closure {
         }
         moved.sort_by(|a, b| (&a.path, &a.part).cmp(&(&b.path, &b.part)));
         moved
+    }
+
+    /// The parts of [`Closure::check`]'s moves (path as shown, label) that only widen a test selection by files
+    /// `may_join` accepts (new test files that sit out the oracle's run, sealed test files): inert in the run, so
+    /// free (see `selection`). A file whose selection moved otherwise keeps all its moves.
+    pub fn widened_selections(&self, root: &Path, may_join: &dyn Fn(&str) -> bool) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for file in &self.files {
+            let path = Path::new(&file.path);
+            if path.is_absolute() {
+                continue;
+            }
+            let now = read_parts(root, &file.path, &file.scope);
+            if now == file.parts {
+                continue;
+            }
+            let dir = path.parent().unwrap_or(Path::new(""));
+            if let Some(added) = selection::inert(root, dir, &file.parts, &now, may_join) {
+                out.extend(added.into_iter().map(|label| (file.shown(root, &label), label)));
+            }
+        }
+        out
     }
 
     /// The files a watch counts that were not there at setup (a new `conftest.py`), with the watch.

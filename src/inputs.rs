@@ -297,6 +297,7 @@ impl Inputs {
                 |m| !matches!(m, Move::Part(_, moved) if moved.change == PartChange::Added && sits_out(&moved.path)),
             );
         }
+        self.retain_inert_widenings(root, checks, &mut moves);
         // A shadow where the derivation names a file is the derivation's to judge, by that file's scope (one left to
         // what its runner resolves from it, `closure::js_config`, has no part of its own); so is a new file of a
         // name the derivation watches (`conftest.py`), judged there by what it holds, not as a new entry of a
@@ -317,6 +318,32 @@ impl Inputs {
             *named.entry(m.path().to_string()).or_insert(claim) == claim
         });
         Ok(moves)
+    }
+
+    /// Drops the derived closure's moves that only widen a test selection (a new `<testsuite>`, a `spec` entry)
+    /// by the agent's new test files, which sit out the oracle's run, or by sealed test files, which run as
+    /// sealed: the run selects nothing the baseline's did not (`closure::selection`). Off where new tests do not
+    /// sit out, or the closure is not sealed.
+    fn retain_inert_widenings(&self, root: &Path, checks: Checks, moves: &mut Vec<Move>) {
+        if !checks(Check::NewTestsAside) || !checks(Check::Closure) {
+            return;
+        }
+        let (Some(closure), Some(inventory)) = (&self.derived, &self.tests.inventory) else {
+            return;
+        };
+        let widened = |m: &Move| matches!(m, Move::Part(Source::Derived, moved) if moved.change == PartChange::Added && closure::selection::is_entry(&moved.part));
+        if !moves.iter().any(widened) {
+            return;
+        }
+        let new_tests: std::collections::BTreeSet<String> = inventory.new_test_files(root).into_iter().collect();
+        let sealed_tests_run_as_sealed = checks(Check::Tests);
+        let may_join =
+            |path: &str| new_tests.contains(path) || (sealed_tests_run_as_sealed && inventory.entry(path).is_some());
+        let inert = closure.widened_selections(root, &may_join);
+        moves.retain(|m| {
+            !(widened(m)
+                && matches!(m, Move::Part(_, moved) if inert.iter().any(|(path, part)| *path == moved.path && *part == moved.part)))
+        });
     }
 
     /// Which new files a runner loads from every directory (`conftest.py`, beside the agent's new tests) sit out

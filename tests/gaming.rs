@@ -95,6 +95,8 @@ mod room_moves;
 mod ruby_moves;
 #[path = "gaming/ruby_test_side.rs"]
 mod ruby_test_side;
+#[path = "gaming/selection_moves.rs"]
+mod selection_moves;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 #[path = "gaming/snapshot_moves.rs"]

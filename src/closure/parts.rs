@@ -25,6 +25,11 @@ pub const WHOLE: &str = "";
 /// is the JSON text after this prefix: a runner's option set to what the runner uses without it
 /// (`jest.testEnvironment` `"node"`) is as if absent; another value counts.
 pub const IF_EQUAL: &str = "(if equal to) ";
+/// The last segment of a free JSON key path (`Scope::JsonBut`) that makes the key above it a test selection
+/// (mocha's `spec`: a glob or a list of them): cut from the key's digest and sealed one part per entry, each
+/// labelled by `selection::label`, so an entry added that holds only new tests is judged by the files it selects
+/// (`closure::selection`). A value that is no list of plain globs (an extglob, an object) stays in the digest.
+pub const SELECTS: &str = "(test selection)";
 /// The label standing in for every part of a JSON or TOML file that does not parse.
 pub const UNPARSABLE: &str = "(the file does not parse)";
 /// The last segment of a TOML key path that seals only the *test settings* of an array of tables
@@ -463,16 +468,31 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             Err(_) => unparsable(bytes),
         },
         Scope::JsonBut { paths, free } => match json_or_yaml(bytes) {
-            Ok(doc) => tree_parts(paths, |path| {
-                let mut value = lookup_json(&doc, path)?.clone();
-                for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
-                    cut_json(&mut value, &key[path.len()..]);
-                }
-                if value.as_object().is_some_and(serde_json::Map::is_empty) {
-                    return None;
-                }
-                Some(canonical(&value))
-            }),
+            Ok(doc) => {
+                let mut entries: Vec<String> = Vec::new();
+                let mut parts = tree_parts(paths, |path| {
+                    let mut value = lookup_json(&doc, path)?.clone();
+                    for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
+                        if let Some((last, selected)) = key.split_last()
+                            && last == SELECTS
+                        {
+                            let at = &selected[path.len()..];
+                            if let Some(labels) = selection_entries(&value, at, &selected.join(".")) {
+                                entries.extend(labels);
+                                cut_json(&mut value, at);
+                            }
+                            continue;
+                        }
+                        cut_json(&mut value, &key[path.len()..]);
+                    }
+                    if value.as_object().is_some_and(serde_json::Map::is_empty) {
+                        return None;
+                    }
+                    Some(canonical(&value))
+                });
+                parts.extend(entries.into_iter().map(|label| (label, sha256(b""))));
+                parts
+            }
             Err(_) => unparsable(bytes),
         },
         Scope::Toml(paths) => match std::str::from_utf8(bytes)
@@ -514,7 +534,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             free,
             options,
         } => ini_parts(sections, free, options, &String::from_utf8_lossy(bytes)),
-        Scope::Read(read) => hashed((read.kind.0.parts)(&String::from_utf8_lossy(bytes), &read.parts)),
+        Scope::Read(read) => marked((read.kind.0.parts)(&String::from_utf8_lossy(bytes), &read.parts)),
         Scope::Pom => hashed(super::pom::parts(&String::from_utf8_lossy(bytes))),
         Scope::XmlRootBut { root, free } => {
             let sealed = super::xml_root::sealed_text(&String::from_utf8_lossy(bytes), root, free);
@@ -523,18 +543,9 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 sealed.map_or_else(|| sha256(bytes), |text| sha256(text.as_bytes())),
             )])
         }
-        Scope::Units { lang, reserved } => super::units::parts(*lang, reserved, &String::from_utf8_lossy(bytes))
-            .into_iter()
-            .map(|(label, text)| {
-                // A part that may appear keeps its mark outside the digest, for `compare`.
-                let mark = if text.starts_with(super::units::ADDABLE) {
-                    super::units::ADDABLE
-                } else {
-                    ""
-                };
-                (label, format!("{mark}{}", sha256(text.as_bytes())))
-            })
-            .collect(),
+        Scope::Units { lang, reserved } => {
+            marked(super::units::parts(*lang, reserved, &String::from_utf8_lossy(bytes)))
+        }
         Scope::KeysBut { free, options } => {
             let text = String::from_utf8_lossy(bytes);
             let sealed = sealed_key_lines(&text, free, options);
@@ -556,28 +567,42 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
 }
 
 /// The parts of the configuration a runner resolves in `dir` (see [`Scope::FirstOf`]): per search order, the
-/// digest of the content of the first of its names that exists (by content, not name), labelled by the order
-/// ([`first_of_label`]); none for an order that finds no file.
+/// parts of the first of its names that exists (by content, not name) in scope `each`, each labelled by the order
+/// and its own label ([`first_of_part`]), so a reader that cuts the file setting by setting is judged setting by
+/// setting here too; none for an order that finds no file.
 pub(crate) fn first_of(dir: &std::path::Path, orders: &[Vec<String>], each: &Scope) -> Parts {
     orders
         .iter()
-        .filter_map(|order| {
-            let name = first_of_now(dir, order)?;
-            let digest = std::fs::read(dir.join(name)).map_or_else(
-                |_| UNREADABLE_CONTENT.to_string(),
-                |bytes| {
-                    // The file's parts in its scope, as one digest: what is free in the file is free here too.
-                    let parts = digests(each, Some(&bytes));
-                    let text: String = parts
-                        .iter()
-                        .map(|(label, digest)| format!("{label}\0{digest}\n"))
-                        .collect();
-                    sha256(text.as_bytes())
-                },
-            );
-            Some((first_of_label(order), digest))
+        .flat_map(|order| {
+            let Some(name) = first_of_now(dir, order) else {
+                return Vec::new();
+            };
+            let label = first_of_label(order);
+            match std::fs::read(dir.join(name)) {
+                Err(_) => vec![(label, UNREADABLE_CONTENT.to_string())],
+                // What is free in the file is free here too.
+                Ok(bytes) => digests(each, Some(&bytes))
+                    .into_iter()
+                    .map(|(part, digest)| (first_of_part(&label, &part), digest))
+                    .collect(),
+            }
         })
         .collect()
+}
+
+/// The label of a part `part` of the file a search order (labelled `order`) reads: `the first of phpunit.xml,
+/// phpunit.xml.dist: bootstrap`; the order's label alone for a file read whole.
+pub(crate) fn first_of_part(order: &str, part: &str) -> String {
+    if part == WHOLE {
+        order.to_string()
+    } else {
+        format!("{order}: {part}")
+    }
+}
+
+/// The search order's label and the part's own label of a part [`first_of`] names.
+pub(crate) fn first_of_split(label: &str) -> (&str, &str) {
+    label.split_once(": ").unwrap_or((label, WHOLE))
 }
 
 /// The label of a search order's part: `the first of phpunit.xml, phpunit.xml.dist`.
@@ -617,7 +642,57 @@ fn hashed<T: AsRef<str>>(parts: impl IntoIterator<Item = (String, T)>) -> Parts 
         .collect()
 }
 
-fn tree_parts(paths: &[Vec<String>], value_at: impl Fn(&[String]) -> Option<String>) -> Parts {
+/// The selection labels of the test selection at `at` under `value` ([`SELECTS`]): a glob or a list of them,
+/// each a plain glob (no extglob, nothing outside the directory) whose files a walk can list exactly; a path
+/// with no pattern stands for itself, itself with an extension, and every file with an extension below it, as
+/// mocha reads one (its `extension` beside the selection included).
+/// `None` where the key is absent or any entry is not such a glob: the key is then digested whole.
+fn selection_entries(value: &serde_json::Value, at: &[String], group: &str) -> Option<Vec<String>> {
+    let globs: Vec<&str> = match lookup_json(value, at)? {
+        serde_json::Value::String(one) => vec![one.as_str()],
+        serde_json::Value::Array(list) => list.iter().map(serde_json::Value::as_str).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    // The extensions mocha looks for in a directory or after a name without one: its defaults and the
+    // document's `extension` beside the selection.
+    let mut extensions = vec!["js".to_string(), "cjs".to_string(), "mjs".to_string()];
+    let (_, above) = at.split_last()?;
+    match lookup_json(value, above).and_then(|v| v.get("extension")) {
+        Some(serde_json::Value::String(one)) => extensions.push(one.clone()),
+        Some(serde_json::Value::Array(list)) => {
+            extensions.extend(list.iter().filter_map(|v| v.as_str().map(str::to_string)));
+        }
+        None => {}
+        Some(_) => return None,
+    }
+    extensions.retain(|ext| !ext.contains(['{', '}', ',', '*', '?', '[', '/']));
+    globs
+        .into_iter()
+        .map(|glob| {
+            let glob = glob.trim_start_matches("./").trim_end_matches('/');
+            let plain = !glob.is_empty()
+                && !glob.starts_with('/')
+                && !glob.contains(['(', ')', '!', '|', '\\'])
+                && !glob.split('/').any(|c| c == "..");
+            if !plain {
+                return None;
+            }
+            let spelled = if glob.contains(['*', '?', '[', '{']) {
+                glob.to_string()
+            } else {
+                let mut alternatives = vec![glob.to_string()];
+                for ext in &extensions {
+                    alternatives.push(format!("{glob}.{ext}"));
+                    alternatives.push(format!("{glob}/**/*.{ext}"));
+                }
+                format!("{{{}}}", alternatives.join(","))
+            };
+            Some(super::selection::label(group, &spelled))
+        })
+        .collect()
+}
+
+fn tree_parts(paths: &[Vec<String>], mut value_at: impl FnMut(&[String]) -> Option<String>) -> Parts {
     paths
         .iter()
         .filter_map(|path| Some((path.join("."), sha256(value_at(path)?.as_bytes()))))

@@ -174,27 +174,53 @@ fn phpunits_configuration_is_judged_by_what_it_resolves_not_by_its_name() {
     let (dir, closure) = fresh();
     mv(dir.path(), "phpunit.xml", "phpunit.xml.dist");
     assert_eq!(moved(&closure, dir.path()), vec![]);
-    // Then edited: named once (both versions read it), by the file PHPUnit now reads.
-    write(dir.path(), "phpunit.xml.dist", &CONFIG.replace("tests", "tests/Unit"));
+    // Then edited: named once (both versions read it), by the file PHPUnit now reads, setting by setting.
+    write(
+        dir.path(),
+        "phpunit.xml.dist",
+        &CONFIG.replace(">tests<", " suffix=\".php\">tests<"),
+    );
+    let entry = |glob: &str| format!("{TEN}: testsuite u selects {glob}");
     assert_eq!(
         moved(&closure, dir.path()),
-        vec![at("phpunit.xml.dist", TEN, PartChange::Changed)]
+        vec![
+            at("phpunit.xml.dist", &entry("tests/**/*.php"), PartChange::Added),
+            at("phpunit.xml.dist", &entry("tests/**/*Test.php"), PartChange::Removed),
+        ]
     );
     // Renamed to `phpunit.dist.xml`, which PHPUnit 9 does not read: its search finds nothing.
     let (dir, closure) = fresh();
     mv(dir.path(), "phpunit.xml", "phpunit.dist.xml");
-    assert_eq!(
-        moved(&closure, dir.path()),
-        vec![at("phpunit.xml", NINE, PartChange::Removed)]
-    );
+    let gone = |path: &str, order: &str| {
+        vec![
+            at(
+                path,
+                &format!("{order}: testsuite u selects tests/**/*Test.php"),
+                PartChange::Removed,
+            ),
+            at(path, &format!("{order}: the configuration"), PartChange::Removed),
+        ]
+    };
+    assert_eq!(moved(&closure, dir.path()), gone("phpunit.xml", NINE));
     // A `phpunit.dist.xml` with the old content beside an edited `phpunit.xml.dist`: PHPUnit 9 reads the edit.
     let (dir, closure) = fresh();
     mv(dir.path(), "phpunit.xml", "phpunit.xml.dist");
     write(dir.path(), "phpunit.dist.xml", CONFIG);
-    write(dir.path(), "phpunit.xml.dist", &CONFIG.replace("tests", "nothing"));
+    write(dir.path(), "phpunit.xml.dist", &CONFIG.replace(">tests<", ">nothing<"));
     assert_eq!(
         moved(&closure, dir.path()),
-        vec![at("phpunit.xml.dist", NINE, PartChange::Changed)]
+        vec![
+            at(
+                "phpunit.xml.dist",
+                &format!("{NINE}: testsuite u selects nothing/**/*Test.php"),
+                PartChange::Added
+            ),
+            at(
+                "phpunit.xml.dist",
+                &format!("{NINE}: testsuite u selects tests/**/*Test.php"),
+                PartChange::Removed
+            ),
+        ]
     );
     // A new `phpunit.xml` read before a sealed `phpunit.xml.dist`.
     let dir = tempfile::tempdir().expect("tempdir");
@@ -207,15 +233,16 @@ fn phpunits_configuration_is_judged_by_what_it_resolves_not_by_its_name() {
     write(dir.path(), "phpunit.xml", "<phpunit/>\n");
     assert_eq!(
         moved(&closure, dir.path()),
-        vec![at("phpunit.xml", TEN, PartChange::Changed)]
+        vec![at(
+            "phpunit.xml",
+            &format!("{TEN}: testsuite u selects tests/**/*Test.php"),
+            PartChange::Removed
+        )]
     );
     // Deleted: named by the name it was sealed under.
     std::fs::remove_file(dir.path().join("phpunit.xml")).expect("rm");
     std::fs::remove_file(dir.path().join("phpunit.xml.dist")).expect("rm");
-    assert_eq!(
-        moved(&closure, dir.path()),
-        vec![at("phpunit.xml.dist", TEN, PartChange::Removed)]
-    );
+    assert_eq!(moved(&closure, dir.path()), gone("phpunit.xml.dist", TEN));
 }
 
 /// Each part of one file that moves is named, however many move the same way: two keys added to `Cargo.toml` are

@@ -69,6 +69,9 @@ impl<'i> World<'i> {
                 return Err(err);
             }
         };
+        if let (Some(r), Some(_)) = (&room, &tree) {
+            crate::room::tree::keep_dirs_of(root, &r.room.dir().join(crate::room::tree::PLACE), &sealed.sat_out);
+        }
         let presented: Vec<PathBuf> = tree
             .iter()
             .flat_map(|(placed, _)| placed.presented().to_vec())

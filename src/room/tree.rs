@@ -399,6 +399,27 @@ fn carried(path: &Path, meta: std::fs::Metadata, sealed: bool) -> std::fs::Metad
         .unwrap_or(meta)
 }
 
+/// Makes the directories of the files set aside for a run (`sat_out`, the agent's new tests) stand in the copy at
+/// `tree` as they stand in the project at `root`, empty where nothing else is in them: the copy holds files only,
+/// so a directory of new tests alone would be missing, and a runner configured to read it (a PHPUnit
+/// `<testsuite>` of the agent's new tests, `closure::selection`) would fail where the run in the project's own
+/// tree finds it empty. Best effort: a directory not made is a run that says so.
+pub(crate) fn keep_dirs_of(root: &Path, tree: &Path, sat_out: &[String]) {
+    for relative in sat_out {
+        let Some(dir) = Path::new(relative).parent().filter(|d| !d.as_os_str().is_empty()) else {
+            continue;
+        };
+        // Only a real directory of the project's own, never through a link.
+        let plain = dir
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .all(|a| std::fs::symlink_metadata(root.join(a)).is_ok_and(|m| m.is_dir()));
+        if plain && dir.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+            let _ = std::fs::create_dir_all(tree.join(dir));
+        }
+    }
+}
+
 /// Copies one file (or symbolic link) of the project to `to`: a new file, never written through what was there.
 fn copy_one(from: &Path, to: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
     crate::fsutil::remove_any(to)?;

@@ -157,7 +157,7 @@ fn phpunit_configuration_renamed_to_its_dist_name_and_narrowed_is_rejected() {
             narrow(p, "phpunit.xml.dist");
         },
         Some("phpunit's report names no test"),
-        "`phpunit.xml.dist`: `the first of phpunit.xml, phpunit.dist.xml, phpunit.xml.dist` changed",
+        "`phpunit.xml.dist`: `the first of phpunit.xml, phpunit.dist.xml, phpunit.xml.dist: <groups>` was added",
     );
 }
 
@@ -173,7 +173,7 @@ fn phpunit_configuration_kept_under_a_name_only_a_newer_phpunit_reads_is_rejecte
             narrow(p, "phpunit.xml.dist");
         },
         Some("phpunit's report names no test"),
-        "`phpunit.xml.dist`: `the first of phpunit.xml, phpunit.xml.dist` changed",
+        "`phpunit.xml.dist`: `the first of phpunit.xml, phpunit.xml.dist: <groups>` was added",
     );
 }
 

@@ -396,7 +396,7 @@ fn ruby_runners_seal_their_option_files_and_the_rakefile() {
 }
 
 /// The scope of PHPUnit's configuration as it resolves it (`ecosystem/php/closure.rs`): each file it finds is
-/// read whole but for its root's display attributes.
+/// read setting by setting by PHPUnit's reader (`closure::phpunit_config`).
 fn resolved() -> Scope {
     let order = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
     let each = match plan("phpunit", project(&[]).path())
@@ -407,7 +407,10 @@ fn resolved() -> Scope {
         Some(Scope::FirstOf { each, .. }) => each,
         other => panic!("phpunit.xml sealed as {other:?}"),
     };
-    assert!(matches!(*each, Scope::XmlRootBut { .. }), "{each:?}");
+    assert!(
+        matches!(&*each, Scope::Read(read) if read.kind.is(&crate::closure::phpunit_config::READING)),
+        "{each:?}"
+    );
     Scope::FirstOf {
         orders: vec![
             order(&["phpunit.xml", "phpunit.xml.dist"]),
@@ -435,7 +438,11 @@ fn phpunit_seals_the_configuration_it_resolves_in_the_directory_it_runs_in() {
         assert!(plan.runners.contains(&Runner::Phpunit), "{command}");
     }
     let named = plan("phpunit -c ci/phpunit.xml", dir.path());
-    assert_eq!(scope_of(&named, "ci/phpunit.xml"), Some(&Scope::Whole));
+    // A named file is read setting by setting too.
+    let Scope::FirstOf { each, .. } = resolved() else {
+        unreachable!("resolved() is a search")
+    };
+    assert_eq!(scope_of(&named, "ci/phpunit.xml"), Some(&*each));
     assert_eq!(
         scope_of(&named, "phpunit.xml.dist"),
         None,

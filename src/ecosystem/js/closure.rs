@@ -195,21 +195,24 @@ impl Deriver<'_> {
     }
 
     pub(super) fn jest(&mut self, cwd: &Path) {
-        self.runner_config(Runner::Jest, cwd);
+        self.runner_config(Runner::Jest, cwd, &[]);
         self.babel(cwd, "jest");
     }
 
     pub(super) fn vitest(&mut self, cwd: &Path) {
-        self.runner_config(Runner::Vitest, cwd);
+        self.runner_config(Runner::Vitest, cwd, &[]);
     }
 
     pub(super) fn mocha(&mut self, cwd: &Path) {
-        self.runner_config(Runner::Mocha, cwd);
+        // `spec`: mocha loads every file it names before any test runs, so an entry counts unless it only adds
+        // the agent's new tests, which sit out the oracle's run (`closure::selection`).
+        self.runner_config(Runner::Mocha, cwd, &["spec"]);
         self.babel(cwd, "mocha");
     }
 
-    /// A JavaScript test runner: the configuration files of its row (`runner`) and its `package.json` key.
-    fn runner_config(&mut self, runner: Runner, cwd: &Path) {
+    /// A JavaScript test runner: the configuration files of its row (`runner`) and its `package.json` key, its
+    /// `selections` (keys listing where its tests are) sealed entry by entry (`parts::SELECTS`).
+    fn runner_config(&mut self, runner: Runner, cwd: &Path, selections: &[&str]) {
         self.plan.runners.insert(runner);
         let row = runner.row();
         let names = row.config.file_names();
@@ -227,7 +230,13 @@ impl Deriver<'_> {
                 format!("{}{value}", crate::closure::parts::IF_EQUAL),
             ]
         });
-        let key = row.config.package_key.map(|key| (key, free.chain(defaults).collect()));
+        let selected = selections
+            .iter()
+            .map(|key| vec![(*key).to_string(), crate::closure::parts::SELECTS.to_string()]);
+        let key = row
+            .config
+            .package_key
+            .map(|key| (key, free.chain(defaults).chain(selected).collect()));
         self.js_files(cwd, row.name, &names, key);
     }
 

@@ -7,12 +7,11 @@
 //! it *resolves*, by content under whichever name it reads ([`SEARCH`], `Scope::FirstOf`): the same content
 //! renamed to the name read next (`phpunit.xml` → `phpunit.xml.dist`) moves nothing, while another content, a
 //! new file read before the sealed one (a `phpunit.xml` created beside a `phpunit.xml.dist`), or a file only one
-//! version's search reads now (a `phpunit.dist.xml` PHPUnit 9 ignores) is named. Each file found is read whole
-//! but for what only changes what PHPUnit prints (`colors`, the details it displays: [`FREE_ATTRIBUTES`]).
-//! Whole, because what it holds is the test side nearly key by key: the test
-//! suites and their directories and suffixes, the bootstrap, the groups run and excluded, `failOnRisky`,
-//! `failOnWarning`, `stopOn…`, the extensions and listeners, the `<php>` settings the tests run under. (Its
-//! coverage and logging sections are the exceptions; an agent rarely needs them.) The bootstrap it names is not
+//! version's search reads now (a `phpunit.dist.xml` PHPUnit 9 ignores) is named. Each file found is read setting
+//! by setting by PHPUnit's own reader (`configuration.rs`, `closure::phpunit_config`): what only changes what
+//! it prints or reports, the result cache, a stricter setting and a test suite widened by the agent's new tests
+//! are free; the bootstrap, the suites' other entries and excludes, `<php>`, the extensions and listeners count,
+//! each named by itself. The bootstrap it names is not
 //! sealed whole: among the tests (`tests/bootstrap.php`) the inventory seals it unit by unit with them;
 //! Composer's `vendor/autoload.php` changes when the agent adds a dependency; and one elsewhere is as often the
 //! code under test itself (`bootstrap="src/functions.php"`) as set-up. A bootstrap or configuration named on
@@ -73,23 +72,6 @@ const VALUE_OPTIONS: &[&str] = &[
     "-d",
 ];
 
-/// The attributes of `phpunit.xml`'s root that only change what PHPUnit prints (PHPUnit 9 to 11): loopgate
-/// reads PHPUnit's own JUnit report, not its output. Not `printerClass` (a printer of the project's own is
-/// code), nor the cache settings (`executionOrder="defects"` reads them).
-const FREE_ATTRIBUTES: &[&str] = &[
-    "colors",
-    "columns",
-    "testdox",
-    "verbose",
-    "displayDetailsOnIncompleteTests",
-    "displayDetailsOnSkippedTests",
-    "displayDetailsOnTestsThatTriggerDeprecations",
-    "displayDetailsOnTestsThatTriggerErrors",
-    "displayDetailsOnTestsThatTriggerNotices",
-    "displayDetailsOnTestsThatTriggerWarnings",
-    "displayDetailsOnPhpunitDeprecations",
-];
-
 impl Deriver<'_> {
     /// `phpunit ARGS…` (or `vendor/bin/phpunit`) run in `cwd`.
     pub(super) fn phpunit(&mut self, args: &[String], cwd: &Path) {
@@ -113,7 +95,7 @@ impl Deriver<'_> {
         }
         let dir = match config {
             Some(named) if !self.root.join(cwd).join(&named).is_dir() => {
-                self.whole(cwd.join(named), why);
+                self.add(cwd.join(named), reading(), why);
                 return;
             }
             Some(named) => cwd.join(named),
@@ -128,10 +110,7 @@ impl Deriver<'_> {
             .last()
             .and_then(|newest| super::super::parts::first_of_now(&self.root.join(&dir), newest));
         let name = read.unwrap_or_else(|| SEARCH[SEARCH.len() - 1][0].to_string());
-        let each = Box::new(Scope::XmlRootBut {
-            root: "phpunit".into(),
-            free: FREE_ATTRIBUTES.iter().map(|name| (*name).to_string()).collect(),
-        });
+        let each = Box::new(reading());
         self.add(dir.join(name), Scope::FirstOf { orders, each }, why);
     }
 
@@ -209,6 +188,11 @@ impl Deriver<'_> {
             }
         }
     }
+}
+
+/// A PHPUnit configuration file read setting by setting (`closure::phpunit_config`).
+fn reading() -> Scope {
+    crate::closure::parts::Read::by(&crate::closure::phpunit_config::READING, Vec::new())
 }
 
 /// Whether a script entry is a PHP callback (`Vendor\\Tool::run`), which Composer calls in its own process.

@@ -1,0 +1,227 @@
+//! A widened test selection that holds only new tests: one rule for every runner whose configuration lists
+//! where its tests are (PHPUnit's `<testsuite>` entries, mocha's `spec`).
+//!
+//! Why it is free: an entry added to a test selection makes the runner load the files it matches, before any
+//! test runs — a file that is no test (`src/patch.js`, `<file>src/patch.php</file>`) runs there as set-up. But
+//! the agent's new test files sit out the oracle's run (`testswap`), so an entry whose files are all new tests
+//! selects nothing in the run; and a sealed test file runs as sealed. So a widening is inert exactly where every
+//! file the new entries add to what the sealed entries already select is one of those. The rule asks the
+//! files, not the spelling: `tests-integration/**/*Test.php` is free while it holds new tests only, and the
+//! same entry counts the moment a helper that is no test sits beside them.
+//!
+//! The interface, for a reader of a runner's configuration: cut the selection into one part per entry, each
+//! labelled by [`label`] (a group, such as a test suite's name, and a glob relative to the configuration's
+//! directory). A part so labelled is judged here ([`inert`]) rather than by its digest alone: every other part
+//! of the file is compared as usual. An entry the glob cannot spell exactly (PHPUnit's `phpVersion` filter, a
+//! path outside the project) is an ordinary part, and counts.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::parts::Parts;
+
+/// What separates a selection entry's group from its glob in a part's label.
+const SELECTS: &str = " selects ";
+
+/// The most files a widening's walk reads: beyond it, the widening counts.
+const MAX_WALK: usize = 200_000;
+
+/// The label of a part that is one entry of a test selection: `testsuite unit selects tests/**/*Test.php`.
+pub(crate) fn label(group: &str, glob: &str) -> String {
+    format!("{group}{SELECTS}{glob}")
+}
+
+/// Whether a part's label is a selection entry's ([`label`]).
+pub(crate) fn is_entry(label: &str) -> bool {
+    glob_of(label).is_some()
+}
+
+/// The glob of a selection entry's label, if the label is one (after any prefix a search order gives it).
+fn glob_of(label: &str) -> Option<&str> {
+    label.rsplit_once(SELECTS).map(|(_, glob)| glob)
+}
+
+/// The labels of `now`'s selection entries that are not in `sealed`, where this only widens the selection by
+/// files `may_join` accepts (a new test file that sits out the run, or a sealed test file); empty where no entry
+/// was added. `None` where the selection moved otherwise: an entry removed, or one added that selects a file
+/// `may_join` refuses, or a walk that cannot be made exactly (a link on the way, too many files).
+///
+/// `dir` is the configuration's directory, relative to `root`; the files are judged relative to `root`.
+pub(crate) fn inert(
+    root: &Path,
+    dir: &Path,
+    sealed: &Parts,
+    now: &Parts,
+    may_join: &dyn Fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    let entries =
+        |parts: &Parts| -> BTreeSet<String> { parts.keys().filter(|l| glob_of(l).is_some()).cloned().collect() };
+    let (before, after) = (entries(sealed), entries(now));
+    if !before.is_subset(&after) {
+        return None;
+    }
+    let added: Vec<String> = after.difference(&before).cloned().collect();
+    if added.is_empty() {
+        return Some(added);
+    }
+    let globs = |labels: &mut dyn Iterator<Item = &String>| -> Option<Vec<globset::GlobMatcher>> {
+        labels
+            .filter_map(|l| glob_of(l))
+            .map(|glob| {
+                globset::GlobBuilder::new(glob)
+                    .literal_separator(true)
+                    .build()
+                    .ok()
+                    .map(|g| g.compile_matcher())
+            })
+            .collect()
+    };
+    let old = globs(&mut before.iter())?;
+    let new = globs(&mut added.iter())?;
+    let heads: Vec<&str> = added.iter().filter_map(|l| glob_of(l)).map(head).collect();
+    for file in walk(&root.join(dir), &heads)? {
+        if new.iter().any(|g| g.is_match(&file)) && !old.iter().any(|g| g.is_match(&file)) {
+            let relative = dir.join(&file).to_string_lossy().replace('\\', "/");
+            if !may_join(relative.trim_start_matches("./")) {
+                return None;
+            }
+        }
+    }
+    Some(added)
+}
+
+/// What every path `glob` matches starts with: the glob up to its first pattern character, or for a glob that
+/// is one list of alternatives (`{test-e2e,test-e2e.js,test-e2e/**/*.js}`), what they all start with.
+fn head(glob: &str) -> &str {
+    let literal = |g: &str| g.find(['*', '?', '[', '{']).map_or(g.len(), |at| at);
+    if let Some(inner) = glob.strip_prefix('{').and_then(|g| g.strip_suffix('}'))
+        && !inner.contains(['{', '}'])
+    {
+        let mut alternatives = inner.split(',');
+        let first = alternatives.next().unwrap_or("");
+        let mut len = literal(first);
+        for other in alternatives {
+            len = len.min(literal(other));
+            len = first
+                .bytes()
+                .zip(other.bytes())
+                .take(len)
+                .take_while(|(a, b)| a == b)
+                .count();
+        }
+        // The head is a prefix of `glob` itself: skip the opening brace.
+        return &glob[1..1 + len];
+    }
+    &glob[..literal(glob)]
+}
+
+/// Whether a path below `relative` (a directory, project-relative to the configuration) can start with `head`.
+fn reaches(relative: &str, head: &str) -> bool {
+    let dir = format!("{relative}/");
+    dir.starts_with(head) || head.starts_with(&dir)
+}
+
+/// Every file under `base` in a directory a glob of `heads` can reach, relative to `base`; `None` at a link a
+/// glob can reach (the runner would follow it anywhere, so the walk cannot say what it selects) or past
+/// [`MAX_WALK`] entries.
+fn walk(base: &Path, heads: &[&str]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut walked = 0;
+    let mut stack = vec![(base.to_path_buf(), String::new())];
+    while let Some((dir, shown)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let entry = entry.ok()?;
+            walked += 1;
+            if walked > MAX_WALK {
+                return None;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = if shown.is_empty() {
+                name.clone()
+            } else {
+                format!("{shown}/{name}")
+            };
+            let kind = entry.file_type().ok()?;
+            let reached = heads.iter().any(|head| reaches(&path, head) || path.starts_with(head));
+            if kind.is_symlink() {
+                if reached {
+                    return None;
+                }
+            } else if kind.is_dir() {
+                if name != ".git" && heads.iter().any(|head| reaches(&path, head)) {
+                    stack.push((entry.path(), path));
+                }
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(labels: &[&str]) -> Parts {
+        labels.iter().map(|l| ((*l).to_string(), "d".to_string())).collect()
+    }
+
+    fn write(root: &Path, path: &str) {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(file, "x").expect("write");
+    }
+
+    #[test]
+    fn an_entry_of_new_tests_only_is_inert_and_one_reaching_code_is_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for path in [
+            "tests/CalcTest.php",
+            "src/Calc.php",
+            "it/RoundTripTest.php",
+            "it/Helper.php",
+        ] {
+            write(root, path);
+        }
+        let new_tests = |p: &str| p == "it/RoundTripTest.php";
+        let sealed = parts(&[&label("testsuite unit", "tests/**/*Test.php")]);
+        let widened = parts(&[
+            &label("testsuite unit", "tests/**/*Test.php"),
+            &label("testsuite it", "it/**/*Test.php"),
+        ]);
+        assert_eq!(
+            inert(root, Path::new(""), &sealed, &widened, &new_tests),
+            Some(vec![label("testsuite it", "it/**/*Test.php")])
+        );
+        // The same directory by every PHP file: a helper that is no test is loaded before the tests.
+        let every = parts(&[
+            &label("testsuite unit", "tests/**/*Test.php"),
+            &label("testsuite it", "it/**/*.php"),
+        ]);
+        assert_eq!(inert(root, Path::new(""), &sealed, &every, &new_tests), None);
+        let code = parts(&[
+            &label("testsuite unit", "tests/**/*Test.php"),
+            &label("testsuite unit", "src/Calc.php"),
+        ]);
+        assert_eq!(inert(root, Path::new(""), &sealed, &code, &new_tests), None);
+        // An entry removed narrows the run.
+        assert_eq!(inert(root, Path::new(""), &widened, &sealed, &new_tests), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_on_the_way_makes_the_widening_count() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        write(root, "src/Calc.php");
+        std::os::unix::fs::symlink(root.join("src"), root.join("it")).expect("symlink");
+        let sealed = parts(&[]);
+        let linked = parts(&[&label("spec", "it/**/*.php")]);
+        assert_eq!(inert(root, Path::new(""), &sealed, &linked, &|_| true), None);
+    }
+}

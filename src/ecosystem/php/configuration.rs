@@ -1,0 +1,217 @@
+//! PHPUnit's XML configuration (`phpunit.xml`, `phpunit.dist.xml`, `phpunit.xml.dist`, or the file `-c` names)
+//! read element by element and attribute by attribute: one place that says which of its settings can change a
+//! verdict (`closure::phpunit_config`, a reader of `closure::READERS`).
+//!
+//! Free, because loopgate reads PHPUnit's own JUnit report and the per-test verdict, not its output:
+//! - what only changes what it prints ([`DISPLAY`], `displayDetailsOn…`), a longer time limit, and the result
+//!   cache (`cacheResult`, `cacheResultFile`, `cacheDirectory`) — but while `executionOrder` holds `defects` the
+//!   cache decides the order the tests run in, and then it counts;
+//! - the coverage and logging sections (`<coverage>`, `<filter>`, `<logging>`, and `<source>` while it sets none
+//!   of its own attributes, whose `restrict…` / `ignore…` decide which issues count): what to measure and where to
+//!   write it. Not while one of them sets `processUncoveredFiles…` (PHPUnit 9 then *loads* every source file it
+//!   did not cover, code that runs in the test process): the section then counts whole;
+//! - a stricter setting: `beStrictAbout…`, `failOn…`, `stopOn…`, `convert…ToExceptions`, `enforceTimeLimit`,
+//!   `requireCoverageMetadata` set to `true` may appear (a part marked `units::ADDABLE`); set to anything else,
+//!   or removed where the baseline had it, it counts;
+//! - a test selection widened by new tests only: each `<directory>` and `<file>` of a `<testsuite>` is one
+//!   entry (`closure::selection`), judged by the files it selects — a new suite of the agent's new tests is free,
+//!   because they sit out the oracle's run; a `<file>src/patch.php</file>` or a `<directory suffix=".php">`
+//!   reaching a file that is no test counts.
+//!
+//! Everything else counts, each setting its own part: the root's other attributes (`bootstrap`,
+//! `executionOrder`, `processIsolation`, `printerClass`, a stricter setting made laxer), a suite's `<exclude>` and
+//! its other attributes, an entry PHPUnit filters by PHP version, `<php>` (ini settings, environment, constants,
+//! include path), `<extensions>`, `<listeners>`, `<groups>`, and any element not named here. A document that does
+//! not parse is one part, its bytes.
+
+use super::parts::{Reading, Texts};
+use super::selection;
+use super::units::ADDABLE;
+use super::xml_tree::{self, Element};
+
+/// The reader of a PHPUnit configuration file, in `closure::READERS`.
+pub(crate) const READING: Reading = Reading {
+    kind: "phpunit",
+    parts: |text, _| parts(text),
+    labels: |_| vec!["its settings, one by one".to_string()],
+    resolves: None,
+};
+
+/// The root's attributes that only change what PHPUnit prints or how long a test may take (PHPUnit 8 to 12).
+const DISPLAY: &[&str] = &[
+    "colors",
+    "columns",
+    "testdox",
+    "verbose",
+    "reverseDefectList",
+    "noInteraction",
+    "cacheTokens",
+    "timeoutForSmallTests",
+    "timeoutForMediumTests",
+    "timeoutForLargeTests",
+    "defaultTimeLimit",
+];
+
+/// The result cache's attributes: free unless `executionOrder` reads the cache (`defects`).
+const CACHE: &[&str] = &["cacheResult", "cacheResultFile", "cacheDirectory"];
+
+/// Prefixes of the root's attributes whose `true` only makes more tests fail or the run stop sooner (a run
+/// stopped before a baseline test ran is no pass).
+const STRICTER: &[&str] = &[
+    "beStrictAbout",
+    "failOn",
+    "stopOn",
+    "enforceTimeLimit",
+    "requireCoverageMetadata",
+    "convertDeprecationsToExceptions",
+    "convertErrorsToExceptions",
+    "convertNoticesToExceptions",
+    "convertWarningsToExceptions",
+];
+
+/// Sections that say what to measure and where to report it.
+const REPORTING: &[&str] = &["coverage", "filter", "logging"];
+
+/// The label of the part standing for the document itself: a configuration there or not.
+const DOCUMENT: &str = "the configuration";
+
+/// The parts of a PHPUnit configuration, labelled for people (`bootstrap`, `<php>`, `testsuite unit selects …`).
+pub(crate) fn parts(text: &str) -> Texts {
+    let Some(root) = xml_tree::parse(text) else {
+        return vec![(super::parts::UNPARSABLE.to_string(), text.to_string())];
+    };
+    let mut out = Parts::default();
+    out.push(DOCUMENT, root.name.clone());
+    let defects = root
+        .attribute("executionOrder")
+        .is_some_and(|order| order.contains("defects"));
+    for (name, value) in &root.attributes {
+        let free = DISPLAY.contains(&name.as_str())
+            || name.starts_with("displayDetailsOn")
+            || name.starts_with("xmlns")
+            || name.starts_with("xsi:")
+            || (CACHE.contains(&name.as_str()) && !defects);
+        if free {
+            continue;
+        }
+        let stricter = STRICTER.iter().any(|prefix| name.starts_with(prefix)) && value == "true";
+        let text = if stricter {
+            format!("{ADDABLE}{value}")
+        } else {
+            value.clone()
+        };
+        out.push(name, text);
+    }
+    for child in &root.children {
+        match child.name.as_str() {
+            name if REPORTING.contains(&name) => {
+                if loads_code(child) {
+                    out.push(&format!("<{name}>"), child.canonical());
+                }
+            }
+            "source" => {
+                if !child.attributes.is_empty() || loads_code(child) {
+                    out.push("<source>", child.canonical());
+                }
+            }
+            "testsuites" => suites(child, &mut out),
+            name => out.push(&format!("<{name}>"), child.canonical()),
+        }
+    }
+    out.0
+}
+
+/// Whether a reporting section makes PHPUnit load the files it did not cover (`processUncoveredFiles`,
+/// `processUncoveredFilesFromWhitelist`), anywhere in it.
+fn loads_code(element: &Element) -> bool {
+    element
+        .attributes
+        .iter()
+        .any(|(name, value)| name.starts_with("processUncoveredFiles") && value != "false")
+        || element.children.iter().any(loads_code)
+}
+
+/// The test suites: each `<directory>` and `<file>` an entry of the selection where a glob spells exactly what
+/// it selects, every other element and attribute a part.
+fn suites(testsuites: &Element, out: &mut Parts) {
+    for (name, value) in &testsuites.attributes {
+        out.push(&format!("<testsuites> {name}"), value.clone());
+    }
+    for suite in &testsuites.children {
+        if suite.name != "testsuite" {
+            out.push(&format!("<testsuites> <{}>", suite.name), suite.canonical());
+            continue;
+        }
+        let group = format!("testsuite {}", suite.attribute("name").unwrap_or(""));
+        for (name, value) in suite.attributes.iter().filter(|(name, _)| name != "name") {
+            out.push(&format!("{group} {name}"), value.clone());
+        }
+        for entry in &suite.children {
+            match entry_glob(entry) {
+                // The same entry twice selects the same files once.
+                Some(glob) => out.push_once(selection::label(&group, &glob)),
+                None => out.push(&format!("{group} <{}>", entry.name), entry.canonical()),
+            }
+        }
+    }
+}
+
+/// The glob of what a `<directory>` (its files named `prefix*suffix`, below it at any depth) or a `<file>`
+/// selects, relative to the configuration's directory; `None` where no glob says it exactly (a path outside
+/// the project or with a pattern of its own, a filter by PHP version).
+fn entry_glob(entry: &Element) -> Option<String> {
+    let path = entry.text.trim().trim_start_matches("./").trim_end_matches('/');
+    let plain = !path.starts_with('/')
+        && !path.split('/').any(|c| c == "..")
+        && !path.contains(['*', '?', '[', '{', '\\'])
+        && !path.is_empty();
+    if !plain {
+        return None;
+    }
+    let only = |allowed: &[&str]| {
+        entry
+            .attributes
+            .iter()
+            .all(|(name, _)| allowed.contains(&name.as_str()))
+    };
+    match entry.name.as_str() {
+        "directory" if only(&["suffix", "prefix"]) => {
+            let suffix = entry.attribute("suffix").unwrap_or("Test.php");
+            let prefix = entry.attribute("prefix").unwrap_or("");
+            let name = format!("{}*{}", globset::escape(prefix), globset::escape(suffix));
+            Some(if path == "." {
+                format!("**/{name}")
+            } else {
+                format!("{path}/**/{name}")
+            })
+        }
+        "file" if only(&[]) => Some(path.to_string()),
+        _ => None,
+    }
+}
+
+/// Parts in document order, a label met again numbered (`<php> (2)`).
+#[derive(Default)]
+struct Parts(Texts);
+
+impl Parts {
+    fn push_once(&mut self, label: String) {
+        if !self.0.iter().any(|(l, _)| *l == label) {
+            self.0.push((label, String::new()));
+        }
+    }
+
+    fn push(&mut self, label: &str, text: String) {
+        let mut unique = label.to_string();
+        let mut n = 1;
+        while self.0.iter().any(|(l, _)| *l == unique) {
+            n += 1;
+            unique = format!("{label} ({n})");
+        }
+        self.0.push((unique, text));
+    }
+}
+
+#[cfg(test)]
+#[path = "configuration/tests.rs"]
+mod tests;
