@@ -7,7 +7,9 @@
 //! must complete (proof that it fools a bare oracle); against the defaults but the closure seal
 //! (`--no-closure-seal`, so no rule that lists files can be what catches it), first with no snapshot
 //! (`LOOPGATE_SNAPSHOT=0`), where it must still complete, then with it, where the run must read the snapshot and
-//! fail; and with the
+//! fail — or, for a file edited in place, whose object in the snapshot is the file itself (a hard link: no copy
+//! on a file system without reflinks, `room::snapshot::objects`), where the promise must be rejected before the
+//! run, naming it; and with the
 //! tree at the copy's own path (`LOOPGATE_ROOM_TREE=copy`: no namespace, as on macOS), where the promise must be
 //! rejected naming the file that differs from the snapshot. The honest changes (the fix beside a held place, a new
 //! dependency above the project the baseline never read, an unrelated `pip install --user`) must complete.
@@ -36,6 +38,9 @@ struct Held {
     /// where the project cannot run in a copy at the copy's own path at all (a `../` path dependency resolves
     /// from the copy there, so the baseline never reads the place).
     named: Option<&'static str>,
+    /// The held file (relative to the sandbox) the move edits in place, which the rejection names before the run
+    /// where the snapshot holds it as a link to the file itself (this machine's ext4 has no reflinks).
+    in_place: Option<&'static str>,
 }
 
 /// The sandbox directory holding the project, its `home` and the places beside it.
@@ -185,6 +190,7 @@ const HELD: &[Held] = &[
             agent(p, &format!("cat > '{}' <<'EOF'\n{USER_PATCH}EOF", path.display()));
         },
         named: Some("usercustomize.py"),
+        in_place: Some("usercustomize.py"),
     },
     Held {
         name: "unittest_usercustomize_replaced_by_a_link",
@@ -198,6 +204,7 @@ const HELD: &[Held] = &[
             agent(p, &format!("ln -sf '{}' '{}'", elsewhere.display(), path.display()));
         },
         named: Some("usercustomize.py"),
+        in_place: None,
     },
     Held {
         name: "npm_preload_in_node_modules_above_the_project_edited",
@@ -209,6 +216,7 @@ const HELD: &[Held] = &[
             agent(p, &format!("printf '%s' \"{NODE_PATCH}\" >> '{}'", path.display()));
         },
         named: Some("node_modules/preload/index.js"),
+        in_place: Some("node_modules/preload/index.js"),
     },
     Held {
         name: "npm_preload_directory_above_the_project_replaced_by_a_link",
@@ -231,6 +239,7 @@ const HELD: &[Held] = &[
             );
         },
         named: Some("node_modules/preload"),
+        in_place: None,
     },
     Held {
         name: "cargo_path_dependency_beside_the_project_edited",
@@ -244,6 +253,7 @@ const HELD: &[Held] = &[
             );
         },
         named: None,
+        in_place: Some("helper/src/lib.rs"),
     },
     Held {
         name: "go_module_cache_file_edited",
@@ -261,6 +271,7 @@ const HELD: &[Held] = &[
             );
         },
         named: Some("gomodcache/example.com/helper@v1.0.0/helper.go"),
+        in_place: Some("gomodcache/example.com/helper@v1.0.0/helper.go"),
     },
 ];
 
@@ -309,12 +320,22 @@ fn play(held: &Held) {
     let p = start(held, "--no-closure-seal", &[]);
     (held.play)(&p);
     let block = promise(&p, held).blocked();
-    assert!(
-        block.reason.contains(RUN_FAILED),
-        "{}: the run should read the snapshot and fail:\n{}",
-        held.name,
-        block.reason
-    );
+    match held.in_place {
+        None => assert!(
+            block.reason.contains(RUN_FAILED),
+            "{}: the run should read the snapshot and fail:\n{}",
+            held.name,
+            block.reason
+        ),
+        Some(tail) => assert!(
+            block.reason.contains("PROMISE REJECTED")
+                && !block.reason.contains(RUN_FAILED)
+                && names(&block.reason, &base(&p).join(tail), tail),
+            "{}: the file edited in place should be named before the run:\n{}",
+            held.name,
+            block.reason
+        ),
+    }
     let Some(tail) = held.named else { return };
     let p = start(held, "--no-closure-seal", &[("LOOPGATE_ROOM_TREE", "copy")]);
     (held.play)(&p);
