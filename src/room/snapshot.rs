@@ -9,9 +9,11 @@
 //! Go's module cache, a sibling path dependency, a `node_modules` above the project, a venv or user
 //! site-packages, runner binaries and their configuration, a preload a recorded `NODE_OPTIONS` or
 //! `PYTHONPATH` names. Each is held as an object named by its SHA-256 and mode ([`objects`]), so the same
-//! content is stored once; on a file system without reflinks the object is a hard link to the file itself
+//! content is stored once; on a file system without reflinks the object of a file a package manager installed
+//! (a `node_modules` package, site-packages, Cargo's registry: [`stores`]) is a hard link to the file itself
 //! (nothing copied), checked by its bytes at every promise, so an edit *in place* there is a named rejection
-//! rather than undone; a symbolic link on the way to a file (a venv's `bin/python`, `node_modules/.bin/*`)
+//! rather than undone, and every other file (a dotfile, a venv's `pyvenv.cfg`: what honest work edits in place)
+//! is a copy, which the agent's edit never reaches; a symbolic link on the way to a file (a venv's `bin/python`, `node_modules/.bin/*`)
 //! is held as a link, and the file at its real path. The list is positive — what the run was seen to read —
 //! never a list of places to protect.
 //!
@@ -47,6 +49,7 @@
 
 pub(crate) mod absent;
 pub(crate) mod objects;
+pub(crate) mod stores;
 // The layers and binds are laid by Linux's mount namespace only; elsewhere the snapshot is compared.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 mod present;
@@ -226,6 +229,7 @@ impl Snapshot {
             objects: &objects,
             root,
             store,
+            stores: stores::Memo::default(),
         };
         for path in paths {
             snapshot.hold(path, &at, &mut seen, 0)?;
@@ -275,8 +279,10 @@ impl Snapshot {
             return Ok(());
         }
         // A file in a directory that holds the project or the store is bound, not overlaid: a copy (see `put`).
+        // Only a package manager's file may be linked: anything else honest work may edit in place ([`stores`]).
         let bound = [root, at.store].iter().any(|held| held.starts_with(&real_parent));
-        if let Some(entry) = at.objects.put(&real, &meta, !bound)? {
+        let may_link = !bound && stores::installed(&real, &at.stores);
+        if let Some(entry) = at.objects.put(&real, &meta, may_link)? {
             self.insert(&real, entry);
         }
         Ok(())
@@ -335,6 +341,8 @@ struct Holding<'a> {
     objects: &'a objects::Objects,
     root: &'a Path,
     store: &'a Path,
+    /// What was read of the package managers' records, for [`stores::installed`].
+    stores: stores::Memo,
 }
 
 /// Whether `path` no longer holds what `entry` held.

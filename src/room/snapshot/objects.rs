@@ -4,7 +4,8 @@
 //! An object is the file's content under its SHA-256 and its mode, so the same content with the same mode is
 //! stored once however many paths held it. How it is made, cheapest first that the file system allows:
 //! - a **reflink** of the file (`FICLONE`: no block is copied while neither side changes): a true snapshot;
-//! - a **hard link** to the user's file itself (`<digest>.<mode>.<inode>.l`): no byte is copied, and the store
+//! - a **hard link** to the user's file itself (`<digest>.<mode>.<inode>.l`), only for a file a package manager
+//!   installed into its store (`super::stores`: the caller's `may_link`): no byte is copied, and the store
 //!   holds the file's inode even when its path is removed or renamed over (a package manager's write-new-then-
 //!   rename, `rm`): the object keeps the baseline's bytes. Only an edit *in place* reaches it. So a linked
 //!   object is never trusted by name alone: [`Objects::intact`] checks it at every promise, before the run and
@@ -28,7 +29,10 @@
 //! differ from the name. What it gives up: an edit in place of a held file (in `~/.cargo/registry`, a
 //! `node_modules` above the project) is now a named rejection rather than invisible to the run, since the
 //! baseline's bytes are gone (an honest agent that edits such a file to debug and reverts it is unaffected: the
-//! check is by bytes); an edit reverted within one run is seen only by the watch during the run
+//! check is by bytes); an edit in place of any other held file — a dotfile under `npm config set` or
+//! `git config --global`, a venv's `pyvenv.cfg` — cannot reach the run at all, since those are copied
+//! (`super::stores`: what honest work edits in place is small; what is large is replaced, never edited); an edit
+//! reverted within one run is seen only by the watch during the run
 //! (`oracle::watch`, the linked objects watched by inode); a linked file's mode is the file's own (a `chmod` of
 //! it reaches the run; its bytes cannot).
 //!

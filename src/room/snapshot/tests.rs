@@ -54,10 +54,13 @@ fn the_same_content_is_copied_once_and_another_mode_apart() {
     let d = dirs();
     let beside = d.project.parent().expect("base").to_path_buf();
     let (a, b, c) = (beside.join(".a.py"), beside.join(".b.py"), beside.join(".c.sh"));
-    let (x, y) = (d.outside.join("x.py"), d.outside.join("sub/y.py"));
+    // Two files of an installed package (its `package.json` beside them): linked (`stores`).
+    let package = d.outside.join("node_modules/pkg");
+    let (x, y) = (package.join("x.py"), package.join("sub/y.py"));
     for path in [&a, &b, &c, &x, &y] {
         write(path, "same\n");
     }
+    write(&package.join("package.json"), "{}");
     std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let paths = [a.clone(), b.clone(), c.clone(), x.clone(), y.clone()];
     let snapshot = Snapshot::take(&paths, &d.store, &d.project).expect("taken");
@@ -90,6 +93,7 @@ impl Linked {
         let d = dirs();
         let file = d.outside.join("node_modules/pkg/index.js");
         write(&file, text);
+        write(&d.outside.join("node_modules/pkg/package.json"), "{}");
         let snapshot = Snapshot::take(std::slice::from_ref(&file), &d.store, &d.project).expect("taken");
         Linked { d, file, snapshot }
     }
@@ -394,16 +398,26 @@ fn candidates_are_what_was_read_outside_and_not_written_by_the_run() {
 #[test]
 fn what_changed_is_found_by_content_whatever_the_stat_says() {
     let d = dirs();
-    let (edited, linked, removed, same) = (
-        d.outside.join("edited.py"),
+    // `edited` is an installed package's file (linked); `config`, a user's configuration file (copied).
+    let package = d.outside.join("node_modules/pkg");
+    write(&package.join("package.json"), "{}");
+    let (edited, linked, removed, same, config) = (
+        package.join("edited.js"),
         d.outside.join("linked.py"),
         d.outside.join("removed.py"),
         d.outside.join("same.py"),
+        d.outside.join(".npmrc"),
     );
-    for path in [&edited, &linked, &removed, &same] {
+    for path in [&edited, &linked, &removed, &same, &config] {
         write(path, "baseline\n");
     }
-    let paths = [edited.clone(), linked.clone(), removed.clone(), same.clone()];
+    let paths = [
+        edited.clone(),
+        linked.clone(),
+        removed.clone(),
+        same.clone(),
+        config.clone(),
+    ];
     let snapshot = Snapshot::take(&paths, &d.store, &d.project).expect("taken");
     let changed =
         |presented: &HashSet<&Path>| snapshot.changed(presented, &d.store, &mut super::objects::Seen::load(&d.store));
@@ -423,10 +437,18 @@ fn what_changed_is_found_by_content_whatever_the_stat_says() {
     std::fs::remove_file(&removed).expect("rm");
     // Rewritten with the same bytes: not a change.
     std::fs::write(&same, "baseline\n").expect("rewrite");
-    assert_eq!(changed(&HashSet::new()), [key(&edited), key(&linked), key(&removed)]);
-    // Presented, a path replaced by a link reads the snapshot; the file edited in place was its object (a link
-    // to it), so it is no longer what the baseline read and is named still.
-    let presented: HashSet<&Path> = [edited.as_path(), linked.as_path()].into_iter().collect();
+    // The configuration file edited in place (`npm config set`).
+    edit_in_place(&config, b"registry=x\n");
+    assert_eq!(
+        changed(&HashSet::new()),
+        [key(&config), key(&linked), key(&edited), key(&removed)]
+    );
+    // Presented, a path replaced by a link reads the snapshot, and so does the configuration file edited in place
+    // (its object is a copy); the package's file edited in place was its object (a link to it), so it is no
+    // longer what the baseline read and is named still.
+    let presented: HashSet<&Path> = [edited.as_path(), linked.as_path(), config.as_path()]
+        .into_iter()
+        .collect();
     assert_eq!(changed(&presented), [key(&edited), key(&removed)]);
 }
 
@@ -571,8 +593,11 @@ fn a_run_in_the_namespace_reads_the_snapshot_at_every_held_path() {
     }
     write(&root.join("calc.py"), "code");
     std::fs::create_dir_all(room.dir()).expect("room");
-    let edited = user.join(".local/lib/site/y.py");
+    // An installed module of a site-packages (its `RECORD` lists it): linked, so an edit in place is named.
+    let site_packages = user.join(".local/lib/python3.11/site-packages");
+    let edited = site_packages.join("y.py");
     write(&edited, "Y");
+    write(&site_packages.join("y-1.0.dist-info/RECORD"), "y.py,sha256=x,1\n");
     let held = [site.clone(), npmrc.clone(), dep.clone(), edited.clone()];
     let snapshot = Snapshot::take(&held, &room.snapshot_dir(), &root).expect("taken");
     // The agent's moves, and an honest new file.
@@ -606,7 +631,7 @@ fn a_run_in_the_namespace_reads_the_snapshot_at_every_held_path() {
     .expect("mount prepared");
     let mut presented = mount.presented().to_vec();
     presented.sort();
-    assert_eq!(presented, [dep.clone(), site.clone(), edited.clone(), npmrc.clone()]);
+    assert_eq!(presented, [dep.clone(), edited.clone(), site.clone(), npmrc.clone()]);
     let script = format!(
         "cat {site} {npmrc} {dep} {new}; echo; echo x > {dep} && echo WROTE",
         site = site.display(),
