@@ -114,6 +114,7 @@ mod tests {
             (".cargo/git/checkouts/repo-1/abc123/.cargo-ok", "ok"),
             (".rustup/toolchains/stable-x86_64/lib/rustlib/components", "rustc\n"),
             ("go/pkg/mod/cache/download/golang.org/x/text/@v/v0.14.0.ziphash", "h1:x"),
+            ("gomodcache/cache/download/example.com/helper/@v/v1.0.0.ziphash", "h1:x"),
             (".gem/ruby/3.1.0/specifications/rake-13.0.6.gemspec", "spec"),
             (".m2/repository/junit/junit/4.13/_remote.repositories", "x"),
             (".config/composer/vendor/composer/installed.json", "{}"),
@@ -133,6 +134,7 @@ mod tests {
             ".cargo/git/checkouts/repo-1/abc123/src/lib.rs",
             ".rustup/toolchains/stable-x86_64/lib/rustlib/src/rust/library/std/src/lib.rs",
             "go/pkg/mod/golang.org/x/text@v0.14.0/pkg/language/tags.go",
+            "gomodcache/example.com/helper@v1.0.0/helper.go",
             ".gem/ruby/3.1.0/gems/rake-13.0.6/lib/rake.rb",
             ".m2/repository/junit/junit/4.13/junit-4.13.jar",
             ".gradle/caches/modules-2/files-2.1/org.junit/junit/4.13/5a3b0c/junit-4.13.jar",
@@ -155,6 +157,7 @@ mod tests {
             // A store's own bookkeeping, rewritten in place by its tool.
             "node_modules/.package-lock.json",
             "node_modules/lodash",
+            "node_modules/.pnpm/x@1/node_modules/.modules.yaml",
             ".config/composer/vendor/autoload.php",
             ".config/composer/vendor/composer/autoload_real.php",
             // A store without the record its package manager writes.
