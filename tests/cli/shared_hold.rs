@@ -78,7 +78,16 @@ fn held_file() -> (tempfile::TempDir, std::path::PathBuf) {
         .prefix("loopgate-cli-shared-")
         .tempdir()
         .expect("a place above the projects");
-    let file = dir.path().canonicalize().expect("canonical").join("lib.txt");
+    // A file of an installed package (its manifest beside it): what the snapshot links rather than copies
+    // (`room::snapshot::stores`).
+    let package = dir
+        .path()
+        .canonicalize()
+        .expect("canonical")
+        .join("node_modules/shared");
+    fs::create_dir_all(&package).expect("the package");
+    fs::write(package.join("package.json"), "{\"name\": \"shared\"}\n").expect("its manifest");
+    let file = package.join("lib.txt");
     fs::write(&file, "ok\n").expect("the held file");
     (dir, file)
 }

@@ -272,6 +272,12 @@ fn two_loops_holding_one_file_never_reject_each_other() {
     let d = dirs();
     let file = d.outside.join("node_modules/shared/index.js");
     write(&file, "module.exports = 1;\n");
+    write(&d.outside.join("node_modules/shared/package.json"), "{}");
+    let probe = Snapshot::take(std::slice::from_ref(&file), &d.outside.join("probe"), &d.project).expect("taken");
+    assert!(
+        matches!(probe.files[&key(&file)], Entry::File { linked: true, .. }),
+        "an installed package's file is held by a link"
+    );
     let stores: Vec<PathBuf> = (0..2).map(|i| d.outside.join(format!("store-{i}"))).collect();
     let rounds = 40;
     let failures = std::sync::atomic::AtomicUsize::new(0);
