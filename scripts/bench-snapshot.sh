@@ -33,6 +33,8 @@ if kind == "node":
         d = os.path.join(place, f"pkg{i}")
         os.makedirs(d)
         open(os.path.join(d, "index.js"), "w").write(body + f"module.exports = {i};\n")
+        # The manifest npm unpacks with every package (what makes the snapshot link, not copy, its files).
+        open(os.path.join(d, "package.json"), "w").write(f'{{"name": "pkg{i}", "version": "1.0.0"}}\n')
     for side in ("with", "without"):
         p = os.path.join(work, side)
         os.makedirs(os.path.join(p, "test"))
@@ -42,12 +44,16 @@ if kind == "node":
             f"test('loads', () => {{ let s = 0; for (let i = 0; i < {n}; i++) s += require('pkg' + i); "
             f"assert.strictEqual(s, {n * (n - 1) // 2}); }});\n")
 else:
-    place = os.path.join(work, "venv-site")
+    place = os.path.join(work, "venv/lib/python3/site-packages")
     body = "# " + "x" * 8000 + "\n"
     for i in range(2 * n):
         d = os.path.join(place, f"pkg{i}")
         os.makedirs(d)
         open(os.path.join(d, "__init__.py"), "w").write(body + f"V = {i}\n")
+        # What pip records of each distribution it installs.
+        info = os.path.join(place, f"pkg{i}-1.0.dist-info")
+        os.makedirs(info)
+        open(os.path.join(info, "RECORD"), "w").write(f"pkg{i}/__init__.py,,\npkg{i}-1.0.dist-info/RECORD,,\n")
     for side in ("with", "without"):
         p = os.path.join(work, side)
         os.makedirs(os.path.join(p, "tests"))
@@ -60,7 +66,7 @@ if [ "$kind" = node ]; then
     verify="node --test"
 else
     verify="python3 -m unittest discover -s tests -t ."
-    export PYTHONPATH="$work/venv-site" PYTHONDONTWRITEBYTECODE=1
+    export PYTHONPATH="$work/venv/lib/python3/site-packages" PYTHONDONTWRITEBYTECODE=1
 fi
 for side in with without; do
     git -C "$work/$side" init -q && git -C "$work/$side" add -A
@@ -102,7 +108,7 @@ dirs=$(find "$store" -type d -printf '%k\n' | kib)
 echo "held: $(echo "$held" | cut -d' ' -f1) paths, $(echo "$held" | cut -d' ' -f2) bytes; store adds to the disk: $copies bytes of copied objects, $linked objects linked to the held files (no new blocks), $dirs bytes of directories (objects' shards and the layers); file system: $(stat -f -c %T "$store")"
 # The same by `du`, which counts an inode once across its arguments: what the objects add beyond the place.
 place="$work/node_modules"
-[ "$kind" = node ] || place="$work/venv-site"
+[ "$kind" = node ] || place="$work/venv/lib/python3/site-packages"
 alone=$(du -sB1 "$place" | cut -f1)
 together=$(du -scB1 "$place" "$store/objects" | tail -1 | cut -f1)
 held_bytes=$(echo "$held" | cut -d' ' -f2)
