@@ -1,5 +1,5 @@
-//! Maven's and Gradle's caches for the snapshot (`room::snapshot::stores`): an artifact in a Maven repository
-//! (`…/<artifact>/<version>/<file>`) where Maven recorded where it came from (`_remote.repositories` in the same
+//! Maven's and Gradle's caches for the snapshot (`room::snapshot::stores`): an artifact (a `.jar`, a `.pom`) in a
+//! Maven repository (`…/<artifact>/<version>/<file>`) where Maven recorded where it came from (`_remote.repositories` in the same
 //! directory), and a file in Gradle's module cache (`caches/modules-2/files-2.1/<group>/<module>/<version>/<sha1>/
 //! <file>`), stored under the hash of its content. Both download a file whole and never edit one in place;
 //! `settings.xml`, `gradle.properties` and an artifact `mvn install` put there without a record are copied.
@@ -9,10 +9,13 @@ use std::path::Path;
 use super::{Memo, below, is_file};
 
 pub(crate) fn installed(path: &Path, _memo: &Memo) -> bool {
-    if path
-        .parent()
-        .is_some_and(|dir| is_file(&dir.join("_remote.repositories")))
-        && path.file_name().is_some_and(|name| name != "_remote.repositories")
+    // Only the artifacts themselves: Maven's resolver rewrites its records beside them in place
+    // (`_remote.repositories`, `resolver-status.properties`, `maven-metadata-*.xml`, `*.lastUpdated`).
+    let artifact = path.extension().is_some_and(|ext| ext == "jar" || ext == "pom");
+    if artifact
+        && path
+            .parent()
+            .is_some_and(|dir| is_file(&dir.join("_remote.repositories")))
     {
         return true;
     }
