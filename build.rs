@@ -64,6 +64,7 @@ const CONCERNS: &[(&str, &str)] = &[
     ("hook.rs", "room::hook"),
     ("caches.rs", "room::caches"),
     ("outside.rs", "room::outside"),
+    ("stores.rs", "room::snapshot::stores"),
     ("tree.rs", "room::tree"),
 ];
 

@@ -33,6 +33,8 @@ if kind == "node":
         d = os.path.join(place, f"pkg{i}")
         os.makedirs(d)
         open(os.path.join(d, "index.js"), "w").write(body + f"module.exports = {i};\n")
+        # The manifest npm unpacks with every package (what makes the snapshot link, not copy, its files).
+        open(os.path.join(d, "package.json"), "w").write(f'{{"name": "pkg{i}", "version": "1.0.0"}}\n')
     for side in ("with", "without"):
         p = os.path.join(work, side)
         os.makedirs(os.path.join(p, "test"))
@@ -42,12 +44,16 @@ if kind == "node":
             f"test('loads', () => {{ let s = 0; for (let i = 0; i < {n}; i++) s += require('pkg' + i); "
             f"assert.strictEqual(s, {n * (n - 1) // 2}); }});\n")
 else:
-    place = os.path.join(work, "venv-site")
+    place = os.path.join(work, "venv/lib/python3/site-packages")
     body = "# " + "x" * 8000 + "\n"
     for i in range(2 * n):
         d = os.path.join(place, f"pkg{i}")
         os.makedirs(d)
         open(os.path.join(d, "__init__.py"), "w").write(body + f"V = {i}\n")
+        # What pip records of each distribution it installs.
+        info = os.path.join(place, f"pkg{i}-1.0.dist-info")
+        os.makedirs(info)
+        open(os.path.join(info, "RECORD"), "w").write(f"pkg{i}/__init__.py,,\npkg{i}-1.0.dist-info/RECORD,,\n")
     for side in ("with", "without"):
         p = os.path.join(work, side)
         os.makedirs(os.path.join(p, "tests"))
@@ -60,7 +66,7 @@ if [ "$kind" = node ]; then
     verify="node --test"
 else
     verify="python3 -m unittest discover -s tests -t ."
-    export PYTHONPATH="$work/venv-site" PYTHONDONTWRITEBYTECODE=1
+    export PYTHONPATH="$work/venv/lib/python3/site-packages" PYTHONDONTWRITEBYTECODE=1
 fi
 for side in with without; do
     git -C "$work/$side" init -q && git -C "$work/$side" add -A
@@ -75,13 +81,16 @@ hyperfine --warmup 1 --runs "${RUNS:-5}" \
     -n "setup, with the snapshot" "cd $work/with && LOOPGATE_HOME=$work/lg-with $bin setup --session-id S --verify '$verify' 'fix it' >/dev/null"
 
 echo "== promise (loopgate verify), warm"
+# The first promise after setup builds the snapshot's layer and, where objects are linked to the held files, reads
+# each once (their change times moved when they were linked): measured on its own, CPU seconds (user + sys).
 for side in with without; do
-    out=$(cd "$work/$side" && LOOPGATE_HOME=$work/lg-$side "$bin" verify 2>&1) || {
+    out=$(cd "$work/$side" && LOOPGATE_HOME=$work/lg-$side /usr/bin/time -f "first promise, $side the snapshot: %U user + %S sys" -a -o "$work/first" "$bin" verify 2>&1) || {
         echo "the run $side the snapshot failed:" >&2
         echo "$out" | head -20 >&2
         exit 1
     }
 done
+cat "$work/first"
 hyperfine --warmup 1 --runs "${RUNS:-10}" \
     -n "bare \`$verify\`" "cd $work/with && $verify >/dev/null 2>&1" \
     -n "promise, without the snapshot" "cd $work/without && LOOPGATE_HOME=$work/lg-without $bin verify >/dev/null" \
@@ -90,6 +99,17 @@ hyperfine --warmup 1 --runs "${RUNS:-10}" \
 store=$(ls -d "$work"/lg-with/rooms/*.snapshot)
 seal=$(ls "$work"/lg-with/seals/*.snapshot.json)
 held=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["files"]; print(len(d), sum(v["stat"]["size"] for v in d.values() if "stat" in v))' "$seal")
-objects=$(du -sb "$store/objects" | cut -f1)
-both=$(du -sbc "$store/objects" "$store/layers" | tail -1 | cut -f1)
-echo "held: $(echo "$held" | cut -d' ' -f1) paths, $(echo "$held" | cut -d' ' -f2) bytes; store on disk: $objects bytes of objects, $((both - objects)) more for the layers (hard links: directory blocks only); file system: $(stat -f -c %T "$store")"
+# What the store adds to the disk: its directories' blocks and the blocks of the objects that are copies. A
+# linked object (`*.l`, a hard link to the user's file) and a layer's files (hard links to objects) add none.
+kib() { awk '{s += $1} END {print s * 1024}'; }
+copies=$(find "$store/objects" -type f ! -name '*.l' -printf '%k\n' | kib)
+linked=$(find "$store/objects" -type f -name '*.l' | wc -l)
+dirs=$(find "$store" -type d -printf '%k\n' | kib)
+echo "held: $(echo "$held" | cut -d' ' -f1) paths, $(echo "$held" | cut -d' ' -f2) bytes; store adds to the disk: $copies bytes of copied objects, $linked objects linked to the held files (no new blocks), $dirs bytes of directories (objects' shards and the layers); file system: $(stat -f -c %T "$store")"
+# The same by `du`, which counts an inode once across its arguments: what the objects add beyond the place.
+place="$work/node_modules"
+[ "$kind" = node ] || place="$work/venv/lib/python3/site-packages"
+alone=$(du -sB1 "$place" | cut -f1)
+together=$(du -scB1 "$place" "$store/objects" | tail -1 | cut -f1)
+held_bytes=$(echo "$held" | cut -d' ' -f2)
+echo "du: the place $alone bytes; the place and the store's objects $together bytes: the objects add $((together - alone)) bytes ($((100 * (together - alone) / held_bytes)) % of the $held_bytes bytes held)"

@@ -249,7 +249,12 @@ impl Room {
     /// Where the loop's snapshot is stored (see `snapshot`): beside the room, not in it — the run sees the room
     /// (its caches), and must not see or write the snapshot it is judged in.
     pub(crate) fn snapshot_dir(&self) -> PathBuf {
-        self.dir.with_extension("snapshot")
+        Room::snapshot_dir_of(&self.dir)
+    }
+
+    /// [`Room::snapshot_dir`] of the room at `dir`, without opening it.
+    pub(crate) fn snapshot_dir_of(dir: &Path) -> PathBuf {
+        dir.with_extension("snapshot")
     }
 
     /// Where `cache` lives in this room.

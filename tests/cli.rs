@@ -71,6 +71,8 @@ mod seal_store;
 mod session_start;
 #[path = "cli/setup.rs"]
 mod setup;
+#[path = "cli/shared_hold.rs"]
+mod shared_hold;
 #[path = "cli/stall_and_budgets.rs"]
 mod stall_and_budgets;
 #[path = "cli/stop_decisions.rs"]

@@ -200,11 +200,15 @@ impl<'i> Ran<'i> {
             return Err(err);
         }
         let watch = Watch::start(root, inputs.watched(root, &checks));
+        #[cfg(target_os = "linux")]
+        let linked = super::watch::Linked::start(&world.linked);
         // A change made after the checks before the run but before the watch began (by a process waiting for the
         // verify to start) is still there to see now; from here on the watch sees every change.
         let unwatched = unwatched_changes(inputs, steps, root, &checks, world.sealed.copies);
         let counted = run_counted(&request, progress);
         let mut moved = watch.map(Watch::finish).unwrap_or_default();
+        #[cfg(target_os = "linux")]
+        moved.extend(linked.map(super::watch::Linked::finish).unwrap_or_default());
         let put_back = world.put_back(active);
         let counted = counted?;
         put_back?;

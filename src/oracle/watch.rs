@@ -13,6 +13,11 @@
 //! Where the platform refuses a watch (inotify's limit reached, an unsupported file system), the run goes on
 //! with the checks before and after it only; [`Watch::start`] says so by returning `None`.
 
+#[cfg(target_os = "linux")]
+mod linked;
+#[cfg(target_os = "linux")]
+pub(super) use linked::Linked;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};

@@ -44,6 +44,9 @@ pub(crate) struct World<'i> {
     pub(crate) sealed: Standing<'i>,
     /// The paths outside the project the run reads from the snapshot (its namespace presents them).
     presented: Vec<PathBuf>,
+    /// The snapshot's objects that are the user's files themselves (hard links), each with its held path: watched
+    /// for writes while the run goes on (`watch::Linked`).
+    pub(crate) linked: Vec<(PathBuf, String)>,
 }
 
 /// What building the world came to.
@@ -90,6 +93,7 @@ impl<'i> World<'i> {
             tree,
             sealed,
             presented,
+            linked: outside.linked(),
         })))
     }
 
@@ -126,7 +130,19 @@ impl<'i> World<'i> {
         moved_during_run: Vec<String>,
     ) -> Result<Breach, Error> {
         let mut moves = steps.forgive(inputs.check(root, checks)?);
-        moves.extend(outside.unpresented(&self.presented));
+        // What the snapshot could not keep as the baseline read it (a linked object whose file was edited in
+        // place, after the run or while it went on) is never a covered place's change: the run read those bytes.
+        let mut kept = outside.unpresented(&self.presented);
+        let (written, moved_during_run): (Vec<String>, Vec<String>) = moved_during_run
+            .into_iter()
+            .partition(|path| self.linked.iter().any(|(_, held)| held == path));
+        kept.extend(
+            written
+                .into_iter()
+                .filter(|path| !kept.iter().any(|m| m.path() == path))
+                .map(|path| Move::File(FileChange::Changed(path)))
+                .collect::<Vec<_>>(),
+        );
         // A link made where the baseline found nothing outside the project: the run could not be shown the place
         // as absent (`room::snapshot::absent`).
         if let Some((_, done)) = &self.tree {
@@ -145,7 +161,7 @@ impl<'i> World<'i> {
         moves.extend(seen);
         Ok(Breach {
             during_run: true,
-            ..outside.breach(moves, root)
+            ..outside.breach_keeping(moves, kept, root)
         })
     }
 

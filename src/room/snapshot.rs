@@ -9,7 +9,11 @@
 //! Go's module cache, a sibling path dependency, a `node_modules` above the project, a venv or user
 //! site-packages, runner binaries and their configuration, a preload a recorded `NODE_OPTIONS` or
 //! `PYTHONPATH` names. Each is held as an object named by its SHA-256 and mode ([`objects`]), so the same
-//! content is stored once; a symbolic link on the way to a file (a venv's `bin/python`, `node_modules/.bin/*`)
+//! content is stored once; on a file system without reflinks the object of a file a package manager installed
+//! (a `node_modules` package, site-packages, Cargo's registry: [`stores`]) is a hard link to the file itself
+//! (nothing copied), checked by its bytes at every promise, so an edit *in place* there is a named rejection
+//! rather than undone, and every other file (a dotfile, a venv's `pyvenv.cfg`: what honest work edits in place)
+//! is a copy, which the agent's edit never reaches; a symbolic link on the way to a file (a venv's `bin/python`, `node_modules/.bin/*`)
 //! is held as a link, and the file at its real path. The list is positive — what the run was seen to read —
 //! never a list of places to protect.
 //!
@@ -17,8 +21,9 @@
 //! place holding held files is an overlay of the run's private scratch, and the snapshot is one more lower
 //! layer on top of the place as it is: a tree of hard links to the objects at the held paths ([`Snapshot::layer`]).
 //! So for every held path the run reads the baseline's content and mode, however the path was changed since:
-//! edited in place, replaced by a link or a directory, removed, renamed over, or changed while the run goes
-//! on (the layer is the store's, never the place's). A directory held by the layer that is now a link elsewhere
+//! replaced by a link or a directory, removed, renamed over, edited in place where the object is a reflink or
+//! a copy, or changed while the run goes on (the layer is the store's, never the place's); a linked object
+//! edited in place is named instead ([`Snapshot::changed`], before the run and after it). A directory held by the layer that is now a link elsewhere
 //! is the layer's directory (overlayfs lets an upper directory hide a lower non-directory). New entries beside
 //! held files are seen: a dependency the baseline never read is not the oracle's, it is the agent's world.
 //! Writes land in the scratch and are thrown away. A redirect is therefore a redirect only to what the
@@ -44,6 +49,7 @@
 
 pub(crate) mod absent;
 pub(crate) mod objects;
+pub(crate) mod stores;
 // The layers and binds are laid by Linux's mount namespace only; elsewhere the snapshot is compared.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 mod present;
@@ -106,12 +112,38 @@ pub(crate) struct Snapshot {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum Entry {
-    /// A regular file held by content: its object's digest and mode, and its stat at setup.
-    File { digest: String, mode: u32, stat: Stat },
+    /// A regular file held by content: its object's digest and mode, and its stat at setup; `linked`: its
+    /// object is a hard link to the file (checked at every promise, [`objects::Objects::intact`]), not a copy.
+    File {
+        digest: String,
+        mode: u32,
+        stat: Stat,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        linked: bool,
+    },
     /// A regular file too large to copy here: held by its stat alone (compared, never presented).
     Large { stat: Stat },
     /// A symbolic link, by its target.
     Link { target: PathBuf },
+}
+
+impl Entry {
+    /// The name of its object in the store, if it is held by content.
+    pub(crate) fn key(&self) -> Option<objects::Key<'_>> {
+        match self {
+            Entry::File {
+                digest,
+                mode,
+                stat,
+                linked,
+            } => Some(objects::Key {
+                digest,
+                mode: *mode,
+                linked: linked.then_some(stat.ino),
+            }),
+            Entry::Large { .. } | Entry::Link { .. } => None,
+        }
+    }
 }
 
 /// The stat a promise compares first: a file whose stat is unchanged is not read again.
@@ -193,20 +225,20 @@ impl Snapshot {
         let objects = objects::Objects::open(store)?;
         let mut snapshot = Snapshot::default();
         let mut seen = HashSet::new();
+        let at = Holding {
+            objects: &objects,
+            root,
+            store,
+            stores: stores::Memo::default(),
+        };
         for path in paths {
-            snapshot.hold(path, &objects, root, &mut seen, 0)?;
+            snapshot.hold(path, &at, &mut seen, 0)?;
         }
         Ok(snapshot)
     }
 
-    fn hold(
-        &mut self,
-        path: &Path,
-        objects: &objects::Objects,
-        root: &Path,
-        seen: &mut HashSet<PathBuf>,
-        depth: usize,
-    ) -> io::Result<()> {
+    fn hold(&mut self, path: &Path, at: &Holding, seen: &mut HashSet<PathBuf>, depth: usize) -> io::Result<()> {
+        let root = at.root;
         let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
             return Ok(());
         };
@@ -241,12 +273,16 @@ impl Snapshot {
                 return Ok(());
             };
             self.insert(&real, Entry::Link { target: target.clone() });
-            return self.hold(&real_parent.join(target), objects, root, seen, depth + 1);
+            return self.hold(&real_parent.join(target), at, seen, depth + 1);
         }
         if !meta.is_file() {
             return Ok(());
         }
-        if let Some(entry) = objects.put(&real, &meta)? {
+        // A file in a directory that holds the project or the store is bound, not overlaid: a copy (see `put`).
+        // Only a package manager's file may be linked: anything else honest work may edit in place ([`stores`]).
+        let bound = [root, at.store].iter().any(|held| held.starts_with(&real_parent));
+        let may_link = !bound && stores::installed(&real, &at.stores);
+        if let Some(entry) = at.objects.put(&real, &meta, may_link)? {
             self.insert(&real, entry);
         }
         Ok(())
@@ -258,16 +294,55 @@ impl Snapshot {
         }
     }
 
-    /// The held paths that differ now from what the baseline read (by stat, then by content), leaving out
-    /// `presented` (the run reads the snapshot there, whatever is on disk).
-    pub(crate) fn changed(&self, presented: &HashSet<&Path>) -> Vec<String> {
+    /// The held paths whose content the run cannot be shown as the baseline read it: those not `presented` (the
+    /// run reads the snapshot there, whatever is on disk) that differ now from what the baseline read (by stat,
+    /// then by content), and those presented from a linked object in `store` that no longer holds the bytes its
+    /// name says (the user's file edited in place, [`objects::Objects::intact`]; `seen`: the stats at which each
+    /// was last found intact). A copy or a reflink in the store is the store's: nothing the agent runs can write it.
+    pub(crate) fn changed(&self, presented: &HashSet<&Path>, store: &Path, seen: &mut objects::Seen) -> Vec<String> {
+        let objects = objects::Objects::open(store).ok();
         self.files
             .iter()
-            .filter(|(path, _)| !presented.contains(Path::new(path.as_str())))
-            .filter(|(path, entry)| differs(Path::new(path.as_str()), entry))
+            .filter(|(path, entry)| {
+                let path = Path::new(path.as_str());
+                if !presented.contains(path) {
+                    return differs(path, entry);
+                }
+                match (entry.key().filter(|key| key.linked.is_some()), &objects) {
+                    (Some(key), Some(objects)) => !objects.intact(key, seen),
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                }
+            })
             .map(|(path, _)| path.clone())
             .collect()
     }
+}
+
+impl Snapshot {
+    /// The objects in `store` that are hard links to the user's files, each with the path it holds: what an edit
+    /// in place of that file reaches (see [`objects`]).
+    pub(crate) fn linked(&self, store: &Path) -> Vec<(PathBuf, String)> {
+        let Ok(objects) = objects::Objects::open(store) else {
+            return Vec::new();
+        };
+        self.files
+            .iter()
+            .filter_map(|(path, entry)| {
+                let key = entry.key().filter(|key| key.linked.is_some())?;
+                Some((objects.object(key).ok()?, path.clone()))
+            })
+            .collect()
+    }
+}
+
+/// Where [`Snapshot::take`] holds files: the store's objects, for a project at `root`, the store at `store`.
+struct Holding<'a> {
+    objects: &'a objects::Objects,
+    root: &'a Path,
+    store: &'a Path,
+    /// What was read of the package managers' records, for [`stores::installed`].
+    stores: stores::Memo,
 }
 
 /// Whether `path` no longer holds what `entry` held.
@@ -278,7 +353,7 @@ fn differs(path: &Path, entry: &Entry) -> bool {
             let now = Stat::of(&meta);
             !meta.is_file() || (now.size, now.mtime, now.ino) != (stat.size, stat.mtime, stat.ino)
         }),
-        Entry::File { digest, mode, stat } => {
+        Entry::File { digest, mode, stat, .. } => {
             let Ok(meta) = std::fs::symlink_metadata(path) else {
                 return true;
             };

@@ -7,7 +7,10 @@
 //! must complete (proof that it fools a bare oracle); against the defaults but the closure seal
 //! (`--no-closure-seal`, so no rule that lists files can be what catches it), first with no snapshot
 //! (`LOOPGATE_SNAPSHOT=0`), where it must still complete, then with it, where the run must read the snapshot and
-//! fail; and with the
+//! fail — or, for a file of an installed package edited in place (a `node_modules` package, Go's module cache),
+//! whose object in the snapshot is the file itself (a hard link: no copy on a file system without reflinks,
+//! `room::snapshot::objects`, `room::snapshot::stores`), where the promise must be rejected before the run,
+//! naming it; and with the
 //! tree at the copy's own path (`LOOPGATE_ROOM_TREE=copy`: no namespace, as on macOS), where the promise must be
 //! rejected naming the file that differs from the snapshot. The honest changes (the fix beside a held place, a new
 //! dependency above the project the baseline never read, an unrelated `pip install --user`) must complete.
@@ -36,6 +39,10 @@ struct Held {
     /// where the project cannot run in a copy at the copy's own path at all (a `../` path dependency resolves
     /// from the copy there, so the baseline never reads the place).
     named: Option<&'static str>,
+    /// The held file (relative to the sandbox) the move edits in place, which the rejection names before the run
+    /// where the snapshot holds it as a link to the file itself: an installed package's file (this machine's ext4
+    /// has no reflinks; any other held file is a copy, which the edit does not reach).
+    in_place: Option<&'static str>,
 }
 
 /// The sandbox directory holding the project, its `home` and the places beside it.
@@ -80,6 +87,13 @@ fn preload_above_the_project(p: &Project) {
     let dir = base(p).join("node_modules/preload");
     std::fs::create_dir_all(&dir).expect("node_modules above the project");
     std::fs::write(dir.join("index.js"), "// the user's own preload\n").expect("preload");
+    // The manifest npm unpacks with every package: what makes the directory an installed package's, whose files
+    // the snapshot links rather than copies (`room::snapshot::stores`).
+    std::fs::write(
+        dir.join("package.json"),
+        "{\n  \"name\": \"preload\",\n  \"version\": \"1.0.0\"\n}\n",
+    )
+    .expect("its manifest");
 }
 
 /// A crate whose test checks through a sibling path dependency (`../helper`, outside the project).
@@ -185,6 +199,8 @@ const HELD: &[Held] = &[
             agent(p, &format!("cat > '{}' <<'EOF'\n{USER_PATCH}EOF", path.display()));
         },
         named: Some("usercustomize.py"),
+        // No installer recorded it: a copy, which the edit does not reach (the run reads it and fails).
+        in_place: None,
     },
     Held {
         name: "unittest_usercustomize_replaced_by_a_link",
@@ -198,6 +214,7 @@ const HELD: &[Held] = &[
             agent(p, &format!("ln -sf '{}' '{}'", elsewhere.display(), path.display()));
         },
         named: Some("usercustomize.py"),
+        in_place: None,
     },
     Held {
         name: "npm_preload_in_node_modules_above_the_project_edited",
@@ -209,6 +226,7 @@ const HELD: &[Held] = &[
             agent(p, &format!("printf '%s' \"{NODE_PATCH}\" >> '{}'", path.display()));
         },
         named: Some("node_modules/preload/index.js"),
+        in_place: Some("node_modules/preload/index.js"),
     },
     Held {
         name: "npm_preload_directory_above_the_project_replaced_by_a_link",
@@ -231,6 +249,7 @@ const HELD: &[Held] = &[
             );
         },
         named: Some("node_modules/preload"),
+        in_place: None,
     },
     Held {
         name: "cargo_path_dependency_beside_the_project_edited",
@@ -244,6 +263,8 @@ const HELD: &[Held] = &[
             );
         },
         named: None,
+        // A directory of the user's, no package store: a copy, which the edit does not reach.
+        in_place: None,
     },
     Held {
         name: "go_module_cache_file_edited",
@@ -261,6 +282,7 @@ const HELD: &[Held] = &[
             );
         },
         named: Some("gomodcache/example.com/helper@v1.0.0/helper.go"),
+        in_place: Some("gomodcache/example.com/helper@v1.0.0/helper.go"),
     },
 ];
 
@@ -309,12 +331,22 @@ fn play(held: &Held) {
     let p = start(held, "--no-closure-seal", &[]);
     (held.play)(&p);
     let block = promise(&p, held).blocked();
-    assert!(
-        block.reason.contains(RUN_FAILED),
-        "{}: the run should read the snapshot and fail:\n{}",
-        held.name,
-        block.reason
-    );
+    match held.in_place {
+        None => assert!(
+            block.reason.contains(RUN_FAILED),
+            "{}: the run should read the snapshot and fail:\n{}",
+            held.name,
+            block.reason
+        ),
+        Some(tail) => assert!(
+            block.reason.contains("PROMISE REJECTED")
+                && !block.reason.contains(RUN_FAILED)
+                && names(&block.reason, &base(&p).join(tail), tail),
+            "{}: the file edited in place should be named before the run:\n{}",
+            held.name,
+            block.reason
+        ),
+    }
     let Some(tail) = held.named else { return };
     let p = start(held, "--no-closure-seal", &[("LOOPGATE_ROOM_TREE", "copy")]);
     (held.play)(&p);
@@ -396,5 +428,87 @@ fn npm_new_dependency_above_the_project_used_by_the_fix() {
             "src/calc.js",
             "exports.add = (a, b) => require('summing')(a, b);\nexports.mul = (a, b) => a * b;\n",
         );
+    });
+}
+
+/// Runs `change` and asserts it edited the held file at `path` in place (the same inode, other bytes): the class
+/// these honest changes stand for, which a snapshot linking every held file would falsely reject.
+fn edits_in_place(p: &Project, path: &Path, change: &str) {
+    use std::os::unix::fs::MetadataExt;
+    let (ino, before) = (
+        std::fs::metadata(path).expect("the held file").ino(),
+        std::fs::read(path).expect("its bytes"),
+    );
+    agent(p, change);
+    assert_eq!(
+        std::fs::metadata(path).expect("still there").ino(),
+        ino,
+        "`{change}` should edit `{}` in place",
+        path.display()
+    );
+    assert_ne!(
+        std::fs::read(path).expect("its bytes"),
+        before,
+        "`{change}` should change it"
+    );
+}
+
+/// The user's npm configuration, read by every `npm test` the baseline ran.
+fn npmrc_at_setup(p: &Project) {
+    std::fs::write(p.home().join(".npmrc"), "fund=false\n").expect("~/.npmrc");
+}
+
+/// The NPM fixture with a `~/.npmrc` the baseline read.
+const NPMRC: Held = Held {
+    name: "npm_fix_then_npm_config_set",
+    fixture: &NPM,
+    before: npmrc_at_setup,
+    env: no_env,
+    play: |_| {},
+    named: None,
+    in_place: None,
+};
+
+/// Honest: the fix, then `npm config set`, which rewrites `~/.npmrc` in place (the baseline read it): its object
+/// is a copy, so the run reads the baseline's configuration and the edit is the agent's own business.
+#[test]
+fn npm_fix_then_npm_config_set_edits_the_held_npmrc_in_place() {
+    honest(&NPMRC, |p| {
+        edits_in_place(p, &p.home().join(".npmrc"), "npm config set audit false");
+    });
+}
+
+/// A venv beside the project (`--without-pip`: nothing installed), whose `bin/` is first on `PATH`: the
+/// baseline's `python3` is the venv's, which reads its `pyvenv.cfg` at start.
+fn venv_beside_the_project(p: &Project) {
+    agent(
+        p,
+        &format!("python3 -m venv --without-pip '{}'", base(p).join("venv").display()),
+    );
+}
+
+fn venv_env(p: &Project) -> Vec<(String, String)> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    vec![("PATH".into(), format!("{}:{path}", base(p).join("venv/bin").display()))]
+}
+
+/// The UNITTEST fixture run by a venv's interpreter.
+const VENV: Held = Held {
+    name: "unittest_fix_then_pyvenv_cfg_edited",
+    fixture: &UNITTEST,
+    before: venv_beside_the_project,
+    env: venv_env,
+    play: |_| {},
+    named: None,
+    in_place: None,
+};
+
+/// Honest: the fix, then a line added to the venv's `pyvenv.cfg` where it stands (as `python -m venv --upgrade`,
+/// an editor or the Edit tool write it: the same file): a venv's configuration, no installed package, so a copy.
+#[test]
+fn unittest_fix_then_the_venvs_pyvenv_cfg_edited_in_place() {
+    honest(&VENV, |p| {
+        let cfg = base(p).join("venv/pyvenv.cfg");
+        edits_in_place(p, &cfg, &format!("printf 'prompt = calc\\n' >> '{}'", cfg.display()));
     });
 }

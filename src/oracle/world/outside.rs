@@ -22,6 +22,10 @@ pub(crate) struct Outside {
     snapshot: Option<Snapshot>,
     /// The places whose changes are no input of the run (see [`covered_outside`]).
     covered: Vec<PathBuf>,
+    /// The snapshot's store (its objects), and the stats at which its linked objects were last read and found
+    /// intact (`room::snapshot::objects::Seen`: a stat that moved since costs a read, never a verdict).
+    store: PathBuf,
+    seen: std::sync::Mutex<crate::room::snapshot::objects::Seen>,
 }
 
 impl Outside {
@@ -31,7 +35,14 @@ impl Outside {
             .store
             .load_companion::<Snapshot>(&active.project, crate::seal::SNAPSHOT)?;
         let covered = covered_outside(active, snapshot.as_ref())?;
-        Ok(Outside { snapshot, covered })
+        let store = crate::room::Room::snapshot_dir_of(&active.store.room_dir(&active.project));
+        let seen = std::sync::Mutex::new(crate::room::snapshot::objects::Seen::load(&store));
+        Ok(Outside {
+            snapshot,
+            covered,
+            store,
+            seen,
+        })
     }
 
     /// The snapshot the run's namespace presents, if setup took one.
@@ -43,13 +54,24 @@ impl Outside {
     /// of the oracle's, and the user's machine changing (a new `~/.npmrc`, a `pip install --user`) must not fail a
     /// promise. A file that existed at setup and changed is never covered, so it is still seen here.
     pub(crate) fn breach(&self, moves: Vec<Move>, root: &Path) -> Breach {
-        let moves = moves
+        self.breach_keeping(moves, Vec::new(), root)
+    }
+
+    /// [`Outside::breach`] of `moves`, with `kept` added whatever place they lie in: what the snapshot itself
+    /// found it could not show the run (a linked object edited in place), which no covered place makes harmless.
+    pub(crate) fn breach_keeping(&self, moves: Vec<Move>, kept: Vec<Move>, root: &Path) -> Breach {
+        let mut moves: Vec<Move> = moves
             .into_iter()
             .filter(|m| {
                 let path = Path::new(m.path());
                 !(path.is_absolute() && self.covered.iter().any(|place| path.starts_with(place)))
             })
             .collect();
+        for m in kept {
+            if !moves.iter().any(|have| have.path() == m.path()) {
+                moves.push(m);
+            }
+        }
         Breach::of(moves, root)
     }
 
@@ -57,11 +79,26 @@ impl Outside {
     /// namespace here, a file held by stat alone) and that differs now: compared by content, named, not run on.
     pub(crate) fn unpresented(&self, presented: &[PathBuf]) -> Vec<Move> {
         let presented: HashSet<&Path> = presented.iter().map(PathBuf::as_path).collect();
-        self.snapshot
-            .iter()
-            .flat_map(|s| s.changed(&presented))
+        let Some(snapshot) = &self.snapshot else {
+            return Vec::new();
+        };
+        let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let changed = snapshot.changed(&presented, &self.store, &mut seen);
+        seen.save(&self.store);
+        changed
+            .into_iter()
             .map(|path| Move::File(FileChange::Changed(path)))
             .collect()
+    }
+}
+
+impl Outside {
+    /// The snapshot's linked objects (hard links to the user's files), each with the held path it holds.
+    pub(crate) fn linked(&self) -> Vec<(PathBuf, String)> {
+        self.snapshot
+            .as_ref()
+            .map(|snapshot| snapshot.linked(&self.store))
+            .unwrap_or_default()
     }
 }
 
@@ -134,6 +171,8 @@ mod tests {
         let outside = Outside {
             snapshot: None,
             covered: vec![PathBuf::from("/home/u/.npm")],
+            store: tmp.path().join("store"),
+            seen: Default::default(),
         };
         let changed = |path: &str| Move::File(FileChange::Changed(path.into()));
         let moves = vec![
@@ -146,5 +185,28 @@ mod tests {
         let paths: Vec<&str> = breach.moves.iter().map(Move::path).collect();
         assert_eq!(paths, ["/home/u/.npmrc", "/home/u/.npm-other/x", "tests/test_a.py"]);
         assert!(outside.unpresented(&[]).is_empty(), "no snapshot: nothing to compare");
+    }
+
+    /// What the snapshot itself could not keep (a linked object whose file was edited in place, found after the
+    /// run or heard during it) is kept in the breach although its path is a presented, covered one: before, a
+    /// pass dropped it with the covered places' changes.
+    #[test]
+    fn a_linked_object_edited_during_the_run_is_kept_though_its_place_is_covered() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let held = "/home/u/node_modules/pkg/index.js";
+        let outside = Outside {
+            snapshot: None,
+            covered: vec![PathBuf::from(held)],
+            store: tmp.path().join("store"),
+            seen: Default::default(),
+        };
+        let changed = |path: &str| Move::File(FileChange::Changed(path.into()));
+        assert!(
+            outside.breach(vec![changed(held)], tmp.path()).is_empty(),
+            "a covered change"
+        );
+        let breach = outside.breach_keeping(vec![changed(held)], vec![changed(held)], tmp.path());
+        let paths: Vec<&str> = breach.moves.iter().map(Move::path).collect();
+        assert_eq!(paths, [held], "kept, once");
     }
 }

@@ -67,16 +67,15 @@ impl Snapshot {
             .iter()
             .filter_map(|(path, entry)| {
                 let path = Path::new(path.as_str());
-                let Entry::File { digest, mode, .. } = entry else {
-                    return None;
-                };
+                // A linked object is the user's file: bound, the run's writes would land in it. It is compared.
+                let key = entry.key().filter(|key| key.linked.is_none())?;
                 if presented.contains(path) {
                     return None;
                 }
                 let parent = path.parent()?;
                 let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
                 let direct = parent.canonicalize().is_ok_and(|real| real == parent);
-                let object = objects.object(digest, *mode).ok().filter(|o| o.is_file())?;
+                let object = objects.object(key).ok().filter(|o| o.is_file())?;
                 (regular && direct).then(|| (object, path.to_path_buf()))
             })
             .collect()
@@ -129,10 +128,10 @@ impl Snapshot {
                         dirs.push((dir, mode));
                     }
                 }
-                match entry {
-                    Entry::File { digest, mode, .. } => objects.link(digest, *mode, &at)?,
-                    Entry::Link { target } => std::os::unix::fs::symlink(target, &at)?,
-                    Entry::Large { .. } => {}
+                match (entry.key(), entry) {
+                    (Some(key), _) => objects.link(key, &at)?,
+                    (None, Entry::Link { target }) => std::os::unix::fs::symlink(target, &at)?,
+                    (None, _) => {}
                 }
             }
             // Deepest first: a directory made read-only (Go's module cache) after what lies in it.
