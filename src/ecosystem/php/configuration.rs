@@ -11,8 +11,11 @@
 //!   write it. Not while one of them sets `processUncoveredFiles…` (PHPUnit 9 then *loads* every source file it
 //!   did not cover, code that runs in the test process): the section then counts whole;
 //! - a stricter setting: `beStrictAbout…`, `failOn…`, `stopOn…`, `convert…ToExceptions`, `enforceTimeLimit`,
-//!   `requireCoverageMetadata` set to `true` may appear (a part marked `units::ADDABLE`); set to anything else,
-//!   or removed where the baseline had it, it counts;
+//!   `requireCoverageMetadata` set to `true` may appear (a part marked `units::ADDABLE`); set to anything else
+//!   (PHPUnit 9 reads `1` or `yes` as the default, off), or removed where the baseline had it, it counts;
+//! - in `<php>`, read entry by entry: an `<ini>` that only bounds the process (`memory_limit`,
+//!   `max_execution_time`), and one that only makes the run stricter (`error_reporting` at `E_ALL`,
+//!   `display_errors` on) may appear; every other entry counts, each its own part;
 //! - a test selection widened by new tests only: each `<directory>` and `<file>` of a `<testsuite>` is one
 //!   entry (`closure::selection`), judged by the files it selects — a new suite of the agent's new tests is free,
 //!   because they sit out the oracle's run; a `<file>src/patch.php</file>` or a `<directory suffix=".php">`
@@ -20,9 +23,10 @@
 //!
 //! Everything else counts, each setting its own part: the root's other attributes (`bootstrap`,
 //! `executionOrder`, `processIsolation`, `printerClass`, a stricter setting made laxer), a suite's `<exclude>` and
-//! its other attributes, an entry PHPUnit filters by PHP version, `<php>` (ini settings, environment, constants,
-//! include path), `<extensions>`, `<listeners>`, `<groups>`, and any element not named here. A document that does
-//! not parse is one part, its bytes.
+//! its other attributes, an entry PHPUnit filters by PHP version, `<php>`'s other entries (ini settings,
+//! environment, constants, include path), `extensionsDirectory` (PHPUnit loads every PHAR there before the tests),
+//! `<extensions>`, `<listeners>`, `<groups>`, an `<xi:include>` (PHPUnit's loader runs XInclude), and any element
+//! not named here. A document that does not parse is one part, its bytes.
 
 use super::parts::{Reading, Texts};
 use super::selection;
@@ -115,10 +119,56 @@ pub(crate) fn parts(text: &str) -> Texts {
                 }
             }
             "testsuites" => suites(child, &mut out),
+            "php" => php(child, &mut out),
             name => out.push(&format!("<{name}>"), child.canonical()),
         }
     }
     out.0
+}
+
+/// The `ini` settings that only bound the process (memory, time): free, since running out of either fails a
+/// run and never passes one.
+const FREE_INI: &[&str] = &["memory_limit", "max_execution_time"];
+
+/// `<php>`, entry by entry: PHPUnit applies it before the bootstrap (`ini_set`, `putenv`, `define`, the include
+/// path), so every entry can change what the code under test does and counts, each its own part (`<php> <ini
+/// error_reporting>`), but for an `<ini>` of [`FREE_INI`] and an `<ini>` that only makes the run stricter
+/// ([`stricter_ini`]), which may appear (`closure::units::ADDABLE`) but not go or change.
+fn php(section: &Element, out: &mut Parts) {
+    for (name, value) in &section.attributes {
+        out.push(&format!("<php> {name}"), value.clone());
+    }
+    for entry in &section.children {
+        let name = entry.attribute("name").unwrap_or("");
+        let value = entry.attribute("value").unwrap_or("");
+        let plain_ini = entry.name == "ini"
+            && entry.children.is_empty()
+            && entry.attributes.iter().all(|(key, _)| key == "name" || key == "value");
+        if plain_ini && FREE_INI.contains(&name) {
+            continue;
+        }
+        let label = format!("<php> <{} {name}>", entry.name);
+        if plain_ini && stricter_ini(name, value) {
+            out.push(&label, format!("{ADDABLE}{value}"));
+        } else {
+            out.push(&label, entry.canonical());
+        }
+    }
+}
+
+/// Whether `<ini name value>` can only make more tests fail: every error reported (`error_reporting` at
+/// `E_ALL`, which PHPUnit turns into failures as configured), or errors displayed where the tests' output is
+/// captured (`display_errors` on, to standard output: output a test is strict about makes it risky, never
+/// passing). `display_errors=stderr` is not: it takes the messages out of the captured output.
+fn stricter_ini(name: &str, value: &str) -> bool {
+    let value = value.trim().to_ascii_lowercase();
+    match name {
+        "error_reporting" => matches!(value.as_str(), "-1" | "e_all" | "32767"),
+        "display_errors" | "display_startup_errors" => {
+            matches!(value.as_str(), "1" | "on" | "yes" | "true" | "stdout")
+        }
+        _ => false,
+    }
 }
 
 /// Whether a reporting section makes PHPUnit load the files it did not cover (`processUncoveredFiles`,

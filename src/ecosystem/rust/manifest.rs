@@ -18,8 +18,13 @@
 //! test side holds ([`test_side`]), and the part `features.default` is the set of those the default features turn
 //! on, followed through the `[features]` table as cargo does ([`default_reach`]): a default feature gating a new
 //! module, or a new feature not default, moves nothing; one a baseline test is compiled differently under, or
-//! one turning on a dependency the tests use, moves the part. A seal taken before this reading (no [`REACH`]
-//! marker among its names) keeps `[features] default` sealed whole.
+//! one turning on a dependency the tests use, moves the part. The dependency tables are followed too, since
+//! they turn features on as `default` does ([`dependency_entries`]): an entry for the package itself (a
+//! dev-dependency on itself, `calc = { path = ".", features = ["lenient"] }`, in a `[target.'cfg(…)']` table as
+//! well) turns on its own features, and an entry for a crate the tests use gives it features as `dep/feature`
+//! would. A seal taken before this reading (no [`REACH`] marker among its names) keeps `[features] default`
+//! sealed whole. Not read here: a build script's `cargo:rustc-cfg=feature="…"`, which reaches every target of
+//! the package at build time (`tests/gaming/fresh_moves_9.rs`, `STILL_THROUGH`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -147,6 +152,26 @@ fn default_reach(doc: &toml::Table, names: &[String]) -> Option<String> {
     let mut on: BTreeSet<String> = BTreeSet::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     let mut todo: Vec<&str> = features.get("default").cloned().unwrap_or_default();
+    // The dependency tables turn features on too: an entry for a crate the tests use gives it features as
+    // `dep/feature` in `default` would, and an entry for the package itself (a dev-dependency on itself, a
+    // known way to switch features on for the tests only; in a `[target.'cfg(…)']` table as well) turns on its
+    // own features, as `default` would.
+    let own = doc
+        .get("package")
+        .and_then(|package| package.get("name"))
+        .and_then(toml::Value::as_str);
+    for (key, entry) in dependency_entries(doc) {
+        let crate_name = entry.get("package").and_then(toml::Value::as_str).unwrap_or(key);
+        let listed = entry
+            .get("features")
+            .and_then(toml::Value::as_array)
+            .map_or_else(Vec::new, |l| l.iter().filter_map(toml::Value::as_str).collect());
+        if Some(crate_name) == own && entry.get("path").is_some() {
+            todo.extend(listed);
+        } else if used(key) {
+            on.extend(listed.iter().map(|feature| format!("{key}/{feature}")));
+        }
+    }
     while let Some(entry) = todo.pop() {
         if !seen.insert(entry) {
             continue;
@@ -180,6 +205,33 @@ fn default_reach(doc: &toml::Table, names: &[String]) -> Option<String> {
         }
     }
     (!on.is_empty()).then(|| on.into_iter().collect::<Vec<_>>().join("\n"))
+}
+
+/// Every dependency entry written as a table (`name = { … }`, `[dependencies.name]`), by its key: in
+/// `[dependencies]`, `[dev-dependencies]` and `[build-dependencies]` (either spelling), top-level and under each
+/// `[target.'…']`. A bare version string turns no feature on.
+fn dependency_entries(doc: &toml::Table) -> Vec<(&str, &toml::Table)> {
+    const TABLES: [&str; 5] = [
+        "dependencies",
+        "dev-dependencies",
+        "dev_dependencies",
+        "build-dependencies",
+        "build_dependencies",
+    ];
+    let targets = doc
+        .get("target")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flat_map(|targets| targets.values().filter_map(toml::Value::as_table));
+    std::iter::once(doc)
+        .chain(targets)
+        .flat_map(|scope| TABLES.iter().filter_map(|t| scope.get(*t)?.as_table()))
+        .flat_map(|table| {
+            table
+                .iter()
+                .filter_map(|(key, entry)| Some((key.as_str(), entry.as_table()?)))
+        })
+        .collect()
 }
 
 /// The features a target's `required-features` names (`[[test]]`, `[[bin]]`, `[[example]]`, `[[bench]]`): the
@@ -475,6 +527,33 @@ mod tests {
             ),
             default_part(&gated, &names)
         );
+        // The dependency tables turn features on as `default` does: the package's own, through a dependency on
+        // itself (in a target table too), and a feature of a crate the tests use; a feature of a crate only the
+        // code uses, or a dev-dependency on itself with none, moves nothing.
+        let plain = with("lenient = []\n");
+        let plain_part = default_part(&plain, &names);
+        for honest in [
+            "[dev-dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\n",
+            "[dev-dependencies]\nmy-calc = { path = \".\" }\n",
+        ] {
+            assert_eq!(
+                default_part(&format!("{plain}\n{honest}"), &names),
+                plain_part,
+                "{honest}"
+            );
+        }
+        for gamed in [
+            "[dev-dependencies]\nmy-calc = { path = \".\", features = [\"lenient\"] }\n",
+            "[target.'cfg(unix)'.dev-dependencies]\nmy-calc = { path = \"../my-calc\", features = [\"lenient\"] }\n",
+            "[dev-dependencies]\nself-again = { package = \"my-calc\", path = \".\", features = [\"lenient\"] }\n",
+            "[dev-dependencies.testkit]\npath = \"testkit\"\nfeatures = [\"fake\"]\n",
+        ] {
+            assert_ne!(
+                default_part(&format!("{plain}\n{gamed}"), &names),
+                plain_part,
+                "{gamed}"
+            );
+        }
         // A seal taken before the reading by reach keeps the default features sealed whole.
         let old = parts(&with("default = [\"checked\"]\nchecked = []\n"), &[]);
         assert!(old.iter().any(|(label, _)| label == "features.default"), "{old:?}");

@@ -112,3 +112,42 @@ fn layout_moves_nothing_and_what_does_not_parse_is_one_part() {
     assert_eq!(moved(BASE, relaid), Vec::<String>::new());
     assert_eq!(labels("<phpunit>"), vec![super::super::parts::UNPARSABLE.to_string()]);
 }
+
+/// `<php>` entry by entry: a memory or time bound is free, every error reported or displayed may appear (but
+/// not go), and everything else counts, each entry its own part.
+#[test]
+fn php_entries_count_one_by_one_and_bounds_and_stricter_ini_are_free() {
+    let with = |entries: &str| BASE.replace("</phpunit>", &format!("  <php>\n{entries}  </php>\n</phpunit>"));
+    let digests = |text: &str| super::super::parts::digests(&read(), Some(text.as_bytes()));
+    let compare = |a: &str, b: &str| super::super::parts::compare(&digests(a), &digests(b));
+    let honest = with(
+        "    <ini name=\"memory_limit\" value=\"-1\"/>\n    <ini name=\"max_execution_time\" value=\"0\"/>\n    <ini name=\"error_reporting\" value=\"-1\"/>\n    <ini name=\"display_errors\" value=\"1\"/>\n",
+    );
+    assert_eq!(compare(BASE, &honest), vec![]);
+    // A stricter entry, once there, may not go.
+    assert_eq!(compare(&honest, BASE).len(), 2, "{:?}", compare(&honest, BASE));
+    for (gamed, label) in [
+        (
+            "<ini name=\"error_reporting\" value=\"0\"/>",
+            "<php> <ini error_reporting>",
+        ),
+        (
+            "<ini name=\"error_reporting\" value=\"E_ALL &amp; ~E_WARNING\"/>",
+            "<php> <ini error_reporting>",
+        ),
+        (
+            "<ini name=\"display_errors\" value=\"stderr\"/>",
+            "<php> <ini display_errors>",
+        ),
+        ("<ini name=\"assert.active\" value=\"0\"/>", "<php> <ini assert.active>"),
+        ("<env name=\"APP_ENV\" value=\"testing\"/>", "<php> <env APP_ENV>"),
+        ("<includePath>src/patch</includePath>", "<php> <includePath >"),
+        (
+            "<ini name=\"memory_limit\" value=\"-1\" force=\"x\"/>",
+            "<php> <ini memory_limit>",
+        ),
+    ] {
+        let moved = moved(BASE, &with(&format!("    {gamed}\n")));
+        assert_eq!(moved, vec![label.to_string()], "{gamed}");
+    }
+}
