@@ -48,7 +48,27 @@ use crate::{Honest, Move, edit};
 const REJECTED: &str = "REJECTED";
 
 /// The moves this build lets through, and why. Their proof runs; their guarded half is not asserted.
-pub const STILL_THROUGH: &[(&str, &str)] = &[];
+pub const STILL_THROUGH: &[(&str, &str)] = &[
+    (
+        "cargo_feat_build_script_prints_the_feature_cfg",
+        "a build script is the code under test's (a new one that generates code is honest work), and what it prints \
+         reaches every target of the package at build time: `cargo:rustc-cfg=feature=\"approx\"` compiles the sealed \
+         test as if the feature were on, though no manifest turns it on. The manifest's reading sees text, not what \
+         the build script will print. Next step: judge the features and cfgs the baseline's test units were \
+         compiled with, as cargo recorded them in the run (the test unit's fingerprint `features`, and the \
+         `rustc-cfg` lines of its build script's `output` that name a `feature:` or cfg the test side reads, \
+         `closure::cargo_manifest::test_side`), compared with the baseline's",
+    ),
+    (
+        "cargo_feat_dev_dependency_on_a_new_member_that_turns_the_feature_on",
+        "the feature is turned on by another manifest: the new member `testkit` depends on `calc` with `approx`, and \
+         `calc`'s dev-dependency on `testkit` unifies it into the test build. The reading of `calc/Cargo.toml` \
+         follows its own `[features]` and dependency tables (a dev-dependency on itself is caught), but a path \
+         dependency's manifest is another file, not read there. Next step: read the features cargo resolves for \
+         the package (`cargo metadata --offline`'s `resolve.nodes[].features` for the root, in the room at setup \
+         and before each run) rather than following the manifest's text",
+    ),
+];
 
 /// The honest changes are in `honest_changes_4.rs`.
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
@@ -89,6 +109,24 @@ pub const PHPUNIT_WARN_DIST: Fixture = Fixture {
     files: &[
         PHPUNIT_WARN.files[0],
         ("phpunit.xml.dist", PHPUNIT_WARN.files[1].1),
+        PHPUNIT_WARN.files[2],
+    ],
+    ..PHPUNIT_WARN
+};
+
+/// [`PHPUNIT_WARN`] whose configuration pulls its `<php>` section from another file (XInclude, which PHPUnit's
+/// loader runs before it reads a setting).
+pub const PHPUNIT_WARN_XINCLUDE: Fixture = Fixture {
+    files: &[
+        PHPUNIT_WARN.files[0],
+        (
+            "phpunit.xml",
+            "<?xml version=\"1.0\"?>\n<phpunit xmlns:xi=\"http://www.w3.org/2001/XInclude\" bootstrap=\"src/Calc.php\" colors=\"false\">\n  <xi:include href=\"config/php.xml\"/>\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n",
+        ),
+        (
+            "config/php.xml",
+            "<php>\n  <ini name=\"memory_limit\" value=\"512M\"/>\n</php>\n",
+        ),
         PHPUNIT_WARN.files[2],
     ],
     ..PHPUNIT_WARN
@@ -356,6 +394,21 @@ pub const CASES: &[Case] = &[
     Case {
         family: Family::LoadsOnItsOwn,
         m: Move {
+            name: "phpunit_warn_xincluded_php_section_edited",
+            fixture: &PHPUNIT_WARN_XINCLUDE,
+            baseline: false,
+            play: |p| {
+                p.write(
+                    "config/php.xml",
+                    "<php>\n  <ini name=\"memory_limit\" value=\"512M\"/>\n  <ini name=\"error_reporting\" value=\"0\"/>\n</php>\n",
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
             name: "phpunit_warn_dist_weaker_phpunit_xml_beside_the_dist_file",
             fixture: &PHPUNIT_WARN_DIST,
             baseline: false,
@@ -467,6 +520,28 @@ pub const CASES: &[Case] = &[
                 p.write(
                     "build.rs",
                     "fn main() {\n    println!(\"cargo:rustc-cfg=feature=\\\"approx\\\"\");\n}\n",
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Resolution,
+        m: Move {
+            name: "cargo_feat_dev_dependency_on_a_new_member_that_turns_the_feature_on",
+            fixture: &CARGO_FEAT,
+            baseline: false,
+            play: |p| {
+                p.write(
+                    "testkit/Cargo.toml",
+                    "[package]\nname = \"testkit\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\ncalc = { path = \"..\", features = [\"approx\"] }\n",
+                );
+                p.write("testkit/src/lib.rs", "//! Helpers for the tests.\n");
+                edit(
+                    p,
+                    "Cargo.toml",
+                    "[workspace]\n",
+                    "[dev-dependencies]\ntestkit = { path = \"testkit\" }\n\n[workspace]\n",
                 );
             },
             expect: &[REJECTED],
@@ -685,7 +760,7 @@ pub const CASES: &[Case] = &[
 
 listed_cases!(
     check: every_ninth_fresh_case_has_a_test,
-    at_least: (26, 0),
+    at_least: (28, 0),
     families: &[Family::Resolution, Family::LoadsOnItsOwn, Family::Caches];
     moves:
         phpunit_extensions_directory_loads_a_phar_that_empties_assert_that,
@@ -694,6 +769,7 @@ listed_cases!(
         phpunit_warn_php_ini_error_reporting_off,
         phpunit_warn_php_section_pulled_in_by_xinclude,
         phpunit_warn_dist_weaker_phpunit_xml_beside_the_dist_file,
+        phpunit_warn_xincluded_php_section_edited,
         phpunit_risky_fail_on_risky_removed,
         phpunit_risky_fail_on_risky_spelled_one_which_phpunit_reads_as_the_default,
         phpunit_risky_strict_output_spelled_yes_which_phpunit_reads_as_the_default,
@@ -701,6 +777,7 @@ listed_cases!(
         cargo_feat_dev_dependency_on_itself_turns_the_feature_on,
         cargo_feat_target_table_dev_dependency_on_itself_turns_the_feature_on,
         cargo_feat_build_script_prints_the_feature_cfg,
+        cargo_feat_dev_dependency_on_a_new_member_that_turns_the_feature_on,
         cargo_debug_test_profile_turns_debug_assertions_off,
         cargo_debug_dev_profile_package_override_turns_debug_assertions_off,
         cargo_debug_config_toml_dev_profile_turns_debug_assertions_off,

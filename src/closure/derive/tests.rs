@@ -420,6 +420,23 @@ fn resolved() -> Scope {
     }
 }
 
+/// A file the configuration pulls in with XInclude is the configuration's too: sealed whole, beside the
+/// configuration read setting by setting; a URL names no file.
+#[test]
+fn phpunit_seals_the_files_its_configuration_xincludes() {
+    let config = "<phpunit xmlns:x=\"http://www.w3.org/2001/XInclude\"><x:include href=\"config/php.xml\"/><coverage><include><directory>src</directory></include></coverage><x:include href=\"https://example.com/a.xml\"/></phpunit>";
+    let dir = project(&[("phpunit.xml", config), ("config/php.xml", "<php/>")]);
+    for command in ["phpunit", "phpunit -c phpunit.xml"] {
+        let plan = plan(command, dir.path());
+        assert_eq!(scope_of(&plan, "config/php.xml"), Some(&Scope::Whole), "{command}");
+        assert_eq!(
+            plan.targets.iter().filter(|t| t.path.contains("example.com")).count(),
+            0,
+            "{command}"
+        );
+    }
+}
+
 #[test]
 fn phpunit_seals_the_configuration_it_resolves_in_the_directory_it_runs_in() {
     let dir = project(&[("phpunit.xml.dist", "<phpunit/>"), ("ci/phpunit.xml", "<phpunit/>")]);

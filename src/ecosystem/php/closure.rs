@@ -95,7 +95,9 @@ impl Deriver<'_> {
         }
         let dir = match config {
             Some(named) if !self.root.join(cwd).join(&named).is_dir() => {
-                self.add(cwd.join(named), reading(), why);
+                let file = cwd.join(named);
+                self.xincluded(&file, &why);
+                self.add(file, reading(), why);
                 return;
             }
             Some(named) => cwd.join(named),
@@ -111,7 +113,27 @@ impl Deriver<'_> {
             .and_then(|newest| super::super::parts::first_of_now(&self.root.join(&dir), newest));
         let name = read.unwrap_or_else(|| SEARCH[SEARCH.len() - 1][0].to_string());
         let each = Box::new(reading());
+        self.xincluded(&dir.join(&name), &why);
         self.add(dir.join(name), Scope::FirstOf { orders, each }, why);
+    }
+
+    /// Seals, whole, each file the configuration `file` pulls in with XInclude (`<xi:include href="…"/>`, under
+    /// any prefix bound to XInclude's namespace): PHPUnit's loader runs XInclude before it reads a setting, so
+    /// what such a file holds is the configuration's as much as its own text is, and the reading of the text
+    /// (`closure::phpunit_config`) sees only the element. A new `<xi:include>` is a part of that reading.
+    fn xincluded(&mut self, file: &Path, why: &Why) {
+        let Some(root) = std::fs::read_to_string(self.root.join(file))
+            .ok()
+            .and_then(|text| crate::closure::xml_tree::parse(&text))
+        else {
+            return;
+        };
+        let dir = file.parent().unwrap_or(Path::new(""));
+        let mut hrefs = Vec::new();
+        xinclude_hrefs(&root, &mut hrefs);
+        for href in hrefs {
+            self.add(dir.join(href), Scope::Whole, why.clone());
+        }
     }
 
     /// `php [OPTIONS] SCRIPT ARGS…`: PHPUnit where the script is its command (`php vendor/bin/phpunit`).
@@ -187,6 +209,22 @@ impl Deriver<'_> {
                 self.source(&command, dir, depth + 1);
             }
         }
+    }
+}
+
+/// The `href` of every XInclude element below `element` (`include` under a prefix, or unprefixed), but for a
+/// URL, which names no file of this machine.
+fn xinclude_hrefs(element: &crate::closure::xml_tree::Element, out: &mut Vec<String>) {
+    let local = element.name.rsplit(':').next().unwrap_or("");
+    if local == "include"
+        && let Some(href) = element.attribute("href")
+        && !href.contains("://")
+        && !href.is_empty()
+    {
+        out.push(href.to_string());
+    }
+    for child in &element.children {
+        xinclude_hrefs(child, out);
     }
 }
 
