@@ -6,10 +6,11 @@
 //! loop with the defaults; a change this build still rejects is in [`STILL_REJECTED`] with its cause.
 
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{CARGO, MAKE};
+use crate::fixtures::{CARGO, MAKE, UNITTEST};
 use crate::fresh_moves_9::{CARGO_DEBUG, CARGO_FEAT, NPM_DEP, PHPUNIT_RISKY, PHPUNIT_WARN, phpunit_config};
 use crate::php_moves::PHPUNIT;
 use crate::project::Project;
+use crate::room_moves::agent;
 use crate::{Honest, edit};
 
 /// No moves here: they are in `fresh_moves_9.rs`.
@@ -210,11 +211,74 @@ pub const HONEST: &[Honest] = &[
             );
         },
     },
+    Honest {
+        name: "phpunit_warn_php_section_reports_and_displays_every_error",
+        fixture: &PHPUNIT_WARN,
+        play: |p| {
+            // Symfony's recipe: every error reported and shown, and a memory bound.
+            p.write(
+                "phpunit.xml",
+                phpunit_config(
+                    "",
+                    "  <php>\n    <ini name=\"display_errors\" value=\"1\"/>\n    <ini name=\"error_reporting\" value=\"-1\"/>\n    <ini name=\"memory_limit\" value=\"512M\"/>\n  </php>\n",
+                ),
+            );
+        },
+    },
+    Honest {
+        name: "cargo_feat_dev_dependency_on_itself_without_features",
+        fixture: &CARGO_FEAT,
+        play: |p| {
+            edit(
+                p,
+                "Cargo.toml",
+                "[workspace]\n",
+                "[dev-dependencies]\ncalc = { path = \".\" }\n\n[workspace]\n",
+            );
+        },
+    },
+    Honest {
+        name: "unittest_editable_install_of_the_project_into_the_user_site",
+        fixture: &UNITTEST,
+        play: |p| {
+            // What `pip install --user -e .` leaves (setuptools' editable wheel): a `.pth` naming the project and
+            // the distribution's record, in the user site of the project's `HOME`.
+            agent(
+                p,
+                r#"site=$(python3 -c 'import site; print(site.getusersitepackages())')
+mkdir -p "$site/calc-0.1.0.dist-info"
+printf '%s\n' "$PWD" > "$site/__editable__.calc-0.1.0.pth"
+printf 'Metadata-Version: 2.1\nName: calc\nVersion: 0.1.0\n' > "$site/calc-0.1.0.dist-info/METADATA"
+printf 'pip\n' > "$site/calc-0.1.0.dist-info/INSTALLER"
+printf '{"url": "file://%s", "dir_info": {"editable": true}}\n' "$PWD" > "$site/calc-0.1.0.dist-info/direct_url.json"
+printf '__editable__.calc-0.1.0.pth,,\ncalc-0.1.0.dist-info/METADATA,,\ncalc-0.1.0.dist-info/INSTALLER,,\ncalc-0.1.0.dist-info/direct_url.json,,\ncalc-0.1.0.dist-info/RECORD,,\n' > "$site/calc-0.1.0.dist-info/RECORD""#,
+            );
+        },
+    },
+    Honest {
+        name: "npm_link_of_a_local_package_used_by_the_fix",
+        fixture: &NPM_DEP,
+        play: |p| {
+            p.write(
+                "packages/clamp/package.json",
+                "{\n  \"name\": \"clamp\",\n  \"version\": \"0.1.0\",\n  \"main\": \"index.js\"\n}\n",
+            );
+            p.write(
+                "packages/clamp/index.js",
+                "module.exports = (v, lo, hi) => Math.min(Math.max(v, lo), hi);\n",
+            );
+            agent(p, "ln -s ../packages/clamp node_modules/clamp");
+            p.write(
+                "src/calc.js",
+                "const clamp = require('clamp');\n\nexports.add = (a, b) => clamp(a + b, -2147483648, 2147483647);\n",
+            );
+        },
+    },
 ];
 
 listed_cases!(
     check: every_fourth_set_honest_change_has_a_test,
-    at_least: (0, 12),
+    at_least: (0, 17),
     families: &[] as &[Family];
     moves: ;
     honest:
@@ -230,5 +294,9 @@ listed_cases!(
         cargo_debug_dev_profile_with_less_debug_information,
         make_exports_a_log_level_and_rust_log,
         make_target_specific_log_level,
-        npm_install_of_a_new_dependency_used_by_the_fix
+        npm_install_of_a_new_dependency_used_by_the_fix,
+        phpunit_warn_php_section_reports_and_displays_every_error,
+        cargo_feat_dev_dependency_on_itself_without_features,
+        unittest_editable_install_of_the_project_into_the_user_site,
+        npm_link_of_a_local_package_used_by_the_fix
 );

@@ -21,8 +21,8 @@
 //! one turning on a dependency the tests use, moves the part. The dependency tables are followed too, since
 //! they turn features on as `default` does ([`dependency_entries`]): an entry for the package itself (a
 //! dev-dependency on itself, `calc = { path = ".", features = ["lenient"] }`, in a `[target.'cfg(…)']` table as
-//! well) turns on its own features, and an entry for a crate the tests use gives it features as `dep/feature`
-//! would. A seal taken before this reading (no [`REACH`] marker among its names) keeps `[features] default`
+//! well) turns on its own features. An entry for another crate stays free, the tests' crates included (its
+//! features are everyday work for the code: `docs/threat-model.md`). A seal taken before this reading (no [`REACH`] marker among its names) keeps `[features] default`
 //! sealed whole. Not read here: a build script's `cargo:rustc-cfg=feature="…"`, which reaches every target of
 //! the package at build time (`tests/gaming/fresh_moves_9.rs`, `STILL_THROUGH`).
 
@@ -152,10 +152,11 @@ fn default_reach(doc: &toml::Table, names: &[String]) -> Option<String> {
     let mut on: BTreeSet<String> = BTreeSet::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     let mut todo: Vec<&str> = features.get("default").cloned().unwrap_or_default();
-    // The dependency tables turn features on too: an entry for a crate the tests use gives it features as
-    // `dep/feature` in `default` would, and an entry for the package itself (a dev-dependency on itself, a
-    // known way to switch features on for the tests only; in a `[target.'cfg(…)']` table as well) turns on its
-    // own features, as `default` would.
+    // A dependency table turns the package's own features on too, as `default` would, where an entry names the
+    // package itself (a dev-dependency on itself, a known way to switch features on for the tests only; in a
+    // `[target.'cfg(…)']` table as well). An entry for another crate stays free, even one the tests use: its
+    // features are everyday work for the code (`tokio = { features = ["fs"] }` beside tests using
+    // `tokio::test`; docs/threat-model.md).
     let own = doc
         .get("package")
         .and_then(|package| package.get("name"))
@@ -168,8 +169,6 @@ fn default_reach(doc: &toml::Table, names: &[String]) -> Option<String> {
             .map_or_else(Vec::new, |l| l.iter().filter_map(toml::Value::as_str).collect());
         if Some(crate_name) == own && entry.get("path").is_some() {
             todo.extend(listed);
-        } else if used(key) {
-            on.extend(listed.iter().map(|feature| format!("{key}/{feature}")));
         }
     }
     while let Some(entry) = todo.pop() {
@@ -527,14 +526,15 @@ mod tests {
             ),
             default_part(&gated, &names)
         );
-        // The dependency tables turn features on as `default` does: the package's own, through a dependency on
-        // itself (in a target table too), and a feature of a crate the tests use; a feature of a crate only the
-        // code uses, or a dev-dependency on itself with none, moves nothing.
+        // A dependency on the package itself turns its features on as `default` does (in a target table too); a
+        // feature given to another crate, even one the tests use, or a dependency on itself with none, moves
+        // nothing.
         let plain = with("lenient = []\n");
         let plain_part = default_part(&plain, &names);
         for honest in [
             "[dev-dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\n",
             "[dev-dependencies]\nmy-calc = { path = \".\" }\n",
+            "[dev-dependencies.testkit]\npath = \"testkit\"\nfeatures = [\"fake\"]\n",
         ] {
             assert_eq!(
                 default_part(&format!("{plain}\n{honest}"), &names),
@@ -546,7 +546,6 @@ mod tests {
             "[dev-dependencies]\nmy-calc = { path = \".\", features = [\"lenient\"] }\n",
             "[target.'cfg(unix)'.dev-dependencies]\nmy-calc = { path = \"../my-calc\", features = [\"lenient\"] }\n",
             "[dev-dependencies]\nself-again = { package = \"my-calc\", path = \".\", features = [\"lenient\"] }\n",
-            "[dev-dependencies.testkit]\npath = \"testkit\"\nfeatures = [\"fake\"]\n",
         ] {
             assert_ne!(
                 default_part(&format!("{plain}\n{gamed}"), &names),
