@@ -34,7 +34,8 @@ pub(crate) struct Environment {
     /// Names and prefixes (`PYTHON*`) its interpreter, build tools and runners read: a change to one changes
     /// what runs or what counts.
     pub(crate) steers: &'static [&'static str],
-    /// Names matched by [`Environment::steers`] that only change what is printed (a backtrace, a log filter).
+    /// Names matched by [`Environment::steers`] that only change what is printed (a backtrace, a log filter), or
+    /// only whether the run writes a cache it reads the same way either way (`PYTHONDONTWRITEBYTECODE`).
     pub(crate) prints: &'static [&'static str],
 }
 
@@ -148,6 +149,8 @@ mod tests {
             "CALC_MODE",
             "RUST_BACKTRACE",
             "RUST_LOG",
+            "PYTHONUNBUFFERED",
+            "PYTHONDONTWRITEBYTECODE",
             "APP_ENV",
             "DATABASE_URL",
         ] {

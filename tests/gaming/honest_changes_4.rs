@@ -274,11 +274,21 @@ printf '__editable__.calc-0.1.0.pth,,\ncalc-0.1.0.dist-info/METADATA,,\ncalc-0.1
             );
         },
     },
+    Honest {
+        name: "make_exports_no_bytecode_and_unbuffered_output",
+        fixture: &MAKE,
+        play: |p| {
+            p.write(
+                "Makefile",
+                "export PYTHONDONTWRITEBYTECODE = 1\nexport PYTHONUNBUFFERED = 1\n\n.PHONY: test\ntest:\n\tsh scripts/check.sh\n",
+            );
+        },
+    },
 ];
 
 listed_cases!(
     check: every_fourth_set_honest_change_has_a_test,
-    at_least: (0, 17),
+    at_least: (0, 18),
     families: &[] as &[Family];
     moves: ;
     honest:
@@ -298,5 +308,6 @@ listed_cases!(
         phpunit_warn_php_section_reports_and_displays_every_error,
         cargo_feat_dev_dependency_on_itself_without_features,
         unittest_editable_install_of_the_project_into_the_user_site,
-        npm_link_of_a_local_package_used_by_the_fix
+        npm_link_of_a_local_package_used_by_the_fix,
+        make_exports_no_bytecode_and_unbuffered_output
 );

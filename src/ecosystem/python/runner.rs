@@ -96,7 +96,9 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
         "DJANGO_SETTINGS_MODULE",
         "TOX_*",
     ],
-    prints: &["PYTHONUNBUFFERED"],
+    // `PYTHONDONTWRITEBYTECODE` only stops the interpreter (and pytest's rewriter) *writing* bytecode: what is
+    // there is still read and checked against its source as before, so what runs is the same.
+    prints: &["PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"],
 };
 
 super::runners!(
