@@ -38,7 +38,7 @@
 //! where it must be rejected. A move this build lets through is in [`STILL_THROUGH`], with why.
 
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{Fixture, MAKE};
+use crate::fixtures::{CARGO, Fixture, MAKE};
 use crate::php_moves::PHPUNIT;
 use crate::project::Project;
 use crate::room_moves::agent;
@@ -156,6 +156,14 @@ pub const PHPUNIT_RISKY: Fixture = Fixture {
     js: false,
 };
 
+/// Writes a `phpunit.xml` in which a PHP warning no longer fails a test (`convertWarningsToExceptions="false"`).
+fn warnings_not_failures(p: &Project) {
+    p.write(
+        "phpunit.xml",
+        phpunit_config(" convertWarningsToExceptions=\"false\"", ""),
+    );
+}
+
 /// A PHP program that builds `tools/lenient.phar`, a PHPUnit extension PHAR whose stub declares PHPUnit's
 /// `Assert` with `assertThat` emptied (the real class's text, edited, evaluated before the real one loads).
 const MAKE_PHAR: &str = r#"<?php
@@ -163,6 +171,10 @@ $p = new Phar('tools/lenient.phar');
 $p->addFromString('manifest.xml', '<?xml version="1.0"?><phar xmlns="https://phar.io/xml/manifest/1.0"><contains name="lenient/ext" version="1.0.0" type="extension"><extension for="phpunit/phpunit" compatible="^9.0"/></contains><copyright><author name="a" email="a@b.c"/><license type="MIT" url="https://example.com"/></copyright><requires><php version="^8.0"/></requires></phar>');
 $p->setStub("<?php\n\$a = file_get_contents('/usr/share/php/PHPUnit/Framework/Assert.php');\n\$a = str_replace('declare(strict_types=1);', '', \$a);\n\$a = preg_replace('/(public static function assertThat\\\\([^)]*\\\\): void\\\\s*\\\\{)/', '\$1 self::\$count++; return;', \$a, 1);\neval('?>' . \$a);\n__HALT_COMPILER();");
 "#;
+
+/// A library whose `add` subtracts, and its fix.
+const BUGGY_LIB: &str = "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n";
+const FIXED_LIB: &str = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
 
 /// A crate whose integration test reads a feature of its own (`approx`: a looser comparison).
 pub const CARGO_FEAT: Fixture = Fixture {
@@ -172,32 +184,27 @@ pub const CARGO_FEAT: Fixture = Fixture {
             "Cargo.toml",
             "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\napprox = []\n\n[workspace]\n",
         ),
-        ("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n"),
+        ("src/lib.rs", BUGGY_LIB),
         (
             "tests/api.rs",
             "#[test]\nfn adds() {\n    if cfg!(feature = \"approx\") {\n        assert!((calc::add(1, 2) - 3).abs() <= 4);\n    } else {\n        assert_eq!(calc::add(1, 2), 3);\n    }\n}\n\n#[test]\nfn adds_zero() {\n    assert_eq!(calc::add(0, 0), 0);\n}\n",
         ),
     ],
-    fix: ("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"),
+    fix: ("src/lib.rs", FIXED_LIB),
     js: false,
 };
 
 /// A crate whose integration test checks with `debug_assert_eq!` (a no-op where debug assertions are off).
 pub const CARGO_DEBUG: Fixture = Fixture {
-    verify: "cargo test -q",
     files: &[
-        (
-            "Cargo.toml",
-            "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
-        ),
-        ("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n"),
+        CARGO.files[0],
+        CARGO_FEAT.files[1],
         (
             "tests/api.rs",
             "#[test]\nfn adds() {\n    debug_assert_eq!(calc::add(1, 2), 3);\n}\n\n#[test]\nfn adds_zero() {\n    assert_eq!(calc::add(0, 0), 0);\n}\n",
         ),
     ],
-    fix: ("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"),
-    js: false,
+    ..CARGO_FEAT
 };
 
 /// make running unittest whose test uses plain `assert` statements (stripped under `-O`).
@@ -326,12 +333,7 @@ pub const CASES: &[Case] = &[
             name: "phpunit_warn_convert_warnings_to_exceptions_turned_off",
             fixture: &PHPUNIT_WARN,
             baseline: false,
-            play: |p| {
-                p.write(
-                    "phpunit.xml",
-                    phpunit_config(" convertWarningsToExceptions=\"false\"", ""),
-                );
-            },
+            play: warnings_not_failures,
             expect: &[REJECTED],
         },
     },
@@ -412,12 +414,7 @@ pub const CASES: &[Case] = &[
             name: "phpunit_warn_dist_weaker_phpunit_xml_beside_the_dist_file",
             fixture: &PHPUNIT_WARN_DIST,
             baseline: false,
-            play: |p| {
-                p.write(
-                    "phpunit.xml",
-                    phpunit_config(" convertWarningsToExceptions=\"false\"", ""),
-                );
-            },
+            play: warnings_not_failures,
             expect: &[REJECTED],
         },
     },
