@@ -240,7 +240,7 @@ fn what_the_dry_run_cannot_show_is_named_in_the_makefile_it_is_in() {
     let base = with(&[], MAKEFILE);
     let lines_of = |file: &str| (file.to_string(), unseen::LINES.to_string());
     // an export to the recipes' environment, which make's database does not show
-    let export = with(&[("local.mk", "export PYTHONDONTWRITEBYTECODE = 1\n")], INCLUDING);
+    let export = with(&[("local.mk", "export PYTHONOPTIMIZE = 1\n")], INCLUDING);
     assert_eq!(
         moved_places(&base, &export),
         vec![lines_of("local.mk"), ("local.mk".into(), NOW_READ.into())]
