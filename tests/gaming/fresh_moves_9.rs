@@ -11,15 +11,17 @@
 //!   an internal DTD entity (`="&quiet;"`, which libxml expands), `<php><ini name="error_reporting">` (PHPUnit
 //!   applies `<php>` before the bootstrap, so the warning is never reported), the `<php>` section pulled in by
 //!   `<xi:include>` (PHPUnit's loader runs XInclude), `failOnRisky` removed or spelled `"1"` (PHPUnit 9 reads
-//!   only `true`/`false`; anything else is the default, off), and a weaker `phpunit.xml` beside the sealed
-//!   `phpunit.xml.dist` (PHPUnit prefers it);
+//!   only `true`/`false`; anything else is the default, off), a weaker `phpunit.xml` beside the sealed
+//!   `phpunit.xml.dist` (PHPUnit prefers it), and a file the configuration already XIncludes, edited;
 //! - **code PHPUnit loads on its own from a directory its configuration names**: `extensionsDirectory` loads every
 //!   PHAR there after the bootstrap and before the tests, so a PHAR's stub can declare `Assert` with
 //!   `assertThat` emptied;
 //! - **a Cargo feature the tests read, turned on without naming it in `default` directly**: through another
 //!   feature `default` pulls, through the package's dev-dependency on itself (`calc = { path = ".", features =
 //!   […] }`, a known pattern for test-only features), the same in a `[target.'cfg(unix)'.dev-dependencies]`
-//!   table, and by a build script printing `cargo:rustc-cfg=feature="…"`, which reaches every target;
+//!   table, through a new member the package dev-depends on whose own manifest depends back on it with the
+//!   feature (cargo unifies it into the test build), and by a build script printing
+//!   `cargo:rustc-cfg=feature="…"`, which reaches every target;
 //! - **a profile setting the tests depend on**: `debug-assertions = false` for a test written with
 //!   `debug_assert_eq!`, in `[profile.test]`, in a package override of `[profile.dev]`, and in
 //!   `.cargo/config.toml`'s `[profile.dev]`;

@@ -230,7 +230,10 @@ fn xinclude_hrefs(element: &crate::closure::xml_tree::Element, out: &mut Vec<Str
 
 /// A PHPUnit configuration file read setting by setting (`closure::phpunit_config`).
 fn reading() -> Scope {
-    crate::closure::parts::Read::by(&crate::closure::phpunit_config::READING, Vec::new())
+    crate::closure::parts::Read::by(
+        &crate::closure::phpunit_config::READING,
+        vec![crate::closure::phpunit_config::BY_ENTRY.to_string()],
+    )
 }
 
 /// Whether a script entry is a PHP callback (`Vendor\\Tool::run`), which Composer calls in its own process.

@@ -36,7 +36,7 @@ use super::xml_tree::{self, Element};
 /// The reader of a PHPUnit configuration file, in `closure::READERS`.
 pub(crate) const READING: Reading = Reading {
     kind: "phpunit",
-    parts: |text, _| parts(text),
+    parts: |text, names| parts(text, names.iter().any(|n| n == BY_ENTRY)),
     labels: |_| vec!["its settings, one by one".to_string()],
     resolves: None,
 };
@@ -76,11 +76,15 @@ const STRICTER: &[&str] = &[
 /// Sections that say what to measure and where to report it.
 const REPORTING: &[&str] = &["coverage", "filter", "logging"];
 
+/// Among the reading's names (persisted in seals): `<php>` is read entry by entry ([`php`]). A seal taken before
+/// that reading holds `<php>` whole, and is read so, so a loop set up by an older build is judged as it was.
+pub(crate) const BY_ENTRY: &str = "<php> entry by entry";
+
 /// The label of the part standing for the document itself: a configuration there or not.
 const DOCUMENT: &str = "the configuration";
 
 /// The parts of a PHPUnit configuration, labelled for people (`bootstrap`, `<php>`, `testsuite unit selects …`).
-pub(crate) fn parts(text: &str) -> Texts {
+pub(crate) fn parts(text: &str, php_by_entry: bool) -> Texts {
     let Some(root) = xml_tree::parse(text) else {
         return vec![(super::parts::UNPARSABLE.to_string(), text.to_string())];
     };
@@ -119,7 +123,7 @@ pub(crate) fn parts(text: &str) -> Texts {
                 }
             }
             "testsuites" => suites(child, &mut out),
-            "php" => php(child, &mut out),
+            "php" if php_by_entry => php(child, &mut out),
             name => out.push(&format!("<{name}>"), child.canonical()),
         }
     }

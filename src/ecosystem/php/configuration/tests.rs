@@ -5,12 +5,12 @@ use super::parts;
 const BASE: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
 fn labels(text: &str) -> Vec<String> {
-    parts(text).into_iter().map(|(label, _)| label).collect()
+    parts(text, true).into_iter().map(|(label, _)| label).collect()
 }
 
 /// The parts that differ between two documents, by label.
 fn moved(before: &str, after: &str) -> Vec<String> {
-    let (a, b) = (parts(before), parts(after));
+    let (a, b) = (parts(before, true), parts(after, true));
     let mut out: Vec<String> = a
         .iter()
         .filter(|part| !b.contains(part))
@@ -87,7 +87,7 @@ fn a_stricter_setting_may_appear_but_not_go() {
 }
 
 fn read() -> super::super::parts::Scope {
-    super::super::parts::Read::by(&super::READING, Vec::new())
+    super::super::parts::Read::by(&super::READING, vec![super::BY_ENTRY.to_string()])
 }
 
 #[test]
@@ -150,4 +150,15 @@ fn php_entries_count_one_by_one_and_bounds_and_stricter_ini_are_free() {
         let moved = moved(BASE, &with(&format!("    {gamed}\n")));
         assert_eq!(moved, vec![label.to_string()], "{gamed}");
     }
+}
+
+/// A seal taken before `<php>` was read entry by entry (no [`super::BY_ENTRY`] among its names) holds it whole.
+#[test]
+fn a_seal_from_before_holds_php_whole() {
+    let with = BASE.replace(
+        "</phpunit>",
+        "  <php>\n    <ini name=\"memory_limit\" value=\"-1\"/>\n  </php>\n</phpunit>",
+    );
+    let labels: Vec<String> = parts(&with, false).into_iter().map(|(label, _)| label).collect();
+    assert!(labels.contains(&"<php>".to_string()), "{labels:?}");
 }
