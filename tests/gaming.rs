@@ -64,12 +64,16 @@ mod fresh_moves_5;
 mod fresh_moves_6;
 #[path = "gaming/fresh_moves_7.rs"]
 mod fresh_moves_7;
+#[path = "gaming/fresh_moves_8.rs"]
+mod fresh_moves_8;
 #[path = "gaming/holdout_moves.rs"]
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]
 mod honest_changes;
 #[path = "gaming/honest_changes_2.rs"]
 mod honest_changes_2;
+#[path = "gaming/honest_changes_3.rs"]
+mod honest_changes_3;
 #[path = "gaming/honest_still_rejected.rs"]
 mod honest_still_rejected;
 #[path = "gaming/js_config_moves.rs"]
