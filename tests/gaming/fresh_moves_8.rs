@@ -303,6 +303,28 @@ pub const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
+    // Through this pass's own relaxation (`config.filter_run_when_matching :focus` is free): a new spec focused,
+    // so the failing example is filtered out of the run.
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "rspec_focus_filter_freed_beside_a_new_focused_example",
+            fixture: &RSPEC,
+            baseline: false,
+            play: |p| {
+                append(
+                    p,
+                    "spec/spec_helper.rb",
+                    "\nRSpec.configure do |config|\n  config.filter_run_when_matching :focus\nend\n",
+                );
+                p.write(
+                    "spec/smoke_spec.rb",
+                    "RSpec.describe Calc do\n  fit \"multiplies by one\" do\n    expect(Calc.mul(4, 1)).to eq 4\n  end\nend\n",
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
     // Code the existing tests' helper loads that the tests' side does not judge.
     Case {
         family: Family::LoadsOnItsOwn,
@@ -461,6 +483,7 @@ listed_cases!(
         rspec_configure_hook_added_through_send,
         rspec_configure_given_a_proc_defined_above,
         rspec_spec_helper_redefines_the_eq_matcher,
+        rspec_focus_filter_freed_beside_a_new_focused_example,
         rspec_spec_helper_requires_a_new_support_file_that_reopens_the_code,
         minitest_extracted_helper_twin_under_lib_found_first_on_the_load_path,
         bats_extracted_helper_twin_with_the_extension_bats_prefers,
