@@ -55,10 +55,11 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     ),
     (
         "minitest_rakefile_respelled_with_single_quotes_and_parentheses_and_a_lint_task",
-        "the Rakefile's code part is compared as text: single quotes, `t.libs.push('test')` and a new `lint` task \
-         each change it. Next: compare it as normalised Ruby tokens (`testsig::norm`: quotes by value, optional \
-         parentheses, comments), read `libs.push` as `libs <<`, and free a task definition with literal arguments \
-         that the verify's targets do not reach (its block runs only when invoked)",
+        "the respelling is free since this pass (the Rakefile's code compared as Ruby tokens, `libs.push` read as \
+         `libs <<`: `minitest_rakefile_respelled_by_rubocop` completes), but a new task in the Rakefile itself is \
+         new code. Next: free a task definition with literal arguments (`desc`, `task(:lint) do … end`, \
+         `task(default: %i[lint test])`) that the verify's targets do not reach, since its block runs only when \
+         invoked; `rakelib/*.rake` tasks are free already",
     ),
     (
         "bats_helper_split_into_two_files_used_by_a_new_test",
@@ -218,6 +219,16 @@ pub const HONEST: &[Honest] = &[
         },
     },
     Honest {
+        name: "minitest_rakefile_respelled_by_rubocop",
+        fixture: &MINITEST,
+        play: |p| {
+            p.write(
+                "Rakefile",
+                "# frozen_string_literal: true\n\nrequire 'rake/testtask'\n\nRake::TestTask.new(:test) do |t|\n  t.libs.push('test')\n  t.pattern = 'test/**/*_test.rb'\nend\n\ntask(default: :test)\n",
+            );
+        },
+    },
+    Honest {
         name: "minitest_test_helper_extracted_with_minitest_pride",
         fixture: &MINITEST,
         play: |p| {
@@ -283,7 +294,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_third_honest_change_has_a_test,
-    at_least: (0, 16),
+    at_least: (0, 17),
     families: &[];
     moves: ;
     honest:
@@ -298,6 +309,7 @@ listed_cases!(
         rspec_spec_helper_respelled_with_parentheses_and_single_quotes,
         minitest_rakefile_switched_to_minitests_own_test_task,
         minitest_rakefile_respelled_with_single_quotes_and_parentheses_and_a_lint_task,
+        minitest_rakefile_respelled_by_rubocop,
         minitest_test_helper_extracted_with_minitest_pride,
         bats_helper_split_into_two_files_used_by_a_new_test,
         bats_load_respelled_with_the_test_directory,
