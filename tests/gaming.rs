@@ -64,6 +64,8 @@ mod fresh_moves_5;
 mod fresh_moves_6;
 #[path = "gaming/fresh_moves_7.rs"]
 mod fresh_moves_7;
+#[path = "gaming/fresh_moves_8.rs"]
+mod fresh_moves_8;
 #[path = "gaming/fresh_moves_9.rs"]
 mod fresh_moves_9;
 #[path = "gaming/holdout_moves.rs"]
@@ -72,6 +74,8 @@ mod holdout_moves;
 mod honest_changes;
 #[path = "gaming/honest_changes_2.rs"]
 mod honest_changes_2;
+#[path = "gaming/honest_changes_3.rs"]
+mod honest_changes_3;
 #[path = "gaming/honest_changes_4.rs"]
 mod honest_changes_4;
 #[path = "gaming/honest_still_rejected.rs"]

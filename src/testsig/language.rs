@@ -135,6 +135,12 @@ pub(crate) trait Language: Sync {
         false
     }
 
+    /// Token `i` spelled as what it means where two spellings load the same file (`norm`): bats'
+    /// `load "$BATS_TEST_DIRNAME/x"` is `load x`. `None`: the token as written.
+    fn load_spelling(&self, _lx: &crate::testsig::lex::Lexed, _i: usize) -> Option<String> {
+        None
+    }
+
     /// Characters that, in a plain string literal, make its quotes matter beyond a quote or a backslash
     /// (`norm`): Ruby's `#`, which interpolates between double quotes only.
     fn quote_sensitive(&self) -> &'static [char] {

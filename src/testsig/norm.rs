@@ -81,6 +81,11 @@ impl<'l, 'a> Norm<'l, 'a> {
         if self.lone_arrow_parameter_paren(i) || self.optional_call_paren(i, to) {
             return;
         }
+        if let Some(spelled) = self.lx.language.load_spelling(self.lx, i) {
+            self.buf.extend_from_slice(spelled.as_bytes());
+            self.buf.push(SEP);
+            return;
+        }
         match tok.kind {
             TokKind::Cont => return,
             TokKind::Punct if self.lx.is(i, b',') && self.trailing_comma(i, to) => return,

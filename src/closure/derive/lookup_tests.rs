@@ -332,3 +332,27 @@ fn the_runners_are_recorded() {
     );
     assert_eq!(runners("npx jest"), vec![Runner::Jest]);
 }
+
+#[test]
+fn bats_load_candidates_ahead_of_the_file_read_at_setup_are_sealed_as_absent() {
+    let (_dir, root) = nested();
+    write(&root, "lib/calc.sh", "add() { echo $(( $1 - $2 )); }\n");
+    write(&root, "test/test_helper", "load ../lib/calc.sh\n");
+    write(
+        &root,
+        "test/calc.bats",
+        "setup() {\n  load ../lib/calc.sh\n  load test_helper\n}\n\n@test \"adds\" {\n  [ \"$(add 1 2)\" -eq 3 ]\n}\n",
+    );
+    let closure = Closure::take("bats test", &root);
+    // The code under test and the helpers are not the closure's; a new file of the code is the agent's.
+    write(&root, "lib/calc.sh", "add() { echo $(( $1 + $2 )); }\n");
+    write(&root, "lib/more.sh", "mul() { echo $(( $1 * $2 )); }\n");
+    assert_eq!(moved_paths(&closure, &root), Vec::<String>::new());
+    // `load NAME` reads `NAME.bash` first: created, it would stand in for what the sealed test loaded.
+    write(&root, "lib/calc.sh.bash", "add() { echo 3; }\n");
+    write(&root, "test/test_helper.bash", "add() { echo 3; }\n");
+    assert_eq!(
+        moved_paths(&closure, &root),
+        vec!["lib/calc.sh.bash", "test/test_helper.bash"]
+    );
+}

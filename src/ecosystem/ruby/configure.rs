@@ -22,10 +22,14 @@
 //!   order-dependence);
 //! - `config.disable_monkey_patching!` (fewer globals: only fails more), `config.warnings`, `config.color`,
 //!   `config.profile_examples`, `config.example_status_persistence_file_path` (read only by `--only-failures`,
-//!   an option the verify command would have to name), and `config.default_formatter` by a built-in name.
+//!   an option the verify command would have to name), and `config.default_formatter` by a built-in name, also
+//!   under `rspec --init`'s `if config.files_to_run.one?`;
+//! - `config.filter_run_when_matching :focus`: it drops examples only where some example is focused (`fit`,
+//!   `focus: true`), which an existing spec cannot be without changing it (a finding of its own) and a new one
+//!   can only by dropping the existing examples, which then do not run and fail the by-name verdict.
 //!
 //! Counted: anything else — hooks (`before`, `around`, `prepend_before`…), `include`/`extend` of a module,
-//! every filter (`filter_run_excluding`, `filter_run_when_matching :focus`: a focused example drops the others),
+//! every other filter (`filter_run_excluding`, `filter_run_when_matching` of other metadata, `filter_run`),
 //! `fail_fast`, `define_derived_metadata`, `exclude_pattern`, a setting set to anything but a literal. In the
 //! oracle's run the helper stands as sealed anyway (`testswap`): this decides a finding, not the verdict.
 
@@ -77,6 +81,20 @@ fn free(lx: &Lexed, r: Range<usize>, var: &str) -> bool {
     match words.as_slice() {
         ["Kernel", ".", "srand", v, ".", "seed"] | ["srand", v, ".", "seed"] => *v == var,
         [v, ".", "disable_monkey_patching!"] => *v == var,
+        [v, ".", "filter_run_when_matching", ":focus"] => *v == var,
+        [
+            v,
+            ".",
+            "default_formatter",
+            "=",
+            value,
+            "if",
+            w,
+            ".",
+            "files_to_run",
+            ".",
+            "one?",
+        ] => *v == var && *w == var && setting_is_free("default_formatter", value),
         [v, ".", setting, "=", value] => *v == var && setting_is_free(setting, value),
         [v, ".", "expect_with" | "mock_with", ":rspec", "do", ..] if *v == var => {
             let inner = r.start + 5..r.end - 1;

@@ -1,10 +1,11 @@
 //! A Rakefile read as code but for what only changes how its test task prints, and for its test tasks' file
 //! lists and load paths, read as rake resolves them (`closure::READERS`: stored as `rakefile`). The file is Ruby
-//! and stays sealed as code: its first part is every line of it but, on the variable a
-//! `Rake::TestTask.new … do |t|` block names, a `warning` or `verbose` switch set to a literal `true` or `false`
+//! and stays sealed as code: its first part is every line of it, read as Ruby reads it (comments, white space, a
+//! plain string's quotes and a call's optional parentheses are spellings, `testsig::norm`; a line break is kept),
+//! but, on the variable a `Rake::TestTask.new … do |t|` block names, a `warning` or `verbose` switch set to a literal `true` or `false`
 //! (Ruby's `-w` and the echo of the command change what is printed, never which tests run or what they assert),
 //! and the task's file list and load path set from literals (`t.pattern = "…"`, `t.test_files = FileList["…",
-//! …]`, `t.libs << "…"`). Those are parts of their own, per task, as rake resolves them:
+//! …]`, `t.libs << "…"` or `t.libs.push("…")`). Those are parts of their own, per task, as rake resolves them:
 //!
 //! - **its test files**: the globs rake loads (`test_files` and `pattern` together; `test/test*.rb` when neither
 //!   is set). The baseline's globs are stored with the seal (the reading's names, `TASK=GLOB`); a list that still
@@ -64,9 +65,13 @@ static FILES: LazyLock<Regex> = LazyLock::new(|| {
     .expect("a valid pattern")
 });
 
-/// `t.libs << "…"`.
-static LIBS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"^([A-Za-z_]\w*)\.libs\s*<<\s*({STR})$")).expect("a valid pattern"));
+/// `t.libs << "…"`, `t.libs.push("…")` or `t.libs.push "…"`: one directory appended.
+static LIBS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^([A-Za-z_]\w*)\.libs(?:\s*<<\s*({STR})|\.push\s*\(\s*({STR})\s*\)|\.push\s+({STR}))$"
+    ))
+    .expect("a valid pattern")
+});
 
 /// A line that opens a block with a variable.
 static BLOCK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bdo\s*\|").expect("a valid pattern"));
@@ -144,7 +149,8 @@ fn read(text: &str) -> Read {
                     task.files = Some(ONE.find_iter(&c[2]).map(|m| unquote(m.as_str())).collect());
                     true
                 } else if let Some(c) = on(LIBS.captures(trimmed), var) {
-                    task.libs.push(unquote(&c[2]));
+                    let lib = c.get(2).or_else(|| c.get(3)).or_else(|| c.get(4));
+                    task.libs.push(unquote(lib.map_or("", |m| m.as_str())));
                     true
                 } else {
                     false
@@ -198,10 +204,28 @@ fn parts(text: &str, names: &[String]) -> Texts {
         path.push_str(&format!("{name}: {}\n", task.load_path().join(" ")));
     }
     vec![
-        (LABELS[0].to_string(), read.code),
+        (LABELS[0].to_string(), code_hash(&read.code)),
         (LABELS[1].to_string(), files),
         (LABELS[2].to_string(), path),
     ]
+}
+
+/// The code's hash as Ruby reads it (`testsig::norm`, line by line): comments, blank lines, white space inside a
+/// line, a plain string's quotes and a call's optional parentheses (`require 'x'`, `require("x")`) are spellings
+/// of the same code, as in the test files. Line breaks are kept (a Ruby line ends a statement).
+fn code_hash(code: &str) -> String {
+    let lx = crate::testsig::lex::lex(crate::testsig::Lang::Ruby, code);
+    let mut norm = crate::testsig::norm::Norm::new(&lx);
+    let mut from = 0;
+    for i in 1..=lx.toks.len() {
+        let ends = lx.toks.get(i).is_none_or(|tok| tok.line > lx.toks[i - 1].end_line);
+        if ends {
+            norm.line(0);
+            norm.tokens(from, i);
+            from = i;
+        }
+    }
+    norm.finish()
 }
 
 /// Whether every file `glob` can match is a test file by minitest's or RSpec's names: its last component
@@ -229,7 +253,7 @@ mod tests {
     use super::{baseline, only_tests, parts, read};
 
     fn sealed_text(text: &str) -> String {
-        read(text).code
+        super::code_hash(&read(text).code)
     }
 
     const RAKEFILE: &str = "require \"rake/testtask\"\n\nRake::TestTask.new(:test) do |t|\n  t.libs << \"test\"\n  t.pattern = \"test/**/*_test.rb\"\nend\n";
@@ -246,13 +270,23 @@ mod tests {
     }
 
     #[test]
+    fn quotes_optional_parentheses_comments_and_libs_push_are_spellings_of_the_same_file() {
+        let respelled = "# frozen_string_literal: true\n\nrequire('rake/testtask')\n\nRake::TestTask.new(:test) do |t|\n  t.libs.push('test')\n  t.pattern = 'test/**/*_test.rb'\nend\n";
+        assert!(same(RAKEFILE, respelled), "{respelled}");
+        let push = RAKEFILE.replace("t.libs << \"test\"", "t.libs.push \"test\"");
+        assert!(same(RAKEFILE, &push), "{push}");
+        // A line break is a statement's end in Ruby: two statements joined on one line are another file.
+        assert_ne!(sealed_text("a\n-1\n"), sealed_text("a -1\n"));
+        assert_ne!(sealed_text("require \"a#{1}\"\n"), sealed_text("require 'a#{1}'\n"));
+    }
+
+    #[test]
     fn anything_else_is_code_and_counts() {
         for line in [
             "  t.warning = ENV[\"W\"] == \"1\"",
             "  t.warning = false # quiet",
             "  u.warning = false",
             "  t.ruby_opts << \"-rpatch\"",
-            "  # t.warning = false",
         ] {
             assert_ne!(sealed_text(&with(line)), sealed_text(RAKEFILE), "{line}");
         }
@@ -299,7 +333,7 @@ mod tests {
         // Another block's `pattern` (RSpec's rake task) is code, not the test task's list.
         let rspec =
             format!("{RAKEFILE}RSpec::Core::RakeTask.new(:spec) do |t|\n  t.pattern = \"spec/**/*_spec.rb\"\nend\n");
-        assert!(sealed_text(&rspec).contains("spec/**/*_spec.rb"));
+        assert!(read(&rspec).code.contains("spec/**/*_spec.rb"));
     }
 
     #[test]

@@ -411,6 +411,7 @@ RSpec.configure do |config|
   end
 
   config.shared_context_metadata_behavior = :apply_to_host_groups
+  config.filter_run_when_matching :focus
   config.disable_monkey_patching!
   config.example_status_persistence_file_path = "spec/examples.txt"
   config.default_formatter = "doc" if config.files_to_run.one?
@@ -422,9 +423,9 @@ end
 
 const SPEC_HELPER_CASES: &[Case] = &[
     Case {
-        name: "the generated configuration, but the formatter set under a condition",
+        name: "the generated configuration, the formatter set under its condition and the focus filter included",
         edits: &[("end\n", GENERATED)],
-        expect: &["setup Other RSpec.configure::config.default_formatter = \"doc\" if config.files_to_run.one?"],
+        expect: &[],
     },
     Case {
         name: "a free setting gained by the existing block",
@@ -438,13 +439,13 @@ const SPEC_HELPER_CASES: &[Case] = &[
         name: "hooks, filters and loosened doubles in a new block count",
         edits: &[(
             "end\n",
-            "end\n\nRSpec.configure do |c|\n  c.before { allow(Calc).to receive(:add).and_return(3) }\n  c.around { |ex| ex.run rescue nil }\n  c.filter_run_excluding :slow\n  c.filter_run_when_matching :focus\n  c.mock_with :rspec do |m|\n    m.verify_partial_doubles = false\n  end\n  config.order = :random\n  c.order = ENV[\"ORDER\"]\nend\n",
+            "end\n\nRSpec.configure do |c|\n  c.before { allow(Calc).to receive(:add).and_return(3) }\n  c.around { |ex| ex.run rescue nil }\n  c.filter_run_excluding :slow\n  c.filter_run_when_matching :focus\n  c.filter_run_when_matching :fast\n  c.mock_with :rspec do |m|\n    m.verify_partial_doubles = false\n  end\n  config.order = :random\n  c.order = ENV[\"ORDER\"]\nend\n",
         )],
         expect: &[
             "setup Other RSpec.configure::c.before { allow(Calc).to receive(:add).and_return(3) }",
             "setup Other RSpec.configure::c.around { |ex| ex.run rescue nil }",
             "setup Other RSpec.configure::c.filter_run_excluding :slow",
-            "setup Other RSpec.configure::c.filter_run_when_matching :focus",
+            "setup Other RSpec.configure::c.filter_run_when_matching :fast",
             "setup Other RSpec.configure::c.mock_with :rspec do |m|",
             "setup Other RSpec.configure::config.order = :random",
             "setup Other RSpec.configure::c.order = ENV[\"ORDER\"]",

@@ -52,6 +52,35 @@ const CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "the load spelled with the test directory",
+        edits: &[(
+            "  load ../lib/calc.sh\n",
+            "  load \"$BATS_TEST_DIRNAME/../lib/calc.sh\"\n",
+        )],
+        expect: &[],
+    },
+    Case {
+        name: "the load spelled as a source of the test directory",
+        edits: &[(
+            "  load ../lib/calc.sh\n",
+            "  source \"${BATS_TEST_DIRNAME}/../lib/calc.sh\"\n",
+        )],
+        expect: &[],
+    },
+    Case {
+        name: "the load quoted",
+        edits: &[("  load ../lib/calc.sh\n", "  load '../lib/calc.sh'\n")],
+        expect: &[],
+    },
+    Case {
+        name: "a load of another file, a computed one or a source from where bats runs",
+        edits: &[(
+            "  load ../lib/calc.sh\n",
+            "  load \"$BATS_TEST_DIRNAME/../lib/fast.sh\"\n  load \"$LIB/calc.sh\"\n  source ../lib/calc.sh\n",
+        )],
+        expect: &["block Setup setup"],
+    },
+    Case {
         name: "an assertion weakened",
         edits: &[("[ \"$(add 1 2)\" -eq 3 ]", "[ -n \"$(add 1 2)\" ]")],
         expect: &["changed adds two numbers"],
