@@ -1,19 +1,29 @@
-//! A widened test selection that holds only new tests: one rule for every runner whose configuration lists
-//! where its tests are (PHPUnit's `<testsuite>` entries, mocha's `spec`).
+//! A test selection that moved only by new tests: one rule for every runner whose configuration lists where its
+//! tests are. Fed today by PHPUnit's `<testsuite>` entries (`ecosystem/php/configuration.rs`), mocha's `spec`
+//! (`closure::parts::SELECTS`) and pytest's `testpaths` × `python_files` (`ecosystem/python/rootdir.rs`: one entry
+//! per directory pytest collects from and pattern it collects by, the doctest glob among them). Jest's and Vitest's
+//! selections (`testMatch`, `include`, …) are not fed yet: they count whole when they change (`closure::js_config`).
 //!
 //! Why it is free: an entry added to a test selection makes the runner load the files it matches, before any
-//! test runs — a file that is no test (`src/patch.js`, `<file>src/patch.php</file>`) runs there as set-up. But
-//! the agent's new test files sit out the oracle's run (`testswap`), so an entry whose files are all new tests
-//! selects nothing in the run; and a sealed test file runs as sealed. So a widening is inert exactly where every
-//! file the new entries add to what the sealed entries already select is one of those. The rule asks the
-//! files, not the spelling: `tests-integration/**/*Test.php` is free while it holds new tests only, and the
+//! test runs — a file that is no test (`src/patch.js`, `<file>src/patch.php</file>`, a doctest `test_setup.txt`)
+//! runs there as set-up. But the agent's new test files sit out the oracle's run (`testswap`), so an entry whose
+//! files are all new tests selects nothing in the run; and a sealed file that holds tests runs as sealed. So a
+//! widening is inert exactly where every file the new entries add to what the sealed entries already select is one
+//! of those. A sealed *helper* that holds no test is not: the baseline may never have loaded it on its own (a
+//! compatibility shim no test imports, which patches the code when it is), so its joining counts. The rule asks
+//! the files, not the spelling: `tests-integration/**/*Test.php` is free while it holds new tests only, and the
 //! same entry counts the moment a helper that is no test sits beside them.
+//!
+//! The same holds the other way: an entry removed drops the files only it selected, and that is inert exactly where
+//! each is a new test (which sat out anyway) — pytest's documented `python_files = test_*.py check_*.py` drops the
+//! `*_test.py` default, which is free while no `*_test.py` stands, and counts the moment it drops a sealed test.
 //!
 //! The interface, for a reader of a runner's configuration: cut the selection into one part per entry, each
 //! labelled by [`label`] (a group, such as a test suite's name, and a glob relative to the configuration's
-//! directory). A part so labelled is judged here ([`inert`]) rather than by its digest alone: every other part
-//! of the file is compared as usual. An entry the glob cannot spell exactly (PHPUnit's `phpVersion` filter, a
-//! path outside the project) is an ordinary part, and counts.
+//! directory, or to the project's root for a resolved configuration, which no one file holds). A part so
+//! labelled is judged here ([`inert`]) rather than by its digest alone: every other part of the file is compared
+//! as usual. An entry the glob cannot spell exactly (PHPUnit's `phpVersion` filter, a path outside the project,
+//! a glob in `testpaths`) is an ordinary part, and counts.
 
 use std::collections::BTreeSet;
 use std::path::Path;

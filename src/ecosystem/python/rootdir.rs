@@ -19,13 +19,21 @@
 //! exception satisfies `pytest.raises(Exception)`, so it can pass a test that failed. A key beside a strict one is
 //! its own part, so a strict key cannot carry a weakening one.
 //!
-//! `testpaths` is one part that it is set (adding it narrows what runs from everything) and a part per entry: a
-//! baseline entry removed counts (a test directory dropped), a new entry may appear when it can only add tests that
-//! sit out the oracle's run as every new test does — a directory inside the project (or no path yet), never a file
-//! (pytest collects a file named there whatever its name, so `tools/plugin.py` would be imported at collection), a
-//! glob or a path that leaves the project, and not where doctests are collected from every module
-//! (`--doctest-modules`, on the command line or in `addopts`). A `conftest.py` in the new directory is the
-//! `conftest.py` watch's to judge, like any new one.
+//! **What it collects** is a test selection (`closure::selection`), not a key: `testpaths` and `python_files` are
+//! read together as one entry per directory pytest collects from and pattern it collects by (`testpaths: tests
+//! selects {tests,tests/**/test_*.py}`; a file named in `testpaths` stands for itself, collected whatever its
+//! name), with the doctest glob (`test*.txt`, or `--doctest-glob`'s) and, where doctests are collected from every
+//! module, `*.py` among the patterns. So an entry or a pattern added is free where every file it newly collects is
+//! a new test (which sits out the oracle's run) or a sealed file holding tests, and one removed where it drops only
+//! new tests; a doctest text file, a plain module, a sealed helper holding no test, a link on the way all count.
+//! The directories are `testpaths`'s where pytest collects them (its command names no path and it runs in the
+//! rootdir: [`NAMED_PATHS`]); else the directory the search starts in, which holds whatever the command names. An
+//! entry or pattern no walk can list exactly (a glob in `testpaths`, a path that leaves the project, a pattern with
+//! a directory in it) leaves both keys parts as any other. `testpaths` set is a part of its own (adding it narrows
+//! what runs from everything). A `conftest.py` in a new directory is the `conftest.py` watch's to judge, like any
+//! new one. `python_classes` and `python_functions` stay parts as any other: they widen which names count in files
+//! already collected, and the only such files that run are sealed test files, whose helpers (a function no test
+//! calls, named like nothing pytest collected) would then run as tests — code the baseline never ran.
 //!
 //! pytest 8 and earlier search without `pytest.toml` and ignore a `pyproject.toml`'s native `[tool.pytest]`: their
 //! resolution is a second set of parts (`… as pytest 8 resolves it`), compared with the baseline's the same way and
