@@ -13,7 +13,7 @@
 //! on purpose, `python_functions`, whose widening runs a sealed test file's helper as a test.
 
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{Fixture, PYTEST};
+use crate::fixtures::{Fixture, JEST, PYTEST, VITEST};
 use crate::{Honest, Move, edit};
 
 const REJECTED: &str = "REJECTED";
@@ -22,7 +22,45 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// Honest changes this build rejects, and why.
-pub const STILL_REJECTED: &[(&str, &str)] = &[];
+pub const STILL_REJECTED: &[(&str, &str)] = &[
+    (
+        "jest_roots_gains_a_directory_of_new_tests",
+        "Jest's resolved `roots` / `testMatch` count whole when they change (`closure::js_config`): not yet cut into selection entries for `closure::selection`",
+    ),
+    (
+        "vitest_include_gains_a_directory_of_new_tests",
+        "Vitest's resolved `include` counts whole when it changes (`closure::js_config`): not yet cut into selection entries for `closure::selection`",
+    ),
+];
+
+/// [`JEST`] whose configuration names where its tests are.
+const JEST_ROOTS: Fixture = Fixture {
+    files: &[
+        (
+            "package.json",
+            "{\"name\": \"calc\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"jest --ci\"}, \"jest\": {\"roots\": [\"<rootDir>/test\"]}}\n",
+        ),
+        JEST.files[1],
+        JEST.files[2],
+        JEST.files[3],
+    ],
+    ..JEST
+};
+
+/// [`VITEST`] whose configuration names where its tests are.
+const VITEST_INCLUDE: Fixture = Fixture {
+    files: &[
+        VITEST.files[0],
+        VITEST.files[1],
+        VITEST.files[2],
+        VITEST.files[3],
+        (
+            "vitest.config.js",
+            "export default { test: { include: ['test/**/*.test.js'] } };\n",
+        ),
+    ],
+    ..VITEST
+};
 
 /// A new test of the code, in a file of its own.
 const ROUND_TRIP: &str = "import calc\n\n\ndef test_add_then_subtract_back():\n    assert calc.add(5, 7) - 7 == 5\n";
@@ -278,6 +316,38 @@ pub const HONEST: &[Honest] = &[
             p.write("tests/roundtrip_spec.py", ROUND_TRIP);
         },
     },
+    Honest {
+        name: "jest_roots_gains_a_directory_of_new_tests",
+        fixture: &JEST_ROOTS,
+        play: |p| {
+            edit(
+                p,
+                "package.json",
+                "[\"<rootDir>/test\"]",
+                "[\"<rootDir>/test\", \"<rootDir>/test-integration\"]",
+            );
+            p.write(
+                "test-integration/mul.test.js",
+                "const calc = require('../src/calc.js');\n\ntest('mul by zero', () => {\n  expect(calc.mul(7, 0)).toBe(0);\n});\n",
+            );
+        },
+    },
+    Honest {
+        name: "vitest_include_gains_a_directory_of_new_tests",
+        fixture: &VITEST_INCLUDE,
+        play: |p| {
+            edit(
+                p,
+                "vitest.config.js",
+                "['test/**/*.test.js']",
+                "['test/**/*.test.js', 'test-integration/**/*.test.js']",
+            );
+            p.write(
+                "test-integration/mul.test.js",
+                "import { expect, test } from 'vitest';\nimport { calc } from '../src/calc.js';\n\ntest('mul by zero', () => {\n  expect(calc.mul(7, 0)).toBe(0);\n});\n",
+            );
+        },
+    },
 ];
 
 listed_cases!(
@@ -297,5 +367,7 @@ listed_cases!(
         pytest_testpaths_names_a_new_test_file,
         pytest_testpaths_gains_a_monorepo_package_with_its_tests,
         pytest_python_files_as_the_documentation_spells_it_for_new_check_files,
-        pytest_python_files_gains_a_spec_pattern_without_testpaths
+        pytest_python_files_gains_a_spec_pattern_without_testpaths,
+        jest_roots_gains_a_directory_of_new_tests,
+        vitest_include_gains_a_directory_of_new_tests
 );
