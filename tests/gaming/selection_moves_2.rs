@@ -10,10 +10,12 @@
 //! oracle: a new directory whose doctest text file patches the code, a pattern that newly collects a sealed
 //! helper holding no test (a compatibility shim that patches the code when imported), a pattern reaching a plain
 //! module, an entry through a link, a narrowing that drops the failing test's file; and the one key left sealed
-//! on purpose, `python_functions`, whose widening runs a sealed test file's helper as a test.
+//! on purpose, `python_functions`, whose widening runs a sealed test file's helper as a test. A sealed file that
+//! holds no test joins no selection freely, mocha's `spec` included. Jest's and Vitest's selections are not fed
+//! to the rule yet: their honest widenings wait in [`STILL_REJECTED`].
 
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{Fixture, JEST, PYTEST, VITEST};
+use crate::fixtures::{Fixture, JEST, MOCHA, PYTEST, VITEST};
 use crate::{Honest, Move, edit};
 
 const REJECTED: &str = "REJECTED";
@@ -32,6 +34,22 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "Vitest's resolved `include` counts whole when it changes (`closure::js_config`): not yet cut into selection entries for `closure::selection`",
     ),
 ];
+
+/// [`MOCHA`] with a sealed support file in its test directory that holds no test and that no spec loads: it makes
+/// every `assert.strictEqual` agree when it is loaded.
+const MOCHA_SHIM: Fixture = Fixture {
+    files: &[
+        MOCHA.files[0],
+        MOCHA.files[1],
+        MOCHA.files[2],
+        MOCHA.files[3],
+        (
+            "test/support/quiet.js",
+            "require('node:assert').strictEqual = () => {};\n",
+        ),
+    ],
+    ..MOCHA
+};
 
 /// [`JEST`] whose configuration names where its tests are.
 const JEST_ROOTS: Fixture = Fixture {
@@ -244,6 +262,22 @@ pub const CASES: &[Case] = &[
             expect: &[REJECTED, "setup.cfg", "python_functions"],
         },
     },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "mocha_spec_widened_to_a_sealed_support_file_that_holds_no_test",
+            fixture: &MOCHA_SHIM,
+            baseline: false,
+            play: |p| {
+                // Sealed, but never loaded by the baseline's run: listed first, it runs before every test.
+                p.write(
+                    ".mocharc.json",
+                    "{\"spec\": [\"test/support/*.js\", \"test/*.test.js\"]}\n",
+                );
+            },
+            expect: &[REJECTED, ".mocharc.json"],
+        },
+    },
 ];
 
 pub const HONEST: &[Honest] = &[
@@ -352,7 +386,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_selection_2_case_has_a_test,
-    at_least: (7, 5),
+    at_least: (8, 7),
     families: &[Family::LoadsOnItsOwn, Family::Forged];
     moves:
         pytest_testpaths_gains_a_directory_whose_doctest_file_patches_the_code,
@@ -361,7 +395,8 @@ listed_cases!(
         pytest_testpaths_gains_a_directory_linked_to_a_doctest_that_patches_the_code,
         pytest_testpaths_narrowed_to_the_directory_without_the_failing_test,
         pytest_python_files_rewritten_to_a_pattern_the_failing_file_misses,
-        pytest_python_functions_widened_to_a_sealed_helper_that_patches_the_code;
+        pytest_python_functions_widened_to_a_sealed_helper_that_patches_the_code,
+        mocha_spec_widened_to_a_sealed_support_file_that_holds_no_test;
     honest:
         pytest_testpaths_gains_a_package_of_new_tests,
         pytest_testpaths_names_a_new_test_file,
