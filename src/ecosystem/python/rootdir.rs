@@ -385,12 +385,17 @@ fn selects(root: &Path, resolved: &Resolved, search: &Search, addopts: &[String]
     let testpaths = raw_of("testpaths").map(words).filter(|entries| !entries.is_empty());
     // pytest collects `testpaths` only run bare from its rootdir, and an `addopts` word that is no option may
     // name a path: the start's directory is then what it collects from (a superset of what the command names).
+    // A word after a long option written without `=` is taken for its value (`--cov calc`, `--junitxml out.xml`):
+    // plugins' options are many, and a path in `addopts` is rare where `testpaths` says where the tests are.
     let names_a_path = {
-        let mut words = addopts.iter();
+        let mut words = addopts.iter().peekable();
         let mut named = false;
         while let Some(word) = words.next() {
-            if super::derive::python::VALUE_OPTIONS.contains(&word.as_str()) || word == "--doctest-glob" {
+            let long = word.starts_with("--") && !word.contains('=');
+            if super::derive::python::VALUE_OPTIONS.contains(&word.as_str()) {
                 words.next();
+            } else if long {
+                words.next_if(|next| !next.starts_with('-'));
             } else if !word.starts_with('-') {
                 named = true;
             }

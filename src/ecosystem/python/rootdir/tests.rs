@@ -277,6 +277,27 @@ fn python_files_widened_is_judged_by_the_files_it_newly_collects() {
 }
 
 #[test]
+fn testpaths_is_a_selection_beside_a_plugin_option_and_its_value() {
+    let covered = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests\naddopts = --cov calc -q\n",
+    );
+    let widened = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests integration\naddopts = --cov calc -q\n",
+    );
+    let new_test = |p: &str| p == "integration/test_x.py";
+    assert!(widening(&[covered], &[widened, ("integration/test_x.py", "")], &new_test).is_some());
+    // A path in `addopts` is collected instead of `testpaths`: the entries are then parts as any other.
+    let named = ("setup.cfg", "[tool:pytest]\ntestpaths = tests\naddopts = -q tests\n");
+    let wider = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests integration\naddopts = -q tests\n",
+    );
+    assert!(moved(&[named], &[wider]).contains(&("testpaths: integration".to_string(), PartChange::Added)));
+}
+
+#[test]
 fn testpaths_is_no_selection_where_the_command_names_what_pytest_collects() {
     let widened = ("setup.cfg", "[tool:pytest]\ntestpaths = tests integration\n");
     let dir = tempfile::tempdir().expect("temp dir");
