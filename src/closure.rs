@@ -211,10 +211,16 @@ impl Closure {
         moved
     }
 
-    /// The parts of [`Closure::check`]'s moves (path as shown, label) that only widen a test selection by files
-    /// `may_join` accepts (new test files that sit out the oracle's run, sealed test files): inert in the run, so
-    /// free (see `selection`). A file whose selection moved otherwise keeps all its moves.
-    pub fn widened_selections(&self, root: &Path, may_join: &dyn Fn(&str) -> bool) -> Vec<(String, String)> {
+    /// The parts of [`Closure::check`]'s moves (path as shown, label) that only move a test selection by files
+    /// `may_join` accepts joining it (new test files that sit out the oracle's run, sealed test files) and
+    /// `may_leave` accepts leaving it (new test files): inert in the run, so free (see `selection`). A file whose
+    /// selection moved otherwise keeps all its moves.
+    pub fn widened_selections(
+        &self,
+        root: &Path,
+        may_join: &dyn Fn(&str) -> bool,
+        may_leave: &dyn Fn(&str) -> bool,
+    ) -> Vec<(String, String)> {
         let mut out = Vec::new();
         for file in &self.files {
             let path = Path::new(&file.path);
@@ -225,8 +231,13 @@ impl Closure {
             if now == file.parts {
                 continue;
             }
-            let dir = path.parent().unwrap_or(Path::new(""));
-            if let Some(added) = selection::inert(root, dir, &file.parts, &now, may_join) {
+            // A resolution's entries are relative to the project's root, whichever file of its search holds them.
+            let dir = if file.scope.resolved().is_some() {
+                Path::new("")
+            } else {
+                path.parent().unwrap_or(Path::new(""))
+            };
+            if let Some(added) = selection::inert(root, dir, &file.parts, &now, may_join, may_leave) {
                 out.extend(added.into_iter().map(|label| (file.shown(root, &label), label)));
             }
         }

@@ -320,10 +320,12 @@ impl Inputs {
         Ok(moves)
     }
 
-    /// Drops the derived closure's moves that only widen a test selection (a new `<testsuite>`, a `spec` entry)
-    /// by the agent's new test files, which sit out the oracle's run, or by sealed test files, which run as
-    /// sealed: the run selects nothing the baseline's did not (`closure::selection`). Off where new tests do not
-    /// sit out, or the closure is not sealed.
+    /// Drops the derived closure's moves that only widen a test selection (a new `<testsuite>`, a `spec` entry, a
+    /// `testpaths` directory, a `python_files` pattern) by the agent's new test files, which sit out the oracle's
+    /// run, or by sealed test files that hold tests, which run as sealed — never by a sealed helper that holds no
+    /// test, whose code the baseline may never have run on its own (a shim that patches the code when imported);
+    /// or that narrow it by new test files only: the run selects nothing the baseline's did not, and drops nothing
+    /// it ran (`closure::selection`). Off where new tests do not sit out, or the closure is not sealed.
     fn retain_inert_widenings(&self, root: &Path, checks: Checks, moves: &mut Vec<Move>) {
         if !checks(Check::NewTestsAside) || !checks(Check::Closure) {
             return;
@@ -331,15 +333,16 @@ impl Inputs {
         let (Some(closure), Some(inventory)) = (&self.derived, &self.tests.inventory) else {
             return;
         };
-        let widened = |m: &Move| matches!(m, Move::Part(Source::Derived, moved) if moved.change == PartChange::Added && closure::selection::is_entry(&moved.part));
+        let widened = |m: &Move| matches!(m, Move::Part(Source::Derived, moved) if matches!(moved.change, PartChange::Added | PartChange::Removed) && closure::selection::is_entry(&moved.part));
         if !moves.iter().any(widened) {
             return;
         }
         let new_tests: std::collections::BTreeSet<String> = inventory.new_test_files(root).into_iter().collect();
         let sealed_tests_run_as_sealed = checks(Check::Tests);
         let may_join =
-            |path: &str| new_tests.contains(path) || (sealed_tests_run_as_sealed && inventory.entry(path).is_some());
-        let inert = closure.widened_selections(root, &may_join);
+            |path: &str| new_tests.contains(path) || (sealed_tests_run_as_sealed && inventory.holds_tests(path));
+        let may_leave = |path: &str| new_tests.contains(path);
+        let inert = closure.widened_selections(root, &may_join, &may_leave);
         moves.retain(|m| {
             !(widened(m)
                 && matches!(m, Move::Part(_, moved) if inert.iter().any(|(path, part)| *path == moved.path && *part == moved.part)))

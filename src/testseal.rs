@@ -359,6 +359,16 @@ impl Inventory {
     pub(crate) fn entry(&self, path: &str) -> Option<&Entry> {
         self.files.get(path)
     }
+
+    /// Whether the sealed file at `path` holds a test (not only helpers a test imports).
+    pub(crate) fn holds_tests(&self, path: &str) -> bool {
+        fn any_test(units: &[crate::testsig::Unit]) -> bool {
+            units
+                .iter()
+                .any(|unit| unit.kind == UnitKind::Test || any_test(&unit.children))
+        }
+        self.files.get(path).is_some_and(|entry| any_test(&entry.sig.units))
+    }
 }
 
 /// The findings on `text` against the entry's signature (an inline file's signature covers only its tests).

@@ -105,6 +105,8 @@ mod ruby_moves;
 mod ruby_test_side;
 #[path = "gaming/selection_moves.rs"]
 mod selection_moves;
+#[path = "gaming/selection_moves_2.rs"]
+mod selection_moves_2;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 #[path = "gaming/snapshot_moves.rs"]

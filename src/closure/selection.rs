@@ -1,19 +1,29 @@
-//! A widened test selection that holds only new tests: one rule for every runner whose configuration lists
-//! where its tests are (PHPUnit's `<testsuite>` entries, mocha's `spec`).
+//! A test selection that moved only by new tests: one rule for every runner whose configuration lists where its
+//! tests are. Fed today by PHPUnit's `<testsuite>` entries (`ecosystem/php/configuration.rs`), mocha's `spec`
+//! (`closure::parts::SELECTS`) and pytest's `testpaths` × `python_files` (`ecosystem/python/rootdir.rs`: one entry
+//! per directory pytest collects from and pattern it collects by, the doctest glob among them). Jest's and Vitest's
+//! selections (`testMatch`, `include`, …) are not fed yet: they count whole when they change (`closure::js_config`).
 //!
 //! Why it is free: an entry added to a test selection makes the runner load the files it matches, before any
-//! test runs — a file that is no test (`src/patch.js`, `<file>src/patch.php</file>`) runs there as set-up. But
-//! the agent's new test files sit out the oracle's run (`testswap`), so an entry whose files are all new tests
-//! selects nothing in the run; and a sealed test file runs as sealed. So a widening is inert exactly where every
-//! file the new entries add to what the sealed entries already select is one of those. The rule asks the
-//! files, not the spelling: `tests-integration/**/*Test.php` is free while it holds new tests only, and the
+//! test runs — a file that is no test (`src/patch.js`, `<file>src/patch.php</file>`, a doctest `test_setup.txt`)
+//! runs there as set-up. But the agent's new test files sit out the oracle's run (`testswap`), so an entry whose
+//! files are all new tests selects nothing in the run; and a sealed file that holds tests runs as sealed. So a
+//! widening is inert exactly where every file the new entries add to what the sealed entries already select is one
+//! of those. A sealed *helper* that holds no test is not: the baseline may never have loaded it on its own (a
+//! compatibility shim no test imports, which patches the code when it is), so its joining counts. The rule asks
+//! the files, not the spelling: `tests-integration/**/*Test.php` is free while it holds new tests only, and the
 //! same entry counts the moment a helper that is no test sits beside them.
+//!
+//! The same holds the other way: an entry removed drops the files only it selected, and that is inert exactly where
+//! each is a new test (which sat out anyway) — pytest's documented `python_files = test_*.py check_*.py` drops the
+//! `*_test.py` default, which is free while no `*_test.py` stands, and counts the moment it drops a sealed test.
 //!
 //! The interface, for a reader of a runner's configuration: cut the selection into one part per entry, each
 //! labelled by [`label`] (a group, such as a test suite's name, and a glob relative to the configuration's
-//! directory). A part so labelled is judged here ([`inert`]) rather than by its digest alone: every other part
-//! of the file is compared as usual. An entry the glob cannot spell exactly (PHPUnit's `phpVersion` filter, a
-//! path outside the project) is an ordinary part, and counts.
+//! directory, or to the project's root for a resolved configuration, which no one file holds). A part so
+//! labelled is judged here ([`inert`]) rather than by its digest alone: every other part of the file is compared
+//! as usual. An entry the glob cannot spell exactly (PHPUnit's `phpVersion` filter, a path outside the project,
+//! a glob in `testpaths`) is an ordinary part, and counts.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -41,10 +51,13 @@ fn glob_of(label: &str) -> Option<&str> {
     label.rsplit_once(SELECTS).map(|(_, glob)| glob)
 }
 
-/// The labels of `now`'s selection entries that are not in `sealed`, where this only widens the selection by
-/// files `may_join` accepts (a new test file that sits out the run, or a sealed test file); empty where no entry
-/// was added. `None` where the selection moved otherwise: an entry removed, or one added that selects a file
-/// `may_join` refuses, or a walk that cannot be made exactly (a link on the way, too many files).
+/// The labels of the selection entries that differ between `sealed` and `now`, where the selection only moved by
+/// files that cannot change the run: each file the added entries add to what the others select is one `may_join`
+/// accepts (a new test file that sits out the run, or a sealed test file), and each file the removed entries
+/// select that no other still does is one `may_leave` accepts (a new test file, which sits out anyway) — so a
+/// `python_files` rewritten from pytest's defaults to `test_*.py check_*.py` drops nothing while no `*_test.py`
+/// stands, and a narrowing that drops a sealed test counts. Empty where no entry moved. `None` where the selection
+/// moved otherwise, or a walk cannot be made exactly (a link on the way, too many files).
 ///
 /// `dir` is the configuration's directory, relative to `root`; the files are judged relative to `root`.
 pub(crate) fn inert(
@@ -53,16 +66,15 @@ pub(crate) fn inert(
     sealed: &Parts,
     now: &Parts,
     may_join: &dyn Fn(&str) -> bool,
+    may_leave: &dyn Fn(&str) -> bool,
 ) -> Option<Vec<String>> {
     let entries =
         |parts: &Parts| -> BTreeSet<String> { parts.keys().filter(|l| glob_of(l).is_some()).cloned().collect() };
     let (before, after) = (entries(sealed), entries(now));
-    if !before.is_subset(&after) {
-        return None;
-    }
     let added: Vec<String> = after.difference(&before).cloned().collect();
-    if added.is_empty() {
-        return Some(added);
+    let removed: Vec<String> = before.difference(&after).cloned().collect();
+    if added.is_empty() && removed.is_empty() {
+        return Some(Vec::new());
     }
     let globs = |labels: &mut dyn Iterator<Item = &String>| -> Option<Vec<globset::GlobMatcher>> {
         labels
@@ -77,17 +89,28 @@ pub(crate) fn inert(
             .collect()
     };
     let old = globs(&mut before.iter())?;
-    let new = globs(&mut added.iter())?;
-    let heads: Vec<&str> = added.iter().filter_map(|l| glob_of(l)).map(head).collect();
+    let new = globs(&mut after.iter())?;
+    let heads: Vec<&str> = added
+        .iter()
+        .chain(&removed)
+        .filter_map(|l| glob_of(l))
+        .map(head)
+        .collect();
     for file in walk(&root.join(dir), &heads)? {
-        if new.iter().any(|g| g.is_match(&file)) && !old.iter().any(|g| g.is_match(&file)) {
-            let relative = dir.join(&file).to_string_lossy().replace('\\', "/");
-            if !may_join(relative.trim_start_matches("./")) {
-                return None;
-            }
+        let (was, is) = (
+            old.iter().any(|g| g.is_match(&file)),
+            new.iter().any(|g| g.is_match(&file)),
+        );
+        if was == is {
+            continue;
+        }
+        let relative = dir.join(&file).to_string_lossy().replace('\\', "/");
+        let relative = relative.trim_start_matches("./");
+        if (is && !may_join(relative)) || (was && !may_leave(relative)) {
+            return None;
         }
     }
-    Some(added)
+    Some(added.into_iter().chain(removed).collect())
 }
 
 /// What every path `glob` matches starts with: the glob up to its first pattern character, or for a glob that
@@ -195,7 +218,7 @@ mod tests {
             &label("testsuite it", "it/**/*Test.php"),
         ]);
         assert_eq!(
-            inert(root, Path::new(""), &sealed, &widened, &new_tests),
+            inert(root, Path::new(""), &sealed, &widened, &new_tests, &new_tests),
             Some(vec![label("testsuite it", "it/**/*Test.php")])
         );
         // The same directory by every PHP file: a helper that is no test is loaded before the tests.
@@ -203,14 +226,24 @@ mod tests {
             &label("testsuite unit", "tests/**/*Test.php"),
             &label("testsuite it", "it/**/*.php"),
         ]);
-        assert_eq!(inert(root, Path::new(""), &sealed, &every, &new_tests), None);
+        assert_eq!(
+            inert(root, Path::new(""), &sealed, &every, &new_tests, &new_tests),
+            None
+        );
         let code = parts(&[
             &label("testsuite unit", "tests/**/*Test.php"),
             &label("testsuite unit", "src/Calc.php"),
         ]);
-        assert_eq!(inert(root, Path::new(""), &sealed, &code, &new_tests), None);
-        // An entry removed narrows the run.
-        assert_eq!(inert(root, Path::new(""), &widened, &sealed, &new_tests), None);
+        assert_eq!(inert(root, Path::new(""), &sealed, &code, &new_tests, &new_tests), None);
+        // An entry removed narrows the run: free while it drops only new tests, which sit out anyway.
+        assert_eq!(
+            inert(root, Path::new(""), &widened, &sealed, &new_tests, &new_tests),
+            Some(vec![label("testsuite it", "it/**/*Test.php")])
+        );
+        // One that drops a sealed test counts.
+        let unit = parts(&[&label("testsuite unit", "tests/**/*Test.php")]);
+        let none = parts(&[]);
+        assert_eq!(inert(root, Path::new(""), &unit, &none, &new_tests, &new_tests), None);
     }
 
     #[cfg(unix)]
@@ -222,6 +255,6 @@ mod tests {
         std::os::unix::fs::symlink(root.join("src"), root.join("it")).expect("symlink");
         let sealed = parts(&[]);
         let linked = parts(&[&label("spec", "it/**/*.php")]);
-        assert_eq!(inert(root, Path::new(""), &sealed, &linked, &|_| true), None);
+        assert_eq!(inert(root, Path::new(""), &sealed, &linked, &|_| true, &|_| true), None);
     }
 }

@@ -31,7 +31,7 @@ pub(super) const SCRIPTS: Scripts = Scripts {
 };
 
 /// pytest options whose value is the next word (so it is not a path to collect).
-const VALUE_OPTIONS: &[&str] = &[
+pub(crate) const VALUE_OPTIONS: &[&str] = &[
     "-k",
     "-m",
     "-p",
@@ -67,6 +67,8 @@ impl Deriver<'_> {
         let why = Why::Configures("pytest".into());
         let mut paths = Vec::new();
         let mut config_file = None;
+        // Whether the command names what pytest collects: `testpaths` is then not what it collects.
+        let mut named_paths = false;
         let mut i = 0;
         while let Some(word) = args.get(i) {
             i += 1;
@@ -83,6 +85,7 @@ impl Deriver<'_> {
             } else if VALUE_OPTIONS.contains(&word.as_str()) {
                 i += 1;
             } else if !word.starts_with('-') && !word.is_empty() {
+                named_paths = true;
                 let path = word.split("::").next().unwrap_or(word);
                 let path = normalize(&self.root.join(cwd).join(path));
                 if path.exists() {
@@ -104,6 +107,9 @@ impl Deriver<'_> {
         let mut names = vec![self.local(&start).to_string_lossy().into_owned()];
         if self.plan.runners.contains(&Runner::PytestDoctestModules) {
             names.push(rootdir::DOCTEST_MODULES.to_string());
+        }
+        if named_paths {
+            names.push(rootdir::NAMED_PATHS.to_string());
         }
         for dir in start.ancestors() {
             for name in rootdir::SEARCHED {

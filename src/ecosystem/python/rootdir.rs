@@ -19,13 +19,21 @@
 //! exception satisfies `pytest.raises(Exception)`, so it can pass a test that failed. A key beside a strict one is
 //! its own part, so a strict key cannot carry a weakening one.
 //!
-//! `testpaths` is one part that it is set (adding it narrows what runs from everything) and a part per entry: a
-//! baseline entry removed counts (a test directory dropped), a new entry may appear when it can only add tests that
-//! sit out the oracle's run as every new test does — a directory inside the project (or no path yet), never a file
-//! (pytest collects a file named there whatever its name, so `tools/plugin.py` would be imported at collection), a
-//! glob or a path that leaves the project, and not where doctests are collected from every module
-//! (`--doctest-modules`, on the command line or in `addopts`). A `conftest.py` in the new directory is the
-//! `conftest.py` watch's to judge, like any new one.
+//! **What it collects** is a test selection (`closure::selection`), not a key: `testpaths` and `python_files` are
+//! read together as one entry per directory pytest collects from and pattern it collects by (`testpaths: tests
+//! selects {tests,tests/**/test_*.py}`; a file named in `testpaths` stands for itself, collected whatever its
+//! name), with the doctest glob (`test*.txt`, or `--doctest-glob`'s) and, where doctests are collected from every
+//! module, `*.py` among the patterns. So an entry or a pattern added is free where every file it newly collects is
+//! a new test (which sits out the oracle's run) or a sealed file holding tests, and one removed where it drops only
+//! new tests; a doctest text file, a plain module, a sealed helper holding no test, a link on the way all count.
+//! The directories are `testpaths`'s where pytest collects them (its command names no path and it runs in the
+//! rootdir: [`NAMED_PATHS`]); else the directory the search starts in, which holds whatever the command names. An
+//! entry or pattern no walk can list exactly (a glob in `testpaths`, a path that leaves the project, a pattern with
+//! a directory in it) leaves both keys parts as any other. `testpaths` set is a part of its own (adding it narrows
+//! what runs from everything). A `conftest.py` in a new directory is the `conftest.py` watch's to judge, like any
+//! new one. `python_classes` and `python_functions` stay parts as any other: they widen which names count in files
+//! already collected, and the only such files that run are sealed test files, whose helpers (a function no test
+//! calls, named like nothing pytest collected) would then run as tests — code the baseline never ran.
 //!
 //! pytest 8 and earlier search without `pytest.toml` and ignore a `pyproject.toml`'s native `[tool.pytest]`: their
 //! resolution is a second set of parts (`… as pytest 8 resolves it`), compared with the baseline's the same way and
@@ -37,6 +45,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::derive::python::options::ADDOPTS;
 use super::parts::{Edited, Reading, Resolving, Texts, WHOLE};
+use super::selection;
 use super::units::ADDABLE;
 
 /// The reading of pytest's resolved configuration (`parts::Scope::Read`): its names are the directory the search
@@ -68,6 +77,19 @@ pub(crate) const EXISTED: &str = "existed: ";
 
 /// The name that says the verify's command collects doctests from every module (`--doctest-modules`).
 pub(crate) const DOCTEST_MODULES: &str = "--doctest-modules";
+
+/// The name that says the verify's command names what pytest collects (a path, a module with `--pyargs`), so
+/// `testpaths` is not what it collects.
+pub(crate) const NAMED_PATHS: &str = "(paths named)";
+
+/// The label of pytest 8's selection where it differs from pytest 9's.
+const SELECTION: &str = "the test selection";
+
+/// The patterns of `python_files` when the configuration sets none.
+const PYTHON_FILES: &[&str] = &["test_*.py", "*_test.py"];
+
+/// The pattern of `--doctest-glob` when the run sets none: text files collected as doctests.
+const DOCTEST_GLOB: &str = "test*.txt";
 
 /// How the resolution is named for people when it has no part of its own to name.
 const LABEL: &str = "the configuration pytest resolves";
@@ -173,7 +195,7 @@ struct Resolved {
 fn searches_of(root: &Path, names: &[String]) -> (Vec<PathBuf>, bool) {
     let mut starts: Vec<PathBuf> = names
         .iter()
-        .filter(|n| *n != DOCTEST_MODULES && !n.starts_with(EXISTED))
+        .filter(|n| *n != DOCTEST_MODULES && *n != NAMED_PATHS && !n.starts_with(EXISTED))
         .map(|s| root.join(s))
         .collect();
     if starts.is_empty() {
@@ -197,6 +219,7 @@ fn shown(root: &Path, path: &Path) -> String {
 /// labelled by its search's start where these files are read by more than one.
 fn parts(root: &Path, names: &[String], edited: Option<Edited>) -> Texts {
     let (starts, doctest_modules) = searches_of(root, names);
+    let named_paths = names.iter().any(|n| n == NAMED_PATHS);
     let edited = edited.map(|(path, bytes)| (root.join(path), bytes));
     let edited = edited.as_ref().map(|(path, bytes)| (path.as_path(), *bytes));
     let mut out = Texts::new();
@@ -206,18 +229,50 @@ fn parts(root: &Path, names: &[String], edited: Option<Edited>) -> Texts {
         } else {
             String::new()
         };
-        for (version, suffix) in [(Version::Nine, ""), (Version::Eight, PYTEST_8)] {
-            let resolved = resolve(start, edited, version);
-            for (label, text) in texts(root, &resolved, doctest_modules) {
-                out.push((format!("{from}{label}{suffix}"), text));
+        let search = Search {
+            start,
+            doctest_modules,
+            named_paths,
+        };
+        let nine = texts(root, &resolve(start, edited, Version::Nine), &search);
+        let eight = texts(root, &resolve(start, edited, Version::Eight), &search);
+        // The test selection is judged by the files it adds (`closure::selection`), pytest 9's entries standing
+        // for both versions where pytest 8 selects the same; where it does not, pytest 8's selection is one part
+        // of its own, so a selection only one version reads counts as it appears.
+        let selection = |texts: &Texts| -> Vec<String> {
+            texts
+                .iter()
+                .filter(|(label, _)| selection::is_entry(label))
+                .map(|(label, _)| label.clone())
+                .collect()
+        };
+        let (nine_selects, eight_selects) = (selection(&nine), selection(&eight));
+        out.extend(nine.into_iter().map(|(label, text)| (format!("{from}{label}"), text)));
+        for (label, text) in eight {
+            if !selection::is_entry(&label) {
+                out.push((format!("{from}{label}{PYTEST_8}"), text));
             }
+        }
+        if nine_selects != eight_selects {
+            out.push((
+                format!("{from}{SELECTION}{PYTEST_8}"),
+                serde_json::Value::from(eight_selects).to_string(),
+            ));
         }
     }
     out
 }
 
+/// How one search's run of pytest was started: where, whether it collects doctests from every module, whether its
+/// command names what it collects.
+struct Search<'a> {
+    start: &'a Path,
+    doctest_modules: bool,
+    named_paths: bool,
+}
+
 /// The labelled texts of one resolution.
-fn texts(root: &Path, resolved: &Resolved, doctest_modules: bool) -> Texts {
+fn texts(root: &Path, resolved: &Resolved, search: &Search) -> Texts {
     let mut out: Texts = vec![("rootdir".into(), shown(root, &resolved.rootdir))];
     let addable = |text: &str| format!("{ADDABLE}{text}");
     let words_of = |key: &str| {
@@ -229,11 +284,14 @@ fn texts(root: &Path, resolved: &Resolved, doctest_modules: bool) -> Texts {
             .unwrap_or_default()
     };
     let addopts = words_of(ADDOPTS);
-    let doctest_modules = doctest_modules || addopts.iter().any(|w| w.starts_with("--doctest"));
+    let selects = selects(root, resolved, search, &addopts);
+    if let Some(selects) = &selects {
+        out.extend(selects.iter().cloned());
+    }
     let mut strict: Vec<&str> = Vec::new();
     for (key, raw) in &resolved.keys {
         let key = key.as_str();
-        if FREE_KEYS.contains(&key) {
+        if FREE_KEYS.contains(&key) || (selects.is_some() && SELECTED_BY.contains(&key)) {
             continue;
         }
         if key == STRICT_ALL.0 || STRICT.iter().any(|(_, k, _)| *k == key) {
@@ -266,12 +324,7 @@ fn texts(root: &Path, resolved: &Resolved, doctest_modules: bool) -> Texts {
             "testpaths" => {
                 out.push(("testpaths".into(), "(set)".into()));
                 for entry in words(raw) {
-                    let text = if new_entry_free(&resolved.rootdir, root, &entry, doctest_modules) {
-                        addable("(an entry)")
-                    } else {
-                        "(an entry)".into()
-                    };
-                    out.push((format!("testpaths: {entry}"), text));
+                    out.push((format!("testpaths: {entry}"), "(an entry)".into()));
                 }
             }
             _ => out.push((key.to_string(), normalized(key, raw))),
@@ -283,16 +336,115 @@ fn texts(root: &Path, resolved: &Resolved, doctest_modules: bool) -> Texts {
     out
 }
 
-/// Whether a `testpaths` entry may appear: it can only add tests that sit out the oracle's run (module docs).
-fn new_entry_free(rootdir: &Path, root: &Path, entry: &str, doctest_modules: bool) -> bool {
-    let path = Path::new(entry);
-    let plain = !entry.contains(['*', '?', '[', ':'])
-        && !path.is_absolute()
-        && path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    let at = rootdir.join(path);
-    plain && !doctest_modules && at.starts_with(root) && !at.is_file()
+/// The keys whose values [`selects`] spells as the test selection's entries, when it can.
+const SELECTED_BY: &[&str] = &["testpaths", "python_files"];
+
+/// What the run collects, as test selection entries (`closure::selection`, labels relative to the project's root):
+/// one per directory the run collects from and pattern it collects by. The directories are `testpaths`'s entries
+/// where pytest collects them (its command names no path and it runs in the rootdir), each labelled `testpaths:
+/// ENTRY` and standing for itself too (a file named there is collected whatever its name); else the directory the
+/// search starts in, which holds whatever the command names, labelled `python_files`. The patterns are
+/// `python_files`'s, `*.py` where doctests are collected from every module, and the doctest glob (`test*.txt`
+/// unless `--doctest-glob` names others). `None` where an entry or a pattern cannot be spelled as a glob that a
+/// walk lists exactly (a glob in `testpaths`, a path leaving the project, a pattern with a directory in it): the
+/// keys are then parts as any other, and every change to them counts.
+fn selects(root: &Path, resolved: &Resolved, search: &Search, addopts: &[String]) -> Option<Texts> {
+    let raw_of = |key: &str| resolved.keys.iter().find(|(k, _)| k == key).map(|(_, raw)| raw);
+    let mut patterns: Vec<String> =
+        raw_of("python_files").map_or_else(|| PYTHON_FILES.iter().map(ToString::to_string).collect(), words);
+    if search.doctest_modules || addopts.iter().any(|w| w == DOCTEST_MODULES) {
+        patterns.push("*.py".into());
+    }
+    let mut globs: Vec<String> = addopts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| match w.strip_prefix("--doctest-glob") {
+            Some("") => addopts.get(i + 1).cloned(),
+            Some(rest) => rest.strip_prefix('=').map(str::to_string),
+            None => None,
+        })
+        .collect();
+    if globs.is_empty() {
+        globs.push(DOCTEST_GLOB.into());
+    }
+    patterns.extend(globs);
+    let spelled = |p: &String| !p.is_empty() && !p.contains(['/', '\\', '{', '}', ',']);
+    if !patterns.iter().all(spelled) {
+        return None;
+    }
+    patterns.sort();
+    patterns.dedup();
+    // Inside the project, relative to its root, with no pattern character in it.
+    let inside = |at: &Path| -> Option<String> {
+        let relative = at.strip_prefix(root).ok()?;
+        let text = relative.to_string_lossy().replace('\\', "/");
+        let plain = !text.contains(['*', '?', '[', ']', '{', '}', ',', ':'])
+            && relative.components().all(|c| matches!(c, Component::Normal(_)));
+        plain.then_some(text)
+    };
+    let testpaths = raw_of("testpaths").map(words).filter(|entries| !entries.is_empty());
+    // pytest collects `testpaths` only run bare from its rootdir, and an `addopts` word that is no option may
+    // name a path: the start's directory is then what it collects from (a superset of what the command names).
+    // A word after a long option written without `=` is taken for its value (`--cov calc`, `--junitxml out.xml`):
+    // plugins' options are many, and a path in `addopts` is rare where `testpaths` says where the tests are.
+    let names_a_path = {
+        let mut words = addopts.iter().peekable();
+        let mut named = false;
+        while let Some(word) = words.next() {
+            let long = word.starts_with("--") && !word.contains('=');
+            if super::derive::python::VALUE_OPTIONS.contains(&word.as_str()) {
+                words.next();
+            } else if long {
+                words.next_if(|next| !next.starts_with('-'));
+            } else if !word.starts_with('-') {
+                named = true;
+            }
+        }
+        named
+    };
+    let bare = !search.named_paths && search.start == resolved.rootdir && !names_a_path;
+    let mut out = Texts::new();
+    match testpaths {
+        Some(entries) if bare => {
+            for entry in entries {
+                let path = Path::new(&entry);
+                if path.is_absolute() || path.components().any(|c| matches!(c, Component::ParentDir)) {
+                    return None;
+                }
+                let at = inside(&normal(&resolved.rootdir.join(path)))?;
+                for pattern in &patterns {
+                    let glob = if at.is_empty() {
+                        format!("**/{pattern}")
+                    } else {
+                        format!("{{{at},{at}/**/{pattern}}}")
+                    };
+                    out.push((
+                        selection::label(&format!("testpaths: {entry}"), &glob),
+                        "(an entry)".into(),
+                    ));
+                }
+            }
+            out.push(("testpaths".into(), "(set)".into()));
+        }
+        Some(_) => return None,
+        None => {
+            let at = inside(search.start)?;
+            for pattern in &patterns {
+                let glob = if at.is_empty() {
+                    format!("**/{pattern}")
+                } else {
+                    format!("{at}/**/{pattern}")
+                };
+                out.push((selection::label("python_files", &glob), "(a pattern)".into()));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// `path` with its `.` components dropped (a `testpaths` entry `./tests`).
+fn normal(path: &Path) -> PathBuf {
+    path.components().filter(|c| !matches!(c, Component::CurDir)).collect()
 }
 
 /// A key's value as pytest types it, as text.

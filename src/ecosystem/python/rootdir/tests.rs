@@ -140,31 +140,43 @@ fn a_strict_key_is_free_to_appear_and_counts_when_it_goes() {
     );
 }
 
+/// The selection entries `after` adds to `before` where they are inert (`closure::selection::inert`): every file
+/// they add is one `may_join` accepts (a new test that sits out the run, a sealed test).
+fn widening(before: &[(&str, &str)], after: &[(&str, &str)], may_join: &dyn Fn(&str) -> bool) -> Option<Vec<String>> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |files: &[(&str, &str)]| {
+        for (path, text) in files {
+            let at = dir.path().join(path);
+            std::fs::create_dir_all(at.parent().expect("parent")).expect("mkdir");
+            std::fs::write(at, text).expect("write");
+        }
+    };
+    let names = [String::new()];
+    write(before);
+    let sealed = marked(parts(dir.path(), &names, None));
+    write(after);
+    let now = marked(parts(dir.path(), &names, None));
+    crate::closure::selection::inert(dir.path(), Path::new(""), &sealed, &now, may_join, may_join)
+}
+
 #[test]
-fn testpaths_widened_by_a_directory_is_free_and_narrowed_or_by_a_file_counts() {
+fn testpaths_widened_by_new_tests_is_inert_and_by_anything_else_counts() {
     let widened = ("setup.cfg", "[tool:pytest]\ntestpaths = tests integration\n");
-    assert_eq!(moved(&[SETUP_CFG], &[widened, ("integration/test_x.py", "")]), []);
+    let new_test = |p: &str| p == "integration/test_x.py";
+    let added = widening(&[SETUP_CFG], &[widened, ("integration/test_x.py", "")], &new_test).expect("inert");
+    assert!(
+        !added.is_empty() && added.iter().all(|l| l.starts_with("testpaths: integration selects ")),
+        "{added:?}"
+    );
     // An entry that does not exist yet adds nothing either.
-    assert_eq!(moved(&[SETUP_CFG], &[widened]), []);
-    assert_eq!(
-        moved(&[widened], &[SETUP_CFG]),
-        [("testpaths: integration".to_string(), PartChange::Removed)]
-    );
-    let narrowed = ("setup.cfg", "[tool:pytest]\ntestpaths = integration\n");
-    assert_eq!(
-        moved(&[SETUP_CFG], &[narrowed]),
-        [("testpaths: tests".to_string(), PartChange::Removed)]
-    );
-    for entry in ["tools/plugin.py", "tools/*", "../elsewhere", "/tmp"] {
-        let file = ("tools/plugin.py", "import calc\n");
-        let text = format!("[tool:pytest]\ntestpaths = tests {entry}\n");
-        let after = [("setup.cfg", text.as_str()), file];
-        assert_eq!(
-            moved(&[SETUP_CFG, file], &after),
-            [(format!("testpaths: {entry}"), PartChange::Added)],
-            "{entry}"
-        );
-    }
+    assert!(widening(&[SETUP_CFG], &[widened], &new_test).is_some());
+    // Beside the new test, a text file pytest collects as a doctest, which can run any code.
+    let notes = ("integration/test_notes.txt", ">>> import calc\n");
+    assert_eq!(widening(&[SETUP_CFG], &[widened, notes], &new_test), None);
+    // A file named in `testpaths` is collected whatever its name.
+    let plugin = ("tools/plugin.py", "import calc\n");
+    let file = ("setup.cfg", "[tool:pytest]\ntestpaths = tests tools/plugin.py\n");
+    assert_eq!(widening(&[SETUP_CFG, plugin], &[file], &new_test), None);
     // Where doctests are collected from every module, a new directory's plain modules are imported.
     let doctests = (
         "setup.cfg",
@@ -174,16 +186,130 @@ fn testpaths_widened_by_a_directory_is_free_and_narrowed_or_by_a_file_counts() {
         "setup.cfg",
         "[tool:pytest]\ntestpaths = tests tools\naddopts = --doctest-modules\n",
     );
-    assert_eq!(
-        moved(&[doctests], &[wider]),
-        [("testpaths: tools".to_string(), PartChange::Added)]
+    assert_eq!(widening(&[doctests, plugin], &[wider], &new_test), None);
+    // Narrowed: an entry removed drops its sealed test; one that held none drops nothing.
+    let sealed = ("integration/test_old.py", "def test_old():\n    pass\n");
+    assert_eq!(widening(&[widened, sealed], &[SETUP_CFG], &new_test), None);
+    assert!(widening(&[widened], &[SETUP_CFG], &new_test).is_some());
+    assert!(
+        moved(&[widened], &[SETUP_CFG])
+            .iter()
+            .all(|(l, change)| l.starts_with("testpaths: integration") && *change == PartChange::Removed)
     );
+    // What no walk can list exactly is a part as any other: a glob, a path leaving the project.
+    for entry in ["tools/*", "../elsewhere", "/tmp"] {
+        let text = format!("[tool:pytest]\ntestpaths = tests {entry}\n");
+        let after = [("setup.cfg", text.as_str()), plugin];
+        let moves = moved(&[SETUP_CFG, plugin], &after);
+        assert!(
+            moves.contains(&(format!("testpaths: {entry}"), PartChange::Added)),
+            "{entry}: {moves:?}"
+        );
+    }
     // `testpaths` set where the baseline had none narrows what runs.
     let labels: Vec<String> = compare_also(&resolved(&[PYPROJECT]), &resolved(&[PYPROJECT, SETUP_CFG]), PYTEST_8)
         .into_iter()
         .map(|(l, _)| l)
         .collect();
     assert!(labels.contains(&"testpaths".to_string()), "{labels:?}");
+}
+
+#[test]
+fn python_files_widened_is_judged_by_the_files_it_newly_collects() {
+    let wider = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests\npython_files = test_*.py check_*.py\n",
+    );
+    let new_check = ("tests/check_roundtrip.py", "def test_x():\n    pass\n");
+    let may_join = |p: &str| p == "tests/check_roundtrip.py";
+    // pytest's defaults rewritten as the documentation's example does, dropping `*_test.py` where none stands.
+    let added = widening(&[SETUP_CFG], &[wider, new_check], &may_join).expect("inert");
+    assert_eq!(
+        added,
+        [
+            "testpaths: tests selects {tests,tests/**/check_*.py}",
+            "testpaths: tests selects {tests,tests/**/*_test.py}"
+        ]
+    );
+    // Where a sealed `*_test.py` stands, that drops it.
+    let sealed = ("tests/calc_test.py", "def test_y():\n    pass\n");
+    assert_eq!(widening(&[SETUP_CFG, sealed], &[wider, new_check], &may_join), None);
+    // A module of the test directory that is neither a new test nor a sealed one, newly collected.
+    let shim = ("tests/check_shim.py", "import calc\n");
+    assert_eq!(widening(&[SETUP_CFG, shim], &[wider], &may_join), None);
+    // Without `testpaths`, the patterns are judged over the directory the run starts in.
+    let bare = ("setup.cfg", "[tool:pytest]\nxfail_strict = true\n");
+    let bare_wider = (
+        "setup.cfg",
+        "[tool:pytest]\nxfail_strict = true\npython_files = test_*.py check_*.py\n",
+    );
+    let added = widening(&[bare], &[bare_wider, new_check], &may_join).expect("inert");
+    assert_eq!(
+        added,
+        [
+            "python_files selects **/check_*.py",
+            "python_files selects **/*_test.py"
+        ]
+    );
+    assert_eq!(
+        widening(&[bare, ("tools/check_env.py", "")], &[bare_wider], &may_join),
+        None
+    );
+    // Narrowed: a pattern removed drops the sealed tests it collected.
+    let sealed_check = ("tests/check_calc.py", "def test_z():\n    pass\n");
+    assert_eq!(widening(&[wider, sealed_check], &[SETUP_CFG], &may_join), None);
+    // A pattern with a directory in it is matched against the whole path: a part as any other.
+    let path_pattern = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests\npython_files = test_*.py */check_*.py\n",
+    );
+    assert!(moved(&[SETUP_CFG], &[path_pattern]).contains(&("python_files".to_string(), PartChange::Added)));
+    // `python_functions` and `python_classes` widen which names count in files already collected, sealed test
+    // files' helpers among them: a part as any other.
+    let functions = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests\npython_functions = test_* check_*\n",
+    );
+    assert_eq!(
+        moved(&[SETUP_CFG], &[functions]),
+        [("python_functions".to_string(), PartChange::Added)]
+    );
+}
+
+#[test]
+fn testpaths_is_a_selection_beside_a_plugin_option_and_its_value() {
+    let covered = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests\naddopts = --cov calc -q\n",
+    );
+    let widened = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests integration\naddopts = --cov calc -q\n",
+    );
+    let new_test = |p: &str| p == "integration/test_x.py";
+    assert!(widening(&[covered], &[widened, ("integration/test_x.py", "")], &new_test).is_some());
+    // A path in `addopts` is collected instead of `testpaths`: the entries are then parts as any other.
+    let named = ("setup.cfg", "[tool:pytest]\ntestpaths = tests\naddopts = -q tests\n");
+    let wider = (
+        "setup.cfg",
+        "[tool:pytest]\ntestpaths = tests integration\naddopts = -q tests\n",
+    );
+    assert!(moved(&[named], &[wider]).contains(&("testpaths: integration".to_string(), PartChange::Added)));
+}
+
+#[test]
+fn testpaths_is_no_selection_where_the_command_names_what_pytest_collects() {
+    let widened = ("setup.cfg", "[tool:pytest]\ntestpaths = tests integration\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join(SETUP_CFG.0), SETUP_CFG.1).expect("write");
+    let names = [String::new(), NAMED_PATHS.to_string()];
+    let before = marked(parts(dir.path(), &names, None));
+    std::fs::write(dir.path().join(widened.0), widened.1).expect("write");
+    let after = marked(parts(dir.path(), &names, None));
+    assert_eq!(
+        compare_also(&before, &after, PYTEST_8),
+        [("testpaths: integration".to_string(), PartChange::Added)]
+    );
 }
 
 #[test]
