@@ -55,6 +55,14 @@ command -v node >/dev/null 2>&1 || die "node and npm are needed to pack the npm 
 command -v file >/dev/null 2>&1 || die "\`file\` is needed to check the binaries (apt-get install file)"
 command -v cargo-zigbuild >/dev/null 2>&1 || die "cargo-zigbuild is needed to cross-link (pip install cargo-zigbuild ziglang)"
 
+# qemu-user links GLib, whose slice allocator (before GLib 2.76; Debian 12 has 2.74) is not safe across fork():
+# a guest that forks while another of its threads is in qemu's code generator can leave the child waiting for
+# ever on the allocator's lock, before it ever reaches exec (QEMU issue 285, GLib issue 1079). That was CI's
+# "qemu hang": a unit test's child (`git`, or any other) stuck in `g_slice_alloc` under `tcg_tb_insert`, seen
+# here with gdb (BENCHMARKS.md, "CI's time: the qemu hang found"). GLib's own switch sends the slices to malloc,
+# which glibc keeps safe across fork.
+export G_SLICE=always-malloc
+
 # The unit tests, compiled for arm64 Linux and run under qemu (cargo runs each test binary through the runner;
 # built first if they are not). Integration tests drive the host's Claude Code and tools, so they stay native.
 qemu_unit_tests() { # LOG
@@ -119,14 +127,6 @@ else
     rm -rf "$dist"
 fi
 mkdir -p "$dist/bin" "$dist/npm"
-
-# qemu-user links GLib, whose slice allocator (before GLib 2.76; Debian 12 has 2.74) is not safe across fork():
-# a guest that forks while another of its threads is in qemu's code generator can leave the child waiting for
-# ever on the allocator's lock, before it ever reaches exec (QEMU issue 285, GLib issue 1079). That was CI's
-# "qemu hang": a unit test's child (`git`, or any other) stuck in `g_slice_alloc` under `tcg_tb_insert`, seen
-# here with gdb (BENCHMARKS.md, "CI's time: the qemu hang found"). GLib's own switch sends the slices to malloc,
-# which glibc keeps safe across fork.
-export G_SLICE=always-malloc
 
 # Runs a binary built for PLATFORM on this machine: natively when the CPU matches, arm64 under qemu.
 run_on_host() { # PLATFORM BINARY ARGS...
@@ -276,22 +276,18 @@ echo "$selected" | while read -r target name; do
     rm -rf "${dist:?}/$archive"
 done
 
-if [ "$qemu_tests" = yes ]; then
+if [ "$qemu_tests" = yes ] || [ "$qemu_tests" = build ]; then
     if ! wait "$test_build_pid"; then
         cat "$test_build_log" >&2
         die "the unit tests did not build for linux-arm64 (output above)"
     fi
     test_build_pid=
     rm -f "$test_build_log"
-    qemu_unit_tests "$dist/test-linux-arm64.log"
-elif [ "$qemu_tests" = build ]; then
-    if ! wait "$test_build_pid"; then
-        cat "$test_build_log" >&2
-        die "the unit tests did not build for linux-arm64 (output above)"
+    if [ "$qemu_tests" = yes ]; then
+        qemu_unit_tests "$dist/test-linux-arm64.log"
+    else
+        echo "== linux-arm64: unit tests built (run them with scripts/dist.sh --qemu-tests=run)" >&2
     fi
-    test_build_pid=
-    rm -f "$test_build_log"
-    echo "== linux-arm64: unit tests built (run them with scripts/dist.sh --qemu-tests=run)" >&2
 fi
 
 [ "$check_only" = no ] || exit 0
