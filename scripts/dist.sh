@@ -72,7 +72,7 @@ qemu_unit_tests() { # LOG
     # A run that outlasts the limit fails, naming the tests still running: on an idle 2-core machine the run takes
     # about 80 s, half of it three tests that compute (the give-up patterns' two and the guard's garbage inputs);
     # beside other work (CI runs it beside scripts/test.sh) it takes as long as its share of the cores allows, so
-    # the caller sets the limit, QEMU_TEST_LIMIT seconds. (A hang was qemu-user's, not a test's; see run_on_host.)
+    # the caller sets the limit, QEMU_TEST_LIMIT seconds. (A hang was qemu-user's, not a test's: G_SLICE above.)
     limit=${QEMU_TEST_LIMIT:-180}
     export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_RUNNER=qemu-aarch64
     # qemu-user does not emulate Landlock's system calls: the confinement tests expect none there (and check
