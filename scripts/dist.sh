@@ -81,6 +81,13 @@ qemu_unit_tests() { # LOG
     # The one unit test that enters a user and mount namespace is left to the native run: under qemu-user those
     # system calls are the host kernel's, reached through an emulated fork (the native suite runs it).
     skip_under_qemu=a_run_in_the_mounted_tree_sees_the_copy_at_the_projects_path_and_not_loopgates_home
+    # Built (or found built) first, outside the limit: cargo may wait for its build directory's lock while another
+    # build holds it (beside scripts/test.sh, while that builds), and the limit is for the run alone.
+    if ! cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl --no-run >"$log" 2>&1; then
+        cat "$log" >&2
+        die "the unit tests did not build for linux-arm64 (output above)"
+    fi
+    started=$(date +%s)
     if ! timeout --kill-after=10 "$limit" cargo-zigbuild test --locked --lib --target aarch64-unknown-linux-musl -- --skip "$skip_under_qemu" >"$log" 2>&1; then
         cat "$log" >&2
         # libtest names each test still running after 60 s: a run that hung is among them.
