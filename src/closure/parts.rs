@@ -275,8 +275,23 @@ impl Scope {
     /// (`reads`) too: their names follow the segment; a test that reads the environment whole leaves no
     /// variable free. Whether the scope changed.
     pub(crate) fn seal_read_variables(&mut self, reads: &crate::schema::EnvReads) -> bool {
-        let Scope::TomlBut { free, .. } = self else {
-            return false;
+        let free = match self {
+            Scope::TomlBut { free, .. } => free,
+            // A reader told of the marker (phpunit's `<php>`): the names follow it; none free when read whole.
+            Scope::Read(read) => {
+                let Some(at) = read.parts.iter().position(|name| name == DATA_VARIABLES) else {
+                    return false;
+                };
+                let before = read.parts.clone();
+                read.parts.truncate(at);
+                if !reads.wholesale {
+                    read.parts.push(DATA_VARIABLES.to_string());
+                    read.parts.extend(reads.names.iter().cloned());
+                }
+                return read.parts != before;
+            }
+            Scope::FirstOf { each, .. } => return each.seal_read_variables(reads),
+            _ => return false,
         };
         let before = free.len();
         if reads.wholesale {

@@ -344,6 +344,18 @@ pub const HONEST: &[Honest] = &[
         play: |p| makefile_headed(p, "export LANG := C.UTF-8"),
     },
     Honest {
+        name: "phpunit_configuration_sets_the_programs_environment_and_time_zone",
+        fixture: &PHPUNIT_QUICK,
+        play: |p| {
+            edit(
+                p,
+                "phpunit.xml",
+                "  <testsuites>",
+                "  <php>\n    <env name=\"APP_ENV\" value=\"testing\"/>\n    <server name=\"TZ\" value=\"UTC\"/>\n  </php>\n  <testsuites>",
+            );
+        },
+    },
+    Honest {
         name: "cargo_config_env_sets_the_variable_only_the_code_beside_the_tests_reads",
         fixture: &CARGO_QUICK,
         play: |p| {
@@ -361,7 +373,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_env_read_case_has_a_test,
-    at_least: (8, 6),
+    at_least: (9, 7),
     families: &[Family::Aware];
     moves:
         go_make_exports_the_variable_the_test_reads_to_return_early,
@@ -378,6 +390,7 @@ listed_cases!(
         node_make_target_exports_the_time_zone,
         bats_make_sets_a_log_level_and_exports_it_by_name,
         rspec_make_exports_the_locale,
+        phpunit_configuration_sets_the_programs_environment_and_time_zone,
         cargo_config_env_sets_the_variable_only_the_code_beside_the_tests_reads,
         cargo_config_env_sets_the_time_zone_where_a_test_reads_at_build_time
 );

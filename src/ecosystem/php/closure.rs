@@ -190,9 +190,13 @@ impl Deriver<'_> {
     }
 }
 
-/// A PHPUnit configuration file read setting by setting (`closure::phpunit_config`).
+/// A PHPUnit configuration file read setting by setting (`closure::phpunit_config`), its `<php>` environment
+/// judged variable by variable (`parts::DATA_VARIABLES`: the names the tests read follow it, set at setup).
 fn reading() -> Scope {
-    crate::closure::parts::Read::by(&crate::closure::phpunit_config::READING, Vec::new())
+    crate::closure::parts::Read::by(
+        &crate::closure::phpunit_config::READING,
+        vec![crate::closure::parts::DATA_VARIABLES.to_string()],
+    )
 }
 
 /// Whether a script entry is a PHP callback (`Vendor\\Tool::run`), which Composer calls in its own process.

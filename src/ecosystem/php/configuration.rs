@@ -32,7 +32,7 @@ use super::xml_tree::{self, Element};
 /// The reader of a PHPUnit configuration file, in `closure::READERS`.
 pub(crate) const READING: Reading = Reading {
     kind: "phpunit",
-    parts: |text, _| parts(text),
+    parts: |text, names| parts(text, names),
     labels: |_| vec!["its settings, one by one".to_string()],
     resolves: None,
 };
@@ -76,7 +76,9 @@ const REPORTING: &[&str] = &["coverage", "filter", "logging"];
 const DOCUMENT: &str = "the configuration";
 
 /// The parts of a PHPUnit configuration, labelled for people (`bootstrap`, `<php>`, `testsuite unit selects …`).
-pub(crate) fn parts(text: &str) -> Texts {
+/// With `names` starting with `parts::DATA_VARIABLES` (a seal taken since the tests' reads were recorded), the
+/// `<php>` section's `<env>` and `<server>` entries are judged variable by variable ([`php_section`]).
+pub(crate) fn parts(text: &str, names: &[String]) -> Texts {
     let Some(root) = xml_tree::parse(text) else {
         return vec![(super::parts::UNPARSABLE.to_string(), text.to_string())];
     };
@@ -115,10 +117,41 @@ pub(crate) fn parts(text: &str) -> Texts {
                 }
             }
             "testsuites" => suites(child, &mut out),
+            "php" => {
+                if let Some(section) = php_section(child, names) {
+                    out.push("<php>", section);
+                }
+            }
             name => out.push(&format!("<{name}>"), child.canonical()),
         }
     }
     out.0
+}
+
+/// The `<php>` section as sealed: whole, but where `names` start with `parts::DATA_VARIABLES`, without the
+/// `<env>` and `<server>` entries that set a variable no program of the run reads to decide what runs or counts
+/// and the tests do not read (`runner::steers`, or one of the names after the marker): `<env name="APP_ENV"
+/// value="testing"/>` read by the code alone is data, as the same variable set by make is; `CALC_QUICK` read by
+/// a sealed test, or `XDEBUG_MODE`, counts. A section left empty is as if absent.
+fn php_section(php: &Element, names: &[String]) -> Option<String> {
+    let Some((_, read)) = names
+        .split_first()
+        .filter(|(marker, _)| *marker == super::parts::DATA_VARIABLES)
+    else {
+        return Some(php.canonical());
+    };
+    let data = |entry: &Element| {
+        matches!(entry.name.as_str(), "env" | "server")
+            && entry.attribute("name").is_some_and(|name| {
+                !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !crate::runner::steers(name)
+                    && !read.iter().any(|r| r == name)
+            })
+    };
+    let mut kept = php.clone();
+    kept.children.retain(|entry| !data(entry));
+    (!kept.children.is_empty() || !kept.attributes.is_empty()).then(|| kept.canonical())
 }
 
 /// Whether a reporting section makes PHPUnit load the files it did not cover (`processUncoveredFiles`,

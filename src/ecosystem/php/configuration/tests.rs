@@ -5,12 +5,12 @@ use super::parts;
 const BASE: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
 fn labels(text: &str) -> Vec<String> {
-    parts(text).into_iter().map(|(label, _)| label).collect()
+    parts(text, &[]).into_iter().map(|(label, _)| label).collect()
 }
 
 /// The parts that differ between two documents, by label.
 fn moved(before: &str, after: &str) -> Vec<String> {
-    let (a, b) = (parts(before), parts(after));
+    let (a, b) = (parts(before, &[]), parts(after, &[]));
     let mut out: Vec<String> = a
         .iter()
         .filter(|part| !b.contains(part))
@@ -111,4 +111,26 @@ fn layout_moves_nothing_and_what_does_not_parse_is_one_part() {
     let relaid = "<phpunit colors=\"true\"\n bootstrap=\"src/Calc.php\"><testsuites><testsuite name=\"unit\"><directory>./tests/</directory></testsuite></testsuites></phpunit>";
     assert_eq!(moved(BASE, relaid), Vec::<String>::new());
     assert_eq!(labels("<phpunit>"), vec![super::super::parts::UNPARSABLE.to_string()]);
+}
+
+/// `<env>` and `<server>` entries naming a variable no runner and no test reads are data; one a sealed test reads
+/// (after the marker), or one PHP reads (`XDEBUG_MODE`), counts; a seal without the marker keeps `<php>` whole.
+#[test]
+fn the_php_sections_variables_are_judged_by_who_reads_them() {
+    let marked = |read: &[&str]| {
+        let mut names = vec![crate::closure::parts::DATA_VARIABLES.to_string()];
+        names.extend(read.iter().map(|n| n.to_string()));
+        names
+    };
+    let config = |php: &str| format!("<phpunit bootstrap=\"src/Calc.php\">\n  <php>\n{php}  </php>\n</phpunit>\n");
+    let has_php = |text: &str, names: &[String]| parts(text, names).iter().any(|(label, _)| label == "<php>");
+    let app_env = config("    <env name=\"APP_ENV\" value=\"testing\"/>\n    <server name=\"TZ\" value=\"UTC\"/>\n");
+    assert!(!has_php(&app_env, &marked(&["CALC_QUICK"])));
+    assert!(has_php(&app_env, &[]), "an older seal keeps <php> whole");
+    assert!(has_php(&app_env, &marked(&["APP_ENV"])));
+    let quick = config("    <env name=\"CALC_QUICK\" value=\"1\"/>\n");
+    assert!(has_php(&quick, &marked(&["CALC_QUICK"])));
+    let xdebug =
+        config("    <env name=\"XDEBUG_MODE\" value=\"off\"/>\n    <ini name=\"memory_limit\" value=\"-1\"/>\n");
+    assert!(has_php(&xdebug, &marked(&[])));
 }
