@@ -3,8 +3,9 @@
 //!
 //! The test code is what the inventory reads (the test files the verify command's runners would run, and the
 //! test modules of Rust sources), the code beside them in their directories (`conftest.py`, `helpers.py`,
-//! `spec_helper.rb`, `test_helper.bash`, a setup file), and the derived closure's files of code the runners load
-//! (a `conftest.py` above the tests, a setup file named by the configuration). Each file is read by its
+//! `spec_helper.rb`, `test_helper.bash`, a setup file), and the derived closure's files of code, in whatever
+//! language: the verify's own script (`sh scripts/check.sh`), a `conftest.py` above the tests — not the code under
+//! test the closure names, nor a sourced shell library, whose functions are the code. Each file is read by its
 //! language's row (`testsig::env_reads`).
 
 use std::collections::BTreeSet;
@@ -20,7 +21,7 @@ const MAX_BYTES: u64 = 1 << 20;
 
 /// What the test code of the project at `root`, for the verify command whose closure is `closure`, reads of
 /// the environment.
-pub(crate) fn read(root: &Path, closure: &Closure) -> EnvReads {
+pub fn read(root: &Path, closure: &Closure) -> EnvReads {
     let langs = super::langs_of(&closure.ecosystems);
     let mut out = EnvReads::default();
     let mut read: BTreeSet<String> = BTreeSet::new();
@@ -48,16 +49,22 @@ pub(crate) fn read(root: &Path, closure: &Closure) -> EnvReads {
                     .then(|| Path::new(dir).join(name).to_string_lossy().into_owned())
             })
     });
-    let loaded = closure
-        .files
-        .iter()
-        .filter(|f| f.scope != Scope::Code && !Path::new(&f.path).is_absolute())
-        .map(|f| f.path.clone());
-    for path in beside.chain(loaded).collect::<BTreeSet<String>>() {
+    for path in beside.collect::<BTreeSet<String>>() {
         if let Some(lang) = Lang::of(Path::new(&path)).filter(|lang| langs.contains(lang))
             && !read.contains(&path)
         {
             file(root, &path, lang, false, &mut out);
+        }
+    }
+    // The closure's code, in whatever language: the verify's own script (`sh scripts/check.sh`), a `conftest.py`.
+    // Not the code under test it names, nor a sourced shell library, whose functions are the code.
+    for sealed in &closure.files {
+        if !matches!(sealed.scope, Scope::Code | Scope::Shell)
+            && !Path::new(&sealed.path).is_absolute()
+            && !read.contains(&sealed.path)
+            && let Some(lang) = Lang::of(Path::new(&sealed.path))
+        {
+            file(root, &sealed.path, lang, false, &mut out);
         }
     }
     out
