@@ -59,6 +59,7 @@ const CONCERNS: &[(&str, &str)] = &[
     ("doctest.rs", "testsig::doctest"),
     ("testsig/tests.rs", "testsig::tests"),
     ("aware.rs", "aware::rules"),
+    ("env_reads.rs", "testsig::env_reads"),
     ("helpers.rs", "testseal::helpers"),
     ("guard.rs", "guard::code"),
     ("hook.rs", "room::hook"),

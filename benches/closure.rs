@@ -76,6 +76,16 @@ fn inventory_take_1000_files(bencher: divan::Bencher) {
     bencher.bench(|| Inventory::take(black_box(dir.path()), langs.clone()).files.len());
 }
 
+/// What the tests read of the environment (issue 39, `testseal::env_reads`): setup's extra walk and read of the
+/// same 1,000 test files, lexed by Python's row; beside `closure_take` and `inventory_take_1000_files`, what setup
+/// paid before it.
+#[divan::bench(sample_count = 10)]
+fn env_reads_1000_files(bencher: divan::Bencher) {
+    let dir = project();
+    let closure = Closure::take("python -m pytest -q", dir.path());
+    bencher.bench(|| testseal::env_reads::read(black_box(dir.path()), &closure).names.len());
+}
+
 /// The usual case at a promise: the agent did not touch the tests, so every file is skipped on its metadata.
 #[divan::bench(sample_count = 20)]
 fn inventory_check_1000_files_unchanged(bencher: divan::Bencher) {

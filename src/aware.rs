@@ -29,13 +29,12 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-use std::ops::Range;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::schema::Lang;
-use crate::testsig::{self, UnitKind, lex};
+use crate::testsig::{self, lex};
 pub(crate) use known::{Flagged, Known};
 
 /// Largest file read; a larger one is generated or vendored code, not the agent's.
@@ -79,7 +78,7 @@ pub struct Found {
 /// line and family, in order.
 pub fn scan(lang: Lang, text: &str) -> Vec<Found> {
     let lexed = lex::lex(lang, text);
-    let free = test_modules(lang, &lexed);
+    let free = testsig::test_modules(lang, &lexed);
     let mut found: Vec<Found> = rules::find(&lexed, &free)
         .into_iter()
         .map(|(line, family)| Found {
@@ -91,26 +90,6 @@ pub fn scan(lang: Lang, text: &str) -> Vec<Found> {
     found.sort_by_key(|f| (f.line, f.family));
     found.dedup_by_key(|f| (f.line, f.family));
     found
-}
-
-/// The byte ranges of the test modules a source file holds: Rust's `#[cfg(test)] mod … { … }`, Vitest's
-/// in-source `if (import.meta.vitest) { … }` (the containers the test scanner marks as compiled only for tests;
-/// a gated function or `impl` is not a module, and stays judged).
-fn test_modules(lang: Lang, lexed: &lex::Lexed) -> Vec<Range<usize>> {
-    fn walk(nodes: &[testsig::Node], out: &mut Vec<Range<usize>>) {
-        for node in nodes {
-            if node.gated && node.kind == UnitKind::Container {
-                out.push(node.span.clone());
-            } else {
-                walk(&node.children, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    if matches!(lang, Lang::Rust | Lang::JavaScript) {
-        walk(&testsig::units(lang, lexed), &mut out);
-    }
-    out
 }
 
 /// Directories whose code only the tests use (test support) and whose traces are therefore the tests' own.

@@ -90,6 +90,11 @@ pub struct Closure {
     /// were recorded have none: the naming conventions alone apply).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runners: Vec<Runner>,
+    /// The environment variables the baseline's test code reads (`testseal::env_reads`): for this project they
+    /// steer the run wherever the tree sets them (`runner::steers_in`). Empty in a seal taken before they were
+    /// recorded, which judges by the classifier alone.
+    #[serde(default, skip_serializing_if = "crate::schema::EnvReads::is_empty")]
+    pub reads: crate::schema::EnvReads,
 }
 
 /// One sealed part that moved since setup (or since the user last accepted it).
@@ -135,7 +140,23 @@ impl Closure {
             watches: plan.watches,
             ecosystems: plan.ecosystems.into_iter().collect(),
             runners: plan.runners.into_iter().collect(),
+            reads: crate::schema::EnvReads::default(),
         }
+    }
+
+    /// Records what the tests read of the environment (`reads`, from `testseal::env_reads`) and seals, in every
+    /// file that frees the variables no runner reads (cargo's `[env]`, `parts::DATA_VARIABLES`), those the tests
+    /// read too; every variable there when a test reads the environment whole. The files so scoped are read again.
+    pub fn steer_by(&mut self, root: &Path, reads: crate::schema::EnvReads) {
+        for file in &mut self.files {
+            if file.scope.seal_read_variables(&reads) {
+                file.parts = read_parts(root, &file.path, &file.scope);
+            }
+        }
+        for watch in &mut self.watches {
+            watch.scope.seal_read_variables(&reads);
+        }
+        self.reads = reads;
     }
 
     /// Every sealed part that differs from its digest, and every new file a watch counts; sorted by path.

@@ -47,7 +47,7 @@ mod environment;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use environment::{Environment, steers};
+pub(crate) use environment::{Environment, steers, steers_in};
 
 use std::path::{Component, Path};
 

@@ -3,10 +3,12 @@
 //! behaviour: whatever it holds can be read by every layer above it without an import circle (see
 //! `tests/architecture.rs` and `ARCHITECTURE.md`).
 
+mod env_reads;
 mod holdout;
 mod ranges;
 mod review;
 
+pub use env_reads::EnvReads;
 pub use holdout::{Holdout, HoldoutRestored};
 pub use review::{DEFAULT_REVIEW_TIMEOUT, ReviewBy, ReviewCli, ReviewNote, ReviewVerdict, Reviewer};
 

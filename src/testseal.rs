@@ -23,6 +23,7 @@
 //! test files as sealed in the oracle's run, `testjudge::baseline` and `testjudge::ratchet` judge a run's results.
 
 mod cut;
+pub mod env_reads;
 mod follow;
 mod helpers;
 mod listing;

@@ -34,6 +34,7 @@ pub(crate) mod by_name;
 mod compare;
 include!(concat!(env!("OUT_DIR"), "/ecosystem/testsig.rs"));
 mod doctest;
+pub(crate) mod env_reads;
 mod finding;
 mod imports;
 mod lang;
@@ -198,4 +199,24 @@ impl Node {
 /// The unit tree of a lexed file, by language.
 pub(crate) fn units(lang: Lang, lexed: &lex::Lexed) -> Vec<Node> {
     language(lang).units(lexed)
+}
+
+/// The byte ranges of the test modules a source file holds: Rust's `#[cfg(test)] mod … { … }`, Vitest's
+/// in-source `if (import.meta.vitest) { … }` (the containers the test scanner marks as compiled only for tests;
+/// a gated function or `impl` is not a module, and stays judged).
+pub(crate) fn test_modules(lang: Lang, lexed: &lex::Lexed) -> Vec<std::ops::Range<usize>> {
+    fn walk(nodes: &[Node], out: &mut Vec<std::ops::Range<usize>>) {
+        for node in nodes {
+            if node.gated && node.kind == UnitKind::Container {
+                out.push(node.span.clone());
+            } else {
+                walk(&node.children, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if matches!(lang, Lang::Rust | Lang::JavaScript) {
+        walk(&units(lang, lexed), &mut out);
+    }
+    out
 }

@@ -46,6 +46,8 @@ mod common;
 mod copied_moves;
 #[path = "gaming/cpp_moves.rs"]
 mod cpp_moves;
+#[path = "gaming/env_read_moves.rs"]
+mod env_read_moves;
 #[path = "gaming/family_moves.rs"]
 mod family_moves;
 #[path = "gaming/fixtures.rs"]

@@ -271,6 +271,45 @@ impl<'de> Deserialize<'de> for Reader {
 }
 
 impl Scope {
+    /// Seals, where this scope frees the variables no runner reads ([`DATA_VARIABLES`]), those the tests read
+    /// (`reads`) too: their names follow the segment; a test that reads the environment whole leaves no
+    /// variable free. Whether the scope changed.
+    pub(crate) fn seal_read_variables(&mut self, reads: &crate::schema::EnvReads) -> bool {
+        let free = match self {
+            Scope::TomlBut { free, .. } => free,
+            // A reader told of the marker (phpunit's `<php>`): the names follow it; none free when read whole.
+            Scope::Read(read) => {
+                let Some(at) = read.parts.iter().position(|name| name == DATA_VARIABLES) else {
+                    return false;
+                };
+                let before = read.parts.clone();
+                read.parts.truncate(at);
+                if !reads.wholesale {
+                    read.parts.push(DATA_VARIABLES.to_string());
+                    read.parts.extend(reads.names.iter().cloned());
+                }
+                return read.parts != before;
+            }
+            Scope::FirstOf { each, .. } => return each.seal_read_variables(reads),
+            _ => return false,
+        };
+        let before = free.len();
+        if reads.wholesale {
+            free.retain(|path| !path.contains(&DATA_VARIABLES.to_string()));
+            return free.len() != before;
+        }
+        let mut changed = false;
+        for path in free.iter_mut() {
+            if let Some(at) = path.iter().position(|segment| segment == DATA_VARIABLES) {
+                let sealed: Vec<String> = reads.names.iter().cloned().collect();
+                changed |= path[at + 1..] != sealed[..];
+                path.truncate(at + 1);
+                path.extend(sealed);
+            }
+        }
+        changed
+    }
+
     /// Widens `self` to also cover `other` (the same file reached twice, e.g. `package.json` through
     /// `npm test` and through the `jest` key). Whole absorbs everything; kinds that differ become whole.
     pub fn merge(&mut self, other: Scope) {
@@ -717,9 +756,11 @@ fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a se
     path.iter().try_fold(doc, |v, key| v.get(key))
 }
 
-/// A free key path's last segment that stands for every key of its table naming an environment variable no
+/// A free key path's segment that stands for every key of its table naming an environment variable no
 /// program of the run reads to decide what runs or counts (`runner::steers`): `env.` this, in cargo's
-/// configuration, frees `TZ` and `CALC_MODE` and keeps `LD_PRELOAD` and `RUSTFLAGS`. Persisted in seals.
+/// configuration, frees `TZ` and `CALC_MODE` and keeps `LD_PRELOAD` and `RUSTFLAGS`. The segments after it name
+/// the variables the project's sealed tests read (`Scope::seal_read_variables`), which stay sealed too: `env.`
+/// this `.CALC_QUICK` keeps `CALC_QUICK`. Persisted in seals.
 pub(crate) const DATA_VARIABLES: &str = "(variables no runner reads)";
 
 /// Removes the key at `path` (relative to `value`) and any table it leaves empty on the way.
@@ -732,15 +773,16 @@ fn cut(value: &mut toml::Value, path: &[String]) {
         return;
     };
     let Some(table) = value.as_table_mut() else { return };
+    if first == DATA_VARIABLES {
+        // The names after it are the tests' own reads: sealed as the runners' are.
+        table.retain(|key, _| crate::runner::steers(key) || rest.iter().any(|name| name == key));
+        return;
+    }
     if rest.is_empty() {
         if let Some((key, equal)) = first.split_once('=') {
             if table.get(key).and_then(toml::Value::as_str) == Some(equal) {
                 table.remove(key);
             }
-            return;
-        }
-        if first == DATA_VARIABLES {
-            table.retain(|key, _| crate::runner::steers(key));
             return;
         }
         match first.strip_suffix('*') {

@@ -222,6 +222,9 @@ impl SealedInput for Closure {
             return Ok(false);
         };
         *self = Closure::take(command, taking.root);
+        // What the tests read of the environment steers the run wherever the tree sets it (`runner::steers_in`).
+        let reads = crate::testseal::env_reads::read(taking.root, self);
+        self.steer_by(taking.root, reads);
         taking.handed.closure = Some(self.clone());
         Ok(true)
     }

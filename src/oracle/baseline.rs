@@ -51,7 +51,9 @@ pub(crate) fn baseline(
         own.clear()?;
     }
     // What make will run for the verify's goals, asked where the run stands (see `closure::make_plan`).
-    let make = crate::closure::make_plan::record(&request);
+    // The names the tests read steer there too (`runner::steers_in`).
+    let reads = derived.map(|closure| closure.reads.clone()).unwrap_or_default();
+    let make = crate::closure::make_plan::record(&request, &reads);
     // What the runners resolve from their configuration files of code, asked the same way (see `closure::js_config`).
     let js_configs = derived.map_or_else(Vec::new, |closure| crate::closure::js_config::record(closure, &request));
     let progress = LiveLine::start(command);

@@ -24,6 +24,13 @@
 //! names itself no classification by name can see (`docs/threat-model.md`: the reviewer's). Names are compared
 //! in upper case (npm reads `npm_config_*` in either case), and a pattern ending in `*` is a prefix.
 //!
+//! **The names the sealed tests read steer too, for that project** ([`steers_in`]). A test that reads
+//! `CALC_QUICK` and returns before its assertion is steered by it as surely as pytest by `PYTEST_ADDOPTS`, and no
+//! classification by name can know it: so setup reads the baseline's test code for the names it reads
+//! (`testsig::env_reads`, one small reader per language; kept with the closure in the seal, `schema::EnvReads`),
+//! and every place in the tree that sets a variable for the test process asks with them. A test that reads the
+//! environment by a name built at run time makes every variable the tree sets steer, for that project alone.
+//!
 //! Who asks: cargo's `[env]` table (`closure::derive::cargo`), make's exports and the variables a makefile sets in
 //! the recipes' environment (`closure::make_plan`). Another reading of "a variable set for the run" asks here
 //! rather than keeping a list of its own.
@@ -100,9 +107,27 @@ pub(crate) fn steers(name: &str) -> bool {
     environments().any(|env| env.steers.iter().any(|p| matches(p, &name)))
 }
 
+/// Whether setting `name` for a run of a project whose sealed tests read `reads` can change what the run runs or
+/// counts: it [`steers`] any run, or the tests read it themselves (`schema::EnvReads`, see the module doc).
+pub(crate) fn steers_in(name: &str, reads: &crate::schema::EnvReads) -> bool {
+    steers(name) || reads.reads(name)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::steers;
+    use super::{steers, steers_in};
+
+    /// A program's own variable is data, unless the sealed tests read it; wholesale reading makes every one steer.
+    #[test]
+    fn a_name_the_tests_read_steers_that_project() {
+        let mut reads = crate::schema::EnvReads::default();
+        reads.names.insert("CALC_QUICK".to_string());
+        assert!(steers_in("CALC_QUICK", &reads));
+        assert!(!steers_in("LOG_LEVEL", &reads));
+        assert!(steers_in("PYTHONPATH", &reads));
+        reads.wholesale = true;
+        assert!(steers_in("LOG_LEVEL", &reads));
+    }
 
     /// What a runner, an interpreter, the loader or the shell reads steers the run; a program's own variable, a
     /// log level, the time zone, the locale and colour switches do not.

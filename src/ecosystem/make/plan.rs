@@ -100,6 +100,11 @@ pub struct MakePlan {
     /// The makefiles as the user accepted them (`loopgate allow`, see `plan/accept.rs`): name → digest.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) accepted: BTreeMap<String, String>,
+    /// What the baseline's tests read of the environment (the closure's, `schema::EnvReads`): a variable they read
+    /// steers the run wherever a makefile sets it (`runner::steers_in`). Kept with the plan so that every later
+    /// reading of it asks with the same names.
+    #[serde(default, skip_serializing_if = "crate::schema::EnvReads::is_empty")]
+    pub(crate) reads: crate::schema::EnvReads,
 }
 
 impl MakePlan {
@@ -130,8 +135,8 @@ fn make_arguments(command: &str) -> Option<Vec<&str>> {
 /// At the baseline: what make will run for the verify's goals, asked where and as `request` runs the verify
 /// command; `None` when the verify command is not one plain make call or make could not say (it is not
 /// installed, or the makefiles do not parse): then only the textual seal holds.
-pub(crate) fn record(request: &VerifyRequest) -> Option<MakePlan> {
-    resolve(request).and_then(|(plan, resolved, _)| {
+pub(crate) fn record(request: &VerifyRequest, reads: &crate::schema::EnvReads) -> Option<MakePlan> {
+    resolve(request, reads).and_then(|(plan, resolved, _)| {
         let read = plan.unseen.as_ref().is_some_and(|kept| !kept.contains_key(UNREAD));
         (resolved && read).then_some(plan)
     })
@@ -141,22 +146,25 @@ pub(crate) fn record(request: &VerifyRequest) -> Option<MakePlan> {
 /// runs the verify command. A plan that no longer resolves differs from the baseline's; a dry run that cannot
 /// start at all (make gone from the room) names nothing, and the run itself fails.
 pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Vec<MovedPart> {
-    resolve(request).map_or_else(Vec::new, |(now, _, _)| moved(sealed, &now))
+    resolve(request, &sealed.reads).map_or_else(Vec::new, |(now, _, _)| moved(sealed, &now))
 }
 
 /// At the first promise after the user accepted a change to the makefiles: the plan taken afresh where and as
 /// `request` runs, if the makefiles make reads are as the user accepted them; else what differs (see
 /// `plan/accept.rs`). A dry run that cannot start names nothing, as in [`check`], and keeps the sealed plan.
 pub(crate) fn retake(sealed: &MakePlan, request: &VerifyRequest) -> Result<MakePlan, Vec<MovedPart>> {
-    match resolve(request) {
+    match resolve(request, &sealed.reads) {
         Some((now, resolved, texts)) => accept::retaken(sealed, now, resolved, &texts),
         None => Ok(sealed.clone()),
     }
 }
 
 /// Runs `make -n -p --trace` in `request`'s place; the plan read from it, whether make resolved the goals, and
-/// the text of each makefile it read.
-fn resolve(request: &VerifyRequest) -> Option<(MakePlan, bool, BTreeMap<String, String>)> {
+/// the text of each makefile it read; `reads`, what the tests read of the environment, steers with the classifier.
+fn resolve(
+    request: &VerifyRequest,
+    reads: &crate::schema::EnvReads,
+) -> Option<(MakePlan, bool, BTreeMap<String, String>)> {
     let args = make_arguments(request.command)?;
     let program = request.command.split_whitespace().next()?;
     let dry = format!("{program} -n -p --trace {} 2>/dev/null", args.join(" "));
@@ -183,7 +191,7 @@ fn resolve(request: &VerifyRequest) -> Option<(MakePlan, bool, BTreeMap<String, 
     };
     let mut plan = MakePlan {
         call: request.command.to_string(),
-        ..plan_of(&lines, &goals, resolved, &|name| environment.contains(name))
+        ..plan_of(&lines, &goals, resolved, &|name| environment.contains(name), reads)
     };
     let texts = read_makefiles(request, &plan.makefiles, &curdir(&lines));
     plan.keep_unseen_lines(&texts);
@@ -267,7 +275,13 @@ fn quote(word: &str) -> String {
 /// The plan in the dry run's output `lines` for `goals` (make's default goal when none is named);
 /// `in_environment` says whether a name is in the run's environment. The makefiles' own lines are added by
 /// [`MakePlan::keep_unseen_lines`].
-fn plan_of(lines: &[String], goals: &[&str], resolved: bool, in_environment: &dyn Fn(&str) -> bool) -> MakePlan {
+fn plan_of(
+    lines: &[String],
+    goals: &[&str],
+    resolved: bool,
+    in_environment: &dyn Fn(&str) -> bool,
+    reads: &crate::schema::EnvReads,
+) -> MakePlan {
     let (trace, database) = split_database(lines);
     let db = Database::read(database);
     let mut goals: Vec<String> = goals.iter().map(|g| g.to_string()).collect();
@@ -302,7 +316,7 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool, in_environment: &dy
     // A goal make would not update (a file of its name now exists) runs nothing: that is a part too.
     for target in db.targets().filter(|t| compared(t)) {
         let entry = parts.entry(format!("{target}:")).or_default();
-        entry.push_str(&db.entry(target));
+        entry.push_str(&db.entry(target, reads));
     }
     for goal in &goals {
         parts.entry(format!("{goal}:")).or_default();
@@ -332,7 +346,7 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool, in_environment: &dy
     parts.insert(HOW_RECIPES_RUN.to_string(), how);
     let mut kept = BTreeMap::new();
     let export_all = db.has_target(".EXPORT_ALL_VARIABLES");
-    for (label, text, file) in unseen::environment(db.origins(), in_environment, export_all) {
+    for (label, text, file) in unseen::environment(db.origins(), in_environment, export_all, reads) {
         kept.insert(label.clone(), text);
         from.insert(label, file);
     }
@@ -349,6 +363,7 @@ fn plan_of(lines: &[String], goals: &[&str], resolved: bool, in_environment: &dy
         retake: false,
         makefiles,
         unseen: Some(kept),
+        reads: reads.clone(),
         ..MakePlan::default()
     }
 }
@@ -378,7 +393,7 @@ impl MakePlan {
         if texts.contains_key(UNREAD) {
             kept.insert(UNREAD.to_string(), String::new());
         }
-        for (label, text, file) in unseen::makefile_parts(texts) {
+        for (label, text, file) in unseen::makefile_parts(texts, &self.reads) {
             kept.insert(label.clone(), text);
             self.from.insert(label, file);
         }
@@ -529,14 +544,14 @@ impl<'a> Database<'a> {
 
     /// A target's entry without what changes with the tree's state or the makefile's layout: its header,
     /// target-specific variables, phony status and recipe as written.
-    fn entry(&self, name: &str) -> String {
+    fn entry(&self, name: &str, reads: &crate::schema::EnvReads) -> String {
         let mut out = String::new();
         for (_, lines) in self.entries.iter().filter(|(n, _)| *n == name) {
             for line in lines {
                 let kept = line.starts_with('\t')
                     || line.starts_with("#  Phony target")
                     || line.starts_with("#  recipe to execute")
-                    || (!line.starts_with('#') && !data_for_the_recipe(line));
+                    || (!line.starts_with('#') && !data_for_the_recipe(line, reads));
                 if kept {
                     // `#  recipe to execute (from 'Makefile', line 4):` moves with every line added above.
                     let line = match line.split_once(" (from '") {
@@ -570,9 +585,9 @@ fn variable_line(line: &str) -> Option<(&str, &str)> {
 /// Whether a database line is a target-specific variable that is only data for the recipe's programs
 /// (`test: export CALC_MODE = strict`, `test: LOG_LEVEL := debug`): what it does to the recipe's own lines shows
 /// in the lines make will run, which are compared, and in the environment no program of the run reads it to
-/// decide what runs or counts (`runner::steers`). Make's own variables (`SHELL`, `.SHELLFLAGS`, `MAKEFLAGS`, any
+/// decide what runs or counts, nor do the sealed tests (`runner::steers_in`). Make's own variables (`SHELL`, `.SHELLFLAGS`, `MAKEFLAGS`, any
 /// name starting with `.`) and a computed name stay in the target's entry.
-fn data_for_the_recipe(line: &str) -> bool {
+fn data_for_the_recipe(line: &str, reads: &crate::schema::EnvReads) -> bool {
     if !is_target_variable(line) {
         return false;
     }
@@ -586,7 +601,7 @@ fn data_for_the_recipe(line: &str) -> bool {
     !name.is_empty()
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !GLOBALS.contains(&name)
-        && !crate::runner::steers(name)
+        && !crate::runner::steers_in(name, reads)
 }
 
 /// Whether a database line `test: FOO := 1` is a target-specific variable, not a rule's header.

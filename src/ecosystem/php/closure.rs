@@ -228,11 +228,15 @@ fn xinclude_hrefs(element: &crate::closure::xml_tree::Element, out: &mut Vec<Str
     }
 }
 
-/// A PHPUnit configuration file read setting by setting (`closure::phpunit_config`).
+/// A PHPUnit configuration file read setting by setting (`closure::phpunit_config`): `<php>` entry by entry, its
+/// environment variable by variable (`parts::DATA_VARIABLES`: the names the tests read follow it, set at setup).
 fn reading() -> Scope {
     crate::closure::parts::Read::by(
         &crate::closure::phpunit_config::READING,
-        vec![crate::closure::phpunit_config::BY_ENTRY.to_string()],
+        vec![
+            crate::closure::phpunit_config::BY_ENTRY.to_string(),
+            crate::closure::parts::DATA_VARIABLES.to_string(),
+        ],
     )
 }
 

@@ -36,7 +36,7 @@ use super::xml_tree::{self, Element};
 /// The reader of a PHPUnit configuration file, in `closure::READERS`.
 pub(crate) const READING: Reading = Reading {
     kind: "phpunit",
-    parts: |text, names| parts(text, names.iter().any(|n| n == BY_ENTRY)),
+    parts: |text, names| parts(text, names),
     labels: |_| vec!["its settings, one by one".to_string()],
     resolves: None,
 };
@@ -84,7 +84,11 @@ pub(crate) const BY_ENTRY: &str = "<php> entry by entry";
 const DOCUMENT: &str = "the configuration";
 
 /// The parts of a PHPUnit configuration, labelled for people (`bootstrap`, `<php>`, `testsuite unit selects …`).
-pub(crate) fn parts(text: &str, php_by_entry: bool) -> Texts {
+/// `names` are the reading's, persisted in the seal: with [`BY_ENTRY`] among them `<php>` is read entry by entry
+/// ([`php`]); with `parts::DATA_VARIABLES` (a seal taken since the tests' reads were recorded) its `<env>` and
+/// `<server>` entries are judged variable by variable, the names the tests read following the marker
+/// ([`data_variable`]).
+pub(crate) fn parts(text: &str, names: &[String]) -> Texts {
     let Some(root) = xml_tree::parse(text) else {
         return vec![(super::parts::UNPARSABLE.to_string(), text.to_string())];
     };
@@ -123,7 +127,12 @@ pub(crate) fn parts(text: &str, php_by_entry: bool) -> Texts {
                 }
             }
             "testsuites" => suites(child, &mut out),
-            "php" if php_by_entry => php(child, &mut out),
+            "php" if names.iter().any(|n| n == BY_ENTRY) => php(child, names, &mut out),
+            "php" => {
+                if let Some(section) = php_section(child, names) {
+                    out.push("<php>", section);
+                }
+            }
             name => out.push(&format!("<{name}>"), child.canonical()),
         }
     }
@@ -137,8 +146,9 @@ const FREE_INI: &[&str] = &["memory_limit", "max_execution_time"];
 /// `<php>`, entry by entry: PHPUnit applies it before the bootstrap (`ini_set`, `putenv`, `define`, the include
 /// path), so every entry can change what the code under test does and counts, each its own part (`<php> <ini
 /// error_reporting>`), but for an `<ini>` of [`FREE_INI`] and an `<ini>` that only makes the run stricter
-/// ([`stricter_ini`]), which may appear (`closure::units::ADDABLE`) but not go or change.
-fn php(section: &Element, out: &mut Parts) {
+/// ([`stricter_ini`]), which may appear (`closure::units::ADDABLE`) but not go or change, and a variable that is
+/// data ([`data_variable`]).
+fn php(section: &Element, names: &[String], out: &mut Parts) {
     for (name, value) in &section.attributes {
         out.push(&format!("<php> {name}"), value.clone());
     }
@@ -148,7 +158,7 @@ fn php(section: &Element, out: &mut Parts) {
         let plain_ini = entry.name == "ini"
             && entry.children.is_empty()
             && entry.attributes.iter().all(|(key, _)| key == "name" || key == "value");
-        if plain_ini && FREE_INI.contains(&name) {
+        if (plain_ini && FREE_INI.contains(&name)) || data_variable(entry, names) {
             continue;
         }
         let label = format!("<php> <{} {name}>", entry.name);
@@ -173,6 +183,35 @@ fn stricter_ini(name: &str, value: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// The `<php>` section as sealed where it is not read entry by entry (a seal without [`BY_ENTRY`]): whole, but
+/// without the entries that are data ([`data_variable`]). A section left empty is as if absent.
+fn php_section(php: &Element, names: &[String]) -> Option<String> {
+    if !names.iter().any(|n| n == super::parts::DATA_VARIABLES) {
+        return Some(php.canonical());
+    }
+    let mut kept = php.clone();
+    kept.children.retain(|entry| !data_variable(entry, names));
+    (!kept.children.is_empty() || !kept.attributes.is_empty()).then(|| kept.canonical())
+}
+
+/// Whether `<php>`'s `entry` sets a variable no program of the run reads to decide what runs or counts and the
+/// tests do not read (`runner::steers`, or one of the names after `parts::DATA_VARIABLES` in `names`): `<env
+/// name="APP_ENV" value="testing"/>` read by the code alone is data, as the same variable set by make is;
+/// `CALC_QUICK` read by a sealed test, or `XDEBUG_MODE`, counts. Never data in a seal without the marker.
+fn data_variable(entry: &Element, names: &[String]) -> bool {
+    let Some(at) = names.iter().position(|n| n == super::parts::DATA_VARIABLES) else {
+        return false;
+    };
+    let read = &names[at + 1..];
+    matches!(entry.name.as_str(), "env" | "server")
+        && entry.attribute("name").is_some_and(|name| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !crate::runner::steers(name)
+                && !read.iter().any(|r| r == name)
+        })
 }
 
 /// Whether a reporting section makes PHPUnit load the files it did not cover (`processUncoveredFiles`,

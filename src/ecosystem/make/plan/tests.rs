@@ -23,7 +23,13 @@ fn plan(files: &[(&str, &str)], goals: &[&str]) -> MakePlan {
         .lines()
         .map(str::to_string)
         .collect();
-    let mut plan = plan_of(&lines, goals, out.status.success(), &|name| name == "HOME");
+    let mut plan = plan_of(
+        &lines,
+        goals,
+        out.status.success(),
+        &|name| name == "HOME",
+        &crate::schema::EnvReads::default(),
+    );
     let texts = plan
         .makefiles
         .iter()
@@ -193,10 +199,28 @@ fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
         .map(|l| l.to_string())
         .collect()
     };
-    let a = plan_of(&db("-j2 --jobserver-auth=3,4"), &["test"], true, &|_| false);
-    let b = plan_of(&db("-j2 --jobserver-auth=5,6"), &["test"], true, &|_| false);
+    let a = plan_of(
+        &db("-j2 --jobserver-auth=3,4"),
+        &["test"],
+        true,
+        &|_| false,
+        &crate::schema::EnvReads::default(),
+    );
+    let b = plan_of(
+        &db("-j2 --jobserver-auth=5,6"),
+        &["test"],
+        true,
+        &|_| false,
+        &crate::schema::EnvReads::default(),
+    );
     assert_eq!(a, b);
-    let ignoring = plan_of(&db("-i -j2 --jobserver-auth=5,6"), &["test"], true, &|_| false);
+    let ignoring = plan_of(
+        &db("-i -j2 --jobserver-auth=5,6"),
+        &["test"],
+        true,
+        &|_| false,
+        &crate::schema::EnvReads::default(),
+    );
     assert_ne!(a, ignoring);
 }
 

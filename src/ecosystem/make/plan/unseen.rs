@@ -30,6 +30,7 @@
 use std::collections::BTreeMap;
 
 use crate::recipes::join_continued;
+use crate::schema::EnvReads;
 
 /// Variables that say how make was called.
 const CALL: &[&str] = &[
@@ -66,13 +67,13 @@ pub(super) fn environment_label(name: &str) -> String {
 }
 
 /// The lines of `text` (a makefile) that the dry run cannot judge, joined; empty when there are none.
-pub(super) fn lines(text: &str) -> String {
+pub(super) fn lines(text: &str, reads: &EnvReads) -> String {
     let kept: Vec<String> = join_continued(text)
         .into_iter()
         .filter(|line| !line.starts_with('\t'))
         .map(|line| line.trim().to_string())
         .filter(|line| {
-            !line.is_empty() && !line.starts_with('#') && telling(line) && !super::printing::quiets_make(line)
+            !line.is_empty() && !line.starts_with('#') && telling(line, reads) && !super::printing::quiets_make(line)
         })
         .collect();
     kept.join("\n")
@@ -80,8 +81,8 @@ pub(super) fn lines(text: &str) -> String {
 
 /// Whether one makefile line (not a recipe line) can change the recipes' environment or read how make was
 /// called (see the module doc).
-fn telling(line: &str) -> bool {
-    exports_what_steers(line)
+fn telling(line: &str, reads: &EnvReads) -> bool {
+    exports_what_steers(line, reads)
         || CALL.iter().any(|name| line.contains(name))
         || line.contains("!=")
         || references(line).any(|(name, first_argument)| {
@@ -95,7 +96,7 @@ fn telling(line: &str) -> bool {
 /// (`runner::steers`: `PYTHONPATH`, `BASH_ENV`, `RUSTFLAGS`, …), every variable (a bare `export`), or one whose
 /// name is computed (`export $(VARS)`). `export LOG_LEVEL ?= info` exports data the code under test may read,
 /// which is the agent's: it is free, as the same variable set in any other way would be.
-fn exports_what_steers(line: &str) -> bool {
+fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
     let head = line.split_once('=').map_or(line, |(head, _)| head);
     let words: Vec<&str> = head.split_whitespace().collect();
     let Some(at) = words.iter().position(|w| *w == "export" || *w == "unexport") else {
@@ -108,9 +109,9 @@ fn exports_what_steers(line: &str) -> bool {
         .filter(|w| !w.is_empty())
         .collect();
     names.is_empty()
-        || names
-            .iter()
-            .any(|name| !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || crate::runner::steers(name))
+        || names.iter().any(|name| {
+            !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || crate::runner::steers_in(name, reads)
+        })
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
@@ -150,10 +151,11 @@ pub(super) fn environment<'a>(
     variables: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
     in_environment: &dyn Fn(&str) -> bool,
     export_all: bool,
+    reads: &EnvReads,
 ) -> Vec<(String, String, String)> {
     variables
         .filter(|(name, _, _)| {
-            !MAKES_OWN.contains(name) && crate::runner::steers(name) && (export_all || in_environment(name))
+            !MAKES_OWN.contains(name) && crate::runner::steers_in(name, reads) && (export_all || in_environment(name))
         })
         .filter_map(|(name, value, origin)| {
             let from = origin
@@ -170,11 +172,11 @@ pub(super) fn environment<'a>(
 
 /// The lines of each makefile in `texts` the dry run cannot judge: `(label, lines, file)` per makefile that has
 /// any.
-pub(super) fn makefile_parts(texts: &BTreeMap<String, String>) -> Vec<(String, String, String)> {
+pub(super) fn makefile_parts(texts: &BTreeMap<String, String>, reads: &EnvReads) -> Vec<(String, String, String)> {
     texts
         .iter()
         .filter_map(|(file, text)| {
-            let kept = lines(text);
+            let kept = lines(text, reads);
             (!kept.is_empty()).then(|| (format!("{file}: {LINES}"), kept, file.clone()))
         })
         .collect()
@@ -207,7 +209,7 @@ mod tests {
             "W := $(call $(F),1)",
             "ALL := $(.VARIABLES)",
         ] {
-            assert_eq!(lines(kept), kept, "{kept}");
+            assert_eq!(lines(kept, &EnvReads::default()), kept, "{kept}");
         }
         for honest in [
             "PREFIX ?= /usr/local",
@@ -228,13 +230,13 @@ mod tests {
             "unexport LOG_LEVEL",
             "export RUST_BACKTRACE=1",
         ] {
-            assert_eq!(lines(honest), "", "{honest}");
+            assert_eq!(lines(honest, &EnvReads::default()), "", "{honest}");
         }
     }
 
     #[test]
     fn continued_lines_are_judged_whole() {
-        let kept = lines("X = a \\\n  $(shell id)\nY = b\n");
+        let kept = lines("X = a \\\n  $(shell id)\nY = b\n", &EnvReads::default());
         assert!(kept.starts_with("X = a") && kept.ends_with("$(shell id)"), "{kept}");
     }
 
@@ -249,7 +251,7 @@ mod tests {
             ("LOG_LEVEL", "debug", "# makefile (from 'Makefile', line 3)"),
         ];
         let env = |name: &str| ["HOME", "PATH", "PYTHONPATH", "CURDIR", "LOG_LEVEL"].contains(&name);
-        let kept = environment(vars.iter().copied(), &env, false);
+        let kept = environment(vars.iter().copied(), &env, false, &EnvReads::default());
         assert_eq!(
             kept,
             vec![
@@ -261,8 +263,20 @@ mod tests {
                 ),
             ]
         );
-        let all = environment(vars.iter().copied(), &env, true);
+        let all = environment(vars.iter().copied(), &env, true, &EnvReads::default());
         // Under `.EXPORT_ALL_VARIABLES` too, only what steers a run counts: `PREFIX` and `LOG_LEVEL` are data.
         assert_eq!(all.len(), 2, "{all:?}");
+    }
+
+    /// A program's own variable is free, unless the sealed tests read it: then its export is kept.
+    #[test]
+    fn an_export_of_a_name_the_tests_read_is_kept() {
+        let mut reads = EnvReads::default();
+        reads.names.insert("CALC_QUICK".to_string());
+        assert_eq!(lines("export CALC_QUICK = 1", &EnvReads::default()), "");
+        assert_eq!(lines("export CALC_QUICK = 1", &reads), "export CALC_QUICK = 1");
+        assert_eq!(lines("export LOG_LEVEL = debug", &reads), "");
+        reads.wholesale = true;
+        assert_eq!(lines("export LOG_LEVEL = debug", &reads), "export LOG_LEVEL = debug");
     }
 }

@@ -5,12 +5,12 @@ use super::parts;
 const BASE: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
 fn labels(text: &str) -> Vec<String> {
-    parts(text, true).into_iter().map(|(label, _)| label).collect()
+    parts(text, &by_entry()).into_iter().map(|(label, _)| label).collect()
 }
 
 /// The parts that differ between two documents, by label.
 fn moved(before: &str, after: &str) -> Vec<String> {
-    let (a, b) = (parts(before, true), parts(after, true));
+    let (a, b) = (parts(before, &by_entry()), parts(after, &by_entry()));
     let mut out: Vec<String> = a
         .iter()
         .filter(|part| !b.contains(part))
@@ -86,6 +86,11 @@ fn a_stricter_setting_may_appear_but_not_go() {
     assert_eq!(super::super::parts::compare(&before, &laxer).len(), 1);
 }
 
+/// The names of a reading that reads `<php>` entry by entry (no variable data: no `DATA_VARIABLES` marker).
+fn by_entry() -> Vec<String> {
+    vec![super::BY_ENTRY.to_string()]
+}
+
 fn read() -> super::super::parts::Scope {
     super::super::parts::Read::by(&super::READING, vec![super::BY_ENTRY.to_string()])
 }
@@ -159,6 +164,44 @@ fn a_seal_from_before_holds_php_whole() {
         "</phpunit>",
         "  <php>\n    <ini name=\"memory_limit\" value=\"-1\"/>\n  </php>\n</phpunit>",
     );
-    let labels: Vec<String> = parts(&with, false).into_iter().map(|(label, _)| label).collect();
+    let labels: Vec<String> = parts(&with, &[]).into_iter().map(|(label, _)| label).collect();
     assert!(labels.contains(&"<php>".to_string()), "{labels:?}");
+}
+
+/// `<env>` and `<server>` entries naming a variable no runner and no test reads are data; one a sealed test reads
+/// (after the marker), or one PHP reads (`XDEBUG_MODE`), counts; a seal without the marker keeps `<php>` whole.
+#[test]
+fn the_php_sections_variables_are_judged_by_who_reads_them() {
+    let marked = |read: &[&str]| {
+        let mut names = vec![crate::closure::parts::DATA_VARIABLES.to_string()];
+        names.extend(read.iter().map(|n| n.to_string()));
+        names
+    };
+    let config = |php: &str| format!("<phpunit bootstrap=\"src/Calc.php\">\n  <php>\n{php}  </php>\n</phpunit>\n");
+    let has_php = |text: &str, names: &[String]| parts(text, names).iter().any(|(label, _)| label == "<php>");
+    let app_env = config("    <env name=\"APP_ENV\" value=\"testing\"/>\n    <server name=\"TZ\" value=\"UTC\"/>\n");
+    assert!(!has_php(&app_env, &marked(&["CALC_QUICK"])));
+    assert!(has_php(&app_env, &[]), "an older seal keeps <php> whole");
+    assert!(has_php(&app_env, &marked(&["APP_ENV"])));
+    let quick = config("    <env name=\"CALC_QUICK\" value=\"1\"/>\n");
+    assert!(has_php(&quick, &marked(&["CALC_QUICK"])));
+    let xdebug =
+        config("    <env name=\"XDEBUG_MODE\" value=\"off\"/>\n    <ini name=\"memory_limit\" value=\"-1\"/>\n");
+    assert!(has_php(&xdebug, &marked(&[])));
+}
+
+/// As a seal takes it today (`php::closure`'s reading): `<php>` entry by entry and its variables by who reads
+/// them — a variable only the code reads is free, one a sealed test reads counts as its own entry.
+#[test]
+fn entry_by_entry_the_variables_the_tests_read_count_and_the_rest_are_data() {
+    let names: Vec<String> = [super::BY_ENTRY, crate::closure::parts::DATA_VARIABLES, "CALC_QUICK"]
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let config = |php: &str| format!("<phpunit bootstrap=\"src/Calc.php\">\n  <php>\n{php}  </php>\n</phpunit>\n");
+    let labels = |text: &str| -> Vec<String> { parts(text, &names).into_iter().map(|(label, _)| label).collect() };
+    let free = labels(&config("    <env name=\"APP_ENV\" value=\"testing\"/>\n"));
+    assert!(!free.iter().any(|label| label.starts_with("<php>")), "{free:?}");
+    let quick = labels(&config("    <env name=\"CALC_QUICK\" value=\"1\"/>\n"));
+    assert!(quick.contains(&"<php> <env CALC_QUICK>".to_string()), "{quick:?}");
 }

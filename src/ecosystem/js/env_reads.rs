@@ -1,0 +1,17 @@
+//! How JavaScript and TypeScript test code reads the environment (`testsig::env_reads`): `process.env.X`,
+//! `process.env['X']`, `'X' in process.env`, `const { X } = process.env`, Vite's `import.meta.env.X` and Deno's
+//! `Deno.env.get('X')`; template literals are read as code.
+
+use crate::testsig::Lang;
+use crate::testsig::env_reads::Reads;
+
+pub(crate) const READS: Reads = Reads {
+    maps: &[&["process", "env"], &["meta", "env"], &["Deno", "env"], &["Bun", "env"]],
+    methods: &["get", "has", "hasOwnProperty"],
+    writes: &["set", "delete"],
+    members: true,
+    membership: Some("in"),
+    destructures: true,
+    interpolates: &["${"],
+    ..Reads::none(Lang::JavaScript)
+};

@@ -1,0 +1,37 @@
+//! The environment variables the baseline's test code reads (behaviour in `testsig::env_reads`, asked by
+//! `runner::steers_in`), kept with the derived closure in the seal.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+/// What the sealed test files and the code they load (helpers, `conftest.py`, test support) read of the
+/// environment: the names they read by a literal, and whether one reads it by a name built at run time (a
+/// computed key, the environment iterated or copied whole), which no list can name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnvReads {
+    /// The names read by a literal (`os.environ.get("CALC_QUICK")`, `ENV['CI']`, `$CALC_QUICK`).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub names: BTreeSet<String>,
+    /// A test reads the environment wholesale: every variable the tree sets may be one it reads.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wholesale: bool,
+}
+
+impl EnvReads {
+    /// Whether the tests may read `name` (compared as written: the environment's names are case-sensitive).
+    pub fn reads(&self, name: &str) -> bool {
+        self.wholesale || self.names.contains(name)
+    }
+
+    /// Whether nothing was read (a seal taken before the names were recorded reads as this).
+    pub fn is_empty(&self) -> bool {
+        !self.wholesale && self.names.is_empty()
+    }
+
+    /// Adds what `other` reads.
+    pub fn extend(&mut self, other: EnvReads) {
+        self.names.extend(other.names);
+        self.wholesale |= other.wholesale;
+    }
+}
