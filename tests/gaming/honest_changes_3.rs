@@ -34,15 +34,11 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
         "minitest_rakefile_switched_to_minitests_own_test_task",
         "`ruby/rakefile.rs` reads `Rake::TestTask.new` only; `Minitest::TestTask.create` (what `bundle gem` writes \
-         since minitest 5.16) is code, with no test files or load path of its own. Next: read its `test_globs` and \
-         `libs` as the same parts, with its defaults (`test/**/test_*.rb`, `test/**/*_test.rb`; `lib`, `test`, `.`)",
-    ),
-    (
-        "bats_helper_split_into_two_files_used_by_a_new_test",
-        "the followed helper (`testseal::follow`) loads a second one that defines a function, so the existing \
-         test's setup gains a `load` of code: a changed setup, since such a file could redefine the code under test \
-         (`ruby_test_side`'s `answers.bash`). Next: apply `shell/sourced.rs`'s rule to test-side helpers — a \
-         helper whose functions are named like no command and no function of the code the tests load is free",
+         since minitest 5.16) is code, with no test files or load path of its own. Reading its `test_globs` and \
+         `libs` as the same parts is not enough: its default load path is `lib`, `test`, `.`, and `.` comes before \
+         the standard library, so a root-level `json.rb` or `minitest/autorun.rb` would be a twin, which the \
+         Rakefile's reader (text and names, no files) cannot see. Next: give the reading the project's root (a \
+         `Resolving`, as pytest's has) and free `.` where it holds no Ruby file outside the earlier entries",
     ),
 ];
 

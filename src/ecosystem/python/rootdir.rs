@@ -399,9 +399,11 @@ fn pythonpath_free(rootdir: &Path, root: &Path, entry: &str, imported: &Imported
         let Some(module) = name.to_str().and_then(super::observed::module_name) else {
             return true;
         };
+        // Found in the entry itself (not in a directory under it, which is another place on the path: `.` holds
+        // `tests/`), or no longer anywhere.
         imported.get(module).is_none_or(|found| {
-            let found = root.join(found);
-            found.starts_with(&at) || std::fs::symlink_metadata(&found).is_err()
+            let found = normalize(&root.join(found));
+            found.parent() == Some(at.as_path()) || std::fs::symlink_metadata(&found).is_err()
         })
     })
 }

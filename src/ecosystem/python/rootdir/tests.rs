@@ -288,6 +288,26 @@ fn a_pythonpath_entry_counts_where_it_holds_a_twin_of_an_imported_module() {
     // A copy beside the original, or a module named like a library the tests imported: a twin.
     assert!(!with("shim", &[("calc.py", ""), ("shim/calc.py", "")]).is_empty());
     assert!(!with("src", &[("src/calc.py", ""), ("src/json.py", "")]).is_empty());
+    // The project's root first on the path, with a twin of a module the baseline found in a directory under it.
+    let nested = r#"{"helpers":"tests/helpers.py"}"#;
+    let names = ["".to_string(), format!("{IMPORTED}{nested}")];
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("helpers.py"), "").expect("write");
+    std::fs::create_dir_all(dir.path().join("tests")).expect("mkdir");
+    std::fs::write(dir.path().join("tests/helpers.py"), "").expect("write");
+    assert!(!pythonpath_free(
+        dir.path(),
+        dir.path(),
+        ".",
+        &imported_of(&names).expect("recorded")
+    ));
+    std::fs::remove_file(dir.path().join("helpers.py")).expect("remove");
+    assert!(pythonpath_free(
+        dir.path(),
+        dir.path(),
+        ".",
+        &imported_of(&names).expect("recorded")
+    ));
     // Outside the project: counts.
     assert!(!with("../elsewhere", &[("src/calc.py", "")]).is_empty());
     // Untraced (no modules recorded): every entry counts.
