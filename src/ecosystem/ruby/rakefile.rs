@@ -297,18 +297,26 @@ fn inert(text: &str, runs: &[&str]) -> String {
             cut[desc] = true;
         }
     }
-    // A cut task named anywhere in what stays (`Rake::Task[:lint]`, `enhance`) is kept: something may reach it.
-    let kept_words: std::collections::BTreeSet<&str> = lines
-        .iter()
-        .zip(&cut)
-        .filter(|(_, c)| !**c)
-        .flat_map(|(line, _)| WORD.find_iter(line).map(|m| m.as_str()))
-        .collect();
-    for (name, _, first, last) in &found {
-        if kept_words.contains(name.as_str()) {
-            for c in &mut cut[*first..=*last] {
-                *c = false;
+    // A cut task named anywhere in what stays (`Rake::Task[:lint]`, `enhance`, the body of another task kept) is
+    // kept: something may reach it. Kept again until nothing more is.
+    loop {
+        let kept_words: std::collections::BTreeSet<&str> = lines
+            .iter()
+            .zip(&cut)
+            .filter(|(_, c)| !**c)
+            .flat_map(|(line, _)| WORD.find_iter(line).map(|m| m.as_str()))
+            .collect();
+        let mut more = false;
+        for (name, _, first, last) in &found {
+            if cut[*first] && kept_words.contains(name.as_str()) {
+                for c in &mut cut[*first..=*last] {
+                    *c = false;
+                }
+                more = true;
             }
+        }
+        if !more {
+            break;
         }
     }
     let mut out = String::new();
@@ -519,6 +527,8 @@ mod tests {
             // A prerequisite of the test task, declared or named elsewhere.
             "\ntask(:lint) do\n  Calc.prepend(Patch)\nend\ntask test: :lint\n",
             "\ntask(:lint) do\n  Calc.prepend(Patch)\nend\nRake::Task[:test].enhance([:lint])\n",
+            // Reached through the body of a task that something else names.
+            "\ntask(:a) do\n  Rake::Task[:b].invoke\nend\ntask(:b) do\n  Calc.prepend(Patch)\nend\nRake::Task[:test].enhance([:a])\n",
             // A body that closes the block early, code at the margin, a name that is not a literal.
             "\ntask(:lint) do\n  end; Calc.prepend(Patch); begin\nend\n",
             "\ntask(:lint) do\nCalc.prepend(Patch)\nend\n",
@@ -528,5 +538,15 @@ mod tests {
             let moved = format!("{RAKEFILE}{reached}");
             assert_ne!(code(&base, &runs("test")), code(&moved, &runs("test")), "{reached}");
         }
+        // A task kept because something names it keeps what its body names: `b`'s body counts.
+        let chain = |body: &str| {
+            format!(
+                "{RAKEFILE}\ntask(:a) do\n  Rake::Task[:b].invoke\nend\ntask(:b) do\n  {body}\nend\nRake::Task[:test].enhance([:a])\n"
+            )
+        };
+        assert_ne!(
+            code(&chain("sh('true')"), &runs("test")),
+            code(&chain("Calc.prepend(Patch)"), &runs("test"))
+        );
     }
 }
