@@ -682,6 +682,11 @@ fn seal_and_start(
             if let Some(derived) = inputs.derived.as_mut() {
                 derived.leave_configs_to(&baseline.js_configs);
                 carry_judged_configs(&store, &project, &baseline.js_configs, derived)?;
+                // Where the baseline was traced, a runner's resolved configuration is judged by the version that ran
+                // and the modules its tests imported.
+                if let crate::closure::observed::Tracing::Traced { .. } = observed.tracing {
+                    derived.pin_resolution(baseline.runner_version, &observed.used, &project.root);
+                }
             }
             inputs.observed = Some(observed);
             if let Some((room, _, _)) = &room

@@ -60,6 +60,7 @@ pub(crate) fn baseline(
     let counted = run_counted(&request, &progress);
     progress.finish();
     let mut saw_outside = crate::room::snapshot::Saw::default();
+    let mut runner_version = None;
     let observed = match tracer {
         Ok(_) => {
             let events = stand.events(&trace);
@@ -76,6 +77,9 @@ pub(crate) fn baseline(
             {
                 crate::room::pycache::seed(prefix, &events, &project.root);
             }
+            // Which version of the runner ran: the snapshot holds it, so its resolution alone judges its configuration.
+            let read = events.iter().filter(|e| e.access == crate::trace::Access::Read);
+            runner_version = crate::closure::rootdir::ran(read.map(|e| e.path.as_path()));
             saw_outside = crate::room::snapshot::Saw::of(&events, &project.root, &crate::project::loopgate_home());
             observed
         }
@@ -102,6 +106,7 @@ pub(crate) fn baseline(
     );
     baseline.make = make;
     baseline.js_configs = js_configs;
+    baseline.runner_version = runner_version;
     if cut {
         baseline.cut = Some(timeout);
         baseline.counts = None;

@@ -62,6 +62,11 @@ pub struct Baseline {
     /// `closure::js_config`); compared before each promise's run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) js_configs: Vec<crate::closure::js_config::Resolved>,
+    /// The major version of the test runner the traced run imported, where its ecosystem reads one (see
+    /// `closure::rootdir::ran`): the snapshot holds it, so only its resolution of the runner's configuration is
+    /// compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) runner_version: Option<u32>,
 }
 
 /// A baseline test that a passing run did not hold to.
@@ -106,6 +111,7 @@ impl Baseline {
             cut: None,
             make: None,
             js_configs: Vec::new(),
+            runner_version: None,
         }
     }
 

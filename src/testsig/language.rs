@@ -130,6 +130,25 @@ pub(crate) trait Language: Sync {
         None
     }
 
+    /// The functions `text` defines (a helper's lines other than its loads), where it is nothing but function
+    /// definitions this reading can delimit; `None` otherwise, or where the language keeps no such rule
+    /// (`testseal::follow`).
+    fn helper_functions(&self, _text: &str) -> Option<Vec<String>> {
+        None
+    }
+
+    /// The functions `text` defines anywhere in it (the code a test loads), for [`Language::helper_functions`]'s
+    /// judge.
+    fn defined_functions(&self, _text: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Whether a function named `name` would stand in for something a test runs by that name: a command, a
+    /// builtin, the runner's own function (bats' `run`, `load`, `setup`).
+    fn names_a_command(&self, _name: &str) -> bool {
+        true
+    }
+
     /// Whether its plain string literals are compared by value, not by their quotes (`'a'` and `"a"`, `norm`).
     fn strings_by_value(&self) -> bool {
         false

@@ -23,22 +23,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "pytest_configuration_moved_to_pyproject_native_tool_pytest_table",
-        PYTEST_8,
-    ),
-    (
-        "pytest_configuration_moved_to_pytest_toml_with_a_registered_marker",
-        PYTEST_8,
-    ),
-    (
-        "pytest_src_layout_named_by_the_pythonpath_key",
-        "`pythonpath` is a part of pytest's resolved configuration, so any entry counts: a directory first on \
-         `sys.path` can shadow what the tests import (`fresh_moves_8`'s shim holding a correct `calc.py` beside the \
-         buggy one). Next: judge a new entry by what it shadows, as `closure::observed` judges a new module file — \
-         free when no module in it is named like one the baseline imported (`Observed::used`) from a file that \
-         still exists; a module moved there (the old file gone) then reads as moved, a copy beside it as a shadow",
-    ),
-    (
         "rspec_support_module_required_and_included_for_new_specs",
         "`Dir[...].sort.each { |f| require f }` is new module-level code around the existing examples and \
          `config.include` counts (`ruby/configure.rs`): both can bring in code that reopens what the specs test \
@@ -50,32 +34,13 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
         "minitest_rakefile_switched_to_minitests_own_test_task",
         "`ruby/rakefile.rs` reads `Rake::TestTask.new` only; `Minitest::TestTask.create` (what `bundle gem` writes \
-         since minitest 5.16) is code, with no test files or load path of its own. Next: read its `test_globs` and \
-         `libs` as the same parts, with its defaults (`test/**/test_*.rb`, `test/**/*_test.rb`; `lib`, `test`, `.`)",
-    ),
-    (
-        "minitest_rakefile_respelled_with_single_quotes_and_parentheses_and_a_lint_task",
-        "the respelling is free since this pass (the Rakefile's code compared as Ruby tokens, `libs.push` read as \
-         `libs <<`: `minitest_rakefile_respelled_by_rubocop` completes), but a new task in the Rakefile itself is \
-         new code. Next: free a task definition with literal arguments (`desc`, `task(:lint) do … end`, \
-         `task(default: %i[lint test])`) that the verify's targets do not reach, since its block runs only when \
-         invoked; `rakelib/*.rake` tasks are free already",
-    ),
-    (
-        "bats_helper_split_into_two_files_used_by_a_new_test",
-        "the followed helper (`testseal::follow`) loads a second one that defines a function, so the existing \
-         test's setup gains a `load` of code: a changed setup, since such a file could redefine the code under test \
-         (`ruby_test_side`'s `answers.bash`). Next: apply `shell/sourced.rs`'s rule to test-side helpers — a \
-         helper whose functions are named like no command and no function of the code the tests load is free",
+         since minitest 5.16) is code, with no test files or load path of its own. Reading its `test_globs` and \
+         `libs` as the same parts is not enough: its default load path is `lib`, `test`, `.`, and `.` comes before \
+         the standard library, so a root-level `json.rb` or `minitest/autorun.rb` would be a twin, which the \
+         Rakefile's reader (text and names, no files) cannot see. Next: give the reading the project's root (a \
+         `Resolving`, as pytest's has) and free `.` where it holds no Ruby file outside the earlier entries",
     ),
 ];
-
-/// Why a configuration only pytest 9 reads is still refused.
-const PYTEST_8: &str = "`python/rootdir.rs` compares pytest 8's resolution beside pytest 9's, whichever version runs, and \
-     pytest 8 reads neither `pytest.toml` nor `pyproject.toml`'s native `[tool.pytest]`: there the move drops \
-     `testpaths`. The version is not a guess to hedge: the oracle's snapshot holds the pytest the baseline ran. \
-     Next: record that version at setup (the `_pytest` the traced baseline imported, its `pytest-X.dist-info`) as \
-     a name of the reading, and compare only its resolution";
 
 pub const CASES: &[Case] = &[];
 

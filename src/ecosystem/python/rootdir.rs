@@ -38,7 +38,18 @@
 //! pytest 8 and earlier search without `pytest.toml` and ignore a `pyproject.toml`'s native `[tool.pytest]`: their
 //! resolution is a second set of parts (`… as pytest 8 resolves it`), compared with the baseline's the same way and
 //! named only where pytest 9's did not move alike, so a configuration only one version reads cannot hide a weaker
-//! one from the other, whichever version runs.
+//! one from the other, whichever version runs — unless setup recorded which pytest ran the baseline ([`VERSION`],
+//! read by [`ran`] from the `_pytest` its trace imported): the snapshot holds that pytest, so the oracle's run is
+//! pytest of that major version and only its resolution is compared. A configuration only pytest 9 reads
+//! (`pytest.toml`, the native `[tool.pytest]`) then moves nothing under pytest 9, and still counts under pytest 8,
+//! which would not read it. A seal without the name (older, or untraced) keeps both.
+//!
+//! `pythonpath` puts its entries first on `sys.path`, so an entry can hold a twin of what the tests import (a
+//! correct copy of the module under test beside the buggy one, a weaker copy of a test helper). Its part is the
+//! list of the entries that may ([`pythonpath_free`]); an entry is left out of it where every module it holds is
+//! named like none the baseline imported ([`IMPORTED`], recorded at setup from its trace) from a place that still
+//! holds it, so a `src` layout (the module moved there, the old file gone) moves nothing, while a copy beside the
+//! original, or a module named like a library the tests imported, counts. Untraced, every entry counts.
 //! [`FREE_KEYS`] change neither which tests run nor how they count, and are left out.
 
 use std::path::{Component, Path, PathBuf};
@@ -60,7 +71,8 @@ pub(crate) const READING: Reading = Reading {
         parts: |root, names, edited| parts(root, names, edited),
         file: |root, names| {
             let (starts, _) = searches_of(root, names);
-            let found = resolve(starts.first()?, None, Version::Nine).file?;
+            let version = pinned(names).unwrap_or(Version::Nine);
+            let found = resolve(starts.first()?, None, version).file?;
             Some(shown(root, &found))
         },
         existed: |names, file| names.iter().any(|n| n.strip_prefix(EXISTED) == Some(file)),
@@ -71,6 +83,13 @@ pub(crate) const READING: Reading = Reading {
 /// The suffix of the labels of pytest 8's resolution, beside pytest 9's (named only where pytest 9's part did not
 /// move the same way: `parts::Resolving::also`).
 const PYTEST_8: &str = " as pytest 8 resolves it";
+
+/// The prefix of a name recording the major version of the pytest that ran the baseline (see [`ran`]).
+pub(crate) const VERSION: &str = "pytest major version: ";
+
+/// The prefix of the name recording the top-level modules the traced baseline imported and where it found each (a
+/// JSON object, name → path relative to the project or absolute; see [`pythonpath_free`]).
+pub(crate) const IMPORTED: &str = "imported: ";
 
 /// The prefix of a name recording a file of the search that existed when the scope was derived (at setup).
 pub(crate) const EXISTED: &str = "existed: ";
@@ -195,7 +214,9 @@ struct Resolved {
 fn searches_of(root: &Path, names: &[String]) -> (Vec<PathBuf>, bool) {
     let mut starts: Vec<PathBuf> = names
         .iter()
-        .filter(|n| *n != DOCTEST_MODULES && *n != NAMED_PATHS && !n.starts_with(EXISTED))
+        .filter(|n| {
+            *n != DOCTEST_MODULES && *n != NAMED_PATHS && ![EXISTED, VERSION, IMPORTED].iter().any(|p| n.starts_with(p))
+        })
         .map(|s| root.join(s))
         .collect();
     if starts.is_empty() {
@@ -220,6 +241,7 @@ fn shown(root: &Path, path: &Path) -> String {
 fn parts(root: &Path, names: &[String], edited: Option<Edited>) -> Texts {
     let (starts, doctest_modules) = searches_of(root, names);
     let named_paths = names.iter().any(|n| n == NAMED_PATHS);
+    let imported = imported_of(names);
     let edited = edited.map(|(path, bytes)| (root.join(path), bytes));
     let edited = edited.as_ref().map(|(path, bytes)| (path.as_path(), *bytes));
     let mut out = Texts::new();
@@ -233,7 +255,17 @@ fn parts(root: &Path, names: &[String], edited: Option<Edited>) -> Texts {
             start,
             doctest_modules,
             named_paths,
+            imported: imported.as_ref(),
         };
+        if let Some(version) = pinned(names) {
+            let resolved = resolve(start, edited, version);
+            out.extend(
+                texts(root, &resolved, &search)
+                    .into_iter()
+                    .map(|(label, text)| (format!("{from}{label}"), text)),
+            );
+            continue;
+        }
         let nine = texts(root, &resolve(start, edited, Version::Nine), &search);
         let eight = texts(root, &resolve(start, edited, Version::Eight), &search);
         // The test selection is judged by the files it adds (`closure::selection`), pytest 9's entries standing
@@ -264,11 +296,70 @@ fn parts(root: &Path, names: &[String], edited: Option<Edited>) -> Texts {
 }
 
 /// How one search's run of pytest was started: where, whether it collects doctests from every module, whether its
-/// command names what it collects.
+/// command names what it collects, and what the baseline imported.
 struct Search<'a> {
     start: &'a Path,
     doctest_modules: bool,
     named_paths: bool,
+    /// The top-level modules the traced baseline imported, where setup recorded them (what a `pythonpath`
+    /// entry could twin).
+    imported: Option<&'a Imported>,
+}
+
+/// The version whose resolution alone is compared: the recorded one ([`VERSION`], the pytest that ran the
+/// baseline, which the snapshot holds); `None` where it is not known, and pytest 9's and pytest 8's resolutions
+/// are then compared side by side.
+fn pinned(names: &[String]) -> Option<Version> {
+    let major = names
+        .iter()
+        .find_map(|n| n.strip_prefix(VERSION))
+        .and_then(|n| n.parse::<u32>().ok())?;
+    Some(if major >= 9 { Version::Nine } else { Version::Eight })
+}
+
+/// The major version of the pytest a traced run imported, from the `_pytest` package its trace read
+/// (`paths`): its `_version.py` (`__version__ = version = '9.2.0'`) as it is on disk at setup, which the
+/// snapshot holds. `None` where no `_pytest` was read, where two were (which ran is not known), or where the file
+/// does not say.
+pub(crate) fn ran<'a>(paths: impl Iterator<Item = &'a Path>) -> Option<u32> {
+    let mut packages: Vec<PathBuf> = paths
+        .filter_map(|path| {
+            let at = path
+                .ancestors()
+                .find(|a| a.file_name().is_some_and(|n| n == "_pytest"))?;
+            Some(at.to_path_buf())
+        })
+        .collect();
+    packages.sort();
+    packages.dedup();
+    let [package] = packages.as_slice() else { return None };
+    let text = std::fs::read_to_string(package.join("_version.py")).ok()?;
+    text.lines().find_map(|line| {
+        let value = line.strip_prefix("__version__")?.rsplit('=').next()?.trim();
+        let value = value.trim_matches(|c| c == '\'' || c == '"');
+        value.split('.').next()?.parse().ok()
+    })
+}
+
+impl super::Closure {
+    /// Names what the traced baseline told of pytest in every file of its search, and reads their parts again:
+    /// the major version of the pytest that ran (`major`: only its resolution is then compared) and the top-level
+    /// modules it imported (`used`: what a `pythonpath` entry could twin). See the module docs.
+    pub(crate) fn pin_resolution(&mut self, major: Option<u32>, used: &[super::observed::Used], root: &Path) {
+        let imported: Imported = used.iter().map(|u| (u.name.clone(), u.path.clone())).collect();
+        let imported = serde_json::to_string(&imported).unwrap_or_default();
+        for file in &mut self.files {
+            if let super::Scope::Read(read) = &mut file.scope
+                && read.kind.is(&READING)
+            {
+                read.parts
+                    .retain(|n| !n.starts_with(VERSION) && !n.starts_with(IMPORTED));
+                read.parts.extend(major.map(|major| format!("{VERSION}{major}")));
+                read.parts.push(format!("{IMPORTED}{imported}"));
+                file.parts = super::read_parts(root, &file.path, &file.scope);
+            }
+        }
+    }
 }
 
 /// The labelled texts of one resolution.
@@ -325,6 +416,19 @@ fn texts(root: &Path, resolved: &Resolved, search: &Search) -> Texts {
                 out.push(("testpaths".into(), "(set)".into()));
                 for entry in words(raw) {
                     out.push((format!("testpaths: {entry}"), "(an entry)".into()));
+                }
+            }
+            "pythonpath" => {
+                let counted: Vec<String> = words(raw)
+                    .into_iter()
+                    .filter(|entry| {
+                        !search
+                            .imported
+                            .is_some_and(|i| pythonpath_free(&resolved.rootdir, root, entry, i))
+                    })
+                    .collect();
+                if !counted.is_empty() {
+                    out.push(("pythonpath".into(), serde_json::Value::from(counted).to_string()));
                 }
             }
             _ => out.push((key.to_string(), normalized(key, raw))),
@@ -411,7 +515,7 @@ fn selects(root: &Path, resolved: &Resolved, search: &Search, addopts: &[String]
                 if path.is_absolute() || path.components().any(|c| matches!(c, Component::ParentDir)) {
                     return None;
                 }
-                let at = inside(&normal(&resolved.rootdir.join(path)))?;
+                let at = inside(&normalize(&resolved.rootdir.join(path)))?;
                 for pattern in &patterns {
                     let glob = if at.is_empty() {
                         format!("**/{pattern}")
@@ -442,9 +546,56 @@ fn selects(root: &Path, resolved: &Resolved, search: &Search, addopts: &[String]
     Some(out)
 }
 
-/// `path` with its `.` components dropped (a `testpaths` entry `./tests`).
-fn normal(path: &Path) -> PathBuf {
-    path.components().filter(|c| !matches!(c, Component::CurDir)).collect()
+/// The top-level modules the baseline imported, by name, and where it found each.
+type Imported = std::collections::BTreeMap<String, String>;
+
+/// The [`IMPORTED`] name's modules, `None` where setup recorded none (untraced, or an older seal).
+fn imported_of(names: &[String]) -> Option<Imported> {
+    let json = names.iter().find_map(|n| n.strip_prefix(IMPORTED))?;
+    serde_json::from_str(json).ok()
+}
+
+/// Whether a `pythonpath` entry can only add modules, never a twin of one the tests import: a plain directory
+/// inside the project each of whose modules is named like none the baseline imported from a place that still
+/// holds it (outside the entry). A module moved into it (its old file gone) is the code under test moved; a copy
+/// beside the original would be found first instead of it.
+fn pythonpath_free(rootdir: &Path, root: &Path, entry: &str, imported: &Imported) -> bool {
+    let path = Path::new(entry);
+    let plain = !entry.contains(['*', '?', '[']) && !path.is_absolute();
+    let at = normalize(&rootdir.join(path));
+    if !plain || !at.starts_with(root) || at.is_file() {
+        return false;
+    }
+    let Ok(read) = std::fs::read_dir(&at) else {
+        return true;
+    };
+    read.flatten().all(|item| {
+        let name = item.file_name();
+        let Some(module) = name.to_str().and_then(super::observed::module_name) else {
+            return true;
+        };
+        // Found in the entry itself (not in a directory under it, which is another place on the path: `.` holds
+        // `tests/`), or no longer anywhere.
+        imported.get(module).is_none_or(|found| {
+            let found = normalize(&root.join(found));
+            found.parent() == Some(at.as_path()) || std::fs::symlink_metadata(&found).is_err()
+        })
+    })
+}
+
+/// `path` with its `.` and `..` components resolved by name.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// A key's value as pytest types it, as text.

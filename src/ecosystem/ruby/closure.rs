@@ -94,8 +94,15 @@ impl Deriver<'_> {
         for name in RAKEFILES {
             // The test tasks' globs as they are now: a later list is read against them (`ruby/rakefile.rs`).
             let now = std::fs::read_to_string(self.root.join(cwd).join(name)).unwrap_or_default();
-            let globs = crate::closure::rakefile::baseline(&now);
-            let code = crate::closure::parts::Read::by(&crate::closure::rakefile::READING, globs);
+            let mut names = crate::closure::rakefile::baseline(&now);
+            // The tasks the run reaches from: a task it cannot reach is inert (`ruby/rakefile.rs`).
+            let runs = if tasks.is_empty() {
+                vec!["default"]
+            } else {
+                tasks.iter().map(|t| t.as_str()).collect()
+            };
+            names.extend(runs.iter().map(|t| format!("{}{t}", crate::closure::rakefile::RUNS)));
+            let code = crate::closure::parts::Read::by(&crate::closure::rakefile::READING, names);
             self.add(cwd.join(name), code, why.clone());
         }
         let lib = self.root.join(cwd).join("rakelib");

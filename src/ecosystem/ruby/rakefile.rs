@@ -20,6 +20,14 @@
 //!
 //! The same settings set to anything but literals, with a comment, on another receiver or outside a test task's
 //! block are lines like the rest, and any change to them counts.
+//!
+//! A task the verify's run does not reach is inert ([`inert`]): rake runs a task's block only when the task is
+//! invoked, so a top-level `task(:lint) do … end` with a literal name, its `desc '…'`, and a literal
+//! declaration of prerequisites (`task(default: %i[lint test])`) evaluate nothing of the project's when the
+//! verify's tasks (recorded at setup as [`RUNS`] names) do not reach them through those declarations. Their lines
+//! are left out of the code, so adding one (as in `rakelib/`) moves nothing. A task the run reaches, one named
+//! anywhere else in the file (`Rake::Task[:lint]`, `enhance`), or any other shape stays code; a seal without the
+//! names (older) leaves every line code.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -48,6 +56,42 @@ static TEST_TASK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"Rake::TestTask\.new\b\s*(?:\(\s*(?::(\w+)|["'](\w+)["'])?[^)]*\))?.*\bdo\s*\|\s*([A-Za-z_]\w*)\s*\|"#)
         .expect("a valid pattern")
 });
+
+/// The prefix of a name recording a task the verify's `rake` runs (`default` where it names none).
+pub(crate) const RUNS: &str = "(runs) ";
+
+/// A task name as a literal: `:lint`, `"lint"`, `'lint'`.
+const NAME: &str = r#"(?::\w+|"\w+"|'\w+')"#;
+
+/// A top-level task defined with a literal name and a block: `task :lint do`, `task(:lint) do |t|`.
+static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^task\s*(?:\(\s*({NAME})\s*\)|\s({NAME}))\s*do\s*(?:\|\s*\w*\s*\|)?\s*$"
+    ))
+    .expect("a valid pattern")
+});
+
+/// A top-level declaration of a task's prerequisites, all literal: `task default: :test`,
+/// `task(default: %i[lint test])`, `task :default => [:lint, "test"]`, with no block.
+static DECLARED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^task\s*\(?\s*(?:(\w+):|({NAME})\s*=>)\s*(%i\[[\w\s]*\]|\[\s*{NAME}(?:\s*,\s*{NAME})*\s*,?\s*\]|{NAME})\s*\)?\s*$"
+    ))
+    .expect("a valid pattern")
+});
+
+/// One task name's literal.
+static ONE_NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(NAME).expect("a valid pattern"));
+
+/// A word.
+static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("a valid pattern"));
+
+/// The keyword that closes a block.
+static END_WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bend\b").expect("a valid pattern"));
+
+/// A description with a literal string: `desc 'Check the code'`, `desc("…")`.
+static DESC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^desc\s*(?:\(\s*{STR}\s*\)|\s{STR})\s*$")).expect("a valid pattern"));
 
 /// A display switch set to a literal on a variable: `t.warning = false`.
 static SWITCH: LazyLock<Regex> =
@@ -178,6 +222,111 @@ fn unquote(literal: &str) -> String {
         .to_string()
 }
 
+/// A task name's literal without its quotes or colon.
+fn task_name(literal: &str) -> String {
+    literal
+        .trim_start_matches(':')
+        .trim_matches(|c| c == '"' || c == '\'')
+        .to_string()
+}
+
+/// `text` without the lines of the tasks the verify's run cannot reach (module docs); `runs` are the tasks it
+/// runs. With none recorded, `text` as it is.
+fn inert(text: &str, runs: &[&str]) -> String {
+    if runs.is_empty() {
+        return text.to_string();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    // Each literal definition or declaration: (task, its prerequisites, its first and last line).
+    let mut found: Vec<(String, Vec<String>, usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_end();
+        if let Some(c) = DEFINED.captures(line) {
+            let name = task_name(c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str()));
+            // Its block: indented lines up to an `end` of its own line at the start of one. A body that could
+            // close the block early (the word `end`, a line at the margin) is code like the rest.
+            let end = (i + 1..lines.len()).find(|&j| !lines[j].is_empty() && !lines[j].starts_with([' ', '\t']));
+            if let Some(end) = end.filter(|&end| lines[end].trim_end() == "end")
+                && !lines[i + 1..end].iter().any(|l| END_WORD.is_match(l))
+            {
+                found.push((name, Vec::new(), i, end));
+                i = end + 1;
+                continue;
+            }
+        }
+        if let Some(c) = DECLARED.captures(line) {
+            let name = c.get(1).map_or_else(
+                || task_name(c.get(2).map_or("", |m| m.as_str())),
+                |m| m.as_str().to_string(),
+            );
+            let deps = &c[3];
+            let deps: Vec<String> = match deps.strip_prefix("%i[") {
+                Some(words) => words
+                    .trim_end_matches(']')
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+                None => ONE_NAME.find_iter(deps).map(|m| task_name(m.as_str())).collect(),
+            };
+            found.push((name, deps, i, i));
+        }
+        i += 1;
+    }
+    // What the run reaches through the literal declarations.
+    let mut reached: Vec<String> = runs.iter().map(|r| (*r).to_string()).collect();
+    let mut k = 0;
+    while let Some(task) = reached.get(k).cloned() {
+        for (name, deps, _, _) in &found {
+            if *name == task {
+                for dep in deps {
+                    if !reached.contains(dep) {
+                        reached.push(dep.clone());
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
+    let mut cut = vec![false; lines.len()];
+    for (_, _, first, last) in found.iter().filter(|(name, ..)| !reached.contains(name)) {
+        for c in &mut cut[*first..=*last] {
+            *c = true;
+        }
+        if let Some(desc) = first.checked_sub(1).filter(|&d| DESC.is_match(lines[d].trim_end())) {
+            cut[desc] = true;
+        }
+    }
+    // A cut task named anywhere in what stays (`Rake::Task[:lint]`, `enhance`, the body of another task kept) is
+    // kept: something may reach it. Kept again until nothing more is.
+    loop {
+        let kept_words: std::collections::BTreeSet<&str> = lines
+            .iter()
+            .zip(&cut)
+            .filter(|(_, c)| !**c)
+            .flat_map(|(line, _)| WORD.find_iter(line).map(|m| m.as_str()))
+            .collect();
+        let mut more = false;
+        for (name, _, first, last) in &found {
+            if cut[*first] && kept_words.contains(name.as_str()) {
+                for c in &mut cut[*first..=*last] {
+                    *c = false;
+                }
+                more = true;
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    let mut out = String::new();
+    for (line, _) in lines.iter().zip(&cut).filter(|(_, c)| !**c) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// The baseline's test globs, stored as the reading's names at setup (`TASK=GLOB`).
 pub(crate) fn baseline(text: &str) -> Vec<String> {
     read(text)
@@ -188,7 +337,8 @@ pub(crate) fn baseline(text: &str) -> Vec<String> {
 }
 
 fn parts(text: &str, names: &[String]) -> Texts {
-    let read = read(text);
+    let runs: Vec<&str> = names.iter().filter_map(|n| n.strip_prefix(RUNS)).collect();
+    let read = read(&inert(text, &runs));
     let mut files = String::new();
     let mut path = String::new();
     for (name, task) in &read.tasks {
@@ -358,5 +508,45 @@ mod tests {
         ] {
             assert!(!only_tests(glob), "{glob}");
         }
+    }
+
+    #[test]
+    fn a_task_the_verify_does_not_reach_is_inert() {
+        let base = format!("{RAKEFILE}\ntask default: :test\n");
+        let runs = |task: &str| vec![format!("test=test/**/*_test.rb"), format!("{}{task}", super::RUNS)];
+        let code = |text: &str, names: &[String]| parts(text, names)[0].1.clone();
+        let lint = "\ndesc 'Check the code'\ntask(:lint) do\n  sh('ruby -wc lib/calc.rb')\nend\n\ntask(default: %i[lint test])\n";
+        let honest = format!("{RAKEFILE}{lint}");
+        assert_eq!(code(&base, &runs("test")), code(&honest, &runs("test")));
+        // The verify runs the default task, which now reaches `lint`: its code counts.
+        assert_ne!(code(&base, &runs("default")), code(&honest, &runs("default")));
+        // A seal without the names keeps every line code.
+        let old = ["test=test/**/*_test.rb".to_string()];
+        assert_ne!(code(&base, &old), code(&honest, &old));
+        for reached in [
+            // A prerequisite of the test task, declared or named elsewhere.
+            "\ntask(:lint) do\n  Calc.prepend(Patch)\nend\ntask test: :lint\n",
+            "\ntask(:lint) do\n  Calc.prepend(Patch)\nend\nRake::Task[:test].enhance([:lint])\n",
+            // Reached through the body of a task that something else names.
+            "\ntask(:a) do\n  Rake::Task[:b].invoke\nend\ntask(:b) do\n  Calc.prepend(Patch)\nend\nRake::Task[:test].enhance([:a])\n",
+            // A body that closes the block early, code at the margin, a name that is not a literal.
+            "\ntask(:lint) do\n  end; Calc.prepend(Patch); begin\nend\n",
+            "\ntask(:lint) do\nCalc.prepend(Patch)\nend\n",
+            "\ntask(lint_name) do\n  sh('true')\nend\n",
+            "\ntask default: patched(:test)\n",
+        ] {
+            let moved = format!("{RAKEFILE}{reached}");
+            assert_ne!(code(&base, &runs("test")), code(&moved, &runs("test")), "{reached}");
+        }
+        // A task kept because something names it keeps what its body names: `b`'s body counts.
+        let chain = |body: &str| {
+            format!(
+                "{RAKEFILE}\ntask(:a) do\n  Rake::Task[:b].invoke\nend\ntask(:b) do\n  {body}\nend\nRake::Task[:test].enhance([:a])\n"
+            )
+        };
+        assert_ne!(
+            code(&chain("sh('true')"), &runs("test")),
+            code(&chain("Calc.prepend(Patch)"), &runs("test"))
+        );
     }
 }

@@ -23,6 +23,25 @@ super::syntax! {
         shell_load(line, dir)
     }
 
+    /// A helper of functions alone (`shell/sourced.rs` delimits them by their braces).
+    fn helper_functions(&self, text: &str) -> Option<Vec<String>> {
+        crate::testsig::lex::shell::only_functions(text)
+    }
+
+    fn defined_functions(&self, text: &str) -> Vec<String> {
+        text.lines()
+            .filter_map(|line| crate::testsig::lex::shell::function_name(line.trim_start()))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// A command or builtin (`shell/sourced.rs`), or one of bats' own functions and hooks.
+    fn names_a_command(&self, name: &str) -> bool {
+        BATS_OWN.contains(&name)
+            || super::super::shell::SETUP.contains(&name)
+            || name.starts_with("bats") || crate::testsig::lex::shell::is_command(name)
+    }
+
     /// `load "$BATS_TEST_DIRNAME/x"`, `load "${BATS_TEST_DIRNAME}/x"`, `load 'x'` and `load "x"` are `load x`:
     /// bats resolves a relative name against the test file's directory, which it sets as `$BATS_TEST_DIRNAME`,
     /// so each names the same candidates. `source "$BATS_TEST_DIRNAME/x"` (or `.`) is `load x` too: it reads `x`,
@@ -32,6 +51,9 @@ super::syntax! {
         load_spelling(lx, i)
     }
 }
+
+/// bats' own functions a test calls by name (besides its hooks, `SETUP`; its internal ones start with `bats`).
+const BATS_OWN: &[&str] = &["run", "load", "skip"];
 
 fn shell_load(line: &str, dir: &Path) -> Option<Load> {
     let mut words = line.split_whitespace();

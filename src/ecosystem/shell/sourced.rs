@@ -14,86 +14,7 @@
 //! The reading is by lines: a function starts at `name() {` (or `function name {`) at the start of a line and
 //! ends where its braces balance. Text this reading cannot follow (braces that never balance) is sealed whole.
 
-/// Shell builtins and keywords (POSIX, bash): a function of one of these names overrides what a script runs; a
-/// line running one of them is no step of the run (`closure::script::steps`).
-pub(crate) const BUILTINS: &[&str] = &[
-    ".",
-    ":",
-    "[",
-    "alias",
-    "bg",
-    "bind",
-    "break",
-    "builtin",
-    "caller",
-    "case",
-    "cd",
-    "command",
-    "compgen",
-    "complete",
-    "continue",
-    "declare",
-    "dirs",
-    "disown",
-    "do",
-    "done",
-    "echo",
-    "elif",
-    "else",
-    "enable",
-    "esac",
-    "eval",
-    "exec",
-    "exit",
-    "export",
-    "false",
-    "fc",
-    "fg",
-    "fi",
-    "for",
-    "function",
-    "getopts",
-    "hash",
-    "help",
-    "history",
-    "if",
-    "in",
-    "jobs",
-    "kill",
-    "let",
-    "local",
-    "logout",
-    "mapfile",
-    "popd",
-    "printf",
-    "pushd",
-    "pwd",
-    "read",
-    "readarray",
-    "readonly",
-    "return",
-    "select",
-    "set",
-    "shift",
-    "shopt",
-    "source",
-    "suspend",
-    "test",
-    "then",
-    "time",
-    "times",
-    "trap",
-    "true",
-    "type",
-    "typeset",
-    "ulimit",
-    "umask",
-    "unalias",
-    "unset",
-    "until",
-    "wait",
-    "while",
-];
+pub(crate) use crate::testsig::lex::shell::{BUILTINS, function_name, is_command};
 
 /// The text of `source` that is sealed: every line but those of the functions that are no command, with each
 /// such function's name kept (so a new one, or one renamed, still moves the part).
@@ -157,24 +78,6 @@ fn appends_free_options(line: &str) -> bool {
         .is_some_and(|words| crate::closure::options::sealed(&words, &free, true).is_empty())
 }
 
-/// The name a line defines a function of: `name() {`, `name () {`, `function name {`, `function name() {`.
-pub(crate) fn function_name(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("function ").map(str::trim_start);
-    let text = rest.unwrap_or(line);
-    let end = text
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
-        .unwrap_or(text.len());
-    let (name, after) = text.split_at(end);
-    let after = after.trim_start();
-    let parens = after.strip_prefix("()").map(str::trim_start);
-    let body = match (rest.is_some(), parens) {
-        (_, Some(body)) => body,
-        (true, None) => after,
-        (false, None) => return None,
-    };
-    (!name.is_empty() && body.starts_with('{')).then_some(name)
-}
-
 /// Opening minus closing braces on a line, outside quotes and comments.
 fn braces(line: &str) -> i64 {
     let mut depth = 0;
@@ -196,15 +99,29 @@ fn braces(line: &str) -> i64 {
     depth
 }
 
-/// Whether `name` is something a script runs by that name: a builtin or keyword, or a program on `PATH`.
-fn is_command(name: &str) -> bool {
-    BUILTINS.contains(&name)
-        || std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testsig::lex::shell::only_functions;
+
+    #[test]
+    fn only_functions_read_plainly_are_functions_alone() {
+        let plain = "# assertions\nassert_number() {\n  [ \"${1}\" -eq \"$2\" ]\n}\n\nfunction check { true; }\n";
+        assert_eq!(
+            only_functions(plain),
+            Some(vec!["assert_number".into(), "check".into()])
+        );
+        for code in [
+            "assert_number() {\n  echo }\n}\nadd() { echo 3; }\n",
+            "f() { :; }; add() { echo 3; }\n",
+            "f() {\n  :\n}; add() { echo 3; }\n",
+            "f() {\n  if true; then { :; }; fi\n}\n",
+            "export PATH=shim:$PATH\n",
+            "f() {\n  :\n",
+        ] {
+            assert_eq!(only_functions(code), None, "{code}");
+        }
+    }
 
     #[test]
     fn functions_that_are_no_command_are_the_code_under_test() {

@@ -12,7 +12,8 @@ use super::braces::{first_line, leaf};
 use super::lex::{Lexed, TokKind};
 use super::{Node, UnitKind};
 
-const SETUP: [&str; 6] = [
+/// bats' hooks, which it calls by name.
+pub(crate) const SETUP: [&str; 6] = [
     "setup",
     "teardown",
     "setup_file",

@@ -340,3 +340,107 @@ fn an_edit_stands_in_for_the_file_on_disk() {
     let after = marked(parts(dir.path(), &names, Some(("pyproject.toml", weaker.as_bytes()))));
     assert!(!compare_also(&before, &after, PYTEST_8).is_empty());
 }
+
+/// How the resolution moved from `before` to `after` under the pytest recorded at setup (`major`).
+fn moved_under(major: u32, before: &[(&str, &str)], after: &[(&str, &str)]) -> Vec<(String, PartChange)> {
+    let names = ["", &format!("{VERSION}{major}")];
+    compare_also(&resolved_with(before, &names), &resolved_with(after, &names), PYTEST_8)
+}
+
+#[test]
+fn the_pytest_that_ran_alone_judges_a_file_only_pytest_9_reads() {
+    let base = [SETUP_CFG, ("tests/test_calc.py", "")];
+    let bare = ("setup.cfg", "[metadata]\nname = calc\n");
+    let moved_to_toml = [bare, ("pytest.toml", "[pytest]\ntestpaths = [\"tests\"]\n")];
+    // Under pytest 9 the move is a move; under pytest 8, which reads no `pytest.toml`, it drops `testpaths`.
+    assert_eq!(moved_under(9, &base, &moved_to_toml), []);
+    assert!(!moved_under(8, &base, &moved_to_toml).is_empty());
+    // A weaker value in the file pytest 9 reads still counts under pytest 9.
+    let weaker = [bare, ("pytest.toml", "[pytest]\ntestpaths = [\"other\"]\n")];
+    assert!(!moved_under(9, &base, &weaker).is_empty());
+    // A weaker value only pytest 8 would read moves nothing under pytest 9, which never reads it.
+    let hidden = [
+        ("setup.cfg", "[tool:pytest]\ntestpaths = other\n"),
+        ("pytest.toml", "[pytest]\ntestpaths = [\"tests\"]\n"),
+    ];
+    assert_eq!(moved_under(9, &base, &hidden), []);
+    assert!(!moved_under(8, &base, &hidden).is_empty());
+}
+
+#[test]
+fn the_pytest_that_ran_is_read_from_the_package_the_trace_imported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let package = dir.path().join("site-packages/_pytest");
+    std::fs::create_dir_all(&package).expect("mkdir");
+    std::fs::write(
+        package.join("_version.py"),
+        "version: str\n__version__ = version = '9.2.0'\n__version_tuple__ = version_tuple = (9, 2, 0)\n",
+    )
+    .expect("write");
+    let read = [package.join("__init__.py"), package.join("config/__init__.py")];
+    assert_eq!(ran(read.iter().map(PathBuf::as_path)), Some(9));
+    // Two packages read: which ran is not known, so both versions are compared.
+    let other = dir.path().join("other/_pytest/__init__.py");
+    let two = [read[0].clone(), other];
+    assert_eq!(ran(two.iter().map(PathBuf::as_path)), None);
+    assert_eq!(ran(std::iter::empty()), None);
+}
+
+#[test]
+fn a_pythonpath_entry_counts_where_it_holds_a_twin_of_an_imported_module() {
+    let library = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(library.path().join("json")).expect("mkdir");
+    let json = library.path().join("json");
+    let used = serde_json::json!({"calc": "calc.py", "json": json.to_string_lossy()});
+    let names = ["".to_string(), format!("{IMPORTED}{used}")];
+    let judged = |files: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (path, text) in files {
+            let at = dir.path().join(path);
+            std::fs::create_dir_all(at.parent().expect("parent")).expect("mkdir");
+            std::fs::write(at, text).expect("write");
+        }
+        marked(parts(dir.path(), &names, None))
+    };
+    let base = judged(&[SETUP_CFG, ("calc.py", "")]);
+    let with = |entry: &str, files: &[(&'static str, &'static str)]| {
+        let cfg = format!("[tool:pytest]\ntestpaths = tests\npythonpath = {entry}\n");
+        let mut all: Vec<(&str, &str)> = vec![("setup.cfg", Box::leak(cfg.into_boxed_str()))];
+        all.extend_from_slice(files);
+        compare_also(&base, &judged(&all), PYTEST_8)
+    };
+    // The module moved into `src`: no twin.
+    assert_eq!(with("src", &[("src/calc.py", "")]), []);
+    // A copy beside the original, or a module named like a library the tests imported: a twin.
+    assert!(!with("shim", &[("calc.py", ""), ("shim/calc.py", "")]).is_empty());
+    assert!(!with("src", &[("src/calc.py", ""), ("src/json.py", "")]).is_empty());
+    // The project's root first on the path, with a twin of a module the baseline found in a directory under it.
+    let nested = r#"{"helpers":"tests/helpers.py"}"#;
+    let names = ["".to_string(), format!("{IMPORTED}{nested}")];
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("helpers.py"), "").expect("write");
+    std::fs::create_dir_all(dir.path().join("tests")).expect("mkdir");
+    std::fs::write(dir.path().join("tests/helpers.py"), "").expect("write");
+    assert!(!pythonpath_free(
+        dir.path(),
+        dir.path(),
+        ".",
+        &imported_of(&names).expect("recorded")
+    ));
+    std::fs::remove_file(dir.path().join("helpers.py")).expect("remove");
+    assert!(pythonpath_free(
+        dir.path(),
+        dir.path(),
+        ".",
+        &imported_of(&names).expect("recorded")
+    ));
+    // Outside the project: counts.
+    assert!(!with("../elsewhere", &[("src/calc.py", "")]).is_empty());
+    // Untraced (no modules recorded): every entry counts.
+    let untraced = resolved(&[SETUP_CFG, ("src/calc.py", "")]);
+    let now = resolved(&[
+        ("setup.cfg", "[tool:pytest]\ntestpaths = tests\npythonpath = src\n"),
+        ("src/calc.py", ""),
+    ]);
+    assert!(!compare_also(&untraced, &now, PYTEST_8).is_empty());
+}
