@@ -15,8 +15,11 @@ type Folders<'a> = &'a [(&'a str, &'a [&'a str])];
 struct Tree(PathBuf);
 
 impl Tree {
+    /// Each tree has a directory of its own (tests run in parallel and two cases may share a name).
     fn new(name: &str, folders: Folders, lines: &str) -> Tree {
-        let root = std::env::temp_dir().join(format!("loopgate-registration-{name}-{}", std::process::id()));
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let serial = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let root = std::env::temp_dir().join(format!("loopgate-registration-{name}-{}-{serial}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         for (folder, files) in folders {
             for file in *files {
