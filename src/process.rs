@@ -40,8 +40,12 @@ pub(crate) use unix::alive;
 
 /// Time between SIGTERM and SIGKILL to the group, on a deadline, a stop, or Ctrl-C.
 pub(crate) const KILL_GRACE: Duration = Duration::from_secs(2);
-/// After the leader exits, how long background writers get before the rest of its group is killed.
-pub(crate) const DRAIN_WINDOW: Duration = Duration::from_millis(200);
+/// After the leader exits, how long background writers get before the rest of its group is killed. The wait
+/// ends as soon as the pipe closes, so only a command that leaves a process holding it (a server, a `sleep &`)
+/// pays the whole window. It is seconds, not a blink, because a runner may hand its report to a formatter that
+/// outlives it (bats writes its JUnit file through `tee >(…)`): killed under load after 200 ms, that formatter
+/// left a report without its failures.
+pub(crate) const DRAIN_WINDOW: Duration = Duration::from_secs(5);
 /// After the group is killed, how long the reader may still wait for end-of-file before it is told to stop.
 pub(crate) const READER_DEADLINE: Duration = Duration::from_millis(500);
 /// Bytes read from the pipe per `read` call.
