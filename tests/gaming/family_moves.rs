@@ -1194,7 +1194,7 @@ pub(crate) fn play_listed(case: &Case, waiting: &[(&str, &str)]) {
 
 /// Plays an honest change once against the defaults, on top of the fix: whether the promise went through.
 pub(crate) fn honest_passes(h: &Honest) -> bool {
-    let p = start(h.fixture, "", true);
+    let p = crate::start_unfixed(h.fixture, &[]);
     let (path, fixed) = h.fixture.fix;
     p.write(path, fixed);
     (h.play)(&p);
