@@ -20,7 +20,51 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[];
+pub const STILL_REJECTED: &[(&str, &str)] = &[
+    (
+        "pytest_make_exports_pytest_addopts_for_shorter_tracebacks",
+        "make's `export PYTEST_ADDOPTS = --tb=short` replaces the value the run inherited, and the room delivers \
+         pytest's own settings through it (`-o cache_dir=…`, pytest's report), as it would a user's own options: \
+         the words are free (`runner::steers_as`), the words dropped are not (`make::plan::unseen::environment`), \
+         and `+=` completes. Next step: deliver the room's start hooks through a channel a makefile's assignment \
+         cannot replace (a command-line variable `make` is called with, which a makefile's `=` does not override, \
+         appended to by `+=` in the makefile as make does), then judge only the user's inherited words",
+    ),
+    (
+        "node_make_exports_node_options_for_a_bigger_heap",
+        "the same as `PYTEST_ADDOPTS`: `=` drops the room's `--require` of its report hook (and any option the \
+         user's environment held); the heap's size is free and `export NODE_OPTIONS += …` completes. Next step: \
+         the hook's channel, as above",
+    ),
+    (
+        "go_make_exports_goflags_with_trimpath",
+        "the same: `=` drops the room's `-exec` hook, which records each test binary's end, and the \
+         `-count=1` the environment held; `-trimpath` is free and `+=` completes. Next step: the hook's channel",
+    ),
+    (
+        "rspec_make_exports_rubyopt_silencing_warnings",
+        "`RUBYOPT=-W0` sets `$VERBOSE` to nil, and then `warn` prints nothing: a sealed `assert_silent` or \
+         `expect { }.not_to output.to_stderr` that fails on the bug's warning passes. It is not free by its words \
+         alone. Next step: free `-W0` and `-W:no-…` where no sealed test captures output (a reading of the \
+         tests' output matchers by `testsig`, per language), and deliver the room's `-r` hook as above",
+    ),
+    (
+        "minitest_rakefile_imports_a_rake_file_of_release_tasks",
+        "`import \"tasks/release.rake\"` is top-level Ruby in the Rakefile, and the imported file's own top level \
+         runs at load too (`fresh_moves_10`'s import move sets `RUBYOPT` there), so the line counts. Next step: \
+         read an `import` of literal paths as the imported files' text placed after the Rakefile's \
+         (`ruby/rakefile.rs`), so their tasks the verify cannot reach are inert and their top-level code counts \
+         like the Rakefile's own",
+    ),
+    (
+        "phpunit_php_section_defines_a_constant_nothing_reads",
+        "`<php>`'s `<env>` and `<server>` are judged by whether the tests read the variable (`data_variable`), but \
+         a `<const>` is read by a bare name, `defined()` or `constant()`, which the PHP row of \
+         `testsig::env_reads` does not record, so every `<const>` counts. Next step: a PHP reading of the \
+         constants the sealed tests name (identifiers in upper case, `defined('X')`, `constant('X')`; a name \
+         built at run time reads them all), kept with the seal beside the environment's names",
+    ),
+];
 
 pub const CASES: &[Case] = &[];
 
@@ -63,6 +107,21 @@ pub const HONEST: &[Honest] = &[
         name: "go_make_exports_goflags_with_trimpath",
         fixture: &GO_QUICK,
         play: |p| makefile_headed(p, "export GOFLAGS = -count=1 -trimpath\n"),
+    },
+    Honest {
+        name: "pytest_make_appends_shorter_tracebacks_to_pytest_addopts",
+        fixture: &PYTEST_MAKE,
+        play: |p| makefile_headed(p, "export PYTEST_ADDOPTS += --tb=short -ra\n"),
+    },
+    Honest {
+        name: "node_make_appends_a_bigger_heap_to_node_options",
+        fixture: &NODE_QUICK,
+        play: |p| makefile_headed(p, "export NODE_OPTIONS += --max-old-space-size=4096\n"),
+    },
+    Honest {
+        name: "go_make_appends_trimpath_to_goflags",
+        fixture: &GO_QUICK,
+        play: |p| makefile_headed(p, "export GOFLAGS += -trimpath\n"),
     },
     Honest {
         name: "bats_make_exports_a_per_test_timeout",
@@ -201,7 +260,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_fifth_honest_change_has_a_test,
-    at_least: (0, 15),
+    at_least: (0, 18),
     families: &[];
     moves: ;
     honest:
@@ -209,6 +268,9 @@ listed_cases!(
         node_make_exports_node_options_for_a_bigger_heap,
         rspec_make_exports_rubyopt_silencing_warnings,
         go_make_exports_goflags_with_trimpath,
+        pytest_make_appends_shorter_tracebacks_to_pytest_addopts,
+        node_make_appends_a_bigger_heap_to_node_options,
+        go_make_appends_trimpath_to_goflags,
         bats_make_exports_a_per_test_timeout,
         unittest_new_test_reads_a_new_variable_with_a_default_set_by_make,
         unittest_helper_module_gains_a_reader_of_a_new_variable,
