@@ -173,7 +173,7 @@ pub const RSPEC_SUPPORT: Fixture = Fixture {
 };
 
 /// The PHPUnit fixture's configuration with `php` as its `<php>` section.
-fn phpunit_with_php(php: &str) -> String {
+pub(crate) fn phpunit_with_php(php: &str) -> String {
     format!(
         "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <php>\n    {php}\n  </php>\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n"
     )
@@ -251,7 +251,7 @@ fn rubyopt_line(dir: &str) -> String {
 }
 
 /// The fixture's Makefile with `head` before its rule.
-fn makefile_headed(p: &Project, head: &str) {
+pub(crate) fn makefile_headed(p: &Project, head: &str) {
     edit(p, "Makefile", ".PHONY: test\n", &format!("{head}\n.PHONY: test\n"));
 }
 

@@ -11,7 +11,7 @@ use crate::bats_moves::BATS;
 use crate::env_read_moves::{BATS_QUICK, GO_QUICK, NODE_QUICK, RSPEC_QUICK};
 use crate::family_moves::{Case, listed_cases};
 use crate::fixtures::PYTEST;
-use crate::fresh_moves_10::{PHPUNIT_CONST, PHPUNIT_SERVER, PY_HELPER, PYTEST_MAKE};
+use crate::fresh_moves_10::{PHPUNIT_CONST, PHPUNIT_SERVER, PY_HELPER, PYTEST_MAKE, makefile_headed, phpunit_with_php};
 use crate::project::Project;
 use crate::ruby_moves::MINITEST;
 use crate::{Honest, edit};
@@ -68,22 +68,10 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
 
 pub const CASES: &[Case] = &[];
 
-/// The fixture's Makefile with `head` before its rule.
-fn makefile_headed(p: &Project, head: &str) {
-    edit(p, "Makefile", ".PHONY: test\n", &format!("{head}\n.PHONY: test\n"));
-}
-
 /// Appends `tail` to a project file.
 fn append(p: &Project, path: &str, tail: &str) {
     let text = p.read(path);
     p.write(path, format!("{text}{tail}"));
-}
-
-/// The PHPUnit fixtures' configuration with `php` as its `<php>` section.
-fn phpunit_with_php(php: &str) -> String {
-    format!(
-        "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"src/Calc.php\" colors=\"false\">\n  <php>\n    {php}\n  </php>\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory>tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n"
-    )
 }
 
 pub const HONEST: &[Honest] = &[
