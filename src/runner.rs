@@ -47,7 +47,7 @@ mod environment;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use environment::{Environment, steers, steers_in};
+pub(crate) use environment::{Environment, Words, steers, steers_as, steers_in};
 
 use std::path::{Component, Path};
 

@@ -54,6 +54,8 @@ mod family_moves;
 mod fixtures;
 #[path = "gaming/fresh_moves.rs"]
 mod fresh_moves;
+#[path = "gaming/fresh_moves_10.rs"]
+mod fresh_moves_10;
 #[path = "gaming/fresh_moves_2.rs"]
 mod fresh_moves_2;
 #[path = "gaming/fresh_moves_3.rs"]
@@ -80,6 +82,8 @@ mod honest_changes_2;
 mod honest_changes_3;
 #[path = "gaming/honest_changes_4.rs"]
 mod honest_changes_4;
+#[path = "gaming/honest_changes_5.rs"]
+mod honest_changes_5;
 #[path = "gaming/honest_still_rejected.rs"]
 mod honest_still_rejected;
 #[path = "gaming/js_config_moves.rs"]

@@ -31,6 +31,14 @@
 //! and every place in the tree that sets a variable for the test process asks with them. A test that reads the
 //! environment by a name built at run time makes every variable the tree sets steer, for that project alone.
 //!
+//! **A variable read as words** (a runner's options: `PYTEST_ADDOPTS`, `NODE_OPTIONS`, `GOFLAGS`; a time limit:
+//! `BATS_TEST_TIMEOUT`) is judged by its value where the value is known ([`steers_as`]): each ecosystem lists,
+//! beside the names it reads ([`Environment::words`]), the words that only change what is printed or only bound
+//! the process, and a value of those alone is free, as `addopts = --tb=short` is in pytest's configuration. A
+//! word that loads or selects code, a value that expands, or a variable the tests read still counts. Make asks
+//! with what the recipes' environment held before: the words a makefile adds are judged, and dropping an
+//! inherited word (the user's own option, the room's start hook) counts.
+//!
 //! Who asks: cargo's `[env]` table (`closure::derive::cargo`), make's exports and the variables a makefile sets in
 //! the recipes' environment (`closure::make_plan`). Another reading of "a variable set for the run" asks here
 //! rather than keeping a list of its own.
@@ -44,6 +52,20 @@ pub(crate) struct Environment {
     /// Names matched by [`Environment::steers`] that only change what is printed (a backtrace, a log filter), or
     /// only whether the run writes a cache it reads the same way either way (`PYTHONDONTWRITEBYTECODE`).
     pub(crate) prints: &'static [&'static str],
+    /// Variables of [`Environment::steers`] whose value is read as words (a runner's options, a time limit), each
+    /// with the words that only change what is printed or only bound the process ([`steers_as`]).
+    pub(crate) words: &'static [Words],
+}
+
+/// A variable read as words, and the words that leave what runs and what counts as they were: `PYTEST_ADDOPTS`
+/// set to `--tb=short` changes how a failure is printed, never which tests run or how they end.
+#[derive(Debug)]
+pub(crate) struct Words {
+    /// The variable's name (upper case).
+    pub(crate) name: &'static str,
+    /// Each a whole word, a prefix ending in `*` (`--tb=*`), or `#`: any whole number (a time limit in
+    /// seconds, which, like PHPUnit's `max_execution_time`, only bounds the process).
+    pub(crate) free: &'static [&'static str],
 }
 
 /// What every process of a run reads whatever its ecosystem: the loader, the shell, the places programs and
@@ -113,9 +135,63 @@ pub(crate) fn steers_in(name: &str, reads: &crate::schema::EnvReads) -> bool {
     steers(name) || reads.reads(name)
 }
 
+/// Whether setting `name` to `value` for a run of a project whose sealed tests read `reads` can change what the
+/// run runs or counts: as [`steers_in`], but a variable its ecosystem reads as words ([`Environment::words`]) is
+/// free where the tests do not read it themselves and every word of `value` is one that only changes what is
+/// printed or bounds the process. A value that expands anything (`$`, quotes, a backslash) or holds no word is
+/// judged by its name, as before: what it will hold is not in the text.
+pub(crate) fn steers_as(name: &str, value: &str, reads: &crate::schema::EnvReads) -> bool {
+    if !steers_in(name, reads) {
+        return false;
+    }
+    if reads.reads(name) || value.contains(['$', '"', '\'', '\\', '`']) {
+        return true;
+    }
+    let upper = name.to_ascii_uppercase();
+    let Some(row) = super::ECOSYSTEMS
+        .iter()
+        .flat_map(|e| e.environment().words)
+        .find(|row| row.name == upper)
+    else {
+        return true;
+    };
+    let mut words = value.split_whitespace().peekable();
+    words.peek().is_none() || !words.all(|word| row.free.iter().any(|free| free_word(free, word)))
+}
+
+/// Whether `word` is the free word `free` spells (see [`Words::free`]).
+fn free_word(free: &str, word: &str) -> bool {
+    match free {
+        "#" => !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()),
+        _ => match free.strip_suffix('*') {
+            Some(prefix) => word.starts_with(prefix),
+            None => word == free,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{steers, steers_in};
+    use super::{steers, steers_as, steers_in};
+
+    /// A runner's options that only change what is printed, or a time limit, are free by their words; an option
+    /// that loads or selects code, a value that expands, and a variable the tests read are not.
+    #[test]
+    fn a_variable_read_as_words_is_free_by_its_words() {
+        let none = crate::schema::EnvReads::default();
+        assert!(!steers_as("PYTEST_ADDOPTS", "--tb=short -ra", &none));
+        assert!(!steers_as("BATS_TEST_TIMEOUT", "60", &none));
+        assert!(steers_as("PYTEST_ADDOPTS", "-p lenient", &none));
+        assert!(steers_as("PYTEST_ADDOPTS", "--tb=short -k zero", &none));
+        assert!(steers_as("PYTEST_ADDOPTS", "$(OPTS)", &none));
+        assert!(steers_as("PYTEST_ADDOPTS", "", &none));
+        assert!(steers_as("BATS_TEST_TIMEOUT", "60s", &none));
+        assert!(steers_as("PYTHONPATH", "--tb=short", &none));
+        assert!(!steers_as("LOG_LEVEL", "debug", &none));
+        let mut reads = crate::schema::EnvReads::default();
+        reads.names.insert("BATS_TEST_TIMEOUT".to_string());
+        assert!(steers_as("BATS_TEST_TIMEOUT", "60", &reads));
+    }
 
     /// A program's own variable is data, unless the sealed tests read it; wholesale reading makes every one steer.
     #[test]

@@ -48,6 +48,7 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
         "CMAKE_*", "CTEST_*", "CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "GTEST_*", "CATCH_*",
     ],
     prints: &[],
+    words: &[],
 };
 
 super::runners!(Ctest = CTEST, Gtest = GTEST; environment: ENVIRONMENT);

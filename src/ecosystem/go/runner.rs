@@ -21,6 +21,13 @@ pub(super) const NAMES_EVERY_TEST: (&str, &str) = ("GOFLAGS", "-v");
 pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     steers: &["GO*", "CGO_*", "CC", "CXX"],
     prints: &[],
+    // `go` reads `GOFLAGS` as flags of every command that knows them: one run of each test (`-count=1` turns the
+    // test cache off: the tests run again, which only checks more), file paths trimmed from the binary, the
+    // number of packages built at once and the verbose listing change neither what is built nor how a test ends.
+    words: &[super::Words {
+        name: "GOFLAGS",
+        free: &["-count=1", "-trimpath", "-p=*", "-v"],
+    }],
 };
 
 super::runners!(Go = GO; environment: ENVIRONMENT);

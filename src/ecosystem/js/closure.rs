@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::{Deriver, Lang, Runner, Scope, Scripts, Simple, Why, normalize, recipes, short, skip_wrapper};
+use crate::runner::js::NODE_OPTIONS_FREE;
 
 /// JavaScript's and TypeScript's scripts (`derive::SCRIPTS`): `node tool.js` runs `tool.js`.
 pub(super) const SCRIPTS: Scripts = Scripts {
@@ -64,21 +65,6 @@ const NPMRC_FREE: [&str; 28] = [
     "sign-git-tag",
     "@*:registry",
     "//*",
-];
-
-/// The options of `.npmrc`'s `node-options` (the `NODE_OPTIONS` of every script npm runs, so of every test
-/// process) that change neither what runs nor what counts: the heap's size, and what node prints about
-/// warnings, deprecations and stack traces. Any other option counts: a preload (`--require`, `--import`), a
-/// loader, `--test-only` or a test filter (which skip tests), conditions that change what a `require` resolves.
-const NODE_OPTIONS_FREE: [&str; 8] = [
-    "--max-old-space-size=*",
-    "--max-semi-space-size=*",
-    "--enable-source-maps",
-    "--no-warnings",
-    "--no-deprecation",
-    "--trace-warnings",
-    "--trace-deprecation",
-    "--trace-uncaught",
 ];
 
 /// The `.npmrc` keys free with one value only: `script-shell` naming a system's POSIX shell. npm runs every

@@ -142,6 +142,21 @@ pub(super) const MOCHA: Row = Row {
 /// nyc's coverage data, Parcel's cache.
 pub(super) const CACHE_DIRS: &[&str] = &[".next", ".nyc_output", ".turbo", ".parcel-cache"];
 
+/// The options of `NODE_OPTIONS` (and of `.npmrc`'s `node-options`, the `NODE_OPTIONS` of every script npm runs,
+/// so of every test process) that change neither what runs nor what counts: the heap's size, and what node prints about
+/// warnings, deprecations and stack traces. Any other option counts: a preload (`--require`, `--import`), a
+/// loader, `--test-only` or a test filter (which skip tests), conditions that change what a `require` resolves.
+pub(crate) const NODE_OPTIONS_FREE: [&str; 8] = [
+    "--max-old-space-size=*",
+    "--max-semi-space-size=*",
+    "--enable-source-maps",
+    "--no-warnings",
+    "--no-deprecation",
+    "--trace-warnings",
+    "--trace-deprecation",
+    "--trace-uncaught",
+];
+
 /// What node, npm and the runners read (`CI`: Jest will not write a missing snapshot, and test code asks
 /// `is-ci`).
 pub(super) const ENVIRONMENT: super::Environment = super::Environment {
@@ -160,6 +175,11 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
         "CI",
     ],
     prints: &[],
+    // node reads `NODE_OPTIONS` as options of every node process ([`NODE_OPTIONS_FREE`]).
+    words: &[super::Words {
+        name: "NODE_OPTIONS",
+        free: &NODE_OPTIONS_FREE,
+    }],
 };
 
 super::runners!(NodeTest = NODE_TEST, Jest = JEST, Vitest = VITEST, Mocha = MOCHA; environment: ENVIRONMENT);

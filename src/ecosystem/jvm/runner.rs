@@ -64,6 +64,7 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
         "MVNW_*",
     ],
     prints: &[],
+    words: &[],
 };
 
 super::runners!(Maven = MAVEN, JunitConsole = JUNIT_CONSOLE; environment: ENVIRONMENT);

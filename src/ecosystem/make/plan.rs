@@ -183,15 +183,18 @@ fn resolve(
         .filter(|a| !a.starts_with('-') && !a.contains('='))
         .collect();
     let resolved = outcome.passed();
-    let environment: std::collections::BTreeSet<String> = match request.env {
-        Some(env) => env.iter().map(|(k, _)| k.to_string_lossy().into_owned()).collect(),
+    let environment: BTreeMap<String, String> = match request.env {
+        Some(env) => env
+            .iter()
+            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+            .collect(),
         None => std::env::vars_os()
-            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
             .collect(),
     };
     let mut plan = MakePlan {
         call: request.command.to_string(),
-        ..plan_of(&lines, &goals, resolved, &|name| environment.contains(name), reads)
+        ..plan_of(&lines, &goals, resolved, &|name| environment.get(name).cloned(), reads)
     };
     let texts = read_makefiles(request, &plan.makefiles, &curdir(&lines));
     plan.keep_unseen_lines(&texts);
@@ -273,13 +276,13 @@ fn quote(word: &str) -> String {
 }
 
 /// The plan in the dry run's output `lines` for `goals` (make's default goal when none is named);
-/// `in_environment` says whether a name is in the run's environment. The makefiles' own lines are added by
-/// [`MakePlan::keep_unseen_lines`].
+/// `inherited` gives a name's value in the run's environment, where it has one. The makefiles' own lines are
+/// added by [`MakePlan::keep_unseen_lines`].
 fn plan_of(
     lines: &[String],
     goals: &[&str],
     resolved: bool,
-    in_environment: &dyn Fn(&str) -> bool,
+    inherited: &dyn Fn(&str) -> Option<String>,
     reads: &crate::schema::EnvReads,
 ) -> MakePlan {
     let (trace, database) = split_database(lines);
@@ -346,7 +349,7 @@ fn plan_of(
     parts.insert(HOW_RECIPES_RUN.to_string(), how);
     let mut kept = BTreeMap::new();
     let export_all = db.has_target(".EXPORT_ALL_VARIABLES");
-    for (label, text, file) in unseen::environment(db.origins(), in_environment, export_all, reads) {
+    for (label, text, file) in unseen::environment(db.origins(), inherited, export_all, reads) {
         kept.insert(label.clone(), text);
         from.insert(label, file);
     }
@@ -585,7 +588,8 @@ fn variable_line(line: &str) -> Option<(&str, &str)> {
 /// Whether a database line is a target-specific variable that is only data for the recipe's programs
 /// (`test: export CALC_MODE = strict`, `test: LOG_LEVEL := debug`): what it does to the recipe's own lines shows
 /// in the lines make will run, which are compared, and in the environment no program of the run reads it to
-/// decide what runs or counts, nor do the sealed tests (`runner::steers_in`). Make's own variables (`SHELL`, `.SHELLFLAGS`, `MAKEFLAGS`, any
+/// decide what runs or counts, nor do the sealed tests (`runner::steers_in`), or its value holds only words that
+/// change what is printed (`runner::steers_as`). Make's own variables (`SHELL`, `.SHELLFLAGS`, `MAKEFLAGS`, any
 /// name starting with `.`) and a computed name stay in the target's entry.
 fn data_for_the_recipe(line: &str, reads: &crate::schema::EnvReads) -> bool {
     if !is_target_variable(line) {
@@ -598,10 +602,17 @@ fn data_for_the_recipe(line: &str, reads: &crate::schema::EnvReads) -> bool {
         .split_whitespace()
         .find(|w| !matches!(*w, "export" | "unexport" | "override" | "private"))
         .unwrap_or_default();
+    // Its value as make's database prints it (`test: export PYTEST_ADDOPTS := --tb=short`), judged with the name.
+    let value = [" ::= ", " := ", " = ", " ?= ", " += "]
+        .iter()
+        .find_map(|op| rest.split_once(op).map(|(_, value)| value.trim()));
     !name.is_empty()
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !GLOBALS.contains(&name)
-        && !crate::runner::steers_in(name, reads)
+        && !match value {
+            Some(value) => crate::runner::steers_as(name, value, reads),
+            None => crate::runner::steers_in(name, reads),
+        }
 }
 
 /// Whether a database line `test: FOO := 1` is a target-specific variable, not a rule's header.

@@ -30,6 +30,7 @@ pub(super) const PHPUNIT: Row = Row {
 pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     steers: &["PHP*", "COMPOSER*", "XDEBUG_*"],
     prints: &[],
+    words: &[],
 };
 
 super::runners!(Phpunit = PHPUNIT; environment: ENVIRONMENT);

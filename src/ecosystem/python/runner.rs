@@ -99,6 +99,25 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     // `PYTHONDONTWRITEBYTECODE` only stops the interpreter (and pytest's rewriter) *writing* bytecode: what is
     // there is still read and checked against its source as before, so what runs is the same.
     prints: &["PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"],
+    // pytest reads `PYTEST_ADDOPTS` as options before its configuration's: these only change how the run is
+    // printed (a traceback's style, the short summary, verbosity, colour, the slowest tests), never which tests
+    // run or how they end; loopgate reads pytest's outcomes from its own report, not from this output.
+    words: &[super::Words {
+        name: "PYTEST_ADDOPTS",
+        free: &[
+            "--tb=*",
+            "-r*",
+            "-v",
+            "-vv",
+            "-l",
+            "--showlocals",
+            "--color=*",
+            "--code-highlight=*",
+            "--durations=*",
+            "--durations-min=*",
+            "--no-header",
+        ],
+    }],
 };
 
 super::runners!(

@@ -49,6 +49,7 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
         "MT_*",
     ],
     prints: &[],
+    words: &[],
 };
 
 super::runners!(Minitest = MINITEST, Rspec = RSPEC; environment: ENVIRONMENT);

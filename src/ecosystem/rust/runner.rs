@@ -48,6 +48,7 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
         "HOST_*",
     ],
     prints: &["RUST_BACKTRACE", "RUST_LIB_BACKTRACE", "RUST_LOG", "RUST_LOG_STYLE"],
+    words: &[],
 };
 
 super::runners!(Cargo = CARGO, Nextest = NEXTEST; environment: ENVIRONMENT);

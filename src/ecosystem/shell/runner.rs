@@ -23,6 +23,11 @@ pub(super) const BATS: Row = Row {
 pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     steers: &["BATS_*"],
     prints: &[],
+    // A per-test time limit in seconds only bounds the run: a test it stops fails, none passes because of it.
+    words: &[super::Words {
+        name: "BATS_TEST_TIMEOUT",
+        free: &["#"],
+    }],
 };
 
 super::runners!(Bats = BATS; environment: ENVIRONMENT);

@@ -27,7 +27,7 @@ fn plan(files: &[(&str, &str)], goals: &[&str]) -> MakePlan {
         &lines,
         goals,
         out.status.success(),
-        &|name| name == "HOME",
+        &|name| (name == "HOME").then(String::new),
         &crate::schema::EnvReads::default(),
     );
     let texts = plan
@@ -203,14 +203,14 @@ fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
         &db("-j2 --jobserver-auth=3,4"),
         &["test"],
         true,
-        &|_| false,
+        &|_| None,
         &crate::schema::EnvReads::default(),
     );
     let b = plan_of(
         &db("-j2 --jobserver-auth=5,6"),
         &["test"],
         true,
-        &|_| false,
+        &|_| None,
         &crate::schema::EnvReads::default(),
     );
     assert_eq!(a, b);
@@ -218,7 +218,7 @@ fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
         &db("-i -j2 --jobserver-auth=5,6"),
         &["test"],
         true,
-        &|_| false,
+        &|_| None,
         &crate::schema::EnvReads::default(),
     );
     assert_ne!(a, ignoring);

@@ -95,9 +95,13 @@ fn telling(line: &str, reads: &EnvReads) -> bool {
 /// Whether `line` exports (or unexports) a variable that can change what the recipes' programs run or count
 /// (`runner::steers`: `PYTHONPATH`, `BASH_ENV`, `RUSTFLAGS`, …), every variable (a bare `export`), or one whose
 /// name is computed (`export $(VARS)`). `export LOG_LEVEL ?= info` exports data the code under test may read,
-/// which is the agent's: it is free, as the same variable set in any other way would be.
+/// which is the agent's: it is free, as the same variable set in any other way would be. A variable exported
+/// with its value is judged with it (`runner::steers_as`): `export PYTEST_ADDOPTS = --tb=short` only changes
+/// how the run prints.
 fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
-    let head = line.split_once('=').map_or(line, |(head, _)| head);
+    let (head, value) = line
+        .split_once('=')
+        .map_or((line, None), |(head, value)| (head, Some(value.trim())));
     let words: Vec<&str> = head.split_whitespace().collect();
     let Some(at) = words.iter().position(|w| *w == "export" || *w == "unexport") else {
         return false;
@@ -108,10 +112,38 @@ fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
         .map(|w| w.trim_end_matches(['?', ':', '+', '!']))
         .filter(|w| !w.is_empty())
         .collect();
+    let one = names.len() == 1;
     names.is_empty()
         || names.iter().any(|name| {
-            !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || crate::runner::steers_in(name, reads)
+            !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                || match value {
+                    Some(value) if one => crate::runner::steers_as(name, value, reads),
+                    _ => crate::runner::steers_in(name, reads),
+                }
         })
+}
+
+/// Whether a makefile's `value` for `name`, where the run's environment held `before`, can change what the run
+/// runs or counts: every word of `before` kept, in its order, and the words added judged alone
+/// (`runner::steers_as`); a variable not read as words by its name (`runner::steers_in`).
+fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
+    let Some(before) = before.filter(|b| !b.trim().is_empty()) else {
+        return crate::runner::steers_as(name, value, reads);
+    };
+    if !crate::runner::steers_in(name, reads) {
+        return false;
+    }
+    let old: Vec<&str> = before.split_whitespace().collect();
+    let new: Vec<&str> = value.split_whitespace().collect();
+    // The inherited words first (make's `+=` appends) or last (a prefix put before them), the rest added.
+    let added = if new.starts_with(&old) {
+        &new[old.len()..]
+    } else if new.ends_with(&old) {
+        &new[..new.len() - old.len()]
+    } else {
+        return true;
+    };
+    crate::runner::steers_as(name, &added.join(" "), reads)
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
@@ -145,17 +177,25 @@ fn references(line: &str) -> impl Iterator<Item = (&str, &str)> {
 }
 
 /// What the makefiles set in the recipes' environment: `label → NAME = value` per variable a makefile sets
-/// (origin `makefile` or `override` in make's database) whose name is in the run's environment, or every one
-/// when `export_all`; with the makefile each comes from.
+/// (origin `makefile` or `override` in make's database) whose name is in the run's environment (`inherited`
+/// gives its value there), or every one when `export_all`; with the makefile each comes from.
+///
+/// A variable read as words (`runner::steers_as`) is judged by what the makefile does to the value the run
+/// inherited: the words it adds must each be free (`--tb=short`), and it may drop none (`export NODE_OPTIONS =
+/// …` replaces what the environment held: the user's own options, and the room's start hook, whose report the
+/// verdict then lacks). `export NODE_OPTIONS += --max-old-space-size=4096` keeps both.
 pub(super) fn environment<'a>(
     variables: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
-    in_environment: &dyn Fn(&str) -> bool,
+    inherited: &dyn Fn(&str) -> Option<String>,
     export_all: bool,
     reads: &EnvReads,
 ) -> Vec<(String, String, String)> {
     variables
-        .filter(|(name, _, _)| {
-            !MAKES_OWN.contains(name) && crate::runner::steers_in(name, reads) && (export_all || in_environment(name))
+        .filter(|(name, value, _)| {
+            let before = inherited(name);
+            !MAKES_OWN.contains(name)
+                && steers_beside(name, value, before.as_deref(), reads)
+                && (export_all || before.is_some())
         })
         .filter_map(|(name, value, origin)| {
             let from = origin
@@ -250,7 +290,11 @@ mod tests {
             ("PYTHONPATH", "src", "# 'override' directive (from 'Makefile', line 1)"),
             ("LOG_LEVEL", "debug", "# makefile (from 'Makefile', line 3)"),
         ];
-        let env = |name: &str| ["HOME", "PATH", "PYTHONPATH", "CURDIR", "LOG_LEVEL"].contains(&name);
+        let env = |name: &str| {
+            ["HOME", "PATH", "PYTHONPATH", "CURDIR", "LOG_LEVEL"]
+                .contains(&name)
+                .then(|| "inherited".to_string())
+        };
         let kept = environment(vars.iter().copied(), &env, false, &EnvReads::default());
         assert_eq!(
             kept,
@@ -266,6 +310,36 @@ mod tests {
         let all = environment(vars.iter().copied(), &env, true, &EnvReads::default());
         // Under `.EXPORT_ALL_VARIABLES` too, only what steers a run counts: `PREFIX` and `LOG_LEVEL` are data.
         assert_eq!(all.len(), 2, "{all:?}");
+    }
+
+    /// A variable read as words is judged by what the makefile does to the value the run inherited: free words
+    /// appended are free, a value that drops what the environment held (the room's hook, the user's options)
+    /// or adds an option that loads code is kept; with nothing inherited, its words alone decide.
+    #[test]
+    fn a_variable_read_as_words_is_judged_beside_what_the_run_inherited() {
+        let origin = "# makefile (from 'Makefile', line 1)";
+        let hook = "-o cache_dir=/room/pytest";
+        let kept = |value: &str, before: Option<&str>| {
+            let vars = [("PYTEST_ADDOPTS", value, origin)];
+            let env = |_: &str| before.map(str::to_string);
+            !environment(vars.iter().copied(), &env, false, &EnvReads::default()).is_empty()
+        };
+        assert!(!kept(&format!("{hook} --tb=short"), Some(hook)));
+        assert!(!kept(&format!("-v {hook}"), Some(hook)));
+        assert!(kept("--tb=short", Some(hook)));
+        assert!(kept(&format!("{hook} -p lenient"), Some(hook)));
+        assert!(kept(&format!("{hook} $(OPTS)"), Some(hook)));
+        let all = |value: &str| {
+            let vars = [("PYTEST_ADDOPTS", value, origin)];
+            !environment(vars.iter().copied(), &|_| None, true, &EnvReads::default()).is_empty()
+        };
+        assert!(!all("--tb=short"));
+        assert!(all("-p lenient"));
+        assert_eq!(lines("export PYTEST_ADDOPTS += --tb=short", &EnvReads::default()), "");
+        assert_eq!(
+            lines("export PYTEST_ADDOPTS = -p lenient", &EnvReads::default()),
+            "export PYTEST_ADDOPTS = -p lenient"
+        );
     }
 
     /// A program's own variable is free, unless the sealed tests read it: then its export is kept.
