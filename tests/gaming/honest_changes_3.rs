@@ -21,15 +21,7 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[(
-    "rspec_support_module_required_and_included_for_new_specs",
-    "`Dir[...].sort.each { |f| require f }` is new module-level code around the existing examples and \
-         `config.include` counts (`ruby/configure.rs`): both can bring in code that reopens what the specs test \
-         (`fresh_moves_8`'s support file). Next: follow a literal glob require like a helper of loads \
-         (`testseal::follow`), judging the files it matches as test-side helpers — a module of new methods free, \
-         one that reopens a constant of the code under test or defines a matcher's name counted — and free \
-         `include` of a module defined only there",
-)];
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 pub const CASES: &[Case] = &[];
 
