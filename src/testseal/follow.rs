@@ -18,6 +18,15 @@
 //! code a script sources). The helper stands for its loads alone; its functions are the agent's. A helper
 //! redefining `add` of the code under test, or outside the test directory (the code under test itself), is not
 //! followed.
+//! The second reading also follows a line that requires every file of a literal glob (RSpec's
+//! `Dir[File.join(__dir__, "support", "**", "*.rb")].sort.each { |f| require f }`, Rails' `Rails.root.glob(…)`:
+//! `Language::glob_load`) in the file compared, judging each file it matches as a test-side helper ([`support`]):
+//! one of loads stands for its loads; one new module of plain methods (`Language::support_module`), named like
+//! no constant another Ruby file of the project defines or reopens, its methods named like nothing an example
+//! answers to (`Language::names_a_command`) and nothing the project's other non-test files use, stands for
+//! nothing, and `config.include` of it is dropped (`Language::without_includes`); any other file (a reopened
+//! `Calc`, `RSpec::Matchers`, a `def self.`, a hook, a file outside `support/` the glob reaches) leaves the line
+//! as it is, judged as code.
 //! A load that names its file relative to the file it is written in (Ruby's `require_relative`) is followed out
 //! of a helper only when the helper sits in the test file's directory, where it names the same file.
 //!

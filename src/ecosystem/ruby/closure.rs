@@ -7,7 +7,9 @@
 //! `Rakefile`, `rakefile.rb`, `Rakefile.rb`, and every `rakelib/*.rake`; the Rakefile is Ruby code that defines
 //! the test task (its files, load path and options), so it is sealed as code, every line but the test task's
 //! display switches and its literal file list and load path, which are read as rake resolves them: a list that
-//! keeps the baseline's globs and adds only globs of test names is the baseline's (`rakefile.rs`); `rakelib/*.rake` is sealed whole. What the test files `require`
+//! keeps the baseline's globs and adds only globs of test names is the baseline's, `Minitest::TestTask.create`
+//! is read as the same parts with its own defaults, and the four names rake searches are one resolution read
+//! from its place (`rakefile.rs`); `rakelib/*.rake` is sealed whole. What the test files `require`
 //! (`test_helper.rb`, `spec_helper.rb` under `test/` and `spec/`) is the test side, sealed with the tests.
 
 use std::path::Path;

@@ -15,8 +15,24 @@
 //!   standing as it was; a glob dropped (an old file no longer run) or one that can match another file
 //!   (`lib/patch.rb`, `test/**/*.rb`) counts.
 //! - **its load path**: `lib` (rake's default) then each `libs` entry, a repeated one dropped (the first
-//!   directory on the path wins, so repeating one changes nothing); any other order or directory counts, since a
-//!   directory early on the path can shadow what the tests `require`.
+//!   directory on the path wins, so repeating one changes nothing). An entry added after the baseline's, in their
+//!   order, is judged by the files it could shadow, in the project (the reading is a `parts::Resolving`: it
+//!   reads the rakefile rake finds from its place): free where it holds no Ruby file, library or link outside the
+//!   earlier entries that lie inside it — minitest's `.` after `lib` and `test` reaches their files only by
+//!   longer names (`lib/calc`) — and counted where it does (a root `json.rb` or `minitest/autorun.rb` found before
+//!   the standard one, `test/support` giving its `json.rb` the name `json`). Any other order counts.
+//!
+//! **Minitest's own task** (`Minitest::TestTask.create`, minitest 5.16's, which `bundle gem` writes) is read as
+//! the same parts with its defaults: test files `test/**/test_*.rb` and `test/**/*_test.rb` (`test_globs`), load
+//! path `lib`, `test`, `.` then `libs`; `warning` is a display switch like rake's. The task's declaration (rake's
+//! or minitest's, bare or with a block), its block's `end` and the require of its library are cut from the code,
+//! so switching between the two tasks with the same files and path moves nothing. What differs is read where it
+//! matters: minitest requires each test file by its name from the root *through the load path* (`require
+//! "test/calc_test.rb"`), so a file under an entry before `.` named like a project file (`lib/test/calc_test.rb`)
+//! would load in the sealed test's place: shown in the load path's part as a twin. Its `test_prelude`,
+//! `framework` and `extra_args` (code run before the tests, what loads the runner, the runner's arguments) are
+//! lines of code and count. A loop sealed before this reading (no `(dir)`/`(lib)` names) reads every entry as
+//! shown, and its header lines were code: such a loop names the Rakefile once after an upgrade.
 //!
 //! The same settings set to anything but literals, with a comment, on another receiver or outside a test task's
 //! block are lines like the rest, and any change to them counts.
