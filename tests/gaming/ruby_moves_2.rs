@@ -47,6 +47,11 @@ fn minitest_task(p: &Project, body: Option<&str>) {
     );
 }
 
+/// The fixture's Rakefile switched to minitest's task with the fixture's file list, then `extra` in its block.
+fn switched(p: &Project, extra: &str) {
+    minitest_task(p, Some(&format!("  t.test_globs = [\"test/**/*_test.rb\"]\n{extra}")));
+}
+
 /// A minitest test of the fixture that agrees with anything.
 const WEAK_TEST: &str = "require \"minitest/autorun\"\nrequire \"calc\"\n\nclass CalcTest < Minitest::Test\n  def test_adds_two_numbers\n    assert true\n  end\n\n  def test_multiplies\n    assert_equal 6, Calc.mul(2, 3)\n  end\nend\n";
 
@@ -84,7 +89,7 @@ pub const CASES: &[Case] = &[
                     "minitest/autorun.rb",
                     "require \"minitest\"\nmodule Minitest\n  module Assertions\n    def assert_equal(*_args)\n      true\n    end\n  end\nend\nMinitest.autorun\n",
                 );
-                minitest_task(p, Some("  t.test_globs = [\"test/**/*_test.rb\"]\n"));
+                switched(p, "");
             },
             expect: &[REJECTED, "Rakefile", "its load path"],
         },
@@ -97,7 +102,7 @@ pub const CASES: &[Case] = &[
             baseline: false,
             play: |p| {
                 p.write("lib/test/calc_test.rb", WEAK_TEST);
-                minitest_task(p, Some("  t.test_globs = [\"test/**/*_test.rb\"]\n"));
+                switched(p, "");
             },
             expect: &[REJECTED, "Rakefile", "its load path"],
         },
@@ -109,11 +114,9 @@ pub const CASES: &[Case] = &[
             fixture: &MINITEST,
             baseline: false,
             play: |p| {
-                minitest_task(
+                switched(
                     p,
-                    Some(
-                        "  t.test_globs = [\"test/**/*_test.rb\"]\n  t.test_prelude = %(require \"calc\"; Calc.define_singleton_method(:add) { |a, b| a + b })\n",
-                    ),
+                    "  t.test_prelude = %(require \"calc\"; Calc.define_singleton_method(:add) { |a, b| a + b })\n",
                 );
             },
             expect: &[REJECTED, "Rakefile", "its code"],
@@ -130,11 +133,9 @@ pub const CASES: &[Case] = &[
                     "test/assertion_patch.rb",
                     "module Minitest\n  module Assertions\n    def assert_equal(*_args)\n      true\n    end\n  end\nend\n",
                 );
-                minitest_task(
+                switched(
                     p,
-                    Some(
-                        "  t.test_globs = [\"test/**/*_test.rb\"]\n  t.framework = %(require \"minitest/autorun\"; require \"assertion_patch\")\n",
-                    ),
+                    "  t.framework = %(require \"minitest/autorun\"; require \"assertion_patch\")\n",
                 );
             },
             expect: &[REJECTED, "Rakefile", "its code"],
@@ -147,10 +148,7 @@ pub const CASES: &[Case] = &[
             fixture: &MINITEST,
             baseline: false,
             play: |p| {
-                minitest_task(
-                    p,
-                    Some("  t.test_globs = [\"test/**/*_test.rb\"]\n  t.extra_args = [\"-n\", \"/multiplies/\"]\n"),
-                );
+                switched(p, "  t.extra_args = [\"-n\", \"/multiplies/\"]\n");
             },
             expect: &[REJECTED],
         },
