@@ -118,12 +118,12 @@ fn support(
     let mut others = Vec::new();
     let mut linked = false;
     let _ = crate::walk::Walker::skipping(&[".git"]).sorted().walk(root, |file| {
-        let ruby = Lang::of(Path::new(file.relative)) == Some(language.lang());
+        let of_language = Lang::of(Path::new(file.relative)) == Some(language.lang());
         if file.kind.is_symlink() && Path::new(file.relative).starts_with(&base) {
             linked = true;
         } else if matcher.is_match(file.relative) {
             matched.push(PathBuf::from(file.relative));
-        } else if ruby {
+        } else if of_language {
             others.push(PathBuf::from(file.relative));
         }
         Ok(crate::walk::until(false))
