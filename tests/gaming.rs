@@ -107,6 +107,8 @@ mod report_moves;
 mod room_moves;
 #[path = "gaming/ruby_moves.rs"]
 mod ruby_moves;
+#[path = "gaming/ruby_moves_2.rs"]
+mod ruby_moves_2;
 #[path = "gaming/ruby_test_side.rs"]
 mod ruby_test_side;
 #[path = "gaming/selection_moves.rs"]

@@ -18,6 +18,15 @@
 //! code a script sources). The helper stands for its loads alone; its functions are the agent's. A helper
 //! redefining `add` of the code under test, or outside the test directory (the code under test itself), is not
 //! followed.
+//! The second reading also follows a line that requires every file of a literal glob (RSpec's
+//! `Dir[File.join(__dir__, "support", "**", "*.rb")].sort.each { |f| require f }`, Rails' `Rails.root.glob(…)`:
+//! `Language::glob_load`) in the file compared, judging each file it matches as a test-side helper ([`support`]):
+//! one of loads stands for its loads; one new module of plain methods (`Language::support_module`), named like
+//! no constant another Ruby file of the project defines or reopens, its methods named like nothing an example
+//! answers to (`Language::names_a_command`) and nothing the project's other non-test files use, stands for
+//! nothing, and `config.include` of it is dropped (`Language::without_includes`); any other file (a reopened
+//! `Calc`, `RSpec::Matchers`, a `def self.`, a hook, a file outside `support/` the glob reaches) leaves the line
+//! as it is, judged as code.
 //! A load that names its file relative to the file it is written in (Ruby's `require_relative`) is followed out
 //! of a helper only when the helper sits in the test file's directory, where it names the same file.
 //!
@@ -53,8 +62,122 @@ fn reading(root: &Path, path: &str, lang: Lang, text: &str, functions: bool) -> 
     };
     reach(root, dir, language, text, &mut reached.files, 0);
     let mut seen = BTreeSet::from([PathBuf::from(path)]);
-    let out = expand(root, dir, language, text, &mut seen, 0, &reached);
+    let mut out = String::with_capacity(text.len());
+    let mut modules = Vec::new();
+    for line in text.split_inclusive('\n') {
+        // A literal glob required file by file (the second reading only): its files, each a helper of loads or
+        // one new module of methods (`support`).
+        let support = functions
+            .then(|| language.glob_load(line, dir))
+            .flatten()
+            .and_then(|glob| support(root, path, language, &glob, &mut seen, &reached));
+        match support {
+            Some((loads, defined)) => {
+                out.push_str(&loads);
+                modules.extend(defined);
+            }
+            None => out.push_str(&expand(root, dir, language, line, &mut seen, 0, &reached)),
+        }
+    }
+    if !modules.is_empty() {
+        out = language.without_includes(&out, &modules);
+    }
     (out != text).then_some(out)
+}
+
+/// The files a literal glob require (`glob`, project-relative) loads, read as test-side helpers: each a helper
+/// of loads (followed like one) or one new module of plain methods (`Language::support_module`) — named like no
+/// constant any other Ruby file of the project defines or reopens (`Calc` of the code under test, `RSpec`,
+/// `Minitest`), and its methods named like nothing an example already answers to (a matcher, `subject`,
+/// `Object`'s own: `Language::names_a_command`) and nothing the other files of the project use (the code under
+/// test's methods, the sealed specs' calls, the helper's own top-level methods). Such a module runs nothing where
+/// it is loaded: its methods run only where a new test calls them, so it stands for nothing the existing tests
+/// get, and mixing it into the examples (`config.include`) adds names no existing example calls. The loads of
+/// the helpers of loads and the modules' names; `None` when a file is neither, the glob matches nothing, leaves
+/// the project or reaches a link.
+fn support(
+    root: &Path,
+    path: &str,
+    language: &dyn Language,
+    glob: &str,
+    seen: &mut BTreeSet<PathBuf>,
+    reached: &Reached,
+) -> Option<(String, Vec<String>)> {
+    let pattern = normalize(Path::new(glob))?;
+    let pattern = pattern.to_string_lossy().replace('\\', "/");
+    let matcher = globset::GlobBuilder::new(&pattern)
+        .literal_separator(true)
+        .build()
+        .ok()?
+        .compile_matcher();
+    let base: PathBuf = pattern
+        .split('/')
+        .take_while(|part| !part.contains(['*', '?', '[', '{']))
+        .collect();
+    let mut matched = Vec::new();
+    let mut others = Vec::new();
+    let mut linked = false;
+    let _ = crate::walk::Walker::skipping(&[".git"]).sorted().walk(root, |file| {
+        let of_language = Lang::of(Path::new(file.relative)) == Some(language.lang());
+        if file.kind.is_symlink() && Path::new(file.relative).starts_with(&base) {
+            linked = true;
+        } else if matcher.is_match(file.relative) {
+            matched.push(PathBuf::from(file.relative));
+        } else if of_language {
+            others.push(PathBuf::from(file.relative));
+        }
+        Ok(crate::walk::until(false))
+    });
+    if matched.is_empty() || linked {
+        return None;
+    }
+    let other_texts: Vec<String> = others
+        .iter()
+        .filter_map(|file| std::fs::read_to_string(root.join(file)).ok())
+        .collect();
+    // The names the other files use, but test files' own (`*_spec.rb`): a new spec calls the new helpers by
+    // name, and a sealed spec that calls one it never had defined runs in the oracle's run with the sealed
+    // helper, which requires no support file.
+    let used: BTreeSet<String> = others
+        .iter()
+        .zip(&other_texts)
+        .filter(|(file, _)| {
+            let stem = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let name = file
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            !language.is_test_name(&name, &stem)
+        })
+        .flat_map(|(_, text)| language.names_used(text))
+        .collect();
+    let dir = Path::new(path).parent().unwrap_or(Path::new(""));
+    let mut loads = String::new();
+    let mut modules = Vec::new();
+    for file in matched {
+        let text = std::fs::read_to_string(root.join(&file)).ok()?;
+        if let Some((name, methods)) = language.support_module(&text) {
+            let fresh = !other_texts.iter().any(|other| language.defines_constant(other, &name));
+            let free = methods
+                .iter()
+                .all(|method| !language.names_a_command(method) && !used.contains(method));
+            if !(fresh && free) {
+                return None;
+            }
+            seen.insert(file);
+            modules.push(name);
+            continue;
+        }
+        // A helper of loads: followed as the line `require "FILE"` would be.
+        let line = format!("require \"./{}\"\n", file.to_string_lossy());
+        let (file, inner) = helper_of(root, dir, language, &line, seen, reached)?;
+        seen.insert(file);
+        loads.push_str(&expand(root, dir, language, &inner, seen, 1, reached));
+    }
+    Some((loads, modules))
 }
 
 /// The functions the test file defines, and those of each project file its loads reach.
@@ -321,5 +444,133 @@ mod tests {
             expanded(dir.path(), "test/calc.bats", Lang::Shell, "load \"$HELPER\"\n"),
             None
         );
+    }
+
+    /// `spec_helper.rb` with a glob require of `support/` and `config.include CalcHelpers`.
+    const GLOB_HELPER: &str = "$LOAD_PATH.unshift File.expand_path(\"../lib\", __dir__)\nrequire \"calc\"\n\nDir[File.join(__dir__, \"support\", \"**\", \"*.rb\")].sort.each { |f| require f }\n\nRSpec.configure do |config|\n  config.include CalcHelpers\nend\n";
+
+    const HELPERS: &str = "module CalcHelpers\n  def triple(x)\n    Calc.mul(x, 3)\n  end\nend\n";
+
+    fn with_support(support: &[(&str, &str)]) -> Option<String> {
+        let mut files = vec![
+            (
+                "lib/calc.rb",
+                "module Calc\n  def self.add(a, b)\n    a + b\n  end\nend\n",
+            ),
+            (
+                "spec/calc_spec.rb",
+                "RSpec.describe Calc do\n  it \"adds\" do\n    expect(Calc.add(1, 2)).to eq 3\n  end\nend\n",
+            ),
+            ("spec/spec_helper.rb", GLOB_HELPER),
+            (
+                "spec/triple_spec.rb",
+                "RSpec.describe \"triple\" do\n  it(\"x\") { expect(triple(4)).to eq 12 }\nend\n",
+            ),
+        ];
+        files.extend_from_slice(support);
+        let dir = project(&files);
+        super::expanded_with_functions(dir.path(), "spec/spec_helper.rb", Lang::Ruby, GLOB_HELPER)
+    }
+
+    #[test]
+    fn a_glob_required_support_module_of_new_methods_and_its_include_stand_for_nothing() {
+        let expanded = with_support(&[("spec/support/calc_helpers.rb", HELPERS)]).expect("followed");
+        assert!(
+            !expanded.contains("Dir[") && !expanded.contains("include"),
+            "{expanded}"
+        );
+        // A support file of loads stands for its loads.
+        let expanded = with_support(&[
+            ("spec/support/calc_helpers.rb", HELPERS),
+            ("spec/support/loads.rb", "require \"set\"\n"),
+        ])
+        .expect("followed");
+        assert!(expanded.contains("require \"set\""), "{expanded}");
+    }
+
+    #[test]
+    fn a_support_file_that_reopens_the_code_or_rspec_or_shadows_a_matcher_or_a_helper_is_not_followed() {
+        for (file, text) in [
+            (
+                "spec/support/calc_helpers.rb",
+                "module Calc\n  def add(a, b)\n    a + b\n  end\nend\n",
+            ),
+            (
+                "spec/support/calc_helpers.rb",
+                "module CalcHelpers\n  def eq(x)\n    be_a(Integer)\n  end\nend\n",
+            ),
+            (
+                "spec/support/calc_helpers.rb",
+                "module CalcHelpers\n  def subject\n    3\n  end\nend\n",
+            ),
+            (
+                "spec/support/calc_helpers.rb",
+                "module RSpec::Matchers\n  def triple(x)\n    x\n  end\nend\n",
+            ),
+            (
+                "spec/support/calc_helpers.rb",
+                "module CalcHelpers\n  def self.triple(x)\n    x\n  end\nend\n",
+            ),
+            (
+                "spec/support/calc_helpers.rb",
+                "module CalcHelpers\n  def add(a, b)\n    a + b\n  end\nend\n",
+            ),
+            (
+                "spec/support/calc_helpers.rb",
+                "module CalcHelpers\nend\nCalc.singleton_class.prepend(CalcHelpers)\n",
+            ),
+            (
+                "spec/support/patch.rb",
+                "RSpec.configure { |c| c.before { allow(Calc).to receive(:add).and_return(3) } }\n",
+            ),
+        ] {
+            assert_eq!(with_support(&[(file, text)]), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_glob_requires_rspec_and_rails_write_are_read() {
+        use crate::testsig::language;
+        let ruby = language(Lang::Ruby);
+        let dir = std::path::Path::new("spec");
+        for (line, glob) in [
+            (
+                "Dir[File.join(__dir__, \"support\", \"**\", \"*.rb\")].sort.each { |f| require f }",
+                "spec/support/**/*.rb",
+            ),
+            (
+                "Dir[File.expand_path(\"support/**/*.rb\", __dir__)].each { |file| require file }",
+                "spec/support/**/*.rb",
+            ),
+            (
+                "Dir[\"#{__dir__}/support/**/*.rb\"].sort.each { |f| require f }",
+                "spec/support/**/*.rb",
+            ),
+            (
+                "Dir[Rails.root.join(\"spec/support/**/*.rb\")].sort.each { |f| require f }",
+                "spec/support/**/*.rb",
+            ),
+            (
+                "Dir[Rails.root.join(\"spec\", \"support\", \"**\", \"*.rb\")].each { |f| require f }",
+                "spec/support/**/*.rb",
+            ),
+            (
+                "Rails.root.glob(\"spec/support/**/*.rb\").sort.each { |f| require f }",
+                "spec/support/**/*.rb",
+            ),
+            (
+                "Dir.glob(File.join(File.dirname(__FILE__), \"support\", \"*.rb\")).each(&method(:require))",
+                "spec/support/*.rb",
+            ),
+        ] {
+            assert_eq!(ruby.glob_load(line, dir).as_deref(), Some(glob), "{line}");
+        }
+        for line in [
+            "Dir[File.join(__dir__, \"support\", \"**\", \"*.rb\")].each { |f| require g }",
+            "Dir[File.join(__dir__, x, \"*.rb\")].each { |f| require f }",
+            "Dir[ENV[\"SUPPORT\"]].each { |f| require f }",
+        ] {
+            assert_eq!(ruby.glob_load(line, dir), None, "{line}");
+        }
     }
 }

@@ -149,6 +149,36 @@ pub(crate) trait Language: Sync {
         true
     }
 
+    /// The glob of project files one line of a test-side file in `dir` requires, one by one, when the whole line
+    /// is such a require of a literal glob (RSpec's `Dir[File.join(__dir__, "support", "**", "*.rb")].sort.each
+    /// { |f| require f }`), project-relative; `None`: the line is anything else (`testseal::follow`).
+    fn glob_load(&self, _line: &str, _dir: &Path) -> Option<String> {
+        None
+    }
+
+    /// The module `text` defines and the methods it defines in it, where `text` is nothing but one module of
+    /// plain instance methods this reading can delimit (a support file of helpers for new tests); `None`
+    /// otherwise (`testseal::follow`).
+    fn support_module(&self, _text: &str) -> Option<(String, Vec<String>)> {
+        None
+    }
+
+    /// Whether `text` defines or reopens the constant `name` (a module, a class, an assignment).
+    fn defines_constant(&self, _text: &str, _name: &str) -> bool {
+        true
+    }
+
+    /// The method and variable names `text` uses or defines.
+    fn names_used(&self, _text: &str) -> std::collections::BTreeSet<String> {
+        std::collections::BTreeSet::new()
+    }
+
+    /// `text` without its lines that mix one of `modules` into the examples (`config.include M` in an
+    /// `RSpec.configure` block), and without a block those lines leave empty.
+    fn without_includes(&self, text: &str, _modules: &[String]) -> String {
+        text.to_string()
+    }
+
     /// Whether its plain string literals are compared by value, not by their quotes (`'a'` and `"a"`, `norm`).
     fn strings_by_value(&self) -> bool {
         false

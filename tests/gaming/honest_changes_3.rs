@@ -21,26 +21,7 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "rspec_support_module_required_and_included_for_new_specs",
-        "`Dir[...].sort.each { |f| require f }` is new module-level code around the existing examples and \
-         `config.include` counts (`ruby/configure.rs`): both can bring in code that reopens what the specs test \
-         (`fresh_moves_8`'s support file). Next: follow a literal glob require like a helper of loads \
-         (`testseal::follow`), judging the files it matches as test-side helpers — a module of new methods free, \
-         one that reopens a constant of the code under test or defines a matcher's name counted — and free \
-         `include` of a module defined only there",
-    ),
-    (
-        "minitest_rakefile_switched_to_minitests_own_test_task",
-        "`ruby/rakefile.rs` reads `Rake::TestTask.new` only; `Minitest::TestTask.create` (what `bundle gem` writes \
-         since minitest 5.16) is code, with no test files or load path of its own. Reading its `test_globs` and \
-         `libs` as the same parts is not enough: its default load path is `lib`, `test`, `.`, and `.` comes before \
-         the standard library, so a root-level `json.rb` or `minitest/autorun.rb` would be a twin, which the \
-         Rakefile's reader (text and names, no files) cannot see. Next: give the reading the project's root (a \
-         `Resolving`, as pytest's has) and free `.` where it holds no Ruby file outside the earlier entries",
-    ),
-];
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 pub const CASES: &[Case] = &[];
 

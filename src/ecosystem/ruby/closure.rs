@@ -7,12 +7,15 @@
 //! `Rakefile`, `rakefile.rb`, `Rakefile.rb`, and every `rakelib/*.rake`; the Rakefile is Ruby code that defines
 //! the test task (its files, load path and options), so it is sealed as code, every line but the test task's
 //! display switches and its literal file list and load path, which are read as rake resolves them: a list that
-//! keeps the baseline's globs and adds only globs of test names is the baseline's (`rakefile.rs`); `rakelib/*.rake` is sealed whole. What the test files `require`
+//! keeps the baseline's globs and adds only globs of test names is the baseline's, `Minitest::TestTask.create`
+//! is read as the same parts with its own defaults, and the four names rake searches are one resolution read
+//! from its place (`rakefile.rs`); `rakelib/*.rake` is sealed whole. What the test files `require`
 //! (`test_helper.rb`, `spec_helper.rb` under `test/` and `spec/`) is the test side, sealed with the tests.
 
 use std::path::Path;
 
 use super::{Deriver, Lang, Runner, Scripts, Simple, Why, skip_flags};
+use crate::closure::rakefile::RAKEFILES;
 
 /// Ruby's scripts (`derive::SCRIPTS`).
 pub(super) const SCRIPTS: Scripts = Scripts {
@@ -58,9 +61,6 @@ fn rspec_free() -> Vec<String> {
     free
 }
 
-/// The files rake looks for, in its order.
-const RAKEFILES: [&str; 4] = ["rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"];
-
 impl Deriver<'_> {
     /// `rspec` run in `cwd`.
     pub(super) fn rspec(&mut self, cwd: &Path) {
@@ -91,18 +91,39 @@ impl Deriver<'_> {
             self.rspec(cwd);
         }
         let why = Why::Configures("rake".into());
+        let rakefile = &crate::closure::rakefile::READING;
+        // One search, read from its place: the first rakefile that exists, the test tasks' globs and load paths
+        // as they are now (a later one is read against them), the tasks the run reaches from (a task it cannot
+        // reach is inert), where rake runs and which rakefiles existed (`ruby/rakefile.rs`).
+        let dir = cwd.to_string_lossy().replace('\\', "/");
+        let found: Vec<&str> = RAKEFILES
+            .into_iter()
+            .filter(|name| self.root.join(cwd).join(name).is_file())
+            .collect();
+        let now = found
+            .first()
+            .and_then(|name| std::fs::read_to_string(self.root.join(cwd).join(name)).ok())
+            .unwrap_or_default();
+        let mut names = crate::closure::rakefile::baseline(&now);
+        let runs = if tasks.is_empty() {
+            vec!["default"]
+        } else {
+            tasks.iter().map(|t| t.as_str()).collect()
+        };
+        names.extend(runs.iter().map(|t| format!("{}{t}", crate::closure::rakefile::RUNS)));
+        if !dir.is_empty() && dir != "." {
+            names.push(format!("{}{dir}", crate::closure::rakefile::DIR));
+        }
+        for name in found {
+            let path = cwd.join(name).to_string_lossy().replace('\\', "/");
+            names.push(format!(
+                "{}{}",
+                crate::closure::rakefile::EXISTED,
+                path.trim_start_matches("./")
+            ));
+        }
         for name in RAKEFILES {
-            // The test tasks' globs as they are now: a later list is read against them (`ruby/rakefile.rs`).
-            let now = std::fs::read_to_string(self.root.join(cwd).join(name)).unwrap_or_default();
-            let mut names = crate::closure::rakefile::baseline(&now);
-            // The tasks the run reaches from: a task it cannot reach is inert (`ruby/rakefile.rs`).
-            let runs = if tasks.is_empty() {
-                vec!["default"]
-            } else {
-                tasks.iter().map(|t| t.as_str()).collect()
-            };
-            names.extend(runs.iter().map(|t| format!("{}{t}", crate::closure::rakefile::RUNS)));
-            let code = crate::closure::parts::Read::by(&crate::closure::rakefile::READING, names);
+            let code = crate::closure::parts::Read::by(rakefile, names.clone());
             self.add(cwd.join(name), code, why.clone());
         }
         let lib = self.root.join(cwd).join("rakelib");

@@ -15,8 +15,24 @@
 //!   standing as it was; a glob dropped (an old file no longer run) or one that can match another file
 //!   (`lib/patch.rb`, `test/**/*.rb`) counts.
 //! - **its load path**: `lib` (rake's default) then each `libs` entry, a repeated one dropped (the first
-//!   directory on the path wins, so repeating one changes nothing); any other order or directory counts, since a
-//!   directory early on the path can shadow what the tests `require`.
+//!   directory on the path wins, so repeating one changes nothing). An entry added after the baseline's, in their
+//!   order, is judged by the files it could shadow, in the project (the reading is a `parts::Resolving`: it
+//!   reads the rakefile rake finds from its place): free where it holds no Ruby file, library or link outside the
+//!   earlier entries that lie inside it — minitest's `.` after `lib` and `test` reaches their files only by
+//!   longer names (`lib/calc`) — and counted where it does (a root `json.rb` or `minitest/autorun.rb` found before
+//!   the standard one, `test/support` giving its `json.rb` the name `json`). Any other order counts.
+//!
+//! **Minitest's own task** (`Minitest::TestTask.create`, minitest 5.16's, which `bundle gem` writes) is read as
+//! the same parts with its defaults: test files `test/**/test_*.rb` and `test/**/*_test.rb` (`test_globs`), load
+//! path `lib`, `test`, `.` then `libs`; `warning` is a display switch like rake's. The task's declaration (rake's
+//! or minitest's, bare or with a block), its block's `end` and the require of its library are cut from the code,
+//! so switching between the two tasks with the same files and path moves nothing. What differs is read where it
+//! matters: minitest requires each test file by its name from the root *through the load path* (`require
+//! "test/calc_test.rb"`), so a file under an entry before `.` named like a project file (`lib/test/calc_test.rb`)
+//! would load in the sealed test's place: shown in the load path's part as a twin. Its `test_prelude`,
+//! `framework` and `extra_args` (code run before the tests, what loads the runner, the runner's arguments) are
+//! lines of code and count. A loop sealed before this reading (no `(dir)`/`(lib)` names) reads every entry as
+//! shown, and its header lines were code: such a loop names the Rakefile once after an upgrade.
 //!
 //! The same settings set to anything but literals, with a comment, on another receiver or outside a test task's
 //! block are lines like the rest, and any change to them counts.
@@ -34,16 +50,65 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::parts::{Reading, Texts};
+use super::parts::{Edited, Reading, Resolving, Texts};
 
 /// A Rakefile read for its code and its test tasks (`closure::READERS`): stored as `rakefile`, never renamed;
-/// its names are the baseline's test globs ([`baseline`]).
+/// its names are the baseline's test globs and load paths ([`baseline`]), the tasks the verify runs ([`RUNS`]),
+/// the directory rake runs in ([`DIR`]) and the rakefiles that existed at setup ([`EXISTED`]). It is read from
+/// its place ([`Resolving`]): rake reads the first of its names that exists, and a load path is judged by the
+/// files its entries hold ([`load_path_shown`]), which the file's text alone cannot say.
 pub(crate) const READING: Reading = Reading {
     kind: "rakefile",
-    parts: |text, names| parts(text, names),
+    parts: |text, names| parts(text, names, None),
     labels: |_| LABELS.iter().map(|label| (*label).to_string()).collect(),
-    resolves: None,
+    resolves: Some(Resolving {
+        parts: |root, names, edited| resolved(root, names, edited),
+        file: |root, names| first(root, names, None).map(|(path, _)| path),
+        existed: |names, file| names.iter().any(|n| n.strip_prefix(EXISTED) == Some(file)),
+        also: "",
+    }),
 };
+
+/// The prefix of the name recording the directory rake runs in, relative to the project's root.
+pub(crate) const DIR: &str = "(dir) ";
+
+/// The prefix of a name recording a rakefile that existed when the scope was derived (at setup).
+pub(crate) const EXISTED: &str = "(existed) ";
+
+/// The prefix of a name recording one entry of a test task's load path at setup (`(lib) TASK=ENTRY`).
+const LIB: &str = "(lib) ";
+
+/// The files rake looks for, in its order.
+pub(crate) const RAKEFILES: [&str; 4] = ["rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"];
+
+/// The rakefile rake reads in the recorded directory (its path from the root) and its text: `edited` (a file
+/// tool's content, before it is written) in place of the file on disk where it names one of them.
+fn first(root: &std::path::Path, names: &[String], edited: Option<Edited>) -> Option<(String, String)> {
+    let dir = names.iter().find_map(|n| n.strip_prefix(DIR)).unwrap_or("");
+    RAKEFILES.iter().find_map(|name| {
+        let path = if dir.is_empty() {
+            (*name).to_string()
+        } else {
+            format!("{dir}/{name}")
+        };
+        let text = match edited {
+            Some((at, bytes)) if at == path => Some(String::from_utf8_lossy(bytes).into_owned()),
+            _ => std::fs::read(root.join(&path))
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).into_owned()),
+        }?;
+        Some((path, text))
+    })
+}
+
+/// The resolved rakefile's parts (none: rake finds no rakefile), its load paths judged in the project.
+fn resolved(root: &std::path::Path, names: &[String], edited: Option<Edited>) -> Texts {
+    let Some((path, text)) = first(root, names, edited) else {
+        return Texts::new();
+    };
+    let dir = std::path::Path::new(&path).parent().unwrap_or(std::path::Path::new(""));
+    parts(&text, names, Some(&root.join(dir)))
+}
 
 /// The parts' labels: the file's code, its test tasks' file lists, their load paths.
 const LABELS: [&str; 3] = ["its code", "its test files", "its load path"];
@@ -56,6 +121,38 @@ static TEST_TASK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"Rake::TestTask\.new\b\s*(?:\(\s*(?::(\w+)|["'](\w+)["'])?[^)]*\))?.*\bdo\s*\|\s*([A-Za-z_]\w*)\s*\|"#)
         .expect("a valid pattern")
 });
+
+/// A test task's declaration on a line of its own, rake's or minitest's (`Minitest::TestTask.create`, minitest
+/// 5.16's, which `bundle gem` writes), with a literal name or none and a block with a variable or none: the line
+/// is cut from the code, since what it declares is read as the task's parts (its kind decides their defaults).
+static HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^(Rake::TestTask\.new|Minitest::TestTask\.create)\b\s*(?:\(\s*(?::(\w+)|"(\w+)"|'(\w+)')?\s*\)|\s+(?::(\w+)|"(\w+)"|'(\w+)'))?\s*(?:do\s*\|\s*([A-Za-z_]\w*)\s*\|)?$"#,
+    )
+    .expect("a valid pattern")
+});
+
+/// The library that defines a test task, required on a line of its own (`require "rake/testtask"`, `require
+/// 'minitest/test_task'`): the rakefile's own process loads it from rake's or minitest's installation, outside the
+/// project, so which of the two is required is the task's kind, read with the task.
+static TASK_LIBRARY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^require\s*\(?\s*(?:"(?:rake/testtask|minitest/test_task)"|'(?:rake/testtask|minitest/test_task)')\s*\)?$"#,
+    )
+    .expect("a valid pattern")
+});
+
+/// `t.test_globs = ["…", …]`: minitest's task's file list.
+static TEST_GLOBS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^([A-Za-z_]\w*)\.test_globs\s*=\s*(?:FileList\s*)?\[\s*({STR}(?:\s*,\s*{STR})*)\s*,?\s*\]$"
+    ))
+    .expect("a valid pattern")
+});
+
+/// `t.test_globs = %w[…]`.
+static TEST_GLOBS_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^([A-Za-z_]\w*)\.test_globs\s*=\s*%w\[([\w*./\s-]*)\]$").expect("a valid pattern"));
 
 /// The prefix of a name recording a task the verify's `rake` runs (`default` where it names none).
 pub(crate) const RUNS: &str = "(runs) ";
@@ -126,6 +223,9 @@ static ONE: LazyLock<Regex> = LazyLock::new(|| Regex::new(STR).expect("a valid p
 /// A test task as rake resolves it.
 #[derive(Debug, Default)]
 struct Task {
+    /// `Minitest::TestTask` rather than `Rake::TestTask`: other defaults, and its test files are required by
+    /// their names through the load path.
+    minitest: bool,
     pattern: Option<String>,
     files: Option<Vec<String>>,
     libs: Vec<String>,
@@ -135,6 +235,9 @@ impl Task {
     /// The globs rake loads for it.
     fn globs(&self) -> Vec<String> {
         if self.pattern.is_none() && self.files.is_none() {
+            if self.minitest {
+                return vec!["test/**/*_test.rb".to_string(), "test/**/test_*.rb".to_string()];
+            }
             return vec!["test/test*.rb".to_string()];
         }
         let mut globs: Vec<String> = self.files.iter().flatten().chain(&self.pattern).cloned().collect();
@@ -143,9 +246,13 @@ impl Task {
         globs
     }
 
-    /// Its load path: `lib`, then each entry, a repeated one dropped.
+    /// Its load path: `lib` (minitest's task: `lib`, `test`, `.`), then each entry, a repeated one dropped.
     fn load_path(&self) -> Vec<&str> {
-        let mut path = vec!["lib"];
+        let mut path = if self.minitest {
+            vec!["lib", "test", "."]
+        } else {
+            vec!["lib"]
+        };
         for lib in &self.libs {
             if !path.contains(&lib.as_str()) {
                 path.push(lib);
@@ -167,9 +274,29 @@ fn read(text: &str) -> Read {
     // The task whose block the lines are in, its variable and the indentation its `end` will have.
     let mut current: Option<(String, String)> = None;
     let mut indent = "";
+    // Whether the block being read was opened by a declaration cut from the code: its `end` is cut too, so a
+    // task declared with a block and one declared bare (minitest's defaults) read alike.
+    let mut cut_end = false;
     for line in text.lines() {
         let trimmed = line.trim();
         let at = &line[..line.len() - line.trim_start().len()];
+        if TASK_LIBRARY.is_match(trimmed) {
+            continue;
+        }
+        if let Some(task) = HEADER.captures(trimmed) {
+            let name = (2..=7).find_map(|i| task.get(i)).map_or("test", |m| m.as_str());
+            let entry = tasks.entry(name.to_string()).or_default();
+            entry.minitest = &task[1] == "Minitest::TestTask.create";
+            current = task.get(8).map(|var| (name.to_string(), var.as_str().to_string()));
+            cut_end = current.is_some();
+            indent = at;
+            continue;
+        }
+        if cut_end && trimmed == "end" && at == indent {
+            current = None;
+            cut_end = false;
+            continue;
+        }
         if let Some(task) = TEST_TASK.captures(line) {
             let name = task.get(1).or_else(|| task.get(2)).map_or("test", |m| m.as_str());
             let var = task.get(3).map_or("", |m| m.as_str());
@@ -191,6 +318,12 @@ fn read(text: &str) -> Read {
                     true
                 } else if let Some(c) = on(FILES.captures(trimmed), var) {
                     task.files = Some(ONE.find_iter(&c[2]).map(|m| unquote(m.as_str())).collect());
+                    true
+                } else if let Some(c) = on(TEST_GLOBS.captures(trimmed), var).filter(|_| task.minitest) {
+                    task.files = Some(ONE.find_iter(&c[2]).map(|m| unquote(m.as_str())).collect());
+                    true
+                } else if let Some(c) = on(TEST_GLOBS_WORDS.captures(trimmed), var).filter(|_| task.minitest) {
+                    task.files = Some(c[2].split_whitespace().map(str::to_string).collect());
                     true
                 } else if let Some(c) = on(LIBS.captures(trimmed), var) {
                     let lib = c.get(2).or_else(|| c.get(3)).or_else(|| c.get(4));
@@ -327,16 +460,23 @@ fn inert(text: &str, runs: &[&str]) -> String {
     out
 }
 
-/// The baseline's test globs, stored as the reading's names at setup (`TASK=GLOB`).
+/// The baseline's test globs and load paths, stored as the reading's names at setup (`TASK=GLOB`, `(lib)
+/// TASK=ENTRY`).
 pub(crate) fn baseline(text: &str) -> Vec<String> {
-    read(text)
+    let read = read(text);
+    let globs = read
         .tasks
         .iter()
-        .flat_map(|(name, task)| task.globs().into_iter().map(move |glob| format!("{name}={glob}")))
-        .collect()
+        .flat_map(|(name, task)| task.globs().into_iter().map(move |glob| format!("{name}={glob}")));
+    let libs = read.tasks.iter().flat_map(|(name, task)| {
+        task.load_path()
+            .into_iter()
+            .map(move |entry| format!("{LIB}{name}={entry}"))
+    });
+    globs.chain(libs).collect()
 }
 
-fn parts(text: &str, names: &[String]) -> Texts {
+fn parts(text: &str, names: &[String], dir: Option<&std::path::Path>) -> Texts {
     let runs: Vec<&str> = names.iter().filter_map(|n| n.strip_prefix(RUNS)).collect();
     let read = read(&inert(text, &runs));
     let mut files = String::new();
@@ -351,13 +491,121 @@ fn parts(text: &str, names: &[String]) -> Texts {
             && now.iter().all(|glob| then.contains(&glob.as_str()) || only_tests(glob));
         let shown = if widened { then.join(" ") } else { now.join(" ") };
         files.push_str(&format!("{name}: {shown}\n"));
-        path.push_str(&format!("{name}: {}\n", task.load_path().join(" ")));
+        let then: Vec<&str> = names
+            .iter()
+            .filter_map(|n| n.strip_prefix(LIB)?.strip_prefix(name.as_str())?.strip_prefix('='))
+            .collect();
+        path.push_str(&format!("{name}: {}\n", load_path_shown(task, &then, dir)));
     }
     vec![
         (LABELS[0].to_string(), code_hash(&read.code)),
         (LABELS[1].to_string(), files),
         (LABELS[2].to_string(), path),
     ]
+}
+
+/// The load path a task's part shows: its entries, less each entry added after the baseline's (`then`, in their
+/// order) that can make no `require` find another file than before — one holding no Ruby file (nor a library
+/// Ruby loads, nor a link) outside the entries before it that lie inside it. So minitest's `.`, after `lib` and
+/// `test`, is free where the project's Ruby files are all under those two: through `.` they are reachable only
+/// by longer names (`lib/calc`), which nothing the baseline ran required, while a root-level `json.rb` or
+/// `minitest/autorun.rb` would be found before the standard one. Read without the project (`dir` none: a file
+/// tool's text alone) or without the baseline's entries (a seal from before they were recorded), every entry
+/// shows. And for minitest's task, which requires each test file by its name from the project's root through the
+/// load path, a file under an entry before `.` that is named like a project file (`lib/test/calc_test.rb` for
+/// `test/calc_test.rb`) would be loaded in its place: it is shown as a twin, which no baseline had.
+fn load_path_shown(task: &Task, then: &[&str], dir: Option<&std::path::Path>) -> String {
+    let now = task.load_path();
+    let Some(dir) = dir.filter(|_| !then.is_empty()) else {
+        return now.join(" ");
+    };
+    let kept = now.iter().take_while(|entry| then.contains(entry)).count();
+    let baseline_order = now[..kept].iter().zip(then.iter()).all(|(a, b)| a == b);
+    let mut shown: Vec<&str> = now.clone();
+    if baseline_order && kept == then.len() {
+        let mut earlier: Vec<&str> = now[..kept].to_vec();
+        let mut out: Vec<&str> = earlier.clone();
+        for entry in &now[kept..] {
+            if holds_other_libraries(dir, entry, &earlier) {
+                out.push(entry);
+            }
+            earlier.push(entry);
+        }
+        shown = out;
+    }
+    let mut text = shown.join(" ");
+    if task.minitest {
+        for twin in twins(dir, &now) {
+            text.push_str(&format!(" (twin: {twin})"));
+        }
+    }
+    text
+}
+
+/// The extensions of the files Ruby's `require` loads.
+const LOADED: [&str; 5] = ["rb", "so", "bundle", "dll", "dylib"];
+
+/// Whether `entry` (relative to `dir`) holds a file `require` could load, or a link, outside the `earlier`
+/// entries that lie inside it; an entry that leaves the project, or a walk that fails, counts.
+fn holds_other_libraries(dir: &std::path::Path, entry: &str, earlier: &[&str]) -> bool {
+    let start = std::path::Path::new(entry);
+    if start.is_absolute()
+        || start
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
+    {
+        return true;
+    }
+    let base = dir.join(start);
+    if !base.exists() {
+        return false;
+    }
+    // The entries before it that lie inside it, as paths from it.
+    let inside: Vec<std::path::PathBuf> = earlier
+        .iter()
+        .filter_map(|e| {
+            let e = std::path::Path::new(e);
+            let rel = e.strip_prefix(start).ok().or_else(|| (entry == ".").then_some(e))?;
+            (!rel.as_os_str().is_empty() && *rel != *std::path::Path::new(".")).then(|| rel.to_path_buf())
+        })
+        .collect();
+    let mut found = false;
+    let walked = crate::walk::Walker::skipping(&[".git"]).walk_pruned(
+        &base,
+        |relative| inside.iter().any(|i| std::path::Path::new(relative) == i),
+        |file| {
+            let library = std::path::Path::new(file.name)
+                .extension()
+                .is_some_and(|ext| LOADED.iter().any(|l| ext == *l));
+            found = library || file.kind.is_symlink();
+            Ok(crate::walk::until(found))
+        },
+    );
+    found || walked.is_err()
+}
+
+/// The files under the load path's entries before `.` named like a file of the project (`lib/test/calc_test.rb`
+/// for `test/calc_test.rb`), which minitest's `require "test/calc_test.rb"` finds first.
+fn twins(dir: &std::path::Path, path: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in path.iter().take_while(|e| **e != ".") {
+        let base = dir.join(entry);
+        if !base.is_dir() {
+            continue;
+        }
+        let _ = crate::walk::Walker::skipping(&[".git"]).walk(&base, |file| {
+            if std::path::Path::new(file.name)
+                .extension()
+                .is_some_and(|ext| ext == "rb")
+                && std::fs::symlink_metadata(dir.join(file.relative)).is_ok()
+            {
+                out.push(format!("{entry}/{}", file.relative));
+            }
+            Ok(crate::walk::until(false))
+        });
+    }
+    out.sort();
+    out
 }
 
 /// The code's hash as Ruby reads it (`testsig::norm`, line by line): comments, blank lines, white space inside a
@@ -446,7 +694,7 @@ mod tests {
 
     /// The parts of `text` against the baseline `then` (a Rakefile's text at setup).
     fn same(then: &str, now: &str) -> bool {
-        parts(then, &baseline(then)) == parts(now, &baseline(then))
+        parts(then, &baseline(then), None) == parts(now, &baseline(then), None)
     }
 
     #[test]
@@ -514,7 +762,7 @@ mod tests {
     fn a_task_the_verify_does_not_reach_is_inert() {
         let base = format!("{RAKEFILE}\ntask default: :test\n");
         let runs = |task: &str| vec![format!("test=test/**/*_test.rb"), format!("{}{task}", super::RUNS)];
-        let code = |text: &str, names: &[String]| parts(text, names)[0].1.clone();
+        let code = |text: &str, names: &[String]| parts(text, names, None)[0].1.clone();
         let lint = "\ndesc 'Check the code'\ntask(:lint) do\n  sh('ruby -wc lib/calc.rb')\nend\n\ntask(default: %i[lint test])\n";
         let honest = format!("{RAKEFILE}{lint}");
         assert_eq!(code(&base, &runs("test")), code(&honest, &runs("test")));
@@ -548,5 +796,100 @@ mod tests {
             code(&chain("sh('true')"), &runs("test")),
             code(&chain("Calc.prepend(Patch)"), &runs("test"))
         );
+    }
+}
+
+#[cfg(test)]
+mod minitest_task_tests {
+    use super::{baseline, resolved};
+    use crate::closure::derive::tests::project;
+
+    const RAKE: &str = "require \"rake/testtask\"\n\nRake::TestTask.new(:test) do |t|\n  t.libs << \"test\"\n  t.pattern = \"test/**/*_test.rb\"\nend\n\ntask default: :test\n";
+    const MINITEST: &str = "require \"minitest/test_task\"\n\nMinitest::TestTask.create(:test) do |t|\n  t.libs << \"test\"\n  t.libs << \"lib\"\n  t.warning = false\n  t.test_globs = [\"test/**/*_test.rb\"]\nend\n\ntask default: :test\n";
+
+    /// The names setup records for `text` with `rake test`.
+    fn names(text: &str) -> Vec<String> {
+        let mut names = baseline(text);
+        names.push(format!("{}test", super::RUNS));
+        names
+    }
+
+    #[test]
+    fn minitests_own_task_with_the_same_files_and_a_dot_of_no_other_ruby_file_is_the_baseline() {
+        let dir = project(&[("Rakefile", RAKE), ("lib/calc.rb", ""), ("test/calc_test.rb", "")]);
+        let then = resolved(dir.path(), &names(RAKE), None);
+        let now = resolved(dir.path(), &names(RAKE), Some(("Rakefile", MINITEST.as_bytes())));
+        assert_eq!(then, now);
+    }
+
+    #[test]
+    fn minitests_task_created_bare_or_with_its_defaults_spelled_out_is_the_baseline() {
+        let dir = project(&[
+            ("Rakefile", RAKE),
+            ("lib/calc.rb", ""),
+            ("test/calc_test.rb", ""),
+            ("calc.gemspec", ""),
+        ]);
+        let then = resolved(dir.path(), &names(RAKE), None);
+        for text in [
+            "require \"minitest/test_task\"\n\nMinitest::TestTask.create\n",
+            "require 'minitest/test_task'\nMinitest::TestTask.create(:test)\n",
+            "Minitest::TestTask.create :test do |t|\n  t.test_globs = %w[test/**/*_test.rb]\n  t.warning = true\nend\n",
+        ] {
+            let now = resolved(dir.path(), &names(RAKE), Some(("Rakefile", text.as_bytes())));
+            assert_eq!(then, now, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_dot_that_holds_a_twin_or_a_test_file_shadowed_ahead_of_it_counts() {
+        let base = [("Rakefile", RAKE), ("lib/calc.rb", ""), ("test/calc_test.rb", "")];
+        for (twin, why) in [
+            ("json.rb", "a library's twin at the root"),
+            ("minitest/autorun.rb", "minitest's twin under the root"),
+            ("support/helper.so", "a compiled library"),
+            ("lib/test/calc_test.rb", "the test file's twin ahead of `.`"),
+            ("test/test/calc_test.rb", "the test file's twin in `test`"),
+        ] {
+            let mut files = base.to_vec();
+            files.push((twin, ""));
+            let dir = project(&files);
+            let then = resolved(dir.path(), &names(RAKE), None);
+            let now = resolved(dir.path(), &names(RAKE), Some(("Rakefile", MINITEST.as_bytes())));
+            assert_ne!(then, now, "{why}");
+        }
+    }
+
+    #[test]
+    fn minitests_prelude_framework_and_extra_args_are_code() {
+        let dir = project(&[("Rakefile", RAKE), ("lib/calc.rb", ""), ("test/calc_test.rb", "")]);
+        let then = resolved(dir.path(), &names(RAKE), None);
+        for line in [
+            "  t.test_prelude = %(require \"patch\")",
+            "  t.framework = %(require \"minitest/pride\")",
+            "  t.extra_args = [\"-n\", \"/multiplies/\"]",
+            "  t.libs.unshift \"shim\"",
+        ] {
+            let text = MINITEST.replace("  t.warning = false\n", &format!("  t.warning = false\n{line}\n"));
+            let now = resolved(dir.path(), &names(RAKE), Some(("Rakefile", text.as_bytes())));
+            assert_ne!(then, now, "{line}");
+        }
+    }
+
+    #[test]
+    fn an_added_entry_inside_an_earlier_one_is_judged_by_the_shorter_names_it_gives() {
+        let with = MINITEST.replace(
+            "  t.warning = false\n",
+            "  t.warning = false\n  t.libs << \"test/support\"\n",
+        );
+        // Empty or missing, it can shadow nothing; holding `json.rb`, it shadows the standard `json`.
+        for (extra, moves) in [(None, false), (Some(("test/support/json.rb", "")), true)] {
+            let mut files = vec![("Rakefile", RAKE), ("lib/calc.rb", ""), ("test/calc_test.rb", "")];
+            files.extend(extra);
+            let dir = project(&files);
+            let then = resolved(dir.path(), &names(RAKE), None);
+            let now = resolved(dir.path(), &names(RAKE), Some(("Rakefile", with.as_bytes())));
+            assert_eq!(then != now, moves, "{extra:?}");
+        }
     }
 }
