@@ -364,7 +364,7 @@ const HONEST: &[Honest] = &[
 ];
 
 listed_cases!(
-    check: every_second_built_features_case_has_a_test,
+    check: every_second_cargo_features_case_has_a_test,
     at_least: (9, 8),
     families: &[Family::Resolution];
     moves:
