@@ -198,7 +198,15 @@ impl<'i> World<'i> {
             active.store.save_baseline(&active.project, &baseline)?;
         }
         if let Some(sealed) = &baseline.built_features {
-            moved.extend(crate::closure::built_features::check(sealed, &request));
+            if sealed.retake {
+                // The user accepted a manifest or a build script: the features built now are the baseline's.
+                if let Some(now) = sealed.retaken(&request) {
+                    baseline.built_features = Some(now);
+                    active.store.save_baseline(&active.project, &baseline)?;
+                }
+            } else {
+                moved.extend(crate::closure::built_features::check(sealed, &request));
+            }
         }
         if let Some(sealed) = baseline.make.take() {
             moved.extend(make_moved(active, &mut baseline, sealed, &request)?);

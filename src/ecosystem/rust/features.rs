@@ -73,6 +73,24 @@ pub struct Features {
     /// prints at a promise, where its reading is not taken again.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) printed: BTreeMap<String, BTreeSet<String>>,
+    /// The user accepted a change to a manifest or a build script (`loopgate allow`): the next promise takes the
+    /// reading afresh, where its run stands, and later promises are held to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) retake: bool,
+}
+
+impl Features {
+    /// Whether accepting `path` (project-relative) takes this reading afresh: a manifest or a build script.
+    pub(crate) fn retaken_by(path: &str) -> bool {
+        let name = Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        name == "Cargo.toml" || name == "Cargo.lock" || name == "build.rs"
+    }
+
+    /// The reading taken afresh where and as `request` runs, held to the same tested features; `None` where cargo
+    /// cannot answer.
+    pub(crate) fn retaken(&self, request: &VerifyRequest) -> Option<Features> {
+        take(self.tested.clone(), request).ok()
+    }
 }
 
 /// What one reading found: per member, the features it resolves and the digest of its build script.
@@ -98,17 +116,21 @@ pub(crate) fn record(closure: &Closure, root: &Path, request: &VerifyRequest) ->
     if tested.is_empty() {
         return Ok(None);
     }
-    let unrecorded = |why: String| {
+    take(tested, request).map(Some).map_err(|why| {
         format!(
             "the features cargo builds the tests with were not recorded ({why}); the manifests' text alone judges them"
         )
-    };
-    let found = resolve(request).map_err(unrecorded)?;
+    })
+}
+
+/// The reading of the members' features among `tested`, where and as `request` runs.
+fn take(tested: BTreeSet<String>, request: &VerifyRequest) -> Result<Features, String> {
+    let found = resolve(request)?;
     let mut on = found.features;
     let mut printed = if found.build_scripts.is_empty() {
         BTreeMap::new()
     } else {
-        build_script_features(request).map_err(unrecorded)?
+        build_script_features(request)?
     };
     for (package, features) in &mut printed {
         features.retain(|f| tested.contains(f));
@@ -118,12 +140,13 @@ pub(crate) fn record(closure: &Closure, root: &Path, request: &VerifyRequest) ->
     for features in on.values_mut() {
         features.retain(|f| tested.contains(f));
     }
-    Ok(Some(Features {
+    Ok(Features {
         tested,
         on,
         build_scripts: found.build_scripts,
         printed,
-    }))
+        retake: false,
+    })
 }
 
 /// At a promise: every baseline member whose tested features differ from the baseline's, read where and as
@@ -447,6 +470,7 @@ mod tests {
             on: BTreeMap::from([("calc".to_string(), set(&["strict"]))]),
             build_scripts: BTreeMap::new(),
             printed: BTreeMap::new(),
+            retake: false,
         };
         let now = |calc: &[&str]| {
             BTreeMap::from([
