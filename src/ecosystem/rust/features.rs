@@ -35,6 +35,9 @@
 //! the verify command runs — the oracle's room, its environment, tree, mount namespace and plane — untraced, just
 //! before the run. It executes nothing the verify command would not.
 //!
+//! **Accepted by a person.** `loopgate allow` naming a manifest, `Cargo.lock` or a `build.rs` (or `--all`) takes the
+//! reading afresh at the next promise, where its run stands ([`Features::retake`]); later promises are held to it.
+//!
 //! **When cargo cannot answer.** At setup (no cargo on the path, a dependency missing from the offline registry):
 //! nothing is recorded, setup says so in one line, and the manifest reading judges the text alone as before — a
 //! machine without a working `cargo metadata` must not have its honest work rejected. At a promise, a reading that
