@@ -38,6 +38,8 @@
 mod aware_moves;
 #[path = "gaming/bats_moves.rs"]
 mod bats_moves;
+#[path = "gaming/cargo_moves_2.rs"]
+mod cargo_moves_2;
 #[path = "gaming/closure_moves.rs"]
 mod closure_moves;
 #[path = "support/common.rs"]

@@ -64,6 +64,7 @@ pub(crate) fn run(paths: &[PathBuf], counts: bool, all: bool, tests: &[String]) 
     let planned_accepted: Vec<String> = wanted.iter().filter(|w| planned(w)).cloned().collect();
     retake_make_plan(&active, all, &accepted, &planned_accepted)?;
     accepted.extend(retake_js_configs(&active, all, &wanted)?);
+    retake_built_features(&active, all, &wanted)?;
     accepted.extend(planned_accepted);
     accepted.extend(allow_tests(&active, tests)?);
     accepted.sort();
@@ -148,6 +149,27 @@ fn retake_js_configs(active: &ActiveLoop, all: bool, wanted: &[String]) -> Resul
         active.store.save_baseline(&active.project, &baseline)?;
     }
     Ok(accepted)
+}
+
+/// Where the user accepted a manifest or a build script (or everything), the next promise takes the features the
+/// tests are built with afresh (`closure::built_features`): the reading runs build scripts, so it is only ever
+/// taken where the oracle's run stands, never here.
+fn retake_built_features(active: &ActiveLoop, all: bool, wanted: &[String]) -> Result<(), Error> {
+    let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
+        return Ok(());
+    };
+    let Some(features) = baseline.built_features.as_mut() else {
+        return Ok(());
+    };
+    if all
+        || wanted
+            .iter()
+            .any(|path| crate::closure::built_features::Features::retaken_by(path))
+    {
+        features.retake = true;
+        active.store.save_baseline(&active.project, &baseline)?;
+    }
+    Ok(())
 }
 
 /// Accepts that the named baseline tests no longer run (`--tests`); refuses a name the baseline does not have.

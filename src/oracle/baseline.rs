@@ -56,6 +56,14 @@ pub(crate) fn baseline(
     let make = crate::closure::make_plan::record(&request, &reads);
     // What the runners resolve from their configuration files of code, asked the same way (see `closure::js_config`).
     let js_configs = derived.map_or_else(Vec::new, |closure| crate::closure::js_config::record(closure, &request));
+    // The features the tests are built with, asked the same way (see `closure::built_features`); where the build
+    // tool cannot answer, setup says so in one line and the manifests' text alone judges them, as before.
+    let built_features = derived.and_then(|closure| {
+        crate::closure::built_features::record(closure, &project.root, &request).unwrap_or_else(|why| {
+            eprintln!("loopgate: {why}");
+            None
+        })
+    });
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
@@ -106,6 +114,7 @@ pub(crate) fn baseline(
     );
     baseline.make = make;
     baseline.js_configs = js_configs;
+    baseline.built_features = built_features;
     baseline.runner_version = runner_version;
     if cut {
         baseline.cut = Some(timeout);

@@ -167,7 +167,8 @@ impl<'i> World<'i> {
 
     /// What moved in what the verify's tools resolve since the baseline recorded it: what make will run for the
     /// verify's goals (`closure::make_plan`) and the configuration the runners resolve from their files of code
-    /// (`closure::js_config`), each asked where the run will stand (its tree, environment and plane: the readings
+    /// (`closure::js_config`) and the features the tests are built with (`closure::built_features`), each
+    /// asked where the run will stand (its tree, environment and plane: the readings
     /// run nothing the verify command would not, nowhere it would not); nothing where none was recorded or the
     /// closure check is off. A world where one moved is not one to run in.
     pub(crate) fn resolved_moved(
@@ -183,7 +184,7 @@ impl<'i> World<'i> {
         let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
             return Ok(Vec::new());
         };
-        if baseline.make.is_none() && baseline.js_configs.is_empty() {
+        if baseline.make.is_none() && baseline.js_configs.is_empty() && baseline.built_features.is_none() {
             return Ok(Vec::new());
         }
         let stand = self.stand(&active.project.root);
@@ -195,6 +196,17 @@ impl<'i> World<'i> {
         if baseline.js_configs != before {
             // A reading the user accepted, taken afresh: later promises are held to it.
             active.store.save_baseline(&active.project, &baseline)?;
+        }
+        if let Some(sealed) = &baseline.built_features {
+            if sealed.retake {
+                // The user accepted a manifest or a build script: the features built now are the baseline's.
+                if let Some(now) = sealed.retaken(&request) {
+                    baseline.built_features = Some(now);
+                    active.store.save_baseline(&active.project, &baseline)?;
+                }
+            } else {
+                moved.extend(crate::closure::built_features::check(sealed, &request));
+            }
         }
         if let Some(sealed) = baseline.make.take() {
             moved.extend(make_moved(active, &mut baseline, sealed, &request)?);

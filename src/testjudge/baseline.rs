@@ -62,6 +62,10 @@ pub struct Baseline {
     /// `closure::js_config`); compared before each promise's run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) js_configs: Vec<crate::closure::js_config::Resolved>,
+    /// The features the tests were built with at setup, of those the tests read (see
+    /// `closure::built_features`); compared before each promise's run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) built_features: Option<crate::closure::built_features::Features>,
     /// The major version of the test runner the traced run imported, where its ecosystem reads one (see
     /// `closure::rootdir::ran`): the snapshot holds it, so only its resolution of the runner's configuration is
     /// compared.
@@ -111,6 +115,7 @@ impl Baseline {
             cut: None,
             make: None,
             js_configs: Vec::new(),
+            built_features: None,
             runner_version: None,
         }
     }

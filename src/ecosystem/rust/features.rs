@@ -1,0 +1,489 @@
+//! The features a package's tests are compiled with, as cargo resolves them (issue 39, item 3): recorded at the
+//! baseline and compared before each promise's run, so that a feature the sealed tests read is judged by whether
+//! it is on, not by which manifest's text turned it on.
+//!
+//! The manifest reading (`closure::cargo_manifest`) follows one `Cargo.toml`'s `[features]` and dependency tables.
+//! Cargo turns a feature on by more paths than that file: another member's manifest depending back on the package
+//! with the feature (unified into the test build through a dev-dependency), a `[patch]` or
+//! `[workspace.dependencies]` entry, a `default-features` flip in a member, a `[target.'cfg(…)']` table — and a
+//! build script printing `cargo:rustc-cfg=feature="…"` (or `cargo::rustc-cfg=`), which reaches every target of the
+//! package at build time. Rather than follow each, the oracle asks cargo, for the class: what moves is **the set of
+//! features the test units are compiled with**, whatever path turned one on.
+//!
+//! **What is read.** For each workspace member, the features its test build is compiled with as cargo resolves
+//! them for the verify's own selection (`cargo tree --offline -f '{p}|{f}|'` with the call's `-p` / `--workspace`
+//! / `--features` flags: it follows dev-dependencies and unifies what every selected package's graph turns on;
+//! `cargo metadata`'s own `resolve` unifies the whole workspace with every member's default features, which a
+//! `cargo test` of one package does not build), and, for a member with a build script, the `cfgs` cargo reports
+//! for it (`cargo check --tests --message-format=json`'s `build-script-executed` messages) that name
+//! `feature="…"`. Of those, only the features the baseline's test side names count (`feature:` among
+//! `cargo_manifest::test_side`'s names: `cfg(feature = …)` in inline tests, files under `tests/`, doc comments): a
+//! feature the sealed tests do not read changes only the code under test, the agent's. A new member, a new
+//! feature, a dev-dependency, a build script that generates code: none changes which of those features are on, so
+//! none is named. `rustflags` (`--cfg feature="…"` from `.cargo/config.toml`) are not read here: the configuration
+//! is sealed key by key (`closure::derive::cargo`), and the run's environment is the baseline's.
+//!
+//! **When it runs, and what it costs.** Only where the verify runs cargo's tests and the baseline's tests read a
+//! feature: for any other project nothing is recorded and no promise pays for it. `cargo metadata --no-deps` and
+//! `cargo tree` resolve from the manifests, the lockfile and the local registry, never the network (`--offline`),
+//! in some 100 ms. The build scripts'
+//! reading compiles the workspace in check mode, so it is taken at a promise only where a member's build script
+//! is new or its source differs from the baseline's; an unchanged script prints what it printed at the baseline
+//! (but for what it reads besides its source: `docs/threat-model.md`).
+//!
+//! **Where it runs.** Like `closure::make_plan`'s dry run: a build script is code, so the reading runs exactly where
+//! the verify command runs — the oracle's room, its environment, tree, mount namespace and plane — untraced, just
+//! before the run. It executes nothing the verify command would not.
+//!
+//! **Accepted by a person.** `loopgate allow` naming a manifest, `Cargo.lock` or a `build.rs` (or `--all`) takes the
+//! reading afresh at the next promise, where its run stands ([`Features::retake`]); later promises are held to it.
+//!
+//! **When cargo cannot answer.** At setup (no cargo on the path, a dependency missing from the offline registry):
+//! nothing is recorded, setup says so in one line, and the manifest reading judges the text alone as before — a
+//! machine without a working `cargo metadata` must not have its honest work rejected. At a promise, a reading that
+//! fails moves nothing: cargo's own run fails the same way where the manifest is broken, and a dependency that
+//! needs the network is the agent's to add (the limit is named in `docs/threat-model.md`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::closure::parts::{self, Scope, WHOLE};
+use crate::closure::{Closure, MovedPart, PartChange, Runner, Why};
+use crate::verify::VerifyRequest;
+
+/// The longest a reading may take: `cargo metadata` reads manifests; the build scripts' check compiles.
+const READ_LIMIT: Duration = Duration::from_secs(600);
+/// Marks the reading's own lines among whatever cargo (or a build script) prints.
+const DATA: &str = "D";
+const TREE: &str = "T";
+const ERROR: &str = "E";
+
+/// The features the baseline's tests were compiled with, where they read any (see the module doc).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Features {
+    /// The feature names the baseline's test side reads (`cfg(feature = …)`).
+    pub(crate) tested: BTreeSet<String>,
+    /// Each workspace member at the baseline, by package name → the features of [`Features::tested`] it was
+    /// compiled with (by the resolution or a build script's printed cfg).
+    pub(crate) on: BTreeMap<String, BTreeSet<String>>,
+    /// Each member's build script at the baseline, by package name → the digest of its source.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) build_scripts: BTreeMap<String, String>,
+    /// The tested features each member's build script printed as cfgs at the baseline: what an unchanged script
+    /// prints at a promise, where its reading is not taken again.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) printed: BTreeMap<String, BTreeSet<String>>,
+    /// The user accepted a change to a manifest or a build script (`loopgate allow`): the next promise takes the
+    /// reading afresh, where its run stands, and later promises are held to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) retake: bool,
+}
+
+impl Features {
+    /// Whether accepting `path` (project-relative) takes this reading afresh: a manifest or a build script.
+    pub(crate) fn retaken_by(path: &str) -> bool {
+        let name = Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        name == "Cargo.toml" || name == "Cargo.lock" || name == "build.rs"
+    }
+
+    /// The reading taken afresh where and as `request` runs, held to the same tested features; `None` where cargo
+    /// cannot answer.
+    pub(crate) fn retaken(&self, request: &VerifyRequest) -> Option<Features> {
+        take(self.tested.clone(), request).ok()
+    }
+}
+
+/// What one reading found: per member, the features it resolves and the digest of its build script.
+#[derive(Debug, Default)]
+struct Found {
+    features: BTreeMap<String, BTreeSet<String>>,
+    build_scripts: BTreeMap<String, String>,
+}
+
+/// At the baseline: the tested features each member is compiled with, read where and as `request` runs the
+/// verify command. `Ok(None)` where there is nothing to judge (not a cargo test run, or tests reading no
+/// feature); `Err` with the one line setup prints where cargo could not answer (its reason, and what judges
+/// instead).
+pub(crate) fn record(closure: &Closure, root: &Path, request: &VerifyRequest) -> Result<Option<Features>, String> {
+    if !closure.runners.contains(&Runner::Cargo) {
+        return Ok(None);
+    }
+    let tested: BTreeSet<String> = crate::closure::cargo_manifest::test_side(root)
+        .iter()
+        .filter_map(|name| name.strip_prefix("feature:"))
+        .map(str::to_string)
+        .collect();
+    if tested.is_empty() {
+        return Ok(None);
+    }
+    take(tested, request).map(Some).map_err(|why| {
+        format!(
+            "the features cargo builds the tests with were not recorded ({why}); the manifests' text alone judges them"
+        )
+    })
+}
+
+/// The reading of the members' features among `tested`, where and as `request` runs.
+fn take(tested: BTreeSet<String>, request: &VerifyRequest) -> Result<Features, String> {
+    let found = resolve(request)?;
+    let mut on = found.features;
+    let mut printed = if found.build_scripts.is_empty() {
+        BTreeMap::new()
+    } else {
+        build_script_features(request)?
+    };
+    for (package, features) in &mut printed {
+        features.retain(|f| tested.contains(f));
+        on.entry(package.clone()).or_default().extend(features.iter().cloned());
+    }
+    printed.retain(|_, features| !features.is_empty());
+    for features in on.values_mut() {
+        features.retain(|f| tested.contains(f));
+    }
+    Ok(Features {
+        tested,
+        on,
+        build_scripts: found.build_scripts,
+        printed,
+        retake: false,
+    })
+}
+
+/// At a promise: every baseline member whose tested features differ from the baseline's, read where and as
+/// `request` runs the verify command. A reading that fails names nothing (see the module doc).
+pub(crate) fn check(sealed: &Features, request: &VerifyRequest) -> Vec<MovedPart> {
+    let Ok(found) = resolve(request) else {
+        return Vec::new();
+    };
+    let mut now = found.features;
+    let scripts_moved = found
+        .build_scripts
+        .iter()
+        .any(|(package, digest)| sealed.on.contains_key(package) && sealed.build_scripts.get(package) != Some(digest));
+    if scripts_moved {
+        if let Ok(printed) = build_script_features(request) {
+            for (package, features) in printed {
+                now.entry(package).or_default().extend(features);
+            }
+        }
+    } else {
+        // Unchanged build scripts print what they printed at the baseline.
+        for (package, features) in &sealed.printed {
+            now.entry(package.clone()).or_default().extend(features.iter().cloned());
+        }
+    }
+    moved(sealed, &now)
+}
+
+/// The members (of the baseline) whose tested features in `now` differ from `sealed`'s, one part each.
+fn moved(sealed: &Features, now: &BTreeMap<String, BTreeSet<String>>) -> Vec<MovedPart> {
+    let mut out = Vec::new();
+    for (package, was) in &sealed.on {
+        let Some(is) = now.get(package) else {
+            // A member gone: its tests are gone too, which the per-test verdict finds by name.
+            continue;
+        };
+        let is: BTreeSet<&String> = is.iter().filter(|f| sealed.tested.contains(*f)).collect();
+        let was: BTreeSet<&String> = was.iter().collect();
+        for feature in is.symmetric_difference(&was) {
+            let (state, change) = if is.contains(feature) {
+                ("on", PartChange::Added)
+            } else {
+                ("off", PartChange::Removed)
+            };
+            out.push(MovedPart {
+                path: "Cargo.toml".to_string(),
+                part: format!(
+                    "feature `{feature}` of `{package}`, which the sealed tests read, now {state} as cargo resolves the test build (a manifest, a member or a build script turned it {state}; undo that change)"
+                ),
+                change,
+                why: Why::Configures("cargo".to_string()),
+            });
+        }
+    }
+    out
+}
+
+/// Runs `command` where and as `request` runs the verify command; its lines that start with [`DATA`] or [`TREE`]
+/// (marks kept), and, where it printed any, the last line that starts with [`ERROR`] (its reason).
+fn lines_of(request: &VerifyRequest, command: &str, what: &str) -> (Vec<String>, Option<String>) {
+    let log_path = request.log_path.with_extension(format!("{what}.log"));
+    let reading = VerifyRequest {
+        command,
+        timeout: request.timeout.min(READ_LIMIT),
+        log_path: &log_path,
+        prefix: &[],
+        ..request.clone()
+    };
+    let mut data = Vec::new();
+    let mut error = None;
+    let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
+        let line = String::from_utf8_lossy(line);
+        if line.starts_with(DATA) || line.starts_with(TREE) {
+            data.push(line.into_owned());
+        } else if let Some(text) = line.strip_prefix(ERROR)
+            && !text.trim().is_empty()
+        {
+            error = Some(text.trim().to_string());
+        }
+    });
+    let _ = std::fs::remove_file(&log_path);
+    if let Err(e) = outcome {
+        error = Some(e.to_string());
+    }
+    (data, error)
+}
+
+/// The shell text that runs `cargo ARGS` with its output lines marked [`DATA`] and its errors marked [`ERROR`].
+fn marked(args: &str) -> String {
+    format!(
+        "e=$(mktemp) || exit 125; cargo {args} 2>\"$e\" | sed 's/^/{DATA}/'; sed 's/^/{ERROR}/' \"$e\"; rm -f \"$e\""
+    )
+}
+
+/// The flags of the verify's cargo call that select the packages and features the tests are built with, each
+/// with its value where it takes one: `cargo tree` resolves for the same selection.
+const SELECTION: &[(&str, bool)] = &[
+    ("--workspace", false),
+    ("--all", false),
+    ("-p", true),
+    ("--package", true),
+    ("--exclude", true),
+    ("-F", true),
+    ("--features", true),
+    ("--all-features", false),
+    ("--no-default-features", false),
+    ("--manifest-path", true),
+];
+
+/// The selection flags of the first `cargo` call in `command` (see [`SELECTION`]), quoted for the shell.
+fn selection(command: &str) -> String {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let Some(at) = words.iter().position(|w| *w == "cargo" || w.ends_with("/cargo")) else {
+        return String::new();
+    };
+    let mut out = Vec::new();
+    let mut words = words[at + 1..]
+        .iter()
+        .take_while(|w| !matches!(**w, "--" | "&&" | "||" | ";" | "|"));
+    while let Some(word) = words.next() {
+        let (flag, inline) = word.split_once('=').map_or((*word, None), |(f, v)| (f, Some(v)));
+        let Some((_, takes)) = SELECTION.iter().find(|(name, _)| *name == flag) else {
+            continue;
+        };
+        out.push(crate::confine::rewrite::quote(flag));
+        if *takes && let Some(value) = inline.or_else(|| words.next().copied()) {
+            out.push(crate::confine::rewrite::quote(value));
+        }
+    }
+    out.join(" ")
+}
+
+/// Cargo's resolution for the verify's selection: per workspace member, the features its test build is compiled
+/// with (`cargo tree`, which resolves for the selected packages with their dev-dependencies, as `cargo test`
+/// builds them; `cargo metadata`'s own resolution unifies the whole workspace, every member with its default
+/// features, which the test build does not) and its build script's digest (`cargo metadata --no-deps`).
+fn resolve(request: &VerifyRequest) -> Result<Found, String> {
+    let select = selection(request.command);
+    // `cargo metadata` prints one line of JSON, cut here at `,` so no line outgrows the runner's line limit (the
+    // reading joins them back: a JSON text holds no raw line break).
+    let command = format!(
+        "e=$(mktemp) || exit 125; cargo metadata --no-deps --offline --format-version 1 --color never 2>\"$e\" | tr , '\\n' | sed 's/^/{DATA}/'; cargo tree --offline --color never --prefix none -f '{{p}}|{{f}}|' {select} 2>>\"$e\" | sed 's/^/{TREE}/'; sed 's/^/{ERROR}/' \"$e\"; rm -f \"$e\""
+    );
+    let (lines, error) = lines_of(request, &command, "cargo-features");
+    let data: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix(DATA)).collect();
+    let tree: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix(TREE)).collect();
+    let reason = || {
+        error
+            .clone()
+            .unwrap_or_else(|| "cargo printed no resolution".to_string())
+    };
+    let metadata: Metadata = serde_json::from_str(&data.join(",")).map_err(|_| reason())?;
+    if tree.is_empty() {
+        return Err(reason());
+    }
+    let members: BTreeSet<&str> = metadata.packages.iter().map(|p| p.name.as_str()).collect();
+    let mut found = Found::default();
+    for line in tree {
+        let mut fields = line.split('|');
+        let (Some(package), Some(features)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        let Some(name) = package.split_whitespace().next().filter(|n| members.contains(n)) else {
+            continue;
+        };
+        found
+            .features
+            .entry(name.to_string())
+            .or_default()
+            .extend(features.split(',').filter(|f| !f.is_empty()).map(str::to_string));
+    }
+    for package in &metadata.packages {
+        if let Some(script) = package
+            .targets
+            .iter()
+            .find(|t| t.kind.iter().any(|k| k == "custom-build"))
+        {
+            found
+                .build_scripts
+                .insert(package.name.clone(), digest(Path::new(&script.src_path)));
+        }
+    }
+    Ok(found)
+}
+
+/// The features the members' build scripts print as cfgs (`cargo:rustc-cfg=feature="NAME"`), as cargo reports
+/// them when it runs them for the test build.
+fn build_script_features(request: &VerifyRequest) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
+    let command = marked(&format!(
+        "check --offline --tests --quiet --color never --message-format=json {}",
+        selection(request.command)
+    ));
+    let (data, error) = lines_of(request, &command, "cargo-build-scripts");
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut any = false;
+    for line in data.iter().filter_map(|l| l.strip_prefix(DATA)) {
+        let Ok(message) = serde_json::from_str::<Message>(line) else {
+            continue;
+        };
+        any = true;
+        if message.reason != "build-script-executed" {
+            continue;
+        }
+        let Some(name) = package_name(&message.package_id) else {
+            continue;
+        };
+        out.entry(name)
+            .or_default()
+            .extend(message.cfgs.iter().filter_map(|cfg| feature_of(cfg)));
+    }
+    if any {
+        Ok(out)
+    } else {
+        Err(error.unwrap_or_else(|| "`cargo check` reported nothing".to_string()))
+    }
+}
+
+/// `approx` of the cfg `feature="approx"` (spaces allowed around `=`); `None` for any other cfg.
+fn feature_of(cfg: &str) -> Option<String> {
+    let value = cfg.strip_prefix("feature")?.trim_start().strip_prefix('=')?.trim();
+    Some(value.strip_prefix('"')?.strip_suffix('"')?.to_string())
+}
+
+/// The package's name in a package id: `calc` of `path+file:///w/calc#0.1.0`, `calc 0.1.0 (path+file:///w/calc)`
+/// and `path+file:///w/x#calc@0.1.0`.
+fn package_name(id: &str) -> Option<String> {
+    if let Some((name, _)) = id.split_once(' ') {
+        return Some(name.to_string());
+    }
+    let (url, fragment) = id.rsplit_once('#')?;
+    if let Some((name, _)) = fragment.split_once('@') {
+        return Some(name.to_string());
+    }
+    url.trim_end_matches('/').rsplit('/').next().map(str::to_string)
+}
+
+/// The digest of a file's bytes; empty where it cannot be read.
+fn digest(path: &Path) -> String {
+    std::fs::read(path)
+        .ok()
+        .and_then(|bytes| parts::digests(&Scope::Whole, Some(&bytes)).remove(WHOLE))
+        .unwrap_or_default()
+}
+
+#[derive(Deserialize)]
+struct Metadata {
+    packages: Vec<Package>,
+}
+
+#[derive(Deserialize)]
+struct Package {
+    name: String,
+    #[serde(default)]
+    targets: Vec<Target>,
+}
+
+#[derive(Deserialize)]
+struct Target {
+    kind: Vec<String>,
+    src_path: String,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    reason: String,
+    #[serde(default)]
+    package_id: String,
+    #[serde(default)]
+    cfgs: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Features, feature_of, moved, package_name, selection};
+
+    /// The verify's own package and feature selection is the reading's; anything else of its call is not.
+    #[test]
+    fn the_reading_resolves_the_verifys_selection() {
+        assert_eq!(selection("cargo test -q"), "");
+        assert_eq!(
+            selection("cargo test -q -p calc --features=fast --workspace -- --nocapture -p x"),
+            "'-p' 'calc' '--features' 'fast' '--workspace'"
+        );
+        assert_eq!(
+            selection("cd sub && cargo nextest run --all-features --exclude big"),
+            "'--all-features' '--exclude' 'big'"
+        );
+        assert_eq!(selection("make test"), "");
+    }
+    use std::collections::{BTreeMap, BTreeSet};
+
+    #[test]
+    fn a_feature_cfg_is_read_and_any_other_cfg_is_not() {
+        assert_eq!(feature_of("feature=\"approx\"").as_deref(), Some("approx"));
+        assert_eq!(feature_of("feature = \"approx\"").as_deref(), Some("approx"));
+        assert_eq!(feature_of("has_simd"), None);
+        assert_eq!(feature_of("features=\"x\""), None);
+    }
+
+    #[test]
+    fn a_package_id_names_its_package_in_every_spelling() {
+        for (id, name) in [
+            ("path+file:///w/calc#0.1.0", "calc"),
+            ("calc 0.1.0 (path+file:///w/calc)", "calc"),
+            ("path+file:///w/x#calc@0.1.0", "calc"),
+            (
+                "registry+https://github.com/rust-lang/crates.io-index#serde@1.0.0",
+                "serde",
+            ),
+        ] {
+            assert_eq!(package_name(id).as_deref(), Some(name), "{id}");
+        }
+    }
+
+    /// A tested feature turned on or off moves; an untested one, a new member, a member gone: nothing.
+    #[test]
+    fn only_the_tested_features_of_the_baselines_members_count() {
+        let set = |names: &[&str]| names.iter().map(|n| (*n).to_string()).collect::<BTreeSet<_>>();
+        let sealed = Features {
+            tested: set(&["approx", "strict"]),
+            on: BTreeMap::from([("calc".to_string(), set(&["strict"]))]),
+            build_scripts: BTreeMap::new(),
+            printed: BTreeMap::new(),
+            retake: false,
+        };
+        let now = |calc: &[&str]| {
+            BTreeMap::from([
+                ("calc".to_string(), set(calc)),
+                ("testkit".to_string(), set(&["approx"])),
+            ])
+        };
+        assert!(moved(&sealed, &now(&["strict", "fast"])).is_empty());
+        assert_eq!(moved(&sealed, &now(&["strict", "approx"])).len(), 1);
+        assert_eq!(moved(&sealed, &now(&[])).len(), 1);
+        assert!(moved(&sealed, &BTreeMap::new()).is_empty());
+    }
+}
