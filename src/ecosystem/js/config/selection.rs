@@ -185,10 +185,21 @@ struct Jest {
 impl Jest {
     fn new(keys: &Keys<'_>, base: &str) -> Option<Jest> {
         let list = |key| values(keys, key).unwrap_or_default();
+        // Jest lists files below its roots only: a root outside the directory it runs in (`<rootDir>/../shared`,
+        // another absolute path) reaches files this walk does not see.
         let roots = list("roots")
             .into_iter()
-            .map(|root| root.replace("<rootDir>", base))
-            .collect();
+            .map(|root| inside(root).filter(|_| root.starts_with("<rootDir>")))
+            .map(|root| {
+                root.map(|r| {
+                    if r.is_empty() {
+                        base.to_string()
+                    } else {
+                        format!("{base}/{r}")
+                    }
+                })
+            })
+            .collect::<Option<_>>()?;
         let glob_base: String = base
             .chars()
             .flat_map(|c| {
@@ -258,7 +269,15 @@ impl Vitest {
             Some([dir]) => inside(&format!("{root}/{dir}"))?,
             Some(_) => return None,
         };
-        let globs = |list: &[&str]| list.iter().map(|g| Glob::new(g)).collect::<Option<Vec<_>>>();
+        // tinyglobby follows a pattern out of `dir` (`../shared/**`, an absolute one): files this walk does not see.
+        let globs = |list: &[&str]| {
+            list.iter()
+                .map(|g| {
+                    let outside = g.starts_with('/') || g.split('/').any(|part| part == "..");
+                    if outside { None } else { Glob::new(g) }
+                })
+                .collect::<Option<Vec<_>>>()
+        };
         let include = globs(&values(keys, "test.include").unwrap_or_else(|| VITEST_INCLUDE.to_vec()))?;
         let (exclude, older_exclude) = match values(keys, "test.exclude") {
             Some(set) => (globs(&set)?, Vec::new()),

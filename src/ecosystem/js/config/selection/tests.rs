@@ -89,6 +89,13 @@ fn jest_roots_widened_by_new_tests_is_inert_and_narrowed_past_a_sealed_test_is_n
         ("testPathIgnorePatterns", json!([])),
     ]);
     assert!(!judge(Runner::Jest, dir.path(), &sealed, &lookahead));
+    // A root outside the project: its files are not walked here, so it counts.
+    let outside = jest(
+        json!(["<rootDir>/test", "<rootDir>/../shared"]),
+        json!(["**/*.test.js"]),
+        json!([]),
+    );
+    assert!(!judge(Runner::Jest, dir.path(), &sealed, &outside));
 }
 
 #[test]
@@ -111,6 +118,9 @@ fn vitest_include_and_dir_widened_by_new_tests_is_inert_and_exclude_of_a_sealed_
         ("test.exclude", json!(["**/node_modules/**", "**/.git/**", "**/calc.*"])),
     ]);
     assert!(!judge(Runner::Vitest, dir.path(), &sealed, &exclude));
+    // A pattern out of the directory.
+    let up = parts(&[("test.include", json!(["test/**/*.test.js", "../shared/**/*.test.js"]))]);
+    assert!(!judge(Runner::Vitest, dir.path(), &sealed, &up));
     // `dir` outside the project.
     let outside = parts(&[("test.dir", json!("../elsewhere"))]);
     assert!(!judge(Runner::Vitest, dir.path(), &Parts::new(), &outside));
