@@ -131,7 +131,11 @@ pub const CASES: &[Case] = &[
                 );
                 p.write("tools/setup/ready.js", EXIT_0);
             },
-            expect: &[REJECTED, "jest.config.js", "testMatch selects **/tools/setup/*.js"],
+            expect: &[
+                REJECTED,
+                "jest.config.js",
+                "testMatch as jest resolves it: **/tools/setup/*.js",
+            ],
         },
     },
     Case {
@@ -146,7 +150,11 @@ pub const CASES: &[Case] = &[
                     "module.exports = {\n  maxWorkers: 1,\n  testMatch: ['**/?(*.)+(spec|test).[jt]s?(x)', '**/support/*.js'],\n};\n",
                 );
             },
-            expect: &[REJECTED, "jest.config.js", "testMatch selects **/support/*.js"],
+            expect: &[
+                REJECTED,
+                "jest.config.js",
+                "testMatch as jest resolves it: **/support/*.js",
+            ],
         },
     },
     Case {
@@ -181,7 +189,11 @@ pub const CASES: &[Case] = &[
                     "module.exports = { testPathIgnorePatterns: ['/node_modules/', 'calc'] };\n",
                 );
             },
-            expect: &[REJECTED, "jest.config.js", "testPathIgnorePatterns selects calc"],
+            expect: &[
+                REJECTED,
+                "jest.config.js",
+                "testPathIgnorePatterns as jest resolves it: calc",
+            ],
         },
     },
     Case {

@@ -229,7 +229,7 @@ pub(crate) fn check(
                 }
                 moved.extend(changes.into_iter().map(|(key, change)| MovedPart {
                     path: path.clone(),
-                    part: format!("{key} as {name} resolves it"),
+                    part: named(&key, name),
                     change,
                     why: why.clone(),
                 }));
@@ -237,6 +237,16 @@ pub(crate) fn check(
         }
     }
     moved
+}
+
+/// How a moved part of a reading is named: `bail as jest resolves it`; an entry of the test selection by its key
+/// and itself (`testMatch as jest resolves it: **/extra.test.js`), the key alone where it was set or unset.
+fn named(label: &str, runner: &str) -> String {
+    match entry_of(label) {
+        Some((key, selection::SET)) => format!("{key} as {runner} resolves it"),
+        Some((key, entry)) => format!("{key} as {runner} resolves it: {entry}"),
+        None => format!("{label} as {runner} resolves it"),
+    }
 }
 
 impl Closure {

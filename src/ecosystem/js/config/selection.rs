@@ -50,7 +50,7 @@ pub(super) fn keys(runner: Runner) -> &'static [&'static str] {
 }
 
 /// The entry of a key that is set, whatever it lists.
-const SET: &str = "(set)";
+pub(super) const SET: &str = "(set)";
 /// The digest every entry carries: the label is the entry.
 const ENTRY: &str = "(entry)";
 
