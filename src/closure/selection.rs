@@ -1,8 +1,11 @@
 //! A test selection that moved only by new tests: one rule for every runner whose configuration lists where its
 //! tests are. Fed today by PHPUnit's `<testsuite>` entries (`ecosystem/php/configuration.rs`), mocha's `spec`
 //! (`closure::parts::SELECTS`) and pytest's `testpaths` × `python_files` (`ecosystem/python/rootdir.rs`: one entry
-//! per directory pytest collects from and pattern it collects by, the doctest glob among them). Jest's and Vitest's
-//! selections (`testMatch`, `include`, …) are not fed yet: they count whole when they change (`closure::js_config`).
+//! per directory pytest collects from and pattern it collects by, the doctest glob among them), and Jest's and
+//! Vitest's selections as the runners resolve them (`ecosystem/js/config/selection.rs`: `roots` × `testMatch` less
+//! `testPathIgnorePatterns` and `testRegex`, Vitest's `include` less `exclude` under its `dir`), which no list of
+//! globs spells: they are rebuilt from their entries and walked with [`inert_by`], their extglobs matched as
+//! picomatch matches them ([`glob`]).
 //!
 //! Why it is free: an entry added to a test selection makes the runner load the files it matches, before any
 //! test runs — a file that is no test (`src/patch.js`, `<file>src/patch.php</file>`, a doctest `test_setup.txt`)

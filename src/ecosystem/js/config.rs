@@ -14,7 +14,10 @@
 //! `testMatch`, `roots`, `testPathIgnorePatterns`, `setupFiles*`, `testEnvironment`, `transform`,
 //! `moduleNameMapper`, `projects`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
 //! `plugins`, `resolve.alias`, and any key nobody listed — holds the baseline's value, absent standing for the
-//! runner's default.
+//! runner's default. The keys saying which files are tests (`roots`, `testMatch`, `testRegex`,
+//! `testPathIgnorePatterns`; Vitest's `include`, `exclude`, `dir`, `root`) are one part per entry instead, and a
+//! change of only those is judged by the files the two selections take (`config::selection`,
+//! `closure::selection`): a widening by the agent's new tests is free.
 //!
 //! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
 //! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them
