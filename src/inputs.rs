@@ -327,26 +327,51 @@ impl Inputs {
     /// or that narrow it by new test files only: the run selects nothing the baseline's did not, and drops nothing
     /// it ran (`closure::selection`). Off where new tests do not sit out, or the closure is not sealed.
     fn retain_inert_widenings(&self, root: &Path, checks: Checks, moves: &mut Vec<Move>) {
-        if !checks(Check::NewTestsAside) || !checks(Check::Closure) {
-            return;
-        }
-        let (Some(closure), Some(inventory)) = (&self.derived, &self.tests.inventory) else {
+        let Some(closure) = &self.derived else {
             return;
         };
         let widened = |m: &Move| matches!(m, Move::Part(Source::Derived, moved) if matches!(moved.change, PartChange::Added | PartChange::Removed) && closure::selection::is_entry(&moved.part));
         if !moves.iter().any(widened) {
             return;
         }
+        let Some(inert) = self.with_members(root, checks, |members| {
+            members.map(|members| closure.widened_selections(root, members.may_join, members.may_leave))
+        }) else {
+            return;
+        };
+        moves.retain(|m| {
+            !(widened(m)
+                && matches!(m, Move::Part(_, moved) if inert.iter().any(|(path, part)| *path == moved.path && *part == moved.part)))
+        });
+    }
+
+    /// Calls `f` with the files that may join or leave a test selection without changing the oracle's run
+    /// (`closure::selection::Members`): the agent's new test files, which sit out the run, and — joining — the
+    /// sealed files that hold tests, where they run as sealed. `None` where new tests do not sit out, the closure
+    /// is not sealed, or no test inventory was taken: every moved selection counts then.
+    pub(crate) fn with_members<R>(
+        &self,
+        root: &Path,
+        checks: Checks,
+        f: impl FnOnce(Option<&closure::selection::Members<'_>>) -> R,
+    ) -> R {
+        let Some(inventory) = self
+            .tests
+            .inventory
+            .as_ref()
+            .filter(|_| checks(Check::NewTestsAside) && checks(Check::Closure))
+        else {
+            return f(None);
+        };
         let new_tests: std::collections::BTreeSet<String> = inventory.new_test_files(root).into_iter().collect();
         let sealed_tests_run_as_sealed = checks(Check::Tests);
         let may_join =
             |path: &str| new_tests.contains(path) || (sealed_tests_run_as_sealed && inventory.holds_tests(path));
         let may_leave = |path: &str| new_tests.contains(path);
-        let inert = closure.widened_selections(root, &may_join, &may_leave);
-        moves.retain(|m| {
-            !(widened(m)
-                && matches!(m, Move::Part(_, moved) if inert.iter().any(|(path, part)| *path == moved.path && *part == moved.part)))
-        });
+        f(Some(&closure::selection::Members {
+            may_join: &may_join,
+            may_leave: &may_leave,
+        }))
     }
 
     /// Which new files a runner loads from every directory (`conftest.py`, beside the agent's new tests) sit out

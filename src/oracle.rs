@@ -130,7 +130,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     };
     // Make is judged by what it will run, a runner's configuration file of code by what it resolves to: asked
     // where the run will stand.
-    let resolved_moved = world.resolved_moved(active, &command, &log_path)?;
+    let resolved_moved = world.resolved_moved(active, &inputs, &command, &log_path)?;
     if !resolved_moved.is_empty() {
         progress.finish();
         world.put_back(active)?;

@@ -117,6 +117,8 @@ mod ruby_test_side;
 mod selection_moves;
 #[path = "gaming/selection_moves_2.rs"]
 mod selection_moves_2;
+#[path = "gaming/selection_moves_3.rs"]
+mod selection_moves_3;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
 #[path = "gaming/snapshot_moves.rs"]

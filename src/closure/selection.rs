@@ -1,8 +1,11 @@
 //! A test selection that moved only by new tests: one rule for every runner whose configuration lists where its
 //! tests are. Fed today by PHPUnit's `<testsuite>` entries (`ecosystem/php/configuration.rs`), mocha's `spec`
 //! (`closure::parts::SELECTS`) and pytest's `testpaths` × `python_files` (`ecosystem/python/rootdir.rs`: one entry
-//! per directory pytest collects from and pattern it collects by, the doctest glob among them). Jest's and Vitest's
-//! selections (`testMatch`, `include`, …) are not fed yet: they count whole when they change (`closure::js_config`).
+//! per directory pytest collects from and pattern it collects by, the doctest glob among them), and Jest's and
+//! Vitest's selections as the runners resolve them (`ecosystem/js/config/selection.rs`: `roots` × `testMatch` less
+//! `testPathIgnorePatterns` and `testRegex`, Vitest's `include` less `exclude` under its `dir`), which no list of
+//! globs spells: they are rebuilt from their entries and walked with [`inert_by`], their extglobs matched as
+//! picomatch matches them ([`glob`]).
 //!
 //! Why it is free: an entry added to a test selection makes the runner load the files it matches, before any
 //! test runs — a file that is no test (`src/patch.js`, `<file>src/patch.php</file>`, a doctest `test_setup.txt`)
@@ -30,6 +33,8 @@ use std::path::Path;
 
 use super::parts::Parts;
 
+pub(crate) mod glob;
+
 /// What separates a selection entry's group from its glob in a part's label.
 const SELECTS: &str = " selects ";
 
@@ -39,6 +44,12 @@ const MAX_WALK: usize = 200_000;
 /// The label of a part that is one entry of a test selection: `testsuite unit selects tests/**/*Test.php`.
 pub(crate) fn label(group: &str, glob: &str) -> String {
     format!("{group}{SELECTS}{glob}")
+}
+
+/// The group and the entry of a selection entry's label (`testMatch selects **/*.test.js` → `testMatch`,
+/// `**/*.test.js`), for a reader that put a key with no spaces before the entry.
+pub(crate) fn entry_of(label: &str) -> Option<(&str, &str)> {
+    label.split_once(SELECTS)
 }
 
 /// Whether a part's label is a selection entry's ([`label`]).
@@ -96,7 +107,7 @@ pub(crate) fn inert(
         .filter_map(|l| glob_of(l))
         .map(head)
         .collect();
-    for file in walk(&root.join(dir), &heads)? {
+    for file in walk(&root.join(dir), &heads, &[".git"])? {
         let (was, is) = (
             old.iter().any(|g| g.is_match(&file)),
             new.iter().any(|g| g.is_match(&file)),
@@ -111,6 +122,46 @@ pub(crate) fn inert(
         }
     }
     Some(added.into_iter().chain(removed).collect())
+}
+
+/// Whether a selection that no list of globs spells — one a runner resolves from several keys at once (Jest's
+/// `roots` × `testMatch` less `testPathIgnorePatterns`, Vitest's `include` less `exclude` under its `dir`,
+/// `ecosystem/js/config/selection.rs`) — moved only by files that cannot change the run: `was` and `is` say
+/// whether the sealed and the current selection take a file (relative to `dir`, itself relative to `root`),
+/// and each file they disagree on is one `may_join` accepts joining or `may_leave` accepts leaving, as in
+/// [`inert`]. The walk covers `dir` whole but the directories named in `skip` (those the runner never lists:
+/// `node_modules`); a link met on the way, or a walk too long, is `false`: the selection counts.
+pub(crate) fn inert_by(
+    root: &Path,
+    dir: &Path,
+    skip: &[&str],
+    was: &dyn Fn(&str) -> bool,
+    is: &dyn Fn(&str) -> bool,
+    members: &Members<'_>,
+) -> bool {
+    let Some(files) = walk(&root.join(dir), &[""], skip) else {
+        return false;
+    };
+    files.iter().all(|file| {
+        let (was, is) = (was(file), is(file));
+        if was == is {
+            return true;
+        }
+        let relative = dir.join(file).to_string_lossy().replace('\\', "/");
+        let relative = relative.trim_start_matches("./");
+        if is {
+            (members.may_join)(relative)
+        } else {
+            (members.may_leave)(relative)
+        }
+    })
+}
+
+/// Which files may join or leave a test selection without changing the oracle's run (see [`inert`]): the
+/// agent's new test files, which sit out the run, and — joining — sealed files that hold tests.
+pub(crate) struct Members<'a> {
+    pub(crate) may_join: &'a dyn Fn(&str) -> bool,
+    pub(crate) may_leave: &'a dyn Fn(&str) -> bool,
 }
 
 /// What every path `glob` matches starts with: the glob up to its first pattern character, or for a glob that
@@ -144,10 +195,10 @@ fn reaches(relative: &str, head: &str) -> bool {
     dir.starts_with(head) || head.starts_with(&dir)
 }
 
-/// Every file under `base` in a directory a glob of `heads` can reach, relative to `base`; `None` at a link a
-/// glob can reach (the runner would follow it anywhere, so the walk cannot say what it selects) or past
-/// [`MAX_WALK`] entries.
-fn walk(base: &Path, heads: &[&str]) -> Option<Vec<String>> {
+/// Every file under `base` in a directory a glob of `heads` can reach, but for directories named in `skip`,
+/// relative to `base`; `None` at a link a glob can reach (the runner would follow it anywhere, so the walk
+/// cannot say what it selects) or past [`MAX_WALK`] entries.
+fn walk(base: &Path, heads: &[&str], skip: &[&str]) -> Option<Vec<String>> {
     let mut out = Vec::new();
     let mut walked = 0;
     let mut stack = vec![(base.to_path_buf(), String::new())];
@@ -174,7 +225,7 @@ fn walk(base: &Path, heads: &[&str]) -> Option<Vec<String>> {
                     return None;
                 }
             } else if kind.is_dir() {
-                if name != ".git" && heads.iter().any(|head| reaches(&path, head)) {
+                if !skip.contains(&name.as_str()) && heads.iter().any(|head| reaches(&path, head)) {
                     stack.push((entry.path(), path));
                 }
             } else {

@@ -680,7 +680,7 @@ fn seal_and_start(
             }
             // Where a runner's configuration was resolved, the resolution judges its files key by key.
             if let Some(derived) = inputs.derived.as_mut() {
-                derived.leave_configs_to(&baseline.js_configs);
+                derived.leave_configs_to(&baseline.js_configs, &project.root);
                 carry_judged_configs(&store, &project, &baseline.js_configs, derived)?;
                 // Where the baseline was traced, a runner's resolved configuration is judged by the version that ran
                 // and the modules its tests imported.

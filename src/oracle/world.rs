@@ -174,6 +174,7 @@ impl<'i> World<'i> {
     pub(crate) fn resolved_moved(
         &self,
         active: &ActiveLoop,
+        inputs: &crate::inputs::Inputs,
         command: &str,
         log_path: &Path,
     ) -> Result<Vec<Move>, Error> {
@@ -192,7 +193,11 @@ impl<'i> World<'i> {
         let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &untraced);
         let before = baseline.js_configs.clone();
-        let mut moved = crate::closure::js_config::check(&mut baseline.js_configs, &request);
+        let root = &active.project.root;
+        let checks = |check| fields.checks(check);
+        let mut moved = inputs.with_members(root, &checks, |members| {
+            crate::closure::js_config::check(&mut baseline.js_configs, &request, root, members)
+        });
         if baseline.js_configs != before {
             // A reading the user accepted, taken afresh: later promises are held to it.
             active.store.save_baseline(&active.project, &baseline)?;

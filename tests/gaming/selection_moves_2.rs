@@ -11,8 +11,8 @@
 //! helper holding no test (a compatibility shim that patches the code when imported), a pattern reaching a plain
 //! module, an entry through a link, a narrowing that drops the failing test's file; and the one key left sealed
 //! on purpose, `python_functions`, whose widening runs a sealed test file's helper as a test. A sealed file that
-//! holds no test joins no selection freely, mocha's `spec` included. Jest's and Vitest's selections are not fed
-//! to the rule yet: their honest widenings wait in [`STILL_REJECTED`].
+//! holds no test joins no selection freely, mocha's `spec` included. Jest's and Vitest's selections are fed to the
+//! same rule as their runners resolve them (`src/ecosystem/js/config/selection.rs`, `selection_moves_3.rs`).
 
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{Fixture, JEST, MOCHA, PYTEST, VITEST};
@@ -24,16 +24,7 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// Honest changes this build rejects, and why.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "jest_roots_gains_a_directory_of_new_tests",
-        "Jest's resolved `roots` / `testMatch` count whole when they change (`closure::js_config`): not yet cut into selection entries for `closure::selection`",
-    ),
-    (
-        "vitest_include_gains_a_directory_of_new_tests",
-        "Vitest's resolved `include` counts whole when it changes (`closure::js_config`): not yet cut into selection entries for `closure::selection`",
-    ),
-];
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 /// [`MOCHA`] with a sealed support file in its test directory that holds no test and that no spec loads: it makes
 /// every `assert.strictEqual` agree when it is loaded.

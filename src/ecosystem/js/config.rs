@@ -14,7 +14,10 @@
 //! `testMatch`, `roots`, `testPathIgnorePatterns`, `setupFiles*`, `testEnvironment`, `transform`,
 //! `moduleNameMapper`, `projects`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
 //! `plugins`, `resolve.alias`, and any key nobody listed — holds the baseline's value, absent standing for the
-//! runner's default.
+//! runner's default. The keys saying which files are tests (`roots`, `testMatch`, `testRegex`,
+//! `testPathIgnorePatterns`; Vitest's `include`, `exclude`, `dir`, `root`) are one part per entry instead, and a
+//! change of only those is judged by the files the two selections take (`config::selection`,
+//! `closure::selection`): a widening by the agent's new tests is free.
 //!
 //! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
 //! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them
@@ -49,6 +52,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::closure::parts::{self, Parts, Scope, WHOLE};
+use crate::closure::selection::{Members, entry_of};
 use crate::closure::{Closure, MovedPart, PartChange, Why};
 use crate::confine::rewrite::quote;
 use crate::runner::Runner;
@@ -164,7 +168,16 @@ pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved
 /// accepted is taken afresh when its files are as accepted (`sealed` changes then: the caller saves it); a file
 /// changed since is named. One accepted with code in a key that counts stays held to the accepted bytes, as its
 /// reading cannot show what the code closes over.
-pub(crate) fn check(sealed: &mut [Resolved], request: &VerifyRequest) -> Vec<MovedPart> {
+///
+/// Where only the test selection moved (`testMatch`, `roots`, Vitest's `include`, …: `config::selection`), it is
+/// judged by the files it takes in the agent's tree under `root`: free where every file it adds or drops is one
+/// `members` lets join or leave (`closure::selection`). Without `members` (new tests do not sit out) it counts.
+pub(crate) fn check(
+    sealed: &mut [Resolved],
+    request: &VerifyRequest,
+    root: &Path,
+    members: Option<&Members<'_>>,
+) -> Vec<MovedPart> {
     let mut moved = Vec::new();
     for resolved in sealed {
         let Some(runner) = Runner::by_id(&resolved.runner) else {
@@ -209,31 +222,73 @@ pub(crate) fn check(sealed: &mut [Resolved], request: &VerifyRequest) -> Vec<Mov
             }),
             Some(Ok(found)) => {
                 let path = found.file.unwrap_or(first);
-                moved.extend(
-                    parts::compare(&resolved.parts, &found.parts)
-                        .into_iter()
-                        .map(|(key, change)| MovedPart {
-                            path: path.clone(),
-                            part: format!("{key} as {name} resolves it"),
-                            change,
-                            why: why.clone(),
-                        }),
-                );
+                let mut changes = parts::compare(&resolved.parts, &found.parts);
+                let entry = |label: &str| entry_of(label).is_some();
+                if changes.iter().any(|(label, _)| entry(label))
+                    && let Some(members) = members
+                    && selection::inert(runner, root, &resolved.dir, &resolved.parts, &found.parts, members)
+                {
+                    changes.retain(|(label, _)| !entry(label));
+                }
+                moved.extend(changes.into_iter().map(|(key, change)| MovedPart {
+                    path: path.clone(),
+                    part: named(&key, name),
+                    change,
+                    why: why.clone(),
+                }));
             }
         }
     }
     moved
 }
 
+/// How a moved part of a reading is named: `bail as jest resolves it`; an entry of the test selection by its key
+/// and itself (`testMatch as jest resolves it: **/extra.test.js`), the key alone where it was set or unset.
+fn named(label: &str, runner: &str) -> String {
+    match entry_of(label) {
+        Some((key, selection::SET)) => format!("{key} as {runner} resolves it"),
+        Some((key, entry)) => format!("{key} as {runner} resolves it: {entry}"),
+        None => format!("{label} as {runner} resolves it"),
+    }
+}
+
 impl Closure {
     /// Leaves the configuration files of each recorded reading to it: they keep their place in the derived
     /// closure, so no other reading (the observed closure, a shadow) seals them, but with no part of their own
     /// (`Scope::Code`): the reading judges them, key by key, before each promise's run.
-    pub(crate) fn leave_configs_to(&mut self, resolved: &[Resolved]) {
+    ///
+    /// The test selection's keys in a runner's key of `package.json` beside them (`jest.roots`, `jest.testMatch`)
+    /// are left to the reading too, which judges them by the files they take (`config::selection`); the rest of
+    /// the key stays sealed as it was, re-read from `root`.
+    pub(crate) fn leave_configs_to(&mut self, resolved: &[Resolved], root: &Path) {
         for file in &mut self.files {
             if resolved.iter().any(|r| r.files.contains(&file.path)) {
                 file.scope = Scope::Code;
                 file.parts = Parts::new();
+                continue;
+            }
+            for reading in resolved {
+                let Some(runner) = Runner::by_id(&reading.runner) else {
+                    continue;
+                };
+                let Some(key) = runner.row().config.package_key else {
+                    continue;
+                };
+                let manifest = Path::new(&reading.dir).join("package.json");
+                // The manifest's scope is every sealed key of it merged (`scripts.test` beside `jest`).
+                if Path::new(&file.path) != manifest {
+                    continue;
+                }
+                if let Scope::JsonBut { paths, free } = &mut file.scope
+                    && paths.iter().any(|path| path.len() == 1 && path[0] == key)
+                {
+                    free.extend(
+                        selection::keys(runner)
+                            .iter()
+                            .map(|option| vec![key.to_string(), (*option).to_string()]),
+                    );
+                    file.parts = crate::closure::read_parts(root, &file.path, &file.scope);
+                }
             }
         }
     }
@@ -346,6 +401,8 @@ pub(crate) fn package_free(runner: Runner) -> Vec<&'static str> {
 mod keys;
 #[path = "config/presence.rs"]
 mod presence;
+#[path = "config/selection.rs"]
+mod selection;
 use keys::parts_of;
 
 #[cfg(test)]

@@ -143,6 +143,11 @@ pub(super) fn parts_of(config: &Map<String, Value>) -> (Parts, bool) {
         if free(key) {
             continue;
         }
+        // A key saying which files are tests is one part per entry, judged by the files (`selection`).
+        if let Some(entries) = super::selection::entries(key, value) {
+            parts.extend(entries);
+            continue;
+        }
         let Some(value) = without_built_in_reporters(key, value.clone()) else {
             continue;
         };

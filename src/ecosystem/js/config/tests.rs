@@ -19,18 +19,28 @@ fn free_keys_have_no_part_and_every_other_key_has_one() {
     );
     assert_eq!(
         keys(json!({"testMatch": ["a"], "bail": 1, "anything": 1, "testTimeout (global)": 5})),
-        ["anything", "bail", "testMatch"]
+        ["anything", "bail", "testMatch selects (set)", "testMatch selects a"]
     );
 }
 
-/// A value that moved changes its key's digest and no other.
+/// A value that moved changes its key's digest and no other; a key of the test selection moves by entry
+/// (`config::selection`).
 #[test]
 fn a_moved_value_moves_its_key_only() {
     let (was, _) = parts(json!({"testMatch": ["**/*.test.js"], "roots": ["<rootDir>"]}));
     let (now, _) = parts(json!({"testMatch": ["**/extra.test.js"], "roots": ["<rootDir>"]}));
     assert_eq!(
         parts::compare(&was, &now),
-        [("testMatch".to_string(), PartChange::Changed)]
+        [
+            ("testMatch selects **/*.test.js".to_string(), PartChange::Removed),
+            ("testMatch selects **/extra.test.js".to_string(), PartChange::Added)
+        ]
+    );
+    let (bail, _) = parts(json!({"bail": 2, "roots": ["<rootDir>"]}));
+    assert_eq!(
+        parts::compare(&was, &bail).len(),
+        3,
+        "`bail` added, `testMatch`'s two entries removed"
     );
 }
 
@@ -117,7 +127,7 @@ fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
             unconfigured: false,
         })
         .collect();
-    closure.leave_configs_to(&resolved);
+    closure.leave_configs_to(&resolved, root);
     std::fs::write(root.join("jest.config.js"), "module.exports = { testMatch: [] };\n").expect("write");
     std::fs::write(root.join("babel.config.js"), "module.exports = {};\n").expect("write");
     let moved: Vec<String> = closure.check(root).into_iter().map(|m| m.path).collect();
@@ -146,7 +156,10 @@ fn checked(runner: Runner, root: &Path, unconfigured: bool) -> Vec<String> {
         accepted: std::collections::BTreeMap::new(),
         unconfigured,
     }];
-    check(&mut sealed, &request).into_iter().map(|m| m.part).collect()
+    check(&mut sealed, &request, Path::new(""), None)
+        .into_iter()
+        .map(|m| m.part)
+        .collect()
 }
 
 /// With no configuration at the baseline and none now, a promise takes no reading; one that appears is read (and
@@ -196,7 +209,7 @@ fn built_in_pools_and_file_parallelism_are_free_and_a_custom_pool_counts() {
     assert_eq!(keys(json!({"test.pool": "./tools/pool.js"})), ["test.pool"]);
     assert_eq!(
         keys(json!({"test.pool": "forks", "test.include": ["nothing/**"]})),
-        ["test.include"]
+        ["test.include selects (set)", "test.include selects nothing/**"]
     );
 }
 
