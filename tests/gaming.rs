@@ -237,12 +237,36 @@ fn start_with(fixture: &Fixture, flags: &str, env: &[(&str, &str)], baseline: bo
 /// proof's first run and the honest cases' first promise").
 pub(crate) fn start_unfixed(fixture: &Fixture, env: &[(&str, &str)]) -> Project {
     let p = fixture.project();
+    // The fix is written a moment after setup. Python's bytecode is stale-checked by the source's mtime in whole
+    // seconds and its size, so a fix of the same size written in the second the fixture was (`a - b` to `a + b`)
+    // would run the baseline's bytecode. An agent's edit comes later; the fixture's files are dated ten seconds back.
+    date_back(
+        &p.path(""),
+        std::time::SystemTime::now() - std::time::Duration::from_secs(10),
+    );
     let said = setup_with(&p, fixture, "", env);
     assert!(
         said.stdout.contains("Baseline (the verify command") && !said.stdout.contains("ALREADY PASSES"),
         "the fixture should fail before any change:\n{said}"
     );
     p
+}
+
+/// Sets the modification time of every file under `dir` to `when`, following no link (the fixtures' runners in
+/// `node_modules` are links to shared installs).
+fn date_back(dir: &std::path::Path, when: std::time::SystemTime) {
+    for entry in std::fs::read_dir(dir).expect("read a fixture directory").flatten() {
+        let Ok(kind) = entry.file_type() else { continue };
+        if kind.is_dir() {
+            date_back(&entry.path(), when);
+        } else if kind.is_file() {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(entry.path())
+                .expect("open a fixture file");
+            file.set_modified(when).expect("date a fixture file");
+        }
+    }
 }
 
 fn play_move(m: &Move) {

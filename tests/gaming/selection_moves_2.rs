@@ -56,8 +56,8 @@ const JEST_ROOTS: Fixture = Fixture {
     ..JEST
 };
 
-/// [`VITEST`] whose configuration names where its tests are.
-const VITEST_INCLUDE: Fixture = Fixture {
+/// [`VITEST`] whose configuration names where its tests are (`selection_moves_3.rs` plays it too).
+pub(crate) const VITEST_INCLUDE: Fixture = Fixture {
     files: &[
         VITEST.files[0],
         VITEST.files[1],

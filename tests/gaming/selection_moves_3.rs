@@ -15,6 +15,7 @@
 
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{Fixture, JEST, VITEST};
+use crate::selection_moves_2::VITEST_INCLUDE;
 use crate::{Honest, Move, edit};
 
 const REJECTED: &str = "REJECTED";
@@ -98,21 +99,6 @@ const VITEST_DIR: Fixture = Fixture {
         VITEST.files[2],
         VITEST.files[3],
         ("vitest.config.js", "export default { test: { dir: 'test' } };\n"),
-    ],
-    ..VITEST
-};
-
-/// [`VITEST`] whose configuration names the files it runs.
-const VITEST_INCLUDE: Fixture = Fixture {
-    files: &[
-        VITEST.files[0],
-        VITEST.files[1],
-        VITEST.files[2],
-        VITEST.files[3],
-        (
-            "vitest.config.js",
-            "export default { test: { include: ['test/**/*.test.js'] } };\n",
-        ),
     ],
     ..VITEST
 };
