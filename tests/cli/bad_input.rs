@@ -338,11 +338,15 @@ fn verify_printing_binary() {
 #[test]
 fn verify_printing_50_mib() {
     let p = Project::new();
-    p.setup(
-        "S",
-        "task --verify 'yes \"spam line of verify output\" | head -c 52428800; echo; echo FINAL LINE; exit 1'",
-    );
-    let out = p.stop("S", PROMISE);
+    // Setup's traced baseline run and the promise's run each carry 50 MiB through loopgate's pipes: seconds
+    // alone, more than the default minute on a machine the rest of the suite keeps busy.
+    let deadline = Duration::from_secs(300);
+    p.loopgate(["setup", "--args-stdin", "--session-id", "S"])
+        .stdin("task --verify 'yes \"spam line of verify output\" | head -c 52428800; echo; echo FINAL LINE; exit 1'")
+        .deadline(deadline)
+        .run()
+        .success();
+    let out = p.stop_cmd("S", PROMISE).deadline(deadline).run();
     let block = out.blocked();
     assert!(
         block.reason.contains("FINAL LINE"),
