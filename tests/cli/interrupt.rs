@@ -23,7 +23,9 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// runs the verify with the environment recorded at setup, not the environment of the process that asks. Both
 /// files live in [`signals`]: the oracle's run stands in the room's own copy of the tree, and writes `HOME` and
 /// `/tmp` into a scratch of its own, so what it writes there never reaches the test.
-const VERIFY: &str = r#"H="${LG_HANG:-$(cat "$LG_SIGNALS/hang" 2>/dev/null)}"; rm -f "$LG_SIGNALS/hang"; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; exit 0"#;
+/// With the file `$LG_SIGNALS/linger` naming a file, it starts a background `sleep` that keeps the output pipe
+/// open, writes the sleep's pid there and its own beside it (`.leader`), and exits 0.
+const VERIFY: &str = r#"H="${LG_HANG:-$(cat "$LG_SIGNALS/hang" 2>/dev/null)}"; rm -f "$LG_SIGNALS/hang"; if [ -n "$H" ]; then echo $$ > "$H"; exec sleep 300; fi; L="$(cat "$LG_SIGNALS/linger" 2>/dev/null)"; rm -f "$LG_SIGNALS/linger"; if [ -n "$L" ]; then sleep 300 & echo $$ > "$L.leader"; echo $! > "$L"; fi; exit 0"#;
 
 /// Where the verify command and the test meet (`$LG_SIGNALS`): outside the project, `HOME` and `/tmp`, one per
 /// project (`common::signals_base`).
@@ -212,6 +214,38 @@ fn verify_interrupted_while_running_stops_the_group_and_reraises() {
 #[test]
 fn verify_interrupted_while_stashed_puts_the_tests_back() {
     every_signal(Phase::Stashed);
+}
+
+/// `loopgate verify` interrupted while it waits out the drain window: the verify command has exited (its leader a
+/// zombie loopgate has not reaped) and a background process it started still holds the output pipe. The signal
+/// still ends loopgate as it ends a run (re-raised), the lingering process is stopped with the group, and nothing
+/// is left held.
+#[test]
+fn verify_interrupted_while_a_lingering_process_holds_the_output_stops_it() {
+    for signal in SIGNALS {
+        let p = project();
+        let holder_file = signal_path(&p, "holder.pid");
+        let leader_file = signal_path(&p, "holder.pid.leader");
+        fs::write(signal_path(&p, "linger"), holder_file.to_string_lossy().as_ref()).expect("linger file");
+        let child = spawn(&p, &["verify"], &[]);
+        // In the window: the leader has exited and is kept a zombie until the holder lets go of the pipe.
+        let draining = eventually(PATIENCE, || {
+            verify_pid(&leader_file).is_some_and(|leader| {
+                crate::common::process_states([i64::from(leader)]).get(&i64::from(leader)) == Some(&'Z')
+            }) && verify_pid(&holder_file).is_some()
+        });
+        assert!(
+            draining,
+            "signal {signal}: the verify never left a process holding its output"
+        );
+        let stderr = interrupt(child, signal);
+        let holder = verify_pid(&holder_file).expect("the holder's pid");
+        assert!(
+            eventually(PATIENCE, || !alive(holder)),
+            "signal {signal}: the process holding the output ({holder}) was left running: {stderr}"
+        );
+        assert_lock_free(&p);
+    }
 }
 
 /// `setup` interrupted during its baseline: the baseline is stopped and no loop is left half started.
