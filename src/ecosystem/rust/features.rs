@@ -51,14 +51,18 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::closure::parts::{self, Scope, WHOLE};
+
+mod build_output;
 use crate::closure::{Closure, MovedPart, PartChange, Runner, Why};
 use crate::verify::VerifyRequest;
+use build_output::{TestReads, Told};
 
 /// The longest a reading may take: `cargo metadata` reads manifests; the build scripts' check compiles.
 const READ_LIMIT: Duration = Duration::from_secs(600);
 /// Marks the reading's own lines among whatever cargo (or a build script) prints.
 const DATA: &str = "D";
 const TREE: &str = "T";
+const OUT: &str = "O";
 const ERROR: &str = "E";
 
 /// The features the baseline's tests were compiled with, where they read any (see the module doc).
@@ -76,6 +80,14 @@ pub struct Features {
     /// prints at a promise, where its reading is not taken again.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) printed: BTreeMap<String, BTreeSet<String>>,
+    /// What the baseline's test side reads that a build script can set: custom cfgs, `env!` names, generated
+    /// files (`build_output`).
+    #[serde(default, skip_serializing_if = "TestReads::is_empty")]
+    pub(crate) reads: TestReads,
+    /// Each member at the baseline, by package name → what its build script told rustc of [`Features::reads`]
+    /// (`build_output::Told`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) told: BTreeMap<String, BTreeSet<String>>,
     /// The user accepted a change to a manifest or a build script (`loopgate allow`): the next promise takes the
     /// reading afresh, where its run stands, and later promises are held to it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -92,7 +104,7 @@ impl Features {
     /// The reading taken afresh where and as `request` runs, held to the same tested features; `None` where cargo
     /// cannot answer.
     pub(crate) fn retaken(&self, request: &VerifyRequest) -> Option<Features> {
-        take(self.tested.clone(), request).ok()
+        take(self.tested.clone(), self.reads.clone(), request).ok()
     }
 }
 
@@ -116,24 +128,29 @@ pub(crate) fn record(closure: &Closure, root: &Path, request: &VerifyRequest) ->
         .filter_map(|name| name.strip_prefix("feature:"))
         .map(str::to_string)
         .collect();
-    if tested.is_empty() {
+    let reads = build_output::test_reads(root);
+    if tested.is_empty() && reads.is_empty() {
         return Ok(None);
     }
-    take(tested, request).map(Some).map_err(|why| {
+    take(tested, reads, request).map(Some).map_err(|why| {
         format!(
             "the features cargo builds the tests with were not recorded ({why}); the manifests' text alone judges them"
         )
     })
 }
 
-/// The reading of the members' features among `tested`, where and as `request` runs.
-fn take(tested: BTreeSet<String>, request: &VerifyRequest) -> Result<Features, String> {
+/// The reading of the members' features among `tested`, and of what their build scripts tell rustc among
+/// `reads`, where and as `request` runs.
+fn take(tested: BTreeSet<String>, reads: TestReads, request: &VerifyRequest) -> Result<Features, String> {
     let found = resolve(request)?;
     let mut on = found.features;
-    let mut printed = if found.build_scripts.is_empty() {
-        BTreeMap::new()
+    let Output {
+        features: mut printed,
+        told,
+    } = if found.build_scripts.is_empty() {
+        Output::default()
     } else {
-        build_script_features(request)?
+        build_script_output(request, &reads)?
     };
     for (package, features) in &mut printed {
         features.retain(|f| tested.contains(f));
@@ -148,6 +165,8 @@ fn take(tested: BTreeSet<String>, request: &VerifyRequest) -> Result<Features, S
         on,
         build_scripts: found.build_scripts,
         printed,
+        reads,
+        told,
         retake: false,
     })
 }
@@ -159,23 +178,53 @@ pub(crate) fn check(sealed: &Features, request: &VerifyRequest) -> Vec<MovedPart
         return Vec::new();
     };
     let mut now = found.features;
-    let scripts_moved = found
-        .build_scripts
-        .iter()
-        .any(|(package, digest)| sealed.on.contains_key(package) && sealed.build_scripts.get(package) != Some(digest));
-    if scripts_moved {
-        if let Ok(printed) = build_script_features(request) {
-            for (package, features) in printed {
-                now.entry(package).or_default().extend(features);
+    // Every member's build script is read as cargo runs it for this build, changed or not: an unchanged script's
+    // output moves with what it reads (`build.conf`, a variable, a `rerun-if-changed` file), and cargo reruns it
+    // exactly then. No build script: nothing to run, nothing told.
+    let mut told = BTreeMap::new();
+    if !found.build_scripts.is_empty() {
+        match build_script_output(request, &sealed.reads) {
+            Ok(output) => {
+                for (package, features) in output.features {
+                    now.entry(package).or_default().extend(features);
+                }
+                told = output.told;
             }
-        }
-    } else {
-        // Unchanged build scripts print what they printed at the baseline.
-        for (package, features) in &sealed.printed {
-            now.entry(package.clone()).or_default().extend(features.iter().cloned());
+            // cargo's own run fails the same way (see the module doc); what it told before stands.
+            Err(_) => told.clone_from(&sealed.told),
         }
     }
-    moved(sealed, &now)
+    let mut out = moved(sealed, &now);
+    out.extend(told_moved(sealed, &told));
+    out
+}
+
+/// What the baseline's members' build scripts told rustc, of what the sealed tests read, that differs in `now`:
+/// one part per line gone or new.
+fn told_moved(sealed: &Features, now: &BTreeMap<String, BTreeSet<String>>) -> Vec<MovedPart> {
+    let empty = BTreeSet::new();
+    let mut out = Vec::new();
+    for package in sealed.on.keys() {
+        let was = sealed.told.get(package).unwrap_or(&empty);
+        let is = now.get(package).unwrap_or(&empty);
+        for line in was.symmetric_difference(is) {
+            let (state, change) = if is.contains(line) {
+                ("now told", PartChange::Added)
+            } else {
+                ("no longer told", PartChange::Removed)
+            };
+            out.push(MovedPart {
+                path: "build.rs".to_string(),
+                part: format!(
+                    "{} of `{package}`, which the sealed tests read, {state} to rustc by a build script as cargo runs it for the test build (its source, or a file or variable it reads, changed; undo that change)",
+                    Told::describe(line)
+                ),
+                change,
+                why: Why::Configures("cargo".to_string()),
+            });
+        }
+    }
+    out
 }
 
 /// The members (of the baseline) whose tested features in `now` differ from `sealed`'s, one part each.
@@ -207,7 +256,7 @@ fn moved(sealed: &Features, now: &BTreeMap<String, BTreeSet<String>>) -> Vec<Mov
     out
 }
 
-/// Runs `command` where and as `request` runs the verify command; its lines that start with [`DATA`] or [`TREE`]
+/// Runs `command` where and as `request` runs the verify command; its lines that start with [`DATA`], [`TREE`] or [`OUT`]
 /// (marks kept), and, where it printed any, the last line that starts with [`ERROR`] (its reason).
 fn lines_of(request: &VerifyRequest, command: &str, what: &str) -> (Vec<String>, Option<String>) {
     let log_path = request.log_path.with_extension(format!("{what}.log"));
@@ -222,7 +271,7 @@ fn lines_of(request: &VerifyRequest, command: &str, what: &str) -> (Vec<String>,
     let mut error = None;
     let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
         let line = String::from_utf8_lossy(line);
-        if line.starts_with(DATA) || line.starts_with(TREE) {
+        if line.starts_with(DATA) || line.starts_with(TREE) || line.starts_with(OUT) {
             data.push(line.into_owned());
         } else if let Some(text) = line.strip_prefix(ERROR)
             && !text.trim().is_empty()
@@ -335,15 +384,43 @@ fn resolve(request: &VerifyRequest) -> Result<Found, String> {
     Ok(found)
 }
 
-/// The features the members' build scripts print as cfgs (`cargo:rustc-cfg=feature="NAME"`), as cargo reports
-/// them when it runs them for the test build.
-fn build_script_features(request: &VerifyRequest) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
-    let command = marked(&format!(
+/// What the members' build scripts told rustc, as cargo reports it when it runs them for the test build.
+#[derive(Debug, Default)]
+struct Output {
+    /// Per package, the features printed as cfgs (`cargo:rustc-cfg=feature="NAME"`).
+    features: BTreeMap<String, BTreeSet<String>>,
+    /// Per package, what of `reads` it told (`build_output::Told`).
+    told: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The members' build scripts' output, as cargo reports it when it runs them for the test build, of what
+/// `reads` reads.
+fn build_script_output(request: &VerifyRequest, reads: &TestReads) -> Result<Output, String> {
+    let check = format!(
         "check --offline --tests --quiet --color never --message-format=json {}",
         selection(request.command)
-    ));
+    );
+    // The generated files are read where the run stands (its target directory is the room's), each output
+    // directory cargo reports listed with its files' checksums, marked [`OUT`]: only where the tests include one.
+    let command = if reads.outs.is_empty() {
+        marked(&check)
+    } else {
+        format!(
+            "e=$(mktemp) || exit 125; j=$(mktemp) || exit 125; cargo {check} 2>\"$e\" >\"$j\"; sed 's/^/{DATA}/' \"$j\"; sed -n 's/.*\"out_dir\":\"\\([^\"]*\\)\".*/\\1/p' \"$j\" | while IFS= read -r d; do find \"$d\" -type f -exec cksum {{}} + | sed 's/^/{OUT}/'; done; sed 's/^/{ERROR}/' \"$e\"; rm -f \"$e\" \"$j\""
+        )
+    };
     let (data, error) = lines_of(request, &command, "cargo-build-scripts");
-    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    // Each generated file by its path → `CRC SIZE`.
+    let files: BTreeMap<String, String> = data
+        .iter()
+        .filter_map(|l| l.strip_prefix(OUT))
+        .filter_map(|l| {
+            let mut fields = l.splitn(3, ' ');
+            let (crc, size, path) = (fields.next()?, fields.next()?, fields.next()?);
+            Some((path.to_string(), format!("{crc}:{size}")))
+        })
+        .collect();
+    let mut out = Output::default();
     let mut any = false;
     for line in data.iter().filter_map(|l| l.strip_prefix(DATA)) {
         let Ok(message) = serde_json::from_str::<Message>(line) else {
@@ -356,9 +433,14 @@ fn build_script_features(request: &VerifyRequest) -> Result<BTreeMap<String, BTr
         let Some(name) = package_name(&message.package_id) else {
             continue;
         };
-        out.entry(name)
+        out.features
+            .entry(name.clone())
             .or_default()
             .extend(message.cfgs.iter().filter_map(|cfg| feature_of(cfg)));
+        let told = Told::of(reads, &message.cfgs, &message.env, &message.out_dir, &files);
+        if !told.is_empty() {
+            out.told.entry(name).or_default().extend(told);
+        }
     }
     if any {
         Ok(out)
@@ -419,6 +501,10 @@ struct Message {
     package_id: String,
     #[serde(default)]
     cfgs: Vec<String>,
+    #[serde(default)]
+    env: Vec<(String, String)>,
+    #[serde(default)]
+    out_dir: String,
 }
 
 #[cfg(test)]
@@ -473,6 +559,8 @@ mod tests {
             on: BTreeMap::from([("calc".to_string(), set(&["strict"]))]),
             build_scripts: BTreeMap::new(),
             printed: BTreeMap::new(),
+            reads: super::TestReads::default(),
+            told: BTreeMap::new(),
             retake: false,
         };
         let now = |calc: &[&str]| {
