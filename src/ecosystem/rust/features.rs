@@ -23,13 +23,20 @@
 //! none is named. `rustflags` (`--cfg feature="…"` from `.cargo/config.toml`) are not read here: the configuration
 //! is sealed key by key (`closure::derive::cargo`), and the run's environment is the baseline's.
 //!
+//! **What the build scripts tell rustc** besides features (`build_output`): the custom cfgs, the `rustc-env`
+//! variables and the `OUT_DIR` files the baseline's test side reads (`#[cfg(lenient)]`, `cfg!(lenient)`,
+//! `#[cfg_attr(lenient, should_panic)]`, `env!("CALC_SLACK")`, `include!(concat!(env!("OUT_DIR"), "/cases.rs"))`),
+//! as cargo reports each member's script telling them for the test build, against the baseline's.
+//!
 //! **When it runs, and what it costs.** Only where the verify runs cargo's tests and the baseline's tests read a
-//! feature: for any other project nothing is recorded and no promise pays for it. `cargo metadata --no-deps` and
-//! `cargo tree` resolve from the manifests, the lockfile and the local registry, never the network (`--offline`),
-//! in some 100 ms. The build scripts'
-//! reading compiles the workspace in check mode, so it is taken at a promise only where a member's build script
-//! is new or its source differs from the baseline's; an unchanged script prints what it printed at the baseline
-//! (but for what it reads besides its source: `docs/threat-model.md`).
+//! feature, a custom cfg, a compile-time variable or a generated file: for any other project nothing is recorded
+//! and no promise pays for it. `cargo metadata --no-deps` and `cargo tree` resolve from the manifests, the
+//! lockfile and the local registry, never the network (`--offline`), in some 100 ms. The build scripts' reading
+//! (`cargo check --tests`, which runs them) is taken at every promise where a member has a build script, changed
+//! or not: a script's output moves with what it reads (`build.conf`, a variable `.cargo/config.toml`'s `[env]`
+//! sets, a file it `include_str!`s, a dependency's `links` metadata), and cargo reruns it exactly when one of
+//! those moved, so what cargo reports is what the test build is compiled with. Where no member has one, the
+//! reading is not taken.
 //!
 //! **Where it runs.** Like `closure::make_plan`'s dry run: a build script is code, so the reading runs exactly where
 //! the verify command runs — the oracle's room, its environment, tree, mount namespace and plane — untraced, just
@@ -190,8 +197,13 @@ pub(crate) fn check(sealed: &Features, request: &VerifyRequest) -> Vec<MovedPart
                 }
                 told = output.told;
             }
-            // cargo's own run fails the same way (see the module doc); what it told before stands.
-            Err(_) => told.clone_from(&sealed.told),
+            // cargo's own run fails the same way (see the module doc): what the scripts told before stands.
+            Err(_) => {
+                for (package, features) in &sealed.printed {
+                    now.entry(package.clone()).or_default().extend(features.iter().cloned());
+                }
+                told.clone_from(&sealed.told);
+            }
         }
     }
     let mut out = moved(sealed, &now);

@@ -24,7 +24,8 @@
 //! well) turns on its own features. An entry for another crate stays free, the tests' crates included (its
 //! features are everyday work for the code: `docs/threat-model.md`). A seal taken before this reading (no [`REACH`] marker among its names) keeps `[features] default`
 //! sealed whole. Not read here: a build script's `cargo:rustc-cfg=feature="…"`, which reaches every target of
-//! the package at build time (`tests/gaming/fresh_moves_9.rs`, `STILL_THROUGH`).
+//! the package at build time, and its other cfgs, variables and generated files: those are judged as cargo
+//! reports the scripts telling them (`closure::built_features`, over the same test side: [`test_regions`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
