@@ -95,6 +95,10 @@ pub struct Features {
     /// (`build_output::Told`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) told: BTreeMap<String, BTreeSet<String>>,
+    /// Each member's manifest at the baseline (absolute paths): where no member had a build script and the tests
+    /// read no feature, a promise looks there for one before it asks cargo anything.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) manifests: Vec<String>,
     /// The user accepted a change to a manifest or a build script (`loopgate allow`): the next promise takes the
     /// reading afresh, where its run stands, and later promises are held to it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -120,6 +124,7 @@ impl Features {
 struct Found {
     features: BTreeMap<String, BTreeSet<String>>,
     build_scripts: BTreeMap<String, String>,
+    manifests: Vec<String>,
 }
 
 /// At the baseline: the tested features each member is compiled with, read where and as `request` runs the
@@ -174,6 +179,7 @@ fn take(tested: BTreeSet<String>, reads: TestReads, request: &VerifyRequest) -> 
         printed,
         reads,
         told,
+        manifests: found.manifests,
         retake: false,
     })
 }
@@ -181,6 +187,12 @@ fn take(tested: BTreeSet<String>, reads: TestReads, request: &VerifyRequest) -> 
 /// At a promise: every baseline member whose tested features differ from the baseline's, read where and as
 /// `request` runs the verify command. A reading that fails names nothing (see the module doc).
 pub(crate) fn check(sealed: &Features, request: &VerifyRequest) -> Vec<MovedPart> {
+    if sealed.tested.is_empty() && sealed.build_scripts.is_empty() && !sealed.manifests.iter().any(|m| builds(m)) {
+        // Tests reading only what a build script sets, in members that had none and have none: nothing can have
+        // set it, and the promise pays for no cargo process (a new member's build script reaches only its own
+        // targets, whose tests are new).
+        return Vec::new();
+    }
     let Ok(found) = resolve(request) else {
         return Vec::new();
     };
@@ -382,6 +394,7 @@ fn resolve(request: &VerifyRequest) -> Result<Found, String> {
             .or_default()
             .extend(features.split(',').filter(|f| !f.is_empty()).map(str::to_string));
     }
+    found.manifests = metadata.packages.iter().map(|p| p.manifest_path.clone()).collect();
     for package in &metadata.packages {
         if let Some(script) = package
             .targets
@@ -461,6 +474,23 @@ fn build_script_output(request: &VerifyRequest, reads: &TestReads) -> Result<Out
     }
 }
 
+/// Whether the package of the manifest at `path` has a build script: a `build.rs` beside it, or a `package.build`
+/// naming one (anything but `false`). A manifest that cannot be read is taken to have one, so cargo is asked.
+fn builds(path: &str) -> bool {
+    let path = Path::new(path);
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return true;
+    };
+    let Ok(doc) = text.parse::<toml::Table>() else {
+        return true;
+    };
+    match doc.get("package").and_then(|p| p.get("build")) {
+        Some(toml::Value::Boolean(false)) => false,
+        Some(_) => true,
+        None => path.with_file_name("build.rs").is_file(),
+    }
+}
+
 /// `approx` of the cfg `feature="approx"` (spaces allowed around `=`); `None` for any other cfg.
 fn feature_of(cfg: &str) -> Option<String> {
     let value = cfg.strip_prefix("feature")?.trim_start().strip_prefix('=')?.trim();
@@ -498,6 +528,8 @@ struct Package {
     name: String,
     #[serde(default)]
     targets: Vec<Target>,
+    #[serde(default)]
+    manifest_path: String,
 }
 
 #[derive(Deserialize)]
@@ -573,6 +605,7 @@ mod tests {
             printed: BTreeMap::new(),
             reads: super::TestReads::default(),
             told: BTreeMap::new(),
+            manifests: Vec::new(),
             retake: false,
         };
         let now = |calc: &[&str]| {
