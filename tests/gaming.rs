@@ -40,6 +40,8 @@ mod aware_moves;
 mod bats_moves;
 #[path = "gaming/cargo_moves_2.rs"]
 mod cargo_moves_2;
+#[path = "gaming/cargo_moves_3.rs"]
+mod cargo_moves_3;
 #[path = "gaming/closure_moves.rs"]
 mod closure_moves;
 #[path = "support/common.rs"]

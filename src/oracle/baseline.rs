@@ -56,14 +56,6 @@ pub(crate) fn baseline(
     let make = crate::closure::make_plan::record(&request, &reads);
     // What the runners resolve from their configuration files of code, asked the same way (see `closure::js_config`).
     let js_configs = derived.map_or_else(Vec::new, |closure| crate::closure::js_config::record(closure, &request));
-    // The features the tests are built with, asked the same way (see `closure::built_features`); where the build
-    // tool cannot answer, setup says so in one line and the manifests' text alone judges them, as before.
-    let built_features = derived.and_then(|closure| {
-        crate::closure::built_features::record(closure, &project.root, &request).unwrap_or_else(|why| {
-            eprintln!("loopgate: {why}");
-            None
-        })
-    });
     let progress = LiveLine::start(command);
     let counted = run_counted(&request, &progress);
     progress.finish();
@@ -94,6 +86,19 @@ pub(crate) fn baseline(
         Err(why) => Observed::unavailable(why),
     };
     let mut counted = counted?;
+    // The features and what the build scripts told rustc for the tests, asked the same way (see
+    // `closure::built_features`), after the run: its build scripts' output is then the run's own, and the run's
+    // trace saw them run and read what they read (asked before, the reading's untraced `cargo check` would have
+    // run them and compiled the proc macros for it, out of the trace's sight). Where the build tool cannot answer,
+    // setup says so in one line and the manifests' text alone judges the features, as before.
+    let untraced = Trace::new(&stand, &log_path, "features.trace", None);
+    let reading = stand.request(command, Duration::from_secs(timeout), &log_path, &untraced);
+    let built_features = derived.and_then(|closure| {
+        crate::closure::built_features::record(closure, &project.root, &reading).unwrap_or_else(|why| {
+            eprintln!("loopgate: {why}");
+            None
+        })
+    });
     if let Some(own) = &own_report {
         counted.results = own.read().0;
     }

@@ -23,13 +23,20 @@
 //! none is named. `rustflags` (`--cfg feature="…"` from `.cargo/config.toml`) are not read here: the configuration
 //! is sealed key by key (`closure::derive::cargo`), and the run's environment is the baseline's.
 //!
+//! **What the build scripts tell rustc** besides features (`build_output`): the custom cfgs, the `rustc-env`
+//! variables and the `OUT_DIR` files the baseline's test side reads (`#[cfg(lenient)]`, `cfg!(lenient)`,
+//! `#[cfg_attr(lenient, should_panic)]`, `env!("CALC_SLACK")`, `include!(concat!(env!("OUT_DIR"), "/cases.rs"))`),
+//! as cargo reports each member's script telling them for the test build, against the baseline's.
+//!
 //! **When it runs, and what it costs.** Only where the verify runs cargo's tests and the baseline's tests read a
-//! feature: for any other project nothing is recorded and no promise pays for it. `cargo metadata --no-deps` and
-//! `cargo tree` resolve from the manifests, the lockfile and the local registry, never the network (`--offline`),
-//! in some 100 ms. The build scripts'
-//! reading compiles the workspace in check mode, so it is taken at a promise only where a member's build script
-//! is new or its source differs from the baseline's; an unchanged script prints what it printed at the baseline
-//! (but for what it reads besides its source: `docs/threat-model.md`).
+//! feature, a custom cfg, a compile-time variable or a generated file: for any other project nothing is recorded
+//! and no promise pays for it. `cargo metadata --no-deps` and `cargo tree` resolve from the manifests, the
+//! lockfile and the local registry, never the network (`--offline`), in some 100 ms. The build scripts' reading
+//! (`cargo check --tests`, which runs them) is taken at every promise where a member has a build script, changed
+//! or not: a script's output moves with what it reads (`build.conf`, a variable `.cargo/config.toml`'s `[env]`
+//! sets, a file it `include_str!`s, a dependency's `links` metadata), and cargo reruns it exactly when one of
+//! those moved, so what cargo reports is what the test build is compiled with. Where no member has one, the
+//! reading is not taken.
 //!
 //! **Where it runs.** Like `closure::make_plan`'s dry run: a build script is code, so the reading runs exactly where
 //! the verify command runs — the oracle's room, its environment, tree, mount namespace and plane — untraced, just
@@ -51,14 +58,18 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::closure::parts::{self, Scope, WHOLE};
+
+mod build_output;
 use crate::closure::{Closure, MovedPart, PartChange, Runner, Why};
 use crate::verify::VerifyRequest;
+use build_output::{TestReads, Told};
 
 /// The longest a reading may take: `cargo metadata` reads manifests; the build scripts' check compiles.
 const READ_LIMIT: Duration = Duration::from_secs(600);
 /// Marks the reading's own lines among whatever cargo (or a build script) prints.
 const DATA: &str = "D";
 const TREE: &str = "T";
+const OUT: &str = "O";
 const ERROR: &str = "E";
 
 /// The features the baseline's tests were compiled with, where they read any (see the module doc).
@@ -76,6 +87,18 @@ pub struct Features {
     /// prints at a promise, where its reading is not taken again.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) printed: BTreeMap<String, BTreeSet<String>>,
+    /// What the baseline's test side reads that a build script can set: custom cfgs, `env!` names, generated
+    /// files (`build_output`).
+    #[serde(default, skip_serializing_if = "TestReads::is_empty")]
+    pub(crate) reads: TestReads,
+    /// Each member at the baseline, by package name → what its build script told rustc of [`Features::reads`]
+    /// (`build_output::Told`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) told: BTreeMap<String, BTreeSet<String>>,
+    /// Each member's manifest at the baseline (absolute paths): where no member had a build script and the tests
+    /// read no feature, a promise looks there for one before it asks cargo anything.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) manifests: Vec<String>,
     /// The user accepted a change to a manifest or a build script (`loopgate allow`): the next promise takes the
     /// reading afresh, where its run stands, and later promises are held to it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -92,7 +115,7 @@ impl Features {
     /// The reading taken afresh where and as `request` runs, held to the same tested features; `None` where cargo
     /// cannot answer.
     pub(crate) fn retaken(&self, request: &VerifyRequest) -> Option<Features> {
-        take(self.tested.clone(), request).ok()
+        take(self.tested.clone(), self.reads.clone(), request).ok()
     }
 }
 
@@ -101,6 +124,7 @@ impl Features {
 struct Found {
     features: BTreeMap<String, BTreeSet<String>>,
     build_scripts: BTreeMap<String, String>,
+    manifests: Vec<String>,
 }
 
 /// At the baseline: the tested features each member is compiled with, read where and as `request` runs the
@@ -116,24 +140,29 @@ pub(crate) fn record(closure: &Closure, root: &Path, request: &VerifyRequest) ->
         .filter_map(|name| name.strip_prefix("feature:"))
         .map(str::to_string)
         .collect();
-    if tested.is_empty() {
+    let reads = build_output::test_reads(root);
+    if tested.is_empty() && reads.is_empty() {
         return Ok(None);
     }
-    take(tested, request).map(Some).map_err(|why| {
+    take(tested, reads, request).map(Some).map_err(|why| {
         format!(
             "the features cargo builds the tests with were not recorded ({why}); the manifests' text alone judges them"
         )
     })
 }
 
-/// The reading of the members' features among `tested`, where and as `request` runs.
-fn take(tested: BTreeSet<String>, request: &VerifyRequest) -> Result<Features, String> {
+/// The reading of the members' features among `tested`, and of what their build scripts tell rustc among
+/// `reads`, where and as `request` runs.
+fn take(tested: BTreeSet<String>, reads: TestReads, request: &VerifyRequest) -> Result<Features, String> {
     let found = resolve(request)?;
     let mut on = found.features;
-    let mut printed = if found.build_scripts.is_empty() {
-        BTreeMap::new()
+    let Output {
+        features: mut printed,
+        told,
+    } = if found.build_scripts.is_empty() {
+        Output::default()
     } else {
-        build_script_features(request)?
+        build_script_output(request, &reads)?
     };
     for (package, features) in &mut printed {
         features.retain(|f| tested.contains(f));
@@ -148,6 +177,9 @@ fn take(tested: BTreeSet<String>, request: &VerifyRequest) -> Result<Features, S
         on,
         build_scripts: found.build_scripts,
         printed,
+        reads,
+        told,
+        manifests: found.manifests,
         retake: false,
     })
 }
@@ -155,27 +187,68 @@ fn take(tested: BTreeSet<String>, request: &VerifyRequest) -> Result<Features, S
 /// At a promise: every baseline member whose tested features differ from the baseline's, read where and as
 /// `request` runs the verify command. A reading that fails names nothing (see the module doc).
 pub(crate) fn check(sealed: &Features, request: &VerifyRequest) -> Vec<MovedPart> {
+    if sealed.tested.is_empty() && sealed.build_scripts.is_empty() && !sealed.manifests.iter().any(|m| builds(m)) {
+        // Tests reading only what a build script sets, in members that had none and have none: nothing can have
+        // set it, and the promise pays for no cargo process (a new member's build script reaches only its own
+        // targets, whose tests are new).
+        return Vec::new();
+    }
     let Ok(found) = resolve(request) else {
         return Vec::new();
     };
     let mut now = found.features;
-    let scripts_moved = found
-        .build_scripts
-        .iter()
-        .any(|(package, digest)| sealed.on.contains_key(package) && sealed.build_scripts.get(package) != Some(digest));
-    if scripts_moved {
-        if let Ok(printed) = build_script_features(request) {
-            for (package, features) in printed {
-                now.entry(package).or_default().extend(features);
+    // Every member's build script is read as cargo runs it for this build, changed or not: an unchanged script's
+    // output moves with what it reads (`build.conf`, a variable, a `rerun-if-changed` file), and cargo reruns it
+    // exactly then. No build script: nothing to run, nothing told.
+    let mut told = BTreeMap::new();
+    if !found.build_scripts.is_empty() {
+        match build_script_output(request, &sealed.reads) {
+            Ok(output) => {
+                for (package, features) in output.features {
+                    now.entry(package).or_default().extend(features);
+                }
+                told = output.told;
+            }
+            // cargo's own run fails the same way (see the module doc): what the scripts told before stands.
+            Err(_) => {
+                for (package, features) in &sealed.printed {
+                    now.entry(package.clone()).or_default().extend(features.iter().cloned());
+                }
+                told.clone_from(&sealed.told);
             }
         }
-    } else {
-        // Unchanged build scripts print what they printed at the baseline.
-        for (package, features) in &sealed.printed {
-            now.entry(package.clone()).or_default().extend(features.iter().cloned());
+    }
+    let mut out = moved(sealed, &now);
+    out.extend(told_moved(sealed, &told));
+    out
+}
+
+/// What the baseline's members' build scripts told rustc, of what the sealed tests read, that differs in `now`:
+/// one part per line gone or new.
+fn told_moved(sealed: &Features, now: &BTreeMap<String, BTreeSet<String>>) -> Vec<MovedPart> {
+    let empty = BTreeSet::new();
+    let mut out = Vec::new();
+    for package in sealed.on.keys() {
+        let was = sealed.told.get(package).unwrap_or(&empty);
+        let is = now.get(package).unwrap_or(&empty);
+        for line in was.symmetric_difference(is) {
+            let (state, change) = if is.contains(line) {
+                ("now told", PartChange::Added)
+            } else {
+                ("no longer told", PartChange::Removed)
+            };
+            out.push(MovedPart {
+                path: "build.rs".to_string(),
+                part: format!(
+                    "{} of `{package}`, which the sealed tests read, {state} to rustc by a build script as cargo runs it for the test build (its source, or a file or variable it reads, changed; undo that change)",
+                    Told::describe(line)
+                ),
+                change,
+                why: Why::Configures("cargo".to_string()),
+            });
         }
     }
-    moved(sealed, &now)
+    out
 }
 
 /// The members (of the baseline) whose tested features in `now` differ from `sealed`'s, one part each.
@@ -207,7 +280,7 @@ fn moved(sealed: &Features, now: &BTreeMap<String, BTreeSet<String>>) -> Vec<Mov
     out
 }
 
-/// Runs `command` where and as `request` runs the verify command; its lines that start with [`DATA`] or [`TREE`]
+/// Runs `command` where and as `request` runs the verify command; its lines that start with [`DATA`], [`TREE`] or [`OUT`]
 /// (marks kept), and, where it printed any, the last line that starts with [`ERROR`] (its reason).
 fn lines_of(request: &VerifyRequest, command: &str, what: &str) -> (Vec<String>, Option<String>) {
     let log_path = request.log_path.with_extension(format!("{what}.log"));
@@ -222,7 +295,7 @@ fn lines_of(request: &VerifyRequest, command: &str, what: &str) -> (Vec<String>,
     let mut error = None;
     let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
         let line = String::from_utf8_lossy(line);
-        if line.starts_with(DATA) || line.starts_with(TREE) {
+        if line.starts_with(DATA) || line.starts_with(TREE) || line.starts_with(OUT) {
             data.push(line.into_owned());
         } else if let Some(text) = line.strip_prefix(ERROR)
             && !text.trim().is_empty()
@@ -321,6 +394,7 @@ fn resolve(request: &VerifyRequest) -> Result<Found, String> {
             .or_default()
             .extend(features.split(',').filter(|f| !f.is_empty()).map(str::to_string));
     }
+    found.manifests = metadata.packages.iter().map(|p| p.manifest_path.clone()).collect();
     for package in &metadata.packages {
         if let Some(script) = package
             .targets
@@ -335,15 +409,43 @@ fn resolve(request: &VerifyRequest) -> Result<Found, String> {
     Ok(found)
 }
 
-/// The features the members' build scripts print as cfgs (`cargo:rustc-cfg=feature="NAME"`), as cargo reports
-/// them when it runs them for the test build.
-fn build_script_features(request: &VerifyRequest) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
-    let command = marked(&format!(
+/// What the members' build scripts told rustc, as cargo reports it when it runs them for the test build.
+#[derive(Debug, Default)]
+struct Output {
+    /// Per package, the features printed as cfgs (`cargo:rustc-cfg=feature="NAME"`).
+    features: BTreeMap<String, BTreeSet<String>>,
+    /// Per package, what of `reads` it told (`build_output::Told`).
+    told: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The members' build scripts' output, as cargo reports it when it runs them for the test build, of what
+/// `reads` reads.
+fn build_script_output(request: &VerifyRequest, reads: &TestReads) -> Result<Output, String> {
+    let check = format!(
         "check --offline --tests --quiet --color never --message-format=json {}",
         selection(request.command)
-    ));
+    );
+    // The generated files are read where the run stands (its target directory is the room's), each output
+    // directory cargo reports listed with its files' checksums, marked [`OUT`]: only where the tests include one.
+    let command = if reads.outs.is_empty() {
+        marked(&check)
+    } else {
+        format!(
+            "e=$(mktemp) || exit 125; j=$(mktemp) || exit 125; cargo {check} 2>\"$e\" >\"$j\"; sed 's/^/{DATA}/' \"$j\"; sed -n 's/.*\"out_dir\":\"\\([^\"]*\\)\".*/\\1/p' \"$j\" | while IFS= read -r d; do find \"$d\" -type f -exec cksum {{}} + | sed 's/^/{OUT}/'; done; sed 's/^/{ERROR}/' \"$e\"; rm -f \"$e\" \"$j\""
+        )
+    };
     let (data, error) = lines_of(request, &command, "cargo-build-scripts");
-    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    // Each generated file by its path → `CRC SIZE`.
+    let files: BTreeMap<String, String> = data
+        .iter()
+        .filter_map(|l| l.strip_prefix(OUT))
+        .filter_map(|l| {
+            let mut fields = l.splitn(3, ' ');
+            let (crc, size, path) = (fields.next()?, fields.next()?, fields.next()?);
+            Some((path.to_string(), format!("{crc}:{size}")))
+        })
+        .collect();
+    let mut out = Output::default();
     let mut any = false;
     for line in data.iter().filter_map(|l| l.strip_prefix(DATA)) {
         let Ok(message) = serde_json::from_str::<Message>(line) else {
@@ -356,14 +458,36 @@ fn build_script_features(request: &VerifyRequest) -> Result<BTreeMap<String, BTr
         let Some(name) = package_name(&message.package_id) else {
             continue;
         };
-        out.entry(name)
+        out.features
+            .entry(name.clone())
             .or_default()
             .extend(message.cfgs.iter().filter_map(|cfg| feature_of(cfg)));
+        let told = Told::of(reads, &message.cfgs, &message.env, &message.out_dir, &files);
+        if !told.is_empty() {
+            out.told.entry(name).or_default().extend(told);
+        }
     }
     if any {
         Ok(out)
     } else {
         Err(error.unwrap_or_else(|| "`cargo check` reported nothing".to_string()))
+    }
+}
+
+/// Whether the package of the manifest at `path` has a build script: a `build.rs` beside it, or a `package.build`
+/// naming one (anything but `false`). A manifest that cannot be read is taken to have one, so cargo is asked.
+fn builds(path: &str) -> bool {
+    let path = Path::new(path);
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return true;
+    };
+    let Ok(doc) = text.parse::<toml::Table>() else {
+        return true;
+    };
+    match doc.get("package").and_then(|p| p.get("build")) {
+        Some(toml::Value::Boolean(false)) => false,
+        Some(_) => true,
+        None => path.with_file_name("build.rs").is_file(),
     }
 }
 
@@ -404,6 +528,8 @@ struct Package {
     name: String,
     #[serde(default)]
     targets: Vec<Target>,
+    #[serde(default)]
+    manifest_path: String,
 }
 
 #[derive(Deserialize)]
@@ -419,6 +545,10 @@ struct Message {
     package_id: String,
     #[serde(default)]
     cfgs: Vec<String>,
+    #[serde(default)]
+    env: Vec<(String, String)>,
+    #[serde(default)]
+    out_dir: String,
 }
 
 #[cfg(test)]
@@ -473,6 +603,9 @@ mod tests {
             on: BTreeMap::from([("calc".to_string(), set(&["strict"]))]),
             build_scripts: BTreeMap::new(),
             printed: BTreeMap::new(),
+            reads: super::TestReads::default(),
+            told: BTreeMap::new(),
+            manifests: Vec::new(),
             retake: false,
         };
         let now = |calc: &[&str]| {

@@ -24,7 +24,8 @@
 //! well) turns on its own features. An entry for another crate stays free, the tests' crates included (its
 //! features are everyday work for the code: `docs/threat-model.md`). A seal taken before this reading (no [`REACH`] marker among its names) keeps `[features] default`
 //! sealed whole. Not read here: a build script's `cargo:rustc-cfg=feature="…"`, which reaches every target of
-//! the package at build time (`tests/gaming/fresh_moves_9.rs`, `STILL_THROUGH`).
+//! the package at build time, and its other cfgs, variables and generated files: those are judged as cargo
+//! reports the scripts telling them (`closure::built_features`, over the same test side: [`test_regions`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -257,6 +258,35 @@ fn required_features(doc: &toml::Table) -> Vec<String> {
 pub(crate) fn test_side(root: &Path) -> Vec<String> {
     let mut features = BTreeSet::new();
     let mut crates = BTreeSet::new();
+    test_regions(root, |region| match region {
+        Region::Doc(comment) => features.extend(named_features(comment)),
+        Region::Code(lexed, range) => {
+            let (start, end) = (lexed.toks[range.start].start, lexed.toks[range.end - 1].end);
+            features.extend(named_features(&lexed.text[start..end]));
+            crates.extend(path_starts(lexed, range));
+        }
+    });
+    let mut names = vec![REACH.to_string()];
+    names.extend(features.into_iter().map(|f| format!("{FEATURE}{f}")));
+    if crates.len() > MAX_CRATES {
+        names.push(EVERY_CRATE.to_string());
+    } else {
+        names.extend(crates.into_iter().map(|c| format!("{CRATE}{c}")));
+    }
+    names
+}
+
+/// A piece of the project's test side ([`test_regions`]): a doc comment (its doctests), or a range of tokens of
+/// a file's code (a whole file under `tests/` or `benches/`, or an inline `#[cfg(test)]` item).
+pub(crate) enum Region<'a> {
+    Doc(&'a str),
+    Code(&'a Lexed<'a>, std::ops::Range<usize>),
+}
+
+/// Calls `each` with every piece of the project's test side: in every `.rs` file, its doc comments, and the
+/// whole file where it is a test file (`tests.rs`, `#![cfg(test)]`, under `tests/` or `benches/`), else its
+/// inline `#[cfg(test)]` items.
+pub(crate) fn test_regions(root: &Path, mut each: impl FnMut(Region)) {
     crate::walk::files(root, |relative, name| {
         let Some(stem) = name.strip_suffix(".rs") else {
             return;
@@ -271,7 +301,7 @@ pub(crate) fn test_side(root: &Path) -> Vec<String> {
         for comment in &lexed.comments {
             let comment = &text[comment.start..comment.end];
             if comment.starts_with("///") || comment.starts_with("//!") || comment.starts_with("/**") {
-                features.extend(named_features(comment));
+                each(Region::Doc(comment));
             }
         }
         let regions = if whole {
@@ -280,19 +310,9 @@ pub(crate) fn test_side(root: &Path) -> Vec<String> {
             test_items(&lexed)
         };
         for region in regions.into_iter().filter(|r| !r.is_empty()) {
-            let (start, end) = (lexed.toks[region.start].start, lexed.toks[region.end - 1].end);
-            features.extend(named_features(&text[start..end]));
-            crates.extend(path_starts(&lexed, region));
+            each(Region::Code(&lexed, region));
         }
     });
-    let mut names = vec![REACH.to_string()];
-    names.extend(features.into_iter().map(|f| format!("{FEATURE}{f}")));
-    if crates.len() > MAX_CRATES {
-        names.push(EVERY_CRATE.to_string());
-    } else {
-        names.extend(crates.into_iter().map(|c| format!("{CRATE}{c}")));
-    }
-    names
 }
 
 /// The names in `text` written `feature = "NAME"` (in `cfg`, `cfg_attr`, `cfg!`, `doc(cfg(…))`).
