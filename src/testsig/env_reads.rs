@@ -63,6 +63,9 @@ pub(crate) struct Reads {
     /// The shell's reading: `$NAME` and `${NAME…}`, inside double quotes too, where the file did not set
     /// `NAME` first; an indirect `${!NAME}` reads a name built at run time.
     pub(crate) shell: bool,
+    /// Named constants a configuration can define for the run (PHP's `<const>` in PHPUnit's `<php>`), where the
+    /// language has them: how its code reads them ([`constants`]).
+    pub(crate) constants: Option<constants::Constants>,
 }
 
 impl Reads {
@@ -81,6 +84,7 @@ impl Reads {
             destructures: false,
             interpolates: &[],
             shell: false,
+            constants: None,
         }
     }
 }
@@ -132,7 +136,12 @@ fn scan(row: &Reads, lx: &Lexed, within: &[Range<usize>], depth: usize, out: &mu
                     scan(row, &lex::lex(row.lang, &code), &[], depth + 1, out);
                 }
             }
-            TokKind::Ident => at(row, lx, i, out),
+            TokKind::Ident => {
+                at(row, lx, i, out);
+                if let Some(consts) = &row.constants {
+                    constants::at(consts, lx, i, out);
+                }
+            }
             _ => {}
         }
     }
@@ -433,6 +442,8 @@ fn shell(lx: &Lexed, within: &[Range<usize>], out: &mut EnvReads) {
         }
     }
 }
+
+pub(crate) mod constants;
 
 #[cfg(test)]
 mod tests;

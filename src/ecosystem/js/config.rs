@@ -93,6 +93,10 @@ pub struct Resolved {
     /// the reading again only once one does. Absent in a seal from before it: always read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) unconfigured: bool,
+    /// Jest's `projects` read entry by entry, each project its own configuration (`config::projects`). Absent in
+    /// a seal from before it: the list is one part, read so at every promise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) by_project: bool,
 }
 
 impl Resolved {
@@ -144,7 +148,7 @@ struct Reading {
 pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved> {
     let mut out = Vec::new();
     for (runner, dir, files) in left_to_reading(closure) {
-        let Some(Ok(Found { file, parts, code })) = read(runner, &dir, request) else {
+        let Some(Ok(Found { file, parts, code })) = read(runner, &dir, request, true) else {
             continue;
         };
         if !code {
@@ -156,6 +160,7 @@ pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved
                 parts,
                 accepted: std::collections::BTreeMap::new(),
                 unconfigured,
+                by_project: true,
             });
         }
     }
@@ -188,7 +193,7 @@ pub(crate) fn check(
         }
         let name = runner.row().name;
         let why = Why::Configures(name.to_string());
-        let reading = read(runner, &resolved.dir, request);
+        let reading = read(runner, &resolved.dir, request, resolved.by_project);
         let changed: Vec<&String> = resolved
             .accepted
             .iter()
@@ -223,12 +228,17 @@ pub(crate) fn check(
             Some(Ok(found)) => {
                 let path = found.file.unwrap_or(first);
                 let mut changes = parts::compare(&resolved.parts, &found.parts);
-                let entry = |label: &str| entry_of(label).is_some();
-                if changes.iter().any(|(label, _)| entry(label))
-                    && let Some(members) = members
-                    && selection::inert(runner, root, &resolved.dir, &resolved.parts, &found.parts, members)
-                {
-                    changes.retain(|(label, _)| !entry(label));
+                if let Some(members) = members {
+                    let free = projects::free(
+                        runner,
+                        root,
+                        &resolved.dir,
+                        &resolved.parts,
+                        &found.parts,
+                        &changes,
+                        members,
+                    );
+                    changes.retain(|(label, _)| !free.contains(label));
                 }
                 moved.extend(changes.into_iter().map(|(key, change)| MovedPart {
                     path: path.clone(),
@@ -282,10 +292,14 @@ impl Closure {
                 if let Scope::JsonBut { paths, free } = &mut file.scope
                     && paths.iter().any(|path| path.len() == 1 && path[0] == key)
                 {
+                    // `projects` too where the reading judges it entry by entry (`config::projects`).
+                    let projects = reading.by_project.then_some("projects");
                     free.extend(
                         selection::keys(runner)
                             .iter()
-                            .map(|option| vec![key.to_string(), (*option).to_string()]),
+                            .copied()
+                            .chain(projects)
+                            .map(|option| vec![key.to_string(), option.to_string()]),
                     );
                     file.parts = crate::closure::read_parts(root, &file.path, &file.scope);
                 }
@@ -335,14 +349,15 @@ fn unconfigured(runner: Runner, dir: &str, request: &VerifyRequest) -> bool {
 
 /// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs. `None`
 /// when the reader could not start or said nothing; `Err` with the runner's first line of error.
-fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Found, String>> {
+fn read(runner: Runner, dir: &str, request: &VerifyRequest, by_project: bool) -> Option<Result<Found, String>> {
     // The reader deletes the mark from its environment before it loads the configuration.
     let mark = crate::verify::unforeseeable_mark("config");
     let place = if dir.is_empty() { ".".to_string() } else { quote(dir) };
     let command = format!(
-        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} node -e {}",
+        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} LOOPGATE_CONFIG_PROJECTS={} node -e {}",
         quote(&mark),
         runner.row().id,
+        u8::from(by_project),
         quote(READER)
     );
     let log_path = request.log_path.with_extension("config.log");
@@ -375,7 +390,7 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Fou
     if let Some(error) = reading.error {
         return Some(Err(error));
     }
-    let (parts, code) = parts_of(&reading.config);
+    let (parts, code) = parts_of(&reading.config, by_project);
     let root = request.cwd.to_string_lossy();
     let file = reading
         .file
@@ -401,6 +416,8 @@ pub(crate) fn package_free(runner: Runner) -> Vec<&'static str> {
 mod keys;
 #[path = "config/presence.rs"]
 mod presence;
+#[path = "config/projects.rs"]
+mod projects;
 #[path = "config/selection.rs"]
 mod selection;
 use keys::parts_of;
