@@ -240,6 +240,7 @@ pub(crate) fn check(
                     );
                     changes.retain(|(label, _)| !free.contains(label));
                 }
+                let changes = projects::told(&resolved.parts, &found.parts, changes);
                 moved.extend(changes.into_iter().map(|(key, change)| MovedPart {
                     path: path.clone(),
                     part: named(&key, name),

@@ -109,6 +109,54 @@ pub(super) fn free(
     out
 }
 
+/// `changes` with each project that came or went whole told as one change: `project "ready"`, added, with the keys
+/// that count in which it differs from every sealed project (`setupFiles`, `testMatch`), or gone — not its fifty
+/// resolved keys one by one.
+pub(super) fn told(sealed: &Parts, now: &Parts, changes: Vec<(String, PartChange)>) -> Vec<(String, PartChange)> {
+    let names = |parts: &Parts| -> BTreeSet<String> {
+        parts
+            .keys()
+            .filter_map(|l| split(l))
+            .map(|(p, _)| p.to_string())
+            .collect()
+    };
+    let (was, is) = (names(sealed), names(now));
+    let mut out: Vec<(String, PartChange)> = Vec::new();
+    let mut told: BTreeSet<String> = BTreeSet::new();
+    for (label, change) in changes {
+        let Some((project, _)) = split(&label) else {
+            out.push((label, change));
+            continue;
+        };
+        let (old, new) = (was.contains(project), is.contains(project));
+        if old && new {
+            out.push((label, change));
+            continue;
+        }
+        if !told.insert(project.to_string()) {
+            continue;
+        }
+        if old {
+            out.push((project.to_string(), PartChange::Removed));
+            continue;
+        }
+        let mine = of(now, Some(project));
+        let homes: Vec<Parts> = was
+            .iter()
+            .map(|p| of(sealed, Some(p)))
+            .chain([of(sealed, None)])
+            .collect();
+        let own: BTreeSet<&str> = mine
+            .iter()
+            .filter(|(key, digest)| homes.iter().all(|home| home.get(*key) != Some(*digest)))
+            .map(|(key, _)| entry_of(key).map_or(key.as_str(), |(k, _)| k))
+            .collect();
+        let own: Vec<&str> = own.into_iter().collect();
+        out.push((format!("{project} (its own: {})", own.join(", ")), PartChange::Added));
+    }
+    out
+}
+
 /// A label within its project.
 fn strip(label: &str) -> &str {
     split(label).map_or(label, |(_, key)| key)
