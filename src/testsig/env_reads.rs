@@ -17,6 +17,9 @@
 //! own names, now only where a test reads the environment wholesale. A write (`monkeypatch.setenv`,
 //! `patch.dict(os.environ, …)`, `t.Setenv`) reads nothing.
 //!
+//! A language with named constants a configuration defines before the run (PHP, whose `<const>` PHPUnit's `<php>`
+//! defines) reads them in its row too ([`constants`]): the same question for the language's other channel.
+//!
 //! What no scan sees (`docs/threat-model.md`): a name read by code the tests call that is not test code (the
 //! code under test's own reads are the agent's anyway), by a library the tests import, or by a program the
 //! tests start; and a name spelled in a way no row knows (a variable holding `os.environ` under another name in

@@ -12,12 +12,13 @@
 //! its free keys and `IF_EQUAL` defaults): the keys that change only what is printed or how long a test may take
 //! are free (the runner's row, `runner::Config::package_free`, and [`RESOLVED_FREE`]); everything else —
 //! `testMatch`, `roots`, `testPathIgnorePatterns`, `setupFiles*`, `testEnvironment`, `transform`,
-//! `moduleNameMapper`, `projects`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
+//! `moduleNameMapper`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
 //! `plugins`, `resolve.alias`, and any key nobody listed — holds the baseline's value, absent standing for the
 //! runner's default. The keys saying which files are tests (`roots`, `testMatch`, `testRegex`,
 //! `testPathIgnorePatterns`; Vitest's `include`, `exclude`, `dir`, `root`) are one part per entry instead, and a
 //! change of only those is judged by the files the two selections take (`config::selection`,
-//! `closure::selection`): a widening by the agent's new tests is free.
+//! `closure::selection`): a widening by the agent's new tests is free. Jest's `projects` is read entry by entry,
+//! each project its own configuration, a new one judged like a new project (`config::projects`).
 //!
 //! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
 //! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them

@@ -99,3 +99,18 @@ fn an_old_project_narrowed_past_a_sealed_test_or_gone_counts() {
     let widened = ("unit", project("<rootDir>/{test,packages/fmt}/**/*.test.js", &[]));
     assert!(judged_free(&sealed, &reading(&[widened, more])));
 }
+
+#[test]
+fn a_project_that_came_or_went_is_told_as_one_change_naming_its_own_keys() {
+    let unit = ("unit", project("<rootDir>/test/**/*.test.js", &[]));
+    let sealed = reading(std::slice::from_ref(&unit));
+    let ready = ("ready", project("<rootDir>/test/**/*.test.js", &["<rootDir>/ready.js"]));
+    let now = reading(&[ready]);
+    let told = told(&sealed, &now, crate::closure::parts::compare(&sealed, &now));
+    let labels: Vec<&str> = told.iter().map(|(label, _)| label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["project \"unit\"", "project \"ready\" (its own: setupFiles)"],
+        "{told:?}"
+    );
+}
