@@ -95,14 +95,14 @@ macro_rules! php_test {
     };
 }
 
+/// A PHPUnit configuration whose bootstrap is a test-side file (`tests/bootstrap.php`), its suite the `*Test.php`.
+const PHPUNIT_TEST_BOOTSTRAP: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"tests/bootstrap.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory suffix=\"Test.php\">tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
+
 /// PHPUnit: a bootstrap defines `CALC_QUICK` as false unless defined, and the test reads it by its bare name.
 const PHPUNIT_BARE: Fixture = Fixture {
     files: &[
         PHPUNIT_CONST.files[0],
-        (
-            "phpunit.xml",
-            "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"tests/bootstrap.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory suffix=\"Test.php\">tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n",
-        ),
+        ("phpunit.xml", PHPUNIT_TEST_BOOTSTRAP),
         (
             "tests/bootstrap.php",
             "<?php\nrequire __DIR__ . '/../src/Calc.php';\nif (!defined('CALC_QUICK')) {\n    define('CALC_QUICK', false);\n}\n",
@@ -116,10 +116,7 @@ const PHPUNIT_BARE: Fixture = Fixture {
 const PHPUNIT_HELPER: Fixture = Fixture {
     files: &[
         PHPUNIT_CONST.files[0],
-        (
-            "phpunit.xml",
-            "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"tests/bootstrap.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory suffix=\"Test.php\">tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n",
-        ),
+        ("phpunit.xml", PHPUNIT_TEST_BOOTSTRAP),
         (
             "tests/bootstrap.php",
             "<?php\nrequire __DIR__ . '/../src/Calc.php';\nrequire __DIR__ . '/quick.php';\n",
