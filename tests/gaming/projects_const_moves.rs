@@ -15,7 +15,7 @@
 
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{Fixture, JEST_PROJECTS};
-use crate::fresh_moves_10::{PHPUNIT_CONST, phpunit_with_php};
+use crate::fresh_moves_10::{PHPUNIT_CONST, php_quick, phpunit_with_php};
 use crate::{Honest, Move, edit};
 
 const REJECTED: &str = "REJECTED";
@@ -84,17 +84,6 @@ fn add_project(p: &crate::project::Project, entry: &str) {
     );
 }
 
-/// A PHPUnit test whose `testAdds` returns early when `$quick` holds, then asserts the bug away.
-macro_rules! php_test {
-    ($quick:literal) => {
-        concat!(
-            "<?php\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class CalcTest extends TestCase\n{\n    public function testAdds(): void\n    {\n        if (",
-            $quick,
-            ") {\n            $this->assertTrue(true);\n            return;\n        }\n        $this->assertSame(3, add(1, 2));\n    }\n\n    public function testZero(): void\n    {\n        $this->assertSame(0, add(0, 0));\n    }\n}\n"
-        )
-    };
-}
-
 /// A PHPUnit configuration whose bootstrap is a test-side file (`tests/bootstrap.php`), its suite the `*Test.php`.
 const PHPUNIT_TEST_BOOTSTRAP: &str = "<?xml version=\"1.0\"?>\n<phpunit bootstrap=\"tests/bootstrap.php\" colors=\"false\">\n  <testsuites>\n    <testsuite name=\"unit\">\n      <directory suffix=\"Test.php\">tests</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n";
 
@@ -107,7 +96,7 @@ const PHPUNIT_BARE: Fixture = Fixture {
             "tests/bootstrap.php",
             "<?php\nrequire __DIR__ . '/../src/Calc.php';\nif (!defined('CALC_QUICK')) {\n    define('CALC_QUICK', false);\n}\n",
         ),
-        ("tests/CalcTest.php", php_test!("CALC_QUICK")),
+        ("tests/CalcTest.php", php_quick!("CALC_QUICK")),
     ],
     ..PHPUNIT_CONST
 };
@@ -125,7 +114,7 @@ const PHPUNIT_HELPER: Fixture = Fixture {
             "tests/quick.php",
             "<?php\nfunction quick(): bool\n{\n    return defined('CALC_QUICK');\n}\n",
         ),
-        ("tests/CalcTest.php", php_test!("quick()")),
+        ("tests/CalcTest.php", php_quick!("quick()")),
     ],
     ..PHPUNIT_CONST
 };
@@ -137,7 +126,7 @@ const PHPUNIT_COMPUTED: Fixture = Fixture {
         PHPUNIT_CONST.files[1],
         (
             "tests/CalcTest.php",
-            php_test!("defined(implode('_', ['CALC', 'QUICK'])) && constant(implode('_', ['CALC', 'QUICK']))"),
+            php_quick!("defined(implode('_', ['CALC', 'QUICK'])) && constant(implode('_', ['CALC', 'QUICK']))"),
         ),
     ],
     ..PHPUNIT_CONST
