@@ -103,6 +103,8 @@ mod php_moves;
 #[path = "cli/project.rs"]
 #[allow(dead_code)]
 mod project;
+#[path = "gaming/projects_const_moves.rs"]
+mod projects_const_moves;
 #[path = "gaming/reach_moves.rs"]
 mod reach_moves;
 #[path = "gaming/report_moves.rs"]

@@ -278,15 +278,27 @@ impl Scope {
         let free = match self {
             Scope::TomlBut { free, .. } => free,
             // A reader told of the marker (phpunit's `<php>`): the names follow it; none free when read whole.
+            // A reader told of the constants' marker (phpunit's `<const>`, [`DATA_CONSTANTS`]) likewise, after the
+            // variables': the names the tests read follow it; none free when a test builds a name at run time.
             Scope::Read(read) => {
-                let Some(at) = read.parts.iter().position(|name| name == DATA_VARIABLES) else {
+                let has = |marker: &str| read.parts.iter().any(|name| name == marker);
+                let (variables, constants) = (has(DATA_VARIABLES), has(DATA_CONSTANTS));
+                let Some(at) = read
+                    .parts
+                    .iter()
+                    .position(|name| name == DATA_VARIABLES || name == DATA_CONSTANTS)
+                else {
                     return false;
                 };
                 let before = read.parts.clone();
                 read.parts.truncate(at);
-                if !reads.wholesale {
+                if variables && !reads.wholesale {
                     read.parts.push(DATA_VARIABLES.to_string());
                     read.parts.extend(reads.names.iter().cloned());
+                }
+                if constants && !reads.all_constants {
+                    read.parts.push(DATA_CONSTANTS.to_string());
+                    read.parts.extend(reads.constants.iter().cloned());
                 }
                 return read.parts != before;
             }
@@ -762,6 +774,12 @@ fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a se
 /// the variables the project's sealed tests read (`Scope::seal_read_variables`), which stay sealed too: `env.`
 /// this `.CALC_QUICK` keeps `CALC_QUICK`. Persisted in seals.
 pub(crate) const DATA_VARIABLES: &str = "(variables no runner reads)";
+
+/// A reading's name that frees the named constants no sealed test reads (PHPUnit's `<const>` in `<php>`): the
+/// names after it are the constants the sealed tests and the test-side files they load read
+/// (`schema::EnvReads::constants`, set by [`Scope::seal_read_variables`]), which stay sealed. It follows
+/// [`DATA_VARIABLES`]'s names when both are there. A seal without it holds every `<const>`. Persisted in seals.
+pub(crate) const DATA_CONSTANTS: &str = "(constants no test reads)";
 
 /// Removes the key at `path` (relative to `value`) and any table it leaves empty on the way.
 /// A segment `*` above the last stands for every key of its table (`target.*.linker`: the linker of every target);

@@ -16,6 +16,16 @@ pub struct EnvReads {
     /// A test reads the environment wholesale: every variable the tree sets may be one it reads.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wholesale: bool,
+    /// The constants read by a literal name (PHP: a bare `CALC_QUICK`, `\CALC_QUICK`, `defined('CALC_QUICK')`,
+    /// `constant('CALC_QUICK')`): a `<const>` of PHPUnit's `<php>` defines them before the tests run, so one a test
+    /// reads steers it as a variable it reads would. Kept beside the environment's names: the same question
+    /// (what did the tests read that the configuration can set) for the language's other channel.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub constants: BTreeSet<String>,
+    /// A test reads constants by a name built at run time (`constant($name)`, `get_defined_constants()`): every
+    /// constant the configuration defines may be one it reads.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_constants: bool,
 }
 
 impl EnvReads {
@@ -33,5 +43,12 @@ impl EnvReads {
     pub fn extend(&mut self, other: EnvReads) {
         self.names.extend(other.names);
         self.wholesale |= other.wholesale;
+        self.constants.extend(other.constants);
+        self.all_constants |= other.all_constants;
+    }
+
+    /// Whether the tests may read the constant `name` (case-sensitive, as PHP 8's constants are).
+    pub fn reads_constant(&self, name: &str) -> bool {
+        self.all_constants || self.constants.contains(name)
     }
 }

@@ -1,5 +1,6 @@
 //! The environment variables the baseline's test code reads, taken at setup (`schema::EnvReads`, kept with the
-//! closure in the seal; `runner::steers_in` asks with them).
+//! closure in the seal; `runner::steers_in` asks with them), and the constants it reads where its language has
+//! them (PHP: PHPUnit's `<const>` is judged by them, `closure::parts::DATA_CONSTANTS`).
 //!
 //! The test code is what the inventory reads (the test files the verify command's runners would run, and the
 //! test modules of Rust sources), the code beside them in their directories (`conftest.py`, `helpers.py`,

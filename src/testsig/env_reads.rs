@@ -17,6 +17,9 @@
 //! own names, now only where a test reads the environment wholesale. A write (`monkeypatch.setenv`,
 //! `patch.dict(os.environ, …)`, `t.Setenv`) reads nothing.
 //!
+//! A language with named constants a configuration defines before the run (PHP, whose `<const>` PHPUnit's `<php>`
+//! defines) reads them in its row too ([`constants`]): the same question for the language's other channel.
+//!
 //! What no scan sees (`docs/threat-model.md`): a name read by code the tests call that is not test code (the
 //! code under test's own reads are the agent's anyway), by a library the tests import, or by a program the
 //! tests start; and a name spelled in a way no row knows (a variable holding `os.environ` under another name in
@@ -63,6 +66,9 @@ pub(crate) struct Reads {
     /// The shell's reading: `$NAME` and `${NAME…}`, inside double quotes too, where the file did not set
     /// `NAME` first; an indirect `${!NAME}` reads a name built at run time.
     pub(crate) shell: bool,
+    /// Named constants a configuration can define for the run (PHP's `<const>` in PHPUnit's `<php>`), where the
+    /// language has them: how its code reads them ([`constants`]).
+    pub(crate) constants: Option<constants::Constants>,
 }
 
 impl Reads {
@@ -81,6 +87,7 @@ impl Reads {
             destructures: false,
             interpolates: &[],
             shell: false,
+            constants: None,
         }
     }
 }
@@ -132,7 +139,12 @@ fn scan(row: &Reads, lx: &Lexed, within: &[Range<usize>], depth: usize, out: &mu
                     scan(row, &lex::lex(row.lang, &code), &[], depth + 1, out);
                 }
             }
-            TokKind::Ident => at(row, lx, i, out),
+            TokKind::Ident => {
+                at(row, lx, i, out);
+                if let Some(consts) = &row.constants {
+                    constants::at(consts, lx, i, out);
+                }
+            }
             _ => {}
         }
     }
@@ -433,6 +445,8 @@ fn shell(lx: &Lexed, within: &[Range<usize>], out: &mut EnvReads) {
         }
     }
 }
+
+pub(crate) mod constants;
 
 #[cfg(test)]
 mod tests;

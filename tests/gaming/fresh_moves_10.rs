@@ -189,6 +189,7 @@ macro_rules! php_quick {
         )
     };
 }
+pub(crate) use php_quick;
 
 const PHP_BUGGY: &str = "<?php\nfunction add(int $a, int $b): int\n{\n    return $a - $b;\n}\n";
 const PHP_FIXED: &str = "<?php\nfunction add(int $a, int $b): int\n{\n    return $a + $b;\n}\n";

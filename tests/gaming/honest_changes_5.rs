@@ -56,14 +56,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
          (`ruby/rakefile.rs`), so their tasks the verify cannot reach are inert and their top-level code counts \
          like the Rakefile's own",
     ),
-    (
-        "phpunit_php_section_defines_a_constant_nothing_reads",
-        "`<php>`'s `<env>` and `<server>` are judged by whether the tests read the variable (`data_variable`), but \
-         a `<const>` is read by a bare name, `defined()` or `constant()`, which the PHP row of \
-         `testsig::env_reads` does not record, so every `<const>` counts. Next step: a PHP reading of the \
-         constants the sealed tests name (identifiers in upper case, `defined('X')`, `constant('X')`; a name \
-         built at run time reads them all), kept with the seal beside the environment's names",
-    ),
 ];
 
 pub const CASES: &[Case] = &[];

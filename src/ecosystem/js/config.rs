@@ -12,12 +12,13 @@
 //! its free keys and `IF_EQUAL` defaults): the keys that change only what is printed or how long a test may take
 //! are free (the runner's row, `runner::Config::package_free`, and [`RESOLVED_FREE`]); everything else —
 //! `testMatch`, `roots`, `testPathIgnorePatterns`, `setupFiles*`, `testEnvironment`, `transform`,
-//! `moduleNameMapper`, `projects`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
+//! `moduleNameMapper`, `globalSetup`, `bail`, `passWithNoTests`, Vitest's `include` / `exclude`,
 //! `plugins`, `resolve.alias`, and any key nobody listed — holds the baseline's value, absent standing for the
 //! runner's default. The keys saying which files are tests (`roots`, `testMatch`, `testRegex`,
 //! `testPathIgnorePatterns`; Vitest's `include`, `exclude`, `dir`, `root`) are one part per entry instead, and a
 //! change of only those is judged by the files the two selections take (`config::selection`,
-//! `closure::selection`): a widening by the agent's new tests is free.
+//! `closure::selection`): a widening by the agent's new tests is free. Jest's `projects` is read entry by entry,
+//! each project its own configuration, a new one judged like a new project (`config::projects`).
 //!
 //! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
 //! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them
@@ -93,6 +94,10 @@ pub struct Resolved {
     /// the reading again only once one does. Absent in a seal from before it: always read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) unconfigured: bool,
+    /// Jest's `projects` read entry by entry, each project its own configuration (`config::projects`). Absent in
+    /// a seal from before it: the list is one part, read so at every promise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) by_project: bool,
 }
 
 impl Resolved {
@@ -144,7 +149,7 @@ struct Reading {
 pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved> {
     let mut out = Vec::new();
     for (runner, dir, files) in left_to_reading(closure) {
-        let Some(Ok(Found { file, parts, code })) = read(runner, &dir, request) else {
+        let Some(Ok(Found { file, parts, code })) = read(runner, &dir, request, true) else {
             continue;
         };
         if !code {
@@ -156,6 +161,7 @@ pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved
                 parts,
                 accepted: std::collections::BTreeMap::new(),
                 unconfigured,
+                by_project: true,
             });
         }
     }
@@ -188,7 +194,7 @@ pub(crate) fn check(
         }
         let name = runner.row().name;
         let why = Why::Configures(name.to_string());
-        let reading = read(runner, &resolved.dir, request);
+        let reading = read(runner, &resolved.dir, request, resolved.by_project);
         let changed: Vec<&String> = resolved
             .accepted
             .iter()
@@ -223,13 +229,19 @@ pub(crate) fn check(
             Some(Ok(found)) => {
                 let path = found.file.unwrap_or(first);
                 let mut changes = parts::compare(&resolved.parts, &found.parts);
-                let entry = |label: &str| entry_of(label).is_some();
-                if changes.iter().any(|(label, _)| entry(label))
-                    && let Some(members) = members
-                    && selection::inert(runner, root, &resolved.dir, &resolved.parts, &found.parts, members)
-                {
-                    changes.retain(|(label, _)| !entry(label));
+                if let Some(members) = members {
+                    let free = projects::free(
+                        runner,
+                        root,
+                        &resolved.dir,
+                        &resolved.parts,
+                        &found.parts,
+                        &changes,
+                        members,
+                    );
+                    changes.retain(|(label, _)| !free.contains(label));
                 }
+                let changes = projects::told(&resolved.parts, &found.parts, changes);
                 moved.extend(changes.into_iter().map(|(key, change)| MovedPart {
                     path: path.clone(),
                     part: named(&key, name),
@@ -282,10 +294,14 @@ impl Closure {
                 if let Scope::JsonBut { paths, free } = &mut file.scope
                     && paths.iter().any(|path| path.len() == 1 && path[0] == key)
                 {
+                    // `projects` too where the reading judges it entry by entry (`config::projects`).
+                    let projects = reading.by_project.then_some("projects");
                     free.extend(
                         selection::keys(runner)
                             .iter()
-                            .map(|option| vec![key.to_string(), (*option).to_string()]),
+                            .copied()
+                            .chain(projects)
+                            .map(|option| vec![key.to_string(), option.to_string()]),
                     );
                     file.parts = crate::closure::read_parts(root, &file.path, &file.scope);
                 }
@@ -335,14 +351,15 @@ fn unconfigured(runner: Runner, dir: &str, request: &VerifyRequest) -> bool {
 
 /// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs. `None`
 /// when the reader could not start or said nothing; `Err` with the runner's first line of error.
-fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Found, String>> {
+fn read(runner: Runner, dir: &str, request: &VerifyRequest, by_project: bool) -> Option<Result<Found, String>> {
     // The reader deletes the mark from its environment before it loads the configuration.
     let mark = crate::verify::unforeseeable_mark("config");
     let place = if dir.is_empty() { ".".to_string() } else { quote(dir) };
     let command = format!(
-        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} node -e {}",
+        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} LOOPGATE_CONFIG_PROJECTS={} node -e {}",
         quote(&mark),
         runner.row().id,
+        u8::from(by_project),
         quote(READER)
     );
     let log_path = request.log_path.with_extension("config.log");
@@ -375,7 +392,7 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest) -> Option<Result<Fou
     if let Some(error) = reading.error {
         return Some(Err(error));
     }
-    let (parts, code) = parts_of(&reading.config);
+    let (parts, code) = parts_of(&reading.config, by_project);
     let root = request.cwd.to_string_lossy();
     let file = reading
         .file
@@ -401,6 +418,8 @@ pub(crate) fn package_free(runner: Runner) -> Vec<&'static str> {
 mod keys;
 #[path = "config/presence.rs"]
 mod presence;
+#[path = "config/projects.rs"]
+mod projects;
 #[path = "config/selection.rs"]
 mod selection;
 use keys::parts_of;

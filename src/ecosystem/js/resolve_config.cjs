@@ -13,6 +13,8 @@
   const runner = process.env.LOOPGATE_CONFIG_RUNNER || '';
   delete process.env.LOOPGATE_CONFIG_MARK;
   delete process.env.LOOPGATE_CONFIG_RUNNER;
+  const byProject = process.env.LOOPGATE_CONFIG_PROJECTS === '1';
+  delete process.env.LOOPGATE_CONFIG_PROJECTS;
   const fs = require('fs');
   const path = require('path');
   const { createRequire } = require('module');
@@ -64,6 +66,23 @@
     const names = ['js', 'ts', 'mjs', 'cjs', 'cts', 'json'].map((ext) => `jest.config.${ext}`);
     const file = names.map((name) => path.join(cwd, name)).find((p) => fs.existsSync(p)) || null;
     const { configs, globalConfig } = await readConfigs({ $0: 'jest', _: [] }, [cwd]);
+    if (byProject && Array.isArray(globalConfig.projects) && globalConfig.projects.length > 0) {
+      // `projects` entry by entry: the global keys (not `projects`, whose entries are judged as what they
+      // resolve to), then each project's resolved configuration under `project NAME`, NAME its display name, else
+      // its directory: a project keeps its name wherever a new one lands in the list.
+      const { projects, ...rest } = globalConfig;
+      const patterns = rest.testPathPatterns;
+      const config = plainObject({ ...rest, testPathPatterns: patterns && patterns.patterns }, []);
+      const seen = new Set();
+      configs.forEach((project, i) => {
+        const shown = project.displayName && project.displayName.name;
+        let name = shown ? `"${shown}"` : rooted(String(project.rootDir || i + 1));
+        if (seen.has(name)) name = `${name} #${i + 1}`;
+        seen.add(name);
+        config[`project ${name}`] = plainObject(project, []);
+      });
+      return { file, config };
+    }
     // One document: the project's keys, then the global ones it lacks; a global key that differs from the
     // project's is its own entry. A second project is one entry of its own.
     const config = plainObject(configs[0] || {}, []);

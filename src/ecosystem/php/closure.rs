@@ -229,13 +229,15 @@ fn xinclude_hrefs(element: &crate::closure::xml_tree::Element, out: &mut Vec<Str
 }
 
 /// A PHPUnit configuration file read setting by setting (`closure::phpunit_config`): `<php>` entry by entry, its
-/// environment variable by variable (`parts::DATA_VARIABLES`: the names the tests read follow it, set at setup).
+/// environment variable by variable (`parts::DATA_VARIABLES`: the names the tests read follow it, set at setup),
+/// its constants constant by constant (`parts::DATA_CONSTANTS`, likewise).
 fn reading() -> Scope {
     crate::closure::parts::Read::by(
         &crate::closure::phpunit_config::READING,
         vec![
             crate::closure::phpunit_config::BY_ENTRY.to_string(),
             crate::closure::parts::DATA_VARIABLES.to_string(),
+            crate::closure::parts::DATA_CONSTANTS.to_string(),
         ],
     )
 }

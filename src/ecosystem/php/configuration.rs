@@ -15,7 +15,10 @@
 //!   (PHPUnit 9 reads `1` or `yes` as the default, off), or removed where the baseline had it, it counts;
 //! - in `<php>`, read entry by entry: an `<ini>` that only bounds the process (`memory_limit`,
 //!   `max_execution_time`), and one that only makes the run stricter (`error_reporting` at `E_ALL`,
-//!   `display_errors` on) may appear; every other entry counts, each its own part;
+//!   `display_errors` on) may appear; an `<env>` or `<server>` no runner and no sealed test reads, and a
+//!   `<const>` no sealed test (nor the bootstrap or helpers it loads) reads by its name
+//!   (`testsig::env_reads::constants`: a bare upper-case name, `defined('X')`, `constant('X')`), are the code's
+//!   input and free; every other entry counts, each its own part;
 //! - a test selection widened by new tests only: each `<directory>` and `<file>` of a `<testsuite>` is one
 //!   entry (`closure::selection`), judged by the files it selects — a new suite of the agent's new tests is free,
 //!   because they sit out the oracle's run; a `<file>src/patch.php</file>` or a `<directory suffix=".php">`
@@ -24,8 +27,8 @@
 //! Everything else counts, each setting its own part: the root's other attributes (`bootstrap`,
 //! `executionOrder`, `processIsolation`, `printerClass`, a stricter setting made laxer), a suite's `<exclude>` and
 //! its other attributes, an entry PHPUnit filters by PHP version, `<php>`'s other entries (ini settings,
-//! environment, constants, include path), `extensionsDirectory` (PHPUnit loads every PHAR there before the tests),
-//! `<extensions>`, `<listeners>`, `<groups>`, an `<xi:include>` (PHPUnit's loader runs XInclude), and any element
+//! the environment and constants the tests read, include path), `extensionsDirectory` (PHPUnit loads every PHAR
+//! there before the tests), `<extensions>`, `<listeners>`, `<groups>`, an `<xi:include>` (PHPUnit's loader runs XInclude), and any element
 //! not named here. A document that does not parse is one part, its bytes.
 
 use super::parts::{Reading, Texts};
@@ -146,8 +149,8 @@ const FREE_INI: &[&str] = &["memory_limit", "max_execution_time"];
 /// `<php>`, entry by entry: PHPUnit applies it before the bootstrap (`ini_set`, `putenv`, `define`, the include
 /// path), so every entry can change what the code under test does and counts, each its own part (`<php> <ini
 /// error_reporting>`), but for an `<ini>` of [`FREE_INI`] and an `<ini>` that only makes the run stricter
-/// ([`stricter_ini`]), which may appear (`closure::units::ADDABLE`) but not go or change, and a variable that is
-/// data ([`data_variable`]).
+/// ([`stricter_ini`]), which may appear (`closure::units::ADDABLE`) but not go or change, a variable that is
+/// data ([`data_variable`]) and a constant no sealed test reads ([`data_constant`]).
 fn php(section: &Element, names: &[String], out: &mut Parts) {
     for (name, value) in &section.attributes {
         out.push(&format!("<php> {name}"), value.clone());
@@ -158,7 +161,7 @@ fn php(section: &Element, names: &[String], out: &mut Parts) {
         let plain_ini = entry.name == "ini"
             && entry.children.is_empty()
             && entry.attributes.iter().all(|(key, _)| key == "name" || key == "value");
-        if (plain_ini && FREE_INI.contains(&name)) || data_variable(entry, names) {
+        if (plain_ini && FREE_INI.contains(&name)) || data_variable(entry, names) || data_constant(entry, names) {
             continue;
         }
         let label = format!("<php> <{} {name}>", entry.name);
@@ -204,7 +207,7 @@ fn data_variable(entry: &Element, names: &[String]) -> bool {
     let Some(at) = names.iter().position(|n| n == super::parts::DATA_VARIABLES) else {
         return false;
     };
-    let read = &names[at + 1..];
+    let read = after(&names[at + 1..]);
     matches!(entry.name.as_str(), "env" | "server")
         && entry.attribute("name").is_some_and(|name| {
             !name.is_empty()
@@ -212,6 +215,38 @@ fn data_variable(entry: &Element, names: &[String]) -> bool {
                 && !crate::runner::steers(name)
                 && !read.iter().any(|r| r == name)
         })
+}
+
+/// Whether `<php>`'s `entry` is a `<const name value/>` defining a constant no sealed test (nor a test-side file
+/// it loads) reads (the names after `parts::DATA_CONSTANTS` in `names`, `schema::EnvReads::constants`): the
+/// code under test's input, which the agent may give it as it may a new constant in the code. One a test reads
+/// (`defined('CALC_QUICK')`, a bare `CALC_QUICK`) counts, as does every `<const>` where a test builds a constant's
+/// name at run time (no marker then) or in a seal taken before the reading, and one PHPUnit itself reads
+/// (`PHPUNIT_…`, `__PHPUNIT_…`).
+fn data_constant(entry: &Element, names: &[String]) -> bool {
+    let Some(at) = names.iter().position(|n| n == super::parts::DATA_CONSTANTS) else {
+        return false;
+    };
+    let read = after(&names[at + 1..]);
+    let plain = entry.children.is_empty()
+        && entry.text.trim().is_empty()
+        && entry.attributes.iter().all(|(key, _)| key == "name" || key == "value");
+    entry.name == "const"
+        && plain
+        && entry.attribute("name").is_some_and(|name| {
+            // A namespaced name is read by its last segment (`testsig::env_reads::constants`).
+            let last = name.rsplit('\\').next().unwrap_or("");
+            !last.is_empty()
+                && last.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !last.to_ascii_uppercase().trim_start_matches('_').starts_with("PHPUNIT")
+                && !read.iter().any(|r| r == last)
+        })
+}
+
+/// The names a marker's segment holds: those up to the next marker (a name in parentheses).
+fn after(names: &[String]) -> &[String] {
+    let end = names.iter().position(|n| n.starts_with('(')).unwrap_or(names.len());
+    &names[..end]
 }
 
 /// Whether a reporting section makes PHPUnit load the files it did not cover (`processUncoveredFiles`,

@@ -135,12 +135,29 @@ const BUILT_IN_REPORTERS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// A resolved configuration's parts, one per key that counts, and whether code stands in one of them.
-pub(super) fn parts_of(config: &Map<String, Value>) -> (Parts, bool) {
+/// A resolved configuration's parts, one per key that counts, and whether code stands in one of them. Read
+/// `by_project` (a seal since `projects` was read entry by entry), each `project NAME` is cut into its own keys
+/// (`config::projects`); else it is one part, as a seal from before holds it.
+pub(super) fn parts_of(config: &Map<String, Value>, by_project: bool) -> (Parts, bool) {
     let mut parts = Parts::new();
     let mut code = false;
     for (key, value) in config {
         if free(key) {
+            continue;
+        }
+        if by_project
+            && key.starts_with(super::projects::PROJECT)
+            && let Value::Object(project) = value
+        {
+            let mut own = project.clone();
+            own.retain(|k, _| !super::projects::PROJECT_FREE.contains(&k.as_str()));
+            let (inner, holds) = parts_of(&own, false);
+            code |= holds;
+            parts.extend(
+                inner
+                    .into_iter()
+                    .map(|(label, digest)| (super::projects::label(key, &label), digest)),
+            );
             continue;
         }
         // A key saying which files are tests is one part per entry, judged by the files (`selection`).

@@ -3,7 +3,7 @@ use serde_json::json;
 use super::*;
 
 fn parts(config: Value) -> (Parts, bool) {
-    parts_of(config.as_object().expect("an object"))
+    parts_of(config.as_object().expect("an object"), false)
 }
 
 fn keys(config: Value) -> Vec<String> {
@@ -125,6 +125,7 @@ fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
             parts: Parts::new(),
             accepted: std::collections::BTreeMap::new(),
             unconfigured: false,
+            by_project: false,
         })
         .collect();
     closure.leave_configs_to(&resolved, root);
@@ -155,6 +156,7 @@ fn checked(runner: Runner, root: &Path, unconfigured: bool) -> Vec<String> {
         parts: Parts::new(),
         accepted: std::collections::BTreeMap::new(),
         unconfigured,
+        by_project: false,
     }];
     check(&mut sealed, &request, Path::new(""), None)
         .into_iter()

@@ -205,3 +205,51 @@ fn entry_by_entry_the_variables_the_tests_read_count_and_the_rest_are_data() {
     let quick = labels(&config("    <env name=\"CALC_QUICK\" value=\"1\"/>\n"));
     assert!(quick.contains(&"<php> <env CALC_QUICK>".to_string()), "{quick:?}");
 }
+
+/// `<const>` entries are judged by whether a sealed test reads the constant (the names after
+/// `parts::DATA_CONSTANTS`): `APP_DEBUG` the code alone reads is free, `CALC_QUICK` a test reads counts, and
+/// every `<const>` counts where the marker is absent (a test builds names at run time, or an older seal).
+#[test]
+fn the_php_sections_constants_are_judged_by_whether_the_tests_read_them() {
+    let names = |consts: Option<&[&str]>| -> Vec<String> {
+        let mut names = vec![
+            super::BY_ENTRY.to_string(),
+            crate::closure::parts::DATA_VARIABLES.to_string(),
+            "HOME_DIR".to_string(),
+        ];
+        if let Some(consts) = consts {
+            names.push(crate::closure::parts::DATA_CONSTANTS.to_string());
+            names.extend(consts.iter().map(|n| n.to_string()));
+        }
+        names
+    };
+    let config = |php: &str| format!("<phpunit bootstrap=\"src/Calc.php\">\n  <php>\n{php}  </php>\n</phpunit>\n");
+    let labels = |text: &str, names: &[String]| -> Vec<String> {
+        parts(text, names).into_iter().map(|(label, _)| label).collect()
+    };
+    let debug = config("    <const name=\"APP_DEBUG\" value=\"true\"/>\n");
+    let free = labels(&debug, &names(Some(&["CALC_QUICK"])));
+    assert!(!free.iter().any(|l| l.starts_with("<php>")), "{free:?}");
+    assert!(labels(&debug, &names(None)).contains(&"<php> <const APP_DEBUG>".to_string()));
+    let quick = config("    <const name=\"CALC_QUICK\" value=\"1\"/>\n");
+    assert!(labels(&quick, &names(Some(&["CALC_QUICK"]))).contains(&"<php> <const CALC_QUICK>".to_string()));
+    let spaced = config("    <const name=\"App\\CALC_QUICK\" value=\"1\"/>\n");
+    assert!(
+        labels(&spaced, &names(Some(&["CALC_QUICK"])))
+            .iter()
+            .any(|l| l.starts_with("<php> <const"))
+    );
+    let runner = config("    <const name=\"PHPUNIT_TESTSUITE\" value=\"1\"/>\n");
+    assert!(
+        labels(&runner, &names(Some(&[])))
+            .iter()
+            .any(|l| l.starts_with("<php> <const"))
+    );
+    // The variables' names stop at the constants' marker: a constant's name is not a variable read.
+    let env = config("    <env name=\"CALC_QUICK\" value=\"1\"/>\n");
+    assert!(
+        !labels(&env, &names(Some(&["CALC_QUICK"])))
+            .iter()
+            .any(|l| l.starts_with("<php>"))
+    );
+}
