@@ -42,21 +42,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
          `-count=1` the environment held; `-trimpath` is free and `+=` completes. Next step: the hook's channel",
     ),
     (
-        "rspec_make_exports_rubyopt_silencing_warnings",
-        "`RUBYOPT=-W0` sets `$VERBOSE` to nil, and then `warn` prints nothing: a sealed `assert_silent` or \
-         `expect { }.not_to output.to_stderr` that fails on the bug's warning passes. It is not free by its words \
-         alone. Next step: free `-W0` and `-W:no-…` where no sealed test captures output (a reading of the \
-         tests' output matchers by `testsig`, per language), and deliver the room's `-r` hook as above",
-    ),
-    (
-        "minitest_rakefile_imports_a_rake_file_of_release_tasks",
-        "`import \"tasks/release.rake\"` is top-level Ruby in the Rakefile, and the imported file's own top level \
-         runs at load too (`fresh_moves_10`'s import move sets `RUBYOPT` there), so the line counts. Next step: \
-         read an `import` of literal paths as the imported files' text placed after the Rakefile's \
-         (`ruby/rakefile.rs`), so their tasks the verify cannot reach are inert and their top-level code counts \
-         like the Rakefile's own",
-    ),
-    (
         "phpunit_php_section_defines_a_constant_nothing_reads",
         "`<php>`'s `<env>` and `<server>` are judged by whether the tests read the variable (`data_variable`), but \
          a `<const>` is read by a bare name, `defined()` or `constant()`, which the PHP row of \

@@ -43,7 +43,12 @@
 //! verify's tasks (recorded at setup as [`RUNS`] names) do not reach them through those declarations. Their lines
 //! are left out of the code, so adding one (as in `rakelib/`) moves nothing. A task the run reaches, one named
 //! anywhere else in the file (`Rake::Task[:lint]`, `enhance`), or any other shape stays code; a seal without the
-//! names (older) leaves every line code.
+//! names (older) leaves every line code. A top-level constant set to a literal that no line kept names
+//! (`VERSION_FILE = "VERSION"`, read by an inert task's body) goes with them.
+//!
+//! Read from its place, the files the Rakefile loads by literal paths (`import`, `load`, `require_relative`,
+//! `Rake.add_rakelib`) are read as their text placed where rake loads it (`rakefile/imports.rs`): an imported
+//! file of tasks the verify cannot reach moves nothing, and its top-level code counts like the Rakefile's own.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -51,6 +56,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::parts::{Edited, Reading, Resolving, Texts};
+
+#[path = "rakefile/imports.rs"]
+mod imports;
 
 /// A Rakefile read for its code and its test tasks (`closure::READERS`): stored as `rakefile`, never renamed;
 /// its names are the baseline's test globs and load paths ([`baseline`]), the tasks the verify runs ([`RUNS`]),
@@ -175,6 +183,11 @@ static DECLARED: LazyLock<Regex> = LazyLock::new(|| {
         r"^task\s*\(?\s*(?:(\w+):|({NAME})\s*=>)\s*(%i\[[\w\s]*\]|\[\s*{NAME}(?:\s*,\s*{NAME})*\s*,?\s*\]|{NAME})\s*\)?\s*$"
     ))
     .expect("a valid pattern")
+});
+
+/// A top-level constant set to a literal: `VERSION_FILE = "VERSION"`, `RETRIES = 3`, `TARGET = :gem`.
+static CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"^([A-Z][A-Z0-9_]*)\s*=\s*(?:{STR}|\d+|:\w+)\s*$")).expect("a valid pattern")
 });
 
 /// One task name's literal.
@@ -452,6 +465,29 @@ fn inert(text: &str, runs: &[&str]) -> String {
             break;
         }
     }
+    // A constant set to a literal that no line kept names (`VERSION_FILE = "VERSION"`, read only by a cut task's
+    // body) evaluates nothing of the project's and is read by nothing that runs: it goes with them. The rake
+    // process that runs the Rakefile starts the tests in a child `ruby`, which inherits no constant of it.
+    let constants: Vec<(usize, &str)> = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !cut[*i])
+        .filter_map(|(i, line)| {
+            CONSTANT
+                .captures(line.trim_end())
+                .map(|c| (i, c.get(1).map_or("", |m| m.as_str())))
+        })
+        .collect();
+    for (at, name) in constants {
+        let named = lines
+            .iter()
+            .zip(&cut)
+            .enumerate()
+            .any(|(i, (line, c))| i != at && !*c && WORD.find_iter(line).any(|w| w.as_str() == name));
+        if !named {
+            cut[at] = true;
+        }
+    }
     let mut out = String::new();
     for (line, _) in lines.iter().zip(&cut).filter(|(_, c)| !**c) {
         out.push_str(line);
@@ -460,8 +496,14 @@ fn inert(text: &str, runs: &[&str]) -> String {
     out
 }
 
+/// [`baseline`] of a Rakefile rake reads in `dir`, the files it loads by literal paths read in (`imports`).
+pub(crate) fn baseline_in(text: &str, dir: &std::path::Path) -> Vec<String> {
+    baseline(&imports::expanded(text, dir))
+}
+
 /// The baseline's test globs and load paths, stored as the reading's names at setup (`TASK=GLOB`, `(lib)
 /// TASK=ENTRY`).
+
 pub(crate) fn baseline(text: &str) -> Vec<String> {
     let read = read(text);
     let globs = read
@@ -478,7 +520,9 @@ pub(crate) fn baseline(text: &str) -> Vec<String> {
 
 fn parts(text: &str, names: &[String], dir: Option<&std::path::Path>) -> Texts {
     let runs: Vec<&str> = names.iter().filter_map(|n| n.strip_prefix(RUNS)).collect();
-    let read = read(&inert(text, &runs));
+    // Read from its place, the files it loads by literal paths are read as their text where rake loads it.
+    let text = dir.map_or_else(|| text.to_string(), |dir| imports::expanded(text, dir));
+    let read = read(&inert(&text, &runs));
     let mut files = String::new();
     let mut path = String::new();
     for (name, task) in &read.tasks {
