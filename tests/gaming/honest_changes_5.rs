@@ -42,6 +42,16 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
          `-count=1` the environment held; `-trimpath` is free and `+=` completes. Next step: the hook's channel",
     ),
     (
+        "rspec_make_exports_rubyopt_silencing_warnings",
+        "`-W0` is now free where no sealed test reads what the run prints or warns (`EnvReads::output_unread`, \
+         `ruby_moves_3.rs`: `export RUBYOPT += -W0` completes), but `export RUBYOPT = -W0` replaces the value the \
+         run inherited, which holds the room's `-r` of its report hook: the verdict would lack minitest's and \
+         RSpec's per-test events. Next step: deliver the room's start hooks through a channel a makefile's `=` \
+         cannot replace — a command-line variable in `MAKEFLAGS` (tried with GNU make 4.3: a makefile's plain \
+         `export RUBYOPT = -W0` is then ignored and `override export RUBYOPT += -W0` appends), then judge only \
+         the user's inherited words",
+    ),
+    (
         "phpunit_php_section_defines_a_constant_nothing_reads",
         "`<php>`'s `<env>` and `<server>` are judged by whether the tests read the variable (`data_variable`), but \
          a `<const>` is read by a bare name, `defined()` or `constant()`, which the PHP row of \

@@ -49,6 +49,8 @@
 //! Read from its place, the files the Rakefile loads by literal paths (`import`, `load`, `require_relative`,
 //! `Rake.add_rakelib`) are read as their text placed where rake loads it (`rakefile/imports.rs`): an imported
 //! file of tasks the verify cannot reach moves nothing, and its top-level code counts like the Rakefile's own.
+//! `require "bundler/gem_tasks"` is read as what it loads (`rakefile/gem_tasks.rs`): Bundler's tasks, inert, and
+//! the gemspec Bundler evaluates in rake's process, whose lines but its literal attributes count as code.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -57,6 +59,8 @@ use regex::Regex;
 
 use super::parts::{Edited, Reading, Resolving, Texts};
 
+#[path = "rakefile/gem_tasks.rs"]
+mod gem_tasks;
 #[path = "rakefile/imports.rs"]
 mod imports;
 
@@ -172,6 +176,15 @@ const NAME: &str = r#"(?::\w+|"\w+"|'\w+')"#;
 static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"^task\s*(?:\(\s*({NAME})\s*\)|\s({NAME}))\s*do\s*(?:\|\s*\w*\s*\|)?\s*$"
+    ))
+    .expect("a valid pattern")
+});
+
+/// A top-level task defined with a literal name, literal prerequisites and a block: `task tag: :version do`,
+/// `task(:tag => [:version]) do |t|`.
+static DEFINED_WITH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^task\s*\(?\s*(?:(\w+):|({NAME})\s*=>)\s*(%i\[[\w\s]*\]|\[\s*{NAME}(?:\s*,\s*{NAME})*\s*,?\s*\]|{NAME})\s*\)?\s*do\s*(?:\|\s*\w*\s*\|)?\s*$"
     ))
     .expect("a valid pattern")
 });
@@ -376,6 +389,18 @@ fn task_name(literal: &str) -> String {
         .to_string()
 }
 
+/// The task names of a literal list of prerequisites (`%i[lint test]`, `[:lint, "test"]`, `:test`).
+fn prerequisites(deps: &str) -> Vec<String> {
+    match deps.strip_prefix("%i[") {
+        Some(words) => words
+            .trim_end_matches(']')
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+        None => ONE_NAME.find_iter(deps).map(|m| task_name(m.as_str())).collect(),
+    }
+}
+
 /// `text` without the lines of the tasks the verify's run cannot reach (module docs); `runs` are the tasks it
 /// runs. With none recorded, `text` as it is.
 fn inert(text: &str, runs: &[&str]) -> String {
@@ -388,15 +413,31 @@ fn inert(text: &str, runs: &[&str]) -> String {
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i].trim_end();
-        if let Some(c) = DEFINED.captures(line) {
-            let name = task_name(c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str()));
+        let defined = DEFINED
+            .captures(line)
+            .map(|c| {
+                (
+                    task_name(c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str())),
+                    Vec::new(),
+                )
+            })
+            .or_else(|| {
+                DEFINED_WITH.captures(line).map(|c| {
+                    let name = c.get(1).map_or_else(
+                        || task_name(c.get(2).map_or("", |m| m.as_str())),
+                        |m| m.as_str().to_string(),
+                    );
+                    (name, prerequisites(&c[3]))
+                })
+            });
+        if let Some((name, deps)) = defined {
             // Its block: indented lines up to an `end` of its own line at the start of one. A body that could
             // close the block early (the word `end`, a line at the margin) is code like the rest.
             let end = (i + 1..lines.len()).find(|&j| !lines[j].is_empty() && !lines[j].starts_with([' ', '\t']));
             if let Some(end) = end.filter(|&end| lines[end].trim_end() == "end")
                 && !lines[i + 1..end].iter().any(|l| END_WORD.is_match(l))
             {
-                found.push((name, Vec::new(), i, end));
+                found.push((name, deps, i, end));
                 i = end + 1;
                 continue;
             }
@@ -406,16 +447,7 @@ fn inert(text: &str, runs: &[&str]) -> String {
                 || task_name(c.get(2).map_or("", |m| m.as_str())),
                 |m| m.as_str().to_string(),
             );
-            let deps = &c[3];
-            let deps: Vec<String> = match deps.strip_prefix("%i[") {
-                Some(words) => words
-                    .trim_end_matches(']')
-                    .split_whitespace()
-                    .map(str::to_string)
-                    .collect(),
-                None => ONE_NAME.find_iter(deps).map(|m| task_name(m.as_str())).collect(),
-            };
-            found.push((name, deps, i, i));
+            found.push((name, prerequisites(&c[3]), i, i));
         }
         i += 1;
     }
@@ -503,7 +535,6 @@ pub(crate) fn baseline_in(text: &str, dir: &std::path::Path) -> Vec<String> {
 
 /// The baseline's test globs and load paths, stored as the reading's names at setup (`TASK=GLOB`, `(lib)
 /// TASK=ENTRY`).
-
 pub(crate) fn baseline(text: &str) -> Vec<String> {
     let read = read(text);
     let globs = read
@@ -520,8 +551,12 @@ pub(crate) fn baseline(text: &str) -> Vec<String> {
 
 fn parts(text: &str, names: &[String], dir: Option<&std::path::Path>) -> Texts {
     let runs: Vec<&str> = names.iter().filter_map(|n| n.strip_prefix(RUNS)).collect();
-    // Read from its place, the files it loads by literal paths are read as their text where rake loads it.
-    let text = dir.map_or_else(|| text.to_string(), |dir| imports::expanded(text, dir));
+    // Read from its place, the files it loads by literal paths are read as their text where rake loads it, and
+    // `bundler/gem_tasks` as the gemspec Bundler evaluates.
+    let text = dir.map_or_else(
+        || text.to_string(),
+        |dir| gem_tasks::read_in(&imports::expanded(text, dir), dir),
+    );
     let read = read(&inert(&text, &runs));
     let mut files = String::new();
     let mut path = String::new();
