@@ -19,9 +19,10 @@
 
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::Fixture;
-use crate::fresh_moves_10::makefile_headed;
+use crate::fresh_moves_10::{EMPTY_ASSERT_EQUAL, makefile_headed};
 use crate::project::Project;
 use crate::ruby_moves::MINITEST;
+use crate::ruby_moves_2::append;
 use crate::{Honest, Move};
 
 /// Every rejection says this.
@@ -32,15 +33,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why.
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
-
-/// Appends `tail` to a project file.
-fn append(p: &Project, path: &str, tail: &str) {
-    let text = p.read(path);
-    p.write(path, format!("{text}{tail}"));
-}
-
-/// A minitest assertion that agrees with anything.
-const EMPTY_ASSERT_EQUAL: &str = "require \"minitest\"\n\nmodule Minitest\n  module Assertions\n    def assert_equal(*_args)\n      true\n    end\n  end\nend\n";
 
 /// Ruby that appends a `-r` of `test/lenient.rb` to `RUBYOPT`, which the test task's `ruby` inherits.
 const RUBYOPT_LINE: &str =

@@ -146,5 +146,8 @@ fn a_test_that_reads_the_runs_output_is_told_by_its_words() {
     ] {
         assert!(!reads_output(Lang::Ruby, text), "{text}");
     }
-    assert!(reads_output(Lang::Python, "def test_add():\n    assert add(1, 2) == 3\n"));
+    assert!(reads_output(
+        Lang::Python,
+        "def test_add():\n    assert add(1, 2) == 3\n"
+    ));
 }
