@@ -115,6 +115,8 @@ mod room_moves;
 mod ruby_moves;
 #[path = "gaming/ruby_moves_2.rs"]
 mod ruby_moves_2;
+#[path = "gaming/ruby_moves_3.rs"]
+mod ruby_moves_3;
 #[path = "gaming/ruby_test_side.rs"]
 mod ruby_test_side;
 #[path = "gaming/selection_moves.rs"]

@@ -65,6 +65,10 @@ pub(crate) struct Words {
     pub(crate) name: &'static str,
     /// Each a whole word, a prefix ending in `*` (`--tb=*`), or `#`: any whole number (a time limit in
     /// seconds, which, like PHPUnit's `max_execution_time`, only bounds the process).
+    ///
+    /// A word marked `?` (`?-W0`) only silences warnings: it is free where no sealed test reads what the run
+    /// prints or warns (`schema::EnvReads::output_unread`), since a sealed `assert_silent` that fails on the
+    /// bug's warning would pass under it.
     pub(crate) free: &'static [&'static str],
 }
 
@@ -156,7 +160,15 @@ pub(crate) fn steers_as(name: &str, value: &str, reads: &crate::schema::EnvReads
         return true;
     };
     let mut words = value.split_whitespace().peekable();
-    words.peek().is_none() || !words.all(|word| row.free.iter().any(|free| free_word(free, word)))
+    // A word that only silences warnings is free only where no sealed test reads what the run prints.
+    let available = |free: &&&str| !free.starts_with('?') || reads.output_unread;
+    words.peek().is_none()
+        || !words.all(|word| {
+            row.free
+                .iter()
+                .filter(available)
+                .any(|free| free_word(free.trim_start_matches('?'), word))
+        })
 }
 
 /// Whether `word` is the free word `free` spells (see [`Words::free`]).
@@ -191,6 +203,21 @@ mod tests {
         let mut reads = crate::schema::EnvReads::default();
         reads.names.insert("BATS_TEST_TIMEOUT".to_string());
         assert!(steers_as("BATS_TEST_TIMEOUT", "60", &reads));
+    }
+
+    /// Ruby's `-W0` only silences warnings: free where no sealed test reads what the run prints or warns, and
+    /// counted where one may (or where that was not read: a seal from before).
+    #[test]
+    fn a_word_that_silences_warnings_is_free_only_where_no_test_reads_output() {
+        let mut unread = crate::schema::EnvReads::default();
+        assert!(steers_as("RUBYOPT", "-W0", &unread));
+        unread.output_unread = true;
+        for quiet in ["-W0", "-W:no-deprecated", "-W:no-experimental -W0"] {
+            assert!(!steers_as("RUBYOPT", quiet, &unread), "{quiet}");
+        }
+        for steering in ["-W0 -rpatch", "-I lib", "-W0 $(X)", "-W2"] {
+            assert!(steers_as("RUBYOPT", steering, &unread), "{steering}");
+        }
     }
 
     /// A program's own variable is data, unless the sealed tests read it; wholesale reading makes every one steer.

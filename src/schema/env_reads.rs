@@ -26,6 +26,12 @@ pub struct EnvReads {
     /// constant the configuration defines may be one it reads.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_constants: bool,
+    /// Every sealed test file was read for what the run prints or warns and none reads it (no output matcher,
+    /// no warning hook, no captured stream, no subprocess's output, no call by a computed name): words that only
+    /// silence warnings (`RUBYOPT=-W0`, `runner::Words::quiet`) are then free. False where one does, where a
+    /// test file's language has no such reading, and in a seal taken before it was recorded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub output_unread: bool,
 }
 
 impl EnvReads {
@@ -34,9 +40,10 @@ impl EnvReads {
         self.wholesale || self.names.contains(name)
     }
 
-    /// Whether nothing was read (a seal taken before the names were recorded reads as this).
+    /// Whether nothing was read and nothing is known of the output (a seal taken before the names were
+    /// recorded reads as this).
     pub fn is_empty(&self) -> bool {
-        !self.wholesale && self.names.is_empty()
+        !self.wholesale && self.names.is_empty() && !self.output_unread
     }
 
     /// Adds what `other` reads.
@@ -45,6 +52,7 @@ impl EnvReads {
         self.wholesale |= other.wholesale;
         self.constants.extend(other.constants);
         self.all_constants |= other.all_constants;
+        self.output_unread &= other.output_unread;
     }
 
     /// Whether the tests may read the constant `name` (case-sensitive, as PHP 8's constants are).

@@ -25,6 +25,8 @@ const MAX_BYTES: u64 = 1 << 20;
 pub fn read(root: &Path, closure: &Closure) -> EnvReads {
     let langs = super::langs_of(&closure.ecosystems);
     let mut out = EnvReads::default();
+    // Until a file read says otherwise, no sealed test reads the run's output; `file` clears it.
+    let mut output_unread = true;
     let mut read: BTreeSet<String> = BTreeSet::new();
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     for candidate in listing::candidates(root, &langs, &Rules::of(root, &closure.runners), true) {
@@ -32,7 +34,14 @@ pub fn read(root: &Path, closure: &Closure) -> EnvReads {
             let dir = Path::new(&candidate.path).parent().unwrap_or(Path::new(""));
             dirs.insert(dir.to_string_lossy().into_owned());
         }
-        file(root, &candidate.path, candidate.lang, candidate.inline, &mut out);
+        file(
+            root,
+            &candidate.path,
+            candidate.lang,
+            candidate.inline,
+            &mut out,
+            &mut output_unread,
+        );
         read.insert(candidate.path);
     }
     // The code beside the tests, and the closure's code a runner loads.
@@ -54,7 +63,7 @@ pub fn read(root: &Path, closure: &Closure) -> EnvReads {
         if let Some(lang) = Lang::of(Path::new(&path)).filter(|lang| langs.contains(lang))
             && !read.contains(&path)
         {
-            file(root, &path, lang, false, &mut out);
+            file(root, &path, lang, false, &mut out, &mut output_unread);
         }
     }
     // The closure's code, in whatever language: the verify's own script (`sh scripts/check.sh`), a `conftest.py`.
@@ -65,22 +74,25 @@ pub fn read(root: &Path, closure: &Closure) -> EnvReads {
             && !read.contains(&sealed.path)
             && let Some(lang) = Lang::of(Path::new(&sealed.path))
         {
-            file(root, &sealed.path, lang, false, &mut out);
+            file(root, &sealed.path, lang, false, &mut out, &mut output_unread);
         }
     }
+    // Vacuous where no test file was read: nothing says the tests read no output.
+    out.output_unread = output_unread && !read.is_empty();
     out
 }
 
-/// Adds what the file at `path` (relative to `root`) reads.
-fn file(root: &Path, path: &str, lang: Lang, inline: bool, out: &mut EnvReads) {
+/// Adds what the file at `path` (relative to `root`) reads; clears `output_unread` where it may read the run's
+/// output (`testsig::env_reads::reads_output`), or cannot be read.
+fn file(root: &Path, path: &str, lang: Lang, inline: bool, out: &mut EnvReads, output_unread: &mut bool) {
     let full = root.join(path);
     if std::fs::metadata(&full).is_ok_and(|meta| meta.len() <= MAX_BYTES)
         && let Ok(bytes) = std::fs::read(&full)
     {
-        out.extend(crate::testsig::env_reads::read(
-            lang,
-            &String::from_utf8_lossy(&bytes),
-            inline,
-        ));
+        let text = String::from_utf8_lossy(&bytes);
+        *output_unread &= !crate::testsig::env_reads::reads_output(lang, &text);
+        out.extend(crate::testsig::env_reads::read(lang, &text, inline));
+    } else {
+        *output_unread = false;
     }
 }

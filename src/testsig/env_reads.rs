@@ -69,6 +69,11 @@ pub(crate) struct Reads {
     /// Named constants a configuration can define for the run (PHP's `<const>` in PHPUnit's `<php>`), where the
     /// language has them: how its code reads them ([`constants`]).
     pub(crate) constants: Option<constants::Constants>,
+    /// The words that read what the run prints or warns (an output matcher, a warning hook, a captured stream,
+    /// a subprocess's output) or call a method by a computed name, which could be any of them: a test file
+    /// holding one, anywhere but in a comment, reads the run's output ([`reads_output`]). `None`: the language
+    /// has no such reading, and every test file of it counts as reading output.
+    pub(crate) output: Option<&'static [&'static str]>,
 }
 
 impl Reads {
@@ -88,6 +93,7 @@ impl Reads {
             interpolates: &[],
             shell: false,
             constants: None,
+            output: None,
         }
     }
 }
@@ -116,6 +122,29 @@ pub(crate) fn read(lang: Lang, text: &str, inline: bool) -> EnvReads {
         scan(row, &lx, &within, 0, &mut out);
     }
     out
+}
+
+/// Whether `text`, a test file of `lang`, may read what the run prints or warns (see [`Reads::output`]): one of
+/// its row's words is a token of it or a word inside a token (a symbol, a string naming a method); no row, or
+/// a row without the reading, counts as reading it.
+pub(crate) fn reads_output(lang: Lang, text: &str) -> bool {
+    let Some(words) = READS.iter().find(|row| row.lang == lang).and_then(|row| row.output) else {
+        return true;
+    };
+    let lx = lex::lex(lang, text);
+    (0..lx.toks.len()).any(|i| {
+        let token = lx.s(i);
+        // A literal that runs a program and reads what it prints (Ruby's backticks, `%x{…}`).
+        words.iter().any(|w| w.starts_with(['`', '%']) && token.starts_with(w))
+            || token
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+                .any(|word| {
+                    words.iter().any(|w| match w.strip_suffix('*') {
+                        Some(prefix) => word.starts_with(prefix),
+                        None => word == *w,
+                    })
+                })
+    })
 }
 
 /// The reads of `lx` by `row`, within the byte ranges `within` when any are given.

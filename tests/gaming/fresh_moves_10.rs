@@ -243,7 +243,7 @@ const EMPTY_ASSERT_JS: &str = "const assert = require('node:assert');\nassert.st
 const EMPTY_FAIL_WITH: &str = "require \"rspec/expectations\"\n\nRSpec::Expectations.singleton_class.send(:define_method, :fail_with) { |*| nil }\n";
 
 /// A Ruby file that empties minitest's `assert_equal`.
-const EMPTY_ASSERT_EQUAL: &str = "require \"minitest\"\n\nmodule Minitest\n  module Assertions\n    def assert_equal(*_args)\n      true\n    end\n  end\nend\n";
+pub(crate) const EMPTY_ASSERT_EQUAL: &str = "require \"minitest\"\n\nmodule Minitest\n  module Assertions\n    def assert_equal(*_args)\n      true\n    end\n  end\nend\n";
 
 /// Ruby that appends a `-r` of `test/lenient.rb` to `RUBYOPT` (the test task's `ruby` inherits it); `dir` is
 /// the Ruby expression of the project's root.

@@ -30,7 +30,7 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 /// Appends `tail` to a project file.
-fn append(p: &Project, path: &str, tail: &str) {
+pub(crate) fn append(p: &Project, path: &str, tail: &str) {
     let text = p.read(path);
     p.write(path, format!("{text}{tail}"));
 }

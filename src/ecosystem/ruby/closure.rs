@@ -104,7 +104,7 @@ impl Deriver<'_> {
             .first()
             .and_then(|name| std::fs::read_to_string(self.root.join(cwd).join(name)).ok())
             .unwrap_or_default();
-        let mut names = crate::closure::rakefile::baseline(&now);
+        let mut names = crate::closure::rakefile::baseline_in(&now, &self.root.join(cwd));
         let runs = if tasks.is_empty() {
             vec!["default"]
         } else {

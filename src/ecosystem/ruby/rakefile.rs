@@ -43,7 +43,14 @@
 //! verify's tasks (recorded at setup as [`RUNS`] names) do not reach them through those declarations. Their lines
 //! are left out of the code, so adding one (as in `rakelib/`) moves nothing. A task the run reaches, one named
 //! anywhere else in the file (`Rake::Task[:lint]`, `enhance`), or any other shape stays code; a seal without the
-//! names (older) leaves every line code.
+//! names (older) leaves every line code. A top-level constant set to a literal that no line kept names
+//! (`VERSION_FILE = "VERSION"`, read by an inert task's body) goes with them.
+//!
+//! Read from its place, the files the Rakefile loads by literal paths (`import`, `load`, `require_relative`,
+//! `Rake.add_rakelib`) are read as their text placed where rake loads it (`rakefile/imports.rs`): an imported
+//! file of tasks the verify cannot reach moves nothing, and its top-level code counts like the Rakefile's own.
+//! `require "bundler/gem_tasks"` is read as what it loads (`rakefile/gem_tasks.rs`): Bundler's tasks, inert, and
+//! the gemspec Bundler evaluates in rake's process, whose lines but its literal attributes count as code.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -51,6 +58,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::parts::{Edited, Reading, Resolving, Texts};
+
+#[path = "rakefile/gem_tasks.rs"]
+mod gem_tasks;
+#[path = "rakefile/imports.rs"]
+mod imports;
 
 /// A Rakefile read for its code and its test tasks (`closure::READERS`): stored as `rakefile`, never renamed;
 /// its names are the baseline's test globs and load paths ([`baseline`]), the tasks the verify runs ([`RUNS`]),
@@ -168,6 +180,15 @@ static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
     .expect("a valid pattern")
 });
 
+/// A top-level task defined with a literal name, literal prerequisites and a block: `task tag: :version do`,
+/// `task(:tag => [:version]) do |t|`.
+static DEFINED_WITH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^task\s*\(?\s*(?:(\w+):|({NAME})\s*=>)\s*(%i\[[\w\s]*\]|\[\s*{NAME}(?:\s*,\s*{NAME})*\s*,?\s*\]|{NAME})\s*\)?\s*do\s*(?:\|\s*\w*\s*\|)?\s*$"
+    ))
+    .expect("a valid pattern")
+});
+
 /// A top-level declaration of a task's prerequisites, all literal: `task default: :test`,
 /// `task(default: %i[lint test])`, `task :default => [:lint, "test"]`, with no block.
 static DECLARED: LazyLock<Regex> = LazyLock::new(|| {
@@ -175,6 +196,11 @@ static DECLARED: LazyLock<Regex> = LazyLock::new(|| {
         r"^task\s*\(?\s*(?:(\w+):|({NAME})\s*=>)\s*(%i\[[\w\s]*\]|\[\s*{NAME}(?:\s*,\s*{NAME})*\s*,?\s*\]|{NAME})\s*\)?\s*$"
     ))
     .expect("a valid pattern")
+});
+
+/// A top-level constant set to a literal: `VERSION_FILE = "VERSION"`, `RETRIES = 3`, `TARGET = :gem`.
+static CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"^([A-Z][A-Z0-9_]*)\s*=\s*(?:{STR}|\d+|:\w+)\s*$")).expect("a valid pattern")
 });
 
 /// One task name's literal.
@@ -363,6 +389,18 @@ fn task_name(literal: &str) -> String {
         .to_string()
 }
 
+/// The task names of a literal list of prerequisites (`%i[lint test]`, `[:lint, "test"]`, `:test`).
+fn prerequisites(deps: &str) -> Vec<String> {
+    match deps.strip_prefix("%i[") {
+        Some(words) => words
+            .trim_end_matches(']')
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+        None => ONE_NAME.find_iter(deps).map(|m| task_name(m.as_str())).collect(),
+    }
+}
+
 /// `text` without the lines of the tasks the verify's run cannot reach (module docs); `runs` are the tasks it
 /// runs. With none recorded, `text` as it is.
 fn inert(text: &str, runs: &[&str]) -> String {
@@ -375,15 +413,31 @@ fn inert(text: &str, runs: &[&str]) -> String {
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i].trim_end();
-        if let Some(c) = DEFINED.captures(line) {
-            let name = task_name(c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str()));
+        let defined = DEFINED
+            .captures(line)
+            .map(|c| {
+                (
+                    task_name(c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str())),
+                    Vec::new(),
+                )
+            })
+            .or_else(|| {
+                DEFINED_WITH.captures(line).map(|c| {
+                    let name = c.get(1).map_or_else(
+                        || task_name(c.get(2).map_or("", |m| m.as_str())),
+                        |m| m.as_str().to_string(),
+                    );
+                    (name, prerequisites(&c[3]))
+                })
+            });
+        if let Some((name, deps)) = defined {
             // Its block: indented lines up to an `end` of its own line at the start of one. A body that could
             // close the block early (the word `end`, a line at the margin) is code like the rest.
             let end = (i + 1..lines.len()).find(|&j| !lines[j].is_empty() && !lines[j].starts_with([' ', '\t']));
             if let Some(end) = end.filter(|&end| lines[end].trim_end() == "end")
                 && !lines[i + 1..end].iter().any(|l| END_WORD.is_match(l))
             {
-                found.push((name, Vec::new(), i, end));
+                found.push((name, deps, i, end));
                 i = end + 1;
                 continue;
             }
@@ -393,16 +447,7 @@ fn inert(text: &str, runs: &[&str]) -> String {
                 || task_name(c.get(2).map_or("", |m| m.as_str())),
                 |m| m.as_str().to_string(),
             );
-            let deps = &c[3];
-            let deps: Vec<String> = match deps.strip_prefix("%i[") {
-                Some(words) => words
-                    .trim_end_matches(']')
-                    .split_whitespace()
-                    .map(str::to_string)
-                    .collect(),
-                None => ONE_NAME.find_iter(deps).map(|m| task_name(m.as_str())).collect(),
-            };
-            found.push((name, deps, i, i));
+            found.push((name, prerequisites(&c[3]), i, i));
         }
         i += 1;
     }
@@ -452,12 +497,40 @@ fn inert(text: &str, runs: &[&str]) -> String {
             break;
         }
     }
+    // A constant set to a literal that no line kept names (`VERSION_FILE = "VERSION"`, read only by a cut task's
+    // body) evaluates nothing of the project's and is read by nothing that runs: it goes with them. The rake
+    // process that runs the Rakefile starts the tests in a child `ruby`, which inherits no constant of it.
+    let constants: Vec<(usize, &str)> = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !cut[*i])
+        .filter_map(|(i, line)| {
+            CONSTANT
+                .captures(line.trim_end())
+                .map(|c| (i, c.get(1).map_or("", |m| m.as_str())))
+        })
+        .collect();
+    for (at, name) in constants {
+        let named = lines
+            .iter()
+            .zip(&cut)
+            .enumerate()
+            .any(|(i, (line, c))| i != at && !*c && WORD.find_iter(line).any(|w| w.as_str() == name));
+        if !named {
+            cut[at] = true;
+        }
+    }
     let mut out = String::new();
     for (line, _) in lines.iter().zip(&cut).filter(|(_, c)| !**c) {
         out.push_str(line);
         out.push('\n');
     }
     out
+}
+
+/// [`baseline`] of a Rakefile rake reads in `dir`, the files it loads by literal paths read in (`imports`).
+pub(crate) fn baseline_in(text: &str, dir: &std::path::Path) -> Vec<String> {
+    baseline(&imports::expanded(text, dir))
 }
 
 /// The baseline's test globs and load paths, stored as the reading's names at setup (`TASK=GLOB`, `(lib)
@@ -478,7 +551,13 @@ pub(crate) fn baseline(text: &str) -> Vec<String> {
 
 fn parts(text: &str, names: &[String], dir: Option<&std::path::Path>) -> Texts {
     let runs: Vec<&str> = names.iter().filter_map(|n| n.strip_prefix(RUNS)).collect();
-    let read = read(&inert(text, &runs));
+    // Read from its place, the files it loads by literal paths are read as their text where rake loads it, and
+    // `bundler/gem_tasks` as the gemspec Bundler evaluates.
+    let text = dir.map_or_else(
+        || text.to_string(),
+        |dir| gem_tasks::read_in(&imports::expanded(text, dir), dir),
+    );
+    let read = read(&inert(&text, &runs));
     let mut files = String::new();
     let mut path = String::new();
     for (name, task) in &read.tasks {

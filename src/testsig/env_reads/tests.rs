@@ -119,3 +119,35 @@ fn a_source_file_is_read_in_its_test_modules_only() {
     let found = read(Lang::Rust, text, true);
     assert_eq!(found.names.into_iter().collect::<Vec<_>>(), ["CALC_QUICK"]);
 }
+
+/// Ruby test code reads what the run prints or warns through an output matcher, a warning hook, a stream, a
+/// subprocess or a method called by a computed name; a plain assertion, or the words in a comment, read nothing.
+/// A language without the reading reads it, whatever the file holds.
+#[test]
+fn a_test_that_reads_the_runs_output_is_told_by_its_words() {
+    use super::reads_output;
+    for text in [
+        "assert_silent { Calc.add(1, 2) }",
+        "out, err = capture_io { Calc.add(1, 2) }",
+        "expect { Calc.add(1, 2) }.not_to output.to_stderr",
+        "expect { x }.to output(/slow/).to_stderr_from_any_process",
+        "Warning[:deprecated] = true",
+        "$stderr = StringIO.new",
+        "expect(Calc).to receive(:warn)",
+        "out = `ruby -Ilib bin/calc`",
+        "public_send(\"assert_#{kind}\") { Calc.add(1, 2) }",
+    ] {
+        assert!(reads_output(Lang::Ruby, text), "{text}");
+    }
+    for text in [
+        "assert_equal 3, Calc.add(1, 2)",
+        "expect(Calc.add(1, 2)).to eq 3 # not to output anything to $stderr",
+        "next if ENV.fetch(\"CALC_QUICK\", nil)",
+    ] {
+        assert!(!reads_output(Lang::Ruby, text), "{text}");
+    }
+    assert!(reads_output(
+        Lang::Python,
+        "def test_add():\n    assert add(1, 2) == 3\n"
+    ));
+}
