@@ -13,6 +13,13 @@ const REPORT: &str = include_str!("report.cjs");
 pub(super) struct Hook;
 
 impl super::StartHook for Hook {
+    fn completes(&self) -> Option<super::Completed> {
+        Some(super::Completed {
+            var: "NODE_OPTIONS",
+            program: Some("node"),
+        })
+    }
+
     fn install(&self, room: &Path) -> io::Result<()> {
         super::write(room, FILE, REPORT, false)
     }

@@ -13,6 +13,13 @@ const SITECUSTOMIZE: &str = include_str!("sitecustomize.py");
 pub(super) struct Hook;
 
 impl super::StartHook for Hook {
+    fn completes(&self) -> Option<super::Completed> {
+        Some(super::Completed {
+            var: "PYTEST_ADDOPTS",
+            program: None,
+        })
+    }
+
     fn install(&self, room: &Path) -> io::Result<()> {
         super::write(room, &format!("{DIR}/sitecustomize.py"), SITECUSTOMIZE, false)
     }

@@ -124,26 +124,43 @@ fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
 }
 
 /// Whether a makefile's `value` for `name`, where the run's environment held `before`, can change what the run
-/// runs or counts: every word of `before` kept, in its order, and the words added judged alone
-/// (`runner::steers_as`); a variable not read as words by its name (`runner::steers_in`).
+/// runs or counts. The room's own words in `before` (its hooks', caches' and reports') are not the user's: the
+/// start channel puts them back at the runner's start whatever the makefile does (`room::hook::complete`), so
+/// only the user's words are weighed. Of those, every word the makefile drops and every word it adds is judged
+/// alone (`runner::steers_as`): `export PYTEST_ADDOPTS = --tb=short` over `-ra` drops and adds words that only
+/// change what is printed, `export GOFLAGS = -trimpath` over `-count=1` the same; dropping `-W error` or adding
+/// `-k add` counts. An empty value counts (`runner::steers_as`), and a variable not read as words by its name is
+/// judged by the name (`runner::steers_in`).
 fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
+    let before = before.map(|b| crate::room::hook::theirs(name, b));
     let Some(before) = before.filter(|b| !b.trim().is_empty()) else {
         return crate::runner::steers_as(name, value, reads);
     };
     if !crate::runner::steers_in(name, reads) {
         return false;
     }
+    if value.trim().is_empty() {
+        return crate::runner::steers_as(name, value, reads);
+    }
     let old: Vec<&str> = before.split_whitespace().collect();
     let new: Vec<&str> = value.split_whitespace().collect();
-    // The inherited words first (make's `+=` appends) or last (a prefix put before them), the rest added.
-    let added = if new.starts_with(&old) {
-        &new[old.len()..]
-    } else if new.ends_with(&old) {
-        &new[..new.len() - old.len()]
-    } else {
-        return true;
-    };
-    crate::runner::steers_as(name, &added.join(" "), reads)
+    // The inherited words first (make's `+=` appends) or last (a prefix put before them): the rest added.
+    if new.starts_with(&old) || new.ends_with(&old) {
+        let added = if new.starts_with(&old) {
+            &new[old.len()..]
+        } else {
+            &new[..new.len() - old.len()]
+        };
+        return !added.is_empty() && crate::runner::steers_as(name, &added.join(" "), reads);
+    }
+    // Otherwise the value replaces the user's: what it drops and what it adds, each judged alone (every free
+    // word stands alone, `--tb=short`; a word whose meaning hangs on its neighbour, `-k add`, is free in
+    // neither).
+    let dropped: Vec<&str> = old.iter().filter(|w| !new.contains(w)).copied().collect();
+    let added: Vec<&str> = new.iter().filter(|w| !old.contains(w)).copied().collect();
+    [dropped, added]
+        .iter()
+        .any(|words| !words.is_empty() && crate::runner::steers_as(name, &words.join(" "), reads))
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
@@ -312,13 +329,14 @@ mod tests {
         assert_eq!(all.len(), 2, "{all:?}");
     }
 
-    /// A variable read as words is judged by what the makefile does to the value the run inherited: free words
-    /// appended are free, a value that drops what the environment held (the room's hook, the user's options)
-    /// or adds an option that loads code is kept; with nothing inherited, its words alone decide.
+    /// A variable read as words is judged by what the makefile does to the user's words of the value the run
+    /// inherited (the room's own words come back at the runner's start, `room::hook::complete`): free words
+    /// added or dropped are free, dropping or adding an option that selects or loads code is kept; with nothing
+    /// inherited, its words alone decide.
     #[test]
     fn a_variable_read_as_words_is_judged_beside_what_the_run_inherited() {
         let origin = "# makefile (from 'Makefile', line 1)";
-        let hook = "-o cache_dir=/room/pytest";
+        let hook = "-o cache_dir=/room/pytest-cache --junitxml=/room/report/pytest.xml -rap";
         let kept = |value: &str, before: Option<&str>| {
             let vars = [("PYTEST_ADDOPTS", value, origin)];
             let env = |_: &str| before.map(str::to_string);
@@ -326,7 +344,11 @@ mod tests {
         };
         assert!(!kept(&format!("{hook} --tb=short"), Some(hook)));
         assert!(!kept(&format!("-v {hook}"), Some(hook)));
-        assert!(kept("--tb=short", Some(hook)));
+        assert!(!kept("--tb=short", Some(hook)), "only the room's words are dropped");
+        assert!(!kept("--tb=short", Some(&format!("-ra {hook}"))), "and a free word of the user's");
+        assert!(kept("--tb=short", Some(&format!("-W error {hook}"))), "a word that counts dropped");
+        assert!(kept("-k add", Some(hook)));
+        assert!(kept("", Some(hook)), "an empty value");
         assert!(kept(&format!("{hook} -p lenient"), Some(hook)));
         assert!(kept(&format!("{hook} $(OPTS)"), Some(hook)));
         let all = |value: &str| {
