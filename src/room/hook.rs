@@ -24,8 +24,16 @@
 //! that takes knowing loopgate's hook, which printing a runner's report does not. A Go test binary's code can
 //! still print `--- PASS` lines for tests that did not run and then let `M.Run` finish: its exit status is then
 //! the real one, but the names are read from its output. A run that turns the hook off (`python -I` or `-E`,
-//! `node` started with an empty `NODE_OPTIONS`, a `GOFLAGS` of its own with `-exec`) writes no events, and its
-//! loop's verdict reads the output alone, as `status` says.
+//! `node` started by its full path with an empty `NODE_OPTIONS`) writes no events, and its loop's verdict reads
+//! the output alone, as `status` says.
+//!
+//! **The start channel** ([`complete`]): the room's words in a runner's options variable (`PYTEST_ADDOPTS`,
+//! `NODE_OPTIONS`, `GOFLAGS`) are also kept in a file of the room and put back last where the runner starts —
+//! by a stand-in of `node` and `go` first on the run's `PATH` (`complete.sh`), by the Python hook before pytest
+//! reads its variable — so a makefile's `=`, a recipe's `VAR=… cmd`, a package.json script or a script's
+//! `export` replaces only the user's words, which are judged as the user's ([`theirs`]). A `go` or `node`
+//! started by its full path, or under a `PATH` that leaves out the room's first entry, bypasses the stand-in;
+//! the variable then holds what the process tree gave it, as before this channel.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -136,6 +144,12 @@ pub(crate) fn complete(
         }
     }
     Ok(())
+}
+
+/// Whether the start channel restores the room's words of `name` (a runner's options variable), so a setting of
+/// it in the verify's process tree can replace only the user's words.
+pub(crate) fn completed(name: &str) -> bool {
+    HOOKS.iter().any(|hook| hook.completes().is_some_and(|c| c.var == name))
 }
 
 /// The words `run` (a variable as the room sets it) holds after `theirs` (the run's own value), trimmed.

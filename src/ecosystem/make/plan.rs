@@ -299,7 +299,7 @@ fn plan_of(
             Some((file, target)) => runs.push((target, file, Vec::new())),
             None => {
                 if let Some((_, _, recipe)) = runs.last_mut() {
-                    recipe.push(line.trim_end().to_string());
+                    recipe.push(unseen::without_free_settings(line.trim_end(), inherited, reads));
                 }
             }
         }

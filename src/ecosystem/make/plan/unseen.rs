@@ -131,7 +131,7 @@ fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
 /// change what is printed, `export GOFLAGS = -trimpath` over `-count=1` the same; dropping `-W error` or adding
 /// `-k add` counts. An empty value counts (`runner::steers_as`), and a variable not read as words by its name is
 /// judged by the name (`runner::steers_in`).
-fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
+pub(super) fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
     let before = before.map(|b| crate::room::hook::theirs(name, b));
     let Some(before) = before.filter(|b| !b.trim().is_empty()) else {
         return crate::runner::steers_as(name, value, reads);
@@ -161,6 +161,36 @@ fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads
     [dropped, added]
         .iter()
         .any(|words| !words.is_empty() && crate::runner::steers_as(name, &words.join(" "), reads))
+}
+
+/// A recipe line as make will run it, without the leading settings (`PYTEST_ADDOPTS=--tb=short pytest`,
+/// `env GOFLAGS=-trimpath go test`) of a runner's options variable whose room's words the start channel restores
+/// (`room::hook::completed`) and whose words, beside what the run inherited, change neither what runs nor what
+/// counts ([`steers_beside`]): the command then runs what it ran without them, and the line compares as it was.
+/// Any other setting (a word that counts, a quoted or expanded value, another variable) stays on the line.
+pub(super) fn without_free_settings(
+    line: &str,
+    inherited: &dyn Fn(&str) -> Option<String>,
+    reads: &EnvReads,
+) -> String {
+    let free = |word: &str| {
+        word.split_once('=').is_some_and(|(name, value)| {
+            crate::room::hook::completed(name)
+                && !value.is_empty()
+                && !steers_beside(name, value, inherited(name).as_deref(), reads)
+        })
+    };
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let env = usize::from(words.first() == Some(&"env"));
+    let settings = words[env..].iter().take_while(|w| free(w)).count();
+    // `env` alone before the command is dropped with its settings; `env` with any word left of its own stays.
+    let settings_only = words[env..]
+        .get(settings)
+        .is_none_or(|next| !next.contains('='));
+    if settings == 0 || !settings_only || env + settings == words.len() {
+        return line.to_string();
+    }
+    words[env + settings..].join(" ")
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
@@ -295,6 +325,29 @@ mod tests {
     fn continued_lines_are_judged_whole() {
         let kept = lines("X = a \\\n  $(shell id)\nY = b\n", &EnvReads::default());
         assert!(kept.starts_with("X = a") && kept.ends_with("$(shell id)"), "{kept}");
+    }
+
+    /// A recipe's setting of a runner's options variable to free words is as if absent; a word that counts, a
+    /// quoted value or another variable stays on the line.
+    #[test]
+    fn a_recipes_free_setting_of_a_runners_options_compares_as_the_line_without_it() {
+        let hook = |_: &str| Some("--junitxml=/room/report/pytest.xml -rap".to_string());
+        let plain = |line: &str| without_free_settings(line, &hook, &EnvReads::default());
+        assert_eq!(plain("PYTEST_ADDOPTS=--tb=short python3 -m pytest -q"), "python3 -m pytest -q");
+        assert_eq!(plain("env GOFLAGS=-trimpath go test ./..."), "go test ./...");
+        assert_eq!(plain("NODE_OPTIONS=--no-warnings node --test test/"), "node --test test/");
+        for kept in [
+            "PYTEST_ADDOPTS=-kmul python3 -m pytest -q",
+            "GOFLAGS=-run=TestZero go test ./...",
+            "NODE_OPTIONS=--require=./x.js node --test test/",
+            "NODE_OPTIONS=\"--no-warnings\" node --test test/",
+            "PYTEST_ADDOPTS= python3 -m pytest",
+            "CALC_MODE=fast GOFLAGS=-trimpath go test ./...",
+            "env -i GOFLAGS=-trimpath go test ./...",
+            "GOFLAGS=-trimpath",
+        ] {
+            assert_eq!(plain(kept), kept);
+        }
     }
 
     #[test]
