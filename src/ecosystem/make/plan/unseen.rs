@@ -132,8 +132,20 @@ fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
 /// `-k add` counts. An empty value counts (`runner::steers_as`), and a variable not read as words by its name is
 /// judged by the name (`runner::steers_in`).
 pub(super) fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
-    let before = before.map(|b| crate::room::hook::theirs(name, b));
-    let Some(before) = before.filter(|b| !b.trim().is_empty()) else {
+    // The room's words of `before`, and the value without them (`+=` keeps them): exactly those words, so a word
+    // of the makefile's own that only looks like the room's is judged.
+    let theirs = before.map(|b| crate::room::hook::theirs(name, b));
+    let ours: Vec<&str> = before
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|w| !theirs.as_deref().unwrap_or_default().split_whitespace().any(|t| t == *w))
+        .collect();
+    let value = &value
+        .split_whitespace()
+        .filter(|w| !ours.contains(w))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let Some(before) = theirs.filter(|b| !b.trim().is_empty()) else {
         return crate::runner::steers_as(name, value, reads);
     };
     if !crate::runner::steers_in(name, reads) {
@@ -331,7 +343,14 @@ mod tests {
     /// quoted value or another variable stays on the line.
     #[test]
     fn a_recipes_free_setting_of_a_runners_options_compares_as_the_line_without_it() {
-        let hook = |_: &str| Some("--junitxml=/room/report/pytest.xml -rap".to_string());
+        let hook = |name: &str| {
+            Some(match name {
+                "PYTEST_ADDOPTS" => "--junitxml=/room/report/pytest.xml -rap",
+                "GOFLAGS" => "-count=1 -exec=/room/hook/go/loopgate-go-exec -v",
+                _ => "--require /room/hook/node/loopgate-report.cjs",
+            })
+            .map(str::to_string)
+        };
         let plain = |line: &str| without_free_settings(line, &hook, &EnvReads::default());
         assert_eq!(plain("PYTEST_ADDOPTS=--tb=short python3 -m pytest -q"), "python3 -m pytest -q");
         assert_eq!(plain("env GOFLAGS=-trimpath go test ./..."), "go test ./...");
@@ -404,6 +423,10 @@ mod tests {
         assert!(kept("", Some(hook)), "an empty value");
         assert!(kept(&format!("{hook} -p lenient"), Some(hook)));
         assert!(kept(&format!("{hook} $(OPTS)"), Some(hook)));
+        assert!(
+            kept(&format!("{hook} --junitxml=/x/report/pytest.xml"), Some(hook)),
+            "a word that only looks like the room's"
+        );
         let all = |value: &str| {
             let vars = [("PYTEST_ADDOPTS", value, origin)];
             !environment(vars.iter().copied(), &|_| None, true, &EnvReads::default()).is_empty()
