@@ -21,6 +21,10 @@
 //!   `!=` assignment), one building text make then reads (`$(eval …)`), and one with a reference whose name is
 //!   itself computed (`$(MAKE$(E)FLAGS)`, `$(value $(X))`), which no list of names could see through.
 //!
+//! A recipe line that sets a runner's options variable for its command alone (`PYTEST_ADDOPTS=--tb=short
+//! pytest`, `env GOFLAGS=-trimpath go test ./...`) is compared without that setting where its words are free
+//! beside the user's ([`without_free_settings`]): the room's own words come back at the runner's start.
+//!
 //! Each kept line is a part of the makefile it is in, so a rejection names that file. The makefiles are the ones
 //! make itself lists as read (`MAKEFILE_LIST`), read where the dry run ran: a new `include` of a makefile that
 //! sets only variables no recipe uses (`PREFIX ?= /usr/local`) changes no part, while one that exports a
@@ -239,10 +243,11 @@ fn references(line: &str) -> impl Iterator<Item = (&str, &str)> {
 /// (origin `makefile` or `override` in make's database) whose name is in the run's environment (`inherited`
 /// gives its value there), or every one when `export_all`; with the makefile each comes from.
 ///
-/// A variable read as words (`runner::steers_as`) is judged by what the makefile does to the value the run
-/// inherited: the words it adds must each be free (`--tb=short`), and it may drop none (`export NODE_OPTIONS =
-/// …` replaces what the environment held: the user's own options, and the room's start hook, whose report the
-/// verdict then lacks). `export NODE_OPTIONS += --max-old-space-size=4096` keeps both.
+/// A variable read as words (`runner::steers_as`) is judged by what the makefile does to the user's words of
+/// the value the run inherited ([`steers_beside`]): the words it adds and the words it drops must each be free
+/// (`--tb=short`; a user's `-W error` dropped counts). The room's own words in it are not weighed: the start
+/// channel puts them back where the runner starts (`room::hook::complete`), so `export NODE_OPTIONS =
+/// --max-old-space-size=4096` and `export NODE_OPTIONS += --max-old-space-size=4096` are alike.
 pub(super) fn environment<'a>(
     variables: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
     inherited: &dyn Fn(&str) -> Option<String>,
