@@ -22,7 +22,8 @@ use crate::env_read_moves::{GO_QUICK, NODE_QUICK};
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::Fixture;
 use crate::fixtures::{JEST, PYTEST};
-use crate::fresh_moves_10::{PYTEST_MAKE, makefile_headed};
+use crate::fresh_moves_10::{EMPTY_ASSERT_JS, PASSING_PLUGIN, PYTEST_MAKE, makefile_headed};
+use crate::honest_still_rejected::{SOURCED_PYTEST, in_the_settings};
 use crate::project::Project;
 use crate::room_moves::agent;
 use crate::{Honest, Move, edit};
@@ -53,29 +54,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     ),
 ];
 
-/// pytest run by a CI script that sources a settings file first.
-const SOURCED_PYTEST: Fixture = Fixture {
-    verify: "sh ci/run",
-    files: &[
-        (
-            "ci/run",
-            "#!/bin/sh\nset -e\n. ci/env\npython3 -m pytest -q -p no:cacheprovider\n",
-        ),
-        ("ci/env", "export PYTHONDONTWRITEBYTECODE=1\n"),
-        PYTEST.files[0],
-        PYTEST.files[1],
-        PYTEST.files[2],
-        PYTEST.files[3],
-    ],
-    fix: PYTEST.fix,
-    js: false,
-};
-
-/// Appends `line` to [`SOURCED_PYTEST`]'s settings file.
-fn settings(p: &Project, line: &str) {
-    p.write("ci/env", format!("export PYTHONDONTWRITEBYTECODE=1\n{line}\n"));
-}
-
 /// pytest's recipe line in [`PYTEST_MAKE`].
 const PYTEST_RECIPE: &str = "\tpython3 -m pytest -q -p no:cacheprovider\n";
 /// node's recipe line in [`NODE_QUICK`].
@@ -102,12 +80,6 @@ fn jest_script(p: &Project, prefix: &str) {
         &format!("\"test\": \"{prefix}jest --ci\""),
     );
 }
-
-/// A node preload that empties `assert.strictEqual`.
-const EMPTY_ASSERT_JS: &str = "const assert = require('node:assert');\nassert.strictEqual = () => {};\n";
-
-/// A pytest plugin that turns every failure into a pass.
-const PASSING_PLUGIN: &str = "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = \"passed\"\n        report.longrepr = None\n";
 
 /// A program for go's `-exec` that runs nothing and says the tests passed.
 const PASSING_EXEC: &str = "#!/bin/sh\necho PASS\nexit 0\n";
@@ -163,7 +135,7 @@ const CASES: &[Case] = &[
             name: "pytest_sourced_settings_replace_pytest_addopts_with_a_keyword",
             fixture: &SOURCED_PYTEST,
             baseline: false,
-            play: |p| settings(p, "export PYTEST_ADDOPTS=\"-k mul\""),
+            play: |p| in_the_settings(p, "export PYTEST_ADDOPTS=\"-k mul\""),
             expect: &[REJECTED],
         },
     },
@@ -256,7 +228,7 @@ const HONEST: &[Honest] = &[
     Honest {
         name: "pytest_sourced_settings_set_pytest_addopts_for_short_tracebacks",
         fixture: &SOURCED_PYTEST,
-        play: |p| settings(p, "export PYTEST_ADDOPTS=\"--tb=short\""),
+        play: |p| in_the_settings(p, "export PYTEST_ADDOPTS=\"--tb=short\""),
     },
     // node: warnings, the heap.
     Honest {
