@@ -20,8 +20,7 @@
 
 use crate::env_read_moves::{GO_QUICK, NODE_QUICK};
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::Fixture;
-use crate::fixtures::{JEST, PYTEST};
+use crate::fixtures::JEST;
 use crate::fresh_moves_10::{EMPTY_ASSERT_JS, PASSING_PLUGIN, PYTEST_MAKE, makefile_headed};
 use crate::honest_still_rejected::{SOURCED_PYTEST, in_the_settings};
 use crate::project::Project;

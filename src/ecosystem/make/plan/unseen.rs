@@ -142,7 +142,13 @@ pub(super) fn steers_beside(name: &str, value: &str, before: Option<&str>, reads
     let ours: Vec<&str> = before
         .unwrap_or_default()
         .split_whitespace()
-        .filter(|w| !theirs.as_deref().unwrap_or_default().split_whitespace().any(|t| t == *w))
+        .filter(|w| {
+            !theirs
+                .as_deref()
+                .unwrap_or_default()
+                .split_whitespace()
+                .any(|t| t == *w)
+        })
         .collect();
     let value = &value
         .split_whitespace()
@@ -200,9 +206,7 @@ pub(super) fn without_free_settings(
     let env = usize::from(words.first() == Some(&"env"));
     let settings = words[env..].iter().take_while(|w| free(w)).count();
     // `env` alone before the command is dropped with its settings; `env` with any word left of its own stays.
-    let settings_only = words[env..]
-        .get(settings)
-        .is_none_or(|next| !next.contains('='));
+    let settings_only = words[env..].get(settings).is_none_or(|next| !next.contains('='));
     if settings == 0 || !settings_only || env + settings == words.len() {
         return line.to_string();
     }
@@ -349,17 +353,25 @@ mod tests {
     #[test]
     fn a_recipes_free_setting_of_a_runners_options_compares_as_the_line_without_it() {
         let hook = |name: &str| {
-            Some(match name {
-                "PYTEST_ADDOPTS" => "--junitxml=/room/report/pytest.xml -rap",
-                "GOFLAGS" => "-count=1 -exec=/room/hook/go/loopgate-go-exec -v",
-                _ => "--require /room/hook/node/loopgate-report.cjs",
-            })
-            .map(str::to_string)
+            Some(
+                match name {
+                    "PYTEST_ADDOPTS" => "--junitxml=/room/report/pytest.xml -rap",
+                    "GOFLAGS" => "-count=1 -exec=/room/hook/go/loopgate-go-exec -v",
+                    _ => "--require /room/hook/node/loopgate-report.cjs",
+                }
+                .to_string(),
+            )
         };
         let plain = |line: &str| without_free_settings(line, &hook, &EnvReads::default());
-        assert_eq!(plain("PYTEST_ADDOPTS=--tb=short python3 -m pytest -q"), "python3 -m pytest -q");
+        assert_eq!(
+            plain("PYTEST_ADDOPTS=--tb=short python3 -m pytest -q"),
+            "python3 -m pytest -q"
+        );
         assert_eq!(plain("env GOFLAGS=-trimpath go test ./..."), "go test ./...");
-        assert_eq!(plain("NODE_OPTIONS=--no-warnings node --test test/"), "node --test test/");
+        assert_eq!(
+            plain("NODE_OPTIONS=--no-warnings node --test test/"),
+            "node --test test/"
+        );
         for kept in [
             "PYTEST_ADDOPTS=-kmul python3 -m pytest -q",
             "GOFLAGS=-run=TestZero go test ./...",
@@ -422,8 +434,14 @@ mod tests {
         assert!(!kept(&format!("{hook} --tb=short"), Some(hook)));
         assert!(!kept(&format!("-v {hook}"), Some(hook)));
         assert!(!kept("--tb=short", Some(hook)), "only the room's words are dropped");
-        assert!(!kept("--tb=short", Some(&format!("-ra {hook}"))), "and a free word of the user's");
-        assert!(kept("--tb=short", Some(&format!("-W error {hook}"))), "a word that counts dropped");
+        assert!(
+            !kept("--tb=short", Some(&format!("-ra {hook}"))),
+            "and a free word of the user's"
+        );
+        assert!(
+            kept("--tb=short", Some(&format!("-W error {hook}"))),
+            "a word that counts dropped"
+        );
         assert!(kept("-k add", Some(hook)));
         assert!(kept("", Some(hook)), "an empty value");
         assert!(kept(&format!("{hook} -p lenient"), Some(hook)));
