@@ -71,6 +71,9 @@ struct Completed {
     /// The program started by name (`node`, `go`) that the channel's file stands in front of on `PATH`; `None`
     /// where the hook loaded by another variable does it (Python's `sitecustomize`, for `PYTEST_ADDOPTS`).
     program: Option<&'static str>,
+    /// Whether a word of the variable is one of the room's own (it names the hook, or the room's cache or report
+    /// for the runner): what [`theirs`] leaves out.
+    ours: fn(&str) -> bool,
 }
 
 /// The room's words of each completed variable, one file per variable, read by the channel at a runner's start.
@@ -184,11 +187,10 @@ pub(crate) fn theirs(name: &str, value: &str) -> String {
         .map(|(_, word)| *word);
     let ours = |word: &str| {
         let word = word.trim_matches('"');
-        word.ends_with("/hook/node/loopgate-report.cjs")
-            || (word.starts_with("-exec=") && word.ends_with("/hook/go/loopgate-go-exec"))
-            || (word.starts_with("cache_dir=") && word.ends_with("/pytest-cache"))
-            || (word.starts_with("--junitxml=") && word.ends_with("/report/pytest.xml"))
-            || Some(word) == naming
+        Some(word) == naming
+            || HOOKS
+                .iter()
+                .any(|hook| hook.completes().is_some_and(|c| c.var == name && (c.ours)(word)))
     };
     let words: Vec<&str> = value.split_whitespace().collect();
     let mut kept: Vec<&str> = Vec::new();

@@ -17,6 +17,11 @@ impl super::StartHook for Hook {
         Some(super::Completed {
             var: "PYTEST_ADDOPTS",
             program: None,
+            ours: |word| {
+                // The room's pytest cache (`-o cache_dir=…`) and JUnit report (`--junitxml=…`).
+                (word.starts_with("cache_dir=") && word.ends_with("/pytest-cache"))
+                    || (word.starts_with("--junitxml=") && word.ends_with("/report/pytest.xml"))
+            },
         })
     }
 
