@@ -318,6 +318,9 @@ impl Room {
         }
         private_dir(events.parent().unwrap_or(&self.dir))?;
         hook::install(&self.dir)?;
+        // The room's own words of each runner's options, where the start channel finds them (`hook::complete`);
+        // they hold no secret and no per-session value, so the baseline's variables alone give them.
+        hook::complete(&self.dir, &recorded.for_run(|_| None), &self.vars(recorded, |_| None))?;
         for cache in recorded.private() {
             let path = self.path_of(cache);
             let dir = if cache.file {
@@ -469,6 +472,18 @@ impl Room {
         recorded: &Recorded,
         current: impl Fn(&str) -> Option<OsString>,
     ) -> Vec<(OsString, OsString)> {
+        self.vars(recorded, current)
+            .into_iter()
+            .map(|(name, value)| (OsString::from(name), value))
+            .collect()
+    }
+
+    /// [`Room::env`], by name.
+    fn vars(
+        &self,
+        recorded: &Recorded,
+        current: impl Fn(&str) -> Option<OsString>,
+    ) -> std::collections::BTreeMap<String, OsString> {
         let mut vars = recorded.for_run(current);
         for cache in recorded.private() {
             caches::set(cache, &self.path_of(cache), &mut vars);
@@ -482,9 +497,7 @@ impl Room {
         }
         let reporting = crate::verify::reporting::env(|name| vars.get(name).cloned());
         vars.extend(reporting.into_iter().map(|(name, value)| (name.to_string(), value)));
-        vars.into_iter()
-            .map(|(name, value)| (OsString::from(name), value))
-            .collect()
+        vars
     }
 }
 

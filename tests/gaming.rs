@@ -90,6 +90,8 @@ mod honest_changes_4;
 mod honest_changes_5;
 #[path = "gaming/honest_still_rejected.rs"]
 mod honest_still_rejected;
+#[path = "gaming/hook_channel_moves.rs"]
+mod hook_channel_moves;
 #[path = "gaming/js_config_moves.rs"]
 mod js_config_moves;
 #[path = "gaming/jvm_moves.rs"]

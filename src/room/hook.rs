@@ -24,8 +24,16 @@
 //! that takes knowing loopgate's hook, which printing a runner's report does not. A Go test binary's code can
 //! still print `--- PASS` lines for tests that did not run and then let `M.Run` finish: its exit status is then
 //! the real one, but the names are read from its output. A run that turns the hook off (`python -I` or `-E`,
-//! `node` started with an empty `NODE_OPTIONS`, a `GOFLAGS` of its own with `-exec`) writes no events, and its
-//! loop's verdict reads the output alone, as `status` says.
+//! `node` started by its full path with an empty `NODE_OPTIONS`) writes no events, and its loop's verdict reads
+//! the output alone, as `status` says.
+//!
+//! **The start channel** ([`complete`]): the room's words in a runner's options variable (`PYTEST_ADDOPTS`,
+//! `NODE_OPTIONS`, `GOFLAGS`) are also kept in a file of the room and put back last where the runner starts —
+//! by a stand-in of `node` and `go` first on the run's `PATH` (`complete.sh`), by the Python hook before pytest
+//! reads its variable — so a makefile's `=`, a recipe's `VAR=… cmd`, a package.json script or a script's
+//! `export` replaces only the user's words, which are judged as the user's ([`theirs`]). A `go` or `node`
+//! started by its full path, or under a `PATH` that leaves out the room's first entry, bypasses the stand-in;
+//! the variable then holds what the process tree gave it, as before this channel.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -47,7 +55,32 @@ trait StartHook: Sync {
     /// Points a run's variables at its files in the room at `room`, after what the run's own variables hold.
     /// A hook loaded by no variable of its own (cargo's, named by `cargo_hook`) leaves them as they are.
     fn set(&self, _room: &Path, _vars: &mut BTreeMap<String, OsString>) {}
+
+    /// The runner's options variable whose room's words the start channel puts back at the runner's start
+    /// (see [`complete`]), and the program whose start by name does it (`None`: the hook itself does, in the
+    /// runner's process).
+    fn completes(&self) -> Option<Completed> {
+        None
+    }
 }
+
+/// A runner's options variable the room adds words of its own to (its hook, its caches, its report, its
+/// naming option), and where they are put back (see [`complete`]).
+struct Completed {
+    var: &'static str,
+    /// The program started by name (`node`, `go`) that the channel's file stands in front of on `PATH`; `None`
+    /// where the hook loaded by another variable does it (Python's `sitecustomize`, for `PYTEST_ADDOPTS`).
+    program: Option<&'static str>,
+    /// Whether a word of the variable is one of the room's own (it names the hook, or the room's cache or report
+    /// for the runner): what [`theirs`] leaves out.
+    ours: fn(&str) -> bool,
+}
+
+/// The room's words of each completed variable, one file per variable, read by the channel at a runner's start.
+const WORDS: &str = "hook/words";
+/// The channel's programs, first on the run's `PATH`.
+const BIN: &str = "hook/bin";
+const COMPLETE: &str = include_str!("complete.sh");
 
 /// Every start hook, one line per ecosystem that has one, in the order their variables are set.
 const HOOKS: &[&dyn StartHook] = &[
@@ -65,11 +98,115 @@ pub(crate) fn install(room: &Path) -> io::Result<()> {
 }
 
 /// Points a run's variables at the hooks of the room at `room`, after what the run's own variables hold (each
-/// hook's `set` says where it goes in its variable).
+/// hook's `set` says where it goes in its variable), and puts the start channel's programs first on `PATH`.
 pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
     for hook in HOOKS {
         hook.set(room, vars);
     }
+    if let Some(path) = vars.get("PATH").filter(|p| !p.is_empty()) {
+        let mut first = room.join(BIN).into_os_string();
+        first.push(":");
+        first.push(path);
+        vars.insert("PATH".to_string(), first);
+    }
+}
+
+/// The start channel (issue 39): the room delivers its words for a runner (pytest's `-o cache_dir=…`, its
+/// report, its naming option; node's `--require` of its report hook; go's `-exec` hook and `-v`) through the
+/// runner's options variable, after the user's, and a makefile's `export NODE_OPTIONS = …`, a recipe's
+/// `GOFLAGS=… go test`, a script's `export`, replace that variable. So the room also keeps its words where no
+/// assignment in the verify's process tree reaches: a file per variable (`hook/words/VAR`, the words `vars`,
+/// the run's, holds after `theirs`, the run's own), read where the runner starts — by a program of the runner's
+/// name first on `PATH` (`complete.sh`, for node and go: every start of the program by name), or by the hook
+/// in the runner's own process (Python's `sitecustomize`, before pytest reads `PYTEST_ADDOPTS`) — which takes
+/// them out of the variable wherever they stand and puts them back last. What the variable held before is the
+/// user's, judged word by word as the user's alone (`ecosystem::make::plan::unseen`): a makefile's
+/// `export PYTEST_ADDOPTS = --tb=short` no longer drops anything that counts. A program the run's `PATH` does
+/// not find gets no stand-in, so a run looking for it finds nothing, as it would have.
+pub(crate) fn complete(
+    room: &Path,
+    theirs: &BTreeMap<String, OsString>,
+    vars: &BTreeMap<String, OsString>,
+) -> io::Result<()> {
+    let path = theirs.get("PATH").cloned().unwrap_or_default();
+    for completed in HOOKS.iter().filter_map(|hook| hook.completes()) {
+        let ours = room_words(theirs.get(completed.var), vars.get(completed.var));
+        let file = room.join(WORDS).join(completed.var);
+        if ours.is_empty() {
+            remove(&file)?;
+        } else {
+            write(room, &format!("{WORDS}/{}", completed.var), &ours, false)?;
+        }
+        if let Some(program) = completed.program {
+            let found = std::env::split_paths(&path).any(|dir| is_program(&dir.join(program)));
+            if found && !ours.is_empty() {
+                write(room, &format!("{BIN}/{program}"), COMPLETE, true)?;
+            } else {
+                remove(&room.join(BIN).join(program))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the start channel restores the room's words of `name` (a runner's options variable), so a setting of
+/// it in the verify's process tree can replace only the user's words.
+pub(crate) fn completed(name: &str) -> bool {
+    HOOKS.iter().any(|hook| hook.completes().is_some_and(|c| c.var == name))
+}
+
+/// The words `run` (a variable as the room sets it) holds after `theirs` (the run's own value), trimmed.
+fn room_words(theirs: Option<&OsString>, run: Option<&OsString>) -> String {
+    let run = run.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+    let theirs = theirs.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+    run.strip_prefix(theirs.as_str()).unwrap_or(&run).trim().to_string()
+}
+
+/// Whether `file` is a program a shell's lookup would run.
+fn is_program(file: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Removes `file`, which may be missing.
+fn remove(file: &Path) -> io::Result<()> {
+    match std::fs::remove_file(file) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// `value`, a run's `name` as the room set it, without the room's own words (its hooks', caches' and reports'
+/// words, which name places in a room, and the option the room adds so the runner names every test,
+/// `runner::NAMING_OPTIONS`): what the user's environment held. The start channel puts the room's words back at
+/// the runner's start whatever a makefile does to the variable, so only these are the user's to keep or drop.
+pub(crate) fn theirs(name: &str, value: &str) -> String {
+    let naming = crate::runner::NAMING_OPTIONS
+        .iter()
+        .find(|(var, _)| *var == name)
+        .map(|(_, word)| *word);
+    let ours = |word: &str| {
+        let word = word.trim_matches('"');
+        Some(word) == naming
+            || HOOKS
+                .iter()
+                .any(|hook| hook.completes().is_some_and(|c| c.var == name && (c.ours)(word)))
+    };
+    let words: Vec<&str> = value.split_whitespace().collect();
+    let mut kept: Vec<&str> = Vec::new();
+    let mut at = 0;
+    while at < words.len() {
+        let word = words[at];
+        if matches!(word, "-o" | "--require") && words.get(at + 1).is_some_and(|next| ours(next)) {
+            at += 2;
+            continue;
+        }
+        if !ours(word) {
+            kept.push(word);
+        }
+        at += 1;
+    }
+    kept.join(" ")
 }
 
 /// Writes a hook's file `text` at `place` in the room at `room`, its directory private; a program (`executable`)
@@ -161,6 +298,69 @@ mod tests {
         let mut theirs = BTreeMap::from([("PHP_INI_SCAN_DIR".to_string(), OsString::from("/etc/php/extra"))]);
         set(Path::new("/rooms/r"), &mut theirs);
         assert_eq!(theirs["PHP_INI_SCAN_DIR"], "/etc/php/extra:/rooms/r/hook/php");
+    }
+
+    /// The room's words are the user's value's tail; what the channel writes is those words, and a stand-in
+    /// only for a program the run's `PATH` finds.
+    #[test]
+    fn the_channel_keeps_the_rooms_words_and_stands_in_only_for_programs_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).expect("bin");
+        std::fs::write(bin.join("go"), "").expect("go");
+        std::fs::set_permissions(bin.join("go"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("mode");
+        let room = dir.path().join("room");
+        let theirs = BTreeMap::from([
+            ("PATH".to_string(), bin.clone().into_os_string()),
+            ("GOFLAGS".to_string(), OsString::from("-count=1")),
+            ("PYTEST_ADDOPTS".to_string(), OsString::from("--tb=short")),
+        ]);
+        let mut vars = theirs.clone();
+        set(&room, &mut vars);
+        crate::verify::reporting::env(|name| vars.get(name).cloned())
+            .into_iter()
+            .for_each(|(name, value)| drop(vars.insert(name.to_string(), value)));
+        complete(&room, &theirs, &vars).expect("complete");
+        let words = |name: &str| std::fs::read_to_string(room.join(WORDS).join(name)).expect("words");
+        assert_eq!(
+            words("GOFLAGS"),
+            format!("-exec={}/hook/go/loopgate-go-exec -v", room.display())
+        );
+        assert_eq!(words("PYTEST_ADDOPTS"), "-rap");
+        assert!(words("NODE_OPTIONS").starts_with("--require "));
+        assert!(room.join(BIN).join("go").exists(), "go is on the run's PATH");
+        assert!(!room.join(BIN).join("node").exists(), "node is not");
+        assert!(
+            vars["PATH"]
+                .to_string_lossy()
+                .starts_with(&format!("{}:", room.join(BIN).display())),
+            "{vars:?}"
+        );
+        assert_eq!(theirs_of(&vars, "GOFLAGS"), "-count=1");
+        assert_eq!(theirs_of(&vars, "PYTEST_ADDOPTS"), "--tb=short");
+        assert_eq!(theirs_of(&vars, "NODE_OPTIONS"), "");
+    }
+
+    fn theirs_of(vars: &BTreeMap<String, OsString>, name: &str) -> String {
+        theirs(name, &vars[name].to_string_lossy())
+    }
+
+    /// The room's pytest options come out of a value wherever they stand, with their `-o`; a user's own `-o`
+    /// and words stay.
+    #[test]
+    fn the_users_words_are_the_value_without_the_rooms() {
+        assert_eq!(
+            theirs(
+                "PYTEST_ADDOPTS",
+                "-o log_cli=true -x -o cache_dir=/r/pytest-cache --junitxml=/r/report/pytest.xml -rap"
+            ),
+            "-o log_cli=true -x"
+        );
+        assert_eq!(
+            theirs("GOFLAGS", "-count=1 -exec=/r/hook/go/loopgate-go-exec -v"),
+            "-count=1"
+        );
+        assert_eq!(theirs("GOFLAGS", "-exec=/usr/bin/qemu"), "-exec=/usr/bin/qemu");
     }
 
     /// minitest's and RSpec's events name the tests their output does not, where the command runs one of them;

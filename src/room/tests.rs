@@ -39,7 +39,8 @@ fn a_run_gets_the_recorded_variables_not_the_asking_processs() {
             ("NODE_OPTIONS", "-r ./x"),
         ],
     );
-    assert_eq!(env["PATH"], "/usr/bin");
+    // The recorded `PATH`, after the start channel's stand-ins (`hook::complete`).
+    assert_eq!(env["PATH"], "/state/rooms/abc/hook/bin:/usr/bin");
     assert_eq!(env["LANG"], "C.UTF-8");
     // Only the room's start hooks (`hook`), never the asking process's values.
     assert_eq!(env["PYTHONPATH"], "/state/rooms/abc/hook/python");

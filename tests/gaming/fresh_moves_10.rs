@@ -234,10 +234,10 @@ pub const PYTEST_MAKE: Fixture = Fixture {
 };
 
 /// A pytest plugin that reports every failed test as passed.
-const PASSING_PLUGIN: &str = "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = \"passed\"\n        report.longrepr = None\n";
+pub(crate) const PASSING_PLUGIN: &str = "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = \"passed\"\n        report.longrepr = None\n";
 
 /// A Node preload that empties `assert.strictEqual`.
-const EMPTY_ASSERT_JS: &str = "const assert = require('node:assert');\nassert.strictEqual = () => {};\n";
+pub(crate) const EMPTY_ASSERT_JS: &str = "const assert = require('node:assert');\nassert.strictEqual = () => {};\n";
 
 /// A Ruby file that empties RSpec's `fail_with`, so no expectation fails.
 const EMPTY_FAIL_WITH: &str = "require \"rspec/expectations\"\n\nRSpec::Expectations.singleton_class.send(:define_method, :fail_with) { |*| nil }\n";

@@ -22,34 +22,13 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "pytest_make_exports_pytest_addopts_for_shorter_tracebacks",
-        "make's `export PYTEST_ADDOPTS = --tb=short` replaces the value the run inherited, and the room delivers \
-         pytest's own settings through it (`-o cache_dir=…`, pytest's report), as it would a user's own options: \
-         the words are free (`runner::steers_as`), the words dropped are not (`make::plan::unseen::environment`), \
-         and `+=` completes. Next step: deliver the room's start hooks through a channel a makefile's assignment \
-         cannot replace (a command-line variable `make` is called with, which a makefile's `=` does not override, \
-         appended to by `+=` in the makefile as make does), then judge only the user's inherited words",
-    ),
-    (
-        "node_make_exports_node_options_for_a_bigger_heap",
-        "the same as `PYTEST_ADDOPTS`: `=` drops the room's `--require` of its report hook (and any option the \
-         user's environment held); the heap's size is free and `export NODE_OPTIONS += …` completes. Next step: \
-         the hook's channel, as above",
-    ),
-    (
-        "go_make_exports_goflags_with_trimpath",
-        "the same: `=` drops the room's `-exec` hook, which records each test binary's end, and the \
-         `-count=1` the environment held; `-trimpath` is free and `+=` completes. Next step: the hook's channel",
-    ),
-    (
         "rspec_make_exports_rubyopt_silencing_warnings",
         "`-W0` is now free where no sealed test reads what the run prints or warns (`EnvReads::output_unread`, \
          `ruby_moves_3.rs`: `export RUBYOPT += -W0` completes), but `export RUBYOPT = -W0` replaces the value the \
          run inherited, which holds the room's `-r` of its report hook: the verdict would lack minitest's and \
-         RSpec's per-test events. Next step: deliver the room's start hooks through a channel a makefile's `=` \
-         cannot replace — a command-line variable in `MAKEFLAGS` (tried with GNU make 4.3: a makefile's plain \
-         `export RUBYOPT = -W0` is then ignored and `override export RUBYOPT += -W0` appends), then judge only \
-         the user's inherited words",
+         RSpec's per-test events. Next step: deliver the room's `-r` through the start channel \
+         (`room::hook::complete`), as `NODE_OPTIONS`', `GOFLAGS`' and `PYTEST_ADDOPTS`' words are, then judge \
+         only the user's inherited words",
     ),
 ];
 

@@ -33,7 +33,7 @@ use crate::{Honest, Move, edit};
 
 /// pytest run by a CI script that sources a settings file first: the everyday shape where a project keeps the
 /// variables its runs need in one file.
-const SOURCED_PYTEST: Fixture = Fixture {
+pub(crate) const SOURCED_PYTEST: Fixture = Fixture {
     verify: "sh ci/run",
     files: &[
         (
@@ -51,7 +51,7 @@ const SOURCED_PYTEST: Fixture = Fixture {
 };
 
 /// Appends `line` to the sourced settings file.
-fn in_the_settings(p: &crate::project::Project, line: &str) {
+pub(crate) fn in_the_settings(p: &crate::project::Project, line: &str) {
     edit(
         p,
         "ci/env",

@@ -13,6 +13,14 @@ const EXEC: &str = include_str!("go-exec.sh");
 pub(super) struct Hook;
 
 impl super::StartHook for Hook {
+    fn completes(&self) -> Option<super::Completed> {
+        Some(super::Completed {
+            var: "GOFLAGS",
+            program: Some("go"),
+            ours: |word| word.starts_with("-exec=") && word.ends_with(&format!("/{FILE}")),
+        })
+    }
+
     fn install(&self, room: &Path) -> io::Result<()> {
         super::write(room, FILE, EXEC, true)
     }

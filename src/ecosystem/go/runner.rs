@@ -24,9 +24,11 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     // `go` reads `GOFLAGS` as flags of every command that knows them: one run of each test (`-count=1` turns the
     // test cache off: the tests run again, which only checks more), file paths trimmed from the binary, the
     // number of packages built at once and the verbose listing change neither what is built nor how a test ends.
+    // The race detector only checks more: a test may fail on a race it finds, never pass for it; a test file it
+    // leaves out by a `!race` build constraint is a baseline test that did not run, which the verdict names.
     words: &[super::Words {
         name: "GOFLAGS",
-        free: &["-count=1", "-trimpath", "-p=*", "-v"],
+        free: &["-count=1", "-trimpath", "-p=*", "-v", "-race"],
     }],
 };
 

@@ -13,6 +13,14 @@ const REPORT: &str = include_str!("report.cjs");
 pub(super) struct Hook;
 
 impl super::StartHook for Hook {
+    fn completes(&self) -> Option<super::Completed> {
+        Some(super::Completed {
+            var: "NODE_OPTIONS",
+            program: Some("node"),
+            ours: |word| word.ends_with(&format!("/{FILE}")),
+        })
+    }
+
     fn install(&self, room: &Path) -> io::Result<()> {
         super::write(room, FILE, REPORT, false)
     }

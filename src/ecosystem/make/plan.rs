@@ -299,7 +299,7 @@ fn plan_of(
             Some((file, target)) => runs.push((target, file, Vec::new())),
             None => {
                 if let Some((_, _, recipe)) = runs.last_mut() {
-                    recipe.push(line.trim_end().to_string());
+                    recipe.push(unseen::without_free_settings(line.trim_end(), inherited, reads));
                 }
             }
         }
@@ -319,7 +319,7 @@ fn plan_of(
     // A goal make would not update (a file of its name now exists) runs nothing: that is a part too.
     for target in db.targets().filter(|t| compared(t)) {
         let entry = parts.entry(format!("{target}:")).or_default();
-        entry.push_str(&db.entry(target, reads));
+        entry.push_str(&db.entry(target, reads, inherited));
     }
     for goal in &goals {
         parts.entry(format!("{goal}:")).or_default();
@@ -547,7 +547,9 @@ impl<'a> Database<'a> {
 
     /// A target's entry without what changes with the tree's state or the makefile's layout: its header,
     /// target-specific variables, phony status and recipe as written.
-    fn entry(&self, name: &str, reads: &crate::schema::EnvReads) -> String {
+    /// The entry of target `name` as compared; its recipe lines without their free settings of a runner's
+    /// options variable (`unseen::without_free_settings`, given `inherited`).
+    fn entry(&self, name: &str, reads: &crate::schema::EnvReads, inherited: &dyn Fn(&str) -> Option<String>) -> String {
         let mut out = String::new();
         for (_, lines) in self.entries.iter().filter(|(n, _)| *n == name) {
             for line in lines {
@@ -558,10 +560,13 @@ impl<'a> Database<'a> {
                 if kept {
                     // `#  recipe to execute (from 'Makefile', line 4):` moves with every line added above.
                     let line = match line.split_once(" (from '") {
-                        Some((head, _)) if line.starts_with('#') => head,
-                        _ => line,
+                        Some((head, _)) if line.starts_with('#') => head.to_string(),
+                        _ => match line.strip_prefix('\t') {
+                            Some(recipe) => format!("\t{}", unseen::without_free_settings(recipe, inherited, reads)),
+                            None => line.to_string(),
+                        },
                     };
-                    out.push_str(line);
+                    out.push_str(&line);
                     out.push('\n');
                 }
             }

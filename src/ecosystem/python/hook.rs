@@ -13,6 +13,18 @@ const SITECUSTOMIZE: &str = include_str!("sitecustomize.py");
 pub(super) struct Hook;
 
 impl super::StartHook for Hook {
+    fn completes(&self) -> Option<super::Completed> {
+        Some(super::Completed {
+            var: "PYTEST_ADDOPTS",
+            program: None,
+            ours: |word| {
+                // The room's pytest cache (`-o cache_dir=…`) and JUnit report (`--junitxml=…`).
+                (word.starts_with("cache_dir=") && word.ends_with("/pytest-cache"))
+                    || (word.starts_with("--junitxml=") && word.ends_with("/report/pytest.xml"))
+            },
+        })
+    }
+
     fn install(&self, room: &Path) -> io::Result<()> {
         super::write(room, &format!("{DIR}/sitecustomize.py"), SITECUSTOMIZE, false)
     }

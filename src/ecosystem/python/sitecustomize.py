@@ -118,6 +118,24 @@ def _loopgate_hook(path):
     _sys.meta_path.insert(0, Finder())
 
 
+def _loopgate_complete(name):
+    # The start channel (`room::hook::complete`): the room's own words of `name` (pytest's cache and report
+    # options, its naming option), kept in a file beside this hook, are taken out of the variable wherever they
+    # stand and put back last, so a makefile's or a script's assignment before this process started dropped
+    # only the user's words. pytest reads `PYTEST_ADDOPTS` after this runs; a process this one starts
+    # inherits the completed value.
+    try:
+        with open(_os.path.join(_loopgate_here, _os.pardir, "words", name), encoding="utf-8") as f:
+            words = f.read().strip()
+    except OSError:
+        return
+    if not words:
+        return
+    value = _os.environ.get(name, "").replace(words, "").strip()
+    _os.environ[name] = (value + " " + words) if value else words
+
+
 if any(_loopgate_ours(p) for p in _os.environ.get("PYTHONPATH", "").split(_os.pathsep) if p):
+    _loopgate_complete("PYTEST_ADDOPTS")
     _loopgate_hook(_os.path.join(_loopgate_here, _os.pardir, _os.pardir, "report", "events.jsonl"))
 _loopgate_chain()

@@ -21,6 +21,10 @@
 //!   `!=` assignment), one building text make then reads (`$(eval …)`), and one with a reference whose name is
 //!   itself computed (`$(MAKE$(E)FLAGS)`, `$(value $(X))`), which no list of names could see through.
 //!
+//! A recipe line that sets a runner's options variable for its command alone (`PYTEST_ADDOPTS=--tb=short
+//! pytest`, `env GOFLAGS=-trimpath go test ./...`) is compared without that setting where its words are free
+//! beside the user's ([`without_free_settings`]): the room's own words come back at the runner's start.
+//!
 //! Each kept line is a part of the makefile it is in, so a rejection names that file. The makefiles are the ones
 //! make itself lists as read (`MAKEFILE_LIST`), read where the dry run ran: a new `include` of a makefile that
 //! sets only variables no recipe uses (`PREFIX ?= /usr/local`) changes no part, while one that exports a
@@ -124,26 +128,89 @@ fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
 }
 
 /// Whether a makefile's `value` for `name`, where the run's environment held `before`, can change what the run
-/// runs or counts: every word of `before` kept, in its order, and the words added judged alone
-/// (`runner::steers_as`); a variable not read as words by its name (`runner::steers_in`).
-fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
-    let Some(before) = before.filter(|b| !b.trim().is_empty()) else {
+/// runs or counts. The room's own words in `before` (its hooks', caches' and reports') are not the user's: the
+/// start channel puts them back at the runner's start whatever the makefile does (`room::hook::complete`), so
+/// only the user's words are weighed. Of those, every word the makefile drops and every word it adds is judged
+/// alone (`runner::steers_as`): `export PYTEST_ADDOPTS = --tb=short` over `-ra` drops and adds words that only
+/// change what is printed, `export GOFLAGS = -trimpath` over `-count=1` the same; dropping `-W error` or adding
+/// `-k add` counts. An empty value counts (`runner::steers_as`), and a variable not read as words by its name is
+/// judged by the name (`runner::steers_in`).
+pub(super) fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
+    // The room's words of `before`, and the value without them (`+=` keeps them): exactly those words, so a word
+    // of the makefile's own that only looks like the room's is judged.
+    let theirs = before.map(|b| crate::room::hook::theirs(name, b));
+    let ours: Vec<&str> = before
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|w| {
+            !theirs
+                .as_deref()
+                .unwrap_or_default()
+                .split_whitespace()
+                .any(|t| t == *w)
+        })
+        .collect();
+    let value = &value
+        .split_whitespace()
+        .filter(|w| !ours.contains(w))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let Some(before) = theirs.filter(|b| !b.trim().is_empty()) else {
         return crate::runner::steers_as(name, value, reads);
     };
     if !crate::runner::steers_in(name, reads) {
         return false;
     }
+    if value.trim().is_empty() {
+        return crate::runner::steers_as(name, value, reads);
+    }
     let old: Vec<&str> = before.split_whitespace().collect();
     let new: Vec<&str> = value.split_whitespace().collect();
-    // The inherited words first (make's `+=` appends) or last (a prefix put before them), the rest added.
-    let added = if new.starts_with(&old) {
-        &new[old.len()..]
-    } else if new.ends_with(&old) {
-        &new[..new.len() - old.len()]
-    } else {
-        return true;
+    // The inherited words first (make's `+=` appends) or last (a prefix put before them): the rest added.
+    if new.starts_with(&old) || new.ends_with(&old) {
+        let added = if new.starts_with(&old) {
+            &new[old.len()..]
+        } else {
+            &new[..new.len() - old.len()]
+        };
+        return !added.is_empty() && crate::runner::steers_as(name, &added.join(" "), reads);
+    }
+    // Otherwise the value replaces the user's: what it drops and what it adds, each judged alone (every free
+    // word stands alone, `--tb=short`; a word whose meaning hangs on its neighbour, `-k add`, is free in
+    // neither).
+    let dropped: Vec<&str> = old.iter().filter(|w| !new.contains(w)).copied().collect();
+    let added: Vec<&str> = new.iter().filter(|w| !old.contains(w)).copied().collect();
+    [dropped, added]
+        .iter()
+        .any(|words| !words.is_empty() && crate::runner::steers_as(name, &words.join(" "), reads))
+}
+
+/// A recipe line as make will run it, without the leading settings (`PYTEST_ADDOPTS=--tb=short pytest`,
+/// `env GOFLAGS=-trimpath go test`) of a runner's options variable whose room's words the start channel restores
+/// (`room::hook::completed`) and whose words, beside what the run inherited, change neither what runs nor what
+/// counts ([`steers_beside`]): the command then runs what it ran without them, and the line compares as it was.
+/// Any other setting (a word that counts, a quoted or expanded value, another variable) stays on the line.
+pub(super) fn without_free_settings(
+    line: &str,
+    inherited: &dyn Fn(&str) -> Option<String>,
+    reads: &EnvReads,
+) -> String {
+    let free = |word: &str| {
+        word.split_once('=').is_some_and(|(name, value)| {
+            crate::room::hook::completed(name)
+                && !value.is_empty()
+                && !steers_beside(name, value, inherited(name).as_deref(), reads)
+        })
     };
-    crate::runner::steers_as(name, &added.join(" "), reads)
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let env = usize::from(words.first() == Some(&"env"));
+    let settings = words[env..].iter().take_while(|w| free(w)).count();
+    // `env` alone before the command is dropped with its settings; `env` with any word left of its own stays.
+    let settings_only = words[env..].get(settings).is_none_or(|next| !next.contains('='));
+    if settings == 0 || !settings_only || env + settings == words.len() {
+        return line.to_string();
+    }
+    words[env + settings..].join(" ")
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
@@ -180,10 +247,11 @@ fn references(line: &str) -> impl Iterator<Item = (&str, &str)> {
 /// (origin `makefile` or `override` in make's database) whose name is in the run's environment (`inherited`
 /// gives its value there), or every one when `export_all`; with the makefile each comes from.
 ///
-/// A variable read as words (`runner::steers_as`) is judged by what the makefile does to the value the run
-/// inherited: the words it adds must each be free (`--tb=short`), and it may drop none (`export NODE_OPTIONS =
-/// …` replaces what the environment held: the user's own options, and the room's start hook, whose report the
-/// verdict then lacks). `export NODE_OPTIONS += --max-old-space-size=4096` keeps both.
+/// A variable read as words (`runner::steers_as`) is judged by what the makefile does to the user's words of
+/// the value the run inherited ([`steers_beside`]): the words it adds and the words it drops must each be free
+/// (`--tb=short`; a user's `-W error` dropped counts). The room's own words in it are not weighed: the start
+/// channel puts them back where the runner starts (`room::hook::complete`), so `export NODE_OPTIONS =
+/// --max-old-space-size=4096` and `export NODE_OPTIONS += --max-old-space-size=4096` are alike.
 pub(super) fn environment<'a>(
     variables: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
     inherited: &dyn Fn(&str) -> Option<String>,
@@ -280,6 +348,44 @@ mod tests {
         assert!(kept.starts_with("X = a") && kept.ends_with("$(shell id)"), "{kept}");
     }
 
+    /// A recipe's setting of a runner's options variable to free words is as if absent; a word that counts, a
+    /// quoted value or another variable stays on the line.
+    #[test]
+    fn a_recipes_free_setting_of_a_runners_options_compares_as_the_line_without_it() {
+        let hook = |name: &str| {
+            Some(
+                match name {
+                    "PYTEST_ADDOPTS" => "--junitxml=/room/report/pytest.xml -rap",
+                    "GOFLAGS" => "-count=1 -exec=/room/hook/go/loopgate-go-exec -v",
+                    _ => "--require /room/hook/node/loopgate-report.cjs",
+                }
+                .to_string(),
+            )
+        };
+        let plain = |line: &str| without_free_settings(line, &hook, &EnvReads::default());
+        assert_eq!(
+            plain("PYTEST_ADDOPTS=--tb=short python3 -m pytest -q"),
+            "python3 -m pytest -q"
+        );
+        assert_eq!(plain("env GOFLAGS=-trimpath go test ./..."), "go test ./...");
+        assert_eq!(
+            plain("NODE_OPTIONS=--no-warnings node --test test/"),
+            "node --test test/"
+        );
+        for kept in [
+            "PYTEST_ADDOPTS=-kmul python3 -m pytest -q",
+            "GOFLAGS=-run=TestZero go test ./...",
+            "NODE_OPTIONS=--require=./x.js node --test test/",
+            "NODE_OPTIONS=\"--no-warnings\" node --test test/",
+            "PYTEST_ADDOPTS= python3 -m pytest",
+            "CALC_MODE=fast GOFLAGS=-trimpath go test ./...",
+            "env -i GOFLAGS=-trimpath go test ./...",
+            "GOFLAGS=-trimpath",
+        ] {
+            assert_eq!(plain(kept), kept);
+        }
+    }
+
     #[test]
     fn a_makefile_variable_in_the_environment_is_kept_with_its_file() {
         let vars = [
@@ -312,13 +418,14 @@ mod tests {
         assert_eq!(all.len(), 2, "{all:?}");
     }
 
-    /// A variable read as words is judged by what the makefile does to the value the run inherited: free words
-    /// appended are free, a value that drops what the environment held (the room's hook, the user's options)
-    /// or adds an option that loads code is kept; with nothing inherited, its words alone decide.
+    /// A variable read as words is judged by what the makefile does to the user's words of the value the run
+    /// inherited (the room's own words come back at the runner's start, `room::hook::complete`): free words
+    /// added or dropped are free, dropping or adding an option that selects or loads code is kept; with nothing
+    /// inherited, its words alone decide.
     #[test]
     fn a_variable_read_as_words_is_judged_beside_what_the_run_inherited() {
         let origin = "# makefile (from 'Makefile', line 1)";
-        let hook = "-o cache_dir=/room/pytest";
+        let hook = "-o cache_dir=/room/pytest-cache --junitxml=/room/report/pytest.xml -rap";
         let kept = |value: &str, before: Option<&str>| {
             let vars = [("PYTEST_ADDOPTS", value, origin)];
             let env = |_: &str| before.map(str::to_string);
@@ -326,9 +433,23 @@ mod tests {
         };
         assert!(!kept(&format!("{hook} --tb=short"), Some(hook)));
         assert!(!kept(&format!("-v {hook}"), Some(hook)));
-        assert!(kept("--tb=short", Some(hook)));
+        assert!(!kept("--tb=short", Some(hook)), "only the room's words are dropped");
+        assert!(
+            !kept("--tb=short", Some(&format!("-ra {hook}"))),
+            "and a free word of the user's"
+        );
+        assert!(
+            kept("--tb=short", Some(&format!("-W error {hook}"))),
+            "a word that counts dropped"
+        );
+        assert!(kept("-k add", Some(hook)));
+        assert!(kept("", Some(hook)), "an empty value");
         assert!(kept(&format!("{hook} -p lenient"), Some(hook)));
         assert!(kept(&format!("{hook} $(OPTS)"), Some(hook)));
+        assert!(
+            kept(&format!("{hook} --junitxml=/x/report/pytest.xml"), Some(hook)),
+            "a word that only looks like the room's"
+        );
         let all = |value: &str| {
             let vars = [("PYTEST_ADDOPTS", value, origin)];
             !environment(vars.iter().copied(), &|_| None, true, &EnvReads::default()).is_empty()
