@@ -209,10 +209,15 @@ impl Walker {
         }
         // Linked directories after every real one, in name order, so a directory inside the project is always
         // named by its real path and the names do not depend on the order the file system lists entries in.
+        let mut control = None;
         while !walk.links.is_empty() {
             let mut links = std::mem::take(&mut walk.links);
             links.sort();
             for (path, relative, depth) in links {
+                let control = control.get_or_insert_with(|| crate::project::loopgate_home().canonicalize().ok());
+                if into_control_plane(&path, control.as_deref()) {
+                    continue;
+                }
                 if dir_id(&path).is_some_and(|id| walk.seen.insert(id)) && walk.dir(&path, &relative, depth)?.is_break()
                 {
                     return Ok(());
@@ -245,6 +250,14 @@ pub(crate) fn files(root: &Path, mut visit: impl FnMut(&str, &str)) {
         visit(entry.relative, &entry.name.to_string_lossy());
         Ok(Flow::Continue(()))
     });
+}
+
+/// Whether the linked directory `path` leads into loopgate's home (`control`, canonical): a link the agent made
+/// to the seal store or the rooms is never walked. The oracle's world has no loopgate home (the room hides it), so
+/// no runner there reaches what is behind such a link, and loopgate's own files there (the room's start hooks)
+/// are no code under test, no test and no input of the run.
+fn into_control_plane(path: &Path, control: Option<&Path>) -> bool {
+    control.is_some_and(|home| path.canonicalize().is_ok_and(|target| target.starts_with(home)))
 }
 
 /// A directory's identity (device, inode), following links.
@@ -552,5 +565,27 @@ mod tests {
             .strict()
             .walk_from(root, &root.join("none"), |_| Ok(Flow::Continue(())));
         assert!(missing.is_ok(), "a missing directory has no files");
+    }
+
+    /// A link the agent made into loopgate's home, to the home itself or to a directory in it, leads into the
+    /// control plane; a link to a directory beside it (a shared install) does not.
+    #[test]
+    fn a_link_into_loopgates_home_leads_into_the_control_plane() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        touch(root, "home/rooms/r1/hook/python/sitecustomize.py");
+        touch(root, "shared/lib/x.py");
+        touch(root, "project/a.py");
+        let home = root.join("home").canonicalize().expect("home");
+        for (name, target) in [("store", "home"), ("rooms", "home/rooms/r1"), ("lib", "shared/lib")] {
+            std::os::unix::fs::symlink(root.join(target), root.join("project").join(name)).expect("link");
+        }
+        let control = |name: &str| into_control_plane(&root.join("project").join(name), Some(&home));
+        assert!(control("store") && control("rooms"));
+        assert!(!control("lib") && !control("a.py"));
+        assert!(
+            !into_control_plane(&root.join("project/store"), None),
+            "no home known: nothing is left out"
+        );
     }
 }
