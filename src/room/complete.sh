@@ -27,12 +27,24 @@ if [ -n "$var" ] && [ -s "$here/../words/$var" ]; then
     esac
     eval "$var=\$value; export $var"
 fi
+# The search starts after this file's own entry: a program met before it was either absent (this file was found
+# by name) or one that called this file by its path (a wrapper in `node_modules/.bin` that runs `$(command -v
+# node)`), which must not be run again, or the two would run each other for ever. Where `PATH` no longer holds
+# this file's directory, every entry but it is searched.
 set -f
 old_ifs=$IFS
 IFS=:
+after=yes
+for dir in $PATH; do
+    [ "$dir" = "$here" ] && after=no
+done
 for dir in $PATH; do
     [ -n "$dir" ] || dir=.
-    [ "$dir" = "$here" ] && continue
+    if [ "$dir" = "$here" ]; then
+        after=yes
+        continue
+    fi
+    [ "$after" = yes ] || continue
     if [ -f "$dir/$name" ] && [ -x "$dir/$name" ]; then
         IFS=$old_ifs
         set +f
