@@ -15,6 +15,8 @@
 #                                        # every scenario against every listed version (when adding a version)
 #   scripts/test.sh [CARGO ARGS] [-- LIBTEST ARGS]
 #                                        # extra arguments go to every cargo test run
+#   LOOPGATE_GAMING_BINARY=path/to/loopgate scripts/test.sh
+#                                        # the gaming suite's cases against that binary (CI: the one it packs)
 #
 # Each pass prints how long it took. The install suite installs what `scripts/dist.sh` packed (CI runs it first;
 # the suite runs it for this machine's platform when nothing is packed).
@@ -159,8 +161,15 @@ pass() { # WHAT COMMAND...: run COMMAND, time it, note its failure
 }
 # A lane's loop over the queue ($1, its chunks in $1/todo), run by `sh -c` with the libtest arguments in $2: each
 # chunk it claims (moved to $1/taken) runs as one `cargo test --test gaming -- --exact NAME…`. Fails if one did.
+# With LOOPGATE_GAMING_BINARY set, the cases play against that loopgate (`LOOPGATE_UNDER_TEST`) instead of this
+# build's: CI names the release binary it has just built and packed, so the adversarial suite judges what ships,
+# at a release build's speed (BENCHMARKS.md, "CI's time: the gaming suite against the shipped binary").
 # shellcheck disable=SC2016 # expanded by the lane's own shell
 gaming_lane='status=0
+if [ -n "${LOOPGATE_GAMING_BINARY-}" ]; then
+    LOOPGATE_UNDER_TEST=$LOOPGATE_GAMING_BINARY
+    export LOOPGATE_UNDER_TEST
+fi
 for chunk in "$1"/todo/*; do
     mv "$chunk" "$1/taken/" 2>/dev/null || continue
     eval "cargo test --locked --test gaming -- $2 --exact $(tr "\n" " " <"$1/taken/${chunk##*/}")" || status=1
