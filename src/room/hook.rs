@@ -35,6 +35,8 @@
 //! started by its full path, or under a `PATH` that leaves out the room's first entry, bypasses the stand-in;
 //! the variable then holds what the process tree gave it, as before this channel.
 
+pub(crate) mod binary;
+
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io;
@@ -71,6 +73,9 @@ struct Completed {
     /// The program started by name (`node`, `go`) that the channel's file stands in front of on `PATH`; `None`
     /// where the hook loaded by another variable does it (Python's `sitecustomize`, for `PYTEST_ADDOPTS`).
     program: Option<&'static str>,
+    /// The names of the runner's binaries (a version may follow: `python3.12`, `ruby3.1`) whose executed files
+    /// the channel stands in at, where the room's namespace can cover a file ([`at_binaries`]).
+    binaries: &'static [&'static str],
     /// Whether a word of the variable is one of the room's own (it names the hook, or the room's cache or report
     /// for the runner): what [`theirs`] leaves out.
     ours: fn(&str) -> bool,
