@@ -54,6 +54,27 @@ pub(crate) fn is_runner(name: &str) -> bool {
         })
 }
 
+/// The name `program` (a recipe's first word) is started by where it is a runner binary's full path that the
+/// first entry of `path` (the run's `PATH`) holding that name reaches too — the same file, so the same runner,
+/// started through the same channel — and the channel stands at the binary on this machine (a mount namespace,
+/// and the stand-in's shell): where it stands only on `PATH`, a full path goes around it, so it stays a change.
+pub(crate) fn as_named<'a>(program: &'a str, path: Option<&str>) -> Option<&'a str> {
+    let (dir, name) = program.rsplit_once('/')?;
+    if dir.is_empty() || !program.starts_with('/') || !is_runner(name) || !standing() {
+        return None;
+    }
+    let real = Path::new(program).canonicalize().ok()?;
+    let found = std::env::split_paths(path?)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())?;
+    (found.canonicalize().ok()? == real).then_some(name)
+}
+
+/// Whether the channel can stand at the binary on this machine: a mount namespace, and the stand-in's shell.
+pub(crate) fn standing() -> bool {
+    Path::new(BASH).is_file() && crate::confine::mount::probe().is_ok()
+}
+
 /// The completed variables a runner binary named `name` reads.
 fn vars_of(name: &str) -> Vec<&'static str> {
     super::HOOKS
@@ -78,11 +99,23 @@ pub(crate) fn runners(executed: impl IntoIterator<Item = PathBuf>, home: &Path) 
         .filter(|path| path.file_name().and_then(|n| n.to_str()).is_some_and(is_runner))
         .filter_map(|path| path.canonicalize().ok())
         .filter(|real| real.file_name().and_then(|n| n.to_str()).is_some_and(is_runner))
-        .filter(|real| !real.starts_with(&home))
+        .filter(|real| !real.starts_with(&home) && !is_script(real))
         .collect();
     found.sort();
     found.dedup();
     found
+}
+
+/// Whether `file` is a script (`#!`): a version manager's shim (pyenv's `python3`, which finds what to run from
+/// its own name, `$0`, which a script started through a stand-in cannot be given back). The binary it starts is
+/// a runner binary of the trace too, and the stand-in stands there.
+fn is_script(file: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 2];
+    std::fs::File::open(file)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && head == *b"#!"
 }
 
 /// Writes the stand-in of each of `binaries` (real paths) into the room at `room`, with an empty file at each
