@@ -64,7 +64,10 @@ pub(crate) fn as_named<'a>(program: &'a str, path: Option<&str>) -> Option<&'a s
         return None;
     }
     let real = Path::new(program).canonicalize().ok()?;
+    // The room's own `PATH` stand-in (first on the run's `PATH`) passes the name on to the next entry.
+    let home = crate::plane::resolve(&crate::project::loopgate_home());
     let found = std::env::split_paths(path?)
+        .filter(|dir| !crate::plane::resolve(dir).starts_with(&home))
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())?;
     (found.canonicalize().ok()? == real).then_some(name)
