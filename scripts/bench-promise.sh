@@ -12,6 +12,9 @@
 #   BIN=target/debug/loopgate RUNS=7 scripts/bench-promise.sh          # every project
 #   BIN=target/debug/loopgate KIND=js scripts/bench-promise.sh         # only python (1–2) or js (3)
 #   BIN=new/loopgate BASE=old/loopgate scripts/bench-promise.sh         # a before/after column, same alternation
+#   BIN=… KIND=one scripts/bench-promise.sh    # the one-test pytest, Jest and Go projects only (no PyPI, no config)
+#
+#   4. a one-test Go project (`go test ./...`, the go stand-in and its `-exec` hook): KIND=go, all or one.
 #
 # Needs python3 with venv and pip (PyPI reachable), git, GNU time (/usr/bin/time), strace for the trace; for the
 # JavaScript rows node and npm (the npm registry reachable: jest and vitest are installed once into JS_CACHE,
@@ -62,7 +65,8 @@ compare() {
     (cd "$dir" && "$bin" cancel >/dev/null 2>&1 || true)
 }
 
-if [ "$kind" = all ] || [ "$kind" = python ]; then
+if [ "$kind" = all ] || [ "$kind" = python ] || [ "$kind" = one ]; then
+if [ "$kind" != one ]; then
 echo "== click 8.1.7 (589 tests), CPU, median of $runs alternating runs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 click="$work/click"
 mkdir -p "$click" && (cd "$work" && pip download -q --no-deps --no-binary :all: click==8.1.7 -d dl)
@@ -71,6 +75,7 @@ printf '.venv/\n' >"$click/.gitignore"
 python3 -m venv "$click/.venv" && "$click/.venv/bin/pip" install -q -e "$click" 'pytest<8'
 commit "$click"
 compare "$click" ".venv/bin/python -m pytest -q" "click 8.1.7"
+fi
 
 echo "== one test"
 one="$work/one"
@@ -81,7 +86,18 @@ commit "$one"
 compare "$one" "python3 -m pytest -q" "one pytest test"
 fi
 
-[ "$kind" = all ] || [ "$kind" = js ] || exit 0
+if [ "$kind" = all ] || [ "$kind" = go ] || [ "$kind" = one ]; then
+echo "== one Go test, CPU, median of $runs alternating runs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+gone="$work/go"
+mkdir -p "$gone"
+printf 'module calc\n\ngo 1.19\n' >"$gone/go.mod"
+printf 'package calc\n\nfunc Add(a, b int) int { return a + b }\n' >"$gone/calc.go"
+printf 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("Add")\n\t}\n}\n' >"$gone/calc_test.go"
+commit "$gone"
+GOFLAGS=-count=1 compare "$gone" "go test ./..." "one go test"
+fi
+
+[ "$kind" = all ] || [ "$kind" = js ] || [ "$kind" = one ] || exit 0
 echo "== one JavaScript test, CPU, median of $runs alternating runs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 # jest and vitest as tests/gaming/fixtures.rs pins them, installed once and linked into each project.
 js=${JS_CACHE:-$work/js}
@@ -103,6 +119,7 @@ js_project jest "$work/jest" "const add = (a, b) => a + b;"
 printf '{"name": "one"}\n' >"$work/jest/package.json"
 commit "$work/jest"
 compare "$work/jest" "node_modules/.bin/jest --ci" "one jest test"
+[ "$kind" != one ] || exit 0
 js_project jest "$work/jest-config" "const add = (a, b) => a + b;" "module.exports = { testTimeout: 10000 };"
 printf '{"name": "one"}\n' >"$work/jest-config/package.json"
 commit "$work/jest-config"

@@ -377,7 +377,7 @@ impl Room {
         let sealed: Vec<String> = synced.sealed.iter().cloned().collect();
         let home = crate::project::loopgate_home();
         let store = self.snapshot_dir();
-        let mount = Mount::prepare(
+        let mut mount = Mount::prepare(
             root,
             &tree,
             &done.bound,
@@ -391,6 +391,15 @@ impl Room {
                 .map(|snapshot| snapshot::Presenting { snapshot, store })
                 .as_ref()
                 .map(|p| p as &dyn crate::confine::Presenter),
+        )?;
+        // The start channel at each runner binary the baseline executed (`hook::binary`).
+        let binaries = snapshot.map(|s| s.binaries.as_slice()).unwrap_or_default();
+        let standins = hook::binary::at_binaries(&self.dir, binaries)?;
+        mount.stand_in(
+            &standins
+                .into_iter()
+                .map(|s| (s.target, s.standin, s.real))
+                .collect::<Vec<_>>(),
         )?;
         done.outside = hidden;
         Ok((mount, done))

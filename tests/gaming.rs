@@ -131,6 +131,8 @@ mod selection_moves_3;
 mod shadow_moves;
 #[path = "gaming/snapshot_moves.rs"]
 mod snapshot_moves;
+#[path = "gaming/start_channel_moves.rs"]
+mod start_channel_moves;
 #[path = "gaming/step_moves.rs"]
 mod step_moves;
 #[path = "gaming/tree_moves.rs"]

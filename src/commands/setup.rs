@@ -855,6 +855,7 @@ fn take_snapshot(
         .iter()
         .filter_map(|path| path.to_str().map(str::to_string))
         .collect();
+    snapshot.binaries.clone_from(&saw.binaries);
     store.save_companion(project, crate::seal::SNAPSHOT, &snapshot)?;
     Ok(())
 }

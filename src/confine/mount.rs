@@ -58,6 +58,9 @@ pub struct Mount {
     presented: Vec<PathBuf>,
     /// `(object, path)`: held files no overlay of the snapshot presents, each bound from its object.
     held: Vec<(CString, CString)>,
+    /// `(binary, stand-in, private path)`: each binary bound at its private path, then the stand-in bound over
+    /// it (the start channel at the binary, `room::hook::binary`).
+    standins: Vec<(CString, CString, CString)>,
 }
 
 impl Mount {
@@ -144,7 +147,19 @@ impl Mount {
             presented,
             held,
             room,
+            standins: Vec::new(),
         })
+    }
+
+    /// Has the run find each binary of `standins` (`(binary, stand-in, private path)`) replaced by its stand-in,
+    /// the binary itself bound at its private path (see `room::hook::binary`). Bound last but for the sealed
+    /// files and what is hidden, over the tree and the snapshot, so a binary they present is the one covered.
+    pub(crate) fn stand_in(&mut self, standins: &[(PathBuf, PathBuf, PathBuf)]) -> io::Result<()> {
+        self.standins = standins
+            .iter()
+            .map(|(binary, standin, private)| Ok((cstring(binary)?, cstring(standin)?, cstring(private)?)))
+            .collect::<io::Result<_>>()?;
+        Ok(())
     }
 
     /// The directories the run writes in its private scratch (see `private`): the confinement grants them once
@@ -177,6 +192,14 @@ impl Mount {
         bind(&self.tree, &self.root)?;
         for (object, path) in &self.held {
             bind(object, path)?;
+        }
+        for (binary, standin, private) in &self.standins {
+            // A binary gone since the baseline has nothing to stand in at: the run finds what is there.
+            match bind(binary, private) {
+                Err(err) if err.raw_os_error() == Some(libc::ENOENT) => continue,
+                other => other?,
+            }
+            bind(standin, binary)?;
         }
         for path in &self.readonly {
             bind(path, path)?;

@@ -41,6 +41,10 @@ impl Mount {
     pub(crate) fn enter(&self) -> io::Result<()> {
         match *self {}
     }
+
+    pub(crate) fn stand_in(&mut self, _standins: &[(PathBuf, PathBuf, PathBuf)]) -> io::Result<()> {
+        match *self {}
+    }
 }
 
 /// Why the tree cannot be mounted on this platform.

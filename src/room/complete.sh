@@ -10,6 +10,7 @@ here=${0%/*}
 case $name in
 node) var=NODE_OPTIONS ;;
 go) var=GOFLAGS ;;
+ruby) var=RUBYOPT ;;
 *) var= ;;
 esac
 if [ -n "$var" ] && [ -s "$here/../words/$var" ]; then

@@ -28,12 +28,17 @@
 //! the output alone, as `status` says.
 //!
 //! **The start channel** ([`complete`]): the room's words in a runner's options variable (`PYTEST_ADDOPTS`,
-//! `NODE_OPTIONS`, `GOFLAGS`) are also kept in a file of the room and put back last where the runner starts —
-//! by a stand-in of `node` and `go` first on the run's `PATH` (`complete.sh`), by the Python hook before pytest
-//! reads its variable — so a makefile's `=`, a recipe's `VAR=… cmd`, a package.json script or a script's
-//! `export` replaces only the user's words, which are judged as the user's ([`theirs`]). A `go` or `node`
-//! started by its full path, or under a `PATH` that leaves out the room's first entry, bypasses the stand-in;
-//! the variable then holds what the process tree gave it, as before this channel.
+//! `NODE_OPTIONS`, `GOFLAGS`, `RUBYOPT`) are also kept in a file of the room and put back last where the runner
+//! starts — at the runner's binary where the run stands in a mount namespace ([`binary`]: a stand-in bound over
+//! each runner binary the baseline executed, so a full path, `env -i`, another `PATH` or a wrapper script all
+//! start the runner through it), and besides by a stand-in of `node`, `go` and `ruby` first on the run's `PATH`
+//! (`complete.sh`) and by the Python hook before pytest reads its variable — so a makefile's `=`, a recipe's
+//! `VAR=… cmd`, a package.json script or a script's `export` replaces only the user's words, which are judged as
+//! the user's ([`theirs`]). Where the channel stands on `PATH` alone (no namespace, no trace, no bash: `status`
+//! says so), a `go` or `node` started by its full path, or under a `PATH` that leaves out the room's first entry,
+//! bypasses the stand-in; the variable then holds what the process tree gave it, as before this channel.
+
+pub(crate) mod binary;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -71,6 +76,9 @@ struct Completed {
     /// The program started by name (`node`, `go`) that the channel's file stands in front of on `PATH`; `None`
     /// where the hook loaded by another variable does it (Python's `sitecustomize`, for `PYTEST_ADDOPTS`).
     program: Option<&'static str>,
+    /// The names of the runner's binaries (a version may follow: `python3.12`, `ruby3.1`) whose executed files
+    /// the channel stands in at, where the room's namespace can cover a file ([`at_binaries`]).
+    binaries: &'static [&'static str],
     /// Whether a word of the variable is one of the room's own (it names the hook, or the room's cache or report
     /// for the runner): what [`theirs`] leaves out.
     ours: fn(&str) -> bool,

@@ -106,6 +106,10 @@ pub(crate) struct Snapshot {
     /// What the baseline looked for there and did not find, kept absent for the later runs ([`absent`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<String>,
+    /// The runner binaries the baseline executed, by their real paths: the start channel stands in at each in
+    /// the later runs (`room::hook::binary`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub binaries: Vec<PathBuf>,
 }
 
 /// One held path.
@@ -179,6 +183,8 @@ impl Stat {
 pub(crate) struct Saw {
     pub read: Vec<PathBuf>,
     pub absent: Vec<PathBuf>,
+    /// The runner binaries it executed, by their real paths (`room::hook::binary::runners`).
+    pub binaries: Vec<PathBuf>,
 }
 
 impl Saw {
@@ -187,6 +193,13 @@ impl Saw {
         Saw {
             read: candidates(events, root, home),
             absent: absent::candidates(events, root, home),
+            binaries: crate::room::hook::binary::runners(
+                events
+                    .iter()
+                    .filter(|e| e.access == Access::Executed)
+                    .map(|e| e.path.clone()),
+                home,
+            ),
         }
     }
 }

@@ -35,6 +35,9 @@ pub(super) struct PrivateRoom {
     tree: TreeReport,
     /// What the verdict reads: the runner's output, or pytest's own report beside it.
     verdict_reads: String,
+    /// Where the room's words for a runner's options come back when it starts (`room::hook::binary`): at the
+    /// runner's binary, or only on `PATH`, and why.
+    start_channel: StartChannel,
     output_only: Option<String>,
 }
 
@@ -50,6 +53,34 @@ pub(super) struct SharedReport {
 pub(super) struct Environment {
     recorded: usize,
     secrets: usize,
+}
+
+/// The `start_channel` object: `binary` with the runner binaries the stand-in is bound over, or `path` (the
+/// stand-in first on the run's `PATH` alone, which a full path or another `PATH` bypasses) and why.
+#[derive(Debug, Serialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub(super) enum StartChannel {
+    Binary { binaries: Vec<PathBuf> },
+    Path { why: String },
+}
+
+/// Where the start channel stands for a loop whose tree is `tree` and whose snapshot holds `snapshot`.
+fn start_channel(tree: &TreeReport, snapshot: Option<&crate::room::snapshot::Snapshot>) -> StartChannel {
+    let why = match (tree, snapshot) {
+        (TreeReport::Mounted { .. }, Some(s))
+            if !s.binaries.is_empty() && std::path::Path::new("/bin/bash").is_file() =>
+        {
+            return StartChannel::Binary {
+                binaries: s.binaries.clone(),
+            };
+        }
+        (TreeReport::Mounted { .. }, Some(s)) if !s.binaries.is_empty() => {
+            "no `/bin/bash` for the stand-in".to_string()
+        }
+        (TreeReport::Mounted { .. }, _) => "no runner binary was traced at the baseline".to_string(),
+        (TreeReport::Copied { why, .. } | TreeReport::Fallback { why }, _) => format!("no mount namespace: {why}"),
+    };
+    StartChannel::Path { why }
 }
 
 /// The `tree` object: `mounted` with the copy's place, `copied` with the copy's place and why it is not mounted,
@@ -99,6 +130,12 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
             why: "set up before the room had a tree".to_string(),
         },
     };
+    let snapshot = active
+        .store
+        .load_companion::<crate::room::snapshot::Snapshot>(&active.project, crate::seal::SNAPSHOT)
+        .ok()
+        .flatten();
+    let start_channel = start_channel(&tree, snapshot.as_ref());
     Some(RoomReport::Private(PrivateRoom {
         bytes: room.disk_used(),
         private: described.private,
@@ -116,6 +153,7 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
         },
         tree,
         verdict_reads,
+        start_channel,
         output_only,
         dir: described.dir,
     }))
@@ -182,6 +220,20 @@ pub(super) fn render(room: &RoomReport) -> String {
             format!("\n    tree:      a private copy in the room, at its own path (not mounted: {why})")
         }
         TreeReport::Fallback { why } => format!("\n    tree:      falls back to the project's own tree — {why}"),
+    });
+    out.push_str(&match &room.start_channel {
+        StartChannel::Binary { binaries } => format!(
+            "\n    starts:    the room's words come back at the runner's binary, however it is started ({})",
+            binaries
+                .iter()
+                .filter_map(|b| b.file_name())
+                .map(|n| n.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        StartChannel::Path { why } => format!(
+            "\n    starts:    the room's words come back only through a stand-in first on PATH: a runner started by its full path or under another PATH bypasses it ({why})"
+        ),
     });
     out.push_str(&format!("\n    verdict:   reads {}", room.verdict_reads));
     out.push_str(&reports(&room.output_only));

@@ -17,6 +17,7 @@ impl super::StartHook for Hook {
         Some(super::Completed {
             var: "GOFLAGS",
             program: Some("go"),
+            binaries: &["go"],
             ours: |word| word.starts_with("-exec=") && word.ends_with(&format!("/{FILE}")),
         })
     }

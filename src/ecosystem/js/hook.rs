@@ -17,6 +17,7 @@ impl super::StartHook for Hook {
         Some(super::Completed {
             var: "NODE_OPTIONS",
             program: Some("node"),
+            binaries: &["node", "nodejs"],
             ours: |word| word.ends_with(&format!("/{FILE}")),
         })
     }

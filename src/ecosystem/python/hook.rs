@@ -17,6 +17,7 @@ impl super::StartHook for Hook {
         Some(super::Completed {
             var: "PYTEST_ADDOPTS",
             program: None,
+            binaries: &["python", "python3"],
             ours: |word| {
                 // The room's pytest cache (`-o cache_dir=…`) and JUnit report (`--junitxml=…`).
                 (word.starts_with("cache_dir=") && word.ends_with("/pytest-cache"))

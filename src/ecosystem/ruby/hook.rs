@@ -15,6 +15,17 @@ const REPORT: &str = include_str!("report.rb");
 pub(super) struct Hook;
 
 impl super::StartHook for Hook {
+    /// `RUBYOPT`'s `-r` of the hook is put back at ruby's start (`room::hook::complete`), so a makefile's
+    /// `export RUBYOPT = -W0` replaces only the user's words.
+    fn completes(&self) -> Option<super::Completed> {
+        Some(super::Completed {
+            var: "RUBYOPT",
+            program: Some("ruby"),
+            binaries: &["ruby"],
+            ours: |word| word.starts_with("-r") && word.ends_with(&format!("/{FILE}")),
+        })
+    }
+
     fn install(&self, room: &Path) -> io::Result<()> {
         super::write(room, FILE, REPORT, false)
     }

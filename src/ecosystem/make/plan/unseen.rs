@@ -207,10 +207,22 @@ pub(super) fn without_free_settings(
     let settings = words[env..].iter().take_while(|w| free(w)).count();
     // `env` alone before the command is dropped with its settings; `env` with any word left of its own stays.
     let settings_only = words[env..].get(settings).is_none_or(|next| !next.contains('='));
-    if settings == 0 || !settings_only || env + settings == words.len() {
+    let mut rest = if settings == 0 || !settings_only || env + settings == words.len() {
+        words.clone()
+    } else {
+        words[env + settings..].to_vec()
+    };
+    // A runner started by its full path where the recipe's `PATH` finds that same file by name starts the same
+    // binary, through the same start channel where it stands at the binary (`room::hook::binary`).
+    if let Some(name) = rest
+        .first()
+        .and_then(|program| crate::room::hook::binary::as_named(program, inherited("PATH").as_deref()))
+    {
+        rest[0] = name;
+    } else if rest.len() == words.len() {
         return line.to_string();
     }
-    words[env + settings..].join(" ")
+    rest.join(" ")
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
