@@ -45,13 +45,13 @@ pub(super) fn label(project: &str, key: &str) -> String {
 }
 
 /// The project a label belongs to and its label within it; `None` for the top level's.
-fn split(label: &str) -> Option<(&str, &str)> {
+pub(super) fn split(label: &str) -> Option<(&str, &str)> {
     label.strip_prefix(PROJECT)?;
     label.split_once(WITHIN)
 }
 
 /// The parts of `project` (or of the top level, `None`), labelled as within it.
-fn of(parts: &Parts, project: Option<&str>) -> Parts {
+pub(super) fn of(parts: &Parts, project: Option<&str>) -> Parts {
     parts
         .iter()
         .filter_map(|(label, digest)| match (split(label), project) {
@@ -155,6 +155,18 @@ pub(super) fn told(sealed: &Parts, now: &Parts, changes: Vec<(String, PartChange
         out.push((format!("{project} (its own: {})", own.join(", ")), PartChange::Added));
     }
     out
+}
+
+/// Whether two readings hold the same projects (or none), by name.
+pub(super) fn same_projects(sealed: &Parts, now: &Parts) -> bool {
+    let names = |parts: &Parts| -> BTreeSet<String> {
+        parts
+            .keys()
+            .filter_map(|l| split(l))
+            .map(|(p, _)| p.to_string())
+            .collect()
+    };
+    names(sealed) == names(now)
 }
 
 /// A label within its project.
