@@ -17,8 +17,17 @@
 //! runner's default. The keys saying which files are tests (`roots`, `testMatch`, `testRegex`,
 //! `testPathIgnorePatterns`; Vitest's `include`, `exclude`, `dir`, `root`) are one part per entry instead, and a
 //! change of only those is judged by the files the two selections take (`config::selection`,
-//! `closure::selection`): a widening by the agent's new tests is free. Jest's `projects` is read entry by entry,
-//! each project its own configuration, a new one judged like a new project (`config::projects`).
+//! `closure::selection`): a widening by the agent's new tests is free.
+//!
+//! **Projects.** A reading is taken *as run* ([`Resolved::as_run`]): one document of settings per project, as the
+//! runner resolves its projects — Jest's `projects` through its own `readConfigs`, each project's keys with the
+//! global ones beside them; Vitest's `test.projects` (inline, `extends`, paths, globs of directories) and Vitest 3's
+//! workspace file through `createVitest`, each project's resolved `test` options with what the main process reads
+//! from the root, its aliases and user plugins; one document at the top level where there are no projects. A
+//! moved reading is judged by the settings each file runs under (`config::runs`): free where every file but the
+//! agent's new tests runs under the same set of settings as at the baseline, so a new project of new tests, a
+//! project renamed and a configuration split into projects with each sealed test under its settings are free.
+//! Seals from before hold Jest's projects entry by entry (`config::projects`) or whole, and are read so.
 //!
 //! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
 //! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them

@@ -178,7 +178,7 @@
     const workspace = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs', 'json']
       .map((ext) => path.join(cwd, `vitest.workspace.${ext}`))
       .some((p) => fs.existsSync(p));
-    if (file === null && !workspace) return { file, config: {} };
+    // With no file, the defaults as Vitest resolves them: a file created later is compared with them key by key.
     const url = require('url').pathToFileURL(requireFrom(vitestDir).resolve('vitest/node')).href;
     const node = await import(url);
     const sequencers = [node.BaseSequencer, node.RandomSequencer].filter(Boolean);
@@ -211,6 +211,10 @@
         for (const [key, value] of Object.entries(plainObject(own, []))) doc[`test.${key}`] = value;
         const vite = project.vite.config;
         doc.resolve = plain({ alias: vite.resolve.alias, conditions: vite.resolve.conditions }, []);
+        // How Vite transforms the modules: replaced identifiers, the transformer's own options, SSR's resolution.
+        for (const key of ['define', 'esbuild', 'oxc', 'ssr', 'json']) {
+          if (vite[key] !== undefined) doc[key] = plain(vite[key], []);
+        }
         const plugins = vite.plugins.filter((plugin) => !ownPlugin(plugin && plugin.name));
         if (plugins.length > 0) doc.plugins = plain(plugins, []);
         return doc;

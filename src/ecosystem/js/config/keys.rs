@@ -67,24 +67,28 @@ const RESOLVED_FREE: &[&str] = &[
 ];
 
 /// Options under a key that are free while the key itself counts: Vitest's coverage settings but its provider
-/// and reporters.
-const NESTED_FREE: &[(&str, &[&str])] = &[(
-    "test.coverage",
-    &[
-        "enabled",
-        "include",
-        "exclude",
-        "reportsDirectory",
-        "thresholds",
-        "clean",
-        "cleanOnRerun",
-        "all",
-        "reportOnFailure",
-        "skipFull",
-        "watermarks",
-        "extension",
-    ],
-)];
+/// and reporters; the seed of a shuffled order, which Vitest's resolution draws afresh at each reading (as Jest's
+/// `seed` is free).
+const NESTED_FREE: &[(&str, &[&str])] = &[
+    ("test.sequence", &["seed"]),
+    (
+        "test.coverage",
+        &[
+            "enabled",
+            "include",
+            "exclude",
+            "reportsDirectory",
+            "thresholds",
+            "clean",
+            "cleanOnRerun",
+            "all",
+            "reportOnFailure",
+            "skipFull",
+            "watermarks",
+            "extension",
+        ],
+    ),
+];
 
 /// Options free while their value is one the runner ships (a JSON text each): Vitest's built-in pools run the
 /// same tests in workers of another kind (how many at once is `maxWorkers`' and `fileParallelism`'s, free too);

@@ -19,9 +19,10 @@
 //!   code) counts;
 //! - a project gone counts (its sealed tests no longer run as they did).
 //!
-//! What is left as it was: a configuration that turns from one document into `projects` (its top level's keys move
-//! into a project) counts, and so does a seal taken before this reading (no `by_project`), whose `projects` is one
-//! part.
+//! This is the judgment of a seal taken with `by_project` but before `as_run`; a seal taken since is judged by the
+//! settings each sealed test runs under (`config::runs`), which also frees a configuration turned from one document
+//! into `projects` and Vitest's projects. A seal taken before either (no `by_project`) holds `projects` as one
+//! part. The names and cuts here (`project NAME › KEY`, [`split`], [`of`], [`same_projects`]) serve both.
 
 use std::collections::BTreeSet;
 use std::path::Path;

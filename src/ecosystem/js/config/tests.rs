@@ -276,3 +276,11 @@ fn mochas_parallel_run_is_free_and_a_spec_beside_it_counts() {
         assert_ne!(digest(counts), digest("{}"), "{counts}");
     }
 }
+
+/// Vitest's resolution draws a shuffled order's seed afresh at each reading: it is free, the shuffle is not.
+#[test]
+fn a_shuffled_orders_seed_is_free_and_the_shuffle_counts() {
+    let seeded = |seed: u64, shuffle: bool| parts(json!({"test.sequence": {"seed": seed, "shuffle": shuffle}})).0;
+    assert_eq!(seeded(1, true), seeded(2, true));
+    assert_ne!(seeded(1, true), seeded(1, false));
+}
