@@ -139,6 +139,8 @@ mod step_moves;
 mod tree_moves;
 #[path = "gaming/vitest_moves.rs"]
 mod vitest_moves;
+#[path = "gaming/vitest_projects_moves.rs"]
+mod vitest_projects_moves;
 
 use std::time::Instant;
 

@@ -157,6 +157,13 @@ pub(crate) fn inert_by(
     })
 }
 
+/// Every file under `dir` (relative to `root`) a runner that never lists the directories named in `skip` can take,
+/// relative to `dir`, for a reader that asks more of each file than [`inert_by`] does (which settings each selection
+/// that takes it runs it under: `ecosystem/js/config/runs.rs`); `None` at a link or past the walk's cap, as there.
+pub(crate) fn files(root: &Path, dir: &Path, skip: &[&str]) -> Option<Vec<String>> {
+    walk(&root.join(dir), &[""], skip)
+}
+
 /// Which files may join or leave a test selection without changing the oracle's run (see [`inert`]): the
 /// agent's new test files, which sit out the run, and — joining — sealed files that hold tests.
 pub(crate) struct Members<'a> {

@@ -17,8 +17,17 @@
 //! runner's default. The keys saying which files are tests (`roots`, `testMatch`, `testRegex`,
 //! `testPathIgnorePatterns`; Vitest's `include`, `exclude`, `dir`, `root`) are one part per entry instead, and a
 //! change of only those is judged by the files the two selections take (`config::selection`,
-//! `closure::selection`): a widening by the agent's new tests is free. Jest's `projects` is read entry by entry,
-//! each project its own configuration, a new one judged like a new project (`config::projects`).
+//! `closure::selection`): a widening by the agent's new tests is free.
+//!
+//! **Projects.** A reading is taken *as run* ([`Resolved::as_run`]): one document of settings per project, as the
+//! runner resolves its projects — Jest's `projects` through its own `readConfigs`, each project's keys with the
+//! global ones beside them; Vitest's `test.projects` (inline, `extends`, paths, globs of directories) and Vitest 3's
+//! workspace file through `createVitest`, each project's resolved `test` options with what the main process reads
+//! from the root, its aliases and user plugins; one document at the top level where there are no projects. A
+//! moved reading is judged by the settings each file runs under (`config::runs`): free where every file but the
+//! agent's new tests runs under the same set of settings as at the baseline, so a new project of new tests, a
+//! project renamed and a configuration split into projects with each sealed test under its settings are free.
+//! Seals from before hold Jest's projects entry by entry (`config::projects`) or whole, and are read so.
 //!
 //! **Reporters.** A reporter the runner ships (`default`, `summary`, `verbose`, …) only prints; a reporter that is
 //! a path or a package is code that runs in the runner's process when the results are in, and could rewrite them
@@ -71,7 +80,7 @@ const MAX_LINES: usize = 10_000;
 /// The runners read here, with the configuration stems each resolves (`jest.config` → `jest.config.js`, …).
 const READ: &[(Runner, &[&str])] = &[
     (Runner::Jest, &["jest.config"]),
-    (Runner::Vitest, &["vitest.config", "vite.config"]),
+    (Runner::Vitest, &["vitest.config", "vite.config", "vitest.workspace"]),
 ];
 
 /// What a runner resolved in one directory at the baseline.
@@ -98,6 +107,11 @@ pub struct Resolved {
     /// a seal from before it: the list is one part, read so at every promise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) by_project: bool,
+    /// Read as the runner runs each project's tests (`config::runs`): one document of settings per project, Vitest's
+    /// projects as `createVitest` resolves them, and a moved reading judged by the settings each sealed test runs
+    /// under. Absent in a seal from before it: read and judged as then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) as_run: bool,
 }
 
 impl Resolved {
@@ -149,7 +163,7 @@ struct Reading {
 pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved> {
     let mut out = Vec::new();
     for (runner, dir, files) in left_to_reading(closure) {
-        let Some(Ok(Found { file, parts, code })) = read(runner, &dir, request, true) else {
+        let Some(Ok(Found { file, parts, code })) = read(runner, &dir, request, Form::AsRun) else {
             continue;
         };
         if !code {
@@ -162,6 +176,7 @@ pub(crate) fn record(closure: &Closure, request: &VerifyRequest) -> Vec<Resolved
                 accepted: std::collections::BTreeMap::new(),
                 unconfigured,
                 by_project: true,
+                as_run: true,
             });
         }
     }
@@ -194,7 +209,14 @@ pub(crate) fn check(
         }
         let name = runner.row().name;
         let why = Why::Configures(name.to_string());
-        let reading = read(runner, &resolved.dir, request, resolved.by_project);
+        let form = if resolved.as_run {
+            Form::AsRun
+        } else if resolved.by_project {
+            Form::ByProject
+        } else {
+            Form::Whole
+        };
+        let reading = read(runner, &resolved.dir, request, form);
         let changed: Vec<&String> = resolved
             .accepted
             .iter()
@@ -229,7 +251,33 @@ pub(crate) fn check(
             Some(Ok(found)) => {
                 let path = found.file.unwrap_or(first);
                 let mut changes = parts::compare(&resolved.parts, &found.parts);
-                if let Some(members) = members {
+                if resolved.as_run
+                    && !changes.is_empty()
+                    && let Some(members) = members
+                {
+                    let labels: Vec<String> = changes.iter().map(|(label, _)| label.clone()).collect();
+                    let judged = runs::judge(
+                        runner,
+                        root,
+                        &resolved.dir,
+                        &resolved.parts,
+                        &found.parts,
+                        &labels,
+                        members,
+                    );
+                    let Err(reasons) = judged else { continue };
+                    // Within the same projects, what moved is named key by key, as before; where projects came or
+                    // went (a configuration split, a project added), by the files whose settings it moved.
+                    if !projects::same_projects(&resolved.parts, &found.parts) {
+                        moved.extend(reasons.into_iter().map(|reason| MovedPart {
+                            path: path.clone(),
+                            part: reason,
+                            change: PartChange::Changed,
+                            why: why.clone(),
+                        }));
+                        continue;
+                    }
+                } else if let Some(members) = members {
                     let free = projects::free(
                         runner,
                         root,
@@ -351,15 +399,28 @@ fn unconfigured(runner: Runner, dir: &str, request: &VerifyRequest) -> bool {
 
 /// The reading of `runner`'s configuration in `dir` (project-relative), run where and as `request` runs. `None`
 /// when the reader could not start or said nothing; `Err` with the runner's first line of error.
-fn read(runner: Runner, dir: &str, request: &VerifyRequest, by_project: bool) -> Option<Result<Found, String>> {
+/// How a reading is taken: the seal's `Resolved` says which its baseline was.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// One document, Jest's `projects` one part (a seal from before either flag).
+    Whole,
+    /// Jest's `projects` entry by entry (`Resolved::by_project`).
+    ByProject,
+    /// Each project as the runner runs its tests (`Resolved::as_run`).
+    AsRun,
+}
+
+fn read(runner: Runner, dir: &str, request: &VerifyRequest, form: Form) -> Option<Result<Found, String>> {
     // The reader deletes the mark from its environment before it loads the configuration.
     let mark = crate::verify::unforeseeable_mark("config");
     let place = if dir.is_empty() { ".".to_string() } else { quote(dir) };
     let command = format!(
-        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} LOOPGATE_CONFIG_PROJECTS={} node -e {}",
+        "cd {place} && LOOPGATE_CONFIG_MARK={} LOOPGATE_CONFIG_RUNNER={} LOOPGATE_CONFIG_PROJECTS={} \
+         LOOPGATE_CONFIG_FORM={} node -e {}",
         quote(&mark),
         runner.row().id,
-        u8::from(by_project),
+        u8::from(form != Form::Whole),
+        if form == Form::AsRun { "as-run" } else { "as-written" },
         quote(READER)
     );
     let log_path = request.log_path.with_extension("config.log");
@@ -392,7 +453,7 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest, by_project: bool) ->
     if let Some(error) = reading.error {
         return Some(Err(error));
     }
-    let (parts, code) = parts_of(&reading.config, by_project);
+    let (parts, code) = parts_of(&reading.config, form != Form::Whole);
     let root = request.cwd.to_string_lossy();
     let file = reading
         .file
@@ -420,6 +481,8 @@ mod keys;
 mod presence;
 #[path = "config/projects.rs"]
 mod projects;
+#[path = "config/runs.rs"]
+mod runs;
 #[path = "config/selection.rs"]
 mod selection;
 use keys::parts_of;

@@ -15,6 +15,11 @@
   delete process.env.LOOPGATE_CONFIG_RUNNER;
   const byProject = process.env.LOOPGATE_CONFIG_PROJECTS === '1';
   delete process.env.LOOPGATE_CONFIG_PROJECTS;
+  // `as-run`: each project as the runner runs its tests, every setting that applies to them in one document
+  // (`config::runs`): Jest's project configuration with the global one beside it, Vitest's projects as
+  // `createVitest` resolves them.
+  const asRun = process.env.LOOPGATE_CONFIG_FORM === 'as-run';
+  delete process.env.LOOPGATE_CONFIG_FORM;
   const fs = require('fs');
   const path = require('path');
   const { createRequire } = require('module');
@@ -59,6 +64,20 @@
   const requireFrom = (dir) => createRequire(path.join(dir, 'package.json'));
   const packageDir = (from, name) => path.dirname(requireFrom(from).resolve(`${name}/package.json`));
 
+  // One document: the project's keys, then the global ones it lacks; a global key that differs from the
+  // project's is its own entry.
+  const oneDocument = (project, globalConfig) => {
+    const config = plainObject(project, []);
+    // Jest builds `testPathPatterns` from its command line as an object of its own class: its patterns are the data.
+    const patterns = globalConfig.testPathPatterns;
+    const global = plainObject({ ...globalConfig, testPathPatterns: patterns && patterns.patterns }, []);
+    for (const [key, value] of Object.entries(global)) {
+      if (!(key in config)) config[key] = value;
+      else if (JSON.stringify(config[key]) !== JSON.stringify(value)) config[`${key} (global)`] = value;
+    }
+    return config;
+  };
+
   const jest = async () => {
     const jestDir = packageDir(cwd, 'jest');
     const cliDir = packageDir(jestDir, 'jest-cli');
@@ -66,6 +85,22 @@
     const names = ['js', 'ts', 'mjs', 'cjs', 'cts', 'json'].map((ext) => `jest.config.${ext}`);
     const file = names.map((name) => path.join(cwd, name)).find((p) => fs.existsSync(p)) || null;
     const { configs, globalConfig } = await readConfigs({ $0: 'jest', _: [] }, [cwd]);
+    if (asRun && Array.isArray(globalConfig.projects) && globalConfig.projects.length > 0) {
+      // Each project as one document of what applies to its tests — its own keys and the global ones beside them,
+      // shaped as a configuration without `projects` is — so a sealed test is compared under the same labels
+      // whether one configuration or a project runs it.
+      const { projects, ...rest } = globalConfig;
+      const config = {};
+      const seen = new Set();
+      configs.forEach((project, i) => {
+        const shown = project.displayName && project.displayName.name;
+        let name = shown ? `"${shown}"` : rooted(String(project.rootDir || i + 1));
+        if (seen.has(name)) name = `${name} #${i + 1}`;
+        seen.add(name);
+        config[`project ${name}`] = oneDocument(project, rest);
+      });
+      return { file, config };
+    }
     if (byProject && Array.isArray(globalConfig.projects) && globalConfig.projects.length > 0) {
       // `projects` entry by entry: the global keys (not `projects`, whose entries are judged as what they
       // resolve to), then each project's resolved configuration under `project NAME`, NAME its display name, else
@@ -83,16 +118,10 @@
       });
       return { file, config };
     }
-    // One document: the project's keys, then the global ones it lacks; a global key that differs from the
-    // project's is its own entry. A second project is one entry of its own.
-    const config = plainObject(configs[0] || {}, []);
-    // Jest builds `testPathPatterns` from its command line as an object of its own class: its patterns are the data.
-    const patterns = globalConfig.testPathPatterns;
-    const global = plainObject({ ...globalConfig, testPathPatterns: patterns && patterns.patterns }, []);
-    for (const [key, value] of Object.entries(global)) {
-      if (!(key in config)) config[key] = value;
-      else if (JSON.stringify(config[key]) !== JSON.stringify(value)) config[`${key} (global)`] = value;
-    }
+    const config = oneDocument(configs[0] || {}, globalConfig);
+    // Read as run, an empty `projects` is the one document it stands for: a project holding these settings compares
+    // equal to it.
+    if (asRun && Array.isArray(config.projects) && config.projects.length === 0) delete config.projects;
     configs.slice(1).forEach((project, i) => {
       config[`project ${i + 2}`] = plainObject(project, []);
     });
@@ -110,6 +139,7 @@
       file = names.map((name) => path.join(dir, name)).find((p) => fs.existsSync(p)) || null;
       if (path.dirname(dir) === dir) break;
     }
+    if (asRun) return vitestAsRun(vitestDir, file);
     const config = {};
     if (file !== null) {
       // Vite is loaded only for a file to load: a project without one costs a directory walk.
@@ -130,6 +160,73 @@
       }
     }
     return { file, config };
+  };
+
+  // What Vitest's main process reads from the root configuration alone, whichever project runs a test: its
+  // reporters, when the run stops, whether no test is a pass, the root's global setup and what it provides.
+  const VITEST_ROOT_ONLY = ['reporters', 'outputFile', 'bail', 'passWithNoTests', 'allowOnly'];
+  // Vite's and Vitest's own plugins, by the names they give themselves: the resolved list holds them for every
+  // project (a project defined inline has one more), and they are the runner's code, held in the room.
+  const ownPlugin = (name) =>
+    typeof name === 'string' && (/^(vite|vitest|builtin|native):/.test(name) || ['alias', 'vitest'].includes(name));
+
+  // Vitest's projects as `createVitest` resolves them — inline ones, `extends`, paths, globs of directories, the
+  // workspace file of Vitest 3 — each as one document of what applies to its tests: its resolved `test` options
+  // (`test.KEY`), what the main process reads from the root, the aliases and user plugins its modules go through.
+  // One project and no `projects`: the document is the top level's, as a configuration without `projects` is.
+  const vitestAsRun = async (vitestDir, file) => {
+    const workspace = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs', 'json']
+      .map((ext) => path.join(cwd, `vitest.workspace.${ext}`))
+      .some((p) => fs.existsSync(p));
+    // With no file, the defaults as Vitest resolves them: a file created later is compared with them key by key.
+    const url = require('url').pathToFileURL(requireFrom(vitestDir).resolve('vitest/node')).href;
+    const node = await import(url);
+    const sequencers = [node.BaseSequencer, node.RandomSequencer].filter(Boolean);
+    const options = { watch: false, run: true };
+    if (file !== null) options.config = file;
+    const ctx = await node.createVitest('test', options, {}, {});
+    try {
+      const root = ctx.config;
+      const asDocument = (project) => {
+        const own = { ...project.config };
+        delete own.projects;
+        delete own.workspace;
+        for (const key of VITEST_ROOT_ONLY) own[key] = root[key];
+        // Values resolution fills in that say nothing of how the tests run: a disabled browser mode's or type
+        // check's defaults, coverage's reports (its provider stays: a custom one is code), how long imports took.
+        if (own.browser && !own.browser.enabled) own.browser = { enabled: false };
+        if (own.typecheck && !own.typecheck.enabled) own.typecheck = { enabled: false };
+        if (own.coverage) {
+          const { provider, customProviderModule } = own.coverage;
+          own.coverage = { provider, customProviderModule };
+        }
+        if (own.experimental) {
+          const { importDurations, ...rest } = own.experimental;
+          own.experimental = rest;
+        }
+        if (own.sequence && sequencers.includes(own.sequence.sequencer)) {
+          own.sequence = { ...own.sequence, sequencer: own.sequence.sequencer.name };
+        }
+        const doc = {};
+        for (const [key, value] of Object.entries(plainObject(own, []))) doc[`test.${key}`] = value;
+        const vite = project.vite.config;
+        doc.resolve = plain({ alias: vite.resolve.alias, conditions: vite.resolve.conditions }, []);
+        // How Vite transforms the modules: replaced identifiers, the transformer's own options, SSR's resolution.
+        for (const key of ['define', 'esbuild', 'oxc', 'ssr', 'json']) {
+          if (vite[key] !== undefined) doc[key] = plain(vite[key], []);
+        }
+        const plugins = vite.plugins.filter((plugin) => !ownPlugin(plugin && plugin.name));
+        if (plugins.length > 0) doc.plugins = plain(plugins, []);
+        return doc;
+      };
+      const listed = Array.isArray(root.projects) || workspace;
+      if (!listed && ctx.projects.length === 1) return { file, config: asDocument(ctx.projects[0]) };
+      const config = {};
+      for (const project of ctx.projects) config[`project "${project.name}"`] = asDocument(project);
+      return { file, config };
+    } finally {
+      await ctx.close();
+    }
   };
 
   const read = { jest, vitest }[runner];

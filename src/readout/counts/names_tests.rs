@@ -137,6 +137,17 @@ fn jest_and_vitest_are_named_by_file_whatever_their_per_test_lines() {
     expect(capture!("vitest-pass-skipped"), &[("src/math.test.js", Passed)]);
 }
 
+/// With `projects`, Jest prints the project's display name between the verdict and the file: the file keeps its
+/// name, so a configuration turned into projects runs the same tests by name.
+#[test]
+fn jest_names_a_file_the_same_under_a_projects_display_name() {
+    let summary = "Test Suites: 2 passed, 2 total\nTests:       3 passed, 3 total\n";
+    expect(
+        &format!("PASS unit test/calc.test.js\nPASS my app packages/a/x.test.js (5.2 s)\n{summary}"),
+        &[("packages/a/x.test.js", Passed), ("test/calc.test.js", Passed)],
+    );
+}
+
 #[test]
 fn mocha_names_are_suite_and_title_and_its_failure_list_is_not_read_again() {
     expect(

@@ -48,29 +48,47 @@ const RESOLVED_FREE: &[&str] = &[
     "test.ui",
     "test.open",
     "test.api",
+    // What Vitest's resolution fills in of how it was started and what it shows: the project's name (a label),
+    // colour and filter, watch mode's triggers, the UI's base, the attachments' and cache's places, the mode.
+    "test.name",
+    "test.color",
+    "test.project",
+    "test.forceRerunTriggers",
+    "test.uiBase",
+    "test.attachmentsDir",
+    "test.cache",
+    "test.mode",
+    "test.config",
+    "test.run",
+    "test.clearScreen",
+    "test.hideSkippedTests",
     "clearScreen",
     "logLevel",
 ];
 
 /// Options under a key that are free while the key itself counts: Vitest's coverage settings but its provider
-/// and reporters.
-const NESTED_FREE: &[(&str, &[&str])] = &[(
-    "test.coverage",
-    &[
-        "enabled",
-        "include",
-        "exclude",
-        "reportsDirectory",
-        "thresholds",
-        "clean",
-        "cleanOnRerun",
-        "all",
-        "reportOnFailure",
-        "skipFull",
-        "watermarks",
-        "extension",
-    ],
-)];
+/// and reporters; the seed of a shuffled order, which Vitest's resolution draws afresh at each reading (as Jest's
+/// `seed` is free).
+const NESTED_FREE: &[(&str, &[&str])] = &[
+    ("test.sequence", &["seed"]),
+    (
+        "test.coverage",
+        &[
+            "enabled",
+            "include",
+            "exclude",
+            "reportsDirectory",
+            "thresholds",
+            "clean",
+            "cleanOnRerun",
+            "all",
+            "reportOnFailure",
+            "skipFull",
+            "watermarks",
+            "extension",
+        ],
+    ),
+];
 
 /// Options free while their value is one the runner ships (a JSON text each): Vitest's built-in pools run the
 /// same tests in workers of another kind (how many at once is `maxWorkers`' and `fileParallelism`'s, free too);

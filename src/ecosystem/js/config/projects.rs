@@ -19,9 +19,10 @@
 //!   code) counts;
 //! - a project gone counts (its sealed tests no longer run as they did).
 //!
-//! What is left as it was: a configuration that turns from one document into `projects` (its top level's keys move
-//! into a project) counts, and so does a seal taken before this reading (no `by_project`), whose `projects` is one
-//! part.
+//! This is the judgment of a seal taken with `by_project` but before `as_run`; a seal taken since is judged by the
+//! settings each sealed test runs under (`config::runs`), which also frees a configuration turned from one document
+//! into `projects` and Vitest's projects. A seal taken before either (no `by_project`) holds `projects` as one
+//! part. The names and cuts here (`project NAME › KEY`, [`split`], [`of`], [`same_projects`]) serve both.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -45,13 +46,13 @@ pub(super) fn label(project: &str, key: &str) -> String {
 }
 
 /// The project a label belongs to and its label within it; `None` for the top level's.
-fn split(label: &str) -> Option<(&str, &str)> {
+pub(super) fn split(label: &str) -> Option<(&str, &str)> {
     label.strip_prefix(PROJECT)?;
     label.split_once(WITHIN)
 }
 
 /// The parts of `project` (or of the top level, `None`), labelled as within it.
-fn of(parts: &Parts, project: Option<&str>) -> Parts {
+pub(super) fn of(parts: &Parts, project: Option<&str>) -> Parts {
     parts
         .iter()
         .filter_map(|(label, digest)| match (split(label), project) {
@@ -155,6 +156,18 @@ pub(super) fn told(sealed: &Parts, now: &Parts, changes: Vec<(String, PartChange
         out.push((format!("{project} (its own: {})", own.join(", ")), PartChange::Added));
     }
     out
+}
+
+/// Whether two readings hold the same projects (or none), by name.
+pub(super) fn same_projects(sealed: &Parts, now: &Parts) -> bool {
+    let names = |parts: &Parts| -> BTreeSet<String> {
+        parts
+            .keys()
+            .filter_map(|l| split(l))
+            .map(|(p, _)| p.to_string())
+            .collect()
+    };
+    names(sealed) == names(now)
 }
 
 /// A label within its project.

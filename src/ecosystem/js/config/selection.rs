@@ -152,6 +152,64 @@ fn vitest_inert(root: &Path, dir: &str, before: &Keys<'_>, after: &Keys<'_>, mem
     free && !unsure.get()
 }
 
+/// One selection rebuilt from its entries' labels (a project's, or the top level's): whether the runner takes a
+/// file, for `config::runs`, which asks it of every file of the walk.
+pub(super) enum Selector {
+    /// Jest's, over absolute paths from `base`, where the runner runs.
+    Jest {
+        selection: Jest,
+        base: String,
+    },
+    Vitest(Vitest),
+}
+
+/// The selection `parts` stand for (their entries' labels), as `runner` reads it in `dir` (relative to `root`);
+/// `None` where it cannot be rebuilt exactly (see the module doc).
+pub(super) fn selector(runner: Runner, root: &Path, dir: &str, parts: &Parts) -> Option<Selector> {
+    let keys = by_key(parts);
+    if runner == Runner::Jest {
+        let base = root.join(dir).to_str()?.to_string();
+        Some(Selector::Jest {
+            selection: Jest::new(&keys, &base)?,
+            base,
+        })
+    } else if runner == Runner::Vitest {
+        Vitest::new(&keys).map(Selector::Vitest)
+    } else {
+        None
+    }
+}
+
+impl Selector {
+    /// Whether the runner takes `file` (relative to where it runs); `unsure` is set where Vitest 3's default
+    /// `exclude` would answer otherwise.
+    pub(super) fn selects(&self, file: &str, unsure: &Cell<bool>) -> bool {
+        match self {
+            Selector::Jest { selection, base } => selection.selects(&format!("{base}/{file}")),
+            Selector::Vitest(selection) => selection.selects(file, unsure),
+        }
+    }
+
+    /// Whether the runner never takes a file below `node_modules` or `.git` with this selection.
+    fn skips_unlisted(&self) -> bool {
+        match self {
+            Selector::Jest { .. } => true,
+            Selector::Vitest(selection) => ["node_modules/a.js", "a/node_modules/b.js", ".git/a.js"]
+                .iter()
+                .all(|path| selection.excludes(path)),
+        }
+    }
+}
+
+/// The directories a walk for `selectors` may skip: those none of them takes a file from.
+pub(super) fn unlisted<'a>(selectors: impl IntoIterator<Item = &'a Selector>) -> &'static [&'static str] {
+    if selectors.into_iter().all(Selector::skips_unlisted) {
+        JEST_UNLISTED
+    } else {
+        &[]
+    }
+}
+
 /// A selection's entries by key.
 type Keys<'a> = BTreeMap<&'a str, Vec<&'a str>>;
 
@@ -175,7 +233,7 @@ fn values<'a>(keys: &Keys<'a>, key: &str) -> Option<Vec<&'a str>> {
 }
 
 /// Jest's selection over absolute paths.
-struct Jest {
+pub(super) struct Jest {
     roots: Vec<String>,
     test_match: Vec<Glob>,
     test_regex: Option<regex::Regex>,
@@ -239,7 +297,7 @@ impl Jest {
 }
 
 /// Vitest's selection over paths relative to the directory it runs in.
-struct Vitest {
+pub(super) struct Vitest {
     /// Its `dir`, relative to where it runs (empty: there).
     dir: String,
     include: Vec<Glob>,

@@ -115,7 +115,9 @@ fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
         .find(|(r, _, _)| *r == Runner::Vitest)
         .expect("vitest's files");
     assert!(vitest.2.contains(&"vite.config.js".to_string()));
-    assert!(!vitest.2.iter().any(|f| f.starts_with("vitest.workspace")));
+    // Vitest 3's workspace file is its projects, which the reading resolves (Vitest 4 reads none).
+    assert!(vitest.2.contains(&"vitest.workspace.ts".to_string()));
+    assert!(vitest.2.contains(&"vitest.workspace.json".to_string()));
     let resolved: Vec<Resolved> = groups
         .into_iter()
         .map(|(runner, dir, files)| Resolved {
@@ -126,6 +128,7 @@ fn the_closure_leaves_the_runners_files_of_code_to_their_reading() {
             accepted: std::collections::BTreeMap::new(),
             unconfigured: false,
             by_project: false,
+            as_run: false,
         })
         .collect();
     closure.leave_configs_to(&resolved, root);
@@ -157,6 +160,7 @@ fn checked(runner: Runner, root: &Path, unconfigured: bool) -> Vec<String> {
         accepted: std::collections::BTreeMap::new(),
         unconfigured,
         by_project: false,
+        as_run: false,
     }];
     check(&mut sealed, &request, Path::new(""), None)
         .into_iter()
@@ -271,4 +275,12 @@ fn mochas_parallel_run_is_free_and_a_spec_beside_it_counts() {
     ] {
         assert_ne!(digest(counts), digest("{}"), "{counts}");
     }
+}
+
+/// Vitest's resolution draws a shuffled order's seed afresh at each reading: it is free, the shuffle is not.
+#[test]
+fn a_shuffled_orders_seed_is_free_and_the_shuffle_counts() {
+    let seeded = |seed: u64, shuffle: bool| parts(json!({"test.sequence": {"seed": seed, "shuffle": shuffle}})).0;
+    assert_eq!(seeded(1, true), seeded(2, true));
+    assert_ne!(seeded(1, true), seeded(1, false));
 }

@@ -206,7 +206,9 @@ fn tape_title(comment: &str) -> Option<&str> {
     (!summary && !comment.is_empty() && !comment.starts_with("SKIP ")).then_some(comment)
 }
 
-/// `PASS src/sum.test.js` or `FAIL src/sum.test.js (5.2 s)` at column 0.
+/// `PASS src/sum.test.js` or `FAIL src/sum.test.js (5.2 s)` at column 0; with `projects`, the project's display
+/// name stands between (`PASS unit src/sum.test.js`): the file is the last word before the time, so the same test
+/// keeps its name whether one configuration or a project runs it.
 fn jest_file(line: &str) -> Option<(&str, TestOutcome)> {
     let (word, rest) = line.split_once(' ')?;
     let outcome = match word {
@@ -214,7 +216,12 @@ fn jest_file(line: &str) -> Option<(&str, TestOutcome)> {
         "FAIL" => TestOutcome::Failed,
         _ => return None,
     };
-    let file = rest.trim().split(' ').next()?;
+    let rest = rest.trim();
+    let before_time = match rest.rfind(" (") {
+        Some(at) if rest.ends_with(')') => &rest[..at],
+        _ => rest,
+    };
+    let file = before_time.split(' ').rfind(|word| !word.is_empty())?;
     looks_like_file(file).then_some((file, outcome))
 }
 
