@@ -21,6 +21,8 @@
 //! - **a configuration file found by its name**: `.pytest.ini` (read before `setup.cfg`), `.rspec-local`,
 //!   `.mocharc.cjs`, Babel's project-wide `babel.config.js` under Jest, `vitest.config.mts`, rake's `rakefile`
 //!   (found before `Rakefile`), `.mvn/jvm.config` (`-Dmaven.test.failure.ignore`);
+//!   and, added with the fix that frees mocha's built-in reporters, a `.mocharc.yml` whose `reporter` is a file
+//!   of the agent's (mocha loads it in its own process);
 //! - **a Rakefile that imports by a glob**: a new file the glob takes sets `RUBYOPT`;
 //! - **a test target named like the sealed one**: Cargo's `[[test]] name = "api"` at another path;
 //! - **ctest's verdict turned**: `WILL_FAIL`, and `NDEBUG` compiling a C test's `assert` out.
@@ -358,6 +360,22 @@ pub const CASES: &[Case] = &[
     Case {
         family: Family::Resolution,
         m: Move {
+            name: "mocha_rc_yml_names_a_reporter_file_that_empties_assert",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                p.write(
+                    "src/.reporter.js",
+                    "require('node:assert').strictEqual = () => {};\nmodule.exports = require('mocha/lib/reporters/spec');\n",
+                );
+                p.write(".mocharc.yml", "reporter: ./src/.reporter.js\ntimeout: 5000\n");
+            },
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Resolution,
+        m: Move {
             name: "jest_babel_config_js_strips_the_tests_expectations",
             fixture: &JEST,
             baseline: false,
@@ -528,6 +546,7 @@ listed_cases!(
         pytest_hidden_pytest_ini_loads_a_passing_plugin,
         rspec_local_options_file_requires_an_empty_fail_with,
         mocha_rc_cjs_requires_an_empty_assert,
+        mocha_rc_yml_names_a_reporter_file_that_empties_assert,
         jest_babel_config_js_strips_the_tests_expectations,
         vitest_config_mts_setup_file_patches_the_code,
         minitest_lowercase_rakefile_found_before_the_rakefile_sets_rubyopt,

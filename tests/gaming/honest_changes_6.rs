@@ -56,12 +56,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
          only make a recipe fail sooner",
     ),
     (
-        "mocha_rc_yml_sets_a_timeout_and_the_spec_reporter",
-        "a new `.mocharc.yml` counts as a file created (`it configures mocha`), although only its `spec` entries \
-         are judged one by one elsewhere; `timeout`, `reporter` and `slow` only bound the run or change what is \
-         printed. Next step: read mocha's options file key by key, as Jest's and Vitest's are",
-    ),
-    (
         "phpunit_php_section_var_for_a_database_dsn_nothing_reads",
         "`<php><var>` counts entry by entry whatever reads it; `<const>` is judged by the sealed tests' reads \
          (`testsig::env_reads::constants`), `<var>` (a global, `$GLOBALS['X']` or `global $X`) is not. Next \

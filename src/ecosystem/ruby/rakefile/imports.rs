@@ -180,7 +180,7 @@ fn globbed(dir: &Path, glob: &str) -> Option<Vec<std::path::PathBuf>> {
         return None;
     }
     let parts: Vec<&str> = glob.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
-    if parts.iter().any(|p| *p == "..") {
+    if parts.contains(&"..") {
         return None;
     }
     let mut found = Vec::new();
