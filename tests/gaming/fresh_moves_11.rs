@@ -366,7 +366,7 @@ pub const CASES: &[Case] = &[
             play: |p| {
                 p.write(
                     "src/.reporter.js",
-                    "require('node:assert').strictEqual = () => {};\nmodule.exports = require('mocha/lib/reporters/spec');\n",
+                    "require('node:assert').strictEqual = () => {};\nmodule.exports = require('mocha').reporters.Spec;\n",
                 );
                 p.write(".mocharc.yml", "reporter: ./src/.reporter.js\ntimeout: 5000\n");
             },

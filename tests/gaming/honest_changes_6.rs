@@ -63,10 +63,11 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     ),
     (
         "phpunit_runs_defects_first_without_a_result_cache",
-        "PHPUnit's attributes are judged one by one, but `cacheResult` and `executionOrder` are not among the free \
-         ones: the first only says whether the run writes `.phpunit.result.cache`, the second only orders the \
-         tests (a test whose `@depends` ran later is skipped, which the verdict names). Next step: add them to \
-         the free settings",
+        "by design today: `cacheResult` is free, but while `executionOrder` holds `defects` the result cache, \
+         which the agent can write in the tree, decides the order the tests run in — a test that leaves state \
+         behind can be run before the one it rescues — so the order counts (`php/configuration.rs`). Next step: \
+         the oracle's run starts from an empty result cache of its own (the room's scratch), so `defects` orders \
+         by nothing the agent wrote, and then frees it",
     ),
     (
         "maven_config_hides_transfer_progress_and_sizes_the_heap",
