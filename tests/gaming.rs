@@ -60,6 +60,8 @@ mod fixtures;
 mod fresh_moves;
 #[path = "gaming/fresh_moves_10.rs"]
 mod fresh_moves_10;
+#[path = "gaming/fresh_moves_11.rs"]
+mod fresh_moves_11;
 #[path = "gaming/fresh_moves_2.rs"]
 mod fresh_moves_2;
 #[path = "gaming/fresh_moves_3.rs"]
@@ -88,6 +90,8 @@ mod honest_changes_3;
 mod honest_changes_4;
 #[path = "gaming/honest_changes_5.rs"]
 mod honest_changes_5;
+#[path = "gaming/honest_changes_6.rs"]
+mod honest_changes_6;
 #[path = "gaming/honest_still_rejected.rs"]
 mod honest_still_rejected;
 #[path = "gaming/hook_channel_moves.rs"]

@@ -193,6 +193,8 @@ mod tests {
         let none = crate::schema::EnvReads::default();
         assert!(!steers_as("PYTEST_ADDOPTS", "--tb=short -ra", &none));
         assert!(!steers_as("BATS_TEST_TIMEOUT", "60", &none));
+        assert!(!steers_as("GOFLAGS", "-timeout=5m -v", &none));
+        assert!(steers_as("GOFLAGS", "-timeout=5m -shuffle=7", &none));
         assert!(steers_as("PYTEST_ADDOPTS", "-p lenient", &none));
         assert!(steers_as("PYTEST_ADDOPTS", "--tb=short -k zero", &none));
         assert!(steers_as("PYTEST_ADDOPTS", "$(OPTS)", &none));

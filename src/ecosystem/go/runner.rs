@@ -26,9 +26,11 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     // number of packages built at once and the verbose listing change neither what is built nor how a test ends.
     // The race detector only checks more: a test may fail on a race it finds, never pass for it; a test file it
     // leaves out by a `!race` build constraint is a baseline test that did not run, which the verdict names.
+    // A time limit (`-timeout=2m`) only bounds the process, as Jest's `testTimeout` does. Not `-shuffle`: a seed
+    // the makefile picks orders the tests as the agent chooses (a test that leaves state behind run first).
     words: &[super::Words {
         name: "GOFLAGS",
-        free: &["-count=1", "-trimpath", "-p=*", "-v", "-race"],
+        free: &["-count=1", "-trimpath", "-p=*", "-v", "-race", "-timeout=*"],
     }],
 };
 

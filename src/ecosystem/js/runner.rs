@@ -129,6 +129,21 @@ pub(super) const MOCHA: Row = Row {
             "timeout",
             "timeouts",
         ],
+        // A built-in reporter only prints: mocha looks a name up among its own reporters before it loads a file
+        // of that name, and loopgate's hook records the `Runner` events whichever prints them. A reporter named
+        // by a path or a package is code mocha loads, and counts.
+        package_defaults: &[
+            ("reporter", "\"spec\""),
+            ("reporter", "\"dot\""),
+            ("reporter", "\"list\""),
+            ("reporter", "\"tap\""),
+            ("reporter", "\"min\""),
+            ("reporter", "\"progress\""),
+            ("reporter", "\"landing\""),
+            ("reporter", "\"nyan\""),
+            ("reporter", "\"doc\""),
+            ("reporter", "\"markdown\""),
+        ],
         ..Config::NONE
     },
     tests: TestFiles {

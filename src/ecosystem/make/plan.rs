@@ -18,8 +18,8 @@
 //! change for code completes. For each compared target: the lines make will run, its recipe as written, its
 //! target-specific variables; and, for all: `SHELL`, `.SHELLFLAGS`, `MAKEFLAGS` and the special targets that
 //! change how every recipe runs (`.ONESHELL`, `.IGNORE`, `.POSIX`, `.EXPORT_ALL_VARIABLES`). A new target, a
-//! comment, reformatting, a variable renamed or moved to an included file: none of these changes what make
-//! resolves, so none is named.
+//! comment, reformatting, a variable renamed or moved to an included file, a command put in a variable of plain
+//! text (`Database::plain_references`): none of these changes what make resolves, so none is named.
 //!
 //! **Why the dry run is safe to run.** `make -n` is not inert: it still expands `$(shell …)`, runs recipe lines
 //! marked `+` or naming `$(MAKE)`, and remakes the makefiles it includes. So it runs exactly where the verify
@@ -562,7 +562,10 @@ impl<'a> Database<'a> {
                     let line = match line.split_once(" (from '") {
                         Some((head, _)) if line.starts_with('#') => head.to_string(),
                         _ => match line.strip_prefix('\t') {
-                            Some(recipe) => format!("\t{}", unseen::without_free_settings(recipe, inherited, reads)),
+                            Some(recipe) => format!(
+                                "\t{}",
+                                unseen::without_free_settings(&self.plain_references(name, recipe), inherited, reads)
+                            ),
                             None => line.to_string(),
                         },
                     };
@@ -571,6 +574,71 @@ impl<'a> Database<'a> {
                 }
             }
         }
+        out
+    }
+}
+
+impl Database<'_> {
+    /// `recipe` (a line of target `target`'s recipe as written) with each `$(NAME)` / `${NAME}` of a variable whose
+    /// value make holds as plain text replaced by that text, as make will expand it: so `$(PYTHON) -m unittest`
+    /// under `PYTHON ?= python3` is the recipe `python3 -m unittest` was, and putting a command in a variable (an
+    /// everyday refactor) moves nothing (`tests/gaming/honest_changes_6.rs`). Left as written, so compared as
+    /// text: a reference to a variable whose value expands anything (`$`: a function, another variable, how make
+    /// was called), one the target sets for itself (its target-specific value is compared in the entry), make's
+    /// own (`MAKE*`, `MFLAGS`, `CURDIR`, `SHELL`) and any computed or automatic name. What the recipe will run,
+    /// expanded whole, is compared beside it (`runs:`), so this only decides what the text as written says.
+    fn plain_references(&self, target: &str, recipe: &str) -> String {
+        let own: Vec<&str> = self
+            .entries
+            .iter()
+            .filter(|(n, _)| *n == target)
+            .flat_map(|(_, lines)| lines.iter())
+            .filter(|line| is_target_variable(line))
+            .filter_map(|line| line.split_once(':').map(|(_, rest)| rest.trim_start()))
+            .filter_map(|rest| {
+                let rest = rest.strip_prefix("export ").unwrap_or(rest);
+                rest.split([' ', '=', ':', '?', '+']).next()
+            })
+            .collect();
+        let plain = |name: &str| -> Option<&str> {
+            let word = !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !name.as_bytes()[0].is_ascii_digit();
+            let makes = name.starts_with("MAKE") || matches!(name, "MFLAGS" | "CURDIR" | "SHELL");
+            if !word || makes || own.contains(&name) {
+                return None;
+            }
+            self.variables.get(name).copied().filter(|v| !v.contains('$'))
+        };
+        let mut out = String::with_capacity(recipe.len());
+        let mut rest = recipe;
+        while let Some(at) = rest.find('$') {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 1..];
+            let close = match after.as_bytes().first() {
+                Some(b'(') => Some(')'),
+                Some(b'{') => Some('}'),
+                _ => None,
+            };
+            let replaced = close.and_then(|close| {
+                let end = after.find(close)?;
+                let value = plain(&after[1..end])?;
+                Some((value, end + 1))
+            });
+            match replaced {
+                Some((value, used)) => {
+                    out.push_str(value);
+                    rest = &after[used..];
+                }
+                None => {
+                    // `$$` is one literal `$`: keep both and move past them.
+                    let skip = usize::from(after.starts_with('$')) + 1;
+                    out.push_str(&rest[at..at + skip]);
+                    rest = &rest[at + skip..];
+                }
+            }
+        }
+        out.push_str(rest);
         out
     }
 }

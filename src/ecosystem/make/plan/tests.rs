@@ -334,3 +334,21 @@ fn the_makefiles_are_left_to_the_plan_and_what_the_recipes_run_stays_sealed() {
         assert!(!left.iter().any(|p| p == gone), "{gone}: {left:?}");
     }
 }
+
+/// A command put in a variable of plain text is the recipe it was; a variable whose value expands anything (how
+/// make was called, a function) is still compared as written, and so is a `-` added before the reference.
+#[test]
+fn a_recipe_reads_through_a_variable_of_plain_text() {
+    let literal = "PYTHON ?= python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\tpython3 -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
+    let base = with(&[], literal);
+    assert_eq!(moved_labels(&base, &with(&[], MAKEFILE)), Vec::<String>::new());
+    let braces = "PY = python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t${PY} -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
+    assert_eq!(moved_labels(&base, &with(&[], braces)), Vec::<String>::new());
+    let dry = "PY = $(if $(findstring n,$(MAKEFLAGS)),python3,true)\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PY) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
+    assert!(!moved_labels(&base, &with(&[], dry)).is_empty());
+    let ignored = "PY = python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t-$(PY) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
+    assert_eq!(
+        moved_labels(&base, &with(&[], ignored)),
+        vec!["unit: as make resolves it"]
+    );
+}

@@ -14,7 +14,14 @@
 //! - `Rake.add_rakelib "tasks"`: every `tasks/*.rake`, sorted, after the Rakefile too (rake globs its rakelib
 //!   directories once the Rakefile is loaded);
 //! - `load "tasks/x.rake"` and `require_relative "tasks/x"` (`.rb` added where the path has no extension): in
-//!   place of the line, as Ruby runs them there.
+//!   place of the line, as Ruby runs them there;
+//! - a literal glob's files, each imported or loaded (`Dir.glob("tasks/*.rake").each { |r| import r }`,
+//!   `Dir["tasks/*.rake"].sort.each do |f| load f end`, `FileList[…]`, `import(*Dir[…])`): the files the glob
+//!   takes where the Rakefile stands, sorted as Ruby's `Dir.glob` returns them, placed as `import` or `load`
+//!   places one. Read as a line, such a loop was the baseline's code whatever files it took, so a new
+//!   `tasks/x.rake` whose top level sets `RUBYOPT` was in no reading (`tests/gaming/fresh_moves_11.rs`); read
+//!   as its files, a new file of inert tasks stays free and a new top level counts. A glob with a brace or a
+//!   class (`{a,b}`, `[ab]`) is not read, and the line counts.
 //!
 //! Paths are the Rakefile's directory's (rake's working directory; `require_relative`'s too, for a Rakefile's
 //! own lines). A load of a path that is not a plain relative literal (interpolated, absolute, with `..`), of a
@@ -38,6 +45,19 @@ const LITERAL: &str = r##"(?:"[^"#\\]*"|'[^'\\]*')"##;
 static LOADS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"^(import|load|require_relative|Rake\.add_rakelib)\s*(?:\(\s*({LITERAL}(?:\s*,\s*{LITERAL})*)\s*\)|\s+({LITERAL}(?:\s*,\s*{LITERAL})*))$"
+    ))
+    .expect("a valid pattern")
+});
+
+/// A literal glob's files, each imported or loaded: `Dir.glob(G)`, `Dir[G]` or `FileList[G]`, maybe `.sort`ed,
+/// then `.each` with a block that imports or loads its one parameter (braces or `do … end` on the line); or
+/// `import(*Dir[G])`. Captures: the glob (`glob`), the method (`method`, `splat`).
+static GLOB_LOADS: LazyLock<Regex> = LazyLock::new(|| {
+    let source = format!(
+        r"(?:Dir\.glob\(\s*(?P<glob>{LITERAL})\s*\)|Dir\[\s*(?P<glob2>{LITERAL})\s*\]|FileList\[\s*(?P<glob3>{LITERAL})\s*\])"
+    );
+    Regex::new(&format!(
+        r"^(?:{source}(?:\.sort)?\.each\s*(?:\{{\s*\|(?P<v1>\w+)\|\s*(?P<method>import|load)\s*\(?\s*(?P<u1>\w+)\s*\)?\s*\}}|do\s*\|(?P<v2>\w+)\|\s*(?P<method2>import|load)\s*\(?\s*(?P<u2>\w+)\s*\)?\s*end)|(?P<splat>import)\s*\(?\s*\*\s*(?:Dir\[\s*(?P<glob4>{LITERAL})\s*\]|Dir\.glob\(\s*(?P<glob5>{LITERAL})\s*\)|FileList\[\s*(?P<glob6>{LITERAL})\s*\])\s*\)?)$"
     ))
     .expect("a valid pattern")
 });
@@ -92,6 +112,10 @@ fn load(
     if depth >= DEPTH {
         return None;
     }
+    if let Some((method, glob)) = glob_load(line) {
+        let files = globbed(dir, &glob)?;
+        return read_all(files, dir, seen).map(|files| (method == "import", files));
+    }
     let c = LOADS.captures(line)?;
     let method = &c[1];
     let args = c.get(2).or_else(|| c.get(3))?.as_str();
@@ -125,6 +149,102 @@ fn load(
             _ => wanted.push(dir.join(path)),
         }
     }
+    read_all(wanted, dir, seen).map(|files| (matches!(method, "import" | "Rake.add_rakelib"), files))
+}
+
+/// The method (`import` or `load`) and the glob of a line that imports or loads every file of a literal glob
+/// ([`GLOB_LOADS`]); `None` for any other line, or a block whose call is not of its own parameter.
+fn glob_load(line: &str) -> Option<(String, String)> {
+    let c = GLOB_LOADS.captures(line)?;
+    let glob = ["glob", "glob2", "glob3", "glob4", "glob5", "glob6"]
+        .iter()
+        .find_map(|name| c.name(name))?
+        .as_str();
+    let glob = glob[1..glob.len() - 1].to_string();
+    if c.name("splat").is_some() {
+        return Some(("import".to_string(), glob));
+    }
+    let (var, method, used) = match (c.name("v1"), c.name("v2")) {
+        (Some(v), _) => (v, c.name("method")?, c.name("u1")?),
+        (None, Some(v)) => (v, c.name("method2")?, c.name("u2")?),
+        (None, None) => return None,
+    };
+    (var.as_str() == used.as_str()).then(|| (method.as_str().to_string(), glob))
+}
+
+/// The files `glob` (relative to `dir`) takes, sorted as Ruby's `Dir.glob` returns them: `*` and `?` within a
+/// name (not a leading dot), `**` for any depth of directories; `None` for a glob this reading cannot follow
+/// (a brace, a class, an escape, a path out of `dir`).
+fn globbed(dir: &Path, glob: &str) -> Option<Vec<std::path::PathBuf>> {
+    if glob.is_empty() || glob.contains(['{', '}', '[', ']', '\\']) || glob.starts_with('/') {
+        return None;
+    }
+    let parts: Vec<&str> = glob.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    if parts.contains(&"..") {
+        return None;
+    }
+    let mut found = Vec::new();
+    walk_glob(dir, &parts, 0, &mut found);
+    found.retain(|p| p.is_file());
+    found.sort();
+    found.dedup();
+    Some(found)
+}
+
+/// Adds to `found` what `parts` take under `at` (see [`globbed`]); `depth` bounds a `**` walk.
+fn walk_glob(at: &Path, parts: &[&str], depth: usize, found: &mut Vec<std::path::PathBuf>) {
+    let Some((first, rest)) = parts.split_first() else {
+        found.push(at.to_path_buf());
+        return;
+    };
+    if *first == "**" {
+        walk_glob(at, rest, depth, found);
+        if depth < 8 {
+            for entry in entries(at).into_iter().filter(|p| p.is_dir() && !p.is_symlink()) {
+                walk_glob(&entry, parts, depth + 1, found);
+            }
+        }
+        return;
+    }
+    if !first.contains(['*', '?']) {
+        walk_glob(&at.join(first), rest, depth, found);
+        return;
+    }
+    for entry in entries(at) {
+        let name = entry
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !name.starts_with('.') && wildcard(first.as_bytes(), name.as_bytes()) {
+            walk_glob(&entry, rest, depth, found);
+        }
+    }
+}
+
+/// The entries of a directory, none where it cannot be read.
+fn entries(dir: &Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default()
+}
+
+/// Whether `name` matches `pattern` of `*` (any run) and `?` (one byte).
+fn wildcard(pattern: &[u8], name: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|i| wildcard(rest, &name[i..])),
+        Some((b'?', rest)) => !name.is_empty() && wildcard(rest, &name[1..]),
+        Some((c, rest)) => name.first() == Some(c) && wildcard(rest, &name[1..]),
+    }
+}
+
+/// The text of each of `wanted` with the directory it lies in; `None` where one was read already, is missing
+/// or is not text (the line then stays code).
+fn read_all(
+    wanted: Vec<std::path::PathBuf>,
+    dir: &Path,
+    seen: &mut Vec<String>,
+) -> Option<Vec<(String, std::path::PathBuf)>> {
     let mut files = Vec::new();
     for file in wanted {
         let key = file.to_string_lossy().into_owned();
@@ -138,7 +258,7 @@ fn load(
         let at = file.parent().unwrap_or(dir).to_path_buf();
         files.push((text, at));
     }
-    Some((matches!(method, "import" | "Rake.add_rakelib"), files))
+    Some(files)
 }
 
 /// A relative path made only of plain names (no `..`, not absolute, nothing expanded).
@@ -166,6 +286,43 @@ mod tests {
             expanded(text, dir.path()),
             "B = 1\nX = 1\ntask :a do\n  puts 1\nend\nC = 1\n"
         );
+    }
+
+    /// A loop importing or loading every file of a literal glob reads as those files, sorted, placed where rake
+    /// places each; a glob it cannot follow, or a block that loads something else, stays a line.
+    #[test]
+    fn a_glob_of_imports_is_read_as_its_files() {
+        let dir = project(&[
+            ("tasks/b.rake", "B = 1\n"),
+            ("tasks/a.rake", "A = 1\n"),
+            ("tasks/deep/c.rake", "C = 1\n"),
+            ("tasks/notes.txt", "no\n"),
+        ]);
+        for line in [
+            "Dir.glob(\"tasks/*.rake\").each { |r| import r }",
+            "Dir[\"tasks/*.rake\"].sort.each do |f| import f end",
+            "FileList[\"tasks/*.rake\"].each { |f| import(f) }",
+            "import(*Dir[\"tasks/*.rake\"])",
+        ] {
+            assert_eq!(
+                expanded(&format!("{line}\nX = 1\n"), dir.path()),
+                "X = 1\nA = 1\nB = 1\n",
+                "{line}"
+            );
+        }
+        assert_eq!(
+            expanded("Dir.glob(\"tasks/**/*.rake\").each { |f| load f }\nX = 1\n", dir.path()),
+            "A = 1\nB = 1\nC = 1\nX = 1\n"
+        );
+        for line in [
+            "Dir.glob(\"tasks/{a,b}.rake\").each { |r| import r }",
+            "Dir.glob(\"../tasks/*.rake\").each { |r| import r }",
+            "Dir.glob(\"tasks/*.rake\").each { |r| import other }",
+            "Dir.glob(\"tasks/*.rake\").each { |r| require r }",
+        ] {
+            let text = format!("{line}\n");
+            assert_eq!(expanded(&text, dir.path()), text, "{line}");
+        }
     }
 
     #[test]
