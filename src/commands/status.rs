@@ -240,7 +240,13 @@ fn report(project: &Project) -> Result<StatusReport, Error> {
                 baseline: baseline(&events.events),
                 verify_running: crate::verify_lock::running(project),
                 oracle_inputs: inputs::report(&active.seal, &sealed),
-                room: room::report(&active),
+                room: room::report(
+                    &active,
+                    matches!(
+                        sealed.observed.as_ref().map(|o| &o.tracing),
+                        Some(crate::closure::observed::Tracing::Traced { .. })
+                    ),
+                ),
                 holdout: active.seal.holdout.as_ref().map(holdout::report),
                 review: active.seal.fields.config.review.as_ref().map(|r| ReviewReport {
                     by: r.describe(),

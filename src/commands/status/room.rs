@@ -55,17 +55,26 @@ pub(super) struct Environment {
     secrets: usize,
 }
 
-/// The `start_channel` object: `binary` with the runner binaries the stand-in is bound over, or `path` (the
-/// stand-in first on the run's `PATH` alone, which a full path or another `PATH` bypasses) and why.
+/// The `start_channel` object: `binary` with the runner binaries the stand-in is bound over, `path` (the
+/// stand-in first on the run's `PATH` alone, which a full path or another `PATH` bypasses) and why, or `no_runner`
+/// where the traced baseline ran none of the runners the room hooks (a verify of `test -f …` has nothing to
+/// bypass; the `PATH` stand-in still stands for a runner a later run starts).
 #[derive(Debug, Serialize)]
 #[serde(tag = "state", rename_all = "lowercase")]
 pub(super) enum StartChannel {
-    Binary { binaries: Vec<PathBuf> },
-    Path { why: String },
+    Binary {
+        binaries: Vec<PathBuf>,
+    },
+    Path {
+        why: String,
+    },
+    #[serde(rename = "no_runner")]
+    NoRunner,
 }
 
-/// Where the start channel stands for a loop whose tree is `tree` and whose snapshot holds `snapshot`.
-fn start_channel(tree: &TreeReport, snapshot: Option<&crate::room::snapshot::Snapshot>) -> StartChannel {
+/// Where the start channel stands for a loop whose tree is `tree` and whose snapshot holds `snapshot`; `traced`:
+/// whether the baseline ran under the tracer (else no binary could be seen).
+fn start_channel(tree: &TreeReport, snapshot: Option<&crate::room::snapshot::Snapshot>, traced: bool) -> StartChannel {
     let why = match (tree, snapshot) {
         (TreeReport::Mounted { .. }, Some(s))
             if !s.binaries.is_empty() && std::path::Path::new("/bin/bash").is_file() =>
@@ -77,7 +86,8 @@ fn start_channel(tree: &TreeReport, snapshot: Option<&crate::room::snapshot::Sna
         (TreeReport::Mounted { .. }, Some(s)) if !s.binaries.is_empty() => {
             "no `/bin/bash` for the stand-in".to_string()
         }
-        (TreeReport::Mounted { .. }, _) => "no runner binary was traced at the baseline".to_string(),
+        (TreeReport::Mounted { .. }, _) if traced => return StartChannel::NoRunner,
+        (TreeReport::Mounted { .. }, _) => "the baseline was not traced".to_string(),
         (TreeReport::Copied { why, .. } | TreeReport::Fallback { why }, _) => format!("no mount namespace: {why}"),
     };
     StartChannel::Path { why }
@@ -93,8 +103,9 @@ pub(super) enum TreeReport {
     Fallback { why: String },
 }
 
-/// The room of a loop with a verify command; `None` without one.
-pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
+/// The room of a loop with a verify command; `None` without one. `traced`: whether its baseline ran under the
+/// tracer.
+pub(super) fn report(active: &ActiveLoop, traced: bool) -> Option<RoomReport> {
     active.seal.fields.config.verify.verify_command.as_ref()?;
     let recorded = active
         .store
@@ -135,7 +146,7 @@ pub(super) fn report(active: &ActiveLoop) -> Option<RoomReport> {
         .load_companion::<crate::room::snapshot::Snapshot>(&active.project, crate::seal::SNAPSHOT)
         .ok()
         .flatten();
-    let start_channel = start_channel(&tree, snapshot.as_ref());
+    let start_channel = start_channel(&tree, snapshot.as_ref(), traced);
     Some(RoomReport::Private(PrivateRoom {
         bytes: room.disk_used(),
         private: described.private,
@@ -234,6 +245,9 @@ pub(super) fn render(room: &RoomReport) -> String {
         StartChannel::Path { why } => format!(
             "\n    starts:    the room's words come back only through a stand-in first on PATH: a runner started by its full path or under another PATH bypasses it ({why})"
         ),
+        StartChannel::NoRunner => {
+            "\n    starts:    no runner the room hooks (python, node, go, ruby) ran at the traced baseline".to_string()
+        }
     });
     out.push_str(&format!("\n    verdict:   reads {}", room.verdict_reads));
     out.push_str(&reports(&room.output_only));
