@@ -246,7 +246,7 @@ pub(super) fn render(room: &RoomReport) -> String {
             "\n    starts:    the room's words come back only through a stand-in first on PATH: a runner started by its full path or under another PATH bypasses it ({why})"
         ),
         StartChannel::NoRunner => {
-            "\n    starts:    no runner the room hooks (python, node, go, ruby) ran at the traced baseline".to_string()
+            "\n    starts:    no runner the room hooks ran at the traced baseline".to_string()
         }
     });
     out.push_str(&format!("\n    verdict:   reads {}", room.verdict_reads));
