@@ -114,14 +114,7 @@ pub(super) fn free(
 /// that count in which it differs from every sealed project (`setupFiles`, `testMatch`), or gone — not its fifty
 /// resolved keys one by one.
 pub(super) fn told(sealed: &Parts, now: &Parts, changes: Vec<(String, PartChange)>) -> Vec<(String, PartChange)> {
-    let names = |parts: &Parts| -> BTreeSet<String> {
-        parts
-            .keys()
-            .filter_map(|l| split(l))
-            .map(|(p, _)| p.to_string())
-            .collect()
-    };
-    let (was, is) = (names(sealed), names(now));
+    let (was, is) = (project_names(sealed), project_names(now));
     let mut out: Vec<(String, PartChange)> = Vec::new();
     let mut told: BTreeSet<String> = BTreeSet::new();
     for (label, change) in changes {
@@ -158,16 +151,18 @@ pub(super) fn told(sealed: &Parts, now: &Parts, changes: Vec<(String, PartChange
     out
 }
 
+/// The names of the projects a reading holds (none without `projects`).
+fn project_names(parts: &Parts) -> BTreeSet<String> {
+    parts
+        .keys()
+        .filter_map(|l| split(l))
+        .map(|(p, _)| p.to_string())
+        .collect()
+}
+
 /// Whether two readings hold the same projects (or none), by name.
 pub(super) fn same_projects(sealed: &Parts, now: &Parts) -> bool {
-    let names = |parts: &Parts| -> BTreeSet<String> {
-        parts
-            .keys()
-            .filter_map(|l| split(l))
-            .map(|(p, _)| p.to_string())
-            .collect()
-    };
-    names(sealed) == names(now)
+    project_names(sealed) == project_names(now)
 }
 
 /// A label within its project.
