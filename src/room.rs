@@ -282,6 +282,27 @@ impl Room {
         self.prepare(recorded)
     }
 
+    /// Starts the room's seeded caches from their seeds (setup, after [`Room::rebuild`], before the baseline;
+    /// see `caches::Seeding`). A rule that fails leaves its cache empty, as a room without seeds is.
+    pub(crate) fn seed(&self, recorded: &Recorded, seeds: &Path, root: &Path) {
+        for cache in recorded.private() {
+            let Some(rule) = caches::seed_rule(cache) else {
+                continue;
+            };
+            let into = self.path_of(cache);
+            let seeding = caches::Seeding {
+                seeds,
+                root,
+                vars: &recorded.vars,
+                into: &into,
+            };
+            if rule(&seeding).is_err() {
+                let _ = std::fs::remove_dir_all(&into);
+                let _ = private_dir(&into);
+            }
+        }
+    }
+
     /// Where the start hooks write their events for the verdict (see `hook`).
     pub(crate) fn events_path(&self) -> PathBuf {
         self.dir.join(hook::PLACE)

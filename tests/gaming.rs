@@ -190,6 +190,9 @@ pub(crate) fn runner_env() -> Vec<(&'static str, String)> {
         ("GOPATH", cache.join("gopath").to_string_lossy().into_owned()),
         ("GOTOOLCHAIN", "local".into()),
         ("GOFLAGS", "-count=1".into()),
+        // One directory of seeds for every case's store (`room::caches::Seeding`): the toolchain's standard
+        // library is compiled into it once, not into each case's room.
+        ("LOOPGATE_SEEDS", cache.join("seeds").to_string_lossy().into_owned()),
         ("npm_config_update_notifier", "false".into()),
         ("npm_config_fund", "false".into()),
     ]

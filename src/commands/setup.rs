@@ -826,6 +826,9 @@ fn build_room(
         path: room.dir().to_path_buf(),
         source,
     })?;
+    let seeds =
+        std::env::var_os(crate::room::caches::SEEDS_ENV).map_or_else(|| store.seeds_dir(), std::path::PathBuf::from);
+    room.seed(&recorded, &seeds, &project.root);
     store.save_companion(project, crate::seal::ROOM, &recorded)?;
     let env = room.env(&recorded, |name| std::env::var_os(name));
     Ok(Some((room, recorded, env)))

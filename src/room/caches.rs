@@ -85,6 +85,43 @@ pub(crate) const CACHES: &[&Cache] = &[
 /// (`oracle::holdout`). One line per such cache.
 pub(crate) const PER_TREE: &[&Cache] = &[&rust::TARGET];
 
+/// The caches a setup starts from a seed instead of empty (see [`Seeding`]), each with the rule of its
+/// ecosystem that finds or builds the seed. One line per seeded cache.
+const SEEDED: &[(&Cache, Seed)] = &[(&go::BUILD, go::seed)];
+
+/// Names another directory of seeds than the store's (`seal::Store::seeds_dir`): a test suite that gives each
+/// case a store of its own points them all at one. It is as trusted as `LOOPGATE_HOME`, which names the store:
+/// whoever sets setup's environment chooses both.
+pub(crate) const SEEDS_ENV: &str = "LOOPGATE_SEEDS";
+
+/// An ecosystem's rule that fills a room's empty cache from a seed in loopgate's store before the baseline runs.
+pub(crate) type Seed = fn(&Seeding) -> std::io::Result<()>;
+
+/// What a [`Seed`] rule is given. A seed is a head start and nothing else (issue 39, Speed: a Go setup spent
+/// most of its CPU compiling and vetting the standard library into the room's empty build cache): what fills it
+/// runs no code of any project — only the toolchain, over its own sources, in a directory of loopgate's store —
+/// so a room that starts from it trusts nothing a run of the code under test wrote, as a room that starts empty
+/// does. The rule fails soft: any error leaves the cache empty, and the baseline runs cold as before.
+pub(crate) struct Seeding<'a> {
+    /// loopgate's directory of seeds, beside the rooms (out of every agent's reach, as the store is).
+    pub seeds: &'a Path,
+    /// The project's root (the rule may ask what it needs, `go list`, never run its code).
+    pub root: &'a Path,
+    /// The baseline's recorded environment.
+    pub vars: &'a BTreeMap<String, String>,
+    /// The room's empty cache directory to fill.
+    pub into: &'a Path,
+}
+
+/// The seed rule of `cache`, where it has one.
+pub(crate) fn seed_rule(cache: &Cache) -> Option<Seed> {
+    // By place, which no two caches share: a `const` has no one address to compare by.
+    SEEDED
+        .iter()
+        .find(|(seeded, _)| seeded.place == cache.place)
+        .map(|(_, rule)| *rule)
+}
+
 /// The ecosystems' rules for a cache that must stay the user's (see [`decide`]), one line per ecosystem with
 /// one, in the order setup lists what they find.
 const SHARED: &[SharedRule] = &[rust::shared, python::shared];

@@ -3,6 +3,10 @@
 
 use super::{Cache, How};
 
+#[path = "seed.rs"]
+mod seed;
+pub(super) use seed::seed;
+
 /// Holds Go's build and test-result cache.
 pub(super) const BUILD: Cache = Cache {
     vars: &["GOCACHE"],
