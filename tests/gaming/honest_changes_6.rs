@@ -29,13 +29,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "cargo_new_integration_test_declared_as_a_test_target",
-        "the new `tests/props.rs` sits out of the oracle's run (a new test file), but the manifest's new `[[test]]` \
-         table names it, so cargo fails (`can't find integration-test props`) and the run counts as failed. Next \
-         step: a new test target whose path is a new test file sits out with it (the table left out of the \
-         oracle's manifest), or the new file stands in the oracle's tree as an empty target",
-    ),
-    (
         "gem_gemspec_as_bundle_gem_writes_it",
         "`bundler/gem_tasks` reads the gemspec as the Rakefile's code but for its literal attributes; `bundle gem`'s \
          `spec.files = Dir.chdir(__dir__) { `git ls-files -z`… }` and `spec.executables = spec.files.grep(…)` are \
