@@ -49,25 +49,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
          only make a recipe fail sooner",
     ),
     (
-        "phpunit_php_section_var_for_a_database_dsn_nothing_reads",
-        "`<php><var>` counts entry by entry whatever reads it; `<const>` is judged by the sealed tests' reads \
-         (`testsig::env_reads::constants`), `<var>` (a global, `$GLOBALS['X']` or `global $X`) is not. Next \
-         step: judge `<var>` by whether the sealed test side names the global",
-    ),
-    (
-        "phpunit_runs_defects_first_without_a_result_cache",
-        "by design today: `cacheResult` is free, but while `executionOrder` holds `defects` the result cache, \
-         which the agent can write in the tree, decides the order the tests run in — a test that leaves state \
-         behind can be run before the one it rescues — so the order counts (`php/configuration.rs`). Next step: \
-         the oracle's run starts from an empty result cache of its own (the room's scratch), so `defects` orders \
-         by nothing the agent wrote, and then frees it",
-    ),
-    (
-        "maven_config_hides_transfer_progress_and_sizes_the_heap",
-        "`.mvn/maven.config` is sealed whole: `-ntp` only changes what is printed. Next step: read it as words, \
-         with Maven's display and parallelism options free",
-    ),
-    (
         "unittest_make_exports_pythonwarnings_ignoring_deprecations",
         "`PYTHON*` steers and `PYTHONWARNINGS` is no variable read as words: `ignore::DeprecationWarning` only \
          silences warnings. Next step: a row for `PYTHONWARNINGS` whose `ignore` actions are free where no sealed \
