@@ -41,6 +41,10 @@ struct LangFiles {
     extensions: &'static [&'static str],
     /// Whether a test file of it that is new since setup sits out the oracle's run ([`Lang::new_tests_sit_out`]).
     new_tests_sit_out: bool,
+    /// What a new test file of it that sits out stands as in the oracle's run ([`Lang::stand_in`]): a unit of the
+    /// language that defines no test, or `None` where its runners fail on such a unit and no manifest of its
+    /// ecosystem names a test file.
+    stand_in: Option<&'static str>,
 }
 
 /// Every language's files: each registered folder's `schema.rs`, in the registration's order
@@ -69,6 +73,24 @@ impl Lang {
             .iter()
             .find(|files| files.lang == self)
             .is_none_or(|files| files.new_tests_sit_out)
+    }
+
+    /// What a new test file of this language stands as in the oracle's run while the agent's version sits out
+    /// (`oracle::world::sealed::plan`): a unit that defines no test and does nothing, or `None` where the file is
+    /// simply absent from the run.
+    ///
+    /// Why: a sitting-out test was only ever *absent*, and a manifest that names the file (Cargo's `[[test]]
+    /// path`, PHPUnit's `<file>`, a Makefile prerequisite) then fails the whole run on a missing file — though the
+    /// entry naming it is honest and the seal lets it through. A stand-in keeps the name and drops what it runs,
+    /// for every manifest at once: the new test still cannot run a line of the agent's in the oracle's run (so it
+    /// cannot change a sealed test's outcome, principle 1), and nothing has to read each manifest for the entries
+    /// that name new files. `None` where the language's runners refuse a unit with no test (jest, vitest) or its
+    /// compiler one without its package clause (Go): there nothing names a test file, and absence is harmless.
+    pub fn stand_in(self) -> Option<&'static str> {
+        LANGS
+            .iter()
+            .find(|files| files.lang == self)
+            .and_then(|files| files.stand_in)
     }
 
     /// The language of a file, by its extension; `None` for anything else.
@@ -397,6 +419,15 @@ mod lang_tests {
         assert_eq!(Lang::of(std::path::Path::new("Makefile")), None);
         let taking_part: Vec<Lang> = Lang::ALL.into_iter().filter(|l| !l.new_tests_sit_out()).collect();
         assert_eq!(taking_part, [Lang::Cpp], "new tests of these take part in the run");
+        let absent: Vec<Lang> = Lang::ALL
+            .into_iter()
+            .filter(|l| l.new_tests_sit_out() && l.stand_in().is_none())
+            .collect();
+        assert_eq!(
+            absent,
+            [Lang::JavaScript, Lang::Go, Lang::Java],
+            "new tests of these sit out as absent files: no manifest of theirs names a test file"
+        );
     }
 
     /// The variants' order (`Ord`: the order a seal lists a command's ecosystems in) and their stored keys,

@@ -10,7 +10,10 @@
 //!   stands exactly as it was sealed (setup keeps a copy, [`Copies`]); the agent's version waits in the stash and
 //!   comes back right after the run;
 //! - every test file that did not exist at setup sits out the run in the stash, and so does every new snapshot
-//!   file under `__snapshots__/` (a new test's snapshot, [`Copies::new_snapshots`]).
+//!   file under `__snapshots__/` (a new test's snapshot, [`Copies::new_snapshots`]). Where its language has one,
+//!   a new test file's place holds a unit of the language with no test meanwhile (`schema::Lang::stand_in`,
+//!   written as the sealed copies are: [`Plan::cut`]), so a manifest that names the file (Cargo's `[[test]]`,
+//!   PHPUnit's `<file>`, a Makefile prerequisite) finds it and the run does not fail on a missing file.
 //!
 //! Everything else — the code under test, new modules, dependencies, Rust's inline `mod tests` in source files
 //! (they live in the code the agent is there to change) — runs as the agent left it.
@@ -175,7 +178,8 @@ pub struct Plan<'a> {
     /// `(path, sealed content)` of existing test files to stand as sealed.
     pub restore: Vec<(&'a str, &'a str)>,
     /// `(path, content)` of new test files that take part in the run with the tests a sealed file defines cut
-    /// out (`testseal::Inventory::new_test_files_cut`).
+    /// out (`testseal::Inventory::new_test_files_cut`), and of new test files that sit out as their language's
+    /// unit with no test (`schema::Lang::stand_in`): either way the agent's version waits in the stash.
     pub cut: Vec<(String, String)>,
     /// New test files to sit out.
     pub aside: Vec<String>,

@@ -102,6 +102,8 @@ mod js_config_moves;
 mod jvm_moves;
 #[path = "gaming/make_moves.rs"]
 mod make_moves;
+#[path = "gaming/manifest_entry_moves.rs"]
+mod manifest_entry_moves;
 #[path = "gaming/per_test.rs"]
 mod per_test;
 #[path = "gaming/php_moves.rs"]

@@ -29,13 +29,6 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "cargo_new_integration_test_declared_as_a_test_target",
-        "the new `tests/props.rs` sits out of the oracle's run (a new test file), but the manifest's new `[[test]]` \
-         table names it, so cargo fails (`can't find integration-test props`) and the run counts as failed. Next \
-         step: a new test target whose path is a new test file sits out with it (the table left out of the \
-         oracle's manifest), or the new file stands in the oracle's tree as an empty target",
-    ),
-    (
         "gem_gemspec_as_bundle_gem_writes_it",
         "`bundler/gem_tasks` reads the gemspec as the Rakefile's code but for its literal attributes; `bundle gem`'s \
          `spec.files = Dir.chdir(__dir__) { `git ls-files -z`… }` and `spec.executables = spec.files.grep(…)` are \
@@ -54,25 +47,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "`SHELL` and `.SHELLFLAGS` are compared whole (`how make runs every recipe`): bash with `-eu -o pipefail` \
          only fails more. Next step: judge them by value — a system shell outside the project, and flags that \
          only make a recipe fail sooner",
-    ),
-    (
-        "phpunit_php_section_var_for_a_database_dsn_nothing_reads",
-        "`<php><var>` counts entry by entry whatever reads it; `<const>` is judged by the sealed tests' reads \
-         (`testsig::env_reads::constants`), `<var>` (a global, `$GLOBALS['X']` or `global $X`) is not. Next \
-         step: judge `<var>` by whether the sealed test side names the global",
-    ),
-    (
-        "phpunit_runs_defects_first_without_a_result_cache",
-        "by design today: `cacheResult` is free, but while `executionOrder` holds `defects` the result cache, \
-         which the agent can write in the tree, decides the order the tests run in — a test that leaves state \
-         behind can be run before the one it rescues — so the order counts (`php/configuration.rs`). Next step: \
-         the oracle's run starts from an empty result cache of its own (the room's scratch), so `defects` orders \
-         by nothing the agent wrote, and then frees it",
-    ),
-    (
-        "maven_config_hides_transfer_progress_and_sizes_the_heap",
-        "`.mvn/maven.config` is sealed whole: `-ntp` only changes what is printed. Next step: read it as words, \
-         with Maven's display and parallelism options free",
     ),
     (
         "unittest_make_exports_pythonwarnings_ignoring_deprecations",

@@ -11,4 +11,5 @@ pub(super) const FILES: LangFiles = LangFiles {
     lang: Lang::Cpp,
     extensions: &["cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h"],
     new_tests_sit_out: false,
+    stand_in: None,
 };

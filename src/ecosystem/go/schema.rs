@@ -8,4 +8,5 @@ pub(super) const FILES: LangFiles = LangFiles {
     lang: Lang::Go,
     extensions: &["go"],
     new_tests_sit_out: true,
+    stand_in: None,
 };

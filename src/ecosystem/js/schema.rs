@@ -8,4 +8,5 @@ pub(super) const FILES: LangFiles = LangFiles {
     lang: Lang::JavaScript,
     extensions: &["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"],
     new_tests_sit_out: true,
+    stand_in: None,
 };

@@ -3,7 +3,8 @@
 //! `mvn GOALS` (`./mvnw`, `mvn -o`, `mvn -f DIR/pom.xml`) with a goal that runs the tests (`test`, `verify`,
 //! `package`, `install`, `deploy`, `surefire:test`) runs Surefire: every `pom.xml` of the project is sealed by
 //! its test side (`closure::pom`: the Surefire plugin, the properties it reads, the test directories), and
-//! Maven's own option files (`.mvn/maven.config`, `.mvn/extensions.xml`) whole; JUnit's
+//! `.mvn/extensions.xml` whole; `.mvn/maven.config` option by option, free only Maven's display and parallelism
+//! options ([`MAVEN_CONFIG_FREE`]); JUnit's
 //! `src/test/resources/junit-platform.properties` key by key, free only the default timeouts, which can fail a
 //! test and never pass one ([`JUNIT_PLATFORM_FREE`]); `.mvn/jvm.config` option by option, free only the
 //! options of Maven's own JVM that change neither what runs nor what counts ([`JVM_CONFIG_FREE`]). A goal that
@@ -66,6 +67,33 @@ const JVM_CONFIG_FREE: [&str; 15] = [
     "--add-exports=*",
 ];
 
+/// The options of `.mvn/maven.config` that are free: its words are Maven's command line, put before the verify
+/// command's own, and these change only what Maven prints (batch mode, no transfer progress, colour, errors with
+/// their stack traces, the version banner) or how many modules it builds at once (`-T`: each module's tests still
+/// run, and a failing one still fails the build), and where it stops after a failure (`-fae`, `-ff`: a failure
+/// still fails the build). A file of those alone (what a CI template adds) is as if absent. Not free: any `-D`
+/// (`-Dtest=…` narrows the run, `-DskipTests`, `-Dmaven.test.failure.ignore`), `-q` and `-l` (what Maven prints
+/// is what the readout reads), `--fail-never`, `-P`/`-f`/`-s` (other profiles, POMs, settings), `-o` and `-U`
+/// (which artifacts are resolved), and any option not listed.
+const MAVEN_CONFIG_FREE: [&str; 16] = [
+    "-B",
+    "--batch-mode",
+    "-ntp",
+    "--no-transfer-progress",
+    "-e",
+    "--errors",
+    "-V",
+    "--show-version",
+    "--color=*",
+    "-Dstyle.color=*",
+    "-T*",
+    "-T=*",
+    "--threads=*",
+    "-fae",
+    "--fail-at-end",
+    "-ff",
+];
+
 /// The keys of JUnit's `junit-platform.properties` that are free: the default timeouts of test and lifecycle
 /// methods (`junit.jupiter.execution.timeout.default`, `….test.method.default`, …), which fail a test that runs
 /// longer and pass none; a file of those alone (a project that keeps a hanging test from hanging the build) is as
@@ -101,6 +129,9 @@ impl Deriver<'_> {
         for name in Runner::Maven.row().config.files {
             if *name == ".mvn/jvm.config" {
                 let free = JVM_CONFIG_FREE.map(str::to_string).to_vec();
+                self.add(cwd.join(name), Scope::Options { free }, why.clone());
+            } else if *name == ".mvn/maven.config" {
+                let free = MAVEN_CONFIG_FREE.map(str::to_string).to_vec();
                 self.add(cwd.join(name), Scope::Options { free }, why.clone());
             } else if name.ends_with("junit-platform.properties") {
                 let free = JUNIT_PLATFORM_FREE.map(str::to_string).to_vec();

@@ -8,4 +8,5 @@ pub(super) const FILES: LangFiles = LangFiles {
     lang: Lang::Java,
     extensions: &["java"],
     new_tests_sit_out: true,
+    stand_in: None,
 };

@@ -566,6 +566,7 @@ impl<'a> Database<'a> {
                                 "\t{}",
                                 unseen::without_free_settings(&self.plain_references(name, recipe), inherited, reads)
                             ),
+                            None if !line.starts_with('#') && !is_target_variable(line) => self.header(line),
                             None => line.to_string(),
                         },
                     };
@@ -579,6 +580,28 @@ impl<'a> Database<'a> {
 }
 
 impl Database<'_> {
+    /// A target's header (`test: tests/test_more.py | out`) but for its prerequisites that are plain files, no
+    /// target of the database: make only checks that such a file exists and how old it is, and runs nothing for
+    /// it, so listing one (a new test file the goal depends on) changes nothing make runs; a missing one fails
+    /// the run. A prerequisite make has a rule for stays (what its rule runs is compared as a target reached),
+    /// as does every word of a header make printed some other way.
+    fn header(&self, line: &str) -> String {
+        let Some(at) = line.find(':') else {
+            return line.to_string();
+        };
+        let colons = line[at..].bytes().take_while(|b| *b == b':').count();
+        let (head, prerequisites) = line.split_at(at + colons);
+        let kept: Vec<&str> = prerequisites
+            .split_whitespace()
+            .filter(|word| *word == "|" || self.has_target(word))
+            .collect();
+        if kept.is_empty() {
+            head.to_string()
+        } else {
+            format!("{head} {}", kept.join(" "))
+        }
+    }
+
     /// `recipe` (a line of target `target`'s recipe as written) with each `$(NAME)` / `${NAME}` of a variable whose
     /// value make holds as plain text replaced by that text, as make will expand it: so `$(PYTHON) -m unittest`
     /// under `PYTHON ?= python3` is the recipe `python3 -m unittest` was, and putting a command in a variable (an

@@ -5,7 +5,8 @@
 //! Free, because loopgate reads PHPUnit's own JUnit report and the per-test verdict, not its output:
 //! - what only changes what it prints ([`DISPLAY`], `displayDetailsOn…`), a longer time limit, and the result
 //!   cache (`cacheResult`, `cacheResultFile`, `cacheDirectory`) — but while `executionOrder` holds `defects` the
-//!   cache decides the order the tests run in, and then it counts;
+//!   cache decides the order the tests run in, and then it counts; `executionOrder="defects"` itself is free with
+//!   `cacheResult="false"` (no cache is read, so the order is the default one: [`order_reads_nothing`]);
 //! - the coverage and logging sections (`<coverage>`, `<filter>`, `<logging>`, and `<source>` while it sets none
 //!   of its own attributes, whose `restrict…` / `ignore…` decide which issues count): what to measure and where to
 //!   write it. Not while one of them sets `processUncoveredFiles…` (PHPUnit 9 then *loads* every source file it
@@ -17,7 +18,8 @@
 //!   `max_execution_time`), and one that only makes the run stricter (`error_reporting` at `E_ALL`,
 //!   `display_errors` on) may appear; an `<env>` or `<server>` no runner and no sealed test reads, and a
 //!   `<const>` no sealed test (nor the bootstrap or helpers it loads) reads by its name
-//!   (`testsig::env_reads::constants`: a bare upper-case name, `defined('X')`, `constant('X')`), are the code's
+//!   (`testsig::env_reads::constants`: a bare upper-case name, `defined('X')`, `constant('X')`), and a `<var>`
+//!   (a global) none reads (`$GLOBALS['X']`, `global $X;`; `$GLOBALS` used whole reads them all), are the code's
 //!   input and free; every other entry counts, each its own part;
 //! - a test selection widened by new tests only: each `<directory>` and `<file>` of a `<testsuite>` is one
 //!   entry (`closure::selection`), judged by the files it selects — a new suite of the agent's new tests is free,
@@ -100,12 +102,14 @@ pub(crate) fn parts(text: &str, names: &[String]) -> Texts {
     let defects = root
         .attribute("executionOrder")
         .is_some_and(|order| order.contains("defects"));
+    let order_reads_nothing = order_reads_nothing(&root);
     for (name, value) in &root.attributes {
         let free = DISPLAY.contains(&name.as_str())
             || name.starts_with("displayDetailsOn")
             || name.starts_with("xmlns")
             || name.starts_with("xsi:")
-            || (CACHE.contains(&name.as_str()) && !defects);
+            || (CACHE.contains(&name.as_str()) && (!defects || order_reads_nothing))
+            || (name == "executionOrder" && order_reads_nothing);
         if free {
             continue;
         }
@@ -217,8 +221,8 @@ fn data_variable(entry: &Element, names: &[String]) -> bool {
         })
 }
 
-/// Whether `<php>`'s `entry` is a `<const name value/>` defining a constant no sealed test (nor a test-side file
-/// it loads) reads (the names after `parts::DATA_CONSTANTS` in `names`, `schema::EnvReads::constants`): the
+/// Whether `<php>`'s `entry` is a `<const name value/>` defining a constant, or a `<var name value/>` setting a
+/// global (`$GLOBALS[name]`), that no sealed test (nor a test-side file it loads) reads (the names after `parts::DATA_CONSTANTS` in `names`, `schema::EnvReads::constants`): the
 /// code under test's input, which the agent may give it as it may a new constant in the code. One a test reads
 /// (`defined('CALC_QUICK')`, a bare `CALC_QUICK`) counts, as does every `<const>` where a test builds a constant's
 /// name at run time (no marker then) or in a seal taken before the reading, and one PHPUnit itself reads
@@ -231,7 +235,7 @@ fn data_constant(entry: &Element, names: &[String]) -> bool {
     let plain = entry.children.is_empty()
         && entry.text.trim().is_empty()
         && entry.attributes.iter().all(|(key, _)| key == "name" || key == "value");
-    entry.name == "const"
+    matches!(entry.name.as_str(), "const" | "var")
         && plain
         && entry.attribute("name").is_some_and(|name| {
             // A namespaced name is read by its last segment (`testsig::env_reads::constants`).
@@ -247,6 +251,20 @@ fn data_constant(entry: &Element, names: &[String]) -> bool {
 fn after(names: &[String]) -> &[String] {
     let end = names.iter().position(|n| n.starts_with('(')).unwrap_or(names.len());
     &names[..end]
+}
+
+/// Whether the root's `executionOrder` orders the tests by nothing at all: only `defects` (or `default`) while
+/// `cacheResult="false"` — PHPUnit then neither reads nor writes a result cache, so defects first sorts every
+/// test alike and the run keeps the default order (PHP's sort is stable). Any other order (`random`,
+/// `reverse`, `duration`, which reads the cache's times, `size`, `depends`) counts, and so does `defects` with
+/// the cache on: the cache is a file the agent can write, and an order decides what state each test meets.
+fn order_reads_nothing(root: &Element) -> bool {
+    root.attribute("cacheResult") == Some("false")
+        && root.attribute("executionOrder").is_some_and(|order| {
+            order
+                .split(',')
+                .all(|word| matches!(word.trim(), "default" | "defects"))
+        })
 }
 
 /// Whether a reporting section makes PHPUnit load the files it did not cover (`processUncoveredFiles`,

@@ -8,4 +8,5 @@ pub(super) const FILES: LangFiles = LangFiles {
     lang: Lang::Php,
     extensions: &["php"],
     new_tests_sit_out: true,
+    stand_in: Some("<?php\n"),
 };

@@ -75,32 +75,49 @@ impl<'i> Standing<'i> {
 
 /// What stands as sealed in the oracle's runs: the existing test files that differ from their seal, and the
 /// agent's new test files and snapshots that sit out (see `testswap`), with the new `conftest.py` files beside
-/// them that the promise's check lets through ([`Inputs::new_files_aside`]).
+/// them that the promise's check lets through ([`Inputs::new_files_aside`]). A new test file sits out as its
+/// language's unit with no test where the language has one ([`stand_in`]), else as an absent file.
 pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
     let fields = &active.seal.fields;
     let project = &active.project;
     let copies = &inputs.data.copies;
+    let (stood_in, mut aside) = match &inputs.tests.inventory {
+        Some(inventory) if fields.checks(Check::NewTestsAside) => stand_in(inventory.new_test_files(&project.root)),
+        _ => (Vec::new(), Vec::new()),
+    };
+    if fields.checks(Check::NewTestsAside) && inputs.tests.inventory.is_some() {
+        aside.extend(copies.new_snapshots(&project.root));
+    }
+    aside.extend(inputs.new_files_aside(&project.root, &|check| fields.checks(check)));
     Plan {
         restore: if fields.checks(Check::Tests) {
             crate::testswap::changed(&project.root, copies)
         } else {
             Vec::new()
         },
-        cut: match &inputs.tests.inventory {
-            Some(inventory) if fields.checks(Check::Tests) => inventory.new_test_files_cut(&project.root),
-            _ => Vec::new(),
-        },
-        aside: {
-            let mut aside = match &inputs.tests.inventory {
-                Some(inventory) if fields.checks(Check::NewTestsAside) => {
-                    let mut aside = inventory.new_test_files(&project.root);
-                    aside.extend(copies.new_snapshots(&project.root));
-                    aside
-                }
+        cut: {
+            let mut cut = match &inputs.tests.inventory {
+                Some(inventory) if fields.checks(Check::Tests) => inventory.new_test_files_cut(&project.root),
                 _ => Vec::new(),
             };
-            aside.extend(inputs.new_files_aside(&project.root, &|check| fields.checks(check)));
-            aside
+            cut.extend(stood_in.into_iter().map(|(path, content)| (path, content.to_string())));
+            cut
         },
+        aside,
     }
+}
+
+/// Splits the agent's new test files into those that stand in the run as their language's unit with no test
+/// (`schema::Lang::stand_in`: the name stays, so a manifest naming the file finds it, and nothing of the
+/// agent's runs) and those simply absent from it.
+fn stand_in(new_tests: Vec<String>) -> (Vec<(String, &'static str)>, Vec<String>) {
+    let mut stood_in = Vec::new();
+    let mut absent = Vec::new();
+    for path in new_tests {
+        match crate::schema::Lang::of(std::path::Path::new(&path)).and_then(crate::schema::Lang::stand_in) {
+            Some(content) => stood_in.push((path, content)),
+            None => absent.push(path),
+        }
+    }
+    (stood_in, absent)
 }

@@ -24,6 +24,10 @@ pub(crate) struct Constants {
     pub(crate) calls: &'static [&'static str],
     /// Calls that read every constant.
     pub(crate) whole: &'static [&'static str],
+    /// The globals a configuration can set before the run (PHPUnit's `<var>`, which writes `$GLOBALS`), read
+    /// through this map (`$GLOBALS['X']`) or brought into scope by this keyword (`global $X;`): recorded among
+    /// the constants, the same question for the language's third channel ([`globals`]).
+    pub(crate) globals: Option<(&'static str, &'static str)>,
 }
 
 /// Keywords after which a name is a declaration or a class, never a constant read.
@@ -45,6 +49,9 @@ const NAMES_NO_CONSTANT: &[&str] = &[
 /// What identifier token `i` reads of the constants, by `row`.
 pub(super) fn at(row: &Constants, lx: &Lexed, i: usize, out: &mut EnvReads) {
     let word = lx.s(i);
+    if let Some(globals) = row.globals {
+        self::globals(globals, lx, i, out);
+    }
     if word.starts_with('$') {
         return;
     }
@@ -75,6 +82,41 @@ pub(super) fn at(row: &Constants, lx: &Lexed, i: usize, out: &mut EnvReads) {
 /// Whether `word` is spelled as a constant is: no lower-case letter, at least one upper-case one.
 fn upper_case(word: &str) -> bool {
     word.bytes().any(|b| b.is_ascii_uppercase()) && !word.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// What identifier token `i` reads of the globals (`(map, keyword)`, [`Constants::globals`]): the map indexed by
+/// a plain string literal reads that name (`$GLOBALS['DB_DSN']`), the keyword reads each variable it lists
+/// (`global $DB_DSN, $CALC_QUICK;`), and the map used any other way (`$GLOBALS[$name]`, `foreach ($GLOBALS …)`)
+/// reads every global, as a name built at run time reads every constant. Why among the constants: a `<const>`
+/// and a `<var>` of the same name are both judged by whether a sealed test reads that name, and a test that
+/// reads one of them by name only makes both count, the safe side.
+fn globals((map, keyword): (&'static str, &'static str), lx: &Lexed, i: usize, out: &mut EnvReads) {
+    let word = lx.s(i);
+    if word == map {
+        let literal = lx.is(i + 1, b'[') && lx.kind(i + 2) == Some(TokKind::Str) && lx.is(i + 3, b']');
+        let name = inner(if literal { lx.s(i + 2) } else { "" });
+        if literal && !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            out.constants.insert(name.to_string());
+        } else {
+            out.all_constants = true;
+        }
+    } else if word.eq_ignore_ascii_case(keyword) && lx.kind(i + 1) == Some(TokKind::Ident) {
+        let mut at = i + 1;
+        while let Some(variable) = (lx.kind(at) == Some(TokKind::Ident))
+            .then(|| lx.s(at).strip_prefix('$'))
+            .flatten()
+        {
+            if variable.is_empty() || !variable.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                out.all_constants = true;
+                return;
+            }
+            out.constants.insert(variable.to_string());
+            if !lx.is(at + 1, b',') {
+                break;
+            }
+            at += 2;
+        }
+    }
 }
 
 /// The constant a call's first argument at token `i` names: a plain string literal (its last `\` segment, as a

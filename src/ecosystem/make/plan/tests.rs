@@ -352,3 +352,20 @@ fn a_recipe_reads_through_a_variable_of_plain_text() {
         vec!["unit: as make resolves it"]
     );
 }
+
+/// A plain file listed as a prerequisite (a new test the goal depends on) changes nothing make runs; a new
+/// prerequisite make has a rule for is named (what its rule runs is reached).
+#[test]
+fn a_plain_file_prerequisite_is_free_and_one_with_a_rule_is_not() {
+    let base = with(&[], MAKEFILE);
+    let listed = MAKEFILE.replace("test: unit calc.o\n", "test: unit calc.o tests/test_more.py\n");
+    let listed: &'static str = Box::leak(listed.into_boxed_str());
+    assert_eq!(
+        moved_labels(&base, &with(&[("tests/test_more.py", "")], listed)),
+        Vec::<String>::new()
+    );
+    let ruled = MAKEFILE.replace("test: unit calc.o\n", "test: unit calc.o patch\n")
+        + ".PHONY: patch\npatch:\n\tsh scripts/patch.sh\n";
+    let ruled: &'static str = Box::leak(ruled.into_boxed_str());
+    assert!(!moved_labels(&base, &with(&[("scripts/patch.sh", "")], ruled)).is_empty());
+}

@@ -68,6 +68,19 @@ fn a_cache_counts_while_the_order_reads_it() {
     assert_eq!(moved(&defects, &cached), vec!["cacheResultFile".to_string()]);
 }
 
+/// Defects first with no result cache orders by nothing: free; with the cache on, or another order, it counts.
+#[test]
+fn defects_first_without_a_cache_is_free() {
+    let uncached = BASE.replace("colors=", "executionOrder=\"defects\" cacheResult=\"false\" colors=");
+    assert_eq!(moved(BASE, &uncached), Vec::<String>::new());
+    for order in ["defects,random", "reverse", "duration"] {
+        let other = uncached.replace("\"defects\"", &format!("\"{order}\""));
+        assert!(moved(BASE, &other).iter().any(|l| l == "executionOrder"), "{order}");
+    }
+    let cached = uncached.replace("cacheResult=\"false\"", "cacheResult=\"true\"");
+    assert!(moved(BASE, &cached).iter().any(|l| l == "executionOrder"));
+}
+
 #[test]
 fn a_stricter_setting_may_appear_but_not_go() {
     let strict = BASE.replace(

@@ -54,3 +54,14 @@ fn a_name_built_at_run_time_reads_them_all() {
     all("if (defined(\"APP_$x\")) {}");
     all("$every = get_defined_constants(true);");
 }
+
+/// The globals PHPUnit's `<var>` sets are read through `$GLOBALS` by a literal, or brought in by `global`; any
+/// other use of the map reads them all.
+#[test]
+fn a_global_is_read_through_the_map_or_the_keyword() {
+    names("if (!empty($GLOBALS['calc_quick'])) { return; }", &["calc_quick"]);
+    names("global $dsn, $CALC_SEED;\n$x = $dsn;", &["CALC_SEED", "dsn"]);
+    names("$this->assertSame(3, add(1, 2));", &[]);
+    all("$x = $GLOBALS[$name];");
+    all("foreach ($GLOBALS as $k => $v) {}");
+}
