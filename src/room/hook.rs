@@ -120,7 +120,7 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
 }
 
 /// The start channel (issue 39): the room delivers its words for a runner (pytest's `-o cache_dir=…`, its
-/// report, its naming option; node's `--require` of its report hook; go's `-exec` hook and `-v`) through the
+/// report, its naming option; node's `--require` of its report hook; go's `-exec` hook, `-v` and `-shuffle=off`) through the
 /// runner's options variable, after the user's, and a makefile's `export NODE_OPTIONS = …`, a recipe's
 /// `GOFLAGS=… go test`, a script's `export`, replace that variable. So the room also keeps its words where no
 /// assignment in the verify's process tree reaches: a file per variable (`hook/words/VAR`, the words `vars`,

@@ -66,6 +66,9 @@ pub(crate) struct Words {
     /// Each a whole word, a prefix ending in `*` (`--tb=*`), or `#`: any whole number (a time limit in
     /// seconds, which, like PHPUnit's `max_execution_time`, only bounds the process).
     ///
+    /// A word ending in `~` (`ignore:~`) is a Python warning filter of that action whose category names no
+    /// module (a dotted category is imported at start-up).
+    ///
     /// A word marked `?` (`?-W0`) only silences warnings: it is free where no sealed test reads what the run
     /// prints or warns (`schema::EnvReads::output_unread`), since a sealed `assert_silent` that fails on the
     /// bug's warning would pass under it.
@@ -178,6 +181,14 @@ pub(crate) fn steers_as(name: &str, value: &str, reads: &crate::schema::EnvReads
 
 /// Whether `word` is the free word `free` spells (see [`Words::free`]).
 fn free_word(free: &str, word: &str) -> bool {
+    if let Some(action) = free.strip_suffix('~') {
+        // A Python warning filter, `action:message:category:module:lineno`: its category is a built-in warning's
+        // name; a dotted one (`ignore::calc_quiet.Quiet`) imports its module when the interpreter starts, which
+        // loads code as a `-r` or a `--require` does.
+        return word
+            .strip_prefix(action)
+            .is_some_and(|rest| rest.split(':').nth(1).is_none_or(|category| !category.contains('.')));
+    }
     match free {
         "#" => !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()),
         _ => match free.strip_suffix('*') {
@@ -248,6 +259,8 @@ mod tests {
             "ignore::DeprecationWarning,error",
             "error::UserWarning",
             "i::X",
+            "ignore::calc_quiet.Quiet",
+            "ignore:x:tests.lenient.W:calc",
         ] {
             assert!(steers_as("PYTHONWARNINGS", steering, &unread), "{steering}");
         }
