@@ -139,6 +139,8 @@ mod shadow_moves;
 mod snapshot_moves;
 #[path = "gaming/start_channel_moves.rs"]
 mod start_channel_moves;
+#[path = "gaming/start_record_moves.rs"]
+mod start_record_moves;
 #[path = "gaming/step_moves.rs"]
 mod step_moves;
 #[path = "gaming/tree_moves.rs"]

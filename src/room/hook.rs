@@ -120,7 +120,7 @@ pub(crate) fn set(room: &Path, vars: &mut BTreeMap<String, OsString>) {
 }
 
 /// The start channel (issue 39): the room delivers its words for a runner (pytest's `-o cache_dir=…`, its
-/// report, its naming option; node's `--require` of its report hook; go's `-exec` hook and `-v`) through the
+/// report, its naming option; node's `--require` of its report hook; go's `-exec` hook, `-v` and `-shuffle=off`) through the
 /// runner's options variable, after the user's, and a makefile's `export NODE_OPTIONS = …`, a recipe's
 /// `GOFLAGS=… go test`, a script's `export`, replace that variable. So the room also keeps its words where no
 /// assignment in the verify's process tree reaches: a file per variable (`hook/words/VAR`, the words `vars`,
@@ -287,7 +287,10 @@ mod tests {
             !vars.keys().any(|name| name.starts_with("LOOPGATE")),
             "no variable of loopgate's own: the hooks find the events from where they stand"
         );
-        assert_eq!(vars["GOFLAGS"], "-count=1", "GOFLAGS cannot hold a path with a space");
+        assert_eq!(
+            vars["GOFLAGS"], "-count=1 -shuffle=off",
+            "GOFLAGS cannot hold a path with a space; the tests' order is the room's"
+        );
         assert_eq!(vars["RUBYOPT"], "-W0", "nor can RUBYOPT");
         vars.insert("RUBYOPT".to_string(), OsString::new());
         assert_eq!(
@@ -295,7 +298,10 @@ mod tests {
             "PHP's own directory stays first"
         );
         set(Path::new("/rooms/r"), &mut vars);
-        assert_eq!(vars["GOFLAGS"], "-count=1 -exec=/rooms/r/hook/go/loopgate-go-exec");
+        assert_eq!(
+            vars["GOFLAGS"],
+            "-count=1 -shuffle=off -exec=/rooms/r/hook/go/loopgate-go-exec"
+        );
         let before = vars["GOFLAGS"].clone();
         set(Path::new("/rooms/s"), &mut vars);
         assert_eq!(vars["GOFLAGS"], before, "a `-exec` already there stays");
@@ -332,7 +338,7 @@ mod tests {
         let words = |name: &str| std::fs::read_to_string(room.join(WORDS).join(name)).expect("words");
         assert_eq!(
             words("GOFLAGS"),
-            format!("-exec={}/hook/go/loopgate-go-exec -v", room.display())
+            format!("-exec={}/hook/go/loopgate-go-exec -shuffle=off -v", room.display())
         );
         assert_eq!(words("PYTEST_ADDOPTS"), "-rap");
         assert!(words("NODE_OPTIONS").starts_with("--require "));

@@ -66,6 +66,9 @@ pub(crate) struct Words {
     /// Each a whole word, a prefix ending in `*` (`--tb=*`), or `#`: any whole number (a time limit in
     /// seconds, which, like PHPUnit's `max_execution_time`, only bounds the process).
     ///
+    /// A word ending in `~` (`ignore:~`) is a Python warning filter of that action whose category names no
+    /// module (a dotted category is imported at start-up).
+    ///
     /// A word marked `?` (`?-W0`) only silences warnings: it is free where no sealed test reads what the run
     /// prints or warns (`schema::EnvReads::output_unread`), since a sealed `assert_silent` that fails on the
     /// bug's warning would pass under it.
@@ -159,7 +162,12 @@ pub(crate) fn steers_as(name: &str, value: &str, reads: &crate::schema::EnvReads
     else {
         return true;
     };
-    let mut words = value.split_whitespace().peekable();
+    // Words are split at commas too (`PYTHONWARNINGS` lists its filters so): a word that holds one is free only
+    // where each of its pieces is.
+    let mut words = value
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|word| !word.is_empty())
+        .peekable();
     // A word that only silences warnings is free only where no sealed test reads what the run prints.
     let available = |free: &&&str| !free.starts_with('?') || reads.output_unread;
     words.peek().is_none()
@@ -173,6 +181,14 @@ pub(crate) fn steers_as(name: &str, value: &str, reads: &crate::schema::EnvReads
 
 /// Whether `word` is the free word `free` spells (see [`Words::free`]).
 fn free_word(free: &str, word: &str) -> bool {
+    if let Some(action) = free.strip_suffix('~') {
+        // A Python warning filter, `action:message:category:module:lineno`: its category is a built-in warning's
+        // name; a dotted one (`ignore::calc_quiet.Quiet`) imports its module when the interpreter starts, which
+        // loads code as a `-r` or a `--require` does.
+        return word
+            .strip_prefix(action)
+            .is_some_and(|rest| rest.split(':').nth(1).is_none_or(|category| !category.contains('.')));
+    }
     match free {
         "#" => !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()),
         _ => match free.strip_suffix('*') {
@@ -195,6 +211,7 @@ mod tests {
         assert!(!steers_as("BATS_TEST_TIMEOUT", "60", &none));
         assert!(!steers_as("GOFLAGS", "-timeout=5m -v", &none));
         assert!(steers_as("GOFLAGS", "-timeout=5m -shuffle=7", &none));
+        assert!(!steers_as("GOFLAGS", "-timeout=2m -shuffle=on", &none));
         assert!(steers_as("PYTEST_ADDOPTS", "-p lenient", &none));
         assert!(steers_as("PYTEST_ADDOPTS", "--tb=short -k zero", &none));
         assert!(steers_as("PYTEST_ADDOPTS", "$(OPTS)", &none));
@@ -219,6 +236,33 @@ mod tests {
         }
         for steering in ["-W0 -rpatch", "-I lib", "-W0 $(X)", "-W2"] {
             assert!(steers_as("RUBYOPT", steering, &unread), "{steering}");
+        }
+    }
+
+    /// Python's warning filters that only ignore or show warnings are free where no sealed test reads output;
+    /// `error`, which turns a warning into an exception code can catch, counts, wherever it stands in the list.
+    #[test]
+    fn python_warning_filters_that_only_ignore_are_free_where_output_is_unread() {
+        let mut unread = crate::schema::EnvReads::default();
+        assert!(steers_as("PYTHONWARNINGS", "ignore::DeprecationWarning", &unread));
+        unread.output_unread = true;
+        for quiet in [
+            "ignore::DeprecationWarning",
+            "ignore",
+            "default::ResourceWarning,ignore:::calc.legacy",
+            "once::UserWarning",
+        ] {
+            assert!(!steers_as("PYTHONWARNINGS", quiet, &unread), "{quiet}");
+        }
+        for steering in [
+            "error",
+            "ignore::DeprecationWarning,error",
+            "error::UserWarning",
+            "i::X",
+            "ignore::calc_quiet.Quiet",
+            "ignore:x:tests.lenient.W:calc",
+        ] {
+            assert!(steers_as("PYTHONWARNINGS", steering, &unread), "{steering}");
         }
     }
 

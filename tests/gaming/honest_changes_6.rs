@@ -35,25 +35,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
          not literals, so they count as code. Next step: judge rake by what it runs (the test task's child command \
          line and environment, traced at the baseline and at the promise), not by the Ruby it evaluates",
     ),
-    (
-        "go_make_appends_a_timeout_and_shuffling_to_goflags",
-        "`-timeout=2m` is free now (it only bounds the process, `go/runner.rs`), `-shuffle=on` is not: a seed \
-         (`-shuffle=N`) orders the tests as the makefile chooses, so a test that leaves state behind can be run \
-         before the one it rescues; `on` is a fresh seed each run, which the word alone does not tell from `N`. \
-         Next step: free `-shuffle=on` by its value, or have the room pick the seed",
-    ),
-    (
-        "make_runs_recipes_in_bash_with_pipefail",
-        "`SHELL` and `.SHELLFLAGS` are compared whole (`how make runs every recipe`): bash with `-eu -o pipefail` \
-         only fails more. Next step: judge them by value — a system shell outside the project, and flags that \
-         only make a recipe fail sooner",
-    ),
-    (
-        "unittest_make_exports_pythonwarnings_ignoring_deprecations",
-        "`PYTHON*` steers and `PYTHONWARNINGS` is no variable read as words: `ignore::DeprecationWarning` only \
-         silences warnings. Next step: a row for `PYTHONWARNINGS` whose `ignore` actions are free where no sealed \
-         test reads what the run prints or warns (`EnvReads::output_unread`), as Ruby's `-W0` is",
-    ),
 ];
 
 pub const CASES: &[Case] = &[];

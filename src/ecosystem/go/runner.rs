@@ -26,11 +26,23 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     // number of packages built at once and the verbose listing change neither what is built nor how a test ends.
     // The race detector only checks more: a test may fail on a race it finds, never pass for it; a test file it
     // leaves out by a `!race` build constraint is a baseline test that did not run, which the verdict names.
-    // A time limit (`-timeout=2m`) only bounds the process, as Jest's `testTimeout` does. Not `-shuffle`: a seed
-    // the makefile picks orders the tests as the agent chooses (a test that leaves state behind run first).
+    // A time limit (`-timeout=2m`) only bounds the process, as Jest's `testTimeout` does. `-shuffle=on` draws a
+    // fresh seed at each run, which the tree cannot choose, and the room's `-shuffle=off`, put back last at go's
+    // start (`go/hook.rs`), orders the oracle's run as written anyway. Not `-shuffle=N`: where the start channel
+    // stands on `PATH` alone, a `go` started by its full path keeps the seed the makefile picked, which orders the
+    // tests as the agent chooses (a test that leaves state behind run first).
     words: &[super::Words {
         name: "GOFLAGS",
-        free: &["-count=1", "-trimpath", "-p=*", "-v", "-race", "-timeout=*"],
+        free: &[
+            "-count=1",
+            "-trimpath",
+            "-p=*",
+            "-v",
+            "-race",
+            "-timeout=*",
+            "-shuffle=on",
+            "-shuffle=off",
+        ],
     }],
 };
 

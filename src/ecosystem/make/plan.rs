@@ -54,6 +54,8 @@ use crate::verify::VerifyRequest;
 mod accept;
 #[path = "plan/printing.rs"]
 mod printing;
+#[path = "plan/shell.rs"]
+mod shell;
 #[path = "plan/unseen.rs"]
 mod unseen;
 
@@ -740,6 +742,14 @@ pub(crate) fn moved(sealed: &MakePlan, now: &MakePlan) -> Vec<MovedPart> {
         }
     };
     let mut moved: Vec<MovedPart> = differences(&sealed.parts, &now.parts)
+        // A recipe shell that only fails sooner (bash with `-eu -o pipefail`) is judged by value (`plan/shell.rs`).
+        .filter(|(label, _)| {
+            *label != HOW_RECIPES_RUN
+                || !matches!(
+                    (sealed.parts.get(*label), now.parts.get(*label)),
+                    (Some(was), Some(is)) if shell::fails_no_less(was, is)
+                )
+        })
         .map(|(label, change)| MovedPart {
             part: format!("{label} as make resolves it"),
             ..part(label, change)

@@ -102,22 +102,45 @@ pub(super) const ENVIRONMENT: super::Environment = super::Environment {
     // pytest reads `PYTEST_ADDOPTS` as options before its configuration's: these only change how the run is
     // printed (a traceback's style, the short summary, verbosity, colour, the slowest tests), never which tests
     // run or how they end; loopgate reads pytest's outcomes from its own report, not from this output.
-    words: &[super::Words {
-        name: "PYTEST_ADDOPTS",
-        free: &[
-            "--tb=*",
-            "-r*",
-            "-v",
-            "-vv",
-            "-l",
-            "--showlocals",
-            "--color=*",
-            "--code-highlight=*",
-            "--durations=*",
-            "--durations-min=*",
-            "--no-header",
-        ],
-    }],
+    words: &[
+        super::Words {
+            name: "PYTEST_ADDOPTS",
+            free: &[
+                "--tb=*",
+                "-r*",
+                "-v",
+                "-vv",
+                "-l",
+                "--showlocals",
+                "--color=*",
+                "--code-highlight=*",
+                "--durations=*",
+                "--durations-min=*",
+                "--no-header",
+            ],
+        },
+        // The interpreter reads `PYTHONWARNINGS` as warning filters (comma-separated, each `action:…:category:…`):
+        // one that ignores a warning, or shows it once or every time, only changes what is printed — free where no
+        // sealed test reads what the run prints or warns (`?`, `runner::Words::free`), since a sealed test that
+        // records the bug's warning would pass under `ignore`. `error` turns a warning into an exception, which code
+        // can catch: it counts, and so does a dotted category (`ignore::calc_quiet.Quiet`), which the interpreter
+        // imports at start-up: a module of the tree on `sys.path` (an editable install) would load there.
+        super::Words {
+            name: "PYTHONWARNINGS",
+            free: &[
+                "?ignore",
+                "?ignore:~",
+                "?default",
+                "?default:~",
+                "?once",
+                "?once:~",
+                "?module",
+                "?module:~",
+                "?always",
+                "?always:~",
+            ],
+        },
+    ],
 };
 
 super::runners!(

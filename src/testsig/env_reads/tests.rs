@@ -147,7 +147,30 @@ fn a_test_that_reads_the_runs_output_is_told_by_its_words() {
         assert!(!reads_output(Lang::Ruby, text), "{text}");
     }
     assert!(reads_output(
+        Lang::Rust,
+        "#[test]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n"
+    ));
+}
+
+/// Python test code reads what the run prints or warns through the `warnings` module, a warning or log
+/// assertion, a capturing fixture, a stream or a subprocess, or a name reached at run time; a plain assertion
+/// reads nothing.
+#[test]
+fn a_python_test_that_reads_the_runs_output_is_told_by_its_words() {
+    use super::reads_output;
+    for text in [
+        "with self.assertWarns(DeprecationWarning):\n    add(1, 2)\n",
+        "def test_add(recwarn):\n    add(1, 2)\n",
+        "with pytest.deprecated_call():\n    add(1, 2)\n",
+        "with warnings.catch_warnings(record=True) as w:\n    add(1, 2)\n",
+        "def test_add(capsys):\n    add(1, 2)\n",
+        "out = subprocess.run([sys.executable, '-m', 'calc'])\n",
+        "getattr(self, 'assert' + kind)(add(1, 2))\n",
+    ] {
+        assert!(reads_output(Lang::Python, text), "{text}");
+    }
+    assert!(!reads_output(
         Lang::Python,
-        "def test_add():\n    assert add(1, 2) == 3\n"
+        "import os\n\ndef test_add():\n    assert add(1, 2) == 3  # warnings aside\n"
     ));
 }
