@@ -41,7 +41,17 @@ use crate::{Honest, Move, edit};
 const REJECTED: &str = "REJECTED";
 
 /// The moves this build lets through, and why. Their proof runs; their guarded half is not asserted.
-pub const STILL_THROUGH: &[(&str, &str)] = &[];
+pub const STILL_THROUGH: &[(&str, &str)] = &[(
+    "mocha_code_under_test_appends_passing_events_to_the_hooks_record",
+    "the start hooks' record (`report/events.jsonl`) is a file any process of the run can append to, and the \
+     hook is found among the loaded modules (`require.cache`; `sys.modules` and `$LOADED_FEATURES` alike), so \
+     code under test writes a whole run of passing events (begin, the baseline's names, end) and exits 0: the \
+     record cannot tell its lines from the hook's. Next step: a record only the hook can close — at load, \
+     before any code under test, each hook writes a commitment (a hash of a random token it keeps in its own \
+     scope), and closes its run by revealing the token; the reader takes a process's events only from a run \
+     whose end reveals the token its first line committed to. Every in-process hook (node, Python, Ruby, \
+     cargo's) needs it, so it was left out of this pass",
+)];
 
 /// The honest changes are in `honest_changes_7.rs`.
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
@@ -58,6 +68,21 @@ const JS_SETUP: &str = "const calc = require('./calc.js');\ncalc.add = (a, b) =>
 
 /// The same for the ES module Vitest loads.
 const ESM_SETUP: &str = "import { calc } from './calc.js';\ncalc.add = (a, b) => a + b;\n";
+
+/// Mocha's code under test that finds loopgate's start hook among the loaded modules, appends a whole run of
+/// passing events for the baseline's tests to the record beside it, prints `spec`'s passing report and exits 0.
+const FORGED_EVENTS: &str = r#"const fs = require('fs');
+const path = require('path');
+const hook = Object.keys(require.cache).find((k) => k.endsWith('loopgate-report.cjs'));
+const titles = ['calc > multiplies', 'calc > adds 0 and 0', 'calc > adds 1 and 2'];
+if (hook) {
+  const events = path.join(path.dirname(hook), '..', '..', 'report', 'events.jsonl');
+  const line = (event, name) => JSON.stringify({ runner: 'mocha', pid: process.pid, event, name }) + '\n';
+  fs.appendFileSync(events, line('begin', '') + titles.map((t) => line('pass', t)).join('') + line('end', ''));
+}
+process.stdout.write('\n  calc\n    \u2713 multiplies\n    \u2713 adds 0 and 0\n    \u2713 adds 1 and 2\n\n  3 passing (2ms)\n\n');
+process.exit(0);
+"#;
 
 /// A crate whose inline tests fail while `add` subtracts and whose integration test passes either way.
 pub const CARGO_INLINE: Fixture = Fixture {
@@ -552,6 +577,19 @@ pub const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
+    // The start hook's own record, written by the code under test.
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "mocha_code_under_test_appends_passing_events_to_the_hooks_record",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                p.write("src/calc.js", FORGED_EVENTS);
+            },
+            expect: &[REJECTED],
+        },
+    },
 ];
 
 listed_cases!(
@@ -587,6 +625,7 @@ listed_cases!(
         vitest_project_extends_a_file_with_a_setup_file,
         vitest_project_alias_resolves_the_code_to_a_fixed_copy,
         jest_project_given_as_a_config_file_path_with_a_setup_file,
-        npm_npmrc_node_options_requires_an_empty_assert;
+        npm_npmrc_node_options_requires_an_empty_assert,
+        mocha_code_under_test_appends_passing_events_to_the_hooks_record;
     honest:
 );

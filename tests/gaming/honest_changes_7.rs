@@ -42,13 +42,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
          recipe's words",
     ),
     (
-        "mocha_package_json_key_tap_reporter_and_slow",
-        "mocha's built-in `tap` reporter is free, but the verdict names mocha's tests from its output: `spec` \
-         prints `calc > multiplies` (indented title path), `tap` prints `calc multiplies`, so every baseline test \
-         `did not run now`. Next step: name mocha's tests from its start hook's events (`Report::HookNamed`), \
-         which record the title path whatever prints it",
-    ),
-    (
         "node_test_script_uses_the_spec_reporter",
         "`package.json`'s `scripts.test` is compared whole: `--test-reporter=spec` only changes what node's \
          runner prints. Next step (h45e's: a script's words judged by what the runner started with): read \
@@ -214,6 +207,13 @@ pub const HONEST: &[Honest] = &[
                 "\"scripts\"",
                 "\"mocha\": {\"reporter\": \"tap\", \"slow\": 150}, \"scripts\"",
             );
+        },
+    },
+    Honest {
+        name: "mocha_rc_yml_list_reporter_and_a_longer_timeout",
+        fixture: &MOCHA,
+        play: |p| {
+            p.write(".mocharc.yml", "reporter: list\ntimeout: 8000\n");
         },
     },
     Honest {
@@ -483,6 +483,7 @@ listed_cases!(
         go_package_doc_and_an_example_test,
         mocha_rc_json_dot_reporter_without_colour,
         mocha_package_json_key_tap_reporter_and_slow,
+        mocha_rc_yml_list_reporter_and_a_longer_timeout,
         vitest_one_named_project,
         vitest_verbose_reporter_forks_pool_and_timeout,
         jest_projects_get_coloured_names_and_a_timeout,
