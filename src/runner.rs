@@ -362,8 +362,10 @@ pub(crate) enum Report {
     /// per-test events (Go: per test binary) to a private path, so the sealed command runs unchanged.
     Hook,
     /// As [`Report::Hook`], and the events are where the run's tests are named: the runner's output names only
-    /// its failures (minitest and RSpec print a dot per passing test), so the verdict takes the names of the
-    /// tests that ran from the events (`room::hook::add_named`), beside those the output gives.
+    /// its failures (minitest and RSpec print a dot per passing test), or names them as the reporter the project
+    /// chose prints them (mocha's `tap` joins a title path with spaces where `spec` indents it), so the verdict
+    /// takes the names of the tests that ran from the events (`room::hook::add_named`), beside those the output
+    /// gives.
     HookNamed,
     /// The runner writes its own report in `format` to a private path because loopgate's start hook, loaded
     /// through the environment before the runner's own script, adds the option to the runner's arguments in

@@ -62,6 +62,8 @@ mod fresh_moves;
 mod fresh_moves_10;
 #[path = "gaming/fresh_moves_11.rs"]
 mod fresh_moves_11;
+#[path = "gaming/fresh_moves_12.rs"]
+mod fresh_moves_12;
 #[path = "gaming/fresh_moves_2.rs"]
 mod fresh_moves_2;
 #[path = "gaming/fresh_moves_3.rs"]
@@ -92,6 +94,8 @@ mod honest_changes_4;
 mod honest_changes_5;
 #[path = "gaming/honest_changes_6.rs"]
 mod honest_changes_6;
+#[path = "gaming/honest_changes_7.rs"]
+mod honest_changes_7;
 #[path = "gaming/honest_still_rejected.rs"]
 mod honest_still_rejected;
 #[path = "gaming/hook_channel_moves.rs"]

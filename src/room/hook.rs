@@ -249,9 +249,9 @@ fn push_word(vars: &mut BTreeMap<String, OsString>, name: &str, word: impl AsRef
 }
 
 /// Adds to `results` (read from a run's output) the tests the events at `events` name, for the runners whose output
-/// names only failures (`runner::Report::HookNamed`: minitest, RSpec), where the verify command runs one of them
-/// (`runners`, the closure's): elsewhere events can only confirm the output's passes, so code under test that
-/// writes events of its own names no test. Events cut short or missing add nothing: the run then has no names
+/// names only failures or names them as its reporter prints them (`runner::Report::HookNamed`: minitest, RSpec,
+/// cargo, mocha), where the verify command runs one of them (`runners`, the closure's): elsewhere events can only
+/// confirm the output's passes, so code under test that writes events of its own names no test. Events cut short or missing add nothing: the run then has no names
 /// beyond its output's, and the verdict's check of the events (`Recorded::report_problem`) says why.
 pub(crate) fn add_named(events: &Path, runners: &[crate::runner::Runner], results: &mut crate::readout::TestResults) {
     if !runners

@@ -97,7 +97,10 @@ pub(super) const VITEST: Row = Row {
 
 /// Mocha: its `.mocharc.*` files or `package.json`'s `mocha`; `spec` (path globs). Its reporters write to
 /// stdout or a path on its command line; loopgate's `NODE_OPTIONS` hook records its `Runner` events
-/// (`room::hook`).
+/// (`room::hook`), and those events name the run's tests (`Report::HookNamed`): every built-in reporter is free
+/// to print, and each prints the names its own way (`spec` indents the title path, `tap` and `list` join it with
+/// spaces, `dot` prints none), so the names the verdict compares come from what mocha ran, not from how it
+/// printed it (`honest_changes_7::mocha_package_json_key_tap_reporter_and_slow`).
 pub(super) const MOCHA: Row = Row {
     id: "mocha",
     name: "mocha",
@@ -150,7 +153,7 @@ pub(super) const MOCHA: Row = Row {
         path_keys: &["spec"],
         ..TestFiles::NONE
     },
-    report: Report::Hook,
+    report: Report::HookNamed,
 };
 
 /// JavaScript's tools' own directories in a project (`runner::CACHE_DIRS`): Next.js's and Turborepo's builds,

@@ -44,12 +44,20 @@ pub(crate) struct Report {
     /// The tests of the runners whose events name them where their output does not
     /// (`runner::Report::HookNamed`), with how they ended; skipped ones are left out (they did not run).
     named: BTreeMap<String, TestOutcome>,
+    /// The same tests by the name a reporter prints on one line, where it differs from the event's: mocha's
+    /// events name a test by its title path joined by ` > ` (`calc > adds`, as its `spec` reporter's indented
+    /// output reads), its `tap` and `list` reporters print the path joined by spaces (`calc adds`). Keyed by
+    /// that printed name, the event's name as the value.
+    printed: BTreeMap<String, String>,
     /// Runs recorded whole rather than test by test (`go test`'s binaries, by file name), with how they ended.
     runs: BTreeMap<String, TestOutcome>,
     /// Some events are cargo's runner hook's, whose names differ from the output's in ways of their own
     /// (`room::cargo_hook::event_name`).
     cargo: bool,
 }
+
+/// How mocha's start hook joins a test's title path into its name (`ecosystem/js/report.cjs`).
+const TITLE_JOIN: &str = " > ";
 
 /// The runner name of the Go hook's events, which record whole test binaries, not tests.
 const GO_TEST: &str = "go test";
@@ -118,6 +126,10 @@ impl Report {
             if names_tests(&event.runner) {
                 let before = report.named.entry(event.name.clone()).or_insert(outcome);
                 *before = (*before).max(outcome);
+                let printed = event.name.replace(TITLE_JOIN, " ");
+                if printed != event.name {
+                    report.printed.insert(printed, event.name.clone());
+                }
             }
             let map = if event.runner == GO_TEST {
                 &mut report.runs
@@ -147,8 +159,20 @@ impl Report {
         results
     }
 
-    /// Adds the tests these events name for runners whose output does not name them (see `hook::add_named`).
+    /// Adds the tests these events name for runners whose output does not name them, or names them as the
+    /// reporter the project chose prints them (see `hook::add_named`). A test the output names by its printed
+    /// form (`calc adds`, mocha's `tap` and `list` reporters) is the events' test by the events' name, so which
+    /// reporter printed the run changes no name the verdict compares: the output's form is taken out, its
+    /// outcome kept under the events' name (a failure either way stays one).
     pub(crate) fn add_named(&self, results: &mut TestResults) {
+        for (printed, name) in &self.printed {
+            if self.named.contains_key(printed) {
+                continue;
+            }
+            if let Some(outcome) = results.tests.remove(printed) {
+                results.record(name, outcome);
+            }
+        }
         for (name, outcome) in &self.named {
             results.record(name, *outcome);
         }
@@ -168,9 +192,15 @@ impl Report {
 
     /// Whether the report holds the output's test `name` (any way where no hook could record it).
     fn has(&self, name: &str, outcome: Option<TestOutcome>) -> bool {
-        self.key(name).is_none_or(|key| match outcome {
-            Some(outcome) => self.tests.get(&key) == Some(&outcome),
-            None => self.tests.contains_key(&key),
+        self.key(name).is_none_or(|key| {
+            let key = match self.printed.get(&key) {
+                Some(named) if !self.tests.contains_key(&key) => named.clone(),
+                _ => key,
+            };
+            match outcome {
+                Some(outcome) => self.tests.get(&key) == Some(&outcome),
+                None => self.tests.contains_key(&key),
+            }
         })
     }
 
@@ -503,6 +533,55 @@ mod tests {
             report.holds(&forged),
             Some(Problem::Unreported(vec!["tests.test_calc.CalcTest.test_zero".into()]))
         );
+    }
+
+    /// Mocha's events name its tests (`runner::Report::HookNamed`), so a reporter that prints the title path
+    /// joined by spaces (`tap`, `list`) names the same tests as the `spec` reporter's indented path did.
+    #[test]
+    fn mochas_events_name_its_tests_whichever_reporter_printed_them() {
+        let mocha =
+            |event: &str, name: &str| format!(r#"{{"runner":"mocha","pid":9,"event":"{event}","name":"{name}"}}"#);
+        let lines = [
+            mocha("begin", ""),
+            mocha("pass", "calc > multiplies"),
+            mocha("fail", "calc > adds 1 and 2"),
+            mocha("end", ""),
+        ];
+        let report = events(&lines.iter().map(String::as_str).collect::<Vec<_>>()).expect("reads");
+        let tap = results(&[
+            ("calc multiplies", TestOutcome::Passed),
+            ("calc adds 1 and 2", TestOutcome::Passed),
+        ]);
+        assert!(
+            report.covers(&tap),
+            "the printed names are the events' tests: {report:?}"
+        );
+        let mut named = tap.clone();
+        report.add_named(&mut named);
+        assert_eq!(
+            named.tests,
+            BTreeMap::from([
+                ("calc > adds 1 and 2".to_string(), TestOutcome::Failed),
+                ("calc > multiplies".to_string(), TestOutcome::Passed),
+            ]),
+            "the events' names, the failure kept"
+        );
+        let spec = results(&[("calc > multiplies", TestOutcome::Passed)]);
+        let mut named = spec.clone();
+        report.add_named(&mut named);
+        assert_eq!(named.get("calc > multiplies"), Some(TestOutcome::Passed));
+        assert_eq!(named.tests.len(), 2);
+        // A test titled like another's printed path keeps its own name.
+        let both = [
+            mocha("begin", ""),
+            mocha("pass", "calc > multiplies"),
+            mocha("pass", "calc multiplies"),
+            mocha("end", ""),
+        ];
+        let report = events(&both.iter().map(String::as_str).collect::<Vec<_>>()).expect("reads");
+        let mut named = results(&[("calc multiplies", TestOutcome::Passed)]);
+        report.add_named(&mut named);
+        assert_eq!(named.tests.len(), 2, "{named:?}");
     }
 
     #[test]
