@@ -27,15 +27,13 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "gem_gemspec_as_bundle_gem_writes_it",
-        "`bundler/gem_tasks` reads the gemspec as the Rakefile's code but for its literal attributes; `bundle gem`'s \
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "gem_gemspec_as_bundle_gem_writes_it",
+    "`bundler/gem_tasks` reads the gemspec as the Rakefile's code but for its literal attributes; `bundle gem`'s \
          `spec.files = Dir.chdir(__dir__) { `git ls-files -z`… }` and `spec.executables = spec.files.grep(…)` are \
          not literals, so they count as code. Next step: judge rake by what it runs (the test task's child command \
          line and environment, traced at the baseline and at the promise), not by the Ruby it evaluates",
-    ),
-];
+)];
 
 pub const CASES: &[Case] = &[];
 

@@ -365,8 +365,10 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let mark = dir.path().join("toolexec-ran");
         let tool = dir.path().join("tool.sh");
-        std::fs::write(&tool, format!("#!/bin/sh\ntouch '{}'\nexec \"$@\"\n", mark.display())).expect("write the test's files");
-        std::fs::set_permissions(&tool, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("write the test's files");
+        std::fs::write(&tool, format!("#!/bin/sh\ntouch '{}'\nexec \"$@\"\n", mark.display()))
+            .expect("write the test's files");
+        std::fs::set_permissions(&tool, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("write the test's files");
         vars.insert("GOFLAGS".into(), format!("-toolexec={}", tool.display()));
         let seeds = dir.path().join("seeds");
         let seed_into = |project: &Path, room: &str| {
