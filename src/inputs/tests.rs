@@ -44,7 +44,9 @@ impl Fixture {
     fn take(&self) -> Inputs {
         let root = &self.root;
         let globs = UserGlobs::take(&["docs/**".to_string()], root).expect("hash the globs");
-        let derived = Closure::take("pytest", root);
+        let mut derived = Closure::take("pytest", root);
+        // What the tests read of the environment and of the run's output, as the derived kind records it.
+        derived.steer_by(root, crate::testseal::env_reads::read(root, &derived));
         let venv_file = ".venv/lib/site-packages/pytest/__init__.py";
         let observed = Observed {
             tracing: Tracing::Traced { events: 3 },

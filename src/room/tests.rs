@@ -117,7 +117,7 @@ fn every_private_cache_points_into_the_room() {
     );
     assert_eq!(
         env["GOFLAGS"],
-        "-count=1 -exec=/state/rooms/abc/hook/go/loopgate-go-exec -v"
+        "-count=1 -exec=/state/rooms/abc/hook/go/loopgate-go-exec -shuffle=off -v"
     );
     assert!(
         !env.contains_key("NODE_COMPILE_CACHE"),
