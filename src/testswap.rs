@@ -183,11 +183,23 @@ pub struct Plan<'a> {
     pub cut: Vec<(String, String)>,
     /// New test files to sit out.
     pub aside: Vec<String>,
+    /// The new test files among `cut` that sit out as their language's unit with no test: none of their tests
+    /// runs, so they sat out as `aside`'s did, though their name stands.
+    pub stood_in: Vec<String>,
 }
 
 impl Plan<'_> {
     pub(crate) fn is_empty(&self) -> bool {
         self.restore.is_empty() && self.cut.is_empty() && self.aside.is_empty()
+    }
+
+    /// The new test files none of whose tests runs: those set aside and those a stand-in holds the place of
+    /// (what `loopgate verify` and `check` name as having sat out the run).
+    pub(crate) fn sat_out(&self) -> Vec<String> {
+        let mut sat_out = self.aside.clone();
+        sat_out.extend(self.stood_in.iter().cloned());
+        sat_out.sort();
+        sat_out
     }
 }
 

@@ -54,6 +54,20 @@ enum Phase {
     Stashed,
 }
 
+/// The agent's new test file, which sits out the oracle's run (a stand-in holds its place meanwhile).
+const NEW_TEST: &str = "tests/test_new.py";
+const NEW_TEST_TEXT: &str = "def test_new():\n    assert True\n";
+
+/// Whether the agent's new test file is in the stash: its place is empty or holds the stand-in.
+fn new_test_aside(p: &Project) -> bool {
+    !new_test_back(p)
+}
+
+/// Whether the agent's new test file is back as the agent wrote it.
+fn new_test_back(p: &Project) -> bool {
+    fs::read_to_string(p.path(NEW_TEST)).is_ok_and(|text| text == NEW_TEST_TEXT)
+}
+
 /// A project with a Python test, a loop whose verify hangs on demand, and one complete `loopgate verify` (whose
 /// self-check log the seal marks).
 fn project() -> Project {
@@ -153,9 +167,8 @@ fn case(phase: Phase, signal: i32) {
     let log = p.path(&format!(".claude/loopgate/verify-{}-1.self-check.log", p.loop_id()));
     let logged = fs::read(&log).expect("the first self-check's log");
     let pid_file = signal_path(&p, "verify.pid");
-    let new_test = "tests/test_new.py";
     if matches!(phase, Phase::Stashed) {
-        p.write(new_test, "def test_new():\n    assert True\n");
+        p.write(NEW_TEST, NEW_TEST_TEXT);
     }
     // A rollback holds the lock exclusively: `loopgate verify` waits for it before it starts the command.
     let held = matches!(phase, Phase::Before).then(|| {
@@ -168,7 +181,7 @@ fn case(phase: Phase, signal: i32) {
     let ready = match phase {
         Phase::Before => eventually(PATIENCE, || SIGNALS.iter().all(|&s| catches(pid, s))),
         Phase::Running => eventually(PATIENCE, || verify_pid(&pid_file).is_some()),
-        Phase::Stashed => eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+        Phase::Stashed => eventually(PATIENCE, || verify_pid(&pid_file).is_some() && new_test_aside(&p)),
     };
     assert!(ready, "{phase:?}: loopgate never reached the phase");
     let stderr = interrupt(child, signal);
@@ -184,7 +197,7 @@ fn case(phase: Phase, signal: i32) {
         (_, None) => panic!("no verify pid: {context}"),
     }
     if matches!(phase, Phase::Stashed) {
-        assert!(p.exists(new_test), "the new test file was left in the stash: {context}");
+        assert!(new_test_back(&p), "the new test file was left in the stash: {context}");
     }
     assert_lock_free(&p);
     assert_eq!(
@@ -321,12 +334,11 @@ fn check_interrupted_during_the_bases_run_leaves_nothing_behind() {
 fn stop_hook_stopped_mid_verify_leaves_nothing_behind() {
     let p = project();
     let pid_file = signal_path(&p, "verify.pid");
-    let new_test = "tests/test_new.py";
-    p.write(new_test, "def test_new():\n    assert True\n");
+    p.write(NEW_TEST, NEW_TEST_TEXT);
     let input = p.stop_input("S", "<promise>LOOP_DONE</promise>").to_string();
     let child = spawn_with(&p, &["hook", "stop"], &[("LG_HANG", &pid_file)], &input);
     assert!(
-        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && new_test_aside(&p)),
         "the verify never ran with the new test aside"
     );
     let stderr = interrupt(child, libc::SIGTERM);
@@ -335,7 +347,7 @@ fn stop_hook_stopped_mid_verify_leaves_nothing_behind() {
         eventually(PATIENCE, || !alive(verify)),
         "the verify was left running: {stderr}"
     );
-    assert!(p.exists(new_test), "the new test file was left in the stash: {stderr}");
+    assert!(new_test_back(&p), "the new test file was left in the stash: {stderr}");
     assert_lock_free(&p);
     let stop = p.stop("S", "still working");
     stop.blocked();
@@ -353,13 +365,12 @@ fn stop_hook_stopped_mid_verify_leaves_nothing_behind() {
 fn stop_hook_killed_mid_verify_leaves_nothing_behind() {
     let p = project();
     let pid_file = signal_path(&p, "verify.pid");
-    let new_test = "tests/test_new.py";
-    p.write(new_test, "def test_new():\n    assert True\n");
+    p.write(NEW_TEST, NEW_TEST_TEXT);
     let input = p.stop_input("S", "<promise>LOOP_DONE</promise>").to_string();
     let mut child = spawn_with(&p, &["hook", "stop"], &[("LG_HANG", &pid_file)], &input);
     let (_, stderr) = drain_output(&mut child);
     assert!(
-        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && new_test_aside(&p)),
         "the verify never ran with the new test aside"
     );
     child.kill().expect("SIGKILL the hook");
@@ -374,12 +385,12 @@ fn stop_hook_killed_mid_verify_leaves_nothing_behind() {
         "the verify ({verify}) was left running after the hook was killed: {stderr}"
     );
     assert!(
-        eventually(prompt, || p.exists(new_test)),
+        eventually(prompt, || new_test_back(&p)),
         "the new test file was left in the stash after the hook was killed: {stderr}"
     );
     assert_eq!(
-        p.read(new_test),
-        "def test_new():\n    assert True\n",
+        p.read(NEW_TEST),
+        NEW_TEST_TEXT,
         "the agent's test file came back changed"
     );
     assert_lock_free(&p);
@@ -397,12 +408,11 @@ fn stop_hook_killed_mid_verify_leaves_nothing_behind() {
 fn verify_killed_mid_run_leaves_nothing_behind() {
     let p = project();
     let pid_file = signal_path(&p, "verify.pid");
-    let new_test = "tests/test_new.py";
-    p.write(new_test, "def test_new():\n    assert True\n");
+    p.write(NEW_TEST, NEW_TEST_TEXT);
     let mut child = spawn(&p, &["verify"], &[("LG_HANG", &pid_file)]);
     let (_, stderr) = drain_output(&mut child);
     assert!(
-        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && !p.exists(new_test)),
+        eventually(PATIENCE, || verify_pid(&pid_file).is_some() && new_test_aside(&p)),
         "the verify never ran with the new test aside"
     );
     child.kill().expect("SIGKILL loopgate verify");
@@ -415,7 +425,7 @@ fn verify_killed_mid_run_leaves_nothing_behind() {
         "the verify ({verify}) was left running: {stderr}"
     );
     assert!(
-        eventually(prompt, || p.exists(new_test)),
+        eventually(prompt, || new_test_back(&p)),
         "the new test file was left in the stash: {stderr}"
     );
     p.stop("S", "still working").blocked();

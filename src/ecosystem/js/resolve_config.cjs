@@ -78,6 +78,19 @@
     return config;
   };
 
+  // Calls `each(NAME, project)` for each of Jest's projects: NAME its display name, else its directory (else its
+  // place), with its place added where two share one, so a project keeps its name wherever a new one lands.
+  const eachProject = (configs, each) => {
+    const seen = new Set();
+    configs.forEach((project, i) => {
+      const shown = project.displayName && project.displayName.name;
+      let name = shown ? `"${shown}"` : rooted(String(project.rootDir || i + 1));
+      if (seen.has(name)) name = `${name} #${i + 1}`;
+      seen.add(name);
+      each(name, project);
+    });
+  };
+
   const jest = async () => {
     const jestDir = packageDir(cwd, 'jest');
     const cliDir = packageDir(jestDir, 'jest-cli');
@@ -91,12 +104,7 @@
       // whether one configuration or a project runs it.
       const { projects, ...rest } = globalConfig;
       const config = {};
-      const seen = new Set();
-      configs.forEach((project, i) => {
-        const shown = project.displayName && project.displayName.name;
-        let name = shown ? `"${shown}"` : rooted(String(project.rootDir || i + 1));
-        if (seen.has(name)) name = `${name} #${i + 1}`;
-        seen.add(name);
+      eachProject(configs, (name, project) => {
         config[`project ${name}`] = oneDocument(project, rest);
       });
       return { file, config };
@@ -108,12 +116,7 @@
       const { projects, ...rest } = globalConfig;
       const patterns = rest.testPathPatterns;
       const config = plainObject({ ...rest, testPathPatterns: patterns && patterns.patterns }, []);
-      const seen = new Set();
-      configs.forEach((project, i) => {
-        const shown = project.displayName && project.displayName.name;
-        let name = shown ? `"${shown}"` : rooted(String(project.rootDir || i + 1));
-        if (seen.has(name)) name = `${name} #${i + 1}`;
-        seen.add(name);
+      eachProject(configs, (name, project) => {
         config[`project ${name}`] = plainObject(project, []);
       });
       return { file, config };

@@ -53,7 +53,7 @@ impl<'i> Standing<'i> {
         }
         Ok(Standing {
             copies: fields.checks(Check::Tests).then_some(&inputs.data.copies),
-            sat_out: plan.aside,
+            sat_out: plan.sat_out(),
             unstored,
         })
     }
@@ -100,10 +100,11 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
                 Some(inventory) if fields.checks(Check::Tests) => inventory.new_test_files_cut(&project.root),
                 _ => Vec::new(),
             };
-            cut.extend(stood_in.into_iter().map(|(path, content)| (path, content.to_string())));
+            cut.extend(stood_in.iter().map(|(path, content)| (path.clone(), content.to_string())));
             cut
         },
         aside,
+        stood_in: stood_in.into_iter().map(|(path, _)| path).collect(),
     }
 }
 
