@@ -64,8 +64,10 @@ fn python_started_as(p: &Project, start: &str) {
 /// A node reporter that prints each passing test and leaves the run's status 0.
 const ZERO_REPORTER: &str = "module.exports = async function* (source) {\n  for await (const event of source) {\n    if (event.type === 'test:pass') yield `ok ${event.data.name}\\n`;\n  }\n  process.exitCode = 0;\n};\n";
 
-/// A preload that ends every process with status 0, whatever it reported.
-const EXIT_ZERO_JS: &str = "process.on('exit', () => {\n  process.exitCode = 0;\n});\n";
+/// A preload that ends its process with status 0, whatever the runner reported: node's last step of an exit
+/// always asks for 0, and a process that would end by itself exits through it (Jest sets its status in an `exit`
+/// handler of its own, after any a preload adds).
+const EXIT_ZERO_JS: &str = "const reallyExit = process.reallyExit.bind(process);\nprocess.reallyExit = () => reallyExit(0);\nprocess.on('beforeExit', () => process.exit(0));\n";
 
 /// A program that runs nothing and succeeds.
 const PASSING_PROGRAM: &str = "#!/bin/sh\nexit 0\n";
