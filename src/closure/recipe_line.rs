@@ -123,7 +123,7 @@ pub(crate) fn without_free_settings(
         })
     };
     let words: Vec<&str> = line.split_whitespace().collect();
-    let env = usize::from(words.first() == Some(&"env"));
+    let env = usize::from(words.first().is_some_and(|first| PLAIN_ENV.contains(first)));
     let settings = words[env..].iter().take_while(|w| free(w)).count();
     // `env` alone before the command is dropped with its settings; `env` with any word left of its own stays.
     let settings_only = words[env..].get(settings).is_none_or(|next| !next.contains('='));
@@ -259,7 +259,12 @@ mod tests {
         assert_eq!(plain("/usr/bin/env python3 -m unittest -q"), "python3 -m unittest -q");
         assert_eq!(plain("env python3 -m unittest"), "python3 -m unittest");
         assert_eq!(plain("/bin/env jest --ci"), "jest --ci");
+        assert_eq!(plain("env env -i python3 -m unittest"), "env -i python3 -m unittest");
         assert_eq!(plain("env NODE_OPTIONS=--no-warnings jest --ci"), "jest --ci");
+        assert_eq!(
+            plain("/usr/bin/env NODE_OPTIONS=--max-old-space-size=4096 jest --ci"),
+            "jest --ci"
+        );
         for kept in [
             "env -i python3 -m unittest",
             "env -u PYTHONPATH python3 -m unittest",
@@ -267,6 +272,8 @@ mod tests {
             "env -- python3 -m unittest",
             "env PATH=/tmp/bin python3 -m unittest",
             "env CALC_MODE=fast python3 -m unittest",
+            "/usr/bin/env CALC_MODE=fast python3 -m unittest",
+            "/usr/bin/env NODE_OPTIONS=--require=./x.js jest --ci",
             "./env python3 -m unittest",
             "/tmp/env python3 -m unittest",
             "env",
