@@ -17,6 +17,7 @@ pub mod derive;
 pub mod observed;
 mod options;
 pub mod parts;
+pub(crate) mod recipe_line;
 pub mod resolved;
 pub(crate) mod selection;
 pub mod steps;

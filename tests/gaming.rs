@@ -131,6 +131,8 @@ mod ruby_moves_2;
 mod ruby_moves_3;
 #[path = "gaming/ruby_test_side.rs"]
 mod ruby_test_side;
+#[path = "gaming/script_words_moves.rs"]
+mod script_words_moves;
 #[path = "gaming/selection_moves.rs"]
 mod selection_moves;
 #[path = "gaming/selection_moves_2.rs"]

@@ -276,7 +276,7 @@ impl Scope {
     /// variable free. Whether the scope changed.
     pub(crate) fn seal_read_variables(&mut self, reads: &crate::schema::EnvReads) -> bool {
         let free = match self {
-            Scope::TomlBut { free, .. } => free,
+            Scope::TomlBut { free, .. } | Scope::JsonBut { free, .. } => free,
             // A reader told of the marker (phpunit's `<php>`): the names follow it; none free when read whole.
             // A reader told of the constants' marker (phpunit's `<const>`, [`DATA_CONSTANTS`]) likewise, after the
             // variables': the names the tests read follow it; none free when a test builds a name at run time.
@@ -524,6 +524,12 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                 let mut parts = tree_parts(paths, |path| {
                     let mut value = lookup_json(&doc, path)?.clone();
                     for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
+                        if let Some(at) = key.iter().position(|segment| segment == SCRIPT_LINE) {
+                            if at == path.len() {
+                                read_script_line(&mut value, &key[at + 1..]);
+                            }
+                            continue;
+                        }
                         if let Some((last, selected)) = key.split_last()
                             && last == SELECTS
                         {
@@ -774,6 +780,43 @@ fn lookup_json<'a>(doc: &'a serde_json::Value, path: &[String]) -> Option<&'a se
 /// the variables the project's sealed tests read (`Scope::seal_read_variables`), which stay sealed too: `env.`
 /// this `.CALC_QUICK` keeps `CALC_QUICK`. Persisted in seals.
 pub(crate) const DATA_VARIABLES: &str = "(variables no runner reads)";
+
+/// A free key path's segment right after a `package.json` script's key (`scripts`, `test`, this): the script's
+/// text is compared as the program it starts (`closure::recipe_line`), as a make recipe's line is, so a leading
+/// free setting of a runner's options variable, a plain `env` and a built-in reporter are as if absent. The
+/// segments after it are the run's inherited value of each completed variable (`NAME=value`, recorded where the
+/// closure was derived), then [`DATA_VARIABLES`] and the names the sealed tests read
+/// ([`Scope::seal_read_variables`]); where a test reads the environment whole the path goes, and the script is
+/// compared as written. Persisted in seals.
+pub(crate) const SCRIPT_LINE: &str = "(read as the program it starts)";
+
+/// The free key path that reads the script at `key` (`["scripts", "test"]`) as the program it starts
+/// ([`SCRIPT_LINE`]), beside `inherited`: the run's value of each completed variable it holds.
+pub(crate) fn script_line(key: &[String], inherited: impl IntoIterator<Item = (String, String)>) -> Vec<String> {
+    let mut path = key.to_vec();
+    path.push(SCRIPT_LINE.to_string());
+    path.extend(inherited.into_iter().map(|(name, value)| format!("{name}={value}")));
+    path.push(DATA_VARIABLES.to_string());
+    path
+}
+
+/// Replaces a script's text in `value` by the program it starts (`closure::recipe_line`), read beside `reading`:
+/// the segments after [`SCRIPT_LINE`]. A value that is no string is left as it is.
+fn read_script_line(value: &mut serde_json::Value, reading: &[String]) {
+    let Some(text) = value.as_str() else { return };
+    let at = reading
+        .iter()
+        .position(|segment| segment == DATA_VARIABLES)
+        .unwrap_or(reading.len());
+    let inherited: BTreeMap<&str, &str> = reading[..at].iter().filter_map(|s| s.split_once('=')).collect();
+    let reads = crate::schema::EnvReads {
+        names: reading.get(at + 1..).unwrap_or_default().iter().cloned().collect(),
+        ..Default::default()
+    };
+    let line =
+        super::recipe_line::without_free_settings(text, &|name| inherited.get(name).map(|v| (*v).to_string()), &reads);
+    *value = serde_json::Value::String(line);
+}
 
 /// A reading's name that frees the named constants no sealed test reads (PHPUnit's `<const>` in `<php>`): the
 /// names after it are the constants the sealed tests and the test-side files they load read

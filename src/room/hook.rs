@@ -163,6 +163,12 @@ pub(crate) fn completed(name: &str) -> bool {
     HOOKS.iter().any(|hook| hook.completes().is_some_and(|c| c.var == name))
 }
 
+/// The runners' options variables the start channel completes ([`completed`]): a `package.json` script's setting
+/// of one is judged beside the value the run inherits (`closure::recipe_line`), recorded for each of them.
+pub(crate) fn completed_vars() -> impl Iterator<Item = &'static str> {
+    HOOKS.iter().filter_map(|hook| hook.completes()).map(|c| c.var)
+}
+
 /// The words `run` (a variable as the room sets it) holds after `theirs` (the run's own value), trimmed.
 fn room_words(theirs: Option<&OsString>, run: Option<&OsString>) -> String {
     let run = run.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();

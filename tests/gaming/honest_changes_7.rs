@@ -26,28 +26,13 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "go_make_vets_before_testing",
-        "a new prerequisite of the verify's goal is a new recipe that runs before the tests in the same tree \
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "go_make_vets_before_testing",
+    "a new prerequisite of the verify's goal is a new recipe that runs before the tests in the same tree \
          (`vet: as make resolves it` was added, `test: …` changed): make's plan is compared target by target, and \
          `go vet ./...` is judged as any recipe is. Next step: judge a prerequisite by what it ran (the start \
          channel's record of its commands), a checker that writes nothing the tests read being free",
-    ),
-    (
-        "make_runs_python_through_usr_bin_env",
-        "`/usr/bin/env python3 -m unittest …` starts the same interpreter with the same words, but the recipe's \
-         text changed (`test: as make resolves it`). Next step (h45e's: judging a runner by what it started \
-         with): compare the runner's start as the start channel recorded it, argv and environment, not the \
-         recipe's words",
-    ),
-    (
-        "node_test_script_uses_the_spec_reporter",
-        "`package.json`'s `scripts.test` is compared whole: `--test-reporter=spec` only changes what node's \
-         runner prints. Next step (h45e's: a script's words judged by what the runner started with): read \
-         the script as the runner's words, a built-in reporter free",
-    ),
-];
+)];
 
 pub const CASES: &[Case] = &[];
 

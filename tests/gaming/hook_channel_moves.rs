@@ -34,24 +34,14 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "pytest_sourced_settings_set_pytest_addopts_for_short_tracebacks",
-        "a sourced file's replacing `export PYTEST_ADDOPTS=\"--tb=short\"` is sealed as a line \
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "pytest_sourced_settings_set_pytest_addopts_for_short_tracebacks",
+    "a sourced file's replacing `export PYTEST_ADDOPTS=\"--tb=short\"` is sealed as a line \
          (`shell::sourced`: only `\"$PYTEST_ADDOPTS …\"` appending free options is as if absent), since that reading \
          does not know what the environment held. The room's words come back at pytest's start now; next step: \
          judge a replacing assignment there by the words it sets and the recorded environment's user words it \
          drops, as `make::plan::unseen::steers_beside` does",
-    ),
-    (
-        "jest_package_script_sets_a_bigger_heap",
-        "the channel puts the room's `--require` back at node's start, but a package.json script is sealed by its \
-     text (`scripts.test` as a JSON key, `js/closure.rs`), so `NODE_OPTIONS=--max-old-space-size=4096 jest --ci` \
-     moves the key. Next step: read a script's leading settings of a completed variable as a make recipe's are \
-     read (`make::plan::unseen::without_free_settings`), judged beside the recorded environment, before the key \
-     is compared",
-    ),
-];
+)];
 
 /// pytest's recipe line in [`PYTEST_MAKE`].
 const PYTEST_RECIPE: &str = "\tpython3 -m pytest -q -p no:cacheprovider\n";

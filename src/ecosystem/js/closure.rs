@@ -145,8 +145,7 @@ impl Deriver<'_> {
         }
         let Some(script) = script else { return };
         let keys = [format!("pre{script}"), script.clone(), format!("post{script}")];
-        let scope = Scope::Json(keys.iter().map(|k| vec!["scripts".to_string(), k.clone()]).collect());
-        self.add(package.clone(), scope, why);
+        self.add(package.clone(), self.scripts_scope(&keys), why);
         for key in &keys {
             let followed = (package.to_string_lossy().into_owned(), key.clone());
             if let Some(body) = bytes.as_deref().and_then(|b| recipes::npm_script(b, key))
@@ -155,6 +154,21 @@ impl Deriver<'_> {
                 self.source(&body, &dir, depth + 1);
             }
         }
+    }
+
+    /// `package.json`'s scripts `keys`, each compared as the program it starts, as a make recipe's line is
+    /// (`parts::SCRIPT_LINE`): beside the value the run inherits of each runner's options variable the start
+    /// channel completes, which a leading setting in the script replaces.
+    fn scripts_scope(&self, keys: &[String]) -> Scope {
+        let inherited: Vec<(String, String)> = crate::room::hook::completed_vars()
+            .filter_map(|name| Some((name.to_string(), (self.var)(name)?.to_string_lossy().into_owned())))
+            .collect();
+        let paths: Vec<Vec<String>> = keys.iter().map(|k| vec!["scripts".to_string(), k.clone()]).collect();
+        let free = paths
+            .iter()
+            .map(|key| crate::closure::parts::script_line(key, inherited.iter().cloned()))
+            .collect();
+        Scope::JsonBut { paths, free }
     }
 
     /// `node ARGS…`: `--test` is node's test runner; `--run SCRIPT` runs a `package.json` script; a file given

@@ -160,6 +160,12 @@ pub(super) const MOCHA: Row = Row {
 /// nyc's coverage data, Parcel's cache.
 pub(super) const CACHE_DIRS: &[&str] = &[".next", ".nyc_output", ".turbo", ".parcel-cache"];
 
+/// `node --test`'s built-in reporters that loopgate's reader of its output reads (`tap`, the default off a
+/// terminal on node 20, and `spec`, the default on a terminal and from node 23): chosen on the command line they
+/// only change how the same run is printed (`closure::recipe_line`). A reporter named by a path or a package is
+/// code node loads, and `dot` or `junit` print no line the reader names a test by: neither is here.
+pub(crate) const NODE_TEST_REPORTERS: [&str; 2] = ["--test-reporter=spec", "--test-reporter=tap"];
+
 /// The options of `NODE_OPTIONS` (and of `.npmrc`'s `node-options`, the `NODE_OPTIONS` of every script npm runs,
 /// so of every test process) that change neither what runs nor what counts: the heap's size, and what node prints about
 /// warnings, deprecations and stack traces. Any other option counts: a preload (`--require`, `--import`), a

@@ -23,7 +23,9 @@
 //!
 //! A recipe line that sets a runner's options variable for its command alone (`PYTEST_ADDOPTS=--tb=short
 //! pytest`, `env GOFLAGS=-trimpath go test ./...`) is compared without that setting where its words are free
-//! beside the user's ([`without_free_settings`]): the room's own words come back at the runner's start.
+//! beside the user's ([`without_free_settings`]): the room's own words come back at the runner's start. So is one
+//! that starts its program through a plain `env`, or chooses a runner's built-in reporter: the reading is
+//! `closure::recipe_line`'s, which a `package.json` script's text shares.
 //!
 //! Each kept line is a part of the makefile it is in, so a rejection names that file. The makefiles are the ones
 //! make itself lists as read (`MAKEFILE_LIST`), read where the dry run ran: a new `include` of a makefile that
@@ -35,6 +37,9 @@ use std::collections::BTreeMap;
 
 use crate::recipes::join_continued;
 use crate::schema::EnvReads;
+
+/// A recipe line is read as the program it starts, as a `package.json` script is: one reading for both.
+pub(super) use crate::closure::recipe_line::{steers_beside, without_free_settings};
 
 /// Variables that say how make was called.
 const CALL: &[&str] = &[
@@ -125,104 +130,6 @@ fn exports_what_steers(line: &str, reads: &EnvReads) -> bool {
                     _ => crate::runner::steers_in(name, reads),
                 }
         })
-}
-
-/// Whether a makefile's `value` for `name`, where the run's environment held `before`, can change what the run
-/// runs or counts. The room's own words in `before` (its hooks', caches' and reports') are not the user's: the
-/// start channel puts them back at the runner's start whatever the makefile does (`room::hook::complete`), so
-/// only the user's words are weighed. Of those, every word the makefile drops and every word it adds is judged
-/// alone (`runner::steers_as`): `export PYTEST_ADDOPTS = --tb=short` over `-ra` drops and adds words that only
-/// change what is printed, `export GOFLAGS = -trimpath` over `-count=1` the same; dropping `-W error` or adding
-/// `-k add` counts. An empty value counts (`runner::steers_as`), and a variable not read as words by its name is
-/// judged by the name (`runner::steers_in`).
-pub(super) fn steers_beside(name: &str, value: &str, before: Option<&str>, reads: &EnvReads) -> bool {
-    // The room's words of `before`, and the value without them (`+=` keeps them): exactly those words, so a word
-    // of the makefile's own that only looks like the room's is judged.
-    let theirs = before.map(|b| crate::room::hook::theirs(name, b));
-    let ours: Vec<&str> = before
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter(|w| {
-            !theirs
-                .as_deref()
-                .unwrap_or_default()
-                .split_whitespace()
-                .any(|t| t == *w)
-        })
-        .collect();
-    let value = &value
-        .split_whitespace()
-        .filter(|w| !ours.contains(w))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let Some(before) = theirs.filter(|b| !b.trim().is_empty()) else {
-        return crate::runner::steers_as(name, value, reads);
-    };
-    if !crate::runner::steers_in(name, reads) {
-        return false;
-    }
-    if value.trim().is_empty() {
-        return crate::runner::steers_as(name, value, reads);
-    }
-    let old: Vec<&str> = before.split_whitespace().collect();
-    let new: Vec<&str> = value.split_whitespace().collect();
-    // The inherited words first (make's `+=` appends) or last (a prefix put before them): the rest added.
-    if new.starts_with(&old) || new.ends_with(&old) {
-        let added = if new.starts_with(&old) {
-            &new[old.len()..]
-        } else {
-            &new[..new.len() - old.len()]
-        };
-        return !added.is_empty() && crate::runner::steers_as(name, &added.join(" "), reads);
-    }
-    // Otherwise the value replaces the user's: what it drops and what it adds, each judged alone (every free
-    // word stands alone, `--tb=short`; a word whose meaning hangs on its neighbour, `-k add`, is free in
-    // neither).
-    let dropped: Vec<&str> = old.iter().filter(|w| !new.contains(w)).copied().collect();
-    let added: Vec<&str> = new.iter().filter(|w| !old.contains(w)).copied().collect();
-    [dropped, added]
-        .iter()
-        .any(|words| !words.is_empty() && crate::runner::steers_as(name, &words.join(" "), reads))
-}
-
-/// A recipe line as make will run it, without the leading settings (`PYTEST_ADDOPTS=--tb=short pytest`,
-/// `env GOFLAGS=-trimpath go test`) of a runner's options variable whose room's words the start channel restores
-/// (`room::hook::completed`) and whose words, beside what the run inherited, change neither what runs nor what
-/// counts ([`steers_beside`]): the command then runs what it ran without them, and the line compares as it was.
-/// Any other setting (a word that counts, a quoted or expanded value, another variable) stays on the line.
-pub(super) fn without_free_settings(
-    line: &str,
-    inherited: &dyn Fn(&str) -> Option<String>,
-    reads: &EnvReads,
-) -> String {
-    let free = |word: &str| {
-        word.split_once('=').is_some_and(|(name, value)| {
-            crate::room::hook::completed(name)
-                && !value.is_empty()
-                && !steers_beside(name, value, inherited(name).as_deref(), reads)
-        })
-    };
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let env = usize::from(words.first() == Some(&"env"));
-    let settings = words[env..].iter().take_while(|w| free(w)).count();
-    // `env` alone before the command is dropped with its settings; `env` with any word left of its own stays.
-    let settings_only = words[env..].get(settings).is_none_or(|next| !next.contains('='));
-    let mut rest = if settings == 0 || !settings_only || env + settings == words.len() {
-        words.clone()
-    } else {
-        words[env + settings..].to_vec()
-    };
-    // A runner started by its full path where the recipe's `PATH` finds that same file by name starts the same
-    // binary, through the same start channel where it stands at the binary (`room::hook::binary`).
-    if let Some(name) = rest
-        .first()
-        .and_then(|program| crate::room::hook::binary::as_named(program, inherited("PATH").as_deref()))
-    {
-        rest[0] = name;
-    } else if rest.len() == words.len() {
-        return line.to_string();
-    }
-    rest.join(" ")
 }
 
 /// Each reference of `line` (`$(NAME …)` or `${NAME …}`, `$$` skipped): its name and its first argument.
@@ -358,44 +265,6 @@ mod tests {
     fn continued_lines_are_judged_whole() {
         let kept = lines("X = a \\\n  $(shell id)\nY = b\n", &EnvReads::default());
         assert!(kept.starts_with("X = a") && kept.ends_with("$(shell id)"), "{kept}");
-    }
-
-    /// A recipe's setting of a runner's options variable to free words is as if absent; a word that counts, a
-    /// quoted value or another variable stays on the line.
-    #[test]
-    fn a_recipes_free_setting_of_a_runners_options_compares_as_the_line_without_it() {
-        let hook = |name: &str| {
-            Some(
-                match name {
-                    "PYTEST_ADDOPTS" => "--junitxml=/room/report/pytest.xml -rap",
-                    "GOFLAGS" => "-count=1 -exec=/room/hook/go/loopgate-go-exec -v",
-                    _ => "--require /room/hook/node/loopgate-report.cjs",
-                }
-                .to_string(),
-            )
-        };
-        let plain = |line: &str| without_free_settings(line, &hook, &EnvReads::default());
-        assert_eq!(
-            plain("PYTEST_ADDOPTS=--tb=short python3 -m pytest -q"),
-            "python3 -m pytest -q"
-        );
-        assert_eq!(plain("env GOFLAGS=-trimpath go test ./..."), "go test ./...");
-        assert_eq!(
-            plain("NODE_OPTIONS=--no-warnings node --test test/"),
-            "node --test test/"
-        );
-        for kept in [
-            "PYTEST_ADDOPTS=-kmul python3 -m pytest -q",
-            "GOFLAGS=-run=TestZero go test ./...",
-            "NODE_OPTIONS=--require=./x.js node --test test/",
-            "NODE_OPTIONS=\"--no-warnings\" node --test test/",
-            "PYTEST_ADDOPTS= python3 -m pytest",
-            "CALC_MODE=fast GOFLAGS=-trimpath go test ./...",
-            "env -i GOFLAGS=-trimpath go test ./...",
-            "GOFLAGS=-trimpath",
-        ] {
-            assert_eq!(plain(kept), kept);
-        }
     }
 
     #[test]
