@@ -100,7 +100,11 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
                 Some(inventory) if fields.checks(Check::Tests) => inventory.new_test_files_cut(&project.root),
                 _ => Vec::new(),
             };
-            cut.extend(stood_in.iter().map(|(path, content)| (path.clone(), content.to_string())));
+            cut.extend(
+                stood_in
+                    .iter()
+                    .map(|(path, content)| (path.clone(), content.to_string())),
+            );
             cut
         },
         aside,
