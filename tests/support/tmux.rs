@@ -97,14 +97,15 @@ impl Pane {
     }
 
     /// Types `text` literally and waits until the input box shows its start and the screen its end (wrapped
-    /// lines compared without their whitespace): a key pressed next then reaches the CLI after the text, not in
+    /// lines compared by their letters and digits alone, so a box's border or padding where a line wraps counts
+    /// for nothing): a key pressed next then reaches the CLI after the text, not in
     /// the same read. On a loaded machine a CLI that is slow to read gets the text and a following Enter at once,
     /// which Codex takes for a paste (the Enter a newline in the box, nothing sent).
     #[track_caller]
     pub fn type_text(&mut self, text: &str) {
         self.tmux(&["send-keys", "-t", "e2e", "-l", text]);
         let start: String = text.chars().take(12).collect();
-        let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        let bare = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>();
         let whole = bare(text);
         let end: String = whole.chars().skip(whole.chars().count().saturating_sub(12)).collect();
         let mark = self.input_mark;

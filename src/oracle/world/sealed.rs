@@ -81,8 +81,15 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
     let fields = &active.seal.fields;
     let project = &active.project;
     let copies = &inputs.data.copies;
+    let restore = if fields.checks(Check::Tests) {
+        crate::testswap::changed(&project.root, copies)
+    } else {
+        Vec::new()
+    };
     let (stood_in, mut aside) = match &inputs.tests.inventory {
-        Some(inventory) if fields.checks(Check::NewTestsAside) => stand_in(inventory.new_test_files(&project.root)),
+        Some(inventory) if fields.checks(Check::NewTestsAside) => {
+            stand_in(inventory.new_test_files(&project.root), &restore)
+        }
         _ => (Vec::new(), Vec::new()),
     };
     if fields.checks(Check::NewTestsAside) && inputs.tests.inventory.is_some() {
@@ -90,11 +97,7 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
     }
     aside.extend(inputs.new_files_aside(&project.root, &|check| fields.checks(check)));
     Plan {
-        restore: if fields.checks(Check::Tests) {
-            crate::testswap::changed(&project.root, copies)
-        } else {
-            Vec::new()
-        },
+        restore,
         cut: {
             let mut cut = match &inputs.tests.inventory {
                 Some(inventory) if fields.checks(Check::Tests) => inventory.new_test_files_cut(&project.root),
@@ -114,15 +117,58 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
 
 /// Splits the agent's new test files into those that stand in the run as their language's unit with no test
 /// (`schema::Lang::stand_in`: the name stays, so a manifest naming the file finds it, and nothing of the
-/// agent's runs) and those simply absent from it.
-fn stand_in(new_tests: Vec<String>) -> (Vec<(String, &'static str)>, Vec<String>) {
+/// agent's runs) and those simply absent from it. A new file whose unit name is a restored sealed file's is
+/// absent: it is that file moved (`tests/api.rs` to `tests/api/main.rs`, `tests/test_calc.py` to
+/// `tests/unit/test_calc.py`), whose sealed tests run from their old place, and a stand-in beside them would be
+/// a second unit of that name, which the runner refuses (cargo's duplicate target, pytest's import mismatch).
+fn stand_in(new_tests: Vec<String>, restored: &[(&str, &str)]) -> (Vec<(String, &'static str)>, Vec<String>) {
+    let restored_units: Vec<&str> = restored.iter().filter_map(|(path, _)| unit_name(path)).collect();
     let mut stood_in = Vec::new();
     let mut absent = Vec::new();
     for path in new_tests {
+        let moved = unit_name(&path).is_some_and(|unit| restored_units.contains(&unit));
         match crate::schema::Lang::of(std::path::Path::new(&path)).and_then(crate::schema::Lang::stand_in) {
-            Some(content) => stood_in.push((path, content)),
-            None => absent.push(path),
+            Some(content) if !moved => stood_in.push((path, content)),
+            _ => absent.push(path),
         }
     }
     (stood_in, absent)
+}
+
+/// The name a runner knows a test file's unit by: its stem, or its directory's name for a file that stands for
+/// its directory (`main.rs`, `mod.rs`, `__init__.py`).
+fn unit_name(path: &str) -> Option<&str> {
+    let path = std::path::Path::new(path);
+    let stem = path.file_stem()?.to_str()?;
+    match stem {
+        "main" | "mod" | "__init__" => path.parent()?.file_name()?.to_str(),
+        _ => Some(stem),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stand_in;
+
+    fn split(new: &[&str], restored: &[&str]) -> (Vec<String>, Vec<String>) {
+        let restored: Vec<(&str, &str)> = restored.iter().map(|path| (*path, "")).collect();
+        let (stood_in, absent) = stand_in(new.iter().map(|path| path.to_string()).collect(), &restored);
+        (stood_in.into_iter().map(|(path, _)| path).collect(), absent)
+    }
+
+    #[test]
+    fn a_new_test_file_stands_in_unless_it_is_a_restored_file_moved() {
+        let (stood_in, absent) = split(&["tests/unit/test_more.py", "tests/other.rs"], &["tests/test_calc.py"]);
+        assert_eq!(stood_in, ["tests/unit/test_more.py", "tests/other.rs"]);
+        assert!(absent.is_empty());
+        let (stood_in, absent) = split(
+            &["tests/unit/test_calc.py", "tests/api/main.rs", "spec/calc.test.js"],
+            &["tests/test_calc.py", "tests/api.rs"],
+        );
+        assert!(stood_in.is_empty(), "{stood_in:?}");
+        assert_eq!(
+            absent,
+            ["tests/unit/test_calc.py", "tests/api/main.rs", "spec/calc.test.js"]
+        );
+    }
 }
