@@ -399,6 +399,9 @@ pub(crate) fn prove(
         );
         panic!("LOOPGATE_GAMING_PROOFS={mode}: only the proof was played");
     }
+    if !proof_sampled(name) {
+        return;
+    }
     if proved_by_oracle(name).is_some() {
         let why = format!(
             "set up with every check opted out the move should make `{verify}` pass (else the case proves nothing)"
@@ -417,6 +420,30 @@ pub(crate) fn prove(
         after.code == Some(0),
         "{name}: run bare, the move should make `{verify}` pass (else the case proves nothing):\n{after}"
     );
+}
+
+/// Whether the case `name` plays its proof in this run: always, unless `LOOPGATE_GAMING_PROOF_SAMPLE=N:SEED` asks
+/// for one proof in N, chosen by a hash of SEED and the name. A proof shows that its case tests something — a
+/// property of the fixture and the runner, not of loopgate — and is about a quarter of the suite's CPU; CI
+/// (`scripts/test.sh`) plays one in four with its commit as the seed, so each commit checks another quarter and a
+/// proof that fails there fails again at that commit (BENCHMARKS.md, "CI's time: cut to fit"). `cargo test`
+/// alone plays them all.
+fn proof_sampled(name: &str) -> bool {
+    let Ok(sample) = std::env::var("LOOPGATE_GAMING_PROOF_SAMPLE") else {
+        return true;
+    };
+    let (share, seed) = sample.split_once(':').unwrap_or((sample.as_str(), ""));
+    let share: u64 =
+        share.parse().ok().filter(|n| *n > 0).unwrap_or_else(|| {
+            panic!("LOOPGATE_GAMING_PROOF_SAMPLE={sample}: expected N:SEED, N a whole number above 0")
+        });
+    // FNV-1a, stable across Rust versions (std's hasher is not promised to be).
+    let hash = format!("{seed}\0{name}")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    hash % share == 0
 }
 
 /// Why `name` keeps the oracle's proof, if it does.
