@@ -353,7 +353,7 @@ impl Deriver<'_> {
             });
         let on_test_side = crate::closure::is_test_path(&path);
         let scope = match (sourced, shell && !on_test_side && body.is_ok()) {
-            (true, _) => Scope::Shell,
+            (true, _) => self.sourced_scope(),
             (false, true) => Scope::Script,
             (false, false) => Scope::Whole,
         };
@@ -374,6 +374,15 @@ impl Deriver<'_> {
             self.source(&body, cwd, depth + 1);
         }
         self.in_test = was_in_test;
+    }
+
+    /// How a sourced shell file is sealed: [`Scope::ShellBeside`], with the values this run inherits of the
+    /// runners' options variables the start channel completes.
+    fn sourced_scope(&self) -> Scope {
+        let inherited = crate::room::hook::completed_vars()
+            .filter_map(|name| Some((name.to_string(), (self.var)(name)?.to_string_lossy().into_owned())))
+            .collect();
+        Scope::ShellBeside { inherited }
     }
 
     /// An absolute path inside the project as a relative one; outside it, as it is.

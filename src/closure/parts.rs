@@ -104,6 +104,11 @@ pub enum Scope {
     /// code the tests call; everything else — top-level statements, variables, a function that shadows a
     /// command (`python3() { … }`) — changes how the script runs. See `closure::shell`.
     Shell,
+    /// [`Scope::Shell`], read beside the values the run inherited at setup of the runners' options variables the
+    /// start channel completes (`inherited`: `PYTEST_ADDOPTS` → `-ra`): an assignment that replaces one is free
+    /// where the words it drops and adds are, as a make recipe's setting is (`closure::recipe_line`). Seals made
+    /// before it keep [`Scope::Shell`].
+    ShellBeside { inherited: BTreeMap<String, String> },
     /// A shell script the verify command runs (`sh scripts/check.sh`), but for its inert lines: those that only
     /// print, in a place where their status reaches nothing (`echo "running checks"`, `python3 --version`, a
     /// comment). Everything that can change the shell's state, the exit status or what the runner reads stays
@@ -439,6 +444,7 @@ impl Scope {
             Scope::Whole
             | Scope::Stat
             | Scope::Shell
+            | Scope::ShellBeside { .. }
             | Scope::Script
             | Scope::Code
             | Scope::Toolchain { .. }
@@ -500,16 +506,14 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         // A resolved configuration from one file's bytes alone (a file tool's edit of it) is that file whole.
         Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::FirstOf { each, .. } => digests(each, Some(bytes)),
-        Scope::Shell | Scope::Script => {
-            let sealed_text = if *scope == Scope::Shell {
-                super::shell::sealed_text
-            } else {
-                super::script::sealed_text
+        Scope::Shell | Scope::ShellBeside { .. } | Scope::Script => {
+            let text = String::from_utf8_lossy(bytes);
+            let sealed = match scope {
+                Scope::Shell => super::shell::sealed_text(&text),
+                Scope::ShellBeside { inherited } => super::shell::sealed_text_beside(&text, inherited),
+                _ => super::script::sealed_text(&text),
             };
-            Parts::from([(
-                WHOLE.to_string(),
-                sha256(sealed_text(&String::from_utf8_lossy(bytes)).as_bytes()),
-            )])
+            Parts::from([(WHOLE.to_string(), sha256(sealed.as_bytes()))])
         }
         Scope::Code => Parts::new(),
         // Judged by its place (`closure::read_parts`); from bytes alone, as a whole file.

@@ -69,7 +69,7 @@ pub fn read(root: &Path, closure: &Closure) -> EnvReads {
     // The closure's code, in whatever language: the verify's own script (`sh scripts/check.sh`), a `conftest.py`.
     // Not the code under test it names, nor a sourced shell library, whose functions are the code.
     for sealed in &closure.files {
-        if !matches!(sealed.scope, Scope::Code | Scope::Shell)
+        if !matches!(sealed.scope, Scope::Code | Scope::Shell | Scope::ShellBeside { .. })
             && !Path::new(&sealed.path).is_absolute()
             && !read.contains(&sealed.path)
             && let Some(lang) = Lang::of(Path::new(&sealed.path))

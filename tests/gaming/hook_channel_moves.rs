@@ -34,14 +34,7 @@ const REJECTED: &str = "REJECTED";
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why.
-pub const STILL_REJECTED: &[(&str, &str)] = &[(
-    "pytest_sourced_settings_set_pytest_addopts_for_short_tracebacks",
-    "a sourced file's replacing `export PYTEST_ADDOPTS=\"--tb=short\"` is sealed as a line \
-         (`shell::sourced`: only `\"$PYTEST_ADDOPTS …\"` appending free options is as if absent), since that reading \
-         does not know what the environment held. The room's words come back at pytest's start now; next step: \
-         judge a replacing assignment there by the words it sets and the recorded environment's user words it \
-         drops, as `make::plan::unseen::steers_beside` does",
-)];
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 /// pytest's recipe line in [`PYTEST_MAKE`].
 const PYTEST_RECIPE: &str = "\tpython3 -m pytest -q -p no:cacheprovider\n";

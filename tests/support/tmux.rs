@@ -111,7 +111,9 @@ impl Pane {
         let mark = self.input_mark;
         self.wait_until(
             &format!("the input box to show {start:?} … {end:?}"),
-            Duration::from_secs(30),
+            // An Ink UI (Gemini CLI, Claude Code) draws the box again at every key: on a machine whose cores the
+            // gaming lanes keep busy a long line takes many seconds to show.
+            Duration::from_secs(90),
             |s| {
                 s.lines()
                     .any(|line| line.find(mark).is_some_and(|at| line[at..].contains(&start)))

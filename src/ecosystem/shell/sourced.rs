@@ -9,21 +9,41 @@
 //! definition is the agent's; its name is not (a function that appears, or becomes a command, moves the rest).
 //! One top-level statement is free too: appending options that change only what a runner prints to the
 //! variable it reads more options from (`export PYTEST_ADDOPTS="$PYTEST_ADDOPTS -ra"`), judged option by option
-//! against that runner's table (`closure::options`), as its configuration's `addopts` is.
+//! against that runner's table (`closure::options`), as its configuration's `addopts` is. Read beside the
+//! values the run inherited at setup ([`sealed_text_beside`]), so is an assignment that replaces a runner's
+//! options variable the start channel completes (`export PYTEST_ADDOPTS="--tb=short"`): the room's own words
+//! come back at the runner's start whatever the file does, and the user's words it drops and the words it adds
+//! are judged as a make recipe's setting is (`closure::recipe_line::steers_beside`): `--tb=short` over nothing
+//! is free, `-k add`, or dropping the user's `-W error`, counts.
 //!
 //! The reading is by lines: a function starts at `name() {` (or `function name {`) at the start of a line and
 //! ends where its braces balance. Text this reading cannot follow (braces that never balance) is sealed whole.
+
+use std::collections::BTreeMap;
 
 pub(crate) use crate::testsig::lex::shell::{BUILTINS, function_name, is_command};
 
 /// The text of `source` that is sealed: every line but those of the functions that are no command, with each
 /// such function's name kept (so a new one, or one renamed, still moves the part).
 pub(crate) fn sealed_text(source: &str) -> String {
+    sealed_text_with(source, &appends_free_options)
+}
+
+/// [`sealed_text`], with an assignment that replaces a runner's options variable free where its words are beside
+/// `inherited`, the values of those variables the run inherited at setup ([`replaces_freely`]).
+pub(crate) fn sealed_text_beside(source: &str, inherited: &BTreeMap<String, String>) -> String {
+    sealed_text_with(source, &|line| {
+        appends_free_options(line) || replaces_freely(line, inherited)
+    })
+}
+
+/// The sealed text of `source`, its lines for which `free` holds left out.
+fn sealed_text_with(source: &str, free: &dyn Fn(&str) -> bool) -> String {
     let mut out = Vec::new();
     let mut lines = source.lines();
     while let Some(line) = lines.next() {
         let Some(name) = function_name(line).filter(|n| !is_command(n)) else {
-            if !appends_free_options(line) {
+            if !free(line) {
                 out.push(line.to_string());
             }
             continue;
@@ -78,6 +98,32 @@ fn appends_free_options(line: &str) -> bool {
         .is_some_and(|words| crate::closure::options::sealed(&words, &free, true).is_empty())
 }
 
+/// Whether `line` only assigns a runner's options variable that the start channel completes
+/// (`room::hook::completed_vars`) a plain value — `NAME=WORDS`, `export NAME="WORDS…"` or in single quotes, with
+/// nothing the shell expands or runs — whose words, beside what the run inherited (`inherited`), change neither
+/// what runs nor what counts (`closure::recipe_line::steers_beside`).
+fn replaces_freely(line: &str, inherited: &BTreeMap<String, String>) -> bool {
+    let text = line.trim();
+    let text = text.strip_prefix("export ").map_or(text, str::trim_start);
+    let Some((name, value)) = text.split_once('=') else {
+        return false;
+    };
+    if !crate::room::hook::completed_vars().any(|var| var == name) {
+        return false;
+    }
+    let words = match value.as_bytes().first() {
+        Some(b'"') => value[1..].strip_suffix('"'),
+        Some(b'\'') => value[1..].strip_suffix('\''),
+        _ => Some(value).filter(|v| !v.contains(char::is_whitespace)),
+    };
+    let Some(words) = words.filter(|w| !w.contains(['$', '`', '"', '\'', '\\', ';', '&', '|', '<', '>', '(', ')']))
+    else {
+        return false;
+    };
+    let before = inherited.get(name).map(String::as_str);
+    !crate::closure::recipe_line::steers_beside(name, words, before, &crate::schema::EnvReads::default())
+}
+
 /// Opening minus closing braces on a line, outside quotes and comments.
 fn braces(line: &str) -> i64 {
     let mut depth = 0;
@@ -121,6 +167,56 @@ mod tests {
         ] {
             assert_eq!(only_functions(code), None, "{code}");
         }
+    }
+
+    /// Beside what the run inherited, a replacing assignment of a completed options variable is judged by the
+    /// words it drops and adds; the reading without them (a seal made before) keeps every replacement.
+    #[test]
+    fn a_replacing_assignment_is_judged_beside_what_the_run_inherited() {
+        let before = "# settings
+add() {
+  echo $(($1 - $2))
+}
+";
+        let none = BTreeMap::new();
+        let strict = BTreeMap::from([("PYTEST_ADDOPTS".to_string(), "-W error".to_string())]);
+        let with = |line: &str| format!("{before}{line}\n");
+        for free in [
+            "export PYTEST_ADDOPTS=\"--tb=short\"",
+            "export PYTEST_ADDOPTS='--tb=short -ra'",
+            "PYTEST_ADDOPTS=--tb=line",
+            "export NODE_OPTIONS=\"--max-old-space-size=4096\"",
+        ] {
+            assert_eq!(
+                sealed_text_beside(before, &none),
+                sealed_text_beside(&with(free), &none),
+                "{free}"
+            );
+            assert_ne!(sealed_text(before), sealed_text(&with(free)), "{free}");
+        }
+        for counts in [
+            "export PYTEST_ADDOPTS=\"-k add\"",
+            "export PYTEST_ADDOPTS=\"--tb=$(sh plant.sh)\"",
+            "export PYTEST_ADDOPTS=\"-p helper\"",
+            "export PYTEST_ADDOPTS=--tb=short; exit 0",
+            "export PYTEST_ADDOPTS=--tb=short -x",
+            "export NODE_OPTIONS=\"--require ./patch.js\"",
+            "export PATH=\"bin\"",
+        ] {
+            assert_ne!(
+                sealed_text_beside(before, &none),
+                sealed_text_beside(&with(counts), &none),
+                "{counts}"
+            );
+        }
+        // Dropping the user's `-W error` weakens the run; keeping it beside a free word does not.
+        let dropped = with("export PYTEST_ADDOPTS=\"--tb=short\"");
+        assert_ne!(
+            sealed_text_beside(before, &strict),
+            sealed_text_beside(&dropped, &strict)
+        );
+        let kept = with("export PYTEST_ADDOPTS=\"-W error --tb=short\"");
+        assert_eq!(sealed_text_beside(before, &strict), sealed_text_beside(&kept, &strict));
     }
 
     #[test]
