@@ -307,9 +307,7 @@ pub fn untrusted_stop_hook_said_at_the_start(agent: Agent, version: &str) {
     pane.wait_until("Codex's review of the edited hook", minute, |s| {
         s.contains("without trusting")
     });
-    pane.press("Down");
-    pane.press("Down");
-    pane.press("Enter");
+    pick_choice(&mut pane, 3);
     // The refusal shows on the screen before Codex sends the turn to the model; the model's scripted answer on
     // the screen is what proves the request was made, so the read below cannot race it.
     pane.wait_until(
@@ -324,6 +322,38 @@ pub fn untrusted_stop_hook_said_at_the_start(agent: Agent, version: &str) {
             && text.contains("loopgate install --agent codex"),
         "Codex {version}: the model is told, with the fix:\n{text}"
     );
+}
+
+/// Moves a numbered list's mark (`› 1. …`) down to `choice` and presses Enter. Each Down waits for the mark to
+/// move before the next: on a loaded machine a key pressed while the list still draws is lost, and Enter would
+/// take the first choice.
+fn pick_choice(pane: &mut Pane, choice: usize) {
+    let marked = |s: &str| {
+        s.lines().find_map(|line| {
+            let rest = line.trim_start().strip_prefix('›')?.trim_start();
+            rest.split_once(". ")?.0.parse::<usize>().ok()
+        })
+    };
+    let mut at = pane.wait_until("a marked choice", Duration::from_secs(30), |s| marked(s).is_some());
+    for _ in 0..choice * 3 {
+        match marked(&at) {
+            Some(now) if now == choice => break,
+            Some(now) => {
+                pane.press(if now < choice { "Down" } else { "Up" });
+                at = pane.wait_until("the mark to move", Duration::from_secs(30), |s| {
+                    marked(s).is_some_and(|moved| moved != now)
+                });
+            }
+            None => at = pane.screen(),
+        }
+    }
+    assert_eq!(
+        marked(&at),
+        Some(choice),
+        "the mark never reached choice {choice}:\n{}",
+        pane.seen
+    );
+    pane.press("Enter");
 }
 
 /// Gemini CLI, its interactive UI, in a folder the user marked untrusted (`DO_NOT_TRUST`, as Gemini's dialog
