@@ -37,8 +37,9 @@ fn start(project: &Project, agent: Agent, version: &str, api: &MockApi) -> Pane 
                 s.contains("Trust this folder?") || s.contains("Ask Codex")
             });
             if screen.contains("Trust this folder?") {
-                pane.press("Enter");
-                pane.wait_until("Codex's prompt", minute, |s| s.contains("Ask Codex"));
+                pane.press_until("Enter", "Codex's prompt", |s| {
+                    s.contains("Ask Codex") && !s.contains("Trust this folder?")
+                });
             }
             pane
         }

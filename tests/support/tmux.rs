@@ -96,6 +96,26 @@ impl Pane {
         self.tmux(&["send-keys", "-t", "e2e", key]);
     }
 
+    /// Presses `key` until `done` holds (at most four times, each given 20 s to show): a key that answers a dialog
+    /// can be lost on a loaded machine when it arrives while the dialog still draws.
+    #[track_caller]
+    #[allow(dead_code)] // the Claude Code suite answers no dialog
+    pub fn press_until(&mut self, key: &str, what: &str, done: impl Fn(&str) -> bool) -> String {
+        for _ in 0..3 {
+            self.press(key);
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while Instant::now() < deadline {
+                let screen = self.screen();
+                if done(&screen) {
+                    return screen;
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+        self.press(key);
+        self.wait_until(what, Duration::from_secs(20), done)
+    }
+
     /// Types `text` literally and waits until the input box shows its start and the screen its end (wrapped
     /// lines compared by their letters and digits alone, so a box's border or padding where a line wraps counts
     /// for nothing): a key pressed next then reaches the CLI after the text, not in
