@@ -18,7 +18,7 @@
 #   LOOPGATE_GAMING_BINARY=path/to/loopgate scripts/test.sh
 #                                        # the gaming suite's cases against that binary (CI: the one it packs)
 #   LOOPGATE_GAMING_PROOF_SAMPLE=1 scripts/test.sh
-#                                        # every gaming case's proof (by default one in four, chosen by the
+#                                        # every gaming case's proof (by default one in eight, chosen by the
 #                                        # commit: tests/gaming.rs, `proof_sampled`)
 #
 # Each pass prints how long it took. The install suite installs what `scripts/dist.sh` packed (CI runs it first;
@@ -169,9 +169,9 @@ pass() { # WHAT COMMAND...: run COMMAND, time it, note its failure
 # at a release build's speed (BENCHMARKS.md, "CI's time: the gaming suite against the shipped binary").
 # shellcheck disable=SC2016 # expanded by the lane's own shell
 gaming_lane='status=0
-# One proof in four, a quarter chosen by the commit (tests/gaming.rs, `proof_sampled`); a value the caller set stays.
+# One proof in eight, an eighth chosen by the commit (tests/gaming.rs, `proof_sampled`); a value the caller set stays.
 if [ -z "${LOOPGATE_GAMING_PROOF_SAMPLE+set}" ]; then
-    LOOPGATE_GAMING_PROOF_SAMPLE=4:$(git rev-parse HEAD 2>/dev/null || echo none)
+    LOOPGATE_GAMING_PROOF_SAMPLE=8:$(git rev-parse HEAD 2>/dev/null || echo none)
     export LOOPGATE_GAMING_PROOF_SAMPLE
 fi
 echo "== the gaming suite: LOOPGATE_GAMING_PROOF_SAMPLE=$LOOPGATE_GAMING_PROOF_SAMPLE (one proof in N, by a hash of the seed and the case)" >&2

@@ -424,8 +424,8 @@ pub(crate) fn prove(
 
 /// Whether the case `name` plays its proof in this run: always, unless `LOOPGATE_GAMING_PROOF_SAMPLE=N:SEED` asks
 /// for one proof in N, chosen by a hash of SEED and the name. A proof shows that its case tests something — a
-/// property of the fixture and the runner, not of loopgate — and is about a quarter of the suite's CPU; CI
-/// (`scripts/test.sh`) plays one in four with its commit as the seed, so each commit checks another quarter and a
+/// property of the fixture and the runner, not of loopgate — and was two fifths of the suite's CPU; CI
+/// (`scripts/test.sh`) plays one in eight with its commit as the seed, so each commit checks another eighth and a
 /// proof that fails there fails again at that commit (BENCHMARKS.md, "CI's time: cut to fit"). `cargo test`
 /// alone plays them all.
 fn proof_sampled(name: &str) -> bool {
