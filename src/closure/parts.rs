@@ -552,7 +552,7 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
                     Some(canonical(&value))
                 });
                 parts.extend(entries.into_iter().map(|label| (label, sha256(b""))));
-                parts
+                with_nothing_sealed(parts, paths)
             }
             Err(_) => unparsable(bytes),
         },
@@ -567,26 +567,29 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
         {
-            Some(doc) => tree_parts(paths, |path| {
-                let mut value = if path.is_empty() {
-                    toml::Value::Table(doc.clone())
-                } else {
-                    lookup_toml(&doc, path)?.clone()
-                };
-                for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
-                    cut(&mut value, &key[path.len()..]);
-                }
-                for option in options
-                    .iter()
-                    .filter(|o| o.key.len() > path.len() && o.key.starts_with(path))
-                {
-                    sealed_options_at(&mut value, &option.key[path.len()..], &option.free);
-                }
-                if path.is_empty() && value.as_table().is_some_and(toml::Table::is_empty) {
-                    return None;
-                }
-                serde_json::to_value(value).ok().map(|v| canonical(&v))
-            }),
+            Some(doc) => with_nothing_sealed(
+                tree_parts(paths, |path| {
+                    let mut value = if path.is_empty() {
+                        toml::Value::Table(doc.clone())
+                    } else {
+                        lookup_toml(&doc, path)?.clone()
+                    };
+                    for key in free.iter().filter(|k| k.len() > path.len() && k.starts_with(path)) {
+                        cut(&mut value, &key[path.len()..]);
+                    }
+                    for option in options
+                        .iter()
+                        .filter(|o| o.key.len() > path.len() && o.key.starts_with(path))
+                    {
+                        sealed_options_at(&mut value, &option.key[path.len()..], &option.free);
+                    }
+                    if path.is_empty() && value.as_table().is_some_and(toml::Table::is_empty) {
+                        return None;
+                    }
+                    serde_json::to_value(value).ok().map(|v| canonical(&v))
+                }),
+                paths,
+            ),
             None => unparsable(bytes),
         },
         Scope::Ini(names) => ini_parts(names, &[], &[], &String::from_utf8_lossy(bytes)),
@@ -751,6 +754,26 @@ fn selection_entries(value: &serde_json::Value, at: &[String], group: &str) -> O
             Some(super::selection::label(group, &spelled))
         })
         .collect()
+}
+
+/// The digest of a document's whole part ([`WHOLE`], a scope's empty key path) where the file exists and every
+/// key of it is free: nothing of it is sealed, yet it existed at setup. A change that leaves it so is none either
+/// way (the file created or removed with only free keys); one that adds a key that counts is the file's change,
+/// not its creation, so no message or undo offers to delete a file the user had. Persisted in seals.
+pub(crate) const NOTHING_SEALED: &str = "(exists; nothing sealed)";
+
+/// Whether `parts` seal nothing of a file: none at all (it does not exist), or [`NOTHING_SEALED`] alone.
+pub(crate) fn seal_nothing(parts: &Parts) -> bool {
+    parts.values().all(|digest| digest == NOTHING_SEALED)
+}
+
+/// `parts` with [`NOTHING_SEALED`] as the whole part where the scope reads the whole document (`paths` holds the
+/// empty path) and no key of it counts.
+fn with_nothing_sealed(mut parts: Parts, paths: &[Vec<String>]) -> Parts {
+    if paths.iter().any(Vec::is_empty) && !parts.contains_key(WHOLE) {
+        parts.insert(WHOLE.to_string(), NOTHING_SEALED.to_string());
+    }
+    parts
 }
 
 fn tree_parts(paths: &[Vec<String>], mut value_at: impl FnMut(&[String]) -> Option<String>) -> Parts {
@@ -1165,6 +1188,7 @@ pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
     let mut out: Vec<(String, PartChange)> = sealed
         .iter()
         .filter_map(|(label, digest)| match now.get(label) {
+            None if digest == NOTHING_SEALED => None,
             None => Some((label.clone(), PartChange::Removed)),
             Some(d) if d != digest => Some((label.clone(), PartChange::Changed)),
             Some(_) => None,
@@ -1172,7 +1196,9 @@ pub fn compare(sealed: &Parts, now: &Parts) -> Vec<(String, PartChange)> {
         .collect();
     out.extend(
         now.iter()
-            .filter(|(label, digest)| !sealed.contains_key(*label) && !digest.starts_with(super::units::ADDABLE))
+            .filter(|(label, digest)| {
+                !sealed.contains_key(*label) && !digest.starts_with(super::units::ADDABLE) && *digest != NOTHING_SEALED
+            })
             .map(|(label, _)| (label.clone(), PartChange::Added)),
     );
     out
@@ -1501,12 +1527,23 @@ mod tests {
             options: Vec::new(),
         };
         let aliases = "[alias]\nt2 = \"test -q\"\n[term]\ncolor = \"never\"\n";
-        assert_eq!(digests(&cargo, Some(aliases.as_bytes())), Parts::new());
+        // It exists, and nothing of it is sealed: a key that counts added to it is its change, not its creation.
+        assert_eq!(
+            digests(&cargo, Some(aliases.as_bytes())),
+            Parts::from([(WHOLE.to_string(), NOTHING_SEALED.to_string())])
+        );
         let runner = format!("{aliases}[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n");
         assert_eq!(
             moved(&cargo, aliases, &runner),
-            vec![(WHOLE.to_string(), PartChange::Added)]
+            vec![(WHOLE.to_string(), PartChange::Changed)]
         );
+        // Created with a key that counts, it was created; created or removed with free keys alone, nothing moved.
+        let created = compare(&digests(&cargo, None), &digests(&cargo, Some(runner.as_bytes())));
+        assert_eq!(created, vec![(WHOLE.to_string(), PartChange::Added)]);
+        for (before, after) in [(None, Some(aliases)), (Some(aliases), None)] {
+            let (before, after) = (before.map(str::as_bytes), after.map(str::as_bytes));
+            assert_eq!(compare(&digests(&cargo, before), &digests(&cargo, after)), vec![]);
+        }
         let shadow = "[term]\ncolor = \"never\"\n[alias]\ntest = \"check\"\n";
         assert_eq!(
             moved(&cargo, aliases, shadow),

@@ -6,8 +6,14 @@ fn parts(config: Value) -> (Parts, bool) {
     parts_of(config.as_object().expect("an object"), false)
 }
 
+/// The keys that count (the whole configuration's part left out where nothing of it is: `parts::NOTHING_SEALED`).
 fn keys(config: Value) -> Vec<String> {
-    parts(config).0.into_keys().collect()
+    let (parts, _) = parts(config);
+    parts
+        .into_iter()
+        .filter(|(_, digest)| digest != crate::closure::parts::NOTHING_SEALED)
+        .map(|(key, _)| key)
+        .collect()
 }
 
 /// What only prints or times has no part; everything else, a key nobody listed too, has one each.
