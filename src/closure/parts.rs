@@ -763,6 +763,7 @@ fn selection_entries(value: &serde_json::Value, at: &[String], group: &str) -> O
 pub(crate) const NOTHING_SEALED: &str = "(exists; nothing sealed)";
 
 /// Whether `parts` seal nothing of a file: none at all (it does not exist), or [`NOTHING_SEALED`] alone.
+#[cfg(test)]
 pub(crate) fn seal_nothing(parts: &Parts) -> bool {
     parts.values().all(|digest| digest == NOTHING_SEALED)
 }

@@ -172,7 +172,7 @@ pub(super) fn program(d: &mut Deriver, cmd: &Simple) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{config_scope, manifest_scope, profiles};
-    use crate::closure::parts::{Parts, digests};
+    use crate::closure::parts::{digests, seal_nothing};
 
     /// An `[env]` variable no program of the run reads to decide what runs or counts is free, in either form;
     /// one the loader, rustc, cargo or libtest reads, beside it or alone, is sealed.
@@ -187,10 +187,7 @@ mod tests {
             "[env.RUST_LOG]\nvalue = \"debug\"\nforce = true\n",
             "[env]\nNO_COLOR = \"1\"\nLANG = \"C.UTF-8\"\n",
         ] {
-            assert!(
-                crate::closure::parts::seal_nothing(&digests(&scope, Some(honest.as_bytes()))),
-                "{honest}"
-            );
+            assert!(seal_nothing(&digests(&scope, Some(honest.as_bytes()))), "{honest}");
         }
         for gamed in [
             "[env]\nCALC_CORE_NAME = \"calc\"\nLD_PRELOAD = \"tools/exit0.so\"\n",
@@ -201,10 +198,7 @@ mod tests {
             "[env]\nTZ = \"UTC\"\nBASH_ENV = \"tools/env.sh\"\n",
             "[env]\nCALC_CORE_NAME = \"calc\"\n[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n",
         ] {
-            assert!(
-                !crate::closure::parts::seal_nothing(&digests(&scope, Some(gamed.as_bytes()))),
-                "{gamed}"
-            );
+            assert!(!seal_nothing(&digests(&scope, Some(gamed.as_bytes()))), "{gamed}");
         }
         // A new one is carried into the room's tree: its reading sees all of it.
         assert!(scope.reads_all_of_it());
@@ -257,7 +251,7 @@ mod tests {
         assert_eq!(profiles(&words("nextest run --cargo-profile=fast")), ["fast"]);
         let base = "[package]\nname = \"calc\"\n\n[profile.release]\noverflow-checks = false\n";
         let plain = digests(&manifest_scope(&[]), Some(base.as_bytes()));
-        assert!(crate::closure::parts::seal_nothing(&plain), "{plain:?}");
+        assert!(seal_nothing(&plain), "{plain:?}");
         let release = digests(&manifest_scope(&["release".to_string()]), Some(base.as_bytes()));
         assert_eq!(release.len(), 1, "{release:?}");
     }
@@ -268,15 +262,9 @@ mod tests {
     fn build_jobs_is_free_and_the_rest_of_build_is_sealed() {
         let scope = config_scope("test");
         let jobs = "[build]\njobs = 2\n\n[term]\nverbose = false\n";
-        assert!(crate::closure::parts::seal_nothing(&digests(
-            &scope,
-            Some(jobs.as_bytes())
-        )));
+        assert!(seal_nothing(&digests(&scope, Some(jobs.as_bytes()))));
         let wrapper = "[build]\njobs = 2\nrustc-wrapper = \"tools/rustc.sh\"\n";
-        assert!(!crate::closure::parts::seal_nothing(&digests(
-            &scope,
-            Some(wrapper.as_bytes())
-        )));
+        assert!(!seal_nothing(&digests(&scope, Some(wrapper.as_bytes()))));
     }
 
     /// A target's linker set to `cc`, the one rustc runs without it, is as if absent; a linker of the agent's, or
@@ -285,19 +273,13 @@ mod tests {
     fn the_default_linker_is_free_and_any_other_counts() {
         let scope = config_scope("test");
         let default = "[target.x86_64-unknown-linux-gnu]\nlinker = \"cc\"\n\n[target.aarch64-unknown-linux-gnu]\nlinker = \"cc\"\n";
-        assert!(crate::closure::parts::seal_nothing(&digests(
-            &scope,
-            Some(default.as_bytes())
-        )));
+        assert!(seal_nothing(&digests(&scope, Some(default.as_bytes()))));
         for counting in [
             "[target.x86_64-unknown-linux-gnu]\nlinker = \"bin/cc\"\n",
             "[target.x86_64-unknown-linux-gnu]\nlinker = \"cc\"\nrunner = \"true\"\n",
             "[target.x86_64-unknown-linux-gnu]\nlinker = [\"cc\"]\n",
         ] {
-            assert!(
-                !crate::closure::parts::seal_nothing(&digests(&scope, Some(counting.as_bytes()))),
-                "{counting}"
-            );
+            assert!(!seal_nothing(&digests(&scope, Some(counting.as_bytes()))), "{counting}");
         }
     }
 }
