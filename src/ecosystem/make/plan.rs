@@ -300,7 +300,10 @@ fn plan_of(
         match traced_target(line) {
             Some((file, target)) => runs.push((target, file, Vec::new())),
             None => {
-                if let Some((_, _, recipe)) = runs.last_mut() {
+                // A recipe line that only prints literal words is a banner, but under `.ONESHELL` (`plan/printing.rs`).
+                if let Some((_, _, recipe)) = runs.last_mut()
+                    && (db.has_target(".ONESHELL") || !printing::only_prints(line))
+                {
                     recipe.push(unseen::without_free_settings(line.trim_end(), inherited, reads));
                 }
             }
@@ -555,6 +558,10 @@ impl<'a> Database<'a> {
         let mut out = String::new();
         for (_, lines) in self.entries.iter().filter(|(n, _)| *n == name) {
             for line in lines {
+                // A recipe line that only prints literal words is a banner (`plan/printing.rs`).
+                if line.starts_with('\t') && printing::only_prints(line) && !self.has_target(".ONESHELL") {
+                    continue;
+                }
                 let kept = line.starts_with('\t')
                     || line.starts_with("#  Phony target")
                     || line.starts_with("#  recipe to execute")

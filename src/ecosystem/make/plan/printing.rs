@@ -103,6 +103,51 @@ pub(super) fn without_inert(value: &str) -> String {
     kept.join(" ")
 }
 
+/// Programs a recipe line may start that only write their words to standard output (the shell's builtins).
+const PRINTERS: &[&str] = &["echo", "printf", ":", "true"];
+
+/// Characters that make a recipe line more than literal words outside quotes: an expansion (`$`, `` ` ``,
+/// `\\`), a list, pipe, redirection or subshell, a group, a glob or a comment.
+const NOT_LITERAL: &[char] = &[
+    '$', '`', '\\', ';', '&', '|', '<', '>', '(', ')', '{', '}', '*', '?', '[', ']', '~', '#', '\n',
+];
+
+/// Characters a double-quoted string still expands.
+const EXPANDED_IN_QUOTES: &[char] = &['$', '`', '\\', '\n'];
+
+/// Whether a recipe line (as written, with its `@`, `-` or `+` prefixes, or as the dry run prints it) only
+/// prints literal words (`@echo "==> unit tests"`): a banner beside the runner's line. make runs each line in a
+/// shell of its own, so such a line changes no state of the next one; it ends with status 0, and make stops at
+/// the first line that fails, so it hides no failure of another. Under `.ONESHELL` the recipe is one script whose
+/// last command gives the status, and no line is free (the plan's callers check). `printf -v` assigns, and
+/// stays; an unbalanced quote stays.
+pub(super) fn only_prints(line: &str) -> bool {
+    let line = line.trim_start_matches(['@', '-', '+', ' ', '\t']);
+    let mut words = line.split_whitespace();
+    words.next().is_some_and(|program| PRINTERS.contains(&program))
+        && literal(line)
+        && !(line.starts_with("printf") && words.any(|w| w.starts_with("-v")))
+}
+
+/// Whether `line` is literal words as `sh` reads them: nothing of [`NOT_LITERAL`] outside quotes, nothing of
+/// [`EXPANDED_IN_QUOTES`] inside double quotes, every quote closed.
+fn literal(line: &str) -> bool {
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match quote {
+            Some('\'') if c == '\'' => quote = None,
+            Some('\'') => {}
+            Some(_) if c == '"' => quote = None,
+            Some(_) if EXPANDED_IN_QUOTES.contains(&c) => return false,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if NOT_LITERAL.contains(&c) => return false,
+            None => {}
+        }
+    }
+    quote.is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +197,40 @@ mod tests {
             "MAKEFLAGS += -e",
         ] {
             assert!(!quiets_make(telling), "{telling}");
+        }
+    }
+
+    #[test]
+    fn a_recipe_line_only_prints_when_it_echoes_literal_words() {
+        for prints in [
+            "echo \"==> unit tests\"",
+            "@echo '==> unit tests'",
+            "\t@echo Running the tests",
+            "-@printf '%s: %s' unit done",
+            "printf 'running: %s' unit",
+            ":",
+            "true",
+        ] {
+            assert!(only_prints(prints), "{prints}");
+        }
+        for runs in [
+            "echo $(PYTHON)",
+            "echo \"$$HOME\"",
+            "echo ok > tests/__init__.py",
+            "echo ok; exit 0",
+            "echo ok && true",
+            "echo ok | tee log",
+            "echo `id`",
+            "printf -v X done",
+            "python3 -m unittest",
+            "echoes hi",
+            "echo ok \\",
+            "echo \"==> unit tests\" > log",
+            "echo 'unclosed",
+            "echo \"$(id)\"",
+            "echo ok # comment",
+        ] {
+            assert!(!only_prints(runs), "{runs}");
         }
     }
 }

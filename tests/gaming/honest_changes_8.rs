@@ -1,0 +1,371 @@
+//! Honest everyday changes of a thirteenth pass, written by class before reading the readers: a test file renamed
+//! or moved within the suite (Jest's `.spec.js`, node's test directory, a Cargo integration test, the inline tests
+//! of a crate moved to their own file, an RSpec spec under a directory mirroring `lib`, a PHPUnit class under
+//! `tests/Unit`, a bats file), runner options that only change printing, timing or parallelism (pytest's JUnit
+//! report for CI and live logs, unittest's `-b`, Jest's workers, Vitest without file parallelism and the dot
+//! reporter, mocha in parallel from a JavaScript rc file, node's test concurrency, Go's parallel subtests,
+//! Surefire's test output redirected to files), logging in the code, a banner in a make recipe, Sphinx docs with
+//! their `conf.py`, environment and editor files the tests do not read (`.envrc`, `.ruby-version`, a
+//! `.golangci.yml`), and CMake's `include(CTest)` with a project version. Each is played on top of the fix and
+//! must complete; those this build still rejects are in [`STILL_REJECTED`] with their cause and the next step.
+//! A recipe line that only prints literal words (`@echo "==> unit tests"`) is free in make's plan
+//! (`make/plan/printing.rs::only_prints`); the move of that class that must stay caught is a banner ending a
+//! `.ONESHELL` recipe, whose status 0 would be the recipe's.
+
+use crate::bats_moves::BATS;
+use crate::family_moves::{Case, Family, listed_cases};
+use crate::fixtures::{CARGO, Fixture, GO, JEST, MAKE, MOCHA, NPM, PYTEST, VITEST};
+use crate::fresh_moves_10::PY_HELPER;
+use crate::fresh_moves_11::{CMAKE_C, append};
+use crate::project::Project;
+use crate::room_moves::agent;
+use crate::ruby_moves::{MINITEST, RSPEC};
+use crate::{Honest, Move, edit};
+
+/// No move gets through.
+pub const STILL_THROUGH: &[(&str, &str)] = &[];
+
+/// The honest changes this build still rejects, and why. They run and print whether they pass.
+pub const STILL_REJECTED: &[(&str, &str)] = &[
+    (
+        "pytest_configuration_writes_a_junit_report_for_ci",
+        "`--junitxml` in `addopts` is sealed by design (`python/options.rs`: it names the JUnit report loopgate \
+         reads, and with the project's own report configured the room adds none, `python/caches.rs::junit_theirs`). \
+         Next step: have the room always put its own `--junitxml` in `PYTEST_ADDOPTS`, which pytest reads after the \
+         configuration's `addopts` so its report wins, and then free a configured `--junitxml` naming a path inside \
+         the project",
+    ),
+    (
+        "make_unittest_buffers_the_output_of_passing_tests",
+        "unittest's `-b` on the recipe line changes the line make resolves: a recipe line drops only the free \
+         settings of a runner's options variable, a plain `env` and node's built-in reporters \
+         (`closure::recipe_line::PRINTS_ONLY`), and unittest has no row there. Next step: a row for \
+         `python3 -m unittest` freeing `-b`/`--buffer` (and `-v`/`-q`), after measuring that a test reading \
+         `sys.stdout` under `-b` (a `StringIO` then) cannot turn a failure into a pass",
+    ),
+    (
+        "jest_script_limits_the_workers",
+        "`scripts.test` is compared as a command line (`closure::recipe_line`), where only node's built-in \
+         reporters are free; `maxWorkers` is free as a key of Jest's resolved configuration \
+         (`js/config/keys.rs::RESOLVED_FREE`) but not as `--maxWorkers=2` on the command line. Next step: a \
+         `PRINTS_ONLY` row for `jest` whose free words are `--KEY[=VALUE]` for KEY among the configuration's free \
+         keys, one table for both spellings",
+    ),
+    (
+        "vitest_script_runs_files_one_at_a_time_with_the_dot_reporter",
+        "the same reading of `scripts.test`: `test.fileParallelism` and a built-in entry of `test.reporters` are free \
+         in Vitest's resolved configuration (`js/config/keys.rs`), `--no-file-parallelism` and `--reporter=dot` on \
+         `vitest run`'s command line are not. Next step: the `PRINTS_ONLY` row of the Jest case for `vitest`, its \
+         options read as Vitest's CLI maps them onto `test.*` (kebab case, `--no-` negation, `--reporter` onto the \
+         built-in reporters)",
+    ),
+    (
+        "node_test_script_runs_one_file_at_a_time",
+        "node's `PRINTS_ONLY` row frees its built-in reporters only; `--test-concurrency=1` changes how many test \
+         files run at once, not which. Next step: free it there after measuring that node's report hook records the \
+         same tests with one file at a time",
+    ),
+    (
+        "mocha_rc_js_runs_the_files_in_parallel",
+        "a new `.mocharc.js` is code mocha runs when it loads its configuration, and the closure judges it whole: \
+         Jest's and Vitest's JavaScript configurations are resolved and compared key by key (`resolve_config.cjs`), \
+         mocha's rc files only as JSON or YAML, where `parallel` and `jobs` are already free (`js/runner.rs`). Next \
+         step: resolve mocha's JavaScript rc in the room as Jest's is, and judge its keys by mocha's `package_free`",
+    ),
+    (
+        "cmake_include_ctest_and_a_project_version",
+        "`enable_testing()` replaced by `include(CTest)` is a changed testing line of `CMakeLists.txt`; \
+         `include(CTest)` loads CMake's own module, which calls `enable_testing()` while `BUILD_TESTING` is on (its \
+         default) and adds only dashboard targets. Next step: read `include(CTest)` as `enable_testing()` where \
+         nothing sets `BUILD_TESTING` off (the lists, the cache, the presets)",
+    ),
+    (
+        "cargo_integration_test_file_renamed",
+        "a Rust integration test is named with its file's crate (`testsig::by_name::qualified` through \
+         `rust::module_path`: `api::add_is_commutative`), so the same test in `tests/commutative.rs` is another name \
+         and the sealed one reads as deleted, where Python's, JavaScript's and Go's tests moved between files keep \
+         their names. Next step: name an integration test without its crate (as libtest prints it) when the file it \
+         moved to is one cargo discovers as a test target (`tests/*.rs`, `tests/*/main.rs`, no `autotests = false`), \
+         keeping the multiset guard",
+    ),
+];
+
+/// unittest under make with `.ONESHELL`: the recipe is one script, whose last command gives make its status.
+const MAKE_ONESHELL: Fixture = Fixture {
+    verify: "make -s test",
+    files: &[
+        (
+            "Makefile",
+            ".ONESHELL:\n.PHONY: test\ntest:\n\tpython3 -m unittest discover -s tests -t . -q\n",
+        ),
+        MAKE.files[2],
+        MAKE.files[3],
+        MAKE.files[4],
+    ],
+    fix: MAKE.fix,
+    js: false,
+};
+
+/// The move of the recipe banner's class that must stay caught: under `.ONESHELL` a banner after the runner is
+/// the script's last command, and its status 0 is the recipe's. The plan names it (the expectation); without the
+/// `.ONESHELL` guard the per-test verdict still sees the failing test, so this case fails then on the missing part.
+pub const CASES: &[Case] = &[Case {
+    family: Family::Forged,
+    m: Move {
+        name: "make_oneshell_recipe_ends_with_a_banner",
+        fixture: &MAKE_ONESHELL,
+        baseline: false,
+        play: |p| append(p, "Makefile", "\techo \"==> done\"\n"),
+        expect: &["REJECTED", "as make resolves it"],
+    },
+}];
+
+/// Moves `from` to `to` in the project, as `git mv` would.
+fn moved(p: &Project, from: &str, to: &str) {
+    agent(p, &format!("mkdir -p \"$(dirname {to})\" && mv {from} {to}"));
+}
+
+pub const HONEST: &[Honest] = &[
+    // Python.
+    Honest {
+        name: "pytest_configuration_writes_a_junit_report_for_ci",
+        fixture: &PYTEST,
+        play: |p| {
+            append(p, "setup.cfg", "addopts = --junitxml=reports/junit.xml\n");
+            p.write(".gitignore", "__pycache__/\n/reports/\n");
+        },
+    },
+    Honest {
+        name: "pytest_code_logs_and_the_configuration_shows_the_log_live",
+        fixture: &PYTEST,
+        play: |p| {
+            p.write(
+                "calc.py",
+                "import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef add(a, b):\n    log.debug(\"add %s %s\", a, b)\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n",
+            );
+            append(p, "setup.cfg", "log_cli = true\nlog_cli_level = DEBUG\n");
+        },
+    },
+    Honest {
+        name: "pytest_sphinx_docs_with_their_conf_py",
+        fixture: &PYTEST,
+        play: |p| {
+            p.write(
+                "docs/conf.py",
+                "project = \"calc\"\nextensions = [\"sphinx.ext.autodoc\"]\nhtml_theme = \"alabaster\"\n",
+            );
+            p.write("docs/index.rst", "calc\n====\n\n.. automodule:: calc\n   :members:\n");
+            p.write("docs/requirements.txt", "sphinx>=7\n");
+        },
+    },
+    Honest {
+        name: "make_unittest_buffers_the_output_of_passing_tests",
+        fixture: &PY_HELPER,
+        play: |p| edit(p, "Makefile", "-t . -q\n", "-t . -q -b\n"),
+    },
+    Honest {
+        name: "make_test_recipe_echoes_a_banner",
+        fixture: &MAKE,
+        play: |p| {
+            edit(
+                p,
+                "Makefile",
+                "test:\n\tsh scripts/check.sh\n",
+                "test:\n\t@echo \"==> unit tests\"\n\tsh scripts/check.sh\n",
+            )
+        },
+    },
+    // JavaScript.
+    Honest {
+        name: "jest_test_file_renamed_to_the_spec_suffix",
+        fixture: &JEST,
+        play: |p| moved(p, "test/calc.test.js", "test/calc.spec.js"),
+    },
+    Honest {
+        name: "jest_script_limits_the_workers",
+        fixture: &JEST,
+        play: |p| edit(p, "package.json", "\"jest --ci\"", "\"jest --ci --maxWorkers=2\""),
+    },
+    Honest {
+        name: "vitest_script_runs_files_one_at_a_time_with_the_dot_reporter",
+        fixture: &VITEST,
+        play: |p| {
+            edit(
+                p,
+                "package.json",
+                "\"vitest run\"",
+                "\"vitest run --no-file-parallelism --reporter=dot\"",
+            )
+        },
+    },
+    Honest {
+        name: "vitest_code_logs_with_console_debug",
+        fixture: &VITEST,
+        play: |p| {
+            p.write(
+                "src/calc.js",
+                "export const calc = {\n  add: (a, b) => {\n    console.debug('add', a, b);\n    return a + b;\n  },\n  mul: (a, b) => a * b,\n};\n",
+            );
+        },
+    },
+    Honest {
+        name: "mocha_rc_js_runs_the_files_in_parallel",
+        fixture: &MOCHA,
+        play: |p| {
+            p.write(".mocharc.js", "module.exports = {\n  parallel: true,\n  jobs: 2,\n};\n");
+        },
+    },
+    Honest {
+        name: "node_test_script_runs_one_file_at_a_time",
+        fixture: &NPM,
+        play: |p| {
+            edit(
+                p,
+                "package.json",
+                "\"node --test\"",
+                "\"node --test --test-concurrency=1\"",
+            )
+        },
+    },
+    Honest {
+        name: "node_test_file_renamed_within_the_test_directory",
+        fixture: &NPM,
+        play: |p| moved(p, "test/calc.test.js", "test/arith.test.js"),
+    },
+    // Go.
+    Honest {
+        name: "go_new_test_file_with_parallel_subtests",
+        fixture: &GO,
+        play: |p| {
+            p.write(
+                "add_test.go",
+                "package calc\n\nimport \"testing\"\n\nfunc TestAddTable(t *testing.T) {\n\tt.Parallel()\n\tfor _, c := range []struct{ a, b, want int }{{1, 1, 2}, {-1, 1, 0}} {\n\t\tc := c\n\t\tt.Run(\"case\", func(t *testing.T) {\n\t\t\tt.Parallel()\n\t\t\tif got := Add(c.a, c.b); got != c.want {\n\t\t\t\tt.Errorf(\"Add(%d, %d) = %d\", c.a, c.b, got)\n\t\t\t}\n\t\t})\n\t}\n}\n",
+            );
+        },
+    },
+    Honest {
+        name: "go_code_logs_through_the_standard_logger",
+        fixture: &GO,
+        play: |p| {
+            p.write(
+                "calc.go",
+                "package calc\n\nimport \"log\"\n\nfunc Add(a, b int) int {\n\tlog.Printf(\"add %d %d\", a, b)\n\treturn a + b\n}\n",
+            );
+        },
+    },
+    Honest {
+        name: "go_envrc_and_a_golangci_config",
+        fixture: &GO,
+        play: |p| {
+            p.write(
+                ".envrc",
+                "export APP_ENV=development\nexport DATABASE_URL=postgres://localhost/calc\n",
+            );
+            p.write(".golangci.yml", "linters:\n  enable:\n    - gofmt\n    - govet\n");
+        },
+    },
+    // Cargo.
+    Honest {
+        name: "cargo_inline_tests_moved_to_their_own_file",
+        fixture: &CARGO,
+        play: |p| {
+            p.write(
+                "src/lib.rs",
+                "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests;\n",
+            );
+            p.write(
+                "src/tests.rs",
+                "use super::*;\n\n#[test]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n\n#[test]\nfn zero() {\n    assert_eq!(add(0, 0), 0);\n}\n",
+            );
+        },
+    },
+    Honest {
+        name: "cargo_integration_test_file_renamed",
+        fixture: &CARGO,
+        play: |p| moved(p, "tests/api.rs", "tests/commutative.rs"),
+    },
+    // Ruby.
+    Honest {
+        name: "rspec_spec_moved_under_a_directory_mirroring_lib",
+        fixture: &RSPEC,
+        play: |p| moved(p, "spec/calc_spec.rb", "spec/lib/calc_spec.rb"),
+    },
+    Honest {
+        name: "minitest_ruby_version_file_and_a_gitignore",
+        fixture: &MINITEST,
+        play: |p| {
+            p.write(".ruby-version", "3.1.2\n");
+            p.write(".gitignore", "/coverage/\n/pkg/\n.bundle/\n");
+        },
+    },
+    // PHPUnit.
+    Honest {
+        name: "phpunit_test_class_moved_into_a_unit_directory",
+        fixture: &crate::php_moves::PHPUNIT,
+        play: |p| moved(p, "tests/CalcTest.php", "tests/Unit/CalcTest.php"),
+    },
+    // bats.
+    Honest {
+        name: "bats_test_file_renamed",
+        fixture: &BATS,
+        play: |p| moved(p, "test/calc.bats", "test/arithmetic.bats"),
+    },
+    // Maven.
+    Honest {
+        name: "maven_surefire_redirects_test_output_to_files",
+        fixture: &crate::jvm_moves::MAVEN,
+        play: |p| {
+            edit(
+                p,
+                "pom.xml",
+                "<version>2.22.3</version>\n",
+                "<version>2.22.3</version>\n        <configuration>\n          <redirectTestOutputToFile>true</redirectTestOutputToFile>\n        </configuration>\n",
+            );
+        },
+    },
+    // CMake and ctest.
+    Honest {
+        name: "cmake_include_ctest_and_a_project_version",
+        fixture: &CMAKE_C,
+        play: |p| {
+            edit(
+                p,
+                "CMakeLists.txt",
+                "project(calc C)\n",
+                "project(calc VERSION 1.2.0 LANGUAGES C)\n",
+            );
+            edit(p, "CMakeLists.txt", "enable_testing()\n", "include(CTest)\n");
+        },
+    },
+];
+
+listed_cases!(
+    check: every_eighth_honest_change_has_a_test,
+    at_least: (1, 16),
+    families: &[Family::Forged];
+    moves: make_oneshell_recipe_ends_with_a_banner;
+    honest:
+        pytest_configuration_writes_a_junit_report_for_ci,
+        pytest_code_logs_and_the_configuration_shows_the_log_live,
+        pytest_sphinx_docs_with_their_conf_py,
+        make_unittest_buffers_the_output_of_passing_tests,
+        make_test_recipe_echoes_a_banner,
+        jest_test_file_renamed_to_the_spec_suffix,
+        jest_script_limits_the_workers,
+        vitest_script_runs_files_one_at_a_time_with_the_dot_reporter,
+        vitest_code_logs_with_console_debug,
+        mocha_rc_js_runs_the_files_in_parallel,
+        node_test_script_runs_one_file_at_a_time,
+        node_test_file_renamed_within_the_test_directory,
+        go_new_test_file_with_parallel_subtests,
+        go_code_logs_through_the_standard_logger,
+        go_envrc_and_a_golangci_config,
+        cargo_inline_tests_moved_to_their_own_file,
+        cargo_integration_test_file_renamed,
+        rspec_spec_moved_under_a_directory_mirroring_lib,
+        minitest_ruby_version_file_and_a_gitignore,
+        phpunit_test_class_moved_into_a_unit_directory,
+        bats_test_file_renamed,
+        maven_surefire_redirects_test_output_to_files,
+        cmake_include_ctest_and_a_project_version
+);
