@@ -300,9 +300,8 @@ fn plan_of(
         match traced_target(line) {
             Some((file, target)) => runs.push((target, file, Vec::new())),
             None => {
-                // A recipe line that only prints literal words is a banner, but under `.ONESHELL` (`plan/printing.rs`).
                 if let Some((_, _, recipe)) = runs.last_mut()
-                    && (db.has_target(".ONESHELL") || !printing::only_prints(line))
+                    && !db.is_banner(line)
                 {
                     recipe.push(unseen::without_free_settings(line.trim_end(), inherited, reads));
                 }
@@ -530,6 +529,12 @@ impl<'a> Database<'a> {
         self.entries.iter().any(|(n, _)| *n == name)
     }
 
+    /// Whether a recipe line only prints literal words (`plan/printing.rs::only_prints`), a banner the plan leaves
+    /// out, but under `.ONESHELL`, where the recipe is one script and its last line gives the status.
+    fn is_banner(&self, line: &str) -> bool {
+        printing::only_prints(line) && !self.has_target(".ONESHELL")
+    }
+
     fn targets(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(n, _)| *n)
     }
@@ -558,8 +563,7 @@ impl<'a> Database<'a> {
         let mut out = String::new();
         for (_, lines) in self.entries.iter().filter(|(n, _)| *n == name) {
             for line in lines {
-                // A recipe line that only prints literal words is a banner (`plan/printing.rs`).
-                if line.starts_with('\t') && printing::only_prints(line) && !self.has_target(".ONESHELL") {
+                if line.starts_with('\t') && self.is_banner(line) {
                     continue;
                 }
                 let kept = line.starts_with('\t')
