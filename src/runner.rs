@@ -43,10 +43,12 @@ macro_rules! runners {
 use runners;
 
 include!(concat!(env!("OUT_DIR"), "/ecosystem/runner.rs"));
+mod command_line;
 mod environment;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use command_line::{CommandLine, Marked, Spelling, Takes};
 pub(crate) use environment::{Environment, Words, steers, steers_as, steers_in};
 
 use std::path::{Component, Path};
@@ -269,6 +271,10 @@ pub(crate) const BUILD_DIR_MARKERS: &[&str] = &[cpp::BUILD_DIR_MARKER];
 /// runners' walk does not enter them (`walk::Walker::RUNNERS`), and what a run reads there is no input of the
 /// oracle (`closure::observed`). Each is declared in its ecosystem's `runner.rs`.
 pub(crate) const CACHE_DIRS: &[&[&str]] = &[python::CACHE_DIRS, js::CACHE_DIRS];
+
+/// Runners' options on their command line that change neither what runs nor what counts (`jest --maxWorkers=2`),
+/// one line per ecosystem that has some, each declared in its `runner.rs` ([`CommandLine`]).
+pub(crate) const COMMAND_LINES: &[&[CommandLine]] = &[python::COMMAND_LINES, js::COMMAND_LINES];
 
 /// Whether `name` is a directory of [`CACHE_DIRS`].
 pub(crate) fn is_cache_dir(name: &str) -> bool {

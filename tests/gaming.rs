@@ -44,6 +44,8 @@ mod cargo_moves_2;
 mod cargo_moves_3;
 #[path = "gaming/closure_moves.rs"]
 mod closure_moves;
+#[path = "gaming/command_line_moves.rs"]
+mod command_line_moves;
 #[path = "support/common.rs"]
 mod common;
 #[path = "gaming/copied_moves.rs"]

@@ -11,8 +11,10 @@
 //!   the program up on the same `PATH` the shell would and starts it with the same words and environment
 //!   ([`without_plain_env`]); `env -i`, `env -u VAR`, `env -S …` and `env NAME=…` change what it starts with
 //!   and stay;
-//! - a runner's built-in reporter, which only changes what is printed (`node --test --test-reporter=spec`,
-//!   [`PRINTS_ONLY`]); a reporter named by a path or a package is code the runner loads and stays.
+//! - a runner's free option on its command line, which changes how many workers run the same files, how long a
+//!   test may take or what is printed (`node --test --test-reporter=spec`, `jest --maxWorkers=2`,
+//!   [`without_free_options`], the rows in `runner::COMMAND_LINES`); a reporter named by a path or a package is
+//!   code the runner loads and stays.
 //!
 //! Anything else — a quoted or expanded value, another variable, a word that selects or loads code — stays on
 //! the line, so the line compares changed.
@@ -22,28 +24,6 @@ use crate::schema::EnvReads;
 /// The spellings of `env` the reading drops when nothing follows it but the program: the bare name, found on the
 /// run's `PATH` as the program itself is, and the system's own file.
 const PLAIN_ENV: &[&str] = &["env", "/usr/bin/env", "/bin/env"];
-
-/// Runners' words that only choose how the run is printed, by the program and the word that makes it that
-/// runner (`node` with `--test`): each a word, or a word and the value after it joined by `=`.
-const PRINTS_ONLY: &[Printing] = &[Printing {
-    program: "node",
-    marker: "--test",
-    free: &crate::runner::js::NODE_TEST_REPORTERS,
-    unless: "--test-reporter-destination",
-}];
-
-/// A runner's words that only choose how its run is printed ([`PRINTS_ONLY`]).
-struct Printing {
-    /// The program as the line starts it.
-    program: &'static str,
-    /// The word among its arguments that makes it the runner.
-    marker: &'static str,
-    /// The free words.
-    free: &'static [&'static str],
-    /// A word (its start) that sends the printing elsewhere, beside which none of them is free: where the run's
-    /// output goes is what the verdict reads.
-    unless: &'static str,
-}
 
 /// Whether a value `value` of `name`, where the run's environment held `before`, can change what the run runs or
 /// counts. The room's own words in `before` (its hooks', caches' and reports') are not the user's: the start
@@ -107,7 +87,7 @@ pub(crate) fn steers_beside(name: &str, value: &str, before: Option<&str>, reads
 /// `env GOFLAGS=-trimpath go test`) of a runner's options variable whose room's words the start channel restores
 /// (`room::hook::completed`) and whose words, beside what the run inherited, change neither what runs nor what
 /// counts ([`steers_beside`]), without a plain `env` before the program ([`without_plain_env`]) and without a
-/// runner's words that only print ([`PRINTS_ONLY`]): the command then runs what it ran without them, and the line
+/// runner's free options on its command line ([`without_free_options`]): the command then runs what it ran without them, and the line
 /// compares as it was. `inherited` gives a name's value in the run's environment. A line with nothing to drop is
 /// returned as written.
 pub(crate) fn without_free_settings(
@@ -132,7 +112,7 @@ pub(crate) fn without_free_settings(
     } else {
         words[env + settings..].to_vec()
     };
-    let mut rest = without_printing_words(without_plain_env(rest));
+    let mut rest = without_free_options(without_plain_env(rest));
     // A runner started by its full path where the recipe's `PATH` finds that same file by name starts the same
     // binary, through the same start channel where it stands at the binary (`room::hook::binary`).
     if let Some(name) = rest
@@ -156,22 +136,18 @@ fn without_plain_env(words: Vec<&str>) -> Vec<&str> {
     if plain { words[1..].to_vec() } else { words }
 }
 
-/// `words` without the words of [`PRINTS_ONLY`] when they start that runner: the program first, its marking word
-/// among the rest. Each free word goes as one word (`--test-reporter=spec`) or as a word and its value
-/// (`--test-reporter spec`).
-fn without_printing_words(words: Vec<&str>) -> Vec<&str> {
-    let Some(free) = PRINTS_ONLY
+/// `words` without a runner's free options on its command line when they start that runner
+/// (`runner::COMMAND_LINES`): each option goes as one word (`--maxWorkers=2`) or as a word and its value
+/// (`--test-reporter spec`), and only among the runner's own words, those before the first that ends its command
+/// or redirects it.
+fn without_free_options(words: Vec<&str>) -> Vec<&str> {
+    let Some(line) = crate::runner::COMMAND_LINES
         .iter()
-        .find(|p| {
-            words.first() == Some(&p.program)
-                && words.contains(&p.marker)
-                && !words.iter().any(|w| w.starts_with(p.unless))
-        })
-        .map(|p| p.free)
+        .flat_map(|lines| lines.iter())
+        .find(|line| line.starts(&words))
     else {
         return words;
     };
-    // Only the runner's own words: those before the first that ends its command or redirects it.
     let end = words
         .iter()
         .position(|w| w.contains([';', '&', '|', '<', '>', '(', ')', '`', '$']))
@@ -179,14 +155,12 @@ fn without_printing_words(words: Vec<&str>) -> Vec<&str> {
     let mut kept = Vec::with_capacity(words.len());
     let mut at = 0;
     while at < end {
-        let joined = words.get(at + 1).map(|next| format!("{}={next}", words[at]));
-        if free.contains(&words[at]) {
-            at += 1;
-        } else if joined.is_some_and(|j| free.contains(&j.as_str())) {
-            at += 2;
-        } else {
-            kept.push(words[at]);
-            at += 1;
+        match line.free_at(&words[..end], at) {
+            0 => {
+                kept.push(words[at]);
+                at += 1;
+            }
+            taken => at += taken,
         }
     }
     kept.extend(&words[at.min(words.len())..]);
@@ -298,6 +272,53 @@ mod tests {
             "node --test && node --test-reporter=spec t.js",
         ] {
             assert_eq!(plain(kept), kept);
+        }
+        assert_eq!(plain("node --test --test-concurrency=1 test/"), "node --test test/");
+    }
+
+    /// A runner's options that are free as keys of its configuration are free on its command line, spelled as
+    /// its parser reads them; an option that selects tests, loads code or sends the report elsewhere stays, and
+    /// so does a word after a flag (a test filter).
+    #[test]
+    fn a_runners_free_options_on_its_command_line() {
+        for (line, plain_line) in [
+            ("jest --ci --maxWorkers=2", "jest --ci"),
+            ("jest --ci --max-workers 50%", "jest --ci"),
+            ("jest -i --ci", "jest --ci"),
+            ("jest --ci --runInBand --silent --no-cache", "jest --ci"),
+            ("jest --ci --reporters=summary", "jest --ci"),
+            ("vitest run --no-file-parallelism --reporter=dot", "vitest run"),
+            ("vitest run --pool forks --max-workers=1", "vitest run"),
+            ("vitest --reporter dot --reporter=junit", "vitest"),
+            (
+                "python3 -m unittest -b discover -s tests",
+                "python3 -m unittest discover -s tests",
+            ),
+            ("python -m unittest --buffer", "python -m unittest"),
+        ] {
+            assert_eq!(plain(line), plain_line, "{line}");
+        }
+        for (before, after) in [
+            ("jest --ci", "jest --ci --testNamePattern=add"),
+            ("jest --ci", "jest --ci --silent calc"),
+            ("jest --ci", "jest --ci --maxWorkers=2 -t add"),
+            ("jest --ci", "jest --ci --reporters=./quiet.js"),
+            ("jest --ci", "jest --ci --passWithNoTests"),
+            ("jest --ci", "jest --ci --bail"),
+            ("jest --ci", "jest --ci --onlyChanged"),
+            ("jest --ci", "jest"),
+            ("vitest run", "vitest run --reporter=./hide.js"),
+            ("vitest run", "vitest run --reporter=dot --outputFile=out.txt"),
+            ("vitest run", "vitest run --project=unit"),
+            ("vitest run", "vitest run --config=other.config.js"),
+            ("vitest run", "vitest run --pool=./pool.js"),
+            ("vitest run", "vitest run --silent calc"),
+            ("vitest run", "vitest run --max-workers calc"),
+            ("python3 -m unittest", "python3 -m unittest -b -k add"),
+            ("python3 -m pytest -m unittest", "python3 -m pytest -m unittest -b"),
+            ("python3 -m unittest", "python3 -m unittest -f"),
+        ] {
+            assert_ne!(plain(after), plain(before), "{after}");
         }
     }
 }

@@ -105,8 +105,17 @@
   };
   const jest = jsonReport('jest', (out) => ['--json', `--outputFile=${out}`]);
   // Vitest's reporters on its command line replace those of its configuration: the run prints Vitest's default
-  // report, and a reporter the project configured (one that hides failures, or exits early) is not loaded.
-  const vitest = jsonReport('vitest', (out) => ['--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  // report, and a reporter the project configured (one that hides failures, or exits early) is not loaded. Where
+  // the command line names reporters Vitest ships (`--reporter=dot`), they print instead of the default one
+  // (`runner::js::VITEST_REPORTERS`; one it does not ship leaves the command as it is, below).
+  const VITEST_REPORTERS = ['default', 'basic', 'verbose', 'dot', 'tree', 'json', 'junit', 'tap', 'tap-flat', 'hanging-process', 'github-actions', 'blob'];
+  const vitestReporters = (args) =>
+    args.flatMap((a, i) => (a === '--reporter' ? [args[i + 1]] : a.startsWith('--reporter=') ? [a.slice(11)] : []));
+  const vitest = jsonReport('vitest', (out) => [
+    ...(vitestReporters(process.argv.slice(2)).length ? [] : ['--reporter=default']),
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
 
   // `NODE_OPTIONS` as the run's own variables had it: loopgate appends `--require FILE` last (the file quoted where
   // it holds a space, a quote or a backslash: `room::hook::js::options_word`).
@@ -122,11 +131,13 @@
   const runner = [
     [/[\\/]mocha[\\/](bin|lib[\\/]cli)[\\/][^\\/]+$/, mocha],
     [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest, /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/],
-    [/[\\/]vitest[\\/]vitest\.mjs$/, vitest, /^(--(reporter|outputFile|watch|ui|standalone|mergeReports|merge-reports)([=.]|$)|-w$|list$|bench$|init$|watch$|dev$)/],
+    [/[\\/]vitest[\\/]vitest\.mjs$/, vitest, /^(--reporter\.|--(outputFile|output-file|watch|ui|standalone|mergeReports|merge-reports)([=.]|$)|-w$|list$|bench$|init$|watch$|dev$)/],
   ].find(([pattern]) => pattern.test(script));
   if (!runner) return;
-  // A command that asks for the report itself, lists, watches or benchmarks is left as it is.
+  // A command that asks for the report itself, lists, watches or benchmarks is left as it is; so is Vitest's
+  // with a reporter it does not ship (code it loads).
   if (runner[2] && process.argv.slice(2).some((a) => runner[2].test(a))) return;
+  if (runner[1] === vitest && vitestReporters(process.argv.slice(2)).some((r) => !VITEST_REPORTERS.includes(r))) return;
   withoutHook();
   runner[1]();
 })();

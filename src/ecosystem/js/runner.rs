@@ -1,7 +1,7 @@
 //! JavaScript's runners: `node --test`, Jest, Vitest and Mocha. Babel's configuration, which Jest and Mocha
 //! apply through a transform, is the closure's (`closure::derive::js`).
 
-use super::{Config, NoReport, Report, Row, TestFiles};
+use super::{CommandLine, Config, Marked, NoReport, Report, Row, Spelling, Takes, TestFiles};
 
 /// `node --test`: no configuration file; its default patterns, anywhere but `node_modules`. Its JUnit reporter
 /// is asked for on the command line (`--test-reporter=junit --test-reporter-destination=FILE`).
@@ -160,11 +160,117 @@ pub(super) const MOCHA: Row = Row {
 /// nyc's coverage data, Parcel's cache.
 pub(super) const CACHE_DIRS: &[&str] = &[".next", ".nyc_output", ".turbo", ".parcel-cache"];
 
-/// `node --test`'s built-in reporters that loopgate's reader of its output reads (`tap`, the default off a
-/// terminal on node 20, and `spec`, the default on a terminal and from node 23): chosen on the command line they
-/// only change how the same run is printed (`closure::recipe_line`). A reporter named by a path or a package is
-/// code node loads, and `dot` or `junit` print no line the reader names a test by: neither is here.
-pub(crate) const NODE_TEST_REPORTERS: [&str; 2] = ["--test-reporter=spec", "--test-reporter=tap"];
+/// The reporters Jest ships (its `reporters` key and `--reporters`): naming one only prints.
+pub(crate) const JEST_REPORTERS: &[&str] = &["default", "summary", "github-actions", "verbose"];
+
+/// The reporters Vitest ships (`test.reporters` and `--reporter`): naming one only prints, or writes a report
+/// beside the run.
+pub(crate) const VITEST_REPORTERS: &[&str] = &[
+    "default",
+    "basic",
+    "verbose",
+    "dot",
+    "tree",
+    "json",
+    "junit",
+    "tap",
+    "tap-flat",
+    "hanging-process",
+    "github-actions",
+    "blob",
+];
+
+/// istanbul's coverage reporters, which Jest (`coverageReporters`) and Vitest (`test.coverage.reporter`) ship.
+pub(crate) const COVERAGE_REPORTERS: &[&str] = &[
+    "clover",
+    "cobertura",
+    "html",
+    "html-spa",
+    "json",
+    "json-summary",
+    "lcov",
+    "lcovonly",
+    "none",
+    "teamcity",
+    "text",
+    "text-lcov",
+    "text-summary",
+];
+
+/// Vitest's built-in pools (`test.pool`, `--pool`): each runs the same tests in workers of another kind.
+pub(crate) const VITEST_POOLS: &[&str] = &["threads", "forks", "vmThreads", "vmForks"];
+
+/// The JavaScript runners' free options on their command lines (`runner::command_line`): the options that are
+/// free as keys of their configuration (`js/config/keys.rs`, checked by a test there), spelled as each runner's
+/// parser reads them, and beside them a few that exist only on the command line.
+pub(crate) const COMMAND_LINES: &[CommandLine] = &[
+    // node's built-in reporters that loopgate's reader of its output reads (`tap`, the default off a terminal
+    // on node 20, and `spec`, the default on a terminal and from node 23); `dot` and `junit` print no line the
+    // reader names a test by. How many test files run at once changes when each runs, not which.
+    CommandLine {
+        programs: &["node"],
+        marked: Marked::Anywhere(&["--test"]),
+        options: &[
+            ("testReporter", Takes::OneOf(&["spec", "tap"])),
+            ("testConcurrency", Takes::Count),
+        ],
+        aliases: &[],
+        spelling: Spelling::Kebab,
+        unless: &["--test-reporter-destination"],
+    },
+    // Jest's: its `--json` report, which loopgate's hook asks for, is written whatever prints. `--runInBand`
+    // (`-i`) runs the same files in the main process, one after another, and is no key of the configuration.
+    CommandLine {
+        programs: &["jest"],
+        marked: Marked::Anywhere(&[]),
+        options: &[
+            ("maxWorkers", Takes::Count),
+            ("maxConcurrency", Takes::Count),
+            ("testTimeout", Takes::Count),
+            ("silent", Takes::Flag),
+            ("verbose", Takes::Flag),
+            ("logHeapUsage", Takes::Flag),
+            ("noStackTrace", Takes::Flag),
+            ("expand", Takes::Flag),
+            ("useStderr", Takes::Flag),
+            ("cache", Takes::Flag),
+            ("watchman", Takes::Flag),
+            ("collectCoverage", Takes::Flag),
+            ("coverage", Takes::Flag),
+            ("coverageProvider", Takes::OneOf(&["v8", "babel"])),
+            ("coverageReporters", Takes::OneOf(COVERAGE_REPORTERS)),
+            ("reporters", Takes::OneOf(JEST_REPORTERS)),
+            ("runInBand", Takes::Flag),
+        ],
+        aliases: &[("-w", "maxWorkers"), ("-i", "runInBand"), ("-e", "expand")],
+        spelling: Spelling::CamelOrKebab,
+        unless: &[],
+    },
+    // Vitest's: its reporters on the command line replace the configuration's, and loopgate's hook adds its JSON
+    // report beside built-in ones (`report.cjs`); an output file sends a reporter's report elsewhere.
+    CommandLine {
+        programs: &["vitest"],
+        marked: Marked::Anywhere(&[]),
+        options: &[
+            ("fileParallelism", Takes::Flag),
+            ("maxWorkers", Takes::Count),
+            ("minWorkers", Takes::Count),
+            ("maxConcurrency", Takes::Count),
+            ("testTimeout", Takes::Count),
+            ("hookTimeout", Takes::Count),
+            ("teardownTimeout", Takes::Count),
+            ("silent", Takes::Flag),
+            ("logHeapUsage", Takes::Flag),
+            ("printConsoleTrace", Takes::Flag),
+            ("hideSkippedTests", Takes::Flag),
+            ("pool", Takes::OneOf(VITEST_POOLS)),
+            ("reporter", Takes::OneOf(VITEST_REPORTERS)),
+        ],
+        aliases: &[],
+        spelling: Spelling::CamelOrKebab,
+        unless: &["--outputFile", "--output-file"],
+    },
+];
 
 /// The options of `NODE_OPTIONS` (and of `.npmrc`'s `node-options`, the `NODE_OPTIONS` of every script npm runs,
 /// so of every test process) that change neither what runs nor what counts: the heap's size, and what node prints about

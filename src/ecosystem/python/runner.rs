@@ -1,6 +1,6 @@
 //! Python's runners: pytest (and pytest running every module's doctests) and unittest.
 
-use super::{Config, Doctests, Format, Report, Row, Section, TestFiles};
+use super::{CommandLine, Config, Doctests, Format, Marked, Report, Row, Section, Spelling, Takes, TestFiles};
 
 /// pytest: `pytest.ini` (or `.pytest.ini`, pytest 8.1 and later; `pytest.toml`, `.pytest.toml`, pytest 9),
 /// else a section of `pyproject.toml`, `tox.ini` or `setup.cfg`, in the directory it runs in (searched upward
@@ -66,6 +66,17 @@ pub(super) const UNITTEST: Row = Row {
     },
     report: Report::Hook,
 };
+
+/// unittest's free option on its command line (`runner::command_line`): `-b` holds a passing test's output back,
+/// and prints a failing one's with its failure; loopgate's hook records the same `TestResult` events.
+pub(super) const COMMAND_LINES: &[CommandLine] = &[CommandLine {
+    programs: &["python3", "python"],
+    marked: Marked::AfterProgram(&["-m", "unittest"]),
+    options: &[("-b", Takes::Flag), ("--buffer", Takes::Flag)],
+    aliases: &[],
+    spelling: Spelling::AsListed,
+    unless: &[],
+}];
 
 /// pytest's short test summary lists every outcome (`PASSED tests/…::test_x`) except the captured output of
 /// passing tests with `-rap` (`runner::NAMING_OPTIONS`). A `-r` on the command line itself still wins (pytest

@@ -90,13 +90,10 @@ const NESTED_FREE: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Options free while their value is one the runner ships (a JSON text each): Vitest's built-in pools run the
-/// same tests in workers of another kind (how many at once is `maxWorkers`' and `fileParallelism`'s, free too);
-/// a pool that is a path or a package is code that runs the tests and reports them, and counts.
-const BUILT_IN_CHOICES: &[(&str, &[&str])] = &[(
-    "test.pool",
-    &["\"threads\"", "\"forks\"", "\"vmThreads\"", "\"vmForks\""],
-)];
+/// Options free while their value is one the runner ships: Vitest's built-in pools run the same tests in workers
+/// of another kind (how many at once is `maxWorkers`' and `fileParallelism`'s, free too); a pool that is a path
+/// or a package is code that runs the tests and reports them, and counts.
+const BUILT_IN_CHOICES: &[(&str, &[&str])] = &[("test.pool", crate::runner::js::VITEST_POOLS)];
 
 /// Reporter lists nested under a key (the key, the option, the key of [`BUILT_IN_REPORTERS`] naming what ships):
 /// Vitest's coverage reporters are istanbul's, the list Jest's `coverageReporters` names.
@@ -115,42 +112,9 @@ const RESOLVED_DEFAULTS: &[(&str, &str)] = &[
 
 /// The reporters each runner ships, by the key that lists them: entries naming one only print.
 const BUILT_IN_REPORTERS: &[(&str, &[&str])] = &[
-    ("reporters", &["default", "summary", "github-actions", "verbose"]),
-    (
-        "test.reporters",
-        &[
-            "default",
-            "basic",
-            "verbose",
-            "dot",
-            "tree",
-            "json",
-            "junit",
-            "tap",
-            "tap-flat",
-            "hanging-process",
-            "github-actions",
-            "blob",
-        ],
-    ),
-    (
-        "coverageReporters",
-        &[
-            "clover",
-            "cobertura",
-            "html",
-            "html-spa",
-            "json",
-            "json-summary",
-            "lcov",
-            "lcovonly",
-            "none",
-            "teamcity",
-            "text",
-            "text-lcov",
-            "text-summary",
-        ],
-    ),
+    ("reporters", crate::runner::js::JEST_REPORTERS),
+    ("test.reporters", crate::runner::js::VITEST_REPORTERS),
+    ("coverageReporters", crate::runner::js::COVERAGE_REPORTERS),
 ];
 
 /// A resolved configuration's parts, one per key that counts, and whether code stands in one of them. Read
@@ -227,10 +191,10 @@ fn free_options(key: &str) -> Vec<Vec<String>> {
         .flat_map(|(runner, _)| runner.row().config.package_defaults.iter());
     let choices = BUILT_IN_CHOICES
         .iter()
-        .flat_map(|(option, values)| values.iter().map(move |value| (*option, *value)));
+        .flat_map(|(option, values)| values.iter().map(move |value| (*option, format!("\"{value}\""))));
     let defaults = row_defaults
-        .copied()
-        .chain(RESOLVED_DEFAULTS.iter().copied())
+        .chain(RESOLVED_DEFAULTS.iter())
+        .map(|(option, value)| (*option, value.to_string()))
         .chain(choices)
         .filter(|(option, _)| *option == key)
         .map(|(option, value)| vec![option.to_string(), format!("{IF_EQUAL}{value}")]);

@@ -290,3 +290,54 @@ fn a_shuffled_orders_seed_is_free_and_the_shuffle_counts() {
     assert_eq!(seeded(1, true), seeded(2, true));
     assert_ne!(seeded(1, true), seeded(1, false));
 }
+
+/// One table for both spellings: every free option of Jest's and Vitest's command lines
+/// (`runner::js::COMMAND_LINES`) is free as the key of their resolved configuration it sets, with the same value,
+/// but the few that exist only on the command line.
+#[test]
+fn a_free_option_on_the_command_line_is_free_in_the_configuration() {
+    const COMMAND_LINE_ONLY: &[&str] = &["runInBand"];
+    let renamed = |runner: &str, option: &str| match (runner, option) {
+        ("jest", "coverage") => "collectCoverage".to_string(),
+        ("vitest", "reporter") => "test.reporters".to_string(),
+        ("vitest", option) => format!("test.{option}"),
+        (_, option) => option.to_string(),
+    };
+    let mut checked = 0;
+    for line in crate::runner::js::COMMAND_LINES {
+        let Some(runner) = ["jest", "vitest"].into_iter().find(|r| line.programs.contains(r)) else {
+            continue;
+        };
+        for (option, takes) in line.options {
+            if COMMAND_LINE_ONLY.contains(option) {
+                continue;
+            }
+            let value = match takes {
+                crate::runner::Takes::Flag => json!(false),
+                crate::runner::Takes::Count => json!(2),
+                crate::runner::Takes::OneOf(values) if option.ends_with('s') || *option == "reporter" => {
+                    json!(values)
+                }
+                crate::runner::Takes::OneOf(values) => json!(values[values.len() - 1]),
+            };
+            let key = renamed(runner, option);
+            let config = Value::Object(Map::from_iter([(key.clone(), value)]));
+            assert_eq!(keys(config), Vec::<String>::new(), "{runner} --{option} as `{key}`");
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "{checked} options checked");
+}
+
+/// The start hook frees the same reporters on Vitest's command line as the closure does.
+#[test]
+fn the_start_hook_knows_vitests_reporters_as_the_closure_does() {
+    let hook = include_str!("../report.cjs");
+    let listed = hook
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("const VITEST_REPORTERS = ["))
+        .and_then(|rest| rest.strip_suffix("];"))
+        .expect("the hook lists Vitest's reporters");
+    let listed: Vec<&str> = listed.split(", ").map(|r| r.trim_matches('\'')).collect();
+    assert_eq!(listed, crate::runner::js::VITEST_REPORTERS);
+}
