@@ -9,6 +9,10 @@
 //!   what captured output a failure shows, the fixtures' setup shown (`--setup-show`); and `-p no:cacheprovider`,
 //!   which only stops pytest writing `.pytest_cache`: the options that read that cache (`--lf`, `--ff`, `--nf`,
 //!   `--sw`) stay sealed, and a test asking for the `cache` fixture without it errors, which can only fail a run.
+//!   And a JUnit report of the project's own (`--junitxml`, a CI's): pytest reads `PYTEST_ADDOPTS` after the
+//!   configuration's `addopts` and the last `--junitxml` wins, so the room's report, asked for in that variable
+//!   (`room::report`), is the one written in the oracle's run, wherever the project's would go (measured with
+//!   pytest 9.2; pytest 8 orders them the same).
 //! - **sealed**, because they change which tests run or how an outcome counts: selection (`-k`, `-m`,
 //!   `--deselect`, `--ignore*`, positional paths, `--lf`, `--ff`, `--nf`, `--sw`), stopping early (`-x`,
 //!   `--maxfail`), every other plugin loaded or turned off (`-p`: `no:warnings` drops `filterwarnings` marks,
@@ -16,8 +20,8 @@
 //!   hides one a test expects to fail on), `--strict*`, `--runxfail`, `--max-warnings`, where configuration and
 //!   conftests come from (`-c`, `-o`, `--override-ini`, `--rootdir`, `--confcutdir`, `--noconftest`,
 //!   `--import-mode`, `--pyargs`), capture (`-s`, `--capture`: what the code under test prints then reaches the
-//!   terminal and the tests' `capsys` differ), the JUnit report loopgate reads (`--junitxml`, `--junit-prefix`
-//!   renames every test in it), `--no-summary` (the summary names every test for `loopgate verify`), logging
+//!   terminal and the tests' `capsys` differ), `--junit-prefix` (it renames every test in the report loopgate
+//!   reads), `--no-summary` (the summary names every test for `loopgate verify`), logging
 //!   levels (what `caplog` records), the debugger and `--pastebin`, and any option this table does not know — a
 //!   plugin's included (fail closed).
 
@@ -48,6 +52,8 @@ const FREE: &[&str] = &[
     "--show-capture=*",
     "--setup-show",
     "-p=no:cacheprovider",
+    "--junitxml=*",
+    "--junit-xml=*",
 ];
 
 /// The key of pytest's configuration that holds command-line options.
@@ -93,6 +99,8 @@ mod tests {
         "-p no:cacheprovider",
         "-pno:cacheprovider",
         "--report-chars=a",
+        "--junitxml=reports/junit.xml",
+        "--junit-xml reports/junit.xml -q",
     ];
     const COUNTS: &[&str] = &[
         "-x",
@@ -119,7 +127,6 @@ mod tests {
         "--import-mode=importlib",
         "-s",
         "--capture=no",
-        "--junitxml=out.xml",
         "--junit-prefix=x",
         "--no-summary",
         "--log-level=DEBUG",
