@@ -308,7 +308,7 @@ fn ctest_cmake_target_test_and_a_googletest_binary_seal_cmakes_test_side() {
             scope_of(&plan, "CMakeLists.txt"),
             Some(&crate::closure::parts::Read::by(
                 &crate::closure::cmake::READING,
-                Vec::new()
+                vec![crate::closure::cmake::CTEST_ENABLES_TESTING.into()]
             )),
             "{command}: testing is on at the root"
         );
@@ -316,7 +316,7 @@ fn ctest_cmake_target_test_and_a_googletest_binary_seal_cmakes_test_side() {
             scope_of(&plan, "tests/CMakeLists.txt"),
             Some(&crate::closure::parts::Read::by(
                 &crate::closure::cmake::READING,
-                vec!["calc_test".into()]
+                vec!["calc_test".into(), crate::closure::cmake::CTEST_ENABLES_TESTING.into()]
             )),
             "{command}"
         );

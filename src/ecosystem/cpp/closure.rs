@@ -17,8 +17,9 @@ impl Deriver<'_> {
             let Ok(text) = std::fs::read_to_string(self.root.join(&relative)) else {
                 continue;
             };
-            let names = super::super::cmake::registered(&text);
+            let mut names = super::super::cmake::registered(&text);
             if !names.is_empty() || !super::super::cmake::parts(&text, &[]).is_empty() {
+                names.push(super::super::cmake::CTEST_ENABLES_TESTING.to_string());
                 self.add(
                     relative.into(),
                     crate::closure::parts::Read::by(&super::super::cmake::READING, names),

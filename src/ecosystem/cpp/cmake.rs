@@ -19,6 +19,11 @@ use std::collections::BTreeSet;
 /// The label of the part that turns testing on.
 pub(crate) const TESTING: &str = "enable_testing()";
 
+/// A name among a seal's names (never a test's: it holds spaces and parentheses) saying that the file is read with
+/// `include(CTest)` as the `enable_testing()` it calls ([`testing`]). Seals taken before it read the commands as
+/// written, and keep doing so.
+pub(crate) const CTEST_ENABLES_TESTING: &str = "(include(CTest) is enable_testing())";
+
 /// A CMake file read for the tests and test targets it registered at the baseline, one part each, and
 /// [`TESTING`] (`closure::READERS`): stored as `cmake`.
 pub(crate) const READING: super::parts::Reading = super::parts::Reading {
@@ -26,7 +31,7 @@ pub(crate) const READING: super::parts::Reading = super::parts::Reading {
     parts,
     labels: |names| {
         std::iter::once(TESTING.to_string())
-            .chain(names.iter().cloned())
+            .chain(names.iter().filter(|n| *n != CTEST_ENABLES_TESTING).cloned())
             .collect()
     },
     resolves: None,
@@ -91,14 +96,7 @@ pub(crate) fn registered(text: &str) -> Vec<String> {
 pub(crate) fn parts(text: &str, names: &[String]) -> Vec<(String, String)> {
     let commands = commands(text);
     let mut out = Vec::new();
-    let testing: Vec<String> = commands
-        .iter()
-        .filter(|c| {
-            c.name == "enable_testing"
-                || c.name == "include" && c.args.first().is_some_and(|a| a == "CTest" || a == "GoogleTest")
-        })
-        .map(render)
-        .collect();
+    let testing = testing(&commands, names.iter().any(|n| n == CTEST_ENABLES_TESTING));
     if !testing.is_empty() {
         out.push((TESTING.to_string(), testing.join("\n")));
     }
@@ -111,6 +109,35 @@ pub(crate) fn parts(text: &str, names: &[String]) -> Vec<(String, String)> {
             .collect();
         if !naming.is_empty() {
             out.push((name.clone(), naming.join("\n")));
+        }
+    }
+    out
+}
+
+/// The commands that turn testing on, as the [`TESTING`] part holds them. Read `as_called` (a seal with
+/// [`CTEST_ENABLES_TESTING`]), `include(CTest)` is the `enable_testing()` CTest's module calls while
+/// `BUILD_TESTING` is on, its default, beside dashboard targets that run nothing of the tests; so where the file
+/// names no `BUILD_TESTING`, the two spellings, one or both, are one part. Where the file names it (an
+/// `option(BUILD_TESTING OFF)`, a `set`), `include(CTest)` stays as written. A `BUILD_TESTING` turned off from
+/// elsewhere (the command line, a preset) registers no test, which the per-test verdict names.
+fn testing(commands: &[Command], as_called: bool) -> Vec<String> {
+    let turns_on = |c: &&Command| {
+        c.name == "enable_testing"
+            || c.name == "include" && c.args.first().is_some_and(|a| a == "CTest" || a == "GoogleTest")
+    };
+    let named_off = commands
+        .iter()
+        .any(|c| c.args.iter().any(|a| a.contains("BUILD_TESTING")));
+    let mut out: Vec<String> = Vec::new();
+    for command in commands.iter().filter(turns_on) {
+        let ctest = command.name == "include" && command.args == ["CTest"];
+        let text = if as_called && ctest && !named_off {
+            TESTING.to_string()
+        } else {
+            render(command)
+        };
+        if !(as_called && out.contains(&text)) {
+            out.push(text);
         }
     }
     out
@@ -383,6 +410,39 @@ add_test(NAME smoke COMMAND $<TARGET_FILE:calc_cli> --version)
             before.iter().map(|(l, t)| (l.clone(), t.clone())).collect::<Vec<_>>(),
             "case and spacing are CMake's, not a change"
         );
+    }
+
+    /// Read as a seal taken now reads it, `include(CTest)` is the `enable_testing()` it calls, alone or beside
+    /// it; not where the file names `BUILD_TESTING`, nor under a seal taken before.
+    #[test]
+    fn include_ctest_is_the_enable_testing_it_calls() {
+        let mut names = registered(LISTS);
+        let before_this = parts(LISTS, &names);
+        names.push(CTEST_ENABLES_TESTING.to_string());
+        let read = |text: &str| parts(text, &names);
+        let before = read(LISTS);
+        for to in [
+            "include(CTest)",
+            "include(CTest)\nenable_testing()",
+            "INCLUDE ( CTest )",
+        ] {
+            assert_eq!(read(&LISTS.replace("enable_testing()", to)), before, "{to}");
+        }
+        for to in [
+            "option(BUILD_TESTING \"tests\" OFF)\ninclude(CTest)",
+            "set(BUILD_TESTING OFF)\ninclude(CTest)",
+            "include(CTest OPTIONAL)",
+            "include(CTestUseLaunchers)",
+            "",
+        ] {
+            assert_ne!(read(&LISTS.replace("enable_testing()", to)), before, "{to}");
+        }
+        assert_ne!(
+            parts(&LISTS.replace("enable_testing()", "include(CTest)"), &registered(LISTS)),
+            before_this
+        );
+        let labels: Vec<String> = (READING.labels)(&names);
+        assert!(!labels.contains(&CTEST_ENABLES_TESTING.to_string()), "{labels:?}");
     }
 
     #[test]
