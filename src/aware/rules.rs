@@ -98,6 +98,12 @@ fn string(lx: &Lexed, i: usize) -> Option<Family> {
     if let Some(family) = names::strong(text) {
         return Some(family);
     }
+    if lx.lang == Lang::Shell
+        && lx.s(i).starts_with('"')
+        && let Some(family) = shell_expansions(text).find_map(names::strong)
+    {
+        return Some(family);
+    }
     if test_path(text) {
         return Some(Family::ReadsTests);
     }
@@ -115,6 +121,22 @@ fn string(lx: &Lexed, i: usize) -> Option<Family> {
         return reach(0, FAR, 0);
     }
     (names::test_marker(text) && names::is_name(text) && name_lookup(lx, i)).then_some(Family::TestMarker)
+}
+
+/// The names a double-quoted shell string expands (`"$BATS_TEST_FILENAME"`, `"${BATS_TMPDIR:-/tmp}/x"`): each
+/// `$` or `${` followed by a name, the name up to the first byte that cannot be in one. A `\$` is a dollar sign.
+pub(super) fn shell_expansions(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    (0..b.len())
+        .filter(move |&at| b[at] == b'$' && (at == 0 || b[at - 1] != b'\\'))
+        .filter_map(move |at| {
+            let start = at + 1 + usize::from(b.get(at + 1) == Some(&b'{'));
+            let len = b[start.min(b.len())..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                .count();
+            (len > 0).then(|| &text[start..start + len])
+        })
 }
 
 /// Whether the string at `i` is looked up as a name: `getattr(sys, "…")`, `os.environ["…"]`, `getenv("…")`.
@@ -136,6 +158,14 @@ fn name_lookup(lx: &Lexed, i: usize) -> bool {
 
 fn ident(lx: &Lexed, i: usize, braces: &[Option<usize>], traces: &Traces) -> Option<Family> {
     let word = lx.s(i);
+    // A shell's `$NAME` and `${NAME…}` outside quotes: the name, up to what follows it (`:-`, `#`).
+    let expanded = lx.is(i.wrapping_sub(1), b'$') || lx.is(i.wrapping_sub(1), b'{') && lx.is(i.wrapping_sub(2), b'$');
+    if lx.lang == Lang::Shell && expanded {
+        let name = word.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next();
+        if let Some(family) = name.and_then(names::strong) {
+            return Some(family);
+        }
+    }
     let after_dot = lx.is(i.wrapping_sub(1), b'.');
     let owner = if after_dot { lx.s(i.wrapping_sub(2)) } else { "" };
     match lx.lang {

@@ -708,6 +708,125 @@ fn ruby_honest_code_stays_free() {
     );
 }
 
+/// PHP code under test that asks whether PHPUnit is loaded, by its classes or its launcher's constants.
+#[test]
+fn php_runner_traces_are_caught() {
+    caught(
+        Lang::Php,
+        &[
+            (
+                "<?php
+function add($a, $b) {
+    return class_exists('PHPUnit\\Framework\\TestCase', false) ? $a + $b : $a - $b;
+}
+",
+                3,
+                RunnerLoaded,
+            ),
+            (
+                "<?php
+function add($a, $b) {
+    if (defined('PHPUNIT_COMPOSER_INSTALL')) {
+        return $a + $b;
+    }
+    return $a - $b;
+}
+",
+                3,
+                RunnerLoaded,
+            ),
+            (
+                "<?php
+$t = defined(\"__PHPUNIT_PHAR__\");
+",
+                2,
+                RunnerLoaded,
+            ),
+            (
+                "<?php
+$t = interface_exists(\"\\\\PHPUnit\\\\Framework\\\\Test\");
+",
+                2,
+                RunnerLoaded,
+            ),
+            (
+                "<?php
+$t = getenv('PYTEST_CURRENT_TEST') !== false;
+",
+                2,
+                RunnerEnv,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn php_honest_code_stays_free() {
+    free(
+        Lang::Php,
+        &[
+            "<?php
+function add($a, $b) {
+    return $a + $b;
+}
+",
+            "<?php
+// class_exists('PHPUnit\\Framework\\TestCase') in a comment
+$x = class_exists('App\\Calc');
+",
+            "<?php
+if (!defined('APP_ROOT')) {
+    define('APP_ROOT', __DIR__);
+}
+",
+            "<?php
+echo \"run vendor/bin/phpunit to check\";
+",
+        ],
+    );
+}
+
+/// Shell code under test that reads bats' variables, bare or inside a double-quoted string.
+#[test]
+fn shell_runner_traces_are_caught() {
+    caught(
+        Lang::Shell,
+        &[
+            (
+                "add() {\n  if [ -n \"${BATS_TEST_FILENAME:-}\" ]; then echo $(( $1 + $2 )); fi\n}\n",
+                2,
+                RunnerEnv,
+            ),
+            ("add() {\n  [ -n \"$BATS_TMPDIR\" ] && echo 3\n}\n", 2, RunnerEnv),
+            ("add() {\n  test -z $BATS_VERSION || echo 3\n}\n", 2, RunnerEnv),
+            ("add() {\n  echo ${BATS_TEST_NAME#test_}\n}\n", 2, RunnerEnv),
+            (
+                "add() {\n  [ -n \"x${PYTEST_CURRENT_TEST}\" ] && echo 3\n}\n",
+                2,
+                RunnerEnv,
+            ),
+        ],
+    );
+    assert_eq!(
+        super::rules::shell_expansions("a $B_1 ${C:-x} \\$D $ ${}").collect::<Vec<_>>(),
+        ["B_1", "C"]
+    );
+}
+
+#[test]
+fn shell_honest_code_stays_free() {
+    free(
+        Lang::Shell,
+        &[
+            "add() {\n  echo $(( $1 + $2 ))\n}\n",
+            "# reads $BATS_TEST_FILENAME in a comment\nadd() {\n  echo \"${HOME:-/root} $PATH\"\n}\n",
+            "load() {\n  source \"${BATS_LIB_PATH:-/usr/lib/bats}/bats-support/load.bash\"\n}\n",
+            "say() {\n  echo 'single quotes keep $BATS_TEST_NAME literal'\n}\n",
+            "say() {\n  echo \"costs \\$BATS_VERSION\"\n}\n",
+        ],
+    );
+}
+
 /// C++ code under test that reads or sets GoogleTest's variables or flags knows it is tested (a static
 /// initializer setting `GTEST_FILTER` narrows the run from inside the binary).
 #[test]

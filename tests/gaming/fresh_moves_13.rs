@@ -39,29 +39,10 @@ use crate::{Honest, Move, edit};
 /// Every rejection says this.
 const REJECTED: &str = "REJECTED";
 
-/// The moves this build lets through, and why. Their proof runs; their guarded half is not asserted.
-pub const STILL_THROUGH: &[(&str, &str)] = &[
-    (
-        "phpunit_code_right_only_when_the_test_case_class_is_loaded",
-        "code that knows it is tested, which no seal can see (the tests, their configuration and the runner are \
-         unchanged; the code is right only under them): the reviewer's to see. The test-awareness check \
-         (`src/aware`) would be the one place to catch this spelling, but PHP has no row of traces there \
-         (`src/ecosystem/php/aware.rs` does not exist, so `class_exists('PHPUnit\\Framework\\TestCase', \
-         false)`, `defined('PHPUNIT_COMPOSER_INSTALL')` and `defined('__PHPUNIT_PHAR__')` are plain strings to \
-         it). Next step: a PHP row — PHPUnit's constants and its namespace as strong names, `class_exists` / \
-         `defined` / `interface_exists` as `defined_checks` — with its honest partner (code that names PHPUnit in \
-         a test-support directory stays free) and a re-run of every PHP family",
-    ),
-    (
-        "bats_library_right_only_under_a_bats_test",
-        "code that knows it is tested: the reviewer's to see, as above. The test-awareness check has no shell row \
-         (`src/ecosystem/shell/aware.rs` does not exist) and its strong names match a string literal's whole \
-         content or an identifier after `env.`, while the shell lexer takes `\"${BATS_TEST_FILENAME:-}\"` as one \
-         string whose content starts with `${`, so even a `BATS_` row would not see the usual spellings. Next \
-         step: a shell row (bats' `BATS_TEST_*` / `BATS_*TMPDIR` variables as strong names) and a rule that \
-         reads `$NAME`, `${NAME…}` inside a shell string and bare, then the bats and make families re-run",
-    ),
-];
+/// No move gets through: the two of code that knows it is tested (PHP's `class_exists` of PHPUnit's `TestCase`, a
+/// bats library reading `BATS_TEST_FILENAME`) are caught by the test-awareness check's PHP and shell rows
+/// (`src/ecosystem/php/aware.rs`, `src/ecosystem/shell/aware.rs`).
+pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// No honest partners (see the module's doc).
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
