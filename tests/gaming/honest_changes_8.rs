@@ -8,6 +8,9 @@
 //! their `conf.py`, environment and editor files the tests do not read (`.envrc`, `.ruby-version`, a
 //! `.golangci.yml`), and CMake's `include(CTest)` with a project version. Each is played on top of the fix and
 //! must complete; those this build still rejects are in [`STILL_REJECTED`] with their cause and the next step.
+//! A runner's options on its command line that are free as keys of its configuration (`jest --maxWorkers=2`,
+//! `vitest run --no-file-parallelism --reporter=dot`, `node --test --test-concurrency=1`, unittest's `-b`) are
+//! free there too (`runner::command_line`; their moves are `command_line_moves`).
 //! A recipe line that only prints literal words (`@echo "==> unit tests"`) is free in make's plan
 //! (`make/plan/printing.rs::only_prints`); the move of that class that must stay caught is a banner ending a
 //! `.ONESHELL` recipe, whose status 0 would be the recipe's.
@@ -28,56 +31,11 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "pytest_configuration_writes_a_junit_report_for_ci",
-        "`--junitxml` in `addopts` is sealed by design (`python/options.rs`: it names the JUnit report loopgate \
-         reads, and with the project's own report configured the room adds none, `python/caches.rs::junit_theirs`). \
-         Next step: have the room always put its own `--junitxml` in `PYTEST_ADDOPTS`, which pytest reads after the \
-         configuration's `addopts` so its report wins, and then free a configured `--junitxml` naming a path inside \
-         the project",
-    ),
-    (
-        "make_unittest_buffers_the_output_of_passing_tests",
-        "unittest's `-b` on the recipe line changes the line make resolves: a recipe line drops only the free \
-         settings of a runner's options variable, a plain `env` and node's built-in reporters \
-         (`closure::recipe_line::PRINTS_ONLY`), and unittest has no row there. Next step: a row for \
-         `python3 -m unittest` freeing `-b`/`--buffer` (and `-v`/`-q`), after measuring that a test reading \
-         `sys.stdout` under `-b` (a `StringIO` then) cannot turn a failure into a pass",
-    ),
-    (
-        "jest_script_limits_the_workers",
-        "`scripts.test` is compared as a command line (`closure::recipe_line`), where only node's built-in \
-         reporters are free; `maxWorkers` is free as a key of Jest's resolved configuration \
-         (`js/config/keys.rs::RESOLVED_FREE`) but not as `--maxWorkers=2` on the command line. Next step: a \
-         `PRINTS_ONLY` row for `jest` whose free words are `--KEY[=VALUE]` for KEY among the configuration's free \
-         keys, one table for both spellings",
-    ),
-    (
-        "vitest_script_runs_files_one_at_a_time_with_the_dot_reporter",
-        "the same reading of `scripts.test`: `test.fileParallelism` and a built-in entry of `test.reporters` are free \
-         in Vitest's resolved configuration (`js/config/keys.rs`), `--no-file-parallelism` and `--reporter=dot` on \
-         `vitest run`'s command line are not. Next step: the `PRINTS_ONLY` row of the Jest case for `vitest`, its \
-         options read as Vitest's CLI maps them onto `test.*` (kebab case, `--no-` negation, `--reporter` onto the \
-         built-in reporters)",
-    ),
-    (
-        "node_test_script_runs_one_file_at_a_time",
-        "node's `PRINTS_ONLY` row frees its built-in reporters only; `--test-concurrency=1` changes how many test \
-         files run at once, not which. Next step: free it there after measuring that node's report hook records the \
-         same tests with one file at a time",
-    ),
-    (
         "mocha_rc_js_runs_the_files_in_parallel",
         "a new `.mocharc.js` is code mocha runs when it loads its configuration, and the closure judges it whole: \
          Jest's and Vitest's JavaScript configurations are resolved and compared key by key (`resolve_config.cjs`), \
          mocha's rc files only as JSON or YAML, where `parallel` and `jobs` are already free (`js/runner.rs`). Next \
          step: resolve mocha's JavaScript rc in the room as Jest's is, and judge its keys by mocha's `package_free`",
-    ),
-    (
-        "cmake_include_ctest_and_a_project_version",
-        "`enable_testing()` replaced by `include(CTest)` is a changed testing line of `CMakeLists.txt`; \
-         `include(CTest)` loads CMake's own module, which calls `enable_testing()` while `BUILD_TESTING` is on (its \
-         default) and adds only dashboard targets. Next step: read `include(CTest)` as `enable_testing()` where \
-         nothing sets `BUILD_TESTING` off (the lists, the cache, the presets)",
     ),
     (
         "cargo_integration_test_file_renamed",
