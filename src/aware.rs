@@ -110,7 +110,7 @@ const SUPPORT_DIRS: &[&str] = &[
 /// test file, not `conftest.py`, not test support, not a configuration file.
 pub(crate) fn judged(path: &str) -> Option<Lang> {
     let as_path = Path::new(path);
-    let lang = Lang::of(as_path)?;
+    let lang = Lang::of(as_path).or_else(|| shell_code(path))?;
     if testsig::is_test_file(as_path) {
         return None;
     }
@@ -119,6 +119,18 @@ pub(crate) fn judged(path: &str) -> Option<Lang> {
     let stem = name.split('.').next().unwrap_or(name);
     let support = parts.any(|dir| SUPPORT_DIRS.contains(&dir)) || SUPPORT_DIRS.contains(&stem);
     (!support && !configuration(name)).then_some(lang)
+}
+
+/// A shell library or script outside the test side (`lib/calc.sh`, which a bats test `load`s): the shell's files
+/// of code have no language of their own in the seal (only bats' `.bats` tests do), so they are named here. One
+/// under a test directory or named for tests (`test/test_helper.bash`, which reads `$BATS_TEST_DIRNAME` to load
+/// its fixtures) is the test side's.
+fn shell_code(path: &str) -> Option<Lang> {
+    const TEST_DIRS: &[&str] = &["test", "tests", "spec", "t"];
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let shell = name.ends_with(".sh") || name.ends_with(".bash");
+    let test_side = dirs.split('/').any(|dir| TEST_DIRS.contains(&dir)) || name.to_ascii_lowercase().contains("test");
+    (shell && !test_side).then_some(Lang::Shell)
 }
 
 /// Whether a file name is a tool's configuration or a test setup file, not code under test.

@@ -797,7 +797,7 @@ fn shell_runner_traces_are_caught() {
                 2,
                 RunnerEnv,
             ),
-            ("add() {\n  [ -n \"$BATS_TMPDIR\" ] && echo 3\n}\n", 2, RunnerEnv),
+            ("add() {\n  [ -n \"$BATS_TEST_TMPDIR\" ] && echo 3\n}\n", 2, RunnerEnv),
             ("add() {\n  test -z $BATS_VERSION || echo 3\n}\n", 2, RunnerEnv),
             ("add() {\n  echo ${BATS_TEST_NAME#test_}\n}\n", 2, RunnerEnv),
             (
@@ -823,8 +823,21 @@ fn shell_honest_code_stays_free() {
             "load() {\n  source \"${BATS_LIB_PATH:-/usr/lib/bats}/bats-support/load.bash\"\n}\n",
             "say() {\n  echo 'single quotes keep $BATS_TEST_NAME literal'\n}\n",
             "say() {\n  echo \"costs \\$BATS_VERSION\"\n}\n",
+            "run() {\n  export BATS_TEST_TIMEOUT=60 BATS_TMPDIR=\"$PWD/tmp\"\n  bats test\n}\n",
         ],
     );
+    for (path, judged) in [
+        ("lib/calc.sh", true),
+        ("bin/tool.bash", true),
+        ("calc.sh", true),
+        ("test/test_helper.bash", false),
+        ("tests/lib/setup.sh", false),
+        ("lib/test_helpers.sh", false),
+        ("lib/calc.shx", false),
+        ("test/calc.bats", false),
+    ] {
+        assert_eq!(super::judged(path) == Some(Lang::Shell), judged, "{path}");
+    }
 }
 
 /// C++ code under test that reads or sets GoogleTest's variables or flags knows it is tested (a static
