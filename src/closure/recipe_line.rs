@@ -274,6 +274,7 @@ mod tests {
             assert_eq!(plain(kept), kept);
         }
         assert_eq!(plain("node --test --test-concurrency=1 test/"), "node --test test/");
+        assert_eq!(plain("node --test --test-timeout 60000"), "node --test");
     }
 
     /// A runner's options that are free as keys of its configuration are free on its command line, spelled as
@@ -286,6 +287,7 @@ mod tests {
             ("jest --ci --max-workers 50%", "jest --ci"),
             ("jest -i --ci", "jest --ci"),
             ("jest --ci --runInBand --silent --no-cache", "jest --ci"),
+            ("jest --ci --colors", "jest --ci"),
             ("jest --ci --reporters=summary", "jest --ci"),
             ("vitest run --no-file-parallelism --reporter=dot", "vitest run"),
             ("vitest run --pool forks --max-workers=1", "vitest run"),

@@ -206,20 +206,23 @@ pub(crate) const VITEST_POOLS: &[&str] = &["threads", "forks", "vmThreads", "vmF
 pub(crate) const COMMAND_LINES: &[CommandLine] = &[
     // node's built-in reporters that loopgate's reader of its output reads (`tap`, the default off a terminal
     // on node 20, and `spec`, the default on a terminal and from node 23); `dot` and `junit` print no line the
-    // reader names a test by. How many test files run at once changes when each runs, not which.
+    // reader names a test by. How many test files run at once changes when each runs, not which; a test's time
+    // limit can only fail it.
     CommandLine {
         programs: &["node"],
         marked: Marked::Anywhere(&["--test"]),
         options: &[
             ("testReporter", Takes::OneOf(&["spec", "tap"])),
             ("testConcurrency", Takes::Count),
+            ("testTimeout", Takes::Count),
         ],
         aliases: &[],
         spelling: Spelling::Kebab,
         unless: &["--test-reporter-destination"],
     },
     // Jest's: its `--json` report, which loopgate's hook asks for, is written whatever prints. `--runInBand`
-    // (`-i`) runs the same files in the main process, one after another, and is no key of the configuration.
+    // (`-i`) runs the same files in the main process, one after another, and `--colors` forces colour: neither
+    // is a key of the configuration.
     CommandLine {
         programs: &["jest"],
         marked: Marked::Anywhere(&[]),
@@ -241,6 +244,7 @@ pub(crate) const COMMAND_LINES: &[CommandLine] = &[
             ("coverageReporters", Takes::OneOf(COVERAGE_REPORTERS)),
             ("reporters", Takes::OneOf(JEST_REPORTERS)),
             ("runInBand", Takes::Flag),
+            ("colors", Takes::Flag),
         ],
         aliases: &[("-w", "maxWorkers"), ("-i", "runInBand"), ("-e", "expand")],
         spelling: Spelling::CamelOrKebab,

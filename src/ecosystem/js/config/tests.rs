@@ -296,7 +296,7 @@ fn a_shuffled_orders_seed_is_free_and_the_shuffle_counts() {
 /// but the few that exist only on the command line.
 #[test]
 fn a_free_option_on_the_command_line_is_free_in_the_configuration() {
-    const COMMAND_LINE_ONLY: &[&str] = &["runInBand"];
+    const COMMAND_LINE_ONLY: &[&str] = &["runInBand", "colors"];
     let renamed = |runner: &str, option: &str| match (runner, option) {
         ("jest", "coverage") => "collectCoverage".to_string(),
         ("vitest", "reporter") => "test.reporters".to_string(),
