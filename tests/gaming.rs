@@ -114,6 +114,8 @@ mod jvm_moves;
 mod make_moves;
 #[path = "gaming/manifest_entry_moves.rs"]
 mod manifest_entry_moves;
+#[path = "gaming/mocha_rc_js_moves.rs"]
+mod mocha_rc_js_moves;
 #[path = "gaming/per_test.rs"]
 mod per_test;
 #[path = "gaming/php_moves.rs"]

@@ -784,14 +784,22 @@ fn tree_parts(paths: &[Vec<String>], mut value_at: impl FnMut(&[String]) -> Opti
         .collect()
 }
 
-/// A configuration document read key by key: JSON, or else YAML (a runner that reads one reads the other with the
-/// same keys, `.mocharc.json` and `.mocharc.yml`). A JSON document reads the same either way; YAML counts only as
-/// a mapping (any text is a YAML scalar); what neither reads is unparsable, so any change to it counts.
+/// A configuration document read key by key: JSON, or a JavaScript module that only exports an object literal
+/// (`closure::js_literal`), or else YAML (a runner that reads one reads the others with the same keys,
+/// `.mocharc.json`, `.mocharc.js` and `.mocharc.yml`). A JSON document reads the same either way; YAML counts only
+/// as a mapping (any text is a YAML scalar), and is tried last, as a line of JavaScript can read as one; what none
+/// reads is unparsable, so any change to it counts.
 fn json_or_yaml(bytes: &[u8]) -> Result<serde_json::Value, ()> {
-    serde_json::from_slice(bytes).or_else(|_| match yaml_serde::from_slice::<serde_json::Value>(bytes) {
-        Ok(doc) if doc.is_object() => Ok(doc),
-        _ => Err(()),
-    })
+    serde_json::from_slice(bytes)
+        .ok()
+        .or_else(|| super::js_literal::exported(bytes))
+        .map_or_else(
+            || match yaml_serde::from_slice::<serde_json::Value>(bytes) {
+                Ok(doc) if doc.is_object() => Ok(doc),
+                _ => Err(()),
+            },
+            Ok,
+        )
 }
 
 fn unparsable(bytes: &[u8]) -> Parts {

@@ -29,24 +29,15 @@ use crate::{Honest, Move, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "mocha_rc_js_runs_the_files_in_parallel",
-        "a new `.mocharc.js` is code mocha runs when it loads its configuration, and the closure judges it whole: \
-         Jest's and Vitest's JavaScript configurations are resolved and compared key by key (`resolve_config.cjs`), \
-         mocha's rc files only as JSON or YAML, where `parallel` and `jobs` are already free (`js/runner.rs`). Next \
-         step: resolve mocha's JavaScript rc in the room as Jest's is, and judge its keys by mocha's `package_free`",
-    ),
-    (
-        "cargo_integration_test_file_renamed",
-        "a Rust integration test is named with its file's crate (`testsig::by_name::qualified` through \
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "cargo_integration_test_file_renamed",
+    "a Rust integration test is named with its file's crate (`testsig::by_name::qualified` through \
          `rust::module_path`: `api::add_is_commutative`), so the same test in `tests/commutative.rs` is another name \
          and the sealed one reads as deleted, where Python's, JavaScript's and Go's tests moved between files keep \
          their names. Next step: name an integration test without its crate (as libtest prints it) when the file it \
          moved to is one cargo discovers as a test target (`tests/*.rs`, `tests/*/main.rs`, no `autotests = false`), \
          keeping the multiset guard",
-    ),
-];
+)];
 
 /// unittest under make with `.ONESHELL`: the recipe is one script, whose last command gives make its status.
 const MAKE_ONESHELL: Fixture = Fixture {

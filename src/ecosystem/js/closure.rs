@@ -269,24 +269,28 @@ impl Deriver<'_> {
     /// paths under it; one ending in `parts::IF_EQUAL` is free while it has the runner's default value). A
     /// configuration file in JSON holds what the key would (`.mocharc.json` and `package.json`'s `mocha` are one
     /// reading to mocha), and so does one in YAML (`.mocharc.yml`), so it is sealed key by key with the same
-    /// options free: one with only those is as if absent. A file of code is sealed whole.
+    /// options free: one with only those is as if absent. So is one in JavaScript (`.mocharc.js`) for a tool whose
+    /// configuration is not read as it resolves (`closure::js_config`): it reads as data only while it exports
+    /// nothing but a literal (`closure::js_literal`), and else as its bytes, so any change of its code counts.
     pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<(&str, Vec<Vec<String>>)>) {
         self.plan.ecosystems.insert(Lang::JavaScript);
         let why = Why::Configures(tool.to_string());
+        let data = |name: &str| {
+            let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
+            ["json", "yml", "yaml"].contains(&ext)
+                || (["js", "cjs", "mjs", "ts", "cts", "mts"].contains(&ext)
+                    && !crate::closure::js_config::resolves(tool))
+        };
         for name in names {
             match &key {
-                Some((_, free))
-                    if !free.is_empty() && [".json", ".yml", ".yaml"].iter().any(|ext| name.ends_with(ext)) =>
-                {
-                    self.add(
-                        cwd.join(name),
-                        crate::closure::Scope::JsonBut {
-                            free: free.clone(),
-                            paths: vec![Vec::new()],
-                        },
-                        why.clone(),
-                    )
-                }
+                Some((_, free)) if !free.is_empty() && data(name) => self.add(
+                    cwd.join(name),
+                    crate::closure::Scope::JsonBut {
+                        free: free.clone(),
+                        paths: vec![Vec::new()],
+                    },
+                    why.clone(),
+                ),
                 _ => self.whole(cwd.join(name), why.clone()),
             }
         }

@@ -464,6 +464,11 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest, form: Form) -> Optio
     Some(Ok(Found { file, parts, code }))
 }
 
+/// Whether the configuration of the tool named `tool` (a runner's row's `name`) is read as it resolves here.
+pub(crate) fn resolves(tool: &str) -> bool {
+    READ.iter().any(|(runner, _)| runner.row().name == tool)
+}
+
 /// The options free whole in `runner`'s key of `package.json` beyond its row's `package_free`: for a runner read
 /// here (Jest), the resolved configuration's free keys, so that `maxWorkers` is as free in `package.json`'s `jest`
 /// as in `jest.config.js`; none for another.
