@@ -157,6 +157,8 @@ mod start_channel_moves;
 mod start_record_moves;
 #[path = "gaming/step_moves.rs"]
 mod step_moves;
+#[path = "gaming/test_target_moves.rs"]
+mod test_target_moves;
 #[path = "gaming/tree_moves.rs"]
 mod tree_moves;
 #[path = "gaming/vitest_moves.rs"]

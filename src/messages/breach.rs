@@ -129,8 +129,9 @@ pub(crate) fn moved(lang: Speech, m: &MovedPart) -> String {
     let part = &m.part;
     if part == parts::UNPARSABLE {
         return match lang {
-            Speech::En => format!("`{path}` no longer parses ({why})"),
-            Speech::Zh => format!("`{path}` 已无法解析({why})"),
+            // Said of a file that parsed before and of one created so (a `.mocharc.js` with code beside its export).
+            Speech::En => format!("`{path}` does not parse as data now, so it counts whole ({why})"),
+            Speech::Zh => format!("`{path}` 现在无法按数据解析,因此整体计入({why})"),
         };
     }
     let whole = part == parts::WHOLE;

@@ -400,6 +400,39 @@ fn a_test_moved_unchanged_to_another_file_is_the_same_test() {
     );
 }
 
+/// A Rust integration test is named as libtest prints it, without its target: moved to another target's root
+/// (`tests/api.rs` renamed `tests/commutative.rs`, or made `tests/commutative/main.rs`) it is the same test; moved
+/// into a module no target is rooted at (`tests/common/mod.rs`), it is another name, and the sealed one was deleted.
+#[test]
+fn an_integration_test_moved_to_another_target_keeps_its_name() {
+    const API: &str = "#[test]\nfn add_is_commutative() {\n    assert_eq!(calc::add(1, 2), calc::add(2, 1));\n}\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+    );
+    write(root, "tests/api.rs", API);
+    let inventory = Inventory::take(root, langs_of(&[]));
+
+    std::fs::remove_file(root.join("tests/api.rs")).expect("rm");
+    write(root, "tests/commutative.rs", API);
+    assert_eq!(lines(&inventory.check(root, all_on)), Vec::<String>::new());
+
+    std::fs::remove_file(root.join("tests/commutative.rs")).expect("rm");
+    write(root, "tests/commutative/main.rs", API);
+    assert_eq!(lines(&inventory.check(root, all_on)), Vec::<String>::new());
+
+    std::fs::remove_file(root.join("tests/commutative/main.rs")).expect("rm");
+    write(root, "tests/common/mod.rs", API);
+    let found = lines(&inventory.check(root, all_on));
+    assert!(
+        found.iter().any(|l| l.contains("`add_is_commutative` was deleted")),
+        "{found:?}"
+    );
+}
+
 /// One copy of a test cannot stand for two tests of the same name and signature that were in two files.
 #[test]
 fn one_moved_copy_does_not_stand_for_two_tests() {

@@ -16,10 +16,13 @@
 //! compile runs each interpreter isolated (`-I -S`: no site, no `.pth`, no `sitecustomize`, no variables) on
 //! `py_compile` alone, so no code of the project or its dependencies runs; an interpreter inside the project is
 //! not used. At setup every source is still the user's, the project's among them (a `.venv` inside it: pytest's
-//! own hundred modules). A file compiled here is used by a later run only while its source has the size and
-//! time it had at setup — the room presents outside sources as they were (`room::snapshot`, which keeps their
-//! times), and a source the agent changes has a new time — so the worst a source edited to keep both can get is
-//! its baseline's code run, which the sealed tests already judge. The files live in the room's pycache, which
+//! own hundred modules). A file compiled here from a source outside the project is used by a later run only while
+//! its source has the size and time it had at setup — the room presents outside sources as they were
+//! (`room::snapshot`, which keeps their times). The project's own sources are the agent's to change, and a change
+//! can keep both: Python keeps the time in whole seconds, so a fix of the same length (`a - b` → `a + b`) written
+//! within the second the baseline compiled it ran the baseline's code, and an honest fix was rejected. So they are
+//! compiled checked by hash (PEP 552's `CHECKED_HASH`: Python hashes the source at each import, and compiles it
+//! afresh where it moved), over what the baseline's own run wrote for them. The files live in the room's pycache, which
 //! later runs see only as the read-only lower layer of a per-run overlay (`confine::mount::private`): nothing a
 //! run of the agent's code writes there reaches a later run.
 
@@ -38,7 +41,11 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path) {
         .iter()
         .filter(|e| e.access == Access::Missing)
         .filter_map(|e| Wanted::of(prefix, &e.path))
-        .filter(|w| w.source.is_file() && !w.bytecode.exists())
+        .map(|w| Wanted {
+            by_hash: !outside(&w.source),
+            ..w
+        })
+        .filter(|w| w.source.is_file() && (w.by_hash || !w.bytecode.exists()))
         .collect();
     wanted.sort_by(|a, b| a.bytecode.cmp(&b.bytecode));
     wanted.dedup_by(|a, b| a.bytecode == b.bytecode);
@@ -60,6 +67,8 @@ struct Wanted {
     tag: String,
     /// `opt-N`'s N, 0 without.
     optimize: u8,
+    /// Checked by the source's hash rather than its time: a source of the project's, the agent's to change.
+    by_hash: bool,
 }
 
 impl Wanted {
@@ -82,6 +91,7 @@ impl Wanted {
             bytecode: in_prefix.to_path_buf(),
             tag: tag.to_string(),
             optimize,
+            by_hash: false,
         })
     }
 
@@ -89,7 +99,9 @@ impl Wanted {
     fn line(&self) -> Option<String> {
         let (source, bytecode) = (self.source.to_str()?, self.bytecode.to_str()?);
         let plain = |s: &str| !s.contains(['\t', '\n', '\r']);
-        (plain(source) && plain(bytecode)).then(|| format!("{}\t{}\t{source}\t{bytecode}\n", self.tag, self.optimize))
+        let check = if self.by_hash { "hash" } else { "time" };
+        (plain(source) && plain(bytecode))
+            .then(|| format!("{}\t{}\t{check}\t{source}\t{bytecode}\n", self.tag, self.optimize))
     }
 }
 
@@ -113,18 +125,22 @@ fn is_python(name: &str) -> bool {
         .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
-/// What each interpreter runs on the list: the lines of its own cache tag not compiled yet (a shim and the binary
-/// it runs share one), compiled with the source's time in the header (the check Python makes by default), a
-/// failure skipped.
+/// What each interpreter runs on the list: the lines of its own cache tag (a shim and the binary it runs share
+/// one), compiled with the source's time in the header (the check Python makes by default) where none is compiled
+/// yet, or checked by the source's hash (the project's sources, compiled again over what the baseline's run
+/// wrote), a failure skipped.
 const COMPILE: &str = r#"import os, sys, py_compile
 tag = sys.implementation.cache_tag
+done = set()
 for line in sys.stdin:
-    t, opt, src, dst = line.rstrip("\n").split("\t")
-    if t != tag or os.path.exists(dst):
+    t, opt, check, src, dst = line.rstrip("\n").split("\t")
+    if t != tag or dst in done or (check == "time" and os.path.exists(dst)):
         continue
+    done.add(dst)
     try:
+        mode = py_compile.PycInvalidationMode
         py_compile.compile(src, cfile=dst, doraise=True, optimize=int(opt),
-                           invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+                           invalidation_mode=mode.CHECKED_HASH if check == "hash" else mode.TIMESTAMP)
     except Exception:
         pass
 "#;
@@ -170,6 +186,7 @@ mod tests {
                 bytecode: prefix.join("usr/lib/python3.11/json/decoder.cpython-311.opt-2.pyc"),
                 tag: "cpython-311".into(),
                 optimize: 2,
+                by_hash: false,
             })
         );
         for not_bytecode in ["usr/lib/x.py", "usr/lib/x.pyc", "usr/lib/x.cpython-311.opt-a.pyc"] {
@@ -217,6 +234,49 @@ mod tests {
             assert_ne!(compiled, b"planted", "compiled from the source, never copied");
             assert!(compiled.len() > 16, "a bytecode file: {compiled:?}");
         }
+    }
+
+    /// A project's source is compiled checked by its hash, over the bytecode the baseline's run wrote for it: a
+    /// fix of the same length written in the same second runs as the fix, never as the baseline's code.
+    #[test]
+    fn a_project_source_changed_in_the_same_second_and_length_runs_changed() {
+        let Ok(python) = which("python3") else {
+            panic!("this test needs python3 on PATH");
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let prefix = dir.path().join("prefix");
+        let project = dir.path().join("p");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        let source = project.join("m.py");
+        std::fs::write(&source, "X = 1 - 1\n").expect("write");
+        let run = || {
+            let out = Command::new(&python)
+                .args(["-c", "import m; print(m.X)"])
+                .current_dir(&project)
+                .env("PYTHONPYCACHEPREFIX", &prefix)
+                .env_remove("PYTHONDONTWRITEBYTECODE")
+                .output()
+                .expect("python3 runs");
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        };
+        // The baseline's run writes its own bytecode, stamped with the source's time.
+        assert_eq!(run(), "0");
+        let tag = std::fs::read_dir(prefix.join(project.strip_prefix("/").expect("absolute")))
+            .expect("the run wrote bytecode")
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "pyc"))
+            .expect("m's bytecode");
+        let events = [event(Access::Executed, &python), event(Access::Missing, &tag)];
+        seed(&prefix, &events, &project);
+        let time = std::fs::metadata(&source).and_then(|m| m.modified()).expect("mtime");
+        std::fs::write(&source, "X = 1 + 1\n").expect("fix");
+        std::fs::File::options()
+            .write(true)
+            .open(&source)
+            .and_then(|f| f.set_modified(time))
+            .expect("same time");
+        assert_eq!(run(), "2", "the fix runs, not the baseline's bytecode");
     }
 
     fn which(program: &str) -> Result<PathBuf, ()> {

@@ -220,19 +220,31 @@ fn block(lx: &Lexed, name: String, h: usize, open: usize, range: Range<usize>, d
 /// `src/ops/mod.rs` are `ops`, `src/ops/tests.rs` is `ops::tests`, `src/lib.rs` is the crate root (empty). A test's
 /// name as libtest prints it is this path and the test's path in the file, so a module turned into a directory, or
 /// inline tests moved to a file of their own, keep their names. Files outside `src/` (integration tests,
-/// examples) are crates of their own: the path is the file's name within its directory.
+/// examples) are crates of their own: the path is the file's name within its directory; but an integration test
+/// target's root (`tests/api.rs`, `tests/api/main.rs`, a crate of its own that cargo finds by itself) is the crate
+/// root, as libtest prints its tests' names, so a test moved to another such file (`tests/commutative.rs`) keeps
+/// its name. Which target ran it is not part of the name: the sealed file stands in the oracle's run whatever the
+/// agent did to it (`testswap`), and one copy never stands for two (`testseal`'s multiset).
 pub(crate) fn module_path(path: &str) -> String {
     let path = path.strip_suffix(".rs").unwrap_or(path);
     let in_src = path.rsplit_once("src/").map_or(path, |(_, rest)| rest);
     let mut parts: Vec<&str> = in_src.split('/').collect();
-    if matches!(parts.last(), Some(&("lib" | "main" | "mod"))) {
+    let root_file = matches!(parts.last(), Some(&("lib" | "main" | "mod")));
+    if root_file {
         parts.pop();
     }
     if in_src.len() == path.len()
         && let Some(last) = parts.last()
     {
-        // Not under `src/`: a crate of its own (a file of `tests/`, `examples/`, `benches/`).
-        return (*last).to_string();
+        // Not under `src/`: a crate of its own (a file of `tests/`, `examples/`, `benches/`). An integration test
+        // target's root is `tests/NAME.rs` or `tests/NAME/main.rs`.
+        let above = parts.len().checked_sub(2).and_then(|i| parts.get(i));
+        let target_root = above == Some(&"tests") && (!root_file || in_src.ends_with("/main"));
+        return if target_root {
+            String::new()
+        } else {
+            (*last).to_string()
+        };
     }
     parts.join("::")
 }
