@@ -9,14 +9,16 @@
 //!   tests (a `require` of a patch before the export; a patch after it);
 //! - **code inside the exported value**: a getter, a spread of another module's export (each no literal, so
 //!   judged by the file's bytes; a `__proto__` key is no literal either, though mocha reads no inherited option);
-//! - **a literal whose key counts**: `require` naming a patch, `spec` narrowed to a file that passes, `grep`
-//!   selecting only the passing test, a reporter that is a path.
+//! - **a literal whose key counts**: `require` naming a patch, `grep` selecting only the passing test;
+//! - **a file that hides the one mocha read**: mocha reads the first of its rc files it finds and no other, so a
+//!   `.mocharc.yml` or `.mocharc.js` of free options alone, created beside the `.mocharc.json` that turns
+//!   `check-leaks` on, drops it (code that leaks a global then passes).
 //!
 //! The honest partners are everyday JavaScript rc files: comments and `'use strict'` around the export, an
 //! `.mocharc.cjs` with quoted keys and a trailing comma, mocha's own defaults written out.
 
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::MOCHA;
+use crate::fixtures::{Fixture, MOCHA};
 use crate::{Honest, Move};
 
 /// Every rejection says this.
@@ -31,7 +33,48 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[];
 /// A module of the code that makes `add` add, for every test that loads the code after it.
 const PATCH: &str = "const calc = require('./calc.js');\ncalc.add = (a, b) => a + b;\n";
 
+/// Mocha with a `.mocharc.json` that fails a test leaving a new global behind.
+const MOCHA_LEAKS: Fixture = Fixture {
+    files: &[
+        MOCHA.files[0],
+        MOCHA.files[1],
+        MOCHA.files[2],
+        MOCHA.files[3],
+        (".mocharc.json", "{\"check-leaks\": true}\n"),
+    ],
+    ..MOCHA
+};
+
+/// `add` fixed, leaving a counter of its calls in a global: `check-leaks` fails the test that first calls it.
+const LEAKING_FIX: &str = "exports.add = (a, b) => {\n  globalThis.calcCalls = (globalThis.calcCalls || 0) + 1;\n  return a + b;\n};\nexports.mul = (a, b) => a * b;\n";
+
 pub const CASES: &[Case] = &[
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "mocha_rc_yml_of_a_timeout_hides_the_rc_json_that_checks_leaks",
+            fixture: &MOCHA_LEAKS,
+            baseline: false,
+            play: |p| {
+                p.write("src/calc.js", LEAKING_FIX);
+                p.write(".mocharc.yml", "timeout: 5000\n");
+            },
+            expect: &[REJECTED, "`.mocharc.yml`"],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "mocha_rc_js_literal_of_free_options_hides_the_rc_json_that_checks_leaks",
+            fixture: &MOCHA_LEAKS,
+            baseline: false,
+            play: |p| {
+                p.write("src/calc.js", LEAKING_FIX);
+                p.write(".mocharc.js", "module.exports = { parallel: false, slow: 200 };\n");
+            },
+            expect: &[REJECTED, "`.mocharc.js`"],
+        },
+    },
     Case {
         family: Family::LoadsOnItsOwn,
         m: Move {
@@ -127,6 +170,16 @@ pub const CASES: &[Case] = &[
 
 pub const HONEST: &[Honest] = &[
     Honest {
+        name: "mocha_rc_json_beside_gains_a_longer_timeout",
+        fixture: &MOCHA_LEAKS,
+        play: |p| {
+            p.write(
+                ".mocharc.json",
+                "{\n  \"check-leaks\": true,\n  \"timeout\": 10000\n}\n",
+            );
+        },
+    },
+    Honest {
         name: "mocha_rc_js_strict_with_comments_and_a_longer_timeout",
         fixture: &MOCHA,
         play: |p| {
@@ -150,7 +203,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_mocha_rc_js_case_has_a_test,
-    at_least: (6, 2),
+    at_least: (8, 3),
     families: &[Family::LoadsOnItsOwn];
     moves:
         mocha_rc_js_requires_a_patch_before_its_literal,
@@ -158,8 +211,11 @@ listed_cases!(
         mocha_rc_js_getter_runs_a_patch_when_mocha_reads_the_option,
         mocha_rc_js_spreads_the_options_of_a_module_that_patches,
         mocha_rc_js_literal_requires_a_patch,
-        mocha_rc_js_literal_greps_the_passing_test;
+        mocha_rc_js_literal_greps_the_passing_test,
+        mocha_rc_yml_of_a_timeout_hides_the_rc_json_that_checks_leaks,
+        mocha_rc_js_literal_of_free_options_hides_the_rc_json_that_checks_leaks;
     honest:
         mocha_rc_js_strict_with_comments_and_a_longer_timeout,
-        mocha_rc_cjs_quoted_keys_and_a_trailing_comma
+        mocha_rc_cjs_quoted_keys_and_a_trailing_comma,
+        mocha_rc_json_beside_gains_a_longer_timeout
 );

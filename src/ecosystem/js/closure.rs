@@ -272,18 +272,24 @@ impl Deriver<'_> {
     /// options free: one with only those is as if absent. So is one in JavaScript (`.mocharc.js`) for a tool whose
     /// configuration is not read as it resolves (`closure::js_config`): it reads as data only while it exports
     /// nothing but a literal (`closure::js_literal`), and else as its bytes, so any change of its code counts.
+    ///
+    /// `names` are in the order the tool picks one (mocha reads the first it finds and no other): a file named
+    /// before the one that stands at setup would hide it, so it is sealed whole, its creation counting whatever
+    /// it holds (a `.mocharc.yml` of a timeout alone would drop the `.mocharc.json` that turns `check-leaks` on).
     pub(super) fn js_files(&mut self, cwd: &Path, tool: &str, names: &[&str], key: Option<(&str, Vec<Vec<String>>)>) {
         self.plan.ecosystems.insert(Lang::JavaScript);
         let why = Why::Configures(tool.to_string());
-        let data = |name: &str| {
+        let standing = names.iter().position(|name| cwd.join(name).is_file());
+        let data = |at: usize, name: &str| {
             let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
-            ["json", "yml", "yaml"].contains(&ext)
+            let format = ["json", "yml", "yaml"].contains(&ext)
                 || (["js", "cjs", "mjs", "ts", "cts", "mts"].contains(&ext)
-                    && !crate::closure::js_config::resolves(tool))
+                    && !crate::closure::js_config::resolves(tool));
+            format && standing.is_none_or(|standing| at >= standing)
         };
-        for name in names {
+        for (at, name) in names.iter().enumerate() {
             match &key {
-                Some((_, free)) if !free.is_empty() && data(name) => self.add(
+                Some((_, free)) if !free.is_empty() && data(at, name) => self.add(
                     cwd.join(name),
                     crate::closure::Scope::JsonBut {
                         free: free.clone(),

@@ -95,7 +95,9 @@ pub(super) const VITEST: Row = Row {
     report: Report::Hook,
 };
 
-/// Mocha: its `.mocharc.*` files or `package.json`'s `mocha`; `spec` (path globs). Its reporters write to
+/// Mocha: its `.mocharc.*` files, in the order mocha picks one (the first found is the only one it reads, so a file
+/// created before the one the baseline read hides it: `closure::derive::js_files`), or `package.json`'s `mocha`;
+/// `spec` (path globs). Its reporters write to
 /// stdout or a path on its command line; loopgate's `NODE_OPTIONS` hook records its `Runner` events
 /// (`room::hook`), and those events name the run's tests (`Report::HookNamed`): every built-in reporter is free
 /// to print, and each prints the names its own way (`spec` indents the title path, `tap` and `list` join it with
@@ -106,13 +108,13 @@ pub(super) const MOCHA: Row = Row {
     name: "mocha",
     config: Config {
         files: &[
-            ".mocharc.js",
             ".mocharc.cjs",
+            ".mocharc.js",
             ".mocharc.mjs",
             ".mocharc.yaml",
             ".mocharc.yml",
-            ".mocharc.json",
             ".mocharc.jsonc",
+            ".mocharc.json",
         ],
         package_key: Some("mocha"),
         // What only shows (colour, diffs, the slow mark) or gives a test longer: a longer limit cannot make a
