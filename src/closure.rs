@@ -356,7 +356,7 @@ impl Closure {
             Scope::Read(read) if let Some(search) = read.kind.resolves() => {
                 parts::marked((search.parts)(root, &read.parts, Some((path, bytes))))
             }
-            _ => parts::digests(&in_place(root, path, scope), Some(bytes)),
+            _ => parts::file_digests(path, &in_place(root, path, scope), Some(bytes)),
         };
         Some((parts::compare(&sealed, &now), why))
     }
@@ -412,7 +412,7 @@ pub fn read_parts(root: &Path, path: &str, scope: &Scope) -> Parts {
         };
     }
     match std::fs::read(root.join(path)) {
-        Ok(bytes) => parts::digests(scope, Some(&bytes)),
+        Ok(bytes) => parts::file_digests(path, scope, Some(&bytes)),
         Err(err) if err.kind() == io::ErrorKind::NotFound || err.kind() == io::ErrorKind::NotADirectory => Parts::new(),
         Err(_) => Parts::from([(UNREADABLE.to_string(), String::new())]),
     }

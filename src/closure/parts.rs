@@ -784,22 +784,32 @@ fn tree_parts(paths: &[Vec<String>], mut value_at: impl FnMut(&[String]) -> Opti
         .collect()
 }
 
-/// A configuration document read key by key: JSON, or a JavaScript module that only exports an object literal
-/// (`closure::js_literal`), or else YAML (a runner that reads one reads the others with the same keys,
-/// `.mocharc.json`, `.mocharc.js` and `.mocharc.yml`). A JSON document reads the same either way; YAML counts only
-/// as a mapping (any text is a YAML scalar), and is tried last, as a line of JavaScript can read as one; what none
-/// reads is unparsable, so any change to it counts.
+/// A configuration document read key by key: JSON, or else YAML (a runner that reads one reads the other with the
+/// same keys, `.mocharc.json` and `.mocharc.yml`). A JSON document reads the same either way; YAML counts only as
+/// a mapping (any text is a YAML scalar); what neither reads is unparsable, so any change to it counts.
 fn json_or_yaml(bytes: &[u8]) -> Result<serde_json::Value, ()> {
-    serde_json::from_slice(bytes)
-        .ok()
-        .or_else(|| super::js_literal::exported(bytes))
-        .map_or_else(
-            || match yaml_serde::from_slice::<serde_json::Value>(bytes) {
-                Ok(doc) if doc.is_object() => Ok(doc),
-                _ => Err(()),
-            },
-            Ok,
-        )
+    serde_json::from_slice(bytes).or_else(|_| match yaml_serde::from_slice::<serde_json::Value>(bytes) {
+        Ok(doc) if doc.is_object() => Ok(doc),
+        _ => Err(()),
+    })
+}
+
+/// The digests of the file at `path` holding `bytes` under `scope`, read as its name says: a JavaScript module
+/// read key by key (`.mocharc.js`) is read as the object literal it exports (`closure::js_literal`) and as nothing
+/// else — a line of JavaScript can read as a YAML mapping (`timeout: require('./patch.js')` is a labelled
+/// statement that runs the patch), and a YAML file as a literal wrapped in a comment — so one that is more than a
+/// literal is unparsable, and any change to it counts. Every other file is [`digests`]'.
+pub fn file_digests(path: &str, scope: &Scope, bytes: Option<&[u8]>) -> Parts {
+    let module = path
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ["js", "cjs", "mjs", "ts", "cts", "mts"].contains(&ext));
+    match (scope, bytes) {
+        (Scope::JsonBut { .. }, Some(bytes)) if module => match super::js_literal::exported(bytes) {
+            Some(value) => digests(scope, Some(&serde_json::to_vec(&value).unwrap_or_default())),
+            None => unparsable(bytes),
+        },
+        _ => digests(scope, bytes),
+    }
 }
 
 fn unparsable(bytes: &[u8]) -> Parts {
@@ -1230,6 +1240,33 @@ pub fn compare_also(sealed: &Parts, now: &Parts, also: &str) -> Vec<(String, Par
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A JavaScript rc is read as the literal it exports and as nothing else, a YAML file never as a literal: each
+    /// text that one reading takes for free options alone while the runner reads a `require` from it counts.
+    #[test]
+    fn a_module_reads_only_as_its_literal_and_yaml_only_as_yaml() {
+        let scope = Scope::JsonBut {
+            paths: vec![Vec::new()],
+            free: vec![vec!["timeout".to_string()], vec!["slow".to_string()]],
+        };
+        let read = |path: &str, text: &str| file_digests(path, &scope, Some(text.as_bytes()));
+        assert!(seal_nothing(&read(
+            ".mocharc.js",
+            "module.exports = { timeout: 5000 };\n"
+        )));
+        assert!(seal_nothing(&read(".mocharc.yml", "timeout: 5000\nslow: 100\n")));
+        for (path, text) in [
+            // A labelled statement that runs the patch; as YAML, a mapping of `timeout` alone.
+            (".mocharc.js", "timeout: require('./src/patch.js')\n"),
+            // As JavaScript, a literal and a comment; as YAML (what mocha reads), a `require`.
+            (
+                ".mocharc.yaml",
+                "module.exports = {timeout: 5000} /*\nrequire: ./src/patch.js #*/\n",
+            ),
+        ] {
+            assert!(!seal_nothing(&read(path, text)), "{path}: {text}");
+        }
+    }
 
     /// A seal's closure as loopgate wrote it while `make` and `cmake` were variants of [`Scope`]: it still reads,
     /// its files read by the readers of those kinds, its digests compare, and it writes back as it was.

@@ -9,6 +9,9 @@
 //!   tests (a `require` of a patch before the export; a patch after it);
 //! - **code inside the exported value**: a getter, a spread of another module's export (each no literal, so
 //!   judged by the file's bytes; a `__proto__` key is no literal either, though mocha reads no inherited option);
+//! - **a text that reads as data one way and as code or other data the way mocha reads it**: a `.mocharc.js`
+//!   line `timeout: require(…)` (a labelled statement, and a YAML mapping of a timeout alone), a `.mocharc.yaml`
+//!   that a JavaScript reading would take for a literal and a comment;
 //! - **a literal whose key counts**: `require` naming a patch, `grep` selecting only the passing test;
 //! - **a file that hides the one mocha read**: mocha reads the first of its rc files it finds and no other, so a
 //!   `.mocharc.yml` or `.mocharc.js` of free options alone, created beside the `.mocharc.json` that turns
@@ -166,6 +169,35 @@ pub const CASES: &[Case] = &[
             expect: &[REJECTED, "`.mocharc.js`"],
         },
     },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "mocha_rc_js_labelled_statement_reads_as_a_yaml_timeout",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                p.write("src/fix.js", PATCH);
+                p.write(".mocharc.js", "timeout: require('./src/fix.js')\n");
+            },
+            expect: &[REJECTED, "`.mocharc.js`"],
+        },
+    },
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "mocha_rc_yaml_reads_as_a_literal_and_a_comment",
+            fixture: &MOCHA,
+            baseline: false,
+            play: |p| {
+                p.write("src/fix.js", PATCH);
+                p.write(
+                    ".mocharc.yaml",
+                    "module.exports = {timeout: 5000} /*\nrequire: ./src/fix.js #*/\n",
+                );
+            },
+            expect: &[REJECTED, "`.mocharc.yaml`"],
+        },
+    },
 ];
 
 pub const HONEST: &[Honest] = &[
@@ -203,7 +235,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_mocha_rc_js_case_has_a_test,
-    at_least: (8, 3),
+    at_least: (10, 3),
     families: &[Family::LoadsOnItsOwn];
     moves:
         mocha_rc_js_requires_a_patch_before_its_literal,
@@ -213,7 +245,9 @@ listed_cases!(
         mocha_rc_js_literal_requires_a_patch,
         mocha_rc_js_literal_greps_the_passing_test,
         mocha_rc_yml_of_a_timeout_hides_the_rc_json_that_checks_leaks,
-        mocha_rc_js_literal_of_free_options_hides_the_rc_json_that_checks_leaks;
+        mocha_rc_js_literal_of_free_options_hides_the_rc_json_that_checks_leaks,
+        mocha_rc_js_labelled_statement_reads_as_a_yaml_timeout,
+        mocha_rc_yaml_reads_as_a_literal_and_a_comment;
     honest:
         mocha_rc_js_strict_with_comments_and_a_longer_timeout,
         mocha_rc_cjs_quoted_keys_and_a_trailing_comma,
