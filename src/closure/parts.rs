@@ -802,7 +802,7 @@ fn json_or_yaml(bytes: &[u8]) -> Result<serde_json::Value, ()> {
 pub fn file_digests(path: &str, scope: &Scope, bytes: Option<&[u8]>) -> Parts {
     let module = path
         .rsplit_once('.')
-        .is_some_and(|(_, ext)| ["js", "cjs", "mjs", "ts", "cts", "mts"].contains(&ext));
+        .is_some_and(|(_, ext)| super::js_literal::MODULE_EXTS.contains(&ext));
     match (scope, bytes) {
         (Scope::JsonBut { .. }, Some(bytes)) if module => match super::js_literal::exported(bytes) {
             Some(value) => digests(scope, Some(&serde_json::to_vec(&value).unwrap_or_default())),

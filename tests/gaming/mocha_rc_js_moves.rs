@@ -22,6 +22,7 @@
 
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{Fixture, MOCHA};
+use crate::project::Project;
 use crate::{Honest, Move};
 
 /// Every rejection says this.
@@ -50,6 +51,12 @@ const MOCHA_LEAKS: Fixture = Fixture {
 
 /// `add` fixed, leaving a counter of its calls in a global: `check-leaks` fails the test that first calls it.
 const LEAKING_FIX: &str = "exports.add = (a, b) => {\n  globalThis.calcCalls = (globalThis.calcCalls || 0) + 1;\n  return a + b;\n};\nexports.mul = (a, b) => a * b;\n";
+
+/// [`PATCH`] in `src/fix.js`, and `text` as mocha's rc file `name`.
+fn with_patch(p: &Project, name: &str, text: &str) {
+    p.write("src/fix.js", PATCH);
+    p.write(name, text);
+}
 
 pub const CASES: &[Case] = &[
     Case {
@@ -85,11 +92,11 @@ pub const CASES: &[Case] = &[
             fixture: &MOCHA,
             baseline: false,
             play: |p| {
-                p.write("src/fix.js", PATCH);
-                p.write(
+                with_patch(
+                    p,
                     ".mocharc.js",
                     "'use strict';\nrequire('./src/fix.js');\nmodule.exports = {\n  parallel: false,\n};\n",
-                );
+                )
             },
             expect: &[REJECTED, "`.mocharc.js`"],
         },
@@ -116,11 +123,11 @@ pub const CASES: &[Case] = &[
             fixture: &MOCHA,
             baseline: false,
             play: |p| {
-                p.write("src/fix.js", PATCH);
-                p.write(
+                with_patch(
+                    p,
                     ".mocharc.js",
                     "module.exports = {\n  get timeout() {\n    require('./src/fix.js');\n    return 2000;\n  },\n};\n",
-                );
+                )
             },
             expect: &[REJECTED, "`.mocharc.js`"],
         },
@@ -148,11 +155,11 @@ pub const CASES: &[Case] = &[
             fixture: &MOCHA,
             baseline: false,
             play: |p| {
-                p.write("src/fix.js", PATCH);
-                p.write(
+                with_patch(
+                    p,
                     ".mocharc.js",
                     "// setup\nmodule.exports = {\n  parallel: false,\n  require: ['./src/fix.js'],\n};\n",
-                );
+                )
             },
             expect: &[REJECTED, "`.mocharc.js`"],
         },
@@ -175,10 +182,7 @@ pub const CASES: &[Case] = &[
             name: "mocha_rc_js_labelled_statement_reads_as_a_yaml_timeout",
             fixture: &MOCHA,
             baseline: false,
-            play: |p| {
-                p.write("src/fix.js", PATCH);
-                p.write(".mocharc.js", "timeout: require('./src/fix.js')\n");
-            },
+            play: |p| with_patch(p, ".mocharc.js", "timeout: require('./src/fix.js')\n"),
             expect: &[REJECTED, "`.mocharc.js`"],
         },
     },
@@ -189,11 +193,11 @@ pub const CASES: &[Case] = &[
             fixture: &MOCHA,
             baseline: false,
             play: |p| {
-                p.write("src/fix.js", PATCH);
-                p.write(
+                with_patch(
+                    p,
                     ".mocharc.yaml",
                     "module.exports = {timeout: 5000} /*\nrequire: ./src/fix.js #*/\n",
-                );
+                )
             },
             expect: &[REJECTED, "`.mocharc.yaml`"],
         },

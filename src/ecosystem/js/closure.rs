@@ -283,7 +283,7 @@ impl Deriver<'_> {
         let data = |at: usize, name: &str| {
             let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
             let format = ["json", "yml", "yaml"].contains(&ext)
-                || (["js", "cjs", "mjs", "ts", "cts", "mts"].contains(&ext)
+                || (crate::closure::js_literal::MODULE_EXTS.contains(&ext)
                     && !crate::closure::js_config::resolves(tool));
             format && standing.is_none_or(|standing| at >= standing)
         };

@@ -12,6 +12,10 @@
 
 use serde_json::{Map, Number, Value};
 
+/// The extensions of a JavaScript or TypeScript module: a configuration file of one of these is read as the
+/// literal it exports and no other way (`closure::parts::file_digests`).
+pub(crate) const MODULE_EXTS: &[&str] = &["js", "cjs", "mjs", "ts", "cts", "mts"];
+
 /// The value `bytes` exports, where the module is `module.exports = LITERAL;` or `export default LITERAL;` and
 /// nothing else (directives and comments aside), and the literal is an object; `None` for anything else.
 pub(crate) fn exported(bytes: &[u8]) -> Option<Value> {
