@@ -162,6 +162,13 @@ impl Inventory {
             .collect()
     }
 
+    /// Whether a project-relative path names a test file of a sealed language that is not sealed: a new test
+    /// file, as [`Inventory::new_test_files`] finds them, one path at a time.
+    pub(crate) fn new_test_namer(&self) -> impl Fn(&str) -> bool + '_ {
+        let names = listing::test_namer(&self.langs, &self.rules);
+        move |relative| !self.files.contains_key(relative) && names(relative)
+    }
+
     /// The new test files that take part in the oracle's run (a language whose build names every test source,
     /// [`Lang::new_tests_sit_out`]) and define a test that a sealed test file of their language defines too, each
     /// with its content for the run: those definitions blanked, line breaks kept.

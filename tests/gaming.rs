@@ -112,6 +112,8 @@ mod js_config_moves;
 mod jvm_moves;
 #[path = "gaming/make_moves.rs"]
 mod make_moves;
+#[path = "gaming/make_step_moves.rs"]
+mod make_step_moves;
 #[path = "gaming/manifest_entry_moves.rs"]
 mod manifest_entry_moves;
 #[path = "gaming/mocha_rc_js_moves.rs"]

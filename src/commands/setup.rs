@@ -699,7 +699,15 @@ fn seal_and_start(
                 .copies
                 .drop_run_outputs(&project.root, &stamps, |path| own_tests.iter().any(|t| t == path));
             if let (Some((room, _, _)), Some(_)) = (&room, &placed) {
-                release_run_outputs(&store, &project, room, |path| own_tests.iter().any(|t| t == path))?;
+                let inventory = inputs.tests.inventory.as_ref();
+                let new_test = inventory.map(crate::testseal::Inventory::new_test_namer);
+                release_run_outputs(
+                    &store,
+                    &project,
+                    room,
+                    |path| own_tests.iter().any(|t| t == path),
+                    |path| new_test.as_ref().is_some_and(|named| named(path)),
+                )?;
             }
             if let Some((room, recorded, _)) = &mut room {
                 recorded.take_report(room, &baseline.results);
@@ -864,19 +872,24 @@ fn take_snapshot(
 }
 
 /// Leaves writable, in the oracle's later runs, the test data the baseline run wrote in the room's tree (a report
-/// or a log its tests write beside themselves: output, not the tests' input).
+/// or a log its tests write beside themselves: output, not the tests' input), and records what it made there
+/// that a sync would not carry (`Synced::made_by_run`; `is_new_test` names a new test file): the user's run makes
+/// it again at every promise.
 fn release_run_outputs(
     store: &Store,
     project: &Project,
     room: &crate::room::Room,
     is_test: impl Fn(&str) -> bool,
+    is_new_test: impl Fn(&str) -> bool,
 ) -> Result<(), Error> {
-    if let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)?
-        && !synced
-            .release_run_outputs(&room.dir().join(crate::room::tree::PLACE), is_test)
-            .is_empty()
-    {
-        store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
+    let tree = room.dir().join(crate::room::tree::PLACE);
+    if let Some(mut synced) = store.load_companion::<crate::room::Synced>(project, crate::seal::ROOM_TREE)? {
+        let released = synced.release_run_outputs(&tree, is_test);
+        let made = synced.made_by_run(&tree, is_new_test).unwrap_or_default();
+        if !(released.is_empty() && made.is_empty()) {
+            synced.made_by_baseline = made.into_iter().collect();
+            store.save_companion(project, crate::seal::ROOM_TREE, &synced)?;
+        }
     }
     Ok(())
 }

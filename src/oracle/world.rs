@@ -23,8 +23,8 @@ use crate::error::Error;
 use crate::inputs::{Checks, Inputs, Move};
 use crate::lifecycle::ActiveLoop;
 use crate::plane::Plane;
-use crate::room::Placed;
 use crate::room::tree::Done;
+use crate::room::{Placed, Synced};
 use crate::seal::FileChange;
 
 pub(crate) use outside::Outside;
@@ -40,6 +40,8 @@ pub(crate) struct World<'i> {
     pub(crate) plane: Option<Plane>,
     /// The room's tree the run stands in, and what its sync did; `None` where it stands in the project's own.
     pub(crate) tree: Option<(Placed, Done)>,
+    /// What the sync carried into the room's tree, to tell what the run made there ([`World::made_by_run`]).
+    synced: Option<Synced>,
     /// The test side as it stands for the run.
     pub(crate) sealed: Standing<'i>,
     /// The paths outside the project the run reads from the snapshot (its namespace presents them).
@@ -65,8 +67,10 @@ impl<'i> World<'i> {
         let mut plane = room.as_ref().map(|r| room_plane(r.room.dir()));
         let sealed = Standing::stand(active, inputs)?;
         // The room's tree is synced once the test side stands as sealed, so it holds the tests as sealed too.
-        let tree = match room.as_ref().map(|r| r.tree(active, outside.snapshot())).transpose() {
-            Ok(tree) => tree.flatten(),
+        let (tree, synced) = match room.as_ref().map(|r| r.tree(active, outside.snapshot())).transpose() {
+            Ok(tree) => tree.flatten().map_or((None, None), |(placed, done, synced)| {
+                (Some((placed, done)), Some(synced))
+            }),
             Err(err) => {
                 let _ = sealed.put_back(active);
                 return Err(err);
@@ -91,6 +95,7 @@ impl<'i> World<'i> {
             room,
             plane,
             tree,
+            synced,
             sealed,
             presented,
             linked: outside.linked(),
@@ -111,6 +116,22 @@ impl<'i> World<'i> {
         }
     }
 
+    /// The files the run made in the room's tree that the runners load on their own or that are new tests
+    /// (`room::tree::Synced::made_by_run`), project-relative: the run loaded them past every check made before
+    /// it, so each counts as a sealed input written during the run. None where the run stood in the project's
+    /// own tree (the watch sees a new test file appear there) or the tree cannot be walked.
+    fn made_by_run(&self, inputs: &Inputs) -> Vec<String> {
+        let (Some(synced), Some(r), Some(_)) = (&self.synced, &self.room, &self.tree) else {
+            return Vec::new();
+        };
+        let inventory = inputs.tests.inventory.as_ref();
+        let new_test = inventory.map(crate::testseal::Inventory::new_test_namer);
+        let is_new_test = |relative: &str| new_test.as_ref().is_some_and(|named| named(relative));
+        synced
+            .made_by_run(&r.room.dir().join(crate::room::tree::PLACE), is_new_test)
+            .unwrap_or_default()
+    }
+
     /// Puts the test side back (see [`Standing::put_back`]).
     pub(crate) fn put_back(&self, active: &ActiveLoop) -> Result<(), Error> {
         self.sealed.put_back(active)
@@ -119,7 +140,8 @@ impl<'i> World<'i> {
     /// Whether the world held while a run that passed went on: nothing the oracle read may have moved — seen by
     /// the watch (`moved_during_run`, even if put back before the run ended), or still different afterwards (a
     /// build script or a process left running) — and no link stands where the baseline found nothing outside the
-    /// project, which no mount could hide from the run. The breach, marked as during the run, is empty if it held.
+    /// project, which no mount could hide from the run, and the run made no file the runners load on their own
+    /// ([`World::made_by_run`]). The breach, marked as during the run, is empty if it held.
     pub(crate) fn breach_after(
         &self,
         inputs: &Inputs,
@@ -159,6 +181,13 @@ impl<'i> World<'i> {
             .map(|path| Move::File(FileChange::Changed(path)))
             .collect();
         moves.extend(seen);
+        // A file the runners load on their own, or a new test, that a step of the run made before the runner
+        // started (a make prerequisite, a build script): the run loaded it as it would the agent's.
+        moves.extend(
+            self.made_by_run(inputs)
+                .into_iter()
+                .map(|path| Move::File(FileChange::Added(path))),
+        );
         Ok(Breach {
             during_run: true,
             ..outside.breach_keeping(moves, kept, root)

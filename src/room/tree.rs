@@ -109,6 +109,11 @@ pub(crate) struct Synced {
     /// carried when new like any file of the agent's, for that reading and the run to see them.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub judged: BTreeSet<String>,
+    /// What the baseline's own run made in the copy that a sync would not have carried ([`Synced::made_by_run`]):
+    /// the user's run makes it again at every promise (a test generated from a template, a `conftest.py` a
+    /// setup step writes), so it is the run's output, not a move.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub made_by_baseline: BTreeSet<String>,
 }
 
 /// The stat of a file and of its copy, as the last sync left them.
@@ -191,6 +196,28 @@ impl Synced {
             self.sealed.remove(path);
         }
         written
+    }
+
+    /// The files the last run made in the copy at `tree` that a sync would not have carried from the project: one
+    /// the runners load on their own that the sync leaves out when new ([`Synced::left_out`]), or a new test
+    /// file (`is_new_test`, which sits out the oracle's run when the agent writes it). Where a step of the run
+    /// itself makes one — a make prerequisite, a build script — before the runner starts, the runner loads it
+    /// as it would the agent's, past every check made before the run; so such a file voids the run as a sealed
+    /// file written does. Those the baseline's own run made ([`Synced::made_by_baseline`]) are its output.
+    pub(crate) fn made_by_run(&self, tree: &Path, is_new_test: impl Fn(&str) -> bool) -> io::Result<Vec<String>> {
+        let mut made = Vec::new();
+        WALK.walk(tree, |entry| {
+            let relative = entry.relative;
+            if !self.files.contains_key(relative)
+                && !self.made_by_baseline.contains(relative)
+                && ((!self.baseline.contains(relative) && self.left_out(relative)) || is_new_test(relative))
+                && !entry.metadata()?.is_dir()
+            {
+                made.push(relative.to_string());
+            }
+            Ok(Flow::Continue(()))
+        })?;
+        Ok(made)
     }
 
     /// Brings the copy at `tree` up to date with `root`; returns what it did.

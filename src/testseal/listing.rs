@@ -12,6 +12,16 @@ pub(crate) struct Candidate {
     pub(crate) inline: bool,
 }
 
+/// Whether a path (project-relative) names a test file of one of `langs` by its name alone: the conventions or
+/// the runners' `rules` (not a source holding inline tests).
+pub(crate) fn test_namer<'a>(langs: &'a [Lang], rules: &Rules) -> impl Fn(&str) -> bool + 'a {
+    let matcher = rules.matcher();
+    move |relative| {
+        let path = Path::new(relative);
+        Lang::of(path).is_some_and(|l| langs.contains(&l)) && (testsig::is_test_file(path) || matcher.matches(relative))
+    }
+}
+
 /// The project's test files of `langs` by convention or by the runners' `rules` and, when `with_inline`, the
 /// source files that hold tests (those are read to find out).
 pub(crate) fn candidates(root: &Path, langs: &[Lang], rules: &Rules, with_inline: bool) -> Vec<Candidate> {

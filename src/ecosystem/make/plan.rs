@@ -107,6 +107,50 @@ pub struct MakePlan {
     /// reading of it asks with the same names.
     #[serde(default, skip_serializing_if = "crate::schema::EnvReads::is_empty")]
     pub(crate) reads: crate::schema::EnvReads,
+    /// Recorded as [`Steps::Recording`] does: a target's header names only the compared targets, and a step new
+    /// at a promise is free. `false` in a plan recorded before (every target named in a header, every reached
+    /// target compared), which is then compared as it was recorded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) new_steps_free: bool,
+}
+
+/// Which of the targets make would update for the goals a plan compares, beside the goals themselves (always
+/// compared). A phony target or one whose recipe writes no file of its name runs commands for their effect, and
+/// one of them runs the tests, so at the baseline each is compared. A step that is new at a promise — reached
+/// now, not compared at the baseline (`test: vet` with a new `vet: go vet ./...`) — runs before the goal's
+/// recipe in the same world as a build step does, and with no more reach: the tests stand as sealed and
+/// read-only, a write to a sealed or test path during the run voids it (`oracle::watch`), the places outside the
+/// project are as the baseline left them, and the goal's own recipe, still compared, runs every test after it.
+/// So it is the agent's, as a build step is; dropping or reordering a compared step still changes the goal's
+/// header.
+#[derive(Clone, Copy)]
+enum Steps<'a> {
+    /// A plan recorded before new steps were free: every reached target of effect, and every target a header
+    /// names.
+    AsBefore,
+    /// At the baseline: every reached target of effect; a header names only those.
+    Recording,
+    /// At a promise: those of them the baseline's plan (its parts) compared too.
+    Since(&'a BTreeMap<String, String>),
+}
+
+impl Steps<'_> {
+    /// The steps a promise compares for `sealed`.
+    fn since(sealed: &MakePlan) -> Steps<'_> {
+        if sealed.new_steps_free {
+            Steps::Since(&sealed.parts)
+        } else {
+            Steps::AsBefore
+        }
+    }
+
+    /// Whether a reached target of effect (`target`) is compared.
+    fn keeps(&self, target: &str) -> bool {
+        match self {
+            Steps::AsBefore | Steps::Recording => true,
+            Steps::Since(parts) => parts.contains_key(&format!("{target}:")),
+        }
+    }
 }
 
 impl MakePlan {
@@ -138,7 +182,7 @@ fn make_arguments(command: &str) -> Option<Vec<&str>> {
 /// command; `None` when the verify command is not one plain make call or make could not say (it is not
 /// installed, or the makefiles do not parse): then only the textual seal holds.
 pub(crate) fn record(request: &VerifyRequest, reads: &crate::schema::EnvReads) -> Option<MakePlan> {
-    resolve(request, reads).and_then(|(plan, resolved, _)| {
+    resolve(request, reads, Steps::Recording).and_then(|(plan, resolved, _)| {
         let read = plan.unseen.as_ref().is_some_and(|kept| !kept.contains_key(UNREAD));
         (resolved && read).then_some(plan)
     })
@@ -148,24 +192,26 @@ pub(crate) fn record(request: &VerifyRequest, reads: &crate::schema::EnvReads) -
 /// runs the verify command. A plan that no longer resolves differs from the baseline's; a dry run that cannot
 /// start at all (make gone from the room) names nothing, and the run itself fails.
 pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Vec<MovedPart> {
-    resolve(request, &sealed.reads).map_or_else(Vec::new, |(now, _, _)| moved(sealed, &now))
+    resolve(request, &sealed.reads, Steps::since(sealed)).map_or_else(Vec::new, |(now, _, _)| moved(sealed, &now))
 }
 
 /// At the first promise after the user accepted a change to the makefiles: the plan taken afresh where and as
 /// `request` runs, if the makefiles make reads are as the user accepted them; else what differs (see
 /// `plan/accept.rs`). A dry run that cannot start names nothing, as in [`check`], and keeps the sealed plan.
 pub(crate) fn retake(sealed: &MakePlan, request: &VerifyRequest) -> Result<MakePlan, Vec<MovedPart>> {
-    match resolve(request, &sealed.reads) {
+    match resolve(request, &sealed.reads, Steps::Recording) {
         Some((now, resolved, texts)) => accept::retaken(sealed, now, resolved, &texts),
         None => Ok(sealed.clone()),
     }
 }
 
 /// Runs `make -n -p --trace` in `request`'s place; the plan read from it, whether make resolved the goals, and
-/// the text of each makefile it read; `reads`, what the tests read of the environment, steers with the classifier.
+/// the text of each makefile it read; `reads`, what the tests read of the environment, steers with the classifier;
+/// `steps`, which reached targets are compared.
 fn resolve(
     request: &VerifyRequest,
     reads: &crate::schema::EnvReads,
+    steps: Steps,
 ) -> Option<(MakePlan, bool, BTreeMap<String, String>)> {
     let args = make_arguments(request.command)?;
     let program = request.command.split_whitespace().next()?;
@@ -196,7 +242,14 @@ fn resolve(
     };
     let mut plan = MakePlan {
         call: request.command.to_string(),
-        ..plan_of(&lines, &goals, resolved, &|name| environment.get(name).cloned(), reads)
+        ..plan_of(
+            &lines,
+            &goals,
+            resolved,
+            &|name| environment.get(name).cloned(),
+            reads,
+            steps,
+        )
     };
     let texts = read_makefiles(request, &plan.makefiles, &curdir(&lines));
     plan.keep_unseen_lines(&texts);
@@ -278,14 +331,15 @@ fn quote(word: &str) -> String {
 }
 
 /// The plan in the dry run's output `lines` for `goals` (make's default goal when none is named);
-/// `inherited` gives a name's value in the run's environment, where it has one. The makefiles' own lines are
-/// added by [`MakePlan::keep_unseen_lines`].
+/// `inherited` gives a name's value in the run's environment, where it has one; `steps`, which reached targets
+/// are compared. The makefiles' own lines are added by [`MakePlan::keep_unseen_lines`].
 fn plan_of(
     lines: &[String],
     goals: &[&str],
     resolved: bool,
     inherited: &dyn Fn(&str) -> Option<String>,
     reads: &crate::schema::EnvReads,
+    steps: Steps,
 ) -> MakePlan {
     let (trace, database) = split_database(lines);
     let db = Database::read(database);
@@ -308,13 +362,16 @@ fn plan_of(
             }
         }
     }
-    // A phony target counts when make would update it for the goals; a goal always does.
+    // A phony target counts when make would update it for the goals (and `steps` keeps it); a goal always does.
     let reached: Vec<String> = runs.iter().map(|(t, _, _)| t.clone()).collect();
     let compared = |target: &str| {
         goals.iter().any(|g| g == target)
             || (reached.iter().any(|r| r == target)
-                && (db.phony(target) || !super::makefile::builds_a_file(target, db.recipe(target))))
+                && (db.phony(target) || !super::makefile::builds_a_file(target, db.recipe(target)))
+                && steps.keeps(target))
     };
+    // A header names the compared targets only, but in a plan recorded before that rule, where it names every one.
+    let named = |target: &str| matches!(steps, Steps::AsBefore) || compared(target);
     for (target, file, recipe) in runs.into_iter().filter(|(t, _, _)| compared(t)) {
         let entry: &mut String = parts.entry(format!("{target}:")).or_default();
         entry.push_str(&format!("runs:\n{}\n", recipe.join("\n")));
@@ -323,7 +380,7 @@ fn plan_of(
     // A goal make would not update (a file of its name now exists) runs nothing: that is a part too.
     for target in db.targets().filter(|t| compared(t)) {
         let entry = parts.entry(format!("{target}:")).or_default();
-        entry.push_str(&db.entry(target, reads, inherited));
+        entry.push_str(&db.entry(target, reads, inherited, &named));
     }
     for goal in &goals {
         parts.entry(format!("{goal}:")).or_default();
@@ -371,6 +428,7 @@ fn plan_of(
         makefiles,
         unseen: Some(kept),
         reads: reads.clone(),
+        new_steps_free: !matches!(steps, Steps::AsBefore),
         ..MakePlan::default()
     }
 }
@@ -558,8 +616,15 @@ impl<'a> Database<'a> {
     /// A target's entry without what changes with the tree's state or the makefile's layout: its header,
     /// target-specific variables, phony status and recipe as written.
     /// The entry of target `name` as compared; its recipe lines without their free settings of a runner's
-    /// options variable (`unseen::without_free_settings`, given `inherited`).
-    fn entry(&self, name: &str, reads: &crate::schema::EnvReads, inherited: &dyn Fn(&str) -> Option<String>) -> String {
+    /// options variable (`unseen::without_free_settings`, given `inherited`), its header naming the targets
+    /// `named` keeps.
+    fn entry(
+        &self,
+        name: &str,
+        reads: &crate::schema::EnvReads,
+        inherited: &dyn Fn(&str) -> Option<String>,
+        named: &dyn Fn(&str) -> bool,
+    ) -> String {
         let mut out = String::new();
         for (_, lines) in self.entries.iter().filter(|(n, _)| *n == name) {
             for line in lines {
@@ -579,7 +644,7 @@ impl<'a> Database<'a> {
                                 "\t{}",
                                 unseen::without_free_settings(&self.plain_references(name, recipe), inherited, reads)
                             ),
-                            None if !line.starts_with('#') && !is_target_variable(line) => self.header(line),
+                            None if !line.starts_with('#') && !is_target_variable(line) => self.header(line, named),
                             None => line.to_string(),
                         },
                     };
@@ -596,9 +661,10 @@ impl Database<'_> {
     /// A target's header (`test: tests/test_more.py | out`) but for its prerequisites that are plain files, no
     /// target of the database: make only checks that such a file exists and how old it is, and runs nothing for
     /// it, so listing one (a new test file the goal depends on) changes nothing make runs; a missing one fails
-    /// the run. A prerequisite make has a rule for stays (what its rule runs is compared as a target reached),
-    /// as does every word of a header make printed some other way.
-    fn header(&self, line: &str) -> String {
+    /// the run. A prerequisite make has a rule for stays where `named` keeps it (what its rule runs is compared
+    /// as a target reached; a build step's or a new step's is not, see [`Steps`]), as does every word of a header
+    /// make printed some other way.
+    fn header(&self, line: &str, named: &dyn Fn(&str) -> bool) -> String {
         let Some(at) = line.find(':') else {
             return line.to_string();
         };
@@ -606,8 +672,13 @@ impl Database<'_> {
         let (head, prerequisites) = line.split_at(at + colons);
         let kept: Vec<&str> = prerequisites
             .split_whitespace()
-            .filter(|word| *word == "|" || self.has_target(word))
+            .filter(|word| *word == "|" || (self.has_target(word) && named(word)))
             .collect();
+        // An order-only mark with nothing after it orders nothing.
+        let kept = match kept.split_last() {
+            Some((&"|", before)) => before.to_vec(),
+            _ => kept,
+        };
         if kept.is_empty() {
             head.to_string()
         } else {

@@ -42,12 +42,13 @@ pub(crate) fn in_room(active: &ActiveLoop) -> Result<Option<InRoom>, Error> {
 
 impl InRoom {
     /// The room's tree for this run, synced from the project as it stands now, where the loop's runs stand in it
-    /// (see `room::tree`, mounted or copied); `None` where they stand in the project's own tree.
+    /// (see `room::tree`, mounted or copied), with the sync's manifest; `None` where they stand in the project's
+    /// own tree.
     pub(super) fn tree(
         &self,
         active: &ActiveLoop,
         snapshot: Option<&crate::room::snapshot::Snapshot>,
-    ) -> Result<Option<(crate::room::Placed, crate::room::tree::Done)>, Error> {
+    ) -> Result<Option<(crate::room::Placed, crate::room::tree::Done, crate::room::Synced)>, Error> {
         // A process that cannot enter a namespace now (`loopgate verify` inside Claude Code's sandbox, which
         // allows none) runs in the project's own tree, as where setup found none; the Stop hook runs outside it.
         let state = self.recorded.tree.as_ref();
@@ -84,7 +85,7 @@ impl InRoom {
         {
             let _ = store.save_companion(project, crate::seal::ROOM_TREE, &synced);
         }
-        Ok(placed)
+        Ok(placed.map(|(placed, done)| (placed, done, synced)))
     }
 }
 

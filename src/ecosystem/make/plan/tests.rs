@@ -3,8 +3,14 @@
 
 use super::*;
 
-/// Runs the dry run `resolve` runs, on `files` in a fresh directory, and reads the plan for `goals`.
+/// Runs the dry run `resolve` runs, on `files` in a fresh directory, and reads the plan for `goals`, as the
+/// baseline records it.
 fn plan(files: &[(&str, &str)], goals: &[&str]) -> MakePlan {
+    plan_as(files, goals, Steps::Recording)
+}
+
+/// [`plan`], comparing the reached targets `steps` keeps.
+fn plan_as(files: &[(&str, &str)], goals: &[&str], steps: Steps) -> MakePlan {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for (path, text) in files {
         let path = dir.path().join(path);
@@ -29,6 +35,7 @@ fn plan(files: &[(&str, &str)], goals: &[&str]) -> MakePlan {
         out.status.success(),
         &|name| (name == "HOME").then(String::new),
         &crate::schema::EnvReads::default(),
+        steps,
     );
     let texts = plan
         .makefiles
@@ -47,7 +54,8 @@ fn plan(files: &[(&str, &str)], goals: &[&str]) -> MakePlan {
 const MAKEFILE: &str = "PYTHON ?= python3\n.PHONY: test unit\ntest: unit calc.o\n\tsh scripts/check.sh\nunit:\n\t$(PYTHON) -m unittest -q\ncalc.o: calc.c\n\tcc -c calc.c -o $@\n";
 
 fn moved_labels(before: &[(&str, &str)], after: &[(&str, &str)]) -> Vec<String> {
-    let (a, b) = (plan(before, &["test"]), plan(after, &["test"]));
+    let a = plan(before, &["test"]);
+    let b = plan_as(after, &["test"], Steps::since(&a));
     moved(&a, &b).into_iter().map(|m| m.part).collect()
 }
 
@@ -205,6 +213,7 @@ fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
         true,
         &|_| None,
         &crate::schema::EnvReads::default(),
+        Steps::Recording,
     );
     let b = plan_of(
         &db("-j2 --jobserver-auth=5,6"),
@@ -212,6 +221,7 @@ fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
         true,
         &|_| None,
         &crate::schema::EnvReads::default(),
+        Steps::Recording,
     );
     assert_eq!(a, b);
     let ignoring = plan_of(
@@ -220,13 +230,15 @@ fn the_jobservers_descriptors_are_not_part_of_how_recipes_run() {
         true,
         &|_| None,
         &crate::schema::EnvReads::default(),
+        Steps::Recording,
     );
     assert_ne!(a, ignoring);
 }
 
 /// Where each moved part of `after` is said to be: `(path, part)`.
 fn moved_places(before: &[(&str, &str)], after: &[(&str, &str)]) -> Vec<(String, String)> {
-    let (a, b) = (plan(before, &["test"]), plan(after, &["test"]));
+    let a = plan(before, &["test"]);
+    let b = plan_as(after, &["test"], Steps::since(&a));
     moved(&a, &b).into_iter().map(|m| (m.path, m.part)).collect()
 }
 
@@ -353,19 +365,60 @@ fn a_recipe_reads_through_a_variable_of_plain_text() {
     );
 }
 
-/// A plain file listed as a prerequisite (a new test the goal depends on) changes nothing make runs; a new
-/// prerequisite make has a rule for is named (what its rule runs is reached).
+/// A plain file listed as a prerequisite (a new test the goal depends on) changes nothing make runs, nor does a
+/// new step before the goal (a checker, a generator: `Steps`); a compared step dropped, or one whose recipe
+/// changed, is named.
 #[test]
-fn a_plain_file_prerequisite_is_free_and_one_with_a_rule_is_not() {
+fn a_new_step_before_the_goal_is_free_and_a_compared_one_is_not() {
     let base = with(&[], MAKEFILE);
-    let listed = MAKEFILE.replace("test: unit calc.o\n", "test: unit calc.o tests/test_more.py\n");
-    let listed: &'static str = Box::leak(listed.into_boxed_str());
+    let changed = |from: &str, to: &str, extra: &str| -> &'static str {
+        Box::leak((MAKEFILE.replace(from, to) + extra).into_boxed_str())
+    };
+    let listed = changed("test: unit calc.o\n", "test: unit calc.o tests/test_more.py\n", "");
     assert_eq!(
         moved_labels(&base, &with(&[("tests/test_more.py", "")], listed)),
         Vec::<String>::new()
     );
-    let ruled = MAKEFILE.replace("test: unit calc.o\n", "test: unit calc.o patch\n")
-        + ".PHONY: patch\npatch:\n\tsh scripts/patch.sh\n";
-    let ruled: &'static str = Box::leak(ruled.into_boxed_str());
-    assert!(!moved_labels(&base, &with(&[("scripts/patch.sh", "")], ruled)).is_empty());
+    let vet = changed(
+        "test: unit calc.o\n",
+        "test: vet unit calc.o\n",
+        ".PHONY: vet\nvet:\n\tsh scripts/vet.sh\n",
+    );
+    assert_eq!(
+        moved_labels(&base, &with(&[("scripts/vet.sh", "")], vet)),
+        Vec::<String>::new()
+    );
+    let ordered = changed(
+        "test: unit calc.o\n",
+        "test: unit calc.o | gen.h\n",
+        "gen.h:\n\techo > $@\n",
+    );
+    assert_eq!(moved_labels(&base, &with(&[], ordered)), Vec::<String>::new());
+    let dropped = changed("test: unit calc.o\n", "test: calc.o\n", "");
+    assert_eq!(
+        moved_labels(&base, &with(&[], dropped)),
+        vec!["test: as make resolves it", "unit: as make resolves it"]
+    );
+    let unit = changed("-m unittest -q", "-m unittest -q -k add", "");
+    assert_eq!(moved_labels(&base, &with(&[], unit)), vec!["unit: as make resolves it"]);
+    // The new step is free at the promise only: at the baseline it is compared like any other.
+    let recorded = plan(&with(&[("scripts/vet.sh", "")], vet), &["test"]);
+    assert!(recorded.parts.contains_key("vet:") && recorded.parts["test:"].contains("test: vet unit"));
+}
+
+/// A plan recorded before new steps were free names every target in a header, and compares a new step.
+#[test]
+fn a_plan_recorded_before_new_steps_were_free_compares_them_as_it_did() {
+    let base = with(&[], MAKEFILE);
+    let mut old = plan_as(&base, &["test"], Steps::AsBefore);
+    assert!(!old.new_steps_free && old.parts["test:"].contains("test: unit calc.o"));
+    old.new_steps_free = false;
+    let vet: &'static str = Box::leak(
+        (MAKEFILE.replace("test: unit calc.o\n", "test: vet unit calc.o\n")
+            + ".PHONY: vet\nvet:\n\tsh scripts/vet.sh\n")
+            .into_boxed_str(),
+    );
+    let now = plan_as(&with(&[("scripts/vet.sh", "")], vet), &["test"], Steps::since(&old));
+    let labels: Vec<String> = moved(&old, &now).into_iter().map(|m| m.part).collect();
+    assert_eq!(labels, vec!["test: as make resolves it", "vet: as make resolves it"]);
 }
