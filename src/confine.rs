@@ -36,6 +36,19 @@ pub mod rewrite;
 #[cfg(target_os = "linux")]
 pub(crate) mod world;
 
+/// How a place stands during a run: read-only as it is (a directory or a file; bound over itself), or, where
+/// absent and the run's private scratch holds the place's parent, made there (with its missing parents) as an
+/// empty read-only directory or file (`room::outside`). The places stand as the baseline left them when the run starts
+/// (the covers); frozen, a step of the run (a make prerequisite, a build script) cannot write one for the
+/// runner it starts next, and a test cannot write one for the processes it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Frozen {
+    Dir,
+    File,
+    MadeDir,
+    MadeFile,
+}
+
 /// What a run's namespace lays over paths outside its tree so that the run reads them as they were (the room's
 /// snapshot, `room::snapshot`, implements it): the mount code asks it, and never names the room. Only Linux's
 /// mount namespace presents; elsewhere the snapshot is compared by content (`room::snapshot`).

@@ -422,6 +422,7 @@ impl Room {
                 .map(|s| (s.target, s.standin, s.real))
                 .collect::<Vec<_>>(),
         )?;
+        mount.freeze(&hidden.frozen)?;
         done.outside = hidden;
         Ok((mount, done))
     }

@@ -23,6 +23,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+pub(crate) mod frozen;
 pub(crate) mod layer;
 pub(crate) mod private;
 
@@ -61,6 +62,8 @@ pub struct Mount {
     /// `(binary, stand-in, private path)`: each binary bound at its private path, then the stand-in bound over
     /// it (the start channel at the binary, `room::hook::binary`).
     standins: Vec<(CString, CString, CString)>,
+    /// The places outside the project the runners read on their own, read-only for the whole run (`frozen`).
+    frozen: Vec<frozen::Place>,
 }
 
 impl Mount {
@@ -148,7 +151,16 @@ impl Mount {
             held,
             room,
             standins: Vec::new(),
+            frozen: Vec::new(),
         })
+    }
+
+    /// Has the run find the places of `places` read-only (see `frozen`): those that stand, and those absent
+    /// whose parent lies in the run's private scratch, made there. Mounted before what is hidden, so a cover
+    /// below a place lies on top of it.
+    pub(crate) fn freeze(&mut self, places: &[(PathBuf, crate::confine::Frozen)]) -> io::Result<()> {
+        self.frozen = frozen::prepare(places, &self.private_dirs())?;
+        Ok(())
     }
 
     /// Has the run find each binary of `standins` (`(binary, stand-in, private path)`) replaced by its stand-in,
@@ -214,9 +226,12 @@ impl Mount {
                 )
             })?;
         }
+        for place in &self.frozen {
+            place.stand();
+        }
         for (path, is_dir) in &self.hide {
             let covered = if *is_dir {
-                private::tmpfs(path, 0)
+                private::tmpfs(path, libc::MS_RDONLY)
             } else {
                 bind(c"/dev/null", path)
             };
@@ -328,6 +343,11 @@ pub(super) fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
     // SAFETY: statvfs(2) on a NUL-terminated path into a zeroed struct it fills.
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
     check(unsafe { libc::statvfs(path.as_ptr(), &raw mut stat) })?;
+    Ok(flags_of(stat.f_flag))
+}
+
+/// The mount flags a remount must repeat for a file system whose `statvfs` flags are `f_flag`.
+pub(super) fn flags_of(f_flag: libc::c_ulong) -> libc::c_ulong {
     let pairs = [
         (libc::ST_NOSUID, libc::MS_NOSUID),
         (libc::ST_NODEV, libc::MS_NODEV),
@@ -336,10 +356,10 @@ pub(super) fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
         (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
         (ST_RELATIME, libc::MS_RELATIME),
     ];
-    Ok(pairs
+    pairs
         .iter()
-        .filter(|(st, _)| stat.f_flag & st != 0)
-        .fold(0, |flags, (_, ms)| flags | ms))
+        .filter(|(st, _)| f_flag & st != 0)
+        .fold(0, |flags, (_, ms)| flags | ms)
 }
 
 pub(super) fn check(result: libc::c_int) -> io::Result<()> {

@@ -45,6 +45,10 @@ impl Mount {
     pub(crate) fn stand_in(&mut self, _standins: &[(PathBuf, PathBuf, PathBuf)]) -> io::Result<()> {
         match *self {}
     }
+
+    pub(crate) fn freeze(&mut self, _places: &[(PathBuf, crate::confine::Frozen)]) -> io::Result<()> {
+        match *self {}
+    }
 }
 
 /// Why the tree cannot be mounted on this platform.

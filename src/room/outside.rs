@@ -18,6 +18,10 @@
 //! the project (`pip install --user` of something the tests do not use, a new `~/.inputrc`) change nothing
 //! for the run, and the agent's (a `usercustomize.py` in a user site made after setup) do not reach it.
 //!
+//! The covers show the places as the baseline left them when the run starts; [`Hidden::frozen`] keeps them so
+//! while it goes on: each stands read-only in the namespace, an absent one made empty and read-only in the run's
+//! scratch (`confine/mount/frozen.rs`), so no process of the run writes one for the runner it starts next.
+//!
 //! Not covered: an entry that existed at the baseline and was changed in place (its baseline content is not
 //! kept); [`Outside::hidden`] reports it, and it reaches the run.
 
@@ -27,11 +31,49 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use crate::confine::Frozen;
+
 include!(concat!(env!("OUT_DIR"), "/ecosystem/room/outside.rs"));
 
 /// An ecosystem's places outside the project that its runners read on their own, for the user's `home` and
 /// the baseline's variables (`var`: a variable's value as a path, where it is set and not empty).
-type Places = fn(&Path, &dyn Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf>;
+type Places = fn(&Path, &dyn Fn(&str) -> Option<PathBuf>) -> Vec<At>;
+
+/// One place of an ecosystem's, and what stands there during a run where it is absent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct At {
+    pub path: PathBuf,
+    pub absent: Absent,
+}
+
+/// What stands at an absent place during a run (see [`Frozen`]), so that no process of the run makes one there
+/// for a later process to load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Absent {
+    /// An empty read-only directory (a module directory, a user site).
+    Dir,
+    /// An empty read-only file (a configuration file).
+    File,
+    /// Nothing: the place's absence is a setting of its own (cargo reads a legacy `config` before a
+    /// `config.toml` and warns when both stand, so only one of the two may be made).
+    Left,
+}
+
+impl At {
+    pub(crate) fn dir(path: PathBuf) -> At {
+        At {
+            path,
+            absent: Absent::Dir,
+        }
+    }
+
+    pub(crate) fn file(path: PathBuf) -> At {
+        At {
+            path,
+            absent: Absent::File,
+        }
+    }
+}
 
 /// Every ecosystem's places (`src/ecosystem/<name>/outside.rs`), in the registration's order, the order they
 /// are listed in.
@@ -63,6 +105,8 @@ pub(crate) struct Hidden {
     /// Symbolic links made since where the baseline found nothing (`room::snapshot::absent`): no mount can cover a
     /// link, so a run that passed with one there is rejected naming it.
     pub links: Vec<PathBuf>,
+    /// Every place, and how it stands during the run ([`Frozen`]).
+    pub frozen: Vec<(PathBuf, Frozen)>,
 }
 
 impl Outside {
@@ -70,7 +114,7 @@ impl Outside {
     pub(crate) fn take(vars: &BTreeMap<String, String>, root: &Path) -> Outside {
         let places = candidates(vars, root)
             .into_iter()
-            .filter_map(|path| {
+            .filter_map(|At { path, .. }| {
                 let place = Place::of(&path)?;
                 Some((path.to_string_lossy().into_owned(), place))
             })
@@ -81,8 +125,18 @@ impl Outside {
     /// What a run now must not see of these places (see the module doc).
     pub(crate) fn hidden(&self, vars: &BTreeMap<String, String>, root: &Path) -> Hidden {
         let mut hidden = Hidden::default();
-        for path in candidates(vars, root) {
-            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+        for At { path, absent } in candidates(vars, root) {
+            let meta = std::fs::symlink_metadata(&path);
+            let frozen = match (&meta, absent) {
+                (Ok(meta), _) if meta.file_type().is_symlink() => None,
+                (Ok(meta), _) if meta.is_dir() => Some(Frozen::Dir),
+                (Ok(_), _) => Some(Frozen::File),
+                (Err(_), Absent::Dir) => Some(Frozen::MadeDir),
+                (Err(_), Absent::File) => Some(Frozen::MadeFile),
+                (Err(_), Absent::Left) => None,
+            };
+            hidden.frozen.extend(frozen.map(|how| (path.clone(), how)));
+            let Ok(meta) = meta else {
                 continue;
             };
             let Some(was) = self.places.get(&*path.to_string_lossy()) else {
@@ -173,15 +227,15 @@ fn cover(hidden: &mut Hidden, path: PathBuf, meta: &std::fs::Metadata) {
 
 /// Every place of the module doc for `vars`, outside the project at `root` (which the room's tree covers) and
 /// never an ancestor of it.
-fn candidates(vars: &BTreeMap<String, String>, root: &Path) -> Vec<PathBuf> {
+fn candidates(vars: &BTreeMap<String, String>, root: &Path) -> Vec<At> {
     let var = |name: &str| vars.get(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     let Some(home) = var("HOME") else {
         return Vec::new();
     };
-    let mut places: Vec<PathBuf> = PLACES.iter().flat_map(|places| places(&home, &var)).collect();
+    let mut places: Vec<At> = PLACES.iter().flat_map(|places| places(&home, &var)).collect();
     let loopgate = crate::plane::resolve(&crate::project::loopgate_home());
     let mut seen = BTreeSet::new();
-    places.retain(|place| {
+    places.retain(|At { path: place, .. }| {
         place.is_absolute()
             && !place.starts_with(root)
             && !root.starts_with(place)

@@ -514,6 +514,43 @@ fn a_run_writes_home_into_a_scratch_thrown_away_after_it() {
     assert!(!root.join("written.txt").exists(), "the run wrote into the project");
 }
 
+/// The places outside the project the runners read on their own stand read-only for the whole run
+/// (`room::outside::Frozen`): a process of the run cannot write a `usercustomize.py` into the user site, nor make
+/// an absent `.npmrc`, Go `env` or module directory for the runner it starts next, while the rest of `$HOME`
+/// stays its writable scratch. Made in the scratch, the absent places are gone after the run.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_cannot_write_the_places_its_runners_read_on_their_own() {
+    if no_scratch() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (user, root, store, room) = user_machine(dir.path());
+    let site = user.join(".local/lib/python3.12/site-packages");
+    std::fs::create_dir_all(&site).expect("mkdir");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::create_dir_all(room.dir()).expect("mkdir");
+    let vars = std::collections::BTreeMap::from([("HOME".to_string(), user.to_string_lossy().into_owned())]);
+    let hidden = super::outside::Outside::take(&vars, &root).hidden(&vars, &root);
+    let (_tree, mut mount) = mounted_at_home(&root, &room, &store, &user, &[]);
+    mount.freeze(&hidden.frozen).expect("frozen");
+    let script = format!(
+        "for f in {site}/usercustomize.py {user}/.npmrc {user}/.config/go/env {user}/.node_modules/x.js; do            (echo patch > $f) 2>/dev/null && echo WROTE $f; done;          test -s {user}/.npmrc || echo EMPTY; touch {user}/.other && echo FREE",
+        site = site.display(),
+        user = user.display(),
+    );
+    let log = dir.path().join("verify.log");
+    let outcome = run_mounted(&script, &root, &log, None, &mount);
+    let text = outcome.output_text();
+    assert!(outcome.passed(), "{text}");
+    assert!(!text.contains("WROTE"), "a place was written: {text}");
+    assert!(text.contains("EMPTY\nFREE"), "{text}");
+    for gone in [".npmrc", ".config", ".node_modules", ".other"] {
+        assert!(!user.join(gone).exists(), "{gone} reached HOME");
+    }
+    assert!(!site.join("usercustomize.py").exists());
+}
+
 /// Issue 39, item 2: a promise's run finds the room's caches as the baseline left them, whatever a run before it
 /// wrote there (a test binary that replaced itself), and what it writes there is gone after it; the room's other
 /// directories (the reports) are the real ones.

@@ -26,15 +26,8 @@ use crate::{Honest, Move, edit};
 /// Every rejection says this.
 const REJECTED: &str = "REJECTED";
 
-/// The moves this build lets through, and why.
-pub const STILL_THROUGH: &[(&str, &str)] = &[(
-    "pytest_make_new_step_copies_text_into_the_user_sites_usercustomize",
-    "the places outside the project stand as the baseline left them when the run starts (`room::outside`), and \
-         the run's writes go to its scratch, but a write there during the run is read by the run's later \
-         processes: a step (or a build step, before this family) writes `usercustomize.py` into the user site and \
-         the test interpreter runs it. Next step: the places stand read-only in the run's namespace (an absent \
-         one as an empty read-only directory made in the scratch)",
-)];
+/// Every move here is caught.
+pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// Every honest change here completes.
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
 

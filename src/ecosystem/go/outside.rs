@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-pub(super) fn places(home: &Path, var: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf> {
+use crate::room::outside::At;
+
+pub(super) fn places(home: &Path, var: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<At> {
     let config = var("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"));
-    vec![var("GOENV").unwrap_or_else(|| config.join("go").join("env"))]
+    vec![At::file(var("GOENV").unwrap_or_else(|| config.join("go").join("env")))]
 }

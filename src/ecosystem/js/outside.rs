@@ -4,11 +4,22 @@
 
 use std::path::{Path, PathBuf};
 
-pub(super) fn places(home: &Path, var: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf> {
-    let mut places = vec![home.join(".node_modules"), home.join(".node_libraries")];
+use crate::room::outside::At;
+
+pub(super) fn places(home: &Path, var: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<At> {
+    let mut places = vec![
+        At::dir(home.join(".node_modules")),
+        At::dir(home.join(".node_libraries")),
+    ];
     if let Some(node_path) = var("NODE_PATH") {
-        places.extend(std::env::split_paths(&node_path).filter(|p| p.is_absolute()));
+        places.extend(
+            std::env::split_paths(&node_path)
+                .filter(|p| p.is_absolute())
+                .map(At::dir),
+        );
     }
-    places.push(var("NPM_CONFIG_USERCONFIG").unwrap_or_else(|| home.join(".npmrc")));
+    places.push(At::file(
+        var("NPM_CONFIG_USERCONFIG").unwrap_or_else(|| home.join(".npmrc")),
+    ));
     places
 }

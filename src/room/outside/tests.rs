@@ -68,9 +68,13 @@ fn a_place_that_existed_keeps_its_entries_and_covers_new_ones() {
     let (_dir, vars, root) = home(&[&format!("{SITE}/before.py"), &format!("{SITE}/old.pth"), ".npmrc"]);
     let outside = Outside::take(&vars, &root);
     let home = Path::new(&vars["HOME"]);
+    let unchanged = outside.hidden(&vars, &root);
     assert_eq!(
-        outside.hidden(&vars, &root),
-        Hidden::default(),
+        unchanged,
+        Hidden {
+            frozen: unchanged.frozen.clone(),
+            ..Hidden::default()
+        },
         "nothing changed, nothing covered"
     );
     add(home, &format!("{SITE}/usercustomize.py"));
@@ -111,5 +115,51 @@ fn places_in_or_above_the_project_are_not_covered() {
     let outside = Outside::take(&vars, &root);
     add(&root, "lib/patch.js");
     add(&root, ".cargo/config.toml");
-    assert_eq!(outside.hidden(&vars, &root), Hidden::default());
+    let hidden = outside.hidden(&vars, &root);
+    assert_eq!((hidden.cover, hidden.changed, hidden.links), (vec![], vec![], vec![]));
+    assert!(
+        hidden.frozen.iter().all(|(path, _)| !path.starts_with(&root)),
+        "{:?}",
+        hidden.frozen
+    );
+}
+
+/// Every place stands read-only during a run: as it is where it stands, made empty where absent — but cargo's
+/// `config`, made only where `config.toml` is absent too (cargo prefers `config`, and warns when both stand).
+#[test]
+fn every_place_stands_frozen_by_its_kind() {
+    let frozen = |files: &[&str]| {
+        let (_dir, vars, root) = home(files);
+        let home = std::path::PathBuf::from(&vars["HOME"]);
+        let hidden = Outside::take(&vars, &root).hidden(&vars, &root);
+        let named: Vec<(String, Frozen)> = hidden
+            .frozen
+            .iter()
+            .map(|(path, how)| (names(&home, std::slice::from_ref(path)).remove(0), *how))
+            .collect();
+        named
+    };
+    let absent = frozen(&[]);
+    assert_eq!(
+        absent,
+        [
+            (".local/lib".to_string(), Frozen::MadeDir),
+            (".node_modules".to_string(), Frozen::MadeDir),
+            (".node_libraries".to_string(), Frozen::MadeDir),
+            (".npmrc".to_string(), Frozen::MadeFile),
+            (".cargo/config".to_string(), Frozen::MadeFile),
+            (".config/go/env".to_string(), Frozen::MadeFile),
+        ]
+    );
+    let standing = frozen(&[&format!("{SITE}/before.py"), ".npmrc", ".cargo/config.toml"]);
+    assert!(standing.contains(&(SITE.to_string(), Frozen::Dir)), "{standing:?}");
+    assert!(standing.contains(&(".npmrc".to_string(), Frozen::File)), "{standing:?}");
+    assert!(
+        standing.contains(&(".cargo/config.toml".to_string(), Frozen::File)),
+        "{standing:?}"
+    );
+    assert!(
+        !standing.iter().any(|(name, _)| name == ".cargo/config"),
+        "an empty `config` would hide the user's `config.toml`: {standing:?}"
+    );
 }
