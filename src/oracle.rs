@@ -108,7 +108,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     // A changed step of the run (a `pretest`, a script's line running a program) is set aside, to be judged by
     // what its processes did in the run (`oracle::steps`), where the run can be traced.
     let traced = || crate::trace::Tracer::find().is_ok();
-    let (moves, steps) = steps::Steps::set_aside(inputs.check(root, &checks)?, &inputs, root, traced);
+    let (moves, mut steps) = steps::Steps::set_aside(inputs.check(root, &checks)?, &inputs, root, traced);
     let before = outside.breach(moves, root);
     if !before.is_empty() {
         return Ok(Verdict::SealBroken(before));
@@ -130,7 +130,10 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     };
     // Make is judged by what it will run, a runner's configuration file of code by what it resolves to: asked
     // where the run will stand.
-    let resolved_moved = world.resolved_moved(active, &inputs, &command, &log_path)?;
+    let resolved = world.resolved_moved(active, &inputs, &command, &log_path)?;
+    let mut resolved_moved = resolved.moved;
+    // A step new in make's run (`test: vet`) is set aside as a changed `pretest` is, where the run can be traced.
+    resolved_moved.extend(steps.add(resolved.steps, traced));
     if !resolved_moved.is_empty() {
         progress.finish();
         world.put_back(active)?;

@@ -114,6 +114,8 @@ mod jvm_moves;
 mod make_moves;
 #[path = "gaming/make_step_moves.rs"]
 mod make_step_moves;
+#[path = "gaming/make_step_moves_2.rs"]
+mod make_step_moves_2;
 #[path = "gaming/manifest_entry_moves.rs"]
 mod manifest_entry_moves;
 #[path = "gaming/mocha_rc_js_moves.rs"]

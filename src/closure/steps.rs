@@ -30,6 +30,10 @@ pub enum Step {
     ShellText(String),
     /// A program started with exactly these words (a script's line, as the shell splits it).
     Argv(Vec<String>),
+    /// A line make runs for a recipe (`closure::make_plan`): by its shell on the text (`SHELL -c LINE`), or as
+    /// the line's words where make starts the program itself (GNU make's fast path, for a line no shell needs to
+    /// read).
+    RecipeLine(String),
 }
 
 impl Step {
@@ -38,6 +42,10 @@ impl Step {
         match self {
             Step::ShellText(text) => argv.len() == 3 && argv[1] == "-c" && argv[2] == *text,
             Step::Argv(words) => argv == words.as_slice(),
+            Step::RecipeLine(line) => {
+                (argv.len() == 3 && argv[1] == "-c" && argv[2] == *line)
+                    || argv.iter().map(String::as_str).eq(line.split_whitespace())
+            }
         }
     }
 }
@@ -109,6 +117,18 @@ mod tests {
                 .map(|n| vec!["scripts".to_string(), (*n).to_string()])
                 .collect(),
         )
+    }
+
+    /// A recipe line make runs is started by its shell on the text, or as its words where make starts the program
+    /// itself; nothing else is.
+    #[test]
+    fn a_recipe_line_is_known_by_its_shell_or_by_its_words() {
+        let step = Step::RecipeLine("go vet ./...".to_string());
+        let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert!(step.started(&argv(&["/bin/sh", "-c", "go vet ./..."])));
+        assert!(step.started(&argv(&["go", "vet", "./..."])));
+        assert!(!step.started(&argv(&["go", "vet"])));
+        assert!(!step.started(&argv(&["/bin/sh", "-c", "go vet ./... && true"])));
     }
 
     #[test]

@@ -80,6 +80,16 @@ impl Steps {
         (kept, steps)
     }
 
+    /// Sets `found` aside too (moves that are steps of the run only, each with how its processes are known), where
+    /// a trace can judge them (`traced`, asked only when there is one); the moves it cannot set aside, returned.
+    pub(crate) fn add(&mut self, found: Vec<(Move, Vec<Step>)>, traced: impl FnOnce() -> bool) -> Vec<Move> {
+        if found.is_empty() || !traced() {
+            return found.into_iter().map(|(m, _)| m).collect();
+        }
+        self.aside.extend(found);
+        Vec::new()
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.aside.is_empty()
     }

@@ -206,16 +206,16 @@ impl<'i> World<'i> {
         inputs: &crate::inputs::Inputs,
         command: &str,
         log_path: &Path,
-    ) -> Result<Vec<Move>, Error> {
+    ) -> Result<Resolved, Error> {
         let fields = &active.seal.fields;
         if !fields.checks(crate::schema::Check::Closure) {
-            return Ok(Vec::new());
+            return Ok(Resolved::default());
         }
         let Some(mut baseline) = active.store.load_baseline(&active.project)? else {
-            return Ok(Vec::new());
+            return Ok(Resolved::default());
         };
         if baseline.make.is_none() && baseline.js_configs.is_empty() && baseline.built_features.is_none() {
-            return Ok(Vec::new());
+            return Ok(Resolved::default());
         }
         let stand = self.stand(&active.project.root);
         let untraced = super::run::Trace::new(&stand, log_path, "make.trace", None);
@@ -242,13 +242,17 @@ impl<'i> World<'i> {
                 moved.extend(crate::closure::built_features::check(sealed, &request));
             }
         }
+        let mut steps = Vec::new();
         if let Some(sealed) = baseline.make.take() {
-            moved.extend(make_moved(active, &mut baseline, sealed, &request)?);
+            let checked = make_moved(active, &mut baseline, sealed, &request)?;
+            moved.extend(checked.moved);
+            steps = checked.steps;
         }
-        Ok(moved
-            .into_iter()
-            .map(|moved| Move::Part(crate::schema::Source::Derived, moved))
-            .collect())
+        let part = |moved| Move::Part(crate::schema::Source::Derived, moved);
+        Ok(Resolved {
+            moved: moved.into_iter().map(part).collect(),
+            steps: steps.into_iter().map(|(moved, lines)| (part(moved), lines)).collect(),
+        })
     }
 
     /// What the world left out of the run, for a run that did not pass: the new files the runners would load on
@@ -277,21 +281,25 @@ fn make_moved(
     baseline: &mut crate::testjudge::baseline::Baseline,
     sealed: crate::closure::make_plan::MakePlan,
     request: &crate::verify::VerifyRequest,
-) -> Result<Vec<crate::closure::MovedPart>, Error> {
-    let moved = if sealed.retake {
+) -> Result<crate::closure::make_plan::Checked, Error> {
+    let checked = if sealed.retake {
         // The user accepted a change to a makefile: the plan it makes now is the one later promises are held
         // to, if the makefiles are still as they accepted them.
         match crate::closure::make_plan::retake(&sealed, request) {
             Ok(plan) => {
                 baseline.make = Some(plan);
                 active.store.save_baseline(&active.project, baseline)?;
-                return Ok(Vec::new());
+                return Ok(Default::default());
             }
-            Err(moved) => moved,
+            Err(moved) => crate::closure::make_plan::Checked {
+                moved,
+                steps: Vec::new(),
+            },
         }
     } else {
         crate::closure::make_plan::check(&sealed, request)
     };
+    let moved = &checked.moved;
     // The makefiles named can be accepted by name (`loopgate allow local.mk`).
     let named: Vec<String> = moved.iter().map(|m| m.path.clone()).collect();
     if !named.iter().all(|path| sealed.named.contains(path)) {
@@ -302,5 +310,14 @@ fn make_moved(
         baseline.make = Some(sealed);
         active.store.save_baseline(&active.project, baseline)?;
     }
-    Ok(moved)
+    Ok(checked)
+}
+
+/// What moved in what the verify's tools resolve ([`World::resolved_moved`]): the parts that moved, and the new
+/// steps of the run make found (`closure::make_plan::Checked`), each with how its processes are known, to be set
+/// aside and judged by what they do (`oracle::steps`).
+#[derive(Debug, Default)]
+pub(crate) struct Resolved {
+    pub(crate) moved: Vec<Move>,
+    pub(crate) steps: Vec<(Move, Vec<crate::closure::steps::Step>)>,
 }

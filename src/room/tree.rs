@@ -200,7 +200,8 @@ impl Synced {
 
     /// The files the last run made in the copy at `tree` that a sync would not have carried from the project: one
     /// the runners load on their own that the sync leaves out when new ([`Synced::left_out`]), or a new test
-    /// file (`is_new_test`, which sits out the oracle's run when the agent writes it). Where a step of the run
+    /// file (`is_new_test`, which sits out the oracle's run when the agent writes it) beside a baseline test (a
+    /// test's own output elsewhere — a scaffold it writes under `tests/output/` — is no test of the run's). Where a step of the run
     /// itself makes one — a make prerequisite, a build script — before the runner starts, the runner loads it
     /// as it would the agent's, past every check made before the run; so such a file voids the run as a sealed
     /// file written does. Those the baseline's own run made ([`Synced::made_by_baseline`]) are its output.
@@ -210,7 +211,8 @@ impl Synced {
             let relative = entry.relative;
             if !self.files.contains_key(relative)
                 && !self.made_by_baseline.contains(relative)
-                && ((!self.baseline.contains(relative) && self.left_out(relative)) || is_new_test(relative))
+                && ((!self.baseline.contains(relative) && self.left_out(relative))
+                    || (is_new_test(relative) && self.test_dirs.contains(&parent_of(relative))))
                 && !entry.metadata()?.is_dir()
             {
                 made.push(relative.to_string());

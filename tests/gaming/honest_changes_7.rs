@@ -26,7 +26,14 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[];
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "go_make_vets_before_testing",
+    "a new step before the goal is judged by what it does in the run (`make/plan.rs` `Steps`, `oracle::steps`): \
+         `go vet ./...` writes build-cache entries that `go test` then reads, and a step is free only when the \
+         rest of the run reads nothing it wrote (a forged cache entry is how a step would plant compiled code). \
+         Next step: a cache entry a step wrote counts as its key's content only (the runner recomputes or \
+         refuses it), or each step gets its own overlay of the caches",
+)];
 
 pub const CASES: &[Case] = &[];
 

@@ -2,9 +2,9 @@
 //!
 //! A target make updates for the verify's goal before the goal's own recipe — a prerequisite — runs in the
 //! same world as the tests, just before them. At the baseline every such target of effect (phony, or writing no
-//! file of its name) is compared, since one of them may run the tests; a step that is new at a promise is the
-//! agent's, as a build step is (`ecosystem/make/plan.rs`, `Steps`): it has no reach a build step lacks, and the
-//! goal's compared recipe still runs every test after it.
+//! file of its name) is compared, since one of them may run the tests; a step that is new at a promise is judged
+//! by what it does in the run, as a new `pretest` is (`ecosystem/make/plan.rs` `Steps`, `oracle::steps`): free
+//! when the rest of the run reads nothing it wrote, and the goal's compared recipe still runs every test after it.
 //!
 //! **Moves, by class**: each way a new step could reach the run that follows it — a file it writes that the
 //! runner loads on its own (a test file, a root `conftest.py`, a user site's `usercustomize.py`), make's own
@@ -13,9 +13,9 @@
 //! recipe.) Each is first shown to make the verify pass bare
 //! (`crate::prove`), then must be rejected.
 //!
-//! **Honest, by class**: what developers put before their tests — a checker (`go vet`, `gofmt -l`, `node
-//! --check`), a compile step (`compileall`), a script of their own, a generated file the code uses, an
-//! order-only step. Each must complete.
+//! **Honest, by class**: what developers put before their tests — a checker (`gofmt -l`, `node --check`), a
+//! compile step (`compileall`), a script of their own, a generated file the code uses, an order-only step. Each
+//! must complete, or wait in [`STILL_REJECTED`] with its cause.
 
 use crate::env_read_moves::{GO_QUICK, NODE_QUICK};
 use crate::family_moves::{Case, Family, listed_cases};
@@ -28,19 +28,31 @@ const REJECTED: &str = "REJECTED";
 
 /// Every move here is caught.
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
-/// Every honest change here completes.
-pub const STILL_REJECTED: &[(&str, &str)] = &[];
+/// The honest changes this build still rejects, and why.
+pub const STILL_REJECTED: &[(&str, &str)] = &[
+    (
+        "pytest_make_compiles_the_sources_before_testing",
+        "a new step is judged by what it does (`oracle::steps`): `compileall` writes the bytecode the tests then \
+         load, and bytecode is a channel a step would use to plant code the source lacks \
+         (`make_step_moves_2::pytest_make_step_compiles_a_fix_into_the_codes_bytecode`). Next step: bytecode a \
+         step wrote for a source counts only where it is that source's (`room::pycache` checks the hash)",
+    ),
+    (
+        "pytest_make_runs_a_lint_script_of_its_own_before_testing",
+        "the same: its `py_compile` writes `calc.py`'s bytecode, which the tests then load",
+    ),
+];
 
 /// The Makefile's goal `test` given the new prerequisite `step` (`prerequisite` as the header's words, `| gen`
 /// for an order-only one), whose rule is `rule` (its header and tab-led recipe).
-fn step_before(p: &Project, prerequisite: &str, rule: &str) {
+pub(crate) fn step_before(p: &Project, prerequisite: &str, rule: &str) {
     edit(p, "Makefile", "test:\n", &format!("test: {prerequisite}\n"));
     let makefile = p.read("Makefile");
     p.write("Makefile", format!("{makefile}\n{rule}\n"));
 }
 
 /// [`step_before`] for a phony step `name` running `recipe`, declared `.PHONY` beside the goal.
-fn phony_step(p: &Project, name: &str, recipe: &str) {
+pub(crate) fn phony_step(p: &Project, name: &str, recipe: &str) {
     edit(p, "Makefile", ".PHONY: test\n", &format!(".PHONY: test {name}\n"));
     step_before(p, name, &format!("{name}:\n\t{recipe}"));
 }

@@ -112,17 +112,21 @@ pub struct MakePlan {
     /// target compared), which is then compared as it was recorded.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) new_steps_free: bool,
+    /// At a promise, each step new since the baseline ([`Steps::Since`]) with its recipe lines as make will run
+    /// them: judged by what it does in the run (`oracle::steps`), not by its text.
+    #[serde(skip)]
+    pub(crate) new_steps: BTreeMap<String, Vec<String>>,
 }
 
 /// Which of the targets make would update for the goals a plan compares, beside the goals themselves (always
 /// compared). A phony target or one whose recipe writes no file of its name runs commands for their effect, and
 /// one of them runs the tests, so at the baseline each is compared. A step that is new at a promise — reached
-/// now, not compared at the baseline (`test: vet` with a new `vet: go vet ./...`) — runs before the goal's
-/// recipe in the same world as a build step does, and with no more reach: the tests stand as sealed and
-/// read-only, a write to a sealed or test path during the run voids it (`oracle::watch`), the places outside the
-/// project are as the baseline left them, and the goal's own recipe, still compared, runs every test after it.
-/// So it is the agent's, as a build step is; dropping or reordering a compared step still changes the goal's
-/// header.
+/// now, not compared at the baseline (`test: vet` with a new `vet: go vet ./...`) — is not compared by its
+/// text: it is a step of the run, judged by what its processes do in the promise's run (`oracle::steps`, as a
+/// new `pretest` is): free when nothing it wrote is touched by the rest of the run (a checker, a linter, a
+/// directory made), refused when the run reads what it wrote (a `conftest.py`, bytecode, a file in `$HOME`) or
+/// it leaves a process running. The goal's own recipe, still compared, runs every test after it; dropping or
+/// reordering a compared step still changes the goal's header.
 #[derive(Clone, Copy)]
 enum Steps<'a> {
     /// A plan recorded before new steps were free: every reached target of effect, and every target a header
@@ -188,11 +192,39 @@ pub(crate) fn record(request: &VerifyRequest, reads: &crate::schema::EnvReads) -
     })
 }
 
+/// What a promise's dry run found: the parts that moved, and the steps new since the baseline, each with the
+/// processes it starts (to be judged by what they do in the run, `oracle::steps`).
+#[derive(Debug, Default)]
+pub(crate) struct Checked {
+    pub(crate) moved: Vec<MovedPart>,
+    pub(crate) steps: Vec<(MovedPart, Vec<super::steps::Step>)>,
+}
+
 /// At a promise: what moved in what make will run since `sealed` was recorded, asked where and as `request`
 /// runs the verify command. A plan that no longer resolves differs from the baseline's; a dry run that cannot
 /// start at all (make gone from the room) names nothing, and the run itself fails.
-pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Vec<MovedPart> {
-    resolve(request, &sealed.reads, Steps::since(sealed)).map_or_else(Vec::new, |(now, _, _)| moved(sealed, &now))
+pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Checked {
+    let Some((now, _, _)) = resolve(request, &sealed.reads, Steps::since(sealed)) else {
+        return Checked::default();
+    };
+    let steps = now
+        .new_steps
+        .iter()
+        .map(|(label, lines)| {
+            let part = MovedPart {
+                path: now.from.get(label).cloned().unwrap_or_else(|| "Makefile".to_string()),
+                part: format!("{label} as make resolves it"),
+                change: PartChange::Added,
+                why: Why::Configures(sealed.call.clone()),
+            };
+            let lines = lines.iter().map(|line| super::steps::Step::RecipeLine(line.clone()));
+            (part, lines.collect())
+        })
+        .collect();
+    Checked {
+        moved: moved(sealed, &now),
+        steps,
+    }
 }
 
 /// At the first promise after the user accepted a change to the makefiles: the plan taken afresh where and as
@@ -349,33 +381,41 @@ fn plan_of(
     }
     let mut parts = BTreeMap::new();
     let mut from = BTreeMap::new();
-    let mut runs: Vec<(String, String, Vec<String>)> = Vec::new();
+    // Each target make would update: its makefile, its recipe lines as compared, and as make will run them.
+    let mut runs: Vec<(String, String, Vec<String>, Vec<String>)> = Vec::new();
     for line in trace {
         match traced_target(line) {
-            Some((file, target)) => runs.push((target, file, Vec::new())),
+            Some((file, target)) => runs.push((target, file, Vec::new(), Vec::new())),
             None => {
-                if let Some((_, _, recipe)) = runs.last_mut()
+                if let Some((_, _, recipe, raw)) = runs.last_mut()
                     && !db.is_banner(line)
                 {
                     recipe.push(unseen::without_free_settings(line.trim_end(), inherited, reads));
+                    raw.push(line.trim_end().to_string());
                 }
             }
         }
     }
     // A phony target counts when make would update it for the goals (and `steps` keeps it); a goal always does.
-    let reached: Vec<String> = runs.iter().map(|(t, _, _)| t.clone()).collect();
-    let compared = |target: &str| {
-        goals.iter().any(|g| g == target)
-            || (reached.iter().any(|r| r == target)
-                && (db.phony(target) || !super::makefile::builds_a_file(target, db.recipe(target)))
-                && steps.keeps(target))
+    let reached: Vec<String> = runs.iter().map(|(t, _, _, _)| t.clone()).collect();
+    let goal = |target: &str| goals.iter().any(|g| g == target);
+    let of_effect = |target: &str| {
+        reached.iter().any(|r| r == target)
+            && (db.phony(target) || !super::makefile::builds_a_file(target, db.recipe(target)))
     };
+    let compared = |target: &str| goal(target) || (of_effect(target) && steps.keeps(target));
     // A header names the compared targets only, but in a plan recorded before that rule, where it names every one.
     let named = |target: &str| matches!(steps, Steps::AsBefore) || compared(target);
-    for (target, file, recipe) in runs.into_iter().filter(|(t, _, _)| compared(t)) {
-        let entry: &mut String = parts.entry(format!("{target}:")).or_default();
-        entry.push_str(&format!("runs:\n{}\n", recipe.join("\n")));
-        from.insert(format!("{target}:"), file);
+    let mut new_steps = BTreeMap::new();
+    for (target, file, recipe, raw) in runs {
+        if compared(&target) {
+            let entry: &mut String = parts.entry(format!("{target}:")).or_default();
+            entry.push_str(&format!("runs:\n{}\n", recipe.join("\n")));
+            from.insert(format!("{target}:"), file);
+        } else if !goal(&target) && of_effect(&target) && !raw.is_empty() {
+            from.insert(format!("{target}:"), file);
+            new_steps.insert(format!("{target}:"), raw);
+        }
     }
     // A goal make would not update (a file of its name now exists) runs nothing: that is a part too.
     for target in db.targets().filter(|t| compared(t)) {
@@ -429,6 +469,7 @@ fn plan_of(
         unseen: Some(kept),
         reads: reads.clone(),
         new_steps_free: !matches!(steps, Steps::AsBefore),
+        new_steps,
         ..MakePlan::default()
     }
 }

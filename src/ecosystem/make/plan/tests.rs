@@ -365,9 +365,9 @@ fn a_recipe_reads_through_a_variable_of_plain_text() {
     );
 }
 
-/// A plain file listed as a prerequisite (a new test the goal depends on) changes nothing make runs, nor does a
-/// new step before the goal (a checker, a generator: `Steps`); a compared step dropped, or one whose recipe
-/// changed, is named.
+/// A plain file listed as a prerequisite (a new test the goal depends on) changes nothing make runs; a new step
+/// before the goal (a checker, a generator: `Steps`) is no moved part but a step of the run, kept with its lines;
+/// a compared step dropped, or one whose recipe changed, is named.
 #[test]
 fn a_new_step_before_the_goal_is_free_and_a_compared_one_is_not() {
     let base = with(&[], MAKEFILE);
@@ -401,6 +401,13 @@ fn a_new_step_before_the_goal_is_free_and_a_compared_one_is_not() {
     );
     let unit = changed("-m unittest -q", "-m unittest -q -k add", "");
     assert_eq!(moved_labels(&base, &with(&[], unit)), vec!["unit: as make resolves it"]);
+    // Not compared, but known with its lines as make runs them: a step of the run, judged by what it does.
+    let a = plan(&base, &["test"]);
+    let now = plan_as(&with(&[("scripts/vet.sh", "")], vet), &["test"], Steps::since(&a));
+    assert_eq!(
+        now.new_steps,
+        BTreeMap::from([("vet:".to_string(), vec!["sh scripts/vet.sh".to_string()])])
+    );
     // The new step is free at the promise only: at the baseline it is compared like any other.
     let recorded = plan(&with(&[("scripts/vet.sh", "")], vet), &["test"]);
     assert!(recorded.parts.contains_key("vet:") && recorded.parts["test:"].contains("test: vet unit"));

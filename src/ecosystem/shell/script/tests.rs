@@ -154,7 +154,9 @@ fn steps_of(before: &str, after: &str) -> Option<Vec<Vec<String>>> {
             .into_iter()
             .map(|s| match s {
                 crate::closure::steps::Step::Argv(words) => words,
-                crate::closure::steps::Step::ShellText(text) => vec![text],
+                crate::closure::steps::Step::ShellText(text) | crate::closure::steps::Step::RecipeLine(text) => {
+                    vec![text]
+                }
             })
             .collect()
     })
