@@ -185,6 +185,25 @@ pub(crate) fn base64_url(bytes: &[u8]) -> String {
     out
 }
 
+/// Copies the regular files under the directory `from` into `to` (directories made as needed), those whose path
+/// `keep` accepts; a reflink where the file system makes one. Links and special files are not copied: what is
+/// copied is a seed of loopgate's own (`room::caches::Seeding`), never a tree someone else could have planted
+/// a link in, but a link would still only say where to read.
+pub(crate) fn copy_tree(from: &Path, to: &Path, keep: &dyn Fn(&Path) -> bool) -> io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            copy_tree(&source, &target, keep)?;
+        } else if kind.is_file() && keep(&source) {
+            std::fs::copy(&source, &target)?;
+        }
+    }
+    Ok(())
+}
+
 /// Removes whatever is at `path` (a file, a link, a directory where a file now goes); nothing there is fine.
 pub(crate) fn remove_any(path: &Path) -> io::Result<()> {
     match std::fs::symlink_metadata(path) {

@@ -834,9 +834,7 @@ fn build_room(
         path: room.dir().to_path_buf(),
         source,
     })?;
-    let seeds =
-        std::env::var_os(crate::room::caches::SEEDS_ENV).map_or_else(|| store.seeds_dir(), std::path::PathBuf::from);
-    room.seed(&recorded, &seeds, &project.root);
+    room.seed(&recorded, &crate::room::caches::seeds_dir(), &project.root);
     store.save_companion(project, crate::seal::ROOM, &recorded)?;
     let env = room.env(&recorded, |name| std::env::var_os(name));
     Ok(Some((room, recorded, env)))

@@ -75,7 +75,7 @@ pub(crate) fn baseline(
                 .as_deref()
                 .filter(|p| p.starts_with(crate::project::loopgate_home()))
             {
-                crate::room::pycache::seed(prefix, &events, &project.root);
+                crate::room::pycache::seed(prefix, &events, &project.root, &crate::room::caches::seeds_dir());
             }
             // Which version of the runner ran: the snapshot holds it, so its resolution alone judges its configuration.
             let read = events.iter().filter(|e| e.access == crate::trace::Access::Read);

@@ -87,12 +87,17 @@ pub(crate) const PER_TREE: &[&Cache] = &[&rust::TARGET];
 
 /// The caches a setup starts from a seed instead of empty (see [`Seeding`]), each with the rule of its
 /// ecosystem that finds or builds the seed. One line per seeded cache.
-const SEEDED: &[(&Cache, Seed)] = &[(&go::BUILD, go::seed)];
+const SEEDED: &[(&Cache, Seed)] = &[(&go::BUILD, go::seed), (&python::BYTECODE, python::seed)];
 
 /// Names another directory of seeds than the store's (`seal::Store::seeds_dir`): a test suite that gives each
 /// case a store of its own points them all at one. It is as trusted as `LOOPGATE_HOME`, which names the store:
 /// whoever sets setup's environment chooses both.
 pub(crate) const SEEDS_ENV: &str = "LOOPGATE_SEEDS";
+
+/// loopgate's directory of seeds: [`SEEDS_ENV`]'s, else the store's (`seal::Store::seeds_dir`).
+pub(crate) fn seeds_dir() -> std::path::PathBuf {
+    std::env::var_os(SEEDS_ENV).map_or_else(|| crate::seal::Store::open().seeds_dir(), std::path::PathBuf::from)
+}
 
 /// An ecosystem's rule that fills a room's empty cache from a seed in loopgate's store before the baseline runs.
 pub(crate) type Seed = fn(&Seeding) -> std::io::Result<()>;

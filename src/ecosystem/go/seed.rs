@@ -90,7 +90,7 @@ pub(crate) fn seed(at: &Seeding) -> io::Result<()> {
             seed
         }
     };
-    copy_tree(&seed.join("cache"), at.into)
+    crate::fsutil::copy_tree(&seed.join("cache"), at.into, &|_| true)
 }
 
 /// A scratch directory in the seeds' folder, removed when dropped (a module to build in, the cache being built).
@@ -250,7 +250,7 @@ fn build(
     let cache = seed.join("cache");
     std::fs::create_dir_all(&cache)?;
     if let Some(from) = from {
-        copy_tree(&from.join("cache"), &cache)?;
+        crate::fsutil::copy_tree(&from.join("cache"), &cache, &|_| true)?;
     }
     let module = work.path().join("module");
     std::fs::create_dir_all(&module)?;
@@ -280,23 +280,6 @@ fn build(
     let list: String = imports.iter().map(|path| format!("{path}\n")).collect();
     std::fs::write(seed.join("imports"), list)?;
     Ok(seed)
-}
-
-/// Copies the directory `from` into the existing directory `to`, file by file (a reflink where the file system
-/// makes one).
-fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            std::fs::create_dir_all(&target)?;
-            copy_tree(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

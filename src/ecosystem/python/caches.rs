@@ -9,6 +9,8 @@ use std::path::Path;
 
 use super::{Cache, How, Shared, Why};
 
+pub(super) use crate::room::pycache::from_seed as seed;
+
 /// Holds Python bytecode (the tree's `__pycache__` is not read).
 pub(super) const BYTECODE: Cache = Cache {
     vars: &["PYTHONPYCACHEPREFIX"],

@@ -25,16 +25,48 @@
 //! afresh where it moved), over what the baseline's own run wrote for them. The files live in the room's pycache, which
 //! later runs see only as the read-only lower layer of a per-run overlay (`confine::mount::private`): nothing a
 //! run of the agent's code writes there reaches a later run.
+//!
+//! The sources outside the project are the same for every loop on the machine (the standard library, pytest, a
+//! venv's packages), so [`seed`] also compiles them, the same way, into a seed in loopgate's store, and each new
+//! room starts from it ([`from_seed`]): a later setup's baseline no longer compiles them. Where Python writes its
+//! bytecode, the baseline's run compiled every one of them into the room's empty prefix: about a second of a
+//! one-test pytest setup's CPU. Nothing a run wrote is ever copied into the seed.
 
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::room::caches::Seeding;
 use crate::trace::{Access, Event};
 
-/// Compiles into `prefix` (the room's `PYTHONPYCACHEPREFIX`) each source whose bytecode the traced run looked
-/// for there and did not find, with the interpreters it executed (each compiles the files of its own
-/// cache tag). Best effort: what is not compiled here Python compiles in each run, as before.
-pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path) {
+/// The seeds' folder of Python under loopgate's seeds directory: a prefix as `PYTHONPYCACHEPREFIX` lays one out,
+/// holding the bytecode of sources outside every project that a baseline loaded.
+const PLACE: &str = "python";
+
+/// Starts the room's empty prefix from the seed (a `room::caches` seed rule, before the baseline): every file of
+/// the seed whose source still stands. Python uses one only while its source has the size and time in its header,
+/// as it would a `__pycache__` of its own; the rest it compiles as before.
+///
+/// **Why a seed can be trusted**: what fills it is [`seed`]'s compile, after a baseline, by an isolated
+/// interpreter outside the project over `py_compile` alone, from the sources themselves: no run's output is ever
+/// copied into it, and it lives in loopgate's store, out of every agent's reach. So a room that starts from it
+/// trusts nothing a run of the code under test wrote, as a room that starts empty does; what it saves is the
+/// baseline compiling the standard library and every dependency it imports (about a second of CPU for a one-test
+/// pytest project, BENCHMARKS.md).
+pub(crate) fn from_seed(at: &Seeding) -> io::Result<()> {
+    let seed = at.seeds.join(PLACE);
+    if !seed.is_dir() {
+        return Ok(());
+    }
+    let stands = |file: &Path| Wanted::of(&seed, file).is_some_and(|w| w.source.is_file());
+    crate::fsutil::copy_tree(&seed, at.into, &stands)
+}
+
+/// After the baseline: compiles into `prefix` (the room's `PYTHONPYCACHEPREFIX`) each source whose bytecode the
+/// traced run looked for there and did not find, with the interpreters it executed (each compiles the files of
+/// its own cache tag), and grows the seed in `seeds` (see [`from_seed`]) with the sources outside the project.
+/// Best effort: what is not compiled here Python compiles in each run, as before.
+pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path, seeds: &Path) {
     let roots = [root.to_path_buf(), crate::plane::resolve(root)];
     let outside = |path: &Path| !roots.iter().any(|r| path.starts_with(r));
     let mut wanted: Vec<Wanted> = events
@@ -45,21 +77,41 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path) {
             by_hash: !outside(&w.source),
             ..w
         })
-        .filter(|w| w.source.is_file() && (w.by_hash || !w.bytecode.exists()))
+        .filter(|w| w.source.is_file())
         .collect();
     wanted.sort_by(|a, b| a.bytecode.cmp(&b.bytecode));
     wanted.dedup_by(|a, b| a.bytecode == b.bytecode);
-    if wanted.is_empty() {
-        return;
+    // loopgate's own sources (the room's start hooks) are each room's, so they are compiled for it alone.
+    let store = crate::project::loopgate_home();
+    let seed = seeds.join(PLACE);
+    let in_seed = |w: &Wanted| {
+        let below = w.bytecode.strip_prefix(prefix).ok()?;
+        (!w.by_hash && !w.source.starts_with(&store)).then(|| seed.join(below))
+    };
+    let mut list = String::new();
+    for w in &wanted {
+        match in_seed(w) {
+            Some(seeded) if !seeded.exists() => list.extend(Wanted { bytecode: seeded, ..w.clone() }.line()),
+            Some(_) => {}
+            None if w.by_hash || !w.bytecode.exists() => list.extend(w.line()),
+            None => {}
+        }
     }
-    let list: String = wanted.iter().filter_map(Wanted::line).collect();
-    for interpreter in interpreters(events).into_iter().filter(|i| outside(i)) {
-        compile(&interpreter, &list);
+    if !list.is_empty() {
+        for interpreter in interpreters(events).into_iter().filter(|i| outside(i)) {
+            compile(&interpreter, &list);
+        }
+    }
+    for w in wanted.iter().filter(|w| !w.bytecode.exists()) {
+        if let Some(seeded) = in_seed(w).filter(|s| s.is_file()) {
+            let _ = std::fs::create_dir_all(w.bytecode.parent().unwrap_or(prefix));
+            let _ = std::fs::copy(seeded, &w.bytecode);
+        }
     }
 }
 
 /// A bytecode file the run looked for in the prefix, and what it stands for.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Wanted {
     source: PathBuf,
     bytecode: PathBuf,
@@ -210,15 +262,7 @@ mod tests {
             std::fs::create_dir_all(source_dir.join("__pycache__")).expect("mkdir");
             std::fs::write(source_dir.join("m.py"), "X = 1\n").expect("write");
         }
-        let tag = String::from_utf8(
-            Command::new(&python)
-                .args(["-c", "import sys; print(sys.implementation.cache_tag)"])
-                .output()
-                .expect("python3 runs")
-                .stdout,
-        )
-        .expect("utf-8");
-        let name = format!("m.{}.pyc", tag.trim());
+        let name = format!("m.{}.pyc", cache_tag(&python));
         for source_dir in [&project, &site] {
             std::fs::write(source_dir.join("__pycache__").join(&name), "planted").expect("plant");
         }
@@ -228,12 +272,58 @@ mod tests {
             event(Access::Missing, &in_prefix(&site)),
             event(Access::Missing, &in_prefix(&project)),
         ];
-        seed(&prefix, &events, &project);
+        seed(&prefix, &events, &project, &dir.path().join("seeds"));
         for source_dir in [&project, &site] {
             let compiled = std::fs::read(in_prefix(source_dir)).expect("compiled");
             assert_ne!(compiled, b"planted", "compiled from the source, never copied");
             assert!(compiled.len() > 16, "a bytecode file: {compiled:?}");
         }
+    }
+
+    /// The sources outside the project grow the seed, compiled from the sources (never the bytecode a run wrote),
+    /// and the next room starts from it; a project's source, and one that no longer stands, never reach it.
+    #[test]
+    fn the_seed_holds_outside_sources_and_starts_the_next_room() {
+        let Ok(python) = which("python3") else {
+            panic!("this test needs python3 on PATH");
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let [seeds, first, next] = ["seeds", "first", "next"].map(|d| dir.path().join(d));
+        let [project, site, gone] = ["p", "site", "gone"].map(|d| dir.path().join(d));
+        for source_dir in [&project, &site, &gone] {
+            std::fs::create_dir_all(source_dir).expect("mkdir");
+            std::fs::write(source_dir.join("m.py"), "X = 1\n").expect("write");
+        }
+        let name = format!("m.{}.pyc", cache_tag(&python));
+        let at = |prefix: &Path, d: &Path| prefix.join(d.strip_prefix("/").expect("absolute")).join(&name);
+        let written = at(&first, &site);
+        std::fs::create_dir_all(written.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&written, "written by the run").expect("write");
+        let events = [
+            event(Access::Executed, &python),
+            event(Access::Missing, &written),
+            event(Access::Missing, &at(&first, &project)),
+            event(Access::Missing, &at(&first, &gone)),
+        ];
+        seed(&first, &events, &project, &seeds);
+        let seeded = |d: &Path| at(&seeds.join(PLACE), d);
+        let held = std::fs::read(seeded(&site)).expect("the seed holds the outside source");
+        assert!(held.len() > 16 && held != b"written by the run", "compiled: {held:?}");
+        assert!(!seeded(&project).exists(), "a project's source is the agent's: never seeded");
+        assert!(at(&first, &gone).is_file(), "the room had it from the seed");
+
+        std::fs::remove_file(gone.join("m.py")).expect("remove");
+        let vars = std::collections::BTreeMap::new();
+        let seeding = Seeding {
+            seeds: &seeds,
+            root: &project,
+            vars: &vars,
+            into: &next,
+        };
+        from_seed(&seeding).expect("the seed is copied");
+        assert_eq!(std::fs::read(at(&next, &site)).expect("the next room starts with it"), held);
+        assert!(!at(&next, &gone).exists(), "a source that no longer stands starts nothing");
+        assert!(!at(&next, &project).exists());
     }
 
     /// A project's source is compiled checked by its hash, over the bytecode the baseline's run wrote for it: a
@@ -268,7 +358,7 @@ mod tests {
             .find(|p| p.extension().is_some_and(|e| e == "pyc"))
             .expect("m's bytecode");
         let events = [event(Access::Executed, &python), event(Access::Missing, &tag)];
-        seed(&prefix, &events, &project);
+        seed(&prefix, &events, &project, &dir.path().join("seeds"));
         let time = std::fs::metadata(&source).and_then(|m| m.modified()).expect("mtime");
         std::fs::write(&source, "X = 1 + 1\n").expect("fix");
         std::fs::File::options()
@@ -277,6 +367,15 @@ mod tests {
             .and_then(|f| f.set_modified(time))
             .expect("same time");
         assert_eq!(run(), "2", "the fix runs, not the baseline's bytecode");
+    }
+
+    /// `cpython-311`: what the interpreter names its bytecode files by.
+    fn cache_tag(python: &Path) -> String {
+        let out = Command::new(python)
+            .args(["-c", "import sys; print(sys.implementation.cache_tag)"])
+            .output()
+            .expect("python3 runs");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
     fn which(program: &str) -> Result<PathBuf, ()> {
