@@ -231,12 +231,6 @@ impl Store {
         self.dir.with_file_name("rooms").join(&name[..name.len().min(16)])
     }
 
-    /// Where the seeds of the rooms' caches live (`room::caches::Seeding`): beside the rooms, shared by every
-    /// project's, since what fills them runs no project's code.
-    pub(crate) fn seeds_dir(&self) -> PathBuf {
-        self.dir.with_file_name("seeds")
-    }
-
     /// Where a companion of the project's seal lives (the test inventory, the baseline): beside it, named after
     /// it, so that ending or cleaning up the seal finds every companion.
     fn companion_path(&self, project: &Project, companion: &str) -> PathBuf {

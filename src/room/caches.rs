@@ -89,14 +89,18 @@ pub(crate) const PER_TREE: &[&Cache] = &[&rust::TARGET];
 /// ecosystem that finds or builds the seed. One line per seeded cache.
 const SEEDED: &[(&Cache, Seed)] = &[(&go::BUILD, go::seed), (&python::BYTECODE, python::seed)];
 
-/// Names another directory of seeds than the store's (`seal::Store::seeds_dir`): a test suite that gives each
+/// Names another directory of seeds than the store's ([`seeds_dir`]): a test suite that gives each
 /// case a store of its own points them all at one. It is as trusted as `LOOPGATE_HOME`, which names the store:
 /// whoever sets setup's environment chooses both.
 pub(crate) const SEEDS_ENV: &str = "LOOPGATE_SEEDS";
 
-/// loopgate's directory of seeds: [`SEEDS_ENV`]'s, else the store's (`seal::Store::seeds_dir`).
+/// Where the seeds of the rooms' caches live: [`SEEDS_ENV`]'s directory, else `seeds/` in loopgate's store,
+/// beside the rooms, shared by every project's, since what fills them runs no project's code.
 pub(crate) fn seeds_dir() -> std::path::PathBuf {
-    std::env::var_os(SEEDS_ENV).map_or_else(|| crate::seal::Store::open().seeds_dir(), std::path::PathBuf::from)
+    std::env::var_os(SEEDS_ENV).map_or_else(
+        || crate::project::loopgate_home().join("seeds"),
+        std::path::PathBuf::from,
+    )
 }
 
 /// An ecosystem's rule that fills a room's empty cache from a seed in loopgate's store before the baseline runs.
