@@ -92,6 +92,10 @@ impl Sandbox {
             }
         }
         cmd.env("HOME", &self.home).env("LOOPGATE_HOME", &self.loopgate_home);
+        // One directory of seeds for every sandbox's store (`room::caches::Seeding`), as a machine has one for all
+        // its loops: the standard library's Go build and Python's bytecode of what lies outside the projects are
+        // compiled once for the suites, not once more at each sandbox's first setup.
+        cmd.env("LOOPGATE_SEEDS", Path::new(env!("CARGO_TARGET_TMPDIR")).join("seeds"));
         // The sandbox's own temporary directory: loopgate's store lies in the system's (`/tmp/…/loopgate-home`),
         // and confinement closes every directory above the store to new entries — `/tmp` itself here, which a
         // user's store in `~/.local/state` never makes one (rustdoc, for one, makes its directory in `$TMPDIR`).

@@ -91,7 +91,13 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path, seeds: &Path) {
     let mut list = String::new();
     for w in &wanted {
         match in_seed(w) {
-            Some(seeded) if !seeded.exists() => list.extend(Wanted { bytecode: seeded, ..w.clone() }.line()),
+            Some(seeded) if !seeded.exists() => list.extend(
+                Wanted {
+                    bytecode: seeded,
+                    ..w.clone()
+                }
+                .line(),
+            ),
             Some(_) => {}
             None if w.by_hash || !w.bytecode.exists() => list.extend(w.line()),
             None => {}
@@ -309,7 +315,10 @@ mod tests {
         let seeded = |d: &Path| at(&seeds.join(PLACE), d);
         let held = std::fs::read(seeded(&site)).expect("the seed holds the outside source");
         assert!(held.len() > 16 && held != b"written by the run", "compiled: {held:?}");
-        assert!(!seeded(&project).exists(), "a project's source is the agent's: never seeded");
+        assert!(
+            !seeded(&project).exists(),
+            "a project's source is the agent's: never seeded"
+        );
         assert!(at(&first, &gone).is_file(), "the room had it from the seed");
 
         std::fs::remove_file(gone.join("m.py")).expect("remove");
@@ -321,8 +330,14 @@ mod tests {
             into: &next,
         };
         from_seed(&seeding).expect("the seed is copied");
-        assert_eq!(std::fs::read(at(&next, &site)).expect("the next room starts with it"), held);
-        assert!(!at(&next, &gone).exists(), "a source that no longer stands starts nothing");
+        assert_eq!(
+            std::fs::read(at(&next, &site)).expect("the next room starts with it"),
+            held
+        );
+        assert!(
+            !at(&next, &gone).exists(),
+            "a source that no longer stands starts nothing"
+        );
         assert!(!at(&next, &project).exists());
     }
 
