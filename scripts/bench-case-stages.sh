@@ -72,10 +72,12 @@ for kind in "${kinds[@]}"; do
             base="$work/$kind-$run"
             fixture "$kind" "$base/project"
             mkdir -p "$base/home" "$base/tmp"
-            # The harness's environment (tests/gaming.rs, `runner_env`): cleared, then the toolchains and caches.
+            # The harness's environment (tests/gaming.rs, `runner_env`): cleared, then the toolchains and caches, and
+            # one directory of seeds for every run's store (so the first run of a kind fills the seeds, and the
+            # runs after it start from them, as every loop but a machine's first does).
             env=(env -i "PATH=$PATH" "HOME=$base/home" "LOOPGATE_HOME=$base/store" "TMPDIR=$base/tmp"
                 "RUSTUP_HOME=${RUSTUP_HOME:-$HOME/.rustup}" "CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}"
-                "GOCACHE=$work/go-build" "GOPATH=$work/gopath" GOTOOLCHAIN=local GOFLAGS=-count=1
+                "GOCACHE=$work/go-build" "GOPATH=$work/gopath" "LOOPGATE_SEEDS=$work/seeds" GOTOOLCHAIN=local GOFLAGS=-count=1
                 npm_config_update_notifier=false npm_config_fund=false)
             [ -z "${PYTHONDONTWRITEBYTECODE:-}" ] || env+=("PYTHONDONTWRITEBYTECODE=$PYTHONDONTWRITEBYTECODE")
             stop=$(printf '{"session_id": "S", "transcript_path": "%s/t.jsonl", "cwd": "%s", "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "<promise>LOOP_DONE</promise>"}' "$base" "$base/project")

@@ -63,18 +63,21 @@ pub(crate) fn baseline(
     let mut runner_version = None;
     let observed = match tracer {
         Ok(_) => {
-            let events = stand.events(&trace);
+            let mut events = stand.events(&trace);
             drop(trace);
+            let pycache = crate::closure::resolved::pycache_prefix(env);
+            // The room's own bytecode cache (never a prefix of the user's, a loop without a room, which is theirs).
+            let room_pycache = pycache
+                .as_deref()
+                .filter(|p| p.starts_with(crate::project::loopgate_home()));
+            if let Some(prefix) = room_pycache {
+                events = crate::room::pycache::with_sources_read(prefix, events);
+            }
             let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
             let mut observed = Observed::take(&events, &project.root, home.as_deref(), derived);
-            let pycache = crate::closure::resolved::pycache_prefix(env);
             observed.loaded = crate::closure::resolved::test_side(&events, &project.root, pycache.as_deref());
-            // The room's own bytecode cache starts with what this run loaded compiled afresh (see
-            // `room::pycache`); never a prefix of the user's (a loop without a room), which is theirs to fill.
-            if let Some(prefix) = pycache
-                .as_deref()
-                .filter(|p| p.starts_with(crate::project::loopgate_home()))
-            {
+            // It starts with what this run loaded compiled afresh (see `room::pycache`).
+            if let Some(prefix) = room_pycache {
                 crate::room::pycache::seed(prefix, &events, &project.root, &crate::room::caches::seeds_dir());
             }
             // Which version of the runner ran: the snapshot holds it, so its resolution alone judges its configuration.

@@ -116,6 +116,25 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path, seeds: &Path) {
     }
 }
 
+/// `events` with each read of a bytecode file in the room's prefix standing as a read of its source. Python loaded
+/// the source through it (the file's header names the source's size and time, which Python checked), so for what
+/// the baseline read — what the snapshot holds by content, the observed closure, which pytest ran — the source
+/// was read, and the prefix is loopgate's own. A room started from the seed reads the standard library's and every
+/// dependency's bytecode there and only looks at their sources: without this, its baseline would read none of
+/// them and the snapshot would hold none (and a `_pytest` read in two places names no version).
+pub(crate) fn with_sources_read(prefix: &Path, events: Vec<Event>) -> Vec<Event> {
+    events
+        .into_iter()
+        .map(|event| match Wanted::of(prefix, &event.path) {
+            Some(w) if event.access == Access::Read => Event {
+                access: Access::Read,
+                path: w.source,
+            },
+            _ => event,
+        })
+        .collect()
+}
+
 /// A bytecode file the run looked for in the prefix, and what it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Wanted {
@@ -252,6 +271,22 @@ mod tests {
         }
         assert_eq!(Wanted::of(prefix, Path::new("/elsewhere/x.cpython-311.pyc")), None);
         assert!(is_python("python3.11") && is_python("python") && !is_python("python-config"));
+    }
+
+    /// A bytecode file read from the prefix stands as a read of its source; one it only looked for, or one outside
+    /// the prefix, stays as it was.
+    #[test]
+    fn bytecode_read_from_the_prefix_reads_its_source() {
+        let prefix = Path::new("/store/rooms/r/pycache");
+        let pyc = prefix.join("usr/lib/python3.11/json/decoder.cpython-311.pyc");
+        let events = vec![
+            event(Access::Read, &pyc),
+            event(Access::Missing, &prefix.join("usr/lib/python3.11/x.cpython-311.pyc")),
+            event(Access::Read, Path::new("/elsewhere/y.cpython-311.pyc")),
+        ];
+        let mut expected = events.clone();
+        expected[0] = event(Access::Read, Path::new("/usr/lib/python3.11/json/decoder.py"));
+        assert_eq!(with_sources_read(prefix, events), expected);
     }
 
     /// The interpreter compiles each source into the prefix; a bytecode file planted beside a source is never what
