@@ -28,7 +28,8 @@
 //!
 //! The sources outside the project are the same for every loop on the machine (the standard library, pytest, a
 //! venv's packages), so [`seed`] also compiles them, the same way, into a seed in loopgate's store, and each new
-//! room starts from it ([`from_seed`]): a later setup's baseline no longer compiles them. Where Python writes its
+//! room starts from it ([`from_seed`]), checked by the source's hash: a later setup's baseline no longer compiles
+//! them. Where Python writes its
 //! bytecode, the baseline's run compiled every one of them into the room's empty prefix: about a second of a
 //! one-test pytest setup's CPU. Nothing a run wrote is ever copied into the seed.
 
@@ -44,8 +45,8 @@ use crate::trace::{Access, Event};
 const PLACE: &str = "python";
 
 /// Starts the room's empty prefix from the seed (a `room::caches` seed rule, before the baseline): every file of
-/// the seed whose source still stands. Python uses one only while its source has the size and time in its header,
-/// as it would a `__pycache__` of its own; the rest it compiles as before.
+/// the seed whose source still stands. Each is checked by hash (PEP 552): Python uses one only while its source's
+/// content hashes to what its header names, and compiles the rest as before.
 ///
 /// **Why a seed can be trusted**: what fills it is [`seed`]'s compile, after a baseline, by an isolated
 /// interpreter outside the project over `py_compile` alone, from the sources themselves: no run's output is ever
@@ -91,9 +92,12 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path, seeds: &Path) {
     let mut list = String::new();
     for w in &wanted {
         match in_seed(w) {
+            // Checked by hash: a seed outlives the loop, and a source's size and time can be kept by an edit
+            // (or change between the compile's look at them and its read); its content cannot.
             Some(seeded) if !seeded.exists() => list.extend(
                 Wanted {
                     bytecode: seeded,
+                    by_hash: true,
                     ..w.clone()
                 }
                 .line(),
@@ -350,6 +354,11 @@ mod tests {
         let seeded = |d: &Path| at(&seeds.join(PLACE), d);
         let held = std::fs::read(seeded(&site)).expect("the seed holds the outside source");
         assert!(held.len() > 16 && held != b"written by the run", "compiled: {held:?}");
+        assert_eq!(
+            held[4..8],
+            [3, 0, 0, 0],
+            "checked by the source's hash (PEP 552's flags)"
+        );
         assert!(
             !seeded(&project).exists(),
             "a project's source is the agent's: never seeded"
