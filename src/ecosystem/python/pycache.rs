@@ -30,7 +30,7 @@
 //! venv's packages), so [`seed`] also compiles them, the same way, into a seed in loopgate's store, and each new
 //! room starts from it ([`from_seed`]), checked by the source's hash: a later setup's baseline no longer compiles
 //! them. Where Python writes its
-//! bytecode, the baseline's run compiled every one of them into the room's empty prefix: about a second of a
+//! bytecode, the baseline's run compiled every one of them into the room's empty prefix: about 0.7 s of a
 //! one-test pytest setup's CPU. Nothing a run wrote is ever copied into the seed.
 
 use std::io;
@@ -40,33 +40,63 @@ use std::process::Command;
 use crate::room::caches::Seeding;
 use crate::trace::{Access, Event};
 
-/// The seeds' folder of Python under loopgate's seeds directory: a prefix as `PYTHONPYCACHEPREFIX` lays one out,
-/// holding the bytecode of sources outside every project that a baseline loaded.
+/// The seeds' folder of Python under loopgate's seeds directory: one prefix per interpreter binary, laid out as
+/// `PYTHONPYCACHEPREFIX` lays one out, holding the bytecode of sources outside every project that a baseline
+/// loaded.
 const PLACE: &str = "python";
 
-/// Starts the room's empty prefix from the seed (a `room::caches` seed rule, before the baseline): every file of
-/// the seed whose source still stands. Each is checked by hash (PEP 552): Python uses one only while its source's
-/// content hashes to what its header names, and compiles the rest as before.
+/// The file in an interpreter's seed that names the binary it was compiled by.
+const NAMED: &str = ".interpreter";
+
+/// Starts the room's empty prefix from the seeds (a `room::caches` seed rule, before the baseline): every file of
+/// a seed whose source still stands, from the seeds whose interpreter still stands as it was. Each is checked by
+/// hash (PEP 552): Python uses one only while its source's content hashes to what its header names, and compiles
+/// the rest as before.
 ///
 /// **Why a seed can be trusted**: what fills it is [`seed`]'s compile, after a baseline, by an isolated
-/// interpreter outside the project over `py_compile` alone, from the sources themselves: no run's output is ever
-/// copied into it, and it lives in loopgate's store, out of every agent's reach. So a room that starts from it
-/// trusts nothing a run of the code under test wrote, as a room that starts empty does; what it saves is the
-/// baseline compiling the standard library and every dependency it imports (about a second of CPU for a one-test
-/// pytest project, BENCHMARKS.md).
+/// interpreter binary outside the project over `py_compile` alone, from the sources themselves: no run's output is
+/// ever copied into it, and it lives in loopgate's store, out of every agent's reach. A seed is keyed by its
+/// interpreter's content, as Go's is by `go`'s: one an interpreter the agent replaced filled (outside the project,
+/// where its world may write) is read only while that same binary stands, never once it is repaired. So a room
+/// that starts from the seeds trusts nothing a run of the code under test wrote, as a room that starts empty does;
+/// what it saves is the baseline compiling the standard library and every dependency it imports (1.5× less CPU
+/// for a one-test pytest setup, BENCHMARKS.md).
 pub(crate) fn from_seed(at: &Seeding) -> io::Result<()> {
-    let seed = at.seeds.join(PLACE);
-    if !seed.is_dir() {
+    let Ok(seeds) = std::fs::read_dir(at.seeds.join(PLACE)) else {
         return Ok(());
+    };
+    for seed in seeds.flatten() {
+        let tree = seed.path();
+        let Ok(named) = std::fs::read_to_string(tree.join(NAMED)) else {
+            continue;
+        };
+        if key(Path::new(&named)).is_none_or(|key| *key != *seed.file_name().to_string_lossy()) {
+            continue;
+        }
+        let stands = |file: &Path| Wanted::of(&tree, file).is_some_and(|w| w.source.is_file());
+        crate::fsutil::copy_tree(&tree, at.into, &stands)?;
     }
-    let stands = |file: &Path| Wanted::of(&seed, file).is_some_and(|w| w.source.is_file());
-    crate::fsutil::copy_tree(&seed, at.into, &stands)
+    Ok(())
 }
 
-/// After the baseline: compiles into `prefix` (the room's `PYTHONPYCACHEPREFIX`) each source whose bytecode the
-/// traced run looked for there and did not find, with the interpreters it executed (each compiles the files of
-/// its own cache tag), and grows the seed in `seeds` (see [`from_seed`]) with the sources outside the project.
-/// Best effort: what is not compiled here Python compiles in each run, as before.
+/// An interpreter binary's seed key: a hash of its content; none for what is not an ELF binary (a shim, a script
+/// that runs one, says nothing by its content of the interpreter it runs).
+fn key(interpreter: &Path) -> Option<String> {
+    let mut file = std::fs::File::open(interpreter).ok()?;
+    let mut magic = [0u8; 4];
+    io::Read::read_exact(&mut file, &mut magic).ok()?;
+    if magic != *b"\x7fELF" {
+        return None;
+    }
+    let digest = crate::fsutil::sha256_hex(std::fs::File::open(interpreter).ok()?).ok()?;
+    Some(digest[..24].to_string())
+}
+
+/// After the baseline: grows the seed of each interpreter binary the run executed (see [`from_seed`]) with the
+/// sources outside the project whose bytecode the traced run looked for in `prefix` (the room's
+/// `PYTHONPYCACHEPREFIX`) and did not find, then fills the room's prefix: those from the seeds, the project's own
+/// sources compiled checked by hash, the rest compiled by the interpreters the run executed (each compiles the
+/// files of its own cache tag). Best effort: what is not compiled here Python compiles in each run, as before.
 pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path, seeds: &Path) {
     let roots = [root.to_path_buf(), crate::plane::resolve(root)];
     let outside = |path: &Path| !roots.iter().any(|r| path.starts_with(r));
@@ -82,40 +112,58 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path, seeds: &Path) {
         .collect();
     wanted.sort_by(|a, b| a.bytecode.cmp(&b.bytecode));
     wanted.dedup_by(|a, b| a.bytecode == b.bytecode);
+    if wanted.is_empty() {
+        return;
+    }
+    let interpreters: Vec<PathBuf> = interpreters(events).into_iter().filter(|i| outside(i)).collect();
     // loopgate's own sources (the room's start hooks) are each room's, so they are compiled for it alone.
     let store = crate::project::loopgate_home();
-    let seed = seeds.join(PLACE);
-    let in_seed = |w: &Wanted| {
+    let below = |w: &Wanted| {
         let below = w.bytecode.strip_prefix(prefix).ok()?;
-        (!w.by_hash && !w.source.starts_with(&store)).then(|| seed.join(below))
+        (!w.by_hash && !w.source.starts_with(&store)).then(|| below.to_path_buf())
     };
-    let mut list = String::new();
-    for w in &wanted {
-        match in_seed(w) {
-            // Checked by hash: a seed outlives the loop, and a source's size and time can be kept by an edit
-            // (or change between the compile's look at them and its read); its content cannot.
-            Some(seeded) if !seeded.exists() => list.extend(
+    let trees: Vec<(&PathBuf, PathBuf)> = interpreters
+        .iter()
+        .filter_map(|i| Some((i, seeds.join(PLACE).join(key(i)?))))
+        .collect();
+    for (interpreter, tree) in &trees {
+        // Checked by hash: a seed outlives the loop, and a source's size and time can be kept by an edit (or
+        // change between the compile's look at them and its read); its content cannot.
+        let list: String = wanted
+            .iter()
+            .filter_map(|w| Some((w, tree.join(below(w)?))))
+            .filter(|(_, seeded)| !seeded.exists())
+            .filter_map(|(w, seeded)| {
                 Wanted {
                     bytecode: seeded,
                     by_hash: true,
                     ..w.clone()
                 }
-                .line(),
-            ),
-            Some(_) => {}
-            None if w.by_hash || !w.bytecode.exists() => list.extend(w.line()),
-            None => {}
+                .line()
+            })
+            .collect();
+        let named = std::fs::create_dir_all(tree).and_then(|()| {
+            crate::fsutil::write_atomic(&tree.join(NAMED), interpreter.as_os_str().as_encoded_bytes(), 0o600)
+        });
+        if !list.is_empty() && named.is_ok() {
+            compile(interpreter, &list);
         }
     }
-    if !list.is_empty() {
-        for interpreter in interpreters(events).into_iter().filter(|i| outside(i)) {
-            compile(&interpreter, &list);
-        }
-    }
-    for w in wanted.iter().filter(|w| !w.bytecode.exists()) {
-        if let Some(seeded) = in_seed(w).filter(|s| s.is_file()) {
+    for w in wanted.iter().filter(|w| !w.by_hash && !w.bytecode.exists()) {
+        let Some(below) = below(w) else { continue };
+        if let Some(seeded) = trees.iter().map(|(_, tree)| tree.join(&below)).find(|s| s.is_file()) {
             let _ = std::fs::create_dir_all(w.bytecode.parent().unwrap_or(prefix));
             let _ = std::fs::copy(seeded, &w.bytecode);
+        }
+    }
+    let list: String = wanted
+        .iter()
+        .filter(|w| w.by_hash || !w.bytecode.exists())
+        .filter_map(Wanted::line)
+        .collect();
+    if !list.is_empty() {
+        for interpreter in &interpreters {
+            compile(interpreter, &list);
         }
     }
 }
@@ -329,13 +377,21 @@ mod tests {
     /// and the next room starts from it; a project's source, and one that no longer stands, never reach it.
     #[test]
     fn the_seed_holds_outside_sources_and_starts_the_next_room() {
-        let Ok(python) = which("python3") else {
+        let Ok(shim) = which("python3") else {
             panic!("this test needs python3 on PATH");
         };
+        // The binary a `python3` on PATH runs (a pyenv shim runs one): the seed is its.
+        let out = Command::new(&shim)
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 runs");
+        let python = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+            .canonicalize()
+            .expect("the interpreter binary");
         let dir = tempfile::tempdir().expect("tempdir");
         let [seeds, first, next] = ["seeds", "first", "next"].map(|d| dir.path().join(d));
-        let [project, site, gone] = ["p", "site", "gone"].map(|d| dir.path().join(d));
-        for source_dir in [&project, &site, &gone] {
+        let [project, site, gone, other] = ["p", "site", "gone", "other"].map(|d| dir.path().join(d));
+        for source_dir in [&project, &site, &gone, &other] {
             std::fs::create_dir_all(source_dir).expect("mkdir");
             std::fs::write(source_dir.join("m.py"), "X = 1\n").expect("write");
         }
@@ -351,7 +407,8 @@ mod tests {
             event(Access::Missing, &at(&first, &gone)),
         ];
         seed(&first, &events, &project, &seeds);
-        let seeded = |d: &Path| at(&seeds.join(PLACE), d);
+        let tree = seeds.join(PLACE).join(key(&python).expect("an ELF binary"));
+        let seeded = |d: &Path| at(&tree, d);
         let held = std::fs::read(seeded(&site)).expect("the seed holds the outside source");
         assert!(held.len() > 16 && held != b"written by the run", "compiled: {held:?}");
         assert_eq!(
@@ -365,6 +422,11 @@ mod tests {
         );
         assert!(at(&first, &gone).is_file(), "the room had it from the seed");
 
+        // A seed whose interpreter no longer hashes as its name says (replaced, then repaired) starts nothing.
+        let stale = seeds.join(PLACE).join("0".repeat(24));
+        std::fs::create_dir_all(at(&stale, &other).parent().expect("a parent")).expect("mkdir");
+        std::fs::write(at(&stale, &other), &held).expect("write");
+        std::fs::write(stale.join(NAMED), python.as_os_str().as_encoded_bytes()).expect("write");
         std::fs::remove_file(gone.join("m.py")).expect("remove");
         let vars = std::collections::BTreeMap::new();
         let seeding = Seeding {
@@ -383,6 +445,10 @@ mod tests {
             "a source that no longer stands starts nothing"
         );
         assert!(!at(&next, &project).exists());
+        assert!(
+            !at(&next, &other).exists(),
+            "a seed of another interpreter's content starts nothing"
+        );
     }
 
     /// A project's source is compiled checked by its hash, over the bytecode the baseline's run wrote for it: a
