@@ -142,10 +142,13 @@ pub(crate) fn seed(prefix: &Path, events: &[Event], root: &Path, seeds: &Path) {
                 .line()
             })
             .collect();
+        if list.is_empty() {
+            continue;
+        }
         let named = std::fs::create_dir_all(tree).and_then(|()| {
             crate::fsutil::write_atomic(&tree.join(NAMED), interpreter.as_os_str().as_encoded_bytes(), 0o600)
         });
-        if !list.is_empty() && named.is_ok() {
+        if named.is_ok() {
             compile(interpreter, &list);
         }
     }
