@@ -32,6 +32,10 @@
 //! code that knows it is tested) are in `gaming/family_moves.rs`, which can also be played against another
 //! binary (`LOOPGATE_UNDER_TEST`) to count what gets through (`LOOPGATE_GAMING_MEASURE=1`).
 //!
+//! Cases that start alike — the same fixture, flags and setup environment — share one setup: the first sets its
+//! loop up and keeps it, the next restore it at the same path and play their own move on it
+//! (`gaming/shared_setup.rs`; `LOOPGATE_GAMING_SHARED_SETUP=0` sets each case's loop up afresh).
+//!
 //! `cargo test --test gaming -- --nocapture` prints each case and its time; the README reports the counts.
 
 #[path = "gaming/aware_moves.rs"]
@@ -153,6 +157,8 @@ mod selection_moves_2;
 mod selection_moves_3;
 #[path = "gaming/shadow_moves.rs"]
 mod shadow_moves;
+#[path = "gaming/shared_setup.rs"]
+mod shared_setup;
 #[path = "gaming/snapshot_moves.rs"]
 mod snapshot_moves;
 #[path = "gaming/start_channel_moves.rs"]
@@ -261,17 +267,18 @@ fn start(fixture: &Fixture, flags: &str, baseline: bool) -> Project {
 }
 
 fn start_with(fixture: &Fixture, flags: &str, env: &[(&str, &str)], baseline: bool) -> Project {
-    let p = fixture.project();
-    setup_with(&p, fixture, flags, env);
-    if baseline {
-        let first = promise(&p).blocked();
-        assert!(
-            first.reason.contains("PROMISE REJECTED"),
-            "the fixture should fail before any move:\n{}",
-            first.reason
-        );
-    }
-    p
+    let how = format!("start {flags:?} {env:?} {baseline}");
+    shared_setup::started(fixture, &how, |p| {
+        setup_with(p, fixture, flags, env);
+        if baseline {
+            let first = promise(p).blocked();
+            assert!(
+                first.reason.contains("PROMISE REJECTED"),
+                "the fixture should fail before any move:\n{}",
+                first.reason
+            );
+        }
+    })
 }
 
 /// A loop set up with the defaults on a fresh project of `fixture`, whose baseline failed (the fixture's bug):
@@ -279,7 +286,12 @@ fn start_with(fixture: &Fixture, flags: &str, env: &[(&str, &str)], baseline: bo
 /// first promise, which would cost a run of the verify command per case (BENCHMARKS.md, "CI's time: the bare
 /// proof's first run and the honest cases' first promise").
 pub(crate) fn start_unfixed(fixture: &Fixture, env: &[(&str, &str)]) -> Project {
-    let p = fixture.project();
+    shared_setup::started(fixture, &format!("unfixed {env:?}"), |p| {
+        set_up_unfixed(p, fixture, env)
+    })
+}
+
+fn set_up_unfixed(p: &Project, fixture: &Fixture, env: &[(&str, &str)]) {
     // The fix is written a moment after setup. Python's bytecode is stale-checked by the source's mtime in whole
     // seconds and its size, so a fix of the same size written in the second the fixture was (`a - b` to `a + b`)
     // would run the baseline's bytecode. An agent's edit comes later; the fixture's files are dated ten seconds back.
@@ -287,12 +299,11 @@ pub(crate) fn start_unfixed(fixture: &Fixture, env: &[(&str, &str)]) -> Project 
         &p.path(""),
         std::time::SystemTime::now() - std::time::Duration::from_secs(10),
     );
-    let said = setup_with(&p, fixture, "", env);
+    let said = setup_with(p, fixture, "", env);
     assert!(
         said.stdout.contains("Baseline (the verify command") && !said.stdout.contains("ALREADY PASSES"),
         "the fixture should fail before any change:\n{said}"
     );
-    p
 }
 
 /// Sets the modification time of every file under `dir` to `when`, following no link (the fixtures' runners in
@@ -567,6 +578,9 @@ pub(crate) struct Loops<'a> {
     verify: &'a str,
     /// Sets a loop up on a fresh project with the case's flags.
     setup: Box<SetUp<'a>>,
+    /// The fixture and the extra flags of [`Loops::of`], whose loops are shared by the cases that start alike
+    /// (`gaming/shared_setup.rs`).
+    shared: Option<(&'a Fixture, &'a str)>,
 }
 
 /// Sets a loop up on a project with flags.
@@ -575,11 +589,14 @@ type SetUp<'a> = dyn Fn(&Project, &str) + 'a;
 impl<'a> Loops<'a> {
     /// Loops on `fixture`'s projects, set up with `extra` besides each case's flags.
     pub(crate) fn of(fixture: &'a Fixture, extra: &'a str) -> Self {
-        Self::new(
-            move || fixture.project(),
-            fixture.verify,
-            move |p, flags| setup(p, fixture, &format!("{flags} {extra}")),
-        )
+        Self {
+            shared: Some((fixture, extra)),
+            ..Self::new(
+                move || fixture.project(),
+                fixture.verify,
+                move |p, flags| setup(p, fixture, &format!("{flags} {extra}")),
+            )
+        }
     }
 
     pub(crate) fn new(fresh: impl Fn() -> Project + 'a, verify: &'a str, setup: impl Fn(&Project, &str) + 'a) -> Self {
@@ -587,11 +604,17 @@ impl<'a> Loops<'a> {
             fresh: Box::new(fresh),
             verify,
             setup: Box::new(setup),
+            shared: None,
         }
     }
 
     /// A fresh project with a loop set up with `flags`.
     pub(crate) fn start(&self, flags: &str) -> Project {
+        if let Some((fixture, extra)) = self.shared {
+            return shared_setup::started(fixture, &format!("loops {flags:?} {extra:?}"), |p| {
+                (self.setup)(p, flags)
+            });
+        }
         let p = (self.fresh)();
         (self.setup)(&p, flags);
         p

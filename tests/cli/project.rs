@@ -30,7 +30,7 @@ pub use crate::common::{LOOPGATE, eventually, is_root};
 
 /// The binary the commands run: this build's, or the one `LOOPGATE_UNDER_TEST` names (to play the
 /// adversarial suite against an earlier release, see `tests/gaming/family_moves.rs`).
-fn under_test() -> OsString {
+pub fn under_test() -> OsString {
     std::env::var_os("LOOPGATE_UNDER_TEST").unwrap_or_else(|| LOOPGATE.into())
 }
 
@@ -40,6 +40,8 @@ const DEFAULT_DEADLINE: Duration = Duration::from_secs(60);
 /// A temporary project with its own `HOME` and seal store.
 pub struct Project {
     _sandbox: Sandbox,
+    /// A lock the project holds while it lives ([`Project::at`]).
+    _claim: Option<fs::File>,
     root: PathBuf,
     home: PathBuf,
     loopgate_home: PathBuf,
@@ -58,7 +60,18 @@ pub struct Project {
 impl Project {
     /// An empty project directory (nothing in it, not even `.claude/`).
     pub fn new() -> Self {
-        let sandbox = Sandbox::new("loopgate-cli-");
+        Self::in_sandbox(Sandbox::new("loopgate-cli-"), None)
+    }
+
+    /// A project in `dir`, which the caller made and keeps, as it is (the gaming suite restores a loop set up
+    /// there before, `tests/gaming/shared_setup.rs`), holding `claim` (the caller's lock on `dir`) while it lives.
+    /// Only the gaming suite's.
+    #[allow(dead_code)]
+    pub fn at(dir: &Path, claim: fs::File) -> Self {
+        Self::in_sandbox(Sandbox::at(dir), Some(claim))
+    }
+
+    fn in_sandbox(sandbox: Sandbox, claim: Option<fs::File>) -> Self {
         let io = sandbox.base.join("io");
         fs::create_dir_all(&io).expect("create fixture dir");
         Self {
@@ -68,6 +81,7 @@ impl Project {
             io,
             base: sandbox.base.clone(),
             _sandbox: sandbox,
+            _claim: claim,
             runs: AtomicUsize::new(0),
             echo: false,
             nobody: false,

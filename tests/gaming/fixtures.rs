@@ -24,13 +24,18 @@ impl Fixture {
     /// A fresh project holding the fixture's files.
     pub fn project(&self) -> Project {
         let p = Project::new();
+        self.fill(&p);
+        p
+    }
+
+    /// Writes the fixture's files into the empty project `p`.
+    pub fn fill(&self, p: &Project) {
         for (path, text) in self.files {
             p.write(path, text);
         }
         if self.js {
             link_js_runners(&p.path("node_modules"));
         }
-        p
     }
 }
 

@@ -34,9 +34,9 @@ pub const TASK: &str = "make src.txt say fixed";
 
 /// A temporary directory (canonical, so paths compare equal to what loopgate prints) with `project/` and
 /// `home/`, and the path `loopgate-home/`, which loopgate itself creates (0700) when it first seals a loop;
-/// removed when dropped.
+/// removed when dropped, unless it is a directory the caller keeps ([`Sandbox::at`]).
 pub struct Sandbox {
-    _temp: tempfile::TempDir,
+    _temp: Option<tempfile::TempDir>,
     /// The temporary directory itself, for anything else a suite keeps there.
     pub base: PathBuf,
     pub project: PathBuf,
@@ -51,13 +51,21 @@ impl Sandbox {
             .prefix(prefix)
             .tempdir()
             .expect("create a temp dir");
-        let base = temp.path().canonicalize().expect("canonicalize the temp dir");
+        let mut sandbox = Self::at(temp.path());
+        sandbox._temp = Some(temp);
+        sandbox
+    }
+
+    /// A sandbox in `dir`, which the caller made and keeps (not removed when dropped): the gaming suite's shared
+    /// setups restore a loop into the same directory for each case that starts alike (`tests/gaming/shared_setup.rs`).
+    pub fn at(dir: &Path) -> Self {
+        let base = dir.canonicalize().expect("canonicalize the sandbox dir");
         let (project, home, loopgate_home) = (base.join("project"), base.join("home"), base.join("loopgate-home"));
         for dir in [&project, &home] {
             fs::create_dir_all(dir).expect("create a sandbox dir");
         }
         Sandbox {
-            _temp: temp,
+            _temp: None,
             base,
             project,
             home,
