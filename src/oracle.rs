@@ -152,7 +152,13 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     } = ran?;
     // A step set aside is free only when its processes fed the rest of the run nothing.
     if !steps.is_empty() {
-        let fed = steps.judge(&world.stand(root).processes(&trace), trace.path(), root);
+        let binaries = outside.snapshot().map(|s| s.binaries.as_slice()).unwrap_or_default();
+        let program = |ran: &std::path::Path| world.program(ran, binaries);
+        let filled = steps::Filled {
+            caches: world.filled(),
+            program: &program,
+        };
+        let fed = steps.judge(&world.stand(root).processes(&trace), trace.path(), root, &filled);
         if !fed.is_empty() {
             return Ok(Verdict::SealBroken(outside.breach(fed, root)));
         }

@@ -102,13 +102,14 @@ impl Steps {
             .collect()
     }
 
-    /// The moves set aside that the run's processes (`procs`, traced to `trace`, in the project at `root`) do
-    /// not clear, each with what its step did; empty when every step is free.
-    pub(crate) fn judge(&self, procs: &Processes, trace: &Path, root: &Path) -> Vec<Move> {
+    /// The moves set aside that the run's processes (`procs`, traced to `trace`, in the project at `root`, with
+    /// the caches its toolchains fill, `filled`) do not clear, each with what its step did; empty when every
+    /// step is free.
+    pub(crate) fn judge(&self, procs: &Processes, trace: &Path, root: &Path, filled: &Filled) -> Vec<Move> {
         self.aside
             .iter()
             .filter_map(|(m, steps)| {
-                let finding = match finding(procs, steps, trace)? {
+                let finding = match finding(procs, steps, trace, filled)? {
                     Finding::Fed(path) => Finding::Fed(
                         Path::new(&path)
                             .strip_prefix(root)
@@ -129,8 +130,109 @@ impl Steps {
     }
 }
 
+/// The run's caches that a toolchain fills with entries keyed by everything that made them (`room::caches::
+/// FILLED`: Go's build cache), and how to tell what a program the run executed is.
+///
+/// **Why an entry its toolchain wrote is no step's content.** Go names every entry of its build cache by a hash
+/// of everything the action read — the sources' bytes, the flags, the compiler, even a `-toolexec` wrapper — so an
+/// entry the `go` command and its tools wrote is the entry any build of the same inputs would write: the
+/// runner reading it later reads what it would have computed itself, whoever asked for the build. `go vet` or
+/// `go build` before `go test` is such a step. What makes an entry wrong is a writer other than the toolchain (a
+/// shell's redirect, a copy, the agent's program), or one that changed what a tool produced before the `go`
+/// command stored it (a file of its work directory rewritten). So a step's entries are vouched for only when
+/// **every** write of the step — anywhere, not only in the cache — was made by a process running one of the
+/// toolchain's programs (the program it ran at that line of the trace, or its parent's when it had run none),
+/// each program being one of the toolchain's by name and in a place the agent cannot change: the system's
+/// directories (`room::snapshot::SYSTEM`) or one the snapshot presents to the run — or the room's private path
+/// of such a runner binary, which the start channel's stand-in runs (`room::hook::binary`). Anything else the step wrote
+/// is judged as before, and a step with one write by any other program has no entry vouched for.
+pub(crate) struct Filled<'a> {
+    /// Each cache's directory as the run has it, and the names of its toolchain's programs.
+    pub(crate) caches: Vec<(PathBuf, &'static [&'static str])>,
+    /// What the program the run executed at a path is, where the agent cannot have changed it (its path, or the
+    /// runner binary the room runs from a private path); `None` where the agent could have.
+    pub(crate) program: &'a dyn Fn(&Path) -> Option<PathBuf>,
+}
+
+impl Filled<'_> {
+    /// No cache (a run outside the room, or with none filled so).
+    #[cfg(test)]
+    pub(crate) fn none() -> Filled<'static> {
+        Filled {
+            caches: Vec::new(),
+            program: &|_| None,
+        }
+    }
+
+    /// The caches whose entries the processes of `side` wrote as their toolchain alone.
+    fn vouched(&self, procs: &Processes, side: &HashSet<u32>) -> Vec<&Path> {
+        if self.caches.is_empty() {
+            return Vec::new();
+        }
+        let programs = Programs::of(procs);
+        let writes = procs
+            .touched
+            .iter()
+            .filter(|(_, pid, access, path)| *access == Access::Wrote && side.contains(pid) && !is_device(path));
+        let by_toolchain = |names: &[&str]| {
+            writes.clone().all(|(line, pid, _, _)| {
+                programs
+                    .at(*pid, *line)
+                    .and_then(|ran| (self.program)(ran))
+                    .is_some_and(|program| {
+                        program
+                            .file_name()
+                            .and_then(|name| name.to_str())
+                            .is_some_and(|name| names.contains(&name))
+                    })
+            })
+        };
+        self.caches
+            .iter()
+            .filter(|(_, names)| by_toolchain(names))
+            .map(|(dir, _)| dir.as_path())
+            .collect()
+    }
+}
+
+/// The program each process ran, line by line: what it started with `execve`, or, before any, its parent's when
+/// it was started.
+struct Programs<'p> {
+    procs: &'p Processes,
+    runs: HashMap<u32, Vec<(usize, &'p Path)>>,
+}
+
+impl<'p> Programs<'p> {
+    fn of(procs: &'p Processes) -> Self {
+        let mut runs: HashMap<u32, Vec<(usize, &Path)>> = HashMap::new();
+        for (line, pid, access, path) in &procs.touched {
+            if *access == Access::Executed {
+                runs.entry(*pid).or_default().push((*line, path.as_path()));
+            }
+        }
+        Programs { procs, runs }
+    }
+
+    /// The program `pid` ran at `line`; `None` for the trace's first process before it ran one.
+    fn at(&self, mut pid: u32, mut line: usize) -> Option<&'p Path> {
+        // Bounded: a parent map read from a forged trace could hold a cycle.
+        for _ in 0..self.procs.parents.len() + 1 {
+            let ran = self
+                .runs
+                .get(&pid)
+                .and_then(|runs| runs.iter().rev().find(|(at, _)| *at <= line));
+            if let Some((_, program)) = ran {
+                return Some(program);
+            }
+            line = *self.procs.born.get(&pid)?;
+            pid = *self.procs.parents.get(&pid)?;
+        }
+        None
+    }
+}
+
 /// What the processes started as `steps` did that the rest of the run could feel; `None`: nothing.
-fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
+fn finding(procs: &Processes, steps: &[Step], trace: &Path, filled: &Filled) -> Option<Finding> {
     if let Some(line) = &procs.unreadable {
         return Some(Finding::Unread(format!("a line is not a process's: `{line}`")));
     }
@@ -138,7 +240,7 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
     if let Some(orphan) = procs
         .touched
         .iter()
-        .map(|(pid, _, _)| *pid)
+        .map(|(_, pid, _, _)| *pid)
         .chain(procs.execs.iter().map(|(_, pid, _)| *pid))
         .find(|pid| *pid != first && !procs.parents.contains_key(pid))
     {
@@ -182,8 +284,8 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
     let written: HashSet<&PathBuf> = procs
         .touched
         .iter()
-        .filter(|(pid, access, _)| *access == Access::Wrote && side.contains(pid))
-        .map(|(_, _, path)| path)
+        .filter(|(_, pid, access, _)| *access == Access::Wrote && side.contains(pid))
+        .map(|(_, _, _, path)| path)
         .collect();
     if let Some(path) = written.iter().find(|path| another_process(path)) {
         return Some(Finding::Memory(path.display().to_string()));
@@ -198,8 +300,8 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
         procs
             .touched
             .iter()
-            .filter(|(pid, access, _)| *access == Access::Wrote && side.contains(pid))
-            .map(|(_, _, path)| path),
+            .filter(|(_, pid, access, _)| *access == Access::Wrote && side.contains(pid))
+            .map(|(_, _, _, path)| path),
     );
     let made = count(
         procs
@@ -208,10 +310,13 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
             .filter(|(pid, _)| side.contains(pid))
             .map(|(_, path)| path),
     );
+    // What the toolchain's own programs wrote into a cache it keys by content is what the runner would compute.
+    let vouched = filled.vouched(procs, &side);
     let content: HashSet<&Path> = writes
         .iter()
         .filter(|(path, n)| made.get(*path) != Some(*n) && !is_device(path))
         .map(|(path, _)| *path)
+        .filter(|path| !vouched.iter().any(|dir| path.starts_with(dir)))
         .collect();
     // One file may have two names: a directory reached through a link that was there before the step (`nm ->
     // node_modules`) names what the step wrote and what the rest read differently. Every name is also taken
@@ -225,8 +330,8 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path) -> Option<Finding> {
     procs
         .touched
         .iter()
-        .filter(|(pid, _, _)| !side.contains(pid))
-        .find_map(|(_, _, path)| {
+        .filter(|(_, pid, _, _)| !side.contains(pid))
+        .find_map(|(_, _, _, path)| {
             let again = resolved.of(path);
             path.ancestors()
                 .chain(again.ancestors())

@@ -102,6 +102,35 @@ impl<'i> World<'i> {
         })))
     }
 
+    /// The caches of a run in this world that a toolchain fills with entries keyed by what made them (see
+    /// `steps::Filled`): each one the room made private, at its place in the run.
+    pub(crate) fn filled(&self) -> Vec<(PathBuf, &'static [&'static str])> {
+        let Some(room) = &self.room else { return Vec::new() };
+        crate::room::caches::FILLED
+            .iter()
+            .filter_map(|(cache, names)| {
+                let (_, dir) = room.env.iter().find(|(var, _)| var == cache.name())?;
+                Some((PathBuf::from(dir), *names))
+            })
+            .collect()
+    }
+
+    /// What the program the run executed at `ran` is, where the agent cannot have changed it (`steps::Filled`):
+    /// itself in the system's directories (`room::snapshot::SYSTEM`: a process that could rewrite them could
+    /// rewrite loopgate) or presented to the run from the snapshot; or, at the room's private path of a runner
+    /// binary the start channel stands in at (`room::hook::binary`), that binary, judged so. `binaries` are the
+    /// ones the snapshot's baseline executed, in the order the room numbered them.
+    pub(crate) fn program(&self, ran: &Path, binaries: &[PathBuf]) -> Option<PathBuf> {
+        let stood_in = self
+            .room
+            .as_ref()
+            .and_then(|r| crate::room::hook::binary::stood_in(r.room.dir(), ran, binaries));
+        let program = stood_in.map_or(ran, PathBuf::as_path);
+        let unchanged = crate::room::snapshot::SYSTEM.iter().any(|dir| program.starts_with(dir))
+            || self.presented.iter().any(|p| p == program);
+        unchanged.then(|| program.to_path_buf())
+    }
+
     /// Where a run in this world stands, for the project at `root`.
     pub(crate) fn stand<'w>(&'w self, root: &'w Path) -> Stand<'w> {
         Stand {

@@ -89,6 +89,13 @@ pub(crate) const PER_TREE: &[&Cache] = &[&rust::TARGET];
 /// ecosystem that finds or builds the seed. One line per seeded cache.
 const SEEDED: &[(&Cache, Seed)] = &[(&go::BUILD, go::seed), (&python::BYTECODE, python::seed)];
 
+/// The caches whose toolchain names every entry by everything that made it (the sources, the flags, the tools
+/// themselves), each with the names of that toolchain's programs: an entry those programs alone wrote is the
+/// one the runner would compute from the same inputs, so a step of the run that fed the rest only through such
+/// entries (`go vet` before `go test`) fed it nothing of its own (`oracle::steps::Filled`). One line per such
+/// cache.
+pub(crate) const FILLED: &[(&Cache, &[&str])] = &[(&go::BUILD, go::TOOLCHAIN)];
+
 /// Names another directory of seeds than the store's ([`seeds_dir`]): a test suite that gives each
 /// case a store of its own points them all at one. It is as trusted as `LOOPGATE_HOME`, which names the store:
 /// whoever sets setup's environment chooses both.

@@ -52,13 +52,15 @@ pub(crate) struct Processes {
     pub(crate) first: Option<u32>,
     /// Each process's (or thread's) parent, from the `clone` / `fork` / `vfork` results.
     pub(crate) parents: HashMap<u32, u32>,
+    /// The line at which each process's parent started it (the `clone` / `fork` / `vfork` result).
+    pub(crate) born: HashMap<u32, usize>,
     /// Each program run: the line it ran at, the process, its argument vector (`None`: not read whole).
     pub(crate) execs: Vec<(usize, u32, Option<Vec<String>>)>,
     /// The line at which each process ended (`+++ exited …`, `+++ killed …`).
     pub(crate) ends: HashMap<u32, usize>,
-    /// Every path each process touched, and how; an opened file under both the name asked for and the file it
-    /// reached (after links).
-    pub(crate) touched: Vec<(u32, Access, PathBuf)>,
+    /// Every path each process touched: the line, the process, how, the path; an opened file under both the name
+    /// asked for and the file it reached (after links).
+    pub(crate) touched: Vec<(usize, u32, Access, PathBuf)>,
     /// The directories each process made (`mkdir`): a path written only so is a directory, not content.
     pub(crate) made_dirs: Vec<(u32, PathBuf)>,
     /// Processes that wrote into another's memory (`process_vm_writev`).
@@ -170,6 +172,7 @@ impl Reader {
                     self.cwds.insert(child, cwd);
                     if let Some(procs) = self.procs.as_mut() {
                         procs.parents.insert(child, pid);
+                        procs.born.insert(child, self.line_no);
                     }
                 }
             }
@@ -314,7 +317,7 @@ impl Reader {
     /// Records that the process of the current line touched `path` (when processes are kept).
     fn touch(&mut self, access: Access, path: PathBuf) {
         if let Some(procs) = self.procs.as_mut() {
-            procs.touched.push((self.pid, access, path));
+            procs.touched.push((self.line_no, self.pid, access, path));
         }
     }
 }

@@ -26,14 +26,7 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[(
-    "go_make_vets_before_testing",
-    "a new step before the goal is judged by what it does in the run (`make/plan.rs` `Steps`, `oracle::steps`): \
-         `go vet ./...` writes build-cache entries that `go test` then reads, and a step is free only when the \
-         rest of the run reads nothing it wrote (a forged cache entry is how a step would plant compiled code). \
-         Next step: a cache entry a step wrote counts as its key's content only (the runner recomputes or \
-         refuses it), or each step gets its own overlay of the caches",
-)];
+pub const STILL_REJECTED: &[(&str, &str)] = &[];
 
 pub const CASES: &[Case] = &[];
 
@@ -159,6 +152,21 @@ pub const HONEST: &[Honest] = &[
         play: |p| {
             edit(p, "Makefile", ".PHONY: test\ntest:\n", ".PHONY: test vet\ntest: vet\n");
             append(p, "Makefile", "\nvet:\n\tgo vet ./...\n");
+        },
+    },
+    // Steps of Go's own toolchain before the goal: what they write into its build cache (`go vet`'s results,
+    // which `go test`'s vet then reads) is keyed by what made it (`oracle::steps::Filled`).
+    Honest {
+        name: "go_make_builds_every_package_before_testing",
+        fixture: &GO_QUICK,
+        play: |p| {
+            edit(
+                p,
+                "Makefile",
+                ".PHONY: test\ntest:\n",
+                ".PHONY: test build\ntest: build\n",
+            );
+            append(p, "Makefile", "\nbuild:\n\tgo build ./...\n");
         },
     },
     Honest {
@@ -451,7 +459,7 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_seventh_honest_change_has_a_test,
-    at_least: (0, 24),
+    at_least: (0, 25),
     families: &[];
     moves: ;
     honest:
@@ -466,6 +474,7 @@ listed_cases!(
         rspec_new_spec_file_with_a_shared_example,
         go_make_goflags_timeout_and_count_one,
         go_make_vets_before_testing,
+        go_make_builds_every_package_before_testing,
         go_package_doc_and_an_example_test,
         mocha_rc_json_dot_reporter_without_colour,
         mocha_package_json_key_tap_reporter_and_slow,

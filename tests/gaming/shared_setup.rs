@@ -39,8 +39,9 @@ pub(crate) fn started(fixture: &Fixture, how: &str, set_up: impl FnOnce(&Project
         set_up(&p);
         return p;
     }
-    let (slot, claim) = claim_a_slot();
-    let kept = kept_loops().join(slot_name(slot)).join(name_of(fixture, how));
+    let name = name_of(fixture, how);
+    let (slot, claim) = claim_a_slot(&name);
+    let kept = kept_loops().join(slot_name(slot)).join(&name);
     empty(&slot_dir(slot));
     // What the slot's last case wrote where the oracle's run signals a test (`Sandbox::signals`) goes too.
     let signals = crate::common::signals_base().join(slot_name(slot));
@@ -72,11 +73,17 @@ fn name_of(fixture: &Fixture, how: &str) -> String {
     format!("{:016x}", hasher.finish())
 }
 
-/// The first slot no project holds, and the lock that claims it (released when the project is dropped). Slots
-/// are claimed across processes (`scripts/test.sh` runs two lanes of the suite at once) by an exclusive lock on
-/// the slot's lock file.
-fn claim_a_slot() -> (usize, File) {
-    for slot in 0.. {
+/// A slot no project holds, and the lock that claims it (released when the project is dropped): one that keeps
+/// the loop `name` where one is free, else the first free one. Slots are claimed across processes
+/// (`scripts/test.sh` runs two lanes of the suite at once) by an exclusive lock on the slot's lock file.
+fn claim_a_slot(name: &str) -> (usize, File) {
+    let keeping = std::fs::read_dir(kept_loops())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().join(name).is_dir())
+        .filter_map(|entry| entry.file_name().to_str()?.strip_prefix(SLOT)?.parse().ok());
+    for slot in keeping.chain(0..) {
         let path = std::env::temp_dir().join(format!("{}.lock", slot_name(slot)));
         let lock = File::create(&path).unwrap_or_else(|e| panic!("create {}: {e}", path.display()));
         if lock.try_lock().is_ok() {
@@ -86,8 +93,11 @@ fn claim_a_slot() -> (usize, File) {
     unreachable!("an unbounded range")
 }
 
+/// The names of the slots' directories, each followed by its number.
+const SLOT: &str = "loopgate-slot-";
+
 fn slot_name(slot: usize) -> String {
-    format!("loopgate-slot-{slot}")
+    format!("{SLOT}{slot}")
 }
 
 /// Where a slot's project stands: the path its kept loops were set up at.

@@ -14,3 +14,9 @@ pub(super) const BUILD: Cache = Cache {
     file: false,
     how: How::Var,
 };
+
+/// Go's programs that write its build cache: the `go` command and the tools it runs from `$GOROOT/pkg/tool`.
+/// Each entry is named by a hash of everything its action read, so what these alone wrote is what the runner
+/// would compute from the same inputs (`oracle::steps::Filled`). `cgo` runs the C compiler, which is none of
+/// them: a step that builds a package with C code has no entry vouched for.
+pub(super) const TOOLCHAIN: &[&str] = &["go", "compile", "vet", "asm", "link", "cgo", "cover", "buildid", "pack"];

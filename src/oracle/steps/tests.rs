@@ -1,6 +1,6 @@
 use std::path::Path;
 
-use super::finding;
+use super::{Filled, finding};
 use crate::closure::steps::{Finding, Step};
 use crate::trace::parse::processes;
 
@@ -27,6 +27,7 @@ fn judged(text: &str) -> Option<Finding> {
         &processes(text, Path::new("/p")),
         &steps,
         Path::new("/room/promise.trace"),
+        &Filled::none(),
     )
 }
 
@@ -124,5 +125,127 @@ fn a_name_reached_through_a_link_that_was_there_before_is_the_same_file() {
     assert!(
         matches!(&found, Some(Finding::Fed(path)) if path.ends_with("node_modules/.bin/node")),
         "{found:?}"
+    );
+}
+
+/// A trace of make running `go vet ./...` (101, whose vet tool is 103) before `go test ./...` (102), Go's build
+/// cache at `/room/go-build`; `step` and `runner` are lines each adds (`step` after vet ended).
+fn go_trace(step: &str, runner: &str) -> String {
+    format!(
+        "100 execve(\"/usr/bin/make\", [\"make\", \"test\"], 0x1 /* 1 var */) = 0\n\
+         100 clone(child_stack=NULL, flags=SIGCHLD) = 101\n\
+         101 execve(\"/usr/bin/go\", [\"go\", \"vet\", \"./...\"], 0x1 /* 1 var */) = 0\n\
+         101 mkdir(\"/tmp/go-build1\", 0700) = 0\n\
+         101 clone(child_stack=NULL, flags=SIGCHLD) = 103\n\
+         103 execve(\"/usr/lib/go/pkg/tool/linux_amd64/vet\", [\"vet\", \"./vet.cfg\"], 0x1 /* 1 var */) = 0\n\
+         103 openat(AT_FDCWD</p>, \"/tmp/go-build1/b001/vet.out\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</tmp/go-build1/b001/vet.out>\n\
+         103 +++ exited with 0 +++\n\
+         101 openat(AT_FDCWD</p>, \"/room/go-build/ab/ab12-d\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</room/go-build/ab/ab12-d>\n\
+         {step}\
+         101 +++ exited with 0 +++\n\
+         100 clone(child_stack=NULL, flags=SIGCHLD) = 102\n\
+         102 execve(\"/usr/bin/go\", [\"go\", \"test\", \"./...\"], 0x1 /* 1 var */) = 0\n\
+         102 openat(AT_FDCWD</p>, \"/room/go-build/ab/ab12-d\", O_RDONLY|O_CLOEXEC) = 3</room/go-build/ab/ab12-d>\n\
+         {runner}\
+         102 +++ exited with 0 +++\n"
+    )
+}
+
+/// [`go_trace`] judged with Go's build cache filled by its toolchain, whose programs under `/usr` the agent
+/// cannot change, and whose `go` the room runs from `/room/hook/real/0`.
+fn go_judged(text: &str) -> Option<Finding> {
+    let steps = [Step::Argv(vec!["go".into(), "vet".into(), "./...".into()])];
+    let program = |ran: &Path| {
+        let real = ran
+            .strip_prefix("/room/hook/real")
+            .ok()
+            .map(|_| Path::new("/usr/lib/go/bin/go"));
+        Some(real.unwrap_or(ran).to_path_buf()).filter(|program| program.starts_with("/usr"))
+    };
+    let filled = Filled {
+        caches: vec![("/room/go-build".into(), crate::room::caches::FILLED[0].1)],
+        program: &program,
+    };
+    finding(
+        &processes(text, Path::new("/p")),
+        &steps,
+        Path::new("/room/promise.trace"),
+        &filled,
+    )
+}
+
+const CACHE_ENTRY: &str = "/room/go-build/ab/ab12-d";
+
+#[test]
+fn entries_the_toolchain_alone_wrote_into_its_cache_feed_the_rest_nothing() {
+    assert_eq!(go_judged(&go_trace("", "")), None);
+    // A child the toolchain forked writes as the toolchain until it runs something else.
+    let forked = "101 clone(child_stack=NULL, flags=SIGCHLD) = 104\n\
+                  104 openat(AT_FDCWD</p>, \"/room/go-build/cd/cd34-a\", O_WRONLY|O_CREAT, 0666) = 3</room/go-build/cd/cd34-a>\n\
+                  104 +++ exited with 0 +++\n";
+    assert_eq!(go_judged(&go_trace(forked, "")), None);
+    // The start channel's stand-in over `go` runs the real binary from the room's private path.
+    let standin = go_trace("", "").replace(
+        "101 mkdir(",
+        "101 execve(\"/room/hook/real/0\", [\"go\", \"vet\", \"./...\"], 0x1 /* 1 var */) = 0\n101 mkdir(",
+    );
+    assert_eq!(go_judged(&standin), None);
+    // The same trace with no cache filled so: the entry the runner read is the step's.
+    let text = go_trace("", "");
+    assert_eq!(
+        finding(
+            &processes(&text, Path::new("/p")),
+            &[Step::Argv(vec!["go".into(), "vet".into(), "./...".into()])],
+            Path::new("/room/promise.trace"),
+            &Filled::none(),
+        ),
+        Some(Finding::Fed(CACHE_ENTRY.into()))
+    );
+}
+
+#[test]
+fn one_write_by_another_program_vouches_for_no_entry() {
+    // A copy into the cache, a program named like the toolchain's where the agent can change it, a shell's
+    // redirect into the vet tool's work directory (what `go` then stores): each is a step's own content.
+    let copy = "101 clone(child_stack=NULL, flags=SIGCHLD) = 104\n\
+                104 execve(\"/usr/bin/cp\", [\"cp\", \"f\", \"/room/go-build/ab/ab12-d\"], 0x1 /* 1 var */) = 0\n\
+                104 openat(AT_FDCWD</p>, \"/room/go-build/ab/ab12-d\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</room/go-build/ab/ab12-d>\n\
+                104 +++ exited with 0 +++\n";
+    let changeable = "101 clone(child_stack=NULL, flags=SIGCHLD) = 104\n\
+                      104 execve(\"/home/u/sdk/bin/go\", [\"go\", \"build\"], 0x1 /* 1 var */) = 0\n\
+                      104 openat(AT_FDCWD</p>, \"/room/go-build/ef/ef56-d\", O_WRONLY|O_CREAT, 0666) = 3</room/go-build/ef/ef56-d>\n\
+                      104 +++ exited with 0 +++\n";
+    let work = "101 clone(child_stack=NULL, flags=SIGCHLD) = 104\n\
+                104 execve(\"/bin/sh\", [\"sh\", \"-c\", \"x\"], 0x1 /* 1 var */) = 0\n\
+                104 openat(AT_FDCWD</p>, \"/tmp/go-build1/b001/_pkg_.a\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</tmp/go-build1/b001/_pkg_.a>\n\
+                104 +++ exited with 0 +++\n";
+    for step in [copy, changeable, work] {
+        assert_eq!(
+            go_judged(&go_trace(step, "")),
+            Some(Finding::Fed(CACHE_ENTRY.into())),
+            "{step}"
+        );
+    }
+}
+
+#[test]
+fn a_write_before_the_process_ran_the_toolchain_is_its_parents() {
+    // make's child opens the entry (a redirect) and only then runs `go vet`: the write is make's.
+    let text = go_trace("", "").replace(
+        "101 execve(\"/usr/bin/go\"",
+        "101 openat(AT_FDCWD</p>, \"/room/go-build/ab/ab12-a\", O_WRONLY|O_CREAT, 0666) = 3</room/go-build/ab/ab12-a>\n\
+         101 execve(\"/usr/bin/go\"",
+    );
+    assert_eq!(go_judged(&text), Some(Finding::Fed(CACHE_ENTRY.into())));
+}
+
+#[test]
+fn what_the_toolchain_wrote_outside_its_cache_is_judged_as_before() {
+    // `go env -w GOFLAGS=-tags=lenient`: the toolchain's own write, but a file the next `go` reads as settings.
+    let env = "101 openat(AT_FDCWD</p>, \"/home/u/.config/go/env\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</home/u/.config/go/env>\n";
+    let read = "102 openat(AT_FDCWD</p>, \"/home/u/.config/go/env\", O_RDONLY|O_CLOEXEC) = 3</home/u/.config/go/env>\n";
+    assert_eq!(
+        go_judged(&go_trace(env, read)),
+        Some(Finding::Fed("/home/u/.config/go/env".into()))
     );
 }

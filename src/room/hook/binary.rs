@@ -168,6 +168,13 @@ pub(crate) fn at_binaries(room: &Path, binaries: &[PathBuf]) -> io::Result<Vec<S
     Ok(standins)
 }
 
+/// The runner binary (one of `binaries`, as [`at_binaries`] numbered them) whose private path in the room at
+/// `room` is `ran`, if it is one.
+pub(crate) fn stood_in<'b>(room: &Path, ran: &Path, binaries: &'b [PathBuf]) -> Option<&'b PathBuf> {
+    let n: usize = ran.strip_prefix(room.join(REAL)).ok()?.to_str()?.parse().ok()?;
+    binaries.get(n)
+}
+
 /// What a binary needs beside its words: `go` finds its tree from its own path (`os.Executable`), which is
 /// now the private one, so its `GOROOT` is named where the caller named none.
 fn extra(name: &str, target: &Path) -> String {
